@@ -1,0 +1,29 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', 'e2e/artifacts/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'warn',
+    },
+  },
+  {
+    // topology-core is pure: no UI, no I/O (CI enforces it through this rule and its tsconfig lib)
+    files: ['packages/topology-core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['react', 'react-*', 'react/*', '@xyflow/*', 'zustand', 'zustand/*'], message: 'topology-core has no UI' },
+            { group: ['amqplib', 'amqplib/*', 'express', 'node:*', 'fs', 'net', 'http', 'https', 'child_process', 'path', 'os'], message: 'topology-core does no I/O' },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,68 @@
+/**
+ * The topology in RabbitMQ's own definitions shape (`rabbitmqctl export_definitions`),
+ * so that import/export and the conformance scenarios need no translation.
+ * Names are identities: an exchange is its name, a queue is its name (within one vhost).
+ */
+
+/** A value of an AMQP table as it appears in JSON: arguments and headers. */
+export type AmqpValue =
+  | string
+  | number
+  | boolean
+  | null
+  | AmqpValue[]
+  | { readonly [key: string]: AmqpValue };
+
+export type AmqpTable = { readonly [key: string]: AmqpValue };
+
+export const BUILTIN_EXCHANGE_TYPES = ['direct', 'fanout', 'topic', 'headers'] as const;
+export const PLUGIN_EXCHANGE_TYPES = ['x-delayed-message', 'radlx'] as const;
+export type BuiltinExchangeType = (typeof BUILTIN_EXCHANGE_TYPES)[number];
+export type PluginExchangeType = (typeof PLUGIN_EXCHANGE_TYPES)[number];
+export type ExchangeType = BuiltinExchangeType | PluginExchangeType;
+
+export interface ExchangeDef {
+  readonly name: string;
+  readonly type: ExchangeType;
+  readonly durable?: boolean;
+  readonly auto_delete?: boolean;
+  readonly internal?: boolean;
+  /** `alternate-exchange`, `x-delayed-type`, ... */
+  readonly arguments?: AmqpTable;
+}
+
+export interface QueueDef {
+  readonly name: string;
+  readonly durable?: boolean;
+  readonly auto_delete?: boolean;
+  /** `x-queue-type`, `x-message-ttl`, `x-dead-letter-exchange`, ... */
+  readonly arguments?: AmqpTable;
+}
+
+export interface BindingDef {
+  readonly source: string;
+  readonly destination: string;
+  readonly destination_type: 'queue' | 'exchange';
+  readonly routing_key: string;
+  /** header-exchange match arguments (`x-match`, ...) */
+  readonly arguments?: AmqpTable;
+}
+
+/** Optional policies (the subset that matters for retries), as in definitions JSON. */
+export interface PolicyDef {
+  readonly name: string;
+  readonly pattern: string;
+  readonly 'apply-to'?: 'queues' | 'exchanges' | 'all';
+  readonly priority?: number;
+  readonly definition: AmqpTable;
+}
+
+export interface Topology {
+  readonly exchanges: readonly ExchangeDef[];
+  readonly queues: readonly QueueDef[];
+  readonly bindings: readonly BindingDef[];
+  readonly policies?: readonly PolicyDef[];
+}
+
+/** The default exchange: always exists, routes by queue name, cannot be declared or bound. */
+export const DEFAULT_EXCHANGE = '';

@@ -1,0 +1,33 @@
+/**
+ * The project's own design document: topology + consumers + publishers + layout.
+ * Versioned (tldraw-style) so that saved designs can be migrated forward.
+ */
+import type { Topology } from './definitions.js';
+import type { ConsumerSpec } from './consumer.js';
+import type { PublisherSpec } from './publisher.js';
+
+export const DESIGN_FORMAT = 'retry-studio/design';
+export const DESIGN_VERSION = 1;
+
+export type BrokerProfileId = '3.10' | '4.x';
+
+export interface NodePosition {
+  readonly x: number;
+  readonly y: number;
+}
+
+export interface Design {
+  readonly format: typeof DESIGN_FORMAT;
+  readonly version: typeof DESIGN_VERSION;
+  readonly name: string;
+  readonly description?: string;
+  /** which RabbitMQ semantics to simulate; default '3.10' */
+  readonly profile?: BrokerProfileId;
+  readonly topology: Topology;
+  readonly consumers: readonly ConsumerSpec[];
+  readonly publishers: readonly PublisherSpec[];
+  /** canvas positions keyed by node id (see nodeIds.ts) */
+  readonly layout?: { readonly [nodeId: string]: NodePosition };
+  /** template id and params this design came from, if any */
+  readonly origin?: { readonly template: string; readonly params: { readonly [k: string]: unknown } };
+}

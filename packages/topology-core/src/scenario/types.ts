@@ -1,0 +1,86 @@
+/**
+ * `retry-scenario/1`: a topology, consumers, publish/wait steps, and what a real broker did.
+ * See ../../../../../shared/conformance/README.md (the format is read as it stands).
+ */
+import type { AmqpTable, AmqpValue, Topology } from '../model/definitions.js';
+
+export const SCENARIO_FORMAT = 'retry-scenario/1';
+
+export type ScenarioAction =
+  | 'ack'
+  | 'reject'
+  | 'requeue'
+  | {
+      readonly republish: {
+        readonly exchange: string;
+        readonly routing_key?: string;
+        readonly routing_key_from_header?: string;
+        readonly headers?: { readonly [k: string]: AmqpValue };
+        readonly expiration?: number | string;
+      };
+    };
+
+export interface ScenarioConsumer {
+  readonly queue: string;
+  readonly actions: readonly ScenarioAction[];
+  readonly prefetch?: number;
+}
+
+export type ScenarioStep =
+  | {
+      readonly publish: {
+        readonly exchange: string;
+        readonly routing_key: string;
+        readonly body: string;
+        readonly mandatory?: boolean;
+        readonly properties?: { readonly headers?: AmqpTable; readonly expiration?: string };
+      };
+    }
+  | { readonly wait_ms: number };
+
+/** x-death as normalised: no `time`. */
+export interface ObservedDeath {
+  readonly queue: string;
+  readonly reason: string;
+  readonly count: number;
+  readonly exchange: string;
+  readonly 'routing-keys': readonly string[];
+  readonly 'original-expiration'?: string;
+}
+
+export interface ObservedDelivery {
+  readonly body: string;
+  readonly redelivered: boolean;
+  readonly 'x-death'?: readonly ObservedDeath[];
+  readonly headers?: AmqpTable;
+  readonly expiration?: string;
+}
+
+export interface ObservedMessage {
+  readonly body: string;
+  readonly 'x-death'?: readonly ObservedDeath[];
+  readonly headers?: AmqpTable;
+  readonly expiration?: string;
+}
+
+/** What a run observed, normalised as the format README says. */
+export interface Observed {
+  readonly deliveries: { readonly [queue: string]: readonly ObservedDelivery[] };
+  readonly final: { readonly [queue: string]: readonly ObservedMessage[] };
+  readonly publish_nacked?: readonly string[];
+  readonly returned?: readonly string[];
+}
+
+export interface Scenario {
+  readonly format: typeof SCENARIO_FORMAT;
+  readonly name: string;
+  readonly description?: string;
+  readonly requires?: readonly string[];
+  readonly recorded_on?: string;
+  readonly topology: Topology;
+  readonly consumers: readonly ScenarioConsumer[];
+  readonly start_consumers?: 'before' | 'after';
+  readonly steps: readonly ScenarioStep[];
+  readonly settle_ms?: number;
+  readonly expect?: Observed;
+}
