@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChannelModel, ConfirmChannel } from 'amqplib';
+import { parseAmqpUrl } from './amqpUrl.js';
+import { openConnection } from './connection.js';
+import { ConfirmTimeoutError, ChannelClosedError, publishConfirmed } from './confirmPublish.js';
+
+const url = parseAmqpUrl(process.env.AMQP_URL);
+let conn: ChannelModel;
+let ch: ConfirmChannel;
+const q = `retry-studio.test.confirm.${process.pid}`;
+
+beforeAll(async () => {
+  conn = await openConnection(url, { purpose: 'apply' });
+  ch = await conn.createConfirmChannel();
+  ch.on('error', () => undefined);
+  await ch.assertQueue(q, { durable: false, arguments: { 'x-max-length': 1, 'x-overflow': 'reject-publish' } });
+  await ch.purgeQueue(q);
+});
+afterAll(async () => {
+  const c = await conn.createChannel();
+  await c.deleteQueue(q).catch(() => undefined);
+  await conn.close().catch(() => undefined);
+});
+
+describe('publishConfirmed (real broker)', () => {
+  it('acks a routed publish and nacks one refused by reject-publish', async () => {
+    expect(await publishConfirmed(ch, '', q, Buffer.from('a'))).toBe('acked');
+    expect(await publishConfirmed(ch, '', q, Buffer.from('b'))).toBe('nacked');
+  });
+
+  it('honours backpressure for a burst (every confirm settles)', async () => {
+    await ch.purgeQueue(q);
+    const big = Buffer.alloc(256 * 1024, 1);
+    const outcomes = await Promise.all(Array.from({ length: 40 }, () => publishConfirmed(ch, '', 'retry-studio.no-such-queue', big)));
+    expect(outcomes.every((o) => o === 'acked')).toBe(true);
+  });
+
+  it('times out instead of hanging', async () => {
+    const c2 = await conn.createConfirmChannel();
+    c2.on('error', () => undefined);
+    const err = await publishConfirmed(c2, '', 'retry-studio.no-such-queue', Buffer.alloc(16 * 1024 * 1024, 1), {}, { timeoutMs: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfirmTimeoutError);
+    await c2.close().catch(() => undefined);
+  });
+
+  it('fails when the channel closes before the confirm', async () => {
+    const c3 = await conn.createConfirmChannel();
+    c3.on('error', () => undefined);
+    // publishing to a missing exchange closes the channel with 404
+    const err = await publishConfirmed(c3, 'retry-studio.no-such-exchange', 'k', Buffer.from('x')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).toBeInstanceOf(ChannelClosedError);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * Publishing with a publisher confirm and a timeout (amqplib's callback may never run when a
+ * connection dies, so every confirm is bounded), honouring backpressure: when publish() returns
+ * false the message is already buffered, so we wait for 'drain' instead of resending.
+ */
+import type { ConfirmChannel, Options } from 'amqplib';
+
+export const DEFAULT_CONFIRM_TIMEOUT_MS = 5000;
+
+export type ConfirmOutcome = 'acked' | 'nacked';
+
+export class ConfirmTimeoutError extends Error {
+  override readonly name = 'ConfirmTimeoutError';
+  constructor(
+    readonly exchange: string,
+    readonly routingKey: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`no publisher confirm within ${timeoutMs} ms for a publish to exchange '${exchange}' with routing key '${routingKey}'`);
+  }
+}
+
+export class ChannelClosedError extends Error {
+  override readonly name = 'ChannelClosedError';
+}
+
+export interface ConfirmPublishOptions {
+  timeoutMs?: number;
+}
+
+/** Waits for 'drain' (or channel close) with a timeout. */
+export function waitForDrain(ch: ConfirmChannel, timeoutMs = DEFAULT_CONFIRM_TIMEOUT_MS): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (err?: Error): void => {
+      clearTimeout(t);
+      ch.off('drain', onDrain);
+      ch.off('close', onClose);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onDrain = (): void => done();
+    const onClose = (): void => done(new ChannelClosedError('channel closed while waiting for drain'));
+    const t = setTimeout(() => done(new Error(`channel did not drain within ${timeoutMs} ms`)), timeoutMs);
+    ch.on('drain', onDrain);
+    ch.on('close', onClose);
+  });
+}
+
+/**
+ * Publishes and resolves 'acked' or 'nacked' (the broker refused it, e.g. `x-overflow:
+ * reject-publish`). Rejects with ConfirmTimeoutError, or when the channel closes first.
+ * A mandatory publish that is returned is still 'acked' (the return arrives first on the channel's
+ * 'return' event).
+ */
+export function publishConfirmed(
+  ch: ConfirmChannel,
+  exchange: string,
+  routingKey: string,
+  content: Buffer,
+  options: Options.Publish = {},
+  { timeoutMs = DEFAULT_CONFIRM_TIMEOUT_MS }: ConfirmPublishOptions = {},
+): Promise<ConfirmOutcome> {
+  return new Promise<ConfirmOutcome>((resolve, reject) => {
+    let settled = false;
+    let confirmed: ConfirmOutcome | undefined;
+    let drained = true;
+    const finish = (err: Error | undefined, outcome?: ConfirmOutcome): void => {
+      if (settled) return;
+      if (err) {
+        settled = true;
+        cleanup();
+        reject(err);
+        return;
+      }
+      if (outcome) confirmed = outcome;
+      if (confirmed && drained) {
+        settled = true;
+        cleanup();
+        resolve(confirmed);
+      }
+    };
+    const onClose = (): void => finish(new ChannelClosedError(`channel closed before the confirm for a publish to '${exchange}'`));
+    const onDrain = (): void => {
+      drained = true;
+      finish(undefined);
+    };
+    const timer = setTimeout(() => finish(new ConfirmTimeoutError(exchange, routingKey, timeoutMs)), timeoutMs);
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      ch.off('close', onClose);
+      ch.off('drain', onDrain);
+    };
+    ch.on('close', onClose);
+    try {
+      const ok = ch.publish(exchange, routingKey, content, options, (err) => {
+        // amqplib calls back with 'message nacked' for a nack and 'channel closed' when the channel dies
+        if (err && /channel closed/i.test(String((err as Error).message ?? err))) {
+          finish(new ChannelClosedError(`channel closed before the confirm for a publish to '${exchange}'`));
+        } else {
+          finish(undefined, err ? 'nacked' : 'acked');
+        }
+      });
+      if (!ok) {
+        drained = false;
+        ch.on('drain', onDrain);
+      }
+    } catch (err) {
+      finish(err as Error);
+    }
+  });
+}
