@@ -1,0 +1,279 @@
+/**
+ * Topology validation with RabbitMQ's own rules, so that nothing the broker would refuse
+ * (or silently misread) reaches it. Defensive: accepts anything shaped like a Topology
+ * (parsed JSON included) and reports field paths.
+ */
+import {
+  BUILTIN_EXCHANGE_TYPES,
+  PLUGIN_EXCHANGE_TYPES,
+  type AmqpValue,
+  type Topology,
+} from './definitions.js';
+import {
+  EXCHANGE_ARGUMENTS,
+  QUEUE_ARGUMENTS,
+  X_MATCH_VALUES,
+  checkTtl,
+  intRange,
+  queueTypeOf,
+} from './arguments.js';
+import { MAX_NAME_BYTES, checkEntityName, isForbiddenKey, pathIndex, pathKey, utf8ByteLength } from './names.js';
+import { IssueSink, isPlainObject, type ValidationResult } from './validateResult.js';
+
+const EXCHANGE_TYPES: readonly string[] = [...BUILTIN_EXCHANGE_TYPES, ...PLUGIN_EXCHANGE_TYPES];
+
+export interface TopologyValidationOptions {
+  /** exchange types the target broker offers (from /api/overview); default: all known */
+  readonly exchangeTypes?: readonly string[];
+}
+
+/**
+ * Checks an AMQP table (arguments, headers): an object, no prototype-polluting keys at any
+ * depth, keys at most 255 bytes, values JSON-representable.
+ */
+export function checkTable(sink: IssueSink, path: string, table: unknown, what = 'arguments'): table is Record<string, AmqpValue> {
+  if (table === undefined) return false;
+  if (!isPlainObject(table)) {
+    sink.error(path, 'table-type', `${what} must be an object of key/value pairs`);
+    return false;
+  }
+  let ok = true;
+  for (const key of Object.keys(table)) {
+    const p = pathKey(path, key);
+    if (isForbiddenKey(key)) {
+      sink.error(p, 'forbidden-key', `the key "${key}" is not allowed (prototype pollution)`);
+      ok = false;
+      continue;
+    }
+    if (utf8ByteLength(key) > MAX_NAME_BYTES) {
+      sink.error(p, 'key-too-long', `key is longer than ${MAX_NAME_BYTES} bytes`);
+      ok = false;
+    }
+    if (!checkValue(sink, p, table[key])) ok = false;
+  }
+  return ok;
+}
+
+function checkValue(sink: IssueSink, path: string, v: unknown): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) {
+      sink.error(path, 'value-type', 'must be a finite number');
+      return false;
+    }
+    return true;
+  }
+  if (Array.isArray(v)) return v.every((x, i) => checkValue(sink, pathIndex(path, i), x));
+  if (isPlainObject(v)) return checkTable(sink, path, v, 'a nested table');
+  sink.error(path, 'value-type', `unsupported value type ${typeof v}`);
+  return false;
+}
+
+function checkBool(sink: IssueSink, path: string, v: unknown): void {
+  if (v !== undefined && typeof v !== 'boolean') sink.error(path, 'field-type', 'must be true or false');
+}
+
+export function validateTopology(t: Topology, opts: TopologyValidationOptions = {}): ValidationResult {
+  const sink = new IssueSink();
+  validateTopologyInto(sink, t, '', opts);
+  return sink.result();
+}
+
+/** Adds the topology's issues to `sink`, paths prefixed with `base` (e.g. `topology`). */
+export function validateTopologyInto(sink: IssueSink, t: unknown, base: string, opts: TopologyValidationOptions = {}): void {
+  const at = (p: string): string => (base === '' ? p : `${base}.${p}`);
+  if (!isPlainObject(t)) {
+    sink.error(base, 'topology-type', 'topology must be an object with exchanges, queues and bindings');
+    return;
+  }
+  const list = (key: 'exchanges' | 'queues' | 'bindings' | 'policies', optional: boolean): readonly unknown[] => {
+    const v = t[key];
+    if (v === undefined && optional) return [];
+    if (v === undefined) return [];
+    if (!Array.isArray(v)) {
+      sink.error(at(key), 'field-type', `${key} must be an array`);
+      return [];
+    }
+    return v;
+  };
+  const exchanges = list('exchanges', true);
+  const queues = list('queues', true);
+  const bindings = list('bindings', true);
+  const policies = list('policies', true);
+  const types = opts.exchangeTypes ?? EXCHANGE_TYPES;
+
+  // ---- exchanges
+  const exchangeTypes = new Map<string, string>();
+  exchanges.forEach((x, i) => {
+    const p = at(pathIndex('exchanges', i));
+    if (!isPlainObject(x)) return sink.error(p, 'field-type', 'exchange must be an object');
+    const problem = checkEntityName(x.name, 'exchange');
+    if (problem) sink.error(`${p}.name`, problem.code, problem.message);
+    if (typeof x.name === 'string') {
+      if (exchangeTypes.has(x.name)) sink.error(`${p}.name`, 'duplicate-name', `exchange "${x.name}" is declared twice`);
+      exchangeTypes.set(x.name, typeof x.type === 'string' ? x.type : '');
+    }
+    if (typeof x.type !== 'string' || !EXCHANGE_TYPES.includes(x.type))
+      sink.error(`${p}.type`, 'unknown-exchange-type', `exchange type must be one of ${EXCHANGE_TYPES.join(', ')}; got ${JSON.stringify(x.type)}`);
+    else if (!types.includes(x.type))
+      sink.error(`${p}.type`, 'exchange-type-unavailable', `the broker does not offer the exchange type "${x.type}" (plugin not enabled)`);
+    checkBool(sink, `${p}.durable`, x.durable);
+    checkBool(sink, `${p}.auto_delete`, x.auto_delete);
+    checkBool(sink, `${p}.internal`, x.internal);
+    const ap = `${p}.arguments`;
+    if (checkTable(sink, ap, x.arguments) || isPlainObject(x.arguments)) {
+      const args = x.arguments as Record<string, AmqpValue>;
+      for (const [k, v] of Object.entries(args)) {
+        if (isForbiddenKey(k)) continue;
+        const spec = EXCHANGE_ARGUMENTS[k];
+        if (spec) {
+          const m = spec.check(v);
+          if (m) sink.error(pathKey(ap, k), 'argument-value', `${k} ${m}`);
+        } else if (x.type !== 'radlx') {
+          sink.warn(pathKey(ap, k), 'unknown-argument', `unknown exchange argument "${k}" (not compared by the broker on redeclare)`);
+        }
+      }
+      if (x.type !== 'x-delayed-message' && 'x-delayed-type' in args)
+        sink.warn(pathKey(ap, 'x-delayed-type'), 'argument-ignored', 'x-delayed-type only applies to x-delayed-message exchanges');
+    }
+    if (x.type === 'x-delayed-message') {
+      const dt = isPlainObject(x.arguments) ? x.arguments['x-delayed-type'] : undefined;
+      if (dt === undefined)
+        sink.error(pathKey(ap, 'x-delayed-type'), 'delayed-type-missing', 'an x-delayed-message exchange needs x-delayed-type (direct, fanout, topic or headers)');
+    }
+  });
+  exchanges.forEach((x, i) => {
+    if (!isPlainObject(x) || !isPlainObject(x.arguments)) return;
+    const ae = x.arguments['alternate-exchange'];
+    if (typeof ae === 'string' && !exchangeTypes.has(ae))
+      sink.warn(at(`${pathIndex('exchanges', i)}.arguments.alternate-exchange`), 'missing-exchange', `alternate exchange "${ae}" is not declared: unroutable messages are dropped`);
+  });
+
+  // ---- queues
+  const queueNames = new Set<string>();
+  queues.forEach((q, i) => {
+    const p = at(pathIndex('queues', i));
+    if (!isPlainObject(q)) return sink.error(p, 'field-type', 'queue must be an object');
+    const problem = checkEntityName(q.name, 'queue');
+    if (problem) sink.error(`${p}.name`, problem.code, problem.message);
+    if (typeof q.name === 'string') {
+      if (queueNames.has(q.name)) sink.error(`${p}.name`, 'duplicate-name', `queue "${q.name}" is declared twice`);
+      queueNames.add(q.name);
+    }
+    checkBool(sink, `${p}.durable`, q.durable);
+    checkBool(sink, `${p}.auto_delete`, q.auto_delete);
+    const ap = `${p}.arguments`;
+    checkTable(sink, ap, q.arguments);
+    const args = (isPlainObject(q.arguments) ? q.arguments : {}) as Record<string, AmqpValue>;
+    const qtype = queueTypeOf(args);
+    for (const [k, v] of Object.entries(args)) {
+      if (isForbiddenKey(k)) continue;
+      const kp = pathKey(ap, k);
+      const spec = QUEUE_ARGUMENTS[k];
+      if (!spec) {
+        sink.warn(kp, 'unknown-argument', `unknown queue argument "${k}" (the broker ignores it and does not compare it on redeclare)`);
+        continue;
+      }
+      const m = spec.check(v);
+      if (m) sink.error(kp, k === 'x-message-ttl' ? 'ttl-range' : 'argument-value', `${k} ${m}`);
+      if (spec.only && spec.only !== qtype)
+        sink.error(kp, 'argument-queue-type', `${k} is only valid for ${spec.only} queues; this queue is ${qtype} ("invalid arg for queue type")`);
+    }
+    if (args['x-queue-type'] === 'quorum') {
+      if (q.durable === false) sink.error(`${p}.durable`, 'quorum-not-durable', 'quorum queues must be durable');
+      if (q.auto_delete === true) sink.error(`${p}.auto_delete`, 'quorum-auto-delete', 'quorum queues cannot be auto-delete');
+      if (args['x-overflow'] === 'reject-publish-dlx')
+        sink.error(pathKey(ap, 'x-overflow'), 'overflow-quorum', 'reject-publish-dlx is for classic queues only (a quorum queue falls back to drop-head)');
+      if (args['x-dead-letter-strategy'] === 'at-least-once' && args['x-overflow'] !== 'reject-publish')
+        sink.warn(pathKey(ap, 'x-dead-letter-strategy'), 'at-least-once-needs-reject-publish', 'at-least-once dead-lettering needs x-overflow reject-publish; otherwise the broker uses at-most-once');
+    }
+    if ('x-dead-letter-routing-key' in args && !('x-dead-letter-exchange' in args))
+      sink.error(pathKey(ap, 'x-dead-letter-routing-key'), 'dl-routing-key-without-dlx', 'x-dead-letter-routing-key needs x-dead-letter-exchange (routing_key_but_no_dlx_defined)');
+    const dlx = args['x-dead-letter-exchange'];
+    if (typeof dlx === 'string' && dlx !== '') {
+      if (dlx.startsWith('amq.') && !exchangeTypes.has(dlx)) {
+        /* amq.* exchanges exist on every broker: fine */
+      } else if (!exchangeTypes.has(dlx))
+        sink.warn(pathKey(ap, 'x-dead-letter-exchange'), 'missing-dlx', `dead-letter exchange "${dlx}" is not declared: dead letters will be dropped`);
+    }
+  });
+
+  // ---- bindings
+  const seen = new Set<string>();
+  bindings.forEach((b, i) => {
+    const p = at(pathIndex('bindings', i));
+    if (!isPlainObject(b)) return sink.error(p, 'field-type', 'binding must be an object');
+    if (typeof b.source !== 'string') sink.error(`${p}.source`, 'field-type', 'source must be an exchange name');
+    else if (b.source === '') sink.error(`${p}.source`, 'bind-default-exchange', 'the default exchange cannot be bound (403)');
+    else if (!exchangeTypes.has(b.source) && !b.source.startsWith('amq.'))
+      sink.error(`${p}.source`, 'missing-exchange', `binding source exchange "${b.source}" is not declared`);
+    if (b.destination_type !== 'queue' && b.destination_type !== 'exchange')
+      sink.error(`${p}.destination_type`, 'field-type', 'destination_type must be "queue" or "exchange"');
+    if (typeof b.destination !== 'string') sink.error(`${p}.destination`, 'field-type', 'destination must be a name');
+    else if (b.destination_type === 'queue' && !queueNames.has(b.destination))
+      sink.error(`${p}.destination`, 'missing-queue', `binding destination queue "${b.destination}" is not declared`);
+    else if (b.destination_type === 'exchange') {
+      if (b.destination === '') sink.error(`${p}.destination`, 'bind-default-exchange', 'the default exchange cannot be bound (403)');
+      else if (!exchangeTypes.has(b.destination) && !b.destination.startsWith('amq.'))
+        sink.error(`${p}.destination`, 'missing-exchange', `binding destination exchange "${b.destination}" is not declared`);
+    }
+    if (b.routing_key !== undefined && typeof b.routing_key !== 'string')
+      sink.error(`${p}.routing_key`, 'field-type', 'routing_key must be a string');
+    else if (typeof b.routing_key === 'string' && utf8ByteLength(b.routing_key) > MAX_NAME_BYTES)
+      sink.error(`${p}.routing_key`, 'name-too-long', `routing key is longer than ${MAX_NAME_BYTES} bytes`);
+    checkTable(sink, `${p}.arguments`, b.arguments);
+    const srcType = typeof b.source === 'string' ? exchangeTypes.get(b.source) : undefined;
+    const args = isPlainObject(b.arguments) ? b.arguments : {};
+    const xm = args['x-match'];
+    if (xm !== undefined && !(X_MATCH_VALUES as readonly unknown[]).includes(xm))
+      sink.error(`${p}.arguments.x-match`, 'x-match-value', `x-match must be one of ${X_MATCH_VALUES.join(', ')} (binding_invalid); got ${JSON.stringify(xm)}`);
+    if (xm !== undefined && srcType && srcType !== 'headers' && srcType !== 'radlx' && srcType !== 'x-delayed-message')
+      sink.warn(`${p}.arguments.x-match`, 'argument-ignored', `x-match has no effect on a ${srcType} exchange`);
+    const key = JSON.stringify([b.source, b.destination, b.destination_type, b.routing_key ?? '', args]);
+    if (seen.has(key)) sink.warn(p, 'duplicate-binding', 'the same binding is listed twice');
+    seen.add(key);
+  });
+
+  // ---- policies (definitions JSON)
+  const policyNames = new Set<string>();
+  policies.forEach((pol, i) => {
+    const p = at(pathIndex('policies', i));
+    if (!isPlainObject(pol)) return sink.error(p, 'field-type', 'policy must be an object');
+    if (typeof pol.name !== 'string' || pol.name === '') sink.error(`${p}.name`, 'field-type', 'policy needs a name');
+    else if (policyNames.has(pol.name)) sink.error(`${p}.name`, 'duplicate-name', `policy "${pol.name}" is listed twice`);
+    else policyNames.add(pol.name);
+    if (typeof pol.pattern !== 'string') sink.error(`${p}.pattern`, 'field-type', 'pattern must be a regular expression string');
+    else {
+      try {
+        new RegExp(pol.pattern);
+      } catch {
+        sink.error(`${p}.pattern`, 'pattern-invalid', 'pattern is not a valid regular expression');
+      }
+    }
+    const applyTo = pol['apply-to'];
+    if (applyTo !== undefined && !['queues', 'exchanges', 'all', 'classic_queues', 'quorum_queues', 'streams'].includes(applyTo as string))
+      sink.error(`${p}.apply-to`, 'field-type', 'apply-to must be queues, exchanges or all');
+    if (pol.priority !== undefined && !(typeof pol.priority === 'number' && Number.isInteger(pol.priority)))
+      sink.error(`${p}.priority`, 'field-type', 'priority must be an integer');
+    if (!isPlainObject(pol.definition)) sink.error(`${p}.definition`, 'field-type', 'definition must be an object');
+    else {
+      checkTable(sink, `${p}.definition`, pol.definition);
+      const d = pol.definition as Record<string, AmqpValue>;
+      const numeric: Record<string, (v: AmqpValue) => string | undefined> = {
+        'message-ttl': checkTtl,
+        expires: intRange(1, 4294967295),
+        'max-length': intRange(0, Number.MAX_SAFE_INTEGER),
+        'max-length-bytes': intRange(0, Number.MAX_SAFE_INTEGER),
+        'delivery-limit': intRange(-1, 2147483647),
+      };
+      for (const [k, check] of Object.entries(numeric)) {
+        if (k in d) {
+          const m = check(d[k] as AmqpValue);
+          if (m) sink.error(pathKey(`${p}.definition`, k), 'argument-value', `${k} ${m}`);
+        }
+      }
+      if ('dead-letter-routing-key' in d && !('dead-letter-exchange' in d))
+        sink.warn(pathKey(`${p}.definition`, 'dead-letter-routing-key'), 'dl-routing-key-without-dlx', 'dead-letter-routing-key without dead-letter-exchange does nothing unless the queue sets one');
+    }
+  });
+}
