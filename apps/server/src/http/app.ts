@@ -1,22 +1,163 @@
-import express from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { BrokerConnectError, ManagementError, probeBroker, redactUrl } from '../broker/index.js';
+import { DeployService } from '../deploy/deployService.js';
+import { Manifest } from '../deploy/manifest.js';
+import { Brokers, brokerUrlFromRequest } from './brokers.js';
+import { checkPrefixedNames, designFromRequest } from './designInput.js';
+import { HttpError, errorHandler, sendError } from './httpError.js';
+import { rateLimit, type RateLimitOptions } from './rateLimit.js';
+import { forbiddenKeyGuard, hostCheck, securityHeaders, stateChangeGuard } from './safety.js';
+import { deployRequest, parseBody, planRequest, teardownRequest } from './schemas.js';
+import { registerTraceRoutes } from './traceRoutes.js';
 
 const webDist = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
 export interface AppOptions {
   readonly port: number;
+  /** where the deploy manifest lives (default `.retry-studio/manifest.json` under the cwd; null: memory only) */
+  readonly manifestFile?: string | null;
+  /** override the rate limits (tests) */
+  readonly rateLimits?: Partial<Record<'deploy' | 'teardown' | 'trace' | 'probe', RateLimitOptions>>;
+  readonly bodyLimit?: string;
 }
 
-export function createApp(_options: AppOptions) {
+export interface AppContext {
+  readonly brokers: Brokers;
+  readonly deploy: DeployService;
+  readonly manifest: Manifest;
+}
+
+/** Broker-side failures become 502 with our message (never amqplib's, never a password). */
+function brokerFailure(err: unknown): never {
+  if (err instanceof BrokerConnectError) throw new HttpError(502, err.message, 'broker');
+  if (err instanceof ManagementError) throw new HttpError(502, err.message, 'broker');
+  throw err;
+}
+
+/** Express 5 forwards rejected promises to the error handler; this keeps handlers terse. */
+export const route =
+  (fn: (req: Request, res: express.Response) => Promise<unknown> | unknown): RequestHandler =>
+  async (req, res, next) => {
+    try {
+      await fn(req, res);
+    } catch (err) {
+      next(err);
+    }
+  };
+
+export function createApp(options: AppOptions) {
   const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  const manifest = new Manifest(options.manifestFile === null ? undefined : options.manifestFile);
+  const brokers = new Brokers();
+  const ctx: AppContext = { brokers, manifest, deploy: new DeployService(brokers, manifest) };
+  app.locals.ctx = ctx;
+  const limits = {
+    deploy: { burst: 10, perSecond: 1 },
+    teardown: { burst: 10, perSecond: 1 },
+    trace: { burst: 5, perSecond: 0.5 },
+    probe: { burst: 20, perSecond: 5 },
+    ...options.rateLimits,
+  };
+
+  app.use(securityHeaders);
+  app.use(hostCheck);
+  app.use('/api', stateChangeGuard());
+  app.use('/api', express.json({ limit: options.bodyLimit ?? '2mb', type: 'application/json', strict: true }));
+  app.use('/api', forbiddenKeyGuard);
+
   app.get('/api/health', (_req, res) => {
     res.json({ ok: true });
   });
+
+  app.get(
+    '/api/broker',
+    rateLimit('probe', limits.probe),
+    route(async (req, res) => {
+      const raw = req.query.url;
+      if (raw !== undefined && typeof raw !== 'string') throw new HttpError(400, 'url must be a single string', 'url');
+      const extra = Object.keys(req.query).filter((k) => k !== 'url');
+      if (extra.length) throw new HttpError(400, `unknown query parameter(s): ${extra.join(', ')}`, extra[0]);
+      let url;
+      try {
+        url = brokerUrlFromRequest(raw);
+      } catch (err) {
+        if (err instanceof HttpError) throw new HttpError(err.status, err.message, 'url');
+        throw err;
+      }
+      const probe = await probeBroker(url, { management: brokers.management(url) }).catch(brokerFailure);
+      res.json(probe);
+    }),
+  );
+
+  const prepare = (body: { design: unknown; broker?: string; prefix?: string; vhost?: string }) => {
+    const url = brokerUrlFromRequest(body.broker);
+    const { design, warnings } = designFromRequest(body.design);
+    const target = ctx.deploy.target(design, url, body);
+    checkPrefixedNames(design, target.prefix);
+    return { url, design, warnings, target };
+  };
+
+  app.post(
+    '/api/plan',
+    route(async (req, res) => {
+      const body = parseBody(planRequest, req.body);
+      const { url, design, warnings, target } = prepare(body);
+      const { plan } = await ctx.deploy.plan(design, url, target).catch(brokerFailure);
+      res.json({ broker: redactUrl(url), target, plan, warnings });
+    }),
+  );
+
+  app.post(
+    '/api/deploy',
+    rateLimit('deploy', limits.deploy),
+    route(async (req, res) => {
+      const body = parseBody(deployRequest, req.body);
+      const { url, design, warnings, target } = prepare(body);
+      const out = await ctx.deploy.deploy(design, url, target).catch(brokerFailure);
+      const status = out.result.ok ? 200 : 502;
+      const failure = out.result.failure;
+      res.status(status).json({
+        ...(failure ? { error: `could not declare ${failure.kind} '${failure.name}': ${failure.brokerMessage}`, field: failure.name } : {}),
+        broker: redactUrl(url),
+        target,
+        deployment: out.deployment,
+        plan: out.plan,
+        result: out.result,
+        warnings,
+      });
+    }),
+  );
+
+  app.post(
+    '/api/teardown',
+    rateLimit('teardown', limits.teardown),
+    route(async (req, res) => {
+      const body = parseBody(teardownRequest, req.body);
+      const url = brokerUrlFromRequest(body.broker);
+      const target = ctx.deploy.target({ name: body.designName }, url, body);
+      const record = ctx.deploy.record(url, target);
+      if (!record) throw new HttpError(404, `nothing was deployed by this tool at vhost '${target.vhost}' with prefix '${target.prefix}'`, 'designName');
+      if (record.designName !== body.designName)
+        throw new HttpError(409, `that deployment belongs to design '${record.designName}', not '${body.designName}'`, 'designName');
+      const result = await ctx.deploy.teardown(record, url, body.force === true).catch(brokerFailure);
+      if (!result.ok) return sendError(res, 409, result.message, 'force', { refused: result.refused });
+      res.json({ target, ...result });
+    }),
+  );
+
+  registerTraceRoutes(app, ctx, limits.trace);
+
+  app.use('/api', (_req, res) => sendError(res, 404, 'no such API route'));
+
   if (existsSync(webDist)) {
     app.use(express.static(webDist));
     app.get(/^\/(?!api\/).*/, (_req, res) => res.sendFile(join(webDist, 'index.html')));
   }
+  app.use(errorHandler);
   return app;
 }

@@ -1,0 +1,104 @@
+/**
+ * Applies a plan in order (exchanges, queues, bindings) on the 'apply' connection, one channel
+ * per phase with the declarations pipelined. Idempotent: `unchanged` items are skipped and
+ * re-declaring an identical object is a no-op on the broker. `conflict` and `unsupported`
+ * items are never touched (no delete, no redeclare). The first failure stops the run and is
+ * reported with the object and the broker's own message, next to what was applied.
+ */
+import type { Channel } from 'amqplib';
+import type { ManagedConnection } from '../broker/connection.js';
+import type { ManagementClient } from '../broker/management.js';
+import type { DeploymentRecord } from './manifest.js';
+import type { DeployPlan, PlanItem } from './planDeploy.js';
+import { brokerMessage, isCollateral } from './brokerMessage.js';
+
+export interface AppliedItem {
+  readonly kind: PlanItem['kind'];
+  readonly name: string;
+}
+
+export interface ApplyResult {
+  readonly ok: boolean;
+  readonly applied: readonly AppliedItem[];
+  readonly skipped: readonly { kind: PlanItem['kind']; name: string; status: PlanItem['status']; message?: string }[];
+  readonly failure?: { readonly kind: PlanItem['kind']; readonly name: string; readonly brokerMessage: string };
+  readonly createdVhost: boolean;
+  readonly ms: number;
+}
+
+async function runPhase(conn: ManagedConnection, items: PlanItem[], declare: (ch: Channel, it: PlanItem) => Promise<unknown>): Promise<{ done: PlanItem[]; failed?: { item: PlanItem; err: unknown } }> {
+  if (items.length === 0) return { done: [] };
+  const ch = await conn.createChannel();
+  const done: PlanItem[] = [];
+  let failed: { item: PlanItem; err: unknown } | undefined;
+  const results = await Promise.allSettled(items.map((it) => declare(ch, it)));
+  results.forEach((r, i) => {
+    if (r.status === 'fulfilled') done.push(items[i]!);
+    else if (!failed || (isCollateral(failed.err) && !isCollateral(r.reason))) failed = { item: items[i]!, err: r.reason };
+  });
+  await ch.close().catch(() => undefined);
+  return failed ? { done, failed } : { done };
+}
+
+export async function applyPlan(plan: DeployPlan, conn: ManagedConnection, mgmt: ManagementClient, record: DeploymentRecord): Promise<ApplyResult> {
+  const t0 = performance.now();
+  const applied: AppliedItem[] = [];
+  const skipped = plan.items
+    .filter((it) => it.status === 'conflict' || it.status === 'unsupported')
+    .map((it) => ({ kind: it.kind, name: it.name, status: it.status, ...(it.message ? { message: it.message } : {}) }));
+  let createdVhost = false;
+  if (plan.vhostMissing) {
+    await mgmt.createVhost(plan.vhost);
+    createdVhost = true;
+    record.createdVhost = true;
+  }
+  const finish = (failure?: ApplyResult['failure']): ApplyResult => {
+    record.updatedAt = new Date().toISOString();
+    return { ok: !failure, applied, skipped, ...(failure ? { failure } : {}), createdVhost, ms: performance.now() - t0 };
+  };
+  const todo = (kind: PlanItem['kind']) => plan.items.filter((it) => it.kind === kind && it.status === 'create');
+
+  const phases: [PlanItem['kind'], (ch: Channel, it: PlanItem) => Promise<unknown>][] = [
+    [
+      'exchange',
+      (ch, it) => {
+        if (it.kind !== 'exchange') throw new Error('unreachable');
+        const d = it.desired;
+        return ch.assertExchange(it.name, d.type, { durable: d.durable, autoDelete: d.auto_delete, internal: d.internal, arguments: { ...d.arguments } });
+      },
+    ],
+    [
+      'queue',
+      (ch, it) => {
+        if (it.kind !== 'queue') throw new Error('unreachable');
+        const d = it.desired;
+        return ch.assertQueue(it.name, { durable: d.durable, autoDelete: d.auto_delete, arguments: { ...d.arguments } });
+      },
+    ],
+    [
+      'binding',
+      (ch, it) => {
+        if (it.kind !== 'binding') throw new Error('unreachable');
+        const b = it.binding;
+        const args = { ...(b.arguments ?? {}) };
+        return b.destination_type === 'queue' ? ch.bindQueue(b.destination, b.source, b.routing_key, args) : ch.bindExchange(b.destination, b.source, b.routing_key, args);
+      },
+    ],
+  ];
+  for (const [kind, declare] of phases) {
+    let res: Awaited<ReturnType<typeof runPhase>>;
+    try {
+      res = await runPhase(conn, todo(kind), declare);
+    } catch (err) {
+      return finish({ kind, name: '(channel)', brokerMessage: brokerMessage(err) });
+    }
+    for (const it of res.done) {
+      applied.push({ kind: it.kind, name: it.name });
+      if (it.kind === 'exchange' && !record.exchanges.includes(it.name)) record.exchanges.push(it.name);
+      if (it.kind === 'queue' && !record.queues.includes(it.name)) record.queues.push(it.name);
+      if (it.kind === 'binding') record.bindings.push(it.binding);
+    }
+    if (res.failed) return finish({ kind: res.failed.item.kind, name: res.failed.item.name, brokerMessage: brokerMessage(res.failed.err) });
+  }
+  return finish();
+}

@@ -1,0 +1,73 @@
+/**
+ * Plan / deploy / teardown for one request: resolves the broker and the target (prefix or
+ * vhost), renames the design onto it, diffs, applies, and keeps the manifest.
+ */
+import type { Design } from '@retry-studio/topology-core';
+import { redactUrl, type AmqpUrl } from '../broker/index.js';
+import type { Brokers } from '../http/brokers.js';
+import { applyPlan, type ApplyResult } from './applyPlan.js';
+import { Renamer, renameDesign, resolveTarget, type DeployTarget } from './deployTarget.js';
+import { Manifest, type DeploymentRecord } from './manifest.js';
+import { diffTopology, readBrokerState, type DeployPlan } from './planDeploy.js';
+import { teardown, type TeardownResult } from './teardown.js';
+
+export interface TargetRequest {
+  readonly prefix?: string;
+  readonly vhost?: string;
+}
+
+export class DeployService {
+  constructor(
+    readonly brokers: Brokers,
+    readonly manifest: Manifest,
+  ) {}
+
+  target(design: Design | { name: string }, url: AmqpUrl, req: TargetRequest): DeployTarget {
+    return resolveTarget(design.name, { ...req, urlVhost: url.vhost });
+  }
+
+  async plan(design: Design, url: AmqpUrl, target: DeployTarget): Promise<{ plan: DeployPlan; real: Design }> {
+    const r = new Renamer(target.prefix);
+    const real = renameDesign(design, r);
+    const state = await readBrokerState(this.brokers.management(url), target.vhost);
+    return { plan: diffTopology(design.topology, real.topology, state, target), real };
+  }
+
+  async deploy(design: Design, url: AmqpUrl, target: DeployTarget): Promise<{ plan: DeployPlan; result: ApplyResult; deployment: string }> {
+    const { plan } = await this.plan(design, url, target);
+    const mgmt = this.brokers.management(url);
+    const record = this.manifest.open(redactUrl({ ...url, vhost: '/' }), target.vhost, target.prefix, design.name);
+    if (plan.vhostMissing) {
+      // the vhost must exist before the apply connection can open on it
+      await mgmt.createVhost(target.vhost);
+      record.createdVhost = true;
+    }
+    const conn = await this.brokers.connection(url, target.vhost, 'apply');
+    const result = await applyPlan({ ...plan, vhostMissing: false }, conn, mgmt, record);
+    this.manifest.save();
+    return { plan, result: { ...result, createdVhost: plan.vhostMissing }, deployment: record.id };
+  }
+
+  record(url: AmqpUrl, target: DeployTarget): DeploymentRecord | undefined {
+    return this.manifest.get(Manifest.key(redactUrl({ ...url, vhost: '/' }), target.vhost, target.prefix));
+  }
+
+  async teardown(record: DeploymentRecord, url: AmqpUrl, force: boolean): Promise<TeardownResult> {
+    const conn = await this.brokers.connection(url, record.vhost, 'apply');
+    const res = await teardown(record, conn, this.brokers.management(url), force);
+    if (res.ok && res.errors.length === 0) {
+      if (res.deletedVhost) {
+        await conn.close();
+        this.brokers.forget(url, record.vhost);
+      }
+      this.manifest.remove(record.id);
+    } else if (res.ok) {
+      // keep what is left in the manifest
+      record.queues = record.queues.filter((q) => !res.deleted.queues.includes(q) && !res.alreadyGone.includes(q));
+      record.exchanges = record.exchanges.filter((e) => !res.deleted.exchanges.includes(e));
+      record.bindings = [];
+      this.manifest.save();
+    }
+    return res;
+  }
+}
