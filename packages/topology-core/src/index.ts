@@ -11,3 +11,6 @@ export * from './model/validateTopology.js';
 export * from './model/validateDesign.js';
 export * from './model/nodeIds.js';
 export * from './model/migrate.js';
+export * from './io/definitions.js';
+export * from './io/designJson.js';
+export * from './io/load.js';

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import brokerExport from './fixtures/rabbitmqctl-export-3.10.8.json';
+import vhostExport from './fixtures/management-vhost-export-3.10.8.json';
+import { exportDefinitions, importDefinitions, looksLikeDefinitions } from './definitions.js';
+import { loadDocument } from './load.js';
+import { readDesignJson, writeDesignJson } from './designJson.js';
+import type { Topology } from '../model/definitions.js';
+
+describe('importDefinitions', () => {
+  it('reads a real `rabbitmqctl export_definitions` file (RabbitMQ 3.10.8), choosing the vhost', () => {
+    expect(looksLikeDefinitions(brokerExport)).toBe(true);
+    const r = importDefinitions(brokerExport, { vhost: 'rs-fixture' });
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    expect(r.vhost).toBe('rs-fixture');
+    expect(r.vhosts).toEqual(expect.arrayContaining(['/', 'rs-fixture']));
+    expect(r.rabbitVersion).toBe('3.10.8');
+    expect(r.topology.queues.map((q) => q.name).sort()).toEqual(['orders.q', 'orders.qq', 'orders.unrouted.q', 'orders.wait']);
+    expect(r.topology.queues.find((q) => q.name === 'orders.qq')?.arguments).toMatchObject({ 'x-queue-type': 'quorum', 'x-delivery-limit': 5 });
+    expect(r.topology.exchanges.find((x) => x.name === 'orders.retry')?.arguments).toEqual({ 'alternate-exchange': 'orders.unrouted' });
+    expect(r.topology.bindings.find((b) => b.destination_type === 'exchange')).toMatchObject({ source: 'orders', destination: 'orders.headers' });
+    expect(r.topology.policies?.[0]).toMatchObject({ name: 'retry-ttl', definition: { 'message-ttl': 6000 }, 'apply-to': 'queues' });
+  });
+
+  it('defaults to "/" in a whole-broker file and reads what is there', () => {
+    const r = importDefinitions(brokerExport);
+    expect(r.ok && r.vhost).toBe('/');
+    expect(r.ok && r.topology.queues.length).toBe(0);
+    expect(importDefinitions(brokerExport, { vhost: 'nope' })).toMatchObject({ ok: false, errors: [{ code: 'vhost-missing' }] });
+  });
+
+  it('reads a per-vhost management export (no vhost fields)', () => {
+    const r = importDefinitions(vhostExport);
+    expect(r.ok && r.topology.queues.length).toBe(4);
+    // the per-vhost export still names the vhost on policies
+    expect(r.ok && r.vhost).toBe('rs-fixture');
+    expect(importDefinitions({ queues: [{ name: 'q', durable: true, auto_delete: false, arguments: {} }] })).toMatchObject({ ok: true, vhosts: [] });
+  });
+
+  it('errors name the field with the index in the file', () => {
+    const bad = {
+      queues: [
+        { name: 'other', vhost: 'x', durable: true, auto_delete: false, arguments: {} },
+        { name: 'q', vhost: '/', durable: true, auto_delete: false, arguments: { 'x-message-ttl': '5000' } },
+      ],
+    };
+    const r = importDefinitions(bad);
+    expect(r).toMatchObject({ ok: false, errors: [{ path: 'queues[1].arguments.x-message-ttl', code: 'ttl-range' }] });
+    expect(importDefinitions({ queues: 'x' })).toMatchObject({ ok: false, errors: [{ path: 'queues' }] });
+    expect(importDefinitions([])).toMatchObject({ ok: false });
+  });
+
+  it('reads the 3.13+ queue `type` field', () => {
+    const r = importDefinitions({ queues: [{ name: 'q', type: 'quorum', durable: true, auto_delete: false, arguments: {} }] });
+    expect(r.ok && r.topology.queues[0]?.arguments).toEqual({ 'x-queue-type': 'quorum' });
+  });
+});
+
+describe('exportDefinitions', () => {
+  const t: Topology = {
+    exchanges: [{ name: 'x', type: 'direct' }],
+    queues: [{ name: 'q', arguments: { 'x-message-ttl': 10 } }],
+    bindings: [{ source: 'x', destination: 'q', destination_type: 'queue', routing_key: 'k' }],
+    policies: [{ name: 'p', pattern: '^q$', definition: { 'max-length': 3 } }],
+  };
+  it('writes every field the importer needs, and round-trips', () => {
+    const out = exportDefinitions(t);
+    expect(out.exchanges[0]).toEqual({ name: 'x', type: 'direct', durable: true, auto_delete: false, internal: false, arguments: {} });
+    expect(out.queues[0]).toEqual({ name: 'q', durable: true, auto_delete: false, arguments: { 'x-message-ttl': 10 } });
+    const back = importDefinitions(JSON.parse(JSON.stringify(out)));
+    expect(back.ok && back.topology.queues[0]?.arguments).toEqual({ 'x-message-ttl': 10 });
+    expect(back.ok && back.topology.policies?.[0]?.definition).toEqual({ 'max-length': 3 });
+  });
+  it('writes a whole-broker file for one vhost', () => {
+    const out = exportDefinitions(t, { vhost: 'v1' });
+    expect(out.vhosts).toEqual([{ name: 'v1' }]);
+    expect(out.queues[0]).toMatchObject({ vhost: 'v1' });
+    const back = importDefinitions(JSON.parse(JSON.stringify(out)));
+    expect(back.ok && back.vhost).toBe('v1');
+  });
+});
+
+describe('design JSON and loadDocument', () => {
+  it('round-trips a design and rejects broken JSON with a message', () => {
+    const d = { format: 'retry-studio/design', version: 1, name: 'n', topology: { exchanges: [], queues: [{ name: 'q' }], bindings: [] }, consumers: [], publishers: [] } as const;
+    const r = readDesignJson(writeDesignJson(d));
+    expect(r.ok && r.design.name).toBe('n');
+    expect(readDesignJson('{nope')).toMatchObject({ ok: false, errors: [{ code: 'json-syntax' }] });
+  });
+  it('detects definitions vs design', () => {
+    expect(loadDocument(JSON.stringify(vhostExport))).toMatchObject({ ok: true, kind: 'definitions' });
+    expect(loadDocument(JSON.stringify({ topology: { queues: [{ name: 'q' }] } }))).toMatchObject({ ok: true, kind: 'design' });
+    expect(loadDocument(JSON.stringify({ format: 'retry-studio/design', version: 1, name: 'x', topology: {}, consumers: [{ id: 'c', queue: 'missing', behaviour: { kind: 'script', actions: [{ kind: 'ack' }] } }], publishers: [] }))).toMatchObject({
+      ok: false,
+      errors: [{ path: 'consumers[0].queue', code: 'missing-queue' }],
+    });
+  });
+});

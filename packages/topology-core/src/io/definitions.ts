@@ -1,0 +1,222 @@
+/**
+ * RabbitMQ definitions JSON (`rabbitmqctl export_definitions`, GET /api/definitions[/vhost])
+ * <-> Topology / Design. Whole-broker exports carry `vhost` on every object and a `vhosts`
+ * list; per-vhost exports carry none. Both read; both write.
+ */
+import type { AmqpTable, BindingDef, ExchangeDef, PolicyDef, QueueDef, Topology } from '../model/definitions.js';
+import type { Design } from '../model/design.js';
+import { DESIGN_FORMAT, DESIGN_VERSION } from '../model/design.js';
+import { isPlainObject, type ValidationIssue } from '../model/validateResult.js';
+import { validateTopology } from '../model/validateTopology.js';
+import { pathIndex } from '../model/names.js';
+
+export interface ImportDefinitionsOptions {
+  /** which vhost to read from a whole-broker export; default "/" or the only one present */
+  readonly vhost?: string;
+}
+
+export type ImportDefinitionsResult =
+  | {
+      readonly ok: true;
+      readonly topology: Topology;
+      /** the vhost read (undefined for a vhost-less export) */
+      readonly vhost?: string;
+      /** every vhost the file mentions */
+      readonly vhosts: readonly string[];
+      readonly rabbitVersion?: string;
+      readonly warnings: readonly ValidationIssue[];
+    }
+  | { readonly ok: false; readonly errors: readonly ValidationIssue[]; readonly warnings: readonly ValidationIssue[] };
+
+/** Does this JSON look like a definitions export (rather than a design)? */
+export function looksLikeDefinitions(v: unknown): boolean {
+  if (!isPlainObject(v) || v.format !== undefined || v.topology !== undefined) return false;
+  return ['exchanges', 'queues', 'bindings', 'rabbit_version', 'rabbitmq_version', 'vhosts', 'policies'].some((k) => k in v);
+}
+
+const cleanArgs = (a: unknown): AmqpTable => (isPlainObject(a) ? (a as AmqpTable) : {});
+
+export function importDefinitions(input: unknown, opts: ImportDefinitionsOptions = {}): ImportDefinitionsResult {
+  const warnings: ValidationIssue[] = [];
+  if (!isPlainObject(input)) return { ok: false, errors: [{ path: '', code: 'definitions-type', message: 'definitions must be a JSON object' }], warnings };
+  const errors: ValidationIssue[] = [];
+  const arr = (k: string): unknown[] => {
+    const v = input[k];
+    if (v === undefined) return [];
+    if (!Array.isArray(v)) {
+      errors.push({ path: k, code: 'field-type', message: `${k} must be an array` });
+      return [];
+    }
+    return v;
+  };
+  const rawEx = arr('exchanges');
+  const rawQ = arr('queues');
+  const rawB = arr('bindings');
+  const rawP = arr('policies');
+  const vhostSet = new Set<string>();
+  for (const v of arr('vhosts')) if (isPlainObject(v) && typeof v.name === 'string') vhostSet.add(v.name);
+  for (const item of [...rawEx, ...rawQ, ...rawB, ...rawP]) if (isPlainObject(item) && typeof item.vhost === 'string') vhostSet.add(item.vhost);
+  const vhosts = [...vhostSet];
+  let vhost: string | undefined = opts.vhost;
+  if (vhost === undefined && vhosts.length > 0) {
+    vhost = vhosts.includes('/') ? '/' : vhosts[0];
+    if (vhosts.length > 1) warnings.push({ path: 'vhosts', code: 'vhost-chosen', message: `the file has vhosts ${vhosts.join(', ')}; reading "${vhost}" (choose one with the vhost option)` });
+  } else if (vhost !== undefined && vhosts.length > 0 && !vhosts.includes(vhost)) {
+    errors.push({ path: 'vhosts', code: 'vhost-missing', message: `vhost "${vhost}" is not in the file (it has ${vhosts.join(', ')})` });
+  }
+  const inVhost = (item: Record<string, unknown>): boolean => item.vhost === undefined || vhost === undefined || item.vhost === vhost;
+
+  // keep the original index of each kept item so errors point into the file
+  const exIdx: number[] = [];
+  const qIdx: number[] = [];
+  const bIdx: number[] = [];
+  const pIdx: number[] = [];
+  const exchanges: ExchangeDef[] = [];
+  rawEx.forEach((x, i) => {
+    if (!isPlainObject(x)) return errors.push({ path: pathIndex('exchanges', i), code: 'field-type', message: 'exchange must be an object' });
+    if (!inVhost(x)) return;
+    exIdx.push(i);
+    exchanges.push({
+      name: x.name as string,
+      type: x.type as ExchangeDef['type'],
+      durable: x.durable === undefined ? true : (x.durable as boolean),
+      auto_delete: (x.auto_delete as boolean) ?? false,
+      internal: (x.internal as boolean) ?? false,
+      arguments: cleanArgs(x.arguments),
+    });
+  });
+  const queues: QueueDef[] = [];
+  rawQ.forEach((q, i) => {
+    if (!isPlainObject(q)) return errors.push({ path: pathIndex('queues', i), code: 'field-type', message: 'queue must be an object' });
+    if (!inVhost(q)) return;
+    qIdx.push(i);
+    let args = cleanArgs(q.arguments);
+    // 3.13+ exports carry `type`; older ones only the argument
+    if (typeof q.type === 'string' && q.type !== 'classic' && args['x-queue-type'] === undefined) args = { ...args, 'x-queue-type': q.type };
+    queues.push({ name: q.name as string, durable: q.durable === undefined ? true : (q.durable as boolean), auto_delete: (q.auto_delete as boolean) ?? false, arguments: args });
+  });
+  const bindings: BindingDef[] = [];
+  rawB.forEach((b, i) => {
+    if (!isPlainObject(b)) return errors.push({ path: pathIndex('bindings', i), code: 'field-type', message: 'binding must be an object' });
+    if (!inVhost(b)) return;
+    bIdx.push(i);
+    bindings.push({
+      source: b.source as string,
+      destination: b.destination as string,
+      destination_type: b.destination_type as BindingDef['destination_type'],
+      routing_key: (b.routing_key as string) ?? '',
+      arguments: cleanArgs(b.arguments),
+    });
+  });
+  const policies: PolicyDef[] = [];
+  rawP.forEach((p, i) => {
+    if (!isPlainObject(p)) return errors.push({ path: pathIndex('policies', i), code: 'field-type', message: 'policy must be an object' });
+    if (!inVhost(p)) return;
+    pIdx.push(i);
+    const pol: PolicyDef = {
+      name: p.name as string,
+      pattern: p.pattern as string,
+      definition: cleanArgs(p.definition),
+      ...(p['apply-to'] !== undefined ? { 'apply-to': p['apply-to'] as PolicyDef['apply-to'] } : {}),
+      ...(p.priority !== undefined ? { priority: p.priority as number } : {}),
+    };
+    policies.push(pol);
+  });
+  for (const [k, raw] of [['exchanges', rawEx], ['queues', rawQ], ['bindings', rawB], ['policies', rawP]] as const)
+    raw.forEach((item, i) => {
+      if (isPlainObject(item) && item.arguments !== undefined && !isPlainObject(item.arguments))
+        errors.push({ path: `${pathIndex(k, i)}.arguments`, code: 'table-type', message: 'arguments must be an object' });
+    });
+  const topology: Topology = { exchanges, queues, bindings, ...(policies.length > 0 ? { policies } : {}) };
+  const v = validateTopology(topology);
+  const remap = (iss: ValidationIssue): ValidationIssue => ({
+    ...iss,
+    path: iss.path.replace(/^(exchanges|queues|bindings|policies)\[(\d+)\]/, (_m, k: string, n: string) => {
+      const idx = { exchanges: exIdx, queues: qIdx, bindings: bIdx, policies: pIdx }[k as 'queues']![Number(n)];
+      return `${k}[${idx ?? n}]`;
+    }),
+  });
+  errors.push(...v.errors.map(remap));
+  warnings.push(...v.warnings.map(remap));
+  if (errors.length > 0) return { ok: false, errors, warnings };
+  const rv = typeof input.rabbit_version === 'string' ? input.rabbit_version : typeof input.rabbitmq_version === 'string' ? input.rabbitmq_version : undefined;
+  return { ok: true, topology, vhosts, warnings, ...(vhost !== undefined ? { vhost } : {}), ...(rv ? { rabbitVersion: rv } : {}) };
+}
+
+export interface ExportDefinitionsOptions {
+  /** write a whole-broker file (vhost on every object + a vhosts entry), for `rabbitmqctl import_definitions` */
+  readonly vhost?: string;
+  readonly rabbitVersion?: string;
+}
+
+export interface DefinitionsJson {
+  readonly rabbit_version: string;
+  readonly rabbitmq_version: string;
+  readonly product_name: string;
+  readonly product_version: string;
+  readonly users: readonly never[];
+  readonly vhosts?: readonly { readonly name: string }[];
+  readonly permissions: readonly never[];
+  readonly topic_permissions: readonly never[];
+  readonly parameters: readonly never[];
+  readonly global_parameters: readonly never[];
+  readonly policies: readonly Record<string, unknown>[];
+  readonly queues: readonly Record<string, unknown>[];
+  readonly exchanges: readonly Record<string, unknown>[];
+  readonly bindings: readonly Record<string, unknown>[];
+}
+
+/** Topology -> definitions JSON with every field the importer requires written out. */
+export function exportDefinitions(topology: Topology, opts: ExportDefinitionsOptions = {}): DefinitionsJson {
+  const vh = opts.vhost !== undefined ? { vhost: opts.vhost } : {};
+  const version = opts.rabbitVersion ?? '3.10.8';
+  return {
+    rabbit_version: version,
+    rabbitmq_version: version,
+    product_name: 'RabbitMQ',
+    product_version: version,
+    users: [],
+    ...(opts.vhost !== undefined ? { vhosts: [{ name: opts.vhost }] } : {}),
+    permissions: [],
+    topic_permissions: [],
+    parameters: [],
+    global_parameters: [],
+    policies: (topology.policies ?? []).map((p) => ({
+      ...vh,
+      name: p.name,
+      pattern: p.pattern,
+      'apply-to': p['apply-to'] ?? 'all',
+      definition: { ...p.definition },
+      priority: p.priority ?? 0,
+    })),
+    queues: topology.queues.map((q) => ({
+      name: q.name,
+      ...vh,
+      durable: q.durable ?? true,
+      auto_delete: q.auto_delete ?? false,
+      arguments: { ...(q.arguments ?? {}) },
+    })),
+    exchanges: topology.exchanges.map((x) => ({
+      name: x.name,
+      ...vh,
+      type: x.type,
+      durable: x.durable ?? true,
+      auto_delete: x.auto_delete ?? false,
+      internal: x.internal ?? false,
+      arguments: { ...(x.arguments ?? {}) },
+    })),
+    bindings: topology.bindings.map((b) => ({
+      source: b.source,
+      ...vh,
+      destination: b.destination,
+      destination_type: b.destination_type,
+      routing_key: b.routing_key,
+      arguments: { ...(b.arguments ?? {}) },
+    })),
+  };
+}
+
+/** A design with no consumers or publishers around an imported topology. */
+export function designFromTopology(topology: Topology, name = 'imported'): Design {
+  return { format: DESIGN_FORMAT, version: DESIGN_VERSION, name, topology, consumers: [], publishers: [] };
+}
