@@ -1,0 +1,373 @@
+/**
+ * The broker target: runs one retry-scenario/1 on a live broker, in a fresh vhost (or, without
+ * the management API, under a unique name prefix), exactly as the format README says, and
+ * returns the normalised observation. Everything goes through the broker layer (src/broker).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Channel, ChannelModel, ConfirmChannel, ConsumeMessage, Message, Options } from 'amqplib';
+import type {
+  AmqpValue,
+  Observed,
+  ObservedDelivery,
+  ObservedMessage,
+  Scenario,
+  ScenarioAction,
+  ScenarioConsumer,
+} from '@retry-studio/topology-core';
+import { BUILTIN_EXCHANGE_TYPES } from '@retry-studio/topology-core';
+import { type AmqpUrl, withVhost } from '../broker/amqpUrl.js';
+import { openConnection } from '../broker/connection.js';
+import { publishConfirmed } from '../broker/confirmPublish.js';
+import { ManagementClient } from '../broker/management.js';
+import type { BrokerProbe } from '../broker/probe.js';
+import { normaliseHeaders } from './normaliseHeaders.js';
+import { prefixScenario, unprefixObserved } from './namePrefix.js';
+
+export const DEFAULT_SETTLE_MS = 600;
+/** No scenario may run longer than this (steps + settle), so a broken one cannot hang the suite. */
+const MAX_RUN_MS = 120_000;
+
+export type BrokerRunResult =
+  | { readonly kind: 'observed'; readonly observed: Observed; readonly isolation: 'vhost' | 'prefix' }
+  | { readonly kind: 'unsupported'; readonly reason: string };
+
+export interface BrokerRunOptions {
+  readonly url: AmqpUrl;
+  readonly probe: BrokerProbe;
+  readonly management?: ManagementClient;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Exchange types and features the scenario needs that this broker lacks, or undefined. */
+export function missingFeatures(s: Scenario, probe: BrokerProbe): string | undefined {
+  const needed = new Set<string>(s.requires ?? []);
+  for (const e of s.topology.exchanges) {
+    if (!(BUILTIN_EXCHANGE_TYPES as readonly string[]).includes(e.type)) needed.add(e.type);
+    const delayedType = e.arguments?.['x-delayed-type'];
+    if (typeof delayedType === 'string' && !(BUILTIN_EXCHANGE_TYPES as readonly string[]).includes(delayedType)) needed.add(delayedType);
+  }
+  const missing = [...needed].filter((t) => !probe.exchangeTypes.includes(t));
+  const quorum = s.topology.queues.some((q) => q.arguments?.['x-queue-type'] === 'quorum');
+  const reasons: string[] = [];
+  if (missing.length > 0) reasons.push(`the broker (${probe.product} ${probe.version}) lacks exchange type(s) ${missing.join(', ')}`);
+  if (quorum && !probe.quorum) reasons.push('the broker does not support quorum queues');
+  return reasons.length > 0 ? reasons.join('; ') : undefined;
+}
+
+function bodyOf(m: Message): string {
+  return m.content.toString('utf8');
+}
+
+/** Decodes what amqplib delivered: Buffers in headers become strings before normalisation. */
+function decodedHeaders(m: Message): Record<string, unknown> | undefined {
+  const h = m.properties.headers as Record<string, unknown> | undefined;
+  if (!h) return h;
+  const fix = (v: unknown): unknown => {
+    if (Buffer.isBuffer(v)) return v.toString('utf8');
+    if (Array.isArray(v)) return v.map(fix);
+    if (typeof v === 'object' && v !== null && !Object.hasOwn(v, '!')) {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fix(x)]));
+    }
+    return v;
+  };
+  return fix(h) as Record<string, unknown>;
+}
+
+function observeMessage(m: Message): ObservedMessage {
+  const n = normaliseHeaders(decodedHeaders(m));
+  const out: { body: string; 'x-death'?: ObservedMessage['x-death']; headers?: ObservedMessage['headers']; expiration?: string } = {
+    body: bodyOf(m),
+  };
+  if (n['x-death']) out['x-death'] = n['x-death'];
+  if (n.headers) out.headers = n.headers;
+  const exp = m.properties.expiration as unknown;
+  if (exp !== undefined && exp !== null && exp !== '') out.expiration = String(exp);
+  return out;
+}
+
+function observeDelivery(m: ConsumeMessage): ObservedDelivery {
+  return { ...observeMessage(m), redelivered: m.fields.redelivered };
+}
+
+/**
+ * Headers for a republished copy: the delivered headers as amqplib decoded them, with x-death
+ * counts re-typed as AMQP longs (as the broker wrote them), merged with the action's headers.
+ */
+function republishHeaders(m: Message, extra: { readonly [k: string]: AmqpValue } | undefined): Record<string, unknown> {
+  const h: Record<string, unknown> = { ...((m.properties.headers as Record<string, unknown> | undefined) ?? {}) };
+  const xd = h['x-death'];
+  if (Array.isArray(xd)) {
+    h['x-death'] = xd.map((e: Record<string, unknown>) =>
+      typeof e.count === 'number' ? { ...e, count: { '!': 'long', value: e.count } } : e,
+    );
+  }
+  return { ...h, ...(extra ?? {}) };
+}
+
+interface Activity {
+  last: number;
+  inFlight: number;
+  errors: string[];
+}
+
+class ScenarioConsumerRun {
+  private readonly seen = new Map<string, number>();
+  private chain: Promise<void> = Promise.resolve();
+  private ch: Channel | undefined;
+  private pub: ConfirmChannel | undefined;
+  private tag: string | undefined;
+
+  constructor(
+    private readonly spec: ScenarioConsumer,
+    private readonly conn: ChannelModel,
+    private readonly deliveries: ObservedDelivery[],
+    private readonly activity: Activity,
+  ) {}
+
+  async start(): Promise<void> {
+    const ch = await this.conn.createChannel();
+    ch.on('error', (err: Error) => this.activity.errors.push(`consumer on '${this.spec.queue}': ${err.message}`));
+    this.ch = ch;
+    this.pub = await this.conn.createConfirmChannel();
+    this.pub.on('error', (err: Error) => this.activity.errors.push(`republish from '${this.spec.queue}': ${err.message}`));
+    await ch.prefetch(this.spec.prefetch ?? 1);
+    const ok = await ch.consume(this.spec.queue, (m) => this.onMessage(m), { noAck: false });
+    this.tag = ok.consumerTag;
+    this.activity.last = Date.now();
+  }
+
+  private onMessage(m: ConsumeMessage | null): void {
+    if (!m) {
+      this.activity.errors.push(`consumer on '${this.spec.queue}' was cancelled by the broker`);
+      return;
+    }
+    this.activity.last = Date.now();
+    this.activity.inFlight += 1;
+    this.deliveries.push(observeDelivery(m));
+    const body = bodyOf(m);
+    const i = this.seen.get(body) ?? 0;
+    this.seen.set(body, i + 1);
+    const actions = this.spec.actions;
+    const action = actions[Math.min(i, actions.length - 1)]!;
+    this.chain = this.chain
+      .then(() => this.act(m, action))
+      .catch((err: unknown) => {
+        this.activity.errors.push(`consumer on '${this.spec.queue}': ${(err as Error).message}`);
+      })
+      .finally(() => {
+        this.activity.inFlight -= 1;
+        this.activity.last = Date.now();
+      });
+  }
+
+  private async act(m: ConsumeMessage, action: ScenarioAction): Promise<void> {
+    const ch = this.ch!;
+    if (action === 'ack') return ch.ack(m);
+    if (action === 'reject') return ch.reject(m, false);
+    if (action === 'requeue') return ch.nack(m, false, true);
+    const r = action.republish;
+    const delivered = (m.properties.headers ?? {}) as Record<string, unknown>;
+    let routingKey = m.fields.routingKey;
+    if (r.routing_key !== undefined) routingKey = r.routing_key;
+    else if (r.routing_key_from_header !== undefined && delivered[r.routing_key_from_header] !== undefined) {
+      const v = delivered[r.routing_key_from_header];
+      routingKey = Buffer.isBuffer(v) ? v.toString('utf8') : String(v);
+    }
+    const props: Options.Publish = { headers: republishHeaders(m, r.headers) };
+    if (r.expiration !== undefined) props.expiration = String(r.expiration);
+    this.activity.last = Date.now();
+    const outcome = await publishConfirmed(this.pub!, r.exchange, routingKey, m.content, props);
+    if (outcome === 'nacked') this.activity.errors.push(`republish from '${this.spec.queue}' to '${r.exchange}' was nacked`);
+    this.activity.last = Date.now();
+    ch.ack(m);
+  }
+
+  async stop(): Promise<void> {
+    await this.chain;
+    if (this.ch && this.tag) await this.ch.cancel(this.tag).catch(() => undefined);
+    await this.chain;
+    await this.ch?.close().catch(() => undefined);
+    await this.pub?.close().catch(() => undefined);
+  }
+}
+
+async function declareTopology(conn: ChannelModel, s: Scenario): Promise<void> {
+  const ch = await conn.createChannel();
+  let failure: Error | undefined;
+  ch.on('error', (err: Error) => (failure = err));
+  const step = async (what: string, fn: () => Promise<unknown>): Promise<void> => {
+    try {
+      await fn();
+    } catch (err) {
+      throw new Error(`declaring ${what} failed: ${(failure ?? (err as Error)).message}`);
+    }
+  };
+  try {
+    for (const e of s.topology.exchanges) {
+      await step(`exchange '${e.name}'`, () =>
+        ch.assertExchange(e.name, e.type, {
+          durable: e.durable ?? true,
+          autoDelete: e.auto_delete ?? false,
+          internal: e.internal ?? false,
+          arguments: { ...(e.arguments ?? {}) },
+        }),
+      );
+    }
+    for (const q of s.topology.queues) {
+      await step(`queue '${q.name}'`, () =>
+        ch.assertQueue(q.name, { durable: q.durable ?? true, autoDelete: q.auto_delete ?? false, arguments: { ...(q.arguments ?? {}) } }),
+      );
+    }
+    for (const b of s.topology.bindings) {
+      const args = { ...(b.arguments ?? {}) };
+      await step(`binding '${b.source}' -> '${b.destination}' (${b.routing_key})`, () =>
+        b.destination_type === 'exchange'
+          ? ch.bindExchange(b.destination, b.source, b.routing_key, args)
+          : ch.bindQueue(b.destination, b.source, b.routing_key, args),
+      );
+    }
+  } finally {
+    await ch.close().catch(() => undefined);
+  }
+}
+
+/** basic.get every queue until empty; repeat passes while a pass found something (TTL expiry during the drain moves messages). */
+async function drainAll(conn: ChannelModel, queues: readonly string[]): Promise<Record<string, ObservedMessage[]>> {
+  const final: Record<string, ObservedMessage[]> = {};
+  const ch = await conn.createChannel();
+  ch.on('error', () => undefined);
+  try {
+    for (let pass = 0; pass < 5; pass++) {
+      let found = 0;
+      for (const q of queues) {
+        for (;;) {
+          const m = await ch.get(q, { noAck: true });
+          if (m === false) break;
+          found += 1;
+          (final[q] ??= []).push(observeMessage(m));
+        }
+      }
+      if (found === 0) break;
+      await sleep(50);
+    }
+  } finally {
+    await ch.close().catch(() => undefined);
+  }
+  return final;
+}
+
+async function runIn(url: AmqpUrl, s: Scenario): Promise<Observed> {
+  const conn = await openConnection(url, { purpose: 'conformance' });
+  const activity: Activity = { last: Date.now(), inFlight: 0, errors: [] };
+  let connectionError: string | undefined;
+  conn.on('close', (err?: Error) => {
+    if (err) connectionError = err.message;
+  });
+  const consumers: ScenarioConsumerRun[] = [];
+  try {
+    await declareTopology(conn, s);
+    const deliveries: Record<string, ObservedDelivery[]> = {};
+    for (const c of s.consumers) {
+      const list = (deliveries[c.queue] ??= []);
+      consumers.push(new ScenarioConsumerRun(c, conn, list, activity));
+    }
+    const startConsumers = async (): Promise<void> => {
+      for (const c of consumers) await c.start();
+    };
+    if ((s.start_consumers ?? 'before') === 'before') await startConsumers();
+
+    const publisher = await conn.createConfirmChannel();
+    publisher.on('error', (err: Error) => activity.errors.push(`publisher: ${err.message}`));
+    const returned: string[] = [];
+    const nacked: string[] = [];
+    publisher.on('return', (m: Message) => returned.push(bodyOf(m)));
+    const deadline = Date.now() + MAX_RUN_MS;
+    for (const st of s.steps) {
+      if ('wait_ms' in st) {
+        await sleep(st.wait_ms);
+        continue;
+      }
+      const p = st.publish;
+      const props: Options.Publish = {};
+      if (p.properties?.headers) props.headers = { ...p.properties.headers };
+      if (p.properties?.expiration !== undefined) props.expiration = String(p.properties.expiration);
+      if (p.mandatory) props.mandatory = true;
+      activity.last = Date.now();
+      const outcome = await publishConfirmed(publisher, p.exchange, p.routing_key, Buffer.from(p.body, 'utf8'), props);
+      if (outcome === 'nacked') nacked.push(p.body);
+      activity.last = Date.now();
+    }
+    if (s.start_consumers === 'after') await startConsumers();
+
+    const settle = s.settle_ms ?? DEFAULT_SETTLE_MS;
+    for (;;) {
+      if (connectionError) throw new Error(`the broker closed the connection: ${connectionError}`);
+      const quiet = Date.now() - activity.last;
+      if (activity.inFlight === 0 && quiet >= settle) break;
+      if (Date.now() > deadline) throw new Error(`scenario did not settle within ${MAX_RUN_MS} ms`);
+      await sleep(Math.max(10, Math.min(50, settle - quiet)));
+    }
+    for (const c of consumers) await c.stop();
+    await publisher.close().catch(() => undefined);
+    if (activity.errors.length > 0) throw new Error(activity.errors.join('; '));
+
+    const final = await drainAll(conn, s.topology.queues.map((q) => q.name));
+    const observed: { -readonly [K in keyof Observed]: Observed[K] } = { deliveries, final };
+    if (nacked.length > 0) observed.publish_nacked = nacked;
+    if (returned.length > 0) observed.returned = returned;
+    return observed;
+  } finally {
+    await conn.close().catch(() => undefined);
+  }
+}
+
+function isolationName(s: Scenario): string {
+  const slug = s.name.replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 60);
+  return `retry-studio-conformance-${slug}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Runs one scenario on the broker. Throws (with a clear message) when the run itself fails. */
+export async function runBrokerScenario(s: Scenario, o: BrokerRunOptions): Promise<BrokerRunResult> {
+  const missing = missingFeatures(s, o.probe);
+  if (missing) return { kind: 'unsupported', reason: missing };
+  const mgmt = o.management ?? new ManagementClient(o.url);
+  if (o.probe.management.available) {
+    const vhost = isolationName(s);
+    await mgmt.createVhost(vhost);
+    try {
+      return { kind: 'observed', observed: await runIn(withVhost(o.url, vhost), s), isolation: 'vhost' };
+    } finally {
+      await mgmt.deleteVhost(vhost).catch(() => undefined);
+    }
+  }
+  // no management API: a unique name prefix in the URL's own vhost, deleted afterwards
+  const prefix = `${isolationName(s)}.`;
+  const prefixed = prefixScenario(s, prefix);
+  try {
+    const observed = await runIn(o.url, prefixed);
+    return { kind: 'observed', observed: unprefixObserved(observed, prefix), isolation: 'prefix' };
+  } finally {
+    await deletePrefixed(o.url, prefixed).catch(() => undefined);
+  }
+}
+
+async function deletePrefixed(url: AmqpUrl, s: Scenario): Promise<void> {
+  const conn = await openConnection(url, { purpose: 'conformance' });
+  try {
+    for (const q of s.topology.queues) {
+      const ch = await conn.createChannel();
+      ch.on('error', () => undefined);
+      await ch.deleteQueue(q.name).catch(() => undefined);
+      await ch.close().catch(() => undefined);
+    }
+    for (const e of s.topology.exchanges) {
+      const ch = await conn.createChannel();
+      ch.on('error', () => undefined);
+      await ch.deleteExchange(e.name).catch(() => undefined);
+      await ch.close().catch(() => undefined);
+    }
+  } finally {
+    await conn.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,97 @@
+/** Runs scenarios on a target and compares with `expect`; optionally records the broker's trace. */
+import { promises as fs } from 'node:fs';
+import type { Observed, Scenario } from '@retry-studio/topology-core';
+import type { AmqpUrl } from '../broker/amqpUrl.js';
+import { ManagementClient } from '../broker/management.js';
+import { probeBroker, type BrokerProbe } from '../broker/probe.js';
+import { compareObserved, type DiffEntry } from './compareObserved.js';
+import { loadScenarioFile } from './loadScenarios.js';
+import { runBrokerScenario } from './runBrokerScenario.js';
+import { runSimScenario } from './runSimScenario.js';
+
+export type ConformanceTarget = 'sim' | 'broker';
+
+export interface ConformanceResult {
+  readonly scenario: string;
+  readonly target: ConformanceTarget;
+  readonly match: boolean | null;
+  readonly observed?: Observed;
+  readonly diff: readonly DiffEntry[] | null;
+  readonly file?: string;
+  readonly reason?: string;
+  readonly error?: string;
+  readonly recorded?: boolean;
+}
+
+export interface ConformanceOptions {
+  readonly target: ConformanceTarget;
+  readonly url?: AmqpUrl;
+  readonly record?: boolean;
+}
+
+/** A per-run broker context (one probe for all scenarios). */
+export class BrokerContext {
+  private probe: BrokerProbe | undefined;
+  readonly management: ManagementClient;
+  constructor(readonly url: AmqpUrl) {
+    this.management = new ManagementClient(url);
+  }
+  async getProbe(): Promise<BrokerProbe> {
+    return (this.probe ??= await probeBroker(this.url, { management: this.management }));
+  }
+}
+
+export function recordedOn(p: BrokerProbe): string {
+  return `${p.product} ${p.version}`;
+}
+
+/** The scenario with `expect` replaced by what was observed, keys in the shared files' order. */
+export function withRecording(s: Scenario, observed: Observed, on: string): Scenario {
+  const { expect: _old, recorded_on: _on, ...rest } = s;
+  return { ...rest, expect: observed, recorded_on: on } as Scenario;
+}
+
+export async function runScenario(s: Scenario, o: ConformanceOptions, ctx?: BrokerContext, file?: string): Promise<ConformanceResult> {
+  const base = { scenario: s.name, target: o.target, ...(file ? { file } : {}) };
+  try {
+    let observed: Observed;
+    if (o.target === 'sim') {
+      const r = await runSimScenario(s);
+      if (r.kind === 'unavailable') return { ...base, match: null, diff: null, reason: r.reason };
+      observed = r.observed;
+    } else {
+      if (!ctx) throw new Error('the broker target needs a broker context');
+      const probe = await ctx.getProbe();
+      const r = await runBrokerScenario(s, { url: ctx.url, probe, management: ctx.management });
+      if (r.kind === 'unsupported') return { ...base, match: null, diff: null, reason: r.reason };
+      observed = r.observed;
+      if (o.record && file) {
+        const next = withRecording(s, observed, recordedOn(probe));
+        await fs.writeFile(file, JSON.stringify(next, null, 2) + '\n');
+        return { ...base, match: true, observed, diff: null, recorded: true };
+      }
+    }
+    if (!s.expect) return { ...base, match: false, observed, diff: null, reason: 'the scenario has no expect block (record it with --target broker --record)' };
+    const diff = compareObserved(s.expect, observed);
+    return { ...base, match: diff.length === 0, observed, diff: diff.length === 0 ? null : diff };
+  } catch (err) {
+    return { ...base, match: false, diff: null, error: (err as Error).message };
+  }
+}
+
+export async function runFiles(files: readonly string[], o: ConformanceOptions, onResult?: (r: ConformanceResult) => void): Promise<ConformanceResult[]> {
+  const ctx = o.target === 'broker' ? new BrokerContext(o.url!) : undefined;
+  const results: ConformanceResult[] = [];
+  for (const f of files) {
+    let r: ConformanceResult;
+    try {
+      const { scenario } = await loadScenarioFile(f);
+      r = await runScenario(scenario, o, ctx, f);
+    } catch (err) {
+      r = { scenario: f, target: o.target, match: false, diff: null, file: f, error: (err as Error).message };
+    }
+    results.push(r);
+    onResult?.(r);
+  }
+  return results;
+}
