@@ -2,6 +2,7 @@
  * Broker handles per target (broker URL + vhost): the management client and one managed
  * connection per purpose, so a failed declaration on 'apply' never touches 'trace'.
  */
+import { createHash } from 'node:crypto';
 import { ManagedConnection, ManagementClient, redactUrl, resolveBrokerUrl, withVhost, type AmqpUrl, AmqpUrlError, HostNotAllowedError, type ConnectionPurpose } from '../broker/index.js';
 import { HttpError } from './httpError.js';
 
@@ -15,12 +16,17 @@ export function brokerUrlFromRequest(input: string | undefined): AmqpUrl {
   }
 }
 
+/** Cache key for a URL: never the password itself, but different credentials never share a handle. */
+function credKey(url: AmqpUrl): string {
+  return createHash('sha256').update(`${url.username}\u0000${url.password}`).digest('hex').slice(0, 16);
+}
+
 export class Brokers {
   private readonly conns = new Map<string, ManagedConnection>();
   private readonly mgmts = new Map<string, ManagementClient>();
 
   management(url: AmqpUrl): ManagementClient {
-    const k = redactUrl({ ...url, vhost: '/' });
+    const k = `${redactUrl({ ...url, vhost: '/' })}|${credKey(url)}`;
     let m = this.mgmts.get(k);
     if (!m) {
       m = new ManagementClient(url);
@@ -32,7 +38,7 @@ export class Brokers {
   /** A started connection for this purpose on `vhost` (reused; reconnects by itself). */
   async connection(url: AmqpUrl, vhost: string, purpose: ConnectionPurpose): Promise<ManagedConnection> {
     const target = withVhost(url, vhost);
-    const k = `${purpose}|${redactUrl(target)}|${url.username}|${url.password.length}`;
+    const k = `${purpose}|${redactUrl(target)}|${credKey(url)}`;
     let c = this.conns.get(k);
     if (!c) {
       c = new ManagedConnection(target, purpose);

@@ -1,0 +1,108 @@
+/**
+ * Observes every pass of a traced message through a design exchange on the real broker,
+ * dead-letter hops included (the firehose does not show those).
+ *
+ * How: for each design exchange X, a server-owned observation queue is bound to X with a COPY
+ * of every binding key/arguments that leaves X. The copy matches exactly when some design
+ * binding matches, so X's routing result is empty exactly when it was empty before: the
+ * alternate exchange, mandatory returns and unroutable drops behave as without observation.
+ * (A catch-all mirror such as `#` would make unroutable messages "routed" and starve the AE.)
+ * Limits: an exchange with no bindings has no mirror (what passes through it is seen where it
+ * lands: its alternate exchange's mirror, or a return for our own mandatory publishes); the
+ * default exchange cannot be bound (hops through it are inferred from the target queue).
+ *
+ * The observation queues are durable with persistent copies of persistent messages, so a
+ * broker restart loses no observation; `x-expires` removes them if this server dies.
+ */
+import type { Channel, ConsumeMessage } from 'amqplib';
+import type { AmqpTable, BindingDef, Topology } from '@retry-studio/topology-core';
+
+export interface ObservedCopy {
+  /** the real (broker) name of the exchange this copy was routed through */
+  readonly exchange: string;
+  readonly msg: ConsumeMessage;
+  /** performance.now() when the copy arrived */
+  readonly rxAt: number;
+}
+
+export interface MirrorQueue {
+  readonly queue: string;
+  readonly exchange: string;
+  readonly bindings: readonly { key: string; args: AmqpTable }[];
+}
+
+export const TRACE_HEADER = 'rs-trace-id';
+export const MSG_HEADER = 'rs-msg-id';
+const OBS_EXPIRES_MS = 15 * 60_000;
+
+/** The mirror bindings for a (real-named) topology. */
+export function mirrorPlan(real: Topology, traceId: string): MirrorQueue[] {
+  const out: MirrorQueue[] = [];
+  real.exchanges.forEach((x, i) => {
+    const seen = new Set<string>();
+    const bindings: { key: string; args: AmqpTable }[] = [];
+    for (const b of real.bindings.filter((b: BindingDef) => b.source === x.name)) {
+      const args = b.arguments ?? {};
+      const k = JSON.stringify([b.routing_key, args]);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      bindings.push({ key: b.routing_key, args });
+    }
+    if (bindings.length > 0) out.push({ queue: `rs-trace.${traceId}.obs.${i}`, exchange: x.name, bindings });
+  });
+  return out;
+}
+
+export class Observer {
+  private ch: Channel | undefined;
+  private stopped = false;
+  readonly mirrors: MirrorQueue[];
+
+  constructor(
+    real: Topology,
+    readonly traceId: string,
+    private readonly onCopy: (c: ObservedCopy) => void,
+  ) {
+    this.mirrors = mirrorPlan(real, traceId);
+  }
+
+  /** Declare (idempotently) and consume; run again after every reconnect. */
+  async setup(conn: { createChannel(): Promise<Channel> }): Promise<void> {
+    if (this.stopped) return;
+    const ch = await conn.createChannel();
+    this.ch = ch;
+    await ch.prefetch(2000);
+    for (const m of this.mirrors) {
+      await ch.assertQueue(m.queue, { durable: true, arguments: { 'x-expires': OBS_EXPIRES_MS } });
+      for (const b of m.bindings) await ch.bindQueue(m.queue, m.exchange, b.key, { ...b.args });
+    }
+    for (const m of this.mirrors) {
+      await ch.consume(m.queue, (msg) => {
+        if (!msg) return; // cancelled (queue deleted): nothing more to observe there
+        const rxAt = performance.now();
+        try {
+          if (msg.properties.headers?.[TRACE_HEADER] === this.traceId) this.onCopy({ exchange: m.exchange, msg, rxAt });
+        } finally {
+          try {
+            ch.ack(msg);
+          } catch {
+            /* channel gone (broker restart): the copy is redelivered */
+          }
+        }
+      });
+    }
+  }
+
+  async teardown(conn: { createChannel(): Promise<Channel> } | undefined): Promise<void> {
+    this.stopped = true;
+    await this.ch?.close().catch(() => undefined);
+    if (!conn) return;
+    try {
+      const ch = await conn.createChannel();
+      for (const m of this.mirrors) await ch.deleteQueue(m.queue).catch(() => undefined);
+      await ch.close().catch(() => undefined);
+    } catch {
+      /* broker gone: x-expires removes the queues */
+    }
+  }
+}

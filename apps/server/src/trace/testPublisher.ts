@@ -1,0 +1,127 @@
+/**
+ * Publishes a trace's test messages with confirms, a bounded window of unconfirmed publishes
+ * (memory stays bounded for 100,000 messages; `publishConfirmed` also waits for 'drain' when
+ * amqplib's buffer is full), an optional rate, and retries across a broker restart
+ * (at-least-once: a message whose confirm was lost is published again with the same id).
+ */
+import type { ConfirmChannel, Options } from 'amqplib';
+import { publishConfirmed, type ManagedConnection } from '../broker/index.js';
+
+export interface TestMessage {
+  readonly msgId: string;
+  readonly exchange: string;
+  readonly routingKey: string;
+  readonly body: string;
+  readonly options: Options.Publish;
+}
+
+export interface PublishStats {
+  published: number;
+  confirmed: number;
+  nacked: number;
+  retried: number;
+  maxInFlight: number;
+  windowWaits: number;
+}
+
+export interface TestPublisherOptions {
+  readonly window?: number;
+  readonly ratePerSecond?: number;
+  readonly confirmTimeoutMs?: number;
+  /** first publish of a message (not retries) */
+  readonly onPublish?: (m: TestMessage) => void;
+  readonly onConfirmed?: (m: TestMessage, outcome: 'acked' | 'nacked') => void;
+  readonly onReturn?: (msg: { fields: { exchange: string; routingKey: string }; properties: Options.Publish }) => void;
+  readonly isStopped?: () => boolean;
+}
+
+export class TestPublisher {
+  readonly stats: PublishStats = { published: 0, confirmed: 0, nacked: 0, retried: 0, maxInFlight: 0, windowWaits: 0 };
+  private ch: ConfirmChannel | undefined;
+
+  constructor(
+    private readonly conn: ManagedConnection,
+    private readonly opts: TestPublisherOptions = {},
+  ) {}
+
+  private async channel(): Promise<ConfirmChannel> {
+    if (this.ch) return this.ch;
+    const ch = await this.conn.createConfirmChannel();
+    ch.on('return', (msg) => this.opts.onReturn?.(msg as never));
+    ch.on('close', () => {
+      if (this.ch === ch) this.ch = undefined;
+    });
+    this.ch = ch;
+    return ch;
+  }
+
+  async run(messages: Iterable<TestMessage>): Promise<void> {
+    const window = this.opts.window ?? 500;
+    const inFlight = new Set<Promise<void>>();
+    const retry: TestMessage[] = [];
+    const started = performance.now();
+    let n = 0;
+    const send = (m: TestMessage, first: boolean): Promise<void> => {
+      const p = (async () => {
+        let ch: ConfirmChannel;
+        try {
+          ch = await this.channel();
+        } catch {
+          retry.push(m);
+          return;
+        }
+        if (first) {
+          this.stats.published += 1;
+          this.opts.onPublish?.(m);
+        }
+        try {
+          const outcome = await publishConfirmed(ch, m.exchange, m.routingKey, Buffer.from(m.body), m.options, { timeoutMs: this.opts.confirmTimeoutMs ?? 10_000 });
+          if (outcome === 'acked') this.stats.confirmed += 1;
+          else this.stats.nacked += 1;
+          this.opts.onConfirmed?.(m, outcome);
+        } catch {
+          // connection lost or confirm timed out: unknown outcome, publish again (same msgId)
+          retry.push(m);
+        }
+      })();
+      inFlight.add(p);
+      void p.finally(() => inFlight.delete(p));
+      this.stats.maxInFlight = Math.max(this.stats.maxInFlight, inFlight.size);
+      return p;
+    };
+    const throttle = async () => {
+      while (inFlight.size >= window) {
+        this.stats.windowWaits += 1;
+        await Promise.race(inFlight);
+      }
+      if (this.opts.ratePerSecond) {
+        const due = started + (n / this.opts.ratePerSecond) * 1000;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      }
+    };
+    for (const m of messages) {
+      if (this.opts.isStopped?.()) break;
+      await throttle();
+      n += 1;
+      void send(m, true);
+    }
+    for (let round = 0; round < 50; round++) {
+      await Promise.all(inFlight);
+      if (retry.length === 0 || this.opts.isStopped?.()) break;
+      await this.conn.ready(120_000).catch(() => undefined);
+      const again = retry.splice(0);
+      for (const m of again) {
+        await throttle();
+        this.stats.retried += 1;
+        void send(m, false);
+      }
+    }
+    await Promise.all(inFlight);
+  }
+
+  async close(): Promise<void> {
+    await this.ch?.close().catch(() => undefined);
+    this.ch = undefined;
+  }
+}
