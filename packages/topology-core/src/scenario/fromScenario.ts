@@ -1,0 +1,64 @@
+/**
+ * retry-scenario/1 -> SimulationInput. Each scenario consumer becomes a 'script' consumer: the
+ * i-th delivery of a body on its queue gets actions[i], the last action repeating.
+ */
+import type { ConsumerAction, ConsumerSpec } from '../model/consumer.js';
+import type { Scenario, ScenarioAction } from './types.js';
+import type { SimStep, SimulationInput } from '../sim/types.js';
+import type { BrokerProfileId } from '../model/design.js';
+
+/** the broker runner's default quiet period (README `settle_ms`) */
+export const DEFAULT_SETTLE_MS = 600;
+
+export function scenarioAction(a: ScenarioAction): ConsumerAction {
+  if (a === 'ack') return { kind: 'ack' };
+  if (a === 'reject') return { kind: 'reject' };
+  if (a === 'requeue') return { kind: 'requeue' };
+  const r = a.republish;
+  return {
+    kind: 'republish',
+    exchange: r.exchange,
+    ...(r.routing_key !== undefined ? { routingKey: r.routing_key } : {}),
+    ...(r.routing_key_from_header !== undefined ? { routingKeyFromHeader: r.routing_key_from_header } : {}),
+    ...(r.headers !== undefined ? { headers: r.headers } : {}),
+    ...(r.expiration !== undefined ? { expiration: r.expiration } : {}),
+  };
+}
+
+/** consumer ids are `${queue}#${index in the scenario's consumer list}` */
+export function scenarioConsumers(s: Scenario): ConsumerSpec[] {
+  return s.consumers.map((c, i) => ({
+    id: `${c.queue}#${i}`,
+    queue: c.queue,
+    ...(c.prefetch !== undefined ? { prefetch: c.prefetch } : {}),
+    behaviour: { kind: 'script', actions: c.actions.map(scenarioAction) },
+  }));
+}
+
+export function scenarioSteps(s: Scenario): SimStep[] {
+  return s.steps.map((st, i): SimStep => {
+    if ('wait_ms' in st) return { kind: 'wait', ms: st.wait_ms };
+    const p = st.publish;
+    return {
+      kind: 'publish',
+      exchange: p.exchange,
+      routingKey: p.routing_key,
+      body: p.body,
+      msgId: `s${i}:${p.body}`,
+      ...(p.mandatory !== undefined ? { mandatory: p.mandatory } : {}),
+      ...(p.properties !== undefined ? { properties: p.properties } : {}),
+    };
+  });
+}
+
+export function fromScenario(s: Scenario, opts: { readonly profile?: BrokerProfileId; readonly seed?: number } = {}): SimulationInput {
+  return {
+    topology: s.topology,
+    consumers: scenarioConsumers(s),
+    steps: scenarioSteps(s),
+    profile: opts.profile ?? '3.10',
+    seed: opts.seed ?? 1,
+    startConsumers: s.start_consumers ?? 'before',
+    settleMs: s.settle_ms ?? DEFAULT_SETTLE_MS,
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Dead-lettering a message: the new x-death history and headers, the routing keys it is
+ * republished with, and the cycle check. 3.10: srv@v3.10.8 rabbit_dead_letter.erl L26-69
+ * (make_msg), L117-156 (update_x_death_header), L197-246 (cycles). 4.x differences:
+ * srv@v4.2.9 mc.erl L413-447, L498-510; RN 4.0.1.
+ */
+import type { AmqpValue } from '../model/definitions.js';
+import type { DeathReason } from '../model/consumer.js';
+import type { XDeathEntry } from './events.js';
+import type { Msg } from './types.js';
+import type { SemanticsProfile } from './profiles.js';
+
+/** the routing keys x-death records: the first key plus the CC header (BCC was stripped at publish) */
+function deathRoutingKeys(msg: Msg): readonly string[] {
+  const cc = msg.ccInKeys ? msg.headers['CC'] : undefined;
+  const first = msg.routingKeys[0] ?? '';
+  if (!Array.isArray(cc) || cc.length === 0) return msg.routingKeys.length === 1 ? msg.routingKeys : [first];
+  const out = [first];
+  for (const k of cc) if (typeof k === 'string') out.push(k);
+  return out;
+}
+
+export function deadLetterMsg(
+  msg: Msg,
+  queue: string,
+  reason: DeathReason,
+  dlx: string,
+  dlrk: string | undefined,
+  profile: SemanticsProfile,
+  nowMs: number,
+): Msg {
+  const time = Math.floor(nowMs / 1000);
+  const fresh: XDeathEntry =
+    msg.expiration !== undefined
+      ? { count: 1, reason, queue, time, exchange: msg.exchange, 'routing-keys': deathRoutingKeys(msg), 'original-expiration': msg.expiration }
+      : { count: 1, reason, queue, time, exchange: msg.exchange, 'routing-keys': deathRoutingKeys(msg) };
+  const history = profile.ignoreClientXDeath && msg.xDeathFromClient ? undefined : msg.xDeath;
+  let headers: { [k: string]: AmqpValue };
+  let xDeath: XDeathEntry[];
+  if (history === undefined) {
+    // the first death also writes x-first-death-* (once; never changed afterwards)
+    headers = { ...msg.headers, 'x-first-death-reason': reason, 'x-first-death-queue': queue, 'x-first-death-exchange': msg.exchange };
+    xDeath = [fresh];
+  } else {
+    headers = { ...msg.headers };
+    xDeath = [];
+    let found: XDeathEntry | undefined;
+    // 3.10 regroups the existing entries by (queue, reason) with a foldl that prepends, which
+    // reverses their order whenever there are two or more (group_by_queue_and_reason,
+    // rabbit_dead_letter.erl; pinned by the chained-ttl-tiers recording). 4.x keeps the order.
+    const reverse = profile.xDeathRegroupReverses && history.length > 1;
+    for (let i = 0; i < history.length; i++) {
+      const d = history[reverse ? history.length - 1 - i : i] as XDeathEntry;
+      if (found === undefined && d.queue === queue && d.reason === reason) found = d;
+      else xDeath.push(d);
+    }
+    // a repeat death counts in place and moves to the front; other fields keep their first values
+    xDeath.unshift(found ? { ...found, count: found.count + 1 } : fresh);
+  }
+  if (profile.lastDeathHeaders) {
+    headers['x-last-death-reason'] = reason;
+    headers['x-last-death-queue'] = queue;
+    headers['x-last-death-exchange'] = msg.exchange;
+  }
+  if (dlrk !== undefined && profile.dropCcWithDlrk) delete headers['CC'];
+  return {
+    id: msg.id,
+    body: msg.body,
+    bytes: msg.bytes,
+    exchange: dlx,
+    routingKeys: dlrk !== undefined ? [dlrk] : msg.routingKeys,
+    headers,
+    xDeath,
+    xDeathFromClient: false,
+    expiration: undefined,
+    ccInKeys: dlrk === undefined && msg.ccInKeys,
+  };
+}
+
+/**
+ * Is routing the dead letter to `target` a fully automatic cycle? Never for `rejected`;
+ * otherwise find the newest death in `target`: a cycle if no death from the head up to and
+ * including it was a rejection.
+ */
+export function isCycle(reason: DeathReason, target: string, xDeath: readonly XDeathEntry[]): boolean {
+  if (reason === 'rejected') return false;
+  for (const d of xDeath) {
+    if (d.reason === 'rejected') return false;
+    if (d.queue === target) return true;
+  }
+  return false;
+}

@@ -1,0 +1,56 @@
+/**
+ * Broker-version profiles: what differs between the recorded 3.10.8 behaviour and 4.x.
+ * Sources are in ../../../../../shared/reference/rabbitmq-semantics.md §0.
+ */
+import type { BrokerProfileId } from '../model/design.js';
+import type { ProfileOptions } from './types.js';
+
+export interface SemanticsProfile {
+  readonly id: BrokerProfileId;
+  /** write x-last-death-{reason,queue,exchange} on every death (3.13+; mc.erl L426-447) */
+  readonly lastDeathHeaders: boolean;
+  /** delete the CC header when a dead-letter routing key is set (3.10 only; rabbit_dead_letter.erl L41-44) */
+  readonly dropCcWithDlrk: boolean;
+  /** quorum delivery limit when none is set (4.0+: 20; rabbit_quorum_queue.erl L111) */
+  readonly quorumDefaultDeliveryLimit: number | undefined;
+  /** a client-published x-death is ignored on the next death: fresh entry, x-first-death-* overwritten (RN 4.0.1) */
+  readonly ignoreClientXDeath: boolean;
+  /** headers exchange compares with =:= (3.13+; rabbit_exchange_type_headers.erl@v4.2.9 L36-88) */
+  readonly strictHeaderMatch: boolean;
+  /** quorum basic.get adds x-delivery-count even when 0 (3.10; rabbit_fifo_client.erl L250-258) */
+  readonly getAddsZeroDeliveryCount: boolean;
+  /** 3.10 reverses the existing x-death entries on every death when there are two or more */
+  readonly xDeathRegroupReverses: boolean;
+  /** quorum consume adds x-delivery-count only on redelivery (3.10); 4.x: = acquired_count when > 0 */
+  /** 4.3: only explicit requeues count toward the delivery limit (RN 4.3.0) */
+  readonly onlyRejectsCountTowardLimit: boolean;
+}
+
+export const PROFILE_3_10: SemanticsProfile = {
+  id: '3.10',
+  xDeathRegroupReverses: true,
+  lastDeathHeaders: false,
+  dropCcWithDlrk: true,
+  quorumDefaultDeliveryLimit: undefined,
+  ignoreClientXDeath: false,
+  strictHeaderMatch: false,
+  getAddsZeroDeliveryCount: true,
+  onlyRejectsCountTowardLimit: false,
+};
+
+export const PROFILE_4_X: SemanticsProfile = {
+  id: '4.x',
+  xDeathRegroupReverses: false,
+  lastDeathHeaders: true,
+  dropCcWithDlrk: false,
+  quorumDefaultDeliveryLimit: 20,
+  ignoreClientXDeath: true,
+  strictHeaderMatch: true,
+  getAddsZeroDeliveryCount: false,
+  onlyRejectsCountTowardLimit: false,
+};
+
+export function profileFor(id: BrokerProfileId | undefined, opts?: ProfileOptions): SemanticsProfile {
+  if (id === '4.x') return opts?.v43 ? { ...PROFILE_4_X, onlyRejectsCountTowardLimit: true } : PROFILE_4_X;
+  return PROFILE_3_10;
+}

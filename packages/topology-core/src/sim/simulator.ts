@@ -1,0 +1,810 @@
+/**
+ * The discrete-event simulator. Virtual time, a (time, seq) min-heap of scheduled work, a
+ * seeded PRNG, no timers. `next()` is the pure-ish step: it takes the earliest heap entry,
+ * applies it, and returns the events it produced; runners (simulate(), the UI's play/step,
+ * the bench) interpret those events.
+ */
+import type { AmqpValue } from '../model/definitions.js';
+import type { ConsumerAction, ConsumerBehaviour, ConsumerSpec, DeathReason, FailureModel } from '../model/consumer.js';
+import type { DropReason, PublishOrigin, SimEvent, XDeathEntry } from './events.js';
+import type { MessageSnapshot, Msg, QueueDepth, SimStep, SimulationInput, SimulationResult } from './types.js';
+import { EventHeap } from './eventHeap.js';
+import { mulberry32, type Rng } from './rng.js';
+import { profileFor, type SemanticsProfile } from './profiles.js';
+import { queueConfig } from './queueConfig.js';
+import { QueueState, entryPos, type ConsumerSlot, type QEntry } from './queueState.js';
+import { deadLetterMsg, isCycle } from './deadLetter.js';
+import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.js';
+import { Router, type RouteResult } from '../routing/route.js';
+import {
+  backoffMs,
+  chooseAction,
+  planRepublish,
+  processingSucceeds,
+  type DeliveryView,
+} from '../behaviour/evaluate.js';
+
+const DEFAULT_MAX_TIME = 7 * 24 * 3600 * 1000;
+const DEFAULT_MAX_EVENTS = 1_000_000;
+
+/** utf-8 length without TextEncoder (not in lib ES2022) */
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+interface ConsumerState extends ConsumerSlot {
+  readonly spec: ConsumerSpec;
+  readonly behaviour: ConsumerBehaviour;
+  readonly failure: FailureModel | undefined;
+  readonly processingMs: number;
+  readonly queue: QueueState;
+  /** deliveries seen per msgId (Counter 'attempt') */
+  readonly seen: Map<string, number>;
+  /** processing runs per msgId (failure model attempts, in-process retries included) */
+  readonly runs: Map<string, number>;
+  /** script: deliveries per body */
+  readonly perBody: Map<string, number>;
+}
+
+interface Delivery {
+  readonly entry: QEntry;
+  readonly consumer: ConsumerState;
+  readonly view: DeliveryView;
+  /** in-process retry state */
+  inProcess: number;
+  retry?: Extract<ConsumerAction, { kind: 'retryInProcess' }>;
+}
+
+type Work =
+  | { readonly k: 'step'; readonly i: number }
+  | { readonly k: 'outcome'; readonly d: Delivery }
+  | { readonly k: 'retry'; readonly d: Delivery }
+  | { readonly k: 'expire'; readonly q: QueueState }
+  | { readonly k: 'delayed'; readonly exchange: string; readonly msg: Msg };
+
+const CONSUMER_ORIGIN_CACHE = new Map<string, PublishOrigin>();
+function consumerOrigin(id: string): PublishOrigin {
+  let o = CONSUMER_ORIGIN_CACHE.get(id);
+  if (!o) {
+    o = { kind: 'consumer', id };
+    CONSUMER_ORIGIN_CACHE.set(id, o);
+  }
+  return o;
+}
+const STEP_ORIGIN: PublishOrigin = { kind: 'step' };
+const NO_HEADERS: { readonly [k: string]: AmqpValue } = Object.freeze({});
+
+export class Simulator {
+  readonly profile: SemanticsProfile;
+  private readonly heap = new EventHeap<Work>();
+  private readonly rng: Rng;
+  private readonly index: ExchangeIndex;
+  private readonly router: Router;
+  private readonly queues = new Map<string, QueueState>();
+  private readonly consumers: ConsumerState[] = [];
+  private readonly steps: readonly SimStep[];
+  private readonly wantEvents: boolean;
+  private readonly retain: boolean;
+  private readonly onEvent: ((e: SimEvent) => void) | undefined;
+  private readonly emitDepth: boolean;
+  private readonly maxTime: number;
+  private readonly maxEvents: number;
+  private readonly settleMs: number | undefined;
+  private readonly defaultFailure: FailureModel | undefined;
+  private readonly startAfter: boolean;
+
+  private t = 0;
+  private seq = 0;
+  private batch: SimEvent[] | undefined;
+  private stepsDone = false;
+  private lastActivity = 0;
+  private finished = false;
+  private truncatedFlag = false;
+  private readonly messageIndex = new Map<string, number>();
+  private autoId = 0;
+
+  readonly events: SimEvent[] = [];
+  readonly publishNacked: string[] = [];
+  readonly returned: string[] = [];
+  hops = 0;
+  published = 0;
+  inFlight = 0;
+  maxInFlight = 0;
+
+  constructor(readonly input: SimulationInput) {
+    this.profile = profileFor(input.profile, input.profileOptions);
+    this.rng = mulberry32(input.seed ?? 1);
+    this.index = compileExchanges(input.topology, input.plugins);
+    this.router = new Router(this.index);
+    for (const q of input.topology.queues) this.queues.set(q.name, new QueueState(queueConfig(q, input.topology.policies, this.profile)));
+    this.steps = input.steps;
+    this.retain = input.retainEvents ?? true;
+    this.onEvent = input.onEvent;
+    this.wantEvents = this.retain || this.onEvent !== undefined;
+    this.emitDepth = input.emitDepth ?? false;
+    this.maxTime = input.maxTimeMs ?? DEFAULT_MAX_TIME;
+    this.maxEvents = input.maxEvents ?? DEFAULT_MAX_EVENTS;
+    this.settleMs = input.settleMs;
+    this.defaultFailure = input.failure;
+    this.startAfter = input.startConsumers === 'after';
+    if (!this.startAfter) this.attachConsumers();
+    if (this.steps.length > 0) this.heap.push(0, { k: 'step', i: 0 });
+    else this.finishSteps();
+  }
+
+  /** current virtual time (ms) */
+  get now(): number {
+    return this.t;
+  }
+
+  get done(): boolean {
+    return this.finished;
+  }
+
+  get truncated(): boolean {
+    return this.truncatedFlag;
+  }
+
+  /** ready / unacked per queue */
+  depths(): Record<string, QueueDepth> {
+    const out: Record<string, QueueDepth> = {};
+    for (const [name, q] of this.queues) out[name] = { ready: q.readyCount, unacked: q.unacked };
+    return out;
+  }
+
+  // ---------------------------------------------------------------- driving
+
+  /** process the next scheduled entry; its events, or undefined once the run is over */
+  next(): SimEvent[] | undefined {
+    if (this.finished) return undefined;
+    const out: SimEvent[] = [];
+    this.batch = out;
+    try {
+      if (!this.advance()) return undefined;
+    } finally {
+      this.batch = undefined;
+    }
+    return out;
+  }
+
+  /** process every entry due at or before `time`; returns their events */
+  runUntil(time: number): SimEvent[] {
+    const out: SimEvent[] = [];
+    this.batch = out;
+    try {
+      while (!this.finished && this.heap.peekTime() <= time) if (!this.advance()) break;
+      if (!this.finished && time > this.t && time <= this.maxTime) this.t = time;
+    } finally {
+      this.batch = undefined;
+    }
+    return out;
+  }
+
+  /** run to completion */
+  run(): SimulationResult {
+    while (this.advance());
+    return this.result();
+  }
+
+  result(): SimulationResult {
+    return {
+      events: this.events,
+      final: this.snapshotQueues(),
+      publishNacked: this.publishNacked,
+      returned: this.returned,
+      endTime: this.t,
+      truncated: this.truncatedFlag,
+      stats: { hops: this.hops, events: this.seq, published: this.published, maxInFlight: this.maxInFlight },
+    };
+  }
+
+  /** one heap entry; false when the run is over */
+  private advance(): boolean {
+    if (this.finished) return false;
+    const nt = this.heap.peekTime();
+    if (nt === Infinity) return this.finish(false);
+    if (this.stepsDone && this.settleMs !== undefined && nt > this.lastActivity + this.settleMs) {
+      this.t = Math.max(this.t, this.lastActivity + this.settleMs);
+      return this.finish(false);
+    }
+    if (nt > this.maxTime || this.seq >= this.maxEvents) return this.finish(true);
+    const w = this.heap.pop() as Work;
+    this.t = nt;
+    switch (w.k) {
+      case 'step':
+        this.runStep(w.i);
+        break;
+      case 'outcome':
+        this.outcome(w.d);
+        break;
+      case 'retry':
+        this.retryAttempt(w.d);
+        break;
+      case 'expire': {
+        const q = w.q;
+        if (nt >= q.timerAt) q.timerAt = Infinity;
+        this.dropExpired(q);
+        this.ensureTimer(q);
+        break;
+      }
+      case 'delayed':
+        this.inFlight--;
+        this.routeAndEnqueue(w.msg, w.exchange, false, undefined, true);
+        break;
+    }
+    return true;
+  }
+
+  private finish(truncated: boolean): false {
+    this.finished = true;
+    this.truncatedFlag = truncated;
+    return false;
+  }
+
+  private emit(e: SimEvent): void {
+    if (this.retain) this.events.push(e);
+    if (this.batch) this.batch.push(e);
+    if (this.onEvent) this.onEvent(e);
+  }
+
+  private touchInFlight(delta: number): void {
+    this.inFlight += delta;
+    if (this.inFlight > this.maxInFlight) this.maxInFlight = this.inFlight;
+  }
+
+  // ---------------------------------------------------------------- steps and consumers
+
+  private runStep(i: number): void {
+    const s = this.steps[i];
+    if (s === undefined) {
+      // the end of a trailing wait
+      this.finishSteps();
+      return;
+    }
+    let nextAt = this.t;
+    if (s.kind === 'publish') {
+      const props = s.properties;
+      const msgId = s.msgId ?? `m${++this.autoId}`;
+      this.clientPublish(msgId, s.body, s.exchange, s.routingKey, props?.headers ?? NO_HEADERS, props?.expiration, s.mandatory ?? false, STEP_ORIGIN, undefined, true);
+    } else nextAt = this.t + Math.max(0, s.ms);
+    if (i + 1 < this.steps.length || nextAt > this.t) this.heap.push(nextAt, { k: 'step', i: i + 1 });
+    else this.finishSteps();
+  }
+
+  private finishSteps(): void {
+    if (this.stepsDone) return;
+    this.stepsDone = true;
+    this.lastActivity = this.t;
+    if (this.startAfter) this.attachConsumers();
+  }
+
+  private attachConsumers(): void {
+    for (const spec of this.input.consumers) {
+      const q = this.queues.get(spec.queue);
+      if (!q) continue;
+      const b = spec.behaviour;
+      const c: ConsumerState = {
+        id: spec.id,
+        prefetch: Math.max(1, spec.prefetch ?? 1),
+        inflight: 0,
+        spec,
+        behaviour: b,
+        failure: b.kind === 'worker' ? (b.failure ?? this.defaultFailure) : undefined,
+        processingMs: b.kind === 'worker' ? Math.max(0, b.processingMs ?? 0) : 0,
+        queue: q,
+        seen: new Map(),
+        runs: new Map(),
+        perBody: new Map(),
+      };
+      this.consumers.push(c);
+      q.consumers.push(c);
+    }
+    for (const q of this.queues.values()) if (q.consumers.length > 0) this.dispatch(q);
+  }
+
+  // ---------------------------------------------------------------- publishing and routing
+
+  /** a publish by a client (a step or a consumer's republish): confirms, returns, activity */
+  private clientPublish(
+    msgId: string,
+    body: string,
+    exchange: string,
+    routingKey: string,
+    rawHeaders: { readonly [k: string]: AmqpValue },
+    expiration: string | undefined,
+    mandatory: boolean,
+    origin: PublishOrigin,
+    keptXDeath: readonly XDeathEntry[] | undefined,
+    fromStep: boolean,
+  ): void {
+    this.lastActivity = this.t;
+    this.published++;
+    if (fromStep && !this.messageIndex.has(msgId)) this.messageIndex.set(msgId, this.messageIndex.size + 1);
+    // routing keys: [rk | CC | BCC]; BCC is removed from the message (rabbit_basic.erl L273-282, L354-365)
+    let headers = rawHeaders;
+    const keys: string[] = [routingKey];
+    const cc = headers['CC'];
+    const bcc = headers['BCC'];
+    if (Array.isArray(cc)) for (const k of cc) if (typeof k === 'string') keys.push(k);
+    if (bcc !== undefined) {
+      if (Array.isArray(bcc)) for (const k of bcc) if (typeof k === 'string') keys.push(k);
+      const h = { ...headers };
+      delete h['BCC'];
+      headers = h;
+    }
+    // an x-death the client sends is part of the message (3.10 counts on from it)
+    let xDeath = keptXDeath;
+    let fromClient = keptXDeath !== undefined;
+    const xd = headers['x-death'];
+    if (xd !== undefined) {
+      const h = { ...headers };
+      delete h['x-death'];
+      headers = h;
+      if (Array.isArray(xd)) {
+        xDeath = xd.filter((e): e is { [k: string]: AmqpValue } => typeof e === 'object' && e !== null && !Array.isArray(e)).map(parseDeath);
+        fromClient = true;
+      }
+    }
+    const msg: Msg = {
+      id: msgId,
+      body,
+      bytes: utf8Length(body),
+      exchange,
+      routingKeys: keys,
+      headers,
+      xDeath,
+      xDeathFromClient: fromClient,
+      expiration,
+      ccInKeys: true,
+    };
+    if (this.wantEvents)
+      this.emit({ kind: 'published', t: this.t, seq: this.seq++, msgId, body, exchange, routingKey, origin, headers: xDeath ? { ...headers, 'x-death': xDeath as unknown as AmqpValue } : headers, ...(expiration !== undefined ? { expiration } : {}), mandatory });
+    else this.seq++;
+    this.routeAndEnqueue(msg, exchange, mandatory, body, false);
+  }
+
+  /**
+   * Route a message from `exchange` and enqueue it. `clientBody` is set for client publishes
+   * (returns and nacks are reported); `delayDone` when a delayed exchange releases it.
+   * Returns the queues that got it.
+   */
+  private routeAndEnqueue(msg: Msg, exchange: string, mandatory: boolean, clientBody: string | undefined, delayDone: boolean): void {
+    const r = this.router.route(exchange, msg, { strictHeaders: this.profile.strictHeaderMatch, delayDone });
+    if (r.missingExchange) {
+      this.hops++;
+      this.drop(msg, 'no-route', undefined, exchange);
+      return;
+    }
+    this.hops += r.hops.length;
+    this.emitRouted(msg, r);
+    for (const d of r.delayed) {
+      if (this.wantEvents) this.emit({ kind: 'delayed', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, exchange: d.exchange, delayMs: d.delayMs, until: this.t + d.delayMs });
+      else this.seq++;
+      this.touchInFlight(1);
+      this.heap.push(this.t + d.delayMs, { k: 'delayed', exchange: d.exchange, msg });
+    }
+    const qs = r.queues;
+    if (qs.length === 0) {
+      if (r.delayed.length === 0) {
+        if (this.wantEvents) this.emit({ kind: 'unroutable', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, exchange, routingKeys: msg.routingKeys });
+        else this.seq++;
+      }
+      // mandatory: basic.return when no queue was targeted (a delayed exchange targets none at publish)
+      if (mandatory && clientBody !== undefined) {
+        this.returned.push(clientBody);
+        if (this.wantEvents) this.emit({ kind: 'returned', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, exchange, routingKey: msg.routingKeys[0] ?? '', replyCode: 312 });
+        else this.seq++;
+      }
+      if (r.delayed.length === 0) this.drop(msg, 'no-route', undefined, exchange);
+      return;
+    }
+    let nacked: string | undefined;
+    for (let i = 0; i < qs.length; i++) {
+      const q = this.queues.get(qs[i] as string) as QueueState;
+      if (!this.enqueue(q, msg) && nacked === undefined) nacked = q.cfg.name;
+    }
+    if (nacked !== undefined && clientBody !== undefined) {
+      this.publishNacked.push(clientBody);
+      if (this.wantEvents) this.emit({ kind: 'publish-nacked', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: nacked, reason: 'overflow' });
+      else this.seq++;
+    }
+  }
+
+  private emitRouted(msg: Msg, r: RouteResult): void {
+    if (!this.wantEvents) {
+      this.seq += r.hops.length;
+      return;
+    }
+    for (const h of r.hops) {
+      this.emit({
+        kind: 'routed',
+        t: this.t,
+        seq: this.seq++,
+        msgId: msg.id,
+        body: msg.body,
+        exchange: h.exchange,
+        routingKeys: msg.routingKeys,
+        queues: h.queues,
+        exchanges: h.exchanges,
+        ...(h.alternateOf !== undefined ? { alternateOf: h.alternateOf } : {}),
+      });
+    }
+  }
+
+  private drop(msg: Msg, why: DropReason, queue: string | undefined, exchange: string | undefined): void {
+    if (this.wantEvents)
+      this.emit({ kind: 'dropped', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, why, ...(queue !== undefined ? { queue } : {}), ...(exchange !== undefined ? { exchange } : {}) });
+    else this.seq++;
+  }
+
+  // ---------------------------------------------------------------- queues
+
+  /** false when the queue refused it (x-overflow reject-publish / reject-publish-dlx) */
+  private enqueue(q: QueueState, msg: Msg): boolean {
+    this.hops++;
+    const cfg = q.cfg;
+    // reject-publish(-dlx): would this message take the queue over its limit? (will_overflow, only ready messages count)
+    if ((cfg.maxLength !== undefined || cfg.maxBytes !== undefined) && cfg.overflow !== 'drop-head') {
+      const over =
+        (cfg.maxLength !== undefined && q.readyCount + 1 > cfg.maxLength) ||
+        (cfg.maxBytes !== undefined && q.readyBytes + msg.bytes > cfg.maxBytes);
+      if (over) {
+        if (cfg.overflow === 'reject-publish-dlx') this.deadLetter(q, msg, 'maxlen');
+        else this.drop(msg, 'overflow', cfg.name, undefined);
+        return false;
+      }
+    }
+    let ttl = cfg.ttl;
+    if (msg.expiration !== undefined) {
+      const e = Number(msg.expiration);
+      if (Number.isFinite(e) && (ttl === undefined || e < ttl)) ttl = e;
+    }
+    const entry: QEntry = { msg, expiresAt: ttl === undefined ? Infinity : this.t + ttl, pos: q.nextPos++, deliveryCount: 0, redelivered: false };
+    this.touchInFlight(1);
+    if (this.wantEvents)
+      this.emit({ kind: 'enqueued', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: cfg.name, depth: q.readyCount + 1, ...(ttl !== undefined ? { expiresAt: entry.expiresAt } : {}) });
+    else this.seq++;
+    // a consumer with spare capacity takes it at once (the queue is then empty): even with TTL 0
+    if (q.readyCount === 0 && q.consumers.length > 0) {
+      const c = q.pickConsumer();
+      if (c) {
+        this.deliver(q, entry, c as ConsumerState);
+        return true;
+      }
+    }
+    q.ready.push(entry);
+    q.readyBytes += msg.bytes;
+    this.dropHeadOverflow(q);
+    this.dropExpired(q);
+    this.ensureTimer(q);
+    this.depthChanged(q);
+    return true;
+  }
+
+  /** x-overflow drop-head: dead-letter (or drop) the oldest ready messages while over the limit */
+  private dropHeadOverflow(q: QueueState): void {
+    const cfg = q.cfg;
+    if (cfg.overflow !== 'drop-head' || (cfg.maxLength === undefined && cfg.maxBytes === undefined)) return;
+    while (
+      q.readyCount > 0 &&
+      ((cfg.maxLength !== undefined && q.readyCount > cfg.maxLength) || (cfg.maxBytes !== undefined && q.readyBytes > cfg.maxBytes))
+    ) {
+      const e = q.takeHead() as QEntry;
+      this.touchInFlight(-1);
+      this.deadLetter(q, e.msg, 'maxlen');
+    }
+  }
+
+  /** remove expired messages from the head only */
+  private dropExpired(q: QueueState): void {
+    for (;;) {
+      const h = q.head();
+      if (!h || h.expiresAt > this.t) return;
+      q.takeHead();
+      this.touchInFlight(-1);
+      if (this.wantEvents) this.emit({ kind: 'expired', t: this.t, seq: this.seq++, msgId: h.msg.id, body: h.msg.body, queue: q.cfg.name });
+      else this.seq++;
+      this.deadLetter(q, h.msg, 'expired');
+    }
+  }
+
+  private ensureTimer(q: QueueState): void {
+    const h = q.head();
+    if (!h || h.expiresAt === Infinity) return;
+    if (h.expiresAt < q.timerAt) {
+      q.timerAt = h.expiresAt;
+      this.heap.push(h.expiresAt, { k: 'expire', q });
+    }
+  }
+
+  private depthChanged(q: QueueState): void {
+    if (this.emitDepth && this.wantEvents) this.emit({ kind: 'depth', t: this.t, seq: this.seq++, msgId: '', body: '', queue: q.cfg.name, ready: q.readyCount, unacked: q.unacked });
+  }
+
+  /** deliver ready messages while a consumer has spare prefetch */
+  private dispatch(q: QueueState): void {
+    while (q.readyCount > 0) {
+      this.dropExpired(q);
+      if (q.readyCount === 0) break;
+      const c = q.pickConsumer();
+      if (!c) break;
+      const e = q.takeHead() as QEntry;
+      this.deliver(q, e, c as ConsumerState);
+    }
+    this.ensureTimer(q);
+  }
+
+  private deliveredHeaders(q: QueueState, e: QEntry): { readonly [k: string]: AmqpValue } {
+    // quorum queues add x-delivery-count on redelivery (rabbit_fifo_client.erl L791-801)
+    if (q.cfg.quorum && e.deliveryCount > 0) return { ...e.msg.headers, 'x-delivery-count': e.deliveryCount };
+    return e.msg.headers;
+  }
+
+  private deliver(q: QueueState, e: QEntry, c: ConsumerState): void {
+    c.inflight++;
+    q.unacked++;
+    const msg = e.msg;
+    const seen = (c.seen.get(msg.id) ?? 0) + 1;
+    c.seen.set(msg.id, seen);
+    const headers = this.deliveredHeaders(q, e);
+    const view: DeliveryView = {
+      body: msg.body,
+      headers,
+      ...(msg.xDeath ? { xDeath: msg.xDeath } : {}),
+      redelivered: e.redelivered,
+      routingKey: msg.routingKeys[0] ?? '',
+      exchange: msg.exchange,
+      attempt: seen,
+    };
+    this.lastActivity = this.t;
+    if (this.wantEvents)
+      this.emit({
+        kind: 'delivered',
+        t: this.t,
+        seq: this.seq++,
+        msgId: msg.id,
+        body: msg.body,
+        queue: q.cfg.name,
+        consumer: c.id,
+        redelivered: e.redelivered,
+        headers,
+        ...(msg.xDeath ? { xDeath: msg.xDeath } : {}),
+        ...(msg.expiration !== undefined ? { expiration: msg.expiration } : {}),
+        routingKey: view.routingKey,
+        exchange: msg.exchange,
+      });
+    else this.seq++;
+    this.depthChanged(q);
+    this.heap.push(this.t + c.processingMs, { k: 'outcome', d: { entry: e, consumer: c, view, inProcess: 0 } });
+  }
+
+  // ---------------------------------------------------------------- consumer outcomes
+
+  private verdict(d: Delivery): boolean {
+    const c = d.consumer;
+    const id = d.entry.msg.id;
+    const runs = (c.runs.get(id) ?? 0) + 1;
+    c.runs.set(id, runs);
+    const ok = processingSucceeds(c.failure, {
+      attempt: runs,
+      body: d.entry.msg.body,
+      messageIndex: this.messageIndex.get(id) ?? 0,
+      random: () => this.rng.next(),
+    });
+    if (this.wantEvents)
+      this.emit({ kind: 'processed', t: this.t, seq: this.seq++, msgId: id, body: d.entry.msg.body, queue: c.queue.cfg.name, consumer: c.id, attempt: runs, ok });
+    else this.seq++;
+    return ok;
+  }
+
+  private outcome(d: Delivery): void {
+    const c = d.consumer;
+    const b = c.behaviour;
+    let action: ConsumerAction;
+    if (b.kind === 'script') {
+      const n = (c.perBody.get(d.entry.msg.body) ?? 0) + 1;
+      c.perBody.set(d.entry.msg.body, n);
+      action = chooseAction(b, d.view, { scriptIndex: n });
+    } else if (b.kind === 'worker') {
+      action = chooseAction(b, d.view, { ok: this.verdict(d) });
+    } else action = chooseAction(b, d.view, {});
+    this.apply(d, action);
+  }
+
+  private retryAttempt(d: Delivery): void {
+    const r = d.retry as Extract<ConsumerAction, { kind: 'retryInProcess' }>;
+    d.inProcess++;
+    const ok = this.verdict(d);
+    const b = d.consumer.behaviour;
+    if (ok) {
+      this.apply(d, b.kind === 'worker' ? (b.onSuccess ?? { kind: 'ack' }) : { kind: 'ack' });
+      return;
+    }
+    if (d.inProcess >= r.maxAttempts) {
+      this.apply(d, r.recover);
+      return;
+    }
+    this.heap.push(this.t + backoffMs(r.backoff, d.inProcess), { k: 'retry', d });
+  }
+
+  private settle(d: Delivery): void {
+    d.consumer.inflight--;
+    d.consumer.queue.unacked--;
+  }
+
+  private apply(d: Delivery, action: ConsumerAction): void {
+    const c = d.consumer;
+    const q = c.queue;
+    const e = d.entry;
+    const msg = e.msg;
+    switch (action.kind) {
+      case 'ack':
+        this.settle(d);
+        this.touchInFlight(-1);
+        if (this.wantEvents) this.emit({ kind: 'acked', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id });
+        else this.seq++;
+        break;
+      case 'reject':
+        this.settle(d);
+        this.touchInFlight(-1);
+        if (this.wantEvents) this.emit({ kind: 'rejected', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id });
+        else this.seq++;
+        this.deadLetter(q, msg, 'rejected');
+        break;
+      case 'requeue':
+        this.settle(d);
+        if (this.wantEvents) this.emit({ kind: 'requeued', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id });
+        else this.seq++;
+        this.requeue(q, e);
+        break;
+      case 'republish': {
+        const plan = planRepublish(action, d.view);
+        this.clientPublish(msg.id, msg.body, plan.exchange, plan.routingKey, plan.headers, plan.expiration, false, consumerOrigin(c.id), plan.keepXDeath ? msg.xDeath : undefined, false);
+        // confirmed: now ack the original
+        this.apply(d, { kind: 'ack' });
+        return;
+      }
+      case 'retryInProcess': {
+        // the message stays unacked while the listener sleeps and re-runs
+        d.retry = action;
+        d.inProcess = 1;
+        if (action.maxAttempts <= 1) {
+          this.apply(d, action.recover);
+          return;
+        }
+        this.heap.push(this.t + backoffMs(action.backoff, 1), { k: 'retry', d });
+        return;
+      }
+    }
+    this.dispatch(q);
+  }
+
+  private requeue(q: QueueState, e: QEntry): void {
+    e.redelivered = true;
+    if (q.cfg.quorum) {
+      e.deliveryCount++;
+      const limit = q.cfg.deliveryLimit;
+      // delivery_count > limit dead-letters (rabbit_fifo.erl L1756-1781)
+      if (limit !== undefined && e.deliveryCount > limit) {
+        this.touchInFlight(-1);
+        this.deadLetter(q, e.msg, 'delivery_limit');
+        return;
+      }
+      if (limit !== undefined) q.returns.push(e);
+      else {
+        // 3.10 quorum queue without a limit: a return is a re-enqueue at the back (rabbit_fifo.erl L976-1004)
+        e.pos = q.nextPos++;
+        q.ready.push(e);
+      }
+    } else q.ready.insertSorted(e, entryPos); // classic: back to its original position
+    q.readyBytes += e.msg.bytes;
+    this.dropHeadOverflow(q);
+    this.dropExpired(q);
+    this.ensureTimer(q);
+  }
+
+  // ---------------------------------------------------------------- dead-lettering
+
+  private deadLetter(q: QueueState, msg: Msg, reason: DeathReason): void {
+    const cfg = q.cfg;
+    if (cfg.dlx === undefined) {
+      this.drop(msg, 'no-dlx', cfg.name, undefined);
+      return;
+    }
+    if (cfg.dlx !== '' && !this.index.exchanges.has(cfg.dlx)) {
+      this.drop(msg, 'missing-dlx', cfg.name, cfg.dlx);
+      return;
+    }
+    const dl = deadLetterMsg(msg, cfg.name, reason, cfg.dlx, cfg.dlrk, this.profile, this.t);
+    if (this.wantEvents)
+      this.emit({ kind: 'dead-lettered', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: cfg.name, reason, exchange: cfg.dlx, routingKeys: dl.routingKeys });
+    else this.seq++;
+    const r = this.router.route(cfg.dlx, dl, { strictHeaders: this.profile.strictHeaderMatch, delayDone: false });
+    this.hops += r.hops.length;
+    this.emitRouted(dl, r);
+    for (const d of r.delayed) {
+      if (this.wantEvents) this.emit({ kind: 'delayed', t: this.t, seq: this.seq++, msgId: dl.id, body: dl.body, exchange: d.exchange, delayMs: d.delayMs, until: this.t + d.delayMs });
+      else this.seq++;
+      this.touchInFlight(1);
+      this.heap.push(this.t + d.delayMs, { k: 'delayed', exchange: d.exchange, msg: dl });
+    }
+    const qs = r.queues;
+    if (qs.length === 0) {
+      if (r.delayed.length === 0) this.drop(dl, 'no-route', cfg.name, cfg.dlx);
+      return;
+    }
+    const deaths = dl.xDeath as readonly XDeathEntry[];
+    for (let i = 0; i < qs.length; i++) {
+      const name = qs[i] as string;
+      // a fully automatic cycle is dropped for that target only (rabbit_dead_letter.erl L197-246)
+      if (isCycle(reason, name, deaths)) {
+        this.drop(dl, 'cycle', name, cfg.dlx);
+        continue;
+      }
+      this.enqueue(this.queues.get(name) as QueueState, dl);
+    }
+  }
+
+  // ---------------------------------------------------------------- snapshots
+
+  private snapshotQueues(): Record<string, MessageSnapshot[]> {
+    const out: Record<string, MessageSnapshot[]> = {};
+    for (const [name, q] of this.queues) {
+      const list: MessageSnapshot[] = [];
+      for (const e of q.readyEntries()) {
+        // drained with basic.get: an expired message is dropped, never returned
+        if (e.expiresAt <= this.t) continue;
+        list.push(this.snapshot(q, e, true));
+      }
+      if (list.length > 0) out[name] = list;
+    }
+    return out;
+  }
+
+  private snapshot(q: QueueState, e: QEntry, viaGet: boolean): MessageSnapshot {
+    const m = e.msg;
+    let headers: { readonly [k: string]: AmqpValue } = m.headers;
+    if (q.cfg.quorum && (e.deliveryCount > 0 || (viaGet && this.profile.getAddsZeroDeliveryCount)))
+      headers = { ...headers, 'x-delivery-count': e.deliveryCount };
+    return {
+      msgId: m.id,
+      body: m.body,
+      headers,
+      ...(m.xDeath ? { xDeath: m.xDeath } : {}),
+      ...(m.expiration !== undefined ? { expiration: m.expiration } : {}),
+      exchange: m.exchange,
+      routingKey: m.routingKeys[0] ?? '',
+      redelivered: e.redelivered,
+    };
+  }
+
+  /** messages currently ready in a queue, head first */
+  queueContents(name: string): MessageSnapshot[] {
+    const q = this.queues.get(name);
+    return q ? q.readyEntries().map((e) => this.snapshot(q, e, false)) : [];
+  }
+}
+
+function parseDeath(t: { readonly [k: string]: AmqpValue }): XDeathEntry {
+  const rk = t['routing-keys'];
+  const oe = t['original-expiration'];
+  return {
+    queue: String(t['queue'] ?? ''),
+    reason: String(t['reason'] ?? 'rejected') as DeathReason,
+    count: typeof t['count'] === 'number' ? t['count'] : 1,
+    exchange: String(t['exchange'] ?? ''),
+    'routing-keys': Array.isArray(rk) ? rk.map((k) => String(k)) : [],
+    ...(typeof t['time'] === 'number' ? { time: t['time'] } : {}),
+    ...(oe !== undefined ? { 'original-expiration': String(oe) } : {}),
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * The simulator's public input and output shapes, and the internal message record.
+ */
+import type { AmqpTable, AmqpValue, Topology } from '../model/definitions.js';
+import type { ConsumerSpec, FailureModel } from '../model/consumer.js';
+import type { PublishProperties } from '../model/publisher.js';
+import type { BrokerProfileId } from '../model/design.js';
+import type { SimEvent, XDeathEntry } from './events.js';
+
+export type SimStep =
+  | {
+      readonly kind: 'publish';
+      readonly exchange: string;
+      readonly routingKey: string;
+      readonly body: string;
+      readonly msgId?: string;
+      readonly properties?: PublishProperties;
+      readonly mandatory?: boolean;
+    }
+  | { readonly kind: 'wait'; readonly ms: number };
+
+/** Options that refine a profile (the 4.x profile is 4.0–4.2 unless `v43` is set). */
+export interface ProfileOptions {
+  /**
+   * RabbitMQ 4.3: only explicit rejections with requeue (basic.reject / basic.nack requeue=true)
+   * count toward a quorum queue's delivery limit; returns from a cancelled consumer or closed
+   * channel do not (RN 4.3.0). Only meaningful with profile '4.x'.
+   */
+  readonly v43?: boolean;
+}
+
+export interface SimulationInput {
+  readonly topology: Topology;
+  readonly consumers: readonly ConsumerSpec[];
+  readonly steps: readonly SimStep[];
+  /** default '3.10' (the recorded truth) */
+  readonly profile?: BrokerProfileId;
+  readonly profileOptions?: ProfileOptions;
+  readonly seed?: number;
+  /** default failure model for 'worker' consumers without their own */
+  readonly failure?: FailureModel;
+  /** 'before' (default): consumers attach before the first step; 'after': once every step ran */
+  readonly startConsumers?: 'before' | 'after';
+  /** stop (truncated) when virtual time would pass this; default 7 days */
+  readonly maxTimeMs?: number;
+  /** stop (truncated) after this many events; default 1,000,000 */
+  readonly maxEvents?: number;
+  /** exchange types available (plugins); default every simulated type */
+  readonly plugins?: readonly string[];
+  /**
+   * Conformance runs: after the last step, stop once nothing has been delivered or published
+   * by a client for this long (the scenario's `settle_ms`), as the broker runner does.
+   */
+  readonly settleMs?: number;
+  /** keep every event in `result.events` (default true); false for big runs */
+  readonly retainEvents?: boolean;
+  /** called for every event as it happens (works with retainEvents:false) */
+  readonly onEvent?: (e: SimEvent) => void;
+  /** emit a 'depth' event whenever a queue's ready/unacked counts change (default false) */
+  readonly emitDepth?: boolean;
+}
+
+/** A message as it sits in a queue (or was delivered), head first in `final`. */
+export interface MessageSnapshot {
+  readonly msgId: string;
+  readonly body: string;
+  /** every header except x-death */
+  readonly headers: AmqpTable;
+  readonly xDeath?: readonly XDeathEntry[];
+  readonly expiration?: string;
+  readonly exchange: string;
+  readonly routingKey: string;
+  readonly redelivered: boolean;
+}
+
+export interface SimulationStats {
+  /** hops: one message arriving at an exchange (one per exchange visited) or at a queue */
+  readonly hops: number;
+  readonly events: number;
+  readonly published: number;
+  readonly maxInFlight: number;
+}
+
+export interface SimulationResult {
+  readonly events: SimEvent[];
+  readonly final: Record<string, MessageSnapshot[]>;
+  /** bodies whose publish was nacked (overflow), in order */
+  readonly publishNacked: string[];
+  /** bodies returned as unroutable (mandatory publishes), in order */
+  readonly returned: string[];
+  readonly endTime: number;
+  /** stopped by maxTimeMs / maxEvents rather than running out of work */
+  readonly truncated: boolean;
+  readonly stats: SimulationStats;
+}
+
+export interface QueueDepth {
+  readonly ready: number;
+  readonly unacked: number;
+  /** messages held by a delayed exchange are not in any queue */
+}
+
+/**
+ * A message as the broker holds it. Immutable once created: dead-lettering and republishing
+ * make new records, so one record can sit in several queues (fanout) at no cost.
+ */
+export interface Msg {
+  readonly id: string;
+  readonly body: string;
+  /** UTF-8 size of the body, for x-max-length-bytes */
+  readonly bytes: number;
+  /** the exchange it was last published (or dead-lettered) to */
+  readonly exchange: string;
+  /** every routing key it is routed with: [rk, ...CC, ...BCC] (or [DLRK]) */
+  readonly routingKeys: readonly string[];
+  /** headers without x-death (BCC already removed) */
+  readonly headers: { readonly [k: string]: AmqpValue };
+  /** the x-death history, newest first (undefined when none) */
+  readonly xDeath: readonly XDeathEntry[] | undefined;
+  /** the x-death history came from a client publish (4.x ignores it on the next death) */
+  readonly xDeathFromClient: boolean;
+  readonly expiration: string | undefined;
+  /** the CC header's keys are among routingKeys (false once a dead-letter routing key replaced them) */
+  readonly ccInKeys: boolean;
+}
