@@ -1,0 +1,166 @@
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import {
+  Background,
+  BackgroundVariant,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  useReactFlow,
+  type Connection,
+  type EdgeChange,
+  type NodeChange,
+} from '@xyflow/react';
+import { useShallow } from 'zustand/react/shallow';
+import { useApp } from '../store/store';
+import { FlowMapper, type Decorations } from '../graph/designToFlow';
+import type { DesignEdge, DesignNode } from '../graph/flowTypes';
+import { nodeTypes } from './nodes';
+import { edgeTypes } from './DesignEdge';
+import { addNode, connect, moveNodes, type PaletteItem } from '../model/designEdit';
+import { env } from '../commands/env';
+import { OverlayHost } from './OverlayHost';
+import { useLintFindings } from '../panels/useLint';
+import { useInspectedPath } from './useInspectedPath';
+
+export const PALETTE_MIME = 'application/x-retry-studio-node';
+
+const MINIMAP_COLOR: Record<string, string> = { exchange: '#3b82f6', queue: '#64748b', consumer: '#10b981', publisher: '#0ea5e9' };
+
+export function Canvas() {
+  const design = useApp((s) => s.design);
+  const selected = useApp(useShallow((s) => s.selected));
+  const fitRequest = useApp((s) => s.fitRequest);
+  const rf = useReactFlow<DesignNode, DesignEdge>();
+  const mapper = useRef(new FlowMapper());
+  const lint = useLintFindings();
+  const path = useInspectedPath();
+
+  const deco: Decorations = useMemo(
+    () => ({ selected: new Set(selected), lint: lint.byNode, pathNodes: path.nodes, pathEdges: path.edges }),
+    [selected, lint.byNode, path],
+  );
+  const nodes = useMemo(() => mapper.current.nodesOf(design, deco), [design, deco]);
+  const edges = useMemo(() => mapper.current.edgesOf(design, deco), [design, deco]);
+
+  useEffect(() => {
+    env.canvas = {
+      fitView: () => void rf.fitView({ padding: 0.15, duration: 0 }),
+      centre: () => {
+        const el = document.querySelector('[data-testid="canvas"]')?.getBoundingClientRect();
+        if (!el) return { x: 0, y: 0 };
+        return rf.screenToFlowPosition({ x: el.left + el.width / 2 - 95, y: el.top + el.height / 2 - 38 });
+      },
+    };
+    return () => {
+      env.canvas = undefined;
+    };
+  }, [rf]);
+
+  useEffect(() => {
+    if (fitRequest) requestAnimationFrame(() => void rf.fitView({ padding: 0.15 }));
+  }, [fitRequest, rf]);
+
+  const onNodesChange = useCallback((changes: NodeChange<DesignNode>[]) => {
+    const s = useApp.getState();
+    const moves: Array<{ id: string; position: { x: number; y: number } }> = [];
+    let sel: Set<string> | null = null;
+    for (const c of changes) {
+      if (c.type === 'position' && c.position) moves.push({ id: c.id, position: c.position });
+      if (c.type === 'select') {
+        sel ??= new Set(s.selected);
+        if (c.selected) sel.add(c.id);
+        else sel.delete(c.id);
+      }
+    }
+    if (moves.length) s.setDesign(moveNodes(s.design, moves), { coalesce: `move:${moves.map((m) => m.id).join(',')}` });
+    if (sel) s.select([...sel]);
+  }, []);
+
+  const onEdgesChange = useCallback((changes: EdgeChange<DesignEdge>[]) => {
+    const s = useApp.getState();
+    let sel: Set<string> | null = null;
+    for (const c of changes) {
+      if (c.type === 'select') {
+        sel ??= new Set(s.selected);
+        if (c.selected) sel.add(c.id);
+        else sel.delete(c.id);
+      }
+    }
+    if (sel) s.select([...sel]);
+  }, []);
+
+  const onConnect = useCallback((c: Connection) => {
+    const s = useApp.getState();
+    const r = connect(s.design, c.source, c.target, c.sourceHandle);
+    if ('error' in r) return s.notify(r.error, 'error');
+    s.setDesign(r.design);
+    s.select([r.edgeId]);
+  }, []);
+
+  const onDragOver = useCallback((e: React.DragEvent) => {
+    if (e.dataTransfer.types.includes(PALETTE_MIME)) {
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'copy';
+    }
+  }, []);
+
+  const onDrop = useCallback(
+    (e: React.DragEvent) => {
+      const raw = e.dataTransfer.getData(PALETTE_MIME);
+      if (!raw) return;
+      e.preventDefault();
+      const item = JSON.parse(raw) as PaletteItem;
+      const pos = rf.screenToFlowPosition({ x: e.clientX - 95, y: e.clientY - 38 });
+      const s = useApp.getState();
+      const r = addNode(s.design, item, pos);
+      s.setDesign(r.design);
+      s.select([r.nodeId]);
+    },
+    [rf],
+  );
+
+  return (
+    <div data-testid="canvas" className="relative h-full w-full" onDragOver={onDragOver} onDrop={onDrop}>
+      <ReactFlow<DesignNode, DesignEdge>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onConnect={onConnect}
+        deleteKeyCode={null}
+        selectionKeyCode="Shift"
+        multiSelectionKeyCode={['Meta', 'Control']}
+        minZoom={0.05}
+        maxZoom={2}
+        fitView
+        fitViewOptions={{ padding: 0.15 }}
+        colorMode="dark"
+        proOptions={{ hideAttribution: true }}
+      >
+        <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#334155" />
+        <MiniMap
+          pannable
+          zoomable
+          data-testid="minimap"
+          nodeColor={(n) => MINIMAP_COLOR[n.type ?? ''] ?? '#64748b'}
+          maskColor="rgba(2,6,23,0.7)"
+          style={{ width: 160, height: 100 }}
+        />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+      <OverlayHost edges={edges} />
+      {nodes.length === 0 && (
+        <div className="pointer-events-none absolute inset-0 flex items-center justify-center">
+          <div className="rounded-lg border border-dashed border-slate-600 bg-slate-900/80 p-6 text-center text-sm text-slate-300">
+            <div className="mb-1 text-base font-semibold text-slate-100">An empty canvas</div>
+            Drag an exchange, a queue, a consumer and a publisher from the palette,
+            <br />
+            or open the <span className="font-semibold text-sky-300">template gallery</span> to start from a known retry strategy.
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

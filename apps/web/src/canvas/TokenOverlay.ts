@@ -1,0 +1,260 @@
+/**
+ * The token overlay: ONE canvas over the flow, ONE rAF loop (excalidraw's AnimationController
+ * idea). Tokens never touch React state: each frame reads the player clock, the viewport
+ * transform and node rectangles from React Flow's store, and draws every token and every
+ * queue depth counter in a few batched paths.
+ */
+import { cubicAt, edgeCubic, type Cubic, type Side } from '../graph/bezier';
+import { NODE_H, NODE_W } from '../graph/flowTypes';
+import { floorIndex, type MessageTrack, type PlaybackPlan } from '../sim/compilePlayback';
+import type { Player } from '../sim/player';
+
+export interface OverlaySources {
+  /** [x, y, zoom] of the viewport */
+  transform(): readonly [number, number, number];
+  /** top-left of a node in flow coordinates */
+  nodePos(id: string): { x: number; y: number } | undefined;
+  /** how an edge between two nodes leaves its source: 'ae' edges leave from the bottom */
+  edgeSide(from: string, to: string): 'out' | 'ae' | 'reverse' | undefined;
+  /** the message being inspected (drawn larger, ringed) */
+  inspected(): string | null;
+}
+
+const COLORS = { sim: '#38bdf8', live: '#f97316' } as const;
+const tmp = { x: 0, y: 0 };
+
+export class TokenOverlay {
+  private ctx: CanvasRenderingContext2D;
+  private raf = 0;
+  private last = 0;
+  private cubicCache = new Map<string, { key: string; c: Cubic }>();
+  /** frames drawn, and their timestamps, for the canvas bench */
+  frames = 0;
+  drawnTokens = 0;
+
+  constructor(
+    private canvas: HTMLCanvasElement,
+    private player: Player,
+    private src: OverlaySources,
+  ) {
+    this.ctx = canvas.getContext('2d')!;
+  }
+
+  start(): void {
+    const loop = (now: number) => {
+      const dt = this.last ? Math.min(100, now - this.last) : 0;
+      this.last = now;
+      this.player.advance(dt);
+      this.draw();
+      this.frames++;
+      this.raf = requestAnimationFrame(loop);
+    };
+    this.raf = requestAnimationFrame(loop);
+  }
+
+  stop(): void {
+    cancelAnimationFrame(this.raf);
+  }
+
+  private resize(): { w: number; h: number } {
+    const dpr = window.devicePixelRatio || 1;
+    const w = this.canvas.clientWidth;
+    const h = this.canvas.clientHeight;
+    if (this.canvas.width !== Math.round(w * dpr) || this.canvas.height !== Math.round(h * dpr)) {
+      this.canvas.width = Math.round(w * dpr);
+      this.canvas.height = Math.round(h * dpr);
+    }
+    this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    return { w, h };
+  }
+
+  draw(): void {
+    const { w, h } = this.resize();
+    const ctx = this.ctx;
+    ctx.clearRect(0, 0, w, h);
+    const { sim, live } = this.player.plans;
+    if (!sim && !live) return;
+    const [tx, ty, zoom] = this.src.transform();
+    ctx.save();
+    ctx.translate(tx, ty);
+    ctx.scale(zoom, zoom);
+    let n = 0;
+    if (sim) {
+      this.drawDepths(sim);
+      n += this.drawTokens(sim, COLORS.sim, live ? -7 : 0);
+    }
+    if (live) n += this.drawTokens(live, COLORS.live, sim ? 7 : 0);
+    ctx.restore();
+    this.drawnTokens = n;
+  }
+
+  private cubic(from: string, to: string): Cubic | undefined {
+    const a = this.src.nodePos(from);
+    const b = this.src.nodePos(to);
+    if (!a || !b) return undefined;
+    const side = this.src.edgeSide(from, to);
+    const key = `${a.x},${a.y},${b.x},${b.y},${side}`;
+    const id = `${from}>${to}`;
+    const hit = this.cubicCache.get(id);
+    if (hit && hit.key === key) return hit.c;
+    let c: Cubic;
+    if (side === 'ae') c = edgeCubic(a.x + NODE_W / 2, a.y + NODE_H, 'bottom', b.x, b.y + NODE_H / 2, 'left');
+    else if (side === 'reverse') {
+      // travel the forward edge backwards (a consumer rejecting back to its queue)
+      const f = edgeCubic(b.x + NODE_W, b.y + NODE_H / 2, 'right' as Side, a.x, a.y + NODE_H / 2, 'left');
+      c = { x0: f.x3, y0: f.y3, x1: f.x2, y1: f.y2, x2: f.x1, y2: f.y1, x3: f.x0, y3: f.y0 };
+    } else c = edgeCubic(a.x + NODE_W, a.y + NODE_H / 2, 'right', b.x, b.y + NODE_H / 2, 'left');
+    this.cubicCache.set(id, { key, c });
+    return c;
+  }
+
+  private drawTokens(plan: PlaybackPlan, color: string, lane: number): number {
+    const ctx = this.ctx;
+    const p = this.player.p;
+    const inspected = this.src.inspected();
+    const waits: Array<[number, number, number, number]> = [];
+    let special: { x: number; y: number } | null = null;
+    let count = 0;
+    ctx.beginPath();
+    const drops: Array<[number, number]> = [];
+    for (const tr of plan.tracks) {
+      const pos = this.tokenAt(tr, p, lane);
+      if (!pos) continue;
+      if (pos.dropped) {
+        drops.push([pos.x, pos.y]);
+        continue;
+      }
+      count++;
+      ctx.moveTo(pos.x + 5, pos.y);
+      ctx.arc(pos.x, pos.y, 5, 0, Math.PI * 2);
+      if (pos.wait !== undefined) waits.push([pos.x, pos.y, pos.wait, pos.remaining ?? 0]);
+      if (tr.msgId === inspected) special = { x: pos.x, y: pos.y };
+    }
+    ctx.fillStyle = color;
+    ctx.fill();
+    // TTL / delay waits: a ring that closes as the deadline nears
+    if (waits.length) {
+      ctx.strokeStyle = '#fde68a';
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      for (const [x, y, f] of waits) {
+        ctx.moveTo(x + 9 * Math.cos(-Math.PI / 2), y + 9 * Math.sin(-Math.PI / 2));
+        ctx.arc(x, y, 9, -Math.PI / 2, -Math.PI / 2 + Math.PI * 2 * f);
+      }
+      ctx.stroke();
+      if (waits.length <= 40) {
+        ctx.fillStyle = '#fde68a';
+        ctx.font = '10px ui-monospace, monospace';
+        for (const [x, y, , rem] of waits) ctx.fillText(`${fmtMs(rem)}`, x + 12, y - 8);
+      }
+    }
+    if (drops.length) {
+      ctx.strokeStyle = '#ef4444';
+      ctx.lineWidth = 2.5;
+      ctx.beginPath();
+      for (const [x, y] of drops) {
+        ctx.moveTo(x - 6, y - 6);
+        ctx.lineTo(x + 6, y + 6);
+        ctx.moveTo(x + 6, y - 6);
+        ctx.lineTo(x - 6, y + 6);
+      }
+      ctx.stroke();
+    }
+    if (special) {
+      const s = special as { x: number; y: number };
+      ctx.strokeStyle = '#ffffff';
+      ctx.lineWidth = 3;
+      ctx.beginPath();
+      ctx.arc(s.x, s.y, 10, 0, Math.PI * 2);
+      ctx.stroke();
+    }
+    return count;
+  }
+
+  private tokenAt(
+    tr: MessageTrack,
+    p: number,
+    lane: number,
+  ): { x: number; y: number; wait?: number; remaining?: number; dropped?: boolean } | undefined {
+    const stops = tr.stops;
+    if (!stops.length || p < stops[0]!.arrive) return undefined;
+    if (p > tr.end && tr.fate !== 'resting' && tr.fate !== 'inflight') {
+      // dropped messages leave a mark for a moment where they died
+      if (tr.fate === 'dropped' && p < tr.end + 900) {
+        const last = stops[stops.length - 1]!;
+        const a = this.src.nodePos(last.node);
+        return a ? { x: a.x + NODE_W / 2, y: a.y + NODE_H / 2, dropped: true } : undefined;
+      }
+      return undefined;
+    }
+    // binary search over arrivals
+    let lo = 0;
+    let hi = stops.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (stops[mid]!.arrive <= p) lo = mid;
+      else hi = mid - 1;
+    }
+    const i = lo;
+    const here = stops[i]!;
+    const next = stops[i + 1];
+    const jitter = ((tr.index * 7919) % 23) - 11;
+    if (next && p >= next.arrive - HOP_MS_OF(next, here)) {
+      const dur = HOP_MS_OF(next, here);
+      const u = Math.max(0, Math.min(1, (p - (next.arrive - dur)) / dur));
+      const c = this.cubic(here.node, next.node);
+      if (c) {
+        cubicAt(c, easeInOut(u), tmp);
+        return { x: tmp.x, y: tmp.y + lane + jitter * 0.25 };
+      }
+    }
+    const a = this.src.nodePos(here.node);
+    if (!a) return undefined;
+    const x = a.x + NODE_W - 22 - (Math.abs(jitter) % 6) * 4;
+    const y = a.y + NODE_H / 2 + lane + jitter * 0.9;
+    if (here.until !== undefined && next) {
+      const depart = next.arrive - HOP_MS_OF(next, here);
+      const f = Math.max(0, Math.min(1, (p - here.arrive) / Math.max(1, depart - here.arrive)));
+      return { x, y, wait: f, remaining: (here.until - here.t) * (1 - f) };
+    }
+    if (here.until !== undefined && !next) return { x, y, wait: 0, remaining: here.until - here.t };
+    return { x, y };
+  }
+
+  private drawDepths(plan: PlaybackPlan): void {
+    const ctx = this.ctx;
+    const p = this.player.p;
+    ctx.font = 'bold 11px ui-sans-serif, system-ui';
+    for (const [queue, s] of plan.depth) {
+      const pos = this.src.nodePos(`queue:${queue}`);
+      if (!pos) continue;
+      const k = floorIndex(s.at, p);
+      const d = k < 0 ? 0 : s.depth[k]!;
+      const label = String(d);
+      const x = pos.x + NODE_W - 4;
+      const y = pos.y - 8;
+      const w = Math.max(22, ctx.measureText(label).width + 12);
+      ctx.fillStyle = d > 0 ? '#0ea5e9' : '#334155';
+      ctx.beginPath();
+      ctx.roundRect(x - w, y - 9, w, 18, 9);
+      ctx.fill();
+      ctx.fillStyle = '#fff';
+      ctx.fillText(label, x - w + 6, y + 4);
+    }
+  }
+}
+
+/** Moves take one hop; a move right after arriving (same instant) can take less. */
+function HOP_MS_OF(next: { arrive: number }, here: { arrive: number }): number {
+  return Math.min(420, next.arrive - here.arrive);
+}
+
+function easeInOut(u: number): number {
+  return u < 0.5 ? 2 * u * u : 1 - Math.pow(-2 * u + 2, 2) / 2;
+}
+
+function fmtMs(ms: number): string {
+  if (ms >= 60000) return `${(ms / 60000).toFixed(1)}m`;
+  if (ms >= 1000) return `${(ms / 1000).toFixed(1)}s`;
+  return `${Math.round(ms)}ms`;
+}

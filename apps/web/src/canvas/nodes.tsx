@@ -1,0 +1,168 @@
+/**
+ * Node faces. Declared at module level and memoized (React Flow performance guidance):
+ * a node re-renders only when its own data object changes.
+ */
+import { memo } from 'react';
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import type { ExchangeType } from '@retry-studio/topology-core';
+import type { DesignNode } from '../graph/flowTypes';
+import { behaviourLines, queueChips, type Chip } from '../model/describe';
+
+export const EXCHANGE_LOOK: Record<ExchangeType, { color: string; glyph: string; label: string }> = {
+  direct: { color: '#3b82f6', glyph: '→', label: 'direct' },
+  fanout: { color: '#22c55e', glyph: '⇉', label: 'fanout' },
+  topic: { color: '#f59e0b', glyph: '#', label: 'topic' },
+  headers: { color: '#14b8a6', glyph: 'H', label: 'headers' },
+  'x-delayed-message': { color: '#ec4899', glyph: '⏱', label: 'delayed' },
+  radlx: { color: '#a855f7', glyph: 'R', label: 'radlx' },
+};
+
+const CHIP_TONE: Record<Chip['tone'], string> = {
+  ttl: 'bg-amber-500/20 text-amber-200 border-amber-500/40',
+  dlx: 'bg-rose-500/20 text-rose-200 border-rose-500/40',
+  limit: 'bg-violet-500/20 text-violet-200 border-violet-500/40',
+  type: 'bg-slate-500/30 text-slate-200 border-slate-500/40',
+  misc: 'bg-slate-600/30 text-slate-300 border-slate-500/40',
+};
+
+function LintMarker({ data }: { data: DesignNode['data'] }) {
+  if (!data.lint) return null;
+  const tone = data.lint === 'error' ? 'bg-red-600' : data.lint === 'warning' ? 'bg-amber-500' : 'bg-sky-600';
+  return (
+    <span
+      data-testid="lint-marker"
+      title={`${data.lintCount} lint finding(s)`}
+      className={`absolute -top-2 -left-2 ${tone} text-white text-[10px] font-bold rounded-full w-5 h-5 flex items-center justify-center shadow`}
+    >
+      {data.lint === 'error' ? '!' : data.lintCount}
+    </span>
+  );
+}
+
+function frame(selected: boolean | undefined, onPath: boolean | undefined, accent: string) {
+  return {
+    width: 190,
+    height: 76,
+    borderColor: selected ? '#f8fafc' : onPath ? '#fbbf24' : accent,
+    boxShadow: selected ? `0 0 0 2px ${accent}` : onPath ? '0 0 0 2px #fbbf24' : undefined,
+  };
+}
+
+const handleCls = '!w-2.5 !h-2.5 !bg-slate-300 !border-slate-700';
+
+export const ExchangeNode = memo(function ExchangeNode({ data, selected }: NodeProps<DesignNode>) {
+  if (data.kind !== 'exchange') return null;
+  const look = EXCHANGE_LOOK[data.def.type] ?? EXCHANGE_LOOK.direct;
+  const ae = data.def.arguments?.['alternate-exchange'];
+  const delayedType = data.def.arguments?.['x-delayed-type'];
+  return (
+    <div
+      data-testid="node-exchange"
+      data-name={data.def.name}
+      className="relative rounded-xl border-2 bg-slate-900/95 px-2.5 py-1.5 text-slate-100"
+      style={frame(selected, data.onPath, look.color)}
+    >
+      <LintMarker data={data} />
+      <Handle type="target" position={Position.Left} id="in" className={handleCls} />
+      <div className="flex items-center gap-2">
+        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-md text-sm font-bold text-white" style={{ background: look.color }}>
+          {look.glyph}
+        </span>
+        <span className="truncate text-[13px] font-semibold" title={data.def.name}>
+          {data.def.name || '(default)'}
+        </span>
+      </div>
+      <div className="mt-1 flex flex-wrap gap-1 text-[10px]">
+        <span className="rounded border border-slate-600 px-1 text-slate-300">{look.label} exchange</span>
+        {typeof delayedType === 'string' && <span className="rounded border border-pink-500/40 px-1 text-pink-200">as {delayedType}</span>}
+        {typeof ae === 'string' && <span className="rounded border border-orange-500/40 px-1 text-orange-200">AE {ae}</span>}
+      </div>
+      <Handle type="source" position={Position.Right} id="out" className={handleCls} />
+      <Handle type="source" position={Position.Bottom} id="ae" title="alternate exchange" className="!w-2.5 !h-2.5 !bg-orange-400 !border-slate-700" />
+    </div>
+  );
+});
+
+export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<DesignNode>) {
+  if (data.kind !== 'queue') return null;
+  const chips = queueChips(data.def);
+  const quorum = data.def.arguments?.['x-queue-type'] === 'quorum';
+  return (
+    <div
+      data-testid="node-queue"
+      data-name={data.def.name}
+      className="relative rounded-md border-2 bg-slate-800/95 px-2.5 py-1.5 text-slate-100"
+      style={frame(selected, data.onPath, quorum ? '#8b5cf6' : '#64748b')}
+    >
+      <LintMarker data={data} />
+      <Handle type="target" position={Position.Left} id="in" className={handleCls} />
+      <div className="flex items-center gap-2">
+        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded bg-slate-600 text-[11px] font-bold">{quorum ? 'Q' : '≡'}</span>
+        <span className="truncate text-[13px] font-semibold" title={data.def.name}>
+          {data.def.name}
+        </span>
+      </div>
+      <div className="mt-1 flex flex-wrap gap-1 overflow-hidden text-[10px]" style={{ maxHeight: 32 }}>
+        {chips.map((c) => (
+          <span key={c.title} title={c.title} className={`rounded border px-1 ${CHIP_TONE[c.tone]}`}>
+            {c.label}
+          </span>
+        ))}
+      </div>
+      <Handle type="source" position={Position.Right} id="out" className={handleCls} />
+    </div>
+  );
+});
+
+export const ConsumerNode = memo(function ConsumerNode({ data, selected }: NodeProps<DesignNode>) {
+  if (data.kind !== 'consumer') return null;
+  const lines = behaviourLines(data.def.behaviour);
+  return (
+    <div
+      data-testid="node-consumer"
+      data-name={data.def.id}
+      className="relative rounded-2xl border-2 border-dashed bg-slate-900/95 px-2.5 py-1.5 text-slate-100"
+      style={frame(selected, data.onPath, '#10b981')}
+      title={lines.join('\n')}
+    >
+      <LintMarker data={data} />
+      <Handle type="target" position={Position.Left} id="in" className={handleCls} />
+      <div className="flex items-center gap-2">
+        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-xs">⚙</span>
+        <span className="truncate text-[13px] font-semibold">{data.def.label ?? data.def.id}</span>
+      </div>
+      <div className="mt-0.5 text-[10px] leading-tight text-emerald-200/90">
+        {lines.slice(0, 2).map((l, i) => (
+          <div key={i} className="truncate">
+            {l}
+          </div>
+        ))}
+      </div>
+      <Handle type="source" position={Position.Right} id="out" className={handleCls} />
+    </div>
+  );
+});
+
+export const PublisherNode = memo(function PublisherNode({ data, selected }: NodeProps<DesignNode>) {
+  if (data.kind !== 'publisher') return null;
+  return (
+    <div
+      data-testid="node-publisher"
+      data-name={data.def.id}
+      className="relative rounded-full border-2 bg-slate-900/95 px-3 py-1.5 text-slate-100"
+      style={frame(selected, data.onPath, '#0ea5e9')}
+    >
+      <LintMarker data={data} />
+      <div className="flex items-center gap-2">
+        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-sky-600 text-xs">✉</span>
+        <span className="truncate text-[13px] font-semibold">{data.def.label ?? data.def.id}</span>
+      </div>
+      <div className="mt-0.5 truncate text-[10px] text-sky-200/90">
+        → {data.def.exchange || '(default)'} · {data.def.routingKey || '(no key)'}
+      </div>
+      <Handle type="source" position={Position.Right} id="out" className={handleCls} />
+    </div>
+  );
+});
+
+export const nodeTypes = { exchange: ExchangeNode, queue: QueueNode, consumer: ConsumerNode, publisher: PublisherNode };

@@ -1,0 +1,150 @@
+/** The editor's commands. Importing this module registers them. */
+import { deleteElements, duplicateNodes, moveNodes } from '../model/designEdit';
+import { parseNodeId } from '../model/nodeIds';
+import { layoutDesign } from '../graph/autoLayout';
+import { player } from '../sim/player';
+import { mod, register } from './registry';
+
+export const undo = register({
+  id: 'undo',
+  label: 'Undo',
+  shortcut: 'Ctrl+Z',
+  icon: '↶',
+  group: 'edit',
+  keyTest: (e) => mod(e) && !e.shiftKey && e.key.toLowerCase() === 'z',
+  enabled: (s) => s.past.length > 0,
+  perform: ({ store }) => store.getState().undo(),
+});
+
+export const redo = register({
+  id: 'redo',
+  label: 'Redo',
+  shortcut: 'Ctrl+Shift+Z',
+  icon: '↷',
+  group: 'edit',
+  keyTest: (e) => mod(e) && ((e.shiftKey && e.key.toLowerCase() === 'z') || e.key.toLowerCase() === 'y'),
+  enabled: (s) => s.future.length > 0,
+  perform: ({ store }) => store.getState().redo(),
+});
+
+export const deleteSelection = register({
+  id: 'delete',
+  label: 'Delete',
+  shortcut: 'Del',
+  icon: '⌫',
+  group: 'edit',
+  keyTest: (e) => e.key === 'Delete' || e.key === 'Backspace',
+  enabled: (s) => s.selected.length > 0,
+  perform: ({ store }) => {
+    const s = store.getState();
+    const nodes = s.selected.filter((id) => parseNodeId(id));
+    const edges = s.selected.filter((id) => !parseNodeId(id));
+    s.setDesign(deleteElements(s.design, nodes, edges));
+    s.select([]);
+  },
+});
+
+export const duplicate = register({
+  id: 'duplicate',
+  label: 'Duplicate',
+  shortcut: 'Ctrl+D',
+  icon: '+',
+  group: 'edit',
+  keyTest: (e) => mod(e) && e.key.toLowerCase() === 'd',
+  enabled: (s) => s.selected.some((id) => parseNodeId(id)),
+  perform: ({ store }) => {
+    const s = store.getState();
+    const r = duplicateNodes(s.design, s.selected.filter((id) => parseNodeId(id)));
+    s.setDesign(r.design);
+    s.select(r.nodeIds);
+  },
+});
+
+export const selectAll = register({
+  id: 'selectAll',
+  label: 'Select all',
+  shortcut: 'Ctrl+A',
+  keyTest: (e) => mod(e) && e.key.toLowerCase() === 'a',
+  perform: ({ store }) => {
+    const d = store.getState().design;
+    store.getState().select([
+      ...d.publishers.map((p) => `publisher:${p.id}`),
+      ...d.topology.exchanges.map((x) => `exchange:${x.name}`),
+      ...d.topology.queues.map((q) => `queue:${q.name}`),
+      ...d.consumers.map((c) => `consumer:${c.id}`),
+    ]);
+  },
+});
+
+export const autoLayout = register({
+  id: 'autoLayout',
+  label: 'Auto-layout',
+  shortcut: 'Shift+L',
+  icon: '▦',
+  group: 'view',
+  keyTest: (e) => e.shiftKey && !mod(e) && e.key.toLowerCase() === 'l',
+  perform: async ({ store, canvas }) => {
+    const pos = await layoutDesign(store.getState().design);
+    const s = store.getState();
+    s.setDesign(moveNodes(s.design, Object.entries(pos).map(([id, position]) => ({ id, position }))));
+    requestAnimationFrame(() => canvas?.fitView());
+  },
+});
+
+export const fitView = register({
+  id: 'fitView',
+  label: 'Fit view',
+  shortcut: 'Shift+1',
+  icon: '⤢',
+  group: 'view',
+  keyTest: (e) => e.shiftKey && (e.key === '!' || e.code === 'Digit1'),
+  perform: ({ canvas }) => canvas?.fitView(),
+});
+
+export const playPause = register({
+  id: 'playPause',
+  label: 'Play / pause',
+  shortcut: 'Space',
+  icon: '⏯',
+  group: 'sim',
+  keyTest: (e) => e.key === ' ' && !mod(e),
+  perform: ({ store }) => {
+    if (!player.plans.sim && !player.plans.live) store.getState().runSimulation();
+    if (player.playing) player.pause();
+    else player.play();
+  },
+});
+
+export const stepSim = register({
+  id: 'step',
+  label: 'Step',
+  shortcut: '.',
+  icon: '⏭',
+  group: 'sim',
+  keyTest: (e) => e.key === '.',
+  perform: ({ store }) => {
+    if (!player.plans.sim) store.getState().runSimulation();
+    player.step();
+  },
+});
+
+export const resetSim = register({
+  id: 'resetSim',
+  label: 'Reset simulation',
+  shortcut: 'Shift+R',
+  icon: '⏮',
+  group: 'sim',
+  keyTest: (e) => e.shiftKey && !mod(e) && e.key.toLowerCase() === 'r',
+  perform: () => player.reset(),
+});
+
+export const escape = register({
+  id: 'deselect',
+  label: 'Clear selection',
+  shortcut: 'Esc',
+  keyTest: (e) => e.key === 'Escape',
+  perform: ({ store }) => {
+    store.getState().select([]);
+    store.getState().inspectMessage(null);
+  },
+});

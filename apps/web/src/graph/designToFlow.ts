@@ -1,0 +1,150 @@
+/**
+ * Design → React Flow nodes and edges. Node objects are reused when nothing about them
+ * changed, so React Flow's identity check skips their re-render (dragging one node must not
+ * re-render three hundred).
+ */
+import type { Design } from '@retry-studio/topology-core';
+import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId } from '../model/nodeIds';
+import { edgeIdOf } from '../model/edgeIds';
+import { republishTargets } from '../model/designEdit';
+import type { DesignEdge, DesignNode, DesignNodeData, Severity } from './flowTypes';
+
+export interface Decorations {
+  selected: ReadonlySet<string>;
+  lint: ReadonlyMap<string, { severity: Severity; count: number }>;
+  pathNodes: ReadonlySet<string>;
+  pathEdges: ReadonlySet<string>;
+}
+
+export const NO_DECORATIONS: Decorations = { selected: new Set(), lint: new Map(), pathNodes: new Set(), pathEdges: new Set() };
+
+export class FlowMapper {
+  private nodes = new Map<string, DesignNode>();
+  private edges = new Map<string, DesignEdge>();
+
+  nodesOf(design: Design, deco: Decorations = NO_DECORATIONS): DesignNode[] {
+    const out: DesignNode[] = [];
+    const next = new Map<string, DesignNode>();
+    const push = (id: string, data: DesignNodeData, fallbackIndex: number) => {
+      const position = design.layout?.[id] ?? { x: 40 + (fallbackIndex % 5) * 240, y: 40 + Math.floor(fallbackIndex / 5) * 120 };
+      const selected = deco.selected.has(id);
+      const lint = deco.lint.get(id);
+      const onPath = deco.pathNodes.has(id);
+      const prev = this.nodes.get(id);
+      if (
+        prev &&
+        prev.data.def === data.def &&
+        prev.position.x === position.x &&
+        prev.position.y === position.y &&
+        !!prev.selected === selected &&
+        prev.data.lint === lint?.severity &&
+        prev.data.lintCount === lint?.count &&
+        !!prev.data.onPath === onPath
+      ) {
+        next.set(id, prev);
+        out.push(prev);
+        return;
+      }
+      const node = {
+        id,
+        type: data.kind,
+        position,
+        selected,
+        data: { ...data, lint: lint?.severity, lintCount: lint?.count, onPath },
+      } as DesignNode;
+      next.set(id, node);
+      out.push(node);
+    };
+    let i = 0;
+    for (const p of design.publishers) push(publisherNodeId(p.id), { kind: 'publisher', def: p }, i++);
+    for (const x of design.topology.exchanges) push(exchangeNodeId(x.name), { kind: 'exchange', def: x }, i++);
+    for (const q of design.topology.queues) push(queueNodeId(q.name), { kind: 'queue', def: q }, i++);
+    for (const c of design.consumers) push(consumerNodeId(c.id), { kind: 'consumer', def: c }, i++);
+    this.nodes = next;
+    return out;
+  }
+
+  edgesOf(design: Design, deco: Decorations = NO_DECORATIONS): DesignEdge[] {
+    const t = design.topology;
+    const exchanges = new Set(t.exchanges.map((x) => x.name));
+    const queues = new Set(t.queues.map((q) => q.name));
+    const raw: Array<Omit<DesignEdge, 'selected'>> = [];
+    const add = (id: string, source: string, target: string, kind: DesignEdge['data'] & object, sourceHandle = 'out') =>
+      raw.push({ id, source, target, sourceHandle, targetHandle: 'in', type: 'design', data: kind });
+
+    for (const p of design.publishers) {
+      if (p.exchange && exchanges.has(p.exchange))
+        add(edgeIdOf.publish(p.id), publisherNodeId(p.id), exchangeNodeId(p.exchange), { kind: 'publish', label: p.routingKey });
+      else if (!p.exchange && queues.has(p.routingKey))
+        // the default exchange routes by queue name: draw it straight to the queue
+        add(edgeIdOf.publish(p.id), publisherNodeId(p.id), queueNodeId(p.routingKey), { kind: 'publish', label: `(default) ${p.routingKey}` });
+    }
+    for (const b of t.bindings) {
+      const target = b.destination_type === 'queue' ? queueNodeId(b.destination) : exchangeNodeId(b.destination);
+      const ok = exchanges.has(b.source) && (b.destination_type === 'queue' ? queues.has(b.destination) : exchanges.has(b.destination));
+      if (!ok) continue;
+      add(edgeIdOf.binding(b), exchangeNodeId(b.source), target, { kind: 'binding', label: bindingLabel(b) });
+    }
+    for (const x of t.exchanges) {
+      const ae = x.arguments?.['alternate-exchange'];
+      if (typeof ae === 'string' && exchanges.has(ae))
+        add(edgeIdOf.alternate(x.name), exchangeNodeId(x.name), exchangeNodeId(ae), { kind: 'alternate', label: 'alternate' }, 'ae');
+    }
+    for (const q of t.queues) {
+      const dlx = q.arguments?.['x-dead-letter-exchange'];
+      if (typeof dlx === 'string' && exchanges.has(dlx)) {
+        const rk = q.arguments?.['x-dead-letter-routing-key'];
+        add(edgeIdOf.deadLetter(q.name), queueNodeId(q.name), exchangeNodeId(dlx), {
+          kind: 'deadLetter',
+          label: typeof rk === 'string' ? `DL rk: ${rk}` : 'dead-letter',
+        });
+      } else if (dlx === '') {
+        // DLX = default exchange: routes by the dead-letter routing key (or the original key) to a queue
+        const rk = q.arguments?.['x-dead-letter-routing-key'];
+        if (typeof rk === 'string' && queues.has(rk))
+          add(edgeIdOf.deadLetter(q.name), queueNodeId(q.name), queueNodeId(rk), { kind: 'deadLetter', label: `DL (default) ${rk}` });
+      }
+    }
+    for (const c of design.consumers) {
+      if (c.queue && queues.has(c.queue)) add(edgeIdOf.consume(c.id), queueNodeId(c.queue), consumerNodeId(c.id), { kind: 'consume', label: '' });
+      for (const target of republishTargets(c.behaviour)) {
+        if (exchanges.has(target))
+          add(edgeIdOf.republish(c.id, target), consumerNodeId(c.id), exchangeNodeId(target), { kind: 'republish', label: 'republish' });
+        else if (target === '' ) {
+          // republish to the default exchange: shown to the routing-key queue when fixed
+        }
+      }
+    }
+    const next = new Map<string, DesignEdge>();
+    const out: DesignEdge[] = [];
+    for (const e of raw) {
+      const selected = deco.selected.has(e.id);
+      const onPath = deco.pathEdges.has(e.id) || deco.pathEdges.has(`${e.source}>${e.target}`);
+      const prev = this.edges.get(e.id);
+      if (
+        prev &&
+        prev.source === e.source &&
+        prev.target === e.target &&
+        prev.data?.label === e.data?.label &&
+        !!prev.selected === selected &&
+        !!prev.data?.onPath === onPath
+      ) {
+        next.set(e.id, prev);
+        out.push(prev);
+        continue;
+      }
+      const edge: DesignEdge = { ...e, selected, data: { ...e.data!, onPath } };
+      next.set(e.id, edge);
+      out.push(edge);
+    }
+    this.edges = next;
+    return out;
+  }
+}
+
+function bindingLabel(b: Design['topology']['bindings'][number]): string {
+  const args = b.arguments ?? {};
+  const match = Object.entries(args).filter(([k]) => !k.startsWith('x-'));
+  if (match.length) return `${args['x-match'] ?? 'all'}: ${match.map(([k, v]) => `${k}=${String(v)}`).join(', ')}`;
+  return b.routing_key === '' ? '(no key)' : b.routing_key;
+}

@@ -1,0 +1,34 @@
+import type { Edge, Node } from '@xyflow/react';
+import type { ConsumerSpec, ExchangeDef, PublisherSpec, QueueDef } from '@retry-studio/topology-core';
+import type { EdgeKind } from '../model/edgeIds';
+
+/** Node sizes are fixed so edge geometry (and token paths) never waits for a DOM measure. */
+export const NODE_W = 190;
+export const NODE_H = 76;
+
+export type Severity = 'error' | 'warning' | 'info';
+
+interface Common extends Record<string, unknown> {
+  /** worst lint finding on this node, for its marker */
+  lint?: Severity;
+  /** number of findings */
+  lintCount?: number;
+  /** highlighted as part of the inspected message's path */
+  onPath?: boolean;
+}
+
+export type DesignNodeData =
+  | (Common & { kind: 'exchange'; def: ExchangeDef })
+  | (Common & { kind: 'queue'; def: QueueDef })
+  | (Common & { kind: 'consumer'; def: ConsumerSpec })
+  | (Common & { kind: 'publisher'; def: PublisherSpec });
+
+export type DesignNode = Node<DesignNodeData, DesignNodeData['kind']>;
+
+export interface DesignEdgeData extends Record<string, unknown> {
+  kind: EdgeKind;
+  label: string;
+  onPath?: boolean;
+}
+
+export type DesignEdge = Edge<DesignEdgeData, 'design'>;

@@ -1,0 +1,441 @@
+/**
+ * Pure edits of a design document. Every canvas gesture and inspector field ends here, so the
+ * same edit works from the mouse, the keyboard and the tests. No RabbitMQ rules live here
+ * (the core validates the result); only the bookkeeping of names and references.
+ */
+import type {
+  AmqpTable,
+  BindingDef,
+  ConsumerAction,
+  ConsumerBehaviour,
+  ConsumerSpec,
+  Design,
+  ExchangeDef,
+  ExchangeType,
+  NodePosition,
+  PublisherSpec,
+  QueueDef,
+} from '@retry-studio/topology-core';
+import { nodeIdOf, parseNodeId, type NodeKind } from './nodeIds';
+import { edgeIdOf, parseEdgeId, type EdgeKind } from './edgeIds';
+
+export type QueueType = 'classic' | 'quorum';
+
+/** What the palette can drop: a node kind and, for exchanges and queues, a flavour. */
+export type PaletteItem =
+  | { kind: 'exchange'; type: ExchangeType }
+  | { kind: 'queue'; type: QueueType }
+  | { kind: 'consumer' }
+  | { kind: 'publisher' };
+
+function uniqueName(base: string, taken: (n: string) => boolean): string {
+  if (!taken(base)) return base;
+  for (let i = 2; ; i++) {
+    const n = `${base}.${i}`;
+    if (!taken(n)) return n;
+  }
+}
+
+function withLayout(design: Design, id: string, pos: NodePosition): Design['layout'] {
+  return { ...(design.layout ?? {}), [id]: { x: Math.round(pos.x), y: Math.round(pos.y) } };
+}
+
+const hasExchange = (d: Design, n: string) => d.topology.exchanges.some((e) => e.name === n);
+const hasQueue = (d: Design, n: string) => d.topology.queues.some((q) => q.name === n);
+const hasConsumer = (d: Design, id: string) => d.consumers.some((c) => c.id === id);
+const hasPublisher = (d: Design, id: string) => d.publishers.some((p) => p.id === id);
+
+export function addNode(design: Design, item: PaletteItem, pos: NodePosition): { design: Design; nodeId: string } {
+  switch (item.kind) {
+    case 'exchange': {
+      const name = uniqueName(item.type === 'x-delayed-message' ? 'delayed' : item.type, (n) => hasExchange(design, n));
+      const ex: ExchangeDef = {
+        name,
+        type: item.type,
+        durable: true,
+        ...(item.type === 'x-delayed-message' ? { arguments: { 'x-delayed-type': 'direct' } } : {}),
+      };
+      const id = nodeIdOf('exchange', name);
+      return {
+        nodeId: id,
+        design: { ...design, topology: { ...design.topology, exchanges: [...design.topology.exchanges, ex] }, layout: withLayout(design, id, pos) },
+      };
+    }
+    case 'queue': {
+      const name = uniqueName(item.type === 'quorum' ? 'quorum.queue' : 'queue', (n) => hasQueue(design, n));
+      const q: QueueDef = { name, durable: true, arguments: item.type === 'quorum' ? { 'x-queue-type': 'quorum' } : {} };
+      const id = nodeIdOf('queue', name);
+      return {
+        nodeId: id,
+        design: { ...design, topology: { ...design.topology, queues: [...design.topology.queues, q] }, layout: withLayout(design, id, pos) },
+      };
+    }
+    case 'consumer': {
+      const cid = uniqueName('consumer', (n) => hasConsumer(design, n));
+      const c: ConsumerSpec = {
+        id: cid,
+        queue: '',
+        prefetch: 1,
+        behaviour: { kind: 'worker', onFailure: [{ then: { kind: 'reject' } }] },
+      };
+      const id = nodeIdOf('consumer', cid);
+      return { nodeId: id, design: { ...design, consumers: [...design.consumers, c], layout: withLayout(design, id, pos) } };
+    }
+    case 'publisher': {
+      const pid = uniqueName('publisher', (n) => hasPublisher(design, n));
+      const p: PublisherSpec = { id: pid, exchange: '', routingKey: '', bodyPrefix: 'msg' };
+      const id = nodeIdOf('publisher', pid);
+      return { nodeId: id, design: { ...design, publishers: [...design.publishers, p], layout: withLayout(design, id, pos) } };
+    }
+  }
+}
+
+function withoutArgs(args: AmqpTable | undefined, keys: string[]): AmqpTable {
+  const out: Record<string, AmqpTable[string]> = { ...(args ?? {}) };
+  for (const k of keys) delete out[k];
+  return out;
+}
+
+function mapActions(b: ConsumerBehaviour, f: (a: ConsumerAction) => ConsumerAction | undefined): ConsumerBehaviour {
+  const mapOne = (a: ConsumerAction): ConsumerAction | undefined => {
+    if (a.kind === 'retryInProcess') {
+      const recover = mapOne(a.recover);
+      return f({ ...a, recover: recover ?? { kind: 'reject' } });
+    }
+    return f(a);
+  };
+  switch (b.kind) {
+    case 'script':
+      return { ...b, actions: b.actions.map((a) => mapOne(a) ?? a) };
+    case 'worker':
+      return {
+        ...b,
+        ...(b.onSuccess ? { onSuccess: mapOne(b.onSuccess) ?? b.onSuccess } : {}),
+        onFailure: b.onFailure.map((r) => ({ ...r, then: mapOne(r.then) ?? r.then })),
+      };
+    case 'router':
+      return { ...b, rules: b.rules.map((r) => ({ ...r, then: mapOne(r.then) ?? r.then })) };
+  }
+}
+
+/** Every republish target of a behaviour (for republish edges). */
+export function republishTargets(b: ConsumerBehaviour): string[] {
+  const out = new Set<string>();
+  mapActions(b, (a) => {
+    if (a.kind === 'republish') out.add(a.exchange);
+    return a;
+  });
+  return [...out];
+}
+
+/** Removes nodes and edges and every reference that would dangle. */
+export function deleteElements(design: Design, nodeIds: readonly string[], edgeIds: readonly string[]): Design {
+  let d = design;
+  for (const eid of edgeIds) d = deleteEdge(d, eid);
+  const exchanges = new Set<string>();
+  const queues = new Set<string>();
+  const consumers = new Set<string>();
+  const publishers = new Set<string>();
+  for (const id of nodeIds) {
+    const p = parseNodeId(id);
+    if (!p) continue;
+    ({ exchange: exchanges, queue: queues, consumer: consumers, publisher: publishers })[p.kind].add(p.key);
+  }
+  if (!exchanges.size && !queues.size && !consumers.size && !publishers.size) return d;
+  const layout = { ...(d.layout ?? {}) };
+  for (const id of nodeIds) delete layout[id];
+  for (const c of d.consumers) if (queues.has(c.queue)) delete layout[nodeIdOf('consumer', c.id)];
+  return {
+    ...d,
+    topology: {
+      ...d.topology,
+      exchanges: d.topology.exchanges
+        .filter((e) => !exchanges.has(e.name))
+        .map((e) =>
+          typeof e.arguments?.['alternate-exchange'] === 'string' && exchanges.has(e.arguments['alternate-exchange'])
+            ? { ...e, arguments: withoutArgs(e.arguments, ['alternate-exchange']) }
+            : e,
+        ),
+      queues: d.topology.queues
+        .filter((q) => !queues.has(q.name))
+        .map((q) =>
+          typeof q.arguments?.['x-dead-letter-exchange'] === 'string' && exchanges.has(q.arguments['x-dead-letter-exchange'])
+            ? { ...q, arguments: withoutArgs(q.arguments, ['x-dead-letter-exchange', 'x-dead-letter-routing-key']) }
+            : q,
+        ),
+      bindings: d.topology.bindings.filter(
+        (b) =>
+          !exchanges.has(b.source) &&
+          !(b.destination_type === 'queue' ? queues.has(b.destination) : exchanges.has(b.destination)),
+      ),
+    },
+    // a consumer without its queue means nothing: it goes with it
+    consumers: d.consumers.filter((c) => !consumers.has(c.id) && !queues.has(c.queue)),
+    publishers: d.publishers.filter((p) => !publishers.has(p.id)),
+    layout,
+  };
+}
+
+export function deleteEdge(design: Design, edgeId: string): Design {
+  const e = parseEdgeId(edgeId);
+  if (!e) return design;
+  const t = design.topology;
+  switch (e.kind) {
+    case 'binding':
+      return { ...design, topology: { ...t, bindings: t.bindings.filter((b) => edgeIdOf.binding(b) !== edgeId) } };
+    case 'deadLetter':
+      return {
+        ...design,
+        topology: {
+          ...t,
+          queues: t.queues.map((q) =>
+            q.name === e.from ? { ...q, arguments: withoutArgs(q.arguments, ['x-dead-letter-exchange', 'x-dead-letter-routing-key']) } : q,
+          ),
+        },
+      };
+    case 'alternate':
+      return {
+        ...design,
+        topology: {
+          ...t,
+          exchanges: t.exchanges.map((x) => (x.name === e.from ? { ...x, arguments: withoutArgs(x.arguments, ['alternate-exchange']) } : x)),
+        },
+      };
+    case 'consume':
+      return { ...design, consumers: design.consumers.map((c) => (c.id === e.to ? { ...c, queue: '' } : c)) };
+    case 'publish':
+      return { ...design, publishers: design.publishers.map((p) => (p.id === e.from ? { ...p, exchange: '' } : p)) };
+    case 'republish':
+      // a republish is part of a behaviour: turn it back into a reject (the inspector edits the rest)
+      return {
+        ...design,
+        consumers: design.consumers.map((c) =>
+          c.id === e.from
+            ? { ...c, behaviour: mapActions(c.behaviour, (a) => (a.kind === 'republish' && a.exchange === e.to ? { kind: 'reject' } : a)) }
+            : c,
+        ),
+      };
+  }
+}
+
+export type ConnectResult = { design: Design; kind: EdgeKind; edgeId: string } | { error: string };
+
+/**
+ * Connecting two handles: the kinds of the two ends decide what the edge means.
+ * exchange→queue/exchange binds (the `ae` handle sets the alternate exchange instead),
+ * queue→exchange sets the dead-letter exchange, queue→consumer attaches the consumer,
+ * consumer→exchange republishes, publisher→exchange sets where it publishes.
+ */
+export function connect(design: Design, sourceId: string, targetId: string, sourceHandle?: string | null): ConnectResult {
+  const s = parseNodeId(sourceId);
+  const t = parseNodeId(targetId);
+  if (!s || !t) return { error: 'unknown node' };
+  if (sourceId === targetId && s.kind !== 'exchange') return { error: 'cannot connect a node to itself' };
+  const topo = design.topology;
+  const pair = `${s.kind}->${t.kind}` as `${NodeKind}->${NodeKind}`;
+  switch (pair) {
+    case 'exchange->exchange':
+      if (sourceHandle === 'ae') {
+        const exchanges = topo.exchanges.map((x) =>
+          x.name === s.key ? { ...x, arguments: { ...(x.arguments ?? {}), 'alternate-exchange': t.key } } : x,
+        );
+        return { design: { ...design, topology: { ...topo, exchanges } }, kind: 'alternate', edgeId: edgeIdOf.alternate(s.key) };
+      }
+    // falls through: an exchange-to-exchange binding
+    case 'exchange->queue': {
+      const source = topo.exchanges.find((x) => x.name === s.key);
+      const b: BindingDef = {
+        source: s.key,
+        destination: t.key,
+        destination_type: t.kind === 'queue' ? 'queue' : 'exchange',
+        routing_key: source?.type === 'fanout' ? '' : t.key,
+        ...(source?.type === 'headers' ? { arguments: { 'x-match': 'all' } } : {}),
+      };
+      const id = edgeIdOf.binding(b);
+      if (topo.bindings.some((x) => edgeIdOf.binding(x) === id)) return { error: 'that binding exists already' };
+      return { design: { ...design, topology: { ...topo, bindings: [...topo.bindings, b] } }, kind: 'binding', edgeId: id };
+    }
+    case 'queue->exchange': {
+      const queues = topo.queues.map((q) =>
+        q.name === s.key ? { ...q, arguments: { ...(q.arguments ?? {}), 'x-dead-letter-exchange': t.key } } : q,
+      );
+      return { design: { ...design, topology: { ...topo, queues } }, kind: 'deadLetter', edgeId: edgeIdOf.deadLetter(s.key) };
+    }
+    case 'queue->consumer': {
+      const consumers = design.consumers.map((c) => (c.id === t.key ? { ...c, queue: s.key } : c));
+      return { design: { ...design, consumers }, kind: 'consume', edgeId: edgeIdOf.consume(t.key) };
+    }
+    case 'consumer->exchange': {
+      const consumers = design.consumers.map((c) => (c.id === s.key ? { ...c, behaviour: withRepublish(c.behaviour, t.key) } : c));
+      return { design: { ...design, consumers }, kind: 'republish', edgeId: edgeIdOf.republish(s.key, t.key) };
+    }
+    case 'publisher->exchange': {
+      const publishers = design.publishers.map((p) => (p.id === s.key ? { ...p, exchange: t.key } : p));
+      return { design: { ...design, publishers }, kind: 'publish', edgeId: edgeIdOf.publish(s.key) };
+    }
+    default:
+      return { error: `a ${s.kind} cannot connect to a ${t.kind}` };
+  }
+}
+
+/** The failure path of a behaviour now republishes to `exchange` (its last unconditional reject becomes the republish). */
+function withRepublish(b: ConsumerBehaviour, exchange: string): ConsumerBehaviour {
+  const action: ConsumerAction = { kind: 'republish', exchange, headers: { 'x-retries': { kind: 'counter', by: { kind: 'header', name: 'x-retries' }, add: 1 } } };
+  switch (b.kind) {
+    case 'worker': {
+      const idx = b.onFailure.findIndex((r) => !r.when && r.then.kind === 'reject');
+      const onFailure = idx >= 0 ? b.onFailure.map((r, i) => (i === idx ? { then: action } : r)) : [...b.onFailure, { then: action }];
+      return { ...b, onFailure };
+    }
+    case 'router':
+      return { ...b, rules: [...b.rules, { then: action }] };
+    case 'script':
+      return { ...b, actions: [...b.actions, action] };
+  }
+}
+
+/** Renames an exchange or queue (or re-ids a consumer/publisher) and follows every reference. */
+export function renameNode(design: Design, nodeId: string, next: string): Design {
+  const p = parseNodeId(nodeId);
+  if (!p || p.key === next) return design;
+  const layout = { ...(design.layout ?? {}) };
+  const pos = layout[nodeId];
+  delete layout[nodeId];
+  if (pos) layout[nodeIdOf(p.kind, next)] = pos;
+  const t = design.topology;
+  const old = p.key;
+  switch (p.kind) {
+    case 'exchange': {
+      const ren = (n: string) => (n === old ? next : n);
+      return {
+        ...design,
+        layout,
+        topology: {
+          ...t,
+          exchanges: t.exchanges.map((x) => ({
+            ...x,
+            name: ren(x.name),
+            ...(x.arguments?.['alternate-exchange'] === old ? { arguments: { ...x.arguments, 'alternate-exchange': next } } : {}),
+          })),
+          queues: t.queues.map((q) =>
+            q.arguments?.['x-dead-letter-exchange'] === old ? { ...q, arguments: { ...q.arguments, 'x-dead-letter-exchange': next } } : q,
+          ),
+          bindings: t.bindings.map((b) => ({
+            ...b,
+            source: ren(b.source),
+            destination: b.destination_type === 'exchange' ? ren(b.destination) : b.destination,
+          })),
+        },
+        publishers: design.publishers.map((pb) => (pb.exchange === old ? { ...pb, exchange: next } : pb)),
+        consumers: design.consumers.map((c) => ({
+          ...c,
+          behaviour: mapActions(c.behaviour, (a) => (a.kind === 'republish' && a.exchange === old ? { ...a, exchange: next } : a)),
+        })),
+      };
+    }
+    case 'queue':
+      return {
+        ...design,
+        layout,
+        topology: {
+          ...t,
+          queues: t.queues.map((q) => (q.name === old ? { ...q, name: next } : q)),
+          bindings: t.bindings.map((b) => (b.destination_type === 'queue' && b.destination === old ? { ...b, destination: next } : b)),
+        },
+        consumers: design.consumers.map((c) => (c.queue === old ? { ...c, queue: next } : c)),
+      };
+    case 'consumer':
+      return { ...design, layout, consumers: design.consumers.map((c) => (c.id === old ? { ...c, id: next } : c)) };
+    case 'publisher':
+      return { ...design, layout, publishers: design.publishers.map((pb) => (pb.id === old ? { ...pb, id: next } : pb)) };
+  }
+}
+
+/** Copies nodes (and the bindings among them) with fresh names, offset so both stay visible. */
+export function duplicateNodes(design: Design, nodeIds: readonly string[]): { design: Design; nodeIds: string[] } {
+  let d = design;
+  const created: string[] = [];
+  const renamed = new Map<string, string>();
+  const offset = (id: string): NodePosition => {
+    const p = design.layout?.[id] ?? { x: 0, y: 0 };
+    return { x: p.x + 40, y: p.y + 40 };
+  };
+  for (const id of nodeIds) {
+    const p = parseNodeId(id);
+    if (!p) continue;
+    if (p.kind === 'exchange') {
+      const src = d.topology.exchanges.find((x) => x.name === p.key);
+      if (!src) continue;
+      const name = uniqueName(`${src.name}.copy`, (n) => hasExchange(d, n));
+      renamed.set(id, name);
+      const nid = nodeIdOf('exchange', name);
+      d = { ...d, topology: { ...d.topology, exchanges: [...d.topology.exchanges, { ...src, name }] }, layout: withLayout(d, nid, offset(id)) };
+      created.push(nid);
+    } else if (p.kind === 'queue') {
+      const src = d.topology.queues.find((q) => q.name === p.key);
+      if (!src) continue;
+      const name = uniqueName(`${src.name}.copy`, (n) => hasQueue(d, n));
+      renamed.set(id, name);
+      const nid = nodeIdOf('queue', name);
+      d = { ...d, topology: { ...d.topology, queues: [...d.topology.queues, { ...src, name }] }, layout: withLayout(d, nid, offset(id)) };
+      created.push(nid);
+    } else if (p.kind === 'consumer') {
+      const src = d.consumers.find((c) => c.id === p.key);
+      if (!src) continue;
+      const cid = uniqueName(`${src.id}.copy`, (n) => hasConsumer(d, n));
+      const nid = nodeIdOf('consumer', cid);
+      d = { ...d, consumers: [...d.consumers, { ...src, id: cid }], layout: withLayout(d, nid, offset(id)) };
+      created.push(nid);
+    } else {
+      const src = d.publishers.find((pb) => pb.id === p.key);
+      if (!src) continue;
+      const pid = uniqueName(`${src.id}.copy`, (n) => hasPublisher(d, n));
+      const nid = nodeIdOf('publisher', pid);
+      d = { ...d, publishers: [...d.publishers, { ...src, id: pid }], layout: withLayout(d, nid, offset(id)) };
+      created.push(nid);
+    }
+  }
+  // bindings whose both ends were copied are copied too
+  const copyEx = (n: string) => renamed.get(nodeIdOf('exchange', n));
+  const extra: BindingDef[] = [];
+  for (const b of design.topology.bindings) {
+    const src = copyEx(b.source);
+    const dst = b.destination_type === 'queue' ? renamed.get(nodeIdOf('queue', b.destination)) : copyEx(b.destination);
+    if (src && dst) extra.push({ ...b, source: src, destination: dst });
+  }
+  if (extra.length) d = { ...d, topology: { ...d.topology, bindings: [...d.topology.bindings, ...extra] } };
+  return { design: d, nodeIds: created };
+}
+
+export function moveNodes(design: Design, moves: ReadonlyArray<{ id: string; position: NodePosition }>): Design {
+  const layout = { ...(design.layout ?? {}) };
+  for (const m of moves) layout[m.id] = { x: Math.round(m.position.x), y: Math.round(m.position.y) };
+  return { ...design, layout };
+}
+
+export function updateExchange(design: Design, name: string, next: ExchangeDef): Design {
+  const d = next.name !== name ? renameNode(design, nodeIdOf('exchange', name), next.name) : design;
+  return { ...d, topology: { ...d.topology, exchanges: d.topology.exchanges.map((x) => (x.name === next.name ? next : x)) } };
+}
+
+export function updateQueue(design: Design, name: string, next: QueueDef): Design {
+  const d = next.name !== name ? renameNode(design, nodeIdOf('queue', name), next.name) : design;
+  return { ...d, topology: { ...d.topology, queues: d.topology.queues.map((q) => (q.name === next.name ? next : q)) } };
+}
+
+export function updateConsumer(design: Design, id: string, next: ConsumerSpec): Design {
+  const d = next.id !== id ? renameNode(design, nodeIdOf('consumer', id), next.id) : design;
+  return { ...d, consumers: d.consumers.map((c) => (c.id === next.id ? next : c)) };
+}
+
+export function updatePublisher(design: Design, id: string, next: PublisherSpec): Design {
+  const d = next.id !== id ? renameNode(design, nodeIdOf('publisher', id), next.id) : design;
+  return { ...d, publishers: d.publishers.map((p) => (p.id === next.id ? next : p)) };
+}
+
+export function updateBinding(design: Design, edgeId: string, next: BindingDef): Design {
+  return {
+    ...design,
+    topology: { ...design.topology, bindings: design.topology.bindings.map((b) => (edgeIdOf.binding(b) === edgeId ? next : b)) },
+  };
+}

@@ -1,0 +1,140 @@
+import { useMemo, useRef, useState } from 'react';
+import { loadDocument } from '@retry-studio/topology-core';
+import { useApp } from '../store/store';
+import { exportFormats } from './exporters';
+import { layoutDesign } from '../graph/autoLayout';
+
+export function ExportPanel() {
+  const design = useApp((s) => s.design);
+  const formats = useMemo(() => exportFormats(), []);
+  const [fmt, setFmt] = useState('design');
+  const [copied, setCopied] = useState(false);
+  const current = formats.find((f) => f.id === fmt)!;
+  const text = useMemo(() => {
+    if (!current.render) return null;
+    try {
+      return current.render(design);
+    } catch (e) {
+      return `// could not export: ${(e as Error).message}`;
+    }
+  }, [current, design]);
+
+  const copy = async () => {
+    if (text === null) return;
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      // clipboard permission refused (e.g. headless): fall back to a selection copy
+      const ta = document.createElement('textarea');
+      ta.value = text;
+      document.body.appendChild(ta);
+      ta.select();
+      document.execCommand('copy');
+      ta.remove();
+    }
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1500);
+  };
+
+  const download = () => {
+    if (text === null) return;
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    a.download = current.filename(design);
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  };
+
+  return (
+    <div data-testid="export-panel" className="flex flex-col gap-2 p-2 text-xs">
+      <div role="tablist" aria-label="Export format" className="flex flex-wrap gap-1">
+        {formats.map((f) => (
+          <button
+            key={f.id}
+            type="button"
+            role="tab"
+            aria-selected={f.id === fmt}
+            data-testid={`export-format-${f.id}`}
+            onClick={() => setFmt(f.id)}
+            className={`rounded px-2 py-0.5 ${f.id === fmt ? 'bg-sky-700 text-white' : 'bg-slate-800 text-slate-300 hover:bg-slate-700'}`}
+          >
+            {f.label}
+          </button>
+        ))}
+      </div>
+      {text === null ? (
+        <p className="text-slate-400">This exporter is not in this build of topology-core yet.</p>
+      ) : (
+        <>
+          <div className="flex gap-2">
+            <button type="button" data-testid="export-copy" onClick={copy} className="rounded bg-slate-700 px-2 py-1 hover:bg-slate-600">
+              {copied ? 'Copied ✓' : 'Copy'}
+            </button>
+            <button type="button" data-testid="export-download" onClick={download} className="rounded bg-slate-700 px-2 py-1 hover:bg-slate-600">
+              Download {current.filename(design)}
+            </button>
+          </div>
+          <pre data-testid="export-text" className="max-h-72 overflow-auto rounded bg-slate-950 p-2 font-mono text-[10px] leading-snug text-slate-300">
+            {text}
+          </pre>
+        </>
+      )}
+      <ImportBox />
+    </div>
+  );
+}
+
+function ImportBox() {
+  const [text, setText] = useState('');
+  const [errors, setErrors] = useState<string[]>([]);
+  const file = useRef<HTMLInputElement>(null);
+  const load = async (raw: string) => {
+    const r = loadDocument(raw);
+    if (!r.ok) {
+      setErrors(r.errors.map((e) => `${e.path || '(root)'}: ${e.message}`));
+      return;
+    }
+    setErrors([]);
+    let design = r.design;
+    // definitions carry no positions: lay them out
+    if (!design.layout || Object.keys(design.layout).length === 0) design = { ...design, layout: await layoutDesign(design) };
+    useApp.getState().loadDesign(design);
+    useApp.getState().requestFit();
+    useApp.getState().notify(`Imported ${r.kind === 'definitions' ? 'RabbitMQ definitions' : 'a design'}: ${design.topology.exchanges.length} exchanges, ${design.topology.queues.length} queues`);
+    setText('');
+  };
+  return (
+    <div className="mt-2 border-t border-slate-800 pt-2">
+      <div className="mb-1 font-semibold text-slate-300">Import a design or RabbitMQ definitions JSON</div>
+      <input
+        ref={file}
+        type="file"
+        accept=".json,application/json"
+        data-testid="import-file"
+        className="mb-1 block w-full text-[11px] text-slate-400"
+        onChange={async (e) => {
+          const f = e.target.files?.[0];
+          if (f) await load(await f.text());
+          if (file.current) file.current.value = '';
+        }}
+      />
+      <textarea
+        aria-label="Paste JSON to import"
+        data-testid="import-text"
+        rows={3}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        placeholder="…or paste JSON here"
+        className="w-full rounded border border-slate-700 bg-slate-950 p-1 font-mono text-[10px]"
+      />
+      <button type="button" data-testid="import-apply" disabled={!text.trim()} onClick={() => load(text)} className="mt-1 rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 disabled:opacity-40">
+        Import
+      </button>
+      {errors.map((e, i) => (
+        <div key={i} role="alert" data-testid="import-error" className="mt-1 font-mono text-[10px] text-red-400">
+          {e}
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,309 @@
+import type { AmqpTable, AmqpValue, BindingDef, ConsumerSpec, Design, ExchangeDef, ExchangeType, PublisherSpec, QueueDef, ValidationIssue } from '@retry-studio/topology-core';
+import { useApp } from '../store/store';
+import { parseNodeId } from '../model/nodeIds';
+import { edgeIdOf, parseEdgeId } from '../model/edgeIds';
+import { deleteEdge, updateBinding, updateConsumer, updateExchange, updatePublisher, updateQueue } from '../model/designEdit';
+import { CheckField, JsonField, NumberArgField, SelectField, TextField, markWarnings } from './fields';
+import { fieldIssues, issuesUnder, pathOf, useValidation } from './validation';
+
+function setArg(args: AmqpTable | undefined, key: string, v: AmqpValue | undefined): AmqpTable {
+  const out: Record<string, AmqpValue> = { ...(args ?? {}) };
+  if (v === undefined) delete out[key];
+  else out[key] = v;
+  return out;
+}
+
+export function Inspector() {
+  const selected = useApp((s) => s.selected);
+  const design = useApp((s) => s.design);
+  const v = useValidation();
+  markWarnings(v.warnings);
+  const all = [...v.errors, ...v.warnings];
+  if (selected.length === 0)
+    return (
+      <div data-testid="inspector-empty" className="p-3 text-xs text-slate-400">
+        <p className="mb-2">Select a node or an edge to edit it. Fields are checked by the same validation the server and the CLI use, as you type.</p>
+        <DesignSummary issues={v.errors} />
+      </div>
+    );
+  if (selected.length > 1) return <div className="p-3 text-xs text-slate-400">{selected.length} objects selected. Delete (Del) or duplicate (Ctrl+D) them together.</div>;
+  const id = selected[0]!;
+  const base = pathOf(design, id) ?? '';
+  const under = base ? issuesUnder(all, base) : [];
+  const f = (field: string): ValidationIssue[] => fieldIssues(under, base, field);
+  const n = parseNodeId(id);
+  const key = `${id}`;
+  let body: React.ReactNode = null;
+  if (n?.kind === 'exchange') {
+    const x = design.topology.exchanges.find((e) => e.name === n.key);
+    if (x) body = <ExchangeForm key={key} design={design} x={x} f={f} />;
+  } else if (n?.kind === 'queue') {
+    const q = design.topology.queues.find((e) => e.name === n.key);
+    if (q) body = <QueueForm key={key} design={design} q={q} f={f} />;
+  } else if (n?.kind === 'consumer') {
+    const c = design.consumers.find((e) => e.id === n.key);
+    if (c) body = <ConsumerForm key={key} design={design} c={c} f={f} />;
+  } else if (n?.kind === 'publisher') {
+    const p = design.publishers.find((e) => e.id === n.key);
+    if (p) body = <PublisherForm key={key} design={design} p={p} f={f} />;
+  } else {
+    const e = parseEdgeId(id);
+    if (e?.kind === 'binding') {
+      const b = design.topology.bindings.find((x) => edgeIdOf.binding(x) === id);
+      if (b) body = <BindingForm key={key} id={id} b={b} f={f} />;
+    } else if (e) body = <EdgeInfo id={id} kind={e.kind} />;
+  }
+  const rest = under.filter((i) => !/\.(name|type|arguments|id|queue|exchange|routingKey|routing_key|behaviour|prefetch|label|properties|bodyPrefix|durable|internal)\b/.test(i.path.slice(base.length)));
+  return (
+    <div data-testid="inspector" className="p-3 text-slate-200">
+      {body ?? <div className="text-xs text-slate-400">Nothing to edit here.</div>}
+      {rest.map((i, k) => (
+        <div key={k} className="text-[11px] text-red-400">
+          {i.path}: {i.message}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function DesignSummary({ issues }: { issues: readonly ValidationIssue[] }) {
+  if (!issues.length) return <p className="text-emerald-400">The design is valid.</p>;
+  return (
+    <div>
+      <div className="mb-1 font-semibold text-red-300">{issues.length} validation error(s)</div>
+      <ul className="space-y-0.5">
+        {issues.slice(0, 12).map((i, k) => (
+          <li key={k} className="font-mono text-[10px] text-red-300">
+            {i.path}: {i.message}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+type F = (field: string) => ValidationIssue[];
+
+function H({ kind, title }: { kind: string; title: string }) {
+  return (
+    <div className="mb-2 border-b border-slate-800 pb-1">
+      <div className="text-[10px] uppercase tracking-wide text-slate-500">{kind}</div>
+      <div className="truncate text-sm font-semibold">{title || '(default)'}</div>
+    </div>
+  );
+}
+
+const apply = (next: Design, coalesce: string) => useApp.getState().setDesign(next, { coalesce });
+
+function ExchangeForm({ design, x, f }: { design: Design; x: ExchangeDef; f: F }) {
+  const set = (next: ExchangeDef, field: string) => {
+    apply(updateExchange(useApp.getState().design, x.name, next), `x:${field}`);
+    if (next.name !== x.name) useApp.getState().select([`exchange:${next.name}`]);
+  };
+  const others = design.topology.exchanges.filter((e) => e.name !== x.name);
+  const ae = x.arguments?.['alternate-exchange'];
+  return (
+    <div data-testid="inspector-exchange">
+      <H kind="exchange" title={x.name} />
+      <TextField label="Name" testid="field-name" value={x.name} issues={f('name')} onChange={(name) => set({ ...x, name }, 'name')} />
+      <SelectField
+        label="Type"
+        testid="field-type"
+        value={x.type}
+        issues={f('type')}
+        options={(['direct', 'fanout', 'topic', 'headers', 'x-delayed-message', 'radlx'] as ExchangeType[]).map((t) => ({ value: t, label: t }))}
+        onChange={(t) => set({ ...x, type: t as ExchangeType }, 'type')}
+      />
+      {x.type === 'x-delayed-message' && (
+        <SelectField
+          label="x-delayed-type"
+          value={String(x.arguments?.['x-delayed-type'] ?? '')}
+          issues={f('arguments.x-delayed-type')}
+          options={['', 'direct', 'fanout', 'topic', 'headers'].map((t) => ({ value: t, label: t || '(not set)' }))}
+          onChange={(t) => set({ ...x, arguments: setArg(x.arguments, 'x-delayed-type', t || undefined) }, 'dt')}
+        />
+      )}
+      <SelectField
+        label="Alternate exchange"
+        value={typeof ae === 'string' ? ae : '\u0000'}
+        issues={f('arguments.alternate-exchange')}
+        options={[{ value: '\u0000', label: '(none)' }, ...others.map((o) => ({ value: o.name, label: o.name }))]}
+        onChange={(v) => set({ ...x, arguments: setArg(x.arguments, 'alternate-exchange', v === '\u0000' ? undefined : v) }, 'ae')}
+      />
+      <CheckField label="durable" value={x.durable ?? true} onChange={(durable) => set({ ...x, durable }, 'durable')} />
+      <CheckField label="internal" value={x.internal ?? false} onChange={(internal) => set({ ...x, internal }, 'internal')} />
+      <JsonField label="Arguments" value={x.arguments ?? {}} issues={f('arguments')} onChange={(a) => set({ ...x, arguments: a as AmqpTable }, 'args')} />
+    </div>
+  );
+}
+
+function QueueForm({ design, q, f }: { design: Design; q: QueueDef; f: F }) {
+  const set = (next: QueueDef, field: string) => {
+    apply(updateQueue(useApp.getState().design, q.name, next), `q:${field}`);
+    if (next.name !== q.name) useApp.getState().select([`queue:${next.name}`]);
+  };
+  const arg = (k: string) => q.arguments?.[k];
+  const setA = (k: string, v: AmqpValue | undefined) => set({ ...q, arguments: setArg(q.arguments, k, v) }, k);
+  const quorum = arg('x-queue-type') === 'quorum';
+  const dlx = arg('x-dead-letter-exchange');
+  return (
+    <div data-testid="inspector-queue">
+      <H kind={`${quorum ? 'quorum' : 'classic'} queue`} title={q.name} />
+      <TextField label="Name" testid="field-name" value={q.name} issues={f('name')} onChange={(name) => set({ ...q, name }, 'name')} />
+      <SelectField
+        label="Queue type"
+        testid="field-queue-type"
+        value={quorum ? 'quorum' : 'classic'}
+        issues={f('arguments.x-queue-type')}
+        options={[
+          { value: 'classic', label: 'classic' },
+          { value: 'quorum', label: 'quorum' },
+        ]}
+        onChange={(t) => setA('x-queue-type', t === 'quorum' ? 'quorum' : undefined)}
+      />
+      <NumberArgField label="Message TTL (x-message-ttl, ms)" testid="field-ttl" value={arg('x-message-ttl')} issues={f('arguments.x-message-ttl')} onChange={(v) => setA('x-message-ttl', v)} />
+      <SelectField
+        label="Dead-letter exchange"
+        testid="field-dlx"
+        value={typeof dlx === 'string' ? dlx : '\u0000'}
+        issues={f('arguments.x-dead-letter-exchange')}
+        options={[
+          { value: '\u0000', label: '(none)' },
+          { value: '', label: '(default exchange)' },
+          ...design.topology.exchanges.map((o) => ({ value: o.name, label: o.name })),
+        ]}
+        onChange={(v) => setA('x-dead-letter-exchange', v === '\u0000' ? undefined : v)}
+      />
+      <TextField
+        label="Dead-letter routing key"
+        testid="field-dlrk"
+        value={typeof arg('x-dead-letter-routing-key') === 'string' ? String(arg('x-dead-letter-routing-key')) : ''}
+        issues={f('arguments.x-dead-letter-routing-key')}
+        placeholder="keep the original key"
+        onChange={(v) => setA('x-dead-letter-routing-key', v === '' ? undefined : v)}
+      />
+      <NumberArgField label="Max length (x-max-length)" value={arg('x-max-length')} issues={f('arguments.x-max-length')} onChange={(v) => setA('x-max-length', v)} />
+      <SelectField
+        label="Overflow (x-overflow)"
+        value={typeof arg('x-overflow') === 'string' ? String(arg('x-overflow')) : ''}
+        issues={f('arguments.x-overflow')}
+        options={['', 'drop-head', 'reject-publish', 'reject-publish-dlx'].map((o) => ({ value: o, label: o || '(default: drop-head)' }))}
+        onChange={(v) => setA('x-overflow', v || undefined)}
+      />
+      {quorum && (
+        <NumberArgField label="Delivery limit (x-delivery-limit)" testid="field-delivery-limit" value={arg('x-delivery-limit')} issues={f('arguments.x-delivery-limit')} onChange={(v) => setA('x-delivery-limit', v)} />
+      )}
+      <NumberArgField label="Queue expiry (x-expires, ms)" value={arg('x-expires')} issues={f('arguments.x-expires')} onChange={(v) => setA('x-expires', v)} />
+      <JsonField label="All arguments" testid="field-queue-args" value={q.arguments ?? {}} issues={f('arguments')} onChange={(a) => set({ ...q, arguments: a as AmqpTable }, 'args')} />
+    </div>
+  );
+}
+
+function ConsumerForm({ design, c, f }: { design: Design; c: ConsumerSpec; f: F }) {
+  const set = (next: ConsumerSpec, field: string) => {
+    apply(updateConsumer(useApp.getState().design, c.id, next), `c:${field}`);
+    if (next.id !== c.id) useApp.getState().select([`consumer:${next.id}`]);
+  };
+  return (
+    <div data-testid="inspector-consumer">
+      <H kind="consumer" title={c.label ?? c.id} />
+      <TextField label="Id" testid="field-id" value={c.id} issues={f('id')} onChange={(id) => set({ ...c, id }, 'id')} />
+      <TextField label="Label" value={c.label ?? ''} issues={f('label')} onChange={(label) => set({ ...c, label: label || undefined }, 'label')} />
+      <SelectField
+        label="Queue"
+        testid="field-consumer-queue"
+        value={c.queue}
+        issues={f('queue')}
+        options={[{ value: '', label: '(none)' }, ...design.topology.queues.map((q) => ({ value: q.name, label: q.name }))]}
+        onChange={(queue) => set({ ...c, queue }, 'queue')}
+      />
+      <NumberArgField label="Prefetch" value={c.prefetch} issues={f('prefetch')} onChange={(v) => set({ ...c, prefetch: v as number }, 'prefetch')} />
+      <JsonField
+        label="Behaviour (worker / router / script)"
+        testid="field-behaviour"
+        rows={10}
+        value={c.behaviour}
+        issues={f('behaviour')}
+        onChange={(behaviour) => set({ ...c, behaviour: behaviour as ConsumerSpec['behaviour'] }, 'behaviour')}
+      />
+    </div>
+  );
+}
+
+function PublisherForm({ design, p, f }: { design: Design; p: PublisherSpec; f: F }) {
+  const set = (next: PublisherSpec, field: string) => {
+    apply(updatePublisher(useApp.getState().design, p.id, next), `p:${field}`);
+    if (next.id !== p.id) useApp.getState().select([`publisher:${next.id}`]);
+  };
+  return (
+    <div data-testid="inspector-publisher">
+      <H kind="publisher" title={p.label ?? p.id} />
+      <TextField label="Id" value={p.id} issues={f('id')} onChange={(id) => set({ ...p, id }, 'id')} />
+      <SelectField
+        label="Exchange"
+        testid="field-publisher-exchange"
+        value={p.exchange}
+        issues={f('exchange')}
+        options={[{ value: '', label: '(default exchange)' }, ...design.topology.exchanges.map((x) => ({ value: x.name, label: x.name }))]}
+        onChange={(exchange) => set({ ...p, exchange }, 'exchange')}
+      />
+      <TextField label="Routing key" testid="field-routing-key" value={p.routingKey} issues={f('routingKey')} onChange={(routingKey) => set({ ...p, routingKey }, 'rk')} />
+      <TextField
+        label="Expiration (per-message TTL, ms as a string)"
+        value={p.properties?.expiration ?? ''}
+        issues={f('properties.expiration')}
+        onChange={(v) => set({ ...p, properties: { ...(p.properties ?? {}), expiration: v === '' ? undefined : v } }, 'exp')}
+      />
+      <TextField label="Body prefix" value={p.bodyPrefix ?? ''} issues={f('bodyPrefix')} onChange={(bodyPrefix) => set({ ...p, bodyPrefix }, 'body')} />
+      <CheckField label="mandatory" value={p.mandatory ?? false} onChange={(mandatory) => set({ ...p, mandatory }, 'mandatory')} />
+      <JsonField
+        label="Headers"
+        value={p.properties?.headers ?? {}}
+        issues={f('properties.headers')}
+        onChange={(headers) => set({ ...p, properties: { ...(p.properties ?? {}), headers: headers as AmqpTable } }, 'headers')}
+      />
+    </div>
+  );
+}
+
+function BindingForm({ id, b, f }: { id: string; b: BindingDef; f: F }) {
+  const set = (next: BindingDef, field: string) => {
+    apply(updateBinding(useApp.getState().design, id, next), `b:${field}`);
+    useApp.getState().select([edgeIdOf.binding(next)]);
+  };
+  return (
+    <div data-testid="inspector-binding">
+      <H kind="binding" title={`${b.source} → ${b.destination}`} />
+      <TextField label="Routing key" testid="field-binding-key" value={b.routing_key} issues={f('routing_key')} onChange={(routing_key) => set({ ...b, routing_key }, 'rk')} />
+      <JsonField label="Arguments (headers match: x-match + headers)" value={b.arguments ?? {}} issues={f('arguments')} onChange={(a) => set({ ...b, arguments: a as AmqpTable }, 'args')} />
+    </div>
+  );
+}
+
+const EDGE_TEXT: Record<string, string> = {
+  deadLetter: 'Dead-letter edge: the queue’s x-dead-letter-exchange. Rejected, expired and over-limit messages go here. Edit the routing key on the queue.',
+  alternate: 'Alternate exchange: messages this exchange cannot route go to it.',
+  republish: 'Republish: the consumer publishes a copy to this exchange. Edit the behaviour on the consumer.',
+  consume: 'The consumer reads from this queue.',
+  publish: 'The publisher sends test messages to this exchange.',
+};
+
+function EdgeInfo({ id, kind }: { id: string; kind: string }) {
+  return (
+    <div data-testid="inspector-edge">
+      <H kind="edge" title={kind} />
+      <p className="mb-2 text-xs text-slate-300">{EDGE_TEXT[kind]}</p>
+      <button
+        type="button"
+        className="rounded bg-slate-700 px-2 py-1 text-xs hover:bg-slate-600"
+        onClick={() => {
+          const s = useApp.getState();
+          s.setDesign(deleteEdge(s.design, id));
+          s.select([]);
+        }}
+      >
+        Remove this edge
+      </button>
+    </div>
+  );
+}

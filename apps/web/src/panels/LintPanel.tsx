@@ -1,0 +1,40 @@
+import { useApp } from '../store/store';
+import { useLintFindings } from './useLint';
+
+const TONE = { error: 'border-red-500 text-red-300', warning: 'border-amber-500 text-amber-200', info: 'border-sky-500 text-sky-200' } as const;
+
+export function LintPanel() {
+  const lint = useLintFindings();
+  if (!lint.available) return <div className="p-3 text-xs text-slate-400">The retry linter is not in this build of topology-core yet.</div>;
+  if (!lint.findings.length)
+    return (
+      <div data-testid="lint-panel" className="p-3 text-xs text-emerald-400">
+        No findings: none of the known retry traps applies to this design.
+      </div>
+    );
+  return (
+    <ul data-testid="lint-panel" className="space-y-2 p-2">
+      {lint.findings.map((f, i) => (
+        <li key={i}>
+          <button
+            type="button"
+            data-testid="lint-finding"
+            data-rule={f.rule}
+            onClick={() => {
+              useApp.getState().select(f.nodes);
+            }}
+            className={`w-full rounded border-l-4 bg-slate-800/70 p-2 text-left text-xs hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400 ${TONE[f.severity]}`}
+          >
+            <div className="mb-0.5 flex items-center justify-between">
+              <span className="font-mono text-[10px]">{f.rule}</span>
+              <span className="text-[10px] uppercase">{f.severity}</span>
+            </div>
+            <div className="text-slate-200">{f.message}</div>
+            {f.fix && <div className="mt-1 text-[11px] text-slate-400">Fix: {f.fix}</div>}
+            {f.nodes.length > 0 && <div className="mt-1 truncate text-[10px] text-slate-500">{f.nodes.join(', ')}</div>}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,95 @@
+import type { Story } from './messageStory';
+import { fmtT } from './SimBar';
+import { seekTo } from './Timeline';
+
+/** Headers and the x-death table of the inspected message, and its every event. */
+export function MessageDetail({ story }: { story: Story }) {
+  const headers = Object.entries(story.headers);
+  return (
+    <aside data-testid="message-detail" aria-label="Message" className="w-[400px] shrink-0 overflow-auto border-l border-slate-800 p-2 text-[11px] text-slate-300">
+      <div className="mb-1 flex items-baseline justify-between">
+        <span className="font-mono text-sm text-slate-100">{story.body}</span>
+        <span className="text-slate-400">{story.fate}</span>
+      </div>
+      <div className="mb-1 font-semibold text-slate-400">Headers (last delivery)</div>
+      {headers.length ? (
+        <table data-testid="message-headers" className="mb-2 w-full">
+          <tbody>
+            {headers.map(([k, v]) => (
+              <tr key={k}>
+                <td className="pr-2 font-mono text-slate-400">{k}</td>
+                <td className="font-mono">{JSON.stringify(v)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <div className="mb-2 text-slate-500">no headers</div>
+      )}
+      <div className="mb-1 font-semibold text-slate-400">x-death</div>
+      {story.xDeath.length ? (
+        <table data-testid="xdeath-table" className="mb-2 w-full border-collapse">
+          <thead>
+            <tr className="text-left text-slate-500">
+              <th className="pr-1">queue</th>
+              <th className="pr-1">reason</th>
+              <th className="pr-1">count</th>
+              <th className="pr-1">exchange</th>
+              <th>routing-keys</th>
+            </tr>
+          </thead>
+          <tbody>
+            {story.xDeath.map((d, i) => (
+              <tr key={i} className="border-t border-slate-800 font-mono">
+                <td className="pr-1">{d.queue}</td>
+                <td className="pr-1">{d.reason}</td>
+                <td className="pr-1">{d.count}</td>
+                <td className="pr-1">{d.exchange || '(default)'}</td>
+                <td>{d['routing-keys'].join(', ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <div data-testid="xdeath-empty" className="mb-2 text-slate-500">
+          no x-death (never dead-lettered)
+        </div>
+      )}
+      <div className="mb-1 font-semibold text-slate-400">Path ({story.events.length} events)</div>
+      <ol className="space-y-px">
+        {story.events.map((e, i) => (
+          <li key={i}>
+            <button type="button" className="w-full text-left font-mono hover:bg-slate-800" onClick={() => seekTo(e)}>
+              <span className="inline-block w-16 text-slate-500">{fmtT(e.t)}</span> {describe(e)}
+            </button>
+          </li>
+        ))}
+      </ol>
+    </aside>
+  );
+}
+
+function describe(e: Story['events'][number]): string {
+  switch (e.kind) {
+    case 'published':
+      return `published → ${e.exchange || '(default)'} [${e.routingKey}]`;
+    case 'routed':
+      return `routed by ${e.exchange || '(default)'} → ${[...e.queues, ...e.exchanges].join(', ') || 'nowhere'}`;
+    case 'enqueued':
+      return `enqueued in ${e.queue}${e.expiresAt !== undefined ? ` (expires at ${fmtT(e.expiresAt)})` : ''}`;
+    case 'delivered':
+      return `delivered from ${e.queue} to ${e.consumer}${e.redelivered ? ' (redelivered)' : ''}`;
+    case 'processed':
+      return `${e.consumer} attempt ${e.attempt}: ${e.ok ? 'ok' : 'failed'}`;
+    case 'dead-lettered':
+      return `dead-lettered from ${e.queue} (${e.reason}) → ${e.exchange || '(default)'} [${e.routingKeys.join(',')}]`;
+    case 'delayed':
+      return `held by ${e.exchange} for ${fmtT(e.delayMs)}`;
+    case 'dropped':
+      return `dropped: ${e.why}`;
+    case 'unroutable':
+      return `unroutable at ${e.exchange}`;
+    default:
+      return `${e.kind}${'queue' in e ? ` ${e.queue}` : ''}${'consumer' in e ? ` by ${e.consumer}` : ''}`;
+  }
+}

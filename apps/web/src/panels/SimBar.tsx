@@ -1,0 +1,146 @@
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import type { FailureModel } from '@retry-studio/topology-core';
+import { useApp } from '../store/store';
+import { player } from '../sim/player';
+import { runCommand } from '../commands/registry';
+import { env } from '../commands/env';
+
+const SPEEDS = [0.1, 1, 10, 100, 1000, 10000];
+
+function usePlayerTick(): number {
+  return useSyncExternalStore(
+    (l) => player.subscribe(l),
+    () => Math.round(player.p) * (player.playing ? 1 : -1),
+  );
+}
+
+export function fmtT(ms: number): string {
+  if (ms >= 3_600_000) return `${(ms / 3_600_000).toFixed(2)} h`;
+  if (ms >= 60_000) return `${(ms / 60_000).toFixed(2)} min`;
+  if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
+  return `${Math.round(ms)} ms`;
+}
+
+export function SimBar() {
+  usePlayerTick();
+  const failure = useApp((s) => s.failure);
+  const count = useApp((s) => s.messageCount);
+  const simError = useApp((s) => s.simError);
+  const simEvents = useApp((s) => s.simEvents);
+  const truncated = useApp((s) => s.simTruncated);
+  const [speed, setSpeed] = useState(player.speed);
+  useEffect(() => player.setSpeed(speed), [speed]);
+  const hasRun = !!(player.plans.sim || player.plans.live);
+  const end = player.endP;
+  const btn =
+    'h-7 rounded px-2 text-xs text-slate-100 bg-slate-700 hover:bg-slate-600 disabled:opacity-40 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
+  const setF = (f: FailureModel) => useApp.getState().setFailure(f);
+  return (
+    <div data-testid="sim-bar" className="flex flex-wrap items-center gap-2 border-b border-slate-800 bg-slate-900 px-2 py-1.5 text-xs text-slate-300">
+      <button type="button" data-testid="sim-run" className={`${btn} !bg-sky-700 hover:!bg-sky-600`} onClick={() => useApp.getState().runSimulation()} title="Simulate the design with this failure model">
+        ▶ Simulate
+      </button>
+      <button type="button" data-testid="sim-play" className={btn} disabled={!hasRun} onClick={() => runCommand('playPause', env)} title="Play / pause (Space)">
+        {player.playing ? '❚❚ Pause' : '▶ Play'}
+      </button>
+      <button type="button" data-testid="sim-step" className={btn} disabled={!hasRun} onClick={() => runCommand('step', env)} title="Step to the next event (.)">
+        ⏭ Step
+      </button>
+      <button type="button" data-testid="sim-reset" className={btn} disabled={!hasRun} onClick={() => runCommand('resetSim', env)} title="Reset (Shift+R)">
+        ⏮ Reset
+      </button>
+      <label className="flex items-center gap-1">
+        speed
+        <select data-testid="sim-speed" className="rounded bg-slate-800 px-1 py-0.5" value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
+          {SPEEDS.map((s) => (
+            <option key={s} value={s}>
+              {s}× virtual
+            </option>
+          ))}
+        </select>
+      </label>
+      <input
+        type="range"
+        aria-label="Playback position"
+        data-testid="sim-scrub"
+        min={0}
+        max={Math.max(1, Math.round(end))}
+        value={Math.round(player.p)}
+        onChange={(e) => player.seek(Number(e.target.value))}
+        className="w-28"
+        disabled={!hasRun}
+      />
+      <span data-testid="sim-clock" className="w-20 font-mono text-sky-300">
+        t = {fmtT(player.virtualNow)}
+      </span>
+      <span className="mx-1 h-4 w-px bg-slate-700" />
+      <label className="flex items-center gap-1">
+        failure
+        <select
+          data-testid="sim-failure"
+          className="rounded bg-slate-800 px-1 py-0.5"
+          value={failure.kind}
+          onChange={(e) => {
+            const k = e.target.value;
+            setF(
+              k === 'failFirst'
+                ? { kind: 'failFirst', n: 2 }
+                : k === 'percent'
+                  ? { kind: 'percent', percent: 30 }
+                  : k === 'poison'
+                    ? { kind: 'poison', every: 3 }
+                    : (({ kind: k }) as FailureModel),
+            );
+          }}
+        >
+          <option value="failFirst">fail first k attempts</option>
+          <option value="always">fail always</option>
+          <option value="poison">poison message</option>
+          <option value="percent">fail a percentage</option>
+          <option value="never">never fail</option>
+        </select>
+      </label>
+      {failure.kind === 'failFirst' && (
+        <label className="flex items-center gap-1">
+          k
+          <input data-testid="sim-k" type="number" min={0} max={50} className="w-12 rounded bg-slate-800 px-1" value={failure.n} onChange={(e) => setF({ kind: 'failFirst', n: Math.max(0, Number(e.target.value)) })} />
+        </label>
+      )}
+      {failure.kind === 'percent' && (
+        <label className="flex items-center gap-1">
+          %
+          <input type="number" min={0} max={100} className="w-12 rounded bg-slate-800 px-1" value={failure.percent} onChange={(e) => setF({ kind: 'percent', percent: Number(e.target.value) })} />
+        </label>
+      )}
+      {failure.kind === 'poison' && (
+        <label className="flex items-center gap-1">
+          every
+          <input type="number" min={1} className="w-12 rounded bg-slate-800 px-1" value={failure.every ?? 3} onChange={(e) => setF({ kind: 'poison', every: Math.max(1, Number(e.target.value)) })} />
+          th message
+        </label>
+      )}
+      <label className="flex items-center gap-1">
+        messages
+        <input
+          data-testid="sim-count"
+          type="number"
+          min={1}
+          max={2000}
+          className="w-14 rounded bg-slate-800 px-1"
+          value={count}
+          onChange={(e) => useApp.getState().setMessageCount(Math.max(1, Math.min(2000, Number(e.target.value))))}
+        />
+      </label>
+      {simEvents && (
+        <span data-testid="sim-summary" className="text-slate-400">
+          {simEvents.length} events{truncated ? ' (truncated)' : ''}
+        </span>
+      )}
+      {simError && (
+        <span data-testid="sim-error" role="alert" className="whitespace-pre-wrap text-red-400">
+          {simError}
+        </span>
+      )}
+    </div>
+  );
+}

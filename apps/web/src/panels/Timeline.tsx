@@ -1,0 +1,127 @@
+import { useMemo, useSyncExternalStore } from 'react';
+import type { SimEvent } from '@retry-studio/topology-core';
+import { useApp } from '../store/store';
+import { player } from '../sim/player';
+import { displayAt } from '../sim/compilePlayback';
+import { storiesOf, type Story } from './messageStory';
+import { fmtT } from './SimBar';
+import { MessageDetail } from './MessageDetail';
+
+const LANE_H = 18;
+const LABEL_W = 110;
+const MAX_LANES = 150;
+
+export function Timeline() {
+  const sim = useApp((s) => s.simEvents);
+  const live = useApp((s) => s.liveEvents);
+  const inspected = useApp((s) => s.inspectedMsg);
+  const simStories = useMemo(() => (sim ? storiesOf(sim) : []), [sim]);
+  const liveStories = useMemo(() => (live ? storiesOf(live) : []), [live]);
+  if (!sim && !live)
+    return (
+      <div data-testid="timeline-empty" className="p-3 text-xs text-slate-400">
+        Press <b>Simulate</b> to run the design: every message gets a lane here with its hops, waits and attempts. Click a lane to see its headers and x-death.
+      </div>
+    );
+  const endT = Math.max(1, ...simStories.map((s) => s.end), ...liveStories.map((s) => s.end));
+  const lanes: Array<{ story: Story; source: 'sim' | 'live' }> = [
+    ...simStories.slice(0, MAX_LANES).map((story) => ({ story, source: 'sim' as const })),
+    ...liveStories.slice(0, MAX_LANES).map((story) => ({ story, source: 'live' as const })),
+  ];
+  const selected = inspected ? (simStories.find((s) => s.msgId === inspected) ?? liveStories.find((s) => s.msgId === inspected)) : undefined;
+  return (
+    <div className="flex h-full min-h-0">
+      <div data-testid="timeline" className="min-w-0 flex-1 overflow-auto" role="list" aria-label="Messages">
+        <TimeAxis endT={endT} />
+        <div className="relative">
+          {lanes.map(({ story, source }) => (
+            <Lane key={`${source}:${story.msgId}`} story={story} source={source} endT={endT} active={story.msgId === inspected} />
+          ))}
+          <Playhead endT={endT} />
+        </div>
+        {simStories.length > MAX_LANES && <div className="p-1 text-[10px] text-slate-500">showing the first {MAX_LANES} of {simStories.length} messages</div>}
+      </div>
+      {selected && <MessageDetail story={selected} />}
+    </div>
+  );
+}
+
+function TimeAxis({ endT }: { endT: number }) {
+  const ticks = [0, 0.25, 0.5, 0.75, 1];
+  return (
+    <div className="sticky top-0 z-10 flex h-5 bg-slate-950 text-[10px] text-slate-500">
+      <div style={{ width: LABEL_W }} className="shrink-0 pl-1">
+        message
+      </div>
+      <div className="relative flex-1">
+        {ticks.map((f) => (
+          <span key={f} className="absolute" style={{ left: `${f * 100}%`, transform: f === 1 ? 'translateX(-100%)' : f ? 'translateX(-50%)' : undefined }}>
+            {fmtT(f * endT)}
+          </span>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function Lane({ story, source, endT, active }: { story: Story; source: 'sim' | 'live'; endT: number; active: boolean }) {
+  const x = (t: number) => `${(t / endT) * 100}%`;
+  const color = source === 'sim' ? '#38bdf8' : '#f97316';
+  const fateTone = story.fate.startsWith('acked') ? 'text-emerald-400' : story.fate.startsWith('dropped') ? 'text-red-400' : 'text-amber-300';
+  return (
+    <button
+      type="button"
+      role="listitem"
+      data-testid="timeline-lane"
+      data-msg={story.msgId}
+      data-source={source}
+      onClick={() => useApp.getState().inspectMessage(active ? null : story.msgId)}
+      title={`${story.body}: ${story.fate}`}
+      className={`flex w-full items-center text-left focus:outline-none focus-visible:ring-1 focus-visible:ring-sky-400 ${active ? 'bg-slate-700/70' : 'hover:bg-slate-800/70'}`}
+      style={{ height: LANE_H }}
+    >
+      <span style={{ width: LABEL_W }} className="flex shrink-0 items-center gap-1 truncate pl-1 font-mono text-[10px]">
+        <span className="inline-block h-2 w-2 rounded-full" style={{ background: color }} />
+        <span className="truncate text-slate-300">{story.body}</span>
+      </span>
+      <span className="relative h-full flex-1">
+        <span className="absolute top-1/2 h-px w-full bg-slate-800" />
+        {story.waits.map((w, i) => (
+          <span
+            key={i}
+            title={`${w.ttl ? 'TTL wait' : 'waiting'} in ${w.queue}: ${fmtT(w.to - w.from)}`}
+            className={`absolute top-[5px] h-2 rounded-sm ${w.ttl ? 'bg-amber-400/70' : 'bg-slate-500/60'}`}
+            style={{ left: x(w.from), width: `max(2px, ${((w.to - w.from) / endT) * 100}%)` }}
+          />
+        ))}
+        {story.attempts.map((a, i) => (
+          <span
+            key={i}
+            title={`attempt ${i + 1} at ${fmtT(a.t)}: ${a.ok ? 'ok' : 'failed'}`}
+            className={`absolute top-[4px] h-2.5 w-1.5 -translate-x-1/2 rounded-sm ${a.ok ? 'bg-emerald-400' : 'bg-red-500'}`}
+            style={{ left: x(a.t) }}
+          />
+        ))}
+        <span className={`absolute right-1 top-0 text-[9px] ${fateTone}`}>{story.fate}</span>
+      </span>
+    </button>
+  );
+}
+
+function Playhead({ endT }: { endT: number }) {
+  const t = useSyncExternalStore(
+    (l) => player.subscribe(l),
+    () => player.virtualNow,
+  );
+  return (
+    <div className="pointer-events-none absolute inset-y-0" style={{ left: LABEL_W, right: 0 }}>
+      <div className="absolute inset-y-0 w-px bg-sky-400/70" style={{ left: `${Math.min(1, t / endT) * 100}%` }} />
+    </div>
+  );
+}
+
+/** Seek the player to an event (used by the detail list). */
+export function seekTo(e: SimEvent): void {
+  const plan = player.plans.sim ?? player.plans.live;
+  if (plan) player.seek(displayAt(plan, e.t));
+}

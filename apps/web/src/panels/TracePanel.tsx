@@ -1,0 +1,3 @@
+export function TracePanel() {
+  return <div className="p-3 text-xs text-slate-400">Not wired yet.</div>;
+}

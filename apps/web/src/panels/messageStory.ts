@@ -1,0 +1,111 @@
+/** Per-message summaries of an event stream, for the timeline lanes and the message inspector. */
+import type { SimEvent, XDeathEntry, AmqpTable } from '@retry-studio/topology-core';
+
+export interface Wait {
+  queue: string;
+  from: number;
+  to: number;
+  ttl: boolean;
+}
+
+export interface Story {
+  msgId: string;
+  body: string;
+  events: SimEvent[];
+  waits: Wait[];
+  attempts: Array<{ t: number; ok: boolean; consumer: string }>;
+  end: number;
+  fate: string;
+  headers: AmqpTable;
+  xDeath: readonly XDeathEntry[];
+}
+
+export function storiesOf(events: readonly SimEvent[]): Story[] {
+  const by = new Map<string, Story>();
+  const open = new Map<string, { queue: string; from: number; ttl: boolean }>();
+  const out: Story[] = [];
+  for (const e of events) {
+    let s = by.get(e.msgId);
+    if (!s) {
+      s = { msgId: e.msgId, body: e.body, events: [], waits: [], attempts: [], end: e.t, fate: 'in flight', headers: {}, xDeath: [] };
+      by.set(e.msgId, s);
+      out.push(s);
+    }
+    s.events.push(e);
+    s.end = Math.max(s.end, e.t);
+    const closeWait = (q: string) => {
+      const w = open.get(`${e.msgId}|${q}`);
+      if (w) {
+        s!.waits.push({ queue: q, from: w.from, to: e.t, ttl: w.ttl });
+        open.delete(`${e.msgId}|${q}`);
+      }
+    };
+    switch (e.kind) {
+      case 'published':
+        s.headers = e.headers;
+        break;
+      case 'enqueued':
+        open.set(`${e.msgId}|${e.queue}`, { queue: e.queue, from: e.t, ttl: e.expiresAt !== undefined });
+        s.fate = `resting in ${e.queue}`;
+        break;
+      case 'delivered':
+        closeWait(e.queue);
+        s.headers = e.headers;
+        s.xDeath = e.xDeath ?? [];
+        break;
+      case 'expired':
+        closeWait(e.queue);
+        break;
+      case 'dead-lettered':
+        closeWait(e.queue);
+        break;
+      case 'processed':
+        s.attempts.push({ t: e.t, ok: e.ok, consumer: e.consumer });
+        break;
+      case 'acked':
+        s.fate = `acked by ${e.consumer}`;
+        break;
+      case 'dropped':
+        s.fate = `dropped (${e.why})`;
+        break;
+    }
+  }
+  for (const [k, w] of open) {
+    const s = by.get(k.split('|')[0]!);
+    if (s) s.waits.push({ queue: w.queue, from: w.from, to: Math.max(s.end, w.from), ttl: w.ttl });
+  }
+  return out;
+}
+
+/** Node-level path of a message: the sequence of (kind, place) a comparison can line up. */
+export function hopsOf(events: readonly SimEvent[]): string[] {
+  const hops: string[] = [];
+  for (const e of events) {
+    switch (e.kind) {
+      case 'routed':
+        hops.push(`routed ${e.exchange}`);
+        break;
+      case 'enqueued':
+        hops.push(`enqueued ${e.queue}`);
+        break;
+      case 'delivered':
+        hops.push(`delivered ${e.queue}`);
+        break;
+      case 'acked':
+      case 'rejected':
+      case 'requeued':
+        hops.push(`${e.kind} ${e.queue}`);
+        break;
+      case 'dead-lettered':
+        hops.push(`dead-lettered ${e.queue} (${e.reason})`);
+        break;
+      case 'expired':
+        hops.push(`expired ${e.queue}`);
+        break;
+      case 'dropped':
+        hops.push(`dropped ${e.why}`);
+        break;
+    }
+  }
+  return hops;
+}

@@ -1,0 +1,234 @@
+/**
+ * Turns an event stream (simulated or live) into a playback plan for the token overlay:
+ * per message, the nodes it stops at with display times, and per queue, its depth over time.
+ *
+ * Virtual time is not display time: routing takes zero virtual ms but a token must visibly
+ * travel. So every distinct virtual instant gets as many fixed-length "hops" as the busiest
+ * message needs at that instant, and the virtual gap to the next instant is shown at `speed`
+ * (virtual ms per display ms). One mapping for all messages keeps them in step.
+ */
+import type { SimEvent } from '@retry-studio/topology-core';
+import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId } from '../model/nodeIds';
+
+export const HOP_MS = 420;
+
+export interface Stop {
+  node: string;
+  /** display ms when the token arrives here */
+  arrive: number;
+  /** virtual ms of arrival */
+  t: number;
+  /** a visible wait with a deadline (TTL queue, delayed exchange): virtual deadline */
+  until?: number;
+}
+
+export type Fate = 'acked' | 'dropped' | 'resting' | 'inflight';
+
+export interface MessageTrack {
+  msgId: string;
+  body: string;
+  /** index in run order, for colour and lane */
+  index: number;
+  stops: Stop[];
+  fate: Fate;
+  /** display ms at which the last stop's story ends */
+  end: number;
+  /** indices (into the run's events) of this message's events */
+  eventIdx: number[];
+}
+
+export interface DepthSeries {
+  at: Float64Array;
+  depth: Int32Array;
+}
+
+export interface PlaybackPlan {
+  tracks: MessageTrack[];
+  byMsg: Map<string, MessageTrack>;
+  depth: Map<string, DepthSeries>;
+  /** display ms per event (same index as `events`) */
+  eventP: Float64Array;
+  events: readonly SimEvent[];
+  /** instants: virtual t → display base */
+  instantsT: Float64Array;
+  instantsP: Float64Array;
+  endP: number;
+  endT: number;
+  speed: number;
+}
+
+/** Where an event puts the message, if it moves it. */
+function stopOf(e: SimEvent): { node: string; until?: number } | undefined {
+  switch (e.kind) {
+    case 'published':
+      return e.origin.kind === 'publisher'
+        ? { node: publisherNodeId(e.origin.id) }
+        : e.origin.kind === 'consumer'
+          ? { node: consumerNodeId(e.origin.id) }
+          : undefined;
+    case 'routed':
+      return { node: exchangeNodeId(e.exchange) };
+    case 'delayed':
+      return { node: exchangeNodeId(e.exchange), until: e.until };
+    case 'enqueued':
+      return { node: queueNodeId(e.queue), ...(e.expiresAt !== undefined ? { until: e.expiresAt } : {}) };
+    case 'delivered':
+      return { node: consumerNodeId(e.consumer) };
+    case 'rejected':
+    case 'requeued':
+      return { node: queueNodeId(e.queue) };
+    default:
+      return undefined;
+  }
+}
+
+export function compilePlayback(input: readonly SimEvent[], speed: number, hop = HOP_MS): PlaybackPlan {
+  const events = [...input].sort((a, b) => a.t - b.t || a.seq - b.seq);
+  // pass 1: stops per message per instant, and the busiest message per instant
+  const instants: number[] = [];
+  const maxSteps = new Map<number, number>();
+  const stepsAt = new Map<string, number>(); // `${msg}@${t}` → steps so far
+  const lastNode = new Map<string, string>();
+  const micro = new Int32Array(events.length).fill(-1);
+  const cur = new Int32Array(events.length);
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    if (!maxSteps.has(e.t)) {
+      maxSteps.set(e.t, 1);
+      instants.push(e.t);
+    }
+    const key = `${e.msgId}@${e.t}`;
+    const s = stopOf(e);
+    let n = stepsAt.get(key) ?? 0;
+    if (s && lastNode.get(e.msgId) !== s.node) {
+      micro[i] = n;
+      n++;
+      stepsAt.set(key, n);
+      lastNode.set(e.msgId, s.node);
+      if (n > maxSteps.get(e.t)!) maxSteps.set(e.t, n);
+    }
+    cur[i] = Math.max(0, n - 1);
+  }
+  // pass 2: display base of every instant
+  const instantsT = new Float64Array(instants.length);
+  const instantsP = new Float64Array(instants.length);
+  let p = hop;
+  for (let k = 0; k < instants.length; k++) {
+    const t = instants[k]!;
+    if (k > 0) p += (t - instants[k - 1]!) / speed;
+    instantsT[k] = t;
+    instantsP[k] = p;
+    p += maxSteps.get(t)! * hop;
+  }
+  const base = new Map<number, number>();
+  for (let k = 0; k < instants.length; k++) base.set(instantsT[k]!, instantsP[k]!);
+  // pass 3: tracks, event display times, depth series
+  const eventP = new Float64Array(events.length);
+  const byMsg = new Map<string, MessageTrack>();
+  const tracks: MessageTrack[] = [];
+  const depthPts = new Map<string, { at: number[]; depth: number[]; ready: number }>();
+  const setDepth = (q: string, at: number, d: number) => {
+    let s = depthPts.get(q);
+    if (!s) depthPts.set(q, (s = { at: [], depth: [], ready: 0 }));
+    s.ready = Math.max(0, d);
+    s.at.push(at);
+    s.depth.push(s.ready);
+  };
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    let tr = byMsg.get(e.msgId);
+    if (!tr) {
+      tr = { msgId: e.msgId, body: e.body, index: tracks.length, stops: [], fate: 'inflight', end: 0, eventIdx: [] };
+      byMsg.set(e.msgId, tr);
+      tracks.push(tr);
+    }
+    tr.eventIdx.push(i);
+    const at = base.get(e.t)! + (micro[i]! >= 0 ? micro[i]! : cur[i]!) * hop;
+    eventP[i] = at;
+    if (micro[i]! >= 0) {
+      const s = stopOf(e)!;
+      tr.stops.push({ node: s.node, arrive: at, t: e.t, ...(s.until !== undefined ? { until: s.until } : {}) });
+      tr.fate = e.kind === 'enqueued' ? 'resting' : 'inflight';
+    }
+    switch (e.kind) {
+      case 'enqueued':
+        setDepth(e.queue, at, e.depth);
+        break;
+      case 'delivered':
+      case 'expired':
+        setDepth(e.queue, at, (depthPts.get(e.queue)?.ready ?? 1) - 1);
+        break;
+      case 'requeued':
+        setDepth(e.queue, at, (depthPts.get(e.queue)?.ready ?? 0) + 1);
+        break;
+      case 'depth':
+        setDepth(e.queue, at, e.ready);
+        break;
+      case 'acked':
+        tr.fate = 'acked';
+        break;
+      case 'dropped':
+        tr.fate = 'dropped';
+        break;
+    }
+    if (e.kind === 'acked' || e.kind === 'dropped') tr.end = at + hop;
+  }
+  let endP = hop;
+  for (const tr of tracks) {
+    const last = tr.stops[tr.stops.length - 1];
+    if (!tr.end) tr.end = (last?.arrive ?? 0) + hop;
+    endP = Math.max(endP, tr.end);
+  }
+  const depth = new Map<string, DepthSeries>();
+  for (const [q, s] of depthPts) depth.set(q, { at: Float64Array.from(s.at), depth: Int32Array.from(s.depth) });
+  return {
+    tracks,
+    byMsg,
+    depth,
+    eventP,
+    events,
+    instantsT,
+    instantsP,
+    endP,
+    endT: instants.length ? instants[instants.length - 1]! : 0,
+    speed,
+  };
+}
+
+/** Last index with arr[i] <= x, or -1. */
+export function floorIndex(arr: ArrayLike<number>, x: number): number {
+  let lo = 0;
+  let hi = arr.length - 1;
+  let ans = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (arr[mid]! <= x) {
+      ans = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return ans;
+}
+
+/** Virtual time shown at display time p (for the clock and for keeping place when speed changes). */
+export function virtualAt(plan: PlaybackPlan, p: number): number {
+  const k = floorIndex(plan.instantsP, p);
+  if (k < 0) return 0;
+  const t0 = plan.instantsT[k]!;
+  const next = k + 1 < plan.instantsT.length ? plan.instantsT[k + 1]! : undefined;
+  if (next === undefined) return t0;
+  // inside the hops of instant k virtual time stands still; after them it runs at `speed`
+  const hopsEnd = plan.instantsP[k + 1]! - (next - t0) / plan.speed;
+  if (p <= hopsEnd) return t0;
+  return Math.min(next, t0 + (p - hopsEnd) * plan.speed);
+}
+
+/** Display time at which virtual time t is first shown. */
+export function displayAt(plan: PlaybackPlan, t: number): number {
+  const k = floorIndex(plan.instantsT, t);
+  if (k < 0) return 0;
+  const t0 = plan.instantsT[k]!;
+  if (t === t0 || k + 1 >= plan.instantsT.length) return plan.instantsP[k]!;
+  const next = plan.instantsT[k + 1]!;
+  return plan.instantsP[k + 1]! - (next - t) / plan.speed;
+}

@@ -1,0 +1,13 @@
+import type { StateCreator } from 'zustand';
+import type { AppState } from './store';
+
+export interface SelectionSlice {
+  /** selected node and edge ids (its own field: components never scan nodes for it) */
+  selected: string[];
+  select: (ids: string[]) => void;
+}
+
+export const createSelectionSlice: StateCreator<AppState, [], [], SelectionSlice> = (set) => ({
+  selected: [],
+  select: (ids) => set({ selected: ids }),
+});

@@ -1,0 +1,59 @@
+import type { StateCreator } from 'zustand';
+import type { FailureModel, SimEvent } from '@retry-studio/topology-core';
+import type { AppState } from './store';
+import { player } from '../sim/player';
+import { runDesignSimulation } from '../sim/runSimulation';
+
+export interface SimSlice {
+  failure: FailureModel;
+  messageCount: number;
+  seed: number;
+  /** the simulated run's events (kept for the timeline and the inspector) */
+  simEvents: readonly SimEvent[] | null;
+  simError: string | null;
+  simTruncated: boolean;
+  /** the live trace's events, as they stream in */
+  liveEvents: readonly SimEvent[] | null;
+  inspectedMsg: string | null;
+  setFailure: (f: FailureModel) => void;
+  setMessageCount: (n: number) => void;
+  runSimulation: () => void;
+  clearSimulation: () => void;
+  setLiveEvents: (events: readonly SimEvent[] | null) => void;
+  inspectMessage: (msgId: string | null) => void;
+}
+
+export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, get) => ({
+  failure: { kind: 'failFirst', n: 2 },
+  messageCount: 3,
+  seed: 1,
+  simEvents: null,
+  simError: null,
+  simTruncated: false,
+  liveEvents: null,
+  inspectedMsg: null,
+  setFailure: (failure) => set({ failure }),
+  setMessageCount: (messageCount) => set({ messageCount }),
+  runSimulation: () => {
+    const s = get();
+    const r = runDesignSimulation(s.design, { messages: s.messageCount, failure: s.failure, seed: s.seed });
+    if ('error' in r) {
+      player.load('sim', null);
+      set({ simEvents: null, simError: r.error, simTruncated: false });
+      return;
+    }
+    player.reset();
+    player.load('sim', r.events);
+    set({ simEvents: r.events, simError: null, simTruncated: r.truncated, inspectedMsg: null });
+  },
+  clearSimulation: () => {
+    player.reset();
+    player.load('sim', null);
+    set({ simEvents: null, simError: null, inspectedMsg: null });
+  },
+  setLiveEvents: (liveEvents) => {
+    player.load('live', liveEvents);
+    set({ liveEvents });
+  },
+  inspectMessage: (inspectedMsg) => set({ inspectedMsg }),
+});
