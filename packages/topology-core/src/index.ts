@@ -35,3 +35,7 @@ export * from './scenario/fromScenario.js';
 export * from './scenario/observe.js';
 export * from './scenario/compare.js';
 export * from './scenario/runScenario.js';
+export * from './templates/types.js';
+export * from './templates/params.js';
+export * from './templates/registry.js';
+export { binaryDelayRoutingKey, TemplateParamError } from './templates/binaryDelay.js';

@@ -1,0 +1,57 @@
+/** RabbitMQ 4.3's native quorum-queue delayed retry (x-delayed-retry-*). */
+import { bind, exchange, finish, publisher, queue, worker, X, Q, C, P } from './build.js';
+import { delayParam, prefixParam } from './commonParams.js';
+import type { RetryTemplate } from './types.js';
+
+export const quorumDelayedRetry: RetryTemplate = {
+  id: 'quorum-delayed-retry',
+  title: 'Quorum queue native delayed retry (RabbitMQ 4.3)',
+  summary: 'x-delayed-retry-type on a quorum queue: returned messages wait min(min x count, max) before redelivery; a delivery limit and DLX end it',
+  params: [
+    prefixParam('jobs'),
+    { name: 'deliveryLimit', label: 'Delivery limit', type: 'integer', default: 3, min: 1, max: 1000, unit: 'count' },
+    delayParam('minDelayMs', 'x-delayed-retry-min', 1000),
+    delayParam('maxDelayMs', 'x-delayed-retry-max', 10000),
+  ],
+  requires: [],
+  profile: '4.x',
+  runsOnStock310: false,
+  build: (p) => {
+    const pre = p.prefix as string;
+    const limit = p.deliveryLimit as number;
+    const [min, max] = [p.minDelayMs as number, p.maxDelayMs as number];
+    const q = `${pre}.q`;
+    const dead = `${pre}.dead`;
+    const delays = Array.from({ length: limit }, (_, i) => Math.min(min * (i + 1), max));
+    return finish({
+      id: 'quorum-delayed-retry',
+      title: 'Quorum queue native delayed retry (RabbitMQ 4.3)',
+      params: p,
+      topology: {
+        exchanges: [exchange(pre), exchange(`${pre}.dlx`, 'fanout')],
+        queues: [
+          queue(q, {
+            'x-queue-type': 'quorum',
+            'x-delivery-limit': limit,
+            'x-delayed-retry-type': 'all',
+            'x-delayed-retry-min': min,
+            'x-delayed-retry-max': max,
+            'x-dead-letter-exchange': `${pre}.dlx`,
+          }),
+          queue(dead),
+        ],
+        bindings: [bind(pre, q, 'job'), bind(`${pre}.dlx`, dead)],
+      },
+      consumers: [worker('worker', q, [{ then: { kind: 'requeue' } }], 'worker')],
+      publishers: [publisher(pre, 'job')],
+      explanation:
+        `RabbitMQ 4.3 quorum queues can delay redelivery themselves: with x-delayed-retry-type=all, a returned message becomes ready again only after min(${min} x delivery count, ${max}) ms ` +
+        `(${delays.join(', ')} ms here). No wait queues, no plugin, no republish: the worker just requeues. After ${limit} returns the delivery limit dead-letters it to ${dead}. ` +
+        `Simulated under the 4.x profile with 4.3 rules; a 3.10-4.2 broker does not know these arguments (deploy reports it unsupported).`,
+      columns: [[P('publisher')], [X(pre)], [Q(q)], [C('worker'), X(`${pre}.dlx`)], [Q(dead)]],
+      profile: '4.x',
+      workConsumers: ['worker'],
+      documented: [{ failure: { kind: 'always' }, attempts: limit + 1, delaysMs: delays, endsIn: { kind: 'queue', queue: dead } }],
+    });
+  },
+};
