@@ -39,3 +39,4 @@ export * from './templates/types.js';
 export * from './templates/params.js';
 export * from './templates/registry.js';
 export { binaryDelayRoutingKey, TemplateParamError } from './templates/binaryDelay.js';
+export * from './budget/trace.js';

@@ -1,0 +1,169 @@
+/**
+ * One message's journey, read from a simulation's events: processing attempts (by the work
+ * consumers), the virtual time of each, the delays between them, and where it ended.
+ */
+import type { SimEvent } from '../sim/events.js';
+import type { SimulationResult } from '../sim/types.js';
+import type { Ending } from '../templates/types.js';
+import type { Topology } from '../model/definitions.js';
+import type { ConsumerSpec } from '../model/consumer.js';
+
+export interface MessageTrace {
+  readonly msgId: string;
+  readonly body: string;
+  /** virtual ms of each processing attempt by a work consumer */
+  readonly attemptTimes: readonly number[];
+  readonly attempts: number;
+  readonly delaysMs: readonly number[];
+  readonly endsIn: Ending;
+  /** virtual ms of the last event concerning this message */
+  readonly endTime: number;
+  /** every queue the message was enqueued in, in order (duplicates kept) */
+  readonly path: readonly string[];
+  readonly ops: BrokerOps;
+}
+
+/** Broker work caused by one message. */
+export interface BrokerOps {
+  /** client publishes (the original included) */
+  readonly publishes: number;
+  readonly deadLetterings: number;
+  /** exchange routing decisions (one per exchange visited) */
+  readonly routings: number;
+  readonly enqueues: number;
+  readonly deliveries: number;
+  readonly requeues: number;
+  readonly delayed: number;
+  readonly expirations: number;
+  readonly drops: number;
+}
+
+export interface TraceOptions {
+  /** consumer ids whose processing counts as an attempt; default: every consumer that emitted `processed` */
+  readonly workConsumers?: readonly string[];
+  /**
+   * Queues where a message keeps moving (a consumer reads it, or a TTL expires it). When the run
+   * was cut off, a message sitting in one of them is still cycling rather than parked.
+   */
+  readonly activeQueues?: ReadonlySet<string>;
+}
+
+/** Queues with a consumer or a queue TTL: a message there has not come to rest. */
+export function activeQueuesOf(design: { readonly topology: Topology; readonly consumers: readonly ConsumerSpec[] }): Set<string> {
+  const s = new Set<string>(design.consumers.map((c) => c.queue));
+  for (const q of design.topology.queues) if (q.arguments?.['x-message-ttl'] !== undefined) s.add(q.name);
+  return s;
+}
+
+/** Groups events by message and builds each message's trace. */
+export function traceMessages(result: SimulationResult, opts: TraceOptions = {}): MessageTrace[] {
+  const byMsg = new Map<string, SimEvent[]>();
+  for (const e of result.events) {
+    let list = byMsg.get(e.msgId);
+    if (!list) byMsg.set(e.msgId, (list = []));
+    list.push(e);
+  }
+  const finalQueues = new Map<string, string[]>();
+  for (const [q, msgs] of Object.entries(result.final))
+    for (const m of msgs) {
+      const l = finalQueues.get(m.msgId) ?? [];
+      if (!l.includes(q)) l.push(q);
+      finalQueues.set(m.msgId, l);
+    }
+  const work = opts.workConsumers ? new Set(opts.workConsumers) : undefined;
+  const out: MessageTrace[] = [];
+  for (const [msgId, events] of byMsg) {
+    const inQueues = finalQueues.get(msgId) ?? [];
+    const moving = result.truncated && inQueues.some((q) => opts.activeQueues?.has(q));
+    out.push(traceOne(msgId, events, moving ? [] : inQueues, result.truncated, work));
+  }
+  return out;
+}
+
+function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly string[], truncated: boolean, work: Set<string> | undefined): MessageTrace {
+  const attemptTimes: number[] = [];
+  const path: string[] = [];
+  let publishes = 0,
+    deadLetterings = 0,
+    routings = 0,
+    enqueues = 0,
+    deliveries = 0,
+    requeues = 0,
+    delayed = 0,
+    expirations = 0,
+    drops = 0;
+  let workAcked = false;
+  let dropped = false;
+  const deliveredTo = new Set<string>();
+  for (const e of events) {
+    switch (e.kind) {
+      case 'published':
+        publishes++;
+        break;
+      case 'routed':
+        routings++;
+        break;
+      case 'enqueued':
+        enqueues++;
+        path.push(e.queue);
+        break;
+      case 'delivered':
+        deliveries++;
+        deliveredTo.add(e.consumer);
+        break;
+      case 'processed':
+        if (!work || work.has(e.consumer)) attemptTimes.push(e.t);
+        break;
+      case 'acked':
+        if (!work || work.has(e.consumer)) workAcked = workAcked || lastProcessedOk(events, e);
+        break;
+      case 'requeued':
+        requeues++;
+        break;
+      case 'dead-lettered':
+        deadLetterings++;
+        break;
+      case 'delayed':
+        delayed++;
+        break;
+      case 'expired':
+        expirations++;
+        break;
+      case 'dropped':
+        drops++;
+        dropped = true;
+        break;
+      default:
+        break;
+    }
+  }
+  const delaysMs = attemptTimes.slice(1).map((t, i) => t - attemptTimes[i]!);
+  let endsIn: Ending;
+  if (inQueues.length > 0) endsIn = { kind: 'queue', queue: inQueues[0]!, ...(inQueues.length > 1 ? { also: inQueues.slice(1) } : {}) };
+  else if (workAcked) endsIn = { kind: 'acked' };
+  else if (truncated) endsIn = { kind: 'cycling' };
+  else if (dropped) endsIn = { kind: 'dropped' };
+  else endsIn = { kind: 'acked' };
+  const last = events[events.length - 1];
+  return {
+    msgId,
+    body: events[0]?.body ?? '',
+    attemptTimes,
+    attempts: attemptTimes.length,
+    delaysMs,
+    endsIn,
+    endTime: last ? last.t : 0,
+    path,
+    ops: { publishes, deadLetterings, routings, enqueues, deliveries, requeues, delayed, expirations, drops },
+  };
+}
+
+/** An ack by a work consumer after a successful processing run means the work got done. */
+function lastProcessedOk(events: readonly SimEvent[], ack: SimEvent): boolean {
+  if (ack.kind !== 'acked') return false;
+  for (let i = events.indexOf(ack); i >= 0; i--) {
+    const e = events[i]!;
+    if (e.kind === 'processed' && e.consumer === ack.consumer) return e.ok;
+  }
+  return false;
+}
