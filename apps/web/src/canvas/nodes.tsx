@@ -13,7 +13,7 @@ export const EXCHANGE_LOOK: Record<ExchangeType, { color: string; glyph: string;
   fanout: { color: '#22c55e', glyph: '⇉', label: 'fanout' },
   topic: { color: '#f59e0b', glyph: '#', label: 'topic' },
   headers: { color: '#14b8a6', glyph: 'H', label: 'headers' },
-  'x-delayed-message': { color: '#ec4899', glyph: '⏱', label: 'delayed' },
+  'x-delayed-message': { color: '#ec4899', glyph: '◷', label: 'delayed' },
   radlx: { color: '#a855f7', glyph: 'R', label: 'radlx' },
 };
 

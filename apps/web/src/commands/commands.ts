@@ -105,7 +105,7 @@ export const playPause = register({
   id: 'playPause',
   label: 'Play / pause',
   shortcut: 'Space',
-  icon: '⏯',
+  icon: '▶',
   group: 'sim',
   keyTest: (e) => e.key === ' ' && !mod(e),
   perform: ({ store }) => {
@@ -119,7 +119,7 @@ export const stepSim = register({
   id: 'step',
   label: 'Step',
   shortcut: '.',
-  icon: '⏭',
+  icon: '›',
   group: 'sim',
   keyTest: (e) => e.key === '.',
   perform: ({ store }) => {
@@ -132,7 +132,7 @@ export const resetSim = register({
   id: 'resetSim',
   label: 'Reset simulation',
   shortcut: 'Shift+R',
-  icon: '⏮',
+  icon: '↺',
   group: 'sim',
   keyTest: (e) => e.shiftKey && !mod(e) && e.key.toLowerCase() === 'r',
   perform: () => player.reset(),

@@ -36,7 +36,7 @@ export function SimBar() {
     'h-7 rounded px-2 text-xs text-slate-100 bg-slate-700 hover:bg-slate-600 disabled:opacity-40 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
   const setF = (f: FailureModel) => useApp.getState().setFailure(f);
   return (
-    <div data-testid="sim-bar" className="flex flex-wrap items-center gap-2 border-b border-slate-800 bg-slate-900 px-2 py-1.5 text-xs text-slate-300">
+    <div data-testid="sim-bar" className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-slate-800 bg-slate-900 px-2 py-1.5 text-xs text-slate-300">
       <button type="button" data-testid="sim-run" className={`${btn} !bg-sky-700 hover:!bg-sky-600`} onClick={() => useApp.getState().runSimulation()} title="Simulate the design with this failure model">
         ▶ Simulate
       </button>
@@ -44,10 +44,10 @@ export function SimBar() {
         {player.playing ? '❚❚ Pause' : '▶ Play'}
       </button>
       <button type="button" data-testid="sim-step" className={btn} disabled={!hasRun} onClick={() => runCommand('step', env)} title="Step to the next event (.)">
-        ⏭ Step
+        Step ›
       </button>
       <button type="button" data-testid="sim-reset" className={btn} disabled={!hasRun} onClick={() => runCommand('resetSim', env)} title="Reset (Shift+R)">
-        ⏮ Reset
+        ↺ Reset
       </button>
       <label className="flex items-center gap-1">
         speed

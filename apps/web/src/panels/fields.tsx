@@ -77,7 +77,6 @@ export function NumberArgField(props: {
   useEffect(() => {
     const shown = text.trim() === '' ? undefined : Number.isNaN(Number(text)) ? text : Number(text);
     if (shown !== props.value) setText(props.value === undefined ? '' : String(props.value));
-    // eslint-disable-next-line
   }, [props.value]);
   return (
     <FieldShell label={props.label} issues={props.issues} hint={props.hint} id={id}>
@@ -152,7 +151,6 @@ export function JsonField(props: {
       return;
     }
     setText(JSON.stringify(props.value ?? {}, null, 2));
-    // eslint-disable-next-line
   }, [props.value]);
   const issues = [...(props.issues ?? []), ...(parseError ? [{ path: '', code: 'json', message: parseError }] : [])];
   return (

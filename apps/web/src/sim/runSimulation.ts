@@ -1,30 +1,37 @@
 /** Runs the core simulator on a design (the web never simulates anything itself). */
-import type { Design, FailureModel, SimEvent } from '@retry-studio/topology-core';
-import { coreFn } from '../core/bridge';
+import { designToSimulation, simulate, validateDesign, type Design, type FailureModel, type SimEvent } from '@retry-studio/topology-core';
 
 export interface RunOptions {
   messages: number;
   failure: FailureModel;
   seed: number;
+  /** stop after this many events (keeps the browser responsive) */
+  maxEvents?: number;
 }
 
 export type RunResult = { events: SimEvent[]; truncated: boolean; endTime: number } | { error: string };
 
-type DesignToSimulation = (d: Design, o: { messages: number; failure: FailureModel; seed: number }) => unknown;
-type Simulate = (input: unknown) => { events: SimEvent[]; truncated: boolean; endTime: number };
+/**
+ * Test publishes come from the run's steps; the canvas draws them leaving their publisher node,
+ * so a step publish whose message id is `${publisherId}-${n}` is attributed to that publisher.
+ */
+export function attributePublishers(events: SimEvent[], publisherIds: readonly string[]): SimEvent[] {
+  const ids = [...publisherIds].sort((a, b) => b.length - a.length);
+  return events.map((e) => {
+    if (e.kind !== 'published' || e.origin.kind !== 'step') return e;
+    const id = ids.find((p) => e.msgId.startsWith(`${p}-`));
+    return id ? { ...e, origin: { kind: 'publisher' as const, id } } : e;
+  });
+}
 
 export function runDesignSimulation(design: Design, opts: RunOptions): RunResult {
-  const toSim = coreFn<DesignToSimulation>('designToSimulation');
-  const simulate = coreFn<Simulate>('simulate');
-  if (!toSim || !simulate) return { error: 'The simulator is not available in this build of topology-core yet.' };
-  if (!design.publishers.length) return { error: 'Add a publisher: the simulation publishes test messages through it.' };
+  if (!design.publishers.length) return { error: 'Add a publisher: the simulation publishes its test messages through it.' };
+  const v = validateDesign(design);
+  if (!v.ok) return { error: `Fix the design first: ${v.errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ')}` };
   try {
-    const input = toSim(design, { messages: opts.messages, failure: opts.failure, seed: opts.seed });
-    const bad = input as { ok?: boolean; errors?: Array<{ path: string; message: string }> };
-    if (bad && bad.ok === false && bad.errors) return { error: bad.errors.map((e) => `${e.path}: ${e.message}`).join('\n') };
-    const simInput = (bad as { input?: unknown }).input ?? input;
-    const r = simulate({ ...(simInput as object), emitDepth: false, maxEvents: 200_000 });
-    return { events: r.events, truncated: r.truncated, endTime: r.endTime };
+    const input = designToSimulation(design, { messages: opts.messages, failure: opts.failure, seed: opts.seed });
+    const r = simulate({ ...input, maxEvents: opts.maxEvents ?? 300_000 });
+    return { events: attributePublishers(r.events, design.publishers.map((p) => p.id)), truncated: r.truncated, endTime: r.endTime };
   } catch (e) {
     return { error: e instanceof Error ? e.message : String(e) };
   }

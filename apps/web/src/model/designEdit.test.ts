@@ -1,0 +1,117 @@
+// @vitest-environment node
+// (jsdom 31 needs a newer Node than this machine has; these tests need no DOM)
+import { describe, expect, it } from 'vitest';
+import { validateDesign } from '@retry-studio/topology-core';
+import { addNode, connect, deleteElements, duplicateNodes, renameNode } from './designEdit';
+import { emptyDesign } from './emptyDesign';
+import { dlxTtlRetry } from '../fixtures/designs';
+import { edgeIdOf } from './edgeIds';
+
+describe('connect decides the edge kind from the two ends', () => {
+  const base = () => {
+    let d = emptyDesign();
+    d = addNode(d, { kind: 'exchange', type: 'direct' }, { x: 0, y: 0 }).design;
+    d = addNode(d, { kind: 'exchange', type: 'fanout' }, { x: 0, y: 0 }).design;
+    d = addNode(d, { kind: 'queue', type: 'classic' }, { x: 0, y: 0 }).design;
+    d = addNode(d, { kind: 'consumer' }, { x: 0, y: 0 }).design;
+    d = addNode(d, { kind: 'publisher' }, { x: 0, y: 0 }).design;
+    return d;
+  };
+
+  it('exchange → queue binds with the queue name as key', () => {
+    const r = connect(base(), 'exchange:direct', 'queue:queue');
+    if ('error' in r) throw new Error(r.error);
+    expect(r.kind).toBe('binding');
+    expect(r.design.topology.bindings).toEqual([{ source: 'direct', destination: 'queue', destination_type: 'queue', routing_key: 'queue' }]);
+  });
+
+  it('fanout bindings get an empty key', () => {
+    const r = connect(base(), 'exchange:fanout', 'queue:queue');
+    if ('error' in r) throw new Error(r.error);
+    expect(r.design.topology.bindings[0]!.routing_key).toBe('');
+  });
+
+  it('queue → exchange sets the dead-letter exchange', () => {
+    const r = connect(base(), 'queue:queue', 'exchange:fanout');
+    if ('error' in r) throw new Error(r.error);
+    expect(r.kind).toBe('deadLetter');
+    expect(r.design.topology.queues[0]!.arguments?.['x-dead-letter-exchange']).toBe('fanout');
+  });
+
+  it('the ae handle sets an alternate exchange; the out handle binds exchange to exchange', () => {
+    const ae = connect(base(), 'exchange:direct', 'exchange:fanout', 'ae');
+    if ('error' in ae) throw new Error(ae.error);
+    expect(ae.kind).toBe('alternate');
+    expect(ae.design.topology.exchanges[0]!.arguments?.['alternate-exchange']).toBe('fanout');
+    const e2e = connect(base(), 'exchange:direct', 'exchange:fanout', 'out');
+    if ('error' in e2e) throw new Error(e2e.error);
+    expect(e2e.kind).toBe('binding');
+    expect(e2e.design.topology.bindings[0]!.destination_type).toBe('exchange');
+  });
+
+  it('queue → consumer attaches, consumer → exchange republishes, publisher → exchange targets', () => {
+    let d = base();
+    const a = connect(d, 'queue:queue', 'consumer:consumer');
+    if ('error' in a) throw new Error(a.error);
+    d = a.design;
+    expect(d.consumers[0]!.queue).toBe('queue');
+    const b = connect(d, 'consumer:consumer', 'exchange:direct');
+    if ('error' in b) throw new Error(b.error);
+    expect(b.kind).toBe('republish');
+    const beh = b.design.consumers[0]!.behaviour;
+    expect(beh.kind === 'worker' && beh.onFailure.map((r) => r.then.kind)).toEqual(['republish']);
+    const c = connect(b.design, 'publisher:publisher', 'exchange:direct');
+    if ('error' in c) throw new Error(c.error);
+    expect(c.design.publishers[0]!.exchange).toBe('direct');
+  });
+
+  it('refuses meaningless connections', () => {
+    expect(connect(base(), 'consumer:consumer', 'queue:queue')).toEqual({ error: 'a consumer cannot connect to a queue' });
+    expect(connect(base(), 'exchange:direct', 'publisher:publisher')).toHaveProperty('error');
+  });
+});
+
+describe('delete, rename, duplicate keep references whole', () => {
+  it('deleting an exchange drops its bindings, the DLX arguments that name it and nothing else', () => {
+    const d = deleteElements(dlxTtlRetry(), ['exchange:retry'], []);
+    expect(d.topology.exchanges.map((x) => x.name)).toEqual(['work']);
+    expect(d.topology.bindings.every((b) => b.source !== 'retry')).toBe(true);
+    expect(d.topology.queues.find((q) => q.name === 'work.q')!.arguments).toEqual({});
+    expect(d.layout?.['exchange:retry']).toBeUndefined();
+  });
+
+  it('deleting a queue takes its consumer with it', () => {
+    const d = deleteElements(dlxTtlRetry(), ['queue:work.q'], []);
+    expect(d.consumers).toEqual([]);
+  });
+
+  it('deleting a dead-letter edge removes the DLX and its routing key', () => {
+    const d = deleteElements(dlxTtlRetry(), [], [edgeIdOf.deadLetter('work.q')]);
+    expect(d.topology.queues[0]!.arguments).toEqual({});
+  });
+
+  it('renaming an exchange follows bindings, DLX arguments, publishers and layout', () => {
+    const d = renameNode(dlxTtlRetry(), 'exchange:work', 'orders');
+    expect(d.topology.bindings[0]!.source).toBe('orders');
+    expect(d.topology.queues.find((q) => q.name === 'wait.q')!.arguments?.['x-dead-letter-exchange']).toBe('orders');
+    expect(d.publishers[0]!.exchange).toBe('orders');
+    expect(d.layout?.['exchange:orders']).toEqual(dlxTtlRetry().layout?.['exchange:work']);
+    expect(validateDesign(d).ok).toBe(true);
+  });
+
+  it('duplicate copies nodes with new names and the bindings among them', () => {
+    const r = duplicateNodes(dlxTtlRetry(), ['exchange:work', 'queue:work.q']);
+    expect(r.nodeIds).toEqual(['exchange:work.copy', 'queue:work.q.copy']);
+    expect(r.design.topology.bindings.some((b) => b.source === 'work.copy' && b.destination === 'work.q.copy')).toBe(true);
+    expect(validateDesign(r.design).ok).toBe(true);
+  });
+
+  it('added nodes get unique names and a valid design', () => {
+    let d = emptyDesign();
+    d = addNode(d, { kind: 'queue', type: 'quorum' }, { x: 1, y: 2 }).design;
+    d = addNode(d, { kind: 'queue', type: 'quorum' }, { x: 1, y: 2 }).design;
+    expect(d.topology.queues.map((q) => q.name)).toEqual(['quorum.queue', 'quorum.queue.2']);
+    expect(d.topology.queues[0]!.arguments?.['x-queue-type']).toBe('quorum');
+    expect(validateDesign(d).ok).toBe(true);
+  });
+});
