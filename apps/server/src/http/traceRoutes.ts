@@ -1,5 +1,145 @@
-import type { Express } from 'express';
+/**
+ * Live trace API:
+ *   POST /api/trace                 start (design must be deployed at the target)
+ *   GET  /api/trace/:id             summary
+ *   GET  /api/trace/:id/events      Server-Sent Events (SimEvents; `event: notice` for the rest)
+ *   GET  /api/trace/:id/prediction  the simulator's prediction and the first difference
+ *   POST /api/trace/:id/stop
+ */
+import type { Express, Response } from 'express';
+import { redactUrl } from '../broker/index.js';
+import { compareTrace, predict, MAX_PREDICTED_MESSAGES } from '../trace/prediction.js';
+import { TraceSession } from '../trace/traceSession.js';
 import type { AppContext } from './app.js';
-import type { RateLimitOptions } from './rateLimit.js';
+import { route } from './app.js';
+import { brokerUrlFromRequest } from './brokers.js';
+import { checkPrefixedNames, designFromRequest } from './designInput.js';
+import { HttpError } from './httpError.js';
+import { rateLimit, type RateLimitOptions } from './rateLimit.js';
+import { streamOriginGuard } from './safety.js';
+import { parseBody, traceRequest } from './schemas.js';
 
-export function registerTraceRoutes(_app: Express, _ctx: AppContext, _limit: RateLimitOptions): void {}
+const MAX_RUNNING = 4;
+const MAX_KEPT = 20;
+
+export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLimitOptions): void {
+  const sessions = new Map<string, TraceSession>();
+  app.locals.traces = sessions;
+
+  const get = (id: string): TraceSession => {
+    const s = sessions.get(id);
+    if (!s) throw new HttpError(404, `no trace '${id.slice(0, 40)}'`, 'id');
+    return s;
+  };
+
+  app.post(
+    '/api/trace',
+    rateLimit('trace', limit),
+    route(async (req, res) => {
+      const body = parseBody(traceRequest, req.body);
+      const url = brokerUrlFromRequest(body.broker);
+      const { design } = designFromRequest(body.design);
+      const target = ctx.deploy.target(design, url, body);
+      checkPrefixedNames(design, target.prefix);
+      if (body.publisher !== undefined && !design.publishers.some((p) => p.id === body.publisher))
+        throw new HttpError(400, `no publisher '${body.publisher}' in the design`, 'publisher');
+      if (design.publishers.length === 0) throw new HttpError(400, 'the design has no publisher to publish test messages from', 'design.publishers');
+      const running = [...sessions.values()].filter((s) => s.isRunning).length;
+      if (running >= MAX_RUNNING) throw new HttpError(429, `${running} traces are running; stop one first`);
+      const { plan } = await ctx.deploy.plan(design, url, target).catch((err: Error) => {
+        throw new HttpError(502, err.message, 'broker');
+      });
+      const missing = plan.items.filter((i) => i.status === 'create' || i.status === 'unsupported');
+      if (missing.length > 0)
+        throw new HttpError(409, `the design is not deployed at vhost '${target.vhost}' prefix '${target.prefix}': ${missing.length} object(s) missing (${missing.slice(0, 5).map((m) => m.name).join(', ')}); deploy it first`, 'design', {
+          missing: missing.map((m) => ({ kind: m.kind, name: m.name, status: m.status })),
+        });
+      const conn = await ctx.brokers.connection(url, target.vhost, 'trace').catch((err: Error) => {
+        throw new HttpError(502, err.message, 'broker');
+      });
+      const session = new TraceSession(design, target, conn, ctx.brokers.management(url), {
+        ...(body.publisher ? { publisher: body.publisher } : {}),
+        ...(body.messages ? { messages: body.messages } : {}),
+        ...(body.ratePerSecond ? { ratePerSecond: body.ratePerSecond } : {}),
+        ...(body.headers ? { headers: body.headers } : {}),
+        ...(body.expiration ? { expiration: body.expiration } : {}),
+        ...(body.priority !== undefined ? { priority: body.priority } : {}),
+        ...(body.persistent !== undefined ? { persistent: body.persistent } : {}),
+        ...(body.durationMs ? { durationMs: body.durationMs } : {}),
+      });
+      sessions.set(session.traceId, session);
+      // forget the oldest finished traces
+      if (sessions.size > MAX_KEPT) for (const [id, s] of sessions) if (!s.isRunning && sessions.size > MAX_KEPT) sessions.delete(id);
+      await session.start();
+      const conflicts = plan.items.filter((i) => i.status === 'conflict').map((i) => i.name);
+      res.status(201).json({
+        id: session.traceId,
+        broker: redactUrl(url),
+        target,
+        events: `/api/trace/${session.traceId}/events`,
+        prediction: `/api/trace/${session.traceId}/prediction`,
+        ...(conflicts.length ? { warning: `these objects exist with other settings, so the broker may route differently from the design: ${conflicts.join(', ')}` } : {}),
+      });
+    }),
+  );
+
+  app.get('/api/trace/:id', (req, res) => {
+    res.json(get(String(req.params.id)).summary());
+  });
+
+  app.post(
+    '/api/trace/:id/stop',
+    route(async (req, res) => {
+      res.json(await get(String(req.params.id)).stop('stopped'));
+    }),
+  );
+
+  app.get('/api/trace/:id/prediction', (req, res) => {
+    const s = get(String(req.params.id));
+    const n = s.opts.messages ?? 1;
+    const p = predict(s.design, { messages: n, publisher: s.publisherSpec.id, ...(s.opts.seed !== undefined ? { seed: s.opts.seed } : {}) });
+    const actual = s.events().filter((e) => s.messageIndex(e.msgId) <= MAX_PREDICTED_MESSAGES);
+    const comparison = compareTrace(p.events, actual, { complete: !s.isRunning });
+    const withEvents = req.query.events !== '0';
+    res.json({
+      comparison,
+      ...(p.truncated ? { note: `the prediction covers the first ${MAX_PREDICTED_MESSAGES} messages` } : {}),
+      ...(withEvents ? { predicted: p.events.slice(0, 20_000) } : {}),
+    });
+  });
+
+  app.get('/api/trace/:id/events', streamOriginGuard(), (req, res: Response) => {
+    const s = get(String(req.params.id));
+    const timing = req.query.timing === '1';
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    res.flushHeaders();
+    req.socket.setNoDelay(true);
+    res.write('retry: 2000\n\n');
+    const lastId = Number(req.headers['last-event-id'] ?? 0);
+    const sub = s.log.subscribe(
+      {
+        write: (frame, entry) => res.write(timing && entry?.rxAt !== undefined ? `: rx=${performance.timeOrigin + entry.rxAt}\n${frame}` : frame),
+      },
+      Number.isFinite(lastId) ? lastId : 0,
+    );
+    const onDrain = () => s.log.drained(sub.handle);
+    res.on('drain', onDrain);
+    const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
+    const close = () => {
+      clearInterval(ping);
+      sub.unsubscribe();
+      res.off('drain', onDrain);
+    };
+    s.log.onEnd(() => {
+      res.write('event: end\ndata: {}\n\n');
+      close();
+      res.end();
+    });
+    req.on('close', close);
+  });
+}

@@ -25,7 +25,7 @@ export interface LogEntry {
 
 export interface Subscriber {
   /** write one frame; false means the socket buffer is full */
-  write(frame: string): boolean;
+  write(frame: string, entry?: LogEntry): boolean;
   /** when the frame was written, with the delivery time it came from */
   onWritten?(entry: LogEntry, at: number): void;
 }
@@ -90,7 +90,7 @@ export class EventLog {
   }
 
   private writeNow(sub: Sub, entry: LogEntry): void {
-    const ok = sub.s.write(entry.frame);
+    const ok = sub.s.write(entry.frame, entry);
     const at = performance.now();
     if (entry.rxAt !== undefined && entry.isDelivery && this.latencies.length < this.latencyCap) this.latencies.push(at - entry.rxAt);
     sub.s.onWritten?.(entry, at);

@@ -1,0 +1,499 @@
+/**
+ * One live trace: observation mirrors, the design's consumers as workers, the test publisher
+ * and a queue-depth sampler, all on the 'trace' connection (re-set up after every reconnect),
+ * turned into the simulator's event vocabulary with real headers.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ConsumeMessage } from 'amqplib';
+import {
+  compileExchanges,
+  route,
+  type AmqpTable,
+  type Design,
+  type ExchangeIndex,
+  type PublishOrigin,
+  type PublisherSpec,
+  type SimEvent,
+  type Topology,
+} from '@retry-studio/topology-core';
+import type { ManagedConnection, ManagementClient } from '../broker/index.js';
+import { Renamer, renameDesign, type DeployTarget } from '../deploy/deployTarget.js';
+import { EventLog, percentile } from './eventLog.js';
+import { MessageTracker } from './messageTracker.js';
+import { normalizeHeaders, xDeathOf } from './normalizeHeaders.js';
+import { MSG_HEADER, Observer, TRACE_HEADER, type ObservedCopy } from './observer.js';
+import { TestPublisher, type TestMessage } from './testPublisher.js';
+import type { EventInput, TraceContext } from './traceContext.js';
+import { TraceWorker } from './worker.js';
+
+export interface TraceOptions {
+  readonly publisher?: string;
+  readonly messages?: number;
+  readonly ratePerSecond?: number;
+  readonly headers?: AmqpTable;
+  readonly expiration?: string;
+  readonly priority?: number;
+  readonly persistent?: boolean;
+  readonly durationMs?: number;
+  /** how often queue depths are sampled (ms, default 1000) */
+  readonly depthEveryMs?: number;
+  /** quiet time after everything settled before the trace ends (ms, default 500) */
+  readonly settleMs?: number;
+  readonly seed?: number;
+}
+
+export interface TraceSummary {
+  readonly id: string;
+  readonly state: 'running' | 'complete' | 'stopped' | 'failed';
+  readonly published: number;
+  readonly confirmed: number;
+  /** messages whose final action was an ack */
+  readonly acked: number;
+  /** copies resting in queues nobody consumes (parking lots, DLQs) */
+  readonly parked: number;
+  /** copies still in queues with consumers or TTL (waiting), or unacked */
+  readonly inFlight: number;
+  readonly dropped: number;
+  /** published = acked + parked + inFlight + dropped (fanout copies aside) */
+  readonly balanced: boolean;
+  readonly resting: Readonly<Record<string, number>>;
+  readonly brokerDepths: Readonly<Record<string, { ready: number; unacked: number }>>;
+  readonly ttlWaits: Readonly<Record<string, { n: number; avgMs: number; maxMs: number }>>;
+  readonly events: number;
+  readonly eventCounts: Readonly<Record<string, number>>;
+  readonly publish: TestPublisher['stats'];
+  readonly reconnects: number;
+  readonly cancelledConsumers: readonly string[];
+  readonly latencyMs: { readonly n: number; readonly p50: number; readonly p95: number; readonly p99: number };
+  readonly error?: string;
+}
+
+function seeded(seed: number): () => number {
+  let a = seed >>> 0 || 1;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class TraceSession implements TraceContext {
+  readonly traceId = randomBytes(6).toString('hex');
+  readonly log = new EventLog();
+  readonly tracker = new MessageTracker();
+  readonly renamer: Renamer;
+  readonly real: Design;
+  private readonly index: ExchangeIndex;
+  private readonly observer: Observer;
+  private readonly workers: TraceWorker[];
+  private readonly publisher: TestPublisher;
+  private readonly startedAt = performance.now();
+  readonly random: () => number;
+  private state: TraceSummary['state'] = 'running';
+  private error: string | undefined;
+  private readonly seenDeaths = new Set<string>();
+  private readonly depths = new Map<string, { ready: number; unacked: number }>();
+  private depthTimer: NodeJS.Timeout | undefined;
+  private endTimer: NodeJS.Timeout | undefined;
+  private reconnects = 0;
+  private publishing = true;
+  private finished: Promise<TraceSummary> | undefined;
+  private resolveFinished!: (s: TraceSummary) => void;
+  private readonly onConnected = () => {
+    this.reconnects += 1;
+    this.log.notice({ level: 'info', code: 'reconnected', message: 'trace connection is back: re-attaching observers and workers', t: this.now() });
+    void this.attach().catch((err) => this.log.notice({ level: 'error', code: 'reattach-failed', message: String((err as Error).message), t: this.now() }));
+  };
+  private readonly onDisconnected = () => {
+    this.log.notice({ level: 'warn', code: 'disconnected', message: 'trace connection lost (broker restart?): reconnecting with backoff', t: this.now() });
+  };
+  readonly publisherSpec: PublisherSpec;
+  private readonly queueTtl = new Map<string, number>();
+  private readonly consumedQueues: Set<string>;
+  private final: TraceSummary | undefined;
+
+  constructor(
+    readonly design: Design,
+    readonly target: DeployTarget,
+    readonly conn: ManagedConnection,
+    private readonly mgmt: ManagementClient,
+    readonly opts: TraceOptions = {},
+  ) {
+    this.renamer = new Renamer(target.prefix);
+    this.real = renameDesign(design, this.renamer);
+    this.index = compileExchanges(this.real.topology, []);
+    this.random = seeded(opts.seed ?? 1);
+    const pubSpec = opts.publisher ? this.real.publishers.find((p) => p.id === opts.publisher) : this.real.publishers[0];
+    if (!pubSpec) throw new Error(opts.publisher ? `no publisher '${opts.publisher}' in the design` : 'the design has no publisher to publish test messages from');
+    this.publisherSpec = pubSpec;
+    for (const q of this.real.topology.queues) {
+      const ttl = q.arguments?.['x-message-ttl'];
+      if (typeof ttl === 'number') this.queueTtl.set(q.name, ttl);
+    }
+    this.consumedQueues = new Set(this.real.consumers.map((c) => c.queue));
+    this.observer = new Observer(this.real.topology, this.traceId, (c) => this.onCopy(c));
+    this.workers = this.real.consumers.map((c) => new TraceWorker(c, this));
+    this.publisher = new TestPublisher(conn, {
+      ...(opts.ratePerSecond ? { ratePerSecond: opts.ratePerSecond } : {}),
+      onPublish: (m) => this.onTestPublish(m),
+      onConfirmed: (m, outcome) => {
+        if (outcome === 'acked') this.tracker.confirmed.add(m.msgId);
+        else this.emit({ kind: 'publish-nacked', msgId: m.msgId, body: m.body, queue: '', reason: 'overflow' });
+      },
+      onReturn: (msg) => this.onReturn(msg as never, { kind: 'publisher', id: pubSpec.id }),
+      isStopped: () => this.state !== 'running',
+    });
+    this.finished = new Promise((r) => (this.resolveFinished = r));
+  }
+
+  // ------------------------------------------------------------ TraceContext
+
+  now(): number {
+    return Math.round((performance.now() - this.startedAt) * 1000) / 1000;
+  }
+  back = (name: string): string => this.renamer.back(name);
+
+  emit(e: EventInput, rxAt?: number): void {
+    const ev = { ...e, t: this.now(), seq: this.log.nextSeq() } as SimEvent;
+    const t = ev.t;
+    switch (ev.kind) {
+      case 'enqueued':
+        this.tracker.enqueued(ev.msgId, ev.queue, t);
+        break;
+      case 'delivered':
+        this.tracker.delivered(ev.msgId, ev.queue, t);
+        break;
+      case 'requeued':
+        this.tracker.requeued(ev.msgId, ev.queue, t);
+        break;
+      case 'dead-lettered':
+        this.tracker.left(ev.msgId, ev.queue, t, ev.reason === 'expired');
+        break;
+      case 'dropped':
+        this.tracker.dropped.set(ev.msgId, ev.why);
+        break;
+      default:
+        this.tracker.lastActivity = t;
+    }
+    this.log.emit(ev, rxAt);
+  }
+
+  messageIndex(msgId: string): number {
+    const m = /-(\d+)$/.exec(msgId);
+    return m ? Number(m[1]) : 0;
+  }
+
+  onReturn(msg: { fields: { exchange: string; routingKey: string }; properties: { headers?: Record<string, unknown> }; content: Buffer }, origin: PublishOrigin): void {
+    const headers = normalizeHeaders(msg.properties.headers);
+    if (headers[TRACE_HEADER] !== this.traceId) return;
+    const msgId = String(headers[MSG_HEADER] ?? '');
+    const body = msg.content.toString('utf8', 0, 1024);
+    const exchange = this.back(msg.fields.exchange);
+    // we always publish mandatory to learn about unroutable messages; 'returned' only when the design asked for it
+    if (!this.index.exchanges.get(msg.fields.exchange)?.bindings.length)
+      this.emit({ kind: 'routed', msgId, body, exchange, routingKeys: [msg.fields.routingKey], queues: [], exchanges: [] });
+    this.emit({ kind: 'unroutable', msgId, body, exchange, routingKeys: [msg.fields.routingKey] });
+    const wanted = origin.kind === 'publisher' && this.publisherSpec.mandatory === true;
+    if (wanted) this.emit({ kind: 'returned', msgId, body, exchange, routingKey: msg.fields.routingKey, replyCode: 312 });
+    this.emit({ kind: 'dropped', msgId, body, why: 'no-route', exchange });
+  }
+
+  /** the newest x-death entry, reported once per (message, queue, reason, count) */
+  private deathHop(msgId: string, body: string, headers: AmqpTable, dlx: string | undefined, routingKey: string | undefined): boolean {
+    const deaths = xDeathOf(headers);
+    const d = deaths?.[0];
+    if (!d) return false;
+    const key = `${msgId}|${d.queue}|${d.reason}|${d.count}`;
+    if (this.seenDeaths.has(key)) return false;
+    this.seenDeaths.add(key);
+    if (this.seenDeaths.size > 500_000) this.seenDeaths.clear();
+    const queue = this.back(d.queue);
+    const qDef = this.real.topology.queues.find((q) => q.name === d.queue);
+    const exchange = dlx ?? (typeof qDef?.arguments?.['x-dead-letter-exchange'] === 'string' ? (qDef.arguments['x-dead-letter-exchange'] as string) : '');
+    const dlrk = qDef?.arguments?.['x-dead-letter-routing-key'];
+    if (d.reason === 'expired') this.emit({ kind: 'expired', msgId, body, queue });
+    this.emit({
+      kind: 'dead-lettered',
+      msgId,
+      body,
+      queue,
+      reason: d.reason,
+      exchange: this.back(exchange),
+      routingKeys: routingKey !== undefined ? [routingKey] : typeof dlrk === 'string' ? [dlrk] : d['routing-keys'],
+    });
+    return true;
+  }
+
+  catchUpDeath(msgId: string, body: string, headers: AmqpTable): void {
+    const d = xDeathOf(headers)?.[0];
+    if (!this.deathHop(msgId, body, headers, undefined, undefined) || !d) return;
+    // dead-lettered through the default exchange (no mirror possible): report the hop now
+    const qDef = this.real.topology.queues.find((q) => q.name === d.queue);
+    if (qDef?.arguments?.['x-dead-letter-exchange'] === '') {
+      const rk = String(qDef.arguments['x-dead-letter-routing-key'] ?? d['routing-keys'][0] ?? '');
+      this.defaultExchangeHop(msgId, body, rk, undefined);
+    }
+  }
+
+  private defaultExchangeHop(msgId: string, body: string, routingKey: string, expiration: string | undefined): void {
+    const exists = this.index.queues.has(routingKey);
+    const q = this.back(routingKey);
+    this.emit({ kind: 'routed', msgId, body, exchange: '', routingKeys: [routingKey], queues: exists ? [q] : [], exchanges: [] });
+    if (exists) this.enqueue(msgId, body, routingKey, expiration);
+    else {
+      this.emit({ kind: 'unroutable', msgId, body, exchange: '', routingKeys: [routingKey] });
+      this.emit({ kind: 'dropped', msgId, body, why: 'no-route', exchange: '' });
+    }
+  }
+
+  afterReject(msgId: string, body: string, realQueue: string): void {
+    const qDef = this.real.topology.queues.find((q) => q.name === realQueue);
+    const dlx = qDef?.arguments?.['x-dead-letter-exchange'];
+    const queue = this.back(realQueue);
+    if (typeof dlx !== 'string') return this.emit({ kind: 'dropped', msgId, body, why: 'no-dlx', queue });
+    if (dlx === '') return; // seen at the next delivery (catchUpDeath)
+    const x = this.index.exchanges.get(dlx);
+    if (!x) return this.emit({ kind: 'dropped', msgId, body, why: 'missing-dlx', queue, exchange: this.back(dlx) });
+    if (x.bindings.length === 0 && x.alternate === undefined) {
+      // no mirror can see it: the DLX routes it nowhere
+      this.emit({ kind: 'dead-lettered', msgId, body, queue, reason: 'rejected', exchange: this.back(dlx), routingKeys: [] });
+      this.emit({ kind: 'unroutable', msgId, body, exchange: this.back(dlx), routingKeys: [] });
+      this.emit({ kind: 'dropped', msgId, body, why: 'no-route', exchange: this.back(dlx) });
+    }
+  }
+
+  beforePublish(msgId: string, body: string, realExchange: string, routingKey: string, expiration?: string): void {
+    if (realExchange === '') this.defaultExchangeHop(msgId, body, routingKey, expiration);
+  }
+
+  // ------------------------------------------------------------ observation
+
+  private enqueue(msgId: string, body: string, realQueue: string, expiration: string | undefined): void {
+    let ttl = this.queueTtl.get(realQueue);
+    if (expiration !== undefined && /^\d+$/.test(expiration)) ttl = ttl === undefined ? Number(expiration) : Math.min(ttl, Number(expiration));
+    const depth = this.depths.get(realQueue)?.ready ?? 0;
+    this.emit({ kind: 'enqueued', msgId, body, queue: this.back(realQueue), depth: depth + 1, ...(ttl !== undefined ? { expiresAt: this.now() + ttl } : {}) });
+  }
+
+  private onCopy(c: ObservedCopy): void {
+    const msg: ConsumeMessage = c.msg;
+    const headers = normalizeHeaders(msg.properties.headers);
+    const msgId = String(headers[MSG_HEADER] ?? '');
+    const body = msg.content.toString('utf8', 0, 1024);
+    const entry = msg.fields.exchange;
+    // a copy whose entry exchange is where it was dead-lettered to: report the death first
+    if (entry === c.exchange) this.deathHop(msgId, body, headers, entry, msg.fields.routingKey);
+    const cc = Array.isArray(headers.CC) ? (headers.CC as unknown[]).map(String) : [];
+    const { 'x-death': xd, ...plain } = headers;
+    const r = route(this.index, entry, { routingKeys: [msg.fields.routingKey, ...cc], headers: plain, xDeath: xd ? xDeathOf(headers) : undefined }, { strictHeaders: false, delayDone: true });
+    let hop = r.hops.find((h) => h.exchange === c.exchange);
+    if (!hop) hop = route(this.index, c.exchange, { routingKeys: [msg.fields.routingKey, ...cc], headers: plain, xDeath: undefined }, { strictHeaders: false, delayDone: true }).hops[0];
+    if (!hop) return;
+    // the exchange it was an alternate of has no mirror when it has no bindings: report its (empty) routing too
+    if (hop.alternateOf !== undefined && !this.index.exchanges.get(hop.alternateOf)?.bindings.length)
+      this.emit({ kind: 'routed', msgId, body, exchange: this.back(hop.alternateOf), routingKeys: [msg.fields.routingKey, ...cc], queues: [], exchanges: [this.back(c.exchange)] }, c.rxAt);
+    this.emit(
+      {
+        kind: 'routed',
+        msgId,
+        body,
+        exchange: this.back(c.exchange),
+        routingKeys: [msg.fields.routingKey, ...cc],
+        queues: hop.queues.map(this.back),
+        exchanges: hop.exchanges.map(this.back),
+        ...(hop.alternateOf !== undefined ? { alternateOf: this.back(hop.alternateOf) } : {}),
+      },
+      c.rxAt,
+    );
+    for (const q of hop.queues) this.enqueue(msgId, body, q, msg.properties.expiration === undefined ? undefined : String(msg.properties.expiration));
+  }
+
+  // ------------------------------------------------------------ lifecycle
+
+  private async attach(): Promise<void> {
+    await this.observer.setup(this.conn);
+    for (const w of this.workers) await w.setup(this.conn);
+  }
+
+  private onTestPublish(m: TestMessage): void {
+    this.tracker.published.add(m.msgId);
+    this.emit({
+      kind: 'published',
+      msgId: m.msgId,
+      body: m.body,
+      exchange: this.back(m.exchange),
+      routingKey: m.routingKey,
+      origin: { kind: 'publisher', id: this.publisherSpec.id },
+      headers: normalizeHeaders(m.options.headers),
+      ...(m.options.expiration !== undefined ? { expiration: String(m.options.expiration) } : {}),
+      mandatory: this.publisherSpec.mandatory === true,
+    });
+    this.beforePublish(m.msgId, m.body, m.exchange, m.routingKey, m.options.expiration === undefined ? undefined : String(m.options.expiration));
+  }
+
+  private *messages(): Generator<TestMessage> {
+    const p = this.publisherSpec;
+    const n = this.opts.messages ?? 1;
+    const props = p.properties ?? {};
+    for (let i = 1; i <= n; i++) {
+      const msgId = `${p.id}-${i}`;
+      const expiration = this.opts.expiration ?? props.expiration;
+      const priority = this.opts.priority ?? props.priority;
+      yield {
+        msgId,
+        exchange: p.exchange,
+        routingKey: p.routingKey,
+        body: `${p.bodyPrefix ?? p.id}-${i}`,
+        options: {
+          headers: { ...(props.headers ?? {}), ...(this.opts.headers ?? {}), [TRACE_HEADER]: this.traceId, [MSG_HEADER]: msgId },
+          persistent: this.opts.persistent ?? true,
+          // always mandatory: a return is how an unroutable first hop is seen
+          mandatory: true,
+          messageId: props.message_id ?? msgId,
+          ...(expiration !== undefined ? { expiration } : {}),
+          ...(priority !== undefined ? { priority } : {}),
+        },
+      };
+    }
+  }
+
+  private async sampleDepths(): Promise<void> {
+    try {
+      const qs = await this.mgmt.listQueues(this.target.vhost);
+      const mine = new Set(this.real.topology.queues.map((q) => q.name));
+      for (const q of qs) {
+        if (!mine.has(q.name)) continue;
+        const d = { ready: q.messages_ready ?? 0, unacked: q.messages_unacknowledged ?? 0 };
+        const prev = this.depths.get(q.name);
+        this.depths.set(q.name, d);
+        if (!prev || prev.ready !== d.ready || prev.unacked !== d.unacked) this.emit({ kind: 'depth', msgId: '', body: '', queue: this.back(q.name), ready: d.ready, unacked: d.unacked });
+      }
+    } catch {
+      /* management API down (broker restarting): sample again later */
+    }
+  }
+
+  /** Everything published has settled: acked, dropped, or resting where nobody consumes and nothing expires. */
+  private settled(): boolean {
+    if (this.publishing) return false;
+    if (this.workers.some((w) => w.inProgress > 0)) return false;
+    for (const id of this.tracker.confirmed) {
+      if (this.tracker.ackedFinal.has(id) || this.tracker.dropped.has(id)) continue;
+      const loc = this.tracker.locationOf(id);
+      if (loc.length === 0) return false; // in transit
+      for (const q of loc) {
+        const real = this.renamer.name(q);
+        if (this.consumedQueues.has(real) && !this.workers.find((w) => w.spec.queue === real)?.cancelled) return false;
+        if (this.queueTtl.has(real)) return false;
+      }
+    }
+    return true;
+  }
+
+  /** Start: attach, publish, run until settled or the duration elapses. Resolves once started. */
+  async start(): Promise<void> {
+    this.conn.on('connected', this.onConnected);
+    this.conn.on('disconnected', this.onDisconnected);
+    await this.attach();
+    this.depthTimer = setInterval(() => void this.sampleDepths(), this.opts.depthEveryMs ?? 1000);
+    void this.sampleDepths();
+    this.endTimer = setTimeout(() => void this.stop('complete'), this.opts.durationMs ?? 60_000);
+    void (async () => {
+      try {
+        await this.publisher.run(this.messages());
+      } catch (err) {
+        this.error = String((err as Error).message);
+      } finally {
+        this.publishing = false;
+      }
+      const settleMs = this.opts.settleMs ?? 500;
+      while (this.state === 'running') {
+        await new Promise((r) => setTimeout(r, 100));
+        if (this.settled() && this.now() - this.tracker.lastActivity >= settleMs) {
+          await this.stop('complete');
+          break;
+        }
+      }
+    })();
+  }
+
+  async stop(state: 'complete' | 'stopped' | 'failed' = 'stopped'): Promise<TraceSummary> {
+    if (this.state !== 'running') return this.finished!;
+    this.state = state;
+    clearTimeout(this.endTimer);
+    clearInterval(this.depthTimer);
+    this.conn.off('connected', this.onConnected);
+    this.conn.off('disconnected', this.onDisconnected);
+    await Promise.all(this.workers.map((w) => w.stop()));
+    await this.publisher.close();
+    await this.sampleDepths();
+    await this.observer.teardown(this.conn.isOpen ? this.conn : undefined);
+    const summary = this.summary();
+    this.final = summary;
+    this.log.notice({ level: 'info', code: 'trace-end', message: JSON.stringify(summary), t: this.now() });
+    this.log.end();
+    this.resolveFinished(summary);
+    return summary;
+  }
+
+  done(): Promise<TraceSummary> {
+    return this.finished!;
+  }
+
+  get isRunning(): boolean {
+    return this.state === 'running';
+  }
+
+  summary(): TraceSummary {
+    if (this.final) return this.final;
+    const resting = this.tracker.resting();
+    let parked = 0;
+    let inFlight = 0;
+    const restingOut: Record<string, number> = {};
+    for (const [q, n] of resting) {
+      restingOut[q] = n;
+      const real = this.renamer.name(q);
+      if (this.consumedQueues.has(real) || this.queueTtl.has(real)) inFlight += n;
+      else parked += n;
+    }
+    const ackedFinal = [...this.tracker.ackedFinal].filter((id) => this.tracker.published.has(id)).length;
+    const dropped = this.tracker.dropped.size;
+    const brokerDepths: Record<string, { ready: number; unacked: number }> = {};
+    for (const [q, d] of this.depths) brokerDepths[this.back(q)] = d;
+    const ttlWaits: Record<string, { n: number; avgMs: number; maxMs: number }> = {};
+    for (const [q, w] of this.tracker.ttlWaits) ttlWaits[q] = { n: w.n, avgMs: Math.round(w.totalMs / w.n), maxMs: Math.round(w.maxMs) };
+    const lat = this.log.latencies;
+    return {
+      id: this.traceId,
+      state: this.state,
+      published: this.tracker.published.size,
+      confirmed: this.tracker.confirmed.size,
+      acked: ackedFinal,
+      parked,
+      inFlight,
+      dropped,
+      balanced: this.tracker.confirmed.size === ackedFinal + parked + inFlight + dropped,
+      resting: restingOut,
+      brokerDepths,
+      ttlWaits,
+      events: this.log.total,
+      eventCounts: { ...this.log.counts },
+      publish: { ...this.publisher.stats },
+      reconnects: this.reconnects,
+      cancelledConsumers: this.workers.filter((w) => w.cancelled).map((w) => w.spec.id),
+      latencyMs: { n: lat.length, p50: percentile(lat, 50), p95: percentile(lat, 95), p99: percentile(lat, 99) },
+      ...(this.error ? { error: this.error } : {}),
+    };
+  }
+
+  /** events still held (for the prediction comparison) */
+  events(): SimEvent[] {
+    return this.log.events();
+  }
+
+  topology(): Topology {
+    return this.design.topology;
+  }
+}

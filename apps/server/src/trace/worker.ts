@@ -1,0 +1,234 @@
+/**
+ * A design consumer run as a worker on the real broker ('trace' connection), interpreting its
+ * declared behaviour with the core's evaluation (chooseAction / processingSucceeds /
+ * planRepublish), exactly as the simulator does, and reporting what it does as SimEvents.
+ */
+import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
+import type { AmqpValue, ConsumerAction, ConsumerSpec, FailureModel } from '@retry-studio/topology-core';
+import { publishConfirmed, type ManagedConnection } from '../broker/index.js';
+import { backoffMs, chooseAction, planRepublish, processingSucceeds, type DeliveryView } from './coreBehaviour.js';
+import { normalizeHeaders, xDeathOf } from './normalizeHeaders.js';
+import { MSG_HEADER, TRACE_HEADER } from './observer.js';
+import type { TraceContext } from './traceContext.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export class TraceWorker {
+  private ch: Channel | undefined;
+  private pub: ConfirmChannel | undefined;
+  private consumerTag: string | undefined;
+  private stopped = false;
+  cancelled = false;
+  private readonly attempts = new Map<string, number>();
+  private readonly scriptIndex = new Map<string, number>();
+  inProgress = 0;
+  processed = 0;
+
+  constructor(
+    /** the spec with broker (prefixed) names */
+    readonly spec: ConsumerSpec,
+    private readonly ctx: TraceContext,
+    private readonly failureDefault?: FailureModel,
+  ) {}
+
+  get designQueue(): string {
+    return this.ctx.back(this.spec.queue);
+  }
+
+  async setup(conn: ManagedConnection): Promise<void> {
+    if (this.stopped || this.cancelled) return;
+    const ch = await conn.createChannel();
+    this.ch = ch;
+    this.pub = undefined;
+    await ch.prefetch(this.spec.prefetch ?? 1);
+    const ok = await ch.consume(this.spec.queue, (msg) => {
+      if (msg === null) {
+        // basic.cancel: the queue was deleted (or failed over) under us
+        this.cancelled = true;
+        this.ctx.log.notice({ level: 'warn', code: 'consumer-cancelled', message: `consumer '${this.spec.id}' was cancelled by the broker: queue '${this.designQueue}' was deleted`, t: this.ctx.now() });
+        return;
+      }
+      void this.handle(ch, msg, performance.now());
+    });
+    this.consumerTag = ok.consumerTag;
+  }
+
+  private async publisher(): Promise<ConfirmChannel> {
+    if (this.pub) return this.pub;
+    const p = await this.ctx.conn.createConfirmChannel();
+    p.on('return', (m) => this.ctx.onReturn(m as never, { kind: 'consumer', id: this.spec.id }));
+    p.on('close', () => {
+      if (this.pub === p) this.pub = undefined;
+    });
+    this.pub = p;
+    return p;
+  }
+
+  private async handle(ch: Channel, msg: ConsumeMessage, rxAt: number): Promise<void> {
+    this.inProgress += 1;
+    try {
+      await this.process(ch, msg, rxAt);
+    } catch (err) {
+      // the channel died (broker restart, queue deleted): the broker redelivers the message
+      this.ctx.log.notice({ level: 'warn', code: 'worker-error', message: `consumer '${this.spec.id}': ${String((err as Error).message ?? err).slice(0, 300)}`, t: this.ctx.now() });
+    } finally {
+      this.inProgress -= 1;
+      this.processed += 1;
+    }
+  }
+
+  private async process(ch: Channel, msg: ConsumeMessage, rxAt: number): Promise<void> {
+    const ctx = this.ctx;
+    const raw = msg.properties.headers ?? {};
+    const headers = normalizeHeaders(raw);
+    const traced = headers[TRACE_HEADER] === ctx.traceId;
+    const msgId = typeof headers[MSG_HEADER] === 'string' ? (headers[MSG_HEADER] as string) : `untraced-${msg.fields.deliveryTag}`;
+    const body = msg.content.toString('utf8', 0, Math.min(msg.content.length, 1024));
+    const realDeath = xDeathOf(headers);
+    const { 'x-death': _xd, ...plain } = headers;
+    const key = msgId;
+    const attempt = (this.attempts.get(key) ?? 0) + 1;
+    this.attempts.set(key, attempt);
+    const view: DeliveryView = {
+      body,
+      headers: plain,
+      ...(realDeath ? { xDeath: realDeath } : {}),
+      redelivered: msg.fields.redelivered,
+      routingKey: msg.fields.routingKey,
+      exchange: msg.fields.exchange,
+      attempt,
+    };
+    const q = this.designQueue;
+    const consumer = this.spec.id;
+    if (traced) {
+      ctx.catchUpDeath(msgId, body, headers);
+      ctx.emit(
+        {
+          kind: 'delivered',
+          msgId,
+          body,
+          queue: q,
+          consumer,
+          redelivered: msg.fields.redelivered,
+          headers,
+          ...(realDeath ? { xDeath: xDeathOf(headers, ctx.back) } : {}),
+          ...(msg.properties.expiration !== undefined ? { expiration: String(msg.properties.expiration) } : {}),
+          routingKey: msg.fields.routingKey,
+          exchange: ctx.back(msg.fields.exchange),
+        },
+        rxAt,
+      );
+    }
+    const b = this.spec.behaviour;
+    let action: ConsumerAction;
+    const messageIndex = ctx.messageIndex(msgId);
+    if (b.kind === 'worker') {
+      if (b.processingMs) await sleep(b.processingMs);
+      let ok = processingSucceeds(b.failure ?? this.failureDefault, { attempt, body, messageIndex, random: ctx.random });
+      if (traced) ctx.emit({ kind: 'processed', msgId, body, queue: q, consumer, attempt, ok });
+      action = chooseAction(b, view, { ok });
+      if (!ok && action.kind === 'retryInProcess') {
+        let n = 1;
+        const retry = action;
+        while (!ok && n < retry.maxAttempts) {
+          await sleep(backoffMs(retry.backoff, n));
+          n += 1;
+          const a = (this.attempts.get(key) ?? 0) + 1;
+          this.attempts.set(key, a);
+          if (b.processingMs) await sleep(b.processingMs);
+          ok = processingSucceeds(b.failure ?? this.failureDefault, { attempt: a, body, messageIndex, random: ctx.random });
+          if (traced) ctx.emit({ kind: 'processed', msgId, body, queue: q, consumer, attempt: a, ok });
+        }
+        action = ok ? (b.onSuccess ?? { kind: 'ack' }) : retry.recover;
+      }
+    } else if (b.kind === 'script') {
+      const sk = `${msg.fields.routingKey}|${body}`;
+      const i = (this.scriptIndex.get(sk) ?? 0) + 1;
+      this.scriptIndex.set(sk, i);
+      action = chooseAction(b, view, { scriptIndex: i });
+    } else {
+      action = chooseAction(b, view, {});
+    }
+    await this.execute(ch, msg, action, view, traced, msgId, body, raw);
+  }
+
+  private async execute(ch: Channel, msg: ConsumeMessage, action: ConsumerAction, view: DeliveryView, traced: boolean, msgId: string, body: string, raw: Record<string, unknown>): Promise<void> {
+    const ctx = this.ctx;
+    const q = this.designQueue;
+    const consumer = this.spec.id;
+    switch (action.kind) {
+      case 'ack':
+        ch.ack(msg);
+        if (traced) {
+          ctx.emit({ kind: 'acked', msgId, body, queue: q, consumer });
+          ctx.tracker.ackedFinal.add(msgId);
+        }
+        return;
+      case 'reject':
+        ch.reject(msg, false);
+        if (traced) {
+          ctx.emit({ kind: 'rejected', msgId, body, queue: q, consumer });
+          ctx.afterReject(msgId, body, this.spec.queue);
+        }
+        return;
+      case 'requeue':
+        ch.nack(msg, false, true);
+        if (traced) {
+          ctx.emit({ kind: 'requeued', msgId, body, queue: q, consumer });
+        }
+        return;
+      case 'retryInProcess':
+        // a recover that is itself a retry: treat as its own recover
+        return this.execute(ch, msg, action.recover, view, traced, msgId, body, raw);
+      case 'republish': {
+        const plan = planRepublish(action, view);
+        const headers: Record<string, unknown> = { ...plan.headers };
+        if (plan.keepXDeath && raw['x-death'] !== undefined) headers['x-death'] = raw['x-death'];
+        // our tracking headers always travel, so the trace follows the copy
+        headers[TRACE_HEADER] = raw[TRACE_HEADER];
+        headers[MSG_HEADER] = raw[MSG_HEADER];
+        const pub = await this.publisher();
+        if (traced)
+          ctx.emit({
+            kind: 'published',
+            msgId,
+            body,
+            exchange: ctx.back(plan.exchange),
+            routingKey: plan.routingKey,
+            origin: { kind: 'consumer', id: consumer },
+            headers: normalizeHeaders(headers),
+            ...(plan.expiration !== undefined ? { expiration: plan.expiration } : {}),
+            mandatory: false,
+          });
+        ctx.beforePublish(msgId, body, plan.exchange, plan.routingKey, plan.expiration);
+        const outcome = await publishConfirmed(pub, plan.exchange, plan.routingKey, msg.content, {
+          headers,
+          persistent: msg.properties.deliveryMode === 2,
+          mandatory: true,
+          ...(plan.expiration !== undefined ? { expiration: plan.expiration } : {}),
+          ...(msg.properties.priority !== undefined ? { priority: msg.properties.priority } : {}),
+          ...(msg.properties.messageId !== undefined ? { messageId: msg.properties.messageId } : {}),
+        });
+        if (outcome === 'nacked' && traced) ctx.emit({ kind: 'publish-nacked', msgId, body, queue: '', reason: 'overflow' });
+        ch.ack(msg);
+        if (traced) ctx.emit({ kind: 'acked', msgId, body, queue: q, consumer });
+        return;
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const ch = this.ch;
+    this.ch = undefined;
+    if (ch) {
+      if (this.consumerTag) await ch.cancel(this.consumerTag).catch(() => undefined);
+      // let deliveries being processed finish (bounded), then close: unacked ones are requeued
+      for (let i = 0; i < 50 && this.inProgress > 0; i++) await sleep(20);
+      await ch.close().catch(() => undefined);
+    }
+    await this.pub?.close().catch(() => undefined);
+  }
+}
+
+export type { AmqpValue };
