@@ -40,3 +40,7 @@ export * from './templates/params.js';
 export * from './templates/registry.js';
 export { binaryDelayRoutingKey, TemplateParamError } from './templates/binaryDelay.js';
 export * from './budget/trace.js';
+export * from './lint/types.js';
+export * from './lint/rules.js';
+export * from './lint/lintDesign.js';
+export { effectiveQueueArgs } from './lint/flow.js';

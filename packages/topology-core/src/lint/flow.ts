@@ -1,0 +1,175 @@
+/**
+ * A static view of where messages can go: effective queue arguments (arguments over policies),
+ * conservative routing (headers and radlx exchanges may reach any of their destinations),
+ * and per-queue dead-letter and republish targets. The linter reasons over it.
+ */
+import type { AmqpValue, Topology } from '../model/definitions.js';
+import type { ConsumerAction, ConsumerSpec, Rule } from '../model/consumer.js';
+import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.js';
+import { topicWords, topicWordsMatch } from '../routing/topicMatcher.js';
+
+const POLICY_KEYS: Record<string, string> = {
+  'message-ttl': 'x-message-ttl',
+  'dead-letter-exchange': 'x-dead-letter-exchange',
+  'dead-letter-routing-key': 'x-dead-letter-routing-key',
+  'max-length': 'x-max-length',
+  'max-length-bytes': 'x-max-length-bytes',
+  overflow: 'x-overflow',
+  'delivery-limit': 'x-delivery-limit',
+  expires: 'x-expires',
+  'dead-letter-strategy': 'x-dead-letter-strategy',
+};
+
+/** Queue arguments with the highest-priority matching policy filled in where the argument is absent. */
+export function effectiveQueueArgs(t: Topology, name: string): Record<string, AmqpValue> {
+  const q = t.queues.find((x) => x.name === name);
+  const args: Record<string, AmqpValue> = { ...(q?.arguments ?? {}) };
+  const pols = (t.policies ?? [])
+    .filter((p) => (p['apply-to'] ?? 'all') !== 'exchanges')
+    .filter((p) => {
+      try {
+        return new RegExp(p.pattern).test(name);
+      } catch {
+        return false;
+      }
+    })
+    .sort((a, b) => (b.priority ?? 0) - (a.priority ?? 0));
+  const pol = pols[0];
+  if (pol)
+    for (const [k, v] of Object.entries(pol.definition)) {
+      const ak = POLICY_KEYS[k];
+      if (ak && args[ak] === undefined) args[ak] = v;
+    }
+  return args;
+}
+
+export interface Flow {
+  readonly topology: Topology;
+  readonly index: ExchangeIndex;
+  readonly args: ReadonlyMap<string, Record<string, AmqpValue>>;
+  readonly consumersByQueue: ReadonlyMap<string, readonly ConsumerSpec[]>;
+  /** queues an exchange can route to for these keys (undefined keys: any key) */
+  possibleQueues(exchange: string, keys: readonly string[] | undefined): Set<string>;
+  /** routing keys a message can carry when it sits in this queue (undefined: unknown) */
+  arrivalKeys(queue: string): readonly string[] | undefined;
+  /** where a dead letter from this queue can go (undefined: no DLX) */
+  deadLetterTargets(queue: string): Set<string> | undefined;
+  /** exchanges on the dead-letter path of a queue */
+  readonly exchangeType: (name: string) => string | undefined;
+}
+
+export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]): Flow {
+  const index = compileExchanges(topology);
+  const args = new Map(topology.queues.map((q) => [q.name, effectiveQueueArgs(topology, q.name)]));
+  const consumersByQueue = new Map<string, ConsumerSpec[]>();
+  for (const c of consumers) consumersByQueue.set(c.queue, [...(consumersByQueue.get(c.queue) ?? []), c]);
+  const types = new Map(topology.exchanges.map((x) => [x.name, x.type as string]));
+
+  function possibleQueues(exchange: string, keys: readonly string[] | undefined): Set<string> {
+    const out = new Set<string>();
+    if (exchange === '') {
+      for (const k of keys ?? [...index.queues]) if (index.queues.has(k)) out.add(k);
+      return out;
+    }
+    const seen = new Set<string>();
+    const work = [exchange];
+    while (work.length > 0) {
+      const name = work.pop()!;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const x = index.exchanges.get(name);
+      if (!x) continue;
+      let matched = 0;
+      for (const b of x.bindings) {
+        let ok: boolean;
+        if (keys === undefined || x.match === 'fanout' || x.match === 'headers' || x.match === 'radlx') ok = true;
+        else if (x.match === 'direct') ok = keys.includes(b.key);
+        else ok = keys.some((k) => topicWordsMatch(b.words, topicWords(k)));
+        if (!ok) continue;
+        matched++;
+        if (b.dest.kind === 'queue') out.add(b.dest.name);
+        else work.push(b.dest.name);
+      }
+      if (matched === 0 && x.alternate) work.push(x.alternate);
+    }
+    return out;
+  }
+
+  function arrivalKeys(queue: string): readonly string[] | undefined {
+    const keys = new Set<string>([queue]);
+    for (const b of topology.bindings) {
+      if (b.destination_type !== 'queue' || b.destination !== queue) continue;
+      const t = types.get(b.source);
+      if (t === 'fanout' || t === 'headers' || t === 'radlx') return undefined;
+      if (/(^|\.)[*#](\.|$)/.test(b.routing_key)) return undefined;
+      keys.add(b.routing_key);
+    }
+    // dead-letter routing keys of queues that dead-letter here
+    for (const q of topology.queues) {
+      const a = args.get(q.name)!;
+      if (typeof a['x-dead-letter-routing-key'] === 'string') keys.add(a['x-dead-letter-routing-key']);
+    }
+    return [...keys];
+  }
+
+  function deadLetterTargets(queue: string): Set<string> | undefined {
+    const a = args.get(queue);
+    const dlx = a?.['x-dead-letter-exchange'];
+    if (typeof dlx !== 'string') return undefined;
+    const dlrk = a?.['x-dead-letter-routing-key'];
+    return possibleQueues(dlx, typeof dlrk === 'string' ? [dlrk] : arrivalKeys(queue));
+  }
+
+  return { topology, index, args, consumersByQueue, possibleQueues, arrivalKeys, deadLetterTargets, exchangeType: (n) => types.get(n) };
+}
+
+/** A rule bounds a retry when its condition looks at a counter or the redelivered flag. */
+export function isBounding(r: Rule): boolean {
+  return r.when !== undefined && (r.when.kind === 'lt' || r.when.kind === 'gte' || r.when.kind === 'redelivered');
+}
+
+/** The actions a consumer may take on failure (or, for routers, on any message), with whether a bound guards them. */
+export function failureActions(c: ConsumerSpec): { readonly action: ConsumerAction; readonly bounded: boolean }[] {
+  const b = c.behaviour;
+  const rules: readonly Rule[] = b.kind === 'worker' ? b.onFailure : b.kind === 'router' ? b.rules : b.actions.map((a) => ({ then: a }));
+  const out: { action: ConsumerAction; bounded: boolean }[] = [];
+  let guardSeen = false;
+  for (const r of rules) {
+    if (isBounding(r)) guardSeen = true;
+    const push = (a: ConsumerAction, inProcess = false): void => {
+      out.push({ action: a, bounded: guardSeen || inProcess });
+      if (a.kind === 'retryInProcess') push(a.recover, false);
+    };
+    push(r.then);
+  }
+  // a script is finite: its last action repeats, so only the last one can loop
+  if (b.kind === 'script') return out.slice(-1).map((x) => ({ ...x, bounded: false }));
+  return out;
+}
+
+/** Queues a consumer action sends the message to (undefined routing key from a header: back to its origin). */
+export function actionTargets(flow: Flow, fromQueue: string, a: ConsumerAction): Set<string> {
+  if (a.kind === 'reject') return flow.deadLetterTargets(fromQueue) ?? new Set();
+  if (a.kind === 'requeue') return new Set([fromQueue]);
+  if (a.kind === 'republish') {
+    if (a.routingKeyFromHeader !== undefined) {
+      // typically x-first-death-queue: any queue that dead-letters into this one
+      const origins = new Set<string>();
+      for (const q of flow.topology.queues) if (reaches(flow, q.name, fromQueue)) origins.add(q.name);
+      return origins;
+    }
+    return flow.possibleQueues(a.exchange, a.routingKey !== undefined ? [a.routingKey] : flow.arrivalKeys(fromQueue));
+  }
+  return new Set();
+}
+
+/** Whether a message dead-lettered/expired from `from` can arrive in `to` (through queues without consumers). */
+function reaches(flow: Flow, from: string, to: string, seen = new Set<string>()): boolean {
+  if (seen.has(from)) return false;
+  seen.add(from);
+  const t = flow.deadLetterTargets(from);
+  if (!t) return false;
+  if (t.has(to)) return true;
+  for (const q of t) if (!flow.consumersByQueue.has(q) && reaches(flow, q, to, seen)) return true;
+  return false;
+}

@@ -1,0 +1,27 @@
+/** Run every lint rule over a design (or a bare topology from a definitions file). */
+import type { Design } from '../model/design.js';
+import type { Topology } from '../model/definitions.js';
+import { designFromTopology } from '../io/definitions.js';
+import { buildFlow } from './flow.js';
+import { RULES } from './rules.js';
+import type { LintFinding, LintOptions } from './types.js';
+
+const ORDER = { error: 0, warning: 1, info: 2 } as const;
+
+export function lintDesign(design: Design, opts: LintOptions = {}): LintFinding[] {
+  const flow = buildFlow(design.topology, design.consumers);
+  const ctx = {
+    design,
+    profile: opts.profile ?? design.profile ?? '3.10',
+    consumersKnown: design.consumers.length > 0,
+    ...(opts.previous ? { previous: opts.previous } : {}),
+  };
+  const out: LintFinding[] = [];
+  for (const r of RULES) out.push(...r.check(ctx, flow));
+  return out.sort((a, b) => ORDER[a.severity] - ORDER[b.severity]);
+}
+
+/** A definitions file: no consumers or publishers, lint what the topology shows. */
+export function lintTopology(topology: Topology, opts: LintOptions = {}): LintFinding[] {
+  return lintDesign(designFromTopology(topology), opts);
+}

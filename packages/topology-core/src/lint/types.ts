@@ -1,0 +1,37 @@
+import type { BrokerProfileId, Design } from '../model/design.js';
+import type { Topology } from '../model/definitions.js';
+import type { NodeId } from '../model/nodeIds.js';
+
+export type LintSeverity = 'error' | 'warning' | 'info';
+
+export interface LintFinding {
+  /** stable rule id, e.g. `requeue-without-limit` */
+  readonly id: string;
+  readonly severity: LintSeverity;
+  readonly message: string;
+  /** canvas node ids the finding concerns */
+  readonly objects: readonly NodeId[];
+  /** how to fix it */
+  readonly fix: string;
+}
+
+export interface LintOptions {
+  /** broker semantics to lint against; default the design's profile, else '3.10' */
+  readonly profile?: BrokerProfileId;
+  /** the topology currently deployed, to flag arguments RabbitMQ will not let change */
+  readonly previous?: Topology;
+}
+
+export interface LintContext {
+  readonly design: Design;
+  readonly profile: BrokerProfileId;
+  readonly previous?: Topology;
+  /** true for a definitions file: no consumers are known */
+  readonly consumersKnown: boolean;
+}
+
+export interface LintRule {
+  readonly id: string;
+  readonly title: string;
+  readonly check: (ctx: LintContext, flow: import('./flow.js').Flow) => LintFinding[];
+}
