@@ -4,10 +4,11 @@
  *   original-expiration as a string, in the broker's order (newest first); `time` is dropped;
  * - `headers` is every other header, omitted when empty; AMQP timestamps become plain numbers.
  *
- * Pure (no Node, no amqplib) so that it can move to packages/topology-core/src/scenario once the
- * core's observe.ts lands; the input is amqplib's decoded table with Buffers already made strings.
+ * Which x-death fields are kept is the core's rule (`normaliseDeaths` in scenario/observe.ts);
+ * this file only decodes the broker's AMQP table into the core's XDeathEntry. Pure (no Node, no
+ * amqplib); the input is amqplib's decoded table with Buffers already made strings.
  */
-import type { AmqpTable, AmqpValue, ObservedDeath } from '@retry-studio/topology-core';
+import { normaliseDeaths, type AmqpTable, type AmqpValue, type DeathReason, type ObservedDeath, type XDeathEntry } from '@retry-studio/topology-core';
 
 /** amqplib's typed-value notation: `{ '!': 'timestamp', value: 1700000000 }`. */
 function isTyped(v: unknown): v is { '!': string; value: unknown } {
@@ -35,26 +36,19 @@ export function plainAmqpValue(v: unknown): AmqpValue {
   return v as AmqpValue;
 }
 
-export function normaliseDeath(entry: unknown): ObservedDeath {
+/** One decoded x-death table -> the core's XDeathEntry (the broker's AMQP types made plain). */
+export function decodeDeath(entry: unknown): XDeathEntry {
   const e = (plainAmqpValue(entry) ?? {}) as Record<string, AmqpValue>;
-  const death: {
-    queue: string;
-    reason: string;
-    count: number;
-    exchange: string;
-    'routing-keys': string[];
-    'original-expiration'?: string;
-  } = {
+  const oe = e['original-expiration'];
+  return {
     queue: String(e.queue ?? ''),
-    reason: String(e.reason ?? ''),
+    reason: String(e.reason ?? '') as DeathReason,
     count: Number(e.count ?? 0),
     exchange: String(e.exchange ?? ''),
     'routing-keys': Array.isArray(e['routing-keys']) ? e['routing-keys'].map((k) => String(k)) : [],
+    ...(typeof e.time === 'number' ? { time: e.time } : {}),
+    ...(oe !== undefined && oe !== null ? { 'original-expiration': String(oe) } : {}),
   };
-  if (e['original-expiration'] !== undefined && e['original-expiration'] !== null) {
-    death['original-expiration'] = String(e['original-expiration']);
-  }
-  return death;
 }
 
 export interface NormalisedHeaders {
@@ -68,7 +62,7 @@ export function normaliseHeaders(raw: { readonly [k: string]: unknown } | undefi
   const rest: Record<string, AmqpValue> = {};
   for (const [k, v] of Object.entries(raw)) {
     if (k === 'x-death' && Array.isArray(v)) {
-      out['x-death'] = v.map(normaliseDeath);
+      out['x-death'] = normaliseDeaths(v.map(decodeDeath));
     } else {
       rest[k] = plainAmqpValue(v);
     }

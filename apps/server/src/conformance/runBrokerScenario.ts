@@ -14,7 +14,7 @@ import type {
   ScenarioAction,
   ScenarioConsumer,
 } from '@retry-studio/topology-core';
-import { BUILTIN_EXCHANGE_TYPES } from '@retry-studio/topology-core';
+import { BUILTIN_EXCHANGE_TYPES, DEFAULT_SETTLE_MS } from '@retry-studio/topology-core';
 import { type AmqpUrl, withVhost } from '../broker/amqpUrl.js';
 import { openConnection } from '../broker/connection.js';
 import { publishConfirmed } from '../broker/confirmPublish.js';
@@ -23,7 +23,6 @@ import type { BrokerProbe } from '../broker/probe.js';
 import { normaliseHeaders } from './normaliseHeaders.js';
 import { prefixScenario, unprefixObserved } from './namePrefix.js';
 
-export const DEFAULT_SETTLE_MS = 600;
 /** No scenario may run longer than this (steps + settle), so a broken one cannot hang the suite. */
 const MAX_RUN_MS = 120_000;
 
@@ -232,17 +231,34 @@ async function declareTopology(conn: ChannelModel, s: Scenario): Promise<void> {
   }
 }
 
-/** basic.get every queue until empty; repeat passes while a pass found something (TTL expiry during the drain moves messages). */
+/**
+ * basic.get every queue until empty; repeat passes while a pass found something (TTL expiry
+ * during the drain moves messages). A queue that is gone (x-expires, auto-delete) closes the
+ * channel with 404: it is skipped on a fresh channel.
+ */
 async function drainAll(conn: ChannelModel, queues: readonly string[]): Promise<Record<string, ObservedMessage[]>> {
   const final: Record<string, ObservedMessage[]> = {};
-  const ch = await conn.createChannel();
-  ch.on('error', () => undefined);
+  const gone = new Set<string>();
+  const open = async (): Promise<Channel> => {
+    const c = await conn.createChannel();
+    c.on('error', () => undefined);
+    return c;
+  };
+  let ch = await open();
   try {
     for (let pass = 0; pass < 5; pass++) {
       let found = 0;
       for (const q of queues) {
+        if (gone.has(q)) continue;
         for (;;) {
-          const m = await ch.get(q, { noAck: true });
+          let m: Message | false;
+          try {
+            m = await ch.get(q, { noAck: true });
+          } catch {
+            gone.add(q);
+            ch = await open();
+            break;
+          }
           if (m === false) break;
           found += 1;
           (final[q] ??= []).push(observeMessage(m));

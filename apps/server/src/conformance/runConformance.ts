@@ -1,10 +1,9 @@
 /** Runs scenarios on a target and compares with `expect`; optionally records the broker's trace. */
 import { promises as fs } from 'node:fs';
-import type { Observed, Scenario } from '@retry-studio/topology-core';
+import { compareObserved, type Observed, type Scenario } from '@retry-studio/topology-core';
 import type { AmqpUrl } from '../broker/amqpUrl.js';
 import { ManagementClient } from '../broker/management.js';
 import { probeBroker, type BrokerProbe } from '../broker/probe.js';
-import { compareObserved, type DiffEntry } from './compareObserved.js';
 import { loadScenarioFile } from './loadScenarios.js';
 import { runBrokerScenario } from './runBrokerScenario.js';
 import { runSimScenario } from './runSimScenario.js';
@@ -16,7 +15,8 @@ export interface ConformanceResult {
   readonly target: ConformanceTarget;
   readonly match: boolean | null;
   readonly observed?: Observed;
-  readonly diff: readonly DiffEntry[] | null;
+  /** the core's readable diff lines (compareObserved), null when it matches or nothing was compared */
+  readonly diff: readonly string[] | null;
   readonly file?: string;
   readonly reason?: string;
   readonly error?: string;
@@ -72,8 +72,8 @@ export async function runScenario(s: Scenario, o: ConformanceOptions, ctx?: Brok
       }
     }
     if (!s.expect) return { ...base, match: false, observed, diff: null, reason: 'the scenario has no expect block (record it with --target broker --record)' };
-    const diff = compareObserved(s.expect, observed);
-    return { ...base, match: diff.length === 0, observed, diff: diff.length === 0 ? null : diff };
+    const c = compareObserved(observed, s.expect);
+    return { ...base, match: c.match, observed, diff: c.match ? null : c.diff };
   } catch (err) {
     return { ...base, match: false, diff: null, error: (err as Error).message };
   }

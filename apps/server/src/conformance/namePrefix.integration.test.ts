@@ -1,0 +1,30 @@
+/** Without the management API the broker target isolates a run by a name prefix, and cleans up. */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { compareObserved } from '@retry-studio/topology-core';
+import { parseAmqpUrl } from '../broker/amqpUrl.js';
+import { ManagementClient } from '../broker/management.js';
+import { probeBroker } from '../broker/probe.js';
+import { loadScenarioFile } from './loadScenarios.js';
+import { runBrokerScenario } from './runBrokerScenario.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const url = parseAmqpUrl(process.env.AMQP_URL);
+
+describe('broker target without management', () => {
+  it('runs under a name prefix in the default vhost, un-prefixes the trace, and deletes what it declared', async () => {
+    const offline = new ManagementClient(url, { baseUrl: 'http://127.0.0.1:1', timeoutMs: 300 });
+    const probe = await probeBroker(url, { management: offline });
+    expect(probe.management.available).toBe(false);
+    const { scenario } = await loadScenarioFile(path.join(repoRoot, 'packages/topology-core/conformance/scenarios/multiple-deaths-chain.json'));
+    const r = await runBrokerScenario(scenario, { url, probe, management: offline });
+    expect(r.kind).toBe('observed');
+    if (r.kind !== 'observed') return;
+    expect(r.isolation).toBe('prefix');
+    expect(compareObserved(r.observed, scenario.expect!).diff).toEqual([]);
+    const live = new ManagementClient(url);
+    const leftovers = (await live.listQueues('/')).filter((q) => q.name.startsWith('retry-studio-conformance-'));
+    expect(leftovers).toEqual([]);
+  });
+});
