@@ -73,3 +73,34 @@ describe('openConnection (real broker)', () => {
     await ch2.close();
   });
 });
+
+describe('ManagedConnection against a server-side close (as on a broker restart)', () => {
+  it('reconnects with backoff after CONNECTION_FORCED, and channels work again', async () => {
+    const { ManagementClient } = await import('./management.js');
+    const mgmt = new ManagementClient(url);
+    const label = `forced-${process.pid}-${Date.now()}`;
+    const mc = new ManagedConnection(url, 'trace', { label, backoff: { initialDelayMs: 100 } });
+    opened.push(mc);
+    await mc.start();
+    const events: string[] = [];
+    mc.on('disconnected', () => events.push('disconnected'));
+    mc.on('reconnecting', () => events.push('reconnecting'));
+    mc.on('connected', () => events.push('connected'));
+    // the management API lists a connection a moment after it opens
+    let name: string | undefined;
+    for (let i = 0; i < 100 && !name; i++) {
+      name = (await mgmt.listConnections()).find((c) => c.client_properties?.connection_name === `retry-studio:trace:${label}`)?.name;
+      if (!name) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(name).toBeDefined();
+    const back = new Promise((r) => mc.once('connected', r));
+    await mgmt.closeConnection(name!);
+    await back;
+    expect(events[0]).toBe('disconnected');
+    expect(events.filter((e) => e === 'connected')).toHaveLength(1);
+    const ch = await mc.createChannel();
+    const q = await ch.assertQueue('', { exclusive: true });
+    expect(q.queue).toMatch(/^amq\.gen-/);
+    await ch.close();
+  });
+});

@@ -42,6 +42,8 @@ function describeConnectError(url: AmqpUrl, err: unknown): BrokerConnectError {
 
 export interface OpenOptions {
   purpose: ConnectionPurpose;
+  /** appended to the connection name the broker shows (`retry-studio:<purpose>:<label>`) */
+  label?: string;
   timeoutMs?: number;
 }
 
@@ -55,7 +57,7 @@ export async function openConnection(url: AmqpUrl, opts: OpenOptions): Promise<C
   let timedOut = false;
   const attempt = amqp.connect(toConnectOptions(url), {
     timeout: timeoutMs,
-    clientProperties: { connection_name: `retry-studio:${opts.purpose}` },
+    clientProperties: { connection_name: `retry-studio:${opts.purpose}${opts.label ? ':' + opts.label : ''}` },
   });
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -115,7 +117,7 @@ export class ManagedConnection extends EventEmitter {
   constructor(
     readonly url: AmqpUrl,
     readonly purpose: ConnectionPurpose,
-    private readonly options: { timeoutMs?: number; backoff?: BackoffOptions } = {},
+    private readonly options: { timeoutMs?: number; backoff?: BackoffOptions; label?: string } = {},
   ) {
     super();
     // an 'error' without listeners would throw
@@ -133,7 +135,7 @@ export class ManagedConnection extends EventEmitter {
   /** First connection: fails fast (no retries) with a clear error. */
   async start(): Promise<ChannelModel> {
     if (this.conn) return this.conn;
-    const conn = await openConnection(this.url, { purpose: this.purpose, timeoutMs: this.options.timeoutMs });
+    const conn = await openConnection(this.url, { purpose: this.purpose, timeoutMs: this.options.timeoutMs, label: this.options.label });
     this.adopt(conn);
     return conn;
   }
@@ -200,7 +202,7 @@ export class ManagedConnection extends EventEmitter {
         await new Promise((r) => setTimeout(r, delayMs));
         if (this.closing) return;
         try {
-          const conn = await openConnection(this.url, { purpose: this.purpose, timeoutMs: this.options.timeoutMs });
+          const conn = await openConnection(this.url, { purpose: this.purpose, timeoutMs: this.options.timeoutMs, label: this.options.label });
           if (this.closing) {
             await conn.close().catch(() => undefined);
             return;

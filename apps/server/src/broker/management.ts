@@ -64,6 +64,13 @@ export interface MgmtBinding {
   readonly properties_key?: string;
 }
 
+export interface MgmtConnection {
+  readonly name: string;
+  readonly user?: string;
+  readonly vhost?: string;
+  readonly client_properties?: { readonly connection_name?: string; readonly [k: string]: unknown };
+}
+
 export interface ManagementOptions {
   /** e.g. http://127.0.0.1:15672 (default: the AMQP host, port 15672, or RETRY_STUDIO_MANAGEMENT_URL) */
   baseUrl?: string;
@@ -172,6 +179,16 @@ export class ManagementClient {
       if (err instanceof ManagementError && err.status === 404) return undefined;
       throw err;
     }
+  }
+
+  /** Open AMQP connections (name, user, client-provided connection_name). */
+  async listConnections(): Promise<MgmtConnection[]> {
+    return (await this.request<MgmtConnection[]>('GET', '/api/connections')) ?? [];
+  }
+
+  /** Force-closes a connection (the client sees 320 CONNECTION_FORCED, as on a broker restart). */
+  async closeConnection(name: string): Promise<void> {
+    await this.request('DELETE', `/api/connections/${enc(name)}`, undefined, [404]);
   }
 
   toString(): string {
