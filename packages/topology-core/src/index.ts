@@ -44,3 +44,4 @@ export * from './lint/types.js';
 export * from './lint/rules.js';
 export * from './lint/lintDesign.js';
 export { effectiveQueueArgs } from './lint/flow.js';
+export * from './budget/budget.js';

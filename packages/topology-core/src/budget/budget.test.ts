@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { buildTemplate } from '../templates/registry.js';
+import { compareStrategies, computeBudget, formatComparison } from './budget.js';
+
+const design = (id: string, params = {}) => {
+  const r = buildTemplate(id, params);
+  if (!r.ok) throw new Error(id);
+  return r.template;
+};
+
+describe('computeBudget', () => {
+  it('DLX + TTL wait queue, failing always: attempts, schedule, time, ending, ops', () => {
+    const t = design('dlx-ttl-wait-queue', { maxRetries: 3, delayMs: 5000 });
+    const b = computeBudget(t.design, { kind: 'always' }, { workConsumers: t.workConsumers });
+    expect(b.attempts).toBe(4);
+    expect(b.delaysMs).toEqual([5000, 5000, 5000]);
+    expect(b.timeToFinalMs).toBe(15000);
+    expect(b.endsIn).toEqual({ kind: 'queue', queue: 'orders.parking' });
+    // 3 rejections + 3 expiries dead-lettered; 1 publish + the parking republish
+    expect(b.ops.deadLetterings).toBe(6);
+    expect(b.ops.publishes).toBe(2);
+    expect(b.objects).toEqual({ exchanges: 3, queues: 3, bindings: 3, policies: 0, total: 9 });
+    expect(b.risks.map((r) => r.kind)).toEqual(expect.arrayContaining(['reordering', 'loss']));
+  });
+
+  it('fail the first k attempts', () => {
+    const t = design('delayed-exchange', { maxRetries: 5, initialDelayMs: 100, multiplier: 2 });
+    const b = computeBudget(t.design, { kind: 'failFirst', n: 2 });
+    expect(b.attempts).toBe(3);
+    expect(b.delaysMs).toEqual([100, 200]);
+    expect(b.endsIn).toEqual({ kind: 'acked' });
+    expect(b.ops.delayed).toBe(2);
+    expect(b.requires).toEqual(['x-delayed-message']);
+    expect(b.risks.map((r) => r.kind)).toContain('duplicates');
+  });
+
+  it('poison message among healthy ones: quorum requeue blocks nothing else but loops back to back', () => {
+    const t = design('quorum-delivery-limit', { deliveryLimit: 2 });
+    const b = computeBudget(t.design, { kind: 'poison' }, { messages: 3 });
+    expect(b.attempts).toBe(3);
+    expect(b.endsIn).toEqual({ kind: 'queue', queue: 'jobs.dead' });
+    expect(b.traces).toHaveLength(4);
+    expect(b.traces.slice(1).every((x) => x.endsIn.kind === 'acked')).toBe(true);
+    expect(b.risks.map((r) => r.kind)).toContain('head-of-line');
+  });
+
+  it('a strategy that never gives up is reported unbounded', () => {
+    const t = design('spring-stateless', { recoverer: 'requeue', maxAttempts: 2, initialIntervalMs: 1000 });
+    const b = computeBudget(t.design, { kind: 'always' }, { maxTimeMs: 60_000 });
+    expect(b.truncated).toBe(true);
+    expect(b.endsIn.kind).toBe('cycling');
+    expect(b.risks.map((r) => r.kind)).toContain('unbounded');
+  });
+});
+
+describe('compareStrategies', () => {
+  it('puts several strategies side by side under one failure model', () => {
+    const rows = compareStrategies(
+      [
+        { label: 'requeue-once', design: design('requeue-once').design },
+        { label: 'dlx-ttl-wait-queue', design: design('dlx-ttl-wait-queue').design },
+        { label: 'chained-ttl', design: design('chained-ttl').design },
+      ],
+      { kind: 'always' },
+    );
+    expect(rows.map((r) => [r.label, r.attempts, r.endsIn.kind])).toEqual([
+      ['requeue-once', 2, 'dropped'],
+      ['dlx-ttl-wait-queue', 4, 'queue'],
+      ['chained-ttl', 4, 'queue'],
+    ]);
+    const text = formatComparison(rows);
+    expect(text.split('\n')).toHaveLength(5);
+    expect(text).toContain('chained-ttl');
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * Retry budget: what a strategy really does to a failing message, measured by simulation.
+ * Attempts, the delay schedule, time to the final outcome, where it ends, broker operations
+ * per failed message, objects to declare, and risks; plus a side-by-side comparison.
+ */
+import type { Design } from '../model/design.js';
+import type { FailureModel } from '../model/consumer.js';
+import { simulate } from '../sim/simulate.js';
+import { designToSimulation } from '../sim/designToSimulation.js';
+import { lintDesign } from '../lint/lintDesign.js';
+import type { Ending } from '../templates/types.js';
+import { activeQueuesOf, traceMessages, type BrokerOps, type MessageTrace } from './trace.js';
+
+export type BudgetFailure =
+  | { readonly kind: 'failFirst'; readonly n: number }
+  | { readonly kind: 'always' }
+  /** one poison message among `messages` healthy ones (it always fails; the others never do) */
+  | { readonly kind: 'poison' };
+
+export type RiskKind = 'head-of-line' | 'reordering' | 'duplicates' | 'loss' | 'unbounded';
+
+export interface Risk {
+  readonly kind: RiskKind;
+  readonly why: string;
+}
+
+export interface RetryBudget {
+  readonly label: string;
+  readonly failure: BudgetFailure;
+  /** processing attempts of the failing message */
+  readonly attempts: number;
+  /** delays between attempts (virtual ms) */
+  readonly delaysMs: readonly number[];
+  /** from the first publish to the last event of the failing message (virtual ms) */
+  readonly timeToFinalMs: number;
+  readonly endsIn: Ending;
+  readonly ops: BrokerOps;
+  readonly objects: { readonly exchanges: number; readonly queues: number; readonly bindings: number; readonly policies: number; readonly total: number };
+  readonly requires: readonly string[];
+  readonly risks: readonly Risk[];
+  /** poison: the worst extra latency seen by a healthy message (virtual ms) */
+  readonly healthyMaxLatencyMs?: number;
+  /** the simulation was cut off (the message never settles) */
+  readonly truncated: boolean;
+  /** every message's path, the failing one first */
+  readonly traces: readonly MessageTrace[];
+}
+
+export interface BudgetOptions {
+  readonly label?: string;
+  /** consumers whose processing counts as an attempt (default: all workers) */
+  readonly workConsumers?: readonly string[];
+  /** healthy messages published alongside a poison message (default 4) */
+  readonly messages?: number;
+  /** cut-off for strategies that never give up (default 1 day of virtual time) */
+  readonly maxTimeMs?: number;
+  readonly seed?: number;
+}
+
+function failureModel(f: BudgetFailure, poisonBody: string): FailureModel {
+  if (f.kind === 'poison') return { kind: 'poison', bodies: [poisonBody] };
+  return f;
+}
+
+export function computeBudget(design: Design, failure: BudgetFailure, opts: BudgetOptions = {}): RetryBudget {
+  const healthy = failure.kind === 'poison' ? Math.max(1, opts.messages ?? 4) : 0;
+  const n = 1 + healthy;
+  const first = design.publishers[0];
+  if (!first) throw new Error('the design has no publisher: nothing to simulate');
+  const onlyFirst: Design = { ...design, publishers: [first] };
+  const poisonBody = `${first.bodyPrefix ?? first.id}-1`;
+  const input = designToSimulation(onlyFirst, { messages: n, failure: failureModel(failure, poisonBody), seed: opts.seed ?? 1 });
+  const result = simulate({ ...input, maxTimeMs: opts.maxTimeMs ?? 24 * 3600 * 1000 });
+  const workConsumers = opts.workConsumers ?? design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
+  const traces = traceMessages(result, { workConsumers, activeQueues: activeQueuesOf(design) });
+  const failing = traces.find((t) => t.body === poisonBody) ?? traces[0];
+  if (!failing) throw new Error('the simulation produced no events for the published message');
+  const others = traces.filter((t) => t !== failing);
+  const start = result.events.find((e) => e.msgId === failing.msgId)?.t ?? 0;
+  const t = design.topology;
+  const requires = [...new Set(t.exchanges.filter((x) => x.type === 'x-delayed-message' || x.type === 'radlx').map((x) => x.type as string))];
+  return {
+    label: opts.label ?? design.name,
+    failure,
+    attempts: failing.attempts,
+    delaysMs: failing.delaysMs,
+    timeToFinalMs: failing.endTime - start,
+    endsIn: failing.endsIn,
+    ops: failing.ops,
+    objects: {
+      exchanges: t.exchanges.length,
+      queues: t.queues.length,
+      bindings: t.bindings.length,
+      policies: t.policies?.length ?? 0,
+      total: t.exchanges.length + t.queues.length + t.bindings.length + (t.policies?.length ?? 0),
+    },
+    requires,
+    risks: risksOf(design, failing, result.truncated),
+    ...(others.length > 0 ? { healthyMaxLatencyMs: Math.max(...others.map((o) => (o.attemptTimes[o.attemptTimes.length - 1] ?? o.endTime) - 0)) } : {}),
+    truncated: result.truncated,
+    traces: [failing, ...others],
+  };
+}
+
+function risksOf(design: Design, tr: MessageTrace, truncated: boolean): Risk[] {
+  const risks: Risk[] = [];
+  const lint = lintDesign(design);
+  const has = (id: string): boolean => lint.some((f) => f.id === id);
+  const actions = design.consumers.flatMap((c) => {
+    const b = c.behaviour;
+    const rules = b.kind === 'worker' ? b.onFailure.map((r) => r.then) : b.kind === 'router' ? b.rules.map((r) => r.then) : b.actions;
+    return rules.flatMap((a) => (a.kind === 'retryInProcess' ? [a, a.recover] : [a]));
+  });
+  if (has('per-message-ttl-head-of-line'))
+    risks.push({ kind: 'head-of-line', why: 'different per-message TTLs share a wait queue; a short delay waits behind a longer one' });
+  if (actions.some((a) => a.kind === 'retryInProcess'))
+    risks.push({ kind: 'head-of-line', why: 'in-process retries keep the delivery unacked and the consumer busy during backoff; messages behind it wait' });
+  if (tr.ops.requeues > 0 && tr.delaysMs.every((d) => d === 0))
+    risks.push({ kind: 'head-of-line', why: 'immediate requeues put a failing message back at the head: it is retried back to back ahead of newer messages' });
+  if (tr.ops.deadLetterings > 0 || tr.ops.delayed > 0 || actions.some((a) => a.kind === 'republish'))
+    risks.push({ kind: 'reordering', why: 'a retried message leaves the queue and comes back behind messages published after it' });
+  if (actions.some((a) => a.kind === 'republish'))
+    risks.push({ kind: 'duplicates', why: 'publish-then-ack: a consumer that dies between the confirm and the ack leaves two copies' });
+  if (has('dlx-fanout-redelivers-to-all')) risks.push({ kind: 'duplicates', why: 'a fanout dead-letter exchange sends each retry to every bound queue' });
+  if (tr.ops.drops > 0 || tr.endsIn.kind === 'dropped') risks.push({ kind: 'loss', why: 'the message was dropped by the broker (no DLX, no route, overflow or a dead-letter cycle)' });
+  if (design.topology.exchanges.some((x) => x.type === 'x-delayed-message'))
+    risks.push({ kind: 'loss', why: 'delayed messages are stored on one node only; they are lost with that node or when the plugin is disabled' });
+  if (tr.ops.deadLetterings > 0) risks.push({ kind: 'loss', why: 'dead-lettering is at-most-once (classic queues and quorum at-most-once): a missing route drops the message silently' });
+  if (truncated || tr.endsIn.kind === 'cycling') risks.push({ kind: 'unbounded', why: 'the message never reaches a final outcome: it keeps being retried' });
+  return risks;
+}
+
+export interface StrategyEntry {
+  readonly label: string;
+  readonly design: Design;
+  readonly workConsumers?: readonly string[];
+}
+
+/** Several strategies under one failure model, one row each. */
+export function compareStrategies(entries: readonly StrategyEntry[], failure: BudgetFailure, opts: Omit<BudgetOptions, 'label' | 'workConsumers'> = {}): RetryBudget[] {
+  return entries.map((e) => computeBudget(e.design, failure, { ...opts, label: e.label, ...(e.workConsumers ? { workConsumers: e.workConsumers } : {}) }));
+}
+
+const endText = (e: Ending): string =>
+  e.kind === 'queue' ? `queue ${e.queue}${e.also?.length ? ` (+${e.also.join(', ')})` : ''}` : e.kind === 'acked' ? 'processed (acked)' : e.kind === 'dropped' ? 'dropped' : 'still cycling';
+
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000) return `${+(ms / 1000).toFixed(1)} s`;
+  if (ms < 3_600_000) return `${+(ms / 60_000).toFixed(1)} min`;
+  return `${+(ms / 3_600_000).toFixed(1)} h`;
+}
+
+/** A plain-text table of budgets (for the CLI). */
+export function formatComparison(rows: readonly RetryBudget[]): string {
+  const head = ['strategy', 'attempts', 'delays', 'time to outcome', 'ends in', 'publishes', 'dead-letterings', 'routings', 'objects', 'risks'];
+  const body = rows.map((r) => [
+    r.label,
+    String(r.attempts) + (r.truncated ? '+' : ''),
+    r.delaysMs.length ? r.delaysMs.map(formatMs).join(', ') : '-',
+    formatMs(r.timeToFinalMs),
+    endText(r.endsIn),
+    String(r.ops.publishes),
+    String(r.ops.deadLetterings),
+    String(r.ops.routings),
+    String(r.objects.total),
+    [...new Set(r.risks.map((x) => x.kind))].join(', ') || '-',
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
+  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+export { endText as formatEnding };
