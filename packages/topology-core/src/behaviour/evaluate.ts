@@ -20,7 +20,7 @@ export interface DeliveryView {
   readonly body: string;
   /** headers as delivered, x-death excluded */
   readonly headers: { readonly [k: string]: AmqpValue };
-  readonly xDeath?: readonly XDeathEntry[];
+  readonly xDeath?: readonly XDeathEntry[] | undefined;
   readonly redelivered: boolean;
   /** the routing key it arrived with */
   readonly routingKey: string;

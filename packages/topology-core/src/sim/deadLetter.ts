@@ -30,19 +30,16 @@ export function deadLetterMsg(
   nowMs: number,
 ): Msg {
   const time = Math.floor(nowMs / 1000);
-  const fresh: XDeathEntry =
-    msg.expiration !== undefined
-      ? { count: 1, reason, queue, time, exchange: msg.exchange, 'routing-keys': deathRoutingKeys(msg), 'original-expiration': msg.expiration }
-      : { count: 1, reason, queue, time, exchange: msg.exchange, 'routing-keys': deathRoutingKeys(msg) };
   const history = profile.ignoreClientXDeath && msg.xDeathFromClient ? undefined : msg.xDeath;
-  let headers: { [k: string]: AmqpValue };
+  const dropCc = dlrk !== undefined && profile.dropCcWithDlrk && msg.headers['CC'] !== undefined;
+  // headers are immutable and shared: copy only when something changes
+  let headers: { [k: string]: AmqpValue } | { readonly [k: string]: AmqpValue } = msg.headers;
   let xDeath: XDeathEntry[];
   if (history === undefined) {
     // the first death also writes x-first-death-* (once; never changed afterwards)
     headers = { ...msg.headers, 'x-first-death-reason': reason, 'x-first-death-queue': queue, 'x-first-death-exchange': msg.exchange };
-    xDeath = [fresh];
+    xDeath = [freshEntry(msg, queue, reason, time)];
   } else {
-    headers = { ...msg.headers };
     xDeath = [];
     let found: XDeathEntry | undefined;
     // 3.10 regroups the existing entries by (queue, reason) with a foldl that prepends, which
@@ -55,16 +52,21 @@ export function deadLetterMsg(
       else xDeath.push(d);
     }
     // a repeat death counts in place and moves to the front; other fields keep their first values
-    xDeath.unshift(found ? { ...found, count: found.count + 1 } : fresh);
+    xDeath.unshift(found ? bump(found) : freshEntry(msg, queue, reason, time));
   }
-  if (profile.lastDeathHeaders) {
-    headers['x-last-death-reason'] = reason;
-    headers['x-last-death-queue'] = queue;
-    headers['x-last-death-exchange'] = msg.exchange;
+  if (profile.lastDeathHeaders || dropCc) {
+    const h: { [k: string]: AmqpValue } = {};
+    for (const k in headers) if (!(dropCc && k === 'CC')) h[k] = headers[k] as AmqpValue;
+    if (profile.lastDeathHeaders) {
+      h['x-last-death-reason'] = reason;
+      h['x-last-death-queue'] = queue;
+      h['x-last-death-exchange'] = msg.exchange;
+    }
+    headers = h;
   }
-  if (dlrk !== undefined && profile.dropCcWithDlrk) delete headers['CC'];
   return {
     id: msg.id,
+    logical: msg.logical,
     body: msg.body,
     bytes: msg.bytes,
     exchange: dlx,
@@ -75,6 +77,19 @@ export function deadLetterMsg(
     expiration: undefined,
     ccInKeys: dlrk === undefined && msg.ccInKeys,
   };
+}
+
+function freshEntry(msg: Msg, queue: string, reason: DeathReason, time: number): XDeathEntry {
+  return msg.expiration !== undefined
+    ? { count: 1, reason, queue, time, exchange: msg.exchange, 'routing-keys': deathRoutingKeys(msg), 'original-expiration': msg.expiration }
+    : { count: 1, reason, queue, time, exchange: msg.exchange, 'routing-keys': deathRoutingKeys(msg) };
+}
+
+function bump(d: XDeathEntry): XDeathEntry {
+  const oe = d['original-expiration'];
+  return oe !== undefined
+    ? { count: d.count + 1, reason: d.reason, queue: d.queue, time: d.time, exchange: d.exchange, 'routing-keys': d['routing-keys'], 'original-expiration': oe }
+    : { count: d.count + 1, reason: d.reason, queue: d.queue, time: d.time, exchange: d.exchange, 'routing-keys': d['routing-keys'] };
 }
 
 /**

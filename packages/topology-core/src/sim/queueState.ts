@@ -5,17 +5,51 @@
  */
 import { Deque } from './deque.js';
 import type { Msg } from './types.js';
+import type { AmqpValue } from '../model/definitions.js';
+import type { ConsumerAction } from '../model/consumer.js';
+import type { XDeathEntry } from './events.js';
+import type { DeliveryView } from '../behaviour/evaluate.js';
 import type { QueueConfig } from './queueConfig.js';
 
-export interface QEntry {
-  readonly msg: Msg;
-  /** absolute virtual ms at which it expires; Infinity without a TTL */
-  readonly expiresAt: number;
-  /** enqueue order: a classic queue requeues to this position */
-  pos: number;
+/**
+ * A message in a queue. While a consumer holds it, the same object is the delivery (what the
+ * consumer sees, DeliveryView) and the scheduled outcome: one allocation per enqueue.
+ */
+export class QEntry implements DeliveryView {
+  readonly k = 'outcome' as const;
   /** quorum delivery_count (returns) */
-  deliveryCount: number;
-  redelivered: boolean;
+  deliveryCount = 0;
+  redelivered = false;
+  /** while delivered: who holds it, the headers it was delivered with, its attempt number */
+  consumer: ConsumerSlot | undefined = undefined;
+  headers: { readonly [k: string]: AmqpValue };
+  attempt = 0;
+  /** in-process retry state (retryInProcess) */
+  inProcess = 0;
+  retry: Extract<ConsumerAction, { kind: 'retryInProcess' }> | undefined = undefined;
+
+  constructor(
+    readonly msg: Msg,
+    /** absolute virtual ms at which it expires; Infinity without a TTL */
+    readonly expiresAt: number,
+    /** enqueue order: a classic queue requeues to this position */
+    public pos: number,
+  ) {
+    this.headers = msg.headers;
+  }
+
+  get body(): string {
+    return this.msg.body;
+  }
+  get xDeath(): readonly XDeathEntry[] | undefined {
+    return this.msg.xDeath;
+  }
+  get routingKey(): string {
+    return this.msg.routingKeys[0] ?? '';
+  }
+  get exchange(): string {
+    return this.msg.exchange;
+  }
 }
 
 export interface ConsumerSlot {

@@ -7,12 +7,12 @@
 import type { AmqpValue } from '../model/definitions.js';
 import type { ConsumerAction, ConsumerBehaviour, ConsumerSpec, DeathReason, FailureModel } from '../model/consumer.js';
 import type { DropReason, PublishOrigin, SimEvent, XDeathEntry } from './events.js';
-import type { MessageSnapshot, Msg, QueueDepth, SimStep, SimulationInput, SimulationResult } from './types.js';
+import type { Logical, MessageSnapshot, Msg, QueueDepth, SimStep, SimulationInput, SimulationResult } from './types.js';
 import { EventHeap } from './eventHeap.js';
 import { mulberry32, type Rng } from './rng.js';
 import { profileFor, type SemanticsProfile } from './profiles.js';
 import { queueConfig } from './queueConfig.js';
-import { QueueState, entryPos, type ConsumerSlot, type QEntry } from './queueState.js';
+import { QEntry, QueueState, entryPos, type ConsumerSlot } from './queueState.js';
 import { deadLetterMsg, isCycle } from './deadLetter.js';
 import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.js';
 import { Router, type RouteResult } from '../routing/route.js';
@@ -48,26 +48,18 @@ interface ConsumerState extends ConsumerSlot {
   readonly failure: FailureModel | undefined;
   readonly processingMs: number;
   readonly queue: QueueState;
-  /** deliveries seen per msgId (Counter 'attempt') */
-  readonly seen: Map<string, number>;
-  /** processing runs per msgId (failure model attempts, in-process retries included) */
-  readonly runs: Map<string, number>;
+  /** index into Logical.seen / Logical.runs */
+  readonly ord: number;
   /** script: deliveries per body */
   readonly perBody: Map<string, number>;
 }
 
-interface Delivery {
-  readonly entry: QEntry;
-  readonly consumer: ConsumerState;
-  readonly view: DeliveryView;
-  /** in-process retry state */
-  inProcess: number;
-  retry?: Extract<ConsumerAction, { kind: 'retryInProcess' }>;
-}
+/** a delivery in progress is its queue entry (QEntry implements DeliveryView) */
+type Delivery = QEntry & { consumer: ConsumerState };
 
 type Work =
-  | { readonly k: 'step'; readonly i: number }
-  | { readonly k: 'outcome'; readonly d: Delivery }
+  | { readonly k: 'step' }
+  | QEntry
   | { readonly k: 'retry'; readonly d: Delivery }
   | { readonly k: 'expire'; readonly q: QueueState }
   | { readonly k: 'delayed'; readonly exchange: string; readonly msg: Msg };
@@ -81,6 +73,7 @@ function consumerOrigin(id: string): PublishOrigin {
   }
   return o;
 }
+const STEP_WORK: Work = { k: 'step' };
 const STEP_ORIGIN: PublishOrigin = { kind: 'step' };
 const NO_HEADERS: { readonly [k: string]: AmqpValue } = Object.freeze({});
 
@@ -104,13 +97,16 @@ export class Simulator {
   private readonly startAfter: boolean;
 
   private t = 0;
+  private nextStep = 0;
+  private readonly singleKeys = new Map<string, readonly string[]>();
   private seq = 0;
   private batch: SimEvent[] | undefined;
   private stepsDone = false;
   private lastActivity = 0;
   private finished = false;
   private truncatedFlag = false;
-  private readonly messageIndex = new Map<string, number>();
+  private logicalCount = 0;
+  private readonly random = (): number => this.rng.next();
   private autoId = 0;
 
   readonly events: SimEvent[] = [];
@@ -138,7 +134,7 @@ export class Simulator {
     this.defaultFailure = input.failure;
     this.startAfter = input.startConsumers === 'after';
     if (!this.startAfter) this.attachConsumers();
-    if (this.steps.length > 0) this.heap.push(0, { k: 'step', i: 0 });
+    if (this.steps.length > 0) this.heap.push(0, STEP_WORK);
     else this.finishSteps();
   }
 
@@ -222,10 +218,10 @@ export class Simulator {
     this.t = nt;
     switch (w.k) {
       case 'step':
-        this.runStep(w.i);
+        this.runStep(this.nextStep++);
         break;
       case 'outcome':
-        this.outcome(w.d);
+        this.outcome(w as Delivery);
         break;
       case 'retry':
         this.retryAttempt(w.d);
@@ -274,10 +270,11 @@ export class Simulator {
     let nextAt = this.t;
     if (s.kind === 'publish') {
       const props = s.properties;
-      const msgId = s.msgId ?? `m${++this.autoId}`;
-      this.clientPublish(msgId, s.body, s.exchange, s.routingKey, props?.headers ?? NO_HEADERS, props?.expiration, s.mandatory ?? false, STEP_ORIGIN, undefined, true);
+      const logical: Logical = { id: s.msgId ?? `m${++this.autoId}`, index: ++this.logicalCount, seen: undefined, runs: undefined };
+      this.clientPublish(logical, s.body, s.exchange, s.routingKey, props?.headers ?? NO_HEADERS, props?.expiration, s.mandatory ?? false, STEP_ORIGIN, undefined);
     } else nextAt = this.t + Math.max(0, s.ms);
-    if (i + 1 < this.steps.length || nextAt > this.t) this.heap.push(nextAt, { k: 'step', i: i + 1 });
+    // steps run one after another: only one is ever scheduled, so one shared work item does
+    if (i + 1 < this.steps.length || nextAt > this.t) this.heap.push(nextAt, STEP_WORK);
     else this.finishSteps();
   }
 
@@ -302,8 +299,7 @@ export class Simulator {
         failure: b.kind === 'worker' ? (b.failure ?? this.defaultFailure) : undefined,
         processingMs: b.kind === 'worker' ? Math.max(0, b.processingMs ?? 0) : 0,
         queue: q,
-        seen: new Map(),
-        runs: new Map(),
+        ord: this.consumers.length,
         perBody: new Map(),
       };
       this.consumers.push(c);
@@ -316,7 +312,7 @@ export class Simulator {
 
   /** a publish by a client (a step or a consumer's republish): confirms, returns, activity */
   private clientPublish(
-    msgId: string,
+    logical: Logical,
     body: string,
     exchange: string,
     routingKey: string,
@@ -325,19 +321,30 @@ export class Simulator {
     mandatory: boolean,
     origin: PublishOrigin,
     keptXDeath: readonly XDeathEntry[] | undefined,
-    fromStep: boolean,
   ): void {
+    const msgId = logical.id;
     this.lastActivity = this.t;
     this.published++;
-    if (fromStep && !this.messageIndex.has(msgId)) this.messageIndex.set(msgId, this.messageIndex.size + 1);
     // routing keys: [rk | CC | BCC]; BCC is removed from the message (rabbit_basic.erl L273-282, L354-365)
     let headers = rawHeaders;
-    const keys: string[] = [routingKey];
     const cc = headers['CC'];
     const bcc = headers['BCC'];
-    if (Array.isArray(cc)) for (const k of cc) if (typeof k === 'string') keys.push(k);
+    let keys: readonly string[];
+    if (cc === undefined && bcc === undefined) {
+      // one key: share one immutable array per routing key
+      let k1 = this.singleKeys.get(routingKey);
+      if (!k1) {
+        k1 = [routingKey];
+        if (this.singleKeys.size < 10000) this.singleKeys.set(routingKey, k1);
+      }
+      keys = k1;
+    } else {
+      const ks: string[] = [routingKey];
+      if (Array.isArray(cc)) for (const k of cc) if (typeof k === 'string') ks.push(k);
+      if (Array.isArray(bcc)) for (const k of bcc) if (typeof k === 'string') ks.push(k);
+      keys = ks;
+    }
     if (bcc !== undefined) {
-      if (Array.isArray(bcc)) for (const k of bcc) if (typeof k === 'string') keys.push(k);
       const h = { ...headers };
       delete h['BCC'];
       headers = h;
@@ -357,6 +364,7 @@ export class Simulator {
     }
     const msg: Msg = {
       id: msgId,
+      logical,
       body,
       bytes: utf8Length(body),
       exchange,
@@ -469,7 +477,7 @@ export class Simulator {
       const e = Number(msg.expiration);
       if (Number.isFinite(e) && (ttl === undefined || e < ttl)) ttl = e;
     }
-    const entry: QEntry = { msg, expiresAt: ttl === undefined ? Infinity : this.t + ttl, pos: q.nextPos++, deliveryCount: 0, redelivered: false };
+    const entry = new QEntry(msg, ttl === undefined ? Infinity : this.t + ttl, q.nextPos++);
     this.touchInFlight(1);
     if (this.wantEvents)
       this.emit({ kind: 'enqueued', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: cfg.name, depth: q.readyCount + 1, ...(ttl !== undefined ? { expiresAt: entry.expiresAt } : {}) });
@@ -554,18 +562,12 @@ export class Simulator {
     c.inflight++;
     q.unacked++;
     const msg = e.msg;
-    const seen = (c.seen.get(msg.id) ?? 0) + 1;
-    c.seen.set(msg.id, seen);
-    const headers = this.deliveredHeaders(q, e);
-    const view: DeliveryView = {
-      body: msg.body,
-      headers,
-      ...(msg.xDeath ? { xDeath: msg.xDeath } : {}),
-      redelivered: e.redelivered,
-      routingKey: msg.routingKeys[0] ?? '',
-      exchange: msg.exchange,
-      attempt: seen,
-    };
+    const L = msg.logical;
+    const seenArr = L.seen ?? (L.seen = []);
+    const seen = (seenArr[c.ord] ?? 0) + 1;
+    seenArr[c.ord] = seen;
+    const headers = q.cfg.quorum && e.deliveryCount > 0 ? this.deliveredHeaders(q, e) : msg.headers;
+    const routingKey = msg.routingKeys[0] ?? '';
     this.lastActivity = this.t;
     if (this.wantEvents)
       this.emit({
@@ -580,29 +582,31 @@ export class Simulator {
         headers,
         ...(msg.xDeath ? { xDeath: msg.xDeath } : {}),
         ...(msg.expiration !== undefined ? { expiration: msg.expiration } : {}),
-        routingKey: view.routingKey,
+        routingKey,
         exchange: msg.exchange,
       });
     else this.seq++;
     this.depthChanged(q);
-    this.heap.push(this.t + c.processingMs, { k: 'outcome', d: { entry: e, consumer: c, view, inProcess: 0 } });
+    const d = e as Delivery;
+    d.consumer = c;
+    d.headers = headers;
+    d.attempt = seen;
+    d.inProcess = 0;
+    d.retry = undefined;
+    this.heap.push(this.t + c.processingMs, d);
   }
 
   // ---------------------------------------------------------------- consumer outcomes
 
   private verdict(d: Delivery): boolean {
     const c = d.consumer;
-    const id = d.entry.msg.id;
-    const runs = (c.runs.get(id) ?? 0) + 1;
-    c.runs.set(id, runs);
-    const ok = processingSucceeds(c.failure, {
-      attempt: runs,
-      body: d.entry.msg.body,
-      messageIndex: this.messageIndex.get(id) ?? 0,
-      random: () => this.rng.next(),
-    });
+    const L = d.msg.logical;
+    const runsArr = L.runs ?? (L.runs = []);
+    const runs = (runsArr[c.ord] ?? 0) + 1;
+    runsArr[c.ord] = runs;
+    const ok = processingSucceeds(c.failure, { attempt: runs, body: d.msg.body, messageIndex: L.index, random: this.random });
     if (this.wantEvents)
-      this.emit({ kind: 'processed', t: this.t, seq: this.seq++, msgId: id, body: d.entry.msg.body, queue: c.queue.cfg.name, consumer: c.id, attempt: runs, ok });
+      this.emit({ kind: 'processed', t: this.t, seq: this.seq++, msgId: L.id, body: d.msg.body, queue: c.queue.cfg.name, consumer: c.id, attempt: runs, ok });
     else this.seq++;
     return ok;
   }
@@ -612,12 +616,12 @@ export class Simulator {
     const b = c.behaviour;
     let action: ConsumerAction;
     if (b.kind === 'script') {
-      const n = (c.perBody.get(d.entry.msg.body) ?? 0) + 1;
-      c.perBody.set(d.entry.msg.body, n);
-      action = chooseAction(b, d.view, { scriptIndex: n });
+      const n = (c.perBody.get(d.msg.body) ?? 0) + 1;
+      c.perBody.set(d.msg.body, n);
+      action = chooseAction(b, d, { scriptIndex: n });
     } else if (b.kind === 'worker') {
-      action = chooseAction(b, d.view, { ok: this.verdict(d) });
-    } else action = chooseAction(b, d.view, {});
+      action = chooseAction(b, d, { ok: this.verdict(d) });
+    } else action = chooseAction(b, d, {});
     this.apply(d, action);
   }
 
@@ -645,7 +649,7 @@ export class Simulator {
   private apply(d: Delivery, action: ConsumerAction): void {
     const c = d.consumer;
     const q = c.queue;
-    const e = d.entry;
+    const e = d;
     const msg = e.msg;
     switch (action.kind) {
       case 'ack':
@@ -668,8 +672,8 @@ export class Simulator {
         this.requeue(q, e);
         break;
       case 'republish': {
-        const plan = planRepublish(action, d.view);
-        this.clientPublish(msg.id, msg.body, plan.exchange, plan.routingKey, plan.headers, plan.expiration, false, consumerOrigin(c.id), plan.keepXDeath ? msg.xDeath : undefined, false);
+        const plan = planRepublish(action, d);
+        this.clientPublish(msg.logical, msg.body, plan.exchange, plan.routingKey, plan.headers, plan.expiration, false, consumerOrigin(c.id), plan.keepXDeath ? msg.xDeath : undefined);
         // confirmed: now ack the original
         this.apply(d, { kind: 'ack' });
         return;

@@ -104,8 +104,20 @@ export interface QueueDepth {
  * A message as the broker holds it. Immutable once created: dead-lettering and republishing
  * make new records, so one record can sit in several queues (fanout) at no cost.
  */
+/** What every copy of one logical message shares (republished copies and dead letters included). */
+export interface Logical {
+  readonly id: string;
+  /** 1-based ordinal among the run's published messages */
+  readonly index: number;
+  /** per consumer ordinal: deliveries seen (Counter 'attempt') */
+  seen: number[] | undefined;
+  /** per consumer ordinal: processing runs (failure-model attempts, in-process retries included) */
+  runs: number[] | undefined;
+}
+
 export interface Msg {
   readonly id: string;
+  readonly logical: Logical;
   readonly body: string;
   /** UTF-8 size of the body, for x-max-length-bytes */
   readonly bytes: number;
