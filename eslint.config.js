@@ -12,6 +12,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['scripts/**/*.mjs', '**/*.config.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
     // topology-core is pure: no UI, no I/O (CI enforces it through this rule and its tsconfig lib)
     files: ['packages/topology-core/**/*.ts'],
     rules: {
