@@ -138,3 +138,58 @@ export function retryLoopDesign(name: string, opts: { ttl?: number; maxRetries?:
     publishers: [{ id: 'p1', exchange: 'work', routingKey: 'job', bodyPrefix: 'msg' }],
   });
 }
+
+export interface SseFrame {
+  readonly event: string;
+  readonly id?: string;
+  readonly data: any;
+  readonly comments: string[];
+}
+
+/** Reads an SSE stream until `event: end` (or the timeout), returning every frame. */
+export async function readSse(url: string, opts: { timeoutMs?: number; headers?: Record<string, string>; onFrame?: (f: SseFrame, at: number) => void } = {}): Promise<{ status: number; frames: SseFrame[] }> {
+  const ac = new AbortController();
+  const timer = setTimeout(() => ac.abort(), opts.timeoutMs ?? 60_000);
+  const res = await fetch(url, { headers: opts.headers ?? {}, signal: ac.signal });
+  const frames: SseFrame[] = [];
+  if (res.status !== 200 || !res.body) {
+    clearTimeout(timer);
+    return { status: res.status, frames };
+  }
+  const decoder = new TextDecoder();
+  let buf = '';
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      const at = performance.timeOrigin + performance.now();
+      buf += decoder.decode(chunk, { stream: true });
+      let i: number;
+      while ((i = buf.indexOf('\n\n')) >= 0) {
+        const raw = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        let event = 'message';
+        let id: string | undefined;
+        let data = '';
+        const comments: string[] = [];
+        for (const line of raw.split('\n')) {
+          if (line.startsWith(':')) comments.push(line.slice(1).trim());
+          else if (line.startsWith('event: ')) event = line.slice(7);
+          else if (line.startsWith('id: ')) id = line.slice(4);
+          else if (line.startsWith('data: ')) data += line.slice(6);
+        }
+        if (data === '') continue;
+        const f: SseFrame = { event, ...(id !== undefined ? { id } : {}), data: JSON.parse(data), comments };
+        frames.push(f);
+        opts.onFrame?.(f, at);
+        if (event === 'end') {
+          ac.abort();
+          return { status: 200, frames };
+        }
+      }
+    }
+  } catch (err) {
+    if ((err as Error).name !== 'AbortError') throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  return { status: 200, frames };
+}

@@ -97,7 +97,12 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
   app.get('/api/trace/:id/prediction', (req, res) => {
     const s = get(String(req.params.id));
     const n = s.opts.messages ?? 1;
-    const p = predict(s.design, { messages: n, publisher: s.publisherSpec.id, ...(s.opts.seed !== undefined ? { seed: s.opts.seed } : {}) });
+    let p: ReturnType<typeof predict>;
+    try {
+      p = predict(s.design, { messages: n, publisher: s.publisherSpec.id, ...(s.opts.seed !== undefined ? { seed: s.opts.seed } : {}) });
+    } catch (err) {
+      throw new HttpError(500, `the simulator failed on this design: ${String((err as Error).message).slice(0, 300)}`);
+    }
     const actual = s.events().filter((e) => s.messageIndex(e.msgId) <= MAX_PREDICTED_MESSAGES);
     const comparison = compareTrace(p.events, actual, { complete: !s.isRunning });
     const withEvents = req.query.events !== '0';

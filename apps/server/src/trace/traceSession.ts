@@ -96,6 +96,9 @@ export class TraceSession implements TraceContext {
   private readonly seenDeaths = new Set<string>();
   private readonly depths = new Map<string, { ready: number; unacked: number }>();
   private depthTimer: NodeJS.Timeout | undefined;
+  private sampling = false;
+  private stopping = false;
+  private sampleFailing = false;
   private endTimer: NodeJS.Timeout | undefined;
   private reconnects = 0;
   private publishing = true;
@@ -143,7 +146,7 @@ export class TraceSession implements TraceContext {
         else this.emit({ kind: 'publish-nacked', msgId: m.msgId, body: m.body, queue: '', reason: 'overflow' });
       },
       onReturn: (msg) => this.onReturn(msg as never, { kind: 'publisher', id: pubSpec.id }),
-      isStopped: () => this.state !== 'running',
+      isStopped: () => this.stopping,
     });
     this.finished = new Promise((r) => (this.resolveFinished = r));
   }
@@ -192,8 +195,10 @@ export class TraceSession implements TraceContext {
     const body = msg.content.toString('utf8', 0, 1024);
     const exchange = this.back(msg.fields.exchange);
     // we always publish mandatory to learn about unroutable messages; 'returned' only when the design asked for it
-    if (!this.index.exchanges.get(msg.fields.exchange)?.bindings.length)
-      this.emit({ kind: 'routed', msgId, body, exchange, routingKeys: [msg.fields.routingKey], queues: [], exchanges: [] });
+    // a return means no exchange on the way matched, so no mirror saw it: report the (empty) hops
+    const hops = route(this.index, msg.fields.exchange, { routingKeys: [msg.fields.routingKey], headers, xDeath: undefined }, { strictHeaders: false, delayDone: true }).hops;
+    for (const h of hops.length ? hops : [{ exchange: msg.fields.exchange, queues: [], exchanges: [] }])
+      this.emit({ kind: 'routed', msgId, body, exchange: this.back(h.exchange), routingKeys: [msg.fields.routingKey], queues: [], exchanges: h.exchanges.map(this.back), ...(('alternateOf' in h && h.alternateOf !== undefined) ? { alternateOf: this.back(h.alternateOf) } : {}) });
     this.emit({ kind: 'unroutable', msgId, body, exchange, routingKeys: [msg.fields.routingKey] });
     const wanted = origin.kind === 'publisher' && this.publisherSpec.mandatory === true;
     if (wanted) this.emit({ kind: 'returned', msgId, body, exchange, routingKey: msg.fields.routingKey, replyCode: 312 });
@@ -291,8 +296,8 @@ export class TraceSession implements TraceContext {
     let hop = r.hops.find((h) => h.exchange === c.exchange);
     if (!hop) hop = route(this.index, c.exchange, { routingKeys: [msg.fields.routingKey, ...cc], headers: plain, xDeath: undefined }, { strictHeaders: false, delayDone: true }).hops[0];
     if (!hop) return;
-    // the exchange it was an alternate of has no mirror when it has no bindings: report its (empty) routing too
-    if (hop.alternateOf !== undefined && !this.index.exchanges.get(hop.alternateOf)?.bindings.length)
+    // the exchange it is the alternate of matched nothing, so its mirror (a copy of its bindings) saw nothing: report that hop here
+    if (hop.alternateOf !== undefined)
       this.emit({ kind: 'routed', msgId, body, exchange: this.back(hop.alternateOf), routingKeys: [msg.fields.routingKey, ...cc], queues: [], exchanges: [this.back(c.exchange)] }, c.rxAt);
     this.emit(
       {
@@ -359,19 +364,45 @@ export class TraceSession implements TraceContext {
     }
   }
 
-  private async sampleDepths(): Promise<void> {
+  /**
+   * Queue depths. Ready counts come from a passive declare (exact; the management API's figures
+   * lag by its statistics interval, 5 s by default); unacked from our own workers. Designs with
+   * many queues fall back to the management API.
+   */
+  private async sampleDepths(final = false): Promise<void> {
+    if (this.sampling && !final) return;
+    this.sampling = true;
+    const set = (name: string, d: { ready: number; unacked: number }) => {
+      const prev = this.depths.get(name);
+      this.depths.set(name, d);
+      if (!prev || prev.ready !== d.ready || prev.unacked !== d.unacked) this.emit({ kind: 'depth', msgId: '', body: '', queue: this.back(name), ready: d.ready, unacked: d.unacked });
+    };
+    const unacked = (q: string) => this.workers.filter((w) => w.spec.queue === q).reduce((n, w) => n + w.inProgress, 0);
     try {
-      const qs = await this.mgmt.listQueues(this.target.vhost);
-      const mine = new Set(this.real.topology.queues.map((q) => q.name));
-      for (const q of qs) {
-        if (!mine.has(q.name)) continue;
-        const d = { ready: q.messages_ready ?? 0, unacked: q.messages_unacknowledged ?? 0 };
-        const prev = this.depths.get(q.name);
-        this.depths.set(q.name, d);
-        if (!prev || prev.ready !== d.ready || prev.unacked !== d.unacked) this.emit({ kind: 'depth', msgId: '', body: '', queue: this.back(q.name), ready: d.ready, unacked: d.unacked });
+      const names = this.real.topology.queues.map((q) => q.name);
+      if (names.length <= 200 && this.conn.isOpen) {
+        const ch = await this.conn.createChannel();
+        try {
+          for (const q of names) {
+            const ok = await ch.checkQueue(q);
+            set(q, { ready: ok.messageCount, unacked: unacked(q) });
+          }
+        } finally {
+          await ch.close().catch(() => undefined);
+        }
+        this.sampleFailing = false;
+      } else {
+        const mine = new Set(names);
+        for (const q of await this.mgmt.listQueues(this.target.vhost)) if (mine.has(q.name)) set(q.name, { ready: q.messages_ready ?? 0, unacked: q.messages_unacknowledged ?? 0 });
       }
-    } catch {
-      /* management API down (broker restarting): sample again later */
+    } catch (err) {
+      // broker restarting or a queue deleted: sample again later (said once per failure streak)
+      if (!this.sampleFailing || final)
+        this.log.notice({ level: 'warn', code: 'depth-sample-failed', message: `could not sample queue depths: ${String((err as Error).message).slice(0, 200)}`, t: this.now() });
+      this.sampleFailing = true;
+      return;
+    } finally {
+      this.sampling = false;
     }
   }
 
@@ -409,7 +440,7 @@ export class TraceSession implements TraceContext {
         this.publishing = false;
       }
       const settleMs = this.opts.settleMs ?? 500;
-      while (this.state === 'running') {
+      while (!this.stopping) {
         await new Promise((r) => setTimeout(r, 100));
         if (this.settled() && this.now() - this.tracker.lastActivity >= settleMs) {
           await this.stop('complete');
@@ -420,16 +451,18 @@ export class TraceSession implements TraceContext {
   }
 
   async stop(state: 'complete' | 'stopped' | 'failed' = 'stopped'): Promise<TraceSummary> {
-    if (this.state !== 'running') return this.finished!;
-    this.state = state;
+    if (this.stopping) return this.finished!;
+    this.stopping = true;
     clearTimeout(this.endTimer);
     clearInterval(this.depthTimer);
     this.conn.off('connected', this.onConnected);
     this.conn.off('disconnected', this.onDisconnected);
     await Promise.all(this.workers.map((w) => w.stop()));
     await this.publisher.close();
-    await this.sampleDepths();
+    await this.sampleDepths(true);
     await this.observer.teardown(this.conn.isOpen ? this.conn : undefined);
+    // the state changes only now, so a reader never sees a final state with stale figures
+    this.state = state;
     const summary = this.summary();
     this.final = summary;
     this.log.notice({ level: 'info', code: 'trace-end', message: JSON.stringify(summary), t: this.now() });

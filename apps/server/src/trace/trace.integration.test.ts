@@ -1,0 +1,205 @@
+/**
+ * Live trace against the real broker: the events a retry loop produces, the alternate exchange
+ * still working under observation, unroutable messages, a queue deleted under a worker.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import amqp from 'amqplib';
+import type { SimEvent } from '@retry-studio/topology-core';
+import { bindQ, design, readSse, retryLoopDesign, startTestServer, uniquePrefix, type TestServer } from '../http/testing.js';
+
+const URL = 'amqp://guest:guest@127.0.0.1:5672/';
+let srv: TestServer;
+const cleanup: (() => Promise<unknown>)[] = [];
+beforeAll(async () => {
+  srv = await startTestServer();
+});
+afterAll(async () => {
+  for (const f of cleanup.reverse()) await f().catch(() => undefined);
+  await srv.close();
+});
+
+async function deploy(d: ReturnType<typeof design>, prefix: string) {
+  const r = await srv.post('/api/deploy', { design: d, prefix });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  cleanup.push(() => srv.post('/api/teardown', { designName: d.name, prefix, force: true }));
+}
+
+async function waitDone(id: string, ms = 30_000): Promise<any> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const s = await srv.get(`/api/trace/${id}`);
+    if (s.body.state !== 'running' || Date.now() > until) return s.body;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const sim = (frames: { event: string; data: any }[]) => frames.filter((f) => f.event === 'message').map((f) => f.data as SimEvent);
+
+describe('live trace', () => {
+  it('a retry loop: events in the simulator vocabulary with real x-death, TTL waits, balanced counts, matching the prediction', async () => {
+    const prefix = uniquePrefix('trace');
+    const d = retryLoopDesign('trace-retry', { ttl: 150, maxRetries: 1 });
+    await deploy(d, prefix);
+    // a foreign origin may not read the stream
+    const start = await srv.post('/api/trace', { design: d, prefix, messages: 3 });
+    expect(start.status, JSON.stringify(start.body)).toBe(201);
+    const foreign = await readSse(srv.base + start.body.events, { headers: { origin: 'http://evil.example' }, timeoutMs: 2000 });
+    expect(foreign.status).toBe(403);
+    const { frames } = await readSse(srv.base + start.body.events, { timeoutMs: 30_000 });
+    const events = sim(frames);
+    const summary = await waitDone(start.body.id);
+    expect(summary.state).toBe('complete');
+    // failFirst 2, maxRetries 1: attempt 1 rejected -> retry.q -> attempt 2 fails with 1 death -> republished to parking
+    expect(summary).toMatchObject({ published: 3, confirmed: 3, acked: 0, parked: 3, inFlight: 0, dropped: 0, balanced: true });
+    expect(summary.resting).toEqual({ 'parking.q': 3 });
+    expect(summary.brokerDepths['parking.q']).toEqual({ ready: 3, unacked: 0 });
+    expect(summary.ttlWaits['retry.q'].n).toBe(3);
+    expect(summary.ttlWaits['retry.q'].avgMs).toBeGreaterThanOrEqual(100);
+    const m1 = events.filter((e) => e.msgId === 'p1-1');
+    const kinds = m1.map((e) => e.kind);
+    for (const k of ['published', 'routed', 'enqueued', 'delivered', 'processed', 'rejected', 'dead-lettered', 'expired', 'acked']) expect(kinds).toContain(k);
+    const dl = m1.filter((e) => e.kind === 'dead-lettered');
+    expect(dl.map((e) => e.kind === 'dead-lettered' && [e.queue, e.reason, e.exchange])).toEqual([
+      ['work.q', 'rejected', 'retry'],
+      ['retry.q', 'expired', 'work'],
+    ]);
+    const second = m1.filter((e) => e.kind === 'delivered')[1];
+    expect(second?.kind === 'delivered' && second.xDeath).toEqual([
+      expect.objectContaining({ queue: 'retry.q', reason: 'expired', count: 1, exchange: 'retry', time: expect.any(Number) }),
+      expect.objectContaining({ queue: 'work.q', reason: 'rejected', count: 1, exchange: 'work' }),
+    ]);
+    // real headers, broker names, with a numeric timestamp
+    const raw = second?.kind === 'delivered' ? (second.headers['x-death'] as any[]) : [];
+    expect(raw[0].queue).toBe(`${prefix}retry.q`);
+    expect(typeof raw[0].time).toBe('number');
+    const rep = m1.find((e) => e.kind === 'published' && e.origin.kind === 'consumer');
+    expect(rep).toMatchObject({ exchange: 'parking', origin: { kind: 'consumer', id: 'worker' } });
+    expect(m1.some((e) => e.kind === 'routed' && e.exchange === 'parking' && e.queues.includes('parking.q'))).toBe(true);
+    // every event is a SimEvent with t and seq, in seq order
+    const seqs = events.map((e) => e.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    const pred = await srv.get(`/api/trace/${start.body.id}/prediction`);
+    expect(pred.status).toBe(200);
+    expect(pred.body.comparison).toMatchObject({ messagesCompared: 3, matching: 3 });
+    expect(pred.body.comparison.firstDifference).toBeUndefined();
+    expect(pred.body.predicted.length).toBeGreaterThan(10);
+    // the observation queues are gone
+    const c = await amqp.connect(URL);
+    const ch = await c.createChannel();
+    ch.on('error', () => undefined);
+    await expect(ch.checkQueue(`rs-trace.${start.body.id}.obs.0`)).rejects.toThrow(/404|NOT_FOUND/);
+    await c.close().catch(() => undefined);
+  });
+
+  it('the prediction shows the first point where the broker differs', async () => {
+    const prefix = uniquePrefix('diff');
+    const d = retryLoopDesign('trace-diff', { ttl: 100, maxRetries: 5 });
+    await deploy(d, prefix);
+    // the design now says the retry queue's TTL dead-letters to parking: the broker still has the old queue
+    const changed = {
+      ...d,
+      topology: {
+        ...d.topology,
+        queues: d.topology.queues.map((q) => (q.name === 'work.q' ? { ...q, arguments: { 'x-dead-letter-exchange': 'parking' } } : q)),
+      },
+    };
+    const start = await srv.post('/api/trace', { design: changed, prefix, messages: 1 });
+    expect(start.status, JSON.stringify(start.body)).toBe(201);
+    expect(start.body.warning).toMatch(/work\.q/);
+    await waitDone(start.body.id);
+    const pred = await srv.get(`/api/trace/${start.body.id}/prediction?events=0`);
+    expect(pred.body.comparison.firstDifference).toMatchObject({
+      msgId: 'p1-1',
+      what: 'milestone',
+      predicted: 'dead-lettered work.q (rejected) -> parking',
+      actual: 'dead-lettered work.q (rejected) -> retry',
+    });
+  });
+
+  it('observation does not change routing: the alternate exchange still gets unroutable messages', async () => {
+    const prefix = uniquePrefix('ae');
+    const d = design({
+      name: 'trace-ae',
+      exchanges: [
+        { name: 'in', type: 'direct', arguments: { 'alternate-exchange': 'ae' } },
+        { name: 'ae', type: 'fanout' },
+      ],
+      queues: [{ name: 'known.q' }, { name: 'unrouted.q' }],
+      bindings: [bindQ('in', 'known.q', 'known'), bindQ('ae', 'unrouted.q')],
+      consumers: [],
+      publishers: [
+        { id: 'odd', exchange: 'in', routingKey: 'other' },
+        { id: 'ok', exchange: 'in', routingKey: 'known' },
+      ],
+    });
+    await deploy(d, prefix);
+    const odd = await srv.post('/api/trace', { design: d, prefix, publisher: 'odd', messages: 2 });
+    expect(odd.status).toBe(201);
+    const s1 = await waitDone(odd.body.id);
+    expect(s1.brokerDepths).toEqual({ 'known.q': { ready: 0, unacked: 0 }, 'unrouted.q': { ready: 2, unacked: 0 } });
+    expect(s1).toMatchObject({ parked: 2, balanced: true });
+    const { frames } = await readSse(srv.base + odd.body.events, { timeoutMs: 5000 });
+    const ev = sim(frames).filter((e) => e.msgId === 'odd-1');
+    expect(ev.find((e) => e.kind === 'routed' && e.exchange === 'ae')).toMatchObject({ alternateOf: 'in', queues: ['unrouted.q'] });
+    expect(ev.find((e) => e.kind === 'routed' && e.exchange === 'in')).toMatchObject({ queues: [], exchanges: ['ae'] });
+    const ok = await srv.post('/api/trace', { design: d, prefix, publisher: 'ok', messages: 1 });
+    const s2 = await waitDone(ok.body.id);
+    expect(s2.brokerDepths['known.q']).toEqual({ ready: 1, unacked: 0 });
+    expect(s2.brokerDepths['unrouted.q']).toEqual({ ready: 2, unacked: 0 });
+  });
+
+  it('an unroutable publish is reported (unroutable, returned when mandatory, dropped)', async () => {
+    const prefix = uniquePrefix('noroute');
+    const d = design({
+      name: 'trace-noroute',
+      exchanges: [{ name: 'x', type: 'topic' }],
+      queues: [{ name: 'q' }],
+      bindings: [bindQ('x', 'q', 'a.*')],
+      publishers: [{ id: 'p', exchange: 'x', routingKey: 'b.c', mandatory: true }],
+    });
+    await deploy(d, prefix);
+    const t = await srv.post('/api/trace', { design: d, prefix, messages: 1 });
+    const s = await waitDone(t.body.id);
+    expect(s).toMatchObject({ dropped: 1, balanced: true });
+    const { frames } = await readSse(srv.base + t.body.events, { timeoutMs: 5000 });
+    expect(sim(frames).map((e) => e.kind)).toEqual(expect.arrayContaining(['published', 'unroutable', 'returned', 'dropped']));
+    const pred = await srv.get(`/api/trace/${t.body.id}/prediction?events=0`);
+    expect(pred.body.comparison.firstDifference).toBeUndefined();
+  });
+
+  it('a trace needs the design deployed', async () => {
+    const r = await srv.post('/api/trace', { design: retryLoopDesign('never-deployed'), prefix: uniquePrefix('nd') });
+    expect(r.status).toBe(409);
+    expect(r.body.error).toMatch(/deploy it first/);
+    const bad = await srv.post('/api/trace', { design: retryLoopDesign('x'), messages: 100_001 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.field).toBe('messages');
+    const exp = await srv.post('/api/trace', { design: retryLoopDesign('x'), expiration: 'abc' });
+    expect(exp.body.field).toBe('expiration');
+    const pri = await srv.post('/api/trace', { design: retryLoopDesign('x'), priority: 300 });
+    expect(pri.body.field).toBe('priority');
+  });
+
+  it('the queue deleted under a running worker: the consumer is reported cancelled and the server keeps going', async () => {
+    const prefix = uniquePrefix('del');
+    const d = retryLoopDesign('trace-del', { ttl: 60_000 });
+    await deploy(d, prefix);
+    const t = await srv.post('/api/trace', { design: d, prefix, messages: 1, durationMs: 20_000 });
+    expect(t.status).toBe(201);
+    const frames: { event: string; data: any }[] = [];
+    const reading = readSse(srv.base + t.body.events, { timeoutMs: 25_000, onFrame: (f) => frames.push(f) });
+    // wait for the first delivery, then delete the work queue under the worker
+    for (let i = 0; i < 100 && !frames.some((f) => f.data.kind === 'delivered'); i++) await new Promise((r) => setTimeout(r, 50));
+    const c = await amqp.connect(URL);
+    const ch = await c.createChannel();
+    await ch.deleteQueue(`${prefix}work.q`);
+    await c.close();
+    for (let i = 0; i < 100 && !frames.some((f) => f.data.code === 'consumer-cancelled'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(frames.find((f) => f.data.code === 'consumer-cancelled')?.data.message).toMatch(/queue 'work\.q' was deleted/);
+    expect((await srv.get('/api/health')).status).toBe(200);
+    const stopped = await srv.post(`/api/trace/${t.body.id}/stop`, {});
+    expect(stopped.status).toBe(200);
+    expect(stopped.body.cancelledConsumers).toEqual(['worker']);
+    await reading;
+  });
+});
