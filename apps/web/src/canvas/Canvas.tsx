@@ -44,7 +44,7 @@ export function Canvas() {
 
   useEffect(() => {
     env.canvas = {
-      fitView: () => void rf.fitView({ padding: 0.15, duration: 0 }),
+      fitView: () => void rf.fitView({ padding: 0.15, duration: 0, maxZoom: 1.2 }),
       centre: () => {
         const el = document.querySelector('[data-testid="canvas"]')?.getBoundingClientRect();
         if (!el) return { x: 0, y: 0 };
@@ -57,7 +57,7 @@ export function Canvas() {
   }, [rf]);
 
   useEffect(() => {
-    if (fitRequest) requestAnimationFrame(() => void rf.fitView({ padding: 0.15 }));
+    if (fitRequest) requestAnimationFrame(() => requestAnimationFrame(() => void rf.fitView({ padding: 0.15, maxZoom: 1.2 })));
   }, [fitRequest, rf]);
 
   const onNodesChange = useCallback((changes: NodeChange<DesignNode>[]) => {
@@ -134,8 +134,12 @@ export function Canvas() {
         multiSelectionKeyCode={['Meta', 'Control']}
         minZoom={0.05}
         maxZoom={2}
-        fitView
-        fitViewOptions={{ padding: 0.15 }}
+        defaultViewport={{ x: 40, y: 40, zoom: 1 }}
+        onInit={(inst) => {
+          // fit once at start when there is something to fit (never on the first drop into an empty canvas)
+          if (useApp.getState().design.topology.queues.length + useApp.getState().design.topology.exchanges.length > 0)
+            requestAnimationFrame(() => void inst.fitView({ padding: 0.15, maxZoom: 1.2 }));
+        }}
         colorMode="dark"
         proOptions={{ hideAttribution: true }}
       >

@@ -59,6 +59,7 @@ export const ExchangeNode = memo(function ExchangeNode({ data, selected }: NodeP
     <div
       data-testid="node-exchange"
       data-name={data.def.name}
+      data-onpath={data.onPath ? 'true' : undefined}
       className="relative rounded-xl border-2 bg-slate-900/95 px-2.5 py-1.5 text-slate-100"
       style={frame(selected, data.onPath, look.color)}
     >
@@ -91,6 +92,7 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
     <div
       data-testid="node-queue"
       data-name={data.def.name}
+      data-onpath={data.onPath ? 'true' : undefined}
       className="relative rounded-md border-2 bg-slate-800/95 px-2.5 py-1.5 text-slate-100"
       style={frame(selected, data.onPath, quorum ? '#8b5cf6' : '#64748b')}
     >
@@ -121,6 +123,7 @@ export const ConsumerNode = memo(function ConsumerNode({ data, selected }: NodeP
     <div
       data-testid="node-consumer"
       data-name={data.def.id}
+      data-onpath={data.onPath ? 'true' : undefined}
       className="relative rounded-2xl border-2 border-dashed bg-slate-900/95 px-2.5 py-1.5 text-slate-100"
       style={frame(selected, data.onPath, '#10b981')}
       title={lines.join('\n')}
@@ -149,6 +152,7 @@ export const PublisherNode = memo(function PublisherNode({ data, selected }: Nod
     <div
       data-testid="node-publisher"
       data-name={data.def.id}
+      data-onpath={data.onPath ? 'true' : undefined}
       className="relative rounded-full border-2 bg-slate-900/95 px-3 py-1.5 text-slate-100"
       style={frame(selected, data.onPath, '#0ea5e9')}
     >

@@ -7,7 +7,7 @@ import type { Design } from '@retry-studio/topology-core';
 import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId } from '../model/nodeIds';
 import { edgeIdOf } from '../model/edgeIds';
 import { republishTargets } from '../model/designEdit';
-import type { DesignEdge, DesignNode, DesignNodeData, Severity } from './flowTypes';
+import { NODE_H, NODE_W, type DesignEdge, type DesignNode, type DesignNodeData, type Severity } from './flowTypes';
 
 export interface Decorations {
   selected: ReadonlySet<string>;
@@ -49,6 +49,9 @@ export class FlowMapper {
         id,
         type: data.kind,
         position,
+        // fixed sizes: React Flow (minimap, fit view) knows them without waiting for a measure
+        width: NODE_W,
+        height: NODE_H,
         selected,
         data: { ...data, lint: lint?.severity, lintCount: lint?.count, onPath },
       } as DesignNode;

@@ -1,3 +1,247 @@
+import { useState } from 'react';
+import { useApp } from '../store/store';
+import { api, ApiError, maskUrl, type PlanItem, type PlanResponse, type Probe, type TeardownResponse } from '../broker/api';
+
+type Busy = null | 'probe' | 'plan' | 'deploy' | 'teardown';
+
+const STATUS_TONE: Record<string, string> = {
+  create: 'bg-emerald-900/60 text-emerald-200',
+  unchanged: 'bg-slate-700 text-slate-300',
+  conflict: 'bg-red-900/70 text-red-200',
+  unsupported: 'bg-amber-900/70 text-amber-200',
+};
+
 export function BrokerPanel() {
-  return <div className="p-3 text-xs text-slate-400">Not wired yet.</div>;
+  const url = useApp((s) => s.brokerUrl);
+  const prefix = useApp((s) => s.deployPrefix);
+  const [editing, setEditing] = useState(false);
+  const [busy, setBusy] = useState<Busy>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [probe, setProbe] = useState<Probe | null>(null);
+  const [plan, setPlan] = useState<PlanResponse | null>(null);
+  const [applied, setApplied] = useState<string | null>(null);
+  const [confirmTeardown, setConfirmTeardown] = useState<null | { refused?: Array<{ queue: string; messages: number; consumers: number }> }>(null);
+  const [torn, setTorn] = useState<TeardownResponse | null>(null);
+  const target = () => ({ broker: url.trim() || undefined, prefix: prefix || undefined });
+
+  const run = async (what: Exclude<Busy, null>, f: () => Promise<void>) => {
+    setBusy(what);
+    setError(null);
+    try {
+      await f();
+    } catch (e) {
+      setError(e instanceof ApiError ? `${e.message}${e.field ? ` (${e.field})` : ''}` : (e as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const doProbe = () => run('probe', async () => setProbe(await api.probe(target())));
+  const doPlan = () =>
+    run('plan', async () => {
+      setApplied(null);
+      setPlan(await api.plan(useApp.getState().design, target()));
+    });
+  const doDeploy = () =>
+    run('deploy', async () => {
+      try {
+        const r = await api.deploy(useApp.getState().design, target());
+        setPlan(r);
+        const skipped = r.result.skipped?.length ?? 0;
+        setApplied(`Applied to ${r.target.vhost} with prefix “${r.target.prefix}”.${skipped ? ` ${skipped} object(s) left alone (conflict or unsupported).` : ''}`);
+      } catch (e) {
+        if (e instanceof ApiError && e.body?.result) setApplied(null);
+        throw e;
+      }
+    });
+  const doTeardown = (force: boolean) =>
+    run('teardown', async () => {
+      try {
+        const r = await api.teardown(useApp.getState().design.name, target(), force);
+        setTorn(r);
+        setConfirmTeardown(null);
+        setPlan(null);
+        setApplied(null);
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 409 && Array.isArray(e.body?.refused)) {
+          setConfirmTeardown({ refused: e.body!.refused as Array<{ queue: string; messages: number; consumers: number }> });
+          return;
+        }
+        throw e;
+      }
+    });
+
+  const btn = 'rounded px-2 py-1 text-xs disabled:opacity-40 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
+  return (
+    <div data-testid="broker-panel" className="space-y-3 p-2 text-xs text-slate-300">
+      <div>
+        <label htmlFor="broker-url" className="mb-0.5 block text-[11px] text-slate-400">
+          Broker URL
+        </label>
+        <input
+          id="broker-url"
+          data-testid="broker-url"
+          autoComplete="off"
+          spellCheck={false}
+          className="w-full rounded border border-slate-700 bg-slate-950 px-2 py-1 font-mono text-[11px]"
+          value={editing ? url : maskUrl(url)}
+          onFocus={() => setEditing(true)}
+          onBlur={() => setEditing(false)}
+          onChange={(e) => useApp.getState().setBroker({ brokerUrl: e.target.value })}
+        />
+        <div className="mt-0.5 text-[10px] text-slate-500">The password is masked; the server allows loopback brokers only.</div>
+      </div>
+      <div>
+        <label htmlFor="deploy-prefix" className="mb-0.5 block text-[11px] text-slate-400">
+          Name prefix (keeps designs apart on one broker)
+        </label>
+        <input
+          id="deploy-prefix"
+          data-testid="deploy-prefix"
+          className="w-full rounded border border-slate-700 bg-slate-950 px-2 py-1 font-mono text-[11px]"
+          value={prefix}
+          onChange={(e) => useApp.getState().setBroker({ deployPrefix: e.target.value })}
+        />
+      </div>
+      <div className="flex flex-wrap gap-1.5">
+        <button type="button" data-testid="broker-probe" disabled={!!busy} onClick={doProbe} className={`${btn} bg-slate-700 hover:bg-slate-600`}>
+          {busy === 'probe' ? 'Probing…' : 'Probe'}
+        </button>
+        <button type="button" data-testid="broker-plan" disabled={!!busy} onClick={doPlan} className={`${btn} bg-slate-700 hover:bg-slate-600`}>
+          {busy === 'plan' ? 'Planning…' : 'Plan'}
+        </button>
+        <button type="button" data-testid="broker-apply" disabled={!!busy || !plan} onClick={doDeploy} className={`${btn} bg-emerald-700 hover:bg-emerald-600`} title={plan ? 'Create what the plan says' : 'Plan first'}>
+          {busy === 'deploy' ? 'Applying…' : 'Apply'}
+        </button>
+        <button type="button" data-testid="broker-teardown" disabled={!!busy} onClick={() => setConfirmTeardown({})} className={`${btn} bg-red-800 hover:bg-red-700`}>
+          Tear down…
+        </button>
+      </div>
+      {error && (
+        <div role="alert" data-testid="broker-error" className="rounded border border-red-700 bg-red-950/60 p-2 text-red-200">
+          {error}
+        </div>
+      )}
+      {confirmTeardown && (
+        <div data-testid="teardown-confirm" role="alertdialog" aria-label="Confirm tear down" className="rounded border border-red-700 bg-red-950/40 p-2">
+          {confirmTeardown.refused ? (
+            <>
+              <p className="mb-1 text-red-200">The server refused: these queues are not empty or have consumers.</p>
+              <ul className="mb-1 font-mono text-[10px]">
+                {confirmTeardown.refused.map((r) => (
+                  <li key={r.queue}>
+                    {r.queue}: {r.messages} message(s), {r.consumers} consumer(s)
+                  </li>
+                ))}
+              </ul>
+              <p className="mb-1">
+                Delete anyway? {confirmTeardown.refused.reduce((n, r) => n + r.messages, 0)} message(s) will be lost.
+              </p>
+              <button type="button" data-testid="teardown-force" onClick={() => doTeardown(true)} className={`${btn} bg-red-700 hover:bg-red-600`}>
+                Delete them and their messages
+              </button>
+            </>
+          ) : (
+            <>
+              <p className="mb-1">
+                Remove what Retry Studio created for “{useApp.getState().design.name}” (prefix “{prefix}”)? Only objects in its manifest are touched.
+              </p>
+              <button type="button" data-testid="teardown-confirm-yes" onClick={() => doTeardown(false)} className={`${btn} bg-red-700 hover:bg-red-600`}>
+                Yes, tear down
+              </button>
+            </>
+          )}
+          <button type="button" onClick={() => setConfirmTeardown(null)} className={`${btn} ml-1 bg-slate-700`}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {torn && (
+        <div data-testid="teardown-result" className="rounded bg-slate-800 p-2">
+          Deleted {torn.deleted.exchanges.length} exchange(s), {torn.deleted.queues.length} queue(s), {torn.deleted.bindings} binding(s); {torn.messagesDeleted} message(s) went with them.
+        </div>
+      )}
+      {probe && <ProbeView p={probe} />}
+      {applied && (
+        <div data-testid="deploy-result" className="rounded border border-emerald-700 bg-emerald-950/40 p-2 text-emerald-200">
+          {applied}
+        </div>
+      )}
+      {plan && <PlanView r={plan} />}
+    </div>
+  );
+}
+
+function ProbeView({ p }: { p: Probe }) {
+  const yes = (b: boolean) => (b ? <span className="text-emerald-400">yes</span> : <span className="text-slate-500">no</span>);
+  return (
+    <div data-testid="broker-probe-result" className="rounded bg-slate-800 p-2">
+      <div className="mb-1 font-semibold text-slate-100">
+        {p.product} {p.version} <span className="font-mono text-[10px] text-slate-400">{maskUrl(p.url)}</span>
+      </div>
+      <div>quorum queues: {yes(p.quorum)}</div>
+      {Object.entries(p.plugins).map(([k, v]) => (
+        <div key={k}>
+          {k}: {yes(v)}
+        </div>
+      ))}
+      <div>management API: {yes(p.management.available)}</div>
+    </div>
+  );
+}
+
+function PlanView({ r }: { r: PlanResponse }) {
+  const s = r.plan.summary;
+  return (
+    <div data-testid="plan-diff">
+      <div className="mb-1 flex flex-wrap gap-1">
+        {(['create', 'unchanged', 'conflict', 'unsupported'] as const).map((k) => (
+          <span key={k} data-testid={`plan-count-${k}`} className={`rounded px-1.5 ${STATUS_TONE[k]}`}>
+            {s[k] ?? 0} {k}
+          </span>
+        ))}
+      </div>
+      <div className="mb-1 text-[10px] text-slate-500">
+        vhost {r.target.vhost}, prefix “{r.target.prefix}”{r.plan.vhostMissing ? ' (the vhost will be created)' : ''}
+      </div>
+      <ul className="space-y-1">
+        {r.plan.items.map((it, i) => (
+          <PlanRow key={i} it={it} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function PlanRow({ it }: { it: PlanItem }) {
+  return (
+    <li data-testid="plan-item" data-status={it.status} className="rounded bg-slate-800/70 p-1.5">
+      <div className="flex items-center gap-1.5">
+        <span className={`w-20 shrink-0 rounded px-1 text-center text-[10px] ${STATUS_TONE[it.status]}`}>{it.status}</span>
+        <span className="text-[10px] text-slate-500">{it.kind}</span>
+        <span className="truncate font-mono text-[11px]" title={it.name}>
+          {it.name}
+        </span>
+      </div>
+      {it.message && <div className="mt-0.5 text-[10px] text-slate-400">{it.message}</div>}
+      {it.status === 'conflict' && it.desired && it.actual && (
+        <div className="mt-1 grid grid-cols-2 gap-1 font-mono text-[9px]">
+          <div>
+            <div className="text-slate-500">design</div>
+            <pre className="whitespace-pre-wrap text-emerald-300">{JSON.stringify(it.desired.arguments ?? it.desired, null, 1)}</pre>
+          </div>
+          <div>
+            <div className="text-slate-500">broker{it.actual.messages !== undefined ? ` (${it.actual.messages} msgs)` : ''}</div>
+            <pre className="whitespace-pre-wrap text-red-300">{JSON.stringify(it.actual.arguments ?? it.actual, null, 1)}</pre>
+          </div>
+        </div>
+      )}
+      {it.status === 'unsupported' && (it.plugin || it.alternative) && (
+        <div className="mt-0.5 text-[10px] text-amber-200">
+          {it.plugin && <>needs {it.plugin}. </>}
+          {it.alternative && <>Portable alternative: {it.alternative}</>}
+        </div>
+      )}
+    </li>
+  );
 }

@@ -1,11 +1,12 @@
 import { useMemo, useState } from 'react';
 import { useApp } from '../store/store';
-import { listTemplates, openTemplate, templatesAvailable, type ParamSpec, type TemplateInfo } from './templates';
+import { buildTemplate, listTemplates, openTemplate, type TemplateInfo } from './templates';
+import { coerceParam } from '@retry-studio/topology-core';
 import { emptyDesign } from '../model/emptyDesign';
 
 /** New users land here: every retry strategy with its explanation and parameters. */
 export function TemplateGallery() {
-  const templates = useMemo(() => (templatesAvailable() ? listTemplates() : []), []);
+  const templates = useMemo(() => listTemplates(), []);
   const [open, setOpen] = useState<string | null>(null);
   return (
     <div data-testid="template-gallery" className="min-h-0 flex-1 overflow-auto p-6">
@@ -52,9 +53,14 @@ export function TemplateGallery() {
 function TemplateCard({ t, expanded, onToggle }: { t: TemplateInfo; expanded: boolean; onToggle: () => void }) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<string[]>([]);
+  const explanation = useMemo(() => {
+    if (!expanded) return null;
+    const r = buildTemplate(t.id);
+    return r.ok ? r.built.explanation : null;
+  }, [expanded, t.id]);
   const use = () => {
     const params: Record<string, unknown> = {};
-    for (const p of t.params) if (values[p.name] !== undefined && values[p.name] !== '') params[p.name] = coerce(p, values[p.name]!);
+    for (const p of t.params) if (values[p.name] !== undefined && values[p.name] !== '') params[p.name] = coerceParam(p, values[p.name]!);
     const r = openTemplate(t.id, params);
     if (!r.ok) setErrors(r.errors.map((e) => `${e.path ? `${e.path}: ` : ''}${e.message}`));
   };
@@ -76,6 +82,7 @@ function TemplateCard({ t, expanded, onToggle }: { t: TemplateInfo; expanded: bo
       </div>
       {expanded && (
         <div className="mb-2 space-y-1.5 border-t border-slate-800 pt-2">
+          {explanation && <p data-testid="template-explanation" className="text-[11px] leading-snug text-slate-300">{explanation}</p>}
           {t.params.map((p) => (
             <label key={p.name} className="block text-[11px] text-slate-400">
               {p.label}
@@ -108,9 +115,9 @@ function TemplateCard({ t, expanded, onToggle }: { t: TemplateInfo; expanded: bo
         <button type="button" data-testid="template-use" onClick={use} className="rounded bg-sky-700 px-2.5 py-1 text-xs font-medium hover:bg-sky-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300">
           Use template
         </button>
-        {t.params.length > 0 && (
+        {(
           <button type="button" data-testid="template-params" onClick={onToggle} aria-expanded={expanded} className="rounded border border-slate-600 px-2.5 py-1 text-xs hover:bg-slate-800">
-            {expanded ? 'Hide' : 'Parameters'} ({t.params.length})
+            {expanded ? 'Hide details' : `Explain & tune (${t.params.length})`}
           </button>
         )}
       </div>
@@ -118,15 +125,3 @@ function TemplateCard({ t, expanded, onToggle }: { t: TemplateInfo; expanded: bo
   );
 }
 
-function coerce(p: ParamSpec, raw: string): unknown {
-  switch (p.type) {
-    case 'integer':
-      return Number(raw);
-    case 'boolean':
-      return raw === 'true';
-    case 'integer-list':
-      return raw.split(',').map((s) => Number(s.trim()));
-    default:
-      return raw;
-  }
-}

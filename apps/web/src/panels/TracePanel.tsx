@@ -1,3 +1,174 @@
+import { useEffect, useRef, useState } from 'react';
+import type { SimEvent } from '@retry-studio/topology-core';
+import { useApp } from '../store/store';
+import { api, ApiError, type Difference, type PredictionResponse } from '../broker/api';
+import { player } from '../sim/player';
+import { displayAt } from '../sim/compilePlayback';
+import { attributePublishers } from '../sim/runSimulation';
+
+type Phase = 'idle' | 'starting' | 'running' | 'ended';
+
+/**
+ * Live trace: real hops stream in over SSE and animate in orange next to the simulator's
+ * prediction (blue) for the same design; the first point where they part is called out.
+ */
 export function TracePanel() {
-  return <div className="p-3 text-xs text-slate-400">Not wired yet.</div>;
+  const [count, setCount] = useState(3);
+  const [phase, setPhase] = useState<Phase>('idle');
+  const [error, setError] = useState<string | null>(null);
+  const [warning, setWarning] = useState<string | null>(null);
+  const [traceId, setTraceId] = useState<string | null>(null);
+  const [n, setN] = useState(0);
+  const [cmp, setCmp] = useState<PredictionResponse['comparison'] | null>(null);
+  const source = useRef<EventSource | null>(null);
+
+  useEffect(() => () => source.current?.close(), []);
+
+  const fetchPrediction = async (id: string) => {
+    const p = await api.prediction(id);
+    setCmp(p.comparison);
+    if (p.predicted) {
+      const pubs = useApp.getState().design.publishers.map((x) => x.id);
+      const events = attributePublishers(p.predicted, pubs);
+      player.load('sim', events);
+      useApp.setState({ simEvents: events, simError: null });
+    }
+  };
+
+  const start = async () => {
+    source.current?.close();
+    setError(null);
+    setWarning(null);
+    setCmp(null);
+    setN(0);
+    setPhase('starting');
+    const s = useApp.getState();
+    try {
+      const r = await api.trace(s.design, { broker: s.brokerUrl || undefined, prefix: s.deployPrefix || undefined }, count);
+      if (r.warning) setWarning(r.warning);
+      setTraceId(r.id);
+      setPhase('running');
+      s.setLiveEvents([]);
+      await fetchPrediction(r.id).catch(() => undefined);
+      const events: SimEvent[] = [];
+      const pubs = s.design.publishers.map((x) => x.id);
+      let pending = false;
+      const flush = () => {
+        pending = false;
+        useApp.getState().setLiveEvents(attributePublishers([...events], pubs));
+        setN(events.length);
+        if (!player.playing) player.play();
+      };
+      const es = new EventSource(r.events);
+      source.current = es;
+      es.onmessage = (m) => {
+        events.push(JSON.parse(m.data) as SimEvent);
+        if (!pending) {
+          pending = true;
+          setTimeout(flush, 150);
+        }
+      };
+      es.addEventListener('notice', (m) => {
+        const d = JSON.parse((m as MessageEvent).data) as { message?: string; level?: string };
+        if (d.level === 'warn' || d.level === 'error') setWarning(d.message ?? null);
+      });
+      es.addEventListener('end', () => {
+        es.close();
+        flush();
+        setPhase('ended');
+        void fetchPrediction(r.id).catch(() => undefined);
+      });
+      es.onerror = () => {
+        if (es.readyState === EventSource.CLOSED) setPhase('ended');
+      };
+    } catch (e) {
+      setPhase('idle');
+      setError(e instanceof ApiError ? `${e.message}${e.field ? ` (${e.field})` : ''}` : (e as Error).message);
+    }
+  };
+
+  const stop = async () => {
+    if (traceId) await api.stopTrace(traceId).catch(() => undefined);
+  };
+
+  return (
+    <div data-testid="trace-panel" className="flex h-full gap-3 overflow-auto p-2 text-xs text-slate-300">
+      <div className="w-64 shrink-0 space-y-2">
+        <p className="text-[11px] text-slate-400">
+          Publishes test messages into the deployed design (Broker tab → Plan → Apply first) and runs its consumers on the real broker. Real hops are{' '}
+          <span className="font-semibold text-orange-400">orange</span>, the prediction <span className="font-semibold text-sky-400">blue</span>.
+        </p>
+        <div className="flex items-center gap-2">
+          <label className="flex items-center gap-1">
+            messages
+            <input data-testid="trace-count" type="number" min={1} max={1000} value={count} onChange={(e) => setCount(Math.max(1, Math.min(1000, Number(e.target.value))))} className="w-14 rounded bg-slate-800 px-1" />
+          </label>
+          <button type="button" data-testid="trace-start" disabled={phase === 'starting' || phase === 'running'} onClick={start} className="rounded bg-orange-700 px-2 py-1 hover:bg-orange-600 disabled:opacity-40">
+            {phase === 'starting' ? 'Starting…' : 'Start live trace'}
+          </button>
+          {phase === 'running' && (
+            <button type="button" onClick={stop} className="rounded bg-slate-700 px-2 py-1">
+              Stop
+            </button>
+          )}
+        </div>
+        <div data-testid="trace-status">
+          {phase === 'idle' ? 'not running' : phase === 'running' ? `running: ${n} real events` : phase === 'ended' ? `finished: ${n} real events` : 'starting'}
+        </div>
+        {warning && <div className="text-amber-300">{warning}</div>}
+        {error && (
+          <div role="alert" data-testid="trace-error" className="text-red-400">
+            {error}
+          </div>
+        )}
+      </div>
+      <div className="min-w-0 flex-1">{cmp && <ComparisonView cmp={cmp} />}</div>
+    </div>
+  );
+}
+
+function ComparisonView({ cmp }: { cmp: PredictionResponse['comparison'] }) {
+  const d = cmp.firstDifference;
+  return (
+    <div data-testid="trace-comparison">
+      <div className="mb-1">
+        Prediction vs broker: <b>{cmp.matching}</b> of <b>{cmp.messagesCompared}</b> message(s) match so far.
+      </div>
+      {d ? <Divergence d={d} /> : cmp.messagesCompared > 0 && <div data-testid="trace-match" className="text-emerald-400">No divergence: the broker did what the simulator predicted.</div>}
+      {cmp.note && <div className="text-slate-500">{cmp.note}</div>}
+    </div>
+  );
+}
+
+function Divergence({ d }: { d: Difference }) {
+  return (
+    <div data-testid="trace-divergence" className="rounded border border-orange-600 bg-orange-950/40 p-2">
+      <div className="mb-1 font-semibold text-orange-300">
+        First divergence: {d.body} ({d.what === 'routing' ? 'routing counts' : `step ${d.index + 1}`})
+      </div>
+      <div className="font-mono text-[11px]">
+        <div>
+          <span className="text-sky-400">predicted</span> {d.predicted ?? '(nothing more)'}
+        </div>
+        <div>
+          <span className="text-orange-400">actual&nbsp;&nbsp;&nbsp;</span> {d.actual ?? '(nothing more)'}
+        </div>
+      </div>
+      <button
+        type="button"
+        data-testid="trace-show-divergence"
+        className="mt-1 rounded bg-slate-700 px-2 py-0.5"
+        onClick={() => {
+          useApp.getState().inspectMessage(d.msgId);
+          const plan = player.plans.live;
+          if (plan && d.at) {
+            player.pause();
+            player.seek(displayAt(plan, d.at.t));
+          }
+        }}
+      >
+        Show it on the canvas
+      </button>
+    </div>
+  );
 }

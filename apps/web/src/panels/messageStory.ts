@@ -50,6 +50,7 @@ export function storiesOf(events: readonly SimEvent[]): Story[] {
         break;
       case 'delivered':
         closeWait(e.queue);
+        s.fate = 'in flight';
         s.headers = e.headers;
         s.xDeath = e.xDeath ?? [];
         break;
@@ -63,7 +64,8 @@ export function storiesOf(events: readonly SimEvent[]): Story[] {
         s.attempts.push({ t: e.t, ok: e.ok, consumer: e.consumer });
         break;
       case 'acked':
-        s.fate = `acked by ${e.consumer}`;
+        // a republish-then-ack leaves the copy in a queue: that is where it rests
+        if (!s.fate.startsWith('resting')) s.fate = `acked by ${e.consumer}`;
         break;
       case 'dropped':
         s.fate = `dropped (${e.why})`;

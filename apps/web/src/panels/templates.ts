@@ -1,55 +1,30 @@
 /** Template registry access (core) and opening a template into the designer. */
-import type { Design, ValidationIssue } from '@retry-studio/topology-core';
-import { coreFn } from '../core/bridge';
+import {
+  buildTemplate as coreBuild,
+  coerceParam,
+  getTemplate,
+  listTemplates as coreList,
+  type BuiltTemplate,
+  type ParamSpec,
+  type RetryTemplate,
+  type ValidationIssue,
+} from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
 import { player } from '../sim/player';
 
-export type ParamValue = number | string | boolean | readonly number[];
-export interface ParamSpec {
-  readonly name: string;
-  readonly label: string;
-  readonly type: 'integer' | 'string' | 'boolean' | 'enum' | 'integer-list';
-  readonly default: ParamValue;
-  readonly min?: number;
-  readonly max?: number;
-  readonly options?: readonly string[];
-  readonly unit?: 'ms' | 'count';
-  readonly help?: string;
-}
-export interface TemplateInfo {
-  readonly id: string;
-  readonly title: string;
-  readonly summary: string;
-  readonly params: readonly ParamSpec[];
-  readonly requires: readonly string[];
-  readonly profile: string;
-  readonly runsOnStock310?: boolean;
-}
-export interface Built {
-  readonly design: Design;
-  readonly explanation: string;
+export type { ParamSpec };
+export type TemplateInfo = RetryTemplate;
+
+export function listTemplates(): readonly RetryTemplate[] {
+  return coreList();
 }
 
-export function templatesAvailable(): boolean {
-  return !!coreFn('listTemplates') && !!coreFn('buildTemplate');
-}
-
-export function listTemplates(): TemplateInfo[] {
-  const f = coreFn<() => TemplateInfo[]>('listTemplates');
-  return f ? f() : [];
-}
-
-export type BuildResult = { ok: true; built: Built } | { ok: false; errors: readonly ValidationIssue[] };
+export type BuildResult = { ok: true; built: BuiltTemplate } | { ok: false; errors: readonly ValidationIssue[] };
 
 export function buildTemplate(id: string, params: Record<string, unknown> = {}): BuildResult {
-  const f = coreFn<(id: string, p: Record<string, unknown>) => unknown>('buildTemplate');
-  if (!f) return { ok: false, errors: [{ path: '', code: 'unavailable', message: 'templates are not in this build of topology-core yet' }] };
   try {
-    const r = f(id, params) as Record<string, unknown>;
-    if (r && r.ok === false) return { ok: false, errors: (r.errors as ValidationIssue[]) ?? [] };
-    const built = (r.built ?? r.template ?? r) as Built;
-    if (!built.design) return { ok: false, errors: [{ path: '', code: 'unknown', message: `template "${id}" produced no design` }] };
-    return { ok: true, built };
+    const r = coreBuild(id, params);
+    return r.ok ? { ok: true, built: r.template } : { ok: false, errors: r.errors };
   } catch (e) {
     return { ok: false, errors: [{ path: '', code: 'error', message: (e as Error).message }] };
   }
@@ -64,17 +39,22 @@ export function openTemplate(id: string, params: Record<string, unknown> = {}): 
   player.load('sim', null);
   player.load('live', null);
   s.loadDesign(r.built.design);
-  useApp.setState({ simEvents: null, liveEvents: null, simError: null, inspectedMsg: null, view: 'designer' });
+  useApp.setState({ simEvents: null, liveEvents: null, simError: null, inspectedMsg: null, view: 'designer', sideTab: 'inspect' });
   s.requestFit();
   return r;
 }
 
-/** `/?template=ID` (with optional `p.NAME=value` params) opens the designer with it drawn. */
+/** `/?template=ID` (with optional `&NAME=value` params) opens the designer with it drawn. */
 export function openFromUrl(q: URLSearchParams): boolean {
   const id = q.get('template');
   if (!id) return false;
+  const t = getTemplate(id);
   const params: Record<string, unknown> = {};
-  for (const [k, v] of q) if (k.startsWith('p.')) params[k.slice(2)] = v;
+  for (const [k, v] of q) {
+    if (k === 'template') continue;
+    const spec = t?.params.find((p) => p.name === k);
+    if (spec) params[k] = coerceParam(spec, v);
+  }
   const r = openTemplate(id, params);
   if (!r.ok) {
     useApp.getState().setView('gallery');

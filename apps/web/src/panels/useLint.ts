@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
-import type { Design } from '@retry-studio/topology-core';
+import { lintDesign, type Design, type LintFinding } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
-import { coreFn } from '../core/bridge';
 import type { Severity } from '../graph/flowTypes';
 
 /** A lint finding as the web shows it (normalised from the core's shape). */
@@ -21,31 +20,21 @@ export interface LintView {
 
 const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
 
-type RawFinding = Record<string, unknown>;
-
-function normalise(f: RawFinding): Finding {
-  const sev = String(f.severity ?? 'warning');
-  const nodes = (f.nodes ?? f.nodeIds ?? f.objects ?? []) as unknown[];
-  return {
-    rule: String(f.rule ?? f.id ?? f.ruleId ?? 'lint'),
-    severity: sev === 'error' ? 'error' : sev === 'info' ? 'info' : 'warning',
-    message: String(f.message ?? ''),
-    nodes: nodes.filter((n): n is string => typeof n === 'string'),
-    ...(f.fix || f.fixHint || f.hint ? { fix: String(f.fix ?? f.fixHint ?? f.hint) } : {}),
-  };
-}
-
 export function lintOf(design: Design): LintView {
-  const lint = coreFn<(d: Design) => unknown>('lintDesign');
-  if (!lint) return { available: false, findings: [], byNode: new Map() };
-  let raw: unknown;
+  let raw: readonly LintFinding[];
   try {
-    raw = lint(design);
+    raw = lintDesign(design);
   } catch {
+    // a half-edited design can trip a rule; the inspector's validation says what is wrong
     return { available: true, findings: [], byNode: new Map() };
   }
-  const list = (Array.isArray(raw) ? raw : ((raw as { findings?: unknown[] })?.findings ?? [])) as RawFinding[];
-  const findings = list.map(normalise);
+  const findings: Finding[] = raw.map((f) => ({
+    rule: f.id,
+    severity: f.severity === 'error' ? 'error' : f.severity === 'info' ? 'info' : 'warning',
+    message: f.message,
+    nodes: [...f.objects],
+    fix: f.fix,
+  }));
   const byNode = new Map<string, { severity: Severity; count: number }>();
   for (const f of findings)
     for (const n of f.nodes) {

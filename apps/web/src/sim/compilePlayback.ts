@@ -67,7 +67,8 @@ function stopOf(e: SimEvent): { node: string; until?: number } | undefined {
           ? { node: consumerNodeId(e.origin.id) }
           : undefined;
     case 'routed':
-      return { node: exchangeNodeId(e.exchange) };
+      // the default exchange is not drawn: the token goes straight to the queue
+      return e.exchange === '' ? undefined : { node: exchangeNodeId(e.exchange) };
     case 'delayed':
       return { node: exchangeNodeId(e.exchange), until: e.until };
     case 'enqueued':
@@ -150,6 +151,7 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, hop =
       tr.stops.push({ node: s.node, arrive: at, t: e.t, ...(s.until !== undefined ? { until: s.until } : {}) });
       tr.fate = e.kind === 'enqueued' ? 'resting' : 'inflight';
     }
+    if (e.kind === 'delivered') tr.fate = 'inflight';
     switch (e.kind) {
       case 'enqueued':
         setDepth(e.queue, at, e.depth);
@@ -165,13 +167,14 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, hop =
         setDepth(e.queue, at, e.ready);
         break;
       case 'acked':
-        tr.fate = 'acked';
+        // acked after a republish: the copy lives on (e.g. parked), so the story goes on
+        if (tr.fate !== 'resting') tr.fate = 'acked';
         break;
       case 'dropped':
         tr.fate = 'dropped';
         break;
     }
-    if (e.kind === 'acked' || e.kind === 'dropped') tr.end = at + hop;
+    if ((e.kind === 'acked' && tr.fate === 'acked') || e.kind === 'dropped') tr.end = at + hop;
   }
   let endP = hop;
   for (const tr of tracks) {

@@ -12,6 +12,11 @@ export interface UiSlice {
   toast: { text: string; tone: 'info' | 'error' } | null;
   /** bumps when something asks the canvas to fit the view */
   fitRequest: number;
+  /** broker URL for deploy and trace (empty: the server's default) */
+  brokerUrl: string;
+  /** name prefix the design is deployed under */
+  deployPrefix: string;
+  setBroker: (patch: { brokerUrl?: string; deployPrefix?: string }) => void;
   setView: (v: View) => void;
   setSideTab: (t: SideTab) => void;
   setBottomTab: (t: BottomTab) => void;
@@ -25,6 +30,9 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   bottomTab: 'timeline',
   toast: null,
   fitRequest: 0,
+  brokerUrl: 'amqp://guest:guest@127.0.0.1:5672/',
+  deployPrefix: 'studio.',
+  setBroker: (patch) => set(patch),
   setView: (view) => set({ view }),
   setSideTab: (sideTab) => set({ sideTab }),
   setBottomTab: (bottomTab) => set({ bottomTab }),

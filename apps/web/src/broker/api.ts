@@ -1,0 +1,127 @@
+/** The server's broker API. JSON in, JSON out; errors come back as `{error, field}`. */
+import type { Design, SimEvent } from '@retry-studio/topology-core';
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly field?: string,
+    readonly body?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: body !== undefined ? { 'content-type': 'application/json' } : {},
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+  } catch (e) {
+    throw new ApiError(`cannot reach the Retry Studio server (${(e as Error).message}); is it running?`, 0);
+  }
+  const text = await res.text();
+  let json: Record<string, unknown> = {};
+  try {
+    json = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  } catch {
+    if (!res.ok) throw new ApiError(`${res.status} ${res.statusText}`, res.status);
+  }
+  if (!res.ok) throw new ApiError(String(json.error ?? `${res.status} ${res.statusText}`), res.status, json.field as string | undefined, json);
+  return json as T;
+}
+
+export interface Target {
+  broker?: string;
+  prefix?: string;
+}
+
+export interface Probe {
+  url: string;
+  product: string;
+  version: string;
+  majorMinor: string;
+  exchangeTypes: string[];
+  plugins: Record<string, boolean>;
+  quorum: boolean;
+  management: { available: boolean; baseUrl: string; version?: string; error?: string };
+}
+
+export type PlanStatus = 'create' | 'unchanged' | 'conflict' | 'unsupported';
+export interface PlanItem {
+  kind: 'exchange' | 'queue' | 'binding';
+  status: PlanStatus;
+  designName: string;
+  name: string;
+  message?: string;
+  desired?: Record<string, unknown>;
+  actual?: Record<string, unknown> & { messages?: number; consumers?: number };
+  differences?: string[];
+  plugin?: string;
+  alternative?: string;
+}
+export interface Plan {
+  vhost: string;
+  prefix: string;
+  items: PlanItem[];
+  summary: Record<PlanStatus, number>;
+  vhostMissing: boolean;
+}
+export interface PlanResponse {
+  broker: string;
+  target: { vhost: string; prefix: string };
+  plan: Plan;
+  warnings?: Array<{ path: string; message: string }>;
+}
+export interface DeployResponse extends PlanResponse {
+  error?: string;
+  result: { ok: boolean; applied?: unknown[]; skipped?: Array<{ kind: string; name: string; status: string; message?: string }>; failure?: { kind: string; name: string; brokerMessage: string } };
+}
+export type TeardownResponse = {
+  ok: true;
+  deleted: { exchanges: string[]; queues: string[]; bindings: number };
+  messagesDeleted: number;
+  perQueue: Array<{ queue: string; messages: number; consumers: number }>;
+};
+export interface TraceStart {
+  id: string;
+  events: string;
+  prediction: string;
+  warning?: string;
+  target: { vhost: string; prefix: string };
+}
+export interface Difference {
+  msgId: string;
+  body: string;
+  what: 'milestone' | 'routing';
+  index: number;
+  predicted?: string;
+  actual?: string;
+  at?: { t: number; seq: number };
+}
+export interface PredictionResponse {
+  comparison: { messagesCompared: number; matching: number; firstDifference?: Difference; differences: Difference[]; note?: string };
+  predicted?: SimEvent[];
+  note?: string;
+}
+
+const q = (t: Target) => (t.broker ? `?url=${encodeURIComponent(t.broker)}` : '');
+const clean = (t: Target) => ({ ...(t.broker ? { broker: t.broker } : {}), ...(t.prefix ? { prefix: t.prefix } : {}) });
+
+export const api = {
+  probe: (t: Target) => call<Probe>('GET', `/api/broker${q(t)}`),
+  plan: (design: Design, t: Target) => call<PlanResponse>('POST', '/api/plan', { design, ...clean(t) }),
+  deploy: (design: Design, t: Target) => call<DeployResponse>('POST', '/api/deploy', { design, ...clean(t) }),
+  teardown: (designName: string, t: Target, force = false) => call<TeardownResponse>('POST', '/api/teardown', { designName, ...clean(t), ...(force ? { force: true } : {}) }),
+  trace: (design: Design, t: Target, messages: number) => call<TraceStart>('POST', '/api/trace', { design, ...clean(t), messages, predict: true }),
+  prediction: (id: string) => call<PredictionResponse>('GET', `/api/trace/${encodeURIComponent(id)}/prediction`),
+  stopTrace: (id: string) => call<unknown>('POST', `/api/trace/${encodeURIComponent(id)}/stop`, {}),
+};
+
+/** `amqp://user:***@host/` — the password never shows. */
+export function maskUrl(url: string): string {
+  return url.replace(/^(amqps?:\/\/[^:/@]*:)([^@]*)(@)/i, (_m, a: string, _p: string, c: string) => `${a}***${c}`);
+}

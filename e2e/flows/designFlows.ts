@@ -1,0 +1,140 @@
+import type { Page } from 'playwright-core';
+import { assert, mouseDrag, waitFor, type Flow } from '../lib/harness.js';
+
+const count = (page: Page, sel: string) => page.locator(sel).count();
+
+async function dropFromPalette(page: Page, item: string, x: number, y: number): Promise<void> {
+  const canvas = await page.locator('[data-testid=canvas]').boundingBox();
+  assert(canvas, 'no canvas');
+  await page.dragAndDrop(`[data-testid=${item}]`, '[data-testid=canvas] .react-flow__pane', { targetPosition: { x, y } });
+}
+
+export const designByDragging: Flow = {
+  name: 'design by dragging',
+  async run({ page, url, shot }) {
+    await page.goto(url);
+    await page.waitForSelector('[data-testid=template-gallery]');
+    await page.click('[data-testid=gallery-blank]');
+    await page.waitForSelector('[data-testid=canvas]');
+    await dropFromPalette(page, 'palette-publisher', 60, 120);
+    await dropFromPalette(page, 'palette-exchange-direct', 300, 120);
+    await dropFromPalette(page, 'palette-queue-classic', 540, 120);
+    await dropFromPalette(page, 'palette-consumer', 540, 300);
+    await waitFor('4 nodes', async () => (await count(page, '.react-flow__node')) === 4);
+    assert((await count(page, '[data-testid=node-exchange]')) === 1, 'one exchange');
+    // connect handles: the kinds of the ends decide the edge
+    await mouseDrag(page, '[data-testid=node-publisher] .react-flow__handle-right', '[data-testid=node-exchange] .react-flow__handle-left');
+    await mouseDrag(page, '[data-testid=node-exchange] .react-flow__handle-right', '[data-testid=node-queue] .react-flow__handle-left');
+    await mouseDrag(page, '[data-testid=node-queue] .react-flow__handle-right', '[data-testid=node-consumer] .react-flow__handle-left');
+    await waitFor('3 edges', async () => (await count(page, '.react-flow__edge')) === 3);
+    assert((await count(page, '[data-testid=edge-label-binding]')) === 1, 'a binding edge with its key label');
+    // the inspector validates as you type, with the core's messages
+    await page.click('[data-testid=node-queue]');
+    await page.waitForSelector('[data-testid=inspector-queue]');
+    await page.fill('[data-testid=field-ttl]', '-5');
+    await waitFor('a TTL error', async () => (await count(page, '[data-testid=field-error]')) > 0);
+    const msg = await page.locator('[data-testid=field-error]').first().innerText();
+    assert(/ttl|integer|0/i.test(msg), `TTL error says what is wrong: ${msg}`);
+    await shot('invalid-ttl');
+    await page.fill('[data-testid=field-ttl]', '5000');
+    await waitFor('no error', async () => (await count(page, '[data-testid=field-error]')) === 0);
+    await waitFor('a TTL chip', async () => (await page.locator('[data-testid=node-queue]').innerText()).includes('TTL 5s'));
+    // undo with the keyboard (outside the field), redo with the toolbar
+    await page.click('[data-testid=canvas] .react-flow__pane', { position: { x: 10, y: 10 } });
+    await page.keyboard.press('Control+z');
+    await waitFor('undo removes the TTL', async () => !(await page.locator('[data-testid=node-queue]').innerText()).includes('TTL'));
+    await page.click('[data-testid=cmd-redo]');
+    await waitFor('redo restores it', async () => (await page.locator('[data-testid=node-queue]').innerText()).includes('TTL 5s'));
+    // duplicate and delete through shortcuts
+    await page.click('[data-testid=node-exchange]');
+    await page.keyboard.press('Control+d');
+    await waitFor('5 nodes after duplicate', async () => (await count(page, '.react-flow__node')) === 5);
+    await page.keyboard.press('Delete');
+    await waitFor('4 nodes after delete', async () => (await count(page, '.react-flow__node')) === 4);
+    // auto-layout, then the design survives a reload
+    await page.click('[data-testid=cmd-autoLayout]');
+    await page.waitForTimeout(600);
+    await shot('designed');
+    await page.reload();
+    await waitFor('design restored after reload', async () => (await count(page, '.react-flow__node')) === 4);
+    assert((await count(page, '.react-flow__edge')) === 3, 'edges restored');
+    assert(await page.locator('[data-testid=minimap]').isVisible(), 'minimap shown');
+  },
+};
+
+export const templateFlow: Flow = {
+  name: 'template gallery and ?template= link',
+  async run({ page, url, shot }) {
+    await page.goto(url);
+    await page.waitForSelector('[data-testid=template-card]');
+    const cards = await count(page, '[data-testid=template-card]');
+    assert(cards >= 17, `every template listed (${cards})`);
+    await shot('gallery');
+    const card = page.locator('[data-testid=template-card][data-template=chained-ttl]');
+    await card.locator('[data-testid=template-params]').click();
+    await waitFor('explanation', async () => (await card.locator('[data-testid=template-explanation]').innerText()).length > 40);
+    await card.locator('[data-testid=template-use]').click();
+    await page.waitForSelector('[data-testid=canvas] .react-flow__node');
+    assert((await page.locator('[data-testid=design-name]').inputValue()).length > 0, 'design named after the template');
+    const n1 = await count(page, '.react-flow__node');
+    assert(n1 >= 5, `template drawn (${n1} nodes)`);
+    // a link opens the designer with that template drawn, params included
+    await page.goto(`${url}/?template=binary-delay-levels`);
+    await page.waitForSelector('[data-testid=canvas] .react-flow__node');
+    const n2 = await count(page, '.react-flow__node');
+    assert(n2 >= 5, `linked template drawn (${n2} nodes)`);
+    await page.goto(`${url}/?template=no-such-template`);
+    await page.waitForSelector('[data-testid=template-gallery]');
+    await waitFor('an error names the template', async () => (await page.locator('[data-testid=toast]').innerText()).includes('no-such-template'));
+  },
+};
+
+export const exportFlow: Flow = {
+  name: 'export and import',
+  async run({ page, url, shot }) {
+    await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
+    await page.waitForSelector('.react-flow__node');
+    await page.click('[data-testid=tab-export]');
+    await page.waitForSelector('[data-testid=export-text]');
+    assert((await page.locator('[data-testid=export-text]').innerText()).includes('"retry-studio/design"'), 'design JSON shown');
+    await page.click('[data-testid=export-format-definitions]');
+    const defs = await page.locator('[data-testid=export-text]').innerText();
+    const parsed = JSON.parse(defs) as { queues: unknown[]; exchanges: unknown[] };
+    assert(parsed.queues.length >= 2 && parsed.exchanges.length >= 1, 'definitions JSON with queues and exchanges');
+    await page.click('[data-testid=export-copy]');
+    await waitFor('copied', async () => (await page.locator('[data-testid=export-copy]').innerText()).includes('Copied'));
+    for (const f of ['rabbitmqadmin', 'amqplib', 'rascal']) {
+      await page.click(`[data-testid=export-format-${f}]`);
+      const present = await page.locator('[data-testid=export-text]').count();
+      if (present) assert((await page.locator('[data-testid=export-text]').innerText()).length > 20, `${f} export has content`);
+    }
+    await shot('export');
+    // import the definitions back: a design with the same queues, laid out
+    await page.fill('[data-testid=import-text]', defs);
+    await page.click('[data-testid=import-apply]');
+    await waitFor('imported queues drawn', async () => (await count(page, '[data-testid=node-queue]')) === parsed.queues.length);
+    // bad input gets a field-level error, not a stack trace
+    await page.fill('[data-testid=import-text]', '{"format":"retry-studio/design","version":1,"name":"x","topology":{"exchanges":[],"queues":[{"name":"q","arguments":{"x-message-ttl":-1}}],"bindings":[]},"consumers":[],"publishers":[]}');
+    await page.click('[data-testid=import-apply]');
+    await waitFor('field error', async () => (await page.locator('[data-testid=import-error]').first().innerText()).includes('x-message-ttl'));
+  },
+};
+
+export const lintFlow: Flow = {
+  name: 'lint panel marks nodes',
+  async run({ page, url, shot }) {
+    await page.goto(`${url}/?template=requeue-once`);
+    await page.waitForSelector('.react-flow__node');
+    // a dead-letter routing key without a DLX: a known trap
+    await page.click('[data-testid=node-queue] >> nth=0');
+    await page.fill('[data-testid=field-dlrk]', 'parked');
+    await page.click('[data-testid=tab-lint]');
+    await waitFor('findings', async () => (await count(page, '[data-testid=lint-finding]')) > 0);
+    const rules = await page.locator('[data-testid=lint-finding]').evaluateAll((els) => els.map((e) => e.getAttribute('data-rule')));
+    assert(rules.includes('dl-routing-key-without-dlx'), `rule found (${rules.join(', ')})`);
+    assert((await count(page, '[data-testid=lint-marker]')) > 0, 'nodes carry lint markers');
+    await page.locator('[data-testid=lint-finding][data-rule=dl-routing-key-without-dlx]').click();
+    await waitFor('clicking selects the node', async () => (await count(page, '.react-flow__node.selected')) > 0);
+    await shot('lint');
+  },
+};

@@ -1,0 +1,5 @@
+import type { Flow } from '../lib/harness.js';
+import { designByDragging, exportFlow, lintFlow, templateFlow } from './designFlows.js';
+import { inspectMessageFlow, simulateFlow } from './simFlows.js';
+
+export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, inspectMessageFlow, exportFlow, lintFlow];
