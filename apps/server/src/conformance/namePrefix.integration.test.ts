@@ -28,3 +28,26 @@ describe('broker target without management', () => {
     expect(leftovers).toEqual([]);
   });
 });
+
+describe('broker target for a user who may not create vhosts', () => {
+  it('falls back to the name prefix', async () => {
+    const admin = 'Basic ' + Buffer.from(`${url.username}:${url.password}`).toString('base64');
+    const api = `http://${url.hostname}:15672/api`;
+    const user = `retry-studio-test-${process.pid}-${Date.now()}`;
+    const h = { authorization: admin, 'content-type': 'application/json' };
+    expect((await fetch(`${api}/users/${user}`, { method: 'PUT', headers: h, body: JSON.stringify({ password: 'pw-for-test', tags: 'management' }) })).ok).toBe(true);
+    try {
+      await fetch(`${api}/permissions/%2F/${user}`, { method: 'PUT', headers: h, body: JSON.stringify({ configure: '.*', write: '.*', read: '.*' }) });
+      const limited = { ...url, username: user, password: 'pw-for-test' };
+      const mgmt = new ManagementClient(limited);
+      const probe = await probeBroker(limited, { management: mgmt });
+      expect(probe.management.available).toBe(true);
+      const { scenario } = await loadScenarioFile(path.join(repoRoot, 'packages/topology-core/conformance/scenarios/ttl-zero.json'));
+      const r = await runBrokerScenario(scenario, { url: limited, probe, management: mgmt });
+      expect(r.kind === 'observed' && r.isolation).toBe('prefix');
+      if (r.kind === 'observed') expect(compareObserved(r.observed, scenario.expect!).diff).toEqual([]);
+    } finally {
+      await fetch(`${api}/users/${user}`, { method: 'DELETE', headers: h });
+    }
+  });
+});

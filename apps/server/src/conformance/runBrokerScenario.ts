@@ -18,7 +18,7 @@ import { BUILTIN_EXCHANGE_TYPES, DEFAULT_SETTLE_MS } from '@retry-studio/topolog
 import { type AmqpUrl, withVhost } from '../broker/amqpUrl.js';
 import { openConnection } from '../broker/connection.js';
 import { publishConfirmed } from '../broker/confirmPublish.js';
-import { ManagementClient } from '../broker/management.js';
+import { ManagementClient, ManagementError } from '../broker/management.js';
 import type { BrokerProbe } from '../broker/probe.js';
 import { normaliseHeaders } from './normaliseHeaders.js';
 import { prefixScenario, unprefixObserved } from './namePrefix.js';
@@ -348,9 +348,18 @@ export async function runBrokerScenario(s: Scenario, o: BrokerRunOptions): Promi
   const missing = missingFeatures(s, o.probe);
   if (missing) return { kind: 'unsupported', reason: missing };
   const mgmt = o.management ?? new ManagementClient(o.url);
+  let vhost: string | undefined;
   if (o.probe.management.available) {
-    const vhost = isolationName(s);
-    await mgmt.createVhost(vhost);
+    vhost = isolationName(s);
+    try {
+      await mgmt.createVhost(vhost);
+    } catch (err) {
+      // a user without the administrator tag may not create vhosts: isolate by prefix instead
+      if (!(err instanceof ManagementError && (err.status === 401 || err.status === 403))) throw err;
+      vhost = undefined;
+    }
+  }
+  if (vhost !== undefined) {
     try {
       return { kind: 'observed', observed: await runIn(withVhost(o.url, vhost), s), isolation: 'vhost' };
     } finally {
