@@ -1,0 +1,28 @@
+import { buildTemplate, compareStrategies, formatComparison, getTemplate, type StrategyEntry } from '@retry-studio/topology-core';
+import { flag, parseArgs } from './args.js';
+import { CliError, loadFile, type CliIo } from './context.js';
+import { failureFromArgs } from './simulate.js';
+
+export const COMPARE_USAGE = 'compare ID|FILE ... [--fail-first K | --always | --poison] [--json]   strategies side by side (default: every stock 3.10 template)';
+
+export async function compareCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const a = parseArgs(argv, { values: ['fail-first'], switches: ['json', 'always', 'poison'] });
+  const failure = failureFromArgs(a);
+  const picks = a.positionals.length > 0 ? a.positionals : ['requeue-once', 'dlx-ttl-wait-queue', 'republish-ttl', 'delayed-exchange', 'chained-ttl', 'quorum-delivery-limit', 'binary-delay-levels'];
+  const entries: StrategyEntry[] = [];
+  for (const p of picks) {
+    if (getTemplate(p)) {
+      const r = buildTemplate(p);
+      if (!r.ok) throw new CliError(`${p}: ${r.errors[0]?.message}`);
+      entries.push({ label: p, design: r.template.design, workConsumers: r.template.workConsumers });
+    } else {
+      const doc = await loadFile(io, p);
+      if (doc.design.publishers.length === 0) throw new CliError(`${p}: no publisher to simulate`);
+      entries.push({ label: p, design: doc.design });
+    }
+  }
+  const rows = compareStrategies(entries, failure, { maxTimeMs: 24 * 3600 * 1000 });
+  if (flag(a, 'json')) io.out(JSON.stringify(rows.map(({ traces: _t, ...r }) => r), null, 2) + '\n');
+  else io.out(formatComparison(rows) + '\n');
+  return 0;
+}

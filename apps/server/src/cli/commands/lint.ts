@@ -1,0 +1,33 @@
+import { formatIssues, lintDesign, type LintFinding } from '@retry-studio/topology-core';
+import { flag, parseArgs, value } from './args.js';
+import { CliError, loadFile, type CliIo } from './context.js';
+
+export const LINT_USAGE = 'lint FILE [--json] [--profile 3.10|4.x] [--previous FILE] [--vhost V]   exit 1 when a rule reports an error';
+
+export async function lintCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const a = parseArgs(argv, { values: ['profile', 'previous', 'vhost'], switches: ['json'] });
+  const file = a.positionals[0];
+  if (!file || a.positionals.length > 1) throw new CliError(`usage: ${LINT_USAGE}`, 2);
+  const profile = value(a, 'profile');
+  if (profile !== undefined && profile !== '3.10' && profile !== '4.x') throw new CliError('--profile must be 3.10 or 4.x', 2);
+  const vhost = value(a, 'vhost');
+  const doc = await loadFile(io, file, vhost !== undefined ? { vhost } : {});
+  const prevFile = value(a, 'previous');
+  const previous = prevFile ? (await loadFile(io, prevFile)).design.topology : undefined;
+  const findings = lintDesign(doc.design, { ...(profile ? { profile } : {}), ...(previous ? { previous } : {}) });
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  if (flag(a, 'json')) {
+    io.out(JSON.stringify({ file, kind: doc.kind, findings, validationWarnings: doc.warnings, errors }, null, 2) + '\n');
+    return errors > 0 ? 1 : 0;
+  }
+  if (doc.warnings.length > 0) io.out(`validation warnings:\n${formatIssues(doc.warnings).replace(/^/gm, '  ')}\n`);
+  if (doc.kind === 'definitions') io.out(`${file}: RabbitMQ definitions (no consumers: rules about consumer behaviour are skipped)\n`);
+  for (const f of findings) io.out(formatFinding(f));
+  const warn = findings.filter((f) => f.severity === 'warning').length;
+  io.out(`${findings.length === 0 ? 'no findings' : `${errors} error(s), ${warn} warning(s), ${findings.length - errors - warn} info`}\n`);
+  return errors > 0 ? 1 : 0;
+}
+
+function formatFinding(f: LintFinding): string {
+  return `${f.severity.padEnd(7)} ${f.id}: ${f.message}\n          objects: ${f.objects.join(', ')}\n          fix: ${f.fix}\n`;
+}

@@ -1,0 +1,76 @@
+import {
+  computeBudget,
+  designToSimulation,
+  formatEnding,
+  formatMs,
+  simulate,
+  traceMessages,
+  activeQueuesOf,
+  type BudgetFailure,
+  type RetryBudget,
+} from '@retry-studio/topology-core';
+import { flag, intValue, parseArgs, value } from './args.js';
+import { CliError, loadFile, type CliIo } from './context.js';
+
+export const SIMULATE_USAGE = 'simulate FILE [--fail-first K | --always | --poison] [--messages N] [--json] [--seed S]';
+
+export function failureFromArgs(a: ReturnType<typeof parseArgs>): BudgetFailure {
+  const k = intValue(a, 'fail-first', 0, 1000);
+  const chosen = [k !== undefined, flag(a, 'always'), flag(a, 'poison')].filter(Boolean).length;
+  if (chosen > 1) throw new CliError('choose one of --fail-first K, --always, --poison', 2);
+  if (k !== undefined) return { kind: 'failFirst', n: k };
+  if (flag(a, 'poison')) return { kind: 'poison' };
+  return { kind: 'always' };
+}
+
+export async function simulateCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const a = parseArgs(argv, { values: ['fail-first', 'messages', 'seed', 'vhost'], switches: ['json', 'always', 'poison'] });
+  const file = a.positionals[0];
+  if (!file || a.positionals.length > 1) throw new CliError(`usage: ${SIMULATE_USAGE}`, 2);
+  const failure = failureFromArgs(a);
+  const messages = intValue(a, 'messages', 1, 100000) ?? 1;
+  const seed = intValue(a, 'seed', 0, 2 ** 31) ?? 1;
+  const vhost = value(a, 'vhost');
+  const doc = await loadFile(io, file, vhost !== undefined ? { vhost } : {});
+  if (doc.design.publishers.length === 0)
+    throw new CliError(
+      `${file}: ${doc.kind === 'definitions' ? 'a definitions file has no publishers or consumers' : 'the design has no publisher'}: nothing to simulate (start from a template: pnpm cli generate ID)`,
+    );
+  const budget = computeBudget(doc.design, failure, { seed, messages: Math.max(1, messages - 1) });
+  // every message's path, with the failure model applied to all of them
+  const model = failure.kind === 'poison' ? { kind: 'poison' as const, bodies: [budget.traces[0]!.body] } : failure;
+  const result = simulate({ ...designToSimulation(doc.design, { messages, failure: model, seed }), maxTimeMs: 24 * 3600 * 1000 });
+  const traces = traceMessages(result, { activeQueues: activeQueuesOf(doc.design), workConsumers: doc.design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id) });
+  if (flag(a, 'json')) {
+    const { traces: _t, ...summary } = budget;
+    void _t;
+    io.out(JSON.stringify({ file, failure, budget: summary, messages: traces, truncated: result.truncated, endTimeMs: result.endTime }, null, 2) + '\n');
+    return 0;
+  }
+  io.out(formatBudget(budget));
+  io.out(`\nmessages (${traces.length}):\n`);
+  for (const t of traces)
+    io.out(
+      `  ${t.body}: ${t.path.join(' -> ') || '(never enqueued)'}\n    attempts ${t.attempts}${t.attemptTimes.length ? ` at ${t.attemptTimes.map(formatMs).join(', ')}` : ''}; ends: ${formatEnding(t.endsIn)}\n`,
+    );
+  if (result.truncated) io.out('  (simulation cut off after 24 h of virtual time: some messages never settle)\n');
+  return 0;
+}
+
+export function formatBudget(b: RetryBudget): string {
+  const f = b.failure.kind === 'failFirst' ? `fails the first ${b.failure.n} attempt(s)` : b.failure.kind === 'always' ? 'always fails' : 'one poison message among healthy ones';
+  const lines = [
+    `retry budget: ${b.label} (${f})`,
+    `  attempts:         ${b.attempts}${b.truncated ? ' (and counting: never settles)' : ''}`,
+    `  delays:           ${b.delaysMs.length ? b.delaysMs.map(formatMs).join(', ') : 'none'}`,
+    `  time to outcome:  ${formatMs(b.timeToFinalMs)}`,
+    `  ends in:          ${formatEnding(b.endsIn)}`,
+    `  broker ops:       ${b.ops.publishes} publish(es), ${b.ops.deadLetterings} dead-lettering(s), ${b.ops.routings} routing(s), ${b.ops.enqueues} enqueue(s), ${b.ops.deliveries} deliveries`,
+    `  objects:          ${b.objects.exchanges} exchanges, ${b.objects.queues} queues, ${b.objects.bindings} bindings${b.objects.policies ? `, ${b.objects.policies} policies` : ''}`,
+    ...(b.requires.length ? [`  requires:         ${b.requires.join(', ')}`] : []),
+    ...(b.healthyMaxLatencyMs !== undefined ? [`  healthy messages: all done by ${formatMs(b.healthyMaxLatencyMs)}`] : []),
+    `  risks:`,
+    ...(b.risks.length ? b.risks.map((r) => `    - ${r.kind}: ${r.why}`) : ['    none found']),
+  ];
+  return lines.join('\n') + '\n';
+}
