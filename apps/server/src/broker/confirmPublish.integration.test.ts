@@ -30,9 +30,17 @@ describe('publishConfirmed (real broker)', () => {
 
   it('honours backpressure for a burst (every confirm settles)', async () => {
     await ch.purgeQueue(q);
-    const big = Buffer.alloc(256 * 1024, 1);
-    const outcomes = await Promise.all(Array.from({ length: 40 }, () => publishConfirmed(ch, '', 'retry-studio.no-such-queue', big)));
+    const small = Buffer.from('x');
+    let drains = 0;
+    const onDrain = (): void => {
+      drains += 1;
+    };
+    ch.on('drain', onDrain);
+    const outcomes = await Promise.all(Array.from({ length: 5000 }, () => publishConfirmed(ch, '', 'retry-studio.no-such-queue', small, {}, { timeoutMs: 20_000 })));
+    ch.off('drain', onDrain);
     expect(outcomes.every((o) => o === 'acked')).toBe(true);
+    // 5000 frames exceed the channel's write buffer: publish() returned false and we waited for 'drain'
+    expect(drains).toBeGreaterThan(0);
   });
 
   it('times out instead of hanging', async () => {
@@ -50,5 +58,20 @@ describe('publishConfirmed (real broker)', () => {
     const err = await publishConfirmed(c3, 'retry-studio.no-such-exchange', 'k', Buffer.from('x')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect(err).toBeInstanceOf(ChannelClosedError);
+  });
+});
+
+describe('ConfirmedPublisher (real broker)', () => {
+  it('keeps at most maxInFlight unconfirmed publishes during a flood, and every one is confirmed', async () => {
+    const { ConfirmedPublisher } = await import('./confirmPublish.js');
+    const c = await conn.createConfirmChannel();
+    c.on('error', () => undefined);
+    const p = new ConfirmedPublisher(c, { maxInFlight: 200 });
+    const body = Buffer.alloc(64, 7);
+    for (let i = 0; i < 20_000; i++) await p.publish('', 'retry-studio.no-such-queue', body);
+    await p.flush();
+    expect(p.stats).toMatchObject({ published: 20_000, acked: 20_000, nacked: 0, failed: 0 });
+    expect(p.stats.maxInFlight).toBeLessThanOrEqual(200);
+    await c.close();
   });
 });

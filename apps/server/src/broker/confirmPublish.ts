@@ -109,3 +109,54 @@ export function publishConfirmed(
     }
   });
 }
+
+/**
+ * For floods: at most `maxInFlight` unconfirmed publishes at a time, so memory stays bounded
+ * whatever the caller's rate. `publish` resolves once the message is handed to the channel (it
+ * waits while the window is full); `flush` waits for every confirm.
+ */
+export class ConfirmedPublisher {
+  private inFlight = 0;
+  private readonly waiters: (() => void)[] = [];
+  private readonly pending = new Set<Promise<void>>();
+  readonly stats = { published: 0, acked: 0, nacked: 0, failed: 0, maxInFlight: 0 };
+  /** the first failure (timeout, channel closed); later publishes are refused */
+  error: Error | undefined;
+
+  constructor(
+    private readonly ch: ConfirmChannel,
+    private readonly options: { maxInFlight?: number; timeoutMs?: number } = {},
+  ) {}
+
+  async publish(exchange: string, routingKey: string, content: Buffer, props: Options.Publish = {}): Promise<void> {
+    if (this.error) throw this.error;
+    const max = this.options.maxInFlight ?? 1000;
+    while (this.inFlight >= max) await new Promise<void>((r) => this.waiters.push(r));
+    if (this.error) throw this.error;
+    this.inFlight += 1;
+    this.stats.published += 1;
+    this.stats.maxInFlight = Math.max(this.stats.maxInFlight, this.inFlight);
+    const p = publishConfirmed(this.ch, exchange, routingKey, content, props, { timeoutMs: this.options.timeoutMs })
+      .then(
+        (o) => {
+          if (o === 'acked') this.stats.acked += 1;
+          else this.stats.nacked += 1;
+        },
+        (err: Error) => {
+          this.stats.failed += 1;
+          this.error ??= err;
+        },
+      )
+      .finally(() => {
+        this.inFlight -= 1;
+        this.pending.delete(p);
+        this.waiters.shift()?.();
+      });
+    this.pending.add(p);
+  }
+
+  async flush(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    if (this.error) throw this.error;
+  }
+}
