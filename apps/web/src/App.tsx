@@ -104,10 +104,11 @@ export function App() {
           <div className="flex min-h-0 flex-1">
             <Palette />
             <main className="flex min-w-0 flex-1 flex-col">
-              <div className="min-h-0 flex-1">
+              {/* layout containment: panel updates never re-layout the 300-node canvas (and back) */}
+              <div className="min-h-0 flex-1" style={{ contain: 'strict' }}>
                 <Canvas />
               </div>
-              <section data-testid="bottom-panel" aria-label="Simulation" className="flex h-[236px] shrink-0 flex-col border-t border-slate-800 bg-slate-950">
+              <section data-testid="bottom-panel" aria-label="Simulation" style={{ contain: 'strict' }} className="flex h-[236px] shrink-0 flex-col border-t border-slate-800 bg-slate-950">
                 <SimBar />
                 <Tabs<BottomTab>
                   label="Simulation views"

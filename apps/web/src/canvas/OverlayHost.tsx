@@ -10,11 +10,13 @@ export function OverlayHost({ edges }: { edges: DesignEdge[] }) {
   const ref = useRef<HTMLCanvasElement>(null);
   const store = useStoreApi<DesignNode, DesignEdge>();
   const sides = useRef(new Map<string, 'out' | 'ae'>());
+  const overlayRef = useRef<TokenOverlay | null>(null);
 
   useEffect(() => {
     const m = new Map<string, 'out' | 'ae'>();
     for (const e of edges) m.set(`${e.source}>${e.target}`, e.sourceHandle === 'ae' ? 'ae' : 'out');
     sides.current = m;
+    overlayRef.current?.invalidate();
   }, [edges]);
 
   useEffect(() => {
@@ -31,6 +33,7 @@ export function OverlayHost({ edges }: { edges: DesignEdge[] }) {
       inspected: () => useApp.getState().inspectedMsg,
     });
     overlay.start();
+    overlayRef.current = overlay;
     (window as unknown as { __overlay?: TokenOverlay }).__overlay = overlay;
     return () => overlay.stop();
   }, [store]);

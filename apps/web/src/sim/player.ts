@@ -14,6 +14,8 @@ export class Player {
   p = 0;
   playing = false;
   speed = 1;
+  /** start over at the end (the stress route loops for the bench) */
+  loop = false;
   plans: { sim: PlaybackPlan | null; live: PlaybackPlan | null } = { sim: null, live: null };
   private listeners = new Set<Listener>();
   private lastEmit = 0;
@@ -84,6 +86,10 @@ export class Player {
   advance(dtMs: number): void {
     if (!this.playing) return;
     this.p += dtMs;
+    if (this.p >= this.endP && this.loop) {
+      this.p = 0;
+      return;
+    }
     if (this.p >= this.endP) {
       this.p = this.endP;
       this.playing = false;

@@ -9,12 +9,13 @@ import { player } from '../sim/player';
 export function openStress(q: URLSearchParams): boolean {
   if (!q.has('stress')) return false;
   const copies = Number(q.get('stress')) || 43;
-  const perPublisher = Math.max(1, Math.round((Number(q.get('messages')) || 1000) / copies));
+  const perPublisher = Math.max(1, Math.ceil((Number(q.get('messages')) || 1000) / copies));
   const s = useApp.getState();
   s.loadDesign(stressDesign(copies));
   useApp.setState({ view: 'designer', messageCount: perPublisher, failure: { kind: 'failFirst', n: 2 } });
   s.runSimulation();
   player.setSpeed(Number(q.get('speed')) || 1);
+  player.loop = true;
   player.play();
   s.requestFit();
   return true;
