@@ -7,7 +7,7 @@
  */
 import type { AmqpValue } from '../model/definitions.js';
 import type { XDeathEntry } from '../sim/events.js';
-import type { CompiledExchange, Dest, ExchangeIndex } from './exchangeIndex.js';
+import type { CompiledBinding, CompiledExchange, Dest, ExchangeIndex } from './exchangeIndex.js';
 import { headersMatch } from './headersMatcher.js';
 import { topicWords, topicWordsMatch } from './topicMatcher.js';
 import { routeRadlx } from '../sim/radlx.js';
@@ -132,6 +132,23 @@ export function route(index: ExchangeIndex, exchange: string, m: RouteMessage, o
 export class Router {
   private cache = new Map<string, Map<string, RouteResult>>();
   constructor(readonly index: ExchangeIndex) {}
+
+  /** a queue was deleted: forget it and every binding to it */
+  deleteQueue(name: string): void {
+    this.index.queues.delete(name);
+    for (const x of this.index.exchanges.values()) {
+      const keep = x.bindings.filter((b) => !(b.dest.kind === 'queue' && b.dest.name === name));
+      if (keep.length === x.bindings.length) continue;
+      (x.bindings as CompiledBinding[]).length = 0;
+      (x.bindings as CompiledBinding[]).push(...keep);
+      for (const [k, list] of x.direct) {
+        const l = list.filter((d) => !(d.kind === 'queue' && d.name === name));
+        if (l.length === 0) x.direct.delete(k);
+        else x.direct.set(k, l);
+      }
+    }
+    this.cache.clear();
+  }
 
   route(exchange: string, m: RouteMessage, opts: RouteOptions): RouteResult {
     if (!this.index.cacheable.has(exchange)) return route(this.index, exchange, m, opts);

@@ -32,7 +32,9 @@ export type DropReason =
   /** fully automatic dead-letter cycle (no rejection in it) */
   | 'cycle'
   /** x-overflow drop (drop-head without DLX, reject-publish) */
-  | 'overflow';
+  | 'overflow'
+  /** the queue was deleted (x-expires): its messages are discarded, never dead-lettered */
+  | 'queue-deleted';
 
 interface EventBase {
   /** virtual milliseconds since the run started (wall ms since trace start for live) */

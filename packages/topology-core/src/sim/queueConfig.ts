@@ -20,6 +20,8 @@ export interface QueueConfig {
   /** quorum only; undefined = unlimited */
   readonly deliveryLimit: number | undefined;
   readonly atLeastOnce: boolean;
+  /** x-expires / policy `expires`: delete the queue after this long unused */
+  readonly expires: number | undefined;
 }
 
 function matchesPolicy(p: PolicyDef, name: string, kind: 'queues' | 'exchanges'): boolean {
@@ -93,6 +95,7 @@ export function queueConfig(q: QueueDef, policies: readonly PolicyDef[] | undefi
     deliveryLimit,
     // at-least-once needs overflow reject-publish, otherwise it falls back (rabbit_quorum_queue.erl L1280-1324)
     atLeastOnce: quorum && strategy === 'at-least-once' && overflow === 'reject-publish',
+    expires: minDefined(num(a['x-expires']), num(p['expires'])),
   };
 }
 

@@ -21,7 +21,6 @@ import {
   chooseAction,
   planRepublish,
   processingSucceeds,
-  type DeliveryView,
 } from '../behaviour/evaluate.js';
 
 const DEFAULT_MAX_TIME = 7 * 24 * 3600 * 1000;
@@ -62,7 +61,8 @@ type Work =
   | QEntry
   | { readonly k: 'retry'; readonly d: Delivery }
   | { readonly k: 'expire'; readonly q: QueueState }
-  | { readonly k: 'delayed'; readonly exchange: string; readonly msg: Msg };
+  | { readonly k: 'delayed'; readonly exchange: string; readonly msg: Msg }
+  | { readonly k: 'queue-expires'; readonly q: QueueState };
 
 const CONSUMER_ORIGIN_CACHE = new Map<string, PublishOrigin>();
 function consumerOrigin(id: string): PublishOrigin {
@@ -134,6 +134,10 @@ export class Simulator {
     this.defaultFailure = input.failure;
     this.startAfter = input.startConsumers === 'after';
     if (!this.startAfter) this.attachConsumers();
+    // x-expires: a queue nobody consumes from is deleted once the period has passed
+    // (publishing does not count as use; rabbit_amqqueue_process ensure_expiry_timer)
+    for (const q of this.queues.values())
+      if (q.cfg.expires !== undefined && q.consumers.length === 0) this.heap.push(q.cfg.expires, { k: 'queue-expires', q });
     if (this.steps.length > 0) this.heap.push(0, STEP_WORK);
     else this.finishSteps();
   }
@@ -233,6 +237,9 @@ export class Simulator {
         this.ensureTimer(q);
         break;
       }
+      case 'queue-expires':
+        if (w.q.consumers.length === 0 && this.queues.get(w.q.cfg.name) === w.q) this.deleteQueue(w.q);
+        break;
       case 'delayed':
         this.inFlight--;
         this.routeAndEnqueue(w.msg, w.exchange, false, undefined, true);
@@ -715,6 +722,16 @@ export class Simulator {
     this.dropHeadOverflow(q);
     this.dropExpired(q);
     this.ensureTimer(q);
+  }
+
+  private deleteQueue(q: QueueState): void {
+    // deleting a queue discards its messages: no dead-lettering (docs dlx#overview)
+    for (let e = q.takeHead(); e; e = q.takeHead()) {
+      this.touchInFlight(-1);
+      this.drop(e.msg, 'queue-deleted', q.cfg.name, undefined);
+    }
+    this.queues.delete(q.cfg.name);
+    this.router.deleteQueue(q.cfg.name);
   }
 
   // ---------------------------------------------------------------- dead-lettering
