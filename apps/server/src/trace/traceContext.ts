@@ -22,7 +22,7 @@ export interface TraceContext {
   messageIndex(msgId: string): number;
   onReturn(msg: { fields: { exchange: string; routingKey: string }; properties: { headers?: Record<string, unknown> }; content: Buffer }, origin: PublishOrigin): void;
   /** at delivery: report a dead-letter hop the observation did not see */
-  catchUpDeath(msgId: string, body: string, headers: AmqpTable): void;
+  catchUpDeath(msgId: string, body: string, headers: AmqpTable, redelivered?: boolean): void;
   /** after basic.reject: report the drop when the queue cannot dead-letter */
   afterReject(msgId: string, body: string, realQueue: string): void;
   /** before a client publish: hops through the default exchange are not observable, report them */

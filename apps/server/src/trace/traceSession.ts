@@ -15,6 +15,7 @@ import {
   type PublisherSpec,
   type SimEvent,
   type Topology,
+  type XDeathEntry,
 } from '@retry-studio/topology-core';
 import type { ManagedConnection, ManagementClient } from '../broker/index.js';
 import { Renamer, renameDesign, type DeployTarget } from '../deploy/deployTarget.js';
@@ -54,8 +55,12 @@ export interface TraceSummary {
   /** copies still in queues with consumers or TTL (waiting), or unacked */
   readonly inFlight: number;
   readonly dropped: number;
-  /** published = acked + parked + inFlight + dropped (fanout copies aside) */
+  /** every confirmed message is counted once: confirmed = acked + parked + inFlight + dropped */
   readonly balanced: boolean;
+  /** confirmed messages with no known fate (at most 100 ids) */
+  readonly unaccounted: readonly string[];
+  /** the trace hit its duration while still waiting for this */
+  readonly endedWaitingFor?: string;
   readonly resting: Readonly<Record<string, number>>;
   readonly brokerDepths: Readonly<Record<string, { ready: number; unacked: number }>>;
   readonly ttlWaits: Readonly<Record<string, { n: number; avgMs: number; maxMs: number }>>;
@@ -93,11 +98,16 @@ export class TraceSession implements TraceContext {
   readonly random: () => number;
   private state: TraceSummary['state'] = 'running';
   private error: string | undefined;
-  private readonly seenDeaths = new Set<string>();
+  private readonly deathsReported = new Map<string, number>();
+  private readonly deathsDelivered = new Map<string, number>();
+  private readonly deathCredits = new Map<string, number>();
+  private readonly republishMarks = new Map<string, number>();
+  private readonly copiesSeen = new Set<string>();
   private readonly depths = new Map<string, { ready: number; unacked: number }>();
   private depthTimer: NodeJS.Timeout | undefined;
   private sampling = false;
   private stopping = false;
+  private endedWaitingFor: string | undefined;
   private sampleFailing = false;
   private endTimer: NodeJS.Timeout | undefined;
   private reconnects = 0;
@@ -205,15 +215,20 @@ export class TraceSession implements TraceContext {
     this.emit({ kind: 'dropped', msgId, body, why: 'no-route', exchange });
   }
 
-  /** the newest x-death entry, reported once per (message, queue, reason, count) */
-  private deathHop(msgId: string, body: string, headers: AmqpTable, dlx: string | undefined, routingKey: string | undefined): boolean {
-    const deaths = xDeathOf(headers);
-    const d = deaths?.[0];
-    if (!d) return false;
-    const key = `${msgId}|${d.queue}|${d.reason}|${d.count}`;
-    if (this.seenDeaths.has(key)) return false;
-    this.seenDeaths.add(key);
-    if (this.seenDeaths.size > 500_000) this.seenDeaths.clear();
+  /**
+   * Dead-letter hops. Each physical departure is reported once, whether the observation of the
+   * DLX copy or the delivery at the next queue comes first (and duplicates of one message, e.g.
+   * republished after a lost confirm, each count): the observation reports unless a delivery
+   * already reported it (a credit); a first delivery reports when it carries more deaths of
+   * this key than were reported.
+   */
+  private deathKey(msgId: string, d: { queue: string; reason: string; count: number }): string {
+    return `${msgId}|${d.queue}|${d.reason}|${d.count}`;
+  }
+
+  private reportDeath(msgId: string, body: string, d: XDeathEntry, dlx: string | undefined, routingKey: string | undefined): void {
+    const key = this.deathKey(msgId, d);
+    this.deathsReported.set(key, (this.deathsReported.get(key) ?? 0) + 1);
     const queue = this.back(d.queue);
     const qDef = this.real.topology.queues.find((q) => q.name === d.queue);
     const exchange = dlx ?? (typeof qDef?.arguments?.['x-dead-letter-exchange'] === 'string' ? (qDef.arguments['x-dead-letter-exchange'] as string) : '');
@@ -228,17 +243,38 @@ export class TraceSession implements TraceContext {
       exchange: this.back(exchange),
       routingKeys: routingKey !== undefined ? [routingKey] : typeof dlrk === 'string' ? [dlrk] : d['routing-keys'],
     });
-    return true;
   }
 
-  catchUpDeath(msgId: string, body: string, headers: AmqpTable): void {
+  /** an observed copy that entered at its DLX */
+  private observedDeath(msgId: string, body: string, headers: AmqpTable, dlx: string, routingKey: string): void {
     const d = xDeathOf(headers)?.[0];
-    if (!this.deathHop(msgId, body, headers, undefined, undefined) || !d) return;
-    // dead-lettered through the default exchange (no mirror possible): report the hop now
+    if (!d) return;
+    // (client publishes were marked in beforePublish and never get here)
+    const key = this.deathKey(msgId, d);
+    const credit = this.deathCredits.get(key) ?? 0;
+    if (credit > 0) {
+      this.deathCredits.set(key, credit - 1);
+      return;
+    }
+    this.reportDeath(msgId, body, d, dlx, routingKey);
+  }
+
+  catchUpDeath(msgId: string, body: string, headers: AmqpTable, redelivered = false): void {
+    const d = xDeathOf(headers)?.[0];
+    if (!d || redelivered) return;
+    const key = this.deathKey(msgId, d);
+    const seen = (this.deathsDelivered.get(key) ?? 0) + 1;
+    this.deathsDelivered.set(key, seen);
+    if (seen <= (this.deathsReported.get(key) ?? 0)) return;
+    this.reportDeath(msgId, body, d, undefined, undefined);
     const qDef = this.real.topology.queues.find((q) => q.name === d.queue);
-    if (qDef?.arguments?.['x-dead-letter-exchange'] === '') {
-      const rk = String(qDef.arguments['x-dead-letter-routing-key'] ?? d['routing-keys'][0] ?? '');
+    const dlx = qDef?.arguments?.['x-dead-letter-exchange'];
+    if (dlx === '') {
+      // dead-lettered through the default exchange (no mirror possible): report the hop now
+      const rk = String(qDef?.arguments?.['x-dead-letter-routing-key'] ?? d['routing-keys'][0] ?? '');
       this.defaultExchangeHop(msgId, body, rk, undefined);
+    } else if (typeof dlx === 'string' && this.observer.mirrors.some((m) => m.exchange === dlx)) {
+      this.deathCredits.set(key, (this.deathCredits.get(key) ?? 0) + 1);
     }
   }
 
@@ -271,6 +307,11 @@ export class TraceSession implements TraceContext {
 
   beforePublish(msgId: string, body: string, realExchange: string, routingKey: string, expiration?: string): void {
     if (realExchange === '') this.defaultExchangeHop(msgId, body, routingKey, expiration);
+    else if (this.observer.mirrors.some((m) => m.exchange === realExchange)) {
+      // its observed copy is a client publish, not a dead-letter hop
+      const mark = `${msgId}|${realExchange}`;
+      this.republishMarks.set(mark, (this.republishMarks.get(mark) ?? 0) + 1);
+    }
   }
 
   // ------------------------------------------------------------ observation
@@ -286,10 +327,20 @@ export class TraceSession implements TraceContext {
     const msg: ConsumeMessage = c.msg;
     const headers = normalizeHeaders(msg.properties.headers);
     const msgId = String(headers[MSG_HEADER] ?? '');
+    // a copy redelivered after a reconnect may have been handled before its ack was lost
+    const key = `${c.exchange}|${msg.fields.exchange}|${msg.fields.routingKey}|${JSON.stringify(headers)}`;
+    if (msg.fields.redelivered && this.copiesSeen.has(key)) return;
+    if (this.copiesSeen.size >= 300_000) this.copiesSeen.clear();
+    this.copiesSeen.add(key);
     const body = msg.content.toString('utf8', 0, 1024);
     const entry = msg.fields.exchange;
     // a copy whose entry exchange is where it was dead-lettered to: report the death first
-    if (entry === c.exchange) this.deathHop(msgId, body, headers, entry, msg.fields.routingKey);
+    if (entry === c.exchange) {
+      const mark = `${msgId}|${entry}`;
+      const n = this.republishMarks.get(mark) ?? 0;
+      if (n > 0) this.republishMarks.set(mark, n - 1);
+      else this.observedDeath(msgId, body, headers, entry, msg.fields.routingKey);
+    }
     const cc = Array.isArray(headers.CC) ? (headers.CC as unknown[]).map(String) : [];
     const { 'x-death': xd, ...plain } = headers;
     const r = route(this.index, entry, { routingKeys: [msg.fields.routingKey, ...cc], headers: plain, xDeath: xd ? xDeathOf(headers) : undefined }, { strictHeaders: false, delayDone: true });
@@ -408,19 +459,25 @@ export class TraceSession implements TraceContext {
 
   /** Everything published has settled: acked, dropped, or resting where nobody consumes and nothing expires. */
   private settled(): boolean {
-    if (this.publishing) return false;
-    if (this.workers.some((w) => w.inProgress > 0)) return false;
+    return this.blocker() === undefined;
+  }
+
+  /** what keeps the trace from settling, if anything */
+  private blocker(): string | undefined {
+    if (this.publishing) return 'publishing';
+    const busy = this.workers.find((w) => w.inProgress > 0);
+    if (busy) return `consumer '${busy.spec.id}' is processing ${busy.inProgress} message(s)`;
     for (const id of this.tracker.confirmed) {
       if (this.tracker.ackedFinal.has(id) || this.tracker.dropped.has(id)) continue;
       const loc = this.tracker.locationOf(id);
-      if (loc.length === 0) return false; // in transit
+      if (loc.length === 0) return `${id} is in transit`;
       for (const q of loc) {
         const real = this.renamer.name(q);
-        if (this.consumedQueues.has(real) && !this.workers.find((w) => w.spec.queue === real)?.cancelled) return false;
-        if (this.queueTtl.has(real)) return false;
+        if (this.consumedQueues.has(real) && !this.workers.find((w) => w.spec.queue === real)?.cancelled) return `${id} waits in '${q}'`;
+        if (this.queueTtl.has(real)) return `${id} waits for its TTL in '${q}'`;
       }
     }
-    return true;
+    return undefined;
   }
 
   /** Start: attach, publish, run until settled or the duration elapses. Resolves once started. */
@@ -461,6 +518,9 @@ export class TraceSession implements TraceContext {
     await this.publisher.close();
     await this.sampleDepths(true);
     await this.observer.teardown(this.conn.isOpen ? this.conn : undefined);
+    const blocker = this.blocker();
+    if (blocker && state === 'complete') this.log.notice({ level: 'warn', code: 'duration-reached', message: `the trace ran for its whole duration; still waiting: ${blocker}`, t: this.now() });
+    this.endedWaitingFor = state === 'complete' ? blocker : undefined;
     // the state changes only now, so a reader never sees a final state with stale figures
     this.state = state;
     const summary = this.summary();
@@ -481,18 +541,22 @@ export class TraceSession implements TraceContext {
 
   summary(): TraceSummary {
     if (this.final) return this.final;
-    const resting = this.tracker.resting();
+    const restingOut: Record<string, number> = {};
+    for (const [q, n] of this.tracker.resting()) restingOut[q] = n;
+    // each confirmed message once: in flight (a copy in a consumed or TTL queue) > parked > acked > dropped
     let parked = 0;
     let inFlight = 0;
-    const restingOut: Record<string, number> = {};
-    for (const [q, n] of resting) {
-      restingOut[q] = n;
-      const real = this.renamer.name(q);
-      if (this.consumedQueues.has(real) || this.queueTtl.has(real)) inFlight += n;
-      else parked += n;
+    let ackedFinal = 0;
+    let dropped = 0;
+    const unaccounted: string[] = [];
+    for (const id of this.tracker.confirmed) {
+      const loc = this.tracker.locationOf(id).map((q) => this.renamer.name(q));
+      if (loc.some((q) => this.consumedQueues.has(q) || this.queueTtl.has(q))) inFlight += 1;
+      else if (loc.length > 0) parked += 1;
+      else if (this.tracker.ackedFinal.has(id)) ackedFinal += 1;
+      else if (this.tracker.dropped.has(id)) dropped += 1;
+      else unaccounted.push(id);
     }
-    const ackedFinal = [...this.tracker.ackedFinal].filter((id) => this.tracker.published.has(id)).length;
-    const dropped = this.tracker.dropped.size;
     const brokerDepths: Record<string, { ready: number; unacked: number }> = {};
     for (const [q, d] of this.depths) brokerDepths[this.back(q)] = d;
     const ttlWaits: Record<string, { n: number; avgMs: number; maxMs: number }> = {};
@@ -507,7 +571,9 @@ export class TraceSession implements TraceContext {
       parked,
       inFlight,
       dropped,
-      balanced: this.tracker.confirmed.size === ackedFinal + parked + inFlight + dropped,
+      balanced: unaccounted.length === 0,
+      unaccounted: unaccounted.slice(0, 100),
+      ...(this.endedWaitingFor ? { endedWaitingFor: this.endedWaitingFor } : {}),
       resting: restingOut,
       brokerDepths,
       ttlWaits,

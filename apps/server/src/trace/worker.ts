@@ -22,6 +22,8 @@ export class TraceWorker {
   private readonly attempts = new Map<string, number>();
   private readonly scriptIndex = new Map<string, number>();
   inProgress = 0;
+  /** traced deliveries not yet settled, per channel */
+  private readonly unacked = new Map<Channel, Map<number, string>>();
   processed = 0;
 
   constructor(
@@ -41,6 +43,14 @@ export class TraceWorker {
     this.ch = ch;
     this.pub = undefined;
     await ch.prefetch(this.spec.prefetch ?? 1);
+    const unacked = new Map<number, string>();
+    this.unacked.set(ch, unacked);
+    ch.on('close', () => {
+      // the broker puts this channel's unacked deliveries back in the queue
+      for (const msgId of unacked.values()) this.ctx.tracker.requeued(msgId, this.designQueue, this.ctx.now());
+      unacked.clear();
+      this.unacked.delete(ch);
+    });
     const ok = await ch.consume(this.spec.queue, (msg) => {
       if (msg === null) {
         // basic.cancel: the queue was deleted (or failed over) under us
@@ -101,7 +111,7 @@ export class TraceWorker {
     const q = this.designQueue;
     const consumer = this.spec.id;
     if (traced) {
-      ctx.catchUpDeath(msgId, body, headers);
+      ctx.catchUpDeath(msgId, body, headers, msg.fields.redelivered);
       ctx.emit(
         {
           kind: 'delivered',
@@ -118,6 +128,7 @@ export class TraceWorker {
         },
         rxAt,
       );
+      this.unacked.get(ch)?.set(msg.fields.deliveryTag, msgId);
     }
     const b = this.spec.behaviour;
     let action: ConsumerAction;
@@ -159,6 +170,7 @@ export class TraceWorker {
     switch (action.kind) {
       case 'ack':
         ch.ack(msg);
+        this.settle(ch, msg);
         if (traced) {
           ctx.emit({ kind: 'acked', msgId, body, queue: q, consumer });
           ctx.tracker.ackedFinal.add(msgId);
@@ -166,6 +178,7 @@ export class TraceWorker {
         return;
       case 'reject':
         ch.reject(msg, false);
+        this.settle(ch, msg);
         if (traced) {
           ctx.emit({ kind: 'rejected', msgId, body, queue: q, consumer });
           ctx.afterReject(msgId, body, this.spec.queue);
@@ -173,6 +186,7 @@ export class TraceWorker {
         return;
       case 'requeue':
         ch.nack(msg, false, true);
+        this.settle(ch, msg);
         if (traced) {
           ctx.emit({ kind: 'requeued', msgId, body, queue: q, consumer });
         }
@@ -211,10 +225,15 @@ export class TraceWorker {
         });
         if (outcome === 'nacked' && traced) ctx.emit({ kind: 'publish-nacked', msgId, body, queue: '', reason: 'overflow' });
         ch.ack(msg);
+        this.settle(ch, msg);
         if (traced) ctx.emit({ kind: 'acked', msgId, body, queue: q, consumer });
         return;
       }
     }
+  }
+
+  private settle(ch: Channel, msg: ConsumeMessage): void {
+    this.unacked.get(ch)?.delete(msg.fields.deliveryTag);
   }
 
   async stop(): Promise<void> {
