@@ -1,0 +1,33 @@
+/** Every template's generated consumer skeleton type-checks against amqplib's types. */
+import { afterAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { buildTemplate, exportConsumerSkeleton, listTemplates } from '@retry-studio/topology-core';
+
+const serverDir = path.resolve(__dirname, '../..');
+// inside apps/server/node_modules so that `amqplib` and its types resolve
+const dir = path.join(serverDir, 'node_modules', '.retry-studio-skeletons');
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('consumer skeletons', () => {
+  it('type-check for every template', async () => {
+    await mkdir(dir, { recursive: true });
+    for (const t of listTemplates()) {
+      const r = buildTemplate(t.id);
+      if (!r.ok) throw new Error(t.id);
+      await writeFile(path.join(dir, `${t.id}.ts`), exportConsumerSkeleton(r.template.design));
+    }
+    await writeFile(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        extends: '../../tsconfig.json',
+        compilerOptions: { noEmit: true, types: ['node'], typeRoots: ['../../../../node_modules/@types', '../@types'] },
+        include: ['*.ts'],
+      }),
+    );
+    const r = await promisify(execFile)('npx', ['tsc', '-p', path.join(dir, 'tsconfig.json')], { cwd: serverDir }).catch((e: { stdout: string; code: number }) => e);
+    expect((r as { stdout: string }).stdout).toBe('');
+  }, 60_000);
+});
