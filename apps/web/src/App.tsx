@@ -121,7 +121,16 @@ export function App() {
                   ]}
                 />
                 <div className="min-h-0 flex-1 overflow-hidden">
-                  {bottomTab === 'timeline' ? <Timeline /> : bottomTab === 'budget' ? <BudgetPanel /> : <TracePanel />}
+                  {/* panels stay mounted when hidden: a running trace or a plan must survive a tab switch */}
+                  <div className={bottomTab === 'timeline' ? 'h-full' : 'hidden'}>
+                    <Timeline />
+                  </div>
+                  <div className={bottomTab === 'budget' ? 'h-full' : 'hidden'}>
+                    <BudgetPanel />
+                  </div>
+                  <div className={bottomTab === 'trace' ? 'h-full' : 'hidden'}>
+                    <TracePanel />
+                  </div>
                 </div>
               </section>
             </main>
@@ -138,7 +147,10 @@ export function App() {
                 ]}
               />
               <div className="min-h-0 flex-1 overflow-auto">
-                {sideTab === 'inspect' ? <Inspector /> : sideTab === 'lint' ? <LintPanel /> : sideTab === 'export' ? <ExportPanel /> : <BrokerPanel />}
+                {sideTab === 'inspect' ? <Inspector /> : sideTab === 'lint' ? <LintPanel /> : sideTab === 'export' ? <ExportPanel /> : null}
+                <div className={sideTab === 'broker' ? '' : 'hidden'}>
+                  <BrokerPanel />
+                </div>
               </div>
             </aside>
           </div>

@@ -25,6 +25,7 @@ export function storiesOf(events: readonly SimEvent[]): Story[] {
   const open = new Map<string, { queue: string; from: number; ttl: boolean }>();
   const out: Story[] = [];
   for (const e of events) {
+    if (e.msgId === '') continue; // depth samples and other message-less events
     let s = by.get(e.msgId);
     if (!s) {
       s = { msgId: e.msgId, body: e.body, events: [], waits: [], attempts: [], end: e.t, fate: 'in flight', headers: {}, xDeath: [] };

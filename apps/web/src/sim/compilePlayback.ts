@@ -137,6 +137,11 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, hop =
   };
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
+    // events about no message (live depth samples) only move the depth counters
+    if (e.msgId === '') {
+      if (e.kind === 'depth') setDepth(e.queue, base.get(e.t)!, e.ready);
+      continue;
+    }
     let tr = byMsg.get(e.msgId);
     if (!tr) {
       tr = { msgId: e.msgId, body: e.body, index: tracks.length, stops: [], fate: 'inflight', end: 0, eventIdx: [] };
