@@ -147,7 +147,7 @@ export interface SseFrame {
 }
 
 /** Reads an SSE stream until `event: end` (or the timeout), returning every frame. */
-export async function readSse(url: string, opts: { timeoutMs?: number; headers?: Record<string, string>; onFrame?: (f: SseFrame, at: number) => void } = {}): Promise<{ status: number; frames: SseFrame[] }> {
+export async function readSse(url: string, opts: { timeoutMs?: number; headers?: Record<string, string>; onFrame?: (f: SseFrame, at: number) => void; keep?: boolean } = {}): Promise<{ status: number; frames: SseFrame[] }> {
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), opts.timeoutMs ?? 60_000);
   const res = await fetch(url, { headers: opts.headers ?? {}, signal: ac.signal });
@@ -178,6 +178,7 @@ export async function readSse(url: string, opts: { timeoutMs?: number; headers?:
         }
         if (data === '') continue;
         const f: SseFrame = { event, ...(id !== undefined ? { id } : {}), data: JSON.parse(data), comments };
+        if (opts.keep === false) frames.length = 0;
         frames.push(f);
         opts.onFrame?.(f, at);
         if (event === 'end') {

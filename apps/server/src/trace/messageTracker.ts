@@ -38,6 +38,7 @@ export class MessageTracker {
   }
   delivered(msgId: string, queue: string, t: number): void {
     this.bump(msgId, queue, -1);
+    this.enteredAt.delete(`${msgId}|${queue}`);
     this.lastActivity = t;
   }
   requeued(msgId: string, queue: string, t: number): void {
@@ -58,6 +59,15 @@ export class MessageTracker {
       this.ttlWaits.set(queue, w);
     }
     this.enteredAt.delete(`${msgId}|${queue}`);
+  }
+
+  release(): void {
+    this.where.clear();
+    this.enteredAt.clear();
+    this.published.clear();
+    this.confirmed.clear();
+    this.ackedFinal.clear();
+    this.dropped.clear();
   }
 
   /** queue -> number of traced copies resting there (by our own bookkeeping) */

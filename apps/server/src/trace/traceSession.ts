@@ -525,6 +525,10 @@ export class TraceSession implements TraceContext {
     this.state = state;
     const summary = this.summary();
     this.final = summary;
+    // the summary is final: drop per-message bookkeeping (the event ring stays for late readers)
+    for (const m of [this.copiesSeen, this.deathsReported, this.deathsDelivered, this.deathCredits, this.republishMarks]) m.clear();
+    this.tracker.release();
+    for (const w of this.workers) w.release();
     this.log.notice({ level: 'info', code: 'trace-end', message: JSON.stringify(summary), t: this.now() });
     this.log.end();
     this.resolveFinished(summary);

@@ -232,6 +232,11 @@ export class TraceWorker {
     }
   }
 
+  release(): void {
+    this.attempts.clear();
+    this.scriptIndex.clear();
+  }
+
   private settle(ch: Channel, msg: ConsumeMessage): void {
     this.unacked.get(ch)?.delete(msg.fields.deliveryTag);
   }
