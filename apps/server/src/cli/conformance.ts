@@ -61,7 +61,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
   }
   const results = await runFiles(files, { target, url: amqpUrl, record }, (r) => {
-    const line = { scenario: r.scenario, target: r.target, match: r.match, observed: r.observed, diff: r.diff, ...(r.reason ? { reason: r.reason } : {}), ...(r.error ? { error: r.error } : {}), ...(r.recorded ? { recorded: path.relative(cwd, r.file ?? '') } : {}) };
+    const line = { scenario: r.scenario, target: r.target, match: r.match, observed: r.observed ?? null, diff: r.diff, ...(r.reason ? { reason: r.reason } : {}), ...(r.error ? { error: r.error } : {}), ...(r.recorded ? { recorded: path.relative(cwd, r.file ?? '') } : {}) };
     process.stdout.write(JSON.stringify(line) + '\n');
   });
   return results.some((r) => r.match === false) ? 1 : 0;
