@@ -37,7 +37,9 @@ export function deadLetterMsg(
   let xDeath: XDeathEntry[];
   if (history === undefined) {
     // the first death also writes x-first-death-* (once; never changed afterwards)
-    headers = { ...msg.headers, 'x-first-death-reason': reason, 'x-first-death-queue': queue, 'x-first-death-exchange': msg.exchange };
+    headers = isEmpty(msg.headers)
+      ? { 'x-first-death-reason': reason, 'x-first-death-queue': queue, 'x-first-death-exchange': msg.exchange }
+      : { ...msg.headers, 'x-first-death-reason': reason, 'x-first-death-queue': queue, 'x-first-death-exchange': msg.exchange };
     xDeath = [freshEntry(msg, queue, reason, time)];
   } else {
     xDeath = [];
@@ -77,6 +79,11 @@ export function deadLetterMsg(
     expiration: undefined,
     ccInKeys: dlrk === undefined && msg.ccInKeys,
   };
+}
+
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
 }
 
 function freshEntry(msg: Msg, queue: string, reason: DeathReason, time: number): XDeathEntry {

@@ -16,7 +16,10 @@ import type { QueueConfig } from './queueConfig.js';
  * consumer sees, DeliveryView) and the scheduled outcome: one allocation per enqueue.
  */
 export class QEntry implements DeliveryView {
-  readonly k = 'outcome' as const;
+  /** work-item tag, on the prototype (no per-entry field) */
+  get k(): 'outcome' {
+    return 'outcome';
+  }
   /** quorum delivery_count (returns) */
   deliveryCount = 0;
   redelivered = false;

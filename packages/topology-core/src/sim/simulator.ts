@@ -277,7 +277,7 @@ export class Simulator {
     let nextAt = this.t;
     if (s.kind === 'publish') {
       const props = s.properties;
-      const logical: Logical = { id: s.msgId ?? `m${++this.autoId}`, index: ++this.logicalCount, seen: undefined, runs: undefined };
+      const logical: Logical = { id: s.msgId ?? `m${++this.autoId}`, index: ++this.logicalCount, counts: undefined };
       this.clientPublish(logical, s.body, s.exchange, s.routingKey, props?.headers ?? NO_HEADERS, props?.expiration, s.mandatory ?? false, STEP_ORIGIN, undefined);
     } else nextAt = this.t + Math.max(0, s.ms);
     // steps run one after another: only one is ever scheduled, so one shared work item does
@@ -570,9 +570,9 @@ export class Simulator {
     q.unacked++;
     const msg = e.msg;
     const L = msg.logical;
-    const seenArr = L.seen ?? (L.seen = []);
-    const seen = (seenArr[c.ord] ?? 0) + 1;
-    seenArr[c.ord] = seen;
+    const counts = L.counts ?? (L.counts = []);
+    const seen = (counts[2 * c.ord] ?? 0) + 1;
+    counts[2 * c.ord] = seen;
     const headers = q.cfg.quorum && e.deliveryCount > 0 ? this.deliveredHeaders(q, e) : msg.headers;
     const routingKey = msg.routingKeys[0] ?? '';
     this.lastActivity = this.t;
@@ -608,9 +608,9 @@ export class Simulator {
   private verdict(d: Delivery): boolean {
     const c = d.consumer;
     const L = d.msg.logical;
-    const runsArr = L.runs ?? (L.runs = []);
-    const runs = (runsArr[c.ord] ?? 0) + 1;
-    runsArr[c.ord] = runs;
+    const counts = L.counts ?? (L.counts = []);
+    const runs = (counts[2 * c.ord + 1] ?? 0) + 1;
+    counts[2 * c.ord + 1] = runs;
     const ok = processingSucceeds(c.failure, { attempt: runs, body: d.msg.body, messageIndex: L.index, random: this.random });
     if (this.wantEvents)
       this.emit({ kind: 'processed', t: this.t, seq: this.seq++, msgId: L.id, body: d.msg.body, queue: c.queue.cfg.name, consumer: c.id, attempt: runs, ok });

@@ -109,10 +109,11 @@ export interface Logical {
   readonly id: string;
   /** 1-based ordinal among the run's published messages */
   readonly index: number;
-  /** per consumer ordinal: deliveries seen (Counter 'attempt') */
-  seen: number[] | undefined;
-  /** per consumer ordinal: processing runs (failure-model attempts, in-process retries included) */
-  runs: number[] | undefined;
+  /**
+   * per consumer ordinal c: [2c] deliveries seen (Counter 'attempt'), [2c+1] processing runs
+   * (failure-model attempts, in-process retries included)
+   */
+  counts: number[] | undefined;
 }
 
 export interface Msg {
