@@ -16,7 +16,7 @@ import type {
 } from '@retry-studio/topology-core';
 import { BUILTIN_EXCHANGE_TYPES, DEFAULT_SETTLE_MS } from '@retry-studio/topology-core';
 import { type AmqpUrl, withVhost } from '../broker/amqpUrl.js';
-import { openConnection } from '../broker/connection.js';
+import { BrokerConnectError, openConnection } from '../broker/connection.js';
 import { publishConfirmed } from '../broker/confirmPublish.js';
 import { ManagementClient, ManagementError } from '../broker/management.js';
 import type { BrokerProbe } from '../broker/probe.js';
@@ -273,8 +273,20 @@ async function drainAll(conn: ChannelModel, queues: readonly string[]): Promise<
   return final;
 }
 
+/** A vhost just created over HTTP can take a moment before it accepts connections: retry briefly. */
+async function openForRun(url: AmqpUrl): Promise<ChannelModel> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openConnection(url, { purpose: 'conformance' });
+    } catch (err) {
+      if (!(err instanceof BrokerConnectError && err.kind === 'vhost') || attempt >= 10) throw err;
+      await sleep(100 * attempt);
+    }
+  }
+}
+
 async function runIn(url: AmqpUrl, s: Scenario): Promise<Observed> {
-  const conn = await openConnection(url, { purpose: 'conformance' });
+  const conn = await openForRun(url);
   const activity: Activity = { last: Date.now(), inFlight: 0, errors: [] };
   let connectionError: string | undefined;
   conn.on('close', (err?: Error) => {
