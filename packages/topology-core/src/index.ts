@@ -51,3 +51,5 @@ export * from './io/amqplibScript.js';
 export * from './io/rascal.js';
 export * from './io/consumerSkeleton.js';
 export * from './io/portable.js';
+export * from './templates/toScenario.js';
+export * from './templates/scenarioCatalog.js';

@@ -128,6 +128,17 @@ describe('pnpm cli', () => {
     expect((await cli('export', 'b.defs.json', '--format', 'rabbitmqadmin')).out).toContain('declare binding');
   });
 
+  it('scenario writes a retry-scenario/1 file for a template (and refuses what the format cannot express)', async () => {
+    const r = await cli('scenario', 'dlx-ttl-wait-queue', '--param', 'delayMs=200', '--param', 'maxRetries=1');
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.out);
+    expect(s).toMatchObject({ format: 'retry-scenario/1', name: 'template-dlx-ttl-wait-queue', consumers: [{ queue: 'orders.q', actions: ['reject', { republish: { exchange: '', routing_key: 'orders.parking' } }] }] });
+    expect((await cli('scenario', 'delayed-exchange', '--portable')).code).toBe(0);
+    const bad = await cli('scenario', 'binary-delay-levels');
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain('cannot be written as a retry-scenario/1 file');
+  });
+
   it('compare puts strategies side by side', async () => {
     const r = await cli('compare', 'requeue-once', 'chained-ttl', '--always');
     expect(r.code).toBe(0);

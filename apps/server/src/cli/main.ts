@@ -12,6 +12,7 @@ import { simulateCommand, SIMULATE_USAGE } from './commands/simulate.js';
 import { exportCommand, EXPORT_USAGE } from './commands/exportCmd.js';
 import { importCommand, IMPORT_USAGE } from './commands/importCmd.js';
 import { compareCommand, COMPARE_USAGE } from './commands/compare.js';
+import { scenarioCommand, SCENARIO_USAGE } from './commands/scenario.js';
 
 const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<number>> = {
   templates: templatesCommand,
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<n
   export: exportCommand,
   import: importCommand,
   compare: compareCommand,
+  scenario: scenarioCommand,
 };
 
 export const USAGE = `usage: pnpm cli COMMAND ...
@@ -31,6 +33,7 @@ export const USAGE = `usage: pnpm cli COMMAND ...
   ${EXPORT_USAGE}
   ${IMPORT_USAGE}
   ${COMPARE_USAGE}
+  ${SCENARIO_USAGE}
 `;
 
 export async function runCli(argv: readonly string[], io: CliIo = nodeIo()): Promise<number> {
