@@ -34,6 +34,10 @@ function str(v: unknown): string {
 export async function exchangeTypeSupported(url: AmqpUrl, type: string): Promise<boolean> {
   const conn = await openConnection(url, { purpose: 'probe' });
   const name = `retry-studio.probe.${randomUUID()}`;
+  let connectionLost = false;
+  conn.on('close', () => {
+    connectionLost = true;
+  });
   try {
     const ch = await conn.createChannel();
     ch.on('error', () => undefined);
@@ -42,8 +46,12 @@ export async function exchangeTypeSupported(url: AmqpUrl, type: string): Promise
     await ch.deleteExchange(name).catch(() => undefined);
     await ch.close().catch(() => undefined);
     return true;
-  } catch {
-    return false;
+  } catch (err) {
+    // an unknown type is a connection error (503 COMMAND_INVALID "unknown exchange type"):
+    // amqplib reports "Channel ended" and the connection closes. A channel error about the
+    // arguments (406) means the type exists but wants other arguments.
+    await new Promise((r) => setTimeout(r, 20));
+    return !(connectionLost || /COMMAND_INVALID|unknown exchange type|Channel ended/i.test(String((err as Error).message)));
   } finally {
     await conn.close().catch(() => undefined);
   }
