@@ -62,3 +62,20 @@ export const inspectMessageFlow: Flow = {
     await waitFor('detail closed', async () => (await page.locator('[data-testid=message-detail]').count()) === 0);
   },
 };
+
+export const budgetFlow: Flow = {
+  name: 'retry budget and strategy comparison',
+  async run({ page, url, shot }) {
+    await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
+    await page.waitForSelector('.react-flow__node');
+    await page.selectOption('[data-testid=sim-failure]', 'always');
+    await page.click('[data-testid=tab-budget]');
+    await page.click('[data-testid=budget-compute]');
+    await waitFor('budget rows', async () => (await page.locator('[data-testid=budget-row]').count()) >= 4, 30_000);
+    const first = await page.locator('[data-testid=budget-row]').first().innerText();
+    assert(/this design/.test(first), `the design's own budget comes first: ${first}`);
+    assert(/parking|in /.test(first), `failing always ends parked: ${first}`);
+    assert((await page.locator('[data-testid=budget-chart] circle').count()) >= 4, 'attempts plotted');
+    await shot('budget');
+  },
+};

@@ -1,3 +1,167 @@
+import { useState } from 'react';
+import { computeBudget, compareStrategies, type BudgetFailure, type Ending, type RetryBudget, type StrategyEntry } from '@retry-studio/topology-core';
+import { useApp } from '../store/store';
+import { buildTemplate, listTemplates } from './templates';
+import { fmtT } from './SimBar';
+
+const DEFAULT_COMPARE = ['requeue-once', 'dlx-ttl-wait-queue', 'republish-ttl', 'chained-ttl', 'quorum-delivery-limit'];
+
+function budgetFailure(f: ReturnType<typeof useApp.getState>['failure']): { failure: BudgetFailure; note?: string } {
+  if (f.kind === 'failFirst') return { failure: { kind: 'failFirst', n: f.n } };
+  if (f.kind === 'always') return { failure: { kind: 'always' } };
+  if (f.kind === 'poison') return { failure: { kind: 'poison' } };
+  return { failure: { kind: 'always' }, note: `the budget is computed for a failing message; "${f.kind}" is shown as "fail always"` };
+}
+
+const endText = (e: Ending): string =>
+  e.kind === 'queue' ? `in ${e.queue}` : e.kind === 'acked' ? 'processed' : e.kind === 'dropped' ? 'dropped' : 'still cycling';
+
+/** The retry budget of the design, and strategies side by side under the same failure model. */
 export function BudgetPanel() {
-  return <div className="p-3 text-xs text-slate-400">Not wired yet.</div>;
+  const failureModel = useApp((s) => s.failure);
+  const [rows, setRows] = useState<RetryBudget[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [picked, setPicked] = useState<string[]>(DEFAULT_COMPARE);
+  const { failure, note } = budgetFailure(failureModel);
+
+  const compute = () => {
+    setBusy(true);
+    setError(null);
+    // let the button paint "computing" before the simulations run
+    setTimeout(() => {
+      try {
+        const design = useApp.getState().design;
+        const mine = computeBudget(design, failure, { label: `${design.name} (this design)` });
+        const entries: StrategyEntry[] = [];
+        for (const id of picked) {
+          const r = buildTemplate(id);
+          if (r.ok) entries.push({ label: r.built.design.name, design: r.built.design, workConsumers: r.built.workConsumers });
+        }
+        setRows([mine, ...compareStrategies(entries, failure)]);
+      } catch (e) {
+        setError((e as Error).message);
+        setRows(null);
+      } finally {
+        setBusy(false);
+      }
+    }, 10);
+  };
+
+  return (
+    <div data-testid="budget-panel" className="flex h-full gap-3 overflow-auto p-2 text-xs text-slate-300">
+      <div className="w-56 shrink-0 space-y-2">
+        <div>
+          Failure model: <b className="text-slate-100">{failure.kind === 'failFirst' ? `fail the first ${failure.n}` : failure.kind === 'always' ? 'fail always' : 'one poison message'}</b>
+          {note && <div className="text-[10px] text-amber-300">{note}</div>}
+        </div>
+        <details>
+          <summary className="cursor-pointer text-slate-400">compare with ({picked.length})</summary>
+          <div className="mt-1 max-h-28 space-y-0.5 overflow-auto">
+            {listTemplates().map((t) => (
+              <label key={t.id} className="flex items-center gap-1 text-[11px]">
+                <input type="checkbox" checked={picked.includes(t.id)} onChange={(e) => setPicked(e.target.checked ? [...picked, t.id] : picked.filter((p) => p !== t.id))} />
+                {t.title}
+              </label>
+            ))}
+          </div>
+        </details>
+        <button type="button" data-testid="budget-compute" disabled={busy} onClick={compute} className="rounded bg-sky-700 px-2 py-1 hover:bg-sky-600 disabled:opacity-40">
+          {busy ? 'Simulating…' : 'Compute budget and compare'}
+        </button>
+        {error && (
+          <div role="alert" className="text-red-400">
+            {error}
+          </div>
+        )}
+      </div>
+      {rows && (
+        <div className="min-w-0 flex-1 space-y-2">
+          <ScheduleChart rows={rows} />
+          <BudgetTable rows={rows} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+function BudgetTable({ rows }: { rows: RetryBudget[] }) {
+  return (
+    <table data-testid="budget-table" className="w-full border-collapse text-[11px]">
+      <thead>
+        <tr className="text-left text-slate-500">
+          <th className="pr-2">strategy</th>
+          <th className="pr-2">attempts</th>
+          <th className="pr-2">delays</th>
+          <th className="pr-2">time to final</th>
+          <th className="pr-2">ends</th>
+          <th className="pr-2" title="publishes / dead-letterings / routings per failed message">pub / DL / route</th>
+          <th className="pr-2">objects</th>
+          <th>risks</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r, i) => (
+          <tr key={i} data-testid="budget-row" className={`border-t border-slate-800 align-top ${i === 0 ? 'bg-sky-950/40' : ''}`}>
+            <td className="pr-2 font-semibold text-slate-100">{r.label}</td>
+            <td className="pr-2">{r.attempts}</td>
+            <td className="pr-2 font-mono">{r.delaysMs.length ? r.delaysMs.map(fmtT).join(', ') : '—'}</td>
+            <td className="pr-2">{fmtT(r.timeToFinalMs)}{r.truncated ? ' (cut off)' : ''}</td>
+            <td className="pr-2">{endText(r.endsIn)}</td>
+            <td className="pr-2 font-mono">
+              {r.ops.publishes} / {r.ops.deadLetterings} / {r.ops.routings}
+            </td>
+            <td className="pr-2">{r.objects.total}</td>
+            <td className="text-[10px]">
+              {r.risks.map((k, j) => (
+                <span key={j} title={k.why} className="mr-1 inline-block rounded bg-slate-800 px-1 text-amber-200">
+                  {k.kind}
+                </span>
+              ))}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Attempts of the failing message against time, one row per strategy (square-root time axis so seconds and hours both show). */
+function ScheduleChart({ rows }: { rows: RetryBudget[] }) {
+  const times = rows.map((r) => r.traces[0]?.attemptTimes ?? []);
+  const start = rows.map((r, i) => times[i]![0] ?? 0);
+  const max = Math.max(1, ...rows.map((r) => r.timeToFinalMs));
+  const W = 640;
+  const ROW = 16;
+  const LABEL = 170;
+  const x = (t: number) => LABEL + Math.sqrt(Math.max(0, t) / max) * (W - LABEL - 10);
+  return (
+    <svg data-testid="budget-chart" role="img" aria-label="Retry schedule per strategy" width={W} height={rows.length * ROW + 18} className="block">
+      {[0, 0.01, 0.1, 0.25, 0.5, 1].map((f) => (
+        <g key={f}>
+          <line x1={x(f * max)} x2={x(f * max)} y1={0} y2={rows.length * ROW} stroke="#1e293b" />
+          <text x={x(f * max)} y={rows.length * ROW + 12} fontSize={9} fill="#64748b" textAnchor="middle">
+            {fmtT(f * max)}
+          </text>
+        </g>
+      ))}
+      {rows.map((r, i) => {
+        const y = i * ROW + ROW / 2;
+        const ts = times[i]!.map((t) => t - start[i]!);
+        return (
+          <g key={i}>
+            <text x={0} y={y + 3} fontSize={10} fill={i === 0 ? '#7dd3fc' : '#cbd5e1'}>
+              {r.label.length > 28 ? `${r.label.slice(0, 27)}…` : r.label}
+            </text>
+            <line x1={x(0)} x2={x(r.timeToFinalMs)} y1={y} y2={y} stroke="#334155" strokeWidth={2} />
+            {ts.map((t, j) => (
+              <circle key={j} cx={x(t)} cy={y} r={3.5} fill={j === ts.length - 1 && r.endsIn.kind === 'acked' ? '#34d399' : '#f87171'}>
+                <title>{`attempt ${j + 1} at ${fmtT(t)}`}</title>
+              </circle>
+            ))}
+          </g>
+        );
+      })}
+    </svg>
+  );
 }

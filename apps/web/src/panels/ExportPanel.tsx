@@ -10,8 +10,7 @@ export function ExportPanel() {
   const [fmt, setFmt] = useState('design');
   const [copied, setCopied] = useState(false);
   const current = formats.find((f) => f.id === fmt)!;
-  const text = useMemo(() => {
-    if (!current.render) return null;
+  const text = useMemo((): string | null => {
     try {
       return current.render(design);
     } catch (e) {
@@ -95,13 +94,13 @@ function ImportBox() {
       return;
     }
     setErrors([]);
+    setText('');
     let design = r.design;
     // definitions carry no positions: lay them out
     if (!design.layout || Object.keys(design.layout).length === 0) design = { ...design, layout: await layoutDesign(design) };
     useApp.getState().loadDesign(design);
     useApp.getState().requestFit();
     useApp.getState().notify(`Imported ${r.kind === 'definitions' ? 'RabbitMQ definitions' : 'a design'}: ${design.topology.exchanges.length} exchanges, ${design.topology.queues.length} queues`);
-    setText('');
   };
   return (
     <div className="mt-2 border-t border-slate-800 pt-2">
