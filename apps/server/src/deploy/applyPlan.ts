@@ -1,6 +1,7 @@
 /**
- * Applies a plan in order (exchanges, queues, bindings) on the 'apply' connection, one channel
- * per phase with the declarations pipelined. Idempotent: `unchanged` items are skipped and
+ * Applies a plan in order (exchanges, queues, bindings) on the 'apply' connection; within a
+ * phase the declarations are pipelined over a few channels (a phase only starts once the
+ * previous one has fully succeeded). Idempotent: `unchanged` items are skipped and
  * re-declaring an identical object is a no-op on the broker. `conflict` and `unsupported`
  * items are never touched (no delete, no redeclare). The first failure stops the run and is
  * reported with the object and the broker's own message, next to what was applied.
@@ -26,17 +27,21 @@ export interface ApplyResult {
   readonly ms: number;
 }
 
+/** Channels used in parallel per phase: declarations of durable objects wait on disk, one RPC at a time per channel. */
+const PHASE_CHANNELS = 16;
+
 async function runPhase(conn: ManagedConnection, items: PlanItem[], declare: (ch: Channel, it: PlanItem) => Promise<unknown>): Promise<{ done: PlanItem[]; failed?: { item: PlanItem; err: unknown } }> {
   if (items.length === 0) return { done: [] };
-  const ch = await conn.createChannel();
+  const lanes = Math.min(PHASE_CHANNELS, Math.ceil(items.length / 8));
+  const channels = await Promise.all(Array.from({ length: lanes }, () => conn.createChannel()));
   const done: PlanItem[] = [];
   let failed: { item: PlanItem; err: unknown } | undefined;
-  const results = await Promise.allSettled(items.map((it) => declare(ch, it)));
+  const results = await Promise.allSettled(items.map((it, i) => declare(channels[i % lanes]!, it)));
   results.forEach((r, i) => {
     if (r.status === 'fulfilled') done.push(items[i]!);
     else if (!failed || (isCollateral(failed.err) && !isCollateral(r.reason))) failed = { item: items[i]!, err: r.reason };
   });
-  await ch.close().catch(() => undefined);
+  await Promise.all(channels.map((ch) => ch.close().catch(() => undefined)));
   return failed ? { done, failed } : { done };
 }
 
