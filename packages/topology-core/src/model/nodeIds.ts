@@ -52,3 +52,43 @@ export function designNodeIds(d: Pick<Design, 'topology' | 'consumers' | 'publis
   for (const p of d.publishers) ids.push(publisherNodeId(p.id));
   return ids;
 }
+
+/**
+ * The canvas node a validation path points into (`topology.queues[2].arguments.x` ->
+ * `queue:NAME`, `consumers[0].prefetch` -> `consumer:ID`), so the canvas can mark it.
+ */
+export function nodeIdForPath(d: Pick<Design, 'topology' | 'consumers' | 'publishers'>, path: string): NodeId | undefined {
+  const m = /^(?:topology\.)?(exchanges|queues|bindings)\[(\d+)\]/.exec(path) ?? /^(consumers|publishers)\[(\d+)\]/.exec(path);
+  if (!m) {
+    const l = /^layout\["?([^"\]]+)"?\]|^layout\.(.+)$/.exec(path);
+    const id = l ? (l[1] ?? l[2]) : undefined;
+    return id !== undefined && parseNodeId(id) ? (id as NodeId) : undefined;
+  }
+  const i = Number(m[2]);
+  switch (m[1]) {
+    case 'exchanges': {
+      const x = d.topology.exchanges[i];
+      return x && typeof x.name === 'string' ? exchangeNodeId(x.name) : undefined;
+    }
+    case 'queues': {
+      const q = d.topology.queues[i];
+      return q && typeof q.name === 'string' ? queueNodeId(q.name) : undefined;
+    }
+    case 'bindings': {
+      // a binding is an edge: point at its destination when the path names it, else its source
+      const b = d.topology.bindings[i];
+      if (!b) return undefined;
+      if (path.includes('.destination')) return b.destination_type === 'queue' ? queueNodeId(b.destination) : exchangeNodeId(b.destination);
+      return exchangeNodeId(b.source);
+    }
+    case 'consumers': {
+      const c = d.consumers[i];
+      return c && typeof c.id === 'string' ? consumerNodeId(c.id) : undefined;
+    }
+    case 'publishers': {
+      const p = d.publishers[i];
+      return p && typeof p.id === 'string' ? publisherNodeId(p.id) : undefined;
+    }
+  }
+  return undefined;
+}
