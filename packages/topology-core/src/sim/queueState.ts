@@ -69,6 +69,12 @@ export class QueueState {
   nextPos = 0;
   rr = 0;
   readonly consumers: ConsumerSlot[] = [];
+  /**
+   * quorum at-least-once dead-lettering: messages held in the discard area because their DLX
+   * (or a route from it) is missing. The docs say they count toward the length limit, but a
+   * live 3.10.8 broker accepted a third publish over x-max-length 2 with two held: not counted.
+   */
+  retained = 0;
   /** time of the pending expiry check, Infinity when none */
   timerAt = Infinity;
 

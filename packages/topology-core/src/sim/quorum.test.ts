@@ -81,3 +81,25 @@ describe('quorum delivery limit', () => {
     expect(run({ topology: topoQ, steps: [S.publish('', 'Q', 'm')], profile: '4.x' }).observed.final['Q']).toEqual([{ body: 'm' }]);
   });
 });
+
+describe('quorum at-least-once dead-lettering', () => {
+  // rabbitmq-semantics.md §2 "Missing DLX or no route", §6 item 23 (rabbit_fifo_dlx_worker.erl L296-345)
+  const q = (dlx: string) =>
+    T.queue('Q', { quorum: true, dlx, overflow: 'reject-publish', maxLength: 2, args: { 'x-dead-letter-strategy': 'at-least-once' } });
+
+  it('a rejected message with no route is retained, not dropped (and, on a live 3.10.8, not counted toward x-max-length)', () => {
+    const r = run({
+      topology: T.topology(T.exchange('X'), q('X')),
+      consumers: [C.script('Q', A.reject)],
+      steps: [S.publish('', 'Q', 'm1'), S.publish('', 'Q', 'm2'), S.publish('', 'Q', 'm3')],
+    });
+    expect(r.of('dropped')).toEqual([]);
+    expect(r.delivered('Q')).toEqual(['m1', 'm2', 'm3']);
+    expect(r.publishNacked).toEqual([]);
+  });
+
+  it('at-most-once (the default) drops it', () => {
+    const r = run({ topology: T.topology(T.exchange('X'), T.queue('Q', { quorum: true, dlx: 'X' })), consumers: [C.script('Q', A.reject)], steps: [S.publish('', 'Q', 'm1')] });
+    expect(r.of('dropped').map((e) => e.why)).toEqual(['no-route']);
+  });
+});

@@ -743,7 +743,8 @@ export class Simulator {
       return;
     }
     if (cfg.dlx !== '' && !this.index.exchanges.has(cfg.dlx)) {
-      this.drop(msg, 'missing-dlx', cfg.name, cfg.dlx);
+      if (cfg.atLeastOnce) q.retained++; // kept and retried until the exchange exists (rabbit_fifo_dlx_worker.erl L296-345)
+      else this.drop(msg, 'missing-dlx', cfg.name, cfg.dlx);
       return;
     }
     const dl = deadLetterMsg(msg, cfg.name, reason, cfg.dlx, cfg.dlrk, this.profile, this.t);
@@ -761,19 +762,25 @@ export class Simulator {
     }
     const qs = r.queues;
     if (qs.length === 0) {
-      if (r.delayed.length === 0) this.drop(dl, 'no-route', cfg.name, cfg.dlx);
+      if (r.delayed.length > 0) return;
+      if (cfg.atLeastOnce) q.retained++;
+      else this.drop(dl, 'no-route', cfg.name, cfg.dlx);
       return;
     }
     const deaths = dl.xDeath as readonly XDeathEntry[];
+    let delivered = 0;
     for (let i = 0; i < qs.length; i++) {
       const name = qs[i] as string;
       // a fully automatic cycle is dropped for that target only (rabbit_dead_letter.erl L197-246)
       if (isCycle(reason, name, deaths)) {
-        this.drop(dl, 'cycle', name, cfg.dlx);
+        if (!cfg.atLeastOnce) this.drop(dl, 'cycle', name, cfg.dlx);
         continue;
       }
+      delivered++;
       this.enqueue(this.queues.get(name) as QueueState, dl);
     }
+    // at-least-once keeps a message whose only targets are cycles (rabbit_fifo_dlx_integration_SUITE `cycle`)
+    if (delivered === 0 && cfg.atLeastOnce) q.retained++;
   }
 
   // ---------------------------------------------------------------- snapshots
