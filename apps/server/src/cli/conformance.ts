@@ -64,7 +64,9 @@ async function main(argv: readonly string[]): Promise<number> {
     const line = { scenario: r.scenario, target: r.target, match: r.match, observed: r.observed ?? null, diff: r.diff, ...(r.reason ? { reason: r.reason } : {}), ...(r.error ? { error: r.error } : {}), ...(r.recorded ? { recorded: path.relative(cwd, r.file ?? '') } : {}) };
     process.stdout.write(JSON.stringify(line) + '\n');
   });
-  return results.some((r) => r.match === false) ? 1 : 0;
+  const count = (m: boolean | null): number => results.filter((r) => r.match === m).length;
+  process.stderr.write(`conformance (${target}): ${count(true)} match, ${count(false)} differ or failed, ${count(null)} not run (null)\n`);
+  return count(false) > 0 ? 1 : 0;
 }
 
 main(process.argv.slice(2)).then(

@@ -20,7 +20,7 @@ import { BrokerConnectError, openConnection } from '../broker/connection.js';
 import { publishConfirmed } from '../broker/confirmPublish.js';
 import { ManagementClient, ManagementError } from '../broker/management.js';
 import type { BrokerProbe } from '../broker/probe.js';
-import { normaliseHeaders } from './normaliseHeaders.js';
+import { bodyOf, observeDelivery, observeMessage } from './observeAmqpMessage.js';
 import { prefixScenario, unprefixObserved } from './namePrefix.js';
 
 /** No scenario may run longer than this (steps + settle), so a broken one cannot hang the suite. */
@@ -52,41 +52,6 @@ export function missingFeatures(s: Scenario, probe: BrokerProbe): string | undef
   if (missing.length > 0) reasons.push(`the broker (${probe.product} ${probe.version}) lacks exchange type(s) ${missing.join(', ')}`);
   if (quorum && !probe.quorum) reasons.push('the broker does not support quorum queues');
   return reasons.length > 0 ? reasons.join('; ') : undefined;
-}
-
-function bodyOf(m: Message): string {
-  return m.content.toString('utf8');
-}
-
-/** Decodes what amqplib delivered: Buffers in headers become strings before normalisation. */
-function decodedHeaders(m: Message): Record<string, unknown> | undefined {
-  const h = m.properties.headers as Record<string, unknown> | undefined;
-  if (!h) return h;
-  const fix = (v: unknown): unknown => {
-    if (Buffer.isBuffer(v)) return v.toString('utf8');
-    if (Array.isArray(v)) return v.map(fix);
-    if (typeof v === 'object' && v !== null && !Object.hasOwn(v, '!')) {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fix(x)]));
-    }
-    return v;
-  };
-  return fix(h) as Record<string, unknown>;
-}
-
-function observeMessage(m: Message): ObservedMessage {
-  const n = normaliseHeaders(decodedHeaders(m));
-  const out: { body: string; 'x-death'?: ObservedMessage['x-death']; headers?: ObservedMessage['headers']; expiration?: string } = {
-    body: bodyOf(m),
-  };
-  if (n['x-death']) out['x-death'] = n['x-death'];
-  if (n.headers) out.headers = n.headers;
-  const exp = m.properties.expiration as unknown;
-  if (exp !== undefined && exp !== null && exp !== '') out.expiration = String(exp);
-  return out;
-}
-
-function observeDelivery(m: ConsumeMessage): ObservedDelivery {
-  return { ...observeMessage(m), redelivered: m.fields.redelivered };
 }
 
 /**

@@ -1,0 +1,39 @@
+/** A message as amqplib delivered it -> the normalised ObservedMessage / ObservedDelivery of retry-scenario/1. */
+import type { ConsumeMessage, Message } from 'amqplib';
+import type { ObservedDelivery, ObservedMessage } from '@retry-studio/topology-core';
+import { normaliseHeaders } from './normaliseHeaders.js';
+
+export function bodyOf(m: Message): string {
+  return m.content.toString('utf8');
+}
+
+/** Decodes what amqplib delivered: Buffers in headers become strings before normalisation. */
+export function decodedHeaders(m: Message): Record<string, unknown> | undefined {
+  const h = m.properties.headers as Record<string, unknown> | undefined;
+  if (!h) return h;
+  const fix = (v: unknown): unknown => {
+    if (Buffer.isBuffer(v)) return v.toString('utf8');
+    if (Array.isArray(v)) return v.map(fix);
+    if (typeof v === 'object' && v !== null && !Object.hasOwn(v, '!')) {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fix(x)]));
+    }
+    return v;
+  };
+  return fix(h) as Record<string, unknown>;
+}
+
+export function observeMessage(m: Message): ObservedMessage {
+  const n = normaliseHeaders(decodedHeaders(m));
+  const out: { body: string; 'x-death'?: ObservedMessage['x-death']; headers?: ObservedMessage['headers']; expiration?: string } = {
+    body: bodyOf(m),
+  };
+  if (n['x-death']) out['x-death'] = n['x-death'];
+  if (n.headers) out.headers = n.headers;
+  const exp = m.properties.expiration as unknown;
+  if (exp !== undefined && exp !== null && exp !== '') out.expiration = String(exp);
+  return out;
+}
+
+export function observeDelivery(m: ConsumeMessage): ObservedDelivery {
+  return { ...observeMessage(m), redelivered: m.fields.redelivered };
+}
