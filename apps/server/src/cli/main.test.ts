@@ -115,6 +115,18 @@ describe('pnpm cli', () => {
     expect((await cli('simulate', 'defs2.json')).err).toContain('a definitions file has no publishers or consumers');
   });
 
+  it('simulate a definitions file with ad-hoc --publish and --consumer', async () => {
+    await cli('generate', 'dlx-ttl-wait-queue', '--param', 'delayMs=1000', '--format', 'definitions', '--out', 'wait.defs.json');
+    const r = await cli('simulate', 'wait.defs.json', '--publish', 'orders:task', '--consumer', 'orders.q=reject,reject,ack');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('msg-1: orders.q -> orders.wait -> orders.q -> orders.wait -> orders.q');
+    // a worker that always fails: the x-death limit lived in the consumer, so nothing stops the loop
+    const w = await cli('simulate', 'wait.defs.json', '--publish', 'orders:task', '--consumer', 'orders.q=worker', '--json');
+    expect(JSON.parse(w.out).budget.endsIn.kind).toBe('cycling');
+    expect((await cli('simulate', 'wait.defs.json', '--publish', 'nope')).code).toBe(2);
+    expect((await cli('simulate', 'wait.defs.json', '--publish', 'ghost:k')).err).toContain('publishers[0].exchange');
+  });
+
   it('export and import: definitions <-> design', async () => {
     await cli('generate', 'binary-delay-levels', '--param', 'levels=3', '--param', 'delaysMs=1000,3000', '--out', 'b.json');
     const defs = await cli('export', 'b.json', '--format', 'definitions', '--vhost', 'v1', '--out', 'b.defs.json');

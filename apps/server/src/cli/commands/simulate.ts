@@ -6,13 +6,44 @@ import {
   simulate,
   traceMessages,
   activeQueuesOf,
+  validateDesign,
   type BudgetFailure,
+  type ConsumerSpec,
+  type Design,
+  type PublisherSpec,
   type RetryBudget,
 } from '@retry-studio/topology-core';
 import { flag, intValue, parseArgs, value } from './args.js';
 import { CliError, loadFile, type CliIo } from './context.js';
 
-export const SIMULATE_USAGE = 'simulate FILE [--fail-first K | --always | --poison] [--messages N] [--json] [--seed S]';
+export const SIMULATE_USAGE =
+  'simulate FILE [--fail-first K | --always | --poison] [--messages N] [--json] [--seed S] [--publish EXCHANGE:ROUTING_KEY ...] [--consumer QUEUE=ack|reject|requeue|worker ...]';
+
+/**
+ * A definitions file has no publishers or consumers: `--publish` and `--consumer` add them
+ * (a `worker` consumer fails by the failure model and rejects, so the queue's DLX path runs).
+ */
+export function withAdHocActors(design: Design, a: ReturnType<typeof parseArgs>): Design {
+  const pubs = (a.flags.get('publish') ?? []).map((spec, i): PublisherSpec => {
+    const c = spec.indexOf(':');
+    if (c < 0) throw new CliError(`--publish must be EXCHANGE:ROUTING_KEY (use ":KEY" for the default exchange), got ${JSON.stringify(spec)}`, 2);
+    return { id: `cli-publisher-${i + 1}`, exchange: spec.slice(0, c), routingKey: spec.slice(c + 1), bodyPrefix: 'msg' };
+  });
+  const cons = (a.flags.get('consumer') ?? []).map((spec, i): ConsumerSpec => {
+    const eq = spec.indexOf('=');
+    if (eq <= 0) throw new CliError(`--consumer must be QUEUE=ACTION[,ACTION...], got ${JSON.stringify(spec)}`, 2);
+    const queue = spec.slice(0, eq);
+    const acts = spec.slice(eq + 1).split(',');
+    if (acts.length === 1 && acts[0] === 'worker') return { id: `cli-worker-${i + 1}`, queue, behaviour: { kind: 'worker', onFailure: [{ then: { kind: 'reject' } }] } };
+    for (const x of acts) if (x !== 'ack' && x !== 'reject' && x !== 'requeue') throw new CliError(`--consumer actions are ack, reject, requeue (or worker), got ${JSON.stringify(x)}`, 2);
+    return { id: `cli-consumer-${i + 1}`, queue, behaviour: { kind: 'script', actions: acts.map((k) => ({ kind: k as 'ack' | 'reject' | 'requeue' })) } };
+  });
+  if (pubs.length === 0 && cons.length === 0) return design;
+  const next: Design = { ...design, publishers: [...design.publishers, ...pubs], consumers: [...design.consumers, ...cons] };
+  const v = validateDesign(next);
+  if (!v.ok) throw new CliError(`--publish/--consumer: ${v.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
+  return next;
+}
 
 export function failureFromArgs(a: ReturnType<typeof parseArgs>): BudgetFailure {
   const k = intValue(a, 'fail-first', 0, 1000);
@@ -24,17 +55,18 @@ export function failureFromArgs(a: ReturnType<typeof parseArgs>): BudgetFailure 
 }
 
 export async function simulateCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const a = parseArgs(argv, { values: ['fail-first', 'messages', 'seed', 'vhost'], switches: ['json', 'always', 'poison'] });
+  const a = parseArgs(argv, { values: ['fail-first', 'messages', 'seed', 'vhost', 'publish', 'consumer'], switches: ['json', 'always', 'poison'] });
   const file = a.positionals[0];
   if (!file || a.positionals.length > 1) throw new CliError(`usage: ${SIMULATE_USAGE}`, 2);
   const failure = failureFromArgs(a);
   const messages = intValue(a, 'messages', 1, 100000) ?? 1;
   const seed = intValue(a, 'seed', 0, 2 ** 31) ?? 1;
   const vhost = value(a, 'vhost');
-  const doc = await loadFile(io, file, vhost !== undefined ? { vhost } : {});
+  const loaded = await loadFile(io, file, vhost !== undefined ? { vhost } : {});
+  const doc = { ...loaded, design: withAdHocActors(loaded.design, a) };
   if (doc.design.publishers.length === 0)
     throw new CliError(
-      `${file}: ${doc.kind === 'definitions' ? 'a definitions file has no publishers or consumers' : 'the design has no publisher'}: nothing to simulate (start from a template: pnpm cli generate ID)`,
+      `${file}: ${doc.kind === 'definitions' ? 'a definitions file has no publishers or consumers' : 'the design has no publisher'}: nothing to simulate. Add them with --publish EXCHANGE:KEY [--consumer QUEUE=worker], or start from a template (pnpm cli generate ID)`,
     );
   const budget = computeBudget(doc.design, failure, { seed, messages: Math.max(1, messages - 1) });
   // every message's path, with the failure model applied to all of them
