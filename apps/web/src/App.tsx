@@ -14,6 +14,7 @@ import { Timeline } from './panels/Timeline';
 import { BudgetPanel } from './panels/BudgetPanel';
 import { TracePanel } from './panels/TracePanel';
 import { TemplateGallery } from './panels/TemplateGallery';
+import { MessagePane } from './panels/MessageDetail';
 import { handleKey } from './commands/registry';
 import { env } from './commands/env';
 import { useLintFindings } from './panels/useLint';
@@ -61,6 +62,7 @@ export function App() {
   const bottomTab = useApp((s) => s.bottomTab);
   const name = useApp((s) => s.design.name);
   const lint = useLintFindings();
+  const inspected = useApp((s) => s.inspectedMsg);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -108,7 +110,7 @@ export function App() {
               <div className="min-h-0 flex-1" style={{ contain: 'strict' }}>
                 <Canvas />
               </div>
-              <section data-testid="bottom-panel" aria-label="Simulation" style={{ contain: 'strict' }} className="flex h-[236px] shrink-0 flex-col border-t border-slate-800 bg-slate-950">
+              <section data-testid="bottom-panel" aria-label="Simulation" style={{ contain: 'strict' }} className="flex h-[290px] shrink-0 flex-col border-t border-slate-800 bg-slate-950">
                 <SimBar />
                 <Tabs<BottomTab>
                   label="Simulation views"
@@ -147,7 +149,7 @@ export function App() {
                 ]}
               />
               <div className="min-h-0 flex-1 overflow-auto">
-                {sideTab === 'inspect' ? <Inspector /> : sideTab === 'lint' ? <LintPanel /> : sideTab === 'export' ? <ExportPanel /> : null}
+                {sideTab === 'inspect' ? inspected ? <MessagePane /> : <Inspector /> : sideTab === 'lint' ? <LintPanel /> : sideTab === 'export' ? <ExportPanel /> : null}
                 <div className={sideTab === 'broker' ? '' : 'hidden'}>
                   <BrokerPanel />
                 </div>

@@ -1,12 +1,46 @@
-import type { Story } from './messageStory';
+import { useMemo } from 'react';
+import { useApp } from '../store/store';
+import { storiesOf, type Story } from './messageStory';
 import { fmtT } from './SimBar';
 import { seekTo } from './Timeline';
+
+/** The side panel while a message is inspected (its path is highlighted on the canvas). */
+export function MessagePane() {
+  const msg = useApp((s) => s.inspectedMsg);
+  const sim = useApp((s) => s.simEvents);
+  const live = useApp((s) => s.liveEvents);
+  const stories = useMemo(() => {
+    const out: Array<{ source: string; story: Story }> = [];
+    for (const [source, evs] of [['simulated', sim], ['live', live]] as const) {
+      if (!evs || !msg) continue;
+      const story = storiesOf(evs.filter((e) => e.msgId === msg))[0];
+      if (story) out.push({ source, story });
+    }
+    return out;
+  }, [msg, sim, live]);
+  return (
+    <div>
+      <div className="flex items-center justify-between border-b border-slate-800 px-2 py-1 text-[11px] text-slate-400">
+        <span>Message · path highlighted on the canvas</span>
+        <button type="button" data-testid="message-close" onClick={() => useApp.getState().inspectMessage(null)} className="rounded px-1.5 hover:bg-slate-700" aria-label="Close message">
+          ✕
+        </button>
+      </div>
+      {stories.map(({ source, story }) => (
+        <div key={source}>
+          {stories.length > 1 && <div className={`px-2 pt-1 text-[10px] uppercase ${source === 'live' ? 'text-orange-400' : 'text-sky-400'}`}>{source}</div>}
+          <MessageDetail story={story} />
+        </div>
+      ))}
+    </div>
+  );
+}
 
 /** Headers and the x-death table of the inspected message, and its every event. */
 export function MessageDetail({ story }: { story: Story }) {
   const headers = Object.entries(story.headers);
   return (
-    <aside data-testid="message-detail" aria-label="Message" className="w-[400px] shrink-0 overflow-auto border-l border-slate-800 p-2 text-[11px] text-slate-300">
+    <section data-testid="message-detail" aria-label="Message" className="p-2 text-[11px] text-slate-300">
       <div className="mb-1 flex items-baseline justify-between">
         <span className="font-mono text-sm text-slate-100">{story.body}</span>
         <span className="text-slate-400">{story.fate}</span>
@@ -65,7 +99,7 @@ export function MessageDetail({ story }: { story: Story }) {
           </li>
         ))}
       </ol>
-    </aside>
+    </section>
   );
 }
 

@@ -49,12 +49,11 @@ export function SimBar() {
       <button type="button" data-testid="sim-reset" className={btn} disabled={!hasRun} onClick={() => runCommand('resetSim', env)} title="Reset (Shift+R)">
         ↺ Reset
       </button>
-      <label className="flex items-center gap-1">
-        speed
-        <select data-testid="sim-speed" className="rounded bg-slate-800 px-1 py-0.5" value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
+      <label className="flex items-center gap-1" title="Virtual time per real time">
+        <select aria-label="Speed" data-testid="sim-speed" className="rounded bg-slate-800 px-1 py-0.5" value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
           {SPEEDS.map((s) => (
             <option key={s} value={s}>
-              {s}× virtual
+              {s}×
             </option>
           ))}
         </select>
@@ -67,13 +66,12 @@ export function SimBar() {
         max={Math.max(1, Math.round(end))}
         value={Math.round(player.p)}
         onChange={(e) => player.seek(Number(e.target.value))}
-        className="w-28"
+        className="w-24"
         disabled={!hasRun}
       />
       <span data-testid="sim-clock" className="w-20 font-mono text-sky-300">
         t = {fmtT(player.virtualNow)}
       </span>
-      <span className="mx-1 h-4 w-px bg-slate-700" />
       <label className="flex items-center gap-1">
         failure
         <select

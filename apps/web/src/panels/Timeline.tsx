@@ -5,7 +5,6 @@ import { player } from '../sim/player';
 import { displayAt } from '../sim/compilePlayback';
 import { storiesOf, type Story } from './messageStory';
 import { fmtT } from './SimBar';
-import { MessageDetail } from './MessageDetail';
 
 const LANE_H = 18;
 const LABEL_W = 110;
@@ -28,7 +27,6 @@ export function Timeline() {
     ...simStories.slice(0, MAX_LANES).map((story) => ({ story, source: 'sim' as const })),
     ...liveStories.slice(0, MAX_LANES).map((story) => ({ story, source: 'live' as const })),
   ];
-  const selected = inspected ? (simStories.find((s) => s.msgId === inspected) ?? liveStories.find((s) => s.msgId === inspected)) : undefined;
   return (
     <div className="flex h-full min-h-0">
       <div data-testid="timeline" className="min-w-0 flex-1 overflow-auto" role="list" aria-label="Messages">
@@ -41,10 +39,11 @@ export function Timeline() {
         </div>
         {simStories.length > MAX_LANES && <div className="p-1 text-[10px] text-slate-500">showing the first {MAX_LANES} of {simStories.length} messages</div>}
       </div>
-      {selected && <MessageDetail story={selected} />}
     </div>
   );
 }
+
+const FATE_W = 144;
 
 function TimeAxis({ endT }: { endT: number }) {
   const ticks = [0, 0.25, 0.5, 0.75, 1];
@@ -53,12 +52,15 @@ function TimeAxis({ endT }: { endT: number }) {
       <div style={{ width: LABEL_W }} className="shrink-0 pl-1">
         message
       </div>
-      <div className="relative flex-1">
+      <div className="relative mr-1 flex-1">
         {ticks.map((f) => (
-          <span key={f} className="absolute" style={{ left: `${f * 100}%`, transform: f === 1 ? 'translateX(-100%)' : f ? 'translateX(-50%)' : undefined }}>
+          <span key={f} className="absolute whitespace-nowrap" style={{ left: `${f * 100}%`, transform: f === 1 ? 'translateX(-100%)' : f ? 'translateX(-50%)' : undefined }}>
             {fmtT(f * endT)}
           </span>
         ))}
+      </div>
+      <div style={{ width: FATE_W }} className="shrink-0 pl-2">
+        outcome
       </div>
     </div>
   );
@@ -102,8 +104,8 @@ function Lane({ story, source, endT, active }: { story: Story; source: 'sim' | '
             style={{ left: x(a.t) }}
           />
         ))}
-        <span className={`absolute right-1 top-0 text-[9px] ${fateTone}`}>{story.fate}</span>
       </span>
+      <span className={`w-36 shrink-0 truncate pl-2 text-[10px] ${fateTone}`}>{story.fate}</span>
     </button>
   );
 }
@@ -114,7 +116,7 @@ function Playhead({ endT }: { endT: number }) {
     () => player.virtualNow,
   );
   return (
-    <div className="pointer-events-none absolute inset-y-0" style={{ left: LABEL_W, right: 0 }}>
+    <div className="pointer-events-none absolute inset-y-0" style={{ left: LABEL_W, right: FATE_W }}>
       <div className="absolute inset-y-0 w-px bg-sky-400/70" style={{ left: `${Math.min(1, t / endT) * 100}%` }} />
     </div>
   );

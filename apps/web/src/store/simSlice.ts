@@ -55,5 +55,5 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
     player.load('live', liveEvents);
     set({ liveEvents });
   },
-  inspectMessage: (inspectedMsg) => set({ inspectedMsg }),
+  inspectMessage: (inspectedMsg) => set(inspectedMsg ? { inspectedMsg, sideTab: 'inspect' } : { inspectedMsg }),
 });

@@ -1,0 +1,37 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { storiesOf, hopsOf } from './messageStory';
+import { runDesignSimulation } from '../sim/runSimulation';
+import { dlxTtlRetry } from '../fixtures/designs';
+
+function events(failure: Parameters<typeof runDesignSimulation>[1]['failure'], messages = 1) {
+  const r = runDesignSimulation(dlxTtlRetry({ ttl: 1000, max: 3 }), { messages, failure, seed: 1 });
+  if ('error' in r) throw new Error(r.error);
+  return r.events;
+}
+
+describe('message stories for the timeline and the inspector', () => {
+  it('a message that succeeds on the third attempt: three attempts, two TTL waits, acked, x-death counts', () => {
+    const [s] = storiesOf(events({ kind: 'failFirst', n: 2 }));
+    expect(s!.attempts.map((a) => a.ok)).toEqual([false, false, true]);
+    expect(s!.waits.filter((w) => w.ttl).map((w) => w.to - w.from)).toEqual([1000, 1000]);
+    expect(s!.fate).toBe('acked by worker');
+    const rejected = s!.xDeath.find((d) => d.queue === 'work.q' && d.reason === 'rejected');
+    expect(rejected?.count).toBe(2);
+  });
+
+  it('republish-then-ack to a parking queue rests there (not "acked")', () => {
+    const [s] = storiesOf(events({ kind: 'always' }));
+    expect(s!.fate).toBe('resting in parking.q');
+  });
+
+  it('every published message is attributed to its publisher node', () => {
+    const evs = events({ kind: 'never' }, 2);
+    const pubs = evs.filter((e) => e.kind === 'published');
+    expect(pubs.map((e) => e.kind === 'published' && e.origin)).toEqual([
+      { kind: 'publisher', id: 'orders' },
+      { kind: 'publisher', id: 'orders' },
+    ]);
+    expect(hopsOf(evs.filter((e) => e.msgId === pubs[0]!.msgId))).toEqual(['routed work', 'enqueued work.q', 'delivered work.q', 'acked work.q']);
+  });
+});
