@@ -31,6 +31,7 @@ export function OverlayHost({ edges }: { edges: DesignEdge[] }) {
         return undefined;
       },
       inspected: () => useApp.getState().inspectedMsg,
+      divergence: () => useApp.getState().divergenceNode,
     });
     overlay.start();
     overlayRef.current = overlay;

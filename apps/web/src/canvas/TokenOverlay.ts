@@ -18,6 +18,8 @@ export interface OverlaySources {
   edgeSide(from: string, to: string): 'out' | 'ae' | 'reverse' | undefined;
   /** the message being inspected (drawn larger, ringed) */
   inspected(): string | null;
+  /** node where the live trace first differs from the prediction */
+  divergence(): string | null;
 }
 
 const COLORS = { sim: '#38bdf8', live: '#f97316' } as const;
@@ -102,6 +104,7 @@ export class TokenOverlay {
       n += this.drawTokens(sim, COLORS.sim, live ? -7 : 0);
     }
     if (live) n += this.drawTokens(live, COLORS.live, sim ? 7 : 0);
+    this.drawDivergence();
     ctx.restore();
     this.drawnTokens = n;
   }
@@ -237,6 +240,22 @@ export class TokenOverlay {
     }
     if (here.until !== undefined && !next) return { x, y, wait: 0, remaining: here.until - here.t };
     return { x, y };
+  }
+
+  private drawDivergence(): void {
+    const id = this.src.divergence();
+    const pos = id ? this.src.nodePos(id) : undefined;
+    if (!pos) return;
+    const ctx = this.ctx;
+    const pulse = 4 + 3 * Math.sin(performance.now() / 200);
+    ctx.strokeStyle = '#f97316';
+    ctx.lineWidth = 3;
+    ctx.setLineDash([6, 4]);
+    ctx.strokeRect(pos.x - 6 - pulse, pos.y - 6 - pulse, NODE_W + 12 + 2 * pulse, NODE_H + 12 + 2 * pulse);
+    ctx.setLineDash([]);
+    ctx.fillStyle = '#f97316';
+    ctx.font = 'bold 12px ui-sans-serif, system-ui';
+    ctx.fillText('first divergence', pos.x, pos.y + NODE_H + 24);
   }
 
   private drawDepths(plan: PlaybackPlan): void {

@@ -3,7 +3,7 @@ import type { SimEvent } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
 import { api, ApiError, type Difference, type PredictionResponse } from '../broker/api';
 import { player } from '../sim/player';
-import { displayAt } from '../sim/compilePlayback';
+import { displayAt, nodeOfEvent } from '../sim/compilePlayback';
 import { attributePublishers } from '../sim/runSimulation';
 
 type Phase = 'idle' | 'starting' | 'running' | 'ended';
@@ -27,6 +27,10 @@ export function TracePanel() {
   const fetchPrediction = async (id: string) => {
     const p = await api.prediction(id);
     setCmp(p.comparison);
+    // point at the node of the first actual event that parts from the prediction
+    const at = p.comparison.firstDifference?.at;
+    const ev = at ? useApp.getState().liveEvents?.find((e) => e.seq === at.seq && e.t === at.t) : undefined;
+    useApp.setState({ divergenceNode: ev ? (nodeOfEvent(ev) ?? null) : null });
     if (p.predicted) {
       const pubs = useApp.getState().design.publishers.map((x) => x.id);
       const events = attributePublishers(p.predicted, pubs);
@@ -41,6 +45,7 @@ export function TracePanel() {
     setWarning(null);
     setCmp(null);
     setN(0);
+    useApp.setState({ divergenceNode: null });
     setPhase('starting');
     const s = useApp.getState();
     try {
@@ -154,6 +159,7 @@ function Divergence({ d }: { d: Difference }) {
           <span className="text-orange-400">actual&nbsp;&nbsp;&nbsp;</span> {d.actual ?? '(nothing more)'}
         </div>
       </div>
+      {useApp.getState().divergenceNode && <div className="mt-1 text-[10px] text-orange-300">marked on the canvas at {useApp.getState().divergenceNode}</div>}
       <button
         type="button"
         data-testid="trace-show-divergence"

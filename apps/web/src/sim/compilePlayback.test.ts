@@ -47,3 +47,16 @@ describe('playback plan from simulated events', () => {
     expect(work.depth[work.depth.length - 1]).toBe(0);
   });
 });
+describe('nodeOfEvent', () => {
+  it('points at the node where an event happens', async () => {
+    const { nodeOfEvent } = await import('./compilePlayback');
+    const evs = run(1, 1);
+    const kinds = Object.fromEntries(evs.map((e) => [e.kind, nodeOfEvent(e)]));
+    expect(kinds['routed']).toMatch(/^exchange:/);
+    expect(kinds['enqueued']).toMatch(/^queue:/);
+    expect(kinds['delivered']).toBe('consumer:worker');
+    // the last dead-lettering is the TTL expiry out of the wait queue
+    expect(kinds['dead-lettered']).toBe('queue:wait.q');
+    expect(nodeOfEvent(evs.find((e) => e.kind === 'dead-lettered')!)).toBe('queue:work.q');
+  });
+});

@@ -57,6 +57,16 @@ export interface PlaybackPlan {
   speed: number;
 }
 
+/** The canvas node an event happens at (for pointing at it, e.g. a trace's first divergence). */
+export function nodeOfEvent(e: SimEvent): string | undefined {
+  const s = stopOf(e);
+  if (s) return s.node;
+  if ('queue' in e && typeof e.queue === 'string' && e.queue) return queueNodeId(e.queue);
+  if ('exchange' in e && typeof e.exchange === 'string' && e.exchange) return exchangeNodeId(e.exchange);
+  if ('consumer' in e && typeof e.consumer === 'string') return consumerNodeId(e.consumer);
+  return undefined;
+}
+
 /** Where an event puts the message, if it moves it. */
 function stopOf(e: SimEvent): { node: string; until?: number } | undefined {
   switch (e.kind) {

@@ -15,6 +15,8 @@ export interface SimSlice {
   /** the live trace's events, as they stream in */
   liveEvents: readonly SimEvent[] | null;
   inspectedMsg: string | null;
+  /** where a live trace first parts from the prediction (node id), drawn on the overlay */
+  divergenceNode: string | null;
   setFailure: (f: FailureModel) => void;
   setMessageCount: (n: number) => void;
   runSimulation: () => void;
@@ -32,6 +34,7 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
   simTruncated: false,
   liveEvents: null,
   inspectedMsg: null,
+  divergenceNode: null,
   setFailure: (failure) => set({ failure }),
   setMessageCount: (messageCount) => set({ messageCount }),
   runSimulation: () => {
