@@ -1,5 +1,5 @@
 /**
- * Every shared scenario (../shared/conformance/scenarios, or CONFORMANCE_SHARED_DIR) and every
+ * Every shared scenario (../shared/conformance/scenarios; CONFORMANCE_SHARED_DIR overrides ../shared) and every
  * scenario of our own (packages/topology-core/conformance/scenarios) matches on the real broker.
  * `match: null` is allowed only when the broker lacks a plugin exchange type the scenario needs.
  */
@@ -12,7 +12,10 @@ import { loadScenarioFile } from './loadScenarios.js';
 import { BrokerContext, runScenario } from './runConformance.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const sharedDir = process.env.CONFORMANCE_SHARED_DIR ?? path.resolve(repoRoot, '../shared/conformance/scenarios');
+// CONFORMANCE_SHARED_DIR is the shared root (as in the core's conformance test and the bench);
+// a folder that holds the scenarios directly is accepted too
+const sharedRoot = process.env.CONFORMANCE_SHARED_DIR ?? path.resolve(repoRoot, '../shared');
+const sharedDir = existsSync(path.join(sharedRoot, 'conformance/scenarios')) ? path.join(sharedRoot, 'conformance/scenarios') : sharedRoot;
 const ownDir = path.join(repoRoot, 'packages/topology-core/conformance/scenarios');
 
 function jsonFiles(dir: string): string[] {
