@@ -20,6 +20,7 @@ describe('computeBudget', () => {
     expect(b.ops.deadLetterings).toBe(6);
     expect(b.ops.publishes).toBe(2);
     expect(b.objects).toEqual({ exchanges: 3, queues: 3, bindings: 3, policies: 0, total: 9 });
+    expect(b.declare.queues).toEqual(['orders.q', 'orders.wait', 'orders.parking']);
     expect(b.risks.map((r) => r.kind)).toEqual(expect.arrayContaining(['reordering', 'loss']));
   });
 

@@ -36,6 +36,8 @@ export interface RetryBudget {
   readonly endsIn: Ending;
   readonly ops: BrokerOps;
   readonly objects: { readonly exchanges: number; readonly queues: number; readonly bindings: number; readonly policies: number; readonly total: number };
+  /** the names of what has to be declared on the broker */
+  readonly declare: { readonly exchanges: readonly string[]; readonly queues: readonly string[]; readonly policies: readonly string[] };
   readonly requires: readonly string[];
   readonly risks: readonly Risk[];
   /** poison: the worst extra latency seen by a healthy message (virtual ms) */
@@ -94,6 +96,7 @@ export function computeBudget(design: Design, failure: BudgetFailure, opts: Budg
       policies: t.policies?.length ?? 0,
       total: t.exchanges.length + t.queues.length + t.bindings.length + (t.policies?.length ?? 0),
     },
+    declare: { exchanges: t.exchanges.map((x) => x.name), queues: t.queues.map((q) => q.name), policies: (t.policies ?? []).map((p) => p.name) },
     requires,
     risks: risksOf(design, failing, result.truncated),
     ...(others.length > 0 ? { healthyMaxLatencyMs: Math.max(...others.map((o) => (o.attemptTimes[o.attemptTimes.length - 1] ?? o.endTime) - 0)) } : {}),
