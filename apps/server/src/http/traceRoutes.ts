@@ -126,9 +126,14 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
     req.socket.setNoDelay(true);
     res.write('retry: 2000\n\n');
     const lastId = Number(req.headers['last-event-id'] ?? 0);
+    // delivery -> the event's frame handed to the socket (res.write), for the latency figures
     const sub = s.log.subscribe(
       {
-        write: (frame, entry) => res.write(timing && entry?.rxAt !== undefined ? `: rx=${performance.timeOrigin + entry.rxAt}\n${frame}` : frame),
+        write: (frame, entry) => {
+          const ok = res.write(timing && entry?.rxAt !== undefined ? `: rx=${performance.timeOrigin + entry.rxAt}\n${frame}` : frame);
+          if (entry?.isDelivery && entry.rxAt !== undefined) s.log.recordLatency(performance.now() - entry.rxAt);
+          return ok;
+        },
       },
       Number.isFinite(lastId) ? lastId : 0,
     );

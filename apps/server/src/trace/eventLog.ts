@@ -48,9 +48,13 @@ export class EventLog {
   seq = 0;
   total = 0;
   readonly counts: Record<string, number> = {};
-  /** delivery -> frame written, ms, for each 'delivered' event written to at least one subscriber */
+  /** delivery -> frame handed to the socket, ms, for live 'delivered' events (recorded by the stream) */
   readonly latencies: number[] = [];
   private latencyCap = 200_000;
+
+  recordLatency(ms: number): void {
+    if (this.latencies.length < this.latencyCap) this.latencies.push(ms);
+  }
 
   constructor(private readonly capacity = 50_000) {}
 
@@ -91,9 +95,7 @@ export class EventLog {
 
   private writeNow(sub: Sub, entry: LogEntry): void {
     const ok = sub.s.write(entry.frame, entry);
-    const at = performance.now();
-    if (entry.rxAt !== undefined && entry.isDelivery && this.latencies.length < this.latencyCap) this.latencies.push(at - entry.rxAt);
-    sub.s.onWritten?.(entry, at);
+    sub.s.onWritten?.(entry, performance.now());
     if (!ok) sub.blocked = true;
   }
 
@@ -114,7 +116,8 @@ export class EventLog {
     const sub = new Sub(s);
     for (let i = this.ringStart; i < this.ring.length; i++) {
       const e = this.ring[i]!;
-      if (e.seq > afterSeq || (afterSeq === 0 && e.seq === 0)) this.deliver(sub, { ...e, isDelivery: false });
+      // replayed, not live: no latency figure
+      if (e.seq > afterSeq || (afterSeq === 0 && e.seq === 0)) this.deliver(sub, { seq: e.seq, frame: e.frame, isDelivery: false });
     }
     this.subs.add(sub);
     return { handle: sub, unsubscribe: () => this.subs.delete(sub) };

@@ -47,6 +47,7 @@ export class TestPublisher {
   private async channel(): Promise<ConfirmChannel> {
     if (this.ch) return this.ch;
     const ch = await this.conn.createConfirmChannel();
+    ch.setMaxListeners(0); // one 'close' listener per unconfirmed publish (bounded by the window)
     ch.on('return', (msg) => this.opts.onReturn?.(msg as never));
     ch.on('close', () => {
       if (this.ch === ch) this.ch = undefined;
@@ -58,6 +59,8 @@ export class TestPublisher {
   async run(messages: Iterable<TestMessage>): Promise<void> {
     const window = this.opts.window ?? 500;
     const inFlight = new Set<Promise<void>>();
+    // a slot frees: wake the one waiter (Promise.race over the whole window would cost O(window) per publish)
+    let wake: (() => void) | undefined;
     const retry: TestMessage[] = [];
     const started = performance.now();
     let n = 0;
@@ -85,14 +88,19 @@ export class TestPublisher {
         }
       })();
       inFlight.add(p);
-      void p.finally(() => inFlight.delete(p));
+      void p.finally(() => {
+        inFlight.delete(p);
+        const w = wake;
+        wake = undefined;
+        w?.();
+      });
       this.stats.maxInFlight = Math.max(this.stats.maxInFlight, inFlight.size);
       return p;
     };
     const throttle = async () => {
       while (inFlight.size >= window) {
         this.stats.windowWaits += 1;
-        await Promise.race(inFlight);
+        await new Promise<void>((r) => (wake = r));
       }
       if (this.opts.ratePerSecond) {
         const due = started + (n / this.opts.ratePerSecond) * 1000;

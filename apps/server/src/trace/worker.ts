@@ -66,6 +66,7 @@ export class TraceWorker {
   private async publisher(): Promise<ConfirmChannel> {
     if (this.pub) return this.pub;
     const p = await this.ctx.conn.createConfirmChannel();
+    p.setMaxListeners(0);
     p.on('return', (m) => this.ctx.onReturn(m as never, { kind: 'consumer', id: this.spec.id }));
     p.on('close', () => {
       if (this.pub === p) this.pub = undefined;

@@ -1,0 +1,139 @@
+/**
+ * Live-trace latency: from the broker's delivery of a traced message to a worker (the amqplib
+ * consume callback) to the SSE event leaving the server, and to it arriving at an SSE client.
+ * Target: p95 < 100 ms. Prints one `name: value` per line.
+ *
+ *   pnpm --filter @retry-studio/server exec tsx src/bench/benchTrace.ts
+ *
+ * The server runs in this process on an ephemeral loopback port with the real broker; the client
+ * (a worker thread) reads /api/trace/:id/events?timing=1, where each event carries an SSE comment
+ * with the delivery time (epoch ms), so client-side figures include HTTP and parsing.
+ * "server" figures: delivery (the amqplib consume callback) -> the event's frame handed to the
+ * socket; "client" figures: delivery -> the frame parsed by the client.
+ * Workloads: a steady 500 msg/s for 4,000 messages, and an unthrottled burst of 10,000.
+ */
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import type { Design } from '@retry-studio/topology-core';
+import { createApp } from '../http/app.js';
+
+function line(name: string, value: string | number): void {
+  console.log(`${name}: ${typeof value === 'number' ? (Number.isInteger(value) ? value : value.toFixed(2)) : value}`);
+}
+
+function pct(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+}
+
+const benchDesign: Design = {
+  format: 'retry-studio/design',
+  version: 1,
+  name: 'bench-trace',
+  topology: {
+    exchanges: [
+      { name: 'work', type: 'direct' },
+      { name: 'retry', type: 'direct' },
+    ],
+    queues: [
+      { name: 'work.q', arguments: { 'x-dead-letter-exchange': 'retry' } },
+      { name: 'retry.q', arguments: { 'x-message-ttl': 50, 'x-dead-letter-exchange': 'work' } },
+    ],
+    bindings: [
+      { source: 'work', destination: 'work.q', destination_type: 'queue', routing_key: 'job' },
+      { source: 'retry', destination: 'retry.q', destination_type: 'queue', routing_key: 'job' },
+    ],
+  },
+  // every message fails once (rejected -> 50 ms TTL -> back), then is acked: two deliveries each
+  consumers: [{ id: 'worker', queue: 'work.q', prefetch: 50, behaviour: { kind: 'worker', failure: { kind: 'failFirst', n: 1 }, onFailure: [{ then: { kind: 'reject' } }] } }],
+  publishers: [{ id: 'p', exchange: 'work', routingKey: 'job' }],
+};
+
+async function post(base: string, path: string, body: unknown): Promise<any> {
+  const r = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const j = await r.json();
+  if (!r.ok) throw new Error(`${path}: ${r.status} ${JSON.stringify(j)}`);
+  return j;
+}
+
+/**
+ * The SSE client runs in a worker thread (its own event loop, so it neither slows the server
+ * nor waits behind it); times are epoch ms (performance.timeOrigin + now) in both threads.
+ */
+const CLIENT = `
+const { parentPort, workerData } = require('node:worker_threads');
+(async () => {
+  const res = await fetch(workerData.url);
+  const decoder = new TextDecoder();
+  const lat = [];
+  const hops = [];
+  let buf = '';
+  outer: for await (const chunk of res.body) {
+    const now = performance.timeOrigin + performance.now();
+    buf += decoder.decode(chunk, { stream: true });
+    let i;
+    while ((i = buf.indexOf('\\n\\n')) >= 0) {
+      const frame = buf.slice(0, i);
+      buf = buf.slice(i + 2);
+      let rx;
+      for (const l of frame.split('\\n')) {
+        if (l.startsWith(': rx=')) rx = Number(l.slice(5));
+        else if (l.startsWith('event: end')) break outer;
+        else if (rx !== undefined && l.startsWith('data: {"kind":"delivered"')) lat.push(now - rx);
+        else if (rx !== undefined && l.startsWith('data: {"kind":"routed"')) hops.push(now - rx);
+      }
+    }
+  }
+  parentPort.postMessage({ lat, hops });
+})().catch((e) => parentPort.postMessage({ error: String(e) }));
+`;
+
+async function runWorkload(base: string, prefix: string, label: string, messages: number, ratePerSecond?: number): Promise<void> {
+  const t = await post(base, '/api/trace', { design: benchDesign, prefix, messages, ...(ratePerSecond ? { ratePerSecond } : {}), durationMs: 300_000 });
+  const worker = new Worker(CLIENT, { eval: true, workerData: { url: `${base}${t.events}?timing=1` } });
+  const result = await new Promise<{ lat: number[]; hops: number[] } | { error: string }>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  await worker.terminate();
+  if ('error' in result) throw new Error(`SSE client: ${result.error}`);
+  const client = result.lat;
+  const s = (await (await fetch(`${base}/api/trace/${t.id}`)).json()) as any;
+  line(`${label}_messages`, messages);
+  line(`${label}_deliveries_measured`, client.length);
+  line(`${label}_state`, `${s.state} (acked ${s.acked}/${s.confirmed}, balanced ${s.balanced})`);
+  line(`${label}_server_delivery_to_event_out_p50_ms`, s.latencyMs.p50);
+  line(`${label}_server_delivery_to_event_out_p95_ms`, s.latencyMs.p95);
+  line(`${label}_server_delivery_to_event_out_p99_ms`, s.latencyMs.p99);
+  line(`${label}_client_delivery_to_event_received_p50_ms`, pct(client, 50));
+  line(`${label}_client_delivery_to_event_received_p95_ms`, pct(client, 95));
+  line(`${label}_client_delivery_to_event_received_p99_ms`, pct(client, 99));
+  line(`${label}_client_observed_hop_to_routed_event_received_p95_ms`, pct(result.hops, 95));
+  line(`${label}_target_p95_lt_100ms`, pct(client, 95) < 100 ? 'met' : 'NOT met');
+}
+
+async function main(): Promise<void> {
+  const app = createApp({ port: 0, manifestFile: null, rateLimits: { trace: { burst: 100, perSecond: 100 } } });
+  const server = await new Promise<import('node:http').Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const prefix = `rs-bench.${randomBytes(3).toString('hex')}.`;
+  try {
+    await post(base, '/api/deploy', { design: benchDesign, prefix });
+    await runWorkload(base, prefix, 'steady_500ps', 4000, 500);
+    await runWorkload(base, prefix, 'burst', 10_000);
+  } finally {
+    await post(base, '/api/teardown', { designName: benchDesign.name, prefix, force: true }).catch((e: Error) => console.error(e.message));
+    await (app.locals.ctx as { brokers: { closeAll(): Promise<void> } }).brokers.closeAll();
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
+main().catch((err: Error) => {
+  console.error(`bench:trace failed: ${err.message}`);
+  process.exitCode = 1;
+});
