@@ -29,6 +29,8 @@ export interface CompiledExchange {
   readonly type: ExchangeType;
   readonly match: MatchType;
   readonly delayed: boolean;
+  /** internal: clients may not publish to it (ACCESS_REFUSED); bindings, AEs and DLXs may */
+  readonly internal: boolean;
   readonly alternate: string | undefined;
   readonly bindings: readonly CompiledBinding[];
   /** direct: routing key -> destinations */
@@ -61,6 +63,7 @@ export function compileExchanges(topology: Topology, plugins?: readonly string[]
       type: x.type,
       match,
       delayed,
+      internal: x.internal === true,
       alternate: alternateExchangeOf(x, topology.policies),
       bindings: [],
       direct: new Map(),

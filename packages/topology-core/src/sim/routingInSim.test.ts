@@ -93,3 +93,12 @@ describe('publishing and dead-letter routing', () => {
     expect(r4.observed.final['Q3']?.[0]?.headers).toMatchObject({ CC: ['cc 1', 'cc 2'], 'x-last-death-queue': 'Q2' });
   });
 });
+
+describe('internal exchanges', () => {
+  it('a client cannot publish to an internal exchange, but it routes as an exchange-to-exchange destination', () => {
+    const topo = T.topology(T.exchange('front', 'fanout'), { ...T.exchange('inner', 'fanout'), internal: true }, T.queue('q'), T.bindX('front', 'inner'), T.bind('inner', 'q'));
+    const r = run({ topology: topo, steps: [S.publish('inner', '', 'direct'), S.publish('front', '', 'via-front')] });
+    expect(r.left('q')).toEqual(['via-front']);
+    expect(r.of('dropped').map((e) => [e.body, e.why])).toEqual([['direct', 'no-route']]);
+  });
+});

@@ -385,6 +385,12 @@ export class Simulator {
     if (this.wantEvents)
       this.emit({ kind: 'published', t: this.t, seq: this.seq++, msgId, body, exchange, routingKey, origin, headers: xDeath ? { ...headers, 'x-death': xDeath as unknown as AmqpValue } : headers, ...(expiration !== undefined ? { expiration } : {}), mandatory });
     else this.seq++;
+    if (exchange !== '' && this.index.exchanges.get(exchange)?.internal) {
+      // basic.publish to an internal exchange is refused (ACCESS_REFUSED closes the channel)
+      this.hops++;
+      this.drop(msg, 'no-route', undefined, exchange);
+      return;
+    }
     this.routeAndEnqueue(msg, exchange, mandatory, body, false);
   }
 
