@@ -104,3 +104,14 @@ describe('ManagedConnection against a server-side close (as on a broker restart)
     await ch.close();
   });
 });
+
+describe('ManagedConnection.start({ waitMs })', () => {
+  it('gives up after waitMs with the first clear error when the broker never answers', async () => {
+    const mc = new ManagedConnection({ ...url, port: 1 }, 'apply', { backoff: { initialDelayMs: 50 } });
+    const t0 = Date.now();
+    const err = await mc.start({ waitMs: 500 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BrokerConnectError);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(450);
+    expect(mc.isOpen).toBe(false);
+  });
+});

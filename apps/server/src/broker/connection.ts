@@ -132,12 +132,26 @@ export class ManagedConnection extends EventEmitter {
     return this.conn !== undefined;
   }
 
-  /** First connection: fails fast (no retries) with a clear error. */
-  async start(): Promise<ChannelModel> {
+  /**
+   * First connection. By default it fails fast with a clear error; with `waitMs` it keeps
+   * retrying with backoff for that long (a broker that is still starting).
+   */
+  async start(options: { waitMs?: number } = {}): Promise<ChannelModel> {
     if (this.conn) return this.conn;
-    const conn = await openConnection(this.url, { purpose: this.purpose, timeoutMs: this.options.timeoutMs, label: this.options.label });
-    this.adopt(conn);
-    return conn;
+    try {
+      const conn = await openConnection(this.url, { purpose: this.purpose, timeoutMs: this.options.timeoutMs, label: this.options.label });
+      this.adopt(conn);
+      return conn;
+    } catch (err) {
+      if (!options.waitMs) throw err;
+      void this.reconnectLoop(err as Error);
+      try {
+        return await this.ready(options.waitMs);
+      } catch {
+        await this.close();
+        throw err;
+      }
+    }
   }
 
   /** Resolves with an open connection, waiting for a reconnect when one is under way. */
