@@ -30,7 +30,11 @@ export function Inspector() {
   const id = selected[0]!;
   const base = pathOf(design, id) ?? '';
   const under = base ? issuesUnder(all, base) : [];
-  const f = (field: string): ValidationIssue[] => fieldIssues(under, base, field);
+  // the "arguments" JSON field shows the issues no dedicated field shows
+  const f = (field: string): ValidationIssue[] =>
+    field === 'arguments'
+      ? fieldIssues(under, base, 'arguments').filter((i) => ![...DEDICATED_ARGS].some((k) => fieldIssues([i], base, `arguments.${k}`).length > 0))
+      : fieldIssues(under, base, field);
   const n = parseNodeId(id);
   const key = `${id}`;
   let body: React.ReactNode = null;
@@ -65,6 +69,20 @@ export function Inspector() {
     </div>
   );
 }
+
+/** argument keys that have their own inspector field */
+const DEDICATED_ARGS = new Set([
+  'x-queue-type',
+  'x-message-ttl',
+  'x-dead-letter-exchange',
+  'x-dead-letter-routing-key',
+  'x-max-length',
+  'x-overflow',
+  'x-delivery-limit',
+  'x-expires',
+  'x-delayed-type',
+  'alternate-exchange',
+]);
 
 function DesignSummary({ issues }: { issues: readonly ValidationIssue[] }) {
   if (!issues.length) return <p className="text-emerald-400">The design is valid.</p>;

@@ -38,7 +38,7 @@ export function TemplateGallery() {
           </div>
         </div>
         {!templates.length && <p className="text-sm text-amber-300">The template registry is not in this build of topology-core yet.</p>}
-        <ul className="grid grid-cols-3 gap-3">
+        <ul className="grid grid-cols-3 items-start gap-3">
           {templates.map((t) => (
             <li key={t.id}>
               <TemplateCard t={t} expanded={open === t.id} onToggle={() => setOpen(open === t.id ? null : t.id)} />
