@@ -42,19 +42,28 @@ export function deadLetterMsg(
       : { ...msg.headers, 'x-first-death-reason': reason, 'x-first-death-queue': queue, 'x-first-death-exchange': msg.exchange };
     xDeath = [freshEntry(msg, queue, reason, time)];
   } else {
-    xDeath = [];
-    let found: XDeathEntry | undefined;
     // 3.10 regroups the existing entries by (queue, reason) with a foldl that prepends, which
     // reverses their order whenever there are two or more (group_by_queue_and_reason,
     // rabbit_dead_letter.erl; pinned by the chained-ttl-tiers recording). 4.x keeps the order.
-    const reverse = profile.xDeathRegroupReverses && history.length > 1;
-    for (let i = 0; i < history.length; i++) {
-      const d = history[reverse ? history.length - 1 - i : i] as XDeathEntry;
-      if (found === undefined && d.queue === queue && d.reason === reason) found = d;
-      else xDeath.push(d);
+    const n = history.length;
+    const reverse = profile.xDeathRegroupReverses && n > 1;
+    let foundAt = -1;
+    for (let i = 0; i < n; i++) {
+      const d = history[i] as XDeathEntry;
+      if (d.queue === queue && d.reason === reason) {
+        foundAt = i;
+        break;
+      }
     }
     // a repeat death counts in place and moves to the front; other fields keep their first values
-    xDeath.unshift(found ? bump(found) : freshEntry(msg, queue, reason, time));
+    const size = foundAt >= 0 ? n : n + 1;
+    xDeath = new Array<XDeathEntry>(size);
+    xDeath[0] = foundAt >= 0 ? bump(history[foundAt] as XDeathEntry) : freshEntry(msg, queue, reason, time);
+    let j = 1;
+    for (let k = 0; k < n; k++) {
+      const i = reverse ? n - 1 - k : k;
+      if (i !== foundAt) xDeath[j++] = history[i] as XDeathEntry;
+    }
   }
   if (profile.lastDeathHeaders || dropCc) {
     const h: { [k: string]: AmqpValue } = {};
@@ -72,13 +81,24 @@ export function deadLetterMsg(
     body: msg.body,
     bytes: msg.bytes,
     exchange: dlx,
-    routingKeys: dlrk !== undefined ? [dlrk] : msg.routingKeys,
+    routingKeys: dlrk !== undefined ? dlrkKeys(dlrk) : msg.routingKeys,
     headers,
     xDeath,
     xDeathFromClient: false,
     expiration: undefined,
     ccInKeys: dlrk === undefined && msg.ccInKeys,
   };
+}
+
+/** [DLRK] arrays are immutable: share one per key */
+const DLRK_KEYS = new Map<string, readonly string[]>();
+function dlrkKeys(dlrk: string): readonly string[] {
+  let k = DLRK_KEYS.get(dlrk);
+  if (!k) {
+    k = [dlrk];
+    if (DLRK_KEYS.size < 10000) DLRK_KEYS.set(dlrk, k);
+  }
+  return k;
 }
 
 function isEmpty(o: object): boolean {
