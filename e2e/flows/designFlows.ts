@@ -138,3 +138,40 @@ export const lintFlow: Flow = {
     await shot('lint');
   },
 };
+
+export const keyboardFlow: Flow = {
+  name: 'keyboard reachable, main regions present',
+  async run({ page, url, shot }) {
+    await page.goto(url);
+    await page.waitForSelector('[data-testid=template-gallery]');
+    // the gallery's first control is reachable with Tab
+    await page.keyboard.press('Tab');
+    await page.click('[data-testid=gallery-blank]');
+    for (const id of ['palette', 'toolbar', 'canvas', 'side-panel', 'bottom-panel', 'sim-bar', 'minimap']) {
+      const sel = id === 'minimap' ? '.react-flow__minimap' : `[data-testid=${id}]`;
+      assert((await page.locator(sel).count()) === 1, `region ${id} present`);
+    }
+    // add nodes from the palette with the keyboard only
+    await page.focus('[data-testid=palette-queue-classic]');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await waitFor('two nodes added by keyboard', async () => (await page.locator('.react-flow__node').count()) === 2);
+    assert((await page.locator('[data-testid=node-queue]').count()) === 2, 'a classic and a quorum queue');
+    // tab order reaches the toolbar, the sim controls and the side tabs
+    await page.focus('[data-testid=design-name]');
+    const seen = new Set<string>();
+    for (let i = 0; i < 60; i++) {
+      await page.keyboard.press('Tab');
+      const id = await page.evaluate('document.activeElement && document.activeElement.getAttribute("data-testid")');
+      if (typeof id === 'string') seen.add(id);
+    }
+    for (const id of ['cmd-autoLayout', 'cmd-fitView', 'open-gallery', 'sim-run', 'tab-lint', 'palette-publisher'])
+      assert(seen.has(id), `${id} reachable by Tab (saw ${[...seen].join(', ')})`);
+    // shortcuts listed from the command registry
+    await page.click('[data-testid=shortcuts-toggle]');
+    const keys = await page.locator('[data-testid=shortcuts]').innerText();
+    assert(keys.includes('Ctrl+Z') && keys.includes('Shift+L'), `shortcut list: ${keys}`);
+    await shot('keys');
+  },
+};

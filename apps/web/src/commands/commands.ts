@@ -107,7 +107,8 @@ export const playPause = register({
   shortcut: 'Space',
   icon: '▶',
   group: 'sim',
-  keyTest: (e) => e.key === ' ' && !mod(e),
+  // Space on a focused button, tab or node belongs to that element, not to the player
+  keyTest: (e) => e.key === ' ' && !mod(e) && !(e.target as Element | null)?.closest?.('button, a, [role=tab], .react-flow__node, .react-flow__edge'),
   perform: ({ store }) => {
     if (!player.plans.sim && !player.plans.live) store.getState().runSimulation();
     if (player.playing) player.pause();

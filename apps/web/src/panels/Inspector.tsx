@@ -78,7 +78,6 @@ const DEDICATED_ARGS = new Set([
   'x-dead-letter-routing-key',
   'x-max-length',
   'x-overflow',
-  'x-delivery-limit',
   'x-expires',
   'x-delayed-type',
   'alternate-exchange',
