@@ -11,10 +11,26 @@ import type { Ending } from './types.js';
 
 const norm = (e: Ending) => (e.kind === 'queue' ? { kind: 'queue', queues: [e.queue, ...(e.also ?? [])].sort() } : { kind: e.kind });
 
-const cases = listTemplates().flatMap((t) => {
-  const r = buildTemplate(t.id);
-  if (!r.ok) throw new Error(t.id);
-  return r.template.documented.map((d) => [`${t.id} (${d.failure.kind}${d.failure.kind === 'failFirst' ? ` ${d.failure.n}` : ''})`, r.template, d] as const);
+/** non-default parameters worth checking too */
+const VARIANTS: readonly (readonly [string, Record<string, unknown>])[] = [
+  ['requeue-once', { deadLetter: true }],
+  ['dlx-ttl-wait-queue', { maxRetries: 0 }],
+  ['republish-ttl', { maxRetries: 5, initialDelayMs: 1000, multiplier: 3, maxDelayMs: 10000 }],
+  ['chained-ttl', { delaysMs: [10, 20, 40, 80, 160] }],
+  ['radlx-priority-dlq', { priority: 'standard', maxPerCycle: 2 }],
+  ['radlx-cycles', { maxPerCycle: 3, cycleDelayMs: 1000 }],
+  ['spring-stateless', { recoverer: 'reject', maxAttempts: 4 }],
+  ['spring-stateful', { recoverer: 'reject', maxAttempts: 2 }],
+  ['quorum-delivery-limit', { deliveryLimit: 0 }],
+  ['binary-delay-levels', { levels: 10, unitMs: 100, delaysMs: [100, 12300, 102300] }],
+  ['delayed-exchange', { maxRetries: 6, initialDelayMs: 500, multiplier: 2, maxDelayMs: 4000 }],
+];
+
+const cases = [...listTemplates().map((t) => [t.id, {}] as const), ...VARIANTS].flatMap(([id, params]) => {
+  const r = buildTemplate(id, params);
+  if (!r.ok) throw new Error(`${id} ${JSON.stringify(r.errors)}`);
+  const p = Object.keys(params).length ? ` ${JSON.stringify(params)}` : '';
+  return r.template.documented.map((d) => [`${id}${p} (${d.failure.kind}${d.failure.kind === 'failFirst' ? ` ${d.failure.n}` : ''})`, r.template, d] as const);
 });
 
 /** Templates whose documented outcome the simulator cannot reproduce yet (reported, not hidden). */
@@ -41,5 +57,18 @@ describe('template outcomes (simulated)', () => {
       delaysMs: doc.delaysMs,
       endsIn: norm(doc.endsIn),
     });
+  });
+});
+
+describe('template details', () => {
+  it('spring: a fatal error (x-fatal) is rejected at once, without retries', () => {
+    const r = buildTemplate('spring-stateless');
+    if (!r.ok) throw new Error('build');
+    const d = r.template.design;
+    const pub = { ...d.publishers[0]!, properties: { headers: { 'x-fatal': true } } };
+    const result = simulate(designToSimulation({ ...d, publishers: [pub] }, { messages: 1, failure: { kind: 'always' } }));
+    const tr = traceMessages(result, { workConsumers: r.template.workConsumers })[0]!;
+    expect(tr.attempts).toBe(1);
+    expect(norm(tr.endsIn)).toEqual({ kind: 'queue', queues: ['orders.dlq'] });
   });
 });
