@@ -141,6 +141,15 @@ describe('lint rules', () => {
       ).not.toContain('retry-without-max'));
   });
 
+  describe('retry-without-max with radlx', () => {
+    const lintOf = (id: string) => {
+      const r = buildTemplate(id);
+      return r.ok ? lintDesign(r.template.design).map((f) => f.id) : [];
+    };
+    it('triggers when the dead-letter queue cycles back (radlx-cycles never gives up)', () => expect(lintOf('radlx-cycles')).toContain('retry-without-max'));
+    it('not when radlx ends in a plain DLQ', () => expect(lintOf('radlx-simple')).not.toContain('retry-without-max'));
+  });
+
   describe('plugin-required', () => {
     it('triggers for a delayed exchange', () => expect(ids(design({ extra: { exchanges: [{ name: 'd', type: 'x-delayed-message', arguments: { 'x-delayed-type': 'direct' } }] } }))).toContain('plugin-required'));
     it('radlx on 3.10 is an error', () =>

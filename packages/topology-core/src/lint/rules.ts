@@ -238,7 +238,13 @@ export const RULES: readonly LintRule[] = [
         const seen = new Set<string>();
         const work: string[] = [];
         for (const s of start) {
-          if (s.action.kind === 'reject' && flow.exchangeType(String(flow.args.get(c.queue)?.['x-dead-letter-exchange'])) === 'radlx') continue; // radlx counts
+          const dlx = String(flow.args.get(c.queue)?.['x-dead-letter-exchange']);
+          if (s.action.kind === 'reject' && flow.exchangeType(dlx) === 'radlx') {
+            // radlx counts the retries; only its "dead" (header-bound) destinations can start a new cycle
+            for (const b of flow.topology.bindings)
+              if (b.source === dlx && b.destination_type === 'queue' && b.arguments && Object.keys(b.arguments).some((k) => k !== 'x-match')) work.push(b.destination);
+            continue;
+          }
           for (const t of actionTargets(flow, c.queue, s.action)) work.push(t);
         }
         let loops = false;
