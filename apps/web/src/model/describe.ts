@@ -59,8 +59,17 @@ export function failureText(f: FailureModel | undefined): string {
   }
 }
 
+/** Never throws: a behaviour being typed in the inspector may be half-written JSON. */
 export function behaviourLines(b: ConsumerBehaviour): string[] {
-  switch (b.kind) {
+  try {
+    return behaviourLinesOf(b);
+  } catch {
+    return ['(behaviour being edited: see the inspector)'];
+  }
+}
+
+function behaviourLinesOf(b: ConsumerBehaviour): string[] {
+  switch (b?.kind) {
     case 'script':
       return [`script: ${b.actions.map(actionText).join(', ')}`];
     case 'worker':
@@ -70,6 +79,8 @@ export function behaviourLines(b: ConsumerBehaviour): string[] {
       ];
     case 'router':
       return ['router', ...b.rules.map((r) => `${r.when ? `${conditionText(r.when)} → ` : '→ '}${actionText(r.then)}`)];
+    default:
+      return ['(not a known behaviour kind)'];
   }
 }
 

@@ -115,3 +115,16 @@ describe('delete, rename, duplicate keep references whole', () => {
     expect(validateDesign(d).ok).toBe(true);
   });
 });
+describe('half-written behaviours never break the canvas', () => {
+  it('republish targets and renames tolerate a behaviour that is not valid yet', async () => {
+    const { republishTargets } = await import('./designEdit');
+    const { behaviourLines } = await import('./describe');
+    const bad = { kind: 'worker', onFailure: 'oops' } as never;
+    expect(republishTargets(bad)).toEqual([]);
+    expect(behaviourLines(bad)).toEqual(['(behaviour being edited: see the inspector)']);
+    expect(behaviourLines({} as never)).toEqual(['(not a known behaviour kind)']);
+    const d = dlxTtlRetry();
+    const withBad = { ...d, consumers: [{ ...d.consumers[0]!, behaviour: { kind: 'nope' } as never }] };
+    expect(renameNode(withBad, 'exchange:work', 'w2').consumers[0]!.behaviour).toEqual({ kind: 'nope' });
+  });
+});

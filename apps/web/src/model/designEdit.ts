@@ -115,16 +115,22 @@ function mapActions(b: ConsumerBehaviour, f: (a: ConsumerAction) => ConsumerActi
       };
     case 'router':
       return { ...b, rules: b.rules.map((r) => ({ ...r, then: mapOne(r.then) ?? r.then })) };
+    default:
+      return b; // not a known kind (being typed): leave it for validation to report
   }
 }
 
-/** Every republish target of a behaviour (for republish edges). */
+/** Every republish target of a behaviour (for republish edges); none for half-written JSON. */
 export function republishTargets(b: ConsumerBehaviour): string[] {
   const out = new Set<string>();
-  mapActions(b, (a) => {
-    if (a.kind === 'republish') out.add(a.exchange);
-    return a;
-  });
+  try {
+    mapActions(b, (a) => {
+      if (a?.kind === 'republish' && typeof a.exchange === 'string') out.add(a.exchange);
+      return a;
+    });
+  } catch {
+    return [];
+  }
   return [...out];
 }
 

@@ -5,6 +5,7 @@ import { edgeIdOf, parseEdgeId } from '../model/edgeIds';
 import { deleteEdge, updateBinding, updateConsumer, updateExchange, updatePublisher, updateQueue } from '../model/designEdit';
 import { CheckField, JsonField, NumberArgField, SelectField, TextField, markWarnings } from './fields';
 import { fieldIssues, issuesUnder, pathOf, useValidation } from './validation';
+import { behaviourLines } from '../model/describe';
 
 function setArg(args: AmqpTable | undefined, key: string, v: AmqpValue | undefined): AmqpTable {
   const out: Record<string, AmqpValue> = { ...(args ?? {}) };
@@ -23,6 +24,7 @@ export function Inspector() {
     return (
       <div data-testid="inspector-empty" className="p-3 text-xs text-slate-400">
         <p className="mb-2">Select a node or an edge to edit it. Fields are checked by the same validation the server and the CLI use, as you type.</p>
+        <DesignSettings />
         <DesignSummary issues={v.errors} />
       </div>
     );
@@ -82,6 +84,30 @@ const DEDICATED_ARGS = new Set([
   'x-delayed-type',
   'alternate-exchange',
 ]);
+
+function DesignSettings() {
+  const profile = useApp((s) => s.design.profile ?? '3.10');
+  const description = useApp((s) => s.design.description ?? '');
+  const set = (patch: Partial<Design>, key: string) => {
+    const s = useApp.getState();
+    s.setDesign({ ...s.design, ...patch }, { coalesce: key });
+  };
+  return (
+    <div data-testid="design-settings" className="mb-3 border-b border-slate-800 pb-2">
+      <SelectField
+        label="Broker semantics (simulation and lint)"
+        testid="field-profile"
+        value={profile}
+        options={[
+          { value: '3.10', label: 'RabbitMQ 3.10 (recorded truth)' },
+          { value: '4.x', label: 'RabbitMQ 4.x' },
+        ]}
+        onChange={(v) => set({ profile: v as Design['profile'] }, 'profile')}
+      />
+      {description && <p className="whitespace-pre-wrap text-[11px] leading-snug text-slate-300">{description}</p>}
+    </div>
+  );
+}
 
 function DesignSummary({ issues }: { issues: readonly ValidationIssue[] }) {
   if (!issues.length) return <p className="text-emerald-400">The design is valid.</p>;
@@ -235,6 +261,11 @@ function ConsumerForm({ design, c, f }: { design: Design; c: ConsumerSpec; f: F 
         onChange={(queue) => set({ ...c, queue }, 'queue')}
       />
       <NumberArgField label="Prefetch" value={c.prefetch} issues={f('prefetch')} onChange={(v) => set({ ...c, prefetch: v as number }, 'prefetch')} />
+      <ul data-testid="behaviour-summary" className="mb-1 list-disc pl-4 text-[11px] text-emerald-200">
+        {behaviourLines(c.behaviour).map((l, i) => (
+          <li key={i}>{l}</li>
+        ))}
+      </ul>
       <JsonField
         label="Behaviour (worker / router / script)"
         testid="field-behaviour"
