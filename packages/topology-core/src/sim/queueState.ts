@@ -32,13 +32,28 @@ export class QEntry implements DeliveryView {
   retry: Extract<ConsumerAction, { kind: 'retryInProcess' }> | undefined = undefined;
 
   constructor(
-    readonly msg: Msg,
+    public msg: Msg,
     /** absolute virtual ms at which it expires; Infinity without a TTL */
-    readonly expiresAt: number,
+    public expiresAt: number,
     /** enqueue order: a classic queue requeues to this position */
     public pos: number,
   ) {
     this.headers = msg.headers;
+  }
+
+  /** reuse a released entry (the simulator pools them: fewer long-lived allocations) */
+  reset(msg: Msg, expiresAt: number, pos: number): this {
+    this.msg = msg;
+    this.expiresAt = expiresAt;
+    this.pos = pos;
+    this.deliveryCount = 0;
+    this.redelivered = false;
+    this.consumer = undefined;
+    this.headers = msg.headers;
+    this.attempt = 0;
+    this.inProcess = 0;
+    this.retry = undefined;
+    return this;
   }
 
   get body(): string {

@@ -76,6 +76,20 @@ function consumerOrigin(id: string): PublishOrigin {
 const STEP_WORK: Work = { k: 'step' };
 const STEP_ORIGIN: PublishOrigin = { kind: 'step' };
 const NO_HEADERS: { readonly [k: string]: AmqpValue } = Object.freeze({});
+/** what a pooled (released) queue entry points at */
+const RELEASED: Msg = Object.freeze({
+  id: '',
+  logical: { id: '', index: 0, counts: undefined },
+  body: '',
+  bytes: 0,
+  exchange: '',
+  routingKeys: [],
+  headers: NO_HEADERS,
+  xDeath: undefined,
+  xDeathFromClient: false,
+  expiration: undefined,
+  ccInKeys: false,
+});
 
 export class Simulator {
   readonly profile: SemanticsProfile;
@@ -98,6 +112,7 @@ export class Simulator {
 
   private t = 0;
   private nextStep = 0;
+  private readonly pool: QEntry[] = [];
   private readonly singleKeys = new Map<string, readonly string[]>();
   private seq = 0;
   private batch: SimEvent[] | undefined;
@@ -258,6 +273,19 @@ export class Simulator {
     if (this.retain) this.events.push(e);
     if (this.batch) this.batch.push(e);
     if (this.onEvent) this.onEvent(e);
+  }
+
+  /** a queue entry left the broker (acked, dead-lettered, dropped): recycle it */
+  private release(e: QEntry): void {
+    this.inFlight--;
+    if (this.pool.length < 4096) {
+      // drop references so a pooled entry keeps no message alive
+      e.msg = RELEASED;
+      e.headers = NO_HEADERS;
+      e.consumer = undefined;
+      e.retry = undefined;
+      this.pool.push(e);
+    }
   }
 
   private touchInFlight(delta: number): void {
@@ -490,7 +518,9 @@ export class Simulator {
       const e = Number(msg.expiration);
       if (Number.isFinite(e) && (ttl === undefined || e < ttl)) ttl = e;
     }
-    const entry = new QEntry(msg, ttl === undefined ? Infinity : this.t + ttl, q.nextPos++);
+    const expiresAt = ttl === undefined ? Infinity : this.t + ttl;
+    const pooled = this.pool.pop();
+    const entry = pooled ? pooled.reset(msg, expiresAt, q.nextPos++) : new QEntry(msg, expiresAt, q.nextPos++);
     this.touchInFlight(1);
     if (this.wantEvents)
       this.emit({ kind: 'enqueued', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: cfg.name, depth: q.readyCount + 1, ...(ttl !== undefined ? { expiresAt: entry.expiresAt } : {}) });
@@ -521,8 +551,9 @@ export class Simulator {
       ((cfg.maxLength !== undefined && q.readyCount > cfg.maxLength) || (cfg.maxBytes !== undefined && q.readyBytes > cfg.maxBytes))
     ) {
       const e = q.takeHead() as QEntry;
-      this.touchInFlight(-1);
-      this.deadLetter(q, e.msg, 'maxlen');
+      const m = e.msg;
+      this.release(e);
+      this.deadLetter(q, m, 'maxlen');
     }
   }
 
@@ -532,10 +563,11 @@ export class Simulator {
       const h = q.head();
       if (!h || h.expiresAt > this.t) return;
       q.takeHead();
-      this.touchInFlight(-1);
-      if (this.wantEvents) this.emit({ kind: 'expired', t: this.t, seq: this.seq++, msgId: h.msg.id, body: h.msg.body, queue: q.cfg.name });
+      const m = h.msg;
+      this.release(h);
+      if (this.wantEvents) this.emit({ kind: 'expired', t: this.t, seq: this.seq++, msgId: m.id, body: m.body, queue: q.cfg.name });
       else this.seq++;
-      this.deadLetter(q, h.msg, 'expired');
+      this.deadLetter(q, m, 'expired');
     }
   }
 
@@ -667,13 +699,13 @@ export class Simulator {
     switch (action.kind) {
       case 'ack':
         this.settle(d);
-        this.touchInFlight(-1);
+        this.release(d);
         if (this.wantEvents) this.emit({ kind: 'acked', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id });
         else this.seq++;
         break;
       case 'reject':
         this.settle(d);
-        this.touchInFlight(-1);
+        this.release(d);
         if (this.wantEvents) this.emit({ kind: 'rejected', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id });
         else this.seq++;
         this.deadLetter(q, msg, 'rejected');
@@ -713,8 +745,9 @@ export class Simulator {
       const limit = q.cfg.deliveryLimit;
       // delivery_count > limit dead-letters (rabbit_fifo.erl L1756-1781)
       if (limit !== undefined && e.deliveryCount > limit) {
-        this.touchInFlight(-1);
-        this.deadLetter(q, e.msg, 'delivery_limit');
+        const m = e.msg;
+        this.release(e);
+        this.deadLetter(q, m, 'delivery_limit');
         return;
       }
       if (limit !== undefined) q.returns.push(e);
@@ -733,8 +766,9 @@ export class Simulator {
   private deleteQueue(q: QueueState): void {
     // deleting a queue discards its messages: no dead-lettering (docs dlx#overview)
     for (let e = q.takeHead(); e; e = q.takeHead()) {
-      this.touchInFlight(-1);
-      this.drop(e.msg, 'queue-deleted', q.cfg.name, undefined);
+      const m = e.msg;
+      this.release(e);
+      this.drop(m, 'queue-deleted', q.cfg.name, undefined);
     }
     this.queues.delete(q.cfg.name);
     this.router.deleteQueue(q.cfg.name);
