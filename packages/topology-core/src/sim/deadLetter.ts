@@ -101,7 +101,11 @@ function dlrkKeys(dlrk: string): readonly string[] {
   return k;
 }
 
+/** the shared empty header table (publishes without headers use it) */
+export const EMPTY_HEADERS: { readonly [k: string]: AmqpValue } = Object.freeze({});
+
 function isEmpty(o: object): boolean {
+  if (o === EMPTY_HEADERS) return true;
   for (const _ in o) return false;
   return true;
 }

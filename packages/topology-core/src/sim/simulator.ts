@@ -13,7 +13,7 @@ import { mulberry32, type Rng } from './rng.js';
 import { profileFor, type SemanticsProfile } from './profiles.js';
 import { queueConfig } from './queueConfig.js';
 import { QEntry, QueueState, entryPos, type ConsumerSlot } from './queueState.js';
-import { deadLetterMsg, isCycle } from './deadLetter.js';
+import { EMPTY_HEADERS, deadLetterMsg, isCycle } from './deadLetter.js';
 import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.js';
 import { Router, type RouteResult } from '../routing/route.js';
 import {
@@ -75,7 +75,7 @@ function consumerOrigin(id: string): PublishOrigin {
 }
 const STEP_WORK: Work = { k: 'step' };
 const STEP_ORIGIN: PublishOrigin = { kind: 'step' };
-const NO_HEADERS: { readonly [k: string]: AmqpValue } = Object.freeze({});
+const NO_HEADERS = EMPTY_HEADERS;
 /** what a pooled (released) queue entry points at */
 const RELEASED: Msg = Object.freeze({
   id: '',
