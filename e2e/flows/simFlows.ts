@@ -79,3 +79,33 @@ export const budgetFlow: Flow = {
     await shot('budget');
   },
 };
+
+export const everyTemplateFlow: Flow = {
+  name: 'every template draws, simulates and animates',
+  async run({ page, url }) {
+    await page.goto(url);
+    await page.waitForSelector('[data-testid=template-card]');
+    const ids = await page.locator('[data-testid=template-card]').evaluateAll((els) => els.map((e) => e.getAttribute('data-template')!));
+    const problems: string[] = [];
+    for (const id of ids) {
+      await page.goto(`${url}/?template=${id}`);
+      await page.waitForSelector('.react-flow__node');
+      await page.selectOption('[data-testid=sim-failure]', 'always');
+      await page.selectOption('[data-testid=sim-speed]', '10000');
+      await page.fill('[data-testid=sim-count]', '2');
+      await page.click('[data-testid=sim-run]');
+      const err = await page.locator('[data-testid=sim-error]').count();
+      if (err) {
+        problems.push(`${id}: ${await page.locator('[data-testid=sim-error]').innerText()}`);
+        continue;
+      }
+      const lanes = await page.locator('[data-testid=timeline-lane]').count();
+      if (lanes < 1) problems.push(`${id}: no timeline lanes`);
+      await page.click('[data-testid=sim-play]');
+      await page.waitForTimeout(700);
+      const drawn = (await page.evaluate('window.__overlay ? window.__overlay.frames : 0')) as number;
+      if (drawn < 5) problems.push(`${id}: the overlay is not animating`);
+    }
+    assert(problems.length === 0, problems.join('\n'));
+  },
+};

@@ -9,6 +9,7 @@ import { fmtT } from './SimBar';
 const LANE_H = 18;
 const LABEL_W = 110;
 const MAX_LANES = 150;
+const MAX_MARKS = 200;
 
 export function Timeline() {
   const sim = useApp((s) => s.simEvents);
@@ -88,7 +89,8 @@ function Lane({ story, source, endT, active }: { story: Story; source: 'sim' | '
       </span>
       <span className="relative h-full flex-1">
         <span className="absolute top-1/2 h-px w-full bg-slate-800" />
-        {story.waits.map((w, i) => (
+        {/* a message that cycles forever has thousands of marks: the first MAX_MARKS tell the story */}
+        {story.waits.slice(0, MAX_MARKS).map((w, i) => (
           <span
             key={i}
             title={`${w.ttl ? 'TTL wait' : 'waiting'} in ${w.queue}: ${fmtT(w.to - w.from)}`}
@@ -96,7 +98,7 @@ function Lane({ story, source, endT, active }: { story: Story; source: 'sim' | '
             style={{ left: x(w.from), width: `max(2px, ${((w.to - w.from) / endT) * 100}%)` }}
           />
         ))}
-        {story.attempts.map((a, i) => (
+        {story.attempts.slice(0, MAX_MARKS).map((a, i) => (
           <span
             key={i}
             title={`attempt ${i + 1} at ${fmtT(a.t)}: ${a.ok ? 'ok' : 'failed'}`}

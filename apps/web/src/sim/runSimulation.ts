@@ -30,7 +30,7 @@ export function runDesignSimulation(design: Design, opts: RunOptions): RunResult
   if (!v.ok) return { error: `Fix the design first: ${v.errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ')}` };
   try {
     const input = designToSimulation(design, { messages: opts.messages, failure: opts.failure, seed: opts.seed });
-    const r = simulate({ ...input, maxEvents: opts.maxEvents ?? 300_000 });
+    const r = simulate({ ...input, maxEvents: opts.maxEvents ?? 40_000 });
     return { events: attributePublishers(r.events, design.publishers.map((p) => p.id)), truncated: r.truncated, endTime: r.endTime };
   } catch (e) {
     return { error: e instanceof Error ? e.message : String(e) };
