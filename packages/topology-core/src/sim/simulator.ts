@@ -208,19 +208,27 @@ export class Simulator {
   /** run to completion */
   run(): SimulationResult {
     while (this.advance());
-    return this.result();
+    return this.result(true);
   }
 
-  result(): SimulationResult {
-    return {
+  /**
+   * The run's result. `final` is a snapshot of the queues now; with `lazyFinal` it is built on
+   * first read instead (run() uses that: a finished simulator does not change any more, and
+   * big runs that only want stats skip the snapshot).
+   */
+  result(lazyFinal = false): SimulationResult {
+    const base = {
       events: this.events,
-      final: this.snapshotQueues(),
       publishNacked: this.publishNacked,
       returned: this.returned,
       endTime: this.t,
       truncated: this.truncatedFlag,
       stats: { hops: this.hops, events: this.seq, published: this.published, maxInFlight: this.maxInFlight },
     };
+    if (!lazyFinal) return { ...base, final: this.snapshotQueues() };
+    let final: Record<string, MessageSnapshot[]> | undefined;
+    const take = (): Record<string, MessageSnapshot[]> => (final ??= this.snapshotQueues());
+    return Object.defineProperty(base, 'final', { get: take, enumerable: true, configurable: true }) as SimulationResult;
   }
 
   /** one heap entry; false when the run is over */
