@@ -238,14 +238,20 @@ async function drainAll(conn: ChannelModel, queues: readonly string[]): Promise<
   return final;
 }
 
-/** A vhost just created over HTTP can take a moment before it accepts connections: retry briefly. */
+/**
+ * A vhost just created over HTTP can take a moment before it accepts connections, and a broker
+ * that was probed a moment ago may be restarting: retry briefly (the probe has already failed
+ * fast when the broker was never there).
+ */
 async function openForRun(url: AmqpUrl): Promise<ChannelModel> {
+  const until = Date.now() + 30_000;
   for (let attempt = 1; ; attempt++) {
     try {
       return await openConnection(url, { purpose: 'conformance' });
     } catch (err) {
-      if (!(err instanceof BrokerConnectError && err.kind === 'vhost') || attempt >= 10) throw err;
-      await sleep(100 * attempt);
+      const retriable = err instanceof BrokerConnectError && (err.kind === 'vhost' ? attempt < 10 : err.kind === 'unreachable' && Date.now() < until);
+      if (!retriable) throw err;
+      await sleep(Math.min(1000, 100 * attempt));
     }
   }
 }
@@ -315,6 +321,19 @@ async function runIn(url: AmqpUrl, s: Scenario): Promise<Observed> {
   }
 }
 
+/** Creates the run's vhost; while the management API is unreachable (a restart), retries for up to 30 s. */
+async function createVhostPatiently(mgmt: ManagementClient, vhost: string): Promise<void> {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await mgmt.createVhost(vhost);
+    } catch (err) {
+      if (!(err instanceof ManagementError && err.status === undefined && Date.now() < until)) throw err;
+      await sleep(500);
+    }
+  }
+}
+
 function isolationName(s: Scenario): string {
   const slug = s.name.replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 60);
   return `retry-studio-conformance-${slug}-${randomBytes(4).toString('hex')}`;
@@ -329,7 +348,7 @@ export async function runBrokerScenario(s: Scenario, o: BrokerRunOptions): Promi
   if (o.probe.management.available) {
     vhost = isolationName(s);
     try {
-      await mgmt.createVhost(vhost);
+      await createVhostPatiently(mgmt, vhost);
     } catch (err) {
       // a user without the administrator tag may not create vhosts: isolate by prefix instead
       if (!(err instanceof ManagementError && (err.status === 401 || err.status === 403))) throw err;
