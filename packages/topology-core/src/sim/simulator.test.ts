@@ -63,6 +63,15 @@ describe('Simulator', () => {
     expect(r.of('acked').map((e) => e.t)).toEqual([100, 100, 200]);
   });
 
+  it('prefetch 0 is unlimited (basic.qos)', () => {
+    const r = run({
+      topology: T.topology(T.queue('q')),
+      consumers: [C.worker('q', [], { prefetch: 0, processingMs: 100 })],
+      steps: [S.publish('', 'q', 'a'), S.publish('', 'q', 'b'), S.publish('', 'q', 'c')],
+    });
+    expect(r.of('delivered').map((e) => e.t)).toEqual([0, 0, 0]);
+  });
+
   it('two consumers on one queue share it round-robin', () => {
     const a = C.script('q', A.ack);
     const b = C.script('q', A.ack);

@@ -335,7 +335,8 @@ export class Simulator {
       const b = spec.behaviour;
       const c: ConsumerState = {
         id: spec.id,
-        prefetch: Math.max(1, spec.prefetch ?? 1),
+        // basic.qos prefetch 0 means no limit
+        prefetch: spec.prefetch === 0 ? Infinity : Math.max(1, spec.prefetch ?? 1),
         inflight: 0,
         spec,
         behaviour: b,
