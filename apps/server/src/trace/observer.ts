@@ -94,6 +94,18 @@ export class Observer {
     }
   }
 
+  /** copies still waiting in the observation queues (0 when the observation has caught up) */
+  async backlog(conn: { createChannel(): Promise<Channel> }): Promise<number> {
+    const ch = await conn.createChannel();
+    try {
+      let n = 0;
+      for (const m of this.mirrors) n += (await ch.checkQueue(m.queue)).messageCount;
+      return n;
+    } finally {
+      await ch.close().catch(() => undefined);
+    }
+  }
+
   async teardown(conn: { createChannel(): Promise<Channel> } | undefined): Promise<void> {
     this.stopped = true;
     await this.ch?.close().catch(() => undefined);

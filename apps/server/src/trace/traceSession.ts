@@ -500,6 +500,9 @@ export class TraceSession implements TraceContext {
       while (!this.stopping) {
         await new Promise((r) => setTimeout(r, 100));
         if (this.settled() && this.now() - this.tracker.lastActivity >= settleMs) {
+          // and the observation has caught up (its copies may lag behind the workers)
+          const backlog = await this.observer.backlog(this.conn).catch(() => 1);
+          if (backlog > 0) continue;
           await this.stop('complete');
           break;
         }
