@@ -108,7 +108,9 @@ export class EventLog {
       sub.dropped = 0;
       sub.s.write(`event: notice\ndata: ${JSON.stringify({ kind: 'notice', level: 'warn', code: 'events-dropped', message: `${n} events were dropped because the client read too slowly`, t: 0 })}\n\n`);
     }
-    while (sub.queue.length > 0 && !sub.blocked) this.writeNow(sub, sub.queue.shift()!);
+    let i = 0;
+    while (i < sub.queue.length && !sub.blocked) this.writeNow(sub, sub.queue[i++]!);
+    sub.queue = sub.queue.slice(i);
   }
 
   /** Replays the ring after `afterSeq` (Last-Event-ID), then streams live. Returns a handle. */
