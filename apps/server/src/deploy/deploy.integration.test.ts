@@ -50,6 +50,9 @@ describe('plan and deploy', () => {
       'exchange', 'exchange', 'exchange', 'queue', 'queue', 'queue', 'binding', 'binding', 'binding',
     ]);
     cleanup.push(() => srv.post('/api/teardown', { designName: 'idem', prefix, force: true }));
+    const list = await srv.get('/api/deployments');
+    expect(list.body.deployments).toContainEqual(expect.objectContaining({ prefix, vhost: '/', designName: 'idem', counts: { exchanges: 3, queues: 3, bindings: 3 } }));
+    expect(JSON.stringify(list.body)).not.toMatch(/guest:guest/);
     const p2 = await srv.post('/api/plan', { design: d, prefix });
     expect(p2.body.plan.summary).toEqual({ create: 0, unchanged: 9, conflict: 0, unsupported: 0 });
     const dep2 = await srv.post('/api/deploy', { design: d, prefix });

@@ -150,6 +150,23 @@ export function createApp(options: AppOptions) {
     }),
   );
 
+  // what this tool has deployed (the manifest; broker URLs are stored redacted)
+  app.get('/api/deployments', (_req, res) => {
+    res.json({
+      deployments: manifest.all().map((r) => ({
+        id: r.id,
+        broker: r.broker,
+        vhost: r.vhost,
+        prefix: r.prefix,
+        designName: r.designName,
+        createdVhost: r.createdVhost,
+        counts: { exchanges: r.exchanges.length, queues: r.queues.length, bindings: r.bindings.length },
+        createdAt: r.createdAt,
+        updatedAt: r.updatedAt,
+      })),
+    });
+  });
+
   registerTraceRoutes(app, ctx, limits.trace);
 
   app.use('/api', (_req, res) => sendError(res, 404, 'no such API route'));
