@@ -18,6 +18,15 @@ try {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
 
+  // 0. the machine's own frame rate with an idle page (the ceiling under the current load)
+  await page.goto(server.url);
+  await page.waitForSelector('[data-testid=app]');
+  const idleFps = (await page.evaluate(`new Promise((resolve) => {
+    let frames = 0; const t0 = performance.now();
+    const f = (now) => { frames++; if (now - t0 < 2000) requestAnimationFrame(f); else resolve(frames / ((now - t0) / 1000)); };
+    requestAnimationFrame(f);
+  })`)) as number;
+
   // 1. fps with 1,000 tokens on a 300-node canvas
   await page.goto(`${server.url}/?stress=43&messages=1000&speed=1`);
   await page.waitForFunction(() => document.querySelectorAll('.react-flow__node').length >= 300, null, { timeout: 30_000 });
@@ -42,6 +51,7 @@ try {
     };
     requestAnimationFrame(f);
   })`)) as { fps: number; minTokens: number; maxTokens: number; worstFrameMs: number; drawMs: number };
+  console.log(`idle page fps (this machine, now): ${idleFps.toFixed(1)}`);
   console.log(`canvas nodes: ${nodes}`);
   console.log(`tokens animating: ${m.minTokens}..${m.maxTokens}`);
   console.log(`canvas fps: ${m.fps.toFixed(1)} (target >= 50; worst frame ${m.worstFrameMs.toFixed(1)} ms, overlay draw ${m.drawMs.toFixed(2)} ms/frame)`);

@@ -39,5 +39,6 @@ export function OverlayHost({ edges }: { edges: DesignEdge[] }) {
     return () => overlay.stop();
   }, [store]);
 
-  return <canvas ref={ref} data-testid="token-overlay" className="pointer-events-none absolute inset-0 z-[4] h-full w-full" />;
+  // its own compositing layer: redrawing tokens must not repaint the 300 nodes underneath
+  return <canvas ref={ref} data-testid="token-overlay" style={{ willChange: "transform" }} className="pointer-events-none absolute inset-0 z-[4] h-full w-full" />;
 }
