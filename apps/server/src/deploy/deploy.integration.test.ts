@@ -148,6 +148,12 @@ describe('plan and deploy', () => {
     expect(x.alternative).toMatch(/TTL/);
     const b = plan.body.plan.items.find((i: { designName: string }) => i.designName === 'delay -> q [k]');
     expect(b.status).toBe('unsupported');
+    // the portable compile is offered, and it plans without anything unsupported
+    expect(plan.body.portable.ok).toBe(true);
+    expect(plan.body.portable.changes.length).toBeGreaterThan(0);
+    const portablePlan = await srv.post('/api/plan', { design: plan.body.portable.design, prefix });
+    expect(portablePlan.status).toBe(200);
+    expect(portablePlan.body.plan.summary.unsupported).toBe(0);
     const dep = await srv.post('/api/deploy', { design: d, prefix });
     cleanup.push(() => srv.post('/api/teardown', { designName: 'delayed', prefix, force: true }));
     expect(dep.body.result.ok).toBe(true);

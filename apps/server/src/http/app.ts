@@ -1,4 +1,6 @@
 import express, { type Request, type RequestHandler } from 'express';
+import { compilePortable, type Design } from '@retry-studio/topology-core';
+import type { DeployPlan } from '../deploy/planDeploy.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -28,6 +30,19 @@ export interface AppContext {
   readonly brokers: Brokers;
   readonly deploy: DeployService;
   readonly manifest: Manifest;
+}
+
+/**
+ * When the plan needs the delayed-message plugin the broker lacks, the core's portable compile
+ * (TTL wait queues instead of the plugin) is offered beside it, ready to plan and deploy.
+ */
+function portableOffer(design: Design, plan: DeployPlan): Record<string, unknown> {
+  const needsDelayed = plan.items.some((i) => i.kind === 'exchange' && i.status === 'unsupported' && i.desired.type === 'x-delayed-message');
+  if (!needsDelayed) return {};
+  const r = compilePortable(design);
+  return r.ok
+    ? { portable: { ok: true, changes: r.changes, design: r.design } }
+    : { portable: { ok: false, errors: r.errors.slice(0, 20).map((e) => ({ field: `design.${e.path}`, message: e.message })) } };
 }
 
 /** Broker-side failures become 502 with our message (never amqplib's, never a password). */
@@ -108,7 +123,7 @@ export function createApp(options: AppOptions) {
       const body = parseBody(planRequest, req.body);
       const { url, design, warnings, target } = prepare(body);
       const { plan } = await ctx.deploy.plan(design, url, target).catch(brokerFailure);
-      res.json({ broker: redactUrl(url), target, plan, warnings });
+      res.json({ broker: redactUrl(url), target, plan, warnings, ...portableOffer(design, plan) });
     }),
   );
 
