@@ -145,6 +145,13 @@ describe('Simulator', () => {
     expect(r.stats.hops).toBe(2);
   });
 
+  it('simulate(): final is built on first read and serialises like a plain property', () => {
+    const r = simulate({ topology: T.topology(T.queue('q')), consumers: [], steps: [S.publish('', 'q', 'a')] });
+    expect(r.final['q']?.map((m) => m.body)).toEqual(['a']);
+    expect(JSON.parse(JSON.stringify(r)).final.q[0].body).toBe('a');
+    expect({ ...r }.final['q']).toHaveLength(1);
+  });
+
   it('emitDepth reports queue depth changes', () => {
     const r = run({ topology: T.topology(T.queue('q')), steps: [S.publish('', 'q', 'a')], emitDepth: true });
     expect(r.of('depth').map((e) => [e.queue, e.ready, e.unacked])).toEqual([['q', 1, 0]]);
