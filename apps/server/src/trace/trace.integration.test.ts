@@ -167,6 +167,74 @@ describe('live trace', () => {
     expect(pred.body.comparison.firstDifference).toBeUndefined();
   });
 
+  it('script, requeue, republish with expiration and in-process retry behave as the simulator predicts', async () => {
+    const prefix = uniquePrefix('behave');
+    const d = design({
+      name: 'trace-behaviours',
+      exchanges: [
+        { name: 'in', type: 'direct' },
+        { name: 'later', type: 'direct' },
+      ],
+      queues: [{ name: 'a' }, { name: 'wait', arguments: { 'x-dead-letter-exchange': 'in', 'x-dead-letter-routing-key': 'b' } }, { name: 'b' }],
+      bindings: [bindQ('in', 'a', 'a'), bindQ('later', 'wait', 'w'), bindQ('in', 'b', 'b')],
+      consumers: [
+        {
+          id: 'scripted',
+          queue: 'a',
+          behaviour: {
+            kind: 'script',
+            actions: [
+              { kind: 'requeue' },
+              { kind: 'republish', exchange: 'later', routingKey: 'w', expiration: 80, headers: { 'x-retries': { kind: 'counter', by: { kind: 'header', name: 'x-retries' }, add: 1 } } },
+            ],
+          },
+        },
+        {
+          id: 'retrying',
+          queue: 'b',
+          behaviour: {
+            kind: 'worker',
+            failure: { kind: 'failFirst', n: 2 },
+            onFailure: [{ then: { kind: 'retryInProcess', maxAttempts: 3, backoff: { initialMs: 10, multiplier: 2, maxMs: 50 }, recover: { kind: 'reject' } } }],
+          },
+        },
+      ],
+      publishers: [{ id: 'p', exchange: 'in', routingKey: 'a' }],
+    });
+    await deploy(d, prefix);
+    const t = await srv.post('/api/trace', { design: d, prefix, messages: 2 });
+    expect(t.status, JSON.stringify(t.body)).toBe(201);
+    const s = await waitDone(t.body.id);
+    expect(s).toMatchObject({ state: 'complete', acked: 2, balanced: true });
+    const { frames } = await readSse(srv.base + t.body.events, { timeoutMs: 5000 });
+    const ev = sim(frames).filter((e) => e.msgId === 'p-1');
+    expect(ev.filter((e) => e.kind === 'requeued')).toHaveLength(1);
+    const rep = ev.find((e) => e.kind === 'published' && e.origin.kind === 'consumer');
+    expect(rep).toMatchObject({ exchange: 'later', expiration: '80', headers: expect.objectContaining({ 'x-retries': 1 }) });
+    expect(ev.filter((e) => e.kind === 'processed').map((e) => e.kind === 'processed' && e.ok)).toEqual([false, false, true]);
+    const pred = await srv.get(`/api/trace/${t.body.id}/prediction?events=0`);
+    expect(pred.status).toBe(200);
+    expect(pred.body.comparison.firstDifference).toBeUndefined();
+    expect(pred.body.comparison.matching).toBe(2);
+  });
+
+  it('traces a design deployed in its own vhost', async () => {
+    const vhost = uniquePrefix('tvh').slice(0, -1);
+    const d = retryLoopDesign('trace-vhost', { ttl: 50, maxRetries: 5 });
+    const dep = await srv.post('/api/deploy', { design: d, vhost });
+    expect(dep.status).toBe(200);
+    try {
+      const t = await srv.post('/api/trace', { design: d, vhost, messages: 2 });
+      expect(t.status, JSON.stringify(t.body)).toBe(201);
+      expect(t.body.target).toEqual({ vhost, prefix: '' });
+      const s = await waitDone(t.body.id);
+      expect(s).toMatchObject({ state: 'complete', acked: 2, balanced: true });
+    } finally {
+      const td = await srv.post('/api/teardown', { designName: 'trace-vhost', vhost, force: true });
+      expect(td.body.deletedVhost).toBe(true);
+    }
+  });
+
   it('a trace needs the design deployed', async () => {
     const r = await srv.post('/api/trace', { design: retryLoopDesign('never-deployed'), prefix: uniquePrefix('nd') });
     expect(r.status).toBe(409);
