@@ -1,24 +1,30 @@
 /**
- * Canvas node ids: the same scheme as the core's nodeIds (`exchange:orders`, `queue:orders.q`,
- * `consumer:ID`, `publisher:ID`), so a design's `layout` means the same thing everywhere.
+ * Canvas node ids come from the core (`exchange:orders`, `queue:orders.q`, `consumer:ID`,
+ * `publisher:ID`), so a design's `layout` and a lint finding's `objects` mean the same here.
  */
-export type NodeKind = 'exchange' | 'queue' | 'consumer' | 'publisher';
-const KINDS: readonly NodeKind[] = ['exchange', 'queue', 'consumer', 'publisher'];
+import {
+  consumerNodeId as coreConsumer,
+  exchangeNodeId as coreExchange,
+  nodeId,
+  parseNodeId as coreParse,
+  publisherNodeId as corePublisher,
+  queueNodeId as coreQueue,
+  type NodeKind,
+} from '@retry-studio/topology-core';
 
-export const exchangeNodeId = (name: string) => `exchange:${name}`;
-export const queueNodeId = (name: string) => `queue:${name}`;
-export const consumerNodeId = (id: string) => `consumer:${id}`;
-export const publisherNodeId = (id: string) => `publisher:${id}`;
+export type { NodeKind };
+
+export const exchangeNodeId = (name: string): string => coreExchange(name);
+export const queueNodeId = (name: string): string => coreQueue(name);
+export const consumerNodeId = (id: string): string => coreConsumer(id);
+export const publisherNodeId = (id: string): string => corePublisher(id);
 
 export function nodeIdOf(kind: NodeKind, key: string): string {
-  return `${kind}:${key}`;
+  return nodeId(kind, key);
 }
 
-/** Splits at the first colon (names may contain colons); undefined for foreign ids. */
+/** The kind and the name (or design id) inside a node id; undefined for edge ids. */
 export function parseNodeId(id: string): { kind: NodeKind; key: string } | undefined {
-  const i = id.indexOf(':');
-  if (i < 0) return undefined;
-  const kind = id.slice(0, i) as NodeKind;
-  if (!KINDS.includes(kind)) return undefined;
-  return { kind, key: id.slice(i + 1) };
+  const p = coreParse(id);
+  return p ? { kind: p.kind, key: p.name } : undefined;
 }
