@@ -33,28 +33,36 @@ try {
   const nodes = await page.locator('.react-flow__node').count();
   await page.waitForFunction(() => ((window as unknown as { __overlay?: { drawnTokens: number } }).__overlay?.drawnTokens ?? 0) >= 1000, null, { timeout: 30_000 });
   await page.waitForTimeout(500);
-  // page scripts are strings: tsx's keepNames would inject a helper the page does not have
-  const m = (await page.evaluate(`new Promise((resolve) => {
-    const ov = window.__overlay;
-    let frames = 0, minTokens = Infinity, maxTokens = 0, worst = 0;
-    const d0 = ov.drawMs, f0 = ov.frames;
-    const t0 = performance.now();
-    let last = t0;
-    const f = (now) => {
-      frames++;
-      worst = Math.max(worst, now - last);
-      last = now;
-      minTokens = Math.min(minTokens, ov.drawnTokens);
-      maxTokens = Math.max(maxTokens, ov.drawnTokens);
-      if (now - t0 < 4000) requestAnimationFrame(f);
-      else resolve({ fps: frames / ((now - t0) / 1000), minTokens, maxTokens, worstFrameMs: worst, drawMs: (ov.drawMs - d0) / Math.max(1, ov.frames - f0) });
-    };
-    requestAnimationFrame(f);
-  })`)) as { fps: number; minTokens: number; maxTokens: number; worstFrameMs: number; drawMs: number };
+  // page scripts are strings: tsx's keepNames would inject a helper the page does not have.
+  // Three 3-second windows; the median is reported (this VM's load moves single windows a lot).
+  const windows: Array<{ fps: number; minTokens: number; maxTokens: number; worstFrameMs: number; drawMs: number }> = [];
+  for (let w = 0; w < 3; w++) {
+    windows.push(
+      (await page.evaluate(`new Promise((resolve) => {
+        const ov = window.__overlay;
+        let frames = 0, minTokens = Infinity, maxTokens = 0, worst = 0;
+        const d0 = ov.drawMs, f0 = ov.frames;
+        const t0 = performance.now();
+        let last = t0;
+        const f = (now) => {
+          frames++;
+          worst = Math.max(worst, now - last);
+          last = now;
+          minTokens = Math.min(minTokens, ov.drawnTokens);
+          maxTokens = Math.max(maxTokens, ov.drawnTokens);
+          if (now - t0 < 3000) requestAnimationFrame(f);
+          else resolve({ fps: frames / ((now - t0) / 1000), minTokens, maxTokens, worstFrameMs: worst, drawMs: (ov.drawMs - d0) / Math.max(1, ov.frames - f0) });
+        };
+        requestAnimationFrame(f);
+      })`)) as { fps: number; minTokens: number; maxTokens: number; worstFrameMs: number; drawMs: number },
+    );
+  }
+  const m = [...windows].sort((x, y) => x.fps - y.fps)[1]!;
   console.log(`idle page fps (this machine, now): ${idleFps.toFixed(1)}`);
   console.log(`canvas nodes: ${nodes}`);
   console.log(`tokens animating: ${m.minTokens}..${m.maxTokens}`);
-  console.log(`canvas fps: ${m.fps.toFixed(1)} (target >= 50; worst frame ${m.worstFrameMs.toFixed(1)} ms, overlay draw ${m.drawMs.toFixed(2)} ms/frame)`);
+  console.log(`canvas fps windows: ${windows.map((x) => x.fps.toFixed(1)).join(', ')}`);
+  console.log(`canvas fps: ${m.fps.toFixed(1)} (median window; target >= 50; worst frame ${m.worstFrameMs.toFixed(1)} ms, overlay draw ${m.drawMs.toFixed(2)} ms/frame)`);
   if (m.fps < 50) ok = false;
 
   // 2. template chosen -> canvas drawn

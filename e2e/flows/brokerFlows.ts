@@ -74,3 +74,29 @@ export const deployAndTraceFlow: Flow = {
     assert(/Deleted [1-9]/.test(res), `teardown deleted objects: ${res}`);
   },
 };
+
+/** A broker without the delayed-message plugin: the plan says unsupported and offers the portable compile. */
+export const unsupportedPlanFlow: Flow = {
+  name: 'plan shows unsupported objects and the portable compile',
+  broker: true,
+  async run({ page, url, shot }) {
+    await page.goto(`${url}/?template=delayed-exchange`);
+    await page.waitForSelector('.react-flow__node');
+    await page.click('[data-testid=tab-broker]');
+    await page.fill('[data-testid=deploy-prefix]', `e2e${Date.now().toString(36)}.`);
+    await page.click('[data-testid=broker-probe]');
+    await page.waitForSelector('[data-testid=broker-probe-result]', { timeout: 20_000 });
+    const probe = await page.locator('[data-testid=broker-probe-result]').innerText();
+    if (/x-delayed-message: yes/.test(probe)) return; // this broker has the plugin: nothing unsupported to show
+    await page.click('[data-testid=broker-plan]');
+    await page.waitForSelector('[data-testid=plan-diff]', { timeout: 20_000 });
+    const unsupported = parseInt(await page.locator('[data-testid=plan-count-unsupported]').innerText(), 10);
+    assert(unsupported > 0, 'the delayed exchange is unsupported here');
+    assert((await page.locator('[data-testid=plan-item][data-status=unsupported]').first().innerText()).includes('delayed'), 'the plugin is named');
+    await shot('unsupported');
+    await page.click('[data-testid=portable-apply]');
+    await page.click('[data-testid=broker-plan]');
+    await waitFor('portable design plans cleanly', async () => (await page.locator('[data-testid=plan-count-unsupported]').innerText()).startsWith('0 '), 20_000);
+    await shot('portable');
+  },
+};
