@@ -44,6 +44,9 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
       if (body.publisher !== undefined && !design.publishers.some((p) => p.id === body.publisher))
         throw new HttpError(400, `no publisher '${body.publisher}' in the design`, 'publisher');
       if (design.publishers.length === 0) throw new HttpError(400, 'the design has no publisher to publish test messages from', 'design.publishers');
+      // one trace per deployment: the design's consumers would otherwise compete for its messages
+      const same = [...sessions.values()].find((s) => s.isRunning && s.target.vhost === target.vhost && s.target.prefix === target.prefix && s.brokerKey === redactUrl(url));
+      if (same) throw new HttpError(409, `trace '${same.traceId}' is still running on this deployment; stop it first`, 'design');
       const running = [...sessions.values()].filter((s) => s.isRunning).length;
       if (running >= MAX_RUNNING) throw new HttpError(429, `${running} traces are running; stop one first`);
       const { plan } = await ctx.deploy.plan(design, url, target).catch((err: Error) => {
@@ -57,7 +60,7 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
       const conn = await ctx.brokers.connection(url, target.vhost, 'trace').catch((err: Error) => {
         throw new HttpError(502, err.message, 'broker');
       });
-      const session = new TraceSession(design, target, conn, ctx.brokers.management(url), {
+      const session = new TraceSession(design, target, conn, ctx.brokers.management(url), redactUrl(url), {
         ...(body.publisher ? { publisher: body.publisher } : {}),
         ...(body.messages ? { messages: body.messages } : {}),
         ...(body.ratePerSecond ? { ratePerSecond: body.ratePerSecond } : {}),

@@ -254,6 +254,9 @@ describe('live trace', () => {
     await deploy(d, prefix);
     const t = await srv.post('/api/trace', { design: d, prefix, messages: 1, durationMs: 20_000 });
     expect(t.status).toBe(201);
+    const second = await srv.post('/api/trace', { design: d, prefix, messages: 1 });
+    expect(second.status).toBe(409);
+    expect(second.body.error).toMatch(/still running/);
     const frames: { event: string; data: any }[] = [];
     const reading = readSse(srv.base + t.body.events, { timeoutMs: 25_000, onFrame: (f) => frames.push(f) });
     // wait for the first delivery, then delete the work queue under the worker

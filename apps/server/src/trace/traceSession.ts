@@ -132,6 +132,8 @@ export class TraceSession implements TraceContext {
     readonly target: DeployTarget,
     readonly conn: ManagedConnection,
     private readonly mgmt: ManagementClient,
+    /** the broker, redacted (which deployment this trace runs on) */
+    readonly brokerKey: string,
     readonly opts: TraceOptions = {},
   ) {
     this.renamer = new Renamer(target.prefix);
