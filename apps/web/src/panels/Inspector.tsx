@@ -57,6 +57,14 @@ export function Inspector() {
     if (e?.kind === 'binding') {
       const b = design.topology.bindings.find((x) => edgeIdOf.binding(x) === id);
       if (b) body = <BindingForm key={key} id={id} b={b} f={f} />;
+    } else if (e?.kind === 'deadLetter') {
+      const q = design.topology.queues.find((x) => x.name === e.from);
+      body = (
+        <>
+          <EdgeInfo id={id} kind={e.kind} />
+          {q && <DeadLetterKey q={q} f={(field) => fieldIssues(issuesUnder(all, pathOf(design, `queue:${q.name}`) ?? ''), pathOf(design, `queue:${q.name}`) ?? '', field)} />}
+        </>
+      );
     } else if (e) body = <EdgeInfo id={id} kind={e.kind} />;
   }
   const rest = under.filter((i) => !/\.(name|type|arguments|id|queue|exchange|routingKey|routing_key|behaviour|prefetch|label|properties|bodyPrefix|durable|internal)\b/.test(i.path.slice(base.length)));
@@ -328,8 +336,30 @@ function BindingForm({ id, b, f }: { id: string; b: BindingDef; f: F }) {
   );
 }
 
+/** The dead-letter edge's own setting: the routing key dead-lettered messages are republished with. */
+function DeadLetterKey({ q, f }: { q: QueueDef; f: F }) {
+  const rk = q.arguments?.['x-dead-letter-routing-key'];
+  return (
+    <div className="mt-3">
+      <TextField
+        label={`Dead-letter routing key (on ${q.name})`}
+        testid="field-edge-dlrk"
+        value={typeof rk === 'string' ? rk : ''}
+        placeholder="keep the original key"
+        issues={f('arguments.x-dead-letter-routing-key')}
+        onChange={(v) => {
+          const args: Record<string, AmqpValue> = { ...(q.arguments ?? {}) };
+          if (v === '') delete args['x-dead-letter-routing-key'];
+          else args['x-dead-letter-routing-key'] = v;
+          apply(updateQueue(useApp.getState().design, q.name, { ...q, arguments: args }), `dlrk:${q.name}`);
+        }}
+      />
+    </div>
+  );
+}
+
 const EDGE_TEXT: Record<string, string> = {
-  deadLetter: 'Dead-letter edge: the queue’s x-dead-letter-exchange. Rejected, expired and over-limit messages go here. Edit the routing key on the queue.',
+  deadLetter: 'Dead-letter edge: the queue’s x-dead-letter-exchange. Rejected, expired and over-limit messages are republished here.',
   alternate: 'Alternate exchange: messages this exchange cannot route go to it.',
   republish: 'Republish: the consumer publishes a copy to this exchange. Edit the behaviour on the consumer.',
   consume: 'The consumer reads from this queue.',
