@@ -54,6 +54,16 @@ describe('computeBudget', () => {
   });
 });
 
+describe('script consumers (scenarios, definitions with ad-hoc consumers)', () => {
+  it('counts the deliveries of the consumer that saw the message most', () => {
+    const d = design('requeue-once').design;
+    const scripted = { ...d, consumers: [{ id: 's', queue: 'orders.q', behaviour: { kind: 'script' as const, actions: [{ kind: 'requeue' as const }, { kind: 'requeue' as const }, { kind: 'ack' as const }] } }] };
+    const b = computeBudget(scripted, { kind: 'always' });
+    expect(b.attempts).toBe(3);
+    expect(b.endsIn).toEqual({ kind: 'acked' });
+  });
+});
+
 describe('compareStrategies', () => {
   it('puts several strategies side by side under one failure model', () => {
     const rows = compareStrategies(

@@ -73,8 +73,10 @@ export function computeBudget(design: Design, failure: BudgetFailure, opts: Budg
   const poisonBody = `${first.bodyPrefix ?? first.id}-1`;
   const input = designToSimulation(onlyFirst, { messages: n, failure: failureModel(failure, poisonBody), seed: opts.seed ?? 1 });
   const result = simulate({ ...input, maxTimeMs: opts.maxTimeMs ?? 24 * 3600 * 1000 });
-  const workConsumers = opts.workConsumers ?? design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
-  const traces = traceMessages(result, { workConsumers, activeQueues: activeQueuesOf(design) });
+  const workers = design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
+  // no workers (scripts only, e.g. a scenario): the trace picks the consumer that saw the message most
+  const workConsumers = opts.workConsumers ?? (workers.length > 0 ? workers : undefined);
+  const traces = traceMessages(result, { ...(workConsumers ? { workConsumers } : {}), activeQueues: activeQueuesOf(design) });
   const failing = traces.find((t) => t.body === poisonBody) ?? traces[0];
   if (!failing) throw new Error('the simulation produced no events for the published message');
   const others = traces.filter((t) => t !== failing);

@@ -81,7 +81,7 @@ export function traceMessages(result: SimulationResult, opts: TraceOptions = {})
 }
 
 function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly string[], truncated: boolean, work: Set<string> | undefined): MessageTrace {
-  const attemptTimes: number[] = [];
+  let attemptTimes: number[] = [];
   const path: string[] = [];
   let publishes = 0,
     deadLetterings = 0,
@@ -94,7 +94,9 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
     drops = 0;
   let workAcked = false;
   let dropped = false;
-  const deliveredTo = new Set<string>();
+  // script consumers emit no 'processed': fall back to the deliveries of the consumer that saw it most
+  const deliveredAt = new Map<string, number[]>();
+  const lastOutcome = new Map<string, SimEvent['kind']>();
   for (const e of events) {
     switch (e.kind) {
       case 'published':
@@ -109,16 +111,25 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
         break;
       case 'delivered':
         deliveries++;
-        deliveredTo.add(e.consumer);
+        if (!work || work.has(e.consumer)) {
+          const l = deliveredAt.get(e.consumer);
+          if (l) l.push(e.t);
+          else deliveredAt.set(e.consumer, [e.t]);
+        }
         break;
       case 'processed':
         if (!work || work.has(e.consumer)) attemptTimes.push(e.t);
         break;
       case 'acked':
         if (!work || work.has(e.consumer)) workAcked = workAcked || lastProcessedOk(events, e);
+        lastOutcome.set(e.consumer, e.kind);
+        break;
+      case 'rejected':
+        lastOutcome.set(e.consumer, e.kind);
         break;
       case 'requeued':
         requeues++;
+        lastOutcome.set(e.consumer, e.kind);
         break;
       case 'dead-lettered':
         deadLetterings++;
@@ -136,6 +147,14 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
       default:
         break;
     }
+  }
+  if (attemptTimes.length === 0 && deliveredAt.size > 0) {
+    let best: [string, number[]] | undefined;
+    for (const entry of deliveredAt) if (!best || entry[1].length > best[1].length) best = entry;
+    attemptTimes = best![1];
+    // a script consumer whose last word on it was an ack (not a republish-then-ack, which publishes after)
+    const lastEvent = [...events].reverse().find((e) => 'consumer' in e && e.consumer === best![0]);
+    workAcked = lastOutcome.get(best![0]) === 'acked' && lastEvent?.kind === 'acked' && !events.some((e) => e.kind === 'published' && e.origin.kind === 'consumer' && e.origin.id === best![0] && e.t >= lastEvent.t);
   }
   const delaysMs = attemptTimes.slice(1).map((t, i) => t - attemptTimes[i]!);
   let endsIn: Ending;

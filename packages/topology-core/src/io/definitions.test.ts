@@ -86,6 +86,22 @@ describe('design JSON and loadDocument', () => {
     expect(r.ok && r.design.name).toBe('n');
     expect(readDesignJson('{nope')).toMatchObject({ ok: false, errors: [{ code: 'json-syntax' }] });
   });
+  it('reads a retry-scenario/1 file as a design (scripts + publishers)', () => {
+    const s = {
+      format: 'retry-scenario/1',
+      name: 'sc',
+      topology: { exchanges: [{ name: 'x', type: 'direct' }], queues: [{ name: 'q' }], bindings: [{ source: 'x', destination: 'q', destination_type: 'queue', routing_key: 'k' }] },
+      consumers: [{ queue: 'q', actions: ['requeue', 'reject'] }],
+      steps: [{ publish: { exchange: 'x', routing_key: 'k', body: 'a' } }, { wait_ms: 5 }, { publish: { exchange: 'x', routing_key: 'k', body: 'b' } }],
+    };
+    const r = loadDocument(JSON.stringify(s));
+    expect(r).toMatchObject({ ok: true, kind: 'scenario' });
+    expect(r.ok && r.design.consumers[0]).toMatchObject({ queue: 'q', behaviour: { kind: 'script', actions: [{ kind: 'requeue' }, { kind: 'reject' }] } });
+    expect(r.ok && r.design.publishers).toHaveLength(1);
+    expect(loadDocument(JSON.stringify({ ...s, consumers: [{ queue: 'nope', actions: ['ack'] }] }))).toMatchObject({ ok: false, errors: [{ path: 'consumers[0].queue' }] });
+    expect(loadDocument(JSON.stringify({ ...s, consumers: 3 }))).toMatchObject({ ok: false, errors: [{ path: 'consumers' }] });
+  });
+
   it('detects definitions vs design', () => {
     expect(loadDocument(JSON.stringify(vhostExport))).toMatchObject({ ok: true, kind: 'definitions' });
     expect(loadDocument(JSON.stringify({ topology: { queues: [{ name: 'q' }] } }))).toMatchObject({ ok: true, kind: 'design' });

@@ -6,10 +6,56 @@ import type { Design } from '../model/design.js';
 import type { ValidationIssue } from '../model/validateResult.js';
 import { parseDesign } from '../model/validateDesign.js';
 import { designFromTopology, importDefinitions, looksLikeDefinitions, type ImportDefinitionsOptions } from './definitions.js';
+import { isPlainObject } from '../model/validateResult.js';
+import { SCENARIO_FORMAT, type Scenario } from '../scenario/types.js';
+import { scenarioConsumers } from '../scenario/fromScenario.js';
+import type { PublisherSpec } from '../model/publisher.js';
+import { DESIGN_FORMAT, DESIGN_VERSION } from '../model/design.js';
+
+export type DocumentKind = 'design' | 'definitions' | 'scenario';
 
 export type LoadedDocument =
-  | { readonly ok: true; readonly kind: 'design' | 'definitions'; readonly design: Design; readonly warnings: readonly ValidationIssue[]; readonly vhost?: string }
-  | { readonly ok: false; readonly kind?: 'design' | 'definitions'; readonly errors: readonly ValidationIssue[]; readonly warnings: readonly ValidationIssue[] };
+  | { readonly ok: true; readonly kind: DocumentKind; readonly design: Design; readonly warnings: readonly ValidationIssue[]; readonly vhost?: string }
+  | { readonly ok: false; readonly kind?: DocumentKind; readonly errors: readonly ValidationIssue[]; readonly warnings: readonly ValidationIssue[] };
+
+/**
+ * A retry-scenario/1 file as a design: its topology, its consumers as scripts, and one
+ * publisher per distinct publish step (the steps' timing is not kept).
+ */
+export function designFromScenario(v: unknown): { ok: true; design: unknown } | { ok: false; error: ValidationIssue } {
+  if (!isPlainObject(v)) return { ok: false, error: { path: '', code: 'scenario-type', message: 'a scenario must be an object' } };
+  if (!Array.isArray(v.consumers) || !v.consumers.every((c) => isPlainObject(c) && typeof c.queue === 'string' && Array.isArray(c.actions)))
+    return { ok: false, error: { path: 'consumers', code: 'field-type', message: 'consumers must be [{queue, actions}]' } };
+  if (!Array.isArray(v.steps)) return { ok: false, error: { path: 'steps', code: 'field-type', message: 'steps must be an array' } };
+  const s = v as unknown as Scenario;
+  const publishers: PublisherSpec[] = [];
+  const seen = new Set<string>();
+  s.steps.forEach((st) => {
+    if (!isPlainObject(st) || !isPlainObject((st as { publish?: unknown }).publish)) return;
+    const p = (st as { publish: { exchange: string; routing_key: string; mandatory?: boolean; properties?: PublisherSpec['properties'] } }).publish;
+    const key = JSON.stringify([p.exchange, p.routing_key, p.properties ?? null, p.mandatory ?? false]);
+    if (seen.has(key)) return;
+    seen.add(key);
+    publishers.push({
+      id: `publish-${publishers.length + 1}`,
+      exchange: p.exchange,
+      routingKey: p.routing_key,
+      bodyPrefix: `p${publishers.length + 1}`,
+      ...(p.properties ? { properties: p.properties } : {}),
+      ...(p.mandatory ? { mandatory: true } : {}),
+    });
+  });
+  let consumers;
+  try {
+    consumers = scenarioConsumers(s);
+  } catch (e) {
+    return { ok: false, error: { path: 'consumers', code: 'field-type', message: `cannot read the consumers: ${(e as Error).message}` } };
+  }
+  return {
+    ok: true,
+    design: { format: DESIGN_FORMAT, version: DESIGN_VERSION, name: typeof s.name === 'string' ? s.name : 'scenario', ...(typeof s.description === 'string' ? { description: s.description } : {}), topology: s.topology, consumers, publishers },
+  };
+}
 
 export function loadDocument(text: string, opts: ImportDefinitionsOptions & { readonly name?: string } = {}): LoadedDocument {
   let v: unknown;
@@ -26,6 +72,13 @@ export function loadValue(v: unknown, opts: ImportDefinitionsOptions & { readonl
     const r = importDefinitions(v, opts);
     if (!r.ok) return { ok: false, kind: 'definitions', errors: r.errors, warnings: r.warnings };
     return { ok: true, kind: 'definitions', design: designFromTopology(r.topology, opts.name ?? 'imported'), warnings: r.warnings, ...(r.vhost !== undefined ? { vhost: r.vhost } : {}) };
+  }
+  if (isPlainObject(v) && v.format === SCENARIO_FORMAT) {
+    const c = designFromScenario(v);
+    if (!c.ok) return { ok: false, kind: 'scenario', errors: [c.error], warnings: [] };
+    const r = parseDesign(c.design);
+    if (!r.ok) return { ok: false, kind: 'scenario', errors: r.errors, warnings: r.warnings };
+    return { ok: true, kind: 'scenario', design: r.design, warnings: r.warnings };
   }
   const r = parseDesign(v);
   if (!r.ok) return { ok: false, kind: 'design', errors: r.errors, warnings: r.warnings };

@@ -1,7 +1,7 @@
 /** What a CLI command gets: its arguments, output streams and file access (injectable for tests). */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { formatIssues, loadDocument, type Design, type ValidationIssue } from '@retry-studio/topology-core';
+import { formatIssues, loadDocument, type Design, type DocumentKind, type ValidationIssue } from '@retry-studio/topology-core';
 
 export interface CliIo {
   readonly out: (s: string) => void;
@@ -40,7 +40,7 @@ export async function writeText(io: CliIo, file: string, text: string): Promise<
 }
 
 export interface LoadedFile {
-  readonly kind: 'design' | 'definitions';
+  readonly kind: DocumentKind;
   readonly design: Design;
   readonly warnings: readonly ValidationIssue[];
 }

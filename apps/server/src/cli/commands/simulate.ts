@@ -72,7 +72,8 @@ export async function simulateCommand(argv: readonly string[], io: CliIo): Promi
   // every message's path, with the failure model applied to all of them
   const model = failure.kind === 'poison' ? { kind: 'poison' as const, bodies: [budget.traces[0]!.body] } : failure;
   const result = simulate({ ...designToSimulation(doc.design, { messages, failure: model, seed }), maxTimeMs: 24 * 3600 * 1000 });
-  const traces = traceMessages(result, { activeQueues: activeQueuesOf(doc.design), workConsumers: doc.design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id) });
+  const workers = doc.design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
+  const traces = traceMessages(result, { activeQueues: activeQueuesOf(doc.design), ...(workers.length > 0 ? { workConsumers: workers } : {}) });
   if (flag(a, 'json')) {
     const { traces: _t, ...summary } = budget;
     void _t;
