@@ -17,11 +17,11 @@
  *   real broker through the server's broker layer, in a throwaway vhost; the simulator runs the
  *   same TTL-0 workload for the ratio.
  */
-import { readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import v8 from "node:v8";
-import vm from "node:vm";
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import {
   Simulator,
   simulate,
@@ -30,110 +30,70 @@ import {
   type SimStep,
   type SimulationInput,
   type Topology,
-} from "@retry-studio/topology-core";
-import type { Channel, ConfirmChannel, ConsumeMessage } from "amqplib";
-import {
-  ManagementClient,
-  openConnection,
-  resolveBrokerUrl,
-  waitForDrain,
-  withVhost,
-} from "../broker/index.js";
+} from '@retry-studio/topology-core';
+import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
+import { ManagementClient, openConnection, resolveBrokerUrl, waitForDrain, withVhost } from '../broker/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(here, "../../../..");
-const sharedDir =
-  process.env.CONFORMANCE_SHARED_DIR ?? resolve(repoRoot, "../shared");
+const repoRoot = resolve(here, '../../../..');
+const sharedDir = process.env.CONFORMANCE_SHARED_DIR ?? resolve(repoRoot, '../shared');
 const N = Number(process.env.BENCH_MESSAGES ?? 100_000);
 const BROKER_N = Number(process.env.BENCH_BROKER_MESSAGES ?? 5_000);
 /** BENCH_SECTIONS=speed,memory,broker (default all) */
-const SECTIONS = new Set(
-  (process.env.BENCH_SECTIONS ?? "speed,memory,broker").split(","),
-);
+const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? 'speed,memory,broker').split(','));
 
 function scenario(name: string): Scenario {
-  return JSON.parse(
-    readFileSync(
-      join(sharedDir, "conformance", "scenarios", `${name}.json`),
-      "utf8",
-    ),
-  ) as Scenario;
+  return JSON.parse(readFileSync(join(sharedDir, 'conformance', 'scenarios', `${name}.json`), 'utf8')) as Scenario;
 }
 
 /** n publishes: all at t=0 (burst), or one every `gapMs` virtual ms (steady) */
-function publishes(
-  n: number,
-  exchange: string,
-  routingKey: string,
-  gapMs = 0,
-): SimStep[] {
+function publishes(n: number, exchange: string, routingKey: string, gapMs = 0): SimStep[] {
   const steps: SimStep[] = [];
   for (let i = 0; i < n; i++) {
     steps.push({
-      kind: "publish",
+      kind: 'publish',
       exchange,
       routingKey,
       body: `m-${i + 1}`,
       msgId: `m-${i + 1}`,
     });
-    if (gapMs > 0) steps.push({ kind: "wait", ms: gapMs });
+    if (gapMs > 0) steps.push({ kind: 'wait', ms: gapMs });
   }
   return steps;
 }
 
-const rejectThenAck = (
-  id: string,
-  queue: string,
-  retries: number,
-): ConsumerSpec => ({
+const rejectThenAck = (id: string, queue: string, retries: number): ConsumerSpec => ({
   id,
   queue,
   prefetch: 1,
   behaviour: {
-    kind: "worker",
-    failure: { kind: "failFirst", n: retries },
-    onFailure: [{ then: { kind: "reject" } }],
+    kind: 'worker',
+    failure: { kind: 'failFirst', n: retries },
+    onFailure: [{ then: { kind: 'reject' } }],
   },
 });
-const always = (
-  id: string,
-  queue: string,
-  action: "ack" | "reject",
-): ConsumerSpec => ({
+const always = (id: string, queue: string, action: 'ack' | 'reject'): ConsumerSpec => ({
   id,
   queue,
-  behaviour: { kind: "router", rules: [{ then: { kind: action } }] },
+  behaviour: { kind: 'router', rules: [{ then: { kind: action } }] },
 });
 
-export function nanit2Input(
-  topology: Topology,
-  n: number,
-  gapMs = 0,
-): SimulationInput {
+export function nanit2Input(topology: Topology, n: number, gapMs = 0): SimulationInput {
   return {
     topology,
-    consumers: [
-      rejectThenAck("mailman", "mailman.users.created", 3),
-      always("subscriptions", "subscriptions.users.created", "ack"),
-    ],
-    steps: publishes(n, "nanit.users", "created", gapMs),
+    consumers: [rejectThenAck('mailman', 'mailman.users.created', 3), always('subscriptions', 'subscriptions.users.created', 'ack')],
+    steps: publishes(n, 'nanit.users', 'created', gapMs),
     retainEvents: false,
     maxEvents: Number.POSITIVE_INFINITY,
     maxTimeMs: Number.POSITIVE_INFINITY,
   };
 }
 
-function chainedInput(
-  topology: Topology,
-  n: number,
-  gapMs = 0,
-): SimulationInput {
+function chainedInput(topology: Topology, n: number, gapMs = 0): SimulationInput {
   return {
     topology,
-    consumers: ["work.0", "work.1", "work.2"].map((q) =>
-      always(q, q, "reject"),
-    ),
-    steps: publishes(n, "work", "task", gapMs),
+    consumers: ['work.0', 'work.1', 'work.2'].map((q) => always(q, q, 'reject')),
+    steps: publishes(n, 'work', 'task', gapMs),
     retainEvents: false,
     maxEvents: Number.POSITIVE_INFINITY,
     maxTimeMs: Number.POSITIVE_INFINITY,
@@ -144,11 +104,7 @@ function chainedInput(
 export function withoutWaits(t: Topology): Topology {
   return {
     ...t,
-    queues: t.queues.map((q) =>
-      q.arguments?.["x-message-ttl"] !== undefined
-        ? { ...q, arguments: { ...q.arguments, "x-message-ttl": 0 } }
-        : q,
-    ),
+    queues: t.queues.map((q) => (q.arguments?.['x-message-ttl'] !== undefined ? { ...q, arguments: { ...q.arguments, 'x-message-ttl': 0 } } : q)),
   };
 }
 
@@ -181,12 +137,17 @@ function hopsPerSecond(make: () => SimulationInput): Speed {
     wall.push(r.stats.hops / (ms / 1000));
     cpu.push(r.stats.hops / ((c.user + c.system) / 1e6));
   }
-  return { median: median3(wall), best: Math.max(...wall), cpuMedian: median3(cpu), hops };
+  return {
+    median: median3(wall),
+    best: Math.max(...wall),
+    cpuMedian: median3(cpu),
+    hops,
+  };
 }
 
 function bytesPerInFlight(topology: Topology, n: number): number {
-  v8.setFlagsFromString("--expose-gc");
-  const gc = vm.runInNewContext("gc") as () => void;
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
   const input = nanit2Input(topology, n);
   gc();
   gc();
@@ -198,8 +159,7 @@ function bytesPerInFlight(topology: Topology, n: number): number {
   gc();
   const after = process.memoryUsage().heapUsed;
   const inFlight = sim.inFlight;
-  if (inFlight < n)
-    throw new Error(`expected ${n} messages in flight, found ${inFlight}`);
+  if (inFlight < n) throw new Error(`expected ${n} messages in flight, found ${inFlight}`);
   const per = (after - before) / inFlight;
   // keep the simulator alive until measured
   if (sim.now < 0) console.log(sim.depths());
@@ -213,50 +173,54 @@ function bytesPerInFlight(topology: Topology, n: number): number {
  * the first publish until every message is acked in both queues. Consumers use prefetch 100 (the
  * broker's best case; prefetch 1 would make the broker several times slower).
  */
-async function runBrokerWorkload(
-  topology: Topology,
-  n: number,
-  retries: number,
-): Promise<{ ms: number }> {
+async function runBrokerWorkload(topology: Topology, n: number, retries: number): Promise<{ ms: number }> {
   const url = resolveBrokerUrl();
   const mgmt = new ManagementClient(url);
   const vhost = `bench-sim-${process.pid}-${Date.now()}`;
-  await mgmt.createVhost(vhost);
-  const conn = await openConnection(withVhost(url, vhost), {
-    purpose: "bench",
-  });
+  // a throwaway vhost when the management API answers; otherwise uniquely prefixed names in the URL's vhost
+  let prefix = '';
+  let ownVhost = true;
+  try {
+    await mgmt.createVhost(vhost);
+  } catch {
+    ownVhost = false;
+    prefix = `${vhost}.`;
+  }
+  const conn = await openConnection(ownVhost ? withVhost(url, vhost) : url, { purpose: 'bench' });
+  const p = (name: string): string => (name === '' ? '' : prefix + name);
+  const t: Topology = {
+    exchanges: topology.exchanges.map((x) => ({ ...x, name: p(x.name) })),
+    queues: topology.queues.map((q) => {
+      const a = { ...(q.arguments ?? {}) };
+      if (typeof a['x-dead-letter-exchange'] === 'string') a['x-dead-letter-exchange'] = p(a['x-dead-letter-exchange']);
+      if (typeof a['x-dead-letter-routing-key'] === 'string') a['x-dead-letter-routing-key'] = p(a['x-dead-letter-routing-key']);
+      return { ...q, name: p(q.name), arguments: a };
+    }),
+    bindings: topology.bindings.map((b) => ({ ...b, source: p(b.source), destination: p(b.destination), routing_key: b.routing_key === '#' ? '#' : p(b.routing_key) })),
+  };
+  const cleanup = async (): Promise<void> => {
+    if (ownVhost) {
+      await conn.close().catch(() => undefined);
+      await mgmt.deleteVhost(vhost).catch(() => undefined);
+      return;
+    }
+    const ch = await conn.createChannel();
+    for (const q of t.queues) await ch.deleteQueue(q.name).catch(() => undefined);
+    for (const x of t.exchanges) await ch.deleteExchange(x.name).catch(() => undefined);
+    await conn.close().catch(() => undefined);
+  };
   try {
     const ch: ConfirmChannel = await conn.createConfirmChannel();
-    for (const x of topology.exchanges)
-      await ch.assertExchange(x.name, x.type, {
-        durable: x.durable ?? true,
-        autoDelete: x.auto_delete ?? false,
-        arguments: x.arguments ?? {},
-      });
-    for (const q of topology.queues)
-      await ch.assertQueue(q.name, {
-        durable: q.durable ?? true,
-        autoDelete: q.auto_delete ?? false,
-        arguments: q.arguments ?? {},
-      });
-    for (const b of topology.bindings) {
-      if (b.destination_type === "queue")
-        await ch.bindQueue(
-          b.destination,
-          b.source,
-          b.routing_key,
-          b.arguments ?? {},
-        );
-      else
-        await ch.bindExchange(
-          b.destination,
-          b.source,
-          b.routing_key,
-          b.arguments ?? {},
-        );
+    for (const x of t.exchanges)
+      await ch.assertExchange(x.name, x.type, { durable: x.durable ?? true, autoDelete: x.auto_delete ?? false, arguments: x.arguments ?? {} });
+    for (const q of t.queues)
+      await ch.assertQueue(q.name, { durable: q.durable ?? true, autoDelete: q.auto_delete ?? false, arguments: q.arguments ?? {} });
+    for (const b of t.bindings) {
+      if (b.destination_type === 'queue') await ch.bindQueue(b.destination, b.source, b.routing_key, b.arguments ?? {});
+      else await ch.bindExchange(b.destination, b.source, b.routing_key, b.arguments ?? {});
     }
-    const mailman = "mailman.users.created";
-    const subs = "subscriptions.users.created";
+    const mailman = p('mailman.users.created');
+    const subs = p('subscriptions.users.created');
     let doneMail = 0;
     let doneSubs = 0;
     let finish: () => void = () => {};
@@ -268,14 +232,12 @@ async function runBrokerWorkload(
     await cm.prefetch(100);
     await cm.consume(mailman, (m: ConsumeMessage | null) => {
       if (!m) return;
-      const deaths = (m.properties.headers?.["x-death"] ?? []) as {
+      const deaths = (m.properties.headers?.['x-death'] ?? []) as {
         queue: string;
         reason: string;
         count: number;
       }[];
-      const rejected =
-        deaths.find((d) => d.queue === mailman && d.reason === "rejected")
-          ?.count ?? 0;
+      const rejected = deaths.find((d) => d.queue === mailman && d.reason === 'rejected')?.count ?? 0;
       if (rejected < retries) cm.nack(m, false, false);
       else {
         cm.ack(m);
@@ -293,32 +255,22 @@ async function runBrokerWorkload(
     });
     const t0 = performance.now();
     for (let i = 1; i <= n; i++) {
-      if (!ch.publish("nanit.users", "created", Buffer.from(`m-${i}`)))
-        await waitForDrain(ch);
+      if (!ch.publish(p('nanit.users'), p('created'), Buffer.from(`m-${i}`))) await waitForDrain(ch);
     }
     await ch.waitForConfirms();
     const timeout = new Promise<never>((_, rej) =>
-      setTimeout(
-        () =>
-          rej(
-            new Error(
-              `broker workload did not finish in 120 s (${doneMail}/${n} acked)`,
-            ),
-          ),
-        120_000,
-      ).unref(),
+      setTimeout(() => rej(new Error(`broker workload did not finish in 120 s (${doneMail}/${n} acked)`)), 120_000).unref(),
     );
     await Promise.race([allDone, timeout]);
     return { ms: performance.now() - t0 };
   } finally {
-    await conn.close().catch(() => undefined);
-    await mgmt.deleteVhost(vhost).catch(() => undefined);
+    await cleanup();
   }
 }
 
 async function main(): Promise<void> {
-  const nanit = scenario("nanit-2-dlx-wait-queue").topology;
-  const chained = scenario("chained-ttl-tiers").topology;
+  const nanit = scenario('nanit-2-dlx-wait-queue').topology;
+  const chained = scenario('chained-ttl-tiers').topology;
   const fmt = (x: number): string => Math.round(x).toString();
 
   let nanitBurst = 0;
@@ -330,34 +282,31 @@ async function main(): Promise<void> {
   };
   console.log(`messages: ${N}`);
   console.log(`retries_per_message: 3`);
-  if (SECTIONS.has("speed")) {
+  if (SECTIONS.has('speed')) {
     // burst: every message published at t=0, so all 100,000 are in flight together (worst case for GC)
     const a = hopsPerSecond(() => nanit2Input(nanit, N));
     nanitBurst = a.median;
-    report("sim_nanit2_burst", a);
+    report('sim_nanit2_burst', a);
     // steady: one publish per virtual ms (a 1,000 msg/s producer); ~200-800 messages in flight
     report(
-      "sim_nanit2_steady",
+      'sim_nanit2_steady',
       hopsPerSecond(() => nanit2Input(nanit, N, 1)),
     );
     report(
-      "sim_chained_ttl_burst",
+      'sim_chained_ttl_burst',
       hopsPerSecond(() => chainedInput(chained, N)),
     );
     report(
-      "sim_chained_ttl_steady",
+      'sim_chained_ttl_steady',
       hopsPerSecond(() => chainedInput(chained, N, 1)),
     );
   }
-  if (SECTIONS.has("memory"))
-    console.log(
-      `sim_bytes_per_inflight_message: ${fmt(bytesPerInFlight(nanit, N))}`,
-    );
-  if (!SECTIONS.has("broker")) return;
+  if (SECTIONS.has('memory')) console.log(`sim_bytes_per_inflight_message: ${fmt(bytesPerInFlight(nanit, N))}`);
+  if (!SECTIONS.has('broker')) return;
 
   const noWait = withoutWaits(nanit);
   const c = hopsPerSecond(() => nanit2Input(noWait, N));
-  report("sim_nanit2_no_ttl_burst", c);
+  report('sim_nanit2_no_ttl_burst', c);
   const hopsPerMessage = simulate(nanit2Input(noWait, 1)).stats.hops;
   console.log(`hops_per_message_nanit2: ${hopsPerMessage}`);
   try {
@@ -365,17 +314,10 @@ async function main(): Promise<void> {
     const brokerHopsPerS = (hopsPerMessage * BROKER_N) / (broker.ms / 1000);
     console.log(`broker_nanit2_no_ttl_messages: ${BROKER_N}`);
     console.log(`broker_nanit2_no_ttl_hops_per_s: ${fmt(brokerHopsPerS)}`);
-    console.log(
-      `ratio_sim_vs_broker_same_workload: ${(c.median / brokerHopsPerS).toFixed(1)}`,
-    );
-    if (nanitBurst > 0)
-      console.log(
-        `ratio_sim_nanit2_burst_vs_broker: ${(nanitBurst / brokerHopsPerS).toFixed(1)}`,
-      );
+    console.log(`ratio_sim_vs_broker_same_workload: ${(c.median / brokerHopsPerS).toFixed(1)}`);
+    if (nanitBurst > 0) console.log(`ratio_sim_nanit2_burst_vs_broker: ${(nanitBurst / brokerHopsPerS).toFixed(1)}`);
   } catch (err) {
-    console.log(
-      `broker_nanit2_no_ttl_hops_per_s: unavailable (${(err as Error).message})`,
-    );
+    console.log(`broker_nanit2_no_ttl_hops_per_s: unavailable (${(err as Error).message})`);
   }
 }
 
