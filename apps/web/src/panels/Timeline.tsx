@@ -10,6 +10,7 @@ const LANE_H = 18;
 const LABEL_W = 110;
 const MAX_LANES = 150;
 const MAX_MARKS = 200;
+const HOP_TONE = { 'dead-letter': 'bg-rose-400', republish: 'bg-violet-400', delayed: 'bg-pink-400', dropped: 'bg-red-600' } as const;
 
 export function Timeline() {
   const sim = useApp((s) => s.simEvents);
@@ -39,6 +40,17 @@ export function Timeline() {
           <Playhead endT={endT} />
         </div>
         {simStories.length > MAX_LANES && <div className="p-1 text-[10px] text-slate-500">showing the first {MAX_LANES} of {simStories.length} messages</div>}
+        <div data-testid="timeline-legend" className="flex flex-wrap gap-3 px-1 pt-1 text-[10px] text-slate-500">
+          <span><i className="mr-1 inline-block h-2 w-1.5 bg-red-500" />failed attempt</span>
+          <span><i className="mr-1 inline-block h-2 w-1.5 bg-emerald-400" />successful attempt</span>
+          <span><i className="mr-1 inline-block h-2 w-4 bg-amber-400/70" />TTL wait</span>
+          <span><i className="mr-1 inline-block h-2 w-4 bg-slate-500/60" />queued</span>
+          <span><i className="mr-1 inline-block h-3 w-0.5 bg-rose-400" />dead-lettered</span>
+          <span><i className="mr-1 inline-block h-3 w-0.5 bg-violet-400" />republished</span>
+          <span><i className="mr-1 inline-block h-3 w-0.5 bg-pink-400" />delayed</span>
+          <span className="text-sky-400">● simulated</span>
+          <span className="text-orange-400">● live</span>
+        </div>
       </div>
     </div>
   );
@@ -96,6 +108,14 @@ function Lane({ story, source, endT, active }: { story: Story; source: 'sim' | '
             title={`${w.ttl ? 'TTL wait' : 'waiting'} in ${w.queue}: ${fmtT(w.to - w.from)}`}
             className={`absolute top-[5px] h-2 rounded-sm ${w.ttl ? 'bg-amber-400/70' : 'bg-slate-500/60'}`}
             style={{ left: x(w.from), width: `max(2px, ${((w.to - w.from) / endT) * 100}%)` }}
+          />
+        ))}
+        {story.hops.slice(0, MAX_MARKS).map((h, i) => (
+          <span
+            key={`h${i}`}
+            title={`${h.text} at ${fmtT(h.t)}`}
+            className={`absolute top-[2px] h-3.5 w-0.5 -translate-x-1/2 ${HOP_TONE[h.kind]}`}
+            style={{ left: x(h.t) }}
           />
         ))}
         {story.attempts.slice(0, MAX_MARKS).map((a, i) => (

@@ -14,6 +14,8 @@ export interface Story {
   events: SimEvent[];
   waits: Wait[];
   attempts: Array<{ t: number; ok: boolean; consumer: string }>;
+  /** hops worth a mark: dead-letterings, republishes, delayed-exchange holds, drops */
+  hops: Array<{ t: number; kind: 'dead-letter' | 'republish' | 'delayed' | 'dropped'; text: string }>;
   end: number;
   fate: string;
   headers: AmqpTable;
@@ -28,7 +30,7 @@ export function storiesOf(events: readonly SimEvent[]): Story[] {
     if (e.msgId === '') continue; // depth samples and other message-less events
     let s = by.get(e.msgId);
     if (!s) {
-      s = { msgId: e.msgId, body: e.body, events: [], waits: [], attempts: [], end: e.t, fate: 'in flight', headers: {}, xDeath: [] };
+      s = { msgId: e.msgId, body: e.body, events: [], waits: [], attempts: [], hops: [], end: e.t, fate: 'in flight', headers: {}, xDeath: [] };
       by.set(e.msgId, s);
       out.push(s);
     }
@@ -44,6 +46,10 @@ export function storiesOf(events: readonly SimEvent[]): Story[] {
     switch (e.kind) {
       case 'published':
         s.headers = e.headers;
+        if (e.origin.kind === 'consumer') s.hops.push({ t: e.t, kind: 'republish', text: `republished by ${e.origin.id} to ${e.exchange || '(default)'}` });
+        break;
+      case 'delayed':
+        s.hops.push({ t: e.t, kind: 'delayed', text: `held ${e.delayMs} ms by ${e.exchange}` });
         break;
       case 'enqueued':
         open.set(`${e.msgId}|${e.queue}`, { queue: e.queue, from: e.t, ttl: e.expiresAt !== undefined });
@@ -60,6 +66,7 @@ export function storiesOf(events: readonly SimEvent[]): Story[] {
         break;
       case 'dead-lettered':
         closeWait(e.queue);
+        s.hops.push({ t: e.t, kind: 'dead-letter', text: `dead-lettered from ${e.queue} (${e.reason})` });
         break;
       case 'processed':
         s.attempts.push({ t: e.t, ok: e.ok, consumer: e.consumer });
@@ -70,6 +77,7 @@ export function storiesOf(events: readonly SimEvent[]): Story[] {
         break;
       case 'dropped':
         s.fate = `dropped (${e.why})`;
+        s.hops.push({ t: e.t, kind: 'dropped', text: `dropped: ${e.why}` });
         break;
     }
   }
