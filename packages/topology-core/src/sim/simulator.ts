@@ -16,12 +16,7 @@ import { QEntry, QueueState, entryPos, type ConsumerSlot } from './queueState.js
 import { EMPTY_HEADERS, deadLetterMsg, isCycle } from './deadLetter.js';
 import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.js';
 import { Router, type RouteResult } from '../routing/route.js';
-import {
-  backoffMs,
-  chooseAction,
-  planRepublish,
-  processingSucceeds,
-} from '../behaviour/evaluate.js';
+import { backoffMs, chooseAction, planRepublish, processingSucceeds } from '../behaviour/evaluate.js';
 
 const DEFAULT_MAX_TIME = 7 * 24 * 3600 * 1000;
 const DEFAULT_MAX_EVENTS = 1_000_000;
@@ -47,7 +42,7 @@ interface ConsumerState extends ConsumerSlot {
   readonly failure: FailureModel | undefined;
   readonly processingMs: number;
   readonly queue: QueueState;
-  /** index into Logical.seen / Logical.runs */
+  /** this consumer's slot in Logical.counts */
   readonly ord: number;
   /** script: deliveries per body */
   readonly perBody: Map<string, number>;
@@ -122,7 +117,6 @@ export class Simulator {
   private truncatedFlag = false;
   private logicalCount = 0;
   private readonly random = (): number => this.rng.next();
-  private autoId = 0;
 
   readonly events: SimEvent[] = [];
   readonly publishNacked: string[] = [];
@@ -313,7 +307,7 @@ export class Simulator {
     let nextAt = this.t;
     if (s.kind === 'publish') {
       const props = s.properties;
-      const logical: Logical = { id: s.msgId ?? `m${++this.autoId}`, index: ++this.logicalCount, counts: undefined };
+      const logical: Logical = { id: s.msgId ?? `m${this.logicalCount + 1}`, index: ++this.logicalCount, counts: undefined };
       this.clientPublish(logical, s.body, s.exchange, s.routingKey, props?.headers ?? NO_HEADERS, props?.expiration, s.mandatory ?? false, STEP_ORIGIN, undefined);
     } else nextAt = this.t + Math.max(0, s.ms);
     // steps run one after another: only one is ever scheduled, so one shared work item does
