@@ -218,6 +218,35 @@ describe('live trace', () => {
     expect(pred.body.comparison.matching).toBe(2);
   });
 
+  it('hops through the default exchange (publish by queue name, dead-letter via DLX "" and a DLRK) are reported, with design names', async () => {
+    const prefix = uniquePrefix('dflt');
+    const d = design({
+      name: 'trace-default-exchange',
+      queues: [{ name: 'work', arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'dead' } }, { name: 'dead' }],
+      consumers: [
+        { id: 'w', queue: 'work', behaviour: { kind: 'worker', failure: { kind: 'always' }, onFailure: [{ then: { kind: 'reject' } }] } },
+        { id: 'd', queue: 'dead', behaviour: { kind: 'router', rules: [{ then: { kind: 'ack' } }] } },
+      ],
+      publishers: [{ id: 'p', exchange: '', routingKey: 'work' }],
+    });
+    await deploy(d, prefix);
+    const t = await srv.post('/api/trace', { design: d, prefix, messages: 2 });
+    expect(t.status, JSON.stringify(t.body)).toBe(201);
+    const s = await waitDone(t.body.id);
+    expect(s).toMatchObject({ state: 'complete', acked: 2, balanced: true });
+    const { frames } = await readSse(srv.base + t.body.events, { timeoutMs: 5000 });
+    const ev = sim(frames).filter((e) => e.msgId === 'p-1');
+    expect(ev.filter((e) => e.kind === 'routed')).toEqual([
+      expect.objectContaining({ exchange: '', routingKeys: ['work'], queues: ['work'] }),
+      expect.objectContaining({ exchange: '', routingKeys: ['dead'], queues: ['dead'] }),
+    ]);
+    expect(ev.find((e) => e.kind === 'dead-lettered')).toMatchObject({ queue: 'work', reason: 'rejected', exchange: '', routingKeys: ['dead'] });
+    expect(ev.find((e) => e.kind === 'published')).toMatchObject({ exchange: '', routingKey: 'work' });
+    const pred = await srv.get(`/api/trace/${t.body.id}/prediction?events=0`);
+    expect(pred.body.comparison.firstDifference).toBeUndefined();
+    expect(pred.body.comparison.matching).toBe(2);
+  });
+
   it('traces a design deployed in its own vhost', async () => {
     const vhost = uniquePrefix('tvh').slice(0, -1);
     const d = retryLoopDesign('trace-vhost', { ttl: 50, maxRetries: 5 });

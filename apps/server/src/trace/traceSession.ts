@@ -213,7 +213,7 @@ export class TraceSession implements TraceContext {
       this.emit({ kind: 'routed', msgId, body, exchange: this.back(h.exchange), routingKeys: [msg.fields.routingKey], queues: [], exchanges: h.exchanges.map(this.back), ...(('alternateOf' in h && h.alternateOf !== undefined) ? { alternateOf: this.back(h.alternateOf) } : {}) });
     this.emit({ kind: 'unroutable', msgId, body, exchange, routingKeys: [msg.fields.routingKey] });
     const wanted = origin.kind === 'publisher' && this.publisherSpec.mandatory === true;
-    if (wanted) this.emit({ kind: 'returned', msgId, body, exchange, routingKey: msg.fields.routingKey, replyCode: 312 });
+    if (wanted) this.emit({ kind: 'returned', msgId, body, exchange, routingKey: msg.fields.exchange === '' ? this.back(msg.fields.routingKey) : msg.fields.routingKey, replyCode: 312 });
     this.emit({ kind: 'dropped', msgId, body, why: 'no-route', exchange });
   }
 
@@ -243,7 +243,8 @@ export class TraceSession implements TraceContext {
       queue,
       reason: d.reason,
       exchange: this.back(exchange),
-      routingKeys: routingKey !== undefined ? [routingKey] : typeof dlrk === 'string' ? [dlrk] : d['routing-keys'],
+      // through the default exchange the keys are (prefixed) queue names
+      routingKeys: (routingKey !== undefined ? [routingKey] : typeof dlrk === 'string' ? [dlrk] : d['routing-keys']).map((k) => (exchange === '' ? this.back(k) : k)),
     });
   }
 
@@ -283,10 +284,10 @@ export class TraceSession implements TraceContext {
   private defaultExchangeHop(msgId: string, body: string, routingKey: string, expiration: string | undefined): void {
     const exists = this.index.queues.has(routingKey);
     const q = this.back(routingKey);
-    this.emit({ kind: 'routed', msgId, body, exchange: '', routingKeys: [routingKey], queues: exists ? [q] : [], exchanges: [] });
+    this.emit({ kind: 'routed', msgId, body, exchange: '', routingKeys: [q], queues: exists ? [q] : [], exchanges: [] });
     if (exists) this.enqueue(msgId, body, routingKey, expiration);
     else {
-      this.emit({ kind: 'unroutable', msgId, body, exchange: '', routingKeys: [routingKey] });
+      this.emit({ kind: 'unroutable', msgId, body, exchange: '', routingKeys: [q] });
       this.emit({ kind: 'dropped', msgId, body, why: 'no-route', exchange: '' });
     }
   }
@@ -382,7 +383,7 @@ export class TraceSession implements TraceContext {
       msgId: m.msgId,
       body: m.body,
       exchange: this.back(m.exchange),
-      routingKey: m.routingKey,
+      routingKey: m.exchange === '' ? this.back(m.routingKey) : m.routingKey,
       origin: { kind: 'publisher', id: this.publisherSpec.id },
       headers: normalizeHeaders(m.options.headers),
       ...(m.options.expiration !== undefined ? { expiration: String(m.options.expiration) } : {}),

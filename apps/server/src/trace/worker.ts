@@ -124,7 +124,8 @@ export class TraceWorker {
           headers,
           ...(realDeath ? { xDeath: xDeathOf(headers, ctx.back) } : {}),
           ...(msg.properties.expiration !== undefined ? { expiration: String(msg.properties.expiration) } : {}),
-          routingKey: msg.fields.routingKey,
+          // through the default exchange the routing key is a (prefixed) queue name
+          routingKey: msg.fields.exchange === '' ? ctx.back(msg.fields.routingKey) : msg.fields.routingKey,
           exchange: ctx.back(msg.fields.exchange),
         },
         rxAt,
@@ -209,7 +210,7 @@ export class TraceWorker {
             msgId,
             body,
             exchange: ctx.back(plan.exchange),
-            routingKey: plan.routingKey,
+            routingKey: plan.exchange === '' ? ctx.back(plan.routingKey) : plan.routingKey,
             origin: { kind: 'consumer', id: consumer },
             headers: normalizeHeaders(headers),
             ...(plan.expiration !== undefined ? { expiration: plan.expiration } : {}),
