@@ -15,7 +15,7 @@ import { queueConfig } from './queueConfig.js';
 import { QEntry, QueueState, entryPos, type ConsumerSlot } from './queueState.js';
 import { EMPTY_HEADERS, deadLetterMsg, isCycle } from './deadLetter.js';
 import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.js';
-import { Router, type RouteResult } from '../routing/route.js';
+import { Router, type RouteOptions, type RouteResult } from '../routing/route.js';
 import { backoffMs, chooseAction, planRepublish, processingSucceeds } from '../behaviour/evaluate.js';
 
 const DEFAULT_MAX_TIME = 7 * 24 * 3600 * 1000;
@@ -69,6 +69,9 @@ function consumerOrigin(id: string): PublishOrigin {
   return o;
 }
 const STEP_WORK: Work = { k: 'step' };
+const OK = { ok: true } as const;
+const NOT_OK = { ok: false } as const;
+const NO_OPTS = {} as const;
 const STEP_ORIGIN: PublishOrigin = { kind: 'step' };
 const NO_HEADERS = EMPTY_HEADERS;
 /** what a pooled (released) queue entry points at */
@@ -117,6 +120,14 @@ export class Simulator {
   private truncatedFlag = false;
   private logicalCount = 0;
   private readonly random = (): number => this.rng.next();
+  private readonly failureCtx: { attempt: number; body: string; messageIndex: number; random: () => number } = {
+    attempt: 0,
+    body: '',
+    messageIndex: 0,
+    random: this.random,
+  };
+  private readonly routeOpts: RouteOptions;
+  private readonly routeOptsDelayDone: RouteOptions;
 
   readonly events: SimEvent[] = [];
   readonly publishNacked: string[] = [];
@@ -131,6 +142,8 @@ export class Simulator {
     this.rng = mulberry32(input.seed ?? 1);
     this.index = compileExchanges(input.topology, input.plugins);
     this.router = new Router(this.index);
+    this.routeOpts = { strictHeaders: this.profile.strictHeaderMatch, delayDone: false };
+    this.routeOptsDelayDone = { strictHeaders: this.profile.strictHeaderMatch, delayDone: true };
     for (const q of input.topology.queues) this.queues.set(q.name, new QueueState(queueConfig(q, input.topology.policies, this.profile)));
     this.steps = input.steps;
     this.retain = input.retainEvents ?? true;
@@ -431,7 +444,7 @@ export class Simulator {
    * Returns the queues that got it.
    */
   private routeAndEnqueue(msg: Msg, exchange: string, mandatory: boolean, clientBody: string | undefined, delayDone: boolean): void {
-    const r = this.router.route(exchange, msg, { strictHeaders: this.profile.strictHeaderMatch, delayDone });
+    const r = this.router.route(exchange, msg, delayDone ? this.routeOptsDelayDone : this.routeOpts);
     if (r.missingExchange) {
       this.hops++;
       this.drop(msg, 'no-route', undefined, exchange);
@@ -652,7 +665,12 @@ export class Simulator {
     const counts = L.counts ?? (L.counts = []);
     const runs = (counts[2 * c.ord + 1] ?? 0) + 1;
     counts[2 * c.ord + 1] = runs;
-    const ok = processingSucceeds(c.failure, { attempt: runs, body: d.msg.body, messageIndex: L.index, random: this.random });
+    // one reused context object: no allocation per processing run
+    const ctx = this.failureCtx;
+    ctx.attempt = runs;
+    ctx.body = d.msg.body;
+    ctx.messageIndex = L.index;
+    const ok = processingSucceeds(c.failure, ctx);
     if (this.wantEvents)
       this.emit({ kind: 'processed', t: this.t, seq: this.seq++, msgId: L.id, body: d.msg.body, queue: c.queue.cfg.name, consumer: c.id, attempt: runs, ok });
     else this.seq++;
@@ -668,8 +686,8 @@ export class Simulator {
       c.perBody.set(d.msg.body, n);
       action = chooseAction(b, d, { scriptIndex: n });
     } else if (b.kind === 'worker') {
-      action = chooseAction(b, d, { ok: this.verdict(d) });
-    } else action = chooseAction(b, d, {});
+      action = chooseAction(b, d, this.verdict(d) ? OK : NOT_OK);
+    } else action = chooseAction(b, d, NO_OPTS);
     this.apply(d, action);
   }
 
@@ -794,7 +812,7 @@ export class Simulator {
     if (this.wantEvents)
       this.emit({ kind: 'dead-lettered', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: cfg.name, reason, exchange: cfg.dlx, routingKeys: dl.routingKeys });
     else this.seq++;
-    const r = this.router.route(cfg.dlx, dl, { strictHeaders: this.profile.strictHeaderMatch, delayDone: false });
+    const r = this.router.route(cfg.dlx, dl, this.routeOpts);
     this.hops += r.hops.length;
     this.emitRouted(dl, r);
     for (const d of r.delayed) {
