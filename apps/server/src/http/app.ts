@@ -114,7 +114,10 @@ export function createApp(options: AppOptions) {
     const { design, warnings } = designFromRequest(body.design);
     const target = ctx.deploy.target(design, url, body);
     checkPrefixedNames(design, target.prefix);
-    return { url, design, warnings, target };
+    const extra = (design.topology.policies ?? []).length
+      ? [{ path: 'design.topology.policies', message: 'policies are not deployed by this tool (only exchanges, queues and bindings); apply them with rabbitmqctl set_policy' }]
+      : [];
+    return { url, design, warnings: [...warnings, ...extra], target };
   };
 
   app.post(
