@@ -1,5 +1,5 @@
 // Folds every result file into one closing line: `all: N passed, N failed, N skipped`.
-// vitest.json is vitest's JSON reporter; any other *.json is {passed, failed, skipped}.
+// vitest*.json are vitest's JSON reporter; any other *.json is {passed, failed, skipped}.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
