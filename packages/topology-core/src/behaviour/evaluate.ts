@@ -104,7 +104,11 @@ export function firstRule(rules: readonly Rule[], d: DeliveryView): ConsumerActi
 }
 
 export interface FailureContext {
-  /** processing attempts of this message by this consumer so far, this one included (1-based) */
+  /**
+   * processing attempts of this logical message so far, this one included (1-based), by every
+   * worker consumer in the run (republished copies and dead letters are the same message;
+   * in-process retries count). Not the `attempt` Counter, which is per consumer.
+   */
   readonly attempt: number;
   readonly body: string;
   /** 1-based ordinal of the logical message in the run (for `poison.every`) */

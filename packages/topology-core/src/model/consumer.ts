@@ -82,7 +82,11 @@ export type ConsumerAction =
 export type FailureModel =
   | { readonly kind: 'never' }
   | { readonly kind: 'always' }
-  /** fail the first n attempts of each message, then succeed */
+  /**
+   * fail the first n processing attempts of each message, then succeed. Attempts are counted per
+   * logical message across every worker that processes it (each tier of a chain, in-process
+   * retries included), not per consumer.
+   */
   | { readonly kind: 'failFirst'; readonly n: number }
   /** fail with this probability (seeded RNG) */
   | { readonly kind: 'percent'; readonly percent: number }

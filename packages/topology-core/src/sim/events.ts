@@ -90,7 +90,10 @@ export type SimEvent =
       readonly routingKey: string;
       readonly exchange: string;
     })
-  /** the consumer ran its processing; `ok` is the failure model's verdict */
+  /**
+   * the consumer ran its processing; `ok` is the failure model's verdict. `attempt` is the
+   * message's processing attempt (per logical message, across every worker; FailureContext.attempt)
+   */
   | (EventBase & { readonly kind: 'processed'; readonly queue: string; readonly consumer: string; readonly attempt: number; readonly ok: boolean })
   | (EventBase & { readonly kind: 'acked'; readonly queue: string; readonly consumer: string })
   | (EventBase & { readonly kind: 'rejected'; readonly queue: string; readonly consumer: string })

@@ -6,6 +6,23 @@ import { simulate } from './simulate.js';
 const work = T.topology(T.exchange('x'), T.queue('work', { dlx: 'x', dlrk: 'retry' }), T.queue('retry', { ttl: 1000, dlx: 'x', dlrk: 'work' }), T.bind('x', 'work', 'work'), T.bind('x', 'retry', 'retry'));
 
 describe('Simulator', () => {
+  it('failFirst counts processing attempts per message across workers (in-process retries included); the attempt Counter stays per consumer', () => {
+    const topo = T.topology(T.exchange('x'), T.queue('a', { dlx: 'x', dlrk: 'b' }), T.queue('b', { dlx: 'x', dlrk: 'parked' }), T.queue('parked'), T.bind('x', 'a', 'a'), T.bind('x', 'b', 'b'), T.bind('x', 'parked', 'parked'));
+    const inProcess = { kind: 'retryInProcess' as const, maxAttempts: 2, backoff: { initialMs: 100, multiplier: 1, maxMs: 100 }, recover: A.reject };
+    const failure = { kind: 'failFirst' as const, n: 3 };
+    // b's rule reads the per-consumer attempt Counter: 1 on b's first delivery, though it is the message's 3rd processing attempt
+    const b = C.worker('b', [{ when: { kind: 'lt', counter: { kind: 'attempt' }, value: 2 }, then: A.requeue }, { then: A.reject }], { failure });
+    const r = run({ topology: topo, consumers: [C.worker('a', [{ then: inProcess }], { failure }), b], steps: [S.publish('x', 'a', 'm')] });
+    expect(r.of('processed').map((e) => [e.queue, e.attempt, e.ok])).toEqual([
+      ['a', 1, false],
+      ['a', 2, false],
+      ['b', 3, false],
+      ['b', 4, true],
+    ]);
+    expect(r.of('requeued').map((e) => e.queue)).toEqual(['b']);
+    expect(r.of('acked').map((e) => e.queue)).toEqual(['b']);
+  });
+
   it('is deterministic per seed (percent failure model)', () => {
     const consumer = C.worker('work', [{ when: { kind: 'lt' as const, counter: { kind: 'deathCount' as const, queue: 'work' }, value: 3 }, then: A.reject }, { then: A.ack }], { failure: { kind: 'percent', percent: 50 } });
     const input = (seed: number) => ({

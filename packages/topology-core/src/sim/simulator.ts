@@ -77,7 +77,7 @@ const NO_HEADERS = EMPTY_HEADERS;
 /** what a pooled (released) queue entry points at */
 const RELEASED: Msg = Object.freeze({
   id: '',
-  logical: { id: '', index: 0, counts: undefined },
+  logical: { id: '', index: 0, counts: undefined, runs: 0 },
   body: '',
   bytes: 0,
   exchange: '',
@@ -320,7 +320,7 @@ export class Simulator {
     let nextAt = this.t;
     if (s.kind === 'publish') {
       const props = s.properties;
-      const logical: Logical = { id: s.msgId ?? `m${this.logicalCount + 1}`, index: ++this.logicalCount, counts: undefined };
+      const logical: Logical = { id: s.msgId ?? `m${this.logicalCount + 1}`, index: ++this.logicalCount, counts: undefined, runs: 0 };
       this.clientPublish(logical, s.body, s.exchange, s.routingKey, props?.headers ?? NO_HEADERS, props?.expiration, s.mandatory ?? false, STEP_ORIGIN, undefined);
     } else nextAt = this.t + Math.max(0, s.ms);
     // steps run one after another: only one is ever scheduled, so one shared work item does
@@ -625,8 +625,8 @@ export class Simulator {
     const msg = e.msg;
     const L = msg.logical;
     const counts = L.counts ?? (L.counts = []);
-    const seen = (counts[2 * c.ord] ?? 0) + 1;
-    counts[2 * c.ord] = seen;
+    const seen = (counts[c.ord] ?? 0) + 1;
+    counts[c.ord] = seen;
     const headers = q.cfg.quorum && e.deliveryCount > 0 ? this.deliveredHeaders(q, e) : msg.headers;
     const routingKey = msg.routingKeys[0] ?? '';
     this.lastActivity = this.t;
@@ -662,9 +662,8 @@ export class Simulator {
   private verdict(d: Delivery): boolean {
     const c = d.consumer;
     const L = d.msg.logical;
-    const counts = L.counts ?? (L.counts = []);
-    const runs = (counts[2 * c.ord + 1] ?? 0) + 1;
-    counts[2 * c.ord + 1] = runs;
+    // per logical message, across every worker consumer (a chain of tiers is one message's attempts)
+    const runs = ++L.runs;
     // one reused context object: no allocation per processing run
     const ctx = this.failureCtx;
     ctx.attempt = runs;

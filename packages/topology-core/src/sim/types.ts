@@ -109,11 +109,13 @@ export interface Logical {
   readonly id: string;
   /** 1-based ordinal among the run's published messages */
   readonly index: number;
-  /**
-   * per consumer ordinal c: [2c] deliveries seen (Counter 'attempt'), [2c+1] processing runs
-   * (failure-model attempts, in-process retries included)
-   */
+  /** per consumer ordinal c: deliveries that consumer has seen (Counter 'attempt') */
   counts: number[] | undefined;
+  /**
+   * processing attempts by any worker consumer, in-process retries included: the failure model
+   * describes the message ("fails its first k attempts"), wherever it is processed
+   */
+  runs: number;
 }
 
 export interface Msg {

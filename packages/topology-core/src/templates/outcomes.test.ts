@@ -72,3 +72,36 @@ describe('template details', () => {
     expect(norm(tr.endsIn)).toEqual({ kind: 'queue', queues: ['orders.dlq'] });
   });
 });
+
+describe('chained-ttl under fail-first-k (attempts count per message, across the tiers)', () => {
+  const run = (k: number, params: Record<string, unknown> = {}) => {
+    const r = buildTemplate('chained-ttl', params);
+    if (!r.ok) throw new Error('build');
+    const result = simulate(designToSimulation(r.template.design, { messages: 1, failure: { kind: 'failFirst', n: k }, seed: 1 }));
+    const tr = traceMessages(result, { workConsumers: r.template.workConsumers, activeQueues: activeQueuesOf(r.template.design) })[0]!;
+    const processed = result.events.filter((e) => e.kind === 'processed').map((e) => (e.kind === 'processed' ? [e.consumer, e.attempt, e.ok] : []));
+    return { attempts: tr.attempts, delaysMs: tr.delaysMs, endsIn: norm(tr.endsIn), processed };
+  };
+
+  it.each([
+    [0, 1, [], 'worker-0'],
+    [1, 2, [1000], 'worker-1'],
+    [2, 3, [1000, 5000], 'worker-2'],
+    [3, 4, [1000, 5000, 30000], 'worker-3'],
+  ] as const)('fail the first %i: %i attempts, delays %j, acked by %s', (k, attempts, delays, last) => {
+    const o = run(k);
+    expect({ attempts: o.attempts, delaysMs: o.delaysMs, endsIn: o.endsIn }).toEqual({ attempts, delaysMs: [...delays], endsIn: { kind: 'acked' } });
+    // tier i processes the message's (i+1)-th attempt; only the last one succeeds
+    expect(o.processed).toEqual(Array.from({ length: attempts }, (_, i) => [`worker-${i}`, i + 1, i === attempts - 1]));
+    expect(o.processed.at(-1)?.[0]).toBe(last);
+  });
+
+  it('fail the first 4 with 3 tiers of wait: every tier fails, parked after 4 attempts', () => {
+    expect(run(4)).toMatchObject({ attempts: 4, delaysMs: [1000, 5000, 30000], endsIn: { kind: 'queue', queues: ['orders.parking'] } });
+  });
+
+  it('fail the first 2 with 5 tiers: succeeds at tier 2 after 10 + 20 ms', () => {
+    expect(run(2, { delaysMs: [10, 20, 40, 80, 160] })).toMatchObject({ attempts: 3, delaysMs: [10, 20], endsIn: { kind: 'acked' } });
+  });
+});
+

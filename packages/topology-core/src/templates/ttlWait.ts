@@ -176,8 +176,9 @@ export const chainedTtl: RetryTemplate = {
       columns,
       workConsumers: consumers.map((c) => c.id),
       documented: [
-        // each tier has its own consumer, and the simulator counts failFirst per consumer, so only 'always' is documented
         { failure: { kind: 'always' }, attempts: n + 1, delaysMs: [...delays], endsIn: { kind: 'queue', queue: parking } },
+        // failFirst counts the message's attempts across the tiers' workers: it succeeds in the last tier
+        { failure: { kind: 'failFirst', n }, attempts: n + 1, delaysMs: [...delays], endsIn: { kind: 'acked' } },
       ],
     });
   },
