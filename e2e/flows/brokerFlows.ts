@@ -1,4 +1,29 @@
+import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
+
+/** Tear down with the confirmation; when queues hold messages the panel asks to delete them, and we say yes. */
+async function tearDown(page: Page): Promise<void> {
+  await page.click('[data-testid=broker-teardown]');
+  const which = await waitFor('a teardown confirmation', async () => {
+    if (await page.locator('[data-testid=teardown-force]').count()) return 'force';
+    if (await page.locator('[data-testid=teardown-confirm-yes]').count()) return 'yes';
+    return undefined;
+  });
+  await page.click(which === 'force' ? '[data-testid=teardown-force]' : '[data-testid=teardown-confirm-yes]');
+  let forced = which === 'force';
+  await waitFor(
+    'teardown done',
+    async () => {
+      // the server may still refuse (the management counts lag): then confirm the loss, once
+      if (!forced && (await page.locator('[data-testid=teardown-force]').count())) {
+        forced = true;
+        await page.click('[data-testid=teardown-force]');
+      }
+      return (await page.locator('[data-testid=teardown-result]').count()) > 0;
+    },
+    30_000,
+  );
+}
 
 /**
  * Deploy and live trace against the real server and the real broker at 127.0.0.1:5672.
@@ -8,6 +33,7 @@ import { assert, waitFor, type Flow } from '../lib/harness.js';
 export const deployAndTraceFlow: Flow = {
   name: 'deploy and live trace on the real broker',
   broker: true,
+  expectedHttpErrors: ['409 POST /api/teardown'],
   async run({ page, url, shot }) {
     await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
     await page.waitForSelector('.react-flow__node');
@@ -60,16 +86,7 @@ export const deployAndTraceFlow: Flow = {
 
     // tear down with the confirmation (and the second one if queues hold messages)
     await page.click('[data-testid=tab-broker]');
-    await page.click('[data-testid=broker-teardown]');
-    await page.click('[data-testid=teardown-confirm-yes]');
-    await waitFor(
-      'teardown done',
-      async () => {
-        if (await page.locator('[data-testid=teardown-force]').count()) await page.click('[data-testid=teardown-force]');
-        return (await page.locator('[data-testid=teardown-result]').count()) > 0;
-      },
-      30_000,
-    );
+    await tearDown(page);
     const res = await page.locator('[data-testid=teardown-result]').innerText();
     assert(/Deleted [1-9]/.test(res), `teardown deleted objects: ${res}`);
   },
@@ -98,5 +115,53 @@ export const unsupportedPlanFlow: Flow = {
     await page.click('[data-testid=broker-plan]');
     await waitFor('portable design plans cleanly', async () => (await page.locator('[data-testid=plan-count-unsupported]').innerText()).startsWith('0 '), 20_000);
     await shot('portable');
+  },
+};
+
+/**
+ * The broker and the design disagree (the deployed queue keeps its dead-letter exchange, the
+ * design has dropped it): the live trace parts from the prediction and the UI says where.
+ */
+export const divergenceFlow: Flow = {
+  name: 'live trace points out the first divergence',
+  broker: true,
+  expectedHttpErrors: ['409 POST /api/teardown'],
+  async run({ page, url, shot }) {
+    await page.goto(`${url}/?template=dlx-ttl-wait-queue&delayMs=200`);
+    await page.waitForSelector('.react-flow__node');
+    // the worker fails every attempt (a consumer's own failure model, which the trace workers honour)
+    await page.click('[data-testid=node-consumer] >> nth=0');
+    const beh = JSON.parse(await page.locator('[data-testid=field-behaviour]').inputValue()) as Record<string, unknown>;
+    await page.fill('[data-testid=field-behaviour]', JSON.stringify({ ...beh, failure: { kind: 'always' } }, null, 2));
+    await page.click('[data-testid=tab-broker]');
+    await page.fill('[data-testid=deploy-prefix]', `e2e${Date.now().toString(36)}.`);
+    await page.click('[data-testid=broker-plan]');
+    await page.waitForSelector('[data-testid=plan-diff]', { timeout: 20_000 });
+    await page.click('[data-testid=broker-apply]');
+    await page.waitForSelector('[data-testid=deploy-result]', { timeout: 30_000 });
+    // now the design says: no dead-letter exchange on the work queue (the broker keeps it)
+    await page.click('[data-testid=node-queue][data-name="orders.q"]');
+    await page.click('[data-testid=tab-inspect]');
+    await page.fill('[data-testid=field-dlrk]', '');
+    await page.selectOption('[data-testid=field-dlx]', '\u0000');
+    await page.click('[data-testid=tab-trace]');
+    await page.fill('[data-testid=trace-count]', '1');
+    await page.click('[data-testid=trace-start]');
+    await waitFor(
+      'a divergence',
+      async () => {
+        if (await page.locator('[data-testid=trace-error]').count()) throw new Error(await page.locator('[data-testid=trace-error]').innerText());
+        return (await page.locator('[data-testid=trace-divergence]').count()) > 0;
+      },
+      90_000,
+    );
+    const text = await page.locator('[data-testid=trace-divergence]').innerText();
+    assert(/predicted/.test(text) && /actual/.test(text), `predicted and actual shown: ${text}`);
+    await page.click('[data-testid=trace-show-divergence]');
+    await waitFor('the message is inspected', async () => (await page.locator('[data-testid=message-detail]').count()) > 0);
+    await shot('divergence');
+    // tear down (queues may hold the parked message: confirm twice)
+    await page.click('[data-testid=tab-broker]');
+    await tearDown(page);
   },
 };

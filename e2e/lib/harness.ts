@@ -17,6 +17,12 @@ export interface Flow {
   name: string;
   /** needs the real broker */
   broker?: boolean;
+  /**
+   * HTTP refusals the app asks for and handles (e.g. `409 POST /api/teardown`: the server refuses
+   * to delete queues holding messages until the user confirms). Chromium logs every 4xx as a
+   * console error; those, and only those, are not held against the flow.
+   */
+  expectedHttpErrors?: string[];
   run(ctx: FlowCtx): Promise<void>;
 }
 
@@ -54,10 +60,23 @@ export async function runFlow(browser: Browser, url: string, flow: Flow): Promis
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url }).catch(() => undefined);
   const page = await context.newPage();
   const problems: string[] = [];
+  let expectedSeen = 0;
   page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console.error: ${m.text()}`);
+    if (m.type() !== 'error') return;
+    if (expectedSeen > 0 && /^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) {
+      expectedSeen--;
+      return;
+    }
+    problems.push(`console.error: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  // name the request behind a "Failed to load resource" console error
+  page.on('response', (r) => {
+    if (r.status() < 400) return;
+    const what = `${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`;
+    if (flow.expectedHttpErrors?.includes(what)) expectedSeen++;
+    else problems.push(`  (${what})`);
+  });
   const t0 = Date.now();
   const slug = flow.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
   const ctx: FlowCtx = { page, url, shot: (n) => page.screenshot({ path: join(ARTIFACTS, `${slug}-${n}.png`) }).then(() => undefined) };

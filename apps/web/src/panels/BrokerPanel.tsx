@@ -55,6 +55,19 @@ export function BrokerPanel() {
         throw e;
       }
     });
+  /** Reads the queues' occupancy first (a plan changes nothing), so the confirmation can say what would be lost. */
+  const askTeardown = () =>
+    run('teardown', async () => {
+      let refused: Array<{ queue: string; messages: number; consumers: number }> | undefined;
+      try {
+        const p = await api.plan(useApp.getState().design, target());
+        const busyQueues = p.plan.items.filter((i) => i.kind === 'queue' && i.actual && ((i.actual.messages ?? 0) > 0 || (i.actual.consumers ?? 0) > 0));
+        if (busyQueues.length) refused = busyQueues.map((i) => ({ queue: i.name, messages: i.actual?.messages ?? 0, consumers: i.actual?.consumers ?? 0 }));
+      } catch {
+        /* no plan (e.g. the design changed shape): the server's own refusal still protects the messages */
+      }
+      setConfirmTeardown(refused ? { refused } : {});
+    });
   const doTeardown = (force: boolean) =>
     run('teardown', async () => {
       try {
@@ -114,7 +127,7 @@ export function BrokerPanel() {
         <button type="button" data-testid="broker-apply" disabled={!!busy || !plan} onClick={doDeploy} className={`${btn} bg-emerald-700 hover:bg-emerald-600`} title={plan ? 'Create what the plan says' : 'Plan first'}>
           {busy === 'deploy' ? 'Applying…' : 'Apply'}
         </button>
-        <button type="button" data-testid="broker-teardown" disabled={!!busy} onClick={() => setConfirmTeardown({})} className={`${btn} bg-red-800 hover:bg-red-700`}>
+        <button type="button" data-testid="broker-teardown" disabled={!!busy} onClick={askTeardown} className={`${btn} bg-red-800 hover:bg-red-700`}>
           Tear down…
         </button>
       </div>
@@ -127,7 +140,7 @@ export function BrokerPanel() {
         <div data-testid="teardown-confirm" role="alertdialog" aria-label="Confirm tear down" className="rounded border border-red-700 bg-red-950/40 p-2">
           {confirmTeardown.refused ? (
             <>
-              <p className="mb-1 text-red-200">The server refused: these queues are not empty or have consumers.</p>
+              <p className="mb-1 text-red-200">These queues are not empty or have consumers:</p>
               <ul className="mb-1 font-mono text-[10px]">
                 {confirmTeardown.refused.map((r) => (
                   <li key={r.queue}>
@@ -138,7 +151,7 @@ export function BrokerPanel() {
               <p className="mb-1">
                 Delete anyway? {confirmTeardown.refused.reduce((n, r) => n + r.messages, 0)} message(s) will be lost.
               </p>
-              <button type="button" data-testid="teardown-force" onClick={() => doTeardown(true)} className={`${btn} bg-red-700 hover:bg-red-600`}>
+              <button type="button" data-testid="teardown-force" disabled={!!busy} onClick={() => doTeardown(true)} className={`${btn} bg-red-700 hover:bg-red-600`}>
                 Delete them and their messages
               </button>
             </>
@@ -147,7 +160,7 @@ export function BrokerPanel() {
               <p className="mb-1">
                 Remove what Retry Studio created for “{useApp.getState().design.name}” (prefix “{prefix}”)? Only objects in its manifest are touched.
               </p>
-              <button type="button" data-testid="teardown-confirm-yes" onClick={() => doTeardown(false)} className={`${btn} bg-red-700 hover:bg-red-600`}>
+              <button type="button" data-testid="teardown-confirm-yes" disabled={!!busy} onClick={() => doTeardown(false)} className={`${btn} bg-red-700 hover:bg-red-600`}>
                 Yes, tear down
               </button>
             </>
