@@ -39,6 +39,14 @@ export async function writeText(io: CliIo, file: string, text: string): Promise<
   await writeFile(path.resolve(io.cwd, file), text, 'utf8');
 }
 
+/** A command's result: to the `--out` file when one is named (saying so on stderr), else to stdout. */
+export async function writeOutput(io: CliIo, out: string | undefined, text: string): Promise<void> {
+  if (out) {
+    await writeText(io, out, text);
+    io.err(`wrote ${out}\n`);
+  } else io.out(text);
+}
+
 export interface LoadedFile {
   readonly kind: DocumentKind;
   readonly design: Design;
@@ -46,7 +54,7 @@ export interface LoadedFile {
 }
 
 /** Reads a design JSON or a RabbitMQ definitions JSON; bad input -> CliError naming the fields. */
-export async function loadFile(io: CliIo, file: string, opts: { vhost?: string } = {}): Promise<LoadedFile> {
+export async function loadFile(io: CliIo, file: string, opts: { vhost?: string | undefined } = {}): Promise<LoadedFile> {
   const text = await readText(io, file);
   const name = path.basename(file).replace(/\.json$/i, '');
   const r = loadDocument(text, { name, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });

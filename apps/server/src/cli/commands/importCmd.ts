@@ -1,6 +1,6 @@
 import { formatIssues, writeDesignJson } from '@retry-studio/topology-core';
 import { parseArgs, value } from './args.js';
-import { CliError, loadFile, writeText, type CliIo } from './context.js';
+import { CliError, loadFile, writeOutput, type CliIo } from './context.js';
 
 export const IMPORT_USAGE = 'import FILE [--vhost V] [--name NAME] [--out FILE]   definitions (or design) JSON -> design JSON';
 
@@ -8,18 +8,12 @@ export async function importCommand(argv: readonly string[], io: CliIo): Promise
   const a = parseArgs(argv, { values: ['vhost', 'name', 'out'], switches: [] });
   const file = a.positionals[0];
   if (!file || a.positionals.length > 1) throw new CliError(`usage: ${IMPORT_USAGE}`, 2);
-  const vhost = value(a, 'vhost');
-  const doc = await loadFile(io, file, vhost !== undefined ? { vhost } : {});
+  const doc = await loadFile(io, file, { vhost: value(a, 'vhost') });
   const name = value(a, 'name');
   const design = name ? { ...doc.design, name } : doc.design;
   const t = design.topology;
   io.err(`${file}: ${doc.kind}; ${t.exchanges.length} exchanges, ${t.queues.length} queues, ${t.bindings.length} bindings${t.policies?.length ? `, ${t.policies.length} policies` : ''}\n`);
   if (doc.warnings.length) io.err(`warnings:\n${formatIssues(doc.warnings).replace(/^/gm, '  ')}\n`);
-  const text = writeDesignJson(design);
-  const out = value(a, 'out');
-  if (out) {
-    await writeText(io, out, text);
-    io.err(`wrote ${out}\n`);
-  } else io.out(text);
+  await writeOutput(io, value(a, 'out'), writeDesignJson(design));
   return 0;
 }

@@ -61,8 +61,7 @@ export async function simulateCommand(argv: readonly string[], io: CliIo): Promi
   const failure = failureFromArgs(a);
   const messages = intValue(a, 'messages', 1, 100000) ?? 1;
   const seed = intValue(a, 'seed', 0, 2 ** 31) ?? 1;
-  const vhost = value(a, 'vhost');
-  const loaded = await loadFile(io, file, vhost !== undefined ? { vhost } : {});
+  const loaded = await loadFile(io, file, { vhost: value(a, 'vhost') });
   const doc = { ...loaded, design: withAdHocActors(loaded.design, a) };
   if (doc.design.publishers.length === 0)
     throw new CliError(
