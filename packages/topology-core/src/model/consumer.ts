@@ -46,8 +46,13 @@ export type ConsumerAction =
   | { readonly kind: 'ack' }
   /** basic.reject requeue=false: dead-letters where the queue has a DLX */
   | { readonly kind: 'reject' }
-  /** basic.nack requeue=true */
-  | { readonly kind: 'requeue' }
+  /**
+   * basic.nack requeue=true (default), or basic.reject requeue=true with via 'reject'. The two
+   * are the same before RabbitMQ 4.3; from 4.3 only basic.reject increments a quorum queue's
+   * delivery-count (which the delivery limit and delayed retry read), basic.nack does not
+   * (docs quorum-queues#poison-message-handling, "When is delivery count incremented?").
+   */
+  | { readonly kind: 'requeue'; readonly via?: 'nack' | 'reject' }
   /**
    * Publish a copy (same body; headers copied unless copyHeaders=false, then merged with
    * `headers`), wait for the confirm, then ack the original.

@@ -5,7 +5,8 @@
  */
 import type { Design } from '../model/design.js';
 import type { FailureModel } from '../model/consumer.js';
-import type { SimStep, SimulationInput } from './types.js';
+import type { Topology } from '../model/definitions.js';
+import type { ProfileOptions, SimStep, SimulationInput } from './types.js';
 
 export interface DesignSimOptions {
   /** messages per publisher (default 10) */
@@ -15,6 +16,16 @@ export interface DesignSimOptions {
   readonly seed?: number;
   /** virtual ms between rounds of publishes (default 0) */
   readonly intervalMs?: number;
+  /** default: 4.3 rules (v43) for a 4.x design that declares 4.3-only features (usesV43Features) */
+  readonly profileOptions?: ProfileOptions;
+}
+
+/** the topology declares RabbitMQ 4.3-only quorum features: x-delayed-retry-* arguments or delayed-retry-* policy keys */
+export function usesV43Features(t: Topology): boolean {
+  return (
+    t.queues.some((q) => Object.keys(q.arguments ?? {}).some((k) => k.startsWith('x-delayed-retry-'))) ||
+    (t.policies ?? []).some((p) => Object.keys(p.definition ?? {}).some((k) => k.startsWith('delayed-retry-')))
+  );
 }
 
 export function designToSimulation(design: Design, opts: DesignSimOptions = {}): SimulationInput {
@@ -36,11 +47,14 @@ export function designToSimulation(design: Design, opts: DesignSimOptions = {}):
     }
     if (interval > 0 && i < n) steps.push({ kind: 'wait', ms: interval });
   }
+  const profile = design.profile ?? '3.10';
+  const profileOptions = opts.profileOptions ?? (profile === '4.x' && usesV43Features(design.topology) ? { v43: true } : undefined);
   return {
     topology: design.topology,
     consumers: design.consumers,
     steps,
-    profile: design.profile ?? '3.10',
+    profile,
+    ...(profileOptions !== undefined ? { profileOptions } : {}),
     seed: opts.seed ?? 1,
     ...(opts.failure !== undefined ? { failure: opts.failure } : {}),
   };

@@ -22,8 +22,14 @@ export interface SemanticsProfile {
   /** 3.10 reverses the existing x-death entries on every death when there are two or more */
   readonly xDeathRegroupReverses: boolean;
   /** quorum consume adds x-delivery-count only on redelivery (3.10); 4.x: = acquired_count when > 0 */
-  /** 4.3: only explicit requeues count toward the delivery limit (RN 4.3.0) */
+  /**
+   * 4.3: a quorum queue's delivery-count (x-delivery-count, what the delivery limit reads)
+   * increments only for failed deliveries: basic.reject, not basic.nack; every return increments
+   * acquired-count (x-acquired-count). docs quorum-queues "When is delivery count incremented?"
+   */
   readonly onlyRejectsCountTowardLimit: boolean;
+  /** 4.3: quorum queues hold returned messages for x-delayed-retry-* (docs quorum-queues#delayed-retry) */
+  readonly quorumDelayedRetry: boolean;
 }
 
 export const PROFILE_3_10: SemanticsProfile = {
@@ -36,6 +42,7 @@ export const PROFILE_3_10: SemanticsProfile = {
   strictHeaderMatch: false,
   getAddsZeroDeliveryCount: true,
   onlyRejectsCountTowardLimit: false,
+  quorumDelayedRetry: false,
 };
 
 export const PROFILE_4_X: SemanticsProfile = {
@@ -48,9 +55,10 @@ export const PROFILE_4_X: SemanticsProfile = {
   strictHeaderMatch: true,
   getAddsZeroDeliveryCount: false,
   onlyRejectsCountTowardLimit: false,
+  quorumDelayedRetry: false,
 };
 
 export function profileFor(id: BrokerProfileId | undefined, opts?: ProfileOptions): SemanticsProfile {
-  if (id === '4.x') return opts?.v43 ? { ...PROFILE_4_X, onlyRejectsCountTowardLimit: true } : PROFILE_4_X;
+  if (id === '4.x') return opts?.v43 ? { ...PROFILE_4_X, onlyRejectsCountTowardLimit: true, quorumDelayedRetry: true } : PROFILE_4_X;
   return PROFILE_3_10;
 }

@@ -22,6 +22,37 @@ export interface QueueConfig {
   readonly atLeastOnce: boolean;
   /** x-expires / policy `expires`: delete the queue after this long unused */
   readonly expires: number | undefined;
+  /** 4.3 quorum delayed retry (docs quorum-queues#delayed-retry); undefined when off or unsupported */
+  readonly delayedRetry: DelayedRetry | undefined;
+  /** arguments / policy keys this profile ignores (reported in the result) */
+  readonly ignored: readonly { readonly argument: string; readonly why: string }[];
+}
+
+export interface DelayedRetry {
+  /** all: every return; failed: only returns that incremented delivery-count (basic.reject); returned: only those that did not (basic.nack) */
+  readonly type: 'all' | 'failed' | 'returned';
+  readonly minMs: number;
+  /** undefined: no cap */
+  readonly maxMs: number | undefined;
+}
+
+const DELAYED_RETRY_TYPES = new Set(['disabled', 'all', 'failed', 'returned']);
+
+/**
+ * x-delayed-retry-type/-min/-max, or the policy keys delayed-retry-* (docs: "queue arguments,
+ * queue policies, or both"; the docs give no precedence: here the argument wins, key by key).
+ * `min` is required when enabled: without it there is no delay.
+ */
+function delayedRetryOf(a: AmqpTable, p: AmqpTable): DelayedRetry | undefined {
+  const type = str(a['x-delayed-retry-type']) ?? str(p['delayed-retry-type']);
+  const minMs = num(a['x-delayed-retry-min']) ?? num(p['delayed-retry-min']);
+  const maxMs = num(a['x-delayed-retry-max']) ?? num(p['delayed-retry-max']);
+  if (type === undefined || !DELAYED_RETRY_TYPES.has(type) || type === 'disabled' || minMs === undefined || minMs < 0) return undefined;
+  return { type: type as DelayedRetry['type'], minMs, maxMs };
+}
+
+function delayedRetryKeys(a: AmqpTable, p: AmqpTable): string[] {
+  return [...Object.keys(a).filter((k) => k.startsWith('x-delayed-retry-')), ...Object.keys(p).filter((k) => k.startsWith('delayed-retry-'))];
 }
 
 function matchesPolicy(p: PolicyDef, name: string, kind: 'queues' | 'exchanges'): boolean {
@@ -83,6 +114,9 @@ export function queueConfig(q: QueueDef, policies: readonly PolicyDef[] | undefi
     } else if (deliveryLimit !== undefined && deliveryLimit < 0) deliveryLimit = undefined;
   }
   const strategy = str(a['x-dead-letter-strategy']) ?? str(p['dead-letter-strategy']);
+  const retryKeys = delayedRetryKeys(a, p);
+  const supported = quorum && profile.quorumDelayedRetry;
+  const why = !quorum ? 'delayed retry is a quorum-queue feature' : `RabbitMQ ${profile.id === '4.x' ? '4.0-4.2' : profile.id} has no quorum-queue delayed retry (4.3+)`;
   return {
     name: q.name,
     quorum,
@@ -96,6 +130,8 @@ export function queueConfig(q: QueueDef, policies: readonly PolicyDef[] | undefi
     // at-least-once needs overflow reject-publish, otherwise it falls back (rabbit_quorum_queue.erl L1280-1324)
     atLeastOnce: quorum && strategy === 'at-least-once' && overflow === 'reject-publish',
     expires: minDefined(num(a['x-expires']), num(p['expires'])),
+    delayedRetry: supported ? delayedRetryOf(a, p) : undefined,
+    ignored: supported ? [] : retryKeys.map((argument) => ({ argument, why })),
   };
 }
 

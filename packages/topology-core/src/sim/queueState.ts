@@ -20,8 +20,10 @@ export class QEntry implements DeliveryView {
   get k(): 'outcome' {
     return 'outcome';
   }
-  /** quorum delivery_count (returns) */
+  /** quorum delivery-count: returns (before 4.3), failed returns only (4.3: basic.reject, not basic.nack) */
   deliveryCount = 0;
+  /** quorum acquired-count: every return (4.3 exposes it as x-acquired-count) */
+  acquiredCount = 0;
   redelivered = false;
   /** while delivered: who holds it, the headers it was delivered with, its attempt number */
   consumer: ConsumerSlot | undefined = undefined;
@@ -47,6 +49,7 @@ export class QEntry implements DeliveryView {
     this.expiresAt = expiresAt;
     this.pos = pos;
     this.deliveryCount = 0;
+    this.acquiredCount = 0;
     this.redelivered = false;
     this.consumer = undefined;
     this.headers = msg.headers;

@@ -70,9 +70,27 @@ describe('quorum delivery limit', () => {
     expect(r.truncated).toBe(true);
   });
 
-  it('4.3 option: explicit requeues (nack requeue=true) still count toward the limit (RN 4.3.0)', () => {
-    const r = run({ topology: topo(2), consumers: [C.script('Q', A.requeue)], steps: [S.publish('', 'Q', 'm')], profile: '4.x', profileOptions: { v43: true } });
-    expect(r.delivered('Q')).toHaveLength(3);
+  // rabbitmq-website docs/quorum-queues/index.md, "When is delivery count incremented?": basic.nack
+  // increments acquired-count only, basic.reject both; since 4.3 the limit is evaluated on delivery-count
+  const v43 = { profile: '4.x' as const, profileOptions: { v43: true } };
+  const rejectRequeue = { kind: 'requeue' as const, via: 'reject' as const };
+
+  it('4.3 option: basic.reject requeue=true counts toward the limit (x-delivery-count and x-acquired-count)', () => {
+    const r = run({ topology: topo(2), consumers: [C.script('Q', rejectRequeue)], steps: [S.publish('', 'Q', 'm')], ...v43 });
+    expect(r.observed.deliveries['Q']?.map((d) => d.headers)).toEqual([undefined, { 'x-delivery-count': 1, 'x-acquired-count': 1 }, { 'x-delivery-count': 2, 'x-acquired-count': 2 }]);
+    expect(r.left('dead')).toEqual(['m']);
+  });
+
+  it('4.3 option: basic.nack requeue=true does not: it requeues past the limit, only x-acquired-count grows', () => {
+    const r = run({ topology: topo(2), consumers: [C.script('Q', A.requeue, A.requeue, A.requeue, A.requeue, A.ack)], steps: [S.publish('', 'Q', 'm')], ...v43 });
+    expect(r.delivered('Q')).toHaveLength(5);
+    expect(r.observed.deliveries['Q']?.map((d) => d.headers)).toEqual([undefined, ...[1, 2, 3, 4].map((n) => ({ 'x-acquired-count': n }))]);
+    expect(r.left('dead')).toEqual([]);
+  });
+
+  it('before 4.3 (4.x, 3.10) nack and reject both count', () => {
+    for (const profile of ['3.10', '4.x'] as const)
+      for (const a of [A.requeue, rejectRequeue]) expect(run({ topology: topo(2), consumers: [C.script('Q', a)], steps: [S.publish('', 'Q', 'm')], profile }).delivered('Q')).toHaveLength(3);
   });
 
   it('3.10 basic.get on a quorum queue adds x-delivery-count 0 (rabbit_fifo_client.erl L250-258); 4.x does not', () => {
@@ -103,3 +121,62 @@ describe('quorum at-least-once dead-lettering', () => {
     expect(r.of('dropped').map((e) => e.why)).toEqual(['no-route']);
   });
 });
+
+describe('4.3 quorum delayed retry (rabbitmq-website docs/quorum-queues/index.md #delayed-retry)', () => {
+  // "delay = min(min_delay * delivery_count, max_delay)"; types all | failed | returned | disabled
+  const topo = (args: Record<string, string | number>, limit = 3) =>
+    T.topology(T.exchange('dlx', 'fanout'), T.queue('Q', { quorum: true, dlx: 'dlx', deliveryLimit: limit, args }), T.queue('dead'), T.bind('dlx', 'dead'));
+  const retry = (type: string, min = 1000, max?: number) => ({ 'x-delayed-retry-type': type, 'x-delayed-retry-min': min, ...(max !== undefined ? { 'x-delayed-retry-max': max } : {}) });
+  const rejectRequeue = { kind: 'requeue' as const, via: 'reject' as const };
+  const v43 = { profile: '4.x' as const, profileOptions: { v43: true } };
+  const times = (r: ReturnType<typeof run>) => r.of('delivered').map((e) => e.t);
+
+  it('all + basic.reject: held min x delivery-count, capped at max; the limit then dead-letters', () => {
+    const r = run({ topology: topo(retry('all', 1000, 2500)), consumers: [C.script('Q', rejectRequeue)], steps: [S.publish('', 'Q', 'm')], ...v43 });
+    expect(times(r)).toEqual([0, 1000, 3000, 5500]);
+    expect(r.of('requeued').map((e) => e.delayMs)).toEqual([1000, 2000, 2500, undefined]);
+    expect(r.left('dead')).toEqual(['m']);
+    expect(r.ignoredArguments).toBeUndefined();
+  });
+
+  it('without x-delayed-retry-max the delay is not capped', () => {
+    const r = run({ topology: topo(retry('all', 100)), consumers: [C.script('Q', rejectRequeue)], steps: [S.publish('', 'Q', 'm')], ...v43 });
+    expect(times(r)).toEqual([0, 100, 300, 600]);
+  });
+
+  it('a nack leaves delivery-count at 0: never delayed longer than the minimum', () => {
+    const r = run({ topology: topo(retry('all', 1000, 30000)), consumers: [C.script('Q', A.requeue, A.requeue, A.ack)], steps: [S.publish('', 'Q', 'm')], ...v43 });
+    expect(times(r)).toEqual([0, 1000, 2000]);
+  });
+
+  it('failed delays only basic.reject returns; returned only basic.nack returns', () => {
+    const go = (type: string, a: typeof A.requeue | typeof rejectRequeue) =>
+      times(run({ topology: topo(retry(type, 1000)), consumers: [C.script('Q', a, A.ack)], steps: [S.publish('', 'Q', 'm')], ...v43 }));
+    expect(go('failed', rejectRequeue)).toEqual([0, 1000]);
+    expect(go('failed', A.requeue)).toEqual([0, 0]);
+    expect(go('returned', A.requeue)).toEqual([0, 1000]);
+    expect(go('returned', rejectRequeue)).toEqual([0, 0]);
+    expect(go('disabled', rejectRequeue)).toEqual([0, 0]);
+  });
+
+  it('policy keys delayed-retry-* work too', () => {
+    const topology = { ...topo({}), policies: [{ name: 'p', vhost: '/', pattern: '^Q$', 'apply-to': 'queues' as const, priority: 0, definition: { 'delayed-retry-type': 'all', 'delayed-retry-min': 500 } }] };
+    expect(times(run({ topology, consumers: [C.script('Q', rejectRequeue, A.ack)], steps: [S.publish('', 'Q', 'm')], ...v43 }))).toEqual([0, 500]);
+  });
+
+  it('a held message is not ready: another message is delivered meanwhile', () => {
+    const r = run({ topology: topo(retry('all', 1000)), consumers: [C.script('Q', rejectRequeue, A.ack)], steps: [S.publish('', 'Q', 'm1'), S.publish('', 'Q', 'm2')], ...v43 });
+    // m1 is held from t=0, so m2 is delivered at once (and held too); both come back at 1000 in return order
+    expect(r.of('delivered').map((e) => [e.body, e.t])).toEqual([['m1', 0], ['m2', 0], ['m1', 1000], ['m2', 1000]]);
+  });
+
+  it('3.10 and 4.0-4.2 ignore x-delayed-retry-* (reported in ignoredArguments): redelivered at once', () => {
+    for (const profile of ['3.10', '4.x'] as const) {
+      const r = run({ topology: topo(retry('all', 1000)), consumers: [C.script('Q', rejectRequeue, A.ack)], steps: [S.publish('', 'Q', 'm')], profile });
+      expect(times(r)).toEqual([0, 0]);
+      expect(r.ignoredArguments?.map((i) => i.argument)).toEqual(['x-delayed-retry-type', 'x-delayed-retry-min']);
+      expect(r.ignoredArguments?.[0]?.why).toMatch(profile === '3.10' ? /3\.10 has no quorum-queue delayed retry/ : /4\.0-4\.2/);
+    }
+  });
+});
+

@@ -7,7 +7,7 @@
 import type { AmqpValue } from '../model/definitions.js';
 import type { ConsumerAction, ConsumerBehaviour, ConsumerSpec, DeathReason, FailureModel } from '../model/consumer.js';
 import type { DropReason, PublishOrigin, SimEvent, XDeathEntry } from './events.js';
-import type { Logical, MessageSnapshot, Msg, QueueDepth, SimStep, SimulationInput, SimulationResult } from './types.js';
+import type { IgnoredArgument, Logical, MessageSnapshot, Msg, QueueDepth, SimStep, SimulationInput, SimulationResult } from './types.js';
 import { EventHeap } from './eventHeap.js';
 import { mulberry32, type Rng } from './rng.js';
 import { profileFor, type SemanticsProfile } from './profiles.js';
@@ -57,7 +57,9 @@ type Work =
   | { readonly k: 'retry'; readonly d: Delivery }
   | { readonly k: 'expire'; readonly q: QueueState }
   | { readonly k: 'delayed'; readonly exchange: string; readonly msg: Msg }
-  | { readonly k: 'queue-expires'; readonly q: QueueState };
+  | { readonly k: 'queue-expires'; readonly q: QueueState }
+  /** a 4.3 quorum queue's delayed retry ends: the entry is ready again */
+  | { readonly k: 'qq-retry'; readonly q: QueueState; readonly e: QEntry };
 
 const CONSUMER_ORIGIN_CACHE = new Map<string, PublishOrigin>();
 function consumerOrigin(id: string): PublishOrigin {
@@ -96,6 +98,8 @@ export class Simulator {
   private readonly index: ExchangeIndex;
   private readonly router: Router;
   private readonly queues = new Map<string, QueueState>();
+  /** every declared queue, deleted ones included (for ignoredArguments) */
+  private readonly allQueues: QueueState[];
   private readonly consumers: ConsumerState[] = [];
   private readonly steps: readonly SimStep[];
   private readonly wantEvents: boolean;
@@ -145,6 +149,7 @@ export class Simulator {
     this.routeOpts = { strictHeaders: this.profile.strictHeaderMatch, delayDone: false };
     this.routeOptsDelayDone = { strictHeaders: this.profile.strictHeaderMatch, delayDone: true };
     for (const q of input.topology.queues) this.queues.set(q.name, new QueueState(queueConfig(q, input.topology.policies, this.profile)));
+    this.allQueues = [...this.queues.values()];
     this.steps = input.steps;
     this.retain = input.retainEvents ?? true;
     this.onEvent = input.onEvent;
@@ -224,7 +229,10 @@ export class Simulator {
    * big runs that only want stats skip the snapshot).
    */
   result(lazyFinal = false): SimulationResult {
+    const ignored: IgnoredArgument[] = [];
+    for (const q of this.allQueues) for (const i of q.cfg.ignored) ignored.push({ queue: q.cfg.name, ...i });
     const base = {
+      ...(ignored.length > 0 ? { ignoredArguments: ignored } : {}),
       events: this.events,
       publishNacked: this.publishNacked,
       returned: this.returned,
@@ -273,6 +281,9 @@ export class Simulator {
       case 'delayed':
         this.inFlight--;
         this.routeAndEnqueue(w.msg, w.exchange, false, undefined, true);
+        break;
+      case 'qq-retry':
+        this.retryReady(w.q, w.e);
         break;
     }
     return true;
@@ -614,9 +625,14 @@ export class Simulator {
   }
 
   private deliveredHeaders(q: QueueState, e: QEntry): { readonly [k: string]: AmqpValue } {
+    if (!q.cfg.quorum || e.acquiredCount === 0) return e.msg.headers;
+    // 4.3: x-delivery-count counts failed deliveries, x-acquired-count every return (docs quorum-queues#poison-message-handling)
+    if (this.profile.onlyRejectsCountTowardLimit)
+      return e.deliveryCount > 0
+        ? { ...e.msg.headers, 'x-delivery-count': e.deliveryCount, 'x-acquired-count': e.acquiredCount }
+        : { ...e.msg.headers, 'x-acquired-count': e.acquiredCount };
     // quorum queues add x-delivery-count on redelivery (rabbit_fifo_client.erl L791-801)
-    if (q.cfg.quorum && e.deliveryCount > 0) return { ...e.msg.headers, 'x-delivery-count': e.deliveryCount };
-    return e.msg.headers;
+    return { ...e.msg.headers, 'x-delivery-count': e.deliveryCount };
   }
 
   private deliver(q: QueueState, e: QEntry, c: ConsumerState): void {
@@ -627,7 +643,7 @@ export class Simulator {
     const counts = L.counts ?? (L.counts = []);
     const seen = (counts[c.ord] ?? 0) + 1;
     counts[c.ord] = seen;
-    const headers = q.cfg.quorum && e.deliveryCount > 0 ? this.deliveredHeaders(q, e) : msg.headers;
+    const headers = q.cfg.quorum && e.acquiredCount > 0 ? this.deliveredHeaders(q, e) : msg.headers;
     const routingKey = msg.routingKeys[0] ?? '';
     this.lastActivity = this.t;
     if (this.wantEvents)
@@ -732,9 +748,7 @@ export class Simulator {
         break;
       case 'requeue':
         this.settle(d);
-        if (this.wantEvents) this.emit({ kind: 'requeued', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id });
-        else this.seq++;
-        this.requeue(q, e);
+        this.requeue(q, e, c.id, action.via === 'reject');
         break;
       case 'republish': {
         const plan = planRepublish(action, d);
@@ -758,18 +772,75 @@ export class Simulator {
     this.dispatch(q);
   }
 
-  private requeue(q: QueueState, e: QEntry): void {
+  /** basic.nack / basic.reject with requeue=true (`viaReject`) */
+  private requeue(q: QueueState, e: QEntry, consumer: string, viaReject: boolean): void {
     e.redelivered = true;
+    const msg = e.msg;
+    if (!q.cfg.quorum) {
+      this.emitRequeued(q, msg, consumer, undefined);
+      this.toReady(q, e);
+      return;
+    }
+    // 4.3: only a failed delivery (basic.reject) increments delivery-count; every return increments acquired-count
+    const failed = viaReject || !this.profile.onlyRejectsCountTowardLimit;
+    e.acquiredCount++;
+    if (failed) e.deliveryCount++;
+    const limit = q.cfg.deliveryLimit;
+    // delivery_count > limit dead-letters (rabbit_fifo.erl L1756-1781)
+    if (failed && limit !== undefined && e.deliveryCount > limit) {
+      this.emitRequeued(q, msg, consumer, undefined);
+      this.release(e);
+      this.deadLetter(q, msg, 'delivery_limit');
+      return;
+    }
+    // 4.3 delayed retry: held for min(min x delivery-count, max) before it is ready again (docs
+    // quorum-queues#delayed-retry). A nack leaves delivery-count as it was, so the docs say it is
+    // not "delayed longer than the minimum": at least min x 1.
+    const dr = q.cfg.delayedRetry;
+    if (dr !== undefined && (dr.type === 'all' || (dr.type === 'failed') === failed)) {
+      const delay = Math.min(dr.minMs * Math.max(1, e.deliveryCount), dr.maxMs ?? Infinity);
+      this.emitRequeued(q, msg, consumer, delay);
+      this.heap.push(this.t + delay, { k: 'qq-retry', q, e });
+      return;
+    }
+    this.emitRequeued(q, msg, consumer, undefined);
+    this.toReady(q, e);
+  }
+
+  private emitRequeued(q: QueueState, msg: Msg, consumer: string, delayMs: number | undefined): void {
+    if (!this.wantEvents) {
+      this.seq++;
+      return;
+    }
+    this.emit({
+      kind: 'requeued',
+      t: this.t,
+      seq: this.seq++,
+      msgId: msg.id,
+      body: msg.body,
+      queue: q.cfg.name,
+      consumer,
+      ...(delayMs !== undefined ? { delayMs, until: this.t + delayMs } : {}),
+    });
+  }
+
+  /** the end of a delayed retry: back among the returns, then dispatch */
+  private retryReady(q: QueueState, e: QEntry): void {
+    if (this.queues.get(q.cfg.name) !== q) {
+      // the queue was deleted while it was held
+      const m = e.msg;
+      this.release(e);
+      this.drop(m, 'queue-deleted', q.cfg.name, undefined);
+      return;
+    }
+    this.toReady(q, e);
+    this.dispatch(q);
+  }
+
+  /** a returned entry becomes ready: quorum returns queue (or the back), classic original position */
+  private toReady(q: QueueState, e: QEntry): void {
     if (q.cfg.quorum) {
-      e.deliveryCount++;
       const limit = q.cfg.deliveryLimit;
-      // delivery_count > limit dead-letters (rabbit_fifo.erl L1756-1781)
-      if (limit !== undefined && e.deliveryCount > limit) {
-        const m = e.msg;
-        this.release(e);
-        this.deadLetter(q, m, 'delivery_limit');
-        return;
-      }
       if (limit !== undefined) q.returns.push(e);
       else {
         // 3.10 quorum queue without a limit: a return is a re-enqueue at the back (rabbit_fifo.erl L976-1004)
@@ -862,8 +933,8 @@ export class Simulator {
   private snapshot(q: QueueState, e: QEntry, viaGet: boolean): MessageSnapshot {
     const m = e.msg;
     let headers: { readonly [k: string]: AmqpValue } = m.headers;
-    if (q.cfg.quorum && (e.deliveryCount > 0 || (viaGet && this.profile.getAddsZeroDeliveryCount)))
-      headers = { ...headers, 'x-delivery-count': e.deliveryCount };
+    if (q.cfg.quorum && e.acquiredCount > 0) headers = this.deliveredHeaders(q, e);
+    else if (q.cfg.quorum && viaGet && this.profile.getAddsZeroDeliveryCount) headers = { ...headers, 'x-delivery-count': e.deliveryCount };
     return {
       msgId: m.id,
       body: m.body,

@@ -22,9 +22,11 @@ export type SimStep =
 /** Options that refine a profile (the 4.x profile is 4.0–4.2 unless `v43` is set). */
 export interface ProfileOptions {
   /**
-   * RabbitMQ 4.3: only explicit rejections with requeue (basic.reject / basic.nack requeue=true)
-   * count toward a quorum queue's delivery limit; returns from a cancelled consumer or closed
-   * channel do not (RN 4.3.0). Only meaningful with profile '4.x'.
+   * RabbitMQ 4.3 quorum queues (docs quorum-queues, rabbitmq-website docs/quorum-queues/index.md):
+   * delivery-count increments only for failed deliveries (basic.reject requeue=true, a crash),
+   * not for basic.nack, and the delivery limit is evaluated on it; every return increments
+   * acquired-count (`x-acquired-count`); native delayed retry (`x-delayed-retry-*`, #delayed-retry).
+   * Only meaningful with profile '4.x'.
    */
   readonly v43?: boolean;
 }
@@ -73,6 +75,13 @@ export interface MessageSnapshot {
   readonly redelivered: boolean;
 }
 
+export interface IgnoredArgument {
+  readonly queue: string;
+  /** the argument (x-...) or policy key */
+  readonly argument: string;
+  readonly why: string;
+}
+
 export interface SimulationStats {
   /** hops: one message arriving at an exchange (one per exchange visited) or at a queue */
   readonly hops: number;
@@ -91,6 +100,8 @@ export interface SimulationResult {
   readonly endTime: number;
   /** stopped by maxTimeMs / maxEvents rather than running out of work */
   readonly truncated: boolean;
+  /** queue arguments this profile does not support, so the broker (and the simulator) ignore them; absent when none */
+  readonly ignoredArguments?: readonly IgnoredArgument[];
   readonly stats: SimulationStats;
 }
 

@@ -34,9 +34,7 @@ const cases = [...listTemplates().map((t) => [t.id, {}] as const), ...VARIANTS].
 });
 
 /** Templates whose documented outcome the simulator cannot reproduce yet (reported, not hidden). */
-const SIM_GAPS: Record<string, string> = {
-  'quorum-delayed-retry': 'the simulator does not model RabbitMQ 4.3 x-delayed-retry-* yet (redeliveries come back without the delay)',
-};
+const SIM_GAPS: Record<string, string> = {};
 
 describe('template outcomes (simulated)', () => {
   for (const [id, why] of Object.entries(SIM_GAPS)) it.skip(`${id}: ${why}`, () => {});
@@ -102,6 +100,37 @@ describe('chained-ttl under fail-first-k (attempts count per message, across the
 
   it('fail the first 2 with 5 tiers: succeeds at tier 2 after 10 + 20 ms', () => {
     expect(run(2, { delaysMs: [10, 20, 40, 80, 160] })).toMatchObject({ attempts: 3, delaysMs: [10, 20], endsIn: { kind: 'acked' } });
+  });
+});
+
+describe('quorum-delayed-retry (RabbitMQ 4.3, rabbitmq-website docs/quorum-queues/index.md #delayed-retry)', () => {
+  const built = () => {
+    const r = buildTemplate('quorum-delayed-retry', { minDelayMs: 1000, maxDelayMs: 2500, deliveryLimit: 4 });
+    if (!r.ok) throw new Error('build');
+    return r.template;
+  };
+  const trace = (t: ReturnType<typeof built>, input: ReturnType<typeof designToSimulation>) => {
+    const result = simulate({ ...input, maxTimeMs: 60 * 60 * 1000 });
+    return { result, tr: traceMessages(result, { workConsumers: t.workConsumers, activeQueues: activeQueuesOf(t.design) })[0]! };
+  };
+
+  it('the docs\' delay = min(min_delay x delivery_count, max_delay), then the delivery limit dead-letters', () => {
+    const t = built();
+    const { tr } = trace(t, designToSimulation(t.design, { messages: 1, failure: { kind: 'always' } }));
+    expect({ attempts: tr.attempts, delaysMs: tr.delaysMs, endsIn: norm(tr.endsIn) }).toEqual({ attempts: 5, delaysMs: [1000, 2000, 2500, 2500], endsIn: { kind: 'queue', queues: ['jobs.dead'] } });
+  });
+
+  it('fail the first 2: two delayed retries, then acked', () => {
+    const t = built();
+    const { tr } = trace(t, designToSimulation(t.design, { messages: 1, failure: { kind: 'failFirst', n: 2 } }));
+    expect({ attempts: tr.attempts, delaysMs: tr.delaysMs, endsIn: norm(tr.endsIn) }).toEqual({ attempts: 3, delaysMs: [1000, 2000], endsIn: { kind: 'acked' } });
+  });
+
+  it('on 4.0-4.2 (no v43) the arguments are ignored and reported: redelivered at once', () => {
+    const t = built();
+    const { result, tr } = trace(t, designToSimulation(t.design, { messages: 1, failure: { kind: 'always' }, profileOptions: {} }));
+    expect(tr.delaysMs).toEqual([0, 0, 0, 0]);
+    expect(result.ignoredArguments?.map((i) => i.argument)).toEqual(['x-delayed-retry-type', 'x-delayed-retry-min', 'x-delayed-retry-max']);
   });
 });
 
