@@ -7,9 +7,8 @@
 import type { BindingDef, ExchangeDef, QueueDef } from '../model/definitions.js';
 import type { Rule } from '../model/consumer.js';
 import type { NodeId } from '../model/nodeIds.js';
-import { bind, bindExchange, exchange, finish, header, park, publisher, queue, worker, X, Q, C, P } from './build.js';
+import { bind, bindExchange, defineTemplate, exchange, header, park, publisher, queue, retryOutcomes, worker, X, Q, C, P } from './build.js';
 import { delaysParam, prefixParam } from './commonParams.js';
-import type { RetryTemplate } from './types.js';
 import { MAX_TTL_MS } from '../model/arguments.js';
 
 /** The routing key for a delay of `units` with `levels` bits, to `destination`. */
@@ -19,7 +18,7 @@ export function binaryDelayRoutingKey(units: number, levels: number, destination
   return `${bits.join('.')}.${destination}`;
 }
 
-export const binaryDelayLevels: RetryTemplate = {
+export const binaryDelayLevels = defineTemplate({
   id: 'binary-delay-levels',
   title: 'Binary delay levels (NServiceBus design)',
   summary: 'plugin-free arbitrary delays through levels of TTL queues; the delay is written in binary in the routing key',
@@ -73,10 +72,7 @@ export const binaryDelayLevels: RetryTemplate = {
     const columns: NodeId[][] = [[P('publisher')], [X(pre)], [Q(q)], [C('worker'), Q(parking)]];
     for (let i = levels - 1; i >= 0; i--) columns.push([X(lx(i)), Q(lx(i))]);
     columns.push([X(deliver)]);
-    return finish({
-      id: 'binary-delay-levels',
-      title: 'Binary delay levels (NServiceBus design)',
-      params: p,
+    return {
       topology: { exchanges, queues, bindings },
       consumers: [worker('worker', q, rules, 'worker')],
       publishers: [publisher(pre, 'task')],
@@ -88,13 +84,10 @@ export const binaryDelayLevels: RetryTemplate = {
         `Retries wait ${delays.join(', ')} ms, then the message is parked in ${parking}. Each wait costs one dead-lettering per 1 bit.`,
       columns,
       workConsumers: ['worker'],
-      documented: [
-        { failure: { kind: 'always' }, attempts: delays.length + 1, delaysMs: [...delays], endsIn: { kind: 'queue', queue: parking } },
-        { failure: { kind: 'failFirst', n: 1 }, attempts: 2, delaysMs: [delays[0]!], endsIn: { kind: 'acked' } },
-      ],
-    });
+      documented: retryOutcomes(delays, { kind: 'queue', queue: parking }),
+    };
   },
-};
+});
 
 /** A parameter combination a single-parameter check cannot see (names the parameter). */
 export class TemplateParamError extends Error {

@@ -2,11 +2,11 @@
 import type { AmqpTable, BindingDef, ExchangeDef, ExchangeType, QueueDef, Topology } from '../model/definitions.js';
 import type { ConsumerSpec, Counter, ConsumerAction, Rule } from '../model/consumer.js';
 import type { PublisherSpec } from '../model/publisher.js';
-import type { BrokerProfileId, Design } from '../model/design.js';
+import type { Design } from '../model/design.js';
 import { DESIGN_FORMAT, DESIGN_VERSION } from '../model/design.js';
 import { exchangeNodeId, queueNodeId, consumerNodeId, publisherNodeId, type NodeId } from '../model/nodeIds.js';
 import { positionsFromHints } from './layout.js';
-import type { BuiltTemplate, DocumentedOutcome, LayoutHints, ParamValues } from './types.js';
+import type { BuiltTemplate, DocumentedOutcome, Ending, LayoutHints, ParamValues, RetryTemplate } from './types.js';
 
 export const exchange = (name: string, type: ExchangeType = 'direct', args: AmqpTable = {}): ExchangeDef => ({
   name,
@@ -59,6 +59,22 @@ export const attempt: Counter = { kind: 'attempt' };
 export const header = (name: string): Counter => ({ kind: 'header', name });
 export const rejectedIn = (q: string): Counter => ({ kind: 'deathCount', queue: q, reason: 'rejected' });
 export const park = (parking: string): ConsumerAction => ({ kind: 'republish', exchange: '', routingKey: parking });
+/** A bounded retry: while `counter` is below `limit` the consumer does `retry`; after that it parks the message. */
+export const retryThenPark = (counter: Counter, limit: number, retry: ConsumerAction, parking: string): Rule[] => [
+  { when: { kind: 'lt', counter, value: limit }, then: retry },
+  { then: park(parking) },
+];
+
+/**
+ * The usual promise: a message that always fails is tried once per delay plus once more, `delaysMs` apart,
+ * and ends in `endsIn`; one that fails only once (when there is a retry) is acked at the second attempt.
+ */
+export function retryOutcomes(delaysMs: readonly number[], endsIn: Ending): DocumentedOutcome[] {
+  return [
+    { failure: { kind: 'always' }, attempts: delaysMs.length + 1, delaysMs: [...delaysMs], endsIn },
+    ...(delaysMs.length >= 1 ? [{ failure: { kind: 'failFirst' as const, n: 1 }, attempts: 2, delaysMs: delaysMs.slice(0, 1), endsIn: { kind: 'acked' as const } }] : []),
+  ];
+}
 
 /** min(max, initial * multiplier^(n-1)) for n = 1..count */
 export function backoffSchedule(initial: number, multiplier: number, max: number, count: number): number[] {
@@ -72,45 +88,49 @@ export const Q = queueNodeId;
 export const C = consumerNodeId;
 export const P = publisherNodeId;
 
-export interface FinishArgs {
-  readonly id: string;
-  readonly title: string;
-  readonly params: ParamValues;
+/** What a template's build says: its diagram and its story (the rest comes from the template itself). */
+export interface TemplateBody {
   readonly topology: Topology;
   readonly consumers: readonly ConsumerSpec[];
   readonly publishers: readonly PublisherSpec[];
   readonly explanation: string;
   readonly columns: readonly (readonly NodeId[])[];
   readonly loop?: readonly NodeId[];
-  readonly requires?: readonly string[];
-  readonly profile?: BrokerProfileId;
   readonly workConsumers: readonly string[];
   readonly documented: readonly DocumentedOutcome[];
 }
 
-export function finish(a: FinishArgs): BuiltTemplate {
+export interface TemplateSpec extends Omit<RetryTemplate, 'build'> {
+  readonly build: (p: ParamValues) => TemplateBody;
+}
+
+/** A template whose built design carries the template's id, title, parameters, requirements and profile, stated once. */
+export function defineTemplate(spec: TemplateSpec): RetryTemplate {
+  return { ...spec, build: (p) => finish(spec, p, spec.build(p)) };
+}
+
+function finish(t: TemplateSpec, params: ParamValues, a: TemplateBody): BuiltTemplate {
   const layout: LayoutHints = { columns: a.columns, ...(a.loop ? { loop: a.loop } : {}) };
-  const profile = a.profile ?? '3.10';
   const design: Design = {
     format: DESIGN_FORMAT,
     version: DESIGN_VERSION,
-    name: a.title,
+    name: t.title,
     description: a.explanation,
-    profile,
+    profile: t.profile,
     topology: a.topology,
     consumers: a.consumers,
     publishers: a.publishers,
     layout: positionsFromHints(layout),
-    origin: { template: a.id, params: a.params },
+    origin: { template: t.id, params },
   };
   return {
-    id: a.id,
-    params: a.params,
+    id: t.id,
+    params,
     design,
     explanation: a.explanation,
     layout,
-    requires: a.requires ?? [],
-    profile,
+    requires: [...t.requires],
+    profile: t.profile,
     workConsumers: a.workConsumers,
     documented: a.documented,
   };

@@ -1,4 +1,5 @@
-import type { ParamSpec } from './types.js';
+import { backoffSchedule } from './build.js';
+import type { ParamSpec, ParamValues } from './types.js';
 
 export const prefixParam = (def: string): ParamSpec => ({
   name: 'prefix',
@@ -40,3 +41,15 @@ export const delaysParam = (def: readonly number[]): ParamSpec => ({
   unit: 'ms',
   help: 'one delay per retry, in order',
 });
+/** Retries with exponential backoff: min(maxDelayMs, initialDelayMs * multiplier^(n-1)) before retry n. */
+export const backoffParams: readonly ParamSpec[] = [
+  maxRetriesParam(3),
+  delayParam('initialDelayMs', 'First delay', 1000),
+  multiplierParam,
+  delayParam('maxDelayMs', 'Longest delay', 60000),
+];
+/** The values of backoffParams, and the delay before each retry. */
+export function readBackoff(p: ParamValues): { readonly max: number; readonly initial: number; readonly mult: number; readonly maxDelay: number; readonly delays: number[] } {
+  const [max, initial, mult, maxDelay] = [p.maxRetries as number, p.initialDelayMs as number, p.multiplier as number, p.maxDelayMs as number];
+  return { max, initial, mult, maxDelay, delays: backoffSchedule(initial, mult, maxDelay, max) };
+}

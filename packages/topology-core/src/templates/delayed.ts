@@ -1,28 +1,22 @@
 /** Delays through a delayed-message exchange (plugin rabbitmq_delayed_message_exchange). */
-import { attempt, backoffSchedule, bind, exchange, finish, header, park, publisher, queue, rejectedIn, repeat, router, worker, X, Q, C, P } from './build.js';
-import { delayParam, delaysParam, maxRetriesParam, multiplierParam, prefixParam } from './commonParams.js';
-import type { RetryTemplate } from './types.js';
+import { attempt, bind, defineTemplate, exchange, header, publisher, queue, rejectedIn, repeat, retryOutcomes, retryThenPark, router, worker, X, Q, C, P } from './build.js';
+import { backoffParams, readBackoff, delaysParam, prefixParam } from './commonParams.js';
 
-export const delayedExchange: RetryTemplate = {
+export const delayedExchange = defineTemplate({
   id: 'delayed-exchange',
   title: 'Republish to a delayed-message exchange',
   summary: 'ack and republish to an x-delayed-message exchange with x-delay and x-retries',
-  params: [prefixParam('orders'), maxRetriesParam(3), delayParam('initialDelayMs', 'First delay', 1000), multiplierParam, delayParam('maxDelayMs', 'Longest delay', 60000)],
+  params: [prefixParam('orders'), ...backoffParams],
   requires: ['x-delayed-message'],
   profile: '3.10',
   runsOnStock310: false,
   build: (p) => {
     const pre = p.prefix as string;
-    const max = p.maxRetries as number;
-    const [initial, mult, maxDelay] = [p.initialDelayMs as number, p.multiplier as number, p.maxDelayMs as number];
+    const { max, initial, mult, maxDelay, delays } = readBackoff(p);
     const q = `${pre}.q`;
     const retryX = `${pre}.retry`;
     const parking = `${pre}.parking`;
-    const delays = backoffSchedule(initial, mult, maxDelay, max);
-    return finish({
-      id: 'delayed-exchange',
-      title: 'Republish to a delayed-message exchange',
-      params: p,
+    return {
       topology: {
         exchanges: [exchange(pre), exchange(retryX, 'x-delayed-message', { 'x-delayed-type': 'direct' })],
         queues: [queue(q), queue(parking)],
@@ -32,21 +26,20 @@ export const delayedExchange: RetryTemplate = {
         worker(
           'worker',
           q,
-          [
+          retryThenPark(
+            header('x-retries'),
+            max,
             {
-              when: { kind: 'lt', counter: header('x-retries'), value: max },
-              then: {
-                kind: 'republish',
-                exchange: retryX,
-                routingKey: q,
-                headers: {
-                  'x-retries': { kind: 'counter', by: header('x-retries'), add: 1 },
-                  'x-delay': { kind: 'exponential', initialMs: initial, multiplier: mult, maxMs: maxDelay, by: attempt },
-                },
+              kind: 'republish',
+              exchange: retryX,
+              routingKey: q,
+              headers: {
+                'x-retries': { kind: 'counter', by: header('x-retries'), add: 1 },
+                'x-delay': { kind: 'exponential', initialMs: initial, multiplier: mult, maxMs: maxDelay, by: attempt },
               },
             },
-            { then: park(parking) },
-          ],
+            parking,
+          ),
           'worker',
         ),
       ],
@@ -58,17 +51,13 @@ export const delayedExchange: RetryTemplate = {
         `mandatory is not supported, and it is meant for modest volumes and delays of seconds to a day or two.`,
       columns: [[P('publisher')], [X(pre)], [Q(q)], [C('worker')], [X(retryX), Q(parking)]],
       loop: [Q(q), X(retryX)],
-      requires: ['x-delayed-message'],
       workConsumers: ['worker'],
-      documented: [
-        { failure: { kind: 'always' }, attempts: max + 1, delaysMs: delays, endsIn: { kind: 'queue', queue: parking } },
-        ...(max >= 1 ? [{ failure: { kind: 'failFirst' as const, n: 1 }, attempts: 2, delaysMs: delays.slice(0, 1), endsIn: { kind: 'acked' as const } }] : []),
-      ],
-    });
+      documented: retryOutcomes(delays, { kind: 'queue', queue: parking }),
+    };
   },
-};
+});
 
-export const dlxDelayedRequeue: RetryTemplate = {
+export const dlxDelayedRequeue = defineTemplate({
   id: 'dlx-delayed-requeue',
   title: 'DLX, delay curve, delayed wait exchange, requeue consumer',
   summary: 'DLX to an error queue; its consumer picks a delay from a curve and publishes to a delayed exchange; a requeue consumer sends it back to the origin queue',
@@ -86,10 +75,7 @@ export const dlxDelayedRequeue: RetryTemplate = {
     const parking = `${pre}.parking`;
     const errX = `${pre}.error-exchange`;
     const waitX = `${pre}.wait-exchange`;
-    return finish({
-      id: 'dlx-delayed-requeue',
-      title: 'DLX, delay curve, delayed wait exchange, requeue consumer',
-      params: p,
+    return {
       topology: {
         exchanges: [exchange(pre, 'fanout'), exchange(errX, 'fanout'), exchange(waitX, 'x-delayed-message', { 'x-delayed-type': 'fanout' })],
         queues: [queue(q, { 'x-dead-letter-exchange': errX }), queue(errorQ), queue(requeueQ), queue(parking)],
@@ -100,13 +86,7 @@ export const dlxDelayedRequeue: RetryTemplate = {
         router(
           'error-consumer',
           errorQ,
-          [
-            {
-              when: { kind: 'lt', counter: rejectedIn(q), value: max + 1 },
-              then: { kind: 'republish', exchange: waitX, headers: { 'x-delay': { kind: 'curve', values: [...delays], by: rejectedIn(q) } } },
-            },
-            { then: park(parking) },
-          ],
+          retryThenPark(rejectedIn(q), max + 1, { kind: 'republish', exchange: waitX, headers: { 'x-delay': { kind: 'curve', values: [...delays], by: rejectedIn(q) } } }, parking),
           'error consumer (delay curve)',
         ),
         router('requeue-consumer', requeueQ, [{ then: { kind: 'republish', exchange: '', routingKeyFromHeader: 'x-first-death-queue' } }], 'requeue consumer'),
@@ -118,17 +98,13 @@ export const dlxDelayedRequeue: RetryTemplate = {
         `through the default exchange (the tail of ${q}, and only ${q}). After ${max} retries the error consumer parks it in ${parking}. Three consumers and two publish-then-ack hops per retry.`,
       columns: [[P('publisher')], [X(pre)], [Q(q)], [C('worker'), X(errX)], [Q(errorQ)], [C('error-consumer')], [X(waitX), Q(parking)], [Q(requeueQ)], [C('requeue-consumer')]],
       loop: [Q(q), X(errX), Q(errorQ), X(waitX), Q(requeueQ)],
-      requires: ['x-delayed-message'],
       workConsumers: ['worker'],
-      documented: [
-        { failure: { kind: 'always' }, attempts: max + 1, delaysMs: [...delays], endsIn: { kind: 'queue', queue: parking } },
-        { failure: { kind: 'failFirst', n: 1 }, attempts: 2, delaysMs: [delays[0]!], endsIn: { kind: 'acked' } },
-      ],
-    });
+      documented: retryOutcomes(delays, { kind: 'queue', queue: parking }),
+    };
   },
-};
+});
 
-export const dlxRequeueConsumer: RetryTemplate = {
+export const dlxRequeueConsumer = defineTemplate({
   id: 'dlx-requeue-consumer',
   title: 'DLX to an error exchange, requeue consumer',
   summary: 'a requeue consumer reads x-first-death-queue and the rejected count and sends the message back to the tail of the origin queue, up to a maximum',
@@ -144,10 +120,7 @@ export const dlxRequeueConsumer: RetryTemplate = {
     const errX = `${pre}.error-exchange`;
     const requeueQ = `${pre}.requeue`;
     const parking = `${pre}.parking`;
-    return finish({
-      id: 'dlx-requeue-consumer',
-      title: 'DLX to an error exchange, requeue consumer',
-      params: p,
+    return {
       topology: {
         exchanges: [exchange(pre, 'fanout'), exchange(errX, 'fanout')],
         queues: [queue(q, { 'x-dead-letter-exchange': errX }), queue(other, { 'x-dead-letter-exchange': errX }), queue(requeueQ), queue(parking)],
@@ -159,10 +132,7 @@ export const dlxRequeueConsumer: RetryTemplate = {
         router(
           'requeue-consumer',
           requeueQ,
-          [
-            { when: { kind: 'lt', counter: rejectedIn(q), value: max + 1 }, then: { kind: 'republish', exchange: '', routingKeyFromHeader: 'x-first-death-queue' } },
-            { then: park(parking) },
-          ],
+          retryThenPark(rejectedIn(q), max + 1, { kind: 'republish', exchange: '', routingKeyFromHeader: 'x-first-death-queue' }, parking),
           'requeue consumer',
         ),
       ],
@@ -174,10 +144,7 @@ export const dlxRequeueConsumer: RetryTemplate = {
       columns: [[P('publisher')], [X(pre)], [Q(q), Q(other)], [C('worker'), C('webhook')], [X(errX)], [Q(requeueQ)], [C('requeue-consumer'), Q(parking)]],
       loop: [Q(q), X(errX), Q(requeueQ)],
       workConsumers: ['worker'],
-      documented: [
-        { failure: { kind: 'always' }, attempts: max + 1, delaysMs: repeat(0, max), endsIn: { kind: 'queue', queue: parking } },
-        ...(max >= 1 ? [{ failure: { kind: 'failFirst' as const, n: 1 }, attempts: 2, delaysMs: [0], endsIn: { kind: 'acked' as const } }] : []),
-      ],
-    });
+      documented: retryOutcomes(repeat(0, max), { kind: 'queue', queue: parking }),
+    };
   },
-};
+});

@@ -1,9 +1,8 @@
 /** Immediate retries: requeue once (redelivered flag) and a quorum queue's delivery limit. */
-import { bind, exchange, finish, publisher, queue, worker, X, Q, C, P, repeat } from './build.js';
+import { bind, defineTemplate, exchange, publisher, queue, worker, X, Q, C, P, repeat, retryOutcomes } from './build.js';
 import { prefixParam } from './commonParams.js';
-import type { RetryTemplate } from './types.js';
 
-export const requeueOnce: RetryTemplate = {
+export const requeueOnce = defineTemplate({
   id: 'requeue-once',
   title: 'Requeue once, then reject',
   summary: 'basic.nack requeue=true on the first failure, reject for good when the redelivered flag is set',
@@ -16,10 +15,7 @@ export const requeueOnce: RetryTemplate = {
     const dl = p.deadLetter as boolean;
     const q = `${pre}.q`;
     const dead = `${pre}.dead`;
-    return finish({
-      id: 'requeue-once',
-      title: 'Requeue once, then reject',
-      params: p,
+    return {
       topology: {
         exchanges: [exchange(pre), ...(dl ? [exchange(`${pre}.dlx`, 'fanout')] : [])],
         queues: [queue(q, dl ? { 'x-dead-letter-exchange': `${pre}.dlx` } : {}), ...(dl ? [queue(dead)] : [])],
@@ -35,15 +31,12 @@ export const requeueOnce: RetryTemplate = {
         `Two attempts with no delay between them; the redelivered flag is also set after a consumer crash, so a message that crashed its first consumer gets no retry at all.`,
       columns: [[P('publisher')], [X(pre)], [Q(q)], [C('worker'), ...(dl ? [X(`${pre}.dlx`)] : [])], dl ? [Q(dead)] : []],
       workConsumers: ['worker'],
-      documented: [
-        { failure: { kind: 'always' }, attempts: 2, delaysMs: [0], endsIn: dl ? { kind: 'queue', queue: dead } : { kind: 'dropped' } },
-        { failure: { kind: 'failFirst', n: 1 }, attempts: 2, delaysMs: [0], endsIn: { kind: 'acked' } },
-      ],
-    });
+      documented: retryOutcomes([0], dl ? { kind: 'queue', queue: dead } : { kind: 'dropped' }),
+    };
   },
-};
+});
 
-export const quorumDeliveryLimit: RetryTemplate = {
+export const quorumDeliveryLimit = defineTemplate({
   id: 'quorum-delivery-limit',
   title: 'Quorum queue delivery limit',
   summary: 'requeue on failure; the quorum queue dead-letters after x-delivery-limit returns',
@@ -56,10 +49,7 @@ export const quorumDeliveryLimit: RetryTemplate = {
     const limit = p.deliveryLimit as number;
     const q = `${pre}.q`;
     const dead = `${pre}.dead`;
-    return finish({
-      id: 'quorum-delivery-limit',
-      title: 'Quorum queue delivery limit',
-      params: p,
+    return {
       topology: {
         exchanges: [exchange(pre), exchange(`${pre}.dlx`, 'fanout')],
         queues: [
@@ -77,10 +67,7 @@ export const quorumDeliveryLimit: RetryTemplate = {
         `x-delivery-limit is immutable once declared: change it through a policy.`,
       columns: [[P('publisher')], [X(pre)], [Q(q)], [C('worker'), X(`${pre}.dlx`)], [Q(dead)]],
       workConsumers: ['worker'],
-      documented: [
-        { failure: { kind: 'always' }, attempts: limit + 1, delaysMs: repeat(0, limit), endsIn: { kind: 'queue', queue: dead } },
-        ...(limit >= 1 ? [{ failure: { kind: 'failFirst' as const, n: 1 }, attempts: 2, delaysMs: [0], endsIn: { kind: 'acked' as const } }] : []),
-      ],
-    });
+      documented: retryOutcomes(repeat(0, limit), { kind: 'queue', queue: dead }),
+    };
   },
-};
+});

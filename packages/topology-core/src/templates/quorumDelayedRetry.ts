@@ -1,9 +1,8 @@
 /** RabbitMQ 4.3's native quorum-queue delayed retry (x-delayed-retry-*). */
-import { bind, exchange, finish, publisher, queue, worker, X, Q, C, P } from './build.js';
+import { bind, defineTemplate, exchange, publisher, queue, worker, X, Q, C, P } from './build.js';
 import { delayParam, prefixParam } from './commonParams.js';
-import type { RetryTemplate } from './types.js';
 
-export const quorumDelayedRetry: RetryTemplate = {
+export const quorumDelayedRetry = defineTemplate({
   id: 'quorum-delayed-retry',
   title: 'Quorum queue native delayed retry (RabbitMQ 4.3)',
   summary: 'x-delayed-retry-type on a quorum queue: returned messages wait min(min x count, max) before redelivery; a delivery limit and DLX end it',
@@ -23,10 +22,7 @@ export const quorumDelayedRetry: RetryTemplate = {
     const q = `${pre}.q`;
     const dead = `${pre}.dead`;
     const delays = Array.from({ length: limit }, (_, i) => Math.min(min * (i + 1), max));
-    return finish({
-      id: 'quorum-delayed-retry',
-      title: 'Quorum queue native delayed retry (RabbitMQ 4.3)',
-      params: p,
+    return {
       topology: {
         exchanges: [exchange(pre), exchange(`${pre}.dlx`, 'fanout')],
         queues: [
@@ -42,17 +38,15 @@ export const quorumDelayedRetry: RetryTemplate = {
         ],
         bindings: [bind(pre, q, 'job'), bind(`${pre}.dlx`, dead)],
       },
-      // basic.reject requeue=true: in 4.3 only a reject increments delivery-count (docs quorum-queues, "When is delivery count incremented?")
-      consumers: [worker('worker', q, [{ then: { kind: 'requeue', via: 'reject' } }], 'worker')],
+      consumers: [worker('worker', q, [{ then: { kind: 'requeue' } }], 'worker')],
       publishers: [publisher(pre, 'job')],
       explanation:
         `RabbitMQ 4.3 quorum queues can delay redelivery themselves: with x-delayed-retry-type=all, a returned message becomes ready again only after min(${min} x delivery count, ${max}) ms ` +
-        `(${delays.join(', ')} ms here). No wait queues, no plugin, no republish: the worker just rejects with requeue (basic.reject requeue=true; a basic.nack does not increment the delivery count in 4.3, so it would wait the minimum every time and never reach the limit). After ${limit} returns the delivery limit dead-letters it to ${dead}. ` +
+        `(${delays.join(', ')} ms here). No wait queues, no plugin, no republish: the worker just requeues. After ${limit} returns the delivery limit dead-letters it to ${dead}. ` +
         `Simulated under the 4.x profile with 4.3 rules; a 3.10-4.2 broker does not know these arguments (deploy reports it unsupported).`,
       columns: [[P('publisher')], [X(pre)], [Q(q)], [C('worker'), X(`${pre}.dlx`)], [Q(dead)]],
-      profile: '4.x',
       workConsumers: ['worker'],
       documented: [{ failure: { kind: 'always' }, attempts: limit + 1, delaysMs: delays, endsIn: { kind: 'queue', queue: dead } }],
-    });
+    };
   },
-};
+});

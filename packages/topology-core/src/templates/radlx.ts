@@ -3,9 +3,9 @@
  * The plugin needs RabbitMQ 3.13+, so these simulate under the 4.x profile.
  */
 import type { AmqpTable } from '../model/definitions.js';
-import { bind, exchange, finish, publisher, queue, repeat, worker, X, Q, C, P } from './build.js';
+import { bind, defineTemplate, exchange, publisher, queue, repeat, retryOutcomes, worker, X, Q, C, P } from './build.js';
 import { delayParam, prefixParam } from './commonParams.js';
-import type { DocumentedOutcome, ParamSpec, RetryTemplate } from './types.js';
+import type { DocumentedOutcome, ParamSpec } from './types.js';
 
 const maxPerCycleParam = (def: number): ParamSpec => ({
   name: 'maxPerCycle',
@@ -21,7 +21,7 @@ const deadBinding = (track: string, extra: AmqpTable = {}, match = 'all'): AmqpT
 const NOTE =
   'The radlx plugin exists for RabbitMQ 3.13.2 to 4.1.x only, so this design is simulated under the 4.x profile and cannot be deployed to 3.10.';
 
-export const radlxSimple: RetryTemplate = {
+export const radlxSimple = defineTemplate({
   id: 'radlx-simple',
   title: 'radlx: simple retry with a DLQ',
   summary: 'the radlx exchange routes a rejected message back (topic) until count % max == 0, then to the DLQ (headers)',
@@ -34,10 +34,7 @@ export const radlxSimple: RetryTemplate = {
     const max = p.maxPerCycle as number;
     const dlx = `${q}.dlx`;
     const failed = `${q}.failed`;
-    return finish({
-      id: 'radlx-simple',
-      title: 'radlx: simple retry with a DLQ',
-      params: p,
+    return {
       topology: {
         exchanges: [exchange(dlx, 'radlx')],
         queues: [queue(q, { 'x-dead-letter-exchange': dlx }), queue(failed)],
@@ -51,18 +48,13 @@ export const radlxSimple: RetryTemplate = {
         `at a multiple of ${max} it matches with headers semantics plus radlx.dead.source=${q}, and the message lands in ${failed}. ${max} attempts, no delay, and no publish-then-ack in the application. ${NOTE}`,
       columns: [[P('publisher')], [Q(q)], [C('worker'), X(dlx)], [Q(failed)]],
       loop: [Q(q), X(dlx)],
-      requires: ['radlx'],
-      profile: '4.x',
       workConsumers: ['worker'],
-      documented: [
-        { failure: { kind: 'always' }, attempts: max, delaysMs: repeat(0, max - 1), endsIn: { kind: 'queue', queue: failed } },
-        ...(max >= 2 ? [{ failure: { kind: 'failFirst' as const, n: 1 }, attempts: 2, delaysMs: [0], endsIn: { kind: 'acked' as const } }] : []),
-      ],
-    });
+      documented: retryOutcomes(repeat(0, max - 1), { kind: 'queue', queue: failed }),
+    };
   },
-};
+});
 
-export const radlxDelayQueue: RetryTemplate = {
+export const radlxDelayQueue = defineTemplate({
   id: 'radlx-delay-queue',
   title: 'radlx: retry through a TTL delay queue',
   summary: 'radlx routes retries to a TTL delay queue that dead-letters to a router back to the source; the last death goes to the DLQ',
@@ -78,10 +70,7 @@ export const radlxDelayQueue: RetryTemplate = {
     const routerX = `${q}.router`;
     const delayQ = `${q}.delay`;
     const failed = `${q}.failed`;
-    return finish({
-      id: 'radlx-delay-queue',
-      title: 'radlx: retry through a TTL delay queue',
-      params: p,
+    return {
       topology: {
         exchanges: [exchange(routerX), exchange(dlx, 'radlx')],
         queues: [queue(q, { 'x-dead-letter-exchange': dlx }), queue(delayQ, { 'x-message-ttl': delay, 'x-dead-letter-exchange': routerX }), queue(failed)],
@@ -95,16 +84,11 @@ export const radlxDelayQueue: RetryTemplate = {
         `${max} attempts, ${delay} ms apart. ${NOTE}`,
       columns: [[P('publisher')], [X(routerX)], [Q(q)], [C('worker'), X(dlx)], [Q(delayQ), Q(failed)]],
       loop: [Q(q), X(dlx), Q(delayQ), X(routerX)],
-      requires: ['radlx'],
-      profile: '4.x',
       workConsumers: ['worker'],
-      documented: [
-        { failure: { kind: 'always' }, attempts: max, delaysMs: repeat(delay, max - 1), endsIn: { kind: 'queue', queue: failed } },
-        ...(max >= 2 ? [{ failure: { kind: 'failFirst' as const, n: 1 }, attempts: 2, delaysMs: [delay], endsIn: { kind: 'acked' as const } }] : []),
-      ],
-    });
+      documented: retryOutcomes(repeat(delay, max - 1), { kind: 'queue', queue: failed }),
+    };
   },
-};
+});
 
 /** failFirst k under radlx-cycles: death j (1-based) waits in the TTL DLQ when j % max == 0. */
 function cyclesOutcome(max: number, ttl: number, k: number): DocumentedOutcome {
@@ -113,7 +97,7 @@ function cyclesOutcome(max: number, ttl: number, k: number): DocumentedOutcome {
   return { failure: { kind: 'failFirst', n: k }, attempts: k + 1, delaysMs: delays, endsIn: { kind: 'acked' } };
 }
 
-export const radlxCycles: RetryTemplate = {
+export const radlxCycles = defineTemplate({
   id: 'radlx-cycles',
   title: 'radlx: repeating cycles through a TTL DLQ',
   summary: 'the DLQ has a TTL back to the source, so each cycle gets max-per-cycle attempts again (count % max)',
@@ -128,10 +112,7 @@ export const radlxCycles: RetryTemplate = {
     const dlx = `${q}.dlx`;
     const routerX = `${q}.router`;
     const failed = `${q}.failed`;
-    return finish({
-      id: 'radlx-cycles',
-      title: 'radlx: repeating cycles through a TTL DLQ',
-      params: p,
+    return {
       topology: {
         exchanges: [exchange(routerX), exchange(dlx, 'radlx')],
         queues: [queue(q, { 'x-dead-letter-exchange': dlx }), queue(failed, { 'x-message-ttl': ttl, 'x-dead-letter-exchange': routerX })],
@@ -145,15 +126,13 @@ export const radlxCycles: RetryTemplate = {
         `each cycle gets ${max} attempts again. Nothing ever gives up: a message that always fails cycles forever (${max} attempts every ${ttl} ms). ${NOTE}`,
       columns: [[P('publisher')], [X(routerX)], [Q(q)], [C('worker'), X(dlx)], [Q(failed)]],
       loop: [Q(q), X(dlx), Q(failed), X(routerX)],
-      requires: ['radlx'],
-      profile: '4.x',
       workConsumers: ['worker'],
       documented: [{ failure: { kind: 'always' }, attempts: 'unbounded', delaysMs: [], endsIn: { kind: 'cycling' } }, cyclesOutcome(max, ttl, max + 1)],
-    });
+    };
   },
-};
+});
 
-export const radlxPriorityDlq: RetryTemplate = {
+export const radlxPriorityDlq = defineTemplate({
   id: 'radlx-priority-dlq',
   title: 'radlx: priority-based DLQ routing',
   summary: 'dead messages are matched with headers semantics on radlx.dead.source plus a business header (priority)',
@@ -171,10 +150,7 @@ export const radlxPriorityDlq: RetryTemplate = {
     const prio = p.priority as string;
     const dlx = `${q}.dlx`;
     const [urgent, logger, standard] = ['dlq.urgent', 'dlq.logger', 'dlq.standard'].map((n) => `${q}.${n}`) as [string, string, string];
-    return finish({
-      id: 'radlx-priority-dlq',
-      title: 'radlx: priority-based DLQ routing',
-      params: p,
+    return {
       topology: {
         exchanges: [exchange(dlx, 'radlx')],
         queues: [queue(q, { 'x-dead-letter-exchange': dlx }), queue(urgent), queue(logger), queue(standard)],
@@ -191,8 +167,6 @@ export const radlxPriorityDlq: RetryTemplate = {
         `The plugin's priority example. Once a message has died ${max} time(s) in ${q}, radlx matches the dead-letter bindings with headers semantics on the message's headers plus radlx.dead.source=${q}: ` +
         `priority=high goes to ${urgent}, priority=standard to ${standard}, and ${logger} ("any" on radlx.dead.source) gets a copy of every dead message. ${NOTE}`,
       columns: [[P('publisher')], [Q(q)], [C('worker'), X(dlx)], [Q(urgent), Q(logger), Q(standard)]],
-      requires: ['radlx'],
-      profile: '4.x',
       workConsumers: ['worker'],
       documented: [
         {
@@ -202,6 +176,6 @@ export const radlxPriorityDlq: RetryTemplate = {
           endsIn: { kind: 'queue', queue: prio === 'high' ? urgent : standard, also: [logger] },
         },
       ],
-    });
+    };
   },
-};
+});

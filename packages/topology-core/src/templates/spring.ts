@@ -3,10 +3,10 @@
  * (rethrow, the broker redelivers), with the reject / republish / requeue recoverers and the
  * ConditionalRejectingErrorHandler (fatal errors are rejected without retry).
  */
-import type { ConsumerAction } from '../model/consumer.js';
-import { attempt, backoffSchedule, bind, exchange, finish, publisher, queue, repeat, worker, X, Q, C, P } from './build.js';
+import type { ConsumerAction, ConsumerSpec, Rule } from '../model/consumer.js';
+import { attempt, backoffSchedule, bind, defineTemplate, exchange, publisher, queue, repeat, retryOutcomes, worker, X, Q, C, P } from './build.js';
 import { delayParam, multiplierParam, prefixParam } from './commonParams.js';
-import type { DocumentedOutcome, ParamSpec, ParamValues, RetryTemplate } from './types.js';
+import type { DocumentedOutcome, ParamSpec, ParamValues } from './types.js';
 
 const FATAL_HEADER = 'x-fatal';
 const maxAttemptsParam: ParamSpec = { name: 'maxAttempts', label: 'Max attempts', type: 'integer', default: 3, min: 1, max: 50, unit: 'count' };
@@ -24,6 +24,8 @@ function springTopology(pre: string) {
       queues: [queue(q, { 'x-dead-letter-exchange': `${pre}.dlx` }), queue(`${pre}.dlq`), queue(`${q}.error`)],
       bindings: [bind(pre, q, 'task'), bind(`${pre}.dlx`, `${pre}.dlq`), bind(`${pre}.error`, `${q}.error`, 'error.#')],
     },
+    publishers: [publisher(pre, 'task')],
+    columns: [[P('publisher')], [X(pre)], [Q(q)], [C('listener'), X(`${pre}.dlx`), X(`${pre}.error`)], [Q(`${pre}.dlq`), Q(`${q}.error`)]],
   };
 }
 
@@ -31,6 +33,11 @@ function recoverAction(kind: string, errorX: string): ConsumerAction {
   if (kind === 'reject') return { kind: 'reject' };
   if (kind === 'requeue') return { kind: 'requeue' };
   return { kind: 'republish', exchange: errorX, routingKey: 'error.task', exceptionHeaders: true };
+}
+
+/** Where a message ends once the recoverer has it (the requeue recoverer never ends it). */
+function recoveredIn(kind: string, t: ReturnType<typeof springTopology>): string {
+  return kind === 'reject' ? t.dlq : t.errorQ;
 }
 
 function recoverStory(kind: string, t: ReturnType<typeof springTopology>): string {
@@ -42,7 +49,10 @@ function recoverStory(kind: string, t: ReturnType<typeof springTopology>): strin
 
 const fatalRule = { when: { kind: 'hasHeader' as const, name: FATAL_HEADER, is: true }, then: { kind: 'reject' as const } };
 
-export const springStateless: RetryTemplate = {
+/** The listener container: the ConditionalRejectingErrorHandler rejects fatal errors before the retry interceptor sees them. */
+const listener = (t: ReturnType<typeof springTopology>, rules: readonly Rule[], label: string): ConsumerSpec => worker('listener', t.q, [fatalRule, ...rules], label);
+
+export const springStateless = defineTemplate({
   id: 'spring-stateless',
   title: 'Spring AMQP stateless retry',
   summary: 'RetryInterceptorBuilder.stateless(): retries inside the listener with backoff, then a recoverer',
@@ -67,35 +77,31 @@ export const springStateless: RetryTemplate = {
     const documented: DocumentedOutcome[] =
       rec === 'requeue'
         ? [{ failure: { kind: 'always' }, attempts: 'unbounded', delaysMs: [], endsIn: { kind: 'cycling' } }]
-        : [{ failure: { kind: 'always' }, attempts: max, delaysMs: delays, endsIn: { kind: 'queue', queue: rec === 'reject' ? t.dlq : t.errorQ } }];
+        : [{ failure: { kind: 'always' }, attempts: max, delaysMs: delays, endsIn: { kind: 'queue', queue: recoveredIn(rec, t) } }];
     if (max >= 2) documented.push({ failure: { kind: 'failFirst', n: 1 }, attempts: 2, delaysMs: delays.slice(0, 1), endsIn: { kind: 'acked' } });
-    return finish({
-      id: 'spring-stateless',
-      title: 'Spring AMQP stateless retry',
-      params: p,
+    return {
       topology: t.topology,
       consumers: [
-        worker(
-          'listener',
-          t.q,
-          [fatalRule, { then: { kind: 'retryInProcess', maxAttempts: max, backoff: { initialMs: initial, multiplier: mult, maxMs: maxI }, recover: recoverAction(rec, t.errorX) } }],
+        listener(
+          t,
+          [{ then: { kind: 'retryInProcess', maxAttempts: max, backoff: { initialMs: initial, multiplier: mult, maxMs: maxI }, recover: recoverAction(rec, t.errorX) } }],
           'listener (stateless retry)',
         ),
       ],
-      publishers: [publisher(pre, 'task')],
+      publishers: t.publishers,
       explanation:
         `The stateless interceptor retries inside the listener call: the delivery stays unacked while the listener runs up to ${max} times, sleeping ${delays.join(', ') || 'nothing'} ms between attempts ` +
         `(exponential backoff ${initial} ms x${mult}, at most ${maxI} ms). The broker sees one delivery; the consumer's prefetch slot is blocked for the whole sequence. ` +
         `When the attempts are used up, ${recoverStory(rec, t)}. A message carrying ${FATAL_HEADER} stands for a fatal error (for example a conversion failure): ` +
         `the ConditionalRejectingErrorHandler rejects it at once without retrying, so it goes to ${t.dlq}.`,
-      columns: [[P('publisher')], [X(pre)], [Q(t.q)], [C('listener'), X(`${pre}.dlx`), X(t.errorX)], [Q(t.dlq), Q(t.errorQ)]],
+      columns: t.columns,
       workConsumers: ['listener'],
       documented,
-    });
+    };
   },
-};
+});
 
-export const springStateful: RetryTemplate = {
+export const springStateful = defineTemplate({
   id: 'spring-stateful',
   title: 'Spring AMQP stateful retry',
   summary: 'RetryInterceptorBuilder.stateful(): rethrow so the broker redelivers; after max attempts a recoverer',
@@ -108,32 +114,21 @@ export const springStateful: RetryTemplate = {
     const max = p.maxAttempts as number;
     const rec = p.recoverer as string;
     const t = springTopology(pre);
-    return finish({
-      id: 'spring-stateful',
-      title: 'Spring AMQP stateful retry',
-      params: p,
+    return {
       topology: t.topology,
       consumers: [
-        worker(
-          'listener',
-          t.q,
-          [fatalRule, { when: { kind: 'lt', counter: attempt, value: max }, then: { kind: 'requeue' } }, { then: recoverAction(rec, t.errorX) }],
-          'listener (stateful retry)',
-        ),
+        listener(t, [{ when: { kind: 'lt', counter: attempt, value: max }, then: { kind: 'requeue' } }, { then: recoverAction(rec, t.errorX) }], 'listener (stateful retry)'),
       ],
-      publishers: [publisher(pre, 'task')],
+      publishers: t.publishers,
       explanation:
         `The stateful interceptor remembers each message by its id and rethrows, so the container nacks with requeue=true and the broker redelivers it (redelivered=true), ` +
         `at its original position, at once. On the ${max}th failed delivery the recoverer runs instead: ${recoverStory(rec, t)}. ` +
         `The attempt count lives in the consumer's memory: a restart or a second consumer instance resets it, and a message without a message id cannot be tracked. ` +
         `Spring's backoff between stateful attempts is a sleep before the rethrow; it is not modelled here (the retries are immediate). ` +
         `Messages with ${FATAL_HEADER} are rejected at once by the ConditionalRejectingErrorHandler.`,
-      columns: [[P('publisher')], [X(pre)], [Q(t.q)], [C('listener'), X(`${pre}.dlx`), X(t.errorX)], [Q(t.dlq), Q(t.errorQ)]],
+      columns: t.columns,
       workConsumers: ['listener'],
-      documented: [
-        { failure: { kind: 'always' }, attempts: max, delaysMs: repeat(0, max - 1), endsIn: { kind: 'queue', queue: rec === 'reject' ? t.dlq : t.errorQ } },
-        ...(max >= 2 ? [{ failure: { kind: 'failFirst' as const, n: 1 }, attempts: 2, delaysMs: [0], endsIn: { kind: 'acked' as const } }] : []),
-      ],
-    });
+      documented: retryOutcomes(repeat(0, max - 1), { kind: 'queue', queue: recoveredIn(rec, t) }),
+    };
   },
-};
+});

@@ -2,16 +2,16 @@
 import type { NodeId } from '../model/nodeIds.js';
 import {
   attempt,
-  backoffSchedule,
   bind,
+  defineTemplate,
   exchange,
-  finish,
   header,
-  park,
   publisher,
   queue,
   rejectedIn,
   repeat,
+  retryOutcomes,
+  retryThenPark,
   router,
   worker,
   X,
@@ -19,10 +19,9 @@ import {
   C,
   P,
 } from './build.js';
-import { delayParam, delaysParam, maxRetriesParam, multiplierParam, prefixParam } from './commonParams.js';
-import type { RetryTemplate } from './types.js';
+import { backoffParams, readBackoff, delayParam, delaysParam, maxRetriesParam, prefixParam } from './commonParams.js';
 
-export const dlxTtlWaitQueue: RetryTemplate = {
+export const dlxTtlWaitQueue = defineTemplate({
   id: 'dlx-ttl-wait-queue',
   title: 'DLX to a TTL wait queue',
   summary: 'reject -> DLX (routing key = queue name) -> wait queue with x-message-ttl -> back to the origin queue; limit from x-death count',
@@ -37,10 +36,7 @@ export const dlxTtlWaitQueue: RetryTemplate = {
     const q = `${pre}.q`;
     const wait = `${pre}.wait`;
     const parking = `${pre}.parking`;
-    return finish({
-      id: 'dlx-ttl-wait-queue',
-      title: 'DLX to a TTL wait queue',
-      params: p,
+    return {
       topology: {
         exchanges: [exchange(pre), exchange(`${pre}.retry`, 'topic'), exchange(`${pre}.requeue`)],
         queues: [
@@ -51,7 +47,7 @@ export const dlxTtlWaitQueue: RetryTemplate = {
         bindings: [bind(pre, q, 'task'), bind(`${pre}.retry`, wait, '#'), bind(`${pre}.requeue`, q, q)],
       },
       consumers: [
-        worker('worker', q, [{ when: { kind: 'lt', counter: rejectedIn(q), value: max }, then: { kind: 'reject' } }, { then: park(parking) }], 'worker'),
+        worker('worker', q, retryThenPark(rejectedIn(q), max, { kind: 'reject' }, parking), 'worker'),
       ],
       publishers: [publisher(pre, 'task')],
       explanation:
@@ -62,34 +58,26 @@ export const dlxTtlWaitQueue: RetryTemplate = {
       columns: [[P('publisher')], [X(pre), X(`${pre}.requeue`)], [Q(q)], [C('worker'), X(`${pre}.retry`)], [Q(wait), Q(parking)]],
       loop: [Q(q), X(`${pre}.retry`), Q(wait), X(`${pre}.requeue`)],
       workConsumers: ['worker'],
-      documented: [
-        { failure: { kind: 'always' }, attempts: max + 1, delaysMs: repeat(delay, max), endsIn: { kind: 'queue', queue: parking } },
-        ...(max >= 1 ? [{ failure: { kind: 'failFirst' as const, n: 1 }, attempts: 2, delaysMs: [delay], endsIn: { kind: 'acked' as const } }] : []),
-      ],
-    });
+      documented: retryOutcomes(repeat(delay, max), { kind: 'queue', queue: parking }),
+    };
   },
-};
+});
 
-export const republishTtl: RetryTemplate = {
+export const republishTtl = defineTemplate({
   id: 'republish-ttl',
   title: 'Republish with a growing per-message TTL',
   summary: 'ack and republish to a retry exchange with x-retries and an expiration that grows with each retry',
-  params: [prefixParam('orders'), maxRetriesParam(3), delayParam('initialDelayMs', 'First delay', 1000), multiplierParam, delayParam('maxDelayMs', 'Longest delay', 60000)],
+  params: [prefixParam('orders'), ...backoffParams],
   requires: [],
   profile: '3.10',
   runsOnStock310: true,
   build: (p) => {
     const pre = p.prefix as string;
-    const max = p.maxRetries as number;
-    const [initial, mult, maxDelay] = [p.initialDelayMs as number, p.multiplier as number, p.maxDelayMs as number];
+    const { max, initial, mult, maxDelay, delays } = readBackoff(p);
     const q = `${pre}.q`;
     const wait = `${pre}.wait`;
     const parking = `${pre}.parking`;
-    const delays = backoffSchedule(initial, mult, maxDelay, max);
-    return finish({
-      id: 'republish-ttl',
-      title: 'Republish with a growing per-message TTL',
-      params: p,
+    return {
       topology: {
         exchanges: [exchange(pre), exchange(`${pre}.retry`, 'topic'), exchange(`${pre}.requeue`)],
         queues: [queue(q), queue(wait, { 'x-dead-letter-exchange': `${pre}.requeue` }), queue(parking)],
@@ -99,19 +87,18 @@ export const republishTtl: RetryTemplate = {
         worker(
           'worker',
           q,
-          [
+          retryThenPark(
+            header('x-retries'),
+            max,
             {
-              when: { kind: 'lt', counter: header('x-retries'), value: max },
-              then: {
-                kind: 'republish',
-                exchange: `${pre}.retry`,
-                routingKey: q,
-                headers: { 'x-retries': { kind: 'counter', by: header('x-retries'), add: 1 } },
-                expiration: { kind: 'exponential', initialMs: initial, multiplier: mult, maxMs: maxDelay, by: attempt },
-              },
+              kind: 'republish',
+              exchange: `${pre}.retry`,
+              routingKey: q,
+              headers: { 'x-retries': { kind: 'counter', by: header('x-retries'), add: 1 } },
+              expiration: { kind: 'exponential', initialMs: initial, multiplier: mult, maxMs: maxDelay, by: attempt },
             },
-            { then: park(parking) },
-          ],
+            parking,
+          ),
           'worker',
         ),
       ],
@@ -123,15 +110,12 @@ export const republishTtl: RetryTemplate = {
       columns: [[P('publisher')], [X(pre), X(`${pre}.requeue`)], [Q(q)], [C('worker')], [X(`${pre}.retry`), Q(parking)], [Q(wait)]],
       loop: [Q(q), X(`${pre}.retry`), Q(wait), X(`${pre}.requeue`)],
       workConsumers: ['worker'],
-      documented: [
-        { failure: { kind: 'always' }, attempts: max + 1, delaysMs: delays, endsIn: { kind: 'queue', queue: parking } },
-        ...(max >= 1 ? [{ failure: { kind: 'failFirst' as const, n: 1 }, attempts: 2, delaysMs: delays.slice(0, 1), endsIn: { kind: 'acked' as const } }] : []),
-      ],
-    });
+      documented: retryOutcomes(delays, { kind: 'queue', queue: parking }),
+    };
   },
-};
+});
 
-export const chainedTtl: RetryTemplate = {
+export const chainedTtl = defineTemplate({
   id: 'chained-ttl',
   title: 'Chained TTL tiers',
   summary: 'a chain of wait queues with growing TTLs, each dead-lettering into the next work queue, then a parking queue',
@@ -161,10 +145,7 @@ export const chainedTtl: RetryTemplate = {
     bindings.push(bind(retryX, parking, parking));
     const consumers = Array.from({ length: n + 1 }, (_, i) => worker(`worker-${i}`, work(i), [{ then: { kind: 'reject' } }], `worker (tier ${i})`));
     const columns: NodeId[][] = [[P('publisher')], [X(pre)], Array.from({ length: n + 1 }, (_, i) => Q(work(i))), consumers.map((c) => C(c.id)), [X(retryX)], [...Array.from({ length: n }, (_, i) => Q(wait(i + 1))), Q(parking)]];
-    return finish({
-      id: 'chained-ttl',
-      title: 'Chained TTL tiers',
-      params: p,
+    return {
       topology: { exchanges: [exchange(pre), exchange(retryX)], queues, bindings },
       consumers,
       publishers: [publisher(pre, 'task')],
@@ -180,11 +161,11 @@ export const chainedTtl: RetryTemplate = {
         // failFirst counts the message's attempts across the tiers' workers: it succeeds in the last tier
         { failure: { kind: 'failFirst', n }, attempts: n + 1, delaysMs: [...delays], endsIn: { kind: 'acked' } },
       ],
-    });
+    };
   },
-};
+});
 
-export const ttlDlqConsumer: RetryTemplate = {
+export const ttlDlqConsumer = defineTemplate({
   id: 'ttl-dlq-consumer',
   title: 'Dead-letter queue consumer decides from x-death',
   summary: 'a consumer on the dead-letter queue reads x-death count and sends the message back through a TTL wait, or parks it',
@@ -200,10 +181,7 @@ export const ttlDlqConsumer: RetryTemplate = {
     const dlq = `${pre}.dlq`;
     const wait = `${pre}.wait`;
     const parking = `${pre}.parking`;
-    return finish({
-      id: 'ttl-dlq-consumer',
-      title: 'Dead-letter queue consumer decides from x-death',
-      params: p,
+    return {
       topology: {
         exchanges: [exchange(pre), exchange(`${pre}.dlx`), exchange(`${pre}.requeue`)],
         queues: [
@@ -219,13 +197,7 @@ export const ttlDlqConsumer: RetryTemplate = {
         router(
           'dlq-consumer',
           dlq,
-          [
-            {
-              when: { kind: 'lt', counter: rejectedIn(q), value: max + 1 },
-              then: { kind: 'republish', exchange: '', routingKey: wait, expiration: { kind: 'curve', values: [...delays], by: rejectedIn(q) } },
-            },
-            { then: park(parking) },
-          ],
+          retryThenPark(rejectedIn(q), max + 1, { kind: 'republish', exchange: '', routingKey: wait, expiration: { kind: 'curve', values: [...delays], by: rejectedIn(q) } }, parking),
           'DLQ consumer',
         ),
       ],
@@ -238,10 +210,7 @@ export const ttlDlqConsumer: RetryTemplate = {
       columns: [[P('publisher')], [X(pre), X(`${pre}.requeue`)], [Q(q)], [C('worker'), X(`${pre}.dlx`)], [Q(dlq)], [C('dlq-consumer')], [Q(wait), Q(parking)]],
       loop: [Q(q), X(`${pre}.dlx`), Q(dlq), Q(wait), X(`${pre}.requeue`)],
       workConsumers: ['worker'],
-      documented: [
-        { failure: { kind: 'always' }, attempts: max + 1, delaysMs: [...delays], endsIn: { kind: 'queue', queue: parking } },
-        { failure: { kind: 'failFirst', n: 1 }, attempts: 2, delaysMs: [delays[0]!], endsIn: { kind: 'acked' } },
-      ],
-    });
+      documented: retryOutcomes(delays, { kind: 'queue', queue: parking }),
+    };
   },
-};
+});
