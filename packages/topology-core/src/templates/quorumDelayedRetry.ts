@@ -38,11 +38,12 @@ export const quorumDelayedRetry = defineTemplate({
         ],
         bindings: [bind(pre, q, 'job'), bind(`${pre}.dlx`, dead)],
       },
-      consumers: [worker('worker', q, [{ then: { kind: 'requeue' } }], 'worker')],
+      // basic.reject requeue=true: in 4.3 only a reject increments delivery-count (docs quorum-queues, "When is delivery count incremented?")
+      consumers: [worker('worker', q, [{ then: { kind: 'requeue', via: 'reject' } }], 'worker')],
       publishers: [publisher(pre, 'job')],
       explanation:
         `RabbitMQ 4.3 quorum queues can delay redelivery themselves: with x-delayed-retry-type=all, a returned message becomes ready again only after min(${min} x delivery count, ${max}) ms ` +
-        `(${delays.join(', ')} ms here). No wait queues, no plugin, no republish: the worker just requeues. After ${limit} returns the delivery limit dead-letters it to ${dead}. ` +
+        `(${delays.join(', ')} ms here). No wait queues, no plugin, no republish: the worker just rejects with requeue (basic.reject requeue=true; a basic.nack does not increment the delivery count in 4.3, so it would wait the minimum every time and never reach the limit). After ${limit} returns the delivery limit dead-letters it to ${dead}. ` +
         `Simulated under the 4.x profile with 4.3 rules; a 3.10-4.2 broker does not know these arguments (deploy reports it unsupported).`,
       columns: [[P('publisher')], [X(pre)], [Q(q)], [C('worker'), X(`${pre}.dlx`)], [Q(dead)]],
       workConsumers: ['worker'],
