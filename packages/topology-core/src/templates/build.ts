@@ -59,6 +59,7 @@ export const attempt: Counter = { kind: 'attempt' };
 export const header = (name: string): Counter => ({ kind: 'header', name });
 export const rejectedIn = (q: string): Counter => ({ kind: 'deathCount', queue: q, reason: 'rejected' });
 export const park = (parking: string): ConsumerAction => ({ kind: 'republish', exchange: '', routingKey: parking });
+
 /** A bounded retry: while `counter` is below `limit` the consumer does `retry`; after that it parks the message. */
 export const retryThenPark = (counter: Counter, limit: number, retry: ConsumerAction, parking: string): Rule[] => [
   { when: { kind: 'lt', counter, value: limit }, then: retry },

@@ -41,6 +41,7 @@ export const delaysParam = (def: readonly number[]): ParamSpec => ({
   unit: 'ms',
   help: 'one delay per retry, in order',
 });
+
 /** Retries with exponential backoff: min(maxDelayMs, initialDelayMs * multiplier^(n-1)) before retry n. */
 export const backoffParams: readonly ParamSpec[] = [
   maxRetriesParam(3),
@@ -48,6 +49,7 @@ export const backoffParams: readonly ParamSpec[] = [
   multiplierParam,
   delayParam('maxDelayMs', 'Longest delay', 60000),
 ];
+
 /** The values of backoffParams, and the delay before each retry. */
 export function readBackoff(p: ParamValues): { readonly max: number; readonly initial: number; readonly mult: number; readonly maxDelay: number; readonly delays: number[] } {
   const [max, initial, mult, maxDelay] = [p.maxRetries as number, p.initialDelayMs as number, p.multiplier as number, p.maxDelayMs as number];
