@@ -57,6 +57,7 @@ export class TokenOverlay {
   /** frames drawn, and their timestamps, for the canvas bench */
   frames = 0;
   drawnTokens = 0;
+  private detailed = true;
   /** ms spent drawing, summed (the bench reads it) */
   drawMs = 0;
 
@@ -65,7 +66,8 @@ export class TokenOverlay {
     private player: Player,
     private src: OverlaySources,
   ) {
-    this.ctx = canvas.getContext('2d')!;
+    // desynchronized: the token layer may skip the compositor's commit path where the browser supports it
+    this.ctx = canvas.getContext('2d', { desynchronized: true })!;
   }
 
   start(): void {
@@ -119,6 +121,8 @@ export class TokenOverlay {
     ctx.save();
     ctx.translate(tx, ty);
     ctx.scale(zoom, zoom);
+    // level of detail: zoomed far out, text and rings would be unreadable specks; skip them
+    this.detailed = zoom >= 0.45;
     let n = 0;
     if (sim) {
       this.drawDepths(sim);
@@ -168,11 +172,11 @@ export class TokenOverlay {
       }
       count++;
       ctx.drawImage(img, pos.x - 6, pos.y - 6, 12, 12);
-      if (pos.wait !== undefined) waits.push([pos.x, pos.y, pos.wait, pos.remaining ?? 0]);
+      if (pos.wait !== undefined && this.detailed) waits.push([pos.x, pos.y, pos.wait, pos.remaining ?? 0]);
       if (tr.msgId === inspected) special = { x: pos.x, y: pos.y };
     }
     // TTL / delay waits: a ring that closes as the deadline nears
-    if (waits.length) {
+    if (waits.length && this.detailed) {
       ctx.strokeStyle = '#fde68a';
       ctx.lineWidth = 2;
       ctx.beginPath();
@@ -291,6 +295,7 @@ export class TokenOverlay {
       const w = Math.max(22, label.length * 7 + 12);
       ctx.fillStyle = d > 0 ? '#0ea5e9' : '#334155';
       ctx.fillRect(x - w, y - 9, w, 18);
+      if (!this.detailed) continue;
       ctx.fillStyle = '#fff';
       ctx.fillText(label, x - w + 6, y + 4);
     }
