@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Msg } from './types.js';
-import { deadLetterMsg, isCycle } from './deadLetter.js';
+import { EMPTY_HEADERS, deadLetterMsg, isCycle } from './deadLetter.js';
 import { PROFILE_3_10, PROFILE_4_X } from './profiles.js';
 import type { XDeathEntry } from './events.js';
 
@@ -113,5 +113,30 @@ describe('isCycle', () => {
   it('item 34: a rejection between the head and the target breaks the cycle', () => {
     expect(isCycle('expired', 'b', [death('a3', 'expired'), death('a2', 'expired'), death('b', 'rejected')])).toBe(false);
     expect(isCycle('expired', 'b', [death('a3', 'expired'), death('b', 'rejected', 2), death('a2', 'expired')])).toBe(false);
+  });
+});
+
+describe('sharing (copy-on-write)', () => {
+  it('messages that die the same way share x-death entries, arrays and header tables; values stay per profile', () => {
+    // publishes without headers share the empty table
+    const a = deadLetterMsg(base({ id: 'a', headers: EMPTY_HEADERS }), 'q', 'rejected', 'dlx', 'wait', PROFILE_3_10, 1000);
+    const b = deadLetterMsg(base({ id: 'b', headers: EMPTY_HEADERS }), 'q', 'rejected', 'dlx', 'wait', PROFILE_3_10, 1000);
+    expect(b.xDeath).toBe(a.xDeath);
+    expect(b.headers).toBe(a.headers);
+    // a later second is a new entry
+    const c = deadLetterMsg(base({ id: 'c' }), 'q', 'rejected', 'dlx', 'wait', PROFILE_3_10, 2000);
+    expect(c.xDeath?.[0]?.time).toBe(2);
+    // second deaths (two entries): 3.10 reverses the older entries, 4.x does not, whatever was shared before
+    const two = (p: typeof PROFILE_3_10) => deadLetterMsg(deadLetterMsg(a, 'wait', 'expired', '', 'r', p, 1000), 'r', 'expired', '', 'q', p, 1000).xDeath?.map((d) => d.queue);
+    expect(two(PROFILE_4_X)).toEqual(['r', 'wait', 'q']);
+    expect(two(PROFILE_3_10)).toEqual(['r', 'q', 'wait']);
+    expect(two(PROFILE_4_X)).toEqual(['r', 'wait', 'q']);
+    // a repeat death counts on, shared too
+    const again = (m: typeof a) => deadLetterMsg(m, 'q', 'rejected', 'dlx', 'wait', PROFILE_3_10, 3000);
+    expect(again(a).xDeath).toBe(again(b).xDeath);
+    expect(again(a).xDeath?.[0]?.count).toBe(2);
+    // client headers are not shared (copied as before)
+    const h = deadLetterMsg(base({ headers: { 'x-retries': 1 } }), 'q', 'rejected', 'dlx', undefined, PROFILE_3_10, 1000);
+    expect(h.headers).toEqual({ 'x-retries': 1, 'x-first-death-reason': 'rejected', 'x-first-death-queue': 'q', 'x-first-death-exchange': 'x' });
   });
 });

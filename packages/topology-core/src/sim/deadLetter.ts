@@ -32,15 +32,23 @@ export function deadLetterMsg(
   const time = Math.floor(nowMs / 1000);
   const history = profile.ignoreClientXDeath && msg.xDeathFromClient ? undefined : msg.xDeath;
   const dropCc = dlrk !== undefined && profile.dropCcWithDlrk && msg.headers['CC'] !== undefined;
-  // headers are immutable and shared: copy only when something changes
+  // headers are immutable and shared: copy only when something changes, and share the copy
+  // between messages that had the same (shared) headers and die the same way
   let headers: { [k: string]: AmqpValue } | { readonly [k: string]: AmqpValue } = msg.headers;
-  let xDeath: XDeathEntry[];
+  let xDeath: readonly XDeathEntry[];
   if (history === undefined) {
     // the first death also writes x-first-death-* (once; never changed afterwards)
-    headers = isEmpty(msg.headers)
-      ? { 'x-first-death-reason': reason, 'x-first-death-queue': queue, 'x-first-death-exchange': msg.exchange }
-      : { ...msg.headers, 'x-first-death-reason': reason, 'x-first-death-queue': queue, 'x-first-death-exchange': msg.exchange };
-    xDeath = [freshEntry(msg, queue, reason, time)];
+    const src = msg.headers;
+    const exchange = msg.exchange;
+    headers = derived(src, 'f', reason, queue, exchange, () =>
+      isEmpty(src)
+        ? { 'x-first-death-reason': reason, 'x-first-death-queue': queue, 'x-first-death-exchange': exchange }
+        : { ...src, 'x-first-death-reason': reason, 'x-first-death-queue': queue, 'x-first-death-exchange': exchange },
+    );
+    xDeath = single(freshEntry(msg, queue, reason, time));
+  } else if (history.length === 1 && (history[0] as XDeathEntry).queue === queue && (history[0] as XDeathEntry).reason === reason) {
+    // the common repeat death (a retry loop through one queue): one entry, counted in place
+    xDeath = single(bump(history[0] as XDeathEntry));
   } else {
     // 3.10 regroups the existing entries by (queue, reason) with a foldl that prepends, which
     // reverses their order whenever there are two or more (group_by_queue_and_reason,
@@ -56,24 +64,32 @@ export function deadLetterMsg(
       }
     }
     // a repeat death counts in place and moves to the front; other fields keep their first values
-    const size = foundAt >= 0 ? n : n + 1;
-    xDeath = new Array<XDeathEntry>(size);
-    xDeath[0] = foundAt >= 0 ? bump(history[foundAt] as XDeathEntry) : freshEntry(msg, queue, reason, time);
-    let j = 1;
-    for (let k = 0; k < n; k++) {
-      const i = reverse ? n - 1 - k : k;
-      if (i !== foundAt) xDeath[j++] = history[i] as XDeathEntry;
-    }
+    const head = foundAt >= 0 ? bump(history[foundAt] as XDeathEntry) : freshEntry(msg, queue, reason, time);
+    xDeath = derivedHistory(history, head, reverse, () => {
+      const size = foundAt >= 0 ? n : n + 1;
+      const out = new Array<XDeathEntry>(size);
+      out[0] = head;
+      let j = 1;
+      for (let k = 0; k < n; k++) {
+        const i = reverse ? n - 1 - k : k;
+        if (i !== foundAt) out[j++] = history[i] as XDeathEntry;
+      }
+      return out;
+    });
   }
   if (profile.lastDeathHeaders || dropCc) {
-    const h: { [k: string]: AmqpValue } = {};
-    for (const k in headers) if (!(dropCc && k === 'CC')) h[k] = headers[k] as AmqpValue;
-    if (profile.lastDeathHeaders) {
-      h['x-last-death-reason'] = reason;
-      h['x-last-death-queue'] = queue;
-      h['x-last-death-exchange'] = msg.exchange;
-    }
-    headers = h;
+    const src = headers;
+    const exchange = msg.exchange;
+    headers = derived(src, profile.lastDeathHeaders ? (dropCc ? 'lc' : 'l') : 'c', reason, queue, exchange, () => {
+      const h: { [k: string]: AmqpValue } = {};
+      for (const k in src) if (!(dropCc && k === 'CC')) h[k] = src[k] as AmqpValue;
+      if (profile.lastDeathHeaders) {
+        h['x-last-death-reason'] = reason;
+        h['x-last-death-queue'] = queue;
+        h['x-last-death-exchange'] = exchange;
+      }
+      return h;
+    });
   }
   return {
     id: msg.id,
@@ -110,17 +126,140 @@ function isEmpty(o: object): boolean {
   return true;
 }
 
-function freshEntry(msg: Msg, queue: string, reason: DeathReason, time: number): XDeathEntry {
-  return msg.expiration !== undefined
-    ? { count: 1, reason, queue, time, exchange: msg.exchange, 'routing-keys': deathRoutingKeys(msg), 'original-expiration': msg.expiration }
-    : { count: 1, reason, queue, time, exchange: msg.exchange, 'routing-keys': deathRoutingKeys(msg) };
+// ---------------------------------------------------------------- sharing (copy-on-write)
+// x-death entries, x-death arrays and header tables are immutable, so messages that die the same
+// way share them: a burst of messages through a retry loop allocates one of each, not one per
+// message. Only objects this module made (or the shared empty table) are keys, so a cache never
+// grows per message; WeakMaps let unused ones go.
+
+/** objects made here (safe to derive from: the same inputs give the same output) */
+const SHARED = new WeakSet<object>();
+
+/** header tables derived from a shared table: (source, op, reason, queue, exchange) -> table */
+interface DerivedHeaders {
+  readonly op: string;
+  readonly reason: string;
+  readonly queue: string;
+  readonly exchange: string;
+  readonly h: { readonly [k: string]: AmqpValue };
+}
+const HEADERS = new WeakMap<object, DerivedHeaders[]>();
+function derived(
+  src: { readonly [k: string]: AmqpValue },
+  op: string,
+  reason: string,
+  queue: string,
+  exchange: string,
+  make: () => { [k: string]: AmqpValue },
+): { readonly [k: string]: AmqpValue } {
+  if (src !== EMPTY_HEADERS && !SHARED.has(src)) return make();
+  let list = HEADERS.get(src);
+  if (!list) {
+    list = [];
+    HEADERS.set(src, list);
+  }
+  for (let i = 0; i < list.length; i++) {
+    const d = list[i] as DerivedHeaders;
+    if (d.op === op && d.reason === reason && d.queue === queue && d.exchange === exchange) return d.h;
+  }
+  const h = make();
+  SHARED.add(h);
+  if (list.length < 64) list.push({ op, reason, queue, exchange, h });
+  return h;
 }
 
+/** [entry], one array per entry */
+const SINGLE = new WeakMap<XDeathEntry, readonly XDeathEntry[]>();
+function single(e: XDeathEntry): readonly XDeathEntry[] {
+  if (!SHARED.has(e)) return [e];
+  let a = SINGLE.get(e);
+  if (!a) {
+    a = [e];
+    SHARED.add(a);
+    SINGLE.set(e, a);
+  }
+  return a;
+}
+
+/**
+ * a new history: (old history, new head, reversed?) -> history, when both are shared (the head
+ * fixes the queue and reason, so which old entry it replaces)
+ */
+const HISTORIES = [
+  new WeakMap<readonly XDeathEntry[], WeakMap<XDeathEntry, readonly XDeathEntry[]>>(),
+  new WeakMap<readonly XDeathEntry[], WeakMap<XDeathEntry, readonly XDeathEntry[]>>(),
+] as const;
+function derivedHistory(history: readonly XDeathEntry[], head: XDeathEntry, reverse: boolean, make: () => XDeathEntry[]): readonly XDeathEntry[] {
+  if (!SHARED.has(history) || !SHARED.has(head)) return make();
+  const byHistory = HISTORIES[reverse ? 1 : 0];
+  let m = byHistory.get(history);
+  if (!m) {
+    m = new WeakMap();
+    byHistory.set(history, m);
+  }
+  let h = m.get(head);
+  if (!h) {
+    h = make();
+    SHARED.add(h);
+    m.set(head, h);
+  }
+  return h;
+}
+
+/** the last fresh entry per (queue, reason): the next death there usually has the same fields */
+const FRESH = new Map<string, Partial<Record<DeathReason, XDeathEntry>>>();
+function freshEntry(msg: Msg, queue: string, reason: DeathReason, time: number): XDeathEntry {
+  const rks = deathRoutingKeys(msg);
+  const oe = msg.expiration;
+  let byReason = FRESH.get(queue);
+  const last = byReason?.[reason];
+  if (
+    last !== undefined &&
+    last.time === time &&
+    last.exchange === msg.exchange &&
+    last['original-expiration'] === oe &&
+    sameKeys(last['routing-keys'], rks)
+  )
+    return last;
+  const e: XDeathEntry =
+    oe !== undefined
+      ? { count: 1, reason, queue, time, exchange: msg.exchange, 'routing-keys': rks, 'original-expiration': oe }
+      : { count: 1, reason, queue, time, exchange: msg.exchange, 'routing-keys': rks };
+  SHARED.add(e);
+  if (!byReason) {
+    if (FRESH.size >= 10000) FRESH.clear();
+    byReason = {};
+    FRESH.set(queue, byReason);
+  }
+  byReason[reason] = e;
+  return e;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** the same entry counted once more (one per entry) */
+const BUMPED = new WeakMap<XDeathEntry, XDeathEntry>();
 function bump(d: XDeathEntry): XDeathEntry {
+  const shared = SHARED.has(d);
+  if (shared) {
+    const b = BUMPED.get(d);
+    if (b) return b;
+  }
   const oe = d['original-expiration'];
-  return oe !== undefined
-    ? { count: d.count + 1, reason: d.reason, queue: d.queue, time: d.time, exchange: d.exchange, 'routing-keys': d['routing-keys'], 'original-expiration': oe }
-    : { count: d.count + 1, reason: d.reason, queue: d.queue, time: d.time, exchange: d.exchange, 'routing-keys': d['routing-keys'] };
+  const b: XDeathEntry =
+    oe !== undefined
+      ? { count: d.count + 1, reason: d.reason, queue: d.queue, time: d.time, exchange: d.exchange, 'routing-keys': d['routing-keys'], 'original-expiration': oe }
+      : { count: d.count + 1, reason: d.reason, queue: d.queue, time: d.time, exchange: d.exchange, 'routing-keys': d['routing-keys'] };
+  if (shared) {
+    SHARED.add(b);
+    BUMPED.set(d, b);
+  }
+  return b;
 }
 
 /**
