@@ -3,6 +3,7 @@
  * `AMQP_URL=amqp://user:pass@host:5672/vhost npx tsx setup.ts`. Policies cannot be set over
  * AMQP: the script prints the rabbitmqctl commands for them instead.
  */
+import { AMQP_CLIENT_MODULE, generatedImport } from './generatedCode.js';
 import type { AmqpTable, Topology } from '../model/definitions.js';
 import { shellQuote } from './rabbitmqadmin.js';
 
@@ -15,7 +16,7 @@ export function exportAmqplibScript(t: Topology, designName = 'topology'): strin
   L.push(`// Declares ${t.exchanges.length} exchanges, ${t.queues.length} queues and ${t.bindings.length} bindings. Idempotent: re-running is safe`);
   L.push(`// while the arguments are unchanged (a changed argument fails with PRECONDITION_FAILED).`);
   L.push(`// Run: AMQP_URL=amqp://guest:guest@127.0.0.1:5672/ npx tsx setup.ts`);
-  L.push(`import amqplib from 'amqplib';`);
+  L.push(generatedImport('amqplib', AMQP_CLIENT_MODULE));
   L.push('');
   L.push(`const url = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672/';`);
   L.push('');
