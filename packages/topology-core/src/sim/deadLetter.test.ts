@@ -6,7 +6,7 @@ import type { XDeathEntry } from './events.js';
 
 const base = (o: Partial<Msg> = {}): Msg => ({
   id: 'm',
-  logical: { id: 'm', index: 1, counts: undefined, runs: 0 },
+  logical: { id: 'm', index: 1, seen: 0, counts: undefined, runs: 0 },
   body: 'm',
   bytes: 1,
   exchange: 'x',

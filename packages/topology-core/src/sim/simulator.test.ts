@@ -6,6 +6,17 @@ import { simulate } from './simulate.js';
 const work = T.topology(T.exchange('x'), T.queue('work', { dlx: 'x', dlrk: 'retry' }), T.queue('retry', { ttl: 1000, dlx: 'x', dlrk: 'work' }), T.bind('x', 'work', 'work'), T.bind('x', 'retry', 'retry'));
 
 describe('Simulator', () => {
+  it('the attempt Counter counts past 127 deliveries and over more than 4 consumers (packed counts spill into an array)', () => {
+    const rules = [{ when: { kind: 'lt' as const, counter: { kind: 'attempt' as const }, value: 130 }, then: A.requeue }, { then: A.reject }];
+    const r = run({ topology: T.topology(T.queue('q')), consumers: [C.worker('q', rules, { failure: { kind: 'always' } })], steps: [S.publish('', 'q', 'm')] });
+    expect(r.delivered('q')).toHaveLength(130);
+    expect(r.of('rejected')).toHaveLength(1);
+    // six consumers on one queue, round-robin: each sees the message 3 times before its own 3rd-attempt rule rejects it
+    const three = [{ when: { kind: 'lt' as const, counter: { kind: 'attempt' as const }, value: 3 }, then: A.requeue }, { then: A.reject }];
+    const r6 = run({ topology: T.topology(T.queue('q')), consumers: Array.from({ length: 6 }, () => C.worker('q', three, { failure: { kind: 'always' } })), steps: [S.publish('', 'q', 'm')] });
+    expect(r6.delivered('q')).toHaveLength(13);
+  });
+
   it('failFirst counts processing attempts per message across workers (in-process retries included); the attempt Counter stays per consumer', () => {
     const topo = T.topology(T.exchange('x'), T.queue('a', { dlx: 'x', dlrk: 'b' }), T.queue('b', { dlx: 'x', dlrk: 'parked' }), T.queue('parked'), T.bind('x', 'a', 'a'), T.bind('x', 'b', 'b'), T.bind('x', 'parked', 'parked'));
     const inProcess = { kind: 'retryInProcess' as const, maxAttempts: 2, backoff: { initialMs: 100, multiplier: 1, maxMs: 100 }, recover: A.reject };

@@ -42,7 +42,7 @@ interface ConsumerState extends ConsumerSlot {
   readonly failure: FailureModel | undefined;
   readonly processingMs: number;
   readonly queue: QueueState;
-  /** this consumer's slot in Logical.counts */
+  /** this consumer's slot in Logical.seen / Logical.counts */
   readonly ord: number;
   /** script: deliveries per body */
   readonly perBody: Map<string, number>;
@@ -79,7 +79,7 @@ const NO_HEADERS = EMPTY_HEADERS;
 /** what a pooled (released) queue entry points at */
 const RELEASED: Msg = Object.freeze({
   id: '',
-  logical: { id: '', index: 0, counts: undefined, runs: 0 },
+  logical: { id: '', index: 0, seen: 0, counts: undefined, runs: 0 },
   body: '',
   bytes: 0,
   exchange: '',
@@ -331,7 +331,7 @@ export class Simulator {
     let nextAt = this.t;
     if (s.kind === 'publish') {
       const props = s.properties;
-      const logical: Logical = { id: s.msgId ?? `m${this.logicalCount + 1}`, index: ++this.logicalCount, counts: undefined, runs: 0 };
+      const logical: Logical = { id: s.msgId ?? `m${this.logicalCount + 1}`, index: ++this.logicalCount, seen: 0, counts: undefined, runs: 0 };
       this.clientPublish(logical, s.body, s.exchange, s.routingKey, props?.headers ?? NO_HEADERS, props?.expiration, s.mandatory ?? false, STEP_ORIGIN, undefined);
     } else nextAt = this.t + Math.max(0, s.ms);
     // steps run one after another: only one is ever scheduled, so one shared work item does
@@ -639,10 +639,7 @@ export class Simulator {
     c.inflight++;
     q.unacked++;
     const msg = e.msg;
-    const L = msg.logical;
-    const counts = L.counts ?? (L.counts = []);
-    const seen = (counts[c.ord] ?? 0) + 1;
-    counts[c.ord] = seen;
+    const seen = countDelivery(msg.logical, c.ord);
     const headers = q.cfg.quorum && e.acquiredCount > 0 ? this.deliveredHeaders(q, e) : msg.headers;
     const routingKey = msg.routingKeys[0] ?? '';
     this.lastActivity = this.t;
@@ -952,6 +949,27 @@ export class Simulator {
     const q = this.queues.get(name);
     return q ? q.readyEntries().map((e) => this.snapshot(q, e, false)) : [];
   }
+}
+
+/** one more delivery of this message to consumer `ord`; returns that consumer's count (1-based) */
+function countDelivery(L: Logical, ord: number): number {
+  if (L.counts === undefined) {
+    if (ord < 4) {
+      const shift = ord * 7;
+      const n = ((L.seen >>> shift) & 127) + 1;
+      if (n < 128) {
+        L.seen = (L.seen & ~(127 << shift)) | (n << shift);
+        return n;
+      }
+    }
+    // unpack: from now on one slot per consumer
+    const counts: number[] = [];
+    for (let i = 0; i < 4; i++) counts[i] = (L.seen >>> (i * 7)) & 127;
+    L.counts = counts;
+  }
+  const n = (L.counts[ord] ?? 0) + 1;
+  L.counts[ord] = n;
+  return n;
 }
 
 function parseDeath(t: { readonly [k: string]: AmqpValue }): XDeathEntry {

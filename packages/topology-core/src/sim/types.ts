@@ -120,7 +120,12 @@ export interface Logical {
   readonly id: string;
   /** 1-based ordinal among the run's published messages */
   readonly index: number;
-  /** per consumer ordinal c: deliveries that consumer has seen (Counter 'attempt') */
+  /**
+   * deliveries each consumer has seen (Counter 'attempt'): consumer ordinals 0-3 packed 7 bits
+   * each into one small integer (no allocation per message); `counts` (per ordinal) once an
+   * ordinal >= 4 or a count >= 128 shows up
+   */
+  seen: number;
   counts: number[] | undefined;
   /**
    * processing attempts by any worker consumer, in-process retries included: the failure model
