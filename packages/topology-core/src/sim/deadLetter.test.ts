@@ -32,7 +32,7 @@ describe('deadLetterMsg (3.10)', () => {
 
   it('item 37/42: a repeat (queue, reason) counts in place, keeps first values, x-first-death unchanged', () => {
     const once = deadLetterMsg(base(), 'Q', 'rejected', '', undefined, PROFILE_3_10, 1000);
-    const twice = deadLetterMsg({ ...once, exchange: 'other', routingKeys: ['zz'] }, 'Q', 'rejected', '', undefined, PROFILE_3_10, 9000);
+    const twice = deadLetterMsg(base({ headers: once.headers, xDeath: once.xDeath, exchange: 'other', routingKeys: ['zz'] }), 'Q', 'rejected', '', undefined, PROFILE_3_10, 9000);
     expect(twice.xDeath).toEqual([{ count: 2, reason: 'rejected', queue: 'Q', time: 1, exchange: 'x', 'routing-keys': ['rk'] }]);
     expect(twice.headers['x-first-death-exchange']).toBe('x');
   });

@@ -9,6 +9,7 @@ import type { DeathReason } from '../model/consumer.js';
 import type { XDeathEntry } from './events.js';
 import type { Msg } from './types.js';
 import type { SemanticsProfile } from './profiles.js';
+import { MsgRec, isShared, markShared, type MsgShape } from './msgRecord.js';
 
 /** the routing keys x-death records: the first key plus the CC header (BCC was stripped at publish) */
 function deathRoutingKeys(msg: Msg): readonly string[] {
@@ -30,6 +31,20 @@ export function deadLetterMsg(
   nowMs: number,
 ): Msg {
   const time = Math.floor(nowMs / 1000);
+  // the same shape dying the same way gives the same shape: look it up first
+  const src = msg instanceof MsgRec && isShared(msg.shape) ? msg.shape : undefined;
+  let derivedList: DerivedShape[] | undefined;
+  if (src !== undefined) {
+    derivedList = SHAPES.get(src);
+    if (!derivedList) {
+      derivedList = [];
+      SHAPES.set(src, derivedList);
+    }
+    for (let i = 0; i < derivedList.length; i++) {
+      const d = derivedList[i] as DerivedShape;
+      if (d.queue === queue && d.reason === reason && d.dlx === dlx && d.dlrk === dlrk && d.profile === profile && d.time === time) return new MsgRec(msg.logical, msg.body, msg.bytes, d.shape);
+    }
+  }
   const history = profile.ignoreClientXDeath && msg.xDeathFromClient ? undefined : msg.xDeath;
   const dropCc = dlrk !== undefined && profile.dropCcWithDlrk && msg.headers['CC'] !== undefined;
   // headers are immutable and shared: copy only when something changes, and share the copy
@@ -91,11 +106,7 @@ export function deadLetterMsg(
       return h;
     });
   }
-  return {
-    id: msg.id,
-    logical: msg.logical,
-    body: msg.body,
-    bytes: msg.bytes,
+  const shape: MsgShape = {
     exchange: dlx,
     routingKeys: dlrk !== undefined ? dlrkKeys(dlrk) : msg.routingKeys,
     headers,
@@ -104,7 +115,24 @@ export function deadLetterMsg(
     expiration: undefined,
     ccInKeys: dlrk === undefined && msg.ccInKeys,
   };
+  if (derivedList !== undefined && (headers === EMPTY_HEADERS || isShared(headers)) && isShared(xDeath) && derivedList.length < 64) {
+    markShared(shape);
+    derivedList.push({ queue, reason, dlx, dlrk, profile, time, shape });
+  }
+  return new MsgRec(msg.logical, msg.body, msg.bytes, shape);
 }
+
+/** shapes derived from a shared shape by a death: (queue, reason, dlx, dlrk, profile, second) -> shape */
+interface DerivedShape {
+  readonly queue: string;
+  readonly reason: DeathReason;
+  readonly dlx: string;
+  readonly dlrk: string | undefined;
+  readonly profile: SemanticsProfile;
+  readonly time: number;
+  readonly shape: MsgShape;
+}
+const SHAPES = new WeakMap<MsgShape, DerivedShape[]>();
 
 /** [DLRK] arrays are immutable: share one per key */
 const DLRK_KEYS = new Map<string, readonly string[]>();
@@ -132,8 +160,6 @@ function isEmpty(o: object): boolean {
 // message. Only objects this module made (or the shared empty table) are keys, so a cache never
 // grows per message; WeakMaps let unused ones go.
 
-/** objects made here (safe to derive from: the same inputs give the same output) */
-const SHARED = new WeakSet<object>();
 
 /** header tables derived from a shared table: (source, op, reason, queue, exchange) -> table */
 interface DerivedHeaders {
@@ -152,7 +178,7 @@ function derived(
   exchange: string,
   make: () => { [k: string]: AmqpValue },
 ): { readonly [k: string]: AmqpValue } {
-  if (src !== EMPTY_HEADERS && !SHARED.has(src)) return make();
+  if (src !== EMPTY_HEADERS && !isShared(src)) return make();
   let list = HEADERS.get(src);
   if (!list) {
     list = [];
@@ -163,7 +189,7 @@ function derived(
     if (d.op === op && d.reason === reason && d.queue === queue && d.exchange === exchange) return d.h;
   }
   const h = make();
-  SHARED.add(h);
+  markShared(h);
   if (list.length < 64) list.push({ op, reason, queue, exchange, h });
   return h;
 }
@@ -171,11 +197,11 @@ function derived(
 /** [entry], one array per entry */
 const SINGLE = new WeakMap<XDeathEntry, readonly XDeathEntry[]>();
 function single(e: XDeathEntry): readonly XDeathEntry[] {
-  if (!SHARED.has(e)) return [e];
+  if (!isShared(e)) return [e];
   let a = SINGLE.get(e);
   if (!a) {
     a = [e];
-    SHARED.add(a);
+    markShared(a);
     SINGLE.set(e, a);
   }
   return a;
@@ -190,7 +216,7 @@ const HISTORIES = [
   new WeakMap<readonly XDeathEntry[], WeakMap<XDeathEntry, readonly XDeathEntry[]>>(),
 ] as const;
 function derivedHistory(history: readonly XDeathEntry[], head: XDeathEntry, reverse: boolean, make: () => XDeathEntry[]): readonly XDeathEntry[] {
-  if (!SHARED.has(history) || !SHARED.has(head)) return make();
+  if (!isShared(history) || !isShared(head)) return make();
   const byHistory = HISTORIES[reverse ? 1 : 0];
   let m = byHistory.get(history);
   if (!m) {
@@ -200,7 +226,7 @@ function derivedHistory(history: readonly XDeathEntry[], head: XDeathEntry, reve
   let h = m.get(head);
   if (!h) {
     h = make();
-    SHARED.add(h);
+    markShared(h);
     m.set(head, h);
   }
   return h;
@@ -225,7 +251,7 @@ function freshEntry(msg: Msg, queue: string, reason: DeathReason, time: number):
     oe !== undefined
       ? { count: 1, reason, queue, time, exchange: msg.exchange, 'routing-keys': rks, 'original-expiration': oe }
       : { count: 1, reason, queue, time, exchange: msg.exchange, 'routing-keys': rks };
-  SHARED.add(e);
+  markShared(e);
   if (!byReason) {
     if (FRESH.size >= 10000) FRESH.clear();
     byReason = {};
@@ -245,7 +271,7 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
 /** the same entry counted once more (one per entry) */
 const BUMPED = new WeakMap<XDeathEntry, XDeathEntry>();
 function bump(d: XDeathEntry): XDeathEntry {
-  const shared = SHARED.has(d);
+  const shared = isShared(d);
   if (shared) {
     const b = BUMPED.get(d);
     if (b) return b;
@@ -256,7 +282,7 @@ function bump(d: XDeathEntry): XDeathEntry {
       ? { count: d.count + 1, reason: d.reason, queue: d.queue, time: d.time, exchange: d.exchange, 'routing-keys': d['routing-keys'], 'original-expiration': oe }
       : { count: d.count + 1, reason: d.reason, queue: d.queue, time: d.time, exchange: d.exchange, 'routing-keys': d['routing-keys'] };
   if (shared) {
-    SHARED.add(b);
+    markShared(b);
     BUMPED.set(d, b);
   }
   return b;

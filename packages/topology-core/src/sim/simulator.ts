@@ -14,6 +14,7 @@ import { profileFor, type SemanticsProfile } from './profiles.js';
 import { queueConfig } from './queueConfig.js';
 import { QEntry, QueueState, entryPos, type ConsumerSlot } from './queueState.js';
 import { EMPTY_HEADERS, deadLetterMsg, isCycle } from './deadLetter.js';
+import { MsgRec, plainPublishShape, type MsgShape } from './msgRecord.js';
 import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.js';
 import { Router, type RouteOptions, type RouteResult } from '../routing/route.js';
 import { backoffMs, chooseAction, planRepublish, processingSucceeds } from '../behaviour/evaluate.js';
@@ -424,19 +425,11 @@ export class Simulator {
         fromClient = true;
       }
     }
-    const msg: Msg = {
-      id: msgId,
-      logical,
-      body,
-      bytes: utf8Length(body),
-      exchange,
-      routingKeys: keys,
-      headers,
-      xDeath,
-      xDeathFromClient: fromClient,
-      expiration,
-      ccInKeys: true,
-    };
+    const shape: MsgShape =
+      headers === NO_HEADERS && xDeath === undefined
+        ? plainPublishShape(exchange, keys, expiration, NO_HEADERS)
+        : { exchange, routingKeys: keys, headers, xDeath, xDeathFromClient: fromClient, expiration, ccInKeys: true };
+    const msg: Msg = new MsgRec(logical, body, utf8Length(body), shape);
     if (this.wantEvents)
       this.emit({ kind: 'published', t: this.t, seq: this.seq++, msgId, body, exchange, routingKey, origin, headers: xDeath ? { ...headers, 'x-death': xDeath as unknown as AmqpValue } : headers, ...(expiration !== undefined ? { expiration } : {}), mandatory });
     else this.seq++;
