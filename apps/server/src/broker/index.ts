@@ -4,3 +4,4 @@ export * from './connection.js';
 export * from './confirmPublish.js';
 export * from './management.js';
 export * from './probe.js';
+export * from './amqpValues.js';

@@ -7,23 +7,8 @@ export function bodyOf(m: Message): string {
   return m.content.toString('utf8');
 }
 
-/** Decodes what amqplib delivered: Buffers in headers become strings before normalisation. */
-export function decodedHeaders(m: Message): Record<string, unknown> | undefined {
-  const h = m.properties.headers as Record<string, unknown> | undefined;
-  if (!h) return h;
-  const fix = (v: unknown): unknown => {
-    if (Buffer.isBuffer(v)) return v.toString('utf8');
-    if (Array.isArray(v)) return v.map(fix);
-    if (typeof v === 'object' && v !== null && !Object.hasOwn(v, '!')) {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fix(x)]));
-    }
-    return v;
-  };
-  return fix(h) as Record<string, unknown>;
-}
-
 export function observeMessage(m: Message): ObservedMessage {
-  const n = normaliseHeaders(decodedHeaders(m));
+  const n = normaliseHeaders(m.properties.headers as Record<string, unknown> | undefined);
   const out: { body: string; 'x-death'?: ObservedMessage['x-death']; headers?: ObservedMessage['headers']; expiration?: string } = {
     body: bodyOf(m),
   };
