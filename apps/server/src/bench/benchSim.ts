@@ -16,10 +16,19 @@
  * - broker: the nanit option-2 topology with the wait queue's TTL set to 0 (no waiting), on the
  *   real broker through the server's broker layer, in a throwaway vhost; the simulator runs the
  *   same TTL-0 workload for the ratio.
+ *
+ * Before/after in one run: BENCH_BASELINE=/path/to/an/older/topology-core/src/index.ts (e.g. a
+ * `git worktree` or a copy of packages/topology-core/src at another commit) runs every speed
+ * workload with that copy too, interleaved with the current one (same process, same load), and
+ * prints `<name>_baseline_hops_per_s` lines next to the current ones.
+ *
+ * Profiling: `cd apps/server && BENCH_SECTIONS=speed node --cpu-prof --cpu-prof-dir=/tmp/prof
+ * --import tsx src/bench/benchSim.ts` writes a .cpuprofile (open it in Chrome DevTools); add
+ * `--heap-prof` for allocations.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import {
@@ -119,30 +128,46 @@ interface Speed {
 
 const median3 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[1] as number;
 
-/** one full-size warm-up run (JIT), then 3 timed runs */
-function hopsPerSecond(make: () => SimulationInput): Speed {
-  simulate(make());
-  const wall: number[] = [];
-  const cpu: number[] = [];
+type SimulateFn = typeof simulate;
+/** BENCH_BASELINE: another copy of topology-core to compare with (see the header) */
+const baselineSimulate: SimulateFn | undefined = process.env.BENCH_BASELINE
+  ? ((await import(pathToFileURL(resolve(process.env.BENCH_BASELINE)).href)) as { simulate: SimulateFn }).simulate
+  : undefined;
+
+/**
+ * one full-size warm-up run (JIT) per simulator, then 3 timed runs each; with a baseline the
+ * runs alternate (baseline, current, baseline, ...) so both see the same machine load
+ */
+function hopsPerSecondVs(make: () => SimulationInput): { current: Speed; baseline?: Speed } {
+  const sims: SimulateFn[] = baselineSimulate ? [simulate, baselineSimulate] : [simulate];
+  for (const sim of sims) sim(make());
+  const wall = sims.map((): number[] => []);
+  const cpu = sims.map((): number[] => []);
   let hops = 0;
-  for (let i = 0; i < 3; i++) {
-    const input = make();
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    const r = simulate(input);
-    const ms = performance.now() - t0;
-    const c = process.cpuUsage(c0);
-    if (r.truncated) throw new Error('benchmark run was truncated');
-    hops = r.stats.hops;
-    wall.push(r.stats.hops / (ms / 1000));
-    cpu.push(r.stats.hops / ((c.user + c.system) / 1e6));
-  }
-  return {
-    median: median3(wall),
-    best: Math.max(...wall),
-    cpuMedian: median3(cpu),
+  for (let i = 0; i < 3; i++)
+    for (let k = sims.length - 1; k >= 0; k--) {
+      const input = make();
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      const r = (sims[k] as SimulateFn)(input);
+      const ms = performance.now() - t0;
+      const c = process.cpuUsage(c0);
+      if (r.truncated) throw new Error('benchmark run was truncated');
+      hops = r.stats.hops;
+      (wall[k] as number[]).push(r.stats.hops / (ms / 1000));
+      (cpu[k] as number[]).push(r.stats.hops / ((c.user + c.system) / 1e6));
+    }
+  const speed = (k: number): Speed => ({
+    median: median3(wall[k] as number[]),
+    best: Math.max(...(wall[k] as number[])),
+    cpuMedian: median3(cpu[k] as number[]),
     hops,
-  };
+  });
+  return sims.length > 1 ? { current: speed(0), baseline: speed(1) } : { current: speed(0) };
+}
+
+function hopsPerSecond(make: () => SimulationInput): Speed {
+  return hopsPerSecondVs(make).current;
 }
 
 function bytesPerInFlight(topology: Topology, n: number): number {
@@ -283,23 +308,21 @@ async function main(): Promise<void> {
   console.log(`messages: ${N}`);
   console.log(`retries_per_message: 3`);
   if (SECTIONS.has('speed')) {
+    const both = (name: string, make: () => SimulationInput): Speed => {
+      const r = hopsPerSecondVs(make);
+      report(name, r.current);
+      if (r.baseline) {
+        console.log(`${name}_baseline_hops_per_s: ${fmt(r.baseline.median)}`);
+        console.log(`${name}_baseline_hops_per_cpu_s: ${fmt(r.baseline.cpuMedian)}`);
+      }
+      return r.current;
+    };
     // burst: every message published at t=0, so all 100,000 are in flight together (worst case for GC)
-    const a = hopsPerSecond(() => nanit2Input(nanit, N));
-    nanitBurst = a.median;
-    report('sim_nanit2_burst', a);
+    nanitBurst = both('sim_nanit2_burst', () => nanit2Input(nanit, N)).median;
     // steady: one publish per virtual ms (a 1,000 msg/s producer); ~200-800 messages in flight
-    report(
-      'sim_nanit2_steady',
-      hopsPerSecond(() => nanit2Input(nanit, N, 1)),
-    );
-    report(
-      'sim_chained_ttl_burst',
-      hopsPerSecond(() => chainedInput(chained, N)),
-    );
-    report(
-      'sim_chained_ttl_steady',
-      hopsPerSecond(() => chainedInput(chained, N, 1)),
-    );
+    both('sim_nanit2_steady', () => nanit2Input(nanit, N, 1));
+    both('sim_chained_ttl_burst', () => chainedInput(chained, N));
+    both('sim_chained_ttl_steady', () => chainedInput(chained, N, 1));
   }
   if (SECTIONS.has('memory')) console.log(`sim_bytes_per_inflight_message: ${fmt(bytesPerInFlight(nanit, N))}`);
   if (!SECTIONS.has('broker')) return;
