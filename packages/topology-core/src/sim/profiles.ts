@@ -58,7 +58,10 @@ export const PROFILE_4_X: SemanticsProfile = {
   quorumDelayedRetry: false,
 };
 
+/** 4.x with the 4.3 rules (ProfileOptions.v43); one object, so caches keyed by profile keep hitting */
+export const PROFILE_4_3: SemanticsProfile = { ...PROFILE_4_X, onlyRejectsCountTowardLimit: true, quorumDelayedRetry: true };
+
 export function profileFor(id: BrokerProfileId | undefined, opts?: ProfileOptions): SemanticsProfile {
-  if (id === '4.x') return opts?.v43 ? { ...PROFILE_4_X, onlyRejectsCountTowardLimit: true, quorumDelayedRetry: true } : PROFILE_4_X;
+  if (id === '4.x') return opts?.v43 ? PROFILE_4_3 : PROFILE_4_X;
   return PROFILE_3_10;
 }
