@@ -1,29 +1,23 @@
 /**
  * Plan / deploy / teardown through the HTTP API against the real broker at 127.0.0.1:5672.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import amqp from 'amqplib';
 import { ManagedConnection, ManagementClient, parseAmqpUrl } from '../broker/index.js';
-import { bindQ, design, retryLoopDesign, startTestServer, uniquePrefix, type TestServer } from '../http/testing.js';
+import { bindQ, design, retryLoopDesign, uniquePrefix } from '../http/testing.js';
+import { TEST_AMQP_URL as URL, useLiveServer } from '../testing/liveServer.js';
 import { applyPlan } from './applyPlan.js';
 import { Manifest } from './manifest.js';
 import { Renamer, renameDesign } from './deployTarget.js';
 import { diffTopology, readBrokerState } from './planDeploy.js';
 
-const URL = 'amqp://guest:guest@127.0.0.1:5672/';
 const mgmt = new ManagementClient(parseAmqpUrl(URL));
-let srv: TestServer;
+const { srv, onCleanup } = useLiveServer();
 let conn: amqp.ChannelModel;
-const cleanup: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {
-  srv = await startTestServer();
   conn = await amqp.connect(URL);
-});
-afterAll(async () => {
-  for (const f of cleanup.reverse()) await f().catch(() => undefined);
-  await conn.close();
-  await srv.close();
+  onCleanup(() => conn.close()); // the first registered runs last: after the cleanups that use it
 });
 
 async function queueDepth(name: string, vhost = '/'): Promise<number> {
@@ -49,7 +43,7 @@ describe('plan and deploy', () => {
     expect(dep.body.result.applied.map((a: { kind: string }) => a.kind)).toEqual([
       'exchange', 'exchange', 'exchange', 'queue', 'queue', 'queue', 'binding', 'binding', 'binding',
     ]);
-    cleanup.push(() => srv.post('/api/teardown', { designName: 'idem', prefix, force: true }));
+    onCleanup(() => srv.post('/api/teardown', { designName: 'idem', prefix, force: true }));
     const list = await srv.get('/api/deployments');
     expect(list.body.deployments).toContainEqual(expect.objectContaining({ prefix, vhost: '/', designName: 'idem', counts: { exchanges: 3, queues: 3, bindings: 3 } }));
     expect(JSON.stringify(list.body)).not.toMatch(/guest:guest/);
@@ -67,7 +61,7 @@ describe('plan and deploy', () => {
     const ch = await conn.createChannel();
     const qname = `${prefix}orders`;
     await ch.assertQueue(qname, { durable: true, arguments: { 'x-dead-letter-exchange': 'old-dlx' } });
-    cleanup.push(() => ch.deleteQueue(qname));
+    onCleanup(() => ch.deleteQueue(qname));
     for (let i = 0; i < 5; i++) ch.sendToQueue(qname, Buffer.from(`m${i}`), { persistent: true });
     await new Promise((r) => setTimeout(r, 200));
     expect(await queueDepth(qname)).toBe(5);
@@ -87,7 +81,7 @@ describe('plan and deploy', () => {
     const dep = await srv.post('/api/deploy', { design: d, prefix });
     expect(dep.status).toBe(200);
     expect(dep.body.result.skipped).toEqual([expect.objectContaining({ kind: 'queue', name: qname, status: 'conflict' })]);
-    cleanup.push(() => srv.post('/api/teardown', { designName: 'conflict', prefix, force: true }));
+    onCleanup(() => srv.post('/api/teardown', { designName: 'conflict', prefix, force: true }));
     expect(await queueDepth(qname)).toBe(5);
     expect((await mgmt.queue('/', qname))?.arguments).toEqual({ 'x-dead-letter-exchange': 'old-dlx' });
     // teardown does not touch the queue it did not create
@@ -111,7 +105,7 @@ describe('plan and deploy', () => {
     // someone else declares `b` differently after the plan was made
     const ch = await conn.createChannel();
     await ch.assertQueue(`${prefix}b`, { durable: true, arguments: { 'x-message-ttl': 5 } });
-    cleanup.push(async () => {
+    onCleanup(async () => {
       const c = await conn.createChannel();
       for (const q of ['a', 'b']) await c.deleteQueue(prefix + q);
       await c.deleteExchange(prefix + 'x');
@@ -155,7 +149,7 @@ describe('plan and deploy', () => {
     expect(portablePlan.status).toBe(200);
     expect(portablePlan.body.plan.summary.unsupported).toBe(0);
     const dep = await srv.post('/api/deploy', { design: d, prefix });
-    cleanup.push(() => srv.post('/api/teardown', { designName: 'delayed', prefix, force: true }));
+    onCleanup(() => srv.post('/api/teardown', { designName: 'delayed', prefix, force: true }));
     expect(dep.body.result.ok).toBe(true);
     expect(dep.body.result.applied.map((a: { name: string }) => a.name).sort()).toEqual([`${prefix}q`, `${prefix}work`, `${prefix}work -> queue ${prefix}q [k]`].sort());
 
@@ -186,7 +180,7 @@ describe('plan and deploy', () => {
     expect(dep.status).toBe(200);
     expect(dep.body.result.createdVhost).toBe(true);
     expect(dep.body.target).toEqual({ vhost, prefix: '' });
-    cleanup.push(() => mgmt.deleteVhost(vhost));
+    onCleanup(() => mgmt.deleteVhost(vhost));
     expect((await mgmt.listQueues(vhost)).map((q) => q.name).sort()).toEqual(['parking.q', 'retry.q', 'work.q']);
     const td = await srv.post('/api/teardown', { designName: 'vhosted', vhost });
     expect(td.status).toBe(200);

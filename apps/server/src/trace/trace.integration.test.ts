@@ -2,38 +2,12 @@
  * Live trace against the real broker: the events a retry loop produces, the alternate exchange
  * still working under observation, unroutable messages, a queue deleted under a worker.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import amqp from 'amqplib';
-import type { SimEvent } from '@retry-studio/topology-core';
-import { bindQ, design, readSse, retryLoopDesign, startTestServer, uniquePrefix, type TestServer } from '../http/testing.js';
+import { bindQ, design, readSse, retryLoopDesign, uniquePrefix } from '../http/testing.js';
+import { simEvents as sim, TEST_AMQP_URL as URL, useLiveServer } from '../testing/liveServer.js';
 
-const URL = 'amqp://guest:guest@127.0.0.1:5672/';
-let srv: TestServer;
-const cleanup: (() => Promise<unknown>)[] = [];
-beforeAll(async () => {
-  srv = await startTestServer();
-});
-afterAll(async () => {
-  for (const f of cleanup.reverse()) await f().catch(() => undefined);
-  await srv.close();
-});
-
-async function deploy(d: ReturnType<typeof design>, prefix: string) {
-  const r = await srv.post('/api/deploy', { design: d, prefix });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  cleanup.push(() => srv.post('/api/teardown', { designName: d.name, prefix, force: true }));
-}
-
-async function waitDone(id: string, ms = 30_000): Promise<any> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const s = await srv.get(`/api/trace/${id}`);
-    if (s.body.state !== 'running' || Date.now() > until) return s.body;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const sim = (frames: { event: string; data: any }[]) => frames.filter((f) => f.event === 'message').map((f) => f.data as SimEvent);
+const { srv, deploy, waitDone, runTrace } = useLiveServer();
 
 describe('live trace', () => {
   it('a retry loop: events in the simulator vocabulary with real x-death, TTL waits, balanced counts, matching the prediction', async () => {
@@ -158,12 +132,10 @@ describe('live trace', () => {
       publishers: [{ id: 'p', exchange: 'x', routingKey: 'b.c', mandatory: true }],
     });
     await deploy(d, prefix);
-    const t = await srv.post('/api/trace', { design: d, prefix, messages: 1 });
-    const s = await waitDone(t.body.id);
-    expect(s).toMatchObject({ dropped: 1, balanced: true });
-    const { frames } = await readSse(srv.base + t.body.events, { timeoutMs: 5000 });
-    expect(sim(frames).map((e) => e.kind)).toEqual(expect.arrayContaining(['published', 'unroutable', 'returned', 'dropped']));
-    const pred = await srv.get(`/api/trace/${t.body.id}/prediction?events=0`);
+    const t = await runTrace({ design: d, prefix, messages: 1 });
+    expect(t.summary).toMatchObject({ dropped: 1, balanced: true });
+    expect(t.events.map((e) => e.kind)).toEqual(expect.arrayContaining(['published', 'unroutable', 'returned', 'dropped']));
+    const pred = await srv.get(`/api/trace/${t.id}/prediction?events=0`);
     expect(pred.body.comparison.firstDifference).toBeUndefined();
   });
 
@@ -202,17 +174,14 @@ describe('live trace', () => {
       publishers: [{ id: 'p', exchange: 'in', routingKey: 'a' }],
     });
     await deploy(d, prefix);
-    const t = await srv.post('/api/trace', { design: d, prefix, messages: 2 });
-    expect(t.status, JSON.stringify(t.body)).toBe(201);
-    const s = await waitDone(t.body.id);
-    expect(s).toMatchObject({ state: 'complete', acked: 2, balanced: true });
-    const { frames } = await readSse(srv.base + t.body.events, { timeoutMs: 5000 });
-    const ev = sim(frames).filter((e) => e.msgId === 'p-1');
+    const t = await runTrace({ design: d, prefix, messages: 2 });
+    expect(t.summary).toMatchObject({ state: 'complete', acked: 2, balanced: true });
+    const ev = t.events.filter((e) => e.msgId === 'p-1');
     expect(ev.filter((e) => e.kind === 'requeued')).toHaveLength(1);
     const rep = ev.find((e) => e.kind === 'published' && e.origin.kind === 'consumer');
     expect(rep).toMatchObject({ exchange: 'later', expiration: '80', headers: expect.objectContaining({ 'x-retries': 1 }) });
     expect(ev.filter((e) => e.kind === 'processed').map((e) => e.kind === 'processed' && e.ok)).toEqual([false, false, true]);
-    const pred = await srv.get(`/api/trace/${t.body.id}/prediction?events=0`);
+    const pred = await srv.get(`/api/trace/${t.id}/prediction?events=0`);
     expect(pred.status).toBe(200);
     expect(pred.body.comparison.firstDifference).toBeUndefined();
     expect(pred.body.comparison.matching).toBe(2);
@@ -230,19 +199,16 @@ describe('live trace', () => {
       publishers: [{ id: 'p', exchange: '', routingKey: 'work' }],
     });
     await deploy(d, prefix);
-    const t = await srv.post('/api/trace', { design: d, prefix, messages: 2 });
-    expect(t.status, JSON.stringify(t.body)).toBe(201);
-    const s = await waitDone(t.body.id);
-    expect(s).toMatchObject({ state: 'complete', acked: 2, balanced: true });
-    const { frames } = await readSse(srv.base + t.body.events, { timeoutMs: 5000 });
-    const ev = sim(frames).filter((e) => e.msgId === 'p-1');
+    const t = await runTrace({ design: d, prefix, messages: 2 });
+    expect(t.summary).toMatchObject({ state: 'complete', acked: 2, balanced: true });
+    const ev = t.events.filter((e) => e.msgId === 'p-1');
     expect(ev.filter((e) => e.kind === 'routed')).toEqual([
       expect.objectContaining({ exchange: '', routingKeys: ['work'], queues: ['work'] }),
       expect.objectContaining({ exchange: '', routingKeys: ['dead'], queues: ['dead'] }),
     ]);
     expect(ev.find((e) => e.kind === 'dead-lettered')).toMatchObject({ queue: 'work', reason: 'rejected', exchange: '', routingKeys: ['dead'] });
     expect(ev.find((e) => e.kind === 'published')).toMatchObject({ exchange: '', routingKey: 'work' });
-    const pred = await srv.get(`/api/trace/${t.body.id}/prediction?events=0`);
+    const pred = await srv.get(`/api/trace/${t.id}/prediction?events=0`);
     expect(pred.body.comparison.firstDifference).toBeUndefined();
     expect(pred.body.comparison.matching).toBe(2);
   });

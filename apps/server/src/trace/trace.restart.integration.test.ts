@@ -6,13 +6,12 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import amqp from 'amqplib';
-import { design, bindQ, readSse, startTestServer, uniquePrefix, type TestServer } from '../http/testing.js';
+import { design, bindQ, readSse, uniquePrefix } from '../http/testing.js';
+import { TEST_AMQP_URL as URL, useLiveServer } from '../testing/liveServer.js';
 
 const run = promisify(execFile);
-const URL = 'amqp://guest:guest@127.0.0.1:5672/';
-let srv: TestServer;
 
 async function brokerUp(timeoutMs = 120_000): Promise<void> {
   await run('rabbitmqctl', ['start_app'], { timeout: 60_000 }).catch(() => undefined);
@@ -35,14 +34,8 @@ async function brokerUp(timeoutMs = 120_000): Promise<void> {
   }
 }
 
-beforeAll(async () => {
-  await brokerUp();
-  srv = await startTestServer();
-});
-afterAll(async () => {
-  await brokerUp(); // whatever happened, leave the broker running
-  await srv?.close();
-}, 180_000);
+// whatever happened, the broker is running again before the deployment is torn down
+const { srv, deploy } = useLiveServer({ before: () => brokerUp(), after: () => brokerUp(), afterTimeoutMs: 180_000 });
 
 /** every 4th message is poison: rejected once, then parked; the rest are acked after 5 ms of work */
 function restartDesign(name: string) {
@@ -103,18 +96,8 @@ describe('broker restart during a trace', () => {
   it('resumes after the restart and loses no message (published = acked + parked + in flight)', async () => {
     const prefix = uniquePrefix('restart');
     const d = restartDesign('restart');
-    const dep = await srv.post('/api/deploy', { design: d, prefix });
-    expect(dep.status).toBe(200);
-    try {
-      await traceThroughRestart(d, prefix);
-    } finally {
-      await brokerUp();
-      await srv.post('/api/teardown', {
-        designName: 'restart',
-        prefix,
-        force: true,
-      });
-    }
+    await deploy(d, prefix);
+    await traceThroughRestart(d, prefix);
   }, 180_000);
 });
 
