@@ -121,6 +121,11 @@ export function argDifferences(desired: AmqpTable, actual: Record<string, unknow
   return [...keys].filter((k) => !sameValue(d[k], a[k])).sort();
 }
 
+/** What differs between a desired and an existing entity: the named fields, then each argument (`arguments.k`). */
+function shapeDifferences<K extends string>(fields: readonly K[], desired: Record<K, unknown> & { arguments: AmqpTable }, actual: Record<K, unknown> & { arguments: AmqpTable }): string[] {
+  return [...fields.filter((k) => desired[k] !== actual[k]), ...argDifferences(desired.arguments, actual.arguments).map((k) => `arguments.${k}`)];
+}
+
 export function exchangeShape(e: ExchangeDef): ExchangeShape {
   return { type: e.type, durable: e.durable ?? true, auto_delete: e.auto_delete ?? false, internal: e.internal ?? false, arguments: e.arguments ?? {} };
 }
@@ -173,10 +178,7 @@ export function diffTopology(design: Topology, real: Topology, state: BrokerStat
       internal: existing.internal,
       arguments: (existing.arguments ?? {}) as AmqpTable,
     };
-    const diffs = [
-      ...(['type', 'durable', 'auto_delete', 'internal'] as const).filter((k) => desired[k] !== actual[k]),
-      ...argDifferences(desired.arguments, actual.arguments).map((k) => `arguments.${k}`),
-    ];
+    const diffs = shapeDifferences(['type', 'durable', 'auto_delete', 'internal'], desired, actual);
     items.push(
       diffs.length === 0
         ? { kind: 'exchange', status: 'unchanged', designName, name: e.name, desired, actual }
@@ -203,10 +205,7 @@ export function diffTopology(design: Topology, real: Topology, state: BrokerStat
       messages: existing.messages ?? 0,
       consumers: existing.consumers ?? 0,
     };
-    const diffs = [
-      ...(['durable', 'auto_delete'] as const).filter((k) => desired[k] !== actual[k]),
-      ...argDifferences(desired.arguments, actual.arguments).map((k) => `arguments.${k}`),
-    ];
+    const diffs = shapeDifferences(['durable', 'auto_delete'], desired, actual);
     items.push(
       diffs.length === 0
         ? { kind: 'queue', status: 'unchanged', designName, name: q.name, desired, actual }
