@@ -187,6 +187,39 @@ describe('live trace', () => {
     expect(pred.body.comparison.matching).toBe(2);
   });
 
+  it('a failure model counts a message\'s attempts across workers, as the simulator does (tier 2 succeeds after tier 1 failed once)', async () => {
+    const prefix = uniquePrefix('tiers');
+    const worker = (id: string, queue: string) => ({
+      id,
+      queue,
+      behaviour: { kind: 'worker' as const, failure: { kind: 'failFirst' as const, n: 1 }, onFailure: [{ then: { kind: 'reject' as const } }] },
+    });
+    const d = design({
+      name: 'trace-tiers',
+      exchanges: [{ name: 'in', type: 'direct' }],
+      queues: [
+        { name: 'tier1', arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'tier2' } },
+        { name: 'tier2', arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'parking' } },
+        { name: 'parking' },
+      ],
+      bindings: [bindQ('in', 'tier1', 'job')],
+      consumers: [worker('w1', 'tier1'), worker('w2', 'tier2')],
+      publishers: [{ id: 'p', exchange: 'in', routingKey: 'job' }],
+    });
+    await deploy(d, prefix);
+    const t = await runTrace({ design: d, prefix, messages: 2 });
+    expect(t.summary).toMatchObject({ state: 'complete', acked: 2, parked: 0, balanced: true });
+    const processed = t.events.filter((e) => e.msgId === 'p-1' && e.kind === 'processed');
+    expect(processed.map((e) => e.kind === 'processed' && [e.consumer, e.attempt, e.ok])).toEqual([
+      ['w1', 1, false],
+      ['w2', 2, true],
+    ]);
+    const pred = await srv.get(`/api/trace/${t.id}/prediction?events=0`);
+    expect(pred.status).toBe(200);
+    expect(pred.body.comparison.firstDifference).toBeUndefined();
+    expect(pred.body.comparison.matching).toBe(2);
+  });
+
   it('hops through the default exchange (publish by queue name, dead-letter via DLX "" and a DLRK) are reported, with design names', async () => {
     const prefix = uniquePrefix('dflt');
     const d = design({

@@ -20,6 +20,12 @@ export interface TraceContext {
   emit(e: EventInput, rxAt?: number): void;
   /** 1-based index of a test message (for `poison.every`) */
   messageIndex(msgId: string): number;
+  /**
+   * The message's next processing attempt, counted per logical message across every worker
+   * (a failure model describes the message: a chain of tiers is one message's attempts),
+   * exactly as the simulator counts FailureContext.attempt.
+   */
+  nextProcessingAttempt(msgId: string): number;
   onReturn(msg: { fields: { exchange: string; routingKey: string }; properties: { headers?: Record<string, unknown> }; content: Buffer }, origin: PublishOrigin): void;
   /** at delivery: report a dead-letter hop the observation did not see */
   catchUpDeath(msgId: string, body: string, headers: AmqpTable, redelivered?: boolean): void;

@@ -99,6 +99,7 @@ export class TraceSession implements TraceContext {
   private state: TraceSummary['state'] = 'running';
   private error: string | undefined;
   private readonly deathsReported = new Map<string, number>();
+  private readonly processingAttempts = new Map<string, number>();
   private readonly deathsDelivered = new Map<string, number>();
   private readonly deathCredits = new Map<string, number>();
   private readonly republishMarks = new Map<string, number>();
@@ -193,6 +194,12 @@ export class TraceSession implements TraceContext {
         this.tracker.lastActivity = t;
     }
     this.log.emit(ev, rxAt);
+  }
+
+  nextProcessingAttempt(msgId: string): number {
+    const n = (this.processingAttempts.get(msgId) ?? 0) + 1;
+    this.processingAttempts.set(msgId, n);
+    return n;
   }
 
   messageIndex(msgId: string): number {

@@ -137,8 +137,9 @@ export class TraceWorker {
     const messageIndex = ctx.messageIndex(msgId);
     if (b.kind === 'worker') {
       if (b.processingMs) await sleep(b.processingMs);
-      let ok = processingSucceeds(b.failure ?? this.failureDefault, { attempt, body, messageIndex, random: ctx.random });
-      if (traced) ctx.emit({ kind: 'processed', msgId, body, queue: q, consumer, attempt, ok });
+      const run = ctx.nextProcessingAttempt(msgId);
+      let ok = processingSucceeds(b.failure ?? this.failureDefault, { attempt: run, body, messageIndex, random: ctx.random });
+      if (traced) ctx.emit({ kind: 'processed', msgId, body, queue: q, consumer, attempt: run, ok });
       action = chooseAction(b, view, { ok });
       if (!ok && action.kind === 'retryInProcess') {
         let n = 1;
@@ -146,8 +147,7 @@ export class TraceWorker {
         while (!ok && n < retry.maxAttempts) {
           await sleep(backoffMs(retry.backoff, n));
           n += 1;
-          const a = (this.attempts.get(key) ?? 0) + 1;
-          this.attempts.set(key, a);
+          const a = ctx.nextProcessingAttempt(msgId);
           if (b.processingMs) await sleep(b.processingMs);
           ok = processingSucceeds(b.failure ?? this.failureDefault, { attempt: a, body, messageIndex, random: ctx.random });
           if (traced) ctx.emit({ kind: 'processed', msgId, body, queue: q, consumer, attempt: a, ok });
@@ -187,7 +187,9 @@ export class TraceWorker {
         }
         return;
       case 'requeue':
-        ch.nack(msg, false, true);
+        // 4.3 counts only basic.reject towards a quorum queue's delivery limit: send what was declared
+        if (action.via === 'reject') ch.reject(msg, true);
+        else ch.nack(msg, false, true);
         this.settle(ch, msg);
         if (traced) {
           ctx.emit({ kind: 'requeued', msgId, body, queue: q, consumer });
