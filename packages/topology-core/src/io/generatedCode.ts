@@ -3,7 +3,7 @@
  * The generated files import amqplib; this package never does.
  */
 
-/** An import line of a generated file, e.g. `import amqplib from 'amqplib';`. */
+/** An import line of a generated file (bindings, then the module name). */
 export function generatedImport(bindings: string, moduleName: string): string {
   return `import ${bindings} from '${moduleName}';`;
 }

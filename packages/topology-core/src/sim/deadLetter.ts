@@ -9,7 +9,8 @@ import type { DeathReason } from '../model/consumer.js';
 import type { XDeathEntry } from './events.js';
 import type { Msg } from './types.js';
 import type { SemanticsProfile } from './profiles.js';
-import { MsgRec, isShared, markShared, type MsgShape } from './msgRecord.js';
+import { MsgRec, isShared, markShared } from './msgRecord.js';
+import type { MsgShape } from './types.js';
 
 /** the routing keys x-death records: the first key plus the CC header (BCC was stripped at publish) */
 function deathRoutingKeys(msg: Msg): readonly string[] {

@@ -7,17 +7,7 @@
  */
 import type { AmqpValue } from '../model/definitions.js';
 import type { XDeathEntry } from './events.js';
-import type { Logical, Msg } from './types.js';
-
-export interface MsgShape {
-  readonly exchange: string;
-  readonly routingKeys: readonly string[];
-  readonly headers: { readonly [k: string]: AmqpValue };
-  readonly xDeath: readonly XDeathEntry[] | undefined;
-  readonly xDeathFromClient: boolean;
-  readonly expiration: string | undefined;
-  readonly ccInKeys: boolean;
-}
+import type { Logical, Msg, MsgShape } from './types.js';
 
 /** A class with getters: `{ ...rec }` copies only logical, body, bytes and shape. */
 export class MsgRec implements Msg {

@@ -7,14 +7,14 @@
 import type { AmqpValue } from '../model/definitions.js';
 import type { ConsumerAction, ConsumerBehaviour, ConsumerSpec, DeathReason, FailureModel } from '../model/consumer.js';
 import type { DropReason, PublishOrigin, SimEvent, XDeathEntry } from './events.js';
-import type { IgnoredArgument, Logical, MessageSnapshot, Msg, QueueDepth, SimStep, SimulationInput, SimulationResult } from './types.js';
+import type { IgnoredArgument, Logical, MessageSnapshot, Msg, MsgShape, QueueDepth, SimStep, SimulationInput, SimulationResult } from './types.js';
 import { EventHeap } from './eventHeap.js';
 import { mulberry32, type Rng } from './rng.js';
 import { profileFor, type SemanticsProfile } from './profiles.js';
 import { queueConfig } from './queueConfig.js';
 import { QEntry, QueueState, entryPos, type ConsumerSlot } from './queueState.js';
 import { EMPTY_HEADERS, deadLetterMsg, isCycle } from './deadLetter.js';
-import { MsgRec, plainPublishShape, type MsgShape } from './msgRecord.js';
+import { MsgRec, plainPublishShape } from './msgRecord.js';
 import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.js';
 import { Router, type RouteOptions, type RouteResult } from '../routing/route.js';
 import { backoffMs, chooseAction, planRepublish, processingSucceeds } from '../behaviour/evaluate.js';

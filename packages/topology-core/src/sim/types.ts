@@ -134,12 +134,8 @@ export interface Logical {
   runs: number;
 }
 
-export interface Msg {
-  readonly id: string;
-  readonly logical: Logical;
-  readonly body: string;
-  /** UTF-8 size of the body, for x-max-length-bytes */
-  readonly bytes: number;
+/** How a message was published or dead-lettered: shared by every message that went the same way. */
+export interface MsgShape {
   /** the exchange it was last published (or dead-lettered) to */
   readonly exchange: string;
   /** every routing key it is routed with: [rk, ...CC, ...BCC] (or [DLRK]) */
@@ -153,4 +149,12 @@ export interface Msg {
   readonly expiration: string | undefined;
   /** the CC header's keys are among routingKeys (false once a dead-letter routing key replaced them) */
   readonly ccInKeys: boolean;
+}
+
+export interface Msg extends MsgShape {
+  readonly id: string;
+  readonly logical: Logical;
+  readonly body: string;
+  /** UTF-8 size of the body, for x-max-length-bytes */
+  readonly bytes: number;
 }
