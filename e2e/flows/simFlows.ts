@@ -109,3 +109,44 @@ export const everyTemplateFlow: Flow = {
     assert(problems.length === 0, problems.join('\n'));
   },
 };
+
+export const behaviourFormFlow: Flow = {
+  name: 'edit a worker through the behaviour form',
+  async run({ page, url, shot }) {
+    await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
+    await page.waitForSelector('.react-flow__node');
+    await page.selectOption('[data-testid=sim-failure]', 'never');
+    await page.fill('[data-testid=sim-count]', '3');
+    const run = async (): Promise<{ events: number; fates: string[] }> => {
+      await page.click('[data-testid=sim-run]');
+      await page.waitForSelector('[data-testid=sim-summary]');
+      await page.waitForTimeout(150);
+      const events = Number(/(\d+) events/.exec(await page.locator('[data-testid=sim-summary]').innerText())?.[1] ?? NaN);
+      return { events, fates: await page.locator('[data-testid=timeline-lane]').allInnerTexts() };
+    };
+    const base = await run();
+    assert(base.fates.length === 3 && base.fates.every((f) => f.includes('acked')), `never failing: all acked: ${base.fates.join(' | ')}`);
+    await page.click('[data-testid=node-consumer] >> nth=0');
+    await page.waitForSelector('[data-testid=behaviour-form]');
+    // the worker's own failure model overrides the bar's
+    await page.selectOption('[data-testid=field-failure]', 'always');
+    const always = await run();
+    assert(always.fates.every((f) => !f.includes('acked')), `failing always: none acked: ${always.fates.join(' | ')}`);
+    // retry once instead of three times: fewer hops
+    const rule = page.locator('[data-testid=rule-row]').first();
+    await rule.locator('[data-testid=field-rule-value]').fill('1');
+    const once = await run();
+    assert(once.events < always.events, `fewer events when retrying once (${once.events} < ${always.events})`);
+    // an invalid value is named under the field, from the core's validation
+    await rule.locator('[data-testid=field-rule-value]').fill('x');
+    await waitFor('field error under the value', async () => (await rule.locator('[data-testid=field-error]').count()) > 0);
+    await rule.locator('[data-testid=field-rule-value]').fill('1');
+    // the last rule acks instead of parking: every message ends acked
+    await page.locator('[data-testid=rule-row]').nth(1).locator('[data-testid=field-rule-action]').selectOption('ack');
+    const acked = await run();
+    assert(acked.fates.every((f) => f.includes('acked')), `last rule acks: all acked: ${acked.fates.join(' | ')}`);
+    const beh = JSON.parse(await page.locator('[data-testid=field-behaviour]').inputValue()) as { failure?: unknown; onFailure: Array<{ when?: { value: number }; then: { kind: string } }> };
+    assert(JSON.stringify(beh.failure) === '{"kind":"always"}' && beh.onFailure[0]?.when?.value === 1 && beh.onFailure[1]?.then.kind === 'ack', `JSON editor follows the form: ${JSON.stringify(beh)}`);
+    await shot('edited');
+  },
+};

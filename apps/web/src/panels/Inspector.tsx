@@ -6,6 +6,7 @@ import { deleteEdge, updateBinding, updateConsumer, updateExchange, updatePublis
 import { CheckField, JsonField, NumberArgField, SelectField, TextField, markWarnings } from './fields';
 import { fieldIssues, issuesUnder, pathOf, useValidation } from './validation';
 import { behaviourLines } from '../model/describe';
+import { BehaviourForm } from './BehaviourForm';
 
 function setArg(args: AmqpTable | undefined, key: string, v: AmqpValue | undefined): AmqpTable {
   const out: Record<string, AmqpValue> = { ...(args ?? {}) };
@@ -274,8 +275,9 @@ function ConsumerForm({ design, c, f }: { design: Design; c: ConsumerSpec; f: F 
           <li key={i}>{l}</li>
         ))}
       </ul>
+      <BehaviourForm b={c.behaviour} f={f} exchanges={design.topology.exchanges.map((x) => x.name)} set={(behaviour, k) => set({ ...c, behaviour }, `beh:${k}`)} />
       <JsonField
-        label="Behaviour (worker / router / script)"
+        label="Advanced: behaviour as JSON (worker / router / script)"
         testid="field-behaviour"
         rows={10}
         value={c.behaviour}
