@@ -22,9 +22,13 @@ export const simulateFlow: Flow = {
     await shot('playing');
     await page.click('[data-testid=sim-play]'); // pause
     const c1 = await page.locator('[data-testid=sim-clock]').innerText();
+    const evDone = async () => Number(/event (\d+)\//.exec(await page.locator('[data-testid=sim-event]').innerText())?.[1] ?? NaN);
+    const e1 = await evDone();
     await page.click('[data-testid=sim-step]');
     await page.click('[data-testid=sim-step]');
     await page.waitForTimeout(200);
+    const e2 = await evDone();
+    assert(e2 > e1, `stepping advances the event counter (${e1} → ${e2})`);
     const t1 = await page.evaluate(() => performance.now());
     assert(t1 > 0, 'page alive');
     await page.click('[data-testid=sim-reset]');

@@ -32,6 +32,7 @@ export function SimBar() {
   useEffect(() => player.setSpeed(speed), [speed]);
   const hasRun = !!(player.plans.sim || player.plans.live);
   const end = player.endP;
+  const progress = player.eventProgress;
   const btn =
     'h-7 rounded px-2 text-xs text-slate-100 bg-slate-700 hover:bg-slate-600 disabled:opacity-40 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
   const setF = (f: FailureModel) => useApp.getState().setFailure(f);
@@ -72,6 +73,11 @@ export function SimBar() {
       <span data-testid="sim-clock" className="w-20 font-mono text-sky-300">
         t = {fmtT(player.virtualNow)}
       </span>
+      {hasRun && (
+        <span data-testid="sim-event" className="font-mono text-slate-400" title="Events played so far: zero-time hops advance this while virtual time stands still">
+          event {progress.done}/{progress.total}
+        </span>
+      )}
       <label className="flex items-center gap-1">
         failure
         <select

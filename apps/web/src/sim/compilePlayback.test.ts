@@ -60,3 +60,23 @@ describe('nodeOfEvent', () => {
     expect(nodeOfEvent(evs.find((e) => e.kind === 'dead-lettered')!)).toBe('queue:work.q');
   });
 });
+
+describe('event progress on the sim clock', () => {
+  it('counts events through zero-time hops while virtual time stands at 0, and reaches the total at the end', async () => {
+    const { Player } = await import('./player');
+    const pl = new Player();
+    pl.load('sim', run());
+    const total = pl.eventProgress.total;
+    expect(total).toBe(run().length);
+    const seen: number[] = [];
+    // the first hops (publish → exchange → queue → consumer) all happen at t = 0
+    for (let p = 0; p <= HOP_MS * 3; p += HOP_MS) {
+      pl.seek(p);
+      expect(pl.virtualNow).toBe(0);
+      seen.push(pl.eventProgress.done);
+    }
+    expect(seen[seen.length - 1]!).toBeGreaterThan(seen[0]!);
+    pl.seek(pl.endP);
+    expect(pl.eventProgress).toEqual({ done: total, total });
+  });
+});

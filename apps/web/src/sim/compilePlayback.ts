@@ -149,6 +149,7 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, hop =
     const e = events[i]!;
     // events about no message (live depth samples) only move the depth counters
     if (e.msgId === '') {
+      eventP[i] = base.get(e.t)!;
       if (e.kind === 'depth') setDepth(e.queue, base.get(e.t)!, e.ready);
       continue;
     }

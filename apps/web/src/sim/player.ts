@@ -35,6 +35,20 @@ export class Player {
     return plan ? virtualAt(plan, this.p) : 0;
   }
 
+  /**
+   * How many events of the simulated (else live) run have happened by now, and how many there
+   * are: zero-time hops take display time while virtual time stands still, so the clock alone
+   * would sit at "t = 0 ms" for seconds.
+   */
+  get eventProgress(): { done: number; total: number } {
+    const plan = this.plans.sim ?? this.plans.live;
+    if (!plan) return { done: 0, total: 0 };
+    let sorted = this.sortedP.get(plan);
+    if (!sorted) this.sortedP.set(plan, (sorted = Float64Array.from(plan.eventP).sort()));
+    return { done: countAtOrBefore(sorted, this.p + 0.5), total: sorted.length };
+  }
+  private sortedP = new WeakMap<PlaybackPlan, Float64Array>();
+
   setSpeed(speed: number): void {
     const plan = this.plans.sim ?? this.plans.live;
     const t = plan ? virtualAt(plan, this.p) : 0;
@@ -110,6 +124,18 @@ export class Player {
     this.lastEmit = now;
     for (const l of this.listeners) l();
   }
+}
+
+/** Entries of the ascending `xs` that are <= x. */
+export function countAtOrBefore(xs: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export const player = new Player();
