@@ -14,6 +14,14 @@ export const simulateFlow: Flow = {
     await page.click('[data-testid=sim-run]');
     await page.waitForSelector('[data-testid=sim-summary]');
     assert((await page.locator('[data-testid=timeline-lane]').count()) === 5, 'one lane per message');
+    // the control bar fits on one row at 1280x800, whichever failure model's inputs it shows
+    for (const kind of ['percent', 'poison', 'failFirst']) {
+      await page.selectOption('[data-testid=sim-failure]', kind);
+      const h = await page.locator('[data-testid=sim-bar]').evaluate((el) => el.getBoundingClientRect().height);
+      assert(h < 48, `sim bar on one row with ${kind} (height ${h}px)`);
+    }
+    await page.fill('[data-testid=sim-k]', '2');
+    await shot('sim-bar');
     await page.click('[data-testid=sim-play]');
     await waitFor('tokens on the canvas', async () => (await drawn(page)) > 0, 5000);
     await shot('tokens');
@@ -125,7 +133,7 @@ export const behaviourFormFlow: Flow = {
       await page.click('[data-testid=sim-run]');
       await page.waitForSelector('[data-testid=sim-summary]');
       await page.waitForTimeout(150);
-      const events = Number(/(\d+) events/.exec(await page.locator('[data-testid=sim-summary]').innerText())?.[1] ?? NaN);
+      const events = Number(/event \d+\/(\d+)/.exec(await page.locator('[data-testid=sim-summary]').innerText())?.[1] ?? NaN);
       return { events, fates: await page.locator('[data-testid=timeline-lane]').allInnerTexts() };
     };
     const base = await run();

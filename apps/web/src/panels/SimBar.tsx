@@ -34,21 +34,22 @@ export function SimBar() {
   const end = player.endP;
   const progress = player.eventProgress;
   const btn =
-    'h-7 rounded px-2 text-xs text-slate-100 bg-slate-700 hover:bg-slate-600 disabled:opacity-40 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
+    'h-7 rounded px-2 text-xs whitespace-nowrap text-slate-100 bg-slate-700 hover:bg-slate-600 disabled:opacity-40 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
   const setF = (f: FailureModel) => useApp.getState().setFailure(f);
   return (
-    <div data-testid="sim-bar" className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-slate-800 bg-slate-900 px-2 py-1.5 text-xs text-slate-300">
+    <div data-testid="sim-bar" className="flex flex-wrap items-center gap-x-1.5 gap-y-1 border-b border-slate-800 bg-slate-900 px-2 py-1.5 text-xs text-slate-300">
       <button type="button" data-testid="sim-run" className={`${btn} !bg-sky-700 hover:!bg-sky-600`} onClick={() => useApp.getState().runSimulation()} title="Simulate the design with this failure model">
         ▶ Simulate
       </button>
-      <button type="button" data-testid="sim-play" className={btn} disabled={!hasRun} onClick={() => runCommand('playPause', env)} title="Play / pause (Space)">
-        {player.playing ? '❚❚ Pause' : '▶ Play'}
+      {/* icon buttons with their names as aria-labels keep the bar on one row at 1280 px */}
+      <button type="button" data-testid="sim-play" className={`${btn} w-8`} disabled={!hasRun} onClick={() => runCommand('playPause', env)} aria-label={player.playing ? 'Pause' : 'Play'} title="Play / pause (Space)">
+        {player.playing ? '❚❚' : '▶'}
       </button>
-      <button type="button" data-testid="sim-step" className={btn} disabled={!hasRun} onClick={() => runCommand('step', env)} title="Step to the next event (.)">
-        Step ›
+      <button type="button" data-testid="sim-step" className={`${btn} w-8`} disabled={!hasRun} onClick={() => runCommand('step', env)} aria-label="Step" title="Step to the next event (.)">
+        ›|
       </button>
-      <button type="button" data-testid="sim-reset" className={btn} disabled={!hasRun} onClick={() => runCommand('resetSim', env)} title="Reset (Shift+R)">
-        ↺ Reset
+      <button type="button" data-testid="sim-reset" className={`${btn} w-8`} disabled={!hasRun} onClick={() => runCommand('resetSim', env)} aria-label="Reset" title="Reset (Shift+R)">
+        ↺
       </button>
       <label className="flex items-center gap-1" title="Virtual time per real time">
         <select aria-label="Speed" data-testid="sim-speed" className="rounded bg-slate-800 px-1 py-0.5" value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
@@ -67,20 +68,15 @@ export function SimBar() {
         max={Math.max(1, Math.round(end))}
         value={Math.round(player.p)}
         onChange={(e) => player.seek(Number(e.target.value))}
-        className="w-24"
+        className="w-16"
         disabled={!hasRun}
       />
-      <span data-testid="sim-clock" className="w-20 font-mono text-sky-300">
+      <span data-testid="sim-clock" className="min-w-[5.5rem] whitespace-nowrap font-mono text-sky-300">
         t = {fmtT(player.virtualNow)}
       </span>
-      {hasRun && (
-        <span data-testid="sim-event" className="font-mono text-slate-400" title="Events played so far: zero-time hops advance this while virtual time stands still">
-          event {progress.done}/{progress.total}
-        </span>
-      )}
-      <label className="flex items-center gap-1">
-        failure
+      <label className="flex items-center gap-1" title="Failure model (a worker's own model overrides it)">
         <select
+          aria-label="Failure model"
           data-testid="sim-failure"
           className="rounded bg-slate-800 px-1 py-0.5"
           value={failure.kind}
@@ -97,34 +93,33 @@ export function SimBar() {
             );
           }}
         >
-          <option value="failFirst">fail first k attempts</option>
+          <option value="failFirst">fail first k</option>
           <option value="always">fail always</option>
-          <option value="poison">poison message</option>
-          <option value="percent">fail a percentage</option>
+          <option value="poison">poison</option>
+          <option value="percent">fail %</option>
           <option value="never">never fail</option>
         </select>
       </label>
       {failure.kind === 'failFirst' && (
         <label className="flex items-center gap-1">
           k
-          <input data-testid="sim-k" type="number" min={0} max={50} className="w-12 rounded bg-slate-800 px-1" value={failure.n} onChange={(e) => setF({ kind: 'failFirst', n: Math.max(0, Number(e.target.value)) })} />
+          <input data-testid="sim-k" type="number" min={0} max={50} className="w-10 rounded bg-slate-800 px-1" value={failure.n} onChange={(e) => setF({ kind: 'failFirst', n: Math.max(0, Number(e.target.value)) })} />
         </label>
       )}
       {failure.kind === 'percent' && (
         <label className="flex items-center gap-1">
           %
-          <input type="number" min={0} max={100} className="w-12 rounded bg-slate-800 px-1" value={failure.percent} onChange={(e) => setF({ kind: 'percent', percent: Number(e.target.value) })} />
+          <input type="number" min={0} max={100} className="w-10 rounded bg-slate-800 px-1" value={failure.percent} onChange={(e) => setF({ kind: 'percent', percent: Number(e.target.value) })} />
         </label>
       )}
       {failure.kind === 'poison' && (
         <label className="flex items-center gap-1">
           every
-          <input type="number" min={1} className="w-12 rounded bg-slate-800 px-1" value={failure.every ?? 3} onChange={(e) => setF({ kind: 'poison', every: Math.max(1, Number(e.target.value)) })} />
-          th message
+          <input type="number" min={1} aria-label="Every n-th message is poison" className="w-10 rounded bg-slate-800 px-1" value={failure.every ?? 3} onChange={(e) => setF({ kind: 'poison', every: Math.max(1, Number(e.target.value)) })} />
         </label>
       )}
-      <label className="flex items-center gap-1">
-        messages
+      <label className="flex items-center gap-1" title="Messages to publish">
+        msgs
         <input
           data-testid="sim-count"
           type="number"
@@ -136,8 +131,11 @@ export function SimBar() {
         />
       </label>
       {simEvents && (
-        <span data-testid="sim-summary" className="text-slate-400">
-          {simEvents.length} events{truncated ? ' (truncated)' : ''}
+        <span data-testid="sim-summary" className="whitespace-nowrap font-mono text-slate-400" title="Events played so far of the run's events: zero-time hops advance this while virtual time stands still">
+          <span data-testid="sim-event">
+            event {hasRun ? progress.done : 0}/{simEvents.length}
+          </span>
+          {truncated ? ' (truncated)' : ''}
         </span>
       )}
       {simError && (
