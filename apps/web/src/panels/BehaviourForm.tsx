@@ -229,6 +229,20 @@ function ActionEditor({ a, f, exchanges, onChange }: { a: ConsumerAction; f: F; 
         ]}
         onChange={(k) => onChange(actionOfKind(k as ActionKind, a))}
       />
+      {a.kind === 'requeue' && (
+        <SelectField
+          label="Via"
+          testid="field-requeue-via"
+          value={a.via ?? ''}
+          issues={f('.via')}
+          options={[
+            { value: '', label: 'basic.nack (default)' },
+            { value: 'nack', label: 'basic.nack' },
+            { value: 'reject', label: 'basic.reject (counts on 4.3 quorum)' },
+          ]}
+          onChange={(v) => onChange(withField(a, 'via', v === '' ? undefined : (v as 'nack' | 'reject')))}
+        />
+      )}
       {a.kind === 'republish' && (
         <>
           <SelectField
