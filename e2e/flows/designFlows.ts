@@ -57,7 +57,7 @@ export const designByDragging: Flow = {
     await shot('designed');
     await page.reload();
     await waitFor('design restored after reload', async () => (await count(page, '.react-flow__node')) === 4);
-    assert((await count(page, '.react-flow__edge')) === 3, 'edges restored');
+    await waitFor('edges restored after reload', async () => (await count(page, '.react-flow__edge')) === 3);
     assert((await page.locator('.react-flow__minimap .react-flow__minimap-node').count()) === 4, 'minimap shows the nodes');
   },
 };

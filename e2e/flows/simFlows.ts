@@ -160,5 +160,11 @@ export const behaviourFormFlow: Flow = {
     const beh = JSON.parse(await page.locator('[data-testid=field-behaviour]').inputValue()) as { failure?: unknown; onFailure: Array<{ when?: { value: number }; then: { kind: string } }> };
     assert(JSON.stringify(beh.failure) === '{"kind":"always"}' && beh.onFailure[0]?.when?.value === 1 && beh.onFailure[1]?.then.kind === 'ack', `JSON editor follows the form: ${JSON.stringify(beh)}`);
     await shot('edited');
+    // half-written JSON in the advanced editor: the form steps aside instead of breaking the inspector
+    await page.fill('[data-testid=field-behaviour]', '{"kind":"worker"}');
+    await page.waitForSelector('[data-testid=behaviour-form-unavailable]');
+    await page.fill('[data-testid=field-behaviour]', JSON.stringify(beh));
+    await page.waitForSelector('[data-testid=behaviour-form]');
+    assert((await page.locator('[data-testid=rule-row]').count()) === 2, 'the form is back with both rules');
   },
 };

@@ -5,6 +5,7 @@ import {
   conditionOfKind,
   counterOfKind,
   failureOfKind,
+  formCanShow,
   isFormAction,
   isFormCondition,
   replaceAt,
@@ -92,5 +93,17 @@ describe('behaviour form edits', () => {
   it('switching lt to gte keeps the counter and the value', () => {
     const c: Condition = { kind: 'lt', counter: { kind: 'header', name: 'x-retries' }, value: 4 };
     expect(conditionOfKind('gte', c)).toStrictEqual({ kind: 'gte', counter: { kind: 'header', name: 'x-retries' }, value: 4 });
+  });
+});
+
+describe('formCanShow', () => {
+  it('accepts every template behaviour and refuses half-written JSON', () => {
+    for (const t of TEMPLATES) {
+      const params = Object.fromEntries(t.params.map((p) => [p.name, p.default]));
+      for (const c of t.build(params as never).design.consumers) expect(formCanShow(c.behaviour)).toBe(true);
+    }
+    expect(formCanShow(worker({ onFailure: [{ when: { kind: 'gte', counter: { kind: 'attempt' }, value: 'x' as never }, then: { kind: 'ack' } }] }))).toBe(true);
+    for (const b of [null, 3, {}, { kind: 'worker' }, { kind: 'worker', onFailure: [{}] }, { kind: 'worker', onFailure: [{ when: { kind: 'lt' }, then: { kind: 'ack' } }] }, { kind: 'router', rules: 'x' }, { kind: 'script', actions: [null] }, { kind: 'worker', failure: 'always', onFailure: [] }])
+      expect(formCanShow(b)).toBe(false);
   });
 });

@@ -116,3 +116,31 @@ export function numberOrText(text: string): number | string | undefined {
   if (t === '') return undefined;
   return Number.isNaN(Number(t)) ? text : Number(t);
 }
+
+const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+function ruleShaped(r: unknown): boolean {
+  if (!isObj(r) || !isObj(r.then) || typeof r.then.kind !== 'string') return false;
+  if (r.when === undefined) return true;
+  if (!isObj(r.when)) return false;
+  return (r.when.kind !== 'lt' && r.when.kind !== 'gte') || isObj(r.when.counter);
+}
+
+/**
+ * Whether the form can draw this behaviour without tripping over it: JSON typed in the
+ * advanced editor may be half-written (a worker without onFailure, a rule without then).
+ * Wrong values inside a sound shape are fine: the form shows the core's errors under them.
+ */
+export function formCanShow(b: unknown): b is ConsumerBehaviour {
+  if (!isObj(b)) return false;
+  switch (b.kind) {
+    case 'worker':
+      return Array.isArray(b.onFailure) && b.onFailure.every(ruleShaped) && (b.failure === undefined || isObj(b.failure)) && (b.onSuccess === undefined || isObj(b.onSuccess));
+    case 'router':
+      return Array.isArray(b.rules) && b.rules.every(ruleShaped);
+    case 'script':
+      return Array.isArray(b.actions) && b.actions.every((a) => isObj(a) && typeof a.kind === 'string');
+    default:
+      return false;
+  }
+}

@@ -6,6 +6,7 @@ import {
   conditionOfKind,
   counterOfKind,
   failureOfKind,
+  formCanShow,
   isFormAction,
   isFormCondition,
   removeAt,
@@ -37,8 +38,23 @@ function ReadOnly({ what, text, testid }: { what: string; text: string; testid?:
   );
 }
 
+/** Describes a value the form only shows; half-written JSON falls back to the JSON itself. */
+function safeText(describe: () => string, raw: unknown): string {
+  try {
+    return describe();
+  } catch {
+    return JSON.stringify(raw);
+  }
+}
+
 /** The structured editor for the common behaviours; the JSON editor stays as the fallback. */
 export function BehaviourForm({ b, f, set, exchanges }: { b: ConsumerBehaviour; f: F; set: Set; exchanges: readonly string[] }) {
+  if (!formCanShow(b))
+    return (
+      <p data-testid="behaviour-form-unavailable" className="mb-2 text-[11px] text-amber-300">
+        The form cannot show this behaviour while it is half-written: finish it in the JSON editor below.
+      </p>
+    );
   if (b.kind === 'worker') {
     const failure = b.failure;
     return (
@@ -51,7 +67,7 @@ export function BehaviourForm({ b, f, set, exchanges }: { b: ConsumerBehaviour; 
           issues={f('behaviour.processingMs')}
           onChange={(v) => set(withField(b, 'processingMs', v as number | undefined), 'processingMs')}
         />
-        {b.onSuccess !== undefined && b.onSuccess.kind !== 'ack' && <ReadOnly what="On success" text={actionText(b.onSuccess)} />}
+        {b.onSuccess !== undefined && b.onSuccess.kind !== 'ack' && <ReadOnly what="On success" text={safeText(() => actionText(b.onSuccess!), b.onSuccess)} />}
         <RulesEditor title="On failure (first matching rule)" b={b} path="behaviour.onFailure" f={f} set={set} exchanges={exchanges} />
       </div>
     );
@@ -212,7 +228,7 @@ function CounterEditor({ counter, f, onChange }: { counter: Counter; f: F; onCha
 }
 
 function ActionEditor({ a, f, exchanges, onChange }: { a: ConsumerAction; f: F; exchanges: readonly string[]; onChange: (a: ConsumerAction) => void }) {
-  if (!isFormAction(a)) return <ReadOnly what="Action" text={actionText(a)} />;
+  if (!isFormAction(a)) return <ReadOnly what="Action" text={safeText(() => actionText(a), a)} />;
   const extras = republishExtras(a);
   return (
     <div className="flex flex-wrap items-start gap-1">
