@@ -58,7 +58,7 @@ export const designByDragging: Flow = {
     await page.reload();
     await waitFor('design restored after reload', async () => (await count(page, '.react-flow__node')) === 4);
     await waitFor('edges restored after reload', async () => (await count(page, '.react-flow__edge')) === 3);
-    assert((await page.locator('.react-flow__minimap .react-flow__minimap-node').count()) === 4, 'minimap shows the nodes');
+    await waitFor('minimap shows the nodes', async () => (await count(page, '.react-flow__minimap .react-flow__minimap-node')) === 4);
   },
 };
 
