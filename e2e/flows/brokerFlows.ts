@@ -64,12 +64,9 @@ export const deployAndTraceFlow: Flow = {
     await page.click('[data-testid=tab-trace]');
     await page.fill('[data-testid=trace-count]', '2');
     await page.click('[data-testid=trace-start]');
-    let sawLiveTokens = false;
     await waitFor(
       'the trace to finish',
       async () => {
-        const n = await page.evaluate('window.__overlay ? window.__overlay.drawnTokens : 0');
-        if ((n as number) > 0) sawLiveTokens = true;
         const err = await page.locator('[data-testid=trace-error]').count();
         if (err) throw new Error(await page.locator('[data-testid=trace-error]').innerText());
         return (await page.locator('[data-testid=trace-status]').innerText()).startsWith('finished');
@@ -79,7 +76,7 @@ export const deployAndTraceFlow: Flow = {
     await page.click('[data-testid=tab-timeline]');
     await waitFor('live lanes in the timeline', async () => (await page.locator('[data-testid=timeline-lane][data-source=live]').count()) === 2);
     assert((await page.locator('[data-testid=timeline-lane][data-source=sim]').count()) >= 2, 'predicted lanes beside them');
-    assert(sawLiveTokens, 'live tokens were drawn on the canvas');
+    await waitFor('live tokens were drawn on the canvas', async () => ((await page.evaluate('window.__overlay ? window.__overlay.liveTokensDrawn : 0')) as number) > 0);
     await page.click('[data-testid=tab-trace]');
     await page.waitForSelector('[data-testid=trace-comparison]', { timeout: 20_000 });
     await shot('traced');

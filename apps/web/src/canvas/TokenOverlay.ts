@@ -57,6 +57,8 @@ export class TokenOverlay {
   /** frames drawn, and their timestamps, for the canvas bench */
   frames = 0;
   drawnTokens = 0;
+  /** live-trace tokens drawn, summed over frames (a fast trace can finish between two reads of drawnTokens) */
+  liveTokensDrawn = 0;
   private detailed = true;
   /** ms spent drawing, summed (the bench reads it) */
   drawMs = 0;
@@ -128,7 +130,11 @@ export class TokenOverlay {
       this.drawDepths(sim);
       n += this.drawTokens(sim, COLORS.sim, live ? -7 : 0);
     }
-    if (live) n += this.drawTokens(live, COLORS.live, sim ? 7 : 0);
+    if (live) {
+      const m = this.drawTokens(live, COLORS.live, sim ? 7 : 0);
+      this.liveTokensDrawn += m;
+      n += m;
+    }
     this.drawDivergence();
     ctx.restore();
     this.drawnTokens = n;
