@@ -4,9 +4,18 @@
  * planRepublish), exactly as the simulator does, and reporting what it does as SimEvents.
  */
 import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
-import type { AmqpValue, ConsumerAction, ConsumerSpec, FailureModel } from '@retry-studio/topology-core';
+import {
+  backoffMs,
+  chooseAction,
+  planRepublish,
+  processingSucceeds,
+  type AmqpValue,
+  type ConsumerAction,
+  type ConsumerSpec,
+  type DeliveryView,
+  type FailureModel,
+} from '@retry-studio/topology-core';
 import { publishConfirmed, type ManagedConnection } from '../broker/index.js';
-import { backoffMs, chooseAction, planRepublish, processingSucceeds, type DeliveryView } from './coreBehaviour.js';
 import { normalizeHeaders, xDeathOf } from './normalizeHeaders.js';
 import { MSG_HEADER, TRACE_HEADER } from './observer.js';
 import type { TraceContext } from './traceContext.js';
