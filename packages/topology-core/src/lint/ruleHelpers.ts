@@ -5,10 +5,17 @@ import type { NodeId } from '../model/nodeIds.js';
 import type { Flow } from './flow.js';
 import type { LintContext, LintFinding, LintSeverity } from './types.js';
 
-export const finding = (id: string, severity: LintSeverity, message: string, objects: NodeId[], fix: string): LintFinding => ({ id, severity, message, objects, fix });
+export const finding = (
+  id: string,
+  severity: LintSeverity,
+  message: string,
+  objects: NodeId[],
+  fix: string,
+): LintFinding => ({ id, severity, message, objects, fix });
 export const isQuorum = (flow: Flow, q: string): boolean => flow.args.get(q)?.['x-queue-type'] === 'quorum';
 export const hasLimit = (flow: Flow, q: string): boolean => typeof flow.args.get(q)?.['x-delivery-limit'] === 'number';
-export const declared = (flow: Flow, x: string): boolean => x === '' || x.startsWith('amq.') || flow.exchangeType(x) !== undefined;
+export const declared = (flow: Flow, x: string): boolean =>
+  x === '' || x.startsWith('amq.') || flow.exchangeType(x) !== undefined;
 
 /** Every action a consumer can take, with retryInProcess recoverers unfolded. */
 export function allActions(ctx: LintContext): { consumer: string; queue: string; action: ConsumerAction }[] {
@@ -39,4 +46,7 @@ export function possibleNumbers(v: ValueExpr | AmqpValue | undefined): number[] 
   }
   return [];
 }
-export const isComputed = (v: unknown): boolean => typeof v === 'object' && v !== null && ['curve', 'exponential', 'counter', 'fromHeader'].includes((v as { kind?: string }).kind ?? '');
+export const isComputed = (v: unknown): boolean =>
+  typeof v === 'object' &&
+  v !== null &&
+  ['curve', 'exponential', 'counter', 'fromHeader'].includes((v as { kind?: string }).kind ?? '');

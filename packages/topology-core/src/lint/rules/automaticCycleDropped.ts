@@ -11,7 +11,12 @@ export const automaticCycleDropped: LintRule = {
       .map((q) => q.name)
       .filter((n) => {
         const a = flow.args.get(n)!;
-        return (a['x-message-ttl'] !== undefined || a['x-max-length'] !== undefined || a['x-max-length-bytes'] !== undefined) && !flow.consumersByQueue.has(n);
+        return (
+          (a['x-message-ttl'] !== undefined ||
+            a['x-max-length'] !== undefined ||
+            a['x-max-length-bytes'] !== undefined) &&
+          !flow.consumersByQueue.has(n)
+        );
       });
     const autoSet = new Set(auto);
     const out: LintFinding[] = [];

@@ -29,7 +29,13 @@ export const delayOutOfRange: LintRule = {
       const v = bad(possibleNumbers(h['x-delay']));
       if (v !== undefined)
         out.push(
-          finding('delay-out-of-range', 'warning', `${p.id} publishes with x-delay ${v}, which the plugin does not delay.`, [publisherNodeId(p.id)], 'Use 1..4294967295 ms.'),
+          finding(
+            'delay-out-of-range',
+            'warning',
+            `${p.id} publishes with x-delay ${v}, which the plugin does not delay.`,
+            [publisherNodeId(p.id)],
+            'Use 1..4294967295 ms.',
+          ),
         );
     }
     return out;

@@ -13,7 +13,9 @@ export const immutableArgumentChange: LintRule = {
     for (const q of ctx.design.topology.queues) {
       const old = prev.queues.find((x) => x.name === q.name);
       if (!old) continue;
-      const keys = new Set([...Object.keys(old.arguments ?? {}), ...Object.keys(q.arguments ?? {})].filter((k) => k.startsWith('x-')));
+      const keys = new Set(
+        [...Object.keys(old.arguments ?? {}), ...Object.keys(q.arguments ?? {})].filter((k) => k.startsWith('x-')),
+      );
       const changed = [...keys].filter((k) => !same(old.arguments?.[k], q.arguments?.[k]));
       if ((old.durable ?? true) !== (q.durable ?? true)) changed.push('durable');
       if ((old.auto_delete ?? false) !== (q.auto_delete ?? false)) changed.push('auto_delete');

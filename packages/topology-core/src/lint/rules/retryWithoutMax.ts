@@ -10,7 +10,9 @@ export const retryWithoutMax: LintRule = {
     const out: LintFinding[] = [];
     for (const c of ctx.design.consumers) {
       if (c.behaviour.kind === 'script') continue;
-      const start = failureActions(c).filter((x) => !x.bounded && (x.action.kind === 'reject' || x.action.kind === 'republish'));
+      const start = failureActions(c).filter(
+        (x) => !x.bounded && (x.action.kind === 'reject' || x.action.kind === 'republish'),
+      );
       if (start.length === 0) continue;
       const seen = new Set<string>();
       const work: string[] = [];
@@ -19,7 +21,13 @@ export const retryWithoutMax: LintRule = {
         if (s.action.kind === 'reject' && flow.exchangeType(dlx) === 'radlx') {
           // radlx counts the retries; only its "dead" (header-bound) destinations can start a new cycle
           for (const b of flow.topology.bindings)
-            if (b.source === dlx && b.destination_type === 'queue' && b.arguments && Object.keys(b.arguments).some((k) => k !== 'x-match')) work.push(b.destination);
+            if (
+              b.source === dlx &&
+              b.destination_type === 'queue' &&
+              b.arguments &&
+              Object.keys(b.arguments).some((k) => k !== 'x-match')
+            )
+              work.push(b.destination);
           continue;
         }
         for (const t of actionTargets(flow, c.queue, s.action)) work.push(t);
@@ -36,11 +44,14 @@ export const retryWithoutMax: LintRule = {
         const cs = flow.consumersByQueue.get(q);
         if (cs) {
           for (const other of cs)
-            for (const x of failureActions(other)) if (!x.bounded && x.action.kind !== 'requeue') for (const t of actionTargets(flow, q, x.action)) work.push(t);
+            for (const x of failureActions(other))
+              if (!x.bounded && x.action.kind !== 'requeue')
+                for (const t of actionTargets(flow, q, x.action)) work.push(t);
         } else {
           const a = flow.args.get(q)!;
           if (a['x-message-ttl'] !== undefined || a['x-max-length'] !== undefined)
-            if (flow.exchangeType(String(a['x-dead-letter-exchange'])) !== 'radlx') for (const t of flow.deadLetterTargets(q) ?? []) work.push(t);
+            if (flow.exchangeType(String(a['x-dead-letter-exchange'])) !== 'radlx')
+              for (const t of flow.deadLetterTargets(q) ?? []) work.push(t);
         }
       }
       if (!loops) continue;
