@@ -120,16 +120,7 @@ export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]
     return possibleQueues(dlx, typeof dlrk === 'string' ? [dlrk] : arrivalKeys(queue));
   }
 
-  return {
-    topology,
-    index,
-    args,
-    consumersByQueue,
-    possibleQueues,
-    arrivalKeys,
-    deadLetterTargets,
-    exchangeType: (n) => types.get(n),
-  };
+  return { topology, index, args, consumersByQueue, possibleQueues, arrivalKeys, deadLetterTargets, exchangeType: (n) => types.get(n) };
 }
 
 /** A rule bounds a retry when its condition looks at a counter or the redelivered flag. */
@@ -140,8 +131,7 @@ export function isBounding(r: Rule): boolean {
 /** The actions a consumer may take on failure (or, for routers, on any message), with whether a bound guards them. */
 export function failureActions(c: ConsumerSpec): { readonly action: ConsumerAction; readonly bounded: boolean }[] {
   const b = c.behaviour;
-  const rules: readonly Rule[] =
-    b.kind === 'worker' ? b.onFailure : b.kind === 'router' ? b.rules : b.actions.map((a) => ({ then: a }));
+  const rules: readonly Rule[] = b.kind === 'worker' ? b.onFailure : b.kind === 'router' ? b.rules : b.actions.map((a) => ({ then: a }));
   const out: { action: ConsumerAction; bounded: boolean }[] = [];
   let guardSeen = false;
   for (const r of rules) {
