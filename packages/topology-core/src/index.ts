@@ -11,6 +11,8 @@ export * from './model/validateTopology.js';
 export * from './model/validateDesign.js';
 export * from './model/nodeIds.js';
 export * from './model/migrate.js';
+export { designReferences, mapReferences, type NameReference, type ReferenceKind, type ReferenceRole, type ReferenceTarget, type RenameReference } from './model/references.js';
+export { renameNode, type RenameResult } from './model/renameNode.js';
 export * from './io/definitions.js';
 export * from './io/designJson.js';
 export * from './io/load.js';

@@ -7,6 +7,7 @@ import { DESIGN_FORMAT } from './design.js';
 import { MAX_TTL_MS, checkDelay, checkExpirationString } from './arguments.js';
 import { isForbiddenKey, pathIndex, pathKey } from './names.js';
 import { migrateDesign } from './migrate.js';
+import { checkDanglingReferences } from './danglingReferences.js';
 import { isNodeId, parseNodeId } from './nodeIds.js';
 import { IssueSink, isPlainObject, type ValidationIssue, type ValidationResult } from './validateResult.js';
 import { checkTable, validateTopologyInto, type TopologyValidationOptions } from './validateTopology.js';
@@ -310,6 +311,7 @@ function validateDesignInto(sink: IssueSink, d: unknown, opts: DesignValidationO
       sink.error('origin', 'field-type', 'origin must be {template, params}');
     else checkTable(sink, 'origin.params', d.origin.params, 'params');
   }
+  checkDanglingReferences(sink, d);
 }
 
 export type ParseDesignResult =
