@@ -129,7 +129,7 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
       throw new HttpError(500, `the simulator failed on this design: ${String((err as Error).message).slice(0, 300)}`);
     }
     const actual = s.events().filter((e) => s.messageIndex(e.msgId) <= MAX_PREDICTED_MESSAGES);
-    const comparison = compareTrace(p.events, actual, { complete: !s.isRunning });
+    const comparison = compareTrace(p.events, actual, { complete: !s.isRunning, published: s.summary().published });
     const withEvents = req.query.events !== '0';
     res.json({
       comparison,
