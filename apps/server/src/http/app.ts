@@ -1,4 +1,4 @@
-import express, { type Request, type RequestHandler } from 'express';
+import express from 'express';
 import { compilePortable, type Design } from '@retry-studio/topology-core';
 import type { DeployPlan } from '../deploy/planDeploy.js';
 import { existsSync } from 'node:fs';
@@ -13,6 +13,8 @@ import { HttpError, errorHandler, sendError } from './httpError.js';
 import { rateLimit, type RateLimitOptions } from './rateLimit.js';
 import { forbiddenKeyGuard, hostCheck, securityHeaders, stateChangeGuard } from './safety.js';
 import { deployRequest, parseBody, planRequest, teardownRequest } from './schemas.js';
+import type { AppContext } from './appContext.js';
+import { route } from './route.js';
 import { registerTraceRoutes } from './traceRoutes.js';
 
 const webDist = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
@@ -24,12 +26,6 @@ export interface AppOptions {
   /** override the rate limits (tests) */
   readonly rateLimits?: Partial<Record<'deploy' | 'teardown' | 'trace' | 'probe', RateLimitOptions>>;
   readonly bodyLimit?: string;
-}
-
-export interface AppContext {
-  readonly brokers: Brokers;
-  readonly deploy: DeployService;
-  readonly manifest: Manifest;
 }
 
 /**
@@ -51,17 +47,6 @@ function brokerFailure(err: unknown): never {
   if (err instanceof ManagementError) throw new HttpError(502, err.message, 'broker');
   throw err;
 }
-
-/** Express 5 forwards rejected promises to the error handler; this keeps handlers terse. */
-export const route =
-  (fn: (req: Request, res: express.Response) => Promise<unknown> | unknown): RequestHandler =>
-  async (req, res, next) => {
-    try {
-      await fn(req, res);
-    } catch (err) {
-      next(err);
-    }
-  };
 
 export function createApp(options: AppOptions) {
   const app = express();

@@ -9,7 +9,7 @@ import type { ConsumerAction, ConsumerBehaviour, ConsumerSpec, DeathReason, Fail
 import type { DropReason, PublishOrigin, SimEvent, XDeathEntry } from './events.js';
 import type { IgnoredArgument, Logical, MessageSnapshot, Msg, MsgShape, QueueDepth, SimStep, SimulationInput, SimulationResult } from './types.js';
 import { EventHeap } from './eventHeap.js';
-import { mulberry32, type Rng } from './rng.js';
+import { attemptDraw } from './rng.js';
 import { profileFor, type SemanticsProfile } from './profiles.js';
 import { queueConfig } from './queueConfig.js';
 import { QEntry, QueueState, entryPos, type ConsumerSlot } from './queueState.js';
@@ -62,15 +62,6 @@ type Work =
   /** a 4.3 quorum queue's delayed retry ends: the entry is ready again */
   | { readonly k: 'qq-retry'; readonly q: QueueState; readonly e: QEntry };
 
-const CONSUMER_ORIGIN_CACHE = new Map<string, PublishOrigin>();
-function consumerOrigin(id: string): PublishOrigin {
-  let o = CONSUMER_ORIGIN_CACHE.get(id);
-  if (!o) {
-    o = { kind: 'consumer', id };
-    CONSUMER_ORIGIN_CACHE.set(id, o);
-  }
-  return o;
-}
 const STEP_WORK: Work = { k: 'step' };
 const OK = { ok: true } as const;
 const NOT_OK = { ok: false } as const;
@@ -95,7 +86,6 @@ const RELEASED: Msg = Object.freeze({
 export class Simulator {
   readonly profile: SemanticsProfile;
   private readonly heap = new EventHeap<Work>();
-  private readonly rng: Rng;
   private readonly index: ExchangeIndex;
   private readonly router: Router;
   private readonly queues = new Map<string, QueueState>();
@@ -124,13 +114,24 @@ export class Simulator {
   private finished = false;
   private truncatedFlag = false;
   private logicalCount = 0;
-  private readonly random = (): number => this.rng.next();
+  // per (message, attempt), not a shared sequence: the live trace's workers draw the same verdicts in their own order
+  private readonly random = (): number => attemptDraw(this.input.seed ?? 1, this.failureCtx.messageIndex, this.failureCtx.attempt);
   private readonly failureCtx: { attempt: number; body: string; messageIndex: number; random: () => number } = {
     attempt: 0,
     body: '',
     messageIndex: 0,
     random: this.random,
   };
+  /** one origin object per consumer of this run (bounded by the design, dropped with the run) */
+  private readonly consumerOrigins = new Map<string, PublishOrigin>();
+  private consumerOrigin(id: string): PublishOrigin {
+    let o = this.consumerOrigins.get(id);
+    if (!o) {
+      o = { kind: 'consumer', id };
+      this.consumerOrigins.set(id, o);
+    }
+    return o;
+  }
   private readonly routeOpts: RouteOptions;
   private readonly routeOptsDelayDone: RouteOptions;
 
@@ -144,7 +145,6 @@ export class Simulator {
 
   constructor(readonly input: SimulationInput) {
     this.profile = profileFor(input.profile, input.profileOptions);
-    this.rng = mulberry32(input.seed ?? 1);
     this.index = compileExchanges(input.topology, input.plugins);
     this.router = new Router(this.index);
     this.routeOpts = { strictHeaders: this.profile.strictHeaderMatch, delayDone: false };
@@ -742,7 +742,7 @@ export class Simulator {
         break;
       case 'republish': {
         const plan = planRepublish(action, d);
-        this.clientPublish(msg.logical, msg.body, plan.exchange, plan.routingKey, plan.headers, plan.expiration, false, consumerOrigin(c.id), plan.keepXDeath ? msg.xDeath : undefined);
+        this.clientPublish(msg.logical, msg.body, plan.exchange, plan.routingKey, plan.headers, plan.expiration, false, this.consumerOrigin(c.id), plan.keepXDeath ? msg.xDeath : undefined);
         // confirmed: now ack the original
         this.apply(d, { kind: 'ack' });
         return;
