@@ -171,6 +171,11 @@ export class ManagementClient {
     return (await this.request<MgmtBinding[]>('GET', `/api/bindings/${enc(vhost)}`)) ?? [];
   }
 
+  /** The vhost's definitions (`GET /api/definitions/{vhost}`): exchanges, queues, bindings, policies, as RabbitMQ exports them. */
+  async vhostDefinitions(vhost: string): Promise<Record<string, unknown>> {
+    return (await this.request<Record<string, unknown>>('GET', `/api/definitions/${enc(vhost)}`)) ?? {};
+  }
+
   /** Queue details (messages, consumers); undefined when the queue does not exist. */
   async queue(vhost: string, name: string): Promise<MgmtQueue | undefined> {
     try {
