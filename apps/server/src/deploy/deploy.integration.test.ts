@@ -10,8 +10,9 @@ import { applyPlan } from './applyPlan.js';
 import { Manifest } from './manifest.js';
 import { Renamer, renameDesign } from './deployTarget.js';
 import { diffTopology, readBrokerState } from './planDeploy.js';
+import { BROKER_310 } from '../testing/testBrokers.js';
 
-const mgmt = new ManagementClient(parseAmqpUrl(URL));
+const mgmt = new ManagementClient(parseAmqpUrl(URL), { baseUrl: BROKER_310.managementUrl });
 const { srv, onCleanup } = useLiveServer();
 let conn: amqp.ChannelModel;
 
