@@ -1,6 +1,7 @@
 /**
  * A small client for RabbitMQ's management HTTP API (fetch), with the credentials of the AMQP URL.
- * The base URL is http://<amqp host>:15672 unless RETRY_STUDIO_MANAGEMENT_URL says otherwise.
+ * The base URL is always explicit: `resolveManagement` (resolveManagement.ts) finds it and checks
+ * that it belongs to the same broker as the AMQP URL, so nothing derives it on its own.
  */
 import { redactUrl, type AmqpUrl } from './amqpUrl.js';
 
@@ -26,6 +27,8 @@ export interface Overview {
   readonly rabbitmq_version?: string;
   readonly product_version?: string;
   readonly product_name?: string;
+  readonly cluster_name?: string;
+  readonly node?: string;
   readonly exchange_types: readonly ExchangeTypeInfo[];
   readonly [k: string]: unknown;
 }
@@ -72,8 +75,8 @@ export interface MgmtConnection {
 }
 
 export interface ManagementOptions {
-  /** e.g. http://127.0.0.1:15672 (default: the AMQP host, port 15672, or RETRY_STUDIO_MANAGEMENT_URL) */
-  baseUrl?: string;
+  /** e.g. http://127.0.0.1:15672 */
+  baseUrl: string;
   timeoutMs?: number;
 }
 
@@ -86,10 +89,9 @@ export class ManagementClient {
 
   constructor(
     readonly amqp: AmqpUrl,
-    options: ManagementOptions = {},
+    options: ManagementOptions,
   ) {
-    const host = amqp.hostname.includes(':') ? `[${amqp.hostname}]` : amqp.hostname;
-    this.baseUrl = (options.baseUrl ?? process.env.RETRY_STUDIO_MANAGEMENT_URL ?? `http://${host}:15672`).replace(/\/+$/, '');
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.auth = 'Basic ' + Buffer.from(`${amqp.username}:${amqp.password}`).toString('base64');
     this.timeoutMs = options.timeoutMs ?? 5000;
   }
@@ -127,11 +129,19 @@ export class ManagementClient {
     }
     if (res.status === 204 || res.headers.get('content-length') === '0') return undefined;
     const text = await res.text();
-    return text === '' ? undefined : (JSON.parse(text) as T);
+    if (text === '') return undefined;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new ManagementError(`${this.baseUrl} is not a RabbitMQ management API (${method} ${path} answered ${res.status} with something other than JSON)`, res.status);
+    }
   }
 
   async overview(): Promise<Overview> {
-    return (await this.request<Overview>('GET', '/api/overview'))!;
+    const ov = await this.request<Overview>('GET', '/api/overview');
+    if (!ov || typeof ov !== 'object' || !Array.isArray(ov.exchange_types) || typeof ov.rabbitmq_version !== 'string')
+      throw new ManagementError(`${this.baseUrl} is not a RabbitMQ management API (GET /api/overview has no rabbitmq_version or exchange_types)`);
+    return ov;
   }
 
   /** True when the API answers with these credentials. */

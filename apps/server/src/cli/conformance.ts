@@ -1,14 +1,17 @@
 /**
- * pnpm conformance [--target sim|broker] [--url AMQP_URL] [--record] PATH...
+ * pnpm conformance [--target sim|broker] [--url AMQP_URL] [--management-url URL] [--record] PATH...
+ * Without --management-url the broker's management API is RETRY_STUDIO_MANAGEMENT_URL or
+ * discovered (port 15672, then the AMQP port + 10000) and must be the same broker as --url.
  * One JSON line per scenario: {"scenario","target","match","observed","diff"}; exit 1 if any does not match.
  * Paths are resolved against the directory pnpm was started from (INIT_CWD), not apps/server.
  */
 import path from 'node:path';
 import { AmqpUrlError, HostNotAllowedError, resolveBrokerUrl } from '../broker/amqpUrl.js';
+import { ManagementUrlError, parseManagementUrl } from '../broker/managementUrl.js';
 import { expandScenarioPaths } from '../conformance/loadScenarios.js';
 import { runFiles, type ConformanceTarget } from '../conformance/runConformance.js';
 
-const USAGE = 'usage: pnpm conformance [--target sim|broker] [--url AMQP_URL] [--record] PATH...';
+const USAGE = 'usage: pnpm conformance [--target sim|broker] [--url AMQP_URL] [--management-url URL] [--record] PATH...';
 
 function fail(message: string): never {
   process.stderr.write(`conformance: ${message}\n${USAGE}\n`);
@@ -18,6 +21,7 @@ function fail(message: string): never {
 async function main(argv: readonly string[]): Promise<number> {
   let target: ConformanceTarget = 'broker';
   let url: string | undefined;
+  let managementUrl: string | undefined;
   let record = false;
   const paths: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -34,6 +38,10 @@ async function main(argv: readonly string[]): Promise<number> {
       url = argv[++i];
       if (url === undefined) fail('--url needs a value');
     } else if (a.startsWith('--url=')) url = a.slice('--url='.length);
+    else if (a === '--management-url') {
+      managementUrl = argv[++i];
+      if (managementUrl === undefined) fail('--management-url needs a value');
+    } else if (a.startsWith('--management-url=')) managementUrl = a.slice('--management-url='.length);
     else if (a === '--record') record = true;
     else if (a === '--help' || a === '-h') {
       process.stdout.write(USAGE + '\n');
@@ -44,6 +52,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (paths.length === 0) fail('give at least one scenario file or folder');
   if (record && target !== 'broker') fail('--record needs --target broker (expect is what the real broker did)');
+  if (managementUrl !== undefined && target !== 'broker') fail('--management-url needs --target broker');
   const cwd = process.env.INIT_CWD ?? process.cwd();
   let files: string[];
   try {
@@ -59,8 +68,16 @@ async function main(argv: readonly string[]): Promise<number> {
       if (err instanceof AmqpUrlError || err instanceof HostNotAllowedError) fail(`bad broker URL: ${err.message}`);
       throw err;
     }
+    if (managementUrl !== undefined) {
+      try {
+        managementUrl = parseManagementUrl(managementUrl);
+      } catch (err) {
+        if (err instanceof ManagementUrlError || err instanceof HostNotAllowedError) fail(`bad --management-url: ${err.message}`);
+        throw err;
+      }
+    }
   }
-  const results = await runFiles(files, { target, url: amqpUrl, record }, (r) => {
+  const results = await runFiles(files, { target, url: amqpUrl, record, ...(managementUrl !== undefined ? { managementUrl } : {}) }, (r) => {
     const line = { scenario: r.scenario, target: r.target, match: r.match, observed: r.observed ?? null, diff: r.diff, ...(r.reason ? { reason: r.reason } : {}), ...(r.error ? { error: r.error } : {}), ...(r.recorded ? { recorded: path.relative(cwd, r.file ?? '') } : {}) };
     process.stdout.write(JSON.stringify(line) + '\n');
   });

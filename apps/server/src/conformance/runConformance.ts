@@ -2,8 +2,9 @@
 import { promises as fs } from 'node:fs';
 import { compareObserved, type Observed, type Scenario } from '@retry-studio/topology-core';
 import type { AmqpUrl } from '../broker/amqpUrl.js';
-import { ManagementClient } from '../broker/management.js';
-import { probeBroker, type BrokerProbe } from '../broker/probe.js';
+import type { ManagementClient } from '../broker/management.js';
+import { probeBrokerWithManagement, type BrokerProbe } from '../broker/probe.js';
+import { requireManagement } from '../broker/resolveManagement.js';
 import { loadScenarioFile } from './loadScenarios.js';
 import { runBrokerScenario } from './runBrokerScenario.js';
 import { runSimScenario } from './runSimScenario.js';
@@ -27,17 +28,25 @@ export interface ConformanceOptions {
   readonly target: ConformanceTarget;
   readonly url?: AmqpUrl;
   readonly record?: boolean;
+  /** the broker's management API (`--management-url`); default: RETRY_STUDIO_MANAGEMENT_URL, else discovered */
+  readonly managementUrl?: string;
 }
 
 /** A per-run broker context (one probe for all scenarios). */
 export class BrokerContext {
   private probe: BrokerProbe | undefined;
-  readonly management: ManagementClient;
-  constructor(readonly url: AmqpUrl) {
-    this.management = new ManagementClient(url);
-  }
+  /** this broker's own management API (verified by the probe), when it has one */
+  management: ManagementClient | undefined;
+  constructor(
+    readonly url: AmqpUrl,
+    readonly managementUrl?: string,
+  ) {}
   async getProbe(): Promise<BrokerProbe> {
-    return (this.probe ??= await probeBroker(this.url, { management: this.management }));
+    if (this.probe) return this.probe;
+    const { probe, resolution } = await probeBrokerWithManagement(this.url, this.managementUrl ? { managementUrl: this.managementUrl } : {});
+    // a management URL the user gave must be this broker's; a discovered one is optional
+    if (resolution.kind === 'verified' || resolution.source !== 'discovered') this.management = requireManagement(resolution);
+    return (this.probe = probe);
   }
 }
 
@@ -80,7 +89,7 @@ export async function runScenario(s: Scenario, o: ConformanceOptions, ctx?: Brok
 }
 
 export async function runFiles(files: readonly string[], o: ConformanceOptions, onResult?: (r: ConformanceResult) => void): Promise<ConformanceResult[]> {
-  const ctx = o.target === 'broker' ? new BrokerContext(o.url!) : undefined;
+  const ctx = o.target === 'broker' ? new BrokerContext(o.url!, o.managementUrl) : undefined;
   const results: ConformanceResult[] = [];
   for (const f of files) {
     let r: ConformanceResult;
