@@ -37,6 +37,7 @@ export * from './scenario/fromScenario.js';
 export * from './scenario/observe.js';
 export * from './scenario/compare.js';
 export * from './scenario/runScenario.js';
+export * from './scenario/scenarioProfile.js';
 export * from './templates/types.js';
 export * from './templates/params.js';
 export * from './templates/registry.js';

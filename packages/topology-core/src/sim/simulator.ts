@@ -56,6 +56,8 @@ type Work =
   | { readonly k: 'step' }
   | QEntry
   | { readonly k: 'retry'; readonly d: Delivery }
+  /** a republish's confirm arrives: the consumer acks the original */
+  | { readonly k: 'confirm'; readonly d: Delivery }
   | { readonly k: 'expire'; readonly q: QueueState }
   | { readonly k: 'delayed'; readonly exchange: string; readonly msg: Msg }
   | { readonly k: 'queue-expires'; readonly q: QueueState }
@@ -269,6 +271,9 @@ export class Simulator {
       case 'retry':
         this.retryAttempt(w.d);
         break;
+      case 'confirm':
+        this.apply(w.d, { kind: 'ack' });
+        break;
       case 'expire': {
         const q = w.q;
         if (nt >= q.timerAt) q.timerAt = Infinity;
@@ -333,7 +338,9 @@ export class Simulator {
     if (s.kind === 'publish') {
       const props = s.properties;
       const logical: Logical = { id: s.msgId ?? `m${this.logicalCount + 1}`, index: ++this.logicalCount, seen: 0, counts: undefined, runs: 0 };
-      this.clientPublish(logical, s.body, s.exchange, s.routingKey, props?.headers ?? NO_HEADERS, props?.expiration, s.mandatory ?? false, STEP_ORIGIN, undefined);
+      // the broker delivers expiration as the string on the wire, whatever type a design file gave
+      const exp = props?.expiration as string | number | undefined;
+      this.clientPublish(logical, s.body, s.exchange, s.routingKey, props?.headers ?? NO_HEADERS, exp === undefined ? undefined : String(exp), s.mandatory ?? false, STEP_ORIGIN, undefined);
     } else nextAt = this.t + Math.max(0, s.ms);
     // steps run one after another: only one is ever scheduled, so one shared work item does
     if (i + 1 < this.steps.length || nextAt > this.t) this.heap.push(nextAt, STEP_WORK);
@@ -519,7 +526,7 @@ export class Simulator {
   // ---------------------------------------------------------------- queues
 
   /** false when the queue refused it (x-overflow reject-publish / reject-publish-dlx) */
-  private enqueue(q: QueueState, msg: Msg): boolean {
+  private enqueue(q: QueueState, msg: Msg, deadLettered = false): boolean {
     this.hops++;
     const cfg = q.cfg;
     // reject-publish(-dlx): would this message take the queue over its limit? (will_overflow, only ready messages count)
@@ -553,6 +560,8 @@ export class Simulator {
         return true;
       }
     }
+    // 4.3: dead-lettered into a classic queue whose consumers are all busy -> redelivered later
+    if (deadLettered && q.consumers.length > 0 && !cfg.quorum && this.profile.deadLetterToBusyConsumerRedelivered) entry.redelivered = true;
     q.ready.push(entry);
     q.readyBytes += msg.bytes;
     this.dropHeadOverflow(q);
@@ -743,8 +752,9 @@ export class Simulator {
       case 'republish': {
         const plan = planRepublish(action, d);
         this.clientPublish(msg.logical, msg.body, plan.exchange, plan.routingKey, plan.headers, plan.expiration, false, this.consumerOrigin(c.id), plan.keepXDeath ? msg.xDeath : undefined);
-        // confirmed: now ack the original
-        this.apply(d, { kind: 'ack' });
+        // the ack waits for the confirm, which comes after what the copy's arrival set going at
+        // this instant (a persistent copy is confirmed once written): the original is held meanwhile
+        this.heap.push(this.t, { k: 'confirm', d });
         return;
       }
       case 'retryInProcess': {
@@ -879,7 +889,8 @@ export class Simulator {
       if (this.wantEvents) this.emit({ kind: 'delayed', t: this.t, seq: this.seq++, msgId: dl.id, body: dl.body, exchange: d.exchange, delayMs: d.delayMs, until: this.t + d.delayMs });
       else this.seq++;
       this.touchInFlight(1);
-      this.heap.push(this.t + d.delayMs, { k: 'delayed', exchange: d.exchange, msg: dl });
+      const held = this.profile.deadLetterDelayNegated ? withDelayNegated(dl, d.delayMs) : dl;
+      this.heap.push(this.t + d.delayMs, { k: 'delayed', exchange: d.exchange, msg: held });
     }
     const qs = r.queues;
     if (qs.length === 0) {
@@ -898,7 +909,7 @@ export class Simulator {
         continue;
       }
       delivered++;
-      this.enqueue(this.queues.get(name) as QueueState, dl);
+      this.enqueue(this.queues.get(name) as QueueState, dl, true);
     }
     // at-least-once keeps a message whose only targets are cycles (rabbit_fifo_dlx_integration_SUITE `cycle`)
     if (delivered === 0 && cfg.atLeastOnce) q.retained++;
@@ -963,6 +974,20 @@ function countDelivery(L: Logical, ord: number): number {
   const n = (L.counts[ord] ?? 0) + 1;
   L.counts[ord] = n;
   return n;
+}
+
+/** a dead letter held by a delayed exchange comes out with x-delay negated (3.10 + plugin 3.10.2) */
+function withDelayNegated(m: Msg, delayMs: number): Msg {
+  const shape: MsgShape = {
+    exchange: m.exchange,
+    routingKeys: m.routingKeys,
+    headers: { ...m.headers, 'x-delay': -delayMs },
+    xDeath: m.xDeath,
+    xDeathFromClient: m.xDeathFromClient,
+    expiration: m.expiration,
+    ccInKeys: m.ccInKeys,
+  };
+  return new MsgRec(m.logical, m.body, m.bytes, shape);
 }
 
 function parseDeath(t: { readonly [k: string]: AmqpValue }): XDeathEntry {
