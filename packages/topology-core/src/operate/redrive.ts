@@ -117,14 +117,24 @@ export function parseRedriveFilter(s: string): { ok: true; filter: RedriveFilter
   return { ok: false, message: `unknown filter "${k}": use cause=KEY, queue=Q, reason=R or header=NAME[=VALUE]` };
 }
 
-/** The headers of the re-driven copy: everything kept, x-death included, plus the marker. */
-export function redriveHeaders(headers: AmqpTable, xDeath: DeadLetterMessage['xDeath'], nowMs: number): AmqpTable {
+/** Which re-drive moved the copy (`<job>/<n>`): also how a mandatory return is matched to its original. */
+export const REDRIVE_ID_HEADER = 'x-redrive-id';
+
+/** The marker a re-driven copy carries on top of all its headers (x-death included). */
+export function redriveMarker(headers: AmqpTable, nowMs: number, id?: string): AmqpTable {
   const prev = headers[REDRIVE_COUNT_HEADER];
+  return {
+    [REDRIVE_COUNT_HEADER]: (typeof prev === 'number' ? prev : 0) + 1,
+    [REDRIVE_AT_HEADER]: new Date(nowMs).toISOString(),
+    ...(id !== undefined ? { [REDRIVE_ID_HEADER]: id } : {}),
+  };
+}
+
+/** The headers of the re-driven copy: everything kept, x-death included, plus the marker. */
+export function redriveHeaders(headers: AmqpTable, xDeath: DeadLetterMessage['xDeath'], nowMs: number, id?: string): AmqpTable {
   const out: { [k: string]: AmqpValue } = { ...headers };
   if (xDeath.length > 0) out['x-death'] = xDeath as unknown as AmqpValue;
-  out[REDRIVE_COUNT_HEADER] = (typeof prev === 'number' ? prev : 0) + 1;
-  out[REDRIVE_AT_HEADER] = new Date(nowMs).toISOString();
-  return out;
+  return { ...out, ...redriveMarker(headers, nowMs, id) };
 }
 
 /** What the broker does with the x-death the copy carries, should it die again. */
