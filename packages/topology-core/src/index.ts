@@ -62,3 +62,4 @@ export * from './io/consumerSkeleton.js';
 export * from './io/portable.js';
 export * from './templates/toScenario.js';
 export * from './templates/scenarioCatalog.js';
+export * from './operate/index.js';
