@@ -12,6 +12,7 @@ export * from './model/validateDesign.js';
 export * from './model/policyMatch.js';
 export * from './model/policyKeys.js';
 export * from './model/effectiveSettings.js';
+export * from './model/settingChanges.js';
 export * from './model/nodeIds.js';
 export * from './model/migrate.js';
 export * from './io/definitions.js';

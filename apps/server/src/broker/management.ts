@@ -64,6 +64,24 @@ export interface MgmtBinding {
   readonly properties_key?: string;
 }
 
+/** A policy or operator policy as GET /api/policies/{vhost} lists it. */
+export interface MgmtPolicy {
+  readonly name: string;
+  readonly vhost: string;
+  readonly pattern: string;
+  readonly 'apply-to': string;
+  readonly priority: number;
+  readonly definition: Record<string, unknown>;
+}
+
+/** What PUT /api/policies/{vhost}/{name} takes. */
+export interface PolicyBody {
+  readonly pattern: string;
+  readonly 'apply-to': string;
+  readonly priority: number;
+  readonly definition: Record<string, unknown>;
+}
+
 export interface MgmtConnection {
   readonly name: string;
   readonly user?: string;
@@ -169,6 +187,24 @@ export class ManagementClient {
 
   async listBindings(vhost: string): Promise<MgmtBinding[]> {
     return (await this.request<MgmtBinding[]>('GET', `/api/bindings/${enc(vhost)}`)) ?? [];
+  }
+
+  async listPolicies(vhost: string): Promise<MgmtPolicy[]> {
+    return (await this.request<MgmtPolicy[]>('GET', `/api/policies/${enc(vhost)}`)) ?? [];
+  }
+
+  async listOperatorPolicies(vhost: string): Promise<MgmtPolicy[]> {
+    return (await this.request<MgmtPolicy[]>('GET', `/api/operator-policies/${enc(vhost)}`)) ?? [];
+  }
+
+  /** Creates or replaces a policy; matching queues pick it up in place (no redeclare). */
+  async putPolicy(vhost: string, name: string, body: PolicyBody): Promise<void> {
+    await this.request('PUT', `/api/policies/${enc(vhost)}/${enc(name)}`, body);
+  }
+
+  /** Deletes a policy; a missing one is fine (idempotent). */
+  async deletePolicy(vhost: string, name: string): Promise<void> {
+    await this.request('DELETE', `/api/policies/${enc(vhost)}/${enc(name)}`, undefined, [404]);
   }
 
   /** Queue details (messages, consumers); undefined when the queue does not exist. */

@@ -21,6 +21,7 @@ import type {
   ValueExpr,
   Condition,
 } from '@retry-studio/topology-core';
+import { renamePolicy } from './renamePolicy.js';
 
 export interface DeployTarget {
   readonly vhost: string;
@@ -76,7 +77,7 @@ export function renameTopology(t: Topology, r: Renamer): Topology {
   const exchanges: ExchangeDef[] = t.exchanges.map((e) => ({ ...e, name: r.name(e.name), arguments: renameArgs(e.arguments, r, ['alternate-exchange']) }));
   const queues: QueueDef[] = t.queues.map((q) => ({ ...q, name: r.name(q.name), arguments: renameArgs(q.arguments, r, ['x-dead-letter-exchange']) }));
   const bindings: BindingDef[] = t.bindings.map((b) => ({ ...b, source: r.name(b.source), destination: r.name(b.destination) }));
-  return { exchanges, queues, bindings, ...(t.policies ? { policies: t.policies } : {}) };
+  return { exchanges, queues, bindings, ...(t.policies ? { policies: t.policies.map((p) => renamePolicy(p, r, t)) } : {}) };
 }
 
 function renameCounter(c: Counter, r: Renamer): Counter {

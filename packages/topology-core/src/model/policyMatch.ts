@@ -77,3 +77,22 @@ export function choosePolicy(policies: readonly PolicyDef[] | undefined, name: s
   }
   return { policy: best, tiedWith: tied };
 }
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/**
+ * A design policy's pattern moved onto prefixed broker names (`orders.q` -> `rs.demo.orders.q`):
+ * anchored at the prefix, so it never matches another deployment's or anyone else's objects.
+ * `^P` becomes `^PREFIX(?:P)`, an unanchored `P` becomes `^PREFIX.*?(?:P)`. Where that would
+ * match a different set of the design's own `names` (a top-level `|` with `^` inside, ...),
+ * the pattern lists the matched prefixed names instead.
+ */
+export function prefixedPolicyPattern(p: PolicyDef, prefix: string, names: readonly { name: string; target: PolicyTarget }[]): string {
+  if (prefix === '') return p.pattern;
+  const re = policyPattern(p.pattern);
+  const candidate = p.pattern.startsWith('^') ? `^${escapeRegExp(prefix)}(?:${p.pattern.slice(1)})` : `^${escapeRegExp(prefix)}.*?(?:${p.pattern})`;
+  const moved = policyPattern(candidate);
+  if (re && moved && names.every((n) => re.test(n.name) === moved.test(prefix + n.name))) return candidate;
+  const matched = names.filter((n) => policyMatches(p, n.name, n.target)).map((n) => escapeRegExp(prefix + n.name));
+  return matched.length > 0 ? `^(?:${[...new Set(matched)].join('|')})$` : `^${escapeRegExp(prefix)}$(?!)`;
+}
