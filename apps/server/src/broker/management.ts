@@ -67,12 +67,21 @@ export interface MgmtBinding {
   readonly properties_key?: string;
 }
 
+/** A policy or operator policy as GET /api/policies/{vhost} lists it. */
 export interface MgmtPolicy {
   readonly name: string;
   readonly vhost: string;
   readonly pattern: string;
-  readonly 'apply-to'?: string;
-  readonly priority?: number;
+  readonly 'apply-to': string;
+  readonly priority: number;
+  readonly definition: Record<string, unknown>;
+}
+
+/** What PUT /api/policies/{vhost}/{name} takes. */
+export interface PolicyBody {
+  readonly pattern: string;
+  readonly 'apply-to': string;
+  readonly priority: number;
   readonly definition: Record<string, unknown>;
 }
 
@@ -208,6 +217,24 @@ export class ManagementClient {
     return (await this.request<Record<string, unknown>>('GET', `/api/definitions/${enc(vhost)}`)) ?? {};
   }
 
+  async listPolicies(vhost: string): Promise<MgmtPolicy[]> {
+    return (await this.request<MgmtPolicy[]>('GET', `/api/policies/${enc(vhost)}`)) ?? [];
+  }
+
+  async listOperatorPolicies(vhost: string): Promise<MgmtPolicy[]> {
+    return (await this.request<MgmtPolicy[]>('GET', `/api/operator-policies/${enc(vhost)}`)) ?? [];
+  }
+
+  /** Creates or replaces a policy; matching queues pick it up in place (no redeclare). */
+  async putPolicy(vhost: string, name: string, body: PolicyBody): Promise<void> {
+    await this.request('PUT', `/api/policies/${enc(vhost)}/${enc(name)}`, body);
+  }
+
+  /** Deletes a policy; a missing one is fine (idempotent). */
+  async deletePolicy(vhost: string, name: string): Promise<void> {
+    await this.request('DELETE', `/api/policies/${enc(vhost)}/${enc(name)}`, undefined, [404]);
+  }
+
   /** Queue details (messages, consumers); undefined when the queue does not exist. */
   async queue(vhost: string, name: string): Promise<MgmtQueue | undefined> {
     try {
@@ -229,10 +256,6 @@ export class ManagementClient {
   }
 
   // ---- operate (issue 10): definitions, depths and shovels of one vhost -------------------
-
-  async listPolicies(vhost: string): Promise<MgmtPolicy[]> {
-    return (await this.request<MgmtPolicy[]>('GET', `/api/policies/${enc(vhost)}`)) ?? [];
-  }
 
   /**
    * Depth and rates of every queue of a vhost in ONE request (the live-depths poller calls this

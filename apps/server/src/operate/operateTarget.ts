@@ -3,7 +3,7 @@
  * re-drive) and the management API (definitions, depths, queue types, version).
  */
 import type { ChannelModel } from 'amqplib';
-import { ManagementClient, ManagementError, withThrowawayChannel, withVhost, type AmqpUrl } from '../broker/index.js';
+import { ManagementError, requireManagement, resolveManagement, withThrowawayChannel, withVhost, type AmqpUrl, type ManagementClient } from '../broker/index.js';
 import { profileForBrokerVersion, type BrokerVersionProfile } from '@retry-studio/topology-core';
 
 export interface OperateTarget {
@@ -13,9 +13,13 @@ export interface OperateTarget {
   readonly management: ManagementClient;
 }
 
-export function operateTarget(url: AmqpUrl, opts: { vhost?: string | undefined; managementUrl?: string | undefined; management?: ManagementClient } = {}): OperateTarget {
+/**
+ * The target on `url`'s broker. Its management API comes from the broker layer's one
+ * resolution (given, RETRY_STUDIO_MANAGEMENT_URL or discovered, and verified to be this broker).
+ */
+export async function operateTarget(url: AmqpUrl, opts: { vhost?: string | undefined; managementUrl?: string | undefined; management?: ManagementClient } = {}): Promise<OperateTarget> {
   const vhost = opts.vhost ?? url.vhost;
-  const management = opts.management ?? new ManagementClient(url, opts.managementUrl ? { baseUrl: opts.managementUrl } : {});
+  const management = opts.management ?? requireManagement(await resolveManagement(url, opts.managementUrl !== undefined ? { managementUrl: opts.managementUrl } : {}));
   return { url: withVhost(url, vhost), vhost, management };
 }
 
