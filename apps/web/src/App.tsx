@@ -15,6 +15,8 @@ import { BudgetPanel } from './panels/BudgetPanel';
 import { TracePanel } from './panels/TracePanel';
 import { TemplateGallery } from './panels/TemplateGallery';
 import { MessagePane } from './panels/MessageDetail';
+import { DesignsMenu } from './panels/DesignsMenu';
+import { ReplacedNotice } from './panels/ReplacedNotice';
 import { handleKey } from './commands/registry';
 import { env } from './commands/env';
 import { useLintFindings } from './panels/useLint';
@@ -88,6 +90,7 @@ export function App() {
               s.setDesign({ ...s.design, name: e.target.value }, { coalesce: 'name' });
             }}
           />
+          <DesignsMenu />
           <Toolbar />
           <div className="ml-auto flex items-center gap-2">
             <button
@@ -100,6 +103,7 @@ export function App() {
             </button>
           </div>
         </header>
+        <ReplacedNotice />
         {view === 'gallery' ? (
           <TemplateGallery />
         ) : (

@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react';
 import { useApp } from '../store/store';
 import { buildTemplate, listTemplates, openTemplate, type TemplateInfo } from './templates';
 import { coerceParam } from '@retry-studio/topology-core';
-import { emptyDesign } from '../model/emptyDesign';
+import { runCommand } from '../commands/registry';
+import { env } from '../commands/env';
 
 /** New users land here: every retry strategy with its explanation and parameters. */
 export function TemplateGallery() {
@@ -23,10 +24,7 @@ export function TemplateGallery() {
               type="button"
               data-testid="gallery-blank"
               className="rounded border border-slate-600 px-3 py-1.5 text-xs hover:bg-slate-800"
-              onClick={() => {
-                useApp.getState().loadDesign(emptyDesign());
-                useApp.getState().setView('designer');
-              }}
+              onClick={() => runCommand('newDesign', env)}
             >
               Blank canvas
             </button>
