@@ -53,3 +53,5 @@ export * from './io/consumerSkeleton.js';
 export * from './io/portable.js';
 export * from './templates/toScenario.js';
 export * from './templates/scenarioCatalog.js';
+export * from './text/ordinal.js';
+export * from './text/collapseRepeats.js';
