@@ -67,3 +67,5 @@ export * from './io/portable.js';
 export * from './templates/toScenario.js';
 export * from './templates/scenarioCatalog.js';
 export * from './operate/index.js';
+export * from './text/ordinal.js';
+export * from './text/collapseRepeats.js';
