@@ -8,6 +8,7 @@ import { MAX_TTL_MS } from '../model/arguments.js';
 import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId, type NodeId } from '../model/nodeIds.js';
 import { actionTargets, failureActions, type Flow } from './flow.js';
 import type { LintContext, LintFinding, LintRule, LintSeverity } from './types.js';
+import { NACK_NEVER_REACHES_DELIVERY_LIMIT } from './nackNeverReachesDeliveryLimit.js';
 
 const f = (id: string, severity: LintSeverity, message: string, objects: NodeId[], fix: string): LintFinding => ({ id, severity, message, objects, fix });
 const isQuorum = (flow: Flow, q: string): boolean => flow.args.get(q)?.['x-queue-type'] === 'quorum';
@@ -519,6 +520,7 @@ export const RULES: readonly LintRule[] = [
       return out;
     },
   },
+  NACK_NEVER_REACHES_DELIVERY_LIMIT,
 ];
 
 export const LINT_RULE_IDS: readonly string[] = RULES.map((r) => r.id);
