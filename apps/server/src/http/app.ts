@@ -45,17 +45,30 @@ function portableOffer(design: Design, plan: DeployPlan): Record<string, unknown
     : { portable: { ok: false, errors: r.errors.slice(0, 20).map((e) => ({ field: `design.${e.path}`, message: e.message })) } };
 }
 
+/** What a step reads through the management API, for the error when it has none. */
+const SEES: Record<string, string> = {
+  plan: "the broker's vhosts, exchanges, queues and bindings",
+  deploy: "the broker's vhosts, exchanges, queues and bindings (and creates vhosts)",
+  teardown: "the queues' unacked messages and the vhosts it created",
+  trace: "the deployed objects and the queue depths",
+};
+
 /**
- * Broker-side failures become 502 with our message (never amqplib's, never a password). A
- * management API that is another broker's is a bad request (400); any other management problem
- * names the field too.
+ * Broker-side failures become 502 with our message (never amqplib's, never a password), prefixed
+ * with the step. A management API that is another broker's is a bad request (400); every
+ * management problem names the field `managementUrl` and what the step cannot see without it.
  */
-export function brokerFailure(err: unknown): never {
-  if (err instanceof BrokerConnectError) throw new HttpError(502, err.message, 'broker');
-  if (err instanceof ManagementResolutionError) throw new HttpError(err.problem === 'other-broker' ? 400 : 502, err.message, 'managementUrl', { management: { tried: err.resolution.tried } });
-  if (err instanceof ManagementError) throw new HttpError(502, err.message, 'broker');
-  throw err;
-}
+export const brokerFailure =
+  (step: 'probe' | 'plan' | 'deploy' | 'teardown' | 'trace') =>
+  (err: unknown): never => {
+    if (err instanceof BrokerConnectError) throw new HttpError(502, `${step}: ${err.message}`, 'broker');
+    if (err instanceof ManagementResolutionError) {
+      const sees = SEES[step] ? `; without it the ${step} cannot see ${SEES[step]}` : '';
+      throw new HttpError(err.problem === 'other-broker' ? 400 : 502, `${step}: ${err.message}${sees}`, 'managementUrl', { management: { tried: err.resolution.tried } });
+    }
+    if (err instanceof ManagementError) throw new HttpError(502, `${step}: ${err.message}`, 'broker');
+    throw err;
+  };
 
 /** Express 5 forwards rejected promises to the error handler; this keeps handlers terse. */
 export const route =
@@ -111,7 +124,7 @@ export function createApp(options: AppOptions) {
         if (err instanceof HttpError) throw new HttpError(err.status, err.message, 'url');
         throw err;
       }
-      const probe = await brokers.probe(url, managementUrl || undefined).catch(brokerFailure);
+      const probe = await brokers.probe(url, managementUrl || undefined).catch(brokerFailure('probe'));
       res.json(probe);
     }),
   );
@@ -132,7 +145,7 @@ export function createApp(options: AppOptions) {
     route(async (req, res) => {
       const body = parseBody(planRequest, req.body);
       const { url, design, warnings, target } = prepare(body);
-      const { plan } = await ctx.deploy.plan(design, url, target, body.managementUrl).catch(brokerFailure);
+      const { plan } = await ctx.deploy.plan(design, url, target, body.managementUrl).catch(brokerFailure('plan'));
       res.json({ broker: redactUrl(url), target, plan, warnings, ...portableOffer(design, plan) });
     }),
   );
@@ -143,7 +156,7 @@ export function createApp(options: AppOptions) {
     route(async (req, res) => {
       const body = parseBody(deployRequest, req.body);
       const { url, design, warnings, target } = prepare(body);
-      const out = await ctx.deploy.deploy(design, url, target, body.managementUrl).catch(brokerFailure);
+      const out = await ctx.deploy.deploy(design, url, target, body.managementUrl).catch(brokerFailure('deploy'));
       const status = out.result.ok ? 200 : 502;
       const failure = out.result.failure;
       res.status(status).json({
@@ -169,7 +182,7 @@ export function createApp(options: AppOptions) {
       if (!record) throw new HttpError(404, `nothing was deployed by this tool at vhost '${target.vhost}' with prefix '${target.prefix}'`, 'designName');
       if (record.designName !== body.designName)
         throw new HttpError(409, `that deployment belongs to design '${record.designName}', not '${body.designName}'`, 'designName');
-      const result = await ctx.deploy.teardown(record, url, body.force === true, body.managementUrl).catch(brokerFailure);
+      const result = await ctx.deploy.teardown(record, url, body.force === true, body.managementUrl).catch(brokerFailure('teardown'));
       if (!result.ok) return sendError(res, 409, result.message, 'force', { refused: result.refused });
       res.json({ target, ...result });
     }),
