@@ -51,6 +51,39 @@ describe.each(TEST_BROKERS)('RabbitMQ $name, management API discovered', (b) => 
   });
 });
 
+describe.each(TEST_BROKERS)('RabbitMQ $name, live trace', (b) => {
+  const live = useLiveServer({ broker: b });
+
+  it('a retry loop traced on that broker: real dead-letter hops with x-death, balanced, as predicted', async () => {
+    const prefix = uniquePrefix('trace');
+    const d = {
+      ...retryLoopDesign('trace-both', { ttl: 150, maxRetries: 1 }),
+      profile: b.name === '3.10' ? ('3.10' as const) : ('4.x' as const),
+    };
+    await live.deploy(d, prefix);
+    // one message: with two, 4.3 delivers the second `redelivered: true` (dead-lettered into the
+    // queue of a consumer that still holds the first: ../shared/reference/rabbitmq-4.3.md)
+    const run = await live.runTrace({ design: d, prefix, messages: 1 });
+    expect(run.summary).toMatchObject({ state: 'complete', published: 1, parked: 1, inFlight: 0, balanced: true });
+    const dl = run.events.filter((e) => e.msgId === 'p1-1' && e.kind === 'dead-lettered');
+    expect(dl.map((e) => e.kind === 'dead-lettered' && [e.queue, e.reason])).toEqual([
+      ['work.q', 'rejected'],
+      ['retry.q', 'expired'],
+    ]);
+    const second = run.events.filter((e) => e.msgId === 'p1-1' && e.kind === 'delivered')[1];
+    expect(second?.kind === 'delivered' && second.xDeath?.map((x) => [x.queue, x.reason])).toEqual([
+      ['retry.q', 'expired'],
+      ['work.q', 'rejected'],
+    ]);
+    // 4.x adds x-last-death-* on every death, 3.10 does not
+    expect(second?.kind === 'delivered' && second.headers['x-last-death-reason']).toBe(
+      b.name === '3.10' ? undefined : 'expired',
+    );
+    const pred = await live.srv.get(`/api/trace/${run.id}/prediction`);
+    expect(pred.body.comparison).toMatchObject({ messagesCompared: 1, matching: 1 });
+  }, 30_000);
+});
+
 describe('bad input', () => {
   it("another broker's management API (AMQP 5673, management 15672): refused naming both brokers, nothing deployed", async () => {
     const prefix = uniquePrefix('other');
