@@ -53,7 +53,7 @@ export const RULES: readonly LintRule[] = [
       for (const c of ctx.design.consumers)
         for (const { action, bounded } of failureActions(c)) {
           if (action.kind !== 'requeue' || bounded) continue;
-          if (isQuorum(flow, c.queue) && (hasLimit(flow, c.queue) || ctx.profile === '4.x')) continue;
+          if (isQuorum(flow, c.queue) && (hasLimit(flow, c.queue) || ctx.profile !== '3.10')) continue;
           out.push(
             f(
               'requeue-without-limit',
@@ -391,7 +391,7 @@ export const RULES: readonly LintRule[] = [
         if (!isQuorum(flow, q.name) || hasLimit(flow, q.name)) return [];
         const noDlx = typeof flow.args.get(q.name)!['x-dead-letter-exchange'] !== 'string';
         return [
-          ctx.profile === '4.x'
+          ctx.profile !== '3.10'
             ? f(
                 'quorum-default-delivery-limit',
                 'warning',
