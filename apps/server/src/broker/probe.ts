@@ -73,6 +73,7 @@ export interface ProbeOptions {
   /** the user's management URL; otherwise RETRY_STUDIO_MANAGEMENT_URL, otherwise discovery */
   readonly managementUrl?: string;
   readonly env?: NodeJS.ProcessEnv;
+  readonly givenAs?: string;
 }
 
 /**
