@@ -2,9 +2,9 @@
  * Pointing the API at a broker: the management API found by itself or given (`managementUrl`),
  * and refused when it is another broker's, with nothing half-deployed (both real brokers).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManagementClient, parseAmqpUrl } from '../broker/index.js';
-import { forwardTcp, htmlServer, type Endpoint } from '../testing/foreignServers.js';
+import { useForeignEndpoints } from '../testing/foreignServers.js';
 import { useLiveServer } from '../testing/liveServer.js';
 import { BROKER_310, BROKER_43, TEST_BROKERS } from '../testing/testBrokers.js';
 import { retryLoopDesign, uniquePrefix } from './testing.js';
@@ -194,25 +194,16 @@ describe('bad input', () => {
   });
 
   describe('endpoints that are not what they claim', () => {
-    let forward: Endpoint;
-    let html: Endpoint;
-    beforeAll(async () => {
-      forward = await forwardTcp(BROKER_43.amqpPort);
-      html = await htmlServer();
-    });
-    afterAll(async () => {
-      await forward.close();
-      await html.close();
-    });
+    const ends = useForeignEndpoints(BROKER_43.amqpPort);
 
     it('a broker URL that is not RabbitMQ (an HTTP server): 502 naming broker and the step', async () => {
-      const r = await probe(`amqp://guest:guest@127.0.0.1:${html.port}/`);
+      const r = await probe(`amqp://guest:guest@127.0.0.1:${ends.html.port}/`);
       expect(r.status).toBe(502);
       expect(r.body.field).toBe('broker');
       expect(r.body.error).toMatch(/^probe: amqp:\/\/guest:\*\*\*@127\.0\.0\.1:\d+\/%2F is not a RabbitMQ AMQP port/);
       const plan = await srv.post('/api/plan', {
         design: retryLoopDesign('x'),
-        broker: `amqp://guest:guest@127.0.0.1:${html.port}/`,
+        broker: `amqp://guest:guest@127.0.0.1:${ends.html.port}/`,
       });
       expect(plan.status).toBe(502);
       expect(plan.body.field).toBe('broker');
@@ -222,7 +213,7 @@ describe('bad input', () => {
       const r = await srv.post('/api/plan', {
         design: retryLoopDesign('x'),
         broker: BROKER_43.amqpUrl,
-        managementUrl: `http://127.0.0.1:${html.port}`,
+        managementUrl: `http://127.0.0.1:${ends.html.port}`,
       });
       expect(r.status).toBe(502);
       expect(r.body).toMatchObject({
@@ -234,7 +225,7 @@ describe('bad input', () => {
     });
 
     it('a broker without a reachable management API: the probe works, plan/deploy/trace say what they cannot see, nothing deployed', async () => {
-      const amqpUrl = `amqp://guest:guest@127.0.0.1:${forward.port}/`;
+      const amqpUrl = `amqp://guest:guest@127.0.0.1:${ends.forward.port}/`;
       const p = await probe(amqpUrl);
       expect(p.status).toBe(200);
       expect(p.body.version.startsWith('4.3.')).toBe(true);
