@@ -1,0 +1,237 @@
+/**
+ * Every template's operator, Terraform and AsyncAPI export checked against the format's own
+ * schema: the messaging-topology-operator's CRD schemas (ajv), the RabbitMQ Terraform
+ * provider's resource schemas (through a real HCL parser), and the official AsyncAPI parser.
+ * The schemas are fixtures with their sources (fixtures/README.md).
+ */
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Ajv from 'ajv';
+import { parseAllDocuments } from 'yaml';
+import { parse as parseHcl } from '@cdktf/hcl2json';
+import { Parser as AsyncApiParser } from '@asyncapi/parser';
+import { buildTemplate, exportDesign, listTemplates, OPERATOR_API_VERSION, type AmqpTable, type Design, type Topology } from '@retry-studio/topology-core';
+
+const fixtures = path.join(__dirname, 'fixtures');
+const readJson = (p: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(fixtures, p), 'utf8')) as Record<string, unknown>;
+
+const template = (id: string): Design => {
+  const r = buildTemplate(id);
+  if (!r.ok) throw new Error(id);
+  return r.template.design;
+};
+
+/** Typed arguments, an internal exchange, a policy and awkward names, which the templates lack. */
+function typedFixture(): Design {
+  const d = template('dlx-ttl-wait-queue');
+  const t = d.topology;
+  return {
+    ...d,
+    name: 'typed ${fixture}',
+    topology: {
+      exchanges: [...t.exchanges, { name: "It's ${internal}", type: 'headers', durable: true, auto_delete: false, internal: true, arguments: { 'alternate-exchange': 'orders' } }],
+      queues: [...t.queues, { name: 'Orders.Q', durable: false, auto_delete: true, arguments: { 'x-single-active-consumer': true, 'x-max-length': 10, 'x-queue-type': 'classic' } }],
+      bindings: [...t.bindings, { source: "It's ${internal}", destination: 'Orders.Q', destination_type: 'queue', routing_key: '', arguments: { 'x-match': 'all', attempt: 3, final: true } }],
+      policies: [{ name: 'cap "wait"', pattern: '^orders\\.wait$', 'apply-to': 'queues', priority: 5, definition: { 'max-length': 1000, overflow: 'drop-head', 'dead-letter-routing-key': 'x' } }],
+    },
+  };
+}
+
+const designs: [string, Design][] = [...listTemplates().map((t) => [t.id, template(t.id)] as [string, Design]), ['typed-fixture', typedFixture()]];
+
+// ---------------------------------------------------------------- operator
+/**
+ * Kubernetes prunes fields a structural schema does not define; the test makes that an error
+ * (additionalProperties: false) everywhere except x-kubernetes-preserve-unknown-fields objects.
+ */
+function strict(s: unknown): unknown {
+  if (typeof s !== 'object' || s === null) return s;
+  const o = { ...(s as Record<string, unknown>) };
+  if (o.properties && !o['x-kubernetes-preserve-unknown-fields']) {
+    o.properties = Object.fromEntries(Object.entries(o.properties as Record<string, unknown>).map(([k, v]) => [k, strict(v)]));
+    o.additionalProperties = false;
+  }
+  for (const k of Object.keys(o)) if (k.startsWith('x-kubernetes-')) delete o[k];
+  return o;
+}
+const ajv = new Ajv({ allErrors: true, strict: false });
+const crdValidators = Object.fromEntries(
+  ['exchanges', 'queues', 'bindings', 'policies'].map((p) => {
+    const crd = readJson(`topology-operator/rabbitmq.com_${p}.json`);
+    return [crd.kind as string, ajv.compile(strict(crd.openAPIV3Schema) as object)];
+  }),
+);
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+interface K8sDoc {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string };
+  spec: Record<string, unknown>;
+}
+const operatorDocs = (yaml: string): K8sDoc[] =>
+  parseAllDocuments(yaml).map((doc) => {
+    if (doc.errors.length > 0) throw new Error(doc.errors.map((e) => e.message).join('\n'));
+    return doc.toJS() as K8sDoc;
+  });
+
+/** The inverse mapping, for the round trip: the operator's resources back to a topology. */
+function topologyFromOperator(docs: readonly K8sDoc[]): Topology {
+  const of = (kind: string) => docs.filter((d) => d.kind === kind).map((d) => d.spec);
+  return {
+    exchanges: of('Exchange').map((s) => ({ name: s.name as string, type: s.type as never, durable: s.durable as boolean, auto_delete: s.autoDelete as boolean, arguments: s.arguments as AmqpTable })),
+    queues: of('Queue').map((s) => ({ name: s.name as string, durable: s.durable as boolean, auto_delete: s.autoDelete as boolean, arguments: { ...(s.arguments as AmqpTable), ...(s.type === 'classic' ? {} : { 'x-queue-type': s.type as string }) } })),
+    bindings: of('Binding').map((s) => ({ source: s.source as string, destination: s.destination as string, destination_type: s.destinationType as never, routing_key: s.routingKey as string, arguments: s.arguments as AmqpTable })),
+    policies: of('Policy').map((s) => ({ name: s.name as string, pattern: s.pattern as string, 'apply-to': s.applyTo as never, priority: s.priority as number, definition: s.definition as AmqpTable })),
+  };
+}
+/** What the operator can carry: internal is dropped (said in a comment), x-queue-type classic is the default. */
+function operatorView(t: Topology): Topology {
+  return {
+    exchanges: t.exchanges.map((x) => ({ name: x.name, type: x.type, durable: x.durable ?? true, auto_delete: x.auto_delete ?? false, arguments: x.arguments ?? {} })),
+    queues: t.queues.map((q) => {
+      const { 'x-queue-type': type, ...rest } = q.arguments ?? {};
+      return { name: q.name, durable: q.durable ?? true, auto_delete: q.auto_delete ?? false, arguments: type === 'quorum' ? { ...rest, 'x-queue-type': type } : rest };
+    }),
+    bindings: t.bindings.map((b) => ({ ...b, arguments: b.arguments ?? {} })),
+    policies: (t.policies ?? []).map((p) => ({ name: p.name, pattern: p.pattern, 'apply-to': p['apply-to'] ?? 'all', priority: p.priority ?? 0, definition: p.definition })),
+  };
+}
+
+describe('operator export: every resource valid against its CRD schema', () => {
+  it.each(designs)('%s', (_id, design) => {
+    const docs = operatorDocs(exportDesign(design, 'operator', { cluster: 'prod-rabbit', vhost: 'retry' }));
+    const t = design.topology;
+    expect(docs).toHaveLength(t.exchanges.length + t.queues.length + t.bindings.length + (t.policies ?? []).length);
+    for (const d of docs) {
+      expect(d.apiVersion).toBe(OPERATOR_API_VERSION);
+      const validate = crdValidators[d.kind];
+      expect(validate, d.kind).toBeDefined();
+      expect(validate!(d) ? [] : validate!.errors, `${d.kind} ${d.metadata.name}`).toEqual([]);
+      expect(d.metadata.name).toMatch(DNS1123_LABEL);
+      expect(d.metadata.name.length).toBeLessThanOrEqual(63);
+      expect(d.spec).toMatchObject({ vhost: 'retry', rabbitmqClusterReference: { name: 'prod-rabbit' } });
+    }
+    for (const kind of ['Exchange', 'Queue', 'Binding', 'Policy']) {
+      const names = docs.filter((d) => d.kind === kind).map((d) => d.metadata.name);
+      expect(new Set(names).size).toBe(names.length);
+    }
+    // round trip: nothing the operator can carry is lost
+    expect(topologyFromOperator(docs)).toEqual(operatorView(t));
+  });
+
+  it('the strict CRD check can fail: a field the CRD lacks is an error, as pruning would lose it', () => {
+    const [doc] = operatorDocs(exportDesign(typedFixture(), 'operator'));
+    expect(crdValidators.Exchange!({ ...doc, spec: { ...doc!.spec, internal: true } })).toBe(false);
+  });
+
+  it('says in a comment what the CRDs cannot carry', () => {
+    const y = exportDesign(typedFixture(), 'operator');
+    expect(y).toContain(`# internal: the Exchange CRD has no such field, so It's \${internal} is created as an ordinary exchange`);
+    expect(y).toContain('# type and arguments cannot be updated once the queue exists (a classic -> quorum change');
+  });
+});
+
+// ---------------------------------------------------------------- terraform
+interface AttrSchema {
+  type: 'string' | 'bool' | 'int' | 'map_string' | 'json_string';
+  required: boolean;
+}
+interface BlockSchema {
+  required: boolean;
+  maxItems: number;
+  attributes: Record<string, AttrSchema>;
+  conflicts?: string[][];
+}
+interface ResourceSchema {
+  attributes: Record<string, AttrSchema>;
+  blocks: Record<string, BlockSchema>;
+  conflicts?: string[][];
+}
+const providerSchema = readJson('terraform-provider-rabbitmq/resources.json') as unknown as Record<string, ResourceSchema>;
+const isInterpolation = (v: unknown): v is string => typeof v === 'string' && /^\$\{[^]*\}$/.test(v);
+
+/** Problems of one HCL body (as hcl2json gives it) against attributes and blocks of a schema. */
+function checkBody(where: string, body: Record<string, unknown>, s: { attributes: Record<string, AttrSchema>; blocks?: Record<string, BlockSchema>; conflicts?: string[][] }): string[] {
+  const problems: string[] = [];
+  for (const [k, v] of Object.entries(body)) {
+    const a = s.attributes[k];
+    const b = s.blocks?.[k];
+    if (b) {
+      if (!Array.isArray(v) || v.length > b.maxItems) problems.push(`${where}.${k}: a block, at most ${b.maxItems}`);
+      else for (const item of v) problems.push(...checkBody(`${where}.${k}`, item as Record<string, unknown>, b));
+      continue;
+    }
+    if (!a) {
+      problems.push(`${where}.${k}: not an attribute of the provider`);
+      continue;
+    }
+    const ok =
+      a.type === 'string' ? typeof v === 'string'
+      : a.type === 'bool' ? typeof v === 'boolean'
+      : a.type === 'int' ? Number.isInteger(v)
+      : a.type === 'json_string' ? isInterpolation(v) && v.startsWith('${jsonencode(')
+      : typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+    if (!ok) problems.push(`${where}.${k}: expected ${a.type}, got ${JSON.stringify(v)}`);
+  }
+  for (const [k, a] of Object.entries(s.attributes)) if (a.required && !(k in body)) problems.push(`${where}.${k}: required`);
+  for (const [k, b] of Object.entries(s.blocks ?? {})) if (b.required && !(k in body)) problems.push(`${where}.${k}: required block`);
+  for (const pair of s.conflicts ?? []) if (pair.every((k) => k in body)) problems.push(`${where}: ${pair.join(' and ')} conflict`);
+  return problems;
+}
+
+describe('terraform export: parsed by a real HCL parser, every resource matches the provider schema', () => {
+  it.each(designs)('%s', async (_id, design) => {
+    const hcl = exportDesign(design, 'terraform', { vhost: 'retry' });
+    const parsed = (await parseHcl('main.tf', hcl)) as { terraform: { required_providers: { rabbitmq: { source: string } }[] }[]; resource: Record<string, Record<string, Record<string, unknown>[]>> };
+    expect(parsed.terraform[0]!.required_providers[0]!.rabbitmq.source).toBe('cyrilgdn/rabbitmq');
+    const problems: string[] = [];
+    const declared = new Set<string>();
+    for (const [type, byName] of Object.entries(parsed.resource)) {
+      expect(providerSchema[type], type).toBeDefined();
+      for (const [name, bodies] of Object.entries(byName)) {
+        expect(bodies).toHaveLength(1);
+        declared.add(`${type}.${name}`);
+        problems.push(...checkBody(`${type}.${name}`, bodies[0]!, providerSchema[type]!));
+      }
+    }
+    expect(problems).toEqual([]);
+    const t = design.topology;
+    const count = (type: string) => Object.keys(parsed.resource[type] ?? {}).length;
+    expect([count('rabbitmq_vhost'), count('rabbitmq_exchange'), count('rabbitmq_queue'), count('rabbitmq_binding'), count('rabbitmq_policy')]).toEqual([
+      1,
+      t.exchanges.length,
+      t.queues.length,
+      t.bindings.length,
+      (t.policies ?? []).length,
+    ]);
+    // every reference names a declared resource (that is what orders the apply)
+    for (const ref of hcl.matchAll(/\b(rabbitmq_[a-z]+)\.([A-Za-z0-9_-]+)\.name\b/g)) expect(declared, ref[0]).toContain(`${ref[1]}.${ref[2]}`);
+  });
+
+  it('the provider check can fail: an attribute the provider lacks is reported', () => {
+    expect(checkBody('r', { name: 'x', internal: true }, providerSchema.rabbitmq_vhost!)).toEqual(['r.internal: not an attribute of the provider']);
+  });
+});
+
+// ---------------------------------------------------------------- asyncapi
+describe('asyncapi export: valid for the official AsyncAPI parser', () => {
+  const parser = new AsyncApiParser();
+  it.each(designs)('%s', async (_id, design) => {
+    const text = exportDesign(design, 'asyncapi');
+    const { document, diagnostics } = await parser.parse(text);
+    expect(diagnostics.filter((d) => d.severity === 0).map((d) => `${d.path.join('.')}: ${d.message}`)).toEqual([]);
+    expect(document).toBeDefined();
+    expect(document!.channels().length).toBe(design.topology.exchanges.length + design.topology.queues.length);
+    expect(document!.operations().filter((o) => o.action() === 'receive').length).toBe(design.consumers.filter((c) => design.topology.queues.some((q) => q.name === c.queue)).length);
+  }, 60_000);
+
+  it('the parser check can fail: an exchange type the AMQP binding does not know is an error', async () => {
+    const doc = JSON.parse(exportDesign(template('dlx-ttl-wait-queue'), 'asyncapi')) as { channels: Record<string, { bindings: { amqp: { exchange?: { type: string } } } }> };
+    const ch = Object.values(doc.channels).find((c) => c.bindings.amqp.exchange)!;
+    ch.bindings.amqp.exchange!.type = 'x-delayed-message';
+    const { diagnostics } = await parser.parse(JSON.stringify(doc));
+    expect(diagnostics.some((d) => d.severity === 0)).toBe(true);
+  }, 60_000);
+});
