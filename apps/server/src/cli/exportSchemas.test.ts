@@ -11,34 +11,13 @@ import Ajv from 'ajv';
 import { parseAllDocuments } from 'yaml';
 import { parse as parseHcl } from '@cdktf/hcl2json';
 import { Parser as AsyncApiParser } from '@asyncapi/parser';
-import { buildTemplate, exportDesign, listTemplates, OPERATOR_API_VERSION, type AmqpTable, type Design, type Topology } from '@retry-studio/topology-core';
+import { exportDesign, listTemplates, OPERATOR_API_VERSION, type AmqpTable, type Design, type Topology } from '@retry-studio/topology-core';
+import { templateDesign as template, typedDesign } from './exportFixtures.js';
 
 const fixtures = path.join(__dirname, 'fixtures');
 const readJson = (p: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(fixtures, p), 'utf8')) as Record<string, unknown>;
 
-const template = (id: string): Design => {
-  const r = buildTemplate(id);
-  if (!r.ok) throw new Error(id);
-  return r.template.design;
-};
-
-/** Typed arguments, an internal exchange, a policy and awkward names, which the templates lack. */
-function typedFixture(): Design {
-  const d = template('dlx-ttl-wait-queue');
-  const t = d.topology;
-  return {
-    ...d,
-    name: 'typed ${fixture}',
-    topology: {
-      exchanges: [...t.exchanges, { name: "It's ${internal}", type: 'headers', durable: true, auto_delete: false, internal: true, arguments: { 'alternate-exchange': 'orders' } }],
-      queues: [...t.queues, { name: 'Orders.Q', durable: false, auto_delete: true, arguments: { 'x-single-active-consumer': true, 'x-max-length': 10, 'x-queue-type': 'classic' } }],
-      bindings: [...t.bindings, { source: "It's ${internal}", destination: 'Orders.Q', destination_type: 'queue', routing_key: '', arguments: { 'x-match': 'all', attempt: 3, final: true } }],
-      policies: [{ name: 'cap "wait"', pattern: '^orders\\.wait$', 'apply-to': 'queues', priority: 5, definition: { 'max-length': 1000, overflow: 'drop-head', 'dead-letter-routing-key': 'x' } }],
-    },
-  };
-}
-
-const designs: [string, Design][] = [...listTemplates().map((t) => [t.id, template(t.id)] as [string, Design]), ['typed-fixture', typedFixture()]];
+const designs: [string, Design][] = [...listTemplates().map((t) => [t.id, template(t.id)] as [string, Design]), ['typed-fixture', typedDesign()]];
 
 // ---------------------------------------------------------------- operator
 /**
@@ -122,12 +101,12 @@ describe('operator export: every resource valid against its CRD schema', () => {
   });
 
   it('the strict CRD check can fail: a field the CRD lacks is an error, as pruning would lose it', () => {
-    const [doc] = operatorDocs(exportDesign(typedFixture(), 'operator'));
+    const [doc] = operatorDocs(exportDesign(typedDesign(), 'operator'));
     expect(crdValidators.Exchange!({ ...doc, spec: { ...doc!.spec, internal: true } })).toBe(false);
   });
 
   it('says in a comment what the CRDs cannot carry', () => {
-    const y = exportDesign(typedFixture(), 'operator');
+    const y = exportDesign(typedDesign(), 'operator');
     expect(y).toContain(`# internal: the Exchange CRD has no such field, so It's \${internal} is created as an ordinary exchange`);
     expect(y).toContain('# type and arguments cannot be updated once the queue exists (a classic -> quorum change');
   });

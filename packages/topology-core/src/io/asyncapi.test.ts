@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildTemplate } from '../templates/registry.js';
-import type { Design } from '../model/design.js';
+import { templateDesign as design } from './fixtures/templateDesign.js';
 import { exportAsyncApi } from './asyncapi.js';
 
-const design = (id: string): Design => {
-  const r = buildTemplate(id);
-  if (!r.ok) throw new Error(id);
-  return r.template.design;
-};
 type Doc = { channels: Record<string, Record<string, unknown>>; operations: Record<string, Record<string, unknown>> };
 
 describe('asyncapi', () => {

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildTemplate } from '../templates/registry.js';
 import type { Design } from '../model/design.js';
+import { templateDesign as design } from './fixtures/templateDesign.js';
 import { exportOperatorYaml } from './operator.js';
 import { exportDesign } from './exporters.js';
 import { ExportOptionsError } from './exportOptions.js';
 
-const design = (id: string): Design => {
-  const r = buildTemplate(id);
-  if (!r.ok) throw new Error(id);
-  return r.template.design;
-};
 
 describe('operator YAML', () => {
   it('writes DNS-1123 metadata names, unique per kind, with the RabbitMQ name in spec.name', () => {

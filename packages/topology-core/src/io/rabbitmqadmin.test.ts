@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildTemplate } from '../templates/registry.js';
+import { templateDesign } from './fixtures/templateDesign.js';
 import { exportRabbitmqadmin } from './rabbitmqadmin.js';
 
-const topology = (id: string) => {
-  const r = buildTemplate(id);
-  if (!r.ok) throw new Error(id);
-  return r.template.design.topology;
-};
+const topology = (id: string) => templateDesign(id).topology;
 
 describe('rabbitmqadmin v2 script', () => {
   it('passes the script arguments before every subcommand and carries the queue type in --type', () => {

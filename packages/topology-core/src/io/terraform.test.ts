@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildTemplate } from '../templates/registry.js';
-import type { Design } from '../model/design.js';
+import { templateDesign as design } from './fixtures/templateDesign.js';
 import { exportTerraform } from './terraform.js';
 import { hclString } from './hclText.js';
 
-const design = (id: string): Design => {
-  const r = buildTemplate(id);
-  if (!r.ok) throw new Error(id);
-  return r.template.design;
-};
 
 describe('terraform', () => {
   it('escapes HCL template markers in literal strings', () => {

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runCli } from '../main.js';
-import type { CliIo } from './context.js';
+import { runCliCaptured } from '../cliHarness.js';
 
 let dir = '';
 beforeAll(async () => {
@@ -14,13 +13,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = { out: (s) => void (out += s), err: (s) => void (err += s), cwd: dir };
-  const code = await runCli(argv, io);
-  return { code, out, err };
-}
+const cli = (...argv: string[]) => runCliCaptured(dir, argv);
 
 describe('export formats in the CLI', () => {
   it('generate and export write operator, terraform and asyncapi with --cluster and --vhost', async () => {
