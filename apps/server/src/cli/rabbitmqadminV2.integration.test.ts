@@ -52,7 +52,7 @@ function norm(t: Topology) {
     policies: sortBy((t.policies ?? []).map((p) => ({ name: p.name, pattern: p.pattern, 'apply-to': p['apply-to'] ?? 'all', priority: p.priority ?? 0, definition: p.definition }))),
   };
 }
-/** The vhost's definitions, plus its internal exchanges, which RabbitMQ leaves out of a definitions export (seen on 4.3.6). */
+/** The vhost's definitions, plus its internal exchanges, which 4.3.6 leaves out of a definitions export (3.10.8 keeps them). */
 async function readBack(vhost: string) {
   const defs = await mgmt.vhostDefinitions(vhost);
   const internal = (await mgmt.listExchanges(vhost)).filter((x) => x.internal && x.name !== '' && !x.name.startsWith('amq.'));
