@@ -11,7 +11,7 @@ import Ajv from 'ajv';
 import { parseAllDocuments } from 'yaml';
 import { parse as parseHcl } from '@cdktf/hcl2json';
 import { Parser as AsyncApiParser } from '@asyncapi/parser';
-import { exportDesign, listTemplates, OPERATOR_API_VERSION, type AmqpTable, type Design, type Topology } from '@retry-studio/topology-core';
+import { exportDesign, listTemplates, OPERATOR_API_VERSION, type AmqpTable, type Design, type PolicyDef, type Topology } from '@retry-studio/topology-core';
 import { templateDesign as template, typedDesign } from './exportFixtures.js';
 
 const fixtures = path.join(__dirname, 'fixtures');
@@ -195,6 +195,42 @@ describe('terraform export: parsed by a real HCL parser, every resource matches 
 });
 
 // ---------------------------------------------------------------- asyncapi
+interface AsyncApiChannel {
+  bindings: { amqp: { is: 'routingKey' | 'queue'; exchange?: { name: string; type: string; durable: boolean; autoDelete: boolean }; queue?: { name: string; durable: boolean; autoDelete: boolean }; 'x-exchange-type'?: string; 'x-internal'?: boolean } };
+  'x-bindings'?: { exchange: string; routingKey: string; arguments?: AmqpTable }[];
+  'x-other-arguments'?: AmqpTable;
+  [ext: string]: unknown;
+}
+/** The inverse mapping, for the round trip: channels, their x- extensions and x-bindings back to a topology. */
+function topologyFromAsyncApi(doc: { channels: Record<string, AsyncApiChannel>; 'x-policies'?: PolicyDef[] }): Topology {
+  const args = (c: AsyncApiChannel): AmqpTable => ({
+    ...(Object.fromEntries(Object.entries(c).filter(([k]) => k.startsWith('x-') && k !== 'x-bindings' && k !== 'x-other-arguments')) as AmqpTable),
+    ...(c['x-other-arguments'] ?? {}),
+  });
+  const chans = Object.values(doc.channels);
+  const bindingsOf = (c: AsyncApiChannel, destination: string, destination_type: 'queue' | 'exchange') =>
+    (c['x-bindings'] ?? []).map((b) => ({ source: b.exchange, destination, destination_type, routing_key: b.routingKey, arguments: b.arguments ?? {} }));
+  return {
+    exchanges: chans.flatMap((c) => {
+      const x = c.bindings.amqp.exchange;
+      return x ? [{ name: x.name, type: (c.bindings.amqp['x-exchange-type'] ?? x.type) as never, durable: x.durable, auto_delete: x.autoDelete, internal: c.bindings.amqp['x-internal'] ?? false, arguments: args(c) }] : [];
+    }),
+    queues: chans.flatMap((c) => {
+      const q = c.bindings.amqp.queue;
+      return q ? [{ name: q.name, durable: q.durable, auto_delete: q.autoDelete, arguments: args(c) }] : [];
+    }),
+    bindings: chans.flatMap((c) => (c.bindings.amqp.queue ? bindingsOf(c, c.bindings.amqp.queue.name, 'queue') : bindingsOf(c, c.bindings.amqp.exchange!.name, 'exchange'))),
+    policies: doc['x-policies'] ?? [],
+  };
+}
+const sortBy = <T,>(xs: readonly T[]): T[] => [...xs].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+const topologyKey = (t: Topology) => ({
+  exchanges: sortBy(t.exchanges.map((x) => ({ name: x.name, type: x.type, durable: x.durable ?? true, auto_delete: x.auto_delete ?? false, internal: x.internal ?? false, arguments: x.arguments ?? {} }))),
+  queues: sortBy(t.queues.map((q) => ({ name: q.name, durable: q.durable ?? true, auto_delete: q.auto_delete ?? false, arguments: q.arguments ?? {} }))),
+  bindings: sortBy(t.bindings.map((b) => ({ source: b.source, destination: b.destination, destination_type: b.destination_type, routing_key: b.routing_key, arguments: b.arguments ?? {} }))),
+  policies: sortBy((t.policies ?? []).map((p) => ({ name: p.name, pattern: p.pattern, 'apply-to': p['apply-to'] ?? 'all', priority: p.priority ?? 0, definition: p.definition }))),
+});
+
 describe('asyncapi export: valid for the official AsyncAPI parser', () => {
   const parser = new AsyncApiParser();
   it.each(designs)('%s', async (_id, design) => {
@@ -204,6 +240,8 @@ describe('asyncapi export: valid for the official AsyncAPI parser', () => {
     expect(document).toBeDefined();
     expect(document!.channels().length).toBe(design.topology.exchanges.length + design.topology.queues.length);
     expect(document!.operations().filter((o) => o.action() === 'receive').length).toBe(design.consumers.filter((c) => design.topology.queues.some((q) => q.name === c.queue)).length);
+    // round trip: exchanges, queues (every argument) and bindings read back from the document
+    expect(topologyKey(topologyFromAsyncApi(JSON.parse(text)))).toEqual(topologyKey(design.topology));
   }, 60_000);
 
   it('the parser check can fail: an exchange type the AMQP binding does not know is an error', async () => {
