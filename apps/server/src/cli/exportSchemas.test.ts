@@ -129,7 +129,7 @@ interface ResourceSchema {
   conflicts?: string[][];
 }
 const providerSchema = readJson('terraform-provider-rabbitmq/resources.json') as unknown as Record<string, ResourceSchema>;
-const isInterpolation = (v: unknown): v is string => typeof v === 'string' && /^\$\{[^]*\}$/.test(v);
+const isInterpolation = (v: unknown): boolean => typeof v === 'string' && /^\$\{[^]*\}$/.test(v);
 
 /** Problems of one HCL body (as hcl2json gives it) against attributes and blocks of a schema. */
 function checkBody(where: string, body: Record<string, unknown>, s: { attributes: Record<string, AttrSchema>; blocks?: Record<string, BlockSchema>; conflicts?: string[][] }): string[] {
@@ -150,7 +150,7 @@ function checkBody(where: string, body: Record<string, unknown>, s: { attributes
       a.type === 'string' ? typeof v === 'string'
       : a.type === 'bool' ? typeof v === 'boolean'
       : a.type === 'int' ? Number.isInteger(v)
-      : a.type === 'json_string' ? isInterpolation(v) && v.startsWith('${jsonencode(')
+      : a.type === 'json_string' ? isInterpolation(v) && (v as string).startsWith('${jsonencode(')
       : typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
     if (!ok) problems.push(`${where}.${k}: expected ${a.type}, got ${JSON.stringify(v)}`);
   }
@@ -158,6 +158,58 @@ function checkBody(where: string, body: Record<string, unknown>, s: { attributes
   for (const [k, b] of Object.entries(s.blocks ?? {})) if (b.required && !(k in body)) problems.push(`${where}.${k}: required block`);
   for (const pair of s.conflicts ?? []) if (pair.every((k) => k in body)) problems.push(`${where}: ${pair.join(' and ')} conflict`);
   return problems;
+}
+
+type TfResources = Record<string, Record<string, Record<string, unknown>[]>>;
+/** A value as hcl2json gives it: literal strings with `$${` kept escaped, expressions as `${...}`. */
+function tfValue(v: unknown, res: TfResources): unknown {
+  if (typeof v !== 'string') return v;
+  if (!isInterpolation(v)) return v.replace(/\$\$\{/g, '${').replace(/%%\{/g, '%{');
+  const expr = v.slice(2, -1);
+  const ref = /^(rabbitmq_[a-z]+)\.([A-Za-z0-9_-]+)\.name$/.exec(expr);
+  if (ref) return tfValue(res[ref[1]!]![ref[2]!]![0]!.name, res);
+  const json = /^jsonencode\(([^]*)\)$/.exec(expr);
+  if (!json) throw new Error(`unexpected expression ${expr}`);
+  // the writer's object syntax, one entry a line, back to JSON
+  const text = json[1]!
+    .replace(/\b(rabbitmq_[a-z]+)\.([A-Za-z0-9_-]+)\.name\b/g, (_m, type: string, name: string) => JSON.stringify(res[type]![name]![0]!.name))
+    .replace(/^(\s*"(?:[^"\\]|\\.)*") = /gm, '$1: ')
+    .replace(/([^{[,\s])\n(\s*")/g, '$1,\n$2');
+  return JSON.parse(text.replace(/\$\$\{/g, '${').replace(/%%\{/g, '%{'));
+}
+function topologyFromTerraform(res: TfResources): Topology {
+  const all = (type: string) => Object.values(res[type] ?? {}).map((b) => b[0]!);
+  const args = (body: Record<string, unknown>) => (tfValue(body.arguments_json, res) ?? Object.fromEntries(Object.entries((body.arguments as Record<string, unknown>) ?? {}).map(([k, v]) => [k, tfValue(v, res)]))) as AmqpTable;
+  return {
+    exchanges: all('rabbitmq_exchange').map((r) => {
+      const st = (r.settings as Record<string, unknown>[])[0]!;
+      return { name: tfValue(r.name, res) as string, type: st.type as never, durable: st.durable as boolean, auto_delete: st.auto_delete as boolean, arguments: args(st) };
+    }),
+    queues: all('rabbitmq_queue').map((r) => {
+      const st = (r.settings as Record<string, unknown>[])[0]!;
+      return { name: tfValue(r.name, res) as string, durable: st.durable as boolean, auto_delete: st.auto_delete as boolean, arguments: args(st) };
+    }),
+    bindings: all('rabbitmq_binding').map((r) => ({
+      source: tfValue(r.source, res) as string,
+      destination: tfValue(r.destination, res) as string,
+      destination_type: r.destination_type as never,
+      routing_key: tfValue(r.routing_key, res) as string,
+      arguments: args(r),
+    })),
+    policies: all('rabbitmq_policy').map((r) => {
+      const p = (r.policy as Record<string, unknown>[])[0]!;
+      // the provider turns integer-looking definition strings back into integers
+      const def = Object.fromEntries(Object.entries(p.definition as Record<string, string>).map(([k, v]) => [k, /^-?\d+$/.test(v) ? Number(v) : tfValue(v, res)]));
+      return { name: tfValue(r.name, res) as string, pattern: tfValue(p.pattern, res) as string, 'apply-to': p.apply_to as never, priority: p.priority as number, definition: def as AmqpTable };
+    }),
+  };
+}
+/** What the provider can carry: no internal flag, string exchange arguments only. */
+function terraformView(t: Topology): Topology {
+  return {
+    ...t,
+    exchanges: t.exchanges.map((x) => ({ ...x, internal: false, arguments: Object.fromEntries(Object.entries(x.arguments ?? {}).filter(([, v]) => typeof v === 'string')) })),
+  };
 }
 
 describe('terraform export: parsed by a real HCL parser, every resource matches the provider schema', () => {
@@ -187,6 +239,8 @@ describe('terraform export: parsed by a real HCL parser, every resource matches 
     ]);
     // every reference names a declared resource (that is what orders the apply)
     for (const ref of hcl.matchAll(/\b(rabbitmq_[a-z]+)\.([A-Za-z0-9_-]+)\.name\b/g)) expect(declared, ref[0]).toContain(`${ref[1]}.${ref[2]}`);
+    // round trip: what the provider can carry reads back as the design, typed arguments typed
+    expect(topologyKey(topologyFromTerraform(parsed.resource))).toEqual(topologyKey(terraformView(t)));
   });
 
   it('the provider check can fail: an attribute the provider lacks is reported', () => {
