@@ -24,9 +24,10 @@ import {
   type Topology,
 } from '@retry-studio/topology-core';
 import { DEFAULT_AMQP_URL, ManagementClient, parseAmqpUrl } from '../broker/index.js';
+import { BROKER_310 } from '../testing/testBrokers.js';
 
 const run = promisify(execFile);
-const mgmt = new ManagementClient(parseAmqpUrl(DEFAULT_AMQP_URL));
+const mgmt = new ManagementClient(parseAmqpUrl(DEFAULT_AMQP_URL), { baseUrl: BROKER_310.managementUrl });
 const serverDir = path.resolve(__dirname, '../..');
 // scripts must sit where `amqplib` resolves (apps/server/node_modules)
 const scriptDir = path.join(serverDir, 'node_modules', '.retry-studio-tmp');
