@@ -6,6 +6,7 @@
  * counters, republish targets, publishers).
  */
 import { mapReferences, type Design, type NameReference, type Topology } from '@retry-studio/topology-core';
+import { renamePolicy } from './renamePolicy.js';
 
 export interface DeployTarget {
   readonly vhost: string;
@@ -50,10 +51,13 @@ export class Renamer {
 const prefixed = (r: Renamer) => (ref: NameReference): string => (ref.kind === 'routingKey' ? ref.name : r.name(ref.name));
 
 export function renameTopology(t: Topology, r: Renamer): Topology {
-  return mapReferences({ topology: t }, prefixed(r)).topology;
+  const walked = mapReferences({ topology: t }, prefixed(r)).topology;
+  if (!t.policies || !walked.policies) return walked;
+  const policies = walked.policies;
+  return { ...walked, policies: t.policies.map((p, i) => renamePolicy(p, policies[i]!, r, t)) };
 }
 
 /** The design as it lives on the broker: every name the reference walker finds, prefixed. */
 export function renameDesign(d: Design, r: Renamer): Design {
-  return mapReferences(d, prefixed(r));
+  return { ...mapReferences(d, prefixed(r)), topology: renameTopology(d.topology, r) };
 }

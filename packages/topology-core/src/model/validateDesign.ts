@@ -334,3 +334,11 @@ export function parseDesign(input: unknown, opts: DesignValidationOptions = {}):
     ...(m.applied.length > 0 ? { migratedFrom: m.from } : {}),
   };
 }
+
+/** A failure model given on its own (a trace request's `failure`): the issues, paths under `path`. */
+export function validateFailureModel(f: unknown, path = 'failure'): readonly ValidationIssue[] {
+  const sink = new IssueSink();
+  if (f === undefined) sink.error(path, 'field-type', 'failure must be an object');
+  else checkFailure({ sink, exchanges: new Set(), queues: new Set() }, path, f);
+  return sink.errors;
+}

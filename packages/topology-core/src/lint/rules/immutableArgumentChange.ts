@@ -1,4 +1,5 @@
 import { exchangeNodeId, queueNodeId } from '../../model/nodeIds.js';
+import { describeChange, exchangeDeclarationChanges, queueDeclarationChanges } from '../../model/settingChanges.js';
 import { finding } from '../ruleHelpers.js';
 import type { LintFinding, LintRule } from '../types.js';
 
@@ -9,31 +10,26 @@ export const immutableArgumentChange: LintRule = {
     const prev = ctx.previous;
     if (!prev) return [];
     const out: LintFinding[] = [];
-    const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+    // the same table the deploy plan reads (model/settingChanges.ts)
     for (const q of ctx.design.topology.queues) {
       const old = prev.queues.find((x) => x.name === q.name);
       if (!old) continue;
-      const keys = new Set(
-        [...Object.keys(old.arguments ?? {}), ...Object.keys(q.arguments ?? {})].filter((k) => k.startsWith('x-')),
-      );
-      const changed = [...keys].filter((k) => !same(old.arguments?.[k], q.arguments?.[k]));
-      if ((old.durable ?? true) !== (q.durable ?? true)) changed.push('durable');
-      if ((old.auto_delete ?? false) !== (q.auto_delete ?? false)) changed.push('auto_delete');
+      const changed = queueDeclarationChanges(old, q);
       if (changed.length === 0) continue;
       out.push(
         finding(
           'immutable-argument-change',
           'error',
-          `${q.name} already exists with different ${changed.join(', ')} (${changed.map((k) => `${k}: ${JSON.stringify(k === 'durable' ? old.durable : k === 'auto_delete' ? old.auto_delete : old.arguments?.[k])} -> ${JSON.stringify(k === 'durable' ? q.durable : k === 'auto_delete' ? q.auto_delete : q.arguments?.[k])}`).join('; ')}): redeclaring fails with PRECONDITION_FAILED (inequivalent arg).`,
+          `${q.name} already exists with different ${changed.map((c) => c.field.replace(/^arguments\./, '')).join(', ')} (${changed.map(describeChange).join('; ')}): redeclaring fails with PRECONDITION_FAILED (inequivalent arg).`,
           [queueNodeId(q.name)],
-          'Set TTL, DLX, length limits and delivery-limit through a policy instead, or create a new queue and move consumers to it.',
+          'Set TTL, DLX, length limits and delivery-limit through a policy instead (a policy changes in place), or create a new queue and move consumers to it.',
         ),
       );
     }
     for (const x of ctx.design.topology.exchanges) {
       const old = prev.exchanges.find((e) => e.name === x.name);
       if (!old) continue;
-      if (old.type !== x.type || !same(old.arguments, x.arguments) || (old.durable ?? true) !== (x.durable ?? true))
+      if (exchangeDeclarationChanges(old, x).length > 0)
         out.push(
           finding(
             'immutable-argument-change',
