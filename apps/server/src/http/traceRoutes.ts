@@ -102,7 +102,7 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
     const n = s.opts.messages ?? 1;
     let p: ReturnType<typeof predict>;
     try {
-      p = predict(s.design, { messages: n, publisher: s.publisherSpec.id, ...(s.opts.seed !== undefined ? { seed: s.opts.seed } : {}) });
+      p = predict(s.design, { messages: n, publisher: s.publisherSpec.id, overrides: s.opts, ...(s.opts.seed !== undefined ? { seed: s.opts.seed } : {}) });
     } catch (err) {
       throw new HttpError(500, `the simulator failed on this design: ${String((err as Error).message).slice(0, 300)}`);
     }
