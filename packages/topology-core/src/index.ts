@@ -13,6 +13,7 @@ export * from './model/policyMatch.js';
 export * from './model/policyKeys.js';
 export * from './model/effectiveSettings.js';
 export * from './model/settingChanges.js';
+export * from './model/xDeath.js';
 export * from './model/nodeIds.js';
 export * from './model/migrate.js';
 export { designReferences, mapReferences, type NameReference, type ReferenceKind, type ReferenceRole, type ReferenceTarget, type RenameReference } from './model/references.js';
