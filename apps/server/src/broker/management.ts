@@ -64,6 +64,15 @@ export interface MgmtBinding {
   readonly properties_key?: string;
 }
 
+export interface MgmtPolicy {
+  readonly name: string;
+  readonly vhost: string;
+  readonly pattern: string;
+  readonly 'apply-to': 'queues' | 'exchanges' | 'all' | string;
+  readonly priority: number;
+  readonly definition: Record<string, unknown>;
+}
+
 export interface MgmtConnection {
   readonly name: string;
   readonly user?: string;
@@ -169,6 +178,11 @@ export class ManagementClient {
 
   async listBindings(vhost: string): Promise<MgmtBinding[]> {
     return (await this.request<MgmtBinding[]>('GET', `/api/bindings/${enc(vhost)}`)) ?? [];
+  }
+
+  /** The vhost's user policies (name, pattern, apply-to, priority, definition). */
+  async listPolicies(vhost: string): Promise<MgmtPolicy[]> {
+    return (await this.request<MgmtPolicy[]>('GET', `/api/policies/${enc(vhost)}`)) ?? [];
   }
 
   /** Queue details (messages, consumers); undefined when the queue does not exist. */

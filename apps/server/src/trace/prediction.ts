@@ -53,7 +53,8 @@ function milestone(e: SimEvent): string | undefined {
     case 'unroutable':
       return `unroutable ${e.exchange === '' ? '(default)' : e.exchange}`;
     case 'delivered':
-      return `delivered ${e.queue}${e.redelivered ? ' (redelivered)' : ''}${deaths(e.xDeath)}`;
+      // not the redelivered flag: 4.3 sets it on some first deliveries of a dead-lettered copy; requeues are steps of their own
+      return `delivered ${e.queue}${deaths(e.xDeath)}`;
     case 'processed':
       return `processed ${e.queue} attempt ${e.attempt} ${e.ok ? 'ok' : 'failed'}`;
     case 'acked':
