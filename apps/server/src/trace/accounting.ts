@@ -7,7 +7,8 @@
  * Each source is a lane; an event leaves its lane only once what it follows has happened for
  * that message: a delivery or an expiry from a queue needs the message in that queue, a
  * dead-letter after a rejection needs the rejection, the first hop of a published copy needs
- * the publish. A held event that waits longer than `maxHoldMs` goes out anyway (counted).
+ * the publish. A held event that waits longer than `maxHoldMs` goes out anyway (counted), and the
+ * counts it moved are signed, so the late cause settles them.
  *
  * Fates. Per message, where its copies are (ready in queues, unacked at a consumer, rejected
  * and not yet dead-lettered, in transit between exchanges), as the broker did it; its fate is
@@ -54,10 +55,18 @@ class MessageState {
   }
 }
 
+/**
+ * Signed counts: an event sent before its cause (after the longest hold) leaves a debt that the
+ * late cause pays back, so the fates come out right even then.
+ */
 const bump = (m: Map<string, number>, k: string, d: number): void => {
-  const n = Math.max(0, (m.get(k) ?? 0) + d);
+  const n = (m.get(k) ?? 0) + d;
   if (n === 0) m.delete(k);
   else m.set(k, n);
+};
+const positive = (m: ReadonlyMap<string, number>): boolean => {
+  for (const n of m.values()) if (n > 0) return true;
+  return false;
 };
 
 export interface AccountingOptions {
@@ -67,7 +76,7 @@ export interface AccountingOptions {
   readonly out: (e: SimEvent, rxAt: number | undefined) => void;
   /** the next sequence number */
   readonly nextSeq: () => number;
-  /** longest an event waits for what it follows (default 1500 ms) */
+  /** longest an event waits for what it follows (default 5000 ms: a flood's observation can lag by seconds) */
   readonly maxHoldMs?: number;
 }
 
@@ -135,7 +144,7 @@ export class TraceAccounting {
         // the lane whose head waited longest goes first
         let oldest: Held[] | undefined;
         for (const q of s.lanes.values()) if (q.length > 0 && (!oldest || q[0]!.t < oldest[0]!.t)) oldest = q;
-        if (oldest && this.opts.now() - oldest[0]!.t >= (this.opts.maxHoldMs ?? 1500)) {
+        if (oldest && this.opts.now() - oldest[0]!.t >= (this.opts.maxHoldMs ?? 5000)) {
           this.forcedOut += 1;
           this.release(s, oldest.shift()!);
           progress = true;
@@ -261,7 +270,7 @@ export class TraceAccounting {
   where(msgId: string): { ready: ReadonlyMap<string, number>; busy: boolean } {
     const s = this.msgs.get(msgId);
     if (!s) return { ready: new Map(), busy: false };
-    return { ready: s.ready, busy: s.unacked.size > 0 || s.rejected.size > 0 || s.publishes > 0 || s.deadLetters > 0 || s.held() > 0 };
+    return { ready: s.ready, busy: positive(s.unacked) || positive(s.rejected) || s.publishes > 0 || s.deadLetters > 0 || s.held() > 0 };
   }
 
   /** `live(queue)`: the queue has a running consumer or a TTL (a copy there is still moving). */
@@ -271,7 +280,8 @@ export class TraceAccounting {
     const w = this.where(msgId);
     if (w.busy) return 'inFlight';
     let parked = false;
-    for (const q of s.ready.keys()) {
+    for (const [q, n] of s.ready) {
+      if (n <= 0) continue;
       if (live(q)) return 'inFlight';
       parked = true;
     }
@@ -286,10 +296,10 @@ export class TraceAccounting {
     const s = this.msgs.get(msgId);
     if (!s) return `${msgId} is in transit`;
     if (s.held() > 0) return `${msgId}'s events wait for the broker's copies`;
-    if (s.unacked.size > 0 || s.rejected.size > 0) return `${msgId} is at a consumer`;
+    if (positive(s.unacked) || positive(s.rejected)) return `${msgId} is at a consumer`;
     if (s.publishes > 0 || s.deadLetters > 0) return `${msgId} is in transit`;
-    for (const q of s.ready.keys()) if (live(q)) return `${msgId} waits in '${q}'`;
-    if (!s.acked && s.dropped === undefined && s.ready.size === 0) return `${msgId} is in transit`;
+    for (const [q, n] of s.ready) if (n > 0 && live(q)) return `${msgId} waits in '${q}'`;
+    if (!s.acked && s.dropped === undefined && !positive(s.ready)) return `${msgId} is in transit`;
     return undefined;
   }
 
@@ -309,7 +319,7 @@ export class TraceAccounting {
   /** queue -> traced copies resting there */
   resting(): Map<string, number> {
     const out = new Map<string, number>();
-    for (const s of this.msgs.values()) for (const [q, n] of s.ready) out.set(q, (out.get(q) ?? 0) + n);
+    for (const s of this.msgs.values()) for (const [q, n] of s.ready) if (n > 0) out.set(q, (out.get(q) ?? 0) + n);
     return out;
   }
 

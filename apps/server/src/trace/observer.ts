@@ -71,8 +71,8 @@ export class Observer {
     if (this.stopped) return;
     const ch = await conn.createChannel();
     this.ch = ch;
-    // small batches keep the event loop free: each copy is decoded, routed and serialised in the callback
-    await ch.prefetch(100);
+    // as many as the workers take: the observation must keep up with them (a worker's event waits for the copy before it)
+    await ch.prefetch(500);
     for (const m of this.mirrors) {
       await ch.assertQueue(m.queue, { durable: true, arguments: { 'x-expires': OBS_EXPIRES_MS } });
       for (const b of m.bindings) await ch.bindQueue(m.queue, m.exchange, b.key, { ...b.args });
