@@ -53,6 +53,11 @@ class MessageState {
     for (const l of this.lanes.values()) n += l.length;
     return n;
   }
+
+  /** nothing of this message is anywhere or pending: only its fate is left to keep */
+  quiet(): boolean {
+    return this.ready.size === 0 && this.unacked.size === 0 && this.rejected.size === 0 && this.publishes === 0 && this.deadLetters === 0 && !this.republishAck && this.lanes.size === 0;
+  }
 }
 
 /**
@@ -93,6 +98,8 @@ export interface Balance {
 
 export class TraceAccounting {
   private readonly msgs = new Map<string, MessageState>();
+  /** quiet messages, compacted to their fate (memory stays with the messages in flight) */
+  private readonly settled = new Map<string, 'acked' | 'dropped'>();
   private readonly holding = new Set<string>();
   readonly published = new Set<string>();
   readonly confirmed = new Set<string>();
@@ -107,9 +114,21 @@ export class TraceAccounting {
     let s = this.msgs.get(msgId);
     if (!s) {
       s = new MessageState();
+      // a settled message seen again (a late copy): it picks up where it was
+      const f = this.settled.get(msgId);
+      if (f === 'acked') s.acked = true;
+      else if (f === 'dropped') s.dropped = 'no-route';
+      this.settled.delete(msgId);
       this.msgs.set(msgId, s);
     }
     return s;
+  }
+
+  private compact(msgId: string, s: MessageState): void {
+    if (!s.quiet()) return;
+    this.msgs.delete(msgId);
+    if (s.acked) this.settled.set(msgId, 'acked');
+    else if (s.dropped !== undefined) this.settled.set(msgId, 'dropped');
   }
 
   /** An event from `lane` (message events are ordered; others go straight out). */
@@ -152,7 +171,10 @@ export class TraceAccounting {
       }
     }
     if (s.held() > 0) this.holding.add(msgId);
-    else this.holding.delete(msgId);
+    else {
+      this.holding.delete(msgId);
+      this.compact(msgId, s);
+    }
   }
 
   private canRelease(s: MessageState, h: Held): boolean {
@@ -252,6 +274,7 @@ export class TraceAccounting {
       if (all) {
         while (s.held() > 0) this.drainAll(s);
         this.holding.delete(id);
+        this.compact(id, s);
       } else this.drain(id, s, true);
     }
   }
@@ -276,7 +299,7 @@ export class TraceAccounting {
   /** `live(queue)`: the queue has a running consumer or a TTL (a copy there is still moving). */
   fate(msgId: string, live: (queue: string) => boolean): Fate | undefined {
     const s = this.msgs.get(msgId);
-    if (!s) return undefined;
+    if (!s) return this.settled.get(msgId);
     const w = this.where(msgId);
     if (w.busy) return 'inFlight';
     let parked = false;
@@ -294,7 +317,7 @@ export class TraceAccounting {
   /** What keeps a message from its final fate, if anything. */
   waitingFor(msgId: string, live: (queue: string) => boolean): string | undefined {
     const s = this.msgs.get(msgId);
-    if (!s) return `${msgId} is in transit`;
+    if (!s) return this.settled.has(msgId) ? undefined : `${msgId} is in transit`;
     if (s.held() > 0) return `${msgId}'s events wait for the broker's copies`;
     if (positive(s.unacked) || positive(s.rejected)) return `${msgId} is at a consumer`;
     if (s.publishes > 0 || s.deadLetters > 0) return `${msgId} is in transit`;
@@ -340,6 +363,7 @@ export class TraceAccounting {
   /** the trace is over: drop the per-message state */
   forget(): void {
     this.msgs.clear();
+    this.settled.clear();
     this.holding.clear();
     this.published.clear();
     this.confirmed.clear();
