@@ -13,6 +13,8 @@
 import { designToSimulation, simulate, type Design, type FailureModel, type SimEvent, type SimEventOf, type XDeathEntry } from '@retry-studio/topology-core';
 
 export const MAX_PREDICTED_MESSAGES = 2000;
+/** the live events kept for the comparison (the stream's ring may have let older ones go) */
+export const MAX_COMPARED_EVENTS = 100_000;
 
 export interface Difference {
   readonly msgId: string;
