@@ -13,7 +13,10 @@
  * Workloads: a steady 500 msg/s for 4,000 messages, an unthrottled burst of 10,000, and
  * 10,000 messages through the three-tier `chained-ttl` template (50/100/200 ms waits) with the
  * request's failure model failFirst 3 (four deliveries and three TTL waits each, acked in the
- * last tier). Server memory (heap, RSS) is sampled through each workload: peak and after.
+ * last tier), at 200 msg/s and as one burst. Server memory (heap, RSS) is sampled through each
+ * workload: peak and after. `BENCH_TRACE_ONLY=steady|burst|chain-steady|chain-burst` runs one.
+ * A delivery's event waits until the broker's copy that put the message in its queue was
+ * observed (causal order), so the figures include the observation's lag.
  */
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
@@ -173,7 +176,9 @@ async function main(): Promise<void> {
     await post(base, '/api/deploy', { design: chain, prefix: chainPrefix });
     if (!only || only === 'steady') await runWorkload(base, prefix, 'steady_500ps', { design: benchDesign, messages: 4000, ratePerSecond: 500 });
     if (!only || only === 'burst') await runWorkload(base, prefix, 'burst', { design: benchDesign, messages: 10_000 });
-    if (!only || only === 'chain') await runWorkload(base, chainPrefix, 'chain3_10k', { design: chain, messages: 10_000, failure: { kind: 'failFirst', n: 3 } });
+    const chainRun = { design: chain, messages: 10_000, failure: { kind: 'failFirst', n: 3 } } as const;
+    if (!only || only === 'chain-steady') await runWorkload(base, chainPrefix, 'chain3_10k_steady_200ps', { ...chainRun, ratePerSecond: 200 });
+    if (!only || only === 'chain-burst') await runWorkload(base, chainPrefix, 'chain3_10k_burst', chainRun);
   } finally {
     for (const [d, p] of [
       [benchDesign, prefix],
