@@ -4,6 +4,7 @@
  * Every flow name starts with "designer:" (`tsx e2e/run-e2e.ts --only designer:`).
  */
 import type { Page } from 'playwright-core';
+import { listTemplates } from '@retry-studio/topology-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
 
 const count = (page: Page, sel: string) => page.locator(sel).count();
@@ -186,6 +187,15 @@ export const layoutFlow: Flow = {
       await shot(`inspected-${w}`);
       await page.keyboard.press('Escape');
     }
+    // no template stacks two edge labels
+    const stacked: string[] = [];
+    for (const t of listTemplates()) {
+      await page.goto(`${url}/?template=${t.id}`);
+      await page.waitForSelector('.react-flow__node');
+      const o = await labelOverlaps(page);
+      if (o.overlaps.length) stacked.push(`${t.id}: ${o.overlaps.join('; ')}`);
+    }
+    assert(stacked.length === 0, `stacked edge labels:\n${stacked.join('\n')}`);
     // the bottom panel: dragged taller, remembered after a reload
     await page.setViewportSize({ width: 1280, height: 800 });
     const before = (await page.locator('[data-testid=bottom-panel]').boundingBox())!.height;
