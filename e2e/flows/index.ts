@@ -4,5 +4,8 @@ import { behaviourFormFlow, budgetFlow, everyTemplateFlow, inspectMessageFlow, s
 import { workKeptFlows } from './workKeptFlows.js';
 import { deployAndTraceFlow, divergenceFlow, unsupportedPlanFlow } from './brokerFlows.js';
 import { broker43Flow } from './broker43Flows.js';
+import { renameFlow } from './renameFlow.js';
 
-export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, lintFlow, keyboardFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, unsupportedPlanFlow, broker43Flow, ...workKeptFlows];
+export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, unsupportedPlanFlow, broker43Flow];
+// the designer's own flows (names start with "designer:")
+flows.push(...workKeptFlows);

@@ -48,6 +48,7 @@ export * from './templates/params.js';
 export * from './templates/registry.js';
 export { binaryDelayRoutingKey, TemplateParamError } from './templates/binaryDelay.js';
 export * from './budget/trace.js';
+export { boundedRetryRuns, markAttemptCap, neverEnds, RETRY_RUN_MAX_EVENTS, type RetryRun } from './budget/retryEnding.js';
 export * from './lint/types.js';
 export * from './lint/rules.js';
 export * from './lint/lintDesign.js';
