@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import { AmqpUrlError, HostNotAllowedError, resolveBrokerUrl } from '../broker/amqpUrl.js';
+import { ManagementUrlError, parseManagementUrl } from '../broker/managementUrl.js';
 import { isScenarioProfile, SCENARIO_PROFILES, type ScenarioProfile } from '@retry-studio/topology-core';
 import { expandScenarioPaths } from '../conformance/loadScenarios.js';
 import { runFiles, type ConformanceTarget } from '../conformance/runConformance.js';
@@ -23,9 +24,9 @@ function fail(message: string): never {
 async function main(argv: readonly string[]): Promise<number> {
   let target: ConformanceTarget = 'broker';
   let url: string | undefined;
+  let managementUrl: string | undefined;
   let record = false;
   let profile: ScenarioProfile | undefined;
-  let managementUrl: string | undefined;
   let maxRunMs = DEFAULT_MAX_RUN_MS;
   const paths: string[] = [];
   // `--name value` or `--name=value`
@@ -47,7 +48,6 @@ async function main(argv: readonly string[]): Promise<number> {
     } else if ((v = valueOf(a, '--management-url', i))) {
       i = v[1];
       managementUrl = v[0];
-      if (!/^https?:\/\/[^/]/.test(managementUrl)) fail(`--management-url must be an http(s) URL, got ${managementUrl}`);
     } else if ((v = valueOf(a, '--max-run-ms', i))) {
       i = v[1];
       maxRunMs = Number(v[0]);
@@ -74,6 +74,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (paths.length === 0) fail('give at least one scenario file or folder');
   if (record && target !== 'broker') fail('--record needs --target broker (expect is what the real broker did)');
+  if (managementUrl !== undefined && target !== 'broker') fail('--management-url needs --target broker');
   if (profile !== undefined && target !== 'sim') fail('--profile is for --target sim (a broker is what it is)');
   const cwd = process.env.INIT_CWD ?? process.cwd();
   let files: string[];
@@ -89,6 +90,14 @@ async function main(argv: readonly string[]): Promise<number> {
     } catch (err) {
       if (err instanceof AmqpUrlError || err instanceof HostNotAllowedError) fail(`bad broker URL: ${err.message}`);
       throw err;
+    }
+    if (managementUrl !== undefined) {
+      try {
+        managementUrl = parseManagementUrl(managementUrl);
+      } catch (err) {
+        if (err instanceof ManagementUrlError || err instanceof HostNotAllowedError) fail(`bad --management-url: ${err.message}`);
+        throw err;
+      }
     }
   }
   const options = { target, url: amqpUrl, record, maxRunMs, ...(profile ? { profile } : {}), ...(managementUrl ? { managementUrl } : {}) };

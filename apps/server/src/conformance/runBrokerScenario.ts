@@ -18,7 +18,7 @@ import { BUILTIN_EXCHANGE_TYPES, DEFAULT_SETTLE_MS } from '@retry-studio/topolog
 import { type AmqpUrl, withVhost } from '../broker/amqpUrl.js';
 import { BrokerConnectError, openConnection } from '../broker/connection.js';
 import { publishConfirmed } from '../broker/confirmPublish.js';
-import { ManagementClient, ManagementError } from '../broker/management.js';
+import { ManagementError, type ManagementClient } from '../broker/management.js';
 import type { BrokerProbe } from '../broker/probe.js';
 import { bodyOf, observeDelivery, observeMessage } from './observeAmqpMessage.js';
 import { prefixScenario, unprefixObserved } from './namePrefix.js';
@@ -349,10 +349,10 @@ function isolationName(s: Scenario): string {
 export async function runBrokerScenario(s: Scenario, o: BrokerRunOptions): Promise<BrokerRunResult> {
   const missing = missingFeatures(s, o.probe);
   if (missing) return { kind: 'unsupported', reason: missing };
-  const mgmt = o.management ?? new ManagementClient(o.url);
+  const mgmt = o.management;
   const maxRunMs = o.maxRunMs ?? DEFAULT_MAX_RUN_MS;
   let vhost: string | undefined;
-  if (o.probe.management.available) {
+  if (o.probe.management.available && mgmt) {
     vhost = isolationName(s);
     try {
       await createVhostPatiently(mgmt, vhost);
@@ -366,7 +366,7 @@ export async function runBrokerScenario(s: Scenario, o: BrokerRunOptions): Promi
     try {
       return { kind: 'observed', observed: await runIn(withVhost(o.url, vhost), s, maxRunMs), isolation: 'vhost' };
     } finally {
-      await mgmt.deleteVhost(vhost).catch(() => undefined);
+      await mgmt?.deleteVhost(vhost).catch(() => undefined);
     }
   }
   // no management API: a unique name prefix in the URL's own vhost, deleted afterwards

@@ -2,8 +2,9 @@
 import { promises as fs } from 'node:fs';
 import { compareObserved, type Observed, type Scenario, type ScenarioProfile } from '@retry-studio/topology-core';
 import type { AmqpUrl } from '../broker/amqpUrl.js';
-import { ManagementClient } from '../broker/management.js';
-import { probeBroker, type BrokerProbe } from '../broker/probe.js';
+import type { ManagementClient } from '../broker/management.js';
+import { probeBrokerWithManagement, type BrokerProbe } from '../broker/probe.js';
+import { requireManagement } from '../broker/resolveManagement.js';
 import { loadScenarioFile } from './loadScenarios.js';
 import { runBrokerScenario } from './runBrokerScenario.js';
 import { runSimScenario } from './runSimScenario.js';
@@ -32,10 +33,10 @@ export interface ConformanceOptions {
   readonly target: ConformanceTarget;
   readonly url?: AmqpUrl;
   readonly record?: boolean;
+  /** the broker's management API (`--management-url`); default: RETRY_STUDIO_MANAGEMENT_URL, else discovered */
+  readonly managementUrl?: string;
   /** the sim target's profile for every file (default: each file's recorded_on) */
   readonly profile?: ScenarioProfile;
-  /** the management API to use (default: the broker layer's) */
-  readonly managementUrl?: string;
   /** the bound for one scenario run (default DEFAULT_MAX_RUN_MS) */
   readonly maxRunMs?: number;
 }
@@ -43,15 +44,18 @@ export interface ConformanceOptions {
 /** A per-run broker context (one probe for all scenarios). */
 export class BrokerContext {
   private probe: BrokerProbe | undefined;
-  readonly management: ManagementClient;
+  /** this broker's own management API (verified by the probe), when it has one */
+  management: ManagementClient | undefined;
   constructor(
     readonly url: AmqpUrl,
-    managementUrl?: string,
-  ) {
-    this.management = new ManagementClient(url, managementUrl !== undefined ? { baseUrl: managementUrl } : {});
-  }
+    readonly managementUrl?: string,
+  ) {}
   async getProbe(): Promise<BrokerProbe> {
-    return (this.probe ??= await probeBroker(this.url, { management: this.management }));
+    if (this.probe) return this.probe;
+    const { probe, resolution } = await probeBrokerWithManagement(this.url, this.managementUrl ? { managementUrl: this.managementUrl, givenAs: '--management-url' } : {});
+    // a management URL the user gave must be this broker's; a discovered one is optional
+    if (resolution.kind === 'verified' || resolution.source !== 'discovered') this.management = requireManagement(resolution);
+    return (this.probe = probe);
   }
 }
 

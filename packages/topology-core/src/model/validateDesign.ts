@@ -7,6 +7,7 @@ import { DESIGN_FORMAT } from './design.js';
 import { MAX_TTL_MS, checkDelay, checkExpirationString } from './arguments.js';
 import { isForbiddenKey, pathIndex, pathKey } from './names.js';
 import { migrateDesign } from './migrate.js';
+import { checkDanglingReferences } from './danglingReferences.js';
 import { isNodeId, parseNodeId } from './nodeIds.js';
 import { IssueSink, isPlainObject, type ValidationIssue, type ValidationResult } from './validateResult.js';
 import { checkTable, validateTopologyInto, type TopologyValidationOptions } from './validateTopology.js';
@@ -228,7 +229,7 @@ function validateDesignInto(sink: IssueSink, d: unknown, opts: DesignValidationO
   if (d.format !== DESIGN_FORMAT) sink.error('format', 'design-format', `format must be "${DESIGN_FORMAT}"`);
   if (typeof d.name !== 'string') sink.error('name', 'field-type', 'name must be a string');
   if (d.description !== undefined && typeof d.description !== 'string') sink.error('description', 'field-type', 'description must be a string');
-  if (d.profile !== undefined && d.profile !== '3.10' && d.profile !== '4.x') sink.error('profile', 'field-type', 'profile must be "3.10" or "4.x"');
+  if (d.profile !== undefined && d.profile !== '3.10' && d.profile !== '4.x' && d.profile !== '4.3') sink.error('profile', 'field-type', 'profile must be "3.10", "4.x" or "4.3"');
   if (d.topology === undefined) sink.error('topology', 'field-missing', 'a design needs a topology');
   else validateTopologyInto(sink, d.topology, 'topology', opts);
   const topo = isPlainObject(d.topology) ? d.topology : {};
@@ -310,6 +311,7 @@ function validateDesignInto(sink: IssueSink, d: unknown, opts: DesignValidationO
       sink.error('origin', 'field-type', 'origin must be {template, params}');
     else checkTable(sink, 'origin.params', d.origin.params, 'params');
   }
+  checkDanglingReferences(sink, d);
 }
 
 export type ParseDesignResult =
@@ -331,4 +333,12 @@ export function parseDesign(input: unknown, opts: DesignValidationOptions = {}):
     warnings: r.warnings,
     ...(m.applied.length > 0 ? { migratedFrom: m.from } : {}),
   };
+}
+
+/** A failure model given on its own (a trace request's `failure`): the issues, paths under `path`. */
+export function validateFailureModel(f: unknown, path = 'failure'): readonly ValidationIssue[] {
+  const sink = new IssueSink();
+  if (f === undefined) sink.error(path, 'field-type', 'failure must be an object');
+  else checkFailure({ sink, exchanges: new Set(), queues: new Set() }, path, f);
+  return sink.errors;
 }

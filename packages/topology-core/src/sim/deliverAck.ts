@@ -4,7 +4,6 @@
  * (the ack waits for the copy's confirm), and returning a message to ready.
  */
 import type { ConsumerAction } from '../model/consumer.js';
-import type { PublishOrigin } from './events.js';
 import type { Logical, Msg } from './types.js';
 import { QEntry, entryPos, type QueueState } from './queueState.js';
 import { backoffMs, chooseAction, planRepublish, processingSucceeds } from '../behaviour/evaluate.js';
@@ -14,15 +13,6 @@ import { deadLetter } from './deadLetterRoute.js';
 import { dropExpired, ensureTimer } from './expiry.js';
 import { deliveredHeaders, quorumReturn } from './quorum.js';
 
-const CONSUMER_ORIGIN_CACHE = new Map<string, PublishOrigin>();
-function consumerOrigin(id: string): PublishOrigin {
-  let o = CONSUMER_ORIGIN_CACHE.get(id);
-  if (!o) {
-    o = { kind: 'consumer', id };
-    CONSUMER_ORIGIN_CACHE.set(id, o);
-  }
-  return o;
-}
 const OK = { ok: true } as const;
 const NOT_OK = { ok: false } as const;
 const NO_OPTS = {} as const;
@@ -155,7 +145,7 @@ export function apply(sim: SimState, d: Delivery, action: ConsumerAction): void 
       break;
     case 'republish': {
       const plan = planRepublish(action, d);
-      clientPublish(sim, msg.logical, msg.body, plan.exchange, plan.routingKey, plan.headers, plan.expiration, false, consumerOrigin(c.id), plan.keepXDeath ? msg.xDeath : undefined);
+      clientPublish(sim, msg.logical, msg.body, plan.exchange, plan.routingKey, plan.headers, plan.expiration, false, sim.consumerOrigin(c.id), plan.keepXDeath ? msg.xDeath : undefined);
       // the ack waits for the confirm, which comes after what the copy's arrival set going at
       // this instant (a persistent copy is confirmed once written): the original is held meanwhile
       sim.heap.push(sim.t, { k: 'confirm', d });

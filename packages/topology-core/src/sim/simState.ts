@@ -5,10 +5,10 @@
  * Not part of the package API: Simulator (simulator.ts) is.
  */
 import type { ConsumerBehaviour, ConsumerSpec, FailureModel } from '../model/consumer.js';
-import type { DropReason, SimEvent } from './events.js';
+import type { DropReason, PublishOrigin, SimEvent } from './events.js';
 import type { Msg, SimStep, SimulationInput } from './types.js';
 import { EventHeap } from './eventHeap.js';
-import { mulberry32, type Rng } from './rng.js';
+import { attemptDraw } from './rng.js';
 import { profileFor, type SemanticsProfile } from './profiles.js';
 import { queueConfig } from './queueConfig.js';
 import { QEntry, QueueState, type ConsumerSlot } from './queueState.js';
@@ -66,7 +66,6 @@ const RELEASED: Msg = Object.freeze({
 export class SimState {
   readonly profile: SemanticsProfile;
   readonly heap = new EventHeap<Work>();
-  readonly rng: Rng;
   readonly index: ExchangeIndex;
   readonly router: Router;
   readonly queues = new Map<string, QueueState>();
@@ -95,13 +94,16 @@ export class SimState {
   finished = false;
   truncatedFlag = false;
   logicalCount = 0;
-  readonly random = (): number => this.rng.next();
+  // per (message, attempt), not a shared sequence: the live trace's workers draw the same verdicts in their own order
+  readonly random = (): number => attemptDraw(this.input.seed ?? 1, this.failureCtx.messageIndex, this.failureCtx.attempt);
   readonly failureCtx: { attempt: number; body: string; messageIndex: number; random: () => number } = {
     attempt: 0,
     body: '',
     messageIndex: 0,
     random: this.random,
   };
+  /** one origin object per consumer of this run (bounded by the design, dropped with the run) */
+  private readonly consumerOrigins = new Map<string, PublishOrigin>();
   readonly routeOpts: RouteOptions;
   readonly routeOptsDelayDone: RouteOptions;
 
@@ -115,7 +117,6 @@ export class SimState {
 
   constructor(readonly input: SimulationInput) {
     this.profile = profileFor(input.profile, input.profileOptions);
-    this.rng = mulberry32(input.seed ?? 1);
     this.index = compileExchanges(input.topology, input.plugins);
     this.router = new Router(this.index);
     this.routeOpts = { strictHeaders: this.profile.strictHeaderMatch, delayDone: false };
@@ -132,6 +133,15 @@ export class SimState {
     this.settleMs = input.settleMs;
     this.defaultFailure = input.failure;
     this.startAfter = input.startConsumers === 'after';
+  }
+
+  consumerOrigin(id: string): PublishOrigin {
+    let o = this.consumerOrigins.get(id);
+    if (!o) {
+      o = { kind: 'consumer', id };
+      this.consumerOrigins.set(id, o);
+    }
+    return o;
   }
 
   emit(e: SimEvent): void {
