@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import amqp, { type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import { redactUrl, toConnectOptions, type AmqpUrl } from './amqpUrl.js';
 
-export type ConnectionPurpose = 'apply' | 'trace' | 'probe' | 'conformance' | 'bench' | 'cli';
+export type ConnectionPurpose = 'apply' | 'trace' | 'probe' | 'conformance' | 'bench' | 'cli' | 'operate';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
 

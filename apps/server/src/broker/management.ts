@@ -67,6 +67,37 @@ export interface MgmtBinding {
   readonly properties_key?: string;
 }
 
+/** A policy or operator policy as GET /api/policies/{vhost} lists it. */
+export interface MgmtPolicy {
+  readonly name: string;
+  readonly vhost: string;
+  readonly pattern: string;
+  readonly 'apply-to': string;
+  readonly priority: number;
+  readonly definition: Record<string, unknown>;
+}
+
+/** What PUT /api/policies/{vhost}/{name} takes. */
+export interface PolicyBody {
+  readonly pattern: string;
+  readonly 'apply-to': string;
+  readonly priority: number;
+  readonly definition: Record<string, unknown>;
+}
+
+/** One row of `queueDepths`: only the columns asked for (rates absent until stats exist). */
+export interface MgmtQueueDepth {
+  readonly name: string;
+  readonly type?: string;
+  readonly consumers?: number;
+  readonly messages_ready?: number;
+  readonly messages_unacknowledged?: number;
+  readonly message_stats?: {
+    readonly publish_details?: { readonly rate: number };
+    readonly deliver_get_details?: { readonly rate: number };
+  };
+}
+
 export interface MgmtConnection {
   readonly name: string;
   readonly user?: string;
@@ -181,6 +212,29 @@ export class ManagementClient {
     return (await this.request<MgmtBinding[]>('GET', `/api/bindings/${enc(vhost)}`)) ?? [];
   }
 
+  /** The vhost's definitions (`GET /api/definitions/{vhost}`): exchanges, queues, bindings, policies, as RabbitMQ exports them. */
+  async vhostDefinitions(vhost: string): Promise<Record<string, unknown>> {
+    return (await this.request<Record<string, unknown>>('GET', `/api/definitions/${enc(vhost)}`)) ?? {};
+  }
+
+  async listPolicies(vhost: string): Promise<MgmtPolicy[]> {
+    return (await this.request<MgmtPolicy[]>('GET', `/api/policies/${enc(vhost)}`)) ?? [];
+  }
+
+  async listOperatorPolicies(vhost: string): Promise<MgmtPolicy[]> {
+    return (await this.request<MgmtPolicy[]>('GET', `/api/operator-policies/${enc(vhost)}`)) ?? [];
+  }
+
+  /** Creates or replaces a policy; matching queues pick it up in place (no redeclare). */
+  async putPolicy(vhost: string, name: string, body: PolicyBody): Promise<void> {
+    await this.request('PUT', `/api/policies/${enc(vhost)}/${enc(name)}`, body);
+  }
+
+  /** Deletes a policy; a missing one is fine (idempotent). */
+  async deletePolicy(vhost: string, name: string): Promise<void> {
+    await this.request('DELETE', `/api/policies/${enc(vhost)}/${enc(name)}`, undefined, [404]);
+  }
+
   /** Queue details (messages, consumers); undefined when the queue does not exist. */
   async queue(vhost: string, name: string): Promise<MgmtQueue | undefined> {
     try {
@@ -199,6 +253,34 @@ export class ManagementClient {
   /** Force-closes a connection (the client sees 320 CONNECTION_FORCED, as on a broker restart). */
   async closeConnection(name: string): Promise<void> {
     await this.request('DELETE', `/api/connections/${enc(name)}`, undefined, [404]);
+  }
+
+  // ---- operate (issue 10): definitions, depths and shovels of one vhost -------------------
+
+  /**
+   * Depth and rates of every queue of a vhost in ONE request (the live-depths poller calls this
+   * once per interval, never once per queue): `columns` keeps the answer small.
+   */
+  async queueDepths(vhost: string): Promise<MgmtQueueDepth[]> {
+    const columns = [
+      'name',
+      'type',
+      'consumers',
+      'messages_ready',
+      'messages_unacknowledged',
+      'message_stats.publish_details.rate',
+      'message_stats.deliver_get_details.rate',
+    ].join(',');
+    return (await this.request<MgmtQueueDepth[]>('GET', `/api/queues/${enc(vhost)}?columns=${columns}`)) ?? [];
+  }
+
+  /** A dynamic shovel (the rabbitmq_shovel plugin), e.g. the bench's baseline queue mover. */
+  async putShovel(vhost: string, name: string, value: Record<string, unknown>): Promise<void> {
+    await this.request('PUT', `/api/parameters/shovel/${enc(vhost)}/${enc(name)}`, { value });
+  }
+
+  async deleteShovel(vhost: string, name: string): Promise<void> {
+    await this.request('DELETE', `/api/parameters/shovel/${enc(vhost)}/${enc(name)}`, undefined, [404]);
   }
 
   toString(): string {

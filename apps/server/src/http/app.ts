@@ -1,10 +1,11 @@
-import express, { type Request, type RequestHandler } from 'express';
+import express from 'express';
 import { compilePortable, type Design } from '@retry-studio/topology-core';
 import type { DeployPlan } from '../deploy/planDeploy.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { BrokerConnectError, ManagementError, ManagementResolutionError, redactUrl } from '../broker/index.js';
+import { redactUrl } from '../broker/index.js';
+import { brokerFailure } from './brokerFailure.js';
 import { DeployService } from '../deploy/deployService.js';
 import { Manifest } from '../deploy/manifest.js';
 import { Brokers, brokerUrlFromRequest } from './brokers.js';
@@ -13,6 +14,8 @@ import { HttpError, errorHandler, sendError } from './httpError.js';
 import { rateLimit, type RateLimitOptions } from './rateLimit.js';
 import { forbiddenKeyGuard, hostCheck, securityHeaders, stateChangeGuard } from './safety.js';
 import { deployRequest, parseBody, planRequest, teardownRequest } from './schemas.js';
+import type { AppContext } from './appContext.js';
+import { route } from './route.js';
 import { registerTraceRoutes } from './traceRoutes.js';
 
 const webDist = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
@@ -24,12 +27,6 @@ export interface AppOptions {
   /** override the rate limits (tests) */
   readonly rateLimits?: Partial<Record<'deploy' | 'teardown' | 'trace' | 'probe', RateLimitOptions>>;
   readonly bodyLimit?: string;
-}
-
-export interface AppContext {
-  readonly brokers: Brokers;
-  readonly deploy: DeployService;
-  readonly manifest: Manifest;
 }
 
 /**
@@ -44,42 +41,6 @@ function portableOffer(design: Design, plan: DeployPlan): Record<string, unknown
     ? { portable: { ok: true, changes: r.changes, design: r.design } }
     : { portable: { ok: false, errors: r.errors.slice(0, 20).map((e) => ({ field: `design.${e.path}`, message: e.message })) } };
 }
-
-/** What a step reads through the management API, for the error when it has none. */
-const SEES: Record<string, string> = {
-  plan: "the broker's vhosts, exchanges, queues and bindings",
-  deploy: "the broker's vhosts, exchanges, queues and bindings (and creates vhosts)",
-  teardown: "the queues' unacked messages and the vhosts it created",
-  trace: "the deployed objects and the queue depths",
-};
-
-/**
- * Broker-side failures become 502 with our message (never amqplib's, never a password), prefixed
- * with the step. A management API that is another broker's is a bad request (400); every
- * management problem names the field `managementUrl` and what the step cannot see without it.
- */
-export const brokerFailure =
-  (step: 'probe' | 'plan' | 'deploy' | 'teardown' | 'trace') =>
-  (err: unknown): never => {
-    if (err instanceof BrokerConnectError) throw new HttpError(502, `${step}: ${err.message}`, 'broker');
-    if (err instanceof ManagementResolutionError) {
-      const sees = SEES[step] ? `; without it the ${step} cannot see ${SEES[step]}` : '';
-      throw new HttpError(err.problem === 'other-broker' ? 400 : 502, `${step}: ${err.message}${sees}`, 'managementUrl', { management: { tried: err.resolution.tried } });
-    }
-    if (err instanceof ManagementError) throw new HttpError(502, `${step}: ${err.message}`, 'broker');
-    throw err;
-  };
-
-/** Express 5 forwards rejected promises to the error handler; this keeps handlers terse. */
-export const route =
-  (fn: (req: Request, res: express.Response) => Promise<unknown> | unknown): RequestHandler =>
-  async (req, res, next) => {
-    try {
-      await fn(req, res);
-    } catch (err) {
-      next(err);
-    }
-  };
 
 export function createApp(options: AppOptions) {
   const app = express();

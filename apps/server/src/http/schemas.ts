@@ -67,6 +67,10 @@ export const traceRequest = z
     persistent: z.boolean().optional(),
     /** stop the workers after this long, ms (default 60 s) */
     durationMs: z.number().int().min(100).max(30 * 60_000).optional(),
+    /** the failure model for workers whose behaviour has none (the core's FailureModel; checked by validateFailureModel) */
+    failure: z.unknown().optional(),
+    /** seed of the failure model's draws, as in the simulator (default 1) */
+    seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
     /** include the simulator's prediction and the first difference */
     predict: z.boolean().optional(),
     /** workers' in-memory cap on messages awaiting processing (backpressure) */
