@@ -1,14 +1,12 @@
 import { BrokerConnectError, ManagementError, ManagementResolutionError } from '../broker/index.js';
 import { HttpError } from './httpError.js';
 
-export type BrokerStep = 'probe' | 'plan' | 'deploy' | 'teardown' | 'trace';
-
 /** What a step reads through the management API, for the error when it has none. */
-const SEES: Partial<Record<BrokerStep, string>> = {
+const SEES: Record<string, string> = {
   plan: "the broker's vhosts, exchanges, queues and bindings",
   deploy: "the broker's vhosts, exchanges, queues and bindings (and creates vhosts)",
   teardown: "the queues' unacked messages and the vhosts it created",
-  trace: 'the deployed objects and the queue depths',
+  trace: "the deployed objects and the queue depths",
 };
 
 /**
@@ -17,7 +15,7 @@ const SEES: Partial<Record<BrokerStep, string>> = {
  * management problem names the field `managementUrl` and what the step cannot see without it.
  */
 export const brokerFailure =
-  (step: BrokerStep) =>
+  (step: 'probe' | 'plan' | 'deploy' | 'teardown' | 'trace') =>
   (err: unknown): never => {
     if (err instanceof BrokerConnectError) throw new HttpError(502, `${step}: ${err.message}`, 'broker');
     if (err instanceof ManagementResolutionError) {

@@ -30,7 +30,13 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
   } catch {
     if (!res.ok) throw new ApiError(`${res.status} ${res.statusText}`, res.status);
   }
-  if (!res.ok) throw new ApiError(String(json.error ?? `${res.status} ${res.statusText}`), res.status, json.field as string | undefined, json);
+  if (!res.ok)
+    throw new ApiError(
+      String(json.error ?? `${res.status} ${res.statusText}`),
+      res.status,
+      json.field as string | undefined,
+      json,
+    );
   return json as T;
 }
 
@@ -59,7 +65,16 @@ export interface Probe {
   exchangeTypes: string[];
   plugins: Record<string, boolean>;
   quorum: boolean;
-  management: { available: boolean; baseUrl: string; source?: 'given' | 'env' | 'discovered'; version?: string; node?: string; error?: string; tried?: TriedManagement[]; ms?: number };
+  management: {
+    available: boolean;
+    baseUrl: string;
+    source?: 'given' | 'env' | 'discovered';
+    version?: string;
+    node?: string;
+    error?: string;
+    tried?: TriedManagement[];
+    ms?: number;
+  };
 }
 
 export type PlanStatus = 'create' | 'unchanged' | 'conflict' | 'unsupported';
@@ -90,7 +105,12 @@ export interface PlanResponse {
 }
 export interface DeployResponse extends PlanResponse {
   error?: string;
-  result: { ok: boolean; applied?: unknown[]; skipped?: Array<{ kind: string; name: string; status: string; message?: string }>; failure?: { kind: string; name: string; brokerMessage: string } };
+  result: {
+    ok: boolean;
+    applied?: unknown[];
+    skipped?: Array<{ kind: string; name: string; status: string; message?: string }>;
+    failure?: { kind: string; name: string; brokerMessage: string };
+  };
 }
 export type TeardownResponse = {
   ok: true;
@@ -115,7 +135,13 @@ export interface Difference {
   at?: { t: number; seq: number };
 }
 export interface PredictionResponse {
-  comparison: { messagesCompared: number; matching: number; firstDifference?: Difference; differences: Difference[]; note?: string };
+  comparison: {
+    messagesCompared: number;
+    matching: number;
+    firstDifference?: Difference;
+    differences: Difference[];
+    note?: string;
+  };
   predicted?: SimEvent[];
   note?: string;
 }
@@ -138,8 +164,10 @@ export const api = {
   probe: (t: Target) => call<Probe>('GET', `/api/broker${q(t)}`),
   plan: (design: Design, t: Target) => call<PlanResponse>('POST', '/api/plan', { design, ...clean(t) }),
   deploy: (design: Design, t: Target) => call<DeployResponse>('POST', '/api/deploy', { design, ...clean(t) }),
-  teardown: (designName: string, t: Target, force = false) => call<TeardownResponse>('POST', '/api/teardown', { designName, ...clean(t), ...(force ? { force: true } : {}) }),
-  trace: (design: Design, t: Target, messages: number) => call<TraceStart>('POST', '/api/trace', { design, ...clean(t), messages, predict: true }),
+  teardown: (designName: string, t: Target, force = false) =>
+    call<TeardownResponse>('POST', '/api/teardown', { designName, ...clean(t), ...(force ? { force: true } : {}) }),
+  trace: (design: Design, t: Target, messages: number) =>
+    call<TraceStart>('POST', '/api/trace', { design, ...clean(t), messages, predict: true }),
   prediction: (id: string) => call<PredictionResponse>('GET', `/api/trace/${encodeURIComponent(id)}/prediction`),
   stopTrace: (id: string) => call<unknown>('POST', `/api/trace/${encodeURIComponent(id)}/stop`, {}),
 };

@@ -19,6 +19,7 @@ import { dlRoutingKeyWithoutDlx } from './rules/dlRoutingKeyWithoutDlx.js';
 import { overflowDropsSilently } from './rules/overflowDropsSilently.js';
 import { largeExceptionHeaders } from './rules/largeExceptionHeaders.js';
 import { immutableArgumentChange } from './rules/immutableArgumentChange.js';
+import { nackNeverReachesDeliveryLimit } from './rules/nackNeverReachesDeliveryLimit.js';
 
 export const RULES: readonly LintRule[] = [
   requeueWithoutLimit,
@@ -36,6 +37,7 @@ export const RULES: readonly LintRule[] = [
   overflowDropsSilently,
   largeExceptionHeaders,
   immutableArgumentChange,
+  nackNeverReachesDeliveryLimit,
 ];
 
 export const LINT_RULE_IDS: readonly string[] = RULES.map((r) => r.id);
