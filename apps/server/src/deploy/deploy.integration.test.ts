@@ -38,7 +38,7 @@ describe.each(TEST_BROKERS)('on RabbitMQ $name', (broker) => {
       const d = retryLoopDesign('idem');
       const p1 = await srv.post('/api/plan', { design: d, prefix });
       expect(p1.status).toBe(200);
-      expect(p1.body.plan.summary).toEqual({ create: 9, unchanged: 0, conflict: 0, unsupported: 0 });
+      expect(p1.body.plan.summary).toEqual({ create: 9, update: 0, remove: 0, unchanged: 0, conflict: 0, unsupported: 0 });
       // a plan changes nothing
       expect((await mgmt.listQueues('/')).some((q) => q.name.startsWith(prefix))).toBe(false);
       const dep = await srv.post('/api/deploy', { design: d, prefix });
@@ -67,7 +67,7 @@ describe.each(TEST_BROKERS)('on RabbitMQ $name', (broker) => {
       );
       expect(JSON.stringify(list.body)).not.toMatch(/guest:guest/);
       const p2 = await srv.post('/api/plan', { design: d, prefix });
-      expect(p2.body.plan.summary).toEqual({ create: 0, unchanged: 9, conflict: 0, unsupported: 0 });
+      expect(p2.body.plan.summary).toEqual({ create: 0, update: 0, remove: 0, unchanged: 9, conflict: 0, unsupported: 0 });
       const dep2 = await srv.post('/api/deploy', { design: d, prefix });
       expect(dep2.body.result.applied).toEqual([]);
       // the DLX argument points at the prefixed exchange
