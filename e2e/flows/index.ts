@@ -3,5 +3,6 @@ import { designByDragging, exportFlow, keyboardFlow, lintFlow, templateFlow } fr
 import { behaviourFormFlow, budgetFlow, everyTemplateFlow, inspectMessageFlow, simulateFlow } from './simFlows.js';
 import { deployAndTraceFlow, divergenceFlow, unsupportedPlanFlow } from './brokerFlows.js';
 import { broker43Flow } from './broker43Flows.js';
+import { renameFlow } from './renameFlow.js';
 
-export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, lintFlow, keyboardFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, unsupportedPlanFlow, broker43Flow];
+export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, unsupportedPlanFlow, broker43Flow];

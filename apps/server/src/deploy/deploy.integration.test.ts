@@ -62,7 +62,7 @@ describe.each(TEST_BROKERS)('on RabbitMQ $name', (broker) => {
           prefix,
           vhost: '/',
           designName: 'idem',
-          counts: { exchanges: 3, queues: 3, bindings: 3 },
+          counts: { exchanges: 3, queues: 3, bindings: 3, policies: 0 },
         }),
       );
       expect(JSON.stringify(list.body)).not.toMatch(/guest:guest/);

@@ -31,7 +31,8 @@ export class DeployService {
     const r = new Renamer(target.prefix);
     const real = renameDesign(design, r);
     const state = await readBrokerState(await this.brokers.management(url, managementUrl), target.vhost);
-    return { plan: diffTopology(design.topology, real.topology, state, target), real };
+    const owned = this.record(url, target)?.policies ?? [];
+    return { plan: diffTopology(design.topology, real.topology, state, target, owned), real };
   }
 
   async deploy(design: Design, url: AmqpUrl, target: DeployTarget, managementUrl?: string): Promise<{ plan: DeployPlan; result: ApplyResult; deployment: string }> {
@@ -67,6 +68,7 @@ export class DeployService {
       // keep what is left in the manifest
       record.queues = record.queues.filter((q) => !res.deleted.queues.includes(q) && !res.alreadyGone.includes(q));
       record.exchanges = record.exchanges.filter((e) => !res.deleted.exchanges.includes(e));
+      record.policies = record.policies.filter((p) => !res.deleted.policies.includes(p));
       record.bindings = [];
       this.manifest.save();
     }

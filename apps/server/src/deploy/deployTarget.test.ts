@@ -64,7 +64,7 @@ describe('deploy target and renaming', () => {
     });
     const d = { ...base, topology: { ...base.topology, policies: [{ name: 'p', pattern: '^work$', 'apply-to': 'queues' as const, definition: { 'dead-letter-exchange': 'dlx' } }] } };
     const r = renameDesign(d, new Renamer('pre.'));
-    expect(r.topology.policies).toEqual([{ name: 'p', pattern: '^pre\\.work$', 'apply-to': 'queues', definition: { 'dead-letter-exchange': 'pre.dlx' } }]);
+    expect(r.topology.policies).toEqual([{ name: 'pre.p', pattern: '^pre\\.(?:work$)', 'apply-to': 'queues', definition: { 'dead-letter-exchange': 'pre.dlx' } }]);
     // routing keys are not names on the broker: the binding key and the publisher's key stay
     expect(r.topology.bindings[0]).toMatchObject({ source: 'pre.dlx', destination: 'pre.work', routing_key: 'work' });
     expect(r.publishers[0]).toEqual({ id: 'p', exchange: 'pre.dlx', routingKey: 'work', properties: { headers: { 'radlx-track-queue': 'pre.work' } } });

@@ -95,10 +95,7 @@ export function createApp(options: AppOptions) {
     const { design, warnings } = designFromRequest(body.design);
     const target = ctx.deploy.target(design, url, body);
     checkPrefixedNames(design, target.prefix);
-    const extra = (design.topology.policies ?? []).length
-      ? [{ path: 'design.topology.policies', message: 'policies are not deployed by this tool (only exchanges, queues and bindings); apply them with rabbitmqctl set_policy' }]
-      : [];
-    return { url, design, warnings: [...warnings, ...extra], target };
+    return { url, design, warnings, target };
   };
 
   app.post(
@@ -159,7 +156,7 @@ export function createApp(options: AppOptions) {
         prefix: r.prefix,
         designName: r.designName,
         createdVhost: r.createdVhost,
-        counts: { exchanges: r.exchanges.length, queues: r.queues.length, bindings: r.bindings.length },
+        counts: { exchanges: r.exchanges.length, queues: r.queues.length, bindings: r.bindings.length, policies: r.policies.length },
         createdAt: r.createdAt,
         updatedAt: r.updatedAt,
       })),

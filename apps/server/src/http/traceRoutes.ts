@@ -124,7 +124,7 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
     const n = s.opts.messages ?? 1;
     let p: ReturnType<typeof predict>;
     try {
-      p = predict(s.design, { messages: n, publisher: s.publisherSpec.id, seed: s.seed, ...(s.failure ? { failure: s.failure } : {}) });
+      p = predict(s.design, { messages: n, publisher: s.publisherSpec.id, seed: s.seed, overrides: s.opts, ...(s.failure ? { failure: s.failure } : {}) });
     } catch (err) {
       throw new HttpError(500, `the simulator failed on this design: ${String((err as Error).message).slice(0, 300)}`);
     }

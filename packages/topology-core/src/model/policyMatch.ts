@@ -80,6 +80,11 @@ export function choosePolicy(policies: readonly PolicyDef[] | undefined, name: s
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
+/** A pattern that matches exactly this name. */
+export function exactNamePattern(name: string): string {
+  return `^${escapeRegExp(name)}$`;
+}
+
 /**
  * A design policy's pattern moved onto prefixed broker names (`orders.q` -> `rs.demo.orders.q`):
  * anchored at the prefix, so it never matches another deployment's or anyone else's objects.

@@ -8,12 +8,12 @@ import { MAX_TTL_MS, checkDelay, checkExpirationString } from './arguments.js';
 import { isForbiddenKey, pathIndex, pathKey } from './names.js';
 import { migrateDesign } from './migrate.js';
 import { checkDanglingReferences } from './danglingReferences.js';
+import { DEATH_REASONS, isDeathReason } from './xDeath.js';
 import { isNodeId, parseNodeId } from './nodeIds.js';
 import { IssueSink, isPlainObject, type ValidationIssue, type ValidationResult } from './validateResult.js';
 import { checkTable, validateTopologyInto, type TopologyValidationOptions } from './validateTopology.js';
 
 const COUNTER_KINDS = ['attempt', 'header', 'deathCount', 'deliveryCount'];
-const DEATH_REASONS = ['rejected', 'expired', 'maxlen', 'delivery_limit'];
 
 interface Ctx {
   readonly sink: IssueSink;
@@ -28,7 +28,7 @@ function checkCounter(ctx: Ctx, path: string, c: unknown): void {
   if (c.kind === 'header' && typeof c.name === 'string' && isForbiddenKey(c.name)) ctx.sink.error(`${path}.name`, 'forbidden-key', `the key "${c.name}" is not allowed`);
   if (c.kind === 'deathCount') {
     if (c.queue !== undefined && typeof c.queue !== 'string') ctx.sink.error(`${path}.queue`, 'field-type', 'queue must be a string');
-    if (c.reason !== undefined && !DEATH_REASONS.includes(c.reason as string))
+    if (c.reason !== undefined && !isDeathReason(c.reason))
       ctx.sink.error(`${path}.reason`, 'field-type', `reason must be one of ${DEATH_REASONS.join(', ')}`);
   }
 }

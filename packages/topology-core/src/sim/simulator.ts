@@ -12,6 +12,7 @@ import { EventHeap } from './eventHeap.js';
 import { attemptDraw } from './rng.js';
 import { profileFor, type SemanticsProfile } from './profiles.js';
 import { queueConfig } from './queueConfig.js';
+import { parseXDeath } from '../model/xDeath.js';
 import { QEntry, QueueState, entryPos, type ConsumerSlot } from './queueState.js';
 import { EMPTY_HEADERS, deadLetterMsg, isCycle } from './deadLetter.js';
 import { MsgRec, plainPublishShape } from './msgRecord.js';
@@ -428,8 +429,9 @@ export class Simulator {
       const h = { ...headers };
       delete h['x-death'];
       headers = h;
-      if (Array.isArray(xd)) {
-        xDeath = xd.filter((e): e is { [k: string]: AmqpValue } => typeof e === 'object' && e !== null && !Array.isArray(e)).map(parseDeath);
+      const parsed = parseXDeath(xd);
+      if (parsed) {
+        xDeath = parsed;
         fromClient = true;
       }
     }
@@ -1008,18 +1010,4 @@ function withDelayNegated(m: Msg, delayMs: number): Msg {
     deliveryCount: m.deliveryCount,
   };
   return new MsgRec(m.logical, m.body, m.bytes, shape);
-}
-
-function parseDeath(t: { readonly [k: string]: AmqpValue }): XDeathEntry {
-  const rk = t['routing-keys'];
-  const oe = t['original-expiration'];
-  return {
-    queue: String(t['queue'] ?? ''),
-    reason: String(t['reason'] ?? 'rejected') as DeathReason,
-    count: typeof t['count'] === 'number' ? t['count'] : 1,
-    exchange: String(t['exchange'] ?? ''),
-    'routing-keys': Array.isArray(rk) ? rk.map((k) => String(k)) : [],
-    ...(typeof t['time'] === 'number' ? { time: t['time'] } : {}),
-    ...(oe !== undefined ? { 'original-expiration': String(oe) } : {}),
-  };
 }
