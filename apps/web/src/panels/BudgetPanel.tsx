@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { computeBudget, compareStrategies, type BudgetFailure, type Ending, type RetryBudget, type StrategyEntry } from '@retry-studio/topology-core';
+import { computeBudget, compareStrategies, joinCollapsed, type BudgetFailure, type Ending, type RetryBudget, type StrategyEntry } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
 import { buildTemplate, listTemplates } from './templates';
 import { fmtT } from './SimBar';
@@ -105,7 +105,7 @@ function BudgetTable({ rows }: { rows: RetryBudget[] }) {
           <tr key={i} data-testid="budget-row" className={`border-t border-slate-800 align-top ${i === 0 ? 'bg-sky-950/40' : ''}`}>
             <td className="pr-2 font-semibold text-slate-100">{r.label}</td>
             <td className="pr-2">{r.attempts}</td>
-            <td className="pr-2 font-mono">{r.delaysMs.length ? r.delaysMs.map(fmtT).join(', ') : '—'}</td>
+            <td className="pr-2 font-mono">{r.delaysMs.length ? joinCollapsed(r.delaysMs.map(fmtT)) : '—'}</td>
             <td className="pr-2">{fmtT(r.timeToFinalMs)}{r.truncated ? ' (cut off)' : ''}</td>
             <td className="pr-2">{endText(r.endsIn)}</td>
             <td className="pr-2 font-mono">

@@ -1,5 +1,10 @@
 import type { StateCreator } from 'zustand';
 import type { AppState } from './store';
+import { readUiPrefs, writeUiPrefs } from './uiPrefs';
+
+/** the bottom panel's height bounds, px */
+export const BOTTOM_MIN = 120;
+export const BOTTOM_DEFAULT = 290;
 
 export type View = 'gallery' | 'designer';
 export type SideTab = 'inspect' | 'lint' | 'export' | 'broker';
@@ -22,6 +27,9 @@ export interface UiSlice {
   setBottomTab: (t: BottomTab) => void;
   notify: (text: string, tone?: 'info' | 'error') => void;
   requestFit: () => void;
+  /** height of the simulation panel under the canvas (resizable, remembered) */
+  bottomHeight: number;
+  setBottomHeight: (px: number) => void;
 }
 
 export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => ({
@@ -38,4 +46,10 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   setBottomTab: (bottomTab) => set({ bottomTab }),
   notify: (text, tone = 'info') => set({ toast: { text, tone } }),
   requestFit: () => set((s) => ({ fitRequest: s.fitRequest + 1 })),
+  bottomHeight: Math.max(BOTTOM_MIN, readUiPrefs().bottomHeight ?? BOTTOM_DEFAULT),
+  setBottomHeight: (px) => {
+    const bottomHeight = Math.max(BOTTOM_MIN, Math.round(px));
+    set({ bottomHeight });
+    writeUiPrefs({ bottomHeight });
+  },
 });

@@ -10,6 +10,7 @@ import { designToSimulation } from '../sim/designToSimulation.js';
 import { lintDesign } from '../lint/lintDesign.js';
 import type { Ending } from '../templates/types.js';
 import { activeQueuesOf, traceMessages, type BrokerOps, type MessageTrace } from './trace.js';
+import { joinCollapsed } from '../text/collapseRepeats.js';
 
 export type BudgetFailure =
   | { readonly kind: 'failFirst'; readonly n: number }
@@ -162,7 +163,7 @@ export function formatComparison(rows: readonly RetryBudget[]): string {
   const body = rows.map((r) => [
     r.label,
     String(r.attempts) + (r.truncated ? '+' : ''),
-    r.delaysMs.length ? r.delaysMs.map(formatMs).join(', ') : '-',
+    r.delaysMs.length ? joinCollapsed(r.delaysMs.map(formatMs)) : '-',
     formatMs(r.timeToFinalMs),
     endText(r.endsIn),
     String(r.ops.publishes),

@@ -8,6 +8,7 @@ import { MAX_TTL_MS, checkDelay, checkExpirationString } from './arguments.js';
 import { isForbiddenKey, pathIndex, pathKey } from './names.js';
 import { migrateDesign } from './migrate.js';
 import { DEATH_REASONS, isDeathReason } from './xDeath.js';
+import { checkDanglingReferences } from './danglingReferences.js';
 import { isNodeId, parseNodeId } from './nodeIds.js';
 import { IssueSink, isPlainObject, type ValidationIssue, type ValidationResult } from './validateResult.js';
 import { checkTable, validateTopologyInto, type TopologyValidationOptions } from './validateTopology.js';
@@ -310,6 +311,7 @@ function validateDesignInto(sink: IssueSink, d: unknown, opts: DesignValidationO
       sink.error('origin', 'field-type', 'origin must be {template, params}');
     else checkTable(sink, 'origin.params', d.origin.params, 'params');
   }
+  checkDanglingReferences(sink, d);
 }
 
 export type ParseDesignResult =
@@ -331,4 +333,12 @@ export function parseDesign(input: unknown, opts: DesignValidationOptions = {}):
     warnings: r.warnings,
     ...(m.applied.length > 0 ? { migratedFrom: m.from } : {}),
   };
+}
+
+/** A failure model given on its own (a trace request's `failure`): the issues, paths under `path`. */
+export function validateFailureModel(f: unknown, path = 'failure'): readonly ValidationIssue[] {
+  const sink = new IssueSink();
+  if (f === undefined) sink.error(path, 'field-type', 'failure must be an object');
+  else checkFailure({ sink, exchanges: new Set(), queues: new Set() }, path, f);
+  return sink.errors;
 }

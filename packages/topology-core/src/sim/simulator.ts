@@ -9,7 +9,7 @@ import type { ConsumerAction, ConsumerBehaviour, ConsumerSpec, DeathReason, Fail
 import type { DropReason, PublishOrigin, SimEvent, XDeathEntry } from './events.js';
 import type { IgnoredArgument, Logical, MessageSnapshot, Msg, MsgShape, QueueDepth, SimStep, SimulationInput, SimulationResult } from './types.js';
 import { EventHeap } from './eventHeap.js';
-import { mulberry32, type Rng } from './rng.js';
+import { attemptDraw } from './rng.js';
 import { profileFor, type SemanticsProfile } from './profiles.js';
 import { queueConfig } from './queueConfig.js';
 import { parseXDeath } from '../model/xDeath.js';
@@ -57,21 +57,14 @@ type Work =
   | { readonly k: 'step' }
   | QEntry
   | { readonly k: 'retry'; readonly d: Delivery }
+  /** a republish's confirm arrives: the consumer acks the original */
+  | { readonly k: 'confirm'; readonly d: Delivery }
   | { readonly k: 'expire'; readonly q: QueueState }
   | { readonly k: 'delayed'; readonly exchange: string; readonly msg: Msg }
   | { readonly k: 'queue-expires'; readonly q: QueueState }
   /** a 4.3 quorum queue's delayed retry ends: the entry is ready again */
   | { readonly k: 'qq-retry'; readonly q: QueueState; readonly e: QEntry };
 
-const CONSUMER_ORIGIN_CACHE = new Map<string, PublishOrigin>();
-function consumerOrigin(id: string): PublishOrigin {
-  let o = CONSUMER_ORIGIN_CACHE.get(id);
-  if (!o) {
-    o = { kind: 'consumer', id };
-    CONSUMER_ORIGIN_CACHE.set(id, o);
-  }
-  return o;
-}
 const STEP_WORK: Work = { k: 'step' };
 const OK = { ok: true } as const;
 const NOT_OK = { ok: false } as const;
@@ -96,7 +89,6 @@ const RELEASED: Msg = Object.freeze({
 export class Simulator {
   readonly profile: SemanticsProfile;
   private readonly heap = new EventHeap<Work>();
-  private readonly rng: Rng;
   private readonly index: ExchangeIndex;
   private readonly router: Router;
   private readonly queues = new Map<string, QueueState>();
@@ -125,13 +117,24 @@ export class Simulator {
   private finished = false;
   private truncatedFlag = false;
   private logicalCount = 0;
-  private readonly random = (): number => this.rng.next();
+  // per (message, attempt), not a shared sequence: the live trace's workers draw the same verdicts in their own order
+  private readonly random = (): number => attemptDraw(this.input.seed ?? 1, this.failureCtx.messageIndex, this.failureCtx.attempt);
   private readonly failureCtx: { attempt: number; body: string; messageIndex: number; random: () => number } = {
     attempt: 0,
     body: '',
     messageIndex: 0,
     random: this.random,
   };
+  /** one origin object per consumer of this run (bounded by the design, dropped with the run) */
+  private readonly consumerOrigins = new Map<string, PublishOrigin>();
+  private consumerOrigin(id: string): PublishOrigin {
+    let o = this.consumerOrigins.get(id);
+    if (!o) {
+      o = { kind: 'consumer', id };
+      this.consumerOrigins.set(id, o);
+    }
+    return o;
+  }
   private readonly routeOpts: RouteOptions;
   private readonly routeOptsDelayDone: RouteOptions;
 
@@ -145,7 +148,6 @@ export class Simulator {
 
   constructor(readonly input: SimulationInput) {
     this.profile = profileFor(input.profile, input.profileOptions);
-    this.rng = mulberry32(input.seed ?? 1);
     this.index = compileExchanges(input.topology, input.plugins);
     this.router = new Router(this.index);
     this.routeOpts = { strictHeaders: this.profile.strictHeaderMatch, delayDone: false };
@@ -270,6 +272,9 @@ export class Simulator {
       case 'retry':
         this.retryAttempt(w.d);
         break;
+      case 'confirm':
+        this.apply(w.d, { kind: 'ack' });
+        break;
       case 'expire': {
         const q = w.q;
         if (nt >= q.timerAt) q.timerAt = Infinity;
@@ -334,7 +339,9 @@ export class Simulator {
     if (s.kind === 'publish') {
       const props = s.properties;
       const logical: Logical = { id: s.msgId ?? `m${this.logicalCount + 1}`, index: ++this.logicalCount, seen: 0, counts: undefined, runs: 0 };
-      this.clientPublish(logical, s.body, s.exchange, s.routingKey, props?.headers ?? NO_HEADERS, props?.expiration, s.mandatory ?? false, STEP_ORIGIN, undefined);
+      // the broker delivers expiration as the string on the wire, whatever type a design file gave
+      const exp = props?.expiration as string | number | undefined;
+      this.clientPublish(logical, s.body, s.exchange, s.routingKey, props?.headers ?? NO_HEADERS, exp === undefined ? undefined : String(exp), s.mandatory ?? false, STEP_ORIGIN, undefined);
     } else nextAt = this.t + Math.max(0, s.ms);
     // steps run one after another: only one is ever scheduled, so one shared work item does
     if (i + 1 < this.steps.length || nextAt > this.t) this.heap.push(nextAt, STEP_WORK);
@@ -521,7 +528,7 @@ export class Simulator {
   // ---------------------------------------------------------------- queues
 
   /** false when the queue refused it (x-overflow reject-publish / reject-publish-dlx) */
-  private enqueue(q: QueueState, msg: Msg): boolean {
+  private enqueue(q: QueueState, msg: Msg, deadLettered = false): boolean {
     this.hops++;
     const cfg = q.cfg;
     // reject-publish(-dlx): would this message take the queue over its limit? (will_overflow, only ready messages count)
@@ -555,6 +562,8 @@ export class Simulator {
         return true;
       }
     }
+    // 4.3: dead-lettered into a classic queue whose consumers are all busy -> redelivered later
+    if (deadLettered && q.consumers.length > 0 && !cfg.quorum && this.profile.deadLetterToBusyConsumerRedelivered) entry.redelivered = true;
     q.ready.push(entry);
     q.readyBytes += msg.bytes;
     this.dropHeadOverflow(q);
@@ -744,9 +753,10 @@ export class Simulator {
         break;
       case 'republish': {
         const plan = planRepublish(action, d);
-        this.clientPublish(msg.logical, msg.body, plan.exchange, plan.routingKey, plan.headers, plan.expiration, false, consumerOrigin(c.id), plan.keepXDeath ? msg.xDeath : undefined);
-        // confirmed: now ack the original
-        this.apply(d, { kind: 'ack' });
+        this.clientPublish(msg.logical, msg.body, plan.exchange, plan.routingKey, plan.headers, plan.expiration, false, this.consumerOrigin(c.id), plan.keepXDeath ? msg.xDeath : undefined);
+        // the ack waits for the confirm, which comes after what the copy's arrival set going at
+        // this instant (a persistent copy is confirmed once written): the original is held meanwhile
+        this.heap.push(this.t, { k: 'confirm', d });
         return;
       }
       case 'retryInProcess': {
@@ -881,7 +891,8 @@ export class Simulator {
       if (this.wantEvents) this.emit({ kind: 'delayed', t: this.t, seq: this.seq++, msgId: dl.id, body: dl.body, exchange: d.exchange, delayMs: d.delayMs, until: this.t + d.delayMs });
       else this.seq++;
       this.touchInFlight(1);
-      this.heap.push(this.t + d.delayMs, { k: 'delayed', exchange: d.exchange, msg: dl });
+      const held = this.profile.deadLetterDelayNegated ? withDelayNegated(dl, d.delayMs) : dl;
+      this.heap.push(this.t + d.delayMs, { k: 'delayed', exchange: d.exchange, msg: held });
     }
     const qs = r.queues;
     if (qs.length === 0) {
@@ -900,7 +911,7 @@ export class Simulator {
         continue;
       }
       delivered++;
-      this.enqueue(this.queues.get(name) as QueueState, dl);
+      this.enqueue(this.queues.get(name) as QueueState, dl, true);
     }
     // at-least-once keeps a message whose only targets are cycles (rabbit_fifo_dlx_integration_SUITE `cycle`)
     if (delivered === 0 && cfg.atLeastOnce) q.retained++;
@@ -965,4 +976,18 @@ function countDelivery(L: Logical, ord: number): number {
   const n = (L.counts[ord] ?? 0) + 1;
   L.counts[ord] = n;
   return n;
+}
+
+/** a dead letter held by a delayed exchange comes out with x-delay negated (3.10 + plugin 3.10.2) */
+function withDelayNegated(m: Msg, delayMs: number): Msg {
+  const shape: MsgShape = {
+    exchange: m.exchange,
+    routingKeys: m.routingKeys,
+    headers: { ...m.headers, 'x-delay': -delayMs },
+    xDeath: m.xDeath,
+    xDeathFromClient: m.xDeathFromClient,
+    expiration: m.expiration,
+    ccInKeys: m.ccInKeys,
+  };
+  return new MsgRec(m.logical, m.body, m.bytes, shape);
 }
