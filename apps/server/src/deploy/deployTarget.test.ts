@@ -64,7 +64,6 @@ describe('deploy target and renaming', () => {
     });
     const d = { ...base, topology: { ...base.topology, policies: [{ name: 'p', pattern: '^work$', 'apply-to': 'queues' as const, definition: { 'dead-letter-exchange': 'dlx' } }] } };
     const r = renameDesign(d, new Renamer('pre.'));
-    // the policy is ours on the broker (prefixed name, pattern anchored at the prefix)
     expect(r.topology.policies).toEqual([{ name: 'pre.p', pattern: '^pre\\.(?:work$)', 'apply-to': 'queues', definition: { 'dead-letter-exchange': 'pre.dlx' } }]);
     // routing keys are not names on the broker: the binding key and the publisher's key stay
     expect(r.topology.bindings[0]).toMatchObject({ source: 'pre.dlx', destination: 'pre.work', routing_key: 'work' });

@@ -13,8 +13,21 @@ function budgetFailure(f: ReturnType<typeof useApp.getState>['failure']): { fail
   return { failure: { kind: 'always' }, note: `the budget is computed for a failing message; "${f.kind}" is shown as "fail always"` };
 }
 
-const endText = (e: Ending): string =>
-  e.kind === 'queue' ? `in ${e.queue}` : e.kind === 'acked' ? 'processed' : e.kind === 'dropped' ? 'dropped' : 'still cycling';
+function endText(e: Ending): string {
+  switch (e.kind) {
+    case 'queue':
+      return `in ${e.queue}`;
+    case 'acked':
+      return 'processed';
+    case 'dropped':
+      return 'dropped';
+    case 'cycling':
+      return 'still cycling';
+    case 'attempt-cap':
+      // the worker stopped failing (fail-first K); failing every time, it would retry forever
+      return `attempt cap hit (${e.attempts}): never ends`;
+  }
+}
 
 /** The retry budget of the design, and strategies side by side under the same failure model. */
 export function BudgetPanel() {

@@ -60,3 +60,24 @@ describe('pnpm cli rename', () => {
     expect((await cli('rename', 'd.json', '--queue', 'nope', 'b')).err).toContain('no queue named "nope"');
   });
 });
+
+describe('the linter and the simulator on a rename done by hand (every field but the counter)', () => {
+  it('lint fails naming the queue and the counter; simulate reports the attempt cap, not "processed"', async () => {
+    const d = JSON.parse((await cli('rename', 'd.json', '--queue', 'orders.q', 'orders.work')).out) as Design;
+    const w = d.consumers[0]!;
+    if (w.behaviour.kind !== 'worker') throw new Error('worker');
+    const first = w.behaviour.onFailure[0]!;
+    const stale: Design = {
+      ...d,
+      consumers: [{ ...w, behaviour: { ...w.behaviour, onFailure: [{ ...first, when: { kind: 'lt', counter: { kind: 'deathCount', queue: 'orders.q', reason: 'rejected' }, value: 3 } }, ...w.behaviour.onFailure.slice(1)] } }],
+    };
+    await writeFile(path.join(dir, 'stale.json'), writeDesignJson(stale));
+    const lint = await cli('lint', 'stale.json');
+    expect(lint.code).toBe(1);
+    expect(lint.out).toContain('retry-never-ends: orders.work:');
+    expect(lint.out).toContain('queue orders.q, reason rejected reads 0');
+    const sim = await cli('simulate', 'stale.json', '--fail-first', '20');
+    expect(sim.out).toContain('ends in:          attempt cap hit at attempt 21');
+    expect(sim.out).not.toContain('processed (acked)');
+  });
+});
