@@ -20,6 +20,7 @@ import { overflowDropsSilently } from './rules/overflowDropsSilently.js';
 import { largeExceptionHeaders } from './rules/largeExceptionHeaders.js';
 import { immutableArgumentChange } from './rules/immutableArgumentChange.js';
 import { retryNeverEnds } from './rules/retryNeverEnds.js';
+import { nackNeverReachesDeliveryLimit } from './rules/nackNeverReachesDeliveryLimit.js';
 
 export const RULES: readonly LintRule[] = [
   requeueWithoutLimit,
@@ -38,6 +39,7 @@ export const RULES: readonly LintRule[] = [
   largeExceptionHeaders,
   immutableArgumentChange,
   retryNeverEnds,
+  nackNeverReachesDeliveryLimit,
 ];
 
 export const LINT_RULE_IDS: readonly string[] = RULES.map((r) => r.id);

@@ -4,6 +4,8 @@ import { A, C, S, T, run } from './testing/builders.js';
 // ../shared/reference/rabbitmq-4.3.md, dlx-error-queue-requeue-consumer: on 4.3.6 a message
 // dead-lettered into a classic queue while its only consumer (prefetch 1) holds an unacked
 // message is delivered `redelivered: true`; 3.10.8 says false; published messages say false on both.
+// What makes it: the dead letter carries its failed deliveries (our recordings
+// conformance/scenarios-4.3/dead-letter-*.json); a message that expired unconsumed carries none.
 describe('redelivered flag of a dead letter that waits for a busy consumer', () => {
   // the reference's minimal case: three messages rejected into a DLX at once; the DLQ consumer
   // republishes each (and waits for the confirm) before its ack
@@ -46,9 +48,21 @@ describe('redelivered flag of a dead letter that waits for a busy consumer', () 
     expect(flags(r, 'dlq')).toEqual([false, false]);
   });
 
-  it('4.3: a dead letter into a queue with no consumer is not flagged (drained or consumed later)', () => {
-    const r = run({ topology: topo, consumers: [C.script('work', A.reject)], steps: [S.publish('', 'work', 'a')], profile: '4.x', profileOptions: { v43: true } });
-    expect(r.final['dlq']?.map((m) => m.redelivered)).toEqual([false]);
+  it('4.3: a message that expired unconsumed is not flagged, even behind a busy consumer', () => {
+    const t = T.topology(T.exchange('dlx', 'fanout'), T.queue('wait', { dlx: 'dlx', ttl: 100 }), T.queue('dlq'), T.queue('parked'), T.bind('dlx', 'dlq'));
+    const r = run({ ...input, topology: t, steps: [S.publish('', 'wait', 'a'), S.publish('', 'wait', 'b')], profile: '4.x', profileOptions: { v43: true } });
+    expect(flags(r, 'dlq')).toEqual([false, false]);
+  });
+
+  it('4.3: into a quorum queue the carried rejects (not nacks) start its delivery-count, shown at once', () => {
+    const t = T.topology(T.exchange('dlx', 'fanout'), T.queue('work', { dlx: 'dlx' }), T.queue('dlq', { quorum: true }), T.bind('dlx', 'dlq'));
+    const rejectRequeue = { kind: 'requeue', via: 'reject' } as const;
+    const consumers = [C.script('work', rejectRequeue, A.requeue, A.reject), C.script('dlq', A.ack)];
+    const r = run({ topology: t, consumers, steps: [S.publish('', 'work', 'm')], profile: '4.x', profileOptions: { v43: true } });
+    const d = r.of('delivered').filter((e) => e.queue === 'dlq');
+    expect(d.map((e) => [e.redelivered, e.headers['x-delivery-count'], e.headers['x-acquired-count']])).toEqual([[true, 2, 2]]);
+    const r310 = run({ topology: t, consumers, steps: [S.publish('', 'work', 'm')] });
+    expect(r310.of('delivered').filter((e) => e.queue === 'dlq').map((e) => [e.redelivered, e.headers['x-delivery-count']])).toEqual([[false, undefined]]);
   });
 
   it('a republishing consumer acks after the copy has been delivered and handled (it waits for the confirm)', () => {

@@ -31,11 +31,14 @@ export interface SemanticsProfile {
   /** 4.3: quorum queues hold returned messages for x-delayed-retry-* (docs quorum-queues#delayed-retry) */
   readonly quorumDelayedRetry: boolean;
   /**
-   * 4.3: a message dead-lettered into a classic queue whose consumers all hold unacked messages
-   * (prefetch full) is later delivered `redelivered: true`; a published one is not
-   * (../shared/reference/rabbitmq-4.3.md, dlx-error-queue-requeue-consumer recorded on 4.3.6)
+   * 4.3: a dead letter carries its failed-delivery count (each basic.reject, with or without
+   * requeue, in the queues it went through; not basic.nack). A quorum queue starts its
+   * delivery-count there (x-delivery-count and, until it returns the message itself,
+   * x-acquired-count; redelivered); a classic queue says redelivered when it could not hand
+   * the message straight to a consumer. Recorded on 4.3.6: dlx-error-queue-requeue-consumer
+   * (../shared/reference/rabbitmq-4.3.md) and our dead-letter-* scenarios in scenarios-4.3.
    */
-  readonly deadLetterToBusyConsumerRedelivered: boolean;
+  readonly deadLetterCarriesDeliveryCount: boolean;
   /**
    * 3.10 with the delayed-message exchange 3.10.2: a message dead-lettered into an
    * x-delayed-message exchange and held there arrives with `x-delay` negated (-150 for 150);
@@ -55,7 +58,7 @@ export const PROFILE_3_10: SemanticsProfile = {
   getAddsZeroDeliveryCount: true,
   onlyRejectsCountTowardLimit: false,
   quorumDelayedRetry: false,
-  deadLetterToBusyConsumerRedelivered: false,
+  deadLetterCarriesDeliveryCount: false,
   deadLetterDelayNegated: true,
 };
 
@@ -70,7 +73,7 @@ export const PROFILE_4_X: SemanticsProfile = {
   getAddsZeroDeliveryCount: false,
   onlyRejectsCountTowardLimit: false,
   quorumDelayedRetry: false,
-  deadLetterToBusyConsumerRedelivered: false,
+  deadLetterCarriesDeliveryCount: false,
   // not seen on 4.x (no 4.x recording with the plugin): modelled only where it was recorded
   deadLetterDelayNegated: false,
 };
@@ -80,7 +83,7 @@ export const PROFILE_4_3: SemanticsProfile = {
   ...PROFILE_4_X,
   onlyRejectsCountTowardLimit: true,
   quorumDelayedRetry: true,
-  deadLetterToBusyConsumerRedelivered: true,
+  deadLetterCarriesDeliveryCount: true,
 };
 
 export function profileFor(id: BrokerProfileId | undefined, opts?: ProfileOptions): SemanticsProfile {

@@ -83,6 +83,7 @@ const RELEASED: Msg = Object.freeze({
   xDeathFromClient: false,
   expiration: undefined,
   ccInKeys: false,
+  deliveryCount: 0,
 });
 
 export class Simulator {
@@ -435,7 +436,7 @@ export class Simulator {
     const shape: MsgShape =
       headers === NO_HEADERS && xDeath === undefined
         ? plainPublishShape(exchange, keys, expiration, NO_HEADERS)
-        : { exchange, routingKeys: keys, headers, xDeath, xDeathFromClient: fromClient, expiration, ccInKeys: true };
+        : { exchange, routingKeys: keys, headers, xDeath, xDeathFromClient: fromClient, expiration, ccInKeys: true, deliveryCount: 0 };
     const msg: Msg = new MsgRec(logical, body, utf8Length(body), shape);
     if (this.wantEvents)
       this.emit({ kind: 'published', t: this.t, seq: this.seq++, msgId, body, exchange, routingKey, origin, headers: xDeath ? { ...headers, 'x-death': xDeath as unknown as AmqpValue } : headers, ...(expiration !== undefined ? { expiration } : {}), mandatory });
@@ -526,7 +527,7 @@ export class Simulator {
   // ---------------------------------------------------------------- queues
 
   /** false when the queue refused it (x-overflow reject-publish / reject-publish-dlx) */
-  private enqueue(q: QueueState, msg: Msg, deadLettered = false): boolean {
+  private enqueue(q: QueueState, msg: Msg): boolean {
     this.hops++;
     const cfg = q.cfg;
     // reject-publish(-dlx): would this message take the queue over its limit? (will_overflow, only ready messages count)
@@ -535,7 +536,7 @@ export class Simulator {
         (cfg.maxLength !== undefined && q.readyCount + 1 > cfg.maxLength) ||
         (cfg.maxBytes !== undefined && q.readyBytes + msg.bytes > cfg.maxBytes);
       if (over) {
-        if (cfg.overflow === 'reject-publish-dlx') this.deadLetter(q, msg, 'maxlen');
+        if (cfg.overflow === 'reject-publish-dlx') this.deadLetter(q, msg, 'maxlen', msg.deliveryCount);
         else this.drop(msg, 'overflow', cfg.name, undefined);
         return false;
       }
@@ -548,6 +549,12 @@ export class Simulator {
     const expiresAt = ttl === undefined ? Infinity : this.t + ttl;
     const pooled = this.pool.pop();
     const entry = pooled ? pooled.reset(msg, expiresAt, q.nextPos++) : new QEntry(msg, expiresAt, q.nextPos++);
+    // 4.3: a dead letter's failed deliveries go on counting here; a quorum queue says redelivered at once
+    const carried = msg.deliveryCount;
+    if (carried > 0) {
+      entry.deliveryCount = carried;
+      if (cfg.quorum) entry.redelivered = true;
+    }
     this.touchInFlight(1);
     if (this.wantEvents)
       this.emit({ kind: 'enqueued', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: cfg.name, depth: q.readyCount + 1, ...(ttl !== undefined ? { expiresAt: entry.expiresAt } : {}) });
@@ -560,8 +567,8 @@ export class Simulator {
         return true;
       }
     }
-    // 4.3: dead-lettered into a classic queue whose consumers are all busy -> redelivered later
-    if (deadLettered && q.consumers.length > 0 && !cfg.quorum && this.profile.deadLetterToBusyConsumerRedelivered) entry.redelivered = true;
+    // 4.3: a classic queue that stores a dead letter with failed deliveries delivers it redelivered later
+    if (carried > 0) entry.redelivered = true;
     q.ready.push(entry);
     q.readyBytes += msg.bytes;
     this.dropHeadOverflow(q);
@@ -581,8 +588,9 @@ export class Simulator {
     ) {
       const e = q.takeHead() as QEntry;
       const m = e.msg;
+      const n = e.deliveryCount;
       this.release(e);
-      this.deadLetter(q, m, 'maxlen');
+      this.deadLetter(q, m, 'maxlen', n);
     }
   }
 
@@ -593,10 +601,11 @@ export class Simulator {
       if (!h || h.expiresAt > this.t) return;
       q.takeHead();
       const m = h.msg;
+      const n = h.deliveryCount;
       this.release(h);
       if (this.wantEvents) this.emit({ kind: 'expired', t: this.t, seq: this.seq++, msgId: m.id, body: m.body, queue: q.cfg.name });
       else this.seq++;
-      this.deadLetter(q, m, 'expired');
+      this.deadLetter(q, m, 'expired', n);
     }
   }
 
@@ -627,12 +636,15 @@ export class Simulator {
   }
 
   private deliveredHeaders(q: QueueState, e: QEntry): { readonly [k: string]: AmqpValue } {
-    if (!q.cfg.quorum || e.acquiredCount === 0) return e.msg.headers;
-    // 4.3: x-delivery-count counts failed deliveries, x-acquired-count every return (docs quorum-queues#poison-message-handling)
-    if (this.profile.onlyRejectsCountTowardLimit)
+    if (!q.cfg.quorum || (e.acquiredCount === 0 && e.deliveryCount === 0)) return e.msg.headers;
+    // 4.3: x-delivery-count counts failed deliveries, x-acquired-count every return (docs quorum-queues#poison-message-handling);
+    // a dead letter not yet returned here shows the count it carries as both (recorded: dead-letter-delivery-count-into-quorum)
+    if (this.profile.onlyRejectsCountTowardLimit) {
+      const acquired = e.acquiredCount > 0 ? e.acquiredCount : e.deliveryCount;
       return e.deliveryCount > 0
-        ? { ...e.msg.headers, 'x-delivery-count': e.deliveryCount, 'x-acquired-count': e.acquiredCount }
-        : { ...e.msg.headers, 'x-acquired-count': e.acquiredCount };
+        ? { ...e.msg.headers, 'x-delivery-count': e.deliveryCount, 'x-acquired-count': acquired }
+        : { ...e.msg.headers, 'x-acquired-count': acquired };
+    }
     // quorum queues add x-delivery-count on redelivery (rabbit_fifo_client.erl L791-801)
     return { ...e.msg.headers, 'x-delivery-count': e.deliveryCount };
   }
@@ -642,7 +654,7 @@ export class Simulator {
     q.unacked++;
     const msg = e.msg;
     const seen = countDelivery(msg.logical, c.ord);
-    const headers = q.cfg.quorum && e.acquiredCount > 0 ? this.deliveredHeaders(q, e) : msg.headers;
+    const headers = q.cfg.quorum && (e.acquiredCount > 0 || e.deliveryCount > 0) ? this.deliveredHeaders(q, e) : msg.headers;
     const routingKey = msg.routingKeys[0] ?? '';
     this.lastActivity = this.t;
     if (this.wantEvents)
@@ -738,13 +750,16 @@ export class Simulator {
         if (this.wantEvents) this.emit({ kind: 'acked', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id });
         else this.seq++;
         break;
-      case 'reject':
+      case 'reject': {
         this.settle(d);
+        // a basic.reject is a failed delivery too
+        const n = d.deliveryCount + 1;
         this.release(d);
         if (this.wantEvents) this.emit({ kind: 'rejected', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id });
         else this.seq++;
-        this.deadLetter(q, msg, 'rejected');
+        this.deadLetter(q, msg, 'rejected', n);
         break;
+      }
       case 'requeue':
         this.settle(d);
         this.requeue(q, e, c.id, action.via === 'reject');
@@ -777,6 +792,8 @@ export class Simulator {
     e.redelivered = true;
     const msg = e.msg;
     if (!q.cfg.quorum) {
+      // classic queues count nothing visible, but a dead letter carries the rejects (4.3)
+      if (viaReject) e.deliveryCount++;
       this.emitRequeued(q, msg, consumer, undefined);
       this.toReady(q, e);
       return;
@@ -789,8 +806,9 @@ export class Simulator {
     // delivery_count > limit dead-letters (rabbit_fifo.erl L1756-1781)
     if (failed && limit !== undefined && e.deliveryCount > limit) {
       this.emitRequeued(q, msg, consumer, undefined);
+      const n = e.deliveryCount;
       this.release(e);
-      this.deadLetter(q, msg, 'delivery_limit');
+      this.deadLetter(q, msg, 'delivery_limit', n);
       return;
     }
     // 4.3 delayed retry: held for min(min x delivery-count, max) before it is ready again (docs
@@ -867,7 +885,8 @@ export class Simulator {
 
   // ---------------------------------------------------------------- dead-lettering
 
-  private deadLetter(q: QueueState, msg: Msg, reason: DeathReason): void {
+  /** `deliveryCount`: the failed deliveries the message had here (the dead letter carries them on 4.3) */
+  private deadLetter(q: QueueState, msg: Msg, reason: DeathReason, deliveryCount: number): void {
     const cfg = q.cfg;
     if (cfg.dlx === undefined) {
       this.drop(msg, 'no-dlx', cfg.name, undefined);
@@ -878,7 +897,7 @@ export class Simulator {
       else this.drop(msg, 'missing-dlx', cfg.name, cfg.dlx);
       return;
     }
-    const dl = deadLetterMsg(msg, cfg.name, reason, cfg.dlx, cfg.dlrk, this.profile, this.t);
+    const dl = deadLetterMsg(msg, cfg.name, reason, cfg.dlx, cfg.dlrk, this.profile, this.t, this.profile.deadLetterCarriesDeliveryCount ? deliveryCount : 0);
     if (this.wantEvents)
       this.emit({ kind: 'dead-lettered', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: cfg.name, reason, exchange: cfg.dlx, routingKeys: dl.routingKeys });
     else this.seq++;
@@ -909,7 +928,7 @@ export class Simulator {
         continue;
       }
       delivered++;
-      this.enqueue(this.queues.get(name) as QueueState, dl, true);
+      this.enqueue(this.queues.get(name) as QueueState, dl);
     }
     // at-least-once keeps a message whose only targets are cycles (rabbit_fifo_dlx_integration_SUITE `cycle`)
     if (delivered === 0 && cfg.atLeastOnce) q.retained++;
@@ -934,7 +953,7 @@ export class Simulator {
   private snapshot(q: QueueState, e: QEntry, viaGet: boolean): MessageSnapshot {
     const m = e.msg;
     let headers: { readonly [k: string]: AmqpValue } = m.headers;
-    if (q.cfg.quorum && e.acquiredCount > 0) headers = this.deliveredHeaders(q, e);
+    if (q.cfg.quorum && (e.acquiredCount > 0 || e.deliveryCount > 0)) headers = this.deliveredHeaders(q, e);
     else if (q.cfg.quorum && viaGet && this.profile.getAddsZeroDeliveryCount) headers = { ...headers, 'x-delivery-count': e.deliveryCount };
     return {
       msgId: m.id,
@@ -986,6 +1005,7 @@ function withDelayNegated(m: Msg, delayMs: number): Msg {
     xDeathFromClient: m.xDeathFromClient,
     expiration: m.expiration,
     ccInKeys: m.ccInKeys,
+    deliveryCount: m.deliveryCount,
   };
   return new MsgRec(m.logical, m.body, m.bytes, shape);
 }
