@@ -25,6 +25,7 @@ export * from './sim/simulate.js';
 export * from './sim/simulator.js';
 export * from './sim/designToSimulation.js';
 export * from './sim/profiles.js';
+export * from './sim/profileForVersion.js';
 export * from './sim/rng.js';
 export * from './sim/eventHeap.js';
 export * from './sim/deque.js';

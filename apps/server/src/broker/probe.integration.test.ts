@@ -15,6 +15,7 @@ describe.each(TEST_BROKERS)('probeBroker (real broker $name)', (b) => {
     expect(p.exchangeTypes).toEqual(expect.arrayContaining(['direct', 'fanout', 'topic', 'headers']));
     expect(p.management).toMatchObject({ available: true, baseUrl: b.managementUrl, source: 'discovered' });
     expect(p.quorum).toBe(true);
+    expect(p.suggestedProfile).toBe(b.name);
     expect(p.plugins['x-delayed-message']).toBe(p.exchangeTypes.includes('x-delayed-message'));
   });
 

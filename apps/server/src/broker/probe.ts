@@ -7,7 +7,7 @@
  * - quorum support by declaring (then deleting) a throwaway quorum queue on a throwaway channel.
  */
 import { randomUUID } from 'node:crypto';
-import { PLUGIN_EXCHANGE_TYPES } from '@retry-studio/topology-core';
+import { PLUGIN_EXCHANGE_TYPES, profileForVersion, type BrokerProfileId } from '@retry-studio/topology-core';
 import { redactUrl, type AmqpUrl } from './amqpUrl.js';
 import { openConnection, withThrowawayChannel } from './connection.js';
 import { identityFromServerProperties } from './brokerIdentity.js';
@@ -21,6 +21,8 @@ export interface BrokerProbe {
   readonly majorMinor: string;
   /** the AMQP server properties' cluster_name */
   readonly clusterName?: string;
+  /** the simulator profile that models this version ('3.10', '4.x', '4.3'), when it is known */
+  readonly suggestedProfile?: BrokerProfileId;
   readonly exchangeTypes: readonly string[];
   readonly exchangeTypesSource: 'management' | 'declare';
   readonly plugins: { readonly [type: string]: boolean };
@@ -71,6 +73,7 @@ export interface ProbeOptions {
   /** the user's management URL; otherwise RETRY_STUDIO_MANAGEMENT_URL, otherwise discovery */
   readonly managementUrl?: string;
   readonly env?: NodeJS.ProcessEnv;
+  readonly givenAs?: string;
 }
 
 /**
@@ -117,12 +120,14 @@ export async function probeBrokerWithManagement(url: AmqpUrl, options: ProbeOpti
   const plugins: Record<string, boolean> = {};
   for (const t of PLUGIN_EXCHANGE_TYPES) plugins[t] = exchangeTypes.includes(t);
   const mm = /^(\d+)\.(\d+)/.exec(identity.version);
+  const suggestedProfile = identity.product === 'RabbitMQ' ? profileForVersion(identity.version) : undefined;
   const probe: BrokerProbe = {
     url: redactUrl(url),
     product: identity.product,
     version: identity.version,
     majorMinor: mm ? `${mm[1]}.${mm[2]}` : identity.version,
     ...(identity.clusterName ? { clusterName: identity.clusterName } : {}),
+    ...(suggestedProfile ? { suggestedProfile } : {}),
     exchangeTypes,
     exchangeTypesSource,
     plugins,

@@ -1,7 +1,7 @@
 /** Finding a broker's own management API, and refusing another broker's (both real brokers). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BROKER_310, BROKER_43 } from '../testing/testBrokers.js';
-import { forwardTcp, htmlServer, type Endpoint } from '../testing/foreignServers.js';
+import { useForeignEndpoints } from '../testing/foreignServers.js';
 import { parseAmqpUrl } from './amqpUrl.js';
 import { ManagementClient } from './management.js';
 import { ManagementResolutionError, requireManagement, resolveManagement } from './resolveManagement.js';
@@ -42,35 +42,32 @@ describe('resolveManagement', () => {
     })();
     expect(err).toBeInstanceOf(ManagementResolutionError);
     expect(err!.problem).toBe('other-broker');
-    expect(err!.message).toMatch(/^managementUrl: the management API at http:\/\/127\.0\.0\.1:15672 belongs to a different broker: it is RabbitMQ 3\.10\.8 \(cluster \S+, node \S+\), while amqp:\/\/guest:\*\*\*@127\.0\.0\.1:5673\/%2F is RabbitMQ 4\.3\.\d+ \(cluster \S+\)$/);
+    expect(err!.message).toMatch(
+      /^managementUrl: the management API at http:\/\/127\.0\.0\.1:15672 belongs to a different broker: it is RabbitMQ 3\.10\.8 \(cluster \S+, node \S+\), while amqp:\/\/guest:\*\*\*@127\.0\.0\.1:5673\/%2F is RabbitMQ 4\.3\.\d+ \(cluster \S+\)$/,
+    );
     // the env is checked the same way
     const env = await resolveManagement(url43, { env: { RETRY_STUDIO_MANAGEMENT_URL: BROKER_310.managementUrl } });
-    expect(env.kind === 'unavailable' && env.message).toMatch(/^RETRY_STUDIO_MANAGEMENT_URL: the management API at .* belongs to a different broker/);
+    expect(env.kind === 'unavailable' && env.message).toMatch(
+      /^RETRY_STUDIO_MANAGEMENT_URL: the management API at .* belongs to a different broker/,
+    );
   });
 
   describe('a broker whose management API is nowhere near (a TCP forward to 5673) and an HTTP server that is not RabbitMQ', () => {
-    let forward: Endpoint;
-    let html: Endpoint;
-    beforeAll(async () => {
-      forward = await forwardTcp(BROKER_43.amqpPort);
-      html = await htmlServer();
-    });
-    afterAll(async () => {
-      await forward.close();
-      await html.close();
-    });
+    const ends = useForeignEndpoints(BROKER_43.amqpPort);
 
     it('discovery finds none, and says what it tried', async () => {
-      const r = await resolveManagement(parseAmqpUrl(`amqp://guest:guest@127.0.0.1:${forward.port}/`), noEnv);
+      const r = await resolveManagement(parseAmqpUrl(`amqp://guest:guest@127.0.0.1:${ends.forward.port}/`), noEnv);
       expect(r.kind).toBe('unavailable');
       if (r.kind !== 'unavailable') return;
       expect(r.tried[0]).toMatchObject({ baseUrl: BROKER_310.managementUrl, problem: 'other-broker' });
-      expect(r.message).toMatch(/^no management API of RabbitMQ 4\.3\.\d+ .* found by discovery \(tried http:\/\/127\.0\.0\.1:15672.*\): the management API at http:\/\/127\.0\.0\.1:15672 belongs to a different broker.*; give the management URL/);
+      expect(r.message).toMatch(
+        /^no management API of RabbitMQ 4\.3\.\d+ .* found by discovery \(tried http:\/\/127\.0\.0\.1:15672.*\): the management API at http:\/\/127\.0\.0\.1:15672 belongs to a different broker.*; give the management URL/,
+      );
       expect(() => requireManagement(r)).toThrow(ManagementResolutionError);
     });
 
     it('an HTTP server that is not RabbitMQ is named as such', async () => {
-      const r = await resolveManagement(url43, { managementUrl: `http://127.0.0.1:${html.port}`, env: {} });
+      const r = await resolveManagement(url43, { managementUrl: `http://127.0.0.1:${ends.html.port}`, env: {} });
       expect(r.kind === 'unavailable' && r.tried[0]!.problem).toBe('not-rabbitmq');
       expect(r.kind === 'unavailable' && r.message).toMatch(/is not a RabbitMQ management API/);
     });
@@ -79,15 +76,32 @@ describe('resolveManagement', () => {
   it('a user who may use AMQP but not the management API (401): refused, with the reason', async () => {
     const admin = new ManagementClient(url43, { baseUrl: BROKER_43.managementUrl });
     const user = `retry-studio-test-nomgmt-${process.pid}-${Date.now()}`;
-    const h = { authorization: 'Basic ' + Buffer.from('guest:guest').toString('base64'), 'content-type': 'application/json' };
+    const h = {
+      authorization: 'Basic ' + Buffer.from('guest:guest').toString('base64'),
+      'content-type': 'application/json',
+    };
     const api = `${admin.baseUrl}/api`;
-    expect((await fetch(`${api}/users/${user}`, { method: 'PUT', headers: h, body: JSON.stringify({ password: 'pw-for-test', tags: '' }) })).ok).toBe(true);
+    expect(
+      (
+        await fetch(`${api}/users/${user}`, {
+          method: 'PUT',
+          headers: h,
+          body: JSON.stringify({ password: 'pw-for-test', tags: '' }),
+        })
+      ).ok,
+    ).toBe(true);
     try {
-      await fetch(`${api}/permissions/%2F/${user}`, { method: 'PUT', headers: h, body: JSON.stringify({ configure: '.*', write: '.*', read: '.*' }) });
+      await fetch(`${api}/permissions/%2F/${user}`, {
+        method: 'PUT',
+        headers: h,
+        body: JSON.stringify({ configure: '.*', write: '.*', read: '.*' }),
+      });
       const limited = { ...url43, username: user, password: 'pw-for-test' };
       const r = await resolveManagement(limited, { managementUrl: BROKER_43.managementUrl, env: {} });
       expect(r.kind === 'unavailable' && r.tried[0]!.problem).toBe('refused');
-      expect(r.kind === 'unavailable' && r.message).toBe(`managementUrl: ${BROKER_43.managementUrl} refused user '${user}' (401): the user needs the management tag`);
+      expect(r.kind === 'unavailable' && r.message).toBe(
+        `managementUrl: ${BROKER_43.managementUrl} refused user '${user}' (401): the user needs the management tag`,
+      );
     } finally {
       await fetch(`${api}/users/${user}`, { method: 'DELETE', headers: h });
     }

@@ -66,6 +66,8 @@ export interface ResolveOptions {
   readonly amqp?: BrokerIdentity;
   readonly timeoutMs?: number;
   readonly env?: NodeJS.ProcessEnv;
+  /** how errors name the given URL: the request field (default `managementUrl`) or the CLI flag */
+  readonly givenAs?: string;
 }
 
 /** The AMQP endpoint's identity, from a short-lived connection's server properties. */
@@ -120,7 +122,7 @@ export async function resolveManagement(url: AmqpUrl, options: ResolveOptions = 
   const hit = outcomes.find((o): o is { client: ManagementClient; overview: Overview } => 'client' in o);
   const ms = performance.now() - t0;
   if (hit) return { kind: 'verified', client: hit.client, source, broker: identityFromOverview(hit.overview), overview: hit.overview, tried, ms };
-  const from = source === 'given' ? 'managementUrl' : source === 'env' ? 'RETRY_STUDIO_MANAGEMENT_URL' : `discovery (tried ${candidates.join(', ')})`;
+  const from = source === 'given' ? (options.givenAs ?? 'managementUrl') : source === 'env' ? 'RETRY_STUDIO_MANAGEMENT_URL' : `discovery (tried ${candidates.join(', ')})`;
   const message =
     source === 'discovered'
       ? `no management API of ${describeIdentity(amqp)} at ${redactUrl(url)} found by ${from}: ${tried.map((t) => t.message).join('; ')}; give the management URL (managementUrl, --management-url or RETRY_STUDIO_MANAGEMENT_URL)`

@@ -9,7 +9,8 @@ import { promisify } from 'node:util';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { buildTemplate, exportRabbitmqadmin, importDefinitions, type Design, type Topology } from '@retry-studio/topology-core';
+import { exportRabbitmqadmin, importDefinitions, type Design, type Topology } from '@retry-studio/topology-core';
+import { templateDesign as template, typedDesign } from './exportFixtures.js';
 import { ManagementClient, parseAmqpUrl } from '../broker/index.js';
 import { BROKER_43 } from '../testing/testBrokers.js';
 
@@ -51,7 +52,7 @@ function norm(t: Topology) {
     policies: sortBy((t.policies ?? []).map((p) => ({ name: p.name, pattern: p.pattern, 'apply-to': p['apply-to'] ?? 'all', priority: p.priority ?? 0, definition: p.definition }))),
   };
 }
-/** The vhost's definitions, plus its internal exchanges, which RabbitMQ leaves out of a definitions export (seen on 4.3.6). */
+/** The vhost's definitions, plus its internal exchanges, which 4.3.6 leaves out of a definitions export (3.10.8 keeps them). */
 async function readBack(vhost: string) {
   const defs = await mgmt.vhostDefinitions(vhost);
   const internal = (await mgmt.listExchanges(vhost)).filter((x) => x.internal && x.name !== '' && !x.name.startsWith('amq.'));
@@ -60,34 +61,13 @@ async function readBack(vhost: string) {
   return norm(r.topology);
 }
 
-const template = (id: string): Design => {
-  const r = buildTemplate(id);
-  if (!r.ok) throw new Error(id);
-  return r.template.design;
-};
-
-/** Typed arguments the templates lack: booleans, a number in a headers binding, an internal exchange, a policy, awkward names. */
-function typedFixture(): Design {
-  const d = template('dlx-ttl-wait-queue');
-  const t = d.topology;
-  return {
-    ...d,
-    topology: {
-      exchanges: [...t.exchanges, { name: "it's internal", type: 'headers', durable: true, auto_delete: false, internal: true, arguments: { 'alternate-exchange': 'orders' } }],
-      queues: [...t.queues, { name: 'single $active', durable: true, auto_delete: false, arguments: { 'x-single-active-consumer': true, 'x-max-length': 10, 'x-overflow': 'reject-publish-dlx' } }],
-      bindings: [...t.bindings, { source: "it's internal", destination: 'single $active', destination_type: 'queue', routing_key: '', arguments: { 'x-match': 'all', attempt: 3, final: true } }],
-      policies: [{ name: 'cap "wait"', pattern: '^orders\\.wait$', 'apply-to': 'queues', priority: 5, definition: { 'max-length': 1000, 'overflow': 'drop-head' } }],
-    },
-  };
-}
-
 describe.skipIf(!hasV2)('rabbitmqadmin v2 script on RabbitMQ 4.3 (real rabbitmqadmin-ng)', () => {
   const cases: [string, Design][] = [
     ['dlx-ttl-wait-queue', template('dlx-ttl-wait-queue')],
     ['quorum-delivery-limit', template('quorum-delivery-limit')],
     ['quorum-delayed-retry', template('quorum-delayed-retry')],
     ['binary-delay-levels', template('binary-delay-levels')],
-    ['typed-fixture', typedFixture()],
+    ['typed-fixture', typedDesign()],
   ];
   it.each(cases)('%s: the script\'s own arguments select the broker and vhost; definitions read back as the design', async (id, design) => {
     const vhost = `retry-exp-v2-${id}-${process.pid}`;
@@ -115,9 +95,8 @@ describe.skipIf(!hasV2)('rabbitmqadmin v2 script on RabbitMQ 4.3 (real rabbitmqa
       const d = template('dlx-ttl-wait-queue');
       await runScript('default.sh', exportRabbitmqadmin(d.topology, { vhost }), conn);
       expect(await readBack(vhost)).toEqual(norm(d.topology));
-      const changed = buildTemplate('dlx-ttl-wait-queue', { delayMs: 1234 });
-      if (!changed.ok) throw new Error('build');
-      const e = await runScript('changed.sh', exportRabbitmqadmin(changed.template.design.topology, { vhost }), conn).then(
+      const changed = template('dlx-ttl-wait-queue', { delayMs: 1234 });
+      const e = await runScript('changed.sh', exportRabbitmqadmin(changed.topology, { vhost }), conn).then(
         () => undefined,
         (x: { code: number; stderr: string }) => x,
       );

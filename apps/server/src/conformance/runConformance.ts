@@ -52,7 +52,7 @@ export class BrokerContext {
   ) {}
   async getProbe(): Promise<BrokerProbe> {
     if (this.probe) return this.probe;
-    const { probe, resolution } = await probeBrokerWithManagement(this.url, this.managementUrl ? { managementUrl: this.managementUrl } : {});
+    const { probe, resolution } = await probeBrokerWithManagement(this.url, this.managementUrl ? { managementUrl: this.managementUrl, givenAs: '--management-url' } : {});
     // a management URL the user gave must be this broker's; a discovered one is optional
     if (resolution.kind === 'verified' || resolution.source !== 'discovered') this.management = requireManagement(resolution);
     return (this.probe = probe);

@@ -85,7 +85,7 @@ export function createApp(options: AppOptions) {
         if (err instanceof HttpError) throw new HttpError(err.status, err.message, 'url');
         throw err;
       }
-      const probe = await brokers.probe(url, managementUrl || undefined).catch(brokerFailure);
+      const probe = await brokers.probe(url, managementUrl || undefined).catch(brokerFailure('probe'));
       res.json(probe);
     }),
   );
@@ -106,7 +106,7 @@ export function createApp(options: AppOptions) {
     route(async (req, res) => {
       const body = parseBody(planRequest, req.body);
       const { url, design, warnings, target } = prepare(body);
-      const { plan } = await ctx.deploy.plan(design, url, target, body.managementUrl).catch(brokerFailure);
+      const { plan } = await ctx.deploy.plan(design, url, target, body.managementUrl).catch(brokerFailure('plan'));
       res.json({ broker: redactUrl(url), target, plan, warnings, ...portableOffer(design, plan) });
     }),
   );
@@ -117,7 +117,7 @@ export function createApp(options: AppOptions) {
     route(async (req, res) => {
       const body = parseBody(deployRequest, req.body);
       const { url, design, warnings, target } = prepare(body);
-      const out = await ctx.deploy.deploy(design, url, target, body.managementUrl).catch(brokerFailure);
+      const out = await ctx.deploy.deploy(design, url, target, body.managementUrl).catch(brokerFailure('deploy'));
       const status = out.result.ok ? 200 : 502;
       const failure = out.result.failure;
       res.status(status).json({
@@ -143,7 +143,7 @@ export function createApp(options: AppOptions) {
       if (!record) throw new HttpError(404, `nothing was deployed by this tool at vhost '${target.vhost}' with prefix '${target.prefix}'`, 'designName');
       if (record.designName !== body.designName)
         throw new HttpError(409, `that deployment belongs to design '${record.designName}', not '${body.designName}'`, 'designName');
-      const result = await ctx.deploy.teardown(record, url, body.force === true, body.managementUrl).catch(brokerFailure);
+      const result = await ctx.deploy.teardown(record, url, body.force === true, body.managementUrl).catch(brokerFailure('teardown'));
       if (!result.ok) return sendError(res, 409, result.message, 'force', { refused: result.refused });
       res.json({ target, ...result });
     }),

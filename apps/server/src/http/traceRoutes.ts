@@ -60,7 +60,7 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
       if (same) throw new HttpError(409, `trace '${same.traceId}' is still running on this deployment; stop it first`, 'design');
       const running = [...sessions.values()].filter((s) => s.isRunning).length;
       if (running >= MAX_RUNNING) throw new HttpError(429, `${running} traces are running; stop one first`);
-      const { plan } = await ctx.deploy.plan(design, url, target, body.managementUrl).catch(brokerFailure);
+      const { plan } = await ctx.deploy.plan(design, url, target, body.managementUrl).catch(brokerFailure('trace'));
       // a missing binding is a deployment the broker changed: traced as the broker routes (a difference from the prediction)
       const missing = plan.items.filter((i) => i.kind !== 'binding' && (i.status === 'create' || i.status === 'unsupported'));
       const missingBindings = plan.items.filter((i) => i.kind === 'binding' && i.status === 'create').map((i) => i.name);
@@ -71,7 +71,7 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
       const conn = await ctx.brokers.connection(url, target.vhost, 'trace').catch((err: Error) => {
         throw new HttpError(502, err.message, 'broker');
       });
-      const mgmt = await ctx.brokers.management(url, body.managementUrl).catch(brokerFailure);
+      const mgmt = await ctx.brokers.management(url, body.managementUrl).catch(brokerFailure('trace'));
       const session = new TraceSession(design, target, conn, mgmt, redactUrl(url), {
         ...(body.publisher ? { publisher: body.publisher } : {}),
         ...(body.messages ? { messages: body.messages } : {}),

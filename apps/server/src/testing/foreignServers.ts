@@ -2,6 +2,7 @@
  * Real network endpoints for the bad-input tests: a TCP forward to a real broker's AMQP port (a
  * broker whose management API cannot be found next to it) and an HTTP server that is not RabbitMQ.
  */
+import { afterAll, beforeAll } from 'vitest';
 import { createServer as createHttpServer } from 'node:http';
 import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
@@ -51,4 +52,33 @@ export function htmlServer(status = 200): Promise<Endpoint> {
     res.end('<html><body>not RabbitMQ</body></html>');
   });
   return listen(server, sockets);
+}
+
+/**
+ * For a describe block: a TCP forward to `targetPort` and an HTML server, up for its tests
+ * (read the ports inside the tests).
+ */
+export function useForeignEndpoints(targetPort: number): { readonly forward: Endpoint; readonly html: Endpoint } {
+  let forward: Endpoint | undefined;
+  let html: Endpoint | undefined;
+  beforeAll(async () => {
+    forward = await forwardTcp(targetPort);
+    html = await htmlServer();
+  });
+  afterAll(async () => {
+    await forward?.close();
+    await html?.close();
+  });
+  const up = (e: Endpoint | undefined): Endpoint => {
+    if (!e) throw new Error('the endpoints start in beforeAll');
+    return e;
+  };
+  return {
+    get forward() {
+      return up(forward);
+    },
+    get html() {
+      return up(html);
+    },
+  };
 }

@@ -110,7 +110,8 @@ function DesignSettings() {
         value={profile}
         options={[
           { value: '3.10', label: 'RabbitMQ 3.10 (recorded truth)' },
-          { value: '4.x', label: 'RabbitMQ 4.x' },
+          { value: '4.x', label: 'RabbitMQ 4.0–4.2' },
+          { value: '4.3', label: 'RabbitMQ 4.3' },
         ]}
         onChange={(v) => set({ profile: v as Design['profile'] }, 'profile')}
       />

@@ -21,7 +21,11 @@ export interface UiSlice {
   brokerUrl: string;
   /** name prefix the design is deployed under */
   deployPrefix: string;
-  setBroker: (patch: { brokerUrl?: string; deployPrefix?: string }) => void;
+  /** the broker's management API (empty: the server discovers it) */
+  managementUrl: string;
+  /** vhost to deploy into (empty: the broker URL's) */
+  deployVhost: string;
+  setBroker: (patch: { brokerUrl?: string; deployPrefix?: string; managementUrl?: string; deployVhost?: string }) => void;
   setView: (v: View) => void;
   setSideTab: (t: SideTab) => void;
   setBottomTab: (t: BottomTab) => void;
@@ -40,6 +44,8 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   fitRequest: 0,
   brokerUrl: 'amqp://guest:guest@127.0.0.1:5672/',
   deployPrefix: 'studio.',
+  managementUrl: '',
+  deployVhost: '',
   setBroker: (patch) => set(patch),
   setView: (view) => set({ view }),
   setSideTab: (sideTab) => set({ sideTab }),

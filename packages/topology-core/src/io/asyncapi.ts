@@ -3,7 +3,8 @@
  * and per queue (`is: queue`), AMQP bindings version 0.3.0; a send operation per publisher and
  * per consumer republish target, a receive operation per consumer. The AMQP bindings have no
  * field for queue or exchange arguments, so dead-letter, TTL and other arguments are kept as
- * `x-` extensions on the channel, and the bindings between exchanges and queues as `x-bindings`.
+ * `x-` extensions on the channel, the bindings into an exchange or queue as its `x-bindings`,
+ * and policies as the document's `x-policies`.
  */
 import type { AmqpTable, AmqpValue, ExchangeDef } from '../model/definitions.js';
 import type { Design } from '../model/design.js';
@@ -31,13 +32,18 @@ function bindingExchangeType(x: ExchangeDef): string {
 }
 
 const EXTENSION_KEY = /^x-[\w.-]+$/;
-/** Arguments as `x-` extensions (`alternate-exchange` -> `x-alternate-exchange`); keys no extension can carry go into `x-other-arguments`. */
+/** Extension names this export uses itself on a channel. */
+const RESERVED_EXTENSIONS = new Set(['x-bindings', 'x-other-arguments']);
+/**
+ * `x-` arguments (x-dead-letter-exchange, x-message-ttl, ...) as extensions of the same name;
+ * any other (`alternate-exchange`, or a key no extension name can carry) in `x-other-arguments`,
+ * so that the arguments can be read back exactly.
+ */
 function argumentExtensions(a: AmqpTable | undefined): JsonObject {
   const out: JsonObject = {};
   const other: JsonObject = {};
   for (const [k, v] of Object.entries(a ?? {})) {
-    const ext = k.startsWith('x-') ? k : `x-${k}`;
-    if (EXTENSION_KEY.test(ext)) out[ext] = v;
+    if (EXTENSION_KEY.test(k) && !RESERVED_EXTENSIONS.has(k)) out[k] = v;
     else other[k] = v;
   }
   return Object.keys(other).length > 0 ? { ...out, 'x-other-arguments': other } : out;
@@ -139,6 +145,10 @@ export function exportAsyncApi(d: Design, opts: AsyncApiOptions = {}): JsonObjec
     channels,
     operations,
     components: { messages: { message: { name: 'message', title: 'A message of this topology', payload: { type: 'string' } } } },
+    // policies have no AsyncAPI home: kept whole, as in definitions JSON
+    ...((t.policies ?? []).length > 0
+      ? { 'x-policies': (t.policies ?? []).map((p) => ({ name: p.name, pattern: p.pattern, 'apply-to': p['apply-to'] ?? 'all', priority: p.priority ?? 0, definition: { ...p.definition } })) }
+      : {}),
   };
 }
 

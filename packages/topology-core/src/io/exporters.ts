@@ -12,7 +12,6 @@ import { exportTerraform } from './terraform.js';
 import { exportAsyncApiJson } from './asyncapi.js';
 import { ExportOptionsError, validateExportOptions, type ExportOptions } from './exportOptions.js';
 
-export { type ExportOptions } from './exportOptions.js';
 
 export const EXPORT_FORMATS = ['design', 'definitions', 'rabbitmqadmin', 'rabbitmqadmin-v1', 'amqplib', 'rascal', 'consumers', 'operator', 'terraform', 'asyncapi'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

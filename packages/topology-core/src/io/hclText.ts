@@ -24,7 +24,8 @@ export const hclExpr = (text: string): HclExpr => new HclExpr(text);
 export const hclCall = (fn: string, arg: HclValue): HclCall => new HclCall(fn, arg);
 
 export function hclString(s: string): string {
-  return JSON.stringify(s).replace(/\$\{/g, '$${').replace(/%\{/g, '%%{');
+  // replacement patterns: '$$' is one literal '$'
+  return JSON.stringify(s).replace(/\$\{/g, '$$$${').replace(/%\{/g, '%%{');
 }
 
 /** An expression; objects are written with quoted keys, one per line at `indent`. */

@@ -19,8 +19,8 @@ import { dlRoutingKeyWithoutDlx } from './rules/dlRoutingKeyWithoutDlx.js';
 import { overflowDropsSilently } from './rules/overflowDropsSilently.js';
 import { largeExceptionHeaders } from './rules/largeExceptionHeaders.js';
 import { immutableArgumentChange } from './rules/immutableArgumentChange.js';
-import { retryNeverEnds } from './rules/retryNeverEnds.js';
 import { nackNeverReachesDeliveryLimit } from './rules/nackNeverReachesDeliveryLimit.js';
+import { retryNeverEnds } from './rules/retryNeverEnds.js';
 
 export const RULES: readonly LintRule[] = [
   requeueWithoutLimit,
@@ -38,8 +38,8 @@ export const RULES: readonly LintRule[] = [
   overflowDropsSilently,
   largeExceptionHeaders,
   immutableArgumentChange,
-  retryNeverEnds,
   nackNeverReachesDeliveryLimit,
+  retryNeverEnds,
 ];
 
 export const LINT_RULE_IDS: readonly string[] = RULES.map((r) => r.id);

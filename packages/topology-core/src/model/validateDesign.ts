@@ -229,7 +229,7 @@ function validateDesignInto(sink: IssueSink, d: unknown, opts: DesignValidationO
   if (d.format !== DESIGN_FORMAT) sink.error('format', 'design-format', `format must be "${DESIGN_FORMAT}"`);
   if (typeof d.name !== 'string') sink.error('name', 'field-type', 'name must be a string');
   if (d.description !== undefined && typeof d.description !== 'string') sink.error('description', 'field-type', 'description must be a string');
-  if (d.profile !== undefined && d.profile !== '3.10' && d.profile !== '4.x') sink.error('profile', 'field-type', 'profile must be "3.10" or "4.x"');
+  if (d.profile !== undefined && d.profile !== '3.10' && d.profile !== '4.x' && d.profile !== '4.3') sink.error('profile', 'field-type', 'profile must be "3.10", "4.x" or "4.3"');
   if (d.topology === undefined) sink.error('topology', 'field-missing', 'a design needs a topology');
   else validateTopologyInto(sink, d.topology, 'topology', opts);
   const topo = isPlainObject(d.topology) ? d.topology : {};

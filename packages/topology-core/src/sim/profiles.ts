@@ -87,6 +87,7 @@ export const PROFILE_4_3: SemanticsProfile = {
 };
 
 export function profileFor(id: BrokerProfileId | undefined, opts?: ProfileOptions): SemanticsProfile {
+  if (id === '4.3') return PROFILE_4_3;
   if (id === '4.x') return opts?.v43 ? PROFILE_4_3 : PROFILE_4_X;
   return PROFILE_3_10;
 }

@@ -10,7 +10,7 @@ export const quorumDefaultDeliveryLimit: LintRule = {
       if (!isQuorum(flow, q.name) || hasLimit(flow, q.name)) return [];
       const noDlx = typeof flow.args.get(q.name)!['x-dead-letter-exchange'] !== 'string';
       return [
-        ctx.profile === '4.x'
+        ctx.profile !== '3.10'
           ? finding(
               'quorum-default-delivery-limit',
               'warning',

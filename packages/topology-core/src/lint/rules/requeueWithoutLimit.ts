@@ -11,7 +11,7 @@ export const requeueWithoutLimit: LintRule = {
     for (const c of ctx.design.consumers)
       for (const { action, bounded } of failureActions(c)) {
         if (action.kind !== 'requeue' || bounded) continue;
-        if (isQuorum(flow, c.queue) && (hasLimit(flow, c.queue) || ctx.profile === '4.x')) continue;
+        if (isQuorum(flow, c.queue) && (hasLimit(flow, c.queue) || ctx.profile !== '3.10')) continue;
         out.push(
           finding(
             'requeue-without-limit',
