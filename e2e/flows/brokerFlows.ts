@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
 
 /** Tear down with the confirmation; when queues hold messages the panel asks to delete them, and we say yes. */
-async function tearDown(page: Page): Promise<void> {
+export async function tearDown(page: Page): Promise<void> {
   await page.click('[data-testid=broker-teardown]');
   const which = await waitFor('a teardown confirmation', async () => {
     if (await page.locator('[data-testid=teardown-force]').count()) return 'force';

@@ -15,6 +15,9 @@ import { BudgetPanel } from './panels/BudgetPanel';
 import { TracePanel } from './panels/TracePanel';
 import { TemplateGallery } from './panels/TemplateGallery';
 import { MessagePane } from './panels/MessageDetail';
+import { DesignsMenu } from './panels/DesignsMenu';
+import { ReplacedNotice } from './panels/ReplacedNotice';
+import { BottomResizer } from './panels/BottomResizer';
 import { handleKey } from './commands/registry';
 import { env } from './commands/env';
 import { useLintFindings } from './panels/useLint';
@@ -63,6 +66,7 @@ export function App() {
   const name = useApp((s) => s.design.name);
   const lint = useLintFindings();
   const inspected = useApp((s) => s.inspectedMsg);
+  const bottomHeight = useApp((s) => s.bottomHeight);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -88,6 +92,7 @@ export function App() {
               s.setDesign({ ...s.design, name: e.target.value }, { coalesce: 'name' });
             }}
           />
+          <DesignsMenu />
           <Toolbar />
           <div className="ml-auto flex items-center gap-2">
             <button
@@ -100,6 +105,7 @@ export function App() {
             </button>
           </div>
         </header>
+        <ReplacedNotice />
         {view === 'gallery' ? (
           <TemplateGallery />
         ) : (
@@ -110,7 +116,8 @@ export function App() {
               <div className="min-h-0 flex-1" style={{ contain: 'strict' }}>
                 <Canvas />
               </div>
-              <section data-testid="bottom-panel" aria-label="Simulation" style={{ contain: 'strict' }} className="flex h-[290px] shrink-0 flex-col border-t border-slate-800 bg-slate-950">
+              <BottomResizer />
+              <section data-testid="bottom-panel" aria-label="Simulation" style={{ contain: 'strict', height: bottomHeight }} className="flex shrink-0 flex-col bg-slate-950">
                 <SimBar />
                 <Tabs<BottomTab>
                   label="Simulation views"

@@ -1,6 +1,7 @@
 /**
  * A small client for RabbitMQ's management HTTP API (fetch), with the credentials of the AMQP URL.
- * The base URL is http://<amqp host>:15672 unless RETRY_STUDIO_MANAGEMENT_URL says otherwise.
+ * The base URL is always explicit: `resolveManagement` (resolveManagement.ts) finds it and checks
+ * that it belongs to the same broker as the AMQP URL, so nothing derives it on its own.
  */
 import { redactUrl, type AmqpUrl } from './amqpUrl.js';
 
@@ -26,6 +27,8 @@ export interface Overview {
   readonly rabbitmq_version?: string;
   readonly product_version?: string;
   readonly product_name?: string;
+  readonly cluster_name?: string;
+  readonly node?: string;
   readonly exchange_types: readonly ExchangeTypeInfo[];
   readonly [k: string]: unknown;
 }
@@ -64,13 +67,35 @@ export interface MgmtBinding {
   readonly properties_key?: string;
 }
 
+/** A policy or operator policy as GET /api/policies/{vhost} lists it. */
 export interface MgmtPolicy {
   readonly name: string;
   readonly vhost: string;
   readonly pattern: string;
-  readonly 'apply-to': 'queues' | 'exchanges' | 'all' | string;
+  readonly 'apply-to': string;
   readonly priority: number;
   readonly definition: Record<string, unknown>;
+}
+
+/** What PUT /api/policies/{vhost}/{name} takes. */
+export interface PolicyBody {
+  readonly pattern: string;
+  readonly 'apply-to': string;
+  readonly priority: number;
+  readonly definition: Record<string, unknown>;
+}
+
+/** One row of `queueDepths`: only the columns asked for (rates absent until stats exist). */
+export interface MgmtQueueDepth {
+  readonly name: string;
+  readonly type?: string;
+  readonly consumers?: number;
+  readonly messages_ready?: number;
+  readonly messages_unacknowledged?: number;
+  readonly message_stats?: {
+    readonly publish_details?: { readonly rate: number };
+    readonly deliver_get_details?: { readonly rate: number };
+  };
 }
 
 export interface MgmtConnection {
@@ -81,8 +106,8 @@ export interface MgmtConnection {
 }
 
 export interface ManagementOptions {
-  /** e.g. http://127.0.0.1:15672 (default: the AMQP host, port 15672, or RETRY_STUDIO_MANAGEMENT_URL) */
-  baseUrl?: string;
+  /** e.g. http://127.0.0.1:15672 */
+  baseUrl: string;
   timeoutMs?: number;
 }
 
@@ -95,10 +120,9 @@ export class ManagementClient {
 
   constructor(
     readonly amqp: AmqpUrl,
-    options: ManagementOptions = {},
+    options: ManagementOptions,
   ) {
-    const host = amqp.hostname.includes(':') ? `[${amqp.hostname}]` : amqp.hostname;
-    this.baseUrl = (options.baseUrl ?? process.env.RETRY_STUDIO_MANAGEMENT_URL ?? `http://${host}:15672`).replace(/\/+$/, '');
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.auth = 'Basic ' + Buffer.from(`${amqp.username}:${amqp.password}`).toString('base64');
     this.timeoutMs = options.timeoutMs ?? 5000;
   }
@@ -136,11 +160,19 @@ export class ManagementClient {
     }
     if (res.status === 204 || res.headers.get('content-length') === '0') return undefined;
     const text = await res.text();
-    return text === '' ? undefined : (JSON.parse(text) as T);
+    if (text === '') return undefined;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new ManagementError(`${this.baseUrl} is not a RabbitMQ management API (${method} ${path} answered ${res.status} with something other than JSON)`, res.status);
+    }
   }
 
   async overview(): Promise<Overview> {
-    return (await this.request<Overview>('GET', '/api/overview'))!;
+    const ov = await this.request<Overview>('GET', '/api/overview');
+    if (!ov || typeof ov !== 'object' || !Array.isArray(ov.exchange_types) || typeof ov.rabbitmq_version !== 'string')
+      throw new ManagementError(`${this.baseUrl} is not a RabbitMQ management API (GET /api/overview has no rabbitmq_version or exchange_types)`);
+    return ov;
   }
 
   /** True when the API answers with these credentials. */
@@ -180,9 +212,27 @@ export class ManagementClient {
     return (await this.request<MgmtBinding[]>('GET', `/api/bindings/${enc(vhost)}`)) ?? [];
   }
 
-  /** The vhost's user policies (name, pattern, apply-to, priority, definition). */
+  /** The vhost's definitions (`GET /api/definitions/{vhost}`): exchanges, queues, bindings, policies, as RabbitMQ exports them. */
+  async vhostDefinitions(vhost: string): Promise<Record<string, unknown>> {
+    return (await this.request<Record<string, unknown>>('GET', `/api/definitions/${enc(vhost)}`)) ?? {};
+  }
+
   async listPolicies(vhost: string): Promise<MgmtPolicy[]> {
     return (await this.request<MgmtPolicy[]>('GET', `/api/policies/${enc(vhost)}`)) ?? [];
+  }
+
+  async listOperatorPolicies(vhost: string): Promise<MgmtPolicy[]> {
+    return (await this.request<MgmtPolicy[]>('GET', `/api/operator-policies/${enc(vhost)}`)) ?? [];
+  }
+
+  /** Creates or replaces a policy; matching queues pick it up in place (no redeclare). */
+  async putPolicy(vhost: string, name: string, body: PolicyBody): Promise<void> {
+    await this.request('PUT', `/api/policies/${enc(vhost)}/${enc(name)}`, body);
+  }
+
+  /** Deletes a policy; a missing one is fine (idempotent). */
+  async deletePolicy(vhost: string, name: string): Promise<void> {
+    await this.request('DELETE', `/api/policies/${enc(vhost)}/${enc(name)}`, undefined, [404]);
   }
 
   /** Queue details (messages, consumers); undefined when the queue does not exist. */
@@ -203,6 +253,34 @@ export class ManagementClient {
   /** Force-closes a connection (the client sees 320 CONNECTION_FORCED, as on a broker restart). */
   async closeConnection(name: string): Promise<void> {
     await this.request('DELETE', `/api/connections/${enc(name)}`, undefined, [404]);
+  }
+
+  // ---- operate (issue 10): definitions, depths and shovels of one vhost -------------------
+
+  /**
+   * Depth and rates of every queue of a vhost in ONE request (the live-depths poller calls this
+   * once per interval, never once per queue): `columns` keeps the answer small.
+   */
+  async queueDepths(vhost: string): Promise<MgmtQueueDepth[]> {
+    const columns = [
+      'name',
+      'type',
+      'consumers',
+      'messages_ready',
+      'messages_unacknowledged',
+      'message_stats.publish_details.rate',
+      'message_stats.deliver_get_details.rate',
+    ].join(',');
+    return (await this.request<MgmtQueueDepth[]>('GET', `/api/queues/${enc(vhost)}?columns=${columns}`)) ?? [];
+  }
+
+  /** A dynamic shovel (the rabbitmq_shovel plugin), e.g. the bench's baseline queue mover. */
+  async putShovel(vhost: string, name: string, value: Record<string, unknown>): Promise<void> {
+    await this.request('PUT', `/api/parameters/shovel/${enc(vhost)}/${enc(name)}`, { value });
+  }
+
+  async deleteShovel(vhost: string, name: string): Promise<void> {
+    await this.request('DELETE', `/api/parameters/shovel/${enc(vhost)}/${enc(name)}`, undefined, [404]);
   }
 
   toString(): string {

@@ -13,6 +13,7 @@ import { exportCommand, EXPORT_USAGE } from './commands/exportCmd.js';
 import { importCommand, IMPORT_USAGE } from './commands/importCmd.js';
 import { compareCommand, COMPARE_USAGE } from './commands/compare.js';
 import { scenarioCommand, SCENARIO_USAGE } from './commands/scenario.js';
+import { renameCommand, RENAME_USAGE } from './commands/rename.js';
 
 const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<number>> = {
   templates: templatesCommand,
@@ -23,6 +24,7 @@ const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<n
   import: importCommand,
   compare: compareCommand,
   scenario: scenarioCommand,
+  rename: renameCommand,
 };
 
 export const USAGE = `usage: pnpm cli COMMAND ...
@@ -34,6 +36,7 @@ export const USAGE = `usage: pnpm cli COMMAND ...
   ${IMPORT_USAGE}
   ${COMPARE_USAGE}
   ${SCENARIO_USAGE}
+  ${RENAME_USAGE}
 `;
 
 export async function runCli(argv: readonly string[], io: CliIo = nodeIo()): Promise<number> {

@@ -23,8 +23,12 @@ export const vhostField = z
   .refine((s) => byteLength(s) <= MAX_NAME_BYTES, 'vhost name is longer than 255 bytes')
   .refine((s) => !/[\r\n]/.test(s), 'vhost must not contain a line break');
 
+/** the broker's management API, e.g. http://127.0.0.1:15673 (default: discovered, and always checked to be the same broker) */
+export const managementUrlField = z.string().min(1).max(2048);
+
 const target = {
   broker: brokerUrlField.optional(),
+  managementUrl: managementUrlField.optional(),
   prefix: prefixField.optional(),
   vhost: vhostField.optional(),
 };

@@ -12,6 +12,7 @@ import { redactUrl } from '../broker/index.js';
 import { compareTrace, predict, MAX_COMPARED_EVENTS, MAX_PREDICTED_MESSAGES } from '../trace/prediction.js';
 import { TraceSession } from '../trace/traceSession.js';
 import type { AppContext } from './appContext.js';
+import { brokerFailure } from './brokerFailure.js';
 import { brokerUrlFromRequest } from './brokers.js';
 import { checkPrefixedNames, designFromRequest } from './designInput.js';
 import { HttpError } from './httpError.js';
@@ -59,9 +60,7 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
       if (same) throw new HttpError(409, `trace '${same.traceId}' is still running on this deployment; stop it first`, 'design');
       const running = [...sessions.values()].filter((s) => s.isRunning).length;
       if (running >= MAX_RUNNING) throw new HttpError(429, `${running} traces are running; stop one first`);
-      const { plan } = await ctx.deploy.plan(design, url, target).catch((err: Error) => {
-        throw new HttpError(502, err.message, 'broker');
-      });
+      const { plan } = await ctx.deploy.plan(design, url, target, body.managementUrl).catch(brokerFailure('trace'));
       // a missing binding is a deployment the broker changed: traced as the broker routes (a difference from the prediction)
       const missing = plan.items.filter((i) => i.kind !== 'binding' && (i.status === 'create' || i.status === 'unsupported'));
       const missingBindings = plan.items.filter((i) => i.kind === 'binding' && i.status === 'create').map((i) => i.name);
@@ -72,7 +71,8 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
       const conn = await ctx.brokers.connection(url, target.vhost, 'trace').catch((err: Error) => {
         throw new HttpError(502, err.message, 'broker');
       });
-      const session = new TraceSession(design, target, conn, ctx.brokers.management(url), redactUrl(url), {
+      const mgmt = await ctx.brokers.management(url, body.managementUrl).catch(brokerFailure('trace'));
+      const session = new TraceSession(design, target, conn, mgmt, redactUrl(url), {
         ...(body.publisher ? { publisher: body.publisher } : {}),
         ...(body.messages ? { messages: body.messages } : {}),
         ...(body.ratePerSecond ? { ratePerSecond: body.ratePerSecond } : {}),
@@ -124,7 +124,7 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
     const n = s.opts.messages ?? 1;
     let p: ReturnType<typeof predict>;
     try {
-      p = predict(s.design, { messages: n, publisher: s.publisherSpec.id, seed: s.seed, ...(s.failure ? { failure: s.failure } : {}) });
+      p = predict(s.design, { messages: n, publisher: s.publisherSpec.id, seed: s.seed, overrides: s.opts, ...(s.failure ? { failure: s.failure } : {}) });
     } catch (err) {
       throw new HttpError(500, `the simulator failed on this design: ${String((err as Error).message).slice(0, 300)}`);
     }

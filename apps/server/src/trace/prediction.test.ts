@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SimEvent } from '@retry-studio/topology-core';
-import { retryLoopDesign } from '../http/testing.js';
+import { bindQ, design as designOf, retryLoopDesign } from '../http/testing.js';
 import { compareTrace, predict } from './prediction.js';
 
 const loop = retryLoopDesign('cmp', { ttl: 100, maxRetries: 1 });
@@ -68,5 +68,28 @@ describe('compareTrace', () => {
     expect(compareTrace(predicted, missing, { complete: true, published: 2 })).toMatchObject({ messagesCompared: 2, matching: 1 });
     // not published live at all: not compared
     expect(compareTrace(predicted, missing, { complete: true, published: 1 })).toMatchObject({ messagesCompared: 1, matching: 1 });
+  });
+});
+
+/** `in` has no consumer and dead-letters expired messages to `dead`; messages are published without expiration. */
+const d = designOf({
+  exchanges: [{ name: 'x', type: 'direct' }, { name: 'dlx', type: 'fanout' }],
+  queues: [{ name: 'in', arguments: { 'x-dead-letter-exchange': 'dlx' } }, { name: 'dead' }],
+  bindings: [bindQ('x', 'in', 'k'), bindQ('dlx', 'dead')],
+  publishers: [{ id: 'p', exchange: 'x', routingKey: 'k', properties: { headers: { tenant: 'a' } } }],
+});
+
+describe('the trace prediction with the trace overrides', () => {
+  it('publishes with the trace overrides: an expiration set on the test messages is predicted', () => {
+    const kinds = (o: Parameters<typeof predict>[1]) => predict(d, o).events.map((e) => e.kind);
+    expect(kinds({ messages: 1 })).not.toContain('expired');
+    const withTtl = predict(d, { messages: 1, overrides: { expiration: '100' } }).events;
+    expect(withTtl.map((e) => e.kind)).toContain('expired');
+    expect(withTtl.find((e) => e.kind === 'dead-lettered')).toMatchObject({ queue: 'in', reason: 'expired' });
+  });
+
+  it('header overrides are merged over the publisher headers', () => {
+    const pub = predict(d, { messages: 1, overrides: { headers: { retry: 1 }, priority: 3 } }).events.find((e) => e.kind === 'published');
+    expect(pub?.kind === 'published' && pub.headers).toEqual({ tenant: 'a', retry: 1 });
   });
 });

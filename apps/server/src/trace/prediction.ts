@@ -10,11 +10,30 @@
  * A message the prediction has that never showed live differs too. Timing is not compared
  * (virtual time vs wall time).
  */
-import { designToSimulation, simulate, type Design, type FailureModel, type SimEvent, type SimEventOf, type XDeathEntry } from '@retry-studio/topology-core';
+import { designToSimulation, simulate, type Design, type FailureModel, type PublisherSpec, type SimEvent, type SimEventOf, type XDeathEntry } from '@retry-studio/topology-core';
+import type { TraceOptions } from './traceSession.js';
 
 export const MAX_PREDICTED_MESSAGES = 2000;
 /** the live events kept for the comparison (the stream's ring may have let older ones go) */
 export const MAX_COMPARED_EVENTS = 100_000;
+
+/** What a trace may set on its test messages instead of the publisher's properties. */
+export type PublishOverrides = Pick<TraceOptions, 'headers' | 'expiration' | 'priority'>;
+
+/** The publisher as the trace publishes: its properties with the trace's overrides on top (as testMessages does). */
+export function withOverrides(p: PublisherSpec, o: PublishOverrides): PublisherSpec {
+  if (o.headers === undefined && o.expiration === undefined && o.priority === undefined) return p;
+  const props = p.properties ?? {};
+  return {
+    ...p,
+    properties: {
+      ...props,
+      ...(o.expiration !== undefined ? { expiration: o.expiration } : {}),
+      ...(o.priority !== undefined ? { priority: o.priority } : {}),
+      ...(o.headers !== undefined ? { headers: { ...(props.headers ?? {}), ...o.headers } } : {}),
+    },
+  };
+}
 
 export interface Difference {
   readonly msgId: string;
@@ -38,9 +57,13 @@ export interface Comparison {
   readonly note?: string;
 }
 
-export function predict(design: Design, opts: { messages: number; publisher?: string; failure?: FailureModel; seed?: number }): { events: SimEvent[]; truncated: boolean } {
+export function predict(
+  design: Design,
+  opts: { messages: number; publisher?: string; failure?: FailureModel; seed?: number; overrides?: PublishOverrides },
+): { events: SimEvent[]; truncated: boolean } {
   const n = Math.min(opts.messages, MAX_PREDICTED_MESSAGES);
-  const d = opts.publisher ? { ...design, publishers: design.publishers.filter((p) => p.id === opts.publisher) } : { ...design, publishers: design.publishers.slice(0, 1) };
+  const chosen = opts.publisher ? design.publishers.filter((p) => p.id === opts.publisher) : design.publishers.slice(0, 1);
+  const d = { ...design, publishers: chosen.map((p) => withOverrides(p, opts.overrides ?? {})) };
   const input = designToSimulation(d, { messages: n, ...(opts.seed !== undefined ? { seed: opts.seed } : {}), ...(opts.failure ? { failure: opts.failure } : {}) });
   const r = simulate({ ...input, maxEvents: 200_000 });
   return { events: [...r.events], truncated: n < opts.messages };

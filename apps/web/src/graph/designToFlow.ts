@@ -7,6 +7,8 @@ import type { Design } from '@retry-studio/topology-core';
 import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId } from '../model/nodeIds';
 import { edgeIdOf } from '../model/edgeIds';
 import { republishTargets } from '../model/designEdit';
+import { edgeCubic, type Cubic } from './bezier';
+import { placeLabels, type LabelSpot } from './labelPlacement';
 import { NODE_H, NODE_W, type DesignEdge, type DesignNode, type DesignNodeData, type Severity } from './flowTypes';
 
 export interface Decorations {
@@ -26,7 +28,7 @@ export class FlowMapper {
     const out: DesignNode[] = [];
     const next = new Map<string, DesignNode>();
     const push = (id: string, data: DesignNodeData, fallbackIndex: number) => {
-      const position = design.layout?.[id] ?? { x: 40 + (fallbackIndex % 5) * 240, y: 40 + Math.floor(fallbackIndex / 5) * 120 };
+      const position = positionOf(design, id, fallbackIndex);
       const selected = deco.selected.has(id);
       const lint = deco.lint.get(id);
       const onPath = deco.pathNodes.has(id);
@@ -118,9 +120,11 @@ export class FlowMapper {
         }
       }
     }
+    const spots = labelSpots(design, raw);
     const next = new Map<string, DesignEdge>();
     const out: DesignEdge[] = [];
     for (const e of raw) {
+      const spot = spots.get(e.id);
       const selected = deco.selected.has(e.id);
       const onPath = deco.pathEdges.has(e.id) || deco.pathEdges.has(`${e.source}>${e.target}`);
       const prev = this.edges.get(e.id);
@@ -129,6 +133,8 @@ export class FlowMapper {
         prev.source === e.source &&
         prev.target === e.target &&
         prev.data?.label === e.data?.label &&
+        prev.data?.labelT === spot?.t &&
+        prev.data?.labelDy === spot?.dy &&
         !!prev.selected === selected &&
         !!prev.data?.onPath === onPath
       ) {
@@ -136,13 +142,42 @@ export class FlowMapper {
         out.push(prev);
         continue;
       }
-      const edge: DesignEdge = { ...e, selected, data: { ...e.data!, onPath } };
+      const edge: DesignEdge = { ...e, selected, data: { ...e.data!, onPath, ...(spot ? { labelT: spot.t, labelDy: spot.dy } : {}) } };
       next.set(e.id, edge);
       out.push(edge);
     }
     this.edges = next;
     return out;
   }
+}
+
+/** Where a node is drawn: its saved position, else a grid slot by its place in the design. */
+function positionOf(design: Design, id: string, fallbackIndex: number): { x: number; y: number } {
+  return design.layout?.[id] ?? { x: 40 + (fallbackIndex % 5) * 240, y: 40 + Math.floor(fallbackIndex / 5) * 120 };
+}
+
+/** Label spots for the edges, on the curves the edges will draw (handles: out right, ae bottom, in left). */
+function labelSpots(design: Design, edges: ReadonlyArray<Omit<DesignEdge, 'selected'>>): Map<string, LabelSpot> {
+  const pos = new Map<string, { x: number; y: number }>();
+  const ids = [
+    ...design.publishers.map((p) => publisherNodeId(p.id)),
+    ...design.topology.exchanges.map((x) => exchangeNodeId(x.name)),
+    ...design.topology.queues.map((q) => queueNodeId(q.name)),
+    ...design.consumers.map((c) => consumerNodeId(c.id)),
+  ];
+  ids.forEach((id, i) => pos.set(id, positionOf(design, id, i)));
+  const curves: Array<{ id: string; label: string; cubic: Cubic }> = [];
+  for (const e of edges) {
+    const a = pos.get(e.source);
+    const b = pos.get(e.target);
+    if (!a || !b || !e.data?.label) continue;
+    const cubic =
+      e.sourceHandle === 'ae'
+        ? edgeCubic(a.x + NODE_W / 2, a.y + NODE_H, 'bottom', b.x, b.y + NODE_H / 2, 'left')
+        : edgeCubic(a.x + NODE_W, a.y + NODE_H / 2, 'right', b.x, b.y + NODE_H / 2, 'left');
+    curves.push({ id: e.id, label: e.data.label, cubic });
+  }
+  return placeLabels(curves, [...pos.values()].map((p) => ({ x: p.x, y: p.y, w: NODE_W, h: NODE_H })));
 }
 
 function bindingLabel(b: Design['topology']['bindings'][number]): string {

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { FailureModel, SimEvent } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
 import { api, ApiError, type Difference, type PredictionResponse } from '../broker/api';
+import { brokerTarget } from '../broker/target';
 import { player } from '../sim/player';
 import { displayAt, nodeOfEvent } from '../sim/compilePlayback';
 import { attributePublishers } from '../sim/runSimulation';
@@ -55,7 +56,7 @@ export function TracePanel() {
     setPhase('starting');
     const s = useApp.getState();
     try {
-      const r = await api.trace(s.design, { broker: s.brokerUrl || undefined, prefix: s.deployPrefix || undefined }, { messages: count, failure, seed: s.seed });
+      const r = await api.trace(s.design, brokerTarget(s), { messages: count, failure, seed: s.seed });
       if (r.warning) setWarning(r.warning);
       setTraceId(r.id);
       setPhase('running');
@@ -106,15 +107,30 @@ export function TracePanel() {
     <div data-testid="trace-panel" className="flex h-full gap-3 overflow-auto p-2 text-xs text-slate-300">
       <div className="w-64 shrink-0 space-y-2">
         <p className="text-[11px] text-slate-400">
-          Publishes test messages into the deployed design (Broker tab → Plan → Apply first) and runs its consumers on the real broker. Real hops are{' '}
-          <span className="font-semibold text-orange-400">orange</span>, the prediction <span className="font-semibold text-sky-400">blue</span>.
+          Publishes test messages into the deployed design (Broker tab → Plan → Apply first) and runs its consumers on
+          the real broker. Real hops are <span className="font-semibold text-orange-400">orange</span>, the prediction{' '}
+          <span className="font-semibold text-sky-400">blue</span>.
         </p>
         <div className="flex items-center gap-2">
           <label className="flex items-center gap-1">
             messages
-            <input data-testid="trace-count" type="number" min={1} max={1000} value={count} onChange={(e) => setCount(Math.max(1, Math.min(1000, Number(e.target.value))))} className="w-14 rounded bg-slate-800 px-1" />
+            <input
+              data-testid="trace-count"
+              type="number"
+              min={1}
+              max={1000}
+              value={count}
+              onChange={(e) => setCount(Math.max(1, Math.min(1000, Number(e.target.value))))}
+              className="w-14 rounded bg-slate-800 px-1"
+            />
           </label>
-          <button type="button" data-testid="trace-start" disabled={phase === 'starting' || phase === 'running'} onClick={start} className="rounded bg-orange-700 px-2 py-1 hover:bg-orange-600 disabled:opacity-40">
+          <button
+            type="button"
+            data-testid="trace-start"
+            disabled={phase === 'starting' || phase === 'running'}
+            onClick={start}
+            className="rounded bg-orange-700 px-2 py-1 hover:bg-orange-600 disabled:opacity-40"
+          >
             {phase === 'starting' ? 'Starting…' : 'Start live trace'}
           </button>
           {phase === 'running' && (
@@ -125,7 +141,13 @@ export function TracePanel() {
         </div>
         <TraceFailureField value={ownFailure} simFailure={simFailure} onChange={setOwnFailure} />
         <div data-testid="trace-status">
-          {phase === 'idle' ? 'not running' : phase === 'running' ? `running: ${n} real events` : phase === 'ended' ? `finished: ${n} real events` : 'starting'}
+          {phase === 'idle'
+            ? 'not running'
+            : phase === 'running'
+              ? `running: ${n} real events`
+              : phase === 'ended'
+                ? `finished: ${n} real events`
+                : 'starting'}
         </div>
         {warning && <div className="text-amber-300">{warning}</div>}
         {error && (
@@ -182,7 +204,15 @@ function ComparisonView({ cmp }: { cmp: PredictionResponse['comparison'] }) {
       <div className="mb-1">
         Prediction vs broker: <b>{cmp.matching}</b> of <b>{cmp.messagesCompared}</b> message(s) match so far.
       </div>
-      {d ? <Divergence d={d} /> : cmp.messagesCompared > 0 && <div data-testid="trace-match" className="text-emerald-400">No divergence: the broker did what the simulator predicted.</div>}
+      {d ? (
+        <Divergence d={d} />
+      ) : (
+        cmp.messagesCompared > 0 && (
+          <div data-testid="trace-match" className="text-emerald-400">
+            No divergence: the broker did what the simulator predicted.
+          </div>
+        )
+      )}
       {cmp.note && <div className="text-slate-500">{cmp.note}</div>}
     </div>
   );
@@ -207,7 +237,11 @@ function Divergence({ d }: { d: Difference }) {
           <span className="text-orange-400">actual&nbsp;&nbsp;&nbsp;</span> {d.actual ?? '(nothing more)'}
         </div>
       </div>
-      {useApp.getState().divergenceNode && <div className="mt-1 text-[10px] text-orange-300">marked on the canvas at {useApp.getState().divergenceNode}</div>}
+      {useApp.getState().divergenceNode && (
+        <div className="mt-1 text-[10px] text-orange-300">
+          marked on the canvas at {useApp.getState().divergenceNode}
+        </div>
+      )}
       <button
         type="button"
         data-testid="trace-show-divergence"

@@ -1,5 +1,10 @@
 import type { StateCreator } from 'zustand';
 import type { AppState } from './store';
+import { readUiPrefs, writeUiPrefs } from './uiPrefs';
+
+/** the bottom panel's height bounds, px */
+export const BOTTOM_MIN = 120;
+export const BOTTOM_DEFAULT = 290;
 
 export type View = 'gallery' | 'designer';
 export type SideTab = 'inspect' | 'lint' | 'export' | 'broker';
@@ -16,12 +21,19 @@ export interface UiSlice {
   brokerUrl: string;
   /** name prefix the design is deployed under */
   deployPrefix: string;
-  setBroker: (patch: { brokerUrl?: string; deployPrefix?: string }) => void;
+  /** the broker's management API (empty: the server discovers it) */
+  managementUrl: string;
+  /** vhost to deploy into (empty: the broker URL's) */
+  deployVhost: string;
+  setBroker: (patch: { brokerUrl?: string; deployPrefix?: string; managementUrl?: string; deployVhost?: string }) => void;
   setView: (v: View) => void;
   setSideTab: (t: SideTab) => void;
   setBottomTab: (t: BottomTab) => void;
   notify: (text: string, tone?: 'info' | 'error') => void;
   requestFit: () => void;
+  /** height of the simulation panel under the canvas (resizable, remembered) */
+  bottomHeight: number;
+  setBottomHeight: (px: number) => void;
 }
 
 export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => ({
@@ -32,10 +44,18 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   fitRequest: 0,
   brokerUrl: 'amqp://guest:guest@127.0.0.1:5672/',
   deployPrefix: 'studio.',
+  managementUrl: '',
+  deployVhost: '',
   setBroker: (patch) => set(patch),
   setView: (view) => set({ view }),
   setSideTab: (sideTab) => set({ sideTab }),
   setBottomTab: (bottomTab) => set({ bottomTab }),
   notify: (text, tone = 'info') => set({ toast: { text, tone } }),
   requestFit: () => set((s) => ({ fitRequest: s.fitRequest + 1 })),
+  bottomHeight: Math.max(BOTTOM_MIN, readUiPrefs().bottomHeight ?? BOTTOM_DEFAULT),
+  setBottomHeight: (px) => {
+    const bottomHeight = Math.max(BOTTOM_MIN, Math.round(px));
+    set({ bottomHeight });
+    writeUiPrefs({ bottomHeight });
+  },
 });

@@ -12,6 +12,7 @@ import { EventHeap } from './eventHeap.js';
 import { attemptDraw } from './rng.js';
 import { profileFor, type SemanticsProfile } from './profiles.js';
 import { queueConfig } from './queueConfig.js';
+import { parseXDeath } from '../model/xDeath.js';
 import { QEntry, QueueState, entryPos, type ConsumerSlot } from './queueState.js';
 import { EMPTY_HEADERS, deadLetterMsg, isCycle } from './deadLetter.js';
 import { MsgRec, plainPublishShape } from './msgRecord.js';
@@ -56,6 +57,8 @@ type Work =
   | { readonly k: 'step' }
   | QEntry
   | { readonly k: 'retry'; readonly d: Delivery }
+  /** a republish's confirm arrives: the consumer acks the original */
+  | { readonly k: 'confirm'; readonly d: Delivery }
   | { readonly k: 'expire'; readonly q: QueueState }
   | { readonly k: 'delayed'; readonly exchange: string; readonly msg: Msg }
   | { readonly k: 'queue-expires'; readonly q: QueueState }
@@ -81,6 +84,7 @@ const RELEASED: Msg = Object.freeze({
   xDeathFromClient: false,
   expiration: undefined,
   ccInKeys: false,
+  deliveryCount: 0,
 });
 
 export class Simulator {
@@ -269,6 +273,9 @@ export class Simulator {
       case 'retry':
         this.retryAttempt(w.d);
         break;
+      case 'confirm':
+        this.apply(w.d, { kind: 'ack' });
+        break;
       case 'expire': {
         const q = w.q;
         if (nt >= q.timerAt) q.timerAt = Infinity;
@@ -333,7 +340,9 @@ export class Simulator {
     if (s.kind === 'publish') {
       const props = s.properties;
       const logical: Logical = { id: s.msgId ?? `m${this.logicalCount + 1}`, index: ++this.logicalCount, seen: 0, counts: undefined, runs: 0 };
-      this.clientPublish(logical, s.body, s.exchange, s.routingKey, props?.headers ?? NO_HEADERS, props?.expiration, s.mandatory ?? false, STEP_ORIGIN, undefined);
+      // the broker delivers expiration as the string on the wire, whatever type a design file gave
+      const exp = props?.expiration as string | number | undefined;
+      this.clientPublish(logical, s.body, s.exchange, s.routingKey, props?.headers ?? NO_HEADERS, exp === undefined ? undefined : String(exp), s.mandatory ?? false, STEP_ORIGIN, undefined);
     } else nextAt = this.t + Math.max(0, s.ms);
     // steps run one after another: only one is ever scheduled, so one shared work item does
     if (i + 1 < this.steps.length || nextAt > this.t) this.heap.push(nextAt, STEP_WORK);
@@ -420,15 +429,16 @@ export class Simulator {
       const h = { ...headers };
       delete h['x-death'];
       headers = h;
-      if (Array.isArray(xd)) {
-        xDeath = xd.filter((e): e is { [k: string]: AmqpValue } => typeof e === 'object' && e !== null && !Array.isArray(e)).map(parseDeath);
+      const parsed = parseXDeath(xd);
+      if (parsed) {
+        xDeath = parsed;
         fromClient = true;
       }
     }
     const shape: MsgShape =
       headers === NO_HEADERS && xDeath === undefined
         ? plainPublishShape(exchange, keys, expiration, NO_HEADERS)
-        : { exchange, routingKeys: keys, headers, xDeath, xDeathFromClient: fromClient, expiration, ccInKeys: true };
+        : { exchange, routingKeys: keys, headers, xDeath, xDeathFromClient: fromClient, expiration, ccInKeys: true, deliveryCount: 0 };
     const msg: Msg = new MsgRec(logical, body, utf8Length(body), shape);
     if (this.wantEvents)
       this.emit({ kind: 'published', t: this.t, seq: this.seq++, msgId, body, exchange, routingKey, origin, headers: xDeath ? { ...headers, 'x-death': xDeath as unknown as AmqpValue } : headers, ...(expiration !== undefined ? { expiration } : {}), mandatory });
@@ -528,7 +538,7 @@ export class Simulator {
         (cfg.maxLength !== undefined && q.readyCount + 1 > cfg.maxLength) ||
         (cfg.maxBytes !== undefined && q.readyBytes + msg.bytes > cfg.maxBytes);
       if (over) {
-        if (cfg.overflow === 'reject-publish-dlx') this.deadLetter(q, msg, 'maxlen');
+        if (cfg.overflow === 'reject-publish-dlx') this.deadLetter(q, msg, 'maxlen', msg.deliveryCount);
         else this.drop(msg, 'overflow', cfg.name, undefined);
         return false;
       }
@@ -541,6 +551,12 @@ export class Simulator {
     const expiresAt = ttl === undefined ? Infinity : this.t + ttl;
     const pooled = this.pool.pop();
     const entry = pooled ? pooled.reset(msg, expiresAt, q.nextPos++) : new QEntry(msg, expiresAt, q.nextPos++);
+    // 4.3: a dead letter's failed deliveries go on counting here; a quorum queue says redelivered at once
+    const carried = msg.deliveryCount;
+    if (carried > 0) {
+      entry.deliveryCount = carried;
+      if (cfg.quorum) entry.redelivered = true;
+    }
     this.touchInFlight(1);
     if (this.wantEvents)
       this.emit({ kind: 'enqueued', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: cfg.name, depth: q.readyCount + 1, ...(ttl !== undefined ? { expiresAt: entry.expiresAt } : {}) });
@@ -553,6 +569,8 @@ export class Simulator {
         return true;
       }
     }
+    // 4.3: a classic queue that stores a dead letter with failed deliveries delivers it redelivered later
+    if (carried > 0) entry.redelivered = true;
     q.ready.push(entry);
     q.readyBytes += msg.bytes;
     this.dropHeadOverflow(q);
@@ -572,8 +590,9 @@ export class Simulator {
     ) {
       const e = q.takeHead() as QEntry;
       const m = e.msg;
+      const n = e.deliveryCount;
       this.release(e);
-      this.deadLetter(q, m, 'maxlen');
+      this.deadLetter(q, m, 'maxlen', n);
     }
   }
 
@@ -584,10 +603,11 @@ export class Simulator {
       if (!h || h.expiresAt > this.t) return;
       q.takeHead();
       const m = h.msg;
+      const n = h.deliveryCount;
       this.release(h);
       if (this.wantEvents) this.emit({ kind: 'expired', t: this.t, seq: this.seq++, msgId: m.id, body: m.body, queue: q.cfg.name });
       else this.seq++;
-      this.deadLetter(q, m, 'expired');
+      this.deadLetter(q, m, 'expired', n);
     }
   }
 
@@ -618,12 +638,15 @@ export class Simulator {
   }
 
   private deliveredHeaders(q: QueueState, e: QEntry): { readonly [k: string]: AmqpValue } {
-    if (!q.cfg.quorum || e.acquiredCount === 0) return e.msg.headers;
-    // 4.3: x-delivery-count counts failed deliveries, x-acquired-count every return (docs quorum-queues#poison-message-handling)
-    if (this.profile.onlyRejectsCountTowardLimit)
+    if (!q.cfg.quorum || (e.acquiredCount === 0 && e.deliveryCount === 0)) return e.msg.headers;
+    // 4.3: x-delivery-count counts failed deliveries, x-acquired-count every return (docs quorum-queues#poison-message-handling);
+    // a dead letter not yet returned here shows the count it carries as both (recorded: dead-letter-delivery-count-into-quorum)
+    if (this.profile.onlyRejectsCountTowardLimit) {
+      const acquired = e.acquiredCount > 0 ? e.acquiredCount : e.deliveryCount;
       return e.deliveryCount > 0
-        ? { ...e.msg.headers, 'x-delivery-count': e.deliveryCount, 'x-acquired-count': e.acquiredCount }
-        : { ...e.msg.headers, 'x-acquired-count': e.acquiredCount };
+        ? { ...e.msg.headers, 'x-delivery-count': e.deliveryCount, 'x-acquired-count': acquired }
+        : { ...e.msg.headers, 'x-acquired-count': acquired };
+    }
     // quorum queues add x-delivery-count on redelivery (rabbit_fifo_client.erl L791-801)
     return { ...e.msg.headers, 'x-delivery-count': e.deliveryCount };
   }
@@ -633,7 +656,7 @@ export class Simulator {
     q.unacked++;
     const msg = e.msg;
     const seen = countDelivery(msg.logical, c.ord);
-    const headers = q.cfg.quorum && e.acquiredCount > 0 ? this.deliveredHeaders(q, e) : msg.headers;
+    const headers = q.cfg.quorum && (e.acquiredCount > 0 || e.deliveryCount > 0) ? this.deliveredHeaders(q, e) : msg.headers;
     const routingKey = msg.routingKeys[0] ?? '';
     this.lastActivity = this.t;
     if (this.wantEvents)
@@ -729,13 +752,16 @@ export class Simulator {
         if (this.wantEvents) this.emit({ kind: 'acked', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id });
         else this.seq++;
         break;
-      case 'reject':
+      case 'reject': {
         this.settle(d);
+        // a basic.reject is a failed delivery too
+        const n = d.deliveryCount + 1;
         this.release(d);
         if (this.wantEvents) this.emit({ kind: 'rejected', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id });
         else this.seq++;
-        this.deadLetter(q, msg, 'rejected');
+        this.deadLetter(q, msg, 'rejected', n);
         break;
+      }
       case 'requeue':
         this.settle(d);
         this.requeue(q, e, c.id, action.via === 'reject');
@@ -743,8 +769,9 @@ export class Simulator {
       case 'republish': {
         const plan = planRepublish(action, d);
         this.clientPublish(msg.logical, msg.body, plan.exchange, plan.routingKey, plan.headers, plan.expiration, false, this.consumerOrigin(c.id), plan.keepXDeath ? msg.xDeath : undefined);
-        // confirmed: now ack the original
-        this.apply(d, { kind: 'ack' });
+        // the ack waits for the confirm, which comes after what the copy's arrival set going at
+        // this instant (a persistent copy is confirmed once written): the original is held meanwhile
+        this.heap.push(this.t, { k: 'confirm', d });
         return;
       }
       case 'retryInProcess': {
@@ -767,6 +794,8 @@ export class Simulator {
     e.redelivered = true;
     const msg = e.msg;
     if (!q.cfg.quorum) {
+      // classic queues count nothing visible, but a dead letter carries the rejects (4.3)
+      if (viaReject) e.deliveryCount++;
       this.emitRequeued(q, msg, consumer, undefined);
       this.toReady(q, e);
       return;
@@ -779,8 +808,9 @@ export class Simulator {
     // delivery_count > limit dead-letters (rabbit_fifo.erl L1756-1781)
     if (failed && limit !== undefined && e.deliveryCount > limit) {
       this.emitRequeued(q, msg, consumer, undefined);
+      const n = e.deliveryCount;
       this.release(e);
-      this.deadLetter(q, msg, 'delivery_limit');
+      this.deadLetter(q, msg, 'delivery_limit', n);
       return;
     }
     // 4.3 delayed retry: held for min(min x delivery-count, max) before it is ready again (docs
@@ -857,7 +887,8 @@ export class Simulator {
 
   // ---------------------------------------------------------------- dead-lettering
 
-  private deadLetter(q: QueueState, msg: Msg, reason: DeathReason): void {
+  /** `deliveryCount`: the failed deliveries the message had here (the dead letter carries them on 4.3) */
+  private deadLetter(q: QueueState, msg: Msg, reason: DeathReason, deliveryCount: number): void {
     const cfg = q.cfg;
     if (cfg.dlx === undefined) {
       this.drop(msg, 'no-dlx', cfg.name, undefined);
@@ -868,7 +899,7 @@ export class Simulator {
       else this.drop(msg, 'missing-dlx', cfg.name, cfg.dlx);
       return;
     }
-    const dl = deadLetterMsg(msg, cfg.name, reason, cfg.dlx, cfg.dlrk, this.profile, this.t);
+    const dl = deadLetterMsg(msg, cfg.name, reason, cfg.dlx, cfg.dlrk, this.profile, this.t, this.profile.deadLetterCarriesDeliveryCount ? deliveryCount : 0);
     if (this.wantEvents)
       this.emit({ kind: 'dead-lettered', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, queue: cfg.name, reason, exchange: cfg.dlx, routingKeys: dl.routingKeys });
     else this.seq++;
@@ -879,7 +910,8 @@ export class Simulator {
       if (this.wantEvents) this.emit({ kind: 'delayed', t: this.t, seq: this.seq++, msgId: dl.id, body: dl.body, exchange: d.exchange, delayMs: d.delayMs, until: this.t + d.delayMs });
       else this.seq++;
       this.touchInFlight(1);
-      this.heap.push(this.t + d.delayMs, { k: 'delayed', exchange: d.exchange, msg: dl });
+      const held = this.profile.deadLetterDelayNegated ? withDelayNegated(dl, d.delayMs) : dl;
+      this.heap.push(this.t + d.delayMs, { k: 'delayed', exchange: d.exchange, msg: held });
     }
     const qs = r.queues;
     if (qs.length === 0) {
@@ -923,7 +955,7 @@ export class Simulator {
   private snapshot(q: QueueState, e: QEntry, viaGet: boolean): MessageSnapshot {
     const m = e.msg;
     let headers: { readonly [k: string]: AmqpValue } = m.headers;
-    if (q.cfg.quorum && e.acquiredCount > 0) headers = this.deliveredHeaders(q, e);
+    if (q.cfg.quorum && (e.acquiredCount > 0 || e.deliveryCount > 0)) headers = this.deliveredHeaders(q, e);
     else if (q.cfg.quorum && viaGet && this.profile.getAddsZeroDeliveryCount) headers = { ...headers, 'x-delivery-count': e.deliveryCount };
     return {
       msgId: m.id,
@@ -965,16 +997,17 @@ function countDelivery(L: Logical, ord: number): number {
   return n;
 }
 
-function parseDeath(t: { readonly [k: string]: AmqpValue }): XDeathEntry {
-  const rk = t['routing-keys'];
-  const oe = t['original-expiration'];
-  return {
-    queue: String(t['queue'] ?? ''),
-    reason: String(t['reason'] ?? 'rejected') as DeathReason,
-    count: typeof t['count'] === 'number' ? t['count'] : 1,
-    exchange: String(t['exchange'] ?? ''),
-    'routing-keys': Array.isArray(rk) ? rk.map((k) => String(k)) : [],
-    ...(typeof t['time'] === 'number' ? { time: t['time'] } : {}),
-    ...(oe !== undefined ? { 'original-expiration': String(oe) } : {}),
+/** a dead letter held by a delayed exchange comes out with x-delay negated (3.10 + plugin 3.10.2) */
+function withDelayNegated(m: Msg, delayMs: number): Msg {
+  const shape: MsgShape = {
+    exchange: m.exchange,
+    routingKeys: m.routingKeys,
+    headers: { ...m.headers, 'x-delay': -delayMs },
+    xDeath: m.xDeath,
+    xDeathFromClient: m.xDeathFromClient,
+    expiration: m.expiration,
+    ccInKeys: m.ccInKeys,
+    deliveryCount: m.deliveryCount,
   };
+  return new MsgRec(m.logical, m.body, m.bytes, shape);
 }

@@ -1,0 +1,29 @@
+/** Live depths: every queue of the vhost from ONE management request. */
+import type { OperateTarget } from './operateTarget.js';
+
+export interface QueueDepth {
+  readonly name: string;
+  readonly type: string;
+  readonly ready: number;
+  readonly unacked: number;
+  readonly consumers: number;
+  /** messages per second, as the management API's last sample */
+  readonly publishRate: number;
+  readonly deliverRate: number;
+}
+
+export async function readDepths(t: OperateTarget): Promise<{ at: string; queues: QueueDepth[] }> {
+  const rows = await t.management.queueDepths(t.vhost);
+  return {
+    at: new Date().toISOString(),
+    queues: rows.map((r) => ({
+      name: r.name,
+      type: r.type ?? 'classic',
+      ready: r.messages_ready ?? 0,
+      unacked: r.messages_unacknowledged ?? 0,
+      consumers: r.consumers ?? 0,
+      publishRate: r.message_stats?.publish_details?.rate ?? 0,
+      deliverRate: r.message_stats?.deliver_get_details?.rate ?? 0,
+    })),
+  };
+}

@@ -1,0 +1,15 @@
+/** Import from a broker: read the vhost through the management API, scaffold a design in the core. */
+import { designFromBroker, type ImportedDesign } from '@retry-studio/topology-core';
+import type { OperateTarget } from './operateTarget.js';
+import { readSnapshot } from './readSnapshot.js';
+
+export type ImportResult = ImportedDesign & { readonly rabbitVersion: string; readonly vhost: string; readonly timings: { readonly readMs: number; readonly scaffoldMs: number } };
+
+export async function importBroker(t: OperateTarget, opts: { name?: string | undefined } = {}): Promise<ImportResult> {
+  const t0 = performance.now();
+  const snap = await readSnapshot(t);
+  const t1 = performance.now();
+  const r = designFromBroker(snap, opts.name ? { name: opts.name } : {});
+  const t2 = performance.now();
+  return { ...r, rabbitVersion: snap.rabbitVersion, vhost: t.vhost, timings: { readMs: Math.round(t1 - t0), scaffoldMs: Math.round(t2 - t1) } };
+}

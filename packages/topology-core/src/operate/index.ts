@@ -1,0 +1,10 @@
+/** Operating a live broker: import, browse dead letters, re-drive (pure: the server does the I/O). */
+export * from './brokerVersion.js';
+export * from './brokerSnapshot.js';
+export * from './importTypes.js';
+export * from './namePrefix.js';
+export * from './layoutByPrefix.js';
+export * from './scaffoldImport.js';
+export * from './deadLetter.js';
+export * from './browseEffect.js';
+export * from './redrive.js';

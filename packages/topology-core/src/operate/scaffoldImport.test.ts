@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { designFromBroker } from './scaffoldImport.js';
+import { ordersSnapshot } from './fixtures.js';
+import { profileForBrokerVersion } from './brokerVersion.js';
+import { layoutByPrefix } from './layoutByPrefix.js';
+
+describe('designFromBroker', () => {
+  it('imports the topology without built-in objects, with roles, consumers and publishers', () => {
+    const r = designFromBroker(ordersSnapshot());
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const t = r.design.topology;
+    expect(t.exchanges.map((x) => x.name).sort()).toEqual(['orders', 'orders.dlx', 'orders.retry']);
+    expect(t.bindings.some((b) => b.source === '')).toBe(false);
+    expect(r.roles).toEqual({ 'orders.work': 'work', 'orders.dlq': 'parking', 'orders.wait': 'wait' });
+    expect(r.design.consumers.map((c) => c.queue)).toEqual(['orders.work']);
+    expect(r.design.consumers[0]?.behaviour).toEqual({ kind: 'worker', onFailure: [{ then: { kind: 'reject' } }] });
+    // the DLX gets no publisher; the topic exchange gets one with a key its binding matches
+    expect(r.design.publishers.map((p) => [p.exchange, p.routingKey])).toEqual([
+      ['orders', 'order.x'],
+      ['orders.retry', 'wait'],
+    ]);
+    expect(r.design.profile).toBe('3.10');
+    expect(Object.keys(r.design.layout ?? {})).toHaveLength(3 + 3 + 1 + 2);
+    expect(Array.isArray(r.lint)).toBe(true);
+  });
+
+  it('takes the profile from the version and skips what the model cannot hold, with the reason', () => {
+    const r = designFromBroker(
+      ordersSnapshot('4.3.6', {
+        queues: [...ordersSnapshot().queues, { name: 'audit', type: 'stream', arguments: { 'x-queue-type': 'stream' } }, { name: 'amq.gen-1', exclusive: true }],
+        exchanges: [...ordersSnapshot().exchanges, { name: 'hash', type: 'x-consistent-hash' }],
+      }),
+    );
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.design.profile).toBe('4.x');
+    expect(r.v43).toBe(true);
+    expect(r.skipped.map((s) => `${s.kind} ${s.name}`).sort()).toEqual(['exchange hash', 'queue amq.gen-1', 'queue audit']);
+  });
+
+  it('reports a bad argument with the path into the vhost listing', () => {
+    const snap = ordersSnapshot();
+    const r = designFromBroker({ ...snap, queues: [{ name: 'q', arguments: { 'x-message-ttl': -1 } }] });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors[0]?.path).toBe('queues[0].arguments.x-message-ttl');
+  });
+});
+
+describe('profileForBrokerVersion', () => {
+  it.each([
+    ['3.10.8', '3.10', false],
+    ['4.2.1', '4.x', false],
+    ['4.3.6', '4.x', true],
+    ['5.0.0', '4.x', true],
+  ] as const)('%s -> %s (v43 %s)', (v, p, v43) => {
+    expect(profileForBrokerVersion(v)).toMatchObject({ profile: p, v43 });
+  });
+});
+
+describe('layoutByPrefix', () => {
+  it('groups nodes by name prefix and never stacks two nodes on one spot (5,000 queues)', () => {
+    const queues = Array.from({ length: 5000 }, (_, i) => ({ name: `svc${i % 50}.q${i}` }));
+    const design = { topology: { exchanges: [], queues, bindings: [] }, consumers: [], publishers: [] };
+    const { positions, groups } = layoutByPrefix(design);
+    expect(groups).toHaveLength(50);
+    expect(groups[0]?.queues).toBe(100);
+    const spots = new Set(Object.values(positions).map((p) => `${p.x},${p.y}`));
+    expect(spots.size).toBe(5000);
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * A live vhost -> a design: the topology (what the model can represent; the rest is listed as
+ * skipped), the profile from the broker's version, and consumers and publishers where the
+ * topology implies them:
+ * - a queue with a dead-letter exchange and no TTL is a work queue: it gets a worker that
+ *   rejects on failure (so failures dead-letter as on the broker);
+ * - a queue with a TTL and a dead-letter exchange is a wait queue: nobody consumes it;
+ * - a queue that only dead letters reach and that has no dead-letter exchange of its own is a
+ *   parking lot: nobody consumes it, it is where messages pile up (browse and re-drive it);
+ * - an exchange that is not a work queue's dead-letter exchange and routes somewhere gets a publisher.
+ */
+import { EXCHANGE_TYPES_ALL, type ImportRole, type ImportedDesign } from './importTypes.js';
+import type { BrokerSnapshot } from './brokerSnapshot.js';
+import type { ConsumerSpec } from '../model/consumer.js';
+import type { PublisherSpec } from '../model/publisher.js';
+import type { AmqpValue } from '../model/definitions.js';
+import type { Design } from '../model/design.js';
+import { DESIGN_FORMAT, DESIGN_VERSION } from '../model/design.js';
+import { importDefinitions } from '../io/definitions.js';
+import { effectiveQueueArgs } from '../lint/flow.js';
+import { lintDesign } from '../lint/lintDesign.js';
+import { profileForBrokerVersion } from './brokerVersion.js';
+import { layoutByPrefix } from './layoutByPrefix.js';
+
+/** A sample routing key a topic binding pattern matches (`a.*.#` -> `a.x`). */
+function sampleKey(pattern: string): string {
+  return pattern
+    .split('.')
+    .filter((w) => w !== '#')
+    .map((w) => (w === '*' ? 'x' : w))
+    .join('.');
+}
+
+export interface ScaffoldOptions {
+  /** design name (default `<vhost> on <version>`) */
+  readonly name?: string;
+  /** skip the layout (the caller lays out) */
+  readonly layout?: boolean;
+}
+
+export function designFromBroker(snap: BrokerSnapshot, opts: ScaffoldOptions = {}): ImportedDesign {
+  const skipped: { kind: 'exchange' | 'queue' | 'binding'; name: string; reason: string }[] = [];
+  const exchanges = snap.exchanges.filter((x) => {
+    if (x.name === '' || x.name.startsWith('amq.')) return false; // built in on every broker
+    if (!EXCHANGE_TYPES_ALL.includes(x.type)) {
+      skipped.push({ kind: 'exchange', name: x.name, reason: `exchange type "${x.type}" is not modelled` });
+      return false;
+    }
+    return true;
+  });
+  const queues = snap.queues.filter((q) => {
+    if (q.exclusive) {
+      skipped.push({ kind: 'queue', name: q.name, reason: 'exclusive (belongs to one connection)' });
+      return false;
+    }
+    if (q.type === 'stream' || q.arguments?.['x-queue-type'] === 'stream') {
+      skipped.push({ kind: 'queue', name: q.name, reason: 'streams are not modelled by the designer (browse still reads them)' });
+      return false;
+    }
+    return true;
+  });
+  const exNames = new Set(exchanges.map((x) => x.name));
+  const qNames = new Set(queues.map((q) => q.name));
+  const bindings = snap.bindings.filter((b) => {
+    if (b.source === '') return false; // the default exchange's implicit bindings
+    const ok = exNames.has(b.source) && (b.destination_type === 'queue' ? qNames.has(b.destination) : exNames.has(b.destination));
+    if (!ok) skipped.push({ kind: 'binding', name: `${b.source} -> ${b.destination}`, reason: 'its source or destination was not imported' });
+    return ok;
+  });
+  const defs = {
+    rabbit_version: snap.rabbitVersion,
+    exchanges,
+    queues: queues.map((q) => ({ name: q.name, durable: q.durable, auto_delete: q.auto_delete, arguments: q.arguments ?? {}, ...(q.type ? { type: q.type } : {}) })),
+    bindings,
+    policies: snap.policies ?? [],
+  };
+  const r = importDefinitions(defs);
+  if (!r.ok) return { ok: false, errors: r.errors, skipped };
+  const topology = r.topology;
+  const version = profileForBrokerVersion(snap.rabbitVersion);
+
+  // which queues dead letters reach: the queues each dead-letter exchange routes to
+  const dlxOf = new Map<string, string>();
+  const args = new Map<string, Record<string, AmqpValue>>();
+  for (const q of topology.queues) {
+    const a = effectiveQueueArgs(topology, q.name);
+    args.set(q.name, a);
+    const dlx = a['x-dead-letter-exchange'];
+    if (typeof dlx === 'string') dlxOf.set(q.name, dlx);
+  }
+  const dlxs = new Set(dlxOf.values());
+  const fedByDlx = new Set<string>();
+  for (const b of topology.bindings) if (dlxs.has(b.source) && b.destination_type === 'queue') fedByDlx.add(b.destination);
+  for (const [q, dlx] of dlxOf) {
+    // the default exchange as DLX routes by the dead-letter routing key, i.e. to that queue
+    const dlrk = args.get(q)?.['x-dead-letter-routing-key'];
+    if (dlx === '' && typeof dlrk === 'string') fedByDlx.add(dlrk);
+  }
+  const fedByBinding = new Set<string>();
+  for (const b of topology.bindings) if (!dlxs.has(b.source) && b.destination_type === 'queue') fedByBinding.add(b.destination);
+
+  const roles: Record<string, ImportRole> = {};
+  const consumers: ConsumerSpec[] = [];
+  const liveConsumers = new Map(snap.queues.map((q) => [q.name, q.consumers]));
+  for (const q of topology.queues) {
+    const a = args.get(q.name) ?? {};
+    const hasDlx = typeof a['x-dead-letter-exchange'] === 'string';
+    const hasTtl = a['x-message-ttl'] !== undefined;
+    let role: ImportRole;
+    if (hasDlx && hasTtl && !liveConsumers.get(q.name)) role = 'wait';
+    else if (hasDlx) role = 'work';
+    else if (fedByDlx.has(q.name) && !fedByBinding.has(q.name) && !liveConsumers.get(q.name)) role = 'parking';
+    else role = liveConsumers.get(q.name) ? 'work' : 'idle';
+    roles[q.name] = role;
+    if (role === 'work')
+      consumers.push({
+        id: `worker-${q.name}`,
+        queue: q.name,
+        label: `worker ${q.name}`,
+        behaviour: { kind: 'worker', onFailure: [{ then: hasDlx ? { kind: 'reject' } : { kind: 'ack' } }] },
+      });
+  }
+  // a wait queue's DLX is the way back to work (an entry point); a work queue's DLX is the error path
+  const errorPaths = new Set([...dlxOf].filter(([q]) => roles[q] === 'work').map(([, x]) => x));
+  const publishers: PublisherSpec[] = [];
+  for (const x of topology.exchanges) {
+    if (errorPaths.has(x.name) || x.internal) continue;
+    const b = topology.bindings.find((y) => y.source === x.name);
+    if (!b) continue;
+    publishers.push({ id: `publish-${x.name}`, label: `to ${x.name}`, exchange: x.name, routingKey: x.type === 'topic' ? sampleKey(b.routing_key) : b.routing_key, bodyPrefix: x.name });
+  }
+  const base: Design = {
+    format: DESIGN_FORMAT,
+    version: DESIGN_VERSION,
+    name: opts.name ?? `${snap.vhost} on RabbitMQ ${snap.rabbitVersion}`,
+    profile: version.profile,
+    topology,
+    consumers,
+    publishers,
+  };
+  const design: Design = opts.layout === false ? base : { ...base, layout: layoutByPrefix(base).positions };
+  const lint = lintDesign(design, { profile: version.profile });
+  return { ok: true, design, roles, v43: version.v43, skipped, warnings: r.warnings, lint };
+}
