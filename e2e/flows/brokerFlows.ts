@@ -25,6 +25,16 @@ export async function tearDown(page: Page): Promise<void> {
   );
 }
 
+/** Plan and apply the design on the canvas under a fresh prefix (Broker tab). */
+async function deployUnderFreshPrefix(page: Page): Promise<void> {
+  await page.click('[data-testid=tab-broker]');
+  await page.fill('[data-testid=deploy-prefix]', `e2e${Date.now().toString(36)}.`);
+  await page.click('[data-testid=broker-plan]');
+  await page.waitForSelector('[data-testid=plan-diff]', { timeout: 20_000 });
+  await page.click('[data-testid=broker-apply]');
+  await page.waitForSelector('[data-testid=deploy-result]', { timeout: 30_000 });
+}
+
 /**
  * Deploy and live trace against the real server and the real broker at 127.0.0.1:5672.
  * A fresh name prefix per run keeps it apart from anything else on the broker; the flow
@@ -130,12 +140,7 @@ export const divergenceFlow: Flow = {
     await page.click('[data-testid=node-consumer] >> nth=0');
     const beh = JSON.parse(await page.locator('[data-testid=field-behaviour]').inputValue()) as Record<string, unknown>;
     await page.fill('[data-testid=field-behaviour]', JSON.stringify({ ...beh, failure: { kind: 'always' } }, null, 2));
-    await page.click('[data-testid=tab-broker]');
-    await page.fill('[data-testid=deploy-prefix]', `e2e${Date.now().toString(36)}.`);
-    await page.click('[data-testid=broker-plan]');
-    await page.waitForSelector('[data-testid=plan-diff]', { timeout: 20_000 });
-    await page.click('[data-testid=broker-apply]');
-    await page.waitForSelector('[data-testid=deploy-result]', { timeout: 30_000 });
+    await deployUnderFreshPrefix(page);
     // now the design says: no dead-letter exchange on the work queue (the broker keeps it)
     await page.click('[data-testid=node-queue][data-name="orders.q"]');
     await page.click('[data-testid=tab-inspect]');
@@ -176,12 +181,7 @@ export const traceFailureModelFlow: Flow = {
   async run({ page, url, shot }) {
     await page.goto(`${url}/?template=dlx-ttl-wait-queue&delayMs=200`);
     await page.waitForSelector('.react-flow__node');
-    await page.click('[data-testid=tab-broker]');
-    await page.fill('[data-testid=deploy-prefix]', `e2e${Date.now().toString(36)}.`);
-    await page.click('[data-testid=broker-plan]');
-    await page.waitForSelector('[data-testid=plan-diff]', { timeout: 20_000 });
-    await page.click('[data-testid=broker-apply]');
-    await page.waitForSelector('[data-testid=deploy-result]', { timeout: 30_000 });
+    await deployUnderFreshPrefix(page);
     await page.click('[data-testid=tab-trace]');
     const followed = await page.locator('[data-testid=trace-failure] option:checked').innerText();
     assert(/simulation bar \(fails first 2\)/.test(followed), `the form follows the simulation bar: ${followed}`);

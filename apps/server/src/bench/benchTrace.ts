@@ -23,6 +23,8 @@ import { randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { buildTemplate, type Design, type FailureModel } from '@retry-studio/topology-core';
 import { createApp } from '../http/app.js';
+import type { Comparison } from '../trace/prediction.js';
+import type { TraceSummary } from '../trace/traceSession.js';
 
 function line(name: string, value: string | number): void {
   console.log(`${name}: ${typeof value === 'number' ? (Number.isInteger(value) ? value : value.toFixed(2)) : value}`);
@@ -136,8 +138,8 @@ async function runWorkload(base: string, prefix: string, label: string, w: Workl
   const elapsed = performance.now() - started;
   if ('error' in result) throw new Error(`SSE client: ${result.error}`);
   const client = result.lat;
-  const s = (await (await fetch(`${base}/api/trace/${t.id}`)).json()) as any;
-  const pred = (await (await fetch(`${base}/api/trace/${t.id}/prediction?events=0`)).json()) as any;
+  const s = (await (await fetch(`${base}/api/trace/${t.id}`)).json()) as TraceSummary;
+  const pred = (await (await fetch(`${base}/api/trace/${t.id}/prediction?events=0`)).json()) as { comparison?: Comparison };
   global.gc?.();
   const after = process.memoryUsage();
   line(`${label}_messages`, messages);

@@ -98,7 +98,6 @@ export interface MgmtQueueDepth {
   };
 }
 
-  /** The vhost's user policies (name, pattern, apply-to, priority, definition). */
 export interface MgmtConnection {
   readonly name: string;
   readonly user?: string;

@@ -18,18 +18,45 @@ import {
   type PolicyDef,
   type Topology,
 } from '@retry-studio/topology-core';
-import { decodeAmqpTable, type ManagementClient } from '../broker/index.js';
+import { decodeAmqpTable, type ManagementClient, type MgmtPolicy } from '../broker/index.js';
+
+/** The broker's topology, with the operator policies in force (the core's queueConfig combines them). */
+export interface BrokerTopology extends Topology {
+  readonly operatorPolicies: readonly PolicyDef[];
+}
+
+/** the broker's `apply-to` when it is one the core knows (RabbitMQ's default `all` otherwise) */
+function applyTo(v: string): { 'apply-to'?: PolicyApplyTo } {
+  const known = POLICY_APPLY_TO.find((a) => a === v);
+  return known ? { 'apply-to': known } : {};
+}
+
+const asPolicy = (p: MgmtPolicy): PolicyDef => ({
+  name: p.name,
+  pattern: p.pattern,
+  ...applyTo(p['apply-to']),
+  priority: p.priority,
+  definition: decodeAmqpTable(p.definition),
+});
 
 /** `real`: the design's topology with broker names (what should be there). */
-export async function readBrokerTopology(mgmt: ManagementClient, vhost: string, real: Topology): Promise<Topology> {
-  const [exchanges, queues, bindings, policies] = await Promise.all([
+export async function readBrokerTopology(mgmt: ManagementClient, vhost: string, real: Topology): Promise<BrokerTopology> {
+  const [exchanges, queues, bindings, policies, operatorPolicies] = await Promise.all([
     mgmt.listExchanges(vhost),
     mgmt.listQueues(vhost),
     mgmt.listBindings(vhost),
     mgmt.listPolicies(vhost),
+    mgmt.listOperatorPolicies(vhost),
   ]);
   const xNames = new Set(real.exchanges.map((x) => x.name));
   const qNames = new Set(real.queues.map((q) => q.name));
+  const outQueues = queues
+    .filter((q) => qNames.has(q.name))
+    .map((q) => ({ name: q.name, durable: q.durable, auto_delete: q.auto_delete, arguments: decodeAmqpTable(q.arguments) }));
+  // only the policies that apply to one of ours (others in the vhost are none of this trace's business)
+  const ours = (p: PolicyDef): boolean =>
+    outQueues.some((q) => policyMatches(p, q.name, policyTargetOf(q.arguments['x-queue-type']))) ||
+    real.exchanges.some((x) => policyMatches(p, x.name, 'exchange'));
   return {
     exchanges: exchanges
       .filter((x) => xNames.has(x.name))
@@ -41,21 +68,9 @@ export async function readBrokerTopology(mgmt: ManagementClient, vhost: string, 
         internal: x.internal,
         arguments: decodeAmqpTable(x.arguments),
       })),
-    queues: queues
-      .filter((q) => qNames.has(q.name))
-      .map((q) => ({
-        name: q.name,
-        durable: q.durable,
-        auto_delete: q.auto_delete,
-        arguments: decodeAmqpTable(q.arguments),
-      })),
+    queues: outQueues,
     bindings: bindings
-      .filter(
-        (b) =>
-          b.source !== '' &&
-          xNames.has(b.source) &&
-          (b.destination_type === 'queue' ? qNames.has(b.destination) : xNames.has(b.destination)),
-      )
+      .filter((b) => b.source !== '' && xNames.has(b.source) && (b.destination_type === 'queue' ? qNames.has(b.destination) : xNames.has(b.destination)))
       .map((b) => ({
         source: b.source,
         destination: b.destination,
@@ -63,33 +78,15 @@ export async function readBrokerTopology(mgmt: ManagementClient, vhost: string, 
         routing_key: b.routing_key,
         arguments: decodeAmqpTable(b.arguments),
       })),
-    // only the policies that apply to one of ours (others in the vhost are none of this trace's business)
-    policies: policies
-      .map((p): PolicyDef => ({
-        name: p.name,
-        pattern: p.pattern,
-        ...applyTo(p['apply-to']),
-        priority: p.priority,
-        definition: decodeAmqpTable(p.definition),
-      }))
-      .filter(
-        (p) =>
-          real.queues.some((q) => policyMatches(p, q.name, policyTargetOf(q.arguments?.['x-queue-type']))) ||
-          real.exchanges.some((x) => policyMatches(p, x.name, 'exchange')),
-      ),
+    policies: policies.map(asPolicy).filter(ours),
+    operatorPolicies: operatorPolicies.map(asPolicy).filter(ours),
   };
-}
-
-/** the broker's `apply-to` when it is one the core knows (RabbitMQ's default `all` otherwise) */
-function applyTo(v: string): { 'apply-to'?: PolicyApplyTo } {
-  const known = POLICY_APPLY_TO.find((a) => a === v);
-  return known ? { 'apply-to': known } : {};
 }
 
 const table = (t: AmqpTable | undefined): string =>
   JSON.stringify(Object.entries(t ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)));
 
-function keys(t: Topology): Map<string, string> {
+function keys(t: BrokerTopology): Map<string, string> {
   const m = new Map<string, string>();
   for (const x of t.exchanges) m.set(`exchange '${x.name}'`, `${x.type} ${table(x.arguments)}`);
   for (const q of t.queues) m.set(`queue '${q.name}'`, table(q.arguments));
@@ -105,8 +102,8 @@ function keys(t: Topology): Map<string, string> {
 
 /** What changed between two readings ("binding a -> b 'k' removed", ...), empty when nothing did. */
 export function topologyChanges(
-  before: Topology,
-  after: Topology,
+  before: BrokerTopology,
+  after: BrokerTopology,
   back: (name: string) => string = (n) => n,
 ): string[] {
   const a = keys(before);

@@ -16,10 +16,10 @@ import {
   type ExchangeIndex,
   type PublishOrigin,
   type QueueConfig,
-  type Topology,
   type XDeathEntry,
 } from '@retry-studio/topology-core';
 import type { CopyStart, Lane } from './accounting.js';
+import type { BrokerTopology } from './brokerTopology.js';
 import { normalizeHeaders, xDeathOf } from './normalizeHeaders.js';
 import { MSG_HEADER, TRACE_HEADER, type ObservedCopy } from './observer.js';
 import type { EventInput } from './traceContext.js';
@@ -51,7 +51,7 @@ export class HopReporter {
 
   constructor(
     /** the broker's topology (real names) */
-    readonly topology: Topology,
+    readonly topology: BrokerTopology,
     profile: BrokerProfileId | undefined,
     /** exchanges with an observation mirror (real names) */
     private readonly mirrored: ReadonlySet<string>,
@@ -61,7 +61,7 @@ export class HopReporter {
   ) {
     this.index = compileExchanges(topology, []);
     const p = profileFor(profile);
-    for (const q of topology.queues) this.queues.set(q.name, queueConfig(q, topology.policies, p));
+    for (const q of topology.queues) this.queues.set(q.name, queueConfig(q, topology.policies, p, topology.operatorPolicies));
   }
 
   /** the queue's effective TTL (arguments and policy), real name */

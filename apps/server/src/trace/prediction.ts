@@ -20,7 +20,7 @@ export const MAX_COMPARED_EVENTS = 100_000;
 /** What a trace may set on its test messages instead of the publisher's properties. */
 export type PublishOverrides = Pick<TraceOptions, 'headers' | 'expiration' | 'priority'>;
 
-/** The publisher as the trace publishes: its properties with the trace's overrides on top (as TraceSession.messages does). */
+/** The publisher as the trace publishes: its properties with the trace's overrides on top (as testMessages does). */
 export function withOverrides(p: PublisherSpec, o: PublishOverrides): PublisherSpec {
   if (o.headers === undefined && o.expiration === undefined && o.priority === undefined) return p;
   const props = p.properties ?? {};

@@ -4,7 +4,7 @@
  * of band (a binding deleted, a TTL set by a policy, a queue redeclared with another DLX), a
  * topology changed mid-run, and concurrent traces.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import amqp from 'amqplib';
 import { buildTemplate, type Design } from '@retry-studio/topology-core';
 import { uniquePrefix } from '../http/testing.js';
@@ -36,10 +36,8 @@ describe('a trace request', () => {
 });
 
 describe.each(TEST_BROKERS)('live trace on RabbitMQ $name', (b: TestBroker) => {
-  // the server's management client for this broker (until requests can name it)
-  beforeAll(() => {
-    process.env.RETRY_STUDIO_MANAGEMENT_URL = b.managementUrl;
-  });
+  // every request names the broker and its management API
+  const on = { broker: b.amqpUrl, managementUrl: b.managementUrl };
   const auth = 'Basic ' + Buffer.from('guest:guest').toString('base64');
   const mgmt = async (method: string, path: string, body?: unknown) => {
     const r = await fetch(b.managementUrl + path, {
@@ -51,9 +49,9 @@ describe.each(TEST_BROKERS)('live trace on RabbitMQ $name', (b: TestBroker) => {
     return r.status === 204 ? undefined : r.json().catch(() => undefined);
   };
   const deploy = async (d: Design, prefix: string) => {
-    const r = await srv.post('/api/deploy', { design: d, prefix, broker: b.amqpUrl });
+    const r = await srv.post('/api/deploy', { design: d, prefix, ...on });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    onCleanup(() => srv.post('/api/teardown', { designName: d.name, prefix, broker: b.amqpUrl, force: true }));
+    onCleanup(() => srv.post('/api/teardown', { designName: d.name, prefix, ...on, force: true }));
   };
   const withChannel = async <T>(f: (ch: amqp.Channel) => Promise<T>): Promise<T> => {
     const c = await amqp.connect(b.amqpUrl);
@@ -64,7 +62,7 @@ describe.each(TEST_BROKERS)('live trace on RabbitMQ $name', (b: TestBroker) => {
     }
   };
   const trace = async (body: Record<string, unknown>) => {
-    const t = await srv.post('/api/trace', { broker: b.amqpUrl, ...body });
+    const t = await srv.post('/api/trace', { ...on, ...body });
     expect(t.status, JSON.stringify(t.body)).toBe(201);
     const summary = await waitDone(t.body.id, 60_000);
     const pred = await srv.get(`/api/trace/${t.body.id}/prediction?events=0`);
@@ -170,7 +168,7 @@ describe.each(TEST_BROKERS)('live trace on RabbitMQ $name', (b: TestBroker) => {
     const d = template({ delayMs: 60_000 });
     await deploy(d, prefix);
     const t = await srv.post('/api/trace', {
-      broker: b.amqpUrl,
+      ...on,
       design: d,
       prefix,
       messages: 1,
@@ -196,7 +194,7 @@ describe.each(TEST_BROKERS)('live trace on RabbitMQ $name', (b: TestBroker) => {
     const d = template();
     await Promise.all([deploy(d, p1), deploy(d, p2)]);
     const body = (prefix: string) => ({
-      broker: b.amqpUrl,
+      ...on,
       design: d,
       prefix,
       messages: 3,

@@ -7,11 +7,11 @@
  * re-attached after every reconnect.
  */
 import { randomBytes } from 'node:crypto';
-import type { AmqpTable, Design, FailureModel, PublisherSpec, SimEvent, Topology } from '@retry-studio/topology-core';
+import type { AmqpTable, Design, FailureModel, PublisherSpec, SimEvent } from '@retry-studio/topology-core';
 import type { ManagedConnection, ManagementClient } from '../broker/index.js';
 import { Renamer, renameDesign, type DeployTarget } from '../deploy/deployTarget.js';
 import { TraceAccounting, type CopyStart, type Lane } from './accounting.js';
-import { readBrokerTopology, topologyChanges } from './brokerTopology.js';
+import { readBrokerTopology, topologyChanges, type BrokerTopology } from './brokerTopology.js';
 import { DepthSampler } from './depthSampler.js';
 import { EventLog, percentile } from './eventLog.js';
 import { HopReporter } from './hopReporter.js';
@@ -97,7 +97,7 @@ export class TraceSession implements TraceContext {
   /** the events of the messages the prediction covers, for the comparison (bounded) */
   private readonly compared: SimEvent[] = [];
   private comparedTruncated = false;
-  private brokerTopology: Topology | undefined;
+  private brokerTopology: BrokerTopology | undefined;
   private state: TraceSummary['state'] = 'running';
   private error: string | undefined;
   private endReason: string | undefined;

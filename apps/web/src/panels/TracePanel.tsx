@@ -7,6 +7,7 @@ import { player } from '../sim/player';
 import { displayAt, nodeOfEvent } from '../sim/compilePlayback';
 import { attributePublishers } from '../sim/runSimulation';
 import { failureText } from '../model/describe';
+import { failureOfKind } from '../model/behaviourForm';
 
 type Phase = 'idle' | 'starting' | 'running' | 'ended';
 
@@ -162,19 +163,6 @@ export function TracePanel() {
 
 const FAILURE_KINDS: FailureModel['kind'][] = ['never', 'always', 'failFirst', 'percent', 'poison'];
 
-function defaultOf(kind: FailureModel['kind']): FailureModel {
-  switch (kind) {
-    case 'failFirst':
-      return { kind, n: 2 };
-    case 'percent':
-      return { kind, percent: 50 };
-    case 'poison':
-      return { kind, every: 3 };
-    default:
-      return { kind };
-  }
-}
-
 /** The failure model of the trace's workers: the simulation bar's by default, or one of its own. */
 function TraceFailureField({ value, simFailure, onChange }: { value: FailureModel | null; simFailure: FailureModel; onChange: (f: FailureModel | null) => void }) {
   const num = 'w-12 rounded bg-slate-800 px-1';
@@ -186,7 +174,7 @@ function TraceFailureField({ value, simFailure, onChange }: { value: FailureMode
           data-testid="trace-failure"
           className="rounded bg-slate-800 px-1"
           value={value ? value.kind : 'sim'}
-          onChange={(e) => onChange(e.target.value === 'sim' ? null : defaultOf(e.target.value as FailureModel['kind']))}
+          onChange={(e) => onChange(e.target.value === 'sim' ? null : (failureOfKind(e.target.value as FailureModel['kind'], value ?? undefined) ?? null))}
         >
           <option value="sim">as the simulation bar ({failureText(simFailure)})</option>
           {FAILURE_KINDS.map((k) => (

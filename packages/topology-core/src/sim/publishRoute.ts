@@ -3,7 +3,6 @@
  * routing through exchanges, and enqueueing with the queue's length limits (x-overflow) and TTL.
  */
 import type { AmqpValue } from '../model/definitions.js';
-import type { DeathReason } from '../model/consumer.js';
 import type { PublishOrigin, XDeathEntry } from './events.js';
 import type { Logical, Msg, MsgShape } from './types.js';
 import type { RouteResult } from '../routing/route.js';
