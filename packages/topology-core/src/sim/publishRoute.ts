@@ -14,21 +14,7 @@ import { deliver } from './deliverAck.js';
 import { deadLetter } from './deadLetterRoute.js';
 import { dropExpired, ensureTimer } from './expiry.js';
 import { holdDelayed } from './delayedHold.js';
-
-/** utf-8 length without TextEncoder (not in lib ES2022) */
-export function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
+import { utf8ByteLength } from '../model/names.js';
 
 /** a publish by a client (a step or a consumer's republish): confirms, returns, activity */
 export function clientPublish(
@@ -88,7 +74,7 @@ export function clientPublish(
     headers === NO_HEADERS && xDeath === undefined
       ? plainPublishShape(exchange, keys, expiration, NO_HEADERS)
       : { exchange, routingKeys: keys, headers, xDeath, xDeathFromClient: fromClient, expiration, ccInKeys: true, deliveryCount: 0 };
-  const msg: Msg = new MsgRec(logical, body, utf8Length(body), shape);
+  const msg: Msg = new MsgRec(logical, body, utf8ByteLength(body), shape);
   if (sim.wantEvents)
     sim.emit({ kind: 'published', t: sim.t, seq: sim.seq++, msgId, body, exchange, routingKey, origin, headers: xDeath ? { ...headers, 'x-death': xDeath as unknown as AmqpValue } : headers, ...(expiration !== undefined ? { expiration } : {}), mandatory });
   else sim.seq++;

@@ -20,8 +20,6 @@ import { apply, dispatch, outcome, retryAttempt } from './deliverAck.js';
 import { deleteQueue, dropExpired, ensureTimer } from './expiry.js';
 import { deliveredHeaders, retryReady } from './quorum.js';
 
-export { utf8Length } from './publishRoute.js';
-
 const STEP_WORK: Work = { k: 'step' };
 const STEP_ORIGIN: PublishOrigin = { kind: 'step' };
 
