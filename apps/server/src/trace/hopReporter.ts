@@ -193,7 +193,9 @@ export class HopReporter {
     const msg: ConsumeMessage = c.msg;
     const headers = normalizeHeaders(msg.properties.headers);
     const msgId = String(headers[MSG_HEADER] ?? '');
-    const seen = `${c.exchange}|${msg.fields.exchange}|${msg.fields.routingKey}|${JSON.stringify(headers)}`;
+    // one copy: where it passed, and how many deaths it had (a loop passes the same exchange again with more)
+    const deaths = (xDeathOf(headers) ?? []).map((d) => `${d.queue}:${d.reason}:${d.count}`).join(',');
+    const seen = `${c.exchange}|${msg.fields.exchange}|${msg.fields.routingKey}|${msgId}|${deaths}`;
     if (msg.fields.redelivered && this.copiesSeen.has(seen)) return;
     if (this.copiesSeen.size >= 300_000) this.copiesSeen.clear();
     this.copiesSeen.add(seen);
