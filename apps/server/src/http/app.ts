@@ -14,6 +14,7 @@ import { rateLimit, type RateLimitOptions } from './rateLimit.js';
 import { forbiddenKeyGuard, hostCheck, securityHeaders, stateChangeGuard } from './safety.js';
 import { deployRequest, parseBody, planRequest, teardownRequest } from './schemas.js';
 import { registerTraceRoutes } from './traceRoutes.js';
+import { registerOperateRoutes } from './operateRoutes.js';
 
 const webDist = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
@@ -186,6 +187,7 @@ export function createApp(options: AppOptions) {
   });
 
   registerTraceRoutes(app, ctx, limits.trace);
+  registerOperateRoutes(app, ctx);
 
   app.use('/api', (_req, res) => sendError(res, 404, 'no such API route'));
 
