@@ -13,6 +13,8 @@ import { exportCommand, EXPORT_USAGE } from './commands/exportCmd.js';
 import { importCommand, IMPORT_USAGE } from './commands/importCmd.js';
 import { compareCommand, COMPARE_USAGE } from './commands/compare.js';
 import { scenarioCommand, SCENARIO_USAGE } from './commands/scenario.js';
+import { importBrokerCommand, IMPORT_BROKER_USAGE } from './commands/importBroker.js';
+import { dlqCommand, DLQ_USAGE } from './commands/dlq.js';
 
 const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<number>> = {
   templates: templatesCommand,
@@ -23,6 +25,8 @@ const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<n
   import: importCommand,
   compare: compareCommand,
   scenario: scenarioCommand,
+  'import-broker': importBrokerCommand,
+  dlq: dlqCommand,
 };
 
 export const USAGE = `usage: pnpm cli COMMAND ...
@@ -34,6 +38,8 @@ export const USAGE = `usage: pnpm cli COMMAND ...
   ${IMPORT_USAGE}
   ${COMPARE_USAGE}
   ${SCENARIO_USAGE}
+  ${IMPORT_BROKER_USAGE}
+  ${DLQ_USAGE}
 `;
 
 export async function runCli(argv: readonly string[], io: CliIo = nodeIo()): Promise<number> {
