@@ -2,8 +2,8 @@ import type { StateCreator } from 'zustand';
 import type { AppState } from './store';
 
 export type View = 'gallery' | 'designer';
-export type SideTab = 'inspect' | 'lint' | 'export' | 'broker';
-export type BottomTab = 'timeline' | 'budget' | 'trace';
+export type SideTab = 'inspect' | 'lint' | 'export' | 'broker' | 'operate';
+export type BottomTab = 'timeline' | 'budget' | 'trace' | 'deadLetters';
 
 export interface UiSlice {
   view: View;
