@@ -43,6 +43,8 @@ async function makeVhost(base: string): Promise<string> {
 
 async function operateOn(page: Page, b: (typeof BROKERS)[number], vhost: string, shot: (n: string) => Promise<void>): Promise<void> {
   await page.click('[data-testid=tab-broker]');
+  // focus first: the field swaps its masked text for the real URL on focus
+  await page.click('[data-testid=broker-url]');
   await page.fill('[data-testid=broker-url]', b.amqp);
   await page.click('[data-testid=tab-operate]');
   await page.fill('[data-testid=operate-mgmt-url]', b.mgmt);
@@ -68,7 +70,7 @@ async function operateOn(page: Page, b: (typeof BROKERS)[number], vhost: string,
   await waitFor('the listing', async () => (await page.locator('[data-testid=dlq-message]').count()) === 6, 20_000);
   const effect = await page.locator('[data-testid=dlq-effect]').innerText();
   assert(/redelivered/.test(effect), `what looking changes is said: ${effect}`);
-  const groups = await page.locator('[data-testid=dlq-group]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-key')}=${e.textContent?.trim().split(/\s/)[0]}`));
+  const groups = await page.locator('[data-testid=dlq-group]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-key')}=${e.getAttribute('data-count')}`));
   assert(groups.join(',') === 'shop.work|expired|PaymentDeclined=4,shop.work|expired|=2', `grouped by cause: ${groups.join(',')}`);
   await page.locator('[data-testid=dlq-message]').first().click();
   await shot(`${b.name}-browse`);
@@ -85,6 +87,9 @@ async function operateOn(page: Page, b: (typeof BROKERS)[number], vhost: string,
   assert(moved === '4', `moved 4 (got ${moved})`);
   await waitFor('the work queue badge to show 4', async () => (await page.locator('[data-testid=node-queue][data-name="shop.work"] [data-testid=depth-badge]').getAttribute('data-ready').catch(() => null)) === '4', 30_000);
   await shot(`${b.name}-redriven`);
+  // stop polling before the vhost goes
+  await page.click('[data-testid=tab-operate]');
+  await page.click('[data-testid=depths-toggle]');
 }
 
 export const operateFlow: Flow = {
@@ -94,8 +99,9 @@ export const operateFlow: Flow = {
     for (const b of BROKERS) {
       const vhost = await makeVhost(b.mgmt);
       try {
-        await page.goto(url);
-        await page.waitForSelector('[data-testid=app]');
+        // into the designer (a first visit opens the gallery); the import replaces the design
+        await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
+        await page.waitForSelector('.react-flow__node');
         await operateOn(page, b, vhost, shot);
       } finally {
         await mgmt(b.mgmt, 'DELETE', `/api/vhosts/${encodeURIComponent(vhost)}`).catch(() => undefined);

@@ -140,6 +140,7 @@ export function DeadLetterPanel() {
                     type="button"
                     data-testid="dlq-group"
                     data-key={g.key}
+                    data-count={g.count}
                     aria-pressed={group === g.key}
                     onClick={() => setGroup(group === g.key ? '' : g.key)}
                     className={`flex w-full items-center gap-2 rounded px-1 py-0.5 text-left ${group === g.key ? 'bg-sky-900/70' : 'hover:bg-slate-800'}`}
