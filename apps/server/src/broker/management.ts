@@ -73,6 +73,16 @@ export interface MgmtPolicy {
   readonly definition: Record<string, unknown>;
 }
 
+/** GET /api/definitions/{vhost}: objects without a `vhost` field; exclusive queues are not in it. */
+export interface MgmtVhostDefinitions {
+  readonly rabbit_version?: string;
+  readonly rabbitmq_version?: string;
+  readonly exchanges: readonly Omit<MgmtExchange, 'vhost'>[];
+  readonly queues: readonly { readonly name: string; readonly durable: boolean; readonly auto_delete: boolean; readonly arguments: Record<string, unknown>; readonly type?: string }[];
+  readonly bindings: readonly Omit<MgmtBinding, 'vhost'>[];
+  readonly policies?: readonly Omit<MgmtPolicy, 'vhost'>[];
+}
+
 /** One row of `queueDepths`: only the columns asked for (rates absent until stats exist). */
 export interface MgmtQueueDepth {
   readonly name: string;
@@ -215,10 +225,6 @@ export class ManagementClient {
 
   // ---- operate (issue 10): definitions, depths and shovels of one vhost -------------------
 
-  async listPolicies(vhost: string): Promise<MgmtPolicy[]> {
-    return (await this.request<MgmtPolicy[]>('GET', `/api/policies/${enc(vhost)}`)) ?? [];
-  }
-
   /**
    * Depth and rates of every queue of a vhost in ONE request (the live-depths poller calls this
    * once per interval, never once per queue): `columns` keeps the answer small.
@@ -234,6 +240,16 @@ export class ManagementClient {
       'message_stats.deliver_get_details.rate',
     ].join(',');
     return (await this.request<MgmtQueueDepth[]>('GET', `/api/queues/${enc(vhost)}?columns=${columns}`)) ?? [];
+  }
+
+  /** One vhost's definitions (exchanges, queues, bindings, policies; no stats): one request, fast for thousands of queues. */
+  async vhostDefinitions(vhost: string): Promise<MgmtVhostDefinitions> {
+    return (await this.request<MgmtVhostDefinitions>('GET', `/api/definitions/${enc(vhost)}`)) ?? { exchanges: [], queues: [], bindings: [], policies: [] };
+  }
+
+  /** Loads a definitions document into one vhost (POST /api/definitions/{vhost}): the bench's fast way to make 5,000 queues. */
+  async loadDefinitions(vhost: string, definitions: unknown): Promise<void> {
+    await this.request('POST', `/api/definitions/${enc(vhost)}`, definitions);
   }
 
   /** A dynamic shovel (the rabbitmq_shovel plugin), e.g. the bench's baseline queue mover. */
