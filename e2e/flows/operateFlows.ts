@@ -109,3 +109,42 @@ export const operateFlow: Flow = {
     }
   },
 };
+
+/** 600 queues in 30 services: the import opens one group at a time, and switching groups redraws. */
+export const operateLargeFlow: Flow = {
+  name: 'operate: a large vhost imports as groups by name prefix',
+  broker: true,
+  async run({ page, url, shot }) {
+    const b = BROKERS[0];
+    const vhost = `rs-e2e-large-${Date.now().toString(36)}`;
+    const v = encodeURIComponent(vhost);
+    await mgmt(b.mgmt, 'PUT', `/api/vhosts/${v}`, {});
+    await mgmt(b.mgmt, 'PUT', `/api/permissions/${v}/guest`, { configure: '.*', write: '.*', read: '.*' });
+    const queues = [];
+    const exchanges = [];
+    const bindings = [];
+    for (let s = 0; s < 30; s++) {
+      exchanges.push({ name: `svc${s}`, type: 'topic', durable: true, auto_delete: false, internal: false, arguments: {} });
+      for (let w = 0; w < 20; w++) {
+        queues.push({ name: `svc${s}.q${w}`, durable: true, auto_delete: false, arguments: {} });
+        bindings.push({ source: `svc${s}`, destination: `svc${s}.q${w}`, destination_type: 'queue', routing_key: `k${w}`, arguments: {} });
+      }
+    }
+    try {
+      await mgmt(b.mgmt, 'POST', `/api/definitions/${v}`, { exchanges, queues, bindings });
+      await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
+      await page.waitForSelector('.react-flow__node');
+      await page.click('[data-testid=tab-operate]');
+      await page.fill('[data-testid=operate-vhost]', vhost);
+      await page.click('[data-testid=operate-import]');
+      await waitFor('the group list', async () => (await page.locator('[data-testid=operate-group]').count()) === 30, 30_000);
+      await waitFor('one group drawn', async () => (await page.locator('[data-testid=node-queue]').count()) === 20, 10_000);
+      await page.click('[data-testid=operate-group][data-key=svc7]');
+      await waitFor('svc7 drawn', async () => (await page.locator('[data-testid=node-queue][data-name="svc7.q3"]').count()) === 1, 10_000);
+      assert((await page.locator('[data-testid=node-queue]').count()) === 20, 'only the group is drawn');
+      await shot('groups');
+    } finally {
+      await mgmt(b.mgmt, 'DELETE', `/api/vhosts/${v}`).catch(() => undefined);
+    }
+  },
+};

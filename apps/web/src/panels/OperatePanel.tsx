@@ -3,12 +3,16 @@
  * per interval for the whole vhost, paused while the tab is hidden), and jump to the queues
  * where dead letters pile up.
  */
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { designGroup, groupNodesByPrefix, namePrefix, type Design } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
 import { ApiError } from '../broker/api';
 import { operateApi, type ImportResponse } from '../operate/operateApi';
 import { useOperate } from '../operate/operateStore';
 import { DEPTHS_INTERVAL_MS, useDepthsPolling } from '../operate/useDepthsPolling';
+
+/** Above this many nodes an import opens one name-prefix group at a time (the canvas stays usable). */
+export const LARGE_IMPORT_NODES = 400;
 
 const btn = 'rounded px-2.5 py-1 text-xs font-medium disabled:opacity-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300';
 const input = 'w-full rounded border border-slate-700 bg-slate-950 px-2 py-1 font-mono text-[11px]';
@@ -24,6 +28,14 @@ export function OperatePanel() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [imported, setImported] = useState<ImportResponse | null>(null);
+  const [openGroup, setOpenGroup] = useState<string | null>(null);
+  const groups = useMemo(() => (imported ? groupNodesByPrefix(imported.design) : []), [imported]);
+  const large = groups.reduce((n, g) => n + g.nodes.length, 0) > LARGE_IMPORT_NODES;
+  const open = (design: Design, group: string | null) => {
+    useApp.getState().loadDesign(design);
+    useApp.getState().requestFit();
+    setOpenGroup(group);
+  };
   const set = useOperate.getState().set;
 
   const doImport = async () => {
@@ -31,8 +43,13 @@ export function OperatePanel() {
     setError(null);
     try {
       const r = await operateApi.importBroker(operateTarget());
-      useApp.getState().loadDesign(r.design);
-      useApp.getState().requestFit();
+      const g = groupNodesByPrefix(r.design);
+      const isLarge = g.reduce((n, x) => n + x.nodes.length, 0) > LARGE_IMPORT_NODES;
+      // a large vhost opens its largest group; the list below switches groups
+      if (isLarge && g.length > 0) {
+        const biggest = [...g].sort((a, b) => b.queues - a.queues)[0]!.key;
+        open(designGroup(r.design, biggest), biggest);
+      } else open(r.design, null);
       set({ roles: r.roles, prefix: '' });
       setImported(r);
     } catch (e) {
@@ -102,6 +119,35 @@ export function OperatePanel() {
           {imported.v43 ? ', 4.3 rules' : ''}): {imported.design.topology.queues.length} queues, {imported.design.topology.exchanges.length} exchanges; {imported.design.consumers.length} workers
           and {imported.design.publishers.length} publishers scaffolded; {imported.lint.length} lint finding(s). Read in {imported.timings.readMs} ms.
           {imported.skipped.length > 0 && <div className="mt-1 text-amber-300">Skipped {imported.skipped.length}: {imported.skipped.slice(0, 4).map((s) => `${s.name} (${s.reason})`).join('; ')}</div>}
+        </div>
+      )}
+      {imported && large && (
+        <div data-testid="operate-groups">
+          <div className="mb-1 text-[11px] font-semibold text-slate-300">
+            {groups.length} groups by name prefix ({imported.design.topology.queues.length} queues): one is drawn at a time
+          </div>
+          <ul className="max-h-64 space-y-0.5 overflow-auto">
+            {groups.map((g) => {
+              const ready = imported.design.topology.queues.filter((q) => namePrefix(q.name) === g.key).reduce((n, q) => n + (depths[prefix + q.name]?.ready ?? 0), 0);
+              return (
+                <li key={g.key}>
+                  <button
+                    type="button"
+                    data-testid="operate-group"
+                    data-key={g.key}
+                    aria-pressed={openGroup === g.key}
+                    onClick={() => open(designGroup(imported.design, g.key), g.key)}
+                    className={`flex w-full justify-between rounded px-1 text-left font-mono text-[11px] ${openGroup === g.key ? 'bg-sky-900/70' : 'hover:bg-slate-800'}`}
+                  >
+                    <span className="truncate">{g.key}</span>
+                    <span className="text-slate-400">
+                      {g.queues} queues{ready ? ` · ${ready} ready` : ''}
+                    </span>
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
         </div>
       )}
       {polling && (
