@@ -10,6 +10,7 @@
  * The job reads at most the messages that were in the queue when it started, so a copy that
  * dies again and comes back is not moved twice in one run. It consumes exclusively: a second
  * re-drive of the same queue (in this process or another) is refused by the broker.
+ * Progress is read with `progress()` (polled); 'progress' events fire on status changes only.
  */
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
@@ -26,6 +27,7 @@ import {
   type RedriveDecision,
   type RedriveFilter,
   type RedriveTarget,
+  type DeadLetterMessage,
 } from '@retry-studio/topology-core';
 import { waitForDrain } from '../broker/index.js';
 import { deadLetterFromAmqp } from './deadLetterFromAmqp.js';
@@ -40,7 +42,7 @@ export interface RedriveOptions {
   readonly limit?: number;
   /** messages per second (default: as fast as confirms allow) */
   readonly ratePerSecond?: number;
-  /** unacked window (default 1000) */
+  /** unacked window (default 3000) */
   readonly window?: number;
   /** the connection's user: a copied user-id that differs would be refused (406) */
   readonly username: string;
@@ -73,6 +75,7 @@ export interface RedriveProgress {
 
 interface Move {
   readonly msg: ConsumeMessage;
+  readonly dl: DeadLetterMessage;
   readonly decision: Extract<RedriveDecision, { kind: 'move' }>;
 }
 
@@ -126,7 +129,7 @@ export class RedriveJob extends EventEmitter {
 
   /** Opens the channels and starts consuming; rejects when the queue cannot be consumed exclusively. */
   async start(): Promise<void> {
-    const window = this.options.window ?? 1000;
+    const window = this.options.window ?? 3000;
     this.src = await this.conn.createChannel();
     this.src.on('error', () => undefined);
     this.pub = await this.conn.createConfirmChannel();
@@ -221,8 +224,8 @@ export class RedriveJob extends EventEmitter {
     this.held += 1;
     this.left += 1;
     if (reason) this.skipped[reason] = (this.skipped[reason] ?? 0) + 1;
-    if (this.held >= (this.options.window ?? 1000) && this.reading)
-      this.stopReading(`${this.held} messages left in the queue fill the window of ${this.options.window ?? 1000}: re-drive again with a filter`);
+    if (this.held >= (this.options.window ?? 3000) && this.reading)
+      this.stopReading(`${this.held} messages left in the queue fill the window of ${this.options.window ?? 3000}: re-drive again with a filter`);
   }
 
   private onMessage(m: ConsumeMessage | null): void {
@@ -246,12 +249,11 @@ export class RedriveJob extends EventEmitter {
       if (d.kind === 'skip') this.hold(m, d.reason);
       else {
         this.scheduled += 1;
-        this.pending.push({ msg: m, decision: d });
+        this.pending.push({ msg: m, dl, decision: d });
         this.wake?.();
       }
     }
     if (this.seen >= this.before || (this.options.limit !== undefined && this.scheduled >= this.options.limit)) this.stopReading();
-    this.emit('progress', this.progress());
   }
 
   private async pump(): Promise<void> {
@@ -281,8 +283,7 @@ export class RedriveJob extends EventEmitter {
     const id = `${this.id}/${++this.n}`;
     const p = mv.msg.properties;
     const raw = (p.headers ?? {}) as Record<string, unknown>;
-    const dl = deadLetterFromAmqp(mv.msg, 0);
-    const headers = { ...raw, ...redriveMarker(dl.headers, Date.now(), id) };
+    const headers = { ...raw, ...redriveMarker(mv.dl.headers, Date.now(), id) };
     const props: Options.Publish = {
       mandatory: true,
       headers,
@@ -321,7 +322,6 @@ export class RedriveJob extends EventEmitter {
       const k = destinationLabel(mv.decision);
       this.byDestination[k] = (this.byDestination[k] ?? 0) + 1;
     }
-    this.emit('progress', this.progress());
     this.checkDone();
   }
 
