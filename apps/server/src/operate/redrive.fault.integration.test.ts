@@ -1,7 +1,8 @@
 /**
  * The connection killed in the middle of a re-drive (as a broker restart does to clients, 320
- * CONNECTION_FORCED) loses nothing, on both brokers: afterwards moved + left = before, every
- * body is there, and a body exists twice only for a copy that was in flight (reported).
+ * CONNECTION_FORCED) loses nothing, on both brokers: afterwards every body is there, and a body
+ * exists twice only within the reported bound (copies unconfirmed, or confirmed with their
+ * original's ack not yet processed by the broker, at the kill).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { openConnection, parseAmqpUrl, withVhost } from '../broker/index.js';

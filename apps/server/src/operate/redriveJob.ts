@@ -6,7 +6,8 @@
  * - a message the job leaves (filtered out, skipped with a reason, refused, returned) stays
  *   unacked until the end, then goes back with basic.nack requeue=true;
  * - if the connection dies, the broker requeues every unacked original: at worst the copies in
- *   flight at that moment (reported as `duplicatesPossible`) exist twice.
+ *   flight at that moment, and those whose original's ack was still on its way (together
+ *   reported as `duplicatesPossible`), exist twice.
  * The job reads at most the messages that were in the queue when it started, so a copy that
  * dies again and comes back is not moved twice in one run. It consumes exclusively: a second
  * re-drive of the same queue (in this process or another) is refused by the broker.
@@ -64,7 +65,7 @@ export interface RedriveProgress {
   readonly inFlight: number;
   readonly byDestination: Readonly<Record<string, number>>;
   readonly skipped: Readonly<Record<string, number>>;
-  /** copies published but not confirmed when the connection died: they may exist twice */
+  /** when the connection died: copies not yet confirmed, and confirmed copies whose original's ack may not have reached the broker; each may exist twice */
   readonly duplicatesPossible: number;
   readonly error?: string;
   /** why the job stopped reading early */
@@ -89,6 +90,11 @@ export class RedriveJob extends EventEmitter {
   private left = 0;
   private scheduled = 0;
   private duplicatesPossible = 0;
+  private unconfirmedAtLoss = 0;
+  /** acks sent, and how many of them the broker is known to have processed (see checkpoint) */
+  private acksSent = 0;
+  private acksProcessed = 0;
+  private checkpointing = false;
   private error: string | undefined;
   private stoppedEarly: string | undefined;
   private readonly byDestination: Record<string, number> = {};
@@ -172,7 +178,7 @@ export class RedriveJob extends EventEmitter {
       inFlight: this.inFlight.size + this.pending.length,
       byDestination: { ...this.byDestination },
       skipped: { ...this.skipped },
-      duplicatesPossible: this.duplicatesPossible,
+      duplicatesPossible: this.status === 'failed' ? this.duplicatesPossible : this.unconfirmedAtLoss,
       ...(this.error ? { error: this.error } : {}),
       ...(this.stoppedEarly ? { stoppedEarly: this.stoppedEarly } : {}),
       elapsedMs: Math.round(performance.now() - this.t0),
@@ -313,16 +319,44 @@ export class RedriveJob extends EventEmitter {
   private onConfirm(id: string, err: unknown): void {
     const mv = this.inFlight.get(id);
     if (!mv || this.status === 'failed') return;
+    // amqplib fails every unconfirmed publish with 'channel closed' before the channel's 'close'
+    // event: those copies may have reached the broker, their originals go back: possible duplicates
+    if (err && /channel closed|connection closed/i.test(String((err as Error).message ?? err))) {
+      this.unconfirmedAtLoss += 1;
+      this.inFlight.delete(id);
+      return;
+    }
     this.inFlight.delete(id);
     if (err) this.hold(mv.msg, 'the destination refused the publish (nack): left in the queue');
     else if (this.returned.delete(id)) this.hold(mv.msg, `returned unroutable by '${mv.decision.exchange || '(default)'}' with key '${mv.decision.routingKey}': left in the queue`);
     else {
       this.src.ack(mv.msg);
+      this.acksSent += 1;
+      this.checkpoint();
       this.moved += 1;
       const k = destinationLabel(mv.decision);
       this.byDestination[k] = (this.byDestination[k] ?? 0) + 1;
     }
     this.checkDone();
+  }
+
+  /**
+   * Acks have no reply: an ack still in the socket when the connection dies is lost, and its
+   * original comes back although its copy was confirmed. A synchronous call on the same channel
+   * (a passive declare) proves every earlier ack was processed (a channel's frames are handled
+   * in order), which bounds the duplicates a crash can make.
+   */
+  private checkpoint(): void {
+    if (this.checkpointing || this.acksSent - this.acksProcessed < 200) return;
+    this.checkpointing = true;
+    const at = this.acksSent;
+    this.src.checkQueue(this.queue).then(
+      () => {
+        this.acksProcessed = at;
+        this.checkpointing = false;
+      },
+      () => (this.checkpointing = false),
+    );
   }
 
   private checkDone(): void {
@@ -333,8 +367,8 @@ export class RedriveJob extends EventEmitter {
     if (this.finishing || !this.isRunning) return;
     this.finishing = true;
     clearTimeout(this.idle);
-    this.duplicatesPossible = this.inFlight.size;
-    this.error = `the ${which} channel closed (connection lost or broker restarted) after moving ${this.moved}: every message not yet acked went back to '${this.queue}'${this.inFlight.size ? `; ${this.inFlight.size} copies in flight may exist twice` : ''}`;
+    this.duplicatesPossible = this.inFlight.size + this.unconfirmedAtLoss + (this.acksSent - this.acksProcessed);
+    this.error = `the ${which} channel closed (connection lost or broker restarted) after moving ${this.moved}: every message not yet acked went back to '${this.queue}'${this.duplicatesPossible ? `; ${this.duplicatesPossible} copies in flight may exist twice` : ''}`;
     this.inFlight.clear();
     this.pending.length = 0;
     this.status = 'failed';
