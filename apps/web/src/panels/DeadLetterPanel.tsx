@@ -62,6 +62,24 @@ function Message({ m }: { m: DeadLetterMessage }) {
   );
 }
 
+/** How many go where, and how many stay and why (the dry run's prediction, or the job's progress). */
+function Counts({ byDestination, skipped }: { byDestination: Record<string, number>; skipped: Record<string, number> }) {
+  return (
+    <>
+      {Object.entries(byDestination).map(([d, n]) => (
+        <div key={d} className="font-mono">
+          {n} → {d}
+        </div>
+      ))}
+      {Object.entries(skipped).map(([r, n]) => (
+        <div key={r} className="text-amber-300">
+          {n} stay: {r}
+        </div>
+      ))}
+    </>
+  );
+}
+
 export function DeadLetterPanel() {
   const queue = useOperate((s) => s.dlqQueue);
   const set = useOperate.getState().set;
@@ -175,16 +193,7 @@ export function DeadLetterPanel() {
             <div>
               Dry run: {plan.moved} would move, {plan.items.length - plan.moved} would stay, {plan.filteredOut} filtered out. Nothing changed.
             </div>
-            {Object.entries(plan.byDestination).map(([d, n]) => (
-              <div key={d} className="font-mono">
-                {n} → {d}
-              </div>
-            ))}
-            {Object.entries(plan.skipped).map(([r, n]) => (
-              <div key={r} className="text-amber-300">
-                {n} stay: {r}
-              </div>
-            ))}
+            <Counts byDestination={plan.byDestination} skipped={plan.skipped} />
             <div className="mt-1 text-slate-400">{plan.xDeathNote}</div>
           </div>
         )}
@@ -195,16 +204,7 @@ export function DeadLetterPanel() {
               {job.filteredOut ? ` (${job.filteredOut} filtered out)` : ''}
             </div>
             <progress className="w-full" max={Math.max(1, job.before)} value={job.moved + job.left} />
-            {Object.entries(job.byDestination).map(([d, n]) => (
-              <div key={d} className="font-mono">
-                {n} → {d}
-              </div>
-            ))}
-            {Object.entries(job.skipped).map(([r, n]) => (
-              <div key={r} className="text-amber-300">
-                {n} stay: {r}
-              </div>
-            ))}
+            <Counts byDestination={job.byDestination} skipped={job.skipped} />
             {job.error && <div className="text-red-300">{job.error}</div>}
             {running && (
               <div className="mt-1 flex gap-1.5">
