@@ -4,7 +4,10 @@
 #   4.3   Debian unstable's rabbitmq-server in a debootstrap chroot kept outside the clone
 #         (RETRY_STUDIO_CHROOT, default /var/lib/retry-studio/rabbitmq-4.3): AMQP 5673,
 #         management 15673, node rabbit4@localhost, distribution port 25673, epmd port 4370.
-# Usage: scripts/brokers.sh up|down|status [3.10|4.3|all]   (default: all)
+#   cluster  three RabbitMQ 4.3 nodes from the same chroot joined into one cluster:
+#         rabbit-c1/c2/c3@localhost, AMQP 5674/5675/5676, management 15674/15675/15676,
+#         distribution ports 25674/25675/25676 (epmd 4370, shared with rabbit4).
+# Usage: scripts/brokers.sh up|down|status [3.10|4.3|cluster|all]   (default: all = 3.10 and 4.3)
 # Idempotent: a broker already answering on its ports is used as it is. Traps and sources are in
 # ../shared/reference/rabbitmq-4.3.md (sid's Release file is past Valid-Until; Erlang needs
 # /etc/hosts; /proc and /dev must be bind-mounted).
@@ -98,7 +101,7 @@ install_rabbit43() {
   in_chroot apt-get "${APT_NO_VALID[@]}" -qq update >/tmp/retry-studio-chroot-apt.log 2>&1 ||
     die "step 'apt-get update in the chroot' failed (log: /tmp/retry-studio-chroot-apt.log)"
   in_chroot env DEBIAN_FRONTEND=noninteractive apt-get "${APT_NO_VALID[@]}" install -y -qq \
-    --no-install-recommends rabbitmq-server rabbitmqadmin-ng curl >>/tmp/retry-studio-chroot-apt.log 2>&1 ||
+    --no-install-recommends rabbitmq-server rabbitmqadmin-ng curl ca-certificates >>/tmp/retry-studio-chroot-apt.log 2>&1 ||
     die "step 'apt-get install rabbitmq-server in the chroot' failed (log: /tmp/retry-studio-chroot-apt.log)"
 }
 configure43() {
@@ -116,7 +119,8 @@ up43() {
     warn_version "$v"; return 0
   fi
   local t0; t0=$(date +%s)
-  [ -x "$CHROOT/usr/sbin/rabbitmq-server" ] || {
+  # rabbitmqadmin v2 builds an HTTP client that needs a CA bundle even for plain http
+  [ -x "$CHROOT/usr/sbin/rabbitmq-server" ] && [ -f "$CHROOT/etc/ssl/certs/ca-certificates.crt" ] || {
     [ -d "$CHROOT/usr" ] || create_chroot
     install_rabbit43
   }
@@ -152,12 +156,71 @@ status43() {
   else echo "4.3: down (no chroot at $CHROOT yet)"; fi
 }
 
+# ---------- cluster: three 4.3 nodes in the same chroot ----------
+CLUSTER_NODES=(1 2 3)
+cnode() { echo "rabbit-c$1@localhost"; }
+cenv() { # node index -> env assignments for that node (the chroot's rabbitmq-env.conf names rabbit4; these win)
+  local i=$1
+  echo RABBITMQ_NODENAME="$(cnode "$i")" RABBITMQ_NODE_PORT=$((5673 + i)) RABBITMQ_DIST_PORT=$((25673 + i)) \
+    RABBITMQ_MNESIA_BASE=/var/lib/rabbitmq/cluster/c$i RABBITMQ_LOG_BASE=/var/log/rabbitmq/cluster-c$i \
+    RABBITMQ_CONFIG_FILE=/etc/rabbitmq/cluster/c$i.conf RABBITMQ_PID_FILE=/var/lib/rabbitmq/cluster/c$i.pid
+}
+cctl() { local i=$1; shift; in_chroot rabbitmqctl -q -n "$(cnode "$i")" "$@"; }
+configure_cluster() {
+  local i
+  $SUDO mkdir -p "$CHROOT/etc/rabbitmq/cluster"
+  for i in "${CLUSTER_NODES[@]}"; do
+    printf 'listeners.tcp.default = %s\nmanagement.tcp.port = %s\nloopback_users = none\n' $((5673 + i)) $((15673 + i)) |
+      $SUDO tee "$CHROOT/etc/rabbitmq/cluster/c$i.conf" >/dev/null
+    in_chroot sh -c "mkdir -p /var/lib/rabbitmq/cluster/c$i /var/log/rabbitmq/cluster-c$i && chown -R rabbitmq:rabbitmq /var/lib/rabbitmq/cluster /var/log/rabbitmq/cluster-c$i"
+  done
+}
+cluster_size() { # members the management API of node 1 reports as running
+  curl -fs -m 3 -u guest:guest http://127.0.0.1:15674/api/nodes 2>/dev/null | grep -o '"running":true' | wc -l || true
+}
+upcluster() {
+  local t0 i; t0=$(date +%s)
+  if [ "$(cluster_size)" = 3 ]; then log "cluster: 3 nodes already running (amqp 5674-5676)"; return 0; fi
+  [ -x "$CHROOT/usr/sbin/rabbitmq-server" ] || { [ -d "$CHROOT/usr" ] || create_chroot; install_rabbit43; }
+  mount_chroot; configure_cluster
+  for i in "${CLUSTER_NODES[@]}"; do
+    amqp_open $((5673 + i)) && continue
+    log "cluster: starting $(cnode "$i")"
+    # shellcheck disable=SC2046
+    in_chroot env $(cenv "$i") sh -c "rabbitmq-server -detached >/var/log/rabbitmq/cluster-c$i.detached.log 2>&1" || true
+  done
+  for i in "${CLUSTER_NODES[@]}"; do wait_for "cluster node $(cnode "$i")" 120 amqp_open $((5673 + i)); done
+  for i in 2 3; do
+    if ! cctl "$i" cluster_status 2>/dev/null | grep -q "$(cnode 1)"; then
+      log "cluster: joining $(cnode "$i") to $(cnode 1)"
+      cctl "$i" stop_app >/dev/null
+      cctl "$i" join_cluster "$(cnode 1)" >/dev/null || die "step 'join_cluster $(cnode "$i")' failed"
+      cctl "$i" start_app >/dev/null
+    fi
+  done
+  wait_for "the cluster's management API on 15674" 90 bash -c "[ \"\$(curl -fs -m 3 -u guest:guest http://127.0.0.1:15674/api/nodes | grep -o '\"running\":true' | wc -l)\" = 3 ]"
+  log "cluster: 3 nodes running (amqp 5674-5676, management 15674-15676) in $(( $(date +%s) - t0 ))s"
+}
+downcluster() {
+  local i
+  for i in 3 2 1; do amqp_open $((5673 + i)) && cctl "$i" stop >/dev/null 2>&1 || true; done
+  log "cluster stopped"
+}
+statuscluster() {
+  local i
+  for i in "${CLUSTER_NODES[@]}"; do
+    if amqp_open $((5673 + i)); then echo "cluster: $(cnode "$i") up (RabbitMQ $(mgmt_version $((15673 + i)))) amqp $((5673 + i)), management $((15673 + i))"
+    else echo "cluster: $(cnode "$i") down"; fi
+  done
+  echo "cluster: $(cluster_size) of 3 nodes running as seen from $(cnode 1)"
+}
+
 cmd="${1:-status}"; which="${2:-all}"
-case "$which" in 3.10|4.3|all) ;; *) die "unknown broker '$which' (3.10, 4.3 or all)";; esac
-run() { [ "$which" = all ] || [ "$which" = "$1" ]; }
+case "$which" in 3.10|4.3|cluster|all) ;; *) die "unknown broker '$which' (3.10, 4.3, cluster or all)";; esac
+run() { [ "$which" = all ] && [ "$1" != cluster ] || [ "$which" = "$1" ]; }
 case "$cmd" in
-  up) run 3.10 && up310; run 4.3 && up43; true ;;
-  down) run 3.10 && down310; run 4.3 && down43; true ;;
-  status) run 3.10 && status310; run 4.3 && status43; true ;;
-  *) echo "usage: scripts/brokers.sh up|down|status [3.10|4.3|all]" >&2; exit 2 ;;
+  up) run 3.10 && up310; run 4.3 && up43; run cluster && upcluster; true ;;
+  down) run 3.10 && down310; run 4.3 && down43; run cluster && downcluster; true ;;
+  status) run 3.10 && status310; run 4.3 && status43; run cluster && statuscluster; true ;;
+  *) echo "usage: scripts/brokers.sh up|down|status [3.10|4.3|cluster|all]" >&2; exit 2 ;;
 esac

@@ -17,6 +17,9 @@ import { TemplateGallery } from './panels/TemplateGallery';
 import { MessagePane } from './panels/MessageDetail';
 import { OperatePanel } from './panels/OperatePanel';
 import { DeadLetterPanel } from './panels/DeadLetterPanel';
+import { DesignsMenu } from './panels/DesignsMenu';
+import { ReplacedNotice } from './panels/ReplacedNotice';
+import { BottomResizer } from './panels/BottomResizer';
 import { handleKey } from './commands/registry';
 import { env } from './commands/env';
 import { useLintFindings } from './panels/useLint';
@@ -65,6 +68,7 @@ export function App() {
   const name = useApp((s) => s.design.name);
   const lint = useLintFindings();
   const inspected = useApp((s) => s.inspectedMsg);
+  const bottomHeight = useApp((s) => s.bottomHeight);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -90,6 +94,7 @@ export function App() {
               s.setDesign({ ...s.design, name: e.target.value }, { coalesce: 'name' });
             }}
           />
+          <DesignsMenu />
           <Toolbar />
           <div className="ml-auto flex items-center gap-2">
             <button
@@ -102,6 +107,7 @@ export function App() {
             </button>
           </div>
         </header>
+        <ReplacedNotice />
         {view === 'gallery' ? (
           <TemplateGallery />
         ) : (
@@ -112,7 +118,8 @@ export function App() {
               <div className="min-h-0 flex-1" style={{ contain: 'strict' }}>
                 <Canvas />
               </div>
-              <section data-testid="bottom-panel" aria-label="Simulation" style={{ contain: 'strict' }} className="flex h-[290px] shrink-0 flex-col border-t border-slate-800 bg-slate-950">
+              <BottomResizer />
+              <section data-testid="bottom-panel" aria-label="Simulation" style={{ contain: 'strict', height: bottomHeight }} className="flex shrink-0 flex-col bg-slate-950">
                 <SimBar />
                 <Tabs<BottomTab>
                   label="Simulation views"

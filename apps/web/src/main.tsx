@@ -4,22 +4,28 @@ import '@xyflow/react/dist/style.css';
 import './index.css';
 import { App } from './App';
 import { useApp } from './store/store';
-import { loadSaved, persist } from './store/persistence';
+import { persist, readDesign, readIndex } from './store/persistence';
 import { openFromUrl } from './panels/templates';
 import { openStress } from './stress/stressRoute';
 import { dlxTtlRetry } from './fixtures/designs';
 
-// Where a visit starts: a `?template=ID` link, else the saved design, else the gallery.
-const saved = loadSaved();
-const q = new URLSearchParams(location.search);
-if (q.has('fixture')) useApp.getState().loadDesign(dlxTtlRetry());
-else if (openStress(q)) {
-  /* bench route */
-} else if (!openFromUrl(q)) {
-  if (saved) useApp.getState().loadDesign(saved);
-  else useApp.getState().setView('gallery');
+// Where a visit starts: the design open last time (a version-1 single design is migrated), then
+// a `?template=ID` link on top of it (one undo step back), else the gallery when nothing is stored.
+const index = readIndex();
+const current = index.currentId ? readDesign(index.currentId) : null;
+if (current && index.currentId) {
+  const pristine = index.designs.find((e) => e.id === index.currentId)?.pristine ?? false;
+  useApp.getState().loadDesign(current, { docId: index.currentId, pristine, history: false });
 }
 persist(useApp);
+const q = new URLSearchParams(location.search);
+if (q.has('fixture')) useApp.getState().loadDesign(dlxTtlRetry(), { history: false });
+else if (openStress(q)) {
+  /* bench route */
+} else if (openFromUrl(q)) {
+  // the link has done its work: a reload shows the design as edited, not the template again
+  history.replaceState(null, '', location.pathname);
+} else if (!current) useApp.getState().setView('gallery');
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

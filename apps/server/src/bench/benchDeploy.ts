@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     await run('rabbitmqctl', ['import_definitions', file], { timeout: 300_000 });
     const cliMs = performance.now() - t;
     // the import is asynchronous ("Successfully started definition import"): wait until every object exists
-    const mgmt = brokers.management(url);
+    const mgmt = await brokers.management(url);
     const counts = async () => {
       const [xs, qs, bs] = await Promise.all([mgmt.listExchanges('/'), mgmt.listQueues('/'), mgmt.listBindings('/')]);
       return xs.filter((x) => x.name.startsWith(theirs)).length + qs.filter((q) => q.name.startsWith(theirs)).length + bs.filter((b) => b.source.startsWith(theirs)).length;
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
     const rec = service.record(url, ours);
     if (rec) await service.teardown(rec, url, true).catch((e: Error) => console.error(`teardown: ${e.message}`));
     const conn = await brokers.connection(url, '/', 'apply');
-    const mgmt = brokers.management(url);
+    const mgmt = await brokers.management(url);
     const ch = await conn.createChannel();
     for (const q of await mgmt.listQueues('/')) if (q.name.startsWith(`rs-bench.${tag}.`)) await ch.deleteQueue(q.name).catch(() => undefined);
     for (const x of await mgmt.listExchanges('/')) if (x.name.startsWith(`rs-bench.${tag}.`)) await ch.deleteExchange(x.name).catch(() => undefined);

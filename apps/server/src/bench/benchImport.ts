@@ -9,7 +9,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { exportDefinitions, layoutByPrefix, type BindingDef, type ExchangeDef, type QueueDef, type Topology } from '@retry-studio/topology-core';
-import { ManagementClient, resolveBrokerUrl } from '../broker/index.js';
+import { ManagementClient, requireManagement, resolveBrokerUrl, resolveManagement } from '../broker/index.js';
 import { importBroker } from '../operate/importBroker.js';
 import { operateTarget } from '../operate/operateTarget.js';
 
@@ -44,7 +44,7 @@ const print = (name: string, value: number | string): void => console.log(`${nam
 async function main(): Promise<void> {
   const url = resolveBrokerUrl(arg('url'));
   const mgmtUrl = arg('management-url');
-  const management = new ManagementClient(url, { ...(mgmtUrl ? { baseUrl: mgmtUrl } : {}), timeoutMs: 120_000 });
+  const management = new ManagementClient(url, { baseUrl: requireManagement(await resolveManagement(url, mgmtUrl ? { managementUrl: mgmtUrl } : {})).baseUrl, timeoutMs: 120_000 });
   const vhost = `rs-bench-import-${process.pid}-${Date.now().toString(36)}`;
   const topology = fiveThousandQueues();
   await management.createVhost(vhost);
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     await management.loadDefinitions(vhost, exportDefinitions(topology));
     print('import.setup_ms (definitions upload)', performance.now() - t0);
-    const t = operateTarget(url, { vhost, management });
+    const t = await operateTarget(url, { vhost, management });
     const t1 = performance.now();
     const r = await importBroker(t);
     const total = performance.now() - t1;

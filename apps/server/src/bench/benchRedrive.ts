@@ -6,7 +6,7 @@
  * deleted afterwards. `--url AMQP_URL --management-url URL --messages N` (default 100000).
  */
 import { pathToFileURL } from 'node:url';
-import { ConfirmedPublisher, ManagementClient, ManagementError, openConnection, resolveBrokerUrl, withVhost } from '../broker/index.js';
+import { ConfirmedPublisher, ManagementClient, ManagementError, openConnection, requireManagement, resolveBrokerUrl, resolveManagement, withVhost } from '../broker/index.js';
 import { browseQueue } from '../operate/browse.js';
 import { exactDepth, operateTarget } from '../operate/operateTarget.js';
 import { startRedrive } from '../operate/redrive.js';
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const n = Number(arg('messages') ?? 100_000);
   const url = resolveBrokerUrl(arg('url'));
   const mgmtUrl = arg('management-url');
-  const management = new ManagementClient(url, { ...(mgmtUrl ? { baseUrl: mgmtUrl } : {}), timeoutMs: 60_000 });
+  const management = new ManagementClient(url, { baseUrl: requireManagement(await resolveManagement(url, mgmtUrl ? { managementUrl: mgmtUrl } : {})).baseUrl, timeoutMs: 60_000 });
   const vhost = `rs-bench-redrive-${process.pid}-${Date.now().toString(36)}`;
   await management.createVhost(vhost);
   const vurl = withVhost(url, vhost);
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     print('broker', `RabbitMQ ${(await management.overview()).rabbitmq_version}`);
     print('messages', n);
 
-    const target = operateTarget(url, { vhost, management });
+    const target = await operateTarget(url, { vhost, management });
     t = performance.now();
     const b = await browseQueue(target, conn, { queue: 'dlq', limit: 100 });
     print(`browse.first_100_of_${b.depth}_ms`, performance.now() - t);

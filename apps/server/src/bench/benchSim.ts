@@ -41,7 +41,7 @@ import {
   type Topology,
 } from '@retry-studio/topology-core';
 import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { ManagementClient, openConnection, resolveBrokerUrl, waitForDrain, withVhost } from '../broker/index.js';
+import { openConnection, resolveBrokerUrl, resolveManagement, waitForDrain, withVhost } from '../broker/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../../../..');
@@ -200,12 +200,15 @@ function bytesPerInFlight(topology: Topology, n: number): number {
  */
 async function runBrokerWorkload(topology: Topology, n: number, retries: number): Promise<{ ms: number }> {
   const url = resolveBrokerUrl();
-  const mgmt = new ManagementClient(url);
+  // this broker's own management API (RETRY_STUDIO_MANAGEMENT_URL or discovered), or none
+  const found = await resolveManagement(url);
+  const mgmt = found.kind === 'verified' ? found.client : undefined;
   const vhost = `bench-sim-${process.pid}-${Date.now()}`;
   // a throwaway vhost when the management API answers; otherwise uniquely prefixed names in the URL's vhost
   let prefix = '';
   let ownVhost = true;
   try {
+    if (!mgmt) throw new Error('no management API');
     await mgmt.createVhost(vhost);
   } catch {
     ownVhost = false;
@@ -226,7 +229,7 @@ async function runBrokerWorkload(topology: Topology, n: number, retries: number)
   const cleanup = async (): Promise<void> => {
     if (ownVhost) {
       await conn.close().catch(() => undefined);
-      await mgmt.deleteVhost(vhost).catch(() => undefined);
+      await mgmt?.deleteVhost(vhost).catch(() => undefined);
       return;
     }
     const ch = await conn.createChannel();

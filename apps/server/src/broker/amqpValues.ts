@@ -8,7 +8,7 @@
  * - `__proto__` is always dropped: assigning it to a fresh object would set its prototype
  *   (amqplib's own decoder never yields it as an own key, JSON.parse does).
  */
-import { FORBIDDEN_KEYS, type AmqpTable, type AmqpValue, type DeathReason, type XDeathEntry } from '@retry-studio/topology-core';
+import { FORBIDDEN_KEYS, parseXDeathEntry, type AmqpTable, type AmqpValue, type XDeathEntry } from '@retry-studio/topology-core';
 
 export interface AmqpDecodeOptions {
   /** Display limits: strings past 4096 chars, binaries past 3072 bytes, arrays past 1000 items and nesting past 16 levels are cut. */
@@ -74,19 +74,7 @@ export function decodeAmqpTable(h: unknown, opts: AmqpDecodeOptions = {}): AmqpT
   return decodeEntries(h, opts, 0);
 }
 
-/** One x-death table -> the core's XDeathEntry, exactly as the broker wrote it (reason unchecked; not a table: empty fields). */
+/** One x-death table as amqplib decoded it -> the core's XDeathEntry (the core's parser, after our decoding). */
 export function decodeXDeath(entry: unknown): XDeathEntry {
-  const d = decodeAmqpValue(entry);
-  const e: { readonly [k: string]: AmqpValue } = d !== null && typeof d === 'object' && !Array.isArray(d) ? d : {};
-  const oe = e['original-expiration'];
-  const keys = e['routing-keys'];
-  return {
-    queue: String(e.queue ?? ''),
-    reason: String(e.reason ?? '') as DeathReason,
-    count: Number(e.count ?? 0),
-    exchange: String(e.exchange ?? ''),
-    'routing-keys': Array.isArray(keys) ? keys.map((k) => String(k)) : [],
-    ...(typeof e.time === 'number' ? { time: e.time } : {}),
-    ...(oe !== undefined && oe !== null ? { 'original-expiration': String(oe) } : {}),
-  };
+  return parseXDeathEntry(decodeAmqpValue(entry));
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelModel } from 'amqplib';
 import { parseAmqpUrl } from './amqpUrl.js';
 import { BrokerConnectError, ManagedConnection, openConnection, withThrowawayChannel } from './connection.js';
+import { BROKER_310 } from '../testing/testBrokers.js';
 
 const url = parseAmqpUrl(process.env.AMQP_URL);
 const opened: { close(): Promise<void> }[] = [];
@@ -77,7 +78,7 @@ describe('openConnection (real broker)', () => {
 describe('ManagedConnection against a server-side close (as on a broker restart)', () => {
   it('reconnects with backoff after CONNECTION_FORCED, and channels work again', async () => {
     const { ManagementClient } = await import('./management.js');
-    const mgmt = new ManagementClient(url);
+    const mgmt = new ManagementClient(url, { baseUrl: BROKER_310.managementUrl });
     const label = `forced-${process.pid}-${Date.now()}`;
     const mc = new ManagedConnection(url, 'trace', { label, backoff: { initialDelayMs: 100 } });
     opened.push(mc);

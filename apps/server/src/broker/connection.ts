@@ -37,6 +37,9 @@ function describeConnectError(url: AmqpUrl, err: unknown): BrokerConnectError {
     return new BrokerConnectError('vhost', `vhost '${url.vhost}' does not exist or user '${url.username}' may not access it (${where})`, { cause: err });
   }
   if (e?.code === 'ECONNRESET' || e?.code === 'EPIPE') return new BrokerConnectError('protocol', `broker at ${where} closed the connection during the handshake (is it an AMQP 0-9-1 port?)`, { cause: err });
+  // something answered, but not as an AMQP 0-9-1 broker (an HTTP server, a database, ...)
+  if (/Socket closed abruptly during opening handshake|Frame size .* exceeds|Unexpected frame|Expected ConnectionStart/i.test(msg))
+    return new BrokerConnectError('protocol', `${where} is not a RabbitMQ AMQP port: the server there did not answer the AMQP 0-9-1 handshake (${msg})`, { cause: err });
   return new BrokerConnectError('protocol', `could not connect to ${where}: ${msg.replace(url.password, '***')}`, { cause: err });
 }
 
@@ -57,12 +60,14 @@ export async function openConnection(url: AmqpUrl, opts: OpenOptions): Promise<C
   let timedOut = false;
   const attempt = amqp.connect(toConnectOptions(url), {
     timeout: timeoutMs,
+    // small frames (an ack, a reject, one publish) go out at once, not after Nagle's delay (tens of ms per hop)
+    noDelay: true,
     clientProperties: { connection_name: `retry-studio:${opts.purpose}${opts.label ? ':' + opts.label : ''}` },
   });
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       timedOut = true;
-      reject(new BrokerConnectError('timeout', `broker at ${redactUrl(url)} did not complete the handshake within ${timeoutMs} ms`));
+      reject(new BrokerConnectError('timeout', `broker at ${redactUrl(url)} did not complete the AMQP handshake within ${timeoutMs} ms (is it a RabbitMQ AMQP port? an HTTP server, for one, stays silent)`));
     }, timeoutMs);
   });
   try {

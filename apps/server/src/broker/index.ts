@@ -5,3 +5,6 @@ export * from './confirmPublish.js';
 export * from './management.js';
 export * from './probe.js';
 export * from './amqpValues.js';
+export * from './brokerIdentity.js';
+export * from './managementUrl.js';
+export * from './resolveManagement.js';

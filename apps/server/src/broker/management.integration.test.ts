@@ -2,18 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { parseAmqpUrl } from './amqpUrl.js';
 import { ManagementClient, ManagementError } from './management.js';
 import { openConnection } from './connection.js';
+import { BROKER_310 } from '../testing/testBrokers.js';
 
 const url = parseAmqpUrl(process.env.AMQP_URL);
 
 describe('ManagementClient (real broker)', () => {
   it('reads the overview with exchange types', async () => {
-    const m = new ManagementClient(url);
+    const m = new ManagementClient(url, { baseUrl: BROKER_310.managementUrl });
     const ov = await m.overview();
     expect(ov.exchange_types.map((t) => t.name)).toEqual(expect.arrayContaining(['direct', 'fanout', 'topic', 'headers']));
   });
 
   it('creates a vhost usable over AMQP, lists its objects, deletes it', async () => {
-    const m = new ManagementClient(url);
+    const m = new ManagementClient(url, { baseUrl: BROKER_310.managementUrl });
     const vhost = `retry-studio-test-${process.pid}-${Date.now()}`;
     await m.createVhost(vhost);
     try {
@@ -39,7 +40,7 @@ describe('ManagementClient (real broker)', () => {
   });
 
   it('gives clear errors for bad credentials and an unreachable API', async () => {
-    const bad = new ManagementClient({ ...url, password: 'nope' });
+    const bad = new ManagementClient({ ...url, password: 'nope' }, { baseUrl: BROKER_310.managementUrl });
     await expect(bad.overview()).rejects.toThrow(/refused user 'guest' \(401\)/);
     const away = new ManagementClient(url, { baseUrl: 'http://127.0.0.1:1', timeoutMs: 1000 });
     const err = await away.overview().catch((e: unknown) => e);

@@ -1,6 +1,7 @@
 /**
  * A small client for RabbitMQ's management HTTP API (fetch), with the credentials of the AMQP URL.
- * The base URL is http://<amqp host>:15672 unless RETRY_STUDIO_MANAGEMENT_URL says otherwise.
+ * The base URL is always explicit: `resolveManagement` (resolveManagement.ts) finds it and checks
+ * that it belongs to the same broker as the AMQP URL, so nothing derives it on its own.
  */
 import { redactUrl, type AmqpUrl } from './amqpUrl.js';
 
@@ -26,6 +27,8 @@ export interface Overview {
   readonly rabbitmq_version?: string;
   readonly product_version?: string;
   readonly product_name?: string;
+  readonly cluster_name?: string;
+  readonly node?: string;
   readonly exchange_types: readonly ExchangeTypeInfo[];
   readonly [k: string]: unknown;
 }
@@ -64,16 +67,25 @@ export interface MgmtBinding {
   readonly properties_key?: string;
 }
 
+/** A policy or operator policy as GET /api/policies/{vhost} lists it. */
 export interface MgmtPolicy {
   readonly name: string;
   readonly vhost: string;
   readonly pattern: string;
-  readonly 'apply-to'?: string;
-  readonly priority?: number;
+  readonly 'apply-to': string;
+  readonly priority: number;
   readonly definition: Record<string, unknown>;
 }
 
-/** GET /api/definitions/{vhost}: objects without a `vhost` field; exclusive queues are not in it. */
+/** What PUT /api/policies/{vhost}/{name} takes. */
+export interface PolicyBody {
+  readonly pattern: string;
+  readonly 'apply-to': string;
+  readonly priority: number;
+  readonly definition: Record<string, unknown>;
+}
+
+/** What `vhostDefinitions` answers, typed for the operate import: objects without a `vhost` field; exclusive queues are not in it. */
 export interface MgmtVhostDefinitions {
   readonly rabbit_version?: string;
   readonly rabbitmq_version?: string;
@@ -96,6 +108,7 @@ export interface MgmtQueueDepth {
   };
 }
 
+  /** The vhost's user policies (name, pattern, apply-to, priority, definition). */
 export interface MgmtConnection {
   readonly name: string;
   readonly user?: string;
@@ -104,8 +117,8 @@ export interface MgmtConnection {
 }
 
 export interface ManagementOptions {
-  /** e.g. http://127.0.0.1:15672 (default: the AMQP host, port 15672, or RETRY_STUDIO_MANAGEMENT_URL) */
-  baseUrl?: string;
+  /** e.g. http://127.0.0.1:15672 */
+  baseUrl: string;
   timeoutMs?: number;
 }
 
@@ -118,10 +131,9 @@ export class ManagementClient {
 
   constructor(
     readonly amqp: AmqpUrl,
-    options: ManagementOptions = {},
+    options: ManagementOptions,
   ) {
-    const host = amqp.hostname.includes(':') ? `[${amqp.hostname}]` : amqp.hostname;
-    this.baseUrl = (options.baseUrl ?? process.env.RETRY_STUDIO_MANAGEMENT_URL ?? `http://${host}:15672`).replace(/\/+$/, '');
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.auth = 'Basic ' + Buffer.from(`${amqp.username}:${amqp.password}`).toString('base64');
     this.timeoutMs = options.timeoutMs ?? 5000;
   }
@@ -159,11 +171,19 @@ export class ManagementClient {
     }
     if (res.status === 204 || res.headers.get('content-length') === '0') return undefined;
     const text = await res.text();
-    return text === '' ? undefined : (JSON.parse(text) as T);
+    if (text === '') return undefined;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new ManagementError(`${this.baseUrl} is not a RabbitMQ management API (${method} ${path} answered ${res.status} with something other than JSON)`, res.status);
+    }
   }
 
   async overview(): Promise<Overview> {
-    return (await this.request<Overview>('GET', '/api/overview'))!;
+    const ov = await this.request<Overview>('GET', '/api/overview');
+    if (!ov || typeof ov !== 'object' || !Array.isArray(ov.exchange_types) || typeof ov.rabbitmq_version !== 'string')
+      throw new ManagementError(`${this.baseUrl} is not a RabbitMQ management API (GET /api/overview has no rabbitmq_version or exchange_types)`);
+    return ov;
   }
 
   /** True when the API answers with these credentials. */
@@ -201,6 +221,29 @@ export class ManagementClient {
 
   async listBindings(vhost: string): Promise<MgmtBinding[]> {
     return (await this.request<MgmtBinding[]>('GET', `/api/bindings/${enc(vhost)}`)) ?? [];
+  }
+
+  /** The vhost's definitions (`GET /api/definitions/{vhost}`): exchanges, queues, bindings, policies, as RabbitMQ exports them. */
+  async vhostDefinitions(vhost: string): Promise<Record<string, unknown>> {
+    return (await this.request<Record<string, unknown>>('GET', `/api/definitions/${enc(vhost)}`)) ?? {};
+  }
+
+  async listPolicies(vhost: string): Promise<MgmtPolicy[]> {
+    return (await this.request<MgmtPolicy[]>('GET', `/api/policies/${enc(vhost)}`)) ?? [];
+  }
+
+  async listOperatorPolicies(vhost: string): Promise<MgmtPolicy[]> {
+    return (await this.request<MgmtPolicy[]>('GET', `/api/operator-policies/${enc(vhost)}`)) ?? [];
+  }
+
+  /** Creates or replaces a policy; matching queues pick it up in place (no redeclare). */
+  async putPolicy(vhost: string, name: string, body: PolicyBody): Promise<void> {
+    await this.request('PUT', `/api/policies/${enc(vhost)}/${enc(name)}`, body);
+  }
+
+  /** Deletes a policy; a missing one is fine (idempotent). */
+  async deletePolicy(vhost: string, name: string): Promise<void> {
+    await this.request('DELETE', `/api/policies/${enc(vhost)}/${enc(name)}`, undefined, [404]);
   }
 
   /** Queue details (messages, consumers); undefined when the queue does not exist. */
@@ -242,10 +285,6 @@ export class ManagementClient {
     return (await this.request<MgmtQueueDepth[]>('GET', `/api/queues/${enc(vhost)}?columns=${columns}`)) ?? [];
   }
 
-  /** One vhost's definitions (exchanges, queues, bindings, policies; no stats): one request, fast for thousands of queues. */
-  async vhostDefinitions(vhost: string): Promise<MgmtVhostDefinitions> {
-    return (await this.request<MgmtVhostDefinitions>('GET', `/api/definitions/${enc(vhost)}`)) ?? { exchanges: [], queues: [], bindings: [], policies: [] };
-  }
 
   /** Loads a definitions document into one vhost (POST /api/definitions/{vhost}): the bench's fast way to make 5,000 queues. */
   async loadDefinitions(vhost: string, definitions: unknown): Promise<void> {

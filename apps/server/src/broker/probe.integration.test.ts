@@ -1,27 +1,29 @@
 import { describe, expect, it } from 'vitest';
+import { TEST_BROKERS } from '../testing/testBrokers.js';
 import { parseAmqpUrl } from './amqpUrl.js';
-import { ManagementClient } from './management.js';
 import { exchangeTypeSupported, probeBroker } from './probe.js';
 
-const url = parseAmqpUrl(process.env.AMQP_URL);
+describe.each(TEST_BROKERS)('probeBroker (real broker $name)', (b) => {
+  const url = parseAmqpUrl(b.amqpUrl);
 
-describe('probeBroker (real broker)', () => {
-  it('reports product, version, exchange types, quorum and management', async () => {
-    const p = await probeBroker(url);
+  it('reports product, version, exchange types, quorum and its own management API, found by itself', async () => {
+    const p = await probeBroker(url, { env: {} });
     expect(p.product).toBe('RabbitMQ');
-    expect(p.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(p.url).toBe('amqp://guest:***@127.0.0.1:5672/%2F');
+    expect(p.version.startsWith(`${b.name}.`)).toBe(true);
+    expect(p.url).toBe(`amqp://guest:***@127.0.0.1:${b.amqpPort}/%2F`);
     expect(p.exchangeTypesSource).toBe('management');
     expect(p.exchangeTypes).toEqual(expect.arrayContaining(['direct', 'fanout', 'topic', 'headers']));
-    expect(p.management.available).toBe(true);
+    expect(p.management).toMatchObject({ available: true, baseUrl: b.managementUrl, source: 'discovered' });
     expect(p.quorum).toBe(true);
+    expect(p.suggestedProfile).toBe(b.name);
     expect(p.plugins['x-delayed-message']).toBe(p.exchangeTypes.includes('x-delayed-message'));
   });
 
   it('falls back to throwaway-connection declares without management, with the same answer', async () => {
-    const withMgmt = await probeBroker(url);
-    const p = await probeBroker(url, { management: new ManagementClient(url, { baseUrl: 'http://127.0.0.1:1', timeoutMs: 500 }) });
+    const withMgmt = await probeBroker(url, { env: {} });
+    const p = await probeBroker(url, { managementUrl: 'http://127.0.0.1:1' });
     expect(p.management.available).toBe(false);
+    expect(p.management.error).toMatch(/^managementUrl: http:\/\/127\.0\.0\.1:1 is not reachable/);
     expect(p.exchangeTypesSource).toBe('declare');
     expect(p.plugins).toEqual(withMgmt.plugins);
   });

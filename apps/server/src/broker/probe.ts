@@ -7,10 +7,11 @@
  * - quorum support by declaring (then deleting) a throwaway quorum queue on a throwaway channel.
  */
 import { randomUUID } from 'node:crypto';
-import { PLUGIN_EXCHANGE_TYPES } from '@retry-studio/topology-core';
+import { PLUGIN_EXCHANGE_TYPES, profileForVersion, type BrokerProfileId } from '@retry-studio/topology-core';
 import { redactUrl, type AmqpUrl } from './amqpUrl.js';
 import { openConnection, withThrowawayChannel } from './connection.js';
-import { ManagementClient } from './management.js';
+import { identityFromServerProperties } from './brokerIdentity.js';
+import { resolveManagement, type ManagementResolution, type ManagementSource, type TriedCandidate } from './resolveManagement.js';
 
 export interface BrokerProbe {
   readonly url: string;
@@ -18,16 +19,27 @@ export interface BrokerProbe {
   readonly version: string;
   /** e.g. "3.10" */
   readonly majorMinor: string;
+  /** the AMQP server properties' cluster_name */
+  readonly clusterName?: string;
+  /** the simulator profile that models this version ('3.10', '4.x', '4.3'), when it is known */
+  readonly suggestedProfile?: BrokerProfileId;
   readonly exchangeTypes: readonly string[];
   readonly exchangeTypesSource: 'management' | 'declare';
   readonly plugins: { readonly [type: string]: boolean };
   readonly quorum: boolean;
-  readonly management: { readonly available: boolean; readonly baseUrl: string; readonly version?: string; readonly error?: string };
-}
-
-function str(v: unknown): string {
-  if (Buffer.isBuffer(v)) return v.toString('utf8');
-  return v === undefined || v === null ? '' : String(v);
+  readonly management: {
+    readonly available: boolean;
+    /** the verified API (or, when none was, the first one tried) */
+    readonly baseUrl: string;
+    readonly source?: ManagementSource;
+    readonly version?: string;
+    readonly node?: string;
+    /** why it is unavailable: every candidate and what was wrong with it */
+    readonly error?: string;
+    readonly tried?: readonly TriedCandidate[];
+    /** time to find and verify it */
+    readonly ms?: number;
+  };
 }
 
 /** Declares a throwaway exchange of `type` on its own connection; false when the broker refuses the type. */
@@ -57,16 +69,22 @@ export async function exchangeTypeSupported(url: AmqpUrl, type: string): Promise
   }
 }
 
-export async function probeBroker(url: AmqpUrl, options: { management?: ManagementClient } = {}): Promise<BrokerProbe> {
-  const mgmt = options.management ?? new ManagementClient(url);
+export interface ProbeOptions {
+  /** the user's management URL; otherwise RETRY_STUDIO_MANAGEMENT_URL, otherwise discovery */
+  readonly managementUrl?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly givenAs?: string;
+}
+
+/**
+ * The probe works without a management API (exchange types by declaring); `resolution` is the
+ * management lookup it made, verified against this very connection's server properties.
+ */
+export async function probeBrokerWithManagement(url: AmqpUrl, options: ProbeOptions = {}): Promise<{ probe: BrokerProbe; resolution: ManagementResolution }> {
   const conn = await openConnection(url, { purpose: 'probe' });
-  let product: string;
-  let version: string;
   let quorum = false;
+  const identity = identityFromServerProperties(conn.connection.serverProperties as unknown as Record<string, unknown>);
   try {
-    const sp = conn.connection.serverProperties as unknown as Record<string, unknown>;
-    product = str(sp.product) || 'RabbitMQ';
-    version = str(sp.version);
     const q = `retry-studio.probe.${randomUUID()}`;
     quorum = await withThrowawayChannel(conn, async (ch) => {
       try {
@@ -81,16 +99,18 @@ export async function probeBroker(url: AmqpUrl, options: { management?: Manageme
     await conn.close().catch(() => undefined);
   }
 
+  const resolution = await resolveManagement(url, { ...options, amqp: identity });
   let exchangeTypes: string[];
   let exchangeTypesSource: BrokerProbe['exchangeTypesSource'];
   let management: BrokerProbe['management'];
-  try {
-    const ov = await mgmt.overview();
+  const base = { source: resolution.source, tried: resolution.tried, ms: Math.round(resolution.ms) };
+  if (resolution.kind === 'verified') {
+    const ov = resolution.overview;
     exchangeTypes = ov.exchange_types.filter((t) => t.enabled !== false).map((t) => t.name);
     exchangeTypesSource = 'management';
-    management = { available: true, baseUrl: mgmt.baseUrl, version: ov.management_version };
-  } catch (err) {
-    management = { available: false, baseUrl: mgmt.baseUrl, error: (err as Error).message };
+    management = { available: true, baseUrl: resolution.client.baseUrl, ...base, ...(ov.management_version ? { version: ov.management_version } : {}), ...(resolution.broker.node ? { node: resolution.broker.node } : {}) };
+  } else {
+    management = { available: false, baseUrl: resolution.tried[0]?.baseUrl ?? '', ...base, error: resolution.message };
     exchangeTypes = ['direct', 'fanout', 'topic', 'headers'];
     for (const t of PLUGIN_EXCHANGE_TYPES) {
       if (await exchangeTypeSupported(url, t)) exchangeTypes.push(t);
@@ -99,16 +119,24 @@ export async function probeBroker(url: AmqpUrl, options: { management?: Manageme
   }
   const plugins: Record<string, boolean> = {};
   for (const t of PLUGIN_EXCHANGE_TYPES) plugins[t] = exchangeTypes.includes(t);
-  const mm = /^(\d+)\.(\d+)/.exec(version);
-  return {
+  const mm = /^(\d+)\.(\d+)/.exec(identity.version);
+  const suggestedProfile = identity.product === 'RabbitMQ' ? profileForVersion(identity.version) : undefined;
+  const probe: BrokerProbe = {
     url: redactUrl(url),
-    product,
-    version,
-    majorMinor: mm ? `${mm[1]}.${mm[2]}` : version,
+    product: identity.product,
+    version: identity.version,
+    majorMinor: mm ? `${mm[1]}.${mm[2]}` : identity.version,
+    ...(identity.clusterName ? { clusterName: identity.clusterName } : {}),
+    ...(suggestedProfile ? { suggestedProfile } : {}),
     exchangeTypes,
     exchangeTypesSource,
     plugins,
     quorum,
     management,
   };
+  return { probe, resolution };
+}
+
+export async function probeBroker(url: AmqpUrl, options: ProbeOptions = {}): Promise<BrokerProbe> {
+  return (await probeBrokerWithManagement(url, options)).probe;
 }

@@ -8,9 +8,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { binaryDelayRoutingKey, buildTemplate, designToSimulation, exportDefinitions, simulate } from '@retry-studio/topology-core';
 import { DEFAULT_AMQP_URL, ManagementClient, openConnection, parseAmqpUrl, withVhost } from '../broker/index.js';
+import { BROKER_310 } from '../testing/testBrokers.js';
 
 const url = parseAmqpUrl(DEFAULT_AMQP_URL);
-const mgmt = new ManagementClient(url);
+const mgmt = new ManagementClient(url, { baseUrl: BROKER_310.managementUrl });
 const vhost = `retry-binary-delay-${process.pid}`;
 afterAll(() => mgmt.deleteVhost(vhost));
 

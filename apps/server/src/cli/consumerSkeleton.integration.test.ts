@@ -10,9 +10,10 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buildTemplate, exportAmqplibScript, exportConsumerSkeleton } from '@retry-studio/topology-core';
 import { DEFAULT_AMQP_URL, ManagementClient, openConnection, parseAmqpUrl, withVhost } from '../broker/index.js';
+import { BROKER_310 } from '../testing/testBrokers.js';
 
 const url = parseAmqpUrl(DEFAULT_AMQP_URL);
-const mgmt = new ManagementClient(url);
+const mgmt = new ManagementClient(url, { baseUrl: BROKER_310.managementUrl });
 const vhost = `retry-skeleton-${process.pid}`;
 const serverDir = path.resolve(__dirname, '../..');
 const dir = path.join(serverDir, 'node_modules', '.retry-studio-skeleton-run');

@@ -18,15 +18,16 @@ import {
   compilePortable,
   exportAmqplibScript,
   exportDefinitions,
-  exportRabbitmqadmin,
+  exportRabbitmqadminV1,
   importDefinitions,
   listTemplates,
   type Topology,
 } from '@retry-studio/topology-core';
 import { DEFAULT_AMQP_URL, ManagementClient, parseAmqpUrl } from '../broker/index.js';
+import { BROKER_310 } from '../testing/testBrokers.js';
 
 const run = promisify(execFile);
-const mgmt = new ManagementClient(parseAmqpUrl(DEFAULT_AMQP_URL));
+const mgmt = new ManagementClient(parseAmqpUrl(DEFAULT_AMQP_URL), { baseUrl: BROKER_310.managementUrl });
 const serverDir = path.resolve(__dirname, '../..');
 // scripts must sit where `amqplib` resolves (apps/server/node_modules)
 const scriptDir = path.join(serverDir, 'node_modules', '.retry-studio-tmp');
@@ -146,13 +147,13 @@ describe('generated amqplib setup script runs against the broker', () => {
   }, 60_000);
 });
 
-describe('generated rabbitmqadmin commands run', () => {
+describe('generated rabbitmqadmin v1 commands run on 3.10', () => {
   const admin = ['/usr/bin/rabbitmqadmin', '/usr/local/bin/rabbitmqadmin'].find((p) => existsSync(p));
   it.skipIf(!admin).each(designs.filter(([id]) => ['chained-ttl', 'binary-delay-levels'].includes(id)))('%s', async (id, design) => {
     const vhost = vhostFor(`adm-${id.slice(0, 16)}`);
     await mgmt.createVhost(vhost);
     const file = path.join(tmp, `${id}.sh`);
-    await writeFile(file, exportRabbitmqadmin(design.topology, { vhost }));
+    await writeFile(file, exportRabbitmqadminV1(design.topology, { vhost }));
     try {
       await run('sh', [file]);
       expect(await readBack(vhost)).toEqual(norm(design.topology));

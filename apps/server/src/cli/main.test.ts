@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { runCli } from './main.js';
-import type { CliIo } from './commands/context.js';
+import { runCliCaptured } from './cliHarness.js';
 
 let dir = '';
 beforeAll(async () => {
@@ -15,13 +14,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = { out: (s) => void (out += s), err: (s) => void (err += s), cwd: dir };
-  const code = await runCli(argv, io);
-  return { code, out, err };
-}
+const cli = (...argv: string[]) => runCliCaptured(dir, argv);
 const write = (name: string, v: unknown) => writeFile(path.join(dir, name), typeof v === 'string' ? v : JSON.stringify(v));
 
 describe('pnpm cli', () => {

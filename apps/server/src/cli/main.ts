@@ -15,6 +15,7 @@ import { compareCommand, COMPARE_USAGE } from './commands/compare.js';
 import { scenarioCommand, SCENARIO_USAGE } from './commands/scenario.js';
 import { importBrokerCommand, IMPORT_BROKER_USAGE } from './commands/importBroker.js';
 import { dlqCommand, DLQ_USAGE } from './commands/dlq.js';
+import { renameCommand, RENAME_USAGE } from './commands/rename.js';
 
 const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<number>> = {
   templates: templatesCommand,
@@ -27,6 +28,7 @@ const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<n
   scenario: scenarioCommand,
   'import-broker': importBrokerCommand,
   dlq: dlqCommand,
+  rename: renameCommand,
 };
 
 export const USAGE = `usage: pnpm cli COMMAND ...
@@ -40,6 +42,7 @@ export const USAGE = `usage: pnpm cli COMMAND ...
   ${SCENARIO_USAGE}
   ${IMPORT_BROKER_USAGE}
   ${DLQ_USAGE}
+  ${RENAME_USAGE}
 `;
 
 export async function runCli(argv: readonly string[], io: CliIo = nodeIo()): Promise<number> {

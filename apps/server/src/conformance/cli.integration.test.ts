@@ -80,4 +80,33 @@ describe('pnpm conformance (CLI)', () => {
     expect((await run(['--target', 'sim', '--record', ownDir])).code).toBe(2);
     expect((await run(['--frobnicate', ownDir])).code).toBe(2);
   });
+
+  it('the sim target replays each file under its recorded_on profile; --profile overrides; a run that never settles says so', async () => {
+    const shared = path.join(process.env.CONFORMANCE_SHARED_DIR ?? path.resolve(repoRoot, '../shared'), 'conformance');
+    const both = [path.join(shared, 'scenarios/nanit-1-reject-requeue.json'), path.join(shared, 'scenarios-4.3/nanit-1-reject-requeue.json')];
+    const r = await run(['--target', 'sim', ...both]);
+    expect(lines(r.stdout).map((l) => [l.profile, l.match])).toEqual([
+      ['3.10', true],
+      ['4.3', true],
+    ]);
+    expect(r.stderr).toMatch(/profiles 3\.10: 1, 4\.3: 1/);
+    expect(r.code).toBe(0);
+    // the 4.3.6 recording of chained TTL tiers does not come out of the 3.10 profile (x-death order, x-last-death-*)
+    const forced = await run(['--target', 'sim', '--profile=3.10', path.join(shared, 'scenarios-4.3/chained-ttl-tiers.json')]);
+    expect(lines(forced.stdout)[0]).toMatchObject({ profile: '3.10', match: false });
+    expect(forced.code).toBe(1);
+    const endless = await run(['--target', 'sim', '--profile', '4.3', '--max-run-ms', '2000', path.join(shared, 'scenarios/quorum-delivery-limit.json')]);
+    expect(lines(endless.stdout)[0]).toMatchObject({ match: false, settled: false });
+    expect(String(lines(endless.stdout)[0]?.reason)).toMatch(/^did not settle in 2000 ms/);
+    expect(endless.code).toBe(1);
+  });
+
+  it('refuses a bad --profile, --max-run-ms or --management-url, and --profile on the broker target', async () => {
+    const bad = await run(['--target', 'sim', '--profile', '5.0', ownDir]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--profile must be one of 3\.10, 4\.x, 4\.3, got 5\.0/);
+    expect((await run(['--target', 'sim', '--max-run-ms', '-1', ownDir])).stderr).toMatch(/--max-run-ms must be a positive integer/);
+    expect((await run(['--target', 'broker', '--management-url', 'localhost:15673', ownDir])).stderr).toMatch(/bad --management-url: the management URL must start with http/);
+    expect((await run(['--target', 'broker', '--profile', '4.3', ownDir])).code).toBe(2);
+  });
 });

@@ -8,6 +8,7 @@ import { ManagementClient } from '../broker/management.js';
 import { probeBroker } from '../broker/probe.js';
 import { loadScenarioFile } from './loadScenarios.js';
 import { runBrokerScenario } from './runBrokerScenario.js';
+import { BROKER_310 } from '../testing/testBrokers.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const url = parseAmqpUrl(process.env.AMQP_URL);
@@ -15,7 +16,7 @@ const url = parseAmqpUrl(process.env.AMQP_URL);
 describe('broker target without management', () => {
   it('runs under a name prefix in the default vhost, un-prefixes the trace, and deletes what it declared', async () => {
     const offline = new ManagementClient(url, { baseUrl: 'http://127.0.0.1:1', timeoutMs: 300 });
-    const probe = await probeBroker(url, { management: offline });
+    const probe = await probeBroker(url, { managementUrl: offline.baseUrl });
     expect(probe.management.available).toBe(false);
     const { scenario } = await loadScenarioFile(path.join(repoRoot, 'packages/topology-core/conformance/scenarios/multiple-deaths-chain.json'));
     const r = await runBrokerScenario(scenario, { url, probe, management: offline });
@@ -23,7 +24,7 @@ describe('broker target without management', () => {
     if (r.kind !== 'observed') return;
     expect(r.isolation).toBe('prefix');
     expect(compareObserved(r.observed, scenario.expect!).diff).toEqual([]);
-    const live = new ManagementClient(url);
+    const live = new ManagementClient(url, { baseUrl: BROKER_310.managementUrl });
     const leftovers = (await live.listQueues('/')).filter((q) => q.name.startsWith('retry-studio-conformance-'));
     expect(leftovers).toEqual([]);
   });
@@ -39,8 +40,8 @@ describe('broker target for a user who may not create vhosts', () => {
     try {
       await fetch(`${api}/permissions/%2F/${user}`, { method: 'PUT', headers: h, body: JSON.stringify({ configure: '.*', write: '.*', read: '.*' }) });
       const limited = { ...url, username: user, password: 'pw-for-test' };
-      const mgmt = new ManagementClient(limited);
-      const probe = await probeBroker(limited, { management: mgmt });
+      const mgmt = new ManagementClient(limited, { baseUrl: BROKER_310.managementUrl });
+      const probe = await probeBroker(limited, { managementUrl: mgmt.baseUrl });
       expect(probe.management.available).toBe(true);
       const { scenario } = await loadScenarioFile(path.join(repoRoot, 'packages/topology-core/conformance/scenarios/ttl-zero.json'));
       const r = await runBrokerScenario(scenario, { url: limited, probe, management: mgmt });

@@ -18,13 +18,11 @@ import { BUILTIN_EXCHANGE_TYPES, DEFAULT_SETTLE_MS } from '@retry-studio/topolog
 import { type AmqpUrl, withVhost } from '../broker/amqpUrl.js';
 import { BrokerConnectError, openConnection } from '../broker/connection.js';
 import { publishConfirmed } from '../broker/confirmPublish.js';
-import { ManagementClient, ManagementError } from '../broker/management.js';
+import { ManagementError, type ManagementClient } from '../broker/management.js';
 import type { BrokerProbe } from '../broker/probe.js';
 import { bodyOf, observeDelivery, observeMessage } from './observeAmqpMessage.js';
 import { prefixScenario, unprefixObserved } from './namePrefix.js';
-
-/** No scenario may run longer than this (steps + settle), so a broken one cannot hang the suite. */
-const MAX_RUN_MS = 120_000;
+import { DEFAULT_MAX_RUN_MS, ScenarioUnsettledError } from './unsettled.js';
 
 export type BrokerRunResult =
   | { readonly kind: 'observed'; readonly observed: Observed; readonly isolation: 'vhost' | 'prefix' }
@@ -34,6 +32,8 @@ export interface BrokerRunOptions {
   readonly url: AmqpUrl;
   readonly probe: BrokerProbe;
   readonly management?: ManagementClient;
+  /** no scenario runs longer than this (steps + settle): one that never settles ends with ScenarioUnsettledError */
+  readonly maxRunMs?: number;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -130,6 +130,7 @@ class ScenarioConsumerRun {
     if (action === 'ack') return ch.ack(m);
     if (action === 'reject') return ch.reject(m, false);
     if (action === 'requeue') return ch.nack(m, false, true);
+    if (action === 'reject-requeue') return ch.reject(m, true);
     const r = action.republish;
     const delivered = (m.properties.headers ?? {}) as Record<string, unknown>;
     let routingKey = m.fields.routingKey;
@@ -138,7 +139,9 @@ class ScenarioConsumerRun {
       const v = delivered[r.routing_key_from_header];
       routingKey = Buffer.isBuffer(v) ? v.toString('utf8') : String(v);
     }
-    const props: Options.Publish = { headers: republishHeaders(m, r.headers) };
+    // as the reference recorder does: every header copied, persistent, confirm awaited, then the ack
+    // (the original stays unacked until the copy is written: 4.3 shows it, rabbitmq-4.3.md)
+    const props: Options.Publish = { headers: republishHeaders(m, r.headers), persistent: true };
     if (r.expiration !== undefined) props.expiration = String(r.expiration);
     this.activity.last = Date.now();
     const outcome = await publishConfirmed(this.pub!, r.exchange, routingKey, m.content, props);
@@ -256,7 +259,7 @@ async function openForRun(url: AmqpUrl): Promise<ChannelModel> {
   }
 }
 
-async function runIn(url: AmqpUrl, s: Scenario): Promise<Observed> {
+async function runIn(url: AmqpUrl, s: Scenario, maxRunMs: number): Promise<Observed> {
   const conn = await openForRun(url);
   const activity: Activity = { last: Date.now(), inFlight: 0, errors: [] };
   let connectionError: string | undefined;
@@ -281,7 +284,7 @@ async function runIn(url: AmqpUrl, s: Scenario): Promise<Observed> {
     const returned: string[] = [];
     const nacked: string[] = [];
     publisher.on('return', (m: Message) => returned.push(bodyOf(m)));
-    const deadline = Date.now() + MAX_RUN_MS;
+    const deadline = Date.now() + maxRunMs;
     for (const st of s.steps) {
       if ('wait_ms' in st) {
         await sleep(st.wait_ms);
@@ -304,7 +307,10 @@ async function runIn(url: AmqpUrl, s: Scenario): Promise<Observed> {
       if (connectionError) throw new Error(`the broker closed the connection: ${connectionError}`);
       const quiet = Date.now() - activity.last;
       if (activity.inFlight === 0 && quiet >= settle) break;
-      if (Date.now() > deadline) throw new Error(`scenario did not settle within ${MAX_RUN_MS} ms`);
+      if (Date.now() > deadline) {
+        const n = Object.values(deliveries).reduce((k, list) => k + list.length, 0);
+        throw new ScenarioUnsettledError(maxRunMs, `${n} deliveries, still delivering`);
+      }
       await sleep(Math.max(10, Math.min(50, settle - quiet)));
     }
     for (const c of consumers) await c.stop();
@@ -343,9 +349,10 @@ function isolationName(s: Scenario): string {
 export async function runBrokerScenario(s: Scenario, o: BrokerRunOptions): Promise<BrokerRunResult> {
   const missing = missingFeatures(s, o.probe);
   if (missing) return { kind: 'unsupported', reason: missing };
-  const mgmt = o.management ?? new ManagementClient(o.url);
+  const mgmt = o.management;
+  const maxRunMs = o.maxRunMs ?? DEFAULT_MAX_RUN_MS;
   let vhost: string | undefined;
-  if (o.probe.management.available) {
+  if (o.probe.management.available && mgmt) {
     vhost = isolationName(s);
     try {
       await createVhostPatiently(mgmt, vhost);
@@ -357,16 +364,16 @@ export async function runBrokerScenario(s: Scenario, o: BrokerRunOptions): Promi
   }
   if (vhost !== undefined) {
     try {
-      return { kind: 'observed', observed: await runIn(withVhost(o.url, vhost), s), isolation: 'vhost' };
+      return { kind: 'observed', observed: await runIn(withVhost(o.url, vhost), s, maxRunMs), isolation: 'vhost' };
     } finally {
-      await mgmt.deleteVhost(vhost).catch(() => undefined);
+      await mgmt?.deleteVhost(vhost).catch(() => undefined);
     }
   }
   // no management API: a unique name prefix in the URL's own vhost, deleted afterwards
   const prefix = `${isolationName(s)}.`;
   const prefixed = prefixScenario(s, prefix);
   try {
-    const observed = await runIn(o.url, prefixed);
+    const observed = await runIn(o.url, prefixed, maxRunMs);
     return { kind: 'observed', observed: unprefixObserved(observed, prefix), isolation: 'prefix' };
   } finally {
     await deletePrefixed(o.url, prefixed).catch(() => undefined);

@@ -1,12 +1,14 @@
 /** Runs scenarios on a target and compares with `expect`; optionally records the broker's trace. */
 import { promises as fs } from 'node:fs';
-import { compareObserved, type Observed, type Scenario } from '@retry-studio/topology-core';
+import { compareObserved, type Observed, type Scenario, type ScenarioProfile } from '@retry-studio/topology-core';
 import type { AmqpUrl } from '../broker/amqpUrl.js';
-import { ManagementClient } from '../broker/management.js';
-import { probeBroker, type BrokerProbe } from '../broker/probe.js';
+import type { ManagementClient } from '../broker/management.js';
+import { probeBrokerWithManagement, type BrokerProbe } from '../broker/probe.js';
+import { requireManagement } from '../broker/resolveManagement.js';
 import { loadScenarioFile } from './loadScenarios.js';
 import { runBrokerScenario } from './runBrokerScenario.js';
 import { runSimScenario } from './runSimScenario.js';
+import { DEFAULT_MAX_RUN_MS, ScenarioUnsettledError } from './unsettled.js';
 
 export type ConformanceTarget = 'sim' | 'broker';
 
@@ -14,6 +16,10 @@ export interface ConformanceResult {
   readonly scenario: string;
   readonly target: ConformanceTarget;
   readonly match: boolean | null;
+  /** the sim target: the profile it ran under (from recorded_on unless --profile) */
+  readonly profile?: ScenarioProfile;
+  /** false when the run was still busy at the time bound (reason: "did not settle in N ms") */
+  readonly settled?: false;
   readonly observed?: Observed;
   /** the core's readable diff lines (compareObserved), null when it matches or nothing was compared */
   readonly diff: readonly string[] | null;
@@ -27,17 +33,29 @@ export interface ConformanceOptions {
   readonly target: ConformanceTarget;
   readonly url?: AmqpUrl;
   readonly record?: boolean;
+  /** the broker's management API (`--management-url`); default: RETRY_STUDIO_MANAGEMENT_URL, else discovered */
+  readonly managementUrl?: string;
+  /** the sim target's profile for every file (default: each file's recorded_on) */
+  readonly profile?: ScenarioProfile;
+  /** the bound for one scenario run (default DEFAULT_MAX_RUN_MS) */
+  readonly maxRunMs?: number;
 }
 
 /** A per-run broker context (one probe for all scenarios). */
 export class BrokerContext {
   private probe: BrokerProbe | undefined;
-  readonly management: ManagementClient;
-  constructor(readonly url: AmqpUrl) {
-    this.management = new ManagementClient(url);
-  }
+  /** this broker's own management API (verified by the probe), when it has one */
+  management: ManagementClient | undefined;
+  constructor(
+    readonly url: AmqpUrl,
+    readonly managementUrl?: string,
+  ) {}
   async getProbe(): Promise<BrokerProbe> {
-    return (this.probe ??= await probeBroker(this.url, { management: this.management }));
+    if (this.probe) return this.probe;
+    const { probe, resolution } = await probeBrokerWithManagement(this.url, this.managementUrl ? { managementUrl: this.managementUrl, givenAs: '--management-url' } : {});
+    // a management URL the user gave must be this broker's; a discovered one is optional
+    if (resolution.kind === 'verified' || resolution.source !== 'discovered') this.management = requireManagement(resolution);
+    return (this.probe = probe);
   }
 }
 
@@ -52,17 +70,20 @@ export function withRecording(s: Scenario, observed: Observed, on: string): Scen
 }
 
 export async function runScenario(s: Scenario, o: ConformanceOptions, ctx?: BrokerContext, file?: string): Promise<ConformanceResult> {
-  const base = { scenario: s.name, target: o.target, ...(file ? { file } : {}) };
+  let base: Pick<ConformanceResult, 'scenario' | 'target' | 'file' | 'profile'> = { scenario: s.name, target: o.target, ...(file ? { file } : {}) };
+  const maxRunMs = o.maxRunMs ?? DEFAULT_MAX_RUN_MS;
   try {
     let observed: Observed;
     if (o.target === 'sim') {
-      const r = await runSimScenario(s);
+      const r = runSimScenario(s, { ...(o.profile ? { profile: o.profile } : {}), maxRunMs });
       if (r.kind === 'unavailable') return { ...base, match: null, diff: null, reason: r.reason };
+      base = { ...base, profile: r.profile };
+      if (r.kind === 'unsettled') return { ...base, match: false, settled: false, diff: null, reason: r.reason };
       observed = r.observed;
     } else {
       if (!ctx) throw new Error('the broker target needs a broker context');
       const probe = await ctx.getProbe();
-      const r = await runBrokerScenario(s, { url: ctx.url, probe, management: ctx.management });
+      const r = await runBrokerScenario(s, { url: ctx.url, probe, management: ctx.management, maxRunMs });
       if (r.kind === 'unsupported') return { ...base, match: null, diff: null, reason: r.reason };
       observed = r.observed;
       if (o.record && file) {
@@ -75,12 +96,13 @@ export async function runScenario(s: Scenario, o: ConformanceOptions, ctx?: Brok
     const c = compareObserved(observed, s.expect);
     return { ...base, match: c.match, observed, diff: c.match ? null : c.diff };
   } catch (err) {
+    if (err instanceof ScenarioUnsettledError) return { ...base, match: false, settled: false, diff: null, reason: err.message };
     return { ...base, match: false, diff: null, error: (err as Error).message };
   }
 }
 
 export async function runFiles(files: readonly string[], o: ConformanceOptions, onResult?: (r: ConformanceResult) => void): Promise<ConformanceResult[]> {
-  const ctx = o.target === 'broker' ? new BrokerContext(o.url!) : undefined;
+  const ctx = o.target === 'broker' ? new BrokerContext(o.url!, o.managementUrl) : undefined;
   const results: ConformanceResult[] = [];
   for (const f of files) {
     let r: ConformanceResult;

@@ -1,5 +1,7 @@
 /**
- * Applies a plan in order (exchanges, queues, bindings) on the 'apply' connection; within a
+ * Applies a plan: policies first over the management API (so a queue declared next runs with
+ * its policy from its first message; an update reaches existing queues in place), then
+ * exchanges, queues, bindings on the 'apply' connection, then policies removed; within a
  * phase the declarations are pipelined over a few channels (a phase only starts once the
  * previous one has fully succeeded). Idempotent: `unchanged` items are skipped and
  * re-declaring an identical object is a no-op on the broker. `conflict` and `unsupported`
@@ -63,6 +65,18 @@ export async function applyPlan(plan: DeployPlan, conn: ManagedConnection, mgmt:
   };
   const todo = (kind: PlanItem['kind']) => plan.items.filter((it) => it.kind === kind && it.status === 'create');
 
+  for (const it of plan.items) {
+    if (it.kind !== 'policy' || (it.status !== 'create' && it.status !== 'update') || !it.desired) continue;
+    const p = it.desired;
+    try {
+      await mgmt.putPolicy(plan.vhost, p.name, { pattern: p.pattern, 'apply-to': p['apply-to'] ?? 'all', priority: p.priority ?? 0, definition: { ...p.definition } });
+    } catch (err) {
+      return finish({ kind: 'policy', name: p.name, brokerMessage: brokerMessage(err) });
+    }
+    applied.push({ kind: 'policy', name: p.name });
+    if (!record.policies.includes(p.name)) record.policies.push(p.name);
+  }
+
   const phases: [PlanItem['kind'], (ch: Channel, it: PlanItem) => Promise<unknown>][] = [
     [
       'exchange',
@@ -104,6 +118,16 @@ export async function applyPlan(plan: DeployPlan, conn: ManagedConnection, mgmt:
       if (it.kind === 'binding') record.bindings.push(it.binding);
     }
     if (res.failed) return finish({ kind: res.failed.item.kind, name: res.failed.item.name, brokerMessage: brokerMessage(res.failed.err) });
+  }
+  for (const it of plan.items) {
+    if (it.kind !== 'policy' || it.status !== 'remove') continue;
+    try {
+      await mgmt.deletePolicy(plan.vhost, it.name);
+    } catch (err) {
+      return finish({ kind: 'policy', name: it.name, brokerMessage: brokerMessage(err) });
+    }
+    applied.push({ kind: 'policy', name: it.name });
+    record.policies = record.policies.filter((n) => n !== it.name);
   }
   return finish();
 }

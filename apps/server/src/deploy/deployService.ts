@@ -26,16 +26,18 @@ export class DeployService {
     return resolveTarget(design.name, { ...req, urlVhost: url.vhost });
   }
 
-  async plan(design: Design, url: AmqpUrl, target: DeployTarget): Promise<{ plan: DeployPlan; real: Design }> {
+  /** `managementUrl`: the user's (else env or discovery); always verified to be the broker at `url` */
+  async plan(design: Design, url: AmqpUrl, target: DeployTarget, managementUrl?: string): Promise<{ plan: DeployPlan; real: Design }> {
     const r = new Renamer(target.prefix);
     const real = renameDesign(design, r);
-    const state = await readBrokerState(this.brokers.management(url), target.vhost);
-    return { plan: diffTopology(design.topology, real.topology, state, target), real };
+    const state = await readBrokerState(await this.brokers.management(url, managementUrl), target.vhost);
+    const owned = this.record(url, target)?.policies ?? [];
+    return { plan: diffTopology(design.topology, real.topology, state, target, owned), real };
   }
 
-  async deploy(design: Design, url: AmqpUrl, target: DeployTarget): Promise<{ plan: DeployPlan; result: ApplyResult; deployment: string }> {
-    const { plan } = await this.plan(design, url, target);
-    const mgmt = this.brokers.management(url);
+  async deploy(design: Design, url: AmqpUrl, target: DeployTarget, managementUrl?: string): Promise<{ plan: DeployPlan; result: ApplyResult; deployment: string }> {
+    const { plan } = await this.plan(design, url, target, managementUrl);
+    const mgmt = await this.brokers.management(url, managementUrl);
     const record = this.manifest.open(redactUrl({ ...url, vhost: '/' }), target.vhost, target.prefix, design.name);
     if (plan.vhostMissing) {
       // the vhost must exist before the apply connection can open on it
@@ -52,9 +54,10 @@ export class DeployService {
     return this.manifest.get(Manifest.key(redactUrl({ ...url, vhost: '/' }), target.vhost, target.prefix));
   }
 
-  async teardown(record: DeploymentRecord, url: AmqpUrl, force: boolean): Promise<TeardownResult> {
+  async teardown(record: DeploymentRecord, url: AmqpUrl, force: boolean, managementUrl?: string): Promise<TeardownResult> {
+    const mgmt = await this.brokers.management(url, managementUrl);
     const conn = await this.brokers.connection(url, record.vhost, 'apply');
-    const res = await teardown(record, conn, this.brokers.management(url), force);
+    const res = await teardown(record, conn, mgmt, force);
     if (res.ok && res.errors.length === 0) {
       if (res.deletedVhost) {
         await conn.close();
@@ -65,6 +68,7 @@ export class DeployService {
       // keep what is left in the manifest
       record.queues = record.queues.filter((q) => !res.deleted.queues.includes(q) && !res.alreadyGone.includes(q));
       record.exchanges = record.exchanges.filter((e) => !res.deleted.exchanges.includes(e));
+      record.policies = record.policies.filter((p) => !res.deleted.policies.includes(p));
       record.bindings = [];
       this.manifest.save();
     }

@@ -55,6 +55,21 @@ describe('deploy target and renaming', () => {
     expect(back.name('')).toBe('');
   });
 
+  it('prefixes what the core reference walker finds: policies naming one queue, their DLX, radlx headers', () => {
+    const base = design({
+      exchanges: [{ name: 'dlx', type: 'direct' }],
+      queues: [{ name: 'work' }],
+      bindings: [bindQ('dlx', 'work', 'work')],
+      publishers: [{ id: 'p', exchange: 'dlx', routingKey: 'work', properties: { headers: { 'radlx-track-queue': 'work' } } }],
+    });
+    const d = { ...base, topology: { ...base.topology, policies: [{ name: 'p', pattern: '^work$', 'apply-to': 'queues' as const, definition: { 'dead-letter-exchange': 'dlx' } }] } };
+    const r = renameDesign(d, new Renamer('pre.'));
+    expect(r.topology.policies).toEqual([{ name: 'pre.p', pattern: '^pre\\.(?:work$)', 'apply-to': 'queues', definition: { 'dead-letter-exchange': 'pre.dlx' } }]);
+    // routing keys are not names on the broker: the binding key and the publisher's key stay
+    expect(r.topology.bindings[0]).toMatchObject({ source: 'pre.dlx', destination: 'pre.work', routing_key: 'work' });
+    expect(r.publishers[0]).toEqual({ id: 'p', exchange: 'pre.dlx', routingKey: 'work', properties: { headers: { 'radlx-track-queue': 'pre.work' } } });
+  });
+
   it('an empty prefix changes nothing', () => {
     const d = retryLoopDesign('x');
     expect(renameDesign(d, new Renamer(''))).toEqual(d);

@@ -17,6 +17,8 @@ export interface DeploymentRecord {
   exchanges: string[];
   queues: string[];
   bindings: BindingDef[];
+  /** broker names of the policies this tool created */
+  policies: string[];
   readonly createdAt: string;
   updatedAt: string;
 }
@@ -28,7 +30,8 @@ export class Manifest {
     if (!file) return;
     try {
       const data = JSON.parse(readFileSync(file, 'utf8')) as { deployments?: DeploymentRecord[] };
-      for (const r of data.deployments ?? []) this.records.set(r.id, r);
+      // records written before policies were deployed have none
+      for (const r of data.deployments ?? []) this.records.set(r.id, { ...r, policies: r.policies ?? [] });
     } catch {
       /* no manifest yet */
     }
@@ -52,7 +55,7 @@ export class Manifest {
     let r = this.records.get(id);
     if (!r) {
       const now = new Date().toISOString();
-      r = { id, broker, vhost, prefix, designName, createdVhost: false, exchanges: [], queues: [], bindings: [], createdAt: now, updatedAt: now };
+      r = { id, broker, vhost, prefix, designName, createdVhost: false, exchanges: [], queues: [], bindings: [], policies: [], createdAt: now, updatedAt: now };
       this.records.set(id, r);
     }
     return r;

@@ -1,25 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { argDifferences, diffTopology, sameValue, type BrokerState } from './planDeploy.js';
+import { diffTopology, type BrokerState } from './planDeploy.js';
 import { bindQ } from '../http/testing.js';
-import type { Topology } from '@retry-studio/topology-core';
+import type { PolicyDef, Topology } from '@retry-studio/topology-core';
 
 const state = (over: Partial<BrokerState> = {}): BrokerState => ({
   exchangeTypes: ['direct', 'fanout', 'topic', 'headers'],
   exchanges: new Map(),
   queues: new Map(),
   bindings: [],
+  policies: new Map(),
+  operatorPolicies: [],
   vhostExists: true,
   ...over,
 });
 
 describe('plan diff', () => {
-  it('compares argument tables by value; x-queue-type classic equals absent', () => {
-    expect(sameValue({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] })).toBe(true);
-    expect(sameValue({ a: 1 }, { a: 1, b: 2 })).toBe(false);
-    expect(argDifferences({ 'x-queue-type': 'classic', 'x-message-ttl': 5 }, { 'x-message-ttl': 5 })).toEqual([]);
-    expect(argDifferences({ 'x-message-ttl': 5 }, { 'x-message-ttl': 6, 'x-max-length': 1 })).toEqual(['x-max-length', 'x-message-ttl']);
-  });
-
   it('classifies create, unchanged, conflict and unsupported', () => {
     const t: Topology = {
       exchanges: [
@@ -53,6 +48,39 @@ describe('plan diff', () => {
     expect(q).toMatchObject({ desired: { arguments: { 'x-message-ttl': 5 } }, actual: { arguments: { 'x-message-ttl': 9 }, messages: 4, consumers: 1 }, differences: ['arguments.x-message-ttl'] });
     expect(plan.items.find((i) => i.name === 'd')).toMatchObject({ plugin: 'rabbitmq_delayed_message_exchange' });
     expect(plan.items.find((i) => i.name === 'f')?.message).toMatch(/type/);
-    expect(plan.summary).toEqual({ create: 2, unchanged: 2, conflict: 2, unsupported: 2 });
+    expect(plan.summary).toEqual({ create: 2, update: 0, remove: 0, unchanged: 2, conflict: 2, unsupported: 2 });
+  });
+
+  it('policies: create, update in place (the queue stays unchanged), remove only what this tool created', () => {
+    const wait = (ttl: number): Topology => ({
+      exchanges: [],
+      queues: [{ name: 'wait' }],
+      bindings: [],
+      policies: [{ name: 'wait-ttl', pattern: '^wait$', 'apply-to': 'queues', priority: 0, definition: { 'message-ttl': ttl } }],
+    });
+    const onBroker = state({
+      queues: new Map([['wait', { name: 'wait', vhost: '/', durable: true, auto_delete: false, arguments: {}, messages: 3, consumers: 0 }]]),
+      policies: new Map<string, PolicyDef>([
+        ['wait-ttl', { name: 'wait-ttl', pattern: '^wait$', 'apply-to': 'queues', priority: 0, definition: { 'message-ttl': 1000 } }],
+        ['old', { name: 'old', pattern: '^x$', 'apply-to': 'queues', priority: 0, definition: { 'max-length': 1 } }],
+        ['theirs', { name: 'theirs', pattern: '.*', 'apply-to': 'queues', priority: 0, definition: { 'max-length': 1 } }],
+      ]),
+    });
+    expect(diffTopology(wait(1000), wait(1000), state(), { vhost: '/', prefix: '' }).items.map((i) => `${i.kind}:${i.status}`)).toEqual(['queue:create', 'policy:create']);
+    const plan = diffTopology(wait(5000), wait(5000), onBroker, { vhost: '/', prefix: '' }, ['wait-ttl', 'old']);
+    expect(plan.items.map((i) => `${i.kind}:${i.name}:${i.status}`)).toEqual(['queue:wait:unchanged', 'policy:wait-ttl:update', 'policy:old:remove']);
+    expect(plan.items[1]).toMatchObject({ changes: [{ field: 'definition.message-ttl', from: 1000, to: 5000, effect: 'in-place' }] });
+    // the queue's effective TTL comes from the policy
+    expect(plan.items[0]).toMatchObject({ effective: { policy: 'wait-ttl', settings: { 'x-message-ttl': { value: 5000, source: { kind: 'policy', name: 'wait-ttl' } } } } });
+    expect(plan.summary).toMatchObject({ update: 1, remove: 1, unchanged: 1 });
+  });
+
+  it('a policy key the broker line refuses: the policy is unsupported there, not applied', () => {
+    const t = (definition: PolicyDef['definition']): Topology => ({ exchanges: [], queues: [{ name: 'q' }], bindings: [], policies: [{ name: 'p', pattern: '^q$', 'apply-to': 'queues', priority: 0, definition }] });
+    const status = (d: PolicyDef['definition'], profile: '3.10' | '4.x') => diffTopology(t(d), t(d), state({ profile }), { vhost: '/', prefix: '' }).items.find((i) => i.kind === 'policy');
+    expect(status({ 'ha-mode': 'all' }, '4.x')).toMatchObject({ status: 'unsupported', message: expect.stringMatching(/ha-mode: 3\.x only/) });
+    expect(status({ 'consumer-timeout': 60000 }, '3.10')).toMatchObject({ status: 'unsupported' });
+    expect(status({ 'ha-mode': 'all' }, '3.10')?.status).toBe('create');
+    expect(status({ 'message-ttl': 5 }, '4.x')?.status).toBe('create');
   });
 });

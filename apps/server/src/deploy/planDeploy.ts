@@ -2,12 +2,31 @@
  * Plan = diff of the (renamed) design against the broker's actual state, read over the
  * management HTTP API (no AMQP declarations, so nothing changes and no channel closes).
  * We diff ourselves rather than rely on a 406: RabbitMQ does not compare every argument on
- * redeclare (reliability-security.md §1).
+ * redeclare (reliability-security.md §1). What can change in place (a policy) and what needs a
+ * new queue (an argument) is the core's table (settingChanges.ts), the one the linter reads.
  */
-import type { AmqpTable, BindingDef, ExchangeDef, QueueDef, Topology } from '@retry-studio/topology-core';
-import type { ManagementClient, MgmtBinding, MgmtExchange, MgmtQueue } from '../broker/management.js';
+import {
+  POLICY_KEYS,
+  exchangeDeclarationChanges,
+  policyChanges,
+  queueDeclarationChanges,
+  queueEffectiveSettings,
+  sameAmqpValue,
+  type AmqpTable,
+  type BindingDef,
+  type BrokerProfileId,
+  type EffectiveSettings,
+  type ExchangeDef,
+  type PolicyApplyTo,
+  type PolicyDef,
+  type QueueDef,
+  type SettingChange,
+  type Topology,
+} from '@retry-studio/topology-core';
+import type { ManagementClient, MgmtBinding, MgmtExchange, MgmtPolicy, MgmtQueue } from '../broker/management.js';
 
-export type PlanStatus = 'create' | 'unchanged' | 'conflict' | 'unsupported';
+/** `update` and `remove` are for policies only: they change in place, queues and messages stay. */
+export type PlanStatus = 'create' | 'update' | 'remove' | 'unchanged' | 'conflict' | 'unsupported';
 
 interface PlanItemBase {
   readonly status: PlanStatus;
@@ -45,10 +64,20 @@ export type PlanItem =
       readonly kind: 'queue';
       readonly desired: QueueShape;
       readonly actual?: QueueShape & { readonly messages: number; readonly consumers: number };
-      /** the argument keys that differ */
+      /** the fields that differ (`durable`, `arguments.x-message-ttl`): each needs a new queue */
       readonly differences?: readonly string[];
+      /** what the queue will run with here: its arguments, the design's policies and the broker's operator policies */
+      readonly effective: EffectiveSettings;
     })
-  | (PlanItemBase & { readonly kind: 'binding'; readonly binding: BindingDef; readonly designBinding: BindingDef });
+  | (PlanItemBase & { readonly kind: 'binding'; readonly binding: BindingDef; readonly designBinding: BindingDef })
+  | (PlanItemBase & {
+      readonly kind: 'policy';
+      /** absent for `remove` */
+      readonly desired?: PolicyDef;
+      readonly actual?: PolicyDef;
+      /** for `update`: what changes, each in place (or for new declarations only) */
+      readonly changes?: readonly SettingChange[];
+    });
 
 export interface DeployPlan {
   readonly vhost: string;
@@ -77,53 +106,47 @@ export interface BrokerState {
   readonly exchanges: ReadonlyMap<string, MgmtExchange>;
   readonly queues: ReadonlyMap<string, MgmtQueue>;
   readonly bindings: readonly MgmtBinding[];
+  readonly policies: ReadonlyMap<string, PolicyDef>;
+  readonly operatorPolicies: readonly PolicyDef[];
   readonly vhostExists: boolean;
+  /** the broker line, for the few settings that combine differently on 4.x */
+  readonly profile?: BrokerProfileId;
+}
+
+/** '4.x' from RabbitMQ 4.0 on (delivery-limit -1 rules), else '3.10'. */
+export function profileOfVersion(version: string | undefined): BrokerProfileId {
+  return Number(version?.split('.')[0]) >= 4 ? '4.x' : '3.10';
+}
+
+export function policyFromBroker(p: MgmtPolicy): PolicyDef {
+  return { name: p.name, pattern: p.pattern, 'apply-to': p['apply-to'] as PolicyApplyTo, priority: p.priority, definition: p.definition as AmqpTable };
 }
 
 export async function readBrokerState(mgmt: ManagementClient, vhost: string): Promise<BrokerState> {
   const [overview, vhosts] = await Promise.all([mgmt.overview(), mgmt.listVhosts()]);
   const exchangeTypes = overview.exchange_types.map((t) => t.name);
+  const profile = profileOfVersion(overview.rabbitmq_version);
   if (!vhosts.some((v) => v.name === vhost)) {
-    return { exchangeTypes, exchanges: new Map(), queues: new Map(), bindings: [], vhostExists: false };
+    return { exchangeTypes, exchanges: new Map(), queues: new Map(), bindings: [], policies: new Map(), operatorPolicies: [], vhostExists: false, profile };
   }
-  const [exchanges, queues, bindings] = await Promise.all([mgmt.listExchanges(vhost), mgmt.listQueues(vhost), mgmt.listBindings(vhost)]);
+  const [exchanges, queues, bindings, policies, operatorPolicies] = await Promise.all([
+    mgmt.listExchanges(vhost),
+    mgmt.listQueues(vhost),
+    mgmt.listBindings(vhost),
+    mgmt.listPolicies(vhost),
+    // needs the policymaker tag or more; without it the plan just cannot show operator limits
+    mgmt.listOperatorPolicies(vhost).catch(() => []),
+  ]);
   return {
     exchangeTypes,
     exchanges: new Map(exchanges.map((e) => [e.name, e])),
     queues: new Map(queues.map((q) => [q.name, q])),
     bindings,
+    policies: new Map(policies.map((p) => [p.name, policyFromBroker(p)])),
+    operatorPolicies: operatorPolicies.map(policyFromBroker),
     vhostExists: true,
+    profile,
   };
-}
-
-/** Deep equality of AMQP values, key order ignored; 5 and 5.0 are equal (JSON has one number). */
-export function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
-  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
-    const ka = Object.keys(a);
-    const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameValue((a as never)[k], (b as never)[k]));
-  }
-  return false;
-}
-
-/** Keys whose values differ between two argument tables; `x-queue-type: classic` equals absent. */
-export function argDifferences(desired: AmqpTable, actual: Record<string, unknown>): string[] {
-  const norm = (t: Record<string, unknown>): Record<string, unknown> => {
-    const o = { ...t };
-    if (o['x-queue-type'] === 'classic') delete o['x-queue-type'];
-    return o;
-  };
-  const d = norm(desired);
-  const a = norm(actual);
-  const keys = new Set([...Object.keys(d), ...Object.keys(a)]);
-  return [...keys].filter((k) => !sameValue(d[k], a[k])).sort();
-}
-
-/** What differs between a desired and an existing entity: the named fields, then each argument (`arguments.k`). */
-function shapeDifferences<K extends string>(fields: readonly K[], desired: Record<K, unknown> & { arguments: AmqpTable }, actual: Record<K, unknown> & { arguments: AmqpTable }): string[] {
-  return [...fields.filter((k) => desired[k] !== actual[k]), ...argDifferences(desired.arguments, actual.arguments).map((k) => `arguments.${k}`)];
 }
 
 export function exchangeShape(e: ExchangeDef): ExchangeShape {
@@ -139,15 +162,23 @@ function bindingMatches(b: BindingDef, m: MgmtBinding): boolean {
     m.destination === b.destination &&
     m.destination_type === b.destination_type &&
     m.routing_key === b.routing_key &&
-    sameValue(b.arguments ?? {}, m.arguments ?? {})
+    sameAmqpValue(b.arguments ?? {}, m.arguments ?? {})
   );
 }
 
 /**
  * `real` is the design's topology renamed onto the broker (prefix applied), index-aligned with
- * `design` (the original), so every item names both.
+ * `design` (the original), so every item names both. `ownedPolicies`: the broker names of the
+ * policies this tool created at this target (the manifest); those no longer in the design are
+ * removed.
  */
-export function diffTopology(design: Topology, real: Topology, state: BrokerState, target: { vhost: string; prefix: string }): DeployPlan {
+export function diffTopology(
+  design: Topology,
+  real: Topology,
+  state: BrokerState,
+  target: { vhost: string; prefix: string },
+  ownedPolicies: readonly string[] = [],
+): DeployPlan {
   const items: PlanItem[] = [];
   const unsupportedExchanges = new Set<string>();
   real.exchanges.forEach((e, i) => {
@@ -178,7 +209,7 @@ export function diffTopology(design: Topology, real: Topology, state: BrokerStat
       internal: existing.internal,
       arguments: (existing.arguments ?? {}) as AmqpTable,
     };
-    const diffs = shapeDifferences(['type', 'durable', 'auto_delete', 'internal'], desired, actual);
+    const diffs = exchangeDeclarationChanges(actual, desired).map((c) => c.field);
     items.push(
       diffs.length === 0
         ? { kind: 'exchange', status: 'unchanged', designName, name: e.name, desired, actual }
@@ -193,11 +224,13 @@ export function diffTopology(design: Topology, real: Topology, state: BrokerStat
           },
     );
   });
+  const policySet = { policies: real.policies ?? [], operatorPolicies: state.operatorPolicies };
   real.queues.forEach((q, i) => {
     const designName = design.queues[i]!.name;
     const desired = queueShape(q);
+    const effective = queueEffectiveSettings(q, policySet, state.profile ? { profile: state.profile } : {});
     const existing = state.queues.get(q.name);
-    if (!existing) return void items.push({ kind: 'queue', status: 'create', designName, name: q.name, desired });
+    if (!existing) return void items.push({ kind: 'queue', status: 'create', designName, name: q.name, desired, effective });
     const actual = {
       durable: existing.durable,
       auto_delete: existing.auto_delete,
@@ -205,10 +238,10 @@ export function diffTopology(design: Topology, real: Topology, state: BrokerStat
       messages: existing.messages ?? 0,
       consumers: existing.consumers ?? 0,
     };
-    const diffs = shapeDifferences(['durable', 'auto_delete'], desired, actual);
+    const diffs = queueDeclarationChanges(actual, desired).map((c) => c.field);
     items.push(
       diffs.length === 0
-        ? { kind: 'queue', status: 'unchanged', designName, name: q.name, desired, actual }
+        ? { kind: 'queue', status: 'unchanged', designName, name: q.name, desired, actual, effective }
         : {
             kind: 'queue',
             status: 'conflict',
@@ -216,6 +249,7 @@ export function diffTopology(design: Topology, real: Topology, state: BrokerStat
             name: q.name,
             desired,
             actual,
+            effective,
             differences: diffs,
             message:
               `queue '${q.name}' exists with other settings (${diffs.join(', ')}) and holds ${actual.messages} message(s); ` +
@@ -234,7 +268,47 @@ export function diffTopology(design: Topology, real: Topology, state: BrokerStat
     const exists = state.bindings.some((m) => bindingMatches(b, m));
     items.push({ kind: 'binding', status: exists ? 'unchanged' : 'create', designName, name, binding: b, designBinding });
   });
-  const summary: Record<PlanStatus, number> = { create: 0, unchanged: 0, conflict: 0, unsupported: 0 };
+  const designPolicies = new Set<string>();
+  (real.policies ?? []).forEach((p, i) => {
+    designPolicies.add(p.name);
+    const designName = design.policies![i]!.name;
+    const actual = state.policies.get(p.name);
+    // a key this broker line refuses ("are not recognised policy settings"): say so before apply fails on it
+    const line = state.profile === '4.x' ? '4.x' : '3.x';
+    const refused = Object.keys(p.definition).filter((k) => POLICY_KEYS[k]?.only !== undefined && POLICY_KEYS[k]?.only !== line);
+    if (state.profile && refused.length > 0)
+      return void items.push({
+        kind: 'policy',
+        status: 'unsupported',
+        designName,
+        name: p.name,
+        desired: p,
+        ...(actual ? { actual } : {}),
+        message: `RabbitMQ ${line} does not accept the policy key${refused.length > 1 ? 's' : ''} ${refused.join(', ')} (${refused.map((k) => `${k}: ${POLICY_KEYS[k]!.only} only`).join('; ')}); the policy is not applied`,
+      });
+    if (!actual) return void items.push({ kind: 'policy', status: 'create', designName, name: p.name, desired: p });
+    const changes = policyChanges(actual, p);
+    items.push(
+      changes.length === 0
+        ? { kind: 'policy', status: 'unchanged', designName, name: p.name, desired: p, actual }
+        : {
+            kind: 'policy',
+            status: 'update',
+            designName,
+            name: p.name,
+            desired: p,
+            actual,
+            changes,
+            message: `policy '${p.name}' is updated in place (${changes.map((c) => c.field).join(', ')}): the queues it matches keep their messages`,
+          },
+    );
+  });
+  for (const name of ownedPolicies) {
+    const actual = state.policies.get(name);
+    if (designPolicies.has(name) || !actual) continue;
+    items.push({ kind: 'policy', status: 'remove', designName: name.startsWith(target.prefix) ? name.slice(target.prefix.length) : name, name, actual, message: `policy '${name}' is no longer in the design` });
+  }
+  const summary: Record<PlanStatus, number> = { create: 0, update: 0, remove: 0, unchanged: 0, conflict: 0, unsupported: 0 };
   for (const it of items) summary[it.status] += 1;
   return { vhost: target.vhost, prefix: target.prefix, items, summary, vhostMissing: !state.vhostExists };
 }

@@ -1,5 +1,6 @@
 /**
- * Removes only what this tool created for a deployment (the manifest says what). A queue that
+ * Removes only what this tool created for a deployment (the manifest says what: exchanges,
+ * queues, bindings and policies). A queue that
  * holds messages or has consumers is refused unless `force`; with force, the report says how
  * many messages went. Without force the deletes also carry if-empty/if-unused, so a message
  * arriving between the check and the delete is not lost either.
@@ -20,7 +21,7 @@ export type TeardownResult =
   | { readonly ok: false; readonly refused: readonly QueueOccupancy[]; readonly message: string }
   | {
       readonly ok: true;
-      readonly deleted: { readonly exchanges: readonly string[]; readonly queues: readonly string[]; readonly bindings: number };
+      readonly deleted: { readonly exchanges: readonly string[]; readonly queues: readonly string[]; readonly bindings: number; readonly policies: readonly string[] };
       /** messages that were in the deleted queues */
       readonly messagesDeleted: number;
       readonly perQueue: readonly QueueOccupancy[];
@@ -103,6 +104,16 @@ export async function teardown(record: DeploymentRecord, conn: ManagedConnection
       errors.push(`exchange '${e}': ${brokerMessage(err)}`);
     }
   }
+  // only the policies this tool created (the manifest names them); a missing one is fine
+  const policies: string[] = [];
+  for (const p of record.policies) {
+    try {
+      await mgmt.deletePolicy(record.vhost, p);
+      policies.push(p);
+    } catch (err) {
+      errors.push(`policy '${p}': ${brokerMessage(err)}`);
+    }
+  }
   let deletedVhost = false;
   if (record.createdVhost && errors.length === 0) {
     const left = (await mgmt.listQueues(record.vhost).catch(() => [])).length;
@@ -111,5 +122,5 @@ export async function teardown(record: DeploymentRecord, conn: ManagedConnection
       deletedVhost = true;
     }
   }
-  return { ok: true, deleted: { exchanges, queues, bindings }, messagesDeleted, perQueue: counted, alreadyGone, deletedVhost, errors };
+  return { ok: true, deleted: { exchanges, queues, bindings, policies }, messagesDeleted, perQueue: counted, alreadyGone, deletedVhost, errors };
 }

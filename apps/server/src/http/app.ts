@@ -1,10 +1,11 @@
-import express, { type Request, type RequestHandler } from 'express';
+import express from 'express';
 import { compilePortable, type Design } from '@retry-studio/topology-core';
 import type { DeployPlan } from '../deploy/planDeploy.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { BrokerConnectError, ManagementError, probeBroker, redactUrl } from '../broker/index.js';
+import { redactUrl } from '../broker/index.js';
+import { brokerFailure } from './brokerFailure.js';
 import { DeployService } from '../deploy/deployService.js';
 import { Manifest } from '../deploy/manifest.js';
 import { Brokers, brokerUrlFromRequest } from './brokers.js';
@@ -13,6 +14,8 @@ import { HttpError, errorHandler, sendError } from './httpError.js';
 import { rateLimit, type RateLimitOptions } from './rateLimit.js';
 import { forbiddenKeyGuard, hostCheck, securityHeaders, stateChangeGuard } from './safety.js';
 import { deployRequest, parseBody, planRequest, teardownRequest } from './schemas.js';
+import type { AppContext } from './appContext.js';
+import { route } from './route.js';
 import { registerTraceRoutes } from './traceRoutes.js';
 import { registerOperateRoutes } from './operateRoutes.js';
 
@@ -27,12 +30,6 @@ export interface AppOptions {
   readonly bodyLimit?: string;
 }
 
-export interface AppContext {
-  readonly brokers: Brokers;
-  readonly deploy: DeployService;
-  readonly manifest: Manifest;
-}
-
 /**
  * When the plan needs the delayed-message plugin the broker lacks, the core's portable compile
  * (TTL wait queues instead of the plugin) is offered beside it, ready to plan and deploy.
@@ -45,24 +42,6 @@ function portableOffer(design: Design, plan: DeployPlan): Record<string, unknown
     ? { portable: { ok: true, changes: r.changes, design: r.design } }
     : { portable: { ok: false, errors: r.errors.slice(0, 20).map((e) => ({ field: `design.${e.path}`, message: e.message })) } };
 }
-
-/** Broker-side failures become 502 with our message (never amqplib's, never a password). */
-function brokerFailure(err: unknown): never {
-  if (err instanceof BrokerConnectError) throw new HttpError(502, err.message, 'broker');
-  if (err instanceof ManagementError) throw new HttpError(502, err.message, 'broker');
-  throw err;
-}
-
-/** Express 5 forwards rejected promises to the error handler; this keeps handlers terse. */
-export const route =
-  (fn: (req: Request, res: express.Response) => Promise<unknown> | unknown): RequestHandler =>
-  async (req, res, next) => {
-    try {
-      await fn(req, res);
-    } catch (err) {
-      next(err);
-    }
-  };
 
 export function createApp(options: AppOptions) {
   const app = express();
@@ -96,7 +75,9 @@ export function createApp(options: AppOptions) {
     route(async (req, res) => {
       const raw = req.query.url;
       if (raw !== undefined && typeof raw !== 'string') throw new HttpError(400, 'url must be a single string', 'url');
-      const extra = Object.keys(req.query).filter((k) => k !== 'url');
+      const managementUrl = req.query.managementUrl;
+      if (managementUrl !== undefined && (typeof managementUrl !== 'string' || managementUrl.length > 2048)) throw new HttpError(400, 'managementUrl must be a single string', 'managementUrl');
+      const extra = Object.keys(req.query).filter((k) => k !== 'url' && k !== 'managementUrl');
       if (extra.length) throw new HttpError(400, `unknown query parameter(s): ${extra.join(', ')}`, extra[0]);
       let url;
       try {
@@ -105,20 +86,17 @@ export function createApp(options: AppOptions) {
         if (err instanceof HttpError) throw new HttpError(err.status, err.message, 'url');
         throw err;
       }
-      const probe = await probeBroker(url, { management: brokers.management(url) }).catch(brokerFailure);
+      const probe = await brokers.probe(url, managementUrl || undefined).catch(brokerFailure('probe'));
       res.json(probe);
     }),
   );
 
-  const prepare = (body: { design: unknown; broker?: string; prefix?: string; vhost?: string }) => {
+  const prepare = (body: { design: unknown; broker?: string; managementUrl?: string; prefix?: string; vhost?: string }) => {
     const url = brokerUrlFromRequest(body.broker);
     const { design, warnings } = designFromRequest(body.design);
     const target = ctx.deploy.target(design, url, body);
     checkPrefixedNames(design, target.prefix);
-    const extra = (design.topology.policies ?? []).length
-      ? [{ path: 'design.topology.policies', message: 'policies are not deployed by this tool (only exchanges, queues and bindings); apply them with rabbitmqctl set_policy' }]
-      : [];
-    return { url, design, warnings: [...warnings, ...extra], target };
+    return { url, design, warnings, target };
   };
 
   app.post(
@@ -126,7 +104,7 @@ export function createApp(options: AppOptions) {
     route(async (req, res) => {
       const body = parseBody(planRequest, req.body);
       const { url, design, warnings, target } = prepare(body);
-      const { plan } = await ctx.deploy.plan(design, url, target).catch(brokerFailure);
+      const { plan } = await ctx.deploy.plan(design, url, target, body.managementUrl).catch(brokerFailure('plan'));
       res.json({ broker: redactUrl(url), target, plan, warnings, ...portableOffer(design, plan) });
     }),
   );
@@ -137,7 +115,7 @@ export function createApp(options: AppOptions) {
     route(async (req, res) => {
       const body = parseBody(deployRequest, req.body);
       const { url, design, warnings, target } = prepare(body);
-      const out = await ctx.deploy.deploy(design, url, target).catch(brokerFailure);
+      const out = await ctx.deploy.deploy(design, url, target, body.managementUrl).catch(brokerFailure('deploy'));
       const status = out.result.ok ? 200 : 502;
       const failure = out.result.failure;
       res.status(status).json({
@@ -163,7 +141,7 @@ export function createApp(options: AppOptions) {
       if (!record) throw new HttpError(404, `nothing was deployed by this tool at vhost '${target.vhost}' with prefix '${target.prefix}'`, 'designName');
       if (record.designName !== body.designName)
         throw new HttpError(409, `that deployment belongs to design '${record.designName}', not '${body.designName}'`, 'designName');
-      const result = await ctx.deploy.teardown(record, url, body.force === true).catch(brokerFailure);
+      const result = await ctx.deploy.teardown(record, url, body.force === true, body.managementUrl).catch(brokerFailure('teardown'));
       if (!result.ok) return sendError(res, 409, result.message, 'force', { refused: result.refused });
       res.json({ target, ...result });
     }),
@@ -179,7 +157,7 @@ export function createApp(options: AppOptions) {
         prefix: r.prefix,
         designName: r.designName,
         createdVhost: r.createdVhost,
-        counts: { exchanges: r.exchanges.length, queues: r.queues.length, bindings: r.bindings.length },
+        counts: { exchanges: r.exchanges.length, queues: r.queues.length, bindings: r.bindings.length, policies: r.policies.length },
         createdAt: r.createdAt,
         updatedAt: r.updatedAt,
       })),

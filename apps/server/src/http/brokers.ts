@@ -1,9 +1,25 @@
 /**
- * Broker handles per target (broker URL + vhost): the management client and one managed
+ * Broker handles per target (broker URL + vhost): the verified management client and one managed
  * connection per purpose, so a failed declaration on 'apply' never touches 'trace'.
  */
 import { createHash } from 'node:crypto';
-import { ManagedConnection, ManagementClient, redactUrl, resolveBrokerUrl, withVhost, type AmqpUrl, AmqpUrlError, HostNotAllowedError, type ConnectionPurpose } from '../broker/index.js';
+import {
+  AmqpUrlError,
+  HostNotAllowedError,
+  ManagedConnection,
+  ManagementUrlError,
+  probeBrokerWithManagement,
+  redactUrl,
+  requireManagement,
+  resolveBrokerUrl,
+  resolveManagement,
+  withVhost,
+  type AmqpUrl,
+  type BrokerProbe,
+  type ConnectionPurpose,
+  type ManagementClient,
+  type ManagementResolution,
+} from '../broker/index.js';
 import { HttpError } from './httpError.js';
 
 export function brokerUrlFromRequest(input: string | undefined): AmqpUrl {
@@ -16,23 +32,52 @@ export function brokerUrlFromRequest(input: string | undefined): AmqpUrl {
   }
 }
 
+/** A bad `managementUrl` is the request's fault: 400 (403 for a host off the allow-list), naming the field. */
+function managementUrlFailure(err: unknown): never {
+  if (err instanceof ManagementUrlError) throw new HttpError(400, `bad management URL: ${err.message}`, 'managementUrl');
+  if (err instanceof HostNotAllowedError) throw new HttpError(403, err.message.replace(/^broker host/, 'management host'), 'managementUrl');
+  throw err;
+}
+
 /** Cache key for a URL: never the password itself, but different credentials never share a handle. */
 function credKey(url: AmqpUrl): string {
   return createHash('sha256').update(`${url.username}\u0000${url.password}`).digest('hex').slice(0, 16);
 }
 
+/** A verified management API is trusted this long before its identity is checked again. */
+const VERIFIED_TTL_MS = 30_000;
+
 export class Brokers {
   private readonly conns = new Map<string, ManagedConnection>();
-  private readonly mgmts = new Map<string, ManagementClient>();
+  private readonly mgmts = new Map<string, { resolution: Extract<ManagementResolution, { kind: 'verified' }>; at: number }>();
 
-  management(url: AmqpUrl): ManagementClient {
-    const k = `${redactUrl({ ...url, vhost: '/' })}|${credKey(url)}`;
-    let m = this.mgmts.get(k);
-    if (!m) {
-      m = new ManagementClient(url);
-      this.mgmts.set(k, m);
-    }
-    return m;
+  private mgmtKey(url: AmqpUrl, managementUrl: string | undefined): string {
+    return `${redactUrl({ ...url, vhost: '/' })}|${credKey(url)}|${managementUrl ?? ''}`;
+  }
+
+  private remember(url: AmqpUrl, managementUrl: string | undefined, r: ManagementResolution): void {
+    const k = this.mgmtKey(url, managementUrl);
+    if (r.kind === 'verified') this.mgmts.set(k, { resolution: r, at: Date.now() });
+    else this.mgmts.delete(k);
+  }
+
+  /**
+   * The management API of the broker at `url` (the given one, RETRY_STUDIO_MANAGEMENT_URL, or
+   * discovered), verified to be that broker's; throws ManagementResolutionError otherwise.
+   */
+  async management(url: AmqpUrl, managementUrl?: string): Promise<ManagementClient> {
+    const hit = this.mgmts.get(this.mgmtKey(url, managementUrl));
+    if (hit && Date.now() - hit.at < VERIFIED_TTL_MS) return hit.resolution.client;
+    const r = await resolveManagement(url, { ...(managementUrl !== undefined ? { managementUrl } : {}) }).catch(managementUrlFailure);
+    this.remember(url, managementUrl, r);
+    return requireManagement(r);
+  }
+
+  /** Probes the broker; a verified management API it found is kept for the requests that follow. */
+  async probe(url: AmqpUrl, managementUrl?: string): Promise<BrokerProbe> {
+    const { probe, resolution } = await probeBrokerWithManagement(url, { ...(managementUrl !== undefined ? { managementUrl } : {}) }).catch(managementUrlFailure);
+    this.remember(url, managementUrl, resolution);
+    return probe;
   }
 
   /** A started connection for this purpose on `vhost` (reused; reconnects by itself). */

@@ -11,15 +11,15 @@
 import type { Express } from 'express';
 import { z } from 'zod';
 import { parseRedriveFilter, parseRedriveTarget } from '@retry-studio/topology-core';
-import { BrokerConnectError, ManagementError, redactUrl } from '../broker/index.js';
+import { BrokerConnectError, ManagementError, ManagementResolutionError, redactUrl } from '../broker/index.js';
 import { browseQueue, MAX_BROWSE } from '../operate/browse.js';
 import { readDepths } from '../operate/depths.js';
 import { importBroker } from '../operate/importBroker.js';
 import { OperateError, operateTarget } from '../operate/operateTarget.js';
 import { dryRunRedrive, startRedrive, type RedriveRequest } from '../operate/redrive.js';
 import type { RedriveJob } from '../operate/redriveJob.js';
-import type { AppContext } from './app.js';
-import { route } from './app.js';
+import type { AppContext } from './appContext.js';
+import { route } from './route.js';
 import { brokerUrlFromRequest } from './brokers.js';
 import { HttpError } from './httpError.js';
 import { rateLimit } from './rateLimit.js';
@@ -55,6 +55,7 @@ const MAX_KEPT = 50;
 
 function failure(err: unknown): never {
   if (err instanceof OperateError) throw new HttpError(err.status, err.message, err.field);
+  if (err instanceof ManagementResolutionError) throw new HttpError(err.problem === 'other-broker' ? 400 : 502, err.message, 'managementUrl', { management: { tried: err.resolution.tried } });
   if (err instanceof BrokerConnectError || err instanceof ManagementError) throw new HttpError(502, err.message, 'broker');
   throw err;
 }
@@ -62,16 +63,14 @@ function failure(err: unknown): never {
 export function registerOperateRoutes(app: Express, ctx: AppContext): void {
   const jobs = new Map<string, RedriveJob>();
 
-  const resolve = (body: { broker?: string | undefined; managementUrl?: string | undefined; vhost?: string | undefined }) => {
+  /** the broker layer resolves (and verifies) the management API; its errors name `managementUrl` */
+  const resolve = async (body: { broker?: string | undefined; managementUrl?: string | undefined; vhost?: string | undefined }) => {
     const url = brokerUrlFromRequest(body.broker);
-    try {
-      return { url, t: operateTarget(url, { vhost: body.vhost, managementUrl: body.managementUrl, ...(body.managementUrl ? {} : { management: ctx.brokers.management(url) }) }) };
-    } catch (err) {
-      return failure(err);
-    }
+    const management = await ctx.brokers.management(url, body.managementUrl).catch(failure);
+    return { url, t: await operateTarget(url, { vhost: body.vhost, management }) };
   };
   const channelModel = async (body: Parameters<typeof resolve>[0]) => {
-    const { url, t } = resolve(body);
+    const { url, t } = await resolve(body);
     const conn = await ctx.brokers.connection(url, t.vhost, 'operate').catch(failure);
     return { url, t, conn: await conn.ready() };
   };
@@ -85,7 +84,7 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
     '/api/operate/import',
     route(async (req, res) => {
       const body = parseBody(importRequest, req.body);
-      const { url, t } = resolve(body);
+      const { url, t } = await resolve(body);
       const r = await importBroker(t, { name: body.name }).catch(failure);
       if (!r.ok) throw new HttpError(422, `the vhost's definitions cannot be read as a design: ${r.errors[0]?.message ?? ''}`, r.errors[0]?.path, { errors: r.errors, skipped: r.skipped });
       res.json({ broker: redactUrl(url), ...r });
@@ -95,7 +94,7 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
   app.post(
     '/api/operate/depths',
     route(async (req, res) => {
-      const { t } = resolve(parseBody(depthsRequest, req.body));
+      const { t } = await resolve(parseBody(depthsRequest, req.body));
       res.json({ vhost: t.vhost, ...(await readDepths(t).catch(failure)) });
     }),
   );

@@ -5,9 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManagementClient, parseAmqpUrl } from '../broker/index.js';
 import { bindQ, design, rawRequest, retryLoopDesign, startTestServer, uniquePrefix, type TestServer } from './testing.js';
+import { BROKER_310 } from '../testing/testBrokers.js';
 
 let srv: TestServer;
-const mgmt = new ManagementClient(parseAmqpUrl('amqp://guest:guest@127.0.0.1:5672/'));
+const mgmt = new ManagementClient(parseAmqpUrl('amqp://guest:guest@127.0.0.1:5672/'), { baseUrl: BROKER_310.managementUrl });
 beforeAll(async () => {
   srv = await startTestServer();
 });

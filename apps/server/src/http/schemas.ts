@@ -23,8 +23,12 @@ export const vhostField = z
   .refine((s) => byteLength(s) <= MAX_NAME_BYTES, 'vhost name is longer than 255 bytes')
   .refine((s) => !/[\r\n]/.test(s), 'vhost must not contain a line break');
 
+/** the broker's management API, e.g. http://127.0.0.1:15673 (default: discovered, and always checked to be the same broker) */
+export const managementUrlField = z.string().min(1).max(2048);
+
 const target = {
   broker: brokerUrlField.optional(),
+  managementUrl: managementUrlField.optional(),
   prefix: prefixField.optional(),
   vhost: vhostField.optional(),
 };
@@ -63,6 +67,10 @@ export const traceRequest = z
     persistent: z.boolean().optional(),
     /** stop the workers after this long, ms (default 60 s) */
     durationMs: z.number().int().min(100).max(30 * 60_000).optional(),
+    /** the failure model for workers whose behaviour has none (the core's FailureModel; checked by validateFailureModel) */
+    failure: z.unknown().optional(),
+    /** seed of the failure model's draws, as in the simulator (default 1) */
+    seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
     /** include the simulator's prediction and the first difference */
     predict: z.boolean().optional(),
     /** workers' in-memory cap on messages awaiting processing (backpressure) */

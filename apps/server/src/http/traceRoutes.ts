@@ -7,20 +7,30 @@
  *   POST /api/trace/:id/stop
  */
 import type { Express, Response } from 'express';
+import { validateFailureModel, type FailureModel } from '@retry-studio/topology-core';
 import { redactUrl } from '../broker/index.js';
-import { compareTrace, predict, MAX_PREDICTED_MESSAGES } from '../trace/prediction.js';
+import { compareTrace, predict, MAX_COMPARED_EVENTS, MAX_PREDICTED_MESSAGES } from '../trace/prediction.js';
 import { TraceSession } from '../trace/traceSession.js';
-import type { AppContext } from './app.js';
-import { route } from './app.js';
+import type { AppContext } from './appContext.js';
+import { brokerFailure } from './brokerFailure.js';
 import { brokerUrlFromRequest } from './brokers.js';
 import { checkPrefixedNames, designFromRequest } from './designInput.js';
 import { HttpError } from './httpError.js';
 import { rateLimit, type RateLimitOptions } from './rateLimit.js';
+import { route } from './route.js';
 import { streamOriginGuard } from './safety.js';
 import { parseBody, traceRequest } from './schemas.js';
 
 const MAX_RUNNING = 4;
 const MAX_KEPT = 20;
+
+/** `failure` of a trace request: the core's FailureModel, or a 400 naming the field. */
+function failureFromRequest(f: unknown): FailureModel | undefined {
+  if (f === undefined) return undefined;
+  const issue = validateFailureModel(f, 'failure')[0];
+  if (issue) throw new HttpError(400, issue.message, issue.path);
+  return f as FailureModel;
+}
 
 export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLimitOptions): void {
   const sessions = new Map<string, TraceSession>();
@@ -37,6 +47,7 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
     rateLimit('trace', limit),
     route(async (req, res) => {
       const body = parseBody(traceRequest, req.body);
+      const failure = failureFromRequest(body.failure);
       const url = brokerUrlFromRequest(body.broker);
       const { design } = designFromRequest(body.design);
       const target = ctx.deploy.target(design, url, body);
@@ -49,10 +60,10 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
       if (same) throw new HttpError(409, `trace '${same.traceId}' is still running on this deployment; stop it first`, 'design');
       const running = [...sessions.values()].filter((s) => s.isRunning).length;
       if (running >= MAX_RUNNING) throw new HttpError(429, `${running} traces are running; stop one first`);
-      const { plan } = await ctx.deploy.plan(design, url, target).catch((err: Error) => {
-        throw new HttpError(502, err.message, 'broker');
-      });
-      const missing = plan.items.filter((i) => i.status === 'create' || i.status === 'unsupported');
+      const { plan } = await ctx.deploy.plan(design, url, target, body.managementUrl).catch(brokerFailure('trace'));
+      // a missing binding is a deployment the broker changed: traced as the broker routes (a difference from the prediction)
+      const missing = plan.items.filter((i) => i.kind !== 'binding' && (i.status === 'create' || i.status === 'unsupported'));
+      const missingBindings = plan.items.filter((i) => i.kind === 'binding' && i.status === 'create').map((i) => i.name);
       if (missing.length > 0)
         throw new HttpError(409, `the design is not deployed at vhost '${target.vhost}' prefix '${target.prefix}': ${missing.length} object(s) missing (${missing.slice(0, 5).map((m) => m.name).join(', ')}); deploy it first`, 'design', {
           missing: missing.map((m) => ({ kind: m.kind, name: m.name, status: m.status })),
@@ -60,7 +71,8 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
       const conn = await ctx.brokers.connection(url, target.vhost, 'trace').catch((err: Error) => {
         throw new HttpError(502, err.message, 'broker');
       });
-      const session = new TraceSession(design, target, conn, ctx.brokers.management(url), redactUrl(url), {
+      const mgmt = await ctx.brokers.management(url, body.managementUrl).catch(brokerFailure('trace'));
+      const session = new TraceSession(design, target, conn, mgmt, redactUrl(url), {
         ...(body.publisher ? { publisher: body.publisher } : {}),
         ...(body.messages ? { messages: body.messages } : {}),
         ...(body.ratePerSecond ? { ratePerSecond: body.ratePerSecond } : {}),
@@ -69,19 +81,29 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
         ...(body.priority !== undefined ? { priority: body.priority } : {}),
         ...(body.persistent !== undefined ? { persistent: body.persistent } : {}),
         ...(body.durationMs ? { durationMs: body.durationMs } : {}),
+        ...(failure ? { failure } : {}),
+        ...(body.seed !== undefined ? { seed: body.seed } : {}),
       });
       sessions.set(session.traceId, session);
       // forget the oldest finished traces
       if (sessions.size > MAX_KEPT) for (const [id, s] of sessions) if (!s.isRunning && sessions.size > MAX_KEPT) sessions.delete(id);
-      await session.start();
+      await session.start().catch(async (err: Error) => {
+        await session.stop('failed');
+        sessions.delete(session.traceId);
+        throw new HttpError(502, err.message, 'broker');
+      });
       const conflicts = plan.items.filter((i) => i.status === 'conflict').map((i) => i.name);
+      const warnings = [
+        ...(conflicts.length ? [`these objects exist with other settings, so the broker may route differently from the design: ${conflicts.join(', ')}`] : []),
+        ...(missingBindings.length ? [`these bindings are missing on the broker, so it routes differently from the design: ${missingBindings.slice(0, 10).join(', ')}`] : []),
+      ];
       res.status(201).json({
         id: session.traceId,
         broker: redactUrl(url),
         target,
         events: `/api/trace/${session.traceId}/events`,
         prediction: `/api/trace/${session.traceId}/prediction`,
-        ...(conflicts.length ? { warning: `these objects exist with other settings, so the broker may route differently from the design: ${conflicts.join(', ')}` } : {}),
+        ...(warnings.length ? { warning: warnings.join('; ') } : {}),
       });
     }),
   );
@@ -102,16 +124,17 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
     const n = s.opts.messages ?? 1;
     let p: ReturnType<typeof predict>;
     try {
-      p = predict(s.design, { messages: n, publisher: s.publisherSpec.id, ...(s.opts.seed !== undefined ? { seed: s.opts.seed } : {}) });
+      p = predict(s.design, { messages: n, publisher: s.publisherSpec.id, seed: s.seed, overrides: s.opts, ...(s.failure ? { failure: s.failure } : {}) });
     } catch (err) {
       throw new HttpError(500, `the simulator failed on this design: ${String((err as Error).message).slice(0, 300)}`);
     }
-    const actual = s.events().filter((e) => s.messageIndex(e.msgId) <= MAX_PREDICTED_MESSAGES);
-    const comparison = compareTrace(p.events, actual, { complete: !s.isRunning });
+    const actual = s.comparedEvents();
+    const comparison = compareTrace(p.events, actual.events, { complete: !s.isRunning && !actual.truncated, published: s.summary().published });
     const withEvents = req.query.events !== '0';
     res.json({
       comparison,
       ...(p.truncated ? { note: `the prediction covers the first ${MAX_PREDICTED_MESSAGES} messages` } : {}),
+      ...(actual.truncated ? { note: `the comparison keeps the first ${MAX_COMPARED_EVENTS} live events of those messages` } : {}),
       ...(withEvents ? { predicted: p.events.slice(0, 20_000) } : {}),
     });
   });

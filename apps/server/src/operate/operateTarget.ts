@@ -3,7 +3,7 @@
  * re-drive) and the management API (definitions, depths, queue types, version).
  */
 import type { ChannelModel } from 'amqplib';
-import { ManagementClient, ManagementError, assertHostAllowed, withThrowawayChannel, withVhost, type AmqpUrl } from '../broker/index.js';
+import { ManagementError, requireManagement, resolveManagement, withThrowawayChannel, withVhost, type AmqpUrl, type ManagementClient } from '../broker/index.js';
 import { profileForBrokerVersion, type BrokerVersionProfile } from '@retry-studio/topology-core';
 
 export interface OperateTarget {
@@ -13,9 +13,13 @@ export interface OperateTarget {
   readonly management: ManagementClient;
 }
 
-export function operateTarget(url: AmqpUrl, opts: { vhost?: string | undefined; managementUrl?: string | undefined; management?: ManagementClient } = {}): OperateTarget {
+/**
+ * The target on `url`'s broker. Its management API comes from the broker layer's one
+ * resolution (given, RETRY_STUDIO_MANAGEMENT_URL or discovered, and verified to be this broker).
+ */
+export async function operateTarget(url: AmqpUrl, opts: { vhost?: string | undefined; managementUrl?: string | undefined; management?: ManagementClient } = {}): Promise<OperateTarget> {
   const vhost = opts.vhost ?? url.vhost;
-  const management = opts.management ?? new ManagementClient(url, opts.managementUrl ? { baseUrl: resolveManagementUrl(opts.managementUrl, url) } : {});
+  const management = opts.management ?? requireManagement(await resolveManagement(url, opts.managementUrl !== undefined ? { managementUrl: opts.managementUrl } : {}));
   return { url: withVhost(url, vhost), vhost, management };
 }
 
@@ -57,22 +61,4 @@ export async function queueInfo(t: OperateTarget, queue: string): Promise<{ type
 /** The depth right now (a passive declare on a throwaway channel; a stream reports 0). */
 export async function exactDepth(conn: ChannelModel, queue: string): Promise<number> {
   return withThrowawayChannel(conn, async (ch) => (await ch.checkQueue(queue)).messageCount);
-}
-
-/** A user-supplied management base URL: http(s) only, and its host on the broker allow-list (SSRF). */
-export function resolveManagementUrl(input: string, amqp: AmqpUrl): string {
-  let u: URL;
-  try {
-    u = new URL(input);
-  } catch {
-    throw new OperateError(`managementUrl must be an http(s) URL like http://127.0.0.1:15672, got ${JSON.stringify(input.slice(0, 100))}`, 'managementUrl');
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new OperateError(`managementUrl must use http or https, not ${u.protocol}`, 'managementUrl');
-  if (u.username || u.password) throw new OperateError('managementUrl must not carry credentials (the AMQP URL\'s are used)', 'managementUrl');
-  try {
-    assertHostAllowed({ ...amqp, hostname: u.hostname.replace(/^\[|\]$/g, '') });
-  } catch (err) {
-    throw new OperateError((err as Error).message, 'managementUrl', 403);
-  }
-  return u.origin + u.pathname.replace(/\/+$/, '');
 }

@@ -4,11 +4,13 @@
  * consumer counts); the definitions carry no stats, so they stay cheap for thousands of queues.
  */
 import type { AmqpTable, BrokerSnapshot } from '@retry-studio/topology-core';
+import type { MgmtVhostDefinitions } from '../broker/index.js';
 import type { OperateTarget } from './operateTarget.js';
 import { brokerVersion } from './operateTarget.js';
 
 export async function readSnapshot(t: OperateTarget): Promise<BrokerSnapshot> {
-  const [v, defs, live] = await Promise.all([brokerVersion(t), t.management.vhostDefinitions(t.vhost), t.management.queueDepths(t.vhost)]);
+  const [v, raw, live] = await Promise.all([brokerVersion(t), t.management.vhostDefinitions(t.vhost), t.management.queueDepths(t.vhost)]);
+  const defs = { exchanges: [], queues: [], bindings: [], ...raw } as unknown as MgmtVhostDefinitions;
   const byName = new Map(live.map((q) => [q.name, q]));
   return {
     rabbitVersion: v.version,

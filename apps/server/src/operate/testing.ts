@@ -49,7 +49,7 @@ export async function deadLetterVhost(broker: TestBroker, name: string, opts: { 
   return {
     vhost,
     conn,
-    target: operateTarget(url, { vhost, managementUrl: broker.managementUrl }),
+    target: await operateTarget(url, { vhost, managementUrl: broker.managementUrl }),
     depth,
     async drain(queue) {
       const c = await conn.createChannel();

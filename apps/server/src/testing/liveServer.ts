@@ -8,11 +8,31 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { Design, SimEvent } from '@retry-studio/topology-core';
 import type { AppOptions } from '../http/app.js';
 import { readSse, startTestServer, type SseFrame, type TestServer } from '../http/testing.js';
+import { BROKER_310, type TestBroker } from './testBrokers.js';
 
-/** The broker the integration tests use. */
-export const TEST_AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672/';
+/** The broker the integration tests use by default. */
+export const TEST_AMQP_URL = BROKER_310.amqpUrl;
+
+/** The routes whose bodies name a broker (`broker`), and the probe's query (`url`). */
+const BROKER_ROUTES = new Set(['/api/plan', '/api/deploy', '/api/teardown', '/api/trace']);
+
+/**
+ * Points a request at `broker` unless it names one itself: `broker` in the body of plan, deploy,
+ * teardown and trace, `url` in the probe's query. The management API is left to the server to
+ * discover (unless `managementUrl` is given), as a user's request would.
+ */
+export function aimAt(broker: TestBroker, path: string, body?: unknown): { path: string; body?: unknown } {
+  if (path === '/api/broker' || path.startsWith('/api/broker?')) {
+    return path.includes('url=') ? { path } : { path: `${path}${path.includes('?') ? '&' : '?'}url=${encodeURIComponent(broker.amqpUrl)}` };
+  }
+  const plain = typeof body === 'object' && body !== null && !Array.isArray(body);
+  if (BROKER_ROUTES.has(path) && plain && !('broker' in body)) return { path, body: { ...body, broker: broker.amqpUrl } };
+  return { path, body };
+}
 
 export interface LiveServerOptions {
+  /** the broker every request goes to (default: the 3.10 broker); see `aimAt` */
+  readonly broker?: TestBroker;
   readonly app?: Partial<AppOptions>;
   /** before the server starts (e.g. wait for the broker) */
   readonly before?: () => Promise<void>;
@@ -47,6 +67,7 @@ export const simEvents = (frames: readonly SseFrame[]): SimEvent[] => frames.fil
 
 export function useLiveServer(opts: LiveServerOptions = {}): LiveServer {
   let server: TestServer | undefined;
+  const broker = opts.broker;
   const cleanups: (() => Promise<unknown>)[] = [];
   beforeAll(async () => {
     await opts.before?.();
@@ -73,8 +94,11 @@ export function useLiveServer(opts: LiveServerOptions = {}): LiveServer {
     get app() {
       return started().app;
     },
-    post: (p, b, h) => started().post(p, b, h),
-    get: (p, h) => started().get(p, h),
+    post: (p, b, h) => {
+      const a = broker ? aimAt(broker, p, b) : { path: p, body: b };
+      return started().post(a.path, a.body, h);
+    },
+    get: (p, h) => started().get(broker ? aimAt(broker, p).path : p, h),
     close: () => started().close(),
   };
   const live: LiveServer = {

@@ -1,29 +1,52 @@
 /**
- * The simulator's prediction for the same design, behaviours and test messages, and the first
- * point where the real trace differs from it.
+ * The simulator's prediction for the same design, behaviours, failure model, seed and test
+ * messages, and the first point where the real trace differs from it.
  *
- * Compared per message (the live trace and the simulator name messages alike: `${publisher}-${n}`):
- * - the consumer-side milestones in order (delivered, processed, acked / rejected / requeued,
- *   expired, dead-lettered, republished, returned, dropped), which are causally ordered on the
- *   broker too;
- * - the routing hops (exchange -> queues) as a multiset, since the observation of hops through
- *   different exchanges arrives on different queues and its order between them is not causal.
- * Timing is not compared (virtual time vs wall time).
+ * Compared per message (the live trace and the simulator name messages alike: `${publisher}-${n}`),
+ * in causal order (the accounting orders the live events): each routing hop (exchange ->
+ * queues), delivery (with its x-death queue, reason and count), processing verdict, ack /
+ * reject / requeue, expiry, dead-letter, republish, return and drop. A message whose copies
+ * fork (fanout to several queues) has no single order: its steps are compared as a multiset.
+ * A message the prediction has that never showed live differs too. Timing is not compared
+ * (virtual time vs wall time).
  */
-import { designToSimulation, simulate, type Design, type FailureModel, type SimEvent } from '@retry-studio/topology-core';
+import { designToSimulation, simulate, type Design, type FailureModel, type PublisherSpec, type SimEvent, type SimEventOf, type XDeathEntry } from '@retry-studio/topology-core';
+import type { TraceOptions } from './traceSession.js';
 
 export const MAX_PREDICTED_MESSAGES = 2000;
+/** the live events kept for the comparison (the stream's ring may have let older ones go) */
+export const MAX_COMPARED_EVENTS = 100_000;
+
+/** What a trace may set on its test messages instead of the publisher's properties. */
+export type PublishOverrides = Pick<TraceOptions, 'headers' | 'expiration' | 'priority'>;
+
+/** The publisher as the trace publishes: its properties with the trace's overrides on top (as TraceSession.messages does). */
+export function withOverrides(p: PublisherSpec, o: PublishOverrides): PublisherSpec {
+  if (o.headers === undefined && o.expiration === undefined && o.priority === undefined) return p;
+  const props = p.properties ?? {};
+  return {
+    ...p,
+    properties: {
+      ...props,
+      ...(o.expiration !== undefined ? { expiration: o.expiration } : {}),
+      ...(o.priority !== undefined ? { priority: o.priority } : {}),
+      ...(o.headers !== undefined ? { headers: { ...(props.headers ?? {}), ...o.headers } } : {}),
+    },
+  };
+}
 
 export interface Difference {
   readonly msgId: string;
   readonly body: string;
   readonly what: 'milestone' | 'routing';
-  /** index in the message's milestone list */
+  /** index in the message's step list (-1: compared as a multiset) */
   readonly index: number;
   readonly predicted?: string;
   readonly actual?: string;
   /** the actual event where they part (for the canvas to highlight) */
   readonly at?: { readonly t: number; readonly seq: number };
+  /** the hop where they part: the exchange or queue of the step that differs */
+  readonly where?: { readonly exchange?: string; readonly queue?: string };
 }
 
 export interface Comparison {
@@ -34,18 +57,29 @@ export interface Comparison {
   readonly note?: string;
 }
 
-export function predict(design: Design, opts: { messages: number; publisher?: string; failure?: FailureModel; seed?: number }): { events: SimEvent[]; truncated: boolean } {
+export function predict(
+  design: Design,
+  opts: { messages: number; publisher?: string; failure?: FailureModel; seed?: number; overrides?: PublishOverrides },
+): { events: SimEvent[]; truncated: boolean } {
   const n = Math.min(opts.messages, MAX_PREDICTED_MESSAGES);
-  const d = opts.publisher ? { ...design, publishers: design.publishers.filter((p) => p.id === opts.publisher) } : { ...design, publishers: design.publishers.slice(0, 1) };
+  const chosen = opts.publisher ? design.publishers.filter((p) => p.id === opts.publisher) : design.publishers.slice(0, 1);
+  const d = { ...design, publishers: chosen.map((p) => withOverrides(p, opts.overrides ?? {})) };
   const input = designToSimulation(d, { messages: n, ...(opts.seed !== undefined ? { seed: opts.seed } : {}), ...(opts.failure ? { failure: opts.failure } : {}) });
   const r = simulate({ ...input, maxEvents: 200_000 });
   return { events: [...r.events], truncated: n < opts.messages };
 }
 
+const deaths = (x: readonly XDeathEntry[] | undefined): string => (x?.length ? ` x-death [${x.map((d) => `${d.queue} ${d.reason} x${d.count}`).join(', ')}]` : '');
+
 function milestone(e: SimEvent): string | undefined {
   switch (e.kind) {
+    case 'routed':
+      return `routed ${hop(e)}`;
+    case 'unroutable':
+      return `unroutable ${e.exchange === '' ? '(default)' : e.exchange}`;
     case 'delivered':
-      return `delivered ${e.queue}${e.redelivered ? ' (redelivered)' : ''}`;
+      // not the redelivered flag: 4.3 sets it on some first deliveries of a dead-lettered copy; requeues are steps of their own
+      return `delivered ${e.queue}${deaths(e.xDeath)}`;
     case 'processed':
       return `processed ${e.queue} attempt ${e.attempt} ${e.ok ? 'ok' : 'failed'}`;
     case 'acked':
@@ -69,15 +103,15 @@ function milestone(e: SimEvent): string | undefined {
   }
 }
 
-function hop(e: SimEvent): string | undefined {
-  if (e.kind !== 'routed') return undefined;
+function hop(e: SimEventOf<'routed'>): string {
   return `${e.exchange === '' ? '(default)' : e.exchange} -> [${[...e.queues].sort().join(', ')}]${e.exchanges.length ? ` + exchanges [${[...e.exchanges].sort().join(', ')}]` : ''}`;
 }
 
 interface PerMsg {
   body: string;
   milestones: { s: string; e: SimEvent }[];
-  hops: Map<string, number>;
+  /** a copy went to more than one place: no single order */
+  forks: boolean;
 }
 
 function group(events: readonly SimEvent[]): Map<string, PerMsg> {
@@ -86,52 +120,79 @@ function group(events: readonly SimEvent[]): Map<string, PerMsg> {
     if (e.msgId === '') continue;
     let m = out.get(e.msgId);
     if (!m) {
-      m = { body: e.body, milestones: [], hops: new Map() };
+      m = { body: e.body, milestones: [], forks: false };
       out.set(e.msgId, m);
     }
     const s = milestone(e);
     if (s) m.milestones.push({ s, e });
-    const h = hop(e);
-    if (h) m.hops.set(h, (m.hops.get(h) ?? 0) + 1);
+    if (e.kind === 'routed' && e.queues.length + e.exchanges.length > 1) m.forks = true;
   }
   return out;
 }
 
-/** `actual`: the live trace's events; only messages present in both are compared. */
-export function compareTrace(predicted: readonly SimEvent[], actual: readonly SimEvent[], opts: { complete: boolean }): Comparison {
+function whereOf(e: SimEvent | undefined): Difference['where'] | undefined {
+  if (!e) return undefined;
+  if (e.kind === 'routed' || e.kind === 'unroutable' || e.kind === 'returned') return { exchange: e.exchange };
+  if (e.kind === 'dropped') return { ...(e.exchange !== undefined ? { exchange: e.exchange } : {}), ...(e.queue !== undefined ? { queue: e.queue } : {}) };
+  if ('queue' in e && typeof e.queue === 'string' && e.queue !== '') return { queue: e.queue };
+  if ('exchange' in e && typeof e.exchange === 'string') return { exchange: e.exchange };
+  return undefined;
+}
+
+function inOrder(msgId: string, am: PerMsg, pm: PerMsg, complete: boolean): Difference | undefined {
+  const n = Math.max(am.milestones.length, pm.milestones.length);
+  for (let i = 0; i < n; i++) {
+    const x = am.milestones[i];
+    const y = pm.milestones[i];
+    if (x === undefined && !complete) return undefined; // the live message has not got that far yet
+    if (x?.s !== y?.s) {
+      const where = whereOf(x?.e) ?? whereOf(y?.e);
+      return { msgId, body: am.body, what: x?.e.kind === 'routed' || y?.e.kind === 'routed' ? 'routing' : 'milestone', index: i, ...(y ? { predicted: y.s } : {}), ...(x ? { actual: x.s, at: { t: x.e.t, seq: x.e.seq } } : {}), ...(where ? { where } : {}) };
+    }
+  }
+  return undefined;
+}
+
+function asMultiset(msgId: string, am: PerMsg, pm: PerMsg): Difference | undefined {
+  const count = (m: PerMsg) => {
+    const c = new Map<string, { n: number; e: SimEvent }>();
+    for (const x of m.milestones) c.set(x.s, { n: (c.get(x.s)?.n ?? 0) + 1, e: x.e });
+    return c;
+  };
+  const ca = count(am);
+  const cp = count(pm);
+  for (const k of [...new Set([...ca.keys(), ...cp.keys()])].sort()) {
+    const a = ca.get(k);
+    const p = cp.get(k);
+    if ((a?.n ?? 0) !== (p?.n ?? 0)) {
+      const where = whereOf(a?.e) ?? whereOf(p?.e);
+      return { msgId, body: am.body, what: 'routing', index: -1, predicted: `${k} x${p?.n ?? 0}`, actual: `${k} x${a?.n ?? 0}`, ...(a ? { at: { t: a.e.t, seq: a.e.seq } } : {}), ...(where ? { where } : {}) };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `actual`: the live trace's events; `published`: how many test messages went out live (the
+ * prediction's later messages are not compared). While the trace runs, a message is compared
+ * only as far as it got.
+ */
+export function compareTrace(predicted: readonly SimEvent[], actual: readonly SimEvent[], opts: { complete: boolean; published?: number }): Comparison {
   const p = group(predicted);
   const a = group(actual);
   const differences: Difference[] = [];
   let compared = 0;
-  for (const [msgId, am] of a) {
-    const pm = p.get(msgId);
-    if (!pm) continue;
+  const index = (id: string) => Number(/-(\d+)$/.exec(id)?.[1] ?? 0);
+  const ids = new Set([...a.keys()]);
+  if (opts.complete) for (const id of p.keys()) if (opts.published === undefined || index(id) <= opts.published) ids.add(id);
+  for (const msgId of ids) {
+    const pm = p.get(msgId) ?? { body: a.get(msgId)!.body, milestones: [], forks: false };
+    const am = a.get(msgId) ?? { body: pm.body, milestones: [], forks: false };
     compared += 1;
-    const n = Math.max(am.milestones.length, pm.milestones.length);
-    let found: Difference | undefined;
-    for (let i = 0; i < n; i++) {
-      const x = am.milestones[i];
-      const y = pm.milestones[i];
-      if (x === undefined && !opts.complete) break; // the live message has not got that far yet
-      if (x?.s !== y?.s) {
-        found = { msgId, body: am.body, what: 'milestone', index: i, ...(y ? { predicted: y.s } : {}), ...(x ? { actual: x.s, at: { t: x.e.t, seq: x.e.seq } } : {}) };
-        break;
-      }
-    }
-    if (!found && opts.complete) {
-      const keys = new Set([...am.hops.keys(), ...pm.hops.keys()]);
-      for (const k of [...keys].sort()) {
-        const ca = am.hops.get(k) ?? 0;
-        const cp = pm.hops.get(k) ?? 0;
-        if (ca !== cp) {
-          found = { msgId, body: am.body, what: 'routing', index: -1, predicted: `${k} x${cp}`, actual: `${k} x${ca}` };
-          break;
-        }
-      }
-    }
+    const found = am.forks || pm.forks ? (opts.complete ? asMultiset(msgId, am, pm) : undefined) : inOrder(msgId, am, pm, opts.complete);
     if (found) differences.push(found);
   }
   // the first difference: the one whose actual event came earliest (else the lowest message)
-  const first = [...differences].sort((x, y) => (x.at?.seq ?? Infinity) - (y.at?.seq ?? Infinity))[0];
+  const first = [...differences].sort((x, y) => (x.at?.seq ?? Infinity) - (y.at?.seq ?? Infinity) || index(x.msgId) - index(y.msgId))[0];
   return { messagesCompared: compared, matching: compared - differences.length, ...(first ? { firstDifference: first } : {}), differences: differences.slice(0, 100) };
 }

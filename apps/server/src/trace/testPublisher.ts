@@ -5,7 +5,9 @@
  * (at-least-once: a message whose confirm was lost is published again with the same id).
  */
 import type { ConfirmChannel, Options } from 'amqplib';
+import type { AmqpTable, PublisherSpec } from '@retry-studio/topology-core';
 import { publishConfirmed, type ManagedConnection } from '../broker/index.js';
+import { MSG_HEADER, TRACE_HEADER } from './observer.js';
 
 export interface TestMessage {
   readonly msgId: string;
@@ -131,5 +133,39 @@ export class TestPublisher {
   async close(): Promise<void> {
     await this.ch?.close().catch(() => undefined);
     this.ch = undefined;
+  }
+}
+
+export interface TestMessageOptions {
+  readonly messages?: number;
+  readonly headers?: AmqpTable;
+  readonly expiration?: string;
+  readonly priority?: number;
+  readonly persistent?: boolean;
+}
+
+/** A trace's test messages from a publisher node (real names), named as the simulator names them: `${publisher}-${n}`. */
+export function* testMessages(p: PublisherSpec, opts: TestMessageOptions, traceId: string): Generator<TestMessage> {
+  const n = opts.messages ?? 1;
+  const props = p.properties ?? {};
+  for (let i = 1; i <= n; i++) {
+    const msgId = `${p.id}-${i}`;
+    const expiration = opts.expiration ?? props.expiration;
+    const priority = opts.priority ?? props.priority;
+    yield {
+      msgId,
+      exchange: p.exchange,
+      routingKey: p.routingKey,
+      body: `${p.bodyPrefix ?? p.id}-${i}`,
+      options: {
+        headers: { ...(props.headers ?? {}), ...(opts.headers ?? {}), [TRACE_HEADER]: traceId, [MSG_HEADER]: msgId },
+        persistent: opts.persistent ?? true,
+        // always mandatory: a return is how an unroutable first hop is seen
+        mandatory: true,
+        messageId: props.message_id ?? msgId,
+        ...(expiration !== undefined ? { expiration } : {}),
+        ...(priority !== undefined ? { priority } : {}),
+      },
+    };
   }
 }

@@ -1,24 +1,29 @@
-/** What workers and the observer share of a running trace. */
-import type { AmqpTable, PublishOrigin, SimEvent } from '@retry-studio/topology-core';
+/** What workers share of a running trace. */
+import type { FailureModel, SimEvent } from '@retry-studio/topology-core';
 import type { ManagedConnection } from '../broker/index.js';
+import type { CopyStart, Lane } from './accounting.js';
 import type { EventLog } from './eventLog.js';
-import type { MessageTracker } from './messageTracker.js';
+import type { HopReporter } from './hopReporter.js';
 
-/** A SimEvent before the session stamps `t` and `seq`. */
+/** A SimEvent before the accounting stamps `t` and `seq`. */
 export type EventInput = SimEvent extends infer E ? (E extends SimEvent ? Omit<E, 't' | 'seq'> : never) : never;
 
 export interface TraceContext {
   readonly traceId: string;
+  /** notices (the events go through `emit`) */
   readonly log: EventLog;
   readonly conn: ManagedConnection;
-  readonly tracker: MessageTracker;
+  readonly hops: HopReporter;
+  /** the request's failure model, for workers whose behaviour has none (as the simulator's default) */
+  readonly failure: FailureModel | undefined;
+  /** the seed of the `percent` draws (the prediction's seed) */
+  readonly seed: number;
   /** ms since the trace started */
   now(): number;
-  random(): number;
   /** broker name -> design name */
   back(name: string): string;
-  emit(e: EventInput, rxAt?: number): void;
-  /** 1-based index of a test message (for `poison.every`) */
+  emit(lane: Lane, e: EventInput, opts?: { rxAt?: number; start?: CopyStart }): void;
+  /** 1-based index of a test message (for `poison.every` and the draws) */
   messageIndex(msgId: string): number;
   /**
    * The message's next processing attempt, counted per logical message across every worker
@@ -26,11 +31,6 @@ export interface TraceContext {
    * exactly as the simulator counts FailureContext.attempt.
    */
   nextProcessingAttempt(msgId: string): number;
-  onReturn(msg: { fields: { exchange: string; routingKey: string }; properties: { headers?: Record<string, unknown> }; content: Buffer }, origin: PublishOrigin): void;
-  /** at delivery: report a dead-letter hop the observation did not see */
-  catchUpDeath(msgId: string, body: string, headers: AmqpTable, redelivered?: boolean): void;
-  /** after basic.reject: report the drop when the queue cannot dead-letter */
-  afterReject(msgId: string, body: string, realQueue: string): void;
-  /** before a client publish: hops through the default exchange are not observable, report them */
-  beforePublish(msgId: string, body: string, realExchange: string, routingKey: string, expiration?: string): void;
+  /** whether a publisher node asked for mandatory returns */
+  readonly mandatoryWanted: boolean;
 }

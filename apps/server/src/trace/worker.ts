@@ -5,15 +5,14 @@
  */
 import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import {
+  attemptDraw,
   backoffMs,
   chooseAction,
   planRepublish,
   processingSucceeds,
-  type AmqpValue,
   type ConsumerAction,
   type ConsumerSpec,
   type DeliveryView,
-  type FailureModel,
 } from '@retry-studio/topology-core';
 import { publishConfirmed, type ManagedConnection } from '../broker/index.js';
 import { normalizeHeaders, xDeathOf } from './normalizeHeaders.js';
@@ -28,6 +27,8 @@ export class TraceWorker {
   private consumerTag: string | undefined;
   private stopped = false;
   cancelled = false;
+  /** the broker cancelled this consumer (its queue was deleted) */
+  onCancelled: ((w: TraceWorker) => void) | undefined;
   private readonly attempts = new Map<string, number>();
   private readonly scriptIndex = new Map<string, number>();
   inProgress = 0;
@@ -35,12 +36,16 @@ export class TraceWorker {
   private readonly unacked = new Map<Channel, Map<number, string>>();
   processed = 0;
 
+  /** this worker's ordered stream of events */
+  private readonly lane: string;
+
   constructor(
     /** the spec with broker (prefixed) names */
     readonly spec: ConsumerSpec,
     private readonly ctx: TraceContext,
-    private readonly failureDefault?: FailureModel,
-  ) {}
+  ) {
+    this.lane = `worker:${spec.id}`;
+  }
 
   get designQueue(): string {
     return this.ctx.back(this.spec.queue);
@@ -56,7 +61,7 @@ export class TraceWorker {
     this.unacked.set(ch, unacked);
     ch.on('close', () => {
       // the broker puts this channel's unacked deliveries back in the queue
-      for (const msgId of unacked.values()) this.ctx.tracker.requeued(msgId, this.designQueue, this.ctx.now());
+      for (const msgId of unacked.values()) this.ctx.emit(this.lane, { kind: 'requeued', msgId, body: '', queue: this.designQueue, consumer: this.spec.id });
       unacked.clear();
       this.unacked.delete(ch);
     });
@@ -65,6 +70,7 @@ export class TraceWorker {
         // basic.cancel: the queue was deleted (or failed over) under us
         this.cancelled = true;
         this.ctx.log.notice({ level: 'warn', code: 'consumer-cancelled', message: `consumer '${this.spec.id}' was cancelled by the broker: queue '${this.designQueue}' was deleted`, t: this.ctx.now() });
+        this.onCancelled?.(this);
         return;
       }
       void this.handle(ch, msg, performance.now());
@@ -76,7 +82,7 @@ export class TraceWorker {
     if (this.pub) return this.pub;
     const p = await this.ctx.conn.createConfirmChannel();
     p.setMaxListeners(0);
-    p.on('return', (m) => this.ctx.onReturn(m as never, { kind: 'consumer', id: this.spec.id }));
+    p.on('return', (m) => this.ctx.hops.onReturn(this.lane, m, { kind: 'consumer', id: this.spec.id }, this.ctx.mandatoryWanted));
     p.on('close', () => {
       if (this.pub === p) this.pub = undefined;
     });
@@ -121,8 +127,8 @@ export class TraceWorker {
     const q = this.designQueue;
     const consumer = this.spec.id;
     if (traced) {
-      ctx.catchUpDeath(msgId, body, headers, msg.fields.redelivered);
       ctx.emit(
+        this.lane,
         {
           kind: 'delivered',
           msgId,
@@ -137,7 +143,7 @@ export class TraceWorker {
           routingKey: msg.fields.exchange === '' ? ctx.back(msg.fields.routingKey) : msg.fields.routingKey,
           exchange: ctx.back(msg.fields.exchange),
         },
-        rxAt,
+        { rxAt },
       );
       this.unacked.get(ch)?.set(msg.fields.deliveryTag, msgId);
     }
@@ -147,8 +153,8 @@ export class TraceWorker {
     if (b.kind === 'worker') {
       if (b.processingMs) await sleep(b.processingMs);
       const run = ctx.nextProcessingAttempt(msgId);
-      let ok = processingSucceeds(b.failure ?? this.failureDefault, { attempt: run, body, messageIndex, random: ctx.random });
-      if (traced) ctx.emit({ kind: 'processed', msgId, body, queue: q, consumer, attempt: run, ok });
+      let ok = processingSucceeds(b.failure ?? ctx.failure, { attempt: run, body, messageIndex, random: () => attemptDraw(ctx.seed, messageIndex, run) });
+      if (traced) ctx.emit(this.lane, { kind: 'processed', msgId, body, queue: q, consumer, attempt: run, ok });
       action = chooseAction(b, view, { ok });
       if (!ok && action.kind === 'retryInProcess') {
         let n = 1;
@@ -158,8 +164,8 @@ export class TraceWorker {
           n += 1;
           const a = ctx.nextProcessingAttempt(msgId);
           if (b.processingMs) await sleep(b.processingMs);
-          ok = processingSucceeds(b.failure ?? this.failureDefault, { attempt: a, body, messageIndex, random: ctx.random });
-          if (traced) ctx.emit({ kind: 'processed', msgId, body, queue: q, consumer, attempt: a, ok });
+          ok = processingSucceeds(b.failure ?? ctx.failure, { attempt: a, body, messageIndex, random: () => attemptDraw(ctx.seed, messageIndex, a) });
+          if (traced) ctx.emit(this.lane, { kind: 'processed', msgId, body, queue: q, consumer, attempt: a, ok });
         }
         action = ok ? (b.onSuccess ?? { kind: 'ack' }) : retry.recover;
       }
@@ -182,17 +188,14 @@ export class TraceWorker {
       case 'ack':
         ch.ack(msg);
         this.settle(ch, msg);
-        if (traced) {
-          ctx.emit({ kind: 'acked', msgId, body, queue: q, consumer });
-          ctx.tracker.ackedFinal.add(msgId);
-        }
+        if (traced) ctx.emit(this.lane, { kind: 'acked', msgId, body, queue: q, consumer });
         return;
       case 'reject':
         ch.reject(msg, false);
         this.settle(ch, msg);
         if (traced) {
-          ctx.emit({ kind: 'rejected', msgId, body, queue: q, consumer });
-          ctx.afterReject(msgId, body, this.spec.queue);
+          ctx.emit(this.lane, { kind: 'rejected', msgId, body, queue: q, consumer });
+          ctx.hops.afterReject(this.lane, msgId, body, this.spec.queue, [msg.fields.routingKey]);
         }
         return;
       case 'requeue':
@@ -201,7 +204,7 @@ export class TraceWorker {
         else ch.nack(msg, false, true);
         this.settle(ch, msg);
         if (traced) {
-          ctx.emit({ kind: 'requeued', msgId, body, queue: q, consumer });
+          ctx.emit(this.lane, { kind: 'requeued', msgId, body, queue: q, consumer });
         }
         return;
       case 'retryInProcess':
@@ -216,7 +219,7 @@ export class TraceWorker {
         headers[MSG_HEADER] = raw[MSG_HEADER];
         const pub = await this.publisher();
         if (traced)
-          ctx.emit({
+          ctx.emit(this.lane, {
             kind: 'published',
             msgId,
             body,
@@ -227,7 +230,7 @@ export class TraceWorker {
             ...(plan.expiration !== undefined ? { expiration: plan.expiration } : {}),
             mandatory: false,
           });
-        ctx.beforePublish(msgId, body, plan.exchange, plan.routingKey, plan.expiration);
+        ctx.hops.beforePublish(this.lane, msgId, body, plan.exchange, plan.routingKey, plan.expiration);
         const outcome = await publishConfirmed(pub, plan.exchange, plan.routingKey, msg.content, {
           headers,
           persistent: msg.properties.deliveryMode === 2,
@@ -236,10 +239,10 @@ export class TraceWorker {
           ...(msg.properties.priority !== undefined ? { priority: msg.properties.priority } : {}),
           ...(msg.properties.messageId !== undefined ? { messageId: msg.properties.messageId } : {}),
         });
-        if (outcome === 'nacked' && traced) ctx.emit({ kind: 'publish-nacked', msgId, body, queue: '', reason: 'overflow' });
+        if (outcome === 'nacked' && traced) ctx.emit(this.lane, { kind: 'publish-nacked', msgId, body, queue: '', reason: 'overflow' });
         ch.ack(msg);
         this.settle(ch, msg);
-        if (traced) ctx.emit({ kind: 'acked', msgId, body, queue: q, consumer });
+        if (traced) ctx.emit(this.lane, { kind: 'acked', msgId, body, queue: q, consumer });
         return;
       }
     }
@@ -268,4 +271,3 @@ export class TraceWorker {
   }
 }
 
-export type { AmqpValue };

@@ -1,5 +1,5 @@
 /** The server's broker API. JSON in, JSON out; errors come back as `{error, field}`. */
-import type { Design, SimEvent } from '@retry-studio/topology-core';
+import type { Design, FailureModel, SimEvent } from '@retry-studio/topology-core';
 
 export class ApiError extends Error {
   constructor(
@@ -30,13 +30,28 @@ export async function call<T>(method: 'GET' | 'POST', path: string, body?: unkno
   } catch {
     if (!res.ok) throw new ApiError(`${res.status} ${res.statusText}`, res.status);
   }
-  if (!res.ok) throw new ApiError(String(json.error ?? `${res.status} ${res.statusText}`), res.status, json.field as string | undefined, json);
+  if (!res.ok)
+    throw new ApiError(
+      String(json.error ?? `${res.status} ${res.statusText}`),
+      res.status,
+      json.field as string | undefined,
+      json,
+    );
   return json as T;
 }
 
 export interface Target {
   broker?: string;
+  /** the broker's management API; without it the server discovers it (and always checks it is the same broker) */
+  managementUrl?: string;
   prefix?: string;
+  vhost?: string;
+}
+
+export interface TriedManagement {
+  baseUrl: string;
+  problem: 'unreachable' | 'refused' | 'not-rabbitmq' | 'other-broker';
+  message: string;
 }
 
 export interface Probe {
@@ -44,10 +59,22 @@ export interface Probe {
   product: string;
   version: string;
   majorMinor: string;
+  clusterName?: string;
+  /** the simulator profile that models this broker */
+  suggestedProfile?: '3.10' | '4.x' | '4.3';
   exchangeTypes: string[];
   plugins: Record<string, boolean>;
   quorum: boolean;
-  management: { available: boolean; baseUrl: string; version?: string; error?: string };
+  management: {
+    available: boolean;
+    baseUrl: string;
+    source?: 'given' | 'env' | 'discovered';
+    version?: string;
+    node?: string;
+    error?: string;
+    tried?: TriedManagement[];
+    ms?: number;
+  };
 }
 
 export type PlanStatus = 'create' | 'unchanged' | 'conflict' | 'unsupported';
@@ -78,7 +105,12 @@ export interface PlanResponse {
 }
 export interface DeployResponse extends PlanResponse {
   error?: string;
-  result: { ok: boolean; applied?: unknown[]; skipped?: Array<{ kind: string; name: string; status: string; message?: string }>; failure?: { kind: string; name: string; brokerMessage: string } };
+  result: {
+    ok: boolean;
+    applied?: unknown[];
+    skipped?: Array<{ kind: string; name: string; status: string; message?: string }>;
+    failure?: { kind: string; name: string; brokerMessage: string };
+  };
 }
 export type TeardownResponse = {
   ok: true;
@@ -101,22 +133,43 @@ export interface Difference {
   predicted?: string;
   actual?: string;
   at?: { t: number; seq: number };
+  /** the hop where they part */
+  where?: { exchange?: string; queue?: string };
 }
 export interface PredictionResponse {
-  comparison: { messagesCompared: number; matching: number; firstDifference?: Difference; differences: Difference[]; note?: string };
+  comparison: {
+    messagesCompared: number;
+    matching: number;
+    firstDifference?: Difference;
+    differences: Difference[];
+    note?: string;
+  };
   predicted?: SimEvent[];
   note?: string;
 }
 
-const q = (t: Target) => (t.broker ? `?url=${encodeURIComponent(t.broker)}` : '');
-const clean = (t: Target) => ({ ...(t.broker ? { broker: t.broker } : {}), ...(t.prefix ? { prefix: t.prefix } : {}) });
+const q = (t: Target) => {
+  const p = new URLSearchParams();
+  if (t.broker) p.set('url', t.broker);
+  if (t.managementUrl) p.set('managementUrl', t.managementUrl);
+  const s = p.toString();
+  return s ? `?${s}` : '';
+};
+const clean = (t: Target) => ({
+  ...(t.broker ? { broker: t.broker } : {}),
+  ...(t.managementUrl ? { managementUrl: t.managementUrl } : {}),
+  ...(t.prefix ? { prefix: t.prefix } : {}),
+  ...(t.vhost ? { vhost: t.vhost } : {}),
+});
 
 export const api = {
   probe: (t: Target) => call<Probe>('GET', `/api/broker${q(t)}`),
   plan: (design: Design, t: Target) => call<PlanResponse>('POST', '/api/plan', { design, ...clean(t) }),
   deploy: (design: Design, t: Target) => call<DeployResponse>('POST', '/api/deploy', { design, ...clean(t) }),
-  teardown: (designName: string, t: Target, force = false) => call<TeardownResponse>('POST', '/api/teardown', { designName, ...clean(t), ...(force ? { force: true } : {}) }),
-  trace: (design: Design, t: Target, messages: number) => call<TraceStart>('POST', '/api/trace', { design, ...clean(t), messages, predict: true }),
+  teardown: (designName: string, t: Target, force = false) =>
+    call<TeardownResponse>('POST', '/api/teardown', { designName, ...clean(t), ...(force ? { force: true } : {}) }),
+  trace: (design: Design, t: Target, run: { messages: number; failure: FailureModel; seed: number }) =>
+    call<TraceStart>('POST', '/api/trace', { design, ...clean(t), ...run, predict: true }),
   prediction: (id: string) => call<PredictionResponse>('GET', `/api/trace/${encodeURIComponent(id)}/prediction`),
   stopTrace: (id: string) => call<unknown>('POST', `/api/trace/${encodeURIComponent(id)}/stop`, {}),
 };

@@ -21,6 +21,7 @@ import { env } from '../commands/env';
 import { OverlayHost } from './OverlayHost';
 import { useLintFindings } from '../panels/useLint';
 import { useInspectedPath } from './useInspectedPath';
+import { readableFit } from './readableFit';
 
 export const PALETTE_MIME = 'application/x-retry-studio-node';
 
@@ -56,9 +57,15 @@ export function Canvas() {
     };
   }, [rf]);
 
+  const box = useRef<HTMLDivElement>(null);
+  const openingView = useCallback(() => {
+    const el = box.current;
+    if (useApp.getState().fitAll) void rf.fitView({ padding: 0.15, maxZoom: 1.2 });
+    else if (el) readableFit(rf, { width: el.clientWidth, height: el.clientHeight });
+  }, [rf]);
   useEffect(() => {
-    if (fitRequest) requestAnimationFrame(() => requestAnimationFrame(() => void rf.fitView({ padding: 0.15, maxZoom: 1.2 })));
-  }, [fitRequest, rf]);
+    if (fitRequest) requestAnimationFrame(() => requestAnimationFrame(openingView));
+  }, [fitRequest, openingView]);
 
   const onNodesChange = useCallback((changes: NodeChange<DesignNode>[]) => {
     const s = useApp.getState();
@@ -120,7 +127,7 @@ export function Canvas() {
   );
 
   return (
-    <div data-testid="canvas" className="relative h-full w-full" onDragOver={onDragOver} onDrop={onDrop}>
+    <div ref={box} data-testid="canvas" className="relative h-full w-full" onDragOver={onDragOver} onDrop={onDrop}>
       <ReactFlow<DesignNode, DesignEdge>
         nodes={nodes}
         edges={edges}
@@ -135,10 +142,9 @@ export function Canvas() {
         minZoom={0.05}
         maxZoom={2}
         defaultViewport={{ x: 40, y: 40, zoom: 1 }}
-        onInit={(inst) => {
+        onInit={() => {
           // fit once at start when there is something to fit (never on the first drop into an empty canvas)
-          if (useApp.getState().design.topology.queues.length + useApp.getState().design.topology.exchanges.length > 0)
-            requestAnimationFrame(() => void inst.fitView({ padding: 0.15, maxZoom: 1.2 }));
+          if (useApp.getState().design.topology.queues.length + useApp.getState().design.topology.exchanges.length > 0) requestAnimationFrame(openingView);
         }}
         colorMode="dark"
         proOptions={{ hideAttribution: true }}

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { BaseEdge, EdgeLabelRenderer, Position, type EdgeProps } from '@xyflow/react';
 import type { DesignEdge as DesignEdgeT } from '../graph/flowTypes';
-import { cubicMid, cubicPath, edgeCubic, type Side } from '../graph/bezier';
+import { cubicAt, cubicPath, edgeCubic, type Side } from '../graph/bezier';
 import type { EdgeKind } from '../model/edgeIds';
 
 const SIDE: Record<Position, Side> = { left: 'left', right: 'right', top: 'top', bottom: 'bottom' };
@@ -20,7 +20,9 @@ export const DesignEdge = memo(function DesignEdge(props: EdgeProps<DesignEdgeT>
   const c = edgeCubic(sourceX, sourceY, SIDE[sourcePosition], targetX, targetY, SIDE[targetPosition]);
   const kind = data?.kind ?? 'binding';
   const look = EDGE_STYLE[kind];
-  const mid = cubicMid(c);
+  const mid = { x: 0, y: 0 };
+  cubicAt(c, data?.labelT ?? 0.5, mid);
+  mid.y += data?.labelDy ?? 0;
   const stroke = data?.onPath ? '#fbbf24' : selected ? '#f8fafc' : look.stroke;
   return (
     <>
@@ -34,7 +36,7 @@ export const DesignEdge = memo(function DesignEdge(props: EdgeProps<DesignEdgeT>
         <EdgeLabelRenderer>
           <div
             data-testid={`edge-label-${kind}`}
-            className={`nodrag nopan pointer-events-auto absolute rounded bg-slate-950/85 px-1 text-[10px] ${look.text}`}
+            className={`nodrag nopan pointer-events-auto absolute rounded bg-slate-950/85 px-1 text-[11px] ${look.text}`}
             style={{ transform: `translate(-50%, -50%) translate(${mid.x}px, ${mid.y}px)` }}
           >
             {data.label}

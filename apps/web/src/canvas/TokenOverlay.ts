@@ -164,7 +164,9 @@ export class TokenOverlay {
     const ctx = this.ctx;
     const p = this.player.p;
     const inspected = this.src.inspected();
-    const waits: Array<[number, number, number, number]> = [];
+    const waits: Array<[number, number, number]> = [];
+    /** per waiting node: the soonest deadline and how many wait there (one countdown per node, never one per token) */
+    const waitsByNode = new Map<string, { next: number; n: number }>();
     let special: { x: number; y: number } | null = null;
     let count = 0;
     const img = sprite(color);
@@ -178,7 +180,15 @@ export class TokenOverlay {
       }
       count++;
       ctx.drawImage(img, pos.x - 6, pos.y - 6, 12, 12);
-      if (pos.wait !== undefined && this.detailed) waits.push([pos.x, pos.y, pos.wait, pos.remaining ?? 0]);
+      if (pos.wait !== undefined && this.detailed) {
+        waits.push([pos.x, pos.y, pos.wait]);
+        const w = waitsByNode.get(pos.node!);
+        const rem = pos.remaining ?? 0;
+        if (w) {
+          w.n++;
+          w.next = Math.min(w.next, rem);
+        } else waitsByNode.set(pos.node!, { next: rem, n: 1 });
+      }
       if (tr.msgId === inspected) special = { x: pos.x, y: pos.y };
     }
     // TTL / delay waits: a ring that closes as the deadline nears
@@ -191,11 +201,7 @@ export class TokenOverlay {
         ctx.arc(x, y, 9, -Math.PI / 2, -Math.PI / 2 + Math.PI * 2 * f);
       }
       ctx.stroke();
-      if (waits.length <= 40) {
-        ctx.fillStyle = '#fde68a';
-        ctx.font = '10px ui-monospace, monospace';
-        for (const [x, y, , rem] of waits) ctx.fillText(`${fmtMs(rem)}`, x + 12, y - 8);
-      }
+      this.drawCountdowns(waitsByNode, lane);
     }
     if (drops.length) {
       ctx.strokeStyle = '#ef4444';
@@ -224,7 +230,7 @@ export class TokenOverlay {
     tr: MessageTrack,
     p: number,
     lane: number,
-  ): { x: number; y: number; wait?: number; remaining?: number; dropped?: boolean } | undefined {
+  ): { x: number; y: number; wait?: number; remaining?: number; dropped?: boolean; node?: string } | undefined {
     const stops = tr.stops;
     if (!stops.length || p < stops[0]!.arrive) return undefined;
     if (p > tr.end && tr.fate !== 'resting' && tr.fate !== 'inflight') {
@@ -264,10 +270,32 @@ export class TokenOverlay {
     if (here.until !== undefined && next) {
       const depart = next.arrive - HOP_MS_OF(next, here);
       const f = Math.max(0, Math.min(1, (p - here.arrive) / Math.max(1, depart - here.arrive)));
-      return { x, y, wait: f, remaining: (here.until - here.t) * (1 - f) };
+      return { x, y, wait: f, remaining: (here.until - here.t) * (1 - f), node: here.node };
     }
-    if (here.until !== undefined && !next) return { x, y, wait: 0, remaining: here.until - here.t };
+    if (here.until !== undefined && !next) return { x, y, wait: 0, remaining: here.until - here.t, node: here.node };
     return { x, y };
+  }
+
+  /**
+   * One countdown per waiting node, under the node's right end (the simulated run's row above the
+   * live one's): tokens waiting side by side used to print their countdowns over each other.
+   */
+  private drawCountdowns(byNode: ReadonlyMap<string, { next: number; n: number }>, lane: number): void {
+    const ctx = this.ctx;
+    ctx.font = '11px ui-monospace, monospace';
+    const row = lane > 0 ? 1 : 0;
+    for (const [node, w] of byNode) {
+      const pos = this.src.nodePos(node);
+      if (!pos) continue;
+      const text = `${fmtMs(w.next)} left${w.n > 1 ? ` · ${w.n} waiting` : ''}`;
+      const width = ctx.measureText(text).width + 8;
+      const x = pos.x + NODE_W - width;
+      const y = pos.y + NODE_H + 4 + row * 17;
+      ctx.fillStyle = 'rgba(2,6,23,0.85)';
+      ctx.fillRect(x, y, width, 15);
+      ctx.fillStyle = '#fde68a';
+      ctx.fillText(text, x + 4, y + 11);
+    }
   }
 
   private drawDivergence(): void {

@@ -33,7 +33,7 @@ function LintMarker({ data }: { data: DesignNode['data'] }) {
     <span
       data-testid="lint-marker"
       title={`${data.lintCount} lint finding(s)`}
-      className={`absolute -top-2 -left-2 ${tone} text-white text-[10px] font-bold rounded-full w-5 h-5 flex items-center justify-center shadow`}
+      className={`absolute -top-2 -left-2 ${tone} text-white text-[11px] font-bold rounded-full w-5 h-5 flex items-center justify-center shadow`}
     >
       {data.lint === 'error' ? '!' : data.lintCount}
     </span>
@@ -74,7 +74,7 @@ export const ExchangeNode = memo(function ExchangeNode({ data, selected }: NodeP
           {data.def.name || '(default)'}
         </span>
       </div>
-      <div className="mt-1 flex flex-wrap gap-1 text-[10px]">
+      <div className="mt-1 flex flex-wrap gap-1 text-[11px]">
         <span className="rounded border border-slate-600 px-1 text-slate-300">{look.label} exchange</span>
         {typeof delayedType === 'string' && <span className="rounded border border-pink-500/40 px-1 text-pink-200">as {delayedType}</span>}
         {typeof ae === 'string' && <span className="rounded border border-orange-500/40 px-1 text-orange-200">AE {ae}</span>}
@@ -106,7 +106,7 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
           {data.def.name}
         </span>
       </div>
-      <div className="mt-1 flex flex-wrap gap-1 overflow-hidden text-[10px]" style={{ maxHeight: 32 }}>
+      <div className="mt-1 flex flex-wrap gap-x-1 gap-y-0.5 overflow-hidden text-[11px] leading-[13px]" style={{ maxHeight: 32 }}>
         {chips.map((c) => (
           <span key={c.title} title={c.title} className={`rounded border px-1 ${CHIP_TONE[c.tone]}`}>
             {c.label}
@@ -136,7 +136,7 @@ export const ConsumerNode = memo(function ConsumerNode({ data, selected }: NodeP
         <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-xs">⚙</span>
         <span className="truncate text-[13px] font-semibold">{data.def.label ?? data.def.id}</span>
       </div>
-      <div className="mt-0.5 text-[10px] leading-tight text-emerald-200/90">
+      <div className="mt-0.5 text-[11px] leading-tight text-emerald-200/90">
         {lines.slice(0, 2).map((l, i) => (
           <div key={i} className="truncate">
             {l}
@@ -163,7 +163,7 @@ export const PublisherNode = memo(function PublisherNode({ data, selected }: Nod
         <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-sky-600 text-xs">✉</span>
         <span className="truncate text-[13px] font-semibold">{data.def.label ?? data.def.id}</span>
       </div>
-      <div className="mt-0.5 truncate text-[10px] text-sky-200/90">
+      <div className="mt-0.5 truncate text-[11px] text-sky-200/90">
         → {data.def.exchange || '(default)'} · {data.def.routingKey || '(no key)'}
       </div>
       <Handle type="source" position={Position.Right} id="out" className={handleCls} />

@@ -3,6 +3,7 @@ import { deleteElements, duplicateNodes, moveNodes } from '../model/designEdit';
 import { parseNodeId } from '../model/nodeIds';
 import { layoutDesign } from '../graph/autoLayout';
 import { player } from '../sim/player';
+import { emptyDesign } from '../model/emptyDesign';
 import { mod, register } from './registry';
 
 export const undo = register({
@@ -60,6 +61,16 @@ export const duplicate = register({
   },
 });
 
+/** A blank canvas as a new named design; the open one stays stored and Ctrl+Z comes back to it. */
+export const newDesign = register({
+  id: 'newDesign',
+  label: 'New blank design',
+  perform: ({ store }) => {
+    store.getState().loadDesign(emptyDesign(), { pristine: true });
+    store.getState().setView('designer');
+  },
+});
+
 export const selectAll = register({
   id: 'selectAll',
   label: 'Select all',
@@ -113,6 +124,17 @@ export const playPause = register({
     if (!player.plans.sim && !player.plans.live) store.getState().runSimulation();
     if (player.playing) player.pause();
     else player.play();
+  },
+});
+
+/** Runs the simulation and plays it from the start. */
+export const simulate = register({
+  id: 'simulate',
+  label: 'Simulate',
+  icon: '▶',
+  perform: ({ store }) => {
+    store.getState().runSimulation();
+    if (store.getState().simEvents) player.play();
   },
 });
 

@@ -47,10 +47,3 @@ export function cubicAt(c: Cubic, u: number, out: { x: number; y: number }): voi
   out.x = a * c.x0 + b * c.x1 + d * c.x2 + e * c.x3;
   out.y = a * c.y0 + b * c.y1 + d * c.y2 + e * c.y3;
 }
-
-/** The label point (u = 0.5). */
-export function cubicMid(c: Cubic): { x: number; y: number } {
-  const o = { x: 0, y: 0 };
-  cubicAt(c, 0.5, o);
-  return o;
-}

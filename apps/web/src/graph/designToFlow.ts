@@ -7,6 +7,8 @@ import type { Design } from '@retry-studio/topology-core';
 import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId } from '../model/nodeIds';
 import { edgeIdOf } from '../model/edgeIds';
 import { republishTargets } from '../model/designEdit';
+import { edgeCubic, type Cubic } from './bezier';
+import { placeLabels, type LabelSpot } from './labelPlacement';
 import { NODE_H, NODE_W, type DesignEdge, type DesignNode, type DesignNodeData, type Severity } from './flowTypes';
 
 export interface Decorations {
@@ -21,12 +23,13 @@ export const NO_DECORATIONS: Decorations = { selected: new Set(), lint: new Map(
 export class FlowMapper {
   private nodes = new Map<string, DesignNode>();
   private edges = new Map<string, DesignEdge>();
+  private spots: { inputs: readonly unknown[]; map: Map<string, LabelSpot> } | null = null;
 
   nodesOf(design: Design, deco: Decorations = NO_DECORATIONS): DesignNode[] {
     const out: DesignNode[] = [];
     const next = new Map<string, DesignNode>();
     const push = (id: string, data: DesignNodeData, fallbackIndex: number) => {
-      const position = design.layout?.[id] ?? { x: 40 + (fallbackIndex % 5) * 240, y: 40 + Math.floor(fallbackIndex / 5) * 120 };
+      const position = positionOf(design, id, fallbackIndex);
       const selected = deco.selected.has(id);
       const lint = deco.lint.get(id);
       const onPath = deco.pathNodes.has(id);
@@ -118,9 +121,14 @@ export class FlowMapper {
         }
       }
     }
+    // placement depends on positions and labels only: selection, lint or path changes reuse it
+    const inputs = [design.layout, design.topology, design.consumers, design.publishers] as const;
+    if (!this.spots || this.spots.inputs.some((v, i) => v !== inputs[i])) this.spots = { inputs, map: labelSpots(design, raw) };
+    const spots = this.spots.map;
     const next = new Map<string, DesignEdge>();
     const out: DesignEdge[] = [];
     for (const e of raw) {
+      const spot = spots.get(e.id);
       const selected = deco.selected.has(e.id);
       const onPath = deco.pathEdges.has(e.id) || deco.pathEdges.has(`${e.source}>${e.target}`);
       const prev = this.edges.get(e.id);
@@ -129,6 +137,8 @@ export class FlowMapper {
         prev.source === e.source &&
         prev.target === e.target &&
         prev.data?.label === e.data?.label &&
+        prev.data?.labelT === spot?.t &&
+        prev.data?.labelDy === spot?.dy &&
         !!prev.selected === selected &&
         !!prev.data?.onPath === onPath
       ) {
@@ -136,13 +146,42 @@ export class FlowMapper {
         out.push(prev);
         continue;
       }
-      const edge: DesignEdge = { ...e, selected, data: { ...e.data!, onPath } };
+      const edge: DesignEdge = { ...e, selected, data: { ...e.data!, onPath, ...(spot ? { labelT: spot.t, labelDy: spot.dy } : {}) } };
       next.set(e.id, edge);
       out.push(edge);
     }
     this.edges = next;
     return out;
   }
+}
+
+/** Where a node is drawn: its saved position, else a grid slot by its place in the design. */
+function positionOf(design: Design, id: string, fallbackIndex: number): { x: number; y: number } {
+  return design.layout?.[id] ?? { x: 40 + (fallbackIndex % 5) * 240, y: 40 + Math.floor(fallbackIndex / 5) * 120 };
+}
+
+/** Label spots for the edges, on the curves the edges will draw (handles: out right, ae bottom, in left). */
+function labelSpots(design: Design, edges: ReadonlyArray<Omit<DesignEdge, 'selected'>>): Map<string, LabelSpot> {
+  const pos = new Map<string, { x: number; y: number }>();
+  const ids = [
+    ...design.publishers.map((p) => publisherNodeId(p.id)),
+    ...design.topology.exchanges.map((x) => exchangeNodeId(x.name)),
+    ...design.topology.queues.map((q) => queueNodeId(q.name)),
+    ...design.consumers.map((c) => consumerNodeId(c.id)),
+  ];
+  ids.forEach((id, i) => pos.set(id, positionOf(design, id, i)));
+  const curves: Array<{ id: string; label: string; cubic: Cubic }> = [];
+  for (const e of edges) {
+    const a = pos.get(e.source);
+    const b = pos.get(e.target);
+    if (!a || !b || !e.data?.label) continue;
+    const cubic =
+      e.sourceHandle === 'ae'
+        ? edgeCubic(a.x + NODE_W / 2, a.y + NODE_H, 'bottom', b.x, b.y + NODE_H / 2, 'left')
+        : edgeCubic(a.x + NODE_W, a.y + NODE_H / 2, 'right', b.x, b.y + NODE_H / 2, 'left');
+    curves.push({ id: e.id, label: e.data.label, cubic });
+  }
+  return placeLabels(curves, [...pos.values()].map((p) => ({ x: p.x, y: p.y, w: NODE_W, h: NODE_H })));
 }
 
 function bindingLabel(b: Design['topology']['bindings'][number]): string {

@@ -29,6 +29,9 @@ export interface DesignEdgeData extends Record<string, unknown> {
   kind: EdgeKind;
   label: string;
   onPath?: boolean;
+  /** where the label sits on the curve (0..1) and above/below it, chosen so labels do not stack */
+  labelT?: number;
+  labelDy?: number;
 }
 
 export type DesignEdge = Edge<DesignEdgeData, 'design'>;

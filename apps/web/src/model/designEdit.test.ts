@@ -1,8 +1,8 @@
 // @vitest-environment node
 // (these tests need no DOM: the node environment starts faster than jsdom)
 import { describe, expect, it } from 'vitest';
-import { validateDesign } from '@retry-studio/topology-core';
-import { addNode, connect, deleteElements, duplicateNodes, renameNode } from './designEdit';
+import { buildTemplate, validateDesign } from '@retry-studio/topology-core';
+import { addNode, connect, deleteElements, duplicateNodes, renameNode, updateQueue } from './designEdit';
 import { emptyDesign } from './emptyDesign';
 import { dlxTtlRetry } from '../fixtures/designs';
 import { edgeIdOf } from './edgeIds';
@@ -23,6 +23,13 @@ describe('connect decides the edge kind from the two ends', () => {
     if ('error' in r) throw new Error(r.error);
     expect(r.kind).toBe('binding');
     expect(r.design.topology.bindings).toEqual([{ source: 'direct', destination: 'queue', destination_type: 'queue', routing_key: 'queue' }]);
+  });
+
+  it('the key derived from the queue name follows a rename of the queue (issue 13)', () => {
+    const r = connect(base(), 'exchange:direct', 'queue:queue');
+    if ('error' in r) throw new Error(r.error);
+    const renamed = renameNode(r.design, 'queue:queue', 'orders.q');
+    expect(renamed.ok && renamed.design.topology.bindings).toEqual([{ source: 'direct', destination: 'orders.q', destination_type: 'queue', routing_key: 'orders.q' }]);
   });
 
   it('fanout bindings get an empty key', () => {
@@ -91,12 +98,27 @@ describe('delete, rename, duplicate keep references whole', () => {
   });
 
   it('renaming an exchange follows bindings, DLX arguments, publishers and layout', () => {
-    const d = renameNode(dlxTtlRetry(), 'exchange:work', 'orders');
+    const r = renameNode(dlxTtlRetry(), 'exchange:work', 'orders');
+    if (!r.ok) throw new Error(r.error.message);
+    const d = r.design;
     expect(d.topology.bindings[0]!.source).toBe('orders');
     expect(d.topology.queues.find((q) => q.name === 'wait.q')!.arguments?.['x-dead-letter-exchange']).toBe('orders');
     expect(d.publishers[0]!.exchange).toBe('orders');
     expect(d.layout?.['exchange:orders']).toEqual(dlxTtlRetry().layout?.['exchange:work']);
     expect(validateDesign(d).ok).toBe(true);
+  });
+
+  it('renaming the template queue renames its counter, DLRK and binding key in one edit; taken or invalid names are refused', () => {
+    const built = buildTemplate('dlx-ttl-wait-queue');
+    if (!built.ok) throw new Error('template');
+    const t = built.template.design;
+    const r = renameNode(t, 'queue:orders.q', 'orders.work');
+    if (!r.ok) throw new Error(r.error.message);
+    expect(JSON.stringify(r.design)).not.toContain('"orders.q"');
+    expect(renameNode(t, 'queue:orders.q', 'orders.wait')).toMatchObject({ ok: false, error: { path: 'topology.queues[1].name' } });
+    expect(renameNode(t, 'queue:orders.q', '')).toMatchObject({ ok: false, error: { path: 'topology.queues[0].name' } });
+    // a refused rename inside a field edit keeps the old name and touches no other queue
+    expect(updateQueue(t, 'orders.q', { ...t.topology.queues[0]!, name: 'orders.wait' }).topology.queues.map((q) => q.name)).toEqual(['orders.q', 'orders.wait', 'orders.parking']);
   });
 
   it('duplicate copies nodes with new names and the bindings among them', () => {
@@ -125,6 +147,7 @@ describe('half-written behaviours never break the canvas', () => {
     expect(behaviourLines({} as never)).toEqual(['(not a known behaviour kind)']);
     const d = dlxTtlRetry();
     const withBad = { ...d, consumers: [{ ...d.consumers[0]!, behaviour: { kind: 'nope' } as never }] };
-    expect(renameNode(withBad, 'exchange:work', 'w2').consumers[0]!.behaviour).toEqual({ kind: 'nope' });
+    const r = renameNode(withBad, 'exchange:work', 'w2');
+    expect(r.ok && r.design.consumers[0]!.behaviour).toEqual({ kind: 'nope' });
   });
 });

@@ -15,7 +15,9 @@ import type {
   NodePosition,
   PublisherSpec,
   QueueDef,
+  ValidationIssue,
 } from '@retry-studio/topology-core';
+import { renameNode as renameInCore } from '@retry-studio/topology-core';
 import { nodeIdOf, parseNodeId, type NodeKind } from './nodeIds';
 import { edgeIdOf, parseEdgeId, type EdgeKind } from './edgeIds';
 
@@ -300,61 +302,28 @@ function withRepublish(b: ConsumerBehaviour, exchange: string): ConsumerBehaviou
   }
 }
 
-/** Renames an exchange or queue (or re-ids a consumer/publisher) and follows every reference. */
-export function renameNode(design: Design, nodeId: string, next: string): Design {
+export type RenameOutcome = { readonly ok: true; readonly design: Design } | { readonly ok: false; readonly error: ValidationIssue };
+
+/**
+ * Renames an exchange or queue through the core's renameNode (every reference follows: bindings
+ * and binding keys equal to the queue's name, dead-letter settings, counters, republish targets,
+ * policies, publishers, layout), or re-ids a consumer/publisher. One design out: one undo step.
+ */
+export function renameNode(design: Design, nodeId: string, next: string): RenameOutcome {
   const p = parseNodeId(nodeId);
-  if (!p || p.key === next) return design;
+  if (!p || p.key === next) return { ok: true, design };
+  if (p.kind === 'exchange' || p.kind === 'queue') return renameInCore(design, p.kind, p.key, next);
+  const list = p.kind === 'consumer' ? 'consumers' : 'publishers';
+  const taken = p.kind === 'consumer' ? hasConsumer(design, next) : hasPublisher(design, next);
+  if (next === '' || taken)
+    return { ok: false, error: { path: `${list}.id`, code: next === '' ? 'field-type' : 'duplicate-id', message: next === '' ? 'the id cannot be empty' : `a ${p.kind} with id "${next}" exists` } };
   const layout = { ...(design.layout ?? {}) };
   const pos = layout[nodeId];
   delete layout[nodeId];
   if (pos) layout[nodeIdOf(p.kind, next)] = pos;
-  const t = design.topology;
   const old = p.key;
-  switch (p.kind) {
-    case 'exchange': {
-      const ren = (n: string) => (n === old ? next : n);
-      return {
-        ...design,
-        layout,
-        topology: {
-          ...t,
-          exchanges: t.exchanges.map((x) => ({
-            ...x,
-            name: ren(x.name),
-            ...(x.arguments?.['alternate-exchange'] === old ? { arguments: { ...x.arguments, 'alternate-exchange': next } } : {}),
-          })),
-          queues: t.queues.map((q) =>
-            q.arguments?.['x-dead-letter-exchange'] === old ? { ...q, arguments: { ...q.arguments, 'x-dead-letter-exchange': next } } : q,
-          ),
-          bindings: t.bindings.map((b) => ({
-            ...b,
-            source: ren(b.source),
-            destination: b.destination_type === 'exchange' ? ren(b.destination) : b.destination,
-          })),
-        },
-        publishers: design.publishers.map((pb) => (pb.exchange === old ? { ...pb, exchange: next } : pb)),
-        consumers: design.consumers.map((c) => ({
-          ...c,
-          behaviour: mapActions(c.behaviour, (a) => (a.kind === 'republish' && a.exchange === old ? { ...a, exchange: next } : a)),
-        })),
-      };
-    }
-    case 'queue':
-      return {
-        ...design,
-        layout,
-        topology: {
-          ...t,
-          queues: t.queues.map((q) => (q.name === old ? { ...q, name: next } : q)),
-          bindings: t.bindings.map((b) => (b.destination_type === 'queue' && b.destination === old ? { ...b, destination: next } : b)),
-        },
-        consumers: design.consumers.map((c) => (c.queue === old ? { ...c, queue: next } : c)),
-      };
-    case 'consumer':
-      return { ...design, layout, consumers: design.consumers.map((c) => (c.id === old ? { ...c, id: next } : c)) };
-    case 'publisher':
-      return { ...design, layout, publishers: design.publishers.map((pb) => (pb.id === old ? { ...pb, id: next } : pb)) };
-  }
+  if (p.kind === 'consumer') return { ok: true, design: { ...design, layout, consumers: design.consumers.map((c) => (c.id === old ? { ...c, id: next } : c)) } };
+  return { ok: true, design: { ...design, layout, publishers: design.publishers.map((pb) => (pb.id === old ? { ...pb, id: next } : pb)) } };
 }
 
 /** Copies nodes (and the bindings among them) with fresh names, offset so both stay visible. */
@@ -419,24 +388,30 @@ export function moveNodes(design: Design, moves: ReadonlyArray<{ id: string; pos
   return { ...design, layout };
 }
 
+/** The design renamed and the name to apply the edit under: the old one when the rename is refused (the name field shows why). */
+function renamedOr(design: Design, kind: NodeKind, from: string, to: string): { d: Design; name: string } {
+  const r = renameNode(design, nodeIdOf(kind, from), to);
+  return r.ok ? { d: r.design, name: to } : { d: design, name: from };
+}
+
 export function updateExchange(design: Design, name: string, next: ExchangeDef): Design {
-  const d = next.name !== name ? renameNode(design, nodeIdOf('exchange', name), next.name) : design;
-  return { ...d, topology: { ...d.topology, exchanges: d.topology.exchanges.map((x) => (x.name === next.name ? next : x)) } };
+  const { d, name: n } = renamedOr(design, 'exchange', name, next.name);
+  return { ...d, topology: { ...d.topology, exchanges: d.topology.exchanges.map((x) => (x.name === n ? { ...next, name: n } : x)) } };
 }
 
 export function updateQueue(design: Design, name: string, next: QueueDef): Design {
-  const d = next.name !== name ? renameNode(design, nodeIdOf('queue', name), next.name) : design;
-  return { ...d, topology: { ...d.topology, queues: d.topology.queues.map((q) => (q.name === next.name ? next : q)) } };
+  const { d, name: n } = renamedOr(design, 'queue', name, next.name);
+  return { ...d, topology: { ...d.topology, queues: d.topology.queues.map((q) => (q.name === n ? { ...next, name: n } : q)) } };
 }
 
 export function updateConsumer(design: Design, id: string, next: ConsumerSpec): Design {
-  const d = next.id !== id ? renameNode(design, nodeIdOf('consumer', id), next.id) : design;
-  return { ...d, consumers: d.consumers.map((c) => (c.id === next.id ? next : c)) };
+  const { d, name: n } = renamedOr(design, 'consumer', id, next.id);
+  return { ...d, consumers: d.consumers.map((c) => (c.id === n ? { ...next, id: n } : c)) };
 }
 
 export function updatePublisher(design: Design, id: string, next: PublisherSpec): Design {
-  const d = next.id !== id ? renameNode(design, nodeIdOf('publisher', id), next.id) : design;
-  return { ...d, publishers: d.publishers.map((p) => (p.id === next.id ? next : p)) };
+  const { d, name: n } = renamedOr(design, 'publisher', id, next.id);
+  return { ...d, publishers: d.publishers.map((p) => (p.id === n ? { ...next, id: n } : p)) };
 }
 
 export function updateBinding(design: Design, edgeId: string, next: BindingDef): Design {

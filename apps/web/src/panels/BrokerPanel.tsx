@@ -1,7 +1,17 @@
 import { useState } from 'react';
 import { compilePortable } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
-import { api, ApiError, maskUrl, type PlanItem, type PlanResponse, type Probe, type TeardownResponse } from '../broker/api';
+import {
+  api,
+  ApiError,
+  maskUrl,
+  type PlanItem,
+  type PlanResponse,
+  type Probe,
+  type TeardownResponse,
+} from '../broker/api';
+import { recallBroker, rememberBroker } from '../broker/brokerMemory';
+import { brokerTarget } from '../broker/target';
 
 type Busy = null | 'probe' | 'plan' | 'deploy' | 'teardown';
 
@@ -15,21 +25,33 @@ const STATUS_TONE: Record<string, string> = {
 export function BrokerPanel() {
   const url = useApp((s) => s.brokerUrl);
   const prefix = useApp((s) => s.deployPrefix);
+  const managementUrl = useApp((s) => s.managementUrl);
+  const vhost = useApp((s) => s.deployVhost);
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState<Busy>(null);
   const [error, setError] = useState<string | null>(null);
   const [probe, setProbe] = useState<Probe | null>(null);
   const [plan, setPlan] = useState<PlanResponse | null>(null);
   const [applied, setApplied] = useState<string | null>(null);
-  const [confirmTeardown, setConfirmTeardown] = useState<null | { refused?: Array<{ queue: string; messages: number; consumers: number }> }>(null);
+  const [confirmTeardown, setConfirmTeardown] = useState<null | {
+    refused?: Array<{ queue: string; messages: number; consumers: number }>;
+  }>(null);
   const [torn, setTorn] = useState<TeardownResponse | null>(null);
-  const target = () => ({ broker: url.trim() || undefined, prefix: prefix || undefined });
+  const target = () => brokerTarget(useApp.getState());
+  /** a broker URL brings back the management URL, prefix and vhost last used with it */
+  const setUrl = (brokerUrl: string) => useApp.getState().setBroker({ brokerUrl, ...recallBroker(brokerUrl) });
 
   const run = async (what: Exclude<Busy, null>, f: () => Promise<void>) => {
     setBusy(what);
     setError(null);
     try {
       await f();
+      const s = useApp.getState();
+      rememberBroker(s.brokerUrl, {
+        managementUrl: s.managementUrl,
+        deployPrefix: s.deployPrefix,
+        deployVhost: s.deployVhost,
+      });
     } catch (e) {
       setError(e instanceof ApiError ? `${e.message}${e.field ? ` (${e.field})` : ''}` : (e as Error).message);
     } finally {
@@ -49,7 +71,9 @@ export function BrokerPanel() {
         const r = await api.deploy(useApp.getState().design, target());
         setPlan(r);
         const skipped = r.result.skipped?.length ?? 0;
-        setApplied(`Applied to ${r.target.vhost} with prefix “${r.target.prefix}”.${skipped ? ` ${skipped} object(s) left alone (conflict or unsupported).` : ''}`);
+        setApplied(
+          `Applied to ${r.target.vhost} with prefix “${r.target.prefix}”.${skipped ? ` ${skipped} object(s) left alone (conflict or unsupported).` : ''}`,
+        );
       } catch (e) {
         if (e instanceof ApiError && e.body?.result) setApplied(null);
         throw e;
@@ -61,8 +85,15 @@ export function BrokerPanel() {
       let refused: Array<{ queue: string; messages: number; consumers: number }> | undefined;
       try {
         const p = await api.plan(useApp.getState().design, target());
-        const busyQueues = p.plan.items.filter((i) => i.kind === 'queue' && i.actual && ((i.actual.messages ?? 0) > 0 || (i.actual.consumers ?? 0) > 0));
-        if (busyQueues.length) refused = busyQueues.map((i) => ({ queue: i.name, messages: i.actual?.messages ?? 0, consumers: i.actual?.consumers ?? 0 }));
+        const busyQueues = p.plan.items.filter(
+          (i) => i.kind === 'queue' && i.actual && ((i.actual.messages ?? 0) > 0 || (i.actual.consumers ?? 0) > 0),
+        );
+        if (busyQueues.length)
+          refused = busyQueues.map((i) => ({
+            queue: i.name,
+            messages: i.actual?.messages ?? 0,
+            consumers: i.actual?.consumers ?? 0,
+          }));
       } catch {
         /* no plan (e.g. the design changed shape): the server's own refusal still protects the messages */
       }
@@ -78,14 +109,17 @@ export function BrokerPanel() {
         setApplied(null);
       } catch (e) {
         if (e instanceof ApiError && e.status === 409 && Array.isArray(e.body?.refused)) {
-          setConfirmTeardown({ refused: e.body!.refused as Array<{ queue: string; messages: number; consumers: number }> });
+          setConfirmTeardown({
+            refused: e.body!.refused as Array<{ queue: string; messages: number; consumers: number }>,
+          });
           return;
         }
         throw e;
       }
     });
 
-  const btn = 'rounded px-2 py-1 text-xs disabled:opacity-40 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
+  const btn =
+    'rounded px-2 py-1 text-xs disabled:opacity-40 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
   return (
     <div data-testid="broker-panel" className="space-y-3 p-2 text-xs text-slate-300">
       <div>
@@ -101,9 +135,30 @@ export function BrokerPanel() {
           value={editing ? url : maskUrl(url)}
           onFocus={() => setEditing(true)}
           onBlur={() => setEditing(false)}
-          onChange={(e) => useApp.getState().setBroker({ brokerUrl: e.target.value })}
+          onChange={(e) => setUrl(e.target.value)}
         />
-        <div className="mt-0.5 text-[10px] text-slate-500">The password is masked; the server allows loopback brokers only.</div>
+        <div className="mt-0.5 text-[10px] text-slate-500">
+          The password is masked; the server allows loopback brokers only.
+        </div>
+      </div>
+      <div>
+        <label htmlFor="broker-management-url" className="mb-0.5 block text-[11px] text-slate-400">
+          Management API URL (empty: found by itself)
+        </label>
+        <input
+          id="broker-management-url"
+          data-testid="broker-management-url"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="http://127.0.0.1:15672"
+          className="w-full rounded border border-slate-700 bg-slate-950 px-2 py-1 font-mono text-[11px]"
+          value={managementUrl}
+          onChange={(e) => useApp.getState().setBroker({ managementUrl: e.target.value })}
+        />
+        <div className="mt-0.5 text-[10px] text-slate-500">
+          Tried when empty: port 15672, then the AMQP port + 10000. Accepted only if it is the same broker as the URL
+          above.
+        </div>
       </div>
       <div>
         <label htmlFor="deploy-prefix" className="mb-0.5 block text-[11px] text-slate-400">
@@ -117,27 +172,73 @@ export function BrokerPanel() {
           onChange={(e) => useApp.getState().setBroker({ deployPrefix: e.target.value })}
         />
       </div>
+      <div>
+        <label htmlFor="deploy-vhost" className="mb-0.5 block text-[11px] text-slate-400">
+          Vhost (empty: the broker URL&apos;s)
+        </label>
+        <input
+          id="deploy-vhost"
+          data-testid="deploy-vhost"
+          className="w-full rounded border border-slate-700 bg-slate-950 px-2 py-1 font-mono text-[11px]"
+          value={vhost}
+          onChange={(e) => useApp.getState().setBroker({ deployVhost: e.target.value })}
+        />
+      </div>
       <div className="flex flex-wrap gap-1.5">
-        <button type="button" data-testid="broker-probe" disabled={!!busy} onClick={doProbe} className={`${btn} bg-slate-700 hover:bg-slate-600`}>
+        <button
+          type="button"
+          data-testid="broker-probe"
+          disabled={!!busy}
+          onClick={doProbe}
+          className={`${btn} bg-slate-700 hover:bg-slate-600`}
+        >
           {busy === 'probe' ? 'Probing…' : 'Probe'}
         </button>
-        <button type="button" data-testid="broker-plan" disabled={!!busy} onClick={doPlan} className={`${btn} bg-slate-700 hover:bg-slate-600`}>
+        <button
+          type="button"
+          data-testid="broker-plan"
+          disabled={!!busy}
+          onClick={doPlan}
+          className={`${btn} bg-slate-700 hover:bg-slate-600`}
+        >
           {busy === 'plan' ? 'Planning…' : 'Plan'}
         </button>
-        <button type="button" data-testid="broker-apply" disabled={!!busy || !plan} onClick={doDeploy} className={`${btn} bg-emerald-700 hover:bg-emerald-600`} title={plan ? 'Create what the plan says' : 'Plan first'}>
+        <button
+          type="button"
+          data-testid="broker-apply"
+          disabled={!!busy || !plan}
+          onClick={doDeploy}
+          className={`${btn} bg-emerald-700 hover:bg-emerald-600`}
+          title={plan ? 'Create what the plan says' : 'Plan first'}
+        >
           {busy === 'deploy' ? 'Applying…' : 'Apply'}
         </button>
-        <button type="button" data-testid="broker-teardown" disabled={!!busy} onClick={askTeardown} className={`${btn} bg-red-800 hover:bg-red-700`}>
+        <button
+          type="button"
+          data-testid="broker-teardown"
+          disabled={!!busy}
+          onClick={askTeardown}
+          className={`${btn} bg-red-800 hover:bg-red-700`}
+        >
           Tear down…
         </button>
       </div>
       {error && (
-        <div role="alert" data-testid="broker-error" className="rounded border border-red-700 bg-red-950/60 p-2 text-red-200">
+        <div
+          role="alert"
+          data-testid="broker-error"
+          className="rounded border border-red-700 bg-red-950/60 p-2 text-red-200"
+        >
           {error}
         </div>
       )}
       {confirmTeardown && (
-        <div data-testid="teardown-confirm" role="alertdialog" aria-label="Confirm tear down" className="rounded border border-red-700 bg-red-950/40 p-2">
+        <div
+          data-testid="teardown-confirm"
+          role="alertdialog"
+          aria-label="Confirm tear down"
+          className="rounded border border-red-700 bg-red-950/40 p-2"
+        >
           {confirmTeardown.refused ? (
             <>
               <p className="mb-1 text-red-200">These queues are not empty or have consumers:</p>
@@ -151,16 +252,29 @@ export function BrokerPanel() {
               <p className="mb-1">
                 Delete anyway? {confirmTeardown.refused.reduce((n, r) => n + r.messages, 0)} message(s) will be lost.
               </p>
-              <button type="button" data-testid="teardown-force" disabled={!!busy} onClick={() => doTeardown(true)} className={`${btn} bg-red-700 hover:bg-red-600`}>
+              <button
+                type="button"
+                data-testid="teardown-force"
+                disabled={!!busy}
+                onClick={() => doTeardown(true)}
+                className={`${btn} bg-red-700 hover:bg-red-600`}
+              >
                 Delete them and their messages
               </button>
             </>
           ) : (
             <>
               <p className="mb-1">
-                Remove what Retry Studio created for “{useApp.getState().design.name}” (prefix “{prefix}”)? Only objects in its manifest are touched.
+                Remove what Retry Studio created for “{useApp.getState().design.name}” (prefix “{prefix}”)? Only objects
+                in its manifest are touched.
               </p>
-              <button type="button" data-testid="teardown-confirm-yes" disabled={!!busy} onClick={() => doTeardown(false)} className={`${btn} bg-red-700 hover:bg-red-600`}>
+              <button
+                type="button"
+                data-testid="teardown-confirm-yes"
+                disabled={!!busy}
+                onClick={() => doTeardown(false)}
+                className={`${btn} bg-red-700 hover:bg-red-600`}
+              >
                 Yes, tear down
               </button>
             </>
@@ -172,12 +286,16 @@ export function BrokerPanel() {
       )}
       {torn && (
         <div data-testid="teardown-result" className="rounded bg-slate-800 p-2">
-          Deleted {torn.deleted.exchanges.length} exchange(s), {torn.deleted.queues.length} queue(s), {torn.deleted.bindings} binding(s); {torn.messagesDeleted} message(s) went with them.
+          Deleted {torn.deleted.exchanges.length} exchange(s), {torn.deleted.queues.length} queue(s),{' '}
+          {torn.deleted.bindings} binding(s); {torn.messagesDeleted} message(s) went with them.
         </div>
       )}
       {probe && <ProbeView p={probe} />}
       {applied && (
-        <div data-testid="deploy-result" className="rounded border border-emerald-700 bg-emerald-950/40 p-2 text-emerald-200">
+        <div
+          data-testid="deploy-result"
+          className="rounded border border-emerald-700 bg-emerald-950/40 p-2 text-emerald-200"
+        >
           {applied}
         </div>
       )}
@@ -186,20 +304,92 @@ export function BrokerPanel() {
   );
 }
 
+const PROFILE_LABEL: Record<string, string> = {
+  '3.10': 'RabbitMQ 3.10',
+  '4.x': 'RabbitMQ 4.0–4.2',
+  '4.3': 'RabbitMQ 4.3',
+};
+const SOURCE_LABEL: Record<string, string> = {
+  discovered: 'found by itself',
+  given: 'as given',
+  env: 'from RETRY_STUDIO_MANAGEMENT_URL',
+};
+
 function ProbeView({ p }: { p: Probe }) {
-  const yes = (b: boolean) => (b ? <span className="text-emerald-400">yes</span> : <span className="text-slate-500">no</span>);
+  const yes = (b: boolean) =>
+    b ? <span className="text-emerald-400">yes</span> : <span className="text-slate-500">no</span>;
+  const m = p.management;
   return (
     <div data-testid="broker-probe-result" className="rounded bg-slate-800 p-2">
       <div className="mb-1 font-semibold text-slate-100">
-        {p.product} {p.version} <span className="font-mono text-[10px] text-slate-400">{maskUrl(p.url)}</span>
+        <span data-testid="broker-version">
+          {p.product} {p.version}
+        </span>{' '}
+        <span className="font-mono text-[10px] text-slate-400">{maskUrl(p.url)}</span>
       </div>
+      {p.clusterName && <div className="text-[10px] text-slate-400">cluster {p.clusterName}</div>}
       <div>quorum queues: {yes(p.quorum)}</div>
       {Object.entries(p.plugins).map(([k, v]) => (
         <div key={k}>
           {k}: {yes(v)}
         </div>
       ))}
-      <div>management API: {yes(p.management.available)}</div>
+      <div data-testid="broker-management" data-available={m.available}>
+        management API: {yes(m.available)}
+        {m.available && (
+          <span className="font-mono text-[10px] text-slate-400">
+            {' '}
+            {m.baseUrl} ({SOURCE_LABEL[m.source ?? 'discovered']}
+            {m.ms !== undefined ? `, ${m.ms} ms` : ''})
+          </span>
+        )}
+      </div>
+      {!m.available && m.error && (
+        <div
+          role="alert"
+          data-testid="broker-management-error"
+          className="mt-1 rounded border border-amber-700 bg-amber-950/40 p-1.5 text-[10px] text-amber-100"
+        >
+          {m.error}. Without it the plan cannot see what is already on the broker.
+        </div>
+      )}
+      <ProfileOffer suggested={p.suggestedProfile} version={p.version} />
+    </div>
+  );
+}
+
+/** The broker's version decides which semantics the design should be simulated with: offered, one click, undoable. */
+function ProfileOffer({ suggested, version }: { suggested: Probe['suggestedProfile']; version: string }) {
+  const current = useApp((s) => s.design.profile ?? '3.10');
+  const [switched, setSwitched] = useState<string | null>(null);
+  if (switched && switched === current)
+    return (
+      <div data-testid="profile-switched" className="mt-1 text-[10px] text-emerald-300">
+        The design now simulates {PROFILE_LABEL[current]}.{' '}
+        <button type="button" data-testid="profile-undo" className="underline" onClick={() => useApp.getState().undo()}>
+          Undo
+        </button>
+      </div>
+    );
+  if (!suggested || suggested === current) return null;
+  return (
+    <div
+      data-testid="profile-offer"
+      className="mt-1 rounded border border-sky-700 bg-sky-950/40 p-1.5 text-[10px] text-sky-100"
+    >
+      This broker is {version}; the design simulates {PROFILE_LABEL[current]}.{' '}
+      <button
+        type="button"
+        data-testid="profile-switch"
+        className="rounded bg-sky-700 px-1.5 py-0.5 hover:bg-sky-600"
+        onClick={() => {
+          const d = useApp.getState().design;
+          useApp.getState().setDesign({ ...d, profile: suggested });
+          setSwitched(suggested);
+        }}
+      >
+        Use {PROFILE_LABEL[suggested]} semantics
+      </button>
     </div>
   );
 }
@@ -211,8 +401,14 @@ function PortableOffer() {
   const design = useApp((s) => s.design);
   if (!design.topology.exchanges.some((x) => x.type === 'x-delayed-message')) return null;
   return (
-    <div data-testid="portable-offer" className="mb-2 rounded border border-amber-700 bg-amber-950/40 p-2 text-amber-100">
-      <div className="mb-1">This broker cannot declare a delayed-message exchange. The portable compile replaces it with TTL wait queues (works on any RabbitMQ).</div>
+    <div
+      data-testid="portable-offer"
+      className="mb-2 rounded border border-amber-700 bg-amber-950/40 p-2 text-amber-100"
+    >
+      <div className="mb-1">
+        This broker cannot declare a delayed-message exchange. The portable compile replaces it with TTL wait queues
+        (works on any RabbitMQ).
+      </div>
       <button
         type="button"
         data-testid="portable-apply"
@@ -266,7 +462,9 @@ function PlanRow({ it }: { it: PlanItem }) {
   return (
     <li data-testid="plan-item" data-status={it.status} className="rounded bg-slate-800/70 p-1.5">
       <div className="flex items-center gap-1.5">
-        <span className={`w-20 shrink-0 rounded px-1 text-center text-[10px] ${STATUS_TONE[it.status]}`}>{it.status}</span>
+        <span className={`w-20 shrink-0 rounded px-1 text-center text-[10px] ${STATUS_TONE[it.status]}`}>
+          {it.status}
+        </span>
         <span className="text-[10px] text-slate-500">{it.kind}</span>
         <span className="truncate font-mono text-[11px]" title={it.name}>
           {it.name}
@@ -277,11 +475,17 @@ function PlanRow({ it }: { it: PlanItem }) {
         <div className="mt-1 grid grid-cols-2 gap-1 font-mono text-[9px]">
           <div>
             <div className="text-slate-500">design</div>
-            <pre className="whitespace-pre-wrap text-emerald-300">{JSON.stringify(it.desired.arguments ?? it.desired, null, 1)}</pre>
+            <pre className="whitespace-pre-wrap text-emerald-300">
+              {JSON.stringify(it.desired.arguments ?? it.desired, null, 1)}
+            </pre>
           </div>
           <div>
-            <div className="text-slate-500">broker{it.actual.messages !== undefined ? ` (${it.actual.messages} msgs)` : ''}</div>
-            <pre className="whitespace-pre-wrap text-red-300">{JSON.stringify(it.actual.arguments ?? it.actual, null, 1)}</pre>
+            <div className="text-slate-500">
+              broker{it.actual.messages !== undefined ? ` (${it.actual.messages} msgs)` : ''}
+            </div>
+            <pre className="whitespace-pre-wrap text-red-300">
+              {JSON.stringify(it.actual.arguments ?? it.actual, null, 1)}
+            </pre>
           </div>
         </div>
       )}

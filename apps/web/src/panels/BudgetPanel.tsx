@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { computeBudget, compareStrategies, type BudgetFailure, type Ending, type RetryBudget, type StrategyEntry } from '@retry-studio/topology-core';
+import { computeBudget, compareStrategies, joinCollapsed, type BudgetFailure, type Ending, type RetryBudget, type StrategyEntry } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
 import { buildTemplate, listTemplates } from './templates';
 import { fmtT } from './SimBar';
@@ -13,8 +13,21 @@ function budgetFailure(f: ReturnType<typeof useApp.getState>['failure']): { fail
   return { failure: { kind: 'always' }, note: `the budget is computed for a failing message; "${f.kind}" is shown as "fail always"` };
 }
 
-const endText = (e: Ending): string =>
-  e.kind === 'queue' ? `in ${e.queue}` : e.kind === 'acked' ? 'processed' : e.kind === 'dropped' ? 'dropped' : 'still cycling';
+function endText(e: Ending): string {
+  switch (e.kind) {
+    case 'queue':
+      return `in ${e.queue}`;
+    case 'acked':
+      return 'processed';
+    case 'dropped':
+      return 'dropped';
+    case 'cycling':
+      return 'still cycling';
+    case 'attempt-cap':
+      // the worker stopped failing (fail-first K); failing every time, it would retry forever
+      return `attempt cap hit (${e.attempts}): never ends`;
+  }
+}
 
 /** The retry budget of the design, and strategies side by side under the same failure model. */
 export function BudgetPanel() {
@@ -105,7 +118,7 @@ function BudgetTable({ rows }: { rows: RetryBudget[] }) {
           <tr key={i} data-testid="budget-row" className={`border-t border-slate-800 align-top ${i === 0 ? 'bg-sky-950/40' : ''}`}>
             <td className="pr-2 font-semibold text-slate-100">{r.label}</td>
             <td className="pr-2">{r.attempts}</td>
-            <td className="pr-2 font-mono">{r.delaysMs.length ? r.delaysMs.map(fmtT).join(', ') : '—'}</td>
+            <td className="pr-2 font-mono">{r.delaysMs.length ? joinCollapsed(r.delaysMs.map(fmtT)) : '—'}</td>
             <td className="pr-2">{fmtT(r.timeToFinalMs)}{r.truncated ? ' (cut off)' : ''}</td>
             <td className="pr-2">{endText(r.endsIn)}</td>
             <td className="pr-2 font-mono">
@@ -137,7 +150,8 @@ function ScheduleChart({ rows }: { rows: RetryBudget[] }) {
   const x = (t: number) => LABEL + Math.sqrt(Math.max(0, t) / max) * (W - LABEL - 10);
   return (
     <svg data-testid="budget-chart" role="img" aria-label="Retry schedule per strategy" width={W} height={rows.length * ROW + 18} className="block">
-      {[0, 0.01, 0.1, 0.25, 0.5, 1].map((f) => (
+      {/* a short schedule rounds several ticks to one label: print each label once */}
+      {[0, 0.01, 0.1, 0.25, 0.5, 1].filter((f, i, all) => i === 0 || fmtT(f * max) !== fmtT(all[i - 1]! * max)).map((f) => (
         <g key={f}>
           <line x1={x(f * max)} x2={x(f * max)} y1={0} y2={rows.length * ROW} stroke="#1e293b" />
           <text x={x(f * max)} y={rows.length * ROW + 12} fontSize={9} fill="#64748b" textAnchor="middle">

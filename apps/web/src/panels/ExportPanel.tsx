@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
-import { loadDocument } from '@retry-studio/topology-core';
+import { ExportOptionsError, loadDocument, validateExportOptions, type ExportOptions } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
-import { exportFormats } from './exporters';
+import { exportFormats, type ExportOptionName } from './exporters';
 import { layoutDesign } from '../graph/autoLayout';
 
 export function ExportPanel() {
@@ -9,14 +9,23 @@ export function ExportPanel() {
   const formats = useMemo(() => exportFormats(), []);
   const [fmt, setFmt] = useState('design');
   const [copied, setCopied] = useState(false);
+  const [optionText, setOptionText] = useState<Record<ExportOptionName, string>>({ vhost: '', cluster: '' });
   const current = formats.find((f) => f.id === fmt)!;
+  // an empty input means "the format's default"
+  const opts = useMemo((): ExportOptions => {
+    const o: { -readonly [K in ExportOptionName]?: string } = {};
+    for (const k of current.options) if (optionText[k] !== '') o[k] = optionText[k];
+    return o;
+  }, [current, optionText]);
+  const optionErrors = useMemo(() => validateExportOptions(opts), [opts]);
   const text = useMemo((): string | null => {
+    if (optionErrors.length > 0) return null;
     try {
-      return current.render(design);
+      return current.render(design, opts);
     } catch (e) {
-      return `// could not export: ${(e as Error).message}`;
+      return e instanceof ExportOptionsError ? null : `// could not export: ${(e as Error).message}`;
     }
-  }, [current, design]);
+  }, [current, design, opts, optionErrors]);
 
   const copy = async () => {
     if (text === null) return;
@@ -61,9 +70,28 @@ export function ExportPanel() {
           </button>
         ))}
       </div>
-      {text === null ? (
-        <p className="text-slate-400">This exporter is not in this build of topology-core yet.</p>
-      ) : (
+      {current.options.length > 0 && (
+        <div className="flex flex-wrap gap-2" data-testid="export-options">
+          {current.options.map((k) => (
+            <label key={k} className="flex items-center gap-1 text-slate-400">
+              {OPTION_LABEL[k]}
+              <input
+                data-testid={`export-option-${k}`}
+                value={optionText[k]}
+                placeholder={OPTION_PLACEHOLDER[k]}
+                onChange={(e) => setOptionText({ ...optionText, [k]: e.target.value })}
+                className="w-32 rounded border border-slate-700 bg-slate-950 px-1 font-mono text-[11px] text-slate-200"
+              />
+            </label>
+          ))}
+        </div>
+      )}
+      {optionErrors.map((e) => (
+        <div key={e.path} role="alert" data-testid="export-option-error" className="font-mono text-[11px] text-red-400">
+          {OPTION_LABEL[e.path as ExportOptionName] ?? e.path}: {e.message}
+        </div>
+      ))}
+      {text === null ? null : (
         <>
           <div className="flex gap-2">
             <button type="button" data-testid="export-copy" onClick={copy} className="rounded bg-slate-700 px-2 py-1 hover:bg-slate-600">
@@ -82,6 +110,9 @@ export function ExportPanel() {
     </div>
   );
 }
+
+const OPTION_LABEL: Record<ExportOptionName, string> = { vhost: 'vhost', cluster: 'RabbitmqCluster' };
+const OPTION_PLACEHOLDER: Record<ExportOptionName, string> = { vhost: '/', cluster: 'rabbitmq' };
 
 function ImportBox() {
   const [text, setText] = useState('');

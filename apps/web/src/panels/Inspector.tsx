@@ -7,6 +7,7 @@ import { CheckField, JsonField, NumberArgField, SelectField, TextField, markWarn
 import { fieldIssues, issuesUnder, pathOf, useValidation } from './validation';
 import { behaviourLines } from '../model/describe';
 import { BehaviourForm } from './BehaviourForm';
+import { RenameField } from './RenameField';
 
 function setArg(args: AmqpTable | undefined, key: string, v: AmqpValue | undefined): AmqpTable {
   const out: Record<string, AmqpValue> = { ...(args ?? {}) };
@@ -109,7 +110,8 @@ function DesignSettings() {
         value={profile}
         options={[
           { value: '3.10', label: 'RabbitMQ 3.10 (recorded truth)' },
-          { value: '4.x', label: 'RabbitMQ 4.x' },
+          { value: '4.x', label: 'RabbitMQ 4.0–4.2' },
+          { value: '4.3', label: 'RabbitMQ 4.3' },
         ]}
         onChange={(v) => set({ profile: v as Design['profile'] }, 'profile')}
       />
@@ -157,7 +159,7 @@ function ExchangeForm({ design, x, f }: { design: Design; x: ExchangeDef; f: F }
   return (
     <div data-testid="inspector-exchange">
       <H kind="exchange" title={x.name} />
-      <TextField label="Name" testid="field-name" value={x.name} issues={f('name')} onChange={(name) => set({ ...x, name }, 'name')} />
+      <RenameField nodeId={`exchange:${x.name}`} value={x.name} issues={f('name')} />
       <SelectField
         label="Type"
         testid="field-type"
@@ -201,7 +203,7 @@ function QueueForm({ design, q, f }: { design: Design; q: QueueDef; f: F }) {
   return (
     <div data-testid="inspector-queue">
       <H kind={`${quorum ? 'quorum' : 'classic'} queue`} title={q.name} />
-      <TextField label="Name" testid="field-name" value={q.name} issues={f('name')} onChange={(name) => set({ ...q, name }, 'name')} />
+      <RenameField nodeId={`queue:${q.name}`} value={q.name} issues={f('name')} />
       <SelectField
         label="Queue type"
         testid="field-queue-type"

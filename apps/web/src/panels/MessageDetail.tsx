@@ -47,12 +47,12 @@ export function MessageDetail({ story }: { story: Story }) {
       </div>
       <div className="mb-1 font-semibold text-slate-400">Headers (last delivery)</div>
       {headers.length ? (
-        <table data-testid="message-headers" className="mb-2 w-full">
+        <table data-testid="message-headers" className="mb-2 w-full table-fixed">
           <tbody>
             {headers.map(([k, v]) => (
               <tr key={k}>
-                <td className="pr-2 font-mono text-slate-400">{k}</td>
-                <td className="font-mono">{JSON.stringify(v)}</td>
+                <td className="pr-2 align-top font-mono text-slate-400 [overflow-wrap:anywhere]">{k}</td>
+                <td className="font-mono [overflow-wrap:anywhere]">{JSON.stringify(v)}</td>
               </tr>
             ))}
           </tbody>
@@ -62,24 +62,31 @@ export function MessageDetail({ story }: { story: Story }) {
       )}
       <div className="mb-1 font-semibold text-slate-400">x-death</div>
       {story.xDeath.length ? (
-        <table data-testid="xdeath-table" className="mb-2 w-full border-collapse">
+        // fixed columns that wrap at dots: the table fits the 320 px side panel instead of running under its edge
+        <table data-testid="xdeath-table" className="mb-2 w-full table-fixed border-collapse">
+          <colgroup>
+            <col style={{ width: '30%' }} />
+            <col style={{ width: '19%' }} />
+            <col style={{ width: '9%' }} />
+            <col style={{ width: '42%' }} />
+          </colgroup>
           <thead>
             <tr className="text-left text-slate-500">
-              <th className="pr-1">queue</th>
-              <th className="pr-1">reason</th>
-              <th className="pr-1">count</th>
-              <th className="pr-1">exchange</th>
-              <th>routing-keys</th>
+              <th className="pr-1 font-normal">queue</th>
+              <th className="pr-1 font-normal">reason</th>
+              <th className="pr-1 font-normal" title="count">#</th>
+              <th className="font-normal">exchange → routing keys</th>
             </tr>
           </thead>
           <tbody>
             {story.xDeath.map((d, i) => (
-              <tr key={i} className="border-t border-slate-800 font-mono">
-                <td className="pr-1">{d.queue}</td>
+              <tr key={i} className="border-t border-slate-800 align-top font-mono">
+                <td className="pr-1">{breakable(d.queue)}</td>
                 <td className="pr-1">{d.reason}</td>
                 <td className="pr-1">{d.count}</td>
-                <td className="pr-1">{d.exchange || '(default)'}</td>
-                <td>{d['routing-keys'].join(', ')}</td>
+                <td>
+                  {breakable(d.exchange || '(default)')} → {breakable(d['routing-keys'].join(', '))}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -90,17 +97,34 @@ export function MessageDetail({ story }: { story: Story }) {
         </div>
       )}
       <div className="mb-1 font-semibold text-slate-400">Path ({story.events.length} events)</div>
-      <ol className="space-y-px">
+      <ol data-testid="message-path" className="space-y-px">
         {story.events.map((e, i) => (
           <li key={i}>
-            <button type="button" className="w-full text-left font-mono hover:bg-slate-800" onClick={() => seekTo(e)}>
-              <span className="inline-block w-16 text-slate-500">{fmtT(e.t)}</span> {describe(e)}
+            <button type="button" className="flex w-full gap-1 text-left font-mono hover:bg-slate-800" onClick={() => seekTo(e)} title={`at ${fmtT(e.t)}`}>
+              {/* an instant's time is printed once, on its first event: not "0 ms" twenty times in a row */}
+              <span className="w-16 shrink-0 text-slate-500">{i > 0 && story.events[i - 1]!.t === e.t ? '' : fmtT(e.t)}</span>
+              <span className="min-w-0 [overflow-wrap:anywhere]">{describe(e)}</span>
             </button>
           </li>
         ))}
       </ol>
     </section>
   );
+}
+
+/** Names break after their dots (and only there) when a column is narrow. */
+function breakable(name: string) {
+  const parts = name.split('.');
+  return parts.map((p, i) => (
+    <span key={i}>
+      {p}
+      {i < parts.length - 1 ? (
+        <>
+          .<wbr />
+        </>
+      ) : null}
+    </span>
+  ));
 }
 
 function describe(e: Story['events'][number]): string {

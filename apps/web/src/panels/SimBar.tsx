@@ -38,7 +38,7 @@ export function SimBar() {
   const setF = (f: FailureModel) => useApp.getState().setFailure(f);
   return (
     <div data-testid="sim-bar" className="flex flex-wrap items-center gap-x-1.5 gap-y-1 border-b border-slate-800 bg-slate-900 px-2 py-1.5 text-xs text-slate-300">
-      <button type="button" data-testid="sim-run" className={`${btn} !bg-sky-700 hover:!bg-sky-600`} onClick={() => useApp.getState().runSimulation()} title="Simulate the design with this failure model">
+      <button type="button" data-testid="sim-run" className={`${btn} !bg-sky-700 hover:!bg-sky-600`} onClick={() => runCommand('simulate', env)} title="Simulate the design with this failure model and play it">
         ▶ Simulate
       </button>
       {/* icon buttons with their names as aria-labels keep the bar on one row at 1280 px */}

@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react';
 import { useApp } from '../store/store';
 import { buildTemplate, listTemplates, openTemplate, type TemplateInfo } from './templates';
 import { coerceParam } from '@retry-studio/topology-core';
-import { emptyDesign } from '../model/emptyDesign';
+import { runCommand } from '../commands/registry';
+import { env } from '../commands/env';
 
 /** New users land here: every retry strategy with its explanation and parameters. */
 export function TemplateGallery() {
@@ -23,10 +24,7 @@ export function TemplateGallery() {
               type="button"
               data-testid="gallery-blank"
               className="rounded border border-slate-600 px-3 py-1.5 text-xs hover:bg-slate-800"
-              onClick={() => {
-                useApp.getState().loadDesign(emptyDesign());
-                useApp.getState().setView('designer');
-              }}
+              onClick={() => runCommand('newDesign', env)}
             >
               Blank canvas
             </button>
@@ -53,14 +51,17 @@ export function TemplateGallery() {
 function TemplateCard({ t, expanded, onToggle }: { t: TemplateInfo; expanded: boolean; onToggle: () => void }) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<string[]>([]);
-  const explanation = useMemo(() => {
-    if (!expanded) return null;
-    const r = buildTemplate(t.id);
-    return r.ok ? r.built.explanation : null;
-  }, [expanded, t.id]);
+  /** the typed values as template parameters (an empty field means the default) */
+  const params = useMemo(() => {
+    const out: Record<string, unknown> = {};
+    for (const p of t.params) if (values[p.name] !== undefined && values[p.name] !== '') out[p.name] = coerceParam(p, values[p.name]!);
+    return out;
+  }, [t.params, values]);
+  // the explanation is built with the parameters as typed, so it tells what this design will do
+  const built = useMemo(() => (expanded ? buildTemplate(t.id, params) : null), [expanded, t.id, params]);
+  const explanation = built?.ok ? built.built.explanation : null;
+  const paramErrors = built && !built.ok ? built.errors.map((e) => `${e.path ? `${e.path}: ` : ''}${e.message}`) : [];
   const use = () => {
-    const params: Record<string, unknown> = {};
-    for (const p of t.params) if (values[p.name] !== undefined && values[p.name] !== '') params[p.name] = coerceParam(p, values[p.name]!);
     const r = openTemplate(t.id, params);
     if (!r.ok) setErrors(r.errors.map((e) => `${e.path ? `${e.path}: ` : ''}${e.message}`));
   };
@@ -104,7 +105,7 @@ function TemplateCard({ t, expanded, onToggle }: { t: TemplateInfo; expanded: bo
               {p.help && <span className="block text-[10px] text-slate-500">{p.help}</span>}
             </label>
           ))}
-          {errors.map((e, i) => (
+          {[...new Set([...paramErrors, ...errors])].map((e, i) => (
             <div key={i} role="alert" className="text-[11px] text-red-400">
               {e}
             </div>

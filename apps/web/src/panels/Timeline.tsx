@@ -16,7 +16,11 @@ export function Timeline() {
   const sim = useApp((s) => s.simEvents);
   const live = useApp((s) => s.liveEvents);
   const inspected = useApp((s) => s.inspectedMsg);
-  const simStories = useMemo(() => (sim ? storiesOf(sim) : []), [sim]);
+  const capped = useApp((s) => s.simCapped);
+  const simStories = useMemo(
+    () => (sim ? storiesOf(sim).map((s) => (capped.includes(s.msgId) ? { ...s, fate: `attempt cap hit (${s.attempts.length}): never ends` } : s)) : []),
+    [sim, capped],
+  );
   const liveStories = useMemo(() => (live ? storiesOf(live) : []), [live]);
   if (!sim && !live)
     return (

@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
-import type { SimEvent } from '@retry-studio/topology-core';
+import type { FailureModel, SimEvent } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
 import { api, ApiError, type Difference, type PredictionResponse } from '../broker/api';
+import { brokerTarget } from '../broker/target';
 import { player } from '../sim/player';
 import { displayAt, nodeOfEvent } from '../sim/compilePlayback';
 import { attributePublishers } from '../sim/runSimulation';
+import { failureText } from '../model/describe';
 
 type Phase = 'idle' | 'starting' | 'running' | 'ended';
 
@@ -14,6 +16,10 @@ type Phase = 'idle' | 'starting' | 'running' | 'ended';
  */
 export function TracePanel() {
   const [count, setCount] = useState(3);
+  // null: the simulation bar's failure model (the prediction and the live workers use the same)
+  const [ownFailure, setOwnFailure] = useState<FailureModel | null>(null);
+  const simFailure = useApp((s) => s.failure);
+  const failure = ownFailure ?? simFailure;
   const [phase, setPhase] = useState<Phase>('idle');
   const [error, setError] = useState<string | null>(null);
   const [warning, setWarning] = useState<string | null>(null);
@@ -49,7 +55,7 @@ export function TracePanel() {
     setPhase('starting');
     const s = useApp.getState();
     try {
-      const r = await api.trace(s.design, { broker: s.brokerUrl || undefined, prefix: s.deployPrefix || undefined }, count);
+      const r = await api.trace(s.design, brokerTarget(s), { messages: count, failure, seed: s.seed });
       if (r.warning) setWarning(r.warning);
       setTraceId(r.id);
       setPhase('running');
@@ -100,15 +106,30 @@ export function TracePanel() {
     <div data-testid="trace-panel" className="flex h-full gap-3 overflow-auto p-2 text-xs text-slate-300">
       <div className="w-64 shrink-0 space-y-2">
         <p className="text-[11px] text-slate-400">
-          Publishes test messages into the deployed design (Broker tab → Plan → Apply first) and runs its consumers on the real broker. Real hops are{' '}
-          <span className="font-semibold text-orange-400">orange</span>, the prediction <span className="font-semibold text-sky-400">blue</span>.
+          Publishes test messages into the deployed design (Broker tab → Plan → Apply first) and runs its consumers on
+          the real broker. Real hops are <span className="font-semibold text-orange-400">orange</span>, the prediction{' '}
+          <span className="font-semibold text-sky-400">blue</span>.
         </p>
         <div className="flex items-center gap-2">
           <label className="flex items-center gap-1">
             messages
-            <input data-testid="trace-count" type="number" min={1} max={1000} value={count} onChange={(e) => setCount(Math.max(1, Math.min(1000, Number(e.target.value))))} className="w-14 rounded bg-slate-800 px-1" />
+            <input
+              data-testid="trace-count"
+              type="number"
+              min={1}
+              max={1000}
+              value={count}
+              onChange={(e) => setCount(Math.max(1, Math.min(1000, Number(e.target.value))))}
+              className="w-14 rounded bg-slate-800 px-1"
+            />
           </label>
-          <button type="button" data-testid="trace-start" disabled={phase === 'starting' || phase === 'running'} onClick={start} className="rounded bg-orange-700 px-2 py-1 hover:bg-orange-600 disabled:opacity-40">
+          <button
+            type="button"
+            data-testid="trace-start"
+            disabled={phase === 'starting' || phase === 'running'}
+            onClick={start}
+            className="rounded bg-orange-700 px-2 py-1 hover:bg-orange-600 disabled:opacity-40"
+          >
             {phase === 'starting' ? 'Starting…' : 'Start live trace'}
           </button>
           {phase === 'running' && (
@@ -117,8 +138,15 @@ export function TracePanel() {
             </button>
           )}
         </div>
+        <TraceFailureField value={ownFailure} simFailure={simFailure} onChange={setOwnFailure} />
         <div data-testid="trace-status">
-          {phase === 'idle' ? 'not running' : phase === 'running' ? `running: ${n} real events` : phase === 'ended' ? `finished: ${n} real events` : 'starting'}
+          {phase === 'idle'
+            ? 'not running'
+            : phase === 'running'
+              ? `running: ${n} real events`
+              : phase === 'ended'
+                ? `finished: ${n} real events`
+                : 'starting'}
         </div>
         {warning && <div className="text-amber-300">{warning}</div>}
         {error && (
@@ -132,6 +160,55 @@ export function TracePanel() {
   );
 }
 
+const FAILURE_KINDS: FailureModel['kind'][] = ['never', 'always', 'failFirst', 'percent', 'poison'];
+
+function defaultOf(kind: FailureModel['kind']): FailureModel {
+  switch (kind) {
+    case 'failFirst':
+      return { kind, n: 2 };
+    case 'percent':
+      return { kind, percent: 50 };
+    case 'poison':
+      return { kind, every: 3 };
+    default:
+      return { kind };
+  }
+}
+
+/** The failure model of the trace's workers: the simulation bar's by default, or one of its own. */
+function TraceFailureField({ value, simFailure, onChange }: { value: FailureModel | null; simFailure: FailureModel; onChange: (f: FailureModel | null) => void }) {
+  const num = 'w-12 rounded bg-slate-800 px-1';
+  return (
+    <div className="flex flex-wrap items-center gap-1">
+      <label className="flex items-center gap-1">
+        failure
+        <select
+          data-testid="trace-failure"
+          className="rounded bg-slate-800 px-1"
+          value={value ? value.kind : 'sim'}
+          onChange={(e) => onChange(e.target.value === 'sim' ? null : defaultOf(e.target.value as FailureModel['kind']))}
+        >
+          <option value="sim">as the simulation bar ({failureText(simFailure)})</option>
+          {FAILURE_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {k}
+            </option>
+          ))}
+        </select>
+      </label>
+      {value?.kind === 'failFirst' && (
+        <input data-testid="trace-failure-n" aria-label="fail the first n attempts" type="number" min={0} max={50} className={num} value={value.n} onChange={(e) => onChange({ kind: 'failFirst', n: Math.max(0, Math.floor(Number(e.target.value))) })} />
+      )}
+      {value?.kind === 'percent' && (
+        <input data-testid="trace-failure-percent" aria-label="failure percent" type="number" min={0} max={100} className={num} value={value.percent} onChange={(e) => onChange({ kind: 'percent', percent: Math.max(0, Math.min(100, Number(e.target.value))) })} />
+      )}
+      {value?.kind === 'poison' && (
+        <input aria-label="every n-th message is poison" type="number" min={1} className={num} value={value.every ?? 3} onChange={(e) => onChange({ kind: 'poison', every: Math.max(1, Math.floor(Number(e.target.value))) })} />
+      )}
+    </div>
+  );
+}
+
 function ComparisonView({ cmp }: { cmp: PredictionResponse['comparison'] }) {
   const d = cmp.firstDifference;
   return (
@@ -139,7 +216,15 @@ function ComparisonView({ cmp }: { cmp: PredictionResponse['comparison'] }) {
       <div className="mb-1">
         Prediction vs broker: <b>{cmp.matching}</b> of <b>{cmp.messagesCompared}</b> message(s) match so far.
       </div>
-      {d ? <Divergence d={d} /> : cmp.messagesCompared > 0 && <div data-testid="trace-match" className="text-emerald-400">No divergence: the broker did what the simulator predicted.</div>}
+      {d ? (
+        <Divergence d={d} />
+      ) : (
+        cmp.messagesCompared > 0 && (
+          <div data-testid="trace-match" className="text-emerald-400">
+            No divergence: the broker did what the simulator predicted.
+          </div>
+        )
+      )}
       {cmp.note && <div className="text-slate-500">{cmp.note}</div>}
     </div>
   );
@@ -149,8 +234,13 @@ function Divergence({ d }: { d: Difference }) {
   return (
     <div data-testid="trace-divergence" className="rounded border border-orange-600 bg-orange-950/40 p-2">
       <div className="mb-1 font-semibold text-orange-300">
-        First divergence: {d.body} ({d.what === 'routing' ? 'routing counts' : `step ${d.index + 1}`})
+        First divergence: {d.body} ({d.index < 0 ? 'step counts' : `step ${d.index + 1}`})
       </div>
+      {d.where && (
+        <div data-testid="trace-divergence-where" className="mb-1 text-orange-200">
+          at {d.where.exchange !== undefined ? `exchange ${d.where.exchange || '(default)'}` : `queue ${d.where.queue}`}
+        </div>
+      )}
       <div className="font-mono text-[11px]">
         <div>
           <span className="text-sky-400">predicted</span> {d.predicted ?? '(nothing more)'}
@@ -159,7 +249,11 @@ function Divergence({ d }: { d: Difference }) {
           <span className="text-orange-400">actual&nbsp;&nbsp;&nbsp;</span> {d.actual ?? '(nothing more)'}
         </div>
       </div>
-      {useApp.getState().divergenceNode && <div className="mt-1 text-[10px] text-orange-300">marked on the canvas at {useApp.getState().divergenceNode}</div>}
+      {useApp.getState().divergenceNode && (
+        <div className="mt-1 text-[10px] text-orange-300">
+          marked on the canvas at {useApp.getState().divergenceNode}
+        </div>
+      )}
       <button
         type="button"
         data-testid="trace-show-divergence"

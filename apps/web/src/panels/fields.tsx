@@ -28,10 +28,10 @@ function isWarning(i: ValidationIssue): boolean {
   return WARN.has(i);
 }
 
-const inputCls =
+export const inputCls =
   'w-full rounded border bg-slate-950 px-2 py-1 text-xs text-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
 
-function border(issues?: ValidationIssue[]) {
+export function border(issues?: ValidationIssue[]) {
   return issues?.some((i) => !isWarning(i)) ? 'border-red-500' : 'border-slate-700';
 }
 

@@ -10,7 +10,6 @@ import {
   type ValidationIssue,
 } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
-import { player } from '../sim/player';
 
 export type { ParamSpec };
 export type TemplateInfo = RetryTemplate;
@@ -30,17 +29,15 @@ export function buildTemplate(id: string, params: Record<string, unknown> = {}):
   }
 }
 
-/** Draws a template: a new document (history restarts), simulation cleared, view fitted. */
+/**
+ * Draws a template as a new named design. The design open now stays stored, and the switch is
+ * one undo step (the store's `loadDesign`); an untouched template is not kept once replaced.
+ */
 export function openTemplate(id: string, params: Record<string, unknown> = {}): BuildResult {
   const r = buildTemplate(id, params);
   if (!r.ok) return r;
-  const s = useApp.getState();
-  player.reset();
-  player.load('sim', null);
-  player.load('live', null);
-  s.loadDesign(r.built.design);
-  useApp.setState({ simEvents: null, liveEvents: null, simError: null, inspectedMsg: null, view: 'designer', sideTab: 'inspect' });
-  s.requestFit();
+  useApp.getState().loadDesign(r.built.design, { pristine: true });
+  useApp.setState({ view: 'designer', sideTab: 'inspect', inspectedMsg: null });
   return r;
 }
 

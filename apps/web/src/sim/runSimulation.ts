@@ -1,5 +1,5 @@
 /** Runs the core simulator on a design (the web never simulates anything itself). */
-import { designToSimulation, simulate, validateDesign, type Design, type FailureModel, type SimEvent } from '@retry-studio/topology-core';
+import { activeQueuesOf, designToSimulation, markAttemptCap, simulate, traceMessages, validateDesign, type Design, type FailureModel, type SimEvent } from '@retry-studio/topology-core';
 
 export interface RunOptions {
   messages: number;
@@ -9,7 +9,8 @@ export interface RunOptions {
   maxEvents?: number;
 }
 
-export type RunResult = { events: SimEvent[]; truncated: boolean; endTime: number } | { error: string };
+/** `capped`: messages acked only because the fail-first worker stopped failing; failing always they would retry forever */
+export type RunResult = { events: SimEvent[]; truncated: boolean; endTime: number; capped: string[] } | { error: string };
 
 /**
  * Test publishes come from the run's steps; the canvas draws them leaving their publisher node,
@@ -31,7 +32,14 @@ export function runDesignSimulation(design: Design, opts: RunOptions): RunResult
   try {
     const input = designToSimulation(design, { messages: opts.messages, failure: opts.failure, seed: opts.seed });
     const r = simulate({ ...input, maxEvents: opts.maxEvents ?? 40_000 });
-    return { events: attributePublishers(r.events, design.publishers.map((p) => p.id)), truncated: r.truncated, endTime: r.endTime };
+    const workers = design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
+    const capped =
+      opts.failure.kind === 'failFirst'
+        ? markAttemptCap(design, opts.failure, traceMessages(r, { activeQueues: activeQueuesOf(design), ...(workers.length > 0 ? { workConsumers: workers } : {}) }))
+            .filter((t) => t.endsIn.kind === 'attempt-cap')
+            .map((t) => t.msgId)
+        : [];
+    return { events: attributePublishers(r.events, design.publishers.map((p) => p.id)), truncated: r.truncated, endTime: r.endTime, capped };
   } catch (e) {
     return { error: e instanceof Error ? e.message : String(e) };
   }

@@ -12,6 +12,8 @@ export interface SimSlice {
   simEvents: readonly SimEvent[] | null;
   simError: string | null;
   simTruncated: boolean;
+  /** messages of the run whose ack only the fail-first cap gave (see runSimulation) */
+  simCapped: readonly string[];
   /** the live trace's events, as they stream in */
   liveEvents: readonly SimEvent[] | null;
   inspectedMsg: string | null;
@@ -32,6 +34,7 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
   simEvents: null,
   simError: null,
   simTruncated: false,
+  simCapped: [],
   liveEvents: null,
   inspectedMsg: null,
   divergenceNode: null,
@@ -47,7 +50,7 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
     }
     player.reset();
     player.load('sim', r.events);
-    set({ simEvents: r.events, simError: null, simTruncated: r.truncated, inspectedMsg: null });
+    set({ simEvents: r.events, simError: null, simTruncated: r.truncated, simCapped: r.capped, inspectedMsg: null });
   },
   clearSimulation: () => {
     player.reset();

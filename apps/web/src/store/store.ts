@@ -1,11 +1,12 @@
-/** One store built from slices (zustand slices pattern): design+history, selection, ui, simulation. */
+/** One store built from slices (zustand slices pattern): design+history, selection, ui, simulation, named designs. */
 import { create } from 'zustand';
 import { createDesignSlice, type DesignSlice } from './designSlice';
 import { createSelectionSlice, type SelectionSlice } from './selectionSlice';
 import { createUiSlice, type UiSlice } from './uiSlice';
 import { createSimSlice, type SimSlice } from './simSlice';
+import { createLibrarySlice, type LibrarySlice } from './librarySlice';
 
-export type AppState = DesignSlice & SelectionSlice & UiSlice & SimSlice;
+export type AppState = DesignSlice & SelectionSlice & UiSlice & SimSlice & LibrarySlice;
 
 export const createAppStore = () =>
   create<AppState>()((...a) => ({
@@ -13,6 +14,7 @@ export const createAppStore = () =>
     ...createSelectionSlice(...a),
     ...createUiSlice(...a),
     ...createSimSlice(...a),
+    ...createLibrarySlice(...a),
   }));
 
 export const useApp = createAppStore();

@@ -1,5 +1,10 @@
 import type { StateCreator } from 'zustand';
 import type { AppState } from './store';
+import { readUiPrefs, writeUiPrefs } from './uiPrefs';
+
+/** the bottom panel's height bounds, px */
+export const BOTTOM_MIN = 120;
+export const BOTTOM_DEFAULT = 290;
 
 export type View = 'gallery' | 'designer';
 export type SideTab = 'inspect' | 'lint' | 'export' | 'broker' | 'operate';
@@ -12,16 +17,25 @@ export interface UiSlice {
   toast: { text: string; tone: 'info' | 'error' } | null;
   /** bumps when something asks the canvas to fit the view */
   fitRequest: number;
+  /** the last fit asked for everything in view, however small (the stress bench), not the readable opening view */
+  fitAll: boolean;
   /** broker URL for deploy and trace (empty: the server's default) */
   brokerUrl: string;
   /** name prefix the design is deployed under */
   deployPrefix: string;
-  setBroker: (patch: { brokerUrl?: string; deployPrefix?: string }) => void;
+  /** the broker's management API (empty: the server discovers it) */
+  managementUrl: string;
+  /** vhost to deploy into (empty: the broker URL's) */
+  deployVhost: string;
+  setBroker: (patch: { brokerUrl?: string; deployPrefix?: string; managementUrl?: string; deployVhost?: string }) => void;
   setView: (v: View) => void;
   setSideTab: (t: SideTab) => void;
   setBottomTab: (t: BottomTab) => void;
   notify: (text: string, tone?: 'info' | 'error') => void;
-  requestFit: () => void;
+  requestFit: (all?: boolean) => void;
+  /** height of the simulation panel under the canvas (resizable, remembered) */
+  bottomHeight: number;
+  setBottomHeight: (px: number) => void;
 }
 
 export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => ({
@@ -30,12 +44,21 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   bottomTab: 'timeline',
   toast: null,
   fitRequest: 0,
+  fitAll: false,
   brokerUrl: 'amqp://guest:guest@127.0.0.1:5672/',
   deployPrefix: 'studio.',
+  managementUrl: '',
+  deployVhost: '',
   setBroker: (patch) => set(patch),
   setView: (view) => set({ view }),
   setSideTab: (sideTab) => set({ sideTab }),
   setBottomTab: (bottomTab) => set({ bottomTab }),
   notify: (text, tone = 'info') => set({ toast: { text, tone } }),
-  requestFit: () => set((s) => ({ fitRequest: s.fitRequest + 1 })),
+  requestFit: (all = false) => set((s) => ({ fitRequest: s.fitRequest + 1, fitAll: all })),
+  bottomHeight: Math.max(BOTTOM_MIN, readUiPrefs().bottomHeight ?? BOTTOM_DEFAULT),
+  setBottomHeight: (px) => {
+    const bottomHeight = Math.max(BOTTOM_MIN, Math.round(px));
+    set({ bottomHeight });
+    writeUiPrefs({ bottomHeight });
+  },
 });

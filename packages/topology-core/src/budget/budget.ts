@@ -10,6 +10,8 @@ import { designToSimulation } from '../sim/designToSimulation.js';
 import { lintDesign } from '../lint/lintDesign.js';
 import type { Ending } from '../templates/types.js';
 import { activeQueuesOf, traceMessages, type BrokerOps, type MessageTrace } from './trace.js';
+import { markAttemptCap } from './retryEnding.js';
+import { joinCollapsed } from '../text/collapseRepeats.js';
 
 export type BudgetFailure =
   | { readonly kind: 'failFirst'; readonly n: number }
@@ -76,7 +78,7 @@ export function computeBudget(design: Design, failure: BudgetFailure, opts: Budg
   const workers = design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
   // no workers (scripts only, e.g. a scenario): the trace picks the consumer that saw the message most
   const workConsumers = opts.workConsumers ?? (workers.length > 0 ? workers : undefined);
-  const traces = traceMessages(result, { ...(workConsumers ? { workConsumers } : {}), activeQueues: activeQueuesOf(design) });
+  const traces = markAttemptCap(onlyFirst, failureModel(failure, poisonBody), traceMessages(result, { ...(workConsumers ? { workConsumers } : {}), activeQueues: activeQueuesOf(design) }));
   const failing = traces.find((t) => t.body === poisonBody) ?? traces[0];
   if (!failing) throw new Error('the simulation produced no events for the published message');
   const others = traces.filter((t) => t !== failing);
@@ -131,7 +133,7 @@ function risksOf(design: Design, tr: MessageTrace, truncated: boolean): Risk[] {
   if (design.topology.exchanges.some((x) => x.type === 'x-delayed-message'))
     risks.push({ kind: 'loss', why: 'delayed messages are stored on one node only; they are lost with that node or when the plugin is disabled' });
   if (tr.ops.deadLetterings > 0) risks.push({ kind: 'loss', why: 'dead-lettering is at-most-once (classic queues and quorum at-most-once): a missing route drops the message silently' });
-  if (truncated || tr.endsIn.kind === 'cycling') risks.push({ kind: 'unbounded', why: 'the message never reaches a final outcome: it keeps being retried' });
+  if (truncated || tr.endsIn.kind === 'cycling' || tr.endsIn.kind === 'attempt-cap') risks.push({ kind: 'unbounded', why: 'the message never reaches a final outcome: it keeps being retried' });
   return risks;
 }
 
@@ -146,8 +148,20 @@ export function compareStrategies(entries: readonly StrategyEntry[], failure: Bu
   return entries.map((e) => computeBudget(e.design, failure, { ...opts, label: e.label, ...(e.workConsumers ? { workConsumers: e.workConsumers } : {}) }));
 }
 
-const endText = (e: Ending): string =>
-  e.kind === 'queue' ? `queue ${e.queue}${e.also?.length ? ` (+${e.also.join(', ')})` : ''}` : e.kind === 'acked' ? 'processed (acked)' : e.kind === 'dropped' ? 'dropped' : 'still cycling';
+function endText(e: Ending): string {
+  switch (e.kind) {
+    case 'queue':
+      return `queue ${e.queue}${e.also?.length ? ` (+${e.also.join(', ')})` : ''}`;
+    case 'acked':
+      return 'processed (acked)';
+    case 'dropped':
+      return 'dropped';
+    case 'cycling':
+      return 'still cycling';
+    case 'attempt-cap':
+      return `attempt cap hit at attempt ${e.attempts}: the worker stopped failing, the retry itself never ends`;
+  }
+}
 
 export function formatMs(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
@@ -162,7 +176,7 @@ export function formatComparison(rows: readonly RetryBudget[]): string {
   const body = rows.map((r) => [
     r.label,
     String(r.attempts) + (r.truncated ? '+' : ''),
-    r.delaysMs.length ? r.delaysMs.map(formatMs).join(', ') : '-',
+    r.delaysMs.length ? joinCollapsed(r.delaysMs.map(formatMs)) : '-',
     formatMs(r.timeToFinalMs),
     endText(r.endsIn),
     String(r.ops.publishes),

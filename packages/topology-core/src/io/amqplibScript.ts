@@ -5,7 +5,7 @@
  */
 import { AMQP_CLIENT_MODULE, generatedImport } from './generatedCode.js';
 import type { AmqpTable, Topology } from '../model/definitions.js';
-import { shellQuote } from './rabbitmqadmin.js';
+import { shellQuote } from './shellQuote.js';
 
 const js = (v: unknown): string => JSON.stringify(v);
 const opt = (a: AmqpTable | undefined): string => js(a ?? {});

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildTemplate } from '../templates/registry.js';
 import { exportDesign, EXPORT_FORMATS } from './exporters.js';
-import { exportRabbitmqadmin, shellQuote } from './rabbitmqadmin.js';
+import { exportRabbitmqadminV1 } from './rabbitmqadminV1.js';
+import { shellQuote } from './shellQuote.js';
 import { exportRascalConfig } from './rascal.js';
 import { compilePortable } from './portable.js';
 import { simulate } from '../sim/simulate.js';
@@ -22,9 +23,9 @@ describe('exporters', () => {
       for (const f of EXPORT_FORMATS) expect(exportDesign(tpl(id).design, f).length).toBeGreaterThan(50);
   });
 
-  it('rabbitmqadmin: quoted declare commands, including headers-binding arguments and exchange bindings', () => {
+  it('rabbitmqadmin v1: quoted declare commands, including headers-binding arguments and exchange bindings', () => {
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
-    const out = exportRabbitmqadmin(tpl('binary-delay-levels', { levels: 2, delaysMs: [1000, 3000] }).design.topology, { vhost: 'v' });
+    const out = exportRabbitmqadminV1(tpl('binary-delay-levels', { levels: 2, delaysMs: [1000, 3000] }).design.topology, { vhost: 'v' });
     expect(out).toContain(`rabbitmqadmin -V 'v' declare exchange name='orders.delay.01' type='topic' durable='true'`);
     expect(out).toContain(`declare queue name='orders.delay.01' durable='true' auto_delete='false' arguments='{"x-message-ttl":2000,"x-dead-letter-exchange":"orders.delay.00"}'`);
     expect(out).toContain(`declare binding source='orders.delay.01' destination='orders.delay.00' destination_type='exchange' routing_key='0.#'`);

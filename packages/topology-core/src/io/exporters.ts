@@ -1,37 +1,50 @@
-/** One entry point for every export format (the CLI and the server use it). */
+/** One entry point for every export format (the CLI, the server and the web export panel use it). */
 import type { Design } from '../model/design.js';
 import { exportDefinitions } from './definitions.js';
 import { writeDesignJson } from './designJson.js';
 import { exportRabbitmqadmin } from './rabbitmqadmin.js';
+import { exportRabbitmqadminV1 } from './rabbitmqadminV1.js';
 import { exportAmqplibScript } from './amqplibScript.js';
 import { exportRascalConfig } from './rascal.js';
 import { exportConsumerSkeleton } from './consumerSkeleton.js';
+import { exportOperatorYaml } from './operator.js';
+import { exportTerraform } from './terraform.js';
+import { exportAsyncApiJson } from './asyncapi.js';
+import { ExportOptionsError, validateExportOptions, type ExportOptions } from './exportOptions.js';
 
-export const EXPORT_FORMATS = ['design', 'definitions', 'rabbitmqadmin', 'amqplib', 'rascal', 'consumers'] as const;
+
+export const EXPORT_FORMATS = ['design', 'definitions', 'rabbitmqadmin', 'rabbitmqadmin-v1', 'amqplib', 'rascal', 'consumers', 'operator', 'terraform', 'asyncapi'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export function isExportFormat(s: string): s is ExportFormat {
   return (EXPORT_FORMATS as readonly string[]).includes(s);
 }
 
-export interface ExportOptions {
-  /** definitions / rabbitmqadmin / rascal: the vhost to write */
-  readonly vhost?: string;
-}
-
+/** Throws ExportOptionsError (each issue naming its option) for an invalid option. */
 export function exportDesign(d: Design, format: ExportFormat, opts: ExportOptions = {}): string {
+  const issues = validateExportOptions(opts);
+  if (issues.length > 0) throw new ExportOptionsError(issues);
+  const vhost = opts.vhost !== undefined ? { vhost: opts.vhost } : {};
   switch (format) {
     case 'design':
       return writeDesignJson(d);
     case 'definitions':
-      return JSON.stringify(exportDefinitions(d.topology, opts.vhost !== undefined ? { vhost: opts.vhost } : {}), null, 2) + '\n';
+      return JSON.stringify(exportDefinitions(d.topology, vhost), null, 2) + '\n';
     case 'rabbitmqadmin':
-      return exportRabbitmqadmin(d.topology, opts.vhost !== undefined ? { vhost: opts.vhost } : {});
+      return exportRabbitmqadmin(d.topology, { ...vhost, designName: d.name });
+    case 'rabbitmqadmin-v1':
+      return exportRabbitmqadminV1(d.topology, vhost);
     case 'amqplib':
       return exportAmqplibScript(d.topology, d.name);
     case 'rascal':
       return JSON.stringify(exportRascalConfig(d, opts.vhost ?? '/'), null, 2) + '\n';
     case 'consumers':
       return exportConsumerSkeleton(d);
+    case 'operator':
+      return exportOperatorYaml(d, { ...vhost, ...(opts.cluster !== undefined ? { cluster: opts.cluster } : {}) });
+    case 'terraform':
+      return exportTerraform(d, vhost);
+    case 'asyncapi':
+      return exportAsyncApiJson(d, vhost);
   }
 }

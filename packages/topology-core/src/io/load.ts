@@ -7,6 +7,7 @@ import type { ValidationIssue } from '../model/validateResult.js';
 import { parseDesign } from '../model/validateDesign.js';
 import { designFromTopology, importDefinitions, looksLikeDefinitions, type ImportDefinitionsOptions } from './definitions.js';
 import { isPlainObject } from '../model/validateResult.js';
+import { profileForVersion } from '../sim/profileForVersion.js';
 import { SCENARIO_FORMAT, type Scenario } from '../scenario/types.js';
 import { scenarioConsumers } from '../scenario/fromScenario.js';
 import type { PublisherSpec } from '../model/publisher.js';
@@ -71,7 +72,10 @@ export function loadValue(v: unknown, opts: ImportDefinitionsOptions & { readonl
   if (looksLikeDefinitions(v)) {
     const r = importDefinitions(v, opts);
     if (!r.ok) return { ok: false, kind: 'definitions', errors: r.errors, warnings: r.warnings };
-    return { ok: true, kind: 'definitions', design: designFromTopology(r.topology, opts.name ?? 'imported'), warnings: r.warnings, ...(r.vhost !== undefined ? { vhost: r.vhost } : {}) };
+    // a file exported from a 4.x broker is simulated under that broker's rules (3.10 is the default)
+    const profile = profileForVersion(r.rabbitVersion);
+    const design = designFromTopology(r.topology, opts.name ?? 'imported');
+    return { ok: true, kind: 'definitions', design: profile && profile !== '3.10' ? { ...design, profile } : design, warnings: r.warnings, ...(r.vhost !== undefined ? { vhost: r.vhost } : {}) };
   }
   if (isPlainObject(v) && v.format === SCENARIO_FORMAT) {
     const c = designFromScenario(v);

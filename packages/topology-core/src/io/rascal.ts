@@ -5,6 +5,7 @@
  * of the config; the consumer skeleton export covers them.
  */
 import type { Design } from '../model/design.js';
+import { republishTargets } from './republishTargets.js';
 
 export interface RascalConfig {
   readonly vhosts: Record<string, unknown>;
@@ -35,14 +36,9 @@ export function exportRascalConfig(d: Design, vhost = '/'): RascalConfig {
       ...(p.properties ? { options: { ...(p.properties.headers ? { headers: { ...p.properties.headers } } : {}), ...(p.properties.expiration ? { expiration: p.properties.expiration } : {}) } } : {}),
     };
   // the exchanges consumers republish to, so that application code can use them by name
-  for (const c of d.consumers) {
-    const rules = c.behaviour.kind === 'worker' ? c.behaviour.onFailure : c.behaviour.kind === 'router' ? c.behaviour.rules : [];
-    rules.forEach((r, i) => {
-      const a = r.then.kind === 'retryInProcess' ? r.then.recover : r.then;
-      if (a.kind === 'republish')
-        publications[`${c.id}.retry${i + 1}`] = a.exchange === '' && a.routingKey ? { queue: a.routingKey, confirm: true } : { exchange: a.exchange, ...(a.routingKey ? { routingKey: a.routingKey } : {}), confirm: true };
-    });
-  }
+  for (const c of d.consumers)
+    for (const r of republishTargets(c))
+      publications[`${c.id}.retry${r.rule + 1}`] = r.exchange === '' && r.routingKey ? { queue: r.routingKey, confirm: true } : { exchange: r.exchange, ...(r.routingKey ? { routingKey: r.routingKey } : {}), confirm: true };
   const subscriptions: Record<string, unknown> = {};
   for (const c of d.consumers) subscriptions[c.id] = { queue: c.queue, prefetch: c.prefetch ?? 1 };
   return { vhosts: { [vhost]: { assert: true, exchanges, queues, bindings, publications, subscriptions } } };

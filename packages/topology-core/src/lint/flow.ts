@@ -1,5 +1,6 @@
 /**
- * A static view of where messages can go: effective queue arguments (arguments over policies),
+ * A static view of where messages can go: effective queue arguments (arguments, policies and
+ * operator policies combined by model/effectiveSettings.ts),
  * conservative routing (headers and radlx exchanges may reach any of their destinations),
  * and per-queue dead-letter and republish targets. The linter reasons over it.
  */
@@ -7,40 +8,12 @@ import type { AmqpValue, Topology } from '../model/definitions.js';
 import type { ConsumerAction, ConsumerSpec, Rule } from '../model/consumer.js';
 import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.js';
 import { topicWords, topicWordsMatch } from '../routing/topicMatcher.js';
+import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
 
-const POLICY_KEYS: Record<string, string> = {
-  'message-ttl': 'x-message-ttl',
-  'dead-letter-exchange': 'x-dead-letter-exchange',
-  'dead-letter-routing-key': 'x-dead-letter-routing-key',
-  'max-length': 'x-max-length',
-  'max-length-bytes': 'x-max-length-bytes',
-  overflow: 'x-overflow',
-  'delivery-limit': 'x-delivery-limit',
-  expires: 'x-expires',
-  'dead-letter-strategy': 'x-dead-letter-strategy',
-};
-
-/** Queue arguments with the highest-priority matching policy filled in where the argument is absent. */
+/** Queue arguments with the policies that apply folded in (model/effectiveSettings.ts). */
 export function effectiveQueueArgs(t: Topology, name: string): Record<string, AmqpValue> {
   const q = t.queues.find((x) => x.name === name);
-  const args: Record<string, AmqpValue> = { ...(q?.arguments ?? {}) };
-  const pols = (t.policies ?? [])
-    .filter((p) => (p['apply-to'] ?? 'all') !== 'exchanges')
-    .filter((p) => {
-      try {
-        return new RegExp(p.pattern).test(name);
-      } catch {
-        return false;
-      }
-    })
-    .sort((a, b) => (b.priority ?? 0) - (a.priority ?? 0));
-  const pol = pols[0];
-  if (pol)
-    for (const [k, v] of Object.entries(pol.definition)) {
-      const ak = POLICY_KEYS[k];
-      if (ak && args[ak] === undefined) args[ak] = v;
-    }
-  return args;
+  return effectiveArguments(queueEffectiveSettings(q ?? { name }, t));
 }
 
 export interface Flow {

@@ -48,11 +48,14 @@ export interface BindingDef {
   readonly arguments?: AmqpTable;
 }
 
+/** What a policy applies to (RabbitMQ's `apply-to` values; default `all`). */
+export type PolicyApplyTo = 'all' | 'queues' | 'classic_queues' | 'quorum_queues' | 'streams' | 'exchanges';
+
 /** Optional policies (the subset that matters for retries), as in definitions JSON. */
 export interface PolicyDef {
   readonly name: string;
   readonly pattern: string;
-  readonly 'apply-to'?: 'queues' | 'exchanges' | 'all';
+  readonly 'apply-to'?: PolicyApplyTo;
   readonly priority?: number;
   readonly definition: AmqpTable;
 }

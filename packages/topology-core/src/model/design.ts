@@ -9,7 +9,8 @@ import type { PublisherSpec } from './publisher.js';
 export const DESIGN_FORMAT = 'retry-studio/design';
 export const DESIGN_VERSION = 1;
 
-export type BrokerProfileId = '3.10' | '4.x';
+/** '3.10'; '4.x' = 4.0-4.2; '4.3' = 4.x with the 4.3 rules (sim/profiles.ts PROFILE_4_3) */
+export type BrokerProfileId = '3.10' | '4.x' | '4.3';
 
 export interface NodePosition {
   readonly x: number;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Design } from './design.js';
 import type { ConsumerAction, ConsumerSpec } from './consumer.js';
 import type { PublisherSpec } from './publisher.js';
-import { parseDesign, validateDesign } from './validateDesign.js';
+import { parseDesign, validateDesign, validateFailureModel } from './validateDesign.js';
 
 /** Fixture builder: exchange `work` -> queue `q`, one worker on q, one publisher. */
 function design(over: { consumers?: ConsumerSpec[]; publishers?: PublisherSpec[]; layout?: Design['layout']; onFailure?: ConsumerAction } = {}): Design {
@@ -134,5 +134,14 @@ describe('parseDesign', () => {
   it('reports structural errors by field', () => {
     const r = parseDesign({ format: 'retry-studio/design', version: 1, name: 'x', topology: { queues: [{ name: 5 }] }, consumers: {}, publishers: [] });
     expect(r.errors.map((e) => e.path)).toEqual(['topology.queues[0].name', 'consumers']);
+  });
+});
+
+describe('validateFailureModel', () => {
+  it('names the field of a bad failure model', () => {
+    expect(validateFailureModel({ kind: 'failFirst', n: -1 }).map((i) => i.path)).toEqual(['failure.n']);
+    expect(validateFailureModel({ kind: 'percent', percent: 101 }).map((i) => i.path)).toEqual(['failure.percent']);
+    expect(validateFailureModel({ kind: 'sometimes' }).map((i) => i.path)).toEqual(['failure.kind']);
+    expect(validateFailureModel({ kind: 'failFirst', n: 2 })).toEqual([]);
   });
 });

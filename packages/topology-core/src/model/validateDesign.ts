@@ -7,12 +7,13 @@ import { DESIGN_FORMAT } from './design.js';
 import { MAX_TTL_MS, checkDelay, checkExpirationString } from './arguments.js';
 import { isForbiddenKey, pathIndex, pathKey } from './names.js';
 import { migrateDesign } from './migrate.js';
+import { checkDanglingReferences } from './danglingReferences.js';
+import { DEATH_REASONS, isDeathReason } from './xDeath.js';
 import { isNodeId, parseNodeId } from './nodeIds.js';
 import { IssueSink, isPlainObject, type ValidationIssue, type ValidationResult } from './validateResult.js';
 import { checkTable, validateTopologyInto, type TopologyValidationOptions } from './validateTopology.js';
 
 const COUNTER_KINDS = ['attempt', 'header', 'deathCount', 'deliveryCount'];
-const DEATH_REASONS = ['rejected', 'expired', 'maxlen', 'delivery_limit'];
 
 interface Ctx {
   readonly sink: IssueSink;
@@ -27,7 +28,7 @@ function checkCounter(ctx: Ctx, path: string, c: unknown): void {
   if (c.kind === 'header' && typeof c.name === 'string' && isForbiddenKey(c.name)) ctx.sink.error(`${path}.name`, 'forbidden-key', `the key "${c.name}" is not allowed`);
   if (c.kind === 'deathCount') {
     if (c.queue !== undefined && typeof c.queue !== 'string') ctx.sink.error(`${path}.queue`, 'field-type', 'queue must be a string');
-    if (c.reason !== undefined && !DEATH_REASONS.includes(c.reason as string))
+    if (c.reason !== undefined && !isDeathReason(c.reason))
       ctx.sink.error(`${path}.reason`, 'field-type', `reason must be one of ${DEATH_REASONS.join(', ')}`);
   }
 }
@@ -228,7 +229,7 @@ function validateDesignInto(sink: IssueSink, d: unknown, opts: DesignValidationO
   if (d.format !== DESIGN_FORMAT) sink.error('format', 'design-format', `format must be "${DESIGN_FORMAT}"`);
   if (typeof d.name !== 'string') sink.error('name', 'field-type', 'name must be a string');
   if (d.description !== undefined && typeof d.description !== 'string') sink.error('description', 'field-type', 'description must be a string');
-  if (d.profile !== undefined && d.profile !== '3.10' && d.profile !== '4.x') sink.error('profile', 'field-type', 'profile must be "3.10" or "4.x"');
+  if (d.profile !== undefined && d.profile !== '3.10' && d.profile !== '4.x' && d.profile !== '4.3') sink.error('profile', 'field-type', 'profile must be "3.10", "4.x" or "4.3"');
   if (d.topology === undefined) sink.error('topology', 'field-missing', 'a design needs a topology');
   else validateTopologyInto(sink, d.topology, 'topology', opts);
   const topo = isPlainObject(d.topology) ? d.topology : {};
@@ -310,6 +311,7 @@ function validateDesignInto(sink: IssueSink, d: unknown, opts: DesignValidationO
       sink.error('origin', 'field-type', 'origin must be {template, params}');
     else checkTable(sink, 'origin.params', d.origin.params, 'params');
   }
+  checkDanglingReferences(sink, d);
 }
 
 export type ParseDesignResult =
@@ -331,4 +333,12 @@ export function parseDesign(input: unknown, opts: DesignValidationOptions = {}):
     warnings: r.warnings,
     ...(m.applied.length > 0 ? { migratedFrom: m.from } : {}),
   };
+}
+
+/** A failure model given on its own (a trace request's `failure`): the issues, paths under `path`. */
+export function validateFailureModel(f: unknown, path = 'failure'): readonly ValidationIssue[] {
+  const sink = new IssueSink();
+  if (f === undefined) sink.error(path, 'field-type', 'failure must be an object');
+  else checkFailure({ sink, exchanges: new Set(), queues: new Set() }, path, f);
+  return sink.errors;
 }

@@ -13,60 +13,20 @@ import {
   EXCHANGE_ARGUMENTS,
   QUEUE_ARGUMENTS,
   X_MATCH_VALUES,
-  checkTtl,
-  intRange,
   queueTypeOf,
 } from './arguments.js';
 import { MAX_NAME_BYTES, checkEntityName, isForbiddenKey, pathIndex, pathKey, utf8ByteLength } from './names.js';
+import { checkTable } from './checkTable.js';
+import { checkPolicies } from './validatePolicies.js';
 import { IssueSink, isPlainObject, type ValidationResult } from './validateResult.js';
+
+export { checkTable };
 
 const EXCHANGE_TYPES: readonly string[] = [...BUILTIN_EXCHANGE_TYPES, ...PLUGIN_EXCHANGE_TYPES];
 
 export interface TopologyValidationOptions {
   /** exchange types the target broker offers (from /api/overview); default: all known */
   readonly exchangeTypes?: readonly string[];
-}
-
-/**
- * Checks an AMQP table (arguments, headers): an object, no prototype-polluting keys at any
- * depth, keys at most 255 bytes, values JSON-representable.
- */
-export function checkTable(sink: IssueSink, path: string, table: unknown, what = 'arguments'): table is Record<string, AmqpValue> {
-  if (table === undefined) return false;
-  if (!isPlainObject(table)) {
-    sink.error(path, 'table-type', `${what} must be an object of key/value pairs`);
-    return false;
-  }
-  let ok = true;
-  for (const key of Object.keys(table)) {
-    const p = pathKey(path, key);
-    if (isForbiddenKey(key)) {
-      sink.error(p, 'forbidden-key', `the key "${key}" is not allowed (prototype pollution)`);
-      ok = false;
-      continue;
-    }
-    if (utf8ByteLength(key) > MAX_NAME_BYTES) {
-      sink.error(p, 'key-too-long', `key is longer than ${MAX_NAME_BYTES} bytes`);
-      ok = false;
-    }
-    if (!checkValue(sink, p, table[key])) ok = false;
-  }
-  return ok;
-}
-
-function checkValue(sink: IssueSink, path: string, v: unknown): boolean {
-  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) {
-      sink.error(path, 'value-type', 'must be a finite number');
-      return false;
-    }
-    return true;
-  }
-  if (Array.isArray(v)) return v.every((x, i) => checkValue(sink, pathIndex(path, i), x));
-  if (isPlainObject(v)) return checkTable(sink, path, v, 'a nested table');
-  sink.error(path, 'value-type', `unsupported value type ${typeof v}`);
-  return false;
 }
 
 function checkBool(sink: IssueSink, path: string, v: unknown): void {
@@ -235,45 +195,5 @@ export function validateTopologyInto(sink: IssueSink, t: unknown, base: string, 
   });
 
   // ---- policies (definitions JSON)
-  const policyNames = new Set<string>();
-  policies.forEach((pol, i) => {
-    const p = at(pathIndex('policies', i));
-    if (!isPlainObject(pol)) return sink.error(p, 'field-type', 'policy must be an object');
-    if (typeof pol.name !== 'string' || pol.name === '') sink.error(`${p}.name`, 'field-type', 'policy needs a name');
-    else if (policyNames.has(pol.name)) sink.error(`${p}.name`, 'duplicate-name', `policy "${pol.name}" is listed twice`);
-    else policyNames.add(pol.name);
-    if (typeof pol.pattern !== 'string') sink.error(`${p}.pattern`, 'field-type', 'pattern must be a regular expression string');
-    else {
-      try {
-        new RegExp(pol.pattern);
-      } catch {
-        sink.error(`${p}.pattern`, 'pattern-invalid', 'pattern is not a valid regular expression');
-      }
-    }
-    const applyTo = pol['apply-to'];
-    if (applyTo !== undefined && !['queues', 'exchanges', 'all', 'classic_queues', 'quorum_queues', 'streams'].includes(applyTo as string))
-      sink.error(`${p}.apply-to`, 'field-type', 'apply-to must be queues, exchanges or all');
-    if (pol.priority !== undefined && !(typeof pol.priority === 'number' && Number.isInteger(pol.priority)))
-      sink.error(`${p}.priority`, 'field-type', 'priority must be an integer');
-    if (!isPlainObject(pol.definition)) sink.error(`${p}.definition`, 'field-type', 'definition must be an object');
-    else {
-      checkTable(sink, `${p}.definition`, pol.definition);
-      const d = pol.definition as Record<string, AmqpValue>;
-      const numeric: Record<string, (v: AmqpValue) => string | undefined> = {
-        'message-ttl': checkTtl,
-        expires: intRange(1, 4294967295),
-        'max-length': intRange(0, Number.MAX_SAFE_INTEGER),
-        'max-length-bytes': intRange(0, Number.MAX_SAFE_INTEGER),
-        'delivery-limit': intRange(-1, 2147483647),
-      };
-      for (const [k, check] of Object.entries(numeric)) {
-        if (k in d) {
-          const m = check(d[k] as AmqpValue);
-          if (m) sink.error(pathKey(`${p}.definition`, k), 'argument-value', `${k} ${m}`);
-        }
-      }
-      if ('dead-letter-routing-key' in d && !('dead-letter-exchange' in d))
-        sink.warn(pathKey(`${p}.definition`, 'dead-letter-routing-key'), 'dl-routing-key-without-dlx', 'dead-letter-routing-key without dead-letter-exchange does nothing unless the queue sets one');
-    }
-  });
+  checkPolicies(sink, policies, queues, at);
 }

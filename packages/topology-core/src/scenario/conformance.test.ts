@@ -1,11 +1,13 @@
 /**
- * Every recorded scenario (../shared/conformance/scenarios, recorded on RabbitMQ 3.10.8, and
- * this package's conformance/scenarios, recorded with `pnpm conformance --target broker --record`)
- * must come out of the simulator exactly as the broker did it.
+ * Every recorded scenario (../shared/conformance/scenarios on RabbitMQ 3.10.8, scenarios-4.3 on
+ * 4.3.6, and this package's conformance/scenarios and scenarios-4.3, recorded with
+ * `pnpm conformance --target broker --record`) must come out of the simulator exactly as the
+ * broker did it, under the profile of the broker it was recorded on.
  */
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from './types.js';
 import { simulateScenario } from './runScenario.js';
+import { profileFromRecordedOn } from './scenarioProfile.js';
 
 // topology-core has no Node types (lib ES2022, types []): tests load node modules untyped
 interface Fs {
@@ -40,25 +42,24 @@ function load(dir: string): { file: string; scenario: Scenario }[] {
 }
 
 const shared = load(join(sharedDir, 'conformance', 'scenarios'));
+const shared43 = load(join(sharedDir, 'conformance', 'scenarios-4.3'));
 const own = load(join(packageRoot, 'conformance', 'scenarios'));
+const own43 = load(join(packageRoot, 'conformance', 'scenarios-4.3'));
 
-describe('conformance: shared scenarios (RabbitMQ 3.10.8)', () => {
-  it('finds the shared scenarios', () => {
-    expect(shared.length).toBeGreaterThanOrEqual(9);
+// each file replays under the profile of the broker it was recorded on (recorded_on)
+describe.each([
+  ['shared scenarios (RabbitMQ 3.10.8)', shared, 9, '3.10'],
+  ['shared scenarios (RabbitMQ 4.3.6)', shared43, 7, '4.3'],
+  ['our own recorded scenarios (RabbitMQ 3.10.8)', own, 45, '3.10'],
+  ['our own recorded scenarios (RabbitMQ 4.3.6)', own43, 1, '4.3'],
+] as const)('conformance: %s', (_label, files, atLeast, profile) => {
+  it(`finds at least ${atLeast} scenarios, each recorded on a ${profile} broker`, () => {
+    expect(files.length).toBeGreaterThanOrEqual(atLeast);
+    for (const { scenario } of files) expect(profileFromRecordedOn(scenario.recorded_on)).toBe(profile);
   });
-  for (const { file, scenario } of shared) {
+  for (const { file, scenario } of files) {
     it(`${file} matches the broker`, () => {
       expect(scenario.expect, 'scenario has an expect block').toBeDefined();
-      const run = simulateScenario(scenario);
-      expect(run.diff.join('\n')).toBe('');
-      expect(run.match).toBe(true);
-    });
-  }
-});
-
-describe('conformance: our own recorded scenarios', () => {
-  for (const { file, scenario } of own) {
-    it.runIf(scenario.expect !== undefined)(`${file} matches the broker`, () => {
       const run = simulateScenario(scenario);
       expect(run.diff.join('\n')).toBe('');
       expect(run.match).toBe(true);

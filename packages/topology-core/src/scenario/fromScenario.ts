@@ -3,9 +3,10 @@
  * i-th delivery of a body on its queue gets actions[i], the last action repeating.
  */
 import type { ConsumerAction, ConsumerSpec } from '../model/consumer.js';
-import type { Scenario, ScenarioAction } from './types.js';
+import type { PublishProperties } from '../model/publisher.js';
+import type { Scenario, ScenarioAction, ScenarioPublishProperties } from './types.js';
 import type { SimStep, SimulationInput } from '../sim/types.js';
-import type { BrokerProfileId } from '../model/design.js';
+import { profileFromRecordedOn, type ScenarioProfile } from './scenarioProfile.js';
 
 /** the broker runner's default quiet period (README `settle_ms`) */
 export const DEFAULT_SETTLE_MS = 600;
@@ -14,6 +15,7 @@ export function scenarioAction(a: ScenarioAction): ConsumerAction {
   if (a === 'ack') return { kind: 'ack' };
   if (a === 'reject') return { kind: 'reject' };
   if (a === 'requeue') return { kind: 'requeue' };
+  if (a === 'reject-requeue') return { kind: 'requeue', via: 'reject' };
   const r = a.republish;
   return {
     kind: 'republish',
@@ -46,19 +48,38 @@ export function scenarioSteps(s: Scenario): SimStep[] {
       body: p.body,
       msgId: `s${i}:${p.body}`,
       ...(p.mandatory !== undefined ? { mandatory: p.mandatory } : {}),
-      ...(p.properties !== undefined ? { properties: p.properties } : {}),
+      ...(p.properties !== undefined ? { properties: publishProperties(p.properties) } : {}),
     };
   });
 }
 
-export function fromScenario(s: Scenario, opts: { readonly profile?: BrokerProfileId; readonly seed?: number } = {}): SimulationInput {
+/** the broker delivers `expiration` as the string it is on the wire, whatever type the file gave */
+function publishProperties(p: ScenarioPublishProperties): PublishProperties {
+  const { expiration, ...rest } = p;
+  return expiration === undefined ? rest : { ...rest, expiration: String(expiration) };
+}
+
+/** a scenario still busy after this many events never settles (the broker run's time bound, in events) */
+export const SCENARIO_MAX_EVENTS = 100_000;
+
+export interface ScenarioSimOptions {
+  /** default: the profile of the broker it was recorded on (profileFromRecordedOn) */
+  readonly profile?: ScenarioProfile;
+  readonly seed?: number;
+  /** virtual time bound (the broker runner's wall-clock bound); default the simulator's */
+  readonly maxTimeMs?: number;
+}
+
+export function fromScenario(s: Scenario, opts: ScenarioSimOptions = {}): SimulationInput {
   return {
     topology: s.topology,
     consumers: scenarioConsumers(s),
     steps: scenarioSteps(s),
-    profile: opts.profile ?? '3.10',
+    profile: opts.profile ?? profileFromRecordedOn(s.recorded_on),
     seed: opts.seed ?? 1,
     startConsumers: s.start_consumers ?? 'before',
     settleMs: s.settle_ms ?? DEFAULT_SETTLE_MS,
+    maxEvents: SCENARIO_MAX_EVENTS,
+    ...(opts.maxTimeMs !== undefined ? { maxTimeMs: opts.maxTimeMs } : {}),
   };
 }

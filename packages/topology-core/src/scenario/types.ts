@@ -10,6 +10,8 @@ export type ScenarioAction =
   | 'ack'
   | 'reject'
   | 'requeue'
+  /** basic.reject requeue=true (4.3: counts toward a quorum delivery limit, unlike a nack) */
+  | 'reject-requeue'
   | {
       readonly republish: {
         readonly exchange: string;
@@ -26,6 +28,12 @@ export interface ScenarioConsumer {
   readonly prefetch?: number;
 }
 
+/** a file may give `expiration` as a number; the broker delivers it as a string */
+export interface ScenarioPublishProperties {
+  readonly headers?: AmqpTable;
+  readonly expiration?: string | number;
+}
+
 export type ScenarioStep =
   | {
       readonly publish: {
@@ -33,7 +41,7 @@ export type ScenarioStep =
         readonly routing_key: string;
         readonly body: string;
         readonly mandatory?: boolean;
-        readonly properties?: { readonly headers?: AmqpTable; readonly expiration?: string };
+        readonly properties?: ScenarioPublishProperties;
       };
     }
   | { readonly wait_ms: number };

@@ -16,6 +16,7 @@ const base = (o: Partial<Msg> = {}): Msg => ({
   xDeathFromClient: false,
   expiration: undefined,
   ccInKeys: true,
+  deliveryCount: 0,
   ...o,
 });
 const death = (queue: string, reason: XDeathEntry['reason'], count = 1): XDeathEntry => ({ queue, reason, count, exchange: 'x', 'routing-keys': ['rk'] });

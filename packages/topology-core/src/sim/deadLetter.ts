@@ -30,6 +30,8 @@ export function deadLetterMsg(
   dlrk: string | undefined,
   profile: SemanticsProfile,
   nowMs: number,
+  /** the failed deliveries the dead letter carries (4.3), else 0 */
+  deliveryCount = 0,
 ): Msg {
   const time = Math.floor(nowMs / 1000);
   // the same shape dying the same way gives the same shape: look it up first
@@ -43,7 +45,8 @@ export function deadLetterMsg(
     }
     for (let i = 0; i < derivedList.length; i++) {
       const d = derivedList[i] as DerivedShape;
-      if (d.queue === queue && d.reason === reason && d.dlx === dlx && d.dlrk === dlrk && d.profile === profile && d.time === time) return new MsgRec(msg.logical, msg.body, msg.bytes, d.shape);
+      if (d.queue === queue && d.reason === reason && d.dlx === dlx && d.dlrk === dlrk && d.profile === profile && d.time === time && d.shape.deliveryCount === deliveryCount)
+        return new MsgRec(msg.logical, msg.body, msg.bytes, d.shape);
     }
   }
   const history = profile.ignoreClientXDeath && msg.xDeathFromClient ? undefined : msg.xDeath;
@@ -115,6 +118,7 @@ export function deadLetterMsg(
     xDeathFromClient: false,
     expiration: undefined,
     ccInKeys: dlrk === undefined && msg.ccInKeys,
+    deliveryCount,
   };
   if (derivedList !== undefined && (headers === EMPTY_HEADERS || isShared(headers)) && isShared(xDeath) && derivedList.length < 64) {
     markShared(shape);

@@ -76,4 +76,27 @@ describe('x-delayed-message exchange', () => {
     const r = run({ topology: topo(), plugins: [], steps: [S.publish('d', 'k', 'm', { headers: { 'x-delay': 50 } })] });
     expect(r.of('dropped').map((e) => e.why)).toEqual(['no-route']);
   });
+
+  // issue 9 point 7b: on 3.10.8 with the plugin 3.10.2 a message dead-lettered into a delayed
+  // exchange arrives with x-delay negated (-150); a published one keeps 150 (item 52)
+  describe('dead-lettered into a delayed exchange', () => {
+    const t = T.topology(
+      T.exchange('d', 'x-delayed-message', { delayedType: 'fanout' }),
+      T.queue('work', { dlx: 'd' }),
+      T.queue('Q'),
+      T.bind('d', 'Q'),
+    );
+    const input = { topology: t, consumers: [C.script('work', A.reject), C.script('Q', A.ack)], steps: [S.publish('', 'work', 'm', { headers: { 'x-delay': 150 } })] };
+
+    it('3.10: held for the delay, then delivered with x-delay -150', () => {
+      const r = run(input);
+      const d = r.of('delivered').filter((e) => e.queue === 'Q');
+      expect(d.map((e) => [e.t, e.headers['x-delay']])).toEqual([[150, -150]]);
+    });
+
+    it('4.x: not recorded with the plugin there; the header is kept', () => {
+      const r = run({ ...input, profile: '4.x' });
+      expect(r.of('delivered').filter((e) => e.queue === 'Q').map((e) => e.headers['x-delay'])).toEqual([150]);
+    });
+  });
 });

@@ -42,6 +42,9 @@ export class MsgRec implements Msg {
   get ccInKeys(): boolean {
     return this.shape.ccInKeys;
   }
+  get deliveryCount(): number {
+    return this.shape.deliveryCount;
+  }
 }
 
 /**
@@ -68,7 +71,7 @@ export function plainPublishShape(exchange: string, routingKeys: readonly string
     const s = list[i] as MsgShape;
     if (s.exchange === exchange && s.expiration === expiration) return s;
   }
-  const s: MsgShape = markShared({ exchange, routingKeys, headers: empty, xDeath: undefined, xDeathFromClient: false, expiration, ccInKeys: true });
+  const s: MsgShape = markShared({ exchange, routingKeys, headers: empty, xDeath: undefined, xDeathFromClient: false, expiration, ccInKeys: true, deliveryCount: 0 });
   if (list.length < 64) list.push(s);
   return s;
 }

@@ -7,7 +7,7 @@ describe('broker profiles', () => {
   it('3.10 is the default; 4.x with v43 changes what counts toward the delivery limit and adds quorum delayed retry', () => {
     expect(profileFor(undefined)).toBe(PROFILE_3_10);
     expect(profileFor('4.x')).toBe(PROFILE_4_X);
-    expect(profileFor('4.x', { v43: true })).toEqual({ ...PROFILE_4_X, onlyRejectsCountTowardLimit: true, quorumDelayedRetry: true });
+    expect(profileFor('4.x', { v43: true })).toEqual({ ...PROFILE_4_X, onlyRejectsCountTowardLimit: true, quorumDelayedRetry: true, deadLetterCarriesDeliveryCount: true });
   });
 
   // nanit option 3 (shared recording nanit-3-republish-per-message-ttl): republish copies x-death

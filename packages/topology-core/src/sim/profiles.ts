@@ -30,6 +30,21 @@ export interface SemanticsProfile {
   readonly onlyRejectsCountTowardLimit: boolean;
   /** 4.3: quorum queues hold returned messages for x-delayed-retry-* (docs quorum-queues#delayed-retry) */
   readonly quorumDelayedRetry: boolean;
+  /**
+   * 4.3: a dead letter carries its failed-delivery count (each basic.reject, with or without
+   * requeue, in the queues it went through; not basic.nack). A quorum queue starts its
+   * delivery-count there (x-delivery-count and, until it returns the message itself,
+   * x-acquired-count; redelivered); a classic queue says redelivered when it could not hand
+   * the message straight to a consumer. Recorded on 4.3.6: dlx-error-queue-requeue-consumer
+   * (../shared/reference/rabbitmq-4.3.md) and our dead-letter-* scenarios in scenarios-4.3.
+   */
+  readonly deadLetterCarriesDeliveryCount: boolean;
+  /**
+   * 3.10 with the delayed-message exchange 3.10.2: a message dead-lettered into an
+   * x-delayed-message exchange and held there arrives with `x-delay` negated (-150 for 150);
+   * a published one keeps its header (issue 9 point 7b)
+   */
+  readonly deadLetterDelayNegated: boolean;
 }
 
 export const PROFILE_3_10: SemanticsProfile = {
@@ -43,6 +58,8 @@ export const PROFILE_3_10: SemanticsProfile = {
   getAddsZeroDeliveryCount: true,
   onlyRejectsCountTowardLimit: false,
   quorumDelayedRetry: false,
+  deadLetterCarriesDeliveryCount: false,
+  deadLetterDelayNegated: true,
 };
 
 export const PROFILE_4_X: SemanticsProfile = {
@@ -56,12 +73,21 @@ export const PROFILE_4_X: SemanticsProfile = {
   getAddsZeroDeliveryCount: false,
   onlyRejectsCountTowardLimit: false,
   quorumDelayedRetry: false,
+  deadLetterCarriesDeliveryCount: false,
+  // not seen on 4.x (no 4.x recording with the plugin): modelled only where it was recorded
+  deadLetterDelayNegated: false,
 };
 
 /** 4.x with the 4.3 rules (ProfileOptions.v43); one object, so caches keyed by profile keep hitting */
-export const PROFILE_4_3: SemanticsProfile = { ...PROFILE_4_X, onlyRejectsCountTowardLimit: true, quorumDelayedRetry: true };
+export const PROFILE_4_3: SemanticsProfile = {
+  ...PROFILE_4_X,
+  onlyRejectsCountTowardLimit: true,
+  quorumDelayedRetry: true,
+  deadLetterCarriesDeliveryCount: true,
+};
 
 export function profileFor(id: BrokerProfileId | undefined, opts?: ProfileOptions): SemanticsProfile {
+  if (id === '4.3') return PROFILE_4_3;
   if (id === '4.x') return opts?.v43 ? PROFILE_4_3 : PROFILE_4_X;
   return PROFILE_3_10;
 }

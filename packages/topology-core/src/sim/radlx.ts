@@ -14,9 +14,8 @@ import type { DeathReason } from '../model/consumer.js';
 import type { XDeathEntry } from './events.js';
 import type { CompiledExchange, Dest } from '../routing/exchangeIndex.js';
 import { headersMatch } from '../routing/headersMatcher.js';
+import { isDeathReason } from '../model/xDeath.js';
 import { topicWords, topicWordsMatch } from '../routing/topicMatcher.js';
-
-const REASONS: readonly string[] = ['rejected', 'expired', 'maxlen', 'delivery_limit'];
 
 /** the dead-source queue when the message is "dead" for this cycle, else undefined */
 export function radlxDeadSource(headers: { readonly [k: string]: AmqpValue }, xDeath: readonly XDeathEntry[] | undefined): string | undefined {
@@ -25,7 +24,7 @@ export function radlxDeadSource(headers: { readonly [k: string]: AmqpValue }, xD
   if (typeof max !== 'number' || !Number.isInteger(max) || max <= 0) return undefined;
   if (typeof track !== 'string') return undefined;
   const r = headers['radlx-track-reason'];
-  const reason = (typeof r === 'string' && REASONS.includes(r) ? r : 'rejected') as DeathReason;
+  const reason: DeathReason = isDeathReason(r) ? r : 'rejected';
   const entry = xDeath?.find((d) => d.queue === track && d.reason === reason);
   if (!entry) return undefined;
   return entry.count % max === 0 ? track : undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from './rng.js';
+import { attemptDraw, mulberry32 } from './rng.js';
 
 describe('mulberry32', () => {
   it('is deterministic per seed and uniform-ish in [0,1)', () => {
@@ -14,5 +14,17 @@ describe('mulberry32', () => {
     const mean = xs.reduce((s, x) => s + x, 0) / xs.length;
     expect(mean).toBeGreaterThan(0.45);
     expect(mean).toBeLessThan(0.55);
+  });
+});
+
+describe('attemptDraw', () => {
+  it('depends only on (seed, message, attempt), and on each of them', () => {
+    expect(attemptDraw(7, 3, 2)).toBe(attemptDraw(7, 3, 2));
+    const base = attemptDraw(7, 3, 2);
+    expect(new Set([base, attemptDraw(8, 3, 2), attemptDraw(7, 4, 2), attemptDraw(7, 3, 3)]).size).toBe(4);
+    const draws = Array.from({ length: 2000 }, (_, i) => attemptDraw(1, i + 1, 1));
+    expect(draws.every((d) => d >= 0 && d < 1)).toBe(true);
+    // roughly uniform: about half below 0.5
+    expect(Math.abs(draws.filter((d) => d < 0.5).length - 1000)).toBeLessThan(100);
   });
 });

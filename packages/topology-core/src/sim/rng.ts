@@ -16,3 +16,13 @@ export function mulberry32(seed: number): Rng {
     },
   };
 }
+
+/**
+ * The uniform [0, 1) draw for one processing attempt of one message under a seed. A pure
+ * function of (seed, message, attempt), so the simulator and the live trace's workers, which
+ * process in different orders, reach the same `percent` verdicts.
+ */
+export function attemptDraw(seed: number, messageIndex: number, attempt: number): number {
+  const mixed = Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(messageIndex >>> 0, 0x85ebca77) ^ Math.imul(attempt >>> 0, 0xc2b2ae3d);
+  return mulberry32(mixed).next();
+}

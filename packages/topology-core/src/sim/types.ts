@@ -149,6 +149,8 @@ export interface MsgShape {
   readonly expiration: string | undefined;
   /** the CC header's keys are among routingKeys (false once a dead-letter routing key replaced them) */
   readonly ccInKeys: boolean;
+  /** failed deliveries a dead letter carries into its next queue (4.3; 0 otherwise) */
+  readonly deliveryCount: number;
 }
 
 export interface Msg extends MsgShape {

@@ -7,6 +7,7 @@
 import type { BindingDef, ExchangeDef, QueueDef } from '../model/definitions.js';
 import type { Rule } from '../model/consumer.js';
 import type { NodeId } from '../model/nodeIds.js';
+import { settingsParam } from './settingsPlacement.js';
 import { bind, bindExchange, defineTemplate, exchange, header, park, publisher, queue, retryOutcomes, worker, X, Q, C, P } from './build.js';
 import { delaysParam, prefixParam } from './commonParams.js';
 import { MAX_TTL_MS } from '../model/arguments.js';
@@ -27,6 +28,7 @@ export const binaryDelayLevels = defineTemplate({
     { name: 'levels', label: 'Levels', type: 'integer', default: 6, min: 1, max: 28, unit: 'count', help: 'maximum delay is (2^levels - 1) units' },
     { name: 'unitMs', label: 'Unit (level 0 TTL)', type: 'integer', default: 1000, min: 1, max: 3600000, unit: 'ms' },
     delaysParam([1000, 5000, 30000]),
+    settingsParam,
   ],
   requires: [],
   profile: '3.10',

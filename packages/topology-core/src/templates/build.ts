@@ -6,6 +6,7 @@ import type { Design } from '../model/design.js';
 import { DESIGN_FORMAT, DESIGN_VERSION } from '../model/design.js';
 import { exchangeNodeId, queueNodeId, consumerNodeId, publisherNodeId, type NodeId } from '../model/nodeIds.js';
 import { positionsFromHints } from './layout.js';
+import { placeSettings } from './settingsPlacement.js';
 import type { BuiltTemplate, DocumentedOutcome, Ending, LayoutHints, ParamValues, RetryTemplate } from './types.js';
 
 export const exchange = (name: string, type: ExchangeType = 'direct', args: AmqpTable = {}): ExchangeDef => ({
@@ -118,17 +119,21 @@ function finish(t: TemplateSpec, params: ParamValues, a: TemplateBody): BuiltTem
     name: t.title,
     description: a.explanation,
     profile: t.profile,
-    topology: a.topology,
+    topology: params.settings === 'policy' ? placeSettings(a.topology, 'policy') : a.topology,
     consumers: a.consumers,
     publishers: a.publishers,
     layout: positionsFromHints(layout),
     origin: { template: t.id, params },
   };
+  const explanation =
+    params.settings === 'policy'
+      ? `${a.explanation} The TTL and dead-letter settings are in policies (one per queue) rather than x- arguments, so they can change without redeclaring the queue.`
+      : a.explanation;
   return {
     id: t.id,
     params,
-    design,
-    explanation: a.explanation,
+    design: { ...design, description: explanation },
+    explanation,
     layout,
     requires: [...t.requires],
     profile: t.profile,

@@ -33,12 +33,8 @@ const cases = [...listTemplates().map((t) => [t.id, {}] as const), ...VARIANTS].
   return r.template.documented.map((d) => [`${id}${p} (${d.failure.kind}${d.failure.kind === 'failFirst' ? ` ${d.failure.n}` : ''})`, r.template, d] as const);
 });
 
-/** Templates whose documented outcome the simulator cannot reproduce yet (reported, not hidden). */
-const SIM_GAPS: Record<string, string> = {};
-
 describe('template outcomes (simulated)', () => {
-  for (const [id, why] of Object.entries(SIM_GAPS)) it.skip(`${id}: ${why}`, () => {});
-  it.each(cases.filter(([, b]) => !(b.id in SIM_GAPS)))('%s', (_name, built, doc) => {
+  it.each(cases)('%s', (_name, built, doc) => {
     const input = designToSimulation(built.design, { messages: 1, failure: doc.failure, seed: 1 });
     const result = simulate({ ...input, maxTimeMs: doc.attempts === 'unbounded' ? 60 * 60 * 1000 : input.maxTimeMs ?? 7 * 24 * 3600 * 1000 });
     const traces = traceMessages(result, { workConsumers: built.workConsumers, activeQueues: activeQueuesOf(built.design) });

@@ -4,6 +4,7 @@
  */
 import type { AmqpTable } from '../model/definitions.js';
 import { bind, defineTemplate, exchange, publisher, queue, repeat, retryOutcomes, worker, X, Q, C, P } from './build.js';
+import { ordinal } from '../text/ordinal.js';
 import { delayParam, prefixParam } from './commonParams.js';
 import type { DocumentedOutcome, ParamSpec } from './types.js';
 
@@ -80,7 +81,7 @@ export const radlxDelayQueue = defineTemplate({
       publishers: [publisher(routerX, q, radlxHeaders(max, q))],
       explanation:
         `As in the plugin's second example: a rejection in ${q} goes to the radlx exchange ${dlx}. Below the limit it routes by topic ("#") to ${delayQ}, which holds it ${delay} ms ` +
-        `and dead-letters it to ${routerX}, back to ${q}. On the ${max}th rejection radlx adds radlx.dead.source=${q} and the headers binding sends it to ${failed}. ` +
+        `and dead-letters it to ${routerX}, back to ${q}. On the ${ordinal(max)} rejection radlx adds radlx.dead.source=${q} and the headers binding sends it to ${failed}. ` +
         `${max} attempts, ${delay} ms apart. ${NOTE}`,
       columns: [[P('publisher')], [X(routerX)], [Q(q)], [C('worker'), X(dlx)], [Q(delayQ), Q(failed)]],
       loop: [Q(q), X(dlx), Q(delayQ), X(routerX)],
@@ -121,7 +122,7 @@ export const radlxCycles = defineTemplate({
       consumers: [worker('worker', q, [{ then: { kind: 'reject' } }], 'worker')],
       publishers: [publisher(routerX, q, radlxHeaders(max, q))],
       explanation:
-        `The plugin's third example. Rejections go to the radlx exchange ${dlx}: ${max - 1} of every ${max} go straight back to ${q} (topic), every ${max}th goes to ${failed} (headers). ` +
+        `The plugin's third example. Rejections go to the radlx exchange ${dlx}: ${max - 1} of every ${max} go straight back to ${q} (topic), every ${ordinal(max)} goes to ${failed} (headers). ` +
         `${failed} itself has x-message-ttl=${ttl} and dead-letters to ${routerX}, so after ${ttl} ms the message starts a new cycle; because radlx tests count % ${max}, ` +
         `each cycle gets ${max} attempts again. Nothing ever gives up: a message that always fails cycles forever (${max} attempts every ${ttl} ms). ${NOTE}`,
       columns: [[P('publisher')], [X(routerX)], [Q(q)], [C('worker'), X(dlx)], [Q(failed)]],

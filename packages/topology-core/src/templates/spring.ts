@@ -5,6 +5,7 @@
  */
 import type { ConsumerAction, ConsumerSpec, Rule } from '../model/consumer.js';
 import { attempt, backoffSchedule, bind, defineTemplate, exchange, publisher, queue, repeat, retryOutcomes, worker, X, Q, C, P } from './build.js';
+import { ordinal } from '../text/ordinal.js';
 import { delayParam, multiplierParam, prefixParam } from './commonParams.js';
 import type { DocumentedOutcome, ParamSpec, ParamValues } from './types.js';
 
@@ -122,7 +123,7 @@ export const springStateful = defineTemplate({
       publishers: t.publishers,
       explanation:
         `The stateful interceptor remembers each message by its id and rethrows, so the container nacks with requeue=true and the broker redelivers it (redelivered=true), ` +
-        `at its original position, at once. On the ${max}th failed delivery the recoverer runs instead: ${recoverStory(rec, t)}. ` +
+        `at its original position, at once. On the ${ordinal(max)} failed delivery the recoverer runs instead: ${recoverStory(rec, t)}. ` +
         `The attempt count lives in the consumer's memory: a restart or a second consumer instance resets it, and a message without a message id cannot be tracked. ` +
         `Spring's backoff between stateful attempts is a sleep before the rethrow; it is not modelled here (the retries are immediate). ` +
         `Messages with ${FATAL_HEADER} are rejected at once by the ConditionalRejectingErrorHandler.`,

@@ -20,12 +20,13 @@ import {
   P,
 } from './build.js';
 import { backoffParams, readBackoff, delayParam, delaysParam, maxRetriesParam, prefixParam } from './commonParams.js';
+import { settingsParam } from './settingsPlacement.js';
 
 export const dlxTtlWaitQueue = defineTemplate({
   id: 'dlx-ttl-wait-queue',
   title: 'DLX to a TTL wait queue',
   summary: 'reject -> DLX (routing key = queue name) -> wait queue with x-message-ttl -> back to the origin queue; limit from x-death count',
-  params: [prefixParam('orders'), maxRetriesParam(3), delayParam('delayMs', 'Wait', 5000)],
+  params: [prefixParam('orders'), maxRetriesParam(3), delayParam('delayMs', 'Wait', 5000), settingsParam],
   requires: [],
   profile: '3.10',
   runsOnStock310: true,
@@ -119,7 +120,7 @@ export const chainedTtl = defineTemplate({
   id: 'chained-ttl',
   title: 'Chained TTL tiers',
   summary: 'a chain of wait queues with growing TTLs, each dead-lettering into the next work queue, then a parking queue',
-  params: [prefixParam('orders'), delaysParam([1000, 5000, 30000])],
+  params: [prefixParam('orders'), delaysParam([1000, 5000, 30000]), settingsParam],
   requires: [],
   profile: '3.10',
   runsOnStock310: true,
@@ -169,7 +170,7 @@ export const ttlDlqConsumer = defineTemplate({
   id: 'ttl-dlq-consumer',
   title: 'Dead-letter queue consumer decides from x-death',
   summary: 'a consumer on the dead-letter queue reads x-death count and sends the message back through a TTL wait, or parks it',
-  params: [prefixParam('orders'), delaysParam([1000, 10000, 60000])],
+  params: [prefixParam('orders'), delaysParam([1000, 10000, 60000]), settingsParam],
   requires: [],
   profile: '3.10',
   runsOnStock310: true,

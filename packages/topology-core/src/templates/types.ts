@@ -32,7 +32,12 @@ export type Ending =
   | { readonly kind: 'dropped' }
   | { readonly kind: 'acked' }
   /** it keeps cycling (the run is cut off) */
-  | { readonly kind: 'cycling' };
+  | { readonly kind: 'cycling' }
+  /**
+   * acked only because a fail-first-K worker stopped failing at attempt K+1: failing every time,
+   * the message retries forever (the design never parks, drops or acks it by itself)
+   */
+  | { readonly kind: 'attempt-cap'; readonly attempts: number };
 
 /** What the template promises for one message under a failure model; the tests check it by simulation. */
 export interface DocumentedOutcome {

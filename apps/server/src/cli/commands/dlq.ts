@@ -35,7 +35,7 @@ async function browse(argv: readonly string[], io: CliIo): Promise<number> {
   const queue = value(a, 'queue');
   if (!queue) throw new CliError(`--queue is required\nusage: ${DLQ_USAGE}`, 2);
   const limit = intValue(a, 'limit', 1, MAX_BROWSE) ?? 100;
-  const t = targetFromArgs(a);
+  const t = await targetFromArgs(a);
   const conn = await connect(t);
   try {
     const r = await browseQueue(t, conn, { queue, limit, insist: flag(a, 'insist') }).catch((e: unknown) => {
@@ -92,7 +92,7 @@ async function redrive(argv: readonly string[], io: CliIo): Promise<number> {
     ...(rate !== undefined ? { ratePerSecond: rate } : {}),
     ...(flag(a, 'insist') ? { insist: true } : {}),
   };
-  const t = targetFromArgs(a);
+  const t = await targetFromArgs(a);
   const conn = await connect(t);
   try {
     if (flag(a, 'dry-run')) {

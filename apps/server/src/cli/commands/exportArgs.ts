@@ -1,5 +1,5 @@
-/** `--format`, `--portable`, `--vhost`, `--out`: the options of the commands that write a design out (export, generate). */
-import { compilePortable, exportDesign, formatIssues, isExportFormat, EXPORT_FORMATS, type Design, type ExportFormat } from '@retry-studio/topology-core';
+/** `--format`, `--portable`, `--vhost`, `--cluster`, `--out`: the options of the commands that write a design out (export, generate). */
+import { compilePortable, exportDesign, formatIssues, isExportFormat, validateExportOptions, EXPORT_FORMATS, type Design, type ExportFormat, type ExportOptions } from '@retry-studio/topology-core';
 import { flag, value, type ParsedArgs } from './args.js';
 import { CliError, indent, writeOutput, type CliIo } from './context.js';
 
@@ -23,8 +23,20 @@ export function portableIfAsked(a: ParsedArgs, design: Design, name: string, io:
   return p.design;
 }
 
-/** Exports the design in `format` (for --vhost) to --out or stdout. */
-export async function writeExport(io: CliIo, a: ParsedArgs, design: Design, format: ExportFormat): Promise<void> {
+/** The value options every exporting command accepts (besides its own). */
+export const EXPORT_VALUE_OPTIONS = ['format', 'vhost', 'cluster', 'out'] as const;
+
+/** --vhost and --cluster as export options; an invalid value is a usage error naming the option. */
+export function exportOptions(a: ParsedArgs): ExportOptions {
   const vhost = value(a, 'vhost');
-  await writeOutput(io, value(a, 'out'), exportDesign(design, format, vhost !== undefined ? { vhost } : {}));
+  const cluster = value(a, 'cluster');
+  const opts: ExportOptions = { ...(vhost !== undefined ? { vhost } : {}), ...(cluster !== undefined ? { cluster } : {}) };
+  const issues = validateExportOptions(opts);
+  if (issues.length > 0) throw new CliError(issues.map((i) => `--${i.path}: ${i.message}`).join('\n'), 2);
+  return opts;
+}
+
+/** Exports the design in `format` (with --vhost, --cluster) to --out or stdout. */
+export async function writeExport(io: CliIo, a: ParsedArgs, design: Design, format: ExportFormat): Promise<void> {
+  await writeOutput(io, value(a, 'out'), exportDesign(design, format, exportOptions(a)));
 }

@@ -10,7 +10,7 @@ export const IMPORT_BROKER_USAGE =
 export async function importBrokerCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const a = parseArgs(argv, { values: [...TARGET_FLAGS, 'name', 'out'], switches: ['json'] });
   if (a.positionals.length > 0) throw new CliError(`usage: ${IMPORT_BROKER_USAGE}`, 2);
-  const t = targetFromArgs(a);
+  const t = await targetFromArgs(a);
   const r = await importBroker(t, { name: value(a, 'name') }).catch((e: unknown) => {
     throw cliFailure(e);
   });

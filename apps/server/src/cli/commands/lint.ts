@@ -9,7 +9,7 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
   const file = a.positionals[0];
   if (!file || a.positionals.length > 1) throw new CliError(`usage: ${LINT_USAGE}`, 2);
   const profile = value(a, 'profile');
-  if (profile !== undefined && profile !== '3.10' && profile !== '4.x') throw new CliError('--profile must be 3.10 or 4.x', 2);
+  if (profile !== undefined && profile !== '3.10' && profile !== '4.x' && profile !== '4.3') throw new CliError('--profile must be 3.10, 4.x or 4.3', 2);
   const doc = await loadFile(io, file, { vhost: value(a, 'vhost') });
   const prevFile = value(a, 'previous');
   const previous = prevFile ? (await loadFile(io, prevFile)).design.topology : undefined;

@@ -6,6 +6,7 @@ import {
   simulate,
   traceMessages,
   activeQueuesOf,
+  markAttemptCap,
   validateDesign,
   type BudgetFailure,
   type ConsumerSpec,
@@ -72,7 +73,8 @@ export async function simulateCommand(argv: readonly string[], io: CliIo): Promi
   const model = failure.kind === 'poison' ? { kind: 'poison' as const, bodies: [budget.traces[0]!.body] } : failure;
   const result = simulate({ ...designToSimulation(doc.design, { messages, failure: model, seed }), maxTimeMs: 24 * 3600 * 1000 });
   const workers = doc.design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
-  const traces = traceMessages(result, { activeQueues: activeQueuesOf(doc.design), ...(workers.length > 0 ? { workConsumers: workers } : {}) });
+  // a fail-first-K ack that only the cap gave is reported as the cap, not as processed
+  const traces = markAttemptCap(doc.design, model, traceMessages(result, { activeQueues: activeQueuesOf(doc.design), ...(workers.length > 0 ? { workConsumers: workers } : {}) }));
   if (flag(a, 'json')) {
     const { traces: _t, ...summary } = budget;
     void _t;

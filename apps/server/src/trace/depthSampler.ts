@@ -1,0 +1,81 @@
+/**
+ * Queue depths during a trace. Ready counts come from a passive declare (exact; the management
+ * API's figures lag by its statistics interval, 5 s by default); unacked from our own workers.
+ * Designs with many queues fall back to the management API. A queue that is gone is reported
+ * (the topology changed under the trace).
+ */
+import type { ManagedConnection, ManagementClient } from '../broker/index.js';
+
+export interface Depth {
+  readonly ready: number;
+  readonly unacked: number;
+}
+
+export interface DepthSamplerHooks {
+  /** a depth changed (real name) */
+  onDepth(queue: string, d: Depth): void;
+  /** unacked deliveries our workers hold on this queue */
+  unacked(queue: string): number;
+  /** a queue no longer exists */
+  onMissing(queue: string): void;
+  onFailure(message: string, first: boolean): void;
+}
+
+export class DepthSampler {
+  readonly depths = new Map<string, Depth>();
+  private sampling = false;
+  private failing = false;
+
+  constructor(
+    private readonly queues: readonly string[],
+    private readonly conn: ManagedConnection,
+    private readonly mgmt: ManagementClient,
+    private readonly vhost: string,
+    private readonly hooks: DepthSamplerHooks,
+  ) {}
+
+  private set(name: string, d: Depth): void {
+    const prev = this.depths.get(name);
+    this.depths.set(name, d);
+    if (!prev || prev.ready !== d.ready || prev.unacked !== d.unacked) this.hooks.onDepth(name, d);
+  }
+
+  async sample(final = false): Promise<void> {
+    if (this.sampling && !final) return;
+    this.sampling = true;
+    try {
+      if (this.queues.length <= 200 && this.conn.isOpen) {
+        // one channel; a missing queue closes it, so the next check opens another
+        let ch: Awaited<ReturnType<ManagedConnection['createChannel']>> | undefined;
+        try {
+          for (const q of this.queues) {
+            if (!ch) {
+              ch = await this.conn.createChannel();
+              ch.on('error', () => undefined);
+            }
+            try {
+              const ok = await ch.checkQueue(q);
+              this.set(q, { ready: ok.messageCount, unacked: this.hooks.unacked(q) });
+            } catch (err) {
+              if (!/NOT_FOUND|404/.test(String((err as Error).message))) throw err;
+              ch = undefined;
+              this.hooks.onMissing(q);
+            }
+          }
+        } finally {
+          await ch?.close().catch(() => undefined);
+        }
+      } else {
+        const mine = new Set(this.queues);
+        for (const q of await this.mgmt.listQueues(this.vhost)) if (mine.has(q.name)) this.set(q.name, { ready: q.messages_ready ?? 0, unacked: q.messages_unacknowledged ?? 0 });
+      }
+      this.failing = false;
+    } catch (err) {
+      // broker restarting: sample again later (said once per failure streak)
+      this.hooks.onFailure(`could not sample queue depths: ${String((err as Error).message).slice(0, 200)}`, !this.failing || final);
+      this.failing = true;
+    } finally {
+      this.sampling = false;
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import type { SimEvent } from '@retry-studio/topology-core';
+import { bindQ, design as designOf, retryLoopDesign } from '../http/testing.js';
+import { compareTrace, predict } from './prediction.js';
+
+const loop = retryLoopDesign('cmp', { ttl: 100, maxRetries: 1 });
+/** the worker without a failure model of its own: the request's applies */
+const design = {
+  ...loop,
+  consumers: loop.consumers.map((c) => (c.behaviour.kind === 'worker' ? { ...c, behaviour: { ...c.behaviour, failure: undefined } } : c)),
+};
+const failure = { kind: 'failFirst', n: 1 } as const;
+const predicted = predict(design, { messages: 2, failure }).events;
+
+/** the prediction as if it had happened live, with `edit` applied to one message's events */
+function live(edit: (events: SimEvent[]) => SimEvent[] = (e) => e, msgId = 'p1-1'): SimEvent[] {
+  const mine = predicted.filter((e) => e.msgId === msgId);
+  return [...predicted.filter((e) => e.msgId !== msgId), ...edit(mine)];
+}
+
+describe('compareTrace', () => {
+  it('the prediction matches itself', () => {
+    const c = compareTrace(predicted, live(), { complete: true, published: 2 });
+    expect(c).toMatchObject({ messagesCompared: 2, matching: 2 });
+    expect(c.firstDifference).toBeUndefined();
+  });
+
+  it('uses the failure model: failFirst 1 retries once, then acks', () => {
+    const kinds = predicted.filter((e) => e.msgId === 'p1-1' && e.kind === 'processed').map((e) => e.kind === 'processed' && e.ok);
+    expect(kinds).toEqual([false, true]);
+  });
+
+  it('a message dropped live but predicted acked differs, at the hop where it was lost', () => {
+    const dropped = live((ev) => {
+      // the copy dead-lettered from the wait queue found no binding: routed nowhere, dropped
+      const i = ev.findIndex((e) => e.kind === 'routed' && e.exchange === 'work' && ev.slice(0, ev.indexOf(e)).some((x) => x.kind === 'expired'));
+      const r = ev[i] as Extract<SimEvent, { kind: 'routed' }>;
+      return [...ev.slice(0, i), { ...r, queues: [] }, { kind: 'unroutable', t: r.t, seq: r.seq + 0.1, msgId: r.msgId, body: r.body, exchange: 'work', routingKeys: r.routingKeys }, { kind: 'dropped', t: r.t, seq: r.seq + 0.2, msgId: r.msgId, body: r.body, why: 'no-route', exchange: 'work' }];
+    });
+    const c = compareTrace(predicted, dropped, { complete: true, published: 2 });
+    expect(c.matching).toBe(1);
+    expect(c.firstDifference).toMatchObject({ msgId: 'p1-1', what: 'routing', where: { exchange: 'work' }, actual: 'routed work -> []', predicted: 'routed work -> [work.q]' });
+  });
+
+  it('a different x-death count or reason on a delivery differs', () => {
+    const other = live((ev) =>
+      ev.map((e) => (e.kind === 'delivered' && e.xDeath?.length ? { ...e, xDeath: e.xDeath.map((d) => ({ ...d, count: d.count + 1 })) } : e)),
+    );
+    const c = compareTrace(predicted, other, { complete: true, published: 2 });
+    expect(c.firstDifference).toMatchObject({ what: 'milestone', where: { queue: 'work.q' } });
+    expect(c.firstDifference?.actual).toMatch(/x-death \[.*x2/);
+  });
+
+  it('a different order within a message differs', () => {
+    const swapped = live((ev) => {
+      const a = ev.findIndex((e) => e.kind === 'rejected');
+      const b = ev.findIndex((e) => e.kind === 'dead-lettered');
+      const out = [...ev];
+      [out[a], out[b]] = [out[b]!, out[a]!];
+      return out;
+    });
+    expect(compareTrace(predicted, swapped, { complete: true, published: 2 }).matching).toBe(1);
+  });
+
+  it('a predicted message that never showed live differs once the trace is complete, not while it runs', () => {
+    const missing = predicted.filter((e) => e.msgId !== 'p1-2');
+    expect(compareTrace(predicted, missing, { complete: false, published: 2 }).matching).toBe(1);
+    expect(compareTrace(predicted, missing, { complete: true, published: 2 })).toMatchObject({ messagesCompared: 2, matching: 1 });
+    // not published live at all: not compared
+    expect(compareTrace(predicted, missing, { complete: true, published: 1 })).toMatchObject({ messagesCompared: 1, matching: 1 });
+  });
+});
+
+/** `in` has no consumer and dead-letters expired messages to `dead`; messages are published without expiration. */
+const d = designOf({
+  exchanges: [{ name: 'x', type: 'direct' }, { name: 'dlx', type: 'fanout' }],
+  queues: [{ name: 'in', arguments: { 'x-dead-letter-exchange': 'dlx' } }, { name: 'dead' }],
+  bindings: [bindQ('x', 'in', 'k'), bindQ('dlx', 'dead')],
+  publishers: [{ id: 'p', exchange: 'x', routingKey: 'k', properties: { headers: { tenant: 'a' } } }],
+});
+
+describe('the trace prediction with the trace overrides', () => {
+  it('publishes with the trace overrides: an expiration set on the test messages is predicted', () => {
+    const kinds = (o: Parameters<typeof predict>[1]) => predict(d, o).events.map((e) => e.kind);
+    expect(kinds({ messages: 1 })).not.toContain('expired');
+    const withTtl = predict(d, { messages: 1, overrides: { expiration: '100' } }).events;
+    expect(withTtl.map((e) => e.kind)).toContain('expired');
+    expect(withTtl.find((e) => e.kind === 'dead-lettered')).toMatchObject({ queue: 'in', reason: 'expired' });
+  });
+
+  it('header overrides are merged over the publisher headers', () => {
+    const pub = predict(d, { messages: 1, overrides: { headers: { retry: 1 }, priority: 3 } }).events.find((e) => e.kind === 'published');
+    expect(pub?.kind === 'published' && pub.headers).toEqual({ tenant: 'a', retry: 1 });
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * The management URL, prefix and vhost used with each broker, remembered in localStorage so that
+ * switching between brokers (3.10 on 5672, 4.3 on 5673) brings back each one's settings. Keyed by
+ * the broker URL without its password (a password is never stored).
+ */
+import { maskUrl } from './api';
+
+const STORAGE_KEY = 'retry-studio.brokers.v1';
+const MAX_BROKERS = 20;
+
+export interface BrokerSettings {
+  readonly managementUrl: string;
+  readonly deployPrefix: string;
+  readonly deployVhost: string;
+}
+
+type Stored = Record<string, BrokerSettings & { readonly at: number }>;
+
+function read(storage: Storage): Stored {
+  try {
+    const v = JSON.parse(storage.getItem(STORAGE_KEY) ?? '{}') as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Stored) : {};
+  } catch {
+    return {};
+  }
+}
+
+export const brokerKey = (brokerUrl: string): string => maskUrl(brokerUrl.trim());
+
+export function recallBroker(brokerUrl: string, storage: Storage = localStorage): BrokerSettings | undefined {
+  const hit = read(storage)[brokerKey(brokerUrl)];
+  if (
+    !hit ||
+    typeof hit.managementUrl !== 'string' ||
+    typeof hit.deployPrefix !== 'string' ||
+    typeof hit.deployVhost !== 'string'
+  )
+    return undefined;
+  return { managementUrl: hit.managementUrl, deployPrefix: hit.deployPrefix, deployVhost: hit.deployVhost };
+}
+
+export function rememberBroker(brokerUrl: string, settings: BrokerSettings, storage: Storage = localStorage): void {
+  if (brokerUrl.trim() === '') return;
+  const all = read(storage);
+  all[brokerKey(brokerUrl)] = { ...settings, at: Date.now() };
+  // keep the most recently used
+  const kept = Object.entries(all)
+    .sort((a, b) => b[1].at - a[1].at)
+    .slice(0, MAX_BROKERS);
+  try {
+    storage.setItem(STORAGE_KEY, JSON.stringify(Object.fromEntries(kept)));
+  } catch {
+    /* storage full or disabled: settings just are not remembered */
+  }
+}

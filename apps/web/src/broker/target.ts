@@ -1,0 +1,19 @@
+/** The broker target of every broker request (probe, plan, deploy, teardown, trace), from the store. */
+import type { Target } from './api';
+
+export interface BrokerFields {
+  readonly brokerUrl: string;
+  readonly managementUrl: string;
+  readonly deployPrefix: string;
+  readonly deployVhost: string;
+}
+
+export function brokerTarget(s: BrokerFields): Target {
+  const t = (v: string) => v.trim() || undefined;
+  return {
+    broker: t(s.brokerUrl),
+    managementUrl: t(s.managementUrl),
+    prefix: s.deployPrefix || undefined,
+    vhost: t(s.deployVhost),
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Where each edge label sits on its curve: at the middle unless another label or a node is
+ * already there, then further along the curve (or just above / below it). Three dead-letter
+ * edges from three wait queues back to one exchange have nearly the same middle: their labels
+ * were drawn on top of each other.
+ */
+import { cubicAt, type Cubic } from './bezier';
+
+export interface LabelSpot {
+  /** curve parameter of the label's centre */
+  t: number;
+  /** vertical offset from the curve, px */
+  dy: number;
+}
+
+export interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** the edge label's box at zoom 1 (11 px text, 4 px padding) */
+export const labelSize = (label: string) => ({ w: label.length * 6.3 + 8, h: 16 });
+
+const TS = [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78];
+const DYS = [0, -17, 17];
+const CELL = 120;
+
+/** A grid of rectangles, for overlap tests that stay cheap on a 300-node canvas (numeric cell keys, no allocation per query). */
+class RectGrid {
+  private cells = new Map<number, Array<Rect & { stamp: number }>>();
+  private query = 0;
+  /** an int32 key (a small integer Map key hashes without allocating) */
+  private static key = (i: number, j: number) => ((i & 0xffff) << 16) | (j & 0xffff);
+  add(rect: Rect): void {
+    const r = { ...rect, stamp: 0 };
+    for (let i = Math.floor(r.x / CELL); i <= Math.floor((r.x + r.w) / CELL); i++)
+      for (let j = Math.floor(r.y / CELL); j <= Math.floor((r.y + r.h) / CELL); j++) {
+        const k = RectGrid.key(i, j);
+        const c = this.cells.get(k);
+        if (c) c.push(r);
+        else this.cells.set(k, [r]);
+      }
+  }
+  /** area of `r` covered by the rectangles in the grid (each counted once) */
+  covered(r: Rect): number {
+    const q = ++this.query;
+    let area = 0;
+    for (let i = Math.floor(r.x / CELL); i <= Math.floor((r.x + r.w) / CELL); i++)
+      for (let j = Math.floor(r.y / CELL); j <= Math.floor((r.y + r.h) / CELL); j++) {
+        const c = this.cells.get(RectGrid.key(i, j));
+        if (!c) continue;
+        for (const o of c) {
+          if (o.stamp === q || !overlaps(o, r)) continue;
+          o.stamp = q;
+          area += (Math.min(o.x + o.w, r.x + r.w) - Math.max(o.x, r.x)) * (Math.min(o.y + o.h, r.y + r.h) - Math.max(o.y, r.y));
+        }
+      }
+    return area;
+  }
+}
+
+export const overlaps = (a: Rect, b: Rect) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/** Places labels in order; each takes the first spot that covers no label placed before it and no node. */
+export function placeLabels(edges: ReadonlyArray<{ id: string; label: string; cubic: Cubic }>, nodes: readonly Rect[]): Map<string, LabelSpot> {
+  const nodeGrid = new RectGrid();
+  for (const n of nodes) nodeGrid.add(n);
+  const labelGrid = new RectGrid();
+  const out = new Map<string, LabelSpot>();
+  const p = { x: 0, y: 0 };
+  for (const e of edges) {
+    if (!e.label) continue;
+    const { w, h } = labelSize(e.label);
+    let best: { spot: LabelSpot; rect: Rect; score: number } | null = null;
+    search: for (const dy of DYS)
+      for (const t of TS) {
+        cubicAt(e.cubic, t, p);
+        const rect = { x: p.x - w / 2, y: p.y + dy - h / 2, w, h };
+        // another label hidden is worse than a node's corner covered
+        const score = labelGrid.covered(rect) * 10 + nodeGrid.covered(rect);
+        if (!best || score < best.score) best = { spot: { t, dy }, rect, score };
+        if (score === 0) break search;
+      }
+    labelGrid.add(best!.rect);
+    out.set(e.id, best!.spot);
+  }
+  return out;
+}

@@ -1,0 +1,56 @@
+/**
+ * `nack-never-reaches-delivery-limit`: on RabbitMQ 4.3 a quorum queue's delivery limit counts
+ * failed deliveries only (basic.reject with requeue), not basic.nack with requeue (docs
+ * quorum-queues "When is delivery count incremented?"; ../shared/reference/rabbitmq-4.3.md:
+ * `quorum-delivery-limit` is redelivered forever on 4.3.6). A consumer that nacks until the
+ * limit dead-letters the message loops forever on 4.3; on 4.0-4.2 it works until an upgrade.
+ * A design is linted as 4.3 with the 4.3 profile, or a 4.x one that the simulator runs as 4.3
+ * (usesV43Features).
+ */
+import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
+import { PROFILE_4_3 } from '../../sim/profiles.js';
+import { queueConfig } from '../../sim/queueConfig.js';
+import { usesV43Features } from '../../sim/designToSimulation.js';
+import { failureActions } from '../flow.js';
+import type { LintFinding, LintRule } from '../types.js';
+
+const ID = 'nack-never-reaches-delivery-limit';
+
+export const nackNeverReachesDeliveryLimit: LintRule = {
+  id: ID,
+  title: 'basic.nack requeue never reaches a 4.3 quorum delivery limit',
+  check: (ctx) => {
+    if (ctx.profile === '3.10') return [];
+    const topology = ctx.design.topology;
+    const on43 = ctx.profile === '4.3' || usesV43Features(topology);
+    const out: LintFinding[] = [];
+    for (const c of ctx.design.consumers) {
+      const q = topology.queues.find((x) => x.name === c.queue);
+      if (!q) continue;
+      // the effective limit (argument, policy, 4.x default 20) as the simulator reads it
+      const cfg = queueConfig(q, topology.policies, PROFILE_4_3);
+      if (!cfg.quorum || cfg.deliveryLimit === undefined) continue;
+      const nacks = failureActions(c).some(({ action, bounded }) => !bounded && action.kind === 'requeue' && action.via !== 'reject');
+      if (!nacks) continue;
+      const limit = `delivery limit ${cfg.deliveryLimit}`;
+      out.push(
+        on43
+          ? {
+              id: ID,
+              severity: 'error',
+              message: `${c.id} requeues failed messages from ${q.name} with basic.nack: on RabbitMQ 4.3 a nack no longer counts toward the quorum ${limit} (only basic.reject does), so a message that always fails is redelivered forever and never dead-letters.`,
+              objects: [consumerNodeId(c.id), queueNodeId(q.name)],
+              fix: 'Requeue with basic.reject (requeue=true), or stop in the consumer (x-acquired-count counts every return on 4.3) and reject without requeue.',
+            }
+          : {
+              id: ID,
+              severity: 'info',
+              message: `${c.id} relies on basic.nack to reach the ${limit} of ${q.name}: that works on 4.0-4.2, but from RabbitMQ 4.3 a nack no longer counts, and the message is redelivered forever.`,
+              objects: [consumerNodeId(c.id), queueNodeId(q.name)],
+              fix: 'Requeue with basic.reject (requeue=true) so the limit holds on every 4.x.',
+            },
+      );
+    }
+    return out;
+  },
+};
