@@ -267,18 +267,20 @@ export class RedriveJob extends EventEmitter {
     const start = performance.now();
     let sent = 0;
     while (this.isRunning && !this.finishing) {
-      const next = this.status === 'running' ? this.pending.shift() : undefined;
-      if (!next) {
+      if (this.status !== 'running' || this.pending.length === 0) {
         this.checkDone();
         await new Promise<void>((r) => (this.wake = r));
         this.wake = undefined;
         continue;
       }
+      // wait for the rate before taking the message: while it is still pending the job cannot finish under it
       if (rate) {
         const due = start + (sent * 1000) / rate;
         const wait = due - performance.now();
         if (wait > 4) await new Promise((r) => setTimeout(r, wait));
       }
+      const next = this.status === 'running' && !this.finishing ? this.pending.shift() : undefined;
+      if (!next) continue;
       sent += 1;
       const ok = this.publish(next);
       if (!ok) await waitForDrain(this.pub).catch(() => undefined);
