@@ -15,6 +15,8 @@ import { BudgetPanel } from './panels/BudgetPanel';
 import { TracePanel } from './panels/TracePanel';
 import { TemplateGallery } from './panels/TemplateGallery';
 import { MessagePane } from './panels/MessageDetail';
+import { OperatePanel } from './panels/OperatePanel';
+import { DeadLetterPanel } from './panels/DeadLetterPanel';
 import { DesignsMenu } from './panels/DesignsMenu';
 import { ReplacedNotice } from './panels/ReplacedNotice';
 import { BottomResizer } from './panels/BottomResizer';
@@ -127,6 +129,7 @@ export function App() {
                     { id: 'timeline', label: 'Timeline' },
                     { id: 'budget', label: 'Retry budget' },
                     { id: 'trace', label: 'Live trace' },
+                    { id: 'deadLetters', label: 'Dead letters' },
                   ]}
                 />
                 <div className="min-h-0 flex-1 overflow-hidden">
@@ -139,6 +142,9 @@ export function App() {
                   </div>
                   <div className={bottomTab === 'trace' ? 'h-full' : 'hidden'}>
                     <TracePanel />
+                  </div>
+                  <div className={bottomTab === 'deadLetters' ? 'h-full' : 'hidden'}>
+                    <DeadLetterPanel />
                   </div>
                 </div>
               </section>
@@ -153,12 +159,17 @@ export function App() {
                   { id: 'lint', label: 'Lint', badge: lint.findings.length },
                   { id: 'export', label: 'Export' },
                   { id: 'broker', label: 'Broker' },
+                  { id: 'operate', label: 'Operate' },
                 ]}
               />
               <div className="min-h-0 flex-1 overflow-auto">
                 {sideTab === 'inspect' ? inspected ? <MessagePane /> : <Inspector /> : sideTab === 'lint' ? <LintPanel /> : sideTab === 'export' ? <ExportPanel /> : null}
                 <div className={sideTab === 'broker' ? '' : 'hidden'}>
                   <BrokerPanel />
+                </div>
+                {/* stays mounted: live depths keep polling on other tabs */}
+                <div className={sideTab === 'operate' ? '' : 'hidden'}>
+                  <OperatePanel />
                 </div>
               </div>
             </aside>

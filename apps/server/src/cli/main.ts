@@ -13,6 +13,8 @@ import { exportCommand, EXPORT_USAGE } from './commands/exportCmd.js';
 import { importCommand, IMPORT_USAGE } from './commands/importCmd.js';
 import { compareCommand, COMPARE_USAGE } from './commands/compare.js';
 import { scenarioCommand, SCENARIO_USAGE } from './commands/scenario.js';
+import { importBrokerCommand, IMPORT_BROKER_USAGE } from './commands/importBroker.js';
+import { dlqCommand, DLQ_USAGE } from './commands/dlq.js';
 import { renameCommand, RENAME_USAGE } from './commands/rename.js';
 
 const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<number>> = {
@@ -24,6 +26,8 @@ const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<n
   import: importCommand,
   compare: compareCommand,
   scenario: scenarioCommand,
+  'import-broker': importBrokerCommand,
+  dlq: dlqCommand,
   rename: renameCommand,
 };
 
@@ -36,6 +40,8 @@ export const USAGE = `usage: pnpm cli COMMAND ...
   ${IMPORT_USAGE}
   ${COMPARE_USAGE}
   ${SCENARIO_USAGE}
+  ${IMPORT_BROKER_USAGE}
+  ${DLQ_USAGE}
   ${RENAME_USAGE}
 `;
 

@@ -17,6 +17,7 @@ import { deployRequest, parseBody, planRequest, teardownRequest } from './schema
 import type { AppContext } from './appContext.js';
 import { route } from './route.js';
 import { registerTraceRoutes } from './traceRoutes.js';
+import { registerOperateRoutes } from './operateRoutes.js';
 
 const webDist = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
@@ -164,6 +165,7 @@ export function createApp(options: AppOptions) {
   });
 
   registerTraceRoutes(app, ctx, limits.trace);
+  registerOperateRoutes(app, ctx);
 
   app.use('/api', (_req, res) => sendError(res, 404, 'no such API route'));
 

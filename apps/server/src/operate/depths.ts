@@ -1,5 +1,6 @@
 /** Live depths: every queue of the vhost from ONE management request. */
-import type { OperateTarget } from './operateTarget.js';
+import { ManagementError } from '../broker/index.js';
+import { OperateError, type OperateTarget } from './operateTarget.js';
 
 export interface QueueDepth {
   readonly name: string;
@@ -13,7 +14,10 @@ export interface QueueDepth {
 }
 
 export async function readDepths(t: OperateTarget): Promise<{ at: string; queues: QueueDepth[] }> {
-  const rows = await t.management.queueDepths(t.vhost);
+  const rows = await t.management.queueDepths(t.vhost).catch((err: unknown) => {
+    if (err instanceof ManagementError && err.status === 404) throw new OperateError(`vhost '${t.vhost}' does not exist`, 'vhost', 404);
+    throw err;
+  });
   return {
     at: new Date().toISOString(),
     queues: rows.map((r) => ({

@@ -147,4 +147,37 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
     const left = await v.drain(ORDERS.dlq);
     expect(left.map((m) => m.body)).toEqual(['a-0', 'a-1', 'a-2', 'a-3', 'a-4', 'b-3', 'b-4']);
   });
+
+  it('pauses, resumes and cancels: nothing lost, the rest stays', async () => {
+    v = await deadLetterVhost(broker, 'cancel');
+    await v.deadLetter(200);
+    const job = await startRedrive(v.target, v.conn, { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 100 });
+    while (job.progress().moved < 10) await new Promise((r) => setTimeout(r, 10));
+    job.pause();
+    await new Promise((r) => setTimeout(r, 300));
+    const paused = job.progress().moved;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(job.progress()).toMatchObject({ status: 'paused', moved: paused });
+    job.resume();
+    while (job.progress().moved < paused + 10) await new Promise((r) => setTimeout(r, 10));
+    const p = await job.cancel();
+    expect(p.status).toBe('cancelled');
+    expect(p.moved).toBeLessThan(200);
+    const moved = await v.drain(ORDERS.work);
+    const left = await v.drain(ORDERS.dlq);
+    expect(moved).toHaveLength(p.moved);
+    expect([...moved, ...left].map((m) => m.body).sort()).toEqual(Array.from({ length: 200 }, (_, i) => `m-${i}`).sort());
+  });
+
+  it('a destination that refuses the publish: the message stays in the DLQ with the reason', async () => {
+    v = await deadLetterVhost(broker, 'refuse');
+    await v.deadLetter(3);
+    const ch = await v.conn.createChannel();
+    await ch.assertQueue('full', { durable: true, arguments: { 'x-max-length': 0, 'x-overflow': 'reject-publish' } });
+    await ch.close();
+    const job = await startRedrive(v.target, v.conn, { queue: ORDERS.dlq, target: { kind: 'exchange', exchange: '', routingKey: 'full' } });
+    const p = await job.done;
+    expect(p).toMatchObject({ status: 'done', moved: 0, left: 3, skipped: { 'the destination refused the publish (nack): left in the queue': 3 } });
+    expect(await v.depth(ORDERS.dlq)).toBe(3);
+  });
 });

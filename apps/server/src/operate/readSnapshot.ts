@@ -1,30 +1,35 @@
-/** A vhost's definitions read through the management API, as the core's BrokerSnapshot. */
+/**
+ * A vhost's definitions read through the management API, as the core's BrokerSnapshot: two
+ * requests whatever the size (the vhost's definitions, and the queue listing for types and
+ * consumer counts); the definitions carry no stats, so they stay cheap for thousands of queues.
+ */
 import type { AmqpTable, BrokerSnapshot } from '@retry-studio/topology-core';
+import type { MgmtVhostDefinitions } from '../broker/index.js';
 import type { OperateTarget } from './operateTarget.js';
 import { brokerVersion } from './operateTarget.js';
 
 export async function readSnapshot(t: OperateTarget): Promise<BrokerSnapshot> {
-  const [v, exchanges, queues, bindings, policies] = await Promise.all([
-    brokerVersion(t),
-    t.management.listExchanges(t.vhost),
-    t.management.listQueues(t.vhost),
-    t.management.listBindings(t.vhost),
-    t.management.listPolicies(t.vhost),
-  ]);
+  const [v, raw, live] = await Promise.all([brokerVersion(t), t.management.vhostDefinitions(t.vhost), t.management.queueDepths(t.vhost)]);
+  const defs = { exchanges: [], queues: [], bindings: [], ...raw } as unknown as MgmtVhostDefinitions;
+  const byName = new Map(live.map((q) => [q.name, q]));
   return {
     rabbitVersion: v.version,
     vhost: t.vhost,
-    exchanges: exchanges.map((x) => ({ name: x.name, type: x.type, durable: x.durable, auto_delete: x.auto_delete, internal: x.internal, arguments: x.arguments as AmqpTable })),
-    queues: queues.map((q) => ({
-      name: q.name,
-      durable: q.durable,
-      auto_delete: q.auto_delete,
-      exclusive: q.exclusive === true,
-      arguments: q.arguments as AmqpTable,
-      ...(typeof q.type === 'string' ? { type: q.type } : {}),
-      ...(typeof q.consumers === 'number' ? { consumers: q.consumers } : {}),
-    })),
-    bindings: bindings.map((b) => ({ source: b.source, destination: b.destination, destination_type: b.destination_type, routing_key: b.routing_key, arguments: b.arguments as AmqpTable })),
-    policies: policies.map((p) => ({ name: p.name, pattern: p.pattern, definition: p.definition as AmqpTable, ...(p['apply-to'] ? { 'apply-to': p['apply-to'] } : {}), ...(p.priority !== undefined ? { priority: p.priority } : {}) })),
+    exchanges: defs.exchanges.map((x) => ({ name: x.name, type: x.type, durable: x.durable, auto_delete: x.auto_delete, internal: x.internal, arguments: x.arguments as AmqpTable })),
+    // exclusive queues are not in the definitions: they belong to one connection
+    queues: defs.queues.map((q) => {
+      const l = byName.get(q.name);
+      const type = l?.type ?? q.type;
+      return {
+        name: q.name,
+        durable: q.durable,
+        auto_delete: q.auto_delete,
+        arguments: q.arguments as AmqpTable,
+        ...(typeof type === 'string' ? { type } : {}),
+        ...(typeof l?.consumers === 'number' ? { consumers: l.consumers } : {}),
+      };
+    }),
+    bindings: defs.bindings.map((b) => ({ source: b.source, destination: b.destination, destination_type: b.destination_type, routing_key: b.routing_key, arguments: b.arguments as AmqpTable })),
+    policies: (defs.policies ?? []).map((p) => ({ name: p.name, pattern: p.pattern, definition: p.definition as AmqpTable, ...(p['apply-to'] ? { 'apply-to': p['apply-to'] } : {}), ...(p.priority !== undefined ? { priority: p.priority } : {}) })),
   };
 }

@@ -6,10 +6,12 @@
  * - a message the job leaves (filtered out, skipped with a reason, refused, returned) stays
  *   unacked until the end, then goes back with basic.nack requeue=true;
  * - if the connection dies, the broker requeues every unacked original: at worst the copies in
- *   flight at that moment (reported as `duplicatesPossible`) exist twice.
+ *   flight at that moment, and those whose original's ack was still on its way (together
+ *   reported as `duplicatesPossible`), exist twice.
  * The job reads at most the messages that were in the queue when it started, so a copy that
  * dies again and comes back is not moved twice in one run. It consumes exclusively: a second
  * re-drive of the same queue (in this process or another) is refused by the broker.
+ * Progress is read with `progress()` (polled); 'progress' events fire on status changes only.
  */
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
@@ -26,6 +28,7 @@ import {
   type RedriveDecision,
   type RedriveFilter,
   type RedriveTarget,
+  type DeadLetterMessage,
 } from '@retry-studio/topology-core';
 import { waitForDrain } from '../broker/index.js';
 import { deadLetterFromAmqp } from './deadLetterFromAmqp.js';
@@ -40,7 +43,7 @@ export interface RedriveOptions {
   readonly limit?: number;
   /** messages per second (default: as fast as confirms allow) */
   readonly ratePerSecond?: number;
-  /** unacked window (default 1000) */
+  /** unacked window (default 3000) */
   readonly window?: number;
   /** the connection's user: a copied user-id that differs would be refused (406) */
   readonly username: string;
@@ -62,7 +65,7 @@ export interface RedriveProgress {
   readonly inFlight: number;
   readonly byDestination: Readonly<Record<string, number>>;
   readonly skipped: Readonly<Record<string, number>>;
-  /** copies published but not confirmed when the connection died: they may exist twice */
+  /** when the connection died: copies not yet confirmed, and confirmed copies whose original's ack may not have reached the broker; each may exist twice */
   readonly duplicatesPossible: number;
   readonly error?: string;
   /** why the job stopped reading early */
@@ -73,6 +76,7 @@ export interface RedriveProgress {
 
 interface Move {
   readonly msg: ConsumeMessage;
+  readonly dl: DeadLetterMessage;
   readonly decision: Extract<RedriveDecision, { kind: 'move' }>;
 }
 
@@ -86,6 +90,11 @@ export class RedriveJob extends EventEmitter {
   private left = 0;
   private scheduled = 0;
   private duplicatesPossible = 0;
+  private unconfirmedAtLoss = 0;
+  /** acks sent, and how many of them the broker is known to have processed (see checkpoint) */
+  private acksSent = 0;
+  private acksProcessed = 0;
+  private checkpointing = false;
   private error: string | undefined;
   private stoppedEarly: string | undefined;
   private readonly byDestination: Record<string, number> = {};
@@ -126,7 +135,7 @@ export class RedriveJob extends EventEmitter {
 
   /** Opens the channels and starts consuming; rejects when the queue cannot be consumed exclusively. */
   async start(): Promise<void> {
-    const window = this.options.window ?? 1000;
+    const window = this.options.window ?? 3000;
     this.src = await this.conn.createChannel();
     this.src.on('error', () => undefined);
     this.pub = await this.conn.createConfirmChannel();
@@ -169,7 +178,7 @@ export class RedriveJob extends EventEmitter {
       inFlight: this.inFlight.size + this.pending.length,
       byDestination: { ...this.byDestination },
       skipped: { ...this.skipped },
-      duplicatesPossible: this.duplicatesPossible,
+      duplicatesPossible: this.status === 'failed' ? this.duplicatesPossible : this.unconfirmedAtLoss,
       ...(this.error ? { error: this.error } : {}),
       ...(this.stoppedEarly ? { stoppedEarly: this.stoppedEarly } : {}),
       elapsedMs: Math.round(performance.now() - this.t0),
@@ -221,8 +230,8 @@ export class RedriveJob extends EventEmitter {
     this.held += 1;
     this.left += 1;
     if (reason) this.skipped[reason] = (this.skipped[reason] ?? 0) + 1;
-    if (this.held >= (this.options.window ?? 1000) && this.reading)
-      this.stopReading(`${this.held} messages left in the queue fill the window of ${this.options.window ?? 1000}: re-drive again with a filter`);
+    if (this.held >= (this.options.window ?? 3000) && this.reading)
+      this.stopReading(`${this.held} messages left in the queue fill the window of ${this.options.window ?? 3000}: re-drive again with a filter`);
   }
 
   private onMessage(m: ConsumeMessage | null): void {
@@ -246,12 +255,11 @@ export class RedriveJob extends EventEmitter {
       if (d.kind === 'skip') this.hold(m, d.reason);
       else {
         this.scheduled += 1;
-        this.pending.push({ msg: m, decision: d });
+        this.pending.push({ msg: m, dl, decision: d });
         this.wake?.();
       }
     }
     if (this.seen >= this.before || (this.options.limit !== undefined && this.scheduled >= this.options.limit)) this.stopReading();
-    this.emit('progress', this.progress());
   }
 
   private async pump(): Promise<void> {
@@ -259,18 +267,20 @@ export class RedriveJob extends EventEmitter {
     const start = performance.now();
     let sent = 0;
     while (this.isRunning && !this.finishing) {
-      const next = this.status === 'running' ? this.pending.shift() : undefined;
-      if (!next) {
+      if (this.status !== 'running' || this.pending.length === 0) {
         this.checkDone();
         await new Promise<void>((r) => (this.wake = r));
         this.wake = undefined;
         continue;
       }
+      // wait for the rate before taking the message: while it is still pending the job cannot finish under it
       if (rate) {
         const due = start + (sent * 1000) / rate;
         const wait = due - performance.now();
         if (wait > 4) await new Promise((r) => setTimeout(r, wait));
       }
+      const next = this.status === 'running' && !this.finishing ? this.pending.shift() : undefined;
+      if (!next) continue;
       sent += 1;
       const ok = this.publish(next);
       if (!ok) await waitForDrain(this.pub).catch(() => undefined);
@@ -281,8 +291,7 @@ export class RedriveJob extends EventEmitter {
     const id = `${this.id}/${++this.n}`;
     const p = mv.msg.properties;
     const raw = (p.headers ?? {}) as Record<string, unknown>;
-    const dl = deadLetterFromAmqp(mv.msg, 0);
-    const headers = { ...raw, ...redriveMarker(dl.headers, Date.now(), id) };
+    const headers = { ...raw, ...redriveMarker(mv.dl.headers, Date.now(), id) };
     const props: Options.Publish = {
       mandatory: true,
       headers,
@@ -312,17 +321,44 @@ export class RedriveJob extends EventEmitter {
   private onConfirm(id: string, err: unknown): void {
     const mv = this.inFlight.get(id);
     if (!mv || this.status === 'failed') return;
+    // amqplib fails every unconfirmed publish with 'channel closed' before the channel's 'close'
+    // event: those copies may have reached the broker, their originals go back: possible duplicates
+    if (err && /channel closed|connection closed/i.test(String((err as Error).message ?? err))) {
+      this.unconfirmedAtLoss += 1;
+      this.inFlight.delete(id);
+      return;
+    }
     this.inFlight.delete(id);
     if (err) this.hold(mv.msg, 'the destination refused the publish (nack): left in the queue');
     else if (this.returned.delete(id)) this.hold(mv.msg, `returned unroutable by '${mv.decision.exchange || '(default)'}' with key '${mv.decision.routingKey}': left in the queue`);
     else {
       this.src.ack(mv.msg);
+      this.acksSent += 1;
+      this.checkpoint();
       this.moved += 1;
       const k = destinationLabel(mv.decision);
       this.byDestination[k] = (this.byDestination[k] ?? 0) + 1;
     }
-    this.emit('progress', this.progress());
     this.checkDone();
+  }
+
+  /**
+   * Acks have no reply: an ack still in the socket when the connection dies is lost, and its
+   * original comes back although its copy was confirmed. A synchronous call on the same channel
+   * (a passive declare) proves every earlier ack was processed (a channel's frames are handled
+   * in order), which bounds the duplicates a crash can make.
+   */
+  private checkpoint(): void {
+    if (this.checkpointing || this.acksSent - this.acksProcessed < 200) return;
+    this.checkpointing = true;
+    const at = this.acksSent;
+    this.src.checkQueue(this.queue).then(
+      () => {
+        this.acksProcessed = at;
+        this.checkpointing = false;
+      },
+      () => (this.checkpointing = false),
+    );
   }
 
   private checkDone(): void {
@@ -333,8 +369,8 @@ export class RedriveJob extends EventEmitter {
     if (this.finishing || !this.isRunning) return;
     this.finishing = true;
     clearTimeout(this.idle);
-    this.duplicatesPossible = this.inFlight.size;
-    this.error = `the ${which} channel closed (connection lost or broker restarted) after moving ${this.moved}: every message not yet acked went back to '${this.queue}'${this.inFlight.size ? `; ${this.inFlight.size} copies in flight may exist twice` : ''}`;
+    this.duplicatesPossible = this.inFlight.size + this.unconfirmedAtLoss + (this.acksSent - this.acksProcessed);
+    this.error = `the ${which} channel closed (connection lost or broker restarted) after moving ${this.moved}: every message not yet acked went back to '${this.queue}'${this.duplicatesPossible ? `; ${this.duplicatesPossible} copies in flight may exist twice` : ''}`;
     this.inFlight.clear();
     this.pending.length = 0;
     this.status = 'failed';

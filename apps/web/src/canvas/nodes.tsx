@@ -7,6 +7,7 @@ import { Handle, Position, type NodeProps } from '@xyflow/react';
 import type { ExchangeType } from '@retry-studio/topology-core';
 import type { DesignNode } from '../graph/flowTypes';
 import { behaviourLines, queueChips, type Chip } from '../model/describe';
+import { DepthBadge } from '../operate/DepthBadge';
 
 export const EXCHANGE_LOOK: Record<ExchangeType, { color: string; glyph: string; label: string }> = {
   direct: { color: '#3b82f6', glyph: '→', label: 'direct' },
@@ -97,6 +98,7 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
       style={frame(selected, data.onPath, quorum ? '#8b5cf6' : '#64748b')}
     >
       <LintMarker data={data} />
+      <DepthBadge queue={data.def.name} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
       <div className="flex items-center gap-2">
         <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded bg-slate-600 text-[11px] font-bold">{quorum ? 'Q' : '≡'}</span>

@@ -7,8 +7,8 @@ export const BOTTOM_MIN = 120;
 export const BOTTOM_DEFAULT = 290;
 
 export type View = 'gallery' | 'designer';
-export type SideTab = 'inspect' | 'lint' | 'export' | 'broker';
-export type BottomTab = 'timeline' | 'budget' | 'trace';
+export type SideTab = 'inspect' | 'lint' | 'export' | 'broker' | 'operate';
+export type BottomTab = 'timeline' | 'budget' | 'trace' | 'deadLetters';
 
 export interface UiSlice {
   view: View;

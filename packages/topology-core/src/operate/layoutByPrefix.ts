@@ -65,3 +65,36 @@ export function layoutByPrefix(design: Pick<Design, 'topology' | 'consumers' | '
   });
   return { positions, groups };
 }
+
+/** A design too large to draw at once, cut to one name-prefix group (its objects, and what they bind to or dead-letter into). */
+export function designGroup(design: Design, key: string): Design {
+  const t = design.topology;
+  const inGroup = (n: string): boolean => namePrefix(n) === key;
+  const queues = new Set(t.queues.filter((q) => inGroup(q.name)).map((q) => q.name));
+  const exchanges = new Set(t.exchanges.filter((x) => inGroup(x.name)).map((x) => x.name));
+  const bindings = t.bindings.filter((b) => exchanges.has(b.source) || (b.destination_type === 'queue' ? queues.has(b.destination) : exchanges.has(b.destination)));
+  // the other end of each binding comes along, so every edge has both ends
+  for (const b of bindings) {
+    exchanges.add(b.source);
+    if (b.destination_type === 'queue') queues.add(b.destination);
+    else exchanges.add(b.destination);
+  }
+  for (const q of t.queues) {
+    const dlx = queues.has(q.name) ? q.arguments?.['x-dead-letter-exchange'] : undefined;
+    if (typeof dlx === 'string' && t.exchanges.some((x) => x.name === dlx)) exchanges.add(dlx);
+  }
+  const topology = {
+    exchanges: t.exchanges.filter((x) => exchanges.has(x.name)),
+    queues: t.queues.filter((q) => queues.has(q.name)),
+    bindings: bindings.filter((b) => exchanges.has(b.source) && (b.destination_type === 'queue' ? queues.has(b.destination) : exchanges.has(b.destination))),
+    ...(t.policies ? { policies: t.policies } : {}),
+  };
+  const sub: Design = {
+    ...design,
+    name: `${design.name} · ${key}`,
+    topology,
+    consumers: design.consumers.filter((c) => queues.has(c.queue)),
+    publishers: design.publishers.filter((p) => exchanges.has(p.exchange)),
+  };
+  return { ...sub, layout: layoutByPrefix(sub).positions };
+}

@@ -61,3 +61,14 @@ describe('redriveHeaders and filters', () => {
     expect(parseRedriveFilter('cause=a|rejected|')).toEqual({ ok: true, filter: { kind: 'cause', key: 'a|rejected|' } });
   });
 });
+
+describe('parseRedriveTarget', () => {
+  it('reads original, EXCHANGE, EXCHANGE:KEY and :QUEUE', async () => {
+    const { parseRedriveTarget } = await import('./redrive.js');
+    expect(parseRedriveTarget('original')).toEqual({ ok: true, target: { kind: 'original' } });
+    expect(parseRedriveTarget('orders')).toEqual({ ok: true, target: { kind: 'exchange', exchange: 'orders' } });
+    expect(parseRedriveTarget('orders:a.b')).toEqual({ ok: true, target: { kind: 'exchange', exchange: 'orders', routingKey: 'a.b' } });
+    expect(parseRedriveTarget(':q')).toEqual({ ok: true, target: { kind: 'exchange', exchange: '', routingKey: 'q' } });
+    expect(parseRedriveTarget(':')).toMatchObject({ ok: false });
+  });
+});

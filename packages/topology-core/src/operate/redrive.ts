@@ -198,3 +198,13 @@ export function planRedrive(input: PlanRedriveInput, ctx: RedriveContext): Redri
   }
   return { items, byDestination, skipped, moved, filteredOut, xDeathNote: xDeathNote(ctx.broker), delivery: AT_LEAST_ONCE_NOTE };
 }
+
+/** `original`, `EXCHANGE`, `EXCHANGE:ROUTING_KEY`, or `:QUEUE` (the default exchange). */
+export function parseRedriveTarget(s: string): { ok: true; target: RedriveTarget } | { ok: false; message: string } {
+  if (s === 'original') return { ok: true, target: { kind: 'original' } };
+  const i = s.indexOf(':');
+  const exchange = i < 0 ? s : s.slice(0, i);
+  const routingKey = i < 0 ? undefined : s.slice(i + 1);
+  if (exchange === '' && !routingKey) return { ok: false, message: `target "${s}": the default exchange needs a queue name as routing key (:QUEUE)` };
+  return { ok: true, target: routingKey === undefined ? { kind: 'exchange', exchange } : { kind: 'exchange', exchange, routingKey } };
+}

@@ -1,0 +1,139 @@
+/**
+ * `dlq browse` and `dlq redrive`: the server's operate engine from the command line. Both say
+ * first what reading the queue changes; `redrive` prints progress on stderr and cancels cleanly
+ * on Ctrl-C (what is not yet confirmed goes back to the queue).
+ */
+import { destinationLabel, parseRedriveFilter, parseRedriveTarget, type CauseGroup, type DeadLetterMessage, type RedrivePlan } from '@retry-studio/topology-core';
+import { browseQueue, MAX_BROWSE } from '../../operate/browse.js';
+import { dryRunRedrive, startRedrive, type RedriveRequest } from '../../operate/redrive.js';
+import type { RedriveProgress } from '../../operate/redriveJob.js';
+import { flag, intValue, parseArgs, value } from './args.js';
+import { CliError, type CliIo } from './context.js';
+import { TARGET_FLAGS, cliFailure, connect, targetFromArgs } from './operateArgs.js';
+
+export const DLQ_USAGE = `dlq browse --url AMQP_URL --queue Q [--vhost V] [--management-url URL] [--limit N] [--insist] [--json]
+       dlq redrive --url AMQP_URL --queue Q [--to original|EXCHANGE[:ROUTING_KEY]] [--filter cause=KEY|queue=Q|reason=R|header=NAME[=VALUE]] [--limit N] [--rate N] [--dry-run] [--insist] [--json]`;
+
+const when = (s: number | undefined): string => (s === undefined ? '?' : new Date(s * 1000).toISOString());
+
+function printMessage(io: CliIo, m: DeadLetterMessage): void {
+  const d = m.xDeath.at(-1);
+  io.out(`#${m.seq}${m.redelivered ? ' (redelivered)' : ''} ${m.bodyBytes} bytes: ${JSON.stringify(m.body.slice(0, 120))}\n`);
+  if (d) io.out(`    first death: ${d.queue} ${d.reason} at ${when(d.time)} (via ${d.exchange || '(default)'} ${d['routing-keys'].join(',')})\n`);
+  for (const x of m.xDeath) io.out(`    x-death: ${x.queue} ${x.reason} count ${x.count}${x.time !== undefined ? ` at ${when(x.time)}` : ''}\n`);
+  const h = Object.entries(m.headers).filter(([k]) => !k.startsWith('x-first-death') && !k.startsWith('x-last-death'));
+  if (h.length) io.out(`    headers: ${h.map(([k, v]) => `${k}=${JSON.stringify(v).slice(0, 80)}`).join(' ')}\n`);
+}
+
+function printGroups(io: CliIo, groups: readonly CauseGroup[]): void {
+  io.out(`by cause (first-death queue | reason | exception):\n`);
+  for (const g of groups) io.out(`  ${String(g.count).padStart(6)}  ${g.key}${g.firstTime !== undefined ? `  (${when(g.firstTime)} .. ${when(g.lastTime)})` : ''}\n`);
+}
+
+async function browse(argv: readonly string[], io: CliIo): Promise<number> {
+  const a = parseArgs(argv, { values: [...TARGET_FLAGS, 'queue', 'limit'], switches: ['json', 'insist'] });
+  const queue = value(a, 'queue');
+  if (!queue) throw new CliError(`--queue is required\nusage: ${DLQ_USAGE}`, 2);
+  const limit = intValue(a, 'limit', 1, MAX_BROWSE) ?? 100;
+  const t = await targetFromArgs(a);
+  const conn = await connect(t);
+  try {
+    const r = await browseQueue(t, conn, { queue, limit, insist: flag(a, 'insist') }).catch((e: unknown) => {
+      throw cliFailure(e);
+    });
+    if (flag(a, 'json')) {
+      io.out(JSON.stringify(r, null, 2) + '\n');
+      return 0;
+    }
+    io.err(`note: ${r.effect.message}\n`);
+    io.out(`${r.queue} (${r.queueType}, vhost '${r.vhost}', RabbitMQ ${r.brokerVersion}): ${r.depth} message(s); showing ${r.messages.length} (${r.elapsedMs} ms)\n`);
+    if (r.messages.length === 0) return 0;
+    printGroups(io, r.groups);
+    for (const m of r.messages) printMessage(io, m);
+    return 0;
+  } finally {
+    await conn.close().catch(() => undefined);
+  }
+}
+
+function printPlan(io: CliIo, plan: RedrivePlan): void {
+  io.out(`dry run: ${plan.moved} would move, ${plan.items.length - plan.moved} would stay (skipped), ${plan.filteredOut} filtered out; nothing changed\n`);
+  for (const [d, n] of Object.entries(plan.byDestination)) io.out(`  ${String(n).padStart(6)} -> ${d}\n`);
+  for (const [r, n] of Object.entries(plan.skipped)) io.out(`  ${String(n).padStart(6)} stay: ${r}\n`);
+  for (const i of plan.items.slice(0, 20)) io.out(`  #${i.seq} ${i.decision.kind === 'move' ? `-> ${destinationLabel(i.decision)} (${i.decision.via})` : `stays: ${i.decision.reason}`}\n`);
+}
+
+function printProgress(io: CliIo, p: RedriveProgress): void {
+  io.out(`${p.status}: moved ${p.moved} of ${p.before}, left ${p.left} (filtered out ${p.filteredOut}) in ${p.elapsedMs} ms\n`);
+  for (const [d, n] of Object.entries(p.byDestination)) io.out(`  ${String(n).padStart(6)} -> ${d}\n`);
+  for (const [r, n] of Object.entries(p.skipped)) io.out(`  ${String(n).padStart(6)} stay: ${r}\n`);
+  if (p.stoppedEarly) io.out(`stopped early: ${p.stoppedEarly}\n`);
+  if (p.error) io.out(`error: ${p.error}\n`);
+}
+
+async function redrive(argv: readonly string[], io: CliIo): Promise<number> {
+  const a = parseArgs(argv, { values: [...TARGET_FLAGS, 'queue', 'to', 'filter', 'limit', 'rate'], switches: ['json', 'dry-run', 'insist'] });
+  const queue = value(a, 'queue');
+  if (!queue) throw new CliError(`--queue is required\nusage: ${DLQ_USAGE}`, 2);
+  const to = parseRedriveTarget(value(a, 'to') ?? 'original');
+  if (!to.ok) throw new CliError(`--to: ${to.message}`, 2);
+  const fs = value(a, 'filter');
+  const filter = fs !== undefined ? parseRedriveFilter(fs) : undefined;
+  if (filter && !filter.ok) throw new CliError(`--filter: ${filter.message}`, 2);
+  const limit = intValue(a, 'limit', 1, 10_000_000);
+  const rs = value(a, 'rate');
+  const rate = rs === undefined ? undefined : Number(rs);
+  if (rate !== undefined && !(rate > 0 && Number.isFinite(rate))) throw new CliError(`--rate must be a positive number of messages per second, got ${JSON.stringify(rs)}`, 2);
+  const r: RedriveRequest = {
+    queue,
+    target: to.target,
+    ...(filter?.ok ? { filter: filter.filter } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+    ...(rate !== undefined ? { ratePerSecond: rate } : {}),
+    ...(flag(a, 'insist') ? { insist: true } : {}),
+  };
+  const t = await targetFromArgs(a);
+  const conn = await connect(t);
+  try {
+    if (flag(a, 'dry-run')) {
+      const { browse, plan } = await dryRunRedrive(t, conn, r).catch((e: unknown) => {
+        throw cliFailure(e);
+      });
+      if (flag(a, 'json')) io.out(JSON.stringify({ dryRun: true, queue, depth: browse.depth, effect: browse.effect, plan }, null, 2) + '\n');
+      else {
+        io.err(`note: reading for the dry run: ${browse.effect.message}\n`);
+        printPlan(io, plan);
+        io.out(`${plan.delivery}\n${plan.xDeathNote}\n`);
+      }
+      return 0;
+    }
+    const job = await startRedrive(t, conn, r).catch((e: unknown) => {
+      throw cliFailure(e);
+    });
+    const onSigint = (): void => void job.cancel();
+    process.once('SIGINT', onSigint);
+    const tick = setInterval(() => {
+      const p = job.progress();
+      io.err(`\r${p.status} ${p.moved}/${p.before} moved, ${p.left} left`);
+    }, 500);
+    const p = await job.done;
+    clearInterval(tick);
+    process.off('SIGINT', onSigint);
+    if (flag(a, 'json')) io.out(JSON.stringify(p, null, 2) + '\n');
+    else {
+      io.err('\n');
+      printProgress(io, p);
+      for (const n of p.notes) io.out(`note: ${n}\n`);
+    }
+    return p.status === 'done' ? 0 : 1;
+  } finally {
+    await conn.close().catch(() => undefined);
+  }
+}
+
+export async function dlqCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === 'browse') return browse(rest, io);
+  if (sub === 'redrive') return redrive(rest, io);
+  throw new CliError(`usage: ${DLQ_USAGE}`, 2);
+}

@@ -1,0 +1,53 @@
+/** `pnpm cli import-broker` and `pnpm cli dlq browse|redrive` on both real brokers. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { TEST_BROKERS } from '../testing/testBrokers.js';
+import { deadLetterVhost, ORDERS, type DeadLetterVhost } from '../operate/testing.js';
+import { runCli } from './main.js';
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(args, { out: (s) => void (out += s), err: (s) => void (err += s), cwd: process.cwd() });
+  return { code, out, err };
+}
+
+describe.each(TEST_BROKERS)('pnpm cli on RabbitMQ $name', (broker) => {
+  let v: DeadLetterVhost | undefined;
+  afterEach(async () => {
+    await v?.cleanup();
+    v = undefined;
+  });
+  const target = (vhost: string) => ['--url', broker.amqpUrl, '--vhost', vhost, '--management-url', broker.managementUrl];
+
+  it('import-broker prints a design; dlq browse says what looking changes; redrive --json counts per destination', async () => {
+    v = await deadLetterVhost(broker, 'cli');
+    await v.deadLetter(3, { headers: { 'x-exception-message': 'Timeout' } });
+    const imp = await cli(['import-broker', ...target(v.vhost)]);
+    expect(imp.code).toBe(0);
+    expect(JSON.parse(imp.out).topology.queues).toHaveLength(2);
+    expect(imp.err).toMatch(/parking queues \(where dead letters pile up\): orders\.dlq/);
+
+    const b = await cli(['dlq', 'browse', ...target(v.vhost), '--queue', ORDERS.dlq]);
+    expect(b.code).toBe(0);
+    expect(b.err).toMatch(/note: reading a classic queue .* redelivered/);
+    expect(b.out).toMatch(/3 +orders\.work\|rejected\|Timeout/);
+    const bj = JSON.parse((await cli(['dlq', 'browse', ...target(v.vhost), '--queue', ORDERS.dlq, '--json', '--limit', '2'])).out);
+    expect(bj.messages).toHaveLength(2);
+
+    const dry = await cli(['dlq', 'redrive', ...target(v.vhost), '--queue', ORDERS.dlq, '--dry-run']);
+    expect(dry.out).toMatch(/dry run: 3 would move/);
+    const r = await cli(['dlq', 'redrive', ...target(v.vhost), '--queue', ORDERS.dlq, '--json', '--rate', '1000']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ status: 'done', moved: 3, byDestination: { 'orders:order.created -> orders.work': 3 } });
+  });
+
+  it('bad input: clear errors, exit codes 1 and 2', async () => {
+    v = await deadLetterVhost(broker, 'clibad');
+    expect(await cli(['dlq', 'browse', ...target(v.vhost), '--queue', 'nope'])).toMatchObject({ code: 1, err: expect.stringMatching(/queue 'nope' does not exist/) });
+    expect(await cli(['dlq', 'redrive', ...target(v.vhost), '--queue', ORDERS.dlq, '--rate', '0'])).toMatchObject({ code: 2, err: expect.stringMatching(/--rate must be a positive/) });
+    expect(await cli(['dlq', 'redrive', ...target(v.vhost), '--queue', ORDERS.dlq, '--limit', '-1'])).toMatchObject({ code: 2, err: expect.stringMatching(/--limit must be between/) });
+    expect(await cli(['dlq', 'redrive', ...target(v.vhost), '--queue', ORDERS.dlq, '--filter', 'x'])).toMatchObject({ code: 2, err: expect.stringMatching(/--filter/) });
+    const empty = await cli(['dlq', 'browse', ...target(v.vhost), '--queue', ORDERS.dlq]);
+    expect(empty.out).toMatch(/0 message\(s\)/);
+  });
+});

@@ -1,0 +1,162 @@
+/**
+ * Operate a live broker (issue 10), over the same engine as `pnpm cli import-broker | dlq ...`:
+ *   POST /api/operate/import                 vhost definitions -> design (scaffolded, laid out, linted)
+ *   POST /api/operate/depths                 ready/unacked/rates of every queue: ONE management request
+ *   POST /api/operate/browse                 the first N messages of a DLQ, grouped by cause, with what looking changed
+ *   POST /api/operate/redrive                start a re-drive (or `dryRun`: the plan, nothing moves)
+ *   GET  /api/operate/redrive/:id            progress
+ *   POST /api/operate/redrive/:id/pause|resume|cancel
+ * POST everywhere: the broker URL carries a password, so it travels in a body, never a query.
+ */
+import type { Express } from 'express';
+import { z } from 'zod';
+import { parseRedriveFilter, parseRedriveTarget } from '@retry-studio/topology-core';
+import { BrokerConnectError, ManagementError, ManagementResolutionError, redactUrl } from '../broker/index.js';
+import { browseQueue, MAX_BROWSE } from '../operate/browse.js';
+import { readDepths } from '../operate/depths.js';
+import { importBroker } from '../operate/importBroker.js';
+import { OperateError, operateTarget } from '../operate/operateTarget.js';
+import { dryRunRedrive, startRedrive, type RedriveRequest } from '../operate/redrive.js';
+import type { RedriveJob } from '../operate/redriveJob.js';
+import type { AppContext } from './appContext.js';
+import { route } from './route.js';
+import { brokerUrlFromRequest } from './brokers.js';
+import { HttpError } from './httpError.js';
+import { rateLimit } from './rateLimit.js';
+import { brokerUrlField, parseBody, vhostField } from './schemas.js';
+
+const queueField = z.string().min(1).max(255);
+const target = {
+  broker: brokerUrlField.optional(),
+  /** the management API's base URL (default: the AMQP host, port 15672) */
+  managementUrl: z.string().min(1).max(2048).optional(),
+  vhost: vhostField.optional(),
+};
+const importRequest = z.object({ ...target, name: z.string().min(1).max(300).optional() }).strict();
+const depthsRequest = z.object(target).strict();
+const browseRequest = z.object({ ...target, queue: queueField, limit: z.number().int().min(1).max(MAX_BROWSE).optional(), insist: z.boolean().optional() }).strict();
+const redriveRequest = z
+  .object({
+    ...target,
+    queue: queueField,
+    /** `original` (default), `EXCHANGE`, `EXCHANGE:ROUTING_KEY` or `:QUEUE` */
+    to: z.string().max(600).optional(),
+    /** `cause=KEY`, `queue=Q`, `reason=R`, `header=NAME[=VALUE]` */
+    filter: z.string().min(1).max(1000).optional(),
+    limit: z.number().int().min(1).max(10_000_000).optional(),
+    /** messages per second */
+    rate: z.number().positive().max(1_000_000).optional(),
+    dryRun: z.boolean().optional(),
+    insist: z.boolean().optional(),
+  })
+  .strict();
+
+const MAX_KEPT = 50;
+
+function failure(err: unknown): never {
+  if (err instanceof OperateError) throw new HttpError(err.status, err.message, err.field);
+  if (err instanceof ManagementResolutionError) throw new HttpError(err.problem === 'other-broker' ? 400 : 502, err.message, 'managementUrl', { management: { tried: err.resolution.tried } });
+  if (err instanceof BrokerConnectError || err instanceof ManagementError) throw new HttpError(502, err.message, 'broker');
+  throw err;
+}
+
+export function registerOperateRoutes(app: Express, ctx: AppContext): void {
+  const jobs = new Map<string, RedriveJob>();
+
+  /** the broker layer resolves (and verifies) the management API; its errors name `managementUrl` */
+  const resolve = async (body: { broker?: string | undefined; managementUrl?: string | undefined; vhost?: string | undefined }) => {
+    const url = brokerUrlFromRequest(body.broker);
+    const management = await ctx.brokers.management(url, body.managementUrl).catch(failure);
+    return { url, t: await operateTarget(url, { vhost: body.vhost, management }) };
+  };
+  const channelModel = async (body: Parameters<typeof resolve>[0]) => {
+    const { url, t } = await resolve(body);
+    const conn = await ctx.brokers.connection(url, t.vhost, 'operate').catch(failure);
+    return { url, t, conn: await conn.ready() };
+  };
+  const job = (id: string): RedriveJob => {
+    const j = jobs.get(id);
+    if (!j) throw new HttpError(404, `no re-drive '${id.slice(0, 40)}'`, 'id');
+    return j;
+  };
+
+  app.post(
+    '/api/operate/import',
+    route(async (req, res) => {
+      const body = parseBody(importRequest, req.body);
+      const { url, t } = await resolve(body);
+      const r = await importBroker(t, { name: body.name }).catch(failure);
+      if (!r.ok) throw new HttpError(422, `the vhost's definitions cannot be read as a design: ${r.errors[0]?.message ?? ''}`, r.errors[0]?.path, { errors: r.errors, skipped: r.skipped });
+      res.json({ broker: redactUrl(url), ...r });
+    }),
+  );
+
+  app.post(
+    '/api/operate/depths',
+    route(async (req, res) => {
+      const { t } = await resolve(parseBody(depthsRequest, req.body));
+      res.json({ vhost: t.vhost, ...(await readDepths(t).catch(failure)) });
+    }),
+  );
+
+  app.post(
+    '/api/operate/browse',
+    route(async (req, res) => {
+      const body = parseBody(browseRequest, req.body);
+      const { t, conn } = await channelModel(body);
+      res.json(await browseQueue(t, conn, { queue: body.queue, ...(body.limit ? { limit: body.limit } : {}), ...(body.insist ? { insist: true } : {}) }).catch(failure));
+    }),
+  );
+
+  app.post(
+    '/api/operate/redrive',
+    rateLimit('redrive', { burst: 20, perSecond: 2 }),
+    route(async (req, res) => {
+      const body = parseBody(redriveRequest, req.body);
+      const to = parseRedriveTarget(body.to ?? 'original');
+      if (!to.ok) throw new HttpError(400, to.message, 'to');
+      const filter = body.filter !== undefined ? parseRedriveFilter(body.filter) : undefined;
+      if (filter && !filter.ok) throw new HttpError(400, filter.message, 'filter');
+      const r: RedriveRequest = {
+        queue: body.queue,
+        target: to.target,
+        ...(filter?.ok ? { filter: filter.filter } : {}),
+        ...(body.limit !== undefined ? { limit: body.limit } : {}),
+        ...(body.rate !== undefined ? { ratePerSecond: body.rate } : {}),
+        ...(body.insist ? { insist: true } : {}),
+      };
+      const { t, conn } = await channelModel(body);
+      if (body.dryRun) {
+        const { browse, plan } = await dryRunRedrive(t, conn, r).catch(failure);
+        res.json({ dryRun: true, queue: body.queue, depth: browse.depth, effect: browse.effect, plan });
+        return;
+      }
+      const j = await startRedrive(t, conn, r).catch(failure);
+      jobs.set(j.id, j);
+      if (jobs.size > MAX_KEPT) for (const [id, old] of jobs) if (!old.isRunning && jobs.size > MAX_KEPT) jobs.delete(id);
+      res.status(201).json({ ...j.progress(), progress: `/api/operate/redrive/${j.id}` });
+    }),
+  );
+
+  app.get(
+    '/api/operate/redrive/:id',
+    route((req, res) => {
+      res.json(job(String(req.params.id)).progress());
+    }),
+  );
+
+  app.post(
+    '/api/operate/redrive/:id/:action',
+    route(async (req, res) => {
+      const j = job(String(req.params.id));
+      const action = String(req.params.action);
+      if (action === 'pause') j.pause();
+      else if (action === 'resume') j.resume();
+      else if (action === 'cancel') {
+        res.json(await j.cancel());
+        return;
+      } else throw new HttpError(404, `unknown action '${action.slice(0, 40)}' (pause, resume or cancel)`, 'action');
+      res.json(j.progress());
+    }),
+  );
+}

@@ -1,0 +1,33 @@
+/**
+ * Operate state outside the design store: where the broker is (management URL, vhost), the
+ * queues' live depths (a badge per queue node subscribes to its own entry), and which queue the
+ * dead-letter panel looks at.
+ */
+import { create } from 'zustand';
+import type { ImportRole } from '@retry-studio/topology-core';
+import type { QueueDepth } from './operateApi';
+
+export interface OperateState {
+  managementUrl: string;
+  vhost: string;
+  /** broker queue name = prefix + design queue name (a deployed design); '' for an imported one */
+  prefix: string;
+  polling: boolean;
+  depths: Record<string, QueueDepth>;
+  depthsAt: string | null;
+  roles: Record<string, ImportRole>;
+  dlqQueue: string;
+  set: (patch: Partial<Omit<OperateState, 'set'>>) => void;
+}
+
+export const useOperate = create<OperateState>((set) => ({
+  managementUrl: '',
+  vhost: '/',
+  prefix: '',
+  polling: false,
+  depths: {},
+  depthsAt: null,
+  roles: {},
+  dlqQueue: '',
+  set: (patch) => set(patch),
+}));

@@ -1,0 +1,229 @@
+/**
+ * Dead letters of one queue: browse (what looking changes is said first), grouped by cause,
+ * each message with its headers and x-death table; then re-drive, all or one cause group,
+ * after a dry run that says where each message would go.
+ */
+import { useEffect, useState } from 'react';
+import { firstDeath, type DeadLetterMessage, type RedrivePlan } from '@retry-studio/topology-core';
+import { ApiError } from '../broker/api';
+import { operateApi, type BrowseResponse, type RedriveProgress } from '../operate/operateApi';
+import { useOperate } from '../operate/operateStore';
+import { operateTarget } from './OperatePanel';
+
+const btn = 'rounded px-2 py-1 text-xs font-medium disabled:opacity-40 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300';
+const input = 'rounded border border-slate-700 bg-slate-950 px-1.5 py-0.5 font-mono text-[11px]';
+const when = (s: number | undefined) => (s === undefined ? '' : new Date(s * 1000).toLocaleString());
+const errText = (e: unknown) => (e instanceof ApiError ? `${e.message}${e.field ? ` (${e.field})` : ''}` : (e as Error).message);
+
+function Message({ m }: { m: DeadLetterMessage }) {
+  const [open, setOpen] = useState(false);
+  const fd = firstDeath(m);
+  return (
+    <li data-testid="dlq-message" className="border-b border-slate-800 py-0.5">
+      <button type="button" onClick={() => setOpen(!open)} className="flex w-full gap-2 text-left text-[11px] hover:bg-slate-900">
+        <span className="w-8 shrink-0 text-slate-500">#{m.seq}</span>
+        <span className="w-48 shrink-0 truncate font-mono" title={m.body}>
+          {m.body}
+        </span>
+        <span className="w-40 shrink-0 truncate">{fd ? `${fd.queue} · ${fd.reason}` : 'no x-death'}</span>
+        <span className="shrink-0 text-slate-400">{when(fd?.time)}</span>
+        {m.redelivered && <span className="text-amber-300">redelivered</span>}
+      </button>
+      {open && (
+        <div className="ml-8 space-y-1 py-1 font-mono text-[10px] text-slate-300">
+          <table className="border-collapse">
+            <thead>
+              <tr className="text-slate-500">
+                <th className="pr-3 text-left">x-death queue</th>
+                <th className="pr-3 text-left">reason</th>
+                <th className="pr-3 text-left">count</th>
+                <th className="pr-3 text-left">exchange</th>
+                <th className="pr-3 text-left">routing keys</th>
+                <th className="text-left">time</th>
+              </tr>
+            </thead>
+            <tbody>
+              {m.xDeath.map((d, i) => (
+                <tr key={i}>
+                  <td className="pr-3">{d.queue}</td>
+                  <td className="pr-3">{d.reason}</td>
+                  <td className="pr-3">{d.count}</td>
+                  <td className="pr-3">{d.exchange || '(default)'}</td>
+                  <td className="pr-3">{d['routing-keys'].join(', ')}</td>
+                  <td>{when(d.time)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <pre className="whitespace-pre-wrap break-all">{JSON.stringify(m.headers, null, 1)}</pre>
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** How many go where, and how many stay and why (the dry run's prediction, or the job's progress). */
+function Counts({ byDestination, skipped }: { byDestination: Record<string, number>; skipped: Record<string, number> }) {
+  return (
+    <>
+      {Object.entries(byDestination).map(([d, n]) => (
+        <div key={d} className="font-mono">
+          {n} → {d}
+        </div>
+      ))}
+      {Object.entries(skipped).map(([r, n]) => (
+        <div key={r} className="text-amber-300">
+          {n} stay: {r}
+        </div>
+      ))}
+    </>
+  );
+}
+
+export function DeadLetterPanel() {
+  const queue = useOperate((s) => s.dlqQueue);
+  const set = useOperate.getState().set;
+  const [limit, setLimit] = useState(100);
+  const [insist, setInsist] = useState(false);
+  const [busy, setBusy] = useState<null | 'browse' | 'dry' | 'redrive'>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [listing, setListing] = useState<BrowseResponse | null>(null);
+  const [group, setGroup] = useState<string>('');
+  const [to, setTo] = useState('original');
+  const [rate, setRate] = useState('');
+  const [plan, setPlan] = useState<RedrivePlan | null>(null);
+  const [job, setJob] = useState<RedriveProgress | null>(null);
+
+  const running = job?.status === 'running' || job?.status === 'paused';
+  useEffect(() => {
+    if (!running || !job) return;
+    const t = setInterval(() => {
+      operateApi.progress(job.id).then(setJob, (e: unknown) => setError(errText(e)));
+    }, 500);
+    return () => clearInterval(t);
+  }, [running, job?.id]);
+
+  const run = async (what: 'browse' | 'dry' | 'redrive', f: () => Promise<void>) => {
+    setBusy(what);
+    setError(null);
+    try {
+      await f();
+    } catch (e) {
+      setError(errText(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const options = () => ({ queue, to, ...(group ? { filter: `cause=${group}` } : {}), ...(Number(rate) > 0 ? { rate: Number(rate) } : {}), ...(insist ? { insist } : {}) });
+  const browse = () => run('browse', async () => setListing(await operateApi.browse(operateTarget(), queue, limit, insist)));
+  const dryRun = () => run('dry', async () => setPlan((await operateApi.dryRun(operateTarget(), options())).plan));
+  const redrive = () =>
+    run('redrive', async () => {
+      setPlan(null);
+      setJob(await operateApi.redrive(operateTarget(), options()));
+    });
+  const control = (a: 'pause' | 'resume' | 'cancel') => job && run('redrive', async () => setJob(await operateApi.control(job.id, a)));
+
+  return (
+    <div data-testid="dead-letter-panel" className="flex h-full min-h-0 gap-3 p-2 text-xs">
+      <div className="flex w-[340px] shrink-0 flex-col gap-1.5 overflow-auto">
+        <div className="flex items-center gap-1.5">
+          <input aria-label="Dead-letter queue" data-testid="dlq-queue" placeholder="queue" className={`${input} flex-1`} value={queue} onChange={(e) => set({ dlqQueue: e.target.value })} />
+          <input aria-label="How many" type="number" min={1} max={10000} className={`${input} w-16`} value={limit} onChange={(e) => setLimit(Math.max(1, Number(e.target.value) || 1))} />
+          <button type="button" data-testid="dlq-browse" disabled={!queue || !!busy} onClick={browse} className={`${btn} bg-sky-700 hover:bg-sky-600`}>
+            {busy === 'browse' ? 'Reading…' : 'Browse'}
+          </button>
+        </div>
+        <label className="flex items-center gap-1 text-[11px] text-slate-400" title="A quorum queue before RabbitMQ 4.3 counts every look toward its delivery limit">
+          <input type="checkbox" checked={insist} onChange={(e) => setInsist(e.target.checked)} /> insist (quorum queue before 4.3)
+        </label>
+        {error && (
+          <div role="alert" data-testid="dlq-error" className="rounded border border-red-700 bg-red-950/60 p-1.5 text-red-200">
+            {error}
+          </div>
+        )}
+        {listing && (
+          <>
+            <div data-testid="dlq-effect" className="rounded border border-amber-700/60 bg-amber-950/30 p-1.5 text-[11px] text-amber-100">
+              {listing.queueType} queue, RabbitMQ {listing.brokerVersion}: {listing.effect.message}
+            </div>
+            <div className="text-[11px] text-slate-400">
+              {listing.depth} message(s) in {listing.queue}; showing {listing.messages.length}, read in {listing.elapsedMs} ms
+            </div>
+            <div className="text-[11px] font-semibold text-slate-300">By cause (click to re-drive one group)</div>
+            <ul className="space-y-0.5">
+              {listing.groups.map((g) => (
+                <li key={g.key}>
+                  <button
+                    type="button"
+                    data-testid="dlq-group"
+                    data-key={g.key}
+                    data-count={g.count}
+                    aria-pressed={group === g.key}
+                    onClick={() => setGroup(group === g.key ? '' : g.key)}
+                    className={`flex w-full items-center gap-2 rounded px-1 py-0.5 text-left ${group === g.key ? 'bg-sky-900/70' : 'hover:bg-slate-800'}`}
+                  >
+                    <span className="w-10 shrink-0 text-right font-semibold">{g.count}</span>
+                    <span className="truncate">
+                      {g.queue || '?'} · {g.reason}
+                      {g.exception ? <span className="text-rose-300"> · {g.exception}</span> : null}
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+        <div className="mt-1 border-t border-slate-800 pt-1.5">
+          <div className="mb-1 text-[11px] font-semibold text-slate-300">Re-drive {group ? 'the selected group' : 'all'}</div>
+          <div className="flex flex-wrap items-center gap-1.5">
+            <input aria-label="Re-drive to" data-testid="redrive-to" title="original, EXCHANGE, EXCHANGE:ROUTING_KEY or :QUEUE" className={`${input} w-32`} value={to} onChange={(e) => setTo(e.target.value)} />
+            <input aria-label="Rate (messages per second)" placeholder="msg/s" className={`${input} w-16`} value={rate} onChange={(e) => setRate(e.target.value)} />
+            <button type="button" data-testid="redrive-dry-run" disabled={!queue || !!busy || running} onClick={dryRun} className={`${btn} bg-slate-700 hover:bg-slate-600`}>
+              {busy === 'dry' ? 'Planning…' : 'Dry run'}
+            </button>
+            <button type="button" data-testid="redrive-start" disabled={!queue || !!busy || running} onClick={redrive} className={`${btn} bg-emerald-700 hover:bg-emerald-600`}>
+              Re-drive
+            </button>
+          </div>
+          <p className="mt-1 text-[10px] text-slate-500">Each copy is confirmed by the broker before its original is acked: at least once, a crash can duplicate a message in flight, never lose one.</p>
+        </div>
+        {plan && (
+          <div data-testid="redrive-plan" className="rounded border border-slate-700 p-1.5 text-[11px]">
+            <div>
+              Dry run: {plan.moved} would move, {plan.items.length - plan.moved} would stay, {plan.filteredOut} filtered out. Nothing changed.
+            </div>
+            <Counts byDestination={plan.byDestination} skipped={plan.skipped} />
+            <div className="mt-1 text-slate-400">{plan.xDeathNote}</div>
+          </div>
+        )}
+        {job && (
+          <div data-testid="redrive-status" data-status={job.status} data-moved={job.moved} className="rounded border border-slate-700 p-1.5 text-[11px]">
+            <div>
+              Re-drive {job.id}: <b>{job.status}</b>, moved {job.moved} of {job.before}, left {job.left}
+              {job.filteredOut ? ` (${job.filteredOut} filtered out)` : ''}
+            </div>
+            <progress className="w-full" max={Math.max(1, job.before)} value={job.moved + job.left} />
+            <Counts byDestination={job.byDestination} skipped={job.skipped} />
+            {job.error && <div className="text-red-300">{job.error}</div>}
+            {running && (
+              <div className="mt-1 flex gap-1.5">
+                <button type="button" data-testid="redrive-pause" onClick={() => control(job.status === 'paused' ? 'resume' : 'pause')} className={`${btn} bg-slate-700`}>
+                  {job.status === 'paused' ? 'Resume' : 'Pause'}
+                </button>
+                <button type="button" data-testid="redrive-cancel" onClick={() => control('cancel')} className={`${btn} bg-red-800`}>
+                  Cancel
+                </button>
+              </div>
+            )}
+            {!running && job.notes.map((n) => <p key={n} className="mt-1 text-slate-400">{n}</p>)}
+          </div>
+        )}
+      </div>
+      <ul data-testid="dlq-messages" className="min-w-0 flex-1 overflow-auto">
+        {listing?.messages.map((m) => <Message key={m.seq} m={m} />)}
+        {listing && listing.messages.length === 0 && <li className="text-slate-400">The queue is empty.</li>}
+      </ul>
+    </div>
+  );
+}
