@@ -99,6 +99,44 @@ export const deployAndTraceFlow: Flow = {
   },
 };
 
+/**
+ * The policy-first variant (`settings=policy`): the plan lists the policies to create; once
+ * deployed, a new delay plans as a policy `update` applied in place. Torn down at the end.
+ */
+export const policyPlanFlow: Flow = {
+  name: 'plan creates and updates policies in place',
+  broker: true,
+  expectedHttpErrors: ['409 POST /api/teardown'],
+  async run({ page, url, shot }) {
+    const prefix = `e2e${Date.now().toString(36)}.`;
+    const open = async (delayMs: number) => {
+      await page.goto(`${url}/?template=dlx-ttl-wait-queue&settings=policy&delayMs=${delayMs}`);
+      await page.waitForSelector('.react-flow__node');
+      await page.click('[data-testid=tab-broker]');
+      await page.fill('[data-testid=deploy-prefix]', prefix);
+      await page.click('[data-testid=broker-plan]');
+      await page.waitForSelector('[data-testid=plan-diff]', { timeout: 20_000 });
+    };
+    await open(1000);
+    const created = page.locator('[data-testid=plan-item][data-kind=policy][data-status=create]');
+    assert((await created.count()) === 2, 'the plan creates the design\'s two policies');
+    assert((await created.filter({ hasText: 'message-ttl 1000' }).count()) === 1, 'a policy row says what it sets');
+    assert((await page.locator('[data-testid=plan-queue-policy-settings]').count()) > 0, 'a queue row names the settings its policy gives it');
+    await shot('policies-planned');
+    await page.click('[data-testid=broker-apply]');
+    await page.waitForSelector('[data-testid=deploy-result]', { timeout: 30_000 });
+
+    await open(2000);
+    await waitFor('the policy plans as an update', async () => (await page.locator('[data-testid=plan-count-update]').innerText()).startsWith('1 '), 20_000);
+    const updated = page.locator('[data-testid=plan-item][data-kind=policy][data-status=update]');
+    assert((await updated.innerText()).includes('message-ttl: 1000 -> 2000'), `the change is named: ${await updated.innerText()}`);
+    assert((await updated.locator('[data-testid=plan-policy-in-place]').getAttribute('data-in-place')) === 'true', 'applied in place');
+    assert((await page.locator('[data-testid=plan-count-conflict]').innerText()).startsWith('0 '), 'no queue conflicts: the TTL lives in the policy');
+    await shot('policy-update');
+    await tearDown(page);
+  },
+};
+
 /** A broker without the delayed-message plugin: the plan says unsupported and offers the portable compile. */
 export const unsupportedPlanFlow: Flow = {
   name: 'plan shows unsupported objects and the portable compile',

@@ -2,11 +2,12 @@ import type { Flow } from '../lib/harness.js';
 import { designByDragging, exportFlow, keyboardFlow, lintFlow, templateFlow } from './designFlows.js';
 import { behaviourFormFlow, budgetFlow, everyTemplateFlow, inspectMessageFlow, simulateFlow } from './simFlows.js';
 import { workKeptFlows } from './workKeptFlows.js';
-import { deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow } from './brokerFlows.js';
+import { deployAndTraceFlow, divergenceFlow, policyPlanFlow, traceFailureModelFlow, unsupportedPlanFlow } from './brokerFlows.js';
 import { broker43Flow } from './broker43Flows.js';
 import { renameFlow } from './renameFlow.js';
 import { operateFlow, operateLargeFlow } from './operateFlows.js';
+import { exportFormatsFlow } from './exportFlows.js';
 
-export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow, broker43Flow, operateFlow, operateLargeFlow];
+export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, exportFormatsFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow, policyPlanFlow, broker43Flow, operateFlow, operateLargeFlow];
 // the designer's own flows (names start with "designer:")
 flows.push(...workKeptFlows);

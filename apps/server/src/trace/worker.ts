@@ -204,7 +204,7 @@ export class TraceWorker {
         else ch.nack(msg, false, true);
         this.settle(ch, msg);
         if (traced) {
-          ctx.emit(this.lane, { kind: 'requeued', msgId, body, queue: q, consumer });
+          ctx.emit(this.lane, { kind: 'requeued', msgId, body, queue: q, consumer, ...(action.via === 'reject' ? { via: 'reject' as const } : {}) });
         }
         return;
       case 'retryInProcess':

@@ -1,5 +1,13 @@
 /** The server's broker API. JSON in, JSON out; errors come back as `{error, field}`. */
-import type { Design, FailureModel, SimEvent } from '@retry-studio/topology-core';
+import type {
+  BindingDef,
+  Design,
+  EffectiveSettings,
+  FailureModel,
+  PolicyDef,
+  SettingChange,
+  SimEvent,
+} from '@retry-studio/topology-core';
 
 export class ApiError extends Error {
   constructor(
@@ -77,19 +85,45 @@ export interface Probe {
   };
 }
 
-export type PlanStatus = 'create' | 'unchanged' | 'conflict' | 'unsupported';
-export interface PlanItem {
-  kind: 'exchange' | 'queue' | 'binding';
+/** `update` and `remove` are for policies only: they change in place, queues and messages stay. */
+export type PlanStatus = 'create' | 'update' | 'remove' | 'unchanged' | 'conflict' | 'unsupported';
+/** the summary's order: what changes first */
+export const PLAN_STATUSES: readonly PlanStatus[] = ['create', 'update', 'remove', 'unchanged', 'conflict', 'unsupported'];
+
+interface PlanItemBase {
   status: PlanStatus;
+  /** the name in the design */
   designName: string;
+  /** the name on the broker (prefix applied) */
   name: string;
   message?: string;
-  desired?: Record<string, unknown>;
-  actual?: Record<string, unknown> & { messages?: number; consumers?: number };
-  differences?: string[];
-  plugin?: string;
-  alternative?: string;
 }
+/** The server's plan item (apps/server/src/deploy/planDeploy.ts), as JSON. */
+export type PlanItem =
+  | (PlanItemBase & {
+      kind: 'exchange';
+      desired: Record<string, unknown>;
+      actual?: Record<string, unknown>;
+      plugin?: string;
+      alternative?: string;
+    })
+  | (PlanItemBase & {
+      kind: 'queue';
+      desired: Record<string, unknown>;
+      actual?: Record<string, unknown> & { messages: number; consumers: number };
+      differences?: string[];
+      /** what the queue will run with: its arguments, the design's policies and the broker's operator policies */
+      effective: EffectiveSettings;
+    })
+  | (PlanItemBase & { kind: 'binding'; binding: BindingDef; designBinding: BindingDef })
+  | (PlanItemBase & {
+      kind: 'policy';
+      /** absent for `remove` */
+      desired?: PolicyDef;
+      actual?: PolicyDef;
+      /** for `update`: what changes, each in place or for new declarations only */
+      changes?: SettingChange[];
+    });
 export interface Plan {
   vhost: string;
   prefix: string;

@@ -5,6 +5,7 @@ import {
   api,
   ApiError,
   maskUrl,
+  PLAN_STATUSES,
   type PlanItem,
   type PlanResponse,
   type Probe,
@@ -12,11 +13,14 @@ import {
 } from '../broker/api';
 import { recallBroker, rememberBroker } from '../broker/brokerMemory';
 import { brokerTarget } from '../broker/target';
+import { EFFECT_LABEL, appliesInPlace, policyDetails, settingsFromPolicies } from '../broker/planDetails';
 
 type Busy = null | 'probe' | 'plan' | 'deploy' | 'teardown';
 
 const STATUS_TONE: Record<string, string> = {
   create: 'bg-emerald-900/60 text-emerald-200',
+  update: 'bg-sky-900/70 text-sky-200',
+  remove: 'bg-orange-900/70 text-orange-200',
   unchanged: 'bg-slate-700 text-slate-300',
   conflict: 'bg-red-900/70 text-red-200',
   unsupported: 'bg-amber-900/70 text-amber-200',
@@ -85,15 +89,12 @@ export function BrokerPanel() {
       let refused: Array<{ queue: string; messages: number; consumers: number }> | undefined;
       try {
         const p = await api.plan(useApp.getState().design, target());
-        const busyQueues = p.plan.items.filter(
-          (i) => i.kind === 'queue' && i.actual && ((i.actual.messages ?? 0) > 0 || (i.actual.consumers ?? 0) > 0),
+        const refusedNow = p.plan.items.flatMap((i) =>
+          i.kind === 'queue' && i.actual && (i.actual.messages > 0 || i.actual.consumers > 0)
+            ? [{ queue: i.name, messages: i.actual.messages, consumers: i.actual.consumers }]
+            : [],
         );
-        if (busyQueues.length)
-          refused = busyQueues.map((i) => ({
-            queue: i.name,
-            messages: i.actual?.messages ?? 0,
-            consumers: i.actual?.consumers ?? 0,
-          }));
+        if (refusedNow.length) refused = refusedNow;
       } catch {
         /* no plan (e.g. the design changed shape): the server's own refusal still protects the messages */
       }
@@ -440,7 +441,7 @@ function PlanView({ r }: { r: PlanResponse }) {
     <div data-testid="plan-diff">
       {s.unsupported > 0 && <PortableOffer />}
       <div className="mb-1 flex flex-wrap gap-1">
-        {(['create', 'unchanged', 'conflict', 'unsupported'] as const).map((k) => (
+        {PLAN_STATUSES.map((k) => (
           <span key={k} data-testid={`plan-count-${k}`} className={`rounded px-1.5 ${STATUS_TONE[k]}`}>
             {s[k] ?? 0} {k}
           </span>
@@ -460,7 +461,7 @@ function PlanView({ r }: { r: PlanResponse }) {
 
 function PlanRow({ it }: { it: PlanItem }) {
   return (
-    <li data-testid="plan-item" data-status={it.status} className="rounded bg-slate-800/70 p-1.5">
+    <li data-testid="plan-item" data-kind={it.kind} data-status={it.status} className="rounded bg-slate-800/70 p-1.5">
       <div className="flex items-center gap-1.5">
         <span className={`w-20 shrink-0 rounded px-1 text-center text-[10px] ${STATUS_TONE[it.status]}`}>
           {it.status}
@@ -471,7 +472,7 @@ function PlanRow({ it }: { it: PlanItem }) {
         </span>
       </div>
       {it.message && <div className="mt-0.5 text-[10px] text-slate-400">{it.message}</div>}
-      {it.status === 'conflict' && it.desired && it.actual && (
+      {(it.kind === 'exchange' || it.kind === 'queue') && it.status === 'conflict' && it.actual && (
         <div className="mt-1 grid grid-cols-2 gap-1 font-mono text-[9px]">
           <div>
             <div className="text-slate-500">design</div>
@@ -481,7 +482,7 @@ function PlanRow({ it }: { it: PlanItem }) {
           </div>
           <div>
             <div className="text-slate-500">
-              broker{it.actual.messages !== undefined ? ` (${it.actual.messages} msgs)` : ''}
+              broker{it.kind === 'queue' ? ` (${it.actual.messages} msgs)` : ''}
             </div>
             <pre className="whitespace-pre-wrap text-red-300">
               {JSON.stringify(it.actual.arguments ?? it.actual, null, 1)}
@@ -489,12 +490,55 @@ function PlanRow({ it }: { it: PlanItem }) {
           </div>
         </div>
       )}
-      {it.status === 'unsupported' && (it.plugin || it.alternative) && (
+      {it.kind === 'exchange' && it.status === 'unsupported' && (it.plugin || it.alternative) && (
         <div className="mt-0.5 text-[10px] text-amber-200">
           {it.plugin && <>needs {it.plugin}. </>}
           {it.alternative && <>Portable alternative: {it.alternative}</>}
         </div>
       )}
+      {it.kind === 'queue' && <QueuePolicySettings it={it} />}
+      {it.kind === 'policy' && <PolicyChanges it={it} />}
     </li>
+  );
+}
+
+/** The settings a queue gets from a policy rather than its arguments (they can change later without a new queue). */
+function QueuePolicySettings({ it }: { it: Extract<PlanItem, { kind: 'queue' }> }) {
+  const from = settingsFromPolicies(it);
+  if (!from.length) return null;
+  return (
+    <div data-testid="plan-queue-policy-settings" className="mt-0.5 font-mono text-[10px] text-slate-400">
+      from policies: {from.join(', ')}
+    </div>
+  );
+}
+
+/** A policy's row: what it sets, or for an update each change and whether it reaches the existing queues. */
+function PolicyChanges({ it }: { it: Extract<PlanItem, { kind: 'policy' }> }) {
+  const lines = policyDetails(it);
+  if (!lines.length) return null;
+  const inPlace = appliesInPlace(lines);
+  return (
+    <div className="mt-0.5 text-[10px]">
+      {(it.status === 'update' || it.status === 'remove') && (
+        <div
+          data-testid="plan-policy-in-place"
+          data-in-place={inPlace}
+          className={inPlace ? 'text-sky-200' : 'text-amber-200'}
+        >
+          {inPlace
+            ? 'Applied in place: the queues it matches keep their messages.'
+            : 'Partly in place: some keys reach only queues declared later.'}
+        </div>
+      )}
+      <ul data-testid="plan-policy-changes" className="font-mono text-slate-300">
+        {lines.map((l, i) => (
+          <li key={i}>
+            {l.text}
+            {it.status === 'update' && l.effect && <span className="text-slate-500"> — {EFFECT_LABEL[l.effect]}</span>}
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

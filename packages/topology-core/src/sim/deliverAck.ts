@@ -176,11 +176,11 @@ export function requeue(sim: SimState, q: QueueState, e: QEntry, consumer: strin
   }
   // classic queues count nothing visible, but a dead letter carries the rejects (4.3)
   if (viaReject) e.deliveryCount++;
-  emitRequeued(sim, q, msg, consumer, undefined);
+  emitRequeued(sim, q, msg, consumer, viaReject, undefined);
   toReady(sim, q, e);
 }
 
-export function emitRequeued(sim: SimState, q: QueueState, msg: Msg, consumer: string, delayMs: number | undefined): void {
+export function emitRequeued(sim: SimState, q: QueueState, msg: Msg, consumer: string, viaReject: boolean, delayMs: number | undefined): void {
   if (!sim.wantEvents) {
     sim.seq++;
     return;
@@ -193,6 +193,7 @@ export function emitRequeued(sim: SimState, q: QueueState, msg: Msg, consumer: s
     body: msg.body,
     queue: q.cfg.name,
     consumer,
+    ...(viaReject ? { via: 'reject' as const } : {}),
     ...(delayMs !== undefined ? { delayMs, until: sim.t + delayMs } : {}),
   });
 }

@@ -98,7 +98,15 @@ export type SimEvent =
   | (EventBase & { readonly kind: 'acked'; readonly queue: string; readonly consumer: string })
   | (EventBase & { readonly kind: 'rejected'; readonly queue: string; readonly consumer: string })
   /** `delayMs`/`until`: a 4.3 quorum queue holds it (delayed retry) before it is ready again */
-  | (EventBase & { readonly kind: 'requeued'; readonly queue: string; readonly consumer: string; readonly delayMs?: number; readonly until?: number })
+  | (EventBase & {
+      readonly kind: 'requeued';
+      readonly queue: string;
+      readonly consumer: string;
+      /** 'reject': basic.reject requeue=true (4.3 counts it toward a quorum delivery limit); absent: basic.nack */
+      readonly via?: 'reject';
+      readonly delayMs?: number;
+      readonly until?: number;
+    })
   | (EventBase & { readonly kind: 'expired'; readonly queue: string })
   | (EventBase & {
       readonly kind: 'dead-lettered';

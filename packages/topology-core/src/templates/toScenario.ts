@@ -45,7 +45,7 @@ export function templateToScenario(built: BuiltTemplate, name: string): ToScenar
         if (f.kind === 'published' && f.origin.kind === 'consumer' && f.origin.id === c.id && !republish) republish = f;
         else if ((f.kind === 'acked' || f.kind === 'rejected' || f.kind === 'requeued') && f.consumer === c.id) {
           if (f.kind === 'rejected') outcome = 'reject';
-          else if (f.kind === 'requeued') outcome = 'requeue';
+          else if (f.kind === 'requeued') outcome = f.via === 'reject' ? 'reject-requeue' : 'requeue';
           else if (republish) {
             const headers: Record<string, AmqpValue> = {};
             for (const [k, v] of Object.entries(republish.headers)) if (k !== 'x-death' && !same(e.headers[k], v)) headers[k] = v;

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { policyChanges, queueEffectiveSettings, type PolicyDef, type QueueDef } from '@retry-studio/topology-core';
+import type { PlanItem } from './api';
+import { appliesInPlace, describePolicy, policyDetails, settingsFromPolicies } from './planDetails';
+
+const policy = (definition: PolicyDef['definition'], over: Partial<PolicyDef> = {}): PolicyDef => ({
+  name: 'p.wait',
+  pattern: '^p\\.wait$',
+  'apply-to': 'queues',
+  priority: 0,
+  definition,
+  ...over,
+});
+
+/** a policy row as the server plans it, the changes from the core's own table */
+function policyItem(status: PlanItem['status'], desired?: PolicyDef, actual?: PolicyDef): Extract<PlanItem, { kind: 'policy' }> {
+  return {
+    kind: 'policy',
+    status,
+    designName: 'wait',
+    name: 'p.wait',
+    ...(desired ? { desired } : {}),
+    ...(actual ? { actual } : {}),
+    ...(status === 'update' && desired && actual ? { changes: policyChanges(actual, desired) } : {}),
+  };
+}
+
+describe('plan row details', () => {
+  it('an update lists each change with its effect, in place', () => {
+    const lines = policyDetails(policyItem('update', policy({ 'message-ttl': 200 }), policy({ 'message-ttl': 100 })));
+    expect(lines).toEqual([{ text: 'definition.message-ttl: 100 -> 200', effect: 'in-place' }]);
+    expect(appliesInPlace(lines)).toBe(true);
+  });
+
+  it('a key read only at declaration makes the update partly in place', () => {
+    const lines = policyDetails(
+      policyItem('update', policy({ 'message-ttl': 100, 'queue-leader-locator': 'balanced' }), policy({ 'message-ttl': 100 })),
+    );
+    expect(lines.map((l) => l.effect)).toEqual(['new-declarations-only']);
+    expect(appliesInPlace(lines)).toBe(false);
+  });
+
+  it('a create says what the policy sets; a remove says what it no longer sets', () => {
+    const p = policy({ 'message-ttl': 5000, 'dead-letter-exchange': 'work' });
+    expect(describePolicy(p)).toBe('pattern ^p\\.wait$ on queues, priority 0: message-ttl 5000, dead-letter-exchange work');
+    expect(policyDetails(policyItem('create', p))[0]!.text).toBe(describePolicy(p));
+    const removed = policyDetails(policyItem('remove', undefined, p));
+    expect(removed[0]!.text).toBe(`no longer sets ${describePolicy(p)}`);
+    expect(appliesInPlace(removed)).toBe(true);
+  });
+
+  it('a queue row names the settings a policy gives it, not its own arguments', () => {
+    const q: QueueDef = { name: 'p.wait', arguments: { 'x-max-length': 10 } };
+    const effective = queueEffectiveSettings(q, { policies: [policy({ 'message-ttl': 5000 })] });
+    const item: PlanItem = { kind: 'queue', status: 'create', designName: 'wait', name: 'p.wait', desired: {}, effective };
+    expect(settingsFromPolicies(item)).toEqual(['x-message-ttl 5000 (policy p.wait)']);
+  });
+});
