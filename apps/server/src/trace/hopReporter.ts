@@ -16,7 +16,6 @@ import {
   type ExchangeIndex,
   type PublishOrigin,
   type QueueConfig,
-  type Topology,
   type XDeathEntry,
 } from '@retry-studio/topology-core';
 import type { CopyStart, Lane } from './accounting.js';

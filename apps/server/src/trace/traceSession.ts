@@ -7,7 +7,7 @@
  * re-attached after every reconnect.
  */
 import { randomBytes } from 'node:crypto';
-import type { AmqpTable, Design, FailureModel, PublisherSpec, SimEvent, Topology } from '@retry-studio/topology-core';
+import type { AmqpTable, Design, FailureModel, PublisherSpec, SimEvent } from '@retry-studio/topology-core';
 import type { ManagedConnection, ManagementClient } from '../broker/index.js';
 import { Renamer, renameDesign, type DeployTarget } from '../deploy/deployTarget.js';
 import { TraceAccounting, type CopyStart, type Lane } from './accounting.js';
