@@ -6,6 +6,9 @@
  * new queue (an argument) is the core's table (settingChanges.ts), the one the linter reads.
  */
 import {
+  POLICY_KEYS,
+  brokerLine,
+  refusedPolicyKeys,
   exchangeDeclarationChanges,
   policyChanges,
   queueDeclarationChanges,
@@ -272,6 +275,18 @@ export function diffTopology(
     designPolicies.add(p.name);
     const designName = design.policies![i]!.name;
     const actual = state.policies.get(p.name);
+    // a key this broker line refuses ("are not recognised policy settings"): say so before apply fails on it
+    const refused = state.profile ? refusedPolicyKeys(p.definition, state.profile) : [];
+    if (state.profile && refused.length > 0)
+      return void items.push({
+        kind: 'policy',
+        status: 'unsupported',
+        designName,
+        name: p.name,
+        desired: p,
+        ...(actual ? { actual } : {}),
+        message: `RabbitMQ ${brokerLine(state.profile)} does not accept the policy key${refused.length > 1 ? 's' : ''} ${refused.join(', ')} (${refused.map((k) => `${k}: ${POLICY_KEYS[k]!.only} only`).join('; ')}); the policy is not applied`,
+      });
     if (!actual) return void items.push({ kind: 'policy', status: 'create', designName, name: p.name, desired: p });
     const changes = policyChanges(actual, p);
     items.push(

@@ -21,6 +21,8 @@ import {
 } from '@retry-studio/topology-core';
 import { ManagedConnection, ManagementClient, parseAmqpUrl, withVhost } from '../broker/index.js';
 import { TEST_BROKERS, type TestBroker } from '../testing/testBrokers.js';
+import { useLiveServer } from '../testing/liveServer.js';
+import { uniquePrefix } from '../http/testing.js';
 import { applyPlan } from './applyPlan.js';
 import { Renamer, renameDesign } from './deployTarget.js';
 import { Manifest } from './manifest.js';
@@ -59,6 +61,7 @@ function policyView(q: QueueDef, policies: readonly PolicyDef[], operatorPolicie
 }
 
 describe.each(TEST_BROKERS)('policies on RabbitMQ $name', (b) => {
+  const { srv, onCleanup } = useLiveServer({ broker: b });
   const url = parseAmqpUrl(b.amqpUrl);
   // the management URL of this broker, explicitly
   const mgmt = new ManagementClient(url, { baseUrl: b.managementUrl });
@@ -195,5 +198,26 @@ describe.each(TEST_BROKERS)('policies on RabbitMQ $name', (b) => {
     const td = await teardown(record, conn, mgmt, true);
     expect(td.ok && [...td.deleted.policies].sort()).toEqual(['pt.orders.q.settings', 'pt.orders.wait.settings']);
     expect(await rabbitmqctlPolicies(b, vhost)).toEqual(['someone-elses']);
+  });
+
+  it('over the HTTP API: plan shows the policies, deploy creates them, teardown removes them', async () => {
+    const prefix = uniquePrefix('pol');
+    const t = buildTemplate('dlx-ttl-wait-queue', { settings: 'policy' });
+    if (!t.ok) throw new Error(JSON.stringify(t.errors));
+    const d = t.template.design;
+    const plan = await srv.post('/api/plan', { design: d, prefix });
+    expect(plan.status).toBe(200);
+    expect(plan.body.warnings).toEqual([]);
+    expect(plan.body.plan.items.filter((i: { kind: string }) => i.kind === 'policy').map((i: { name: string; status: string }) => `${i.name} ${i.status}`)).toEqual([
+      `${prefix}orders.q.settings create`,
+      `${prefix}orders.wait.settings create`,
+    ]);
+    const dep = await srv.post('/api/deploy', { design: d, prefix });
+    expect(dep.status).toBe(200);
+    onCleanup(() => srv.post('/api/teardown', { designName: d.name, prefix, force: true }));
+    expect((await mgmt.listPolicies('/')).filter((p) => p.name.startsWith(prefix)).map((p) => p.name)).toEqual([`${prefix}orders.q.settings`, `${prefix}orders.wait.settings`]);
+    const td = await srv.post('/api/teardown', { designName: d.name, prefix, force: true });
+    expect(td.body.deleted.policies.sort()).toEqual([`${prefix}orders.q.settings`, `${prefix}orders.wait.settings`]);
+    expect((await mgmt.listPolicies('/')).some((p) => p.name.startsWith(prefix))).toBe(false);
   });
 });

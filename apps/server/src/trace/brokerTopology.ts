@@ -25,10 +25,16 @@ export interface BrokerTopology extends Topology {
   readonly operatorPolicies: readonly PolicyDef[];
 }
 
+/** the broker's `apply-to` when it is one the core knows (RabbitMQ's default `all` otherwise) */
+function applyTo(v: string): { 'apply-to'?: PolicyApplyTo } {
+  const known = POLICY_APPLY_TO.find((a) => a === v);
+  return known ? { 'apply-to': known } : {};
+}
+
 const asPolicy = (p: MgmtPolicy): PolicyDef => ({
   name: p.name,
   pattern: p.pattern,
-  ...((POLICY_APPLY_TO as readonly string[]).includes(p['apply-to']) ? { 'apply-to': p['apply-to'] as PolicyApplyTo } : {}),
+  ...applyTo(p['apply-to']),
   priority: p.priority,
   definition: decodeAmqpTable(p.definition),
 });

@@ -73,6 +73,7 @@ describe('effective settings: per key, which wins', () => {
     const set = { policies: [pol('p', '.*', { 'delivery-limit': 5 })] };
     expect(queueEffectiveSettings(q, set, { profile: '4.x' }).settings['x-delivery-limit']?.value).toBe(5);
     expect(queueEffectiveSettings(q, set, { profile: '3.10' }).settings['x-delivery-limit']?.value).toBe(-1);
+    expect(queueEffectiveSettings(q, set, { profile: '4.3' }).settings['x-delivery-limit']?.value).toBe(5);
     expect(queueEffectiveSettings(T.queue('q', { quorum: true, deliveryLimit: 3 }), set, { profile: '4.x' }).settings['x-delivery-limit']?.value).toBe(3);
   });
 

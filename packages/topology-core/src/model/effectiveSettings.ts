@@ -69,7 +69,7 @@ function resolve(how: Resolution, arg: EffectiveValue, pol: EffectiveValue, prof
       return pol.value < arg.value ? pol : arg;
     case 'delivery-limit':
       if (!isNum(arg.value) || !isNum(pol.value)) return arg;
-      if (profile === '4.x' && (arg.value < 0 || pol.value < 0)) return pol.value > arg.value ? pol : arg;
+      if (profile !== '3.10' && (arg.value < 0 || pol.value < 0)) return pol.value > arg.value ? pol : arg;
       return pol.value < arg.value ? pol : arg;
   }
 }

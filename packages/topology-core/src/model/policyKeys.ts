@@ -6,6 +6,7 @@
  * brokers: a key outside this table is refused with "are not recognised policy settings".
  */
 import type { AmqpValue } from './definitions.js';
+import type { BrokerProfileId } from './design.js';
 import { EXCHANGE_ARGUMENTS, QUEUE_ARGUMENTS, intRange } from './arguments.js';
 
 /**
@@ -90,3 +91,14 @@ export const POLICY_KEYS: Readonly<Record<string, PolicyKeySpec>> = Object.fromE
 export const POLICY_KEY_FOR_ARGUMENT: Readonly<Record<string, PolicyKeySpec>> = Object.fromEntries(
   SPECS.filter((s) => s.argument !== undefined).map((s) => [s.argument!, s]),
 );
+
+/** The broker line a profile models, as `PolicyKeySpec.only` names it. */
+export function brokerLine(profile: BrokerProfileId): '3.x' | '4.x' {
+  return profile === '3.10' ? '3.x' : '4.x';
+}
+
+/** Keys of a policy definition that this broker line refuses ("are not recognised policy settings"). */
+export function refusedPolicyKeys(definition: { readonly [k: string]: unknown }, profile: BrokerProfileId): string[] {
+  const line = brokerLine(profile);
+  return Object.keys(definition).filter((k) => POLICY_KEYS[k]?.only !== undefined && POLICY_KEYS[k]!.only !== line);
+}

@@ -10,6 +10,7 @@ import { migrateDesign } from './migrate.js';
 import { checkDanglingReferences } from './danglingReferences.js';
 import { DEATH_REASONS, isDeathReason } from './xDeath.js';
 import { isNodeId, parseNodeId } from './nodeIds.js';
+import { checkPolicyKeysForProfile } from './validatePolicies.js';
 import { IssueSink, isPlainObject, type ValidationIssue, type ValidationResult } from './validateResult.js';
 import { checkTable, validateTopologyInto, type TopologyValidationOptions } from './validateTopology.js';
 
@@ -233,6 +234,7 @@ function validateDesignInto(sink: IssueSink, d: unknown, opts: DesignValidationO
   if (d.topology === undefined) sink.error('topology', 'field-missing', 'a design needs a topology');
   else validateTopologyInto(sink, d.topology, 'topology', opts);
   const topo = isPlainObject(d.topology) ? d.topology : {};
+  checkPolicyKeysForProfile(sink, topo.policies, d.profile === '4.x' || d.profile === '4.3' ? d.profile : '3.10', (p) => `topology.${p}`);
   const names = (k: string): Set<string> =>
     new Set(Array.isArray(topo[k]) ? (topo[k] as unknown[]).flatMap((x) => (isPlainObject(x) && typeof x.name === 'string' ? [x.name] : [])) : []);
   const ctx: Ctx = { sink, exchanges: names('exchanges'), queues: names('queues') };

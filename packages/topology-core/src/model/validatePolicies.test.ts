@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AmqpTable, Topology } from './definitions.js';
 import { validateTopology } from './validateTopology.js';
+import { validateDesign } from './validateDesign.js';
+import { DESIGN_FORMAT, DESIGN_VERSION } from './design.js';
 import { T } from '../sim/testing/builders.js';
 
 /** Fixture builder: queues `orders.wait` and `orders.work`, and one policy built from `over`. */
@@ -61,5 +63,16 @@ describe('policy validation', () => {
     const t = withPolicy({ pattern: '^orders' });
     const r = issues({ ...t, policies: [...t.policies!, { name: 'q', pattern: 'wait', priority: 0, definition: { 'max-length': 3 } }] });
     expect(r.warnings).toEqual(['policies[1].priority policy-priority-tie']);
+  });
+});
+
+describe('policy keys per broker line (validateDesign)', () => {
+  const designWith = (profile: '3.10' | '4.x' | '4.3', definition: AmqpTable) =>
+    validateDesign({ format: DESIGN_FORMAT, version: DESIGN_VERSION, name: 'd', profile, topology: withPolicy({}, definition), consumers: [], publishers: [] });
+  it('warns about a key the design profile refuses', () => {
+    expect(designWith('4.x', { 'ha-mode': 'all' }).warnings.map((w) => `${w.path} ${w.code}`)).toEqual(['topology.policies[0].definition.ha-mode policy-key-unsupported']);
+    expect(designWith('3.10', { 'consumer-timeout': 1000 }).warnings.map((w) => w.code)).toEqual(['policy-key-unsupported']);
+    expect(designWith('3.10', { 'ha-mode': 'all' }).warnings).toEqual([]);
+    expect(designWith('4.3', { 'delayed-retry-type': 'disabled' }).warnings).toEqual([]);
   });
 });

@@ -6,7 +6,8 @@
  */
 import type { AmqpValue, PolicyDef } from './definitions.js';
 import { pathIndex, pathKey } from './names.js';
-import { POLICY_KEYS } from './policyKeys.js';
+import { POLICY_KEYS, refusedPolicyKeys } from './policyKeys.js';
+import type { BrokerProfileId } from './design.js';
 import { POLICY_APPLY_TO, choosePolicy, policyPattern, policyTargetOf } from './policyMatch.js';
 import { isPlainObject, type IssueSink } from './validateResult.js';
 import { checkTable } from './checkTable.js';
@@ -94,4 +95,18 @@ export function checkPolicies(sink: IssueSink, policies: readonly unknown[], que
       `policies ${[c.policy, ...c.tiedWith].map((t) => `"${t.name}"`).join(' and ')} match queue "${q.name}" with the same priority: RabbitMQ applies one of them, which one is not defined; give them different priorities`,
     );
   }
+}
+
+/** Policy keys the design's broker line refuses: RabbitMQ would reject the whole policy. */
+export function checkPolicyKeysForProfile(sink: IssueSink, policies: unknown, profile: BrokerProfileId, at: (p: string) => string): void {
+  if (!Array.isArray(policies)) return;
+  policies.forEach((pol, i) => {
+    if (!isPlainObject(pol) || !isPlainObject(pol.definition)) return;
+    for (const k of refusedPolicyKeys(pol.definition, profile))
+      sink.warn(
+        pathKey(`${at(pathIndex('policies', i))}.definition`, k),
+        'policy-key-unsupported',
+        `${k} is a RabbitMQ ${POLICY_KEYS[k]!.only} policy key: a ${profile} broker refuses this policy ("not recognised policy settings")`,
+      );
+  });
 }
