@@ -129,7 +129,8 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
       throw new HttpError(500, `the simulator failed on this design: ${String((err as Error).message).slice(0, 300)}`);
     }
     const actual = s.comparedEvents();
-    const comparison = compareTrace(p.events, actual.events, { complete: !s.isRunning && !actual.truncated, published: s.summary().published });
+    const comparison = s.finalComparison ?? compareTrace(p.events, actual.events, { complete: !s.isRunning && !actual.truncated, published: s.summary().published });
+    s.keepFinalComparison(comparison);
     const withEvents = req.query.events !== '0';
     res.json({
       comparison,

@@ -17,7 +17,7 @@ import { EventLog, percentile } from './eventLog.js';
 import { HopReporter } from './hopReporter.js';
 import { normalizeHeaders } from './normalizeHeaders.js';
 import { Observer } from './observer.js';
-import { MAX_COMPARED_EVENTS, MAX_PREDICTED_MESSAGES } from './prediction.js';
+import { MAX_COMPARED_EVENTS, MAX_PREDICTED_MESSAGES, type Comparison } from './prediction.js';
 import { TestPublisher, testMessages, type TestMessage } from './testPublisher.js';
 import type { EventInput, TraceContext } from './traceContext.js';
 import { TraceWorker } from './worker.js';
@@ -97,6 +97,7 @@ export class TraceSession implements TraceContext {
   /** the events of the messages the prediction covers, for the comparison (bounded) */
   private readonly compared: SimEvent[] = [];
   private comparedTruncated = false;
+  private comparison: Comparison | undefined;
   private brokerTopology: BrokerTopology | undefined;
   private state: TraceSummary['state'] = 'running';
   private error: string | undefined;
@@ -383,6 +384,17 @@ export class TraceSession implements TraceContext {
     if (e.msgId === '' || e.kind === 'depth' || this.messageIndex(e.msgId) > MAX_PREDICTED_MESSAGES) return;
     if (this.compared.length < MAX_COMPARED_EVENTS) this.compared.push(e);
     else this.comparedTruncated = true;
+  }
+
+  /** the comparison once the trace is over (its events are let go: a kept trace stays small) */
+  get finalComparison(): Comparison | undefined {
+    return this.final === undefined ? undefined : this.comparison;
+  }
+
+  keepFinalComparison(c: Comparison): void {
+    if (this.final === undefined) return;
+    this.comparison = c;
+    this.compared.length = 0;
   }
 
   /** the live events of the messages the prediction covers, all of them unless `truncated` */
