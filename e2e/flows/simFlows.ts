@@ -22,13 +22,15 @@ export const simulateFlow: Flow = {
     }
     await page.fill('[data-testid=sim-k]', '2');
     await shot('sim-bar');
-    await page.click('[data-testid=sim-play]');
-    await waitFor('tokens on the canvas', async () => (await drawn(page)) > 0, 5000);
+    // Simulate starts playing by itself; on a slow machine it may still be playing here, and a
+    // click would pause it: press Play only when the button offers it
+    if ((await page.getAttribute('[data-testid=sim-play]', 'aria-label')) === 'Play') await page.click('[data-testid=sim-play]');
+    await waitFor('tokens on the canvas', async () => (await drawn(page)) > 0, 10000);
     await shot('tokens');
     // depth counters and TTL waits are drawn on the same overlay; let it run into the wait queue
     await page.waitForTimeout(1500);
     await shot('playing');
-    await page.click('[data-testid=sim-play]'); // pause
+    if ((await page.getAttribute('[data-testid=sim-play]', 'aria-label')) === 'Pause') await page.click('[data-testid=sim-play]'); // pause
     const c1 = await page.locator('[data-testid=sim-clock]').innerText();
     const evDone = async () => Number(/event (\d+)\//.exec(await page.locator('[data-testid=sim-event]').innerText())?.[1] ?? NaN);
     const e1 = await evDone();
