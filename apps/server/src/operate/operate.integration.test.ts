@@ -22,7 +22,7 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
     const r = await importBroker(v.target);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.design.profile).toBe(broker.name === '3.10' ? '3.10' : '4.x');
+    expect(r.design.profile).toBe(broker.name === '3.10' ? '3.10' : '4.3');
     expect(r.v43).toBe(broker.name === '4.3');
     expect(r.roles).toEqual({ [ORDERS.work]: 'work', [ORDERS.dlq]: 'parking' });
     expect(r.design.consumers.map((c) => c.queue)).toEqual([ORDERS.work]);

@@ -1,8 +1,10 @@
 /**
- * Which simulation profile a live broker's version maps to: 3.x is the recorded 3.10 profile,
- * 4.0-4.2 the 4.x profile, 4.3+ the 4.x profile with the 4.3 rules (ProfileOptions.v43).
+ * A live broker's version as operating it needs it: the simulator profile (one rule for that:
+ * profileForVersion; 3.x -> '3.10', 4.0-4.2 -> '4.x', 4.3+ -> '4.3') and whether the 4.3
+ * quorum rules apply (delivery-count counts only basic.reject, not basic.nack).
  */
 import type { BrokerProfileId } from '../model/design.js';
+import { profileForVersion } from '../sim/profileForVersion.js';
 
 export interface BrokerVersionProfile {
   readonly profile: BrokerProfileId;
@@ -14,8 +16,6 @@ export interface BrokerVersionProfile {
 
 export function profileForBrokerVersion(version: string): BrokerVersionProfile {
   const m = /^(\d+)\.(\d+)/.exec(version.trim());
-  const major = m ? Number(m[1]) : 3;
-  const minor = m ? Number(m[2]) : 10;
-  if (major >= 4) return { profile: '4.x', v43: major > 4 || minor >= 3, major, minor };
-  return { profile: '3.10', v43: false, major, minor };
+  const profile = profileForVersion(version) ?? '3.10';
+  return { profile, v43: profile === '4.3', major: m ? Number(m[1]) : 3, minor: m ? Number(m[2]) : 10 };
 }

@@ -34,7 +34,7 @@ describe('designFromBroker', () => {
     );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.design.profile).toBe('4.x');
+    expect(r.design.profile).toBe('4.3');
     expect(r.v43).toBe(true);
     expect(r.skipped.map((s) => `${s.kind} ${s.name}`).sort()).toEqual(['exchange hash', 'queue amq.gen-1', 'queue audit']);
   });
@@ -52,8 +52,8 @@ describe('profileForBrokerVersion', () => {
   it.each([
     ['3.10.8', '3.10', false],
     ['4.2.1', '4.x', false],
-    ['4.3.6', '4.x', true],
-    ['5.0.0', '4.x', true],
+    ['4.3.6', '4.3', true],
+    ['5.0.0', '4.3', true],
   ] as const)('%s -> %s (v43 %s)', (v, p, v43) => {
     expect(profileForBrokerVersion(v)).toMatchObject({ profile: p, v43 });
   });
