@@ -1,74 +1,412 @@
-export * from './model/definitions.js';
-export * from './model/consumer.js';
-export * from './model/publisher.js';
-export * from './model/design.js';
-export * from './sim/events.js';
-export * from './scenario/types.js';
-export * from './model/names.js';
-export * from './model/arguments.js';
-export * from './model/validateResult.js';
-export * from './model/validateTopology.js';
-export * from './model/validateDesign.js';
-export * from './model/policyMatch.js';
-export * from './model/policyKeys.js';
-export * from './model/effectiveSettings.js';
-export * from './model/settingChanges.js';
-export * from './model/xDeath.js';
-export * from './model/nodeIds.js';
-export * from './model/migrate.js';
-export { designReferences, mapReferences, type NameReference, type ReferenceKind, type ReferenceRole, type ReferenceTarget, type RenameReference } from './model/references.js';
+/** The public API of topology-core, named (no `export *`), so what the web and the server use is visible here. */
+export {
+  type AmqpTable,
+  type AmqpValue,
+  type BindingDef,
+  BUILTIN_EXCHANGE_TYPES,
+  type BuiltinExchangeType,
+  DEFAULT_EXCHANGE,
+  type ExchangeDef,
+  type ExchangeType,
+  PLUGIN_EXCHANGE_TYPES,
+  type PluginExchangeType,
+  type PolicyApplyTo,
+  type PolicyDef,
+  type QueueDef,
+  type Topology,
+} from './model/definitions.js';
+export {
+  type Condition,
+  type ConsumerAction,
+  type ConsumerBehaviour,
+  type ConsumerSpec,
+  type Counter,
+  type DeathReason,
+  type FailureModel,
+  type Rule,
+  type ValueExpr,
+} from './model/consumer.js';
+export { type PublisherSpec, type PublishProperties } from './model/publisher.js';
+export { type BrokerProfileId, type Design, DESIGN_FORMAT, DESIGN_VERSION, type NodePosition } from './model/design.js';
+export {
+  type DropReason,
+  type PublishOrigin,
+  type SimEvent,
+  type SimEventKind,
+  type SimEventOf,
+  type XDeathEntry,
+} from './sim/events.js';
+export {
+  type Observed,
+  type ObservedDeath,
+  type ObservedDelivery,
+  type ObservedMessage,
+  type Scenario,
+  SCENARIO_FORMAT,
+  type ScenarioAction,
+  type ScenarioConsumer,
+  type ScenarioPublishProperties,
+  type ScenarioStep,
+} from './scenario/types.js';
+export {
+  checkEntityName,
+  FORBIDDEN_KEYS,
+  isForbiddenKey,
+  MAX_NAME_BYTES,
+  type NameProblem,
+  pathIndex,
+  pathKey,
+  utf8ByteLength,
+} from './model/names.js';
+export {
+  type ArgSpec,
+  checkDelay,
+  checkExpirationString,
+  checkTtl,
+  DEAD_LETTER_STRATEGIES,
+  DELAYED_UNDERLYING_TYPES,
+  EXCHANGE_ARGUMENTS,
+  intRange,
+  MAX_EXPIRATION_MS,
+  MAX_TTL_MS,
+  OVERFLOW_MODES,
+  QUEUE_ARGUMENTS,
+  QUEUE_TYPES,
+  type QueueType,
+  queueTypeOf,
+  X_MATCH_VALUES,
+} from './model/arguments.js';
+export {
+  formatIssues,
+  isPlainObject,
+  IssueSink,
+  type ValidationIssue,
+  type ValidationResult,
+} from './model/validateResult.js';
+export {
+  checkTable,
+  type TopologyValidationOptions,
+  validateTopology,
+  validateTopologyInto,
+} from './model/validateTopology.js';
+export {
+  type DesignValidationOptions,
+  parseDesign,
+  type ParseDesignResult,
+  validateDesign,
+  validateFailureModel,
+} from './model/validateDesign.js';
+export {
+  choosePolicy,
+  exactNamePattern,
+  POLICY_APPLY_TO,
+  type PolicyChoice,
+  policyMatches,
+  policyPattern,
+  type PolicyTarget,
+  policyTargetOf,
+  prefixedPolicyPattern,
+} from './model/policyMatch.js';
+export {
+  brokerLine,
+  POLICY_KEY_FOR_ARGUMENT,
+  POLICY_KEYS,
+  type PolicyKeySpec,
+  refusedPolicyKeys,
+  type Resolution,
+} from './model/policyKeys.js';
+export {
+  describeSource,
+  effectiveArguments,
+  type EffectiveOptions,
+  type EffectiveSettings,
+  type EffectiveValue,
+  exchangeEffectiveSettings,
+  type PolicySet,
+  queueEffectiveSettings,
+  type SettingSource,
+} from './model/effectiveSettings.js';
+export {
+  argumentDifferences,
+  type ChangeEffect,
+  type DeclaredExchange,
+  type DeclaredQueue,
+  describeChange,
+  exchangeDeclarationChanges,
+  policyChanges,
+  queueDeclarationChanges,
+  sameAmqpValue,
+  type SettingChange,
+} from './model/settingChanges.js';
+export { DEATH_REASONS, isDeathReason, parseXDeath, parseXDeathEntry } from './model/xDeath.js';
+export {
+  consumerNodeId,
+  type ConsumerNodeId,
+  designNodeIds,
+  exchangeNodeId,
+  type ExchangeNodeId,
+  isConsumerNodeId,
+  isExchangeNodeId,
+  isNodeId,
+  isPublisherNodeId,
+  isQueueNodeId,
+  NODE_KINDS,
+  nodeId,
+  type NodeId,
+  nodeIdForPath,
+  type NodeKind,
+  nodeName,
+  parseNodeId,
+  publisherNodeId,
+  type PublisherNodeId,
+  queueNodeId,
+  type QueueNodeId,
+} from './model/nodeIds.js';
+export {
+  DESIGN_MIGRATIONS,
+  designVersionOf,
+  migrateDesign,
+  type MigrateResult,
+  type Migration,
+} from './model/migrate.js';
+export {
+  designReferences,
+  mapReferences,
+  type NameReference,
+  type ReferenceKind,
+  type ReferenceRole,
+  type ReferenceTarget,
+  type RenameReference,
+} from './model/references.js';
 export { renameNode, type RenameResult } from './model/renameNode.js';
-export * from './io/definitions.js';
-export * from './io/designJson.js';
-export * from './io/load.js';
-export * from './sim/types.js';
-export * from './sim/simulate.js';
-export * from './sim/simulator.js';
-export * from './sim/designToSimulation.js';
-export * from './sim/profiles.js';
-export * from './sim/profileForVersion.js';
-export * from './sim/rng.js';
-export * from './sim/eventHeap.js';
-export * from './sim/deque.js';
-export * from './sim/deadLetter.js';
-export * from './sim/delayedExchange.js';
-export * from './sim/radlx.js';
-export * from './sim/queueConfig.js';
-export * from './routing/topicMatcher.js';
-export * from './routing/headersMatcher.js';
-export * from './routing/exchangeIndex.js';
-export * from './routing/route.js';
-export * from './behaviour/evaluate.js';
-export * from './scenario/fromScenario.js';
-export * from './scenario/observe.js';
-export * from './scenario/compare.js';
-export * from './scenario/runScenario.js';
-export * from './scenario/scenarioProfile.js';
-export * from './templates/types.js';
-export * from './templates/params.js';
-export * from './templates/registry.js';
+export {
+  type DefinitionsJson,
+  designFromTopology,
+  exportDefinitions,
+  type ExportDefinitionsOptions,
+  importDefinitions,
+  type ImportDefinitionsOptions,
+  type ImportDefinitionsResult,
+  looksLikeDefinitions,
+} from './io/definitions.js';
+export { readDesignJson, writeDesignJson } from './io/designJson.js';
+export { designFromScenario, type DocumentKind, loadDocument, type LoadedDocument, loadValue } from './io/load.js';
+export {
+  type IgnoredArgument,
+  type Logical,
+  type MessageSnapshot,
+  type Msg,
+  type MsgShape,
+  type ProfileOptions,
+  type QueueDepth,
+  type SimStep,
+  type SimulationInput,
+  type SimulationResult,
+  type SimulationStats,
+} from './sim/types.js';
+export { simulate } from './sim/simulate.js';
+export { Simulator } from './sim/simulator.js';
+export { type DesignSimOptions, designToSimulation, usesV43Features } from './sim/designToSimulation.js';
+export { PROFILE_3_10, PROFILE_4_3, PROFILE_4_X, profileFor, type SemanticsProfile } from './sim/profiles.js';
+export { profileForVersion } from './sim/profileForVersion.js';
+export { attemptDraw, mulberry32, type Rng } from './sim/rng.js';
+export { EventHeap } from './sim/eventHeap.js';
+export { Deque } from './sim/deque.js';
+export { deadLetterMsg, EMPTY_HEADERS, isCycle } from './sim/deadLetter.js';
+export { delayOf, MAX_DELAY_MS } from './sim/delayedExchange.js';
+export { radlxDeadSource, routeRadlx } from './sim/radlx.js';
+export {
+  alternateExchangeOf,
+  type DelayedRetry,
+  type Overflow,
+  queueConfig,
+  type QueueConfig,
+} from './sim/queueConfig.js';
+export { topicMatches, topicWords, topicWordsMatch } from './routing/topicMatcher.js';
+export { amqpEquals, headersMatch, parseXMatch, type XMatch } from './routing/headersMatcher.js';
+export {
+  type CompiledBinding,
+  type CompiledExchange,
+  compileExchanges,
+  type Dest,
+  type ExchangeIndex,
+  type MatchType,
+} from './routing/exchangeIndex.js';
+export {
+  route,
+  type RouteHop,
+  type RouteMessage,
+  type RouteOptions,
+  Router,
+  type RouteResult,
+} from './routing/route.js';
+export {
+  backoffMs,
+  chooseAction,
+  type DeliveryView,
+  evalCondition,
+  evalCounter,
+  evalValue,
+  type FailureContext,
+  firstRule,
+  isValueExpr,
+  planRepublish,
+  processingSucceeds,
+  type RepublishPlan,
+} from './behaviour/evaluate.js';
+export {
+  DEFAULT_SETTLE_MS,
+  fromScenario,
+  SCENARIO_MAX_EVENTS,
+  scenarioAction,
+  scenarioConsumers,
+  type ScenarioSimOptions,
+  scenarioSteps,
+} from './scenario/fromScenario.js';
+export { normaliseDeaths, observe } from './scenario/observe.js';
+export { compareObserved, type Comparison } from './scenario/compare.js';
+export { type ScenarioSimRun, simulateScenario } from './scenario/runScenario.js';
+export {
+  isScenarioProfile,
+  profileFromRecordedOn,
+  SCENARIO_PROFILES,
+  type ScenarioProfile,
+} from './scenario/scenarioProfile.js';
+export {
+  type BuiltTemplate,
+  type DocumentedOutcome,
+  type Ending,
+  type LayoutHints,
+  type ParamSpec,
+  type ParamType,
+  type ParamValue,
+  type ParamValues,
+  type RetryTemplate,
+} from './templates/types.js';
+export { coerceParam, type ResolvedParams, resolveParams } from './templates/params.js';
+export {
+  buildTemplate,
+  type BuildTemplateResult,
+  getTemplate,
+  listTemplates,
+  TEMPLATES,
+} from './templates/registry.js';
 export { binaryDelayRoutingKey, TemplateParamError } from './templates/binaryDelay.js';
-export * from './budget/trace.js';
-export { boundedRetryRuns, markAttemptCap, neverEnds, RETRY_RUN_MAX_EVENTS, type RetryRun } from './budget/retryEnding.js';
-export * from './lint/types.js';
-export * from './lint/rules.js';
-export * from './lint/lintDesign.js';
+export { activeQueuesOf, type BrokerOps, type MessageTrace, traceMessages, type TraceOptions } from './budget/trace.js';
+export {
+  boundedRetryRuns,
+  markAttemptCap,
+  neverEnds,
+  RETRY_RUN_MAX_EVENTS,
+  type RetryRun,
+} from './budget/retryEnding.js';
+export {
+  type LintContext,
+  type LintFinding,
+  type LintOptions,
+  type LintRule,
+  type LintSeverity,
+} from './lint/types.js';
+export { LINT_RULE_IDS, RULES } from './lint/rules.js';
+export { lintDesign, lintTopology } from './lint/lintDesign.js';
 export { effectiveQueueArgs } from './lint/flow.js';
-export * from './budget/budget.js';
-export * from './io/exporters.js';
-export * from './io/rabbitmqadmin.js';
-export * from './io/rabbitmqadminV1.js';
-export * from './io/shellQuote.js';
-export * from './io/exportOptions.js';
-export * from './io/operator.js';
-export * from './io/terraform.js';
-export * from './io/asyncapi.js';
-export * from './io/amqplibScript.js';
-export * from './io/rascal.js';
-export * from './io/consumerSkeleton.js';
-export * from './io/portable.js';
-export * from './templates/toScenario.js';
-export * from './templates/scenarioCatalog.js';
-export * from './operate/index.js';
-export * from './text/ordinal.js';
-export * from './text/collapseRepeats.js';
+export {
+  type BudgetFailure,
+  type BudgetOptions,
+  compareStrategies,
+  computeBudget,
+  formatComparison,
+  formatEnding,
+  formatMs,
+  type RetryBudget,
+  type Risk,
+  type RiskKind,
+  type StrategyEntry,
+} from './budget/budget.js';
+export { EXPORT_FORMATS, exportDesign, type ExportFormat, isExportFormat } from './io/exporters.js';
+export { exportRabbitmqadmin, type RabbitmqadminOptions } from './io/rabbitmqadmin.js';
+export { exportRabbitmqadminV1, type RabbitmqadminV1Options } from './io/rabbitmqadminV1.js';
+export { shellQuote } from './io/shellQuote.js';
+export {
+  DEFAULT_OPERATOR_CLUSTER,
+  DNS1123_MAX,
+  DNS1123_SUBDOMAIN,
+  type ExportOptions,
+  ExportOptionsError,
+  validateExportOptions,
+} from './io/exportOptions.js';
+export { exportOperatorYaml, OPERATOR_API_VERSION, type OperatorKind, type OperatorOptions } from './io/operator.js';
+export { exportTerraform, TERRAFORM_PROVIDER_SOURCE, type TerraformOptions } from './io/terraform.js';
+export {
+  AMQP_BINDING_VERSION,
+  ASYNCAPI_VERSION,
+  type AsyncApiOptions,
+  exportAsyncApi,
+  exportAsyncApiJson,
+} from './io/asyncapi.js';
+export { exportAmqplibScript } from './io/amqplibScript.js';
+export { exportRascalConfig, type RascalConfig } from './io/rascal.js';
+export { exportConsumerSkeleton } from './io/consumerSkeleton.js';
+export { compilePortable, type PortableResult } from './io/portable.js';
+export { templateToScenario, type ToScenarioResult } from './templates/toScenario.js';
+export { NOT_RECORDABLE, TEMPLATE_SCENARIOS, type TemplateScenarioSpec } from './templates/scenarioCatalog.js';
+export {
+  AT_LEAST_ONCE_NOTE,
+  type BrokerSnapshot,
+  type BrokerVersionProfile,
+  browseEffect,
+  type BrowseEffect,
+  type CauseGroup,
+  causeOf,
+  type DeadLetterMessage,
+  type DeathCause,
+  designFromBroker,
+  designGroup,
+  destinationLabel,
+  EXCEPTION_HEADERS,
+  EXCHANGE_TYPES_ALL,
+  firstDeath,
+  type FirstDeath,
+  groupByCause,
+  groupNamesByPrefix,
+  groupNodesByPrefix,
+  type ImportedDesign,
+  type ImportRole,
+  LAYOUT_COLUMN_W,
+  LAYOUT_ROW_H,
+  layoutByPrefix,
+  matchesFilter,
+  namePrefix,
+  type NodeGroup,
+  parseRedriveFilter,
+  parseRedriveTarget,
+  planRedrive,
+  type PlanRedriveInput,
+  type PrefixLayout,
+  profileForBrokerVersion,
+  type QueueKind,
+  queueKindOf,
+  REDRIVE_AT_HEADER,
+  REDRIVE_COUNT_HEADER,
+  REDRIVE_ID_HEADER,
+  redriveContext,
+  type RedriveContext,
+  redriveDecision,
+  type RedriveDecision,
+  type RedriveFilter,
+  redriveHeaders,
+  redriveMarker,
+  type RedrivePlan,
+  type RedrivePlanItem,
+  type RedriveTarget,
+  routingTopology,
+  type ScaffoldOptions,
+  type SkippedObject,
+  type SnapshotBinding,
+  type SnapshotExchange,
+  type SnapshotPolicy,
+  type SnapshotQueue,
+  xDeathNote,
+} from './operate/index.js';
+export { ordinal } from './text/ordinal.js';
+export { collapseRepeats, joinCollapsed } from './text/collapseRepeats.js';
