@@ -50,6 +50,9 @@ up310() {
     $SUDO rabbitmq-plugins -q enable rabbitmq_management >/dev/null 2>&1 || true
     wait_for "the 3.10 management API on 15672" 60 bash -c "[ -n \"\$(curl -fs -m 3 -u guest:guest http://127.0.0.1:15672/api/overview)\" ]"
   fi
+  # the dynamic shovel is what `pnpm bench:redrive` compares the re-drive with (it ships with RabbitMQ)
+  curl -fs -m 3 -u guest:guest http://127.0.0.1:15672/api/shovels >/dev/null 2>&1 ||
+    $SUDO rabbitmq-plugins -q enable rabbitmq_shovel rabbitmq_shovel_management >/dev/null 2>&1 || true
   log "3.10: $(mgmt_version 15672) on amqp 5672, management 15672"
 }
 down310() { $SUDO rabbitmqctl -q stop >/dev/null 2>&1 || true; log "3.10 stopped"; }
@@ -109,12 +112,14 @@ configure43() {
   printf 'listeners.tcp.default = 5673\nmanagement.tcp.port = 15673\nloopback_users = none\n' |
     $SUDO tee "$CHROOT/etc/rabbitmq/rabbitmq.conf" >/dev/null
   printf 'NODENAME=rabbit4@localhost\nDIST_PORT=25673\n' | $SUDO tee "$CHROOT/etc/rabbitmq/rabbitmq-env.conf" >/dev/null
-  echo '[rabbitmq_management].' | $SUDO tee "$CHROOT/etc/rabbitmq/enabled_plugins" >/dev/null
+  echo '[rabbitmq_management,rabbitmq_shovel,rabbitmq_shovel_management].' | $SUDO tee "$CHROOT/etc/rabbitmq/enabled_plugins" >/dev/null
 }
 version43() { in_chroot dpkg-query -W -f='${Version}' rabbitmq-server 2>/dev/null || true; }
 up43() {
   local v; v=$(mgmt_version 15673)
   if [ -n "$v" ] && amqp_open 5673; then
+    curl -fs -m 3 -u guest:guest http://127.0.0.1:15673/api/shovels >/dev/null 2>&1 ||
+      in_chroot rabbitmq-plugins -q -n rabbit4@localhost enable rabbitmq_shovel rabbitmq_shovel_management >/dev/null 2>&1 || true
     log "4.3: RabbitMQ $v already answering on amqp 5673, management 15673"
     warn_version "$v"; return 0
   fi
