@@ -65,12 +65,14 @@ describe('a three-node RabbitMQ 4.3 cluster', () => {
     console.log(`cluster deploy via ${N2.node}: ${placed.map((q) => `${q.name} leader ${q.placement!.leader}`).join(', ')}`);
   }, 60_000);
 
-  it('a classic queue to create is placed on the node the deploy connects to, one copy', async () => {
+  it('a classic queue to create is placed on the node the deploy connects to, one copy, and the plan lints it for the cluster', async () => {
     const built = buildTemplate('quorum-delivery-limit', {});
     if (!built.ok) throw new Error(JSON.stringify(built.errors));
     const plan = await live.srv.post('/api/plan', { design: built.template.design, prefix: uniquePrefix('clc') });
     const classic = queueItems(plan.body.plan.items).find((q) => q.placement?.type === 'classic');
     expect(classic?.placement).toEqual({ type: 'classic', source: 'expected', replicas: 1, members: [N2.node], leader: N2.node });
+    // the plan lints with the cluster's node count: the classic dead-letter queue is flagged
+    expect(plan.body.lint).toContainEqual(expect.objectContaining({ id: 'classic-queue-in-cluster', objects: [`queue:${classic!.designName}`] }));
   });
 
   it('a node URL of another cluster is refused, naming the field and both clusters', async () => {
