@@ -63,6 +63,8 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
     const tracePosted = Date.now();
     const t = await live.srv.post('/api/trace', { design: d, prefix, messages: MESSAGES, ratePerSecond: 150, durationMs: 120_000 });
     expect(t.status, JSON.stringify(t.body)).toBe(201);
+    // read the stream live, as the web does, so every event is seen as it happens
+    const stream = readSse(live.srv.base + t.body.events, { timeoutMs: 200_000 });
     // stop node 2 once a third of the messages are out, then bring it back
     const until = Date.now() + 60_000;
     while ((await live.srv.get(`/api/trace/${t.body.id}`)).body.published < MESSAGES / 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
@@ -81,7 +83,7 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
     const downMs = Date.now() - stoppedAt;
 
     const summary = await live.waitDone(t.body.id, 150_000);
-    const { frames } = await readSse(live.srv.base + t.body.events, { timeoutMs: 10_000 });
+    const { frames } = await stream;
     const events = simEvents(frames);
 
     const okTimes = new Map<string, number>();
@@ -91,11 +93,12 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
     const gap = longestGap(events);
     // trace time starts about when the trace was posted: the window node 2 was stopping, down and starting
     const during = longestGap(events, stoppedAt - tracePosted, stoppedAt - tracePosted + downMs);
+    const notices = frames.filter((f) => f.event === 'notice').map((f) => (f.data as { code: string }).code);
     console.log(
       `cluster trace: published ${summary.published}, confirmed ${summary.confirmed}, acked ${summary.acked}, parked ${summary.parked}, in flight ${summary.inFlight}, dropped ${summary.dropped}; ` +
         `duplicates ${duplicates.length} (at-least-once: processed again after a redelivery; ${redelivered.size} message(s) redelivered); ` +
         `node 2 stop_app took ${stopMs} ms, down ${downMs} ms, work queue leader moved to ${newLeader} (seen ${electedMs} ms after the stop began); ` +
-        `failover pause (longest gap between events) ${Math.round(during.ms)} ms while node 2 was down (t=${Math.round(during.at)} ms), ${Math.round(gap.ms)} ms over the whole trace; reconnects ${summary.reconnects}, cancelled consumers [${summary.cancelledConsumers.join(', ')}]; state ${summary.state}${summary.endReason ? ` (${summary.endReason})` : ''}`,
+        `failover pause (longest gap between events) ${Math.round(during.ms)} ms while node 2 was down (t=${Math.round(during.at)} ms), ${Math.round(gap.ms)} ms over the whole trace; reconnects ${summary.reconnects}, cancelled consumers [${summary.cancelledConsumers.join(', ')}], notices [${notices.join(', ')}]; state ${summary.state}${summary.endReason ? ` (${summary.endReason})` : ''}`,
     );
 
     expect(newLeader).not.toBe(N2.node);
