@@ -101,7 +101,7 @@ install_rabbit43() {
   in_chroot apt-get "${APT_NO_VALID[@]}" -qq update >/tmp/retry-studio-chroot-apt.log 2>&1 ||
     die "step 'apt-get update in the chroot' failed (log: /tmp/retry-studio-chroot-apt.log)"
   in_chroot env DEBIAN_FRONTEND=noninteractive apt-get "${APT_NO_VALID[@]}" install -y -qq \
-    --no-install-recommends rabbitmq-server rabbitmqadmin-ng curl >>/tmp/retry-studio-chroot-apt.log 2>&1 ||
+    --no-install-recommends rabbitmq-server rabbitmqadmin-ng curl ca-certificates >>/tmp/retry-studio-chroot-apt.log 2>&1 ||
     die "step 'apt-get install rabbitmq-server in the chroot' failed (log: /tmp/retry-studio-chroot-apt.log)"
 }
 configure43() {
@@ -119,7 +119,8 @@ up43() {
     warn_version "$v"; return 0
   fi
   local t0; t0=$(date +%s)
-  [ -x "$CHROOT/usr/sbin/rabbitmq-server" ] || {
+  # rabbitmqadmin v2 builds an HTTP client that needs a CA bundle even for plain http
+  [ -x "$CHROOT/usr/sbin/rabbitmq-server" ] && [ -f "$CHROOT/etc/ssl/certs/ca-certificates.crt" ] || {
     [ -d "$CHROOT/usr" ] || create_chroot
     install_rabbit43
   }

@@ -25,6 +25,16 @@ export async function tearDown(page: Page): Promise<void> {
   );
 }
 
+/** Plan and apply the design on the canvas under a fresh prefix (Broker tab). */
+async function deployUnderFreshPrefix(page: Page): Promise<void> {
+  await page.click('[data-testid=tab-broker]');
+  await page.fill('[data-testid=deploy-prefix]', `e2e${Date.now().toString(36)}.`);
+  await page.click('[data-testid=broker-plan]');
+  await page.waitForSelector('[data-testid=plan-diff]', { timeout: 20_000 });
+  await page.click('[data-testid=broker-apply]');
+  await page.waitForSelector('[data-testid=deploy-result]', { timeout: 30_000 });
+}
+
 /**
  * Deploy and live trace against the real server and the real broker at 127.0.0.1:5672.
  * A fresh name prefix per run keeps it apart from anything else on the broker; the flow
@@ -130,12 +140,7 @@ export const divergenceFlow: Flow = {
     await page.click('[data-testid=node-consumer] >> nth=0');
     const beh = JSON.parse(await page.locator('[data-testid=field-behaviour]').inputValue()) as Record<string, unknown>;
     await page.fill('[data-testid=field-behaviour]', JSON.stringify({ ...beh, failure: { kind: 'always' } }, null, 2));
-    await page.click('[data-testid=tab-broker]');
-    await page.fill('[data-testid=deploy-prefix]', `e2e${Date.now().toString(36)}.`);
-    await page.click('[data-testid=broker-plan]');
-    await page.waitForSelector('[data-testid=plan-diff]', { timeout: 20_000 });
-    await page.click('[data-testid=broker-apply]');
-    await page.waitForSelector('[data-testid=deploy-result]', { timeout: 30_000 });
+    await deployUnderFreshPrefix(page);
     // now the design says: no dead-letter exchange on the work queue (the broker keeps it)
     await page.click('[data-testid=node-queue][data-name="orders.q"]');
     await page.click('[data-testid=tab-inspect]');
@@ -154,10 +159,48 @@ export const divergenceFlow: Flow = {
     );
     const text = await page.locator('[data-testid=trace-divergence]').innerText();
     assert(/predicted/.test(text) && /actual/.test(text), `predicted and actual shown: ${text}`);
+    const where = await page.locator('[data-testid=trace-divergence-where]').innerText();
+    assert(/orders\.q/.test(where), `the divergence names its hop: ${where}`);
     await page.click('[data-testid=trace-show-divergence]');
     await waitFor('the message is inspected', async () => (await page.locator('[data-testid=message-detail]').count()) > 0);
     await shot('divergence');
     // tear down (queues may hold the parked message: confirm twice)
+    await page.click('[data-testid=tab-broker]');
+    await tearDown(page);
+  },
+};
+
+/**
+ * The trace form's failure model: it follows the simulation bar by default, and one of its own
+ * (failFirst 1 here) reaches the live workers and the prediction alike, so they match.
+ */
+export const traceFailureModelFlow: Flow = {
+  name: 'live trace uses the failure model of its form',
+  broker: true,
+  expectedHttpErrors: ['409 POST /api/teardown'],
+  async run({ page, url, shot }) {
+    await page.goto(`${url}/?template=dlx-ttl-wait-queue&delayMs=200`);
+    await page.waitForSelector('.react-flow__node');
+    await deployUnderFreshPrefix(page);
+    await page.click('[data-testid=tab-trace]');
+    const followed = await page.locator('[data-testid=trace-failure] option:checked').innerText();
+    assert(/simulation bar \(fails first 2\)/.test(followed), `the form follows the simulation bar: ${followed}`);
+    await page.selectOption('[data-testid=trace-failure]', 'failFirst');
+    await page.fill('[data-testid=trace-failure-n]', '1');
+    await page.fill('[data-testid=trace-count]', '2');
+    await page.click('[data-testid=trace-start]');
+    await waitFor(
+      'the trace to finish and match its prediction',
+      async () => {
+        if (await page.locator('[data-testid=trace-error]').count()) throw new Error(await page.locator('[data-testid=trace-error]').innerText());
+        if (await page.locator('[data-testid=trace-divergence]').count()) throw new Error(await page.locator('[data-testid=trace-divergence]').innerText());
+        return (await page.locator('[data-testid=trace-status]').innerText()).startsWith('finished') && (await page.locator('[data-testid=trace-match]').count()) > 0;
+      },
+      90_000,
+    );
+    const cmp = await page.locator('[data-testid=trace-comparison]').innerText();
+    assert(/2 of 2/.test(cmp), `both messages match: ${cmp}`);
+    await shot('trace-failure-model');
     await page.click('[data-testid=tab-broker]');
     await tearDown(page);
   },

@@ -1,8 +1,11 @@
 import type { Flow } from '../lib/harness.js';
 import { designByDragging, exportFlow, keyboardFlow, lintFlow, templateFlow } from './designFlows.js';
 import { behaviourFormFlow, budgetFlow, everyTemplateFlow, inspectMessageFlow, simulateFlow } from './simFlows.js';
-import { deployAndTraceFlow, divergenceFlow, unsupportedPlanFlow } from './brokerFlows.js';
+import { workKeptFlows } from './workKeptFlows.js';
+import { deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow } from './brokerFlows.js';
 import { broker43Flow } from './broker43Flows.js';
 import { renameFlow } from './renameFlow.js';
 
-export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, unsupportedPlanFlow, broker43Flow];
+export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow, broker43Flow];
+// the designer's own flows (names start with "designer:")
+flows.push(...workKeptFlows);

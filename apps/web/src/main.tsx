@@ -22,9 +22,10 @@ const q = new URLSearchParams(location.search);
 if (q.has('fixture')) useApp.getState().loadDesign(dlxTtlRetry(), { history: false });
 else if (openStress(q)) {
   /* bench route */
-} else if (!openFromUrl(q)) {
-  if (!current) useApp.getState().setView('gallery');
-}
+} else if (openFromUrl(q)) {
+  // the link has done its work: a reload shows the design as edited, not the template again
+  history.replaceState(null, '', location.pathname);
+} else if (!current) useApp.getState().setView('gallery');
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -10,13 +10,21 @@
  * with the delivery time (epoch ms), so client-side figures include HTTP and parsing.
  * "server" figures: delivery (the amqplib consume callback) -> the event's frame handed to the
  * socket; "client" figures: delivery -> the frame parsed by the client.
- * Workloads: a steady 500 msg/s for 4,000 messages, and an unthrottled burst of 10,000.
+ * Workloads: a steady 500 msg/s for 4,000 messages, an unthrottled burst of 10,000, and
+ * 10,000 messages through the three-tier `chained-ttl` template (50/100/200 ms waits) with the
+ * request's failure model failFirst 3 (four deliveries and three TTL waits each, acked in the
+ * last tier), at 200 msg/s and as one burst. Server memory (heap, RSS) is sampled through each
+ * workload: peak and after. `BENCH_TRACE_ONLY=steady|burst|chain-steady|chain-burst` runs one.
+ * A delivery's event waits until the broker's copy that put the message in its queue was
+ * observed (causal order), so the figures include the observation's lag.
  */
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import type { Design } from '@retry-studio/topology-core';
+import { buildTemplate, type Design, type FailureModel } from '@retry-studio/topology-core';
 import { createApp } from '../http/app.js';
+import type { Comparison } from '../trace/prediction.js';
+import type { TraceSummary } from '../trace/traceSession.js';
 
 function line(name: string, value: string | number): void {
   console.log(`${name}: ${typeof value === 'number' ? (Number.isInteger(value) ? value : value.toFixed(2)) : value}`);
@@ -50,6 +58,16 @@ const benchDesign: Design = {
   consumers: [{ id: 'worker', queue: 'work.q', prefetch: 50, behaviour: { kind: 'worker', failure: { kind: 'failFirst', n: 1 }, onFailure: [{ then: { kind: 'reject' } }] } }],
   publishers: [{ id: 'p', exchange: 'work', routingKey: 'job' }],
 };
+
+/** chained-ttl with three tiers; workers take 50 at a time (the template's default is one) */
+function chainDesign(): Design {
+  const r = buildTemplate('chained-ttl', { delaysMs: [50, 100, 200] });
+  if (!r.ok) throw new Error(`chained-ttl: ${JSON.stringify(r.errors)}`);
+  const d = r.template.design;
+  return { ...d, name: 'bench-trace-chain', consumers: d.consumers.map((c) => ({ ...c, prefetch: 50 })) };
+}
+
+const mb = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10;
 
 async function post(base: string, path: string, body: unknown): Promise<any> {
   const r = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -90,20 +108,51 @@ const { parentPort, workerData } = require('node:worker_threads');
 })().catch((e) => parentPort.postMessage({ error: String(e) }));
 `;
 
-async function runWorkload(base: string, prefix: string, label: string, messages: number, ratePerSecond?: number): Promise<void> {
-  const t = await post(base, '/api/trace', { design: benchDesign, prefix, messages, ...(ratePerSecond ? { ratePerSecond } : {}), durationMs: 300_000 });
+interface Workload {
+  readonly design: Design;
+  readonly messages: number;
+  readonly ratePerSecond?: number;
+  readonly failure?: FailureModel;
+}
+
+async function runWorkload(base: string, prefix: string, label: string, w: Workload): Promise<void> {
+  const { messages, ratePerSecond } = w;
+  global.gc?.();
+  const before = process.memoryUsage();
+  let heapPeak = before.heapUsed;
+  let rssPeak = before.rss;
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    heapPeak = Math.max(heapPeak, m.heapUsed);
+    rssPeak = Math.max(rssPeak, m.rss);
+  }, 100);
+  const started = performance.now();
+  const t = await post(base, '/api/trace', { design: w.design, prefix, messages, ...(ratePerSecond ? { ratePerSecond } : {}), ...(w.failure ? { failure: w.failure } : {}), durationMs: 300_000 });
   const worker = new Worker(CLIENT, { eval: true, workerData: { url: `${base}${t.events}?timing=1` } });
   const result = await new Promise<{ lat: number[]; hops: number[] } | { error: string }>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });
   await worker.terminate();
+  clearInterval(sampler);
+  const elapsed = performance.now() - started;
   if ('error' in result) throw new Error(`SSE client: ${result.error}`);
   const client = result.lat;
-  const s = (await (await fetch(`${base}/api/trace/${t.id}`)).json()) as any;
+  const s = (await (await fetch(`${base}/api/trace/${t.id}`)).json()) as TraceSummary;
+  const pred = (await (await fetch(`${base}/api/trace/${t.id}/prediction?events=0`)).json()) as { comparison?: Comparison };
+  global.gc?.();
+  const after = process.memoryUsage();
   line(`${label}_messages`, messages);
+  line(`${label}_seconds`, elapsed / 1000);
+  line(`${label}_events`, s.events);
   line(`${label}_deliveries_measured`, client.length);
-  line(`${label}_state`, `${s.state} (acked ${s.acked}/${s.confirmed}, balanced ${s.balanced})`);
+  line(`${label}_state`, `${s.state} (published ${s.published}: acked ${s.acked}, parked ${s.parked}, in flight ${s.inFlight}, dropped ${s.dropped}; balanced ${s.balanced})`);
+  line(`${label}_out_of_order_events`, s.outOfOrder);
+  line(`${label}_prediction_matching`, `${pred.comparison?.matching}/${pred.comparison?.messagesCompared}`);
+  line(`${label}_server_heap_before_mb`, mb(before.heapUsed));
+  line(`${label}_server_heap_peak_mb`, mb(heapPeak));
+  line(`${label}_server_heap_after_mb`, mb(after.heapUsed));
+  line(`${label}_server_rss_peak_mb`, mb(rssPeak));
   line(`${label}_server_delivery_to_event_out_p50_ms`, s.latencyMs.p50);
   line(`${label}_server_delivery_to_event_out_p95_ms`, s.latencyMs.p95);
   line(`${label}_server_delivery_to_event_out_p99_ms`, s.latencyMs.p99);
@@ -121,12 +170,23 @@ async function main(): Promise<void> {
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const prefix = `rs-bench.${randomBytes(3).toString('hex')}.`;
+  const chain = chainDesign();
+  const chainPrefix = `${prefix}c.`;
+  const only = process.env.BENCH_TRACE_ONLY;
   try {
     await post(base, '/api/deploy', { design: benchDesign, prefix });
-    await runWorkload(base, prefix, 'steady_500ps', 4000, 500);
-    await runWorkload(base, prefix, 'burst', 10_000);
+    await post(base, '/api/deploy', { design: chain, prefix: chainPrefix });
+    if (!only || only === 'steady') await runWorkload(base, prefix, 'steady_500ps', { design: benchDesign, messages: 4000, ratePerSecond: 500 });
+    if (!only || only === 'burst') await runWorkload(base, prefix, 'burst', { design: benchDesign, messages: 10_000 });
+    const chainRun = { design: chain, messages: 10_000, failure: { kind: 'failFirst', n: 3 } } as const;
+    if (!only || only === 'chain-steady') await runWorkload(base, chainPrefix, 'chain3_10k_steady_200ps', { ...chainRun, ratePerSecond: 200 });
+    if (!only || only === 'chain-burst') await runWorkload(base, chainPrefix, 'chain3_10k_burst', chainRun);
   } finally {
-    await post(base, '/api/teardown', { designName: benchDesign.name, prefix, force: true }).catch((e: Error) => console.error(e.message));
+    for (const [d, p] of [
+      [benchDesign, prefix],
+      [chain, chainPrefix],
+    ] as const)
+      await post(base, '/api/teardown', { designName: d.name, prefix: p, force: true }).catch((e: Error) => console.error(e.message));
     await (app.locals.ctx as { brokers: { closeAll(): Promise<void> } }).brokers.closeAll();
     server.closeAllConnections();
     server.close();

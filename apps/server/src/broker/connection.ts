@@ -60,6 +60,8 @@ export async function openConnection(url: AmqpUrl, opts: OpenOptions): Promise<C
   let timedOut = false;
   const attempt = amqp.connect(toConnectOptions(url), {
     timeout: timeoutMs,
+    // small frames (an ack, a reject, one publish) go out at once, not after Nagle's delay (tens of ms per hop)
+    noDelay: true,
     clientProperties: { connection_name: `retry-studio:${opts.purpose}${opts.label ? ':' + opts.label : ''}` },
   });
   const timeout = new Promise<never>((_, reject) => {

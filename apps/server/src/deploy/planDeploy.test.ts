@@ -74,4 +74,13 @@ describe('plan diff', () => {
     expect(plan.items[0]).toMatchObject({ effective: { policy: 'wait-ttl', settings: { 'x-message-ttl': { value: 5000, source: { kind: 'policy', name: 'wait-ttl' } } } } });
     expect(plan.summary).toMatchObject({ update: 1, remove: 1, unchanged: 1 });
   });
+
+  it('a policy key the broker line refuses: the policy is unsupported there, not applied', () => {
+    const t = (definition: PolicyDef['definition']): Topology => ({ exchanges: [], queues: [{ name: 'q' }], bindings: [], policies: [{ name: 'p', pattern: '^q$', 'apply-to': 'queues', priority: 0, definition }] });
+    const status = (d: PolicyDef['definition'], profile: '3.10' | '4.x') => diffTopology(t(d), t(d), state({ profile }), { vhost: '/', prefix: '' }).items.find((i) => i.kind === 'policy');
+    expect(status({ 'ha-mode': 'all' }, '4.x')).toMatchObject({ status: 'unsupported', message: expect.stringMatching(/ha-mode: 3\.x only/) });
+    expect(status({ 'consumer-timeout': 60000 }, '3.10')).toMatchObject({ status: 'unsupported' });
+    expect(status({ 'ha-mode': 'all' }, '3.10')?.status).toBe('create');
+    expect(status({ 'message-ttl': 5 }, '4.x')?.status).toBe('create');
+  });
 });

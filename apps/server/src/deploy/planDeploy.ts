@@ -6,6 +6,7 @@
  * new queue (an argument) is the core's table (settingChanges.ts), the one the linter reads.
  */
 import {
+  POLICY_KEYS,
   exchangeDeclarationChanges,
   policyChanges,
   queueDeclarationChanges,
@@ -289,6 +290,19 @@ export function diffTopology(
     designPolicies.add(p.name);
     const designName = design.policies![i]!.name;
     const actual = state.policies.get(p.name);
+    // a key this broker line refuses ("are not recognised policy settings"): say so before apply fails on it
+    const line = state.profile === '4.x' ? '4.x' : '3.x';
+    const refused = Object.keys(p.definition).filter((k) => POLICY_KEYS[k]?.only !== undefined && POLICY_KEYS[k]?.only !== line);
+    if (state.profile && refused.length > 0)
+      return void items.push({
+        kind: 'policy',
+        status: 'unsupported',
+        designName,
+        name: p.name,
+        desired: p,
+        ...(actual ? { actual } : {}),
+        message: `RabbitMQ ${line} does not accept the policy key${refused.length > 1 ? 's' : ''} ${refused.join(', ')} (${refused.map((k) => `${k}: ${POLICY_KEYS[k]!.only} only`).join('; ')}); the policy is not applied`,
+      });
     if (!actual) return void items.push({ kind: 'policy', status: 'create', designName, name: p.name, desired: p });
     const changes = policyChanges(actual, p);
     items.push(

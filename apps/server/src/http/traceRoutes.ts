@@ -9,7 +9,7 @@
 import type { Express, Response } from 'express';
 import { validateFailureModel, type FailureModel } from '@retry-studio/topology-core';
 import { redactUrl } from '../broker/index.js';
-import { compareTrace, predict, MAX_PREDICTED_MESSAGES } from '../trace/prediction.js';
+import { compareTrace, predict, MAX_COMPARED_EVENTS, MAX_PREDICTED_MESSAGES } from '../trace/prediction.js';
 import { TraceSession } from '../trace/traceSession.js';
 import type { AppContext } from './appContext.js';
 import { brokerFailure } from './brokerFailure.js';
@@ -128,12 +128,13 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
     } catch (err) {
       throw new HttpError(500, `the simulator failed on this design: ${String((err as Error).message).slice(0, 300)}`);
     }
-    const actual = s.events().filter((e) => s.messageIndex(e.msgId) <= MAX_PREDICTED_MESSAGES);
-    const comparison = compareTrace(p.events, actual, { complete: !s.isRunning, published: s.summary().published });
+    const actual = s.comparedEvents();
+    const comparison = compareTrace(p.events, actual.events, { complete: !s.isRunning && !actual.truncated, published: s.summary().published });
     const withEvents = req.query.events !== '0';
     res.json({
       comparison,
       ...(p.truncated ? { note: `the prediction covers the first ${MAX_PREDICTED_MESSAGES} messages` } : {}),
+      ...(actual.truncated ? { note: `the comparison keeps the first ${MAX_COMPARED_EVENTS} live events of those messages` } : {}),
       ...(withEvents ? { predicted: p.events.slice(0, 20_000) } : {}),
     });
   });

@@ -142,6 +142,12 @@ describe('trace accounting', () => {
     expect(kinds()).toEqual(['published', 'delivered work', 'acked work']);
     expect(acc.forcedOut).toBe(1);
     expect(acc.heldMessages).toBe(0);
+    // the late cause settles what went out before it: acked, resting nowhere
+    acc.add('observer', m.routed('in', ['work']), { start: 'publish' });
+    acc.add('observer', m.enqueued('work'));
+    expect(acc.fate('m', live)).toBe('acked');
+    expect(acc.resting().size).toBe(0);
+    expect(acc.waitingFor('m', live)).toBeUndefined();
   });
 
   it('events without a message (depth samples) go straight out', () => {

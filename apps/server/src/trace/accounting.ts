@@ -7,7 +7,8 @@
  * Each source is a lane; an event leaves its lane only once what it follows has happened for
  * that message: a delivery or an expiry from a queue needs the message in that queue, a
  * dead-letter after a rejection needs the rejection, the first hop of a published copy needs
- * the publish. A held event that waits longer than `maxHoldMs` goes out anyway (counted).
+ * the publish. A held event that waits longer than `maxHoldMs` goes out anyway (counted), and the
+ * counts it moved are signed, so the late cause settles them.
  *
  * Fates. Per message, where its copies are (ready in queues, unacked at a consumer, rejected
  * and not yet dead-lettered, in transit between exchanges), as the broker did it; its fate is
@@ -52,12 +53,25 @@ class MessageState {
     for (const l of this.lanes.values()) n += l.length;
     return n;
   }
+
+  /** nothing of this message is anywhere or pending: only its fate is left to keep */
+  quiet(): boolean {
+    return this.ready.size === 0 && this.unacked.size === 0 && this.rejected.size === 0 && this.publishes === 0 && this.deadLetters === 0 && !this.republishAck && this.lanes.size === 0;
+  }
 }
 
+/**
+ * Signed counts: an event sent before its cause (after the longest hold) leaves a debt that the
+ * late cause pays back, so the fates come out right even then.
+ */
 const bump = (m: Map<string, number>, k: string, d: number): void => {
-  const n = Math.max(0, (m.get(k) ?? 0) + d);
+  const n = (m.get(k) ?? 0) + d;
   if (n === 0) m.delete(k);
   else m.set(k, n);
+};
+const positive = (m: ReadonlyMap<string, number>): boolean => {
+  for (const n of m.values()) if (n > 0) return true;
+  return false;
 };
 
 export interface AccountingOptions {
@@ -67,7 +81,7 @@ export interface AccountingOptions {
   readonly out: (e: SimEvent, rxAt: number | undefined) => void;
   /** the next sequence number */
   readonly nextSeq: () => number;
-  /** longest an event waits for what it follows (default 1500 ms) */
+  /** longest an event waits for what it follows (default 5000 ms: a flood's observation can lag by seconds) */
   readonly maxHoldMs?: number;
 }
 
@@ -84,6 +98,8 @@ export interface Balance {
 
 export class TraceAccounting {
   private readonly msgs = new Map<string, MessageState>();
+  /** quiet messages, compacted to their fate (memory stays with the messages in flight) */
+  private readonly settled = new Map<string, 'acked' | 'dropped'>();
   private readonly holding = new Set<string>();
   readonly published = new Set<string>();
   readonly confirmed = new Set<string>();
@@ -98,9 +114,21 @@ export class TraceAccounting {
     let s = this.msgs.get(msgId);
     if (!s) {
       s = new MessageState();
+      // a settled message seen again (a late copy): it picks up where it was
+      const f = this.settled.get(msgId);
+      if (f === 'acked') s.acked = true;
+      else if (f === 'dropped') s.dropped = 'no-route';
+      this.settled.delete(msgId);
       this.msgs.set(msgId, s);
     }
     return s;
+  }
+
+  private compact(msgId: string, s: MessageState): void {
+    if (!s.quiet()) return;
+    this.msgs.delete(msgId);
+    if (s.acked) this.settled.set(msgId, 'acked');
+    else if (s.dropped !== undefined) this.settled.set(msgId, 'dropped');
   }
 
   /** An event from `lane` (message events are ordered; others go straight out). */
@@ -135,7 +163,7 @@ export class TraceAccounting {
         // the lane whose head waited longest goes first
         let oldest: Held[] | undefined;
         for (const q of s.lanes.values()) if (q.length > 0 && (!oldest || q[0]!.t < oldest[0]!.t)) oldest = q;
-        if (oldest && this.opts.now() - oldest[0]!.t >= (this.opts.maxHoldMs ?? 1500)) {
+        if (oldest && this.opts.now() - oldest[0]!.t >= (this.opts.maxHoldMs ?? 5000)) {
           this.forcedOut += 1;
           this.release(s, oldest.shift()!);
           progress = true;
@@ -143,7 +171,10 @@ export class TraceAccounting {
       }
     }
     if (s.held() > 0) this.holding.add(msgId);
-    else this.holding.delete(msgId);
+    else {
+      this.holding.delete(msgId);
+      this.compact(msgId, s);
+    }
   }
 
   private canRelease(s: MessageState, h: Held): boolean {
@@ -243,6 +274,7 @@ export class TraceAccounting {
       if (all) {
         while (s.held() > 0) this.drainAll(s);
         this.holding.delete(id);
+        this.compact(id, s);
       } else this.drain(id, s, true);
     }
   }
@@ -261,17 +293,18 @@ export class TraceAccounting {
   where(msgId: string): { ready: ReadonlyMap<string, number>; busy: boolean } {
     const s = this.msgs.get(msgId);
     if (!s) return { ready: new Map(), busy: false };
-    return { ready: s.ready, busy: s.unacked.size > 0 || s.rejected.size > 0 || s.publishes > 0 || s.deadLetters > 0 || s.held() > 0 };
+    return { ready: s.ready, busy: positive(s.unacked) || positive(s.rejected) || s.publishes > 0 || s.deadLetters > 0 || s.held() > 0 };
   }
 
   /** `live(queue)`: the queue has a running consumer or a TTL (a copy there is still moving). */
   fate(msgId: string, live: (queue: string) => boolean): Fate | undefined {
     const s = this.msgs.get(msgId);
-    if (!s) return undefined;
+    if (!s) return this.settled.get(msgId);
     const w = this.where(msgId);
     if (w.busy) return 'inFlight';
     let parked = false;
-    for (const q of s.ready.keys()) {
+    for (const [q, n] of s.ready) {
+      if (n <= 0) continue;
       if (live(q)) return 'inFlight';
       parked = true;
     }
@@ -284,12 +317,12 @@ export class TraceAccounting {
   /** What keeps a message from its final fate, if anything. */
   waitingFor(msgId: string, live: (queue: string) => boolean): string | undefined {
     const s = this.msgs.get(msgId);
-    if (!s) return `${msgId} is in transit`;
+    if (!s) return this.settled.has(msgId) ? undefined : `${msgId} is in transit`;
     if (s.held() > 0) return `${msgId}'s events wait for the broker's copies`;
-    if (s.unacked.size > 0 || s.rejected.size > 0) return `${msgId} is at a consumer`;
+    if (positive(s.unacked) || positive(s.rejected)) return `${msgId} is at a consumer`;
     if (s.publishes > 0 || s.deadLetters > 0) return `${msgId} is in transit`;
-    for (const q of s.ready.keys()) if (live(q)) return `${msgId} waits in '${q}'`;
-    if (!s.acked && s.dropped === undefined && s.ready.size === 0) return `${msgId} is in transit`;
+    for (const [q, n] of s.ready) if (n > 0 && live(q)) return `${msgId} waits in '${q}'`;
+    if (!s.acked && s.dropped === undefined && !positive(s.ready)) return `${msgId} is in transit`;
     return undefined;
   }
 
@@ -309,7 +342,7 @@ export class TraceAccounting {
   /** queue -> traced copies resting there */
   resting(): Map<string, number> {
     const out = new Map<string, number>();
-    for (const s of this.msgs.values()) for (const [q, n] of s.ready) out.set(q, (out.get(q) ?? 0) + n);
+    for (const s of this.msgs.values()) for (const [q, n] of s.ready) if (n > 0) out.set(q, (out.get(q) ?? 0) + n);
     return out;
   }
 
@@ -330,6 +363,7 @@ export class TraceAccounting {
   /** the trace is over: drop the per-message state */
   forget(): void {
     this.msgs.clear();
+    this.settled.clear();
     this.holding.clear();
     this.published.clear();
     this.confirmed.clear();

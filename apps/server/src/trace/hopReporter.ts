@@ -16,10 +16,10 @@ import {
   type ExchangeIndex,
   type PublishOrigin,
   type QueueConfig,
-  type Topology,
   type XDeathEntry,
 } from '@retry-studio/topology-core';
 import type { CopyStart, Lane } from './accounting.js';
+import type { BrokerTopology } from './brokerTopology.js';
 import { normalizeHeaders, xDeathOf } from './normalizeHeaders.js';
 import { MSG_HEADER, TRACE_HEADER, type ObservedCopy } from './observer.js';
 import type { EventInput } from './traceContext.js';
@@ -44,12 +44,14 @@ export class HopReporter {
   private readonly queues = new Map<string, QueueConfig>();
   private readonly republishMarks = new Map<string, number>();
   private readonly expiryTimers = new Set<NodeJS.Timeout>();
+  /** copies handled, to skip one redelivered after a reconnect (its ack was lost); bounded */
+  private readonly copiesSeen = new Set<string>();
   /** the depth each queue had at the last sample (for `enqueued.depth`) */
   readonly depths = new Map<string, number>();
 
   constructor(
     /** the broker's topology (real names) */
-    readonly topology: Topology,
+    readonly topology: BrokerTopology,
     profile: BrokerProfileId | undefined,
     /** exchanges with an observation mirror (real names) */
     private readonly mirrored: ReadonlySet<string>,
@@ -59,7 +61,7 @@ export class HopReporter {
   ) {
     this.index = compileExchanges(topology, []);
     const p = profileFor(profile);
-    for (const q of topology.queues) this.queues.set(q.name, queueConfig(q, topology.policies, p));
+    for (const q of topology.queues) this.queues.set(q.name, queueConfig(q, topology.policies, p, topology.operatorPolicies));
   }
 
   /** the queue's effective TTL (arguments and policy), real name */
@@ -191,6 +193,10 @@ export class HopReporter {
     const msg: ConsumeMessage = c.msg;
     const headers = normalizeHeaders(msg.properties.headers);
     const msgId = String(headers[MSG_HEADER] ?? '');
+    const seen = `${c.exchange}|${msg.fields.exchange}|${msg.fields.routingKey}|${JSON.stringify(headers)}`;
+    if (msg.fields.redelivered && this.copiesSeen.has(seen)) return;
+    if (this.copiesSeen.size >= 300_000) this.copiesSeen.clear();
+    this.copiesSeen.add(seen);
     const body = msg.content.toString('utf8', 0, 1024);
     const entry = msg.fields.exchange;
     let start: CopyStart | undefined;
@@ -244,5 +250,6 @@ export class HopReporter {
     for (const t of this.expiryTimers) clearTimeout(t);
     this.expiryTimers.clear();
     this.republishMarks.clear();
+    this.copiesSeen.clear();
   }
 }

@@ -54,7 +54,7 @@ export function mirrorPlan(real: Topology, traceId: string): MirrorQueue[] {
 }
 
 export class Observer {
-  private ch: Channel | undefined;
+  private channels: Channel[] = [];
   private stopped = false;
   readonly mirrors: MirrorQueue[];
 
@@ -69,26 +69,33 @@ export class Observer {
   /** Declare (idempotently) and consume; run again after every reconnect. */
   async setup(conn: { createChannel(): Promise<Channel> }): Promise<void> {
     if (this.stopped) return;
-    const ch = await conn.createChannel();
-    this.ch = ch;
-    // small batches keep the event loop free: each copy is decoded, routed and serialised in the callback
-    await ch.prefetch(100);
+    this.channels = [];
     for (const m of this.mirrors) {
+      // a channel per mirror: the broker serialises a channel's deliveries, and the observation must keep up with the workers
+      const ch = await conn.createChannel();
+      this.channels.push(ch);
+      await ch.prefetch(500);
       await ch.assertQueue(m.queue, { durable: true, arguments: { 'x-expires': OBS_EXPIRES_MS } });
       for (const b of m.bindings) await ch.bindQueue(m.queue, m.exchange, b.key, { ...b.args });
-    }
-    for (const m of this.mirrors) {
+      // one ack (multiple) for the copies handled in the same turn of the event loop
+      let last: ConsumeMessage | undefined;
+      const flush = () => {
+        const msg = last;
+        last = undefined;
+        try {
+          if (msg) ch.ack(msg, true);
+        } catch {
+          /* channel gone (broker restart): the copies are redelivered */
+        }
+      };
       await ch.consume(m.queue, (msg) => {
         if (!msg) return; // cancelled (queue deleted): nothing more to observe there
         const rxAt = performance.now();
         try {
           if (msg.properties.headers?.[TRACE_HEADER] === this.traceId) this.onCopy({ exchange: m.exchange, msg, rxAt });
         } finally {
-          try {
-            ch.ack(msg);
-          } catch {
-            /* channel gone (broker restart): the copy is redelivered */
-          }
+          if (!last) setImmediate(flush);
+          last = msg;
         }
       });
     }
@@ -108,7 +115,7 @@ export class Observer {
 
   async teardown(conn: { createChannel(): Promise<Channel> } | undefined): Promise<void> {
     this.stopped = true;
-    await this.ch?.close().catch(() => undefined);
+    for (const ch of this.channels) await ch.close().catch(() => undefined);
     if (!conn) return;
     try {
       const ch = await conn.createChannel();

@@ -14,11 +14,13 @@ import { designToSimulation, simulate, type Design, type FailureModel, type Publ
 import type { TraceOptions } from './traceSession.js';
 
 export const MAX_PREDICTED_MESSAGES = 2000;
+/** the live events kept for the comparison (the stream's ring may have let older ones go) */
+export const MAX_COMPARED_EVENTS = 100_000;
 
 /** What a trace may set on its test messages instead of the publisher's properties. */
 export type PublishOverrides = Pick<TraceOptions, 'headers' | 'expiration' | 'priority'>;
 
-/** The publisher as the trace publishes: its properties with the trace's overrides on top (as TraceSession.messages does). */
+/** The publisher as the trace publishes: its properties with the trace's overrides on top (as testMessages does). */
 export function withOverrides(p: PublisherSpec, o: PublishOverrides): PublisherSpec {
   if (o.headers === undefined && o.expiration === undefined && o.priority === undefined) return p;
   const props = p.properties ?? {};
@@ -76,7 +78,8 @@ function milestone(e: SimEvent): string | undefined {
     case 'unroutable':
       return `unroutable ${e.exchange === '' ? '(default)' : e.exchange}`;
     case 'delivered':
-      return `delivered ${e.queue}${e.redelivered ? ' (redelivered)' : ''}${deaths(e.xDeath)}`;
+      // not the redelivered flag: 4.3 sets it on some first deliveries of a dead-lettered copy; requeues are steps of their own
+      return `delivered ${e.queue}${deaths(e.xDeath)}`;
     case 'processed':
       return `processed ${e.queue} attempt ${e.attempt} ${e.ok ? 'ok' : 'failed'}`;
     case 'acked':

@@ -7,16 +7,17 @@
  * re-attached after every reconnect.
  */
 import { randomBytes } from 'node:crypto';
-import type { AmqpTable, Design, FailureModel, PublisherSpec, SimEvent, Topology } from '@retry-studio/topology-core';
+import type { AmqpTable, Design, FailureModel, PublisherSpec, SimEvent } from '@retry-studio/topology-core';
 import type { ManagedConnection, ManagementClient } from '../broker/index.js';
 import { Renamer, renameDesign, type DeployTarget } from '../deploy/deployTarget.js';
 import { TraceAccounting, type CopyStart, type Lane } from './accounting.js';
-import { readBrokerTopology, topologyChanges } from './brokerTopology.js';
+import { readBrokerTopology, topologyChanges, type BrokerTopology } from './brokerTopology.js';
 import { DepthSampler } from './depthSampler.js';
 import { EventLog, percentile } from './eventLog.js';
 import { HopReporter } from './hopReporter.js';
 import { normalizeHeaders } from './normalizeHeaders.js';
 import { Observer } from './observer.js';
+import { MAX_COMPARED_EVENTS, MAX_PREDICTED_MESSAGES } from './prediction.js';
 import { TestPublisher, testMessages, type TestMessage } from './testPublisher.js';
 import type { EventInput, TraceContext } from './traceContext.js';
 import { TraceWorker } from './worker.js';
@@ -93,7 +94,10 @@ export class TraceSession implements TraceContext {
   private readonly sampler: DepthSampler;
   private readonly startedAt = performance.now();
   private readonly processingAttempts = new Map<string, number>();
-  private brokerTopology: Topology | undefined;
+  /** the events of the messages the prediction covers, for the comparison (bounded) */
+  private readonly compared: SimEvent[] = [];
+  private comparedTruncated = false;
+  private brokerTopology: BrokerTopology | undefined;
   private state: TraceSummary['state'] = 'running';
   private error: string | undefined;
   private endReason: string | undefined;
@@ -131,7 +135,14 @@ export class TraceSession implements TraceContext {
     if (!pubSpec) throw new Error(opts.publisher ? `no publisher '${opts.publisher}' in the design` : 'the design has no publisher to publish test messages from');
     this.publisherSpec = pubSpec;
     this.mandatoryWanted = pubSpec.mandatory === true;
-    this.accounting = new TraceAccounting({ now: () => this.now(), nextSeq: () => this.log.nextSeq(), out: (e, rxAt) => this.log.emit(e, rxAt) });
+    this.accounting = new TraceAccounting({
+      now: () => this.now(),
+      nextSeq: () => this.log.nextSeq(),
+      out: (e, rxAt) => {
+        this.log.emit(e, rxAt);
+        this.keepForComparison(e);
+      },
+    });
     this.workers = this.real.consumers.map((c) => {
       const w = new TraceWorker(c, this);
       w.onCancelled = (cancelled) => this.queueGone(cancelled.spec.queue, `consumer '${cancelled.spec.id}' was cancelled: queue '${cancelled.designQueue}' was deleted`);
@@ -368,7 +379,18 @@ export class TraceSession implements TraceContext {
     };
   }
 
-  /** events still held (for the prediction comparison) */
+  private keepForComparison(e: SimEvent): void {
+    if (e.msgId === '' || e.kind === 'depth' || this.messageIndex(e.msgId) > MAX_PREDICTED_MESSAGES) return;
+    if (this.compared.length < MAX_COMPARED_EVENTS) this.compared.push(e);
+    else this.comparedTruncated = true;
+  }
+
+  /** the live events of the messages the prediction covers, all of them unless `truncated` */
+  comparedEvents(): { events: readonly SimEvent[]; truncated: boolean } {
+    return { events: this.compared, truncated: this.comparedTruncated };
+  }
+
+  /** events still in the stream's ring */
   events(): SimEvent[] {
     return this.log.events();
   }

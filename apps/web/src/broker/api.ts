@@ -1,5 +1,5 @@
 /** The server's broker API. JSON in, JSON out; errors come back as `{error, field}`. */
-import type { Design, SimEvent } from '@retry-studio/topology-core';
+import type { Design, FailureModel, SimEvent } from '@retry-studio/topology-core';
 
 export class ApiError extends Error {
   constructor(
@@ -133,6 +133,8 @@ export interface Difference {
   predicted?: string;
   actual?: string;
   at?: { t: number; seq: number };
+  /** the hop where they part */
+  where?: { exchange?: string; queue?: string };
 }
 export interface PredictionResponse {
   comparison: {
@@ -166,8 +168,8 @@ export const api = {
   deploy: (design: Design, t: Target) => call<DeployResponse>('POST', '/api/deploy', { design, ...clean(t) }),
   teardown: (designName: string, t: Target, force = false) =>
     call<TeardownResponse>('POST', '/api/teardown', { designName, ...clean(t), ...(force ? { force: true } : {}) }),
-  trace: (design: Design, t: Target, messages: number) =>
-    call<TraceStart>('POST', '/api/trace', { design, ...clean(t), messages, predict: true }),
+  trace: (design: Design, t: Target, run: { messages: number; failure: FailureModel; seed: number }) =>
+    call<TraceStart>('POST', '/api/trace', { design, ...clean(t), ...run, predict: true }),
   prediction: (id: string) => call<PredictionResponse>('GET', `/api/trace/${encodeURIComponent(id)}/prediction`),
   stopTrace: (id: string) => call<unknown>('POST', `/api/trace/${encodeURIComponent(id)}/stop`, {}),
 };

@@ -60,7 +60,8 @@ export function Canvas() {
   const box = useRef<HTMLDivElement>(null);
   const openingView = useCallback(() => {
     const el = box.current;
-    if (el) readableFit(rf, { width: el.clientWidth, height: el.clientHeight });
+    if (useApp.getState().fitAll) void rf.fitView({ padding: 0.15, maxZoom: 1.2 });
+    else if (el) readableFit(rf, { width: el.clientWidth, height: el.clientHeight });
   }, [rf]);
   useEffect(() => {
     if (fitRequest) requestAnimationFrame(() => requestAnimationFrame(openingView));

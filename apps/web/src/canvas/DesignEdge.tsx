@@ -37,8 +37,7 @@ export const DesignEdge = memo(function DesignEdge(props: EdgeProps<DesignEdgeT>
           <div
             data-testid={`edge-label-${kind}`}
             className={`nodrag nopan pointer-events-auto absolute rounded bg-slate-950/85 px-1 text-[11px] ${look.text}`}
-            // above the nodes: where a label cannot avoid a node (a short edge between close nodes), it still shows
-            style={{ transform: `translate(-50%, -50%) translate(${mid.x}px, ${mid.y}px)`, zIndex: 1001 }}
+            style={{ transform: `translate(-50%, -50%) translate(${mid.x}px, ${mid.y}px)` }}
           >
             {data.label}
           </div>

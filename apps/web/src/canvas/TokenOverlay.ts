@@ -287,7 +287,7 @@ export class TokenOverlay {
     for (const [node, w] of byNode) {
       const pos = this.src.nodePos(node);
       if (!pos) continue;
-      const text = `⏱ ${fmtMs(w.next)}${w.n > 1 ? ` · ${w.n} waiting` : ''}`;
+      const text = `${fmtMs(w.next)} left${w.n > 1 ? ` · ${w.n} waiting` : ''}`;
       const width = ctx.measureText(text).width + 8;
       const x = pos.x + NODE_W - width;
       const y = pos.y + NODE_H + 4 + row * 17;

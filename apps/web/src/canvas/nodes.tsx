@@ -104,7 +104,7 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
           {data.def.name}
         </span>
       </div>
-      <div className="mt-1 flex flex-wrap gap-1 overflow-hidden text-[11px] leading-[14px]" style={{ maxHeight: 32 }}>
+      <div className="mt-1 flex flex-wrap gap-x-1 gap-y-0.5 overflow-hidden text-[11px] leading-[13px]" style={{ maxHeight: 32 }}>
         {chips.map((c) => (
           <span key={c.title} title={c.title} className={`rounded border px-1 ${CHIP_TONE[c.tone]}`}>
             {c.label}

@@ -23,6 +23,7 @@ export const NO_DECORATIONS: Decorations = { selected: new Set(), lint: new Map(
 export class FlowMapper {
   private nodes = new Map<string, DesignNode>();
   private edges = new Map<string, DesignEdge>();
+  private spots: { inputs: readonly unknown[]; map: Map<string, LabelSpot> } | null = null;
 
   nodesOf(design: Design, deco: Decorations = NO_DECORATIONS): DesignNode[] {
     const out: DesignNode[] = [];
@@ -120,7 +121,10 @@ export class FlowMapper {
         }
       }
     }
-    const spots = labelSpots(design, raw);
+    // placement depends on positions and labels only: selection, lint or path changes reuse it
+    const inputs = [design.layout, design.topology, design.consumers, design.publishers] as const;
+    if (!this.spots || this.spots.inputs.some((v, i) => v !== inputs[i])) this.spots = { inputs, map: labelSpots(design, raw) };
+    const spots = this.spots.map;
     const next = new Map<string, DesignEdge>();
     const out: DesignEdge[] = [];
     for (const e of raw) {

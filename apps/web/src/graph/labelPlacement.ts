@@ -27,31 +27,35 @@ const TS = [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78];
 const DYS = [0, -17, 17];
 const CELL = 120;
 
-/** A grid of rectangles, for overlap tests that stay cheap on a 300-node canvas. */
+/** A grid of rectangles, for overlap tests that stay cheap on a 300-node canvas (numeric cell keys, no allocation per query). */
 class RectGrid {
-  private cells = new Map<string, Rect[]>();
-  private keys(r: Rect): string[] {
-    const out: string[] = [];
+  private cells = new Map<number, Array<Rect & { stamp: number }>>();
+  private query = 0;
+  /** an int32 key (a small integer Map key hashes without allocating) */
+  private static key = (i: number, j: number) => ((i & 0xffff) << 16) | (j & 0xffff);
+  add(rect: Rect): void {
+    const r = { ...rect, stamp: 0 };
     for (let i = Math.floor(r.x / CELL); i <= Math.floor((r.x + r.w) / CELL); i++)
-      for (let j = Math.floor(r.y / CELL); j <= Math.floor((r.y + r.h) / CELL); j++) out.push(`${i},${j}`);
-    return out;
+      for (let j = Math.floor(r.y / CELL); j <= Math.floor((r.y + r.h) / CELL); j++) {
+        const k = RectGrid.key(i, j);
+        const c = this.cells.get(k);
+        if (c) c.push(r);
+        else this.cells.set(k, [r]);
+      }
   }
-  add(r: Rect): void {
-    for (const k of this.keys(r)) {
-      const c = this.cells.get(k);
-      if (c) c.push(r);
-      else this.cells.set(k, [r]);
-    }
-  }
-  /** area of `r` covered by the rectangles in the grid */
+  /** area of `r` covered by the rectangles in the grid (each counted once) */
   covered(r: Rect): number {
-    const seen = new Set<Rect>();
+    const q = ++this.query;
     let area = 0;
-    for (const k of this.keys(r))
-      for (const o of this.cells.get(k) ?? []) {
-        if (seen.has(o) || !overlaps(o, r)) continue;
-        seen.add(o);
-        area += (Math.min(o.x + o.w, r.x + r.w) - Math.max(o.x, r.x)) * (Math.min(o.y + o.h, r.y + r.h) - Math.max(o.y, r.y));
+    for (let i = Math.floor(r.x / CELL); i <= Math.floor((r.x + r.w) / CELL); i++)
+      for (let j = Math.floor(r.y / CELL); j <= Math.floor((r.y + r.h) / CELL); j++) {
+        const c = this.cells.get(RectGrid.key(i, j));
+        if (!c) continue;
+        for (const o of c) {
+          if (o.stamp === q || !overlaps(o, r)) continue;
+          o.stamp = q;
+          area += (Math.min(o.x + o.w, r.x + r.w) - Math.max(o.x, r.x)) * (Math.min(o.y + o.h, r.y + r.h) - Math.max(o.y, r.y));
+        }
       }
     return area;
   }

@@ -18,7 +18,6 @@ export function BottomResizer() {
     const up = () => {
       el.removeEventListener('pointermove', move);
       el.removeEventListener('pointerup', up);
-      useApp.getState().requestFit();
     };
     el.addEventListener('pointermove', move);
     el.addEventListener('pointerup', up);

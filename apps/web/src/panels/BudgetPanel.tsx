@@ -150,7 +150,8 @@ function ScheduleChart({ rows }: { rows: RetryBudget[] }) {
   const x = (t: number) => LABEL + Math.sqrt(Math.max(0, t) / max) * (W - LABEL - 10);
   return (
     <svg data-testid="budget-chart" role="img" aria-label="Retry schedule per strategy" width={W} height={rows.length * ROW + 18} className="block">
-      {[0, 0.01, 0.1, 0.25, 0.5, 1].map((f) => (
+      {/* a short schedule rounds several ticks to one label: print each label once */}
+      {[0, 0.01, 0.1, 0.25, 0.5, 1].filter((f, i, all) => i === 0 || fmtT(f * max) !== fmtT(all[i - 1]! * max)).map((f) => (
         <g key={f}>
           <line x1={x(f * max)} x2={x(f * max)} y1={0} y2={rows.length * ROW} stroke="#1e293b" />
           <text x={x(f * max)} y={rows.length * ROW + 12} fontSize={9} fill="#64748b" textAnchor="middle">

@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
-import type { SimEvent } from '@retry-studio/topology-core';
+import type { FailureModel, SimEvent } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
 import { api, ApiError, type Difference, type PredictionResponse } from '../broker/api';
 import { brokerTarget } from '../broker/target';
 import { player } from '../sim/player';
 import { displayAt, nodeOfEvent } from '../sim/compilePlayback';
 import { attributePublishers } from '../sim/runSimulation';
+import { failureText } from '../model/describe';
+import { failureOfKind } from '../model/behaviourForm';
 
 type Phase = 'idle' | 'starting' | 'running' | 'ended';
 
@@ -15,6 +17,10 @@ type Phase = 'idle' | 'starting' | 'running' | 'ended';
  */
 export function TracePanel() {
   const [count, setCount] = useState(3);
+  // null: the simulation bar's failure model (the prediction and the live workers use the same)
+  const [ownFailure, setOwnFailure] = useState<FailureModel | null>(null);
+  const simFailure = useApp((s) => s.failure);
+  const failure = ownFailure ?? simFailure;
   const [phase, setPhase] = useState<Phase>('idle');
   const [error, setError] = useState<string | null>(null);
   const [warning, setWarning] = useState<string | null>(null);
@@ -50,7 +56,7 @@ export function TracePanel() {
     setPhase('starting');
     const s = useApp.getState();
     try {
-      const r = await api.trace(s.design, brokerTarget(s), count);
+      const r = await api.trace(s.design, brokerTarget(s), { messages: count, failure, seed: s.seed });
       if (r.warning) setWarning(r.warning);
       setTraceId(r.id);
       setPhase('running');
@@ -133,6 +139,7 @@ export function TracePanel() {
             </button>
           )}
         </div>
+        <TraceFailureField value={ownFailure} simFailure={simFailure} onChange={setOwnFailure} />
         <div data-testid="trace-status">
           {phase === 'idle'
             ? 'not running'
@@ -150,6 +157,42 @@ export function TracePanel() {
         )}
       </div>
       <div className="min-w-0 flex-1">{cmp && <ComparisonView cmp={cmp} />}</div>
+    </div>
+  );
+}
+
+const FAILURE_KINDS: FailureModel['kind'][] = ['never', 'always', 'failFirst', 'percent', 'poison'];
+
+/** The failure model of the trace's workers: the simulation bar's by default, or one of its own. */
+function TraceFailureField({ value, simFailure, onChange }: { value: FailureModel | null; simFailure: FailureModel; onChange: (f: FailureModel | null) => void }) {
+  const num = 'w-12 rounded bg-slate-800 px-1';
+  return (
+    <div className="flex flex-wrap items-center gap-1">
+      <label className="flex items-center gap-1">
+        failure
+        <select
+          data-testid="trace-failure"
+          className="rounded bg-slate-800 px-1"
+          value={value ? value.kind : 'sim'}
+          onChange={(e) => onChange(e.target.value === 'sim' ? null : (failureOfKind(e.target.value as FailureModel['kind'], value ?? undefined) ?? null))}
+        >
+          <option value="sim">as the simulation bar ({failureText(simFailure)})</option>
+          {FAILURE_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {k}
+            </option>
+          ))}
+        </select>
+      </label>
+      {value?.kind === 'failFirst' && (
+        <input data-testid="trace-failure-n" aria-label="fail the first n attempts" type="number" min={0} max={50} className={num} value={value.n} onChange={(e) => onChange({ kind: 'failFirst', n: Math.max(0, Math.floor(Number(e.target.value))) })} />
+      )}
+      {value?.kind === 'percent' && (
+        <input data-testid="trace-failure-percent" aria-label="failure percent" type="number" min={0} max={100} className={num} value={value.percent} onChange={(e) => onChange({ kind: 'percent', percent: Math.max(0, Math.min(100, Number(e.target.value))) })} />
+      )}
+      {value?.kind === 'poison' && (
+        <input aria-label="every n-th message is poison" type="number" min={1} className={num} value={value.every ?? 3} onChange={(e) => onChange({ kind: 'poison', every: Math.max(1, Math.floor(Number(e.target.value))) })} />
+      )}
     </div>
   );
 }
@@ -179,8 +222,13 @@ function Divergence({ d }: { d: Difference }) {
   return (
     <div data-testid="trace-divergence" className="rounded border border-orange-600 bg-orange-950/40 p-2">
       <div className="mb-1 font-semibold text-orange-300">
-        First divergence: {d.body} ({d.what === 'routing' ? 'routing counts' : `step ${d.index + 1}`})
+        First divergence: {d.body} ({d.index < 0 ? 'step counts' : `step ${d.index + 1}`})
       </div>
+      {d.where && (
+        <div data-testid="trace-divergence-where" className="mb-1 text-orange-200">
+          at {d.where.exchange !== undefined ? `exchange ${d.where.exchange || '(default)'}` : `queue ${d.where.queue}`}
+        </div>
+      )}
       <div className="font-mono text-[11px]">
         <div>
           <span className="text-sky-400">predicted</span> {d.predicted ?? '(nothing more)'}

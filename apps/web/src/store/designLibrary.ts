@@ -7,7 +7,7 @@ import { newDesignId } from './designId';
 import { publishIndex, readDesign, readIndex, removeDesign, writeDesign } from './persistence';
 import type { AppStore } from './store';
 
-type Storage = Pick<globalThis.Storage, 'getItem' | 'setItem' | 'removeItem'>;
+type Storage = Pick<globalThis.Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>;
 
 export type LibraryResult = { ok: true; id: string } | { ok: false; error: string };
 

@@ -38,9 +38,24 @@ describe('stored shape, version 2', () => {
 
   it('keeps the old key when the new one cannot be written (storage full)', () => {
     localStorage.setItem(LEGACY_KEY, JSON.stringify(dlxTtlRetry()));
-    const full = { getItem: (k: string) => localStorage.getItem(k), setItem: () => { throw new Error('QuotaExceededError'); }, removeItem: (k: string) => localStorage.removeItem(k) };
+    const full = {
+      getItem: (k: string) => localStorage.getItem(k),
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+      removeItem: (k: string) => localStorage.removeItem(k),
+      key: (i: number) => localStorage.key(i),
+      length: localStorage.length,
+    };
     readIndex(full);
     expect(localStorage.getItem(LEGACY_KEY)).not.toBeNull();
+  });
+
+  it('lists the stored designs again when the index itself is unreadable', () => {
+    localStorage.setItem(designKey('d1'), JSON.stringify({ ...dlxTtlRetry(), name: 'one' }));
+    localStorage.setItem(designKey('d2'), JSON.stringify({ ...dlxTtlRetry(), name: 'two' }));
+    localStorage.setItem(INDEX_KEY, '{broken');
+    expect(readIndex().designs.map((e) => e.name).sort()).toEqual(['one', 'two']);
   });
 });
 

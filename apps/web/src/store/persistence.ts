@@ -29,7 +29,7 @@ export interface DesignIndex {
   designs: DesignEntry[];
 }
 
-type Storage = Pick<globalThis.Storage, 'getItem' | 'setItem' | 'removeItem'>;
+type Storage = Pick<globalThis.Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>;
 
 const emptyIndex = (): DesignIndex => ({ version: STORAGE_VERSION, currentId: null, designs: [] });
 
@@ -40,7 +40,7 @@ export function readIndex(storage: Storage = localStorage): DesignIndex {
     const index = parseIndex(raw);
     if (index) return index;
   }
-  const index = emptyIndex();
+  const index = raw ? recoverIndex(storage) : emptyIndex();
   const legacy = safeGet(storage, LEGACY_KEY);
   const design = legacy ? parseStoredDesign(legacy) : null;
   if (!design) return index;
@@ -48,6 +48,20 @@ export function readIndex(storage: Storage = localStorage): DesignIndex {
   index.designs.push({ id, name: design.name, updatedAt: Date.now() });
   index.currentId = id;
   if (safeSet(storage, designKey(id), JSON.stringify(design)) && safeSet(storage, INDEX_KEY, JSON.stringify(index))) storage.removeItem(LEGACY_KEY);
+  return index;
+}
+
+/** An unreadable index: the designs are still there under their own keys, list them again. */
+function recoverIndex(storage: Storage): DesignIndex {
+  const index = emptyIndex();
+  const prefix = designKey('');
+  for (let i = 0; i < storage.length; i++) {
+    const key = storage.key(i);
+    if (!key?.startsWith(prefix)) continue;
+    const id = key.slice(prefix.length);
+    const design = readDesign(id, storage);
+    if (design) index.designs.push({ id, name: design.name, updatedAt: 0 });
+  }
   return index;
 }
 

@@ -17,6 +17,8 @@ export interface UiSlice {
   toast: { text: string; tone: 'info' | 'error' } | null;
   /** bumps when something asks the canvas to fit the view */
   fitRequest: number;
+  /** the last fit asked for everything in view, however small (the stress bench), not the readable opening view */
+  fitAll: boolean;
   /** broker URL for deploy and trace (empty: the server's default) */
   brokerUrl: string;
   /** name prefix the design is deployed under */
@@ -30,7 +32,7 @@ export interface UiSlice {
   setSideTab: (t: SideTab) => void;
   setBottomTab: (t: BottomTab) => void;
   notify: (text: string, tone?: 'info' | 'error') => void;
-  requestFit: () => void;
+  requestFit: (all?: boolean) => void;
   /** height of the simulation panel under the canvas (resizable, remembered) */
   bottomHeight: number;
   setBottomHeight: (px: number) => void;
@@ -42,6 +44,7 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   bottomTab: 'timeline',
   toast: null,
   fitRequest: 0,
+  fitAll: false,
   brokerUrl: 'amqp://guest:guest@127.0.0.1:5672/',
   deployPrefix: 'studio.',
   managementUrl: '',
@@ -51,7 +54,7 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   setSideTab: (sideTab) => set({ sideTab }),
   setBottomTab: (bottomTab) => set({ bottomTab }),
   notify: (text, tone = 'info') => set({ toast: { text, tone } }),
-  requestFit: () => set((s) => ({ fitRequest: s.fitRequest + 1 })),
+  requestFit: (all = false) => set((s) => ({ fitRequest: s.fitRequest + 1, fitAll: all })),
   bottomHeight: Math.max(BOTTOM_MIN, readUiPrefs().bottomHeight ?? BOTTOM_DEFAULT),
   setBottomHeight: (px) => {
     const bottomHeight = Math.max(BOTTOM_MIN, Math.round(px));

@@ -17,6 +17,6 @@ export function openStress(q: URLSearchParams): boolean {
   player.setSpeed(Number(q.get('speed')) || 1);
   player.loop = true;
   player.play();
-  s.requestFit();
+  s.requestFit(true); // the bench draws all 300 nodes
   return true;
 }

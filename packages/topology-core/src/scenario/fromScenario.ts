@@ -6,7 +6,7 @@ import type { ConsumerAction, ConsumerSpec } from '../model/consumer.js';
 import type { PublishProperties } from '../model/publisher.js';
 import type { Scenario, ScenarioAction, ScenarioPublishProperties } from './types.js';
 import type { SimStep, SimulationInput } from '../sim/types.js';
-import { profileFromRecordedOn, simProfileOf, type ScenarioProfile } from './scenarioProfile.js';
+import { profileFromRecordedOn, type ScenarioProfile } from './scenarioProfile.js';
 
 /** the broker runner's default quiet period (README `settle_ms`) */
 export const DEFAULT_SETTLE_MS = 600;
@@ -71,13 +71,11 @@ export interface ScenarioSimOptions {
 }
 
 export function fromScenario(s: Scenario, opts: ScenarioSimOptions = {}): SimulationInput {
-  const { profile, profileOptions } = simProfileOf(opts.profile ?? profileFromRecordedOn(s.recorded_on));
   return {
     topology: s.topology,
     consumers: scenarioConsumers(s),
     steps: scenarioSteps(s),
-    profile,
-    ...(profileOptions !== undefined ? { profileOptions } : {}),
+    profile: opts.profile ?? profileFromRecordedOn(s.recorded_on),
     seed: opts.seed ?? 1,
     startConsumers: s.start_consumers ?? 'before',
     settleMs: s.settle_ms ?? DEFAULT_SETTLE_MS,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { profileFromRecordedOn, simProfileOf } from './scenarioProfile.js';
+import { profileFromRecordedOn } from './scenarioProfile.js';
 import { fromScenario } from './fromScenario.js';
 import type { Scenario } from './types.js';
 
@@ -23,17 +23,13 @@ describe('profileFromRecordedOn', () => {
     expect(profileFromRecordedOn(undefined)).toBe('3.10');
     expect(profileFromRecordedOn('a broker')).toBe('3.10');
   });
-
-  it('4.3 is the 4.x profile with the 4.3 rules', () => {
-    expect(simProfileOf('4.3')).toEqual({ profile: '4.x', profileOptions: { v43: true } });
-    expect(simProfileOf('3.10')).toEqual({ profile: '3.10' });
-  });
 });
 
 describe('fromScenario', () => {
   it('takes the profile from recorded_on unless one is given', () => {
-    expect(fromScenario(scenario({ recorded_on: 'RabbitMQ 4.3.6' }))).toMatchObject({ profile: '4.x', profileOptions: { v43: true } });
-    expect(fromScenario(scenario({ recorded_on: 'RabbitMQ 4.3.6' }), { profile: '3.10' })).not.toHaveProperty('profileOptions');
+    expect(fromScenario(scenario({ recorded_on: 'RabbitMQ 4.3.6' })).profile).toBe('4.3');
+    expect(fromScenario(scenario({ recorded_on: 'RabbitMQ 4.0.5' })).profile).toBe('4.x');
+    expect(fromScenario(scenario({ recorded_on: 'RabbitMQ 4.3.6' }), { profile: '3.10' }).profile).toBe('3.10');
     expect(fromScenario(scenario()).profile).toBe('3.10');
   });
 

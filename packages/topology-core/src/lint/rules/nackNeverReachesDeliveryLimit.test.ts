@@ -11,7 +11,7 @@ import { designToSimulation } from '../../sim/designToSimulation.js';
 const DELAYED_RETRY = { 'x-delayed-retry-type': 'all', 'x-delayed-retry-min': 200 };
 
 interface Opts {
-  readonly profile?: '3.10' | '4.x';
+  readonly profile?: '3.10' | '4.x' | '4.3';
   /** x-delivery-limit; null: none given */
   readonly limit?: number | null;
   /** x-delayed-retry-* (the design is then simulated and linted as 4.3); default true */
@@ -78,6 +78,10 @@ describe('nack-never-reaches-delivery-limit', () => {
       behaviour: { kind: 'worker', failure: { kind: 'always' }, onFailure: [{ when: { kind: 'redelivered', is: false }, then: { kind: 'requeue' } }, { then: { kind: 'reject' } }] },
     };
     expect(findings(design({ consumer }))).toEqual([]);
+  });
+
+  it('a design with the 4.3 profile is linted as 4.3 without any 4.3-only argument', () => {
+    expect(findings(design({ profile: '4.3', delayedRetry: false })).map((f) => f.severity)).toEqual(['error']);
   });
 
   it('4.0-4.2 design: an info about the upgrade; 3.10 and classic queues: nothing', () => {

@@ -4,7 +4,8 @@
  * quorum-queues "When is delivery count incremented?"; ../shared/reference/rabbitmq-4.3.md:
  * `quorum-delivery-limit` is redelivered forever on 4.3.6). A consumer that nacks until the
  * limit dead-letters the message loops forever on 4.3; on 4.0-4.2 it works until an upgrade.
- * A 4.x design is linted as 4.3 when the simulator runs it as 4.3 (usesV43Features).
+ * A design is linted as 4.3 with the 4.3 profile, or a 4.x one that the simulator runs as 4.3
+ * (usesV43Features).
  */
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
 import { PROFILE_4_3 } from '../../sim/profiles.js';
@@ -19,9 +20,9 @@ export const nackNeverReachesDeliveryLimit: LintRule = {
   id: ID,
   title: 'basic.nack requeue never reaches a 4.3 quorum delivery limit',
   check: (ctx) => {
-    if (ctx.profile !== '4.x') return [];
+    if (ctx.profile === '3.10') return [];
     const topology = ctx.design.topology;
-    const on43 = usesV43Features(topology);
+    const on43 = ctx.profile === '4.3' || usesV43Features(topology);
     const out: LintFinding[] = [];
     for (const c of ctx.design.consumers) {
       const q = topology.queues.find((x) => x.name === c.queue);
