@@ -54,6 +54,23 @@ export interface TriedManagement {
   message: string;
 }
 
+/** The broker's nodes as the probe and the plan report them (the server's broker/cluster.ts). */
+export interface ClusterView {
+  clusterName?: string;
+  nodes: Array<{ name: string; running: boolean; version?: string }>;
+  running: number;
+  problems: Array<{ kind: 'node-down' | 'mixed-versions'; message: string; node?: string }>;
+}
+/** Where a queue's replicas are (the server's deploy/queuePlacement.ts). */
+export interface QueuePlacement {
+  type: 'classic' | 'quorum' | 'stream';
+  source: 'actual' | 'expected';
+  replicas: number;
+  members: string[];
+  leader?: string;
+  online?: string[];
+}
+
 export interface Probe {
   url: string;
   product: string;
@@ -65,6 +82,7 @@ export interface Probe {
   exchangeTypes: string[];
   plugins: Record<string, boolean>;
   quorum: boolean;
+  cluster?: ClusterView;
   management: {
     available: boolean;
     baseUrl: string;
@@ -89,6 +107,7 @@ export interface PlanItem {
   differences?: string[];
   plugin?: string;
   alternative?: string;
+  placement?: QueuePlacement;
 }
 export interface Plan {
   vhost: string;
@@ -96,6 +115,7 @@ export interface Plan {
   items: PlanItem[];
   summary: Record<PlanStatus, number>;
   vhostMissing: boolean;
+  cluster?: ClusterView;
 }
 export interface PlanResponse {
   broker: string;

@@ -12,6 +12,7 @@ import {
 } from '../broker/api';
 import { recallBroker, rememberBroker } from '../broker/brokerMemory';
 import { brokerTarget } from '../broker/target';
+import { ClusterNodes, PlacementLine } from './ClusterNodes';
 
 type Busy = null | 'probe' | 'plan' | 'deploy' | 'teardown';
 
@@ -328,6 +329,7 @@ function ProbeView({ p }: { p: Probe }) {
         <span className="font-mono text-[10px] text-slate-400">{maskUrl(p.url)}</span>
       </div>
       {p.clusterName && <div className="text-[10px] text-slate-400">cluster {p.clusterName}</div>}
+      {p.cluster && <ClusterNodes c={p.cluster} />}
       <div>quorum queues: {yes(p.quorum)}</div>
       {Object.entries(p.plugins).map(([k, v]) => (
         <div key={k}>
@@ -449,6 +451,7 @@ function PlanView({ r }: { r: PlanResponse }) {
       <div className="mb-1 text-[10px] text-slate-500">
         vhost {r.target.vhost}, prefix “{r.target.prefix}”{r.plan.vhostMissing ? ' (the vhost will be created)' : ''}
       </div>
+      {r.plan.cluster && r.plan.cluster.problems.length > 0 && <ClusterNodes c={r.plan.cluster} />}
       <ul className="space-y-1">
         {r.plan.items.map((it, i) => (
           <PlanRow key={i} it={it} />
@@ -471,6 +474,7 @@ function PlanRow({ it }: { it: PlanItem }) {
         </span>
       </div>
       {it.message && <div className="mt-0.5 text-[10px] text-slate-400">{it.message}</div>}
+      {it.placement && <PlacementLine p={it.placement} />}
       {it.status === 'conflict' && it.desired && it.actual && (
         <div className="mt-1 grid grid-cols-2 gap-1 font-mono text-[9px]">
           <div>
