@@ -5,7 +5,8 @@ import { workKeptFlows } from './workKeptFlows.js';
 import { deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow } from './brokerFlows.js';
 import { broker43Flow } from './broker43Flows.js';
 import { renameFlow } from './renameFlow.js';
+import { clusterFlow } from './clusterFlows.js';
 
-export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow, broker43Flow];
+export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow, broker43Flow, clusterFlow];
 // the designer's own flows (names start with "designer:")
 flows.push(...workKeptFlows);
