@@ -16,7 +16,7 @@ async function setBrokerUrl(page: Page, value: string): Promise<void> {
 
 /**
  * A cluster deploy: the probe through node 2 shows the node view (three nodes running, one
- * version), the plan shows each quorum queue with 3 expected replicas, the deploy goes through
+ * version) and turns on the linter's cluster rule (the classic dead-letter queue), the plan shows each quorum queue with 3 expected replicas, the deploy goes through
  * node 2, and the plan after it shows each queue's leader.
  */
 export const clusterFlow: Flow = {
@@ -39,6 +39,16 @@ export const clusterFlow: Flow = {
     assert(nodes.every((n) => /rabbit-c[123]@localhost 4\.3\./.test(n)), `names and versions: ${nodes.join(' | ')}`);
     assert((await page.locator('[data-testid=cluster-problem]').count()) === 0, 'no cluster problem');
     await shot('node-view');
+
+    // probed, the linter knows the cluster: the classic dead-letter queue is flagged
+    await page.click('[data-testid=tab-lint]');
+    const found = await waitFor('the cluster lint finding', async () => {
+      const f = page.locator('[data-testid=lint-finding][data-rule=classic-queue-in-cluster]');
+      return (await f.count()) ? f.first().innerText() : undefined;
+    });
+    assert(/jobs\.dead is a classic dead-letter queue on a 3-node cluster/.test(found), `cluster lint: ${found}`);
+    await shot('cluster-lint');
+    await page.click('[data-testid=tab-broker]');
 
     await page.click('[data-testid=broker-plan]');
     await page.waitForSelector('[data-testid=plan-diff]', { timeout: 20_000 });

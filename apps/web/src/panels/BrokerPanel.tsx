@@ -60,7 +60,12 @@ export function BrokerPanel() {
     }
   };
 
-  const doProbe = () => run('probe', async () => setProbe(await api.probe(target())));
+  const doProbe = () =>
+    run('probe', async () => {
+      const p = await api.probe(target());
+      setProbe(p);
+      useApp.getState().setBrokerNodes(p.cluster?.nodes.length);
+    });
   const doPlan = () =>
     run('plan', async () => {
       setApplied(null);
