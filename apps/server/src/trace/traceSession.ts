@@ -73,6 +73,12 @@ export interface TraceSummary {
   readonly publish: TestPublisher['stats'];
   readonly reconnects: number;
   readonly cancelledConsumers: readonly string[];
+  /**
+   * messages a worker processed successfully twice on the same queue: redelivered after its ack
+   * was lost (a consumer's channel closed, a queue's leader moved). Delivery is at-least-once
+   * here: every worker acks after processing, so a duplicate is that, not a loss or a bug.
+   */
+  readonly duplicates: number;
   readonly latencyMs: { readonly n: number; readonly p50: number; readonly p95: number; readonly p99: number };
   readonly error?: string;
 }
@@ -94,6 +100,9 @@ export class TraceSession implements TraceContext {
   private readonly sampler: DepthSampler;
   private readonly startedAt = performance.now();
   private readonly processingAttempts = new Map<string, number>();
+  /** successful processings per message and queue, for `duplicates` */
+  private readonly processedOk = new Map<string, number>();
+  private duplicates = 0;
   /** the events of the messages the prediction covers, for the comparison (bounded) */
   private readonly compared: SimEvent[] = [];
   private comparedTruncated = false;
@@ -186,6 +195,12 @@ export class TraceSession implements TraceContext {
   back = (name: string): string => this.renamer.back(name);
 
   emit(lane: Lane, e: EventInput, opts: { rxAt?: number; start?: CopyStart } = {}): void {
+    if (e.kind === 'processed' && e.ok) {
+      const k = `${e.msgId}\u0000${e.queue}`;
+      const n = (this.processedOk.get(k) ?? 0) + 1;
+      this.processedOk.set(k, n);
+      if (n === 2) this.duplicates += 1;
+    }
     this.accounting.add(lane, e, opts);
   }
 
@@ -329,6 +344,7 @@ export class TraceSession implements TraceContext {
     // the summary is final: drop per-message bookkeeping (the event ring stays for late readers)
     this.accounting.forget();
     this.processingAttempts.clear();
+    this.processedOk.clear();
     for (const w of this.workers) w.release();
     this.log.notice({ level: 'info', code: 'trace-end', message: JSON.stringify(summary), t: this.now() });
     this.log.end();
@@ -374,6 +390,7 @@ export class TraceSession implements TraceContext {
       publish: { ...this.publisher.stats },
       reconnects: this.reconnects,
       cancelledConsumers: this.workers.filter((w) => w.cancelled).map((w) => w.spec.id),
+      duplicates: this.duplicates,
       latencyMs: { n: lat.length, p50: percentile(lat, 50), p95: percentile(lat, 95), p99: percentile(lat, 99) },
       ...(this.error ? { error: this.error } : {}),
     };
