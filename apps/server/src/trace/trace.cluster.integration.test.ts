@@ -4,7 +4,9 @@
  * is stopped and started again. The trace keeps going, and published = acked + parked: nothing
  * lost, nothing left in flight. Duplicates are allowed only as at-least-once redeliveries (a
  * message processed again after a redelivery) and are printed with the counts and the failover
- * pause (the longest gap between two events). Node 2 is always started again.
+ * pause (the longest gap between two events). With the dead-letter queue left classic (on node 2),
+ * the trace reports it unavailable, waits for it, and says how many dead letters the broker dropped
+ * while it was down (RabbitMQ dead-letters at most once). Node 2 is always started again.
  */
 import { describe, expect, it } from 'vitest';
 import { buildTemplate, type Design, type SimEvent } from '@retry-studio/topology-core';
@@ -22,18 +24,22 @@ const mgmt1 = new ManagementClient(parseAmqpUrl(N1.amqpUrl), { baseUrl: N1.manag
 
 /**
  * quorum-delayed-retry (RabbitMQ 4.3: a rejected message waits 50..100 ms in the quorum queue, up to
- * x-delivery-limit) with every queue quorum; every 20th message is poison: returned twice, then
- * dead-lettered and parked. (quorum-delivery-limit's nack no longer counts on 4.3.)
+ * x-delivery-limit) with its dead-letter queue quorum too (or left classic); every `poisonEvery`-th
+ * message is poison: returned twice, then dead-lettered and parked. (quorum-delivery-limit's nack
+ * no longer counts on 4.3.)
  */
-function quorumRetryDesign(name: string): Design {
+function quorumRetryDesign(name: string, deadQueue: 'quorum' | 'classic' = 'quorum', poisonEvery = 20): Design {
   const built = buildTemplate('quorum-delayed-retry', { deliveryLimit: 2, minDelayMs: 50, maxDelayMs: 100 });
   if (!built.ok) throw new Error(JSON.stringify(built.errors));
   const d = built.template.design;
   return {
     ...d,
     name,
-    topology: { ...d.topology, queues: d.topology.queues.map((q) => ({ ...q, arguments: { ...q.arguments, 'x-queue-type': 'quorum' } })) },
-    consumers: d.consumers.map((c) => (c.behaviour.kind === 'worker' ? { ...c, behaviour: { ...c.behaviour, failure: { kind: 'poison' as const, every: 20 } } } : c)),
+    topology: {
+      ...d.topology,
+      queues: d.topology.queues.map((q) => (q.arguments?.['x-queue-type'] === 'quorum' || deadQueue === 'classic' ? q : { ...q, arguments: { ...q.arguments, 'x-queue-type': 'quorum' } })),
+    },
+    consumers: d.consumers.map((c) => (c.behaviour.kind === 'worker' ? { ...c, behaviour: { ...c.behaviour, failure: { kind: 'poison' as const, every: poisonEvery } } } : c)),
   };
 }
 
@@ -114,5 +120,45 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
     expect(summary.duplicates).toBe(duplicates.length);
     // a duplicate is only ever a redelivered message processed again (the design acks after processing: at-least-once)
     for (const id of duplicates) expect(redelivered.has(id)).toBe(true);
+  }, 300_000);
+
+  it('a classic dead-letter queue on the stopped node: reported unavailable, the trace waits for it, then says how many dead letters the broker dropped meanwhile', async () => {
+    const d = quorumRetryDesign('cluster-trace-classic', 'classic', 10);
+    const prefix = uniquePrefix('cltrc');
+    const dep = await live.srv.post('/api/deploy', { design: d, prefix, broker: N2.amqpUrl });
+    expect(dep.status, JSON.stringify(dep.body)).toBe(200);
+    live.onCleanup(() => live.srv.post('/api/teardown', { designName: d.name, prefix, force: true, broker: N2.amqpUrl }));
+    const deadQ = d.topology.queues.find((q) => q.arguments?.['x-queue-type'] !== 'quorum')!.name;
+    expect(await mgmt1.queue('/', prefix + deadQ)).toMatchObject({ type: 'classic', node: N2.node });
+
+    const t = await live.srv.post('/api/trace', { design: d, prefix, messages: 300, ratePerSecond: 100, durationMs: 120_000 });
+    expect(t.status, JSON.stringify(t.body)).toBe(201);
+    const stream = readSse(live.srv.base + t.body.events, { timeoutMs: 200_000 });
+    while ((await live.srv.get(`/api/trace/${t.body.id}`)).body.published < 100) await new Promise((r) => setTimeout(r, 100));
+    await clusterNodeApp(N2, 'stop_app');
+    // the trace samples depths every second: it sees the queue unavailable, not deleted
+    await new Promise((r) => setTimeout(r, 3000));
+    await startNode2();
+    const summary = await live.waitDone(t.body.id, 150_000);
+    const { frames } = await stream;
+    const notices = frames.filter((f) => f.event === 'notice').map((f) => f.data as { code: string; message: string });
+    console.log(
+      `cluster trace, classic ${deadQ} on the stopped node: published ${summary.published}, acked ${summary.acked}, parked ${summary.parked}, in flight ${summary.inFlight}, dropped ${summary.dropped}; ` +
+        `unavailable ${JSON.stringify(summary.unavailable)}, lost while unavailable ${JSON.stringify(summary.lostWhileUnavailable)}; broker depth of ${deadQ} at the end ${JSON.stringify(summary.brokerDepths[deadQ])}; notices: ${notices.filter((n) => n.code !== 'trace-end').map((n) => `${n.code}: ${n.message}`).join(' / ')}`,
+    );
+    expect(summary.state).toBe('complete');
+    expect(notices.map((n) => n.code)).toEqual(expect.arrayContaining(['queue-unavailable', 'queue-available']));
+    expect(notices.find((n) => n.code === 'queue-unavailable')?.message).toMatch(new RegExp(`^queue '${deadQ.replace('.', '\\.')}' is unavailable \\(.*(process is stopped by supervisor|is down or inaccessible)\\): the \\d+ message\\(s\\) the trace saw routed into it are accounted once it is back`));
+    expect(summary.unavailable[deadQ]).toEqual({ fromMs: expect.any(Number), untilMs: expect.any(Number) });
+    expect(summary.dropped).toBe(0);
+    expect(summary.unaccounted).toEqual([]);
+    expect(summary.inFlight).toBe(0);
+    expect(summary.acked + summary.parked).toBe(300);
+    // what the broker holds in the classic queue, back with its node; dead letters routed to it
+    // while it was down were dropped by the broker (at-most-once dead-lettering): the trace says how many
+    const held = summary.brokerDepths[deadQ].ready;
+    expect(held).toBeGreaterThan(0);
+    expect(held + (summary.lostWhileUnavailable[deadQ] ?? 0)).toBe(summary.parked);
+    if (held < summary.parked) expect(notices.map((n) => n.code)).toContain('lost-while-unavailable');
   }, 300_000);
 });

@@ -79,6 +79,14 @@ export interface TraceSummary {
    * here: every worker acks after processing, so a duplicate is that, not a loss or a bug.
    */
   readonly duplicates: number;
+  /** queues that could not be reached during the trace (their node was down), with when (ms, as first and last sampled) */
+  readonly unavailable: Readonly<Record<string, { readonly fromMs: number; readonly untilMs?: number }>>;
+  /**
+   * per queue that was unavailable, messages the trace saw routed into it that the broker does not
+   * hold: dead letters routed to it while its node was down are dropped by RabbitMQ (dead-lettering
+   * is at-most-once), which the trace cannot see message by message
+   */
+  readonly lostWhileUnavailable: Readonly<Record<string, number>>;
   readonly latencyMs: { readonly n: number; readonly p50: number; readonly p95: number; readonly p99: number };
   readonly error?: string;
 }
@@ -103,6 +111,7 @@ export class TraceSession implements TraceContext {
   /** successful processings per message and queue, for `duplicates` */
   private readonly processedOk = new Map<string, number>();
   private duplicates = 0;
+  private readonly unavailable = new Map<string, { fromMs: number; untilMs?: number }>();
   /** the events of the messages the prediction covers, for the comparison (bounded) */
   private readonly compared: SimEvent[] = [];
   private comparedTruncated = false;
@@ -179,6 +188,7 @@ export class TraceSession implements TraceContext {
         },
         unacked: (q) => this.workers.filter((w) => w.spec.queue === q).reduce((n, w) => n + w.inProgress, 0),
         onMissing: (q) => this.queueGone(q, `queue '${this.back(q)}' was deleted`),
+        onAvailability: (q, down) => (down === undefined ? this.queueReachable(q) : this.queueUnavailable(q, down)),
         onFailure: (message, first) => {
           if (first) this.log.notice({ level: 'warn', code: 'depth-sample-failed', message, t: this.now() });
         },
@@ -218,6 +228,21 @@ export class TraceSession implements TraceContext {
   // ------------------------------------------------------------ topology changes
 
   /** A queue of the deployment is gone: its messages with it; the trace ends with the reason. */
+  /** A queue whose node is down: its messages are not counted dropped, the trace waits for it (blocker) and goes on. */
+  private queueUnavailable(realQueue: string, message: string): void {
+    const q = this.back(realQueue);
+    this.unavailable.set(q, { fromMs: this.now() });
+    const n = this.accounting.messagesIn(q).reduce((s, m) => s + m.copies, 0);
+    this.log.notice({ level: 'warn', code: 'queue-unavailable', message: `queue '${q}' is unavailable (${message}): the ${n} message(s) the trace saw routed into it are accounted once it is back (what it held stays on disk; dead letters routed to it meanwhile are dropped by the broker)`, t: this.now() });
+  }
+
+  private queueReachable(realQueue: string): void {
+    const o = this.unavailable.get(this.back(realQueue));
+    if (!o) return;
+    o.untilMs = this.now();
+    this.log.notice({ level: 'info', code: 'queue-available', message: `queue '${this.back(realQueue)}' is available again after ${Math.round(o.untilMs - o.fromMs)} ms`, t: this.now() });
+  }
+
   private queueGone(realQueue: string, why: string): void {
     if (this.stopping) return;
     for (const { msgId, copies } of this.accounting.messagesIn(this.back(realQueue)))
@@ -272,6 +297,8 @@ export class TraceSession implements TraceContext {
   /** what keeps the trace from settling, if anything */
   private blocker(): string | undefined {
     if (this.publishing) return 'publishing';
+    // its messages are accounted only once it is back (or the duration ends with them unaccounted)
+    for (const [q, o] of this.unavailable) if (o.untilMs === undefined) return `queue '${q}' is unavailable (its node is down)`;
     const busy = this.workers.find((w) => w.inProgress > 0);
     if (busy) return `consumer '${busy.spec.id}' is processing ${busy.inProgress} message(s)`;
     for (const id of this.accounting.published) {
@@ -315,6 +342,9 @@ export class TraceSession implements TraceContext {
           // and the observation has caught up (its copies may lag behind the workers)
           const backlog = await this.observer!.backlog(this.conn).catch(() => 1);
           if (backlog > 0) continue;
+          // a fresh look at the queues: one whose node went down since the last sample holds messages not yet accounted
+          await this.sampler.sample(true);
+          if (this.blocker() !== undefined) continue;
           await this.stop('complete');
           break;
         }
@@ -341,6 +371,8 @@ export class TraceSession implements TraceContext {
     this.state = state;
     const summary = this.summary();
     this.final = summary;
+    for (const [q, n] of Object.entries(summary.lostWhileUnavailable))
+      this.log.notice({ level: 'warn', code: 'lost-while-unavailable', message: `queue '${q}' holds ${n} message(s) fewer than the trace routed into it: dead letters routed to it while its node was down were dropped by the broker (dead-lettering is at-most-once; a quorum queue or dead-letter-strategy at-least-once keeps them)`, t: this.now() });
     // the summary is final: drop per-message bookkeeping (the event ring stays for late readers)
     this.accounting.forget();
     this.processingAttempts.clear();
@@ -365,6 +397,13 @@ export class TraceSession implements TraceContext {
     const b = this.accounting.balance(this.live);
     const brokerDepths: Record<string, { ready: number; unacked: number }> = {};
     for (const [q, d] of this.sampler.depths) brokerDepths[this.back(q)] = d;
+    const resting = Object.fromEntries(this.accounting.resting());
+    const lostWhileUnavailable: Record<string, number> = {};
+    for (const q of this.unavailable.keys()) {
+      const held = brokerDepths[q];
+      const lost = held ? (resting[q] ?? 0) - held.ready - held.unacked : 0;
+      if (lost > 0) lostWhileUnavailable[q] = lost;
+    }
     const ttlWaits: Record<string, { n: number; avgMs: number; maxMs: number }> = {};
     for (const [q, w] of this.accounting.ttlWaits) ttlWaits[q] = { n: w.n, avgMs: Math.round(w.totalMs / w.n), maxMs: Math.round(w.maxMs) };
     const lat = this.log.latencies;
@@ -381,7 +420,7 @@ export class TraceSession implements TraceContext {
       unaccounted: b.unaccounted,
       ...(this.endedWaitingFor ? { endedWaitingFor: this.endedWaitingFor } : {}),
       ...(this.endReason ? { endReason: this.endReason } : {}),
-      resting: Object.fromEntries(this.accounting.resting()),
+      resting,
       brokerDepths,
       ttlWaits,
       events: this.log.total,
@@ -391,6 +430,8 @@ export class TraceSession implements TraceContext {
       reconnects: this.reconnects,
       cancelledConsumers: this.workers.filter((w) => w.cancelled).map((w) => w.spec.id),
       duplicates: this.duplicates,
+      lostWhileUnavailable,
+      unavailable: Object.fromEntries([...this.unavailable].map(([q, o]) => [q, { ...o }])),
       latencyMs: { n: lat.length, p50: percentile(lat, 50), p95: percentile(lat, 95), p99: percentile(lat, 99) },
       ...(this.error ? { error: this.error } : {}),
     };

@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildTemplate, writeDesignJson } from '@retry-studio/topology-core';
+import { runCli } from '../main.js';
+import type { CliIo } from './context.js';
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'retry-cli-lint-'));
+  const r = buildTemplate('quorum-delivery-limit');
+  if (!r.ok) throw new Error('template');
+  await writeFile(path.join(dir, 'd.json'), writeDesignJson(r.template.design));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CliIo = { out: (s) => void (out += s), err: (s) => void (err += s), cwd: dir };
+  return { code: await runCli(argv, io), out, err };
+}
+
+describe('pnpm cli lint --nodes', () => {
+  it('flags the classic dead-letter queue only for a cluster', async () => {
+    expect((await cli('lint', 'd.json')).out).not.toContain('classic-queue-in-cluster');
+    const r = await cli('lint', 'd.json', '--nodes', '3');
+    expect(r.out).toMatch(/warning classic-queue-in-cluster: jobs\.dead is a classic dead-letter queue on a 3-node cluster/);
+  });
+  it('refuses a count that is not a node count', async () => {
+    const r = await cli('lint', 'd.json', '--nodes', 'three');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("--nodes must be a whole number of nodes >= 1, got 'three'");
+  });
+});
