@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildTemplate, type Design, type SimEvent } from '@retry-studio/topology-core';
 import { ManagementClient, parseAmqpUrl } from '../broker/index.js';
-import { readSse, uniquePrefix } from '../http/testing.js';
+import { bindQ, design, readSse, uniquePrefix } from '../http/testing.js';
 import { simEvents, useLiveServer } from '../testing/liveServer.js';
 import { TEST_CLUSTER } from '../testing/testBrokers.js';
 import { clusterNodeApp, ensureTestCluster } from '../testing/testCluster.js';
@@ -160,5 +160,44 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
     expect(held).toBeGreaterThan(0);
     expect(held + (summary.lostWhileUnavailable[deadQ] ?? 0)).toBe(summary.parked);
     if (held < summary.parked) expect(notices.map((n) => n.code)).toContain('lost-while-unavailable');
+  }, 300_000);
+
+  it('a consumed classic queue on the stopped node: its consumer is cancelled, the queue reported unavailable, consumed again once back; every message acked', async () => {
+    const d = design({
+      name: 'cluster-trace-classic-work',
+      exchanges: [{ name: 'work', type: 'direct' }],
+      queues: [{ name: 'work.q' }],
+      bindings: [bindQ('work', 'work.q', 'job')],
+      consumers: [{ id: 'worker', queue: 'work.q', prefetch: 1, behaviour: { kind: 'worker', processingMs: 20, failure: { kind: 'never' }, onFailure: [] } }],
+      publishers: [{ id: 'p', exchange: 'work', routingKey: 'job', bodyPrefix: 'm' }],
+    });
+    const prefix = uniquePrefix('cltrw');
+    const dep = await live.srv.post('/api/deploy', { design: d, prefix, broker: N2.amqpUrl });
+    expect(dep.status, JSON.stringify(dep.body)).toBe(200);
+    live.onCleanup(() => live.srv.post('/api/teardown', { designName: d.name, prefix, force: true, broker: N2.amqpUrl }));
+    expect(await mgmt1.queue('/', `${prefix}work.q`)).toMatchObject({ type: 'classic', node: N2.node });
+
+    const t = await live.srv.post('/api/trace', { design: d, prefix, messages: 200, durationMs: 120_000 });
+    expect(t.status, JSON.stringify(t.body)).toBe(201);
+    const stream = readSse(live.srv.base + t.body.events, { timeoutMs: 200_000 });
+    // every message published (and persisted) before the node stops, most still waiting in the queue
+    while ((await live.srv.get(`/api/trace/${t.body.id}`)).body.confirmed < 200) await new Promise((r) => setTimeout(r, 50));
+    await clusterNodeApp(N2, 'stop_app');
+    await new Promise((r) => setTimeout(r, 3000));
+    await startNode2();
+    const summary = await live.waitDone(t.body.id, 150_000);
+    const { frames } = await stream;
+    const notices = frames.filter((f) => f.event === 'notice').map((f) => f.data as { code: string; message: string });
+    console.log(
+      `cluster trace, consumed classic work.q on the stopped node: published ${summary.published}, acked ${summary.acked}, in flight ${summary.inFlight}, dropped ${summary.dropped}, duplicates ${summary.duplicates}; ` +
+        `unavailable ${JSON.stringify(summary.unavailable)}; notices: ${notices.filter((n) => n.code !== 'trace-end').map((n) => `${n.code}: ${n.message}`).join(' / ')}`,
+    );
+    expect(summary.state).toBe('complete');
+    expect(notices.map((n) => n.code)).toEqual(expect.arrayContaining(['consumer-cancelled', 'queue-unavailable', 'queue-available', 'consumer-resumed']));
+    expect(notices.find((n) => n.code === 'consumer-cancelled')?.message).toMatch(/^consumer 'worker' was cancelled by the broker: queue 'work\.q' is unavailable/);
+    expect(summary.cancelledConsumers).toEqual([]);
+    expect(summary.dropped).toBe(0);
+    expect(summary.unaccounted).toEqual([]);
+    expect(summary.acked).toBe(200);
   }, 300_000);
 });

@@ -163,7 +163,7 @@ export class TraceSession implements TraceContext {
     });
     this.workers = this.real.consumers.map((c) => {
       const w = new TraceWorker(c, this);
-      w.onCancelled = (cancelled) => this.queueGone(cancelled.spec.queue, `consumer '${cancelled.spec.id}' was cancelled: queue '${cancelled.designQueue}' was deleted`);
+      w.onCancelled = (cancelled) => void this.consumerCancelled(cancelled);
       return w;
     });
     this.publisher = new TestPublisher(conn, {
@@ -228,9 +228,20 @@ export class TraceSession implements TraceContext {
   // ------------------------------------------------------------ topology changes
 
   /** A queue of the deployment is gone: its messages with it; the trace ends with the reason. */
+  /** A cancelled consumer: its queue deleted (the topology changed), or still declared with its node down (wait for it). */
+  private async consumerCancelled(w: TraceWorker): Promise<void> {
+    const q = await this.mgmt.queue(this.target.vhost, w.spec.queue).catch(() => undefined);
+    const down = q && typeof q.state === 'string' && q.state !== 'running' ? `state '${q.state}' on ${q.node ?? 'its node'}` : undefined;
+    const why = down ? `queue '${w.designQueue}' is unavailable (${down})` : `queue '${w.designQueue}' was deleted`;
+    this.log.notice({ level: 'warn', code: 'consumer-cancelled', message: `consumer '${w.spec.id}' was cancelled by the broker: ${why}`, t: this.now() });
+    if (down) this.queueUnavailable(w.spec.queue, down);
+    else this.queueGone(w.spec.queue, `consumer '${w.spec.id}' was cancelled: ${why}`);
+  }
+
   /** A queue whose node is down: its messages are not counted dropped, the trace waits for it (blocker) and goes on. */
   private queueUnavailable(realQueue: string, message: string): void {
     const q = this.back(realQueue);
+    if (this.unavailable.get(q)?.untilMs === undefined && this.unavailable.has(q)) return; // already said
     this.unavailable.set(q, { fromMs: this.now() });
     const n = this.accounting.messagesIn(q).reduce((s, m) => s + m.copies, 0);
     this.log.notice({ level: 'warn', code: 'queue-unavailable', message: `queue '${q}' is unavailable (${message}): the ${n} message(s) the trace saw routed into it are accounted once it is back (what it held stays on disk; dead letters routed to it meanwhile are dropped by the broker)`, t: this.now() });
@@ -239,6 +250,7 @@ export class TraceSession implements TraceContext {
   private queueReachable(realQueue: string): void {
     const o = this.unavailable.get(this.back(realQueue));
     if (!o) return;
+    for (const w of this.workers) if (w.spec.queue === realQueue && w.cancelled) void w.resume(this.conn).catch(() => undefined);
     o.untilMs = this.now();
     this.log.notice({ level: 'info', code: 'queue-available', message: `queue '${this.back(realQueue)}' is available again after ${Math.round(o.untilMs - o.fromMs)} ms`, t: this.now() });
   }
