@@ -55,14 +55,38 @@ function longestGap(events: readonly SimEvent[], from = 0, to = Infinity): { ms:
   return best;
 }
 
+/** Deploys `d` through node 2 (so node 2 holds its queues), torn down after the file. */
+async function deployThroughNode2(d: Design, prefix: string): Promise<void> {
+  const dep = await live.srv.post('/api/deploy', { design: d, prefix, broker: N2.amqpUrl });
+  expect(dep.status, JSON.stringify(dep.body)).toBe(200);
+  live.onCleanup(() => live.srv.post('/api/teardown', { designName: d.name, prefix, force: true, broker: N2.amqpUrl }));
+}
+
+/**
+ * Traces `body` on node 1 (reading the stream live), stops node 2 once `stopWhen` holds for the
+ * trace's figures, starts it again 3 s later, and returns the final summary and the notices.
+ */
+async function traceThroughNode2Stop(body: Record<string, unknown>, stopWhen: (s: { published: number; confirmed: number }) => boolean) {
+  const t = await live.srv.post('/api/trace', body);
+  expect(t.status, JSON.stringify(t.body)).toBe(201);
+  const stream = readSse(live.srv.base + t.body.events, { timeoutMs: 200_000 });
+  while (!stopWhen((await live.srv.get(`/api/trace/${t.body.id}`)).body)) await new Promise((r) => setTimeout(r, 50));
+  await clusterNodeApp(N2, 'stop_app');
+  // the trace samples depths every second: it sees the queue unavailable, not deleted
+  await new Promise((r) => setTimeout(r, 3000));
+  await startNode2();
+  const summary = await live.waitDone(t.body.id, 150_000);
+  const { frames } = await stream;
+  const notices = frames.filter((f) => f.event === 'notice').map((f) => f.data as { code: string; message: string });
+  return { summary, notices, said: notices.filter((n) => n.code !== 'trace-end').map((n) => `${n.code}: ${n.message}`).join(' / ') };
+}
+
 describe('a live trace through the loss of a quorum leader (three-node cluster)', () => {
   it(`${MESSAGES} messages: node 2 stopped mid-trace and started again; published = acked + parked, nothing lost`, async () => {
     const d = quorumRetryDesign('cluster-trace');
     const prefix = uniquePrefix('cltr');
     // declared through node 2, so node 2 leads every queue (queue-leader-locator client-local)
-    const dep = await live.srv.post('/api/deploy', { design: d, prefix, broker: N2.amqpUrl });
-    expect(dep.status, JSON.stringify(dep.body)).toBe(200);
-    live.onCleanup(() => live.srv.post('/api/teardown', { designName: d.name, prefix, force: true, broker: N2.amqpUrl }));
+    await deployThroughNode2(d, prefix);
     const work = d.consumers[0]!.queue;
     expect((await mgmt1.queue('/', prefix + work))?.leader).toBe(N2.node);
 
@@ -116,6 +140,9 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
     expect(summary.dropped).toBe(0);
     expect(summary.acked + summary.parked).toBe(MESSAGES);
     expect(summary.parked).toBe(MESSAGES / 20);
+    // and the broker holds every parked message in the (quorum) dead-letter queue
+    const deadQ = d.topology.queues.find((q) => q.name !== work)!.name;
+    expect(summary.brokerDepths[deadQ]).toEqual({ ready: summary.parked, unacked: 0 });
     // the trace reports the at-least-once duplicates itself: the same count as the events show
     expect(summary.duplicates).toBe(duplicates.length);
     // a duplicate is only ever a redelivered message processed again (the design acks after processing: at-least-once)
@@ -125,26 +152,14 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
   it('a classic dead-letter queue on the stopped node: reported unavailable, the trace waits for it, then says how many dead letters the broker dropped meanwhile', async () => {
     const d = quorumRetryDesign('cluster-trace-classic', 'classic', 10);
     const prefix = uniquePrefix('cltrc');
-    const dep = await live.srv.post('/api/deploy', { design: d, prefix, broker: N2.amqpUrl });
-    expect(dep.status, JSON.stringify(dep.body)).toBe(200);
-    live.onCleanup(() => live.srv.post('/api/teardown', { designName: d.name, prefix, force: true, broker: N2.amqpUrl }));
+    await deployThroughNode2(d, prefix);
     const deadQ = d.topology.queues.find((q) => q.arguments?.['x-queue-type'] !== 'quorum')!.name;
     expect(await mgmt1.queue('/', prefix + deadQ)).toMatchObject({ type: 'classic', node: N2.node });
 
-    const t = await live.srv.post('/api/trace', { design: d, prefix, messages: 300, ratePerSecond: 100, durationMs: 120_000 });
-    expect(t.status, JSON.stringify(t.body)).toBe(201);
-    const stream = readSse(live.srv.base + t.body.events, { timeoutMs: 200_000 });
-    while ((await live.srv.get(`/api/trace/${t.body.id}`)).body.published < 100) await new Promise((r) => setTimeout(r, 100));
-    await clusterNodeApp(N2, 'stop_app');
-    // the trace samples depths every second: it sees the queue unavailable, not deleted
-    await new Promise((r) => setTimeout(r, 3000));
-    await startNode2();
-    const summary = await live.waitDone(t.body.id, 150_000);
-    const { frames } = await stream;
-    const notices = frames.filter((f) => f.event === 'notice').map((f) => f.data as { code: string; message: string });
+    const { summary, notices, said } = await traceThroughNode2Stop({ design: d, prefix, messages: 300, ratePerSecond: 100, durationMs: 120_000 }, (s) => s.published >= 100);
     console.log(
       `cluster trace, classic ${deadQ} on the stopped node: published ${summary.published}, acked ${summary.acked}, parked ${summary.parked}, in flight ${summary.inFlight}, dropped ${summary.dropped}; ` +
-        `unavailable ${JSON.stringify(summary.unavailable)}, lost while unavailable ${JSON.stringify(summary.lostWhileUnavailable)}; broker depth of ${deadQ} at the end ${JSON.stringify(summary.brokerDepths[deadQ])}; notices: ${notices.filter((n) => n.code !== 'trace-end').map((n) => `${n.code}: ${n.message}`).join(' / ')}`,
+        `unavailable ${JSON.stringify(summary.unavailable)}, lost while unavailable ${JSON.stringify(summary.lostWhileUnavailable)}; broker depth of ${deadQ} at the end ${JSON.stringify(summary.brokerDepths[deadQ])}; notices: ${said}`,
     );
     expect(summary.state).toBe('complete');
     expect(notices.map((n) => n.code)).toEqual(expect.arrayContaining(['queue-unavailable', 'queue-available']));
@@ -172,25 +187,14 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
       publishers: [{ id: 'p', exchange: 'work', routingKey: 'job', bodyPrefix: 'm' }],
     });
     const prefix = uniquePrefix('cltrw');
-    const dep = await live.srv.post('/api/deploy', { design: d, prefix, broker: N2.amqpUrl });
-    expect(dep.status, JSON.stringify(dep.body)).toBe(200);
-    live.onCleanup(() => live.srv.post('/api/teardown', { designName: d.name, prefix, force: true, broker: N2.amqpUrl }));
+    await deployThroughNode2(d, prefix);
     expect(await mgmt1.queue('/', `${prefix}work.q`)).toMatchObject({ type: 'classic', node: N2.node });
 
-    const t = await live.srv.post('/api/trace', { design: d, prefix, messages: 200, durationMs: 120_000 });
-    expect(t.status, JSON.stringify(t.body)).toBe(201);
-    const stream = readSse(live.srv.base + t.body.events, { timeoutMs: 200_000 });
     // every message published (and persisted) before the node stops, most still waiting in the queue
-    while ((await live.srv.get(`/api/trace/${t.body.id}`)).body.confirmed < 200) await new Promise((r) => setTimeout(r, 50));
-    await clusterNodeApp(N2, 'stop_app');
-    await new Promise((r) => setTimeout(r, 3000));
-    await startNode2();
-    const summary = await live.waitDone(t.body.id, 150_000);
-    const { frames } = await stream;
-    const notices = frames.filter((f) => f.event === 'notice').map((f) => f.data as { code: string; message: string });
+    const { summary, notices, said } = await traceThroughNode2Stop({ design: d, prefix, messages: 200, durationMs: 120_000 }, (s) => s.confirmed >= 200);
     console.log(
       `cluster trace, consumed classic work.q on the stopped node: published ${summary.published}, acked ${summary.acked}, in flight ${summary.inFlight}, dropped ${summary.dropped}, duplicates ${summary.duplicates}; ` +
-        `unavailable ${JSON.stringify(summary.unavailable)}; notices: ${notices.filter((n) => n.code !== 'trace-end').map((n) => `${n.code}: ${n.message}`).join(' / ')}`,
+        `unavailable ${JSON.stringify(summary.unavailable)}; notices: ${said}`,
     );
     expect(summary.state).toBe('complete');
     expect(notices.map((n) => n.code)).toEqual(expect.arrayContaining(['consumer-cancelled', 'queue-unavailable', 'queue-available', 'consumer-resumed']));

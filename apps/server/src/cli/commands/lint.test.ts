@@ -3,8 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildTemplate, writeDesignJson } from '@retry-studio/topology-core';
-import { runCli } from '../main.js';
-import type { CliIo } from './context.js';
+import { runCliCaptured } from '../cliHarness.js';
 
 let dir = '';
 beforeAll(async () => {
@@ -17,12 +16,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = { out: (s) => void (out += s), err: (s) => void (err += s), cwd: dir };
-  return { code: await runCli(argv, io), out, err };
-}
+const cli = (...argv: string[]) => runCliCaptured(dir, argv);
 
 describe('pnpm cli lint --nodes', () => {
   it('flags the classic dead-letter queue only for a cluster', async () => {
