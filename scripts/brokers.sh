@@ -183,9 +183,14 @@ configure_cluster() {
 cluster_size() { # members the management API of node 1 reports as running
   curl -fs -m 3 -u guest:guest http://127.0.0.1:15674/api/nodes 2>/dev/null | grep -o '"running":true' | wc -l || true
 }
+CLUSTER_NAME=retry-studio-cluster
+name_cluster() { # every node reports the same cluster_name (else each reports its own node name)
+  curl -fs -m 3 -u guest:guest http://127.0.0.1:15674/api/overview 2>/dev/null | grep -q "\"cluster_name\":\"$CLUSTER_NAME\"" ||
+    cctl 1 set_cluster_name "$CLUSTER_NAME" >/dev/null || die "step 'set_cluster_name $CLUSTER_NAME' failed"
+}
 upcluster() {
   local t0 i; t0=$(date +%s)
-  if [ "$(cluster_size)" = 3 ]; then log "cluster: 3 nodes already running (amqp 5674-5676)"; return 0; fi
+  if [ "$(cluster_size)" = 3 ]; then name_cluster; log "cluster: 3 nodes already running (amqp 5674-5676)"; return 0; fi
   [ -x "$CHROOT/usr/sbin/rabbitmq-server" ] || { [ -d "$CHROOT/usr" ] || create_chroot; install_rabbit43; }
   mount_chroot; configure_cluster
   for i in "${CLUSTER_NODES[@]}"; do
@@ -204,6 +209,7 @@ upcluster() {
     fi
   done
   wait_for "the cluster's management API on 15674" 90 bash -c "[ \"\$(curl -fs -m 3 -u guest:guest http://127.0.0.1:15674/api/nodes | grep -o '\"running\":true' | wc -l)\" = 3 ]"
+  name_cluster
   log "cluster: 3 nodes running (amqp 5674-5676, management 15674-15676) in $(( $(date +%s) - t0 ))s"
 }
 downcluster() {

@@ -8,3 +8,4 @@ export * from './amqpValues.js';
 export * from './brokerIdentity.js';
 export * from './managementUrl.js';
 export * from './resolveManagement.js';
+export * from './cluster.js';

@@ -54,7 +54,21 @@ export interface MgmtQueue {
   readonly messages_ready?: number;
   readonly messages_unacknowledged?: number;
   readonly consumers?: number;
+  /** the node a classic queue lives on; a quorum queue's leader */
+  readonly node?: string;
+  /** quorum queues and streams: the replicas, the leader and the replicas now reachable */
+  readonly members?: readonly string[];
+  readonly leader?: string;
+  readonly online?: readonly string[];
   readonly [k: string]: unknown;
+}
+
+/** One node as GET /api/nodes lists it (applications only while it runs). */
+export interface MgmtNode {
+  readonly name: string;
+  readonly running: boolean;
+  readonly type?: string;
+  readonly applications?: readonly { readonly name: string; readonly version: string }[];
 }
 
 export interface MgmtBinding {
@@ -193,6 +207,11 @@ export class ManagementClient {
     } catch {
       return false;
     }
+  }
+
+  /** The cluster's nodes (a single broker is a one-node cluster). */
+  async nodes(): Promise<MgmtNode[]> {
+    return (await this.request<MgmtNode[]>('GET', '/api/nodes')) ?? [];
   }
 
   async listVhosts(): Promise<{ name: string }[]> {

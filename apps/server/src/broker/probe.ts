@@ -11,6 +11,7 @@ import { PLUGIN_EXCHANGE_TYPES, profileForVersion, type BrokerProfileId } from '
 import { redactUrl, type AmqpUrl } from './amqpUrl.js';
 import { openConnection, withThrowawayChannel } from './connection.js';
 import { identityFromServerProperties } from './brokerIdentity.js';
+import { readCluster, type ClusterView } from './cluster.js';
 import { resolveManagement, type ManagementResolution, type ManagementSource, type TriedCandidate } from './resolveManagement.js';
 
 export interface BrokerProbe {
@@ -27,6 +28,8 @@ export interface BrokerProbe {
   readonly exchangeTypesSource: 'management' | 'declare';
   readonly plugins: { readonly [type: string]: boolean };
   readonly quorum: boolean;
+  /** the cluster's nodes, versions and problems (from the management API; a single broker is one node) */
+  readonly cluster?: ClusterView;
   readonly management: {
     readonly available: boolean;
     /** the verified API (or, when none was, the first one tried) */
@@ -103,11 +106,13 @@ export async function probeBrokerWithManagement(url: AmqpUrl, options: ProbeOpti
   let exchangeTypes: string[];
   let exchangeTypesSource: BrokerProbe['exchangeTypesSource'];
   let management: BrokerProbe['management'];
+  let cluster: ClusterView | undefined;
   const base = { source: resolution.source, tried: resolution.tried, ms: Math.round(resolution.ms) };
   if (resolution.kind === 'verified') {
     const ov = resolution.overview;
     exchangeTypes = ov.exchange_types.filter((t) => t.enabled !== false).map((t) => t.name);
     exchangeTypesSource = 'management';
+    cluster = await readCluster(resolution.client, ov.cluster_name);
     management = { available: true, baseUrl: resolution.client.baseUrl, ...base, ...(ov.management_version ? { version: ov.management_version } : {}), ...(resolution.broker.node ? { node: resolution.broker.node } : {}) };
   } else {
     management = { available: false, baseUrl: resolution.tried[0]?.baseUrl ?? '', ...base, error: resolution.message };
@@ -132,6 +137,7 @@ export async function probeBrokerWithManagement(url: AmqpUrl, options: ProbeOpti
     exchangeTypesSource,
     plugins,
     quorum,
+    ...(cluster ? { cluster } : {}),
     management,
   };
   return { probe, resolution };

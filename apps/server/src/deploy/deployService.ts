@@ -10,6 +10,7 @@ import { Renamer, renameDesign, resolveTarget, type DeployTarget } from './deplo
 import { Manifest, type DeploymentRecord } from './manifest.js';
 import { diffTopology, readBrokerState, type DeployPlan } from './planDeploy.js';
 import { teardown, type TeardownResult } from './teardown.js';
+import { ClusterNotReadyError } from './clusterNotReady.js';
 
 export interface TargetRequest {
   readonly prefix?: string;
@@ -37,6 +38,8 @@ export class DeployService {
 
   async deploy(design: Design, url: AmqpUrl, target: DeployTarget, managementUrl?: string): Promise<{ plan: DeployPlan; result: ApplyResult; deployment: string }> {
     const { plan } = await this.plan(design, url, target, managementUrl);
+    // refused before anything is declared: a half-replicated or mixed-version deploy is worse than none
+    if (plan.cluster?.problems.length) throw new ClusterNotReadyError(plan.cluster.problems);
     const mgmt = await this.brokers.management(url, managementUrl);
     const record = this.manifest.open(redactUrl({ ...url, vhost: '/' }), target.vhost, target.prefix, design.name);
     if (plan.vhostMissing) {

@@ -26,6 +26,8 @@ import {
   type Topology,
 } from '@retry-studio/topology-core';
 import type { ManagementClient, MgmtBinding, MgmtExchange, MgmtPolicy, MgmtQueue } from '../broker/management.js';
+import { readCluster, type ClusterView } from '../broker/cluster.js';
+import { actualPlacement, expectedPlacement, type QueuePlacement } from './queuePlacement.js';
 
 /** `update` and `remove` are for policies only: they change in place, queues and messages stay. */
 export type PlanStatus = 'create' | 'update' | 'remove' | 'unchanged' | 'conflict' | 'unsupported';
@@ -70,6 +72,8 @@ export type PlanItem =
       readonly differences?: readonly string[];
       /** what the queue will run with here: its arguments, the design's policies and the broker's operator policies */
       readonly effective: EffectiveSettings;
+      /** type, replicas and leader in the cluster (when the broker's nodes are known) */
+      readonly placement?: QueuePlacement;
     })
   | (PlanItemBase & { readonly kind: 'binding'; readonly binding: BindingDef; readonly designBinding: BindingDef })
   | (PlanItemBase & {
@@ -88,6 +92,8 @@ export interface DeployPlan {
   readonly summary: Readonly<Record<PlanStatus, number>>;
   /** the vhost does not exist yet (deploy creates it) */
   readonly vhostMissing: boolean;
+  /** the broker's nodes and what makes deploying now unsafe (a node down, mixed versions) */
+  readonly cluster?: ClusterView;
 }
 
 export const PLUGIN_FOR_TYPE: Readonly<Record<string, { plugin: string; alternative: string }>> = {
@@ -113,6 +119,9 @@ export interface BrokerState {
   readonly vhostExists: boolean;
   /** the broker line, for the few settings that combine differently on 4.x */
   readonly profile?: BrokerProfileId;
+  readonly cluster?: ClusterView;
+  /** the node the management API (so the deploy's connection) is on */
+  readonly node?: string;
 }
 
 /** '4.x' from RabbitMQ 4.0 on (delivery-limit -1 rules), else '3.10'. */
@@ -128,8 +137,10 @@ export async function readBrokerState(mgmt: ManagementClient, vhost: string): Pr
   const [overview, vhosts] = await Promise.all([mgmt.overview(), mgmt.listVhosts()]);
   const exchangeTypes = overview.exchange_types.map((t) => t.name);
   const profile = profileOfVersion(overview.rabbitmq_version);
+  const cluster = await readCluster(mgmt, overview.cluster_name);
+  const where = { cluster, ...(overview.node ? { node: overview.node } : {}) };
   if (!vhosts.some((v) => v.name === vhost)) {
-    return { exchangeTypes, exchanges: new Map(), queues: new Map(), bindings: [], policies: new Map(), operatorPolicies: [], vhostExists: false, profile };
+    return { exchangeTypes, exchanges: new Map(), queues: new Map(), bindings: [], policies: new Map(), operatorPolicies: [], vhostExists: false, profile, ...where };
   }
   const [exchanges, queues, bindings, policies, operatorPolicies] = await Promise.all([
     mgmt.listExchanges(vhost),
@@ -148,6 +159,7 @@ export async function readBrokerState(mgmt: ManagementClient, vhost: string): Pr
     operatorPolicies: operatorPolicies.map(policyFromBroker),
     vhostExists: true,
     profile,
+    ...where,
   };
 }
 
@@ -232,7 +244,11 @@ export function diffTopology(
     const desired = queueShape(q);
     const effective = queueEffectiveSettings(q, policySet, state.profile ? { profile: state.profile } : {});
     const existing = state.queues.get(q.name);
-    if (!existing) return void items.push({ kind: 'queue', status: 'create', designName, name: q.name, desired, effective });
+    if (!existing) {
+      const placement = state.cluster ? expectedPlacement(desired.arguments, state.cluster, state.node) : undefined;
+      return void items.push({ kind: 'queue', status: 'create', designName, name: q.name, desired, effective, ...(placement ? { placement } : {}) });
+    }
+    const placement = state.cluster ? actualPlacement(existing) : undefined;
     const actual = {
       durable: existing.durable,
       auto_delete: existing.auto_delete,
@@ -243,7 +259,7 @@ export function diffTopology(
     const diffs = queueDeclarationChanges(actual, desired).map((c) => c.field);
     items.push(
       diffs.length === 0
-        ? { kind: 'queue', status: 'unchanged', designName, name: q.name, desired, actual, effective }
+        ? { kind: 'queue', status: 'unchanged', designName, name: q.name, desired, actual, effective, ...(placement ? { placement } : {}) }
         : {
             kind: 'queue',
             status: 'conflict',
@@ -252,6 +268,7 @@ export function diffTopology(
             desired,
             actual,
             effective,
+            ...(placement ? { placement } : {}),
             differences: diffs,
             message:
               `queue '${q.name}' exists with other settings (${diffs.join(', ')}) and holds ${actual.messages} message(s); ` +
@@ -311,5 +328,5 @@ export function diffTopology(
   }
   const summary: Record<PlanStatus, number> = { create: 0, update: 0, remove: 0, unchanged: 0, conflict: 0, unsupported: 0 };
   for (const it of items) summary[it.status] += 1;
-  return { vhost: target.vhost, prefix: target.prefix, items, summary, vhostMissing: !state.vhostExists };
+  return { vhost: target.vhost, prefix: target.prefix, items, summary, vhostMissing: !state.vhostExists, ...(state.cluster ? { cluster: state.cluster } : {}) };
 }

@@ -1,5 +1,5 @@
 import express from 'express';
-import { compilePortable, type Design } from '@retry-studio/topology-core';
+import { compilePortable, lintDesign, type Design } from '@retry-studio/topology-core';
 import type { DeployPlan } from '../deploy/planDeploy.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -105,7 +105,9 @@ export function createApp(options: AppOptions) {
       const body = parseBody(planRequest, req.body);
       const { url, design, warnings, target } = prepare(body);
       const { plan } = await ctx.deploy.plan(design, url, target, body.managementUrl).catch(brokerFailure('plan'));
-      res.json({ broker: redactUrl(url), target, plan, warnings, ...portableOffer(design, plan) });
+      // the linter told how many nodes the target has, so the cluster rules apply
+      const lint = plan.cluster ? { lint: lintDesign(design, { nodes: plan.cluster.nodes.length }) } : {};
+      res.json({ broker: redactUrl(url), target, plan, warnings, ...lint, ...portableOffer(design, plan) });
     }),
   );
 

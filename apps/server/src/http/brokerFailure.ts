@@ -1,5 +1,6 @@
 import { BrokerConnectError, ManagementError, ManagementResolutionError } from '../broker/index.js';
 import { HttpError } from './httpError.js';
+import { ClusterNotReadyError } from '../deploy/clusterNotReady.js';
 
 /** What a step reads through the management API, for the error when it has none. */
 const SEES: Record<string, string> = {
@@ -22,6 +23,7 @@ export const brokerFailure =
       const sees = SEES[step] ? `; without it the ${step} cannot see ${SEES[step]}` : '';
       throw new HttpError(err.problem === 'other-broker' ? 400 : 502, `${step}: ${err.message}${sees}`, 'managementUrl', { management: { tried: err.resolution.tried } });
     }
+    if (err instanceof ClusterNotReadyError) throw new HttpError(409, `${step}: ${err.message}`, 'broker', { cluster: { problems: err.problems } });
     if (err instanceof ManagementError) throw new HttpError(502, `${step}: ${err.message}`, 'broker');
     throw err;
   };

@@ -29,3 +29,28 @@ export const BROKER_43: TestBroker = {
 };
 
 export const TEST_BROKERS: readonly TestBroker[] = [BROKER_310, BROKER_43];
+
+/** One node of the three-node RabbitMQ 4.3 test cluster (`scripts/brokers.sh up cluster`). */
+export interface TestClusterNode extends TestBroker {
+  /** the Erlang node name, e.g. rabbit-c2@localhost */
+  readonly node: string;
+}
+
+const clusterNode = (i: 1 | 2 | 3): TestClusterNode => ({
+  name: '4.3',
+  node: `rabbit-c${i}@localhost`,
+  amqpUrl: `amqp://guest:guest@127.0.0.1:${5673 + i}/`,
+  managementUrl: `http://127.0.0.1:${15673 + i}`,
+  amqpPort: 5673 + i,
+  managementPort: 15673 + i,
+});
+
+/**
+ * The three-node RabbitMQ 4.3 cluster (not in TEST_BROKERS: only the cluster tests use it, and
+ * they start it with `ensureTestCluster`). Its nodes may be stopped and started by those tests.
+ */
+export const TEST_CLUSTER = {
+  nodes: [clusterNode(1), clusterNode(2), clusterNode(3)] as const,
+  /** the chroot its nodes run from (rabbitmqctl lives there) */
+  root: '/var/lib/retry-studio/rabbitmq-4.3',
+} as const;

@@ -2,7 +2,7 @@
  * Queue depths during a trace. Ready counts come from a passive declare (exact; the management
  * API's figures lag by its statistics interval, 5 s by default); unacked from our own workers.
  * Designs with many queues fall back to the management API. A queue that is gone is reported
- * (the topology changed under the trace).
+ * (the topology changed under the trace); one whose node is down is reported unavailable.
  */
 import type { ManagedConnection, ManagementClient } from '../broker/index.js';
 
@@ -18,6 +18,11 @@ export interface DepthSamplerHooks {
   unacked(queue: string): number;
   /** a queue no longer exists */
   onMissing(queue: string): void;
+  /**
+   * a queue exists but cannot be reached (its node, a classic queue's home, is down: `down` is
+   * the broker's message), or can be again (`down` undefined); called on changes only
+   */
+  onAvailability(queue: string, down: string | undefined): void;
   onFailure(message: string, first: boolean): void;
 }
 
@@ -25,6 +30,8 @@ export class DepthSampler {
   readonly depths = new Map<string, Depth>();
   private sampling = false;
   private failing = false;
+  /** queues whose node is down */
+  private readonly down = new Set<string>();
 
   constructor(
     private readonly queues: readonly string[],
@@ -55,11 +62,19 @@ export class DepthSampler {
             }
             try {
               const ok = await ch.checkQueue(q);
+              if (this.down.delete(q)) this.hooks.onAvailability(q, undefined);
               this.set(q, { ready: ok.messageCount, unacked: this.hooks.unacked(q) });
             } catch (err) {
-              if (!/NOT_FOUND|404/.test(String((err as Error).message))) throw err;
+              const message = String((err as Error).message);
+              if (!/NOT_FOUND|404/.test(message)) throw err;
               ch = undefined;
-              this.hooks.onMissing(q);
+              // 404 too, but the queue is still declared: its home node is down (a cluster; RabbitMQ 4.3
+              // says "process is stopped by supervisor", older ones "home node ... is down or inaccessible")
+              if (!/process is stopped by supervisor|home node .* is down or inaccessible/.test(message)) this.hooks.onMissing(q);
+              else if (!this.down.has(q)) {
+                this.down.add(q);
+                this.hooks.onAvailability(q, message.replace(/^.*NOT_FOUND - /, '').replace(/"$/, ''));
+              }
             }
           }
         } finally {

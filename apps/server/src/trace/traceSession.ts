@@ -73,6 +73,20 @@ export interface TraceSummary {
   readonly publish: TestPublisher['stats'];
   readonly reconnects: number;
   readonly cancelledConsumers: readonly string[];
+  /**
+   * messages a worker processed successfully twice on the same queue: redelivered after its ack
+   * was lost (a consumer's channel closed, a queue's leader moved). Delivery is at-least-once
+   * here: every worker acks after processing, so a duplicate is that, not a loss or a bug.
+   */
+  readonly duplicates: number;
+  /** queues that could not be reached during the trace (their node was down), with when (ms, as first and last sampled) */
+  readonly unavailable: Readonly<Record<string, { readonly fromMs: number; readonly untilMs?: number }>>;
+  /**
+   * per queue that was unavailable, messages the trace saw routed into it that the broker does not
+   * hold: dead letters routed to it while its node was down are dropped by RabbitMQ (dead-lettering
+   * is at-most-once), which the trace cannot see message by message
+   */
+  readonly lostWhileUnavailable: Readonly<Record<string, number>>;
   readonly latencyMs: { readonly n: number; readonly p50: number; readonly p95: number; readonly p99: number };
   readonly error?: string;
 }
@@ -94,6 +108,10 @@ export class TraceSession implements TraceContext {
   private readonly sampler: DepthSampler;
   private readonly startedAt = performance.now();
   private readonly processingAttempts = new Map<string, number>();
+  /** successful processings per message and queue, for `duplicates` */
+  private readonly processedOk = new Map<string, number>();
+  private duplicates = 0;
+  private readonly unavailable = new Map<string, { fromMs: number; untilMs?: number }>();
   /** the events of the messages the prediction covers, for the comparison (bounded) */
   private readonly compared: SimEvent[] = [];
   private comparedTruncated = false;
@@ -146,7 +164,7 @@ export class TraceSession implements TraceContext {
     });
     this.workers = this.real.consumers.map((c) => {
       const w = new TraceWorker(c, this);
-      w.onCancelled = (cancelled) => this.queueGone(cancelled.spec.queue, `consumer '${cancelled.spec.id}' was cancelled: queue '${cancelled.designQueue}' was deleted`);
+      w.onCancelled = (cancelled) => void this.consumerCancelled(cancelled);
       return w;
     });
     this.publisher = new TestPublisher(conn, {
@@ -171,6 +189,7 @@ export class TraceSession implements TraceContext {
         },
         unacked: (q) => this.workers.filter((w) => w.spec.queue === q).reduce((n, w) => n + w.inProgress, 0),
         onMissing: (q) => this.queueGone(q, `queue '${this.back(q)}' was deleted`),
+        onAvailability: (q, down) => (down === undefined ? this.queueReachable(q) : this.queueUnavailable(q, down)),
         onFailure: (message, first) => {
           if (first) this.log.notice({ level: 'warn', code: 'depth-sample-failed', message, t: this.now() });
         },
@@ -187,6 +206,12 @@ export class TraceSession implements TraceContext {
   back = (name: string): string => this.renamer.back(name);
 
   emit(lane: Lane, e: EventInput, opts: { rxAt?: number; start?: CopyStart } = {}): void {
+    if (e.kind === 'processed' && e.ok) {
+      const k = `${e.msgId}\u0000${e.queue}`;
+      const n = (this.processedOk.get(k) ?? 0) + 1;
+      this.processedOk.set(k, n);
+      if (n === 2) this.duplicates += 1;
+    }
     this.accounting.add(lane, e, opts);
   }
 
@@ -204,6 +229,33 @@ export class TraceSession implements TraceContext {
   // ------------------------------------------------------------ topology changes
 
   /** A queue of the deployment is gone: its messages with it; the trace ends with the reason. */
+  /** A cancelled consumer: its queue deleted (the topology changed), or still declared with its node down (wait for it). */
+  private async consumerCancelled(w: TraceWorker): Promise<void> {
+    const q = await this.mgmt.queue(this.target.vhost, w.spec.queue).catch(() => undefined);
+    const down = q && typeof q.state === 'string' && q.state !== 'running' ? `state '${q.state}' on ${q.node ?? 'its node'}` : undefined;
+    const why = down ? `queue '${w.designQueue}' is unavailable (${down})` : `queue '${w.designQueue}' was deleted`;
+    this.log.notice({ level: 'warn', code: 'consumer-cancelled', message: `consumer '${w.spec.id}' was cancelled by the broker: ${why}`, t: this.now() });
+    if (down) this.queueUnavailable(w.spec.queue, down);
+    else this.queueGone(w.spec.queue, `consumer '${w.spec.id}' was cancelled: ${why}`);
+  }
+
+  /** A queue whose node is down: its messages are not counted dropped, the trace waits for it (blocker) and goes on. */
+  private queueUnavailable(realQueue: string, message: string): void {
+    const q = this.back(realQueue);
+    if (this.unavailable.get(q)?.untilMs === undefined && this.unavailable.has(q)) return; // already said
+    this.unavailable.set(q, { fromMs: this.now() });
+    const n = this.accounting.messagesIn(q).reduce((s, m) => s + m.copies, 0);
+    this.log.notice({ level: 'warn', code: 'queue-unavailable', message: `queue '${q}' is unavailable (${message}): the ${n} message(s) the trace saw routed into it are accounted once it is back (what it held stays on disk; dead letters routed to it meanwhile are dropped by the broker)`, t: this.now() });
+  }
+
+  private queueReachable(realQueue: string): void {
+    const o = this.unavailable.get(this.back(realQueue));
+    if (!o) return;
+    for (const w of this.workers) if (w.spec.queue === realQueue && w.cancelled) void w.resume(this.conn).catch(() => undefined);
+    o.untilMs = this.now();
+    this.log.notice({ level: 'info', code: 'queue-available', message: `queue '${this.back(realQueue)}' is available again after ${Math.round(o.untilMs - o.fromMs)} ms`, t: this.now() });
+  }
+
   private queueGone(realQueue: string, why: string): void {
     if (this.stopping) return;
     for (const { msgId, copies } of this.accounting.messagesIn(this.back(realQueue)))
@@ -258,6 +310,8 @@ export class TraceSession implements TraceContext {
   /** what keeps the trace from settling, if anything */
   private blocker(): string | undefined {
     if (this.publishing) return 'publishing';
+    // its messages are accounted only once it is back (or the duration ends with them unaccounted)
+    for (const [q, o] of this.unavailable) if (o.untilMs === undefined) return `queue '${q}' is unavailable (its node is down)`;
     const busy = this.workers.find((w) => w.inProgress > 0);
     if (busy) return `consumer '${busy.spec.id}' is processing ${busy.inProgress} message(s)`;
     for (const id of this.accounting.published) {
@@ -301,6 +355,9 @@ export class TraceSession implements TraceContext {
           // and the observation has caught up (its copies may lag behind the workers)
           const backlog = await this.observer!.backlog(this.conn).catch(() => 1);
           if (backlog > 0) continue;
+          // a fresh look at the queues: one whose node went down since the last sample holds messages not yet accounted
+          await this.sampler.sample(true);
+          if (this.blocker() !== undefined) continue;
           await this.stop('complete');
           break;
         }
@@ -327,9 +384,12 @@ export class TraceSession implements TraceContext {
     this.state = state;
     const summary = this.summary();
     this.final = summary;
+    for (const [q, n] of Object.entries(summary.lostWhileUnavailable))
+      this.log.notice({ level: 'warn', code: 'lost-while-unavailable', message: `queue '${q}' holds ${n} message(s) fewer than the trace routed into it: dead letters routed to it while its node was down were dropped by the broker (dead-lettering is at-most-once; a quorum queue or dead-letter-strategy at-least-once keeps them)`, t: this.now() });
     // the summary is final: drop per-message bookkeeping (the event ring stays for late readers)
     this.accounting.forget();
     this.processingAttempts.clear();
+    this.processedOk.clear();
     for (const w of this.workers) w.release();
     this.log.notice({ level: 'info', code: 'trace-end', message: JSON.stringify(summary), t: this.now() });
     this.log.end();
@@ -350,6 +410,13 @@ export class TraceSession implements TraceContext {
     const b = this.accounting.balance(this.live);
     const brokerDepths: Record<string, { ready: number; unacked: number }> = {};
     for (const [q, d] of this.sampler.depths) brokerDepths[this.back(q)] = d;
+    const resting = Object.fromEntries(this.accounting.resting());
+    const lostWhileUnavailable: Record<string, number> = {};
+    for (const q of this.unavailable.keys()) {
+      const held = brokerDepths[q];
+      const lost = held ? (resting[q] ?? 0) - held.ready - held.unacked : 0;
+      if (lost > 0) lostWhileUnavailable[q] = lost;
+    }
     const ttlWaits: Record<string, { n: number; avgMs: number; maxMs: number }> = {};
     for (const [q, w] of this.accounting.ttlWaits) ttlWaits[q] = { n: w.n, avgMs: Math.round(w.totalMs / w.n), maxMs: Math.round(w.maxMs) };
     const lat = this.log.latencies;
@@ -366,7 +433,7 @@ export class TraceSession implements TraceContext {
       unaccounted: b.unaccounted,
       ...(this.endedWaitingFor ? { endedWaitingFor: this.endedWaitingFor } : {}),
       ...(this.endReason ? { endReason: this.endReason } : {}),
-      resting: Object.fromEntries(this.accounting.resting()),
+      resting,
       brokerDepths,
       ttlWaits,
       events: this.log.total,
@@ -375,6 +442,9 @@ export class TraceSession implements TraceContext {
       publish: { ...this.publisher.stats },
       reconnects: this.reconnects,
       cancelledConsumers: this.workers.filter((w) => w.cancelled).map((w) => w.spec.id),
+      duplicates: this.duplicates,
+      lostWhileUnavailable,
+      unavailable: Object.fromEntries([...this.unavailable].map(([q, o]) => [q, { ...o }])),
       latencyMs: { n: lat.length, p50: percentile(lat, 50), p95: percentile(lat, 95), p99: percentile(lat, 99) },
       ...(this.error ? { error: this.error } : {}),
     };

@@ -27,7 +27,7 @@ export class TraceWorker {
   private consumerTag: string | undefined;
   private stopped = false;
   cancelled = false;
-  /** the broker cancelled this consumer (its queue was deleted) */
+  /** the broker cancelled this consumer (its queue was deleted, or its node is down) */
   onCancelled: ((w: TraceWorker) => void) | undefined;
   private readonly attempts = new Map<string, number>();
   private readonly scriptIndex = new Map<string, number>();
@@ -51,6 +51,14 @@ export class TraceWorker {
     return this.ctx.back(this.spec.queue);
   }
 
+  /** Consumes again after a cancel (its queue's node is back). */
+  async resume(conn: ManagedConnection): Promise<void> {
+    if (this.stopped || !this.cancelled) return;
+    this.cancelled = false;
+    this.ctx.log.notice({ level: 'info', code: 'consumer-resumed', message: `consumer '${this.spec.id}' consumes from '${this.designQueue}' again`, t: this.ctx.now() });
+    await this.setup(conn);
+  }
+
   async setup(conn: ManagedConnection): Promise<void> {
     if (this.stopped || this.cancelled) return;
     const ch = await conn.createChannel();
@@ -68,8 +76,8 @@ export class TraceWorker {
     const ok = await ch.consume(this.spec.queue, (msg) => {
       if (msg === null) {
         // basic.cancel: the queue was deleted (or failed over) under us
+        // the session says why (queue deleted, or its node down) once it has looked
         this.cancelled = true;
-        this.ctx.log.notice({ level: 'warn', code: 'consumer-cancelled', message: `consumer '${this.spec.id}' was cancelled by the broker: queue '${this.designQueue}' was deleted`, t: this.ctx.now() });
         this.onCancelled?.(this);
         return;
       }

@@ -62,6 +62,23 @@ export interface TriedManagement {
   message: string;
 }
 
+/** The broker's nodes as the probe and the plan report them (the server's broker/cluster.ts). */
+export interface ClusterView {
+  clusterName?: string;
+  nodes: Array<{ name: string; running: boolean; version?: string }>;
+  running: number;
+  problems: Array<{ kind: 'node-down' | 'mixed-versions'; message: string; node?: string }>;
+}
+/** Where a queue's replicas are (the server's deploy/queuePlacement.ts). */
+export interface QueuePlacement {
+  type: 'classic' | 'quorum' | 'stream';
+  source: 'actual' | 'expected';
+  replicas: number;
+  members: string[];
+  leader?: string;
+  online?: string[];
+}
+
 export interface Probe {
   url: string;
   product: string;
@@ -73,6 +90,7 @@ export interface Probe {
   exchangeTypes: string[];
   plugins: Record<string, boolean>;
   quorum: boolean;
+  cluster?: ClusterView;
   management: {
     available: boolean;
     baseUrl: string;
@@ -114,6 +132,8 @@ export type PlanItem =
       differences?: string[];
       /** what the queue will run with: its arguments, the design's policies and the broker's operator policies */
       effective: EffectiveSettings;
+      /** on a cluster: type, replicas and leader (or the members a new quorum queue will get) */
+      placement?: QueuePlacement;
     })
   | (PlanItemBase & { kind: 'binding'; binding: BindingDef; designBinding: BindingDef })
   | (PlanItemBase & {
@@ -130,6 +150,7 @@ export interface Plan {
   items: PlanItem[];
   summary: Record<PlanStatus, number>;
   vhostMissing: boolean;
+  cluster?: ClusterView;
 }
 export interface PlanResponse {
   broker: string;

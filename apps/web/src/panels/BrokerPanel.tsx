@@ -14,6 +14,7 @@ import {
 import { recallBroker, rememberBroker } from '../broker/brokerMemory';
 import { brokerTarget } from '../broker/target';
 import { EFFECT_LABEL, appliesInPlace, policyDetails, settingsFromPolicies } from '../broker/planDetails';
+import { ClusterNodes, PlacementLine } from './ClusterNodes';
 
 type Busy = null | 'probe' | 'plan' | 'deploy' | 'teardown';
 
@@ -63,7 +64,12 @@ export function BrokerPanel() {
     }
   };
 
-  const doProbe = () => run('probe', async () => setProbe(await api.probe(target())));
+  const doProbe = () =>
+    run('probe', async () => {
+      const p = await api.probe(target());
+      setProbe(p);
+      useApp.getState().setBrokerNodes(p.cluster?.nodes.length);
+    });
   const doPlan = () =>
     run('plan', async () => {
       setApplied(null);
@@ -329,6 +335,7 @@ function ProbeView({ p }: { p: Probe }) {
         <span className="font-mono text-[10px] text-slate-400">{maskUrl(p.url)}</span>
       </div>
       {p.clusterName && <div className="text-[10px] text-slate-400">cluster {p.clusterName}</div>}
+      {p.cluster && <ClusterNodes c={p.cluster} />}
       <div>quorum queues: {yes(p.quorum)}</div>
       {Object.entries(p.plugins).map(([k, v]) => (
         <div key={k}>
@@ -450,6 +457,7 @@ function PlanView({ r }: { r: PlanResponse }) {
       <div className="mb-1 text-[10px] text-slate-500">
         vhost {r.target.vhost}, prefix “{r.target.prefix}”{r.plan.vhostMissing ? ' (the vhost will be created)' : ''}
       </div>
+      {r.plan.cluster && r.plan.cluster.problems.length > 0 && <ClusterNodes c={r.plan.cluster} />}
       <ul className="space-y-1">
         {r.plan.items.map((it, i) => (
           <PlanRow key={i} it={it} />
@@ -472,6 +480,7 @@ function PlanRow({ it }: { it: PlanItem }) {
         </span>
       </div>
       {it.message && <div className="mt-0.5 text-[10px] text-slate-400">{it.message}</div>}
+      {it.kind === 'queue' && it.placement && <PlacementLine p={it.placement} />}
       {(it.kind === 'exchange' || it.kind === 'queue') && it.status === 'conflict' && it.actual && (
         <div className="mt-1 grid grid-cols-2 gap-1 font-mono text-[9px]">
           <div>

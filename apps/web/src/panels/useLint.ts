@@ -20,10 +20,11 @@ export interface LintView {
 
 const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
 
-export function lintOf(design: Design): LintView {
+/** `nodes`: the probed broker's cluster size, so the cluster rules apply */
+export function lintOf(design: Design, nodes?: number): LintView {
   let raw: readonly LintFinding[];
   try {
-    raw = lintDesign(design);
+    raw = lintDesign(design, nodes !== undefined ? { nodes } : {});
   } catch {
     // a half-edited design can trip a rule; the inspector's validation says what is wrong
     return { available: true, findings: [], byNode: new Map() };
@@ -49,5 +50,6 @@ export function lintOf(design: Design): LintView {
 
 export function useLintFindings(): LintView {
   const design = useApp((s) => s.design);
-  return useMemo(() => lintOf(design), [design]);
+  const nodes = useApp((s) => s.brokerNodes);
+  return useMemo(() => lintOf(design, nodes), [design, nodes]);
 }

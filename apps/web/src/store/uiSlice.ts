@@ -28,6 +28,9 @@ export interface UiSlice {
   /** vhost to deploy into (empty: the broker URL's) */
   deployVhost: string;
   setBroker: (patch: { brokerUrl?: string; deployPrefix?: string; managementUrl?: string; deployVhost?: string }) => void;
+  /** nodes of the probed broker's cluster, for the linter's cluster rules (undefined until probed; cleared with another broker URL) */
+  brokerNodes: number | undefined;
+  setBrokerNodes: (n: number | undefined) => void;
   setView: (v: View) => void;
   setSideTab: (t: SideTab) => void;
   setBottomTab: (t: BottomTab) => void;
@@ -49,7 +52,9 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   deployPrefix: 'studio.',
   managementUrl: '',
   deployVhost: '',
-  setBroker: (patch) => set(patch),
+  setBroker: (patch) => set((s) => (patch.brokerUrl !== undefined && patch.brokerUrl !== s.brokerUrl ? { ...patch, brokerNodes: undefined } : patch)),
+  brokerNodes: undefined,
+  setBrokerNodes: (brokerNodes) => set({ brokerNodes }),
   setView: (view) => set({ view }),
   setSideTab: (sideTab) => set({ sideTab }),
   setBottomTab: (bottomTab) => set({ bottomTab }),

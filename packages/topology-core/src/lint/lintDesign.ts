@@ -15,6 +15,7 @@ export function lintDesign(design: Design, opts: LintOptions = {}): LintFinding[
     profile: opts.profile ?? design.profile ?? '3.10',
     consumersKnown: design.consumers.length > 0,
     ...(opts.previous ? { previous: opts.previous } : {}),
+    ...(opts.nodes !== undefined ? { nodes: opts.nodes } : {}),
   };
   const out: LintFinding[] = [];
   for (const r of RULES) out.push(...r.check(ctx, flow));

@@ -21,6 +21,7 @@ import { largeExceptionHeaders } from './rules/largeExceptionHeaders.js';
 import { immutableArgumentChange } from './rules/immutableArgumentChange.js';
 import { nackNeverReachesDeliveryLimit } from './rules/nackNeverReachesDeliveryLimit.js';
 import { retryNeverEnds } from './rules/retryNeverEnds.js';
+import { classicQueueInCluster } from './rules/classicQueueInCluster.js';
 
 export const RULES: readonly LintRule[] = [
   requeueWithoutLimit,
@@ -40,6 +41,7 @@ export const RULES: readonly LintRule[] = [
   immutableArgumentChange,
   nackNeverReachesDeliveryLimit,
   retryNeverEnds,
+  classicQueueInCluster,
 ];
 
 export const LINT_RULE_IDS: readonly string[] = RULES.map((r) => r.id);

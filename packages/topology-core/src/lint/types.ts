@@ -20,6 +20,8 @@ export interface LintOptions {
   readonly profile?: BrokerProfileId;
   /** the topology currently deployed, to flag arguments RabbitMQ will not let change */
   readonly previous?: Topology;
+  /** nodes of the target cluster (from the probe); more than 1 enables the cluster rules */
+  readonly nodes?: number;
 }
 
 export interface LintContext {
@@ -28,6 +30,8 @@ export interface LintContext {
   readonly previous?: Topology;
   /** true for a definitions file: no consumers are known */
   readonly consumersKnown: boolean;
+  /** nodes of the target cluster, when known */
+  readonly nodes?: number;
 }
 
 export interface LintRule {

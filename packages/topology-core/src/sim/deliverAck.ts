@@ -3,6 +3,7 @@
  * (script, worker, router behaviours; in-process retries), ack, reject, requeue and republish
  * (the ack waits for the copy's confirm), and returning a message to ready.
  */
+import { pausedByNodeLoss } from './nodeLoss.js';
 import type { ConsumerAction } from '../model/consumer.js';
 import type { Logical, Msg } from './types.js';
 import { QEntry, entryPos, type QueueState } from './queueState.js';
@@ -19,6 +20,7 @@ const NO_OPTS = {} as const;
 
 /** deliver ready messages while a consumer has spare prefetch */
 export function dispatch(sim: SimState, q: QueueState): void {
+  if (sim.outages.size > 0 && pausedByNodeLoss(sim, q)) return;
   while (q.readyCount > 0) {
     dropExpired(sim, q);
     if (q.readyCount === 0) break;

@@ -2,6 +2,7 @@
  * Publishing and routing: a client publish (routing keys from CC/BCC, a client-set x-death),
  * routing through exchanges, and enqueueing with the queue's length limits (x-overflow) and TTL.
  */
+import { pausedByNodeLoss } from './nodeLoss.js';
 import type { AmqpValue } from '../model/definitions.js';
 import type { PublishOrigin, XDeathEntry } from './events.js';
 import type { Logical, Msg, MsgShape } from './types.js';
@@ -184,7 +185,7 @@ export function enqueue(sim: SimState, q: QueueState, msg: Msg): boolean {
     sim.emit({ kind: 'enqueued', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: cfg.name, depth: q.readyCount + 1, ...(ttl !== undefined ? { expiresAt: entry.expiresAt } : {}) });
   else sim.seq++;
   // a consumer with spare capacity takes it at once (the queue is then empty): even with TTL 0
-  if (q.readyCount === 0 && q.consumers.length > 0) {
+  if (q.readyCount === 0 && q.consumers.length > 0 && !(sim.outages.size > 0 && pausedByNodeLoss(sim, q))) {
     const c = q.pickConsumer();
     if (c) {
       deliver(sim, q, entry, c as ConsumerState);

@@ -4,6 +4,7 @@
  * queues, consumers, counters, and the few helpers every rule uses (emit, release, drop).
  * Not part of the package API: Simulator (simulator.ts) is.
  */
+import { checkNodeLoss, outagesOf, type Outage } from './nodeLoss.js';
 import type { ConsumerBehaviour, ConsumerSpec, FailureModel } from '../model/consumer.js';
 import type { DropReason, PublishOrigin, SimEvent } from './events.js';
 import type { Msg, SimStep, SimulationInput } from './types.js';
@@ -44,7 +45,9 @@ export type Work =
   | { readonly k: 'delayed'; readonly exchange: string; readonly msg: Msg }
   | { readonly k: 'queue-expires'; readonly q: QueueState }
   /** a 4.3 quorum queue's delayed retry ends: the entry is ready again */
-  | { readonly k: 'qq-retry'; readonly q: QueueState; readonly e: QEntry };
+  | { readonly k: 'qq-retry'; readonly q: QueueState; readonly e: QEntry }
+  /** a queue of a lost node is available again (nodeLoss.ts) */
+  | { readonly k: 'node-back'; readonly q: QueueState };
 
 export const NO_HEADERS = EMPTY_HEADERS;
 /** what a pooled (released) queue entry points at */
@@ -69,6 +72,8 @@ export class SimState {
   readonly index: ExchangeIndex;
   readonly router: Router;
   readonly queues = new Map<string, QueueState>();
+  /** queues unavailable for a while (a lost node), by name */
+  readonly outages: ReadonlyMap<string, Outage>;
   /** every declared queue, deleted ones included (for ignoredArguments) */
   readonly allQueues: QueueState[];
   readonly consumers: ConsumerState[] = [];
@@ -133,6 +138,9 @@ export class SimState {
     this.settleMs = input.settleMs;
     this.defaultFailure = input.failure;
     this.startAfter = input.startConsumers === 'after';
+    const lossIssue = input.nodeLoss && checkNodeLoss(input.nodeLoss, new Set(this.queues.keys()));
+    if (lossIssue) throw new Error(`${lossIssue.path}: ${lossIssue.message}`);
+    this.outages = outagesOf(input.nodeLoss, (q) => this.queues.get(q)?.cfg.quorum === true);
   }
 
   consumerOrigin(id: string): PublishOrigin {

@@ -181,6 +181,9 @@ export class Simulator {
       case 'qq-retry':
         retryReady(this.s, w.q, w.e);
         break;
+      case 'node-back':
+        dispatch(this.s, w.q);
+        break;
     }
     return true;
   }

@@ -6,6 +6,7 @@ import type { ConsumerSpec, FailureModel } from '../model/consumer.js';
 import type { PublishProperties } from '../model/publisher.js';
 import type { BrokerProfileId } from '../model/design.js';
 import type { SimEvent, XDeathEntry } from './events.js';
+import type { NodeLoss } from './nodeLoss.js';
 
 export type SimStep =
   | {
@@ -54,6 +55,8 @@ export interface SimulationInput {
    * by a client for this long (the scenario's `settle_ms`), as the broker runner does.
    */
   readonly settleMs?: number;
+  /** a cluster node lost for a while: its queues stop delivering (nodeLoss.ts) */
+  readonly nodeLoss?: NodeLoss;
   /** keep every event in `result.events` (default true); false for big runs */
   readonly retainEvents?: boolean;
   /** called for every event as it happens (works with retainEvents:false) */

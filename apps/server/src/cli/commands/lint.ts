@@ -2,18 +2,22 @@ import { formatIssues, lintDesign, type LintFinding } from '@retry-studio/topolo
 import { flag, parseArgs, value } from './args.js';
 import { CliError, loadFile, type CliIo } from './context.js';
 
-export const LINT_USAGE = 'lint FILE [--json] [--profile 3.10|4.x] [--previous FILE] [--vhost V]   exit 1 when a rule reports an error';
+export const LINT_USAGE = 'lint FILE [--json] [--profile 3.10|4.x] [--previous FILE] [--vhost V] [--nodes N]   exit 1 when a rule reports an error';
 
 export async function lintCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const a = parseArgs(argv, { values: ['profile', 'previous', 'vhost'], switches: ['json'] });
+  const a = parseArgs(argv, { values: ['profile', 'previous', 'vhost', 'nodes'], switches: ['json'] });
   const file = a.positionals[0];
   if (!file || a.positionals.length > 1) throw new CliError(`usage: ${LINT_USAGE}`, 2);
   const profile = value(a, 'profile');
   if (profile !== undefined && profile !== '3.10' && profile !== '4.x' && profile !== '4.3') throw new CliError('--profile must be 3.10, 4.x or 4.3', 2);
+  // the target cluster's size: more than 1 turns on the cluster rules (classic-queue-in-cluster)
+  const nodesArg = value(a, 'nodes');
+  const nodes = nodesArg === undefined ? undefined : Number(nodesArg);
+  if (nodes !== undefined && !(Number.isInteger(nodes) && nodes >= 1)) throw new CliError(`--nodes must be a whole number of nodes >= 1, got '${nodesArg}'`, 2);
   const doc = await loadFile(io, file, { vhost: value(a, 'vhost') });
   const prevFile = value(a, 'previous');
   const previous = prevFile ? (await loadFile(io, prevFile)).design.topology : undefined;
-  const findings = lintDesign(doc.design, { ...(profile ? { profile } : {}), ...(previous ? { previous } : {}) });
+  const findings = lintDesign(doc.design, { ...(profile ? { profile } : {}), ...(previous ? { previous } : {}), ...(nodes !== undefined ? { nodes } : {}) });
   const errors = findings.filter((f) => f.severity === 'error').length;
   if (flag(a, 'json')) {
     io.out(JSON.stringify({ file, kind: doc.kind, findings, validationWarnings: doc.warnings, errors }, null, 2) + '\n');

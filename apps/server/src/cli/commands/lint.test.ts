@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildTemplate, writeDesignJson } from '@retry-studio/topology-core';
+import { runCliCaptured } from '../cliHarness.js';
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'retry-cli-lint-'));
+  const r = buildTemplate('quorum-delivery-limit');
+  if (!r.ok) throw new Error('template');
+  await writeFile(path.join(dir, 'd.json'), writeDesignJson(r.template.design));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const cli = (...argv: string[]) => runCliCaptured(dir, argv);
+
+describe('pnpm cli lint --nodes', () => {
+  it('flags the classic dead-letter queue only for a cluster', async () => {
+    expect((await cli('lint', 'd.json')).out).not.toContain('classic-queue-in-cluster');
+    const r = await cli('lint', 'd.json', '--nodes', '3');
+    expect(r.out).toMatch(/warning classic-queue-in-cluster: jobs\.dead is a classic dead-letter queue on a 3-node cluster/);
+  });
+  it('refuses a count that is not a node count', async () => {
+    const r = await cli('lint', 'd.json', '--nodes', 'three');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("--nodes must be a whole number of nodes >= 1, got 'three'");
+  });
+});
