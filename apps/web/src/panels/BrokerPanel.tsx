@@ -129,68 +129,35 @@ export function BrokerPanel() {
     'rounded px-2 py-1 text-xs disabled:opacity-40 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
   return (
     <div data-testid="broker-panel" className="space-y-3 p-2 text-xs text-slate-300">
-      <div>
-        <label htmlFor="broker-url" className="mb-0.5 block text-[11px] text-slate-400">
-          Broker URL
-        </label>
-        <input
-          id="broker-url"
-          data-testid="broker-url"
-          autoComplete="off"
-          spellCheck={false}
-          className="w-full rounded border border-slate-700 bg-slate-950 px-2 py-1 font-mono text-[11px]"
-          value={editing ? url : maskUrl(url)}
-          onFocus={() => setEditing(true)}
-          onBlur={() => setEditing(false)}
-          onChange={(e) => setUrl(e.target.value)}
-        />
-        <div className="mt-0.5 text-[10px] text-slate-500">
-          The password is masked; the server allows loopback brokers only.
-        </div>
-      </div>
-      <div>
-        <label htmlFor="broker-management-url" className="mb-0.5 block text-[11px] text-slate-400">
-          Management API URL (empty: found by itself)
-        </label>
-        <input
-          id="broker-management-url"
-          data-testid="broker-management-url"
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="http://127.0.0.1:15672"
-          className="w-full rounded border border-slate-700 bg-slate-950 px-2 py-1 font-mono text-[11px]"
-          value={managementUrl}
-          onChange={(e) => useApp.getState().setBroker({ managementUrl: e.target.value })}
-        />
-        <div className="mt-0.5 text-[10px] text-slate-500">
-          Tried when empty: port 15672, then the AMQP port + 10000. Accepted only if it is the same broker as the URL
-          above.
-        </div>
-      </div>
-      <div>
-        <label htmlFor="deploy-prefix" className="mb-0.5 block text-[11px] text-slate-400">
-          Name prefix (keeps designs apart on one broker)
-        </label>
-        <input
-          id="deploy-prefix"
-          data-testid="deploy-prefix"
-          className="w-full rounded border border-slate-700 bg-slate-950 px-2 py-1 font-mono text-[11px]"
-          value={prefix}
-          onChange={(e) => useApp.getState().setBroker({ deployPrefix: e.target.value })}
-        />
-      </div>
-      <div>
-        <label htmlFor="deploy-vhost" className="mb-0.5 block text-[11px] text-slate-400">
-          Vhost (empty: the broker URL&apos;s)
-        </label>
-        <input
-          id="deploy-vhost"
-          data-testid="deploy-vhost"
-          className="w-full rounded border border-slate-700 bg-slate-950 px-2 py-1 font-mono text-[11px]"
-          value={vhost}
-          onChange={(e) => useApp.getState().setBroker({ deployVhost: e.target.value })}
-        />
-      </div>
+      <TextField
+        id="broker-url"
+        label="Broker URL"
+        hint="The password is masked; the server allows loopback brokers only."
+        value={editing ? url : maskUrl(url)}
+        onFocus={() => setEditing(true)}
+        onBlur={() => setEditing(false)}
+        onChange={setUrl}
+      />
+      <TextField
+        id="broker-management-url"
+        label="Management API URL (empty: found by itself)"
+        placeholder="http://127.0.0.1:15672"
+        hint="Tried when empty: port 15672, then the AMQP port + 10000. Accepted only if it is the same broker as the URL above."
+        value={managementUrl}
+        onChange={(v) => useApp.getState().setBroker({ managementUrl: v })}
+      />
+      <TextField
+        id="deploy-prefix"
+        label="Name prefix (keeps designs apart on one broker)"
+        value={prefix}
+        onChange={(v) => useApp.getState().setBroker({ deployPrefix: v })}
+      />
+      <TextField
+        id="deploy-vhost"
+        label="Vhost (empty: the broker URL's)"
+        value={vhost}
+        onChange={(v) => useApp.getState().setBroker({ deployVhost: v })}
+      />
       <div className="flex flex-wrap gap-1.5">
         <button
           type="button"
@@ -548,6 +515,39 @@ function PolicyChanges({ it }: { it: Extract<PlanItem, { kind: 'policy' }> }) {
           </li>
         ))}
       </ul>
+    </div>
+  );
+}
+
+/** One labelled text input of the broker form (its id is also its test id). */
+function TextField(p: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  hint?: string;
+  placeholder?: string;
+  onFocus?: () => void;
+  onBlur?: () => void;
+}) {
+  return (
+    <div>
+      <label htmlFor={p.id} className="mb-0.5 block text-[11px] text-slate-400">
+        {p.label}
+      </label>
+      <input
+        id={p.id}
+        data-testid={p.id}
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={p.placeholder}
+        className="w-full rounded border border-slate-700 bg-slate-950 px-2 py-1 font-mono text-[11px]"
+        value={p.value}
+        onFocus={p.onFocus}
+        onBlur={p.onBlur}
+        onChange={(e) => p.onChange(e.target.value)}
+      />
+      {p.hint && <div className="mt-0.5 text-[10px] text-slate-500">{p.hint}</div>}
     </div>
   );
 }
