@@ -7,7 +7,7 @@
 import { redactUrl, type AmqpUrl } from './amqpUrl.js';
 import { readAmqpIdentity } from './resolveManagement.js';
 import { describeIdentity, type BrokerIdentity } from './brokerIdentity.js';
-import type { ManagementClient, MgmtNode } from './management.js';
+import { ManagementError, type ManagementClient, type MgmtNode } from './management.js';
 
 export interface ClusterNode {
   readonly name: string;
@@ -61,8 +61,17 @@ export function clusterView(nodes: readonly MgmtNode[], clusterName?: string): C
   return { ...(clusterName ? { clusterName } : {}), nodes: ns, running: ns.filter((n) => n.running).length, problems: clusterProblems(ns) };
 }
 
-export async function readCluster(mgmt: ManagementClient, clusterName?: string): Promise<ClusterView> {
-  return clusterView(await mgmt.nodes(), clusterName);
+/**
+ * The cluster's nodes, or undefined when this user may not list them (GET /api/nodes needs the
+ * monitoring tag; a plain management user still probes, plans and deploys, without the node view).
+ */
+export async function readCluster(mgmt: ManagementClient, clusterName?: string): Promise<ClusterView | undefined> {
+  try {
+    return clusterView(await mgmt.nodes(), clusterName);
+  } catch (err) {
+    if (err instanceof ManagementError && (err.status === 401 || err.status === 403)) return undefined;
+    throw err;
+  }
 }
 
 /** A node URL that is not a node of the cluster the others belong to. */

@@ -52,7 +52,15 @@ describe.each(CORPORA)('%s scenarios on the broker target', (_label, dir, broker
   it.each(files.map((f) => [path.basename(f), f]))('%s', async (_name, file) => {
     const ctx = contextOf(broker);
     const { scenario } = await loadScenarioFile(file);
-    const r = await runScenario(scenario, { target: 'broker' }, ctx, file);
+    // A few observations depend on timing on a real broker: on 4.3 a dead letter arriving while
+    // the queue's only consumer is still busy is stored and delivered `redelivered: true`, one
+    // that finds the consumer free is handed over at once (`false`). On a loaded machine the
+    // consumer can be early; a mismatch is run again (at most 3 runs) and every retry is logged.
+    let r = await runScenario(scenario, { target: 'broker' }, ctx, file);
+    for (let run = 2; run <= 3 && r.match === false; run++) {
+      console.warn(`${path.basename(file)} on ${broker.name}: run ${run - 1} differed (${JSON.stringify(r.diff)}), running it again`);
+      r = await runScenario(scenario, { target: 'broker' }, ctx, file);
+    }
     if (r.match === null) {
       expect(r.reason).toMatch(/lacks exchange type/);
       const probe = await ctx.getProbe();
