@@ -22,6 +22,8 @@ import { immutableArgumentChange } from './rules/immutableArgumentChange.js';
 import { nackNeverReachesDeliveryLimit } from './rules/nackNeverReachesDeliveryLimit.js';
 import { retryNeverEnds } from './rules/retryNeverEnds.js';
 import { classicQueueInCluster } from './rules/classicQueueInCluster.js';
+import { bindingNeverMatches } from './rules/bindingNeverMatches.js';
+import { ttlQueueWithoutExit } from './rules/ttlQueueWithoutExit.js';
 
 export const RULES: readonly LintRule[] = [
   requeueWithoutLimit,
@@ -42,6 +44,8 @@ export const RULES: readonly LintRule[] = [
   nackNeverReachesDeliveryLimit,
   retryNeverEnds,
   classicQueueInCluster,
+  bindingNeverMatches,
+  ttlQueueWithoutExit,
 ];
 
 export const LINT_RULE_IDS: readonly string[] = RULES.map((r) => r.id);

@@ -1,0 +1,30 @@
+import { queueNodeId } from '../../model/nodeIds.js';
+import { finding } from '../ruleHelpers.js';
+import type { LintRule } from '../types.js';
+
+/**
+ * `ttl-queue-without-exit`: a queue whose messages expire (x-message-ttl, from its arguments or
+ * a policy) with neither a dead-letter exchange nor a consumer: every message it receives is
+ * silently dropped when its TTL ends. Usually a retry wait queue that lost its DLX.
+ */
+export const ttlQueueWithoutExit: LintRule = {
+  id: 'ttl-queue-without-exit',
+  title: 'A TTL queue with neither a dead-letter exchange nor a consumer',
+  check: (ctx, flow) => {
+    if (!ctx.consumersKnown) return [];
+    return ctx.design.topology.queues.flatMap((q) => {
+      const a = flow.args.get(q.name) ?? {};
+      if (typeof a['x-message-ttl'] !== 'number') return [];
+      if (typeof a['x-dead-letter-exchange'] === 'string' || flow.consumersByQueue.has(q.name)) return [];
+      return [
+        finding(
+          'ttl-queue-without-exit',
+          'warning',
+          `${q.name} expires messages after ${a['x-message-ttl']} ms but has no dead-letter exchange and no consumer: every message it receives is dropped when its TTL ends.`,
+          [queueNodeId(q.name)],
+          `Give ${q.name} a dead-letter exchange (x-dead-letter-exchange, or a policy's dead-letter-exchange) so expired messages go on, or a consumer.`,
+        ),
+      ];
+    });
+  },
+};
