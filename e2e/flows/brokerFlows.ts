@@ -157,6 +157,10 @@ export const unsupportedPlanFlow: Flow = {
     assert((await page.locator('[data-testid=plan-item][data-status=unsupported]').first().innerText()).includes('delayed'), 'the plugin is named');
     await shot('unsupported');
     await page.click('[data-testid=portable-apply]');
+    // the offer stays, listing what changed, until dismissed
+    await waitFor('the portable offer stays after use', async () => (await page.locator('[data-testid=portable-offer] li').count()) > 0, 5000);
+    await page.click('[data-testid=portable-dismiss]');
+    assert((await page.locator('[data-testid=portable-offer]').count()) === 0, 'dismissed');
     await page.click('[data-testid=broker-plan]');
     await waitFor('portable design plans cleanly', async () => (await page.locator('[data-testid=plan-count-unsupported]').innerText()).startsWith('0 '), 20_000);
     await shot('portable');

@@ -369,12 +369,17 @@ function ProfileOffer({ suggested, version }: { suggested: Probe['suggestedProfi
   );
 }
 
-/** Offered when the broker lacks the delayed-message plugin: the same design with TTL wait queues. */
+/**
+ * Offered when the broker lacks the delayed-message plugin: the same design with TTL wait queues.
+ * Once used it stays, listing what changed, until dismissed (the design no longer needs it then).
+ */
 function PortableOffer() {
   const [changes, setChanges] = useState<readonly string[] | null>(null);
   const [err, setErr] = useState<string | null>(null);
+  const [dismissed, setDismissed] = useState(false);
   const design = useApp((s) => s.design);
-  if (!design.topology.exchanges.some((x) => x.type === 'x-delayed-message')) return null;
+  if (dismissed) return null;
+  if (!changes && !design.topology.exchanges.some((x) => x.type === 'x-delayed-message')) return null;
   return (
     <div
       data-testid="portable-offer"
@@ -396,6 +401,14 @@ function PortableOffer() {
         }}
       >
         Use the portable design (undoable)
+      </button>
+      <button
+        type="button"
+        data-testid="portable-dismiss"
+        className="ml-1 rounded bg-slate-700 px-2 py-0.5 hover:bg-slate-600"
+        onClick={() => setDismissed(true)}
+      >
+        Dismiss
       </button>
       {err && <div className="mt-1 text-red-300">{err}</div>}
       {changes && (
