@@ -180,6 +180,8 @@ export const divergenceFlow: Flow = {
     await page.waitForSelector('.react-flow__node');
     // the worker fails every attempt (a consumer's own failure model, which the trace workers honour)
     await page.click('[data-testid=node-consumer] >> nth=0');
+    // the side panel may still show the tab an earlier step left open
+    await page.click('[data-testid=tab-inspect]');
     const beh = JSON.parse(await page.locator('[data-testid=field-behaviour]').inputValue()) as Record<string, unknown>;
     await page.fill('[data-testid=field-behaviour]', JSON.stringify({ ...beh, failure: { kind: 'always' } }, null, 2));
     await deployUnderFreshPrefix(page);

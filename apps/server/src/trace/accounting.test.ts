@@ -17,7 +17,7 @@ const ev = (msgId: string) => ({
   }),
   routed: (exchange: string, queues: string[]): EventInput => ({ kind: 'routed', msgId, body: msgId, exchange, routingKeys: ['k'], queues, exchanges: [] }),
   enqueued: (queue: string): EventInput => ({ kind: 'enqueued', msgId, body: msgId, queue, depth: 1 }),
-  delivered: (queue: string): EventInput => ({ kind: 'delivered', msgId, body: msgId, queue, consumer: 'w', redelivered: false, headers: {}, routingKey: 'k', exchange: 'x' }),
+  delivered: (queue: string, redelivered = false): EventInput => ({ kind: 'delivered', msgId, body: msgId, queue, consumer: 'w', redelivered, headers: {}, routingKey: 'k', exchange: 'x' }),
   acked: (queue: string): EventInput => ({ kind: 'acked', msgId, body: msgId, queue, consumer: 'w' }),
   rejected: (queue: string): EventInput => ({ kind: 'rejected', msgId, body: msgId, queue, consumer: 'w' }),
   expired: (queue: string): EventInput => ({ kind: 'expired', msgId, body: msgId, queue }),
@@ -37,6 +37,25 @@ function setup(maxHoldMs = 1000) {
 const live = (q: string) => q === 'work' || q === 'wait';
 
 describe('trace accounting', () => {
+  it('a reject lost with its channel (broker restart): the redelivery takes it back, the message does not wait at a consumer', () => {
+    const { acc, kinds } = setup();
+    const m = ev('m');
+    acc.add('publisher', m.published('in'));
+    acc.add('observer', m.routed('in', ['work']), { start: 'publish' });
+    acc.add('observer', m.enqueued('work'));
+    acc.add('worker:w', m.delivered('work'));
+    // rejected on a channel that died before the reject got out: the broker requeued the delivery
+    acc.add('worker:w', m.rejected('work'));
+    acc.add('worker:w', m.delivered('work', true));
+    acc.add('worker:w', m.rejected('work'));
+    acc.add('observer', m.deadLettered('work', 'rejected', 'parking'));
+    acc.add('observer', m.routed('parking', ['parked']), { start: 'dead-letter' });
+    acc.add('observer', m.enqueued('parked'));
+    expect(kinds()).toEqual(['published', 'routed', 'enqueued work', 'delivered work', 'rejected work', 'delivered work', 'rejected work', 'dead-lettered work', 'routed', 'enqueued parked']);
+    expect(acc.waitingFor('m', live)).toBeUndefined();
+    expect(acc.fate('m', live)).toBe('parked');
+  });
+
   it('holds a worker delivery until the broker copy that put the message in the queue arrives', () => {
     const { acc, kinds } = setup();
     const m = ev('m');

@@ -181,6 +181,8 @@ export class TraceAccounting {
     const e = h.e;
     switch (e.kind) {
       case 'delivered':
+        // a redelivery after a reject that never reached the broker (see apply) has no enqueue
+        return (s.ready.get(e.queue) ?? 0) > 0 || (e.redelivered && (s.rejected.get(e.queue) ?? 0) > 0);
       case 'expired':
         return (s.ready.get(e.queue) ?? 0) > 0;
       case 'dead-lettered':
@@ -218,6 +220,13 @@ export class TraceAccounting {
         s.enteredAt.set(e.queue, t);
         return;
       case 'delivered':
+        // A reject takes the message out of its queue, so the broker can hand it out again from
+        // that queue (redelivered) only if the reject never reached it: sent on a channel that
+        // died with a broker restart. That reject dead-letters nothing; the copy is back here.
+        if (e.redelivered && (s.rejected.get(e.queue) ?? 0) > 0) {
+          bump(s.rejected, e.queue, -1);
+          bump(s.ready, e.queue, 1);
+        }
         bump(s.ready, e.queue, -1);
         bump(s.unacked, e.queue, 1);
         return;
