@@ -181,8 +181,6 @@ export class TraceAccounting {
     const e = h.e;
     switch (e.kind) {
       case 'delivered':
-        // a redelivery after a reject that never reached the broker (see apply) has no enqueue
-        return (s.ready.get(e.queue) ?? 0) > 0 || (e.redelivered && (s.rejected.get(e.queue) ?? 0) > 0);
       case 'expired':
         return (s.ready.get(e.queue) ?? 0) > 0;
       case 'dead-lettered':
@@ -221,9 +219,11 @@ export class TraceAccounting {
         return;
       case 'delivered':
         // A reject takes the message out of its queue, so the broker can hand it out again from
-        // that queue (redelivered) only if the reject never reached it: sent on a channel that
-        // died with a broker restart. That reject dead-letters nothing; the copy is back here.
-        if (e.redelivered && (s.rejected.get(e.queue) ?? 0) > 0) {
+        // that queue (redelivered) without a new copy arriving there only if the reject never
+        // reached it: sent on a channel that died with a broker restart. Such a delivery waited
+        // out its hold (no enqueue came; on 4.3 a dead letter that comes back is redelivered too,
+        // but it is enqueued first). That reject dead-letters nothing; the copy is back here.
+        if (e.redelivered && (s.ready.get(e.queue) ?? 0) <= 0 && (s.rejected.get(e.queue) ?? 0) > 0) {
           bump(s.rejected, e.queue, -1);
           bump(s.ready, e.queue, 1);
         }
