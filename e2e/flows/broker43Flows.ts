@@ -36,7 +36,12 @@ export const broker43Flow: Flow = {
     await page.goto(`${url}/?template=quorum-delayed-retry&deliveryLimit=3&minDelayMs=200&maxDelayMs=500`);
     await page.waitForSelector('.react-flow__node');
     // the worker fails every attempt, so the broker's delayed retry shows
+    // the canvas opens at 100 % from its left edge: the worker may be off-screen until fitted
+    await page.click('[data-testid=cmd-fitView]');
+    await page.waitForTimeout(300);
     await page.click('[data-testid=node-consumer] >> nth=0');
+    // the side panel may still show the tab an earlier step left open
+    await page.click('[data-testid=tab-inspect]');
     const beh = JSON.parse(await page.locator('[data-testid=field-behaviour]').inputValue()) as Record<string, unknown>;
     await page.fill('[data-testid=field-behaviour]', JSON.stringify({ ...beh, failure: { kind: 'always' } }, null, 2));
 

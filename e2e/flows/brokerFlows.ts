@@ -179,6 +179,9 @@ export const divergenceFlow: Flow = {
     await page.goto(`${url}/?template=dlx-ttl-wait-queue&delayMs=200`);
     await page.waitForSelector('.react-flow__node');
     // the worker fails every attempt (a consumer's own failure model, which the trace workers honour)
+    // the canvas opens at 100 % from its left edge: the worker may be off-screen until fitted
+    await page.click('[data-testid=cmd-fitView]');
+    await page.waitForTimeout(300);
     await page.click('[data-testid=node-consumer] >> nth=0');
     // the side panel may still show the tab an earlier step left open
     await page.click('[data-testid=tab-inspect]');
