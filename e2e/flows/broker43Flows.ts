@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
-import { tearDown } from './brokerFlows.js';
+import { tearDown, workerAlwaysFails } from './brokerFlows.js';
 
 const AMQP_43 = 'amqp://guest:guest@127.0.0.1:5673/';
 
@@ -36,14 +36,7 @@ export const broker43Flow: Flow = {
     await page.goto(`${url}/?template=quorum-delayed-retry&deliveryLimit=3&minDelayMs=200&maxDelayMs=500`);
     await page.waitForSelector('.react-flow__node');
     // the worker fails every attempt, so the broker's delayed retry shows
-    // the canvas opens at 100 % from its left edge: the worker may be off-screen until fitted
-    await page.click('[data-testid=cmd-fitView]');
-    await page.waitForTimeout(300);
-    await page.click('[data-testid=node-consumer] >> nth=0');
-    // the side panel may still show the tab an earlier step left open
-    await page.click('[data-testid=tab-inspect]');
-    const beh = JSON.parse(await page.locator('[data-testid=field-behaviour]').inputValue()) as Record<string, unknown>;
-    await page.fill('[data-testid=field-behaviour]', JSON.stringify({ ...beh, failure: { kind: 'always' } }, null, 2));
+    await workerAlwaysFails(page);
 
     await page.click('[data-testid=tab-broker]');
     await setBrokerUrl(page, AMQP_43);

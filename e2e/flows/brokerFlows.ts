@@ -167,6 +167,18 @@ export const unsupportedPlanFlow: Flow = {
   },
 };
 
+/** Gives the design's first worker its own failure model `always`, through the inspector's JSON editor. */
+export async function workerAlwaysFails(page: Page): Promise<void> {
+  // the canvas opens at 100 % from its left edge: the worker may be off-screen until fitted
+  await page.click('[data-testid=cmd-fitView]');
+  await page.waitForTimeout(300);
+  await page.click('[data-testid=node-consumer] >> nth=0');
+  // the side panel may still show the tab an earlier step left open
+  await page.click('[data-testid=tab-inspect]');
+  const beh = JSON.parse(await page.locator('[data-testid=field-behaviour]').inputValue()) as Record<string, unknown>;
+  await page.fill('[data-testid=field-behaviour]', JSON.stringify({ ...beh, failure: { kind: 'always' } }, null, 2));
+}
+
 /**
  * The broker and the design disagree (the deployed queue keeps its dead-letter exchange, the
  * design has dropped it): the live trace parts from the prediction and the UI says where.
@@ -179,14 +191,7 @@ export const divergenceFlow: Flow = {
     await page.goto(`${url}/?template=dlx-ttl-wait-queue&delayMs=200`);
     await page.waitForSelector('.react-flow__node');
     // the worker fails every attempt (a consumer's own failure model, which the trace workers honour)
-    // the canvas opens at 100 % from its left edge: the worker may be off-screen until fitted
-    await page.click('[data-testid=cmd-fitView]');
-    await page.waitForTimeout(300);
-    await page.click('[data-testid=node-consumer] >> nth=0');
-    // the side panel may still show the tab an earlier step left open
-    await page.click('[data-testid=tab-inspect]');
-    const beh = JSON.parse(await page.locator('[data-testid=field-behaviour]').inputValue()) as Record<string, unknown>;
-    await page.fill('[data-testid=field-behaviour]', JSON.stringify({ ...beh, failure: { kind: 'always' } }, null, 2));
+    await workerAlwaysFails(page);
     await deployUnderFreshPrefix(page);
     // now the design says: no dead-letter exchange on the work queue (the broker keeps it)
     await page.click('[data-testid=node-queue][data-name="orders.q"]');
