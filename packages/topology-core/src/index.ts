@@ -254,6 +254,7 @@ export {
   processingSucceeds,
   type RepublishPlan,
 } from './behaviour/evaluate.js';
+export { actionSettlesMultiple, settlesMultiple, wireMethod } from './behaviour/settlesMultiple.js';
 export {
   DEFAULT_SETTLE_MS,
   fromScenario,

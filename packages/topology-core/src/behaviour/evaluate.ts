@@ -27,6 +27,8 @@ export interface DeliveryView {
   readonly exchange: string;
   /** how many times this consumer has seen this message, 1 on the first delivery */
   readonly attempt: number;
+  /** deliveries the consumer holds unsettled (`hold`), this one included; 1 when absent */
+  readonly held?: number;
 }
 
 export function evalCounter(c: Counter, d: DeliveryView): number {
@@ -52,6 +54,8 @@ export function evalCounter(c: Counter, d: DeliveryView): number {
       const v = d.headers['x-delivery-count'];
       return typeof v === 'number' ? v : 0;
     }
+    case 'held':
+      return d.held ?? 1;
   }
 }
 

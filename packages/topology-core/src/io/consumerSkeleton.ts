@@ -20,6 +20,8 @@ function counter(c: Counter): string {
       return `deathCount(msg, ${js(c.queue ?? null)}, ${js(c.reason ?? null)})`;
     case 'deliveryCount':
       return `num(headers['x-delivery-count'])`;
+    case 'held':
+      return '(held.length + 1)';
   }
 }
 
@@ -56,11 +58,16 @@ function condition(c: Condition): string {
 function action(a: ConsumerAction, indent: string, queue: string): string[] {
   switch (a.kind) {
     case 'ack':
-      return [`${indent}ch.ack(msg);`];
+      return a.multiple ? [`${indent}ch.ack(msg, true); // and every earlier unacked delivery on this channel`, `${indent}held.length = 0;`] : [`${indent}ch.ack(msg);`];
     case 'reject':
-      return [`${indent}ch.reject(msg, false); // dead-letters if ${queue} has a DLX`];
+      return a.multiple
+        ? [`${indent}ch.nack(msg, true, false); // this and every earlier unacked delivery; dead-letters if ${queue} has a DLX`, `${indent}held.length = 0;`]
+        : [`${indent}ch.reject(msg, false); // dead-letters if ${queue} has a DLX`];
     case 'requeue':
-      return [`${indent}ch.nack(msg, false, true);`];
+      if (a.multiple) return [`${indent}ch.nack(msg, true, true); // this and every earlier unacked delivery`, `${indent}held.length = 0;`];
+      return [a.via === 'reject' ? `${indent}ch.reject(msg, true);` : `${indent}ch.nack(msg, false, true);`];
+    case 'hold':
+      return [`${indent}held.push(msg); // left unacked: a later multiple settles it`];
     case 'republish': {
       const headers = Object.entries(a.headers ?? {}).map(([k, v]) => `${js(k)}: ${value(v as ValueExpr)}`);
       const rk = a.routingKey !== undefined ? js(a.routingKey) : a.routingKeyFromHeader !== undefined ? `str(headers[${js(a.routingKeyFromHeader)}])` : 'msg.fields.routingKey';
@@ -112,6 +119,7 @@ function consumerCode(c: ConsumerSpec): string[] {
   L.push('    const headers: Record<string, unknown> = { ...(msg.properties.headers ?? {}) };');
   L.push('    const attempt = countAttempt(' + js(c.id) + ', msg);');
   L.push('    let err: unknown;');
+  L.push('    void held;');
   if (b.kind === 'worker') {
     L.push('    try {', '      await handle(msg);');
     L.push(...action(b.onSuccess ?? { kind: 'ack' }, '      ', c.queue).map((l) => l), '      forget(' + js(c.id) + ', msg);', '      return;', '    } catch (e) {', '      err = e;', '    }');
@@ -169,6 +177,8 @@ export function exportConsumerSkeleton(d: Design): string {
   for (const c of d.consumers) {
     L.push('  {');
     L.push('    const ch = await conn.createChannel();');
+    L.push('    /** deliveries held unacked (hold), settled together by a multiple */');
+    L.push('    const held: ConsumeMessage[] = [];');
     L.push(...consumerCode(c).map((l) => '  ' + l));
     L.push('  }');
   }

@@ -96,9 +96,15 @@ export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]
   return { topology, index, args, consumersByQueue, possibleQueues, arrivalKeys, deadLetterTargets, exchangeType: (n) => types.get(n) };
 }
 
-/** A rule bounds a retry when its condition looks at a counter or the redelivered flag. */
+/**
+ * A rule bounds a retry when its condition looks at a counter or the redelivered flag. Not the
+ * `held` counter: a batch size says when the batch is settled, not how often a message returns.
+ */
 export function isBounding(r: Rule): boolean {
-  return r.when !== undefined && (r.when.kind === 'lt' || r.when.kind === 'gte' || r.when.kind === 'redelivered');
+  const w = r.when;
+  if (w === undefined) return false;
+  if (w.kind === 'lt' || w.kind === 'gte') return w.counter.kind !== 'held';
+  return w.kind === 'redelivered';
 }
 
 /** The actions a consumer may take on failure (or, for routers, on any message), with whether a bound guards them. */

@@ -13,7 +13,12 @@ export type Counter =
   /** `count` of the x-death entry for (queue, reason); 0 when absent; without queue/reason, the sum of all entries matching the given ones */
   | { readonly kind: 'deathCount'; readonly queue?: string; readonly reason?: DeathReason }
   /** `x-delivery-count` (quorum queues), 0 when absent */
-  | { readonly kind: 'deliveryCount' };
+  | { readonly kind: 'deliveryCount' }
+  /**
+   * deliveries this consumer holds unsettled (the `hold` action), this one included: a batch
+   * consumer holds while `held` is below its batch size, then settles the batch with `multiple`
+   */
+  | { readonly kind: 'held' };
 
 export type DeathReason = 'rejected' | 'expired' | 'maxlen' | 'delivery_limit';
 
@@ -42,17 +47,24 @@ export type Condition =
   | { readonly kind: 'redelivered'; readonly is: boolean }
   | { readonly kind: 'hasHeader'; readonly name: string; readonly is: boolean };
 
+/**
+ * `multiple` (ack, reject, requeue): settle this delivery and every earlier unsettled delivery on
+ * the consumer's channel (AMQP's multiple flag: basic.ack multiple, or basic.nack multiple with
+ * requeue false/true; basic.reject has no multiple, so it cannot go with via 'reject').
+ */
 export type ConsumerAction =
-  | { readonly kind: 'ack' }
-  /** basic.reject requeue=false: dead-letters where the queue has a DLX */
-  | { readonly kind: 'reject' }
+  | { readonly kind: 'ack'; readonly multiple?: boolean }
+  /** basic.reject requeue=false (with multiple: basic.nack requeue=false): dead-letters where the queue has a DLX */
+  | { readonly kind: 'reject'; readonly multiple?: boolean }
   /**
    * basic.nack requeue=true (default), or basic.reject requeue=true with via 'reject'. The two
    * are the same before RabbitMQ 4.3; from 4.3 only basic.reject increments a quorum queue's
    * delivery-count (which the delivery limit and delayed retry read), basic.nack does not
    * (docs quorum-queues#poison-message-handling, "When is delivery count incremented?").
    */
-  | { readonly kind: 'requeue'; readonly via?: 'nack' | 'reject' }
+  | { readonly kind: 'requeue'; readonly via?: 'nack' | 'reject'; readonly multiple?: boolean }
+  /** leave the delivery unacked: a later action with `multiple` settles it (or closing the channel requeues it) */
+  | { readonly kind: 'hold' }
   /**
    * Publish a copy (same body; headers copied unless copyHeaders=false, then merged with
    * `headers`), wait for the confirm, then ack the original.

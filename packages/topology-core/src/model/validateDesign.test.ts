@@ -98,6 +98,22 @@ describe('validateDesign', () => {
     ).toEqual(['consumers[0].behaviour.onFailure[0].then.maxAttempts field-type']);
   });
 
+  it('multiple and hold: a boolean, never with basic.reject, never in a recoverer', () => {
+    const at = 'consumers[0].behaviour.onFailure[0].then';
+    expect(errs(design({ onFailure: { kind: 'reject', multiple: true } }))).toEqual([]);
+    expect(errs(design({ onFailure: { kind: 'requeue', multiple: true } }))).toEqual([]);
+    expect(errs(design({ onFailure: { kind: 'hold' } }))).toEqual([]);
+    expect(errs(design({ onFailure: { kind: 'ack', multiple: 'yes' } as unknown as ConsumerAction }))).toEqual([`${at}.multiple field-type`]);
+    expect(errs(design({ onFailure: { kind: 'requeue', via: 'reject', multiple: true } }))).toEqual([`${at}.multiple action-multiple`]);
+    const retry = (recover: ConsumerAction): ConsumerAction => ({ kind: 'retryInProcess', maxAttempts: 2, backoff: { initialMs: 10, multiplier: 2, maxMs: 100 }, recover });
+    expect(errs(design({ onFailure: retry({ kind: 'reject', multiple: true }) }))).toEqual([`${at}.recover.multiple action-multiple`]);
+    expect(errs(design({ onFailure: retry({ kind: 'hold' }) }))).toEqual([`${at}.recover.kind action-kind`]);
+    const held: ConsumerAction = { kind: 'hold' };
+    expect(
+      errs(design({ consumers: [{ id: 'c1', queue: 'q', behaviour: { kind: 'router', rules: [{ when: { kind: 'lt', counter: { kind: 'held' }, value: 3 }, then: held }, { then: { kind: 'ack', multiple: true } }] } }] })),
+    ).toEqual([]);
+  });
+
   it('layout keys must be node ids of the design', () => {
     const r = validateDesign(design({ layout: { 'queue:q': { x: 1, y: 2 }, 'queue:zz': { x: 0, y: 0 }, bogus: { x: 0, y: 0 } } }));
     expect(r.ok).toBe(true);

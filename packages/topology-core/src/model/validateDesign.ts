@@ -14,7 +14,7 @@ import { checkPolicyKeysForProfile } from './validatePolicies.js';
 import { IssueSink, isPlainObject, type ValidationIssue, type ValidationResult } from './validateResult.js';
 import { checkTable, validateTopologyInto, type TopologyValidationOptions } from './validateTopology.js';
 
-const COUNTER_KINDS = ['attempt', 'header', 'deathCount', 'deliveryCount'];
+const COUNTER_KINDS = ['attempt', 'header', 'deathCount', 'deliveryCount', 'held'];
 
 interface Ctx {
   readonly sink: IssueSink;
@@ -112,6 +112,15 @@ function checkAction(ctx: Ctx, path: string, a: unknown, depth = 0): void {
     case 'ack':
     case 'reject':
     case 'requeue':
+      if (a.multiple !== undefined && typeof a.multiple !== 'boolean') ctx.sink.error(`${path}.multiple`, 'field-type', 'multiple must be true or false');
+      // multiple goes out as basic.ack / basic.nack: basic.reject settles one delivery only
+      else if (a.multiple === true && a.kind === 'requeue' && a.via === 'reject')
+        ctx.sink.error(`${path}.multiple`, 'action-multiple', "basic.reject has no multiple flag: use via 'nack' (the default) to requeue several deliveries");
+      if (a.multiple === true && depth > 0)
+        ctx.sink.error(`${path}.multiple`, 'action-multiple', 'a recoverer settles its own delivery only');
+      return;
+    case 'hold':
+      if (depth > 0) ctx.sink.error(`${path}.kind`, 'action-kind', 'a recoverer cannot hold its delivery');
       return;
     case 'republish': {
       checkExchangeRef(ctx, `${path}.exchange`, a.exchange);
@@ -157,7 +166,7 @@ function checkAction(ctx: Ctx, path: string, a: unknown, depth = 0): void {
       return;
     }
     default:
-      ctx.sink.error(`${path}.kind`, 'action-kind', `action kind must be ack, reject, requeue, republish or retryInProcess; got ${JSON.stringify(a.kind)}`);
+      ctx.sink.error(`${path}.kind`, 'action-kind', `action kind must be ack, reject, requeue, hold, republish or retryInProcess; got ${JSON.stringify(a.kind)}`);
   }
 }
 

@@ -64,6 +64,7 @@ export function deliver(sim: SimState, q: QueueState, e: QEntry, c: ConsumerStat
   d.attempt = seen;
   d.inProcess = 0;
   d.retry = undefined;
+  if (c.unsettled) c.unsettled.push(d);
   sim.heap.push(sim.t + c.processingMs, d);
 }
 
@@ -86,6 +87,8 @@ export function verdict(sim: SimState, d: Delivery): boolean {
 
 export function outcome(sim: SimState, d: Delivery): void {
   const c = d.consumer;
+  // settled by a later delivery's `multiple` while it was still being processed
+  if (c === undefined) return;
   const b = c.behaviour;
   let action: ConsumerAction;
   if (b.kind === 'script') {
@@ -115,8 +118,63 @@ export function retryAttempt(sim: SimState, d: Delivery): void {
 }
 
 export function settle(sim: SimState, d: Delivery): void {
-  d.consumer.inflight--;
-  d.consumer.queue.unacked--;
+  const c = d.consumer;
+  c.inflight--;
+  c.queue.unacked--;
+  if (d.isHeld) {
+    d.isHeld = false;
+    c.holding--;
+  }
+  const list = c.unsettled;
+  if (list) {
+    const i = list.indexOf(d);
+    if (i >= 0) list.splice(i, 1);
+  }
+}
+
+type Settlement = 'ack' | 'reject' | 'requeue';
+
+/** ack, reject (requeue=false) or requeue one delivery; the caller dispatches */
+function settleOne(sim: SimState, d: Delivery, how: Settlement, viaReject: boolean): void {
+  const c = d.consumer;
+  const q = c.queue;
+  const msg = d.msg;
+  settle(sim, d);
+  if (how === 'ack') {
+    sim.release(d);
+    if (sim.wantEvents) sim.emit({ kind: 'acked', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id });
+    else sim.seq++;
+  } else if (how === 'reject') {
+    // a basic.reject is a failed delivery too
+    const n = d.deliveryCount + 1;
+    sim.release(d);
+    if (sim.wantEvents) sim.emit({ kind: 'rejected', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id });
+    else sim.seq++;
+    deadLetter(sim, q, msg, 'rejected', n);
+  } else requeue(sim, q, d, c.id, viaReject);
+}
+
+/**
+ * AMQP's multiple flag: this delivery and every earlier unsettled one on the channel, oldest
+ * first (rabbit_channel collect_acks, then the queue settles them in tag order). One still being
+ * processed is settled through a copy: the original, which its scheduled work still points at,
+ * is orphaned (no consumer) so that work finds nothing to settle and it is never pooled.
+ */
+function settleMultiple(sim: SimState, d: Delivery, how: Settlement): void {
+  const list = d.consumer.unsettled as QEntry[];
+  const upTo = list.indexOf(d);
+  if (upTo < 0) return settleOne(sim, d, how, false);
+  const batch = list.splice(0, upTo + 1) as Delivery[];
+  for (const e of batch) {
+    if (e === d || e.isHeld) {
+      settleOne(sim, e, how, false);
+      continue;
+    }
+    const carry = e.copy() as Delivery;
+    e.consumer = undefined as unknown as Delivery['consumer'];
+    e.retry = undefined;
+    settleOne(sim, carry, how, false);
+  }
 }
 
 export function apply(sim: SimState, d: Delivery, action: ConsumerAction): void {
@@ -126,25 +184,21 @@ export function apply(sim: SimState, d: Delivery, action: ConsumerAction): void 
   const msg = e.msg;
   switch (action.kind) {
     case 'ack':
-      settle(sim, d);
-      sim.release(d);
-      if (sim.wantEvents) sim.emit({ kind: 'acked', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id });
-      else sim.seq++;
+    case 'reject':
+      if (action.multiple === true && c.unsettled) settleMultiple(sim, d, action.kind);
+      else settleOne(sim, d, action.kind, false);
       break;
-    case 'reject': {
-      settle(sim, d);
-      // a basic.reject is a failed delivery too
-      const n = d.deliveryCount + 1;
-      sim.release(d);
-      if (sim.wantEvents) sim.emit({ kind: 'rejected', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id });
-      else sim.seq++;
-      deadLetter(sim, q, msg, 'rejected', n);
-      break;
-    }
     case 'requeue':
-      settle(sim, d);
-      requeue(sim, q, e, c.id, action.via === 'reject');
+      if (action.multiple === true && c.unsettled) settleMultiple(sim, d, 'requeue');
+      else settleOne(sim, d, 'requeue', action.via === 'reject');
       break;
+    case 'hold':
+      // stays unacked, its prefetch slot taken, until a later `multiple` settles it
+      if (!d.isHeld && c.unsettled) {
+        d.isHeld = true;
+        c.holding++;
+      }
+      return;
     case 'republish': {
       const plan = planRepublish(action, d);
       clientPublish(sim, msg.logical, msg.body, plan.exchange, plan.routingKey, plan.headers, plan.expiration, false, sim.consumerOrigin(c.id), plan.keepXDeath ? msg.xDeath : undefined);

@@ -25,6 +25,8 @@ export class QEntry implements DeliveryView {
   /** quorum acquired-count: every return (4.3 exposes it as x-acquired-count) */
   acquiredCount = 0;
   redelivered = false;
+  /** the consumer chose `hold`: it stays unacked until a later `multiple` settles it */
+  isHeld = false;
   /** while delivered: who holds it, the headers it was delivered with, its attempt number */
   consumer: ConsumerSlot | undefined = undefined;
   headers: { readonly [k: string]: AmqpValue };
@@ -51,6 +53,7 @@ export class QEntry implements DeliveryView {
     this.deliveryCount = 0;
     this.acquiredCount = 0;
     this.redelivered = false;
+    this.isHeld = false;
     this.consumer = undefined;
     this.headers = msg.headers;
     this.attempt = 0;
@@ -71,12 +74,32 @@ export class QEntry implements DeliveryView {
   get exchange(): string {
     return this.msg.exchange;
   }
+  /** the `held` counter: what the consumer holds, this one included */
+  get held(): number {
+    return (this.consumer?.holding ?? 0) + 1;
+  }
+
+  /** a copy that carries on for this entry (the original stays with work already scheduled for it) */
+  copy(): QEntry {
+    const c = new QEntry(this.msg, this.expiresAt, this.pos);
+    c.deliveryCount = this.deliveryCount;
+    c.acquiredCount = this.acquiredCount;
+    c.redelivered = this.redelivered;
+    c.consumer = this.consumer;
+    c.headers = this.headers;
+    c.attempt = this.attempt;
+    return c;
+  }
 }
 
 export interface ConsumerSlot {
   readonly id: string;
   readonly prefetch: number;
   inflight: number;
+  /** deliveries held (`hold`) and not yet settled */
+  holding: number;
+  /** unsettled deliveries in delivery-tag order; kept only for consumers that hold or settle `multiple` */
+  readonly unsettled: QEntry[] | undefined;
 }
 
 export class QueueState {

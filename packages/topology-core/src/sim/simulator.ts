@@ -19,8 +19,10 @@ import { clientPublish, routeAndEnqueue } from './publishRoute.js';
 import { apply, dispatch, outcome, retryAttempt } from './deliverAck.js';
 import { deleteQueue, dropExpired, ensureTimer } from './expiry.js';
 import { deliveredHeaders, retryReady } from './quorum.js';
+import { settlesMultiple } from '../behaviour/settlesMultiple.js';
 
 const STEP_WORK: Work = { k: 'step' };
+const ACK = { kind: 'ack' } as const;
 const STEP_ORIGIN: PublishOrigin = { kind: 'step' };
 
 export class Simulator {
@@ -159,10 +161,11 @@ export class Simulator {
         outcome(this.s, w as Delivery);
         break;
       case 'retry':
-        retryAttempt(this.s, w.d);
+        if (w.d.consumer !== undefined) retryAttempt(this.s, w.d);
         break;
       case 'confirm':
-        apply(this.s, w.d, { kind: 'ack' });
+        // settled meanwhile by a later delivery's `multiple`: nothing left to ack
+        if (w.d.consumer !== undefined) apply(this.s, w.d, ACK);
         break;
       case 'expire': {
         const q = w.q;
@@ -231,6 +234,8 @@ export class Simulator {
         // basic.qos prefetch 0 means no limit
         prefetch: spec.prefetch === 0 ? Infinity : Math.max(1, spec.prefetch ?? 1),
         inflight: 0,
+        holding: 0,
+        unsettled: settlesMultiple(b) ? [] : undefined,
         spec,
         behaviour: b,
         failure: b.kind === 'worker' ? (b.failure ?? this.s.defaultFailure) : undefined,

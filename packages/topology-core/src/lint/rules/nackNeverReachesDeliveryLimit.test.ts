@@ -89,4 +89,28 @@ describe('nack-never-reaches-delivery-limit', () => {
     expect(findings(design({ profile: '3.10' }))).toEqual([]);
     expect(findings(design({ classic: true, delayedRetry: false }))).toEqual([]);
   });
+
+  it('a batch consumer that nacks its batch with multiple relies on the limit too (a batch size is no bound)', () => {
+    const consumer: ConsumerSpec = {
+      id: 'w',
+      queue: 'qq',
+      prefetch: 3,
+      behaviour: {
+        kind: 'router',
+        rules: [{ when: { kind: 'lt', counter: { kind: 'held' }, value: 3 }, then: { kind: 'hold' } }, { then: { kind: 'requeue', multiple: true } }],
+      },
+    };
+    const [f] = findings(design({ consumer }));
+    expect(f?.severity).toBe('error');
+    expect(f?.message).toMatch(/with basic\.nack multiple: on RabbitMQ 4\.3/);
+    // the simulator agrees: three messages go round forever, none dead-letters
+    const r = simulate({ ...designToSimulation(design({ consumer }), { messages: 3 }), maxEvents: 5_000 });
+    expect(r.truncated).toBe(true);
+    expect(r.events.some((e) => e.kind === 'dead-lettered')).toBe(false);
+    // on 3.10 every nack counts: no finding, and the three reach the limit
+    const on310 = design({ consumer, profile: '3.10', delayedRetry: false });
+    expect(findings(on310)).toEqual([]);
+    const r310 = simulate({ ...designToSimulation(on310, { messages: 3 }), maxEvents: 5_000 });
+    expect(r310.events.filter((e) => e.kind === 'dead-lettered').map((e) => (e.kind === 'dead-lettered' ? e.reason : ''))).toEqual(['delivery_limit', 'delivery_limit', 'delivery_limit']);
+  });
 });

@@ -30,22 +30,24 @@ export const nackNeverReachesDeliveryLimit: LintRule = {
       // the effective limit (argument, policy, 4.x default 20) as the simulator reads it
       const cfg = queueConfig(q, topology.policies, PROFILE_4_3);
       if (!cfg.quorum || cfg.deliveryLimit === undefined) continue;
-      const nacks = failureActions(c).some(({ action, bounded }) => !bounded && action.kind === 'requeue' && action.via !== 'reject');
-      if (!nacks) continue;
+      // a nack multiple (a batch consumer) is a basic.nack for every message it settles
+      const nackActions = failureActions(c).filter(({ action, bounded }) => !bounded && action.kind === 'requeue' && action.via !== 'reject');
+      if (nackActions.length === 0) continue;
+      const method = nackActions.every(({ action }) => action.kind === 'requeue' && action.multiple === true) ? 'basic.nack multiple' : 'basic.nack';
       const limit = `delivery limit ${cfg.deliveryLimit}`;
       out.push(
         on43
           ? {
               id: ID,
               severity: 'error',
-              message: `${c.id} requeues failed messages from ${q.name} with basic.nack: on RabbitMQ 4.3 a nack no longer counts toward the quorum ${limit} (only basic.reject does), so a message that always fails is redelivered forever and never dead-letters.`,
+              message: `${c.id} requeues failed messages from ${q.name} with ${method}: on RabbitMQ 4.3 a nack no longer counts toward the quorum ${limit} (only basic.reject does), so a message that always fails is redelivered forever and never dead-letters.`,
               objects: [consumerNodeId(c.id), queueNodeId(q.name)],
-              fix: 'Requeue with basic.reject (requeue=true), or stop in the consumer (x-acquired-count counts every return on 4.3) and reject without requeue.',
+              fix: 'Requeue with basic.reject (requeue=true; it settles one delivery, so a batch is rejected one by one), or stop in the consumer (x-acquired-count counts every return on 4.3) and reject without requeue.',
             }
           : {
               id: ID,
               severity: 'info',
-              message: `${c.id} relies on basic.nack to reach the ${limit} of ${q.name}: that works on 4.0-4.2, but from RabbitMQ 4.3 a nack no longer counts, and the message is redelivered forever.`,
+              message: `${c.id} relies on ${method} to reach the ${limit} of ${q.name}: that works on 4.0-4.2, but from RabbitMQ 4.3 a nack no longer counts, and the message is redelivered forever.`,
               objects: [consumerNodeId(c.id), queueNodeId(q.name)],
               fix: 'Requeue with basic.reject (requeue=true) so the limit holds on every 4.x.',
             },

@@ -43,6 +43,8 @@ function counterText(c: Counter): string {
       return `the header ${c.name}`;
     case 'deliveryCount':
       return 'x-delivery-count';
+    case 'held':
+      return 'the deliveries the consumer holds';
     case 'deathCount':
       return `the x-death count for ${c.queue !== undefined ? `queue ${c.queue}` : 'any queue'}${c.reason !== undefined ? `, reason ${c.reason}` : ''}`;
   }
