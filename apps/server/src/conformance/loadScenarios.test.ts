@@ -26,6 +26,8 @@ describe('checkScenario', () => {
     expect(fieldOf({ ...minimal, topology: [] })).toBe('topology');
     expect(fieldOf({ ...minimal, consumers: [{ queue: 'q', actions: [] }] })).toBe('consumers[0].actions');
     expect(fieldOf({ ...minimal, consumers: [{ queue: 'q', actions: ['ack'], prefetch: 70000 }] })).toBe('consumers[0].prefetch');
+    expect(fieldOf({ ...minimal, consumers: [{ queue: 'q', actions: ['hold', 'nack-multiple'] }] })).toBeUndefined();
+    expect(fieldOf({ ...minimal, consumers: [{ queue: 'q', actions: ['ack', 'nack-many'] }] })).toBe('consumers[0].actions[1]');
     expect(fieldOf({ ...minimal, steps: [{ sleep: 1 }] })).toBe('steps[0]');
     expect(fieldOf({ ...minimal, start_consumers: 'later' })).toBe('start_consumers');
   });

@@ -43,6 +43,9 @@ export async function expandScenarioPaths(paths: readonly string[]): Promise<str
   return out;
 }
 
+/** the format's actions, and this runner's additions (hold and the multiple settlements) */
+const ACTION_NAMES: readonly string[] = ['ack', 'reject', 'requeue', 'reject-requeue', 'hold', 'ack-multiple', 'nack-multiple', 'nack-multiple-requeue'];
+
 function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -61,6 +64,10 @@ export function checkScenario(file: string, data: unknown): Scenario {
   (data.consumers as unknown[] | undefined ?? []).forEach((c, i) => {
     if (!isObj(c) || typeof c.queue !== 'string') throw new ScenarioFileError(file, `consumers[${i}].queue`, 'must be a string');
     if (!Array.isArray(c.actions) || c.actions.length === 0) throw new ScenarioFileError(file, `consumers[${i}].actions`, 'must be a non-empty array');
+    c.actions.forEach((a, j) => {
+      if (typeof a === 'string' ? ACTION_NAMES.includes(a) : isObj(a) && isObj(a.republish)) return;
+      throw new ScenarioFileError(file, `consumers[${i}].actions[${j}]`, `must be one of ${ACTION_NAMES.map((n) => `"${n}"`).join(', ')} or {"republish": {...}}`);
+    });
     if (c.prefetch !== undefined && (!Number.isInteger(c.prefetch) || (c.prefetch as number) < 0 || (c.prefetch as number) > 65535)) {
       throw new ScenarioFileError(file, `consumers[${i}].prefetch`, 'must be an integer 0..65535');
     }

@@ -131,6 +131,11 @@ class ScenarioConsumerRun {
     if (action === 'reject') return ch.reject(m, false);
     if (action === 'requeue') return ch.nack(m, false, true);
     if (action === 'reject-requeue') return ch.reject(m, true);
+    // held deliveries stay unacked on this channel until a multiple settles them (or stop() closes it)
+    if (action === 'hold') return;
+    if (action === 'ack-multiple') return ch.ack(m, true);
+    if (action === 'nack-multiple') return ch.nack(m, true, false);
+    if (action === 'nack-multiple-requeue') return ch.nack(m, true, true);
     const r = action.republish;
     const delivered = (m.properties.headers ?? {}) as Record<string, unknown>;
     let routingKey = m.fields.routingKey;

@@ -16,6 +16,10 @@ export function scenarioAction(a: ScenarioAction): ConsumerAction {
   if (a === 'reject') return { kind: 'reject' };
   if (a === 'requeue') return { kind: 'requeue' };
   if (a === 'reject-requeue') return { kind: 'requeue', via: 'reject' };
+  if (a === 'hold') return { kind: 'hold' };
+  if (a === 'ack-multiple') return { kind: 'ack', multiple: true };
+  if (a === 'nack-multiple') return { kind: 'reject', multiple: true };
+  if (a === 'nack-multiple-requeue') return { kind: 'requeue', multiple: true };
   const r = a.republish;
   return {
     kind: 'republish',

@@ -12,6 +12,14 @@ export type ScenarioAction =
   | 'requeue'
   /** basic.reject requeue=true (4.3: counts toward a quorum delivery limit, unlike a nack) */
   | 'reject-requeue'
+  /** (this runner's addition) leave the delivery unacked until a later `*-multiple` settles it */
+  | 'hold'
+  /** basic.ack multiple=true: this delivery and every earlier unacked one on the consumer's channel */
+  | 'ack-multiple'
+  /** basic.nack multiple=true requeue=false */
+  | 'nack-multiple'
+  /** basic.nack multiple=true requeue=true */
+  | 'nack-multiple-requeue'
   | {
       readonly republish: {
         readonly exchange: string;
