@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TEMPLATES, type Condition, type ConsumerAction, type ConsumerBehaviour, type Rule } from '@retry-studio/topology-core';
 import {
   actionOfKind,
+  canSettleMultiple,
   conditionOfKind,
   counterOfKind,
   failureOfKind,
@@ -11,11 +12,13 @@ import {
   replaceAt,
   republishExtras,
   rulesOf,
+  setMultiple,
   setRuleWhen,
   setWorkerFailure,
   withField,
   withRules,
 } from './behaviourForm';
+import { actionText, behaviourLines } from './describe';
 
 type Worker = Extract<ConsumerBehaviour, { kind: 'worker' }>;
 
@@ -25,6 +28,7 @@ const worker = (over: Partial<Worker> = {}): Worker => ({ kind: 'worker', onFail
 function touchAction(a: ConsumerAction): ConsumerAction {
   if (!isFormAction(a)) return a;
   const x = actionOfKind(a.kind, a);
+  if (canSettleMultiple(x)) return setMultiple(x, x.multiple === true);
   if (x.kind !== 'republish') return x;
   return withField(withField({ ...x, exchange: x.exchange }, 'routingKey', x.routingKey), 'expiration', x.expiration);
 }
@@ -93,6 +97,39 @@ describe('behaviour form edits', () => {
   it('switching lt to gte keeps the counter and the value', () => {
     const c: Condition = { kind: 'lt', counter: { kind: 'header', name: 'x-retries' }, value: 4 };
     expect(conditionOfKind('gte', c)).toStrictEqual({ kind: 'gte', counter: { kind: 'header', name: 'x-retries' }, value: 4 });
+  });
+});
+
+describe('hold and multiple (a batch consumer)', () => {
+  const batch: ConsumerBehaviour = {
+    kind: 'router',
+    rules: [
+      { when: { kind: 'lt', counter: { kind: 'held' }, value: 3 }, then: { kind: 'hold' } },
+      { then: { kind: 'reject', multiple: true } },
+    ],
+  };
+
+  it('round-trips through every form control unchanged', () => {
+    expect(touch(batch)).toStrictEqual(batch);
+    expect(isFormAction({ kind: 'hold' })).toBe(true);
+  });
+
+  it('the multiple box sets multiple: true and deletes it when cleared; switching ack/reject/requeue keeps it', () => {
+    expect(setMultiple({ kind: 'requeue' }, true)).toStrictEqual({ kind: 'requeue', multiple: true });
+    expect(setMultiple({ kind: 'requeue', multiple: true }, false)).toStrictEqual({ kind: 'requeue' });
+    expect(actionOfKind('requeue', { kind: 'reject', multiple: true })).toStrictEqual({ kind: 'requeue', multiple: true });
+    expect(actionOfKind('hold', { kind: 'reject', multiple: true })).toStrictEqual({ kind: 'hold' });
+    expect(actionOfKind('ack', { kind: 'reject' })).toStrictEqual({ kind: 'ack' });
+    expect(counterOfKind('held', { kind: 'attempt' })).toStrictEqual({ kind: 'held' });
+    expect(canSettleMultiple({ kind: 'hold' })).toBe(false);
+  });
+
+  it('reads as what goes on the wire', () => {
+    expect(actionText({ kind: 'reject', multiple: true })).toBe('nack multiple (dead-letter)');
+    expect(actionText({ kind: 'requeue', multiple: true })).toBe('nack multiple requeue');
+    expect(actionText({ kind: 'ack', multiple: true })).toBe('ack multiple');
+    expect(actionText({ kind: 'reject' })).toBe('reject');
+    expect(behaviourLines(batch)).toEqual(['router', 'held<3 → hold (unacked)', '→ nack multiple (dead-letter)']);
   });
 });
 

@@ -6,7 +6,7 @@
 import type { Condition, ConsumerAction, ConsumerBehaviour, Counter, DeathReason, FailureModel, Rule } from '@retry-studio/topology-core';
 
 export type FailureKind = 'inherit' | FailureModel['kind'];
-export type ActionKind = 'ack' | 'reject' | 'requeue' | 'republish';
+export type ActionKind = 'ack' | 'reject' | 'requeue' | 'hold' | 'republish';
 export type ConditionKind = 'always' | 'lt' | 'gte';
 
 export const DEATH_REASONS: readonly DeathReason[] = ['rejected', 'expired', 'maxlen', 'delivery_limit'];
@@ -24,9 +24,18 @@ export function isFormCondition(c: Condition | undefined): boolean {
   return c === undefined || c.kind === 'lt' || c.kind === 'gte';
 }
 
-/** ack, reject, requeue and republish have form rows; retryInProcess is shown read-only. */
+/** ack, reject, requeue, hold and republish have form rows; retryInProcess is shown read-only. */
 export function isFormAction(a: ConsumerAction): a is Extract<ConsumerAction, { kind: ActionKind }> {
-  return a.kind === 'ack' || a.kind === 'reject' || a.kind === 'requeue' || a.kind === 'republish';
+  return a.kind === 'ack' || a.kind === 'reject' || a.kind === 'requeue' || a.kind === 'hold' || a.kind === 'republish';
+}
+
+/** the actions that can settle every earlier unsettled delivery too (AMQP's multiple flag) */
+export type MultipleAction = Extract<ConsumerAction, { kind: 'ack' | 'reject' | 'requeue' }>;
+export const canSettleMultiple = (a: ConsumerAction): a is MultipleAction => a.kind === 'ack' || a.kind === 'reject' || a.kind === 'requeue';
+
+/** multiple on: a basic.ack / basic.nack multiple; off: the field is deleted */
+export function setMultiple(a: MultipleAction, on: boolean): ConsumerAction {
+  return withField(a, 'multiple', on ? true : undefined);
 }
 
 /** The parts of a republish the form does not edit (kept as they are, shown as a hint). */
@@ -64,7 +73,9 @@ export function setWorkerFailure(b: Extract<ConsumerBehaviour, { kind: 'worker' 
 export function actionOfKind(kind: ActionKind, prev: ConsumerAction): ConsumerAction {
   if (prev.kind === kind) return prev;
   if (kind === 'republish') return { kind, exchange: '' };
-  return { kind };
+  if (kind === 'hold') return { kind };
+  // ack <-> reject <-> requeue keep the multiple flag: a batch stays a batch
+  return canSettleMultiple(prev) && prev.multiple === true ? { kind, multiple: true } : { kind };
 }
 
 export function counterOfKind(kind: Counter['kind'], prev: Counter): Counter {
@@ -72,6 +83,7 @@ export function counterOfKind(kind: Counter['kind'], prev: Counter): Counter {
   switch (kind) {
     case 'attempt':
     case 'deliveryCount':
+    case 'held':
       return { kind };
     case 'header':
       return { kind, name: 'x-retries' };

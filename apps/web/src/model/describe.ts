@@ -11,6 +11,8 @@ export function counterText(c: Counter): string {
       return `x-death${c.queue ? `[${c.queue}]` : ''}${c.reason ? `.${c.reason}` : ''}`;
     case 'deliveryCount':
       return 'x-delivery-count';
+    case 'held':
+      return 'held';
   }
 }
 
@@ -31,11 +33,14 @@ function valueText(v: ValueExpr): string {
 export function actionText(a: ConsumerAction): string {
   switch (a.kind) {
     case 'ack':
-      return 'ack';
+      // multiple: this delivery and every earlier unacked one on the channel
+      return a.multiple ? 'ack multiple' : 'ack';
     case 'reject':
-      return 'reject';
+      return a.multiple ? 'nack multiple (dead-letter)' : 'reject';
     case 'requeue':
-      return 'requeue';
+      return a.multiple ? 'nack multiple requeue' : 'requeue';
+    case 'hold':
+      return 'hold (unacked)';
     case 'republish':
       return `republish → ${a.exchange || '(default)'}${a.expiration !== undefined ? ` ttl ${valueText(a.expiration)}` : ''}`;
     case 'retryInProcess':

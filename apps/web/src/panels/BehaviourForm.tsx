@@ -1,8 +1,9 @@
 import type { Condition, ConsumerAction, ConsumerBehaviour, Counter, DeathReason, FailureModel, Rule, ValidationIssue } from '@retry-studio/topology-core';
-import { NumberArgField, SelectField, TextField } from './fields';
+import { CheckField, NumberArgField, SelectField, TextField } from './fields';
 import {
   DEATH_REASONS,
   actionOfKind,
+  canSettleMultiple,
   conditionOfKind,
   counterOfKind,
   failureOfKind,
@@ -13,6 +14,7 @@ import {
   replaceAt,
   republishExtras,
   rulesOf,
+  setMultiple,
   setRuleWhen,
   setWorkerFailure,
   withField,
@@ -207,6 +209,7 @@ function CounterEditor({ counter, f, onChange }: { counter: Counter; f: F; onCha
           { value: 'header', label: 'header' },
           { value: 'deathCount', label: 'x-death count' },
           { value: 'deliveryCount', label: 'x-delivery-count' },
+          { value: 'held', label: 'held (batch size)' },
         ]}
         onChange={(k) => onChange(counterOfKind(k as Counter['kind'], counter))}
       />
@@ -241,10 +244,20 @@ function ActionEditor({ a, f, exchanges, onChange }: { a: ConsumerAction; f: F; 
           { value: 'ack', label: 'ack' },
           { value: 'reject', label: 'reject (dead-letter)' },
           { value: 'requeue', label: 'requeue' },
+          { value: 'hold', label: 'hold unacked' },
           { value: 'republish', label: 'republish' },
         ]}
         onChange={(k) => onChange(actionOfKind(k as ActionKind, a))}
       />
+      {canSettleMultiple(a) && (
+        <CheckField
+          label={a.kind === 'ack' ? 'multiple (basic.ack every earlier unacked too)' : 'multiple (basic.nack every earlier unacked too)'}
+          testid="field-action-multiple"
+          value={a.multiple === true}
+          onChange={(on) => onChange(setMultiple(a, on))}
+        />
+      )}
+      {canSettleMultiple(a) && f('.multiple').length > 0 && <ReadOnly what="multiple" text={f('.multiple').map((i) => i.message).join('; ')} />}
       {a.kind === 'requeue' && (
         <SelectField
           label="Via"
