@@ -21,6 +21,22 @@ import type { TraceContext } from './traceContext.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** a delivery not yet settled on its channel (for `multiple`: every earlier one goes with it) */
+interface OpenDelivery {
+  readonly traced: boolean;
+  readonly msgId: string;
+  readonly body: string;
+  readonly routingKey: string;
+  held: boolean;
+}
+
+/** one channel's unsettled deliveries in delivery-tag order (a Map keeps insertion order) */
+interface ChannelBook {
+  readonly open: Map<number, OpenDelivery>;
+  /** how many of them the behaviour chose to hold (the `held` counter) */
+  holding: number;
+}
+
 export class TraceWorker {
   private ch: Channel | undefined;
   private pub: ConfirmChannel | undefined;
@@ -34,6 +50,8 @@ export class TraceWorker {
   inProgress = 0;
   /** traced deliveries not yet settled, per channel */
   private readonly unacked = new Map<Channel, Map<number, string>>();
+  /** every delivery not yet settled, per channel, for hold and multiple */
+  private readonly books = new Map<Channel, ChannelBook>();
   processed = 0;
 
   /** this worker's ordered stream of events */
@@ -67,11 +85,13 @@ export class TraceWorker {
     await ch.prefetch(this.spec.prefetch ?? 1);
     const unacked = new Map<number, string>();
     this.unacked.set(ch, unacked);
+    this.books.set(ch, { open: new Map(), holding: 0 });
     ch.on('close', () => {
       // the broker puts this channel's unacked deliveries back in the queue
       for (const msgId of unacked.values()) this.ctx.emit(this.lane, { kind: 'requeued', msgId, body: '', queue: this.designQueue, consumer: this.spec.id });
       unacked.clear();
       this.unacked.delete(ch);
+      this.books.delete(ch);
     });
     const ok = await ch.consume(this.spec.queue, (msg) => {
       if (msg === null) {
@@ -121,6 +141,8 @@ export class TraceWorker {
     const realDeath = xDeathOf(headers);
     const { 'x-death': _xd, ...plain } = headers;
     const key = msgId;
+    const book = this.books.get(ch);
+    const tag = msg.fields.deliveryTag;
     const attempt = (this.attempts.get(key) ?? 0) + 1;
     this.attempts.set(key, attempt);
     const view: DeliveryView = {
@@ -131,6 +153,10 @@ export class TraceWorker {
       routingKey: msg.fields.routingKey,
       exchange: msg.fields.exchange,
       attempt,
+      // read when the behaviour decides: what this channel holds then, this one included
+      get held(): number {
+        return (book?.holding ?? 0) + 1;
+      },
     };
     const q = this.designQueue;
     const consumer = this.spec.id;
@@ -155,11 +181,15 @@ export class TraceWorker {
       );
       this.unacked.get(ch)?.set(msg.fields.deliveryTag, msgId);
     }
+    book?.open.set(tag, { traced, msgId, body, routingKey: msg.fields.routingKey, held: false });
+    // a later delivery's multiple may settle this one while it is being processed: then it is done
+    const settled = (): boolean => book !== undefined && !book.open.has(tag);
     const b = this.spec.behaviour;
     let action: ConsumerAction;
     const messageIndex = ctx.messageIndex(msgId);
     if (b.kind === 'worker') {
       if (b.processingMs) await sleep(b.processingMs);
+      if (settled()) return;
       const run = ctx.nextProcessingAttempt(msgId);
       let ok = processingSucceeds(b.failure ?? ctx.failure, { attempt: run, body, messageIndex, random: () => attemptDraw(ctx.seed, messageIndex, run) });
       if (traced) ctx.emit(this.lane, { kind: 'processed', msgId, body, queue: q, consumer, attempt: run, ok });
@@ -169,6 +199,7 @@ export class TraceWorker {
         const retry = action;
         while (!ok && n < retry.maxAttempts) {
           await sleep(backoffMs(retry.backoff, n));
+          if (settled()) return;
           n += 1;
           const a = ctx.nextProcessingAttempt(msgId);
           if (b.processingMs) await sleep(b.processingMs);
@@ -185,6 +216,7 @@ export class TraceWorker {
     } else {
       action = chooseAction(b, view, {});
     }
+    if (settled()) return;
     await this.execute(ch, msg, action, view, traced, msgId, body, raw);
   }
 
@@ -192,7 +224,21 @@ export class TraceWorker {
     const ctx = this.ctx;
     const q = this.designQueue;
     const consumer = this.spec.id;
+    if ((action.kind === 'ack' || action.kind === 'reject' || action.kind === 'requeue') && action.multiple === true) {
+      this.settleMultiple(ch, msg, action.kind);
+      return;
+    }
     switch (action.kind) {
+      case 'hold': {
+        // left unacked (its prefetch slot taken) until a later multiple settles it
+        const book = this.books.get(ch);
+        const open = book?.open.get(msg.fields.deliveryTag);
+        if (book && open && !open.held) {
+          open.held = true;
+          book.holding += 1;
+        }
+        return;
+      }
       case 'ack':
         ch.ack(msg);
         this.settle(ch, msg);
@@ -248,6 +294,8 @@ export class TraceWorker {
           ...(msg.properties.messageId !== undefined ? { messageId: msg.properties.messageId } : {}),
         });
         if (outcome === 'nacked' && traced) ctx.emit(this.lane, { kind: 'publish-nacked', msgId, body, queue: '', reason: 'overflow' });
+        // settled meanwhile by a later delivery's multiple: acking it again would close the channel
+        if (!this.books.get(ch)?.open.has(msg.fields.deliveryTag)) return;
         ch.ack(msg);
         this.settle(ch, msg);
         if (traced) ctx.emit(this.lane, { kind: 'acked', msgId, body, queue: q, consumer });
@@ -262,7 +310,44 @@ export class TraceWorker {
   }
 
   private settle(ch: Channel, msg: ConsumeMessage): void {
-    this.unacked.get(ch)?.delete(msg.fields.deliveryTag);
+    const tag = msg.fields.deliveryTag;
+    this.unacked.get(ch)?.delete(tag);
+    const book = this.books.get(ch);
+    const open = book?.open.get(tag);
+    if (book && open) {
+      if (open.held) book.holding -= 1;
+      book.open.delete(tag);
+    }
+  }
+
+  /**
+   * basic.ack / basic.nack with multiple=true: the broker settles this delivery and every earlier
+   * unsettled one on the channel, oldest first; each traced one gets its own event, as the
+   * simulator emits them (the accounting counts each message's fate).
+   */
+  private settleMultiple(ch: Channel, msg: ConsumeMessage, how: 'ack' | 'reject' | 'requeue'): void {
+    const upTo = msg.fields.deliveryTag;
+    if (how === 'ack') ch.ack(msg, true);
+    else ch.nack(msg, true, how === 'requeue');
+    const book = this.books.get(ch);
+    const unacked = this.unacked.get(ch);
+    if (!book) return;
+    const q = this.designQueue;
+    const consumer = this.spec.id;
+    for (const [tag, d] of [...book.open]) {
+      if (tag > upTo) break;
+      book.open.delete(tag);
+      unacked?.delete(tag);
+      if (d.held) book.holding -= 1;
+      if (!d.traced) continue;
+      const { msgId, body } = d;
+      if (how === 'ack') this.ctx.emit(this.lane, { kind: 'acked', msgId, body, queue: q, consumer });
+      else if (how === 'requeue') this.ctx.emit(this.lane, { kind: 'requeued', msgId, body, queue: q, consumer });
+      else {
+        this.ctx.emit(this.lane, { kind: 'rejected', msgId, body, queue: q, consumer });
+        this.ctx.hops.afterReject(this.lane, msgId, body, this.spec.queue, [d.routingKey]);
+      }
+    }
   }
 
   async stop(): Promise<void> {
