@@ -18,12 +18,12 @@ function batchWorker(size: number, settle: ConsumerAction, failure: Extract<Cons
   return { id: 'batcher', queue: 'work.q', prefetch: size, behaviour: { kind: 'worker', ...(failure ? { failure } : {}), onFailure } };
 }
 
-const batchDesign = (name: string, worker: ConsumerSpec) =>
+const batchDesign = (name: string, worker: ConsumerSpec, workArgs: Record<string, string | number> = {}) =>
   design({
     name,
     exchanges: [{ name: 'dlx', type: 'fanout', durable: true }],
     queues: [
-      { name: 'work.q', durable: true, arguments: { 'x-dead-letter-exchange': 'dlx' } },
+      { name: 'work.q', durable: true, arguments: { 'x-dead-letter-exchange': 'dlx', ...workArgs } },
       { name: 'parked.q', durable: true },
     ],
     bindings: [bindQ('dlx', 'parked.q')],
@@ -64,6 +64,18 @@ describe.each(TEST_BROKERS)('nack multiple, live on RabbitMQ $name', (b: TestBro
     expect(summary).toMatchObject({ state: 'complete', published: 3, acked: 3, parked: 0, inFlight: 0, dropped: 0, balanced: true });
     expect(summary.eventCounts.requeued).toBe(3);
     expect(summary.eventCounts.delivered).toBe(6);
+    expect(comparison).toMatchObject({ messagesCompared: 3, matching: 3 });
+    expect(comparison.firstDifference).toBeUndefined();
+  });
+
+  it('a quorum queue with delivery limit 1: 3.10 counts the nacked returns and dead-letters the batch, 4.3 does not and acks it', async () => {
+    const quorum = { 'x-queue-type': 'quorum', 'x-delivery-limit': 1 };
+    // the prediction runs under the design's profile: the one the Broker tab suggests for this broker
+    const d = { ...batchDesign('nack-multiple-quorum', batchWorker(3, { kind: 'requeue', multiple: true }, { kind: 'failFirst', n: 2 }), quorum), profile: b.name };
+    const { summary, comparison } = await deployAndTrace(d, 'nackmultiqq', 3);
+    const fates = b.name === '3.10' ? { acked: 0, parked: 3 } : { acked: 3, parked: 0 };
+    expect(summary).toMatchObject({ state: 'complete', published: 3, ...fates, inFlight: 0, dropped: 0, balanced: true });
+    expect(summary.eventCounts['dead-lettered'] ?? 0).toBe(b.name === '3.10' ? 3 : 0);
     expect(comparison).toMatchObject({ messagesCompared: 3, matching: 3 });
     expect(comparison.firstDifference).toBeUndefined();
   });
