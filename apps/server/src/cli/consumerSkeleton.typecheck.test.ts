@@ -19,6 +19,21 @@ describe('consumer skeletons', () => {
       if (!r.ok) throw new Error(t.id);
       await writeFile(path.join(dir, `${t.id}.ts`), exportConsumerSkeleton(r.template.design));
     }
+    // a batch consumer: hold, the held counter, nack multiple, and a worker that acks with multiple
+    const base = buildTemplate('dlx-ttl-wait-queue');
+    if (!base.ok) throw new Error('dlx-ttl-wait-queue');
+    const d = base.template.design;
+    const q = d.consumers[0]!.queue;
+    const batch = exportConsumerSkeleton({
+      ...d,
+      consumers: [
+        { id: 'batch', queue: q, prefetch: 3, behaviour: { kind: 'router', rules: [{ when: { kind: 'lt', counter: { kind: 'held' }, value: 3 }, then: { kind: 'hold' } }, { then: { kind: 'reject', multiple: true } }] } },
+        { id: 'acks', queue: q, behaviour: { kind: 'worker', onSuccess: { kind: 'ack', multiple: true }, onFailure: [{ then: { kind: 'requeue', multiple: true } }] } },
+      ],
+    });
+    expect(batch).toContain('ch.nack(msg, true, false)');
+    expect(batch).toContain('(held.length + 1) < 3');
+    await writeFile(path.join(dir, 'batch-consumer.ts'), batch);
     await writeFile(
       path.join(dir, 'tsconfig.json'),
       JSON.stringify({
