@@ -23,6 +23,8 @@ function endText(e: Ending): string {
       return 'dropped';
     case 'cycling':
       return 'still cycling';
+    case 'held':
+      return `held unacked by ${e.consumer}`;
     case 'attempt-cap':
       // the worker stopped failing (fail-first K); failing every time, it would retry forever
       return `attempt cap hit (${e.attempts}): never ends`;

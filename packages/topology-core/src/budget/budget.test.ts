@@ -83,4 +83,26 @@ describe('compareStrategies', () => {
     expect(text.split('\n')).toHaveLength(5);
     expect(text).toContain('chained-ttl');
   });
+
+  it('a batch consumer whose batch never fills: the message is held unacked, not processed', () => {
+    const t = design('dlx-ttl-wait-queue');
+    const q = t.design.consumers[0]!.queue;
+    const batch = {
+      ...t.design,
+      consumers: [
+        {
+          id: 'batcher',
+          queue: q,
+          prefetch: 3,
+          behaviour: {
+            kind: 'worker' as const,
+            onFailure: [{ when: { kind: 'lt' as const, counter: { kind: 'held' as const }, value: 3 }, then: { kind: 'hold' as const } }, { then: { kind: 'reject' as const, multiple: true } }],
+          },
+        },
+      ],
+    };
+    const b = computeBudget(batch, { kind: 'always' });
+    expect(b.endsIn).toEqual({ kind: 'held', consumer: 'batcher' });
+    expect(b.risks.find((r) => r.kind === 'unbounded')?.why).toMatch(/holds the message unacked/);
+  });
 });

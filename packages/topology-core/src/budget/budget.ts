@@ -133,6 +133,7 @@ function risksOf(design: Design, tr: MessageTrace, truncated: boolean): Risk[] {
   if (design.topology.exchanges.some((x) => x.type === 'x-delayed-message'))
     risks.push({ kind: 'loss', why: 'delayed messages are stored on one node only; they are lost with that node or when the plugin is disabled' });
   if (tr.ops.deadLetterings > 0) risks.push({ kind: 'loss', why: 'dead-lettering is at-most-once (classic queues and quorum at-most-once): a missing route drops the message silently' });
+  if (tr.endsIn.kind === 'held') risks.push({ kind: 'unbounded', why: 'the consumer holds the message unacked and no later multiple settles it: it stays at the consumer, its prefetch slot taken' });
   if (truncated || tr.endsIn.kind === 'cycling' || tr.endsIn.kind === 'attempt-cap') risks.push({ kind: 'unbounded', why: 'the message never reaches a final outcome: it keeps being retried' });
   return risks;
 }
@@ -158,6 +159,8 @@ function endText(e: Ending): string {
       return 'dropped';
     case 'cycling':
       return 'still cycling';
+    case 'held':
+      return `held unacked by ${e.consumer} (nothing settles it)`;
     case 'attempt-cap':
       return `attempt cap hit at attempt ${e.attempts}: the worker stopped failing, the retry itself never ends`;
   }

@@ -97,7 +97,12 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
   // script consumers emit no 'processed': fall back to the deliveries of the consumer that saw it most
   const deliveredAt = new Map<string, number[]>();
   const lastOutcome = new Map<string, SimEvent['kind']>();
+  // delivered and not settled, per consumer (a `hold` that nothing settled)
+  const unsettled = new Map<string, number>();
+  const bump = (c: string, d: number): void => void unsettled.set(c, (unsettled.get(c) ?? 0) + d);
   for (const e of events) {
+    if (e.kind === 'delivered') bump(e.consumer, 1);
+    else if (e.kind === 'acked' || e.kind === 'rejected' || e.kind === 'requeued') bump(e.consumer, -1);
     switch (e.kind) {
       case 'published':
         publishes++;
@@ -162,7 +167,10 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
   else if (workAcked) endsIn = { kind: 'acked' };
   else if (truncated) endsIn = { kind: 'cycling' };
   else if (dropped) endsIn = { kind: 'dropped' };
-  else endsIn = { kind: 'acked' };
+  else {
+    const holder = [...unsettled].find(([, n]) => n > 0)?.[0];
+    endsIn = holder !== undefined ? { kind: 'held', consumer: holder } : { kind: 'acked' };
+  }
   const last = events[events.length - 1];
   return {
     msgId,

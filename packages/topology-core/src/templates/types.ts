@@ -33,6 +33,8 @@ export type Ending =
   | { readonly kind: 'acked' }
   /** it keeps cycling (the run is cut off) */
   | { readonly kind: 'cycling' }
+  /** delivered and held unacked (`hold`) by this consumer: no later `multiple` settled it */
+  | { readonly kind: 'held'; readonly consumer: string }
   /**
    * acked only because a fail-first-K worker stopped failing at attempt K+1: failing every time,
    * the message retries forever (the design never parks, drops or acks it by itself)
