@@ -83,6 +83,8 @@ export function fromScenario(s: Scenario, opts: ScenarioSimOptions = {}): Simula
     seed: opts.seed ?? 1,
     startConsumers: s.start_consumers ?? 'before',
     settleMs: s.settle_ms ?? DEFAULT_SETTLE_MS,
+    // the broker runner cancels its consumers and closes their channels before draining
+    closeConsumersAtEnd: true,
     maxEvents: SCENARIO_MAX_EVENTS,
     ...(opts.maxTimeMs !== undefined ? { maxTimeMs: opts.maxTimeMs } : {}),
   };

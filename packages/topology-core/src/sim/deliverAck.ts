@@ -222,18 +222,41 @@ export function apply(sim: SimState, d: Delivery, action: ConsumerAction): void 
   dispatch(sim, q);
 }
 
-/** basic.nack / basic.reject with requeue=true (`viaReject`) */
-export function requeue(sim: SimState, q: QueueState, e: QEntry, consumer: string, viaReject: boolean): void {
+/**
+ * basic.nack / basic.reject with requeue=true (`viaReject`). `failed`: the return counts as a
+ * failed delivery (a reject; or a channel closed with the delivery unacked, as 4.3.6 counts it).
+ */
+export function requeue(sim: SimState, q: QueueState, e: QEntry, consumer: string, viaReject: boolean, failed = viaReject): void {
   e.redelivered = true;
   const msg = e.msg;
   if (q.cfg.quorum) {
-    quorumReturn(sim, q, e, consumer, viaReject);
+    quorumReturn(sim, q, e, consumer, viaReject, failed);
     return;
   }
   // classic queues count nothing visible, but a dead letter carries the rejects (4.3)
-  if (viaReject) e.deliveryCount++;
+  if (failed) e.deliveryCount++;
   emitRequeued(sim, q, msg, consumer, viaReject, undefined);
   toReady(sim, q, e);
+}
+
+/**
+ * The consumers stop and their channels close (the end of a scenario run): the broker takes back
+ * what they still hold unacked, oldest first. Recorded (hold-left-unacked-returns): a classic queue
+ * puts each back at its position; a quorum queue returns them counted, x-delivery-count 1 on 3.10.8
+ * and on 4.3.6 too (a close is a failed delivery there, unlike a nack).
+ */
+export function closeConsumers(sim: SimState): void {
+  for (const c of sim.consumers) {
+    const q = c.queue;
+    const i = q.consumers.indexOf(c);
+    if (i >= 0) q.consumers.splice(i, 1);
+    const list = c.unsettled;
+    if (!list) continue;
+    for (const d of list.splice(0) as Delivery[]) {
+      settle(sim, d);
+      requeue(sim, q, d, c.id, false, true);
+    }
+  }
 }
 
 export function emitRequeued(sim: SimState, q: QueueState, msg: Msg, consumer: string, viaReject: boolean, delayMs: number | undefined): void {

@@ -36,11 +36,11 @@ export function retryReady(sim: SimState, q: QueueState, e: QEntry): void {
   dispatch(sim, q);
 }
 
-/** a quorum queue takes a message back (basic.nack / basic.reject with requeue) */
-export function quorumReturn(sim: SimState, q: QueueState, e: QEntry, consumer: string, viaReject: boolean): void {
+/** a quorum queue takes a message back (basic.nack / basic.reject with requeue; `failedReturn`: counts as failed) */
+export function quorumReturn(sim: SimState, q: QueueState, e: QEntry, consumer: string, viaReject: boolean, failedReturn = viaReject): void {
   const msg = e.msg;
   // 4.3: only a failed delivery (basic.reject) increments delivery-count; every return increments acquired-count
-  const failed = viaReject || !sim.profile.onlyRejectsCountTowardLimit;
+  const failed = failedReturn || !sim.profile.onlyRejectsCountTowardLimit;
   e.acquiredCount++;
   if (failed) e.deliveryCount++;
   const limit = q.cfg.deliveryLimit;

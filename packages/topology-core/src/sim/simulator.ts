@@ -16,7 +16,7 @@ import type { SemanticsProfile } from './profiles.js';
 import type { QEntry, QueueState } from './queueState.js';
 import { NO_HEADERS, SimState, type ConsumerState, type Delivery, type Work } from './simState.js';
 import { clientPublish, routeAndEnqueue } from './publishRoute.js';
-import { apply, dispatch, outcome, retryAttempt } from './deliverAck.js';
+import { apply, closeConsumers, dispatch, outcome, retryAttempt } from './deliverAck.js';
 import { deleteQueue, dropExpired, ensureTimer } from './expiry.js';
 import { deliveredHeaders, retryReady } from './quorum.js';
 import { settlesMultiple } from '../behaviour/settlesMultiple.js';
@@ -192,6 +192,7 @@ export class Simulator {
   }
 
   private finish(truncated: boolean): false {
+    if (!truncated && this.s.input.closeConsumersAtEnd) closeConsumers(this.s);
     this.s.finished = true;
     this.s.truncatedFlag = truncated;
     return false;

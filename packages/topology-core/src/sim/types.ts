@@ -55,6 +55,11 @@ export interface SimulationInput {
    * by a client for this long (the scenario's `settle_ms`), as the broker runner does.
    */
   readonly settleMs?: number;
+  /**
+   * Conformance runs: when the run settles, the consumers stop and close their channels, so what
+   * they still hold unacked (`hold`) goes back to its queue before `final` is read.
+   */
+  readonly closeConsumersAtEnd?: boolean;
   /** a cluster node lost for a while: its queues stop delivering (nodeLoss.ts) */
   readonly nodeLoss?: NodeLoss;
   /** keep every event in `result.events` (default true); false for big runs */
