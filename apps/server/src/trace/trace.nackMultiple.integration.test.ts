@@ -79,4 +79,28 @@ describe.each(TEST_BROKERS)('nack multiple, live on RabbitMQ $name', (b: TestBro
     expect(comparison).toMatchObject({ messagesCompared: 3, matching: 3 });
     expect(comparison.firstDifference).toBeUndefined();
   });
+
+  it('a delivery still in its in-process retry when a later ack multiple settles it is not acked again', async () => {
+    // p1-1 fails and sleeps 1 s before retrying; p1-2 succeeds meanwhile and acks with multiple: p1-1 goes with it.
+    // Acking p1-1 again would be an unknown delivery tag: the broker would close the channel and requeue.
+    const worker: ConsumerSpec = {
+      id: 'batcher',
+      queue: 'work.q',
+      prefetch: 3,
+      behaviour: {
+        kind: 'worker',
+        failure: { kind: 'poison', bodies: ['p1-1'] },
+        onSuccess: { kind: 'ack', multiple: true },
+        onFailure: [{ then: { kind: 'retryInProcess', maxAttempts: 3, backoff: { initialMs: 1000, multiplier: 1, maxMs: 1000 }, recover: { kind: 'reject' } } }],
+      },
+    };
+    const { summary, comparison } = await deployAndTrace(batchDesign('ack-multiple-pending', worker), 'ackmultipending', 3);
+    expect(summary).toMatchObject({ state: 'complete', published: 3, acked: 3, parked: 0, inFlight: 0, dropped: 0, balanced: true });
+    expect(summary.eventCounts.acked).toBe(3);
+    expect(summary.eventCounts.requeued ?? 0).toBe(0);
+    expect(summary.eventCounts.rejected ?? 0).toBe(0);
+    // p1-1 was processed once: its retry found it settled
+    expect(summary.eventCounts.processed).toBe(3);
+    expect(comparison).toMatchObject({ messagesCompared: 3, matching: 3 });
+  });
 });
