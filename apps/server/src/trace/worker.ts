@@ -341,10 +341,10 @@ export class TraceWorker {
       if (d.held) book.holding -= 1;
       if (!d.traced) continue;
       const { msgId, body } = d;
-      if (how === 'ack') this.ctx.emit(this.lane, { kind: 'acked', msgId, body, queue: q, consumer });
-      else if (how === 'requeue') this.ctx.emit(this.lane, { kind: 'requeued', msgId, body, queue: q, consumer });
+      if (how === 'ack') this.ctx.emit(this.lane, { kind: 'acked', msgId, body, queue: q, consumer, multiple: true });
+      else if (how === 'requeue') this.ctx.emit(this.lane, { kind: 'requeued', msgId, body, queue: q, consumer, multiple: true });
       else {
-        this.ctx.emit(this.lane, { kind: 'rejected', msgId, body, queue: q, consumer });
+        this.ctx.emit(this.lane, { kind: 'rejected', msgId, body, queue: q, consumer, multiple: true });
         this.ctx.hops.afterReject(this.lane, msgId, body, this.spec.queue, [d.routingKey]);
       }
     }

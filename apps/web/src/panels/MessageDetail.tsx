@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { useApp } from '../store/store';
 import { storiesOf, type Story } from './messageStory';
 import { fmtT } from './SimBar';
+import { settleText } from './messageStory';
 import { seekTo } from './Timeline';
 
 /** The side panel while a message is inspected (its path is highlighted on the canvas). */
@@ -147,6 +148,10 @@ function describe(e: Story['events'][number]): string {
       return `dropped: ${e.why}`;
     case 'unroutable':
       return `unroutable at ${e.exchange}`;
+    case 'acked':
+    case 'rejected':
+    case 'requeued':
+      return settleText(e);
     default:
       return `${e.kind}${'queue' in e ? ` ${e.queue}` : ''}${'consumer' in e ? ` by ${e.consumer}` : ''}`;
   }

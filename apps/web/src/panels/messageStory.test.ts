@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { storiesOf, hopsOf } from './messageStory';
+import { storiesOf, hopsOf, settleText } from './messageStory';
+import { simulate, type ConsumerSpec } from '@retry-studio/topology-core';
 import { runDesignSimulation } from '../sim/runSimulation';
 import { dlxTtlRetry } from '../fixtures/designs';
 
@@ -33,5 +34,34 @@ describe('message stories for the timeline and the inspector', () => {
       { kind: 'publisher', id: 'orders' },
     ]);
     expect(hopsOf(evs.filter((e) => e.msgId === pubs[0]!.msgId))).toEqual(['routed work', 'enqueued work.q', 'delivered work.q', 'acked work.q']);
+  });
+});
+
+describe('settlements by a multiple', () => {
+  it('each message a batch nack settles reads as settled by basic.nack multiple, and ends parked', () => {
+    const batcher: ConsumerSpec = {
+      id: 'batcher',
+      queue: 'work',
+      prefetch: 2,
+      behaviour: { kind: 'router', rules: [{ when: { kind: 'lt', counter: { kind: 'held' }, value: 2 }, then: { kind: 'hold' } }, { then: { kind: 'reject', multiple: true } }] },
+    };
+    const r = simulate({
+      topology: {
+        exchanges: [{ name: 'dlx', type: 'fanout' }],
+        queues: [
+          { name: 'work', arguments: { 'x-dead-letter-exchange': 'dlx' } },
+          { name: 'parked', arguments: {} },
+        ],
+        bindings: [{ source: 'dlx', destination: 'parked', destination_type: 'queue', routing_key: '' }],
+      },
+      consumers: [batcher],
+      steps: ['a', 'b'].map((body) => ({ kind: 'publish' as const, exchange: '', routingKey: 'work', body, msgId: body })),
+    });
+    const stories = storiesOf(r.events);
+    const texts = stories.map((s) => s.events.flatMap((e) => (e.kind === 'rejected' ? [settleText(e)] : [])));
+    expect(texts).toEqual([['rejected work by batcher (basic.nack multiple, requeue=false)'], ['rejected work by batcher (basic.nack multiple, requeue=false)']]);
+    expect(stories.map((s) => s.fate)).toEqual(['resting in parked', 'resting in parked']);
+    expect(settleText({ kind: 'requeued', t: 0, seq: 0, msgId: 'x', body: 'x', queue: 'q', consumer: 'c', via: 'reject' })).toBe('requeued q by c (basic.reject)');
+    expect(settleText({ kind: 'acked', t: 0, seq: 0, msgId: 'x', body: 'x', queue: 'q', consumer: 'c' })).toBe('acked q by c');
   });
 });

@@ -1,5 +1,5 @@
 /** Per-message summaries of an event stream, for the timeline lanes and the message inspector. */
-import type { SimEvent, XDeathEntry, AmqpTable } from '@retry-studio/topology-core';
+import type { SimEvent, SimEventOf, XDeathEntry, AmqpTable } from '@retry-studio/topology-core';
 
 export interface Wait {
   queue: string;
@@ -119,4 +119,12 @@ export function hopsOf(events: readonly SimEvent[]): string[] {
     }
   }
   return hops;
+}
+
+/** A settlement as the inspector lists it; a multiple settles every earlier unacked delivery on the channel with one method. */
+export function settleText(e: SimEventOf<'acked'> | SimEventOf<'rejected'> | SimEventOf<'requeued'>): string {
+  let how = '';
+  if (e.multiple) how = e.kind === 'acked' ? ' (basic.ack multiple)' : e.kind === 'rejected' ? ' (basic.nack multiple, requeue=false)' : ' (basic.nack multiple, requeue=true)';
+  else if (e.kind === 'requeued' && e.via === 'reject') how = ' (basic.reject)';
+  return `${e.kind} ${e.queue} by ${e.consumer}${how}`;
 }

@@ -17,6 +17,8 @@ import { deliveredHeaders, quorumReturn } from './quorum.js';
 const OK = { ok: true } as const;
 const NOT_OK = { ok: false } as const;
 const NO_OPTS = {} as const;
+/** on the events of deliveries a multiple settled */
+const MULTIPLE = { multiple: true } as const;
 
 /** deliver ready messages while a consumer has spare prefetch */
 export function dispatch(sim: SimState, q: QueueState): void {
@@ -135,23 +137,23 @@ export function settle(sim: SimState, d: Delivery): void {
 type Settlement = 'ack' | 'reject' | 'requeue';
 
 /** ack, reject (requeue=false) or requeue one delivery; the caller dispatches */
-function settleOne(sim: SimState, d: Delivery, how: Settlement, viaReject: boolean): void {
+function settleOne(sim: SimState, d: Delivery, how: Settlement, viaReject: boolean, multiple = false): void {
   const c = d.consumer;
   const q = c.queue;
   const msg = d.msg;
   settle(sim, d);
   if (how === 'ack') {
     sim.release(d);
-    if (sim.wantEvents) sim.emit({ kind: 'acked', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id });
+    if (sim.wantEvents) sim.emit({ kind: 'acked', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id, ...(multiple ? MULTIPLE : {}) });
     else sim.seq++;
   } else if (how === 'reject') {
     // a basic.reject is a failed delivery too
     const n = d.deliveryCount + 1;
     sim.release(d);
-    if (sim.wantEvents) sim.emit({ kind: 'rejected', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id });
+    if (sim.wantEvents) sim.emit({ kind: 'rejected', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id, ...(multiple ? MULTIPLE : {}) });
     else sim.seq++;
     deadLetter(sim, q, msg, 'rejected', n);
-  } else requeue(sim, q, d, c.id, viaReject);
+  } else requeue(sim, q, d, c.id, viaReject, viaReject, multiple);
 }
 
 /**
@@ -167,13 +169,13 @@ function settleMultiple(sim: SimState, d: Delivery, how: Settlement): void {
   const batch = list.splice(0, upTo + 1) as Delivery[];
   for (const e of batch) {
     if (e === d || e.isHeld) {
-      settleOne(sim, e, how, false);
+      settleOne(sim, e, how, false, true);
       continue;
     }
     const carry = e.copy() as Delivery;
     e.consumer = undefined as unknown as Delivery['consumer'];
     e.retry = undefined;
-    settleOne(sim, carry, how, false);
+    settleOne(sim, carry, how, false, true);
   }
 }
 
@@ -226,16 +228,16 @@ export function apply(sim: SimState, d: Delivery, action: ConsumerAction): void 
  * basic.nack / basic.reject with requeue=true (`viaReject`). `failed`: the return counts as a
  * failed delivery (a reject; or a channel closed with the delivery unacked, as 4.3.6 counts it).
  */
-export function requeue(sim: SimState, q: QueueState, e: QEntry, consumer: string, viaReject: boolean, failed = viaReject): void {
+export function requeue(sim: SimState, q: QueueState, e: QEntry, consumer: string, viaReject: boolean, failed = viaReject, multiple = false): void {
   e.redelivered = true;
   const msg = e.msg;
   if (q.cfg.quorum) {
-    quorumReturn(sim, q, e, consumer, viaReject, failed);
+    quorumReturn(sim, q, e, consumer, viaReject, failed, multiple);
     return;
   }
   // classic queues count nothing visible, but a dead letter carries the rejects (4.3)
   if (failed) e.deliveryCount++;
-  emitRequeued(sim, q, msg, consumer, viaReject, undefined);
+  emitRequeued(sim, q, msg, consumer, viaReject, undefined, multiple);
   toReady(sim, q, e);
 }
 
@@ -259,7 +261,7 @@ export function closeConsumers(sim: SimState): void {
   }
 }
 
-export function emitRequeued(sim: SimState, q: QueueState, msg: Msg, consumer: string, viaReject: boolean, delayMs: number | undefined): void {
+export function emitRequeued(sim: SimState, q: QueueState, msg: Msg, consumer: string, viaReject: boolean, delayMs: number | undefined, multiple = false): void {
   if (!sim.wantEvents) {
     sim.seq++;
     return;
@@ -273,6 +275,7 @@ export function emitRequeued(sim: SimState, q: QueueState, msg: Msg, consumer: s
     queue: q.cfg.name,
     consumer,
     ...(viaReject ? { via: 'reject' as const } : {}),
+    ...(multiple ? MULTIPLE : {}),
     ...(delayMs !== undefined ? { delayMs, until: sim.t + delayMs } : {}),
   });
 }

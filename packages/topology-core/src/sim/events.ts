@@ -95,8 +95,9 @@ export type SimEvent =
    * message's processing attempt (per logical message, across every worker; FailureContext.attempt)
    */
   | (EventBase & { readonly kind: 'processed'; readonly queue: string; readonly consumer: string; readonly attempt: number; readonly ok: boolean })
-  | (EventBase & { readonly kind: 'acked'; readonly queue: string; readonly consumer: string })
-  | (EventBase & { readonly kind: 'rejected'; readonly queue: string; readonly consumer: string })
+  /** `multiple`: settled by a basic.ack / basic.nack with multiple=true (its own, or a later delivery's on the channel) */
+  | (EventBase & { readonly kind: 'acked'; readonly queue: string; readonly consumer: string; readonly multiple?: true })
+  | (EventBase & { readonly kind: 'rejected'; readonly queue: string; readonly consumer: string; readonly multiple?: true })
   /** `delayMs`/`until`: a 4.3 quorum queue holds it (delayed retry) before it is ready again */
   | (EventBase & {
       readonly kind: 'requeued';
@@ -104,6 +105,8 @@ export type SimEvent =
       readonly consumer: string;
       /** 'reject': basic.reject requeue=true (4.3 counts it toward a quorum delivery limit); absent: basic.nack */
       readonly via?: 'reject';
+      /** a basic.nack with multiple=true settled it */
+      readonly multiple?: true;
       readonly delayMs?: number;
       readonly until?: number;
     })

@@ -37,7 +37,7 @@ export function retryReady(sim: SimState, q: QueueState, e: QEntry): void {
 }
 
 /** a quorum queue takes a message back (basic.nack / basic.reject with requeue; `failedReturn`: counts as failed) */
-export function quorumReturn(sim: SimState, q: QueueState, e: QEntry, consumer: string, viaReject: boolean, failedReturn = viaReject): void {
+export function quorumReturn(sim: SimState, q: QueueState, e: QEntry, consumer: string, viaReject: boolean, failedReturn = viaReject, multiple = false): void {
   const msg = e.msg;
   // 4.3: only a failed delivery (basic.reject) increments delivery-count; every return increments acquired-count
   const failed = failedReturn || !sim.profile.onlyRejectsCountTowardLimit;
@@ -46,7 +46,7 @@ export function quorumReturn(sim: SimState, q: QueueState, e: QEntry, consumer: 
   const limit = q.cfg.deliveryLimit;
   // delivery_count > limit dead-letters (rabbit_fifo.erl L1756-1781)
   if (failed && limit !== undefined && e.deliveryCount > limit) {
-    emitRequeued(sim, q, msg, consumer, viaReject, undefined);
+    emitRequeued(sim, q, msg, consumer, viaReject, undefined, multiple);
     const n = e.deliveryCount;
     sim.release(e);
     deadLetter(sim, q, msg, 'delivery_limit', n);
@@ -58,10 +58,10 @@ export function quorumReturn(sim: SimState, q: QueueState, e: QEntry, consumer: 
   const dr = q.cfg.delayedRetry;
   if (dr !== undefined && (dr.type === 'all' || (dr.type === 'failed') === failed)) {
     const delay = Math.min(dr.minMs * Math.max(1, e.deliveryCount), dr.maxMs ?? Infinity);
-    emitRequeued(sim, q, msg, consumer, viaReject, delay);
+    emitRequeued(sim, q, msg, consumer, viaReject, delay, multiple);
     sim.heap.push(sim.t + delay, { k: 'qq-retry', q, e });
     return;
   }
-  emitRequeued(sim, q, msg, consumer, viaReject, undefined);
+  emitRequeued(sim, q, msg, consumer, viaReject, undefined, multiple);
   toReady(sim, q, e);
 }

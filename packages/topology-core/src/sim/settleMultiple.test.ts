@@ -22,7 +22,11 @@ const dlxTopo = (o: { quorum?: boolean; deliveryLimit?: number } = {}) =>
 describe('settling several deliveries at once (multiple)', () => {
   it('nack multiple requeue=false dead-letters the whole batch, oldest first, each with reason rejected', () => {
     const r = run({ topology: dlxTopo(), consumers: [batch('Q', 3, { kind: 'reject', multiple: true })], steps: three });
-    expect(r.of('rejected').map((e) => e.body)).toEqual(['m1', 'm2', 'm3']);
+    expect(r.of('rejected').map((e) => [e.body, e.multiple])).toEqual([
+      ['m1', true],
+      ['m2', true],
+      ['m3', true],
+    ]);
     expect(r.of('dead-lettered').map((e) => [e.body, e.reason])).toEqual([
       ['m1', 'rejected'],
       ['m2', 'rejected'],
@@ -46,12 +50,17 @@ describe('settling several deliveries at once (multiple)', () => {
     const r = run({ topology: dlxTopo(), consumers: [c], steps: three });
     expect(r.delivered('Q')).toEqual(['m1', 'm2', 'm3', 'm1', 'm2', 'm3']);
     expect(r.of('delivered').map((e) => e.redelivered)).toEqual([false, false, false, true, true, true]);
-    expect(r.of('requeued').map((e) => [e.body, e.via])).toEqual([
+    expect(r.of('requeued').map((e) => [e.body, e.via, e.multiple])).toEqual([
+      ['m1', undefined, true],
+      ['m2', undefined, true],
+      ['m3', undefined, true],
+    ]);
+    // the acks of the second round are plain basic.ack
+    expect(r.of('acked').map((e) => [e.body, e.multiple])).toEqual([
       ['m1', undefined],
       ['m2', undefined],
       ['m3', undefined],
     ]);
-    expect(r.of('acked').map((e) => e.body)).toEqual(['m1', 'm2', 'm3']);
   });
 
   it('ack multiple acks the batch; a script can hold by delivery count of the same body', () => {
