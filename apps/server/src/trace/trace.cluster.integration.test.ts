@@ -14,6 +14,7 @@ import { buildTemplate, type Design, type SimEvent } from '@retry-studio/topolog
 import { ManagementClient, parseAmqpUrl } from '../broker/index.js';
 import { bindQ, design, readSse, uniquePrefix } from '../http/testing.js';
 import { simEvents, useLiveServer } from '../testing/liveServer.js';
+import type { Comparison } from './prediction.js';
 import { TEST_CLUSTER } from '../testing/testBrokers.js';
 import { clusterNodeApp, ensureTestCluster } from '../testing/testCluster.js';
 
@@ -167,6 +168,14 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
       }
     }
     expect(held, `messages in ${deadQ} (the trace's sampled depth: ${JSON.stringify(summary.brokerDepths[deadQ])})`).toBe(summary.parked);
+    // the prediction, run again with the node loss the trace observed
+    const pr = await live.srv.get(`/api/trace/${t.body.id}/prediction?events=0`);
+    expect(pr.status, JSON.stringify(pr.body)).toBe(200);
+    const cmp = pr.body.comparison as Comparison;
+    console.log(
+      `cluster trace vs the node-loss prediction: observed node loss ${JSON.stringify(summary.nodeLoss)}; predicted with ${JSON.stringify(pr.body.nodeLoss)}; ` +
+        `${cmp.matching} of ${cmp.messagesCompared} messages match; differences ${JSON.stringify(cmp.differences.slice(0, 5))}`,
+    );
     // the trace reports the at-least-once duplicates itself: the same count as the events show
     expect(summary.duplicates).toBe(duplicates.length);
     // a duplicate is only ever a redelivered message processed again (the design acks after processing: at-least-once)
