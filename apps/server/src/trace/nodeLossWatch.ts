@@ -20,8 +20,8 @@ export interface PolledQueue {
 }
 
 export interface ObservedNodeLoss extends NodeLoss {
-  /** trace ms at which a new leader was seen for every quorum queue the node led (absent: not seen) */
-  readonly leaderMovedAtMs?: number;
+  /** trace ms at which each quorum queue the node led was seen led elsewhere (absent: not seen) */
+  readonly leadersMovedAtMs: Readonly<Record<string, number>>;
   /** trace ms at which the node was seen running again (absent: not before the trace ended) */
   readonly backAtMs?: number;
 }
@@ -76,16 +76,15 @@ export class NodeLossWatch {
   loss(endMs: number): ObservedNodeLoss | undefined {
     const l = this.lost;
     if (!l) return undefined;
-    const quorum = l.queues.filter((q) => q.quorum);
-    const allMoved = quorum.length > 0 && quorum.every((q) => l.movedAt.has(q.name));
-    const leaderMovedAtMs = allMoved ? Math.max(...quorum.map((q) => l.movedAt.get(q.name)!)) : undefined;
+    // the model has one delay for every queue: the slowest move seen (a queue idle meanwhile may show its new leader late)
+    const moved = [...l.movedAt.values()];
     return {
       node: l.node,
       atMs: l.atMs,
       downMs: (l.backAtMs ?? endMs) - l.atMs,
-      leaderMovesAfterMs: leaderMovedAtMs !== undefined ? leaderMovedAtMs - l.atMs : DEFAULT_LEADER_MOVE_MS,
+      leaderMovesAfterMs: moved.length > 0 ? Math.max(...moved) - l.atMs : DEFAULT_LEADER_MOVE_MS,
       queues: l.queues.map((q) => q.name),
-      ...(leaderMovedAtMs !== undefined ? { leaderMovedAtMs } : {}),
+      leadersMovedAtMs: Object.fromEntries(l.movedAt),
       ...(l.backAtMs !== undefined ? { backAtMs: l.backAtMs } : {}),
     };
   }

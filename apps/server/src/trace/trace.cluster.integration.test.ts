@@ -168,18 +168,59 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
       }
     }
     expect(held, `messages in ${deadQ} (the trace's sampled depth: ${JSON.stringify(summary.brokerDepths[deadQ])})`).toBe(summary.parked);
-    // the prediction, run again with the node loss the trace observed
+    // the prediction, run again with the node loss the trace observed: fates, routes, x-death and
+    // per-message order as predicted for every message; an at-least-once duplicate is the one exception, flagged
     const pr = await live.srv.get(`/api/trace/${t.body.id}/prediction?events=0`);
     expect(pr.status, JSON.stringify(pr.body)).toBe(200);
     const cmp = pr.body.comparison as Comparison;
+    const loss = summary.nodeLoss;
     console.log(
-      `cluster trace vs the node-loss prediction: observed node loss ${JSON.stringify(summary.nodeLoss)}; predicted with ${JSON.stringify(pr.body.nodeLoss)}; ` +
-        `${cmp.matching} of ${cmp.messagesCompared} messages match; differences ${JSON.stringify(cmp.differences.slice(0, 5))}`,
+      `cluster trace vs the node-loss prediction: node loss observed ${loss ? `${loss.node} at ${Math.round(loss.atMs)} ms, leaders seen moved ${JSON.stringify(loss.leadersMovedAtMs)} (modelled: after ${Math.round(loss.leaderMovesAfterMs)} ms), down ${Math.round(loss.downMs)} ms${loss.backAtMs === undefined ? ' (not seen back before the trace ended)' : ''}, queues [${loss.queues.join(', ')}]` : 'none'}; ` +
+        `${cmp.matching} of ${cmp.messagesCompared} messages match the prediction with it, ${cmp.atLeastOnce} differ as at-least-once duplicates` +
+        (cmp.firstDifference ? `; first difference ${JSON.stringify(cmp.firstDifference)}` : ''),
     );
+    expect(pr.body.nodeLoss).toMatchObject({ source: 'observed', node: N2.node, queues: expect.arrayContaining([work]) });
+    expect(cmp.messagesCompared).toBe(MESSAGES);
+    expect(cmp.differences.filter((x) => !x.atLeastOnce)).toEqual([]);
+    expect(cmp.matching + cmp.atLeastOnce).toBe(MESSAGES);
+    expect(cmp.atLeastOnce).toBe(summary.duplicates);
     // the trace reports the at-least-once duplicates itself: the same count as the events show
     expect(summary.duplicates).toBe(duplicates.length);
     // a duplicate is only ever a redelivered message processed again (the design acks after processing: at-least-once)
     for (const id of duplicates) expect(redelivered.has(id)).toBe(true);
+  }, 300_000);
+
+  it('at-most-once dead-lettering through the leader move: every dead letter the broker dropped is counted dropped, with a notice, iff its count is short', async () => {
+    // RabbitMQ's default: a quorum queue dead-letters at most once; a dead letter in flight while
+    // the leader moves may be lost (seen in 2 of 3 runs), or not: the identity holds either way
+    const d = quorumRetryDesign('cluster-trace-amo', 'quorum', 10, false);
+    const prefix = uniquePrefix('cltra');
+    await deployThroughNode2(d, prefix);
+    const deadQ = d.topology.queues.find((q) => !d.consumers.some((c) => c.queue === q.name))!.name;
+    const { summary, notices, said } = await traceThroughNode2Stop({ design: d, prefix, messages: 600, ratePerSecond: 150, durationMs: 120_000 }, (s) => s.published >= 200);
+    const held = await (async () => {
+      const c = await amqp.connect(N1.amqpUrl);
+      try {
+        return (await (await c.createChannel()).checkQueue(prefix + deadQ)).messageCount;
+      } finally {
+        await c.close().catch(() => undefined);
+      }
+    })();
+    const droppedDl = summary.deadLettersDropped?.[deadQ] ?? 0;
+    console.log(
+      `cluster trace, at-most-once dead-lettering: published ${summary.published}, acked ${summary.acked}, parked ${summary.parked}, in flight ${summary.inFlight}, dropped ${summary.dropped} ` +
+        `(dead letters dropped by the broker ${JSON.stringify(summary.deadLettersDropped ?? {})}), duplicates ${summary.duplicates}; ${deadQ} holds ${held}; notices: ${said}`,
+    );
+    expect(summary.state).toBe('complete');
+    expect(summary.unaccounted).toEqual([]);
+    expect(summary.inFlight).toBe(0);
+    // every 10th message is poison and ends in the dead-letter queue, or dropped on the way
+    expect(summary.parked + droppedDl).toBe(600 / 10);
+    expect(summary.acked + summary.parked + summary.dropped).toBe(600);
+    expect(summary.dropped).toBe(droppedDl);
+    // the trace's parked count is the broker's own
+    expect(held).toBe(summary.parked);
+    expect(notices.some((n) => n.code === 'dead-letters-dropped')).toBe(droppedDl > 0);
   }, 300_000);
 
   it('a classic dead-letter queue on the stopped node: reported unavailable, the trace waits for it, then says how many dead letters the broker dropped meanwhile', async () => {

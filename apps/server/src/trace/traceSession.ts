@@ -352,7 +352,7 @@ export class TraceSession implements TraceContext {
     // once over, the loss as the trace ended (a node still down then is down until the end)
     const seen = this.final ? this.final.nodeLoss : this.nodeWatch.loss(this.now());
     if (!seen) return undefined;
-    const { leaderMovedAtMs: _m, backAtMs: _b, ...loss } = seen;
+    const { leadersMovedAtMs: _m, backAtMs: _b, ...loss } = seen;
     return { loss, source: 'observed' };
   }
 
