@@ -106,7 +106,7 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
         <span
           data-testid="queue-unavailable"
           title={outage.quorum ? 'its leader was on the lost node: no deliveries until a new leader is elected; messages wait' : 'a classic queue on the lost node: unavailable until the node is back; messages wait'}
-          className="absolute -top-2.5 right-1 rounded bg-red-700 px-1 text-[10px] font-semibold text-white shadow"
+          className="absolute -bottom-2.5 right-1 rounded bg-red-700 px-1 text-[10px] font-semibold text-white shadow"
         >
           {outage.quorum ? 'no leader' : 'node down'}
         </span>

@@ -180,7 +180,7 @@ function NodeLossControl({ btn }: { btn: string }) {
         onClick={() => runCommand('toggleNodeLoss', env)}
         title="What if a cluster node goes down: its queues stop delivering (quorum: until a new leader; classic: until the node is back)"
       >
-        ⏻ Node down
+        Node down
       </button>
       {loss && (
         <span data-testid="sim-node-loss-fields" className="flex flex-wrap items-center gap-1">
