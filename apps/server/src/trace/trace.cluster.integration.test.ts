@@ -4,7 +4,11 @@
  * is stopped and started again. The trace keeps going, and published = acked + parked: nothing
  * lost, nothing left in flight. Duplicates are allowed only as at-least-once redeliveries (a
  * message processed again after a redelivery) and are printed with the counts and the failover
- * pause (the longest gap between two events). With the dead-letter queue left classic (on node 2),
+ * pause (the longest gap between two events). The trace observes the node loss itself, and its
+ * prediction is run again with it: every message matches (fates, routes, x-death, per-message
+ * order; not times), at-least-once duplicates flagged apart. With at-most-once dead-lettering, a
+ * dead letter the broker dropped in the leader move is counted dropped with a notice, exactly when
+ * the dead-letter queue's own count is short. With the dead-letter queue left classic (on node 2),
  * the trace reports it unavailable, waits for it, and says how many dead letters the broker dropped
  * while it was down (RabbitMQ dead-letters at most once). Node 2 is always started again.
  */
