@@ -328,11 +328,14 @@ export class TraceSession implements TraceContext {
     this.polling = true;
     try {
       const t = this.now();
+      // a few queues: one request each; many: the vhost's list in one request
+      const few = this.real.topology.queues.length <= 20;
+      const listed = few ? undefined : new Map((await this.mgmt.listQueues(this.target.vhost)).map((m) => [m.name, m]));
       const [nodes, queues] = await Promise.all([
         this.mgmt.nodes(),
         Promise.all(
           this.real.topology.queues.map(async (q) => {
-            const m = await this.mgmt.queue(this.target.vhost, q.name).catch(() => undefined);
+            const m = listed ? listed.get(q.name) : await this.mgmt.queue(this.target.vhost, q.name).catch(() => undefined);
             const home = m?.leader ?? m?.node;
             return { name: this.back(q.name), quorum: (m?.type ?? q.arguments?.['x-queue-type']) === 'quorum', home: typeof home === 'string' ? home : undefined };
           }),
