@@ -17,7 +17,8 @@ async function setBrokerUrl(page: Page, value: string): Promise<void> {
 /**
  * A cluster deploy: the probe through node 2 shows the node view (three nodes running, one
  * version) and turns on the linter's cluster rule (the classic dead-letter queue), the plan shows each quorum queue with 3 expected replicas, the deploy goes through
- * node 2, and the plan after it shows each queue's leader.
+ * node 2, and the plan after it shows each queue's leader. Then "what if node 2 goes down" in the
+ * simulation bar: the probed nodes offered, its queues taken from the plan, greyed on the canvas.
  */
 export const clusterFlow: Flow = {
   name: 'cluster: probe the node view, plan replicas, deploy through node 2',
@@ -64,6 +65,24 @@ export const clusterFlow: Flow = {
       return rows.some((p) => /^quorum, 3 replicas, leader rabbit-c2@localhost/.test(p)) ? rows : undefined;
     });
     await shot('deployed-leaders');
+
+    // what if node 2 goes down: the probed nodes are offered, the plan says which queues it holds
+    // (it leads jobs.q and holds the classic jobs.dead), and the simulation greys them while it is down
+    await page.click('[data-testid=sim-node-loss]');
+    const offered = await page.locator('[data-testid=sim-node-loss-node] option').allInnerTexts();
+    assert(offered.length === 3 && offered.every((n) => /^rabbit-c[123]@localhost$/.test(n)), `the probed nodes offered: ${offered.join(' | ')}`);
+    await page.selectOption('[data-testid=sim-node-loss-node]', 'rabbit-c2@localhost');
+    await page.fill('[data-testid=sim-node-loss-at]', '0');
+    await page.fill('[data-testid=sim-node-loss-leader]', '20');
+    await page.fill('[data-testid=sim-node-loss-for]', '60');
+    const count = await page.locator('[data-testid=sim-node-loss-count]').innerText();
+    assert(count === '2 queues', `queues on rabbit-c2 from the plan: ${count}`);
+    await page.click('[data-testid=sim-run]');
+    await page.waitForSelector('[data-testid=node-queue][data-unavailable=true]', { timeout: 10_000 });
+    const greyed = await page.locator('[data-testid=node-queue][data-unavailable=true]').evaluateAll((els) => els.map((e) => e.getAttribute('data-name')).sort());
+    assert(JSON.stringify(greyed) === JSON.stringify(['jobs.dead', 'jobs.q']), `greyed while rabbit-c2 is down: ${greyed.join(', ')}`);
+    await shot('node-down-simulated');
+    await page.click('[data-testid=sim-node-loss]');
     await tearDown(page);
   },
 };

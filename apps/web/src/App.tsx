@@ -10,6 +10,7 @@ import { LintPanel } from './panels/LintPanel';
 import { ExportPanel } from './panels/ExportPanel';
 import { BrokerPanel } from './panels/BrokerPanel';
 import { SimBar } from './panels/SimBar';
+import { NodeLossControl } from './panels/NodeLossControl';
 import { Timeline } from './panels/Timeline';
 import { BudgetPanel } from './panels/BudgetPanel';
 import { TracePanel } from './panels/TracePanel';
@@ -121,17 +122,23 @@ export function App() {
               <BottomResizer />
               <section data-testid="bottom-panel" aria-label="Simulation" style={{ contain: 'strict', height: bottomHeight }} className="flex shrink-0 flex-col bg-slate-950">
                 <SimBar />
-                <Tabs<BottomTab>
-                  label="Simulation views"
-                  value={bottomTab}
-                  onChange={(t) => useApp.getState().setBottomTab(t)}
-                  tabs={[
-                    { id: 'timeline', label: 'Timeline' },
-                    { id: 'budget', label: 'Retry budget' },
-                    { id: 'trace', label: 'Live trace' },
-                    { id: 'deadLetters', label: 'Dead letters' },
-                  ]}
-                />
+                {/* the node-loss fields go to a row of their own when they do not fit beside the tabs */}
+                <div className="flex flex-wrap items-center justify-between">
+                  <div className="shrink-0">
+                    <Tabs<BottomTab>
+                      label="Simulation views"
+                      value={bottomTab}
+                      onChange={(t) => useApp.getState().setBottomTab(t)}
+                      tabs={[
+                        { id: 'timeline', label: 'Timeline' },
+                        { id: 'budget', label: 'Retry budget' },
+                        { id: 'trace', label: 'Live trace' },
+                        { id: 'deadLetters', label: 'Dead letters' },
+                      ]}
+                    />
+                  </div>
+                  <NodeLossControl />
+                </div>
                 <div className="min-h-0 flex-1 overflow-hidden">
                   {/* panels stay mounted when hidden: a running trace or a plan must survive a tab switch */}
                   <div className={bottomTab === 'timeline' ? 'h-full' : 'hidden'}>

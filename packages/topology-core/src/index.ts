@@ -205,6 +205,7 @@ export {
   type SimulationStats,
 } from './sim/types.js';
 export { simulate } from './sim/simulate.js';
+export { checkNodeLoss, DEFAULT_LEADER_MOVE_MS, outagesOf, parseNodeLoss, type NodeLoss, type Outage } from './sim/nodeLoss.js';
 export { Simulator } from './sim/simulator.js';
 export { type DesignSimOptions, designToSimulation, usesV43Features } from './sim/designToSimulation.js';
 export { PROFILE_3_10, PROFILE_4_3, PROFILE_4_X, profileFor, type SemanticsProfile } from './sim/profiles.js';

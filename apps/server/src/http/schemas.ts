@@ -73,6 +73,8 @@ export const traceRequest = z
     seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
     /** include the simulator's prediction and the first difference */
     predict: z.boolean().optional(),
+    /** a cluster node loss the prediction includes (the core's NodeLoss, design queue names; checked by parseNodeLoss) */
+    nodeLoss: z.unknown().optional(),
     /** workers' in-memory cap on messages awaiting processing (backpressure) */
   })
   .strict();

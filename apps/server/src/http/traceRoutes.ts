@@ -7,7 +7,7 @@
  *   POST /api/trace/:id/stop
  */
 import type { Express, Response } from 'express';
-import { validateFailureModel, type FailureModel } from '@retry-studio/topology-core';
+import { parseNodeLoss, validateFailureModel, type Design, type FailureModel, type NodeLoss } from '@retry-studio/topology-core';
 import { redactUrl } from '../broker/index.js';
 import { compareTrace, predict, MAX_COMPARED_EVENTS, MAX_PREDICTED_MESSAGES } from '../trace/prediction.js';
 import { TraceSession } from '../trace/traceSession.js';
@@ -32,6 +32,14 @@ function failureFromRequest(f: unknown): FailureModel | undefined {
   return f as FailureModel;
 }
 
+/** `nodeLoss` of a trace request: the core's NodeLoss on the design's queues, or a 400 naming the field. */
+function nodeLossFromRequest(x: unknown, design: Design): NodeLoss | undefined {
+  if (x === undefined) return undefined;
+  const r = parseNodeLoss(x, new Set(design.topology.queues.map((q) => q.name)));
+  if ('message' in r) throw new HttpError(400, r.message, r.path);
+  return r.loss;
+}
+
 export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLimitOptions): void {
   const sessions = new Map<string, TraceSession>();
   app.locals.traces = sessions;
@@ -50,6 +58,7 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
       const failure = failureFromRequest(body.failure);
       const url = brokerUrlFromRequest(body.broker);
       const { design } = designFromRequest(body.design);
+      const nodeLoss = nodeLossFromRequest(body.nodeLoss, design);
       const target = ctx.deploy.target(design, url, body);
       checkPrefixedNames(design, target.prefix);
       if (body.publisher !== undefined && !design.publishers.some((p) => p.id === body.publisher))
@@ -83,6 +92,7 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
         ...(body.durationMs ? { durationMs: body.durationMs } : {}),
         ...(failure ? { failure } : {}),
         ...(body.seed !== undefined ? { seed: body.seed } : {}),
+        ...(nodeLoss ? { nodeLoss } : {}),
       });
       sessions.set(session.traceId, session);
       // forget the oldest finished traces
@@ -123,17 +133,28 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
     const s = get(String(req.params.id));
     const n = s.opts.messages ?? 1;
     let p: ReturnType<typeof predict>;
+    // a node loss asked for, or the one this trace saw: the prediction includes it
+    const loss = s.predictedNodeLoss();
     try {
-      p = predict(s.design, { messages: n, publisher: s.publisherSpec.id, seed: s.seed, overrides: s.opts, ...(s.failure ? { failure: s.failure } : {}) });
+      p = predict(s.design, {
+        messages: n,
+        publisher: s.publisherSpec.id,
+        seed: s.seed,
+        overrides: s.opts,
+        ...(s.failure ? { failure: s.failure } : {}),
+        ...(loss ? { nodeLoss: loss.loss } : {}),
+        ...(s.opts.ratePerSecond ? { ratePerSecond: s.opts.ratePerSecond } : {}),
+      });
     } catch (err) {
       throw new HttpError(500, `the simulator failed on this design: ${String((err as Error).message).slice(0, 300)}`);
     }
     const actual = s.comparedEvents();
-    const comparison = s.finalComparison ?? compareTrace(p.events, actual.events, { complete: !s.isRunning && !actual.truncated, published: s.summary().published });
+    const comparison = s.finalComparison ?? compareTrace(p.events, actual.events, { complete: !s.isRunning && !actual.truncated, published: s.summary().published, duplicates: s.duplicateIds });
     s.keepFinalComparison(comparison);
     const withEvents = req.query.events !== '0';
     res.json({
       comparison,
+      ...(loss ? { nodeLoss: { ...loss.loss, source: loss.source } } : {}),
       ...(p.truncated ? { note: `the prediction covers the first ${MAX_PREDICTED_MESSAGES} messages` } : {}),
       ...(actual.truncated ? { note: `the comparison keeps the first ${MAX_COMPARED_EVENTS} live events of those messages` } : {}),
       ...(withEvents ? { predicted: p.events.slice(0, 20_000) } : {}),

@@ -69,6 +69,34 @@ describe('compareTrace', () => {
     // not published live at all: not compared
     expect(compareTrace(predicted, missing, { complete: true, published: 1 })).toMatchObject({ messagesCompared: 1, matching: 1 });
   });
+
+  it('an at-least-once duplicate (redelivered after a lost ack, processed again) differs, flagged and counted apart; another difference comes first', () => {
+    const again = live((ev) => {
+      const last = ev.filter((e) => e.kind === 'delivered' || e.kind === 'processed' || e.kind === 'acked').slice(-3);
+      return [...ev, ...last.map((e, i) => ({ ...e, seq: e.seq + 1000 + i }))];
+    });
+    const c = compareTrace(predicted, again, { complete: true, published: 2, duplicates: new Set(['p1-1']) });
+    expect(c).toMatchObject({ messagesCompared: 2, matching: 1, atLeastOnce: 1, firstDifference: { msgId: 'p1-1', atLeastOnce: true } });
+    // not a duplicate the trace saw: an ordinary difference
+    expect(compareTrace(predicted, again, { complete: true, published: 2 })).toMatchObject({ matching: 1, atLeastOnce: 0 });
+    // a real difference on another message is the first one shown
+    const both = [...again.filter((e) => e.msgId !== 'p1-2'), ...predicted.filter((e) => e.msgId === 'p1-2' && e.kind !== 'acked')];
+    expect(compareTrace(predicted, both, { complete: true, published: 2, duplicates: new Set(['p1-1']) }).firstDifference).toMatchObject({ msgId: 'p1-2' });
+  });
+});
+
+describe('the trace prediction with a node loss', () => {
+  const work = design.consumers[0]!.queue;
+  const at = (events: readonly SimEvent[], kind: SimEvent['kind']) => events.filter((e) => e.kind === kind).map((e) => Math.round(e.t));
+
+  it('the queues of the lost node deliver nothing until its leader moves; the same steps per message, later', () => {
+    const nodeLoss = { node: 'rabbit-c2@h', atMs: 5, downMs: 10_000, leaderMovesAfterMs: 700, queues: [work] };
+    const lossy = predict(design, { messages: 2, failure, nodeLoss, ratePerSecond: 100 }).events;
+    // published at the trace's rate (10 ms apart), so the loss falls where it fell live
+    expect(at(lossy, 'published').slice(0, 2)).toEqual([0, 10]);
+    expect(Math.min(...at(lossy, 'delivered').filter((t) => t > 0))).toBeGreaterThanOrEqual(705);
+    expect(compareTrace(predicted, lossy, { complete: true, published: 2 })).toMatchObject({ messagesCompared: 2, matching: 2 });
+  });
 });
 
 /** `in` has no consumer and dead-letters expired messages to `dead`; messages are published without expiration. */

@@ -4,7 +4,11 @@
  * is stopped and started again. The trace keeps going, and published = acked + parked: nothing
  * lost, nothing left in flight. Duplicates are allowed only as at-least-once redeliveries (a
  * message processed again after a redelivery) and are printed with the counts and the failover
- * pause (the longest gap between two events). With the dead-letter queue left classic (on node 2),
+ * pause (the longest gap between two events). The trace observes the node loss itself, and its
+ * prediction is run again with it: every message matches (fates, routes, x-death, per-message
+ * order; not times), at-least-once duplicates flagged apart. With at-most-once dead-lettering, a
+ * dead letter the broker dropped in the leader move is counted dropped with a notice, exactly when
+ * the dead-letter queue's own count is short. With the dead-letter queue left classic (on node 2),
  * the trace reports it unavailable, waits for it, and says how many dead letters the broker dropped
  * while it was down (RabbitMQ dead-letters at most once). Node 2 is always started again.
  */
@@ -14,6 +18,7 @@ import { buildTemplate, type Design, type SimEvent } from '@retry-studio/topolog
 import { ManagementClient, parseAmqpUrl } from '../broker/index.js';
 import { bindQ, design, readSse, uniquePrefix } from '../http/testing.js';
 import { simEvents, useLiveServer } from '../testing/liveServer.js';
+import type { Comparison } from './prediction.js';
 import { TEST_CLUSTER } from '../testing/testBrokers.js';
 import { clusterNodeApp, ensureTestCluster } from '../testing/testCluster.js';
 
@@ -167,10 +172,59 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
       }
     }
     expect(held, `messages in ${deadQ} (the trace's sampled depth: ${JSON.stringify(summary.brokerDepths[deadQ])})`).toBe(summary.parked);
+    // the prediction, run again with the node loss the trace observed: fates, routes, x-death and
+    // per-message order as predicted for every message; an at-least-once duplicate is the one exception, flagged
+    const pr = await live.srv.get(`/api/trace/${t.body.id}/prediction?events=0`);
+    expect(pr.status, JSON.stringify(pr.body)).toBe(200);
+    const cmp = pr.body.comparison as Comparison;
+    const loss = summary.nodeLoss;
+    console.log(
+      `cluster trace vs the node-loss prediction: node loss observed ${loss ? `${loss.node} at ${Math.round(loss.atMs)} ms, leaders seen moved ${JSON.stringify(loss.leadersMovedAtMs)} (modelled: after ${Math.round(loss.leaderMovesAfterMs)} ms), down ${Math.round(loss.downMs)} ms${loss.backAtMs === undefined ? ' (not seen back before the trace ended)' : ''}, queues [${loss.queues.join(', ')}]` : 'none'}; ` +
+        `${cmp.matching} of ${cmp.messagesCompared} messages match the prediction with it, ${cmp.atLeastOnce} differ as at-least-once duplicates` +
+        (cmp.firstDifference ? `; first difference ${JSON.stringify(cmp.firstDifference)}` : ''),
+    );
+    expect(pr.body.nodeLoss).toMatchObject({ source: 'observed', node: N2.node, queues: expect.arrayContaining([work]) });
+    expect(cmp.messagesCompared).toBe(MESSAGES);
+    expect(cmp.differences.filter((x) => !x.atLeastOnce)).toEqual([]);
+    expect(cmp.matching + cmp.atLeastOnce).toBe(MESSAGES);
+    expect(cmp.atLeastOnce).toBe(summary.duplicates);
     // the trace reports the at-least-once duplicates itself: the same count as the events show
     expect(summary.duplicates).toBe(duplicates.length);
     // a duplicate is only ever a redelivered message processed again (the design acks after processing: at-least-once)
     for (const id of duplicates) expect(redelivered.has(id)).toBe(true);
+  }, 300_000);
+
+  it('at-most-once dead-lettering through the leader move: every dead letter the broker dropped is counted dropped, with a notice, iff its count is short', async () => {
+    // RabbitMQ's default: a quorum queue dead-letters at most once; a dead letter in flight while
+    // the leader moves may be lost (seen in 2 of 3 runs), or not: the identity holds either way
+    const d = quorumRetryDesign('cluster-trace-amo', 'quorum', 10, false);
+    const prefix = uniquePrefix('cltra');
+    await deployThroughNode2(d, prefix);
+    const deadQ = d.topology.queues.find((q) => !d.consumers.some((c) => c.queue === q.name))!.name;
+    const { summary, notices, said } = await traceThroughNode2Stop({ design: d, prefix, messages: 600, ratePerSecond: 150, durationMs: 120_000 }, (s) => s.published >= 200);
+    const held = await (async () => {
+      const c = await amqp.connect(N1.amqpUrl);
+      try {
+        return (await (await c.createChannel()).checkQueue(prefix + deadQ)).messageCount;
+      } finally {
+        await c.close().catch(() => undefined);
+      }
+    })();
+    const droppedDl = summary.deadLettersDropped?.[deadQ] ?? 0;
+    console.log(
+      `cluster trace, at-most-once dead-lettering: published ${summary.published}, acked ${summary.acked}, parked ${summary.parked}, in flight ${summary.inFlight}, dropped ${summary.dropped} ` +
+        `(dead letters dropped by the broker ${JSON.stringify(summary.deadLettersDropped ?? {})}), duplicates ${summary.duplicates}; ${deadQ} holds ${held}; notices: ${said}`,
+    );
+    expect(summary.state).toBe('complete');
+    expect(summary.unaccounted).toEqual([]);
+    expect(summary.inFlight).toBe(0);
+    // every 10th message is poison and ends in the dead-letter queue, or dropped on the way
+    expect(summary.parked + droppedDl).toBe(600 / 10);
+    expect(summary.acked + summary.parked + summary.dropped).toBe(600);
+    expect(summary.dropped).toBe(droppedDl);
+    // the trace's parked count is the broker's own
+    expect(held).toBe(summary.parked);
+    expect(notices.some((n) => n.code === 'dead-letters-dropped')).toBe(droppedDl > 0);
   }, 300_000);
 
   it('a classic dead-letter queue on the stopped node: reported unavailable, the trace waits for it, then says how many dead letters the broker dropped meanwhile', async () => {
@@ -180,7 +234,9 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
     const deadQ = d.topology.queues.find((q) => q.arguments?.['x-queue-type'] !== 'quorum')!.name;
     expect(await mgmt1.queue('/', prefix + deadQ)).toMatchObject({ type: 'classic', node: N2.node });
 
-    const { summary, notices, said } = await traceThroughNode2Stop({ design: d, prefix, messages: 300, ratePerSecond: 100, durationMs: 120_000 }, (s) => s.published >= 100);
+    // published over 10 s and node 2 stopped after 2 s: stop_app took up to 7.5 s on a loaded machine, and at a
+    // faster rate the trace could settle before the node was down (seen once at 100 msg/s)
+    const { summary, notices, said } = await traceThroughNode2Stop({ design: d, prefix, messages: 300, ratePerSecond: 30, durationMs: 120_000 }, (s) => s.published >= 60);
     console.log(
       `cluster trace, classic ${deadQ} on the stopped node: published ${summary.published}, acked ${summary.acked}, parked ${summary.parked}, in flight ${summary.inFlight}, dropped ${summary.dropped}; ` +
         `unavailable ${JSON.stringify(summary.unavailable)}, lost while unavailable ${JSON.stringify(summary.lostWhileUnavailable)}; broker depth of ${deadQ} at the end ${JSON.stringify(summary.brokerDepths[deadQ])}; notices: ${said}`,

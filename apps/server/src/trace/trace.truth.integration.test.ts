@@ -33,6 +33,20 @@ describe('a trace request', () => {
       expect(r.body.field).toBe(field);
     }
   });
+
+  it('refuses a bad node loss, naming the field', async () => {
+    const d = template();
+    for (const [nodeLoss, field] of [
+      [{ node: 'rabbit@h', atMs: -1, downMs: 100, queues: [] }, 'nodeLoss.atMs'],
+      [{ node: 'rabbit@h', atMs: 0, downMs: 100, queues: ['orders.q', 'nope'] }, 'nodeLoss.queues[1]'],
+      [{ atMs: 0, downMs: 100, queues: [] }, 'nodeLoss.node'],
+      ['rabbit@h', 'nodeLoss'],
+    ] as const) {
+      const r = await srv.post('/api/trace', { design: d, nodeLoss });
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body.field).toBe(field);
+    }
+  });
 });
 
 describe.each(TEST_BROKERS)('live trace on RabbitMQ $name', (b: TestBroker) => {
@@ -98,6 +112,22 @@ describe.each(TEST_BROKERS)('live trace on RabbitMQ $name', (b: TestBroker) => {
     expect(t.summary.resting).toEqual({});
     expect(t.comparison).toMatchObject({ messagesCompared: 3, matching: 3 });
     expect(t.comparison.firstDifference).toBeUndefined();
+  });
+
+  it('a node loss asked for (a what-if) is in the prediction: orders.q delivers nothing while its node is down; the same steps per message', async () => {
+    const prefix = uniquePrefix('nloss');
+    const d = template();
+    await deploy(d, prefix);
+    const nodeLoss = { node: 'rabbit-c2@localhost', atMs: 0, downMs: 700, queues: ['orders.q'] };
+    const t = await trace({ design: d, prefix, messages: 2, failure: { kind: 'failFirst', n: 1 }, nodeLoss });
+    const pred = await srv.get(`/api/trace/${t.id}/prediction?events=0`);
+    expect(pred.body.nodeLoss).toEqual({ ...nodeLoss, leaderMovesAfterMs: 1000, source: 'request' });
+    const delivered = (t.predicted as { kind: string; queue?: string; t: number }[]).filter((e) => e.kind === 'delivered' && e.queue === 'orders.q');
+    expect(delivered.length).toBeGreaterThan(0);
+    expect(Math.min(...delivered.map((e) => e.t))).toBeGreaterThanOrEqual(700);
+    // one broker: no node went down, none observed
+    expect(t.summary.nodeLoss).toBeUndefined();
+    expect(t.comparison).toMatchObject({ messagesCompared: 2, matching: 2 });
   });
 
   it('the requeue binding deleted out of band: both messages dropped at the unroutable hop, 0 of 2 as predicted', async () => {

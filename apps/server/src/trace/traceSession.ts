@@ -7,14 +7,16 @@
  * re-attached after every reconnect.
  */
 import { randomBytes } from 'node:crypto';
-import type { AmqpTable, Design, FailureModel, PublisherSpec, SimEvent } from '@retry-studio/topology-core';
+import type { AmqpTable, Design, FailureModel, NodeLoss, PublisherSpec, SimEvent } from '@retry-studio/topology-core';
 import type { ManagedConnection, ManagementClient } from '../broker/index.js';
 import { Renamer, renameDesign, type DeployTarget } from '../deploy/deployTarget.js';
 import { TraceAccounting, type CopyStart, type Lane } from './accounting.js';
 import { readBrokerTopology, topologyChanges, type BrokerTopology } from './brokerTopology.js';
+import { atMostOnceDeadLetterSources, deadLetterShortfall } from './deadLetterShortfall.js';
 import { DepthSampler } from './depthSampler.js';
 import { EventLog, percentile } from './eventLog.js';
 import { HopReporter } from './hopReporter.js';
+import { NodeLossWatch, type ObservedNodeLoss } from './nodeLossWatch.js';
 import { normalizeHeaders } from './normalizeHeaders.js';
 import { Observer } from './observer.js';
 import { MAX_COMPARED_EVENTS, MAX_PREDICTED_MESSAGES, type Comparison } from './prediction.js';
@@ -41,6 +43,10 @@ export interface TraceOptions {
   readonly topologyEveryMs?: number;
   /** quiet time after everything settled before the trace ends (ms, default 500) */
   readonly settleMs?: number;
+  /** a node loss the prediction includes (design queue names; checked by the core's parseNodeLoss) */
+  readonly nodeLoss?: NodeLoss;
+  /** how often a cluster's nodes and queue leaders are read, to observe a node loss (ms, default 1000) */
+  readonly nodeEveryMs?: number;
 }
 
 export interface TraceSummary {
@@ -87,6 +93,17 @@ export interface TraceSummary {
    * is at-most-once), which the trace cannot see message by message
    */
   readonly lostWhileUnavailable: Readonly<Record<string, number>>;
+  /**
+   * per parking queue, dead letters the broker dropped (its own count is short of what the trace
+   * saw dead-lettered into it; quorum queues dead-letter at most once by default): counted in
+   * `dropped`, not `parked` (deadLetterShortfall.ts); absent when none
+   */
+  readonly deadLettersDropped?: Readonly<Record<string, number>>;
+  /**
+   * a cluster node the trace saw go down (the first one), as the simulator's NodeLoss with the
+   * observed times (trace ms, known to one poll interval): the prediction is run again with it
+   */
+  readonly nodeLoss?: ObservedNodeLoss;
   readonly latencyMs: { readonly n: number; readonly p50: number; readonly p95: number; readonly p99: number };
   readonly error?: string;
 }
@@ -111,7 +128,12 @@ export class TraceSession implements TraceContext {
   /** successful processings per message and queue, for `duplicates` */
   private readonly processedOk = new Map<string, number>();
   private duplicates = 0;
+  /** the messages behind `duplicates` that the prediction covers (the comparison flags them) */
+  readonly duplicateIds = new Set<string>();
   private readonly unavailable = new Map<string, { fromMs: number; untilMs?: number }>();
+  private readonly nodeWatch = new NodeLossWatch();
+  private deadLettersDropped: Record<string, number> = {};
+  private polling = false;
   /** the events of the messages the prediction covers, for the comparison (bounded) */
   private readonly compared: SimEvent[] = [];
   private comparedTruncated = false;
@@ -210,7 +232,10 @@ export class TraceSession implements TraceContext {
       const k = `${e.msgId}\u0000${e.queue}`;
       const n = (this.processedOk.get(k) ?? 0) + 1;
       this.processedOk.set(k, n);
-      if (n === 2) this.duplicates += 1;
+      if (n === 2) {
+        this.duplicates += 1;
+        if (this.messageIndex(e.msgId) <= MAX_PREDICTED_MESSAGES) this.duplicateIds.add(e.msgId);
+      }
     }
     this.accounting.add(lane, e, opts);
   }
@@ -270,12 +295,68 @@ export class TraceSession implements TraceContext {
     void this.stop('stopped');
   }
 
+  /**
+   * At the end, for a design whose quorum queues dead-letter at most once: each parking queue's
+   * exact count (passive declare) against what the trace parked there (deadLetterShortfall.ts).
+   */
+  private async checkDeadLetterShortfall(): Promise<void> {
+    if (atMostOnceDeadLetterSources(this.design).length === 0 || this.real.topology.queues.length > 200 || !this.conn.isOpen) return;
+    const shortfall = () => {
+      const parked = new Map([...this.accounting.resting()].filter(([q]) => !this.live(q)));
+      const held: Record<string, { ready: number; unacked: number }> = {};
+      for (const [q, d] of this.sampler.depths) held[this.back(q)] = d;
+      return deadLetterShortfall(parked, held, new Set(this.unavailable.keys()));
+    };
+    if (Object.keys(shortfall()).length === 0) return;
+    // a last dead letter may still be on its way into the queue: look again once
+    await new Promise((r) => setTimeout(r, 1000));
+    await this.sampler.sample(true);
+    this.deadLettersDropped = shortfall();
+  }
+
   private async watchTopology(): Promise<void> {
     if (this.stopping || !this.brokerTopology) return;
     const now = await readBrokerTopology(this.mgmt, this.target.vhost, this.real.topology).catch(() => undefined);
     if (!now || this.stopping) return;
     const changes = topologyChanges(this.brokerTopology, now, this.back);
     if (changes.length > 0) this.topologyChanged(changes);
+  }
+
+  /** one look at the cluster's nodes and where each queue is led or lives (for the observed node loss) */
+  private async pollNodes(): Promise<void> {
+    if (this.polling || this.stopping) return;
+    this.polling = true;
+    try {
+      const t = this.now();
+      // a few queues: one request each; many: the vhost's list in one request
+      const few = this.real.topology.queues.length <= 20;
+      const listed = few ? undefined : new Map((await this.mgmt.listQueues(this.target.vhost)).map((m) => [m.name, m]));
+      const [nodes, queues] = await Promise.all([
+        this.mgmt.nodes(),
+        Promise.all(
+          this.real.topology.queues.map(async (q) => {
+            const m = listed ? listed.get(q.name) : await this.mgmt.queue(this.target.vhost, q.name).catch(() => undefined);
+            const home = m?.leader ?? m?.node;
+            return { name: this.back(q.name), quorum: (m?.type ?? q.arguments?.['x-queue-type']) === 'quorum', home: typeof home === 'string' ? home : undefined };
+          }),
+        ),
+      ]);
+      if (!this.stopping) this.nodeWatch.observe(t, nodes, queues);
+    } catch {
+      // the node answering the management API may be the one going down: the next poll tells
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  /** the node loss the prediction includes: the request's, else the one observed */
+  predictedNodeLoss(): { loss: NodeLoss; source: 'request' | 'observed' } | undefined {
+    if (this.opts.nodeLoss) return { loss: this.opts.nodeLoss, source: 'request' };
+    // once over, the loss as the trace ended (a node still down then is down until the end)
+    const seen = this.final ? this.final.nodeLoss : this.nodeWatch.loss(this.now());
+    if (!seen) return undefined;
+    const { leadersMovedAtMs: _m, backAtMs: _b, ...loss } = seen;
+    return { loss, source: 'observed' };
   }
 
   // ------------------------------------------------------------ lifecycle
@@ -338,6 +419,12 @@ export class TraceSession implements TraceContext {
     this.timers.push(setInterval(() => void this.sampler.sample(), this.opts.depthEveryMs ?? 1000));
     this.timers.push(setInterval(() => void this.watchTopology(), this.opts.topologyEveryMs ?? 2000));
     this.timers.push(setInterval(() => this.accounting.flush(), 250));
+    // on a cluster, watch the nodes and the leaders: a node loss is observed, then predicted
+    const nodes = await this.mgmt.nodes().catch(() => []);
+    if (nodes.length > 1) {
+      void this.pollNodes();
+      this.timers.push(setInterval(() => void this.pollNodes(), this.opts.nodeEveryMs ?? 1000));
+    }
     void this.sampler.sample();
     this.timers.push(setTimeout(() => void this.stop('complete'), this.opts.durationMs ?? 60_000));
     void (async () => {
@@ -377,6 +464,7 @@ export class TraceSession implements TraceContext {
     await this.observer?.teardown(this.conn.isOpen ? this.conn : undefined);
     this.hops?.stop();
     this.accounting.flush(true);
+    await this.checkDeadLetterShortfall();
     const blocker = this.blocker();
     if (blocker && state === 'complete') this.log.notice({ level: 'warn', code: 'duration-reached', message: `the trace ran for its whole duration; still waiting: ${blocker}`, t: this.now() });
     this.endedWaitingFor = state === 'complete' ? blocker : undefined;
@@ -384,6 +472,13 @@ export class TraceSession implements TraceContext {
     this.state = state;
     const summary = this.summary();
     this.final = summary;
+    for (const [q, n] of Object.entries(this.deadLettersDropped))
+      this.log.notice({
+        level: 'warn',
+        code: 'dead-letters-dropped',
+        message: `queue '${q}' holds ${n} message(s) fewer than the trace saw dead-lettered into it: the broker dropped them (a quorum queue dead-letters at most once by default, and a dead letter in flight while a leader moves can be lost); counted as dropped, not parked. x-dead-letter-strategy at-least-once with x-overflow reject-publish keeps them`,
+        t: this.now(),
+      });
     for (const [q, n] of Object.entries(summary.lostWhileUnavailable))
       this.log.notice({ level: 'warn', code: 'lost-while-unavailable', message: `queue '${q}' holds ${n} message(s) fewer than the trace routed into it: dead letters routed to it while its node was down were dropped by the broker (dead-lettering is at-most-once; a quorum queue or dead-letter-strategy at-least-once keeps them)`, t: this.now() });
     // the summary is final: drop per-message bookkeeping (the event ring stays for late readers)
@@ -408,6 +503,7 @@ export class TraceSession implements TraceContext {
   summary(): TraceSummary {
     if (this.final) return this.final;
     const b = this.accounting.balance(this.live);
+    const dlDropped = Object.values(this.deadLettersDropped).reduce((n, x) => n + x, 0);
     const brokerDepths: Record<string, { ready: number; unacked: number }> = {};
     for (const [q, d] of this.sampler.depths) brokerDepths[this.back(q)] = d;
     const resting = Object.fromEntries(this.accounting.resting());
@@ -426,9 +522,9 @@ export class TraceSession implements TraceContext {
       published: b.published,
       confirmed: this.accounting.confirmed.size,
       acked: b.acked,
-      parked: b.parked,
+      parked: b.parked - dlDropped,
       inFlight: b.inFlight,
-      dropped: b.dropped,
+      dropped: b.dropped + dlDropped,
       balanced: b.balanced,
       unaccounted: b.unaccounted,
       ...(this.endedWaitingFor ? { endedWaitingFor: this.endedWaitingFor } : {}),
@@ -444,6 +540,8 @@ export class TraceSession implements TraceContext {
       cancelledConsumers: this.workers.filter((w) => w.cancelled).map((w) => w.spec.id),
       duplicates: this.duplicates,
       lostWhileUnavailable,
+      ...(dlDropped > 0 ? { deadLettersDropped: { ...this.deadLettersDropped } } : {}),
+      ...(this.nodeWatch.seen ? { nodeLoss: this.nodeWatch.loss(this.now())! } : {}),
       unavailable: Object.fromEntries([...this.unavailable].map(([q, o]) => [q, { ...o }])),
       latencyMs: { n: lat.length, p50: percentile(lat, 50), p95: percentile(lat, 95), p99: percentile(lat, 99) },
       ...(this.error ? { error: this.error } : {}),

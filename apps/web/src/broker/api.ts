@@ -4,6 +4,7 @@ import type {
   Design,
   EffectiveSettings,
   FailureModel,
+  NodeLoss,
   PolicyDef,
   SettingChange,
   SimEvent,
@@ -190,6 +191,8 @@ export interface Difference {
   at?: { t: number; seq: number };
   /** the hop where they part */
   where?: { exchange?: string; queue?: string };
+  /** an at-least-once duplicate: processed again after a redelivery (a leader move), not a wrong route */
+  atLeastOnce?: true;
 }
 export interface PredictionResponse {
   comparison: {
@@ -197,8 +200,12 @@ export interface PredictionResponse {
     matching: number;
     firstDifference?: Difference;
     differences: Difference[];
+    /** of the differences, at-least-once duplicates (processed again after a redelivery) */
+    atLeastOnce?: number;
     note?: string;
   };
+  /** the node loss the prediction includes: the one asked for, or the one the trace observed on a cluster */
+  nodeLoss?: NodeLoss & { source: 'request' | 'observed' };
   predicted?: SimEvent[];
   note?: string;
 }
@@ -223,7 +230,7 @@ export const api = {
   deploy: (design: Design, t: Target) => call<DeployResponse>('POST', '/api/deploy', { design, ...clean(t) }),
   teardown: (designName: string, t: Target, force = false) =>
     call<TeardownResponse>('POST', '/api/teardown', { designName, ...clean(t), ...(force ? { force: true } : {}) }),
-  trace: (design: Design, t: Target, run: { messages: number; failure: FailureModel; seed: number }) =>
+  trace: (design: Design, t: Target, run: { messages: number; failure: FailureModel; seed: number; nodeLoss?: NodeLoss }) =>
     call<TraceStart>('POST', '/api/trace', { design, ...clean(t), ...run, predict: true }),
   prediction: (id: string) => call<PredictionResponse>('GET', `/api/trace/${encodeURIComponent(id)}/prediction`),
   stopTrace: (id: string) => call<unknown>('POST', `/api/trace/${encodeURIComponent(id)}/stop`, {}),

@@ -8,6 +8,7 @@ import type { ExchangeType } from '@retry-studio/topology-core';
 import type { DesignNode } from '../graph/flowTypes';
 import { behaviourLines, queueChips, type Chip } from '../model/describe';
 import { DepthBadge } from '../operate/DepthBadge';
+import { useQueueOutage } from './useQueueOutage';
 
 export const EXCHANGE_LOOK: Record<ExchangeType, { color: string; glyph: string; label: string }> = {
   direct: { color: '#3b82f6', glyph: '→', label: 'direct' },
@@ -86,6 +87,8 @@ export const ExchangeNode = memo(function ExchangeNode({ data, selected }: NodeP
 });
 
 export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<DesignNode>) {
+  // a hook before the early return: rules of hooks
+  const outage = useQueueOutage(data.kind === 'queue' ? data.def.name : '');
   if (data.kind !== 'queue') return null;
   const chips = queueChips(data.def);
   const quorum = data.def.arguments?.['x-queue-type'] === 'quorum';
@@ -94,10 +97,20 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
       data-testid="node-queue"
       data-name={data.def.name}
       data-onpath={data.onPath ? 'true' : undefined}
-      className="relative rounded-md border-2 bg-slate-800/95 px-2.5 py-1.5 text-slate-100"
+      data-unavailable={outage ? 'true' : undefined}
+      className={`relative rounded-md border-2 bg-slate-800/95 px-2.5 py-1.5 text-slate-100 ${outage ? 'opacity-50 grayscale' : ''}`}
       style={frame(selected, data.onPath, quorum ? '#8b5cf6' : '#64748b')}
     >
       <LintMarker data={data} />
+      {outage && (
+        <span
+          data-testid="queue-unavailable"
+          title={outage.quorum ? 'its leader was on the lost node: no deliveries until a new leader is elected; messages wait' : 'a classic queue on the lost node: unavailable until the node is back; messages wait'}
+          className="absolute -bottom-2.5 right-1 rounded bg-red-700 px-1 text-[10px] font-semibold text-white shadow"
+        >
+          {outage.quorum ? 'no leader' : 'node down'}
+        </span>
+      )}
       <DepthBadge queue={data.def.name} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
       <div className="flex items-center gap-2">

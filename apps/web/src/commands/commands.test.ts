@@ -84,3 +84,35 @@ describe('design history', () => {
     expect(s.getState().future).toHaveLength(0);
   });
 });
+describe('what if a node goes down (toggleNodeLoss)', () => {
+  it('adds a node loss to the simulation: work.q delivers nothing while its node is down, the run marks the window; toggled off, gone', () => {
+    const s = () => env.store.getState();
+    s().setClusterNodeNames(['rabbit-c1@h', 'rabbit-c2@h', 'rabbit-c3@h']);
+    s().runSimulation();
+    const before = s().simEvents!.filter((e) => e.kind === 'delivered' && e.queue === 'work.q').map((e) => e.t);
+    expect(runCommand('toggleNodeLoss', env)).toBe(true);
+    // the probed cluster's second node, all queues (no plan), and the run again with it
+    expect(s().nodeLoss).toMatchObject({ node: 'rabbit-c2@h', queues: 'placement' });
+    s().setNodeLoss({ ...s().nodeLoss!, atMs: 0, downMs: 3000 });
+    s().runSimulation();
+    const after = s().simEvents!.filter((e) => e.kind === 'delivered' && e.queue === 'work.q').map((e) => e.t);
+    expect(Math.min(...before)).toBe(0);
+    expect(Math.min(...after)).toBe(3000);
+    expect(s().simOutages.map((o) => [o.queue, o.fromMs, o.untilMs])).toEqual([
+      ['work.q', 0, 3000],
+      ['wait.q', 0, 3000],
+      ['parking.q', 0, 3000],
+    ]);
+    runCommand('toggleNodeLoss', env);
+    expect(s().nodeLoss).toBeNull();
+    expect(s().simOutages).toEqual([]);
+  });
+
+  it('a bad node loss is the simulation error, naming the field', () => {
+    const s = () => env.store.getState();
+    runCommand('toggleNodeLoss', env);
+    s().setNodeLoss({ ...s().nodeLoss!, downMs: -5 });
+    s().runSimulation();
+    expect(s().simError).toMatch(/^nodeLoss\.downMs: /);
+  });
+});

@@ -2,6 +2,7 @@
 import { deleteElements, duplicateNodes, moveNodes } from '../model/designEdit';
 import { parseNodeId } from '../model/nodeIds';
 import { layoutDesign } from '../graph/autoLayout';
+import { DEFAULT_NODE_LOSS } from '../sim/nodeLossWhatIf';
 import { player } from '../sim/player';
 import { emptyDesign } from '../model/emptyDesign';
 import { mod, register } from './registry';
@@ -135,6 +136,19 @@ export const simulate = register({
   perform: ({ store }) => {
     store.getState().runSimulation();
     if (store.getState().simEvents) player.play();
+  },
+});
+
+/** "What if a node goes down": adds a node loss to the simulation (a probed cluster's second node, else a named one), or removes it. */
+export const toggleNodeLoss = register({
+  id: 'toggleNodeLoss',
+  label: 'What if a node goes down',
+  icon: '⏻',
+  perform: ({ store }) => {
+    const s = store.getState();
+    if (s.nodeLoss) s.setNodeLoss(null);
+    else s.setNodeLoss({ ...DEFAULT_NODE_LOSS, node: s.clusterNodeNames[1] ?? s.clusterNodeNames[0] ?? DEFAULT_NODE_LOSS.node });
+    if (s.simEvents) store.getState().runSimulation();
   },
 });
 

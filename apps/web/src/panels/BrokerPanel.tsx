@@ -15,6 +15,7 @@ import { recallBroker, rememberBroker } from '../broker/brokerMemory';
 import { brokerTarget } from '../broker/target';
 import { EFFECT_LABEL, appliesInPlace, policyDetails, settingsFromPolicies } from '../broker/planDetails';
 import { ClusterNodes, PlacementLine } from './ClusterNodes';
+import { queueHomes } from '../sim/nodeLossWhatIf';
 
 type Busy = null | 'probe' | 'plan' | 'deploy' | 'teardown';
 
@@ -69,17 +70,22 @@ export function BrokerPanel() {
       const p = await api.probe(target());
       setProbe(p);
       useApp.getState().setBrokerNodes(p.cluster?.nodes.length);
+      // the simulation's "node down" offers a cluster's nodes
+      useApp.getState().setClusterNodeNames(p.cluster && p.cluster.nodes.length > 1 ? p.cluster.nodes.map((n) => n.name) : []);
     });
   const doPlan = () =>
     run('plan', async () => {
       setApplied(null);
-      setPlan(await api.plan(useApp.getState().design, target()));
+      const r = await api.plan(useApp.getState().design, target());
+      setPlan(r);
+      useApp.getState().setQueuePlacement(queueHomes(r.plan));
     });
   const doDeploy = () =>
     run('deploy', async () => {
       try {
         const r = await api.deploy(useApp.getState().design, target());
         setPlan(r);
+        useApp.getState().setQueuePlacement(queueHomes(r.plan));
         const skipped = r.result.skipped?.length ?? 0;
         setApplied(
           `Applied to ${r.target.vhost} with prefix “${r.target.prefix}”.${skipped ? ` ${skipped} object(s) left alone (conflict or unsupported).` : ''}`,
@@ -113,6 +119,7 @@ export function BrokerPanel() {
         setTorn(r);
         setConfirmTeardown(null);
         setPlan(null);
+        useApp.getState().setQueuePlacement(undefined);
         setApplied(null);
       } catch (e) {
         if (e instanceof ApiError && e.status === 409 && Array.isArray(e.body?.refused)) {

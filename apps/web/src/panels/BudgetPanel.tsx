@@ -3,6 +3,7 @@ import { computeBudget, compareStrategies, joinCollapsed, type BudgetFailure, ty
 import { useApp } from '../store/store';
 import { buildTemplate, listTemplates } from './templates';
 import { fmtT } from './SimBar';
+import { resolveNodeLoss } from '../sim/nodeLossWhatIf';
 
 const DEFAULT_COMPARE = ['requeue-once', 'dlx-ttl-wait-queue', 'republish-ttl', 'chained-ttl', 'quorum-delivery-limit'];
 
@@ -35,6 +36,8 @@ function endText(e: Ending): string {
 export function BudgetPanel() {
   const failureModel = useApp((s) => s.failure);
   const [rows, setRows] = useState<RetryBudget[] | null>(null);
+  /** the design's budget with the simulation bar's node down, and how much later it ends */
+  const [lossRow, setLossRow] = useState<{ node: string; addedMs: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [picked, setPicked] = useState<string[]>(DEFAULT_COMPARE);
@@ -48,12 +51,16 @@ export function BudgetPanel() {
       try {
         const design = useApp.getState().design;
         const mine = computeBudget(design, failure, { label: `${design.name} (this design)` });
+        const draft = useApp.getState().nodeLoss;
+        const nodeLoss = draft ? resolveNodeLoss(draft, design, useApp.getState().queuePlacement) : undefined;
+        const lossy = nodeLoss ? computeBudget(design, failure, { label: `${design.name} with ${nodeLoss.node} down`, nodeLoss }) : undefined;
+        setLossRow(lossy && nodeLoss ? { node: nodeLoss.node, addedMs: lossy.timeToFinalMs - mine.timeToFinalMs } : null);
         const entries: StrategyEntry[] = [];
         for (const id of picked) {
           const r = buildTemplate(id);
           if (r.ok) entries.push({ label: r.built.design.name, design: r.built.design, workConsumers: r.built.workConsumers });
         }
-        setRows([mine, ...compareStrategies(entries, failure)]);
+        setRows([mine, ...(lossy ? [lossy] : []), ...compareStrategies(entries, failure)]);
       } catch (e) {
         setError((e as Error).message);
         setRows(null);
@@ -84,6 +91,11 @@ export function BudgetPanel() {
         <button type="button" data-testid="budget-compute" disabled={busy} onClick={compute} className="rounded bg-sky-700 px-2 py-1 hover:bg-sky-600 disabled:opacity-40">
           {busy ? 'Simulating…' : 'Compute budget and compare'}
         </button>
+        {lossRow && (
+          <div data-testid="budget-node-loss" className="text-[11px] text-amber-200">
+            {lossRow.node} down adds {fmtT(Math.max(0, lossRow.addedMs))} to the time to final
+          </div>
+        )}
         {error && (
           <div role="alert" className="text-red-400">
             {error}

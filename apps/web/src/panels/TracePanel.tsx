@@ -8,6 +8,7 @@ import { displayAt, nodeOfEvent } from '../sim/compilePlayback';
 import { attributePublishers } from '../sim/runSimulation';
 import { failureText } from '../model/describe';
 import { failureOfKind } from '../model/behaviourForm';
+import { resolveNodeLoss } from '../sim/nodeLossWhatIf';
 
 type Phase = 'idle' | 'starting' | 'running' | 'ended';
 
@@ -27,6 +28,10 @@ export function TracePanel() {
   const [traceId, setTraceId] = useState<string | null>(null);
   const [n, setN] = useState(0);
   const [cmp, setCmp] = useState<PredictionResponse['comparison'] | null>(null);
+  const [predictedLoss, setPredictedLoss] = useState<PredictionResponse['nodeLoss'] | null>(null);
+  // the simulation bar's "node down" goes into the prediction unless unticked
+  const simLoss = useApp((s) => s.nodeLoss);
+  const [withLoss, setWithLoss] = useState(true);
   const source = useRef<EventSource | null>(null);
 
   useEffect(() => () => source.current?.close(), []);
@@ -34,6 +39,7 @@ export function TracePanel() {
   const fetchPrediction = async (id: string) => {
     const p = await api.prediction(id);
     setCmp(p.comparison);
+    setPredictedLoss(p.nodeLoss ?? null);
     // point at the node of the first actual event that parts from the prediction
     const at = p.comparison.firstDifference?.at;
     const ev = at ? useApp.getState().liveEvents?.find((e) => e.seq === at.seq && e.t === at.t) : undefined;
@@ -51,12 +57,14 @@ export function TracePanel() {
     setError(null);
     setWarning(null);
     setCmp(null);
+    setPredictedLoss(null);
     setN(0);
     useApp.setState({ divergenceNode: null });
     setPhase('starting');
     const s = useApp.getState();
     try {
-      const r = await api.trace(s.design, brokerTarget(s), { messages: count, failure, seed: s.seed });
+      const nodeLoss = withLoss && s.nodeLoss ? resolveNodeLoss(s.nodeLoss, s.design, s.queuePlacement) : undefined;
+      const r = await api.trace(s.design, brokerTarget(s), { messages: count, failure, seed: s.seed, ...(nodeLoss ? { nodeLoss } : {}) });
       if (r.warning) setWarning(r.warning);
       setTraceId(r.id);
       setPhase('running');
@@ -140,6 +148,12 @@ export function TracePanel() {
           )}
         </div>
         <TraceFailureField value={ownFailure} simFailure={simFailure} onChange={setOwnFailure} />
+        {simLoss && (
+          <label className="flex items-center gap-1" title="The prediction includes the simulation bar's node loss (a node the trace sees go down on a cluster is put into the prediction by itself)">
+            <input data-testid="trace-node-loss" type="checkbox" checked={withLoss} onChange={(e) => setWithLoss(e.target.checked)} />
+            predict with {simLoss.node} down
+          </label>
+        )}
         <div data-testid="trace-status">
           {phase === 'idle'
             ? 'not running'
@@ -156,7 +170,7 @@ export function TracePanel() {
           </div>
         )}
       </div>
-      <div className="min-w-0 flex-1">{cmp && <ComparisonView cmp={cmp} />}</div>
+      <div className="min-w-0 flex-1">{cmp && <ComparisonView cmp={cmp} loss={predictedLoss} />}</div>
     </div>
   );
 }
@@ -197,13 +211,19 @@ function TraceFailureField({ value, simFailure, onChange }: { value: FailureMode
   );
 }
 
-function ComparisonView({ cmp }: { cmp: PredictionResponse['comparison'] }) {
+function ComparisonView({ cmp, loss }: { cmp: PredictionResponse['comparison']; loss: PredictionResponse['nodeLoss'] | null }) {
   const d = cmp.firstDifference;
   return (
     <div data-testid="trace-comparison">
       <div className="mb-1">
         Prediction vs broker: <b>{cmp.matching}</b> of <b>{cmp.messagesCompared}</b> message(s) match so far.
+        {(cmp.atLeastOnce ?? 0) > 0 && <span data-testid="trace-at-least-once"> {cmp.atLeastOnce} differ only as at-least-once duplicates (processed again after a redelivery).</span>}
       </div>
+      {loss && (
+        <div data-testid="trace-node-loss-used" className="mb-1 text-amber-200">
+          Predicted with {loss.node} down {loss.source === 'observed' ? '(as the trace saw it)' : '(as asked)'} at {Math.round(loss.atMs)} ms for {Math.round(loss.downMs)} ms, leader moved after {Math.round(loss.leaderMovesAfterMs)} ms: {loss.queues.join(', ') || 'no queue'}. Times are not compared, fates and steps are.
+        </div>
+      )}
       {d ? (
         <Divergence d={d} />
       ) : (
@@ -222,7 +242,7 @@ function Divergence({ d }: { d: Difference }) {
   return (
     <div data-testid="trace-divergence" className="rounded border border-orange-600 bg-orange-950/40 p-2">
       <div className="mb-1 font-semibold text-orange-300">
-        First divergence: {d.body} ({d.index < 0 ? 'step counts' : `step ${d.index + 1}`})
+        First divergence: {d.body} ({d.index < 0 ? 'step counts' : `step ${d.index + 1}`}){d.atLeastOnce ? ', an at-least-once duplicate' : ''}
       </div>
       {d.where && (
         <div data-testid="trace-divergence-where" className="mb-1 text-orange-200">

@@ -1,5 +1,5 @@
 /** Runs the core simulator on a design (the web never simulates anything itself). */
-import { activeQueuesOf, designToSimulation, markAttemptCap, simulate, traceMessages, validateDesign, type Design, type FailureModel, type SimEvent } from '@retry-studio/topology-core';
+import { activeQueuesOf, designToSimulation, markAttemptCap, simulate, traceMessages, validateDesign, type Design, type FailureModel, type NodeLoss, type SimEvent } from '@retry-studio/topology-core';
 
 export interface RunOptions {
   messages: number;
@@ -7,6 +7,8 @@ export interface RunOptions {
   seed: number;
   /** stop after this many events (keeps the browser responsive) */
   maxEvents?: number;
+  /** a cluster node lost for a while (the simulation bar's "node down") */
+  nodeLoss?: NodeLoss;
 }
 
 /** `capped`: messages acked only because the fail-first worker stopped failing; failing always they would retry forever */
@@ -31,7 +33,7 @@ export function runDesignSimulation(design: Design, opts: RunOptions): RunResult
   if (!v.ok) return { error: `Fix the design first: ${v.errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ')}` };
   try {
     const input = designToSimulation(design, { messages: opts.messages, failure: opts.failure, seed: opts.seed });
-    const r = simulate({ ...input, maxEvents: opts.maxEvents ?? 40_000 });
+    const r = simulate({ ...input, maxEvents: opts.maxEvents ?? 40_000, ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}) });
     const workers = design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
     const capped =
       opts.failure.kind === 'failFirst'

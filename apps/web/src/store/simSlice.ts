@@ -3,6 +3,7 @@ import type { FailureModel, SimEvent } from '@retry-studio/topology-core';
 import type { AppState } from './store';
 import { player } from '../sim/player';
 import { runDesignSimulation } from '../sim/runSimulation';
+import { outagesFor, resolveNodeLoss, type NodeLossDraft, type QueueOutage } from '../sim/nodeLossWhatIf';
 
 export interface SimSlice {
   failure: FailureModel;
@@ -19,6 +20,17 @@ export interface SimSlice {
   inspectedMsg: string | null;
   /** where a live trace first parts from the prediction (node id), drawn on the overlay */
   divergenceNode: string | null;
+  /** "what if a node goes down": included in the next simulation when set */
+  nodeLoss: NodeLossDraft | null;
+  /** the last run's unavailable windows per queue (the canvas greys them, the budget adds them) */
+  simOutages: readonly QueueOutage[];
+  /** the probed cluster's node names (empty: not a cluster, or not probed) */
+  clusterNodeNames: readonly string[];
+  /** design queue -> its leader (quorum) or node (classic), from the deploy plan; undefined until planned */
+  queuePlacement: Readonly<Record<string, string>> | undefined;
+  setNodeLoss: (d: NodeLossDraft | null) => void;
+  setClusterNodeNames: (names: readonly string[]) => void;
+  setQueuePlacement: (p: Readonly<Record<string, string>> | undefined) => void;
   setFailure: (f: FailureModel) => void;
   setMessageCount: (n: number) => void;
   runSimulation: () => void;
@@ -38,24 +50,32 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
   liveEvents: null,
   inspectedMsg: null,
   divergenceNode: null,
+  nodeLoss: null,
+  simOutages: [],
+  clusterNodeNames: [],
+  queuePlacement: undefined,
+  setNodeLoss: (nodeLoss) => set({ nodeLoss }),
+  setClusterNodeNames: (clusterNodeNames) => set({ clusterNodeNames }),
+  setQueuePlacement: (queuePlacement) => set({ queuePlacement }),
   setFailure: (failure) => set({ failure }),
   setMessageCount: (messageCount) => set({ messageCount }),
   runSimulation: () => {
     const s = get();
-    const r = runDesignSimulation(s.design, { messages: s.messageCount, failure: s.failure, seed: s.seed });
+    const nodeLoss = s.nodeLoss ? resolveNodeLoss(s.nodeLoss, s.design, s.queuePlacement) : undefined;
+    const r = runDesignSimulation(s.design, { messages: s.messageCount, failure: s.failure, seed: s.seed, ...(nodeLoss ? { nodeLoss } : {}) });
     if ('error' in r) {
       player.load('sim', null);
-      set({ simEvents: null, simError: r.error, simTruncated: false });
+      set({ simEvents: null, simError: r.error, simTruncated: false, simOutages: [] });
       return;
     }
     player.reset();
     player.load('sim', r.events);
-    set({ simEvents: r.events, simError: null, simTruncated: r.truncated, simCapped: r.capped, inspectedMsg: null });
+    set({ simEvents: r.events, simError: null, simTruncated: r.truncated, simCapped: r.capped, inspectedMsg: null, simOutages: nodeLoss ? outagesFor(nodeLoss, s.design) : [] });
   },
   clearSimulation: () => {
     player.reset();
     player.load('sim', null);
-    set({ simEvents: null, simError: null, inspectedMsg: null });
+    set({ simEvents: null, simError: null, inspectedMsg: null, simOutages: [] });
   },
   setLiveEvents: (liveEvents) => {
     player.load('live', liveEvents);

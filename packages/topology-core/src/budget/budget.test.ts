@@ -24,6 +24,15 @@ describe('computeBudget', () => {
     expect(b.risks.map((r) => r.kind)).toEqual(expect.arrayContaining(['reordering', 'loss']));
   });
 
+  it('with a node loss: the wait for the lost queue is in the time to final', () => {
+    const t = design('dlx-ttl-wait-queue', { maxRetries: 3, delayMs: 5000 });
+    const base = computeBudget(t.design, { kind: 'always' }, { workConsumers: t.workConsumers });
+    // orders.q (classic) is on the node lost at 6 s for 20 s: the retry due at 5 s is served, the one due at 10 s waits until 26 s
+    const lossy = computeBudget(t.design, { kind: 'always' }, { workConsumers: t.workConsumers, nodeLoss: { node: 'n2', atMs: 6000, downMs: 20_000, leaderMovesAfterMs: 1000, queues: ['orders.q'] } });
+    expect(lossy.attempts).toBe(base.attempts);
+    expect(lossy.timeToFinalMs - base.timeToFinalMs).toBe(16_000);
+  });
+
   it('fail the first k attempts', () => {
     const t = design('delayed-exchange', { maxRetries: 5, initialDelayMs: 100, multiplier: 2 });
     const b = computeBudget(t.design, { kind: 'failFirst', n: 2 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { A, C, S, T, run } from './testing/builders.js';
-import type { NodeLoss } from './nodeLoss.js';
+import { DEFAULT_LEADER_MOVE_MS, parseNodeLoss, type NodeLoss } from './nodeLoss.js';
 
 /** m0..m9, one every 100 ms, into Q; the consumer acks each */
 const tenSpaced = Array.from({ length: 10 }, (_, i) => [S.publish('', 'Q', `m${i}`), S.wait(100)]).flat();
@@ -37,5 +37,29 @@ describe('node loss', () => {
   it('a queue that is not in the topology is named', () => {
     expect(() => run({ topology: T.topology(T.queue('Q')), consumers, steps: tenSpaced, nodeLoss: loss({ queues: ['Q', 'nope'] }) })).toThrow("nodeLoss.queues[1]: no queue 'nope' in the topology");
     expect(() => run({ topology: T.topology(T.queue('Q')), consumers, steps: tenSpaced, nodeLoss: loss({ downMs: -1 }) })).toThrow(/^nodeLoss\.downMs: downMs must be a number of ms >= 0/);
+  });
+});
+
+describe('parseNodeLoss (a node loss given as data)', () => {
+  const queues = new Set(['Q', 'dlq']);
+  it('takes a well-formed node loss, the leader-move delay defaulting to a graceful stop', () => {
+    expect(parseNodeLoss({ node: 'rabbit-c2@h', atMs: 100, downMs: 3000, queues: ['Q'] }, queues)).toEqual({
+      loss: { node: 'rabbit-c2@h', atMs: 100, downMs: 3000, leaderMovesAfterMs: DEFAULT_LEADER_MOVE_MS, queues: ['Q'] },
+    });
+  });
+  it.each([
+    [null, 'nodeLoss', /must be an object/],
+    [{ node: '', atMs: 0, downMs: 1, queues: [] }, 'nodeLoss.node', /node name/],
+    [{ node: 'n', atMs: '5', downMs: 1, queues: [] }, 'nodeLoss.atMs', /number of ms/],
+    [{ node: 'n', downMs: 1, queues: [] }, 'nodeLoss.atMs', /number of ms >= 0, got undefined/],
+    [{ node: 'n', atMs: 0, downMs: -1, queues: [] }, 'nodeLoss.downMs', /number of ms >= 0/],
+    [{ node: 'n', atMs: 0, downMs: 1, queues: 'Q' }, 'nodeLoss.queues', /array of queue names/],
+    [{ node: 'n', atMs: 0, downMs: 1, queues: ['Q', 7] }, 'nodeLoss.queues[1]', /must be a string/],
+    [{ node: 'n', atMs: 0, downMs: 1, queues: ['nope'] }, 'nodeLoss.queues[0]', /no queue 'nope'/],
+    [{ node: 'n', atMs: 0, downMs: 1, queues: [], extra: 1 }, 'nodeLoss.extra', /unknown field/],
+  ])('names the field of a bad node loss: %j', (x, path, message) => {
+    const r = parseNodeLoss(x, queues);
+    expect(r).toMatchObject({ path });
+    expect('message' in r && r.message).toMatch(message);
   });
 });
