@@ -13,6 +13,7 @@ import { clientPublish, dropHeadOverflow } from './publishRoute.js';
 import { deadLetter } from './deadLetterRoute.js';
 import { dropExpired, ensureTimer } from './expiry.js';
 import { deliveredHeaders, quorumReturn } from './quorum.js';
+import { dispatchStream, streamHeaders } from './stream.js';
 
 const OK = { ok: true } as const;
 const NOT_OK = { ok: false } as const;
@@ -21,6 +22,7 @@ const NO_OPTS = {} as const;
 /** deliver ready messages while a consumer has spare prefetch */
 export function dispatch(sim: SimState, q: QueueState): void {
   if (sim.outages.size > 0 && pausedByNodeLoss(sim, q)) return;
+  if (q.cfg.stream) return dispatchStream(sim, q);
   while (q.readyCount > 0) {
     dropExpired(sim, q);
     if (q.readyCount === 0) break;
@@ -37,7 +39,11 @@ export function deliver(sim: SimState, q: QueueState, e: QEntry, c: ConsumerStat
   q.unacked++;
   const msg = e.msg;
   const seen = countDelivery(msg.logical, c.ord);
-  const headers = q.cfg.quorum && (e.acquiredCount > 0 || e.deliveryCount > 0) ? deliveredHeaders(sim, q, e) : msg.headers;
+  const headers = q.cfg.stream
+    ? streamHeaders(msg, e.pos)
+    : q.cfg.quorum && (e.acquiredCount > 0 || e.deliveryCount > 0)
+      ? deliveredHeaders(sim, q, e)
+      : msg.headers;
   const routingKey = msg.routingKeys[0] ?? '';
   sim.lastActivity = sim.t;
   if (sim.wantEvents)
@@ -124,6 +130,10 @@ export function apply(sim: SimState, d: Delivery, action: ConsumerAction): void 
   const q = c.queue;
   const e = d;
   const msg = e.msg;
+  if (q.cfg.stream && action.kind !== 'republish' && action.kind !== 'retryInProcess') {
+    streamSettle(sim, d, action.kind);
+    return;
+  }
   switch (action.kind) {
     case 'ack':
       settle(sim, d);
@@ -166,6 +176,19 @@ export function apply(sim: SimState, d: Delivery, action: ConsumerAction): void 
     }
   }
   dispatch(sim, q);
+}
+
+/**
+ * A stream reader settles: the ack (or a reject/nack, which 4.x ignores and the validator
+ * refuses) only frees prefetch. The message stays in the log at its offset.
+ */
+function streamSettle(sim: SimState, d: Delivery, kind: 'ack' | 'reject' | 'requeue'): void {
+  const c = d.consumer;
+  const q = c.queue;
+  settle(sim, d);
+  const base = { t: sim.t, seq: sim.seq++, msgId: d.msg.id, body: d.msg.body, queue: q.cfg.name, consumer: c.id };
+  if (sim.wantEvents) sim.emit(kind === 'ack' ? { kind: 'acked', ...base } : kind === 'reject' ? { kind: 'rejected', ...base } : { kind: 'requeued', ...base });
+  dispatchStream(sim, q);
 }
 
 /** basic.nack / basic.reject with requeue=true (`viaReject`) */
