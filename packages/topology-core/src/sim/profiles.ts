@@ -58,6 +58,12 @@ export interface SemanticsProfile {
    * same message container)
    */
   readonly streamKeepsDeadLetterExpiration: boolean;
+  /**
+   * A stream keeps array and table headers of a client publish. 3.10: no, they are dropped
+   * (measured on 3.10.8, stream-republish-parks-copy: `x-tags: ["a","b"]` is gone); 4.3.6 keeps them.
+   * On both, a client-set `x-death` is not kept (sim/stream.ts).
+   */
+  readonly streamKeepsArrayHeaders: boolean;
 }
 
 export const PROFILE_3_10: SemanticsProfile = {
@@ -75,6 +81,7 @@ export const PROFILE_3_10: SemanticsProfile = {
   deadLetterDelayNegated: true,
   streamTakesDeadLetters: false,
   streamKeepsDeadLetterExpiration: false,
+  streamKeepsArrayHeaders: false,
 };
 
 export const PROFILE_4_X: SemanticsProfile = {
@@ -93,6 +100,7 @@ export const PROFILE_4_X: SemanticsProfile = {
   deadLetterDelayNegated: false,
   streamTakesDeadLetters: true,
   streamKeepsDeadLetterExpiration: true,
+  streamKeepsArrayHeaders: true,
 };
 
 /** 4.x with the 4.3 rules (ProfileOptions.v43); one object, so caches keyed by profile keep hitting */

@@ -12,6 +12,7 @@ import type { Msg } from './types.js';
 import { QEntry, type QueueState } from './queueState.js';
 import type { ConsumerState, SimState } from './simState.js';
 import { deliver } from './deliverAck.js';
+import { MsgRec } from './msgRecord.js';
 
 /** Where a consumer attaching now starts reading. `last` is the last chunk: here the last message. */
 export function startOffset(q: QueueState, offset: StreamOffset | undefined): number {
@@ -22,9 +23,35 @@ export function startOffset(q: QueueState, offset: StreamOffset | undefined): nu
   return end; // 'next', the broker's default for an AMQP 0-9-1 consumer
 }
 
+/**
+ * What a stream stores of a message. A client publish's `x-death` is not kept (measured on 3.10.8
+ * and 4.3.6: a worker that parks a copy with its headers copied loses the x-death table, the
+ * x-first-death-* headers stay), and 3.10 drops array and table headers too
+ * (profiles.ts streamKeepsArrayHeaders). A dead letter keeps its x-death.
+ */
+function stored(sim: SimState, msg: Msg): Msg {
+  const dropXDeath = msg.xDeathFromClient && msg.xDeath !== undefined;
+  const dropTables = !sim.profile.streamKeepsArrayHeaders && Object.values(msg.headers).some(isTable);
+  if (!dropXDeath && !dropTables) return msg;
+  const headers = dropTables ? Object.fromEntries(Object.entries(msg.headers).filter(([, v]) => !isTable(v))) : msg.headers;
+  return new MsgRec(msg.logical, msg.body, msg.bytes, {
+    exchange: msg.exchange,
+    routingKeys: msg.routingKeys,
+    headers,
+    xDeath: dropXDeath ? undefined : msg.xDeath,
+    xDeathFromClient: dropXDeath ? false : msg.xDeathFromClient,
+    expiration: msg.expiration,
+    ccInKeys: msg.ccInKeys,
+    deliveryCount: msg.deliveryCount,
+  });
+}
+
+const isTable = (v: AmqpValue): boolean => v !== null && typeof v === 'object';
+
 /** Appends a routed message to the stream and lets readers waiting at the end take it. */
-export function appendToStream(sim: SimState, q: QueueState, msg: Msg): void {
+export function appendToStream(sim: SimState, q: QueueState, routed: Msg): void {
   const offset = q.log.length;
+  const msg = stored(sim, routed);
   q.log.push(msg);
   // a stream message stays on the broker for good (until retention): counted in flight once, never released
   sim.touchInFlight(1);

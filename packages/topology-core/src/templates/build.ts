@@ -29,7 +29,8 @@ export const parkingQueue = (name: string, p: ParamValues): QueueDef => queue(na
 export const STREAM_PARKING_NOTE =
   'The parking place is a stream: an append-only log. Parked messages are kept (until retention by x-max-age or x-max-length-bytes removes old segments), ' +
   'read by offset and replayable: a reader acks to move on, which removes nothing, so there is no per-message removal, ' +
-  'and a stream cannot dead-letter or requeue. Browsing it changes nothing; a re-drive copies messages out and leaves them in the stream.';
+  'and a stream cannot dead-letter or requeue. The parked copy keeps its x-first-death-* headers but not the x-death table (a stream keeps no ' +
+  'client-set x-death; RabbitMQ 3.10 also drops array headers). Browsing it changes nothing; re-drive refuses a stream (nothing can be removed from it).';
 
 export const bind = (source: string, destination: string, routingKey = '', args: AmqpTable = {}): BindingDef => ({
   source,
