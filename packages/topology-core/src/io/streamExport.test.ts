@@ -29,4 +29,9 @@ describe('a stream in the exporters', () => {
     const block = tf.slice(tf.indexOf('resource "rabbitmq_queue" "orders_parking"'));
     expect(block.slice(0, block.indexOf('\n}'))).toMatch(/"x-queue-type" = "stream"[\s\S]*"x-max-age" = "7D"|"x-max-age" = "7D"[\s\S]*"x-queue-type" = "stream"/);
   });
+  it('a generated consumer of a stream starts at its offset', () => {
+    const reader = { id: 'reader', queue: 'orders.parking', prefetch: 10, streamOffset: 'first' as const, behaviour: { kind: 'script' as const, actions: [{ kind: 'ack' as const }] } };
+    const code = exportDesign({ ...d, consumers: [...d.consumers, reader] }, 'consumers');
+    expect(code).toContain(`}, { arguments: { 'x-stream-offset': "first" } });`);
+  });
 });
