@@ -38,6 +38,9 @@ describe.each(TEST_BROKERS)('a stream parking place on RabbitMQ $name', (broker)
     onCleanup(() => srv.post('/api/teardown', { designName: design.name, prefix, force: true }));
     const [work, parking] = [`${prefix}orders.q`, `${prefix}orders.parking`];
     expect(await mgmt.queue('/', parking)).toMatchObject({ type: 'stream', durable: true });
+    // deploying is idempotent for a stream too: the plan says unchanged, no conflict
+    const replan = await srv.post('/api/plan', { design, prefix });
+    expect(replan.body.plan.summary).toMatchObject({ create: 0, conflict: 0, unsupported: 0 });
 
     // the template's worker, by hand: reject while (q, rejected) < 1, then republish to the parking stream with its headers and ack
     const ch = await conn.createConfirmChannel();
