@@ -74,6 +74,8 @@ export {
   QUEUE_TYPES,
   type QueueType,
   queueTypeOf,
+  argumentAllowed,
+  MAX_AGE_PATTERN,
   X_MATCH_VALUES,
 } from './model/arguments.js';
 export {

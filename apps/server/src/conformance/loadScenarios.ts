@@ -71,6 +71,10 @@ export function checkScenario(file: string, data: unknown): Scenario {
     if (c.prefetch !== undefined && (!Number.isInteger(c.prefetch) || (c.prefetch as number) < 0 || (c.prefetch as number) > 65535)) {
       throw new ScenarioFileError(file, `consumers[${i}].prefetch`, 'must be an integer 0..65535');
     }
+    const off = c.offset;
+    if (off !== undefined && !(off === 'first' || off === 'last' || off === 'next' || (typeof off === 'number' && Number.isInteger(off) && off >= 0))) {
+      throw new ScenarioFileError(file, `consumers[${i}].offset`, 'must be "first", "last", "next" or a non-negative integer (a stream offset)');
+    }
   });
   if (!Array.isArray(data.steps)) throw new ScenarioFileError(file, 'steps', 'must be an array');
   data.steps.forEach((s, i) => {

@@ -102,7 +102,8 @@ export class TraceWorker {
         return;
       }
       void this.handle(ch, msg, performance.now());
-    });
+      // a stream reader starts where the design says (x-stream-offset; the broker's default is next)
+    }, this.spec.streamOffset !== undefined ? { arguments: { 'x-stream-offset': this.spec.streamOffset } } : {});
     this.consumerTag = ok.consumerTag;
   }
 

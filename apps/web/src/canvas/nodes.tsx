@@ -10,6 +10,19 @@ import { behaviourLines, queueChips, type Chip } from '../model/describe';
 import { DepthBadge } from '../operate/DepthBadge';
 import { useQueueOutage } from './useQueueOutage';
 
+/** One look per queue type (the palette and the canvas share it). */
+export const QUEUE_LOOK: Record<'classic' | 'quorum' | 'stream', { color: string; glyph: string; label: string }> = {
+  classic: { color: '#64748b', glyph: '≡', label: 'classic queue' },
+  quorum: { color: '#8b5cf6', glyph: 'Q', label: 'quorum queue' },
+  // a stream: an append-only log read by offset
+  stream: { color: '#84cc16', glyph: '▤', label: 'stream' },
+};
+
+export function queueTypeOfDef(args: { readonly [k: string]: unknown } | undefined): 'classic' | 'quorum' | 'stream' {
+  const t = args?.['x-queue-type'];
+  return t === 'quorum' || t === 'stream' ? t : 'classic';
+}
+
 export const EXCHANGE_LOOK: Record<ExchangeType, { color: string; glyph: string; label: string }> = {
   direct: { color: '#3b82f6', glyph: '→', label: 'direct' },
   fanout: { color: '#22c55e', glyph: '⇉', label: 'fanout' },
@@ -91,15 +104,16 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
   const outage = useQueueOutage(data.kind === 'queue' ? data.def.name : '');
   if (data.kind !== 'queue') return null;
   const chips = queueChips(data.def);
-  const quorum = data.def.arguments?.['x-queue-type'] === 'quorum';
+  const look = QUEUE_LOOK[queueTypeOfDef(data.def.arguments)];
   return (
     <div
       data-testid="node-queue"
       data-name={data.def.name}
+      data-queue-type={queueTypeOfDef(data.def.arguments)}
       data-onpath={data.onPath ? 'true' : undefined}
       data-unavailable={outage ? 'true' : undefined}
       className={`relative rounded-md border-2 bg-slate-800/95 px-2.5 py-1.5 text-slate-100 ${outage ? 'opacity-50 grayscale' : ''}`}
-      style={frame(selected, data.onPath, quorum ? '#8b5cf6' : '#64748b')}
+      style={frame(selected, data.onPath, look.color)}
     >
       <LintMarker data={data} />
       {outage && (
@@ -114,7 +128,9 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
       <DepthBadge queue={data.def.name} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
       <div className="flex items-center gap-2">
-        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded bg-slate-600 text-[11px] font-bold">{quorum ? 'Q' : '≡'}</span>
+        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded bg-slate-600 text-[11px] font-bold" title={look.label}>
+          {look.glyph}
+        </span>
         <span className="truncate text-[13px] font-semibold" title={data.def.name}>
           {data.def.name}
         </span>

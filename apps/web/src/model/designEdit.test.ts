@@ -136,6 +136,14 @@ describe('delete, rename, duplicate keep references whole', () => {
     expect(d.topology.queues[0]!.arguments?.['x-queue-type']).toBe('quorum');
     expect(validateDesign(d).ok).toBe(true);
   });
+
+  it('a stream from the palette is a durable x-queue-type stream the core accepts; a TTL on it is refused naming the field', () => {
+    const d = addNode(emptyDesign(), { kind: 'queue', type: 'stream' }, { x: 1, y: 2 }).design;
+    expect(d.topology.queues[0]).toMatchObject({ name: 'stream', durable: true, arguments: { 'x-queue-type': 'stream' } });
+    expect(validateDesign(d).ok).toBe(true);
+    const withTtl = updateQueue(d, 'stream', { ...d.topology.queues[0]!, arguments: { 'x-queue-type': 'stream', 'x-message-ttl': 1000 } });
+    expect(validateDesign(withTtl).errors.map((e) => e.path)).toEqual(['topology.queues[0].arguments.x-message-ttl']);
+  });
 });
 describe('half-written behaviours never break the canvas', () => {
   it('republish targets and renames tolerate a behaviour that is not valid yet', async () => {

@@ -21,7 +21,7 @@ import { renameNode as renameInCore } from '@retry-studio/topology-core';
 import { nodeIdOf, parseNodeId, type NodeKind } from './nodeIds';
 import { edgeIdOf, parseEdgeId, type EdgeKind } from './edgeIds';
 
-export type QueueType = 'classic' | 'quorum';
+export type QueueType = 'classic' | 'quorum' | 'stream';
 
 /** What the palette can drop: a node kind and, for exchanges and queues, a flavour. */
 export type PaletteItem =
@@ -64,8 +64,8 @@ export function addNode(design: Design, item: PaletteItem, pos: NodePosition): {
       };
     }
     case 'queue': {
-      const name = uniqueName(item.type === 'quorum' ? 'quorum.queue' : 'queue', (n) => hasQueue(design, n));
-      const q: QueueDef = { name, durable: true, arguments: item.type === 'quorum' ? { 'x-queue-type': 'quorum' } : {} };
+      const name = uniqueName(item.type === 'quorum' ? 'quorum.queue' : item.type === 'stream' ? 'stream' : 'queue', (n) => hasQueue(design, n));
+      const q: QueueDef = { name, durable: true, arguments: item.type === 'classic' ? {} : { 'x-queue-type': item.type } };
       const id = nodeIdOf('queue', name);
       return {
         nodeId: id,

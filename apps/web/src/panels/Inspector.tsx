@@ -8,6 +8,7 @@ import { fieldIssues, issuesUnder, pathOf, useValidation } from './validation';
 import { behaviourLines } from '../model/describe';
 import { BehaviourForm } from './BehaviourForm';
 import { RenameField } from './RenameField';
+import { QUEUE_LOOK, queueTypeOfDef } from '../canvas/nodes';
 
 function setArg(args: AmqpTable | undefined, key: string, v: AmqpValue | undefined): AmqpTable {
   const out: Record<string, AmqpValue> = { ...(args ?? {}) };
@@ -198,56 +199,79 @@ function QueueForm({ design, q, f }: { design: Design; q: QueueDef; f: F }) {
   };
   const arg = (k: string) => q.arguments?.[k];
   const setA = (k: string, v: AmqpValue | undefined) => set({ ...q, arguments: setArg(q.arguments, k, v) }, k);
-  const quorum = arg('x-queue-type') === 'quorum';
+  const type = queueTypeOfDef(q.arguments);
+  const quorum = type === 'quorum';
   const dlx = arg('x-dead-letter-exchange');
   return (
     <div data-testid="inspector-queue">
-      <H kind={`${quorum ? 'quorum' : 'classic'} queue`} title={q.name} />
+      <H kind={QUEUE_LOOK[type].label} title={q.name} />
       <RenameField nodeId={`queue:${q.name}`} value={q.name} issues={f('name')} />
       <SelectField
         label="Queue type"
         testid="field-queue-type"
-        value={quorum ? 'quorum' : 'classic'}
+        value={type}
         issues={f('arguments.x-queue-type')}
         options={[
           { value: 'classic', label: 'classic' },
           { value: 'quorum', label: 'quorum' },
+          { value: 'stream', label: 'stream' },
         ]}
-        onChange={(t) => setA('x-queue-type', t === 'quorum' ? 'quorum' : undefined)}
+        onChange={(t) => setA('x-queue-type', t === 'classic' ? undefined : t)}
       />
-      <NumberArgField label="Message TTL (x-message-ttl, ms)" testid="field-ttl" value={arg('x-message-ttl')} issues={f('arguments.x-message-ttl')} onChange={(v) => setA('x-message-ttl', v)} />
-      <SelectField
-        label="Dead-letter exchange"
-        testid="field-dlx"
-        value={typeof dlx === 'string' ? dlx : '\u0000'}
-        issues={f('arguments.x-dead-letter-exchange')}
-        options={[
-          { value: '\u0000', label: '(none)' },
-          { value: '', label: '(default exchange)' },
-          ...design.topology.exchanges.map((o) => ({ value: o.name, label: o.name })),
-        ]}
-        onChange={(v) => setA('x-dead-letter-exchange', v === '\u0000' ? undefined : v)}
-      />
-      <TextField
-        label="Dead-letter routing key"
-        testid="field-dlrk"
-        value={typeof arg('x-dead-letter-routing-key') === 'string' ? String(arg('x-dead-letter-routing-key')) : ''}
-        issues={f('arguments.x-dead-letter-routing-key')}
-        placeholder="keep the original key"
-        onChange={(v) => setA('x-dead-letter-routing-key', v === '' ? undefined : v)}
-      />
-      <NumberArgField label="Max length (x-max-length)" value={arg('x-max-length')} issues={f('arguments.x-max-length')} onChange={(v) => setA('x-max-length', v)} />
-      <SelectField
-        label="Overflow (x-overflow)"
-        value={typeof arg('x-overflow') === 'string' ? String(arg('x-overflow')) : ''}
-        issues={f('arguments.x-overflow')}
-        options={['', 'drop-head', 'reject-publish', 'reject-publish-dlx'].map((o) => ({ value: o, label: o || '(default: drop-head)' }))}
-        onChange={(v) => setA('x-overflow', v || undefined)}
-      />
-      {quorum && (
-        <NumberArgField label="Delivery limit (x-delivery-limit)" testid="field-delivery-limit" value={arg('x-delivery-limit')} issues={f('arguments.x-delivery-limit')} onChange={(v) => setA('x-delivery-limit', v)} />
+      {type === 'stream' ? (
+        <>
+          <p data-testid="stream-note" className="mb-1 text-[11px] text-lime-200">
+            An append-only log, read by offset: a reader&apos;s ack removes nothing, browsing changes nothing, and a stream cannot dead-letter, expire or requeue
+            (TTL, dead-letter, length and overflow arguments are refused). Old segments go by retention.
+          </p>
+          <TextField
+            label="Retention by age (x-max-age)"
+            testid="field-max-age"
+            value={typeof arg('x-max-age') === 'string' ? String(arg('x-max-age')) : ''}
+            issues={f('arguments.x-max-age')}
+            placeholder='e.g. "7D", "12h"'
+            onChange={(v) => setA('x-max-age', v === '' ? undefined : v)}
+          />
+          <NumberArgField label="Retention by size (x-max-length-bytes)" testid="field-max-bytes" value={arg('x-max-length-bytes')} issues={f('arguments.x-max-length-bytes')} onChange={(v) => setA('x-max-length-bytes', v)} />
+          <NumberArgField label="Segment size (x-stream-max-segment-size-bytes)" value={arg('x-stream-max-segment-size-bytes')} issues={f('arguments.x-stream-max-segment-size-bytes')} onChange={(v) => setA('x-stream-max-segment-size-bytes', v)} />
+        </>
+      ) : (
+        <>
+        <NumberArgField label="Message TTL (x-message-ttl, ms)" testid="field-ttl" value={arg('x-message-ttl')} issues={f('arguments.x-message-ttl')} onChange={(v) => setA('x-message-ttl', v)} />
+        <SelectField
+          label="Dead-letter exchange"
+          testid="field-dlx"
+          value={typeof dlx === 'string' ? dlx : '\u0000'}
+          issues={f('arguments.x-dead-letter-exchange')}
+          options={[
+            { value: '\u0000', label: '(none)' },
+            { value: '', label: '(default exchange)' },
+            ...design.topology.exchanges.map((o) => ({ value: o.name, label: o.name })),
+          ]}
+          onChange={(v) => setA('x-dead-letter-exchange', v === '\u0000' ? undefined : v)}
+        />
+        <TextField
+          label="Dead-letter routing key"
+          testid="field-dlrk"
+          value={typeof arg('x-dead-letter-routing-key') === 'string' ? String(arg('x-dead-letter-routing-key')) : ''}
+          issues={f('arguments.x-dead-letter-routing-key')}
+          placeholder="keep the original key"
+          onChange={(v) => setA('x-dead-letter-routing-key', v === '' ? undefined : v)}
+        />
+        <NumberArgField label="Max length (x-max-length)" value={arg('x-max-length')} issues={f('arguments.x-max-length')} onChange={(v) => setA('x-max-length', v)} />
+        <SelectField
+          label="Overflow (x-overflow)"
+          value={typeof arg('x-overflow') === 'string' ? String(arg('x-overflow')) : ''}
+          issues={f('arguments.x-overflow')}
+          options={['', 'drop-head', 'reject-publish', 'reject-publish-dlx'].map((o) => ({ value: o, label: o || '(default: drop-head)' }))}
+          onChange={(v) => setA('x-overflow', v || undefined)}
+        />
+        {quorum && (
+          <NumberArgField label="Delivery limit (x-delivery-limit)" testid="field-delivery-limit" value={arg('x-delivery-limit')} issues={f('arguments.x-delivery-limit')} onChange={(v) => setA('x-delivery-limit', v)} />
+        )}
+        <NumberArgField label="Queue expiry (x-expires, ms)" value={arg('x-expires')} issues={f('arguments.x-expires')} onChange={(v) => setA('x-expires', v)} />
+        </>
       )}
-      <NumberArgField label="Queue expiry (x-expires, ms)" value={arg('x-expires')} issues={f('arguments.x-expires')} onChange={(v) => setA('x-expires', v)} />
       <JsonField label="All arguments" testid="field-queue-args" value={q.arguments ?? {}} issues={f('arguments')} onChange={(a) => set({ ...q, arguments: a as AmqpTable }, 'args')} />
     </div>
   );
@@ -272,6 +296,20 @@ function ConsumerForm({ design, c, f }: { design: Design; c: ConsumerSpec; f: F 
         onChange={(queue) => set({ ...c, queue }, 'queue')}
       />
       <NumberArgField label="Prefetch" value={c.prefetch} issues={f('prefetch')} onChange={(v) => set({ ...c, prefetch: v as number }, 'prefetch')} />
+      {queueTypeOfDef(design.topology.queues.find((q) => q.name === c.queue)?.arguments) === 'stream' && (
+        <SelectField
+          label="Start at offset (x-stream-offset)"
+          testid="field-stream-offset"
+          value={typeof c.streamOffset === 'string' ? c.streamOffset : 'next'}
+          issues={f('streamOffset')}
+          options={[
+            { value: 'first', label: 'first (every message kept)' },
+            { value: 'last', label: 'last (the last chunk)' },
+            { value: 'next', label: 'next (only new messages; the default)' },
+          ]}
+          onChange={(v) => set({ ...c, streamOffset: v === 'next' ? undefined : (v as 'first' | 'last') }, 'streamOffset')}
+        />
+      )}
       <ul data-testid="behaviour-summary" className="mb-1 list-disc pl-4 text-[11px] text-emerald-200">
         {behaviourLines(c.behaviour).map((l, i) => (
           <li key={i}>{l}</li>

@@ -1,7 +1,7 @@
 import type { PaletteItem } from '../model/designEdit';
 import { addNode } from '../model/designEdit';
 import { PALETTE_MIME } from '../canvas/Canvas';
-import { EXCHANGE_LOOK } from '../canvas/nodes';
+import { EXCHANGE_LOOK, QUEUE_LOOK } from '../canvas/nodes';
 import { useApp } from '../store/store';
 import { env } from '../commands/env';
 
@@ -13,8 +13,13 @@ const ITEMS: Array<{ item: PaletteItem; label: string; testid: string; glyph: st
     glyph: EXCHANGE_LOOK[t].glyph,
     color: EXCHANGE_LOOK[t].color,
   })),
-  { item: { kind: 'queue', type: 'classic' }, label: 'classic queue', testid: 'palette-queue-classic', glyph: '≡', color: '#64748b' },
-  { item: { kind: 'queue', type: 'quorum' }, label: 'quorum queue', testid: 'palette-queue-quorum', glyph: 'Q', color: '#8b5cf6' },
+  ...(['classic', 'quorum', 'stream'] as const).map((t) => ({
+    item: { kind: 'queue' as const, type: t },
+    label: QUEUE_LOOK[t].label,
+    testid: `palette-queue-${t}`,
+    glyph: QUEUE_LOOK[t].glyph,
+    color: QUEUE_LOOK[t].color,
+  })),
   { item: { kind: 'consumer' }, label: 'consumer', testid: 'palette-consumer', glyph: '⚙', color: '#10b981' },
   { item: { kind: 'publisher' }, label: 'publisher', testid: 'palette-publisher', glyph: '✉', color: '#0ea5e9' },
 ];

@@ -48,9 +48,11 @@ export interface TraceOptions {
   readonly activeQueues?: ReadonlySet<string>;
 }
 
-/** Queues with a consumer or a queue TTL: a message there has not come to rest. */
+/** Queues with a consumer (streams aside) or a queue TTL: a message there has not come to rest. */
 export function activeQueuesOf(design: { readonly topology: Topology; readonly consumers: readonly ConsumerSpec[] }): Set<string> {
-  const s = new Set<string>(design.consumers.map((c) => c.queue));
+  // a stream's reader moves nothing (read by offset): a message in a stream is parked
+  const streams = new Set(design.topology.queues.filter((q) => q.arguments?.['x-queue-type'] === 'stream').map((q) => q.name));
+  const s = new Set<string>(design.consumers.map((c) => c.queue).filter((q) => !streams.has(q)));
   for (const q of design.topology.queues) if (q.arguments?.['x-message-ttl'] !== undefined) s.add(q.name);
   return s;
 }

@@ -129,7 +129,8 @@ function consumerCode(c: ConsumerSpec): string[] {
     L.push(`    const script = [${b.actions.map((a) => js(a.kind)).join(', ')}]; // the i-th delivery of a body gets the i-th action`);
     L.push(...rulesCode([{ then: b.actions[b.actions.length - 1]! }], '    ', c.queue));
   }
-  L.push('  });');
+  // a stream reader starts at its offset (x-stream-offset); the broker's default is next
+  L.push(c.streamOffset !== undefined ? `  }, { arguments: { 'x-stream-offset': ${js(c.streamOffset)} } });` : '  });');
   return L;
 }
 

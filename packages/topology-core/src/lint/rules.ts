@@ -24,6 +24,7 @@ import { retryNeverEnds } from './rules/retryNeverEnds.js';
 import { classicQueueInCluster } from './rules/classicQueueInCluster.js';
 import { bindingNeverMatches } from './rules/bindingNeverMatches.js';
 import { ttlQueueWithoutExit } from './rules/ttlQueueWithoutExit.js';
+import { deadLetterIntoStream } from './rules/deadLetterIntoStream.js';
 
 export const RULES: readonly LintRule[] = [
   requeueWithoutLimit,
@@ -46,6 +47,7 @@ export const RULES: readonly LintRule[] = [
   classicQueueInCluster,
   bindingNeverMatches,
   ttlQueueWithoutExit,
+  deadLetterIntoStream,
 ];
 
 export const LINT_RULE_IDS: readonly string[] = RULES.map((r) => r.id);

@@ -10,8 +10,8 @@ export const MAX_TTL_MS = 4294967295;
 /** Per-message `expiration` upper bound in rabbit_misc:check_expiry (ms). */
 export const MAX_EXPIRATION_MS = 315360000000;
 
-export type QueueType = 'classic' | 'quorum';
-export const QUEUE_TYPES: readonly string[] = ['classic', 'quorum'];
+export type QueueType = 'classic' | 'quorum' | 'stream';
+export const QUEUE_TYPES: readonly string[] = ['classic', 'quorum', 'stream'];
 export const OVERFLOW_MODES = ['drop-head', 'reject-publish', 'reject-publish-dlx'] as const;
 export const DEAD_LETTER_STRATEGIES = ['at-most-once', 'at-least-once'] as const;
 export const X_MATCH_VALUES = ['all', 'any', 'all-with-x', 'any-with-x'] as const;
@@ -51,15 +51,30 @@ export interface ArgSpec {
   readonly check: Check;
   /** the only queue type that accepts it */
   readonly only?: QueueType;
+  /**
+   * a stream accepts it too (a stream refuses every other argument with "invalid arg ... of
+   * queue type rabbit_stream_queue": measured on 3.10.8 and 4.3.6, docs streams "Feature Comparison")
+   */
+  readonly stream?: true;
   readonly doc: string;
 }
 
+/**
+ * `x-max-age`: a positive integer and one unit, Y M D h m s (docs streams "Data Retention";
+ * the broker refuses anything else with invalid_max_age, and a number with unacceptable_type).
+ */
+export const MAX_AGE_PATTERN = /^[0-9]+[YMDhms]$/;
+const checkMaxAge: Check = (v) =>
+  typeof v === 'string' && MAX_AGE_PATTERN.test(v)
+    ? undefined
+    : `must be a string such as "7D", "12h" or "30m" (a number and one unit of Y, M, D, h, m, s), got ${describe(v)}`;
+
 export const QUEUE_ARGUMENTS: { readonly [key: string]: ArgSpec } = {
-  'x-queue-type': { check: oneOf(QUEUE_TYPES), doc: 'classic or quorum' },
+  'x-queue-type': { check: oneOf(QUEUE_TYPES), stream: true, doc: 'classic, quorum or stream' },
   'x-message-ttl': { check: checkTtl, doc: 'queue TTL in ms, integer 0..2^32-1' },
   'x-expires': { check: intRange(1, MAX_TTL_MS), doc: 'delete the unused queue after ms, integer >= 1' },
   'x-max-length': { check: nonNegInt, doc: 'max ready messages' },
-  'x-max-length-bytes': { check: nonNegInt, doc: 'max ready bytes' },
+  'x-max-length-bytes': { check: nonNegInt, stream: true, doc: 'max ready bytes (a stream: retention by size, whole segments)' },
   'x-overflow': { check: oneOf(OVERFLOW_MODES), doc: 'drop-head, reject-publish or reject-publish-dlx' },
   'x-dead-letter-exchange': { check: isString, doc: 'dead-letter exchange name' },
   'x-dead-letter-routing-key': { check: isString, doc: 'replaces the routing key when dead-lettering' },
@@ -68,13 +83,18 @@ export const QUEUE_ARGUMENTS: { readonly [key: string]: ArgSpec } = {
   'x-queue-mode': { check: oneOf(['default', 'lazy']), only: 'classic', doc: 'lazy classic queue' },
   'x-queue-version': { check: intRange(1, 2), only: 'classic', doc: 'classic queue storage version' },
   'x-queue-master-locator': { check: isString, only: 'classic', doc: 'mirrored classic queue leader placement' },
-  'x-queue-leader-locator': { check: oneOf(['client-local', 'balanced']), doc: 'leader placement' },
+  'x-queue-leader-locator': { check: oneOf(['client-local', 'balanced']), stream: true, doc: 'leader placement' },
   'x-delivery-limit': { check: intRange(-1, 2147483647), only: 'quorum', doc: 'returns before dead-lettering (-1 = unlimited, 4.x)' },
   'x-dead-letter-strategy': { check: oneOf(DEAD_LETTER_STRATEGIES), only: 'quorum', doc: 'at-most-once or at-least-once' },
   'x-quorum-initial-group-size': { check: intRange(1, 255), only: 'quorum', doc: 'replicas' },
   'x-quorum-target-group-size': { check: intRange(1, 255), only: 'quorum', doc: 'target replicas' },
   'x-max-in-memory-length': { check: nonNegInt, only: 'quorum', doc: 'in-memory limit (3.x)' },
   'x-max-in-memory-bytes': { check: nonNegInt, only: 'quorum', doc: 'in-memory limit (3.x)' },
+  // streams (docs streams "Declaring", "Data Retention"): append-only, read by offset
+  'x-max-age': { check: checkMaxAge, only: 'stream', doc: 'retention by age: "7D", "12h" (whole segments)' },
+  'x-stream-max-segment-size-bytes': { check: intRange(1, 3000000000), only: 'stream', doc: 'segment file size (retention removes whole segments)' },
+  'x-initial-cluster-size': { check: intRange(1, 255), only: 'stream', doc: 'replicas at declaration' },
+  'x-stream-filter-size-bytes': { check: intRange(16, 255), only: 'stream', doc: 'Bloom filter size (3.12+ stream filtering)' },
   // RabbitMQ 4.3 native delayed retry (quorum queues)
   'x-delayed-retry-type': { check: oneOf(['disabled', 'all', 'failed', 'returned']), only: 'quorum', doc: '4.3 delayed retry' },
   'x-delayed-retry-min': { check: checkTtl, only: 'quorum', doc: '4.3 delayed retry: min delay ms' },
@@ -104,5 +124,22 @@ export function checkDelay(v: unknown): string | undefined {
 }
 
 export function queueTypeOf(args: { readonly [k: string]: AmqpValue } | undefined): QueueType {
-  return args?.['x-queue-type'] === 'quorum' ? 'quorum' : 'classic';
+  const t = args?.['x-queue-type'];
+  return t === 'quorum' ? 'quorum' : t === 'stream' ? 'stream' : 'classic';
+}
+
+/** Whether a queue of this type accepts the argument (the broker refuses it otherwise). */
+export function argumentAllowed(spec: ArgSpec, type: QueueType): boolean {
+  if (type === 'stream') return spec.only === 'stream' || spec.stream === true;
+  return spec.only === undefined || spec.only === type;
+}
+
+/** Why a stream refuses an argument, for the validation message (docs streams "Feature Comparison"). */
+export function whyStreamRefuses(key: string): string {
+  if (key.startsWith('x-dead-letter')) return 'a stream never dead-letters: nothing is rejected, expired or dropped from it';
+  if (key === 'x-message-ttl' || key === 'x-expires') return 'a stream keeps messages until retention (x-max-age, x-max-length-bytes) removes old segments';
+  if (key === 'x-max-length' || key === 'x-overflow') return 'a stream is bounded by retention (x-max-length-bytes, x-max-age), not by a message count';
+  if (key === 'x-delivery-limit') return 'a stream is read by offset: there are no returns to count';
+  if (key === 'x-single-active-consumer') return 'single active consumer on a stream needs the stream protocol';
+  return 'the broker refuses it for streams';
 }

@@ -136,11 +136,21 @@ export type ConsumerBehaviour =
   /** Infrastructure consumer (error-queue shovel, requeue consumer): never fails, first matching rule runs. */
   | { readonly kind: 'router'; readonly rules: readonly Rule[] };
 
+/**
+ * Where a consumer of a stream starts reading (`x-stream-offset`, docs streams "Consuming"):
+ * `first` the oldest message kept, `last` the last chunk written, `next` (the broker's default)
+ * only messages written after it attaches, a number that offset.
+ */
+export type StreamOffset = 'first' | 'last' | 'next' | number;
+export const STREAM_OFFSETS = ['first', 'last', 'next'] as const;
+
 export interface ConsumerSpec {
   readonly id: string;
   readonly queue: string;
   readonly label?: string;
   /** basic.qos prefetch, default 1 */
   readonly prefetch?: number;
+  /** a stream consumer's starting offset, default `next` (ignored on other queues) */
+  readonly streamOffset?: StreamOffset;
   readonly behaviour: ConsumerBehaviour;
 }

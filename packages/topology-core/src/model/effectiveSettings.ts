@@ -8,7 +8,7 @@
  */
 import type { BrokerProfileId } from './design.js';
 import type { AmqpValue, ExchangeDef, PolicyDef, QueueDef } from './definitions.js';
-import { POLICY_KEYS, POLICY_KEY_FOR_ARGUMENT, type PolicyKeySpec, type Resolution } from './policyKeys.js';
+import { POLICY_KEYS, POLICY_KEY_FOR_ARGUMENT, streamReads, type PolicyKeySpec, type Resolution } from './policyKeys.js';
 import { choosePolicy, policyTargetOf, type PolicyTarget } from './policyMatch.js';
 
 export type SettingSource =
@@ -94,6 +94,8 @@ function effective(
     for (const [k, value] of Object.entries(p?.definition ?? {})) {
       const s = POLICY_KEYS[k];
       if (s && s.appliesTo !== appliesTo) continue;
+      // a stream reads only the policy keys of the arguments it accepts (max-age, max-length-bytes, ...)
+      if (target === 'stream' && s && !streamReads(s)) continue;
       out.set(s?.argument ?? k, { value, source: { kind, name: p!.name } });
     }
     return out;

@@ -7,7 +7,7 @@
  */
 import type { AmqpValue } from './definitions.js';
 import type { BrokerProfileId } from './design.js';
-import { EXCHANGE_ARGUMENTS, QUEUE_ARGUMENTS, intRange } from './arguments.js';
+import { EXCHANGE_ARGUMENTS, QUEUE_ARGUMENTS, argumentAllowed, intRange } from './arguments.js';
 
 /**
  * How an argument and a policy value for the same setting combine:
@@ -41,7 +41,6 @@ export interface PolicyKeySpec {
   readonly check: (v: AmqpValue) => string | undefined;
 }
 
-const str = (v: AmqpValue): string | undefined => (typeof v === 'string' ? undefined : `must be a string, got ${JSON.stringify(v)}`);
 const oneOf =
   (values: readonly string[]) =>
   (v: AmqpValue): string | undefined =>
@@ -71,7 +70,7 @@ const SPECS: readonly PolicyKeySpec[] = [
   spec('queue-master-locator', { argument: 'x-queue-master-locator', resolve: 'argument', operator: false, inPlace: false, only: '3.x' }),
   spec('initial-cluster-size', { argument: 'x-initial-cluster-size', resolve: 'policy', operator: false, inPlace: false, check: intRange(0, 255) }),
   spec('target-group-size', { argument: 'x-quorum-target-group-size', resolve: 'argument', operator: false, only: '4.x' }),
-  spec('max-age', { argument: 'x-max-age', resolve: 'argument', operator: false, check: str }),
+  spec('max-age', { argument: 'x-max-age', resolve: 'argument', operator: false }),
   spec('stream-max-segment-size-bytes', { argument: 'x-stream-max-segment-size-bytes', resolve: 'argument', operator: false, check: intRange(0, Number.MAX_SAFE_INTEGER) }),
   spec('consumer-timeout', { argument: 'x-consumer-timeout', resolve: 'argument', operator: false, only: '4.x', check: intRange(0, Number.MAX_SAFE_INTEGER) }),
   spec('delayed-retry-type', { argument: 'x-delayed-retry-type', resolve: 'argument', operator: false, only: '4.x' }),
@@ -101,4 +100,10 @@ export function brokerLine(profile: BrokerProfileId): '3.x' | '4.x' {
 export function refusedPolicyKeys(definition: { readonly [k: string]: unknown }, profile: BrokerProfileId): string[] {
   const line = brokerLine(profile);
   return Object.keys(definition).filter((k) => POLICY_KEYS[k]?.only !== undefined && POLICY_KEYS[k]!.only !== line);
+}
+
+/** Whether a stream reads this policy key: only the keys of the arguments a stream accepts (max-age, max-length-bytes, ...). */
+export function streamReads(s: PolicyKeySpec): boolean {
+  const arg = s.argument !== undefined ? QUEUE_ARGUMENTS[s.argument] : undefined;
+  return arg !== undefined && argumentAllowed(arg, 'stream');
 }

@@ -12,6 +12,7 @@ import { DEATH_REASONS, isDeathReason } from './xDeath.js';
 import { isNodeId, parseNodeId } from './nodeIds.js';
 import { checkPolicyKeysForProfile } from './validatePolicies.js';
 import { IssueSink, isPlainObject, type ValidationIssue, type ValidationResult } from './validateResult.js';
+import { streamConsumerIssues } from './streamConsumer.js';
 import { checkTable, validateTopologyInto, type TopologyValidationOptions } from './validateTopology.js';
 
 const COUNTER_KINDS = ['attempt', 'header', 'deathCount', 'deliveryCount', 'held'];
@@ -20,6 +21,8 @@ interface Ctx {
   readonly sink: IssueSink;
   readonly exchanges: ReadonlySet<string>;
   readonly queues: ReadonlySet<string>;
+  /** queues declared with x-queue-type stream */
+  readonly streams: ReadonlySet<string>;
 }
 
 function checkCounter(ctx: Ctx, path: string, c: unknown): void {
@@ -246,7 +249,12 @@ function validateDesignInto(sink: IssueSink, d: unknown, opts: DesignValidationO
   checkPolicyKeysForProfile(sink, topo.policies, d.profile === '4.x' || d.profile === '4.3' ? d.profile : '3.10', (p) => `topology.${p}`);
   const names = (k: string): Set<string> =>
     new Set(Array.isArray(topo[k]) ? (topo[k] as unknown[]).flatMap((x) => (isPlainObject(x) && typeof x.name === 'string' ? [x.name] : [])) : []);
-  const ctx: Ctx = { sink, exchanges: names('exchanges'), queues: names('queues') };
+  const streams = new Set(
+    Array.isArray(topo.queues)
+      ? (topo.queues as unknown[]).flatMap((q) => (isPlainObject(q) && typeof q.name === 'string' && isPlainObject(q.arguments) && q.arguments['x-queue-type'] === 'stream' ? [q.name] : []))
+      : [],
+  );
+  const ctx: Ctx = { sink, exchanges: names('exchanges'), queues: names('queues'), streams };
 
   const consumers = Array.isArray(d.consumers) ? d.consumers : [];
   if (!Array.isArray(d.consumers)) sink.error('consumers', 'field-type', 'consumers must be an array');
@@ -262,6 +270,8 @@ function validateDesignInto(sink: IssueSink, d: unknown, opts: DesignValidationO
     if (c.label !== undefined && typeof c.label !== 'string') sink.error(`${p}.label`, 'field-type', 'label must be a string');
     if (c.prefetch !== undefined && !isNonNegInt(c.prefetch, 65535)) sink.error(`${p}.prefetch`, 'prefetch-range', `prefetch must be an integer 0..65535, got ${JSON.stringify(c.prefetch)}`);
     checkBehaviour(ctx, `${p}.behaviour`, c.behaviour);
+    if (typeof c.queue === 'string' && ctx.streams.has(c.queue)) for (const is of streamConsumerIssues(c, p)) sink.error(is.path, is.code, is.message);
+    else if (c.streamOffset !== undefined) sink.warn(`${p}.streamOffset`, 'stream-offset-ignored', 'streamOffset only applies to a consumer of a stream');
   });
 
   const publishers = Array.isArray(d.publishers) ? d.publishers : [];
@@ -350,6 +360,6 @@ export function parseDesign(input: unknown, opts: DesignValidationOptions = {}):
 export function validateFailureModel(f: unknown, path = 'failure'): readonly ValidationIssue[] {
   const sink = new IssueSink();
   if (f === undefined) sink.error(path, 'field-type', 'failure must be an object');
-  else checkFailure({ sink, exchanges: new Set(), queues: new Set() }, path, f);
+  else checkFailure({ sink, exchanges: new Set(), queues: new Set(), streams: new Set() }, path, f);
   return sink.errors;
 }

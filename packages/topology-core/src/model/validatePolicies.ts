@@ -6,7 +6,7 @@
  */
 import type { AmqpValue, PolicyDef } from './definitions.js';
 import { pathIndex, pathKey } from './names.js';
-import { POLICY_KEYS, refusedPolicyKeys } from './policyKeys.js';
+import { POLICY_KEYS, refusedPolicyKeys, streamReads } from './policyKeys.js';
 import type { BrokerProfileId } from './design.js';
 import { POLICY_APPLY_TO, choosePolicy, policyPattern, policyTargetOf } from './policyMatch.js';
 import { isPlainObject, type IssueSink } from './validateResult.js';
@@ -71,6 +71,8 @@ export function checkPolicies(sink: IssueSink, policies: readonly unknown[], que
       const kind = applyTo ?? 'all';
       if (spec.appliesTo === 'exchanges' ? kind !== 'all' && kind !== 'exchanges' : kind === 'exchanges')
         sink.warn(kp, 'policy-key-ignored', `${k} applies to ${spec.appliesTo}, but this policy applies to ${kind}: it has no effect`);
+      else if (kind === 'streams' && spec.appliesTo === 'queues' && !streamReads(spec))
+        sink.warn(kp, 'policy-key-ignored', `${k} has no effect on streams (a stream reads max-age, max-length-bytes, stream-max-segment-size-bytes, initial-cluster-size and queue-leader-locator)`);
     }
     if ('dead-letter-routing-key' in d && !('dead-letter-exchange' in d))
       sink.warn(pathKey(`${p}.definition`, 'dead-letter-routing-key'), 'dl-routing-key-without-dlx', 'dead-letter-routing-key without dead-letter-exchange does nothing unless the queue sets one');

@@ -82,8 +82,9 @@ describe('validateTopology', () => {
     expect(r.warnings.map((w) => w.code)).toContain('missing-dlx');
   });
 
-  it('queue types: classic|quorum, quorum durable, quorum-only and classic-only arguments', () => {
-    expect(codes(topo({ qArgs: { 'x-queue-type': 'stream' } }))).toContain('queues[0].arguments.x-queue-type argument-value');
+  it('queue types: classic|quorum|stream, quorum durable, quorum-only and classic-only arguments', () => {
+    expect(codes(topo({ qArgs: { 'x-queue-type': 'stream' } }))).toEqual([]);
+    expect(codes(topo({ qArgs: { 'x-queue-type': 'log' } }))).toContain('queues[0].arguments.x-queue-type argument-value');
     expect(codes(topo({ qArgs: { 'x-queue-type': 'quorum' }, durable: false }))).toContain('queues[0].durable quorum-not-durable');
     expect(codes(topo({ qArgs: { 'x-delivery-limit': 3 } }))).toContain('queues[0].arguments.x-delivery-limit argument-queue-type');
     expect(codes(topo({ qArgs: { 'x-dead-letter-strategy': 'at-most-once' } }))).toContain(

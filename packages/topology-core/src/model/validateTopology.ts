@@ -13,7 +13,9 @@ import {
   EXCHANGE_ARGUMENTS,
   QUEUE_ARGUMENTS,
   X_MATCH_VALUES,
+  argumentAllowed,
   queueTypeOf,
+  whyStreamRefuses,
 } from './arguments.js';
 import { MAX_NAME_BYTES, checkEntityName, isForbiddenKey, pathIndex, pathKey, utf8ByteLength } from './names.js';
 import { checkTable } from './checkTable.js';
@@ -136,8 +138,16 @@ export function validateTopologyInto(sink: IssueSink, t: unknown, base: string, 
       }
       const m = spec.check(v);
       if (m) sink.error(kp, k === 'x-message-ttl' ? 'ttl-range' : 'argument-value', `${k} ${m}`);
-      if (spec.only && spec.only !== qtype)
-        sink.error(kp, 'argument-queue-type', `${k} is only valid for ${spec.only} queues; this queue is ${qtype} ("invalid arg for queue type")`);
+      if (argumentAllowed(spec, qtype)) continue;
+      if (qtype === 'stream')
+        sink.error(kp, 'argument-queue-type', `${k} is not supported by streams: ${whyStreamRefuses(k)} (the broker refuses it: "invalid arg ... of queue type rabbit_stream_queue")`);
+      else sink.error(kp, 'argument-queue-type', `${k} is only valid for ${spec.only} queues; this queue is ${qtype} ("invalid arg for queue type")`);
+    }
+    if (qtype === 'stream') {
+      // streams are replicated logs: the broker refuses "invalid property 'non-durable'" / "'auto-delete'"
+      if (q.durable === false) sink.error(`${p}.durable`, 'stream-not-durable', 'a stream must be durable (the broker refuses a non-durable stream)');
+      if (q.auto_delete === true) sink.error(`${p}.auto_delete`, 'stream-auto-delete', 'a stream cannot be auto-delete (the broker refuses it)');
+      if (q.exclusive === true) sink.error(`${p}.exclusive`, 'stream-exclusive', 'a stream cannot be exclusive (the broker refuses it)');
     }
     if (args['x-queue-type'] === 'quorum') {
       if (q.durable === false) sink.error(`${p}.durable`, 'quorum-not-durable', 'quorum queues must be durable');

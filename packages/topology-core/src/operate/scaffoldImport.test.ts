@@ -36,7 +36,18 @@ describe('designFromBroker', () => {
     if (!r.ok) return;
     expect(r.design.profile).toBe('4.3');
     expect(r.v43).toBe(true);
-    expect(r.skipped.map((s) => `${s.kind} ${s.name}`).sort()).toEqual(['exchange hash', 'queue amq.gen-1', 'queue audit']);
+    expect(r.skipped.map((s) => `${s.kind} ${s.name}`).sort()).toEqual(['exchange hash', 'queue amq.gen-1']);
+    // a stream is imported as a parking place with no worker, even with a live reader
+    expect(r.design.topology.queues.find((q) => q.name === 'audit')?.arguments?.['x-queue-type']).toBe('stream');
+    expect(r.roles.audit).toBe('parking');
+    expect(r.design.consumers.some((c) => c.queue === 'audit')).toBe(false);
+  });
+
+  it('a stream read by a live consumer stays a parking place', () => {
+    const snap = ordersSnapshot('4.3.6');
+    const r = designFromBroker({ ...snap, queues: [...snap.queues, { name: 'audit', type: 'stream', consumers: 2, arguments: { 'x-queue-type': 'stream', 'x-max-age': '7D' } }] });
+    expect(r.ok && r.roles.audit).toBe('parking');
+    expect(r.ok && r.design.consumers.map((c) => c.queue)).not.toContain('audit');
   });
 
   it('reports a bad argument with the path into the vhost listing', () => {

@@ -53,10 +53,6 @@ export function designFromBroker(snap: BrokerSnapshot, opts: ScaffoldOptions = {
       skipped.push({ kind: 'queue', name: q.name, reason: 'exclusive (belongs to one connection)' });
       return false;
     }
-    if (q.type === 'stream' || q.arguments?.['x-queue-type'] === 'stream') {
-      skipped.push({ kind: 'queue', name: q.name, reason: 'streams are not modelled by the designer (browse still reads them)' });
-      return false;
-    }
     return true;
   });
   const exNames = new Set(exchanges.map((x) => x.name));
@@ -107,7 +103,9 @@ export function designFromBroker(snap: BrokerSnapshot, opts: ScaffoldOptions = {
     const hasDlx = typeof a['x-dead-letter-exchange'] === 'string';
     const hasTtl = a['x-message-ttl'] !== undefined;
     let role: ImportRole;
-    if (hasDlx && hasTtl && !liveConsumers.get(q.name)) role = 'wait';
+    // a stream is a parking place whoever reads it: readers move nothing (read by offset), so no worker is scaffolded
+    if (a['x-queue-type'] === 'stream') role = 'parking';
+    else if (hasDlx && hasTtl && !liveConsumers.get(q.name)) role = 'wait';
     else if (hasDlx) role = 'work';
     else if (fedByDlx.has(q.name) && !fedByBinding.has(q.name) && !liveConsumers.get(q.name)) role = 'parking';
     else role = liveConsumers.get(q.name) ? 'work' : 'idle';

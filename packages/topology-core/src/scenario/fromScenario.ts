@@ -37,6 +37,7 @@ export function scenarioConsumers(s: Scenario): ConsumerSpec[] {
     id: `${c.queue}#${i}`,
     queue: c.queue,
     ...(c.prefetch !== undefined ? { prefetch: c.prefetch } : {}),
+    ...(c.offset !== undefined ? { streamOffset: c.offset } : {}),
     behaviour: { kind: 'script', actions: c.actions.map(scenarioAction) },
   }));
 }

@@ -34,6 +34,11 @@ export interface ScenarioConsumer {
   readonly queue: string;
   readonly actions: readonly ScenarioAction[];
   readonly prefetch?: number;
+  /**
+   * our extension (conformance/README.md): a consumer of a stream starts at this offset
+   * (`x-stream-offset`: first, last, next or a number); absent, the broker's default `next`
+   */
+  readonly offset?: 'first' | 'last' | 'next' | number;
 }
 
 /** a file may give `expiration` as a number; the broker delivers it as a string */

@@ -7,6 +7,7 @@ import type { XDeathEntry } from './events.js';
 import type { Msg } from './types.js';
 import type { QueueState } from './queueState.js';
 import { deadLetterMsg, isCycle } from './deadLetter.js';
+import { MsgRec } from './msgRecord.js';
 import type { SimState } from './simState.js';
 import { emitRouted, enqueue } from './publishRoute.js';
 import { holdDelayed } from './delayedHold.js';
@@ -47,9 +48,25 @@ export function deadLetter(sim: SimState, q: QueueState, msg: Msg, reason: Death
       if (!cfg.atLeastOnce) sim.drop(dl, 'cycle', name, cfg.dlx);
       continue;
     }
+    const target = sim.queues.get(name) as QueueState;
+    if (target.cfg.stream) {
+      if (!sim.profile.streamTakesDeadLetters && !cfg.atLeastOnce) {
+        sim.drop(dl, 'stream-dead-letter', name, cfg.dlx);
+        continue;
+      }
+      delivered++;
+      enqueue(sim, target, sim.profile.streamKeepsDeadLetterExpiration && msg.expiration !== undefined ? withExpiration(dl, msg.expiration) : dl);
+      continue;
+    }
     delivered++;
-    enqueue(sim, sim.queues.get(name) as QueueState, dl);
+    enqueue(sim, target, dl);
   }
   // at-least-once keeps a message whose only targets are cycles (rabbit_fifo_dlx_integration_SUITE `cycle`)
   if (delivered === 0 && cfg.atLeastOnce) q.retained++;
+}
+
+/** the dead letter as a stream stores it on 4.x: with the expiration it died with (a rare path: its own shape) */
+function withExpiration(dl: Msg, expiration: string): Msg {
+  const shape = { exchange: dl.exchange, routingKeys: dl.routingKeys, headers: dl.headers, xDeath: dl.xDeath, xDeathFromClient: dl.xDeathFromClient, expiration, ccInKeys: dl.ccInKeys, deliveryCount: dl.deliveryCount };
+  return new MsgRec(dl.logical, dl.body, dl.bytes, shape);
 }

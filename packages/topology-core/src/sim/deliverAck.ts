@@ -13,6 +13,7 @@ import { clientPublish, dropHeadOverflow } from './publishRoute.js';
 import { deadLetter } from './deadLetterRoute.js';
 import { dropExpired, ensureTimer } from './expiry.js';
 import { deliveredHeaders, quorumReturn } from './quorum.js';
+import { dispatchStream, streamHeaders } from './stream.js';
 
 const OK = { ok: true } as const;
 const NOT_OK = { ok: false } as const;
@@ -23,6 +24,7 @@ const MULTIPLE = { multiple: true } as const;
 /** deliver ready messages while a consumer has spare prefetch */
 export function dispatch(sim: SimState, q: QueueState): void {
   if (sim.outages.size > 0 && pausedByNodeLoss(sim, q)) return;
+  if (q.cfg.stream) return dispatchStream(sim, q);
   while (q.readyCount > 0) {
     dropExpired(sim, q);
     if (q.readyCount === 0) break;
@@ -39,7 +41,11 @@ export function deliver(sim: SimState, q: QueueState, e: QEntry, c: ConsumerStat
   q.unacked++;
   const msg = e.msg;
   const seen = countDelivery(msg.logical, c.ord);
-  const headers = q.cfg.quorum && (e.acquiredCount > 0 || e.deliveryCount > 0) ? deliveredHeaders(sim, q, e) : msg.headers;
+  const headers = q.cfg.stream
+    ? streamHeaders(msg, e.pos)
+    : q.cfg.quorum && (e.acquiredCount > 0 || e.deliveryCount > 0)
+      ? deliveredHeaders(sim, q, e)
+      : msg.headers;
   const routingKey = msg.routingKeys[0] ?? '';
   sim.lastActivity = sim.t;
   if (sim.wantEvents)
@@ -142,6 +148,15 @@ function settleOne(sim: SimState, d: Delivery, how: Settlement, viaReject: boole
   const q = c.queue;
   const msg = d.msg;
   settle(sim, d);
+  if (q.cfg.stream) {
+    // a stream reader's ack (or a reject/nack, which 4.x ignores and the validator refuses) only
+    // frees prefetch: the message stays in the log at its offset
+    if (sim.wantEvents) {
+      const base = { t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id, ...(multiple ? MULTIPLE : {}) };
+      sim.emit(how === 'ack' ? { kind: 'acked', ...base } : how === 'reject' ? { kind: 'rejected', ...base } : { kind: 'requeued', ...base });
+    } else sim.seq++;
+    return;
+  }
   if (how === 'ack') {
     sim.release(d);
     if (sim.wantEvents) sim.emit({ kind: 'acked', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id, ...(multiple ? MULTIPLE : {}) });
@@ -256,7 +271,8 @@ export function closeConsumers(sim: SimState): void {
     if (!list) continue;
     for (const d of list.splice(0) as Delivery[]) {
       settle(sim, d);
-      requeue(sim, q, d, c.id, false, true);
+      // a stream keeps every message: a reader's unacked ones are not put back
+      if (!q.cfg.stream) requeue(sim, q, d, c.id, false, true);
     }
   }
 }

@@ -34,7 +34,9 @@ export type DropReason =
   /** x-overflow drop (drop-head without DLX, reject-publish) */
   | 'overflow'
   /** the queue was deleted (x-expires): its messages are discarded, never dead-lettered */
-  | 'queue-deleted';
+  | 'queue-deleted'
+  /** RabbitMQ 3.10: an at-most-once dead letter routed to a stream is silently dropped (profiles.ts streamTakesDeadLetters) */
+  | 'stream-dead-letter';
 
 interface EventBase {
   /** virtual milliseconds since the run started (wall ms since trace start for live) */

@@ -45,6 +45,25 @@ export interface SemanticsProfile {
    * a published one keeps its header (issue 9 point 7b)
    */
   readonly deadLetterDelayNegated: boolean;
+  /**
+   * A stream stores at-most-once dead letters routed to it. 3.10: no: they are silently dropped
+   * (osiris had no uncorrelated writes, so a "stateless" delivery to a stream was dropped; fixed
+   * by rabbitmq-server#7846, backported to 3.11.x/3.12.x). Measured: 3.10.8 drops them, 4.3.6 keeps them
+   * (scenarios stream-dead-letter-*).
+   */
+  readonly streamTakesDeadLetters: boolean;
+  /**
+   * A dead letter stored in a stream is delivered with the `expiration` it had when it died
+   * (queues drop it; measured on 4.3.6, stream-dead-letter-expired; 4.0-4.2 assumed alike: the
+   * same message container)
+   */
+  readonly streamKeepsDeadLetterExpiration: boolean;
+  /**
+   * A stream keeps array and table headers of a client publish. 3.10: no, they are dropped
+   * (measured on 3.10.8, stream-republish-parks-copy: `x-tags: ["a","b"]` is gone); 4.3.6 keeps them.
+   * On both, a client-set `x-death` is not kept (sim/stream.ts).
+   */
+  readonly streamKeepsArrayHeaders: boolean;
 }
 
 export const PROFILE_3_10: SemanticsProfile = {
@@ -60,6 +79,9 @@ export const PROFILE_3_10: SemanticsProfile = {
   quorumDelayedRetry: false,
   deadLetterCarriesDeliveryCount: false,
   deadLetterDelayNegated: true,
+  streamTakesDeadLetters: false,
+  streamKeepsDeadLetterExpiration: false,
+  streamKeepsArrayHeaders: false,
 };
 
 export const PROFILE_4_X: SemanticsProfile = {
@@ -76,6 +98,9 @@ export const PROFILE_4_X: SemanticsProfile = {
   deadLetterCarriesDeliveryCount: false,
   // not seen on 4.x (no 4.x recording with the plugin): modelled only where it was recorded
   deadLetterDelayNegated: false,
+  streamTakesDeadLetters: true,
+  streamKeepsDeadLetterExpiration: true,
+  streamKeepsArrayHeaders: true,
 };
 
 /** 4.x with the 4.3 rules (ProfileOptions.v43); one object, so caches keyed by profile keep hitting */

@@ -11,6 +11,7 @@ import { QEntry, type QueueState } from './queueState.js';
 import { MsgRec, plainPublishShape } from './msgRecord.js';
 import { parseXDeath } from '../model/xDeath.js';
 import { NO_HEADERS, type ConsumerState, type SimState } from './simState.js';
+import { appendToStream } from './stream.js';
 import { deliver } from './deliverAck.js';
 import { deadLetter } from './deadLetterRoute.js';
 import { dropExpired, ensureTimer } from './expiry.js';
@@ -155,6 +156,10 @@ export function emitRouted(sim: SimState, msg: Msg, r: RouteResult): void {
 export function enqueue(sim: SimState, q: QueueState, msg: Msg): boolean {
   sim.hops++;
   const cfg = q.cfg;
+  if (cfg.stream) {
+    appendToStream(sim, q, msg);
+    return true;
+  }
   // reject-publish(-dlx): would this message take the queue over its limit? (will_overflow, only ready messages count)
   if ((cfg.maxLength !== undefined || cfg.maxBytes !== undefined) && cfg.overflow !== 'drop-head') {
     const over =

@@ -12,6 +12,8 @@ export type Overflow = 'drop-head' | 'reject-publish' | 'reject-publish-dlx';
 export interface QueueConfig {
   readonly name: string;
   readonly quorum: boolean;
+  /** x-queue-type stream: an append-only log read by offset (sim/stream.ts); no TTL, limits or dead-lettering */
+  readonly stream: boolean;
   readonly ttl: number | undefined;
   readonly maxLength: number | undefined;
   readonly maxBytes: number | undefined;
@@ -80,6 +82,7 @@ export function queueConfig(
   const s = queueEffectiveSettings(q, { policies, operatorPolicies }, { profile: profile.id }).settings;
   const val = (k: string): AmqpValue | undefined => s[k]?.value;
   const quorum = val('x-queue-type') === 'quorum';
+  if (val('x-queue-type') === 'stream') return streamConfig(q.name);
   let overflow: Overflow = asOverflow(str(val('x-overflow'))) ?? 'drop-head';
   // a quorum queue does not support reject-publish-dlx: it uses drop-head (rabbit_quorum_queue.erl L1647-1653)
   if (quorum && overflow === 'reject-publish-dlx') overflow = 'drop-head';
@@ -97,6 +100,7 @@ export function queueConfig(
   return {
     name: q.name,
     quorum,
+    stream: false,
     ttl: num(val('x-message-ttl')),
     maxLength: num(val('x-max-length')),
     maxBytes: num(val('x-max-length-bytes')),
@@ -109,6 +113,30 @@ export function queueConfig(
     expires: num(val('x-expires')),
     delayedRetry: supported ? delayedRetryOf(s) : undefined,
     ignored: supported ? [] : retryKeys.map((argument) => ({ argument, why })),
+  };
+}
+
+/**
+ * A stream keeps every message until retention removes whole segments (x-max-age,
+ * x-max-length-bytes: not modelled, a run is far shorter than any segment); it accepts no TTL,
+ * length limit, expiry or dead-letter argument (the validator refuses them).
+ */
+function streamConfig(name: string): QueueConfig {
+  return {
+    name,
+    quorum: false,
+    stream: true,
+    ttl: undefined,
+    maxLength: undefined,
+    maxBytes: undefined,
+    overflow: 'drop-head',
+    dlx: undefined,
+    dlrk: undefined,
+    deliveryLimit: undefined,
+    atLeastOnce: false,
+    expires: undefined,
+    delayedRetry: undefined,
+    ignored: [],
   };
 }
 

@@ -105,6 +105,8 @@ export interface ConsumerSlot {
 export class QueueState {
   readonly ready = new Deque<QEntry>();
   readonly returns = new Deque<QEntry>();
+  /** a stream's log, by offset (sim/stream.ts); empty for other queues */
+  readonly log: Msg[] = [];
   readyBytes = 0;
   unacked = 0;
   nextPos = 0;

@@ -30,6 +30,8 @@ export interface ConsumerState extends ConsumerSlot {
   readonly ord: number;
   /** script: deliveries per body */
   readonly perBody: Map<string, number>;
+  /** a stream reader's next offset (sim/stream.ts) */
+  streamNext: number;
 }
 
 /** a delivery in progress is its queue entry (QEntry implements DeliveryView) */
@@ -183,6 +185,6 @@ export class SimState {
   }
 
   depthChanged(q: QueueState): void {
-    if (this.emitDepth && this.wantEvents) this.emit({ kind: 'depth', t: this.t, seq: this.seq++, msgId: '', body: '', queue: q.cfg.name, ready: q.readyCount, unacked: q.unacked });
+    if (this.emitDepth && this.wantEvents) this.emit({ kind: 'depth', t: this.t, seq: this.seq++, msgId: '', body: '', queue: q.cfg.name, ready: q.cfg.stream ? q.log.length : q.readyCount, unacked: q.unacked });
   }
 }

@@ -20,6 +20,7 @@ import { apply, closeConsumers, dispatch, outcome, retryAttempt } from './delive
 import { deleteQueue, dropExpired, ensureTimer } from './expiry.js';
 import { deliveredHeaders, retryReady } from './quorum.js';
 import { settlesMultiple } from '../behaviour/settlesMultiple.js';
+import { startOffset, streamHeaders } from './stream.js';
 
 const STEP_WORK: Work = { k: 'step' };
 const ACK = { kind: 'ack' } as const;
@@ -80,7 +81,7 @@ export class Simulator {
   /** ready / unacked per queue */
   depths(): Record<string, QueueDepth> {
     const out: Record<string, QueueDepth> = {};
-    for (const [name, q] of this.s.queues) out[name] = { ready: q.readyCount, unacked: q.unacked };
+    for (const [name, q] of this.s.queues) out[name] = { ready: q.cfg.stream ? q.log.length : q.readyCount, unacked: q.unacked };
     return out;
   }
 
@@ -244,6 +245,7 @@ export class Simulator {
         queue: q,
         ord: this.s.consumers.length,
         perBody: new Map(),
+        streamNext: q.cfg.stream ? startOffset(q, spec.streamOffset) : 0,
       };
       this.s.consumers.push(c);
       q.consumers.push(c);
@@ -255,6 +257,8 @@ export class Simulator {
     const out: Record<string, MessageSnapshot[]> = {};
     for (const [name, q] of this.s.queues) {
       const list: MessageSnapshot[] = [];
+      // a stream is read from offset `first` (basic.get is refused on streams): every message it keeps
+      if (q.cfg.stream) list.push(...this.streamContents(q));
       for (const e of q.readyEntries()) {
         // drained with basic.get: an expired message is dropped, never returned
         if (e.expiresAt <= this.s.t) continue;
@@ -282,9 +286,23 @@ export class Simulator {
     };
   }
 
-  /** messages currently ready in a queue, head first */
+  /** messages currently ready in a queue, head first (a stream: every message it keeps) */
   queueContents(name: string): MessageSnapshot[] {
     const q = this.s.queues.get(name);
+    if (q?.cfg.stream) return this.streamContents(q);
     return q ? q.readyEntries().map((e) => this.snapshot(q, e, false)) : [];
+  }
+
+  private streamContents(q: QueueState): MessageSnapshot[] {
+    return q.log.map((m, offset) => ({
+      msgId: m.id,
+      body: m.body,
+      headers: streamHeaders(m, offset),
+      ...(m.xDeath ? { xDeath: m.xDeath } : {}),
+      ...(m.expiration !== undefined ? { expiration: m.expiration } : {}),
+      exchange: m.exchange,
+      routingKey: m.routingKeys[0] ?? '',
+      redelivered: false,
+    }));
   }
 }

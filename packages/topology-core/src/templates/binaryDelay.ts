@@ -8,8 +8,8 @@ import type { BindingDef, ExchangeDef, QueueDef } from '../model/definitions.js'
 import type { Rule } from '../model/consumer.js';
 import type { NodeId } from '../model/nodeIds.js';
 import { settingsParam } from './settingsPlacement.js';
-import { bind, bindExchange, defineTemplate, exchange, header, park, publisher, queue, retryOutcomes, worker, X, Q, C, P } from './build.js';
-import { delaysParam, prefixParam } from './commonParams.js';
+import { bind, bindExchange, parkingQueue, defineTemplate, exchange, header, park, publisher, queue, retryOutcomes, worker, X, Q, C, P } from './build.js';
+import { delaysParam, parkingParam, prefixParam } from './commonParams.js';
 import { MAX_TTL_MS } from '../model/arguments.js';
 
 /** The routing key for a delay of `units` with `levels` bits, to `destination`. */
@@ -29,6 +29,7 @@ export const binaryDelayLevels = defineTemplate({
     { name: 'unitMs', label: 'Unit (level 0 TTL)', type: 'integer', default: 1000, min: 1, max: 3600000, unit: 'ms' },
     delaysParam([1000, 5000, 30000]),
     settingsParam,
+    parkingParam,
   ],
   requires: [],
   profile: '3.10',
@@ -48,7 +49,7 @@ export const binaryDelayLevels = defineTemplate({
     const lx = (i: number): string => `${pre}.delay.${String(i).padStart(2, '0')}`;
     const deliver = `${pre}.delay.deliver`;
     const exchanges: ExchangeDef[] = [exchange(pre)];
-    const queues: QueueDef[] = [queue(q), queue(parking)];
+    const queues: QueueDef[] = [queue(q), parkingQueue(parking, p)];
     const bindings: BindingDef[] = [bind(pre, q, 'task')];
     for (let i = levels - 1; i >= 0; i--) {
       const next = i === 0 ? deliver : lx(i - 1);

@@ -18,6 +18,20 @@ export const exchange = (name: string, type: ExchangeType = 'direct', args: Amqp
   arguments: args,
 });
 export const queue = (name: string, args: AmqpTable = {}): QueueDef => ({ name, durable: true, auto_delete: false, arguments: args });
+/**
+ * The parking place: a classic queue, or with `parking=stream` a stream (durable, x-queue-type
+ * stream). The templates park by republishing (a client publish), which a stream takes on every
+ * version; a dead letter routed to a stream is dropped by RabbitMQ 3.10 (sim/profiles.ts).
+ */
+export const parkingQueue = (name: string, p: ParamValues): QueueDef => queue(name, p.parking === 'stream' ? { 'x-queue-type': 'stream' } : {});
+
+/** What parking in a stream changes, said in the explanation. */
+export const STREAM_PARKING_NOTE =
+  'The parking place is a stream: an append-only log. Parked messages are kept (until retention by x-max-age or x-max-length-bytes removes old segments), ' +
+  'read by offset and replayable: a reader acks to move on, which removes nothing, so there is no per-message removal, ' +
+  'and a stream cannot dead-letter or requeue. The parked copy keeps its x-first-death-* headers but not the x-death table (a stream keeps no ' +
+  'client-set x-death; RabbitMQ 3.10 also drops array headers). Browsing it changes nothing; re-drive refuses a stream (nothing can be removed from it).';
+
 export const bind = (source: string, destination: string, routingKey = '', args: AmqpTable = {}): BindingDef => ({
   source,
   destination,
@@ -125,10 +139,11 @@ function finish(t: TemplateSpec, params: ParamValues, a: TemplateBody): BuiltTem
     layout: positionsFromHints(layout),
     origin: { template: t.id, params },
   };
-  const explanation =
-    params.settings === 'policy'
-      ? `${a.explanation} The TTL and dead-letter settings are in policies (one per queue) rather than x- arguments, so they can change without redeclaring the queue.`
-      : a.explanation;
+  const explanation = [
+    a.explanation,
+    ...(params.settings === 'policy' ? ['The TTL and dead-letter settings are in policies (one per queue) rather than x- arguments, so they can change without redeclaring the queue.'] : []),
+    ...(params.parking === 'stream' ? [STREAM_PARKING_NOTE] : []),
+  ].join(' ');
   return {
     id: t.id,
     params,

@@ -28,6 +28,16 @@ export const delayParam = (name: string, label: string, def: number, min = 1): P
   max: 4294967295,
   unit: 'ms',
 });
+/** Where a message that ran out of retries is parked: a classic queue (default) or a stream. */
+export const parkingParam: ParamSpec = {
+  name: 'parking',
+  label: 'Parking place',
+  type: 'enum',
+  options: ['queue', 'stream'],
+  default: 'queue',
+  help: 'stream: parked messages are kept as a replayable log, read by offset and never consumed away',
+};
+
 export const multiplierParam: ParamSpec = { name: 'multiplier', label: 'Backoff multiplier', type: 'integer', default: 2, min: 1, max: 10 };
 export const delaysParam = (def: readonly number[]): ParamSpec => ({
   name: 'delaysMs',

@@ -1,12 +1,12 @@
 /** Delays through a delayed-message exchange (plugin rabbitmq_delayed_message_exchange). */
-import { attempt, bind, defineTemplate, exchange, header, publisher, queue, rejectedIn, repeat, retryOutcomes, retryThenPark, router, worker, X, Q, C, P } from './build.js';
-import { backoffParams, readBackoff, delaysParam, prefixParam } from './commonParams.js';
+import { attempt, bind, parkingQueue, defineTemplate, exchange, header, publisher, queue, rejectedIn, repeat, retryOutcomes, retryThenPark, router, worker, X, Q, C, P } from './build.js';
+import { backoffParams, readBackoff, delaysParam, prefixParam, parkingParam } from './commonParams.js';
 
 export const delayedExchange = defineTemplate({
   id: 'delayed-exchange',
   title: 'Republish to a delayed-message exchange',
   summary: 'ack and republish to an x-delayed-message exchange with x-delay and x-retries',
-  params: [prefixParam('orders'), ...backoffParams],
+  params: [prefixParam('orders'), ...backoffParams, parkingParam],
   requires: ['x-delayed-message'],
   profile: '3.10',
   runsOnStock310: false,
@@ -19,7 +19,7 @@ export const delayedExchange = defineTemplate({
     return {
       topology: {
         exchanges: [exchange(pre), exchange(retryX, 'x-delayed-message', { 'x-delayed-type': 'direct' })],
-        queues: [queue(q), queue(parking)],
+        queues: [queue(q), parkingQueue(parking, p)],
         bindings: [bind(pre, q, 'task'), bind(retryX, q, q)],
       },
       consumers: [
@@ -61,7 +61,7 @@ export const dlxDelayedRequeue = defineTemplate({
   id: 'dlx-delayed-requeue',
   title: 'DLX, delay curve, delayed wait exchange, requeue consumer',
   summary: 'DLX to an error queue; its consumer picks a delay from a curve and publishes to a delayed exchange; a requeue consumer sends it back to the origin queue',
-  params: [prefixParam('notification'), delaysParam([1000, 5000, 30000])],
+  params: [prefixParam('notification'), delaysParam([1000, 5000, 30000]), parkingParam],
   requires: ['x-delayed-message'],
   profile: '3.10',
   runsOnStock310: false,
@@ -78,7 +78,7 @@ export const dlxDelayedRequeue = defineTemplate({
     return {
       topology: {
         exchanges: [exchange(pre, 'fanout'), exchange(errX, 'fanout'), exchange(waitX, 'x-delayed-message', { 'x-delayed-type': 'fanout' })],
-        queues: [queue(q, { 'x-dead-letter-exchange': errX }), queue(errorQ), queue(requeueQ), queue(parking)],
+        queues: [queue(q, { 'x-dead-letter-exchange': errX }), queue(errorQ), queue(requeueQ), parkingQueue(parking, p)],
         bindings: [bind(pre, q), bind(errX, errorQ), bind(waitX, requeueQ)],
       },
       consumers: [
@@ -108,7 +108,7 @@ export const dlxRequeueConsumer = defineTemplate({
   id: 'dlx-requeue-consumer',
   title: 'DLX to an error exchange, requeue consumer',
   summary: 'a requeue consumer reads x-first-death-queue and the rejected count and sends the message back to the tail of the origin queue, up to a maximum',
-  params: [prefixParam('notification'), { name: 'maxRequeues', label: 'Requeues', type: 'integer', default: 2, min: 0, max: 50, unit: 'count' }],
+  params: [prefixParam('notification'), { name: 'maxRequeues', label: 'Requeues', type: 'integer', default: 2, min: 0, max: 50, unit: 'count' }, parkingParam],
   requires: [],
   profile: '3.10',
   runsOnStock310: true,
@@ -123,7 +123,7 @@ export const dlxRequeueConsumer = defineTemplate({
     return {
       topology: {
         exchanges: [exchange(pre, 'fanout'), exchange(errX, 'fanout')],
-        queues: [queue(q, { 'x-dead-letter-exchange': errX }), queue(other, { 'x-dead-letter-exchange': errX }), queue(requeueQ), queue(parking)],
+        queues: [queue(q, { 'x-dead-letter-exchange': errX }), queue(other, { 'x-dead-letter-exchange': errX }), queue(requeueQ), parkingQueue(parking, p)],
         bindings: [bind(pre, q), bind(pre, other), bind(errX, requeueQ)],
       },
       consumers: [

@@ -2,6 +2,7 @@
 import type { NodeId } from '../model/nodeIds.js';
 import {
   attempt,
+  parkingQueue,
   bind,
   defineTemplate,
   exchange,
@@ -19,14 +20,14 @@ import {
   C,
   P,
 } from './build.js';
-import { backoffParams, readBackoff, delayParam, delaysParam, maxRetriesParam, prefixParam } from './commonParams.js';
+import { backoffParams, readBackoff, delayParam, delaysParam, maxRetriesParam, prefixParam, parkingParam } from './commonParams.js';
 import { settingsParam } from './settingsPlacement.js';
 
 export const dlxTtlWaitQueue = defineTemplate({
   id: 'dlx-ttl-wait-queue',
   title: 'DLX to a TTL wait queue',
   summary: 'reject -> DLX (routing key = queue name) -> wait queue with x-message-ttl -> back to the origin queue; limit from x-death count',
-  params: [prefixParam('orders'), maxRetriesParam(3), delayParam('delayMs', 'Wait', 5000), settingsParam],
+  params: [prefixParam('orders'), maxRetriesParam(3), delayParam('delayMs', 'Wait', 5000), settingsParam, parkingParam],
   requires: [],
   profile: '3.10',
   runsOnStock310: true,
@@ -43,7 +44,7 @@ export const dlxTtlWaitQueue = defineTemplate({
         queues: [
           queue(q, { 'x-dead-letter-exchange': `${pre}.retry`, 'x-dead-letter-routing-key': q }),
           queue(wait, { 'x-message-ttl': delay, 'x-dead-letter-exchange': `${pre}.requeue` }),
-          queue(parking),
+          parkingQueue(parking, p),
         ],
         bindings: [bind(pre, q, 'task'), bind(`${pre}.retry`, wait, '#'), bind(`${pre}.requeue`, q, q)],
       },
@@ -68,7 +69,7 @@ export const republishTtl = defineTemplate({
   id: 'republish-ttl',
   title: 'Republish with a growing per-message TTL',
   summary: 'ack and republish to a retry exchange with x-retries and an expiration that grows with each retry',
-  params: [prefixParam('orders'), ...backoffParams],
+  params: [prefixParam('orders'), ...backoffParams, parkingParam],
   requires: [],
   profile: '3.10',
   runsOnStock310: true,
@@ -81,7 +82,7 @@ export const republishTtl = defineTemplate({
     return {
       topology: {
         exchanges: [exchange(pre), exchange(`${pre}.retry`, 'topic'), exchange(`${pre}.requeue`)],
-        queues: [queue(q), queue(wait, { 'x-dead-letter-exchange': `${pre}.requeue` }), queue(parking)],
+        queues: [queue(q), queue(wait, { 'x-dead-letter-exchange': `${pre}.requeue` }), parkingQueue(parking, p)],
         bindings: [bind(pre, q, 'task'), bind(`${pre}.retry`, wait, '#'), bind(`${pre}.requeue`, q, q)],
       },
       consumers: [
@@ -120,6 +121,7 @@ export const chainedTtl = defineTemplate({
   id: 'chained-ttl',
   title: 'Chained TTL tiers',
   summary: 'a chain of wait queues with growing TTLs, each dead-lettering into the next work queue, then a parking queue',
+  // no parking=stream: the last tier parks by dead-lettering, which RabbitMQ 3.10 drops when the target is a stream
   params: [prefixParam('orders'), delaysParam([1000, 5000, 30000]), settingsParam],
   requires: [],
   profile: '3.10',
@@ -170,7 +172,7 @@ export const ttlDlqConsumer = defineTemplate({
   id: 'ttl-dlq-consumer',
   title: 'Dead-letter queue consumer decides from x-death',
   summary: 'a consumer on the dead-letter queue reads x-death count and sends the message back through a TTL wait, or parks it',
-  params: [prefixParam('orders'), delaysParam([1000, 10000, 60000]), settingsParam],
+  params: [prefixParam('orders'), delaysParam([1000, 10000, 60000]), settingsParam, parkingParam],
   requires: [],
   profile: '3.10',
   runsOnStock310: true,
@@ -189,7 +191,7 @@ export const ttlDlqConsumer = defineTemplate({
           queue(q, { 'x-dead-letter-exchange': `${pre}.dlx`, 'x-dead-letter-routing-key': q }),
           queue(dlq),
           queue(wait, { 'x-dead-letter-exchange': `${pre}.requeue`, 'x-dead-letter-routing-key': q }),
-          queue(parking),
+          parkingQueue(parking, p),
         ],
         bindings: [bind(pre, q, 'task'), bind(`${pre}.dlx`, dlq, q), bind(`${pre}.requeue`, q, q)],
       },

@@ -2,7 +2,7 @@
  * Fixture builders for simulator tests: `T.queue('q', { dlx: 'x' })` instead of copied JSON.
  */
 import type { AmqpTable, AmqpValue, BindingDef, ExchangeDef, ExchangeType, PolicyDef, QueueDef, Topology } from '../../model/definitions.js';
-import type { ConsumerAction, ConsumerSpec, FailureModel, Rule } from '../../model/consumer.js';
+import type { ConsumerAction, ConsumerSpec, FailureModel, Rule, StreamOffset } from '../../model/consumer.js';
 import type { PublishProperties } from '../../model/publisher.js';
 import type { SimEvent, SimEventKind, SimEventOf } from '../events.js';
 import type { SimStep, SimulationInput, SimulationResult } from '../types.js';
@@ -18,6 +18,8 @@ export interface QueueOpts {
   readonly maxBytes?: number;
   readonly overflow?: 'drop-head' | 'reject-publish' | 'reject-publish-dlx';
   readonly quorum?: boolean;
+  /** x-queue-type stream */
+  readonly stream?: boolean;
   readonly deliveryLimit?: number;
   readonly args?: AmqpTable;
 }
@@ -37,6 +39,7 @@ export const T = {
   queue(name: string, o: QueueOpts = {}): QueueDef {
     const a: { [k: string]: AmqpValue } = { ...(o.args ?? {}) };
     if (o.quorum) a['x-queue-type'] = 'quorum';
+    if (o.stream) a['x-queue-type'] = 'stream';
     if (o.dlx !== undefined) a['x-dead-letter-exchange'] = o.dlx;
     if (o.dlrk !== undefined) a['x-dead-letter-routing-key'] = o.dlrk;
     if (o.ttl !== undefined) a['x-message-ttl'] = o.ttl;
@@ -93,6 +96,10 @@ export const C = {
   },
   withPrefetch(c: ConsumerSpec, prefetch: number): ConsumerSpec {
     return { ...c, prefetch };
+  },
+  /** a stream reader starting at `offset` */
+  fromOffset(c: ConsumerSpec, offset: StreamOffset): ConsumerSpec {
+    return { ...c, streamOffset: offset };
   },
 };
 
