@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     print(`browse.first_100_of_${b.depth}_ms`, performance.now() - t);
 
     t = performance.now();
-    const job = await startRedrive(target, conn, { queue: 'dlq', target: { kind: 'exchange', exchange: '', routingKey: 'target' } });
+    const job = await startRedrive(target, { queue: 'dlq', target: { kind: 'exchange', exchange: '', routingKey: 'target' } });
     const p = await job.done;
     const redriveMs = performance.now() - t;
     if (p.status !== 'done' || p.moved !== n) throw new Error(`re-drive ended ${p.status}, moved ${p.moved} of ${n}${p.error ? ': ' + p.error : ''}`);
