@@ -62,3 +62,22 @@ export async function brokerApp(broker: TestBroker, action: 'stop_app' | 'start_
     if (Date.now() > end) throw new Error(`RabbitMQ ${broker.name} did not come back`);
   }
 }
+
+/** every body of a queue, drained on a fresh connection (the fixture's own one does not survive a restart) */
+export async function drainBodies(broker: TestBroker, vhost: string, queue: string): Promise<{ body: string }[]> {
+  const url = new URL(broker.amqpUrl);
+  url.pathname = '/' + encodeURIComponent(vhost);
+  const c = await amqp.connect(url.toString());
+  try {
+    const ch = await c.createChannel();
+    const out: { body: string }[] = [];
+    for (;;) {
+      const m = await ch.get(queue, { noAck: true });
+      if (!m) break;
+      out.push({ body: m.content.toString() });
+    }
+    return out;
+  } finally {
+    await c.close().catch(() => undefined);
+  }
+}

@@ -396,7 +396,14 @@ export class RedriveJob extends EventEmitter {
 
   private onMessage(gen: number, m: ConsumeMessage | null): void {
     if (gen !== this.srcGen || !this.acks) return;
-    if (!m) return this.stopReading('the queue was deleted');
+    if (!m) {
+      // the broker cancelled the consumer: the queue was deleted, or the broker is going down.
+      // Either way this channel's originals go back (closing it); re-opening tells which.
+      const ch = this.src;
+      this.lost('consume', 'the broker cancelled the consumer');
+      void ch?.close().catch(() => undefined);
+      return;
+    }
     const d: Delivery = { gen, msg: m, slot: undefined, counted: false, scheduled: false, inFlight: false };
     d.slot = this.acks.add(m.fields.deliveryTag, d);
     if (!this.isRunning || this.finishing) {
@@ -712,8 +719,10 @@ export class RedriveJob extends EventEmitter {
         this.checkDone();
         return;
       } catch (err) {
+        const msg = (err as Error).message ?? String(err);
+        if (side === 'consume' && /NOT_FOUND|404/.test(msg)) return this.fail(`queue '${this.queue}' no longer exists (${msg}) after moving ${this.moved}`);
         const d = this.down.get(side);
-        if (d) d.reason = (err as Error).message ?? String(err);
+        if (d) d.reason = msg;
         // the broker may still hold the old exclusive consumer for a moment
         await new Promise((r) => setTimeout(r, 250));
       }
