@@ -169,6 +169,20 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
     expect([...moved, ...left].map((m) => m.body).sort()).toEqual(Array.from({ length: 200 }, (_, i) => `m-${i}`).sort());
   });
 
+  it('a pause longer than the idle time with a full window is not the end of the queue', async () => {
+    v = await deadLetterVhost(broker, 'longpause');
+    await v.deadLetter(200);
+    const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 200 }, { window: 50, idleMs: 300 });
+    while (job.progress().moved < 10) await new Promise((r) => setTimeout(r, 5));
+    job.pause();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(job.progress().status).toBe('paused');
+    job.resume();
+    const p = await job.done;
+    expect(p).toMatchObject({ status: 'done', moved: 200, left: 0 });
+    expect(await v.depth(ORDERS.dlq)).toBe(0);
+  });
+
   it('a destination that refuses the publish: the message stays in the DLQ with the reason', async () => {
     v = await deadLetterVhost(broker, 'refuse');
     await v.deadLetter(3);

@@ -11,7 +11,13 @@
  * - the consume side dies: the broker requeues every unacked original. Those whose copy was
  *   confirmed (before or after the loss), and those whose ack was sent but not yet proven
  *   processed (see `checkpoint`), go into a multiset of identities (`messageIdentity`); when
- *   the queue redelivers one of them, it is acked without a second copy.
+ *   the queue redelivers one of them, it is acked without a second copy (a redelivery whose
+ *   copy is still unconfirmed waits for that confirm). Identity is a content hash, so
+ *   byte-identical originals are counted, not told apart: the one case this cannot decide is an
+ *   ack sent in the last moment before the loss that did reach the broker, while a byte-identical
+ *   twin of that original (same body, properties and headers, x-death times included) was
+ *   delivered to this job for the first time after it; checkpoints keep that window to one
+ *   batch of acks.
  * - the publish side dies: the copies not yet confirmed may or may not be on the broker. Their
  *   originals are published again: these, and only these, can exist twice, and are counted in
  *   `duplicatesPossible`.
@@ -317,7 +323,12 @@ export class RedriveJob extends EventEmitter {
 
   private armIdle(): void {
     clearTimeout(this.idle);
-    this.idle = setTimeout(() => this.stopReading(), this.options.idleMs ?? 1000);
+    // idle means the queue has nothing more, not that the job holds back its own window
+    // (copies awaiting confirms, a pause, a side reconnecting): then the broker sends nothing either
+    this.idle = setTimeout(() => {
+      if (this.inFlight > 0 || this.pending.length > 0 || this.status === 'paused' || this.down.size > 0) this.armIdle();
+      else this.stopReading();
+    }, this.options.idleMs ?? 1000);
   }
 
   private stopReading(why?: string): void {
@@ -707,9 +718,13 @@ export class RedriveJob extends EventEmitter {
         const why = this.down.get(side)?.reason ?? 'no reason given';
         return this.fail(`the ${side} connection to ${redactUrl(this.url)} was lost and did not come back within ${limit} ms (${why}) after moving ${this.moved}: every message not yet acked is back in '${this.queue}'`);
       }
+      // polled, not mc.ready(): a cancel must not leave a timer running for `reconnectMs`
+      const conn = mc.current;
+      if (!conn) {
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
       try {
-        const conn = await mc.ready(remaining);
-        if (this.finishing || !this.isRunning) return;
         if (side === 'consume') await this.openConsume(conn);
         else await this.openPublish(conn);
         this.down.delete(side);
