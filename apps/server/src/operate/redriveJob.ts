@@ -326,8 +326,19 @@ export class RedriveJob extends EventEmitter {
     // idle means the queue has nothing more, not that the job holds back its own window
     // (copies awaiting confirms, a pause, a side reconnecting): then the broker sends nothing either
     this.idle = setTimeout(() => {
-      if (this.inFlight > 0 || this.pending.length > 0 || this.status === 'paused' || this.down.size > 0) this.armIdle();
-      else this.stopReading();
+      if (this.inFlight > 0 || this.pending.length > 0 || this.status === 'paused' || this.down.size > 0) return this.armIdle();
+      // fewer read than were there: a queue paging from disk can be silent for a while; ask it
+      if (this.seen < this.before && this.src) {
+        const gen = this.srcGen;
+        this.src.checkQueue(this.queue).then(
+          (ok) => {
+            if (gen !== this.srcGen) return;
+            if (ok.messageCount > 0) this.armIdle();
+            else this.stopReading();
+          },
+          () => undefined, // the channel died: lost() re-opens it
+        );
+      } else this.stopReading();
     }, this.options.idleMs ?? 1000);
   }
 
