@@ -1,12 +1,16 @@
 /**
- * `pnpm bench:redrive`: re-drive 100,000 messages of 1 KB from one queue to another on the local
- * broker, side by side with a dynamic shovel moving the same number between two other queues
- * (rabbitmq_shovel; reported as unavailable when the plugin is not enabled), and the time to
- * browse the first 100 of the full queue. Prints one `name: value` per line; the vhost is
- * deleted afterwards. `--url AMQP_URL --management-url URL --messages N` (default 100000).
+ * `pnpm bench:redrive`: re-drive 100,000 messages of 1 KB (persistent, durable classic queues)
+ * from one queue to another on the local broker, side by side with a dynamic shovel
+ * (rabbitmq_shovel, `ack-mode: on-confirm`, `src-delete-after: queue-length`) moving as many
+ * between two other queues, and the time to browse the first 100 of a queue of 1,000,000 tiny
+ * messages (8-byte bodies, transient, filled with confirms in windows of 20,000). Prints one
+ * `name: value` per line; the vhost and everything in it is deleted afterwards.
+ * `--url AMQP_URL --management-url URL --messages N` (default 100000) `--browse-messages N`
+ * (default 1000000, 0 skips) `--window N` (the re-drive's prefetch).
  */
 import { pathToFileURL } from 'node:url';
-import { ConfirmedPublisher, ManagementClient, ManagementError, openConnection, requireManagement, resolveBrokerUrl, resolveManagement, withVhost } from '../broker/index.js';
+import type { ConfirmChannel } from 'amqplib';
+import { ManagementClient, ManagementError, openConnection, requireManagement, resolveBrokerUrl, resolveManagement, withVhost, waitForDrain } from '../broker/index.js';
 import { browseQueue } from '../operate/browse.js';
 import { exactDepth, operateTarget } from '../operate/operateTarget.js';
 import { startRedrive } from '../operate/redrive.js';
@@ -17,8 +21,19 @@ function arg(name: string): string | undefined {
 }
 const print = (name: string, value: number | string): void => console.log(`${name}: ${typeof value === 'number' ? (Number.isInteger(value) ? value : value.toFixed(1)) : value}`);
 
+/** n publishes with confirms, at most `window` unconfirmed at a time */
+async function fill(ch: ConfirmChannel, queue: string, n: number, body: Buffer, persistent: boolean, window: number): Promise<void> {
+  for (let i = 0; i < n; i += window) {
+    const end = Math.min(n, i + window);
+    for (let j = i; j < end; j++) if (!ch.sendToQueue(queue, body, { persistent })) await waitForDrain(ch, 60_000);
+    await ch.waitForConfirms();
+  }
+}
+
 async function main(): Promise<void> {
   const n = Number(arg('messages') ?? 100_000);
+  const browseN = Number(arg('browse-messages') ?? 1_000_000);
+  const window = arg('window') !== undefined ? Number(arg('window')) : undefined;
   const url = resolveBrokerUrl(arg('url'));
   const mgmtUrl = arg('management-url');
   const management = new ManagementClient(url, { baseUrl: requireManagement(await resolveManagement(url, mgmtUrl ? { managementUrl: mgmtUrl } : {})).baseUrl, timeoutMs: 60_000 });
@@ -27,29 +42,20 @@ async function main(): Promise<void> {
   const vurl = withVhost(url, vhost);
   const conn = await openConnection(vurl, { purpose: 'bench', label: 'redrive' });
   try {
-    const ch = await conn.createConfirmChannel();
-    ch.setMaxListeners(0); // one close listener per unconfirmed publish
-    for (const q of ['dlq', 'target', 'shovel.src', 'shovel.dst']) await ch.assertQueue(q, { durable: true });
+    const setup = await conn.createConfirmChannel();
+    for (const q of ['dlq', 'target', 'shovel.src', 'shovel.dst', 'big']) await setup.assertQueue(q, { durable: true });
+    await setup.close();
     const body = Buffer.alloc(1024, 'x');
-    const fill = async (queue: string): Promise<void> => {
-      const p = new ConfirmedPublisher(ch, { maxInFlight: 2000, timeoutMs: 60_000 });
-      for (let i = 0; i < n; i++) await p.publish('', queue, body, { persistent: true, headers: { n: i } });
-      await p.flush();
-    };
     let t = performance.now();
-    await fill('dlq');
-    await fill('shovel.src');
-    print('setup.fill_ms (2 queues)', performance.now() - t);
+    // the two 1 KB queues fill side by side, each on its own channel
+    await Promise.all(['dlq', 'shovel.src'].map(async (q) => fill(await conn.createConfirmChannel(), q, n, body, true, 5000)));
+    print('setup.fill_ms (2 queues of 1 KB persistent)', performance.now() - t);
     print('broker', `RabbitMQ ${(await management.overview()).rabbitmq_version}`);
     print('messages', n);
 
     const target = await operateTarget(url, { vhost, management });
     t = performance.now();
-    const b = await browseQueue(target, conn, { queue: 'dlq', limit: 100 });
-    print(`browse.first_100_of_${b.depth}_ms`, performance.now() - t);
-
-    t = performance.now();
-    const job = await startRedrive(target, conn, { queue: 'dlq', target: { kind: 'exchange', exchange: '', routingKey: 'target' } });
+    const job = await startRedrive(target, { queue: 'dlq', target: { kind: 'exchange', exchange: '', routingKey: 'target' } }, window !== undefined ? { window } : {});
     const p = await job.done;
     const redriveMs = performance.now() - t;
     if (p.status !== 'done' || p.moved !== n) throw new Error(`re-drive ended ${p.status}, moved ${p.moved} of ${n}${p.error ? ': ' + p.error : ''}`);
@@ -60,22 +66,35 @@ async function main(): Promise<void> {
 
     const uri = `amqp:///${encodeURIComponent(vhost)}`;
     t = performance.now();
+    let shovel = true;
     try {
       await management.putShovel(vhost, 'bench', { 'src-protocol': 'amqp091', 'src-uri': uri, 'src-queue': 'shovel.src', 'dest-protocol': 'amqp091', 'dest-uri': uri, 'dest-queue': 'shovel.dst', 'ack-mode': 'on-confirm', 'src-delete-after': 'queue-length' });
     } catch (err) {
-      if (err instanceof ManagementError && (err.status === 404 || err.status === 400)) {
-        print('shovel', 'unavailable: the rabbitmq_shovel plugin is not enabled on this broker (rabbitmq-plugins enable rabbitmq_shovel)');
-        return;
-      }
-      throw err;
+      if (!(err instanceof ManagementError && (err.status === 404 || err.status === 400))) throw err;
+      shovel = false;
+      print('shovel', 'unavailable: the rabbitmq_shovel plugin is not enabled on this broker (rabbitmq-plugins enable rabbitmq_shovel)');
     }
-    while ((await exactDepth(conn, 'shovel.dst')) < n) await new Promise((r) => setTimeout(r, 20));
-    const shovelMs = performance.now() - t;
-    await management.deleteShovel(vhost, 'bench');
-    const shovelRate = (n * 1000) / shovelMs;
-    print('shovel.ms', shovelMs);
-    print('shovel.msg_per_s', shovelRate);
-    print('redrive_vs_shovel.ratio', redriveRate / shovelRate);
+    if (shovel) {
+      while ((await exactDepth(conn, 'shovel.dst')) < n) await new Promise((r) => setTimeout(r, 20));
+      const shovelMs = performance.now() - t;
+      await management.deleteShovel(vhost, 'bench');
+      const shovelRate = (n * 1000) / shovelMs;
+      print('shovel.ms', shovelMs);
+      print('shovel.msg_per_s', shovelRate);
+      print('redrive_vs_shovel.ratio', redriveRate / shovelRate);
+    }
+
+    if (browseN > 0) {
+      t = performance.now();
+      const big = await conn.createConfirmChannel();
+      await fill(big, 'big', browseN, Buffer.from('m0000000'), false, 20_000);
+      await big.close();
+      print(`setup.fill_big_ms (${browseN} x 8 B transient)`, performance.now() - t);
+      t = performance.now();
+      const b = await browseQueue(target, conn, { queue: 'big', limit: 100 });
+      print(`browse.first_100_of_${b.depth}_ms`, performance.now() - t);
+      if (b.messages.length !== 100) throw new Error(`browse returned ${b.messages.length} messages, not 100`);
+    }
   } finally {
     await conn.close().catch(() => undefined);
     await management.deleteVhost(vhost);

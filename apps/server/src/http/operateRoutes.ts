@@ -131,7 +131,7 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
         res.json({ dryRun: true, queue: body.queue, depth: browse.depth, effect: browse.effect, plan });
         return;
       }
-      const j = await startRedrive(t, conn, r).catch(failure);
+      const j = await startRedrive(t, r).catch(failure);
       jobs.set(j.id, j);
       if (jobs.size > MAX_KEPT) for (const [id, old] of jobs) if (!old.isRunning && jobs.size > MAX_KEPT) jobs.delete(id);
       res.status(201).json({ ...j.progress(), progress: `/api/operate/redrive/${j.id}` });

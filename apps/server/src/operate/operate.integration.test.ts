@@ -101,9 +101,9 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
     v = await deadLetterVhost(broker, 'missing');
     const err = await browseQueue(v.target, v.conn, { queue: 'nope' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ field: 'queue', status: 404, message: expect.stringMatching(/'nope' does not exist/) });
-    const e2 = await startRedrive(v.target, v.conn, { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 0 }).catch((e: unknown) => e);
+    const e2 = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 0 }).catch((e: unknown) => e);
     expect(e2).toMatchObject({ field: 'rate' });
-    const e3 = await startRedrive(v.target, v.conn, { queue: ORDERS.dlq, target: { kind: 'original' }, limit: -1 }).catch((e: unknown) => e);
+    const e3 = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' }, limit: -1 }).catch((e: unknown) => e);
     expect(e3).toMatchObject({ field: 'limit' });
   });
 
@@ -122,9 +122,9 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
     expect(await v.depth(ORDERS.dlq)).toBe(21);
     expect(await v.depth(ORDERS.work)).toBe(0);
 
-    const job = await startRedrive(v.target, v.conn, { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 200 });
+    const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 200 });
     // one re-drive per queue
-    await expect(startRedrive(v.target, v.conn, { queue: ORDERS.dlq, target: { kind: 'original' } })).rejects.toMatchObject({ status: 409 });
+    await expect(startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' } })).rejects.toMatchObject({ status: 409 });
     const p = await job.done;
     expect(p).toMatchObject({ status: 'done', before: 21, moved: 20, left: 1, duplicatesPossible: 0 });
     expect(Object.keys(p.skipped)[0]).toMatch(/no x-death/);
@@ -140,7 +140,7 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
     v = await deadLetterVhost(broker, 'filter');
     await v.deadLetter(5, { bodyPrefix: 'a', headers: { tenant: 'a' } });
     await v.deadLetter(5, { bodyPrefix: 'b', headers: { tenant: 'b' } });
-    const job = await startRedrive(v.target, v.conn, { queue: ORDERS.dlq, target: { kind: 'exchange', exchange: ORDERS.exchange, routingKey: 'order.retry' }, filter: { kind: 'header', name: 'tenant', value: 'b' }, limit: 3 });
+    const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'exchange', exchange: ORDERS.exchange, routingKey: 'order.retry' }, filter: { kind: 'header', name: 'tenant', value: 'b' }, limit: 3 });
     const p = await job.done;
     expect(p).toMatchObject({ status: 'done', moved: 3, byDestination: { [`${ORDERS.exchange}:order.retry -> ${ORDERS.work}`]: 3 } });
     expect((await v.drain(ORDERS.work)).map((m) => m.body)).toEqual(['b-0', 'b-1', 'b-2']);
@@ -151,7 +151,7 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
   it('pauses, resumes and cancels: nothing lost, the rest stays', async () => {
     v = await deadLetterVhost(broker, 'cancel');
     await v.deadLetter(200);
-    const job = await startRedrive(v.target, v.conn, { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 100 });
+    const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 100 });
     while (job.progress().moved < 10) await new Promise((r) => setTimeout(r, 10));
     job.pause();
     await new Promise((r) => setTimeout(r, 300));
@@ -169,13 +169,27 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
     expect([...moved, ...left].map((m) => m.body).sort()).toEqual(Array.from({ length: 200 }, (_, i) => `m-${i}`).sort());
   });
 
+  it('a pause longer than the idle time with a full window is not the end of the queue', async () => {
+    v = await deadLetterVhost(broker, 'longpause');
+    await v.deadLetter(200);
+    const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 200 }, { window: 50, idleMs: 300 });
+    while (job.progress().moved < 10) await new Promise((r) => setTimeout(r, 5));
+    job.pause();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(job.progress().status).toBe('paused');
+    job.resume();
+    const p = await job.done;
+    expect(p).toMatchObject({ status: 'done', moved: 200, left: 0 });
+    expect(await v.depth(ORDERS.dlq)).toBe(0);
+  });
+
   it('a destination that refuses the publish: the message stays in the DLQ with the reason', async () => {
     v = await deadLetterVhost(broker, 'refuse');
     await v.deadLetter(3);
     const ch = await v.conn.createChannel();
     await ch.assertQueue('full', { durable: true, arguments: { 'x-max-length': 0, 'x-overflow': 'reject-publish' } });
     await ch.close();
-    const job = await startRedrive(v.target, v.conn, { queue: ORDERS.dlq, target: { kind: 'exchange', exchange: '', routingKey: 'full' } });
+    const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'exchange', exchange: '', routingKey: 'full' } });
     const p = await job.done;
     expect(p).toMatchObject({ status: 'done', moved: 0, left: 3, skipped: { 'the destination refused the publish (nack): left in the queue': 3 } });
     expect(await v.depth(ORDERS.dlq)).toBe(3);

@@ -7,7 +7,7 @@ import { browseEffect, planRedrive, queueKindOf, redriveContext, routingTopology
 import { browseQueue, MAX_BROWSE, type BrowseResult } from './browse.js';
 import { OperateError, brokerVersion, exactDepth, queueInfo, type OperateTarget } from './operateTarget.js';
 import { readSnapshot } from './readSnapshot.js';
-import { RedriveJob } from './redriveJob.js';
+import { RedriveJob, type RedriveOptions } from './redriveJob.js';
 
 export interface RedriveRequest {
   readonly queue: string;
@@ -46,7 +46,11 @@ export function runningRedrive(t: OperateTarget, queue: string): RedriveJob | un
   return running.get(`${t.management.baseUrl}|${t.vhost}|${queue}`);
 }
 
-export async function startRedrive(t: OperateTarget, conn: ChannelModel, r: RedriveRequest): Promise<RedriveJob> {
+/** Job tuning the API does not expose (tests, benches). */
+export type RedriveTuning = Pick<RedriveOptions, 'window' | 'idleMs' | 'reconnectMs'>;
+
+/** Starts a re-drive on connections of its own (consume side and publish side), see RedriveJob. */
+export async function startRedrive(t: OperateTarget, r: RedriveRequest, tuning: RedriveTuning = {}): Promise<RedriveJob> {
   checkNumbers(r);
   const key = `${t.management.baseUrl}|${t.vhost}|${r.queue}`;
   const other = running.get(key);
@@ -55,7 +59,8 @@ export async function startRedrive(t: OperateTarget, conn: ChannelModel, r: Redr
   const effect = browseEffect(queueKindOf(info.type, info.arguments), version);
   if (effect.kind === 'none') throw new OperateError(`'${r.queue}' is a stream: messages cannot be removed from it, so they cannot be moved (re-drive to a queue reads and copies; use a classic or quorum dead-letter queue)`, 'queue', 409);
   if (effect.refuseUnlessInsist && !r.insist) throw new OperateError(`not re-driving '${r.queue}' without --insist: messages the re-drive leaves are returned, and ${effect.message}`, 'insist', 409);
-  const job = new RedriveJob(conn, await liveRedriveContext(t), {
+  const job = new RedriveJob(t.url, await liveRedriveContext(t), {
+    ...tuning,
     queue: r.queue,
     target: r.target,
     username: t.url.username,

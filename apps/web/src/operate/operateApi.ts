@@ -55,6 +55,11 @@ export interface RedriveProgress {
   byDestination: Record<string, number>;
   skipped: Record<string, number>;
   duplicatesPossible: number;
+  /** originals redelivered after a connection loss whose copy was already confirmed: acked, not copied again */
+  deduplicated: number;
+  reconnects: number;
+  reconnecting: boolean;
+  lastLoss?: string;
   error?: string;
   stoppedEarly?: string;
   elapsedMs: number;

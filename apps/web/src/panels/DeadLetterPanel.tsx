@@ -205,6 +205,8 @@ export function DeadLetterPanel() {
             </div>
             <progress className="w-full" max={Math.max(1, job.before)} value={job.moved + job.left} />
             <Counts byDestination={job.byDestination} skipped={job.skipped} />
+            {job.reconnecting && <div className="text-amber-300">connection lost ({job.lastLoss}): reconnecting, nothing is lost meanwhile</div>}
+            {job.duplicatesPossible > 0 && <div className="text-amber-300">{job.duplicatesPossible} possible duplicates: copies in flight at the crash</div>}
             {job.error && <div className="text-red-300">{job.error}</div>}
             {running && (
               <div className="mt-1 flex gap-1.5">

@@ -67,6 +67,8 @@ function printProgress(io: CliIo, p: RedriveProgress): void {
   io.out(`${p.status}: moved ${p.moved} of ${p.before}, left ${p.left} (filtered out ${p.filteredOut}) in ${p.elapsedMs} ms\n`);
   for (const [d, n] of Object.entries(p.byDestination)) io.out(`  ${String(n).padStart(6)} -> ${d}\n`);
   for (const [r, n] of Object.entries(p.skipped)) io.out(`  ${String(n).padStart(6)} stay: ${r}\n`);
+  if (p.reconnects > 0 || p.lastLoss) io.out(`connection: ${p.reconnects} reconnect(s); last loss: ${p.lastLoss ?? 'none'}; ${p.deduplicated} redelivered original(s) acked without a second copy\n`);
+  if (p.duplicatesPossible > 0) io.out(`${p.duplicatesPossible} possible duplicates: copies in flight at the crash\n`);
   if (p.stoppedEarly) io.out(`stopped early: ${p.stoppedEarly}\n`);
   if (p.error) io.out(`error: ${p.error}\n`);
 }
@@ -107,7 +109,7 @@ async function redrive(argv: readonly string[], io: CliIo): Promise<number> {
       }
       return 0;
     }
-    const job = await startRedrive(t, conn, r).catch((e: unknown) => {
+    const job = await startRedrive(t, r).catch((e: unknown) => {
       throw cliFailure(e);
     });
     const onSigint = (): void => void job.cancel();
