@@ -74,7 +74,7 @@ describe.each(TEST_BROKERS)('a stream parking place on RabbitMQ $name', (broker)
     const again = await browseQueue(target, conn, { queue: parking, limit: 10, idleMs: 500 });
     expect(again.messages.map((m) => [m.body, m.redelivered])).toEqual([['fails-always', false]]);
     // a re-drive would have to remove messages from the stream: refused, naming the queue
-    const err = await startRedrive(target, conn, { queue: parking, target: { kind: 'original' } }).catch((e: unknown) => e);
+    const err = await startRedrive(target, { queue: parking, target: { kind: 'original' } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OperateError);
     expect(err).toMatchObject({ field: 'queue', message: expect.stringMatching(/is a stream/) });
   });
