@@ -4,12 +4,13 @@
  * Events are serialised once. `rxAt` (performance.now() when the broker delivered what caused
  * the event) feeds the delivery -> event-out latency figures.
  *
- * Writes are coalesced: what one turn of the event loop produced goes to each subscriber in one
- * socket write at the end of that turn (a burst's deliveries arrive many to a turn; a write per
- * event cost more than the events). A `batch` subscriber (the web app) gets each such run of
- * events as ONE SSE message, `event: batch` with a JSON array, so the browser dispatches one
- * message per turn instead of one per event; its `id` is the last event's seq (Last-Event-ID
- * works as before). Other subscribers get one SSE message per event, as always.
+ * Writes are coalesced: the events one callback produced go to each subscriber in one socket
+ * write when it returns (a burst's deliveries arrive many to a socket read; a write per event cost
+ * more than the events), or sooner when many wait (FLUSH_AT, FLUSH_AFTER_MS). A `batch`
+ * subscriber (the web app) gets each such run of events as ONE SSE message, `event: batch` with
+ * a JSON array, so the browser dispatches one message per run instead of one per event; its `id`
+ * is the last event's seq (Last-Event-ID works as before). Other subscribers get one SSE message
+ * per event, as always.
  */
 import type { SimEvent } from '@retry-studio/topology-core';
 
@@ -46,6 +47,13 @@ export interface Subscriber {
 const MAX_PENDING_PER_SUBSCRIBER = 20_000;
 /** events per socket write (and per batch message): bounds the strings built at once */
 const CHUNK = 1000;
+/**
+ * A flush at the end of the callback that produced the events (a microtask), or sooner once this
+ * many wait or the first waited this long: one socket read can carry thousands of deliveries,
+ * and on a busy machine handling them all takes hundreds of ms, which the first must not wait.
+ */
+const FLUSH_AT = 200;
+const FLUSH_AFTER_MS = 2;
 const END: LogEntry = { seq: 0, kind: 'notice', data: '', isDelivery: false };
 
 class Sub {
@@ -60,7 +68,9 @@ export class EventLog {
   private ringStart = 0;
   private readonly subs = new Set<Sub>();
   private ended = false;
-  private flushing = false;
+  /** events enqueued since the last flush, and since when */
+  private pending = 0;
+  private pendingSince = 0;
   private readonly endListeners: (() => void)[] = [];
   seq = 0;
   total = 0;
@@ -98,15 +108,19 @@ export class EventLog {
       }
     }
     this.ring.push(entry);
+    if (this.subs.size === 0) return;
     for (const sub of this.subs) this.enqueue(sub, entry);
-    if (!this.flushing && this.subs.size > 0) {
-      this.flushing = true;
-      setImmediate(() => {
-        this.flushing = false;
-        for (const sub of this.subs) this.writeOut(sub);
-      });
-    }
+    if (this.pending++ === 0) {
+      this.pendingSince = performance.now();
+      queueMicrotask(this.flush);
+    } else if (this.pending >= FLUSH_AT || performance.now() - this.pendingSince >= FLUSH_AFTER_MS) this.flush();
   }
+
+  private readonly flush = (): void => {
+    if (this.pending === 0) return;
+    this.pending = 0;
+    for (const sub of this.subs) this.writeOut(sub);
+  };
 
   private enqueue(sub: Sub, entry: LogEntry): void {
     if (sub.queue.length >= MAX_PENDING_PER_SUBSCRIBER) sub.dropped += 1;
