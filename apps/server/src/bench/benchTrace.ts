@@ -14,12 +14,16 @@
  * 10,000 messages through the three-tier `chained-ttl` template (50/100/200 ms waits) with the
  * request's failure model failFirst 3 (four deliveries and three TTL waits each, acked in the
  * last tier), at 200 msg/s and as one burst. Server memory (heap, RSS) is sampled through each
- * workload: peak and after. `BENCH_TRACE_ONLY=steady|burst|chain-steady|chain-burst` runs one.
+ * workload: peak, and what stays after a full GC once the trace is over (the bound).
+ * `BENCH_TRACE_ONLY=steady|burst|chain-steady|chain-burst` runs one; `AMQP_URL` picks the broker
+ * (the designs take the profile the probe suggests for it, so the prediction models that broker).
  * A delivery's event waits until the broker's copy that put the message in its queue was
  * observed (causal order), so the figures include the observation's lag.
  */
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { buildTemplate, type Design, type FailureModel } from '@retry-studio/topology-core';
 import { createApp } from '../http/app.js';
@@ -36,7 +40,7 @@ function pct(values: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 }
 
-const benchDesign: Design = {
+let benchDesign: Design = {
   format: 'retry-studio/design',
   version: 1,
   name: 'bench-trace',
@@ -115,9 +119,13 @@ interface Workload {
   readonly failure?: FailureModel;
 }
 
+// the retained heap after a workload is read after a full GC (also without --expose-gc)
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
 async function runWorkload(base: string, prefix: string, label: string, w: Workload): Promise<void> {
   const { messages, ratePerSecond } = w;
-  global.gc?.();
+  gc();
   const before = process.memoryUsage();
   let heapPeak = before.heapUsed;
   let rssPeak = before.rss;
@@ -140,7 +148,7 @@ async function runWorkload(base: string, prefix: string, label: string, w: Workl
   const client = result.lat;
   const s = (await (await fetch(`${base}/api/trace/${t.id}`)).json()) as TraceSummary;
   const pred = (await (await fetch(`${base}/api/trace/${t.id}/prediction?events=0`)).json()) as { comparison?: Comparison };
-  global.gc?.();
+  gc();
   const after = process.memoryUsage();
   line(`${label}_messages`, messages);
   line(`${label}_seconds`, elapsed / 1000);
@@ -151,7 +159,7 @@ async function runWorkload(base: string, prefix: string, label: string, w: Workl
   line(`${label}_prediction_matching`, `${pred.comparison?.matching}/${pred.comparison?.messagesCompared}`);
   line(`${label}_server_heap_before_mb`, mb(before.heapUsed));
   line(`${label}_server_heap_peak_mb`, mb(heapPeak));
-  line(`${label}_server_heap_after_mb`, mb(after.heapUsed));
+  line(`${label}_server_heap_retained_after_gc_mb`, mb(after.heapUsed));
   line(`${label}_server_rss_peak_mb`, mb(rssPeak));
   line(`${label}_server_delivery_to_event_out_p50_ms`, s.latencyMs.p50);
   line(`${label}_server_delivery_to_event_out_p95_ms`, s.latencyMs.p95);
@@ -170,9 +178,14 @@ async function main(): Promise<void> {
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const prefix = `rs-bench.${randomBytes(3).toString('hex')}.`;
-  const chain = chainDesign();
-  const chainPrefix = `${prefix}c.`;
   const only = process.env.BENCH_TRACE_ONLY;
+  // the designs in the broker's own profile, so the prediction models what this broker does
+  const probe = (await (await fetch(`${base}/api/broker`)).json()) as { product?: string; version?: string; suggestedProfile?: Design['profile'] };
+  line('broker', `${probe.product} ${probe.version}`);
+  const profile = probe.suggestedProfile ? { profile: probe.suggestedProfile } : {};
+  benchDesign = { ...benchDesign, ...profile };
+  const chain = { ...chainDesign(), ...profile };
+  const chainPrefix = `${prefix}c.`;
   try {
     await post(base, '/api/deploy', { design: benchDesign, prefix });
     await post(base, '/api/deploy', { design: chain, prefix: chainPrefix });

@@ -146,7 +146,7 @@ export interface SseFrame {
   readonly comments: string[];
 }
 
-/** Reads an SSE stream until `event: end` (or the timeout), returning every frame. */
+/** Reads an SSE stream until `event: end` (or the timeout), returning every frame (a batch's events as frames of their own). */
 export async function readSse(url: string, opts: { timeoutMs?: number; headers?: Record<string, string>; onFrame?: (f: SseFrame, at: number) => void; keep?: boolean } = {}): Promise<{ status: number; frames: SseFrame[] }> {
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), opts.timeoutMs ?? 60_000);
@@ -177,10 +177,17 @@ export async function readSse(url: string, opts: { timeoutMs?: number; headers?:
           else if (line.startsWith('data: ')) data += line.slice(6);
         }
         if (data === '') continue;
-        const f: SseFrame = { event, ...(id !== undefined ? { id } : {}), data: JSON.parse(data), comments };
+        // a batch (`?batch=1`) is read as the events it carries, each its own frame
+        const parsed: unknown = JSON.parse(data);
+        const got: SseFrame[] =
+          event === 'batch' && Array.isArray(parsed)
+            ? parsed.map((e: { seq?: number }) => ({ event: 'message', ...(e.seq !== undefined ? { id: String(e.seq) } : {}), data: e, comments }))
+            : [{ event, ...(id !== undefined ? { id } : {}), data: parsed, comments }];
         if (opts.keep === false) frames.length = 0;
-        frames.push(f);
-        opts.onFrame?.(f, at);
+        for (const f of got) {
+          frames.push(f);
+          opts.onFrame?.(f, at);
+        }
         if (event === 'end') {
           ac.abort();
           return { status: 200, frames };

@@ -163,7 +163,9 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
 
   app.get('/api/trace/:id/events', streamOriginGuard(), (req, res: Response) => {
     const s = get(String(req.params.id));
+    // timing=1: each live event's frame carries its delivery time (benches); batch=1: one message per turn (the web app)
     const timing = req.query.timing === '1';
+    const batch = req.query.batch === '1';
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
@@ -174,30 +176,28 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
     req.socket.setNoDelay(true);
     res.write('retry: 2000\n\n');
     const lastId = Number(req.headers['last-event-id'] ?? 0);
-    // delivery -> the event's frame handed to the socket (res.write), for the latency figures
-    const sub = s.log.subscribe(
+    const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
+    // set once subscribed (an ended trace's stream ends inside subscribe)
+    const held: { sub?: { handle: unknown; unsubscribe: () => void } } = {};
+    const onDrain = () => held.sub && s.log.drained(held.sub.handle);
+    const close = () => {
+      clearInterval(ping);
+      held.sub?.unsubscribe();
+      res.off('drain', onDrain);
+    };
+    res.on('drain', onDrain);
+    held.sub = s.log.subscribe(
       {
-        write: (frame, entry) => {
-          const ok = res.write(timing && entry?.rxAt !== undefined ? `: rx=${performance.timeOrigin + entry.rxAt}\n${frame}` : frame);
-          if (entry?.isDelivery && entry.rxAt !== undefined) s.log.recordLatency(performance.now() - entry.rxAt);
-          return ok;
+        batch,
+        timing,
+        write: (chunk) => res.write(chunk),
+        ended: () => {
+          close();
+          res.end();
         },
       },
       Number.isFinite(lastId) ? lastId : 0,
     );
-    const onDrain = () => s.log.drained(sub.handle);
-    res.on('drain', onDrain);
-    const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
-    const close = () => {
-      clearInterval(ping);
-      sub.unsubscribe();
-      res.off('drain', onDrain);
-    };
-    s.log.onEnd(() => {
-      res.write('event: end\ndata: {}\n\n');
-      close();
-      res.end();
-    });
     req.on('close', close);
   });
 }

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { EventLog, percentile } from './eventLog.js';
 import type { SimEvent } from '@retry-studio/topology-core';
 
-const ev = (log: EventLog, i: number): SimEvent => ({ kind: 'acked', msgId: `m-${i}`, body: 'b', queue: 'q', consumer: 'c', t: i, seq: log.nextSeq() });
+const ev = (log: EventLog, i: number, kind: 'acked' | 'delivered' = 'acked'): SimEvent =>
+  kind === 'delivered'
+    ? { kind, msgId: `m-${i}`, body: 'b', queue: 'q', consumer: 'c', redelivered: false, headers: {}, routingKey: 'k', exchange: 'x', t: i, seq: log.nextSeq() }
+    : { kind, msgId: `m-${i}`, body: 'b', queue: 'q', consumer: 'c', t: i, seq: log.nextSeq() };
+
+/** the SSE frames of what a subscriber was written */
+const framesOf = (writes: readonly string[]): string[] => writes.join('').split('\n\n').filter((f) => f !== '');
+const turn = () => new Promise((r) => setImmediate(r));
 
 describe('event log', () => {
   it('keeps a bounded ring and replays after Last-Event-ID', () => {
@@ -11,21 +18,101 @@ describe('event log', () => {
     expect(log.events().map((e) => e.seq)).toEqual([16, 17, 18, 19, 20, 21, 22, 23, 24, 25]);
     const got: string[] = [];
     log.subscribe({ write: (f) => (got.push(f), true) }, 22);
-    expect(got.map((f) => /^id: (\d+)/.exec(f)?.[1])).toEqual(['23', '24', '25']);
+    expect(framesOf(got).map((f) => /^id: (\d+)/.exec(f)?.[1])).toEqual(['23', '24', '25']);
   });
 
-  it('a slow subscriber gets a bounded queue, then a notice of what it missed', () => {
+  it('what one callback produced goes out in one write when it returns, in order; many go out sooner', async () => {
+    const log = new EventLog();
+    const got: string[] = [];
+    log.subscribe({ write: (f) => (got.push(f), true) });
+    for (let i = 0; i < 5; i++) log.emit(ev(log, i));
+    log.notice({ level: 'info', code: 'x', message: 'm', t: 0 });
+    log.emit(ev(log, 5));
+    expect(got).toEqual([]);
+    await turn();
+    expect(got).toHaveLength(1);
+    expect(framesOf(got).map((f) => (f.startsWith('event: notice') ? 'notice' : /^id: (\d+)/.exec(f)?.[1]))).toEqual(['1', '2', '3', '4', '5', 'notice', '6']);
+    for (let i = 6; i < 8; i++) log.emit(ev(log, i));
+    await turn();
+    expect(got).toHaveLength(2);
+    // a long callback does not hold its first events back until it ends
+    for (let i = 8; i < 1008; i++) log.emit(ev(log, i));
+    expect(got.length).toBeGreaterThanOrEqual(2 + 4);
+    await turn();
+    expect(framesOf(got)).toHaveLength(1009);
+  });
+
+  it('a batch subscriber gets one message per turn with the events as an array, id = the last seq; notices stay apart', async () => {
+    const log = new EventLog();
+    const got: string[] = [];
+    log.subscribe({ batch: true, write: (f) => (got.push(f), true) });
+    for (let i = 0; i < 3; i++) log.emit(ev(log, i));
+    log.notice({ level: 'warn', code: 'x', message: 'm', t: 0 });
+    log.emit(ev(log, 3));
+    await turn();
+    const frames = framesOf(got);
+    expect(frames).toHaveLength(3);
+    expect(frames[0]!.split('\n').slice(0, 2)).toEqual(['id: 3', 'event: batch']);
+    expect((JSON.parse(frames[0]!.split('\ndata: ')[1]!) as SimEvent[]).map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(frames[1]).toMatch(/^event: notice\n/);
+    expect(frames[2]!.split('\n').slice(0, 2)).toEqual(['id: 4', 'event: batch']);
+  });
+
+  it('timing: each live event carries its delivery time; replays do not', async () => {
+    const log = new EventLog();
+    log.emit(ev(log, 0, 'delivered'), performance.now());
+    const got: string[] = [];
+    log.subscribe({ timing: true, write: (f) => (got.push(f), true) });
+    const rx = performance.now();
+    log.emit(ev(log, 1, 'delivered'), rx);
+    await turn();
+    const frames = framesOf(got);
+    expect(frames[0]).toMatch(/^id: 1\n/);
+    expect(frames[1]).toMatch(new RegExp(`^: rx=${String(performance.timeOrigin + rx).replace('.', '\\.')}\nid: 2\n`));
+    // the live delivery written is a latency figure; the replayed one is not
+    expect(log.latencies).toHaveLength(1);
+  });
+
+  it('a slow subscriber gets a bounded queue, then a notice of what it missed', async () => {
     const log = new EventLog(100);
     const got: string[] = [];
     let open = false;
     const { handle } = log.subscribe({ write: (f) => (got.push(f), open) });
     for (let i = 0; i < 25_000; i++) log.emit(ev(log, i));
-    expect(got.length).toBe(1); // the first write filled the socket
+    await turn();
+    // the first write filled the socket: the rest waits, up to 20,000, what came after is dropped
+    expect(got).toHaveLength(1);
+    const first = framesOf(got).length;
     open = true;
     log.drained(handle);
-    expect(got[1]).toMatch(/events-dropped/);
-    expect(got[1]).toMatch(/4999 events were dropped/);
-    expect(got.length).toBe(2 + 20_000);
+    const dropped = Number(/(\d+) events were dropped/.exec(got[1]!)?.[1]);
+    const after = framesOf(got.slice(2));
+    expect(after).toHaveLength(20_000);
+    expect(first + after.length + dropped).toBe(25_000);
+    expect(after.at(-1)).toMatch(new RegExp(`^id: ${first + 20_000}\n`));
+  });
+
+  it('the end comes after everything the subscriber still has to read, even a blocked one', async () => {
+    const log = new EventLog();
+    const got: string[] = [];
+    let open = false;
+    let ended = 0;
+    const { handle } = log.subscribe({ write: (f) => (got.push(f), open), ended: () => ended++ });
+    for (let i = 0; i < 2500; i++) log.emit(ev(log, i));
+    await turn();
+    log.end();
+    expect(ended).toBe(0);
+    open = true;
+    log.drained(handle);
+    const frames = framesOf(got);
+    expect(frames).toHaveLength(2501);
+    expect(frames.at(-1)).toBe('event: end\ndata: {}');
+    expect(ended).toBe(1);
+    // a reader that comes after the end gets the ring, then the end
+    const late: string[] = [];
+    log.subscribe({ write: (f) => (late.push(f), true), ended: () => ended++ });
+    expect(framesOf(late).at(-1)).toBe('event: end\ndata: {}');
+    expect(ended).toBe(2);
   });
 
   it('percentile', () => {

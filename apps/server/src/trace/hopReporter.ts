@@ -4,7 +4,9 @@
  * dead letters routed nowhere, expiries where nothing can observe them) into events, with the
  * broker's own topology (`readBrokerTopology`), not the design.
  *
- * Lanes: each mirror is one ordered stream (`obs:<exchange>`); a worker's calls carry its lane.
+ * Lanes: each observation queue is one ordered stream (`obs:<queue>`); a worker's calls carry its lane.
+ * A message's copies through one exchange may come from different queues (the mirror's shards):
+ * the accounting orders them by cause (a pass needs the death or publish before it).
  */
 import type { ConsumeMessage } from 'amqplib';
 import {
@@ -189,7 +191,7 @@ export class HopReporter {
 
   /** A copy observed at the mirror of `c.exchange`. */
   onCopy(c: ObservedCopy): void {
-    const lane = `obs:${c.exchange}`;
+    const lane = `obs:${c.mirror}`;
     const msg: ConsumeMessage = c.msg;
     const headers = normalizeHeaders(msg.properties.headers);
     const msgId = String(headers[MSG_HEADER] ?? '');

@@ -15,12 +15,14 @@
  * broker restart loses no observation; `x-expires` removes them if this server dies.
  */
 import type { Channel, ConsumeMessage } from 'amqplib';
-import type { AmqpTable, BindingDef, Topology } from '@retry-studio/topology-core';
+import { topicMatches, type AmqpTable, type BindingDef, type Topology } from '@retry-studio/topology-core';
 
 export interface ObservedCopy {
   /** the real (broker) name of the exchange this copy was routed through */
   readonly exchange: string;
   readonly msg: ConsumeMessage;
+  /** the observation queue it came from (its own ordered lane) */
+  readonly mirror: string;
   /** performance.now() when the copy arrived */
   readonly rxAt: number;
 }
@@ -28,12 +30,23 @@ export interface ObservedCopy {
 export interface MirrorQueue {
   readonly queue: string;
   readonly exchange: string;
+  /** the exchange's type (how a shard's keys match) */
+  readonly type: string;
+  /** this queue's shard of the exchange's mirror (0 when it is not sharded) */
+  readonly shard: number;
   readonly bindings: readonly { key: string; args: AmqpTable }[];
 }
 
 export const TRACE_HEADER = 'rs-trace-id';
 export const MSG_HEADER = 'rs-msg-id';
 const OBS_EXPIRES_MS = 15 * 60_000;
+/**
+ * A direct or topic exchange's mirror is split by binding key, at most this many queues: one
+ * queue holds every pass through its exchange, so in a burst the copies of a later hop (a retry
+ * tier coming back) would wait behind thousands of first passes while the worker already has
+ * the message, and the delivery waits for its copy. A shard holds the passes of its keys only.
+ */
+export const MAX_MIRROR_SHARDS = 8;
 
 /** The mirror bindings for a (real-named) topology. */
 export function mirrorPlan(real: Topology, traceId: string): MirrorQueue[] {
@@ -48,9 +61,36 @@ export function mirrorPlan(real: Topology, traceId: string): MirrorQueue[] {
       seen.add(k);
       bindings.push({ key: b.routing_key, args });
     }
-    if (bindings.length > 0) out.push({ queue: `rs-trace.${traceId}.obs.${i}`, exchange: x.name, bindings });
+    if (bindings.length === 0) return;
+    const type = x.type ?? 'direct';
+    // only where a binding is its key alone; other types (headers, fanout, plugins) keep one queue
+    const shards = type === 'direct' || type === 'topic' ? Math.min(MAX_MIRROR_SHARDS, bindings.length) : 1;
+    for (let j = 0; j < shards; j++)
+      out.push({ queue: j === 0 ? `rs-trace.${traceId}.obs.${i}` : `rs-trace.${traceId}.obs.${i}.${j}`, exchange: x.name, type, shard: j, bindings: bindings.filter((_, n) => n % shards === j) });
   });
   return out;
+}
+
+const keyMatches = (type: string, bindingKey: string, routingKey: string): boolean => (type === 'topic' ? topicMatches(bindingKey, routingKey) : bindingKey === routingKey);
+
+/**
+ * A copy that matched several shards of one exchange (CC keys, overlapping topic patterns) is in
+ * each of them: the lowest matching shard observes it, the others let it go. A copy whose keys
+ * match no shard (BCC, which the broker strips) is observed where it is.
+ */
+export function ownsCopy(mirror: MirrorQueue, siblings: readonly MirrorQueue[], routingKeys: readonly string[]): boolean {
+  if (siblings.length <= 1) return true;
+  for (const m of siblings) {
+    if (m.shard >= mirror.shard) break;
+    if (m.bindings.some((b) => routingKeys.some((k) => keyMatches(m.type, b.key, k)))) return false;
+  }
+  return true;
+}
+
+/** the keys the exchange routed a copy by: its routing key and CC */
+function routingKeysOf(msg: ConsumeMessage): string[] {
+  const cc: unknown = msg.properties.headers?.CC;
+  return Array.isArray(cc) ? [msg.fields.routingKey, ...cc.map(String)] : [msg.fields.routingKey];
 }
 
 export class Observer {
@@ -71,6 +111,7 @@ export class Observer {
     if (this.stopped) return;
     this.channels = [];
     for (const m of this.mirrors) {
+      const siblings = this.mirrors.filter((o) => o.exchange === m.exchange);
       // a channel per mirror: the broker serialises a channel's deliveries, and the observation must keep up with the workers
       const ch = await conn.createChannel();
       this.channels.push(ch);
@@ -92,7 +133,7 @@ export class Observer {
         if (!msg) return; // cancelled (queue deleted): nothing more to observe there
         const rxAt = performance.now();
         try {
-          if (msg.properties.headers?.[TRACE_HEADER] === this.traceId) this.onCopy({ exchange: m.exchange, msg, rxAt });
+          if (msg.properties.headers?.[TRACE_HEADER] === this.traceId && ownsCopy(m, siblings, routingKeysOf(msg))) this.onCopy({ exchange: m.exchange, mirror: m.queue, msg, rxAt });
         } finally {
           if (!last) setImmediate(flush);
           last = msg;

@@ -65,6 +65,19 @@ describe('live trace', () => {
     await c.close().catch(() => undefined);
   });
 
+  it('the batched stream (?batch=1, the web app) carries the same events in the same order as the plain one', async () => {
+    const prefix = uniquePrefix('batch');
+    const d = retryLoopDesign('trace-batch', { ttl: 100, maxRetries: 1 });
+    await deploy(d, prefix);
+    const start = await srv.post('/api/trace', { design: d, prefix, messages: 5 });
+    expect(start.status, JSON.stringify(start.body)).toBe(201);
+    const [plain, batched] = await Promise.all([readSse(srv.base + start.body.events, { timeoutMs: 30_000 }), readSse(`${srv.base}${start.body.events}?batch=1`, { timeoutMs: 30_000 })]);
+    const events = sim(plain.frames);
+    expect(events.length).toBeGreaterThan(5 * 10);
+    expect(sim(batched.frames)).toEqual(events);
+    expect(batched.frames.at(-1)?.event).toBe('end');
+  });
+
   it('the prediction shows the first point where the broker differs', async () => {
     const prefix = uniquePrefix('diff');
     const d = retryLoopDesign('trace-diff', { ttl: 100, maxRetries: 5 });

@@ -230,7 +230,7 @@ export const api = {
   deploy: (design: Design, t: Target) => call<DeployResponse>('POST', '/api/deploy', { design, ...clean(t) }),
   teardown: (designName: string, t: Target, force = false) =>
     call<TeardownResponse>('POST', '/api/teardown', { designName, ...clean(t), ...(force ? { force: true } : {}) }),
-  trace: (design: Design, t: Target, run: { messages: number; failure: FailureModel; seed: number; nodeLoss?: NodeLoss }) =>
+  trace: (design: Design, t: Target, run: { messages: number; failure: FailureModel; seed: number; nodeLoss?: NodeLoss; durationMs?: number }) =>
     call<TraceStart>('POST', '/api/trace', { design, ...clean(t), ...run, predict: true }),
   prediction: (id: string) => call<PredictionResponse>('GET', `/api/trace/${encodeURIComponent(id)}/prediction`),
   stopTrace: (id: string) => call<unknown>('POST', `/api/trace/${encodeURIComponent(id)}/stop`, {}),

@@ -9,6 +9,9 @@ import { attributePublishers } from '../sim/runSimulation';
 import { failureText } from '../model/describe';
 import { failureOfKind } from '../model/behaviourForm';
 import { resolveNodeLoss } from '../sim/nodeLossWhatIf';
+import { exchangeNodeId, queueNodeId } from '../model/nodeIds';
+import { firstMessages, LIVE_MESSAGES_SHOWN, LiveTraceBuffer } from '../sim/liveTraceBuffer';
+import { traceDurationMs } from '../broker/traceDuration';
 
 type Phase = 'idle' | 'starting' | 'running' | 'ended';
 
@@ -33,20 +36,31 @@ export function TracePanel() {
   const simLoss = useApp((s) => s.nodeLoss);
   const [withLoss, setWithLoss] = useState(true);
   const source = useRef<EventSource | null>(null);
+  const predictionAsked = useRef(0);
+  const predictionApplied = useRef(0);
+  const [shown, setShown] = useState<{ shown: number; seen: number } | null>(null);
 
   useEffect(() => () => source.current?.close(), []);
 
   const fetchPrediction = async (id: string) => {
+    // the one at the start may answer after the one at the end: only a later request's answer counts
+    const mine = ++predictionAsked.current;
     const p = await api.prediction(id);
+    if (mine < predictionApplied.current) return;
+    predictionApplied.current = mine;
     setCmp(p.comparison);
     setPredictedLoss(p.nodeLoss ?? null);
     // point at the node of the first actual event that parts from the prediction
     const at = p.comparison.firstDifference?.at;
     const ev = at ? useApp.getState().liveEvents?.find((e) => e.seq === at.seq && e.t === at.t) : undefined;
-    useApp.setState({ divergenceNode: ev ? (nodeOfEvent(ev) ?? null) : null });
+    // a message past those shown has no events here: the hop the comparison names
+    const where = p.comparison.firstDifference?.where;
+    const fallback = where?.queue !== undefined ? queueNodeId(where.queue) : where?.exchange ? exchangeNodeId(where.exchange) : null;
+    useApp.setState({ divergenceNode: ev ? (nodeOfEvent(ev) ?? null) : fallback });
     if (p.predicted) {
       const pubs = useApp.getState().design.publishers.map((x) => x.id);
-      const events = attributePublishers(p.predicted, pubs);
+      // the prediction of the messages the canvas shows live, token for token
+      const events = attributePublishers(firstMessages(p.predicted, LIVE_MESSAGES_SHOWN), pubs);
       player.load('sim', events);
       useApp.setState({ simEvents: events, simError: null });
     }
@@ -59,45 +73,55 @@ export function TracePanel() {
     setCmp(null);
     setPredictedLoss(null);
     setN(0);
+    setShown(null);
     useApp.setState({ divergenceNode: null });
     setPhase('starting');
     const s = useApp.getState();
     try {
       const nodeLoss = withLoss && s.nodeLoss ? resolveNodeLoss(s.nodeLoss, s.design, s.queuePlacement) : undefined;
-      const r = await api.trace(s.design, brokerTarget(s), { messages: count, failure, seed: s.seed, ...(nodeLoss ? { nodeLoss } : {}) });
+      const r = await api.trace(s.design, brokerTarget(s), { messages: count, failure, seed: s.seed, durationMs: traceDurationMs(count), ...(nodeLoss ? { nodeLoss } : {}) });
       if (r.warning) setWarning(r.warning);
       setTraceId(r.id);
       setPhase('running');
       s.setLiveEvents([]);
-      await fetchPrediction(r.id).catch(() => undefined);
-      const events: SimEvent[] = [];
+      const buf = new LiveTraceBuffer();
       const pubs = s.design.publishers.map((x) => x.id);
-      let pending = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const flush = () => {
-        pending = false;
-        useApp.getState().setLiveEvents(attributePublishers([...events], pubs));
-        setN(events.length);
+        timer = undefined;
+        setN(buf.received);
+        setShown({ shown: buf.messagesShown, seen: buf.messagesSeen });
+        if (!buf.pending) return;
+        buf.taken();
+        const t0 = performance.now();
+        useApp.getState().setLiveEvents(attributePublishers(buf.events, pubs));
         if (!player.playing) player.play();
+        // the store's subscribers re-render in a microtask queued during the update: this one runs after them
+        queueMicrotask(() => buf.cost(performance.now() - t0));
       };
-      const es = new EventSource(r.events);
+      // batch=1: the events of one server turn come as one message (an array): one dispatch, one parse
+      const es = new EventSource(`${r.events}?batch=1`);
       source.current = es;
-      es.onmessage = (m) => {
-        events.push(JSON.parse(m.data) as SimEvent);
-        if (!pending) {
-          pending = true;
-          setTimeout(flush, 150);
-        }
+      const take = (events: SimEvent[]) => {
+        for (const e of events) buf.add(e);
+        // the count moves even when nothing shown changes
+        timer ??= setTimeout(flush, buf.delayMs);
       };
+      es.addEventListener('batch', (m) => take(JSON.parse((m as MessageEvent).data) as SimEvent[]));
+      es.onmessage = (m) => take([JSON.parse(m.data) as SimEvent]);
       es.addEventListener('notice', (m) => {
         const d = JSON.parse((m as MessageEvent).data) as { message?: string; level?: string };
         if (d.level === 'warn' || d.level === 'error') setWarning(d.message ?? null);
       });
       es.addEventListener('end', () => {
         es.close();
+        clearTimeout(timer);
         flush();
         setPhase('ended');
         void fetchPrediction(r.id).catch(() => undefined);
       });
+      // the stream first: events that wait in the server's ring reach the page late
+      void fetchPrediction(r.id).catch(() => undefined);
       es.onerror = () => {
         if (es.readyState === EventSource.CLOSED) setPhase('ended');
       };
@@ -126,9 +150,9 @@ export function TracePanel() {
               data-testid="trace-count"
               type="number"
               min={1}
-              max={1000}
+              max={10_000}
               value={count}
-              onChange={(e) => setCount(Math.max(1, Math.min(1000, Number(e.target.value))))}
+              onChange={(e) => setCount(Math.max(1, Math.min(10_000, Number(e.target.value))))}
               className="w-14 rounded bg-slate-800 px-1"
             />
           </label>
@@ -163,6 +187,11 @@ export function TracePanel() {
                 ? `finished: ${n} real events`
                 : 'starting'}
         </div>
+        {shown && shown.seen > shown.shown && (
+          <div data-testid="trace-shown" className="text-slate-500">
+            the canvas and the timeline show the first {shown.shown} of {shown.seen} messages (live and predicted); every event is counted
+          </div>
+        )}
         {warning && <div className="text-amber-300">{warning}</div>}
         {error && (
           <div role="alert" data-testid="trace-error" className="text-red-400">
