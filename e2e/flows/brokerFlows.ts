@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { assert, waitFor, type Flow } from '../lib/harness.js';
+import { assert, openFirstWorker, waitFor, type Flow } from '../lib/harness.js';
 
 /** Tear down with the confirmation; when queues hold messages the panel asks to delete them, and we say yes. */
 export async function tearDown(page: Page): Promise<void> {
@@ -169,12 +169,7 @@ export const unsupportedPlanFlow: Flow = {
 
 /** Gives the design's first worker its own failure model `always`, through the inspector's JSON editor. */
 export async function workerAlwaysFails(page: Page): Promise<void> {
-  // the canvas opens at 100 % from its left edge: the worker may be off-screen until fitted
-  await page.click('[data-testid=cmd-fitView]');
-  await page.waitForTimeout(300);
-  await page.click('[data-testid=node-consumer] >> nth=0');
-  // the side panel may still show the tab an earlier step left open
-  await page.click('[data-testid=tab-inspect]');
+  await openFirstWorker(page);
   const beh = JSON.parse(await page.locator('[data-testid=field-behaviour]').inputValue()) as Record<string, unknown>;
   await page.fill('[data-testid=field-behaviour]', JSON.stringify({ ...beh, failure: { kind: 'always' } }, null, 2));
 }

@@ -1,4 +1,4 @@
-import { assert, waitFor, type Flow } from '../lib/harness.js';
+import { assert, openFirstWorker, waitFor, type Flow } from '../lib/harness.js';
 
 const drawn = (page: import('playwright-core').Page) => page.evaluate(() => (window as unknown as { __overlay?: { drawnTokens: number } }).__overlay?.drawnTokens ?? -1);
 
@@ -140,7 +140,7 @@ export const behaviourFormFlow: Flow = {
     };
     const base = await run();
     assert(base.fates.length === 3 && base.fates.every((f) => f.includes('acked')), `never failing: all acked: ${base.fates.join(' | ')}`);
-    await page.click('[data-testid=node-consumer] >> nth=0');
+    await openFirstWorker(page);
     await page.waitForSelector('[data-testid=behaviour-form]');
     // the worker's own failure model overrides the bar's
     await page.selectOption('[data-testid=field-failure]', 'always');

@@ -104,3 +104,13 @@ export async function mouseDrag(page: Page, from: string, to: string): Promise<v
   await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 });
   await page.mouse.up();
 }
+
+/** Opens the design's first worker in the inspector. The canvas opens at 100 % from its left edge,
+ * so the worker may be off-screen until the view is fitted; the side panel may still show the tab
+ * an earlier step left open. */
+export async function openFirstWorker(page: Page): Promise<void> {
+  await page.click('[data-testid=cmd-fitView]');
+  await page.waitForTimeout(300);
+  await page.click('[data-testid=node-consumer] >> nth=0');
+  await page.click('[data-testid=tab-inspect]');
+}
