@@ -81,7 +81,7 @@ async function main(): Promise<void> {
       const shovelRate = (n * 1000) / shovelMs;
       print('shovel.ms', shovelMs);
       print('shovel.msg_per_s', shovelRate);
-      print('redrive_vs_shovel.ratio', redriveRate / shovelRate);
+      print('redrive_vs_shovel.ratio', (redriveRate / shovelRate).toFixed(2));
     }
 
     if (browseN > 0) {
