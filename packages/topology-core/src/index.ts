@@ -36,6 +36,7 @@ export {
   type SimEventOf,
   type XDeathEntry,
 } from './sim/events.js';
+export { firstMessages } from './sim/firstMessages.js';
 export {
   type Observed,
   type ObservedDeath,

@@ -7,7 +7,7 @@
  *   POST /api/trace/:id/stop
  */
 import type { Express, Response } from 'express';
-import { parseNodeLoss, validateFailureModel, type Design, type FailureModel, type NodeLoss } from '@retry-studio/topology-core';
+import { firstMessages, parseNodeLoss, validateFailureModel, type Design, type FailureModel, type NodeLoss } from '@retry-studio/topology-core';
 import { redactUrl } from '../broker/index.js';
 import { compareTrace, predict, MAX_COMPARED_EVENTS, MAX_PREDICTED_MESSAGES } from '../trace/prediction.js';
 import { TraceSession } from '../trace/traceSession.js';
@@ -131,6 +131,11 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
 
   app.get('/api/trace/:id/prediction', (req, res) => {
     const s = get(String(req.params.id));
+    // ?messages=N: the predicted events of the first N messages only (what a page draws)
+    const rawShown = req.query.messages;
+    const shown = rawShown === undefined ? undefined : Number(rawShown);
+    if (shown !== undefined && (typeof rawShown !== 'string' || !Number.isInteger(shown) || shown < 0))
+      throw new HttpError(400, `messages must be an integer >= 0, got ${JSON.stringify(rawShown)}`, 'messages');
     const n = s.opts.messages ?? 1;
     let p: ReturnType<typeof predict>;
     // a node loss asked for, or the one this trace saw: the prediction includes it
@@ -157,7 +162,7 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
       ...(loss ? { nodeLoss: { ...loss.loss, source: loss.source } } : {}),
       ...(p.truncated ? { note: `the prediction covers the first ${MAX_PREDICTED_MESSAGES} messages` } : {}),
       ...(actual.truncated ? { note: `the comparison keeps the first ${MAX_COMPARED_EVENTS} live events of those messages` } : {}),
-      ...(withEvents ? { predicted: p.events.slice(0, 20_000) } : {}),
+      ...(withEvents ? { predicted: shown !== undefined ? firstMessages(p.events, shown) : p.events.slice(0, 20_000) } : {}),
     });
   });
 

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import amqp from 'amqplib';
+import type { SimEvent } from '@retry-studio/topology-core';
 import { bindQ, design, readSse, retryLoopDesign, uniquePrefix } from '../http/testing.js';
 import { simEvents as sim, TEST_AMQP_URL as URL, useLiveServer } from '../testing/liveServer.js';
 
@@ -57,6 +58,15 @@ describe('live trace', () => {
     expect(pred.body.comparison).toMatchObject({ messagesCompared: 3, matching: 3 });
     expect(pred.body.comparison.firstDifference).toBeUndefined();
     expect(pred.body.predicted.length).toBeGreaterThan(10);
+    // ?messages=N: only the first N messages' predicted events (what the page draws)
+    const firstOnly = await srv.get(`/api/trace/${start.body.id}/prediction?messages=1`);
+    expect(firstOnly.status).toBe(200);
+    const ids = new Set((firstOnly.body.predicted as SimEvent[]).map((e) => e.msgId).filter((id) => id !== ''));
+    expect([...ids]).toEqual([(pred.body.predicted as SimEvent[]).find((e) => e.msgId !== '')!.msgId]);
+    expect(firstOnly.body.predicted.length).toBeLessThan(pred.body.predicted.length);
+    const bad = await srv.get(`/api/trace/${start.body.id}/prediction?messages=-1`);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ field: 'messages' });
     // the observation queues are gone
     const c = await amqp.connect(URL);
     const ch = await c.createChannel();

@@ -232,7 +232,9 @@ export const api = {
     call<TeardownResponse>('POST', '/api/teardown', { designName, ...clean(t), ...(force ? { force: true } : {}) }),
   trace: (design: Design, t: Target, run: { messages: number; failure: FailureModel; seed: number; nodeLoss?: NodeLoss; durationMs?: number }) =>
     call<TraceStart>('POST', '/api/trace', { design, ...clean(t), ...run, predict: true }),
-  prediction: (id: string) => call<PredictionResponse>('GET', `/api/trace/${encodeURIComponent(id)}/prediction`),
+  /** `messages`: the predicted events of the first N messages only (default: the first 20,000 events) */
+  prediction: (id: string, messages?: number) =>
+    call<PredictionResponse>('GET', `/api/trace/${encodeURIComponent(id)}/prediction${messages !== undefined ? `?messages=${messages}` : ''}`),
   stopTrace: (id: string) => call<unknown>('POST', `/api/trace/${encodeURIComponent(id)}/stop`, {}),
 };
 

@@ -10,7 +10,7 @@ import { failureText } from '../model/describe';
 import { failureOfKind } from '../model/behaviourForm';
 import { resolveNodeLoss } from '../sim/nodeLossWhatIf';
 import { exchangeNodeId, queueNodeId } from '../model/nodeIds';
-import { firstMessages, LIVE_MESSAGES_SHOWN, LiveTraceBuffer } from '../sim/liveTraceBuffer';
+import { LIVE_MESSAGES_SHOWN, LiveTraceBuffer } from '../sim/liveTraceBuffer';
 import { traceDurationMs } from '../broker/traceDuration';
 
 type Phase = 'idle' | 'starting' | 'running' | 'ended';
@@ -45,7 +45,9 @@ export function TracePanel() {
   const fetchPrediction = async (id: string) => {
     // the one at the start may answer after the one at the end: only a later request's answer counts
     const mine = ++predictionAsked.current;
-    const p = await api.prediction(id);
+    // only the predicted events of the messages the canvas shows: a 10,000-message trace predicts
+    // tens of thousands of events, and parsing them all stalled the page
+    const p = await api.prediction(id, LIVE_MESSAGES_SHOWN);
     if (mine < predictionApplied.current) return;
     predictionApplied.current = mine;
     setCmp(p.comparison);
@@ -60,7 +62,7 @@ export function TracePanel() {
     if (p.predicted) {
       const pubs = useApp.getState().design.publishers.map((x) => x.id);
       // the prediction of the messages the canvas shows live, token for token
-      const events = attributePublishers(firstMessages(p.predicted, LIVE_MESSAGES_SHOWN), pubs);
+      const events = attributePublishers(p.predicted, pubs);
       player.load('sim', events);
       useApp.setState({ simEvents: events, simError: null });
     }

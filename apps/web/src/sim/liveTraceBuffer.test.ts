@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SimEvent } from '@retry-studio/topology-core';
-import { firstMessages, LiveTraceBuffer } from './liveTraceBuffer';
+import { LiveTraceBuffer } from './liveTraceBuffer';
 import { traceDurationMs } from '../broker/traceDuration';
 
 let seq = 0;
@@ -41,11 +41,6 @@ describe('live trace buffer', () => {
     expect(b.delayMs).toBe(2000);
     b.cost(1);
     expect(b.delayMs).toBe(150);
-  });
-
-  it('firstMessages keeps the events of the first n messages and those about none', () => {
-    const evs = [ev('a'), ev('', 'depth'), ev('b'), ev('c'), ev('a'), ev('c')];
-    expect(firstMessages(evs, 2).map((e) => e.msgId)).toEqual(['a', '', 'b', 'a']);
   });
 
   it('a trace may run longer than the default minute when it has many messages', () => {

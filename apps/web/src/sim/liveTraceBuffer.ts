@@ -25,17 +25,6 @@ export interface LiveTraceBufferOptions {
  */
 export const LIVE_MESSAGES_SHOWN = 200;
 
-/** The events of the first `n` messages (in order of first appearance) and those about no message. */
-export function firstMessages(events: readonly SimEvent[], n: number): SimEvent[] {
-  const kept = new Set<string>();
-  return events.filter((e) => {
-    if (e.msgId === '' || kept.has(e.msgId)) return true;
-    if (kept.size >= n) return false;
-    kept.add(e.msgId);
-    return true;
-  });
-}
-
 export class LiveTraceBuffer {
   /** the kept events, in arrival order */
   readonly events: SimEvent[] = [];
