@@ -199,6 +199,17 @@ function QueueForm({ design, q, f }: { design: Design; q: QueueDef; f: F }) {
   };
   const arg = (k: string) => q.arguments?.[k];
   const setA = (k: string, v: AmqpValue | undefined) => set({ ...q, arguments: setArg(q.arguments, k, v) }, k);
+  /** a string argument; empty removes it */
+  const stringArg = (k: string, label: string, testid: string, placeholder: string) => (
+    <TextField
+      label={label}
+      testid={testid}
+      value={typeof arg(k) === 'string' ? String(arg(k)) : ''}
+      issues={f(`arguments.${k}`)}
+      placeholder={placeholder}
+      onChange={(v) => setA(k, v === '' ? undefined : v)}
+    />
+  );
   const type = queueTypeOfDef(q.arguments);
   const quorum = type === 'quorum';
   const dlx = arg('x-dead-letter-exchange');
@@ -224,14 +235,7 @@ function QueueForm({ design, q, f }: { design: Design; q: QueueDef; f: F }) {
             An append-only log, read by offset: a reader&apos;s ack removes nothing, browsing changes nothing, and a stream cannot dead-letter, expire or requeue
             (TTL, dead-letter, length and overflow arguments are refused). Old segments go by retention.
           </p>
-          <TextField
-            label="Retention by age (x-max-age)"
-            testid="field-max-age"
-            value={typeof arg('x-max-age') === 'string' ? String(arg('x-max-age')) : ''}
-            issues={f('arguments.x-max-age')}
-            placeholder='e.g. "7D", "12h"'
-            onChange={(v) => setA('x-max-age', v === '' ? undefined : v)}
-          />
+          {stringArg('x-max-age', 'Retention by age (x-max-age)', 'field-max-age', 'e.g. "7D", "12h"')}
           <NumberArgField label="Retention by size (x-max-length-bytes)" testid="field-max-bytes" value={arg('x-max-length-bytes')} issues={f('arguments.x-max-length-bytes')} onChange={(v) => setA('x-max-length-bytes', v)} />
           <NumberArgField label="Segment size (x-stream-max-segment-size-bytes)" value={arg('x-stream-max-segment-size-bytes')} issues={f('arguments.x-stream-max-segment-size-bytes')} onChange={(v) => setA('x-stream-max-segment-size-bytes', v)} />
         </>
@@ -250,14 +254,7 @@ function QueueForm({ design, q, f }: { design: Design; q: QueueDef; f: F }) {
           ]}
           onChange={(v) => setA('x-dead-letter-exchange', v === '\u0000' ? undefined : v)}
         />
-        <TextField
-          label="Dead-letter routing key"
-          testid="field-dlrk"
-          value={typeof arg('x-dead-letter-routing-key') === 'string' ? String(arg('x-dead-letter-routing-key')) : ''}
-          issues={f('arguments.x-dead-letter-routing-key')}
-          placeholder="keep the original key"
-          onChange={(v) => setA('x-dead-letter-routing-key', v === '' ? undefined : v)}
-        />
+        {stringArg('x-dead-letter-routing-key', 'Dead-letter routing key', 'field-dlrk', 'keep the original key')}
         <NumberArgField label="Max length (x-max-length)" value={arg('x-max-length')} issues={f('arguments.x-max-length')} onChange={(v) => setA('x-max-length', v)} />
         <SelectField
           label="Overflow (x-overflow)"
