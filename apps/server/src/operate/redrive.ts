@@ -47,7 +47,7 @@ export function runningRedrive(t: OperateTarget, queue: string): RedriveJob | un
 }
 
 /** Job tuning the API does not expose (tests, benches). */
-export type RedriveTuning = Pick<RedriveOptions, 'window' | 'idleMs' | 'reconnectMs'>;
+export type RedriveTuning = Pick<RedriveOptions, 'window' | 'idleMs' | 'reconnectMs' | 'proveAcks'>;
 
 /** Starts a re-drive on connections of its own (consume side and publish side), see RedriveJob. */
 export async function startRedrive(t: OperateTarget, r: RedriveRequest, tuning: RedriveTuning = {}): Promise<RedriveJob> {

@@ -10,14 +10,13 @@
  * exactly, and each comes back by itself (the broker layer's reconnect with backoff):
  * - the consume side dies: the broker requeues every unacked original. Those whose copy was
  *   confirmed (before or after the loss), and those whose ack was sent but not yet proven
- *   processed (see `checkpoint`), go into a multiset of identities (`messageIdentity`); when
- *   the queue redelivers one of them, it is acked without a second copy (a redelivery whose
- *   copy is still unconfirmed waits for that confirm). Identity is a content hash, so
- *   byte-identical originals are counted, not told apart: the one case this cannot decide is an
- *   ack sent in the last moment before the loss that did reach the broker, while a byte-identical
- *   twin of that original (same body, properties and headers, x-death times included) was
- *   delivered to this job for the first time after it; checkpoints keep that window to one
- *   batch of acks.
+ *   processed (see `checkpoint`), go into multisets of identities (`messageIdentity`). When the
+ *   queue redelivers an original whose ack was surely not sent, it is acked without a second
+ *   copy (a redelivery whose copy is still unconfirmed waits for that confirm). An original whose
+ *   ack was sent but not proven is copied again and counted a possible duplicate: identity is a
+ *   content hash, so a byte-identical twin (same body, properties and headers, x-death times
+ *   included) cannot be told from the original whose ack was lost, and acking the twin without a
+ *   copy would lose it. Checkpoints keep these to one batch of acks.
  * - the publish side dies: the copies not yet confirmed may or may not be on the broker. Their
  *   originals are published again: these, and only these, can exist twice, and are counted in
  *   `duplicatesPossible`.
@@ -64,6 +63,11 @@ export interface RedriveOptions {
   readonly window?: number;
   /** the connection's user: a copied user-id that differs would be refused (406) */
   readonly username: string;
+  /**
+   * prove acks with checkpoints (default true). Fault tests turn it off to hold every ack
+   * unproven, the worst case of a consume connection lost between an ack and its proof.
+   */
+  readonly proveAcks?: boolean;
   /** finish when no message arrived for this long (ms, default 1000) */
   readonly idleMs?: number;
   /** fail when a lost connection is not back within this long (ms, default 60000) */
@@ -116,6 +120,8 @@ interface Delivery {
   decision?: Extract<RedriveDecision, { kind: 'move' }>;
   /** counted in `seen` (not a redelivery acked without a copy, nor one beyond `before`) */
   counted: boolean;
+  /** a redelivery whose ack was sent but not proven when the consume side died: copied again, a possible duplicate */
+  recopy?: boolean;
   scheduled: boolean;
   inFlight: boolean;
   /** in flight when its consume channel died: the redelivery of the same original, waiting for this copy's confirm */
@@ -265,7 +271,7 @@ export class RedriveJob extends EventEmitter {
       notes: [
         AT_LEAST_ONCE_NOTE,
         xDeathNote(this.ctx.broker),
-        ...(this.duplicatesPossible > 0 ? [`${this.duplicatesPossible} possible duplicates: copies in flight at the crash (published, not yet confirmed when the connection died, so published again)`] : []),
+        ...(this.duplicatesPossible > 0 ? [`${this.duplicatesPossible} possible duplicates: copies in flight at the crash (published but not yet confirmed, or acked but the ack not yet proven, when a connection died, so published again)`] : []),
       ],
     };
   }
@@ -416,6 +422,12 @@ export class RedriveJob extends EventEmitter {
     d.held = undefined;
   }
 
+  /** back in the queue: read again, or (a copy made, its ack unproven) copied again when it comes back */
+  private unseeOrRecopy(d: Delivery): void {
+    if (d.recopy) this.copiedMaybeAcked.add(this.identity(d));
+    else this.unsee(d);
+  }
+
   private onMessage(gen: number, m: ConsumeMessage | null): void {
     if (gen !== this.srcGen || !this.acks) return;
     if (!m) {
@@ -436,11 +448,25 @@ export class RedriveJob extends EventEmitter {
     // an original whose copy the broker already confirmed, redelivered after a loss: ack, no second copy
     if (this.awaited > 0 && m.fields.redelivered) {
       const id = this.identity(d);
-      if (this.copiedRequeued.take(id) || this.copiedMaybeAcked.take(id)) {
+      if (this.copiedRequeued.take(id)) {
         this.deduplicated += 1;
         d.slot.state = 'confirmed';
         this.scheduleFlush();
         if (this.awaited === 0 && (this.seen >= this.before || this.limitReached)) this.stopReading();
+        return;
+      }
+      // its ack may have reached the broker, and this be a byte-identical twin: copy it again
+      if (this.copiedMaybeAcked.take(id)) {
+        const dl = deadLetterFromAmqp(m, this.seen);
+        const decision = redriveDecision(dl, this.options.target, this.ctx);
+        if (decision.kind === 'skip') this.hold(d, { reason: decision.reason });
+        else {
+          d.recopy = true;
+          d.dl = dl;
+          d.decision = decision;
+          this.pending.push(d);
+          this.wake?.();
+        }
         return;
       }
       // its copy is still unconfirmed: the confirm decides (see onConfirm)
@@ -502,7 +528,7 @@ export class RedriveJob extends EventEmitter {
    * redeliveries if the consume side dies).
    */
   private checkpoint(): void {
-    if (this.proving || this.unproven.length === 0 || !this.src) return;
+    if (this.proving || this.unproven.length === 0 || !this.src || this.options.proveAcks === false) return;
     const gen = this.srcGen;
     const batch = (this.proving = this.unproven);
     this.unproven = [];
@@ -617,12 +643,13 @@ export class RedriveJob extends EventEmitter {
       d.successor = undefined;
       if (next) next.waitsFor = undefined;
       const refused = (reason: string): void => {
+        if (d.recopy) this.duplicatesPossible += 1;
         if (next && this.live(next)) {
           next.counted = d.counted;
           next.scheduled = false;
           if (d.scheduled) this.scheduled -= 1;
           this.hold(next, { reason });
-        } else this.unsee(d);
+        } else this.unseeOrRecopy(d);
       };
       if (err && closedError(err)) {
         this.duplicatesPossible += 1;
@@ -630,17 +657,21 @@ export class RedriveJob extends EventEmitter {
         if (next && this.live(next)) {
           next.counted = d.counted;
           next.scheduled = d.scheduled;
+          if (d.recopy) next.recopy = true;
           next.dl = d.dl!;
           next.decision = d.decision!;
           this.pending.unshift(next);
           this.wake?.();
-        } else this.unsee(d);
+        } else this.unseeOrRecopy(d);
       } else if (err) refused('the destination refused the publish (nack): left in the queue');
       else if (this.returned.delete(id)) refused(`returned unroutable by '${d.decision!.exchange || '(default)'}' with key '${d.decision!.routingKey}': left in the queue`);
       else {
-        this.moved += 1;
-        const k = destinationLabel(d.decision!);
-        this.byDestination[k] = (this.byDestination[k] ?? 0) + 1;
+        if (d.recopy) this.duplicatesPossible += 1;
+        else {
+          this.moved += 1;
+          const k = destinationLabel(d.decision!);
+          this.byDestination[k] = (this.byDestination[k] ?? 0) + 1;
+        }
         if (next && this.live(next)) {
           this.deduplicated += 1;
           next.slot!.state = 'confirmed';
@@ -660,6 +691,17 @@ export class RedriveJob extends EventEmitter {
         this.pending.unshift(d);
         this.wake?.();
       } else this.hold(d, {});
+      this.checkDone();
+      return;
+    }
+    if (d.recopy) {
+      // its first copy was confirmed: this one, or the original left in the queue, may be a second
+      this.duplicatesPossible += 1;
+      if (err || this.returned.delete(id)) this.hold(d, {});
+      else {
+        d.slot!.state = 'confirmed';
+        this.scheduleFlush();
+      }
       this.checkDone();
       return;
     }
@@ -692,14 +734,14 @@ export class RedriveJob extends EventEmitter {
         const d = s.item;
         // confirmed copy (or a redelivery being acked without one), ack not sent: surely requeued
         if (s.state === 'confirmed') this.copiedRequeued.add(this.identity(d));
-        else if (s.state === 'held') this.unsee(d);
+        else if (s.state === 'held') this.unseeOrRecopy(d);
         else if (d.inFlight) this.addOrphan(d);
         else if (d.waitsFor) {
           // a redelivery waiting for an orphan's confirm went back too: the orphan waits for the next one
           d.waitsFor.successor = undefined;
           this.addOrphan(d.waitsFor);
           d.waitsFor = undefined;
-        } else this.unsee(d); // still to publish: read again
+        } else this.unseeOrRecopy(d); // still to publish: read again
         if (s.state === 'held') this.held -= 1;
       }
       this.pending.length = 0;
