@@ -393,7 +393,7 @@ export {
   queueKindOf,
   REDRIVE_AT_HEADER,
   REDRIVE_COUNT_HEADER,
-  REDRIVE_ID_HEADER,
+  REDRIVE_MARKER_HEADERS,
   redriveContext,
   type RedriveContext,
   redriveDecision,

@@ -1,8 +1,11 @@
 /**
  * `pnpm bench:redrive`: re-drive 100,000 messages of 1 KB (persistent, durable classic queues)
- * from one queue to another on the local broker, side by side with a dynamic shovel
+ * from one queue to another on the local broker, side by side with dynamic shovels
  * (rabbitmq_shovel, `ack-mode: on-confirm`, `src-delete-after: queue-length`) moving as many
- * between two other queues, and the time to browse the first 100 of a queue of 1,000,000 tiny
+ * between other queues: one on the broker's in-process (direct) connection (`amqp:///vhost`, how
+ * a local shovel is usually declared: no TCP, no frame encoding), one over TCP to the same
+ * broker's AMQP port (how a shovel reaches another broker, and how any client, the re-drive
+ * included, talks to it). Then the time to browse the first 100 of a queue of 1,000,000 tiny
  * messages (8-byte bodies, transient, filled with confirms in windows of 20,000). Prints one
  * `name: value` per line; the vhost and everything in it is deleted afterwards.
  * `--url AMQP_URL --management-url URL --messages N` (default 100000) `--browse-messages N`
@@ -43,13 +46,18 @@ async function main(): Promise<void> {
   const conn = await openConnection(vurl, { purpose: 'bench', label: 'redrive' });
   try {
     const setup = await conn.createConfirmChannel();
-    for (const q of ['dlq', 'target', 'shovel.src', 'shovel.dst', 'big']) await setup.assertQueue(q, { durable: true });
+    const SHOVELS = [
+      { name: 'shovel', label: 'direct', uri: `amqp:///${encodeURIComponent(vhost)}` },
+      { name: 'shovel_tcp', label: 'tcp', uri: `amqp://${encodeURIComponent(url.username)}:${encodeURIComponent(url.password)}@${url.hostname.includes(':') ? `[${url.hostname}]` : url.hostname}:${url.port}/${encodeURIComponent(vhost)}` },
+    ];
+    const queues = ['dlq', 'target', 'big', ...SHOVELS.flatMap((x) => [`${x.name}.src`, `${x.name}.dst`])];
+    for (const q of queues) await setup.assertQueue(q, { durable: true });
     await setup.close();
     const body = Buffer.alloc(1024, 'x');
     let t = performance.now();
-    // the two 1 KB queues fill side by side, each on its own channel
-    await Promise.all(['dlq', 'shovel.src'].map(async (q) => fill(await conn.createConfirmChannel(), q, n, body, true, 5000)));
-    print('setup.fill_ms (2 queues of 1 KB persistent)', performance.now() - t);
+    // the 1 KB queues fill side by side, each on its own channel
+    await Promise.all(['dlq', ...SHOVELS.map((x) => `${x.name}.src`)].map(async (q) => fill(await conn.createConfirmChannel(), q, n, body, true, 5000)));
+    print(`setup.fill_ms (${1 + SHOVELS.length} queues of 1 KB persistent)`, performance.now() - t);
     print('broker', `RabbitMQ ${(await management.overview()).rabbitmq_version}`);
     print('messages', n);
 
@@ -64,24 +72,23 @@ async function main(): Promise<void> {
     print('redrive.msg_per_s', redriveRate);
     print('redrive.target_depth', await exactDepth(conn, 'target'));
 
-    const uri = `amqp:///${encodeURIComponent(vhost)}`;
-    t = performance.now();
-    let shovel = true;
-    try {
-      await management.putShovel(vhost, 'bench', { 'src-protocol': 'amqp091', 'src-uri': uri, 'src-queue': 'shovel.src', 'dest-protocol': 'amqp091', 'dest-uri': uri, 'dest-queue': 'shovel.dst', 'ack-mode': 'on-confirm', 'src-delete-after': 'queue-length' });
-    } catch (err) {
-      if (!(err instanceof ManagementError && (err.status === 404 || err.status === 400))) throw err;
-      shovel = false;
-      print('shovel', 'unavailable: the rabbitmq_shovel plugin is not enabled on this broker (rabbitmq-plugins enable rabbitmq_shovel)');
-    }
-    if (shovel) {
-      while ((await exactDepth(conn, 'shovel.dst')) < n) await new Promise((r) => setTimeout(r, 20));
+    for (const sh of SHOVELS) {
+      t = performance.now();
+      try {
+        await management.putShovel(vhost, sh.name, { 'src-protocol': 'amqp091', 'src-uri': sh.uri, 'src-queue': `${sh.name}.src`, 'dest-protocol': 'amqp091', 'dest-uri': sh.uri, 'dest-queue': `${sh.name}.dst`, 'ack-mode': 'on-confirm', 'src-delete-after': 'queue-length' });
+      } catch (err) {
+        if (!(err instanceof ManagementError && (err.status === 404 || err.status === 400))) throw err;
+        print('shovel', 'unavailable: the rabbitmq_shovel plugin is not enabled on this broker (rabbitmq-plugins enable rabbitmq_shovel)');
+        break;
+      }
+      while ((await exactDepth(conn, `${sh.name}.dst`)) < n) await new Promise((r) => setTimeout(r, 20));
       const shovelMs = performance.now() - t;
-      await management.deleteShovel(vhost, 'bench');
+      await management.deleteShovel(vhost, sh.name);
       const shovelRate = (n * 1000) / shovelMs;
-      print('shovel.ms', shovelMs);
-      print('shovel.msg_per_s', shovelRate);
-      print('redrive_vs_shovel.ratio', (redriveRate / shovelRate).toFixed(2));
+      print(`${sh.name}.connection`, sh.label);
+      print(`${sh.name}.ms`, shovelMs);
+      print(`${sh.name}.msg_per_s`, shovelRate);
+      print(`redrive_vs_${sh.name}.ratio`, (redriveRate / shovelRate).toFixed(2));
     }
 
     if (browseN > 0) {

@@ -7,13 +7,27 @@
  */
 import { createHash } from 'node:crypto';
 import type { Message } from 'amqplib';
+import { REDRIVE_MARKER_HEADERS } from '@retry-studio/topology-core';
 
 const PER_DELIVERY_HEADERS = new Set(['x-delivery-count', 'x-acquired-count']);
+const COPY_IGNORED_HEADERS = new Set([...PER_DELIVERY_HEADERS, ...REDRIVE_MARKER_HEADERS]);
+/** properties a re-driven copy may not carry over (a user-id the connection's user does not match is dropped) */
+const COPY_IGNORED_PROPERTIES = new Set(['userId', 'clusterId']);
 
 export function messageIdentity(msg: Pick<Message, 'content' | 'properties'>): string {
-  const { headers, ...props } = msg.properties as unknown as Record<string, unknown> & { headers?: Record<string, unknown> };
+  return identity(msg, PER_DELIVERY_HEADERS, undefined);
+}
+
+/** What a re-driven copy and its original have in common: the identity without the re-drive's marker and the properties a copy may drop. */
+export function copyIdentity(msg: Pick<Message, 'content' | 'properties'>): string {
+  return identity(msg, COPY_IGNORED_HEADERS, COPY_IGNORED_PROPERTIES);
+}
+
+function identity(msg: Pick<Message, 'content' | 'properties'>, ignoredHeaders: ReadonlySet<string>, ignoredProps: ReadonlySet<string> | undefined): string {
+  const { headers, ...all } = msg.properties as unknown as Record<string, unknown> & { headers?: Record<string, unknown> };
+  const props = ignoredProps ? Object.fromEntries(Object.entries(all).filter(([k]) => !ignoredProps.has(k))) : all;
   const kept: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(headers ?? {})) if (!PER_DELIVERY_HEADERS.has(k)) kept[k] = v;
+  for (const [k, v] of Object.entries(headers ?? {})) if (!ignoredHeaders.has(k)) kept[k] = v;
   const h = createHash('sha1');
   h.update(msg.content);
   h.update('\0');

@@ -31,7 +31,6 @@ import { randomUUID } from 'node:crypto';
 import type { Channel, ConfirmChannel, ConsumeMessage, Message, Options } from 'amqplib';
 import {
   AT_LEAST_ONCE_NOTE,
-  REDRIVE_ID_HEADER,
   destinationLabel,
   matchesFilter,
   redriveDecision,
@@ -46,7 +45,7 @@ import {
 import { ManagedConnection, redactUrl, waitForDrain, type AmqpUrl } from '../broker/index.js';
 import { deadLetterFromAmqp } from './deadLetterFromAmqp.js';
 import { CountedSet } from './countedSet.js';
-import { messageIdentity } from './messageIdentity.js';
+import { copyIdentity, messageIdentity } from './messageIdentity.js';
 import { SourceAcks, type Slot } from './sourceAcks.js';
 
 export type RedriveStatus = 'running' | 'paused' | 'done' | 'cancelled' | 'failed';
@@ -120,6 +119,10 @@ interface Delivery {
   decision?: Extract<RedriveDecision, { kind: 'move' }>;
   /** counted in `seen` (not a redelivery acked without a copy, nor one beyond `before`) */
   counted: boolean;
+  /** the broker returned the copy unroutable (basic.return comes before the confirm) */
+  returned?: boolean;
+  /** taken for returned without an exact match: it may have arrived */
+  returnedUnsure?: boolean;
   /** a redelivery whose ack was sent but not proven when the consume side died: copied again, a possible duplicate */
   recopy?: boolean;
   scheduled: boolean;
@@ -155,7 +158,8 @@ export class RedriveJob extends EventEmitter {
   private readonly byDestination: Record<string, number> = {};
   private readonly skipped: Record<string, number> = {};
   private readonly pending: Delivery[] = [];
-  private readonly returned = new Set<string>();
+  /** copies published and not yet confirmed, oldest first: where a mandatory return is matched */
+  private readonly flying = new Set<Delivery>();
   /** originals whose copy is confirmed and which the broker surely requeued */
   private readonly copiedRequeued = new CountedSet();
   /** originals whose copy is confirmed and whose ack was sent but not proven processed when the consume side died */
@@ -182,7 +186,6 @@ export class RedriveJob extends EventEmitter {
   private pub: ConfirmChannel | undefined;
   private pubGen = 0;
   private finishing = false;
-  private n = 0;
   readonly done: Promise<RedriveProgress>;
   private resolveDone!: (p: RedriveProgress) => void;
 
@@ -550,8 +553,7 @@ export class RedriveJob extends EventEmitter {
     ch.on('error', () => undefined);
     const gen = ++this.pubGen;
     ch.on('return', (m: ConsumeMessage) => {
-      const id = m.properties.headers?.[REDRIVE_ID_HEADER];
-      if (typeof id === 'string') this.returned.add(id);
+      if (gen === this.pubGen) this.matchReturn(m);
     });
     ch.on('close', () => {
       if (gen === this.pubGen) this.lost('publish', 'the publish channel closed');
@@ -587,10 +589,9 @@ export class RedriveJob extends EventEmitter {
 
   private publish(pub: ConfirmChannel, d: Delivery): boolean {
     const mv = d.decision!;
-    const id = `${this.id}/${++this.n}`;
     const p = d.msg.properties;
     const raw = (p.headers ?? {}) as Record<string, unknown>;
-    const headers = { ...raw, ...redriveMarker(d.dl!.headers, Date.now(), id) };
+    const headers = { ...raw, ...redriveMarker(d.dl!.headers, Date.now()) };
     const props: Options.Publish = {
       mandatory: true,
       headers,
@@ -608,12 +609,15 @@ export class RedriveJob extends EventEmitter {
       ...(p.userId !== undefined && p.userId === this.options.username ? { userId: p.userId as string } : {}),
     };
     d.inFlight = true;
+    d.returned = false;
     this.inFlight += 1;
+    this.flying.add(d);
     try {
-      return pub.publish(mv.exchange, mv.routingKey, d.msg.content, props, (err) => this.onConfirm(d, id, err));
+      return pub.publish(mv.exchange, mv.routingKey, d.msg.content, props, (err) => this.onConfirm(d, err));
     } catch (err) {
       d.inFlight = false;
       this.inFlight -= 1;
+      this.flying.delete(d);
       if (closedError(err)) this.pending.unshift(d);
       else this.settleRefused(d, `publish failed: ${(err as Error).message}`);
       return true;
@@ -630,10 +634,36 @@ export class RedriveJob extends EventEmitter {
     else this.unsee(d); // back in the queue already: read again
   }
 
-  private onConfirm(d: Delivery, id: string, err: unknown): void {
+  /**
+   * A basic.return names no publish: it is matched to the copy in flight with the same exchange,
+   * routing key, body, properties and headers (the re-drive's marker left out). Byte-identical
+   * copies are interchangeable, so the oldest is taken. Should none match exactly (a broker that
+   * rewrote something), every copy in flight to that exchange and key counts as returned: their
+   * originals stay in the queue, and copies that did arrive are counted as possible duplicates.
+   */
+  private matchReturn(m: Message): void {
+    const ex = m.fields.exchange;
+    const rk = m.fields.routingKey;
+    const sameRoute = [...this.flying].filter((d) => !d.returned && d.decision!.exchange === ex && d.decision!.routingKey === rk);
+    const want = copyIdentity(m);
+    const exact = sameRoute.find((d) => d.msg.content.equals(m.content) && copyIdentity(d.msg) === want);
+    if (exact) exact.returned = true;
+    else
+      for (const d of sameRoute) {
+        d.returned = true;
+        d.returnedUnsure = true;
+      }
+  }
+
+  private onConfirm(d: Delivery, err: unknown): void {
     if (!d.inFlight) return;
     d.inFlight = false;
     this.inFlight -= 1;
+    this.flying.delete(d);
+    const returned = d.returned === true;
+    // one of several copies taken for the returned one: if this one arrived, its original stays as well
+    if (returned && d.returnedUnsure && !err) this.duplicatesPossible += 1;
+    d.returned = d.returnedUnsure = false;
     if (this.status === 'failed') return;
     if (!this.live(d)) {
       // its consume channel died while the copy was in flight: the queue redelivers the original
@@ -653,7 +683,6 @@ export class RedriveJob extends EventEmitter {
       };
       if (err && closedError(err)) {
         this.duplicatesPossible += 1;
-        this.returned.delete(id);
         if (next && this.live(next)) {
           next.counted = d.counted;
           next.scheduled = d.scheduled;
@@ -664,7 +693,7 @@ export class RedriveJob extends EventEmitter {
           this.wake?.();
         } else this.unseeOrRecopy(d);
       } else if (err) refused('the destination refused the publish (nack): left in the queue');
-      else if (this.returned.delete(id)) refused(`returned unroutable by '${d.decision!.exchange || '(default)'}' with key '${d.decision!.routingKey}': left in the queue`);
+      else if (returned) refused(`returned unroutable by '${d.decision!.exchange || '(default)'}' with key '${d.decision!.routingKey}': left in the queue`);
       else {
         if (d.recopy) this.duplicatesPossible += 1;
         else {
@@ -686,7 +715,6 @@ export class RedriveJob extends EventEmitter {
       // the publish side died before the confirm: the copy may be on the broker. The original is
       // published again (now, or when the queue redelivers it): a possible duplicate.
       this.duplicatesPossible += 1;
-      this.returned.delete(id);
       if (!this.finishing) {
         this.pending.unshift(d);
         this.wake?.();
@@ -697,7 +725,7 @@ export class RedriveJob extends EventEmitter {
     if (d.recopy) {
       // its first copy was confirmed: this one, or the original left in the queue, may be a second
       this.duplicatesPossible += 1;
-      if (err || this.returned.delete(id)) this.hold(d, {});
+      if (err || returned) this.hold(d, {});
       else {
         d.slot!.state = 'confirmed';
         this.scheduleFlush();
@@ -706,7 +734,7 @@ export class RedriveJob extends EventEmitter {
       return;
     }
     if (err) this.settleRefused(d, 'the destination refused the publish (nack): left in the queue');
-    else if (this.returned.delete(id)) this.settleRefused(d, `returned unroutable by '${d.decision!.exchange || '(default)'}' with key '${d.decision!.routingKey}': left in the queue`);
+    else if (returned) this.settleRefused(d, `returned unroutable by '${d.decision!.exchange || '(default)'}' with key '${d.decision!.routingKey}': left in the queue`);
     else {
       this.moved += 1;
       const k = destinationLabel(d.decision!);
