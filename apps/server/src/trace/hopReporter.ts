@@ -45,6 +45,8 @@ export class HopReporter {
   private readonly index: ExchangeIndex;
   private readonly queues = new Map<string, QueueConfig>();
   private readonly republishMarks = new Map<string, number>();
+  /** per mark, oldest first: the BCC keys of each client publish (the broker strips BCC from the copies, so no mirror sees them) */
+  private readonly bccOf = new Map<string, (readonly string[])[]>();
   private readonly expiryTimers = new Set<NodeJS.Timeout>();
   /** copies handled, to skip one redelivered after a reconnect (its ack was lost); bounded */
   private readonly copiesSeen = new Set<string>();
@@ -76,11 +78,16 @@ export class HopReporter {
   // ---------------------------------------------------------------- client publishes
 
   /** Before a client publish: hops through the default exchange are not observable; a mirrored exchange's copy is a publish, not a death. */
-  beforePublish(lane: Lane, msgId: string, body: string, realExchange: string, routingKey: string, expiration?: string): void {
+  beforePublish(lane: Lane, msgId: string, body: string, realExchange: string, routingKey: string, expiration?: string, headers?: Readonly<Record<string, unknown>>): void {
     if (realExchange === '') this.defaultExchangeHop(lane, msgId, body, routingKey, expiration, 'publish');
     else if (this.mirrored.has(realExchange)) {
       const mark = `${msgId}|${realExchange}`;
       this.republishMarks.set(mark, (this.republishMarks.get(mark) ?? 0) + 1);
+      const bcc = headers?.BCC;
+      const list = this.bccOf.get(mark);
+      const keys = Array.isArray(bcc) ? bcc.map(String) : [];
+      if (list) list.push(keys);
+      else this.bccOf.set(mark, [keys]);
     }
   }
 
@@ -204,12 +211,16 @@ export class HopReporter {
     const body = msg.content.toString('utf8', 0, 1024);
     const entry = msg.fields.exchange;
     let start: CopyStart | undefined;
+    let bcc: readonly string[] = [];
     // a copy whose entry exchange is this one: a client publish (marked before it) or a dead letter
     if (entry === c.exchange) {
       const mark = `${msgId}|${entry}`;
       const n = this.republishMarks.get(mark) ?? 0;
       if (n > 0) {
         this.republishMarks.set(mark, n - 1);
+        const list = this.bccOf.get(mark);
+        bcc = list?.shift() ?? [];
+        if (list?.length === 0) this.bccOf.delete(mark);
         start = 'publish';
       } else {
         const d = xDeathOf(headers)?.[0];
@@ -221,7 +232,7 @@ export class HopReporter {
     }
     const cc = Array.isArray(headers.CC) ? (headers.CC as unknown[]).map(String) : [];
     const { 'x-death': xd, ...plain } = headers;
-    const keys = [msg.fields.routingKey, ...cc];
+    const keys = [msg.fields.routingKey, ...cc, ...bcc];
     const r = route(this.index, entry, { routingKeys: keys, headers: plain, xDeath: xd ? xDeathOf(headers) : undefined }, ROUTE_OPTS);
     let hop = r.hops.find((h) => h.exchange === c.exchange);
     if (!hop) hop = route(this.index, c.exchange, { routingKeys: keys, headers: plain, xDeath: undefined }, ROUTE_OPTS).hops[0];
@@ -254,6 +265,7 @@ export class HopReporter {
     for (const t of this.expiryTimers) clearTimeout(t);
     this.expiryTimers.clear();
     this.republishMarks.clear();
+    this.bccOf.clear();
     this.copiesSeen.clear();
   }
 }

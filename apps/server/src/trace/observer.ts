@@ -16,6 +16,8 @@
  */
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { topicMatches, type AmqpTable, type BindingDef, type Topology } from '@retry-studio/topology-core';
+import { messageIdentity } from '../operate/messageIdentity.js';
+import { ShardPasses } from './shardPasses.js';
 
 export interface ObservedCopy {
   /** the real (broker) name of the exchange this copy was routed through */
@@ -76,15 +78,17 @@ const keyMatches = (type: string, bindingKey: string, routingKey: string): boole
 /**
  * A copy that matched several shards of one exchange (CC keys, overlapping topic patterns) is in
  * each of them: the lowest matching shard observes it, the others let it go. A copy whose keys
- * match no shard (BCC, which the broker strips) is observed where it is.
+ * match no shard at all (BCC, which the broker strips) cannot be placed: 'unknown', and the
+ * shards count its passes (ShardPasses).
  */
-export function ownsCopy(mirror: MirrorQueue, siblings: readonly MirrorQueue[], routingKeys: readonly string[]): boolean {
+export function ownsCopy(mirror: MirrorQueue, siblings: readonly MirrorQueue[], routingKeys: readonly string[]): boolean | 'unknown' {
   if (siblings.length <= 1) return true;
+  const matches = (m: MirrorQueue) => m.bindings.some((b) => routingKeys.some((k) => keyMatches(m.type, b.key, k)));
   for (const m of siblings) {
     if (m.shard >= mirror.shard) break;
-    if (m.bindings.some((b) => routingKeys.some((k) => keyMatches(m.type, b.key, k)))) return false;
+    if (matches(m)) return false;
   }
-  return true;
+  return matches(mirror) ? true : 'unknown';
 }
 
 /** the keys the exchange routed a copy by: its routing key and CC */
@@ -97,6 +101,8 @@ export class Observer {
   private channels: Channel[] = [];
   private stopped = false;
   readonly mirrors: MirrorQueue[];
+  /** per sharded exchange: BCC-only copies counted across its shards (kept across reconnects) */
+  private readonly passes = new Map<string, ShardPasses>();
 
   constructor(
     real: Topology,
@@ -104,6 +110,12 @@ export class Observer {
     private readonly onCopy: (c: ObservedCopy) => void,
   ) {
     this.mirrors = mirrorPlan(real, traceId);
+  }
+
+  private passesOf(exchange: string, shards: number): ShardPasses {
+    let p = this.passes.get(exchange);
+    if (!p) this.passes.set(exchange, (p = new ShardPasses(shards)));
+    return p;
   }
 
   /** Declare (idempotently) and consume; run again after every reconnect. */
@@ -133,7 +145,11 @@ export class Observer {
         if (!msg) return; // cancelled (queue deleted): nothing more to observe there
         const rxAt = performance.now();
         try {
-          if (msg.properties.headers?.[TRACE_HEADER] === this.traceId && ownsCopy(m, siblings, routingKeysOf(msg))) this.onCopy({ exchange: m.exchange, mirror: m.queue, msg, rxAt });
+          if (msg.properties.headers?.[TRACE_HEADER] === this.traceId) {
+            const owns = ownsCopy(m, siblings, routingKeysOf(msg));
+            if (owns === true || (owns === 'unknown' && this.passesOf(m.exchange, siblings.length).firstSight(`${msg.fields.routingKey}\0${messageIdentity(msg)}`, m.shard)))
+              this.onCopy({ exchange: m.exchange, mirror: m.queue, msg, rxAt });
+          }
         } finally {
           if (!last) setImmediate(flush);
           last = msg;

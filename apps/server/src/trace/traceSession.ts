@@ -378,7 +378,7 @@ export class TraceSession implements TraceContext {
       ...(m.options.expiration !== undefined ? { expiration: String(m.options.expiration) } : {}),
       mandatory: this.mandatoryWanted,
     });
-    this.hops.beforePublish('publisher', m.msgId, m.body, m.exchange, m.routingKey, m.options.expiration === undefined ? undefined : String(m.options.expiration));
+    this.hops.beforePublish('publisher', m.msgId, m.body, m.exchange, m.routingKey, m.options.expiration === undefined ? undefined : String(m.options.expiration), m.options.headers);
   }
 
   /** a copy in this (design-named) queue is still moving: a running consumer or a TTL */

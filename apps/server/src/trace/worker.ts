@@ -285,7 +285,7 @@ export class TraceWorker {
             ...(plan.expiration !== undefined ? { expiration: plan.expiration } : {}),
             mandatory: false,
           });
-        ctx.hops.beforePublish(this.lane, msgId, body, plan.exchange, plan.routingKey, plan.expiration);
+        ctx.hops.beforePublish(this.lane, msgId, body, plan.exchange, plan.routingKey, plan.expiration, headers);
         const outcome = await publishConfirmed(pub, plan.exchange, plan.routingKey, msg.content, {
           headers,
           persistent: msg.properties.deliveryMode === 2,
