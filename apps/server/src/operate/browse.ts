@@ -70,9 +70,18 @@ async function readMessages(conn: ChannelModel, queue: string, stream: boolean, 
     await ch.prefetch(want);
     await new Promise<void>((resolve, reject) => {
       let idle: NodeJS.Timeout | undefined;
+      // a busy broker can be silent longer than idleMs with messages still ready: ask the queue before giving up
+      const deadline = Date.now() + Math.max(10_000, idleMs * 5);
+      const onIdle = (): void => {
+        if (stream || out.length >= want || Date.now() > deadline) return resolve();
+        ch.checkQueue(queue).then(
+          (ok) => (ok.messageCount > 0 ? arm() : resolve()),
+          () => resolve(),
+        );
+      };
       const arm = (): void => {
         clearTimeout(idle);
-        idle = setTimeout(resolve, idleMs);
+        idle = setTimeout(onIdle, idleMs);
       };
       ch.once('close', () => reject(new OperateError(`the channel closed while reading '${queue}'`, 'queue', 502)));
       const onMsg = (m: ConsumeMessage | null): void => {
