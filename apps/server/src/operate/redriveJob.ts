@@ -123,6 +123,8 @@ interface Delivery {
   returned?: boolean;
   /** taken for returned without an exact match: it may have arrived */
   returnedUnsure?: boolean;
+  /** copyIdentity, once computed (a return is matched by it) */
+  copyId?: string;
   /** a redelivery whose ack was sent but not proven when the consume side died: copied again, a possible duplicate */
   recopy?: boolean;
   scheduled: boolean;
@@ -644,15 +646,21 @@ export class RedriveJob extends EventEmitter {
   private matchReturn(m: Message): void {
     const ex = m.fields.exchange;
     const rk = m.fields.routingKey;
-    const sameRoute = [...this.flying].filter((d) => !d.returned && d.decision!.exchange === ex && d.decision!.routingKey === rk);
-    const want = copyIdentity(m);
-    const exact = sameRoute.find((d) => d.msg.content.equals(m.content) && copyIdentity(d.msg) === want);
-    if (exact) exact.returned = true;
-    else
-      for (const d of sameRoute) {
+    let want: string | undefined;
+    const sameRoute: Delivery[] = [];
+    // oldest first: returns come in publish order, and earlier copies are confirmed and gone, so the match is near the front
+    for (const d of this.flying) {
+      if (d.returned || d.decision!.exchange !== ex || d.decision!.routingKey !== rk) continue;
+      if (d.msg.content.equals(m.content) && (d.copyId ??= copyIdentity(d.msg)) === (want ??= copyIdentity(m))) {
         d.returned = true;
-        d.returnedUnsure = true;
+        return;
       }
+      sameRoute.push(d);
+    }
+    for (const d of sameRoute) {
+      d.returned = true;
+      d.returnedUnsure = true;
+    }
   }
 
   private onConfirm(d: Delivery, err: unknown): void {
