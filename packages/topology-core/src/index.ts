@@ -216,7 +216,7 @@ export { profileForVersion } from './sim/profileForVersion.js';
 export { attemptDraw, mulberry32, type Rng } from './sim/rng.js';
 export { EventHeap } from './sim/eventHeap.js';
 export { Deque } from './sim/deque.js';
-export { deadLetterMsg, EMPTY_HEADERS, isCycle } from './sim/deadLetter.js';
+export { deadLetterMsg, EMPTY_HEADERS, isCycle, streamDropsDeadLetter } from './sim/deadLetter.js';
 export { delayOf, MAX_DELAY_MS } from './sim/delayedExchange.js';
 export { radlxDeadSource, routeRadlx } from './sim/radlx.js';
 export {

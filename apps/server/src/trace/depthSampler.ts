@@ -1,6 +1,8 @@
 /**
  * Queue depths during a trace. Ready counts come from a passive declare (exact; the management
  * API's figures lag by its statistics interval, 5 s by default); unacked from our own workers.
+ * A stream's declare counts 0 (it is read by offset, nothing is ready): its count is the
+ * management API's, the messages it holds.
  * Designs with many queues fall back to the management API. A queue that is gone is reported
  * (the topology changed under the trace); one whose node is down is reported unavailable.
  */
@@ -12,6 +14,8 @@ export interface Depth {
 }
 
 export interface DepthSamplerHooks {
+  /** a stream (real name): its passive declare says 0, so its count comes from the management API (a statistics interval late) */
+  isStream(queue: string): boolean;
   /** a depth changed (real name) */
   onDepth(queue: string, d: Depth): void;
   /** unacked deliveries our workers hold on this queue */
@@ -61,6 +65,12 @@ export class DepthSampler {
               ch.on('error', () => undefined);
             }
             try {
+              if (this.hooks.isStream(q)) {
+                const m = await this.mgmt.queue(this.vhost, q);
+                if (!m) this.hooks.onMissing(q);
+                else this.set(q, { ready: m.messages ?? 0, unacked: this.hooks.unacked(q) });
+                continue;
+              }
               const ok = await ch.checkQueue(q);
               if (this.down.delete(q)) this.hooks.onAvailability(q, undefined);
               this.set(q, { ready: ok.messageCount, unacked: this.hooks.unacked(q) });

@@ -12,6 +12,7 @@ import type { ConsumeMessage } from 'amqplib';
 import {
   compileExchanges,
   profileFor,
+  streamDropsDeadLetter,
   queueConfig,
   route,
   type BrokerProfileId,
@@ -44,6 +45,7 @@ const ROUTE_OPTS = { strictHeaders: false, delayDone: true } as const;
 export class HopReporter {
   private readonly index: ExchangeIndex;
   private readonly queues = new Map<string, QueueConfig>();
+  private readonly profile: ReturnType<typeof profileFor>;
   private readonly republishMarks = new Map<string, number>();
   /** per mark, oldest first: the BCC keys of each client publish (the broker strips BCC from the copies, so no mirror sees them) */
   private readonly bccOf = new Map<string, (readonly string[])[]>();
@@ -64,7 +66,7 @@ export class HopReporter {
     private readonly sink: HopSink,
   ) {
     this.index = compileExchanges(topology, []);
-    const p = profileFor(profile);
+    const p = (this.profile = profileFor(profile));
     for (const q of topology.queues) this.queues.set(q.name, queueConfig(q, topology.policies, p, topology.operatorPolicies));
   }
 
@@ -212,6 +214,8 @@ export class HopReporter {
     const entry = msg.fields.exchange;
     let start: CopyStart | undefined;
     let bcc: readonly string[] = [];
+    /** the queue it died in, when this copy is a dead letter on its way out of it */
+    let deadLetterSource: QueueConfig | undefined;
     // a copy whose entry exchange is this one: a client publish (marked before it) or a dead letter
     if (entry === c.exchange) {
       const mark = `${msgId}|${entry}`;
@@ -227,6 +231,7 @@ export class HopReporter {
         if (d) {
           this.reportObservedDeath(lane, msgId, body, d, entry, msg.fields.routingKey, c.rxAt);
           start = 'dead-letter';
+          deadLetterSource = this.queues.get(d.queue);
         } else start = 'publish';
       }
     }
@@ -257,7 +262,12 @@ export class HopReporter {
       },
       opts(start),
     );
-    for (const q of hop.queues) this.enqueue(lane, msgId, body, q, msg.properties.expiration === undefined ? undefined : String(msg.properties.expiration), keys, c.rxAt);
+    for (const q of hop.queues) {
+      const target = this.queues.get(q);
+      if (deadLetterSource && target && streamDropsDeadLetter(this.profile, target, deadLetterSource))
+        this.sink.emit(lane, { kind: 'dropped', msgId, body, why: 'stream-dead-letter', queue: this.back(q), exchange: this.back(c.exchange) }, { rxAt: c.rxAt });
+      else this.enqueue(lane, msgId, body, q, msg.properties.expiration === undefined ? undefined : String(msg.properties.expiration), keys, c.rxAt);
+    }
   }
 
   /** the trace ended: no more inferred expiries */

@@ -7,7 +7,7 @@
  * re-attached after every reconnect.
  */
 import { randomBytes } from 'node:crypto';
-import type { AmqpTable, Design, FailureModel, NodeLoss, PublisherSpec, SimEvent } from '@retry-studio/topology-core';
+import { profileFor, queueConfig, type AmqpTable, type Design, type FailureModel, type NodeLoss, type PublisherSpec, type SimEvent } from '@retry-studio/topology-core';
 import type { ManagedConnection, ManagementClient } from '../broker/index.js';
 import { Renamer, renameDesign, type DeployTarget } from '../deploy/deployTarget.js';
 import { TraceAccounting, type CopyStart, type Lane } from './accounting.js';
@@ -131,6 +131,8 @@ export class TraceSession implements TraceContext {
   /** the messages behind `duplicates` that the prediction covers (the comparison flags them) */
   readonly duplicateIds = new Set<string>();
   private readonly unavailable = new Map<string, { fromMs: number; untilMs?: number }>();
+  /** the design's streams (design names): a passive declare counts them 0, so their depth is the management API's */
+  private readonly streams: ReadonlySet<string>;
   private readonly nodeWatch = new NodeLossWatch();
   private deadLettersDropped: Record<string, number> = {};
   private polling = false;
@@ -170,6 +172,8 @@ export class TraceSession implements TraceContext {
   ) {
     this.renamer = new Renamer(target.prefix);
     this.real = renameDesign(design, this.renamer);
+    const profile = profileFor(design.profile);
+    this.streams = new Set(design.topology.queues.filter((q) => queueConfig(q, design.topology.policies, profile).stream).map((q) => q.name));
     this.failure = opts.failure;
     this.seed = opts.seed ?? 1;
     const pubSpec = opts.publisher ? this.real.publishers.find((p) => p.id === opts.publisher) : this.real.publishers[0];
@@ -205,6 +209,7 @@ export class TraceSession implements TraceContext {
       mgmt,
       target.vhost,
       {
+        isStream: (q) => this.streams.has(this.back(q)),
         onDepth: (q, d) => {
           this.hops?.depths.set(q, d.ready);
           this.emit('sampler', { kind: 'depth', msgId: '', body: '', queue: this.back(q), ready: d.ready, unacked: d.unacked });
@@ -305,7 +310,8 @@ export class TraceSession implements TraceContext {
       const parked = new Map([...this.accounting.resting()].filter(([q]) => !this.live(q)));
       const held: Record<string, { ready: number; unacked: number }> = {};
       for (const [q, d] of this.sampler.depths) held[this.back(q)] = d;
-      return deadLetterShortfall(parked, held, new Set(this.unavailable.keys()));
+      // a stream's count comes from the management API, a statistics interval late: it proves nothing
+      return deadLetterShortfall(parked, held, new Set([...this.unavailable.keys(), ...this.streams]));
     };
     if (Object.keys(shortfall()).length === 0) return;
     // a last dead letter may still be on its way into the queue: look again once

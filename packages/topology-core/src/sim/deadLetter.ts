@@ -298,6 +298,15 @@ function bump(d: XDeathEntry): XDeathEntry {
  * otherwise find the newest death in `target`: a cycle if no death from the head up to and
  * including it was a rejection.
  */
+/**
+ * A dead letter routed to a stream is dropped unless the profile's streams take dead letters
+ * (3.10 does not, 4.x does) or its source dead-letters at least once (quorum, at-least-once
+ * strategy: it waits). The simulator and the live trace both ask this.
+ */
+export function streamDropsDeadLetter(profile: Pick<SemanticsProfile, 'streamTakesDeadLetters'>, target: { readonly stream: boolean }, source: { readonly atLeastOnce: boolean }): boolean {
+  return target.stream && !profile.streamTakesDeadLetters && !source.atLeastOnce;
+}
+
 export function isCycle(reason: DeathReason, target: string, xDeath: readonly XDeathEntry[]): boolean {
   if (reason === 'rejected') return false;
   for (const d of xDeath) {

@@ -6,7 +6,7 @@ import type { DeathReason } from '../model/consumer.js';
 import type { XDeathEntry } from './events.js';
 import type { Msg } from './types.js';
 import type { QueueState } from './queueState.js';
-import { deadLetterMsg, isCycle } from './deadLetter.js';
+import { deadLetterMsg, isCycle, streamDropsDeadLetter } from './deadLetter.js';
 import { MsgRec } from './msgRecord.js';
 import type { SimState } from './simState.js';
 import { emitRouted, enqueue } from './publishRoute.js';
@@ -50,7 +50,7 @@ export function deadLetter(sim: SimState, q: QueueState, msg: Msg, reason: Death
     }
     const target = sim.queues.get(name) as QueueState;
     if (target.cfg.stream) {
-      if (!sim.profile.streamTakesDeadLetters && !cfg.atLeastOnce) {
+      if (streamDropsDeadLetter(sim.profile, target.cfg, cfg)) {
         sim.drop(dl, 'stream-dead-letter', name, cfg.dlx);
         continue;
       }
