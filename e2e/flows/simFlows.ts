@@ -64,6 +64,18 @@ export const inspectMessageFlow: Flow = {
     await page.fill('[data-testid=sim-k]', '2');
     await page.fill('[data-testid=sim-count]', '2');
     await page.click('[data-testid=sim-run]');
+    // marks sit where their times fall (a CSS variable holds the timeline's end): three attempts left to right inside the lane's track
+    const marks = await page
+      .locator('[data-testid=timeline-lane]')
+      .first()
+      .evaluate((lane) => {
+        const els = Array.from(lane.querySelectorAll('span[title^="attempt"]')) as HTMLElement[];
+        const track = els[0]?.parentElement?.getBoundingClientRect();
+        return { track: track ? [track.left, track.right] : [], xs: els.map((m) => Math.round(m.getBoundingClientRect().left)) };
+      });
+    const [x0, x1, x2] = marks.xs;
+    const [l, r] = marks.track;
+    assert(marks.xs.length === 3 && x0! < x1! && x1! < x2! && x0! >= l! - 4 && x2! <= r! + 4, `attempt marks in time order inside the lane: ${JSON.stringify(marks)}`);
     await page.locator('[data-testid=timeline-lane]').first().click();
     await page.waitForSelector('[data-testid=message-detail]');
     await page.waitForSelector('[data-testid=xdeath-table]');

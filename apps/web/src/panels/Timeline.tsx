@@ -1,4 +1,4 @@
-import { useMemo, useSyncExternalStore } from 'react';
+import { memo, useMemo, useSyncExternalStore, type CSSProperties } from 'react';
 import type { SimEvent } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
 import { player } from '../sim/player';
@@ -37,9 +37,10 @@ export function Timeline() {
     <div className="flex h-full min-h-0">
       <div data-testid="timeline" className="min-w-0 flex-1 overflow-auto" role="list" aria-label="Messages">
         <TimeAxis endT={endT} />
-        <div className="relative">
+        {/* marks are placed by a CSS variable: as a live trace runs and the end moves, no lane re-renders for it */}
+        <div className="relative" style={{ '--end-t': endT } as CSSProperties}>
           {lanes.map(({ story, source }) => (
-            <Lane key={`${source}:${story.msgId}`} story={story} source={source} endT={endT} active={story.msgId === inspected} />
+            <Lane key={`${source}:${story.msgId}`} story={story} source={source} active={story.msgId === inspected} />
           ))}
           <Playhead endT={endT} />
         </div>
@@ -83,8 +84,20 @@ function TimeAxis({ endT }: { endT: number }) {
   );
 }
 
-function Lane({ story, source, endT, active }: { story: Story; source: 'sim' | 'live'; endT: number; active: boolean }) {
-  const x = (t: number) => `${(t / endT) * 100}%`;
+/** a time as a share of the timeline's width (its `--end-t`) */
+const at = (t: number): string => `calc(${t} * 100% / var(--end-t))`;
+
+/** a story's events only grow: the same run's message (its first event) with as many events and the same end and fate draws the same lane */
+const sameLane = (a: LaneProps, b: LaneProps): boolean =>
+  a.source === b.source && a.active === b.active && (a.story === b.story || (a.story.msgId === b.story.msgId && a.story.events[0] === b.story.events[0] && a.story.events.length === b.story.events.length && a.story.end === b.story.end && a.story.fate === b.story.fate));
+
+interface LaneProps {
+  story: Story;
+  source: 'sim' | 'live';
+  active: boolean;
+}
+
+const Lane = memo(function Lane({ story, source, active }: LaneProps) {
   const color = source === 'sim' ? '#38bdf8' : '#f97316';
   const fateTone = story.fate.startsWith('acked') ? 'text-emerald-400' : story.fate.startsWith('dropped') ? 'text-red-400' : 'text-amber-300';
   return (
@@ -111,7 +124,7 @@ function Lane({ story, source, endT, active }: { story: Story; source: 'sim' | '
             key={i}
             title={`${w.ttl ? 'TTL wait' : 'waiting'} in ${w.queue}: ${fmtT(w.to - w.from)}`}
             className={`absolute top-[5px] h-2 rounded-sm ${w.ttl ? 'bg-amber-400/70' : 'bg-slate-500/60'}`}
-            style={{ left: x(w.from), width: `max(2px, ${((w.to - w.from) / endT) * 100}%)` }}
+            style={{ left: at(w.from), width: `max(2px, ${at(w.to - w.from)})` }}
           />
         ))}
         {story.hops.slice(0, MAX_MARKS).map((h, i) => (
@@ -119,7 +132,7 @@ function Lane({ story, source, endT, active }: { story: Story; source: 'sim' | '
             key={`h${i}`}
             title={`${h.text} at ${fmtT(h.t)}`}
             className={`absolute top-[2px] h-3.5 w-0.5 -translate-x-1/2 ${HOP_TONE[h.kind]}`}
-            style={{ left: x(h.t) }}
+            style={{ left: at(h.t) }}
           />
         ))}
         {story.attempts.slice(0, MAX_MARKS).map((a, i) => (
@@ -127,14 +140,14 @@ function Lane({ story, source, endT, active }: { story: Story; source: 'sim' | '
             key={i}
             title={`attempt ${i + 1} at ${fmtT(a.t)}: ${a.ok ? 'ok' : 'failed'}`}
             className={`absolute top-[4px] h-2.5 w-1.5 -translate-x-1/2 rounded-sm ${a.ok ? 'bg-emerald-400' : 'bg-red-500'}`}
-            style={{ left: x(a.t) }}
+            style={{ left: at(a.t) }}
           />
         ))}
       </span>
       <span className={`w-36 shrink-0 truncate pl-2 text-[10px] ${fateTone}`}>{story.fate}</span>
     </button>
   );
-}
+}, sameLane);
 
 function Playhead({ endT }: { endT: number }) {
   const t = useSyncExternalStore(
