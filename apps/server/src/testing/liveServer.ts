@@ -54,8 +54,8 @@ export interface LiveServer {
   readonly srv: TestServer;
   /** runs after the file's tests, the last registered first; failures are ignored */
   onCleanup(f: () => Promise<unknown>): void;
-  /** deploys through the API (which must answer 200) and tears the deployment down after the file's tests */
-  deploy(d: Design, prefix: string): Promise<void>;
+  /** deploys through the API (which must answer 200) and tears the deployment down after the file's tests; `on`: the broker fields (broker, managementUrl) */
+  deploy(d: Design, prefix: string, on?: Record<string, unknown>): Promise<void>;
   /** polls a trace until it stops running (or `ms` pass) and returns its summary */
   waitDone(id: string, ms?: number): Promise<any>;
   /** starts a trace (which must answer 201), waits for it to finish and reads its stream */
@@ -106,10 +106,10 @@ export function useLiveServer(opts: LiveServerOptions = {}): LiveServer {
     onCleanup(f) {
       cleanups.push(f);
     },
-    async deploy(d, prefix) {
-      const r = await srv.post('/api/deploy', { design: d, prefix });
+    async deploy(d, prefix, on = {}) {
+      const r = await srv.post('/api/deploy', { design: d, prefix, ...on });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
-      live.onCleanup(() => srv.post('/api/teardown', { designName: d.name, prefix, force: true }));
+      live.onCleanup(() => srv.post('/api/teardown', { designName: d.name, prefix, ...on, force: true }));
     },
     async waitDone(id, ms = 30_000) {
       const until = Date.now() + ms;

@@ -178,7 +178,8 @@ export class HopReporter {
 
   private enqueue(lane: Lane, msgId: string, body: string, realQueue: string, expiration: string | undefined, routingKeys: readonly string[], rxAt?: number): void {
     let ttl = this.ttlOf(realQueue);
-    if (expiration !== undefined && /^\d+$/.test(expiration)) ttl = ttl === undefined ? Number(expiration) : Math.min(ttl, Number(expiration));
+    // a stream expires nothing: a message's own expiration is kept, not applied
+    if (expiration !== undefined && /^\d+$/.test(expiration) && !this.queues.get(realQueue)?.stream) ttl = ttl === undefined ? Number(expiration) : Math.min(ttl, Number(expiration));
     const depth = this.depths.get(realQueue) ?? 0;
     this.sink.emit(lane, { kind: 'enqueued', msgId, body, queue: this.back(realQueue), depth: depth + 1, ...(ttl !== undefined ? { expiresAt: this.sink.now() + ttl } : {}) }, rxAt !== undefined ? { rxAt } : {});
     // nobody consumes it and its expiry will not pass a mirror: report it when it happens

@@ -9,7 +9,7 @@ import { bindQ, design, uniquePrefix } from '../http/testing.js';
 import { TEST_BROKERS, type TestBroker } from '../testing/testBrokers.js';
 import { useLiveServer } from '../testing/liveServer.js';
 
-const { srv, onCleanup, waitDone } = useLiveServer();
+const { srv, deploy, waitDone } = useLiveServer();
 
 describe.each(TEST_BROKERS)('BCC-only publishes, live on RabbitMQ $name', (b: TestBroker) => {
   const on = { broker: b.amqpUrl, managementUrl: b.managementUrl };
@@ -26,9 +26,7 @@ describe.each(TEST_BROKERS)('BCC-only publishes, live on RabbitMQ $name', (b: Te
       publishers: [{ id: 'p1', exchange: 'orders', routingKey: 'nobody', properties: { headers: { BCC: ['a', 'b'] } } }],
     });
     const prefix = uniquePrefix('bcc');
-    const dep = await srv.post('/api/deploy', { design: d, prefix, ...on });
-    expect(dep.status, JSON.stringify(dep.body)).toBe(200);
-    onCleanup(() => srv.post('/api/teardown', { designName: d.name, prefix, ...on, force: true }));
+    await deploy(d, prefix, on);
     const t = await srv.post('/api/trace', { design: d, prefix, messages: 5, ...on });
     expect(t.status, JSON.stringify(t.body)).toBe(201);
     const summary = await waitDone(t.body.id, 60_000);

@@ -9,7 +9,7 @@ import { bindQ, design, uniquePrefix } from '../http/testing.js';
 import { TEST_BROKERS, type TestBroker } from '../testing/testBrokers.js';
 import { useLiveServer } from '../testing/liveServer.js';
 
-const { srv, onCleanup, waitDone } = useLiveServer();
+const { srv, deploy, waitDone } = useLiveServer();
 
 describe.each(TEST_BROKERS)('a stream as the parking lot, live on RabbitMQ $name', (b: TestBroker) => {
   const on = { broker: b.amqpUrl, managementUrl: b.managementUrl };
@@ -30,9 +30,7 @@ describe.each(TEST_BROKERS)('a stream as the parking lot, live on RabbitMQ $name
       profile: b.name,
     };
     const prefix = uniquePrefix(`stream${type}`);
-    const dep = await srv.post('/api/deploy', { design: d, prefix, ...on });
-    expect(dep.status, JSON.stringify(dep.body)).toBe(200);
-    onCleanup(() => srv.post('/api/teardown', { designName: d.name, prefix, ...on, force: true }));
+    await deploy(d, prefix, on);
     const t = await srv.post('/api/trace', { design: d, prefix, messages: 3, ...on });
     expect(t.status, JSON.stringify(t.body)).toBe(201);
     const summary = await waitDone(t.body.id, 60_000);
@@ -41,5 +39,28 @@ describe.each(TEST_BROKERS)('a stream as the parking lot, live on RabbitMQ $name
     expect(summary.deadLettersDropped).toBeUndefined();
     const pred = await srv.get(`/api/trace/${t.body.id}/prediction`);
     expect(pred.body.comparison, JSON.stringify(pred.body.comparison.firstDifference)).toMatchObject({ messagesCompared: 3, matching: 3 });
+  });
+  it('a message with its own expiration rests in a stream (a stream applies no expiration), as predicted', async () => {
+    const d = {
+      ...design({
+        name: 'stream-expiration',
+        exchanges: [],
+        queues: [{ name: 'log.s', durable: true, arguments: { 'x-queue-type': 'stream' } }],
+        bindings: [],
+        consumers: [],
+        publishers: [{ id: 'p1', exchange: '', routingKey: 'log.s', properties: { expiration: '300' } }],
+      }),
+      profile: b.name,
+    };
+    const prefix = uniquePrefix('streamexp');
+    await deploy(d, prefix, on);
+    const t = await srv.post('/api/trace', { design: d, prefix, messages: 2, ...on });
+    expect(t.status, JSON.stringify(t.body)).toBe(201);
+    const summary = await waitDone(t.body.id, 30_000);
+    expect(summary, JSON.stringify(summary)).toMatchObject({ state: 'complete', published: 2, parked: 2, dropped: 0, inFlight: 0, balanced: true });
+    expect(summary.resting).toEqual({ 'log.s': 2 });
+    expect(summary.eventCounts.expired).toBeUndefined();
+    const pred = await srv.get(`/api/trace/${t.body.id}/prediction`);
+    expect(pred.body.comparison, JSON.stringify(pred.body.comparison.firstDifference)).toMatchObject({ messagesCompared: 2, matching: 2 });
   });
 });
