@@ -461,19 +461,7 @@ export class RedriveJob extends EventEmitter {
         return;
       }
       // its ack may have reached the broker, and this be a byte-identical twin: copy it again
-      if (this.copiedMaybeAcked.take(id)) {
-        const dl = deadLetterFromAmqp(m, this.seen);
-        const decision = redriveDecision(dl, this.options.target, this.ctx);
-        if (decision.kind === 'skip') this.hold(d, { reason: decision.reason });
-        else {
-          d.recopy = true;
-          d.dl = dl;
-          d.decision = decision;
-          this.pending.push(d);
-          this.wake?.();
-        }
-        return;
-      }
+      if (this.copiedMaybeAcked.take(id)) return this.decide(d, deadLetterFromAmqp(m, this.seen), true);
       // its copy is still unconfirmed: the confirm decides (see onConfirm)
       const old = this.takeOrphan(id);
       if (old) {
@@ -492,19 +480,23 @@ export class RedriveJob extends EventEmitter {
     d.counted = true;
     const dl = deadLetterFromAmqp(m, this.seen - 1);
     if (!matchesFilter(dl, this.options.filter)) this.hold(d, { filtered: true });
-    else {
-      const decision = redriveDecision(dl, this.options.target, this.ctx);
-      if (decision.kind === 'skip') this.hold(d, { reason: decision.reason });
-      else {
-        this.scheduled += 1;
-        d.scheduled = true;
-        d.dl = dl;
-        d.decision = decision;
-        this.pending.push(d);
-        this.wake?.();
-      }
-    }
+    else this.decide(d, dl, false);
     if ((this.seen >= this.before || this.limitReached) && this.awaited === 0) this.stopReading();
+  }
+
+  /** where its copy goes: queued for publishing, or held with the reason; a recopy is not scheduled again (it counted when first read) */
+  private decide(d: Delivery, dl: DeadLetterMessage, recopy: boolean): void {
+    const decision = redriveDecision(dl, this.options.target, this.ctx);
+    if (decision.kind === 'skip') return this.hold(d, { reason: decision.reason });
+    if (recopy) d.recopy = true;
+    else {
+      this.scheduled += 1;
+      d.scheduled = true;
+    }
+    d.dl = dl;
+    d.decision = decision;
+    this.pending.push(d);
+    this.wake?.();
   }
 
   private scheduleFlush(): void {

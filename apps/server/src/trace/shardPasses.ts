@@ -23,9 +23,9 @@ export class ShardPasses {
       this.counts.set(signature, c);
       if (this.counts.size > this.max) this.counts.delete(this.counts.keys().next().value as string);
     }
-    c[shard] = (c[shard] ?? 0) + 1;
+    const seen = ++c[shard]!;
     let others = 0;
     for (let i = 0; i < c.length; i++) if (i !== shard) others = Math.max(others, c[i]!);
-    return c[shard]! > others;
+    return seen > others;
   }
 }
