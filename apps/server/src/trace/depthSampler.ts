@@ -51,9 +51,11 @@ export class DepthSampler {
     if (!prev || prev.ready !== d.ready || prev.unacked !== d.unacked) this.hooks.onDepth(name, d);
   }
 
-  async sample(final = false): Promise<void> {
-    if (this.sampling && !final) return;
+  /** true when every queue was counted by a passive declare (exact) or found down or gone */
+  async sample(final = false): Promise<boolean> {
+    if (this.sampling && !final) return false;
     this.sampling = true;
+    let exact = false;
     try {
       if (this.queues.length <= 200 && this.conn.isOpen) {
         // one channel; a missing queue closes it, so the next check opens another
@@ -90,6 +92,7 @@ export class DepthSampler {
         } finally {
           await ch?.close().catch(() => undefined);
         }
+        exact = true;
       } else {
         const mine = new Set(this.queues);
         for (const q of await this.mgmt.listQueues(this.vhost)) if (mine.has(q.name)) this.set(q.name, { ready: q.messages_ready ?? 0, unacked: q.messages_unacknowledged ?? 0 });
@@ -102,5 +105,6 @@ export class DepthSampler {
     } finally {
       this.sampling = false;
     }
+    return exact;
   }
 }

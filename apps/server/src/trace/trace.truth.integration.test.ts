@@ -7,9 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import amqp from 'amqplib';
 import { buildTemplate, type Design } from '@retry-studio/topology-core';
-import { uniquePrefix } from '../http/testing.js';
+import { readSse, uniquePrefix } from '../http/testing.js';
 import { TEST_BROKERS, type TestBroker } from '../testing/testBrokers.js';
-import { useLiveServer } from '../testing/liveServer.js';
+import { simEvents, useLiveServer } from '../testing/liveServer.js';
 
 const { srv, onCleanup, waitDone } = useLiveServer();
 
@@ -217,6 +217,36 @@ describe.each(TEST_BROKERS)('live trace on RabbitMQ $name', (b: TestBroker) => {
     expect(s.state).toBe('stopped');
     expect(s.endReason).toMatch(/topology changed.*binding 'orders\.requeue' -> 'orders\.q' key 'orders\.q' removed/);
     expect(s).toMatchObject({ inFlight: 1, balanced: true });
+  });
+
+  it('the wait queue purged out of band mid-run: its messages are named dropped (vanished) long before their TTL, not left in flight', async () => {
+    const prefix = uniquePrefix('purge');
+    const d = template({ delayMs: 60_000 });
+    await deploy(d, prefix);
+    const t = await srv.post('/api/trace', { ...on, design: d, prefix, messages: 3, failure: { kind: 'failFirst', n: 1 }, durationMs: 40_000 });
+    expect(t.status, JSON.stringify(t.body)).toBe(201);
+    const events = readSse(srv.base + t.body.events, { timeoutMs: 45_000 });
+    for (let i = 0; i < 100; i++) {
+      const s = await srv.get(`/api/trace/${t.body.id}`);
+      if (s.body.resting['orders.wait'] === 3) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const purgedAt = Date.now();
+    expect((await withChannel((ch) => ch.purgeQueue(`${prefix}orders.wait`))).messageCount).toBe(3);
+    const s = await waitDone(t.body.id, 20_000);
+    // about 3 s of the broker holding none while nothing moved, not the 60 s TTL nor the 40 s duration
+    expect(Date.now() - purgedAt).toBeLessThan(15_000);
+    expect(s).toMatchObject({ state: 'complete', published: 3, acked: 0, parked: 0, inFlight: 0, dropped: 3, balanced: true, resting: {} });
+    expect(s.endedWaitingFor).toBeUndefined();
+    const { frames } = await events;
+    const dropped = simEvents(frames).flatMap((e) => (e.kind === 'dropped' ? [e] : []));
+    expect(dropped.map((e) => [e.why, e.queue])).toEqual([0, 1, 2].map(() => ['vanished', 'orders.wait']));
+    expect(new Set(dropped.map((e) => e.msgId)).size).toBe(3);
+    const notice = frames.find((f) => f.event === 'notice' && (f.data as { code: string }).code === 'copies-vanished')?.data as { message: string } | undefined;
+    expect(notice?.message).toMatch(/^queue 'orders\.wait' has held none of the 3 message\(s\) the trace counted there .*purged/);
+    const pred = await srv.get(`/api/trace/${t.body.id}/prediction?events=0`);
+    expect(pred.body.comparison).toMatchObject({ messagesCompared: 3, matching: 0 });
+    expect(pred.body.comparison.firstDifference).toMatchObject({ where: { queue: 'orders.wait' } });
   });
 
   it('concurrent traces on different deployments; the same deployment is a 409', async () => {

@@ -13,6 +13,7 @@ import { Renamer, renameDesign, type DeployTarget } from '../deploy/deployTarget
 import { TraceAccounting, type CopyStart, type Lane } from './accounting.js';
 import { readBrokerTopology, topologyChanges, type BrokerTopology } from './brokerTopology.js';
 import { atMostOnceDeadLetterSources, deadLetterShortfall } from './deadLetterShortfall.js';
+import { VanishedCopies } from './vanishedCopies.js';
 import { DepthSampler } from './depthSampler.js';
 import { EventLog, percentile } from './eventLog.js';
 import { HopReporter } from './hopReporter.js';
@@ -43,6 +44,8 @@ export interface TraceOptions {
   readonly topologyEveryMs?: number;
   /** quiet time after everything settled before the trace ends (ms, default 500) */
   readonly settleMs?: number;
+  /** a queue the broker holds empty while the trace counts copies there, and nothing moves, for this long: they are gone (ms, default 3000; vanishedCopies.ts) */
+  readonly vanishAfterMs?: number;
   /** a node loss the prediction includes (design queue names; checked by the core's parseNodeLoss) */
   readonly nodeLoss?: NodeLoss;
   /** how often a cluster's nodes and queue leaders are read, to observe a node loss (ms, default 1000) */
@@ -131,6 +134,8 @@ export class TraceSession implements TraceContext {
   /** the messages behind `duplicates` that the prediction covers (the comparison flags them) */
   readonly duplicateIds = new Set<string>();
   private readonly unavailable = new Map<string, { fromMs: number; untilMs?: number }>();
+  private readonly vanished = new VanishedCopies();
+  private vanishCheckedAt = -Infinity;
   /** the design's streams (design names): a passive declare counts them 0, so their depth is the management API's */
   private readonly streams: ReadonlySet<string>;
   private readonly nodeWatch = new NodeLossWatch();
@@ -320,6 +325,53 @@ export class TraceSession implements TraceContext {
     this.deadLettersDropped = shortfall();
   }
 
+  /**
+   * Quiet, yet still waiting: copies the trace counts in a queue the broker holds empty are gone
+   * (purged, taken outside the trace, or lost by the broker; vanishedCopies.ts). They are
+   * dropped by name, with a notice, so the trace ends with what the broker did.
+   */
+  private async dropVanished(): Promise<void> {
+    if (this.real.topology.queues.length > 200 || !this.conn.isOpen || !this.observer) return;
+    // at the sampling pace: a long wait in a TTL queue is quiet too
+    if (this.now() - this.vanishCheckedAt < (this.opts.depthEveryMs ?? 1000)) return;
+    this.vanishCheckedAt = this.now();
+    const activity = this.accounting.lastActivity;
+    // the observation has caught up, and the counts are taken after the last event
+    if ((await this.observer.backlog(this.conn).catch(() => 1)) > 0) return;
+    if (!(await this.sampler.sample(true)) || this.stopping || this.accounting.lastActivity !== activity) return;
+    const traced = new Map([...this.accounting.resting()].filter(([q]) => this.live(q) && !this.streams.has(q) && !this.isDown(q)));
+    const held = new Map([...this.sampler.depths].map(([q, d]) => [this.back(q), d.ready]));
+    const gone = this.vanished.check({ now: this.now(), lastActivity: activity, traced, held, graceMs: (q) => this.vanishGraceMs(q) });
+    for (const q of gone) {
+      const copies = this.accounting.messagesIn(q);
+      const n = copies.reduce((x, m) => x + m.copies, 0);
+      const names = copies.slice(0, 5).map((m) => m.msgId);
+      this.log.notice({
+        level: 'warn',
+        code: 'copies-vanished',
+        message:
+          `queue '${q}' has held none of the ${n} message(s) the trace counted there (${names.join(', ')}${copies.length > names.length ? ', ...' : ''}) for ${Math.round(this.vanishGraceMs(q) / 100) / 10} s while nothing moved: ` +
+          'they left without an event a client sees (the queue purged, a client outside the trace took them, or the broker lost them: a quorum queue dead-letters at most once, and a dead letter in flight while a leader moves can vanish); counted dropped',
+        t: this.now(),
+      });
+      for (const { msgId, copies: k } of copies) for (let i = 0; i < k; i++) this.emit('broker', { kind: 'dropped', msgId, body: '', why: 'vanished', queue: q });
+    }
+  }
+
+  private isDown(queue: string): boolean {
+    const o = this.unavailable.get(queue);
+    return o !== undefined && o.untilMs === undefined;
+  }
+
+  /** how long a queue the broker holds empty must stay so: a 4.3 delayed-retry queue does not count a message waiting out its delay */
+  private vanishGraceMs(queue: string): number {
+    const base = this.opts.vanishAfterMs ?? 3000;
+    const def = this.design.topology.queues.find((q) => q.name === queue);
+    const delayed = def ? queueConfig(def, this.design.topology.policies, profileFor(this.design.profile)) : undefined;
+    const d = delayed?.delayedRetry;
+    return d ? base + (d.maxMs ?? d.minMs * (delayed!.deliveryLimit ?? 20)) : base;
+  }
+
   private async watchTopology(): Promise<void> {
     if (this.stopping || !this.brokerTopology) return;
     const now = await readBrokerTopology(this.mgmt, this.target.vhost, this.real.topology).catch(() => undefined);
@@ -444,7 +496,9 @@ export class TraceSession implements TraceContext {
       const settleMs = this.opts.settleMs ?? 500;
       while (!this.stopping) {
         await new Promise((r) => setTimeout(r, 100));
-        if (this.blocker() === undefined && this.now() - this.accounting.lastActivity >= settleMs) {
+        const quiet = this.now() - this.accounting.lastActivity >= settleMs;
+        if (quiet && this.blocker() !== undefined) await this.dropVanished();
+        else if (quiet) {
           // and the observation has caught up (its copies may lag behind the workers)
           const backlog = await this.observer!.backlog(this.conn).catch(() => 1);
           if (backlog > 0) continue;

@@ -36,7 +36,13 @@ export type DropReason =
   /** the queue was deleted (x-expires): its messages are discarded, never dead-lettered */
   | 'queue-deleted'
   /** RabbitMQ 3.10: an at-most-once dead letter routed to a stream is silently dropped (profiles.ts streamTakesDeadLetters) */
-  | 'stream-dead-letter';
+  | 'stream-dead-letter'
+  /**
+   * live trace only: the copy left its queue without an event a client sees (the queue purged, a
+   * client outside the trace took it, or the broker lost it: an at-most-once dead letter in a
+   * leader move); the broker's exact count showed the queue empty (server trace/vanishedCopies.ts)
+   */
+  | 'vanished';
 
 interface EventBase {
   /** virtual milliseconds since the run started (wall ms since trace start for live) */
