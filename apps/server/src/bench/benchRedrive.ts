@@ -5,11 +5,17 @@
  * between other queues: one on the broker's in-process (direct) connection (`amqp:///vhost`, how
  * a local shovel is usually declared: no TCP, no frame encoding), one over TCP to the same
  * broker's AMQP port (how a shovel reaches another broker, and how any client, the re-drive
- * included, talks to it). Then the time to browse the first 100 of a queue of 1,000,000 tiny
- * messages (8-byte bodies, transient, filled with confirms in windows of 20,000). Prints one
- * `name: value` per line; the vhost and everything in it is deleted afterwards.
- * `--url AMQP_URL --management-url URL --messages N` (default 100000) `--browse-messages N`
- * (default 1000000, 0 skips) `--window N` (the re-drive's prefetch).
+ * included, talks to it).
+ * In rounds: each round fills every source side by side, lets the broker settle (it is still
+ * writing what it took in), then times the three one after another, in an order that rotates
+ * each round. Whoever ran first right after the fill used to pay for the broker's catching up.
+ * Prints each round's rates, each contender's median and the ratios of the medians. Then the
+ * time to browse the first 100 of a queue of 1,000,000 tiny messages (8-byte bodies, transient,
+ * filled with confirms in windows of 20,000). Prints one `name: value` per line; the vhost and
+ * everything in it is deleted afterwards.
+ * `--url AMQP_URL --management-url URL --messages N` (default 100000) `--rounds N` (default 3)
+ * `--settle-ms N` (default 3000) `--browse-messages N` (default 1000000, 0 skips) `--window N`
+ * (the re-drive's prefetch).
  */
 import { pathToFileURL } from 'node:url';
 import type { ConfirmChannel } from 'amqplib';
@@ -33,8 +39,17 @@ async function fill(ch: ConfirmChannel, queue: string, n: number, body: Buffer, 
   }
 }
 
+type Contender = { readonly name: string; readonly label: string; readonly run: (src: string, dst: string) => Promise<void> };
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
 async function main(): Promise<void> {
   const n = Number(arg('messages') ?? 100_000);
+  const rounds = Number(arg('rounds') ?? 3);
+  const settleMs = Number(arg('settle-ms') ?? 3000);
   const browseN = Number(arg('browse-messages') ?? 1_000_000);
   const window = arg('window') !== undefined ? Number(arg('window')) : undefined;
   const url = resolveBrokerUrl(arg('url'));
@@ -45,54 +60,88 @@ async function main(): Promise<void> {
   const vurl = withVhost(url, vhost);
   const conn = await openConnection(vurl, { purpose: 'bench', label: 'redrive' });
   try {
-    const setup = await conn.createConfirmChannel();
-    const SHOVELS = [
-      { name: 'shovel', label: 'direct', uri: `amqp:///${encodeURIComponent(vhost)}` },
-      { name: 'shovel_tcp', label: 'tcp', uri: `amqp://${encodeURIComponent(url.username)}:${encodeURIComponent(url.password)}@${url.hostname.includes(':') ? `[${url.hostname}]` : url.hostname}:${url.port}/${encodeURIComponent(vhost)}` },
+    const target = await operateTarget(url, { vhost, management });
+    const shovel =
+      (uri: string) =>
+      async (src: string, dst: string): Promise<void> => {
+        await management.putShovel(vhost, src, { 'src-protocol': 'amqp091', 'src-uri': uri, 'src-queue': src, 'dest-protocol': 'amqp091', 'dest-uri': uri, 'dest-queue': dst, 'ack-mode': 'on-confirm', 'src-delete-after': 'queue-length' });
+        while ((await exactDepth(conn, dst)) < n) await new Promise((r) => setTimeout(r, 20));
+        await management.deleteShovel(vhost, src);
+      };
+    const contenders: Contender[] = [
+      {
+        name: 'redrive',
+        label: 'this re-drive (two TCP connections, confirms, marker headers)',
+        run: async (src, dst) => {
+          const job = await startRedrive(target, { queue: src, target: { kind: 'exchange', exchange: '', routingKey: dst } }, window !== undefined ? { window } : {});
+          const p = await job.done;
+          if (p.status !== 'done' || p.moved !== n) throw new Error(`re-drive ended ${p.status}, moved ${p.moved} of ${n}${p.error ? ': ' + p.error : ''}`);
+        },
+      },
+      { name: 'shovel', label: 'dynamic shovel, in-process direct connection (amqp:///vhost)', run: shovel(`amqp:///${encodeURIComponent(vhost)}`) },
+      {
+        name: 'shovel_tcp',
+        label: 'dynamic shovel over TCP to the same broker',
+        run: shovel(`amqp://${encodeURIComponent(url.username)}:${encodeURIComponent(url.password)}@${url.hostname.includes(':') ? `[${url.hostname}]` : url.hostname}:${url.port}/${encodeURIComponent(vhost)}`),
+      },
     ];
-    const queues = ['dlq', 'target', 'big', ...SHOVELS.flatMap((x) => [`${x.name}.src`, `${x.name}.dst`])];
-    for (const q of queues) await setup.assertQueue(q, { durable: true });
+    const setup = await conn.createConfirmChannel();
+    for (const c of contenders) for (const q of [`${c.name}.src`, `${c.name}.dst`]) await setup.assertQueue(q, { durable: true });
+    await setup.assertQueue('big', { durable: true });
     await setup.close();
-    const body = Buffer.alloc(1024, 'x');
-    let t = performance.now();
-    // the 1 KB queues fill side by side, each on its own channel
-    await Promise.all(['dlq', ...SHOVELS.map((x) => `${x.name}.src`)].map(async (q) => fill(await conn.createConfirmChannel(), q, n, body, true, 5000)));
-    print(`setup.fill_ms (${1 + SHOVELS.length} queues of 1 KB persistent)`, performance.now() - t);
     print('broker', `RabbitMQ ${(await management.overview()).rabbitmq_version}`);
     print('messages', n);
-
-    const target = await operateTarget(url, { vhost, management });
-    t = performance.now();
-    const job = await startRedrive(target, { queue: 'dlq', target: { kind: 'exchange', exchange: '', routingKey: 'target' } }, window !== undefined ? { window } : {});
-    const p = await job.done;
-    const redriveMs = performance.now() - t;
-    if (p.status !== 'done' || p.moved !== n) throw new Error(`re-drive ended ${p.status}, moved ${p.moved} of ${n}${p.error ? ': ' + p.error : ''}`);
-    const redriveRate = (n * 1000) / redriveMs;
-    print('redrive.ms', redriveMs);
-    print('redrive.msg_per_s', redriveRate);
-    print('redrive.target_depth', await exactDepth(conn, 'target'));
-
-    for (const sh of SHOVELS) {
-      t = performance.now();
-      try {
-        await management.putShovel(vhost, sh.name, { 'src-protocol': 'amqp091', 'src-uri': sh.uri, 'src-queue': `${sh.name}.src`, 'dest-protocol': 'amqp091', 'dest-uri': sh.uri, 'dest-queue': `${sh.name}.dst`, 'ack-mode': 'on-confirm', 'src-delete-after': 'queue-length' });
-      } catch (err) {
-        if (!(err instanceof ManagementError && (err.status === 404 || err.status === 400))) throw err;
-        print('shovel', 'unavailable: the rabbitmq_shovel plugin is not enabled on this broker (rabbitmq-plugins enable rabbitmq_shovel)');
-        break;
+    print('rounds', rounds);
+    const body = Buffer.alloc(1024, 'x');
+    const rates = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+    let shovelsMissing = false;
+    for (let round = 0; round < rounds; round++) {
+      let t = performance.now();
+      // every source fills side by side, each on its own channel; then the broker settles (writes what it
+      // buffered) before anything is timed, and the order rotates each round so no contender always runs first
+      await Promise.all(contenders.map(async (c) => fill(await conn.createConfirmChannel(), `${c.name}.src`, n, body, true, 5000)));
+      print(`round_${round + 1}.fill_ms (${contenders.length} queues of 1 KB persistent)`, performance.now() - t);
+      await new Promise((r) => setTimeout(r, settleMs));
+      const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]!);
+      for (const c of order) {
+        if (shovelsMissing && c.name !== 'redrive') continue;
+        t = performance.now();
+        try {
+          await c.run(`${c.name}.src`, `${c.name}.dst`);
+        } catch (err) {
+          if (!(err instanceof ManagementError && (err.status === 404 || err.status === 400))) throw err;
+          print('shovel', 'unavailable: the rabbitmq_shovel plugin is not enabled on this broker (rabbitmq-plugins enable rabbitmq_shovel)');
+          shovelsMissing = true;
+          continue;
+        }
+        const rate = (n * 1000) / (performance.now() - t);
+        rates.get(c.name)!.push(rate);
+        print(`round_${round + 1}.${c.name}.msg_per_s`, rate);
       }
-      while ((await exactDepth(conn, `${sh.name}.dst`)) < n) await new Promise((r) => setTimeout(r, 20));
-      const shovelMs = performance.now() - t;
-      await management.deleteShovel(vhost, sh.name);
-      const shovelRate = (n * 1000) / shovelMs;
-      print(`${sh.name}.connection`, sh.label);
-      print(`${sh.name}.ms`, shovelMs);
-      print(`${sh.name}.msg_per_s`, shovelRate);
-      print(`redrive_vs_${sh.name}.ratio`, (redriveRate / shovelRate).toFixed(2));
+      const mine = rates.get('redrive')![round];
+      for (const c of contenders.slice(1)) {
+        const theirs = rates.get(c.name)![round];
+        if (mine !== undefined && theirs !== undefined) print(`round_${round + 1}.redrive_vs_${c.name}.ratio`, (mine / theirs).toFixed(2));
+      }
+      // the next round starts from empty queues
+      const ch = await conn.createChannel();
+      for (const c of contenders) for (const q of [`${c.name}.src`, `${c.name}.dst`]) await ch.purgeQueue(q);
+      await ch.close();
+    }
+    for (const c of contenders) {
+      const r = rates.get(c.name)!;
+      if (r.length === 0) continue;
+      print(`${c.name}.connection`, c.label);
+      print(`${c.name}.msg_per_s (median of ${r.length})`, median(r));
+    }
+    const mine = median(rates.get('redrive')!);
+    for (const c of contenders.slice(1)) {
+      const r = rates.get(c.name)!;
+      if (r.length > 0) print(`redrive_vs_${c.name}.ratio (medians)`, (mine / median(r)).toFixed(2));
     }
 
     if (browseN > 0) {
-      t = performance.now();
+      let t = performance.now();
       const big = await conn.createConfirmChannel();
       await fill(big, 'big', browseN, Buffer.from('m0000000'), false, 20_000);
       await big.close();

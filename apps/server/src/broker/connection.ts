@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import amqp, { type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import { redactUrl, toConnectOptions, type AmqpUrl } from './amqpUrl.js';
+import { coalesceWrites } from './coalesceWrites.js';
 
 export type ConnectionPurpose = 'apply' | 'trace' | 'probe' | 'conformance' | 'bench' | 'cli' | 'operate';
 
@@ -72,6 +73,7 @@ export async function openConnection(url: AmqpUrl, opts: OpenOptions): Promise<C
   });
   try {
     const conn = await Promise.race([attempt, timeout]);
+    coalesceWrites(conn);
     conn.on('error', () => {
       /* reported through 'close'; handling it here keeps Node alive */
     });

@@ -176,6 +176,7 @@ export class RedriveJob extends EventEmitter {
   private consumerTag: string | undefined;
   private wake: (() => void) | undefined;
   private idle: NodeJS.Timeout | undefined;
+  private lastArrival = 0;
   private flushScheduled = false;
   private readonly down = new Map<Side, { since: number; reason: string }>();
   private readonly t0 = performance.now();
@@ -332,31 +333,49 @@ export class RedriveJob extends EventEmitter {
     }
   }
 
+  /**
+   * The idle clock starts over: called for every message, so it only notes the time; the one
+   * timer pending re-arms itself for what is left (a timer per message cost more than the rest
+   * of reading one).
+   */
   private armIdle(): void {
+    this.lastArrival = performance.now();
+    this.idle ??= setTimeout(() => this.onIdle(), this.options.idleMs ?? 1000);
+  }
+
+  private clearIdle(): void {
     clearTimeout(this.idle);
+    this.idle = undefined;
+  }
+
+  private onIdle(): void {
+    this.idle = undefined;
+    const left = (this.options.idleMs ?? 1000) - (performance.now() - this.lastArrival);
+    if (left > 1) {
+      this.idle = setTimeout(() => this.onIdle(), left);
+      return;
+    }
     // idle means the queue has nothing more, not that the job holds back its own window
     // (copies awaiting confirms, a pause, a side reconnecting): then the broker sends nothing either
-    this.idle = setTimeout(() => {
-      if (this.inFlight > 0 || this.pending.length > 0 || this.status === 'paused' || this.down.size > 0) return this.armIdle();
-      // fewer read than were there: a queue paging from disk can be silent for a while; ask it
-      if (this.seen < this.before && this.src) {
-        const gen = this.srcGen;
-        this.src.checkQueue(this.queue).then(
-          (ok) => {
-            if (gen !== this.srcGen) return;
-            if (ok.messageCount > 0) this.armIdle();
-            else this.stopReading();
-          },
-          () => undefined, // the channel died: lost() re-opens it
-        );
-      } else this.stopReading();
-    }, this.options.idleMs ?? 1000);
+    if (this.inFlight > 0 || this.pending.length > 0 || this.status === 'paused' || this.down.size > 0) return this.armIdle();
+    // fewer read than were there: a queue paging from disk can be silent for a while; ask it
+    if (this.seen < this.before && this.src) {
+      const gen = this.srcGen;
+      this.src.checkQueue(this.queue).then(
+        (ok) => {
+          if (gen !== this.srcGen) return;
+          if (ok.messageCount > 0) this.armIdle();
+          else this.stopReading();
+        },
+        () => undefined, // the channel died: lost() re-opens it
+      );
+    } else this.stopReading();
   }
 
   private stopReading(why?: string): void {
     if (!this.reading) return;
     this.reading = false;
-    clearTimeout(this.idle);
+    this.clearIdle();
     if (why) this.stoppedEarly = why;
     if (this.consumerTag && this.src) this.src.cancel(this.consumerTag).catch(() => undefined);
     this.consumerTag = undefined;
@@ -756,7 +775,7 @@ export class RedriveJob extends EventEmitter {
       this.src = undefined;
       this.consumerTag = undefined;
       this.srcGen += 1;
-      clearTimeout(this.idle);
+      this.clearIdle();
       // the broker requeues every unacked original
       for (const s of acks.outstanding()) {
         const d = s.item;
@@ -834,7 +853,7 @@ export class RedriveJob extends EventEmitter {
     // the side still up: its acks go out before its connection closes (a channel handles its frames in order)
     this.flushAcks();
     this.finishing = true;
-    clearTimeout(this.idle);
+    this.clearIdle();
     this.error = reason;
     this.pending.length = 0;
     // confirmed copies whose originals are still in the queue: they exist twice
@@ -848,7 +867,7 @@ export class RedriveJob extends EventEmitter {
   private async finish(status: 'done' | 'cancelled'): Promise<void> {
     if (this.finishing) return;
     this.finishing = true;
-    clearTimeout(this.idle);
+    this.clearIdle();
     this.reading = false;
     try {
       if (this.consumerTag && this.src) await this.src.cancel(this.consumerTag).catch(() => undefined);
