@@ -138,6 +138,8 @@ export class TraceSession implements TraceContext {
   private vanishCheckedAt = -Infinity;
   /** the design's streams (design names): a passive declare counts them 0, so their depth is the management API's */
   private readonly streams: ReadonlySet<string>;
+  /** design queue -> the longest a message waits out a 4.3 delayed retry there (the broker does not count it meanwhile) */
+  private readonly longestDelayMs: ReadonlyMap<string, number>;
   private readonly nodeWatch = new NodeLossWatch();
   private deadLettersDropped: Record<string, number> = {};
   private polling = false;
@@ -178,7 +180,10 @@ export class TraceSession implements TraceContext {
     this.renamer = new Renamer(target.prefix);
     this.real = renameDesign(design, this.renamer);
     const profile = profileFor(design.profile);
-    this.streams = new Set(design.topology.queues.filter((q) => queueConfig(q, design.topology.policies, profile).stream).map((q) => q.name));
+    const configs = design.topology.queues.map((q) => queueConfig(q, design.topology.policies, profile));
+    this.streams = new Set(configs.filter((c) => c.stream).map((c) => c.name));
+    // a 4.3 delayed-retry queue's longest wait (min x delivery count, capped by max; 20 deliveries when unlimited)
+    this.longestDelayMs = new Map(configs.flatMap((c) => (c.delayedRetry ? [[c.name, c.delayedRetry.maxMs ?? c.delayedRetry.minMs * (c.deliveryLimit ?? 20)] as const] : [])));
     this.failure = opts.failure;
     this.seed = opts.seed ?? 1;
     const pubSpec = opts.publisher ? this.real.publishers.find((p) => p.id === opts.publisher) : this.real.publishers[0];
@@ -365,11 +370,7 @@ export class TraceSession implements TraceContext {
 
   /** how long a queue the broker holds empty must stay so: a 4.3 delayed-retry queue does not count a message waiting out its delay */
   private vanishGraceMs(queue: string): number {
-    const base = this.opts.vanishAfterMs ?? 3000;
-    const def = this.design.topology.queues.find((q) => q.name === queue);
-    const delayed = def ? queueConfig(def, this.design.topology.policies, profileFor(this.design.profile)) : undefined;
-    const d = delayed?.delayedRetry;
-    return d ? base + (d.maxMs ?? d.minMs * (delayed!.deliveryLimit ?? 20)) : base;
+    return (this.opts.vanishAfterMs ?? 3000) + (this.longestDelayMs.get(queue) ?? 0);
   }
 
   private async watchTopology(): Promise<void> {
