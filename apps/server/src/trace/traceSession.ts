@@ -13,7 +13,6 @@ import { Renamer, renameDesign, type DeployTarget } from '../deploy/deployTarget
 import { TraceAccounting, type CopyStart, type Lane } from './accounting.js';
 import { readBrokerTopology, topologyChanges, type BrokerTopology } from './brokerTopology.js';
 import { atMostOnceDeadLetterSources, deadLetterShortfall } from './deadLetterShortfall.js';
-import { VanishedCopies } from './vanishedCopies.js';
 import { DepthSampler } from './depthSampler.js';
 import { EventLog, percentile } from './eventLog.js';
 import { HopReporter } from './hopReporter.js';
@@ -23,6 +22,7 @@ import { Observer } from './observer.js';
 import { MAX_COMPARED_EVENTS, MAX_PREDICTED_MESSAGES, type Comparison } from './prediction.js';
 import { TestPublisher, testMessages, type TestMessage } from './testPublisher.js';
 import type { EventInput, TraceContext } from './traceContext.js';
+import { VanishedCopies } from './vanishedCopies.js';
 import { TraceWorker } from './worker.js';
 
 export interface TraceOptions {
