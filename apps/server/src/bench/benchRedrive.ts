@@ -61,12 +61,22 @@ async function main(): Promise<void> {
   const conn = await openConnection(vurl, { purpose: 'bench', label: 'redrive' });
   try {
     const target = await operateTarget(url, { vhost, management });
+    let shovels = 0;
     const shovel =
       (uri: string) =>
       async (src: string, dst: string): Promise<void> => {
-        await management.putShovel(vhost, src, { 'src-protocol': 'amqp091', 'src-uri': uri, 'src-queue': src, 'dest-protocol': 'amqp091', 'dest-uri': uri, 'dest-queue': dst, 'ack-mode': 'on-confirm', 'src-delete-after': 'queue-length' });
-        while ((await exactDepth(conn, dst)) < n) await new Promise((r) => setTimeout(r, 20));
-        await management.deleteShovel(vhost, src);
+        // a name of its own each time: a shovel re-declared under the name of one that just finished
+        // (and deletes itself, src-delete-after) was sometimes never started, and the bench waited forever
+        const name = `${src}.${++shovels}`;
+        await management.putShovel(vhost, name, { 'src-protocol': 'amqp091', 'src-uri': uri, 'src-queue': src, 'dest-protocol': 'amqp091', 'dest-uri': uri, 'dest-queue': dst, 'ack-mode': 'on-confirm', 'src-delete-after': 'queue-length' });
+        let last = -1;
+        let movedAt = performance.now();
+        for (let depth = 0; depth < n; depth = await exactDepth(conn, dst)) {
+          if (depth !== last) [last, movedAt] = [depth, performance.now()];
+          else if (performance.now() - movedAt > 30_000) throw new Error(`shovel '${name}' moved nothing for 30 s (${depth} of ${n} in ${dst})`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        await management.deleteShovel(vhost, name).catch(() => undefined); // it may have deleted itself already
       };
     const contenders: Contender[] = [
       {
