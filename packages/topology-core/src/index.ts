@@ -397,6 +397,7 @@ export {
   redriveContext,
   type RedriveContext,
   redriveDecision,
+  fixedRedriveDecision,
   type RedriveDecision,
   type RedriveFilter,
   redriveHeaders,

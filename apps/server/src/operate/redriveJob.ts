@@ -28,13 +28,13 @@
  */
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import type { Channel, ConfirmChannel, ConsumeMessage, Message, Options } from 'amqplib';
+import type { Channel, ConfirmChannel, ConsumeMessage, Message } from 'amqplib';
 import {
   AT_LEAST_ONCE_NOTE,
   destinationLabel,
+  fixedRedriveDecision,
   matchesFilter,
   redriveDecision,
-  redriveMarker,
   xDeathNote,
   type RedriveContext,
   type RedriveDecision,
@@ -43,6 +43,9 @@ import {
   type DeadLetterMessage,
 } from '@retry-studio/topology-core';
 import { ManagedConnection, redactUrl, waitForDrain, type AmqpUrl } from '../broker/index.js';
+import { FramePublisher } from '../broker/publishFrames.js';
+import { interceptDeliveries } from '../broker/rawDeliveries.js';
+import { copyProperties, copyPropertyList } from './copyProperties.js';
 import { deadLetterFromAmqp } from './deadLetterFromAmqp.js';
 import { CountedSet } from './countedSet.js';
 import { copyIdentity, messageIdentity } from './messageIdentity.js';
@@ -115,6 +118,9 @@ interface Delivery {
   readonly gen: number;
   readonly msg: ConsumeMessage;
   slot: Slot<Delivery> | undefined;
+  /** its place in the run, for the core's reading of it */
+  seq: number;
+  /** the core's reading of it, made when something needs it (a filter, a decision that depends on the message) */
   dl?: DeadLetterMessage;
   decision?: Extract<RedriveDecision, { kind: 'move' }>;
   /** counted in `seen` (not a redelivery acked without a copy, nor one beyond `before`) */
@@ -138,7 +144,8 @@ interface Delivery {
   held?: { reason?: string; filtered: boolean };
 }
 
-const closedError = (err: unknown): boolean => /channel closed|connection closed|channel ended|connection ended/i.test(String((err as Error)?.message ?? err));
+const closedError = (err: unknown): boolean =>
+  /channel closed|connection closed|channel ended|connection ended/i.test(String((err as Error)?.message ?? err));
 
 export class RedriveJob extends EventEmitter {
   readonly id = randomUUID().slice(0, 8);
@@ -187,7 +194,11 @@ export class RedriveJob extends EventEmitter {
   /** consume channel generation: a delivery belongs to one, its tag means nothing on another */
   private srcGen = 0;
   private pub: ConfirmChannel | undefined;
+  /** the publish channel's batch writer (undefined: amqplib's publish, one message at a time) */
+  private frames: FramePublisher | undefined;
   private pubGen = 0;
+  /** where every copy goes when no message can change it: nothing is read from the messages */
+  private readonly fixed: RedriveDecision | undefined;
   private finishing = false;
   readonly done: Promise<RedriveProgress>;
   private resolveDone!: (p: RedriveProgress) => void;
@@ -201,6 +212,7 @@ export class RedriveJob extends EventEmitter {
     super();
     this.on('error', () => undefined);
     this.done = new Promise((r) => (this.resolveDone = r));
+    this.fixed = fixedRedriveDecision(options.target, ctx);
     const backoff = { initialDelayMs: 200, maxDelayMs: 2000 };
     this.srcConn = new ManagedConnection(url, 'operate', { label: `redrive-${this.id}-consume`, backoff });
     this.pubConn = new ManagedConnection(url, 'operate', { label: `redrive-${this.id}-publish`, backoff });
@@ -225,7 +237,10 @@ export class RedriveJob extends EventEmitter {
 
   /** The connection names the broker shows for this job (consume side, publish side). */
   get connectionNames(): { consume: string; publish: string } {
-    return { consume: `retry-studio:operate:redrive-${this.id}-consume`, publish: `retry-studio:operate:redrive-${this.id}-publish` };
+    return {
+      consume: `retry-studio:operate:redrive-${this.id}-consume`,
+      publish: `retry-studio:operate:redrive-${this.id}-publish`,
+    };
   }
 
   /** Opens both sides and starts consuming; rejects when the queue cannot be consumed exclusively. */
@@ -277,7 +292,11 @@ export class RedriveJob extends EventEmitter {
       notes: [
         AT_LEAST_ONCE_NOTE,
         xDeathNote(this.ctx.broker),
-        ...(this.duplicatesPossible > 0 ? [`${this.duplicatesPossible} possible duplicates: copies in flight at the crash (published but not yet confirmed, or acked but the ack not yet proven, when a connection died, so published again)`] : []),
+        ...(this.duplicatesPossible > 0
+          ? [
+              `${this.duplicatesPossible} possible duplicates: copies in flight at the crash (published but not yet confirmed, or acked but the ack not yet proven, when a connection died, so published again)`,
+            ]
+          : []),
       ],
     };
   }
@@ -314,8 +333,12 @@ export class RedriveJob extends EventEmitter {
     ch.on('error', () => undefined);
     const gen = ++this.srcGen;
     await ch.prefetch(this.window);
+    // deliveries straight off the wire: their bytes are forwarded, decoded only when needed
+    interceptDeliveries(ch, (m) => this.onMessage(gen, m));
     this.src = ch;
-    this.acks = new SourceAcks<Delivery>((tag, multiple) => ch.ack({ fields: { deliveryTag: tag } } as Message, multiple));
+    this.acks = new SourceAcks<Delivery>((tag, multiple) =>
+      ch.ack({ fields: { deliveryTag: tag } } as Message, multiple),
+    );
     ch.on('close', () => {
       if (gen === this.srcGen) this.lost('consume', 'the consume channel closed');
     });
@@ -357,7 +380,8 @@ export class RedriveJob extends EventEmitter {
     }
     // idle means the queue has nothing more, not that the job holds back its own window
     // (copies awaiting confirms, a pause, a side reconnecting): then the broker sends nothing either
-    if (this.inFlight > 0 || this.pending.length > 0 || this.status === 'paused' || this.down.size > 0) return this.armIdle();
+    if (this.inFlight > 0 || this.pending.length > 0 || this.status === 'paused' || this.down.size > 0)
+      return this.armIdle();
     // fewer read than were there: a queue paging from disk can be silent for a while; ask it
     if (this.seen < this.before && this.src) {
       const gen = this.srcGen;
@@ -389,6 +413,10 @@ export class RedriveJob extends EventEmitter {
   /** originals the queue still owes back after a loss (copies confirmed) */
   private get awaited(): number {
     return this.copiedRequeued.size + this.copiedMaybeAcked.size + this.orphanCount;
+  }
+
+  private deadLetter(d: Delivery): DeadLetterMessage {
+    return (d.dl ??= deadLetterFromAmqp(d.msg, d.seq));
   }
 
   private identity(d: Delivery): string {
@@ -425,7 +453,9 @@ export class RedriveJob extends EventEmitter {
       if (why.reason) this.skipped[why.reason] = (this.skipped[why.reason] ?? 0) + 1;
     }
     if (this.held >= this.window && this.reading)
-      this.stopReading(`${this.held} messages left in the queue fill the window of ${this.window}: re-drive again with a filter`);
+      this.stopReading(
+        `${this.held} messages left in the queue fill the window of ${this.window}: re-drive again with a filter`,
+      );
   }
 
   /** the original went back to the queue (its channel died): it will be read again */
@@ -462,7 +492,15 @@ export class RedriveJob extends EventEmitter {
       void ch?.close().catch(() => undefined);
       return;
     }
-    const d: Delivery = { gen, msg: m, slot: undefined, counted: false, scheduled: false, inFlight: false };
+    const d: Delivery = {
+      gen,
+      msg: m,
+      slot: undefined,
+      seq: this.seen,
+      counted: false,
+      scheduled: false,
+      inFlight: false,
+    };
     d.slot = this.acks.add(m.fields.deliveryTag, d);
     if (!this.isRunning || this.finishing) {
       d.slot.state = 'held'; // requeued at the end
@@ -480,7 +518,7 @@ export class RedriveJob extends EventEmitter {
         return;
       }
       // its ack may have reached the broker, and this be a byte-identical twin: copy it again
-      if (this.copiedMaybeAcked.take(id)) return this.decide(d, deadLetterFromAmqp(m, this.seen), true);
+      if (this.copiedMaybeAcked.take(id)) return this.decide(d, true);
       // its copy is still unconfirmed: the confirm decides (see onConfirm)
       const old = this.takeOrphan(id);
       if (old) {
@@ -497,22 +535,21 @@ export class RedriveJob extends EventEmitter {
     }
     this.seen += 1;
     d.counted = true;
-    const dl = deadLetterFromAmqp(m, this.seen - 1);
-    if (!matchesFilter(dl, this.options.filter)) this.hold(d, { filtered: true });
-    else this.decide(d, dl, false);
+    if (this.options.filter && !matchesFilter(this.deadLetter(d), this.options.filter))
+      this.hold(d, { filtered: true });
+    else this.decide(d, false);
     if ((this.seen >= this.before || this.limitReached) && this.awaited === 0) this.stopReading();
   }
 
   /** where its copy goes: queued for publishing, or held with the reason; a recopy is not scheduled again (it counted when first read) */
-  private decide(d: Delivery, dl: DeadLetterMessage, recopy: boolean): void {
-    const decision = redriveDecision(dl, this.options.target, this.ctx);
+  private decide(d: Delivery, recopy: boolean): void {
+    const decision = this.fixed ?? redriveDecision(this.deadLetter(d), this.options.target, this.ctx);
     if (decision.kind === 'skip') return this.hold(d, { reason: decision.reason });
     if (recopy) d.recopy = true;
     else {
       this.scheduled += 1;
       d.scheduled = true;
     }
-    d.dl = dl;
     d.decision = decision;
     this.pending.push(d);
     this.wake?.();
@@ -572,7 +609,13 @@ export class RedriveJob extends EventEmitter {
       if (gen === this.pubGen) this.lost('publish', 'the publish channel closed');
     });
     this.pub = ch;
+    this.frames = FramePublisher.attach(ch);
     this.wake?.();
+  }
+
+  /** hands the batch of copies written so far to the socket: before the pump waits for anything */
+  private flushCopies(): boolean {
+    return this.frames?.channel === this.pub ? this.frames!.flush() : true;
   }
 
   private async pump(): Promise<void> {
@@ -581,6 +624,7 @@ export class RedriveJob extends EventEmitter {
     let due = performance.now();
     while (this.isRunning && !this.finishing) {
       if (this.status !== 'running' || this.pending.length === 0 || !this.pub) {
+        if (!this.flushCopies() && this.pub) await waitForDrain(this.pub).catch(() => undefined);
         this.checkDone();
         await new Promise<void>((r) => (this.wake = r));
         this.wake = undefined;
@@ -589,44 +633,47 @@ export class RedriveJob extends EventEmitter {
       // wait for the rate before taking the message: while it is still pending the job cannot finish under it
       if (rate) {
         const wait = due - performance.now();
-        if (wait > 4) await new Promise((r) => setTimeout(r, wait));
+        if (wait > 4) {
+          this.flushCopies();
+          await new Promise((r) => setTimeout(r, wait));
+        }
         due = Math.max(due, performance.now() - 50) + 1000 / rate;
       }
       const pub = this.pub;
       const next = this.status === 'running' && !this.finishing && pub ? this.pending.shift() : undefined;
       if (!next || !pub) continue;
-      const ok = this.publish(pub, next);
-      if (!ok) await waitForDrain(pub).catch(() => undefined);
+      // a full batch goes out at once; a full writer is waited for
+      if (!this.publish(pub, next) && !this.flushCopies()) await waitForDrain(pub).catch(() => undefined);
     }
   }
 
+  /** false when the batch (or amqplib's writer) is full */
   private publish(pub: ConfirmChannel, d: Delivery): boolean {
     const mv = d.decision!;
-    const p = d.msg.properties;
-    const raw = (p.headers ?? {}) as Record<string, unknown>;
-    const headers = { ...raw, ...redriveMarker(d.dl!.headers, Date.now()) };
-    const props: Options.Publish = {
-      mandatory: true,
-      headers,
-      ...(p.contentType !== undefined ? { contentType: p.contentType as string } : {}),
-      ...(p.contentEncoding !== undefined ? { contentEncoding: p.contentEncoding as string } : {}),
-      ...(p.deliveryMode !== undefined ? { deliveryMode: p.deliveryMode as number } : {}),
-      ...(p.priority !== undefined ? { priority: p.priority as number } : {}),
-      ...(p.correlationId !== undefined ? { correlationId: p.correlationId as string } : {}),
-      ...(p.replyTo !== undefined ? { replyTo: p.replyTo as string } : {}),
-      ...(p.expiration !== undefined ? { expiration: p.expiration as string } : {}),
-      ...(p.messageId !== undefined ? { messageId: p.messageId as string } : {}),
-      ...(p.timestamp !== undefined ? { timestamp: p.timestamp as number } : {}),
-      ...(p.type !== undefined ? { type: p.type as string } : {}),
-      ...(p.appId !== undefined ? { appId: p.appId as string } : {}),
-      ...(p.userId !== undefined && p.userId === this.options.username ? { userId: p.userId as string } : {}),
-    };
+    const frames = this.frames?.channel === pub ? this.frames : undefined;
     d.inFlight = true;
     d.returned = false;
     this.inFlight += 1;
     this.flying.add(d);
     try {
-      return pub.publish(mv.exchange, mv.routingKey, d.msg.content, props, (err) => this.onConfirm(d, err));
+      const now = Date.now();
+      const onConfirm = (err: unknown): void => this.onConfirm(d, err);
+      if (frames)
+        return frames.publish(
+          mv.exchange,
+          mv.routingKey,
+          true,
+          copyPropertyList(d.msg, this.options.username, () => this.deadLetter(d).headers, now),
+          d.msg.content,
+          onConfirm,
+        );
+      return pub.publish(
+        mv.exchange,
+        mv.routingKey,
+        d.msg.content,
+        { mandatory: true, ...copyProperties(d.msg, this.options.username, this.deadLetter(d).headers, now) },
+        onConfirm,
+      );
     } catch (err) {
       d.inFlight = false;
       this.inFlight -= 1;
@@ -706,13 +753,16 @@ export class RedriveJob extends EventEmitter {
           next.counted = d.counted;
           next.scheduled = d.scheduled;
           if (d.recopy) next.recopy = true;
-          next.dl = d.dl!;
+          if (d.dl) next.dl = d.dl;
           next.decision = d.decision!;
           this.pending.unshift(next);
           this.wake?.();
         } else this.unseeOrRecopy(d);
       } else if (err) refused('the destination refused the publish (nack): left in the queue');
-      else if (returned) refused(`returned unroutable by '${d.decision!.exchange || '(default)'}' with key '${d.decision!.routingKey}': left in the queue`);
+      else if (returned)
+        refused(
+          `returned unroutable by '${d.decision!.exchange || '(default)'}' with key '${d.decision!.routingKey}': left in the queue`,
+        );
       else {
         if (d.recopy) this.duplicatesPossible += 1;
         else {
@@ -753,7 +803,11 @@ export class RedriveJob extends EventEmitter {
       return;
     }
     if (err) this.settleRefused(d, 'the destination refused the publish (nack): left in the queue');
-    else if (returned) this.settleRefused(d, `returned unroutable by '${d.decision!.exchange || '(default)'}' with key '${d.decision!.routingKey}': left in the queue`);
+    else if (returned)
+      this.settleRefused(
+        d,
+        `returned unroutable by '${d.decision!.exchange || '(default)'}' with key '${d.decision!.routingKey}': left in the queue`,
+      );
     else {
       this.moved += 1;
       const k = destinationLabel(d.decision!);
@@ -816,7 +870,9 @@ export class RedriveJob extends EventEmitter {
       const remaining = since + limit - Date.now();
       if (remaining <= 0) {
         const why = this.down.get(side)?.reason ?? 'no reason given';
-        return this.fail(`the ${side} connection to ${redactUrl(this.url)} was lost and did not come back within ${limit} ms (${why}) after moving ${this.moved}: every message not yet acked is back in '${this.queue}'`);
+        return this.fail(
+          `the ${side} connection to ${redactUrl(this.url)} was lost and did not come back within ${limit} ms (${why}) after moving ${this.moved}: every message not yet acked is back in '${this.queue}'`,
+        );
       }
       // polled, not mc.ready(): a cancel must not leave a timer running for `reconnectMs`
       const conn = mc.current;
@@ -835,7 +891,8 @@ export class RedriveJob extends EventEmitter {
         return;
       } catch (err) {
         const msg = (err as Error).message ?? String(err);
-        if (side === 'consume' && /NOT_FOUND|404/.test(msg)) return this.fail(`queue '${this.queue}' no longer exists (${msg}) after moving ${this.moved}`);
+        if (side === 'consume' && /NOT_FOUND|404/.test(msg))
+          return this.fail(`queue '${this.queue}' no longer exists (${msg}) after moving ${this.moved}`);
         const d = this.down.get(side);
         if (d) d.reason = msg;
         // the broker may still hold the old exclusive consumer for a moment
@@ -845,7 +902,15 @@ export class RedriveJob extends EventEmitter {
   }
 
   private checkDone(): void {
-    if (!this.reading && this.pending.length === 0 && this.inFlight === 0 && this.down.size === 0 && this.isRunning && !this.finishing) void this.finish('done');
+    if (
+      !this.reading &&
+      this.pending.length === 0 &&
+      this.inFlight === 0 &&
+      this.down.size === 0 &&
+      this.isRunning &&
+      !this.finishing
+    )
+      void this.finish('done');
   }
 
   private fail(reason: string): void {
@@ -857,7 +922,11 @@ export class RedriveJob extends EventEmitter {
     this.error = reason;
     this.pending.length = 0;
     // confirmed copies whose originals are still in the queue: they exist twice
-    this.duplicatesPossible += this.copiedRequeued.size + this.copiedMaybeAcked.size + this.inFlight + (this.acks?.outstanding().filter((s) => s.state === 'confirmed').length ?? 0);
+    this.duplicatesPossible +=
+      this.copiedRequeued.size +
+      this.copiedMaybeAcked.size +
+      this.inFlight +
+      (this.acks?.outstanding().filter((s) => s.state === 'confirmed').length ?? 0);
     this.status = 'failed';
     this.wake?.();
     void this.closeConnections().then(() => this.resolveDone(this.progress()));

@@ -16,7 +16,9 @@ import type { BrokerVersionProfile } from './brokerVersion.js';
 import { EXCHANGE_TYPES_ALL } from './importTypes.js';
 import { causeOf, firstDeath, type DeadLetterMessage } from './deadLetter.js';
 
-export type RedriveTarget = { readonly kind: 'original' } | { readonly kind: 'exchange'; readonly exchange: string; readonly routingKey?: string };
+export type RedriveTarget =
+  | { readonly kind: 'original' }
+  | { readonly kind: 'exchange'; readonly exchange: string; readonly routingKey?: string };
 
 export type RedriveFilter =
   | { readonly kind: 'cause'; readonly key: string }
@@ -46,12 +48,18 @@ export const REDRIVE_AT_HEADER = 'x-redrive-last-at-ms';
 export const REDRIVE_MARKER_HEADERS: readonly string[] = [REDRIVE_COUNT_HEADER, REDRIVE_AT_HEADER];
 
 /** The live vhost as a routing topology: every exchange type we route and every queue, amq.* and streams included. */
-export function routingTopology(snap: Pick<BrokerSnapshot, 'exchanges' | 'queues' | 'bindings' | 'policies'>): Topology {
+export function routingTopology(
+  snap: Pick<BrokerSnapshot, 'exchanges' | 'queues' | 'bindings' | 'policies'>,
+): Topology {
   return {
-    exchanges: snap.exchanges.filter((x) => x.name !== '' && EXCHANGE_TYPES_ALL.includes(x.type)).map((x) => ({ ...x, type: x.type as ExchangeType })),
+    exchanges: snap.exchanges
+      .filter((x) => x.name !== '' && EXCHANGE_TYPES_ALL.includes(x.type))
+      .map((x) => ({ ...x, type: x.type as ExchangeType })),
     queues: snap.queues.map((q) => ({ name: q.name, ...(q.arguments ? { arguments: q.arguments } : {}) })),
     bindings: snap.bindings.filter((b) => b.source !== ''),
-    ...(snap.policies ? { policies: snap.policies.map((p) => ({ ...p, 'apply-to': (p['apply-to'] ?? 'all') as 'all' })) } : {}),
+    ...(snap.policies
+      ? { policies: snap.policies.map((p) => ({ ...p, 'apply-to': (p['apply-to'] ?? 'all') as 'all' })) }
+      : {}),
   };
 }
 
@@ -64,31 +72,78 @@ export function redriveContext(topology: Topology, broker: BrokerVersionProfile)
   return { index: compileExchanges(topology), broker };
 }
 
-function routeTo(ctx: RedriveContext, m: DeadLetterMessage, exchange: string, routingKey: string): readonly string[] {
-  return route(ctx.index, exchange, { routingKeys: [routingKey], headers: m.headers, xDeath: m.xDeath }, { strictHeaders: ctx.broker.profile === '4.x', delayDone: false }).queues;
+function routeTo(
+  ctx: RedriveContext,
+  m: Pick<DeadLetterMessage, 'headers' | 'xDeath'>,
+  exchange: string,
+  routingKey: string,
+): readonly string[] {
+  return route(
+    ctx.index,
+    exchange,
+    { routingKeys: [routingKey], headers: m.headers, xDeath: m.xDeath },
+    { strictHeaders: ctx.broker.profile === '4.x', delayDone: false },
+  ).queues;
 }
 
 export function redriveDecision(m: DeadLetterMessage, target: RedriveTarget, ctx: RedriveContext): RedriveDecision {
   const fd = firstDeath(m);
   if (target.kind === 'original') {
-    if (!fd) return { kind: 'skip', reason: 'no x-death header: where it first died is unknown (re-drive it to a chosen exchange)' };
-    if (!ctx.index.queues.has(fd.queue)) return { kind: 'skip', reason: `queue '${fd.queue}' where it first died no longer exists` };
+    if (!fd)
+      return {
+        kind: 'skip',
+        reason: 'no x-death header: where it first died is unknown (re-drive it to a chosen exchange)',
+      };
+    if (!ctx.index.queues.has(fd.queue))
+      return { kind: 'skip', reason: `queue '${fd.queue}' where it first died no longer exists` };
     const rk = fd.routingKeys[0];
-    if (fd.exchange !== '' && rk !== undefined && ctx.index.exchanges.has(fd.exchange) && !ctx.index.exchanges.get(fd.exchange)?.internal) {
+    if (
+      fd.exchange !== '' &&
+      rk !== undefined &&
+      ctx.index.exchanges.has(fd.exchange) &&
+      !ctx.index.exchanges.get(fd.exchange)?.internal
+    ) {
       const qs = routeTo(ctx, m, fd.exchange, rk);
-      if (qs.length === 1 && qs[0] === fd.queue) return { kind: 'move', exchange: fd.exchange, routingKey: rk, queues: qs, via: 'first-death-route' };
+      if (qs.length === 1 && qs[0] === fd.queue)
+        return { kind: 'move', exchange: fd.exchange, routingKey: rk, queues: qs, via: 'first-death-route' };
     }
     return { kind: 'move', exchange: '', routingKey: fd.queue, queues: [fd.queue], via: 'default-exchange' };
   }
-  const rk = target.routingKey ?? fd?.routingKeys[0] ?? m.routingKey;
-  if (target.exchange !== '') {
-    const x = ctx.index.exchanges.get(target.exchange);
-    if (!x) return { kind: 'skip', reason: `exchange '${target.exchange}' does not exist` };
-    if (x.internal) return { kind: 'skip', reason: `exchange '${target.exchange}' is internal: clients may not publish to it` };
+  return chosenDecision(ctx, m, target.exchange, target.routingKey ?? fd?.routingKeys[0] ?? m.routingKey);
+}
+
+function chosenDecision(
+  ctx: RedriveContext,
+  m: Pick<DeadLetterMessage, 'headers' | 'xDeath'>,
+  exchange: string,
+  rk: string,
+): RedriveDecision {
+  if (exchange !== '') {
+    const x = ctx.index.exchanges.get(exchange);
+    if (!x) return { kind: 'skip', reason: `exchange '${exchange}' does not exist` };
+    if (x.internal)
+      return { kind: 'skip', reason: `exchange '${exchange}' is internal: clients may not publish to it` };
   }
-  const qs = routeTo(ctx, m, target.exchange, rk);
-  if (qs.length === 0) return { kind: 'skip', reason: `exchange '${target.exchange || '(default)'}' routes routing key '${rk}' to no queue: it would be dropped` };
-  return { kind: 'move', exchange: target.exchange, routingKey: rk, queues: qs, via: 'chosen' };
+  const qs = routeTo(ctx, m, exchange, rk);
+  if (qs.length === 0)
+    return {
+      kind: 'skip',
+      reason: `exchange '${exchange || '(default)'}' routes routing key '${rk}' to no queue: it would be dropped`,
+    };
+  return { kind: 'move', exchange, routingKey: rk, queues: qs, via: 'chosen' };
+}
+
+/**
+ * The decision for every message, when no message can change it: a chosen exchange and routing
+ * key, routed by the key alone (the default exchange, or an exchange whose whole route reads no
+ * header: see the index's `cacheable`). undefined when it depends on the message. A mover then
+ * need not look into each message (see the server's re-drive job).
+ */
+export function fixedRedriveDecision(target: RedriveTarget, ctx: RedriveContext): RedriveDecision | undefined {
+  if (target.kind !== 'exchange' || target.routingKey === undefined) return undefined;
+  if (target.exchange !== '' && ctx.index.exchanges.has(target.exchange) && !ctx.index.cacheable.has(target.exchange))
+    return undefined;
+  return chosenDecision(ctx, { headers: {}, xDeath: [] }, target.exchange, target.routingKey);
 }
 
 export function matchesFilter(m: DeadLetterMessage, f: RedriveFilter | undefined): boolean {
@@ -112,13 +167,17 @@ export function parseRedriveFilter(s: string): { ok: true; filter: RedriveFilter
   const eq = s.indexOf('=');
   const k = eq < 0 ? s : s.slice(0, eq);
   const v = eq < 0 ? '' : s.slice(eq + 1);
-  if (v === '') return { ok: false, message: `filter "${s}" needs a value: cause=KEY, queue=Q, reason=R or header=NAME[=VALUE]` };
+  if (v === '')
+    return { ok: false, message: `filter "${s}" needs a value: cause=KEY, queue=Q, reason=R or header=NAME[=VALUE]` };
   if (k === 'cause' || k === 'group') return { ok: true, filter: { kind: 'cause', key: v } };
   if (k === 'queue') return { ok: true, filter: { kind: 'queue', queue: v } };
   if (k === 'reason') return { ok: true, filter: { kind: 'reason', reason: v } };
   if (k === 'header') {
     const e2 = v.indexOf('=');
-    return { ok: true, filter: e2 < 0 ? { kind: 'header', name: v } : { kind: 'header', name: v.slice(0, e2), value: v.slice(e2 + 1) } };
+    return {
+      ok: true,
+      filter: e2 < 0 ? { kind: 'header', name: v } : { kind: 'header', name: v.slice(0, e2), value: v.slice(e2 + 1) },
+    };
   }
   return { ok: false, message: `unknown filter "${k}": use cause=KEY, queue=Q, reason=R or header=NAME[=VALUE]` };
 }
@@ -198,7 +257,15 @@ export function planRedrive(input: PlanRedriveInput, ctx: RedriveContext): Redri
       byDestination[k] = (byDestination[k] ?? 0) + 1;
     } else skipped[decision.reason] = (skipped[decision.reason] ?? 0) + 1;
   }
-  return { items, byDestination, skipped, moved, filteredOut, xDeathNote: xDeathNote(ctx.broker), delivery: AT_LEAST_ONCE_NOTE };
+  return {
+    items,
+    byDestination,
+    skipped,
+    moved,
+    filteredOut,
+    xDeathNote: xDeathNote(ctx.broker),
+    delivery: AT_LEAST_ONCE_NOTE,
+  };
 }
 
 /** `original`, `EXCHANGE`, `EXCHANGE:ROUTING_KEY`, or `:QUEUE` (the default exchange). */
@@ -207,6 +274,10 @@ export function parseRedriveTarget(s: string): { ok: true; target: RedriveTarget
   const i = s.indexOf(':');
   const exchange = i < 0 ? s : s.slice(0, i);
   const routingKey = i < 0 ? undefined : s.slice(i + 1);
-  if (exchange === '' && !routingKey) return { ok: false, message: `target "${s}": the default exchange needs a queue name as routing key (:QUEUE)` };
-  return { ok: true, target: routingKey === undefined ? { kind: 'exchange', exchange } : { kind: 'exchange', exchange, routingKey } };
+  if (exchange === '' && !routingKey)
+    return { ok: false, message: `target "${s}": the default exchange needs a queue name as routing key (:QUEUE)` };
+  return {
+    ok: true,
+    target: routingKey === undefined ? { kind: 'exchange', exchange } : { kind: 'exchange', exchange, routingKey },
+  };
 }
