@@ -15,8 +15,11 @@
  * everything in it is deleted afterwards.
  * `--url AMQP_URL --management-url URL --messages N` (default 100000) `--rounds N` (default 3)
  * `--settle-ms N` (default 3000) `--browse-messages N` (default 1000000, 0 skips) `--window N`
- * (the re-drive's prefetch).
+ * (the re-drive's prefetch) `--broker-pid PID` (the broker's beam.smp, Linux: prints the broker's
+ * CPU per message for each contender, and this process's for the re-drive; on a machine with
+ * fewer cores than the two sides could use, CPU per message is what decides the rate).
  */
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { ConfirmChannel } from 'amqplib';
 import { ManagementClient, ManagementError, openConnection, requireManagement, resolveBrokerUrl, resolveManagement, withVhost, waitForDrain } from '../broker/index.js';
@@ -45,6 +48,19 @@ const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
+
+/** the broker's CPU time so far (ms), with `--broker-pid PID` on Linux; undefined otherwise */
+function brokerCpuMs(): number | undefined {
+  const pid = arg('broker-pid');
+  if (!pid) return undefined;
+  try {
+    // utime and stime, in clock ticks (100 a second on Linux)
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
 
 async function main(): Promise<void> {
   const n = Number(arg('messages') ?? 100_000);
@@ -115,6 +131,7 @@ async function main(): Promise<void> {
       const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]!);
       for (const c of order) {
         if (shovelsMissing && c.name !== 'redrive') continue;
+        const cpu0 = [brokerCpuMs(), process.cpuUsage()] as const;
         t = performance.now();
         try {
           await c.run(`${c.name}.src`, `${c.name}.dst`);
@@ -127,6 +144,12 @@ async function main(): Promise<void> {
         const rate = (n * 1000) / (performance.now() - t);
         rates.get(c.name)!.push(rate);
         print(`round_${round + 1}.${c.name}.msg_per_s`, rate);
+        const [broker0, node0] = cpu0;
+        const broker1 = brokerCpuMs();
+        if (broker0 !== undefined && broker1 !== undefined) print(`round_${round + 1}.${c.name}.broker_cpu_us_per_msg`, ((broker1 - broker0) * 1000) / n);
+        // the shovels run in the broker: what this process spends meanwhile is polling the depth
+        const node = process.cpuUsage(node0);
+        if (c.name === 'redrive') print(`round_${round + 1}.${c.name}.node_cpu_us_per_msg`, (node.user + node.system) / n);
       }
       const mine = rates.get('redrive')![round];
       for (const c of contenders.slice(1)) {

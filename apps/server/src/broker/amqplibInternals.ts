@@ -16,6 +16,8 @@ export const amqpDefs = require(join(root, 'lib', 'defs.js')) as {
   BasicProperties: number;
   BasicDeliver: number;
   BasicPublish: number;
+  BasicAck: number;
+  encodeMethod: (id: number, channel: number, fields: Record<string, unknown>) => Buffer;
 };
 
 export const amqpCodec = require(join(root, 'lib', 'codec.js')) as {

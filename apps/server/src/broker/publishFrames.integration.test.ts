@@ -34,13 +34,18 @@ describe.each(TEST_BROKERS)('publishing by the batch on RabbitMQ $name', (b) => 
       );
       for (let i = 0; i < n; i++)
         if (
-          !frames.publish('', q, true, encodePropertyList(props[i % 3]!), bodies[i]!, (err) =>
+          !frames.publish('', q, true, { base: encodePropertyList(props[i % 3]!) }, bodies[i]!, (err) =>
             confirmed.push(err ? String(err) : null),
           )
         )
           frames.flush();
-      frames.publish('', `${q}.nowhere`, true, encodePropertyList({ messageId: 'lost?' }), Buffer.from('x'), (err) =>
-        confirmed.push(err ? String(err) : null),
+      frames.publish(
+        '',
+        `${q}.nowhere`,
+        true,
+        { base: encodePropertyList({ messageId: 'lost?' }) },
+        Buffer.from('x'),
+        (err) => confirmed.push(err ? String(err) : null),
       );
       expect(confirmed).toHaveLength(0); // nothing leaves before the batch does
       frames.flush();
@@ -54,9 +59,9 @@ describe.each(TEST_BROKERS)('publishing by the batch on RabbitMQ $name', (b) => 
       expect(got[1]!.properties.headers?.['x-death']?.[0]).toMatchObject({ reason: 'expired', queue: 'w' });
       await ch.deleteQueue(q);
       await ch.close();
-      expect(() => frames.publish('', q, true, encodePropertyList({}), Buffer.from('late'), () => undefined)).toThrow(
-        /channel closed/i,
-      );
+      expect(() =>
+        frames.publish('', q, true, { base: encodePropertyList({}) }, Buffer.from('late'), () => undefined),
+      ).toThrow(/channel closed/i);
     } finally {
       await conn.close().catch(() => undefined);
     }

@@ -19,8 +19,9 @@ import { amqpCodec as codec, amqpDefs as defs } from './amqplibInternals.js';
 const FRAME_END = 0xce;
 /** type, channel, size ... frame-end */
 const FRAME_OVERHEAD = 8;
-/** a batch is handed over once it holds this much */
-const BATCH_BYTES = 128 * 1024;
+/** a batch is handed over once it holds this much; a buffer holds a few batches */
+const FLUSH_AT = 128 * 1024;
+const BATCH_BYTES = 1024 * 1024;
 
 /** property flags (AMQP 0-9-1 basic class), in wire order */
 export const PROPERTY_FLAG = {
@@ -50,27 +51,45 @@ export function encodePropertyList(fields: Options.Publish): Buffer {
 }
 
 /**
- * The property list `raw` with `entries` (encoded field-table entries, see `encodeTableEntries`)
- * added at the end of its headers table, a headers table created when it has none. The caller
- * makes sure none of the entries' names is in the table already.
+ * A copy's property flags and list: `base` as it is, or with `headerEntries` (encoded field-table
+ * entries, see `encodeTableEntries`) added at the end of its headers table, a headers table
+ * created when it has none. Whoever adds entries makes sure none of their names is in the table.
  */
-export function withHeaderEntries(raw: Buffer, entries: Buffer): Buffer {
-  const flags = raw.readUInt16BE(0);
+export interface PropertyList {
+  readonly base: Buffer;
+  readonly headerEntries?: Buffer | undefined;
+}
+
+const propertyListLength = (p: PropertyList): number => {
+  if (!p.headerEntries) return p.base.length;
+  return p.base.length + p.headerEntries.length + ((p.base.readUInt16BE(0) & PROPERTY_FLAG.headers) === 0 ? 4 : 0);
+};
+
+/** writes the list at `at`; returns where it ends */
+function writePropertyList(out: Buffer, at: number, p: PropertyList): number {
+  const { base, headerEntries: entries } = p;
+  if (!entries) return at + base.copy(out, at);
+  const flags = base.readUInt16BE(0);
   if (flags & PROPERTY_FLAG.continuation) throw new Error('property flags with a continuation bit are not supported');
-  let at = 2;
-  if (flags & PROPERTY_FLAG.contentType) at += 1 + raw[at]!;
-  if (flags & PROPERTY_FLAG.contentEncoding) at += 1 + raw[at]!;
+  let t = 2;
+  if (flags & PROPERTY_FLAG.contentType) t += 1 + base[t]!;
+  if (flags & PROPERTY_FLAG.contentEncoding) t += 1 + base[t]!;
   const hasTable = (flags & PROPERTY_FLAG.headers) !== 0;
-  const tableLen = hasTable ? raw.readUInt32BE(at) : 0;
-  const tableEnd = hasTable ? at + 4 + tableLen : at;
-  const out = Buffer.allocUnsafe(raw.length + entries.length + (hasTable ? 0 : 4));
-  out.writeUInt16BE(flags | PROPERTY_FLAG.headers, 0);
-  raw.copy(out, 2, 2, at);
-  out.writeUInt32BE(tableLen + entries.length, at);
-  let o = at + 4;
-  if (hasTable) o += raw.copy(out, o, at + 4, tableEnd);
+  const tableLen = hasTable ? base.readUInt32BE(t) : 0;
+  const tableEnd = hasTable ? t + 4 + tableLen : t;
+  out.writeUInt16BE(flags | PROPERTY_FLAG.headers, at);
+  let o = at + 2 + base.copy(out, at + 2, 2, t);
+  o = out.writeUInt32BE(tableLen + entries.length, o);
+  if (hasTable) o += base.copy(out, o, t + 4, tableEnd);
   o += entries.copy(out, o);
-  raw.copy(out, o, tableEnd);
+  return o + base.copy(out, o, tableEnd);
+}
+
+/** The list as one buffer (what `publish` writes into its frame). */
+export function withHeaderEntries(base: Buffer, headerEntries: Buffer): Buffer {
+  const p = { base, headerEntries };
+  const out = Buffer.allocUnsafe(propertyListLength(p));
+  writePropertyList(out, 0, p);
   return out;
 }
 
@@ -93,8 +112,9 @@ interface ChannelInternals {
 }
 
 export class FramePublisher {
-  private chunks: Buffer[] = [];
-  private size = 0;
+  /** the batch being written, and how much of it is */
+  private buf: Buffer = Buffer.allocUnsafeSlow(BATCH_BYTES);
+  private used = 0;
 
   private constructor(
     private readonly ch: ConfirmChannel,
@@ -123,7 +143,7 @@ export class FramePublisher {
     exchange: string,
     routingKey: string,
     mandatory: boolean,
-    properties: Buffer,
+    properties: PropertyList,
     content: Buffer,
     onConfirm: (err: unknown) => void,
   ): boolean {
@@ -138,10 +158,14 @@ export class FramePublisher {
     // method: class+method (4), reserved short (2), exchange, routing key, bits (1)
     const methodSize = 4 + 2 + 1 + exLen + 1 + rkLen + 1;
     // header: class (2), weight (2), body size (8), properties
-    const headerSize = 12 + properties.length;
+    const headerSize = 12 + propertyListLength(properties);
     const total = FRAME_OVERHEAD * (2 + bodyFrames) + methodSize + headerSize + content.length;
-    const b = Buffer.allocUnsafe(total);
-    let o = 0;
+    if (this.used + total > this.buf.length) {
+      this.flush();
+      if (total > this.buf.length) this.buf = Buffer.allocUnsafeSlow(total);
+    }
+    const b = this.buf;
+    let o = this.used;
     b[o++] = 1;
     o = b.writeUInt16BE(chan, o);
     o = b.writeUInt32BE(methodSize, o);
@@ -160,7 +184,7 @@ export class FramePublisher {
     o = b.writeUInt16BE(0, o);
     o = b.writeUInt32BE(Math.floor(content.length / 0x1_0000_0000), o);
     o = b.writeUInt32BE(content.length >>> 0, o);
-    o += properties.copy(b, o);
+    o = writePropertyList(b, o, properties);
     b[o++] = FRAME_END;
     for (let from = 0; from < content.length; from += maxBody) {
       const end = Math.min(content.length, from + maxBody);
@@ -170,20 +194,21 @@ export class FramePublisher {
       o += content.copy(b, o, from, end);
       b[o++] = FRAME_END;
     }
-    this.chunks.push(b);
-    this.size += total;
+    this.used = o;
     this.internals.pushConfirmCallback(onConfirm);
-    return this.size < BATCH_BYTES;
+    return o < FLUSH_AT;
   }
 
   /** Hands the batch to the channel's writer; false when the writer is full (wait for the channel's 'drain'). */
   flush(): boolean {
-    if (this.chunks.length === 0) return true;
+    if (this.used === 0) return true;
     const conn = this.internals.connection;
     const rec = conn.channels[this.internals.ch];
-    const batch = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
-    this.chunks = [];
-    this.size = 0;
+    const batch = this.buf.subarray(0, this.used);
+    // the rest of the buffer is the next batch: the writer holds on to this one until it is sent
+    this.buf =
+      this.buf.length - this.used >= FLUSH_AT ? this.buf.subarray(this.used) : Buffer.allocUnsafeSlow(BATCH_BYTES);
+    this.used = 0;
     // the channel closed with the batch unsent: amqplib already failed its confirm callbacks
     if (rec?.channel !== this.ch) return true;
     conn.sentSinceLastCheck = true;

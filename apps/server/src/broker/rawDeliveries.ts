@@ -28,7 +28,7 @@ const FRAME_HEADER_BYTES = 7;
 export class RawDelivery implements ConsumeMessage {
   private decoded: MessageProperties | undefined;
   constructor(
-    readonly fields: ConsumeMessage['fields'],
+    readonly fields: ConsumeMessage['fields'] | DeliverFields,
     /** the content header's property flags and property list, as the broker wrote them */
     readonly rawProperties: Buffer,
     readonly content: Buffer,
@@ -49,26 +49,61 @@ interface ConnectionLike {
 
 /** a delivery whose header or body frames are still to come */
 interface Assembling {
-  readonly fields: ConsumeMessage['fields'];
+  readonly fields: DeliverFields;
   props: Buffer | undefined;
   size: number;
   got: number;
   readonly chunks: Buffer[];
 }
 
-const shortStr = (b: Buffer, at: number): [string, number] => {
-  const len = b[at]!;
-  return [b.toString('utf8', at + 1, at + 1 + len), at + 1 + len];
-};
+type ConsumeFields = ConsumeMessage['fields'];
 
-function parseDeliver(p: Buffer): ConsumeMessage['fields'] {
-  // class, method (4); consumer-tag; delivery-tag (8); redelivered (bit); exchange; routing-key
-  const [consumerTag, at] = shortStr(p, 4);
-  const deliveryTag = p.readUInt32BE(at) * 0x1_0000_0000 + p.readUInt32BE(at + 4);
-  const redelivered = (p[at + 8]! & 1) === 1;
-  const [exchange, at2] = shortStr(p, at + 9);
-  const [routingKey] = shortStr(p, at2);
-  return { consumerTag, deliveryTag, redelivered, exchange, routingKey };
+const shortStr = (b: Buffer, at: number): string => b.toString('utf8', at + 1, at + 1 + b[at]!);
+
+/**
+ * basic.deliver's fields: the delivery tag and redelivered flag read at once, the names (consumer
+ * tag, exchange, routing key) when asked for (a mover never asks).
+ */
+export class DeliverFields implements ConsumeFields {
+  readonly deliveryTag: number;
+  readonly redelivered: boolean;
+  /** where the consumer tag's length is, after class and method */
+  private static readonly TAG_AT = 4;
+
+  /** `method`: the basic.deliver frame's payload */
+  constructor(private readonly method: Buffer) {
+    const at = DeliverFields.TAG_AT + 1 + method[DeliverFields.TAG_AT]!;
+    this.deliveryTag = method.readUInt32BE(at) * 0x1_0000_0000 + method.readUInt32BE(at + 4);
+    this.redelivered = (method[at + 8]! & 1) === 1;
+  }
+
+  get consumerTag(): string {
+    return shortStr(this.method, DeliverFields.TAG_AT);
+  }
+
+  get exchange(): string {
+    return shortStr(this.method, this.exchangeAt);
+  }
+
+  get routingKey(): string {
+    const at = this.exchangeAt;
+    return shortStr(this.method, at + 1 + this.method[at]!);
+  }
+
+  /** consumer tag, delivery tag (8), redelivered (1) */
+  private get exchangeAt(): number {
+    return DeliverFields.TAG_AT + 1 + this.method[DeliverFields.TAG_AT]! + 9;
+  }
+
+  toJSON(): ConsumeFields {
+    return {
+      consumerTag: this.consumerTag,
+      deliveryTag: this.deliveryTag,
+      redelivered: this.redelivered,
+      exchange: this.exchange,
+      routingKey: this.routingKey,
+    };
+  }
 }
 
 interface Tap {
@@ -119,37 +154,58 @@ function wrapFrameReader(c: ConnectionLike, channels: Map<number, Tap>): void {
     tap.cur = undefined;
     tap.onDelivery(new RawDelivery(a.fields, a.props!, content));
   };
+  /**
+   * bytes read past the frame that straddled two reads: only that frame is copied together
+   * (amqplib concatenates the whole read onto the rest, a copy of nearly every byte received)
+   */
+  let tail: Buffer | undefined;
   c.recvFrame = function (this: ConnectionLike): unknown {
+    // frames are read at an offset into `rest`; `this.rest` is set only when amqplib takes over or the read ends
+    let rest = this.rest;
+    let off = 0;
+    const leave = (): Buffer => (this.rest = off === 0 ? rest : rest.subarray(off));
     for (;;) {
-      const rest = this.rest;
-      if (rest.length >= FRAME_HEADER_BYTES) {
-        const type = rest[0]!;
-        const size = rest.readUInt32BE(3);
-        const total = FRAME_HEADER_BYTES + size + 1;
-        const tap = channels.size === 0 ? undefined : channels.get(rest.readUInt16BE(1));
-        const ours =
-          tap !== undefined &&
-          !(this.maxFrameSize && size > this.maxFrameSize) &&
-          (tap.cur !== undefined
-            ? type === FRAME_HEADER || type === FRAME_BODY
-            : type === FRAME_METHOD && rest.length >= 11 && rest.readUInt32BE(7) === defs.BasicDeliver);
-        if (!ours) return base.call(this);
-        if (rest.length >= total) {
-          if (rest[total - 1] !== FRAME_END) throw new Error('Invalid frame');
-          const payload = rest.subarray(FRAME_HEADER_BYTES, FRAME_HEADER_BYTES + size);
-          this.rest = rest.subarray(total);
+      if (off === rest.length && tail) [rest, off, tail] = [tail, 0, undefined];
+      const avail = rest.length - off;
+      let total = 0;
+      if (avail >= FRAME_HEADER_BYTES) {
+        const size = rest.readUInt32BE(off + 3);
+        // too large: amqplib's reader says so
+        if (this.maxFrameSize && size > this.maxFrameSize) return (leave(), base.call(this));
+        total = FRAME_HEADER_BYTES + size + 1;
+        if (avail >= total) {
+          const type = rest[off]!;
+          const tap = channels.size === 0 ? undefined : channels.get(rest.readUInt16BE(off + 1));
+          const ours =
+            tap !== undefined &&
+            (tap.cur !== undefined
+              ? type === FRAME_HEADER || type === FRAME_BODY
+              : type === FRAME_METHOD && rest.readUInt32BE(off + FRAME_HEADER_BYTES) === defs.BasicDeliver);
+          // a whole frame that is not ours: amqplib parses it (and reads nothing, it is whole)
+          if (!ours) return (leave(), base.call(this));
+          if (rest[off + total - 1] !== FRAME_END) throw new Error('Invalid frame');
+          const from = off + FRAME_HEADER_BYTES;
+          const to = off + total - 1;
+          off += total;
           const a = tap.cur;
           if (type === FRAME_METHOD)
-            tap.cur = { fields: parseDeliver(payload), props: undefined, size: 0, got: 0, chunks: [] };
+            tap.cur = {
+              fields: new DeliverFields(rest.subarray(from, to)),
+              props: undefined,
+              size: 0,
+              got: 0,
+              chunks: [],
+            };
           else if (type === FRAME_HEADER) {
             // class (2), weight (2), body size (8), then flags and properties
             if (a!.props) throw new Error(`a second content header for delivery ${a!.fields.deliveryTag}`);
-            a!.props = payload.subarray(12);
-            a!.size = payload.readUInt32BE(4) * 0x1_0000_0000 + payload.readUInt32BE(8);
+            a!.props = rest.subarray(from + 12, to);
+            a!.size = rest.readUInt32BE(from + 4) * 0x1_0000_0000 + rest.readUInt32BE(from + 8);
             if (a!.size === 0) finish(tap, Buffer.alloc(0));
           } else {
             if (!a!.props)
               throw new Error(`a body frame before the content header of delivery ${a!.fields.deliveryTag}`);
+            const payload = rest.subarray(from, to);
             a!.chunks.push(payload);
             a!.got += payload.length;
             if (a!.got >= a!.size) finish(tap, a!.chunks.length === 1 ? payload : Buffer.concat(a!.chunks));
@@ -157,11 +213,24 @@ function wrapFrameReader(c: ConnectionLike, channels: Map<number, Tap>): void {
           continue;
         }
       }
-      // not a whole frame yet
-      const incoming = this.stream.read();
-      if (incoming === null) return false;
+      // not a whole frame yet: what was left over, else the socket
+      const more = tail ?? this.stream.read();
+      tail = undefined;
+      const left = leave();
+      if (more === null) return false;
       this.recvSinceLastCheck = true;
-      this.rest = rest.length === 0 ? incoming : Buffer.concat([rest, incoming]);
+      off = 0;
+      if (left.length === 0) {
+        rest = more;
+        continue;
+      }
+      // enough to finish the frame (or its header) is copied onto it; the rest waits in `tail`
+      const need = (total > 0 ? total : FRAME_HEADER_BYTES) - left.length;
+      if (more.length <= need) rest = Buffer.concat([left, more]);
+      else {
+        rest = Buffer.concat([left, more.subarray(0, need)]);
+        tail = more.subarray(need);
+      }
     }
   };
 }

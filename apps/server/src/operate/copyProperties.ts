@@ -9,11 +9,17 @@
  */
 import type { Message, Options } from 'amqplib';
 import { REDRIVE_MARKER_HEADERS, redriveMarker, type AmqpTable } from '@retry-studio/topology-core';
-import { PROPERTY_FLAG, encodePropertyList, encodeTableEntries, withHeaderEntries } from '../broker/publishFrames.js';
+import { PROPERTY_FLAG, encodePropertyList, encodeTableEntries, type PropertyList } from '../broker/publishFrames.js';
 import { RawDelivery } from '../broker/rawDeliveries.js';
 
-/** raw properties that name a marker header are decoded (the count goes on, the time is replaced) */
-const MARKER_NAMES = REDRIVE_MARKER_HEADERS.map((h) => Buffer.from(h));
+/** raw properties with the marker headers' common prefix are decoded (the count goes on, the time is replaced) */
+const MARKER_PREFIX = Buffer.from(
+  REDRIVE_MARKER_HEADERS.reduce((a, b) => {
+    let i = 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    return a.slice(0, i);
+  }),
+);
 const REWRITTEN = PROPERTY_FLAG.userId | PROPERTY_FLAG.clusterId | PROPERTY_FLAG.continuation;
 
 /** the marker of a first re-drive at one millisecond, encoded once per millisecond */
@@ -30,13 +36,18 @@ function firstMarkerEntries(nowMs: number): Buffer {
  * The copy's property flags and list. `headers` is the original's headers as the core reads
  * them (see deadLetterFromAmqp), asked for only when the property bytes cannot be forwarded.
  */
-export function copyPropertyList(msg: Message, username: string, headers: () => AmqpTable, nowMs: number): Buffer {
+export function copyPropertyList(
+  msg: Message,
+  username: string,
+  headers: () => AmqpTable,
+  nowMs: number,
+): PropertyList {
   if (msg instanceof RawDelivery) {
     const raw = msg.rawProperties;
-    if ((raw.readUInt16BE(0) & REWRITTEN) === 0 && MARKER_NAMES.every((n) => raw.indexOf(n) < 0))
-      return withHeaderEntries(raw, firstMarkerEntries(nowMs));
+    if ((raw.readUInt16BE(0) & REWRITTEN) === 0 && raw.indexOf(MARKER_PREFIX) < 0)
+      return { base: raw, headerEntries: firstMarkerEntries(nowMs) };
   }
-  return encodePropertyList(copyProperties(msg, username, headers(), nowMs));
+  return { base: encodePropertyList(copyProperties(msg, username, headers(), nowMs)) };
 }
 
 /** The copy's properties as amqplib publish options (mandatory left to the caller). */

@@ -121,27 +121,27 @@ interface Delivery {
   /** its place in the run, for the core's reading of it */
   seq: number;
   /** the core's reading of it, made when something needs it (a filter, a decision that depends on the message) */
-  dl?: DeadLetterMessage;
-  decision?: Extract<RedriveDecision, { kind: 'move' }>;
+  dl: DeadLetterMessage | undefined;
+  decision: Extract<RedriveDecision, { kind: 'move' }> | undefined;
   /** counted in `seen` (not a redelivery acked without a copy, nor one beyond `before`) */
   counted: boolean;
   /** the broker returned the copy unroutable (basic.return comes before the confirm) */
-  returned?: boolean;
+  returned: boolean | undefined;
   /** taken for returned without an exact match: it may have arrived */
-  returnedUnsure?: boolean;
+  returnedUnsure: boolean | undefined;
   /** copyIdentity, once computed (a return is matched by it) */
-  copyId?: string;
+  copyId: string | undefined;
   /** a redelivery whose ack was sent but not proven when the consume side died: copied again, a possible duplicate */
-  recopy?: boolean;
+  recopy: boolean | undefined;
   scheduled: boolean;
   inFlight: boolean;
   /** in flight when its consume channel died: the redelivery of the same original, waiting for this copy's confirm */
-  successor?: Delivery;
-  waitsFor?: Delivery;
+  successor: Delivery | undefined;
+  waitsFor: Delivery | undefined;
   /** the identity, once computed */
-  identity?: string;
+  identity: string | undefined;
   /** why it is left: counted in `left` and `skipped`/`filteredOut` */
-  held?: { reason?: string; filtered: boolean };
+  held: { reason?: string; filtered: boolean } | undefined;
 }
 
 const closedError = (err: unknown): boolean =>
@@ -492,14 +492,25 @@ export class RedriveJob extends EventEmitter {
       void ch?.close().catch(() => undefined);
       return;
     }
+    // every field from the start: one object shape for all deliveries (fields added later cost a shape change each)
     const d: Delivery = {
       gen,
       msg: m,
       slot: undefined,
       seq: this.seen,
+      dl: undefined,
+      decision: undefined,
       counted: false,
+      returned: undefined,
+      returnedUnsure: undefined,
+      copyId: undefined,
+      recopy: undefined,
       scheduled: false,
       inFlight: false,
+      successor: undefined,
+      waitsFor: undefined,
+      identity: undefined,
+      held: undefined,
     };
     d.slot = this.acks.add(m.fields.deliveryTag, d);
     if (!this.isRunning || this.finishing) {
@@ -657,7 +668,7 @@ export class RedriveJob extends EventEmitter {
     this.flying.add(d);
     try {
       const now = Date.now();
-      const onConfirm = (err: unknown): void => this.onConfirm(d, err);
+      // an arrow passed inline, not a named const: tsx's keepNames would rename every one (a defineProperty per message)
       if (frames)
         return frames.publish(
           mv.exchange,
@@ -665,14 +676,14 @@ export class RedriveJob extends EventEmitter {
           true,
           copyPropertyList(d.msg, this.options.username, () => this.deadLetter(d).headers, now),
           d.msg.content,
-          onConfirm,
+          (err) => this.onConfirm(d, err),
         );
       return pub.publish(
         mv.exchange,
         mv.routingKey,
         d.msg.content,
         { mandatory: true, ...copyProperties(d.msg, this.options.username, this.deadLetter(d).headers, now) },
-        onConfirm,
+        (err) => this.onConfirm(d, err),
       );
     } catch (err) {
       d.inFlight = false;
