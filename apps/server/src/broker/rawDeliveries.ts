@@ -53,7 +53,8 @@ interface Assembling {
   props: Buffer | undefined;
   size: number;
   got: number;
-  readonly chunks: Buffer[];
+  /** the body's frames: the array only when there is more than one (most bodies fit one frame) */
+  chunks: Buffer | Buffer[] | undefined;
 }
 
 type ConsumeFields = ConsumeMessage['fields'];
@@ -147,6 +148,9 @@ export function interceptDeliveries(ch: Channel, onDelivery: (d: RawDelivery) =>
   return true;
 }
 
+/** what is left of `rest` from `off` (a function, not a closure per read: tsx names every closure it makes) */
+const unread = (rest: Buffer, off: number): Buffer => (off === 0 ? rest : rest.subarray(off));
+
 function wrapFrameReader(c: ConnectionLike, channels: Map<number, Tap>): void {
   const base = c.recvFrame;
   const finish = (tap: Tap, content: Buffer): void => {
@@ -163,7 +167,6 @@ function wrapFrameReader(c: ConnectionLike, channels: Map<number, Tap>): void {
     // frames are read at an offset into `rest`; `this.rest` is set only when amqplib takes over or the read ends
     let rest = this.rest;
     let off = 0;
-    const leave = (): Buffer => (this.rest = off === 0 ? rest : rest.subarray(off));
     for (;;) {
       if (off === rest.length && tail) [rest, off, tail] = [tail, 0, undefined];
       const avail = rest.length - off;
@@ -171,7 +174,7 @@ function wrapFrameReader(c: ConnectionLike, channels: Map<number, Tap>): void {
       if (avail >= FRAME_HEADER_BYTES) {
         const size = rest.readUInt32BE(off + 3);
         // too large: amqplib's reader says so
-        if (this.maxFrameSize && size > this.maxFrameSize) return (leave(), base.call(this));
+        if (this.maxFrameSize && size > this.maxFrameSize) return ((this.rest = unread(rest, off)), base.call(this));
         total = FRAME_HEADER_BYTES + size + 1;
         if (avail >= total) {
           const type = rest[off]!;
@@ -182,7 +185,7 @@ function wrapFrameReader(c: ConnectionLike, channels: Map<number, Tap>): void {
               ? type === FRAME_HEADER || type === FRAME_BODY
               : type === FRAME_METHOD && rest.readUInt32BE(off + FRAME_HEADER_BYTES) === defs.BasicDeliver);
           // a whole frame that is not ours: amqplib parses it (and reads nothing, it is whole)
-          if (!ours) return (leave(), base.call(this));
+          if (!ours) return ((this.rest = unread(rest, off)), base.call(this));
           if (rest[off + total - 1] !== FRAME_END) throw new Error('Invalid frame');
           const from = off + FRAME_HEADER_BYTES;
           const to = off + total - 1;
@@ -194,7 +197,7 @@ function wrapFrameReader(c: ConnectionLike, channels: Map<number, Tap>): void {
               props: undefined,
               size: 0,
               got: 0,
-              chunks: [],
+              chunks: undefined,
             };
           else if (type === FRAME_HEADER) {
             // class (2), weight (2), body size (8), then flags and properties
@@ -206,9 +209,12 @@ function wrapFrameReader(c: ConnectionLike, channels: Map<number, Tap>): void {
             if (!a!.props)
               throw new Error(`a body frame before the content header of delivery ${a!.fields.deliveryTag}`);
             const payload = rest.subarray(from, to);
-            a!.chunks.push(payload);
+            const c = a!.chunks;
+            if (c === undefined) a!.chunks = payload;
+            else if (Array.isArray(c)) c.push(payload);
+            else a!.chunks = [c, payload];
             a!.got += payload.length;
-            if (a!.got >= a!.size) finish(tap, a!.chunks.length === 1 ? payload : Buffer.concat(a!.chunks));
+            if (a!.got >= a!.size) finish(tap, Array.isArray(a!.chunks) ? Buffer.concat(a!.chunks) : payload);
           }
           continue;
         }
@@ -216,7 +222,7 @@ function wrapFrameReader(c: ConnectionLike, channels: Map<number, Tap>): void {
       // not a whole frame yet: what was left over, else the socket
       const more = tail ?? this.stream.read();
       tail = undefined;
-      const left = leave();
+      const left = (this.rest = unread(rest, off));
       if (more === null) return false;
       this.recvSinceLastCheck = true;
       off = 0;

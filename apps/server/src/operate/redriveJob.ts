@@ -199,6 +199,7 @@ export class RedriveJob extends EventEmitter {
   private pubGen = 0;
   /** where every copy goes when no message can change it: nothing is read from the messages */
   private readonly fixed: RedriveDecision | undefined;
+  private readonly labels = new WeakMap<object, string>();
   private finishing = false;
   readonly done: Promise<RedriveProgress>;
   private resolveDone!: (p: RedriveProgress) => void;
@@ -413,6 +414,13 @@ export class RedriveJob extends EventEmitter {
   /** originals the queue still owes back after a loss (copies confirmed) */
   private get awaited(): number {
     return this.copiedRequeued.size + this.copiedMaybeAcked.size + this.orphanCount;
+  }
+
+  /** a destination's label, made once per decision (a fixed decision is one object for every copy) */
+  private label(decision: Extract<RedriveDecision, { kind: 'move' }>): string {
+    let l = this.labels.get(decision);
+    if (l === undefined) this.labels.set(decision, (l = destinationLabel(decision)));
+    return l;
   }
 
   private deadLetter(d: Delivery): DeadLetterMessage {
@@ -778,7 +786,7 @@ export class RedriveJob extends EventEmitter {
         if (d.recopy) this.duplicatesPossible += 1;
         else {
           this.moved += 1;
-          const k = destinationLabel(d.decision!);
+          const k = this.label(d.decision!);
           this.byDestination[k] = (this.byDestination[k] ?? 0) + 1;
         }
         if (next && this.live(next)) {
@@ -821,7 +829,7 @@ export class RedriveJob extends EventEmitter {
       );
     else {
       this.moved += 1;
-      const k = destinationLabel(d.decision!);
+      const k = this.label(d.decision!);
       this.byDestination[k] = (this.byDestination[k] ?? 0) + 1;
       d.slot!.state = 'confirmed';
       this.scheduleFlush();
