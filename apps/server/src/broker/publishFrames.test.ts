@@ -2,22 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { Options } from 'amqplib';
 import { amqpDefs } from './amqplibInternals.js';
 import { encodePropertyList, encodeTableEntries, withHeaderEntries } from './publishFrames.js';
+import { wireXDeath } from '../testing/wireFixtures.js';
 
 const decode = (list: Buffer): Record<string, unknown> => {
   const p = amqpDefs.decode(amqpDefs.BasicProperties, list) as Record<string, unknown>;
   return Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined));
 };
 
-const xDeath = [
-  {
-    count: 2,
-    reason: 'rejected',
-    queue: 'orders.work',
-    time: { '!': 'timestamp', value: 1_700_000_000 },
-    exchange: 'orders',
-    'routing-keys': ['order.created'],
-  },
-];
+const xDeath = [wireXDeath('orders.work', 'rejected', 'orders', ['order.created'], 2)];
 
 const cases: Record<string, Options.Publish> = {
   'no properties': {},

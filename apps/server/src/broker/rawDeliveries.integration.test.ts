@@ -5,17 +5,9 @@ import { parseAmqpUrl } from './amqpUrl.js';
 import { openConnection } from './connection.js';
 import { interceptDeliveries, RawDelivery } from './rawDeliveries.js';
 import { TEST_BROKERS } from '../testing/testBrokers.js';
+import { wireXDeath } from '../testing/wireFixtures.js';
 
-const xDeath = [
-  {
-    count: 3,
-    reason: 'rejected',
-    queue: 'orders.work',
-    time: { '!': 'timestamp', value: 1_700_000_000 },
-    exchange: 'orders',
-    'routing-keys': ['order.created'],
-  },
-];
+const xDeath = [wireXDeath('orders.work', 'rejected', 'orders', ['order.created'], 3)];
 /** empty, small, and larger than a frame (frameMax 128 KiB: three body frames) */
 const messages: { body: Buffer; props: Options.Publish }[] = [
   { body: Buffer.alloc(0), props: {} },

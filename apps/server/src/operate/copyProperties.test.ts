@@ -6,6 +6,7 @@ import { encodePropertyList, withHeaderEntries, type PropertyList } from '../bro
 import { RawDelivery } from '../broker/rawDeliveries.js';
 import { copyProperties, copyPropertyList } from './copyProperties.js';
 import { deadLetterFromAmqp } from './deadLetterFromAmqp.js';
+import { wireXDeath } from '../testing/wireFixtures.js';
 
 const NOW = 1_764_000_000_123;
 const fields = { consumerTag: 'c', deliveryTag: 1, redelivered: false, exchange: '', routingKey: 'dlq' };
@@ -19,16 +20,7 @@ const slow = (m: RawDelivery): Buffer =>
   encodePropertyList(copyProperties(m, 'guest', deadLetterFromAmqp(m, 0).headers, NOW));
 
 describe('copyPropertyList', () => {
-  const xDeath = [
-    {
-      count: 1,
-      reason: 'rejected',
-      queue: 'q',
-      time: { '!': 'timestamp', value: 1_700_000_000 },
-      exchange: 'x',
-      'routing-keys': ['k'],
-    },
-  ];
+  const xDeath = [wireXDeath('q', 'rejected', 'x', ['k'])];
 
   it('forwards the original bytes with the marker added, exactly what decoding and encoding again would give', () => {
     for (const props of [
