@@ -6,9 +6,10 @@
  * a local shovel is usually declared: no TCP, no frame encoding), one over TCP to the same
  * broker's AMQP port (how a shovel reaches another broker, and how any client, the re-drive
  * included, talks to it).
- * In rounds: each round fills every source side by side, lets the broker settle (it is still
- * writing what it took in), then times the three one after another, in an order that rotates
- * each round. Whoever ran first right after the fill used to pay for the broker's catching up.
+ * In rounds: each round fills every source side by side, then times the three one after another,
+ * in an order that rotates each round, letting the broker settle before each (it is still writing
+ * what the fill, or the contender before, moved). Whoever ran first right after the fill used to
+ * pay for the broker's catching up, and whoever ran next for the one before it.
  * Prints each round's rates, each contender's median and the ratios of the medians. Then the
  * time to browse the first 100 of a queue of 1,000,000 tiny messages (8-byte bodies, transient,
  * filled with confirms in windows of 20,000). Prints one `name: value` per line; the vhost and
@@ -123,14 +124,14 @@ async function main(): Promise<void> {
     let shovelsMissing = false;
     for (let round = 0; round < rounds; round++) {
       let t = performance.now();
-      // every source fills side by side, each on its own channel; then the broker settles (writes what it
-      // buffered) before anything is timed, and the order rotates each round so no contender always runs first
+      // every source fills side by side, each on its own channel; the broker settles (writes what it
+      // buffered) before each contender is timed, and the order rotates each round so no contender always runs first
       await Promise.all(contenders.map(async (c) => fill(await conn.createConfirmChannel(), `${c.name}.src`, n, body, true, 5000)));
       print(`round_${round + 1}.fill_ms (${contenders.length} queues of 1 KB persistent)`, performance.now() - t);
-      await new Promise((r) => setTimeout(r, settleMs));
       const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]!);
       for (const c of order) {
         if (shovelsMissing && c.name !== 'redrive') continue;
+        await new Promise((r) => setTimeout(r, settleMs));
         const cpu0 = [brokerCpuMs(), process.cpuUsage()] as const;
         t = performance.now();
         try {
