@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Message, Options } from 'amqplib';
-import { parseAmqpUrl } from './amqpUrl.js';
-import { openConnection } from './connection.js';
 import { encodePropertyList, FramePublisher } from './publishFrames.js';
 import { TEST_BROKERS } from '../testing/testBrokers.js';
+import { withTestConnection } from '../testing/testConnection.js';
 
 const props: Options.Publish[] = [
   {},
@@ -17,9 +16,7 @@ const props: Options.Publish[] = [
 
 describe.each(TEST_BROKERS)('publishing by the batch on RabbitMQ $name', (b) => {
   it('confirms each copy in order, returns an unroutable one, and lands bodies of any size intact', async () => {
-    const conn = await openConnection(parseAmqpUrl(b.amqpUrl), { purpose: 'apply', label: 'publish-frames-test' });
-    const q = `retry-studio.test.frames.${process.pid}.${Date.now()}`;
-    try {
+    await withTestConnection(b, 'publish-frames', async (conn, q) => {
       const ch = await conn.createConfirmChannel();
       ch.on('error', () => undefined);
       await ch.assertQueue(q, { durable: false });
@@ -62,8 +59,6 @@ describe.each(TEST_BROKERS)('publishing by the batch on RabbitMQ $name', (b) => 
       expect(() =>
         frames.publish('', q, true, { base: encodePropertyList({}) }, Buffer.from('late'), () => undefined),
       ).toThrow(/channel closed/i);
-    } finally {
-      await conn.close().catch(() => undefined);
-    }
+    });
   });
 });

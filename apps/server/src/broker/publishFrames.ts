@@ -85,7 +85,7 @@ function writePropertyList(out: Buffer, at: number, p: PropertyList): number {
   return o + base.copy(out, o, tableEnd);
 }
 
-/** The list as one buffer (what `publish` writes into its frame). */
+/** The list as one buffer, to compare or inspect: `publish` writes it into its frame in place. */
 export function withHeaderEntries(base: Buffer, headerEntries: Buffer): Buffer {
   const p = { base, headerEntries };
   const out = Buffer.allocUnsafe(propertyListLength(p));

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ConsumeMessage, Options } from 'amqplib';
-import { parseAmqpUrl } from './amqpUrl.js';
-import { openConnection } from './connection.js';
 import { interceptDeliveries, RawDelivery } from './rawDeliveries.js';
 import { TEST_BROKERS } from '../testing/testBrokers.js';
+import { withTestConnection } from '../testing/testConnection.js';
 import { wireXDeath } from '../testing/wireFixtures.js';
 
 const xDeath = [wireXDeath('orders.work', 'rejected', 'orders', ['order.created'], 3)];
@@ -35,9 +34,7 @@ const comparable = (m: ConsumeMessage): unknown => ({
 
 describe.each(TEST_BROKERS)('deliveries off the wire on RabbitMQ $name', (b) => {
   it('reads every delivery as amqplib would, frames split or empty, while other channels stay amqplib’s', async () => {
-    const conn = await openConnection(parseAmqpUrl(b.amqpUrl), { purpose: 'apply', label: 'raw-deliveries-test' });
-    const q = `retry-studio.test.raw.${process.pid}.${Date.now()}`;
-    try {
+    await withTestConnection(b, 'raw-deliveries', async (conn, q) => {
       const setup = await conn.createConfirmChannel();
       for (const name of [`${q}.a`, `${q}.b`]) {
         await setup.assertQueue(name, { durable: false });
@@ -84,8 +81,6 @@ describe.each(TEST_BROKERS)('deliveries off the wire on RabbitMQ $name', (b) => 
       expect(gotNull).toBe(true);
       await setup.deleteQueue(`${q}.a`);
       await setup.deleteQueue(`${q}.b`);
-    } finally {
-      await conn.close().catch(() => undefined);
-    }
+    });
   });
 });
