@@ -81,7 +81,8 @@ describe.each(TEST_BROKERS)('nack multiple, live on RabbitMQ $name', (b: TestBro
   });
 
   it('a delivery still in its in-process retry when a later ack multiple settles it is not acked again', async () => {
-    // p1-1 fails and sleeps 1 s before retrying; p1-2 succeeds meanwhile and acks with multiple: p1-1 goes with it.
+    // p1-1 fails and sleeps 3 s before retrying; p1-2 succeeds meanwhile and acks with multiple: p1-1 goes with it.
+    // (With 1 s sleeps a loaded CI machine once let p1-1's three attempts run out before p1-2's ack: parked, not acked.)
     // Acking p1-1 again would be an unknown delivery tag: the broker would close the channel and requeue.
     const worker: ConsumerSpec = {
       id: 'batcher',
@@ -91,7 +92,7 @@ describe.each(TEST_BROKERS)('nack multiple, live on RabbitMQ $name', (b: TestBro
         kind: 'worker',
         failure: { kind: 'poison', bodies: ['p1-1'] },
         onSuccess: { kind: 'ack', multiple: true },
-        onFailure: [{ then: { kind: 'retryInProcess', maxAttempts: 3, backoff: { initialMs: 1000, multiplier: 1, maxMs: 1000 }, recover: { kind: 'reject' } } }],
+        onFailure: [{ then: { kind: 'retryInProcess', maxAttempts: 3, backoff: { initialMs: 3000, multiplier: 1, maxMs: 3000 }, recover: { kind: 'reject' } } }],
       },
     };
     const { summary, comparison } = await deployAndTrace(batchDesign('ack-multiple-pending', worker), 'ackmultipending', 3);
