@@ -50,7 +50,7 @@ export class HopReporter {
   /** per mark, oldest first: the BCC keys of each client publish (the broker strips BCC from the copies, so no mirror sees them) */
   private readonly bccOf = new Map<string, (readonly string[])[]>();
   private readonly expiryTimers = new Set<NodeJS.Timeout>();
-  /** copies handled, to skip one redelivered after a reconnect (its ack was lost); bounded */
+  /** copies handled, to skip one redelivered after a reconnect (its ack was lost) or a dead letter sent twice; bounded */
   private readonly copiesSeen = new Set<string>();
   /** the depth each queue had at the last sample (for `enqueued.depth`) */
   readonly depths = new Map<string, number>();
@@ -208,7 +208,10 @@ export class HopReporter {
     // one copy: where it passed, and how many deaths it had (a loop passes the same exchange again with more)
     const deaths = (xDeathOf(headers) ?? []).map((d) => `${d.queue}:${d.reason}:${d.count}`).join(',');
     const seen = `${c.exchange}|${msg.fields.exchange}|${msg.fields.routingKey}|${msgId}|${deaths}`;
-    if (msg.fields.redelivered && this.copiesSeen.has(seen)) return;
+    // a dead letter seen before with the same deaths was sent twice by the broker (at-least-once
+    // dead-lettering after a lost confirm); it is one pass: the parking queue's surplus counts it
+    const deadLetterAgain = deaths !== '' && !((this.republishMarks.get(`${msgId}|${msg.fields.exchange}`) ?? 0) > 0);
+    if ((msg.fields.redelivered || deadLetterAgain) && this.copiesSeen.has(seen)) return;
     if (this.copiesSeen.size >= 300_000) this.copiesSeen.clear();
     this.copiesSeen.add(seen);
     const body = msg.content.toString('utf8', 0, 1024);

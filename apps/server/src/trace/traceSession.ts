@@ -12,7 +12,7 @@ import type { ManagedConnection, ManagementClient } from '../broker/index.js';
 import { Renamer, renameDesign, type DeployTarget } from '../deploy/deployTarget.js';
 import { TraceAccounting, type CopyStart, type Lane } from './accounting.js';
 import { readBrokerTopology, topologyChanges, type BrokerTopology } from './brokerTopology.js';
-import { atMostOnceDeadLetterSources, deadLetterShortfall } from './deadLetterShortfall.js';
+import { deadLetterShortfall, deadLetterSurplus, quorumDeadLetterSources } from './deadLetterCounts.js';
 import { DepthSampler } from './depthSampler.js';
 import { EventLog, percentile } from './eventLog.js';
 import { HopReporter } from './hopReporter.js';
@@ -99,9 +99,15 @@ export interface TraceSummary {
   /**
    * per parking queue, dead letters the broker dropped (its own count is short of what the trace
    * saw dead-lettered into it; quorum queues dead-letter at most once by default): counted in
-   * `dropped`, not `parked` (deadLetterShortfall.ts); absent when none
+   * `dropped`, not `parked` (deadLetterCounts.ts); absent when none
    */
   readonly deadLettersDropped?: Readonly<Record<string, number>>;
+  /**
+   * per parking queue, dead letters the broker holds twice (its own count is over what the trace
+   * saw dead-lettered into it: at-least-once dead-lettering sends again a dead letter whose
+   * confirm was lost in a leader move); `parked` counts each message once; absent when none
+   */
+  readonly deadLettersDuplicated?: Readonly<Record<string, number>>;
   /**
    * a cluster node the trace saw go down (the first one), as the simulator's NodeLoss with the
    * observed times (trace ms, known to one poll interval): the prediction is run again with it
@@ -142,6 +148,9 @@ export class TraceSession implements TraceContext {
   private readonly longestDelayMs: ReadonlyMap<string, number>;
   private readonly nodeWatch = new NodeLossWatch();
   private deadLettersDropped: Record<string, number> = {};
+  private deadLettersDuplicated: Record<string, number> = {};
+  /** each queue's ready count before the first publish (design names): a parking queue may hold older messages */
+  private depthsBefore: Record<string, number> = {};
   private polling = false;
   /** the events of the messages the prediction covers, for the comparison (bounded) */
   private readonly compared: SimEvent[] = [];
@@ -311,23 +320,32 @@ export class TraceSession implements TraceContext {
   }
 
   /**
-   * At the end, for a design whose quorum queues dead-letter at most once: each parking queue's
-   * exact count (passive declare) against what the trace parked there (deadLetterShortfall.ts).
+   * At the end, for a design whose quorum queues dead-letter: each parking queue's exact count
+   * (passive declare) against what the trace parked there (deadLetterCounts.ts). At most once,
+   * the broker may hold fewer (dropped); at least once, more (sent twice).
    */
-  private async checkDeadLetterShortfall(): Promise<void> {
-    if (atMostOnceDeadLetterSources(this.design).length === 0 || this.real.topology.queues.length > 200 || !this.conn.isOpen) return;
-    const shortfall = () => {
+  private async checkDeadLetterCounts(): Promise<void> {
+    const sources = quorumDeadLetterSources(this.design);
+    if ((sources.atMostOnce.length === 0 && sources.atLeastOnce.length === 0) || this.real.topology.queues.length > 200 || !this.conn.isOpen) return;
+    const counts = () => {
       const parked = new Map([...this.accounting.resting()].filter(([q]) => !this.live(q)));
       const held: Record<string, { ready: number; unacked: number }> = {};
       for (const [q, d] of this.sampler.depths) held[this.back(q)] = d;
       // a stream's count comes from the management API, a statistics interval late: it proves nothing
-      return deadLetterShortfall(parked, held, new Set([...this.unavailable.keys(), ...this.streams]));
+      const skip = new Set([...this.unavailable.keys(), ...this.streams]);
+      return {
+        short: sources.atMostOnce.length > 0 ? deadLetterShortfall(parked, held, this.depthsBefore, skip) : {},
+        over: sources.atLeastOnce.length > 0 ? deadLetterSurplus(parked, held, this.depthsBefore, skip) : {},
+      };
     };
-    if (Object.keys(shortfall()).length === 0) return;
+    let c = counts();
+    if (Object.keys(c.short).length === 0 && Object.keys(c.over).length === 0) return;
     // a last dead letter may still be on its way into the queue: look again once
     await new Promise((r) => setTimeout(r, 1000));
     await this.sampler.sample(true);
-    this.deadLettersDropped = shortfall();
+    c = counts();
+    this.deadLettersDropped = c.short;
+    this.deadLettersDuplicated = c.over;
   }
 
   /**
@@ -484,7 +502,9 @@ export class TraceSession implements TraceContext {
       void this.pollNodes();
       this.timers.push(setInterval(() => void this.pollNodes(), this.opts.nodeEveryMs ?? 1000));
     }
-    void this.sampler.sample();
+    // the depths before the first publish: what a parking queue held already is not the trace's
+    await this.sampler.sample(true);
+    for (const [q, d] of this.sampler.depths) this.depthsBefore[this.back(q)] = d.ready;
     this.timers.push(setTimeout(() => void this.stop('complete'), this.opts.durationMs ?? 60_000));
     void (async () => {
       try {
@@ -525,7 +545,7 @@ export class TraceSession implements TraceContext {
     await this.observer?.teardown(this.conn.isOpen ? this.conn : undefined);
     this.hops?.stop();
     this.accounting.flush(true);
-    await this.checkDeadLetterShortfall();
+    await this.checkDeadLetterCounts();
     const blocker = this.blocker();
     if (blocker && state === 'complete') this.log.notice({ level: 'warn', code: 'duration-reached', message: `the trace ran for its whole duration; still waiting: ${blocker}`, t: this.now() });
     this.endedWaitingFor = state === 'complete' ? blocker : undefined;
@@ -538,6 +558,13 @@ export class TraceSession implements TraceContext {
         level: 'warn',
         code: 'dead-letters-dropped',
         message: `queue '${q}' holds ${n} message(s) fewer than the trace saw dead-lettered into it: the broker dropped them (a quorum queue dead-letters at most once by default, and a dead letter in flight while a leader moves can be lost); counted as dropped, not parked. x-dead-letter-strategy at-least-once with x-overflow reject-publish keeps them`,
+        t: this.now(),
+      });
+    for (const [q, n] of Object.entries(this.deadLettersDuplicated))
+      this.log.notice({
+        level: 'warn',
+        code: 'dead-letters-duplicated',
+        message: `queue '${q}' holds ${n} message(s) more than the trace saw dead-lettered into it: the broker sent them twice (at-least-once dead-lettering sends a dead letter again when its confirm was lost, as in a leader move); parked counts each message once, so a consumer of '${q}' must expect duplicates`,
         t: this.now(),
       });
     for (const [q, n] of Object.entries(summary.lostWhileUnavailable))
@@ -602,6 +629,7 @@ export class TraceSession implements TraceContext {
       duplicates: this.duplicates,
       lostWhileUnavailable,
       ...(dlDropped > 0 ? { deadLettersDropped: { ...this.deadLettersDropped } } : {}),
+      ...(Object.keys(this.deadLettersDuplicated).length > 0 ? { deadLettersDuplicated: { ...this.deadLettersDuplicated } } : {}),
       ...(this.nodeWatch.seen ? { nodeLoss: this.nodeWatch.loss(this.now())! } : {}),
       unavailable: Object.fromEntries([...this.unavailable].map(([q, o]) => [q, { ...o }])),
       latencyMs: { n: lat.length, p50: percentile(lat, 50), p95: percentile(lat, 95), p99: percentile(lat, 99) },
