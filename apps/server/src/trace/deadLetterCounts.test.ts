@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildTemplate, type Design, type QueueDef } from '@retry-studio/topology-core';
-import { deadLetterShortfall, deadLetterSurplus, quorumDeadLetterSources } from './deadLetterCounts.js';
+import { deadLetterDifference, quorumDeadLetterSources } from './deadLetterCounts.js';
 
 function quorumRetry(strategy?: { atLeastOnce: boolean; overflow?: string }): Design {
   const built = buildTemplate('quorum-delayed-retry', { deliveryLimit: 2, minDelayMs: 50, maxDelayMs: 100 });
@@ -41,15 +41,22 @@ describe('a parking queue counted against the dead letters the trace saw', () =>
   ]);
   const held = { dead: { ready: 48, unacked: 1 }, park: { ready: 12, unacked: 0 }, down: { ready: 2, unacked: 0 } };
 
-  it('a parking queue holding fewer than the trace parked there: the shortfall; equal, more or explained otherwise: nothing', () => {
-    expect(deadLetterShortfall(parked, held, {}, new Set(['down']))).toEqual({ dead: 1 });
-    expect(deadLetterShortfall(new Map([['dead', 49]]), held, {}, new Set())).toEqual({});
+  it('a parking queue holding fewer than the trace parked there: short; more: over; equal or explained otherwise: neither', () => {
+    expect(deadLetterDifference(parked, held, {}, new Set(['down']))).toEqual({
+      short: { dead: 1 },
+      over: { park: 2 },
+    });
+    expect(deadLetterDifference(new Map([['dead', 49]]), held, {}, new Set())).toEqual({ short: {}, over: {} });
   });
 
-  it('a parking queue holding more than the trace parked there: the surplus; what it held before the trace is not', () => {
-    expect(deadLetterSurplus(parked, held, {}, new Set(['down']))).toEqual({ park: 2 });
-    expect(deadLetterSurplus(parked, held, { park: 2 }, new Set(['down']))).toEqual({});
-    // older messages do not hide a shortfall either
-    expect(deadLetterShortfall(parked, held, { dead: 3, park: 2 }, new Set(['down']))).toEqual({ dead: 4 });
+  it('what a parking queue held before the trace is not counted: it neither makes a surplus nor hides a shortfall', () => {
+    expect(deadLetterDifference(parked, held, { park: 2 }, new Set(['down']))).toEqual({
+      short: { dead: 1 },
+      over: {},
+    });
+    expect(deadLetterDifference(parked, held, { dead: 3, park: 2 }, new Set(['down']))).toEqual({
+      short: { dead: 4 },
+      over: {},
+    });
   });
 });

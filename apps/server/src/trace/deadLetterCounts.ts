@@ -23,50 +23,29 @@ export function quorumDeadLetterSources(design: Design): { atMostOnce: string[];
   };
 }
 
-export type Held = Readonly<Record<string, { ready: number; unacked: number }>>;
+type Held = Readonly<Record<string, { ready: number; unacked: number }>>;
 
 /**
- * Per parking queue (design name), held minus what it held before the trace minus what the trace
- * parked there. `parked`: traced copies resting in queues nothing consumes; `held`: the broker's
- * ready + unacked count; `before`: its ready count when the trace started; `skip`: queues
- * explained otherwise (their node was down, a stream's count lags).
+ * Per parking queue (design name), how many fewer (`short`: dropped dead letters) or more
+ * (`over`: dead letters sent twice) messages the broker holds than the trace parked there.
+ * `parked`: traced copies resting in queues nothing consumes; `held`: the broker's ready +
+ * unacked count; `before`: its ready count when the trace started (older messages are not the
+ * trace's); `skip`: queues explained otherwise (their node was down, a stream's count lags).
  */
-function difference(
+export function deadLetterDifference(
   parked: ReadonlyMap<string, number>,
   held: Held,
   before: Readonly<Record<string, number>>,
   skip: ReadonlySet<string>,
-): Map<string, number> {
-  const out = new Map<string, number>();
+): { short: Record<string, number>; over: Record<string, number> } {
+  const short: Record<string, number> = {};
+  const over: Record<string, number> = {};
   for (const [q, n] of parked) {
     const h = held[q];
     if (!h || skip.has(q)) continue;
     const d = h.ready + h.unacked - (before[q] ?? 0) - n;
-    if (d !== 0) out.set(q, d);
+    if (d < 0) short[q] = -d;
+    else if (d > 0) over[q] = d;
   }
-  return out;
-}
-
-/** per parking queue, how many fewer messages the broker holds than the trace parked there (dropped dead letters) */
-export function deadLetterShortfall(
-  parked: ReadonlyMap<string, number>,
-  held: Held,
-  before: Readonly<Record<string, number>>,
-  skip: ReadonlySet<string>,
-): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [q, d] of difference(parked, held, before, skip)) if (d < 0) out[q] = -d;
-  return out;
-}
-
-/** per parking queue, how many more messages the broker holds than the trace parked there (dead letters sent twice) */
-export function deadLetterSurplus(
-  parked: ReadonlyMap<string, number>,
-  held: Held,
-  before: Readonly<Record<string, number>>,
-  skip: ReadonlySet<string>,
-): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [q, d] of difference(parked, held, before, skip)) if (d > 0) out[q] = d;
-  return out;
+  return { short, over };
 }

@@ -12,7 +12,7 @@ import type { ManagedConnection, ManagementClient } from '../broker/index.js';
 import { Renamer, renameDesign, type DeployTarget } from '../deploy/deployTarget.js';
 import { TraceAccounting, type CopyStart, type Lane } from './accounting.js';
 import { readBrokerTopology, topologyChanges, type BrokerTopology } from './brokerTopology.js';
-import { deadLetterShortfall, deadLetterSurplus, quorumDeadLetterSources } from './deadLetterCounts.js';
+import { deadLetterDifference, quorumDeadLetterSources } from './deadLetterCounts.js';
 import { DepthSampler } from './depthSampler.js';
 import { EventLog, percentile } from './eventLog.js';
 import { HopReporter } from './hopReporter.js';
@@ -332,11 +332,9 @@ export class TraceSession implements TraceContext {
       const held: Record<string, { ready: number; unacked: number }> = {};
       for (const [q, d] of this.sampler.depths) held[this.back(q)] = d;
       // a stream's count comes from the management API, a statistics interval late: it proves nothing
-      const skip = new Set([...this.unavailable.keys(), ...this.streams]);
-      return {
-        short: sources.atMostOnce.length > 0 ? deadLetterShortfall(parked, held, this.depthsBefore, skip) : {},
-        over: sources.atLeastOnce.length > 0 ? deadLetterSurplus(parked, held, this.depthsBefore, skip) : {},
-      };
+      const { short, over } = deadLetterDifference(parked, held, this.depthsBefore, new Set([...this.unavailable.keys(), ...this.streams]));
+      // only what each strategy explains: at most once drops, at least once sends again
+      return { short: sources.atMostOnce.length > 0 ? short : {}, over: sources.atLeastOnce.length > 0 ? over : {} };
     };
     let c = counts();
     if (Object.keys(c.short).length === 0 && Object.keys(c.over).length === 0) return;
