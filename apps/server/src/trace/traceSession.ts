@@ -151,6 +151,8 @@ export class TraceSession implements TraceContext {
   private deadLettersDuplicated: Record<string, number> = {};
   /** each queue's ready count before the first publish (design names): a parking queue may hold older messages */
   private depthsBefore: Record<string, number> = {};
+  /** the design's quorum queues that dead-letter, by strategy: their parking queues are counted at the end */
+  private readonly deadLetterSources: ReturnType<typeof quorumDeadLetterSources>;
   private polling = false;
   /** the events of the messages the prediction covers, for the comparison (bounded) */
   private readonly compared: SimEvent[] = [];
@@ -191,6 +193,7 @@ export class TraceSession implements TraceContext {
     const profile = profileFor(design.profile);
     const configs = design.topology.queues.map((q) => queueConfig(q, design.topology.policies, profile));
     this.streams = new Set(configs.filter((c) => c.stream).map((c) => c.name));
+    this.deadLetterSources = quorumDeadLetterSources(design);
     // a 4.3 delayed-retry queue's longest wait (min x delivery count, capped by max; 20 deliveries when unlimited)
     this.longestDelayMs = new Map(configs.flatMap((c) => (c.delayedRetry ? [[c.name, c.delayedRetry.maxMs ?? c.delayedRetry.minMs * (c.deliveryLimit ?? 20)] as const] : [])));
     this.failure = opts.failure;
@@ -319,14 +322,20 @@ export class TraceSession implements TraceContext {
     void this.stop('stopped');
   }
 
+  /** parking queues are counted at the end (and their depths taken at the start): quorum dead-letter sources, and few enough queues for passive declares */
+  private get countsDeadLetters(): boolean {
+    const sources = this.deadLetterSources;
+    return (sources.atMostOnce.length > 0 || sources.atLeastOnce.length > 0) && this.real.topology.queues.length <= 200;
+  }
+
   /**
    * At the end, for a design whose quorum queues dead-letter: each parking queue's exact count
    * (passive declare) against what the trace parked there (deadLetterCounts.ts). At most once,
    * the broker may hold fewer (dropped); at least once, more (sent twice).
    */
   private async checkDeadLetterCounts(): Promise<void> {
-    const sources = quorumDeadLetterSources(this.design);
-    if ((sources.atMostOnce.length === 0 && sources.atLeastOnce.length === 0) || this.real.topology.queues.length > 200 || !this.conn.isOpen) return;
+    const sources = this.deadLetterSources;
+    if (!this.countsDeadLetters || !this.conn.isOpen) return;
     const counts = () => {
       const parked = new Map([...this.accounting.resting()].filter(([q]) => !this.live(q)));
       const held: Record<string, { ready: number; unacked: number }> = {};
@@ -500,9 +509,11 @@ export class TraceSession implements TraceContext {
       void this.pollNodes();
       this.timers.push(setInterval(() => void this.pollNodes(), this.opts.nodeEveryMs ?? 1000));
     }
-    // the depths before the first publish: what a parking queue held already is not the trace's
-    await this.sampler.sample(true);
-    for (const [q, d] of this.sampler.depths) this.depthsBefore[this.back(q)] = d.ready;
+    if (this.countsDeadLetters) {
+      // the depths before the first publish: what a parking queue held already is not the trace's
+      await this.sampler.sample(true);
+      for (const [q, d] of this.sampler.depths) this.depthsBefore[this.back(q)] = d.ready;
+    } else void this.sampler.sample();
     this.timers.push(setTimeout(() => void this.stop('complete'), this.opts.durationMs ?? 60_000));
     void (async () => {
       try {
