@@ -3,22 +3,14 @@ import { describe, expect, it } from 'vitest';
 import type { BrokerTopology } from './brokerTopology.js';
 import { HopReporter, type HopSink } from './hopReporter.js';
 import { MSG_HEADER } from './observer.js';
+import { atLeastOnceQuorumQueue } from '../testing/queueFixtures.js';
 import type { EventInput } from './traceContext.js';
 
 /** work dead-letters to dlx, which routes key 'work' to the parking queue dead */
 const topology: BrokerTopology = {
   exchanges: [{ name: 'dlx', type: 'direct', durable: true }],
   queues: [
-    {
-      name: 'work',
-      durable: true,
-      arguments: {
-        'x-queue-type': 'quorum',
-        'x-dead-letter-exchange': 'dlx',
-        'x-dead-letter-strategy': 'at-least-once',
-        'x-overflow': 'reject-publish',
-      },
-    },
+    atLeastOnceQuorumQueue('work', 'dlx'),
     { name: 'dead', durable: true, arguments: { 'x-queue-type': 'quorum' } },
   ],
   bindings: [{ source: 'dlx', destination: 'dead', destination_type: 'queue', routing_key: 'work' }],

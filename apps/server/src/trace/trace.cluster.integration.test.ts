@@ -21,6 +21,7 @@ import { simEvents, useLiveServer } from '../testing/liveServer.js';
 import type { Comparison } from './prediction.js';
 import { TEST_CLUSTER } from '../testing/testBrokers.js';
 import { clusterNodeApp, ensureTestCluster } from '../testing/testCluster.js';
+import { AT_LEAST_ONCE_DEAD_LETTERING } from '../testing/queueFixtures.js';
 
 const [N1, N2] = TEST_CLUSTER.nodes;
 const MESSAGES = 1000;
@@ -53,7 +54,7 @@ function quorumRetryDesign(name: string, deadQueue: 'quorum' | 'classic' = 'quor
         .map((q) => (q.arguments?.['x-queue-type'] === 'quorum' || deadQueue === 'classic' ? q : { ...q, arguments: { ...q.arguments, 'x-queue-type': 'quorum' } }))
         .map((q) =>
           lossless && d.consumers.some((c) => c.queue === q.name)
-            ? { ...q, arguments: { ...q.arguments, 'x-dead-letter-strategy': 'at-least-once', 'x-overflow': 'reject-publish' } }
+            ? { ...q, arguments: { ...q.arguments, ...AT_LEAST_ONCE_DEAD_LETTERING } }
             : q,
         ),
     },

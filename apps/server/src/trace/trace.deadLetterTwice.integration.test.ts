@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { bindQ, design, readSse, uniquePrefix } from '../http/testing.js';
 import { TEST_BROKERS, type TestBroker } from '../testing/testBrokers.js';
 import { useLiveServer } from '../testing/liveServer.js';
+import { atLeastOnceQuorumQueue } from '../testing/queueFixtures.js';
 
 const { srv, deploy, waitDone } = useLiveServer();
 const MESSAGES = 10;
@@ -24,19 +25,7 @@ describe.each(TEST_BROKERS)('a dead letter sent twice, live on RabbitMQ $name', 
       ...design({
         name: 'dead-letter-twice',
         exchanges: [{ name: 'dlx', type: 'fanout', durable: true }],
-        queues: [
-          {
-            name: 'work.q',
-            durable: true,
-            arguments: {
-              'x-queue-type': 'quorum',
-              'x-dead-letter-exchange': 'dlx',
-              'x-dead-letter-strategy': 'at-least-once',
-              'x-overflow': 'reject-publish',
-            },
-          },
-          { name: 'parked.q', durable: true },
-        ],
+        queues: [atLeastOnceQuorumQueue('work.q', 'dlx'), { name: 'parked.q', durable: true }],
         bindings: [bindQ('dlx', 'parked.q')],
         consumers: [
           {
