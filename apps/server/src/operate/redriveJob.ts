@@ -423,6 +423,13 @@ export class RedriveJob extends EventEmitter {
     return l;
   }
 
+  /** its copy is confirmed and counts as moved, by destination */
+  private countMoved(d: Delivery): void {
+    this.moved += 1;
+    const k = this.label(d.decision!);
+    this.byDestination[k] = (this.byDestination[k] ?? 0) + 1;
+  }
+
   private deadLetter(d: Delivery): DeadLetterMessage {
     return (d.dl ??= deadLetterFromAmqp(d.msg, d.seq));
   }
@@ -784,11 +791,7 @@ export class RedriveJob extends EventEmitter {
         );
       else {
         if (d.recopy) this.duplicatesPossible += 1;
-        else {
-          this.moved += 1;
-          const k = this.label(d.decision!);
-          this.byDestination[k] = (this.byDestination[k] ?? 0) + 1;
-        }
+        else this.countMoved(d);
         if (next && this.live(next)) {
           this.deduplicated += 1;
           next.slot!.state = 'confirmed';
@@ -828,9 +831,7 @@ export class RedriveJob extends EventEmitter {
         `returned unroutable by '${d.decision!.exchange || '(default)'}' with key '${d.decision!.routingKey}': left in the queue`,
       );
     else {
-      this.moved += 1;
-      const k = this.label(d.decision!);
-      this.byDestination[k] = (this.byDestination[k] ?? 0) + 1;
+      this.countMoved(d);
       d.slot!.state = 'confirmed';
       this.scheduleFlush();
     }
