@@ -16,9 +16,10 @@
  * everything in it is deleted afterwards.
  * `--url AMQP_URL --management-url URL --messages N` (default 100000) `--rounds N` (default 3)
  * `--settle-ms N` (default 3000) `--browse-messages N` (default 1000000, 0 skips) `--window N`
- * (the re-drive's prefetch) `--broker-pid PID` (the broker's beam.smp, Linux: prints the broker's
- * CPU per message for each contender, and this process's for the re-drive; on a machine with
- * fewer cores than the two sides could use, CPU per message is what decides the rate).
+ * (the re-drive's prefetch) `--broker-pid PID` (the broker's beam.smp, Linux; found by its AMQP
+ * port when the broker is local and readable: prints the broker's CPU per message for each
+ * contender, and this process's for the re-drive; on a machine with fewer cores than the two
+ * sides could use, CPU per message is what decides the rate).
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -27,6 +28,7 @@ import { ManagementClient, ManagementError, openConnection, requireManagement, r
 import { browseQueue } from '../operate/browse.js';
 import { exactDepth, operateTarget } from '../operate/operateTarget.js';
 import { startRedrive } from '../operate/redrive.js';
+import { listeningPid } from './listeningPid.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -50,9 +52,11 @@ const median = (xs: readonly number[]): number => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-/** the broker's CPU time so far (ms), with `--broker-pid PID` on Linux; undefined otherwise */
+let brokerPid: string | undefined;
+
+/** the broker's CPU time so far (ms), with `--broker-pid PID` (or a local broker found by its port) on Linux; undefined otherwise */
 function brokerCpuMs(): number | undefined {
-  const pid = arg('broker-pid');
+  const pid = brokerPid;
   if (!pid) return undefined;
   try {
     // utime and stime, in clock ticks (100 a second on Linux)
@@ -70,6 +74,7 @@ async function main(): Promise<void> {
   const browseN = Number(arg('browse-messages') ?? 1_000_000);
   const window = arg('window') !== undefined ? Number(arg('window')) : undefined;
   const url = resolveBrokerUrl(arg('url'));
+  brokerPid = arg('broker-pid') ?? (['127.0.0.1', 'localhost', '::1'].includes(url.hostname) ? listeningPid(url.port) : undefined);
   const mgmtUrl = arg('management-url');
   const management = new ManagementClient(url, { baseUrl: requireManagement(await resolveManagement(url, mgmtUrl ? { managementUrl: mgmtUrl } : {})).baseUrl, timeoutMs: 60_000 });
   const vhost = `rs-bench-redrive-${process.pid}-${Date.now().toString(36)}`;
@@ -118,9 +123,13 @@ async function main(): Promise<void> {
     await setup.close();
     print('broker', `RabbitMQ ${(await management.overview()).rabbitmq_version}`);
     print('messages', n);
+    print('broker_pid', brokerPid ? `${brokerPid}${arg('broker-pid') ? '' : ' (found by its AMQP port)'}` : 'unknown: no CPU figures (--broker-pid PID)');
     print('rounds', rounds);
     const body = Buffer.alloc(1024, 'x');
     const rates = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+    // CPU per message by round (with --broker-pid): the broker's for each contender, this process's for the re-drive
+    const brokerCpu = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+    const nodeCpu: number[] = [];
     let shovelsMissing = false;
     for (let round = 0; round < rounds; round++) {
       let t = performance.now();
@@ -147,10 +156,16 @@ async function main(): Promise<void> {
         print(`round_${round + 1}.${c.name}.msg_per_s`, rate);
         const [broker0, node0] = cpu0;
         const broker1 = brokerCpuMs();
-        if (broker0 !== undefined && broker1 !== undefined) print(`round_${round + 1}.${c.name}.broker_cpu_us_per_msg`, ((broker1 - broker0) * 1000) / n);
+        if (broker0 !== undefined && broker1 !== undefined) {
+          brokerCpu.get(c.name)!.push(((broker1 - broker0) * 1000) / n);
+          print(`round_${round + 1}.${c.name}.broker_cpu_us_per_msg`, ((broker1 - broker0) * 1000) / n);
+        }
         // the shovels run in the broker: what this process spends meanwhile is polling the depth
         const node = process.cpuUsage(node0);
-        if (c.name === 'redrive') print(`round_${round + 1}.${c.name}.node_cpu_us_per_msg`, (node.user + node.system) / n);
+        if (c.name === 'redrive') {
+          nodeCpu.push((node.user + node.system) / n);
+          print(`round_${round + 1}.${c.name}.node_cpu_us_per_msg`, (node.user + node.system) / n);
+        }
       }
       const mine = rates.get('redrive')![round];
       for (const c of contenders.slice(1)) {
@@ -172,6 +187,26 @@ async function main(): Promise<void> {
     for (const c of contenders.slice(1)) {
       const r = rates.get(c.name)!;
       if (r.length > 0) print(`redrive_vs_${c.name}.ratio (medians)`, (mine / median(r)).toFixed(2));
+    }
+    // Where the rate comes from: a shovel runs inside the broker, the re-drive is a client on two TCP
+    // connections. When the broker's cores are the limit (the re-drive on another host), compare the
+    // broker's CPU per message; when one machine's cores serve both, compare the totals.
+    const redriveBroker = brokerCpu.get('redrive')!;
+    if (redriveBroker.length > 0) {
+      const totals = redriveBroker.map((b, i) => b + (nodeCpu[i] ?? 0));
+      for (const c of contenders) {
+        const b = brokerCpu.get(c.name)!;
+        if (b.length > 0) print(`${c.name}.broker_cpu_us_per_msg (median)`, median(b));
+      }
+      print('redrive.node_cpu_us_per_msg (median)', median(nodeCpu));
+      print('redrive.total_cpu_us_per_msg (median, broker + node)', median(totals));
+      for (const c of contenders.slice(1)) {
+        const b = brokerCpu.get(c.name)!;
+        if (b.length === 0) continue;
+        // above 1: the re-drive costs the broker less per message than this shovel does
+        print(`redrive_vs_${c.name}.broker_cpu_ratio (medians, theirs / ours)`, (median(b) / median(redriveBroker)).toFixed(2));
+        print(`redrive_vs_${c.name}.total_cpu_ratio (medians, theirs / ours)`, (median(b) / median(totals)).toFixed(2));
+      }
     }
 
     if (browseN > 0) {
