@@ -19,7 +19,10 @@
  * (the re-drive's prefetch) `--broker-pid PID` (the broker's beam.smp, Linux; found by its AMQP
  * port when the broker is local and readable: prints the broker's CPU per message for each
  * contender, and this process's for the re-drive; on a machine with fewer cores than the two
- * sides could use, CPU per message is what decides the rate).
+ * sides could use, CPU per message is what decides the rate). `--pin-broker CPUS` (Linux, with
+ * the broker's pid: its threads on those CPUs, this process on the others, for the whole run and
+ * undone after: the re-drive then competes for the broker's CPU only, as when it runs on another
+ * host, which is where a shovel inside the broker stands anyway).
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -28,6 +31,7 @@ import { ManagementClient, ManagementError, openConnection, requireManagement, r
 import { browseQueue } from '../operate/browse.js';
 import { exactDepth, operateTarget } from '../operate/operateTarget.js';
 import { startRedrive } from '../operate/redrive.js';
+import { pinApart } from './cpuAffinity.js';
 import { listeningPid } from './listeningPid.js';
 
 function arg(name: string): string | undefined {
@@ -53,6 +57,8 @@ const median = (xs: readonly number[]): number => {
 };
 
 let brokerPid: string | undefined;
+/** undoes --pin-broker */
+let unpin: (() => void) | undefined;
 
 /** the broker's CPU time so far (ms), with `--broker-pid PID` (or a local broker found by its port) on Linux; undefined otherwise */
 function brokerCpuMs(): number | undefined {
@@ -124,6 +130,19 @@ async function main(): Promise<void> {
     print('broker', `RabbitMQ ${(await management.overview()).rabbitmq_version}`);
     print('messages', n);
     print('broker_pid', brokerPid ? `${brokerPid}${arg('broker-pid') ? '' : ' (found by its AMQP port)'}` : 'unknown: no CPU figures (--broker-pid PID)');
+    const pinCpus = arg('pin-broker');
+    if (pinCpus !== undefined) {
+      if (!brokerPid) throw new Error('--pin-broker needs the broker process: pass --broker-pid PID (it was not found by its port)');
+      const pinned = pinApart(brokerPid, pinCpus);
+      unpin = pinned.restore;
+      // an interrupted bench must not leave the broker on one CPU
+      for (const sig of ['SIGINT', 'SIGTERM'] as const)
+        process.once(sig, () => {
+          unpin?.();
+          process.exit(130);
+        });
+      print('pinned', `broker on CPU ${pinCpus}, this process on CPU ${pinned.self} (as if the re-drive ran on another host)`);
+    }
     print('rounds', rounds);
     const body = Buffer.alloc(1024, 'x');
     const rates = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
@@ -221,6 +240,7 @@ async function main(): Promise<void> {
       if (b.messages.length !== 100) throw new Error(`browse returned ${b.messages.length} messages, not 100`);
     }
   } finally {
+    unpin?.();
     await conn.close().catch(() => undefined);
     await management.deleteVhost(vhost);
   }
