@@ -136,10 +136,10 @@ async function main(): Promise<void> {
       const pinned = pinApart(brokerPid, pinCpus);
       unpin = pinned.restore;
       // an interrupted bench must not leave the broker on one CPU
-      for (const sig of ['SIGINT', 'SIGTERM'] as const)
+      for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const)
         process.once(sig, () => {
           unpin?.();
-          process.exit(130);
+          process.exit(code);
         });
       print('pinned', `broker on CPU ${pinCpus}, this process on CPU ${pinned.self} (as if the re-drive ran on another host)`);
     }
