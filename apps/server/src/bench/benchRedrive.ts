@@ -176,14 +176,16 @@ async function main(): Promise<void> {
         const [broker0, node0] = cpu0;
         const broker1 = brokerCpuMs();
         if (broker0 !== undefined && broker1 !== undefined) {
-          brokerCpu.get(c.name)!.push(((broker1 - broker0) * 1000) / n);
-          print(`round_${round + 1}.${c.name}.broker_cpu_us_per_msg`, ((broker1 - broker0) * 1000) / n);
+          const perMsg = ((broker1 - broker0) * 1000) / n;
+          brokerCpu.get(c.name)!.push(perMsg);
+          print(`round_${round + 1}.${c.name}.broker_cpu_us_per_msg`, perMsg);
         }
         // the shovels run in the broker: what this process spends meanwhile is polling the depth
         const node = process.cpuUsage(node0);
         if (c.name === 'redrive') {
-          nodeCpu.push((node.user + node.system) / n);
-          print(`round_${round + 1}.${c.name}.node_cpu_us_per_msg`, (node.user + node.system) / n);
+          const perMsg = (node.user + node.system) / n;
+          nodeCpu.push(perMsg);
+          print(`round_${round + 1}.${c.name}.node_cpu_us_per_msg`, perMsg);
         }
       }
       const mine = rates.get('redrive')![round];
