@@ -1,82 +1,59 @@
 /**
- * `pnpm cli`: a thin shell over topology-core. Every FILE may be a design JSON or a RabbitMQ
- * definitions JSON. Bad input prints a message naming the field and exits 1 (2 for usage);
- * never a stack trace.
+ * The CLI (`pnpm cli` in the workspace, `retry-studio` once installed): a thin shell over
+ * topology-core. Every FILE may be a design JSON or a RabbitMQ definitions JSON. Bad input prints
+ * a message naming the field and exits 1 (2 for usage); never a stack trace. Commands are loaded
+ * only when they run (commandRegistry.ts), so a `lint` starts without the broker or HTTP layers.
  */
-import { pathToFileURL } from 'node:url';
 import { CliError, nodeIo, type CliIo } from './commands/context.js';
-import { templatesCommand, TEMPLATES_USAGE } from './commands/templates.js';
-import { generateCommand, GENERATE_USAGE } from './commands/generate.js';
-import { lintCommand, LINT_USAGE } from './commands/lint.js';
-import { simulateCommand, SIMULATE_USAGE } from './commands/simulate.js';
-import { exportCommand, EXPORT_USAGE } from './commands/exportCmd.js';
-import { importCommand, IMPORT_USAGE } from './commands/importCmd.js';
-import { compareCommand, COMPARE_USAGE } from './commands/compare.js';
-import { scenarioCommand, SCENARIO_USAGE } from './commands/scenario.js';
-import { importBrokerCommand, IMPORT_BROKER_USAGE } from './commands/importBroker.js';
-import { dlqCommand, DLQ_USAGE } from './commands/dlq.js';
-import { renameCommand, RENAME_USAGE } from './commands/rename.js';
+import { COMMANDS, commandNamed } from './commandRegistry.js';
+import { toolVersion } from './version.js';
 
-const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<number>> = {
-  templates: templatesCommand,
-  generate: generateCommand,
-  lint: lintCommand,
-  simulate: simulateCommand,
-  export: exportCommand,
-  import: importCommand,
-  compare: compareCommand,
-  scenario: scenarioCommand,
-  'import-broker': importBrokerCommand,
-  dlq: dlqCommand,
-  rename: renameCommand,
-};
+export interface CliOptions {
+  /** how the user runs it, for usage lines */
+  readonly prog?: string;
+}
 
-export const USAGE = `usage: pnpm cli COMMAND ...
-  ${TEMPLATES_USAGE}
-  ${GENERATE_USAGE}
-  ${LINT_USAGE}
-  ${SIMULATE_USAGE}
-  ${EXPORT_USAGE}
-  ${IMPORT_USAGE}
-  ${COMPARE_USAGE}
-  ${SCENARIO_USAGE}
-  ${IMPORT_BROKER_USAGE}
-  ${DLQ_USAGE}
-  ${RENAME_USAGE}
-`;
+/** The whole usage: every command's line (loads every command module: help only). */
+export async function usageText(prog = 'pnpm cli'): Promise<string> {
+  const lines = await Promise.all(COMMANDS.map(async (c) => `  ${prog} ${(await c.load()).usage}`));
+  return `usage: ${prog} COMMAND ...   (${prog} COMMAND --help for one command; ${prog} --version)\n${lines.join('\n')}\n`;
+}
 
-export async function runCli(argv: readonly string[], io: CliIo = nodeIo()): Promise<number> {
+const commandList = (): string => COMMANDS.map((c) => `  ${c.name.padEnd(14)} ${c.summary}`).join('\n');
+
+export async function runCli(argv: readonly string[], io: CliIo = nodeIo(), opts: CliOptions = {}): Promise<number> {
+  const prog = opts.prog ?? 'pnpm cli';
   const [cmd, ...rest] = argv;
   if (!cmd || cmd === 'help' || cmd === '--help' || cmd === '-h') {
-    io.out(USAGE);
+    const one = cmd === 'help' && rest[0] ? commandNamed(rest[0]) : undefined;
+    if (one) io.out(`usage: ${prog} ${(await one.load()).usage}\n`);
+    else io.out(await usageText(prog));
     return cmd ? 0 : 2;
   }
-  const run = COMMANDS[cmd];
-  if (!run) {
-    io.err(`unknown command "${cmd}"\n${USAGE}`);
+  if (cmd === '--version' || cmd === '-v' || cmd === 'version') {
+    io.out(`${toolVersion()}\n`);
+    return 0;
+  }
+  const entry = commandNamed(cmd);
+  if (!entry) {
+    io.err(`unknown command "${cmd}"; the commands are:\n${commandList()}\n`);
     return 2;
   }
   try {
-    return await run(rest, io);
+    const command = await entry.load();
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.out(`usage: ${prog} ${command.usage}\n`);
+      return 0;
+    }
+    return await command.run(rest, io);
   } catch (e) {
     if (e instanceof CliError) {
       io.err(`error: ${e.message}\n`);
-      if (e.exitCode === 2) io.err(`run "pnpm cli help" for usage\n`);
+      if (e.exitCode === 2) io.err(`run "${prog} ${cmd} --help" for usage\n`);
       return e.exitCode;
     }
     // an internal failure: still no stack trace for the user
     io.err(`error: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
   }
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  runCli(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    () => {
-      process.exitCode = 1;
-    },
-  );
 }

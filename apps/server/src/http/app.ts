@@ -19,7 +19,8 @@ import { route } from './route.js';
 import { registerTraceRoutes } from './traceRoutes.js';
 import { registerOperateRoutes } from './operateRoutes.js';
 
-const webDist = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+/** the built web app when running from the workspace (the package passes its own) */
+const workspaceWebDist = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
 export interface AppOptions {
   readonly port: number;
@@ -28,6 +29,8 @@ export interface AppOptions {
   /** override the rate limits (tests) */
   readonly rateLimits?: Partial<Record<'deploy' | 'teardown' | 'trace' | 'probe', RateLimitOptions>>;
   readonly bodyLimit?: string;
+  /** the built web app's folder (default: the workspace's apps/web/dist when it exists) */
+  readonly webDist?: string;
 }
 
 /**
@@ -171,6 +174,7 @@ export function createApp(options: AppOptions) {
 
   app.use('/api', (_req, res) => sendError(res, 404, 'no such API route'));
 
+  const webDist = options.webDist ?? workspaceWebDist;
   if (existsSync(webDist)) {
     app.use(express.static(webDist));
     app.get(/^\/(?!api\/).*/, (_req, res) => res.sendFile(join(webDist, 'index.html')));

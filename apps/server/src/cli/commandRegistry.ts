@@ -1,0 +1,38 @@
+/**
+ * Every CLI command, loaded only when it runs: `lint` never loads amqplib or express, `serve`
+ * loads the HTTP app. Adding a command: one entry below (its module exports the function and
+ * its usage line).
+ */
+import type { CliIo } from './commands/context.js';
+
+export type CommandFn = (argv: readonly string[], io: CliIo) => Promise<number>;
+
+export interface LoadedCommand {
+  readonly run: CommandFn;
+  /** one usage line, without the program name */
+  readonly usage: string;
+}
+
+export interface CommandEntry {
+  readonly name: string;
+  /** what it does, in a few words (the top-level help) */
+  readonly summary: string;
+  readonly load: () => Promise<LoadedCommand>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'templates', summary: 'list the retry templates', load: async () => { const m = await import('./commands/templates.js'); return { run: m.templatesCommand, usage: m.TEMPLATES_USAGE }; } },
+  { name: 'generate', summary: 'build a template in any export format', load: async () => { const m = await import('./commands/generate.js'); return { run: m.generateCommand, usage: m.GENERATE_USAGE }; } },
+  { name: 'lint', summary: 'the retry linter (text, json, sarif, github); exit 1 on errors', load: async () => { const m = await import('./commands/lint.js'); return { run: m.lintCommand, usage: m.LINT_USAGE }; } },
+  { name: 'simulate', summary: 'the retry budget and each message\'s path', load: async () => { const m = await import('./commands/simulate.js'); return { run: m.simulateCommand, usage: m.SIMULATE_USAGE }; } },
+  { name: 'export', summary: 'a design or definitions file in another format', load: async () => { const m = await import('./commands/exportCmd.js'); return { run: m.exportCommand, usage: m.EXPORT_USAGE }; } },
+  { name: 'import', summary: 'definitions JSON to design JSON', load: async () => { const m = await import('./commands/importCmd.js'); return { run: m.importCommand, usage: m.IMPORT_USAGE }; } },
+  { name: 'compare', summary: 'strategies side by side under one failure model', load: async () => { const m = await import('./commands/compare.js'); return { run: m.compareCommand, usage: m.COMPARE_USAGE }; } },
+  { name: 'scenario', summary: 'a retry-scenario/1 file for a template', load: async () => { const m = await import('./commands/scenario.js'); return { run: m.scenarioCommand, usage: m.SCENARIO_USAGE }; } },
+  { name: 'rename', summary: 'rename a queue or exchange and every reference to it', load: async () => { const m = await import('./commands/rename.js'); return { run: m.renameCommand, usage: m.RENAME_USAGE }; } },
+  { name: 'import-broker', summary: 'a live vhost into a design', load: async () => { const m = await import('./commands/importBroker.js'); return { run: m.importBrokerCommand, usage: m.IMPORT_BROKER_USAGE }; } },
+  { name: 'dlq', summary: 'browse and re-drive dead letters', load: async () => { const m = await import('./commands/dlq.js'); return { run: m.dlqCommand, usage: m.DLQ_USAGE }; } },
+  { name: 'serve', summary: 'the web app and the API', load: async () => { const m = await import('./commands/serve.js'); return { run: m.serveCommand, usage: m.SERVE_USAGE }; } },
+];
+
+export const commandNamed = (name: string): CommandEntry | undefined => COMMANDS.find((c) => c.name === name);
