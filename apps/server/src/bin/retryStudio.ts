@@ -2,7 +2,7 @@
 import { runCli } from '../cli/main.js';
 import { nodeIo } from '../cli/commands/context.js';
 
-const prog = process.env.RETRY_STUDIO_PROG ?? 'retry-studio';
+const prog = process.env.RETRY_STUDIO_PROG || 'retry-studio';
 runCli(process.argv.slice(2), nodeIo(), { prog }).then(
   (code) => {
     process.exitCode = code;

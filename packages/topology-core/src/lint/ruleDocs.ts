@@ -1,0 +1,128 @@
+/**
+ * What each lint rule is about, for reports that describe rules apart from their findings
+ * (SARIF's rule table, `--help`): a full description, the level it usually reports at, and how
+ * to fix what it finds. Every rule in rules.ts has an entry (a test holds them together).
+ */
+import type { LintSeverity } from './types.js';
+
+export interface LintRuleDoc {
+  /** what the rule finds and why it matters */
+  readonly description: string;
+  /** the level a finding usually has (some findings are raised or lowered by context) */
+  readonly level: LintSeverity;
+  /** how to fix what it finds */
+  readonly help: string;
+}
+
+export const RULE_DOCS: Readonly<Record<string, LintRuleDoc>> = {
+  'requeue-without-limit': {
+    description: 'A consumer requeues a failed message with nothing to stop it (no delivery limit, no counter): the message is redelivered at once, forever, and blocks the queue.',
+    level: 'error',
+    help: 'Give the queue a quorum delivery limit, count attempts in the consumer, or dead-letter instead of requeueing.',
+  },
+  'dead-letter-unroutable': {
+    description: "A queue's dead letters reach a dead-letter exchange with no binding (or alternate exchange) for their routing key: RabbitMQ drops them.",
+    level: 'warning',
+    help: "Bind a queue to the dead-letter exchange for the queue's dead-letter routing key, or give the exchange an alternate exchange.",
+  },
+  'dlx-missing': {
+    description: 'A queue names a dead-letter exchange that is not declared: its dead letters are dropped.',
+    level: 'error',
+    help: 'Declare the dead-letter exchange, or correct the x-dead-letter-exchange argument or policy.',
+  },
+  'dlx-fanout-redelivers-to-all': {
+    description: 'Dead letters go through a fanout exchange bound to several queues: every retry is delivered to every bound queue, not only to the one that failed.',
+    level: 'warning',
+    help: 'Use a direct or topic dead-letter exchange with a routing key per queue.',
+  },
+  'per-message-ttl-head-of-line': {
+    description: 'Messages with different per-message TTLs wait in one queue: RabbitMQ expires only the head, so a short delay waits behind a long one.',
+    level: 'warning',
+    help: 'One wait queue per delay (queue TTL), or the delayed-message exchange.',
+  },
+  'automatic-cycle-dropped': {
+    description: 'A dead-letter cycle with no rejection in it: RabbitMQ drops a message that is dead-lettered to a queue it already died in without a rejection in between.',
+    level: 'error',
+    help: 'Make the cycle pass through a consumer that rejects, or end it in a parking queue.',
+  },
+  'retry-without-max': {
+    description: 'A retry loop with no maximum: nothing counts attempts, so a poison message retries forever.',
+    level: 'warning',
+    help: 'Count x-death (or a header) in the consumer and park the message after N attempts.',
+  },
+  'plugin-required': {
+    description: 'The design needs a broker plugin or version (delayed-message exchange, radlx, 4.3 quorum delayed retry) the target may not have.',
+    level: 'info',
+    help: 'Enable the plugin on the broker, or use the portable alternative (TTL wait queues).',
+  },
+  'delayed-exchange-mandatory': {
+    description: 'mandatory publishing or an alternate exchange on a delayed-message exchange: the plugin returns or reroutes at publish time, before the delay.',
+    level: 'warning',
+    help: 'Do not rely on mandatory or an alternate exchange with the delayed-message exchange.',
+  },
+  'delay-out-of-range': {
+    description: 'An x-delay outside 1..2^32-1 ms: the delayed-message exchange delivers it at once.',
+    level: 'warning',
+    help: 'Keep delays within 1 ms and 2^32-1 ms.',
+  },
+  'quorum-default-delivery-limit': {
+    description: 'A quorum queue without an explicit delivery limit: 4.x applies a default of 20, then dead-letters or drops the message; 3.x retried forever.',
+    level: 'warning',
+    help: 'Set x-delivery-limit (argument or policy) to the number of deliveries you mean.',
+  },
+  'dl-routing-key-without-dlx': {
+    description: 'A dead-letter routing key without a dead-letter exchange: RabbitMQ ignores it and the dead letters are dropped.',
+    level: 'error',
+    help: 'Add x-dead-letter-exchange (the default exchange is "").',
+  },
+  'overflow-drops-silently': {
+    description: 'A length limit whose overflow drops messages (drop-head without a dead-letter exchange): messages vanish when the queue is full.',
+    level: 'warning',
+    help: 'Dead-letter the overflow, or use reject-publish with publisher confirms.',
+  },
+  'large-exception-headers': {
+    description: 'A consumer copies stack traces into headers: every retry carries them, and x-death grows the message further.',
+    level: 'warning',
+    help: 'Keep exception headers short (a message and a type), or store the trace elsewhere.',
+  },
+  'immutable-argument-change': {
+    description: 'A queue or exchange argument differs from the deployed one, and RabbitMQ does not change x- arguments in place: the declaration fails with PRECONDITION_FAILED.',
+    level: 'error',
+    help: 'Move the setting into a policy (changed in place), or create a new queue and move the messages.',
+  },
+  'nack-never-reaches-delivery-limit': {
+    description: 'On RabbitMQ 4.3 a basic.nack with requeue does not count toward a quorum queue\'s x-delivery-limit: a guard built on nack never fires.',
+    level: 'error',
+    help: 'Use basic.reject with requeue (it counts), or count attempts explicitly.',
+  },
+  'retry-never-ends': {
+    description: 'A bounded simulation (always failing, and failing the first K attempts) finds a message that is never parked, dropped nor acked: the retry path does not end.',
+    level: 'error',
+    help: 'Make the counter that should stop the loop rise (x-death of the right queue, or a header the consumer sets), or add a maximum.',
+  },
+  'classic-queue-in-cluster': {
+    description: 'A classic dead-letter, parking or wait queue in a cluster: it lives on one node, and its messages are unavailable (or lost) while that node is down.',
+    level: 'warning',
+    help: 'Use a quorum queue for dead-letter, parking and wait queues in a cluster.',
+  },
+  'binding-never-matches': {
+    description: 'A binding no message in the design can match (no publisher or dead-letter route sends that key or those headers).',
+    level: 'warning',
+    help: 'Correct the binding key or the publisher, or remove the binding.',
+  },
+  'ttl-queue-without-exit': {
+    description: 'A queue with a TTL and neither a dead-letter exchange nor a consumer: messages expire and are dropped.',
+    level: 'warning',
+    help: 'Give the queue a dead-letter exchange (a wait queue) or a consumer, or remove the TTL.',
+  },
+  'dead-letter-into-stream': {
+    description: 'Dead letters are routed to a stream: RabbitMQ 3.10 drops them silently (4.3 keeps them).',
+    level: 'error',
+    help: 'Park dead letters in a quorum or classic queue on 3.x, or republish them to the stream from a consumer.',
+  },
+};
+
+/** The docs of a rule, or a neutral one for a rule that has none yet. */
+export function ruleDoc(id: string, title: string): LintRuleDoc {
+  return RULE_DOCS[id] ?? { description: title, level: 'warning', help: 'See the finding\'s fix.' };
+}
