@@ -3,7 +3,7 @@
  * itself (deadLetter.ts), routing it, and the per-target cycle check.
  */
 import type { DeathReason } from '../model/consumer.js';
-import type { XDeathEntry } from './events.js';
+import type { XDeathEntry } from '../model/xDeath.js';
 import type { Msg } from './types.js';
 import type { QueueState } from './queueState.js';
 import { deadLetterMsg, isCycle, streamDropsDeadLetter } from './deadLetter.js';

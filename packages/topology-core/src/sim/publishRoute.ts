@@ -4,7 +4,8 @@
  */
 import { pausedByNodeLoss } from './nodeLoss.js';
 import type { AmqpValue } from '../model/definitions.js';
-import type { PublishOrigin, XDeathEntry } from './events.js';
+import type { PublishOrigin } from './events.js';
+import type { XDeathEntry } from '../model/xDeath.js';
 import type { Logical, Msg, MsgShape } from './types.js';
 import type { RouteResult } from '../routing/route.js';
 import { QEntry, type QueueState } from './queueState.js';
