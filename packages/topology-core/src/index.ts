@@ -34,7 +34,6 @@ export {
   type SimEvent,
   type SimEventKind,
   type SimEventOf,
-  type XDeathEntry,
 } from './sim/events.js';
 export { firstMessages } from './sim/firstMessages.js';
 export {
@@ -119,6 +118,7 @@ export {
   type Resolution,
 } from './model/policyKeys.js';
 export {
+  alternateExchangeOf,
   describeSource,
   effectiveArguments,
   type EffectiveOptions,
@@ -141,7 +141,7 @@ export {
   sameAmqpValue,
   type SettingChange,
 } from './model/settingChanges.js';
-export { DEATH_REASONS, isDeathReason, parseXDeath, parseXDeathEntry } from './model/xDeath.js';
+export { DEATH_REASONS, isDeathReason, parseXDeath, parseXDeathEntry, type XDeathEntry } from './model/xDeath.js';
 export {
   consumerNodeId,
   type ConsumerNodeId,
@@ -217,10 +217,9 @@ export { attemptDraw, mulberry32, type Rng } from './sim/rng.js';
 export { EventHeap } from './sim/eventHeap.js';
 export { Deque } from './sim/deque.js';
 export { deadLetterMsg, EMPTY_HEADERS, isCycle, streamDropsDeadLetter } from './sim/deadLetter.js';
-export { delayOf, MAX_DELAY_MS } from './sim/delayedExchange.js';
-export { radlxDeadSource, routeRadlx } from './sim/radlx.js';
+export { delayOf, MAX_DELAY_MS } from './routing/delayedExchange.js';
+export { radlxDeadSource, routeRadlx } from './routing/radlx.js';
 export {
-  alternateExchangeOf,
   type DelayedRetry,
   type Overflow,
   queueConfig,
@@ -297,14 +296,14 @@ export {
   TEMPLATES,
 } from './templates/registry.js';
 export { binaryDelayRoutingKey, TemplateParamError } from './templates/binaryDelay.js';
-export { activeQueuesOf, type BrokerOps, type MessageTrace, traceMessages, type TraceOptions } from './budget/trace.js';
+export { activeQueuesOf, type BrokerOps, type MessageTrace, traceMessages, type TraceOptions } from './sim/messageTrace.js';
 export {
   boundedRetryRuns,
   markAttemptCap,
   neverEnds,
   RETRY_RUN_MAX_EVENTS,
   type RetryRun,
-} from './budget/retryEnding.js';
+} from './sim/retryEnding.js';
 export {
   type LintContext,
   type LintFinding,

@@ -13,7 +13,7 @@ import type {
   Rule,
   ValueExpr,
 } from '../model/consumer.js';
-import type { XDeathEntry } from '../sim/events.js';
+import type { XDeathEntry } from '../model/xDeath.js';
 
 /** What a consumer sees of one delivery. */
 export interface DeliveryView {

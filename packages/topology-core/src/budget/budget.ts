@@ -9,8 +9,8 @@ import { simulate } from '../sim/simulate.js';
 import { designToSimulation } from '../sim/designToSimulation.js';
 import { lintDesign } from '../lint/lintDesign.js';
 import type { Ending } from '../templates/types.js';
-import { activeQueuesOf, traceMessages, type BrokerOps, type MessageTrace } from './trace.js';
-import { markAttemptCap } from './retryEnding.js';
+import { activeQueuesOf, traceMessages, type BrokerOps, type MessageTrace } from '../sim/messageTrace.js';
+import { markAttemptCap } from '../sim/retryEnding.js';
 import { joinCollapsed } from '../text/collapseRepeats.js';
 import type { NodeLoss } from '../sim/nodeLoss.js';
 

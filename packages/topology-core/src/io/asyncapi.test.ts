@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { templateDesign as design } from './fixtures/templateDesign.js';
+import { templateDesign as design } from '../../testing/templateDesign.js';
 import { exportAsyncApi } from './asyncapi.js';
 
 type Doc = { channels: Record<string, Record<string, unknown>>; operations: Record<string, Record<string, unknown>> };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import brokerExport from './fixtures/rabbitmqctl-export-3.10.8.json';
-import vhostExport from './fixtures/management-vhost-export-3.10.8.json';
+import brokerExport from '../../testing/fixtures/rabbitmqctl-export-3.10.8.json';
+import vhostExport from '../../testing/fixtures/management-vhost-export-3.10.8.json';
 import { exportDefinitions, importDefinitions, looksLikeDefinitions } from './definitions.js';
 import { loadDocument } from './load.js';
 import { readDesignJson, writeDesignJson } from './designJson.js';

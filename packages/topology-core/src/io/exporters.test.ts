@@ -7,7 +7,7 @@ import { exportRascalConfig } from './rascal.js';
 import { compilePortable } from './portable.js';
 import { simulate } from '../sim/simulate.js';
 import { designToSimulation } from '../sim/designToSimulation.js';
-import { activeQueuesOf, traceMessages } from '../budget/trace.js';
+import { activeQueuesOf, traceMessages } from '../sim/messageTrace.js';
 import { lintDesign } from '../lint/lintDesign.js';
 import type { Design } from '../model/design.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Design } from '../model/design.js';
-import { templateDesign as design } from './fixtures/templateDesign.js';
+import { templateDesign as design } from '../../testing/templateDesign.js';
 import { exportOperatorYaml } from './operator.js';
 import { exportDesign } from './exporters.js';
 import { ExportOptionsError } from './exportOptions.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { templateDesign } from './fixtures/templateDesign.js';
+import { templateDesign } from '../../testing/templateDesign.js';
 import { exportRabbitmqadmin } from './rabbitmqadmin.js';
 
 const topology = (id: string) => templateDesign(id).topology;

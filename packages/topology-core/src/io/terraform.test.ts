@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { templateDesign as design } from './fixtures/templateDesign.js';
+import { templateDesign as design } from '../../testing/templateDesign.js';
 import { exportTerraform } from './terraform.js';
 import { hclString } from './hclText.js';
 

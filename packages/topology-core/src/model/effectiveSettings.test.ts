@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyApplyTo, PolicyDef } from './definitions.js';
-import { T } from '../sim/testing/builders.js';
+import { T } from '../../testing/builders.js';
 import { describeSource, effectiveArguments, exchangeEffectiveSettings, queueEffectiveSettings } from './effectiveSettings.js';
 import { choosePolicy } from './policyMatch.js';
 

@@ -138,3 +138,9 @@ export function effectiveArguments(s: EffectiveSettings): Record<string, AmqpVal
 export function describeSource(s: SettingSource): string {
   return s.kind === 'argument' ? `argument ${s.key}` : `${s.kind === 'policy' ? 'policy' : 'operator policy'} ${s.name}`;
 }
+
+/** `alternate-exchange`: the argument wins over a policy (rabbit_policy.erl L235-243) */
+export function alternateExchangeOf(x: ExchangeDef, policies: readonly PolicyDef[] | undefined): string | undefined {
+  const value = exchangeEffectiveSettings(x, { policies }).settings['alternate-exchange']?.value;
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyDef } from './definitions.js';
-import { T } from '../sim/testing/builders.js';
+import { T } from '../../testing/builders.js';
 import { argumentDifferences, describeChange, exchangeDeclarationChanges, policyChanges, queueDeclarationChanges, sameAmqpValue } from './settingChanges.js';
 
 const policy = (definition: PolicyDef['definition'], over: Partial<PolicyDef> = {}): PolicyDef => ({ name: 'p', pattern: '^wait$', 'apply-to': 'queues', priority: 0, definition, ...over });

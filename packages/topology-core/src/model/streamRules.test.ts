@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { validateTopology } from './validateTopology.js';
 import { validateDesign } from './validateDesign.js';
 import { queueEffectiveSettings } from './effectiveSettings.js';
-import { T, C, A } from '../sim/testing/builders.js';
+import { T, C, A } from '../../testing/builders.js';
 import type { Design } from './design.js';
 import type { ConsumerSpec } from './consumer.js';
 import type { QueueDef } from './definitions.js';

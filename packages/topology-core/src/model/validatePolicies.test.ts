@@ -3,7 +3,7 @@ import type { AmqpTable, Topology } from './definitions.js';
 import { validateTopology } from './validateTopology.js';
 import { validateDesign } from './validateDesign.js';
 import { DESIGN_FORMAT, DESIGN_VERSION } from './design.js';
-import { T } from '../sim/testing/builders.js';
+import { T } from '../../testing/builders.js';
 
 /** Fixture builder: queues `orders.wait` and `orders.work`, and one policy built from `over`. */
 function withPolicy(over: Record<string, unknown>, definition: AmqpTable = { 'message-ttl': 5000 }): Topology {

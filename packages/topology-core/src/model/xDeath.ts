@@ -8,7 +8,17 @@
  */
 import type { AmqpValue } from './definitions.js';
 import type { DeathReason } from './consumer.js';
-import type { XDeathEntry } from '../sim/events.js';
+
+/** One x-death entry, in the shape the broker writes (time in seconds, when known). */
+export interface XDeathEntry {
+  readonly queue: string;
+  readonly reason: DeathReason;
+  readonly count: number;
+  readonly exchange: string;
+  readonly 'routing-keys': readonly string[];
+  readonly time?: number;
+  readonly 'original-expiration'?: string;
+}
 
 /** The reasons RabbitMQ writes (rabbit_dead_letter.erl L19). */
 export const DEATH_REASONS: readonly DeathReason[] = ['rejected', 'expired', 'maxlen', 'delivery_limit'];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { causeOf, firstDeath, groupByCause } from './deadLetter.js';
-import { deadLetter, xDeath } from './fixtures.js';
+import { deadLetter, xDeath } from '../../testing/operateFixtures.js';
 import { browseEffect } from './browseEffect.js';
 import { profileForBrokerVersion } from './brokerVersion.js';
 

@@ -5,7 +5,7 @@
  */
 import type { AmqpTable } from '../model/definitions.js';
 import type { DeathReason } from '../model/consumer.js';
-import type { XDeathEntry } from '../sim/events.js';
+import type { XDeathEntry } from '../model/xDeath.js';
 
 export interface DeadLetterMessage {
   /** position in the listing, 0 = head of the queue */

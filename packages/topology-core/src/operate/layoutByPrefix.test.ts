@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { designFromBroker } from './scaffoldImport.js';
-import { ordersSnapshot } from './fixtures.js';
+import { ordersSnapshot } from '../../testing/operateFixtures.js';
 import { designGroup, groupNodesByPrefix } from './layoutByPrefix.js';
 
 describe('designGroup', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deadLetter, ordersSnapshot, xDeath } from './fixtures.js';
+import { deadLetter, ordersSnapshot, xDeath } from '../../testing/operateFixtures.js';
 import { profileForBrokerVersion } from './brokerVersion.js';
 import {
   REDRIVE_COUNT_HEADER,

@@ -4,7 +4,7 @@
  */
 import type { AmqpTable, ExchangeType, Topology } from '../model/definitions.js';
 import { PLUGIN_EXCHANGE_TYPES } from '../model/definitions.js';
-import { alternateExchangeOf } from '../sim/queueConfig.js';
+import { alternateExchangeOf } from '../model/effectiveSettings.js';
 import { topicWords } from './topicMatcher.js';
 
 export interface Dest {

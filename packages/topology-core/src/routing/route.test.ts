@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { T } from '../sim/testing/builders.js';
+import { T } from '../../testing/builders.js';
 import { compileExchanges } from './exchangeIndex.js';
 import { route, type RouteMessage } from './route.js';
 

@@ -6,12 +6,12 @@
  * alternate exchange, and the union of queues is de-duplicated.
  */
 import type { AmqpValue } from '../model/definitions.js';
-import type { XDeathEntry } from '../sim/events.js';
+import type { XDeathEntry } from '../model/xDeath.js';
 import type { CompiledBinding, CompiledExchange, Dest, ExchangeIndex } from './exchangeIndex.js';
 import { headersMatch } from './headersMatcher.js';
 import { topicWords, topicWordsMatch } from './topicMatcher.js';
-import { routeRadlx } from '../sim/radlx.js';
-import { delayOf } from '../sim/delayedExchange.js';
+import { routeRadlx } from './radlx.js';
+import { delayOf } from './delayedExchange.js';
 
 export interface RouteHop {
   readonly exchange: string;

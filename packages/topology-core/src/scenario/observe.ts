@@ -4,7 +4,8 @@
  * `expiration` only when the message still carries one; deliveries per queue in order.
  */
 import type { AmqpTable, AmqpValue } from '../model/definitions.js';
-import type { SimEvent, XDeathEntry } from '../sim/events.js';
+import type { SimEvent } from '../sim/events.js';
+import type { XDeathEntry } from '../model/xDeath.js';
 import type { MessageSnapshot, SimulationResult } from '../sim/types.js';
 import type { Observed, ObservedDeath, ObservedDelivery, ObservedMessage } from './types.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { A, C, S, T, run } from './testing/builders.js';
+import { A, C, S, T, run } from '../../testing/builders.js';
 
 // rabbitmq-semantics.md §2 "Cycle detection" (srv@v3.10.8 rabbit_dead_letter.erl L197-246), §6 items 31-35
 describe('dead-letter cycles', () => {

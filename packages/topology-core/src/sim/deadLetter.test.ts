@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Msg } from './types.js';
 import { EMPTY_HEADERS, deadLetterMsg, isCycle } from './deadLetter.js';
 import { PROFILE_3_10, PROFILE_4_X } from './profiles.js';
-import type { XDeathEntry } from './events.js';
+import type { XDeathEntry } from '../model/xDeath.js';
 
 const base = (o: Partial<Msg> = {}): Msg => ({
   id: 'm',

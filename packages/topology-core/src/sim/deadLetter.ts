@@ -6,7 +6,7 @@
  */
 import type { AmqpValue } from '../model/definitions.js';
 import type { DeathReason } from '../model/consumer.js';
-import type { XDeathEntry } from './events.js';
+import type { XDeathEntry } from '../model/xDeath.js';
 import type { Msg } from './types.js';
 import type { SemanticsProfile } from './profiles.js';
 import { MsgRec, isShared, markShared } from './msgRecord.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { A, C, S, T, run } from './testing/builders.js';
+import { A, C, S, T, run } from '../../testing/builders.js';
 
 // ../shared/reference/rabbitmq-4.3.md, dlx-error-queue-requeue-consumer: on 4.3.6 a message
 // dead-lettered into a classic queue while its only consumer (prefetch 1) holds an unacked

@@ -3,13 +3,12 @@
  * itself (deadLetter.ts), routing it, and the per-target cycle check.
  */
 import type { DeathReason } from '../model/consumer.js';
-import type { XDeathEntry } from './events.js';
+import type { XDeathEntry } from '../model/xDeath.js';
 import type { Msg } from './types.js';
 import type { QueueState } from './queueState.js';
 import { deadLetterMsg, isCycle, streamDropsDeadLetter } from './deadLetter.js';
 import { MsgRec } from './msgRecord.js';
 import type { SimState } from './simState.js';
-import { emitRouted, enqueue } from './publishRoute.js';
 import { holdDelayed } from './delayedHold.js';
 
 /** `deliveryCount`: the failed deliveries the message had here (the dead letter carries them on 4.3) */
@@ -30,7 +29,7 @@ export function deadLetter(sim: SimState, q: QueueState, msg: Msg, reason: Death
   else sim.seq++;
   const r = sim.router.route(cfg.dlx, dl, sim.routeOpts);
   sim.hops += r.hops.length;
-  emitRouted(sim, dl, r);
+  sim.rules.emitRouted(sim, dl, r);
   if (r.delayed.length > 0) holdDelayed(sim, dl, r.delayed, sim.profile.deadLetterDelayNegated);
   const qs = r.queues;
   if (qs.length === 0) {
@@ -55,11 +54,11 @@ export function deadLetter(sim: SimState, q: QueueState, msg: Msg, reason: Death
         continue;
       }
       delivered++;
-      enqueue(sim, target, sim.profile.streamKeepsDeadLetterExpiration && msg.expiration !== undefined ? withExpiration(dl, msg.expiration) : dl);
+      sim.rules.enqueue(sim, target, sim.profile.streamKeepsDeadLetterExpiration && msg.expiration !== undefined ? withExpiration(dl, msg.expiration) : dl);
       continue;
     }
     delivered++;
-    enqueue(sim, target, dl);
+    sim.rules.enqueue(sim, target, dl);
   }
   // at-least-once keeps a message whose only targets are cycles (rabbit_fifo_dlx_integration_SUITE `cycle`)
   if (delivered === 0 && cfg.atLeastOnce) q.retained++;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { designToSimulation } from './designToSimulation.js';
 import { simulate } from './simulate.js';
-import { T } from './testing/builders.js';
+import { T } from '../../testing/builders.js';
 import { DESIGN_FORMAT, DESIGN_VERSION, type Design } from '../model/design.js';
 
 const design: Design = {

@@ -4,17 +4,8 @@
  */
 import type { AmqpTable } from '../model/definitions.js';
 import type { DeathReason } from '../model/consumer.js';
+import type { XDeathEntry } from '../model/xDeath.js';
 
-/** One x-death entry, in the shape the broker writes (time in seconds, when known). */
-export interface XDeathEntry {
-  readonly queue: string;
-  readonly reason: DeathReason;
-  readonly count: number;
-  readonly exchange: string;
-  readonly 'routing-keys': readonly string[];
-  readonly time?: number;
-  readonly 'original-expiration'?: string;
-}
 
 /** Who published a message: a publisher node, a consumer's republish, or a test step. */
 export type PublishOrigin =

@@ -6,7 +6,7 @@
  * record per hop, not a full copy of every field.
  */
 import type { AmqpValue } from '../model/definitions.js';
-import type { XDeathEntry } from './events.js';
+import type { XDeathEntry } from '../model/xDeath.js';
 import type { Logical, Msg, MsgShape } from './types.js';
 
 /** A class with getters: `{ ...rec }` copies only logical, body, bytes and shape. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { A, C, S, T, run } from './testing/builders.js';
+import { A, C, S, T, run } from '../../testing/builders.js';
 import { DEFAULT_LEADER_MOVE_MS, parseNodeLoss, type NodeLoss } from './nodeLoss.js';
 
 /** m0..m9, one every 100 ms, into Q; the consumer acks each */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { A, C, S, T, run } from './testing/builders.js';
+import { A, C, S, T, run } from '../../testing/builders.js';
 
 // rabbitmq-semantics.md §2 "Max-length", §6 items 16-19 (rabbit_amqqueue_process.erl L714-821)
 const topo = (o: Parameters<typeof T.queue>[1]) => T.topology(T.exchange('X'), T.queue('Q', { dlx: 'X', dlrk: 'D', ...o }), T.queue('D'), T.bind('X', 'D', 'D'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { A, C, S, T, run } from './testing/builders.js';
+import { A, C, S, T, run } from '../../testing/builders.js';
 import { PROFILE_3_10, PROFILE_4_X, profileFor } from './profiles.js';
 
 // The 4.x profile: each documented difference from 3.10 (rabbitmq-semantics.md §0)

@@ -4,17 +4,14 @@
  */
 import { pausedByNodeLoss } from './nodeLoss.js';
 import type { AmqpValue } from '../model/definitions.js';
-import type { PublishOrigin, XDeathEntry } from './events.js';
+import type { PublishOrigin } from './events.js';
+import type { XDeathEntry } from '../model/xDeath.js';
 import type { Logical, Msg, MsgShape } from './types.js';
 import type { RouteResult } from '../routing/route.js';
 import { QEntry, type QueueState } from './queueState.js';
 import { MsgRec, plainPublishShape } from './msgRecord.js';
 import { parseXDeath } from '../model/xDeath.js';
 import { NO_HEADERS, type ConsumerState, type SimState } from './simState.js';
-import { appendToStream } from './stream.js';
-import { deliver } from './deliverAck.js';
-import { deadLetter } from './deadLetterRoute.js';
-import { dropExpired, ensureTimer } from './expiry.js';
 import { holdDelayed } from './delayedHold.js';
 import { utf8ByteLength } from '../model/names.js';
 
@@ -157,7 +154,7 @@ export function enqueue(sim: SimState, q: QueueState, msg: Msg): boolean {
   sim.hops++;
   const cfg = q.cfg;
   if (cfg.stream) {
-    appendToStream(sim, q, msg);
+    sim.rules.appendToStream(sim, q, msg);
     return true;
   }
   // reject-publish(-dlx): would this message take the queue over its limit? (will_overflow, only ready messages count)
@@ -166,7 +163,7 @@ export function enqueue(sim: SimState, q: QueueState, msg: Msg): boolean {
       (cfg.maxLength !== undefined && q.readyCount + 1 > cfg.maxLength) ||
       (cfg.maxBytes !== undefined && q.readyBytes + msg.bytes > cfg.maxBytes);
     if (over) {
-      if (cfg.overflow === 'reject-publish-dlx') deadLetter(sim, q, msg, 'maxlen', msg.deliveryCount);
+      if (cfg.overflow === 'reject-publish-dlx') sim.rules.deadLetter(sim, q, msg, 'maxlen', msg.deliveryCount);
       else sim.drop(msg, 'overflow', cfg.name, undefined);
       return false;
     }
@@ -193,7 +190,7 @@ export function enqueue(sim: SimState, q: QueueState, msg: Msg): boolean {
   if (q.readyCount === 0 && q.consumers.length > 0 && !(sim.outages.size > 0 && pausedByNodeLoss(sim, q))) {
     const c = q.pickConsumer();
     if (c) {
-      deliver(sim, q, entry, c as ConsumerState);
+      sim.rules.deliver(sim, q, entry, c as ConsumerState);
       return true;
     }
   }
@@ -202,8 +199,8 @@ export function enqueue(sim: SimState, q: QueueState, msg: Msg): boolean {
   q.ready.push(entry);
   q.readyBytes += msg.bytes;
   dropHeadOverflow(sim, q);
-  dropExpired(sim, q);
-  ensureTimer(sim, q);
+  sim.rules.dropExpired(sim, q);
+  sim.rules.ensureTimer(sim, q);
   sim.depthChanged(q);
   return true;
 }
@@ -220,6 +217,6 @@ export function dropHeadOverflow(sim: SimState, q: QueueState): void {
     const m = e.msg;
     const n = e.deliveryCount;
     sim.release(e);
-    deadLetter(sim, q, m, 'maxlen', n);
+    sim.rules.deadLetter(sim, q, m, 'maxlen', n);
   }
 }

@@ -3,8 +3,8 @@
  * combines arguments, policies and operator policies) read into the fields the simulator uses,
  * with the profile's defaults (4.x quorum delivery limit) and fallbacks applied.
  */
-import type { AmqpValue, PolicyDef, QueueDef, ExchangeDef } from '../model/definitions.js';
-import { exchangeEffectiveSettings, queueEffectiveSettings, type EffectiveSettings } from '../model/effectiveSettings.js';
+import type { AmqpValue, PolicyDef, QueueDef } from '../model/definitions.js';
+import { queueEffectiveSettings, type EffectiveSettings } from '../model/effectiveSettings.js';
 import type { SemanticsProfile } from './profiles.js';
 
 export type Overflow = 'drop-head' | 'reject-publish' | 'reject-publish-dlx';
@@ -138,9 +138,4 @@ function streamConfig(name: string): QueueConfig {
     delayedRetry: undefined,
     ignored: [],
   };
-}
-
-/** `alternate-exchange`: the argument wins over a policy (rabbit_policy.erl L235-243) */
-export function alternateExchangeOf(x: ExchangeDef, policies: readonly PolicyDef[] | undefined): string | undefined {
-  return str(exchangeEffectiveSettings(x, { policies }).settings['alternate-exchange']?.value);
 }

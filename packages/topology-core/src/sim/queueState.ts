@@ -7,7 +7,7 @@ import { Deque } from './deque.js';
 import type { Msg } from './types.js';
 import type { AmqpValue } from '../model/definitions.js';
 import type { ConsumerAction } from '../model/consumer.js';
-import type { XDeathEntry } from './events.js';
+import type { XDeathEntry } from '../model/xDeath.js';
 import type { DeliveryView } from '../behaviour/evaluate.js';
 import type { QueueConfig } from './queueConfig.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { A, C, S, T, run } from './testing/builders.js';
+import { A, C, S, T, run } from '../../testing/builders.js';
 
 // rabbitmq-semantics.md §2 "QQ delivery-limit", §5 "Requeue position", §6 items 3, 7, 7b, 20, 21
 const three = [S.publish('', 'Q', 'm1'), S.publish('', 'Q', 'm2'), S.publish('', 'Q', 'm3')];

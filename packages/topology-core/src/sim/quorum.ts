@@ -6,8 +6,6 @@
 import type { AmqpValue } from '../model/definitions.js';
 import type { QEntry, QueueState } from './queueState.js';
 import type { SimState } from './simState.js';
-import { deadLetter } from './deadLetterRoute.js';
-import { dispatch, emitRequeued, toReady } from './deliverAck.js';
 
 export function deliveredHeaders(sim: SimState, q: QueueState, e: QEntry): { readonly [k: string]: AmqpValue } {
   if (!q.cfg.quorum || (e.acquiredCount === 0 && e.deliveryCount === 0)) return e.msg.headers;
@@ -32,8 +30,8 @@ export function retryReady(sim: SimState, q: QueueState, e: QEntry): void {
     sim.drop(m, 'queue-deleted', q.cfg.name, undefined);
     return;
   }
-  toReady(sim, q, e);
-  dispatch(sim, q);
+  sim.rules.toReady(sim, q, e);
+  sim.rules.dispatch(sim, q);
 }
 
 /** a quorum queue takes a message back (basic.nack / basic.reject with requeue; `failedReturn`: counts as failed) */
@@ -46,10 +44,10 @@ export function quorumReturn(sim: SimState, q: QueueState, e: QEntry, consumer: 
   const limit = q.cfg.deliveryLimit;
   // delivery_count > limit dead-letters (rabbit_fifo.erl L1756-1781)
   if (failed && limit !== undefined && e.deliveryCount > limit) {
-    emitRequeued(sim, q, msg, consumer, viaReject, undefined, multiple);
+    sim.rules.emitRequeued(sim, q, msg, consumer, viaReject, undefined, multiple);
     const n = e.deliveryCount;
     sim.release(e);
-    deadLetter(sim, q, msg, 'delivery_limit', n);
+    sim.rules.deadLetter(sim, q, msg, 'delivery_limit', n);
     return;
   }
   // 4.3 delayed retry: held for min(min x delivery-count, max) before it is ready again (docs
@@ -58,10 +56,10 @@ export function quorumReturn(sim: SimState, q: QueueState, e: QEntry, consumer: 
   const dr = q.cfg.delayedRetry;
   if (dr !== undefined && (dr.type === 'all' || (dr.type === 'failed') === failed)) {
     const delay = Math.min(dr.minMs * Math.max(1, e.deliveryCount), dr.maxMs ?? Infinity);
-    emitRequeued(sim, q, msg, consumer, viaReject, delay, multiple);
+    sim.rules.emitRequeued(sim, q, msg, consumer, viaReject, delay, multiple);
     sim.heap.push(sim.t + delay, { k: 'qq-retry', q, e });
     return;
   }
-  emitRequeued(sim, q, msg, consumer, viaReject, undefined, multiple);
-  toReady(sim, q, e);
+  sim.rules.emitRequeued(sim, q, msg, consumer, viaReject, undefined, multiple);
+  sim.rules.toReady(sim, q, e);
 }

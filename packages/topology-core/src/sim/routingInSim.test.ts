@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { A, C, S, T, run } from './testing/builders.js';
+import { A, C, S, T, run } from '../../testing/builders.js';
 
 // rabbitmq-semantics.md §2 "Missing DLX", "DLX configuration", §3, §6 items 24-30, 49-51
 describe('publishing and dead-letter routing', () => {

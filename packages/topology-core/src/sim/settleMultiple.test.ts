@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConsumerAction, ConsumerSpec, Rule } from '../model/consumer.js';
-import { C, S, T, run } from './testing/builders.js';
+import { C, S, T, run } from '../../testing/builders.js';
 
 // AMQP basic.ack / basic.nack with multiple=true: this delivery and every earlier unsettled one on
 // the channel (rabbit_channel collect_acks), settled oldest first. Recorded: conformance/scenarios*/nack-multiple-*.

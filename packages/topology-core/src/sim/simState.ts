@@ -1,6 +1,6 @@
 /**
  * The simulator's run state, shared by the rule modules (publishRoute, deliverAck, expiry,
- * deadLetterRoute, delayedHold, quorum): virtual time, the (time, seq) heap of scheduled work,
+ * deadLetterRoute, delayedHold, quorum, stream; they call one another through `rules`, rules.ts): virtual time, the (time, seq) heap of scheduled work,
  * queues, consumers, counters, and the few helpers every rule uses (emit, release, drop).
  * Not part of the package API: Simulator (simulator.ts) is.
  */
@@ -16,6 +16,7 @@ import { QEntry, QueueState, type ConsumerSlot } from './queueState.js';
 import { EMPTY_HEADERS } from './deadLetter.js';
 import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.js';
 import { Router, type RouteOptions } from '../routing/route.js';
+import type { SimRules } from './rules.js';
 
 const DEFAULT_MAX_TIME = 7 * 24 * 3600 * 1000;
 const DEFAULT_MAX_EVENTS = 1_000_000;
@@ -122,7 +123,11 @@ export class SimState {
   inFlight = 0;
   maxInFlight = 0;
 
-  constructor(readonly input: SimulationInput) {
+  /** the rules, called through this table by one another (rules.ts says why) */
+  constructor(
+    readonly input: SimulationInput,
+    readonly rules: SimRules,
+  ) {
     this.profile = profileFor(input.profile, input.profileOptions);
     this.index = compileExchanges(input.topology, input.plugins);
     this.router = new Router(this.index);

@@ -7,13 +7,15 @@
  * The rules live one per file, as functions over the run state (simState.ts): publishRoute
  * (publish, route, enqueue, length limits), deliverAck (dispatch, consumer outcomes, ack,
  * reject, requeue, republish), deadLetterRoute, expiry (TTL, x-expires), delayedHold (the
- * delayed-message exchange) and quorum (delivery counts and limits, 4.3 delayed retry).
+ * delayed-message exchange), quorum (delivery counts and limits, 4.3 delayed retry) and stream.
+ * They call one another through the table in rules.ts, never by importing one another.
  */
 import type { AmqpValue } from '../model/definitions.js';
 import type { PublishOrigin, SimEvent } from './events.js';
 import type { IgnoredArgument, Logical, MessageSnapshot, QueueDepth, SimulationInput, SimulationResult } from './types.js';
 import type { SemanticsProfile } from './profiles.js';
 import type { QEntry, QueueState } from './queueState.js';
+import { SIM_RULES } from './rules.js';
 import { NO_HEADERS, SimState, type ConsumerState, type Delivery, type Work } from './simState.js';
 import { clientPublish, routeAndEnqueue } from './publishRoute.js';
 import { apply, closeConsumers, dispatch, outcome, retryAttempt } from './deliverAck.js';
@@ -30,7 +32,7 @@ export class Simulator {
   private readonly s: SimState;
 
   constructor(readonly input: SimulationInput) {
-    this.s = new SimState(input);
+    this.s = new SimState(input, SIM_RULES);
     if (!this.s.startAfter) this.attachConsumers();
     // x-expires: a queue nobody consumes from is deleted once the period has passed
     // (publishing does not count as use; rabbit_amqqueue_process ensure_expiry_timer)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { A, C, S, T, run } from './testing/builders.js';
+import { A, C, S, T, run } from '../../testing/builders.js';
 
 // a work queue dead-letters its rejects to a stream (docs streams: append-only, read by offset)
 const topo = T.topology(T.exchange('dlx', 'fanout'), T.queue('work', { dlx: 'dlx' }), T.queue('dead', { stream: true }), T.bind('dlx', 'dead'));

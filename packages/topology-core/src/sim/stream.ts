@@ -11,7 +11,6 @@ import type { StreamOffset } from '../model/consumer.js';
 import type { Msg } from './types.js';
 import { QEntry, type QueueState } from './queueState.js';
 import type { ConsumerState, SimState } from './simState.js';
-import { deliver } from './deliverAck.js';
 import { MsgRec } from './msgRecord.js';
 
 /** Where a consumer attaching now starts reading. `last` is the last chunk: here the last message. */
@@ -73,7 +72,7 @@ export function dispatchStream(sim: SimState, q: QueueState): void {
     while (c.inflight < c.prefetch && c.streamNext < q.log.length) {
       const offset = c.streamNext++;
       // a delivery is a fresh entry over the logged message (pos = its offset); the log keeps the message
-      deliver(sim, q, new QEntry(q.log[offset] as Msg, Infinity, offset), c);
+      sim.rules.deliver(sim, q, new QEntry(q.log[offset] as Msg, Infinity, offset), c);
     }
   }
 }

@@ -5,7 +5,8 @@ import type { AmqpTable, AmqpValue, Topology } from '../model/definitions.js';
 import type { ConsumerSpec, FailureModel } from '../model/consumer.js';
 import type { PublishProperties } from '../model/publisher.js';
 import type { BrokerProfileId } from '../model/design.js';
-import type { SimEvent, XDeathEntry } from './events.js';
+import type { SimEvent } from './events.js';
+import type { XDeathEntry } from '../model/xDeath.js';
 import type { NodeLoss } from './nodeLoss.js';
 
 export type SimStep =

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { listTemplates, buildTemplate } from './registry.js';
 import { simulate } from '../sim/simulate.js';
 import { designToSimulation } from '../sim/designToSimulation.js';
-import { activeQueuesOf, traceMessages } from '../budget/trace.js';
+import { activeQueuesOf, traceMessages } from '../sim/messageTrace.js';
 import type { Ending } from './types.js';
 
 const norm = (e: Ending) => (e.kind === 'queue' ? { kind: 'queue', queues: [e.queue, ...(e.also ?? [])].sort() } : { kind: e.kind });

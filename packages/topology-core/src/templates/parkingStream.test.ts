@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { listTemplates, buildTemplate } from './registry.js';
 import { simulate } from '../sim/simulate.js';
 import { designToSimulation } from '../sim/designToSimulation.js';
-import { activeQueuesOf, traceMessages } from '../budget/trace.js';
+import { activeQueuesOf, traceMessages } from '../sim/messageTrace.js';
 import { validateDesign } from '../model/validateDesign.js';
 import { lintDesign } from '../lint/lintDesign.js';
 import { STREAM_PARKING_NOTE } from './build.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lintDesign } from '../lintDesign.js';
-import { T, C, A } from '../../sim/testing/builders.js';
+import { T, C, A } from '../../../testing/builders.js';
 import type { Design } from '../../model/design.js';
 import type { BrokerProfileId } from '../../model/design.js';
 

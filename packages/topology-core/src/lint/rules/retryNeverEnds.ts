@@ -8,7 +8,7 @@ import type { Condition, ConsumerSpec, Counter, FailureModel, Rule } from '../..
 import type { SimEvent, SimEventOf } from '../../sim/events.js';
 import { consumerNodeId, queueNodeId, type NodeId } from '../../model/nodeIds.js';
 import { evalCounter } from '../../behaviour/evaluate.js';
-import { boundedRetryRuns, neverEnds, type RetryRun } from '../../budget/retryEnding.js';
+import { boundedRetryRuns, neverEnds, type RetryRun } from '../../sim/retryEnding.js';
 import type { Design } from '../../model/design.js';
 import { finding } from '../ruleHelpers.js';
 import type { LintFinding, LintRule } from '../types.js';

@@ -1,14 +1,14 @@
 /**
  * Fixture builders for simulator tests: `T.queue('q', { dlx: 'x' })` instead of copied JSON.
  */
-import type { AmqpTable, AmqpValue, BindingDef, ExchangeDef, ExchangeType, PolicyDef, QueueDef, Topology } from '../../model/definitions.js';
-import type { ConsumerAction, ConsumerSpec, FailureModel, Rule, StreamOffset } from '../../model/consumer.js';
-import type { PublishProperties } from '../../model/publisher.js';
-import type { SimEvent, SimEventKind, SimEventOf } from '../events.js';
-import type { SimStep, SimulationInput, SimulationResult } from '../types.js';
-import { simulate } from '../simulate.js';
-import { observe } from '../../scenario/observe.js';
-import type { Observed } from '../../scenario/types.js';
+import type { AmqpTable, AmqpValue, BindingDef, ExchangeDef, ExchangeType, PolicyDef, QueueDef, Topology } from '../src/model/definitions.js';
+import type { ConsumerAction, ConsumerSpec, FailureModel, Rule, StreamOffset } from '../src/model/consumer.js';
+import type { PublishProperties } from '../src/model/publisher.js';
+import type { SimEvent, SimEventKind, SimEventOf } from '../src/sim/events.js';
+import type { SimStep, SimulationInput, SimulationResult } from '../src/sim/types.js';
+import { simulate } from '../src/sim/simulate.js';
+import { observe } from '../src/scenario/observe.js';
+import type { Observed } from '../src/scenario/types.js';
 
 export interface QueueOpts {
   readonly dlx?: string;

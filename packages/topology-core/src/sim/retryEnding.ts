@@ -6,10 +6,10 @@
  */
 import type { Design } from '../model/design.js';
 import type { FailureModel } from '../model/consumer.js';
-import type { SimEvent } from '../sim/events.js';
-import { simulate } from '../sim/simulate.js';
-import { designToSimulation } from '../sim/designToSimulation.js';
-import { activeQueuesOf, traceMessages, type MessageTrace } from './trace.js';
+import type { SimEvent } from './events.js';
+import { simulate } from './simulate.js';
+import { designToSimulation } from './designToSimulation.js';
+import { activeQueuesOf, traceMessages, type MessageTrace } from './messageTrace.js';
 
 /** Enough for dozens of attempts through any template's loop, small enough to lint as you type. */
 export const RETRY_RUN_MAX_EVENTS = 5_000;

@@ -1,8 +1,8 @@
 /** Fixture builders for the operate tests (a small live vhost, dead letters). */
-import type { AmqpTable } from '../model/definitions.js';
-import type { XDeathEntry } from '../sim/events.js';
-import type { BrokerSnapshot } from './brokerSnapshot.js';
-import type { DeadLetterMessage } from './deadLetter.js';
+import type { AmqpTable } from '../src/model/definitions.js';
+import type { XDeathEntry } from '../src/model/xDeath.js';
+import type { BrokerSnapshot } from '../src/operate/brokerSnapshot.js';
+import type { DeadLetterMessage } from '../src/operate/deadLetter.js';
 
 /** orders: work queue -> (reject) dlx -> orders.dlq (parking); orders.wait: TTL wait queue. */
 export function ordersSnapshot(version = '3.10.8', extra: Partial<BrokerSnapshot> = {}): BrokerSnapshot {

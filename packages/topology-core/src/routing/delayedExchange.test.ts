@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AmqpTable } from '../model/definitions.js';
-import { A, C, S, T, run } from './testing/builders.js';
+import { A, C, S, T, run } from '../../testing/builders.js';
 import { delayOf } from './delayedExchange.js';
 
 // rabbitmq-semantics.md §4 (plugin commit e6c8b16) and §6 items 52-55; conformance README notes

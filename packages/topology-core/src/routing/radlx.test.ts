@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { A, C, S, T, run } from './testing/builders.js';
+import { A, C, S, T, run } from '../../testing/builders.js';
 import { radlxDeadSource } from './radlx.js';
 
 // ../../../../../shared/reference/radlx-semantics.md points 2-7

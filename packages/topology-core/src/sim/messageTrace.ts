@@ -2,8 +2,8 @@
  * One message's journey, read from a simulation's events: processing attempts (by the work
  * consumers), the virtual time of each, the delays between them, and where it ended.
  */
-import type { SimEvent } from '../sim/events.js';
-import type { SimulationResult } from '../sim/types.js';
+import type { SimEvent } from './events.js';
+import type { SimulationResult } from './types.js';
 import type { Ending } from '../templates/types.js';
 import type { Topology } from '../model/definitions.js';
 import type { ConsumerSpec } from '../model/consumer.js';

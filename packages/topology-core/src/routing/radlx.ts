@@ -11,11 +11,11 @@
  */
 import type { AmqpValue } from '../model/definitions.js';
 import type { DeathReason } from '../model/consumer.js';
-import type { XDeathEntry } from './events.js';
-import type { CompiledExchange, Dest } from '../routing/exchangeIndex.js';
-import { headersMatch } from '../routing/headersMatcher.js';
+import type { XDeathEntry } from '../model/xDeath.js';
+import type { CompiledExchange, Dest } from './exchangeIndex.js';
+import { headersMatch } from './headersMatcher.js';
 import { isDeathReason } from '../model/xDeath.js';
-import { topicWords, topicWordsMatch } from '../routing/topicMatcher.js';
+import { topicWords, topicWordsMatch } from './topicMatcher.js';
 
 /** the dead-source queue when the message is "dead" for this cycle, else undefined */
 export function radlxDeadSource(headers: { readonly [k: string]: AmqpValue }, xDeath: readonly XDeathEntry[] | undefined): string | undefined {

@@ -1,0 +1,5 @@
+/** @retry-studio/topology-core/lint: the design linter and its rules. Named exports, so what the apps use is visible here. */
+export { type LintContext, type LintFinding, type LintOptions, type LintRule, type LintSeverity } from './types.js';
+export { LINT_RULE_IDS, RULES } from './rules.js';
+export { lintDesign, lintTopology } from './lintDesign.js';
+export { effectiveQueueArgs } from './flow.js';

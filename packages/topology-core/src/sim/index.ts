@@ -1,0 +1,36 @@
+/** @retry-studio/topology-core/sim: the simulator: events (the one event vocabulary), profiles, simulate, message traces, retry ending. Named exports, so what the apps use is visible here. */
+export { type DropReason, type PublishOrigin, type SimEvent, type SimEventKind, type SimEventOf } from './events.js';
+export { firstMessages } from './firstMessages.js';
+export {
+  type IgnoredArgument,
+  type Logical,
+  type MessageSnapshot,
+  type Msg,
+  type MsgShape,
+  type ProfileOptions,
+  type QueueDepth,
+  type SimStep,
+  type SimulationInput,
+  type SimulationResult,
+  type SimulationStats,
+} from './types.js';
+export { simulate } from './simulate.js';
+export {
+  checkNodeLoss,
+  DEFAULT_LEADER_MOVE_MS,
+  outagesOf,
+  parseNodeLoss,
+  type NodeLoss,
+  type Outage,
+} from './nodeLoss.js';
+export { Simulator } from './simulator.js';
+export { type DesignSimOptions, designToSimulation, usesV43Features } from './designToSimulation.js';
+export { PROFILE_3_10, PROFILE_4_3, PROFILE_4_X, profileFor, type SemanticsProfile } from './profiles.js';
+export { profileForVersion } from './profileForVersion.js';
+export { attemptDraw, mulberry32, type Rng } from './rng.js';
+export { EventHeap } from './eventHeap.js';
+export { Deque } from './deque.js';
+export { deadLetterMsg, EMPTY_HEADERS, isCycle, streamDropsDeadLetter } from './deadLetter.js';
+export { type DelayedRetry, type Overflow, queueConfig, type QueueConfig } from './queueConfig.js';
+export { activeQueuesOf, type BrokerOps, type MessageTrace, traceMessages, type TraceOptions } from './messageTrace.js';
+export { boundedRetryRuns, markAttemptCap, neverEnds, RETRY_RUN_MAX_EVENTS, type RetryRun } from './retryEnding.js';
