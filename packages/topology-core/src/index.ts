@@ -314,6 +314,8 @@ export {
 export { LINT_RULE_IDS, RULES } from './lint/rules.js';
 export { lintDesign, lintTopology } from './lint/lintDesign.js';
 export { type LintRuleDoc, RULE_DOCS, ruleDoc } from './lint/ruleDocs.js';
+export { fileUri, findingLocation, type LintReportInput, lintSarif } from './lint/sarifReport.js';
+export { lintGithub } from './lint/githubReport.js';
 export { effectiveQueueArgs } from './lint/flow.js';
 export {
   type BudgetFailure,
@@ -355,8 +357,6 @@ export { exportConsumerSkeleton } from './io/consumerSkeleton.js';
 export { compilePortable, type PortableResult } from './io/portable.js';
 export { jsonLocations, type SourcePosition } from './io/jsonLocations.js';
 export { objectLocator, type ObjectLocation } from './io/objectLocations.js';
-export { fileUri, findingLocation, type LintReportInput, lintSarif } from './io/lintSarif.js';
-export { lintGithub } from './io/lintGithub.js';
 export { templateToScenario, type ToScenarioResult } from './templates/toScenario.js';
 export { NOT_RECORDABLE, TEMPLATE_SCENARIOS, type TemplateScenarioSpec } from './templates/scenarioCatalog.js';
 export {

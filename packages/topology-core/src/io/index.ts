@@ -36,3 +36,5 @@ export { exportAmqplibScript } from './amqplibScript.js';
 export { exportRascalConfig, type RascalConfig } from './rascal.js';
 export { exportConsumerSkeleton } from './consumerSkeleton.js';
 export { compilePortable, type PortableResult } from './portable.js';
+export { jsonLocations, type SourcePosition } from './jsonLocations.js';
+export { objectLocator, type ObjectLocation } from './objectLocations.js';

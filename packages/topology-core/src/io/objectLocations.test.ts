@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { objectLocator } from './objectLocations.js';
-import { lintGithub } from './lintGithub.js';
-import type { LintFinding } from '../lint/types.js';
 
 const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
 
@@ -29,12 +27,5 @@ describe('objectLocator', () => {
     expect(objectLocator(text, { vhost: 'b' })('queue:q')?.pointer).toBe('/queues/1');
     expect(objectLocator(text)('queue:q')?.pointer).toBe('/queues/0');
     expect(objectLocator('not json')('queue:q')).toBeUndefined();
-  });
-
-  it('GitHub annotations point at the first object the file holds, escaped', () => {
-    const text = JSON.stringify({ queues: [{ name: 'q,1', vhost: '/' }] }, null, 2);
-    const f: LintFinding = { id: 'x', severity: 'warning', message: 'two\nlines 100%', objects: ['consumer:scaffolded', 'queue:q,1'], fix: 'do y' };
-    const out = lintGithub({ file: 'defs/a b.json', findings: [f], locate: objectLocator(text) });
-    expect(out).toBe('::warning file=defs/a b.json,line=3,col=5,title=x (consumer%3Ascaffolded%2C queue%3Aq%2C1)::two%0Alines 100%25%0AFix: do y\n');
   });
 });

@@ -3,3 +3,6 @@ export { type LintContext, type LintFinding, type LintOptions, type LintRule, ty
 export { LINT_RULE_IDS, RULES } from './rules.js';
 export { lintDesign, lintTopology } from './lintDesign.js';
 export { effectiveQueueArgs } from './flow.js';
+export { type LintRuleDoc, RULE_DOCS, ruleDoc } from './ruleDocs.js';
+export { fileUri, findingLocation, type LintReportInput, lintSarif } from './sarifReport.js';
+export { lintGithub } from './githubReport.js';

@@ -3,10 +3,10 @@
  * default level and help; each finding with its level, message and where the object it concerns
  * is written in the linted file (line and column read from the file, objectLocations.ts).
  */
-import type { LintFinding, LintSeverity } from '../lint/types.js';
-import { RULES } from '../lint/rules.js';
-import { ruleDoc } from '../lint/ruleDocs.js';
-import type { ObjectLocation } from './objectLocations.js';
+import type { LintFinding, LintSeverity } from './types.js';
+import { RULES } from './rules.js';
+import { ruleDoc } from './ruleDocs.js';
+import type { ObjectLocation } from '../io/objectLocations.js';
 
 export interface LintReportInput {
   /** the linted file as the user named it (relative paths stay relative: the repository's) */

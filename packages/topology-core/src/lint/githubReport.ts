@@ -2,8 +2,8 @@
  * Lint findings as GitHub Actions workflow commands (`::error file=F,line=L,col=C,title=T::M`):
  * annotations on the pull request, at the line of the object each finding concerns.
  */
-import type { LintSeverity } from '../lint/types.js';
-import { findingLocation, type LintReportInput } from './lintSarif.js';
+import type { LintSeverity } from './types.js';
+import { findingLocation, type LintReportInput } from './sarifReport.js';
 
 const COMMAND: Record<LintSeverity, 'error' | 'warning' | 'notice'> = { error: 'error', warning: 'warning', info: 'notice' };
 
