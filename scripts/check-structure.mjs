@@ -6,6 +6,7 @@
 //  - no non-test source file (.ts/.tsx) over MAX_LINES lines in packages/, apps/, e2e/.
 // "Runtime" means the import survives compilation: `import type`/`export type`, and imports whose every
 // name is a type (TypeScript and esbuild elide them), do not count. Side-effect imports and `export *` do.
+// Test code is left out: *.test.* files and anything under a testing/ folder (fixture builders).
 // Usage: node scripts/check-structure.mjs [--root DIR]   (DIR defaults to the repository root)
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -59,7 +60,7 @@ function listFiles(dir, out = []) {
   return out;
 }
 
-const isTestFile = (rel) => /\.test\.[cm]?tsx?$/.test(rel) || /(^|\/)(testing|fixtures)\//.test(rel);
+const isTestFile = (rel) => /\.test\.[cm]?tsx?$/.test(rel) || /(^|\/)testing\//.test(rel);
 const toPosix = (p) => p.split(sep).join('/');
 
 /** Resolves a relative specifier the way the bundler resolution does (extension optional, `.js` → `.ts`, folder index). */

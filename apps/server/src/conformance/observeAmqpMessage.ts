@@ -1,14 +1,14 @@
 /** A message as amqplib delivered it -> the normalised ObservedMessage / ObservedDelivery of retry-scenario/1. */
 import type { ConsumeMessage, Message } from 'amqplib';
 import type { ObservedDelivery, ObservedMessage } from '@retry-studio/topology-core';
-import { normaliseHeaders } from './normaliseHeaders.js';
+import { headersForScenario } from '../broker/index.js';
 
 export function bodyOf(m: Message): string {
   return m.content.toString('utf8');
 }
 
 export function observeMessage(m: Message): ObservedMessage {
-  const n = normaliseHeaders(m.properties.headers as Record<string, unknown> | undefined);
+  const n = headersForScenario(m.properties.headers as Record<string, unknown> | undefined);
   const out: { body: string; 'x-death'?: ObservedMessage['x-death']; headers?: ObservedMessage['headers']; expiration?: string } = {
     body: bodyOf(m),
   };

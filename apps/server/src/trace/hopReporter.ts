@@ -23,7 +23,7 @@ import {
 } from '@retry-studio/topology-core';
 import type { CopyStart, Lane } from './accounting.js';
 import type { BrokerTopology } from './brokerTopology.js';
-import { normalizeHeaders, xDeathOf } from './normalizeHeaders.js';
+import { headersForDisplay, xDeathOf } from '../broker/index.js';
 import { MSG_HEADER, TRACE_HEADER, type ObservedCopy } from './observer.js';
 import type { EventInput } from './traceContext.js';
 
@@ -95,7 +95,7 @@ export class HopReporter {
 
   /** A mandatory return: no exchange on the way matched, so no mirror saw it. */
   onReturn(lane: Lane, msg: ReturnedMessage, origin: PublishOrigin, mandatoryWanted: boolean): void {
-    const headers = normalizeHeaders(msg.properties.headers);
+    const headers = headersForDisplay(msg.properties.headers);
     if (headers[TRACE_HEADER] !== this.sink.traceId) return;
     const msgId = String(headers[MSG_HEADER] ?? '');
     const body = msg.content.toString('utf8', 0, 1024);
@@ -203,7 +203,7 @@ export class HopReporter {
   onCopy(c: ObservedCopy): void {
     const lane = `obs:${c.mirror}`;
     const msg: ConsumeMessage = c.msg;
-    const headers = normalizeHeaders(msg.properties.headers);
+    const headers = headersForDisplay(msg.properties.headers);
     const msgId = String(headers[MSG_HEADER] ?? '');
     // one copy: where it passed, and how many deaths it had (a loop passes the same exchange again with more)
     const deaths = (xDeathOf(headers) ?? []).map((d) => `${d.queue}:${d.reason}:${d.count}`).join(',');

@@ -17,7 +17,7 @@ import { DepthSampler } from './depthSampler.js';
 import { EventLog, percentile } from './eventLog.js';
 import { HopReporter } from './hopReporter.js';
 import { NodeLossWatch, type ObservedNodeLoss } from './nodeLossWatch.js';
-import { normalizeHeaders } from './normalizeHeaders.js';
+import { headersForDisplay } from '../broker/index.js';
 import { Observer } from './observer.js';
 import { MAX_COMPARED_EVENTS, MAX_PREDICTED_MESSAGES, type Comparison } from './prediction.js';
 import { TestPublisher, testMessages, type TestMessage } from './testPublisher.js';
@@ -458,7 +458,7 @@ export class TraceSession implements TraceContext {
       exchange: this.back(m.exchange),
       routingKey: m.exchange === '' ? this.back(m.routingKey) : m.routingKey,
       origin: { kind: 'publisher', id: this.publisherSpec.id },
-      headers: normalizeHeaders(m.options.headers),
+      headers: headersForDisplay(m.options.headers),
       ...(m.options.expiration !== undefined ? { expiration: String(m.options.expiration) } : {}),
       mandatory: this.mandatoryWanted,
     });

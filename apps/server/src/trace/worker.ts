@@ -14,8 +14,7 @@ import {
   type ConsumerSpec,
   type DeliveryView,
 } from '@retry-studio/topology-core';
-import { publishConfirmed, type ManagedConnection } from '../broker/index.js';
-import { normalizeHeaders, xDeathOf } from './normalizeHeaders.js';
+import { headersForDisplay, publishConfirmed, xDeathOf, type ManagedConnection } from '../broker/index.js';
 import { MSG_HEADER, TRACE_HEADER } from './observer.js';
 import type { TraceContext } from './traceContext.js';
 
@@ -135,7 +134,7 @@ export class TraceWorker {
   private async process(ch: Channel, msg: ConsumeMessage, rxAt: number): Promise<void> {
     const ctx = this.ctx;
     const raw = msg.properties.headers ?? {};
-    const headers = normalizeHeaders(raw);
+    const headers = headersForDisplay(raw);
     const traced = headers[TRACE_HEADER] === ctx.traceId;
     const msgId = typeof headers[MSG_HEADER] === 'string' ? (headers[MSG_HEADER] as string) : `untraced-${msg.fields.deliveryTag}`;
     const body = msg.content.toString('utf8', 0, Math.min(msg.content.length, 1024));
@@ -281,7 +280,7 @@ export class TraceWorker {
             exchange: ctx.back(plan.exchange),
             routingKey: plan.exchange === '' ? ctx.back(plan.routingKey) : plan.routingKey,
             origin: { kind: 'consumer', id: consumer },
-            headers: normalizeHeaders(headers),
+            headers: headersForDisplay(headers),
             ...(plan.expiration !== undefined ? { expiration: plan.expiration } : {}),
             mandatory: false,
           });
