@@ -144,7 +144,7 @@ export function createApp(options: AppOptions) {
       if (record.designName !== body.designName)
         throw new HttpError(409, `that deployment belongs to design '${record.designName}', not '${body.designName}'`, 'designName');
       const result = await ctx.deploy.teardown(record, url, body.force === true, body.managementUrl).catch(brokerFailure('teardown'));
-      if (!result.ok) return sendError(res, 409, result.message, 'force', { refused: result.refused });
+      if ('refused' in result) return sendError(res, 409, result.message, 'force', { ok: false, refused: result.refused });
       res.json({ target, ...result });
     }),
   );
