@@ -9,3 +9,4 @@ export * from './brokerIdentity.js';
 export * from './managementUrl.js';
 export * from './resolveManagement.js';
 export * from './cluster.js';
+export * from './brokers.js';

@@ -4,7 +4,7 @@
  */
 import type { Design } from '@retry-studio/topology-core';
 import { redactUrl, type AmqpUrl } from '../broker/index.js';
-import type { Brokers } from '../http/brokers.js';
+import type { Brokers } from '../broker/brokers.js';
 import { applyPlan, type ApplyResult } from './applyPlan.js';
 import { Renamer, renameDesign, resolveTarget, type DeployTarget } from './deployTarget.js';
 import { Manifest, type DeploymentRecord } from './manifest.js';
