@@ -174,7 +174,9 @@ export {
 } from './model/migrate.js';
 export {
   designReferences,
+  mapHeaderReferences,
   mapReferences,
+  NAMING_HEADERS,
   type NameReference,
   type ReferenceKind,
   type ReferenceRole,

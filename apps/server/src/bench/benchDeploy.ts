@@ -19,7 +19,7 @@ import { parseAmqpUrl, resolveBrokerUrl } from '../broker/index.js';
 import { Renamer, renameTopology } from '../deploy/deployTarget.js';
 import { DeployService } from '../deploy/deployService.js';
 import { Manifest } from '../deploy/manifest.js';
-import { Brokers } from '../http/brokers.js';
+import { Brokers } from '../broker/brokers.js';
 
 const run = promisify(execFile);
 

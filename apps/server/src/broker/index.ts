@@ -10,3 +10,4 @@ export * from './managementUrl.js';
 export * from './resolveManagement.js';
 export * from './cluster.js';
 export * from './messageHeaders.js';
+export * from './brokers.js';

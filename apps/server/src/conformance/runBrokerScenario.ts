@@ -14,13 +14,15 @@ import type {
   ScenarioAction,
   ScenarioConsumer,
 } from '@retry-studio/topology-core';
-import { BUILTIN_EXCHANGE_TYPES, DEFAULT_SETTLE_MS } from '@retry-studio/topology-core';
+import { BUILTIN_EXCHANGE_TYPES, DEFAULT_SETTLE_MS, scenarioAction } from '@retry-studio/topology-core';
 import { type AmqpUrl, withVhost } from '../broker/amqpUrl.js';
 import { BrokerConnectError, openConnection } from '../broker/connection.js';
 import { publishConfirmed } from '../broker/confirmPublish.js';
+import { isSettlement, settleDelivery } from '../broker/settleDelivery.js';
 import { ManagementError, type ManagementClient } from '../broker/management.js';
 import type { BrokerProbe } from '../broker/probe.js';
 import { bodyOf, observeDelivery, observeMessage } from './observeAmqpMessage.js';
+import { declareTopology } from '../deploy/declareTopology.js';
 import { prefixScenario, unprefixObserved } from './namePrefix.js';
 import { DEFAULT_MAX_RUN_MS, ScenarioUnsettledError } from './unsettled.js';
 
@@ -128,15 +130,10 @@ class ScenarioConsumerRun {
 
   private async act(m: ConsumeMessage, action: ScenarioAction): Promise<void> {
     const ch = this.ch!;
-    if (action === 'ack') return ch.ack(m);
-    if (action === 'reject') return ch.reject(m, false);
-    if (action === 'requeue') return ch.nack(m, false, true);
-    if (action === 'reject-requeue') return ch.reject(m, true);
+    const settling = scenarioAction(action);
+    if (isSettlement(settling)) return settleDelivery(ch, m, settling);
     // held deliveries stay unacked on this channel until a multiple settles them (or stop() closes it)
-    if (action === 'hold') return;
-    if (action === 'ack-multiple') return ch.ack(m, true);
-    if (action === 'nack-multiple') return ch.nack(m, true, false);
-    if (action === 'nack-multiple-requeue') return ch.nack(m, true, true);
+    if (typeof action === 'string') return;
     const r = action.republish;
     const delivered = (m.properties.headers ?? {}) as Record<string, unknown>;
     let routingKey = m.fields.routingKey;
@@ -162,46 +159,6 @@ class ScenarioConsumerRun {
     await this.chain;
     await this.ch?.close().catch(() => undefined);
     await this.pub?.close().catch(() => undefined);
-  }
-}
-
-async function declareTopology(conn: ChannelModel, s: Scenario): Promise<void> {
-  const ch = await conn.createChannel();
-  let failure: Error | undefined;
-  ch.on('error', (err: Error) => (failure = err));
-  const step = async (what: string, fn: () => Promise<unknown>): Promise<void> => {
-    try {
-      await fn();
-    } catch (err) {
-      throw new Error(`declaring ${what} failed: ${(failure ?? (err as Error)).message}`);
-    }
-  };
-  try {
-    for (const e of s.topology.exchanges) {
-      await step(`exchange '${e.name}'`, () =>
-        ch.assertExchange(e.name, e.type, {
-          durable: e.durable ?? true,
-          autoDelete: e.auto_delete ?? false,
-          internal: e.internal ?? false,
-          arguments: { ...(e.arguments ?? {}) },
-        }),
-      );
-    }
-    for (const q of s.topology.queues) {
-      await step(`queue '${q.name}'`, () =>
-        ch.assertQueue(q.name, { durable: q.durable ?? true, autoDelete: q.auto_delete ?? false, arguments: { ...(q.arguments ?? {}) } }),
-      );
-    }
-    for (const b of s.topology.bindings) {
-      const args = { ...(b.arguments ?? {}) };
-      await step(`binding '${b.source}' -> '${b.destination}' (${b.routing_key})`, () =>
-        b.destination_type === 'exchange'
-          ? ch.bindExchange(b.destination, b.source, b.routing_key, args)
-          : ch.bindQueue(b.destination, b.source, b.routing_key, args),
-      );
-    }
-  } finally {
-    await ch.close().catch(() => undefined);
   }
 }
 
@@ -313,7 +270,7 @@ async function runIn(url: AmqpUrl, s: Scenario, maxRunMs: number): Promise<Obser
   });
   const consumers: ScenarioConsumerRun[] = [];
   try {
-    await declareTopology(conn, s);
+    await declareTopology(conn, s.topology);
     const deliveries: Record<string, ObservedDelivery[]> = {};
     for (const c of s.consumers) {
       const list = (deliveries[c.queue] ??= []);

@@ -14,6 +14,7 @@ import type { ManagementClient } from '../broker/management.js';
 import type { DeploymentRecord } from './manifest.js';
 import type { DeployPlan, PlanItem } from './planDeploy.js';
 import { brokerMessage, isCollateral } from './brokerMessage.js';
+import { declareBinding, declareExchange, declareQueue } from './declareTopology.js';
 
 export interface AppliedItem {
   readonly kind: PlanItem['kind'];
@@ -28,6 +29,10 @@ export interface ApplyResult {
   readonly createdVhost: boolean;
   readonly ms: number;
 }
+
+const unreachable = (): never => {
+  throw new Error('unreachable: a phase holds one kind of item');
+};
 
 /** Channels used in parallel per phase: declarations of durable objects wait on disk, one RPC at a time per channel. */
 const PHASE_CHANNELS = 16;
@@ -78,31 +83,9 @@ export async function applyPlan(plan: DeployPlan, conn: ManagedConnection, mgmt:
   }
 
   const phases: [PlanItem['kind'], (ch: Channel, it: PlanItem) => Promise<unknown>][] = [
-    [
-      'exchange',
-      (ch, it) => {
-        if (it.kind !== 'exchange') throw new Error('unreachable');
-        const d = it.desired;
-        return ch.assertExchange(it.name, d.type, { durable: d.durable, autoDelete: d.auto_delete, internal: d.internal, arguments: { ...d.arguments } });
-      },
-    ],
-    [
-      'queue',
-      (ch, it) => {
-        if (it.kind !== 'queue') throw new Error('unreachable');
-        const d = it.desired;
-        return ch.assertQueue(it.name, { durable: d.durable, autoDelete: d.auto_delete, arguments: { ...d.arguments } });
-      },
-    ],
-    [
-      'binding',
-      (ch, it) => {
-        if (it.kind !== 'binding') throw new Error('unreachable');
-        const b = it.binding;
-        const args = { ...(b.arguments ?? {}) };
-        return b.destination_type === 'queue' ? ch.bindQueue(b.destination, b.source, b.routing_key, args) : ch.bindExchange(b.destination, b.source, b.routing_key, args);
-      },
-    ],
+    ['exchange', (ch, it) => (it.kind === 'exchange' ? declareExchange(ch, it.name, it.desired) : unreachable())],
+    ['queue', (ch, it) => (it.kind === 'queue' ? declareQueue(ch, it.name, it.desired) : unreachable())],
+    ['binding', (ch, it) => (it.kind === 'binding' ? declareBinding(ch, it.binding) : unreachable())],
   ];
   for (const [kind, declare] of phases) {
     let res: Awaited<ReturnType<typeof runPhase>>;

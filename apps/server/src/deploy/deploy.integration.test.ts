@@ -4,6 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import amqp from 'amqplib';
+import { buildTemplate } from '@retry-studio/topology-core';
 import { ManagedConnection, ManagementClient, parseAmqpUrl } from '../broker/index.js';
 import { bindQ, design, retryLoopDesign, uniquePrefix } from '../http/testing.js';
 import { useLiveServer } from '../testing/liveServer.js';
@@ -244,6 +245,50 @@ describe.each(TEST_BROKERS)('on RabbitMQ $name', (broker) => {
       expect((await mgmt.listQueues('/')).some((q) => q.name.startsWith(prefix))).toBe(false);
       const again = await srv.post('/api/teardown', { designName: 'td', prefix });
       expect(again.status).toBe(404);
+    });
+
+    // RabbitMQ has no if-empty/if-unused for quorum queues (it closes the connection): checked first, then a plain delete
+    const quorumTemplates = broker.name === '3.10' ? ['quorum-delivery-limit'] : ['quorum-delivery-limit', 'quorum-delayed-retry'];
+    it.each(quorumTemplates)('%s: teardown removes every object; a non-empty quorum queue is refused, and forced goes', async (id) => {
+      const built = buildTemplate(id);
+      if (!built.ok) throw new Error(JSON.stringify(built.errors));
+      const d = built.template.design;
+      const quorum = d.topology.queues.filter((q) => q.arguments?.['x-queue-type'] === 'quorum').map((q) => q.name);
+      expect(quorum.length).toBeGreaterThan(0);
+      const left = async (prefix: string) => [
+        ...(await mgmt.listQueues('/')).map((q) => q.name),
+        ...(await mgmt.listExchanges('/')).map((e) => e.name),
+        ...(await mgmt.listPolicies('/')).map((p) => p.name),
+      ].filter((n) => n.startsWith(prefix));
+
+      const clean = uniquePrefix('tdq');
+      const dep = await srv.post('/api/deploy', { design: d, prefix: clean });
+      expect(dep.body.result?.ok, JSON.stringify(dep.body)).toBe(true);
+      onCleanup(() => srv.post('/api/teardown', { designName: d.name, prefix: clean, force: true }));
+      expect((await left(clean)).length).toBeGreaterThan(0);
+      const td = await srv.post('/api/teardown', { designName: d.name, prefix: clean });
+      expect(td.status).toBe(200);
+      expect(td.body).toMatchObject({ ok: true, left: [], errors: [] });
+      expect([...td.body.deleted.queues].sort()).toEqual(d.topology.queues.map((q) => clean + q.name).sort());
+      expect(await left(clean)).toEqual([]);
+
+      const held = uniquePrefix('tdq');
+      await srv.post('/api/deploy', { design: d, prefix: held });
+      onCleanup(() => srv.post('/api/teardown', { designName: d.name, prefix: held, force: true }));
+      const ch = await conn.createConfirmChannel();
+      ch.sendToQueue(held + quorum[0], Buffer.from('x'));
+      await ch.waitForConfirms();
+      await ch.close();
+      const refused = await srv.post('/api/teardown', { designName: d.name, prefix: held });
+      expect(refused.status).toBe(409);
+      expect(refused.body.ok).toBe(false);
+      expect(refused.body.refused).toEqual([{ queue: held + quorum[0], messages: 1, consumers: 0 }]);
+      expect(refused.body.error).toMatch(/1 messages/);
+      expect(await queueDepth(held + quorum[0])).toBe(1);
+      const forced = await srv.post('/api/teardown', { designName: d.name, prefix: held, force: true });
+      expect(forced.status).toBe(200);
+      expect(forced.body).toMatchObject({ ok: true, left: [], messagesDeleted: 1 });
+      expect(await left(held)).toEqual([]);
     });
 
     it('refuses a queue with a consumer', async () => {

@@ -4,7 +4,7 @@
  */
 import type { Design } from '@retry-studio/topology-core';
 import { redactUrl, type AmqpUrl } from '../broker/index.js';
-import type { Brokers } from '../http/brokers.js';
+import type { Brokers } from '../broker/brokers.js';
 import { applyPlan, type ApplyResult } from './applyPlan.js';
 import { Renamer, renameDesign, resolveTarget, type DeployTarget } from './deployTarget.js';
 import { Manifest, type DeploymentRecord } from './manifest.js';
@@ -61,17 +61,20 @@ export class DeployService {
     const mgmt = await this.brokers.management(url, managementUrl);
     const conn = await this.brokers.connection(url, record.vhost, 'apply');
     const res = await teardown(record, conn, mgmt, force);
-    if (res.ok && res.errors.length === 0) {
+    if ('refused' in res) return res;
+    if (res.ok) {
       if (res.deletedVhost) {
         await conn.close();
         this.brokers.forget(url, record.vhost);
       }
       this.manifest.remove(record.id);
-    } else if (res.ok) {
-      // keep what is left in the manifest
-      record.queues = record.queues.filter((q) => !res.deleted.queues.includes(q) && !res.alreadyGone.includes(q));
-      record.exchanges = record.exchanges.filter((e) => !res.deleted.exchanges.includes(e));
-      record.policies = record.policies.filter((p) => !res.deleted.policies.includes(p));
+    } else {
+      // the manifest keeps what is left, so a later teardown tries it again
+      const left = (kind: string) => new Set(res.left.filter((l) => l.kind === kind).map((l) => l.name));
+      const [queues, exchanges, policies] = [left('queue'), left('exchange'), left('policy')];
+      record.queues = record.queues.filter((q) => queues.has(q));
+      record.exchanges = record.exchanges.filter((e) => exchanges.has(e));
+      record.policies = record.policies.filter((p) => policies.has(p));
       record.bindings = [];
       this.manifest.save();
     }

@@ -48,10 +48,10 @@ export class Renamer {
 }
 
 /** The names a prefix changes: every declaration and reference; routing keys stay keys. */
-const prefixed = (r: Renamer) => (ref: NameReference): string => (ref.kind === 'routingKey' ? ref.name : r.name(ref.name));
+export const prefixedName = (r: Renamer) => (ref: NameReference): string => (ref.kind === 'routingKey' ? ref.name : r.name(ref.name));
 
 export function renameTopology(t: Topology, r: Renamer): Topology {
-  const walked = mapReferences({ topology: t }, prefixed(r)).topology;
+  const walked = mapReferences({ topology: t }, prefixedName(r)).topology;
   if (!t.policies || !walked.policies) return walked;
   const policies = walked.policies;
   return { ...walked, policies: t.policies.map((p, i) => renamePolicy(p, policies[i]!, r, t)) };
@@ -59,5 +59,5 @@ export function renameTopology(t: Topology, r: Renamer): Topology {
 
 /** The design as it lives on the broker: every name the reference walker finds, prefixed. */
 export function renameDesign(d: Design, r: Renamer): Design {
-  return { ...mapReferences(d, prefixed(r)), topology: renameTopology(d.topology, r) };
+  return { ...mapReferences(d, prefixedName(r)), topology: renameTopology(d.topology, r) };
 }

@@ -1,9 +1,15 @@
 /**
  * Removes only what this tool created for a deployment (the manifest says what: exchanges,
- * queues, bindings and policies). A queue that
- * holds messages or has consumers is refused unless `force`; with force, the report says how
- * many messages went. Without force the deletes also carry if-empty/if-unused, so a message
- * arriving between the check and the delete is not lost either.
+ * queues, bindings and policies). A queue that holds messages or has consumers is refused unless
+ * `force`; with force, the report says how many messages went.
+ *
+ * Without force, a classic queue or stream is deleted with if-empty/if-unused, so a message
+ * arriving between the check and the delete is not lost. RabbitMQ (3.10 and 4.x) does not
+ * implement those flags for quorum queues: it closes the whole connection (540 NOT_IMPLEMENTED).
+ * A quorum queue is therefore looked at again (passive declare) just before a plain delete.
+ *
+ * Whatever the tool created and is still on the broker afterwards is listed in `left`, with why,
+ * and makes `ok` false: a teardown never says done with something of its own still there.
  */
 import type { Channel } from 'amqplib';
 import type { ManagedConnection } from '../broker/connection.js';
@@ -17,18 +23,35 @@ export interface QueueOccupancy {
   readonly consumers: number;
 }
 
-export type TeardownResult =
-  | { readonly ok: false; readonly refused: readonly QueueOccupancy[]; readonly message: string }
-  | {
-      readonly ok: true;
-      readonly deleted: { readonly exchanges: readonly string[]; readonly queues: readonly string[]; readonly bindings: number; readonly policies: readonly string[] };
-      /** messages that were in the deleted queues */
-      readonly messagesDeleted: number;
-      readonly perQueue: readonly QueueOccupancy[];
-      readonly alreadyGone: readonly string[];
-      readonly deletedVhost: boolean;
-      readonly errors: readonly string[];
-    };
+/** Something the tool created that the teardown did not remove, and why. */
+export interface LeftBehind {
+  readonly kind: 'queue' | 'exchange' | 'policy' | 'vhost';
+  readonly name: string;
+  readonly why: string;
+}
+
+/** Refused before anything was deleted: queues that hold messages or have consumers, without force. */
+export interface TeardownRefused {
+  readonly ok: false;
+  readonly refused: readonly QueueOccupancy[];
+  readonly message: string;
+}
+
+export interface TeardownDone {
+  /** false whenever anything the tool created is left behind (`left` says what and why) */
+  readonly ok: boolean;
+  readonly deleted: { readonly exchanges: readonly string[]; readonly queues: readonly string[]; readonly bindings: number; readonly policies: readonly string[] };
+  /** messages that were in the deleted queues */
+  readonly messagesDeleted: number;
+  readonly perQueue: readonly QueueOccupancy[];
+  readonly alreadyGone: readonly string[];
+  readonly deletedVhost: boolean;
+  readonly left: readonly LeftBehind[];
+  /** `left`, one line each (`queue 'x': why`) */
+  readonly errors: readonly string[];
+}
+
+export type TeardownResult = TeardownRefused | TeardownDone;
 
 async function withChannel<T>(conn: ManagedConnection, fn: (ch: Channel) => Promise<T>): Promise<T> {
   const ch = await conn.createChannel();
@@ -39,8 +62,17 @@ async function withChannel<T>(conn: ManagedConnection, fn: (ch: Channel) => Prom
   }
 }
 
-/** Ready messages and consumers (exact, from a passive declare on a throwaway channel), plus unacked from the management API. */
-export async function occupancy(conn: ManagedConnection, mgmt: ManagementClient, vhost: string, queue: string): Promise<QueueOccupancy | undefined> {
+/** A queue as the teardown sees it before deleting: its occupancy and whether it is a quorum queue. */
+interface QueueState extends QueueOccupancy {
+  readonly quorum: boolean;
+}
+
+/**
+ * Ready messages and consumers (exact, from a passive declare on a throwaway channel), plus
+ * unacked from the management API; a stream's messages from the management API (a passive
+ * declare counts a stream 0).
+ */
+async function queueState(conn: ManagedConnection, mgmt: ManagementClient, vhost: string, queue: string): Promise<QueueState | undefined> {
   let ok: { messageCount: number; consumerCount: number };
   try {
     ok = await withChannel(conn, (ch) => ch.checkQueue(queue));
@@ -48,29 +80,40 @@ export async function occupancy(conn: ManagedConnection, mgmt: ManagementClient,
     return undefined; // 404: gone
   }
   const m = await mgmt.queue(vhost, queue).catch(() => undefined);
-  return { queue, messages: ok.messageCount + (m?.messages_unacknowledged ?? 0), consumers: ok.consumerCount };
+  const type = m?.type ?? m?.arguments['x-queue-type'];
+  const ready = type === 'stream' ? Math.max(ok.messageCount, m?.messages ?? 0) : ok.messageCount + (m?.messages_unacknowledged ?? 0);
+  return { queue, messages: ready, consumers: ok.consumerCount, quorum: type === 'quorum' };
 }
 
+/** Ready messages and consumers of a queue; undefined when it does not exist. */
+export async function occupancy(conn: ManagedConnection, mgmt: ManagementClient, vhost: string, queue: string): Promise<QueueOccupancy | undefined> {
+  const s = await queueState(conn, mgmt, vhost, queue);
+  return s && { queue: s.queue, messages: s.messages, consumers: s.consumers };
+}
+
+const busy = (o: QueueOccupancy): boolean => o.messages > 0 || o.consumers > 0;
+const describe = (o: QueueOccupancy): string => `${o.messages} messages, ${o.consumers} consumers`;
+
 export async function teardown(record: DeploymentRecord, conn: ManagedConnection, mgmt: ManagementClient, force: boolean): Promise<TeardownResult> {
-  const perQueue: QueueOccupancy[] = [];
+  const states: QueueState[] = [];
   const alreadyGone: string[] = [];
   for (const q of record.queues) {
-    const o = await occupancy(conn, mgmt, record.vhost, q);
-    if (o) perQueue.push(o);
+    const s = await queueState(conn, mgmt, record.vhost, q);
+    if (s) states.push(s);
     else alreadyGone.push(q);
   }
-  const busy = perQueue.filter((o) => o.messages > 0 || o.consumers > 0);
-  if (busy.length > 0 && !force) {
+  const refused = states.filter(busy).map((s) => ({ queue: s.queue, messages: s.messages, consumers: s.consumers }));
+  if (refused.length > 0 && !force) {
     return {
       ok: false,
-      refused: busy,
+      refused,
       message:
-        `refusing to delete ${busy.length} queue(s) that hold messages or have consumers: ` +
-        busy.map((b) => `'${b.queue}' (${b.messages} messages, ${b.consumers} consumers)`).join(', ') +
+        `refusing to delete ${refused.length} queue(s) that hold messages or have consumers: ` +
+        refused.map((b) => `'${b.queue}' (${describe(b)})`).join(', ') +
         '; send "force": true to delete them anyway',
     };
   }
-  const errors: string[] = [];
+  const left: LeftBehind[] = [];
   let bindings = 0;
   for (const b of record.bindings) {
     try {
@@ -85,14 +128,22 @@ export async function teardown(record: DeploymentRecord, conn: ManagedConnection
   const queues: string[] = [];
   let messagesDeleted = 0;
   const counted: QueueOccupancy[] = [];
-  for (const o of perQueue) {
+  for (const s of states) {
     try {
-      const r = await withChannel(conn, (ch) => ch.deleteQueue(o.queue, force ? {} : { ifEmpty: true, ifUnused: true }));
-      queues.push(o.queue);
+      if (s.quorum && !force) {
+        // no if-empty for a quorum queue: the check again, as close to the delete as a client can
+        const now = await queueState(conn, mgmt, record.vhost, s.queue);
+        if (now && busy(now)) {
+          left.push({ kind: 'queue', name: s.queue, why: `it holds messages or has consumers since the check (${describe(now)}); send "force": true to delete it anyway` });
+          continue;
+        }
+      }
+      const r = await withChannel(conn, (ch) => ch.deleteQueue(s.queue, force || s.quorum ? {} : { ifEmpty: true, ifUnused: true }));
+      queues.push(s.queue);
       messagesDeleted += r.messageCount;
-      counted.push({ ...o, messages: r.messageCount });
+      counted.push({ queue: s.queue, consumers: s.consumers, messages: r.messageCount });
     } catch (err) {
-      errors.push(`queue '${o.queue}': ${brokerMessage(err)}`);
+      left.push({ kind: 'queue', name: s.queue, why: brokerMessage(err) });
     }
   }
   const exchanges: string[] = [];
@@ -101,7 +152,7 @@ export async function teardown(record: DeploymentRecord, conn: ManagedConnection
       await withChannel(conn, (ch) => ch.deleteExchange(e, {}));
       exchanges.push(e);
     } catch (err) {
-      errors.push(`exchange '${e}': ${brokerMessage(err)}`);
+      left.push({ kind: 'exchange', name: e, why: brokerMessage(err) });
     }
   }
   // only the policies this tool created (the manifest names them); a missing one is fine
@@ -111,16 +162,46 @@ export async function teardown(record: DeploymentRecord, conn: ManagedConnection
       await mgmt.deletePolicy(record.vhost, p);
       policies.push(p);
     } catch (err) {
-      errors.push(`policy '${p}': ${brokerMessage(err)}`);
+      left.push({ kind: 'policy', name: p, why: brokerMessage(err) });
     }
   }
+  left.push(...(await stillThere(record, mgmt, left, { queues, exchanges })));
   let deletedVhost = false;
-  if (record.createdVhost && errors.length === 0) {
-    const left = (await mgmt.listQueues(record.vhost).catch(() => [])).length;
-    if (left === 0) {
+  if (record.createdVhost && left.length === 0) {
+    const others = (await mgmt.listQueues(record.vhost).catch(() => [])).length;
+    if (others === 0) {
       await mgmt.deleteVhost(record.vhost);
       deletedVhost = true;
-    }
+    } else left.push({ kind: 'vhost', name: record.vhost, why: `it holds ${others} queue(s) this tool did not create` });
   }
-  return { ok: true, deleted: { exchanges, queues, bindings, policies }, messagesDeleted, perQueue: counted, alreadyGone, deletedVhost, errors };
+  return {
+    ok: left.length === 0,
+    deleted: { exchanges, queues, bindings, policies },
+    messagesDeleted,
+    perQueue: counted,
+    alreadyGone,
+    deletedVhost,
+    left,
+    errors: left.map((l) => `${l.kind} '${l.name}': ${l.why}`),
+  };
+}
+
+/**
+ * What the broker still holds of the deleted queues and exchanges (the management API's view):
+ * a delete that answered ok yet left the object, or one whose connection closed under it.
+ */
+async function stillThere(
+  record: DeploymentRecord,
+  mgmt: ManagementClient,
+  known: readonly LeftBehind[],
+  deleted: { queues: readonly string[]; exchanges: readonly string[] },
+): Promise<LeftBehind[]> {
+  const named = new Set(known.map((l) => `${l.kind}\u0000${l.name}`));
+  const out: LeftBehind[] = [];
+  const [queues, exchanges] = await Promise.all([mgmt.listQueues(record.vhost).catch(() => undefined), mgmt.listExchanges(record.vhost).catch(() => undefined)]);
+  if (!queues || !exchanges) return [{ kind: 'vhost', name: record.vhost, why: 'the management API could not list what is left: check it by hand' }];
+  const why = (name: string, done: readonly string[]) => (done.includes(name) ? 'the broker still lists it after its delete' : 'it was not deleted');
+  for (const q of queues) if (record.queues.includes(q.name) && !named.has(`queue\u0000${q.name}`)) out.push({ kind: 'queue', name: q.name, why: why(q.name, deleted.queues) });
+  for (const e of exchanges) if (record.exchanges.includes(e.name) && !named.has(`exchange\u0000${e.name}`)) out.push({ kind: 'exchange', name: e.name, why: why(e.name, deleted.exchanges) });
+  return out;
 }

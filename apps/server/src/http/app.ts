@@ -8,7 +8,8 @@ import { redactUrl } from '../broker/index.js';
 import { brokerFailure } from './brokerFailure.js';
 import { DeployService } from '../deploy/deployService.js';
 import { Manifest } from '../deploy/manifest.js';
-import { Brokers, brokerUrlFromRequest } from './brokers.js';
+import { Brokers } from '../broker/brokers.js';
+import { brokerUrlFromRequest } from './brokerUrlFromRequest.js';
 import { checkPrefixedNames, designFromRequest } from './designInput.js';
 import { HttpError, errorHandler, sendError } from './httpError.js';
 import { rateLimit, type RateLimitOptions } from './rateLimit.js';
@@ -147,7 +148,7 @@ export function createApp(options: AppOptions) {
       if (record.designName !== body.designName)
         throw new HttpError(409, `that deployment belongs to design '${record.designName}', not '${body.designName}'`, 'designName');
       const result = await ctx.deploy.teardown(record, url, body.force === true, body.managementUrl).catch(brokerFailure('teardown'));
-      if (!result.ok) return sendError(res, 409, result.message, 'force', { refused: result.refused });
+      if ('refused' in result) return sendError(res, 409, result.message, 'force', { ok: false, refused: result.refused });
       res.json({ target, ...result });
     }),
   );

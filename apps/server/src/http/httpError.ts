@@ -3,6 +3,7 @@
  * password (messages pass through `redactSecrets` before leaving the server).
  */
 import type { ErrorRequestHandler, Response } from 'express';
+import { ManagementUrlRejected } from '../broker/brokers.js';
 
 export class HttpError extends Error {
   constructor(
@@ -31,6 +32,7 @@ export function sendError(res: Response, status: number, message: string, field?
 /** Last middleware: map anything thrown to `{error, field?}`; unknown errors become a generic 500. */
 export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
   if (err instanceof HttpError) return sendError(res, err.status, err.message, err.field, err.details);
+  if (err instanceof ManagementUrlRejected) return sendError(res, err.reason === 'malformed' ? 400 : 403, err.message, 'managementUrl');
   const e = err as { type?: string; status?: number; message?: string };
   // body-parser errors carry a `type`
   if (e?.type === 'entity.too.large') return sendError(res, 413, 'request body is too large');

@@ -20,7 +20,7 @@ import { dryRunRedrive, startRedrive, type RedriveRequest } from '../operate/red
 import type { RedriveJob } from '../operate/redriveJob.js';
 import type { AppContext } from './appContext.js';
 import { route } from './route.js';
-import { brokerUrlFromRequest } from './brokers.js';
+import { brokerUrlFromRequest } from './brokerUrlFromRequest.js';
 import { HttpError } from './httpError.js';
 import { rateLimit } from './rateLimit.js';
 import { brokerUrlField, parseBody, vhostField } from './schemas.js';

@@ -13,7 +13,7 @@ import { compareTrace, predict, MAX_COMPARED_EVENTS, MAX_PREDICTED_MESSAGES } fr
 import { TraceSession } from '../trace/traceSession.js';
 import type { AppContext } from './appContext.js';
 import { brokerFailure } from './brokerFailure.js';
-import { brokerUrlFromRequest } from './brokers.js';
+import { brokerUrlFromRequest } from './brokerUrlFromRequest.js';
 import { checkPrefixedNames, designFromRequest } from './designInput.js';
 import { HttpError } from './httpError.js';
 import { rateLimit, type RateLimitOptions } from './rateLimit.js';

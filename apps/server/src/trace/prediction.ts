@@ -19,7 +19,7 @@
  * kept, flagged `atLeastOnce`, counted apart and never chosen as the first difference while another exists.
  */
 import { designToSimulation, simulate, type Design, type FailureModel, type NodeLoss, type PublisherSpec, type SimEvent, type SimEventOf, type XDeathEntry } from '@retry-studio/topology-core';
-import type { TraceOptions } from './traceSession.js';
+import type { TraceOptions } from './traceOptions.js';
 
 export const MAX_PREDICTED_MESSAGES = 2000;
 /** the live events kept for the comparison (the stream's ring may have let older ones go) */

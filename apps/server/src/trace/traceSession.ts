@@ -1,121 +1,39 @@
 /**
  * One live trace, start to end: reads the deployment as the broker has it, attaches the
  * observation (observer.ts, hopReporter.ts) and the design's consumers as workers (worker.ts),
- * publishes the test messages (testPublisher.ts), samples queue depths (depthSampler.ts) and
- * watches the topology; every event goes through the accounting (accounting.ts), which puts
- * each message's events in causal order and keeps its fate. All on the 'trace' connection,
- * re-attached after every reconnect.
+ * publishes the test messages (testPublisher.ts), samples queue depths (depthSampler.ts),
+ * watches the topology (topologyWatch.ts), the cluster's nodes (clusterNodeWatch.ts) and the
+ * queues' availability (queueAvailability.ts); every event goes through the accounting
+ * (accounting.ts), which puts each message's events in causal order and keeps its fate, and the
+ * processing counts (processingCounts.ts). It settles once nothing moves, after the checks of
+ * what no client sees (endOfTraceChecks.ts), and sums up (traceSummary.ts). All on the 'trace'
+ * connection, re-attached after every reconnect.
  */
 import { randomBytes } from 'node:crypto';
-import { profileFor, queueConfig, type AmqpTable, type Design, type FailureModel, type NodeLoss, type PublisherSpec, type SimEvent } from '@retry-studio/topology-core';
+import { profileFor, queueConfig, type Design, type FailureModel, type NodeLoss, type PublisherSpec, type SimEvent } from '@retry-studio/topology-core';
 import type { ManagedConnection, ManagementClient } from '../broker/index.js';
 import { Renamer, renameDesign, type DeployTarget } from '../deploy/deployTarget.js';
 import { TraceAccounting, type CopyStart, type Lane } from './accounting.js';
-import { readBrokerTopology, topologyChanges, type BrokerTopology } from './brokerTopology.js';
-import { deadLetterDifference, quorumDeadLetterSources } from './deadLetterCounts.js';
+import { ClusterNodeWatch } from './clusterNodeWatch.js';
+import { ComparedEvents } from './comparedEvents.js';
 import { DepthSampler } from './depthSampler.js';
-import { EventLog, percentile } from './eventLog.js';
+import { EndOfTraceChecks } from './endOfTraceChecks.js';
+import { EventLog } from './eventLog.js';
 import { HopReporter } from './hopReporter.js';
-import { NodeLossWatch, type ObservedNodeLoss } from './nodeLossWatch.js';
 import { headersForDisplay } from '../broker/index.js';
 import { Observer } from './observer.js';
-import { MAX_COMPARED_EVENTS, MAX_PREDICTED_MESSAGES, type Comparison } from './prediction.js';
+import { MAX_PREDICTED_MESSAGES, type Comparison } from './prediction.js';
+import { ProcessingCounts } from './processingCounts.js';
+import { QueueAvailability } from './queueAvailability.js';
 import { TestPublisher, testMessages, type TestMessage } from './testPublisher.js';
 import type { EventInput, TraceContext } from './traceContext.js';
-import { VanishedCopies } from './vanishedCopies.js';
+import type { TraceOptions } from './traceOptions.js';
+import { traceSummary, type TraceSummary } from './traceSummary.js';
+import { TopologyWatch } from './topologyWatch.js';
 import { TraceWorker } from './worker.js';
 
-export interface TraceOptions {
-  readonly publisher?: string;
-  readonly messages?: number;
-  readonly ratePerSecond?: number;
-  readonly headers?: AmqpTable;
-  readonly expiration?: string;
-  readonly priority?: number;
-  readonly persistent?: boolean;
-  readonly durationMs?: number;
-  /** default failure model for workers whose behaviour has none (as in the simulator) */
-  readonly failure?: FailureModel;
-  /** seed of the failure model's draws (the prediction uses the same) */
-  readonly seed?: number;
-  /** how often queue depths are sampled (ms, default 1000) */
-  readonly depthEveryMs?: number;
-  /** how often the topology is read again to detect changes (ms, default 2000) */
-  readonly topologyEveryMs?: number;
-  /** quiet time after everything settled before the trace ends (ms, default 500) */
-  readonly settleMs?: number;
-  /** a queue the broker holds empty while the trace counts copies there, and nothing moves, for this long: they are gone (ms, default 3000; vanishedCopies.ts) */
-  readonly vanishAfterMs?: number;
-  /** a node loss the prediction includes (design queue names; checked by the core's parseNodeLoss) */
-  readonly nodeLoss?: NodeLoss;
-  /** how often a cluster's nodes and queue leaders are read, to observe a node loss (ms, default 1000) */
-  readonly nodeEveryMs?: number;
-}
-
-export interface TraceSummary {
-  readonly id: string;
-  readonly state: 'running' | 'complete' | 'stopped' | 'failed';
-  readonly published: number;
-  readonly confirmed: number;
-  /** messages whose copies all ended acked by a worker */
-  readonly acked: number;
-  /** messages resting in queues nobody consumes and nothing expires (parking lots, DLQs) */
-  readonly parked: number;
-  /** messages with a copy still moving: in a consumed or TTL queue, at a consumer, in transit */
-  readonly inFlight: number;
-  readonly dropped: number;
-  /** each published message is counted once: published = acked + parked + inFlight + dropped */
-  readonly balanced: boolean;
-  /** published messages with no known fate (at most 100 ids) */
-  readonly unaccounted: readonly string[];
-  /** the trace hit its duration while still waiting for this */
-  readonly endedWaitingFor?: string;
-  /** why the trace ended early (the topology changed under it, ...) */
-  readonly endReason?: string;
-  readonly resting: Readonly<Record<string, number>>;
-  readonly brokerDepths: Readonly<Record<string, { ready: number; unacked: number }>>;
-  readonly ttlWaits: Readonly<Record<string, { n: number; avgMs: number; maxMs: number }>>;
-  readonly events: number;
-  readonly eventCounts: Readonly<Record<string, number>>;
-  /** events sent before the broker copy they follow was seen (waited the longest hold) */
-  readonly outOfOrder: number;
-  readonly publish: TestPublisher['stats'];
-  readonly reconnects: number;
-  readonly cancelledConsumers: readonly string[];
-  /**
-   * messages a worker processed successfully twice on the same queue: redelivered after its ack
-   * was lost (a consumer's channel closed, a queue's leader moved). Delivery is at-least-once
-   * here: every worker acks after processing, so a duplicate is that, not a loss or a bug.
-   */
-  readonly duplicates: number;
-  /** queues that could not be reached during the trace (their node was down), with when (ms, as first and last sampled) */
-  readonly unavailable: Readonly<Record<string, { readonly fromMs: number; readonly untilMs?: number }>>;
-  /**
-   * per queue that was unavailable, messages the trace saw routed into it that the broker does not
-   * hold: dead letters routed to it while its node was down are dropped by RabbitMQ (dead-lettering
-   * is at-most-once), which the trace cannot see message by message
-   */
-  readonly lostWhileUnavailable: Readonly<Record<string, number>>;
-  /**
-   * per parking queue, dead letters the broker dropped (its own count is short of what the trace
-   * saw dead-lettered into it; quorum queues dead-letter at most once by default): counted in
-   * `dropped`, not `parked` (deadLetterCounts.ts); absent when none
-   */
-  readonly deadLettersDropped?: Readonly<Record<string, number>>;
-  /**
-   * per parking queue, dead letters the broker holds twice (its own count is over what the trace
-   * saw dead-lettered into it: at-least-once dead-lettering sends again a dead letter whose
-   * confirm was lost in a leader move); `parked` counts each message once; absent when none
-   */
-  readonly deadLettersDuplicated?: Readonly<Record<string, number>>;
-  /**
-   * a cluster node the trace saw go down (the first one), as the simulator's NodeLoss with the
-   * observed times (trace ms, known to one poll interval): the prediction is run again with it
-   */
-  readonly nodeLoss?: ObservedNodeLoss;
-  readonly latencyMs: { readonly n: number; readonly p50: number; readonly p95: number; readonly p99: number };
-  readonly error?: string;
-}
+export type { TraceOptions } from './traceOptions.js';
+export type { TraceSummary } from './traceSummary.js';
 
 export class TraceSession implements TraceContext {
   readonly traceId = randomBytes(6).toString('hex');
@@ -133,32 +51,12 @@ export class TraceSession implements TraceContext {
   private readonly publisher: TestPublisher;
   private readonly sampler: DepthSampler;
   private readonly startedAt = performance.now();
-  private readonly processingAttempts = new Map<string, number>();
-  /** successful processings per message and queue, for `duplicates` */
-  private readonly processedOk = new Map<string, number>();
-  private duplicates = 0;
-  /** the messages behind `duplicates` that the prediction covers (the comparison flags them) */
-  readonly duplicateIds = new Set<string>();
-  private readonly unavailable = new Map<string, { fromMs: number; untilMs?: number }>();
-  private readonly vanished = new VanishedCopies();
-  private vanishCheckedAt = -Infinity;
-  /** the design's streams (design names): a passive declare counts them 0, so their depth is the management API's */
-  private readonly streams: ReadonlySet<string>;
-  /** design queue -> the longest a message waits out a 4.3 delayed retry there (the broker does not count it meanwhile) */
-  private readonly longestDelayMs: ReadonlyMap<string, number>;
-  private readonly nodeWatch = new NodeLossWatch();
-  private deadLettersDropped: Record<string, number> = {};
-  private deadLettersDuplicated: Record<string, number> = {};
-  /** each queue's ready count before the first publish (design names): a parking queue may hold older messages */
-  private depthsBefore: Record<string, number> = {};
-  /** the design's quorum queues that dead-letter, by strategy: their parking queues are counted at the end */
-  private readonly deadLetterSources: ReturnType<typeof quorumDeadLetterSources>;
-  private polling = false;
-  /** the events of the messages the prediction covers, for the comparison (bounded) */
-  private readonly compared: SimEvent[] = [];
-  private comparedTruncated = false;
-  private comparison: Comparison | undefined;
-  private brokerTopology: BrokerTopology | undefined;
+  private readonly processing = new ProcessingCounts((msgId) => this.messageIndex(msgId) <= MAX_PREDICTED_MESSAGES);
+  private readonly compared = new ComparedEvents((msgId) => this.messageIndex(msgId));
+  private readonly availability = new QueueAvailability(() => this.now());
+  private readonly topologyWatch: TopologyWatch;
+  private readonly nodeWatch: ClusterNodeWatch;
+  private readonly checks: EndOfTraceChecks;
   private state: TraceSummary['state'] = 'running';
   private error: string | undefined;
   private endReason: string | undefined;
@@ -192,10 +90,8 @@ export class TraceSession implements TraceContext {
     this.real = renameDesign(design, this.renamer);
     const profile = profileFor(design.profile);
     const configs = design.topology.queues.map((q) => queueConfig(q, design.topology.policies, profile));
-    this.streams = new Set(configs.filter((c) => c.stream).map((c) => c.name));
-    this.deadLetterSources = quorumDeadLetterSources(design);
-    // a 4.3 delayed-retry queue's longest wait (min x delivery count, capped by max; 20 deliveries when unlimited)
-    this.longestDelayMs = new Map(configs.flatMap((c) => (c.delayedRetry ? [[c.name, c.delayedRetry.maxMs ?? c.delayedRetry.minMs * (c.deliveryLimit ?? 20)] as const] : [])));
+    // a passive declare counts a stream 0: its depth is the management API's (design names)
+    const streams = new Set(configs.filter((c) => c.stream).map((c) => c.name));
     this.failure = opts.failure;
     this.seed = opts.seed ?? 1;
     const pubSpec = opts.publisher ? this.real.publishers.find((p) => p.id === opts.publisher) : this.real.publishers[0];
@@ -207,7 +103,7 @@ export class TraceSession implements TraceContext {
       nextSeq: () => this.log.nextSeq(),
       out: (e, rxAt) => {
         this.log.emit(e, rxAt);
-        this.keepForComparison(e);
+        this.compared.keep(e);
       },
     });
     this.workers = this.real.consumers.map((c) => {
@@ -231,7 +127,7 @@ export class TraceSession implements TraceContext {
       mgmt,
       target.vhost,
       {
-        isStream: (q) => this.streams.has(this.back(q)),
+        isStream: (q) => streams.has(this.back(q)),
         onDepth: (q, d) => {
           this.hops?.depths.set(q, d.ready);
           this.emit('sampler', { kind: 'depth', msgId: '', body: '', queue: this.back(q), ready: d.ready, unacked: d.unacked });
@@ -244,6 +140,27 @@ export class TraceSession implements TraceContext {
         },
       },
     );
+    this.topologyWatch = new TopologyWatch(mgmt, target.vhost, this.real.topology, this.back);
+    this.nodeWatch = new ClusterNodeWatch(mgmt, target.vhost, this.real.topology.queues, this.back, () => this.now());
+    this.checks = new EndOfTraceChecks({
+      design,
+      configs,
+      streams,
+      accounting: this.accounting,
+      sampler: this.sampler,
+      availability: this.availability,
+      conn,
+      log: this.log,
+      now: () => this.now(),
+      back: this.back,
+      live: this.live,
+      observing: () => this.observer !== undefined,
+      observerBacklog: () => this.observer!.backlog(this.conn).catch(() => 1),
+      isStopping: () => this.stopping,
+      dropVanished: (queue, msgId) => this.emit('broker', { kind: 'dropped', msgId, body: '', why: 'vanished', queue }),
+      vanishAfterMs: opts.vanishAfterMs ?? 3000,
+      depthEveryMs: opts.depthEveryMs ?? 1000,
+    });
     this.finished = new Promise((r) => (this.resolveFinished = r));
   }
 
@@ -255,22 +172,12 @@ export class TraceSession implements TraceContext {
   back = (name: string): string => this.renamer.back(name);
 
   emit(lane: Lane, e: EventInput, opts: { rxAt?: number; start?: CopyStart } = {}): void {
-    if (e.kind === 'processed' && e.ok) {
-      const k = `${e.msgId}\u0000${e.queue}`;
-      const n = (this.processedOk.get(k) ?? 0) + 1;
-      this.processedOk.set(k, n);
-      if (n === 2) {
-        this.duplicates += 1;
-        if (this.messageIndex(e.msgId) <= MAX_PREDICTED_MESSAGES) this.duplicateIds.add(e.msgId);
-      }
-    }
+    if (e.kind === 'processed' && e.ok) this.processing.processed(e.msgId, e.queue);
     this.accounting.add(lane, e, opts);
   }
 
   nextProcessingAttempt(msgId: string): number {
-    const n = (this.processingAttempts.get(msgId) ?? 0) + 1;
-    this.processingAttempts.set(msgId, n);
-    return n;
+    return this.processing.nextAttempt(msgId);
   }
 
   messageIndex(msgId: string): number {
@@ -278,9 +185,13 @@ export class TraceSession implements TraceContext {
     return m ? Number(m[1]) : 0;
   }
 
+  /** the messages behind the summary's `duplicates` that the prediction covers (the comparison flags them) */
+  get duplicateIds(): ReadonlySet<string> {
+    return this.processing.duplicateIds;
+  }
+
   // ------------------------------------------------------------ topology changes
 
-  /** A queue of the deployment is gone: its messages with it; the trace ends with the reason. */
   /** A cancelled consumer: its queue deleted (the topology changed), or still declared with its node down (wait for it). */
   private async consumerCancelled(w: TraceWorker): Promise<void> {
     const q = await this.mgmt.queue(this.target.vhost, w.spec.queue).catch(() => undefined);
@@ -294,20 +205,19 @@ export class TraceSession implements TraceContext {
   /** A queue whose node is down: its messages are not counted dropped, the trace waits for it (blocker) and goes on. */
   private queueUnavailable(realQueue: string, message: string): void {
     const q = this.back(realQueue);
-    if (this.unavailable.get(q)?.untilMs === undefined && this.unavailable.has(q)) return; // already said
-    this.unavailable.set(q, { fromMs: this.now() });
-    const n = this.accounting.messagesIn(q).reduce((s, m) => s + m.copies, 0);
-    this.log.notice({ level: 'warn', code: 'queue-unavailable', message: `queue '${q}' is unavailable (${message}): the ${n} message(s) the trace saw routed into it are accounted once it is back (what it held stays on disk; dead letters routed to it meanwhile are dropped by the broker)`, t: this.now() });
+    const copies = this.accounting.messagesIn(q).reduce((s, m) => s + m.copies, 0);
+    const notice = this.availability.markUnavailable(q, message, copies);
+    if (notice) this.log.notice({ ...notice, t: this.now() });
   }
 
   private queueReachable(realQueue: string): void {
-    const o = this.unavailable.get(this.back(realQueue));
-    if (!o) return;
+    const notice = this.availability.markReachable(this.back(realQueue));
+    if (!notice) return;
     for (const w of this.workers) if (w.spec.queue === realQueue && w.cancelled) void w.resume(this.conn).catch(() => undefined);
-    o.untilMs = this.now();
-    this.log.notice({ level: 'info', code: 'queue-available', message: `queue '${this.back(realQueue)}' is available again after ${Math.round(o.untilMs - o.fromMs)} ms`, t: this.now() });
+    this.log.notice({ ...notice, t: this.now() });
   }
 
+  /** A queue of the deployment is gone: its messages with it; the trace ends with the reason. */
   private queueGone(realQueue: string, why: string): void {
     if (this.stopping) return;
     for (const { msgId, copies } of this.accounting.messagesIn(this.back(realQueue)))
@@ -322,115 +232,10 @@ export class TraceSession implements TraceContext {
     void this.stop('stopped');
   }
 
-  /** parking queues are counted at the end (and their depths taken at the start): quorum dead-letter sources, and few enough queues for passive declares */
-  private get countsDeadLetters(): boolean {
-    const sources = this.deadLetterSources;
-    return (sources.atMostOnce.length > 0 || sources.atLeastOnce.length > 0) && this.real.topology.queues.length <= 200;
-  }
-
-  /**
-   * At the end, for a design whose quorum queues dead-letter: each parking queue's exact count
-   * (passive declare) against what the trace parked there (deadLetterCounts.ts). At most once,
-   * the broker may hold fewer (dropped); at least once, more (sent twice).
-   */
-  private async checkDeadLetterCounts(): Promise<void> {
-    const sources = this.deadLetterSources;
-    if (!this.countsDeadLetters || !this.conn.isOpen) return;
-    const counts = () => {
-      const parked = new Map([...this.accounting.resting()].filter(([q]) => !this.live(q)));
-      const held: Record<string, { ready: number; unacked: number }> = {};
-      for (const [q, d] of this.sampler.depths) held[this.back(q)] = d;
-      // a stream's count comes from the management API, a statistics interval late: it proves nothing
-      const { short, over } = deadLetterDifference(parked, held, this.depthsBefore, new Set([...this.unavailable.keys(), ...this.streams]));
-      // only what each strategy explains: at most once drops, at least once sends again
-      return { short: sources.atMostOnce.length > 0 ? short : {}, over: sources.atLeastOnce.length > 0 ? over : {} };
-    };
-    let c = counts();
-    if (Object.keys(c.short).length === 0 && Object.keys(c.over).length === 0) return;
-    // a last dead letter may still be on its way into the queue: look again once
-    await new Promise((r) => setTimeout(r, 1000));
-    await this.sampler.sample(true);
-    c = counts();
-    this.deadLettersDropped = c.short;
-    this.deadLettersDuplicated = c.over;
-  }
-
-  /**
-   * Quiet, yet still waiting: copies the trace counts in a queue the broker holds empty are gone
-   * (purged, taken outside the trace, or lost by the broker; vanishedCopies.ts). They are
-   * dropped by name, with a notice, so the trace ends with what the broker did.
-   */
-  private async dropVanished(): Promise<void> {
-    if (this.real.topology.queues.length > 200 || !this.conn.isOpen || !this.observer) return;
-    // at the sampling pace: a long wait in a TTL queue is quiet too
-    if (this.now() - this.vanishCheckedAt < (this.opts.depthEveryMs ?? 1000)) return;
-    this.vanishCheckedAt = this.now();
-    const activity = this.accounting.lastActivity;
-    // the observation has caught up, and the counts are taken after the last event
-    if ((await this.observer.backlog(this.conn).catch(() => 1)) > 0) return;
-    if (!(await this.sampler.sample(true)) || this.stopping || this.accounting.lastActivity !== activity) return;
-    const traced = new Map([...this.accounting.resting()].filter(([q]) => this.live(q) && !this.streams.has(q) && !this.isDown(q)));
-    const held = new Map([...this.sampler.depths].map(([q, d]) => [this.back(q), d.ready]));
-    const gone = this.vanished.check({ now: this.now(), lastActivity: activity, traced, held, graceMs: (q) => this.vanishGraceMs(q) });
-    for (const q of gone) {
-      const copies = this.accounting.messagesIn(q);
-      const n = copies.reduce((x, m) => x + m.copies, 0);
-      const names = copies.slice(0, 5).map((m) => m.msgId);
-      this.log.notice({
-        level: 'warn',
-        code: 'copies-vanished',
-        message:
-          `queue '${q}' has held none of the ${n} message(s) the trace counted there (${names.join(', ')}${copies.length > names.length ? ', ...' : ''}) for ${Math.round(this.vanishGraceMs(q) / 100) / 10} s while nothing moved: ` +
-          'they left without an event a client sees (the queue purged, a client outside the trace took them, or the broker lost them: a quorum queue dead-letters at most once, and a dead letter in flight while a leader moves can vanish); counted dropped',
-        t: this.now(),
-      });
-      for (const { msgId, copies: k } of copies) for (let i = 0; i < k; i++) this.emit('broker', { kind: 'dropped', msgId, body: '', why: 'vanished', queue: q });
-    }
-  }
-
-  private isDown(queue: string): boolean {
-    const o = this.unavailable.get(queue);
-    return o !== undefined && o.untilMs === undefined;
-  }
-
-  /** how long a queue the broker holds empty must stay so: a 4.3 delayed-retry queue does not count a message waiting out its delay */
-  private vanishGraceMs(queue: string): number {
-    return (this.opts.vanishAfterMs ?? 3000) + (this.longestDelayMs.get(queue) ?? 0);
-  }
-
   private async watchTopology(): Promise<void> {
-    if (this.stopping || !this.brokerTopology) return;
-    const now = await readBrokerTopology(this.mgmt, this.target.vhost, this.real.topology).catch(() => undefined);
-    if (!now || this.stopping) return;
-    const changes = topologyChanges(this.brokerTopology, now, this.back);
-    if (changes.length > 0) this.topologyChanged(changes);
-  }
-
-  /** one look at the cluster's nodes and where each queue is led or lives (for the observed node loss) */
-  private async pollNodes(): Promise<void> {
-    if (this.polling || this.stopping) return;
-    this.polling = true;
-    try {
-      const t = this.now();
-      // a few queues: one request each; many: the vhost's list in one request
-      const few = this.real.topology.queues.length <= 20;
-      const listed = few ? undefined : new Map((await this.mgmt.listQueues(this.target.vhost)).map((m) => [m.name, m]));
-      const [nodes, queues] = await Promise.all([
-        this.mgmt.nodes(),
-        Promise.all(
-          this.real.topology.queues.map(async (q) => {
-            const m = listed ? listed.get(q.name) : await this.mgmt.queue(this.target.vhost, q.name).catch(() => undefined);
-            const home = m?.leader ?? m?.node;
-            return { name: this.back(q.name), quorum: (m?.type ?? q.arguments?.['x-queue-type']) === 'quorum', home: typeof home === 'string' ? home : undefined };
-          }),
-        ),
-      ]);
-      if (!this.stopping) this.nodeWatch.observe(t, nodes, queues);
-    } catch {
-      // the node answering the management API may be the one going down: the next poll tells
-    } finally {
-      this.polling = false;
-    }
+    if (this.stopping) return;
+    const changes = await this.topologyWatch.changes();
+    if (changes.length > 0 && !this.stopping) this.topologyChanged(changes);
   }
 
   /** the node loss the prediction includes: the request's, else the one observed */
@@ -476,7 +281,8 @@ export class TraceSession implements TraceContext {
   private blocker(): string | undefined {
     if (this.publishing) return 'publishing';
     // its messages are accounted only once it is back (or the duration ends with them unaccounted)
-    for (const [q, o] of this.unavailable) if (o.untilMs === undefined) return `queue '${q}' is unavailable (its node is down)`;
+    const down = this.availability.blocker();
+    if (down) return down;
     const busy = this.workers.find((w) => w.inProgress > 0);
     if (busy) return `consumer '${busy.spec.id}' is processing ${busy.inProgress} message(s)`;
     for (const id of this.accounting.published) {
@@ -488,10 +294,10 @@ export class TraceSession implements TraceContext {
 
   /** Start: read the deployment, attach, publish, run until settled or the duration elapses. Resolves once started. */
   async start(): Promise<void> {
-    this.brokerTopology = await readBrokerTopology(this.mgmt, this.target.vhost, this.real.topology);
-    this.observer = new Observer(this.brokerTopology, this.traceId, (c) => this.hops.onCopy(c));
+    const brokerTopology = await this.topologyWatch.start();
+    this.observer = new Observer(brokerTopology, this.traceId, (c) => this.hops.onCopy(c));
     this.hops = new HopReporter(
-      this.brokerTopology,
+      brokerTopology,
       this.design.profile,
       new Set(this.observer.mirrors.map((m) => m.exchange)),
       new Set(this.real.consumers.map((c) => c.queue)),
@@ -504,16 +310,9 @@ export class TraceSession implements TraceContext {
     this.timers.push(setInterval(() => void this.watchTopology(), this.opts.topologyEveryMs ?? 2000));
     this.timers.push(setInterval(() => this.accounting.flush(), 250));
     // on a cluster, watch the nodes and the leaders: a node loss is observed, then predicted
-    const nodes = await this.mgmt.nodes().catch(() => []);
-    if (nodes.length > 1) {
-      void this.pollNodes();
-      this.timers.push(setInterval(() => void this.pollNodes(), this.opts.nodeEveryMs ?? 1000));
-    }
-    if (this.countsDeadLetters) {
-      // the depths before the first publish: what a parking queue held already is not the trace's
-      await this.sampler.sample(true);
-      for (const [q, d] of this.sampler.depths) this.depthsBefore[this.back(q)] = d.ready;
-    } else void this.sampler.sample();
+    await this.nodeWatch.start(this.opts.nodeEveryMs ?? 1000);
+    if (this.checks.countsDeadLetters) await this.checks.takeDepthsBefore();
+    else void this.sampler.sample();
     this.timers.push(setTimeout(() => void this.stop('complete'), this.opts.durationMs ?? 60_000));
     void (async () => {
       try {
@@ -527,7 +326,7 @@ export class TraceSession implements TraceContext {
       while (!this.stopping) {
         await new Promise((r) => setTimeout(r, 100));
         const quiet = this.now() - this.accounting.lastActivity >= settleMs;
-        if (quiet && this.blocker() !== undefined) await this.dropVanished();
+        if (quiet && this.blocker() !== undefined) await this.checks.dropVanished();
         else if (quiet) {
           // and the observation has caught up (its copies may lag behind the workers)
           const backlog = await this.observer!.backlog(this.conn).catch(() => 1);
@@ -546,6 +345,7 @@ export class TraceSession implements TraceContext {
     if (this.stopping) return this.finished;
     this.stopping = true;
     for (const t of this.timers) clearTimeout(t);
+    this.nodeWatch.stop();
     this.conn.off('connected', this.onConnected);
     this.conn.off('disconnected', this.onDisconnected);
     await Promise.all(this.workers.map((w) => w.stop()));
@@ -554,7 +354,7 @@ export class TraceSession implements TraceContext {
     await this.observer?.teardown(this.conn.isOpen ? this.conn : undefined);
     this.hops?.stop();
     this.accounting.flush(true);
-    await this.checkDeadLetterCounts();
+    await this.checks.countDeadLetters();
     const blocker = this.blocker();
     if (blocker && state === 'complete') this.log.notice({ level: 'warn', code: 'duration-reached', message: `the trace ran for its whole duration; still waiting: ${blocker}`, t: this.now() });
     this.endedWaitingFor = state === 'complete' ? blocker : undefined;
@@ -562,26 +362,10 @@ export class TraceSession implements TraceContext {
     this.state = state;
     const summary = this.summary();
     this.final = summary;
-    for (const [q, n] of Object.entries(this.deadLettersDropped))
-      this.log.notice({
-        level: 'warn',
-        code: 'dead-letters-dropped',
-        message: `queue '${q}' holds ${n} message(s) fewer than the trace saw dead-lettered into it: the broker dropped them (a quorum queue dead-letters at most once by default, and a dead letter in flight while a leader moves can be lost); counted as dropped, not parked. x-dead-letter-strategy at-least-once with x-overflow reject-publish keeps them`,
-        t: this.now(),
-      });
-    for (const [q, n] of Object.entries(this.deadLettersDuplicated))
-      this.log.notice({
-        level: 'warn',
-        code: 'dead-letters-duplicated',
-        message: `queue '${q}' holds ${n} message(s) more than the trace saw dead-lettered into it: the broker sent them twice (at-least-once dead-lettering sends a dead letter again when its confirm was lost, as in a leader move); parked counts each message once, so a consumer of '${q}' must expect duplicates`,
-        t: this.now(),
-      });
-    for (const [q, n] of Object.entries(summary.lostWhileUnavailable))
-      this.log.notice({ level: 'warn', code: 'lost-while-unavailable', message: `queue '${q}' holds ${n} message(s) fewer than the trace routed into it: dead letters routed to it while its node was down were dropped by the broker (dead-lettering is at-most-once; a quorum queue or dead-letter-strategy at-least-once keeps them)`, t: this.now() });
+    this.checks.endNotices(summary.lostWhileUnavailable);
     // the summary is final: drop per-message bookkeeping (the event ring stays for late readers)
     this.accounting.forget();
-    this.processingAttempts.clear();
-    this.processedOk.clear();
+    this.processing.forget();
     for (const w of this.workers) w.release();
     this.log.notice({ level: 'info', code: 'trace-end', message: JSON.stringify(summary), t: this.now() });
     this.log.end();
@@ -599,73 +383,45 @@ export class TraceSession implements TraceContext {
 
   summary(): TraceSummary {
     if (this.final) return this.final;
-    const b = this.accounting.balance(this.live);
-    const dlDropped = Object.values(this.deadLettersDropped).reduce((n, x) => n + x, 0);
+    const resting = Object.fromEntries(this.accounting.resting());
     const brokerDepths: Record<string, { ready: number; unacked: number }> = {};
     for (const [q, d] of this.sampler.depths) brokerDepths[this.back(q)] = d;
-    const resting = Object.fromEntries(this.accounting.resting());
-    const lostWhileUnavailable: Record<string, number> = {};
-    for (const q of this.unavailable.keys()) {
-      const held = brokerDepths[q];
-      const lost = held ? (resting[q] ?? 0) - held.ready - held.unacked : 0;
-      if (lost > 0) lostWhileUnavailable[q] = lost;
-    }
-    const ttlWaits: Record<string, { n: number; avgMs: number; maxMs: number }> = {};
-    for (const [q, w] of this.accounting.ttlWaits) ttlWaits[q] = { n: w.n, avgMs: Math.round(w.totalMs / w.n), maxMs: Math.round(w.maxMs) };
-    const lat = this.log.latencies;
-    return {
+    return traceSummary({
       id: this.traceId,
       state: this.state,
-      published: b.published,
-      confirmed: this.accounting.confirmed.size,
-      acked: b.acked,
-      parked: b.parked - dlDropped,
-      inFlight: b.inFlight,
-      dropped: b.dropped + dlDropped,
-      balanced: b.balanced,
-      unaccounted: b.unaccounted,
-      ...(this.endedWaitingFor ? { endedWaitingFor: this.endedWaitingFor } : {}),
-      ...(this.endReason ? { endReason: this.endReason } : {}),
+      balance: this.accounting.balance(this.live),
+      accounting: this.accounting,
       resting,
       brokerDepths,
-      ttlWaits,
-      events: this.log.total,
-      eventCounts: { ...this.log.counts },
-      outOfOrder: this.accounting.forcedOut,
-      publish: { ...this.publisher.stats },
+      log: this.log,
+      publish: this.publisher.stats,
       reconnects: this.reconnects,
       cancelledConsumers: this.workers.filter((w) => w.cancelled).map((w) => w.spec.id),
-      duplicates: this.duplicates,
-      lostWhileUnavailable,
-      ...(dlDropped > 0 ? { deadLettersDropped: { ...this.deadLettersDropped } } : {}),
-      ...(Object.keys(this.deadLettersDuplicated).length > 0 ? { deadLettersDuplicated: { ...this.deadLettersDuplicated } } : {}),
-      ...(this.nodeWatch.seen ? { nodeLoss: this.nodeWatch.loss(this.now())! } : {}),
-      unavailable: Object.fromEntries([...this.unavailable].map(([q, o]) => [q, { ...o }])),
-      latencyMs: { n: lat.length, p50: percentile(lat, 50), p95: percentile(lat, 95), p99: percentile(lat, 99) },
-      ...(this.error ? { error: this.error } : {}),
-    };
-  }
-
-  private keepForComparison(e: SimEvent): void {
-    if (e.msgId === '' || e.kind === 'depth' || this.messageIndex(e.msgId) > MAX_PREDICTED_MESSAGES) return;
-    if (this.compared.length < MAX_COMPARED_EVENTS) this.compared.push(e);
-    else this.comparedTruncated = true;
+      duplicates: this.processing.duplicates,
+      unavailable: this.availability.snapshot(),
+      lostWhileUnavailable: this.availability.lostWhileUnavailable(resting, brokerDepths),
+      deadLettersDropped: this.checks.deadLettersDropped,
+      deadLettersDuplicated: this.checks.deadLettersDuplicated,
+      nodeLoss: this.nodeWatch.loss(this.now()),
+      endedWaitingFor: this.endedWaitingFor,
+      endReason: this.endReason,
+      error: this.error,
+    });
   }
 
   /** the comparison once the trace is over (its events are let go: a kept trace stays small) */
   get finalComparison(): Comparison | undefined {
-    return this.final === undefined ? undefined : this.comparison;
+    return this.final === undefined ? undefined : this.compared.final;
   }
 
   keepFinalComparison(c: Comparison): void {
     if (this.final === undefined) return;
-    this.comparison = c;
-    this.compared.length = 0;
+    this.compared.keepFinal(c);
   }
 
   /** the live events of the messages the prediction covers, all of them unless `truncated` */
   comparedEvents(): { events: readonly SimEvent[]; truncated: boolean } {
-    return { events: this.compared, truncated: this.comparedTruncated };
+    return this.compared.events();
   }
 
   /** events still in the stream's ring */

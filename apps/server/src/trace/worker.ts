@@ -15,6 +15,7 @@ import {
   type DeliveryView,
 } from '@retry-studio/topology-core';
 import { headersForDisplay, publishConfirmed, xDeathOf, type ManagedConnection } from '../broker/index.js';
+import { isSettlement, settleDelivery, type Settlement } from '../broker/settleDelivery.js';
 import { MSG_HEADER, TRACE_HEADER } from './observer.js';
 import type { TraceContext } from './traceContext.js';
 
@@ -224,8 +225,8 @@ export class TraceWorker {
     const ctx = this.ctx;
     const q = this.designQueue;
     const consumer = this.spec.id;
-    if ((action.kind === 'ack' || action.kind === 'reject' || action.kind === 'requeue') && action.multiple === true) {
-      this.settleMultiple(ch, msg, action.kind);
+    if (isSettlement(action) && action.multiple === true) {
+      this.settleMultiple(ch, msg, action);
       return;
     }
     switch (action.kind) {
@@ -240,12 +241,12 @@ export class TraceWorker {
         return;
       }
       case 'ack':
-        ch.ack(msg);
+        settleDelivery(ch, msg, action);
         this.settle(ch, msg);
         if (traced) ctx.emit(this.lane, { kind: 'acked', msgId, body, queue: q, consumer });
         return;
       case 'reject':
-        ch.reject(msg, false);
+        settleDelivery(ch, msg, action);
         this.settle(ch, msg);
         if (traced) {
           ctx.emit(this.lane, { kind: 'rejected', msgId, body, queue: q, consumer });
@@ -254,8 +255,7 @@ export class TraceWorker {
         return;
       case 'requeue':
         // 4.3 counts only basic.reject towards a quorum queue's delivery limit: send what was declared
-        if (action.via === 'reject') ch.reject(msg, true);
-        else ch.nack(msg, false, true);
+        settleDelivery(ch, msg, action);
         this.settle(ch, msg);
         if (traced) {
           ctx.emit(this.lane, { kind: 'requeued', msgId, body, queue: q, consumer, ...(action.via === 'reject' ? { via: 'reject' as const } : {}) });
@@ -325,10 +325,10 @@ export class TraceWorker {
    * unsettled one on the channel, oldest first; each traced one gets its own event, as the
    * simulator emits them (the accounting counts each message's fate).
    */
-  private settleMultiple(ch: Channel, msg: ConsumeMessage, how: 'ack' | 'reject' | 'requeue'): void {
+  private settleMultiple(ch: Channel, msg: ConsumeMessage, action: Settlement): void {
     const upTo = msg.fields.deliveryTag;
-    if (how === 'ack') ch.ack(msg, true);
-    else ch.nack(msg, true, how === 'requeue');
+    const how = action.kind;
+    settleDelivery(ch, msg, action);
     const book = this.books.get(ch);
     const unacked = this.unacked.get(ch);
     if (!book) return;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Design } from './design.js';
-import { designReferences, mapReferences } from './references.js';
+import { designReferences, mapHeaderReferences, mapReferences } from './references.js';
 import { renameNode } from './renameNode.js';
 import { listTemplates, buildTemplate } from '../templates/registry.js';
 import { simulate } from '../sim/simulate.js';
@@ -117,6 +117,25 @@ describe('reference walker', () => {
       routingKey: 'orders.work',
       properties: { headers: { 'radlx-track-queue': 'orders.work' } },
     });
+  });
+
+  it('reads the x-first/last-death-* headers as names, in republish and publisher headers and in a bare header table', () => {
+    const d = template('dlx-ttl-wait-queue');
+    const withHeaders: Design = {
+      ...d,
+      publishers: [{ id: 'p', exchange: '', routingKey: 'orders.q', properties: { headers: { 'x-first-death-queue': 'orders.q', 'x-first-death-exchange': '', 'x-last-death-exchange': 'orders.retry' } } }],
+    };
+    const refs = designReferences(withHeaders).filter((r) => r.role === 'death-header');
+    // the default exchange ('') is no reference
+    expect(refs.map((r) => [r.target, r.name, r.path])).toEqual([
+      ['queue', 'orders.q', 'publishers[0].properties.headers.x-first-death-queue'],
+      ['exchange', 'orders.retry', 'publishers[0].properties.headers.x-last-death-exchange'],
+    ]);
+    const up = (r: { name: string }) => r.name.toUpperCase();
+    const h = { 'x-first-death-queue': 'q', 'x-first-death-exchange': 'x', 'x-last-death-queue': 'r', 'x-last-death-exchange': '', other: 'keep' };
+    expect(mapHeaderReferences(h, up, 'headers')).toEqual({ 'x-first-death-queue': 'Q', 'x-first-death-exchange': 'X', 'x-last-death-queue': 'R', 'x-last-death-exchange': '', other: 'keep' });
+    const same = { other: 'keep' };
+    expect(mapHeaderReferences(same, up, 'headers')).toBe(same);
   });
 
   it('keeps shapes it does not know and changes nothing when every name maps to itself', () => {

@@ -37,7 +37,9 @@ export type ReferenceRole =
   | 'layout'
   /** radlx (retry-aware DLX plugin): the header naming the queue whose x-death it counts, and the dead-binding argument naming the source queue */
   | 'radlx-track-queue'
-  | 'radlx-dead-source';
+  | 'radlx-dead-source'
+  /** the x-first-death-* / x-last-death-* headers RabbitMQ sets on a dead letter: the queue it died in, the exchange it was published to */
+  | 'death-header';
 
 /**
  * How the name is used:
@@ -64,6 +66,37 @@ export interface NameReference {
 export type RenameReference = (ref: NameReference) => string;
 
 type Obj = { readonly [k: string]: unknown };
+
+/**
+ * Headers whose value names a queue or an exchange: radlx's tracked queue, and the headers
+ * RabbitMQ sets on a dead letter (read back from a delivery, or set by a republish).
+ */
+export const NAMING_HEADERS: Readonly<Record<string, { readonly target: ReferenceTarget; readonly role: ReferenceRole }>> = {
+  'radlx-track-queue': { target: 'queue', role: 'radlx-track-queue' },
+  'x-first-death-queue': { target: 'queue', role: 'death-header' },
+  'x-first-death-exchange': { target: 'exchange', role: 'death-header' },
+  'x-last-death-queue': { target: 'queue', role: 'death-header' },
+  'x-last-death-exchange': { target: 'exchange', role: 'death-header' },
+};
+
+/**
+ * A header table with every value that names a queue or an exchange (NAMING_HEADERS) passed
+ * through `rename`; the table itself when nothing changes (or it is not a table). `path`: the
+ * table's field path.
+ */
+export function mapHeaderReferences<T>(headers: T, rename: RenameReference, path: string): T {
+  if (!isPlainObject(headers)) return headers;
+  const h: Obj = headers;
+  let out: Obj = h;
+  for (const [k, { target, role }] of Object.entries(NAMING_HEADERS)) {
+    const name = h[k];
+    // '' is the default exchange: never a reference
+    if (typeof name !== 'string' || name === '') continue;
+    const renamed = rename({ target, kind: 'name', role, name, path: pathKey(path, k) });
+    if (renamed !== name) out = { ...out, [k]: renamed };
+  }
+  return out as T;
+}
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 /** `^orders\.q$` -> `orders.q`; anything that is not an anchored literal -> undefined */
@@ -124,17 +157,11 @@ export function mapReferences<D>(design: D, rename: RenameReference): D {
     if ('expiration' in a) out = set(out, 'expiration', valueExpr(a.expiration, `${path}.expiration`));
     if (isPlainObject(a.headers)) {
       const h: Obj = a.headers;
-      const headers = Object.fromEntries(
-        Object.entries(h).map(([k, v]) => [k, valueExpr(v, pathKey(`${path}.headers`, k))]),
+      const headers = mapHeaderReferences(
+        Object.fromEntries(Object.entries(h).map(([k, v]) => [k, valueExpr(v, pathKey(`${path}.headers`, k))])),
+        rename,
+        `${path}.headers`,
       );
-      if ('radlx-track-queue' in h)
-        headers['radlx-track-queue'] = ref(
-          'queue',
-          'name',
-          'radlx-track-queue',
-          h['radlx-track-queue'],
-          pathKey(`${path}.headers`, 'radlx-track-queue'),
-        );
       if (Object.keys(h).some((k) => headers[k] !== h[k])) out = set(out, 'headers', headers);
     }
     return out;
@@ -311,12 +338,7 @@ export function mapReferences<D>(design: D, rename: RenameReference): D {
       let o = set(pub, 'exchange', ref('exchange', 'name', 'publisher-exchange', pub.exchange, `${p}.exchange`));
       o = set(o, 'routingKey', key('publisher-routing-key', pub.exchange, pub.routingKey, `${p}.routingKey`));
       if (!isPlainObject(pub.properties)) return o;
-      const headers = tableName(
-        pub.properties.headers,
-        'radlx-track-queue',
-        'radlx-track-queue',
-        `${p}.properties.headers`,
-      );
+      const headers = mapHeaderReferences(pub.properties.headers, rename, `${p}.properties.headers`);
       return set(o, 'properties', set(pub.properties, 'headers', headers));
     }),
   );

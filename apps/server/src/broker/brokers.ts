@@ -3,39 +3,26 @@
  * connection per purpose, so a failed declaration on 'apply' never touches 'trace'.
  */
 import { createHash } from 'node:crypto';
-import {
-  AmqpUrlError,
-  HostNotAllowedError,
-  ManagedConnection,
-  ManagementUrlError,
-  probeBrokerWithManagement,
-  redactUrl,
-  requireManagement,
-  resolveBrokerUrl,
-  resolveManagement,
-  withVhost,
-  type AmqpUrl,
-  type BrokerProbe,
-  type ConnectionPurpose,
-  type ManagementClient,
-  type ManagementResolution,
-} from '../broker/index.js';
-import { HttpError } from './httpError.js';
+import { HostNotAllowedError, redactUrl, withVhost, type AmqpUrl } from './amqpUrl.js';
+import { ManagedConnection, type ConnectionPurpose } from './connection.js';
+import type { ManagementClient } from './management.js';
+import { ManagementUrlError } from './managementUrl.js';
+import { probeBrokerWithManagement, type BrokerProbe } from './probe.js';
+import { requireManagement, resolveManagement, type ManagementResolution } from './resolveManagement.js';
 
-export function brokerUrlFromRequest(input: string | undefined): AmqpUrl {
-  try {
-    return resolveBrokerUrl(input);
-  } catch (err) {
-    if (err instanceof AmqpUrlError) throw new HttpError(400, `bad broker URL: ${err.message}`, 'broker');
-    if (err instanceof HostNotAllowedError) throw new HttpError(403, err.message, 'broker');
-    throw err;
+/** A `managementUrl` the caller gave that is not a URL or is on a host off the allow-list: the caller's fault (the HTTP layer answers 400/403 naming the field). */
+export class ManagementUrlRejected extends Error {
+  constructor(
+    readonly reason: 'malformed' | 'not-allowed',
+    message: string,
+  ) {
+    super(message);
   }
 }
 
-/** A bad `managementUrl` is the request's fault: 400 (403 for a host off the allow-list), naming the field. */
 function managementUrlFailure(err: unknown): never {
-  if (err instanceof ManagementUrlError) throw new HttpError(400, `bad management URL: ${err.message}`, 'managementUrl');
-  if (err instanceof HostNotAllowedError) throw new HttpError(403, err.message.replace(/^broker host/, 'management host'), 'managementUrl');
+  if (err instanceof ManagementUrlError) throw new ManagementUrlRejected('malformed', `bad management URL: ${err.message}`);
+  if (err instanceof HostNotAllowedError) throw new ManagementUrlRejected('not-allowed', err.message.replace(/^broker host/, 'management host'));
   throw err;
 }
 
