@@ -157,7 +157,7 @@ describe('the CLI as a process', () => {
     const file = path.join(dir, 'ttl2.json');
     await writeFile(file, JSON.stringify({ queues: [{ name: 'q', arguments: { 'x-message-ttl': -1 } }] }));
     const run = promisify(execFile);
-    const err = await run('npx', ['tsx', path.join(__dirname, 'main.ts'), 'lint', file], { cwd: path.join(__dirname, '../..') }).catch((e: { code: number; stderr: string; stdout: string }) => e);
+    const err = await run('npx', ['tsx', path.join(__dirname, '../bin/retryStudio.ts'), 'lint', file], { cwd: path.join(__dirname, '../..') }).catch((e: { code: number; stderr: string; stdout: string }) => e);
     expect((err as { code: number }).code).toBe(1);
     expect((err as { stderr: string }).stderr).toContain('queues[0].arguments.x-message-ttl');
     expect((err as { stderr: string }).stderr).not.toMatch(/\n\s+at /);
