@@ -7,6 +7,7 @@ import type { ValidationIssue } from '../model/validateResult.js';
 import { parseDesign } from '../model/validateDesign.js';
 import { designFromTopology, importDefinitions, looksLikeDefinitions, type ImportDefinitionsOptions } from './definitions.js';
 import { isPlainObject } from '../model/validateResult.js';
+import { describeJsonError } from './jsonSyntax.js';
 import { profileForVersion } from '../sim/profileForVersion.js';
 import { SCENARIO_FORMAT, type Scenario } from '../scenario/types.js';
 import { scenarioConsumers } from '../scenario/fromScenario.js';
@@ -59,11 +60,13 @@ export function designFromScenario(v: unknown): { ok: true; design: unknown } | 
 }
 
 export function loadDocument(text: string, opts: ImportDefinitionsOptions & { readonly name?: string } = {}): LoadedDocument {
+  // editors on Windows (and PowerShell's Out-File) start UTF-8 files with a byte-order mark
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let v: unknown;
   try {
-    v = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, errors: [{ path: '', code: 'json-syntax', message: `not valid JSON: ${(e as Error).message}` }], warnings: [] };
+    v = JSON.parse(body);
+  } catch {
+    return { ok: false, errors: [{ path: '', code: 'json-syntax', message: describeJsonError(body).message }], warnings: [] };
   }
   return loadValue(v, opts);
 }

@@ -5,6 +5,7 @@
  * and per-queue dead-letter and republish targets. The linter reasons over it.
  */
 import type { AmqpValue, Topology } from '../model/definitions.js';
+import { builtinExchangeType } from '../model/definitions.js';
 import type { ConsumerAction, ConsumerSpec, Rule } from '../model/consumer.js';
 import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.js';
 import { topicWords, topicWordsMatch } from '../routing/topicMatcher.js';
@@ -93,7 +94,7 @@ export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]
     return possibleQueues(dlx, typeof dlrk === 'string' ? [dlrk] : arrivalKeys(queue));
   }
 
-  return { topology, index, args, consumersByQueue, possibleQueues, arrivalKeys, deadLetterTargets, exchangeType: (n) => types.get(n) };
+  return { topology, index, args, consumersByQueue, possibleQueues, arrivalKeys, deadLetterTargets, exchangeType: (n) => types.get(n) ?? builtinExchangeType(n) };
 }
 
 /**
