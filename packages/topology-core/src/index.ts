@@ -186,6 +186,7 @@ export {
   type DefinitionsJson,
   designFromTopology,
   exportDefinitions,
+  exportDefinitionsVhosts,
   type ExportDefinitionsOptions,
   importDefinitions,
   type ImportDefinitionsOptions,
@@ -193,7 +194,9 @@ export {
   looksLikeDefinitions,
 } from './io/definitions.js';
 export { readDesignJson, writeDesignJson } from './io/designJson.js';
-export { designFromScenario, type DocumentKind, loadDocument, type LoadedDocument, loadValue } from './io/load.js';
+export { designFromScenario, type DocumentKind, loadDocument, loadDocumentVhosts, type LoadedDocument, loadValue, parseJsonText } from './io/load.js';
+export { describeVhost, describeVhostsWithObjects, objectCount, vhostContents, type VhostContents } from './io/definitionsVhosts.js';
+export { describeJsonError } from './io/jsonSyntax.js';
 export {
   type IgnoredArgument,
   type Logical,

@@ -223,3 +223,17 @@ export function exportDefinitions(topology: Topology, opts: ExportDefinitionsOpt
 export function designFromTopology(topology: Topology, name = 'imported'): Design {
   return { format: DESIGN_FORMAT, version: DESIGN_VERSION, name, topology, consumers: [], publishers: [] };
 }
+
+/** Several vhosts' topologies -> one whole-broker definitions file, every object with its own vhost. */
+export function exportDefinitionsVhosts(parts: readonly { readonly vhost: string; readonly topology: Topology }[], opts: { readonly rabbitVersion?: string } = {}): DefinitionsJson {
+  const each = parts.map((p) => exportDefinitions(p.topology, { vhost: p.vhost, ...opts }));
+  const first = exportDefinitions({ exchanges: [], queues: [], bindings: [] }, { vhost: parts[0]?.vhost ?? '/', ...opts });
+  return {
+    ...first,
+    vhosts: parts.map((p) => ({ name: p.vhost })),
+    policies: each.flatMap((d) => d.policies),
+    queues: each.flatMap((d) => d.queues),
+    exchanges: each.flatMap((d) => d.exchanges),
+    bindings: each.flatMap((d) => d.bindings),
+  };
+}
