@@ -41,7 +41,8 @@ const SHOWN = 5;
 /** `3 queues (a, b, c)` / `12 queues (a, b, c, d, e, ...)` */
 export function countedNames(n: number, noun: string, names: readonly string[]): string {
   const shown = names.slice(0, SHOWN).map((x) => JSON.stringify(x));
-  return `${n} ${noun}${n === 1 ? '' : 's'}${shown.length ? ` (${shown.join(', ')}${names.length > SHOWN ? ', ...' : ''})` : ''}`;
+  const plural = n === 1 ? noun : /[^aeiou]y$/.test(noun) ? `${noun.slice(0, -1)}ies` : `${noun}s`;
+  return `${n} ${plural}${shown.length ? ` (${shown.join(', ')}${names.length > SHOWN ? ', ...' : ''})` : ''}`;
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
@@ -51,7 +52,20 @@ export function readBrokerObjects(items: { readonly [k in ObjectKind]: readonly 
   const skips: Skip[] = [];
   const skippedExchanges = new Set<string>();
   const skippedQueues = new Set<string>();
-  const exchanges = items.exchanges.filter(({ item: x }) => {
+  // a name listed twice: the broker's import declares the first and keeps it (a redeclare does not change it)
+  const firstOf = (kind: 'exchanges' | 'queues') => {
+    const seen = new Set<string>();
+    return ({ item }: IndexedItem): boolean => {
+      if (typeof item.name !== 'string') return true;
+      if (!seen.has(item.name)) {
+        seen.add(item.name);
+        return true;
+      }
+      skips.push({ kind, name: item.name, reason: 'listed twice (the broker keeps the first declaration; the later one is dropped)' });
+      return false;
+    };
+  };
+  const exchanges = items.exchanges.filter(firstOf('exchanges')).filter(({ item: x }) => {
     if (typeof x.name !== 'string') return true; // the validator names the field
     if (x.name === '' || x.name.startsWith('amq.')) {
       skips.push({ kind: 'exchanges', name: x.name, reason: 'built in (every vhost has it; a design does not declare it)' });
@@ -65,7 +79,7 @@ export function readBrokerObjects(items: { readonly [k in ObjectKind]: readonly 
     }
     return true;
   });
-  const queues = items.queues.filter(({ item: q }) => {
+  const queues = items.queues.filter(firstOf('queues')).filter(({ item: q }) => {
     if (typeof q.name !== 'string') return true;
     if (q.name === '' || q.name.startsWith('amq.')) {
       skips.push({ kind: 'queues', name: q.name, reason: 'server-named (amq.gen-*: the broker names them for one connection)' });

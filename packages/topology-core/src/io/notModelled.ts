@@ -12,6 +12,7 @@ const COMPONENT_NOUNS: { readonly [component: string]: string } = {
   'federation-upstream': 'federation upstream',
   'federation-upstream-set': 'federation upstream set',
   'vhost-limits': 'vhost limit',
+  operator_policy: 'operator policy',
   'mqtt-port-to-vhost-mapping': 'MQTT port mapping',
 };
 
@@ -27,7 +28,7 @@ export function notModelledSummary(input: { readonly [k: string]: unknown }, inV
   }
   for (const [c, names] of byComponent) parts.push(countedNames(names.length, COMPONENT_NOUNS[c] ?? `${c} parameter`, names));
   const opol = list('operator_policies').filter(inVhost);
-  if (opol.length) parts.push(countedNames(opol.length, 'operator policy', opol.map((p) => String(p.name))).replace('policys', 'policies'));
+  if (opol.length) parts.push(countedNames(opol.length, 'operator policy', opol.map((p) => String(p.name))));
   const global = list('global_parameters');
   if (global.length) parts.push(countedNames(global.length, 'global parameter', global.map((p) => String(p.name))));
   const users = list('users');
