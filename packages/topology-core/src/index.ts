@@ -188,6 +188,7 @@ export {
   type DefinitionsJson,
   designFromTopology,
   exportDefinitions,
+  exportDefinitionsVhosts,
   type ExportDefinitionsOptions,
   importDefinitions,
   type ImportDefinitionsOptions,
@@ -195,7 +196,9 @@ export {
   looksLikeDefinitions,
 } from './io/definitions.js';
 export { readDesignJson, writeDesignJson } from './io/designJson.js';
-export { designFromScenario, type DocumentKind, loadDocument, type LoadedDocument, loadValue } from './io/load.js';
+export { designFromScenario, type DocumentKind, loadDocument, loadDocumentVhosts, type LoadedDocument, loadValue, parseJsonText } from './io/load.js';
+export { describeVhost, describeVhostsWithObjects, objectCount, vhostContents, type VhostContents } from './io/definitionsVhosts.js';
+export { describeJsonError } from './io/jsonSyntax.js';
 export {
   type IgnoredArgument,
   type Logical,

@@ -21,11 +21,17 @@ describe('importDefinitions', () => {
     expect(r.topology.policies?.[0]).toMatchObject({ name: 'retry-ttl', definition: { 'message-ttl': 6000 }, 'apply-to': 'queues' });
   });
 
-  it('defaults to "/" in a whole-broker file and reads what is there', () => {
+  it('defaults to the vhost that holds objects, never a silent empty "/"', () => {
     const r = importDefinitions(brokerExport);
-    expect(r.ok && r.vhost).toBe('/');
-    expect(r.ok && r.topology.queues.length).toBe(0);
-    expect(importDefinitions(brokerExport, { vhost: 'nope' })).toMatchObject({ ok: false, errors: [{ code: 'vhost-missing' }] });
+    expect(r.ok && r.vhost).toBe('rs-fixture');
+    expect(r.ok && r.topology.queues.length).toBe(4);
+    // "/" is in the file but empty: asking for it is an error that says where the objects are
+    const empty = importDefinitions(brokerExport, { vhost: '/' });
+    expect(empty).toMatchObject({ ok: false, errors: [{ code: 'vhost-empty', path: 'vhosts' }] });
+    expect(!empty.ok && empty.errors[0]!.message).toMatch(/"rs-fixture" \(\d+ exchanges, 4 queues/);
+    const missing = importDefinitions(brokerExport, { vhost: 'nope' });
+    expect(missing).toMatchObject({ ok: false, errors: [{ code: 'vhost-missing' }] });
+    expect(!missing.ok && missing.errors[0]!.message).toContain('"rs-fixture"');
   });
 
   it('reads a per-vhost management export (no vhost fields)', () => {

@@ -9,9 +9,12 @@ import { DESIGN_FORMAT, DESIGN_VERSION } from '../model/design.js';
 import { isPlainObject, type ValidationIssue } from '../model/validateResult.js';
 import { validateTopology } from '../model/validateTopology.js';
 import { pathIndex } from '../model/names.js';
+import { indexed, readBrokerObjects } from './brokerObjects.js';
+import { describeVhostsWithObjects, objectCount, vhostContents, type VhostContents } from './definitionsVhosts.js';
+import { notModelledSummary } from './notModelled.js';
 
 export interface ImportDefinitionsOptions {
-  /** which vhost to read from a whole-broker export; default "/" or the only one present */
+  /** which vhost to read from a whole-broker export; default "/" when it holds objects, else the first vhost that does */
   readonly vhost?: string;
 }
 
@@ -23,7 +26,10 @@ export type ImportDefinitionsResult =
       readonly vhost?: string;
       /** every vhost the file mentions */
       readonly vhosts: readonly string[];
+      /** every vhost with its object counts (the vhost-less objects of a per-vhost export as name undefined) */
+      readonly contents: readonly VhostContents[];
       readonly rabbitVersion?: string;
+      /** skipped objects, ignored fields and what is not imported are warnings with codes `skipped`, `field-ignored`, `not-imported` */
       readonly warnings: readonly ValidationIssue[];
     }
   | { readonly ok: false; readonly errors: readonly ValidationIssue[]; readonly warnings: readonly ValidationIssue[] };
@@ -31,10 +37,19 @@ export type ImportDefinitionsResult =
 /** Does this JSON look like a definitions export (rather than a design)? */
 export function looksLikeDefinitions(v: unknown): boolean {
   if (!isPlainObject(v) || v.format !== undefined || v.topology !== undefined) return false;
-  return ['exchanges', 'queues', 'bindings', 'rabbit_version', 'rabbitmq_version', 'vhosts', 'policies'].some((k) => k in v);
+  return ['exchanges', 'queues', 'bindings', 'rabbit_version', 'rabbitmq_version', 'vhosts', 'policies', 'parameters', 'users', 'global_parameters', 'permissions'].some((k) => k in v);
 }
 
 const cleanArgs = (a: unknown): AmqpTable => (isPlainObject(a) ? (a as AmqpTable) : {});
+
+/** The vhost to read when none is asked for: "/" when it holds objects, else the first that does (never an empty one beside a full one). */
+function defaultVhost(contents: readonly VhostContents[]): string | undefined {
+  const named = contents.filter((c) => c.name !== undefined);
+  if (named.length === 0) return undefined;
+  const full = named.filter((c) => objectCount(c) > 0);
+  if (full.some((c) => c.name === '/') || full.length === 0) return named.some((c) => c.name === '/') ? '/' : named[0]!.name;
+  return full[0]!.name;
+}
 
 export function importDefinitions(input: unknown, opts: ImportDefinitionsOptions = {}): ImportDefinitionsResult {
   const warnings: ValidationIssue[] = [];
@@ -53,94 +68,82 @@ export function importDefinitions(input: unknown, opts: ImportDefinitionsOptions
   const rawQ = arr('queues');
   const rawB = arr('bindings');
   const rawP = arr('policies');
-  const vhostSet = new Set<string>();
-  for (const v of arr('vhosts')) if (isPlainObject(v) && typeof v.name === 'string') vhostSet.add(v.name);
-  for (const item of [...rawEx, ...rawQ, ...rawB, ...rawP]) if (isPlainObject(item) && typeof item.vhost === 'string') vhostSet.add(item.vhost);
-  const vhosts = [...vhostSet];
+  const contents = vhostContents(input);
+  const vhosts = contents.flatMap((c) => (c.name === undefined ? [] : [c.name]));
   let vhost: string | undefined = opts.vhost;
-  if (vhost === undefined && vhosts.length > 0) {
-    vhost = vhosts.includes('/') ? '/' : vhosts[0];
-    if (vhosts.length > 1) warnings.push({ path: 'vhosts', code: 'vhost-chosen', message: `the file has vhosts ${vhosts.join(', ')}; reading "${vhost}" (choose one with the vhost option)` });
-  } else if (vhost !== undefined && vhosts.length > 0 && !vhosts.includes(vhost)) {
-    errors.push({ path: 'vhosts', code: 'vhost-missing', message: `vhost "${vhost}" is not in the file (it has ${vhosts.join(', ')})` });
+  if (vhost === undefined) {
+    vhost = defaultVhost(contents);
+    const full = contents.filter((c) => c.name !== undefined && objectCount(c) > 0);
+    if (full.length > 1)
+      warnings.push({ path: 'vhosts', code: 'vhost-chosen', message: `the file has objects in ${full.length} vhosts: ${describeVhostsWithObjects(contents)}; reading "${vhost}" (choose one with the vhost option)` });
+  } else if (vhosts.length > 0 && !vhosts.includes(vhost)) {
+    errors.push({ path: 'vhosts', code: 'vhost-missing', message: `vhost "${vhost}" is not in the file; its vhosts with objects: ${describeVhostsWithObjects(contents)}` });
+    return { ok: false, errors, warnings };
   }
-  const inVhost = (item: Record<string, unknown>): boolean => item.vhost === undefined || vhost === undefined || item.vhost === vhost;
+  const inVhost = (item: { readonly [k: string]: unknown }): boolean => item.vhost === undefined || vhost === undefined || item.vhost === vhost;
 
-  // keep the original index of each kept item so errors point into the file
-  const exIdx: number[] = [];
-  const qIdx: number[] = [];
-  const bIdx: number[] = [];
-  const pIdx: number[] = [];
-  const exchanges: ExchangeDef[] = [];
-  rawEx.forEach((x, i) => {
-    if (!isPlainObject(x)) return errors.push({ path: pathIndex('exchanges', i), code: 'field-type', message: 'exchange must be an object' });
-    if (!inVhost(x)) return;
-    exIdx.push(i);
-    exchanges.push({
-      name: x.name as string,
-      type: x.type as ExchangeDef['type'],
-      durable: x.durable === undefined ? true : (x.durable as boolean),
-      auto_delete: (x.auto_delete as boolean) ?? false,
-      internal: (x.internal as boolean) ?? false,
-      arguments: cleanArgs(x.arguments),
+  for (const [k, raw] of [['exchanges', rawEx], ['queues', rawQ], ['bindings', rawB], ['policies', rawP]] as const)
+    raw.forEach((item, i) => {
+      if (!isPlainObject(item)) errors.push({ path: pathIndex(k, i), code: 'field-type', message: `${k.slice(0, -1).replace(/ie$/, 'y')} must be an object` });
+      else if (item.arguments !== undefined && !isPlainObject(item.arguments))
+        errors.push({ path: `${pathIndex(k, i)}.arguments`, code: 'table-type', message: 'arguments must be an object' });
     });
-  });
-  const queues: QueueDef[] = [];
-  rawQ.forEach((q, i) => {
-    if (!isPlainObject(q)) return errors.push({ path: pathIndex('queues', i), code: 'field-type', message: 'queue must be an object' });
-    if (!inVhost(q)) return;
-    qIdx.push(i);
+  const pick = (raw: unknown[]) => indexed(raw).filter(({ item }) => inVhost(item));
+  const read = readBrokerObjects({ exchanges: pick(rawEx), queues: pick(rawQ), bindings: pick(rawB), policies: pick(rawP) });
+  warnings.push(...read.notes);
+  const notModelled = notModelledSummary(input, inVhost);
+  if (notModelled) warnings.push({ path: '', code: 'not-imported', message: notModelled });
+
+  const exchanges: ExchangeDef[] = read.kept.exchanges.map(({ item: x }) => ({
+    name: x.name as string,
+    type: x.type as ExchangeDef['type'],
+    durable: x.durable === undefined ? true : (x.durable as boolean),
+    auto_delete: (x.auto_delete as boolean) ?? false,
+    internal: (x.internal as boolean) ?? false,
+    arguments: cleanArgs(x.arguments),
+  }));
+  const queues: QueueDef[] = read.kept.queues.map(({ item: q }) => {
     let args = cleanArgs(q.arguments);
     // 3.13+ exports carry `type`; older ones only the argument
     if (typeof q.type === 'string' && q.type !== 'classic' && args['x-queue-type'] === undefined) args = { ...args, 'x-queue-type': q.type };
-    queues.push({ name: q.name as string, durable: q.durable === undefined ? true : (q.durable as boolean), auto_delete: (q.auto_delete as boolean) ?? false, arguments: args });
+    return { name: q.name as string, durable: q.durable === undefined ? true : (q.durable as boolean), auto_delete: (q.auto_delete as boolean) ?? false, arguments: args };
   });
-  const bindings: BindingDef[] = [];
-  rawB.forEach((b, i) => {
-    if (!isPlainObject(b)) return errors.push({ path: pathIndex('bindings', i), code: 'field-type', message: 'binding must be an object' });
-    if (!inVhost(b)) return;
-    bIdx.push(i);
-    bindings.push({
-      source: b.source as string,
-      destination: b.destination as string,
-      destination_type: b.destination_type as BindingDef['destination_type'],
-      routing_key: (b.routing_key as string) ?? '',
-      arguments: cleanArgs(b.arguments),
-    });
-  });
-  const policies: PolicyDef[] = [];
-  rawP.forEach((p, i) => {
-    if (!isPlainObject(p)) return errors.push({ path: pathIndex('policies', i), code: 'field-type', message: 'policy must be an object' });
-    if (!inVhost(p)) return;
-    pIdx.push(i);
-    const pol: PolicyDef = {
-      name: p.name as string,
-      pattern: p.pattern as string,
-      definition: cleanArgs(p.definition),
-      ...(p['apply-to'] !== undefined ? { 'apply-to': p['apply-to'] as PolicyDef['apply-to'] } : {}),
-      ...(p.priority !== undefined ? { priority: p.priority as number } : {}),
-    };
-    policies.push(pol);
-  });
-  for (const [k, raw] of [['exchanges', rawEx], ['queues', rawQ], ['bindings', rawB], ['policies', rawP]] as const)
-    raw.forEach((item, i) => {
-      if (isPlainObject(item) && item.arguments !== undefined && !isPlainObject(item.arguments))
-        errors.push({ path: `${pathIndex(k, i)}.arguments`, code: 'table-type', message: 'arguments must be an object' });
-    });
+  const bindings: BindingDef[] = read.kept.bindings.map(({ item: b }) => ({
+    source: b.source as string,
+    destination: b.destination as string,
+    destination_type: b.destination_type as BindingDef['destination_type'],
+    routing_key: (b.routing_key as string) ?? '',
+    arguments: cleanArgs(b.arguments),
+  }));
+  const policies: PolicyDef[] = read.kept.policies.map(({ item: p }) => ({
+    name: p.name as string,
+    pattern: p.pattern as string,
+    definition: cleanArgs(p.definition),
+    ...(p['apply-to'] !== undefined ? { 'apply-to': p['apply-to'] as PolicyDef['apply-to'] } : {}),
+    ...(p.priority !== undefined ? { priority: p.priority as number } : {}),
+  }));
   const topology: Topology = { exchanges, queues, bindings, ...(policies.length > 0 ? { policies } : {}) };
   const v = validateTopology(topology);
+  const indexOf = { exchanges: read.kept.exchanges, queues: read.kept.queues, bindings: read.kept.bindings, policies: read.kept.policies };
   const remap = (iss: ValidationIssue): ValidationIssue => ({
     ...iss,
-    path: iss.path.replace(/^(exchanges|queues|bindings|policies)\[(\d+)\]/, (_m, k: string, n: string) => {
-      const idx = { exchanges: exIdx, queues: qIdx, bindings: bIdx, policies: pIdx }[k as 'queues']![Number(n)];
-      return `${k}[${idx ?? n}]`;
-    }),
+    path: iss.path.replace(/^(exchanges|queues|bindings|policies)\[(\d+)\]/, (_m, k: keyof typeof indexOf, n: string) => `${k}[${indexOf[k][Number(n)]?.index ?? n}]`),
   });
   errors.push(...v.errors.map(remap));
   warnings.push(...v.warnings.map(remap));
   if (errors.length > 0) return { ok: false, errors, warnings };
+  // nothing read while the file has objects: say where they are, never a silent empty "/"
+  const total = contents.reduce((n, c) => n + objectCount(c), 0);
+  const read1 = exchanges.length + queues.length + bindings.length + policies.length;
+  if (total === 0)
+    return { ok: false, errors: [{ path: 'vhosts', code: 'definitions-empty', message: `the file has no exchanges, queues, bindings or policies${notModelled ? ` (${notModelled})` : ''}` }], warnings };
+  if (read1 === 0) {
+    const skipped = read.notes.length > 0 ? ` (everything there is skipped: ${read.notes.map((n) => n.message).join('; ')})` : '';
+    const where = vhost === undefined ? 'the file' : `vhost "${vhost}"`;
+    return { ok: false, errors: [{ path: 'vhosts', code: 'vhost-empty', message: `${where} has nothing to import${skipped}; the file's vhosts with objects: ${describeVhostsWithObjects(contents)}` }], warnings };
+  }
   const rv = typeof input.rabbit_version === 'string' ? input.rabbit_version : typeof input.rabbitmq_version === 'string' ? input.rabbitmq_version : undefined;
-  return { ok: true, topology, vhosts, warnings, ...(vhost !== undefined ? { vhost } : {}), ...(rv ? { rabbitVersion: rv } : {}) };
+  return { ok: true, topology, vhosts, contents, warnings, ...(vhost !== undefined ? { vhost } : {}), ...(rv ? { rabbitVersion: rv } : {}) };
 }
 
 export interface ExportDefinitionsOptions {
@@ -219,4 +222,18 @@ export function exportDefinitions(topology: Topology, opts: ExportDefinitionsOpt
 /** A design with no consumers or publishers around an imported topology. */
 export function designFromTopology(topology: Topology, name = 'imported'): Design {
   return { format: DESIGN_FORMAT, version: DESIGN_VERSION, name, topology, consumers: [], publishers: [] };
+}
+
+/** Several vhosts' topologies -> one whole-broker definitions file, every object with its own vhost. */
+export function exportDefinitionsVhosts(parts: readonly { readonly vhost: string; readonly topology: Topology }[], opts: { readonly rabbitVersion?: string } = {}): DefinitionsJson {
+  const each = parts.map((p) => exportDefinitions(p.topology, { vhost: p.vhost, ...opts }));
+  const first = exportDefinitions({ exchanges: [], queues: [], bindings: [] }, { vhost: parts[0]?.vhost ?? '/', ...opts });
+  return {
+    ...first,
+    vhosts: parts.map((p) => ({ name: p.vhost })),
+    policies: each.flatMap((d) => d.policies),
+    queues: each.flatMap((d) => d.queues),
+    exchanges: each.flatMap((d) => d.exchanges),
+    bindings: each.flatMap((d) => d.bindings),
+  };
 }

@@ -24,7 +24,10 @@ export function isExportFormat(s: string): s is ExportFormat {
 export function exportDesign(d: Design, format: ExportFormat, opts: ExportOptions = {}): string {
   const issues = validateExportOptions(opts);
   if (issues.length > 0) throw new ExportOptionsError(issues);
-  const vhost = opts.vhost !== undefined ? { vhost: opts.vhost } : {};
+  // the design's own vhost unless told another ("/" is every tool's default: left implicit)
+  const vh = opts.vhost ?? (d.vhost !== '/' ? d.vhost : undefined);
+  opts = vh !== undefined ? { ...opts, vhost: vh } : opts;
+  const vhost = vh !== undefined ? { vhost: vh } : {};
   switch (format) {
     case 'design':
       return writeDesignJson(d);

@@ -7,6 +7,8 @@ import type { ValidationIssue } from '../model/validateResult.js';
 import { parseDesign } from '../model/validateDesign.js';
 import { designFromTopology, importDefinitions, looksLikeDefinitions, type ImportDefinitionsOptions } from './definitions.js';
 import { isPlainObject } from '../model/validateResult.js';
+import { describeJsonError } from './jsonSyntax.js';
+import { objectCount, vhostContents } from './definitionsVhosts.js';
 import { profileForVersion } from '../sim/profileForVersion.js';
 import { SCENARIO_FORMAT, type Scenario } from '../scenario/types.js';
 import { scenarioConsumers } from '../scenario/fromScenario.js';
@@ -58,14 +60,44 @@ export function designFromScenario(v: unknown): { ok: true; design: unknown } | 
   };
 }
 
-export function loadDocument(text: string, opts: ImportDefinitionsOptions & { readonly name?: string } = {}): LoadedDocument {
-  let v: unknown;
+/** JSON text -> value; a byte-order mark is accepted, a syntax error gives line and column. */
+export function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; error: ValidationIssue } {
+  // editors on Windows (and PowerShell's Out-File) start UTF-8 files with a byte-order mark
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
-    v = JSON.parse(text);
-  } catch (e) {
-    return { ok: false, errors: [{ path: '', code: 'json-syntax', message: `not valid JSON: ${(e as Error).message}` }], warnings: [] };
+    return { ok: true, value: JSON.parse(body) };
+  } catch {
+    return { ok: false, error: { path: '', code: 'json-syntax', message: describeJsonError(body).message } };
   }
-  return loadValue(v, opts);
+}
+
+export function loadDocument(text: string, opts: ImportDefinitionsOptions & { readonly name?: string } = {}): LoadedDocument {
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) return { ok: false, errors: [parsed.error], warnings: [] };
+  return loadValue(parsed.value, opts);
+}
+
+/**
+ * A file as one document per vhost: a whole-broker definitions file with objects in several
+ * vhosts (and no vhost asked for) gives one design per vhost, each named `NAME (VHOST)` and
+ * carrying its vhost; anything else gives one document. The first failure stops it.
+ */
+export function loadDocumentVhosts(text: string, opts: ImportDefinitionsOptions & { readonly name?: string } = {}): { ok: true; docs: (LoadedDocument & { ok: true })[] } | (LoadedDocument & { ok: false }) {
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) return { ok: false, errors: [parsed.error], warnings: [] };
+  const v = parsed.value;
+  const full = opts.vhost === undefined && looksLikeDefinitions(v) && isPlainObject(v) ? vhostContents(v).filter((c) => c.name !== undefined && objectCount(c) > 0) : [];
+  if (full.length <= 1) {
+    const one = loadValue(v, opts);
+    return one.ok ? { ok: true, docs: [one] } : one;
+  }
+  const docs: (LoadedDocument & { ok: true })[] = [];
+  for (const c of full) {
+    const r = loadValue(v, { ...opts, vhost: c.name!, name: `${opts.name ?? 'imported'} (${c.name})` });
+    if (!r.ok) return { ...r, errors: r.errors.map((e) => ({ ...e, message: `vhost "${c.name}": ${e.message}` })) };
+    docs.push(r);
+  }
+  return { ok: true, docs };
 }
 
 export function loadValue(v: unknown, opts: ImportDefinitionsOptions & { readonly name?: string } = {}): LoadedDocument {
@@ -74,7 +106,8 @@ export function loadValue(v: unknown, opts: ImportDefinitionsOptions & { readonl
     if (!r.ok) return { ok: false, kind: 'definitions', errors: r.errors, warnings: r.warnings };
     // a file exported from a 4.x broker is simulated under that broker's rules (3.10 is the default)
     const profile = profileForVersion(r.rabbitVersion);
-    const design = designFromTopology(r.topology, opts.name ?? 'imported');
+    const base = designFromTopology(r.topology, opts.name ?? 'imported');
+    const design = r.vhost !== undefined ? { ...base, vhost: r.vhost } : base;
     return { ok: true, kind: 'definitions', design: profile && profile !== '3.10' ? { ...design, profile } : design, warnings: r.warnings, ...(r.vhost !== undefined ? { vhost: r.vhost } : {}) };
   }
   if (isPlainObject(v) && v.format === SCENARIO_FORMAT) {

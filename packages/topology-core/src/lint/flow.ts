@@ -5,6 +5,7 @@
  * and per-queue dead-letter and republish targets. The linter reasons over it.
  */
 import type { AmqpValue, Topology } from '../model/definitions.js';
+import { builtinExchangeType } from '../model/definitions.js';
 import type { ConsumerAction, ConsumerSpec, Rule } from '../model/consumer.js';
 import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.js';
 import { topicWords, topicWordsMatch } from '../routing/topicMatcher.js';
@@ -46,6 +47,9 @@ export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]
     }
     const seen = new Set<string>();
     const work = [exchange];
+    // split and indexed once per call, not once per binding
+    let keyWords: (readonly string[])[] | undefined;
+    let keySet: ReadonlySet<string> | undefined;
     while (work.length > 0) {
       const name = work.pop()!;
       if (seen.has(name)) continue;
@@ -56,8 +60,8 @@ export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]
       for (const b of x.bindings) {
         let ok: boolean;
         if (keys === undefined || x.match === 'fanout' || x.match === 'headers' || x.match === 'radlx') ok = true;
-        else if (x.match === 'direct') ok = keys.includes(b.key);
-        else ok = keys.some((k) => topicWordsMatch(b.words, topicWords(k)));
+        else if (x.match === 'direct') ok = (keySet ??= new Set(keys)).has(b.key);
+        else ok = (keyWords ??= keys.map(topicWords)).some((w) => topicWordsMatch(b.words, w));
         if (!ok) continue;
         matched++;
         if (b.dest.kind === 'queue') out.add(b.dest.name);
@@ -68,21 +72,38 @@ export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]
     return out;
   }
 
+  // indexed once: arrival keys are asked for every queue (quadratic on a 10,000-queue file otherwise)
+  const bindingsTo = new Map<string, (typeof topology.bindings)[number][]>();
+  for (const b of topology.bindings) {
+    if (b.destination_type !== 'queue') continue;
+    const list = bindingsTo.get(b.destination);
+    if (list) list.push(b);
+    else bindingsTo.set(b.destination, [b]);
+  }
+  let deadLetterKeys: string[] | undefined;
+  const arrivalCache = new Map<string, readonly string[] | undefined>();
+
   function arrivalKeys(queue: string): readonly string[] | undefined {
+    if (arrivalCache.has(queue)) return arrivalCache.get(queue);
     const keys = new Set<string>([queue]);
-    for (const b of topology.bindings) {
-      if (b.destination_type !== 'queue' || b.destination !== queue) continue;
+    let known = true;
+    for (const b of bindingsTo.get(queue) ?? []) {
       const t = types.get(b.source);
-      if (t === 'fanout' || t === 'headers' || t === 'radlx') return undefined;
-      if (/(^|\.)[*#](\.|$)/.test(b.routing_key)) return undefined;
+      if (t === 'fanout' || t === 'headers' || t === 'radlx' || /(^|\.)[*#](\.|$)/.test(b.routing_key)) {
+        known = false;
+        break;
+      }
       keys.add(b.routing_key);
     }
     // dead-letter routing keys of queues that dead-letter here
-    for (const q of topology.queues) {
-      const a = args.get(q.name)!;
-      if (typeof a['x-dead-letter-routing-key'] === 'string') keys.add(a['x-dead-letter-routing-key']);
-    }
-    return [...keys];
+    deadLetterKeys ??= topology.queues.flatMap((q) => {
+      const k = args.get(q.name)!['x-dead-letter-routing-key'];
+      return typeof k === 'string' ? [k] : [];
+    });
+    for (const k of deadLetterKeys) keys.add(k);
+    const out = known ? [...keys] : undefined;
+    arrivalCache.set(queue, out);
+    return out;
   }
 
   function deadLetterTargets(queue: string): Set<string> | undefined {
@@ -93,7 +114,7 @@ export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]
     return possibleQueues(dlx, typeof dlrk === 'string' ? [dlrk] : arrivalKeys(queue));
   }
 
-  return { topology, index, args, consumersByQueue, possibleQueues, arrivalKeys, deadLetterTargets, exchangeType: (n) => types.get(n) };
+  return { topology, index, args, consumersByQueue, possibleQueues, arrivalKeys, deadLetterTargets, exchangeType: (n) => types.get(n) ?? builtinExchangeType(n) };
 }
 
 /**

@@ -16,7 +16,7 @@ export function lintGithub(input: Omit<LintReportInput, 'toolVersion'>): string 
     .map((f) => {
       const at = findingLocation(f, input.locate);
       const props = [`file=${escapeProperty(input.file)}`, ...(at ? [`line=${at.line}`, `col=${at.column}`] : []), `title=${escapeProperty(`${f.id} (${f.objects.join(', ')})`)}`];
-      return `::${COMMAND[f.severity]} ${props.join(',')}::${escapeData(`${f.message}\nFix: ${f.fix}`)}\n`;
+      return `::${COMMAND[f.severity]} ${props.join(',')}::${escapeData(`${f.vhost !== undefined ? `vhost ${JSON.stringify(f.vhost)}: ` : ''}${f.message}\nFix: ${f.fix}`)}\n`;
     })
     .join('');
 }

@@ -11,10 +11,11 @@ import type { ObjectLocation } from '../io/objectLocations.js';
 export interface LintReportInput {
   /** the linted file as the user named it (relative paths stay relative: the repository's) */
   readonly file: string;
-  readonly findings: readonly LintFinding[];
+  /** the findings; in a whole-broker file each names its vhost */
+  readonly findings: readonly (LintFinding & { readonly vhost?: string })[];
   readonly toolVersion: string;
-  /** where an object (node id) is written in the file */
-  readonly locate: (id: string) => ObjectLocation | undefined;
+  /** where an object (node id) of a vhost is written in the file */
+  readonly locate: (id: string, vhost?: string) => ObjectLocation | undefined;
 }
 
 const SARIF_LEVEL: Record<LintSeverity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
@@ -28,9 +29,9 @@ export const fileUri = (file: string): string =>
     .join('/');
 
 /** The first object of a finding that the file holds (a finding may name a scaffolded consumer first). */
-export function findingLocation(f: LintFinding, locate: LintReportInput['locate']): ObjectLocation | undefined {
+export function findingLocation(f: LintReportInput['findings'][number], locate: LintReportInput['locate']): ObjectLocation | undefined {
   for (const o of f.objects) {
-    const l = locate(o);
+    const l = locate(o, f.vhost);
     if (l) return l;
   }
   return undefined;
@@ -58,7 +59,7 @@ export function lintSarif(input: LintReportInput): Record<string, unknown> {
       ruleId: f.id,
       ruleIndex: ruleIds.indexOf(f.id),
       level: SARIF_LEVEL[f.severity],
-      message: { text: `${f.message} Fix: ${f.fix}` },
+      message: { text: `${f.vhost !== undefined ? `vhost ${JSON.stringify(f.vhost)}: ` : ''}${f.message} Fix: ${f.fix}` },
       locations: [
         {
           physicalLocation: {

@@ -69,3 +69,21 @@ export interface Topology {
 
 /** The default exchange: always exists, routes by queue name, cannot be declared or bound. */
 export const DEFAULT_EXCHANGE = '';
+
+/**
+ * The exchanges every vhost has from its creation (rabbit_vhost `declare_default_exchanges`):
+ * a design may bind from them or dead-letter to them, never declare them.
+ */
+export const BUILTIN_EXCHANGES: { readonly [name: string]: BuiltinExchangeType } = {
+  'amq.direct': 'direct',
+  'amq.fanout': 'fanout',
+  'amq.topic': 'topic',
+  'amq.headers': 'headers',
+  'amq.match': 'headers',
+  'amq.rabbitmq.trace': 'topic',
+};
+
+/** The type of a built-in `amq.*` exchange, or undefined for any other name. */
+export function builtinExchangeType(name: string): BuiltinExchangeType | undefined {
+  return Object.prototype.hasOwnProperty.call(BUILTIN_EXCHANGES, name) ? BUILTIN_EXCHANGES[name] : undefined;
+}

@@ -24,6 +24,8 @@ export interface Design {
   readonly description?: string;
   /** which RabbitMQ semantics to simulate; default '3.10' */
   readonly profile?: BrokerProfileId;
+  /** the vhost the topology lives in (read from a definitions file or a broker); exports write it unless told another */
+  readonly vhost?: string;
   readonly topology: Topology;
   readonly consumers: readonly ConsumerSpec[];
   readonly publishers: readonly PublisherSpec[];

@@ -242,6 +242,8 @@ function validateDesignInto(sink: IssueSink, d: unknown, opts: DesignValidationO
   if (d.format !== DESIGN_FORMAT) sink.error('format', 'design-format', `format must be "${DESIGN_FORMAT}"`);
   if (typeof d.name !== 'string') sink.error('name', 'field-type', 'name must be a string');
   if (d.description !== undefined && typeof d.description !== 'string') sink.error('description', 'field-type', 'description must be a string');
+  if (d.vhost !== undefined && (typeof d.vhost !== 'string' || d.vhost === '' || /[\r\n]/.test(d.vhost)))
+    sink.error('vhost', 'vhost-name', 'vhost must be a non-empty name without line breaks');
   if (d.profile !== undefined && d.profile !== '3.10' && d.profile !== '4.x' && d.profile !== '4.3') sink.error('profile', 'field-type', 'profile must be "3.10", "4.x" or "4.3"');
   if (d.topology === undefined) sink.error('topology', 'field-missing', 'a design needs a topology');
   else validateTopologyInto(sink, d.topology, 'topology', opts);

@@ -25,6 +25,31 @@ describe('designFromBroker', () => {
     expect(Array.isArray(r.lint)).toBe(true);
   });
 
+  it('scaffolds a publisher for every way into an entry exchange, so lint finds no binding that never matches', () => {
+    const base = ordersSnapshot();
+    const r = designFromBroker(
+      ordersSnapshot('3.10.8', {
+        queues: [...base.queues, { name: 'invoices.work', type: 'classic', consumers: 1, arguments: {} }, { name: 'audit', type: 'classic', consumers: 1, arguments: {} }],
+        exchanges: [...base.exchanges, { name: 'events', type: 'headers' }],
+        bindings: [
+          ...base.bindings,
+          { source: 'orders', destination: 'invoices.work', destination_type: 'queue', routing_key: 'invoice.#' },
+          { source: 'orders', destination: 'orders.work', destination_type: 'queue', routing_key: 'order.*' },
+          { source: 'events', destination: 'audit', destination_type: 'queue', routing_key: '', arguments: { 'x-match': 'all', kind: 'audit' } },
+        ],
+      }),
+    );
+    if (!r.ok) throw new Error('not ok');
+    expect(r.design.vhost).toBe('/');
+    expect(r.design.publishers.map((p) => [p.id, p.exchange, p.routingKey, p.properties?.headers ?? null])).toEqual([
+      ['publish-orders', 'orders', 'order.x', null],
+      ['publish-orders-2', 'orders', 'invoice', null],
+      ['publish-orders.retry', 'orders.retry', 'wait', null],
+      ['publish-events', 'events', '', { kind: 'audit' }],
+    ]);
+    expect(r.lint.filter((f) => f.id === 'binding-never-matches')).toEqual([]);
+  });
+
   it('takes the profile from the version and skips what the model cannot hold, with the reason', () => {
     const r = designFromBroker(
       ordersSnapshot('4.3.6', {

@@ -7,7 +7,8 @@
  * - a queue with a TTL and a dead-letter exchange is a wait queue: nobody consumes it;
  * - a queue that only dead letters reach and that has no dead-letter exchange of its own is a
  *   parking lot: nobody consumes it, it is where messages pile up (browse and re-drive it);
- * - an exchange that is not a work queue's dead-letter exchange and routes somewhere gets a publisher.
+ * - an exchange that is not a work queue's dead-letter exchange and routes somewhere gets a publisher
+ *   per distinct routing key (or header set) of its bindings, so that no binding is left unmatched.
  */
 import { EXCHANGE_TYPES_ALL, type ImportRole, type ImportedDesign } from './importTypes.js';
 import type { BrokerSnapshot } from './brokerSnapshot.js';
@@ -123,15 +124,32 @@ export function designFromBroker(snap: BrokerSnapshot, opts: ScaffoldOptions = {
   const publishers: PublisherSpec[] = [];
   for (const x of topology.exchanges) {
     if (errorPaths.has(x.name) || x.internal) continue;
-    const b = topology.bindings.find((y) => y.source === x.name);
-    if (!b) continue;
-    publishers.push({ id: `publish-${x.name}`, label: `to ${x.name}`, exchange: x.name, routingKey: x.type === 'topic' ? sampleKey(b.routing_key) : b.routing_key, bodyPrefix: x.name });
+    // one publisher per way into the exchange, so that every binding has a message that matches it
+    const seen = new Set<string>();
+    for (const b of topology.bindings) {
+      if (b.source !== x.name) continue;
+      const headers = x.type === 'headers' ? Object.fromEntries(Object.entries(b.arguments ?? {}).filter(([k]) => !k.startsWith('x-'))) : undefined;
+      const routingKey = x.type === 'fanout' || x.type === 'headers' ? '' : x.type === 'topic' ? sampleKey(b.routing_key) : b.routing_key;
+      const key = JSON.stringify([routingKey, headers ?? null]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const n = seen.size;
+      publishers.push({
+        id: n === 1 ? `publish-${x.name}` : `publish-${x.name}-${n}`,
+        label: `to ${x.name}${n === 1 ? '' : ` (${routingKey || 'headers'})`}`,
+        exchange: x.name,
+        routingKey,
+        bodyPrefix: n === 1 ? x.name : `${x.name}-${n}`,
+        ...(headers && Object.keys(headers).length > 0 ? { properties: { headers } } : {}),
+      });
+    }
   }
   const base: Design = {
     format: DESIGN_FORMAT,
     version: DESIGN_VERSION,
     name: opts.name ?? `${snap.vhost} on RabbitMQ ${snap.rabbitVersion}`,
     profile: version.profile,
+    vhost: snap.vhost,
     topology,
     consumers,
     publishers,

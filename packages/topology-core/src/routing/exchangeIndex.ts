@@ -3,7 +3,7 @@
  * routing a message does no parsing.
  */
 import type { AmqpTable, ExchangeType, Topology } from '../model/definitions.js';
-import { PLUGIN_EXCHANGE_TYPES } from '../model/definitions.js';
+import { PLUGIN_EXCHANGE_TYPES, builtinExchangeType } from '../model/definitions.js';
 import { alternateExchangeOf } from '../model/effectiveSettings.js';
 import { topicWords } from './topicMatcher.js';
 
@@ -69,6 +69,13 @@ export function compileExchanges(topology: Topology, plugins?: readonly string[]
       direct: new Map(),
     });
   }
+  // a built-in amq.* exchange a binding uses routes as on every broker (never declared by a design)
+  for (const b of topology.bindings)
+    for (const name of b.destination_type === 'exchange' ? [b.source, b.destination] : [b.source]) {
+      const type = builtinExchangeType(name);
+      if (type && !byName.has(name))
+        byName.set(name, { name, type, match: type, delayed: false, internal: false, alternate: undefined, bindings: [], direct: new Map() });
+    }
   for (const b of topology.bindings) {
     const src = byName.get(b.source);
     if (!src) continue;

@@ -1,7 +1,7 @@
 /** What a CLI command gets: its arguments, output streams and file access (injectable for tests). */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { formatIssues, loadDocument, type Design, type DocumentKind, type ValidationIssue } from '@retry-studio/topology-core';
+import { formatIssues, loadDocument, loadDocumentVhosts, type Design, type DocumentKind, type ValidationIssue } from '@retry-studio/topology-core';
 
 export interface CliIo {
   readonly out: (s: string) => void;
@@ -51,6 +51,8 @@ export interface LoadedFile {
   readonly kind: DocumentKind;
   readonly design: Design;
   readonly warnings: readonly ValidationIssue[];
+  /** the vhost read from a definitions file (undefined: a design, or a per-vhost export) */
+  readonly vhost?: string;
 }
 
 /** Reads a design JSON or a RabbitMQ definitions JSON; bad input -> CliError naming the fields. */
@@ -59,8 +61,23 @@ export async function loadFile(io: CliIo, file: string, opts: { vhost?: string |
   const name = path.basename(file).replace(/\.json$/i, '');
   const r = loadDocument(text, { name, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
   if (!r.ok) throw new CliError(`${file}: invalid ${r.kind ?? 'input'}\n${indent(formatIssues(r.errors))}`);
-  return { kind: r.kind, design: r.design, warnings: r.warnings };
+  return { kind: r.kind, design: r.design, warnings: r.warnings, ...(r.vhost !== undefined ? { vhost: r.vhost } : {}) };
 }
+
+/**
+ * Like loadFile, but a whole-broker definitions file with objects in several vhosts (and no
+ * `vhost` asked for) gives one document per vhost, in file order: commands work per vhost.
+ */
+export async function loadFileVhosts(io: CliIo, file: string, opts: { vhost?: string | undefined } = {}): Promise<LoadedFile[]> {
+  const text = await readText(io, file);
+  const name = path.basename(file).replace(/\.json$/i, '');
+  const r = loadDocumentVhosts(text, { name, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
+  if (!r.ok) throw new CliError(`${file}: invalid ${r.kind ?? 'input'}\n${indent(formatIssues(r.errors))}`);
+  return r.docs.map((d) => ({ kind: d.kind, design: d.design, warnings: d.warnings, ...(d.vhost !== undefined ? { vhost: d.vhost } : {}) }));
+}
+
+/** `vhost "x": ` before a line about one vhost of several; nothing when there is one. */
+export const vhostLabel = (doc: LoadedFile, several: boolean): string => (several && doc.vhost !== undefined ? `vhost ${JSON.stringify(doc.vhost)}: ` : '');
 
 export const indent = (s: string, by = '  '): string =>
   s

@@ -1,9 +1,19 @@
+import { exportDefinitionsVhosts } from '@retry-studio/topology-core';
 import { value, parseArgs } from './args.js';
-import { CliError, loadFile, type CliIo } from './context.js';
+import { CliError, loadFileVhosts, writeOutput, type CliIo } from './context.js';
+import { formatWarnings } from './lintText.js';
 import { EXPORT_VALUE_OPTIONS, exportFormat, exportOptions, portableIfAsked, writeExport } from './exportArgs.js';
 
-export const EXPORT_USAGE = 'export FILE --format design|definitions|rabbitmqadmin|rabbitmqadmin-v1|amqplib|rascal|consumers|operator|terraform|asyncapi [--portable] [--vhost V] [--cluster NAME] [--out FILE]';
+export const EXPORT_USAGE =
+  'export FILE --format design|definitions|rabbitmqadmin|rabbitmqadmin-v1|amqplib|rascal|consumers|operator|terraform|asyncapi [--portable] [--source-vhost V] [--vhost V] [--cluster NAME] [--out FILE]';
 
+const NOTE_CODES = ['skipped', 'not-imported', 'field-ignored'];
+
+/**
+ * Each object keeps its vhost: a design read from vhost "kleem" is written to "kleem" unless
+ * `--vhost` says another. A file with objects in several vhosts exports them all as a
+ * whole-broker definitions file; the other formats write one vhost (`--source-vhost` picks it).
+ */
 export async function exportCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const a = parseArgs(argv, { values: [...EXPORT_VALUE_OPTIONS, 'source-vhost'], switches: ['portable'] });
   const file = a.positionals[0];
@@ -11,7 +21,22 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
   if (!file || a.positionals.length > 1 || !format) throw new CliError(`usage: ${EXPORT_USAGE}`, 2);
   const f = exportFormat(format);
   exportOptions(a); // option errors before reading the file
-  const doc = await loadFile(io, file, { vhost: value(a, 'source-vhost') });
-  await writeExport(io, a, portableIfAsked(a, doc.design, file, io), f);
+  const docs = await loadFileVhosts(io, file, { vhost: value(a, 'source-vhost') });
+  // what was skipped or is not modelled is said, never lost without a word
+  for (const d of docs) {
+    const notes = d.warnings.filter((w) => NOTE_CODES.includes(w.code));
+    if (notes.length > 0) io.err(`${file}${d.vhost !== undefined ? ` vhost ${JSON.stringify(d.vhost)}` : ''}:\n${formatWarnings(notes)}\n`);
+  }
+  if (docs.length > 1) {
+    const vhosts = docs.map((d) => JSON.stringify(d.vhost)).join(', ');
+    if (f !== 'definitions' || value(a, 'vhost') !== undefined)
+      throw new CliError(
+        `${file} has objects in ${docs.length} vhosts (${vhosts}): the ${f} export writes one vhost${f === 'definitions' ? ' when --vhost names it' : ''}; pick one with --source-vhost V${f === 'definitions' ? '' : ' (--format definitions writes them all)'}`,
+      );
+    const parts = docs.map((d) => ({ vhost: d.vhost!, design: portableIfAsked(a, d.design, `${file} vhost ${d.vhost}`, io) }));
+    await writeOutput(io, value(a, 'out'), JSON.stringify(exportDefinitionsVhosts(parts.map((p) => ({ vhost: p.vhost, topology: p.design.topology }))), null, 2) + '\n');
+    return 0;
+  }
+  await writeExport(io, a, portableIfAsked(a, docs[0]!.design, file, io), f);
   return 0;
 }

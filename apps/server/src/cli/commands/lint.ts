@@ -1,6 +1,7 @@
-import { formatIssues, lintDesign, lintGithub, lintSarif, objectLocator, type LintFinding } from '@retry-studio/topology-core';
+import { lintDesign, lintGithub, lintSarif, objectLocator } from '@retry-studio/topology-core';
 import { flag, parseArgs, value } from './args.js';
-import { CliError, loadFile, readText, type CliIo } from './context.js';
+import { CliError, loadFile, loadFileVhosts, readText, type CliIo } from './context.js';
+import { formatLintText, type LintSection } from './lintText.js';
 import { toolVersion } from '../version.js';
 
 export const LINT_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
@@ -27,29 +28,36 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
   const nodesArg = value(a, 'nodes');
   const nodes = nodesArg === undefined ? undefined : Number(nodesArg);
   if (nodes !== undefined && !(Number.isInteger(nodes) && nodes >= 1)) throw new CliError(`--nodes must be a whole number of nodes >= 1, got '${nodesArg}'`, 2);
-  const doc = await loadFile(io, file, { vhost: value(a, 'vhost') });
+  // a whole-broker file is linted per vhost, each finding naming its vhost
+  const docs = await loadFileVhosts(io, file, { vhost: value(a, 'vhost') });
   const prevFile = value(a, 'previous');
   const previous = prevFile ? (await loadFile(io, prevFile)).design.topology : undefined;
-  const findings = lintDesign(doc.design, { ...(profile ? { profile } : {}), ...(previous ? { previous } : {}), ...(nodes !== undefined ? { nodes } : {}) });
+  const sections: LintSection[] = docs.map((doc) => ({
+    ...(doc.vhost !== undefined ? { vhost: doc.vhost } : {}),
+    findings: lintDesign(doc.design, { ...(profile ? { profile } : {}), ...(previous ? { previous } : {}), ...(nodes !== undefined ? { nodes } : {}) }),
+    warnings: doc.warnings,
+  }));
+  const findings = sections.flatMap((s) => s.findings.map((f) => (s.vhost !== undefined ? { ...f, vhost: s.vhost } : f)));
   const errors = findings.filter((f) => f.severity === 'error').length;
+  const kind = docs[0]!.kind;
   if (format === 'sarif' || format === 'github') {
-    const vhost = value(a, 'vhost');
-    const locate = objectLocator(await readText(io, file), vhost !== undefined ? { vhost } : {});
+    // each finding is located in the objects of its own vhost
+    const text = await readText(io, file);
+    const locators = new Map<string, ReturnType<typeof objectLocator>>();
+    const locate = (id: string, vhost?: string) => {
+      const v = vhost ?? docs[0]!.vhost;
+      const key = v ?? '';
+      if (!locators.has(key)) locators.set(key, objectLocator(text, v !== undefined ? { vhost: v } : {}));
+      return locators.get(key)!(id);
+    };
     io.out(format === 'sarif' ? JSON.stringify(lintSarif({ file, findings, toolVersion: toolVersion(), locate }), null, 2) + '\n' : lintGithub({ file, findings, locate }));
     return errors > 0 ? 1 : 0;
   }
   if (format === 'json') {
-    io.out(JSON.stringify({ file, kind: doc.kind, findings, validationWarnings: doc.warnings, errors }, null, 2) + '\n');
+    const validationWarnings = sections.flatMap((s) => s.warnings.map((w) => (s.vhost !== undefined ? { ...w, vhost: s.vhost } : w)));
+    io.out(JSON.stringify({ file, kind, ...(docs.length > 1 ? { vhosts: sections.map((s) => s.vhost) } : docs[0]!.vhost !== undefined ? { vhost: docs[0]!.vhost } : {}), findings, validationWarnings, errors }, null, 2) + '\n');
     return errors > 0 ? 1 : 0;
   }
-  if (doc.warnings.length > 0) io.out(`validation warnings:\n${formatIssues(doc.warnings).replace(/^/gm, '  ')}\n`);
-  if (doc.kind === 'definitions') io.out(`${file}: RabbitMQ definitions (no consumers: rules about consumer behaviour are skipped)\n`);
-  for (const f of findings) io.out(formatFinding(f));
-  const warn = findings.filter((f) => f.severity === 'warning').length;
-  io.out(`${findings.length === 0 ? 'no findings' : `${errors} error(s), ${warn} warning(s), ${findings.length - errors - warn} info`}\n`);
+  io.out(formatLintText(file, kind, sections));
   return errors > 0 ? 1 : 0;
-}
-
-function formatFinding(f: LintFinding): string {
-  return `${f.severity.padEnd(7)} ${f.id}: ${f.message}\n          objects: ${f.objects.join(', ')}\n          fix: ${f.fix}\n`;
 }

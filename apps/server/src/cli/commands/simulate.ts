@@ -15,7 +15,7 @@ import {
   type RetryBudget,
 } from '@retry-studio/topology-core';
 import { flag, intValue, parseArgs, value } from './args.js';
-import { CliError, loadFile, type CliIo } from './context.js';
+import { CliError, loadFileVhosts, type CliIo, type LoadedFile } from './context.js';
 
 export const SIMULATE_USAGE =
   'simulate FILE [--fail-first K | --always | --poison] [--messages N] [--json] [--seed S] [--publish EXCHANGE:ROUTING_KEY ...] [--consumer QUEUE=ack|reject|requeue|worker ...]';
@@ -62,8 +62,40 @@ export async function simulateCommand(argv: readonly string[], io: CliIo): Promi
   const failure = failureFromArgs(a);
   const messages = intValue(a, 'messages', 1, 100000) ?? 1;
   const seed = intValue(a, 'seed', 0, 2 ** 31) ?? 1;
-  const loaded = await loadFile(io, file, { vhost: value(a, 'vhost') });
-  const doc = { ...loaded, design: withAdHocActors(loaded.design, a) };
+  // a whole-broker file is simulated per vhost: each vhost where the actors fit
+  const all = await loadFileVhosts(io, file, { vhost: value(a, 'vhost') });
+  if (all.length === 1) return simulateDoc(all[0]!, a, io, file, { failure, messages, seed });
+  const runnable = all.filter((d) => d.design.publishers.length > 0 || (a.flags.get('publish') ?? []).length > 0);
+  let code = 0;
+  let ran = 0;
+  for (const d of runnable) {
+    let design;
+    try {
+      design = withAdHocActors(d.design, a);
+    } catch (e) {
+      io.err(`vhost ${JSON.stringify(d.vhost)}: not simulated: ${(e as Error).message}\n`);
+      continue;
+    }
+    io.out(`== vhost ${JSON.stringify(d.vhost)}\n`);
+    code = Math.max(code, await simulateDoc({ ...d, design }, a, io, `${file} vhost ${JSON.stringify(d.vhost)}`, { failure, messages, seed }, false));
+    ran++;
+  }
+  if (ran === 0)
+    throw new CliError(
+      `${file}: nothing to simulate in any of its ${all.length} vhosts (${all.map((d) => JSON.stringify(d.vhost)).join(', ')}): a definitions file has no publishers or consumers. Add them with --publish EXCHANGE:KEY [--consumer QUEUE=worker], or pick a vhost with --vhost`,
+    );
+  return code;
+}
+
+async function simulateDoc(
+  loaded: LoadedFile,
+  a: ReturnType<typeof parseArgs>,
+  io: CliIo,
+  file: string,
+  { failure, messages, seed }: { failure: BudgetFailure; messages: number; seed: number },
+  addActors = true,
+): Promise<number> {
+  const doc = { ...loaded, design: addActors ? withAdHocActors(loaded.design, a) : loaded.design };
   if (doc.design.publishers.length === 0)
     throw new CliError(
       `${file}: ${doc.kind === 'definitions' ? 'a definitions file has no publishers or consumers' : 'the design has no publisher'}: nothing to simulate. Add them with --publish EXCHANGE:KEY [--consumer QUEUE=worker], or start from a template (pnpm cli generate ID)`,

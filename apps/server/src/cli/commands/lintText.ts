@@ -1,0 +1,81 @@
+/**
+ * lint's text output, made to scale: the findings of one rule are grouped (a count, the first
+ * few objects, one message and fix), and so are validation warnings of one kind, so a file of
+ * 1,000 queues prints a page, not the same line 1,000 times. `--json` keeps every finding.
+ */
+import { formatIssues, type LintFinding, type ValidationIssue } from '@retry-studio/topology-core';
+
+/** Up to this many findings of one rule are printed one by one; more are grouped. */
+export const GROUP_AFTER = 3;
+/** Objects named in a group before "and N more". */
+export const SHOWN_OBJECTS = 8;
+
+export interface LintSection {
+  /** the vhost the findings are about (named when the file has several) */
+  readonly vhost?: string;
+  readonly findings: readonly LintFinding[];
+  readonly warnings: readonly ValidationIssue[];
+}
+
+function formatFinding(f: LintFinding): string {
+  return `${f.severity.padEnd(7)} ${f.id}: ${f.message}\n          objects: ${f.objects.join(', ')}\n          fix: ${f.fix}\n`;
+}
+
+function formatGroup(list: readonly LintFinding[]): string {
+  const f = list[0]!;
+  const objects = [...new Set(list.flatMap((x) => x.objects))];
+  const shown = objects.slice(0, SHOWN_OBJECTS).join(', ') + (objects.length > SHOWN_OBJECTS ? `, ... and ${objects.length - SHOWN_OBJECTS} more` : '');
+  return (
+    `${f.severity.padEnd(7)} ${f.id}: ${list.length} findings (--json lists every one); the first: ${f.message}\n` +
+    `          objects (${objects.length}): ${shown}\n          fix: ${f.fix}\n`
+  );
+}
+
+/** Findings grouped by rule and severity, in the order the rules first appear. */
+export function formatFindings(findings: readonly LintFinding[]): string {
+  const groups = new Map<string, LintFinding[]>();
+  for (const f of findings) {
+    const k = `${f.severity}\u0000${f.id}`;
+    const g = groups.get(k);
+    if (g) g.push(f);
+    else groups.set(k, [f]);
+  }
+  let out = '';
+  for (const list of groups.values()) out += list.length <= GROUP_AFTER ? list.map(formatFinding).join('') : formatGroup(list);
+  return out;
+}
+
+/** Validation warnings grouped by code: more than a few of one code print the first and a count. */
+export function formatWarnings(warnings: readonly ValidationIssue[]): string {
+  const byCode = new Map<string, ValidationIssue[]>();
+  for (const w of warnings) byCode.set(w.code, [...(byCode.get(w.code) ?? []), w]);
+  const lines: string[] = [];
+  for (const list of byCode.values()) {
+    if (list.length <= GROUP_AFTER) lines.push(formatIssues(list));
+    else lines.push(`${formatIssues(list.slice(0, 1))} (and ${list.length - 1} more ${list[0]!.code} warnings: --json lists every one)`);
+  }
+  return lines.join('\n').replace(/^/gm, '  ');
+}
+
+export function formatCounts(findings: readonly LintFinding[]): string {
+  const errors = findings.filter((f) => f.severity === 'error').length;
+  const warn = findings.filter((f) => f.severity === 'warning').length;
+  return findings.length === 0 ? 'no findings' : `${errors} error(s), ${warn} warning(s), ${findings.length - errors - warn} info`;
+}
+
+/** The whole text report: per vhost when there are several, then the totals. */
+export function formatLintText(file: string, kind: string, sections: readonly LintSection[]): string {
+  const several = sections.length > 1;
+  let out = '';
+  for (const s of sections) {
+    if (several) out += `== vhost ${JSON.stringify(s.vhost)}\n`;
+    if (s.warnings.length > 0) out += `validation warnings:\n${formatWarnings(s.warnings)}\n`;
+    if (kind === 'definitions' && (!several || s === sections[0]))
+      out += `${file}: RabbitMQ definitions (no consumers: rules about consumer behaviour are skipped)\n`;
+    out += formatFindings(s.findings);
+    if (several) out += `vhost ${JSON.stringify(s.vhost)}: ${formatCounts(s.findings)}\n`;
+  }
+  const all = sections.flatMap((s) => s.findings);
+  out += several ? `${sections.length} vhosts: ${formatCounts(all)}\n` : `${formatCounts(all)}\n`;
+  return out;
+}

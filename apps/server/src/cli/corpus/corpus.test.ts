@@ -1,0 +1,116 @@
+/**
+ * The real-world corpus (README.md beside this file): every CLI command on every file, in
+ * process. Each must end cleanly (exit 0, or 1 with a one-line reason), never a stack trace,
+ * and print a bounded amount. The expectations were written from reading each file.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { EXPORT_FORMATS, loadDocumentVhosts } from '@retry-studio/topology-core';
+import { runCliCaptured } from '../cliHarness.js';
+
+const DIR = path.dirname(fileURLToPath(import.meta.url));
+const FILES = readdirSync(DIR).filter((f) => /\.json(\.tpl)?$/.test(f) && !f.startsWith('broker-')).sort();
+
+interface Expect {
+  /** vhost -> queues the design holds (after skipping what the model does not hold) */
+  readonly vhosts?: Readonly<Record<string, number>>;
+  /** the load fails: the error's code */
+  readonly error?: string;
+  /** lint rule ids that must be among the findings */
+  readonly findings?: readonly string[];
+  /** warning codes that must be among the validation warnings */
+  readonly notes?: readonly string[];
+}
+
+/** Written from reading each file (see README.md for what each one is there for). */
+export const EXPECTED: Readonly<Record<string, Expect>> = {
+  'alexeyshutov-rabbitmq-messaging.json': { vhosts: { '/': 1 }, notes: ['not-imported'] },
+  'alphagov-publishing-rabbitmq-schema.json.tpl': { error: 'json-syntax' },
+  'alphagov-publishing-rendered.json': { vhosts: { publishing: 12 }, notes: ['policy-priority-tie', 'not-imported'] },
+  'cdaprod-thatdamtoolbox.json': { vhosts: { '/': 5 } },
+  'czertainly-provisioning.json': { vhosts: { '/': 0 } },
+  'djviking-spring-boot-rabbitmq-demo.json': { vhosts: { demo: 2 } },
+  'dokus.json': { vhosts: { '/dokus': 2 } },
+  'gatenlp-neural-indexer.json': { vhosts: { '/': 1 } },
+  'gridtokenx-platform-infa.json': { vhosts: { '/': 6 }, findings: ['dead-letter-unroutable'] },
+  'iqkv-microservices-platform.json': { vhosts: { '/': 3 } },
+  'rabbitmq-case13.json': { vhosts: { '/': 1 }, findings: ['overflow-drops-silently', 'quorum-default-delivery-limit'] },
+  'rabbitmq-case14.json': { vhosts: { '/': 1 } },
+  'rabbitmq-case16.json': { error: 'definitions-empty' },
+  'rabbitmq-case25.json': { error: 'definitions-empty' },
+  'rabbitmq-case3.json': { vhosts: { '/': 5 } },
+  'rabbitmq-case8.json': { error: 'definitions-empty' },
+  'rabbitmq-case9a.json': { vhosts: { bunny_testbed: 1, '/': 17 }, notes: ['skipped', 'missing-exchange'] },
+  'rabbitmq-mgmt-case10a.json': { vhosts: { bunny_testbed: 1 }, notes: ['skipped', 'not-imported'] },
+  'sda-sensitive-data-archive.json': { vhosts: { sda: 19 }, notes: ['not-imported'] },
+  'serilog-sinks-rabbitmq.json': { vhosts: { '/': 1 } },
+  'wki-messageq.json': { vhosts: { '/': 3 } },
+};
+
+/** About 100 KB: what any command may print for one of these files. */
+const MAX_OUTPUT = 100_000;
+
+function loadAll(file: string) {
+  return loadDocumentVhosts(readFileSync(path.join(DIR, file), 'utf8'), { name: file });
+}
+
+describe('the real-world corpus', () => {
+  it('has at least 20 files, each with its expectations and its source in the README', () => {
+    expect(FILES.length).toBeGreaterThanOrEqual(20);
+    const readme = readFileSync(path.join(DIR, 'README.md'), 'utf8');
+    for (const f of FILES) {
+      expect(EXPECTED[f], `${f} has no expectations`).toBeDefined();
+      expect(readme, `${f} is not in README.md`).toContain(f);
+    }
+  });
+
+  it.each(FILES)('%s reads as expected (vhosts, queues, notes)', (file) => {
+    const want = EXPECTED[file]!;
+    const r = loadAll(file);
+    if (want.error) {
+      expect(r.ok).toBe(false);
+      expect(!r.ok && r.errors.map((e) => e.code)).toContain(want.error);
+      return;
+    }
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    const got = Object.fromEntries(r.docs.map((d) => [d.vhost ?? '(none)', d.design.topology.queues.length]));
+    expect(got).toEqual(want.vhosts);
+    const codes = new Set(r.docs.flatMap((d) => d.warnings.map((w) => w.code)));
+    for (const n of want.notes ?? []) expect([...codes], `${file}: note ${n}`).toContain(n);
+  });
+
+  it.each(FILES)('%s: every command ends cleanly with bounded output', { timeout: 120_000 }, async (file) => {
+    const want = EXPECTED[file]!;
+    const r = loadAll(file);
+    const docs = r.ok ? r.docs : [];
+    const firstQueue = docs.flatMap((d) => d.design.topology.queues)[0]?.name;
+    const b = docs.flatMap((d) => d.design.topology.bindings).find((x) => x.destination_type === 'queue');
+    const runs: string[][] = [
+      ['lint', file],
+      ['lint', file, '--json'],
+      ['import', file],
+      ['compare', file],
+      ['simulate', file],
+      ...(b ? [['simulate', file, '--publish', `${b.source}:${b.routing_key.replace(/[#*]/g, 'x')}`, '--consumer', `${b.destination}=worker`]] : []),
+      ...EXPORT_FORMATS.map((f) => ['export', file, '--format', f]),
+      ...(firstQueue ? [['rename', file, '--queue', firstQueue, `${firstQueue}.renamed`]] : []),
+    ];
+    for (const argv of runs) {
+      const res = await runCliCaptured(DIR, argv);
+      const label = argv.join(' ');
+      expect([0, 1], `${label}: exit ${res.code}\n${res.err}`).toContain(res.code);
+      expect(res.err + res.out, `${label}: a stack trace`).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
+      expect(res.out.length + res.err.length, `${label}: ${res.out.length + res.err.length} characters`).toBeLessThan(MAX_OUTPUT);
+      if (res.code === 1) expect(res.err, `${label}: exit 1 without a reason`).toMatch(/^error: /m);
+      // lint finds what reading the file says it should
+      if (argv[0] === 'lint' && argv[2] === '--json' && want.findings) {
+        const ids = (JSON.parse(res.out) as { findings: { id: string }[] }).findings.map((f) => f.id);
+        for (const id of want.findings) expect(ids, `${file}: lint ${id}`).toContain(id);
+      }
+      // a file that cannot be read fails every command the same way, naming the problem
+      if (want.error && argv[0] !== 'compare') expect(res.code, label).toBe(1);
+    }
+  });
+});
