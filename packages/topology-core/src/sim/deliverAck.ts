@@ -9,6 +9,11 @@ import type { Logical, Msg } from './types.js';
 import { QEntry, entryPos, type QueueState } from './queueState.js';
 import { backoffMs, chooseAction, planRepublish, processingSucceeds } from '../behaviour/evaluate.js';
 import type { ConsumerState, Delivery, SimState } from './simState.js';
+import { dispatchStream, streamHeaders } from './stream.js';
+import { deadLetter } from './deadLetterRoute.js';
+import { dropExpired, ensureTimer } from './expiry.js';
+import { clientPublish, dropHeadOverflow } from './publishRoute.js';
+import { deliveredHeaders, quorumReturn } from './quorum.js';
 
 const OK = { ok: true } as const;
 const NOT_OK = { ok: false } as const;
@@ -19,16 +24,16 @@ const MULTIPLE = { multiple: true } as const;
 /** deliver ready messages while a consumer has spare prefetch */
 export function dispatch(sim: SimState, q: QueueState): void {
   if (sim.outages.size > 0 && pausedByNodeLoss(sim, q)) return;
-  if (q.cfg.stream) return sim.rules.dispatchStream(sim, q);
+  if (q.cfg.stream) return dispatchStream(sim, q);
   while (q.readyCount > 0) {
-    sim.rules.dropExpired(sim, q);
+    dropExpired(sim, q);
     if (q.readyCount === 0) break;
     const c = q.pickConsumer();
     if (!c) break;
     const e = q.takeHead() as QEntry;
     deliver(sim, q, e, c as ConsumerState);
   }
-  sim.rules.ensureTimer(sim, q);
+  ensureTimer(sim, q);
 }
 
 export function deliver(sim: SimState, q: QueueState, e: QEntry, c: ConsumerState): void {
@@ -37,9 +42,9 @@ export function deliver(sim: SimState, q: QueueState, e: QEntry, c: ConsumerStat
   const msg = e.msg;
   const seen = countDelivery(msg.logical, c.ord);
   const headers = q.cfg.stream
-    ? sim.rules.streamHeaders(msg, e.pos)
+    ? streamHeaders(msg, e.pos)
     : q.cfg.quorum && (e.acquiredCount > 0 || e.deliveryCount > 0)
-      ? sim.rules.deliveredHeaders(sim, q, e)
+      ? deliveredHeaders(sim, q, e)
       : msg.headers;
   const routingKey = msg.routingKeys[0] ?? '';
   sim.lastActivity = sim.t;
@@ -162,7 +167,7 @@ function settleOne(sim: SimState, d: Delivery, how: Settlement, viaReject: boole
     sim.release(d);
     if (sim.wantEvents) sim.emit({ kind: 'rejected', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id, ...(multiple ? MULTIPLE : {}) });
     else sim.seq++;
-    sim.rules.deadLetter(sim, q, msg, 'rejected', n);
+    deadLetter(sim, q, msg, 'rejected', n);
   } else requeue(sim, q, d, c.id, viaReject, viaReject, multiple);
 }
 
@@ -213,7 +218,7 @@ export function apply(sim: SimState, d: Delivery, action: ConsumerAction): void 
       return;
     case 'republish': {
       const plan = planRepublish(action, d);
-      sim.rules.clientPublish(sim, msg.logical, msg.body, plan.exchange, plan.routingKey, plan.headers, plan.expiration, false, sim.consumerOrigin(c.id), plan.keepXDeath ? msg.xDeath : undefined);
+      clientPublish(sim, msg.logical, msg.body, plan.exchange, plan.routingKey, plan.headers, plan.expiration, false, sim.consumerOrigin(c.id), plan.keepXDeath ? msg.xDeath : undefined);
       // the ack waits for the confirm, which comes after what the copy's arrival set going at
       // this instant (a persistent copy is confirmed once written): the original is held meanwhile
       sim.heap.push(sim.t, { k: 'confirm', d });
@@ -242,7 +247,7 @@ export function requeue(sim: SimState, q: QueueState, e: QEntry, consumer: strin
   e.redelivered = true;
   const msg = e.msg;
   if (q.cfg.quorum) {
-    sim.rules.quorumReturn(sim, q, e, consumer, viaReject, failed, multiple);
+    quorumReturn(sim, q, e, consumer, viaReject, failed, multiple);
     return;
   }
   // classic queues count nothing visible, but a dead letter carries the rejects (4.3)
@@ -303,9 +308,9 @@ export function toReady(sim: SimState, q: QueueState, e: QEntry): void {
     }
   } else q.ready.insertSorted(e, entryPos); // classic: back to its original position
   q.readyBytes += e.msg.bytes;
-  sim.rules.dropHeadOverflow(sim, q);
-  sim.rules.dropExpired(sim, q);
-  sim.rules.ensureTimer(sim, q);
+  dropHeadOverflow(sim, q);
+  dropExpired(sim, q);
+  ensureTimer(sim, q);
 }
 
 /** one more delivery of this message to consumer `ord`; returns that consumer's count (1-based) */

@@ -4,6 +4,7 @@
  */
 import type { QueueState } from './queueState.js';
 import type { SimState } from './simState.js';
+import { deadLetter } from './deadLetterRoute.js';
 
 /** remove expired messages from the head only */
 export function dropExpired(sim: SimState, q: QueueState): void {
@@ -16,7 +17,7 @@ export function dropExpired(sim: SimState, q: QueueState): void {
     sim.release(h);
     if (sim.wantEvents) sim.emit({ kind: 'expired', t: sim.t, seq: sim.seq++, msgId: m.id, body: m.body, queue: q.cfg.name });
     else sim.seq++;
-    sim.rules.deadLetter(sim, q, m, 'expired', n);
+    deadLetter(sim, q, m, 'expired', n);
   }
 }
 

@@ -14,6 +14,9 @@ import { parseXDeath } from '../model/xDeath.js';
 import { NO_HEADERS, type ConsumerState, type SimState } from './simState.js';
 import { holdDelayed } from './delayedHold.js';
 import { utf8ByteLength } from '../model/names.js';
+import { appendToStream } from './stream.js';
+import { deadLetter } from './deadLetterRoute.js';
+import { dropExpired, ensureTimer } from './expiry.js';
 
 /** a publish by a client (a step or a consumer's republish): confirms, returns, activity */
 export function clientPublish(
@@ -154,7 +157,7 @@ export function enqueue(sim: SimState, q: QueueState, msg: Msg): boolean {
   sim.hops++;
   const cfg = q.cfg;
   if (cfg.stream) {
-    sim.rules.appendToStream(sim, q, msg);
+    appendToStream(sim, q, msg);
     return true;
   }
   // reject-publish(-dlx): would this message take the queue over its limit? (will_overflow, only ready messages count)
@@ -163,7 +166,7 @@ export function enqueue(sim: SimState, q: QueueState, msg: Msg): boolean {
       (cfg.maxLength !== undefined && q.readyCount + 1 > cfg.maxLength) ||
       (cfg.maxBytes !== undefined && q.readyBytes + msg.bytes > cfg.maxBytes);
     if (over) {
-      if (cfg.overflow === 'reject-publish-dlx') sim.rules.deadLetter(sim, q, msg, 'maxlen', msg.deliveryCount);
+      if (cfg.overflow === 'reject-publish-dlx') deadLetter(sim, q, msg, 'maxlen', msg.deliveryCount);
       else sim.drop(msg, 'overflow', cfg.name, undefined);
       return false;
     }
@@ -199,8 +202,8 @@ export function enqueue(sim: SimState, q: QueueState, msg: Msg): boolean {
   q.ready.push(entry);
   q.readyBytes += msg.bytes;
   dropHeadOverflow(sim, q);
-  sim.rules.dropExpired(sim, q);
-  sim.rules.ensureTimer(sim, q);
+  dropExpired(sim, q);
+  ensureTimer(sim, q);
   sim.depthChanged(q);
   return true;
 }
@@ -217,6 +220,6 @@ export function dropHeadOverflow(sim: SimState, q: QueueState): void {
     const m = e.msg;
     const n = e.deliveryCount;
     sim.release(e);
-    sim.rules.deadLetter(sim, q, m, 'maxlen', n);
+    deadLetter(sim, q, m, 'maxlen', n);
   }
 }

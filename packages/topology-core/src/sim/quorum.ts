@@ -6,6 +6,7 @@
 import type { AmqpValue } from '../model/definitions.js';
 import type { QEntry, QueueState } from './queueState.js';
 import type { SimState } from './simState.js';
+import { deadLetter } from './deadLetterRoute.js';
 
 export function deliveredHeaders(sim: SimState, q: QueueState, e: QEntry): { readonly [k: string]: AmqpValue } {
   if (!q.cfg.quorum || (e.acquiredCount === 0 && e.deliveryCount === 0)) return e.msg.headers;
@@ -47,7 +48,7 @@ export function quorumReturn(sim: SimState, q: QueueState, e: QEntry, consumer: 
     sim.rules.emitRequeued(sim, q, msg, consumer, viaReject, undefined, multiple);
     const n = e.deliveryCount;
     sim.release(e);
-    sim.rules.deadLetter(sim, q, msg, 'delivery_limit', n);
+    deadLetter(sim, q, msg, 'delivery_limit', n);
     return;
   }
   // 4.3 delayed retry: held for min(min x delivery-count, max) before it is ready again (docs

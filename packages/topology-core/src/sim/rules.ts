@@ -1,35 +1,28 @@
 /**
- * The simulator's rules, wired in one place. The rules are mutually recursive by nature: a dead
- * letter enqueued into a full queue is dead-lettered again, an enqueue delivers at once to an idle
- * consumer, a settle can expire the head, a republish publishes. So a rule file (publishRoute,
- * deliverAck, deadLetterRoute, expiry, quorum, stream) never imports another rule file: it calls the
- * others through `sim.rules`, and this file, the only one that imports them all, fills that table.
- * Imports point one way: rule files -> simState and below; rules.ts -> rule files; simulator.ts -> rules.ts.
+ * The simulator's rules are mutually recursive by nature: an enqueue delivers at once to an idle
+ * consumer, a dead letter enqueued into a full queue is dead-lettered again, a quorum return
+ * dispatches. The rule files are stacked so that each imports only the ones below it:
+ *   stream -> deadLetterRoute -> expiry -> publishRoute -> quorum -> deliverAck (top)
+ * and the few calls that go up the stack (the recursion itself) go through `sim.rules`: this
+ * table, filled here, the only file that imports the rules above. Imports point one way:
+ * a rule file -> lower rule files and simState; rules.ts -> the rule files; simulator.ts -> rules.ts.
  */
-import { appendToStream, dispatchStream, streamHeaders } from './stream.js';
-import { clientPublish, dropHeadOverflow, emitRouted, enqueue } from './publishRoute.js';
-import { deadLetter } from './deadLetterRoute.js';
-import { dispatch, deliver, emitRequeued, toReady } from './deliverAck.js';
-import { dropExpired, ensureTimer } from './expiry.js';
-import { deliveredHeaders, quorumReturn } from './quorum.js';
+import { emitRouted, enqueue } from './publishRoute.js';
+import { deliver, dispatch, emitRequeued, toReady } from './deliverAck.js';
 
-/** The entry points one rule file calls in another (one frozen object: the calls stay monomorphic). */
+/** The calls that go up the stack of rule files (one frozen object: the calls stay monomorphic). */
 export const SIM_RULES = Object.freeze({
-  appendToStream,
-  clientPublish,
-  deadLetter,
+  /** stream (a reader takes the next offset) and publishRoute (an idle consumer takes the message at once) */
   deliver,
-  deliveredHeaders,
+  /** quorum: the end of a 4.3 delayed retry */
   dispatch,
-  dispatchStream,
-  dropExpired,
-  dropHeadOverflow,
+  /** quorum: a return */
   emitRequeued,
+  /** deadLetterRoute: the dead letter's routes */
   emitRouted,
+  /** deadLetterRoute: the dead letter arrives at its target queues */
   enqueue,
-  ensureTimer,
-  quorumReturn,
-  streamHeaders,
+  /** quorum: a returned entry is ready again */
   toReady,
 });
 

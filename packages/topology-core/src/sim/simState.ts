@@ -1,6 +1,6 @@
 /**
  * The simulator's run state, shared by the rule modules (publishRoute, deliverAck, expiry,
- * deadLetterRoute, delayedHold, quorum, stream; they call one another through `rules`, rules.ts): virtual time, the (time, seq) heap of scheduled work,
+ * deadLetterRoute, delayedHold, quorum, stream; a call up their stack goes through `rules`, rules.ts): virtual time, the (time, seq) heap of scheduled work,
  * queues, consumers, counters, and the few helpers every rule uses (emit, release, drop).
  * Not part of the package API: Simulator (simulator.ts) is.
  */
@@ -123,7 +123,7 @@ export class SimState {
   inFlight = 0;
   maxInFlight = 0;
 
-  /** the rules, called through this table by one another (rules.ts says why) */
+  /** the calls up the stack of rule files (rules.ts says why) */
   constructor(
     readonly input: SimulationInput,
     readonly rules: SimRules,

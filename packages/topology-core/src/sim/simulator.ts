@@ -8,7 +8,7 @@
  * (publish, route, enqueue, length limits), deliverAck (dispatch, consumer outcomes, ack,
  * reject, requeue, republish), deadLetterRoute, expiry (TTL, x-expires), delayedHold (the
  * delayed-message exchange), quorum (delivery counts and limits, 4.3 delayed retry) and stream.
- * They call one another through the table in rules.ts, never by importing one another.
+ * Each imports only the rule files below it; the calls that go up go through the table in rules.ts.
  */
 import type { AmqpValue } from '../model/definitions.js';
 import type { PublishOrigin, SimEvent } from './events.js';
