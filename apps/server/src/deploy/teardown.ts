@@ -67,28 +67,28 @@ interface QueueState extends QueueOccupancy {
   readonly quorum: boolean;
 }
 
+/** A queue that exists but cannot be looked at (the broker's words): it is left, never deleted blind. */
+interface Unreadable {
+  readonly unreadable: string;
+}
+
 /**
  * Ready messages and consumers (exact, from a passive declare on a throwaway channel), plus
  * unacked from the management API; a stream's messages from the management API (a passive
  * declare counts a stream 0).
  */
-async function queueState(conn: ManagedConnection, mgmt: ManagementClient, vhost: string, queue: string): Promise<QueueState | undefined> {
+async function queueState(conn: ManagedConnection, mgmt: ManagementClient, vhost: string, queue: string): Promise<QueueState | Unreadable | undefined> {
   let ok: { messageCount: number; consumerCount: number };
   try {
     ok = await withChannel(conn, (ch) => ch.checkQueue(queue));
-  } catch {
-    return undefined; // 404: gone
+  } catch (err) {
+    // 404: gone; anything else (405 locked by another connection's exclusive queue...) is not
+    return /\b404\b|NOT_FOUND/.test(String((err as Error)?.message)) ? undefined : { unreadable: brokerMessage(err) };
   }
   const m = await mgmt.queue(vhost, queue).catch(() => undefined);
   const type = m?.type ?? m?.arguments['x-queue-type'];
   const ready = type === 'stream' ? Math.max(ok.messageCount, m?.messages ?? 0) : ok.messageCount + (m?.messages_unacknowledged ?? 0);
   return { queue, messages: ready, consumers: ok.consumerCount, quorum: type === 'quorum' };
-}
-
-/** Ready messages and consumers of a queue; undefined when it does not exist. */
-export async function occupancy(conn: ManagedConnection, mgmt: ManagementClient, vhost: string, queue: string): Promise<QueueOccupancy | undefined> {
-  const s = await queueState(conn, mgmt, vhost, queue);
-  return s && { queue: s.queue, messages: s.messages, consumers: s.consumers };
 }
 
 const busy = (o: QueueOccupancy): boolean => o.messages > 0 || o.consumers > 0;
@@ -97,10 +97,12 @@ const describe = (o: QueueOccupancy): string => `${o.messages} messages, ${o.con
 export async function teardown(record: DeploymentRecord, conn: ManagedConnection, mgmt: ManagementClient, force: boolean): Promise<TeardownResult> {
   const states: QueueState[] = [];
   const alreadyGone: string[] = [];
+  const left: LeftBehind[] = [];
   for (const q of record.queues) {
     const s = await queueState(conn, mgmt, record.vhost, q);
-    if (s) states.push(s);
-    else alreadyGone.push(q);
+    if (!s) alreadyGone.push(q);
+    else if ('unreadable' in s) left.push({ kind: 'queue', name: q, why: `its state could not be read, so it was not deleted: ${s.unreadable}` });
+    else states.push(s);
   }
   const refused = states.filter(busy).map((s) => ({ queue: s.queue, messages: s.messages, consumers: s.consumers }));
   if (refused.length > 0 && !force) {
@@ -113,7 +115,6 @@ export async function teardown(record: DeploymentRecord, conn: ManagedConnection
         '; send "force": true to delete them anyway',
     };
   }
-  const left: LeftBehind[] = [];
   let bindings = 0;
   for (const b of record.bindings) {
     try {
@@ -133,6 +134,10 @@ export async function teardown(record: DeploymentRecord, conn: ManagedConnection
       if (s.quorum && !force) {
         // no if-empty for a quorum queue: the check again, as close to the delete as a client can
         const now = await queueState(conn, mgmt, record.vhost, s.queue);
+        if (now && 'unreadable' in now) {
+          left.push({ kind: 'queue', name: s.queue, why: `its state could not be read, so it was not deleted: ${now.unreadable}` });
+          continue;
+        }
         if (now && busy(now)) {
           left.push({ kind: 'queue', name: s.queue, why: `it holds messages or has consumers since the check (${describe(now)}); send "force": true to delete it anyway` });
           continue;
