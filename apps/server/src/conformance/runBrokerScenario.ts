@@ -18,7 +18,7 @@ import { BUILTIN_EXCHANGE_TYPES, DEFAULT_SETTLE_MS, scenarioAction } from '@retr
 import { type AmqpUrl, withVhost } from '../broker/amqpUrl.js';
 import { BrokerConnectError, openConnection } from '../broker/connection.js';
 import { publishConfirmed } from '../broker/confirmPublish.js';
-import { isSettlement, settleDelivery } from '../broker/settleDelivery.js';
+import { isSettlement, republishThenAck, settleDelivery } from '../broker/settleDelivery.js';
 import { ManagementError, type ManagementClient } from '../broker/management.js';
 import type { BrokerProbe } from '../broker/probe.js';
 import { bodyOf, observeDelivery, observeMessage } from './observeAmqpMessage.js';
@@ -147,10 +147,9 @@ class ScenarioConsumerRun {
     const props: Options.Publish = { headers: republishHeaders(m, r.headers), persistent: true };
     if (r.expiration !== undefined) props.expiration = String(r.expiration);
     this.activity.last = Date.now();
-    const outcome = await publishConfirmed(this.pub!, r.exchange, routingKey, m.content, props);
+    const { outcome } = await republishThenAck(this.pub!, ch, m, { exchange: r.exchange, routingKey, properties: props });
     if (outcome === 'nacked') this.activity.errors.push(`republish from '${this.spec.queue}' to '${r.exchange}' was nacked`);
     this.activity.last = Date.now();
-    ch.ack(m);
   }
 
   async stop(): Promise<void> {

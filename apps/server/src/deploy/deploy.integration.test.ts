@@ -291,6 +291,47 @@ describe.each(TEST_BROKERS)('on RabbitMQ $name', (broker) => {
       expect(await left(held)).toEqual([]);
     });
 
+    it('a stream holding messages is refused without force (if-empty does not protect a stream), and forced goes', async () => {
+      const prefix = uniquePrefix('tds');
+      const d = design({ name: 'tds', exchanges: [], queues: [{ name: 'log', arguments: { 'x-queue-type': 'stream' } }], bindings: [] });
+      await srv.post('/api/deploy', { design: d, prefix });
+      onCleanup(() => srv.post('/api/teardown', { designName: 'tds', prefix, force: true }));
+      const ch = await conn.createConfirmChannel();
+      for (let i = 0; i < 3; i++) ch.sendToQueue(`${prefix}log`, Buffer.from('x'));
+      await ch.waitForConfirms();
+      await ch.close();
+      // a passive declare counts it 0; the management API counts it seconds late (until then: not known, not empty)
+      const refused = await srv.post('/api/teardown', { designName: 'tds', prefix });
+      expect(refused.status).toBe(409);
+      expect(refused.body.refused).toEqual([expect.objectContaining({ queue: `${prefix}log`, consumers: 0 })]);
+      const r = refused.body.refused[0];
+      expect(r.countUnknown === true || r.messages === 3).toBe(true);
+      expect((await mgmt.listQueues('/')).some((q) => q.name === `${prefix}log`)).toBe(true);
+      const forced = await srv.post('/api/teardown', { designName: 'tds', prefix, force: true });
+      expect(forced.body).toMatchObject({ ok: true, left: [], deleted: { queues: [`${prefix}log`] } });
+    });
+
+    it('a queue it cannot read is left: ok false, listed with the broker\'s reason, kept for the next teardown', async () => {
+      const prefix = uniquePrefix('tdl');
+      await srv.post('/api/deploy', { design: retryLoopDesign('tdl'), prefix });
+      onCleanup(() => srv.post('/api/teardown', { designName: 'tdl', prefix, force: true }));
+      // the work queue replaced by another connection's exclusive queue: a passive declare is refused (405), not a 404
+      const ch = await conn.createChannel();
+      await ch.deleteQueue(`${prefix}work.q`);
+      const other = await amqp.connect(URL);
+      const och = await other.createChannel();
+      await och.assertQueue(`${prefix}work.q`, { exclusive: true });
+      const td = await srv.post('/api/teardown', { designName: 'tdl', prefix, force: true });
+      expect(td.status).toBe(200);
+      expect(td.body.ok).toBe(false);
+      expect(td.body.left).toEqual([{ kind: 'queue', name: `${prefix}work.q`, why: expect.stringMatching(/could not be read.*RESOURCE_LOCKED/) }]);
+      expect(td.body.deleted.queues.sort()).toEqual([`${prefix}parking.q`, `${prefix}retry.q`]);
+      await other.close();
+      // the exclusive queue went with its connection: the next teardown finds nothing left
+      const again = await srv.post('/api/teardown', { designName: 'tdl', prefix });
+      expect(again.body).toMatchObject({ ok: true, left: [], alreadyGone: [`${prefix}work.q`] });
+    });
+
     it('refuses a queue with a consumer', async () => {
       const prefix = uniquePrefix('tdc');
       await srv.post('/api/deploy', { design: retryLoopDesign('tdc'), prefix });

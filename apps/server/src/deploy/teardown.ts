@@ -21,6 +21,8 @@ export interface QueueOccupancy {
   readonly queue: string;
   readonly messages: number;
   readonly consumers: number;
+  /** a stream the management API has not counted yet (its statistics come a few seconds late): it may hold messages */
+  readonly countUnknown?: true;
 }
 
 /** Something the tool created that the teardown did not remove, and why. */
@@ -65,44 +67,53 @@ async function withChannel<T>(conn: ManagedConnection, fn: (ch: Channel) => Prom
 /** A queue as the teardown sees it before deleting: its occupancy and whether it is a quorum queue. */
 interface QueueState extends QueueOccupancy {
   readonly quorum: boolean;
+  readonly stream: boolean;
+}
+
+/** A queue that exists but cannot be looked at (the broker's words): it is left, never deleted blind. */
+interface Unreadable {
+  readonly unreadable: string;
 }
 
 /**
  * Ready messages and consumers (exact, from a passive declare on a throwaway channel), plus
- * unacked from the management API; a stream's messages from the management API (a passive
- * declare counts a stream 0).
+ * unacked from the management API. A stream's passive declare counts 0 whatever it holds, and
+ * if-empty does not protect it (RabbitMQ deletes a stream holding messages with if-empty set):
+ * its messages are the management API's, and until that has counted it (a few seconds after it
+ * was declared) the count is unknown, which a teardown without force treats as not empty.
  */
-async function queueState(conn: ManagedConnection, mgmt: ManagementClient, vhost: string, queue: string): Promise<QueueState | undefined> {
+async function queueState(conn: ManagedConnection, mgmt: ManagementClient, vhost: string, queue: string): Promise<QueueState | Unreadable | undefined> {
   let ok: { messageCount: number; consumerCount: number };
   try {
     ok = await withChannel(conn, (ch) => ch.checkQueue(queue));
-  } catch {
-    return undefined; // 404: gone
+  } catch (err) {
+    // 404: gone; anything else (405 locked by another connection's exclusive queue...) is not
+    return /\b404\b|NOT_FOUND/.test(String((err as Error)?.message)) ? undefined : { unreadable: brokerMessage(err) };
   }
   const m = await mgmt.queue(vhost, queue).catch(() => undefined);
   const type = m?.type ?? m?.arguments['x-queue-type'];
-  const ready = type === 'stream' ? Math.max(ok.messageCount, m?.messages ?? 0) : ok.messageCount + (m?.messages_unacknowledged ?? 0);
-  return { queue, messages: ready, consumers: ok.consumerCount, quorum: type === 'quorum' };
+  if (type === 'stream') {
+    const counted = typeof m?.messages === 'number';
+    return { queue, messages: counted ? Math.max(ok.messageCount, m.messages as number) : 0, consumers: ok.consumerCount, quorum: false, stream: true, ...(counted ? {} : { countUnknown: true as const }) };
+  }
+  return { queue, messages: ok.messageCount + (m?.messages_unacknowledged ?? 0), consumers: ok.consumerCount, quorum: type === 'quorum', stream: false };
 }
 
-/** Ready messages and consumers of a queue; undefined when it does not exist. */
-export async function occupancy(conn: ManagedConnection, mgmt: ManagementClient, vhost: string, queue: string): Promise<QueueOccupancy | undefined> {
-  const s = await queueState(conn, mgmt, vhost, queue);
-  return s && { queue: s.queue, messages: s.messages, consumers: s.consumers };
-}
-
-const busy = (o: QueueOccupancy): boolean => o.messages > 0 || o.consumers > 0;
-const describe = (o: QueueOccupancy): string => `${o.messages} messages, ${o.consumers} consumers`;
+const busy = (o: QueueOccupancy): boolean => o.messages > 0 || o.consumers > 0 || o.countUnknown === true;
+const describe = (o: QueueOccupancy): string =>
+  `${o.countUnknown ? 'a stream not counted yet by the management API (its statistics come a few seconds late)' : `${o.messages} messages`}, ${o.consumers} consumers`;
 
 export async function teardown(record: DeploymentRecord, conn: ManagedConnection, mgmt: ManagementClient, force: boolean): Promise<TeardownResult> {
   const states: QueueState[] = [];
   const alreadyGone: string[] = [];
+  const left: LeftBehind[] = [];
   for (const q of record.queues) {
     const s = await queueState(conn, mgmt, record.vhost, q);
-    if (s) states.push(s);
-    else alreadyGone.push(q);
+    if (!s) alreadyGone.push(q);
+    else if ('unreadable' in s) left.push({ kind: 'queue', name: q, why: `its state could not be read, so it was not deleted: ${s.unreadable}` });
+    else states.push(s);
   }
-  const refused = states.filter(busy).map((s) => ({ queue: s.queue, messages: s.messages, consumers: s.consumers }));
+  const refused = states.filter(busy).map((s) => ({ queue: s.queue, messages: s.messages, consumers: s.consumers, ...(s.countUnknown ? { countUnknown: s.countUnknown } : {}) }));
   if (refused.length > 0 && !force) {
     return {
       ok: false,
@@ -113,7 +124,6 @@ export async function teardown(record: DeploymentRecord, conn: ManagedConnection
         '; send "force": true to delete them anyway',
     };
   }
-  const left: LeftBehind[] = [];
   let bindings = 0;
   for (const b of record.bindings) {
     try {
@@ -133,6 +143,10 @@ export async function teardown(record: DeploymentRecord, conn: ManagedConnection
       if (s.quorum && !force) {
         // no if-empty for a quorum queue: the check again, as close to the delete as a client can
         const now = await queueState(conn, mgmt, record.vhost, s.queue);
+        if (now && 'unreadable' in now) {
+          left.push({ kind: 'queue', name: s.queue, why: `its state could not be read, so it was not deleted: ${now.unreadable}` });
+          continue;
+        }
         if (now && busy(now)) {
           left.push({ kind: 'queue', name: s.queue, why: `it holds messages or has consumers since the check (${describe(now)}); send "force": true to delete it anyway` });
           continue;
@@ -140,8 +154,10 @@ export async function teardown(record: DeploymentRecord, conn: ManagedConnection
       }
       const r = await withChannel(conn, (ch) => ch.deleteQueue(s.queue, force || s.quorum ? {} : { ifEmpty: true, ifUnused: true }));
       queues.push(s.queue);
-      messagesDeleted += r.messageCount;
-      counted.push({ queue: s.queue, consumers: s.consumers, messages: r.messageCount });
+      // a stream's delete-ok counts 0: what the management API counted went with it
+      const messages = s.stream ? Math.max(r.messageCount, s.messages) : r.messageCount;
+      messagesDeleted += messages;
+      counted.push({ queue: s.queue, consumers: s.consumers, messages });
     } catch (err) {
       left.push({ kind: 'queue', name: s.queue, why: brokerMessage(err) });
     }

@@ -3,7 +3,7 @@
  * declared behaviour with the core's evaluation (chooseAction / processingSucceeds /
  * planRepublish), exactly as the simulator does, and reporting what it does as SimEvents.
  */
-import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
+import type { Channel, ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import {
   attemptDraw,
   backoffMs,
@@ -14,8 +14,8 @@ import {
   type ConsumerSpec,
   type DeliveryView,
 } from '@retry-studio/topology-core';
-import { headersForDisplay, publishConfirmed, xDeathOf, type ManagedConnection } from '../broker/index.js';
-import { isSettlement, settleDelivery, type Settlement } from '../broker/settleDelivery.js';
+import { headersForDisplay, xDeathOf, type ManagedConnection } from '../broker/index.js';
+import { isSettlement, republishThenAck, settleDelivery, type Settlement } from '../broker/settleDelivery.js';
 import { MSG_HEADER, TRACE_HEADER } from './observer.js';
 import type { TraceContext } from './traceContext.js';
 
@@ -285,18 +285,19 @@ export class TraceWorker {
             mandatory: false,
           });
         ctx.hops.beforePublish(this.lane, msgId, body, plan.exchange, plan.routingKey, plan.expiration, headers);
-        const outcome = await publishConfirmed(pub, plan.exchange, plan.routingKey, msg.content, {
+        const properties: Options.Publish = {
           headers,
           persistent: msg.properties.deliveryMode === 2,
           mandatory: true,
           ...(plan.expiration !== undefined ? { expiration: plan.expiration } : {}),
           ...(msg.properties.priority !== undefined ? { priority: msg.properties.priority } : {}),
           ...(msg.properties.messageId !== undefined ? { messageId: msg.properties.messageId } : {}),
-        });
+        };
+        // settled meanwhile by a later delivery's multiple: not acked again
+        const stillOpen = () => this.books.get(ch)?.open.has(msg.fields.deliveryTag) === true;
+        const { outcome, acked } = await republishThenAck(pub, ch, msg, { exchange: plan.exchange, routingKey: plan.routingKey, properties }, stillOpen);
         if (outcome === 'nacked' && traced) ctx.emit(this.lane, { kind: 'publish-nacked', msgId, body, queue: '', reason: 'overflow' });
-        // settled meanwhile by a later delivery's multiple: acking it again would close the channel
-        if (!this.books.get(ch)?.open.has(msg.fields.deliveryTag)) return;
-        ch.ack(msg);
+        if (!acked) return;
         this.settle(ch, msg);
         if (traced) ctx.emit(this.lane, { kind: 'acked', msgId, body, queue: q, consumer });
         return;
