@@ -416,3 +416,4 @@ export {
 } from './operate/index.js';
 export { ordinal } from './text/ordinal.js';
 export { collapseRepeats, joinCollapsed } from './text/collapseRepeats.js';
+export * from './upgrade/index.js';

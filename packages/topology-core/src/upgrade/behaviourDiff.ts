@@ -114,9 +114,16 @@ function partingQueue(a: readonly string[], b: readonly string[], fallback: read
   return [...counts].sort((x, y) => y[1] - x[1])[0]?.[0];
 }
 
-function budgetsFor(design: Design, profile: BrokerProfileId, failure: BudgetFailure, opts: BehaviourOptions): RetryBudget {
+function budgetsFor(design: Design, profile: BrokerProfileId, failure: BudgetFailure, opts: Pick<BehaviourOptions, 'maxTimeMs' | 'maxEvents'>): RetryBudget {
   return computeBudget({ ...design, profile }, failure, { maxTimeMs: opts.maxTimeMs ?? 10 * 60_000, maxEvents: opts.maxEvents ?? 20_000, messages: 2 });
 }
+
+/** The failing message's fate for a design (its first publisher) under a profile and a failure model. */
+export function fateOf(design: Design, profile: BrokerProfileId, failure: BudgetFailure, opts: Pick<BehaviourOptions, 'maxTimeMs' | 'maxEvents'> = {}): FateSummary {
+  return summarise(budgetsFor(design, profile, failure, opts));
+}
+
+export { sameFate };
 
 export function behaviourDifferences(design: Design, opts: BehaviourOptions): BehaviourFinding[] {
   const out: BehaviourFinding[] = [];
