@@ -16,6 +16,7 @@ import { scenarioCommand, SCENARIO_USAGE } from './commands/scenario.js';
 import { importBrokerCommand, IMPORT_BROKER_USAGE } from './commands/importBroker.js';
 import { dlqCommand, DLQ_USAGE } from './commands/dlq.js';
 import { renameCommand, RENAME_USAGE } from './commands/rename.js';
+import { upgradeCheckCommand, UPGRADE_CHECK_USAGE } from './commands/upgradeCheck.js';
 
 const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<number>> = {
   templates: templatesCommand,
@@ -29,6 +30,7 @@ const COMMANDS: Record<string, (argv: readonly string[], io: CliIo) => Promise<n
   'import-broker': importBrokerCommand,
   dlq: dlqCommand,
   rename: renameCommand,
+  'upgrade-check': upgradeCheckCommand,
 };
 
 export const USAGE = `usage: pnpm cli COMMAND ...
@@ -43,6 +45,7 @@ export const USAGE = `usage: pnpm cli COMMAND ...
   ${IMPORT_BROKER_USAGE}
   ${DLQ_USAGE}
   ${RENAME_USAGE}
+  ${UPGRADE_CHECK_USAGE}
 `;
 
 export async function runCli(argv: readonly string[], io: CliIo = nodeIo()): Promise<number> {

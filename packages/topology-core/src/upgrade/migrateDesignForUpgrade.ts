@@ -37,7 +37,7 @@ export interface MigrateOptions {
   readonly failFirst?: number;
 }
 
-export function migrateDesign(design: Design, opts: MigrateOptions): Migration {
+export function migrateDesignForUpgrade(design: Design, opts: MigrateOptions): Migration {
   if (opts.from === opts.to) throw new Error(`from and to are both ${opts.from}: nothing to migrate`);
   const log: MigrationLog = { changes: [], notKept: [] };
   const topology = migrateTopology(design.topology, opts.from, opts.to, log);
