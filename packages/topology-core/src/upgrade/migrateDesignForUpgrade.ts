@@ -20,7 +20,7 @@ export interface FateCheck {
   readonly match: boolean;
 }
 
-export interface Migration {
+export interface UpgradeMigration {
   readonly design: Design;
   /** what was rewritten, one line each */
   readonly changes: readonly string[];
@@ -31,13 +31,13 @@ export interface Migration {
   readonly fatesMatch: boolean;
 }
 
-export interface MigrateOptions {
+export interface UpgradeMigrateOptions {
   readonly from: BrokerProfileId;
   readonly to: BrokerProfileId;
   readonly failFirst?: number;
 }
 
-export function migrateDesignForUpgrade(design: Design, opts: MigrateOptions): Migration {
+export function migrateDesignForUpgrade(design: Design, opts: UpgradeMigrateOptions): UpgradeMigration {
   if (opts.from === opts.to) throw new Error(`from and to are both ${opts.from}: nothing to migrate`);
   const log: MigrationLog = { changes: [], notKept: [] };
   const topology = migrateTopology(design.topology, opts.from, opts.to, log);
