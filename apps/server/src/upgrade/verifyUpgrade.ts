@@ -53,7 +53,19 @@ export async function verifyTarget(url: AmqpUrl, managementUrl?: string): Promis
   return { url, management, version, profile: p.v43 ? '4.3' : p.profile };
 }
 
-const errText = (e: unknown): string => (e instanceof Error ? e.message : String(e)).replace(/^Channel closed by server: /, '').replace(/^Operation failed: \w+; /, '');
+/** The broker's words, on one line, without the client's wrapping. */
+const errText = (e: unknown): string =>
+  (e instanceof Error ? e.message : String(e))
+    .replace(/^Channel closed by server: /, '')
+    .replace(/^Operation failed: \w+; /, '')
+    .replace(/^management API \w+ \S+ failed with /, '')
+    .replace(/\s*\n+\s*/g, ' ')
+    // 3.10's management API HTML-escapes its reasons
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .trim();
 
 async function attempt(conn: ChannelModel, fn: (ch: import('amqplib').Channel) => Promise<unknown>): Promise<string | undefined> {
   try {

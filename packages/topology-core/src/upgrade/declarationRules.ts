@@ -10,6 +10,7 @@ import { exchangeNodeId, queueNodeId, type NodeId } from '../model/nodeIds.js';
 import { refusedPolicyKeys } from '../model/policyKeys.js';
 import { queueEffectiveSettings } from '../model/effectiveSettings.js';
 import { queueTypeOf } from '../model/arguments.js';
+import { POLICY_APPLY_TO_3_10 } from '../model/policyMatch.js';
 import { matchingPolicyQueues } from './mirroredQueues.js';
 import { queueConfig } from '../sim/queueConfig.js';
 import { profileFor } from '../sim/profiles.js';
@@ -62,6 +63,29 @@ const policyKeysRefused: DeclarationRule = {
     }),
 };
 
+/** Per-queue-type apply-to (classic_queues, quorum_queues, streams): 3.10 refuses the policy. */
+const policyApplyToRefused: DeclarationRule = {
+  id: 'policy-apply-to-refused',
+  title: 'Policy apply-to the target does not know',
+  check: ({ topology, to }) =>
+    to === '3.10'
+      ? (topology.policies ?? [])
+          .filter((p) => p['apply-to'] !== undefined && !POLICY_APPLY_TO_3_10.includes(p['apply-to']))
+          .map(
+            (p): DeclarationFinding => ({
+              kind: 'refused',
+              id: 'policy-apply-to-refused',
+              object: `policy ${p.name}`,
+              objects: matchingPolicyQueues(topology, p).map(queueNodeId),
+              message: `policy ${p.name} applies to ${p['apply-to']}: RabbitMQ 3.10 knows only all, queues and exchanges, and refuses the policy.`,
+              brokerWording: `Validation failed apply-to '${p['apply-to']}' unrecognised; should be 'queues', 'exchanges' or 'all'`,
+              fix: `Use apply-to queues (with a pattern that matches only the ${p['apply-to']!.replace('_queues', '')} queues meant).`,
+              sources: [SOURCES.measured],
+            }),
+          )
+      : [],
+};
+
 /** A policy with mirroring keys only: once they are dropped nothing is left, and a lower-priority policy may apply instead. */
 const policyEmptyWithoutMirroring: DeclarationRule = {
   id: 'policy-empty-without-mirroring',
@@ -112,7 +136,7 @@ const classicQueueVersion1 = queueRule(
           ...base,
           kind: 'refused',
           message: `queue ${q.name} asks for classic queue storage version 1 (x-queue-version: 1): RabbitMQ 4.3 removed CQv1 and refuses the declaration.`,
-          brokerWording: `PRECONDITION_FAILED - invalid arg 'x-queue-version' for queue '${q.name}'`,
+          brokerWording: `PRECONDITION_FAILED - invalid arg 'x-queue-version' for queue '${q.name}' in vhost '…': "unsupported queue version '1'"`,
           fix: 'Drop x-queue-version (version 2 is the only one) or set it to 2.',
         }
       : { ...base, kind: 'deprecated', message: `queue ${q.name} uses classic queue storage version 1: deprecated on 4.0-4.2, refused from 4.3.`, fix: 'Drop x-queue-version or set it to 2.' };
@@ -128,8 +152,8 @@ const queueMasterLocator = queueRule(
     id: 'queue-master-locator',
     object: `queue ${q.name}`,
     objects: [queueNodeId(q.name)],
-    message: `queue ${q.name} sets x-queue-master-locator (a classic-mirroring argument): RabbitMQ 4.x closes the channel and the queue is not declared.`,
-    brokerWording: `channel closed: x-queue-master-locator is not accepted (queue '${q.name}' not declared)`,
+    message: `queue ${q.name} sets x-queue-master-locator (a classic-mirroring argument): RabbitMQ 4.x closes the channel without a reply and the queue is not declared.`,
+    brokerWording: 'the channel is closed without a reply (amqplib: "Channel ended, no reply will be forthcoming")',
     fix: 'Use x-queue-leader-locator (client-local or balanced) instead.',
     sources: [SOURCES.rn400, SOURCES.measured],
   }),
@@ -197,7 +221,7 @@ const delayedMessageExchange: DeclarationRule = {
             const base = { id: 'delayed-message-exchange', object: `exchange ${x.name}`, objects: [exchangeNodeId(x.name)], sources: [SOURCES.delayedPlugin, SOURCES.rn430, SOURCES.measured] };
             const fix = 'Use quorum delayed retry (x-delayed-retry-type, 4.3) on the work queue, or TTL wait queues; the migration rewrites a worker that republishes to this exchange.';
             return to === '4.3'
-              ? { ...base, kind: 'refused', message: `exchange ${x.name} is an x-delayed-message exchange: the plugin was archived in January 2026 and is built on Mnesia, which 4.3 removed; 4.3 does not know the type.`, brokerWording: `precondition_failed: unknown exchange type 'x-delayed-message'`, fix }
+              ? { ...base, kind: 'refused', message: `exchange ${x.name} is an x-delayed-message exchange: the plugin was archived in January 2026 and is built on Mnesia, which 4.3 removed; 4.3 does not know the type.`, brokerWording: `PRECONDITION_FAILED - unknown exchange type 'x-delayed-message'`, fix }
               : { ...base, kind: 'deprecated', message: `exchange ${x.name} needs the delayed-message exchange plugin: archived in January 2026, it cannot follow to 4.3 (Mnesia removed).`, fix };
           })
       : [],
@@ -221,6 +245,7 @@ const delayedRetryIgnored = queueRule(
 
 export const DECLARATION_RULES: readonly DeclarationRule[] = [
   policyKeysRefused,
+  policyApplyToRefused,
   policyEmptyWithoutMirroring,
   classicQueueVersion1,
   queueMasterLocator,

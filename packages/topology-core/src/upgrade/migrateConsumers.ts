@@ -92,7 +92,8 @@ function delayedExchangeToDelayedRetry(consumers: ConsumerSpec[], topology: Topo
     const users = cs.filter((c) => JSON.stringify(c.behaviour).includes(`"exchange":${JSON.stringify(x.name)}`));
     const loops = users.filter((c) => targets.length === 1 && targets[0] === c.queue);
     if (users.length === 0 || loops.length !== users.length) {
-      log.notKept.push(`exchange ${x.name}: x-delayed-message is unknown on 4.3 and its republish does not come back to the republishing consumer's own queue: no automatic rewrite (use quorum delayed retry or TTL wait queues by hand)`);
+      const why = users.length === 0 ? 'no consumer in the design republishes through it' : "its republish does not come back to the republishing consumer's own queue";
+      log.notKept.push(`exchange ${x.name}: x-delayed-message is unknown on 4.3 and ${why}: no automatic rewrite (use quorum delayed retry or TTL wait queues by hand)`);
       continue;
     }
     for (const c of loops) {

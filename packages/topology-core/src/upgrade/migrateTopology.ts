@@ -10,7 +10,7 @@ import type { BrokerProfileId } from '../model/design.js';
 import type { AmqpValue, PolicyDef, QueueDef, Topology } from '../model/definitions.js';
 import { QUEUE_ARGUMENTS, queueTypeOf } from '../model/arguments.js';
 import { refusedPolicyKeys } from '../model/policyKeys.js';
-import { choosePolicy, exactNamePattern, policyTargetOf } from '../model/policyMatch.js';
+import { POLICY_APPLY_TO_3_10, choosePolicy, exactNamePattern, policyTargetOf } from '../model/policyMatch.js';
 import { queueConfig } from '../sim/queueConfig.js';
 import { profileFor } from '../sim/profiles.js';
 import { mirroredQueues } from './mirroredQueues.js';
@@ -68,7 +68,13 @@ function migrateQueue(q: QueueDef, to: BrokerProfileId, mirrored: ReadonlySet<st
 
 function migratePolicies(policies: readonly PolicyDef[], to: BrokerProfileId, log: MigrationLog): PolicyDef[] {
   const out: PolicyDef[] = [];
-  for (const p of policies) {
+  for (const given of policies) {
+    let p = given;
+    if (to === '3.10' && p['apply-to'] !== undefined && !POLICY_APPLY_TO_3_10.includes(p['apply-to'])) {
+      log.changes.push(`policy ${p.name}: apply-to ${p['apply-to']} -> queues (3.10 has no per-type apply-to)`);
+      log.notKept.push(`policy ${p.name}: now applies to every queue type its pattern matches, not only ${p['apply-to']}`);
+      p = { ...p, 'apply-to': 'queues' };
+    }
     const refused = refusedPolicyKeys(p.definition, to);
     if (refused.length === 0) {
       out.push(p);
@@ -112,7 +118,8 @@ function keepDeliveryLimits(t: Topology, original: Topology, from: BrokerProfile
   for (const limit of [...new Set(orphans.map((o) => o.limit))]) {
     const names = orphans.filter((o) => o.limit === limit).map((o) => o.name);
     const name = limit === -1 ? DELIVERY_LIMIT_POLICY : `${DELIVERY_LIMIT_POLICY}-${limit}`;
-    policies.push({ name, pattern: names.map((n) => exactNamePattern(n)).join('|'), 'apply-to': 'quorum_queues', priority: 0, definition: { 'delivery-limit': limit } });
+    // 3.10 has no per-type apply-to; the pattern names the queues exactly, so `queues` reaches the same ones
+    policies.push({ name, pattern: names.map((n) => exactNamePattern(n)).join('|'), 'apply-to': to === '3.10' ? 'queues' : 'quorum_queues', priority: 0, definition: { 'delivery-limit': limit } });
     log.changes.push(`policy ${name}: new, delivery-limit ${limit} on ${names.join(', ')} (${limit === -1 ? 'unlimited, as before the 4.0 default of 20' : 'the 4.x default, now explicit'})`);
   }
   return policies;

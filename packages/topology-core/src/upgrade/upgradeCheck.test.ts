@@ -48,7 +48,7 @@ describe('declarations 3.x -> 4.x', () => {
     expect(byId(decl('4.x', '3.10', limited), 'quorum-default-delivery-limit')).toEqual([]);
   });
   it('x-delayed-message exchange: refused on 4.3 (unknown exchange type), deprecated on 4.0-4.2 (plugin archived)', () => {
-    expect(byId(decl('4.3'), 'delayed-message-exchange')[0]).toMatchObject({ kind: 'refused', brokerWording: "precondition_failed: unknown exchange type 'x-delayed-message'" });
+    expect(byId(decl('4.3'), 'delayed-message-exchange')[0]).toMatchObject({ kind: 'refused',  brokerWording: "PRECONDITION_FAILED - unknown exchange type 'x-delayed-message'" });
     expect(byId(decl('4.x'), 'delayed-message-exchange')[0]?.kind).toBe('deprecated');
   });
   it('nothing of this is reported for a 3.10 target from 3.10-like declarations', () => {

@@ -45,10 +45,12 @@ async function loadInput(a: ReturnType<typeof parseArgs>, io: CliIo): Promise<{ 
     if (chosen) throw new CliError(`--vhost: ${file} holds several vhosts: ${chosen.message.replace(/; reading .*$/, '')}; choose one with --vhost`);
     return { design: doc.design, label: file };
   }
-  const t = await targetFromArgs(a);
-  const r = await importBroker(t).catch((e: unknown) => {
-    throw cliFailure(e);
-  });
+  const named = (e: unknown): never => {
+    const err = cliFailure(e);
+    throw err instanceof CliError && !err.message.startsWith('--') ? new CliError(`--url: ${err.message}`, err.exitCode) : err;
+  };
+  const t = await targetFromArgs(a).catch(named);
+  const r = await importBroker(t).catch(named);
   if (!r.ok) throw new CliError(`--url: vhost '${t.vhost}' cannot be read as a design:\n${formatIssues(r.errors).replace(/^/gm, '  ')}`);
   return { design: r.design, label: `vhost '${r.vhost}' on RabbitMQ ${r.rabbitVersion}`, from: r.v43 ? '4.3' : (r.design.profile ?? '3.10') };
 }
