@@ -76,7 +76,8 @@ describe('3.x -> 4.3, on RabbitMQ 4.3.6', () => {
     expect(said(r.original, 'policy up-ha')).toContain('[{<<"ha-mode">>,<<"all">>},{<<"ha-sync-mode">>,<<"automatic">>}] are not recognised policy settings');
     expect(said(r.original, 'queue up.dlq')).toContain("PRECONDITION_FAILED - invalid arg 'x-queue-version'");
     expect(said(r.original, 'queue up.located')).toContain('Channel ended');
-    // lazy and transient: accepted (ignored / deprecated, not refused)
+    // lazy and transient: accepted (ignored / deprecated, not refused); the transient queue is reported as a deprecated feature in use
+    expect(r.original.deprecatedUsed).toContain('transient_nonexcl_queues');
     expect(r.migrated.outcomes.filter((o) => !o.accepted)).toEqual([]);
   });
   it('the delayed-message exchange: refused (unknown exchange type); the migration to quorum delayed retry is accepted', async () => {

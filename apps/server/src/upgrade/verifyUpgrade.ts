@@ -28,6 +28,8 @@ export interface VerifyRun {
   readonly outcomes: readonly DeclarationOutcome[];
   /** the vhost was deleted afterwards */
   readonly cleanedUp: boolean;
+  /** deprecated features the broker reported in use once the topology was declared (broker-wide; undefined on 3.x) */
+  readonly deprecatedUsed?: readonly string[];
 }
 
 export interface VerifyResult {
@@ -128,10 +130,12 @@ export async function verifyTopology(t: VerifyTarget, topology: Topology, predic
   const vhost = `rs-upgrade-${label}-${randomBytes(4).toString('hex')}`;
   const refusedObjects = new Set(predicted.filter((f) => f.kind === 'refused').map((f) => f.object));
   let outcomes: DeclarationOutcome[] = [];
+  let deprecatedUsed: string[] | undefined;
   let cleanedUp = false;
   try {
     await t.management.createVhost(vhost);
     const declared = await declareAll(t, vhost, topology);
+    deprecatedUsed = await t.management.deprecatedFeaturesUsed().catch(() => undefined);
     outcomes = declared.map((d): DeclarationOutcome => {
       const predictedRefused = refusedObjects.has(d.object);
       return {
@@ -148,5 +152,5 @@ export async function verifyTopology(t: VerifyTarget, topology: Topology, predic
       () => false,
     );
   }
-  return { vhost, outcomes, cleanedUp };
+  return { vhost, outcomes, cleanedUp, ...(deprecatedUsed !== undefined ? { deprecatedUsed } : {}) };
 }

@@ -45,7 +45,7 @@ function summarise(b: RetryBudget): FateSummary {
 
 export function fateText(f: FateSummary): string {
   const delays = f.delaysMs.some((d) => d > 0) ? ` (delays ${joinCollapsed(f.delaysMs.map(formatMs))})` : f.delaysMs.length > 0 ? ' (no delay between attempts)' : '';
-  return f.unbounded ? `retried forever: ${f.attempts}+ attempts${delays}, never settles` : `${f.endsIn} after ${f.attempts} attempt(s)${delays}`;
+  return f.unbounded ? `retried forever${delays}: never settles (the simulation stopped at ${f.attempts} attempts)` : `${f.endsIn} after ${f.attempts} attempt(s)${delays}`;
 }
 
 const sameFate = (a: FateSummary, b: FateSummary): boolean => JSON.stringify(a) === JSON.stringify(b);

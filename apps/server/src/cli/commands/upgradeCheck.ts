@@ -69,7 +69,8 @@ function formatRun(title: string, r: VerifyRun): string {
     const what = o.accepted ? 'accepted' : `refused: ${o.brokerSaid}`;
     return `  ${mark.padEnd(8)} ${o.object}: ${what}${o.predicted ? ' (predicted: refused)' : o.object.startsWith('binding ') ? '' : ' (predicted: accepted)'}`;
   });
-  return `${title} in vhost ${r.vhost} (${r.cleanedUp ? 'deleted afterwards' : 'NOT deleted: delete it by hand'}):\n${lines.join('\n')}\n`;
+  const deprecated = r.deprecatedUsed === undefined ? '' : `  deprecated features in use on the broker: ${r.deprecatedUsed.join(', ') || 'none'}\n`;
+  return `${title} in vhost ${r.vhost} (${r.cleanedUp ? 'deleted afterwards' : 'NOT deleted: delete it by hand'}):\n${lines.join('\n')}\n${deprecated}`;
 }
 
 export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): Promise<number> {
