@@ -158,7 +158,7 @@ export function behaviourDifferences(design: Design, opts: BehaviourOptions): Be
             ? 'Count retries in a header of your own (x-retries), not in x-death.'
             : causes.some((c) => c.why.includes('default of 20'))
               ? 'Set delivery-limit explicitly by policy (-1: unlimited).'
-              : 'See the migration (upgrade-check --migrate) for a design that keeps the old fate.',
+              : 'See the migration (upgrade-check --migrated-out FILE writes it) for a design that keeps the old fate where the target allows it.',
         sources: causes.length ? causes.flatMap((c) => c.sources) : [SOURCES.measured],
       });
     }
