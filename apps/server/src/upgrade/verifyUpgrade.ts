@@ -80,7 +80,7 @@ async function attempt(conn: ChannelModel, fn: (ch: import('amqplib').Channel) =
   }
 }
 
-async function declareAll(t: VerifyTarget, vhost: string, topology: Topology): Promise<{ object: string; error?: string }[]> {
+export async function declareAll(t: VerifyTarget, vhost: string, topology: Topology): Promise<{ object: string; error?: string }[]> {
   const out: { object: string; error?: string }[] = [];
   let conn = await openConnection(withVhost(t.url, vhost), { purpose: 'cli', label: 'upgrade-check verify' });
   conn.on('error', () => undefined);

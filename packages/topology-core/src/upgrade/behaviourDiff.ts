@@ -148,6 +148,7 @@ export function behaviourDifferences(design: Design, opts: BehaviourOptions): Be
         object: `queue ${queue}`,
         objects: [...new Set([queue, ...before.path, ...after.path])].filter((n) => design.topology.queues.some((q) => q.name === n)).map(queueNodeId),
         queue,
+        publisher: p.id,
         failure,
         before,
         after,

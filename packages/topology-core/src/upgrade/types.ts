@@ -53,6 +53,8 @@ export interface BehaviourFinding extends FindingBase {
   readonly kind: 'behaviour-changed';
   /** the queue where the message's fate is decided (the first queue where the two runs part) */
   readonly queue: string;
+  /** the design publisher whose message was followed */
+  readonly publisher: string;
   readonly failure: BudgetFailure;
   readonly before: FateSummary;
   readonly after: FateSummary;

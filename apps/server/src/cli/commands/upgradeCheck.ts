@@ -11,7 +11,9 @@ import {
   isBlocking,
   migrateDesignForUpgrade,
   upgradeCheck,
+  withAssumedTraffic,
   writeDesignJson,
+  type BehaviourFinding,
   type BrokerProfileId,
   type Design,
   type UpgradeFinding,
@@ -20,12 +22,13 @@ import {
 import { resolveBrokerUrl } from '../../broker/index.js';
 import { importBroker } from '../../operate/importBroker.js';
 import { verifyTarget, verifyTopology, type VerifyRun, type VerifyTarget } from '../../upgrade/verifyUpgrade.js';
+import { traceDifference, type LiveTraceResult } from '../../upgrade/liveTrace.js';
 import { flag, intValue, parseArgs, value } from './args.js';
 import { CliError, loadFile, writeText, type CliIo } from './context.js';
 import { cliFailure, targetFromArgs } from './operateArgs.js';
 
 export const UPGRADE_CHECK_USAGE =
-  'upgrade-check FILE|--url AMQP_URL [--vhost V] --from 3.10|4.x|4.3 --to 3.10|4.x|4.3 [--json] [--migrated-out FILE] [--fail-first K] [--verify-on AMQP_URL [--verify-management-url URL]]   exit 1 when the target refuses a declaration or a fate changes';
+  'upgrade-check FILE|--url AMQP_URL [--vhost V] --from 3.10|4.x|4.3 --to 3.10|4.x|4.3 [--json] [--migrated-out FILE] [--fail-first K] [--verify-on AMQP_URL [--verify-management-url URL] [--trace]]   exit 1 when the target refuses a declaration or a fate changes';
 
 const PROFILES: readonly BrokerProfileId[] = ['3.10', '4.x', '4.3'];
 
@@ -63,6 +66,8 @@ function formatFinding(f: UpgradeFinding): string {
   return `${head}${said}    fix: ${f.fix}\n    source: ${f.sources.map(sourceText).join('; ')}\n`;
 }
 
+const waits = (d: readonly number[]): string => (d.some((x) => x > 0) ? ` after waits of ${d.slice(0, 5).join(', ')}${d.length > 5 ? ', ...' : ''} ms` : '');
+
 function formatRun(title: string, r: VerifyRun): string {
   const lines = r.outcomes.map((o) => {
     const mark = o.agrees ? 'ok ' : 'MISMATCH';
@@ -74,7 +79,7 @@ function formatRun(title: string, r: VerifyRun): string {
 }
 
 export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const a = parseArgs(argv, { values: ['vhost', 'from', 'to', 'url', 'management-url', 'verify-on', 'verify-management-url', 'migrated-out', 'fail-first'], switches: ['json'] });
+  const a = parseArgs(argv, { values: ['vhost', 'from', 'to', 'url', 'management-url', 'verify-on', 'verify-management-url', 'migrated-out', 'fail-first'], switches: ['json', 'trace'] });
   if (a.positionals.length > 1) throw new CliError(`usage: ${UPGRADE_CHECK_USAGE}`, 2);
   const to = profileArg(value(a, 'to'), 'to');
   if (!to) throw new CliError('--to: which broker line to check against (3.10, 4.x or 4.3)', 2);
@@ -82,6 +87,7 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
   if (!fromArg && value(a, 'url') === undefined) throw new CliError('--from: which broker line the topology runs on now (3.10, 4.x or 4.3; with --url it is read from the broker)', 2);
   if (fromArg && fromArg === to) throw new CliError(`--from and --to are both ${to}: nothing changes`, 2);
   const failFirst = intValue(a, 'fail-first', 1, 50);
+  if (flag(a, 'trace') && value(a, 'verify-on') === undefined) throw new CliError('--trace: traces run on the --verify-on broker; give --verify-on AMQP_URL', 2);
   // the target broker is checked before anything is read or declared
   let target: VerifyTarget | undefined;
   const verifyOn = value(a, 'verify-on');
@@ -116,7 +122,20 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
     const migrated = await verifyTopology(target, migration.design.topology, migratedFindings, 'migrated');
     verify = { original, migrated };
   }
-  const exit = report.blocking || (verify !== undefined && [...verify.original.outcomes, ...verify.migrated.outcomes].some((o) => !o.agrees)) ? 1 : 0;
+  const traces: LiveTraceResult[] = [];
+  if (target && flag(a, 'trace')) {
+    const traced = withAssumedTraffic(input.design).design;
+    const seen = new Set<string>();
+    for (const f of report.findings.filter((x): x is BehaviourFinding => x.kind === 'behaviour-changed')) {
+      const key = `${f.publisher}|${JSON.stringify(f.failure)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const r = await traceDifference(target, traced, f);
+      if (r) traces.push(r);
+    }
+  }
+  const disagrees = (verify !== undefined && [...verify.original.outcomes, ...verify.migrated.outcomes].some((o) => !o.agrees)) || traces.some((t) => !t.agrees);
+  const exit = report.blocking || disagrees ? 1 : 0;
   if (flag(a, 'json')) {
     io.out(
       JSON.stringify(
@@ -128,7 +147,7 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
           blocking: report.blocking,
           findings: report.findings,
           migration: { changes: migration.changes, notKept: migration.notKept, fatesMatch: migration.fatesMatch, fates: migration.fates, design: migration.design },
-          ...(verify && target ? { verify: { broker: target.version, ...verify } } : {}),
+          ...(verify && target ? { verify: { broker: target.version, ...verify, ...(traces.length ? { traces } : {}) } } : {}),
         },
         null,
         2,
@@ -144,6 +163,12 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
   io.out(`fates after the migration (original on ${from}, migration on ${to}): ${migration.fatesMatch ? 'all match' : 'some differ'}\n`);
   for (const f of migration.fates.filter((x) => !x.match)) io.out(`  ${f.publisher}, ${failureText(f.failure)}: on ${from} ${fateText(f.before)}; migrated on ${to} ${fateText(f.after)}\n`);
   if (verify && target) io.out(`\nverified on RabbitMQ ${target.version}:\n${formatRun('original', verify.original)}${formatRun('migrated', verify.migrated)}`);
+  if (traces.length)
+    io.out(
+      `live traces on RabbitMQ ${target?.version} (the original design, one message each):\n${traces
+        .map((t) => `  ${t.agrees ? 'ok ' : 'MISMATCH'} ${t.finding.split(':')[0]}: predicted ${t.predicted}${waits(t.predictedDelaysMs)}, the broker: ${t.observed}${waits(t.observedDelaysMs)} (vhost ${t.vhost}${t.cleanedUp ? ', deleted' : ', NOT deleted'})`)
+        .join('\n')}\n`,
+    );
   const refused = report.findings.filter((f) => f.kind === 'refused').length;
   const changed = report.findings.filter((f) => f.kind === 'behaviour-changed').length;
   io.out(`\n${exit ? 'FAIL' : 'OK'}: ${refused} declaration(s) refused, ${changed} fate(s) changed, ${report.findings.filter((f) => !isBlocking(f)).length} note(s)\n`);
