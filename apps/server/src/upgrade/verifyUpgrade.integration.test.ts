@@ -4,10 +4,11 @@
  * refusal predicted and every prediction seen, in the broker's own words; the vhosts deleted.
  */
 import { describe, expect, it } from 'vitest';
-import { DESIGN_FORMAT, DESIGN_VERSION, migrateDesignForUpgrade, upgradeCheck, type BrokerProfileId, type Design, type Topology } from '@retry-studio/topology-core';
+import { DESIGN_FORMAT, DESIGN_VERSION, migrateDesignForUpgrade, upgradeCheck, type BehaviourFinding, type BrokerProfileId, type Design, type Topology } from '@retry-studio/topology-core';
 import { parseAmqpUrl } from '../broker/index.js';
 import { BROKER_310, BROKER_43, type TestBroker } from '../testing/testBrokers.js';
 import { verifyTarget, verifyTopology, type VerifyRun } from './verifyUpgrade.js';
+import { traceDifference } from './liveTrace.js';
 
 const ex = (name: string, type = 'direct', args: Record<string, unknown> = {}) => ({ name, type, durable: true, auto_delete: false, internal: false, arguments: args }) as Topology['exchanges'][number];
 const q = (name: string, args: Record<string, unknown> = {}, durable = true) => ({ name, durable, auto_delete: false, arguments: args }) as Topology['queues'][number];
@@ -106,5 +107,31 @@ describe('4.3 -> 3.10, on RabbitMQ 3.10.8', () => {
     const t = await verifyTarget(parseAmqpUrl(BROKER_310.amqpUrl), BROKER_310.managementUrl);
     const r = await verifyTopology(t, legacy, [], 'it-source');
     expect(r.outcomes.filter((o) => !o.accepted)).toEqual([]);
+  });
+});
+
+describe('live traces of the behaviour differences, on the target broker', () => {
+  const nackLimit = (): Design =>
+    design(
+      'nl',
+      { exchanges: [ex('nl'), ex('nl.dlx', 'fanout')], queues: [q('nl.q', { 'x-queue-type': 'quorum', 'x-delivery-limit': 2, 'x-dead-letter-exchange': 'nl.dlx' }), q('nl.dlq')], bindings: [bind('nl', 'nl.q', 'k'), bind('nl.dlx', 'nl.dlq')], policies: [] },
+      '3.10',
+      { consumers: [{ id: 'w', queue: 'nl.q', behaviour: { kind: 'worker', onFailure: [{ then: { kind: 'requeue' } }] } }], publishers: [{ id: 'p', exchange: 'nl', routingKey: 'k' }] },
+    );
+  it('4.3.6: a nacked message on a quorum queue with x-delivery-limit 2 is still moving when 3.10 would have dead-lettered it', async () => {
+    const t = await verifyTarget(parseAmqpUrl(BROKER_43.amqpUrl), BROKER_43.managementUrl);
+    const f = upgradeCheck(nackLimit(), { from: '3.10', to: '4.3' }).findings.find((x) => x.kind === 'behaviour-changed' && x.failure.kind === 'always');
+    expect(f?.kind).toBe('behaviour-changed');
+    const r = await traceDifference(t, nackLimit(), f as BehaviourFinding, 4000);
+    expect(r).toMatchObject({ predicted: 'still moving', observed: 'still moving', agrees: true, cleanedUp: true });
+  });
+  it('3.10.8: x-delayed-retry-* ignored: dead-lettered after 4 deliveries with no wait, as predicted', async () => {
+    const t = await verifyTarget(parseAmqpUrl(BROKER_310.amqpUrl), BROKER_310.managementUrl);
+    const d = design('dr', modern, '4.3', { topology: { ...modern, policies: [] }, consumers: [{ id: 'w', queue: 'dr.q', behaviour: { kind: 'worker', onFailure: [{ then: { kind: 'requeue', via: 'reject' } }] } }], publishers: [{ id: 'p', exchange: 'dr', routingKey: 'k' }] });
+    const f = upgradeCheck(d, { from: '4.3', to: '3.10' }).findings.find((x) => x.kind === 'behaviour-changed' && x.failure.kind === 'always') as BehaviourFinding;
+    expect(f.before.delaysMs).toEqual([200, 400, 500]);
+    const r = await traceDifference(t, d, f);
+    expect(r).toMatchObject({ predicted: 'parked in dr.dlq', observed: 'parked in dr.dlq', agrees: true, cleanedUp: true });
+    expect(r!.observedDelaysMs.every((ms) => ms < 150)).toBe(true);
   });
 });
