@@ -25,5 +25,11 @@ export const upgradeFlow: Flow = {
     await shot('upgrade-4.3');
     await page.selectOption('[data-testid=upgrade-to]', '4.x');
     await waitFor('4.x: no fate changes', async () => /Nothing refused|Nothing changes/.test(await page.locator('[data-testid=upgrade-verdict]').innerText()));
+    // the smaller laptop size: the panel still fits the side column
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.selectOption('[data-testid=upgrade-to]', '4.3');
+    await page.click('[data-testid=upgrade-mark-all]');
+    await waitFor('Mark all selects every named object', async () => (await page.locator('.react-flow__node.selected').count()) > 0);
+    await shot('upgrade-1280');
   },
 };
