@@ -425,3 +425,27 @@ export {
 } from './operate/index.js';
 export { ordinal } from './text/ordinal.js';
 export { collapseRepeats, joinCollapsed } from './text/collapseRepeats.js';
+export {
+  upgradeCheck,
+  withAssumedTraffic,
+  migrateDesignForUpgrade,
+  type FateCheck,
+  type UpgradeMigration,
+  type UpgradeMigrateOptions,
+  DECLARATION_RULES,
+  checkDeclarations,
+  type DeclarationRule,
+  behaviourDifferences,
+  fateText,
+  failureText,
+  assumedTraffic,
+  isBlocking,
+  type UpgradeFinding,
+  type UpgradeFindingKind,
+  type DeclarationFinding,
+  type BehaviourFinding,
+  type FateSummary,
+  type UpgradeSource,
+  type UpgradeOptions,
+  type UpgradeReport,
+} from './upgrade/index.js';

@@ -224,6 +224,16 @@ export class ManagementClient {
     await this.request('PUT', `/api/permissions/${enc(name)}/${enc(this.amqp.username)}`, { configure: '.*', write: '.*', read: '.*' });
   }
 
+  /**
+   * The deprecated features in use on the broker (4.x: `GET /api/deprecated-features/used`, e.g.
+   * `transient_nonexcl_queues`); undefined where the broker has no such endpoint (3.x answers 404).
+   * Broker-wide, not per vhost.
+   */
+  async deprecatedFeaturesUsed(): Promise<string[] | undefined> {
+    const r = await this.request<{ name?: string }[]>('GET', '/api/deprecated-features/used', undefined, [404]);
+    return r === undefined ? undefined : r.map((f) => String(f.name ?? ''));
+  }
+
   /** Deletes the vhost; a missing one is fine (idempotent). */
   async deleteVhost(name: string): Promise<void> {
     await this.request('DELETE', `/api/vhosts/${enc(name)}`, undefined, [404]);

@@ -1,9 +1,36 @@
+import { useState } from 'react';
 import { useApp } from '../store/store';
 import { useLintFindings } from './useLint';
+import { UpgradePanel } from './UpgradePanel';
 
 const TONE = { error: 'border-red-500 text-red-300', warning: 'border-amber-500 text-amber-200', info: 'border-sky-500 text-sky-200' } as const;
 
+/** The Lint tab: the design's lint findings, or the Upgrade view (what changes on another broker line). */
 export function LintPanel() {
+  const [view, setView] = useState<'findings' | 'upgrade'>('findings');
+  return (
+    <div>
+      <div role="tablist" aria-label="Lint view" className="flex gap-1 border-b border-slate-800 px-2 pt-2 text-xs">
+        {(['findings', 'upgrade'] as const).map((v) => (
+          <button
+            key={v}
+            type="button"
+            role="tab"
+            aria-selected={view === v}
+            data-testid={`lint-view-${v}`}
+            onClick={() => setView(v)}
+            className={`rounded-t px-2 py-1 ${view === v ? 'bg-slate-800 text-slate-100' : 'text-slate-400 hover:text-slate-200'}`}
+          >
+            {v === 'findings' ? 'Findings' : 'Upgrade'}
+          </button>
+        ))}
+      </div>
+      {view === 'findings' ? <LintFindings /> : <UpgradePanel />}
+    </div>
+  );
+}
+
+function LintFindings() {
   const lint = useLintFindings();
   if (!lint.available) return <div className="p-3 text-xs text-slate-400">The retry linter is not in this build of topology-core yet.</div>;
   if (!lint.findings.length)

@@ -59,6 +59,8 @@ export interface BudgetOptions {
   readonly messages?: number;
   /** cut-off for strategies that never give up (default 1 day of virtual time) */
   readonly maxTimeMs?: number;
+  /** cut-off in simulator events, for strategies that loop without time passing (default the simulator's) */
+  readonly maxEvents?: number;
   readonly seed?: number;
   /** a cluster node lost for a while (the simulator's NodeLoss): its waits are in the budget's times */
   readonly nodeLoss?: NodeLoss;
@@ -77,7 +79,7 @@ export function computeBudget(design: Design, failure: BudgetFailure, opts: Budg
   const onlyFirst: Design = { ...design, publishers: [first] };
   const poisonBody = `${first.bodyPrefix ?? first.id}-1`;
   const input = designToSimulation(onlyFirst, { messages: n, failure: failureModel(failure, poisonBody), seed: opts.seed ?? 1 });
-  const result = simulate({ ...input, maxTimeMs: opts.maxTimeMs ?? 24 * 3600 * 1000, ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}) });
+  const result = simulate({ ...input, maxTimeMs: opts.maxTimeMs ?? 24 * 3600 * 1000, ...(opts.maxEvents !== undefined ? { maxEvents: opts.maxEvents } : {}), ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}) });
   const workers = design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
   // no workers (scripts only, e.g. a scenario): the trace picks the consumer that saw the message most
   const workConsumers = opts.workConsumers ?? (workers.length > 0 ? workers : undefined);

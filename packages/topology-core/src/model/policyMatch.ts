@@ -13,6 +13,12 @@ import type { PolicyApplyTo, PolicyDef } from './definitions.js';
 /** `apply-to` values RabbitMQ accepts (rabbit_policy.erl apply_to_validation + queue types' policy_apply_to_name). */
 export const POLICY_APPLY_TO: readonly PolicyApplyTo[] = ['all', 'queues', 'classic_queues', 'quorum_queues', 'streams', 'exchanges'];
 
+/**
+ * `apply-to` values RabbitMQ 3.10 accepts: the per-queue-type ones came later. Measured on 3.10.8:
+ * `400 Validation failed apply-to 'quorum_queues' unrecognised; should be 'queues', 'exchanges' or 'all'`.
+ */
+export const POLICY_APPLY_TO_3_10: readonly PolicyApplyTo[] = ['all', 'queues', 'exchanges'];
+
 /** What a policy is matched against: an exchange, or a queue of a type. */
 export type PolicyTarget = 'exchange' | 'classic' | 'quorum' | 'stream';
 

@@ -1,0 +1,176 @@
+/**
+ * `upgrade-check`: what changes for a retry topology from one broker line to another (the core's
+ * upgradeCheck and migrateDesignForUpgrade), on a file or a live vhost; `--verify-on` declares the original
+ * and the migration on the target broker and sets what it refused next to the prediction.
+ * Every bad input is caught before anything is declared.
+ */
+import {
+  fateText,
+  failureText,
+  formatIssues,
+  isBlocking,
+  migrateDesignForUpgrade,
+  upgradeCheck,
+  withAssumedTraffic,
+  writeDesignJson,
+  type BehaviourFinding,
+  type BrokerProfileId,
+  type Design,
+  type UpgradeFinding,
+  type UpgradeSource,
+} from '@retry-studio/topology-core';
+import { resolveBrokerUrl } from '../../broker/index.js';
+import { importBroker } from '../../operate/importBroker.js';
+import { verifyTarget, verifyTopology, type VerifyRun, type VerifyTarget } from '../../upgrade/verifyUpgrade.js';
+import { traceDifference, type LiveTraceResult } from '../../upgrade/liveTrace.js';
+import { flag, intValue, parseArgs, value } from './args.js';
+import { CliError, loadFile, writeText, type CliIo } from './context.js';
+import { cliFailure, targetFromArgs } from './operateArgs.js';
+
+export const UPGRADE_CHECK_USAGE =
+  'upgrade-check FILE|--url AMQP_URL [--vhost V] --from 3.10|4.x|4.3 --to 3.10|4.x|4.3 [--json] [--migrated-out FILE] [--fail-first K] [--verify-on AMQP_URL [--verify-management-url URL] [--trace]]   exit 1 when the target refuses a declaration or a fate changes';
+
+const PROFILES: readonly BrokerProfileId[] = ['3.10', '4.x', '4.3'];
+
+function profileArg(v: string | undefined, opt: string): BrokerProfileId | undefined {
+  if (v === undefined) return undefined;
+  if (!PROFILES.includes(v as BrokerProfileId)) throw new CliError(`--${opt}: unknown profile "${v}" (one of ${PROFILES.join(', ')})`, 2);
+  return v as BrokerProfileId;
+}
+
+async function loadInput(a: ReturnType<typeof parseArgs>, io: CliIo): Promise<{ design: Design; label: string; from?: BrokerProfileId }> {
+  const file = a.positionals[0];
+  if (file !== undefined && value(a, 'url') !== undefined) throw new CliError('give FILE or --url, not both', 2);
+  if (file === undefined && value(a, 'url') === undefined) throw new CliError(`usage: ${UPGRADE_CHECK_USAGE}`, 2);
+  if (file !== undefined) {
+    const doc = await loadFile(io, file, { vhost: value(a, 'vhost') });
+    const chosen = doc.warnings.find((w) => w.code === 'vhost-chosen');
+    if (chosen) throw new CliError(`--vhost: ${file} holds several vhosts: ${chosen.message.replace(/; reading .*$/, '')}; choose one with --vhost`);
+    return { design: doc.design, label: file };
+  }
+  const named = (e: unknown): never => {
+    const err = cliFailure(e);
+    throw err instanceof CliError && !err.message.startsWith('--') ? new CliError(`--url: ${err.message}`, err.exitCode) : err;
+  };
+  const t = await targetFromArgs(a).catch(named);
+  const r = await importBroker(t).catch(named);
+  if (!r.ok) throw new CliError(`--url: vhost '${t.vhost}' cannot be read as a design:\n${formatIssues(r.errors).replace(/^/gm, '  ')}`);
+  return { design: r.design, label: `vhost '${r.vhost}' on RabbitMQ ${r.rabbitVersion}`, from: r.v43 ? '4.3' : (r.design.profile ?? '3.10') };
+}
+
+const sourceText = (s: UpgradeSource): string => (s.kind === 'release-notes' ? s.url : s.kind === 'scenario' ? `scenario ${s.name} (${s.path})` : `measured: ${s.where}`);
+
+function formatFinding(f: UpgradeFinding): string {
+  const head = `${f.kind.toUpperCase().padEnd(16)} ${f.id}: ${f.message}\n`;
+  const said = f.kind === 'refused' ? `    broker says: ${f.brokerWording.replace(/\n+/g, ' ')}\n` : '';
+  return `${head}${said}    fix: ${f.fix}\n    source: ${f.sources.map(sourceText).join('; ')}\n`;
+}
+
+const waits = (d: readonly number[]): string => (d.some((x) => x > 0) ? ` after waits of ${d.slice(0, 5).join(', ')}${d.length > 5 ? ', ...' : ''} ms` : '');
+
+function formatRun(title: string, r: VerifyRun): string {
+  const lines = r.outcomes.map((o) => {
+    const mark = o.agrees ? 'ok ' : 'MISMATCH';
+    const what = o.accepted ? 'accepted' : `refused: ${o.brokerSaid}`;
+    return `  ${mark.padEnd(8)} ${o.object}: ${what}${o.predicted ? ' (predicted: refused)' : o.object.startsWith('binding ') ? '' : ' (predicted: accepted)'}`;
+  });
+  const deprecated = r.deprecatedUsed === undefined ? '' : `  deprecated features in use on the broker: ${r.deprecatedUsed.join(', ') || 'none'}\n`;
+  return `${title} in vhost ${r.vhost} (${r.cleanedUp ? 'deleted afterwards' : 'NOT deleted: delete it by hand'}):\n${lines.join('\n')}\n${deprecated}`;
+}
+
+export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const a = parseArgs(argv, { values: ['vhost', 'from', 'to', 'url', 'management-url', 'verify-on', 'verify-management-url', 'migrated-out', 'fail-first'], switches: ['json', 'trace'] });
+  if (a.positionals.length > 1) throw new CliError(`usage: ${UPGRADE_CHECK_USAGE}`, 2);
+  const to = profileArg(value(a, 'to'), 'to');
+  if (!to) throw new CliError('--to: which broker line to check against (3.10, 4.x or 4.3)', 2);
+  const fromArg = profileArg(value(a, 'from'), 'from');
+  if (!fromArg && value(a, 'url') === undefined) throw new CliError('--from: which broker line the topology runs on now (3.10, 4.x or 4.3; with --url it is read from the broker)', 2);
+  if (fromArg && fromArg === to) throw new CliError(`--from and --to are both ${to}: nothing changes`, 2);
+  const failFirst = intValue(a, 'fail-first', 1, 50);
+  if (flag(a, 'trace') && value(a, 'verify-on') === undefined) throw new CliError('--trace: traces run on the --verify-on broker; give --verify-on AMQP_URL', 2);
+  // the target broker is checked before anything is read or declared
+  let target: VerifyTarget | undefined;
+  const verifyOn = value(a, 'verify-on');
+  if (verifyOn !== undefined) {
+    let url;
+    try {
+      url = resolveBrokerUrl(verifyOn);
+    } catch (e) {
+      throw new CliError(`--verify-on: ${(e as Error).message}`, 2);
+    }
+    target = await verifyTarget(url, value(a, 'verify-management-url')).catch((e: unknown) => {
+      throw new CliError(`--verify-on: ${(e as Error).message}`);
+    });
+    if (target.profile !== to) throw new CliError(`--verify-on: that broker is RabbitMQ ${target.version} (profile ${target.profile}), not --to ${to}`);
+  }
+  const input = await loadInput(a, io);
+  const from = input.from ?? fromArg!;
+  if (fromArg && input.from && fromArg !== input.from) throw new CliError(`--from ${fromArg}: the broker says ${input.from} (leave --from out with --url)`, 2);
+  if (from === to) throw new CliError(`--from and --to are both ${to}: nothing changes`, 2);
+  const opts = { from, to, ...(failFirst !== undefined ? { failFirst } : {}) };
+  const report = upgradeCheck(input.design, opts);
+  const migration = migrateDesignForUpgrade(input.design, opts);
+  const migratedOut = value(a, 'migrated-out');
+  if (migratedOut) {
+    await writeText(io, migratedOut, writeDesignJson(migration.design));
+    io.err(`wrote ${migratedOut}\n`);
+  }
+  let verify: { original: VerifyRun; migrated: VerifyRun } | undefined;
+  if (target) {
+    const original = await verifyTopology(target, input.design.topology, report.findings, 'original');
+    const migratedFindings = upgradeCheck({ ...migration.design, profile: from }, opts).findings;
+    const migrated = await verifyTopology(target, migration.design.topology, migratedFindings, 'migrated');
+    verify = { original, migrated };
+  }
+  const traces: LiveTraceResult[] = [];
+  if (target && flag(a, 'trace')) {
+    const traced = withAssumedTraffic(input.design).design;
+    const seen = new Set<string>();
+    for (const f of report.findings.filter((x): x is BehaviourFinding => x.kind === 'behaviour-changed')) {
+      const key = `${f.publisher}|${JSON.stringify(f.failure)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const r = await traceDifference(target, traced, f);
+      if (r) traces.push(r);
+    }
+  }
+  const disagrees = (verify !== undefined && [...verify.original.outcomes, ...verify.migrated.outcomes].some((o) => !o.agrees)) || traces.some((t) => !t.agrees);
+  const exit = report.blocking || disagrees ? 1 : 0;
+  if (flag(a, 'json')) {
+    io.out(
+      JSON.stringify(
+        {
+          input: input.label,
+          from,
+          to,
+          consumersAssumed: report.consumersAssumed,
+          blocking: report.blocking,
+          findings: report.findings,
+          migration: { changes: migration.changes, notKept: migration.notKept, fatesMatch: migration.fatesMatch, fates: migration.fates, design: migration.design },
+          ...(verify && target ? { verify: { broker: target.version, ...verify, ...(traces.length ? { traces } : {}) } } : {}),
+        },
+        null,
+        2,
+      ) + '\n',
+    );
+    return exit;
+  }
+  io.out(`${input.label}: RabbitMQ ${from} -> ${to}${report.consumersAssumed ? ' (no consumers in the file: simulated with a rejecting worker on every queue with a dead-letter exchange, as lint assumes)' : ''}\n\n`);
+  if (report.findings.length === 0) io.out('nothing changes\n');
+  for (const f of report.findings) io.out(formatFinding(f));
+  io.out(`\nmigration for ${to}: ${migration.changes.length} change(s)\n${migration.changes.map((c) => `  - ${c}\n`).join('')}`);
+  if (migration.notKept.length) io.out(`cannot be kept:\n${migration.notKept.map((c) => `  - ${c}\n`).join('')}`);
+  io.out(`fates after the migration (original on ${from}, migration on ${to}): ${migration.fatesMatch ? 'all match' : 'some differ'}\n`);
+  for (const f of migration.fates.filter((x) => !x.match)) io.out(`  ${f.publisher}, ${failureText(f.failure)}: on ${from} ${fateText(f.before)}; migrated on ${to} ${fateText(f.after)}\n`);
+  if (verify && target) io.out(`\nverified on RabbitMQ ${target.version}:\n${formatRun('original', verify.original)}${formatRun('migrated', verify.migrated)}`);
+  if (traces.length)
+    io.out(
+      `live traces on RabbitMQ ${target?.version} (the original design, one message each):\n${traces
+        .map((t) => `  ${t.agrees ? 'ok ' : 'MISMATCH'} ${t.finding.split(':')[0]}: predicted ${t.predicted}${waits(t.predictedDelaysMs)}, the broker: ${t.observed}${waits(t.observedDelaysMs)} (vhost ${t.vhost}${t.cleanedUp ? ', deleted' : ', NOT deleted'})`)
+        .join('\n')}\n`,
+    );
+  const refused = report.findings.filter((f) => f.kind === 'refused').length;
+  const changed = report.findings.filter((f) => f.kind === 'behaviour-changed').length;
+  io.out(`\n${exit ? 'FAIL' : 'OK'}: ${refused} declaration(s) refused, ${changed} fate(s) changed, ${report.findings.filter((f) => !isBlocking(f)).length} note(s)\n`);
+  return exit;
+}

@@ -1,0 +1,86 @@
+/**
+ * `upgrade-check --verify-on ... --trace`: a short live trace of each behaviour difference on the
+ * target broker. The original design (what runs today, now on the target) is declared in a
+ * throwaway vhost and traced with the finding's failure model, one message, for a few seconds;
+ * where the message ended (acked, parked in a queue, dropped, still moving) is set next to the
+ * check's prediction for the target. The vhost is deleted afterwards, whatever happened.
+ */
+import { randomBytes } from 'node:crypto';
+import type { BehaviourFinding, Design, FailureModel } from '@retry-studio/topology-core';
+import { ManagedConnection, redactUrl, withVhost } from '../broker/index.js';
+import { TraceSession } from '../trace/traceSession.js';
+import { declareAll, type VerifyTarget } from './verifyUpgrade.js';
+
+export interface LiveTraceResult {
+  readonly finding: string;
+  /** what the check predicted on the target: acked, parked in Q, dropped, still moving */
+  readonly predicted: string;
+  /** what the broker did in the trace's time */
+  readonly observed: string;
+  /** waits between processing attempts: predicted (virtual ms) and seen live (ms, rounded) */
+  readonly predictedDelaysMs: readonly number[];
+  readonly observedDelaysMs: readonly number[];
+  readonly agrees: boolean;
+  readonly vhost: string;
+  readonly cleanedUp: boolean;
+}
+
+/** The trace's failure model for a budget failure (poison: not traced, it is the always-failing case among healthy ones). */
+export function traceFailure(f: BehaviourFinding['failure']): FailureModel | undefined {
+  return f.kind === 'always' ? { kind: 'always' } : f.kind === 'failFirst' ? { kind: 'failFirst', n: f.n } : undefined;
+}
+
+function predictedOutcome(f: BehaviourFinding): string {
+  const a = f.after;
+  if (a.unbounded) return 'still moving';
+  if (a.endsIn.startsWith('queue ')) return `parked in ${a.endsIn.slice('queue '.length).split(' ')[0]}`;
+  if (a.endsIn === 'dropped') return 'dropped';
+  return 'acked';
+}
+
+/** Long enough for the predicted waits (plus 3 s), at least 5 s, at most 30 s. */
+export function traceDurationMs(f: BehaviourFinding): number {
+  const waits = (d: readonly number[]) => d.reduce((a, b) => a + b, 0);
+  return Math.min(30_000, Math.max(5_000, Math.max(waits(f.after.delaysMs), f.after.unbounded ? 0 : waits(f.before.delaysMs)) + 3_000));
+}
+
+export async function traceDifference(t: VerifyTarget, design: Design, f: BehaviourFinding, durationMs = traceDurationMs(f)): Promise<LiveTraceResult | undefined> {
+  const failure = traceFailure(f.failure);
+  if (!failure) return undefined;
+  const vhost = `rs-upgrade-trace-${randomBytes(4).toString('hex')}`;
+  const predicted = predictedOutcome(f);
+  let observed = 'not traced';
+  let observedDelaysMs: number[] = [];
+  let cleanedUp = false;
+  const conn = new ManagedConnection(withVhost(t.url, vhost), 'trace', { label: 'upgrade-check trace' });
+  try {
+    await t.management.createVhost(vhost);
+    const declared = await declareAll(t, vhost, design.topology);
+    const refused = declared.filter((d) => d.error !== undefined && !d.object.startsWith('binding '));
+    if (refused.length > 0) observed = `not traced: the broker refused ${refused.map((d) => d.object).join(', ')}`;
+    else {
+      await conn.start();
+      const session = new TraceSession({ ...design, profile: t.profile }, { vhost, prefix: '' }, conn, t.management, redactUrl(t.url), { publisher: f.publisher, messages: 1, failure, durationMs, settleMs: 300 });
+      await session.start();
+      const s = await session.done();
+      const times = session.log.events().filter((e) => e.kind === 'processed').map((e) => e.t);
+      observedDelaysMs = times.slice(1).map((x, i) => Math.round(x - times[i]!));
+      const parkedIn = Object.entries(s.resting).find(([, n]) => n > 0)?.[0];
+      observed = s.inFlight > 0 ? 'still moving' : s.dropped > 0 ? 'dropped' : s.parked > 0 ? `parked in ${parkedIn ?? '?'}` : s.acked > 0 ? 'acked' : `unknown (${s.state})`;
+    }
+  } finally {
+    await conn.close().catch(() => undefined);
+    cleanedUp = await t.management.deleteVhost(vhost).then(
+      () => true,
+      () => false,
+    );
+  }
+  return { finding: f.message, predicted, observed, predictedDelaysMs: f.after.delaysMs, observedDelaysMs, agrees: predicted === observed && delaysAgree(f.after.delaysMs, observedDelaysMs), vhost, cleanedUp };
+}
+
+/** The waits the trace saw match the predicted ones (as far as both go; a live wait is late by up to 150 ms + 20%). */
+export function delaysAgree(predicted: readonly number[], observed: readonly number[]): boolean {
+  const n = Math.min(predicted.length, observed.length);
+  for (let i = 0; i < n; i++) if (Math.abs(observed[i]! - predicted[i]!) > 150 + 0.2 * predicted[i]!) return false;
+  return true;
+}

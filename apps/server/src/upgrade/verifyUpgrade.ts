@@ -1,0 +1,156 @@
+/**
+ * `upgrade-check --verify-on`: the original and the migrated topology declared object by object
+ * in throwaway vhosts on the target broker (AMQP for exchanges, queues and bindings, each on its
+ * own channel so one refusal does not hide the next; the management API for policies), what
+ * the broker refused in its own words next to what the check predicted. The vhosts are deleted
+ * afterwards, whatever happened.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ChannelModel } from 'amqplib';
+import type { BrokerProfileId, Topology, UpgradeFinding } from '@retry-studio/topology-core';
+import { profileForBrokerVersion } from '@retry-studio/topology-core';
+import { openConnection, requireManagement, resolveManagement, withThrowawayChannel, withVhost, type AmqpUrl, type ManagementClient } from '../broker/index.js';
+
+export interface DeclarationOutcome {
+  /** `exchange X`, `queue Q`, `policy P`, `binding S -> D` */
+  readonly object: string;
+  readonly accepted: boolean;
+  /** the broker's answer when it refused */
+  readonly brokerSaid?: string;
+  /** what the check predicted for this object: refused, or accepted (undefined) */
+  readonly predicted?: 'refused';
+  /** prediction and broker agree (bindings are not predicted: they follow their source and destination) */
+  readonly agrees: boolean;
+}
+
+export interface VerifyRun {
+  readonly vhost: string;
+  readonly outcomes: readonly DeclarationOutcome[];
+  /** the vhost was deleted afterwards */
+  readonly cleanedUp: boolean;
+  /** deprecated features the broker reported in use once the topology was declared (broker-wide; undefined on 3.x) */
+  readonly deprecatedUsed?: readonly string[];
+}
+
+export interface VerifyResult {
+  readonly brokerVersion: string;
+  readonly brokerProfile: BrokerProfileId;
+  readonly original: VerifyRun;
+  readonly migrated: VerifyRun;
+}
+
+export interface VerifyTarget {
+  readonly url: AmqpUrl;
+  readonly management: ManagementClient;
+  readonly version: string;
+  readonly profile: BrokerProfileId;
+}
+
+/** The target broker of --verify-on: its management API (verified to be the same broker) and version. */
+export async function verifyTarget(url: AmqpUrl, managementUrl?: string): Promise<VerifyTarget> {
+  const management = requireManagement(await resolveManagement(url, managementUrl !== undefined ? { managementUrl } : {}));
+  const ov = await management.overview();
+  const version = String(ov.rabbitmq_version ?? '');
+  const p = profileForBrokerVersion(version);
+  return { url, management, version, profile: p.v43 ? '4.3' : p.profile };
+}
+
+/** The broker's words, on one line, without the client's wrapping. */
+const errText = (e: unknown): string =>
+  (e instanceof Error ? e.message : String(e))
+    .replace(/^Channel closed by server: /, '')
+    .replace(/^Operation failed: \w+; /, '')
+    .replace(/^management API \w+ \S+ failed with /, '')
+    .replace(/\s*\n+\s*/g, ' ')
+    // 3.10's management API HTML-escapes its reasons
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .trim();
+
+async function attempt(conn: ChannelModel, fn: (ch: import('amqplib').Channel) => Promise<unknown>): Promise<string | undefined> {
+  try {
+    await withThrowawayChannel(conn, async (ch) => {
+      await fn(ch);
+    });
+    return undefined;
+  } catch (e) {
+    return errText(e);
+  }
+}
+
+export async function declareAll(t: VerifyTarget, vhost: string, topology: Topology): Promise<{ object: string; error?: string }[]> {
+  const out: { object: string; error?: string }[] = [];
+  let conn = await openConnection(withVhost(t.url, vhost), { purpose: 'cli', label: 'upgrade-check verify' });
+  conn.on('error', () => undefined);
+  // a connection-level refusal (540 NOT_IMPLEMENTED, ...) closes the connection: open another for what follows
+  const run = async (object: string, fn: (ch: import('amqplib').Channel) => Promise<unknown>): Promise<void> => {
+    const error = await attempt(conn, fn).catch((e: unknown) => errText(e));
+    out.push({ object, ...(error !== undefined ? { error } : {}) });
+    if (error !== undefined) {
+      const alive = await conn.createChannel().then(
+        async (ch) => {
+          await ch.close();
+          return true;
+        },
+        () => false,
+      );
+      if (!alive) {
+        conn = await openConnection(withVhost(t.url, vhost), { purpose: 'cli', label: 'upgrade-check verify' });
+        conn.on('error', () => undefined);
+      }
+    }
+  };
+  try {
+    for (const p of topology.policies ?? []) {
+      let error: string | undefined;
+      try {
+        await t.management.putPolicy(vhost, p.name, { pattern: p.pattern, definition: p.definition, 'apply-to': p['apply-to'] ?? 'all', priority: p.priority ?? 0 });
+      } catch (e) {
+        error = errText(e);
+      }
+      out.push({ object: `policy ${p.name}`, ...(error !== undefined ? { error } : {}) });
+    }
+    for (const x of topology.exchanges)
+      await run(`exchange ${x.name}`, (ch) => ch.assertExchange(x.name, x.type, { durable: x.durable ?? true, autoDelete: x.auto_delete ?? false, internal: x.internal ?? false, arguments: { ...(x.arguments ?? {}) } }));
+    for (const q of topology.queues) await run(`queue ${q.name}`, (ch) => ch.assertQueue(q.name, { durable: q.durable ?? true, autoDelete: q.auto_delete ?? false, arguments: { ...(q.arguments ?? {}) } }));
+    for (const b of topology.bindings)
+      await run(`binding ${b.source} -> ${b.destination}`, (ch) =>
+        b.destination_type === 'queue' ? ch.bindQueue(b.destination, b.source, b.routing_key, { ...(b.arguments ?? {}) }) : ch.bindExchange(b.destination, b.source, b.routing_key, { ...(b.arguments ?? {}) }),
+      );
+  } finally {
+    await conn.close().catch(() => undefined);
+  }
+  return out;
+}
+
+/** Declares the topology in a fresh vhost, compares with the predicted refusals, deletes the vhost whatever happened. */
+export async function verifyTopology(t: VerifyTarget, topology: Topology, predicted: readonly UpgradeFinding[], label: string): Promise<VerifyRun> {
+  const vhost = `rs-upgrade-${label}-${randomBytes(4).toString('hex')}`;
+  const refusedObjects = new Set(predicted.filter((f) => f.kind === 'refused').map((f) => f.object));
+  let outcomes: DeclarationOutcome[] = [];
+  let deprecatedUsed: string[] | undefined;
+  let cleanedUp = false;
+  try {
+    await t.management.createVhost(vhost);
+    const declared = await declareAll(t, vhost, topology);
+    deprecatedUsed = await t.management.deprecatedFeaturesUsed().catch(() => undefined);
+    outcomes = declared.map((d): DeclarationOutcome => {
+      const predictedRefused = refusedObjects.has(d.object);
+      return {
+        object: d.object,
+        accepted: d.error === undefined,
+        ...(d.error !== undefined ? { brokerSaid: d.error } : {}),
+        ...(predictedRefused ? { predicted: 'refused' as const } : {}),
+        agrees: d.object.startsWith('binding ') || predictedRefused === (d.error !== undefined),
+      };
+    });
+  } finally {
+    cleanedUp = await t.management.deleteVhost(vhost).then(
+      () => true,
+      () => false,
+    );
+  }
+  return { vhost, outcomes, cleanedUp, ...(deprecatedUsed !== undefined ? { deprecatedUsed } : {}) };
+}

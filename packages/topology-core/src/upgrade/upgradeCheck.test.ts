@@ -1,0 +1,112 @@
+/**
+ * One test per declaration rule and per behaviour difference of issue 22; each names its source
+ * (release notes, a recorded scenario, or the measurement in ../shared/reference/upgrade-3-to-4.md
+ * that the server's upgradeCheck integration test repeats on both brokers).
+ */
+import { describe, expect, it } from 'vitest';
+import { upgradeCheck } from './upgradeCheck.js';
+import { checkDeclarations } from './declarationRules.js';
+import { designOf, delayedExchangeRetry, legacyDeclarations, nackDeliveryLimit, quorumDelayedRetry, quorumNoLimit, republishCountsXDeath } from '../../testing/upgradeFixtures.js';
+import type { UpgradeFinding } from './types.js';
+
+const legacy = legacyDeclarations('lg');
+const decl = (to: '4.x' | '4.3' | '3.10', from: '3.10' | '4.x' | '4.3' = '3.10', t = legacy) => checkDeclarations({ topology: t, from, to });
+const byId = (fs: readonly UpgradeFinding[], id: string) => fs.filter((f) => f.id === id);
+
+describe('declarations 3.x -> 4.x', () => {
+  it('classic mirroring policy: refused with the broker\'s wording, its queues named (RN 4.0.1, measured)', () => {
+    const [f] = byId(decl('4.3'), 'classic-mirroring-policy');
+    expect(f?.kind).toBe('refused');
+    expect(f?.kind === 'refused' && f.brokerWording).toContain('[{<<"ha-mode">>,<<"all">>},{<<"ha-sync-mode">>,<<"automatic">>}] are not recognised policy settings');
+    expect(f?.objects).toEqual(['queue:lg.dlq', 'queue:lg.located', 'queue:lg.tmp']);
+    expect(f?.sources.map((s) => s.kind)).toContain('release-notes');
+  });
+  it('a policy left empty without its mirroring keys is reported (RN 4.0.1)', () => {
+    expect(byId(decl('4.x'), 'policy-empty-without-mirroring').map((f) => f.object)).toEqual(['policy lg.ha']);
+    const mixed = { ...legacy, policies: [{ ...legacy.policies![0]!, definition: { 'ha-mode': 'all', 'message-ttl': 5 } }] };
+    expect(byId(decl('4.x', '3.10', mixed), 'policy-empty-without-mirroring')).toEqual([]);
+  });
+  it('x-queue-version 1: refused on 4.3 (PRECONDITION_FAILED), deprecated on 4.0-4.2 (RN 4.3.0, measured)', () => {
+    expect(byId(decl('4.3'), 'classic-queue-version-1').map((f) => [f.kind, f.object])).toEqual([['refused', 'queue lg.dlq']]);
+    expect(byId(decl('4.3'), 'classic-queue-version-1')[0]).toMatchObject({ brokerWording: expect.stringContaining("PRECONDITION_FAILED - invalid arg 'x-queue-version'") });
+    expect(byId(decl('4.x'), 'classic-queue-version-1').map((f) => f.kind)).toEqual(['deprecated']);
+  });
+  it('x-queue-master-locator: refused on 4.x (measured: the channel is closed)', () => {
+    expect(byId(decl('4.x'), 'queue-master-locator').map((f) => [f.kind, f.object])).toEqual([['refused', 'queue lg.located']]);
+  });
+  it('x-queue-mode lazy: ignored (RN 3.12.0)', () => {
+    expect(byId(decl('4.3'), 'lazy-queue-mode').map((f) => [f.kind, f.object])).toEqual([['ignored', 'queue lg.dlq']]);
+  });
+  it('transient non-exclusive queue: deprecated, not blocking (RN 4.3.0, measured permitted on 4.3.6)', () => {
+    const fs = byId(decl('4.3'), 'transient-nonexclusive-queue');
+    expect(fs.map((f) => [f.kind, f.object])).toEqual([['deprecated', 'queue lg.tmp']]);
+  });
+  it('quorum queue without a limit: default changes to 20 (PR 11937), both directions', () => {
+    expect(byId(decl('4.x'), 'quorum-default-delivery-limit')[0]?.message).toContain('on 4.x 20');
+    expect(byId(decl('3.10', '4.x'), 'quorum-default-delivery-limit')[0]?.message).toContain('requeued forever');
+    const limited = { ...legacy, queues: legacy.queues.map((q) => (q.name === 'lg.q' ? { ...q, arguments: { ...q.arguments, 'x-delivery-limit': 5 } } : q)) };
+    expect(byId(decl('4.x', '3.10', limited), 'quorum-default-delivery-limit')).toEqual([]);
+  });
+  it('x-delayed-message exchange: refused on 4.3 (unknown exchange type), deprecated on 4.0-4.2 (plugin archived)', () => {
+    expect(byId(decl('4.3'), 'delayed-message-exchange')[0]).toMatchObject({ kind: 'refused',  brokerWording: "PRECONDITION_FAILED - unknown exchange type 'x-delayed-message'" });
+    expect(byId(decl('4.x'), 'delayed-message-exchange')[0]?.kind).toBe('deprecated');
+  });
+  it('nothing of this is reported for a 3.10 target from 3.10-like declarations', () => {
+    expect(decl('3.10', '4.3').filter((f) => f.id !== 'quorum-default-delivery-limit')).toEqual([]);
+  });
+});
+
+describe('declarations 4.3 -> 3.x', () => {
+  it('x-delayed-retry-* arguments are accepted and ignored (measured on 3.10.8; scenario quorum-delayed-retry-reject-requeue)', () => {
+    expect(byId(decl('3.10', '4.3', quorumDelayedRetry().topology), 'delayed-retry-ignored').map((f) => [f.kind, f.object])).toEqual([['ignored', 'queue sms.q']]);
+  });
+  it('4.x-only policy keys are refused by 3.x', () => {
+    const t = { ...quorumDelayedRetry().topology, policies: [{ name: 'dr', pattern: '^sms', definition: { 'delayed-retry-type': 'all' } }] };
+    expect(byId(decl('3.10', '4.3', t), 'policy-key-refused')[0]).toMatchObject({ kind: 'refused', brokerWording: expect.stringContaining('are not recognised policy settings') });
+  });
+});
+
+describe('behaviour differences (simulated under both profiles)', () => {
+  it('nack + x-delivery-limit on a quorum queue: dead-lettered on 3.10, retried forever on 4.3 (scenario quorum-delivery-limit)', () => {
+    const r = upgradeCheck(nackDeliveryLimit(), { from: '3.10', to: '4.3' });
+    const f = r.findings.find((x) => x.kind === 'behaviour-changed' && x.failure.kind === 'always');
+    expect(f?.message).toMatch(/^jobs\.q \(always failing.*on 3\.10 queue jobs\.dlq after 3 attempt\(s\).*on 4\.3 retried forever.*a basic\.nack no longer counts toward x-delivery-limit/);
+    expect(f?.sources).toContainEqual(expect.objectContaining({ kind: 'scenario', name: 'quorum-delivery-limit' }));
+    expect(r.blocking).toBe(true);
+    // 4.0-4.2 still count a nack: nothing changes there
+    expect(upgradeCheck(nackDeliveryLimit(), { from: '3.10', to: '4.x' }).findings.filter((x) => x.kind === 'behaviour-changed')).toEqual([]);
+  });
+  it('client-set x-death: the count goes on to 3 on 3.10, starts at 1 again on 4.x (scenario republish-xdeath-count-continues)', () => {
+    const r = upgradeCheck(republishCountsXDeath(), { from: '3.10', to: '4.3' });
+    const f = r.findings.find((x) => x.kind === 'behaviour-changed' && x.failure.kind === 'always');
+    expect(f?.message).toContain('on 3.10 queue mail.parking after 3 attempt(s)');
+    expect(f?.message).toContain('ignores an x-death header set by a client');
+  });
+  it('quorum default delivery limit: retried forever on 3.10, dead-lettered after 21 deliveries on 4.x (PR 11937)', () => {
+    const f = upgradeCheck(quorumNoLimit(), { from: '3.10', to: '4.x' }).findings.find((x) => x.kind === 'behaviour-changed' && x.failure.kind === 'always');
+    expect(f?.message).toContain('on 4.x queue billing.dlq after 21 attempt(s)');
+    expect(f?.message).toContain('default of 20');
+  });
+  it('quorum delayed retry ignored on 3.10: the waits vanish (4.3 -> 3.10)', () => {
+    const f = upgradeCheck(quorumDelayedRetry(), { from: '4.3', to: '3.10' }).findings.find((x) => x.kind === 'behaviour-changed' && x.failure.kind === 'always');
+    expect(f?.message).toContain('on 4.3 queue sms.dlq after 4 attempt(s) (delays 200 ms, 400 ms, 500 ms)');
+    expect(f?.message).toContain('ignores x-delayed-retry-*');
+  });
+  it('failing the first K: acked on both, but on 4.3 only because the worker stopped failing (the guard no longer holds)', () => {
+    const r = upgradeCheck(nackDeliveryLimit(), { from: '3.10', to: '4.3', failFirst: 1 });
+    const f = r.findings.find((x) => x.kind === 'behaviour-changed' && x.failure.kind === 'failFirst');
+    expect(f?.kind === 'behaviour-changed' && [f.before.endsIn, f.after.endsIn]).toEqual(['processed (acked)', expect.stringContaining('attempt cap hit at attempt 2')]);
+  });
+  it('a definitions file: consumers are assumed (reject workers on dead-letter queues), declarations still reported', () => {
+    const r = upgradeCheck(designOf('defs', legacy), { from: '3.10', to: '4.3' });
+    expect(r.consumersAssumed).toBe(true);
+    expect(r.blocking).toBe(true);
+  });
+  it('the delayed-exchange design keeps its fate on 4.x (the plugin is simulated), the exchange itself is refused on 4.3', () => {
+    const r = upgradeCheck(delayedExchangeRetry(), { from: '3.10', to: '4.3' });
+    expect(r.findings.map((f) => f.id)).toEqual(['delayed-message-exchange']);
+  });
+  it('from equal to to is refused', () => {
+    expect(() => upgradeCheck(nackDeliveryLimit(), { from: '4.3', to: '4.3' })).toThrow(/both 4.3/);
+  });
+});
