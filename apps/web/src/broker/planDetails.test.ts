@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { policyChanges, queueEffectiveSettings, type PolicyDef, type QueueDef } from '@retry-studio/topology-core';
-import type { PlanItem } from './api';
+import type { PlanItem } from '@retry-studio/contract';
 import { appliesInPlace, describePolicy, policyDetails, settingsFromPolicies } from './planDetails';
 
 const policy = (definition: PolicyDef['definition'], over: Partial<PolicyDef> = {}): PolicyDef => ({
@@ -52,7 +52,7 @@ describe('plan row details', () => {
   it('a queue row names the settings a policy gives it, not its own arguments', () => {
     const q: QueueDef = { name: 'p.wait', arguments: { 'x-max-length': 10 } };
     const effective = queueEffectiveSettings(q, { policies: [policy({ 'message-ttl': 5000 })] });
-    const item: PlanItem = { kind: 'queue', status: 'create', designName: 'wait', name: 'p.wait', desired: {}, effective };
+    const item: PlanItem = { kind: 'queue', status: 'create', designName: 'wait', name: 'p.wait', desired: { durable: true, auto_delete: false, arguments: q.arguments ?? {} }, effective };
     expect(settingsFromPolicies(item)).toEqual(['x-message-ttl 5000 (policy p.wait)']);
   });
 });

@@ -1,6 +1,6 @@
 /** What a plan row says beyond its status: a policy's changes and their effect, where a queue's settings come from. */
 import { describeChange, type AmqpValue, type ChangeEffect, type PolicyDef } from '@retry-studio/topology-core';
-import type { PlanItem } from './api';
+import type { PlanItem } from '@retry-studio/contract';
 
 type PolicyItem = Extract<PlanItem, { kind: 'policy' }>;
 type QueueItem = Extract<PlanItem, { kind: 'queue' }>;

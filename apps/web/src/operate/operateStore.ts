@@ -5,7 +5,7 @@
  */
 import { create } from 'zustand';
 import type { ImportRole } from '@retry-studio/topology-core';
-import type { QueueDepth } from './operateApi';
+import type { QueueDepth } from '@retry-studio/contract';
 
 export interface OperateState {
   managementUrl: string;

@@ -1,16 +1,8 @@
 import { useState } from 'react';
 import { compilePortable } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
-import {
-  api,
-  ApiError,
-  maskUrl,
-  PLAN_STATUSES,
-  type PlanItem,
-  type PlanResponse,
-  type Probe,
-  type TeardownResponse,
-} from '../broker/api';
+import { PLAN_STATUSES, type PlanItem, type PlanResponse, type Probe, type TeardownResponse } from '@retry-studio/contract';
+import { api, ApiError, maskUrl } from '../broker/api';
 import { recallBroker, rememberBroker } from '../broker/brokerMemory';
 import { brokerTarget } from '../broker/target';
 import { EFFECT_LABEL, appliesInPlace, policyDetails, settingsFromPolicies } from '../broker/planDetails';

@@ -6,7 +6,8 @@
 import { useEffect, useState } from 'react';
 import { firstDeath, type DeadLetterMessage, type RedrivePlan } from '@retry-studio/topology-core';
 import { ApiError } from '../broker/api';
-import { operateApi, type BrowseResponse, type RedriveProgress } from '../operate/operateApi';
+import type { BrowseResponse, RedriveProgress } from '@retry-studio/contract';
+import { operateApi } from '../operate/operateApi';
 import { useOperate } from '../operate/operateStore';
 import { operateTarget } from './OperatePanel';
 

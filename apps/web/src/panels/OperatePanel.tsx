@@ -7,7 +7,8 @@ import { useMemo, useState } from 'react';
 import { designGroup, groupNodesByPrefix, namePrefix, type Design } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
 import { ApiError } from '../broker/api';
-import { operateApi, type ImportResponse } from '../operate/operateApi';
+import type { ImportResponse } from '@retry-studio/contract';
+import { operateApi } from '../operate/operateApi';
 import { useOperate } from '../operate/operateStore';
 import { DEPTHS_INTERVAL_MS, useDepthsPolling } from '../operate/useDepthsPolling';
 

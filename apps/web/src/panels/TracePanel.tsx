@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { FailureModel, SimEvent } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
-import { api, ApiError, type Difference, type PredictionResponse } from '../broker/api';
+import type { Difference, PredictionResponse } from '@retry-studio/contract';
+import { api, ApiError } from '../broker/api';
 import { brokerTarget } from '../broker/target';
 import { player } from '../sim/player';
 import { displayAt, nodeOfEvent } from '../sim/compilePlayback';
