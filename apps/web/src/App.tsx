@@ -23,7 +23,7 @@ import { ReplacedNotice } from './panels/ReplacedNotice';
 import { BottomResizer } from './panels/BottomResizer';
 import { handleKey } from './commands/registry';
 import { env } from './commands/env';
-import { useLintFindings } from './panels/useLint';
+import { useLintFindings } from './lint/useLint';
 import './commands/commands';
 
 function Tabs<T extends string>({ tabs, value, onChange, label }: { tabs: Array<{ id: T; label: string; badge?: number }>; value: T; onChange: (t: T) => void; label: string }) {

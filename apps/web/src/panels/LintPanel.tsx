@@ -1,5 +1,5 @@
 import { useApp } from '../store/store';
-import { useLintFindings } from './useLint';
+import { useLintFindings } from '../lint/useLint';
 
 const TONE = { error: 'border-red-500 text-red-300', warning: 'border-amber-500 text-amber-200', info: 'border-sky-500 text-sky-200' } as const;
 
