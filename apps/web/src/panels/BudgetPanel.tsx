@@ -4,6 +4,9 @@ import { useApp } from '../store/store';
 import { buildTemplate, listTemplates } from './templates';
 import { fmtT } from './SimBar';
 import { resolveNodeLoss } from '../sim/nodeLossWhatIf';
+import type { DesignVersion } from '../store/resultsVersion';
+import { currentVersion, useFreshness } from '../store/useFreshness';
+import { StaleNote } from './StaleNote';
 
 const DEFAULT_COMPARE = ['requeue-once', 'dlx-ttl-wait-queue', 'republish-ttl', 'chained-ttl', 'quorum-delivery-limit'];
 
@@ -41,11 +44,15 @@ export function BudgetPanel() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [picked, setPicked] = useState<string[]>(DEFAULT_COMPARE);
+  /** the design and version the rows were computed for */
+  const [rowsV, setRowsV] = useState<DesignVersion | null>(null);
+  const rowsNow = useFreshness(rowsV);
   const { failure, note } = budgetFailure(failureModel);
 
   const compute = () => {
     setBusy(true);
     setError(null);
+    setRowsV(currentVersion());
     // let the button paint "computing" before the simulations run
     setTimeout(() => {
       try {
@@ -91,19 +98,20 @@ export function BudgetPanel() {
         <button type="button" data-testid="budget-compute" disabled={busy} onClick={compute} className="rounded bg-sky-700 px-2 py-1 hover:bg-sky-600 disabled:opacity-40">
           {busy ? 'Simulating…' : 'Compute budget and compare'}
         </button>
-        {lossRow && (
+        {rowsNow === 'stale' && <StaleNote what="This budget was" />}
+        {lossRow && rowsNow !== 'other-design' && (
           <div data-testid="budget-node-loss" className="text-[11px] text-amber-200">
             {lossRow.node} down adds {fmtT(Math.max(0, lossRow.addedMs))} to the time to final
           </div>
         )}
-        {error && (
+        {error && rowsNow !== 'other-design' && (
           <div role="alert" className="text-red-400">
             {error}
           </div>
         )}
       </div>
-      {rows && (
-        <div className="min-w-0 flex-1 space-y-2">
+      {rows && rowsNow !== 'other-design' && (
+        <div data-testid="budget-result" data-fresh={rowsNow} className={`min-w-0 flex-1 space-y-2 ${rowsNow === 'stale' ? 'opacity-60' : ''}`}>
           <ScheduleChart rows={rows} />
           <BudgetTable rows={rows} />
         </div>

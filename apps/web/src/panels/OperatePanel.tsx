@@ -11,6 +11,8 @@ import type { ImportResponse } from '@retry-studio/contract';
 import { operateApi } from '../operate/operateApi';
 import { useOperate } from '../operate/operateStore';
 import { DEPTHS_INTERVAL_MS, useDepthsPolling } from '../operate/useDepthsPolling';
+import type { DesignVersion } from '../store/resultsVersion';
+import { currentVersion, useFreshness } from '../store/useFreshness';
 
 /** Above this many nodes an import opens one name-prefix group at a time (the canvas stays usable). */
 export const LARGE_IMPORT_NODES = 400;
@@ -28,7 +30,10 @@ export function OperatePanel() {
   const { managementUrl, vhost, prefix, polling, depths, depthsAt, roles } = useOperate();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [imported, setImported] = useState<ImportResponse | null>(null);
+  const [importedAs, setImported] = useState<{ v: DesignVersion; r: ImportResponse } | null>(null);
+  // the import's summary belongs to the design it opened: gone once another design is open
+  const importedNow = useFreshness(importedAs?.v);
+  const imported = importedAs && importedNow !== 'other-design' ? importedAs.r : null;
   const [openGroup, setOpenGroup] = useState<string | null>(null);
   const groups = useMemo(() => (imported ? groupNodesByPrefix(imported.design) : []), [imported]);
   const large = groups.reduce((n, g) => n + g.nodes.length, 0) > LARGE_IMPORT_NODES;
@@ -36,6 +41,8 @@ export function OperatePanel() {
     useApp.getState().loadDesign(design);
     useApp.getState().requestFit();
     setOpenGroup(group);
+    // a group of the import is still the import's design
+    setImported((prev) => prev && { v: currentVersion(), r: prev.r });
   };
   const set = useOperate.getState().set;
 
@@ -52,7 +59,7 @@ export function OperatePanel() {
         open(designGroup(r.design, biggest), biggest);
       } else open(r.design, null);
       set({ roles: r.roles, prefix: '' });
-      setImported(r);
+      setImported({ v: currentVersion(), r });
     } catch (e) {
       setError(e instanceof ApiError ? `${e.message}${e.field ? ` (${e.field})` : ''}` : (e as Error).message);
     } finally {
