@@ -9,6 +9,7 @@ import type { QueueDepth } from '@retry-studio/contract';
 
 export interface OperateState {
   managementUrl: string;
+  /** empty: the vhost the broker URL names */
   vhost: string;
   /** broker queue name = prefix + design queue name (a deployed design); '' for an imported one */
   prefix: string;
@@ -17,17 +18,20 @@ export interface OperateState {
   depthsAt: string | null;
   roles: Record<string, ImportRole>;
   dlqQueue: string;
+  /** bumps when Browse is asked for from elsewhere (the Operate tab): the dead-letter panel reads `dlqQueue` at once */
+  browseAsked: number;
   set: (patch: Partial<Omit<OperateState, 'set'>>) => void;
 }
 
 export const useOperate = create<OperateState>((set) => ({
   managementUrl: '',
-  vhost: '/',
+  vhost: '',
   prefix: '',
   polling: false,
   depths: {},
   depthsAt: null,
   roles: {},
   dlqQueue: '',
+  browseAsked: 0,
   set: (patch) => set(patch),
 }));

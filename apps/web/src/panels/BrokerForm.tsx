@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useApp } from '../store/store';
 import { maskUrl } from '../broker/api';
 import { recallBroker } from '../broker/brokerMemory';
+import { vhostNamedBy } from '../broker/vhostNamedBy';
 import { TextField } from './fields';
 
 export function BrokerForm() {
@@ -44,6 +45,7 @@ export function BrokerForm() {
       <TextField
         testid="deploy-vhost"
         label="Vhost (empty: the broker URL's)"
+        placeholder={vhostNamedBy(url)}
         code
         value={vhost}
         onChange={(v) => useApp.getState().setBroker({ deployVhost: v })}

@@ -123,6 +123,11 @@ export function DeadLetterPanel() {
       setPlan(null);
       setJob(await operateApi.redrive(operateTarget(), options()));
     });
+  // Browse on the Operate tab reads at once (one click), not just fills in the queue
+  const browseAsked = useOperate((s) => s.browseAsked);
+  useEffect(() => {
+    if (browseAsked > 0 && queue) void browse();
+  }, [browseAsked]);
   const control = (a: 'pause' | 'resume' | 'cancel') => job && run('redrive', async () => setJob(await operateApi.control(job.id, a)));
 
   return (

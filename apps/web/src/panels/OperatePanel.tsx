@@ -9,6 +9,7 @@ import { useApp } from '../store/store';
 import { ApiError } from '../broker/api';
 import type { ImportResponse } from '@retry-studio/contract';
 import { operateApi } from '../operate/operateApi';
+import { vhostNamedBy } from '../broker/vhostNamedBy';
 import { useOperate } from '../operate/operateStore';
 import { DEPTHS_INTERVAL_MS, useDepthsPolling } from '../operate/useDepthsPolling';
 import type { DesignVersion } from '../store/resultsVersion';
@@ -28,6 +29,7 @@ export const operateTarget = () => {
 export function OperatePanel() {
   useDepthsPolling();
   const { managementUrl, vhost, prefix, polling, depths, depthsAt, roles } = useOperate();
+  const urlVhost = vhostNamedBy(useApp((s) => s.brokerUrl));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [importedAs, setImported] = useState<{ v: DesignVersion; r: ImportResponse } | null>(null);
@@ -75,7 +77,8 @@ export function OperatePanel() {
     .sort((a, b) => b.ready - a.ready)
     .slice(0, 8);
   const browse = (queue: string) => {
-    set({ dlqQueue: queue });
+    // one click reads it: the dead-letter panel browses as soon as it is asked
+    set({ dlqQueue: queue, browseAsked: useOperate.getState().browseAsked + 1 });
     useApp.getState().setBottomTab('deadLetters');
   };
 
@@ -90,10 +93,10 @@ export function OperatePanel() {
       </div>
       <div className="flex gap-2">
         <div className="flex-1">
-          <label htmlFor="operate-vhost" className="mb-0.5 block text-[11px] text-slate-400">
+          <label htmlFor="operate-vhost" className="mb-0.5 block text-[11px] text-slate-400" title="empty: the vhost the broker URL names">
             Vhost
           </label>
-          <input id="operate-vhost" data-testid="operate-vhost" className={input} value={vhost} onChange={(e) => set({ vhost: e.target.value })} />
+          <input id="operate-vhost" data-testid="operate-vhost" className={input} value={vhost} placeholder={urlVhost ? `${urlVhost} (the broker URL's)` : "the broker URL's"} onChange={(e) => set({ vhost: e.target.value })} />
         </div>
         <div className="flex-1">
           <label htmlFor="operate-prefix" className="mb-0.5 block text-[11px] text-slate-400" title="for a design deployed with a name prefix">
