@@ -19,6 +19,7 @@ import { MessagePane } from './panels/MessageDetail';
 import { OperatePanel } from './panels/OperatePanel';
 import { DeadLetterPanel } from './panels/DeadLetterPanel';
 import { DesignsMenu } from './panels/DesignsMenu';
+import { OpenMenu } from './panels/OpenMenu';
 import { ReplacedNotice } from './panels/ReplacedNotice';
 import { BottomResizer } from './panels/BottomResizer';
 import { handleKey } from './commands/registry';
@@ -96,6 +97,7 @@ export function App() {
             }}
           />
           <DesignsMenu />
+          <OpenMenu />
           <Toolbar />
           <div className="ml-auto flex items-center gap-2">
             <button

@@ -20,6 +20,8 @@ export interface OperateState {
   dlqQueue: string;
   /** bumps when Browse is asked for from elsewhere (the Operate tab): the dead-letter panel reads `dlqQueue` at once */
   browseAsked: number;
+  /** bumps when a vhost import is asked for from the toolbar's Open / Import: the Operate tab imports */
+  importAsked: number;
   set: (patch: Partial<Omit<OperateState, 'set'>>) => void;
 }
 
@@ -33,5 +35,6 @@ export const useOperate = create<OperateState>((set) => ({
   roles: {},
   dlqQueue: '',
   browseAsked: 0,
+  importAsked: 0,
   set: (patch) => set(patch),
 }));

@@ -3,7 +3,7 @@
  * per interval for the whole vhost, paused while the tab is hidden), and jump to the queues
  * where dead letters pile up.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { designGroup, groupNodesByPrefix, namePrefix, type Design } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
 import { ApiError } from '../broker/api';
@@ -68,6 +68,12 @@ export function OperatePanel() {
       setBusy(false);
     }
   };
+
+  // the toolbar's Open / Import asks for the vhost: imported here, one path
+  const importAsked = useOperate((s) => s.importAsked);
+  useEffect(() => {
+    if (importAsked > 0) void doImport();
+  }, [importAsked]);
 
   const parking = Object.entries(roles)
     .filter(([, r]) => r === 'parking')
