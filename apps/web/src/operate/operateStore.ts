@@ -18,10 +18,10 @@ export interface OperateState {
   depthsAt: string | null;
   roles: Record<string, ImportRole>;
   dlqQueue: string;
-  /** bumps when Browse is asked for from elsewhere (the Operate tab): the dead-letter panel reads `dlqQueue` at once */
-  browseAsked: number;
-  /** bumps when a vhost import is asked for from the toolbar's Open / Import: the Operate tab imports */
-  importAsked: number;
+  /** Browse was asked for from elsewhere (the Operate tab): the dead-letter panel reads `dlqQueue` at once, and clears it */
+  browseAsked: boolean;
+  /** a vhost import was asked for from the toolbar's Open / Import: the Operate tab imports, and clears it */
+  importAsked: boolean;
   set: (patch: Partial<Omit<OperateState, 'set'>>) => void;
 }
 
@@ -34,7 +34,7 @@ export const useOperate = create<OperateState>((set) => ({
   depthsAt: null,
   roles: {},
   dlqQueue: '',
-  browseAsked: 0,
-  importAsked: 0,
+  browseAsked: false,
+  importAsked: false,
   set: (patch) => set(patch),
 }));

@@ -16,6 +16,7 @@ export async function openDocument(raw: string, fileName?: string): Promise<stri
   // definitions carry no positions: lay them out
   if (!design.layout || Object.keys(design.layout).length === 0) design = { ...design, layout: await layoutDesign(design) };
   useApp.getState().loadDesign(design);
+  useApp.getState().setView('designer');
   useApp.getState().requestFit();
   useApp.getState().notify(`Imported ${r.kind === 'definitions' ? 'RabbitMQ definitions' : 'a design'}: ${design.topology.exchanges.length} exchanges, ${design.topology.queues.length} queues`);
   return [];

@@ -29,8 +29,9 @@ export function OpenMenu() {
   }, [open]);
   const urlVhost = vhostNamedBy(brokerUrl);
   const importVhost = () => {
-    const o = useOperate.getState();
-    o.set({ importAsked: o.importAsked + 1 });
+    // the Operate tab imports (it mounts with the designer view)
+    useOperate.getState().set({ importAsked: true });
+    useApp.getState().setView('designer');
     useApp.getState().setSideTab('operate');
     setOpen(false);
   };

@@ -72,7 +72,9 @@ export function OperatePanel() {
   // the toolbar's Open / Import asks for the vhost: imported here, one path
   const importAsked = useOperate((s) => s.importAsked);
   useEffect(() => {
-    if (importAsked > 0) void doImport();
+    if (!importAsked) return;
+    set({ importAsked: false });
+    void doImport();
   }, [importAsked]);
 
   const parking = Object.entries(roles)
@@ -84,7 +86,7 @@ export function OperatePanel() {
     .slice(0, 8);
   const browse = (queue: string) => {
     // one click reads it: the dead-letter panel browses as soon as it is asked
-    set({ dlqQueue: queue, browseAsked: useOperate.getState().browseAsked + 1 });
+    set({ dlqQueue: queue, browseAsked: true });
     useApp.getState().setBottomTab('deadLetters');
   };
 
