@@ -166,7 +166,7 @@ export function BrokerPanel() {
       {probe && shown(probeNow) && <ProbeView p={probe.value} />}
       {applied && shown(appliedNow) && (
         <div data-testid="deploy-result" className="space-y-1 rounded border border-emerald-700 bg-emerald-950/40 p-2 text-emerald-200">
-          {appliedNow === 'stale' && <StaleNote what="This deploy was" />}
+          {appliedNow === 'stale' && <StaleNote what="This deploy's plan was" />}
           <div>{applied.value}</div>
         </div>
       )}
