@@ -7,11 +7,17 @@ import { layoutDesign } from '../graph/autoLayout';
 /** `orders-definitions.json` -> `orders-definitions`: definitions carry no design name, the file's is the one people know */
 const fileStem = (name: string) => name.replace(/\.json$/i, '').trim() || undefined;
 
-/** Loads the text as a design and opens it; returns the errors (empty when opened). */
-export async function openDocument(raw: string, fileName?: string): Promise<string[]> {
+type Loaded = Extract<ReturnType<typeof loadDocument>, { ok: true }>;
+
+/** Reads the text as a design (at once: errors name the field); `open` then lays it out if needed and opens it. */
+export function readDocument(raw: string, fileName?: string): { errors: string[] } | { errors: []; open: () => Promise<void> } {
   const name = fileName ? fileStem(fileName) : undefined;
   const r = loadDocument(raw, name ? { name } : {});
-  if (!r.ok) return r.errors.map((e) => `${e.path || '(root)'}: ${e.message}`);
+  if (!r.ok) return { errors: r.errors.map((e) => `${e.path || '(root)'}: ${e.message}`) };
+  return { errors: [], open: () => openLoaded(r) };
+}
+
+async function openLoaded(r: Loaded): Promise<void> {
   let design = r.design;
   // definitions carry no positions: lay them out
   if (!design.layout || Object.keys(design.layout).length === 0) design = { ...design, layout: await layoutDesign(design) };
@@ -19,7 +25,6 @@ export async function openDocument(raw: string, fileName?: string): Promise<stri
   useApp.getState().setView('designer');
   useApp.getState().requestFit();
   useApp.getState().notify(`Imported ${r.kind === 'definitions' ? 'RabbitMQ definitions' : 'a design'}: ${design.topology.exchanges.length} exchanges, ${design.topology.queues.length} queues`);
-  return [];
 }
 
 export function ImportFile({ onOpened }: { onOpened?: () => void }) {
@@ -27,10 +32,11 @@ export function ImportFile({ onOpened }: { onOpened?: () => void }) {
   const [errors, setErrors] = useState<string[]>([]);
   const file = useRef<HTMLInputElement>(null);
   const load = async (raw: string, fileName?: string) => {
-    const errs = await openDocument(raw, fileName);
-    setErrors(errs);
-    if (errs.length) return;
+    const r = readDocument(raw, fileName);
+    setErrors(r.errors);
+    if (!('open' in r)) return;
     setText('');
+    await r.open();
     onOpened?.();
   };
   return (
