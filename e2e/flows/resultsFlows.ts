@@ -189,6 +189,8 @@ function ordersDefinitions(): string {
 export const openAndPlanFlow: Flow = {
   name: 'results: Open / Import a definitions file from the toolbar; the plan shows arguments, before and after; broker results stay with their design',
   broker: true,
+  // a trace of this design is refused (400: the imported definitions have no publisher), and the panel says so
+  expectedHttpErrors: ['400 POST /api/trace'],
   async run({ page, url, shot }) {
     const vhost = `rs-e2e-plan-${Date.now().toString(36)}`;
     try {
@@ -234,11 +236,15 @@ export const openAndPlanFlow: Flow = {
         await page.waitForSelector('[data-testid=teardown-confirm]');
         await page.click('[data-testid=teardown-confirm-yes]');
         await page.waitForSelector('[data-testid=teardown-result]', { timeout: 30_000 });
+        // a trace the server refuses: the error belongs to this design
+        await page.click('[data-testid=tab-trace]');
+        await page.click('[data-testid=trace-start]');
+        await waitFor('the trace refused', async () => (await page.locator('[data-testid=trace-error]').count()) > 0, 20_000);
         await page.click('[data-testid=open-gallery]');
         await page.locator('[data-testid=template-use]').first().click();
         await page.waitForSelector('.react-flow__node');
         await page.click('[data-testid=tab-broker]');
-        for (const gone of ['teardown-result', 'broker-probe-result', 'plan-result', 'deploy-result', 'broker-error'])
+        for (const gone of ['teardown-result', 'broker-probe-result', 'plan-result', 'deploy-result', 'broker-error', 'trace-error', 'trace-comparison'])
           assert((await page.locator(`[data-testid=${gone}]`).count()) === 0, `${gone} of the other design is not shown`);
         await shot(`${s.w}-other-design`);
       }
