@@ -61,6 +61,11 @@ function PlanRow({ it }: { it: PlanItem }) {
           {it.alternative && <>Portable alternative: {it.alternative}</>}
         </div>
       )}
+      {it.kind === 'binding' && Object.keys(it.designBinding.arguments ?? {}).length > 0 && (
+        <div data-testid="plan-arguments" className="mt-0.5 break-words font-mono text-[10px] text-slate-300">
+          {argumentLines(it.designBinding.arguments).join(', ')}
+        </div>
+      )}
       {it.kind === 'queue' && <QueuePolicySettings it={it} />}
       {it.kind === 'policy' && <PolicyChanges it={it} />}
     </li>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { FailureModel, SimEvent } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
-import type { Difference, PredictionResponse } from '@retry-studio/contract';
+import type { Difference, PredictionResponse, TraceNotice } from '@retry-studio/contract';
 import { api, ApiError } from '../broker/api';
 import { brokerTarget } from '../broker/target';
 import { player } from '../sim/player';
@@ -126,7 +126,7 @@ export function TracePanel() {
       es.addEventListener('batch', (m) => take(JSON.parse((m as MessageEvent).data) as SimEvent[]));
       es.onmessage = (m) => take([JSON.parse(m.data) as SimEvent]);
       es.addEventListener('notice', (m) => {
-        const d = JSON.parse((m as MessageEvent).data) as { message?: string; level?: string };
+        const d = JSON.parse((m as MessageEvent).data) as TraceNotice;
         if (d.level === 'warn' || d.level === 'error') setWarning(d.message ?? null);
       });
       es.addEventListener('end', () => {
