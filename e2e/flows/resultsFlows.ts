@@ -73,7 +73,7 @@ export const staleResultsFlow: Flow = {
       await page.click('[data-testid=budget-compute]');
       await waitFor('budget rows', async () => (await page.locator('[data-testid=budget-row]').count()) >= 2, 30_000);
       await page.click('[data-testid=open-gallery]');
-      await page.locator('[data-testid=template-use]').nth(1).click();
+      await page.click('[data-template=requeue-once] [data-testid=template-use]');
       await page.waitForSelector('.react-flow__node');
       await page.click('[data-testid=tab-budget]');
       await waitFor('no budget of the other design', async () => (await page.locator('[data-testid=budget-row]').count()) === 0);
