@@ -16,8 +16,8 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
   {
-    // topology-core is pure: no UI, no I/O (CI enforces it through this rule and its tsconfig lib)
-    files: ['packages/topology-core/**/*.ts'],
+    // topology-core and the contract are pure: no UI, no I/O (CI enforces it through this rule and their tsconfig lib)
+    files: ['packages/topology-core/**/*.ts', 'packages/contract/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

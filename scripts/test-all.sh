@@ -11,7 +11,7 @@ step "typecheck" pnpm -r --if-present typecheck
 step "lint" pnpm exec eslint .
 step "structure" node scripts/check-structure.mjs
 step "structure check (its own test)" node --test scripts/check-structure.test.mjs
-step "vitest: core and web (pure, parallel)" pnpm exec vitest run --project core --project web --reporter=default --reporter=json --outputFile.json=test-results/vitest-pure.json
+step "vitest: core, contract and web (pure, parallel)" pnpm exec vitest run --project core --project contract --project web --reporter=default --reporter=json --outputFile.json=test-results/vitest-pure.json
 # The server's integration tests share one real broker (one of them restarts it): files run one at a time.
 step "vitest: server (real broker)" pnpm exec vitest run --project server --no-file-parallelism --reporter=default --reporter=json --outputFile.json=test-results/vitest-server.json
 if [ -f e2e/run-e2e.ts ]; then

@@ -9,8 +9,11 @@ import { operateFlow, operateLargeFlow } from './operateFlows.js';
 import { exportFormatsFlow } from './exportFlows.js';
 import { clusterFlow } from './clusterFlows.js';
 import { upgradeFlow } from './upgradeFlow.js';
+import { resultsFlows } from './resultsFlows.js';
 
 export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, exportFormatsFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow, policyPlanFlow, broker43Flow, clusterFlow, operateFlow, operateLargeFlow];
 // the designer's own flows (names start with "designer:")
 flows.push(...workKeptFlows);
 flows.push(upgradeFlow);
+// results: current, room to read, operate defaults, open/import (names start with "results:")
+flows.push(...resultsFlows);

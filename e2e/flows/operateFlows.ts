@@ -14,7 +14,7 @@ const BROKERS = [
 
 const AUTH = { authorization: 'Basic ' + Buffer.from('guest:guest').toString('base64'), 'content-type': 'application/json' };
 
-async function mgmt(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
+export async function mgmt(base: string, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(base + path, { method, headers: AUTH, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   if (!res.ok && !(method === 'DELETE' && res.status === 404)) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   const t = await res.text();
@@ -22,7 +22,7 @@ async function mgmt(base: string, method: string, path: string, body?: unknown):
 }
 
 /** shop: a topic exchange to shop.work (DLX shop.dlx -> shop.dlq); 6 messages expire into the DLQ, 4 of them with an exception header. */
-async function makeVhost(base: string): Promise<string> {
+export async function makeVhost(base: string): Promise<string> {
   const vhost = `rs-e2e-operate-${Date.now().toString(36)}`;
   const v = encodeURIComponent(vhost);
   await mgmt(base, 'PUT', `/api/vhosts/${v}`, {});
@@ -65,8 +65,8 @@ async function operateOn(page: Page, b: (typeof BROKERS)[number], vhost: string,
   await shot(`${b.name}-depths`);
 
   // browse from "where messages pile up"
+  // one click: Browse reads the queue (issue 26)
   await page.click('[data-testid="operate-browse-shop.dlq"]');
-  await page.click('[data-testid=dlq-browse]');
   await waitFor('the listing', async () => (await page.locator('[data-testid=dlq-message]').count()) === 6, 20_000);
   const effect = await page.locator('[data-testid=dlq-effect]').innerText();
   assert(/redelivered/.test(effect), `what looking changes is said: ${effect}`);

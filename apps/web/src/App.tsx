@@ -19,11 +19,12 @@ import { MessagePane } from './panels/MessageDetail';
 import { OperatePanel } from './panels/OperatePanel';
 import { DeadLetterPanel } from './panels/DeadLetterPanel';
 import { DesignsMenu } from './panels/DesignsMenu';
+import { OpenMenu } from './panels/OpenMenu';
 import { ReplacedNotice } from './panels/ReplacedNotice';
 import { BottomResizer } from './panels/BottomResizer';
 import { handleKey } from './commands/registry';
 import { env } from './commands/env';
-import { useLintFindings } from './panels/useLint';
+import { useLintFindings } from './lint/useLint';
 import './commands/commands';
 
 function Tabs<T extends string>({ tabs, value, onChange, label }: { tabs: Array<{ id: T; label: string; badge?: number }>; value: T; onChange: (t: T) => void; label: string }) {
@@ -96,6 +97,7 @@ export function App() {
             }}
           />
           <DesignsMenu />
+          <OpenMenu />
           <Toolbar />
           <div className="ml-auto flex items-center gap-2">
             <button

@@ -8,24 +8,10 @@ import { redactUrl, type AmqpUrl } from './amqpUrl.js';
 import { readAmqpIdentity } from './resolveManagement.js';
 import { describeIdentity, type BrokerIdentity } from './brokerIdentity.js';
 import { ManagementError, type ManagementClient, type MgmtNode } from './management.js';
+import type { ClusterNode, ClusterProblem, ClusterView } from '@retry-studio/contract';
 
-export interface ClusterNode {
-  readonly name: string;
-  readonly running: boolean;
-  /** the rabbit application's version; absent while the node is down */
-  readonly version?: string;
-}
-
-export type ClusterProblem =
-  | { readonly kind: 'node-down'; readonly node: string; readonly message: string }
-  | { readonly kind: 'mixed-versions'; readonly versions: Readonly<Record<string, string>>; readonly message: string };
-
-export interface ClusterView {
-  readonly clusterName?: string;
-  readonly nodes: readonly ClusterNode[];
-  readonly running: number;
-  readonly problems: readonly ClusterProblem[];
-}
+/** the wire types are the contract's (the probe and the plan send them to the web) */
+export type { ClusterNode, ClusterProblem, ClusterView } from '@retry-studio/contract';
 
 export function clusterNode(n: MgmtNode): ClusterNode {
   const version = n.applications?.find((a) => a.name === 'rabbit')?.version;

@@ -17,84 +17,19 @@ import {
   type AmqpTable,
   type BindingDef,
   type BrokerProfileId,
-  type EffectiveSettings,
   type ExchangeDef,
   type PolicyApplyTo,
   type PolicyDef,
   type QueueDef,
-  type SettingChange,
   type Topology,
 } from '@retry-studio/topology-core';
 import type { ManagementClient, MgmtBinding, MgmtExchange, MgmtPolicy, MgmtQueue } from '../broker/management.js';
 import { readCluster, type ClusterView } from '../broker/cluster.js';
-import { actualPlacement, expectedPlacement, type QueuePlacement } from './queuePlacement.js';
+import { actualPlacement, expectedPlacement } from './queuePlacement.js';
+import type { DeployPlan, ExchangeShape, PlanItem, PlanStatus, QueueShape } from '@retry-studio/contract';
 
-/** `update` and `remove` are for policies only: they change in place, queues and messages stay. */
-export type PlanStatus = 'create' | 'update' | 'remove' | 'unchanged' | 'conflict' | 'unsupported';
-
-interface PlanItemBase {
-  readonly status: PlanStatus;
-  /** the name in the design */
-  readonly designName: string;
-  /** the name on the broker (prefix applied) */
-  readonly name: string;
-  /** why: conflict details, missing plugin, ... */
-  readonly message?: string;
-}
-
-export interface ExchangeShape {
-  readonly type: string;
-  readonly durable: boolean;
-  readonly auto_delete: boolean;
-  readonly internal: boolean;
-  readonly arguments: AmqpTable;
-}
-export interface QueueShape {
-  readonly durable: boolean;
-  readonly auto_delete: boolean;
-  readonly arguments: AmqpTable;
-}
-
-export type PlanItem =
-  | (PlanItemBase & {
-      readonly kind: 'exchange';
-      readonly desired: ExchangeShape;
-      readonly actual?: ExchangeShape;
-      /** for unsupported: the plugin that provides the type and the portable alternative */
-      readonly plugin?: string;
-      readonly alternative?: string;
-    })
-  | (PlanItemBase & {
-      readonly kind: 'queue';
-      readonly desired: QueueShape;
-      readonly actual?: QueueShape & { readonly messages: number; readonly consumers: number };
-      /** the fields that differ (`durable`, `arguments.x-message-ttl`): each needs a new queue */
-      readonly differences?: readonly string[];
-      /** what the queue will run with here: its arguments, the design's policies and the broker's operator policies */
-      readonly effective: EffectiveSettings;
-      /** type, replicas and leader in the cluster (when the broker's nodes are known) */
-      readonly placement?: QueuePlacement;
-    })
-  | (PlanItemBase & { readonly kind: 'binding'; readonly binding: BindingDef; readonly designBinding: BindingDef })
-  | (PlanItemBase & {
-      readonly kind: 'policy';
-      /** absent for `remove` */
-      readonly desired?: PolicyDef;
-      readonly actual?: PolicyDef;
-      /** for `update`: what changes, each in place (or for new declarations only) */
-      readonly changes?: readonly SettingChange[];
-    });
-
-export interface DeployPlan {
-  readonly vhost: string;
-  readonly prefix: string;
-  readonly items: readonly PlanItem[];
-  readonly summary: Readonly<Record<PlanStatus, number>>;
-  /** the vhost does not exist yet (deploy creates it) */
-  readonly vhostMissing: boolean;
-  /** the broker's nodes and what makes deploying now unsafe (a node down, mixed versions) */
-  readonly cluster?: ClusterView;
-}
+/** the plan's wire types are the contract's (the web reads them as they are) */
+export type { DeployPlan, ExchangeShape, PlanItem, PlanStatus, QueueShape } from '@retry-studio/contract';
 
 export const PLUGIN_FOR_TYPE: Readonly<Record<string, { plugin: string; alternative: string }>> = {
   'x-delayed-message': {

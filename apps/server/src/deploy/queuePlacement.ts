@@ -9,21 +9,10 @@
 import { queueTypeOf, type AmqpTable } from '@retry-studio/topology-core';
 import type { ClusterView } from '../broker/cluster.js';
 import type { MgmtQueue } from '../broker/management.js';
+import type { PlacedQueueType, QueuePlacement } from '@retry-studio/contract';
 
-/** the core models classic and quorum queues; a stream only matters here for its replicas */
-export type PlacedQueueType = 'classic' | 'quorum' | 'stream';
-
-export interface QueuePlacement {
-  readonly type: PlacedQueueType;
-  /** 'actual': what the broker reports; 'expected': what declaring it now will give */
-  readonly source: 'actual' | 'expected';
-  readonly replicas: number;
-  readonly members: readonly string[];
-  /** the leader (quorum, stream) or the node a classic queue lives on; unknown for a replicated queue not yet declared */
-  readonly leader?: string;
-  /** members reachable now (actual only) */
-  readonly online?: readonly string[];
-}
+/** the wire types are the contract's (the plan sends them to the web) */
+export type { PlacedQueueType, QueuePlacement } from '@retry-studio/contract';
 
 export function actualPlacement(q: MgmtQueue): QueuePlacement {
   const type: PlacedQueueType = q.type === 'quorum' || q.type === 'stream' ? q.type : 'classic';

@@ -16,21 +16,7 @@ import type { ManagedConnection } from '../broker/connection.js';
 import type { ManagementClient } from '../broker/management.js';
 import type { DeploymentRecord } from './manifest.js';
 import { brokerMessage } from './brokerMessage.js';
-
-export interface QueueOccupancy {
-  readonly queue: string;
-  readonly messages: number;
-  readonly consumers: number;
-  /** a stream the management API has not counted yet (its statistics come a few seconds late): it may hold messages */
-  readonly countUnknown?: true;
-}
-
-/** Something the tool created that the teardown did not remove, and why. */
-export interface LeftBehind {
-  readonly kind: 'queue' | 'exchange' | 'policy' | 'vhost';
-  readonly name: string;
-  readonly why: string;
-}
+import type { LeftBehind, QueueOccupancy } from '@retry-studio/contract';
 
 /** Refused before anything was deleted: queues that hold messages or have consumers, without force. */
 export interface TeardownRefused {
@@ -53,6 +39,7 @@ export interface TeardownDone {
   readonly errors: readonly string[];
 }
 
+export type { LeftBehind, QueueOccupancy };
 export type TeardownResult = TeardownRefused | TeardownDone;
 
 async function withChannel<T>(conn: ManagedConnection, fn: (ch: Channel) => Promise<T>): Promise<T> {

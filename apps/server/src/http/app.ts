@@ -14,7 +14,9 @@ import { checkPrefixedNames, designFromRequest } from './designInput.js';
 import { HttpError, errorHandler, sendError } from './httpError.js';
 import { rateLimit, type RateLimitOptions } from './rateLimit.js';
 import { forbiddenKeyGuard, hostCheck, securityHeaders, stateChangeGuard } from './safety.js';
-import { deployRequest, parseBody, planRequest, teardownRequest } from './schemas.js';
+import { deployRequest, planRequest, teardownRequest } from '@retry-studio/contract/schemas';
+import type { DeployResponse, PlanResponse, PortableOffer, Probe, TeardownResponse } from '@retry-studio/contract';
+import { parseBody } from './parseBody.js';
 import type { AppContext } from './appContext.js';
 import { route } from './route.js';
 import { registerTraceRoutes } from './traceRoutes.js';
@@ -38,7 +40,7 @@ export interface AppOptions {
  * When the plan needs the delayed-message plugin the broker lacks, the core's portable compile
  * (TTL wait queues instead of the plugin) is offered beside it, ready to plan and deploy.
  */
-function portableOffer(design: Design, plan: DeployPlan): Record<string, unknown> {
+function portableOffer(design: Design, plan: DeployPlan): { portable?: PortableOffer } {
   const needsDelayed = plan.items.some((i) => i.kind === 'exchange' && i.status === 'unsupported' && i.desired.type === 'x-delayed-message');
   if (!needsDelayed) return {};
   const r = compilePortable(design);
@@ -91,7 +93,7 @@ export function createApp(options: AppOptions) {
         throw err;
       }
       const probe = await brokers.probe(url, managementUrl || undefined).catch(brokerFailure('probe'));
-      res.json(probe);
+      res.json(probe satisfies Probe);
     }),
   );
 
@@ -111,7 +113,7 @@ export function createApp(options: AppOptions) {
       const { plan } = await ctx.deploy.plan(design, url, target, body.managementUrl).catch(brokerFailure('plan'));
       // the linter told how many nodes the target has, so the cluster rules apply
       const lint = plan.cluster ? { lint: lintDesign(design, { nodes: plan.cluster.nodes.length }) } : {};
-      res.json({ broker: redactUrl(url), target, plan, warnings, ...lint, ...portableOffer(design, plan) });
+      res.json({ broker: redactUrl(url), target, plan, warnings, ...lint, ...portableOffer(design, plan) } satisfies PlanResponse);
     }),
   );
 
@@ -132,7 +134,7 @@ export function createApp(options: AppOptions) {
         plan: out.plan,
         result: out.result,
         warnings,
-      });
+      } satisfies DeployResponse);
     }),
   );
 
@@ -149,7 +151,7 @@ export function createApp(options: AppOptions) {
         throw new HttpError(409, `that deployment belongs to design '${record.designName}', not '${body.designName}'`, 'designName');
       const result = await ctx.deploy.teardown(record, url, body.force === true, body.managementUrl).catch(brokerFailure('teardown'));
       if ('refused' in result) return sendError(res, 409, result.message, 'force', { ok: false, refused: result.refused });
-      res.json({ target, ...result });
+      res.json({ target, ...result } satisfies TeardownResponse);
     }),
   );
 

@@ -9,10 +9,9 @@
  * POST everywhere: the broker URL carries a password, so it travels in a body, never a query.
  */
 import type { Express } from 'express';
-import { z } from 'zod';
 import { parseRedriveFilter, parseRedriveTarget } from '@retry-studio/topology-core';
 import { BrokerConnectError, ManagementError, ManagementResolutionError, redactUrl } from '../broker/index.js';
-import { browseQueue, MAX_BROWSE } from '../operate/browse.js';
+import { browseQueue } from '../operate/browse.js';
 import { readDepths } from '../operate/depths.js';
 import { importBroker } from '../operate/importBroker.js';
 import { OperateError, operateTarget } from '../operate/operateTarget.js';
@@ -23,33 +22,9 @@ import { route } from './route.js';
 import { brokerUrlFromRequest } from './brokerUrlFromRequest.js';
 import { HttpError } from './httpError.js';
 import { rateLimit } from './rateLimit.js';
-import { brokerUrlField, parseBody, vhostField } from './schemas.js';
-
-const queueField = z.string().min(1).max(255);
-const target = {
-  broker: brokerUrlField.optional(),
-  /** the management API's base URL (default: the AMQP host, port 15672) */
-  managementUrl: z.string().min(1).max(2048).optional(),
-  vhost: vhostField.optional(),
-};
-const importRequest = z.object({ ...target, name: z.string().min(1).max(300).optional() }).strict();
-const depthsRequest = z.object(target).strict();
-const browseRequest = z.object({ ...target, queue: queueField, limit: z.number().int().min(1).max(MAX_BROWSE).optional(), insist: z.boolean().optional() }).strict();
-const redriveRequest = z
-  .object({
-    ...target,
-    queue: queueField,
-    /** `original` (default), `EXCHANGE`, `EXCHANGE:ROUTING_KEY` or `:QUEUE` */
-    to: z.string().max(600).optional(),
-    /** `cause=KEY`, `queue=Q`, `reason=R`, `header=NAME[=VALUE]` */
-    filter: z.string().min(1).max(1000).optional(),
-    limit: z.number().int().min(1).max(10_000_000).optional(),
-    /** messages per second */
-    rate: z.number().positive().max(1_000_000).optional(),
-    dryRun: z.boolean().optional(),
-    insist: z.boolean().optional(),
-  })
-  .strict();
+import { browseRequest, depthsRequest, importRequest, redriveRequest } from '@retry-studio/contract/schemas';
+import type { BrowseResponse, DepthsResponse, ImportResponse, RedriveDryRunResponse, RedriveProgress, RedriveStarted } from '@retry-studio/contract';
+import { parseBody } from './parseBody.js';
 
 const MAX_KEPT = 50;
 
@@ -87,7 +62,7 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
       const { url, t } = await resolve(body);
       const r = await importBroker(t, { name: body.name }).catch(failure);
       if (!r.ok) throw new HttpError(422, `the vhost's definitions cannot be read as a design: ${r.errors[0]?.message ?? ''}`, r.errors[0]?.path, { errors: r.errors, skipped: r.skipped });
-      res.json({ broker: redactUrl(url), ...r });
+      res.json({ broker: redactUrl(url), ...r } satisfies ImportResponse);
     }),
   );
 
@@ -95,7 +70,7 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
     '/api/operate/depths',
     route(async (req, res) => {
       const { t } = await resolve(parseBody(depthsRequest, req.body));
-      res.json({ vhost: t.vhost, ...(await readDepths(t).catch(failure)) });
+      res.json({ vhost: t.vhost, ...(await readDepths(t).catch(failure)) } satisfies DepthsResponse);
     }),
   );
 
@@ -104,7 +79,8 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
     route(async (req, res) => {
       const body = parseBody(browseRequest, req.body);
       const { t, conn } = await channelModel(body);
-      res.json(await browseQueue(t, conn, { queue: body.queue, ...(body.limit ? { limit: body.limit } : {}), ...(body.insist ? { insist: true } : {}) }).catch(failure));
+      const browsed: BrowseResponse = await browseQueue(t, conn, { queue: body.queue, ...(body.limit ? { limit: body.limit } : {}), ...(body.insist ? { insist: true } : {}) }).catch(failure);
+      res.json(browsed);
     }),
   );
 
@@ -128,20 +104,20 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
       const { t, conn } = await channelModel(body);
       if (body.dryRun) {
         const { browse, plan } = await dryRunRedrive(t, conn, r).catch(failure);
-        res.json({ dryRun: true, queue: body.queue, depth: browse.depth, effect: browse.effect, plan });
+        res.json({ dryRun: true, queue: body.queue, depth: browse.depth, effect: browse.effect, plan } satisfies RedriveDryRunResponse);
         return;
       }
       const j = await startRedrive(t, r).catch(failure);
       jobs.set(j.id, j);
       if (jobs.size > MAX_KEPT) for (const [id, old] of jobs) if (!old.isRunning && jobs.size > MAX_KEPT) jobs.delete(id);
-      res.status(201).json({ ...j.progress(), progress: `/api/operate/redrive/${j.id}` });
+      res.status(201).json({ ...j.progress(), progress: `/api/operate/redrive/${j.id}` } satisfies RedriveStarted);
     }),
   );
 
   app.get(
     '/api/operate/redrive/:id',
     route((req, res) => {
-      res.json(job(String(req.params.id)).progress());
+      res.json(job(String(req.params.id)).progress() satisfies RedriveProgress);
     }),
   );
 
@@ -153,10 +129,10 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
       if (action === 'pause') j.pause();
       else if (action === 'resume') j.resume();
       else if (action === 'cancel') {
-        res.json(await j.cancel());
+        res.json((await j.cancel()) satisfies RedriveProgress);
         return;
       } else throw new HttpError(404, `unknown action '${action.slice(0, 40)}' (pause, resume or cancel)`, 'action');
-      res.json(j.progress());
+      res.json(j.progress() satisfies RedriveProgress);
     }),
   );
 }

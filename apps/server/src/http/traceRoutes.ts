@@ -19,7 +19,9 @@ import { HttpError } from './httpError.js';
 import { rateLimit, type RateLimitOptions } from './rateLimit.js';
 import { route } from './route.js';
 import { streamOriginGuard } from './safety.js';
-import { parseBody, traceRequest } from './schemas.js';
+import { traceRequest } from '@retry-studio/contract/schemas';
+import type { PredictionResponse, TraceStart, TraceSummary } from '@retry-studio/contract';
+import { parseBody } from './parseBody.js';
 
 const MAX_RUNNING = 4;
 const MAX_KEPT = 20;
@@ -114,18 +116,18 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
         events: `/api/trace/${session.traceId}/events`,
         prediction: `/api/trace/${session.traceId}/prediction`,
         ...(warnings.length ? { warning: warnings.join('; ') } : {}),
-      });
+      } satisfies TraceStart);
     }),
   );
 
   app.get('/api/trace/:id', (req, res) => {
-    res.json(get(String(req.params.id)).summary());
+    res.json(get(String(req.params.id)).summary() satisfies TraceSummary);
   });
 
   app.post(
     '/api/trace/:id/stop',
     route(async (req, res) => {
-      res.json(await get(String(req.params.id)).stop('stopped'));
+      res.json((await get(String(req.params.id)).stop('stopped')) satisfies TraceSummary);
     }),
   );
 
@@ -163,7 +165,7 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
       ...(p.truncated ? { note: `the prediction covers the first ${MAX_PREDICTED_MESSAGES} messages` } : {}),
       ...(actual.truncated ? { note: `the comparison keeps the first ${MAX_COMPARED_EVENTS} live events of those messages` } : {}),
       ...(withEvents ? { predicted: shown !== undefined ? firstMessages(p.events, shown) : p.events.slice(0, 20_000) } : {}),
-    });
+    } satisfies PredictionResponse);
   });
 
   app.get('/api/trace/:id/events', streamOriginGuard(), (req, res: Response) => {

@@ -8,10 +8,12 @@
  */
 import type { ChannelModel, ConsumeMessage } from 'amqplib';
 import { browseEffect, groupByCause, queueKindOf, type BrowseEffect, type CauseGroup, type DeadLetterMessage } from '@retry-studio/topology-core';
+import { MAX_BROWSE } from '@retry-studio/contract';
 import { deadLetterFromAmqp } from './deadLetterFromAmqp.js';
 import { OperateError, brokerVersion, exactDepth, queueInfo, type OperateTarget } from './operateTarget.js';
 
-export const MAX_BROWSE = 10_000;
+/** the contract's limit: the request schema refuses more */
+export { MAX_BROWSE };
 
 export interface BrowseOptions {
   readonly queue: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { policyChanges, queueEffectiveSettings, type PolicyDef, type QueueDef } from '@retry-studio/topology-core';
-import type { PlanItem } from './api';
-import { appliesInPlace, describePolicy, policyDetails, settingsFromPolicies } from './planDetails';
+import type { PlanItem } from '@retry-studio/contract';
+import { appliesInPlace, argumentLines, describePolicy, policyDetails, settingsFromPolicies, shapeChanges, shownValue } from './planDetails';
 
 const policy = (definition: PolicyDef['definition'], over: Partial<PolicyDef> = {}): PolicyDef => ({
   name: 'p.wait',
@@ -52,7 +52,27 @@ describe('plan row details', () => {
   it('a queue row names the settings a policy gives it, not its own arguments', () => {
     const q: QueueDef = { name: 'p.wait', arguments: { 'x-max-length': 10 } };
     const effective = queueEffectiveSettings(q, { policies: [policy({ 'message-ttl': 5000 })] });
-    const item: PlanItem = { kind: 'queue', status: 'create', designName: 'wait', name: 'p.wait', desired: {}, effective };
+    const item: PlanItem = { kind: 'queue', status: 'create', designName: 'wait', name: 'p.wait', desired: { durable: true, auto_delete: false, arguments: q.arguments ?? {} }, effective };
     expect(settingsFromPolicies(item)).toEqual(['x-message-ttl 5000 (policy p.wait)']);
+  });
+
+  it('a queue the broker has with other settings shows each difference before (broker) and after (design)', () => {
+    const desired = { durable: true, auto_delete: false, arguments: { 'x-message-ttl': 5000, 'x-dead-letter-exchange': 'work' } };
+    const actual = { durable: true, auto_delete: false, arguments: { 'x-message-ttl': 3000 }, messages: 4, consumers: 0 };
+    const effective = queueEffectiveSettings({ name: 'p.wait', arguments: desired.arguments }, { policies: [] });
+    const item: PlanItem = { kind: 'queue', status: 'conflict', designName: 'wait', name: 'p.wait', desired, actual, effective };
+    expect(shapeChanges(item).map((c) => [c.field, shownValue(c.from), shownValue(c.to)])).toEqual([
+      ['arguments.x-dead-letter-exchange', 'not set', 'work'],
+      ['arguments.x-message-ttl', '3000', '5000'],
+    ]);
+    expect(argumentLines(desired.arguments)).toEqual(['x-message-ttl 5000', 'x-dead-letter-exchange work']);
+  });
+
+  it('an exchange of another type shows the type before and after; a new one has nothing before', () => {
+    const desired = { type: 'x-delayed-message', durable: true, auto_delete: false, internal: false, arguments: { 'x-delayed-type': 'direct' } };
+    const actual = { type: 'direct', durable: true, auto_delete: false, internal: false, arguments: {} };
+    const conflict: PlanItem = { kind: 'exchange', status: 'conflict', designName: 'delay', name: 'p.delay', desired, actual };
+    expect(shapeChanges(conflict).map((c) => c.field)).toEqual(['type', 'arguments.x-delayed-type']);
+    expect(shapeChanges({ ...conflict, status: 'create', actual: undefined })).toEqual([]);
   });
 });

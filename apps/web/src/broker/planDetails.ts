@@ -1,6 +1,6 @@
 /** What a plan row says beyond its status: a policy's changes and their effect, where a queue's settings come from. */
-import { describeChange, type AmqpValue, type ChangeEffect, type PolicyDef } from '@retry-studio/topology-core';
-import type { PlanItem } from './api';
+import { describeChange, exchangeDeclarationChanges, queueDeclarationChanges, type AmqpValue, type ChangeEffect, type PolicyDef, type SettingChange } from '@retry-studio/topology-core';
+import type { PlanItem } from '@retry-studio/contract';
 
 type PolicyItem = Extract<PlanItem, { kind: 'policy' }>;
 type QueueItem = Extract<PlanItem, { kind: 'queue' }>;
@@ -51,3 +51,22 @@ export function settingsFromPolicies(it: QueueItem): string[] {
     source.kind === 'argument' ? [] : [`${k} ${show(value)} (${source.kind} ${source.name})`],
   );
 }
+
+type ShapedItem = Extract<PlanItem, { kind: 'exchange' | 'queue' }>;
+
+/** `x-message-ttl 5000`, one per argument the object is declared with (what the plan creates). */
+export function argumentLines(args: Readonly<Record<string, AmqpValue>> | undefined): string[] {
+  return Object.entries(args ?? {}).map(([k, v]) => `${k} ${show(v)}`);
+}
+
+/**
+ * For an object the broker already has: each field and argument where the broker's (before) and
+ * the design's (after) differ, by the core's rule (the one the server's plan uses).
+ */
+export function shapeChanges(it: ShapedItem): SettingChange[] {
+  if (!it.actual) return [];
+  return it.kind === 'queue' ? queueDeclarationChanges(it.actual, it.desired) : exchangeDeclarationChanges(it.actual, it.desired);
+}
+
+/** a value of a before/after line; `not set` when absent */
+export const shownValue = (v: unknown) => (v === undefined ? 'not set' : show(v as AmqpValue));

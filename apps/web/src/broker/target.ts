@@ -1,5 +1,5 @@
 /** The broker target of every broker request (probe, plan, deploy, teardown, trace), from the store. */
-import type { Target } from './api';
+import type { Target } from '@retry-studio/contract';
 
 export interface BrokerFields {
   readonly brokerUrl: string;

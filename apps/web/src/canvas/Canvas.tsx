@@ -19,7 +19,7 @@ import { edgeTypes } from './DesignEdge';
 import { addNode, connect, moveNodes, type PaletteItem } from '../model/designEdit';
 import { env } from '../commands/env';
 import { OverlayHost } from './OverlayHost';
-import { useLintFindings } from '../panels/useLint';
+import { useLintFindings } from '../lint/useLint';
 import { useInspectedPath } from './useInspectedPath';
 import { readableFit } from './readableFit';
 

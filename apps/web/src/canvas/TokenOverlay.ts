@@ -118,7 +118,10 @@ export class TokenOverlay {
     const ctx = this.ctx;
     ctx.clearRect(0, 0, w, h);
     const { sim, live } = this.player.plans;
-    if (!sim && !live) return;
+    if (!sim && !live) {
+      this.drawnTokens = 0;
+      return;
+    }
     const [tx, ty, zoom] = this.src.transform();
     ctx.save();
     ctx.translate(tx, ty);

@@ -1,79 +1,19 @@
-/** The server's operate API (import, depths, browse, re-drive). */
-import type { CauseGroup, DeadLetterMessage, Design, ImportRole, LintFinding, RedrivePlan } from '@retry-studio/topology-core';
+/** The server's operate API (import, depths, browse, re-drive), typed by the contract. */
+import type {
+  BrowseRequest,
+  BrowseResponse,
+  DepthsResponse,
+  ImportResponse,
+  OperateAt,
+  RedriveDryRunResponse,
+  RedriveProgress,
+  RedriveRequestBody,
+  RedriveStarted,
+} from '@retry-studio/contract';
 import { call } from '../broker/api';
 
-export interface OperateAt {
-  broker?: string;
-  managementUrl?: string;
-  vhost?: string;
-}
-
-export interface ImportResponse {
-  broker: string;
-  rabbitVersion: string;
-  vhost: string;
-  design: Design;
-  roles: Record<string, ImportRole>;
-  v43: boolean;
-  skipped: Array<{ kind: string; name: string; reason: string }>;
-  lint: LintFinding[];
-  timings: { readMs: number; scaffoldMs: number };
-}
-
-export interface QueueDepth {
-  name: string;
-  type: string;
-  ready: number;
-  unacked: number;
-  consumers: number;
-  publishRate: number;
-  deliverRate: number;
-}
-
-export interface BrowseResponse {
-  queue: string;
-  vhost: string;
-  queueType: string;
-  depth: number;
-  effect: { kind: string; message: string; refuseUnlessInsist: boolean };
-  messages: DeadLetterMessage[];
-  groups: CauseGroup[];
-  brokerVersion: string;
-  elapsedMs: number;
-}
-
-export interface RedriveProgress {
-  id: string;
-  queue: string;
-  status: 'running' | 'paused' | 'done' | 'cancelled' | 'failed';
-  before: number;
-  seen: number;
-  moved: number;
-  left: number;
-  filteredOut: number;
-  inFlight: number;
-  byDestination: Record<string, number>;
-  skipped: Record<string, number>;
-  duplicatesPossible: number;
-  /** originals redelivered after a connection loss whose copy was already confirmed: acked, not copied again */
-  deduplicated: number;
-  reconnects: number;
-  reconnecting: boolean;
-  lastLoss?: string;
-  error?: string;
-  stoppedEarly?: string;
-  elapsedMs: number;
-  notes: string[];
-}
-
-export interface RedriveOptions {
-  queue: string;
-  to?: string;
-  filter?: string;
-  limit?: number;
-  rate?: number;
-  insist?: boolean;
-}
+/** A re-drive as the Operate tab asks for it (the request without its target). */
+export type RedriveOptions = Omit<RedriveRequestBody, 'broker' | 'managementUrl' | 'vhost' | 'dryRun'>;
 
 const clean = (at: OperateAt) => ({
   ...(at.broker ? { broker: at.broker } : {}),
@@ -83,10 +23,13 @@ const clean = (at: OperateAt) => ({
 
 export const operateApi = {
   importBroker: (at: OperateAt) => call<ImportResponse>('POST', '/api/operate/import', clean(at)),
-  depths: (at: OperateAt) => call<{ vhost: string; at: string; queues: QueueDepth[] }>('POST', '/api/operate/depths', clean(at)),
-  browse: (at: OperateAt, queue: string, limit: number, insist = false) => call<BrowseResponse>('POST', '/api/operate/browse', { ...clean(at), queue, limit, ...(insist ? { insist } : {}) }),
-  dryRun: (at: OperateAt, o: RedriveOptions) => call<{ plan: RedrivePlan; effect: BrowseResponse['effect']; depth: number }>('POST', '/api/operate/redrive', { ...clean(at), ...o, dryRun: true }),
-  redrive: (at: OperateAt, o: RedriveOptions) => call<RedriveProgress>('POST', '/api/operate/redrive', { ...clean(at), ...o }),
+  depths: (at: OperateAt) => call<DepthsResponse>('POST', '/api/operate/depths', clean(at)),
+  browse: (at: OperateAt, queue: string, limit: number, insist = false) =>
+    call<BrowseResponse>('POST', '/api/operate/browse', { ...clean(at), queue, limit, ...(insist ? { insist } : {}) } satisfies BrowseRequest),
+  dryRun: (at: OperateAt, o: RedriveOptions) =>
+    call<RedriveDryRunResponse>('POST', '/api/operate/redrive', { ...clean(at), ...o, dryRun: true } satisfies RedriveRequestBody),
+  redrive: (at: OperateAt, o: RedriveOptions) => call<RedriveStarted>('POST', '/api/operate/redrive', { ...clean(at), ...o } satisfies RedriveRequestBody),
   progress: (id: string) => call<RedriveProgress>('GET', `/api/operate/redrive/${encodeURIComponent(id)}`),
-  control: (id: string, action: 'pause' | 'resume' | 'cancel') => call<RedriveProgress>('POST', `/api/operate/redrive/${encodeURIComponent(id)}/${action}`, {}),
+  control: (id: string, action: 'pause' | 'resume' | 'cancel') =>
+    call<RedriveProgress>('POST', `/api/operate/redrive/${encodeURIComponent(id)}/${action}`, {}),
 };

@@ -5,10 +5,11 @@
  */
 import { create } from 'zustand';
 import type { ImportRole } from '@retry-studio/topology-core';
-import type { QueueDepth } from './operateApi';
+import type { QueueDepth } from '@retry-studio/contract';
 
 export interface OperateState {
   managementUrl: string;
+  /** empty: the vhost the broker URL names */
   vhost: string;
   /** broker queue name = prefix + design queue name (a deployed design); '' for an imported one */
   prefix: string;
@@ -17,17 +18,23 @@ export interface OperateState {
   depthsAt: string | null;
   roles: Record<string, ImportRole>;
   dlqQueue: string;
+  /** Browse was asked for from elsewhere (the Operate tab): the dead-letter panel reads `dlqQueue` at once, and clears it */
+  browseAsked: boolean;
+  /** a vhost import was asked for from the toolbar's Open / Import: the Operate tab imports, and clears it */
+  importAsked: boolean;
   set: (patch: Partial<Omit<OperateState, 'set'>>) => void;
 }
 
 export const useOperate = create<OperateState>((set) => ({
   managementUrl: '',
-  vhost: '/',
+  vhost: '',
   prefix: '',
   polling: false,
   depths: {},
   depthsAt: null,
   roles: {},
   dlqQueue: '',
+  browseAsked: false,
+  importAsked: false,
   set: (patch) => set(patch),
 }));

@@ -1,9 +1,12 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { computeBudget, compareStrategies, joinCollapsed, type BudgetFailure, type Ending, type RetryBudget, type StrategyEntry } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
 import { buildTemplate, listTemplates } from './templates';
 import { fmtT } from './SimBar';
 import { resolveNodeLoss } from '../sim/nodeLossWhatIf';
+import type { DesignVersion } from '../store/resultsVersion';
+import { currentVersion, useFreshness } from '../store/useFreshness';
+import { StaleNote } from './StaleNote';
 
 const DEFAULT_COMPARE = ['requeue-once', 'dlx-ttl-wait-queue', 'republish-ttl', 'chained-ttl', 'quorum-delivery-limit'];
 
@@ -41,11 +44,15 @@ export function BudgetPanel() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [picked, setPicked] = useState<string[]>(DEFAULT_COMPARE);
+  /** the design and version the rows were computed for */
+  const [rowsV, setRowsV] = useState<DesignVersion | null>(null);
+  const rowsNow = useFreshness(rowsV);
   const { failure, note } = budgetFailure(failureModel);
 
   const compute = () => {
     setBusy(true);
     setError(null);
+    setRowsV(currentVersion());
     // let the button paint "computing" before the simulations run
     setTimeout(() => {
       try {
@@ -72,7 +79,7 @@ export function BudgetPanel() {
 
   return (
     <div data-testid="budget-panel" className="flex h-full gap-3 overflow-auto p-2 text-xs text-slate-300">
-      <div className="w-56 shrink-0 space-y-2">
+      <div className="w-44 shrink-0 space-y-2">
         <div>
           Failure model: <b className="text-slate-100">{failure.kind === 'failFirst' ? `fail the first ${failure.n}` : failure.kind === 'always' ? 'fail always' : 'one poison message'}</b>
           {note && <div className="text-[10px] text-amber-300">{note}</div>}
@@ -91,19 +98,20 @@ export function BudgetPanel() {
         <button type="button" data-testid="budget-compute" disabled={busy} onClick={compute} className="rounded bg-sky-700 px-2 py-1 hover:bg-sky-600 disabled:opacity-40">
           {busy ? 'Simulating…' : 'Compute budget and compare'}
         </button>
-        {lossRow && (
+        {rowsNow === 'stale' && <StaleNote what="This budget was" />}
+        {lossRow && rowsNow !== 'other-design' && (
           <div data-testid="budget-node-loss" className="text-[11px] text-amber-200">
             {lossRow.node} down adds {fmtT(Math.max(0, lossRow.addedMs))} to the time to final
           </div>
         )}
-        {error && (
+        {error && rowsNow !== 'other-design' && (
           <div role="alert" className="text-red-400">
             {error}
           </div>
         )}
       </div>
-      {rows && (
-        <div className="min-w-0 flex-1 space-y-2">
+      {rows && rowsNow !== 'other-design' && (
+        <div data-testid="budget-result" data-fresh={rowsNow} className={`min-w-0 flex-1 space-y-2 ${rowsNow === 'stale' ? 'opacity-60' : ''}`}>
           <ScheduleChart rows={rows} />
           <BudgetTable rows={rows} />
         </div>
@@ -158,11 +166,15 @@ function ScheduleChart({ rows }: { rows: RetryBudget[] }) {
   const times = rows.map((r) => r.traces[0]?.attemptTimes ?? []);
   const start = rows.map((r, i) => times[i]![0] ?? 0);
   const max = Math.max(1, ...rows.map((r) => r.timeToFinalMs));
-  const W = 640;
+  // as wide as the panel gives it, never wider: no sideways scrolling at 1280x800
+  const [box, setBox] = useState<HTMLDivElement | null>(null);
+  const W = Math.max(320, Math.min(900, useWidth(box) ?? 640));
   const ROW = 16;
-  const LABEL = 170;
+  const LABEL = Math.min(170, Math.round(W * 0.3));
+  const labelChars = Math.floor(LABEL / 6);
   const x = (t: number) => LABEL + Math.sqrt(Math.max(0, t) / max) * (W - LABEL - 10);
   return (
+    <div ref={setBox} className="w-full min-w-0">
     <svg data-testid="budget-chart" role="img" aria-label="Retry schedule per strategy" width={W} height={rows.length * ROW + 18} className="block">
       {/* a short schedule rounds several ticks to one label: print each label once */}
       {[0, 0.01, 0.1, 0.25, 0.5, 1].filter((f, i, all) => i === 0 || fmtT(f * max) !== fmtT(all[i - 1]! * max)).map((f) => (
@@ -179,7 +191,7 @@ function ScheduleChart({ rows }: { rows: RetryBudget[] }) {
         return (
           <g key={i}>
             <text x={0} y={y + 3} fontSize={10} fill={i === 0 ? '#7dd3fc' : '#cbd5e1'}>
-              {r.label.length > 28 ? `${r.label.slice(0, 27)}…` : r.label}
+              {r.label.length > labelChars ? `${r.label.slice(0, labelChars - 1)}…` : r.label}
             </text>
             <line x1={x(0)} x2={x(r.timeToFinalMs)} y1={y} y2={y} stroke="#334155" strokeWidth={2} />
             {ts.map((t, j) => (
@@ -191,5 +203,18 @@ function ScheduleChart({ rows }: { rows: RetryBudget[] }) {
         );
       })}
     </svg>
+    </div>
   );
+}
+
+/** The element's content width, following resizes (the results panel and the window). */
+function useWidth(el: HTMLElement | null): number | undefined {
+  const [w, setW] = useState<number | undefined>(undefined);
+  useEffect(() => {
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([e]) => setW(Math.floor(e!.contentRect.width)));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [el]);
+  return w;
 }

@@ -1,4 +1,4 @@
-import type { ClusterView, QueuePlacement } from '../broker/api';
+import type { ClusterView, QueuePlacement } from '@retry-studio/contract';
 
 /** The node view: every node of the broker's cluster, running or not, with its version and what makes a deploy unsafe. */
 export function ClusterNodes({ c }: { c: ClusterView }) {

@@ -6,7 +6,8 @@
 import { useEffect, useState } from 'react';
 import { firstDeath, type DeadLetterMessage, type RedrivePlan } from '@retry-studio/topology-core';
 import { ApiError } from '../broker/api';
-import { operateApi, type BrowseResponse, type RedriveProgress } from '../operate/operateApi';
+import type { BrowseResponse, RedriveProgress } from '@retry-studio/contract';
+import { operateApi } from '../operate/operateApi';
 import { useOperate } from '../operate/operateStore';
 import { operateTarget } from './OperatePanel';
 
@@ -22,12 +23,13 @@ function Message({ m }: { m: DeadLetterMessage }) {
     <li data-testid="dlq-message" className="border-b border-slate-800 py-0.5">
       <button type="button" onClick={() => setOpen(!open)} className="flex w-full gap-2 text-left text-[11px] hover:bg-slate-900">
         <span className="w-8 shrink-0 text-slate-500">#{m.seq}</span>
-        <span className="w-48 shrink-0 truncate font-mono" title={m.body}>
+        {/* body and cause give way first: the time and "redelivered" always show */}
+        <span className="min-w-0 flex-[3] truncate font-mono" title={m.body}>
           {m.body}
         </span>
-        <span className="w-40 shrink-0 truncate">{fd ? `${fd.queue} · ${fd.reason}` : 'no x-death'}</span>
+        <span className="min-w-0 flex-[2] truncate">{fd ? `${fd.queue} · ${fd.reason}` : 'no x-death'}</span>
         <span className="shrink-0 text-slate-400">{when(fd?.time)}</span>
-        {m.redelivered && <span className="text-amber-300">redelivered</span>}
+        {m.redelivered && <span className="shrink-0 text-amber-300">redelivered</span>}
       </button>
       {open && (
         <div className="ml-8 space-y-1 py-1 font-mono text-[10px] text-slate-300">
@@ -122,6 +124,13 @@ export function DeadLetterPanel() {
       setPlan(null);
       setJob(await operateApi.redrive(operateTarget(), options()));
     });
+  // Browse on the Operate tab reads at once (one click), not just fills in the queue
+  const browseAsked = useOperate((s) => s.browseAsked);
+  useEffect(() => {
+    if (!browseAsked) return;
+    set({ browseAsked: false });
+    if (queue) void browse();
+  }, [browseAsked]);
   const control = (a: 'pause' | 'resume' | 'cancel') => job && run('redrive', async () => setJob(await operateApi.control(job.id, a)));
 
   return (

@@ -1,8 +1,8 @@
-import { useMemo, useRef, useState } from 'react';
-import { ExportOptionsError, loadDocument, validateExportOptions, type ExportOptions } from '@retry-studio/topology-core';
+import { useMemo, useState } from 'react';
+import { ExportOptionsError, validateExportOptions, type ExportOptions } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
 import { exportFormats, type ExportOptionName } from './exporters';
-import { layoutDesign } from '../graph/autoLayout';
+import { ImportFile } from './ImportFile';
 
 export function ExportPanel() {
   const design = useApp((s) => s.design);
@@ -114,57 +114,12 @@ export function ExportPanel() {
 const OPTION_LABEL: Record<ExportOptionName, string> = { vhost: 'vhost', cluster: 'RabbitmqCluster' };
 const OPTION_PLACEHOLDER: Record<ExportOptionName, string> = { vhost: '/', cluster: 'rabbitmq' };
 
+/** Import stays here too (it is also the toolbar's Open / Import). */
 function ImportBox() {
-  const [text, setText] = useState('');
-  const [errors, setErrors] = useState<string[]>([]);
-  const file = useRef<HTMLInputElement>(null);
-  const load = async (raw: string) => {
-    const r = loadDocument(raw);
-    if (!r.ok) {
-      setErrors(r.errors.map((e) => `${e.path || '(root)'}: ${e.message}`));
-      return;
-    }
-    setErrors([]);
-    setText('');
-    let design = r.design;
-    // definitions carry no positions: lay them out
-    if (!design.layout || Object.keys(design.layout).length === 0) design = { ...design, layout: await layoutDesign(design) };
-    useApp.getState().loadDesign(design);
-    useApp.getState().requestFit();
-    useApp.getState().notify(`Imported ${r.kind === 'definitions' ? 'RabbitMQ definitions' : 'a design'}: ${design.topology.exchanges.length} exchanges, ${design.topology.queues.length} queues`);
-  };
   return (
     <div className="mt-2 border-t border-slate-800 pt-2">
       <div className="mb-1 font-semibold text-slate-300">Import a design or RabbitMQ definitions JSON</div>
-      <input
-        ref={file}
-        type="file"
-        accept=".json,application/json"
-        data-testid="import-file"
-        className="mb-1 block w-full text-[11px] text-slate-400"
-        onChange={async (e) => {
-          const f = e.target.files?.[0];
-          if (f) await load(await f.text());
-          if (file.current) file.current.value = '';
-        }}
-      />
-      <textarea
-        aria-label="Paste JSON to import"
-        data-testid="import-text"
-        rows={3}
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-        placeholder="…or paste JSON here"
-        className="w-full rounded border border-slate-700 bg-slate-950 p-1 font-mono text-[10px]"
-      />
-      <button type="button" data-testid="import-apply" disabled={!text.trim()} onClick={() => load(text)} className="mt-1 rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 disabled:opacity-40">
-        Import
-      </button>
-      {errors.map((e, i) => (
-        <div key={i} role="alert" data-testid="import-error" className="mt-1 font-mono text-[10px] text-red-400">
-          {e}
-        </div>
-      ))}
+      <ImportFile />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useApp } from '../store/store';
-import { useLintFindings } from './useLint';
+import { useLintFindings } from '../lint/useLint';
 import { UpgradePanel } from './UpgradePanel';
 
 const TONE = { error: 'border-red-500 text-red-300', warning: 'border-amber-500 text-amber-200', info: 'border-sky-500 text-sky-200' } as const;

@@ -3,13 +3,17 @@
  * per interval for the whole vhost, paused while the tab is hidden), and jump to the queues
  * where dead letters pile up.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { designGroup, groupNodesByPrefix, namePrefix, type Design } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
 import { ApiError } from '../broker/api';
-import { operateApi, type ImportResponse } from '../operate/operateApi';
+import type { ImportResponse } from '@retry-studio/contract';
+import { operateApi } from '../operate/operateApi';
+import { vhostNamedBy } from '../broker/vhostNamedBy';
 import { useOperate } from '../operate/operateStore';
 import { DEPTHS_INTERVAL_MS, useDepthsPolling } from '../operate/useDepthsPolling';
+import type { DesignVersion } from '../store/resultsVersion';
+import { currentVersion, useFreshness } from '../store/useFreshness';
 
 /** Above this many nodes an import opens one name-prefix group at a time (the canvas stays usable). */
 export const LARGE_IMPORT_NODES = 400;
@@ -25,9 +29,13 @@ export const operateTarget = () => {
 export function OperatePanel() {
   useDepthsPolling();
   const { managementUrl, vhost, prefix, polling, depths, depthsAt, roles } = useOperate();
+  const urlVhost = vhostNamedBy(useApp((s) => s.brokerUrl));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [imported, setImported] = useState<ImportResponse | null>(null);
+  const [importedAs, setImported] = useState<{ v: DesignVersion; r: ImportResponse } | null>(null);
+  // the import's summary belongs to the design it opened: gone once another design is open
+  const importedNow = useFreshness(importedAs?.v);
+  const imported = importedAs && importedNow !== 'other-design' ? importedAs.r : null;
   const [openGroup, setOpenGroup] = useState<string | null>(null);
   const groups = useMemo(() => (imported ? groupNodesByPrefix(imported.design) : []), [imported]);
   const large = groups.reduce((n, g) => n + g.nodes.length, 0) > LARGE_IMPORT_NODES;
@@ -35,6 +43,8 @@ export function OperatePanel() {
     useApp.getState().loadDesign(design);
     useApp.getState().requestFit();
     setOpenGroup(group);
+    // a group of the import is still the import's design
+    setImported((prev) => prev && { v: currentVersion(), r: prev.r });
   };
   const set = useOperate.getState().set;
 
@@ -51,13 +61,21 @@ export function OperatePanel() {
         open(designGroup(r.design, biggest), biggest);
       } else open(r.design, null);
       set({ roles: r.roles, prefix: '' });
-      setImported(r);
+      setImported({ v: currentVersion(), r });
     } catch (e) {
       setError(e instanceof ApiError ? `${e.message}${e.field ? ` (${e.field})` : ''}` : (e as Error).message);
     } finally {
       setBusy(false);
     }
   };
+
+  // the toolbar's Open / Import asks for the vhost: imported here, one path
+  const importAsked = useOperate((s) => s.importAsked);
+  useEffect(() => {
+    if (!importAsked) return;
+    set({ importAsked: false });
+    void doImport();
+  }, [importAsked]);
 
   const parking = Object.entries(roles)
     .filter(([, r]) => r === 'parking')
@@ -67,7 +85,8 @@ export function OperatePanel() {
     .sort((a, b) => b.ready - a.ready)
     .slice(0, 8);
   const browse = (queue: string) => {
-    set({ dlqQueue: queue });
+    // one click reads it: the dead-letter panel browses as soon as it is asked
+    set({ dlqQueue: queue, browseAsked: true });
     useApp.getState().setBottomTab('deadLetters');
   };
 
@@ -82,10 +101,10 @@ export function OperatePanel() {
       </div>
       <div className="flex gap-2">
         <div className="flex-1">
-          <label htmlFor="operate-vhost" className="mb-0.5 block text-[11px] text-slate-400">
+          <label htmlFor="operate-vhost" className="mb-0.5 block text-[11px] text-slate-400" title="empty: the vhost the broker URL names">
             Vhost
           </label>
-          <input id="operate-vhost" data-testid="operate-vhost" className={input} value={vhost} onChange={(e) => set({ vhost: e.target.value })} />
+          <input id="operate-vhost" data-testid="operate-vhost" className={input} value={vhost} placeholder={urlVhost ? `${urlVhost} (the broker URL's)` : "the broker URL's"} onChange={(e) => set({ vhost: e.target.value })} />
         </div>
         <div className="flex-1">
           <label htmlFor="operate-prefix" className="mb-0.5 block text-[11px] text-slate-400" title="for a design deployed with a name prefix">

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { FailureModel, SimEvent } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
-import { api, ApiError, type Difference, type PredictionResponse } from '../broker/api';
+import type { Difference, PredictionResponse, TraceNotice } from '@retry-studio/contract';
+import { api, ApiError } from '../broker/api';
 import { brokerTarget } from '../broker/target';
 import { player } from '../sim/player';
 import { displayAt, nodeOfEvent } from '../sim/compilePlayback';
@@ -12,6 +13,10 @@ import { resolveNodeLoss } from '../sim/nodeLossWhatIf';
 import { exchangeNodeId, queueNodeId } from '../model/nodeIds';
 import { LIVE_MESSAGES_SHOWN, LiveTraceBuffer } from '../sim/liveTraceBuffer';
 import { traceDurationMs } from '../broker/traceDuration';
+import type { DesignVersion } from '../store/resultsVersion';
+import { currentVersion, useFreshness } from '../store/useFreshness';
+import { freshness } from '../store/resultsVersion';
+import { StaleNote } from './StaleNote';
 
 type Phase = 'idle' | 'starting' | 'running' | 'ended';
 
@@ -39,10 +44,15 @@ export function TracePanel() {
   const predictionAsked = useRef(0);
   const predictionApplied = useRef(0);
   const [shown, setShown] = useState<{ shown: number; seen: number } | null>(null);
+  // the design and version the trace (or its error) belongs to: another design's is not shown,
+  // and an earlier version's is marked and no longer drawn on the canvas
+  const [runV, setRunV] = useState<DesignVersion | null>(null);
+  const runNow = useFreshness(runV);
+  const onCanvas = (v: DesignVersion) => freshness(v, currentVersion()) === 'current';
 
   useEffect(() => () => source.current?.close(), []);
 
-  const fetchPrediction = async (id: string) => {
+  const fetchPrediction = async (id: string, v: DesignVersion) => {
     // the one at the start may answer after the one at the end: only a later request's answer counts
     const mine = ++predictionAsked.current;
     // only the predicted events of the messages the canvas shows: a 10,000-message trace predicts
@@ -52,6 +62,7 @@ export function TracePanel() {
     predictionApplied.current = mine;
     setCmp(p.comparison);
     setPredictedLoss(p.nodeLoss ?? null);
+    if (!onCanvas(v)) return;
     // point at the node of the first actual event that parts from the prediction
     const at = p.comparison.firstDifference?.at;
     const ev = at ? useApp.getState().liveEvents?.find((e) => e.seq === at.seq && e.t === at.t) : undefined;
@@ -78,6 +89,8 @@ export function TracePanel() {
     setShown(null);
     useApp.setState({ divergenceNode: null });
     setPhase('starting');
+    const v = currentVersion();
+    setRunV(v);
     const s = useApp.getState();
     try {
       const nodeLoss = withLoss && s.nodeLoss ? resolveNodeLoss(s.nodeLoss, s.design, s.queuePlacement) : undefined;
@@ -95,6 +108,7 @@ export function TracePanel() {
         setShown({ shown: buf.messagesShown, seen: buf.messagesSeen });
         if (!buf.pending) return;
         buf.taken();
+        if (!onCanvas(v)) return;
         const t0 = performance.now();
         useApp.getState().setLiveEvents(attributePublishers(buf.events, pubs));
         if (!player.playing) player.play();
@@ -112,7 +126,7 @@ export function TracePanel() {
       es.addEventListener('batch', (m) => take(JSON.parse((m as MessageEvent).data) as SimEvent[]));
       es.onmessage = (m) => take([JSON.parse(m.data) as SimEvent]);
       es.addEventListener('notice', (m) => {
-        const d = JSON.parse((m as MessageEvent).data) as { message?: string; level?: string };
+        const d = JSON.parse((m as MessageEvent).data) as TraceNotice;
         if (d.level === 'warn' || d.level === 'error') setWarning(d.message ?? null);
       });
       es.addEventListener('end', () => {
@@ -120,10 +134,10 @@ export function TracePanel() {
         clearTimeout(timer);
         flush();
         setPhase('ended');
-        void fetchPrediction(r.id).catch(() => undefined);
+        void fetchPrediction(r.id, v).catch(() => undefined);
       });
       // the stream first: events that wait in the server's ring reach the page late
-      void fetchPrediction(r.id).catch(() => undefined);
+      void fetchPrediction(r.id, v).catch(() => undefined);
       es.onerror = () => {
         if (es.readyState === EventSource.CLOSED) setPhase('ended');
       };
@@ -181,10 +195,10 @@ export function TracePanel() {
           </label>
         )}
         <div data-testid="trace-status">
-          {phase === 'idle'
+          {phase === 'idle' || (runNow === 'other-design' && phase !== 'running')
             ? 'not running'
             : phase === 'running'
-              ? `running: ${n} real events`
+              ? `running${runNow === 'other-design' ? ' (a trace of another design)' : ''}: ${n} real events`
               : phase === 'ended'
                 ? `finished: ${n} real events`
                 : 'starting'}
@@ -194,14 +208,15 @@ export function TracePanel() {
             the canvas and the timeline show the first {shown.shown} of {shown.seen} messages (live and predicted); every event is counted
           </div>
         )}
-        {warning && <div className="text-amber-300">{warning}</div>}
-        {error && (
+        {runNow === 'stale' && (phase === 'ended' || phase === 'running' || error) && <StaleNote what="This trace was" />}
+        {warning && runNow !== 'other-design' && <div className="text-amber-300">{warning}</div>}
+        {error && runNow !== 'other-design' && (
           <div role="alert" data-testid="trace-error" className="text-red-400">
             {error}
           </div>
         )}
       </div>
-      <div className="min-w-0 flex-1">{cmp && <ComparisonView cmp={cmp} loss={predictedLoss} />}</div>
+      <div className={`min-w-0 flex-1 ${runNow === 'stale' ? 'opacity-60' : ''}`}>{cmp && runNow !== 'other-design' && <ComparisonView cmp={cmp} loss={predictedLoss} />}</div>
     </div>
   );
 }

@@ -43,6 +43,10 @@ export function TextField(props: {
   hint?: string;
   testid?: string;
   placeholder?: string;
+  /** URLs, names on the broker: monospaced, no spell check, no autofill */
+  code?: boolean;
+  onFocus?: () => void;
+  onBlur?: () => void;
 }) {
   const id = useId();
   return (
@@ -50,9 +54,12 @@ export function TextField(props: {
       <input
         id={id}
         data-testid={props.testid}
-        className={`${inputCls} ${border(props.issues)}`}
+        className={`${inputCls} ${border(props.issues)}${props.code ? ' font-mono text-[11px]' : ''}`}
         value={props.value}
         placeholder={props.placeholder}
+        {...(props.code ? { spellCheck: false, autoComplete: 'off' } : {})}
+        onFocus={props.onFocus}
+        onBlur={props.onBlur}
         onChange={(e) => props.onChange(e.target.value)}
         aria-invalid={props.issues?.some((i) => !isWarning(i)) || undefined}
       />

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { Design } from '@retry-studio/topology-core';
-import type { Plan, PlanItem } from '../broker/api';
+import type { DeployPlan as Plan, PlanItem } from '@retry-studio/contract';
 import { dlxTtlRetry } from '../fixtures/designs';
 import { DEFAULT_NODE_LOSS, outagesFor, queueHomes, queuesOnNode, resolveNodeLoss, unavailableAt } from './nodeLossWhatIf';
 

@@ -4,7 +4,7 @@
  * the canvas and the budget). The rule itself (quorum: until a new leader; classic: until the
  * node is back) is the core's outagesOf; only the choice of queues is made here.
  */
-import type { Plan } from '../broker/api';
+import type { DeployPlan as Plan } from '@retry-studio/contract';
 import { DEFAULT_LEADER_MOVE_MS, outagesOf, profileFor, queueConfig, type Design, type NodeLoss } from '@retry-studio/topology-core';
 
 /**

@@ -18,7 +18,7 @@ export type RunResult = { events: SimEvent[]; truncated: boolean; endTime: numbe
  * Test publishes come from the run's steps; the canvas draws them leaving their publisher node,
  * so a step publish whose message id is `${publisherId}-${n}` is attributed to that publisher.
  */
-export function attributePublishers(events: SimEvent[], publisherIds: readonly string[]): SimEvent[] {
+export function attributePublishers(events: readonly SimEvent[], publisherIds: readonly string[]): SimEvent[] {
   const ids = [...publisherIds].sort((a, b) => b.length - a.length);
   return events.map((e) => {
     if (e.kind !== 'published' || e.origin.kind !== 'step') return e;

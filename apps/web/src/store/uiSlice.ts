@@ -41,6 +41,9 @@ export interface UiSlice {
   setBottomHeight: (px: number) => void;
 }
 
+/** the results panel's first height: 40% of the window (320 px at 1280x800), so a table reads without scrolling */
+const defaultBottomHeight = () => (typeof window === 'undefined' ? BOTTOM_DEFAULT : Math.max(BOTTOM_DEFAULT, Math.round(window.innerHeight * 0.4)));
+
 export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => ({
   view: 'designer',
   sideTab: 'inspect',
@@ -60,7 +63,7 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   setBottomTab: (bottomTab) => set({ bottomTab }),
   notify: (text, tone = 'info') => set({ toast: { text, tone } }),
   requestFit: (all = false) => set((s) => ({ fitRequest: s.fitRequest + 1, fitAll: all })),
-  bottomHeight: Math.max(BOTTOM_MIN, readUiPrefs().bottomHeight ?? BOTTOM_DEFAULT),
+  bottomHeight: Math.max(BOTTOM_MIN, readUiPrefs().bottomHeight ?? defaultBottomHeight()),
   setBottomHeight: (px) => {
     const bottomHeight = Math.max(BOTTOM_MIN, Math.round(px));
     set({ bottomHeight });

@@ -1,0 +1,58 @@
+/** GET /api/broker: what the broker is, what it supports, its cluster and its management API. */
+import type { BrokerProfileId } from '@retry-studio/topology-core';
+
+export interface ClusterNode {
+  readonly name: string;
+  readonly running: boolean;
+  /** the rabbit application's version; absent while the node is down */
+  readonly version?: string;
+}
+
+export type ClusterProblem =
+  | { readonly kind: 'node-down'; readonly node: string; readonly message: string }
+  | { readonly kind: 'mixed-versions'; readonly versions: Readonly<Record<string, string>>; readonly message: string };
+
+/** The broker's nodes as the probe and the plan report them; a single broker is a one-node cluster. */
+export interface ClusterView {
+  readonly clusterName?: string;
+  readonly nodes: readonly ClusterNode[];
+  readonly running: number;
+  readonly problems: readonly ClusterProblem[];
+}
+
+export type ManagementSource = 'given' | 'env' | 'discovered';
+
+/** A management API candidate that was not taken, and why. */
+export interface TriedManagement {
+  readonly baseUrl: string;
+  readonly problem: 'unreachable' | 'refused' | 'not-rabbitmq' | 'other-broker';
+  readonly message: string;
+}
+
+export interface Probe {
+  readonly url: string;
+  readonly product: string;
+  readonly version: string;
+  /** e.g. "3.10" */
+  readonly majorMinor: string;
+  readonly clusterName?: string;
+  /** the simulator profile that models this broker */
+  readonly suggestedProfile?: BrokerProfileId;
+  readonly exchangeTypes: readonly string[];
+  readonly plugins: { readonly [type: string]: boolean };
+  readonly quorum: boolean;
+  readonly cluster?: ClusterView;
+  readonly management: {
+    readonly available: boolean;
+    /** the verified API (or, when none was, the first one tried) */
+    readonly baseUrl: string;
+    readonly source?: ManagementSource;
+    readonly version?: string;
+    readonly node?: string;
+    /** why it is unavailable: every candidate and what was wrong with it */
+    readonly error?: string;
+    readonly tried?: readonly TriedManagement[];
+    /** time to find and verify it, ms */
+    readonly ms?: number;
+  };
+}
