@@ -130,7 +130,7 @@ describe('live traces of the behaviour differences, on the target broker', () =>
     const f = upgradeCheck(nackLimit(), { from: '3.10', to: '4.3' }).findings.find((x) => x.kind === 'behaviour-changed' && x.failure.kind === 'always');
     expect(f?.kind).toBe('behaviour-changed');
     const r = await traceDifference(t, nackLimit(), f as BehaviourFinding, 4000);
-    expect(r).toMatchObject({ predicted: 'still moving', observed: 'still moving', agrees: true, cleanedUp: true });
+    expect(r, JSON.stringify(r)).toMatchObject({ predicted: 'still moving', observed: 'still moving', agrees: true, cleanedUp: true });
   });
   it('3.10.8: x-delayed-retry-* ignored: dead-lettered after 4 deliveries with no wait, as predicted', async () => {
     const t = await verifyTarget(parseAmqpUrl(BROKER_310.amqpUrl), BROKER_310.managementUrl);
@@ -138,7 +138,7 @@ describe('live traces of the behaviour differences, on the target broker', () =>
     const f = upgradeCheck(d, { from: '4.3', to: '3.10' }).findings.find((x) => x.kind === 'behaviour-changed' && x.failure.kind === 'always') as BehaviourFinding;
     expect(f.before.delaysMs).toEqual([200, 400, 500]);
     const r = await traceDifference(t, d, f);
-    expect(r).toMatchObject({ predicted: 'parked in dr.dlq', observed: 'parked in dr.dlq', agrees: true, cleanedUp: true });
+    expect(r, JSON.stringify(r)).toMatchObject({ predicted: 'parked in dr.dlq', observed: 'parked in dr.dlq', agrees: true, cleanedUp: true });
     expect(r!.observedDelaysMs.every((ms) => ms < 150)).toBe(true);
   });
 });
