@@ -75,12 +75,23 @@ export async function traceDifference(t: VerifyTarget, design: Design, f: Behavi
       () => false,
     );
   }
-  return { finding: f.message, predicted, observed, predictedDelaysMs: f.after.delaysMs, observedDelaysMs, agrees: predicted === observed && delaysAgree(f.after.delaysMs, observedDelaysMs), vhost, cleanedUp };
+  const agrees = predicted === observed && delaysAgree(f.after.delaysMs, observedDelaysMs);
+  // the first 20 waits are enough to read (a message retried forever has thousands)
+  return { finding: f.message, predicted, observed, predictedDelaysMs: f.after.delaysMs.slice(0, 20), observedDelaysMs: observedDelaysMs.slice(0, 20), agrees, vhost, cleanedUp };
 }
 
-/** The waits the trace saw match the predicted ones (as far as both go; a live wait is late by up to 150 ms + 20%). */
+/**
+ * The waits the trace saw match the predicted ones, as far as both go: a predicted wait within
+ * 150 ms + 20% (a live wait is late by the broker's timer and the client); immediate retries
+ * (every predicted wait 0) by their median, so one stall of a busy shared broker is not a wait.
+ */
 export function delaysAgree(predicted: readonly number[], observed: readonly number[]): boolean {
   const n = Math.min(predicted.length, observed.length);
+  if (n === 0) return true;
+  if (predicted.slice(0, n).every((d) => d === 0)) {
+    const sorted = observed.slice(0, n).sort((a, b) => a - b);
+    return sorted[Math.floor(n / 2)]! < 150;
+  }
   for (let i = 0; i < n; i++) if (Math.abs(observed[i]! - predicted[i]!) > 150 + 0.2 * predicted[i]!) return false;
   return true;
 }

@@ -9,6 +9,7 @@ import { parseAmqpUrl } from '../broker/index.js';
 import { BROKER_310, BROKER_43, type TestBroker } from '../testing/testBrokers.js';
 import { verifyTarget, verifyTopology, type VerifyRun } from './verifyUpgrade.js';
 import { traceDifference } from './liveTrace.js';
+import { verifyImport } from './verifyImport.js';
 
 const ex = (name: string, type = 'direct', args: Record<string, unknown> = {}) => ({ name, type, durable: true, auto_delete: false, internal: false, arguments: args }) as Topology['exchanges'][number];
 const q = (name: string, args: Record<string, unknown> = {}, durable = true) => ({ name, durable, auto_delete: false, arguments: args }) as Topology['queues'][number];
@@ -77,6 +78,12 @@ describe('3.x -> 4.3, on RabbitMQ 4.3.6', () => {
     expect(said(r.original, 'policy up-ha')).toContain('[{<<"ha-mode">>,<<"all">>},{<<"ha-sync-mode">>,<<"automatic">>}] are not recognised policy settings');
     expect(said(r.original, 'queue up.dlq')).toContain("PRECONDITION_FAILED - invalid arg 'x-queue-version'");
     expect(said(r.original, 'queue up.located')).toContain('Channel ended');
+    // the file as one definitions import: refused whole, after the exchanges were created and before any queue
+    const t = await verifyTarget(parseAmqpUrl(BROKER_43.amqpUrl), BROKER_43.managementUrl);
+    const imp = await verifyImport(t, legacy, upgradeCheck(design('up', legacy, '3.10'), { from: '3.10', to: '4.3' }).findings);
+    expect(imp).toMatchObject({ accepted: false, predictedRefused: true, agrees: true, cleanedUp: true });
+    expect(imp.brokerSaid).toContain('are not recognised policy settings');
+    expect([[...imp.created.exchanges].sort(), imp.created.queues]).toEqual([['up', 'up.dlx'], []]);
     // lazy and transient: accepted (ignored / deprecated, not refused); the transient queue is reported as a deprecated feature in use
     expect(r.original.deprecatedUsed).toContain('transient_nonexcl_queues');
     expect(r.migrated.outcomes.filter((o) => !o.accepted)).toEqual([]);
@@ -123,7 +130,7 @@ describe('live traces of the behaviour differences, on the target broker', () =>
     const f = upgradeCheck(nackLimit(), { from: '3.10', to: '4.3' }).findings.find((x) => x.kind === 'behaviour-changed' && x.failure.kind === 'always');
     expect(f?.kind).toBe('behaviour-changed');
     const r = await traceDifference(t, nackLimit(), f as BehaviourFinding, 4000);
-    expect(r).toMatchObject({ predicted: 'still moving', observed: 'still moving', agrees: true, cleanedUp: true });
+    expect(r, JSON.stringify(r)).toMatchObject({ predicted: 'still moving', observed: 'still moving', agrees: true, cleanedUp: true });
   });
   it('3.10.8: x-delayed-retry-* ignored: dead-lettered after 4 deliveries with no wait, as predicted', async () => {
     const t = await verifyTarget(parseAmqpUrl(BROKER_310.amqpUrl), BROKER_310.managementUrl);
@@ -131,7 +138,7 @@ describe('live traces of the behaviour differences, on the target broker', () =>
     const f = upgradeCheck(d, { from: '4.3', to: '3.10' }).findings.find((x) => x.kind === 'behaviour-changed' && x.failure.kind === 'always') as BehaviourFinding;
     expect(f.before.delaysMs).toEqual([200, 400, 500]);
     const r = await traceDifference(t, d, f);
-    expect(r).toMatchObject({ predicted: 'parked in dr.dlq', observed: 'parked in dr.dlq', agrees: true, cleanedUp: true });
+    expect(r, JSON.stringify(r)).toMatchObject({ predicted: 'parked in dr.dlq', observed: 'parked in dr.dlq', agrees: true, cleanedUp: true });
     expect(r!.observedDelaysMs.every((ms) => ms < 150)).toBe(true);
   });
 });

@@ -56,7 +56,7 @@ export async function verifyTarget(url: AmqpUrl, managementUrl?: string): Promis
 }
 
 /** The broker's words, on one line, without the client's wrapping. */
-const errText = (e: unknown): string =>
+export const errText = (e: unknown): string =>
   (e instanceof Error ? e.message : String(e))
     .replace(/^Channel closed by server: /, '')
     .replace(/^Operation failed: \w+; /, '')

@@ -121,7 +121,7 @@ function delayedExchangeToDelayedRetry(consumers: ConsumerSpec[], topology: Topo
       t = { ...t, queues: t.queues.map((y) => (y.name === q.name ? { ...quorum, arguments: args } : y)) };
       cs = cs.map((y) => (y.id === c.id ? counted : y));
       log.changes.push(`consumer ${c.id}: republish to ${x.name} -> basic.reject requeue on ${q.name} with quorum delayed retry (min ${args['x-delayed-retry-min']} ms, max ${max} ms)${counterHeader ? `; ${counterHeader} read as x-delivery-count` : ''}`);
-      log.notKept.push(`queue ${q.name}: quorum delayed retry waits x-delayed-retry-min times the failed deliveries so far (${args['x-delayed-retry-min']} ms, then twice, three times that), capped at ${max} ms; the old curve (${[...new Set(delays)].join(', ')} ms) is only approximated`);
+      log.notKept.push(`queue ${q.name}: quorum delayed retry waits x-delayed-retry-min times the failed deliveries so far (${args['x-delayed-retry-min']} ms, then twice, three times that), capped at ${max} ms; the old delays (${Number.isFinite(min) ? min : 0} to ${max} ms, by the republish's x-delay) are only approximated`);
     }
     t = { ...t, exchanges: t.exchanges.filter((e) => e.name !== x.name), bindings: t.bindings.filter((b) => b.source !== x.name && b.destination !== x.name) };
     log.changes.push(`exchange ${x.name}: deleted (x-delayed-message is unknown on 4.3)`);

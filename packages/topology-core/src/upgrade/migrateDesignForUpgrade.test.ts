@@ -23,6 +23,17 @@ describe('migrateDesignForUpgrade', () => {
     expect(m.notKept.join('\n')).toContain('exchange lg.delay');
     expect(m.fatesMatch).toBe(true);
   });
+  it('a policy keeps its other keys without the mirroring ones; master locator becomes leader locator; 3.10 gets apply-to queues', () => {
+    const t = legacyDeclarations('lg');
+    const mixed = { ...t, policies: [{ ...t.policies![0]!, definition: { 'ha-mode': 'all', 'message-ttl': 60000 } }] };
+    const m = migrateDesignForUpgrade(designOf('lg', mixed), { from: '3.10', to: '4.x' });
+    expect(m.design.topology.policies?.find((p) => p.name === 'lg.ha')?.definition).toEqual({ 'message-ttl': 60000, 'delivery-limit': -1 });
+    const unmirrored = migrateDesignForUpgrade(designOf('lg', { ...t, policies: [] }), { from: '3.10', to: '4.3' });
+    expect(unmirrored.design.topology.queues.find((q) => q.name === 'lg.located')?.arguments).toEqual({ 'x-queue-leader-locator': 'balanced' });
+    const back = migrateDesignForUpgrade({ ...quorumNoLimit(), profile: '4.x' }, { from: '4.x', to: '3.10' });
+    expect(back.design.topology.policies).toEqual([{ name: 'upgrade-delivery-limit-20', pattern: '^billing\\.q$', 'apply-to': 'queues', priority: 0, definition: { 'delivery-limit': 20 } }]);
+    expect(back.fatesMatch).toBe(true);
+  });
   it('the migrated design is a valid design for the target profile', () => {
     const m = migrateDesignForUpgrade(designOf('lg', legacyDeclarations('lg')), { from: '3.10', to: '4.3' });
     expect(validateDesign(m.design).ok).toBe(true);

@@ -60,6 +60,11 @@ describe('declarations 4.3 -> 3.x', () => {
   it('x-delayed-retry-* arguments are accepted and ignored (measured on 3.10.8; scenario quorum-delayed-retry-reject-requeue)', () => {
     expect(byId(decl('3.10', '4.3', quorumDelayedRetry().topology), 'delayed-retry-ignored').map((f) => [f.kind, f.object])).toEqual([['ignored', 'queue sms.q']]);
   });
+  it('per-type apply-to (quorum_queues) is refused by 3.10 (measured on 3.10.8 by --verify-on)', () => {
+    const t = { ...quorumDelayedRetry().topology, policies: [{ name: 'lim', pattern: '^sms', 'apply-to': 'quorum_queues' as const, definition: { 'delivery-limit': 5 } }] };
+    expect(byId(decl('3.10', '4.3', t), 'policy-apply-to-refused')[0]).toMatchObject({ kind: 'refused', brokerWording: expect.stringContaining("apply-to 'quorum_queues' unrecognised") });
+    expect(byId(decl('4.x', '4.3', t), 'policy-apply-to-refused')).toEqual([]);
+  });
   it('4.x-only policy keys are refused by 3.x', () => {
     const t = { ...quorumDelayedRetry().topology, policies: [{ name: 'dr', pattern: '^sms', definition: { 'delayed-retry-type': 'all' } }] };
     expect(byId(decl('3.10', '4.3', t), 'policy-key-refused')[0]).toMatchObject({ kind: 'refused', brokerWording: expect.stringContaining('are not recognised policy settings') });

@@ -23,6 +23,7 @@ import { resolveBrokerUrl } from '../../broker/index.js';
 import { importBroker } from '../../operate/importBroker.js';
 import { verifyTarget, verifyTopology, type VerifyRun, type VerifyTarget } from '../../upgrade/verifyUpgrade.js';
 import { traceDifference, type LiveTraceResult } from '../../upgrade/liveTrace.js';
+import { verifyImport, type ImportOutcome } from '../../upgrade/verifyImport.js';
 import { flag, intValue, parseArgs, value } from './args.js';
 import { CliError, loadFile, writeText, type CliIo } from './context.js';
 import { cliFailure, targetFromArgs } from './operateArgs.js';
@@ -67,6 +68,13 @@ function formatFinding(f: UpgradeFinding): string {
 }
 
 const waits = (d: readonly number[]): string => (d.some((x) => x > 0) ? ` after waits of ${d.slice(0, 5).join(', ')}${d.length > 5 ? ', ...' : ''} ms` : '');
+
+function formatImport(r: ImportOutcome): string {
+  const mark = r.agrees ? 'ok ' : 'MISMATCH';
+  const what = r.accepted ? 'accepted' : `refused: ${r.brokerSaid}`;
+  const left = `created before it answered: ${r.created.exchanges.length} exchange(s)${r.created.exchanges.length ? ` (${r.created.exchanges.join(', ')})` : ''}, ${r.created.queues.length} queue(s)`;
+  return `original as one definitions import in vhost ${r.vhost} (${r.cleanedUp ? 'deleted afterwards' : 'NOT deleted'}):\n  ${mark.padEnd(8)} ${what} (predicted: ${r.predictedRefused ? 'refused' : 'accepted'}); ${left}\n`;
+}
 
 function formatRun(title: string, r: VerifyRun): string {
   const lines = r.outcomes.map((o) => {
@@ -115,12 +123,13 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
     await writeText(io, migratedOut, writeDesignJson(migration.design));
     io.err(`wrote ${migratedOut}\n`);
   }
-  let verify: { original: VerifyRun; migrated: VerifyRun } | undefined;
+  let verify: { original: VerifyRun; migrated: VerifyRun; originalImport: ImportOutcome } | undefined;
   if (target) {
     const original = await verifyTopology(target, input.design.topology, report.findings, 'original');
     const migratedFindings = upgradeCheck({ ...migration.design, profile: from }, opts).findings;
     const migrated = await verifyTopology(target, migration.design.topology, migratedFindings, 'migrated');
-    verify = { original, migrated };
+    const originalImport = await verifyImport(target, input.design.topology, report.findings);
+    verify = { original, migrated, originalImport };
   }
   const traces: LiveTraceResult[] = [];
   if (target && flag(a, 'trace')) {
@@ -134,7 +143,8 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
       if (r) traces.push(r);
     }
   }
-  const disagrees = (verify !== undefined && [...verify.original.outcomes, ...verify.migrated.outcomes].some((o) => !o.agrees)) || traces.some((t) => !t.agrees);
+  const disagrees =
+    (verify !== undefined && ([...verify.original.outcomes, ...verify.migrated.outcomes].some((o) => !o.agrees) || !verify.originalImport.agrees)) || traces.some((t) => !t.agrees);
   const exit = report.blocking || disagrees ? 1 : 0;
   if (flag(a, 'json')) {
     io.out(
@@ -162,7 +172,7 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
   if (migration.notKept.length) io.out(`cannot be kept:\n${migration.notKept.map((c) => `  - ${c}\n`).join('')}`);
   io.out(`fates after the migration (original on ${from}, migration on ${to}): ${migration.fatesMatch ? 'all match' : 'some differ'}\n`);
   for (const f of migration.fates.filter((x) => !x.match)) io.out(`  ${f.publisher}, ${failureText(f.failure)}: on ${from} ${fateText(f.before)}; migrated on ${to} ${fateText(f.after)}\n`);
-  if (verify && target) io.out(`\nverified on RabbitMQ ${target.version}:\n${formatRun('original', verify.original)}${formatRun('migrated', verify.migrated)}`);
+  if (verify && target) io.out(`\nverified on RabbitMQ ${target.version}:\n${formatRun('original', verify.original)}${formatRun('migrated', verify.migrated)}${formatImport(verify.originalImport)}`);
   if (traces.length)
     io.out(
       `live traces on RabbitMQ ${target?.version} (the original design, one message each):\n${traces

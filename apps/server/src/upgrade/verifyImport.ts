@@ -1,0 +1,48 @@
+/**
+ * The whole-file view of `--verify-on`: the original topology imported as one definitions file
+ * (`POST /api/definitions/{vhost}`, what `rabbitmqctl import_definitions` does) into a throwaway
+ * vhost, the broker's answer, and what it had created before it refused (4.3.6 creates the
+ * file's exchanges, then refuses a mirroring policy, and creates no queue). Deleted afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import { exportDefinitions, type Topology, type UpgradeFinding } from '@retry-studio/topology-core';
+import { errText, type VerifyTarget } from './verifyUpgrade.js';
+
+export interface ImportOutcome {
+  readonly vhost: string;
+  readonly accepted: boolean;
+  readonly brokerSaid?: string;
+  /** the check predicts a refusal when any declaration of the file is refused */
+  readonly predictedRefused: boolean;
+  readonly agrees: boolean;
+  /** what the vhost held afterwards (built-in exchanges left out) */
+  readonly created: { readonly exchanges: readonly string[]; readonly queues: readonly string[] };
+  readonly cleanedUp: boolean;
+}
+
+export async function verifyImport(t: VerifyTarget, topology: Topology, predicted: readonly UpgradeFinding[]): Promise<ImportOutcome> {
+  const vhost = `rs-upgrade-import-${randomBytes(4).toString('hex')}`;
+  const predictedRefused = predicted.some((f) => f.kind === 'refused');
+  let brokerSaid: string | undefined;
+  let created: ImportOutcome['created'] = { exchanges: [], queues: [] };
+  let cleanedUp = false;
+  try {
+    await t.management.createVhost(vhost);
+    try {
+      await t.management.loadDefinitions(vhost, exportDefinitions(topology));
+    } catch (e) {
+      brokerSaid = errText(e);
+    }
+    created = {
+      exchanges: (await t.management.listExchanges(vhost)).map((x) => x.name).filter((n) => n !== '' && !n.startsWith('amq.')),
+      queues: (await t.management.listQueues(vhost)).map((q) => q.name),
+    };
+  } finally {
+    cleanedUp = await t.management.deleteVhost(vhost).then(
+      () => true,
+      () => false,
+    );
+  }
+  const accepted = brokerSaid === undefined;
+  return { vhost, accepted, ...(brokerSaid !== undefined ? { brokerSaid } : {}), predictedRefused, agrees: accepted !== predictedRefused, created, cleanedUp };
+}
