@@ -181,6 +181,15 @@ export {
   type ReferenceTarget,
   type RenameReference,
 } from './model/references.js';
+export {
+  mapRepublishes,
+  type MapRepublish,
+  republishDestination,
+  type RepublishDestination,
+  republishSites,
+  type RepublishSite,
+  type RepublishSlot,
+} from './model/republishes.js';
 export { renameNode, type RenameResult } from './model/renameNode.js';
 export {
   type DefinitionsJson,

@@ -3,10 +3,9 @@
  * changed, so React Flow's identity check skips their re-render (dragging one node must not
  * re-render three hundred).
  */
-import type { Design } from '@retry-studio/topology-core';
+import { republishDestination, republishSites, type Design } from '@retry-studio/topology-core';
 import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId } from '../model/nodeIds';
 import { edgeIdOf } from '../model/edgeIds';
-import { republishTargets } from '../model/designEdit';
 import { edgeCubic, type Cubic } from './bezier';
 import { placeLabels, type LabelSpot } from './labelPlacement';
 import { NODE_H, NODE_W, type DesignEdge, type DesignNode, type DesignNodeData, type Severity } from './flowTypes';
@@ -113,12 +112,19 @@ export class FlowMapper {
     }
     for (const c of design.consumers) {
       if (c.queue && queues.has(c.queue)) add(edgeIdOf.consume(c.id), queueNodeId(c.queue), consumerNodeId(c.id), { kind: 'consume', label: '' });
-      for (const target of republishTargets(c.behaviour)) {
-        if (exchanges.has(target))
-          add(edgeIdOf.republish(c.id, target), consumerNodeId(c.id), exchangeNodeId(target), { kind: 'republish', label: 'republish' });
-        else if (target === '' ) {
-          // republish to the default exchange: shown to the routing-key queue when fixed
-        }
+      // every republish target: an exchange, or a queue through the default exchange (the parking queue)
+      const seen = new Set<string>();
+      for (const site of republishSites(c.behaviour)) {
+        const to = republishDestination(site.action);
+        const [id, target] =
+          to.kind === 'exchange' && exchanges.has(to.exchange)
+            ? [edgeIdOf.republish(c.id, to.exchange), exchangeNodeId(to.exchange)]
+            : to.kind === 'queue' && queues.has(to.queue)
+              ? [edgeIdOf.republishToQueue(c.id, to.queue), queueNodeId(to.queue)]
+              : [];
+        if (!id || !target || seen.has(id)) continue;
+        seen.add(id);
+        add(id, consumerNodeId(c.id), target, { kind: 'republish', label: 'republish' });
       }
     }
     // placement depends on positions and labels only: selection, lint or path changes reuse it
