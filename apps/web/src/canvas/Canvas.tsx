@@ -42,6 +42,16 @@ export function Canvas() {
   );
   const nodes = useMemo(() => mapper.current.nodesOf(design, deco), [design, deco]);
   const edges = useMemo(() => mapper.current.edgesOf(design, deco), [design, deco]);
+  // an undo or redo can take away a selected edge or node: React Flow never deselects what it no
+  // longer draws, and the next click would add to the ghost ("2 objects selected")
+  useEffect(() => {
+    const s = useApp.getState();
+    if (!s.selected.length) return;
+    const drawn = new Set<string>();
+    for (const n of nodes) drawn.add(n.id);
+    for (const e of edges) drawn.add(e.id);
+    if (s.selected.some((id) => !drawn.has(id))) s.select(s.selected.filter((id) => drawn.has(id)));
+  }, [nodes, edges]);
 
   useEffect(() => {
     env.canvas = {

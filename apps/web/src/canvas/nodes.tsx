@@ -68,7 +68,7 @@ const handleCls = '!w-2.5 !h-2.5 !bg-slate-300 !border-slate-700';
 export const ExchangeNode = memo(function ExchangeNode({ data, selected }: NodeProps<DesignNode>) {
   if (data.kind !== 'exchange') return null;
   const look = EXCHANGE_LOOK[data.def.type] ?? EXCHANGE_LOOK.direct;
-  const ae = data.def.arguments?.['alternate-exchange'];
+  const ae = data.settings['alternate-exchange']?.value;
   const delayedType = data.def.arguments?.['x-delayed-type'];
   return (
     <div
@@ -103,7 +103,7 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
   // a hook before the early return: rules of hooks
   const outage = useQueueOutage(data.kind === 'queue' ? data.def.name : '');
   if (data.kind !== 'queue') return null;
-  const chips = queueChips(data.def);
+  const chips = queueChips(data.settings);
   const look = QUEUE_LOOK[queueTypeOfDef(data.def.arguments)];
   return (
     <div
@@ -137,7 +137,13 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
       </div>
       <div className="mt-1 flex flex-wrap gap-x-1 gap-y-0.5 overflow-hidden text-[11px] leading-[13px]" style={{ maxHeight: 32 }}>
         {chips.map((c) => (
-          <span key={c.title} title={c.title} className={`rounded border px-1 ${CHIP_TONE[c.tone]}`}>
+          <span
+            key={c.title}
+            title={c.title}
+            data-testid="queue-chip"
+            data-policy={c.policy}
+            className={`rounded border px-1 ${CHIP_TONE[c.tone]} ${c.policy ? 'border-dashed' : ''}`}
+          >
             {c.label}
           </span>
         ))}

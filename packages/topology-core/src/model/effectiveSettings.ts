@@ -138,3 +138,19 @@ export function effectiveArguments(s: EffectiveSettings): Record<string, AmqpVal
 export function describeSource(s: SettingSource): string {
   return s.kind === 'argument' ? `argument ${s.key}` : `${s.kind === 'policy' ? 'policy' : 'operator policy'} ${s.name}`;
 }
+
+/** Every queue's and exchange's effective settings, by name (the designer's canvas and inspector read them). */
+export interface TopologySettings {
+  readonly queues: ReadonlyMap<string, EffectiveSettings>;
+  readonly exchanges: ReadonlyMap<string, EffectiveSettings>;
+}
+
+export function topologyEffectiveSettings(
+  t: { readonly queues: readonly QueueDef[]; readonly exchanges: readonly ExchangeDef[] } & PolicySet,
+  opts: EffectiveOptions = {},
+): TopologySettings {
+  return {
+    queues: new Map(t.queues.map((q) => [q.name, queueEffectiveSettings(q, t, opts)])),
+    exchanges: new Map(t.exchanges.map((x) => [x.name, exchangeEffectiveSettings(x, t, opts)])),
+  };
+}
