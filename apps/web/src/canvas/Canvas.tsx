@@ -21,7 +21,7 @@ import { env } from '../commands/env';
 import { OverlayHost } from './OverlayHost';
 import { useLintFindings } from '../panels/useLint';
 import { useInspectedPath } from './useInspectedPath';
-import { readableFit } from './readableFit';
+import { readableFit, useTextScale } from './readableFit';
 
 export const PALETTE_MIME = 'application/x-retry-studio-node';
 
@@ -171,6 +171,7 @@ export function Canvas() {
         <Controls showInteractive={false} />
       </ReactFlow>
       <OverlayHost edges={edges} />
+      <TextScale box={box} />
       {nodes.length === 0 && (
         <div className="pointer-events-none absolute inset-0 flex items-center justify-center">
           <div className="rounded-lg border border-dashed border-slate-600 bg-slate-900/80 p-6 text-center text-sm text-slate-300">
@@ -183,4 +184,10 @@ export function Canvas() {
       )}
     </div>
   );
+}
+
+/** its own component: a zoom re-renders it alone, not the canvas */
+function TextScale({ box }: { box: React.RefObject<HTMLDivElement | null> }) {
+  useTextScale(box);
+  return null;
 }
