@@ -118,8 +118,9 @@ function ImportBox() {
   const [text, setText] = useState('');
   const [errors, setErrors] = useState<string[]>([]);
   const file = useRef<HTMLInputElement>(null);
-  const load = async (raw: string) => {
-    const r = loadDocument(raw);
+  /** `name`: what the design is called when the document does not say (definitions): the file's name */
+  const load = async (raw: string, name: string) => {
+    const r = loadDocument(raw, { name });
     if (!r.ok) {
       setErrors(r.errors.map((e) => `${e.path || '(root)'}: ${e.message}`));
       return;
@@ -144,7 +145,7 @@ function ImportBox() {
         className="mb-1 block w-full text-[11px] text-slate-400"
         onChange={async (e) => {
           const f = e.target.files?.[0];
-          if (f) await load(await f.text());
+          if (f) await load(await f.text(), f.name.replace(/\.json$/i, '') || f.name);
           if (file.current) file.current.value = '';
         }}
       />
@@ -157,7 +158,7 @@ function ImportBox() {
         placeholder="…or paste JSON here"
         className="w-full rounded border border-slate-700 bg-slate-950 p-1 font-mono text-[10px]"
       />
-      <button type="button" data-testid="import-apply" disabled={!text.trim()} onClick={() => load(text)} className="mt-1 rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 disabled:opacity-40">
+      <button type="button" data-testid="import-apply" disabled={!text.trim()} onClick={() => load(text, 'pasted definitions')} className="mt-1 rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 disabled:opacity-40">
         Import
       </button>
       {errors.map((e, i) => (
