@@ -2,6 +2,7 @@ import type { Flow } from '../lib/harness.js';
 import { designByDragging, exportFlow, keyboardFlow, lintFlow, templateFlow } from './designFlows.js';
 import { behaviourFormFlow, budgetFlow, everyTemplateFlow, inspectMessageFlow, simulateFlow } from './simFlows.js';
 import { workKeptFlows } from './workKeptFlows.js';
+import { designerTruthFlows } from './designerTruthFlows.js';
 import { deployAndTraceFlow, divergenceFlow, policyPlanFlow, traceFailureModelFlow, unsupportedPlanFlow } from './brokerFlows.js';
 import { broker43Flow } from './broker43Flows.js';
 import { renameFlow } from './renameFlow.js';
@@ -12,3 +13,5 @@ import { clusterFlow } from './clusterFlows.js';
 export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, exportFormatsFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow, policyPlanFlow, broker43Flow, clusterFlow, operateFlow, operateLargeFlow];
 // the designer's own flows (names start with "designer:")
 flows.push(...workKeptFlows);
+// issue 26's designer points (names start with "designer-truth:")
+flows.push(...designerTruthFlows);

@@ -73,9 +73,22 @@ export function Canvas() {
     if (useApp.getState().fitAll) void rf.fitView({ padding: 0.15, maxZoom: 1.2 });
     else if (el) readableFit(rf, { width: el.clientWidth, height: el.clientHeight });
   }, [rf]);
+  const fittedAt = useRef(0);
   useEffect(() => {
-    if (fitRequest) requestAnimationFrame(() => requestAnimationFrame(openingView));
+    if (!fitRequest) return;
+    fittedAt.current = Date.now();
+    requestAnimationFrame(() => requestAnimationFrame(openingView));
   }, [fitRequest, openingView]);
+  // the opening view again when the canvas changes size just after it (a notice bar appears above it)
+  useEffect(() => {
+    const el = box.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => {
+      if (Date.now() - fittedAt.current < 1500) openingView();
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [openingView]);
 
   const onNodesChange = useCallback((changes: NodeChange<DesignNode>[]) => {
     const s = useApp.getState();
@@ -154,7 +167,10 @@ export function Canvas() {
         defaultViewport={{ x: 40, y: 40, zoom: 1 }}
         onInit={() => {
           // fit once at start when there is something to fit (never on the first drop into an empty canvas)
-          if (useApp.getState().design.topology.queues.length + useApp.getState().design.topology.exchanges.length > 0) requestAnimationFrame(openingView);
+          if (useApp.getState().design.topology.queues.length + useApp.getState().design.topology.exchanges.length > 0) {
+            fittedAt.current = Date.now();
+            requestAnimationFrame(openingView);
+          }
         }}
         colorMode="dark"
         proOptions={{ hideAttribution: true }}

@@ -135,7 +135,7 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
           {data.def.name}
         </span>
       </div>
-      <div className="mt-1 flex flex-wrap gap-x-1 gap-y-0.5 overflow-hidden text-[length:calc(11px*var(--ts,1))] leading-[1.2]" style={{ maxHeight: 34 }}>
+      <div className="mt-1 flex flex-wrap gap-x-1 gap-y-0.5 overflow-hidden text-[length:calc(11px*var(--ts,1))] leading-[1.2]" style={{ maxHeight: 'calc(var(--rows, 2) * (1.2em + 2px) + (var(--rows, 2) - 1) * 2px)' }}>
         {chips.map((c) => (
           <span
             key={c.title}
@@ -171,7 +171,7 @@ export const ConsumerNode = memo(function ConsumerNode({ data, selected }: NodeP
         <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-[length:calc(12px*var(--ts,1))]">⚙</span>
         <span className="truncate text-[length:calc(13px*var(--ts,1))] font-semibold">{data.def.label ?? data.def.id}</span>
       </div>
-      <div className="mt-0.5 overflow-hidden text-[length:calc(11px*var(--ts,1))] leading-tight text-emerald-200/90" style={{ maxHeight: 36 }}>
+      <div className="mt-0.5 overflow-hidden text-[length:calc(11px*var(--ts,1))] leading-tight text-emerald-200/90" style={{ maxHeight: 'calc(var(--rows, 2) * 1.25em)' }}>
         {lines.slice(0, 2).map((l, i) => (
           <div key={i} className="truncate">
             {l}

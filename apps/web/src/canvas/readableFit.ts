@@ -9,7 +9,7 @@ import { useEffect, type RefObject } from 'react';
 import { useStore, type ReactFlowInstance } from '@xyflow/react';
 import type { DesignEdge, DesignNode } from '../graph/flowTypes';
 
-export const MIN_OPEN_ZOOM = 0.4;
+export const MIN_OPEN_ZOOM = 0.2;
 /** how far node text grows against the zoom (at zoom 0.55 and below, 11 px text stays 11 px / 0.55 × 0.55) */
 export const MAX_TEXT_SCALE = 1.8;
 const PADDING = 32;
@@ -27,10 +27,13 @@ export function readableFit(rf: ReactFlowInstance<DesignNode, DesignEdge>, pane:
   void rf.setViewport({ x, y, zoom });
 }
 
-/** `--ts` on the canvas: 1 at zoom 1 and above, 1/zoom below (up to MAX_TEXT_SCALE). No node re-renders: CSS does it. */
+/** `--ts` on the canvas: 1 at zoom 1 and above, 1/zoom below (up to MAX_TEXT_SCALE), and `--rows`. No node re-renders: CSS does it. */
 export function useTextScale(box: RefObject<HTMLElement | null>): void {
   const zoom = useStore((s) => s.transform[2]);
   useEffect(() => {
-    box.current?.style.setProperty('--ts', String(Math.min(MAX_TEXT_SCALE, Math.max(1, 1 / zoom)).toFixed(3)));
+    const ts = Math.min(MAX_TEXT_SCALE, Math.max(1, 1 / zoom));
+    box.current?.style.setProperty('--ts', ts.toFixed(3));
+    // the rows of chips (or behaviour lines) a node face has room for at that text size: whole rows, never half of one
+    box.current?.style.setProperty('--rows', ts <= 1.3 ? '2' : '1');
   }, [zoom, box]);
 }

@@ -42,6 +42,8 @@ export async function layoutDesign(design: Design): Promise<Record<string, NodeP
       'elk.layered.spacing.nodeNodeBetweenLayers': String(layerGap(edges.map((e) => e.data?.label ?? ''))),
       'elk.spacing.nodeNode': '40',
       'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
+      // balanced: a fan-in and fan-out (13 queues -> one DLX -> 13 DLQs) keeps each DLQ level with its queue (half the height)
+      'elk.layered.nodePlacement.bk.fixedAlignment': 'BALANCED',
       'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
     },
     children: nodes.map((n) => {
