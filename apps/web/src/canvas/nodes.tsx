@@ -63,6 +63,21 @@ function frame(selected: boolean | undefined, onPath: boolean | undefined, accen
   };
 }
 
+/** the chips a face has room for at the current text size (`--rows`, set with `--ts` by the canvas): whole rows only */
+const CHIP_ROWS = 'max(0px, calc(var(--rows, 2) * (1.2em + 2px) + (var(--rows, 2) - 1) * 4px))';
+
+/**
+ * A node's name. When it does not fit, the end of it shows ("…work.0"): names share their start
+ * (`orders.work.0`, `orders.wait.1`), so the end tells them apart. The full name is the tooltip.
+ */
+function NodeName({ text }: { text: string }) {
+  return (
+    <span className="truncate text-[length:calc(13px*var(--ts,1))] font-semibold" style={{ direction: 'rtl', textAlign: 'left' }} title={text}>
+      <bdi dir="ltr">{text}</bdi>
+    </span>
+  );
+}
+
 const handleCls = '!w-2.5 !h-2.5 !bg-slate-300 !border-slate-700';
 
 export const ExchangeNode = memo(function ExchangeNode({ data, selected }: NodeProps<DesignNode>) {
@@ -84,11 +99,9 @@ export const ExchangeNode = memo(function ExchangeNode({ data, selected }: NodeP
         <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-md text-[length:calc(14px*var(--ts,1))] font-bold text-white" style={{ background: look.color }}>
           {look.glyph}
         </span>
-        <span className="truncate text-[length:calc(13px*var(--ts,1))] font-semibold" title={data.def.name}>
-          {data.def.name || '(default)'}
-        </span>
+        <NodeName text={data.def.name || '(default)'} />
       </div>
-      <div className="mt-1 flex flex-wrap gap-1 text-[length:calc(11px*var(--ts,1))]">
+      <div className="mt-1 flex flex-wrap gap-1 overflow-hidden whitespace-nowrap text-[length:calc(11px*var(--ts,1))] leading-[1.2]" style={{ maxHeight: CHIP_ROWS }}>
         <span className="rounded border border-slate-600 px-1 text-slate-300">{look.label} exchange</span>
         {typeof delayedType === 'string' && <span className="rounded border border-pink-500/40 px-1 text-pink-200">as {delayedType}</span>}
         {typeof ae === 'string' && <span className="rounded border border-orange-500/40 px-1 text-orange-200">AE {ae}</span>}
@@ -131,11 +144,9 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
         <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded bg-slate-600 text-[length:calc(11px*var(--ts,1))] font-bold" title={look.label}>
           {look.glyph}
         </span>
-        <span className="truncate text-[length:calc(13px*var(--ts,1))] font-semibold" title={data.def.name}>
-          {data.def.name}
-        </span>
+        <NodeName text={data.def.name} />
       </div>
-      <div className="mt-1 flex flex-wrap gap-x-1 gap-y-0.5 overflow-hidden text-[length:calc(11px*var(--ts,1))] leading-[1.2]" style={{ maxHeight: 'calc(var(--rows, 2) * (1.2em + 2px) + (var(--rows, 2) - 1) * 2px)' }}>
+      <div className="mt-1 flex flex-wrap gap-x-1 gap-y-0.5 overflow-hidden text-[length:calc(11px*var(--ts,1))] leading-[1.2]" style={{ maxHeight: CHIP_ROWS }}>
         {chips.map((c) => (
           <span
             key={c.title}
@@ -169,7 +180,7 @@ export const ConsumerNode = memo(function ConsumerNode({ data, selected }: NodeP
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
       <div className="flex items-center gap-2">
         <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-[length:calc(12px*var(--ts,1))]">⚙</span>
-        <span className="truncate text-[length:calc(13px*var(--ts,1))] font-semibold">{data.def.label ?? data.def.id}</span>
+        <NodeName text={data.def.label ?? data.def.id} />
       </div>
       <div className="mt-0.5 overflow-hidden text-[length:calc(11px*var(--ts,1))] leading-tight text-emerald-200/90" style={{ maxHeight: 'calc(var(--rows, 2) * 1.25em)' }}>
         {lines.slice(0, 2).map((l, i) => (
@@ -196,7 +207,7 @@ export const PublisherNode = memo(function PublisherNode({ data, selected }: Nod
       <LintMarker data={data} />
       <div className="flex items-center gap-2">
         <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-sky-600 text-[length:calc(12px*var(--ts,1))]">✉</span>
-        <span className="truncate text-[length:calc(13px*var(--ts,1))] font-semibold">{data.def.label ?? data.def.id}</span>
+        <NodeName text={data.def.label ?? data.def.id} />
       </div>
       <div className="mt-0.5 truncate text-[length:calc(11px*var(--ts,1))] text-sky-200/90">
         → {data.def.exchange || '(default)'} · {data.def.routingKey || '(no key)'}

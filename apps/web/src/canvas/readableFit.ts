@@ -10,8 +10,8 @@ import { useStore, type ReactFlowInstance } from '@xyflow/react';
 import type { DesignEdge, DesignNode } from '../graph/flowTypes';
 
 export const MIN_OPEN_ZOOM = 0.2;
-/** how far node text grows against the zoom (at zoom 0.55 and below, 11 px text stays 11 px / 0.55 × 0.55) */
-export const MAX_TEXT_SCALE = 1.8;
+/** how far node text grows against the zoom: 11 px node text stays 11 px on screen down to zoom 1/2.6 (a seven-column template in an 800 px canvas) */
+export const MAX_TEXT_SCALE = 2.6;
 const PADDING = 32;
 const MAX_ZOOM = 1.2;
 
@@ -32,8 +32,10 @@ export function useTextScale(box: RefObject<HTMLElement | null>): void {
   const zoom = useStore((s) => s.transform[2]);
   useEffect(() => {
     const ts = Math.min(MAX_TEXT_SCALE, Math.max(1, 1 / zoom));
-    box.current?.style.setProperty('--ts', ts.toFixed(3));
-    // the rows of chips (or behaviour lines) a node face has room for at that text size: whole rows, never half of one
-    box.current?.style.setProperty('--rows', ts <= 1.3 ? '2' : '1');
+    // rounded up: 11 px × ts × zoom never comes out a hair under 11
+    box.current?.style.setProperty('--ts', String(Math.ceil(ts * 1000) / 1000));
+    // the rows of chips (or behaviour lines) a node face has room for at that text size: whole rows, never half of one;
+    // zoomed far out a node shows its name only
+    box.current?.style.setProperty('--rows', ts <= 1.3 ? '2' : ts <= 1.9 ? '1' : '0');
   }, [zoom, box]);
 }
