@@ -23,7 +23,7 @@ describe('invalid values are findings named by their object', () => {
     const { dlxTtlRetry } = await import('../fixtures/designs');
     const d = dlxTtlRetry({ ttl: -5 });
     const view = withInvalid(lintOf(d), invalidFindings(d));
-    expect(view.findings[0]).toMatchObject({ rule: 'invalid-value', severity: 'error', nodes: ['queue:wait.q'] });
+    expect(view.findings[0]).toMatchObject({ rule: 'ttl-range', severity: 'error', nodes: ['queue:wait.q'] });
     expect(view.findings[0]!.message).toMatch(/^wait\.q: x-message-ttl must be/);
     expect(view.byNode.get('queue:wait.q')?.severity).toBe('error');
     expect(invalidFindings(dlxTtlRetry({ ttl: 5 }))).toEqual([]);

@@ -63,7 +63,8 @@ export function invalidFindings(design: Design, held: readonly ValidationIssue[]
   }
   const finding = (i: ValidationIssue, message: string): Finding => {
     const node = issueSubject(design, i.path)?.node;
-    return { rule: 'invalid-value', severity: 'error', message, nodes: node ? [node] : [] };
+    // the validation code as the rule (`ttl-range`, `dl-routing-key-without-dlx`): the same trap lint names when a file holds it
+    return { rule: i.code, severity: 'error', message, nodes: node ? [node] : [] };
   };
   return [...held.map((i) => finding(i, `${i.message} (not stored: the design keeps its last valid value)`)), ...errors.map((i) => finding(i, describeIssue(design, i)))];
 }
