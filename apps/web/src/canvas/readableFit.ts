@@ -36,6 +36,6 @@ export function useTextScale(box: RefObject<HTMLElement | null>): void {
     box.current?.style.setProperty('--ts', String(Math.ceil(ts * 1000) / 1000));
     // the rows of chips (or behaviour lines) a node face has room for at that text size: whole rows, never half of one;
     // zoomed far out a node shows its name only
-    box.current?.style.setProperty('--rows', ts <= 1.3 ? '2' : ts <= 1.9 ? '1' : '0');
+    box.current?.style.setProperty('--rows', ts <= 1.02 ? '2' : ts <= 1.85 ? '1' : '0');
   }, [zoom, box]);
 }

@@ -119,8 +119,9 @@ export function queueChips(settings: EffectiveSettings['settings']): Chip[] {
     const policy = s.source.kind === 'argument' ? undefined : s.source.name;
     chips.push({ label: label(s.value), tone, title: `${key} (${describeSource(s.source)})`, ...(policy ? { policy } : {}) });
   };
+  // a quorum queue or a stream says so; classic is the default (the glyph and tooltip say it), its room goes to the settings
   const type = settings['x-queue-type']?.value;
-  chips.push({ label: typeof type === 'string' ? type : 'classic', tone: 'type', title: 'x-queue-type' });
+  if (typeof type === 'string' && type !== 'classic') chips.push({ label: type, tone: 'type', title: 'x-queue-type' });
   chip('x-message-ttl', 'ttl', (v) => `TTL ${fmt(v)}`);
   chip('x-dead-letter-exchange', 'dlx', (v) => `DLX ${String(v) || '(default)'}`);
   chip('x-max-length', 'limit', (v) => `max ${String(v)}`);
