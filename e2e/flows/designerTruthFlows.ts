@@ -42,6 +42,25 @@ async function assertInView(page: Page, what: string, readable = true): Promise<
   if (readable) assert(v.smallestPx >= 10.9, `${what}: node text readable on screen (${v.smallestPx.toFixed(1)} px)`);
 }
 
+/** Edge labels that stack on another label, or sit half under a node's box. */
+async function labelProblems(page: Page): Promise<{ labels: number; problems: string[] }> {
+  // no named functions inside: the page has no `__name` (tsx keeps names)
+  return page.evaluate(() => {
+    const labels = Array.from(document.querySelectorAll('[data-testid^=edge-label]')).map((e) => ({ text: e.textContent ?? '', r: e.getBoundingClientRect() }));
+    const nodes = Array.from(document.querySelectorAll('.react-flow__node')).map((e) => ({ id: e.getAttribute('data-id') ?? '', r: e.getBoundingClientRect() }));
+    const problems: string[] = [];
+    for (let i = 0; i < labels.length; i++) {
+      const a = labels[i]!.r;
+      const others = [...labels.slice(i + 1).map((l) => ({ what: `on "${l.text}"`, r: l.r, limit: 1 })), ...nodes.map((n) => ({ what: `under ${n.id}`, r: n.r, limit: 0.5 * a.width * a.height }))];
+      for (const o of others) {
+        const area = Math.max(0, Math.min(a.right, o.r.right) - Math.max(a.left, o.r.left)) * Math.max(0, Math.min(a.bottom, o.r.bottom) - Math.max(a.top, o.r.top));
+        if (area > o.limit) problems.push(`"${labels[i]!.text}" ${o.what}`);
+      }
+    }
+    return { labels: labels.length, problems };
+  });
+}
+
 const nodeX = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`).boundingBox().then((b) => b?.x ?? NaN);
 
 /** A definitions file: 13 work queues on one topic exchange dead-lettering into one DLX, a DLQ each, and a 7-day TTL policy on every *.dlq. */
@@ -73,6 +92,8 @@ export const inViewFlow: Flow = {
       await page.setViewportSize({ width: w, height: h });
       await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
       await assertInView(page, `template at ${w}x${h}`);
+      const tl = await labelProblems(page);
+      assert(tl.labels >= 6 && tl.problems.length === 0, `template labels neither stack nor hide under boxes at ${w}x${h} (${tl.labels}): ${tl.problems.join('; ')}`);
       await shot(`template-${w}`);
       await page.reload();
       await assertInView(page, `reload at ${w}x${h}`);
@@ -86,6 +107,8 @@ export const inViewFlow: Flow = {
       const dlqs = await Promise.all(Array.from({ length: 13 }, (_, i) => nodeX(page, `queue:svc${i}.dlq`)));
       assert(dlx > Math.max(...work), `the DLX (x ${dlx}) is right of the queues that dead-letter into it (max x ${Math.max(...work)})`);
       assert(Math.min(...dlqs) > dlx, 'the dead-letter queues are right of the DLX');
+      const fl = await labelProblems(page);
+      assert(fl.labels >= 39 && fl.problems.length === 0, `import labels neither stack nor hide under boxes at ${w}x${h} (${fl.labels}): ${fl.problems.slice(0, 6).join('; ')}`);
       // the 7-day policy on every *.dlq shows on those queues
       const ttl = page.locator('.react-flow__node[data-id="queue:svc3.dlq"] [data-testid=queue-chip][data-policy=dlq-ttl]');
       assert((await ttl.innerText()).includes('TTL 7d'), 'the dlq-ttl policy is drawn on svc3.dlq');
