@@ -29,13 +29,13 @@ export function readableFit(rf: ReactFlowInstance<DesignNode, DesignEdge>, pane:
 
 /** `--ts` on the canvas: 1 at zoom 1 and above, 1/zoom below (up to MAX_TEXT_SCALE), and `--rows`. No node re-renders: CSS does it. */
 export function useTextScale(box: RefObject<HTMLElement | null>): void {
-  const zoom = useStore((s) => s.transform[2]);
+  // in steps of 0.05, rounded up (11 px × ts × zoom never comes out under 11): a zoom gesture restyles the node text
+  // a few times, not on every frame, and not at all at zoom 1 and above
+  const ts = useStore((s) => Math.ceil(Math.min(MAX_TEXT_SCALE, Math.max(1, 1 / s.transform[2])) * 20) / 20);
   useEffect(() => {
-    const ts = Math.min(MAX_TEXT_SCALE, Math.max(1, 1 / zoom));
-    // rounded up: 11 px × ts × zoom never comes out a hair under 11
-    box.current?.style.setProperty('--ts', String(Math.ceil(ts * 1000) / 1000));
+    box.current?.style.setProperty('--ts', String(ts));
     // the rows of chips (or behaviour lines) a node face has room for at that text size: whole rows, never half of one;
     // zoomed far out a node shows its name only
     box.current?.style.setProperty('--rows', ts <= 1.02 ? '2' : ts <= 1.85 ? '1' : '0');
-  }, [zoom, box]);
+  }, [ts, box]);
 }
