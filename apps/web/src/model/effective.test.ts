@@ -39,6 +39,17 @@ describe('the designer shows the effective settings (arguments and policies)', (
     expect(queueSettings(dlq, 'wait.q')['x-message-ttl']?.value).toBe(5000);
   });
 
+  it('an alternate exchange set by a policy is an edge naming it, and the exchange chip shows it', () => {
+    const d = dlxTtlRetry();
+    const policies = [{ name: 'ae', pattern: '^work$', 'apply-to': 'exchanges' as const, priority: 0, definition: { 'alternate-exchange': 'retry' } }];
+    const withAe = { ...d, topology: { ...d.topology, policies } };
+    const m = new FlowMapper();
+    const ae = m.edgesOf(withAe).find((e) => e.data!.kind === 'alternate');
+    expect(ae).toMatchObject({ source: 'exchange:work', target: 'exchange:retry', data: { policy: 'ae' } });
+    const node = m.nodesOf(withAe).find((n) => n.id === 'exchange:work')!;
+    expect(node.data.kind === 'exchange' && node.data.settings['alternate-exchange']?.value).toBe('retry');
+  });
+
   it('is computed once per topology (dragging a node reuses it)', () => {
     const d = viaPolicy();
     expect(designSettings({ ...d, layout: {} })).toBe(designSettings(d));
