@@ -2,6 +2,7 @@ import type { Flow } from '../lib/harness.js';
 import { designByDragging, exportFlow, keyboardFlow, lintFlow, templateFlow } from './designFlows.js';
 import { behaviourFormFlow, budgetFlow, everyTemplateFlow, inspectMessageFlow, simulateFlow } from './simFlows.js';
 import { workKeptFlows } from './workKeptFlows.js';
+import { designerTruthFlows } from './designerTruthFlows.js';
 import { deployAndTraceFlow, divergenceFlow, policyPlanFlow, traceFailureModelFlow, unsupportedPlanFlow } from './brokerFlows.js';
 import { broker43Flow } from './broker43Flows.js';
 import { renameFlow } from './renameFlow.js';
@@ -17,3 +18,5 @@ flows.push(...workKeptFlows);
 flows.push(upgradeFlow);
 // results: current, room to read, operate defaults, open/import (names start with "results:")
 flows.push(...resultsFlows);
+// issue 26's designer points (names start with "designer-truth:")
+flows.push(...designerTruthFlows);

@@ -128,6 +128,8 @@ export {
   type PolicySet,
   queueEffectiveSettings,
   type SettingSource,
+  topologyEffectiveSettings,
+  type TopologySettings,
 } from './model/effectiveSettings.js';
 export {
   argumentDifferences,
@@ -183,6 +185,16 @@ export {
   type ReferenceTarget,
   type RenameReference,
 } from './model/references.js';
+export {
+  mapRepublishes,
+  type MapRepublish,
+  republishDestination,
+  type RepublishDestination,
+  republishSites,
+  type RepublishSite,
+  type RepublishSlot,
+} from './model/republishes.js';
+export { describeIssue, issueSubject, type IssueSubject } from './model/issueSubject.js';
 export { renameNode, type RenameResult } from './model/renameNode.js';
 export {
   type DefinitionsJson,

@@ -21,7 +21,7 @@ import { env } from '../commands/env';
 import { OverlayHost } from './OverlayHost';
 import { useLintFindings } from '../lint/useLint';
 import { useInspectedPath } from './useInspectedPath';
-import { readableFit } from './readableFit';
+import { readableFit, useTextScale } from './readableFit';
 
 export const PALETTE_MIME = 'application/x-retry-studio-node';
 
@@ -42,6 +42,16 @@ export function Canvas() {
   );
   const nodes = useMemo(() => mapper.current.nodesOf(design, deco), [design, deco]);
   const edges = useMemo(() => mapper.current.edgesOf(design, deco), [design, deco]);
+  // an undo or redo can take away a selected edge or node: React Flow never deselects what it no
+  // longer draws, and the next click would add to the ghost ("2 objects selected")
+  useEffect(() => {
+    const s = useApp.getState();
+    if (!s.selected.length) return;
+    const drawn = new Set<string>();
+    for (const n of nodes) drawn.add(n.id);
+    for (const e of edges) drawn.add(e.id);
+    if (s.selected.some((id) => !drawn.has(id))) s.select(s.selected.filter((id) => drawn.has(id)));
+  }, [nodes, edges]);
 
   useEffect(() => {
     env.canvas = {
@@ -63,9 +73,22 @@ export function Canvas() {
     if (useApp.getState().fitAll) void rf.fitView({ padding: 0.15, maxZoom: 1.2 });
     else if (el) readableFit(rf, { width: el.clientWidth, height: el.clientHeight });
   }, [rf]);
+  const fittedAt = useRef(0);
   useEffect(() => {
-    if (fitRequest) requestAnimationFrame(() => requestAnimationFrame(openingView));
+    if (!fitRequest) return;
+    fittedAt.current = Date.now();
+    requestAnimationFrame(() => requestAnimationFrame(openingView));
   }, [fitRequest, openingView]);
+  // the opening view again when the canvas changes size just after it (a notice bar appears above it)
+  useEffect(() => {
+    const el = box.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => {
+      if (Date.now() - fittedAt.current < 1500) openingView();
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [openingView]);
 
   const onNodesChange = useCallback((changes: NodeChange<DesignNode>[]) => {
     const s = useApp.getState();
@@ -144,7 +167,10 @@ export function Canvas() {
         defaultViewport={{ x: 40, y: 40, zoom: 1 }}
         onInit={() => {
           // fit once at start when there is something to fit (never on the first drop into an empty canvas)
-          if (useApp.getState().design.topology.queues.length + useApp.getState().design.topology.exchanges.length > 0) requestAnimationFrame(openingView);
+          if (useApp.getState().design.topology.queues.length + useApp.getState().design.topology.exchanges.length > 0) {
+            fittedAt.current = Date.now();
+            requestAnimationFrame(openingView);
+          }
         }}
         colorMode="dark"
         proOptions={{ hideAttribution: true }}
@@ -161,6 +187,7 @@ export function Canvas() {
         <Controls showInteractive={false} />
       </ReactFlow>
       <OverlayHost edges={edges} />
+      <TextScale box={box} />
       {nodes.length === 0 && (
         <div className="pointer-events-none absolute inset-0 flex items-center justify-center">
           <div className="rounded-lg border border-dashed border-slate-600 bg-slate-900/80 p-6 text-center text-sm text-slate-300">
@@ -173,4 +200,10 @@ export function Canvas() {
       )}
     </div>
   );
+}
+
+/** its own component: a zoom re-renders it alone, not the canvas */
+function TextScale({ box }: { box: React.RefObject<HTMLDivElement | null> }) {
+  useTextScale(box);
+  return null;
 }

@@ -47,7 +47,7 @@ function LintMarker({ data }: { data: DesignNode['data'] }) {
     <span
       data-testid="lint-marker"
       title={`${data.lintCount} lint finding(s)`}
-      className={`absolute -top-2 -left-2 ${tone} text-white text-[11px] font-bold rounded-full w-5 h-5 flex items-center justify-center shadow`}
+      className={`absolute -top-2 -left-2 ${tone} text-white text-[length:calc(11px*var(--ts,1))] font-bold rounded-full w-5 h-5 flex items-center justify-center shadow`}
     >
       {data.lint === 'error' ? '!' : data.lintCount}
     </span>
@@ -63,12 +63,27 @@ function frame(selected: boolean | undefined, onPath: boolean | undefined, accen
   };
 }
 
+/** the chips a face has room for at the current text size (`--rows`, set with `--ts` by the canvas): whole rows only */
+const CHIP_ROWS = 'max(0px, calc(var(--rows, 2) * (1.2em + 2px) + (var(--rows, 2) - 1) * 4px))';
+
+/**
+ * A node's name. When it does not fit, the end of it shows ("…work.0"): names share their start
+ * (`orders.work.0`, `orders.wait.1`), so the end tells them apart. The full name is the tooltip.
+ */
+function NodeName({ text }: { text: string }) {
+  return (
+    <span className="truncate text-[length:calc(13px*var(--ts,1))] font-semibold" style={{ direction: 'rtl', textAlign: 'left' }} title={text}>
+      <bdi dir="ltr">{text}</bdi>
+    </span>
+  );
+}
+
 const handleCls = '!w-2.5 !h-2.5 !bg-slate-300 !border-slate-700';
 
 export const ExchangeNode = memo(function ExchangeNode({ data, selected }: NodeProps<DesignNode>) {
   if (data.kind !== 'exchange') return null;
   const look = EXCHANGE_LOOK[data.def.type] ?? EXCHANGE_LOOK.direct;
-  const ae = data.def.arguments?.['alternate-exchange'];
+  const ae = data.settings['alternate-exchange']?.value;
   const delayedType = data.def.arguments?.['x-delayed-type'];
   return (
     <div
@@ -81,14 +96,12 @@ export const ExchangeNode = memo(function ExchangeNode({ data, selected }: NodeP
       <LintMarker data={data} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
       <div className="flex items-center gap-2">
-        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-md text-sm font-bold text-white" style={{ background: look.color }}>
+        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-md text-[length:calc(14px*var(--ts,1))] font-bold text-white" style={{ background: look.color }}>
           {look.glyph}
         </span>
-        <span className="truncate text-[13px] font-semibold" title={data.def.name}>
-          {data.def.name || '(default)'}
-        </span>
+        <NodeName text={data.def.name || '(default)'} />
       </div>
-      <div className="mt-1 flex flex-wrap gap-1 text-[11px]">
+      <div className="mt-1 flex flex-wrap gap-1 overflow-hidden whitespace-nowrap text-[length:calc(11px*var(--ts,1))] leading-[1.2]" style={{ maxHeight: CHIP_ROWS }}>
         <span className="rounded border border-slate-600 px-1 text-slate-300">{look.label} exchange</span>
         {typeof delayedType === 'string' && <span className="rounded border border-pink-500/40 px-1 text-pink-200">as {delayedType}</span>}
         {typeof ae === 'string' && <span className="rounded border border-orange-500/40 px-1 text-orange-200">AE {ae}</span>}
@@ -103,7 +116,7 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
   // a hook before the early return: rules of hooks
   const outage = useQueueOutage(data.kind === 'queue' ? data.def.name : '');
   if (data.kind !== 'queue') return null;
-  const chips = queueChips(data.def);
+  const chips = queueChips(data.settings);
   const look = QUEUE_LOOK[queueTypeOfDef(data.def.arguments)];
   return (
     <div
@@ -120,7 +133,7 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
         <span
           data-testid="queue-unavailable"
           title={outage.quorum ? 'its leader was on the lost node: no deliveries until a new leader is elected; messages wait' : 'a classic queue on the lost node: unavailable until the node is back; messages wait'}
-          className="absolute -bottom-2.5 right-1 rounded bg-red-700 px-1 text-[10px] font-semibold text-white shadow"
+          className="absolute -bottom-2.5 right-1 rounded bg-red-700 px-1 text-[length:calc(10px*var(--ts,1))] font-semibold text-white shadow"
         >
           {outage.quorum ? 'no leader' : 'node down'}
         </span>
@@ -128,16 +141,20 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
       <DepthBadge queue={data.def.name} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
       <div className="flex items-center gap-2">
-        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded bg-slate-600 text-[11px] font-bold" title={look.label}>
+        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded bg-slate-600 text-[length:calc(11px*var(--ts,1))] font-bold" title={look.label}>
           {look.glyph}
         </span>
-        <span className="truncate text-[13px] font-semibold" title={data.def.name}>
-          {data.def.name}
-        </span>
+        <NodeName text={data.def.name} />
       </div>
-      <div className="mt-1 flex flex-wrap gap-x-1 gap-y-0.5 overflow-hidden text-[11px] leading-[13px]" style={{ maxHeight: 32 }}>
+      <div className="mt-1 flex flex-wrap gap-x-1 gap-y-0.5 overflow-hidden text-[length:calc(11px*var(--ts,1))] leading-[1.2]" style={{ maxHeight: CHIP_ROWS }}>
         {chips.map((c) => (
-          <span key={c.title} title={c.title} className={`rounded border px-1 ${CHIP_TONE[c.tone]}`}>
+          <span
+            key={c.title}
+            title={c.title}
+            data-testid="queue-chip"
+            data-policy={c.policy}
+            className={`rounded border px-1 ${CHIP_TONE[c.tone]} ${c.policy ? 'border-dashed' : ''}`}
+          >
             {c.label}
           </span>
         ))}
@@ -162,10 +179,10 @@ export const ConsumerNode = memo(function ConsumerNode({ data, selected }: NodeP
       <LintMarker data={data} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
       <div className="flex items-center gap-2">
-        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-xs">⚙</span>
-        <span className="truncate text-[13px] font-semibold">{data.def.label ?? data.def.id}</span>
+        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-[length:calc(12px*var(--ts,1))]">⚙</span>
+        <NodeName text={data.def.label ?? data.def.id} />
       </div>
-      <div className="mt-0.5 text-[11px] leading-tight text-emerald-200/90">
+      <div className="mt-0.5 overflow-hidden text-[length:calc(11px*var(--ts,1))] leading-tight text-emerald-200/90" style={{ maxHeight: 'calc(var(--rows, 2) * 1.25em)' }}>
         {lines.slice(0, 2).map((l, i) => (
           <div key={i} className="truncate">
             {l}
@@ -189,10 +206,10 @@ export const PublisherNode = memo(function PublisherNode({ data, selected }: Nod
     >
       <LintMarker data={data} />
       <div className="flex items-center gap-2">
-        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-sky-600 text-xs">✉</span>
-        <span className="truncate text-[13px] font-semibold">{data.def.label ?? data.def.id}</span>
+        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-sky-600 text-[length:calc(12px*var(--ts,1))]">✉</span>
+        <NodeName text={data.def.label ?? data.def.id} />
       </div>
-      <div className="mt-0.5 truncate text-[11px] text-sky-200/90">
+      <div className="mt-0.5 truncate text-[length:calc(11px*var(--ts,1))] text-sky-200/90">
         → {data.def.exchange || '(default)'} · {data.def.routingKey || '(no key)'}
       </div>
       <Handle type="source" position={Position.Right} id="out" className={handleCls} />

@@ -1,14 +1,18 @@
 /**
- * The view a design opens with: everything fitted when that keeps node text readable, else 100 %
- * zoom from the flow's start (its left edge), the rest a pan away. Fitting a seven-column template
- * into an 800 px canvas shrank 11 px node text to about 6 px.
+ * The view a design opens with: all of it, fitted into the canvas (a template, a reload, an
+ * import, a design from My designs). Node text keeps its size on screen while the view is zoomed
+ * out (TextScale below sets `--ts`, which the node faces multiply their font sizes by), so a
+ * seven-column template fitted into an 800 px canvas stays readable. Only a design too large to
+ * fit even at MIN_OPEN_ZOOM opens at that zoom from the flow's start (its left edge).
  */
-import type { ReactFlowInstance } from '@xyflow/react';
+import { useEffect, type RefObject } from 'react';
+import { useStore, type ReactFlowInstance } from '@xyflow/react';
 import type { DesignEdge, DesignNode } from '../graph/flowTypes';
 
-/** the smallest node text is 11 px: below zoom 1 it is smaller than that */
-export const READABLE_ZOOM = 1;
-const PADDING = 40;
+export const MIN_OPEN_ZOOM = 0.2;
+/** how far node text grows against the zoom: 11 px node text stays 11 px on screen down to zoom 1/2.6 (a seven-column template in an 800 px canvas) */
+export const MAX_TEXT_SCALE = 2.6;
+const PADDING = 32;
 const MAX_ZOOM = 1.2;
 
 export function readableFit(rf: ReactFlowInstance<DesignNode, DesignEdge>, pane: { width: number; height: number }): void {
@@ -16,9 +20,22 @@ export function readableFit(rf: ReactFlowInstance<DesignNode, DesignEdge>, pane:
   if (!nodes.length || pane.width <= 0 || pane.height <= 0) return;
   const b = rf.getNodesBounds(nodes);
   const fit = Math.min((pane.width - 2 * PADDING) / b.width, (pane.height - 2 * PADDING) / b.height, MAX_ZOOM);
-  const zoom = Math.max(fit, READABLE_ZOOM);
+  const zoom = Math.max(fit, MIN_OPEN_ZOOM);
   // centred on the axis that fits, anchored at the start (left / top) on the one that does not
   const x = b.width * zoom <= pane.width - 2 * PADDING ? (pane.width - b.width * zoom) / 2 - b.x * zoom : PADDING - b.x * zoom;
   const y = b.height * zoom <= pane.height - 2 * PADDING ? (pane.height - b.height * zoom) / 2 - b.y * zoom : PADDING - b.y * zoom;
   void rf.setViewport({ x, y, zoom });
+}
+
+/** `--ts` on the canvas: 1 at zoom 1 and above, 1/zoom below (up to MAX_TEXT_SCALE), and `--rows`. No node re-renders: CSS does it. */
+export function useTextScale(box: RefObject<HTMLElement | null>): void {
+  // in steps of 0.05, rounded up (11 px × ts × zoom never comes out under 11): a zoom gesture restyles the node text
+  // a few times, not on every frame, and not at all at zoom 1 and above
+  const ts = useStore((s) => Math.ceil(Math.min(MAX_TEXT_SCALE, Math.max(1, 1 / s.transform[2])) * 20) / 20);
+  useEffect(() => {
+    box.current?.style.setProperty('--ts', String(ts));
+    // the rows of chips (or behaviour lines) a node face has room for at that text size: whole rows, never half of one;
+    // zoomed far out a node shows its name only
+    box.current?.style.setProperty('--rows', ts <= 1.02 ? '2' : ts <= 1.85 ? '1' : '0');
+  }, [ts, box]);
 }

@@ -1,14 +1,23 @@
 /**
- * Auto-layout with elkjs (layered, left to right). Dead-letter and republish edges point
- * backwards in a retry loop; ELK's cycle breaking handles them, and we feed only the forward
- * kinds as layering constraints so the main flow reads left to right.
+ * Auto-layout with elkjs (layered, left to right) over the design's flow (flowOrder.ts): every
+ * edge a message can take, with the loops broken where they close, so entry exchanges come
+ * first and dead-letter and parking queues last. The gap between columns fits the longest edge
+ * label, so labels have room between the boxes.
  */
 import type { ELK as ElkApi } from 'elkjs/lib/elk-api';
 import type { Design, NodePosition } from '@retry-studio/topology-core';
 import { NODE_H, NODE_W } from './flowTypes';
 import { FlowMapper } from './designToFlow';
+import { flowOrder } from './flowOrder';
+import { labelSize } from './labelPlacement';
 
 let elk: ElkApi | null = null;
+
+/** Column gap: room for a label between two boxes, within reason. */
+export function layerGap(labels: readonly string[]): number {
+  const widest = Math.max(0, ...labels.map((l) => labelSize(l).w));
+  return Math.min(200, Math.max(80, Math.round(widest + 30)));
+}
 
 export async function layoutDesign(design: Design): Promise<Record<string, NodePosition>> {
   if (!elk) {
@@ -19,20 +28,29 @@ export async function layoutDesign(design: Design): Promise<Record<string, NodeP
   const mapper = new FlowMapper();
   const nodes = mapper.nodesOf(design);
   const edges = mapper.edgesOf(design);
+  const order = flowOrder(
+    nodes.map((n) => n.id),
+    edges.map((e) => ({ id: e.id, source: e.source, target: e.target, kind: e.data!.kind })),
+  );
+  const constraint = (id: string) =>
+    order.first.has(id) ? { 'elk.layered.layering.layerConstraint': 'FIRST' } : order.last.has(id) ? { 'elk.layered.layering.layerConstraint': 'LAST' } : undefined;
   const graph = {
     id: 'root',
     layoutOptions: {
       'elk.algorithm': 'layered',
       'elk.direction': 'RIGHT',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '90',
-      'elk.spacing.nodeNode': '36',
-      'elk.layered.cycleBreaking.strategy': 'DEPTH_FIRST',
+      'elk.layered.spacing.nodeNodeBetweenLayers': String(layerGap(edges.map((e) => e.data?.label ?? ''))),
+      'elk.spacing.nodeNode': '40',
       'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
+      // balanced: a fan-in and fan-out (13 queues -> one DLX -> 13 DLQs) keeps each DLQ level with its queue (half the height)
+      'elk.layered.nodePlacement.bk.fixedAlignment': 'BALANCED',
+      'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
     },
-    children: nodes.map((n) => ({ id: n.id, width: NODE_W, height: NODE_H })),
-    edges: edges
-      .filter((e) => e.data?.kind !== 'deadLetter' && e.data?.kind !== 'republish')
-      .map((e) => ({ id: e.id, sources: [e.source], targets: [e.target] })),
+    children: nodes.map((n) => {
+      const layoutOptions = constraint(n.id);
+      return { id: n.id, width: NODE_W, height: NODE_H, ...(layoutOptions ? { layoutOptions } : {}) };
+    }),
+    edges: order.forward.map((e) => ({ id: e.id, sources: [e.source], targets: [e.target] })),
   };
   const out = await elk.layout(graph);
   const pos: Record<string, NodePosition> = {};

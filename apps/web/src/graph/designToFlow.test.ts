@@ -23,6 +23,8 @@ describe('design → React Flow graph', () => {
         'deadLetter queue:wait.q→exchange:work',
         'deadLetter queue:work.q→exchange:retry',
         'publish publisher:orders→exchange:work',
+        // the worker parks through the default exchange: the edge goes to the parking queue
+        'republish consumer:worker→queue:parking.q',
       ].sort(),
     );
     expect(edges.find((e) => e.id.includes('work.q') && e.data!.kind === 'deadLetter')!.data!.label).toBe('DL rk: wait');

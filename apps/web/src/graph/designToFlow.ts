@@ -3,11 +3,11 @@
  * changed, so React Flow's identity check skips their re-render (dragging one node must not
  * re-render three hundred).
  */
-import type { Design } from '@retry-studio/topology-core';
+import { republishDestination, republishSites, type Design, type EffectiveValue } from '@retry-studio/topology-core';
 import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId } from '../model/nodeIds';
 import { edgeIdOf } from '../model/edgeIds';
-import { republishTargets } from '../model/designEdit';
 import { edgeCubic, type Cubic } from './bezier';
+import { designSettings } from '../model/effective';
 import { placeLabels, type LabelSpot } from './labelPlacement';
 import { NODE_H, NODE_W, type DesignEdge, type DesignNode, type DesignNodeData, type Severity } from './flowTypes';
 
@@ -37,6 +37,7 @@ export class FlowMapper {
       if (
         prev &&
         prev.data.def === data.def &&
+        prev.data.settings === data.settings &&
         prev.position.x === position.x &&
         prev.position.y === position.y &&
         !!prev.selected === selected &&
@@ -63,8 +64,9 @@ export class FlowMapper {
     };
     let i = 0;
     for (const p of design.publishers) push(publisherNodeId(p.id), { kind: 'publisher', def: p }, i++);
-    for (const x of design.topology.exchanges) push(exchangeNodeId(x.name), { kind: 'exchange', def: x }, i++);
-    for (const q of design.topology.queues) push(queueNodeId(q.name), { kind: 'queue', def: q }, i++);
+    const settings = designSettings(design);
+    for (const x of design.topology.exchanges) push(exchangeNodeId(x.name), { kind: 'exchange', def: x, settings: settings.exchanges.get(x.name)?.settings ?? {} }, i++);
+    for (const q of design.topology.queues) push(queueNodeId(q.name), { kind: 'queue', def: q, settings: settings.queues.get(q.name)?.settings ?? {} }, i++);
     for (const c of design.consumers) push(consumerNodeId(c.id), { kind: 'consumer', def: c }, i++);
     this.nodes = next;
     return out;
@@ -91,34 +93,45 @@ export class FlowMapper {
       if (!ok) continue;
       add(edgeIdOf.binding(b), exchangeNodeId(b.source), target, { kind: 'binding', label: bindingLabel(b) });
     }
+    // dead-letter and alternate exchanges as in effect: an argument or a policy (the simulator reads the same)
+    const settings = designSettings(design);
+    const policyOf = (v: EffectiveValue | undefined) => (v && v.source.kind !== 'argument' ? { policy: v.source.name } : {});
     for (const x of t.exchanges) {
-      const ae = x.arguments?.['alternate-exchange'];
-      if (typeof ae === 'string' && exchanges.has(ae))
-        add(edgeIdOf.alternate(x.name), exchangeNodeId(x.name), exchangeNodeId(ae), { kind: 'alternate', label: 'alternate' }, 'ae');
+      const ae = settings.exchanges.get(x.name)?.settings['alternate-exchange'];
+      if (typeof ae?.value === 'string' && exchanges.has(ae.value))
+        add(edgeIdOf.alternate(x.name), exchangeNodeId(x.name), exchangeNodeId(ae.value), { kind: 'alternate', label: 'alternate', ...policyOf(ae) }, 'ae');
     }
     for (const q of t.queues) {
-      const dlx = q.arguments?.['x-dead-letter-exchange'];
-      if (typeof dlx === 'string' && exchanges.has(dlx)) {
-        const rk = q.arguments?.['x-dead-letter-routing-key'];
-        add(edgeIdOf.deadLetter(q.name), queueNodeId(q.name), exchangeNodeId(dlx), {
+      const s = settings.queues.get(q.name)?.settings ?? {};
+      const dlx = s['x-dead-letter-exchange'];
+      const rk = s['x-dead-letter-routing-key']?.value;
+      if (typeof dlx?.value === 'string' && exchanges.has(dlx.value)) {
+        add(edgeIdOf.deadLetter(q.name), queueNodeId(q.name), exchangeNodeId(dlx.value), {
           kind: 'deadLetter',
           label: typeof rk === 'string' ? `DL rk: ${rk}` : 'dead-letter',
+          ...policyOf(dlx),
         });
-      } else if (dlx === '') {
+      } else if (dlx?.value === '') {
         // DLX = default exchange: routes by the dead-letter routing key (or the original key) to a queue
-        const rk = q.arguments?.['x-dead-letter-routing-key'];
         if (typeof rk === 'string' && queues.has(rk))
-          add(edgeIdOf.deadLetter(q.name), queueNodeId(q.name), queueNodeId(rk), { kind: 'deadLetter', label: `DL (default) ${rk}` });
+          add(edgeIdOf.deadLetter(q.name), queueNodeId(q.name), queueNodeId(rk), { kind: 'deadLetter', label: `DL (default) ${rk}`, ...policyOf(dlx) });
       }
     }
     for (const c of design.consumers) {
       if (c.queue && queues.has(c.queue)) add(edgeIdOf.consume(c.id), queueNodeId(c.queue), consumerNodeId(c.id), { kind: 'consume', label: '' });
-      for (const target of republishTargets(c.behaviour)) {
-        if (exchanges.has(target))
-          add(edgeIdOf.republish(c.id, target), consumerNodeId(c.id), exchangeNodeId(target), { kind: 'republish', label: 'republish' });
-        else if (target === '' ) {
-          // republish to the default exchange: shown to the routing-key queue when fixed
-        }
+      // every republish target: an exchange, or a queue through the default exchange (the parking queue)
+      const seen = new Set<string>();
+      for (const site of republishSites(c.behaviour)) {
+        const to = republishDestination(site.action);
+        const [id, target] =
+          to.kind === 'exchange' && exchanges.has(to.exchange)
+            ? [edgeIdOf.republish(c.id, to.exchange), exchangeNodeId(to.exchange)]
+            : to.kind === 'queue' && queues.has(to.queue)
+              ? [edgeIdOf.republishToQueue(c.id, to.queue), queueNodeId(to.queue)]
+              : [];
+        if (!id || !target || seen.has(id)) continue;
+        seen.add(id);
+        add(id, consumerNodeId(c.id), target, { kind: 'republish', label: 'republish' });
       }
     }
     // placement depends on positions and labels only: selection, lint or path changes reuse it
@@ -137,6 +150,7 @@ export class FlowMapper {
         prev.source === e.source &&
         prev.target === e.target &&
         prev.data?.label === e.data?.label &&
+        prev.data?.policy === e.data?.policy &&
         prev.data?.labelT === spot?.t &&
         prev.data?.labelDy === spot?.dy &&
         !!prev.selected === selected &&

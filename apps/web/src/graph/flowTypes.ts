@@ -1,5 +1,5 @@
 import type { Edge, Node } from '@xyflow/react';
-import type { ConsumerSpec, ExchangeDef, PublisherSpec, QueueDef } from '@retry-studio/topology-core';
+import type { ConsumerSpec, EffectiveSettings, ExchangeDef, PublisherSpec, QueueDef } from '@retry-studio/topology-core';
 import type { EdgeKind } from '../model/edgeIds';
 
 /** Node sizes are fixed so edge geometry (and token paths) never waits for a DOM measure. */
@@ -18,8 +18,9 @@ interface Common extends Record<string, unknown> {
 }
 
 export type DesignNodeData =
-  | (Common & { kind: 'exchange'; def: ExchangeDef })
-  | (Common & { kind: 'queue'; def: QueueDef })
+  /** `settings`: the effective settings (arguments and policies), what chips and edges show */
+  | (Common & { kind: 'exchange'; def: ExchangeDef; settings: EffectiveSettings['settings'] })
+  | (Common & { kind: 'queue'; def: QueueDef; settings: EffectiveSettings['settings'] })
   | (Common & { kind: 'consumer'; def: ConsumerSpec })
   | (Common & { kind: 'publisher'; def: PublisherSpec });
 
@@ -28,6 +29,8 @@ export type DesignNode = Node<DesignNodeData, DesignNodeData['kind']>;
 export interface DesignEdgeData extends Record<string, unknown> {
   kind: EdgeKind;
   label: string;
+  /** the setting the edge draws comes from a policy (dead-letter exchange, alternate exchange): its name */
+  policy?: string;
   onPath?: boolean;
   /** where the label sits on the curve (0..1) and above/below it, chosen so labels do not stack */
   labelT?: number;

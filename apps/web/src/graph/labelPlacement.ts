@@ -22,9 +22,18 @@ export interface Rect {
 
 /** the edge label's box at zoom 1 (11 px text, 4 px padding) */
 export const labelSize = (label: string) => ({ w: label.length * 6.3 + 8, h: 16 });
+/**
+ * Labels grow up to this much when the view is zoomed out (DesignEdge: 11 px × min(--ts, LABEL_MAX_SCALE)),
+ * so they stay readable in a fitted overview; placement keeps room for them at that size.
+ */
+export const LABEL_MAX_SCALE = 1.4;
+const placedSize = (label: string) => {
+  const { w, h } = labelSize(label);
+  return { w: w * LABEL_MAX_SCALE, h: h * LABEL_MAX_SCALE };
+};
 
 const TS = [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78];
-const DYS = [0, -17, 17];
+const DYS = [0, -23, 23];
 const CELL = 120;
 
 /** A grid of rectangles, for overlap tests that stay cheap on a 300-node canvas (numeric cell keys, no allocation per query). */
@@ -72,7 +81,7 @@ export function placeLabels(edges: ReadonlyArray<{ id: string; label: string; cu
   const p = { x: 0, y: 0 };
   for (const e of edges) {
     if (!e.label) continue;
-    const { w, h } = labelSize(e.label);
+    const { w, h } = placedSize(e.label);
     let best: { spot: LabelSpot; rect: Rect; score: number } | null = null;
     search: for (const dy of DYS)
       for (const t of TS) {

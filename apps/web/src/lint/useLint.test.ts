@@ -16,3 +16,16 @@ describe('lintOf with the probed cluster size', () => {
     expect(clusterRule(3)).toEqual([expect.objectContaining({ severity: 'warning', nodes: ['queue:jobs.dead'] })]);
   });
 });
+
+describe('invalid values are findings named by their object', () => {
+  it('a stored negative TTL is an error on wait.q, listed first and marked on its node; fixed, it is gone', async () => {
+    const { invalidFindings, lintOf, withInvalid } = await import('./useLint');
+    const { dlxTtlRetry } = await import('../fixtures/designs');
+    const d = dlxTtlRetry({ ttl: -5 });
+    const view = withInvalid(lintOf(d), invalidFindings(d));
+    expect(view.findings[0]).toMatchObject({ rule: 'ttl-range', severity: 'error', nodes: ['queue:wait.q'] });
+    expect(view.findings[0]!.message).toMatch(/^wait\.q: x-message-ttl must be/);
+    expect(view.byNode.get('queue:wait.q')?.severity).toBe('error');
+    expect(invalidFindings(dlxTtlRetry({ ttl: 5 }))).toEqual([]);
+  });
+});

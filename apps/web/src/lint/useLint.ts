@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
-import { lintDesign, type Design, type LintFinding } from '@retry-studio/topology-core';
+import { describeIssue, issueSubject, lintDesign, validateDesign, type Design, type LintFinding, type ValidationIssue } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
+import { heldFor, useHeldEdits } from '../store/heldEdits';
 import type { Severity } from '../graph/flowTypes';
 
 /** A lint finding as the web shows it (normalised from the core's shape). */
@@ -48,8 +49,40 @@ export function lintOf(design: Design, nodes?: number): LintView {
   return { available: true, findings, byNode };
 }
 
+/**
+ * Invalid values as findings, named by object (`wait.q: x-message-ttl must be ...`): the design's
+ * validation errors, and the edits held back because they failed it (`held`: their messages
+ * already name the object). Listed first in Lint and marked on their nodes.
+ */
+export function invalidFindings(design: Design, held: readonly ValidationIssue[] = []): Finding[] {
+  let errors: readonly ValidationIssue[];
+  try {
+    errors = validateDesign(design).errors;
+  } catch {
+    errors = [];
+  }
+  const finding = (i: ValidationIssue, message: string): Finding => {
+    const node = issueSubject(design, i.path)?.node;
+    // the validation code as the rule (`ttl-range`, `dl-routing-key-without-dlx`): the same trap lint names when a file holds it
+    return { rule: i.code, severity: 'error', message, nodes: node ? [node] : [] };
+  };
+  return [...held.map((i) => finding(i, `${i.message} (not stored: the design keeps its last valid value)`)), ...errors.map((i) => finding(i, describeIssue(design, i)))];
+}
+
+/** Lint findings plus the invalid values, with the worst severity per node. */
+export function withInvalid(view: LintView, invalid: readonly Finding[]): LintView {
+  if (!invalid.length) return view;
+  const byNode = new Map(view.byNode);
+  for (const f of invalid)
+    for (const n of f.nodes) byNode.set(n, { severity: 'error', count: (byNode.get(n)?.count ?? 0) + 1 });
+  return { ...view, findings: [...invalid, ...view.findings], byNode };
+}
+
 export function useLintFindings(): LintView {
   const design = useApp((s) => s.design);
   const nodes = useApp((s) => s.brokerNodes);
-  return useMemo(() => lintOf(design, nodes), [design, nodes]);
+  const docId = useApp((s) => s.docId);
+  const held = useHeldEdits((s) => s.held);
+  const lint = useMemo(() => lintOf(design, nodes), [design, nodes]);
+  return useMemo(() => withInvalid(lint, invalidFindings(design, heldFor(held, docId, design).flatMap((h) => h.issues))), [lint, design, held, docId]);
 }

@@ -1,5 +1,5 @@
 /** Short human descriptions for node faces (presentation only; no semantics). */
-import type { Condition, ConsumerAction, ConsumerBehaviour, Counter, FailureModel, QueueDef, ValueExpr } from '@retry-studio/topology-core';
+import { describeSource, type AmqpValue, type Condition, type ConsumerAction, type ConsumerBehaviour, type Counter, type EffectiveSettings, type FailureModel, type ValueExpr } from '@retry-studio/topology-core';
 
 export function counterText(c: Counter): string {
   switch (c.kind) {
@@ -106,25 +106,36 @@ export interface Chip {
   label: string;
   tone: 'ttl' | 'dlx' | 'limit' | 'type' | 'misc';
   title: string;
+  /** the value comes from this policy (or operator policy), not from the queue's arguments */
+  policy?: string;
 }
 
-export function queueChips(q: QueueDef): Chip[] {
-  const a = q.arguments ?? {};
+/** A queue's chips, from its effective settings (arguments and policies, as the simulator reads them). */
+export function queueChips(settings: EffectiveSettings['settings']): Chip[] {
   const chips: Chip[] = [];
-  const type = typeof a['x-queue-type'] === 'string' ? a['x-queue-type'] : 'classic';
-  chips.push({ label: type, tone: 'type', title: 'x-queue-type' });
-  if (a['x-message-ttl'] !== undefined) chips.push({ label: `TTL ${fmt(a['x-message-ttl'])}`, tone: 'ttl', title: 'x-message-ttl' });
-  if (a['x-dead-letter-exchange'] !== undefined)
-    chips.push({ label: `DLX ${String(a['x-dead-letter-exchange']) || '(default)'}`, tone: 'dlx', title: 'x-dead-letter-exchange' });
-  if (a['x-max-length'] !== undefined) chips.push({ label: `max ${String(a['x-max-length'])}`, tone: 'limit', title: 'x-max-length' });
-  if (a['x-delivery-limit'] !== undefined) chips.push({ label: `limit ${String(a['x-delivery-limit'])}`, tone: 'limit', title: 'x-delivery-limit' });
-  if (a['x-overflow'] !== undefined) chips.push({ label: String(a['x-overflow']), tone: 'misc', title: 'x-overflow' });
-  if (a['x-expires'] !== undefined) chips.push({ label: `expires ${fmt(a['x-expires'])}`, tone: 'misc', title: 'x-expires' });
+  const chip = (key: string, tone: Chip['tone'], label: (v: AmqpValue) => string) => {
+    const s = settings[key];
+    if (!s) return;
+    const policy = s.source.kind === 'argument' ? undefined : s.source.name;
+    chips.push({ label: label(s.value), tone, title: `${key} (${describeSource(s.source)})`, ...(policy ? { policy } : {}) });
+  };
+  // a quorum queue or a stream says so; classic is the default (the glyph and tooltip say it), its room goes to the settings
+  const type = settings['x-queue-type']?.value;
+  if (typeof type === 'string' && type !== 'classic') chips.push({ label: type, tone: 'type', title: 'x-queue-type' });
+  chip('x-message-ttl', 'ttl', (v) => `TTL ${fmt(v)}`);
+  chip('x-dead-letter-exchange', 'dlx', (v) => `DLX ${String(v) || '(default)'}`);
+  chip('x-max-length', 'limit', (v) => `max ${String(v)}`);
+  chip('x-delivery-limit', 'limit', (v) => `limit ${String(v)}`);
+  chip('x-overflow', 'misc', (v) => String(v));
+  chip('x-expires', 'misc', (v) => `expires ${fmt(v)}`);
+  chip('x-max-age', 'misc', (v) => `max age ${String(v)}`);
   return chips;
 }
 
 function fmt(v: unknown): string {
   if (typeof v !== 'number') return String(v);
+  if (v >= 86_400_000 && v % 3_600_000 === 0) return v % 86_400_000 === 0 ? `${v / 86_400_000}d` : `${v / 3_600_000}h`;
+  if (v >= 3_600_000 && v % 3_600_000 === 0) return `${v / 3_600_000}h`;
   if (v >= 60000 && v % 1000 === 0) return `${v / 60000}m`;
   if (v >= 1000 && v % 100 === 0) return `${v / 1000}s`;
   return `${v}ms`;

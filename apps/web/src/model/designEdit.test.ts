@@ -147,15 +147,27 @@ describe('delete, rename, duplicate keep references whole', () => {
 });
 describe('half-written behaviours never break the canvas', () => {
   it('republish targets and renames tolerate a behaviour that is not valid yet', async () => {
-    const { republishTargets } = await import('./designEdit');
+    const { republishSites } = await import('@retry-studio/topology-core');
     const { behaviourLines } = await import('./describe');
     const bad = { kind: 'worker', onFailure: 'oops' } as never;
-    expect(republishTargets(bad)).toEqual([]);
+    expect(republishSites(bad)).toEqual([]);
     expect(behaviourLines(bad)).toEqual(['(behaviour being edited: see the inspector)']);
     expect(behaviourLines({} as never)).toEqual(['(not a known behaviour kind)']);
     const d = dlxTtlRetry();
     const withBad = { ...d, consumers: [{ ...d.consumers[0]!, behaviour: { kind: 'nope' } as never }] };
     const r = renameNode(withBad, 'exchange:work', 'w2');
     expect(r.ok && r.design.consumers[0]!.behaviour).toEqual({ kind: 'nope' });
+  });
+});
+describe('republish edges to a queue through the default exchange', () => {
+  it('deleting the edge to the parking queue turns that republish back into a reject, and only that one', async () => {
+    const { deleteElements } = await import('./designEdit');
+    const { edgeIdOf } = await import('./edgeIds');
+    const d = dlxTtlRetry();
+    const out = deleteElements(d, [], [edgeIdOf.republishToQueue('worker', 'parking.q')]);
+    const b = out.consumers[0]!.behaviour;
+    expect(b.kind === 'worker' && b.onFailure.map((r) => r.then.kind)).toEqual(['reject', 'reject']);
+    const other = deleteElements(d, [], [edgeIdOf.republishToQueue('worker', 'work.q')]);
+    expect(other.consumers[0]!.behaviour).toEqual(d.consumers[0]!.behaviour);
   });
 });

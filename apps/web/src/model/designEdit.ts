@@ -17,7 +17,7 @@ import type {
   QueueDef,
   ValidationIssue,
 } from '@retry-studio/topology-core';
-import { renameNode as renameInCore } from '@retry-studio/topology-core';
+import { mapRepublishes, renameNode as renameInCore } from '@retry-studio/topology-core';
 import { nodeIdOf, parseNodeId, type NodeKind } from './nodeIds';
 import { edgeIdOf, parseEdgeId, type EdgeKind } from './edgeIds';
 
@@ -96,44 +96,6 @@ function withoutArgs(args: AmqpTable | undefined, keys: string[]): AmqpTable {
   const out: Record<string, AmqpTable[string]> = { ...(args ?? {}) };
   for (const k of keys) delete out[k];
   return out;
-}
-
-function mapActions(b: ConsumerBehaviour, f: (a: ConsumerAction) => ConsumerAction | undefined): ConsumerBehaviour {
-  const mapOne = (a: ConsumerAction): ConsumerAction | undefined => {
-    if (a.kind === 'retryInProcess') {
-      const recover = mapOne(a.recover);
-      return f({ ...a, recover: recover ?? { kind: 'reject' } });
-    }
-    return f(a);
-  };
-  switch (b.kind) {
-    case 'script':
-      return { ...b, actions: b.actions.map((a) => mapOne(a) ?? a) };
-    case 'worker':
-      return {
-        ...b,
-        ...(b.onSuccess ? { onSuccess: mapOne(b.onSuccess) ?? b.onSuccess } : {}),
-        onFailure: b.onFailure.map((r) => ({ ...r, then: mapOne(r.then) ?? r.then })),
-      };
-    case 'router':
-      return { ...b, rules: b.rules.map((r) => ({ ...r, then: mapOne(r.then) ?? r.then })) };
-    default:
-      return b; // not a known kind (being typed): leave it for validation to report
-  }
-}
-
-/** Every republish target of a behaviour (for republish edges); none for half-written JSON. */
-export function republishTargets(b: ConsumerBehaviour): string[] {
-  const out = new Set<string>();
-  try {
-    mapActions(b, (a) => {
-      if (a?.kind === 'republish' && typeof a.exchange === 'string') out.add(a.exchange);
-      return a;
-    });
-  } catch {
-    return [];
-  }
-  return [...out];
 }
 
 /** Removes nodes and edges and every reference that would dangle. */
@@ -219,7 +181,13 @@ export function deleteEdge(design: Design, edgeId: string): Design {
         ...design,
         consumers: design.consumers.map((c) =>
           c.id === e.from
-            ? { ...c, behaviour: mapActions(c.behaviour, (a) => (a.kind === 'republish' && a.exchange === e.to ? { kind: 'reject' } : a)) }
+            ? {
+                ...c,
+                // the one republish walk (core): the republishes the edge draws become rejects
+                behaviour: mapRepublishes(c.behaviour, 'behaviour', (a) =>
+                  a.exchange === e.to && (e.to !== '' || a.routingKey === e.queue) ? { kind: 'reject' } : a,
+                ) as ConsumerBehaviour,
+              }
             : c,
         ),
       };

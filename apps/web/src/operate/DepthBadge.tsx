@@ -15,7 +15,7 @@ export const DepthBadge = memo(function DepthBadge({ queue }: { queue: string })
       data-ready={d.ready}
       data-unacked={d.unacked}
       title={`ready ${d.ready}, unacked ${d.unacked}; publish ${rate(d.publishRate)}/s, deliver ${rate(d.deliverRate)}/s`}
-      className={`absolute -top-2.5 right-1 rounded-full px-1.5 text-[10px] font-semibold shadow ${piling ? 'bg-rose-600 text-white' : d.ready > 0 ? 'bg-amber-500 text-slate-950' : 'bg-slate-600 text-slate-100'}`}
+      className={`absolute -top-2.5 right-1 rounded-full px-1.5 text-[length:calc(10px*var(--ts,1))] font-semibold shadow ${piling ? 'bg-rose-600 text-white' : d.ready > 0 ? 'bg-amber-500 text-slate-950' : 'bg-slate-600 text-slate-100'}`}
     >
       {d.ready}
       {d.unacked ? ` · ${d.unacked} unacked` : ''}

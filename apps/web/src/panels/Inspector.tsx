@@ -1,4 +1,19 @@
-import type { AmqpTable, AmqpValue, BindingDef, ConsumerSpec, Design, ExchangeDef, ExchangeType, PublisherSpec, QueueDef, ValidationIssue } from '@retry-studio/topology-core';
+import {
+  describeIssue,
+  describeSource,
+  type AmqpTable,
+  type AmqpValue,
+  type BindingDef,
+  type ConsumerSpec,
+  type Design,
+  type ExchangeDef,
+  type ExchangeType,
+  type PublisherSpec,
+  type QueueDef,
+  type ValidationIssue,
+} from '@retry-studio/topology-core';
+import { heldFor, storeOrHold, useHeldEdits } from '../store/heldEdits';
+import { exchangeSettings, queueSettings } from '../model/effective';
 import { useApp } from '../store/store';
 import { parseNodeId } from '../model/nodeIds';
 import { edgeIdOf, parseEdgeId } from '../model/edgeIds';
@@ -21,14 +36,16 @@ export function Inspector() {
   const selected = useApp((s) => s.selected);
   const design = useApp((s) => s.design);
   const v = useValidation();
+  const docId = useApp((s) => s.docId);
+  const held = useHeldEdits((s) => s.held);
   markWarnings(v.warnings);
-  const all = [...v.errors, ...v.warnings];
+  const all = [...v.errors, ...v.warnings, ...heldFor(held, docId, design).flatMap((h) => h.issues)];
   if (selected.length === 0)
     return (
       <div data-testid="inspector-empty" className="p-3 text-xs text-slate-400">
         <p className="mb-2">Select a node or an edge to edit it. Fields are checked by the same validation the server and the CLI use, as you type.</p>
         <DesignSettings />
-        <DesignSummary issues={v.errors} />
+        <DesignSummary design={design} issues={v.errors} />
       </div>
     );
   if (selected.length > 1) return <div className="p-3 text-xs text-slate-400">{selected.length} objects selected. Delete (Del) or duplicate (Ctrl+D) them together.</div>;
@@ -76,7 +93,7 @@ export function Inspector() {
       {body ?? <div className="text-xs text-slate-400">Nothing to edit here.</div>}
       {rest.map((i, k) => (
         <div key={k} className="text-[11px] text-red-400">
-          {i.path}: {i.message}
+          {describeIssue(design, i)}
         </div>
       ))}
     </div>
@@ -121,7 +138,7 @@ function DesignSettings() {
   );
 }
 
-function DesignSummary({ issues }: { issues: readonly ValidationIssue[] }) {
+function DesignSummary({ design, issues }: { design: Design; issues: readonly ValidationIssue[] }) {
   if (!issues.length) return <p className="text-emerald-400">The design is valid.</p>;
   return (
     <div>
@@ -129,7 +146,7 @@ function DesignSummary({ issues }: { issues: readonly ValidationIssue[] }) {
       <ul className="space-y-0.5">
         {issues.slice(0, 12).map((i, k) => (
           <li key={k} className="font-mono text-[10px] text-red-300">
-            {i.path}: {i.message}
+            {describeIssue(design, i)}
           </li>
         ))}
       </ul>
@@ -149,14 +166,23 @@ function H({ kind, title }: { kind: string; title: string }) {
 }
 
 const apply = (next: Design, coalesce: string) => useApp.getState().setDesign(next, { coalesce });
+/** An edit of a queue's or an exchange's field: stored when valid, else held in its field (never the design's value). */
+const hold = (next: Design, node: string, field: string) => {
+  const s = useApp.getState();
+  // a type change is stored: the fields it needs (x-delayed-type) appear only once it is
+  if (field === 'x:type' || field === 'q:x-queue-type') return apply(next, field);
+  storeOrHold(s, next, { node, objectPath: pathOf(s.design, node) ?? '', field });
+};
 
 function ExchangeForm({ design, x, f }: { design: Design; x: ExchangeDef; f: F }) {
   const set = (next: ExchangeDef, field: string) => {
-    apply(updateExchange(useApp.getState().design, x.name, next), `x:${field}`);
+    hold(updateExchange(useApp.getState().design, x.name, next), `exchange:${x.name}`, `x:${field}`);
     if (next.name !== x.name) useApp.getState().select([`exchange:${next.name}`]);
   };
   const others = design.topology.exchanges.filter((e) => e.name !== x.name);
   const ae = x.arguments?.['alternate-exchange'];
+  const effAe = exchangeSettings(design, x.name)['alternate-exchange'];
+  const aePolicy = effAe && effAe.source.kind !== 'argument' ? `${String(effAe.value)} from ${describeSource(effAe.source)}` : undefined;
   return (
     <div data-testid="inspector-exchange">
       <H kind="exchange" title={x.name} />
@@ -182,7 +208,8 @@ function ExchangeForm({ design, x, f }: { design: Design; x: ExchangeDef; f: F }
         label="Alternate exchange"
         value={typeof ae === 'string' ? ae : '\u0000'}
         issues={f('arguments.alternate-exchange')}
-        options={[{ value: '\u0000', label: '(none)' }, ...others.map((o) => ({ value: o.name, label: o.name }))]}
+        hint={aePolicy ? `In effect: ${aePolicy}` : undefined}
+        options={[{ value: '\u0000', label: aePolicy ? `(no argument: ${aePolicy})` : '(none)' }, ...others.map((o) => ({ value: o.name, label: o.name }))]}
         onChange={(v) => set({ ...x, arguments: setArg(x.arguments, 'alternate-exchange', v === '\u0000' ? undefined : v) }, 'ae')}
       />
       <CheckField label="durable" value={x.durable ?? true} onChange={(durable) => set({ ...x, durable }, 'durable')} />
@@ -194,7 +221,7 @@ function ExchangeForm({ design, x, f }: { design: Design; x: ExchangeDef; f: F }
 
 function QueueForm({ design, q, f }: { design: Design; q: QueueDef; f: F }) {
   const set = (next: QueueDef, field: string) => {
-    apply(updateQueue(useApp.getState().design, q.name, next), `q:${field}`);
+    hold(updateQueue(useApp.getState().design, q.name, next), `queue:${q.name}`, `q:${field}`);
     if (next.name !== q.name) useApp.getState().select([`queue:${next.name}`]);
   };
   const arg = (k: string) => q.arguments?.[k];
@@ -206,13 +233,24 @@ function QueueForm({ design, q, f }: { design: Design; q: QueueDef; f: F }) {
       testid={testid}
       value={typeof arg(k) === 'string' ? String(arg(k)) : ''}
       issues={f(`arguments.${k}`)}
-      placeholder={placeholder}
+      placeholder={fromPolicy(k) ?? placeholder}
+      hint={effHint(k).hint}
       onChange={(v) => setA(k, v === '' ? undefined : v)}
     />
   );
   const type = queueTypeOfDef(q.arguments);
   const quorum = type === 'quorum';
   const dlx = arg('x-dead-letter-exchange');
+  // what is in effect (arguments and policies, as the simulator reads them) when it is not the argument
+  const eff = queueSettings(design, q.name);
+  const fromPolicy = (k: string): string | undefined => {
+    const e = eff[k];
+    return e && e.source.kind !== 'argument' ? `${e.value === '' ? '(default exchange)' : String(e.value)} from ${describeSource(e.source)}` : undefined;
+  };
+  const effHint = (k: string) => {
+    const p = fromPolicy(k);
+    return p ? { hint: `In effect: ${p}`, placeholder: p } : {};
+  };
   return (
     <div data-testid="inspector-queue">
       <H kind={QUEUE_LOOK[type].label} title={q.name} />
@@ -241,32 +279,34 @@ function QueueForm({ design, q, f }: { design: Design; q: QueueDef; f: F }) {
         </>
       ) : (
         <>
-        <NumberArgField label="Message TTL (x-message-ttl, ms)" testid="field-ttl" value={arg('x-message-ttl')} issues={f('arguments.x-message-ttl')} onChange={(v) => setA('x-message-ttl', v)} />
+        <NumberArgField label="Message TTL (x-message-ttl, ms)" testid="field-ttl" value={arg('x-message-ttl')} issues={f('arguments.x-message-ttl')} {...effHint('x-message-ttl')} onChange={(v) => setA('x-message-ttl', v)} />
         <SelectField
           label="Dead-letter exchange"
           testid="field-dlx"
           value={typeof dlx === 'string' ? dlx : '\u0000'}
           issues={f('arguments.x-dead-letter-exchange')}
+          hint={effHint('x-dead-letter-exchange').hint}
           options={[
-            { value: '\u0000', label: '(none)' },
+            { value: '\u0000', label: fromPolicy('x-dead-letter-exchange') ? `(no argument: ${fromPolicy('x-dead-letter-exchange')})` : '(none)' },
             { value: '', label: '(default exchange)' },
             ...design.topology.exchanges.map((o) => ({ value: o.name, label: o.name })),
           ]}
           onChange={(v) => setA('x-dead-letter-exchange', v === '\u0000' ? undefined : v)}
         />
         {stringArg('x-dead-letter-routing-key', 'Dead-letter routing key', 'field-dlrk', 'keep the original key')}
-        <NumberArgField label="Max length (x-max-length)" value={arg('x-max-length')} issues={f('arguments.x-max-length')} onChange={(v) => setA('x-max-length', v)} />
+        <NumberArgField label="Max length (x-max-length)" value={arg('x-max-length')} issues={f('arguments.x-max-length')} {...effHint('x-max-length')} onChange={(v) => setA('x-max-length', v)} />
         <SelectField
           label="Overflow (x-overflow)"
           value={typeof arg('x-overflow') === 'string' ? String(arg('x-overflow')) : ''}
           issues={f('arguments.x-overflow')}
+          hint={effHint('x-overflow').hint}
           options={['', 'drop-head', 'reject-publish', 'reject-publish-dlx'].map((o) => ({ value: o, label: o || '(default: drop-head)' }))}
           onChange={(v) => setA('x-overflow', v || undefined)}
         />
         {quorum && (
-          <NumberArgField label="Delivery limit (x-delivery-limit)" testid="field-delivery-limit" value={arg('x-delivery-limit')} issues={f('arguments.x-delivery-limit')} onChange={(v) => setA('x-delivery-limit', v)} />
+          <NumberArgField label="Delivery limit (x-delivery-limit)" testid="field-delivery-limit" value={arg('x-delivery-limit')} issues={f('arguments.x-delivery-limit')} {...effHint('x-delivery-limit')} onChange={(v) => setA('x-delivery-limit', v)} />
         )}
-        <NumberArgField label="Queue expiry (x-expires, ms)" value={arg('x-expires')} issues={f('arguments.x-expires')} onChange={(v) => setA('x-expires', v)} />
+        <NumberArgField label="Queue expiry (x-expires, ms)" value={arg('x-expires')} issues={f('arguments.x-expires')} {...effHint('x-expires')} onChange={(v) => setA('x-expires', v)} />
         </>
       )}
       <JsonField label="All arguments" testid="field-queue-args" value={q.arguments ?? {}} issues={f('arguments')} onChange={(a) => set({ ...q, arguments: a as AmqpTable }, 'args')} />

@@ -14,9 +14,12 @@ import { useOperate } from '../operate/operateStore';
 import { DEPTHS_INTERVAL_MS, useDepthsPolling } from '../operate/useDepthsPolling';
 import type { DesignVersion } from '../store/resultsVersion';
 import { currentVersion, useFreshness } from '../store/useFreshness';
+import { layoutDesign } from '../graph/autoLayout';
 
 /** Above this many nodes an import opens one name-prefix group at a time (the canvas stays usable). */
 export const LARGE_IMPORT_NODES = 400;
+/** Up to this many nodes an import is laid out along its flow (ELK), beyond it by name prefix. */
+export const FLOW_LAYOUT_MAX_NODES = 150;
 
 const btn = 'rounded px-2.5 py-1 text-xs font-medium disabled:opacity-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300';
 const input = 'w-full rounded border border-slate-700 bg-slate-950 px-2 py-1 font-mono text-[11px]';
@@ -39,7 +42,10 @@ export function OperatePanel() {
   const [openGroup, setOpenGroup] = useState<string | null>(null);
   const groups = useMemo(() => (imported ? groupNodesByPrefix(imported.design) : []), [imported]);
   const large = groups.reduce((n, g) => n + g.nodes.length, 0) > LARGE_IMPORT_NODES;
-  const open = (design: Design, group: string | null) => {
+  const open = async (design: Design, group: string | null) => {
+    // the flow's own layout (entries left, dead letters right) where it stays fast; a large vhost keeps the prefix blocks
+    const nodes = design.topology.queues.length + design.topology.exchanges.length + design.consumers.length + design.publishers.length;
+    if (nodes <= FLOW_LAYOUT_MAX_NODES) design = { ...design, layout: await layoutDesign(design) };
     useApp.getState().loadDesign(design);
     useApp.getState().requestFit();
     setOpenGroup(group);
@@ -58,8 +64,8 @@ export function OperatePanel() {
       // a large vhost opens its largest group; the list below switches groups
       if (isLarge && g.length > 0) {
         const biggest = [...g].sort((a, b) => b.queues - a.queues)[0]!.key;
-        open(designGroup(r.design, biggest), biggest);
-      } else open(r.design, null);
+        await open(designGroup(r.design, biggest), biggest);
+      } else await open(r.design, null);
       set({ roles: r.roles, prefix: '' });
       setImported({ v: currentVersion(), r });
     } catch (e) {

@@ -26,6 +26,12 @@ export function SimBar() {
   const failure = useApp((s) => s.failure);
   const count = useApp((s) => s.messageCount);
   const simError = useApp((s) => s.simError);
+  const design = useApp((s) => s.design);
+  // the error belongs to the design it was raised for: an edit (the fix) takes it away
+  useEffect(() => {
+    if (useApp.getState().simError) useApp.setState({ simError: null });
+  }, [design]);
+  const shownError = simError;
   const simEvents = useApp((s) => s.simEvents);
   const truncated = useApp((s) => s.simTruncated);
   const [speed, setSpeed] = useState(player.speed);
@@ -138,9 +144,9 @@ export function SimBar() {
           {truncated ? ' (truncated)' : ''}
         </span>
       )}
-      {simError && (
+      {shownError && (
         <span data-testid="sim-error" role="alert" className="whitespace-pre-wrap text-red-400">
-          {simError}
+          {shownError}
         </span>
       )}
     </div>

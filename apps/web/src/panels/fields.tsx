@@ -78,6 +78,8 @@ export function NumberArgField(props: {
   issues?: ValidationIssue[];
   hint?: string;
   testid?: string;
+  /** shown when empty (default "not set"): what is in effect without the argument */
+  placeholder?: string;
 }) {
   const id = useId();
   const [text, setText] = useState(props.value === undefined ? '' : String(props.value));
@@ -93,7 +95,7 @@ export function NumberArgField(props: {
         inputMode="numeric"
         className={`${inputCls} ${border(props.issues)}`}
         value={text}
-        placeholder="not set"
+        placeholder={props.placeholder ?? 'not set'}
         onChange={(e) => {
           const v = e.target.value;
           setText(v);
@@ -113,10 +115,11 @@ export function SelectField(props: {
   onChange: (v: string) => void;
   issues?: ValidationIssue[];
   testid?: string;
+  hint?: string;
 }) {
   const id = useId();
   return (
-    <FieldShell label={props.label} issues={props.issues} id={id}>
+    <FieldShell label={props.label} issues={props.issues} hint={props.hint} id={id}>
       <select id={id} data-testid={props.testid} className={`${inputCls} ${border(props.issues)}`} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
         {props.options.map((o) => (
           <option key={o.value} value={o.value}>

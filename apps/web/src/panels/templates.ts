@@ -36,9 +36,22 @@ export function buildTemplate(id: string, params: Record<string, unknown> = {}):
 export function openTemplate(id: string, params: Record<string, unknown> = {}): BuildResult {
   const r = buildTemplate(id, params);
   if (!r.ok) return r;
-  useApp.getState().loadDesign(r.built.design, { pristine: true });
+  const tuned = tunedParams(getTemplate(id)?.params ?? [], params);
+  // tuned parameters are work: a kept design, named for what was tuned; an untouched template may be replaced
+  const design = tuned.length ? { ...r.built.design, name: `${r.built.design.name} (${tuned.join(', ')})` } : r.built.design;
+  useApp.getState().loadDesign(design, { pristine: tuned.length === 0 });
   useApp.setState({ view: 'designer', sideTab: 'inspect', inspectedMsg: null });
   return r;
+}
+
+/** The parameters given a value other than their default, as `name value` (empty: the template as it comes). */
+export function tunedParams(specs: readonly ParamSpec[], params: Record<string, unknown>): string[] {
+  return specs.flatMap((p) => {
+    if (!(p.name in params) || params[p.name] === undefined) return [];
+    const v = params[p.name];
+    if (JSON.stringify(v) === JSON.stringify(p.default)) return [];
+    return [`${p.name} ${Array.isArray(v) ? v.join('/') : String(v)}${p.unit === 'ms' ? ' ms' : ''}`];
+  });
 }
 
 /** `/?template=ID` (with optional `&NAME=value` params) opens the designer with it drawn. */

@@ -1,5 +1,5 @@
 /** Runs the core simulator on a design (the web never simulates anything itself). */
-import { activeQueuesOf, designToSimulation, markAttemptCap, simulate, traceMessages, validateDesign, type Design, type FailureModel, type NodeLoss, type SimEvent } from '@retry-studio/topology-core';
+import { activeQueuesOf, describeIssue, designToSimulation, markAttemptCap, simulate, traceMessages, validateDesign, type Design, type FailureModel, type NodeLoss, type SimEvent } from '@retry-studio/topology-core';
 
 export interface RunOptions {
   messages: number;
@@ -30,7 +30,7 @@ export function attributePublishers(events: readonly SimEvent[], publisherIds: r
 export function runDesignSimulation(design: Design, opts: RunOptions): RunResult {
   if (!design.publishers.length) return { error: 'Add a publisher: the simulation publishes its test messages through it.' };
   const v = validateDesign(design);
-  if (!v.ok) return { error: `Fix the design first: ${v.errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ')}` };
+  if (!v.ok) return { error: `Fix the design first: ${v.errors.slice(0, 3).map((e) => describeIssue(design, e)).join('; ')}` };
   try {
     const input = designToSimulation(design, { messages: opts.messages, failure: opts.failure, seed: opts.seed });
     const r = simulate({ ...input, maxEvents: opts.maxEvents ?? 40_000, ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}) });

@@ -8,7 +8,7 @@
  */
 import type { AmqpTable, AmqpValue, ExchangeDef } from '../model/definitions.js';
 import type { Design } from '../model/design.js';
-import { republishTargets } from './republishTargets.js';
+import { republishSlotSuffix, republishSlotWhat, republishTargets } from './republishTargets.js';
 import { UniqueNames } from './uniqueNames.js';
 
 export const ASYNCAPI_VERSION = '3.0.0';
@@ -131,7 +131,7 @@ export function exportAsyncApi(d: Design, opts: AsyncApiOptions = {}): JsonObjec
         bindings: { amqp: { ack: true, bindingVersion: AMQP_BINDING_VERSION } },
         'x-prefetch': c.prefetch ?? 1,
       };
-    for (const r of republishTargets(c)) send(`${c.id}-republish-${r.rule + 1}`, `${c.label ?? c.id} republishes a failed message (rule ${r.rule + 1})`, r.exchange, r.routingKey, {});
+    for (const r of republishTargets(c)) send(`${c.id}-republish-${republishSlotSuffix(r.slot)}`, `${c.label ?? c.id} republishes ${republishSlotWhat(r.slot)}`, r.exchange, r.routingKey, {});
   }
 
   return {

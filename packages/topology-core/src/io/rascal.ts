@@ -5,7 +5,7 @@
  * of the config; the consumer skeleton export covers them.
  */
 import type { Design } from '../model/design.js';
-import { republishTargets } from './republishTargets.js';
+import { republishSlotSuffix, republishTargets } from './republishTargets.js';
 
 export interface RascalConfig {
   readonly vhosts: Record<string, unknown>;
@@ -38,7 +38,7 @@ export function exportRascalConfig(d: Design, vhost = '/'): RascalConfig {
   // the exchanges consumers republish to, so that application code can use them by name
   for (const c of d.consumers)
     for (const r of republishTargets(c))
-      publications[`${c.id}.retry${r.rule + 1}`] = r.exchange === '' && r.routingKey ? { queue: r.routingKey, confirm: true } : { exchange: r.exchange, ...(r.routingKey ? { routingKey: r.routingKey } : {}), confirm: true };
+      publications[`${c.id}.${r.slot.kind === 'rule' ? 'retry' : 'republish-'}${republishSlotSuffix(r.slot)}`] = r.exchange === '' && r.routingKey ? { queue: r.routingKey, confirm: true } : { exchange: r.exchange, ...(r.routingKey ? { routingKey: r.routingKey } : {}), confirm: true };
   const subscriptions: Record<string, unknown> = {};
   for (const c of d.consumers) subscriptions[c.id] = { queue: c.queue, prefetch: c.prefetch ?? 1 };
   return { vhosts: { [vhost]: { assert: true, exchanges, queues, bindings, publications, subscriptions } } };

@@ -144,3 +144,19 @@ export function alternateExchangeOf(x: ExchangeDef, policies: readonly PolicyDef
   const value = exchangeEffectiveSettings(x, { policies }).settings['alternate-exchange']?.value;
   return typeof value === 'string' ? value : undefined;
 }
+
+/** Every queue's and exchange's effective settings, by name (the designer's canvas and inspector read them). */
+export interface TopologySettings {
+  readonly queues: ReadonlyMap<string, EffectiveSettings>;
+  readonly exchanges: ReadonlyMap<string, EffectiveSettings>;
+}
+
+export function topologyEffectiveSettings(
+  t: { readonly queues: readonly QueueDef[]; readonly exchanges: readonly ExchangeDef[] } & PolicySet,
+  opts: EffectiveOptions = {},
+): TopologySettings {
+  return {
+    queues: new Map(t.queues.map((q) => [q.name, queueEffectiveSettings(q, t, opts)])),
+    exchanges: new Map(t.exchanges.map((x) => [x.name, exchangeEffectiveSettings(x, t, opts)])),
+  };
+}

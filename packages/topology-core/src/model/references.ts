@@ -12,6 +12,7 @@ import type { Design } from './design.js';
 import { parseNodeId } from './nodeIds.js';
 import { pathIndex, pathKey } from './names.js';
 import { isPlainObject } from './validateResult.js';
+import { mapRepublishes } from './republishes.js';
 
 export type ReferenceTarget = 'queue' | 'exchange';
 
@@ -147,10 +148,8 @@ export function mapReferences<D>(design: D, rename: RenameReference): D {
       : c;
   const valueExpr = (v: unknown, path: string): unknown =>
     isPlainObject(v) && 'by' in v ? set(v, 'by', counter(v.by, `${path}.by`)) : v;
-  const action = (a: unknown, path: string): unknown => {
-    if (!isPlainObject(a)) return a;
-    if (a.kind === 'retryInProcess') return set(a, 'recover', action(a.recover, `${path}.recover`));
-    if (a.kind !== 'republish') return a;
+  /** a republish action (found by the one republish walk, republishes.ts) */
+  const republish = (a: Obj, path: string): unknown => {
     let out = set(a, 'exchange', ref('exchange', 'name', 'republish-exchange', a.exchange, `${path}.exchange`));
     if ('routingKey' in a)
       out = set(out, 'routingKey', key('republish-routing-key', a.exchange, a.routingKey, `${path}.routingKey`));
@@ -166,26 +165,23 @@ export function mapReferences<D>(design: D, rename: RenameReference): D {
     }
     return out;
   };
-  const rules = (v: unknown, path: string): unknown =>
-    list(v, path, (r, p) => {
-      let out = r;
-      if (isPlainObject(r.when) && 'counter' in r.when)
-        out = set(out, 'when', set(r.when, 'counter', counter(r.when.counter, `${p}.when.counter`)));
-      return set(out, 'then', action(r.then, `${p}.then`));
-    });
+  /** a rule's condition counter (the actions are the republish walk's) */
+  const ruleCounters = (v: unknown, path: string): unknown =>
+    list(v, path, (r, p) =>
+      isPlainObject(r.when) && 'counter' in r.when
+        ? set(r, 'when', set(r.when, 'counter', counter(r.when.counter, `${p}.when.counter`)))
+        : r,
+    );
   const behaviour = (b: unknown, path: string): unknown => {
-    if (!isPlainObject(b)) return b;
-    let out = b;
-    if (Array.isArray(b.actions))
-      out = set(
-        out,
-        'actions',
-        b.actions.map((a, i) => action(a, pathIndex(`${path}.actions`, i))),
-      );
-    if ('onSuccess' in b) out = set(out, 'onSuccess', action(b.onSuccess, `${path}.onSuccess`));
-    if ('onFailure' in b) out = set(out, 'onFailure', rules(b.onFailure, `${path}.onFailure`));
-    if ('rules' in b) out = set(out, 'rules', rules(b.rules, `${path}.rules`));
-    return out;
+    // document order: a rule's counter before its action's references
+    const counted = isPlainObject(b)
+      ? set(
+          set(b, 'onFailure', 'onFailure' in b ? ruleCounters(b.onFailure, `${path}.onFailure`) : b.onFailure),
+          'rules',
+          'rules' in b ? ruleCounters(b.rules, `${path}.rules`) : b.rules,
+        )
+      : b;
+    return mapRepublishes(counted, path, republish);
   };
   const args = (a: unknown, path: string, f: (a: Obj, path: string) => Obj): unknown =>
     isPlainObject(a) ? f(a, path) : a;

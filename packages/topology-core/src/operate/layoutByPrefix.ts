@@ -7,6 +7,7 @@
 import type { Design, NodePosition } from '../model/design.js';
 import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId, type NodeId } from '../model/nodeIds.js';
 import { namePrefix } from './namePrefix.js';
+import { queueEffectiveSettings } from '../model/effectiveSettings.js';
 
 export const LAYOUT_COLUMN_W = 240;
 export const LAYOUT_ROW_H = 100;
@@ -80,7 +81,7 @@ export function designGroup(design: Design, key: string): Design {
     else exchanges.add(b.destination);
   }
   for (const q of t.queues) {
-    const dlx = queues.has(q.name) ? q.arguments?.['x-dead-letter-exchange'] : undefined;
+    const dlx = queues.has(q.name) ? queueEffectiveSettings(q, t).settings['x-dead-letter-exchange']?.value : undefined;
     if (typeof dlx === 'string' && t.exchanges.some((x) => x.name === dlx)) exchanges.add(dlx);
   }
   const topology = {

@@ -7,6 +7,7 @@ import type { SimulationResult } from './types.js';
 import type { Ending } from '../templates/types.js';
 import type { Topology } from '../model/definitions.js';
 import type { ConsumerSpec } from '../model/consumer.js';
+import { queueEffectiveSettings } from '../model/effectiveSettings.js';
 
 export interface MessageTrace {
   readonly msgId: string;
@@ -53,7 +54,8 @@ export function activeQueuesOf(design: { readonly topology: Topology; readonly c
   // a stream's reader moves nothing (read by offset): a message in a stream is parked
   const streams = new Set(design.topology.queues.filter((q) => q.arguments?.['x-queue-type'] === 'stream').map((q) => q.name));
   const s = new Set<string>(design.consumers.map((c) => c.queue).filter((q) => !streams.has(q)));
-  for (const q of design.topology.queues) if (q.arguments?.['x-message-ttl'] !== undefined) s.add(q.name);
+  // the TTL in effect: an argument or a policy (a policy-set wait queue cycles too)
+  for (const q of design.topology.queues) if (queueEffectiveSettings(q, design.topology).settings['x-message-ttl'] !== undefined) s.add(q.name);
   return s;
 }
 

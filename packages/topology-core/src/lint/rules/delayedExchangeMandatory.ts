@@ -1,5 +1,6 @@
 import { exchangeNodeId, publisherNodeId } from '../../model/nodeIds.js';
 import { finding } from '../ruleHelpers.js';
+import { exchangeEffectiveSettings } from '../../model/effectiveSettings.js';
 import type { LintFinding, LintRule } from '../types.js';
 
 export const delayedExchangeMandatory: LintRule = {
@@ -19,14 +20,14 @@ export const delayedExchangeMandatory: LintRule = {
           ),
         );
     for (const x of ctx.design.topology.exchanges)
-      if (x.type === 'x-delayed-message' && typeof x.arguments?.['alternate-exchange'] === 'string')
+      if (x.type === 'x-delayed-message' && typeof exchangeEffectiveSettings(x, ctx.design.topology).settings['alternate-exchange']?.value === 'string')
         out.push(
           finding(
             'delayed-exchange-mandatory',
             'warning',
             `${x.name} is a delayed exchange with an alternate exchange: the AE receives a copy of every delayed message at once (plugin issue #36).`,
             [exchangeNodeId(x.name)],
-            'Remove alternate-exchange from the delayed exchange.',
+            'Remove alternate-exchange (argument or policy) from the delayed exchange.',
           ),
         );
     return out;
