@@ -101,6 +101,8 @@ export function loadDocumentVhosts(text: string, opts: ImportDefinitionsOptions 
 }
 
 export function loadValue(v: unknown, opts: ImportDefinitionsOptions & { readonly name?: string } = {}): LoadedDocument {
+  if (isPlainObject(v) && Object.keys(v).length === 0)
+    return { ok: false, errors: [{ path: '', code: 'document-empty', message: 'an empty JSON object: expected a Retry Studio design (format, topology, ...) or a RabbitMQ definitions export (exchanges, queues, bindings, ...)' }], warnings: [] };
   if (looksLikeDefinitions(v)) {
     const r = importDefinitions(v, opts);
     if (!r.ok) return { ok: false, kind: 'definitions', errors: r.errors, warnings: r.warnings };
