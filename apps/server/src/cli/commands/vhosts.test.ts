@@ -78,14 +78,24 @@ describe('a whole-broker file with several vhosts', () => {
     expect(one.vhost).toBe('orders');
   });
 
-  it('exports keep each object\'s vhost: definitions writes every vhost; the other formats one, picked by --source-vhost', async () => {
+  it('exports keep each object\'s vhost: definitions, terraform, operator and rabbitmqadmin-v1 write every vhost; the other formats one, picked by --source-vhost', async () => {
     const defs = JSON.parse((await cli('export', 'broker.json', '--format', 'definitions')).out) as { vhosts: { name: string }[]; queues: { name: string; vhost: string }[]; parameters: unknown[]; users: unknown[] };
     expect(defs.vhosts).toEqual([{ name: 'orders' }, { name: 'billing' }]);
     expect(defs.queues.map((q) => `${q.vhost}/${q.name}`)).toEqual(['orders/work', 'orders/wait', 'billing/invoices']);
     expect([defs.parameters, defs.users]).toEqual([[], []]);
     const tf = await cli('export', 'broker.json', '--format', 'terraform');
-    expect(tf.code).toBe(1);
-    expect(tf.err).toContain('has objects in 2 vhosts ("orders", "billing"): the terraform export writes one vhost; pick one with --source-vhost V');
+    expect(tf.code).toBe(0);
+    expect(tf.out).toContain('resource "rabbitmq_vhost" "orders__vhost"');
+    expect(tf.out).toContain('resource "rabbitmq_queue" "billing__invoices"');
+    expect(tf.out.match(/required_providers/g)).toHaveLength(1);
+    const stream = await cli('export', 'broker.json', '--format', 'operator');
+    expect(stream.out).toContain('vhosts "orders", "billing" (spec.vhost on each resource)');
+    expect(stream.out).toContain('vhost: "billing"');
+    expect(stream.out).toContain('name: "orders-queue-work"');
+    expect((await cli('export', 'broker.json', '--format', 'rabbitmqadmin-v1')).out).toContain("-V 'billing' declare queue name='invoices'");
+    const admin2 = await cli('export', 'broker.json', '--format', 'rabbitmqadmin');
+    expect(admin2.code).toBe(1);
+    expect(admin2.err).toContain('has objects in 2 vhosts ("orders", "billing"): the rabbitmqadmin export writes one vhost; pick one with --source-vhost V');
     const billing = await cli('export', 'broker.json', '--format', 'terraform', '--source-vhost', 'billing');
     expect(billing.out).toContain('name = "billing"');
     expect(billing.out).toContain('vhost = rabbitmq_vhost.vhost.name');

@@ -31,7 +31,8 @@ describe('a 50 MB export with 10,000 queues', () => {
     [['import', 'big.json', '--vhost', 'nope'], 1, /vhost "nope" is not in the file; its vhosts with objects: "\/" \(3 exchanges, 2500 queues/],
     [['export', 'big.json', '--format', 'definitions', '--out', 'all.json'], 0, /wrote all\.json/],
     [['export', 'big.json', '--format', 'terraform', '--source-vhost', 'tenant-2', '--out', 'main.tf'], 0, /wrote main\.tf/],
-    [['export', 'big.json', '--format', 'operator'], 1, /has objects in 4 vhosts .*pick one with --source-vhost/],
+    [['export', 'big.json', '--format', 'operator', '--out', 'all.yaml'], 0, /wrote all\.yaml/],
+    [['export', 'big.json', '--format', 'asyncapi'], 1, /has objects in 4 vhosts .*pick one with --source-vhost/],
     [['simulate', 'big.json', '--vhost', '/', '--publish', 'events:svc0.work.x', '--consumer', 'svc0.work=worker'], 0, /retry budget/],
     [['rename', 'big.json', '--queue', 'svc0.work', 'svc0.main', '--out', 'renamed.json'], 0, /wrote renamed\.json/],
   ] as const)('%j exits %i in seconds with bounded output', { timeout: 120_000 }, async (argv, code, says) => {
