@@ -63,6 +63,16 @@ describe('a whole-broker file with several vhosts', () => {
     expect(j.findings.every((f) => f.vhost === 'orders' || f.vhost === 'billing')).toBe(true);
   });
 
+  it('lint --previous reads the deployed file per vhost too: a changed argument is found in its own vhost', async () => {
+    const prev = wholeBroker();
+    prev.queues = (prev.queues as { name: string; vhost: string; arguments: Record<string, unknown> }[]).map((q) =>
+      q.vhost === 'billing' ? { ...q, arguments: { ...q.arguments, 'x-max-length': 5 } } : q,
+    );
+    writeFileSync(path.join(dir, 'deployed.json'), JSON.stringify(prev));
+    const j = JSON.parse((await cli('lint', 'broker.json', '--previous', 'deployed.json', '--json')).out) as { findings: { id: string; vhost: string }[] };
+    expect(j.findings.filter((f) => f.id === 'immutable-argument-change').map((f) => f.vhost)).toEqual(['billing']);
+  });
+
   it('import gives one design per vhost, each carrying its vhost; --vhost picks one', async () => {
     const all = await cli('import', 'broker.json');
     expect(all.code).toBe(0);
