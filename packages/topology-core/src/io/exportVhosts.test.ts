@@ -45,3 +45,14 @@ describe('one design per vhost, exported together', () => {
     expect(exportVhosts(parts, 'asyncapi')).toBeUndefined();
   });
 });
+
+describe('a vhost whose every object is skipped', () => {
+  it('is noted, and the other vhosts are read', () => {
+    const file = twoVhosts();
+    (file.queues as unknown[]).push({ name: 'amq.gen-abc', vhost: 'sessions', durable: false, auto_delete: true, exclusive: true, arguments: {} });
+    const r = loadDocumentVhosts(JSON.stringify(file));
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    expect(r.docs.map((d) => d.vhost)).toEqual(['/', 'tenant-b']);
+    expect(r.docs[0]!.warnings.find((w) => w.code === 'vhost-empty')?.message).toMatch(/^vhost "sessions": vhost "sessions" has nothing to import \(everything there is skipped: skipped 1 queue \("amq\.gen-abc"\)/);
+  });
+});
