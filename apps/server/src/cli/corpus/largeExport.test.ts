@@ -55,3 +55,15 @@ describe('a 50 MB export with 10,000 queues', () => {
     expect(readFileSync(path.join(dir, 'main.tf'), 'utf8')).toContain('resource "rabbitmq_vhost" "vhost"');
   });
 });
+
+describe('1,000 quorum queues', () => {
+  it('lint prints each rule once with a count (it printed the same line 1,000 times: 333 KB), --json keeps every finding', async () => {
+    writeFileSync(path.join(dir, 'thousand.json'), JSON.stringify(largeExport({ queues: 1000, vhosts: 1 })));
+    const text = await runCliCaptured(dir, ['lint', 'thousand.json']);
+    expect(text.code).toBe(0);
+    expect(text.out.length).toBeLessThan(10_000);
+    expect(text.out).toMatch(/info {4}quorum-default-delivery-limit: \d+ findings \(--json lists every one\)|warning overflow-drops-silently: \d+ findings/);
+    const json = JSON.parse((await runCliCaptured(dir, ['lint', 'thousand.json', '--json'])).out) as { findings: unknown[] };
+    expect(json.findings.length).toBeGreaterThan(300);
+  });
+});
