@@ -38,6 +38,7 @@ describe('lint text output that scales', () => {
     ]);
     expect(out).toContain('== vhost "a"');
     expect(out).toContain('vhost "a": 0 error(s), 1 warning(s), 0 info');
+    expect(out).toContain('warning [vhost "a"] overflow-drops-silently: q1 has a length limit');
     expect(out).toContain('vhost "b": no findings');
     expect(out.trimEnd().split('\n').at(-1)).toBe('2 vhosts: 0 error(s), 1 warning(s), 0 info');
   });
