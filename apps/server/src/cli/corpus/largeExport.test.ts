@@ -17,7 +17,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-// measured: lint 13 s (4 vhosts), the others 0.5-5.5 s on a shared 2-core machine; the bound leaves room for a loaded CI
+// measured on the shared 2-core machine: lint 3.4-13 s (4 vhosts, by load), the others 0.4-5.5 s; the bound leaves room for a loaded CI
 const SECONDS = 60;
 
 describe('a 50 MB export with 10,000 queues', () => {
