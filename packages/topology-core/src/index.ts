@@ -211,6 +211,7 @@ export { readDesignJson, writeDesignJson } from './io/designJson.js';
 export { designFromScenario, type DocumentKind, loadDocument, loadDocumentVhosts, type LoadedDocument, loadValue, parseJsonText } from './io/load.js';
 export { describeVhost, describeVhostsWithObjects, objectCount, vhostContents, type VhostContents } from './io/definitionsVhosts.js';
 export { describeJsonError } from './io/jsonSyntax.js';
+export { exportVhosts, MULTI_VHOST_FORMATS, type VhostDesign } from './io/exportVhosts.js';
 export {
   type IgnoredArgument,
   type Logical,

@@ -92,15 +92,27 @@ export function loadDocumentVhosts(text: string, opts: ImportDefinitionsOptions 
     return one.ok ? { ok: true, docs: [one] } : one;
   }
   const docs: (LoadedDocument & { ok: true })[] = [];
+  const emptied: ValidationIssue[] = [];
+  let lastEmpty: LoadedDocument | undefined;
   for (const c of full) {
     const r = loadValue(v, { ...opts, vhost: c.name!, name: `${opts.name ?? 'imported'} (${c.name})` });
+    // a vhost whose every object is skipped (only server-named queues, say) is said, not fatal
+    if (!r.ok && r.errors.every((e) => e.code === 'vhost-empty')) {
+      emptied.push(...r.errors.map((e) => ({ ...e, message: `vhost "${c.name}": ${e.message.replace(/; the file's vhosts with objects: .*$/, '')}` })));
+      lastEmpty = r;
+      continue;
+    }
     if (!r.ok) return { ...r, errors: r.errors.map((e) => ({ ...e, message: `vhost "${c.name}": ${e.message}` })) };
     docs.push(r);
   }
+  if (docs.length === 0) return lastEmpty as LoadedDocument & { ok: false };
+  if (emptied.length > 0) docs[0] = { ...docs[0]!, warnings: [...docs[0]!.warnings, ...emptied] };
   return { ok: true, docs };
 }
 
 export function loadValue(v: unknown, opts: ImportDefinitionsOptions & { readonly name?: string } = {}): LoadedDocument {
+  if (isPlainObject(v) && Object.keys(v).length === 0)
+    return { ok: false, errors: [{ path: '', code: 'document-empty', message: 'an empty JSON object: expected a Retry Studio design (format, topology, ...) or a RabbitMQ definitions export (exchanges, queues, bindings, ...)' }], warnings: [] };
   if (looksLikeDefinitions(v)) {
     const r = importDefinitions(v, opts);
     if (!r.ok) return { ok: false, kind: 'definitions', errors: r.errors, warnings: r.warnings };

@@ -50,6 +50,22 @@ describe('designFromBroker', () => {
     expect(r.lint.filter((f) => f.id === 'binding-never-matches')).toEqual([]);
   });
 
+  it('keeps a binding from a built-in exchange (it routes as on the broker) and publishes to it', () => {
+    const base = ordersSnapshot();
+    const r = designFromBroker(
+      ordersSnapshot('3.10.8', {
+        queues: [...base.queues, { name: 'audit', type: 'classic', consumers: 1, arguments: {} }],
+        exchanges: [...base.exchanges, { name: 'amq.fanout', type: 'fanout' }],
+        bindings: [...base.bindings, { source: 'amq.fanout', destination: 'audit', destination_type: 'queue', routing_key: '' }],
+      }),
+    );
+    if (!r.ok) throw new Error('not ok');
+    expect(r.design.topology.exchanges.map((x) => x.name)).not.toContain('amq.fanout');
+    expect(r.design.topology.bindings.find((b) => b.source === 'amq.fanout')?.destination).toBe('audit');
+    expect(r.design.publishers.find((p) => p.exchange === 'amq.fanout')).toMatchObject({ id: 'publish-amq.fanout', routingKey: '' });
+    expect(r.skipped.filter((s) => s.kind === 'binding')).toEqual([]);
+  });
+
   it('takes the profile from the version and skips what the model cannot hold, with the reason', () => {
     const r = designFromBroker(
       ordersSnapshot('4.3.6', {

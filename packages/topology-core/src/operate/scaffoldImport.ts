@@ -14,7 +14,7 @@ import { EXCHANGE_TYPES_ALL, type ImportRole, type ImportedDesign } from './impo
 import type { BrokerSnapshot } from './brokerSnapshot.js';
 import type { ConsumerSpec } from '../model/consumer.js';
 import type { PublisherSpec } from '../model/publisher.js';
-import type { AmqpValue } from '../model/definitions.js';
+import { builtinExchangeType, type AmqpValue } from '../model/definitions.js';
 import type { Design } from '../model/design.js';
 import { DESIGN_FORMAT, DESIGN_VERSION } from '../model/design.js';
 import { importDefinitions } from '../io/definitions.js';
@@ -60,7 +60,9 @@ export function designFromBroker(snap: BrokerSnapshot, opts: ScaffoldOptions = {
   const qNames = new Set(queues.map((q) => q.name));
   const bindings = snap.bindings.filter((b) => {
     if (b.source === '') return false; // the default exchange's implicit bindings
-    const ok = exNames.has(b.source) && (b.destination_type === 'queue' ? qNames.has(b.destination) : exNames.has(b.destination));
+    // a built-in amq.* exchange stays a binding source: the model routes it as the broker does
+    const fromOk = exNames.has(b.source) || builtinExchangeType(b.source) !== undefined;
+    const ok = fromOk && (b.destination_type === 'queue' ? qNames.has(b.destination) : exNames.has(b.destination));
     if (!ok) skipped.push({ kind: 'binding', name: `${b.source} -> ${b.destination}`, reason: 'its source or destination was not imported' });
     return ok;
   });
@@ -122,7 +124,12 @@ export function designFromBroker(snap: BrokerSnapshot, opts: ScaffoldOptions = {
   // a wait queue's DLX is the way back to work (an entry point); a work queue's DLX is the error path
   const errorPaths = new Set([...dlxOf].filter(([q]) => roles[q] === 'work').map(([, x]) => x));
   const publishers: PublisherSpec[] = [];
-  for (const x of topology.exchanges) {
+  // the built-in exchanges a binding uses are entries too (amq.fanout -> queue)
+  const builtinSources = [...new Set(topology.bindings.map((b) => b.source))].flatMap((name) => {
+    const type = builtinExchangeType(name);
+    return type ? [{ name, type, internal: false }] : [];
+  });
+  for (const x of [...topology.exchanges, ...builtinSources]) {
     if (errorPaths.has(x.name) || x.internal) continue;
     // one publisher per way into the exchange, so that every binding has a message that matches it
     const seen = new Set<string>();

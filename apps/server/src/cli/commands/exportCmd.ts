@@ -1,4 +1,4 @@
-import { exportDefinitionsVhosts } from '@retry-studio/topology-core';
+import { exportVhosts, MULTI_VHOST_FORMATS } from '@retry-studio/topology-core';
 import { value, parseArgs } from './args.js';
 import { CliError, loadFileVhosts, writeOutput, type CliIo } from './context.js';
 import { formatWarnings } from './lintText.js';
@@ -12,7 +12,8 @@ const NOTE_CODES = ['skipped', 'not-imported', 'field-ignored'];
 /**
  * Each object keeps its vhost: a design read from vhost "kleem" is written to "kleem" unless
  * `--vhost` says another. A file with objects in several vhosts exports them all as a
- * whole-broker definitions file; the other formats write one vhost (`--source-vhost` picks it).
+ * whole-broker definitions file, one Terraform file, one operator stream or one rabbitmqadmin v1
+ * script; the other formats write one vhost (`--source-vhost` picks it).
  */
 export async function exportCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const a = parseArgs(argv, { values: [...EXPORT_VALUE_OPTIONS, 'source-vhost'], switches: ['portable'] });
@@ -29,12 +30,16 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
   }
   if (docs.length > 1) {
     const vhosts = docs.map((d) => JSON.stringify(d.vhost)).join(', ');
-    if (f !== 'definitions' || value(a, 'vhost') !== undefined)
-      throw new CliError(
-        `${file} has objects in ${docs.length} vhosts (${vhosts}): the ${f} export writes one vhost${f === 'definitions' ? ' when --vhost names it' : ''}; pick one with --source-vhost V${f === 'definitions' ? '' : ' (--format definitions writes them all)'}`,
-      );
+    if (value(a, 'vhost') !== undefined)
+      throw new CliError(`${file} has objects in ${docs.length} vhosts (${vhosts}): --vhost would put them all in one; pick the vhost to read with --source-vhost V`, 2);
     const parts = docs.map((d) => ({ vhost: d.vhost!, design: portableIfAsked(a, d.design, `${file} vhost ${d.vhost}`, io) }));
-    await writeOutput(io, value(a, 'out'), JSON.stringify(exportDefinitionsVhosts(parts.map((p) => ({ vhost: p.vhost, topology: p.design.topology }))), null, 2) + '\n');
+    const cluster = value(a, 'cluster');
+    const text = exportVhosts(parts, f, cluster !== undefined ? { cluster } : {});
+    if (text === undefined)
+      throw new CliError(
+        `${file} has objects in ${docs.length} vhosts (${vhosts}): the ${f} export writes one vhost; pick one with --source-vhost V (${MULTI_VHOST_FORMATS.join(', ')} write them all)`,
+      );
+    await writeOutput(io, value(a, 'out'), text);
     return 0;
   }
   await writeExport(io, a, portableIfAsked(a, docs[0]!.design, file, io), f);

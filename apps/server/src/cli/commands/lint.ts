@@ -1,6 +1,6 @@
 import { lintDesign, lintGithub, lintSarif, objectLocator } from '@retry-studio/topology-core';
 import { flag, parseArgs, value } from './args.js';
-import { CliError, loadFile, loadFileVhosts, readText, type CliIo } from './context.js';
+import { CliError, loadFileVhosts, readText, type CliIo } from './context.js';
 import { formatLintText, type LintSection } from './lintText.js';
 import { toolVersion } from '../version.js';
 
@@ -31,12 +31,18 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
   // a whole-broker file is linted per vhost, each finding naming its vhost
   const docs = await loadFileVhosts(io, file, { vhost: value(a, 'vhost') });
   const prevFile = value(a, 'previous');
-  const previous = prevFile ? (await loadFile(io, prevFile)).design.topology : undefined;
-  const sections: LintSection[] = docs.map((doc) => ({
-    ...(doc.vhost !== undefined ? { vhost: doc.vhost } : {}),
-    findings: lintDesign(doc.design, { ...(profile ? { profile } : {}), ...(previous ? { previous } : {}), ...(nodes !== undefined ? { nodes } : {}) }),
-    warnings: doc.warnings,
-  }));
+  // the deployed topology of the same vhost (a whole-broker --previous file is read per vhost too)
+  const previousDocs = prevFile ? await loadFileVhosts(io, prevFile) : [];
+  const previousOf = (vhost: string | undefined) =>
+    previousDocs.length === 1 ? previousDocs[0]!.design.topology : previousDocs.find((p) => p.vhost === vhost)?.design.topology;
+  const sections: LintSection[] = docs.map((doc) => {
+    const previous = previousOf(doc.vhost);
+    return {
+      ...(doc.vhost !== undefined ? { vhost: doc.vhost } : {}),
+      findings: lintDesign(doc.design, { ...(profile ? { profile } : {}), ...(previous ? { previous } : {}), ...(nodes !== undefined ? { nodes } : {}) }),
+      warnings: doc.warnings,
+    };
+  });
   const findings = sections.flatMap((s) => s.findings.map((f) => (s.vhost !== undefined ? { ...f, vhost: s.vhost } : f)));
   const errors = findings.filter((f) => f.severity === 'error').length;
   const kind = docs[0]!.kind;

@@ -17,22 +17,23 @@ export interface LintSection {
   readonly warnings: readonly ValidationIssue[];
 }
 
-function formatFinding(f: LintFinding): string {
-  return `${f.severity.padEnd(7)} ${f.id}: ${f.message}\n          objects: ${f.objects.join(', ')}\n          fix: ${f.fix}\n`;
+function formatFinding(f: LintFinding, where = ''): string {
+  return `${f.severity.padEnd(7)} ${where}${f.id}: ${f.message}\n          objects: ${f.objects.join(', ')}\n          fix: ${f.fix}\n`;
 }
 
-function formatGroup(list: readonly LintFinding[]): string {
+function formatGroup(list: readonly LintFinding[], where = ''): string {
   const f = list[0]!;
   const objects = [...new Set(list.flatMap((x) => x.objects))];
   const shown = objects.slice(0, SHOWN_OBJECTS).join(', ') + (objects.length > SHOWN_OBJECTS ? `, ... and ${objects.length - SHOWN_OBJECTS} more` : '');
   return (
-    `${f.severity.padEnd(7)} ${f.id}: ${list.length} findings (--json lists every one); the first: ${f.message}\n` +
+    `${f.severity.padEnd(7)} ${where}${f.id}: ${list.length} findings (--json lists every one); the first: ${f.message}\n` +
     `          objects (${objects.length}): ${shown}\n          fix: ${f.fix}\n`
   );
 }
 
-/** Findings grouped by rule and severity, in the order the rules first appear. */
-export function formatFindings(findings: readonly LintFinding[]): string {
+/** Findings grouped by rule and severity, in the order the rules first appear; `vhost` names it on each line. */
+export function formatFindings(findings: readonly LintFinding[], vhost?: string): string {
+  const where = vhost !== undefined ? `[vhost ${JSON.stringify(vhost)}] ` : '';
   const groups = new Map<string, LintFinding[]>();
   for (const f of findings) {
     const k = `${f.severity}\u0000${f.id}`;
@@ -41,7 +42,7 @@ export function formatFindings(findings: readonly LintFinding[]): string {
     else groups.set(k, [f]);
   }
   let out = '';
-  for (const list of groups.values()) out += list.length <= GROUP_AFTER ? list.map(formatFinding).join('') : formatGroup(list);
+  for (const list of groups.values()) out += list.length <= GROUP_AFTER ? list.map((f) => formatFinding(f, where)).join('') : formatGroup(list, where);
   return out;
 }
 
@@ -72,7 +73,7 @@ export function formatLintText(file: string, kind: string, sections: readonly Li
     if (s.warnings.length > 0) out += `validation warnings:\n${formatWarnings(s.warnings)}\n`;
     if (kind === 'definitions' && (!several || s === sections[0]))
       out += `${file}: RabbitMQ definitions (no consumers: rules about consumer behaviour are skipped)\n`;
-    out += formatFindings(s.findings);
+    out += formatFindings(s.findings, several ? s.vhost : undefined);
     if (several) out += `vhost ${JSON.stringify(s.vhost)}: ${formatCounts(s.findings)}\n`;
   }
   const all = sections.flatMap((s) => s.findings);
