@@ -89,6 +89,15 @@ test('a core folder importing a higher floor fails even without a circle', () =>
   assert.match(problems[0], /packages\/topology-core\/src\/model imports a higher floor, sim: .*model\/topology\.ts:1/);
 });
 
+test('a core folder with no floor fails, naming it', () => {
+  const problems = check({
+    [`${CORE}/model/a.ts`]: 'export const a = 1;\n',
+    [`${CORE}/gadgets/g.ts`]: "import { a } from '../model/a.js';\nexport const g = a;\n",
+  });
+  assert.equal(problems.length, 1);
+  assert.match(problems[0], /packages\/topology-core\/src\/gadgets has no floor/);
+});
+
 test("a circle between the web's folders fails unless it is listed as being cut", () => {
   const files = {
     [`${WEB}/canvas/Canvas.tsx`]: "import { useLint } from '../panels/useLint';\nexport const Canvas = () => useLint();\n",
