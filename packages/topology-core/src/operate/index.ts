@@ -8,3 +8,5 @@ export * from './scaffoldImport.js';
 export * from './deadLetter.js';
 export * from './browseEffect.js';
 export * from './redrive.js';
+export * from './redriveCounts.js';
+export * from './canary.js';

@@ -15,6 +15,7 @@ import type { BrokerSnapshot } from './brokerSnapshot.js';
 import type { BrokerVersionProfile } from './brokerVersion.js';
 import { EXCHANGE_TYPES_ALL } from './importTypes.js';
 import { causeOf, firstDeath, type DeadLetterMessage } from './deadLetter.js';
+import { RedriveTally, type RedriveCounts } from './redriveCounts.js';
 
 export type RedriveTarget =
   | { readonly kind: 'original' }
@@ -211,13 +212,8 @@ export interface RedrivePlanItem {
   readonly decision: RedriveDecision;
 }
 
-export interface RedrivePlan {
+export interface RedrivePlan extends RedriveCounts {
   readonly items: readonly RedrivePlanItem[];
-  /** destination (`exchange -> queue, queue`) -> count, and skip reasons -> count */
-  readonly byDestination: Readonly<Record<string, number>>;
-  readonly skipped: Readonly<Record<string, number>>;
-  readonly moved: number;
-  readonly filteredOut: number;
   readonly xDeathNote: string;
   readonly delivery: string;
 }
@@ -239,24 +235,19 @@ export interface PlanRedriveInput {
 /** The dry run: what the re-drive would do with each listed message; nothing changes. */
 export function planRedrive(input: PlanRedriveInput, ctx: RedriveContext): RedrivePlan {
   const items: RedrivePlanItem[] = [];
-  const byDestination: Record<string, number> = {};
-  const skipped: Record<string, number> = {};
-  let moved = 0;
-  let filteredOut = 0;
+  const tally = new RedriveTally();
   for (const m of input.messages) {
     if (!matchesFilter(m, input.filter)) {
-      filteredOut += 1;
+      tally.filteredOut += 1;
       continue;
     }
     if (input.limit !== undefined && items.length >= input.limit) break;
     const decision = redriveDecision(m, input.target, ctx);
     items.push({ seq: m.seq, cause: causeOf(m).key, decision });
-    if (decision.kind === 'move') {
-      moved += 1;
-      const k = destinationLabel(decision);
-      byDestination[k] = (byDestination[k] ?? 0) + 1;
-    } else skipped[decision.reason] = (skipped[decision.reason] ?? 0) + 1;
+    if (decision.kind === 'move') tally.countMoved(destinationLabel(decision));
+    else tally.countSkipped(decision.reason);
   }
+  const { byDestination, skipped, moved, filteredOut } = tally.counts();
   return {
     items,
     byDestination,
