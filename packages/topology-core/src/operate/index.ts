@@ -10,3 +10,5 @@ export * from './browseEffect.js';
 export * from './redrive.js';
 export * from './redriveCounts.js';
 export * from './canary.js';
+export * from './jsonPatch.js';
+export * from './redriveEdit.js';
