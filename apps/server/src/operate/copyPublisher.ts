@@ -7,7 +7,7 @@
  */
 import type { ConfirmChannel, ConsumeMessage, Message } from 'amqplib';
 import { waitForDrain, type ManagedConnection } from '../broker/index.js';
-import { FramePublisher } from '../broker/publishFrames.js';
+import { encodePropertyList, FramePublisher } from '../broker/publishFrames.js';
 import { copyProperties, copyPropertyList } from './copyProperties.js';
 import { copyIdentity } from './messageIdentity.js';
 import { closedError, deadLetterOf, type Delivery } from './redriveDelivery.js';
@@ -143,6 +143,7 @@ export class CopyPublisher {
     this.flying.add(d);
     try {
       const now = Date.now();
+      if (d.edited) return this.publishEdited(pub, frames, d, now);
       // an arrow passed inline, not a named const: tsx's keepNames would rename every one (a defineProperty per message)
       if (frames)
         return frames.publish(
@@ -168,6 +169,21 @@ export class CopyPublisher {
       else this.host.refuse(d, `publish failed: ${(err as Error).message}`);
       return true;
     }
+  }
+
+  /** an edited copy: its properties and body encoded anew (the unedited path forwards the original's bytes) */
+  private publishEdited(pub: ConfirmChannel, frames: FramePublisher | undefined, d: Delivery, now: number): boolean {
+    const mv = d.decision!;
+    const e = d.edited!;
+    const props = copyProperties(d.msg, this.username, deadLetterOf(d).headers, now);
+    const withEdit = { ...props, headers: { ...props.headers, ...e.headers } };
+    if (frames)
+      return frames.publish(mv.exchange, mv.routingKey, true, { base: encodePropertyList(withEdit) }, e.body, (err) =>
+        this.onConfirm(d, err),
+      );
+    return pub.publish(mv.exchange, mv.routingKey, e.body, { mandatory: true, ...withEdit }, (err) =>
+      this.onConfirm(d, err),
+    );
   }
 
   /**

@@ -12,8 +12,8 @@ import type { Channel } from 'amqplib';
 import { CountedSet } from './countedSet.js';
 import type { CopyOutcome } from './copyPublisher.js';
 import type { RedriveCounters } from './redriveCounters.js';
-import { identityOf, type Delivery } from './redriveDelivery.js';
-import type { Slot } from './sourceAcks.js';
+import { EDIT_NOT_TWICE, identityOf, type Delivery } from './redriveDelivery.js';
+import type { Slot, SourceAcks } from './sourceAcks.js';
 
 /** What the ledger needs from the job to settle a redelivery. */
 export interface LedgerHost {
@@ -36,6 +36,8 @@ export class RedeliveryLedger {
   readonly copiedMaybeAcked = new CountedSet();
   /** originals whose copy was still unconfirmed when their consume channel died, by identity: their redelivery waits for the confirm */
   private readonly orphans = new Map<string, Delivery[]>();
+  /** originals whose edited copy may have arrived: held when they come back, never copied again */
+  readonly editUnsure = new CountedSet();
   private orphanCount = 0;
   /** acked originals not yet proven processed: the batch under a checkpoint, and the next one */
   private proving: Delivery[] | undefined;
@@ -48,7 +50,7 @@ export class RedeliveryLedger {
 
   /** originals the queue still owes back after a loss (copies confirmed) */
   get awaited(): number {
-    return this.copiedRequeued.size + this.copiedMaybeAcked.size + this.orphanCount;
+    return this.copiedRequeued.size + this.copiedMaybeAcked.size + this.orphanCount + this.editUnsure.size;
   }
 
   addOrphan(d: Delivery): void {
@@ -70,9 +72,37 @@ export class RedeliveryLedger {
     return d;
   }
 
-  /** acks just sent: unproven until a checkpoint answers */
-  acked(ds: readonly Delivery[]): void {
-    for (const d of ds) this.unproven.push(d);
+  /**
+   * What a redelivered original is, after a loss: its copy confirmed (`copied`: ack it, no second
+   * copy), its edited copy perhaps arrived (`edit-unsure`), its ack perhaps processed (`recopy`),
+   * its copy still in flight (`waits` for that confirm), or none of these (`new`).
+   */
+  redelivered(d: Delivery): 'copied' | 'edit-unsure' | 'recopy' | 'waits' | 'new' {
+    const id = identityOf(d);
+    if (this.copiedRequeued.take(id)) return 'copied';
+    if (this.editUnsure.take(id)) return 'edit-unsure';
+    if (this.copiedMaybeAcked.take(id)) return 'recopy';
+    const old = this.takeOrphan(id);
+    if (!old) return 'new';
+    old.successor = d;
+    d.waitsFor = old;
+    return 'waits';
+  }
+
+  /** Sends the acks that can go now (true when any did), then proves them with a checkpoint when `prove`. */
+  flushAcks(
+    acks: SourceAcks<Delivery>,
+    src: Channel,
+    queue: string,
+    prove: boolean,
+    current: () => boolean,
+    proven: () => void,
+  ): boolean {
+    const acked = acks.flush();
+    if (acked.length === 0) return false;
+    for (const d of acked) this.unproven.push(d);
+    if (prove) this.checkpoint(src, queue, current, proven);
+    return true;
   }
 
   /**
@@ -82,7 +112,7 @@ export class RedeliveryLedger {
    * reply proves those acks processed; until then they are kept (and become awaited
    * redeliveries if the consume side dies).
    */
-  checkpoint(src: Channel, queue: string, current: () => boolean, proven: () => void): void {
+  private checkpoint(src: Channel, queue: string, current: () => boolean, proven: () => void): void {
     if (this.proving || this.unproven.length === 0) return;
     const batch = (this.proving = this.unproven);
     this.unproven = [];
@@ -99,7 +129,10 @@ export class RedeliveryLedger {
 
   /** back in the queue: read again, or (a copy made, its ack unproven) copied again when it comes back */
   unseeOrRecopy(d: Delivery): void {
-    if (d.recopy) this.copiedMaybeAcked.add(identityOf(d));
+    if (d.editUnsure) {
+      this.editUnsure.add(identityOf(d));
+      this.counts.uncount(d);
+    } else if (d.recopy) this.copiedMaybeAcked.add(identityOf(d));
     else this.counts.uncount(d);
   }
 
@@ -140,7 +173,10 @@ export class RedeliveryLedger {
     }
     if (o.kind === 'lost') {
       this.counts.duplicatesPossible += 1;
-      if (this.host.active) this.host.resend(d);
+      if (d.edited) {
+        d.editUnsure = true;
+        this.host.hold(d, { reason: EDIT_NOT_TWICE });
+      } else if (this.host.active) this.host.resend(d);
       else this.host.hold(d, {});
     } else if (d.recopy) {
       // its first copy was confirmed: this one, or the original left in the queue, may be a second
@@ -169,7 +205,13 @@ export class RedeliveryLedger {
     const nextLive = next !== undefined && this.host.live(next);
     if (o.kind === 'lost') {
       this.counts.duplicatesPossible += 1;
-      if (nextLive) {
+      if (d.edited) d.editUnsure = true;
+      if (nextLive && d.edited) {
+        next.counted = d.counted;
+        next.editUnsure = true;
+        if (d.scheduled) this.counts.scheduled -= 1;
+        this.host.hold(next, { reason: EDIT_NOT_TWICE });
+      } else if (nextLive) {
         next.counted = d.counted;
         next.scheduled = d.scheduled;
         if (d.recopy) next.recopy = true;

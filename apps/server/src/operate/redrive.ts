@@ -3,7 +3,7 @@
  * plan, nothing moves) and starting a job (one per queue at a time).
  */
 import type { ChannelModel } from 'amqplib';
-import { browseEffect, planRedrive, queueKindOf, redriveContext, routingTopology, type RedriveContext, type RedriveFilter, type RedrivePlan, type RedriveTarget } from '@retry-studio/topology-core';
+import { browseEffect, headerNameProblem, isEmptyEdit, planRedrive, queueKindOf, redriveContext, routingTopology, type RedriveContext, type RedriveEdit, type RedriveFilter, type RedrivePlan, type RedriveTarget } from '@retry-studio/topology-core';
 import { browseQueue, MAX_BROWSE, type BrowseResult } from './browse.js';
 import { OperateError, brokerVersion, exactDepth, queueInfo, type OperateTarget } from './operateTarget.js';
 import { readSnapshot } from './readSnapshot.js';
@@ -17,11 +17,17 @@ export interface RedriveRequest {
   readonly ratePerSecond?: number;
   /** a quorum queue before 4.3: every message left in the queue counts toward its delivery limit */
   readonly insist?: boolean;
+  /** fix, then retry: a JSON patch on each body, headers set on each copy */
+  readonly edit?: RedriveEdit;
 }
 
 function checkNumbers(r: RedriveRequest): void {
   if (r.limit !== undefined && (!Number.isInteger(r.limit) || r.limit < 1)) throw new OperateError(`limit must be a positive integer, got ${r.limit}`, 'limit');
   if (r.ratePerSecond !== undefined && !(r.ratePerSecond > 0 && Number.isFinite(r.ratePerSecond))) throw new OperateError(`rate must be a positive number of messages per second, got ${r.ratePerSecond}`, 'rate');
+  for (const name of Object.keys(r.edit?.setHeaders ?? {})) {
+    const problem = headerNameProblem(name);
+    if (problem) throw new OperateError(problem, 'set-header');
+  }
 }
 
 export async function liveRedriveContext(t: OperateTarget): Promise<RedriveContext> {
@@ -67,6 +73,7 @@ export async function startRedrive(t: OperateTarget, r: RedriveRequest, tuning: 
     ...(r.filter ? { filter: r.filter } : {}),
     ...(r.limit !== undefined ? { limit: r.limit } : {}),
     ...(r.ratePerSecond !== undefined ? { ratePerSecond: r.ratePerSecond } : {}),
+    ...(r.edit && !isEmptyEdit(r.edit) ? { edit: r.edit } : {}),
   });
   running.set(key, job);
   try {

@@ -3,7 +3,7 @@
  * reads and settles it, the copy publisher sends its copy, the ledger remembers it across a loss.
  */
 import type { ConsumeMessage } from 'amqplib';
-import type { DeadLetterMessage, RedriveDecision } from '@retry-studio/topology-core';
+import { editCopy, type DeadLetterMessage, type RedriveDecision, type RedriveEdit } from '@retry-studio/topology-core';
 import { deadLetterFromAmqp } from './deadLetterFromAmqp.js';
 import { messageIdentity } from './messageIdentity.js';
 import type { Slot } from './sourceAcks.js';
@@ -36,7 +36,21 @@ export interface Delivery {
   identity: string | undefined;
   /** why it is left: counted in `left` and `skipped`/`filteredOut` */
   held: Held | undefined;
+  /** the copy to send instead of the original's bytes (fix-then-retry) */
+  edited: EditedBytes | undefined;
+  /** its edited copy may have arrived (a lost confirm): never sent again, the original stays */
+  editUnsure: boolean;
 }
+
+export interface EditedBytes {
+  readonly body: Buffer;
+  /** set on top of the copy's headers, `x-redrive-edited` included */
+  readonly headers: Record<string, unknown>;
+}
+
+/** why an edited copy is not sent a second time where an unedited one would be */
+export const EDIT_NOT_TWICE =
+  'its edited copy may already be at the destination (a connection was lost before it was proven): an edited copy is sent at most once, so the original is left in the queue';
 
 export interface Held {
   reason?: string;
@@ -63,6 +77,8 @@ export function newDelivery(gen: number, msg: ConsumeMessage, seq: number): Deli
     waitsFor: undefined,
     identity: undefined,
     held: undefined,
+    edited: undefined,
+    editUnsure: false,
   };
 }
 
@@ -76,3 +92,12 @@ export function identityOf(d: Delivery): string {
 
 export const closedError = (err: unknown): boolean =>
   /channel closed|connection closed|channel ended|connection ended/i.test(String((err as Error)?.message ?? err));
+
+/** Makes its edited copy (`edited`); the reason, naming the message, when the edit does not apply to it. */
+export function editDelivery(d: Delivery, edit: RedriveEdit): string | undefined {
+  const id = d.msg.properties.messageId as string | undefined;
+  const e = editCopy(d.msg.content.toString('utf8'), edit, id ? `'${id}'` : `#${d.seq}`);
+  if (!e.ok) return e.reason;
+  d.edited = { body: e.body !== undefined ? Buffer.from(e.body) : d.msg.content, headers: e.headers };
+  return undefined;
+}

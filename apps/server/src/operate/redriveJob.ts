@@ -25,7 +25,7 @@ import { IdleClock } from './idleClock.js';
 import { RedeliveryLedger, type LedgerHost } from './redeliveryLedger.js';
 import { RedriveConnections, type OpenConnection, type Side, type SidesHost } from './redriveConnections.js';
 import { RedriveCounters, redriveProgress, type RedriveProgress, type RedriveStatus } from './redriveCounters.js';
-import { deadLetterOf, identityOf, newDelivery, type Delivery } from './redriveDelivery.js';
+import { deadLetterOf, EDIT_NOT_TWICE, editDelivery, newDelivery, type Delivery } from './redriveDelivery.js';
 import type { RedriveOptions } from './redriveOptions.js';
 import { SourceAcks } from './sourceAcks.js';
 
@@ -269,23 +269,22 @@ export class RedriveJob extends EventEmitter implements CopyPublisherHost, Ledge
     this.idle.arm();
     // an original whose copy the broker already confirmed, redelivered after a loss: ack, no second copy
     if (this.ledger.awaited > 0 && m.fields.redelivered) {
-      const id = identityOf(d);
-      if (this.ledger.copiedRequeued.take(id)) {
+      const was = this.ledger.redelivered(d);
+      if (was === 'copied') {
         this.counts.deduplicated += 1;
-        d.slot.state = 'confirmed';
-        this.scheduleFlush();
-        this.stopWhenAllRead();
-        return;
+        this.confirmed(d);
+        return this.stopWhenAllRead();
+      }
+      // its edited copy may have arrived: never sent twice, the original stays
+      if (was === 'edit-unsure') {
+        this.counts.seen += 1;
+        d.counted = d.editUnsure = true;
+        return this.hold(d, { reason: EDIT_NOT_TWICE });
       }
       // its ack may have reached the broker, and this be a byte-identical twin: copy it again
-      if (this.ledger.copiedMaybeAcked.take(id)) return this.decide(d, true);
+      if (was === 'recopy') return this.decide(d, true);
       // its copy is still unconfirmed: the confirm decides (see settleOrphan)
-      const old = this.ledger.takeOrphan(id);
-      if (old) {
-        old.successor = d;
-        d.waitsFor = old;
-        return;
-      }
+      if (was === 'waits') return;
     }
     if (this.counts.seen >= this.counts.before || this.limitReached) {
       // beyond this run (new arrivals, or left over): kept until the end, while awaited redeliveries may still come
@@ -304,6 +303,7 @@ export class RedriveJob extends EventEmitter implements CopyPublisherHost, Ledge
   private decide(d: Delivery, recopy: boolean): void {
     const decision = this.fixed ?? redriveDecision(deadLetterOf(d), this.options.target, this.ctx);
     if (decision.kind === 'skip') return this.hold(d, { reason: decision.reason });
+    if (this.options.edit && !this.editOf(d, recopy)) return;
     if (recopy) d.recopy = true;
     else {
       this.counts.scheduled += 1;
@@ -312,6 +312,14 @@ export class RedriveJob extends EventEmitter implements CopyPublisherHost, Ledge
     d.decision = decision;
     this.copies.pending.push(d);
     this.copies.wake();
+  }
+
+  /** the edited copy made, or held with the reason (false): a recopy of an edited one is never sent */
+  private editOf(d: Delivery, recopy: boolean): boolean {
+    if (recopy) d.editUnsure = true;
+    const refused = recopy ? EDIT_NOT_TWICE : editDelivery(d, this.options.edit!);
+    if (refused) this.hold(d, { reason: refused });
+    return refused === undefined;
   }
 
   private scheduleFlush(): void {
@@ -325,23 +333,12 @@ export class RedriveJob extends EventEmitter implements CopyPublisherHost, Ledge
 
   /** acks for what is confirmed go out, each batch then proven by a checkpoint (see the ledger) */
   private flushAcks(): void {
-    if (!this.acks) return;
-    const acked = this.acks.flush();
-    if (acked.length === 0) return;
-    this.ledger.acked(acked);
-    this.checkpoint();
-    this.checkDone();
-  }
-
-  private checkpoint(): void {
-    if (!this.src || this.options.proveAcks === false) return;
+    if (!this.acks || !this.src) return;
     const gen = this.srcGen;
-    this.ledger.checkpoint(
-      this.src,
-      this.queue,
-      () => gen === this.srcGen,
-      () => this.checkDone(),
-    );
+    const current = (): boolean => gen === this.srcGen;
+    const prove = this.options.proveAcks !== false;
+    if (this.ledger.flushAcks(this.acks, this.src, this.queue, prove, current, () => this.checkDone()))
+      this.checkDone();
   }
 
   // ---------------------------------------------------------------- copies settled

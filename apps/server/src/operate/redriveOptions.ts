@@ -1,10 +1,12 @@
 /** What a re-drive job is asked to do, and its tuning (tests and benches set the last four). */
-import type { RedriveFilter, RedriveTarget } from '@retry-studio/topology-core';
+import type { RedriveEdit, RedriveFilter, RedriveTarget } from '@retry-studio/topology-core';
 
 export interface RedriveOptions {
   readonly queue: string;
   readonly target: RedriveTarget;
   readonly filter?: RedriveFilter;
+  /** fix, then retry: each copy is this edit of its original (sent at most once) */
+  readonly edit?: RedriveEdit;
   /** move at most this many */
   readonly limit?: number;
   /** messages per second (default: as fast as confirms allow) */
