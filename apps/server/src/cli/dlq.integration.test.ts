@@ -39,6 +39,8 @@ describe.each(TEST_BROKERS)('pnpm cli on RabbitMQ $name', (broker) => {
 
     const dry = await cli(['dlq', 'redrive', ...target(v.vhost), '--queue', ORDERS.dlq, '--dry-run']);
     expect(dry.out).toMatch(/dry run: 3 would move/);
+    // said before anything moves: nobody consumes the destination
+    expect(dry.out).toMatch(/warning: nobody consumes 'orders\.work': the 3 copies will wait there/);
     const r = await cli(['dlq', 'redrive', ...target(v.vhost), '--queue', ORDERS.dlq, '--json', '--rate', '1000']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ status: 'done', moved: 3, byDestination: { 'orders:order.created -> orders.work': 3 } });
@@ -64,6 +66,12 @@ describe.each(TEST_BROKERS)('pnpm cli on RabbitMQ $name', (broker) => {
     expect(await cli([...base, '--canary', '6'])).toMatchObject({ code: 1, err: expect.stringMatching(/--canary 6 is more than the 5 message\(s\) selected/) });
     expect(await cli([...base, '--set-header', 'x-death=1'])).toMatchObject({ code: 2, err: expect.stringMatching(/--set-header: header 'x-death'/) });
     expect(await v.depth(ORDERS.dlq)).toBe(5);
+    // a TTL (by policy) and no consumer: the dry run says they would come straight back
+    await v.target.management.putPolicy(v.vhost, 'ttl', { pattern: '^orders\\.work$', 'apply-to': 'queues', priority: 0, definition: { 'message-ttl': 200 } });
+    const dry = await cli([...base, '--dry-run']);
+    expect(dry.out).toMatch(/dry run: 5 would move/);
+    expect(dry.out).toMatch(/warning: 'orders\.work' has x-message-ttl 200 ms and no consumer: the 5 copies expire and dead-letter back into 'orders\.dlq'/);
+    await v.target.management.deletePolicy(v.vhost, 'ttl');
 
     // nobody consumes orders.work: the canary's copies sit there, and the verdict says so
     const c = await cli([...base, '--canary', '2', '--canary-wait-ms', '300', '--json']);

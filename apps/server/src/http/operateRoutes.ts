@@ -127,8 +127,8 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
       };
       const { t, conn } = await channelModel(body);
       if (body.dryRun) {
-        const { browse, plan } = await dryRunRedrive(t, conn, r).catch(failure);
-        res.json({ dryRun: true, queue: body.queue, depth: browse.depth, effect: browse.effect, plan });
+        const { browse, plan, bounce } = await dryRunRedrive(t, conn, r).catch(failure);
+        res.json({ dryRun: true, queue: body.queue, depth: browse.depth, effect: browse.effect, plan, bounce });
         return;
       }
       const j = await startRedrive(t, r).catch(failure);

@@ -3,7 +3,8 @@
  * plan, nothing moves) and starting a job (one per queue at a time).
  */
 import type { ChannelModel } from 'amqplib';
-import { browseEffect, headerNameProblem, isEmptyEdit, planRedrive, queueKindOf, redriveContext, routingTopology, type RedriveContext, type RedriveEdit, type RedriveFilter, type RedrivePlan, type RedriveTarget } from '@retry-studio/topology-core';
+import { browseEffect, headerNameProblem, isEmptyEdit, planRedrive, predictBounce, type BounceWarning, queueKindOf, redriveContext, routingTopology, type RedriveContext, type RedriveEdit, type RedriveFilter, type RedrivePlan, type RedriveTarget } from '@retry-studio/topology-core';
+import { withThrowawayChannel } from '../broker/index.js';
 import { browseQueue, MAX_BROWSE, type BrowseResult } from './browse.js';
 import { OperateError, brokerVersion, exactDepth, queueInfo, type OperateTarget } from './operateTarget.js';
 import { readSnapshot } from './readSnapshot.js';
@@ -35,14 +36,29 @@ export async function liveRedriveContext(t: OperateTarget): Promise<RedriveConte
   return redriveContext(routingTopology(snap), version);
 }
 
-/** Where each listed message would go; reads the queue as browse does (same effect), moves nothing. */
-export async function dryRunRedrive(t: OperateTarget, conn: ChannelModel, r: RedriveRequest): Promise<{ browse: BrowseResult; plan: RedrivePlan }> {
+/**
+ * Where each listed message would go; reads the queue as browse does (same effect), moves
+ * nothing. `bounce`: what would come back or stay stuck at the destinations (their TTL, length
+ * limit and consumers now), said before anything moves.
+ */
+export async function dryRunRedrive(t: OperateTarget, conn: ChannelModel, r: RedriveRequest): Promise<{ browse: BrowseResult; plan: RedrivePlan; bounce: BounceWarning[] }> {
   checkNumbers(r);
   await queueInfo(t, r.queue);
   const want = Math.max(1, Math.min(MAX_BROWSE, await exactDepth(conn, r.queue)));
   const browse = await browseQueue(t, conn, { queue: r.queue, limit: want, ...(r.insist ? { insist: true } : {}) });
-  const plan = planRedrive({ messages: browse.messages, target: r.target, ...(r.filter ? { filter: r.filter } : {}), ...(r.limit !== undefined ? { limit: r.limit } : {}) }, await liveRedriveContext(t));
-  return { browse, plan };
+  const [snap, version] = await Promise.all([readSnapshot(t), brokerVersion(t)]);
+  const topology = routingTopology(snap);
+  const ctx = redriveContext(topology, version);
+  const plan = planRedrive({ messages: browse.messages, target: r.target, ...(r.filter ? { filter: r.filter } : {}), ...(r.limit !== undefined ? { limit: r.limit } : {}) }, ctx);
+  const destinations = [...new Set(plan.items.flatMap((i) => (i.decision.kind === 'move' ? i.decision.queues : [])))];
+  // a passive declare: exact depth and consumers now (the management API's lag a stats interval)
+  const live = await Promise.all(
+    destinations.map(async (name) => {
+      const ok = await withThrowawayChannel(conn, (ch) => ch.checkQueue(name)).catch(() => undefined);
+      return ok ? { name, depth: ok.messageCount, consumers: ok.consumerCount } : { name };
+    }),
+  );
+  return { browse, plan, bounce: predictBounce(plan, topology, live, r.queue, ctx) };
 }
 
 /** Running jobs by broker + vhost + queue: only one re-drive at a time per queue. */

@@ -12,3 +12,4 @@ export * from './redriveCounts.js';
 export * from './canary.js';
 export * from './jsonPatch.js';
 export * from './redriveEdit.js';
+export * from './redriveBounce.js';

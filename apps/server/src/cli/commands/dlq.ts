@@ -177,13 +177,14 @@ async function redrive(argv: readonly string[], io: CliIo): Promise<number> {
   const conn = await connect(t);
   try {
     if (flag(a, 'dry-run')) {
-      const { browse, plan } = await dryRunRedrive(t, conn, r).catch((e: unknown) => {
+      const { browse, plan, bounce } = await dryRunRedrive(t, conn, r).catch((e: unknown) => {
         throw cliFailure(e);
       });
-      if (flag(a, 'json')) io.out(JSON.stringify({ dryRun: true, queue, depth: browse.depth, effect: browse.effect, plan }, null, 2) + '\n');
+      if (flag(a, 'json')) io.out(JSON.stringify({ dryRun: true, queue, depth: browse.depth, effect: browse.effect, plan, bounce }, null, 2) + '\n');
       else {
         io.err(`note: reading for the dry run: ${browse.effect.message}\n`);
         printPlan(io, plan);
+        for (const w of bounce) io.out(`warning: ${w.message}\n`);
         io.out(`${plan.delivery}\n${plan.xDeathNote}\n`);
       }
       return 0;
