@@ -10,7 +10,8 @@
  */
 import type { Express } from 'express';
 import { z } from 'zod';
-import { parseRedriveFilter, parseRedriveTarget } from '@retry-studio/topology-core';
+import { checkCanaryOptions, DEFAULT_CANARY_WAIT_MS, headerNameProblem, parseJsonPatch, parseMaxRefail, parseRedriveFilter, parseRedriveTarget, type CanaryOptions, type RedriveEdit } from '@retry-studio/topology-core';
+import { startCanaryRedrive, type CanaryRedrive } from '../operate/canaryRedrive.js';
 import { BrokerConnectError, ManagementError, ManagementResolutionError, redactUrl } from '../broker/index.js';
 import { browseQueue, MAX_BROWSE } from '../operate/browse.js';
 import { readDepths } from '../operate/depths.js';
@@ -48,6 +49,15 @@ const redriveRequest = z
     rate: z.number().positive().max(1_000_000).optional(),
     dryRun: z.boolean().optional(),
     insist: z.boolean().optional(),
+    /** canary re-drive: the first batch's size (issue 23) */
+    canary: z.number().optional(),
+    canaryWaitMs: z.number().optional(),
+    /** a count (2), a ratio below 1 (0.1) or a percentage ('10%') */
+    maxRefail: z.union([z.number(), z.string().max(20)]).optional(),
+    /** fix, then retry: headers set on each copy */
+    setHeaders: z.record(z.string().max(255), z.string().max(65_536)).optional(),
+    /** fix, then retry: an RFC 6902 JSON patch applied to each JSON body */
+    patch: z.array(z.unknown()).max(1000).optional(),
   })
   .strict();
 
@@ -60,8 +70,38 @@ function failure(err: unknown): never {
   throw err;
 }
 
+type RedriveBody = z.infer<typeof redriveRequest>;
+
+/** the edit in a request; errors name the field (`setHeaders`, `patch[2].op`) */
+function editFromBody(body: RedriveBody): RedriveEdit | undefined {
+  for (const name of Object.keys(body.setHeaders ?? {})) {
+    const problem = headerNameProblem(name);
+    if (problem) throw new HttpError(400, problem, 'setHeaders');
+  }
+  let patch: RedriveEdit['patch'];
+  if (body.patch) {
+    const p = parseJsonPatch(body.patch);
+    if (!p.ok) throw new HttpError(400, p.message, `patch${p.path}`);
+    patch = p.patch;
+  }
+  const headers = body.setHeaders && Object.keys(body.setHeaders).length > 0 ? body.setHeaders : undefined;
+  if (!patch?.length && !headers) return undefined;
+  return { ...(patch?.length ? { patch } : {}), ...(headers ? { setHeaders: headers } : {}) };
+}
+
+/** the canary in a request, checked without the selection (the start checks it against the selection) */
+function canaryFromBody(body: RedriveBody): CanaryOptions | undefined {
+  if (body.canary === undefined) return undefined;
+  const mr = parseMaxRefail(String(body.maxRefail ?? 0));
+  if (!mr.ok) throw new HttpError(400, mr.message, 'maxRefail');
+  const o: CanaryOptions = { size: body.canary, waitMs: body.canaryWaitMs ?? DEFAULT_CANARY_WAIT_MS, maxRefail: mr.maxRefail };
+  const bad = checkCanaryOptions(o, undefined)[0];
+  if (bad) throw new HttpError(400, bad.message, ({ '--canary': 'canary', '--canary-wait-ms': 'canaryWaitMs', '--max-refail': 'maxRefail' } as const)[bad.option]);
+  return o;
+}
+
 export function registerOperateRoutes(app: Express, ctx: AppContext): void {
-  const jobs = new Map<string, RedriveJob>();
+  const jobs = new Map<string, RedriveJob | CanaryRedrive>();
 
   /** the broker layer resolves (and verifies) the management API; its errors name `managementUrl` */
   const resolve = async (body: { broker?: string | undefined; managementUrl?: string | undefined; vhost?: string | undefined }) => {
@@ -74,7 +114,7 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
     const conn = await ctx.brokers.connection(url, t.vhost, 'operate').catch(failure);
     return { url, t, conn: await conn.ready() };
   };
-  const job = (id: string): RedriveJob => {
+  const job = (id: string): RedriveJob | CanaryRedrive => {
     const j = jobs.get(id);
     if (!j) throw new HttpError(404, `no re-drive '${id.slice(0, 40)}'`, 'id');
     return j;
@@ -117,8 +157,11 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
       if (!to.ok) throw new HttpError(400, to.message, 'to');
       const filter = body.filter !== undefined ? parseRedriveFilter(body.filter) : undefined;
       if (filter && !filter.ok) throw new HttpError(400, filter.message, 'filter');
+      const edit = editFromBody(body);
+      const canary = canaryFromBody(body);
       const r: RedriveRequest = {
         queue: body.queue,
+        ...(edit ? { edit } : {}),
         target: to.target,
         ...(filter?.ok ? { filter: filter.filter } : {}),
         ...(body.limit !== undefined ? { limit: body.limit } : {}),
@@ -131,7 +174,7 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
         res.json({ dryRun: true, queue: body.queue, depth: browse.depth, effect: browse.effect, plan, bounce });
         return;
       }
-      const j = await startRedrive(t, r).catch(failure);
+      const j = canary ? await startCanaryRedrive(t, conn, r, canary).catch(failure) : await startRedrive(t, r).catch(failure);
       jobs.set(j.id, j);
       if (jobs.size > MAX_KEPT) for (const [id, old] of jobs) if (!old.isRunning && jobs.size > MAX_KEPT) jobs.delete(id);
       res.status(201).json({ ...j.progress(), progress: `/api/operate/redrive/${j.id}` });
@@ -150,8 +193,9 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
     route(async (req, res) => {
       const j = job(String(req.params.id));
       const action = String(req.params.action);
-      if (action === 'pause') j.pause();
-      else if (action === 'resume') j.resume();
+      if ((action === 'pause' || action === 'resume') && !('pause' in j)) throw new HttpError(409, `a canary re-drive cannot be paused (its batches are short): cancel it`, 'action');
+      if (action === 'pause') (j as RedriveJob).pause();
+      else if (action === 'resume') (j as RedriveJob).resume();
       else if (action === 'cancel') {
         res.json(await j.cancel());
         return;
