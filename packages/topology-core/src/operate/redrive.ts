@@ -25,7 +25,9 @@ export type RedriveFilter =
   | { readonly kind: 'cause'; readonly key: string }
   | { readonly kind: 'queue'; readonly queue: string }
   | { readonly kind: 'reason'; readonly reason: string }
-  | { readonly kind: 'header'; readonly name: string; readonly value?: string };
+  | { readonly kind: 'header'; readonly name: string; readonly value?: string }
+  /** one message, by its message-id property (fix-then-retry on one message) */
+  | { readonly kind: 'message-id'; readonly id: string };
 
 export type RedriveDecision =
   | {
@@ -160,18 +162,21 @@ export function matchesFilter(m: DeadLetterMessage, f: RedriveFilter | undefined
       const v = m.headers[f.name];
       return f.value === undefined ? v !== undefined : v !== undefined && String(v) === f.value;
     }
+    case 'message-id':
+      return m.properties?.messageId === f.id;
   }
 }
 
-/** `cause=KEY`, `queue=Q`, `reason=R`, `header=NAME` or `header=NAME=VALUE`; an error names what is wrong. */
+/** `cause=KEY`, `queue=Q`, `reason=R`, `header=NAME`, `header=NAME=VALUE` or `message-id=ID`; an error names what is wrong. */
 export function parseRedriveFilter(s: string): { ok: true; filter: RedriveFilter } | { ok: false; message: string } {
   const eq = s.indexOf('=');
   const k = eq < 0 ? s : s.slice(0, eq);
   const v = eq < 0 ? '' : s.slice(eq + 1);
   if (v === '')
-    return { ok: false, message: `filter "${s}" needs a value: cause=KEY, queue=Q, reason=R or header=NAME[=VALUE]` };
+    return { ok: false, message: `filter "${s}" needs a value: cause=KEY, queue=Q, reason=R, header=NAME[=VALUE] or message-id=ID` };
   if (k === 'cause' || k === 'group') return { ok: true, filter: { kind: 'cause', key: v } };
   if (k === 'queue') return { ok: true, filter: { kind: 'queue', queue: v } };
+  if (k === 'message-id') return { ok: true, filter: { kind: 'message-id', id: v } };
   if (k === 'reason') return { ok: true, filter: { kind: 'reason', reason: v } };
   if (k === 'header') {
     const e2 = v.indexOf('=');
@@ -180,7 +185,7 @@ export function parseRedriveFilter(s: string): { ok: true; filter: RedriveFilter
       filter: e2 < 0 ? { kind: 'header', name: v } : { kind: 'header', name: v.slice(0, e2), value: v.slice(e2 + 1) },
     };
   }
-  return { ok: false, message: `unknown filter "${k}": use cause=KEY, queue=Q, reason=R or header=NAME[=VALUE]` };
+  return { ok: false, message: `unknown filter "${k}": use cause=KEY, queue=Q, reason=R, header=NAME[=VALUE] or message-id=ID` };
 }
 
 /** The marker a re-driven copy carries on top of all its headers (x-death included). */

@@ -30,7 +30,7 @@ import { CliError, type CliIo } from './context.js';
 import { TARGET_FLAGS, cliFailure, connect, targetFromArgs } from './operateArgs.js';
 
 export const DLQ_USAGE = `dlq browse --url AMQP_URL --queue Q [--vhost V] [--management-url URL] [--limit N] [--insist] [--json]
-       dlq redrive --url AMQP_URL --queue Q [--to original|EXCHANGE[:ROUTING_KEY]] [--filter cause=KEY|queue=Q|reason=R|header=NAME[=VALUE]] [--limit N] [--rate N] [--dry-run] [--insist] [--json]
+       dlq redrive --url AMQP_URL --queue Q [--to original|EXCHANGE[:ROUTING_KEY]] [--filter cause=KEY|queue=Q|reason=R|header=NAME[=VALUE]|message-id=ID] [--limit N] [--rate N] [--dry-run] [--insist] [--json]
          [--canary N [--canary-wait-ms T] [--max-refail R|RATIO|P%]] [--set-header NAME=VALUE ...] [--patch FILE]`;
 
 const when = (s: number | undefined): string => (s === undefined ? '?' : new Date(s * 1000).toISOString());
