@@ -1,5 +1,5 @@
 /** The server's operate API (import, depths, browse, re-drive). */
-import type { CauseGroup, DeadLetterMessage, Design, ImportRole, LintFinding, RedrivePlan } from '@retry-studio/topology-core';
+import type { BounceWarning, CanaryProgress, CauseGroup, DeadLetterMessage, Design, ImportRole, LintFinding, RedrivePlan } from '@retry-studio/topology-core';
 import { call } from '../broker/api';
 
 export interface OperateAt {
@@ -73,7 +73,18 @@ export interface RedriveOptions {
   limit?: number;
   rate?: number;
   insist?: boolean;
+  /** canary re-drive: the first batch (issue 23) */
+  canary?: number;
+  canaryWaitMs?: number;
+  maxRefail?: number | string;
+  /** fix, then retry */
+  setHeaders?: Record<string, string>;
+  patch?: unknown[];
 }
+
+/** a plain re-drive's progress, or a canary's (it has `batches`) */
+export type JobProgress = RedriveProgress | CanaryProgress;
+export const isCanary = (p: JobProgress): p is CanaryProgress => 'batches' in p;
 
 const clean = (at: OperateAt) => ({
   ...(at.broker ? { broker: at.broker } : {}),
@@ -85,8 +96,8 @@ export const operateApi = {
   importBroker: (at: OperateAt) => call<ImportResponse>('POST', '/api/operate/import', clean(at)),
   depths: (at: OperateAt) => call<{ vhost: string; at: string; queues: QueueDepth[] }>('POST', '/api/operate/depths', clean(at)),
   browse: (at: OperateAt, queue: string, limit: number, insist = false) => call<BrowseResponse>('POST', '/api/operate/browse', { ...clean(at), queue, limit, ...(insist ? { insist } : {}) }),
-  dryRun: (at: OperateAt, o: RedriveOptions) => call<{ plan: RedrivePlan; effect: BrowseResponse['effect']; depth: number }>('POST', '/api/operate/redrive', { ...clean(at), ...o, dryRun: true }),
-  redrive: (at: OperateAt, o: RedriveOptions) => call<RedriveProgress>('POST', '/api/operate/redrive', { ...clean(at), ...o }),
-  progress: (id: string) => call<RedriveProgress>('GET', `/api/operate/redrive/${encodeURIComponent(id)}`),
-  control: (id: string, action: 'pause' | 'resume' | 'cancel') => call<RedriveProgress>('POST', `/api/operate/redrive/${encodeURIComponent(id)}/${action}`, {}),
+  dryRun: (at: OperateAt, o: RedriveOptions) => call<{ plan: RedrivePlan; bounce: BounceWarning[]; effect: BrowseResponse['effect']; depth: number }>('POST', '/api/operate/redrive', { ...clean(at), ...o, dryRun: true }),
+  redrive: (at: OperateAt, o: RedriveOptions) => call<JobProgress>('POST', '/api/operate/redrive', { ...clean(at), ...o }),
+  progress: (id: string) => call<JobProgress>('GET', `/api/operate/redrive/${encodeURIComponent(id)}`),
+  control: (id: string, action: 'pause' | 'resume' | 'cancel') => call<JobProgress>('POST', `/api/operate/redrive/${encodeURIComponent(id)}/${action}`, {}),
 };
