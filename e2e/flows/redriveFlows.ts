@@ -113,8 +113,12 @@ async function canaryOn(page: Page, url: string, b: Broker, shot: (n: string) =>
     // the succeeding group moves whole, in growing batches
     await group(page, 'shop.ship|expired|').click();
     await page.fill('[data-testid=canary-wait]', '600');
+    const stopped = await page.locator('[data-testid=canary-status]').getAttribute('data-id');
     await page.click('[data-testid=redrive-start]');
-    await waitFor('the canary to finish', async () => (await page.locator('[data-testid=canary-status]').getAttribute('data-status')) === 'done', 60_000);
+    await waitFor('the canary to finish', async () => {
+      const st = page.locator('[data-testid=canary-status]');
+      return (await st.getAttribute('data-id')) !== stopped && (await st.getAttribute('data-status')) === 'done';
+    }, 60_000);
     const done = page.locator('[data-testid=canary-status]');
     assert((await done.getAttribute('data-moved')) === '12', `moved 12: ${await done.innerText()}`);
     assert((await page.locator('[data-testid=canary-batch]').count()) === 3, `batches 2, 4, 6: ${await done.innerText()}`);
@@ -148,8 +152,7 @@ async function editOn(page: Page, url: string, b: Broker, shot: (n: string) => P
     await waitFor('the listing to refresh to 4', async () => (await page.locator('[data-testid=dlq-message]').count()) === 4, 20_000);
 
     // the rest of the group: a JSON patch, checked and previewed
-    await page.click('[data-testid=redrive-edit-toggle]');
-    await page.click('[data-testid=redrive-edit-toggle]');
+    await page.click('[data-testid=redrive-edit-group]');
     await group(page, 'shop.ship|expired|').click();
     await page.fill('[data-testid=redrive-edit-body]', '[{"op":"frob","path":"/amount"}]');
     const problem = await page.locator('[data-testid=redrive-edit-problem]').first().innerText();
@@ -158,9 +161,13 @@ async function editOn(page: Page, url: string, b: Broker, shot: (n: string) => P
     const preview = await page.locator('[data-testid=redrive-edit-preview]').innerText();
     assert(preview.includes('"amount":12'), `preview: ${preview}`);
     await shot(`${b.name}-edit-group`);
+    const first = await page.locator('[data-testid=redrive-status]').getAttribute('data-id');
     await page.click('[data-testid=redrive-start]');
-    await waitFor('the group re-drive', async () => (await page.locator('[data-testid=redrive-status]').getAttribute('data-status')) === 'done', 30_000);
-    assert((await page.locator('[data-testid=redrive-status]').getAttribute('data-moved')) === '4', 'moved 4');
+    await waitFor('the group re-drive', async () => {
+      const st = page.locator('[data-testid=redrive-status]');
+      return (await st.getAttribute('data-id')) !== first && (await st.getAttribute('data-status')) === 'done';
+    }, 30_000);
+    assert((await page.locator('[data-testid=redrive-status]').getAttribute('data-moved')) === '4', `moved 4: ${await page.locator('[data-testid=redrive-status]').innerText()}`);
     await waitFor('an empty listing', async () => (await page.locator('[data-testid=dlq-message]').count()) === 0, 20_000);
 
     // at the destination: each order once, fixed, marked

@@ -5,6 +5,7 @@ export function CanaryStatus({ job }: { job: CanaryProgress }) {
   return (
     <div
       data-testid="canary-status"
+      data-id={job.id}
       data-status={job.status}
       data-moved={job.moved}
       data-back={job.back}

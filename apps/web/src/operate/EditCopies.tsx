@@ -77,7 +77,7 @@ export function EditCopies({ edit, onChange, sample }: { edit: EditState; onChan
       <div className="flex items-center justify-between font-semibold text-slate-300">
         <span>{edit.single ? `Edit message ${edit.single.messageId} (its body, as JSON)` : 'Fix each copy: JSON patch (RFC 6902)'}</span>
         {edit.single && (
-          <button type="button" className="text-[10px] text-sky-300" onClick={() => onChange({ text: '', headers: edit.headers })}>
+          <button type="button" data-testid="redrive-edit-group" className="text-[10px] text-sky-300" onClick={() => onChange({ text: '', headers: edit.headers })}>
             back to the group
           </button>
         )}

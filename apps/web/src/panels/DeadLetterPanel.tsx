@@ -207,7 +207,11 @@ export function DeadLetterPanel() {
                     data-key={g.key}
                     data-count={g.count}
                     aria-pressed={group === g.key}
-                    onClick={() => setGroup(group === g.key ? '' : g.key)}
+                    onClick={() => {
+                      setGroup(group === g.key ? '' : g.key);
+                      // a group picked: the one-message edit is over
+                      if (edit.single) setEdit({ text: '', headers: edit.headers });
+                    }}
                     className={`flex w-full items-center gap-2 rounded px-1 py-0.5 text-left ${group === g.key ? 'bg-sky-900/70' : 'hover:bg-slate-800'}`}
                   >
                     <span className="w-10 shrink-0 text-right font-semibold">{g.count}</span>
@@ -269,7 +273,7 @@ export function DeadLetterPanel() {
         )}
         {job && isCanary(job) && <CanaryStatus job={job} />}
         {job && !isCanary(job) && (
-          <div data-testid="redrive-status" data-status={job.status} data-moved={job.moved} className="rounded border border-slate-700 p-1.5 text-[11px]">
+          <div data-testid="redrive-status" data-id={job.id} data-status={job.status} data-moved={job.moved} className="rounded border border-slate-700 p-1.5 text-[11px]">
             <div>
               Re-drive {job.id}: <b>{job.status}</b>, moved {job.moved} of {job.before}, left {job.left}
               {job.filteredOut ? ` (${job.filteredOut} filtered out)` : ''}
