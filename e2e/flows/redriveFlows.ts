@@ -108,6 +108,7 @@ async function canaryOn(page: Page, url: string, b: Broker, shot: (n: string) =>
     assert(/pay\.card-0: died again in shop\.pay \(expired\)/.test(returned), `the returned copies are listed with their new death: ${returned}`);
     // the listing refreshed after the run: all 22 there (8 untouched, 2 back, 12 ship)
     await waitFor('the listing to refresh', async () => (await page.locator('[data-testid=dlq-message]').count()) === 22 && (await group(page, 'shop.pay|expired|').getAttribute('data-count')) === '10', 20_000);
+    await st.scrollIntoViewIfNeeded();
     await shot(`${b.name}-canary-stopped`);
 
     // the succeeding group moves whole, in growing batches
@@ -124,6 +125,7 @@ async function canaryOn(page: Page, url: string, b: Broker, shot: (n: string) =>
     assert((await page.locator('[data-testid=canary-batch]').count()) === 3, `batches 2, 4, 6: ${await done.innerText()}`);
     await waitFor('the listing to show the 10 pay messages only', async () => (await page.locator('[data-testid=dlq-message]').count()) === 10, 20_000);
     await waitFor('the consumer to have taken 12', async () => taken === 12, 10_000);
+    await done.scrollIntoViewIfNeeded();
     await shot(`${b.name}-canary-done`);
   } finally {
     taking = false;
@@ -160,6 +162,7 @@ async function editOn(page: Page, url: string, b: Broker, shot: (n: string) => P
     await page.fill('[data-testid=redrive-edit-body]', '[{"op":"replace","path":"/amount","value":12}]');
     const preview = await page.locator('[data-testid=redrive-edit-preview]').innerText();
     assert(preview.includes('"amount":12'), `preview: ${preview}`);
+    await page.locator('[data-testid=redrive-edit-preview]').scrollIntoViewIfNeeded();
     await shot(`${b.name}-edit-group`);
     const first = await page.locator('[data-testid=redrive-status]').getAttribute('data-id');
     await page.click('[data-testid=redrive-start]');
@@ -184,7 +187,11 @@ export const canaryRedriveFlow: Flow = {
   name: 'operate: canary re-drive stops on a failing group, moves a succeeding one (3.10 and 4.3)',
   broker: true,
   async run({ page, url, shot }) {
-    for (const b of BROKERS) await canaryOn(page, url, b, shot);
+    // looked at in both sizes: 1280x800 on 3.10, 1440x900 on 4.3
+    for (const b of BROKERS) {
+      await page.setViewportSize(b.name === '3.10' ? { width: 1280, height: 800 } : { width: 1440, height: 900 });
+      await canaryOn(page, url, b, shot);
+    }
   },
 };
 
@@ -192,6 +199,9 @@ export const editRedriveFlow: Flow = {
   name: 'operate: fix then retry, one message and a group (3.10 and 4.3)',
   broker: true,
   async run({ page, url, shot }) {
-    for (const b of BROKERS) await editOn(page, url, b, shot);
+    for (const b of BROKERS) {
+      await page.setViewportSize(b.name === '3.10' ? { width: 1440, height: 900 } : { width: 1280, height: 800 });
+      await editOn(page, url, b, shot);
+    }
   },
 };
