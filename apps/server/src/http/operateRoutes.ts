@@ -52,6 +52,8 @@ const redriveRequest = z
     /** canary re-drive: the first batch's size (issue 23) */
     canary: z.number().optional(),
     canaryWaitMs: z.number().optional(),
+    /** resume an interrupted canary at this batch (1-based) */
+    canaryFromBatch: z.number().optional(),
     /** a count (2), a ratio below 1 (0.1) or a percentage ('10%') */
     maxRefail: z.union([z.number(), z.string().max(20)]).optional(),
     /** fix, then retry: headers set on each copy */
@@ -94,9 +96,9 @@ function canaryFromBody(body: RedriveBody): CanaryOptions | undefined {
   if (body.canary === undefined) return undefined;
   const mr = parseMaxRefail(String(body.maxRefail ?? 0));
   if (!mr.ok) throw new HttpError(400, mr.message, 'maxRefail');
-  const o: CanaryOptions = { size: body.canary, waitMs: body.canaryWaitMs ?? DEFAULT_CANARY_WAIT_MS, maxRefail: mr.maxRefail };
+  const o: CanaryOptions = { size: body.canary, waitMs: body.canaryWaitMs ?? DEFAULT_CANARY_WAIT_MS, maxRefail: mr.maxRefail, ...(body.canaryFromBatch !== undefined ? { fromBatch: body.canaryFromBatch - 1 } : {}) };
   const bad = checkCanaryOptions(o, undefined)[0];
-  if (bad) throw new HttpError(400, bad.message, ({ '--canary': 'canary', '--canary-wait-ms': 'canaryWaitMs', '--max-refail': 'maxRefail' } as const)[bad.option]);
+  if (bad) throw new HttpError(400, bad.message, ({ '--canary': 'canary', '--canary-wait-ms': 'canaryWaitMs', '--max-refail': 'maxRefail', '--canary-from-batch': 'canaryFromBatch' } as const)[bad.option]);
   return o;
 }
 

@@ -93,4 +93,28 @@ describe.each(TEST_BROKERS)('canary re-drive on RabbitMQ $name', (broker) => {
       `${broker.name}: failing group stopped ${pb.batches[0]!.verdictMs} ms after its first copy (3 back); succeeding group: first verdict after ${first.verdictMs} ms, then ${after} messages in ${afterMs} ms (${Math.round((after / afterMs) * 1000)} msg/s with a ${500} ms wait per batch)`,
     );
   }, 120_000);
+
+  it('the watch connection killed mid-canary: the canary comes back to it and still judges right, nothing lost', async () => {
+    v = await deadLetterVhost(broker, 'canarykill');
+    await v.deadLetter(20, { bodyPrefix: 'bad', headers: { kind: 'bad' } });
+    // no consumer yet: the canary's copies wait in orders.work while its watch is killed
+    const job = await startCanaryRedrive(v.target, v.conn, { queue: ORDERS.dlq, target: { kind: 'original' } }, { size: 4, waitMs: 30_000, maxRefail: { kind: 'count', count: 0 } });
+    const name = `retry-studio:operate:canary-${job.id}-watch`;
+    let killed = false;
+    for (const end = Date.now() + 15_000; !killed && Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+      const c = (await v.target.management.listConnections()).find((x) => x.client_properties?.connection_name === name);
+      if (c) {
+        await v.target.management.closeConnection(c.name);
+        killed = true;
+      }
+    }
+    expect(killed).toBe(true);
+    const consumer = await pickyConsumer(v);
+    const p = await job.done;
+    await consumer.stop();
+    expect(p.status, p.error).toBe('stopped');
+    expect(p.batches).toHaveLength(1);
+    expect(p.back).toBe(4);
+    expect(await v.depth(ORDERS.dlq)).toBe(20);
+  }, 60_000);
 });

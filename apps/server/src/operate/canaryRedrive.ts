@@ -65,6 +65,9 @@ export class CanaryRedrive extends EventEmitter {
   private ch: Channel | undefined;
   /** watched queues no tap can see (fed through the default exchange): counted by depth */
   private depthWatched: string[] = [];
+  private readonly tapBindings: { source: string; key: string; args: Record<string, unknown> }[] = [];
+  /** the watch connection was lost at some point of the current batch */
+  private watchGap = false;
   private destinations: string[] = [];
   private readonly t0 = performance.now();
   readonly done: Promise<CanaryProgress>;
@@ -156,18 +159,43 @@ export class CanaryRedrive extends EventEmitter {
     const imported = designFromBroker(snap);
     const parking = imported.ok ? Object.entries(imported.roles).filter(([q, r]) => r === 'parking' && q !== this.queue).map(([q]) => q) : [];
     const streams = new Set(snap.queues.filter((q) => q.type === 'stream').map((q) => q.name));
-    const watched = [this.queue, ...parking.filter((q) => !streams.has(q))];
-    this.conn = await openConnection(this.t.url, { purpose: 'operate', label: `canary-${this.id}-watch` });
-    this.conn.on('error', () => undefined);
-    const ch = (this.ch = await this.conn.createChannel());
+    for (const q of [this.queue, ...parking.filter((p) => !streams.has(p))]) {
+      const bs = snap.bindings.filter((x) => x.destination === q && x.destination_type === 'queue' && x.source !== '');
+      if (bs.length === 0) this.depthWatched.push(q);
+      for (const x of bs) this.tapBindings.push({ source: x.source, key: x.routing_key, args: x.arguments ?? {} });
+    }
+    await this.connectWatch();
+  }
+
+  private async connectWatch(): Promise<void> {
+    const conn = await openConnection(this.t.url, { purpose: 'operate', label: `canary-${this.id}-watch` });
+    conn.on('error', () => undefined);
+    this.conn = conn;
+    const ch = await conn.createChannel();
     ch.on('error', () => undefined);
     const tap = (await ch.assertQueue('', { exclusive: true, autoDelete: true, durable: false })).queue;
-    for (const q of watched) {
-      const bs = snap.bindings.filter((b) => b.destination === q && b.destination_type === 'queue' && b.source !== '');
-      if (bs.length === 0) this.depthWatched.push(q);
-      for (const b of bs) await ch.bindQueue(tap, b.source, b.routing_key, b.arguments ?? {});
-    }
+    for (const x of this.tapBindings) await ch.bindQueue(tap, x.source, x.key, x.args);
     await ch.consume(tap, (m) => m && this.onTapped(m), { noAck: true });
+    this.ch = ch;
+    // a lost watch: the tap misses what dies meanwhile, so the batch watched then counts the source's depth too
+    conn.on('close', () => {
+      if (this.conn !== conn) return;
+      this.ch = undefined;
+      this.watchGap = true;
+    });
+  }
+
+  /** the watch back within the reconnect time (60 s), or an error */
+  private async watchChannel(): Promise<Channel> {
+    for (const end = Date.now() + (this.tuning.reconnectMs ?? 60_000); !this.ch; ) {
+      try {
+        await this.connectWatch();
+      } catch (err) {
+        if (Date.now() > end) throw new Error(`the canary's watch connection did not come back: ${(err as Error).message}`);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+    return this.ch;
   }
 
   private onTapped(m: ConsumeMessage): void {
@@ -188,17 +216,25 @@ export class CanaryRedrive extends EventEmitter {
   }
 
   private async depthOf(queues: readonly string[]): Promise<number> {
-    if (!this.ch || queues.length === 0) return 0;
-    let n = 0;
-    for (const q of queues) n += (await this.ch.checkQueue(q)).messageCount;
-    return n;
+    if (queues.length === 0) return 0;
+    for (;;) {
+      const ch = await this.watchChannel();
+      try {
+        let n = 0;
+        for (const q of queues) n += (await ch.checkQueue(q)).messageCount;
+        return n;
+      } catch (err) {
+        if (this.ch === ch && !/closed|ended/i.test(String((err as Error).message))) throw err;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
   }
 
   // ---------------------------------------------------------------- the batches
 
   private async run(): Promise<void> {
     try {
-      for (let index = 0; !this.cancelled; index++) {
+      for (let index = this.canary.fromBatch ?? 0; !this.cancelled; index++) {
         const moved = this.batches.reduce((a, b) => a + b.moved, 0);
         const size = canaryBatchSize(this.canary, index, this.selection - moved);
         if (size <= 0) break;
@@ -226,14 +262,21 @@ export class CanaryRedrive extends EventEmitter {
     this.emit('progress', this.progress());
     const destBefore = await this.depthOf(this.destinations);
     const watchedBefore = await this.depthOf(this.depthWatched);
+    const sourceBefore = await this.depthOf([this.queue]);
+    this.watchGap = false;
     const since = Date.now();
-    this.job = await startRedrive(this.t, { ...this.request, limit: size }, this.tuning);
-    const p = await this.job.done;
-    this.job = undefined;
+    // a batch whose re-drive failed (a side not back in time) goes on with what it did not move: from the last verdict, not from scratch
+    for (let attempt = 0; b.moved < size && !this.cancelled; attempt++) {
+      this.job = await startRedrive(this.t, { ...this.request, limit: size - b.moved }, this.tuning);
+      const p = await this.job.done;
+      this.job = undefined;
+      b.moved += p.moved;
+      if (p.status !== 'failed') break;
+      if (attempt >= 2) throw new Error(`batch ${index + 1}: ${p.error ?? 'the re-drive failed'} (${b.moved} of ${size} moved; re-run with --canary-from-batch ${index + 1})`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
     const until = Date.now();
-    b.moved = p.moved;
     b.movedAt = performance.now();
-    if (p.status === 'failed') throw new Error(`batch ${index + 1}: ${p.error ?? 'the re-drive failed'}`);
     if (this.cancelled || b.moved === 0) return b;
     this.phase = 'watching';
     this.emit('progress', this.progress());
@@ -243,7 +286,9 @@ export class CanaryRedrive extends EventEmitter {
       const depthNow = await this.depthOf(this.depthWatched);
       const sourceDepthWatched = this.depthWatched.includes(this.queue);
       const byDepth = Math.max(0, depthNow - (watchedBefore - (sourceDepthWatched ? b.moved : 0)));
-      b.back = Math.min(b.moved, fromTap.length + byDepth);
+      // the tap was down for a while: what the source's depth says came back, if more
+      const bySource = this.watchGap ? Math.max(0, (await this.depthOf([this.queue])) - (sourceBefore - b.moved)) : 0;
+      b.back = Math.min(b.moved, Math.max(fromTap.length + byDepth, bySource));
       b.waiting = Math.min(b.moved - b.back, Math.max(0, (await this.depthOf(this.destinations)) - destBefore));
       const v = judgeBatch({ moved: b.moved, back: b.back, waiting: b.waiting, sinceMovedMs: performance.now() - b.movedAt }, this.canary);
       if (v.kind !== 'watching' || this.cancelled) {

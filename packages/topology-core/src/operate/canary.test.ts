@@ -24,6 +24,7 @@ describe('canary options', () => {
     expect(checkCanaryOptions(opts({ waitMs: -1 }), 20).map((e) => e.option)).toEqual(['--canary-wait-ms']);
     expect(checkCanaryOptions(opts({ maxRefail: { kind: 'count', count: 6 } }), 20).map((e) => e.option)).toEqual(['--max-refail']);
     expect(checkCanaryOptions(opts({ maxRefail: { kind: 'count', count: 5 } }), 20)).toEqual([]);
+    expect(checkCanaryOptions(opts({ fromBatch: -1 }), 20).map((e) => e.option)).toEqual(['--canary-from-batch']);
   });
 });
 

@@ -21,13 +21,15 @@ export interface CanaryOptions {
   readonly maxRefail: MaxRefail;
   /** batches grow N, 2N, 4N, ... up to this (the rate limit: a second's worth) */
   readonly maxBatch?: number;
+  /** resume: start at this batch (0-based), its size as if the earlier ones had run */
+  readonly fromBatch?: number;
 }
 
 export const DEFAULT_CANARY_WAIT_MS = 5000;
 
 export interface CanaryOptionError {
   /** the option, as the CLI names it */
-  readonly option: '--canary' | '--canary-wait-ms' | '--max-refail';
+  readonly option: '--canary' | '--canary-wait-ms' | '--max-refail' | '--canary-from-batch';
   readonly message: string;
 }
 
@@ -64,6 +66,8 @@ export function checkCanaryOptions(o: CanaryOptions, selection: number | undefin
       option: '--canary',
       message: `--canary ${o.size} is more than the ${selection} message(s) selected: a canary is a part of the selection`,
     });
+  if (o.fromBatch !== undefined && (!Number.isInteger(o.fromBatch) || o.fromBatch < 0))
+    errors.push({ option: '--canary-from-batch', message: `--canary-from-batch must be a batch number of at least 1, got ${o.fromBatch + 1}` });
   if (!Number.isFinite(o.waitMs) || o.waitMs < 0)
     errors.push({
       option: '--canary-wait-ms',

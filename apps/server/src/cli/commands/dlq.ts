@@ -31,7 +31,7 @@ import { TARGET_FLAGS, cliFailure, connect, targetFromArgs } from './operateArgs
 
 export const DLQ_USAGE = `dlq browse --url AMQP_URL --queue Q [--vhost V] [--management-url URL] [--limit N] [--insist] [--json]
        dlq redrive --url AMQP_URL --queue Q [--to original|EXCHANGE[:ROUTING_KEY]] [--filter cause=KEY|queue=Q|reason=R|header=NAME[=VALUE]|message-id=ID] [--limit N] [--rate N] [--dry-run] [--insist] [--json]
-         [--canary N [--canary-wait-ms T] [--max-refail R|RATIO|P%]] [--set-header NAME=VALUE ...] [--patch FILE]`;
+         [--canary N [--canary-wait-ms T] [--max-refail R|RATIO|P%] [--canary-from-batch K]] [--set-header NAME=VALUE ...] [--patch FILE]`;
 
 const when = (s: number | undefined): string => (s === undefined ? '?' : new Date(s * 1000).toISOString());
 
@@ -105,7 +105,7 @@ function printCanary(io: CliIo, p: CanaryProgress): void {
 function canaryFromArgs(a: ReturnType<typeof parseArgs>): CanaryOptions | undefined {
   const n = value(a, 'canary');
   if (n === undefined) {
-    for (const k of ['canary-wait-ms', 'max-refail']) if (value(a, k) !== undefined) throw new CliError(`--${k} needs --canary N`, 2);
+    for (const k of ['canary-wait-ms', 'max-refail', 'canary-from-batch']) if (value(a, k) !== undefined) throw new CliError(`--${k} needs --canary N`, 2);
     return undefined;
   }
   const num = (k: string, s: string): number => {
@@ -115,7 +115,13 @@ function canaryFromArgs(a: ReturnType<typeof parseArgs>): CanaryOptions | undefi
   const w = value(a, 'canary-wait-ms');
   const mr = parseMaxRefail(value(a, 'max-refail') ?? '0');
   if (!mr.ok) throw new CliError(mr.message, 2);
-  const o: CanaryOptions = { size: num('canary', n), waitMs: w === undefined ? DEFAULT_CANARY_WAIT_MS : num('canary-wait-ms', w), maxRefail: mr.maxRefail };
+  const from = value(a, 'canary-from-batch');
+  const o: CanaryOptions = {
+    size: num('canary', n),
+    waitMs: w === undefined ? DEFAULT_CANARY_WAIT_MS : num('canary-wait-ms', w),
+    maxRefail: mr.maxRefail,
+    ...(from !== undefined ? { fromBatch: num('canary-from-batch', from) - 1 } : {}),
+  };
   const bad = checkCanaryOptions(o, undefined)[0];
   if (bad) throw new CliError(bad.message, 2);
   return o;
@@ -150,7 +156,7 @@ async function editFromArgs(a: ReturnType<typeof parseArgs>, cwd: string): Promi
 }
 
 async function redrive(argv: readonly string[], io: CliIo): Promise<number> {
-  const a = parseArgs(argv, { values: [...TARGET_FLAGS, 'queue', 'to', 'filter', 'limit', 'rate', 'canary', 'canary-wait-ms', 'max-refail', 'set-header', 'patch'], switches: ['json', 'dry-run', 'insist'] });
+  const a = parseArgs(argv, { values: [...TARGET_FLAGS, 'queue', 'to', 'filter', 'limit', 'rate', 'canary', 'canary-wait-ms', 'max-refail', 'canary-from-batch', 'set-header', 'patch'], switches: ['json', 'dry-run', 'insist'] });
   const queue = value(a, 'queue');
   if (!queue) throw new CliError(`--queue is required\nusage: ${DLQ_USAGE}`, 2);
   const to = parseRedriveTarget(value(a, 'to') ?? 'original');
