@@ -3,7 +3,9 @@
  *   POST /api/operate/import                 vhost definitions -> design (scaffolded, laid out, linted)
  *   POST /api/operate/depths                 ready/unacked/rates of every queue: ONE management request
  *   POST /api/operate/browse                 the first N messages of a DLQ, grouped by cause, with what looking changed
- *   POST /api/operate/redrive                start a re-drive (or `dryRun`: the plan, nothing moves)
+ *   POST /api/operate/redrive                start a re-drive (or `dryRun`: the plan and its `bounce` warnings, nothing
+ *                                            moves); `canary` (+ canaryWaitMs, maxRefail, canaryFromBatch) makes it a
+ *                                            canary re-drive; `patch` and `setHeaders` edit each copy
  *   GET  /api/operate/redrive/:id            progress
  *   POST /api/operate/redrive/:id/pause|resume|cancel
  * POST everywhere: the broker URL carries a password, so it travels in a body, never a query.
