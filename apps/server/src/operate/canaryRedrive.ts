@@ -98,8 +98,11 @@ export class CanaryRedrive extends EventEmitter {
    * OperateError naming the option.
    */
   async start(conn: ChannelModel): Promise<void> {
-    const { plan } = await dryRunRedrive(this.t, conn, this.request);
-    this.selection = plan.moved;
+    const { plan, browse } = await dryRunRedrive(this.t, conn, this.request);
+    // the dry run reads at most MAX_BROWSE: beyond it, the unread count as selected (an upper bound
+    // with a filter: the last batch then moves fewer than asked, which ends the run)
+    const unread = Math.max(0, browse.depth - browse.messages.length);
+    this.selection = Math.min(this.request.limit ?? Number.MAX_SAFE_INTEGER, plan.moved + unread);
     const errors = checkCanaryOptions(this.canary, this.selection);
     if (errors[0]) throw new OperateError(errors[0].message, errors[0].option.replace(/^--/, ''));
     this.destinations = [...new Set(plan.items.flatMap((i) => (i.decision.kind === 'move' ? i.decision.queues : [])))];
