@@ -7,12 +7,13 @@ import { deployAndTraceFlow, divergenceFlow, policyPlanFlow, traceFailureModelFl
 import { broker43Flow } from './broker43Flows.js';
 import { renameFlow } from './renameFlow.js';
 import { operateFlow, operateLargeFlow } from './operateFlows.js';
+import { canaryRedriveFlow, editRedriveFlow } from './redriveFlows.js';
 import { exportFormatsFlow } from './exportFlows.js';
 import { clusterFlow } from './clusterFlows.js';
 import { upgradeFlow } from './upgradeFlow.js';
 import { resultsFlows } from './resultsFlows.js';
 
-export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, exportFormatsFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow, policyPlanFlow, broker43Flow, clusterFlow, operateFlow, operateLargeFlow];
+export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, exportFormatsFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow, policyPlanFlow, broker43Flow, clusterFlow, operateFlow, operateLargeFlow, canaryRedriveFlow, editRedriveFlow];
 // the designer's own flows (names start with "designer:")
 flows.push(...workKeptFlows);
 flows.push(upgradeFlow);

@@ -9,4 +9,5 @@ export { PLAN_STATUSES } from './planResponses.js';
 export type * from './planResponses.js';
 export type * from './traceResponses.js';
 export type * from './operateResponses.js';
+export { isCanary } from './operateResponses.js';
 export { MAX_BROWSE } from './limits.js';

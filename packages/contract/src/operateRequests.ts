@@ -21,5 +21,16 @@ export const redriveRequest = z
     rate: z.number().positive().max(1_000_000).optional(),
     dryRun: z.boolean().optional(),
     insist: z.boolean().optional(),
+    /** canary re-drive: the first batch's size (checked by the core's checkCanaryOptions, errors naming the field) */
+    canary: z.number().optional(),
+    canaryWaitMs: z.number().optional(),
+    /** resume an interrupted canary at this batch (1-based) */
+    canaryFromBatch: z.number().optional(),
+    /** a count (2), a ratio below 1 (0.1) or a percentage ('10%') */
+    maxRefail: z.union([z.number(), z.string().max(20)]).optional(),
+    /** fix, then retry: headers set on each copy */
+    setHeaders: z.record(z.string().max(255), z.string().max(65_536)).optional(),
+    /** fix, then retry: an RFC 6902 JSON patch applied to each JSON body */
+    patch: z.array(z.unknown()).max(1000).optional(),
   })
   .strict();

@@ -1,5 +1,5 @@
 /** /api/operate/*: import a vhost, depths, browse a dead-letter queue, re-drive. */
-import type { BrowseEffect, CauseGroup, DeadLetterMessage, Design, ImportRole, LintFinding, RedrivePlan, SkippedObject, ValidationIssue } from '@retry-studio/topology-core';
+import type { BounceWarning, BrowseEffect, CanaryProgress, CauseGroup, DeadLetterMessage, Design, ImportRole, LintFinding, RedriveCounts, RedrivePlan, SkippedObject, ValidationIssue } from '@retry-studio/topology-core';
 
 export interface ImportResponse {
   readonly ok: true;
@@ -54,38 +54,48 @@ export interface RedriveDryRunResponse {
   readonly depth: number;
   readonly effect: BrowseEffect;
   readonly plan: RedrivePlan;
+  /** where copies would come back to the dead-letter queue, said before anything moves */
+  readonly bounce: readonly BounceWarning[];
 }
 
 export type RedriveStatus = 'running' | 'paused' | 'done' | 'cancelled' | 'failed';
 
-export interface RedriveProgress {
+export interface RedriveProgress extends RedriveCounts {
   readonly id: string;
   readonly queue: string;
   readonly status: RedriveStatus;
   /** messages in the queue when the job started */
   readonly before: number;
   readonly seen: number;
-  readonly moved: number;
   /** left in the queue on purpose: filtered out, over the limit, or skipped with a reason */
   readonly left: number;
-  readonly filteredOut: number;
   readonly inFlight: number;
-  readonly byDestination: Readonly<Record<string, number>>;
-  readonly skipped: Readonly<Record<string, number>>;
-  /** copies that may exist twice (published but unconfirmed when a connection died, or confirmed with the original still queued) */
+  /**
+   * copies that may exist twice: published but not yet confirmed when the publish connection
+   * died (their originals were published again), plus confirmed copies whose original was still
+   * in the queue when the job stopped
+   */
   readonly duplicatesPossible: number;
-  /** originals redelivered after a connection loss whose copy was already confirmed: acked, not copied again */
+  /** originals the queue redelivered after a connection loss whose copy was already confirmed: acked, not copied again */
   readonly deduplicated: number;
+  /** connections re-opened after a loss (consume and publish side) */
   readonly reconnects: number;
+  /** a side is down and being re-opened */
   readonly reconnecting: boolean;
+  /** the last connection loss, what it was and when (ms after the start) */
   readonly lastLoss?: string;
   readonly error?: string;
+  /** why the job stopped reading early */
   readonly stoppedEarly?: string;
   readonly elapsedMs: number;
   readonly notes: readonly string[];
 }
 
+/** a plain re-drive's progress, or a canary's (it has `batches`) */
+export type JobProgress = RedriveProgress | CanaryProgress;
+export const isCanary = (p: JobProgress): p is CanaryProgress => 'batches' in p;
+
 /** POST /api/operate/redrive (201): the job's first progress and where to poll it. */
-export interface RedriveStarted extends RedriveProgress {
+export type RedriveStarted = JobProgress & {
   readonly progress: string;
-}
+};

@@ -1,4 +1,7 @@
 /** `pnpm cli import-broker` and `pnpm cli dlq browse|redrive` on both real brokers. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TEST_BROKERS } from '../testing/testBrokers.js';
 import { deadLetterVhost, ORDERS, type DeadLetterVhost } from '../operate/testing.js';
@@ -36,6 +39,8 @@ describe.each(TEST_BROKERS)('pnpm cli on RabbitMQ $name', (broker) => {
 
     const dry = await cli(['dlq', 'redrive', ...target(v.vhost), '--queue', ORDERS.dlq, '--dry-run']);
     expect(dry.out).toMatch(/dry run: 3 would move/);
+    // said before anything moves: nobody consumes the destination
+    expect(dry.out).toMatch(/warning: nobody consumes 'orders\.work': the 3 copies will wait there/);
     const r = await cli(['dlq', 'redrive', ...target(v.vhost), '--queue', ORDERS.dlq, '--json', '--rate', '1000']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ status: 'done', moved: 3, byDestination: { 'orders:order.created -> orders.work': 3 } });
@@ -49,5 +54,40 @@ describe.each(TEST_BROKERS)('pnpm cli on RabbitMQ $name', (broker) => {
     expect(await cli(['dlq', 'redrive', ...target(v.vhost), '--queue', ORDERS.dlq, '--filter', 'x'])).toMatchObject({ code: 2, err: expect.stringMatching(/--filter/) });
     const empty = await cli(['dlq', 'browse', ...target(v.vhost), '--queue', ORDERS.dlq]);
     expect(empty.out).toMatch(/0 message\(s\)/);
+  });
+
+  it('redrive --canary with no consumer stops on a timeout; --patch and --set-header edit each copy; bad options name themselves', async () => {
+    v = await deadLetterVhost(broker, 'clicanary');
+    await v.deadLetter(5, { body: (i) => JSON.stringify({ n: i, amount: '1' }) });
+    const base = ['dlq', 'redrive', ...target(v.vhost), '--queue', ORDERS.dlq];
+    expect(await cli([...base, '--canary', '0'])).toMatchObject({ code: 2, err: expect.stringMatching(/--canary must be/) });
+    expect(await cli([...base, '--canary', '2', '--canary-wait-ms', '-1'])).toMatchObject({ code: 2, err: expect.stringMatching(/--canary-wait-ms must be 0 or more/) });
+    expect(await cli([...base, '--canary', '2', '--max-refail', '3'])).toMatchObject({ code: 2, err: expect.stringMatching(/--max-refail 3 is above the canary of 2/) });
+    expect(await cli([...base, '--canary', '6'])).toMatchObject({ code: 1, err: expect.stringMatching(/--canary 6 is more than the 5 message\(s\) selected/) });
+    expect(await cli([...base, '--set-header', 'x-death=1'])).toMatchObject({ code: 2, err: expect.stringMatching(/--set-header: header 'x-death'/) });
+    expect(await v.depth(ORDERS.dlq)).toBe(5);
+    // a TTL (by policy) and no consumer: the dry run says they would come straight back
+    await v.target.management.putPolicy(v.vhost, 'ttl', { pattern: '^orders\\.work$', 'apply-to': 'queues', priority: 0, definition: { 'message-ttl': 200 } });
+    const dry = await cli([...base, '--dry-run']);
+    expect(dry.out).toMatch(/dry run: 5 would move/);
+    expect(dry.out).toMatch(/warning: 'orders\.work' has x-message-ttl 200 ms and no consumer: the 5 copies expire and dead-letter back into 'orders\.dlq'/);
+    await v.target.management.deletePolicy(v.vhost, 'ttl');
+
+    // nobody consumes orders.work: the canary's copies sit there, and the verdict says so
+    const c = await cli([...base, '--canary', '2', '--canary-wait-ms', '300', '--json']);
+    expect(c.code).toBe(1);
+    const cp = JSON.parse(c.out);
+    expect(cp).toMatchObject({ status: 'stopped', moved: 2, waiting: 2, untouched: 3, batches: [{ verdict: { kind: 'stop', basis: 'timeout' } }] });
+    expect(cp.stopReason).toMatch(/still in the destination/);
+    await v.drain(ORDERS.work);
+
+    const dir = mkdtempSync(join(tmpdir(), 'rs-patch-'));
+    writeFileSync(join(dir, 'fix.json'), JSON.stringify([{ op: 'replace', path: '/amount', value: 1 }]));
+    const e = await cli([...base, '--patch', join(dir, 'fix.json'), '--set-header', 'x-fixed=yes', '--json']);
+    expect(e.code, e.err).toBe(0);
+    expect(JSON.parse(e.out)).toMatchObject({ status: 'done', moved: 3 });
+    const got = await v.drain(ORDERS.work);
+    expect(got.map((m) => JSON.parse(m.body).amount)).toEqual([1, 1, 1]);
+    expect(got[0]!.headers).toMatchObject({ 'x-fixed': 'yes', 'x-redrive-edited': 'patch replace /amount; headers x-fixed' });
   });
 });

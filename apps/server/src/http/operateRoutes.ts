@@ -3,13 +3,16 @@
  *   POST /api/operate/import                 vhost definitions -> design (scaffolded, laid out, linted)
  *   POST /api/operate/depths                 ready/unacked/rates of every queue: ONE management request
  *   POST /api/operate/browse                 the first N messages of a DLQ, grouped by cause, with what looking changed
- *   POST /api/operate/redrive                start a re-drive (or `dryRun`: the plan, nothing moves)
+ *   POST /api/operate/redrive                start a re-drive (or `dryRun`: the plan and its `bounce` warnings, nothing
+ *                                            moves); `canary` (+ canaryWaitMs, maxRefail, canaryFromBatch) makes it a
+ *                                            canary re-drive; `patch` and `setHeaders` edit each copy
  *   GET  /api/operate/redrive/:id            progress
  *   POST /api/operate/redrive/:id/pause|resume|cancel
  * POST everywhere: the broker URL carries a password, so it travels in a body, never a query.
  */
 import type { Express } from 'express';
-import { parseRedriveFilter, parseRedriveTarget } from '@retry-studio/topology-core';
+import { checkCanaryOptions, DEFAULT_CANARY_WAIT_MS, headerNameProblem, parseJsonPatch, parseMaxRefail, parseRedriveFilter, parseRedriveTarget, type CanaryOptions, type RedriveEdit } from '@retry-studio/topology-core';
+import { startCanaryRedrive, type CanaryRedrive } from '../operate/canaryRedrive.js';
 import { BrokerConnectError, ManagementError, ManagementResolutionError, redactUrl } from '../broker/index.js';
 import { browseQueue } from '../operate/browse.js';
 import { readDepths } from '../operate/depths.js';
@@ -23,7 +26,7 @@ import { brokerUrlFromRequest } from './brokerUrlFromRequest.js';
 import { HttpError } from './httpError.js';
 import { rateLimit } from './rateLimit.js';
 import { browseRequest, depthsRequest, importRequest, redriveRequest } from '@retry-studio/contract/schemas';
-import type { BrowseResponse, DepthsResponse, ImportResponse, RedriveDryRunResponse, RedriveProgress, RedriveStarted } from '@retry-studio/contract';
+import type { BrowseResponse, DepthsResponse, ImportResponse, JobProgress, RedriveDryRunResponse, RedriveRequestBody, RedriveStarted } from '@retry-studio/contract';
 import { parseBody } from './parseBody.js';
 
 const MAX_KEPT = 50;
@@ -35,8 +38,38 @@ function failure(err: unknown): never {
   throw err;
 }
 
+type RedriveBody = RedriveRequestBody;
+
+/** the edit in a request; errors name the field (`setHeaders`, `patch[2].op`) */
+function editFromBody(body: RedriveBody): RedriveEdit | undefined {
+  for (const name of Object.keys(body.setHeaders ?? {})) {
+    const problem = headerNameProblem(name);
+    if (problem) throw new HttpError(400, problem, 'setHeaders');
+  }
+  let patch: RedriveEdit['patch'];
+  if (body.patch) {
+    const p = parseJsonPatch(body.patch);
+    if (!p.ok) throw new HttpError(400, p.message, `patch${p.path}`);
+    patch = p.patch;
+  }
+  const headers = body.setHeaders && Object.keys(body.setHeaders).length > 0 ? body.setHeaders : undefined;
+  if (!patch?.length && !headers) return undefined;
+  return { ...(patch?.length ? { patch } : {}), ...(headers ? { setHeaders: headers } : {}) };
+}
+
+/** the canary in a request, checked without the selection (the start checks it against the selection) */
+function canaryFromBody(body: RedriveBody): CanaryOptions | undefined {
+  if (body.canary === undefined) return undefined;
+  const mr = parseMaxRefail(String(body.maxRefail ?? 0));
+  if (!mr.ok) throw new HttpError(400, mr.message, 'maxRefail');
+  const o: CanaryOptions = { size: body.canary, waitMs: body.canaryWaitMs ?? DEFAULT_CANARY_WAIT_MS, maxRefail: mr.maxRefail, ...(body.canaryFromBatch !== undefined ? { fromBatch: body.canaryFromBatch - 1 } : {}) };
+  const bad = checkCanaryOptions(o, undefined)[0];
+  if (bad) throw new HttpError(400, bad.message, ({ '--canary': 'canary', '--canary-wait-ms': 'canaryWaitMs', '--max-refail': 'maxRefail', '--canary-from-batch': 'canaryFromBatch' } as const)[bad.option]);
+  return o;
+}
+
 export function registerOperateRoutes(app: Express, ctx: AppContext): void {
-  const jobs = new Map<string, RedriveJob>();
+  const jobs = new Map<string, RedriveJob | CanaryRedrive>();
 
   /** the broker layer resolves (and verifies) the management API; its errors name `managementUrl` */
   const resolve = async (body: { broker?: string | undefined; managementUrl?: string | undefined; vhost?: string | undefined }) => {
@@ -49,7 +82,7 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
     const conn = await ctx.brokers.connection(url, t.vhost, 'operate').catch(failure);
     return { url, t, conn: await conn.ready() };
   };
-  const job = (id: string): RedriveJob => {
+  const job = (id: string): RedriveJob | CanaryRedrive => {
     const j = jobs.get(id);
     if (!j) throw new HttpError(404, `no re-drive '${id.slice(0, 40)}'`, 'id');
     return j;
@@ -93,8 +126,11 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
       if (!to.ok) throw new HttpError(400, to.message, 'to');
       const filter = body.filter !== undefined ? parseRedriveFilter(body.filter) : undefined;
       if (filter && !filter.ok) throw new HttpError(400, filter.message, 'filter');
+      const edit = editFromBody(body);
+      const canary = canaryFromBody(body);
       const r: RedriveRequest = {
         queue: body.queue,
+        ...(edit ? { edit } : {}),
         target: to.target,
         ...(filter?.ok ? { filter: filter.filter } : {}),
         ...(body.limit !== undefined ? { limit: body.limit } : {}),
@@ -103,11 +139,11 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
       };
       const { t, conn } = await channelModel(body);
       if (body.dryRun) {
-        const { browse, plan } = await dryRunRedrive(t, conn, r).catch(failure);
-        res.json({ dryRun: true, queue: body.queue, depth: browse.depth, effect: browse.effect, plan } satisfies RedriveDryRunResponse);
+        const { browse, plan, bounce } = await dryRunRedrive(t, conn, r).catch(failure);
+        res.json({ dryRun: true, queue: body.queue, depth: browse.depth, effect: browse.effect, plan, bounce } satisfies RedriveDryRunResponse);
         return;
       }
-      const j = await startRedrive(t, r).catch(failure);
+      const j = canary ? await startCanaryRedrive(t, conn, r, canary).catch(failure) : await startRedrive(t, r).catch(failure);
       jobs.set(j.id, j);
       if (jobs.size > MAX_KEPT) for (const [id, old] of jobs) if (!old.isRunning && jobs.size > MAX_KEPT) jobs.delete(id);
       res.status(201).json({ ...j.progress(), progress: `/api/operate/redrive/${j.id}` } satisfies RedriveStarted);
@@ -117,7 +153,7 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
   app.get(
     '/api/operate/redrive/:id',
     route((req, res) => {
-      res.json(job(String(req.params.id)).progress() satisfies RedriveProgress);
+      res.json(job(String(req.params.id)).progress() satisfies JobProgress);
     }),
   );
 
@@ -126,13 +162,14 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
     route(async (req, res) => {
       const j = job(String(req.params.id));
       const action = String(req.params.action);
-      if (action === 'pause') j.pause();
-      else if (action === 'resume') j.resume();
+      if ((action === 'pause' || action === 'resume') && !('pause' in j)) throw new HttpError(409, `a canary re-drive cannot be paused (its batches are short): cancel it`, 'action');
+      if (action === 'pause') (j as RedriveJob).pause();
+      else if (action === 'resume') (j as RedriveJob).resume();
       else if (action === 'cancel') {
-        res.json((await j.cancel()) satisfies RedriveProgress);
+        res.json((await j.cancel()) satisfies JobProgress);
         return;
       } else throw new HttpError(404, `unknown action '${action.slice(0, 40)}' (pause, resume or cancel)`, 'action');
-      res.json(j.progress() satisfies RedriveProgress);
+      res.json(j.progress() satisfies JobProgress);
     }),
   );
 }

@@ -3,7 +3,8 @@
  * plan, nothing moves) and starting a job (one per queue at a time).
  */
 import type { ChannelModel } from 'amqplib';
-import { browseEffect, planRedrive, queueKindOf, redriveContext, routingTopology, type RedriveContext, type RedriveFilter, type RedrivePlan, type RedriveTarget } from '@retry-studio/topology-core';
+import { browseEffect, headerNameProblem, isEmptyEdit, planRedrive, predictBounce, type BounceWarning, queueKindOf, redriveContext, routingTopology, type RedriveContext, type RedriveEdit, type RedriveFilter, type RedrivePlan, type RedriveTarget } from '@retry-studio/topology-core';
+import { withThrowawayChannel } from '../broker/index.js';
 import { browseQueue, MAX_BROWSE, type BrowseResult } from './browse.js';
 import { OperateError, brokerVersion, exactDepth, queueInfo, type OperateTarget } from './operateTarget.js';
 import { readSnapshot } from './readSnapshot.js';
@@ -17,11 +18,17 @@ export interface RedriveRequest {
   readonly ratePerSecond?: number;
   /** a quorum queue before 4.3: every message left in the queue counts toward its delivery limit */
   readonly insist?: boolean;
+  /** fix, then retry: a JSON patch on each body, headers set on each copy */
+  readonly edit?: RedriveEdit;
 }
 
 function checkNumbers(r: RedriveRequest): void {
   if (r.limit !== undefined && (!Number.isInteger(r.limit) || r.limit < 1)) throw new OperateError(`limit must be a positive integer, got ${r.limit}`, 'limit');
   if (r.ratePerSecond !== undefined && !(r.ratePerSecond > 0 && Number.isFinite(r.ratePerSecond))) throw new OperateError(`rate must be a positive number of messages per second, got ${r.ratePerSecond}`, 'rate');
+  for (const name of Object.keys(r.edit?.setHeaders ?? {})) {
+    const problem = headerNameProblem(name);
+    if (problem) throw new OperateError(problem, 'set-header');
+  }
 }
 
 export async function liveRedriveContext(t: OperateTarget): Promise<RedriveContext> {
@@ -29,14 +36,29 @@ export async function liveRedriveContext(t: OperateTarget): Promise<RedriveConte
   return redriveContext(routingTopology(snap), version);
 }
 
-/** Where each listed message would go; reads the queue as browse does (same effect), moves nothing. */
-export async function dryRunRedrive(t: OperateTarget, conn: ChannelModel, r: RedriveRequest): Promise<{ browse: BrowseResult; plan: RedrivePlan }> {
+/**
+ * Where each listed message would go; reads the queue as browse does (same effect), moves
+ * nothing. `bounce`: what would come back or stay stuck at the destinations (their TTL, length
+ * limit and consumers now), said before anything moves.
+ */
+export async function dryRunRedrive(t: OperateTarget, conn: ChannelModel, r: RedriveRequest): Promise<{ browse: BrowseResult; plan: RedrivePlan; bounce: BounceWarning[] }> {
   checkNumbers(r);
   await queueInfo(t, r.queue);
   const want = Math.max(1, Math.min(MAX_BROWSE, await exactDepth(conn, r.queue)));
   const browse = await browseQueue(t, conn, { queue: r.queue, limit: want, ...(r.insist ? { insist: true } : {}) });
-  const plan = planRedrive({ messages: browse.messages, target: r.target, ...(r.filter ? { filter: r.filter } : {}), ...(r.limit !== undefined ? { limit: r.limit } : {}) }, await liveRedriveContext(t));
-  return { browse, plan };
+  const [snap, version] = await Promise.all([readSnapshot(t), brokerVersion(t)]);
+  const topology = routingTopology(snap);
+  const ctx = redriveContext(topology, version);
+  const plan = planRedrive({ messages: browse.messages, target: r.target, ...(r.filter ? { filter: r.filter } : {}), ...(r.limit !== undefined ? { limit: r.limit } : {}) }, ctx);
+  const destinations = [...new Set(plan.items.flatMap((i) => (i.decision.kind === 'move' ? i.decision.queues : [])))];
+  // a passive declare: exact depth and consumers now (the management API's lag a stats interval)
+  const live = await Promise.all(
+    destinations.map(async (name) => {
+      const ok = await withThrowawayChannel(conn, (ch) => ch.checkQueue(name)).catch(() => undefined);
+      return ok ? { name, depth: ok.messageCount, consumers: ok.consumerCount } : { name };
+    }),
+  );
+  return { browse, plan, bounce: predictBounce(plan, topology, live, r.queue, ctx) };
 }
 
 /** Running jobs by broker + vhost + queue: only one re-drive at a time per queue. */
@@ -67,6 +89,7 @@ export async function startRedrive(t: OperateTarget, r: RedriveRequest, tuning: 
     ...(r.filter ? { filter: r.filter } : {}),
     ...(r.limit !== undefined ? { limit: r.limit } : {}),
     ...(r.ratePerSecond !== undefined ? { ratePerSecond: r.ratePerSecond } : {}),
+    ...(r.edit && !isEmptyEdit(r.edit) ? { edit: r.edit } : {}),
   });
   running.set(key, job);
   try {

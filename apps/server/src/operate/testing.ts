@@ -16,7 +16,7 @@ export interface DeadLetterVhost {
   /** every message of a queue, drained (acked): bodies and headers */
   drain(queue: string): Promise<{ body: string; headers: Record<string, unknown> }[]>;
   /** publish then reject n messages on `orders.work`, so they dead-letter into `orders.dlq` */
-  deadLetter(n: number, opts?: { bodyPrefix?: string; headers?: Record<string, unknown>; routingKey?: string }): Promise<void>;
+  deadLetter(n: number, opts?: { bodyPrefix?: string; body?: (i: number) => string; messageId?: (i: number) => string; headers?: Record<string, unknown>; routingKey?: string }): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -65,7 +65,7 @@ export async function deadLetterVhost(broker: TestBroker, name: string, opts: { 
     async deadLetter(n, o = {}) {
       const start = await depth(ORDERS.dlq);
       const pub = await conn.createConfirmChannel();
-      for (let i = 0; i < n; i++) pub.publish(ORDERS.exchange, o.routingKey ?? 'order.created', Buffer.from(`${o.bodyPrefix ?? 'm'}-${i}`), { persistent: true, ...(o.headers ? { headers: o.headers } : {}) });
+      for (let i = 0; i < n; i++) pub.publish(ORDERS.exchange, o.routingKey ?? 'order.created', Buffer.from(o.body ? o.body(i) : `${o.bodyPrefix ?? 'm'}-${i}`), { persistent: true, ...(o.messageId ? { messageId: o.messageId(i) } : {}), ...(o.headers ? { headers: o.headers } : {}) });
       await pub.waitForConfirms();
       await pub.close();
       const c = await conn.createChannel();

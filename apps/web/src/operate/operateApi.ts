@@ -5,8 +5,8 @@ import type {
   DepthsResponse,
   ImportResponse,
   OperateAt,
+  JobProgress,
   RedriveDryRunResponse,
-  RedriveProgress,
   RedriveRequestBody,
   RedriveStarted,
 } from '@retry-studio/contract';
@@ -14,6 +14,9 @@ import { call } from '../broker/api';
 
 /** A re-drive as the Operate tab asks for it (the request without its target). */
 export type RedriveOptions = Omit<RedriveRequestBody, 'broker' | 'managementUrl' | 'vhost' | 'dryRun'>;
+
+export { isCanary } from '@retry-studio/contract';
+export type { JobProgress };
 
 const clean = (at: OperateAt) => ({
   ...(at.broker ? { broker: at.broker } : {}),
@@ -29,7 +32,7 @@ export const operateApi = {
   dryRun: (at: OperateAt, o: RedriveOptions) =>
     call<RedriveDryRunResponse>('POST', '/api/operate/redrive', { ...clean(at), ...o, dryRun: true } satisfies RedriveRequestBody),
   redrive: (at: OperateAt, o: RedriveOptions) => call<RedriveStarted>('POST', '/api/operate/redrive', { ...clean(at), ...o } satisfies RedriveRequestBody),
-  progress: (id: string) => call<RedriveProgress>('GET', `/api/operate/redrive/${encodeURIComponent(id)}`),
+  progress: (id: string) => call<JobProgress>('GET', `/api/operate/redrive/${encodeURIComponent(id)}`),
   control: (id: string, action: 'pause' | 'resume' | 'cancel') =>
-    call<RedriveProgress>('POST', `/api/operate/redrive/${encodeURIComponent(id)}/${action}`, {}),
+    call<JobProgress>('POST', `/api/operate/redrive/${encodeURIComponent(id)}/${action}`, {}),
 };

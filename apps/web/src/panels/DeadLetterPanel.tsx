@@ -3,11 +3,13 @@
  * each message with its headers and x-death table; then re-drive, all or one cause group,
  * after a dry run that says where each message would go.
  */
-import { useEffect, useState } from 'react';
-import { firstDeath, type DeadLetterMessage, type RedrivePlan } from '@retry-studio/topology-core';
+import { useEffect, useRef, useState } from 'react';
+import { causeOf, firstDeath, type BounceWarning, type DeadLetterMessage, type RedrivePlan } from '@retry-studio/topology-core';
 import { ApiError } from '../broker/api';
-import type { BrowseResponse, RedriveProgress } from '@retry-studio/contract';
-import { operateApi } from '../operate/operateApi';
+import type { BrowseResponse, JobProgress } from '@retry-studio/contract';
+import { CanaryStatus } from '../operate/CanaryStatus';
+import { checkEdit, EditCopies, type EditState } from '../operate/EditCopies';
+import { isCanary, operateApi, type RedriveOptions } from '../operate/operateApi';
 import { useOperate } from '../operate/operateStore';
 import { operateTarget } from './OperatePanel';
 
@@ -16,7 +18,16 @@ const input = 'rounded border border-slate-700 bg-slate-950 px-1.5 py-0.5 font-m
 const when = (s: number | undefined) => (s === undefined ? '' : new Date(s * 1000).toLocaleString());
 const errText = (e: unknown) => (e instanceof ApiError ? `${e.message}${e.field ? ` (${e.field})` : ''}` : (e as Error).message);
 
-function Message({ m }: { m: DeadLetterMessage }) {
+/** the body as the editor starts it: pretty JSON when it is JSON */
+const editable = (body: string): string => {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+};
+
+function Message({ m, onEdit }: { m: DeadLetterMessage; onEdit: (m: DeadLetterMessage) => void }) {
   const [open, setOpen] = useState(false);
   const fd = firstDeath(m);
   return (
@@ -58,6 +69,16 @@ function Message({ m }: { m: DeadLetterMessage }) {
             </tbody>
           </table>
           <pre className="whitespace-pre-wrap break-all">{JSON.stringify(m.headers, null, 1)}</pre>
+          <button
+            type="button"
+            data-testid="dlq-edit-message"
+            disabled={!m.properties?.messageId || m.bodyBytes > 2048}
+            title={!m.properties?.messageId ? 'only a message with a message-id can be picked out alone' : m.bodyBytes > 2048 ? 'the body is larger than the preview: edit it with a patch' : 'edit this message, then re-drive it alone'}
+            onClick={() => onEdit(m)}
+            className={`${btn} bg-slate-700 hover:bg-slate-600`}
+          >
+            Edit &amp; re-drive this message
+          </button>
         </div>
       )}
     </li>
@@ -93,8 +114,14 @@ export function DeadLetterPanel() {
   const [group, setGroup] = useState<string>('');
   const [to, setTo] = useState('original');
   const [rate, setRate] = useState('');
-  const [plan, setPlan] = useState<RedrivePlan | null>(null);
-  const [job, setJob] = useState<RedriveProgress | null>(null);
+  const [plan, setPlan] = useState<{ plan: RedrivePlan; bounce: readonly BounceWarning[] } | null>(null);
+  const [job, setJob] = useState<JobProgress | null>(null);
+  const [canary, setCanary] = useState('');
+  const [canaryWait, setCanaryWait] = useState('5000');
+  const [maxRefail, setMaxRefail] = useState('0');
+  const [editing, setEditing] = useState(false);
+  const [edit, setEdit] = useState<EditState>({ text: '', headers: '' });
+  const checked = checkEdit(edit);
 
   const running = job?.status === 'running' || job?.status === 'paused';
   useEffect(() => {
@@ -104,6 +131,12 @@ export function DeadLetterPanel() {
     }, 500);
     return () => clearInterval(t);
   }, [running, job?.id]);
+  // the listing is stale once a re-drive ends: read it again
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    if (wasRunning.current && !running && listing) void browse();
+    wasRunning.current = running;
+  }, [running]);
 
   const run = async (what: 'browse' | 'dry' | 'redrive', f: () => Promise<void>) => {
     setBusy(what);
@@ -116,9 +149,23 @@ export function DeadLetterPanel() {
       setBusy(null);
     }
   };
-  const options = () => ({ queue, to, ...(group ? { filter: `cause=${group}` } : {}), ...(Number(rate) > 0 ? { rate: Number(rate) } : {}), ...(insist ? { insist } : {}) });
+  const filter = editing && edit.single ? `message-id=${edit.single.messageId}` : group ? `cause=${group}` : undefined;
+  const options = (dry = false): RedriveOptions => ({
+    queue,
+    to,
+    ...(filter ? { filter } : {}),
+    ...(Number(rate) > 0 ? { rate: Number(rate) } : {}),
+    ...(insist ? { insist } : {}),
+    ...(!dry && canary.trim() !== '' ? { canary: Number(canary), canaryWaitMs: Number(canaryWait), maxRefail: /^[0-9]+$/.test(maxRefail.trim()) ? Number(maxRefail) : maxRefail.trim() } : {}),
+    ...(editing && checked.patch ? { patch: checked.patch } : {}),
+    ...(editing && checked.setHeaders ? { setHeaders: checked.setHeaders } : {}),
+  });
   const browse = () => run('browse', async () => setListing(await operateApi.browse(operateTarget(), queue, limit, insist)));
-  const dryRun = () => run('dry', async () => setPlan((await operateApi.dryRun(operateTarget(), options())).plan));
+  const dryRun = () => run('dry', async () => setPlan(await operateApi.dryRun(operateTarget(), options(true))));
+  const editOne = (m: DeadLetterMessage) => {
+    setEditing(true);
+    setEdit({ text: editable(m.body), headers: edit.headers, single: { messageId: m.properties!.messageId! } });
+  };
   const redrive = () =>
     run('redrive', async () => {
       setPlan(null);
@@ -169,7 +216,11 @@ export function DeadLetterPanel() {
                     data-key={g.key}
                     data-count={g.count}
                     aria-pressed={group === g.key}
-                    onClick={() => setGroup(group === g.key ? '' : g.key)}
+                    onClick={() => {
+                      setGroup(group === g.key ? '' : g.key);
+                      // a group picked: the one-message edit is over
+                      if (edit.single) setEdit({ text: '', headers: edit.headers });
+                    }}
                     className={`flex w-full items-center gap-2 rounded px-1 py-0.5 text-left ${group === g.key ? 'bg-sky-900/70' : 'hover:bg-slate-800'}`}
                   >
                     <span className="w-10 shrink-0 text-right font-semibold">{g.count}</span>
@@ -184,30 +235,54 @@ export function DeadLetterPanel() {
           </>
         )}
         <div className="mt-1 border-t border-slate-800 pt-1.5">
-          <div className="mb-1 text-[11px] font-semibold text-slate-300">Re-drive {group ? 'the selected group' : 'all'}</div>
+          <div className="mb-1 text-[11px] font-semibold text-slate-300">Re-drive {editing && edit.single ? `message ${edit.single.messageId}` : group ? 'the selected group' : 'all'}</div>
           <div className="flex flex-wrap items-center gap-1.5">
             <input aria-label="Re-drive to" data-testid="redrive-to" title="original, EXCHANGE, EXCHANGE:ROUTING_KEY or :QUEUE" className={`${input} w-32`} value={to} onChange={(e) => setTo(e.target.value)} />
             <input aria-label="Rate (messages per second)" placeholder="msg/s" className={`${input} w-16`} value={rate} onChange={(e) => setRate(e.target.value)} />
             <button type="button" data-testid="redrive-dry-run" disabled={!queue || !!busy || running} onClick={dryRun} className={`${btn} bg-slate-700 hover:bg-slate-600`}>
               {busy === 'dry' ? 'Planning…' : 'Dry run'}
             </button>
-            <button type="button" data-testid="redrive-start" disabled={!queue || !!busy || running} onClick={redrive} className={`${btn} bg-emerald-700 hover:bg-emerald-600`}>
+            <button type="button" data-testid="redrive-start" disabled={!queue || !!busy || running || (editing && checked.problems.length > 0)} onClick={redrive} className={`${btn} bg-emerald-700 hover:bg-emerald-600`}>
               Re-drive
             </button>
           </div>
+          <div className="mt-1 flex flex-wrap items-center gap-1.5" title="Canary: move N first, watch what the consumers do with them, then continue in growing batches (N, 2N, 4N…) or stop when more than R came back">
+            <label className="flex items-center gap-1">
+              canary
+              <input aria-label="Canary: first batch" data-testid="canary-size" placeholder="N" className={`${input} w-12`} value={canary} onChange={(e) => setCanary(e.target.value)} />
+            </label>
+            <label className="flex items-center gap-1">
+              wait ms
+              <input aria-label="Canary: wait (ms)" data-testid="canary-wait" className={`${input} w-14`} value={canaryWait} onChange={(e) => setCanaryWait(e.target.value)} />
+            </label>
+            <label className="flex items-center gap-1">
+              max back
+              <input aria-label="Canary: how many may come back (count, ratio or %)" data-testid="canary-max-refail" className={`${input} w-12`} value={maxRefail} onChange={(e) => setMaxRefail(e.target.value)} />
+            </label>
+            <label className="flex items-center gap-1">
+              <input type="checkbox" data-testid="redrive-edit-toggle" checked={editing} onChange={(e) => setEditing(e.target.checked)} /> edit copies
+            </label>
+          </div>
+          {editing && <EditCopies edit={edit} onChange={setEdit} sample={listing?.messages.find((m) => !group || causeOf(m).key === group)} />}
           <p className="mt-1 text-[10px] text-slate-500">Each copy is confirmed by the broker before its original is acked: at least once, a crash can duplicate a message in flight, never lose one.</p>
         </div>
         {plan && (
           <div data-testid="redrive-plan" className="rounded border border-slate-700 p-1.5 text-[11px]">
             <div>
-              Dry run: {plan.moved} would move, {plan.items.length - plan.moved} would stay, {plan.filteredOut} filtered out. Nothing changed.
+              Dry run: {plan.plan.moved} would move, {plan.plan.items.length - plan.plan.moved} would stay, {plan.plan.filteredOut} filtered out. Nothing changed.
             </div>
-            <Counts byDestination={plan.byDestination} skipped={plan.skipped} />
-            <div className="mt-1 text-slate-400">{plan.xDeathNote}</div>
+            <Counts byDestination={plan.plan.byDestination} skipped={plan.plan.skipped} />
+            {plan.bounce.map((w) => (
+              <div key={w.queue + w.kind} data-testid="redrive-bounce" data-kind={w.kind} className="text-amber-300">
+                ⚠ {w.message}
+              </div>
+            ))}
+            <div className="mt-1 text-slate-400">{plan.plan.xDeathNote}</div>
           </div>
         )}
-        {job && (
-          <div data-testid="redrive-status" data-status={job.status} data-moved={job.moved} className="rounded border border-slate-700 p-1.5 text-[11px]">
+        {job && isCanary(job) && <CanaryStatus job={job} />}
+        {job && !isCanary(job) && (
+          <div data-testid="redrive-status" data-id={job.id} data-status={job.status} data-moved={job.moved} className="rounded border border-slate-700 p-1.5 text-[11px]">
             <div>
               Re-drive {job.id}: <b>{job.status}</b>, moved {job.moved} of {job.before}, left {job.left}
               {job.filteredOut ? ` (${job.filteredOut} filtered out)` : ''}
@@ -232,7 +307,7 @@ export function DeadLetterPanel() {
         )}
       </div>
       <ul data-testid="dlq-messages" className="min-w-0 flex-1 overflow-auto">
-        {listing?.messages.map((m) => <Message key={m.seq} m={m} />)}
+        {listing?.messages.map((m) => <Message key={m.seq} m={m} onEdit={editOne} />)}
         {listing && listing.messages.length === 0 && <li className="text-slate-400">The queue is empty.</li>}
       </ul>
     </div>

@@ -8,3 +8,8 @@ export * from './scaffoldImport.js';
 export * from './deadLetter.js';
 export * from './browseEffect.js';
 export * from './redrive.js';
+export * from './redriveCounts.js';
+export * from './canary.js';
+export * from './jsonPatch.js';
+export * from './redriveEdit.js';
+export * from './redriveBounce.js';

@@ -15,6 +15,7 @@ import type { BrokerSnapshot } from './brokerSnapshot.js';
 import type { BrokerVersionProfile } from './brokerVersion.js';
 import { EXCHANGE_TYPES_ALL } from './importTypes.js';
 import { causeOf, firstDeath, type DeadLetterMessage } from './deadLetter.js';
+import { RedriveTally, type RedriveCounts } from './redriveCounts.js';
 
 export type RedriveTarget =
   | { readonly kind: 'original' }
@@ -24,7 +25,9 @@ export type RedriveFilter =
   | { readonly kind: 'cause'; readonly key: string }
   | { readonly kind: 'queue'; readonly queue: string }
   | { readonly kind: 'reason'; readonly reason: string }
-  | { readonly kind: 'header'; readonly name: string; readonly value?: string };
+  | { readonly kind: 'header'; readonly name: string; readonly value?: string }
+  /** one message, by its message-id property (fix-then-retry on one message) */
+  | { readonly kind: 'message-id'; readonly id: string };
 
 export type RedriveDecision =
   | {
@@ -159,18 +162,21 @@ export function matchesFilter(m: DeadLetterMessage, f: RedriveFilter | undefined
       const v = m.headers[f.name];
       return f.value === undefined ? v !== undefined : v !== undefined && String(v) === f.value;
     }
+    case 'message-id':
+      return m.properties?.messageId === f.id;
   }
 }
 
-/** `cause=KEY`, `queue=Q`, `reason=R`, `header=NAME` or `header=NAME=VALUE`; an error names what is wrong. */
+/** `cause=KEY`, `queue=Q`, `reason=R`, `header=NAME`, `header=NAME=VALUE` or `message-id=ID`; an error names what is wrong. */
 export function parseRedriveFilter(s: string): { ok: true; filter: RedriveFilter } | { ok: false; message: string } {
   const eq = s.indexOf('=');
   const k = eq < 0 ? s : s.slice(0, eq);
   const v = eq < 0 ? '' : s.slice(eq + 1);
   if (v === '')
-    return { ok: false, message: `filter "${s}" needs a value: cause=KEY, queue=Q, reason=R or header=NAME[=VALUE]` };
+    return { ok: false, message: `filter "${s}" needs a value: cause=KEY, queue=Q, reason=R, header=NAME[=VALUE] or message-id=ID` };
   if (k === 'cause' || k === 'group') return { ok: true, filter: { kind: 'cause', key: v } };
   if (k === 'queue') return { ok: true, filter: { kind: 'queue', queue: v } };
+  if (k === 'message-id') return { ok: true, filter: { kind: 'message-id', id: v } };
   if (k === 'reason') return { ok: true, filter: { kind: 'reason', reason: v } };
   if (k === 'header') {
     const e2 = v.indexOf('=');
@@ -179,7 +185,7 @@ export function parseRedriveFilter(s: string): { ok: true; filter: RedriveFilter
       filter: e2 < 0 ? { kind: 'header', name: v } : { kind: 'header', name: v.slice(0, e2), value: v.slice(e2 + 1) },
     };
   }
-  return { ok: false, message: `unknown filter "${k}": use cause=KEY, queue=Q, reason=R or header=NAME[=VALUE]` };
+  return { ok: false, message: `unknown filter "${k}": use cause=KEY, queue=Q, reason=R, header=NAME[=VALUE] or message-id=ID` };
 }
 
 /** The marker a re-driven copy carries on top of all its headers (x-death included). */
@@ -211,13 +217,8 @@ export interface RedrivePlanItem {
   readonly decision: RedriveDecision;
 }
 
-export interface RedrivePlan {
+export interface RedrivePlan extends RedriveCounts {
   readonly items: readonly RedrivePlanItem[];
-  /** destination (`exchange -> queue, queue`) -> count, and skip reasons -> count */
-  readonly byDestination: Readonly<Record<string, number>>;
-  readonly skipped: Readonly<Record<string, number>>;
-  readonly moved: number;
-  readonly filteredOut: number;
   readonly xDeathNote: string;
   readonly delivery: string;
 }
@@ -239,24 +240,19 @@ export interface PlanRedriveInput {
 /** The dry run: what the re-drive would do with each listed message; nothing changes. */
 export function planRedrive(input: PlanRedriveInput, ctx: RedriveContext): RedrivePlan {
   const items: RedrivePlanItem[] = [];
-  const byDestination: Record<string, number> = {};
-  const skipped: Record<string, number> = {};
-  let moved = 0;
-  let filteredOut = 0;
+  const tally = new RedriveTally();
   for (const m of input.messages) {
     if (!matchesFilter(m, input.filter)) {
-      filteredOut += 1;
+      tally.filteredOut += 1;
       continue;
     }
     if (input.limit !== undefined && items.length >= input.limit) break;
     const decision = redriveDecision(m, input.target, ctx);
     items.push({ seq: m.seq, cause: causeOf(m).key, decision });
-    if (decision.kind === 'move') {
-      moved += 1;
-      const k = destinationLabel(decision);
-      byDestination[k] = (byDestination[k] ?? 0) + 1;
-    } else skipped[decision.reason] = (skipped[decision.reason] ?? 0) + 1;
+    if (decision.kind === 'move') tally.countMoved(destinationLabel(decision));
+    else tally.countSkipped(decision.reason);
   }
+  const { byDestination, skipped, moved, filteredOut } = tally.counts();
   return {
     items,
     byDestination,

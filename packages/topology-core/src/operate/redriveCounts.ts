@@ -1,0 +1,45 @@
+/**
+ * What a re-drive counts, one type for the dry run's plan and the server's job: how many moved,
+ * to which destination, how many the filter left out, and why the others were skipped.
+ */
+export interface RedriveCounts {
+  readonly moved: number;
+  readonly filteredOut: number;
+  /** destination (`exchange:key -> queue, queue`) -> count */
+  readonly byDestination: Readonly<Record<string, number>>;
+  /** skip reason -> count */
+  readonly skipped: Readonly<Record<string, number>>;
+}
+
+/** The running tally behind `RedriveCounts`; the job also takes a count back when an original returns to its queue. */
+export class RedriveTally {
+  moved = 0;
+  filteredOut = 0;
+  readonly byDestination: Record<string, number> = {};
+  readonly skipped: Record<string, number> = {};
+
+  countMoved(destination: string): void {
+    this.moved += 1;
+    this.byDestination[destination] = (this.byDestination[destination] ?? 0) + 1;
+  }
+
+  countSkipped(reason: string): void {
+    this.skipped[reason] = (this.skipped[reason] ?? 0) + 1;
+  }
+
+  uncountSkipped(reason: string): void {
+    const left = (this.skipped[reason] ?? 0) - 1;
+    if (left > 0) this.skipped[reason] = left;
+    else delete this.skipped[reason];
+  }
+
+  /** a copy: the tally goes on */
+  counts(): RedriveCounts {
+    return {
+      moved: this.moved,
+      filteredOut: this.filteredOut,
+      byDestination: { ...this.byDestination },
+      skipped: { ...this.skipped },
+    };
+  }
+}
