@@ -34,9 +34,17 @@ interface BrokerOutcome {
 type Recording = Record<string, Record<string, Partial<Record<TestBroker['name'], BrokerOutcome>>>>;
 
 /** vhosts whose policy outcome is recorded (the others are checked for acceptance and objects). */
-const POLICY_FILES = new Set(['alphagov-publishing-rendered.json', 'gridtokenx-platform-infa.json']);
+const POLICY_FILES = new Set(['alphagov-publishing-rendered.json', 'screwdriver-buildcluster-retry.json']);
 /** vhosts loaded back through import-broker: the same topology as importing the file */
-const ROUND_TRIP = new Set(['iqkv-microservices-platform.json', 'sda-sensitive-data-archive.json', 'dokus.json', 'wki-messageq.json', 'rabbitmq-case9a.json', 'rabbitmq-case13.json']);
+const ROUND_TRIP = new Set([
+  'iqkv-microservices-platform.json',
+  'rabbitmq-case9a.json',
+  'rabbitmq-case13.json',
+  'screwdriver-buildcluster-retry.json',
+  'localega-tools-two-vhosts.json',
+  'rabbitmq-stream-dotnet-super-stream.json',
+  'cluster-operator-import-definitions.json',
+]);
 
 const loadable = Object.entries(EXPECTED)
   .filter(([, e]) => e.vhosts && Object.values(e.vhosts).some((n) => n > 0))
