@@ -34,6 +34,12 @@ export const EXPECTED: Readonly<Record<string, Expect>> = {
   'rabbitmq-case8.json': { error: 'definitions-empty' },
   'rabbitmq-case9a.json': { vhosts: { bunny_testbed: 1, '/': 17 }, notes: ['skipped', 'missing-exchange'] },
   'rabbitmq-cli-fixture.json': { vhosts: { '/': 0 } },
+  // RabbitMQ's own failing cases: unreadable JSON (line and column), a binding to a destination type that does not exist
+  'rabbitmq-failing-case20-malformed.json': { error: 'json-syntax' },
+  // no vhost field anywhere: a per-vhost export (what GET /api/definitions/VHOST returns); RabbitMQ's suite
+  // fails it as a cluster-wide import, POST /api/definitions/VHOST loads it on both brokers
+  'rabbitmq-failing-case21-no-vhost.json': { vhosts: { '(none)': 3 } },
+  'rabbitmq-failing-case27-destination-type.json': { error: 'field-type' },
   'rabbitmq-mgmt-case10a.json': { vhosts: { bunny_testbed: 1 }, notes: ['skipped', 'not-imported'] },
   'rabbitmq-stream-dotnet-super-stream.json': { vhosts: { '/': 3 }, notes: ['unknown-argument', 'not-imported'] },
   // the real TTL retry loop: ClusterA -> build (key ClusterAdlr) -> ClusterAdlr (5 s TTL) -> build (key ClusterA) -> ClusterA,
