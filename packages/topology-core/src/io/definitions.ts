@@ -12,6 +12,7 @@ import { pathIndex } from '../model/names.js';
 import { indexed, readBrokerObjects } from './brokerObjects.js';
 import { describeVhostsWithObjects, objectCount, vhostContents, type VhostContents } from './definitionsVhosts.js';
 import { notModelledSummary } from './notModelled.js';
+import { dropPluginPolicyKeys } from './pluginPolicyKeys.js';
 
 export interface ImportDefinitionsOptions {
   /** which vhost to read from a whole-broker export; default "/" when it holds objects, else the first vhost that does */
@@ -37,7 +38,19 @@ export type ImportDefinitionsResult =
 /** Does this JSON look like a definitions export (rather than a design)? */
 export function looksLikeDefinitions(v: unknown): boolean {
   if (!isPlainObject(v) || v.format !== undefined || v.topology !== undefined) return false;
-  return ['exchanges', 'queues', 'bindings', 'rabbit_version', 'rabbitmq_version', 'vhosts', 'policies', 'parameters', 'users', 'global_parameters', 'permissions'].some((k) => k in v);
+  return [
+    'exchanges',
+    'queues',
+    'bindings',
+    'rabbit_version',
+    'rabbitmq_version',
+    'vhosts',
+    'policies',
+    'parameters',
+    'users',
+    'global_parameters',
+    'permissions',
+  ].some((k) => k in v);
 }
 
 const cleanArgs = (a: unknown): AmqpTable => (isPlainObject(a) ? (a as AmqpTable) : {});
@@ -47,13 +60,19 @@ function defaultVhost(contents: readonly VhostContents[]): string | undefined {
   const named = contents.filter((c) => c.name !== undefined);
   if (named.length === 0) return undefined;
   const full = named.filter((c) => objectCount(c) > 0);
-  if (full.some((c) => c.name === '/') || full.length === 0) return named.some((c) => c.name === '/') ? '/' : named[0]!.name;
+  if (full.some((c) => c.name === '/') || full.length === 0)
+    return named.some((c) => c.name === '/') ? '/' : named[0]!.name;
   return full[0]!.name;
 }
 
 export function importDefinitions(input: unknown, opts: ImportDefinitionsOptions = {}): ImportDefinitionsResult {
   const warnings: ValidationIssue[] = [];
-  if (!isPlainObject(input)) return { ok: false, errors: [{ path: '', code: 'definitions-type', message: 'definitions must be a JSON object' }], warnings };
+  if (!isPlainObject(input))
+    return {
+      ok: false,
+      errors: [{ path: '', code: 'definitions-type', message: 'definitions must be a JSON object' }],
+      warnings,
+    };
   const errors: ValidationIssue[] = [];
   const arr = (k: string): unknown[] => {
     const v = input[k];
@@ -75,21 +94,49 @@ export function importDefinitions(input: unknown, opts: ImportDefinitionsOptions
     vhost = defaultVhost(contents);
     const full = contents.filter((c) => c.name !== undefined && objectCount(c) > 0);
     if (full.length > 1)
-      warnings.push({ path: 'vhosts', code: 'vhost-chosen', message: `the file has objects in ${full.length} vhosts: ${describeVhostsWithObjects(contents)}; reading "${vhost}" (choose one with the vhost option)` });
+      warnings.push({
+        path: 'vhosts',
+        code: 'vhost-chosen',
+        message: `the file has objects in ${full.length} vhosts: ${describeVhostsWithObjects(contents)}; reading "${vhost}" (choose one with the vhost option)`,
+      });
   } else if (vhosts.length > 0 && !vhosts.includes(vhost)) {
-    errors.push({ path: 'vhosts', code: 'vhost-missing', message: `vhost "${vhost}" is not in the file; its vhosts with objects: ${describeVhostsWithObjects(contents)}` });
+    errors.push({
+      path: 'vhosts',
+      code: 'vhost-missing',
+      message: `vhost "${vhost}" is not in the file; its vhosts with objects: ${describeVhostsWithObjects(contents)}`,
+    });
     return { ok: false, errors, warnings };
   }
-  const inVhost = (item: { readonly [k: string]: unknown }): boolean => item.vhost === undefined || vhost === undefined || item.vhost === vhost;
+  const inVhost = (item: { readonly [k: string]: unknown }): boolean =>
+    item.vhost === undefined || vhost === undefined || item.vhost === vhost;
 
-  for (const [k, raw] of [['exchanges', rawEx], ['queues', rawQ], ['bindings', rawB], ['policies', rawP]] as const)
+  for (const [k, raw] of [
+    ['exchanges', rawEx],
+    ['queues', rawQ],
+    ['bindings', rawB],
+    ['policies', rawP],
+  ] as const)
     raw.forEach((item, i) => {
-      if (!isPlainObject(item)) errors.push({ path: pathIndex(k, i), code: 'field-type', message: `${k.slice(0, -1).replace(/ie$/, 'y')} must be an object` });
+      if (!isPlainObject(item))
+        errors.push({
+          path: pathIndex(k, i),
+          code: 'field-type',
+          message: `${k.slice(0, -1).replace(/ie$/, 'y')} must be an object`,
+        });
       else if (item.arguments !== undefined && !isPlainObject(item.arguments))
-        errors.push({ path: `${pathIndex(k, i)}.arguments`, code: 'table-type', message: 'arguments must be an object' });
+        errors.push({
+          path: `${pathIndex(k, i)}.arguments`,
+          code: 'table-type',
+          message: 'arguments must be an object',
+        });
     });
   const pick = (raw: unknown[]) => indexed(raw).filter(({ item }) => inVhost(item));
-  const read = readBrokerObjects({ exchanges: pick(rawEx), queues: pick(rawQ), bindings: pick(rawB), policies: pick(rawP) });
+  const read = readBrokerObjects({
+    exchanges: pick(rawEx),
+    queues: pick(rawQ),
+    bindings: pick(rawB),
+    policies: pick(rawP),
+  });
   warnings.push(...read.notes);
   const notModelled = notModelledSummary(input, inVhost);
   if (notModelled) warnings.push({ path: '', code: 'not-imported', message: notModelled });
@@ -105,8 +152,14 @@ export function importDefinitions(input: unknown, opts: ImportDefinitionsOptions
   const queues: QueueDef[] = read.kept.queues.map(({ item: q }) => {
     let args = cleanArgs(q.arguments);
     // 3.13+ exports carry `type`; older ones only the argument
-    if (typeof q.type === 'string' && q.type !== 'classic' && args['x-queue-type'] === undefined) args = { ...args, 'x-queue-type': q.type };
-    return { name: q.name as string, durable: q.durable === undefined ? true : (q.durable as boolean), auto_delete: (q.auto_delete as boolean) ?? false, arguments: args };
+    if (typeof q.type === 'string' && q.type !== 'classic' && args['x-queue-type'] === undefined)
+      args = { ...args, 'x-queue-type': q.type };
+    return {
+      name: q.name as string,
+      durable: q.durable === undefined ? true : (q.durable as boolean),
+      auto_delete: (q.auto_delete as boolean) ?? false,
+      arguments: args,
+    };
   });
   const bindings: BindingDef[] = read.kept.bindings.map(({ item: b }) => ({
     source: b.source as string,
@@ -115,19 +168,34 @@ export function importDefinitions(input: unknown, opts: ImportDefinitionsOptions
     routing_key: (b.routing_key as string) ?? '',
     arguments: cleanArgs(b.arguments),
   }));
-  const policies: PolicyDef[] = read.kept.policies.map(({ item: p }) => ({
-    name: p.name as string,
-    pattern: p.pattern as string,
-    definition: cleanArgs(p.definition),
-    ...(p['apply-to'] !== undefined ? { 'apply-to': p['apply-to'] as PolicyDef['apply-to'] } : {}),
-    ...(p.priority !== undefined ? { priority: p.priority as number } : {}),
-  }));
+  const plugin = dropPluginPolicyKeys(
+    read.kept.policies.map(({ item: p, index }) => ({
+      index,
+      policy: {
+        name: p.name as string,
+        pattern: p.pattern as string,
+        definition: cleanArgs(p.definition),
+        ...(p['apply-to'] !== undefined ? { 'apply-to': p['apply-to'] as PolicyDef['apply-to'] } : {}),
+        ...(p.priority !== undefined ? { priority: p.priority as number } : {}),
+      } as PolicyDef,
+    })),
+  );
+  warnings.push(...plugin.notes);
+  const policies: PolicyDef[] = plugin.kept.map((k) => k.policy);
   const topology: Topology = { exchanges, queues, bindings, ...(policies.length > 0 ? { policies } : {}) };
   const v = validateTopology(topology);
-  const indexOf = { exchanges: read.kept.exchanges, queues: read.kept.queues, bindings: read.kept.bindings, policies: read.kept.policies };
+  const indexOf = {
+    exchanges: read.kept.exchanges,
+    queues: read.kept.queues,
+    bindings: read.kept.bindings,
+    policies: plugin.kept,
+  };
   const remap = (iss: ValidationIssue): ValidationIssue => ({
     ...iss,
-    path: iss.path.replace(/^(exchanges|queues|bindings|policies)\[(\d+)\]/, (_m, k: keyof typeof indexOf, n: string) => `${k}[${indexOf[k][Number(n)]?.index ?? n}]`),
+    path: iss.path.replace(
+      /^(exchanges|queues|bindings|policies)\[(\d+)\]/,
+      (_m, k: keyof typeof indexOf, n: string) => `${k}[${indexOf[k][Number(n)]?.index ?? n}]`,
+    ),
   });
   errors.push(...v.errors.map(remap));
   warnings.push(...v.warnings.map(remap));
@@ -136,14 +204,48 @@ export function importDefinitions(input: unknown, opts: ImportDefinitionsOptions
   const total = contents.reduce((n, c) => n + objectCount(c), 0);
   const read1 = exchanges.length + queues.length + bindings.length + policies.length;
   if (total === 0)
-    return { ok: false, errors: [{ path: 'vhosts', code: 'definitions-empty', message: `the file has no exchanges, queues, bindings or policies${notModelled ? ` (${notModelled})` : ''}` }], warnings };
+    return {
+      ok: false,
+      errors: [
+        {
+          path: 'vhosts',
+          code: 'definitions-empty',
+          message: `the file has no exchanges, queues, bindings or policies${notModelled ? ` (${notModelled})` : ''}`,
+        },
+      ],
+      warnings,
+    };
   if (read1 === 0) {
-    const skipped = read.notes.length > 0 ? ` (everything there is skipped: ${read.notes.map((n) => n.message).join('; ')})` : '';
+    const skipped =
+      read.notes.length > 0 ? ` (everything there is skipped: ${read.notes.map((n) => n.message).join('; ')})` : '';
     const where = vhost === undefined ? 'the file' : `vhost "${vhost}"`;
-    return { ok: false, errors: [{ path: 'vhosts', code: 'vhost-empty', message: `${where} has nothing to import${skipped}; the file's vhosts with objects: ${describeVhostsWithObjects(contents)}` }], warnings };
+    return {
+      ok: false,
+      errors: [
+        {
+          path: 'vhosts',
+          code: 'vhost-empty',
+          message: `${where} has nothing to import${skipped}; the file's vhosts with objects: ${describeVhostsWithObjects(contents)}`,
+        },
+      ],
+      warnings,
+    };
   }
-  const rv = typeof input.rabbit_version === 'string' ? input.rabbit_version : typeof input.rabbitmq_version === 'string' ? input.rabbitmq_version : undefined;
-  return { ok: true, topology, vhosts, contents, warnings, ...(vhost !== undefined ? { vhost } : {}), ...(rv ? { rabbitVersion: rv } : {}) };
+  const rv =
+    typeof input.rabbit_version === 'string'
+      ? input.rabbit_version
+      : typeof input.rabbitmq_version === 'string'
+        ? input.rabbitmq_version
+        : undefined;
+  return {
+    ok: true,
+    topology,
+    vhosts,
+    contents,
+    warnings,
+    ...(vhost !== undefined ? { vhost } : {}),
+    ...(rv ? { rabbitVersion: rv } : {}),
+  };
 }
 
 export interface ExportDefinitionsOptions {
@@ -225,9 +327,15 @@ export function designFromTopology(topology: Topology, name = 'imported'): Desig
 }
 
 /** Several vhosts' topologies -> one whole-broker definitions file, every object with its own vhost. */
-export function exportDefinitionsVhosts(parts: readonly { readonly vhost: string; readonly topology: Topology }[], opts: { readonly rabbitVersion?: string } = {}): DefinitionsJson {
+export function exportDefinitionsVhosts(
+  parts: readonly { readonly vhost: string; readonly topology: Topology }[],
+  opts: { readonly rabbitVersion?: string } = {},
+): DefinitionsJson {
   const each = parts.map((p) => exportDefinitions(p.topology, { vhost: p.vhost, ...opts }));
-  const first = exportDefinitions({ exchanges: [], queues: [], bindings: [] }, { vhost: parts[0]?.vhost ?? '/', ...opts });
+  const first = exportDefinitions(
+    { exchanges: [], queues: [], bindings: [] },
+    { vhost: parts[0]?.vhost ?? '/', ...opts },
+  );
   return {
     ...first,
     vhosts: parts.map((p) => ({ name: p.vhost })),

@@ -1,0 +1,36 @@
+/**
+ * Policy keys that belong to a plugin the tool does not model (federation): a broker export
+ * carries them, and reading the file must not refuse it for them. They are dropped with a note;
+ * a policy left with nothing else is not imported (it did nothing the tool can simulate).
+ */
+import type { PolicyDef } from '../model/definitions.js';
+import type { ValidationIssue } from '../model/validateResult.js';
+
+const PLUGIN_POLICY_KEYS: Readonly<Record<string, string>> = {
+  'federation-upstream': 'federation',
+  'federation-upstream-set': 'federation',
+};
+
+/** `index`: the policy's place in the file, for the note's path. */
+export function dropPluginPolicyKeys<T extends { readonly policy: PolicyDef; readonly index: number }>(
+  policies: readonly T[],
+): { kept: T[]; notes: ValidationIssue[] } {
+  const notes: ValidationIssue[] = [];
+  const kept: T[] = [];
+  policies.forEach((entry) => {
+    const p = entry.policy;
+    const i = entry.index;
+    const dropped = Object.keys(p.definition).filter((k) => k in PLUGIN_POLICY_KEYS);
+    if (dropped.length === 0) return void kept.push(entry);
+    const rest = Object.fromEntries(Object.entries(p.definition).filter(([k]) => !(k in PLUGIN_POLICY_KEYS)));
+    const what = dropped.map((k) => `${k} (${PLUGIN_POLICY_KEYS[k]} plugin)`).join(', ');
+    const empty = Object.keys(rest).length === 0;
+    notes.push({
+      path: `policies[${i}].definition`,
+      code: 'not-imported',
+      message: `policy "${p.name}": ${what} not modelled${empty ? '; the policy has nothing else, so it is not imported' : '; its other keys are kept'}`,
+    });
+    if (!empty) kept.push({ ...entry, policy: { ...p, definition: rest } });
+  });
+  return { kept, notes };
+}
