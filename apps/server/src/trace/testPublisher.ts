@@ -6,6 +6,7 @@
  */
 import type { ConfirmChannel, Options } from 'amqplib';
 import type { AmqpTable, PublisherSpec } from '@retry-studio/topology-core';
+import type { TracePublishStats } from '@retry-studio/contract';
 import { publishConfirmed, type ManagedConnection } from '../broker/index.js';
 import { MSG_HEADER, TRACE_HEADER } from './observer.js';
 
@@ -17,14 +18,8 @@ export interface TestMessage {
   readonly options: Options.Publish;
 }
 
-export interface PublishStats {
-  published: number;
-  confirmed: number;
-  nacked: number;
-  retried: number;
-  maxInFlight: number;
-  windowWaits: number;
-}
+/** the contract's counts (a trace summary's `publish`), counted up here */
+export type PublishStats = { -readonly [K in keyof TracePublishStats]: TracePublishStats[K] };
 
 export interface TestPublisherOptions {
   readonly window?: number;
