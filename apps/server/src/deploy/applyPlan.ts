@@ -15,7 +15,7 @@ import type { DeploymentRecord } from './manifest.js';
 import type { AppliedItem, ApplyResult } from '@retry-studio/contract';
 import type { DeployPlan, PlanItem } from './planDeploy.js';
 import { brokerMessage, isCollateral } from './brokerMessage.js';
-import { declareBinding, declareExchange, declareQueue } from './declareTopology.js';
+import { declareBinding, declareExchange, declarePolicy, declareQueue } from './declareTopology.js';
 
 /** what a run applied and skipped: the contract's (POST /api/deploy answers with it) */
 export type { AppliedItem, ApplyResult };
@@ -64,7 +64,7 @@ export async function applyPlan(plan: DeployPlan, conn: ManagedConnection, mgmt:
     if (it.kind !== 'policy' || (it.status !== 'create' && it.status !== 'update') || !it.desired) continue;
     const p = it.desired;
     try {
-      await mgmt.putPolicy(plan.vhost, p.name, { pattern: p.pattern, 'apply-to': p['apply-to'] ?? 'all', priority: p.priority ?? 0, definition: { ...p.definition } });
+      await declarePolicy(mgmt, plan.vhost, p);
     } catch (err) {
       return finish({ kind: 'policy', name: p.name, brokerMessage: brokerMessage(err) });
     }

@@ -10,6 +10,8 @@ import type { ChannelModel } from 'amqplib';
 import type { BrokerProfileId, Topology, UpgradeFinding } from '@retry-studio/topology-core';
 import { profileForBrokerVersion } from '@retry-studio/topology-core';
 import { openConnection, requireManagement, resolveManagement, withThrowawayChannel, withVhost, type AmqpUrl, type ManagementClient } from '../broker/index.js';
+import { declareBinding, declareExchange, declarePolicy, declareQueue } from '../deploy/declareTopology.js';
+import { exchangeShape, queueShape } from '../deploy/planDeploy.js';
 
 export interface DeclarationOutcome {
   /** `exchange X`, `queue Q`, `policy P`, `binding S -> D` */
@@ -106,19 +108,15 @@ export async function declareAll(t: VerifyTarget, vhost: string, topology: Topol
     for (const p of topology.policies ?? []) {
       let error: string | undefined;
       try {
-        await t.management.putPolicy(vhost, p.name, { pattern: p.pattern, definition: p.definition, 'apply-to': p['apply-to'] ?? 'all', priority: p.priority ?? 0 });
+        await declarePolicy(t.management, vhost, p);
       } catch (e) {
         error = errText(e);
       }
       out.push({ object: `policy ${p.name}`, ...(error !== undefined ? { error } : {}) });
     }
-    for (const x of topology.exchanges)
-      await run(`exchange ${x.name}`, (ch) => ch.assertExchange(x.name, x.type, { durable: x.durable ?? true, autoDelete: x.auto_delete ?? false, internal: x.internal ?? false, arguments: { ...(x.arguments ?? {}) } }));
-    for (const q of topology.queues) await run(`queue ${q.name}`, (ch) => ch.assertQueue(q.name, { durable: q.durable ?? true, autoDelete: q.auto_delete ?? false, arguments: { ...(q.arguments ?? {}) } }));
-    for (const b of topology.bindings)
-      await run(`binding ${b.source} -> ${b.destination}`, (ch) =>
-        b.destination_type === 'queue' ? ch.bindQueue(b.destination, b.source, b.routing_key, { ...(b.arguments ?? {}) }) : ch.bindExchange(b.destination, b.source, b.routing_key, { ...(b.arguments ?? {}) }),
-      );
+    for (const x of topology.exchanges) await run(`exchange ${x.name}`, (ch) => declareExchange(ch, x.name, exchangeShape(x)));
+    for (const q of topology.queues) await run(`queue ${q.name}`, (ch) => declareQueue(ch, q.name, queueShape(q)));
+    for (const b of topology.bindings) await run(`binding ${b.source} -> ${b.destination}`, (ch) => declareBinding(ch, b));
   } finally {
     await conn.close().catch(() => undefined);
   }
