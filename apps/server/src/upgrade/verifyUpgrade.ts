@@ -5,13 +5,13 @@
  * the broker refused in its own words next to what the check predicted. The vhosts are deleted
  * afterwards, whatever happened.
  */
-import { randomBytes } from 'node:crypto';
 import type { ChannelModel } from 'amqplib';
 import type { BrokerProfileId, Topology, UpgradeFinding } from '@retry-studio/topology-core';
 import { profileForBrokerVersion } from '@retry-studio/topology-core';
 import { openConnection, requireManagement, resolveManagement, withThrowawayChannel, withVhost, type AmqpUrl, type ManagementClient } from '../broker/index.js';
 import { declareBinding, declareExchange, declarePolicy, declareQueue } from '../deploy/declareTopology.js';
 import { exchangeShape, queueShape } from '../deploy/planDeploy.js';
+import { inThrowawayVhost } from './throwawayVhost.js';
 
 export interface DeclarationOutcome {
   /** `exchange X`, `queue Q`, `policy P`, `binding S -> D` */
@@ -125,16 +125,11 @@ export async function declareAll(t: VerifyTarget, vhost: string, topology: Topol
 
 /** Declares the topology in a fresh vhost, compares with the predicted refusals, deletes the vhost whatever happened. */
 export async function verifyTopology(t: VerifyTarget, topology: Topology, predicted: readonly UpgradeFinding[], label: string): Promise<VerifyRun> {
-  const vhost = `rs-upgrade-${label}-${randomBytes(4).toString('hex')}`;
   const refusedObjects = new Set(predicted.filter((f) => f.kind === 'refused').map((f) => f.object));
-  let outcomes: DeclarationOutcome[] = [];
-  let deprecatedUsed: string[] | undefined;
-  let cleanedUp = false;
-  try {
-    await t.management.createVhost(vhost);
+  const { vhost, result, cleanedUp } = await inThrowawayVhost(t.management, label, async (vhost) => {
     const declared = await declareAll(t, vhost, topology);
-    deprecatedUsed = await t.management.deprecatedFeaturesUsed().catch(() => undefined);
-    outcomes = declared.map((d): DeclarationOutcome => {
+    const deprecatedUsed = await t.management.deprecatedFeaturesUsed().catch(() => undefined);
+    const outcomes = declared.map((d): DeclarationOutcome => {
       const predictedRefused = refusedObjects.has(d.object);
       return {
         object: d.object,
@@ -144,11 +139,8 @@ export async function verifyTopology(t: VerifyTarget, topology: Topology, predic
         agrees: d.object.startsWith('binding ') || predictedRefused === (d.error !== undefined),
       };
     });
-  } finally {
-    cleanedUp = await t.management.deleteVhost(vhost).then(
-      () => true,
-      () => false,
-    );
-  }
+    return { outcomes, deprecatedUsed };
+  });
+  const { outcomes, deprecatedUsed } = result;
   return { vhost, outcomes, cleanedUp, ...(deprecatedUsed !== undefined ? { deprecatedUsed } : {}) };
 }
