@@ -41,6 +41,15 @@ export async function makeVhost(base: string): Promise<string> {
   return vhost;
 }
 
+/** Waits for the Operate tab's import (its error thrown as is) and returns its summary line. */
+export async function importedSummary(page: Page): Promise<string> {
+  await waitFor('the import', async () => {
+    if (await page.locator('[data-testid=operate-error]').count()) throw new Error(await page.locator('[data-testid=operate-error]').innerText());
+    return (await page.locator('[data-testid=operate-imported]').count()) > 0;
+  }, 20_000);
+  return page.locator('[data-testid=operate-imported]').innerText();
+}
+
 async function operateOn(page: Page, b: (typeof BROKERS)[number], vhost: string, shot: (n: string) => Promise<void>): Promise<void> {
   await page.click('[data-testid=tab-broker]');
   // focus first: the field swaps its masked text for the real URL on focus
@@ -50,11 +59,7 @@ async function operateOn(page: Page, b: (typeof BROKERS)[number], vhost: string,
   await page.fill('[data-testid=operate-mgmt-url]', b.mgmt);
   await page.fill('[data-testid=operate-vhost]', vhost);
   await page.click('[data-testid=operate-import]');
-  await waitFor('the import', async () => {
-    if (await page.locator('[data-testid=operate-error]').count()) throw new Error(await page.locator('[data-testid=operate-error]').innerText());
-    return (await page.locator('[data-testid=operate-imported]').count()) > 0;
-  }, 20_000);
-  const summary = await page.locator('[data-testid=operate-imported]').innerText();
+  const summary = await importedSummary(page);
   assert(summary.includes(`RabbitMQ ${b.name}`) && summary.includes('1 workers'), `import summary: ${summary}`);
   await waitFor('the imported queues on the canvas', async () => (await page.locator('[data-testid=node-queue]').count()) === 2);
 

@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
-import { makeVhost, mgmt } from './operateFlows.js';
+import { importedSummary, makeVhost, mgmt } from './operateFlows.js';
 
 const SIZES = [
   { w: 1280, h: 800 },
@@ -143,11 +143,7 @@ export const operateDefaultsFlow: Flow = {
         await page.click('[data-testid=open-toggle]');
         await shot(`${s.w}-open-menu`);
         await page.click('[data-testid=open-import-vhost]');
-        await waitFor('the import', async () => {
-          if (await page.locator('[data-testid=operate-error]').count()) throw new Error(await page.locator('[data-testid=operate-error]').innerText());
-          return (await page.locator('[data-testid=operate-imported]').count()) > 0;
-        }, 20_000);
-        const summary = await page.locator('[data-testid=operate-imported]').innerText();
+        const summary = await importedSummary(page);
         assert(summary.includes(`vhost “${vhost}”`), `imported the URL's vhost, not '/': ${summary}`);
         // one click reads the DLQ
         await page.click('[data-testid="operate-browse-shop.dlq"]');

@@ -22,25 +22,33 @@ export interface ClusterView {
 
 export type ManagementSource = 'given' | 'env' | 'discovered';
 
+/** Why a management API candidate was not taken. */
+export type ManagementProblem = 'unreachable' | 'refused' | 'not-rabbitmq' | 'other-broker';
+
 /** A management API candidate that was not taken, and why. */
 export interface TriedManagement {
   readonly baseUrl: string;
-  readonly problem: 'unreachable' | 'refused' | 'not-rabbitmq' | 'other-broker';
+  readonly problem: ManagementProblem;
   readonly message: string;
 }
 
+/** What the broker is and what it supports (the server's broker/probe.ts finds it). */
 export interface Probe {
   readonly url: string;
   readonly product: string;
   readonly version: string;
   /** e.g. "3.10" */
   readonly majorMinor: string;
+  /** the AMQP server properties' cluster_name */
   readonly clusterName?: string;
-  /** the simulator profile that models this broker */
+  /** the simulator profile that models this version ('3.10', '4.x', '4.3'), when it is known */
   readonly suggestedProfile?: BrokerProfileId;
   readonly exchangeTypes: readonly string[];
+  /** read from the management API's overview, or found by declaring a throwaway exchange of each plugin type */
+  readonly exchangeTypesSource: 'management' | 'declare';
   readonly plugins: { readonly [type: string]: boolean };
   readonly quorum: boolean;
+  /** the cluster's nodes, versions and problems (from the management API; a single broker is one node) */
   readonly cluster?: ClusterView;
   readonly management: {
     readonly available: boolean;

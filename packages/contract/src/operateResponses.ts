@@ -1,19 +1,12 @@
 /** /api/operate/*: import a vhost, depths, browse a dead-letter queue, re-drive. */
-import type { BounceWarning, BrowseEffect, CanaryProgress, CauseGroup, DeadLetterMessage, Design, ImportRole, LintFinding, RedriveCounts, RedrivePlan, SkippedObject, ValidationIssue } from '@retry-studio/topology-core';
+import type { BounceWarning, BrowseEffect, CanaryProgress, CauseGroup, DeadLetterMessage, ImportedDesign, RedriveCounts, RedrivePlan } from '@retry-studio/topology-core';
 
-export interface ImportResponse {
-  readonly ok: true;
+/** The core's reading of the vhost (designFromBroker, its ok side), with where it came from and how long it took. */
+export interface ImportResponse extends Extract<ImportedDesign, { readonly ok: true }> {
+  /** the broker URL, password redacted */
   readonly broker: string;
   readonly rabbitVersion: string;
   readonly vhost: string;
-  readonly design: Design;
-  /** queue name -> role ('parking': where dead letters pile up) */
-  readonly roles: Readonly<Record<string, ImportRole>>;
-  /** the broker is 4.3 or later */
-  readonly v43: boolean;
-  readonly skipped: readonly SkippedObject[];
-  readonly warnings: readonly ValidationIssue[];
-  readonly lint: readonly LintFinding[];
   readonly timings: { readonly readMs: number; readonly scaffoldMs: number };
 }
 

@@ -7,43 +7,16 @@
  * - quorum support by declaring (then deleting) a throwaway quorum queue on a throwaway channel.
  */
 import { randomUUID } from 'node:crypto';
-import { PLUGIN_EXCHANGE_TYPES, profileForVersion, type BrokerProfileId } from '@retry-studio/topology-core';
+import { PLUGIN_EXCHANGE_TYPES, profileForVersion } from '@retry-studio/topology-core';
 import { redactUrl, type AmqpUrl } from './amqpUrl.js';
 import { openConnection, withThrowawayChannel } from './connection.js';
 import { identityFromServerProperties } from './brokerIdentity.js';
 import { readCluster, type ClusterView } from './cluster.js';
-import { resolveManagement, type ManagementResolution, type ManagementSource, type TriedCandidate } from './resolveManagement.js';
+import { resolveManagement, type ManagementResolution } from './resolveManagement.js';
+import type { Probe } from '@retry-studio/contract';
 
-export interface BrokerProbe {
-  readonly url: string;
-  readonly product: string;
-  readonly version: string;
-  /** e.g. "3.10" */
-  readonly majorMinor: string;
-  /** the AMQP server properties' cluster_name */
-  readonly clusterName?: string;
-  /** the simulator profile that models this version ('3.10', '4.x', '4.3'), when it is known */
-  readonly suggestedProfile?: BrokerProfileId;
-  readonly exchangeTypes: readonly string[];
-  readonly exchangeTypesSource: 'management' | 'declare';
-  readonly plugins: { readonly [type: string]: boolean };
-  readonly quorum: boolean;
-  /** the cluster's nodes, versions and problems (from the management API; a single broker is one node) */
-  readonly cluster?: ClusterView;
-  readonly management: {
-    readonly available: boolean;
-    /** the verified API (or, when none was, the first one tried) */
-    readonly baseUrl: string;
-    readonly source?: ManagementSource;
-    readonly version?: string;
-    readonly node?: string;
-    /** why it is unavailable: every candidate and what was wrong with it */
-    readonly error?: string;
-    readonly tried?: readonly TriedCandidate[];
-    /** time to find and verify it */
-    readonly ms?: number;
-  };
-}
+/** the contract's Probe (GET /api/broker answers with it) */
+export type BrokerProbe = Probe;
 
 /** Declares a throwaway exchange of `type` on its own connection; false when the broker refuses the type. */
 export async function exchangeTypeSupported(url: AmqpUrl, type: string): Promise<boolean> {

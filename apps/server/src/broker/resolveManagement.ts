@@ -13,16 +13,13 @@ import { describeIdentity, identityFromOverview, identityFromServerProperties, s
 import { openConnection } from './connection.js';
 import { ManagementClient, ManagementError, type Overview } from './management.js';
 import { discoveryCandidates, parseManagementUrl } from './managementUrl.js';
+import type { ManagementProblem, ManagementSource, TriedManagement } from '@retry-studio/contract';
 
-export type ManagementSource = 'given' | 'env' | 'discovered';
+/** where the URL came from, and why a candidate was not taken: the contract's (a probe reports them) */
+export type { ManagementSource, ManagementProblem };
 
-/** Why a candidate was not taken. */
-export type CandidateProblem = 'unreachable' | 'refused' | 'not-rabbitmq' | 'other-broker';
-
-export interface TriedCandidate {
-  readonly baseUrl: string;
-  readonly problem: CandidateProblem;
-  readonly message: string;
+/** A candidate not taken, as the contract's TriedManagement. */
+export interface TriedCandidate extends TriedManagement {
   /** the broker it belongs to, for 'other-broker' */
   readonly broker?: BrokerIdentity;
 }
@@ -53,7 +50,7 @@ export type ManagementResolution =
 export class ManagementResolutionError extends ManagementError {
   constructor(
     readonly resolution: Extract<ManagementResolution, { kind: 'unavailable' }>,
-    readonly problem: CandidateProblem,
+    readonly problem: ManagementProblem,
   ) {
     super(resolution.message, problem === 'refused' ? 401 : undefined);
   }
@@ -87,7 +84,7 @@ async function tryCandidate(url: AmqpUrl, baseUrl: string, amqp: BrokerIdentity,
     overview = await client.overview();
   } catch (err) {
     const e = err as ManagementError;
-    const problem: CandidateProblem = e.status === undefined && /not reachable|no answer/.test(e.message) ? 'unreachable' : e.status === 401 || e.status === 403 ? 'refused' : 'not-rabbitmq';
+    const problem: ManagementProblem = e.status === undefined && /not reachable|no answer/.test(e.message) ? 'unreachable' : e.status === 401 || e.status === 403 ? 'refused' : 'not-rabbitmq';
     const message =
       problem === 'refused'
         ? `${baseUrl} refused user '${url.username}' (${e.status}): the user needs the management tag`
@@ -135,7 +132,7 @@ export function requireManagement(r: ManagementResolution): ManagementClient {
   if (r.kind === 'verified') return r.client;
   // a single candidate (given, env) reports its own problem; after discovery another broker's API
   // only means this one's was not found
-  const has = (p: CandidateProblem) => r.tried.some((t) => t.problem === p);
-  const problem: CandidateProblem = r.source !== 'discovered' ? r.tried[0]!.problem : has('refused') ? 'refused' : has('not-rabbitmq') ? 'not-rabbitmq' : 'unreachable';
+  const has = (p: ManagementProblem) => r.tried.some((t) => t.problem === p);
+  const problem: ManagementProblem = r.source !== 'discovered' ? r.tried[0]!.problem : has('refused') ? 'refused' : has('not-rabbitmq') ? 'not-rabbitmq' : 'unreachable';
   throw new ManagementResolutionError(r, problem);
 }

@@ -12,23 +12,13 @@ import type { Channel } from 'amqplib';
 import type { ManagedConnection } from '../broker/connection.js';
 import type { ManagementClient } from '../broker/management.js';
 import type { DeploymentRecord } from './manifest.js';
+import type { AppliedItem, ApplyResult } from '@retry-studio/contract';
 import type { DeployPlan, PlanItem } from './planDeploy.js';
 import { brokerMessage, isCollateral } from './brokerMessage.js';
-import { declareBinding, declareExchange, declareQueue } from './declareTopology.js';
+import { declareBinding, declareExchange, declarePolicy, declareQueue } from './declareTopology.js';
 
-export interface AppliedItem {
-  readonly kind: PlanItem['kind'];
-  readonly name: string;
-}
-
-export interface ApplyResult {
-  readonly ok: boolean;
-  readonly applied: readonly AppliedItem[];
-  readonly skipped: readonly { kind: PlanItem['kind']; name: string; status: PlanItem['status']; message?: string }[];
-  readonly failure?: { readonly kind: PlanItem['kind']; readonly name: string; readonly brokerMessage: string };
-  readonly createdVhost: boolean;
-  readonly ms: number;
-}
+/** what a run applied and skipped: the contract's (POST /api/deploy answers with it) */
+export type { AppliedItem, ApplyResult };
 
 const unreachable = (): never => {
   throw new Error('unreachable: a phase holds one kind of item');
@@ -74,7 +64,7 @@ export async function applyPlan(plan: DeployPlan, conn: ManagedConnection, mgmt:
     if (it.kind !== 'policy' || (it.status !== 'create' && it.status !== 'update') || !it.desired) continue;
     const p = it.desired;
     try {
-      await mgmt.putPolicy(plan.vhost, p.name, { pattern: p.pattern, 'apply-to': p['apply-to'] ?? 'all', priority: p.priority ?? 0, definition: { ...p.definition } });
+      await declarePolicy(mgmt, plan.vhost, p);
     } catch (err) {
       return finish({ kind: 'policy', name: p.name, brokerMessage: brokerMessage(err) });
     }

@@ -1,11 +1,13 @@
 /**
- * Declaring a topology's objects through amqplib, written once: the deploy (applyPlan.ts,
- * pipelined per phase) and the conformance runner (declareTopology, one object after the other)
- * declare through these. Settings a definition leaves out take RabbitMQ's defaults (durable, not
- * auto-delete, not internal: planDeploy's exchangeShape and queueShape).
+ * Declaring a topology's objects, written once: the deploy (applyPlan.ts, pipelined per phase),
+ * the conformance runner (declareTopology, one object after the other) and upgrade-check's
+ * --verify-on (object by object, each refusal kept) declare through these. Settings a definition
+ * leaves out take RabbitMQ's defaults (durable, not auto-delete, not internal: planDeploy's
+ * exchangeShape and queueShape; a policy applies to all, priority 0).
  */
 import type { Channel } from 'amqplib';
-import type { BindingDef, Topology } from '@retry-studio/topology-core';
+import type { BindingDef, PolicyDef, Topology } from '@retry-studio/topology-core';
+import type { ManagementClient } from '../broker/management.js';
 import { exchangeShape, queueShape, type ExchangeShape, type QueueShape } from './planDeploy.js';
 
 /** a channel that can declare (amqplib's Channel, or the channel of a ChannelModel) */
@@ -17,6 +19,11 @@ export function declareExchange(ch: DeclaringChannel, name: string, d: ExchangeS
 
 export function declareQueue(ch: DeclaringChannel, name: string, d: QueueShape): Promise<unknown> {
   return ch.assertQueue(name, { durable: d.durable, autoDelete: d.auto_delete, arguments: { ...d.arguments } });
+}
+
+/** A policy goes over the management API (AMQP cannot set one). */
+export function declarePolicy(mgmt: Pick<ManagementClient, 'putPolicy'>, vhost: string, p: PolicyDef): Promise<void> {
+  return mgmt.putPolicy(vhost, p.name, { pattern: p.pattern, 'apply-to': p['apply-to'] ?? 'all', priority: p.priority ?? 0, definition: { ...p.definition } });
 }
 
 export function declareBinding(ch: DeclaringChannel, b: BindingDef): Promise<unknown> {

@@ -6,12 +6,10 @@
  * counters, republish targets, publishers).
  */
 import { mapReferences, type Design, type NameReference, type Topology } from '@retry-studio/topology-core';
+import type { DeployTarget } from '@retry-studio/contract';
 import { renamePolicy } from './renamePolicy.js';
 
-export interface DeployTarget {
-  readonly vhost: string;
-  readonly prefix: string;
-}
+export type { DeployTarget };
 
 export function slugify(name: string): string {
   const s = name

@@ -16,7 +16,7 @@ import type { ManagedConnection } from '../broker/connection.js';
 import type { ManagementClient } from '../broker/management.js';
 import type { DeploymentRecord } from './manifest.js';
 import { brokerMessage } from './brokerMessage.js';
-import type { LeftBehind, QueueOccupancy } from '@retry-studio/contract';
+import type { LeftBehind, QueueOccupancy, TeardownResponse } from '@retry-studio/contract';
 
 /** Refused before anything was deleted: queues that hold messages or have consumers, without force. */
 export interface TeardownRefused {
@@ -25,19 +25,8 @@ export interface TeardownRefused {
   readonly message: string;
 }
 
-export interface TeardownDone {
-  /** false whenever anything the tool created is left behind (`left` says what and why) */
-  readonly ok: boolean;
-  readonly deleted: { readonly exchanges: readonly string[]; readonly queues: readonly string[]; readonly bindings: number; readonly policies: readonly string[] };
-  /** messages that were in the deleted queues */
-  readonly messagesDeleted: number;
-  readonly perQueue: readonly QueueOccupancy[];
-  readonly alreadyGone: readonly string[];
-  readonly deletedVhost: boolean;
-  readonly left: readonly LeftBehind[];
-  /** `left`, one line each (`queue 'x': why`) */
-  readonly errors: readonly string[];
-}
+/** Done: the contract's TeardownResponse but the target (the route adds it). */
+export type TeardownDone = Omit<TeardownResponse, 'target'>;
 
 export type { LeftBehind, QueueOccupancy };
 export type TeardownResult = TeardownRefused | TeardownDone;

@@ -13,15 +13,10 @@
  * per event, as always.
  */
 import type { SimEvent } from '@retry-studio/topology-core';
+import type { TraceNotice } from '@retry-studio/contract';
 
-/** What the stream carries besides SimEvents. */
-export interface TraceNotice {
-  readonly kind: 'notice';
-  readonly level: 'info' | 'warn' | 'error';
-  readonly code: string;
-  readonly message: string;
-  readonly t: number;
-}
+/** What the stream carries besides SimEvents: the contract's notice frame. */
+export type { TraceNotice };
 
 export interface LogEntry {
   readonly seq: number;

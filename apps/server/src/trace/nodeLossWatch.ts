@@ -6,7 +6,8 @@
  * (GET /api/nodes and each queue's leader/node), so every time is known to one poll interval.
  * Only the first node loss of a trace is kept: the simulator models one.
  */
-import { DEFAULT_LEADER_MOVE_MS, type NodeLoss } from '@retry-studio/topology-core';
+import { DEFAULT_LEADER_MOVE_MS } from '@retry-studio/topology-core';
+import type { ObservedNodeLoss } from '@retry-studio/contract';
 
 /** a leader seen elsewhere this long with every node running was moved on purpose (a rebalance), not by a stop */
 const REBALANCED_AFTER_MS = 10_000;
@@ -19,12 +20,8 @@ export interface PolledQueue {
   readonly home: string | undefined;
 }
 
-export interface ObservedNodeLoss extends NodeLoss {
-  /** trace ms at which each quorum queue the node led was seen led elsewhere (absent: not seen) */
-  readonly leadersMovedAtMs: Readonly<Record<string, number>>;
-  /** trace ms at which the node was seen running again (absent: not before the trace ended) */
-  readonly backAtMs?: number;
-}
+/** the simulator's NodeLoss with the observed times (the contract's, a trace summary carries it) */
+export type { ObservedNodeLoss };
 
 export class NodeLossWatch {
   private readonly homes = new Map<string, string>();

@@ -19,6 +19,7 @@
  * kept, flagged `atLeastOnce`, counted apart and never chosen as the first difference while another exists.
  */
 import { designToSimulation, simulate, type Design, type FailureModel, type NodeLoss, type PublisherSpec, type SimEvent, type SimEventOf, type XDeathEntry } from '@retry-studio/topology-core';
+import type { Comparison, Difference } from '@retry-studio/contract';
 import type { TraceOptions } from './traceOptions.js';
 
 export const MAX_PREDICTED_MESSAGES = 2000;
@@ -43,31 +44,8 @@ export function withOverrides(p: PublisherSpec, o: PublishOverrides): PublisherS
   };
 }
 
-export interface Difference {
-  readonly msgId: string;
-  readonly body: string;
-  readonly what: 'milestone' | 'routing';
-  /** index in the message's step list (-1: compared as a multiset) */
-  readonly index: number;
-  readonly predicted?: string;
-  readonly actual?: string;
-  /** the actual event where they part (for the canvas to highlight) */
-  readonly at?: { readonly t: number; readonly seq: number };
-  /** the hop where they part: the exchange or queue of the step that differs */
-  readonly where?: { readonly exchange?: string; readonly queue?: string };
-  /** the message was processed again after a redelivery (at-least-once): an extra delivery, not a wrong route */
-  readonly atLeastOnce?: true;
-}
-
-export interface Comparison {
-  readonly messagesCompared: number;
-  readonly matching: number;
-  readonly firstDifference?: Difference;
-  readonly differences: readonly Difference[];
-  /** of the differences, those of at-least-once duplicates (see Difference.atLeastOnce) */
-  readonly atLeastOnce: number;
-  readonly note?: string;
-}
+/** the comparison's types are the contract's (GET /api/trace/:id/prediction) */
+export type { Comparison, Difference };
 
 export function predict(
   design: Design,

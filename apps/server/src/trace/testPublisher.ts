@@ -5,9 +5,11 @@
  * (at-least-once: a message whose confirm was lost is published again with the same id).
  */
 import type { ConfirmChannel, Options } from 'amqplib';
-import type { AmqpTable, PublisherSpec } from '@retry-studio/topology-core';
+import type { PublisherSpec } from '@retry-studio/topology-core';
+import type { TracePublishStats } from '@retry-studio/contract';
 import { publishConfirmed, type ManagedConnection } from '../broker/index.js';
 import { MSG_HEADER, TRACE_HEADER } from './observer.js';
+import type { TraceOptions } from './traceOptions.js';
 
 export interface TestMessage {
   readonly msgId: string;
@@ -17,14 +19,8 @@ export interface TestMessage {
   readonly options: Options.Publish;
 }
 
-export interface PublishStats {
-  published: number;
-  confirmed: number;
-  nacked: number;
-  retried: number;
-  maxInFlight: number;
-  windowWaits: number;
-}
+/** the contract's counts (a trace summary's `publish`), counted up here */
+export type PublishStats = { -readonly [K in keyof TracePublishStats]: TracePublishStats[K] };
 
 export interface TestPublisherOptions {
   readonly window?: number;
@@ -136,13 +132,8 @@ export class TestPublisher {
   }
 }
 
-export interface TestMessageOptions {
-  readonly messages?: number;
-  readonly headers?: AmqpTable;
-  readonly expiration?: string;
-  readonly priority?: number;
-  readonly persistent?: boolean;
-}
+/** the trace's options that shape its test messages */
+export type TestMessageOptions = Pick<TraceOptions, 'messages' | 'headers' | 'expiration' | 'priority' | 'persistent'>;
 
 /** A trace's test messages from a publisher node (real names), named as the simulator names them: `${publisher}-${n}`. */
 export function* testMessages(p: PublisherSpec, opts: TestMessageOptions, traceId: string): Generator<TestMessage> {

@@ -5,11 +5,11 @@
  * where the message ended (acked, parked in a queue, dropped, still moving) is set next to the
  * check's prediction for the target. The vhost is deleted afterwards, whatever happened.
  */
-import { randomBytes } from 'node:crypto';
 import type { BehaviourFinding, Design, FailureModel } from '@retry-studio/topology-core';
 import { ManagedConnection, redactUrl, withVhost } from '../broker/index.js';
 import { TraceSession } from '../trace/traceSession.js';
 import { declareAll, type VerifyTarget } from './verifyUpgrade.js';
+import { inThrowawayVhost } from './throwawayVhost.js';
 
 export interface LiveTraceResult {
   readonly finding: string;
@@ -47,34 +47,28 @@ export function traceDurationMs(f: BehaviourFinding): number {
 export async function traceDifference(t: VerifyTarget, design: Design, f: BehaviourFinding, durationMs = traceDurationMs(f)): Promise<LiveTraceResult | undefined> {
   const failure = traceFailure(f.failure);
   if (!failure) return undefined;
-  const vhost = `rs-upgrade-trace-${randomBytes(4).toString('hex')}`;
   const predicted = predictedOutcome(f);
-  let observed = 'not traced';
-  let observedDelaysMs: number[] = [];
-  let cleanedUp = false;
-  const conn = new ManagedConnection(withVhost(t.url, vhost), 'trace', { label: 'upgrade-check trace' });
-  try {
-    await t.management.createVhost(vhost);
-    const declared = await declareAll(t, vhost, design.topology);
-    const refused = declared.filter((d) => d.error !== undefined && !d.object.startsWith('binding '));
-    if (refused.length > 0) observed = `not traced: the broker refused ${refused.map((d) => d.object).join(', ')}`;
-    else {
+  const { vhost, result, cleanedUp } = await inThrowawayVhost(t.management, 'trace', async (vhost) => {
+    const conn = new ManagedConnection(withVhost(t.url, vhost), 'trace', { label: 'upgrade-check trace' });
+    try {
+      const declared = await declareAll(t, vhost, design.topology);
+      const refused = declared.filter((d) => d.error !== undefined && !d.object.startsWith('binding '));
+      if (refused.length > 0) return { observed: `not traced: the broker refused ${refused.map((d) => d.object).join(', ')}`, observedDelaysMs: [] };
       await conn.start();
       const session = new TraceSession({ ...design, profile: t.profile }, { vhost, prefix: '' }, conn, t.management, redactUrl(t.url), { publisher: f.publisher, messages: 1, failure, durationMs, settleMs: 300 });
       await session.start();
       const s = await session.done();
       const times = session.log.events().filter((e) => e.kind === 'processed').map((e) => e.t);
-      observedDelaysMs = times.slice(1).map((x, i) => Math.round(x - times[i]!));
       const parkedIn = Object.entries(s.resting).find(([, n]) => n > 0)?.[0];
-      observed = s.inFlight > 0 ? 'still moving' : s.dropped > 0 ? 'dropped' : s.parked > 0 ? `parked in ${parkedIn ?? '?'}` : s.acked > 0 ? 'acked' : `unknown (${s.state})`;
+      return {
+        observed: s.inFlight > 0 ? 'still moving' : s.dropped > 0 ? 'dropped' : s.parked > 0 ? `parked in ${parkedIn ?? '?'}` : s.acked > 0 ? 'acked' : `unknown (${s.state})`,
+        observedDelaysMs: times.slice(1).map((x, i) => Math.round(x - times[i]!)),
+      };
+    } finally {
+      await conn.close().catch(() => undefined);
     }
-  } finally {
-    await conn.close().catch(() => undefined);
-    cleanedUp = await t.management.deleteVhost(vhost).then(
-      () => true,
-      () => false,
-    );
-  }
+  });
+  const { observed, observedDelaysMs } = result;
   const agrees = predicted === observed && delaysAgree(f.after.delaysMs, observedDelaysMs);
   // the first 20 waits are enough to read (a message retried forever has thousands)
   return { finding: f.message, predicted, observed, predictedDelaysMs: f.after.delaysMs.slice(0, 20), observedDelaysMs: observedDelaysMs.slice(0, 20), agrees, vhost, cleanedUp };

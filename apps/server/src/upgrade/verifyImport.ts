@@ -4,9 +4,9 @@
  * vhost, the broker's answer, and what it had created before it refused (4.3.6 creates the
  * file's exchanges, then refuses a mirroring policy, and creates no queue). Deleted afterwards.
  */
-import { randomBytes } from 'node:crypto';
 import { exportDefinitions, type Topology, type UpgradeFinding } from '@retry-studio/topology-core';
 import { errText, type VerifyTarget } from './verifyUpgrade.js';
+import { inThrowawayVhost } from './throwawayVhost.js';
 
 export interface ImportOutcome {
   readonly vhost: string;
@@ -21,28 +21,21 @@ export interface ImportOutcome {
 }
 
 export async function verifyImport(t: VerifyTarget, topology: Topology, predicted: readonly UpgradeFinding[]): Promise<ImportOutcome> {
-  const vhost = `rs-upgrade-import-${randomBytes(4).toString('hex')}`;
   const predictedRefused = predicted.some((f) => f.kind === 'refused');
-  let brokerSaid: string | undefined;
-  let created: ImportOutcome['created'] = { exchanges: [], queues: [] };
-  let cleanedUp = false;
-  try {
-    await t.management.createVhost(vhost);
+  const { vhost, result, cleanedUp } = await inThrowawayVhost(t.management, 'import', async (vhost) => {
+    let brokerSaid: string | undefined;
     try {
       await t.management.loadDefinitions(vhost, exportDefinitions(topology));
     } catch (e) {
       brokerSaid = errText(e);
     }
-    created = {
+    const created: ImportOutcome['created'] = {
       exchanges: (await t.management.listExchanges(vhost)).map((x) => x.name).filter((n) => n !== '' && !n.startsWith('amq.')),
       queues: (await t.management.listQueues(vhost)).map((q) => q.name),
     };
-  } finally {
-    cleanedUp = await t.management.deleteVhost(vhost).then(
-      () => true,
-      () => false,
-    );
-  }
+    return { brokerSaid, created };
+  });
+  const { brokerSaid, created } = result;
   const accepted = brokerSaid === undefined;
   return { vhost, accepted, ...(brokerSaid !== undefined ? { brokerSaid } : {}), predictedRefused, agrees: accepted !== predictedRefused, created, cleanedUp };
 }

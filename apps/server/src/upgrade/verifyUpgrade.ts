@@ -5,11 +5,13 @@
  * the broker refused in its own words next to what the check predicted. The vhosts are deleted
  * afterwards, whatever happened.
  */
-import { randomBytes } from 'node:crypto';
 import type { ChannelModel } from 'amqplib';
 import type { BrokerProfileId, Topology, UpgradeFinding } from '@retry-studio/topology-core';
 import { profileForBrokerVersion } from '@retry-studio/topology-core';
 import { openConnection, requireManagement, resolveManagement, withThrowawayChannel, withVhost, type AmqpUrl, type ManagementClient } from '../broker/index.js';
+import { declareBinding, declareExchange, declarePolicy, declareQueue } from '../deploy/declareTopology.js';
+import { exchangeShape, queueShape } from '../deploy/planDeploy.js';
+import { inThrowawayVhost } from './throwawayVhost.js';
 
 export interface DeclarationOutcome {
   /** `exchange X`, `queue Q`, `policy P`, `binding S -> D` */
@@ -106,19 +108,15 @@ export async function declareAll(t: VerifyTarget, vhost: string, topology: Topol
     for (const p of topology.policies ?? []) {
       let error: string | undefined;
       try {
-        await t.management.putPolicy(vhost, p.name, { pattern: p.pattern, definition: p.definition, 'apply-to': p['apply-to'] ?? 'all', priority: p.priority ?? 0 });
+        await declarePolicy(t.management, vhost, p);
       } catch (e) {
         error = errText(e);
       }
       out.push({ object: `policy ${p.name}`, ...(error !== undefined ? { error } : {}) });
     }
-    for (const x of topology.exchanges)
-      await run(`exchange ${x.name}`, (ch) => ch.assertExchange(x.name, x.type, { durable: x.durable ?? true, autoDelete: x.auto_delete ?? false, internal: x.internal ?? false, arguments: { ...(x.arguments ?? {}) } }));
-    for (const q of topology.queues) await run(`queue ${q.name}`, (ch) => ch.assertQueue(q.name, { durable: q.durable ?? true, autoDelete: q.auto_delete ?? false, arguments: { ...(q.arguments ?? {}) } }));
-    for (const b of topology.bindings)
-      await run(`binding ${b.source} -> ${b.destination}`, (ch) =>
-        b.destination_type === 'queue' ? ch.bindQueue(b.destination, b.source, b.routing_key, { ...(b.arguments ?? {}) }) : ch.bindExchange(b.destination, b.source, b.routing_key, { ...(b.arguments ?? {}) }),
-      );
+    for (const x of topology.exchanges) await run(`exchange ${x.name}`, (ch) => declareExchange(ch, x.name, exchangeShape(x)));
+    for (const q of topology.queues) await run(`queue ${q.name}`, (ch) => declareQueue(ch, q.name, queueShape(q)));
+    for (const b of topology.bindings) await run(`binding ${b.source} -> ${b.destination}`, (ch) => declareBinding(ch, b));
   } finally {
     await conn.close().catch(() => undefined);
   }
@@ -127,16 +125,11 @@ export async function declareAll(t: VerifyTarget, vhost: string, topology: Topol
 
 /** Declares the topology in a fresh vhost, compares with the predicted refusals, deletes the vhost whatever happened. */
 export async function verifyTopology(t: VerifyTarget, topology: Topology, predicted: readonly UpgradeFinding[], label: string): Promise<VerifyRun> {
-  const vhost = `rs-upgrade-${label}-${randomBytes(4).toString('hex')}`;
   const refusedObjects = new Set(predicted.filter((f) => f.kind === 'refused').map((f) => f.object));
-  let outcomes: DeclarationOutcome[] = [];
-  let deprecatedUsed: string[] | undefined;
-  let cleanedUp = false;
-  try {
-    await t.management.createVhost(vhost);
+  const { vhost, result, cleanedUp } = await inThrowawayVhost(t.management, label, async (vhost) => {
     const declared = await declareAll(t, vhost, topology);
-    deprecatedUsed = await t.management.deprecatedFeaturesUsed().catch(() => undefined);
-    outcomes = declared.map((d): DeclarationOutcome => {
+    const deprecatedUsed = await t.management.deprecatedFeaturesUsed().catch(() => undefined);
+    const outcomes = declared.map((d): DeclarationOutcome => {
       const predictedRefused = refusedObjects.has(d.object);
       return {
         object: d.object,
@@ -146,11 +139,8 @@ export async function verifyTopology(t: VerifyTarget, topology: Topology, predic
         agrees: d.object.startsWith('binding ') || predictedRefused === (d.error !== undefined),
       };
     });
-  } finally {
-    cleanedUp = await t.management.deleteVhost(vhost).then(
-      () => true,
-      () => false,
-    );
-  }
+    return { outcomes, deprecatedUsed };
+  });
+  const { outcomes, deprecatedUsed } = result;
   return { vhost, outcomes, cleanedUp, ...(deprecatedUsed !== undefined ? { deprecatedUsed } : {}) };
 }

@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useApp } from '../store/store';
 import { deleteStoredDesign, duplicateStoredDesign, openStoredDesign, renameStoredDesign, type LibraryResult } from '../store/designLibrary';
 import type { DesignEntry } from '../store/persistence';
 import { runCommand } from '../commands/registry';
 import { env } from '../commands/env';
+import { ToolbarMenu } from './ToolbarMenu';
 
 const when = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
 
@@ -11,39 +12,23 @@ const when = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle:
 export function DesignsMenu() {
   const designs = useApp((s) => s.designs);
   const docId = useApp((s) => s.docId);
-  const [open, setOpen] = useState(false);
-  const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent) => {
-      if (!box.current?.contains(e.target as Node)) setOpen(false);
-    };
-    const esc = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
-    window.addEventListener('mousedown', close);
-    window.addEventListener('keydown', esc);
-    return () => {
-      window.removeEventListener('mousedown', close);
-      window.removeEventListener('keydown', esc);
-    };
-  }, [open]);
   const report = (r: LibraryResult) => {
     if (!r.ok) useApp.getState().notify(r.error, 'error');
     return r.ok;
   };
   return (
-    <div ref={box} className="relative">
-      <button
-        type="button"
-        data-testid="designs-toggle"
-        aria-expanded={open}
-        aria-haspopup="dialog"
-        onClick={() => setOpen(!open)}
-        className="flex h-7 items-center gap-1 rounded px-2 text-xs text-slate-300 hover:bg-slate-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
-      >
-        My designs <span className="rounded-full bg-slate-700 px-1.5 text-[11px]">{designs.length}</span>
-      </button>
-      {open && (
-        <div data-testid="designs-menu" role="dialog" aria-label="My designs" className="absolute left-0 top-9 z-50 w-[26rem] rounded border border-slate-700 bg-slate-900 p-2 text-xs shadow-xl">
+    <ToolbarMenu
+      label={
+        <>
+          My designs <span className="rounded-full bg-slate-700 px-1.5 text-[11px]">{designs.length}</span>
+        </>
+      }
+      toggleTestId="designs-toggle"
+      menuTestId="designs-menu"
+      ariaLabel="My designs"
+    >
+      {(close) => (
+        <>
           <div className="mb-1 flex items-center justify-between">
             <span className="font-semibold text-slate-300">Kept in this browser</span>
             <button
@@ -51,7 +36,7 @@ export function DesignsMenu() {
               data-testid="designs-new"
               onClick={() => {
                 runCommand('newDesign', env);
-                setOpen(false);
+                close();
               }}
               className="rounded bg-slate-700 px-2 py-0.5 hover:bg-slate-600"
             >
@@ -65,7 +50,7 @@ export function DesignsMenu() {
                 key={d.id}
                 entry={d}
                 current={d.id === docId}
-                onOpen={() => report(openStoredDesign(useApp, d.id)) && setOpen(false)}
+                onOpen={() => report(openStoredDesign(useApp, d.id)) && close()}
                 onRename={(name) => report(renameStoredDesign(useApp, d.id, name))}
                 onDuplicate={() => report(duplicateStoredDesign(useApp, d.id))}
                 onDelete={() => report(deleteStoredDesign(useApp, d.id))}
@@ -73,9 +58,9 @@ export function DesignsMenu() {
             ))}
           </ul>
           <div className="mt-1 text-[11px] text-slate-500">Opening a template, a file or a blank canvas keeps the open design here; Ctrl+Z goes back to it.</div>
-        </div>
+        </>
       )}
-    </div>
+    </ToolbarMenu>
   );
 }
 

@@ -14,13 +14,10 @@ import { joinCollapsed } from '../text/collapseRepeats.js';
 import { queueConfig } from '../sim/queueConfig.js';
 import { profileFor } from '../sim/profiles.js';
 import { SOURCES } from './sources.js';
-import type { BehaviourFinding, FateSummary, UpgradeSource } from './types.js';
+import type { BehaviourFinding, FateSummary, UpgradeOptions, UpgradeSource } from './types.js';
 
-export interface BehaviourOptions {
-  readonly from: BrokerProfileId;
-  readonly to: BrokerProfileId;
-  readonly failFirst?: number;
-  readonly maxTimeMs?: number;
+/** the check's options, and the simulator's event cap for each run */
+export interface BehaviourOptions extends UpgradeOptions {
   readonly maxEvents?: number;
 }
 
