@@ -7,10 +7,11 @@
  * - stream: consumed from offset `first` and acked (stream acks are credit, nothing is removed).
  */
 import type { ChannelModel, ConsumeMessage } from 'amqplib';
-import { browseEffect, groupByCause, queueKindOf, type BrowseEffect, type CauseGroup, type DeadLetterMessage } from '@retry-studio/topology-core';
+import { browseEffect, groupByCause, queueKindOf, type DeadLetterMessage } from '@retry-studio/topology-core';
 import { MAX_BROWSE } from '@retry-studio/contract';
 import { deadLetterFromAmqp } from './deadLetterFromAmqp.js';
 import { OperateError, brokerVersion, exactDepth, queueInfo, type OperateTarget } from './operateTarget.js';
+import type { BrowseResponse } from '@retry-studio/contract';
 
 /** the contract's limit: the request schema refuses more */
 export { MAX_BROWSE };
@@ -25,18 +26,8 @@ export interface BrowseOptions {
   readonly idleMs?: number;
 }
 
-export interface BrowseResult {
-  readonly queue: string;
-  readonly vhost: string;
-  readonly queueType: string;
-  /** messages in the queue when browsing started */
-  readonly depth: number;
-  readonly effect: BrowseEffect;
-  readonly messages: readonly DeadLetterMessage[];
-  readonly groups: readonly CauseGroup[];
-  readonly brokerVersion: string;
-  readonly elapsedMs: number;
-}
+/** what the HTTP API returns: one definition, in the contract */
+export type BrowseResult = BrowseResponse;
 
 export async function browseQueue(t: OperateTarget, conn: ChannelModel, opts: BrowseOptions): Promise<BrowseResult> {
   const limit = opts.limit ?? 100;

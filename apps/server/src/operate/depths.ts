@@ -1,17 +1,10 @@
 /** Live depths: every queue of the vhost from ONE management request. */
 import { ManagementError } from '../broker/index.js';
 import { OperateError, type OperateTarget } from './operateTarget.js';
+import type { QueueDepth } from '@retry-studio/contract';
 
-export interface QueueDepth {
-  readonly name: string;
-  readonly type: string;
-  readonly ready: number;
-  readonly unacked: number;
-  readonly consumers: number;
-  /** messages per second, as the management API's last sample */
-  readonly publishRate: number;
-  readonly deliverRate: number;
-}
+/** what the HTTP API returns: one definition, in the contract */
+export type { QueueDepth };
 
 export async function readDepths(t: OperateTarget): Promise<{ at: string; queues: QueueDepth[] }> {
   const rows = await t.management.queueDepths(t.vhost).catch((err: unknown) => {
