@@ -315,6 +315,8 @@ export {
 export { LINT_RULE_IDS, RULES } from './lint/rules.js';
 export { lintDesign, lintTopology } from './lint/lintDesign.js';
 export { effectiveQueueArgs } from './lint/flow.js';
+export { assumedConsumers, assumedWorkerId, type AssumedConsumers, type AssumeOptions, type QueueRole } from './lint/assumedConsumers.js';
+export { arrivalKeys, type ArrivalKeys } from './lint/arrivalKeys.js';
 export {
   type BudgetFailure,
   type BudgetOptions,

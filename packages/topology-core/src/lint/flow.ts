@@ -8,6 +8,8 @@ import type { AmqpValue, Topology } from '../model/definitions.js';
 import type { ConsumerAction, ConsumerSpec, Rule } from '../model/consumer.js';
 import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.js';
 import { topicWords, topicWordsMatch } from '../routing/topicMatcher.js';
+import type { PublisherSpec } from '../model/publisher.js';
+import { arrivalKeys as computeArrivalKeys, type ArrivalKeys } from './arrivalKeys.js';
 import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
 
 /** Queue arguments with the policies that apply folded in (model/effectiveSettings.ts). */
@@ -23,7 +25,7 @@ export interface Flow {
   readonly consumersByQueue: ReadonlyMap<string, readonly ConsumerSpec[]>;
   /** queues an exchange can route to for these keys (undefined keys: any key) */
   possibleQueues(exchange: string, keys: readonly string[] | undefined): Set<string>;
-  /** routing keys a message can carry when it sits in this queue (undefined: unknown) */
+  /** routing keys a message can carry when it sits in this queue (undefined: any key; lint/arrivalKeys.ts) */
   arrivalKeys(queue: string): readonly string[] | undefined;
   /** where a dead letter from this queue can go (undefined: no DLX) */
   deadLetterTargets(queue: string): Set<string> | undefined;
@@ -31,7 +33,7 @@ export interface Flow {
   readonly exchangeType: (name: string) => string | undefined;
 }
 
-export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]): Flow {
+export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[], publishers: readonly PublisherSpec[] = []): Flow {
   const index = compileExchanges(topology);
   const args = new Map(topology.queues.map((q) => [q.name, effectiveQueueArgs(topology, q.name)]));
   const consumersByQueue = new Map<string, ConsumerSpec[]>();
@@ -68,21 +70,11 @@ export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]
     return out;
   }
 
+  let keys: ArrivalKeys | undefined;
   function arrivalKeys(queue: string): readonly string[] | undefined {
-    const keys = new Set<string>([queue]);
-    for (const b of topology.bindings) {
-      if (b.destination_type !== 'queue' || b.destination !== queue) continue;
-      const t = types.get(b.source);
-      if (t === 'fanout' || t === 'headers' || t === 'radlx') return undefined;
-      if (/(^|\.)[*#](\.|$)/.test(b.routing_key)) return undefined;
-      keys.add(b.routing_key);
-    }
-    // dead-letter routing keys of queues that dead-letter here
-    for (const q of topology.queues) {
-      const a = args.get(q.name)!;
-      if (typeof a['x-dead-letter-routing-key'] === 'string') keys.add(a['x-dead-letter-routing-key']);
-    }
-    return [...keys];
+    keys ??= computeArrivalKeys({ topology, index, args, consumers, publishers });
+    const k = keys.atQueue(queue);
+    return k === undefined ? undefined : [...k];
   }
 
   function deadLetterTargets(queue: string): Set<string> | undefined {
