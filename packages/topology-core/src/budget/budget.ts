@@ -12,6 +12,7 @@ import type { Ending } from '../templates/types.js';
 import { activeQueuesOf, traceMessages, type BrokerOps, type MessageTrace } from './trace.js';
 import { markAttemptCap } from './retryEnding.js';
 import { joinCollapsed } from '../text/collapseRepeats.js';
+import { formatMs } from '../text/formatDuration.js';
 import type { NodeLoss } from '../sim/nodeLoss.js';
 
 export type BudgetFailure =
@@ -169,13 +170,6 @@ function endText(e: Ending): string {
   }
 }
 
-export function formatMs(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  if (ms < 60_000) return `${+(ms / 1000).toFixed(1)} s`;
-  if (ms < 3_600_000) return `${+(ms / 60_000).toFixed(1)} min`;
-  return `${+(ms / 3_600_000).toFixed(1)} h`;
-}
-
 /** A plain-text table of budgets (for the CLI). */
 export function formatComparison(rows: readonly RetryBudget[]): string {
   const head = ['strategy', 'attempts', 'delays', 'time to outcome', 'ends in', 'publishes', 'dead-letterings', 'routings', 'objects', 'risks'];
@@ -196,4 +190,4 @@ export function formatComparison(rows: readonly RetryBudget[]): string {
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
-export { endText as formatEnding };
+export { endText as formatEnding, formatMs };

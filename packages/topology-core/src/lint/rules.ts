@@ -25,6 +25,7 @@ import { classicQueueInCluster } from './rules/classicQueueInCluster.js';
 import { bindingNeverMatches } from './rules/bindingNeverMatches.js';
 import { ttlQueueWithoutExit } from './rules/ttlQueueWithoutExit.js';
 import { deadLetterIntoStream } from './rules/deadLetterIntoStream.js';
+import { deadLetterCycleUnbounded } from './rules/deadLetterCycleUnbounded.js';
 
 export const RULES: readonly LintRule[] = [
   requeueWithoutLimit,
@@ -48,6 +49,7 @@ export const RULES: readonly LintRule[] = [
   bindingNeverMatches,
   ttlQueueWithoutExit,
   deadLetterIntoStream,
+  deadLetterCycleUnbounded,
 ];
 
 export const LINT_RULE_IDS: readonly string[] = RULES.map((r) => r.id);
