@@ -26,6 +26,7 @@ import { bindingNeverMatches } from './rules/bindingNeverMatches.js';
 import { ttlQueueWithoutExit } from './rules/ttlQueueWithoutExit.js';
 import { deadLetterIntoStream } from './rules/deadLetterIntoStream.js';
 import { deadLetterCycleUnbounded } from './rules/deadLetterCycleUnbounded.js';
+import { parkedDeadLettersExpire } from './rules/parkedDeadLettersExpire.js';
 
 export const RULES: readonly LintRule[] = [
   requeueWithoutLimit,
@@ -50,6 +51,7 @@ export const RULES: readonly LintRule[] = [
   ttlQueueWithoutExit,
   deadLetterIntoStream,
   deadLetterCycleUnbounded,
+  parkedDeadLettersExpire,
 ];
 
 export const LINT_RULE_IDS: readonly string[] = RULES.map((r) => r.id);

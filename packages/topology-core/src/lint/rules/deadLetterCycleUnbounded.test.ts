@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Topology } from '../../model/definitions.js';
+import type { AmqpTable, Topology } from '../../model/definitions.js';
 import { lintDesign, lintTopology } from '../lintDesign.js';
 import { assumedConsumers } from '../assumedConsumers.js';
 import { designFromBroker } from '../../operate/scaffoldImport.js';
 
 /** Issue 21.3's real case: work queue -> DLX -> 5 s TTL queue -> back to the work queue, nothing counts. */
 function ttlLoop(o: { viaPolicy?: boolean; parkAfter?: boolean; radlx?: boolean } = {}): Topology {
-  const workArgs = o.viaPolicy ? {} : { 'x-dead-letter-exchange': 'retry' };
+  const workArgs: AmqpTable = o.viaPolicy ? {} : { 'x-dead-letter-exchange': 'retry' };
   return {
     exchanges: [
       { name: 'app', type: 'direct' },
