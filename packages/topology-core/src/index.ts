@@ -317,6 +317,7 @@ export { lintDesign, lintTopology } from './lint/lintDesign.js';
 export { effectiveQueueArgs } from './lint/flow.js';
 export { assumedConsumers, assumedWorkerId, type AssumedConsumers, type AssumeOptions, type QueueRole } from './lint/assumedConsumers.js';
 export { arrivalKeys, type ArrivalKeys } from './lint/arrivalKeys.js';
+export { policyTies, describeStake, type PolicyTie } from './model/policyTies.js';
 export {
   type BudgetFailure,
   type BudgetOptions,

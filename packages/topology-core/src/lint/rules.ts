@@ -27,6 +27,7 @@ import { ttlQueueWithoutExit } from './rules/ttlQueueWithoutExit.js';
 import { deadLetterIntoStream } from './rules/deadLetterIntoStream.js';
 import { deadLetterCycleUnbounded } from './rules/deadLetterCycleUnbounded.js';
 import { parkedDeadLettersExpire } from './rules/parkedDeadLettersExpire.js';
+import { policyPriorityTie } from './rules/policyPriorityTie.js';
 
 export const RULES: readonly LintRule[] = [
   requeueWithoutLimit,
@@ -52,6 +53,7 @@ export const RULES: readonly LintRule[] = [
   deadLetterIntoStream,
   deadLetterCycleUnbounded,
   parkedDeadLettersExpire,
+  policyPriorityTie,
 ];
 
 export const LINT_RULE_IDS: readonly string[] = RULES.map((r) => r.id);
