@@ -68,7 +68,10 @@ export function designFromBroker(snap: BrokerSnapshot, opts: ScaffoldOptions = {
   };
   const r = importDefinitions(defs);
   if (!r.ok) return { ok: false, errors: r.errors, skipped };
-  const topology = r.topology;
+  // the policy the broker applies to each queue is the truth (equal priorities tie in its hash order): pin it
+  const known = new Set((r.topology.policies ?? []).map((p) => p.name));
+  const pins = Object.fromEntries(queues.filter((q) => q.policy !== undefined && known.has(q.policy)).map((q) => [q.name, q.policy!]));
+  const topology = Object.keys(pins).length > 0 ? { ...r.topology, policyPins: pins } : r.topology;
   const version = profileForBrokerVersion(snap.rabbitVersion);
 
   // the roles and workers a topology implies (lint/assumedConsumers.ts), live consumer counts included
