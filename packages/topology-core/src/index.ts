@@ -318,6 +318,8 @@ export { effectiveQueueArgs } from './lint/flow.js';
 export { assumedConsumers, assumedWorkerId, type AssumedConsumers, type AssumeOptions, type QueueRole } from './lint/assumedConsumers.js';
 export { arrivalKeys, type ArrivalKeys } from './lint/arrivalKeys.js';
 export { policyTies, describeStake, type PolicyTie } from './model/policyTies.js';
+export { describeEnding, parkedFate, type EndingContext } from './budget/endingText.js';
+export { foldRuns, formatRuns, type Run } from './text/foldRuns.js';
 export {
   type BudgetFailure,
   type BudgetOptions,

@@ -106,14 +106,14 @@ export function computeBudget(design: Design, failure: BudgetFailure, opts: Budg
     },
     declare: { exchanges: t.exchanges.map((x) => x.name), queues: t.queues.map((q) => q.name), policies: (t.policies ?? []).map((p) => p.name) },
     requires,
-    risks: risksOf(design, failing, result.truncated),
+    risks: risksOf(design, failing),
     ...(others.length > 0 ? { healthyMaxLatencyMs: Math.max(...others.map((o) => (o.attemptTimes[o.attemptTimes.length - 1] ?? o.endTime) - 0)) } : {}),
     truncated: result.truncated,
     traces: [failing, ...others],
   };
 }
 
-function risksOf(design: Design, tr: MessageTrace, truncated: boolean): Risk[] {
+function risksOf(design: Design, tr: MessageTrace): Risk[] {
   const risks: Risk[] = [];
   const lint = lintDesign(design);
   const has = (id: string): boolean => lint.some((f) => f.id === id);
@@ -138,7 +138,8 @@ function risksOf(design: Design, tr: MessageTrace, truncated: boolean): Risk[] {
     risks.push({ kind: 'loss', why: 'delayed messages are stored on one node only; they are lost with that node or when the plugin is disabled' });
   if (tr.ops.deadLetterings > 0) risks.push({ kind: 'loss', why: 'dead-lettering is at-most-once (classic queues and quorum at-most-once): a missing route drops the message silently' });
   if (tr.endsIn.kind === 'held') risks.push({ kind: 'unbounded', why: 'the consumer holds the message unacked and no later multiple settles it: it stays at the consumer, its prefetch slot taken' });
-  if (truncated || tr.endsIn.kind === 'cycling' || tr.endsIn.kind === 'attempt-cap') risks.push({ kind: 'unbounded', why: 'the message never reaches a final outcome: it keeps being retried' });
+  // cut off by the horizon while parked (a TTL with no onward route) is not unbounded: only a message still moving is
+  if (tr.endsIn.kind === 'cycling' || tr.endsIn.kind === 'attempt-cap') risks.push({ kind: 'unbounded', why: 'the message never reaches a final outcome: it keeps being retried' });
   return risks;
 }
 

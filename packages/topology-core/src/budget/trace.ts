@@ -7,6 +7,7 @@ import type { SimulationResult } from '../sim/types.js';
 import type { Ending } from '../templates/types.js';
 import type { Topology } from '../model/definitions.js';
 import type { ConsumerSpec } from '../model/consumer.js';
+import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
 
 export interface MessageTrace {
   readonly msgId: string;
@@ -48,12 +49,19 @@ export interface TraceOptions {
   readonly activeQueues?: ReadonlySet<string>;
 }
 
-/** Queues with a consumer (streams aside) or a queue TTL: a message there has not come to rest. */
+/**
+ * Queues with a consumer (streams aside) or a queue TTL with a dead-letter route (arguments or
+ * policies): a message there has not come to rest. A TTL with no onward route parks the message
+ * until it expires and is dropped (describeEnding says so): it is not cycling.
+ */
 export function activeQueuesOf(design: { readonly topology: Topology; readonly consumers: readonly ConsumerSpec[] }): Set<string> {
   // a stream's reader moves nothing (read by offset): a message in a stream is parked
   const streams = new Set(design.topology.queues.filter((q) => q.arguments?.['x-queue-type'] === 'stream').map((q) => q.name));
   const s = new Set<string>(design.consumers.map((c) => c.queue).filter((q) => !streams.has(q)));
-  for (const q of design.topology.queues) if (q.arguments?.['x-message-ttl'] !== undefined) s.add(q.name);
+  for (const q of design.topology.queues) {
+    const a = effectiveArguments(queueEffectiveSettings(q, design.topology));
+    if (a['x-message-ttl'] !== undefined && typeof a['x-dead-letter-exchange'] === 'string') s.add(q.name);
+  }
   return s;
 }
 
