@@ -12,7 +12,7 @@
  */
 import type { AmqpValue, Topology } from '../model/definitions.js';
 import type { ConsumerSpec } from '../model/consumer.js';
-import { effectiveQueueArgs } from './flow.js';
+import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
 
 /** What a queue is for, read from its effective arguments and who feeds it. */
 export type QueueRole = 'work' | 'wait' | 'parking' | 'idle';
@@ -39,7 +39,7 @@ export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): 
   const dlxOf = new Map<string, string>();
   const args = new Map<string, Record<string, AmqpValue>>();
   for (const q of topology.queues) {
-    const a = effectiveQueueArgs(topology, q.name);
+    const a = effectiveArguments(queueEffectiveSettings(q, topology));
     args.set(q.name, a);
     const dlx = a['x-dead-letter-exchange'];
     if (typeof dlx === 'string') dlxOf.set(q.name, dlx);

@@ -27,20 +27,30 @@ export interface Flow {
   possibleQueues(exchange: string, keys: readonly string[] | undefined): Set<string>;
   /** routing keys a message can carry when it sits in this queue (undefined: any key; lint/arrivalKeys.ts) */
   arrivalKeys(queue: string): readonly string[] | undefined;
-  /** where a dead letter from this queue can go (undefined: no DLX) */
-  deadLetterTargets(queue: string): Set<string> | undefined;
+  /** where a dead letter from this queue can go (undefined: no DLX); shared between queues, never change it */
+  deadLetterTargets(queue: string): ReadonlySet<string> | undefined;
   /** exchanges on the dead-letter path of a queue */
   readonly exchangeType: (name: string) => string | undefined;
 }
 
 export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[], publishers: readonly PublisherSpec[] = []): Flow {
   const index = compileExchanges(topology);
-  const args = new Map(topology.queues.map((q) => [q.name, effectiveQueueArgs(topology, q.name)]));
+  const args = new Map(topology.queues.map((q) => [q.name, effectiveArguments(queueEffectiveSettings(q, topology))]));
   const consumersByQueue = new Map<string, ConsumerSpec[]>();
   for (const c of consumers) consumersByQueue.set(c.queue, [...(consumersByQueue.get(c.queue) ?? []), c]);
   const types = new Map(topology.exchanges.map((x) => [x.name, x.type as string]));
 
+  // "any key" answers depend on the exchange alone: computed once (a 10,000-queue file asks for them per queue)
+  const anyKey = new Map<string, Set<string>>();
   function possibleQueues(exchange: string, keys: readonly string[] | undefined): Set<string> {
+    if (keys === undefined) {
+      let r = anyKey.get(exchange);
+      if (!r) anyKey.set(exchange, (r = routeKeys(exchange, undefined)));
+      return new Set(r);
+    }
+    return routeKeys(exchange, keys);
+  }
+  function routeKeys(exchange: string, keys: readonly string[] | undefined): Set<string> {
     const out = new Set<string>();
     if (exchange === '') {
       for (const k of keys ?? [...index.queues]) if (index.queues.has(k)) out.add(k);
@@ -48,6 +58,7 @@ export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]
     }
     const seen = new Set<string>();
     const work = [exchange];
+    const keyWords = keys?.map(topicWords);
     while (work.length > 0) {
       const name = work.pop()!;
       if (seen.has(name)) continue;
@@ -55,11 +66,22 @@ export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]
       const x = index.exchanges.get(name);
       if (!x) continue;
       let matched = 0;
+      if (keys !== undefined && x.match === 'direct') {
+        // a direct exchange's bindings by key (exchangeIndex.ts): no walk over every binding
+        for (const k of keys)
+          for (const d of x.direct.get(k) ?? []) {
+            matched++;
+            if (d.kind === 'queue') out.add(d.name);
+            else work.push(d.name);
+          }
+        if (matched === 0 && x.alternate) work.push(x.alternate);
+        continue;
+      }
       for (const b of x.bindings) {
         let ok: boolean;
         if (keys === undefined || x.match === 'fanout' || x.match === 'headers' || x.match === 'radlx') ok = true;
         else if (x.match === 'direct') ok = keys.includes(b.key);
-        else ok = keys.some((k) => topicWordsMatch(b.words, topicWords(k)));
+        else ok = keyWords!.some((w) => topicWordsMatch(b.words, w));
         if (!ok) continue;
         matched++;
         if (b.dest.kind === 'queue') out.add(b.dest.name);
@@ -77,12 +99,25 @@ export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]
     return k === undefined ? undefined : [...k];
   }
 
-  function deadLetterTargets(queue: string): Set<string> | undefined {
+  // shared, read-only answers: queues whose dead letters may take any key share one set per exchange
+  const dlTargets = new Map<string, ReadonlySet<string> | undefined>();
+  const sharedAnyKey = new Map<string, ReadonlySet<string>>();
+  function deadLetterTargets(queue: string): ReadonlySet<string> | undefined {
+    if (dlTargets.has(queue)) return dlTargets.get(queue);
+    const r = deadLetterTargetsOf(queue);
+    dlTargets.set(queue, r);
+    return r;
+  }
+  function deadLetterTargetsOf(queue: string): ReadonlySet<string> | undefined {
     const a = args.get(queue);
     const dlx = a?.['x-dead-letter-exchange'];
     if (typeof dlx !== 'string') return undefined;
     const dlrk = a?.['x-dead-letter-routing-key'];
-    return possibleQueues(dlx, typeof dlrk === 'string' ? [dlrk] : arrivalKeys(queue));
+    const keys = typeof dlrk === 'string' ? [dlrk] : arrivalKeys(queue);
+    if (keys !== undefined) return possibleQueues(dlx, keys);
+    let s = sharedAnyKey.get(dlx);
+    if (!s) sharedAnyKey.set(dlx, (s = possibleQueues(dlx, undefined)));
+    return s;
   }
 
   return { topology, index, args, consumersByQueue, possibleQueues, arrivalKeys, deadLetterTargets, exchangeType: (n) => types.get(n) };
@@ -119,7 +154,7 @@ export function failureActions(c: ConsumerSpec): { readonly action: ConsumerActi
 }
 
 /** Queues a consumer action sends the message to (undefined routing key from a header: back to its origin). */
-export function actionTargets(flow: Flow, fromQueue: string, a: ConsumerAction): Set<string> {
+export function actionTargets(flow: Flow, fromQueue: string, a: ConsumerAction): ReadonlySet<string> {
   if (a.kind === 'reject') return flow.deadLetterTargets(fromQueue) ?? new Set();
   if (a.kind === 'requeue') return new Set([fromQueue]);
   if (a.kind === 'republish') {

@@ -102,8 +102,14 @@ export const deadLetterCycleUnbounded: LintRule = {
       if (!moves(q)) return [];
       // a radlx exchange counts the retries and leaves the loop by itself: it bounds it
       if (flow.exchangeType(String(flow.args.get(q)?.['x-dead-letter-exchange'])) === 'radlx') return [];
-      return [...(flow.deadLetterTargets(q) ?? [])];
+      const t = flow.deadLetterTargets(q);
+      if (!t) return [];
+      // only queues that move messages on can close a loop; shared target sets are filtered once
+      let r = filtered.get(t);
+      if (!r) filtered.set(t, (r = [...t].filter(moves)));
+      return r;
     };
+    const filtered = new Map<ReadonlySet<string>, string[]>();
     const memo = new Map<string, readonly string[]>();
     const cachedNext = (q: string): readonly string[] => {
       let r = memo.get(q);

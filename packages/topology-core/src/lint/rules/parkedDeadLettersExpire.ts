@@ -11,16 +11,27 @@ import { actionTargets, failureActions, type Flow } from '../flow.js';
 import { finding } from '../ruleHelpers.js';
 import type { LintContext, LintFinding, LintRule } from '../types.js';
 
-/** Queues that dead letters (or a consumer's republish) reach and nobody consumes, with who sends them there. */
+const SENDERS_KEPT = 5;
+
+/** Queues that dead letters (or a consumer's republish) reach and nobody consumes, with (the first few of) who sends them there. */
 export function parkingQueues(ctx: LintContext, flow: Flow): Map<string, Set<string>> {
   const from = new Map<string, Set<string>>();
   const add = (to: string, by: string): void => {
     if (flow.consumersByQueue.has(to) || to === by) return;
     const s = from.get(to) ?? new Set<string>();
-    s.add(by);
+    if (s.size < SENDERS_KEPT) s.add(by);
     from.set(to, s);
   };
-  for (const q of ctx.design.topology.queues) for (const t of flow.deadLetterTargets(q.name) ?? []) add(t, q.name);
+  // queues whose dead letters may take any key share one target set: walk each set once
+  const bySet = new Map<ReadonlySet<string>, string[]>();
+  for (const q of ctx.design.topology.queues) {
+    const t = flow.deadLetterTargets(q.name);
+    if (!t) continue;
+    const l = bySet.get(t);
+    if (!l) bySet.set(t, [q.name]);
+    else if (l.length <= SENDERS_KEPT) l.push(q.name);
+  }
+  for (const [targets, senders] of bySet) for (const t of targets) for (const by of senders) add(t, by);
   for (const c of ctx.design.consumers)
     for (const x of failureActions(c)) if (x.action.kind === 'republish') for (const t of actionTargets(flow, c.queue, x.action)) add(t, c.queue);
   // a queue that dead-letters onward is a hop, not a resting place
@@ -33,8 +44,9 @@ export const parkedDeadLettersExpire: LintRule = {
   title: 'Parked dead letters expire',
   check: (ctx, flow) => {
     const groups = new Map<string, { ttl: number; source: string; queues: string[]; from: Set<string> }>();
+    const defs = new Map(ctx.design.topology.queues.map((x) => [x.name, x]));
     for (const [q, senders] of parkingQueues(ctx, flow)) {
-      const def = ctx.design.topology.queues.find((x) => x.name === q);
+      const def = defs.get(q);
       if (!def) continue;
       const s = queueEffectiveSettings(def, ctx.design.topology, { profile: ctx.profile }).settings['x-message-ttl'];
       if (!s || typeof s.value !== 'number') continue;
