@@ -34,12 +34,17 @@ describe('dead-letter-unroutable', () => {
     expect(f[0]!.objects).toEqual(['exchange:dead', ...['orders', 'payments', 'emails', 'audit', 'metrics', 'search'].map((q) => `queue:${q}`)]);
     expect(f[0]!.message).toContain('6 queues go to dead, and dead has no binding and no alternate exchange');
     expect(f[0]!.message).toContain('audit (any key)');
-    expect(f[0]!.message).toContain('orders ("orders" or "orders.created")');
+    expect(f[0]!.message).toContain('orders ("orders.created")');
   });
 
   it('a binding for some keys: only the queues whose keys it misses', () => {
     const f = unroutable(sixQueues([{ source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: 'orders.*' }]));
     expect(f[0]!.objects).toEqual(['exchange:dead', 'queue:payments', 'queue:emails']);
+  });
+
+  it("a binding for the queue's name does not take what its bindings bring (orders.created)", () => {
+    const f = unroutable(sixQueues([{ source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: 'orders' }]));
+    expect(f[0]!.objects).toContain('queue:orders');
   });
 
   it('a catch-all binding or an alternate exchange takes them all', () => {

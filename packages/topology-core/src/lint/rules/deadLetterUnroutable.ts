@@ -2,7 +2,7 @@
  * `dead-letter-unroutable`: a dead-letter exchange that routes none of a queue's dead letters
  * (no binding, exchange binding or alternate exchange takes their routing key) drops them.
  * The keys are the queue's dead-letter routing key, else the keys its messages can carry
- * (lint/arrivalKeys.ts); when those are any key (a wildcard or fanout binding on the queue), the
+ * (lint/arrivalKeys.ts; its own name only when nothing else brings messages); when those are any key (a wildcard or fanout binding on the queue), the
  * dead letters drop only if no key at all routes, so every binding key of the exchange graph is
  * tried. The routing itself is the core's (routing/route.ts). One finding per exchange.
  */
@@ -61,7 +61,10 @@ export const deadLetterUnroutable: LintRule = {
       const dlx = a['x-dead-letter-exchange'];
       if (typeof dlx !== 'string' || !declared(flow, dlx) || (dlx !== '' && !flow.index.exchanges.has(dlx))) continue;
       const dlrk = a['x-dead-letter-routing-key'];
-      const keys = typeof dlrk === 'string' ? [dlrk] : flow.arrivalKeys(q.name);
+      // the queue's own name is a key only for a publish straight to it (default exchange): judge by its bindings' keys when it has some
+      const arrival = flow.arrivalKeys(q.name);
+      const bound = arrival?.filter((k) => k !== q.name);
+      const keys = typeof dlrk === 'string' ? [dlrk] : bound !== undefined && bound.length > 0 ? bound : arrival;
       let r = reach.get(dlx);
       if (!r) reach.set(dlx, (r = dlx === '' ? { undecidable: false, keys: [...flow.index.queues] } : reachOf(flow.index, dlx)));
       if (r.undecidable) continue;
