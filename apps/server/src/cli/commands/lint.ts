@@ -24,7 +24,7 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
     return errors > 0 ? 1 : 0;
   }
   if (doc.warnings.length > 0) io.out(`validation warnings:\n${formatIssues(doc.warnings).replace(/^/gm, '  ')}\n`);
-  if (doc.kind === 'definitions') io.out(`${file}: RabbitMQ definitions (no consumers: rules about consumer behaviour are skipped)\n`);
+  if (doc.kind === 'definitions') io.out(`${file}: RabbitMQ definitions (no consumers: each queue with a dead-letter route and no TTL is assumed to have a consumer that rejects what it fails on, as import-broker scaffolds)\n`);
   for (const f of findings) io.out(formatFinding(f));
   const warn = findings.filter((f) => f.severity === 'warning').length;
   io.out(`${findings.length === 0 ? 'no findings' : `${errors} error(s), ${warn} warning(s), ${findings.length - errors - warn} info`}\n`);
