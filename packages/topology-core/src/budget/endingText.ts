@@ -15,6 +15,8 @@ export interface EndingContext {
   readonly horizonMs?: number;
   /** the virtual time the run stopped at, when its event bound stopped it before the horizon */
   readonly stoppedAtMs?: number;
+  /** copies that ended otherwise (MessageTrace.otherCopies) */
+  readonly otherCopies?: { readonly processed: number; readonly dropped: number };
 }
 
 /** What becomes of a message resting in `queue`: kept, or expired and then dropped or dead-lettered. */
@@ -34,9 +36,12 @@ export function parkedFate(queue: string, topology: Topology): string {
 export function describeEnding(e: Ending, ctx: EndingContext): string {
   switch (e.kind) {
     case 'queue': {
-      const all = [e.queue, ...(e.also ?? [])];
-      if (all.length === 1) return parkedFate(e.queue, ctx.topology);
-      return `${all.length} copies, each with its own fate: ${all.map((q) => parkedFate(q, ctx.topology)).join(' | ')}`;
+      const fates = [e.queue, ...(e.also ?? [])].map((q) => parkedFate(q, ctx.topology));
+      const o = ctx.otherCopies;
+      if (o && o.processed > 0) fates.push(o.processed === 1 ? 'processed (acked)' : `${o.processed} processed (acked)`);
+      if (o && o.dropped > 0) fates.push(o.dropped === 1 ? 'dropped' : `${o.dropped} dropped`);
+      if (fates.length === 1) return fates[0]!;
+      return `copies, each with its own fate: ${fates.join(' | ')}`;
     }
     case 'cycling':
       if (ctx.stoppedAtMs !== undefined && (ctx.horizonMs === undefined || ctx.stoppedAtMs < ctx.horizonMs))

@@ -22,6 +22,11 @@ export interface MessageTrace {
   /** every queue the message was enqueued in, in order (duplicates kept) */
   readonly path: readonly string[];
   readonly ops: BrokerOps;
+  /**
+   * Copies (fanout, several bindings) that came to another end than the queue(s) the message
+   * rests in: processed and acked, or dropped. Only with a `queue` ending.
+   */
+  readonly otherCopies?: { readonly processed: number; readonly dropped: number };
 }
 
 /** Broker work caused by one message. */
@@ -104,6 +109,7 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
     drops = 0;
   let workAcked = false;
   let dropped = false;
+  let processedOk = 0;
   // script consumers emit no 'processed': fall back to the deliveries of the consumer that saw it most
   const deliveredAt = new Map<string, number[]>();
   const lastOutcome = new Map<string, SimEvent['kind']>();
@@ -136,7 +142,13 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
         if (!work || work.has(e.consumer)) attemptTimes.push(e.t);
         break;
       case 'acked':
-        if (!work || work.has(e.consumer)) workAcked = workAcked || lastProcessedOk(events, e);
+        if (!work || work.has(e.consumer)) {
+          const ok = lastProcessedOk(events, e);
+          workAcked = workAcked || ok;
+          if (ok) processedOk++;
+        }
+        // a script consumer reports no processing: its ack (not a republish-then-ack) settles that copy
+        if (!events.some((p) => p.kind === 'processed' && p.consumer === e.consumer) && !events.some((p) => p.kind === 'published' && p.origin.kind === 'consumer' && p.origin.id === e.consumer && p.t === e.t)) processedOk++;
         lastOutcome.set(e.consumer, e.kind);
         break;
       case 'rejected':
@@ -192,6 +204,7 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
     endTime: last ? last.t : 0,
     path,
     ops: { publishes, deadLetterings, routings, enqueues, deliveries, requeues, delayed, expirations, drops },
+    ...(endsIn.kind === 'queue' && (processedOk > 0 || drops > 0) ? { otherCopies: { processed: processedOk, dropped: drops } } : {}),
   };
 }
 

@@ -90,7 +90,7 @@ export async function simulateCommand(argv: readonly string[], io: CliIo): Promi
         {
           file,
           failure,
-          budget: { ...summary, ...bounded('delaysMs', delaysMs), endsInText: describeEnding(budget.endsIn, { topology, horizonMs: HORIZON_MS, ...(budget.truncated ? { stoppedAtMs: budget.timeToFinalMs } : {}) }) },
+          budget: { ...summary, ...bounded('delaysMs', delaysMs), endsInText: describeEnding(budget.endsIn, { topology, horizonMs: HORIZON_MS, ...(budget.truncated ? { stoppedAtMs: budget.timeToFinalMs } : {}), ...(budget.traces[0]?.otherCopies ? { otherCopies: budget.traces[0].otherCopies } : {}) }) },
           policyTies: ties.map((t) => ({ queues: t.queues, policies: t.policies, assumed: t.assumed, pinned: t.pinned })),
           messages: traces.map((t) => jsonTrace(t, topology, result.endTime)),
           truncated: result.truncated,
@@ -146,14 +146,14 @@ function bounded<T>(key: string, items: readonly T[]): Record<string, unknown> {
 
 function jsonTrace(t: MessageTrace, topology: Topology, stoppedAtMs: number): Record<string, unknown> {
   const { path, attemptTimes, delaysMs, ...rest } = t;
-  return { ...rest, endsInText: describeEnding(t.endsIn, { topology, horizonMs: HORIZON_MS, stoppedAtMs }), ...bounded('path', path), ...bounded('attemptTimes', attemptTimes), ...bounded('delaysMs', delaysMs) };
+  return { ...rest, endsInText: describeEnding(t.endsIn, { topology, horizonMs: HORIZON_MS, stoppedAtMs, ...(t.otherCopies ? { otherCopies: t.otherCopies } : {}) }), ...bounded('path', path), ...bounded('attemptTimes', attemptTimes), ...bounded('delaysMs', delaysMs) };
 }
 
 /** One message's path, attempts and ending, repetition folded: a few lines however long it looped. */
 function messageStory(t: MessageTrace, topology: Topology, stoppedAtMs: number): string {
   const path = t.path.length ? formatRuns(t.path, ' -> ') : '(never enqueued)';
   const times = t.attemptTimes.length === 0 ? '' : t.attemptTimes.length <= 10 ? ` at ${t.attemptTimes.map(formatMs).join(', ')}` : ` from ${formatMs(t.attemptTimes[0]!)} to ${formatMs(t.attemptTimes[t.attemptTimes.length - 1]!)}, delays ${formatRuns(t.delaysMs.map(formatMs), ', ')}`;
-  return `${path}\n    attempts ${t.attempts.toLocaleString('en-US')}${times}; ends: ${describeEnding(t.endsIn, { topology, horizonMs: HORIZON_MS, stoppedAtMs })}`;
+  return `${path}\n    attempts ${t.attempts.toLocaleString('en-US')}${times}; ends: ${describeEnding(t.endsIn, { topology, horizonMs: HORIZON_MS, stoppedAtMs, ...(t.otherCopies ? { otherCopies: t.otherCopies } : {}) })}`;
 }
 
 export function formatBudget(b: RetryBudget, topology?: Topology): string {
@@ -163,7 +163,7 @@ export function formatBudget(b: RetryBudget, topology?: Topology): string {
     `  attempts:         ${b.attempts.toLocaleString('en-US')}${b.endsIn.kind === 'cycling' ? ' (and counting: never settles)' : ''}`,
     `  delays:           ${b.delaysMs.length ? formatRuns(b.delaysMs.map(formatMs), ', ') : 'none'}`,
     `  time to outcome:  ${formatMs(b.timeToFinalMs)}`,
-    `  ends in:          ${topology ? describeEnding(b.endsIn, { topology, horizonMs: HORIZON_MS }) : describeEnding(b.endsIn, { topology: { exchanges: [], queues: [], bindings: [] } })}`,
+    `  ends in:          ${topology ? describeEnding(b.endsIn, { topology, horizonMs: HORIZON_MS, ...(b.traces[0]?.otherCopies ? { otherCopies: b.traces[0].otherCopies } : {}) }) : describeEnding(b.endsIn, { topology: { exchanges: [], queues: [], bindings: [] } })}`,
     `  broker ops:       ${b.ops.publishes} publish(es), ${b.ops.deadLetterings} dead-lettering(s), ${b.ops.routings} routing(s), ${b.ops.enqueues} enqueue(s), ${b.ops.deliveries} deliveries`,
     `  objects:          ${b.objects.exchanges} exchanges, ${b.objects.queues} queues, ${b.objects.bindings} bindings${b.objects.policies ? `, ${b.objects.policies} policies` : ''}`,
     ...(b.requires.length ? [`  requires:         ${b.requires.join(', ')}`] : []),
