@@ -110,6 +110,14 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
   let workAcked = false;
   let dropped = false;
   let processedOk = 0;
+  // consumers that report processing, and consumer republishes by time (a republish-then-ack is not a settled copy)
+  const processors = new Set<string>();
+  const lastOk = new Map<string, boolean>();
+  const republishedAt = new Set<string>();
+  for (const e of events) {
+    if (e.kind === 'processed') processors.add(e.consumer);
+    else if (e.kind === 'published' && e.origin.kind === 'consumer') republishedAt.add(`${e.origin.id}\u0000${e.t}`);
+  }
   // script consumers emit no 'processed': fall back to the deliveries of the consumer that saw it most
   const deliveredAt = new Map<string, number[]>();
   const lastOutcome = new Map<string, SimEvent['kind']>();
@@ -139,16 +147,18 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
         }
         break;
       case 'processed':
+        lastOk.set(e.consumer, e.ok);
         if (!work || work.has(e.consumer)) attemptTimes.push(e.t);
         break;
       case 'acked':
         if (!work || work.has(e.consumer)) {
-          const ok = lastProcessedOk(events, e);
+          // the consumer's last processing before this ack (events are in order)
+          const ok = lastOk.get(e.consumer) ?? false;
           workAcked = workAcked || ok;
           if (ok) processedOk++;
         }
         // a script consumer reports no processing: its ack (not a republish-then-ack) settles that copy
-        if (!events.some((p) => p.kind === 'processed' && p.consumer === e.consumer) && !events.some((p) => p.kind === 'published' && p.origin.kind === 'consumer' && p.origin.id === e.consumer && p.t === e.t)) processedOk++;
+        if (!processors.has(e.consumer) && !republishedAt.has(`${e.consumer}\u0000${e.t}`)) processedOk++;
         lastOutcome.set(e.consumer, e.kind);
         break;
       case 'rejected':
@@ -206,14 +216,4 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
     ops: { publishes, deadLetterings, routings, enqueues, deliveries, requeues, delayed, expirations, drops },
     ...(endsIn.kind === 'queue' && (processedOk > 0 || drops > 0) ? { otherCopies: { processed: processedOk, dropped: drops } } : {}),
   };
-}
-
-/** An ack by a work consumer after a successful processing run means the work got done. */
-function lastProcessedOk(events: readonly SimEvent[], ack: SimEvent): boolean {
-  if (ack.kind !== 'acked') return false;
-  for (let i = events.indexOf(ack); i >= 0; i--) {
-    const e = events[i]!;
-    if (e.kind === 'processed' && e.consumer === ack.consumer) return e.ok;
-  }
-  return false;
 }
