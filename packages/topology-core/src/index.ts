@@ -335,6 +335,11 @@ export { type LintRuleDoc, RULE_DOCS, ruleDoc } from './lint/ruleDocs.js';
 export { fileUri, findingLocation, type LintReportInput, lintSarif } from './lint/sarifReport.js';
 export { lintGithub } from './lint/githubReport.js';
 export { effectiveQueueArgs } from './lint/flow.js';
+export { assumedConsumers, assumedWorkerId, type AssumedConsumers, type AssumeOptions, type QueueRole } from './lint/assumedConsumers.js';
+export { arrivalKeys, type ArrivalKeys } from './lint/arrivalKeys.js';
+export { policyTies, describeStake, type PolicyTie } from './model/policyTies.js';
+export { describeEnding, parkedFate, type EndingContext } from './budget/endingText.js';
+export { foldRuns, formatRuns, type Run } from './text/foldRuns.js';
 export {
   type BudgetFailure,
   type BudgetOptions,

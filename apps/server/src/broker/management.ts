@@ -114,6 +114,8 @@ export interface MgmtQueueDepth {
   readonly name: string;
   readonly type?: string;
   readonly consumers?: number;
+  /** the policy the broker applies to the queue ('' or absent: none) */
+  readonly policy?: string;
   readonly messages_ready?: number;
   readonly messages_unacknowledged?: number;
   readonly message_stats?: {
@@ -305,6 +307,7 @@ export class ManagementClient {
       'name',
       'type',
       'consumers',
+      'policy',
       'messages_ready',
       'messages_unacknowledged',
       'message_stats.publish_details.rate',

@@ -101,9 +101,10 @@ describe('pnpm cli', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain('attempts:         3');
     expect(r.out).toContain('delays:           1 s, 1 s');
-    expect(r.out).toContain('msg-3: orders.q -> orders.wait -> orders.q -> orders.wait -> orders.q');
+    // messages with the same journey are told once
+    expect(r.out).toContain('3 messages (msg-1, msg-2, msg-3): orders.q -> orders.wait -> orders.q -> orders.wait -> orders.q');
     const j = JSON.parse((await cli('simulate', 's.json', '--always', '--json')).out);
-    expect(j.budget).toMatchObject({ attempts: 4, endsIn: { kind: 'queue', queue: 'orders.parking' } });
+    expect(j.budget).toMatchObject({ attempts: 4, endsIn: { kind: 'queue', queue: 'orders.parking' }, endsInText: 'parked in orders.parking' });
     await write('defs2.json', { queues: [{ name: 'q', durable: true, auto_delete: false, arguments: {} }] });
     expect((await cli('simulate', 'defs2.json')).err).toContain('a definitions file has no publishers or consumers');
   });

@@ -27,6 +27,8 @@ export async function readSnapshot(t: OperateTarget): Promise<BrokerSnapshot> {
         arguments: q.arguments as AmqpTable,
         ...(typeof type === 'string' ? { type } : {}),
         ...(typeof l?.consumers === 'number' ? { consumers: l.consumers } : {}),
+        // the broker's own choice of policy: the truth where equal priorities tie
+        ...(typeof l?.policy === 'string' && l.policy !== '' ? { policy: l.policy } : {}),
       };
     }),
     bindings: defs.bindings.map((b) => ({ source: b.source, destination: b.destination, destination_type: b.destination_type, routing_key: b.routing_key, arguments: b.arguments as AmqpTable })),

@@ -12,6 +12,7 @@ import type { Ending } from '../templates/types.js';
 import { activeQueuesOf, traceMessages, type BrokerOps, type MessageTrace } from '../sim/messageTrace.js';
 import { markAttemptCap } from '../sim/retryEnding.js';
 import { joinCollapsed } from '../text/collapseRepeats.js';
+import { formatMs } from '../text/formatDuration.js';
 import type { NodeLoss } from '../sim/nodeLoss.js';
 
 export type BudgetFailure =
@@ -107,14 +108,14 @@ export function computeBudget(design: Design, failure: BudgetFailure, opts: Budg
     },
     declare: { exchanges: t.exchanges.map((x) => x.name), queues: t.queues.map((q) => q.name), policies: (t.policies ?? []).map((p) => p.name) },
     requires,
-    risks: risksOf(design, failing, result.truncated),
+    risks: risksOf(design, failing),
     ...(others.length > 0 ? { healthyMaxLatencyMs: Math.max(...others.map((o) => (o.attemptTimes[o.attemptTimes.length - 1] ?? o.endTime) - 0)) } : {}),
     truncated: result.truncated,
     traces: [failing, ...others],
   };
 }
 
-function risksOf(design: Design, tr: MessageTrace, truncated: boolean): Risk[] {
+function risksOf(design: Design, tr: MessageTrace): Risk[] {
   const risks: Risk[] = [];
   const lint = lintDesign(design);
   const has = (id: string): boolean => lint.some((f) => f.id === id);
@@ -139,7 +140,8 @@ function risksOf(design: Design, tr: MessageTrace, truncated: boolean): Risk[] {
     risks.push({ kind: 'loss', why: 'delayed messages are stored on one node only; they are lost with that node or when the plugin is disabled' });
   if (tr.ops.deadLetterings > 0) risks.push({ kind: 'loss', why: 'dead-lettering is at-most-once (classic queues and quorum at-most-once): a missing route drops the message silently' });
   if (tr.endsIn.kind === 'held') risks.push({ kind: 'unbounded', why: 'the consumer holds the message unacked and no later multiple settles it: it stays at the consumer, its prefetch slot taken' });
-  if (truncated || tr.endsIn.kind === 'cycling' || tr.endsIn.kind === 'attempt-cap') risks.push({ kind: 'unbounded', why: 'the message never reaches a final outcome: it keeps being retried' });
+  // cut off by the horizon while parked (a TTL with no onward route) is not unbounded: only a message still moving is
+  if (tr.endsIn.kind === 'cycling' || tr.endsIn.kind === 'attempt-cap') risks.push({ kind: 'unbounded', why: 'the message never reaches a final outcome: it keeps being retried' });
   return risks;
 }
 
@@ -171,13 +173,6 @@ function endText(e: Ending): string {
   }
 }
 
-export function formatMs(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  if (ms < 60_000) return `${+(ms / 1000).toFixed(1)} s`;
-  if (ms < 3_600_000) return `${+(ms / 60_000).toFixed(1)} min`;
-  return `${+(ms / 3_600_000).toFixed(1)} h`;
-}
-
 /** A plain-text table of budgets (for the CLI). */
 export function formatComparison(rows: readonly RetryBudget[]): string {
   const head = ['strategy', 'attempts', 'delays', 'time to outcome', 'ends in', 'publishes', 'dead-letterings', 'routings', 'objects', 'risks'];
@@ -198,4 +193,4 @@ export function formatComparison(rows: readonly RetryBudget[]): string {
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
-export { endText as formatEnding };
+export { endText as formatEnding, formatMs };

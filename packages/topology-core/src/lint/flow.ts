@@ -9,6 +9,8 @@ import { builtinExchangeType } from '../model/definitions.js';
 import type { ConsumerAction, ConsumerSpec, Rule } from '../model/consumer.js';
 import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.js';
 import { topicWords, topicWordsMatch } from '../routing/topicMatcher.js';
+import type { PublisherSpec } from '../model/publisher.js';
+import { arrivalKeys as computeArrivalKeys, type ArrivalKeys } from './arrivalKeys.js';
 import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
 
 /** Queue arguments with the policies that apply folded in (model/effectiveSettings.ts). */
@@ -24,22 +26,32 @@ export interface Flow {
   readonly consumersByQueue: ReadonlyMap<string, readonly ConsumerSpec[]>;
   /** queues an exchange can route to for these keys (undefined keys: any key) */
   possibleQueues(exchange: string, keys: readonly string[] | undefined): Set<string>;
-  /** routing keys a message can carry when it sits in this queue (undefined: unknown) */
+  /** routing keys a message can carry when it sits in this queue (undefined: any key; lint/arrivalKeys.ts) */
   arrivalKeys(queue: string): readonly string[] | undefined;
-  /** where a dead letter from this queue can go (undefined: no DLX) */
-  deadLetterTargets(queue: string): Set<string> | undefined;
+  /** where a dead letter from this queue can go (undefined: no DLX); shared between queues, never change it */
+  deadLetterTargets(queue: string): ReadonlySet<string> | undefined;
   /** exchanges on the dead-letter path of a queue */
   readonly exchangeType: (name: string) => string | undefined;
 }
 
-export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]): Flow {
+export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[], publishers: readonly PublisherSpec[] = []): Flow {
   const index = compileExchanges(topology);
-  const args = new Map(topology.queues.map((q) => [q.name, effectiveQueueArgs(topology, q.name)]));
+  const args = new Map(topology.queues.map((q) => [q.name, effectiveArguments(queueEffectiveSettings(q, topology))]));
   const consumersByQueue = new Map<string, ConsumerSpec[]>();
   for (const c of consumers) consumersByQueue.set(c.queue, [...(consumersByQueue.get(c.queue) ?? []), c]);
   const types = new Map(topology.exchanges.map((x) => [x.name, x.type as string]));
 
+  // "any key" answers depend on the exchange alone: computed once (a 10,000-queue file asks for them per queue)
+  const anyKey = new Map<string, Set<string>>();
   function possibleQueues(exchange: string, keys: readonly string[] | undefined): Set<string> {
+    if (keys === undefined) {
+      let r = anyKey.get(exchange);
+      if (!r) anyKey.set(exchange, (r = routeKeys(exchange, undefined)));
+      return new Set(r);
+    }
+    return routeKeys(exchange, keys);
+  }
+  function routeKeys(exchange: string, keys: readonly string[] | undefined): Set<string> {
     const out = new Set<string>();
     if (exchange === '') {
       for (const k of keys ?? [...index.queues]) if (index.queues.has(k)) out.add(k);
@@ -57,6 +69,17 @@ export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]
       const x = index.exchanges.get(name);
       if (!x) continue;
       let matched = 0;
+      if (keys !== undefined && x.match === 'direct') {
+        // a direct exchange's bindings by key (exchangeIndex.ts): no walk over every binding
+        for (const k of keys)
+          for (const d of x.direct.get(k) ?? []) {
+            matched++;
+            if (d.kind === 'queue') out.add(d.name);
+            else work.push(d.name);
+          }
+        if (matched === 0 && x.alternate) work.push(x.alternate);
+        continue;
+      }
       for (const b of x.bindings) {
         let ok: boolean;
         if (keys === undefined || x.match === 'fanout' || x.match === 'headers' || x.match === 'radlx') ok = true;
@@ -72,46 +95,32 @@ export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]
     return out;
   }
 
-  // indexed once: arrival keys are asked for every queue (quadratic on a 10,000-queue file otherwise)
-  const bindingsTo = new Map<string, (typeof topology.bindings)[number][]>();
-  for (const b of topology.bindings) {
-    if (b.destination_type !== 'queue') continue;
-    const list = bindingsTo.get(b.destination);
-    if (list) list.push(b);
-    else bindingsTo.set(b.destination, [b]);
-  }
-  let deadLetterKeys: string[] | undefined;
-  const arrivalCache = new Map<string, readonly string[] | undefined>();
-
+  let keys: ArrivalKeys | undefined;
   function arrivalKeys(queue: string): readonly string[] | undefined {
-    if (arrivalCache.has(queue)) return arrivalCache.get(queue);
-    const keys = new Set<string>([queue]);
-    let known = true;
-    for (const b of bindingsTo.get(queue) ?? []) {
-      const t = types.get(b.source);
-      if (t === 'fanout' || t === 'headers' || t === 'radlx' || /(^|\.)[*#](\.|$)/.test(b.routing_key)) {
-        known = false;
-        break;
-      }
-      keys.add(b.routing_key);
-    }
-    // dead-letter routing keys of queues that dead-letter here
-    deadLetterKeys ??= topology.queues.flatMap((q) => {
-      const k = args.get(q.name)!['x-dead-letter-routing-key'];
-      return typeof k === 'string' ? [k] : [];
-    });
-    for (const k of deadLetterKeys) keys.add(k);
-    const out = known ? [...keys] : undefined;
-    arrivalCache.set(queue, out);
-    return out;
+    keys ??= computeArrivalKeys({ topology, index, args, consumers, publishers });
+    const k = keys.atQueue(queue);
+    return k === undefined ? undefined : [...k];
   }
 
-  function deadLetterTargets(queue: string): Set<string> | undefined {
+  // shared, read-only answers: queues whose dead letters may take any key share one set per exchange
+  const dlTargets = new Map<string, ReadonlySet<string> | undefined>();
+  const sharedAnyKey = new Map<string, ReadonlySet<string>>();
+  function deadLetterTargets(queue: string): ReadonlySet<string> | undefined {
+    if (dlTargets.has(queue)) return dlTargets.get(queue);
+    const r = deadLetterTargetsOf(queue);
+    dlTargets.set(queue, r);
+    return r;
+  }
+  function deadLetterTargetsOf(queue: string): ReadonlySet<string> | undefined {
     const a = args.get(queue);
     const dlx = a?.['x-dead-letter-exchange'];
     if (typeof dlx !== 'string') return undefined;
     const dlrk = a?.['x-dead-letter-routing-key'];
-    return possibleQueues(dlx, typeof dlrk === 'string' ? [dlrk] : arrivalKeys(queue));
+    const keys = typeof dlrk === 'string' ? [dlrk] : arrivalKeys(queue);
+    if (keys !== undefined) return possibleQueues(dlx, keys);
+    let s = sharedAnyKey.get(dlx);
+    if (!s) sharedAnyKey.set(dlx, (s = possibleQueues(dlx, undefined)));
+    return s;
   }
 
   return { topology, index, args, consumersByQueue, possibleQueues, arrivalKeys, deadLetterTargets, exchangeType: (n) => types.get(n) ?? builtinExchangeType(n) };
@@ -148,7 +157,7 @@ export function failureActions(c: ConsumerSpec): { readonly action: ConsumerActi
 }
 
 /** Queues a consumer action sends the message to (undefined routing key from a header: back to its origin). */
-export function actionTargets(flow: Flow, fromQueue: string, a: ConsumerAction): Set<string> {
+export function actionTargets(flow: Flow, fromQueue: string, a: ConsumerAction): ReadonlySet<string> {
   if (a.kind === 'reject') return flow.deadLetterTargets(fromQueue) ?? new Set();
   if (a.kind === 'requeue') return new Set([fromQueue]);
   if (a.kind === 'republish') {

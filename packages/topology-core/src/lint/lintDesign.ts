@@ -9,7 +9,7 @@ import type { LintFinding, LintOptions } from './types.js';
 const ORDER = { error: 0, warning: 1, info: 2 } as const;
 
 export function lintDesign(design: Design, opts: LintOptions = {}): LintFinding[] {
-  const flow = buildFlow(design.topology, design.consumers);
+  const flow = buildFlow(design.topology, design.consumers, design.publishers);
   const ctx = {
     design,
     profile: opts.profile ?? design.profile ?? '3.10',

@@ -25,6 +25,9 @@ import { classicQueueInCluster } from './rules/classicQueueInCluster.js';
 import { bindingNeverMatches } from './rules/bindingNeverMatches.js';
 import { ttlQueueWithoutExit } from './rules/ttlQueueWithoutExit.js';
 import { deadLetterIntoStream } from './rules/deadLetterIntoStream.js';
+import { deadLetterCycleUnbounded } from './rules/deadLetterCycleUnbounded.js';
+import { parkedDeadLettersExpire } from './rules/parkedDeadLettersExpire.js';
+import { policyPriorityTie } from './rules/policyPriorityTie.js';
 
 export const RULES: readonly LintRule[] = [
   requeueWithoutLimit,
@@ -48,6 +51,9 @@ export const RULES: readonly LintRule[] = [
   bindingNeverMatches,
   ttlQueueWithoutExit,
   deadLetterIntoStream,
+  deadLetterCycleUnbounded,
+  parkedDeadLettersExpire,
+  policyPriorityTie,
 ];
 
 export const LINT_RULE_IDS: readonly string[] = RULES.map((r) => r.id);

@@ -65,6 +65,12 @@ export interface Topology {
   readonly queues: readonly QueueDef[];
   readonly bindings: readonly BindingDef[];
   readonly policies?: readonly PolicyDef[];
+  /**
+   * Queue name -> the policy the broker reports it applies (a live vhost's import): where
+   * equal priorities leave RabbitMQ's choice unspecified, the broker's own choice is the truth.
+   * Read by the effective settings (model/policyMatch.ts); never exported.
+   */
+  readonly policyPins?: Readonly<Record<string, string>>;
 }
 
 /** The default exchange: always exists, routes by queue name, cannot be declared or bound. */

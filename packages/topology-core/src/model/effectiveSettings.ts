@@ -25,6 +25,8 @@ export interface EffectiveValue {
 export interface PolicySet {
   readonly policies?: readonly PolicyDef[];
   readonly operatorPolicies?: readonly PolicyDef[];
+  /** queue name -> the policy the broker reports applying (Topology.policyPins) */
+  readonly policyPins?: Readonly<Record<string, string>>;
 }
 
 export interface EffectiveSettings {
@@ -86,7 +88,7 @@ function effective(
   set: PolicySet,
   opts: EffectiveOptions,
 ): EffectiveSettings {
-  const pol = choosePolicy(set.policies, name, target);
+  const pol = choosePolicy(set.policies, name, target, target === 'exchange' ? undefined : set.policyPins?.[name]);
   const op = choosePolicy(set.operatorPolicies, name, target);
   const appliesTo = target === 'exchange' ? 'exchanges' : 'queues';
   const fromPolicy = (p: PolicyDef | undefined, kind: 'policy' | 'operator-policy'): Map<string, EffectiveValue> => {

@@ -63,10 +63,12 @@ export interface PolicyChoice {
   readonly policy: PolicyDef | undefined;
   /** other matching policies with the same priority: RabbitMQ may pick any of them */
   readonly tiedWith: readonly PolicyDef[];
+  /** the policy is the one the broker reported applying (a pin), not the core's pick */
+  readonly pinned?: true;
 }
 
 /** The one policy (of `policies`, which are either all policies or all operator policies) that applies. */
-export function choosePolicy(policies: readonly PolicyDef[] | undefined, name: string, target: PolicyTarget): PolicyChoice {
+export function choosePolicy(policies: readonly PolicyDef[] | undefined, name: string, target: PolicyTarget, pin?: string): PolicyChoice {
   let best: PolicyDef | undefined;
   let tied: PolicyDef[] = [];
   for (const p of policies ?? []) {
@@ -81,7 +83,13 @@ export function choosePolicy(policies: readonly PolicyDef[] | undefined, name: s
       best = p;
     }
   }
-  return { policy: best, tiedWith: tied };
+  // the broker's reported choice wins (a live vhost): it is the truth where priorities tie
+  const pinned = pin === undefined ? undefined : (policies ?? []).find((p) => p.name === pin);
+  if (pinned && pinned !== best) {
+    const others = best && (best.priority ?? 0) === (pinned.priority ?? 0) ? [best, ...tied].filter((p) => p !== pinned) : [];
+    return { policy: pinned, tiedWith: others, pinned: true };
+  }
+  return pinned ? { policy: best, tiedWith: tied, pinned: true } : { policy: best, tiedWith: tied };
 }
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -23,6 +23,8 @@ export interface SnapshotQueue {
   readonly type?: string;
   /** live consumer count, when the API gave it */
   readonly consumers?: number;
+  /** the policy the broker reports applying (GET /api/queues `policy`), when it applies one */
+  readonly policy?: string;
 }
 
 export interface SnapshotBinding {

@@ -1,3 +1,4 @@
+import type { QueueRole } from '../lint/assumedConsumers.js';
 import type { Design } from '../model/design.js';
 import type { LintFinding } from '../lint/types.js';
 import type { ValidationIssue } from '../model/validateResult.js';
@@ -5,8 +6,8 @@ import { BUILTIN_EXCHANGE_TYPES, PLUGIN_EXCHANGE_TYPES } from '../model/definiti
 
 export const EXCHANGE_TYPES_ALL: readonly string[] = [...BUILTIN_EXCHANGE_TYPES, ...PLUGIN_EXCHANGE_TYPES];
 
-/** What an imported queue is for, read from its arguments and who feeds it. */
-export type ImportRole = 'work' | 'wait' | 'parking' | 'idle';
+/** What an imported queue is for, read from its arguments and who feeds it (lint/assumedConsumers.ts). */
+export type ImportRole = QueueRole;
 
 export interface SkippedObject {
   readonly kind: 'exchange' | 'queue' | 'binding';

@@ -2,11 +2,8 @@
  * A live vhost -> a design: the topology (what the model can represent; the rest is listed as
  * skipped), the profile from the broker's version, and consumers and publishers where the
  * topology implies them:
- * - a queue with a dead-letter exchange and no TTL is a work queue: it gets a worker that
- *   rejects on failure (so failures dead-letter as on the broker);
- * - a queue with a TTL and a dead-letter exchange is a wait queue: nobody consumes it;
- * - a queue that only dead letters reach and that has no dead-letter exchange of its own is a
- *   parking lot: nobody consumes it, it is where messages pile up (browse and re-drive it);
+ * - queue roles and workers: the core's one assumption (lint/assumedConsumers.ts): a work
+ *   queue's worker rejects on failure, wait and parking queues have no consumer;
  * - an exchange that is not a work queue's dead-letter exchange and routes somewhere gets a publisher
  *   per distinct routing key (or header set) of its bindings, so that no binding is left unmatched.
  */
@@ -18,7 +15,7 @@ import { builtinExchangeType, type AmqpValue } from '../model/definitions.js';
 import type { Design } from '../model/design.js';
 import { DESIGN_FORMAT, DESIGN_VERSION } from '../model/design.js';
 import { importDefinitions } from '../io/definitions.js';
-import { effectiveQueueArgs } from '../lint/flow.js';
+import { assumedConsumers } from '../lint/assumedConsumers.js';
 import { lintDesign } from '../lint/lintDesign.js';
 import { profileForBrokerVersion } from './brokerVersion.js';
 import { layoutByPrefix } from './layoutByPrefix.js';
@@ -75,52 +72,18 @@ export function designFromBroker(snap: BrokerSnapshot, opts: ScaffoldOptions = {
   };
   const r = importDefinitions(defs);
   if (!r.ok) return { ok: false, errors: r.errors, skipped };
-  const topology = r.topology;
+  // the policy the broker applies to each queue is the truth (equal priorities tie in its hash order): pin it
+  const known = new Set((r.topology.policies ?? []).map((p) => p.name));
+  const pins = Object.fromEntries(queues.filter((q) => q.policy !== undefined && known.has(q.policy)).map((q) => [q.name, q.policy!]));
+  const topology = Object.keys(pins).length > 0 ? { ...r.topology, policyPins: pins } : r.topology;
   const version = profileForBrokerVersion(snap.rabbitVersion);
 
-  // which queues dead letters reach: the queues each dead-letter exchange routes to
+  // the roles and workers a topology implies (lint/assumedConsumers.ts), live consumer counts included
+  const assumed = assumedConsumers(topology, { liveConsumers: new Map(snap.queues.map((q) => [q.name, q.consumers])) });
+  const roles: Record<string, ImportRole> = { ...assumed.roles };
+  const consumers: ConsumerSpec[] = [...assumed.consumers];
   const dlxOf = new Map<string, string>();
-  const args = new Map<string, Record<string, AmqpValue>>();
-  for (const q of topology.queues) {
-    const a = effectiveQueueArgs(topology, q.name);
-    args.set(q.name, a);
-    const dlx = a['x-dead-letter-exchange'];
-    if (typeof dlx === 'string') dlxOf.set(q.name, dlx);
-  }
-  const dlxs = new Set(dlxOf.values());
-  const fedByDlx = new Set<string>();
-  for (const b of topology.bindings) if (dlxs.has(b.source) && b.destination_type === 'queue') fedByDlx.add(b.destination);
-  for (const [q, dlx] of dlxOf) {
-    // the default exchange as DLX routes by the dead-letter routing key, i.e. to that queue
-    const dlrk = args.get(q)?.['x-dead-letter-routing-key'];
-    if (dlx === '' && typeof dlrk === 'string') fedByDlx.add(dlrk);
-  }
-  const fedByBinding = new Set<string>();
-  for (const b of topology.bindings) if (!dlxs.has(b.source) && b.destination_type === 'queue') fedByBinding.add(b.destination);
-
-  const roles: Record<string, ImportRole> = {};
-  const consumers: ConsumerSpec[] = [];
-  const liveConsumers = new Map(snap.queues.map((q) => [q.name, q.consumers]));
-  for (const q of topology.queues) {
-    const a = args.get(q.name) ?? {};
-    const hasDlx = typeof a['x-dead-letter-exchange'] === 'string';
-    const hasTtl = a['x-message-ttl'] !== undefined;
-    let role: ImportRole;
-    // a stream is a parking place whoever reads it: readers move nothing (read by offset), so no worker is scaffolded
-    if (a['x-queue-type'] === 'stream') role = 'parking';
-    else if (hasDlx && hasTtl && !liveConsumers.get(q.name)) role = 'wait';
-    else if (hasDlx) role = 'work';
-    else if (fedByDlx.has(q.name) && !fedByBinding.has(q.name) && !liveConsumers.get(q.name)) role = 'parking';
-    else role = liveConsumers.get(q.name) ? 'work' : 'idle';
-    roles[q.name] = role;
-    if (role === 'work')
-      consumers.push({
-        id: `worker-${q.name}`,
-        queue: q.name,
-        label: `worker ${q.name}`,
-        behaviour: { kind: 'worker', onFailure: [{ then: hasDlx ? { kind: 'reject' } : { kind: 'ack' } }] },
-      });
-  }
+  for (const [q, a] of assumed.args) if (typeof a['x-dead-letter-exchange'] === 'string') dlxOf.set(q, a['x-dead-letter-exchange']);
   // a wait queue's DLX is the way back to work (an entry point); a work queue's DLX is the error path
   const errorPaths = new Set([...dlxOf].filter(([q]) => roles[q] === 'work').map(([, x]) => x));
   const publishers: PublisherSpec[] = [];

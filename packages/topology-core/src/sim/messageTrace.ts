@@ -7,7 +7,7 @@ import type { SimulationResult } from './types.js';
 import type { Ending } from '../templates/types.js';
 import type { Topology } from '../model/definitions.js';
 import type { ConsumerSpec } from '../model/consumer.js';
-import { queueEffectiveSettings } from '../model/effectiveSettings.js';
+import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
 
 export interface MessageTrace {
   readonly msgId: string;
@@ -22,6 +22,11 @@ export interface MessageTrace {
   /** every queue the message was enqueued in, in order (duplicates kept) */
   readonly path: readonly string[];
   readonly ops: BrokerOps;
+  /**
+   * Copies (fanout, several bindings) that came to another end than the queue(s) the message
+   * rests in: processed and acked, or dropped. Only with a `queue` ending.
+   */
+  readonly otherCopies?: { readonly processed: number; readonly dropped: number };
 }
 
 /** Broker work caused by one message. */
@@ -49,13 +54,19 @@ export interface TraceOptions {
   readonly activeQueues?: ReadonlySet<string>;
 }
 
-/** Queues with a consumer (streams aside) or a queue TTL: a message there has not come to rest. */
+/**
+ * Queues with a consumer (streams aside) or a queue TTL with a dead-letter route (arguments or
+ * policies): a message there has not come to rest. A TTL with no onward route parks the message
+ * until it expires and is dropped (describeEnding says so): it is not cycling.
+ */
 export function activeQueuesOf(design: { readonly topology: Topology; readonly consumers: readonly ConsumerSpec[] }): Set<string> {
   // a stream's reader moves nothing (read by offset): a message in a stream is parked
   const streams = new Set(design.topology.queues.filter((q) => q.arguments?.['x-queue-type'] === 'stream').map((q) => q.name));
   const s = new Set<string>(design.consumers.map((c) => c.queue).filter((q) => !streams.has(q)));
-  // the TTL in effect: an argument or a policy (a policy-set wait queue cycles too)
-  for (const q of design.topology.queues) if (queueEffectiveSettings(q, design.topology).settings['x-message-ttl'] !== undefined) s.add(q.name);
+  for (const q of design.topology.queues) {
+    const a = effectiveArguments(queueEffectiveSettings(q, design.topology));
+    if (a['x-message-ttl'] !== undefined && typeof a['x-dead-letter-exchange'] === 'string') s.add(q.name);
+  }
   return s;
 }
 
@@ -98,6 +109,15 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
     drops = 0;
   let workAcked = false;
   let dropped = false;
+  let processedOk = 0;
+  // consumers that report processing, and consumer republishes by time (a republish-then-ack is not a settled copy)
+  const processors = new Set<string>();
+  const lastOk = new Map<string, boolean>();
+  const republishedAt = new Set<string>();
+  for (const e of events) {
+    if (e.kind === 'processed') processors.add(e.consumer);
+    else if (e.kind === 'published' && e.origin.kind === 'consumer') republishedAt.add(`${e.origin.id}\u0000${e.t}`);
+  }
   // script consumers emit no 'processed': fall back to the deliveries of the consumer that saw it most
   const deliveredAt = new Map<string, number[]>();
   const lastOutcome = new Map<string, SimEvent['kind']>();
@@ -127,10 +147,18 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
         }
         break;
       case 'processed':
+        lastOk.set(e.consumer, e.ok);
         if (!work || work.has(e.consumer)) attemptTimes.push(e.t);
         break;
       case 'acked':
-        if (!work || work.has(e.consumer)) workAcked = workAcked || lastProcessedOk(events, e);
+        if (!work || work.has(e.consumer)) {
+          // the consumer's last processing before this ack (events are in order)
+          const ok = lastOk.get(e.consumer) ?? false;
+          workAcked = workAcked || ok;
+          if (ok) processedOk++;
+        }
+        // a script consumer reports no processing: its ack (not a republish-then-ack) settles that copy
+        if (!processors.has(e.consumer) && !republishedAt.has(`${e.consumer}\u0000${e.t}`)) processedOk++;
         lastOutcome.set(e.consumer, e.kind);
         break;
       case 'rejected':
@@ -186,15 +214,6 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
     endTime: last ? last.t : 0,
     path,
     ops: { publishes, deadLetterings, routings, enqueues, deliveries, requeues, delayed, expirations, drops },
+    ...(endsIn.kind === 'queue' && (processedOk > 0 || drops > 0) ? { otherCopies: { processed: processedOk, dropped: drops } } : {}),
   };
-}
-
-/** An ack by a work consumer after a successful processing run means the work got done. */
-function lastProcessedOk(events: readonly SimEvent[], ack: SimEvent): boolean {
-  if (ack.kind !== 'acked') return false;
-  for (let i = events.indexOf(ack); i >= 0; i--) {
-    const e = events[i]!;
-    if (e.kind === 'processed' && e.consumer === ack.consumer) return e.ok;
-  }
-  return false;
 }

@@ -78,8 +78,9 @@ export function queueConfig(
   policies: readonly PolicyDef[] | undefined,
   profile: SemanticsProfile,
   operatorPolicies?: readonly PolicyDef[],
+  policyPins?: Readonly<Record<string, string>>,
 ): QueueConfig {
-  const s = queueEffectiveSettings(q, { policies, operatorPolicies }, { profile: profile.id }).settings;
+  const s = queueEffectiveSettings(q, { policies, operatorPolicies, ...(policyPins ? { policyPins } : {}) }, { profile: profile.id }).settings;
   const val = (k: string): AmqpValue | undefined => s[k]?.value;
   const quorum = val('x-queue-type') === 'quorum';
   if (val('x-queue-type') === 'stream') return streamConfig(q.name);

@@ -133,7 +133,7 @@ export class SimState {
     this.router = new Router(this.index);
     this.routeOpts = { strictHeaders: this.profile.strictHeaderMatch, delayDone: false };
     this.routeOptsDelayDone = { strictHeaders: this.profile.strictHeaderMatch, delayDone: true };
-    for (const q of input.topology.queues) this.queues.set(q.name, new QueueState(queueConfig(q, input.topology.policies, this.profile)));
+    for (const q of input.topology.queues) this.queues.set(q.name, new QueueState(queueConfig(q, input.topology.policies, this.profile, undefined, input.topology.policyPins)));
     this.allQueues = [...this.queues.values()];
     this.steps = input.steps;
     this.retain = input.retainEvents ?? true;

@@ -72,7 +72,7 @@ export function formatLintText(file: string, kind: string, sections: readonly Li
     if (several) out += `== vhost ${JSON.stringify(s.vhost)}\n`;
     if (s.warnings.length > 0) out += `validation warnings:\n${formatWarnings(s.warnings)}\n`;
     if (kind === 'definitions' && (!several || s === sections[0]))
-      out += `${file}: RabbitMQ definitions (no consumers: rules about consumer behaviour are skipped)\n`;
+      out += `${file}: RabbitMQ definitions (no consumers: each queue with a dead-letter route and no TTL is assumed to have a consumer that rejects what it fails on, as import-broker scaffolds)\n`;
     out += formatFindings(s.findings, several ? s.vhost : undefined);
     if (several) out += `vhost ${JSON.stringify(s.vhost)}: ${formatCounts(s.findings)}\n`;
   }

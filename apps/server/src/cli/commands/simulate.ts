@@ -1,8 +1,11 @@
 import {
   computeBudget,
+  describeEnding,
   designToSimulation,
-  formatEnding,
+  foldRuns,
   formatMs,
+  formatRuns,
+  policyTies,
   simulate,
   traceMessages,
   activeQueuesOf,
@@ -12,7 +15,9 @@ import {
   type ConsumerSpec,
   type Design,
   type PublisherSpec,
+  type MessageTrace,
   type RetryBudget,
+  type Topology,
 } from '@retry-studio/topology-core';
 import { flag, intValue, parseArgs, value } from './args.js';
 import { CliError, loadFileVhosts, type CliIo, type LoadedFile } from './context.js';
@@ -103,34 +108,94 @@ async function simulateDoc(
   const budget = computeBudget(doc.design, failure, { seed, messages: Math.max(1, messages - 1) });
   // every message's path, with the failure model applied to all of them
   const model = failure.kind === 'poison' ? { kind: 'poison' as const, bodies: [budget.traces[0]!.body] } : failure;
-  const result = simulate({ ...designToSimulation(doc.design, { messages, failure: model, seed }), maxTimeMs: 24 * 3600 * 1000 });
+  const result = simulate({ ...designToSimulation(doc.design, { messages, failure: model, seed }), maxTimeMs: HORIZON_MS });
   const workers = doc.design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
   // a fail-first-K ack that only the cap gave is reported as the cap, not as processed
   const traces = markAttemptCap(doc.design, model, traceMessages(result, { activeQueues: activeQueuesOf(doc.design), ...(workers.length > 0 ? { workConsumers: workers } : {}) }));
+  const topology = doc.design.topology;
+  const ties = policyTies(topology);
   if (flag(a, 'json')) {
-    const { traces: _t, ...summary } = budget;
+    const { traces: _t, delaysMs, ...summary } = budget;
     void _t;
-    io.out(JSON.stringify({ file, failure, budget: summary, messages: traces, truncated: result.truncated, endTimeMs: result.endTime }, null, 2) + '\n');
+    io.out(
+      JSON.stringify(
+        {
+          file,
+          failure,
+          budget: { ...summary, ...bounded('delaysMs', delaysMs), endsInText: describeEnding(budget.endsIn, { topology, horizonMs: HORIZON_MS, ...(budget.truncated ? { stoppedAtMs: budget.timeToFinalMs } : {}), ...(budget.traces[0]?.otherCopies ? { otherCopies: budget.traces[0].otherCopies } : {}) }) },
+          policyTies: ties.map((t) => ({ queues: t.queues, policies: t.policies, assumed: t.assumed, pinned: t.pinned })),
+          messages: traces.map((t) => jsonTrace(t, topology, result.endTime)),
+          truncated: result.truncated,
+          endTimeMs: result.endTime,
+        },
+        null,
+        2,
+      ) + '\n',
+    );
     return 0;
   }
-  io.out(formatBudget(budget));
-  io.out(`\nmessages (${traces.length}):\n`);
-  for (const t of traces)
+  io.out(formatBudget(budget, topology));
+  for (const t of ties)
     io.out(
-      `  ${t.body}: ${t.path.join(' -> ') || '(never enqueued)'}\n    attempts ${t.attempts}${t.attemptTimes.length ? ` at ${t.attemptTimes.map(formatMs).join(', ')}` : ''}; ends: ${formatEnding(t.endsIn)}\n`,
+      `policy tie: ${t.policies.join(', ')} (priority ${t.priority}) match ${t.queues.length > 5 ? `${t.queues.slice(0, 5).join(', ')} and ${t.queues.length - 5} more` : t.queues.join(', ')}: ${t.pinned ? `the broker applies ${t.assumed} (read from the vhost)` : `RabbitMQ's choice is unspecified; simulated with ${t.assumed}`}\n`,
     );
-  if (result.truncated) io.out('  (simulation cut off after 24 h of virtual time: some messages never settle)\n');
+  // messages with the same story are told once
+  const groups = new Map<string, string[]>();
+  for (const t of traces) {
+    const story = messageStory(t, topology, result.endTime);
+    groups.set(story, [...(groups.get(story) ?? []), t.body]);
+  }
+  io.out(`\nmessages (${traces.length}):\n`);
+  let shown = 0;
+  for (const [story, bodies] of groups) {
+    if (shown++ >= MAX_GROUPS) {
+      io.out(`  ... ${groups.size - MAX_GROUPS} more kinds of journey (--json lists every message)\n`);
+      break;
+    }
+    const who = bodies.length === 1 ? bodies[0]! : `${bodies.length} messages (${bodies.length > 3 ? `${bodies.slice(0, 3).join(', ')}, ...` : bodies.join(', ')})`;
+    io.out(`  ${who}: ${story}\n`);
+  }
+  if (traces.some((t) => t.endsIn.kind === 'cycling')) io.out(`  (simulation cut off after ${formatMs(result.endTime)} of virtual time: some messages never settle)\n`);
   return 0;
 }
 
-export function formatBudget(b: RetryBudget): string {
+const HORIZON_MS = 24 * 3600 * 1000;
+/** journeys printed before "... more" (each is a few lines whatever the loop's length) */
+const MAX_GROUPS = 20;
+/** lists longer than this are folded into runs in --json (a looping message stays bounded) */
+const MAX_LIST = 200;
+
+/**
+ * `key` as is when short, else folded into runs (`keyRuns`) with its length; a list that does not
+ * repeat (attempt times rise) keeps its first and last entries (`keyHead`, `keyTail`).
+ */
+function bounded<T>(key: string, items: readonly T[]): Record<string, unknown> {
+  if (items.length <= MAX_LIST) return { [key]: items };
+  const runs = foldRuns(items);
+  if (runs.reduce((n, r) => n + r.items.length, 0) <= MAX_LIST) return { [`${key}Runs`]: runs, [`${key}Length`]: items.length };
+  return { [`${key}Head`]: items.slice(0, MAX_LIST / 2), [`${key}Tail`]: items.slice(-MAX_LIST / 2), [`${key}Length`]: items.length };
+}
+
+function jsonTrace(t: MessageTrace, topology: Topology, stoppedAtMs: number): Record<string, unknown> {
+  const { path, attemptTimes, delaysMs, ...rest } = t;
+  return { ...rest, endsInText: describeEnding(t.endsIn, { topology, horizonMs: HORIZON_MS, stoppedAtMs, ...(t.otherCopies ? { otherCopies: t.otherCopies } : {}) }), ...bounded('path', path), ...bounded('attemptTimes', attemptTimes), ...bounded('delaysMs', delaysMs) };
+}
+
+/** One message's path, attempts and ending, repetition folded: a few lines however long it looped. */
+function messageStory(t: MessageTrace, topology: Topology, stoppedAtMs: number): string {
+  const path = t.path.length ? formatRuns(t.path, ' -> ') : '(never enqueued)';
+  const times = t.attemptTimes.length === 0 ? '' : t.attemptTimes.length <= 10 ? ` at ${t.attemptTimes.map(formatMs).join(', ')}` : ` from ${formatMs(t.attemptTimes[0]!)} to ${formatMs(t.attemptTimes[t.attemptTimes.length - 1]!)}, delays ${formatRuns(t.delaysMs.map(formatMs), ', ')}`;
+  return `${path}\n    attempts ${t.attempts.toLocaleString('en-US')}${times}; ends: ${describeEnding(t.endsIn, { topology, horizonMs: HORIZON_MS, stoppedAtMs, ...(t.otherCopies ? { otherCopies: t.otherCopies } : {}) })}`;
+}
+
+export function formatBudget(b: RetryBudget, topology?: Topology): string {
   const f = b.failure.kind === 'failFirst' ? `fails the first ${b.failure.n} attempt(s)` : b.failure.kind === 'always' ? 'always fails' : 'one poison message among healthy ones';
   const lines = [
     `retry budget: ${b.label} (${f})`,
-    `  attempts:         ${b.attempts}${b.truncated ? ' (and counting: never settles)' : ''}`,
-    `  delays:           ${b.delaysMs.length ? b.delaysMs.map(formatMs).join(', ') : 'none'}`,
+    `  attempts:         ${b.attempts.toLocaleString('en-US')}${b.endsIn.kind === 'cycling' ? ' (and counting: never settles)' : ''}`,
+    `  delays:           ${b.delaysMs.length ? formatRuns(b.delaysMs.map(formatMs), ', ') : 'none'}`,
     `  time to outcome:  ${formatMs(b.timeToFinalMs)}`,
-    `  ends in:          ${formatEnding(b.endsIn)}`,
+    `  ends in:          ${topology ? describeEnding(b.endsIn, { topology, horizonMs: HORIZON_MS, ...(b.traces[0]?.otherCopies ? { otherCopies: b.traces[0].otherCopies } : {}) }) : describeEnding(b.endsIn, { topology: { exchanges: [], queues: [], bindings: [] } })}`,
     `  broker ops:       ${b.ops.publishes} publish(es), ${b.ops.deadLetterings} dead-lettering(s), ${b.ops.routings} routing(s), ${b.ops.enqueues} enqueue(s), ${b.ops.deliveries} deliveries`,
     `  objects:          ${b.objects.exchanges} exchanges, ${b.objects.queues} queues, ${b.objects.bindings} bindings${b.objects.policies ? `, ${b.objects.policies} policies` : ''}`,
     ...(b.requires.length ? [`  requires:         ${b.requires.join(', ')}`] : []),

@@ -47,10 +47,16 @@ describe('binding-never-matches and ttl-queue-without-exit', () => {
     expect(wait).toBeDefined();
     const stripped = { ...wait, arguments: Object.fromEntries(Object.entries(wait.arguments ?? {}).filter(([k]) => !k.startsWith('x-dead-letter'))) };
     const lost: Design = { ...d, topology: { ...d.topology, queues: d.topology.queues.map((q) => (q.name === wait.name ? stripped : q)) } };
-    const f = ids(lost, 'ttl-queue-without-exit');
+    // it still receives dead letters: parked-dead-letters-expire says they are discarded when the TTL ends
+    expect(ids(lost, 'ttl-queue-without-exit')).toEqual([]);
+    const f = ids(lost, 'parked-dead-letters-expire');
     expect(f.map((x) => x.objects)).toEqual([[`queue:${wait.name}`]]);
     const dlx = wait.arguments!['x-dead-letter-exchange'] as string;
     const viaPolicy: Design = { ...lost, topology: { ...lost.topology, policies: [{ name: 'wait-dlx', pattern: `^${wait.name.replace(/\./g, '\\.')}$`, 'apply-to': 'queues', priority: 0, definition: { 'dead-letter-exchange': dlx } }] } };
     expect(ids(viaPolicy, 'ttl-queue-without-exit')).toEqual([]);
+    expect(ids(viaPolicy, 'parked-dead-letters-expire')).toEqual([]);
+    // a TTL queue nothing feeds by dead-lettering: ttl-queue-without-exit's
+    const fed = { ...d, topology: { ...d.topology, queues: [...d.topology.queues, { name: 'lonely', arguments: { 'x-message-ttl': 1000 } }], bindings: [...d.topology.bindings, { source: d.publishers[0]!.exchange, destination: 'lonely', destination_type: 'queue' as const, routing_key: d.publishers[0]!.routingKey }] } };
+    expect(ids(fed, 'ttl-queue-without-exit').map((x) => x.objects)).toEqual([['queue:lonely']]);
   });
 });

@@ -1,27 +1,92 @@
-import { exchangeNodeId, queueNodeId } from '../../model/nodeIds.js';
+/**
+ * `dead-letter-unroutable`: a dead-letter exchange that routes none of a queue's dead letters
+ * (no binding, exchange binding or alternate exchange takes their routing key) drops them.
+ * The keys are the queue's dead-letter routing key, else the keys its messages can carry
+ * (lint/arrivalKeys.ts; its own name only when nothing else brings messages); when those are any key (a wildcard or fanout binding on the queue), the
+ * dead letters drop only if no key at all routes, so every binding key of the exchange graph is
+ * tried. The routing itself is the core's (routing/route.ts). One finding per exchange.
+ */
+import { exchangeNodeId, queueNodeId, type NodeId } from '../../model/nodeIds.js';
+import { route } from '../../routing/route.js';
+import type { ExchangeIndex } from '../../routing/exchangeIndex.js';
 import { finding, declared } from '../ruleHelpers.js';
 import type { LintFinding, LintRule } from '../types.js';
+
+/** A key a topic pattern matches (`a.*.#` -> `a.x`). */
+const sampleKey = (pattern: string): string =>
+  pattern
+    .split('.')
+    .filter((w) => w !== '#')
+    .map((w) => (w === '*' ? 'x' : w))
+    .join('.');
+
+interface Reach {
+  /** a headers or radlx exchange with bindings is on the way: routing depends on more than the key */
+  readonly undecidable: boolean;
+  /** every binding key on the way (sampled for topic patterns) */
+  readonly keys: readonly string[];
+}
+
+/** The exchanges a message entering `dlx` can visit, and the keys their bindings take. */
+function reachOf(index: ExchangeIndex, dlx: string): Reach {
+  const seen = new Set<string>();
+  const work = [dlx];
+  const keys = new Set<string>();
+  let undecidable = false;
+  while (work.length > 0) {
+    const x = index.exchanges.get(work.pop()!);
+    if (!x || seen.has(x.name)) continue;
+    seen.add(x.name);
+    if ((x.match === 'headers' || x.match === 'radlx') && x.bindings.length > 0) undecidable = true;
+    for (const b of x.bindings) {
+      keys.add(x.match === 'topic' ? sampleKey(b.key) : b.key);
+      if (b.dest.kind === 'exchange') work.push(b.dest.name);
+    }
+    if (x.alternate !== undefined) work.push(x.alternate);
+  }
+  return { undecidable, keys: [...keys] };
+}
+
+const routes = (index: ExchangeIndex, dlx: string, key: string): boolean =>
+  route(index, dlx, { routingKeys: [key], headers: {}, xDeath: undefined }, { strictHeaders: false, delayDone: true }).queues.length > 0;
 
 export const deadLetterUnroutable: LintRule = {
   id: 'dead-letter-unroutable',
   title: 'Dead letters that no binding takes',
   check: (ctx, flow) => {
-    const out: LintFinding[] = [];
+    const byExchange = new Map<string, { queue: string; keys: string }[]>();
+    const reach = new Map<string, Reach>();
     for (const q of ctx.design.topology.queues) {
       const a = flow.args.get(q.name)!;
       const dlx = a['x-dead-letter-exchange'];
-      if (typeof dlx !== 'string' || !declared(flow, dlx) || dlx.startsWith('amq.')) continue;
+      if (typeof dlx !== 'string' || !declared(flow, dlx) || (dlx !== '' && !flow.index.exchanges.has(dlx))) continue;
       const dlrk = a['x-dead-letter-routing-key'];
-      const keys = typeof dlrk === 'string' ? [dlrk] : flow.arrivalKeys(q.name);
-      if (keys === undefined) continue;
-      if (flow.possibleQueues(dlx, keys).size > 0) continue;
+      // the queue's own name is a key only for a publish straight to it (default exchange): judge by its bindings' keys when it has some
+      const arrival = flow.arrivalKeys(q.name);
+      const bound = arrival?.filter((k) => k !== q.name);
+      const keys = typeof dlrk === 'string' ? [dlrk] : bound !== undefined && bound.length > 0 ? bound : arrival;
+      let r = reach.get(dlx);
+      if (!r) reach.set(dlx, (r = dlx === '' ? { undecidable: false, keys: [...flow.index.queues] } : reachOf(flow.index, dlx)));
+      if (r.undecidable) continue;
+      // any key: dropped only if no key at all gets through
+      const tried = keys ?? r.keys;
+      if (tried.some((k) => routes(flow.index, dlx, k))) continue;
+      const list = byExchange.get(dlx) ?? [];
+      list.push({ queue: q.name, keys: keys === undefined ? 'any key' : keys.map((k) => JSON.stringify(k)).join(' or ') });
+      byExchange.set(dlx, list);
+    }
+    const out: LintFinding[] = [];
+    for (const [dlx, list] of byExchange) {
+      const name = dlx === '' ? 'the default exchange' : dlx;
+      const how = dlx !== '' && flow.index.exchanges.get(dlx)?.bindings.length === 0 && flow.index.exchanges.get(dlx)?.alternate === undefined ? `${name} has no binding and no alternate exchange` : `no binding or alternate exchange of ${name} takes their routing key`;
+      const queues = list.map((x) => `${x.queue} (${x.keys})`).join(', ');
       out.push(
         finding(
           'dead-letter-unroutable',
           'warning',
-          `Dead letters from ${q.name} go to ${dlx === '' ? 'the default exchange' : dlx} with routing key ${keys.map((k) => JSON.stringify(k)).join(' or ')}, which no binding matches: they are dropped silently.`,
-          [queueNodeId(q.name), exchangeNodeId(dlx)],
-          `Bind a queue to ${dlx === '' ? 'a DLX' : dlx} for that key, set x-dead-letter-routing-key, or give the DLX an alternate exchange.`,
+          `Dead letters from ${list.length === 1 ? list[0]!.queue : `${list.length} queues`} go to ${name}, and ${how}: they are dropped silently. ${list.length === 1 ? `Routing key: ${list[0]!.keys}.` : `Queues (routing keys): ${queues}.`}`,
+          [exchangeNodeId(dlx), ...list.map((x): NodeId => queueNodeId(x.queue))],
+          `Bind a queue to ${dlx === '' ? 'a DLX' : dlx} for those keys (e.g. "#" on a topic exchange), set x-dead-letter-routing-key, or give the DLX an alternate exchange.`,
         ),
       );
     }

@@ -1,5 +1,6 @@
 import { queueNodeId } from '../../model/nodeIds.js';
 import { finding } from '../ruleHelpers.js';
+import { parkingQueues } from './parkedDeadLettersExpire.js';
 import type { LintRule } from '../types.js';
 
 /**
@@ -12,9 +13,11 @@ export const ttlQueueWithoutExit: LintRule = {
   title: 'A TTL queue with neither a dead-letter exchange nor a consumer',
   check: (ctx, flow) => {
     if (!ctx.consumersKnown) return [];
+    // a parking queue's TTL is parked-dead-letters-expire's
+    const parking = parkingQueues(ctx, flow);
     return ctx.design.topology.queues.flatMap((q) => {
       const a = flow.args.get(q.name) ?? {};
-      if (typeof a['x-message-ttl'] !== 'number') return [];
+      if (typeof a['x-message-ttl'] !== 'number' || parking.has(q.name)) return [];
       if (typeof a['x-dead-letter-exchange'] === 'string' || flow.consumersByQueue.has(q.name)) return [];
       return [
         finding(

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { Design } from '../model/design.js';
+import type { Topology } from '../model/definitions.js';
+import type { PublisherSpec } from '../model/publisher.js';
+import { lintDesign } from './lintDesign.js';
+import { buildFlow } from './flow.js';
+import { simulate } from '../sim/simulate.js';
+import { designToSimulation } from '../sim/designToSimulation.js';
+
+/**
+ * Issue 26.6: work.q fails -> `retry` (fanout) -> wait.q (TTL) -> dead-letters to `main`, which
+ * takes it back to work.q by its key `task`. `main` also binds `delay` to wait.q, a key nothing
+ * publishes: the message leaves the loop, wait.q never dead-letters into itself.
+ */
+function fanoutWait(publishers: PublisherSpec[] = [{ id: 'p', exchange: 'main', routingKey: 'task' }]): Design {
+  const topology: Topology = {
+    exchanges: [{ name: 'main', type: 'direct' }, { name: 'retry', type: 'fanout' }, { name: 'parked', type: 'direct' }],
+    queues: [
+      { name: 'work.q', arguments: { 'x-dead-letter-exchange': 'retry' } },
+      { name: 'wait.q', arguments: { 'x-message-ttl': 1000, 'x-dead-letter-exchange': 'main' } },
+    ],
+    bindings: [
+      { source: 'main', destination: 'work.q', destination_type: 'queue', routing_key: 'task' },
+      { source: 'main', destination: 'wait.q', destination_type: 'queue', routing_key: 'delay' },
+      { source: 'retry', destination: 'wait.q', destination_type: 'queue', routing_key: '' },
+    ],
+  };
+  return {
+    format: 'retry-studio/design',
+    version: 1,
+    name: 'fanout wait',
+    topology,
+    consumers: [
+      {
+        id: 'w',
+        queue: 'work.q',
+        behaviour: {
+          kind: 'worker',
+          onFailure: [
+            { when: { kind: 'lt', counter: { kind: 'deathCount', queue: 'work.q', reason: 'rejected' }, value: 3 }, then: { kind: 'reject' } },
+            { then: { kind: 'ack' } },
+          ],
+        },
+      },
+    ],
+    publishers,
+  };
+}
+
+describe('arrival keys through a fanout exchange', () => {
+  it('a queue fed by a fanout carries the keys that reached the fanout, not every key', () => {
+    const d = fanoutWait();
+    const flow = buildFlow(d.topology, d.consumers, d.publishers);
+    expect([...(flow.arrivalKeys('wait.q') ?? ['<any>'])].sort()).toEqual(['task', 'wait.q', 'work.q']);
+    expect([...(flow.deadLetterTargets('wait.q') ?? [])]).toEqual(['work.q']);
+  });
+
+  it('no automatic-cycle-dropped "wait.q -> wait.q": the simulator takes the message back to work.q', () => {
+    const d = fanoutWait();
+    expect(lintDesign(d).map((f) => f.id)).not.toContain('automatic-cycle-dropped');
+    const r = simulate({ ...designToSimulation(d, { messages: 1, failure: { kind: 'always' } }), maxTimeMs: 60_000 });
+    const path = r.events.filter((e) => e.kind === 'enqueued').map((e) => (e as { queue: string }).queue);
+    expect(path.slice(0, 4)).toEqual(['work.q', 'wait.q', 'work.q', 'wait.q']);
+    expect(r.events.some((e) => e.kind === 'dropped')).toBe(false);
+  });
+
+  it('still a cycle when a publisher does send `delay`: wait.q dead-letters into itself', () => {
+    const d = fanoutWait([{ id: 'p', exchange: 'main', routingKey: 'task' }, { id: 'later', exchange: 'main', routingKey: 'delay' }]);
+    const f = lintDesign(d).find((x) => x.id === 'automatic-cycle-dropped');
+    expect(f?.message).toMatch(/^wait\.q -> wait\.q/);
+  });
+
+  it('a definitions file: any key may be published to `main`, so the cycle is possible', () => {
+    const d = { ...fanoutWait([]), consumers: [] };
+    expect(lintDesign(d).map((f) => f.id)).toContain('automatic-cycle-dropped');
+  });
+});

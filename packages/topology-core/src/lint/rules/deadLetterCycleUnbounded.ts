@@ -1,0 +1,144 @@
+/**
+ * `dead-letter-cycle-unbounded`: a definitions file has no consumers, but its retry loops are
+ * there. With the core's assumption (lint/assumedConsumers.ts: a work queue's consumer rejects
+ * what it fails on, wait and parking queues have none), every dead-letter cycle through a work
+ * queue that nothing in the topology bounds (a radlx exchange counts and leaves the loop) keeps
+ * a failing message going round for ever: only a consumer counting x-death ends it. Cycles of
+ * TTL / max-length hops alone are automatic-cycle-dropped's (RabbitMQ drops those itself).
+ * One finding per loop (strongly connected group of queues), its queues in order.
+ */
+import { queueNodeId } from '../../model/nodeIds.js';
+import { assumedConsumers } from '../assumedConsumers.js';
+import { formatDuration } from '../../text/formatDuration.js';
+import { finding } from '../ruleHelpers.js';
+import type { Flow } from '../flow.js';
+import type { LintFinding, LintRule } from '../types.js';
+
+/** Strongly connected components (Tarjan, iterative) of the queue graph. */
+function components(nodes: readonly string[], next: (n: string) => readonly string[]): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const out: string[][] = [];
+  let i = 0;
+  for (const root of nodes) {
+    if (index.has(root)) continue;
+    const frames: { n: string; succ: readonly string[]; k: number }[] = [{ n: root, succ: next(root), k: 0 }];
+    index.set(root, i);
+    low.set(root, i++);
+    stack.push(root);
+    onStack.add(root);
+    while (frames.length > 0) {
+      const f = frames[frames.length - 1]!;
+      if (f.k < f.succ.length) {
+        const w = f.succ[f.k++]!;
+        if (!index.has(w)) {
+          index.set(w, i);
+          low.set(w, i++);
+          stack.push(w);
+          onStack.add(w);
+          frames.push({ n: w, succ: next(w), k: 0 });
+        } else if (onStack.has(w)) low.set(f.n, Math.min(low.get(f.n)!, index.get(w)!));
+        continue;
+      }
+      frames.pop();
+      const parent = frames[frames.length - 1];
+      if (parent) low.set(parent.n, Math.min(low.get(parent.n)!, low.get(f.n)!));
+      if (low.get(f.n) === index.get(f.n)) {
+        const comp: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          onStack.delete(w);
+          comp.push(w);
+        } while (w !== f.n);
+        out.push(comp);
+      }
+    }
+  }
+  return out;
+}
+
+/** The shortest cycle from `start` back to itself inside `within`, queues in order. */
+function cycleThrough(start: string, within: ReadonlySet<string>, next: (n: string) => readonly string[]): string[] {
+  const prev = new Map<string, string>();
+  const queue = [start];
+  for (let h = 0; h < queue.length; h++) {
+    const n = queue[h]!;
+    for (const w of next(n)) {
+      if (!within.has(w)) continue;
+      if (w === start) {
+        const path = [n];
+        while (path[0] !== start) path.unshift(prev.get(path[0]!)!);
+        return path;
+      }
+      if (!prev.has(w)) {
+        prev.set(w, n);
+        queue.push(w);
+      }
+    }
+  }
+  return [start];
+}
+
+const ttlOf = (flow: Flow, q: string): number | undefined => {
+  const v = flow.args.get(q)?.['x-message-ttl'];
+  return typeof v === 'number' ? v : undefined;
+};
+
+export const deadLetterCycleUnbounded: LintRule = {
+  id: 'dead-letter-cycle-unbounded',
+  title: 'Dead-letter cycle that nothing in the topology bounds',
+  check: (ctx, flow) => {
+    if (ctx.consumersKnown) return [];
+    const { roles } = assumedConsumers(ctx.design.topology);
+    const moves = (q: string): boolean => {
+      if (roles[q] === 'work') return true;
+      const a = flow.args.get(q) ?? {};
+      return roles[q] === 'wait' || a['x-max-length'] !== undefined || a['x-max-length-bytes'] !== undefined;
+    };
+    const next = (q: string): readonly string[] => {
+      if (!moves(q)) return [];
+      // a radlx exchange counts the retries and leaves the loop by itself: it bounds it
+      if (flow.exchangeType(String(flow.args.get(q)?.['x-dead-letter-exchange'])) === 'radlx') return [];
+      const t = flow.deadLetterTargets(q);
+      if (!t) return [];
+      // only queues that move messages on can close a loop; shared target sets are filtered once
+      let r = filtered.get(t);
+      if (!r) filtered.set(t, (r = [...t].filter(moves)));
+      return r;
+    };
+    const filtered = new Map<ReadonlySet<string>, string[]>();
+    const memo = new Map<string, readonly string[]>();
+    const cachedNext = (q: string): readonly string[] => {
+      let r = memo.get(q);
+      if (!r) memo.set(q, (r = next(q)));
+      return r;
+    };
+    const out: LintFinding[] = [];
+    const names = ctx.design.topology.queues.map((q) => q.name);
+    for (const comp of components(names, cachedNext)) {
+      const within = new Set(comp);
+      const self = comp.length === 1 && cachedNext(comp[0]!).includes(comp[0]!);
+      if (comp.length < 2 && !self) continue;
+      const work = names.filter((n) => within.has(n) && roles[n] === 'work');
+      if (work.length === 0) continue; // TTL / max-length only: automatic-cycle-dropped
+      const start = work[0]!;
+      const cycle = cycleThrough(start, within, cachedNext);
+      const waits = cycle.map((q) => ttlOf(flow, q)).filter((t): t is number => t !== undefined);
+      const round = waits.length > 0 ? `, about every ${formatDuration(waits.reduce((a, b) => a + b, 0))} (the TTL of ${cycle.filter((q) => ttlOf(flow, q) !== undefined).join(', ')})` : ' at once, back to back';
+      const others = comp.length > cycle.length ? ` (${comp.length} queues take part in this loop: ${names.filter((n) => within.has(n)).join(', ')})` : '';
+      out.push(
+        finding(
+          'dead-letter-cycle-unbounded',
+          'warning',
+          `${[...cycle, start].join(' -> ')}: a dead-letter cycle that nothing in the topology bounds${others}. A definitions file has no consumers; assuming ${work.join(', ')} ${work.length === 1 ? 'rejects' : 'reject'} what ${work.length === 1 ? 'its consumer fails' : 'their consumers fail'} on (as import-broker scaffolds), a message that keeps failing goes round for ever${round}: only a consumer that counts x-death (the count for ${start}, reason rejected) and parks the message ends it.`,
+          within.size > cycle.length ? names.filter((n) => within.has(n)).map(queueNodeId) : cycle.map(queueNodeId),
+          `Make sure the consumer of ${start} reads x-death and parks the message after N rounds (republish it to a parking queue and ack), or bound the loop in the topology (a radlx exchange, or a last hop to a parking queue).`,
+        ),
+      );
+    }
+    return out;
+  },
+};

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { Topology } from '../../model/definitions.js';
+import { lintTopology } from '../lintDesign.js';
+
+/**
+ * Issue 21.4: a policy sends six queues' dead letters to `dead` (topic); three queues are bound
+ * with plain keys, three with wildcards. Built from the shape of a real export.
+ */
+function sixQueues(deadBindings: Topology['bindings'] = [], ae?: string): Topology {
+  const plain = ['orders', 'payments', 'emails'];
+  const wild = ['audit', 'metrics', 'search'];
+  return {
+    exchanges: [
+      { name: 'app', type: 'topic' },
+      { name: 'dead', type: 'topic', ...(ae ? { arguments: { 'alternate-exchange': ae } } : {}) },
+      ...(ae ? [{ name: ae, type: 'fanout' as const }] : []),
+    ],
+    queues: [...plain, ...wild].map((name) => ({ name })).concat([{ name: 'dead-letters' }]),
+    bindings: [
+      ...plain.map((q) => ({ source: 'app', destination: q, destination_type: 'queue' as const, routing_key: `${q}.created` })),
+      ...wild.map((q) => ({ source: 'app', destination: q, destination_type: 'queue' as const, routing_key: `${q}.#` })),
+      ...(ae ? [{ source: ae, destination: 'dead-letters', destination_type: 'queue' as const, routing_key: '' }] : []),
+      ...deadBindings,
+    ],
+    policies: [{ name: 'dlx', pattern: '^(orders|payments|emails|audit|metrics|search)$', 'apply-to': 'queues', priority: 0, definition: { 'dead-letter-exchange': 'dead' } }],
+  };
+}
+const unroutable = (t: Topology) => lintTopology(t).filter((f) => f.id === 'dead-letter-unroutable');
+
+describe('dead-letter-unroutable', () => {
+  it('names all six queues, wildcard-bound ones included, in one finding for the exchange', () => {
+    const f = unroutable(sixQueues());
+    expect(f).toHaveLength(1);
+    expect(f[0]!.objects).toEqual(['exchange:dead', ...['orders', 'payments', 'emails', 'audit', 'metrics', 'search'].map((q) => `queue:${q}`)]);
+    expect(f[0]!.message).toContain('6 queues go to dead, and dead has no binding and no alternate exchange');
+    expect(f[0]!.message).toContain('audit (any key)');
+    expect(f[0]!.message).toContain('orders ("orders.created")');
+  });
+
+  it('a binding for some keys: only the queues whose keys it misses', () => {
+    const f = unroutable(sixQueues([{ source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: 'orders.*' }]));
+    expect(f[0]!.objects).toEqual(['exchange:dead', 'queue:payments', 'queue:emails']);
+  });
+
+  it("a binding for the queue's name does not take what its bindings bring (orders.created)", () => {
+    const f = unroutable(sixQueues([{ source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: 'orders' }]));
+    expect(f[0]!.objects).toContain('queue:orders');
+  });
+
+  it('a catch-all binding or an alternate exchange takes them all', () => {
+    expect(unroutable(sixQueues([{ source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: '#' }]))).toEqual([]);
+    expect(unroutable(sixQueues([], 'dead-ae'))).toEqual([]);
+  });
+});
