@@ -335,7 +335,7 @@ export { type LintRuleDoc, RULE_DOCS, ruleDoc } from './lint/ruleDocs.js';
 export { fileUri, findingLocation, type LintReportInput, lintSarif } from './lint/sarifReport.js';
 export { lintGithub } from './lint/githubReport.js';
 export { effectiveQueueArgs } from './lint/flow.js';
-export { assumedConsumers, assumedWorkerId, type AssumedConsumers, type AssumeOptions, type QueueRole } from './lint/assumedConsumers.js';
+export { assumedConsumers, assumedPublishers, assumedWorkerId, type AssumedConsumers, type AssumeOptions, type QueueRole } from './lint/assumedConsumers.js';
 export { arrivalKeys, type ArrivalKeys } from './lint/arrivalKeys.js';
 export { policyTies, describeStake, type PolicyTie } from './model/policyTies.js';
 export { describeEnding, parkedFate, type EndingContext } from './budget/endingText.js';
@@ -490,7 +490,6 @@ export {
   behaviourDifferences,
   fateText,
   failureText,
-  assumedTraffic,
   isBlocking,
   type UpgradeFinding,
   type UpgradeFindingKind,

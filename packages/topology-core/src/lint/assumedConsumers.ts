@@ -8,10 +8,16 @@
  * - a queue that only dead letters reach, with no dead-letter route of its own (and no live
  *   consumer), is a parking lot: nobody consumes it, dead letters pile up there;
  * - a stream is a parking place whoever reads it (readers move nothing);
+ * - a quorum queue with 4.3's delayed retry is retried in place: its consumer requeues with
+ *   basic.reject (what delayed retry and the delivery limit count);
  * - any other queue is idle (or a work queue that acks, when the broker shows consumers on it).
+ * And the publishers (assumedPublishers): one per way into each entry exchange, so that every
+ * binding has a message that matches it.
  */
 import type { AmqpValue, Topology } from '../model/definitions.js';
 import type { ConsumerSpec } from '../model/consumer.js';
+import type { PublisherSpec } from '../model/publisher.js';
+import { builtinExchangeType } from '../model/definitions.js';
 import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
 
 /** What a queue is for, read from its effective arguments and who feeds it. */
@@ -62,10 +68,11 @@ export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): 
     const a = args.get(q.name) ?? {};
     const hasDlx = typeof a['x-dead-letter-exchange'] === 'string';
     const hasTtl = a['x-message-ttl'] !== undefined;
+    const delayedRetry = a['x-queue-type'] === 'quorum' && typeof a['x-delayed-retry-type'] === 'string' && a['x-delayed-retry-type'] !== 'disabled';
     let role: QueueRole;
     if (a['x-queue-type'] === 'stream') role = 'parking';
     else if (hasDlx && hasTtl && !live(q.name)) role = 'wait';
-    else if (hasDlx) role = 'work';
+    else if (hasDlx || delayedRetry) role = 'work';
     else if (fedByDlx.has(q.name) && !fedByBinding.has(q.name) && !live(q.name)) role = 'parking';
     else role = live(q.name) ? 'work' : 'idle';
     roles[q.name] = role;
@@ -74,8 +81,54 @@ export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): 
         id: assumedWorkerId(q.name),
         queue: q.name,
         label: `worker ${q.name}`,
-        behaviour: { kind: 'worker', onFailure: [{ then: hasDlx ? { kind: 'reject' } : { kind: 'ack' } }] },
+        behaviour: { kind: 'worker', onFailure: [{ then: delayedRetry ? { kind: 'requeue', via: 'reject' } : hasDlx ? { kind: 'reject' } : { kind: 'ack' } }] },
       });
   }
   return { roles, consumers, args };
+}
+
+/** A key a topic binding matches: `*` as one word, `#` as none. */
+const sampleKey = (pattern: string): string =>
+  pattern
+    .split('.')
+    .filter((w) => w !== '#')
+    .map((w) => (w === '*' ? 'x' : w))
+    .join('.');
+
+/**
+ * The publishers a consumer-less topology implies: one per way into each entry exchange (every
+ * exchange but internal ones and a work queue's dead-letter exchange, the built-in `amq.*`
+ * exchanges its bindings use included), so that every binding has a message that matches it.
+ */
+export function assumedPublishers(topology: Topology, assumed: AssumedConsumers): PublisherSpec[] {
+  // a wait queue's DLX is the way back to work (an entry point); a work queue's DLX is the error path
+  const errorPaths = new Set<string>();
+  for (const [q, a] of assumed.args) if (assumed.roles[q] === 'work' && typeof a['x-dead-letter-exchange'] === 'string') errorPaths.add(a['x-dead-letter-exchange']);
+  const builtinSources = [...new Set(topology.bindings.map((b) => b.source))].flatMap((name) => {
+    const type = builtinExchangeType(name);
+    return type ? [{ name, type, internal: false }] : [];
+  });
+  const publishers: PublisherSpec[] = [];
+  for (const x of [...topology.exchanges, ...builtinSources]) {
+    if (errorPaths.has(x.name) || x.internal) continue;
+    const seen = new Set<string>();
+    for (const b of topology.bindings) {
+      if (b.source !== x.name) continue;
+      const headers = x.type === 'headers' ? Object.fromEntries(Object.entries(b.arguments ?? {}).filter(([k]) => !k.startsWith('x-'))) : undefined;
+      const routingKey = x.type === 'fanout' || x.type === 'headers' ? '' : x.type === 'topic' ? sampleKey(b.routing_key) : b.routing_key;
+      const key = JSON.stringify([routingKey, headers ?? null]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const n = seen.size;
+      publishers.push({
+        id: n === 1 ? `publish-${x.name}` : `publish-${x.name}-${n}`,
+        label: `to ${x.name}${n === 1 ? '' : ` (${routingKey || 'headers'})`}`,
+        exchange: x.name,
+        routingKey,
+        bodyPrefix: n === 1 ? x.name : `${x.name}-${n}`,
+        ...(headers && Object.keys(headers).length > 0 ? { properties: { headers } } : {}),
+      });
+    }
+  }
+  return publishers;
 }

@@ -115,6 +115,21 @@ export const RULE_DOCS: Readonly<Record<string, LintRuleDoc>> = {
     level: 'warning',
     help: 'Give the queue a dead-letter exchange (a wait queue) or a consumer, or remove the TTL.',
   },
+  'dead-letter-cycle-unbounded': {
+    description: "A dead-letter cycle through a work queue (work -> dead-letter exchange -> wait queue -> back) in a file without consumers: with the consumer lint assumes (it rejects what it fails on), only a consumer that counts x-death and stops ends it; a poison message otherwise cycles forever.",
+    level: 'warning',
+    help: 'Make the consumer count x-death (or a header) and park the message after N attempts, or give the work queue a quorum delivery limit.',
+  },
+  'parked-dead-letters-expire': {
+    description: 'A queue where dead letters come to rest has a TTL (argument or policy) and no onward route: parked dead letters are discarded when it runs out.',
+    level: 'warning',
+    help: 'Remove the TTL from the parking queue, or give it a dead-letter exchange that keeps what expires.',
+  },
+  'policy-priority-tie': {
+    description: "Two or more policies of equal priority match a queue: RabbitMQ's choice among them is unspecified (it differs between brokers and vhosts), so the queue may not get the settings you expect.",
+    level: 'warning',
+    help: 'Give the policies different priorities, or make their patterns disjoint.',
+  },
   'dead-letter-into-stream': {
     description: 'Dead letters are routed to a stream: RabbitMQ 3.10 drops them silently (4.3 keeps them).',
     level: 'error',

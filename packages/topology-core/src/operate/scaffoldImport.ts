@@ -10,24 +10,14 @@
 import { EXCHANGE_TYPES_ALL, type ImportRole, type ImportedDesign } from './importTypes.js';
 import type { BrokerSnapshot } from './brokerSnapshot.js';
 import type { ConsumerSpec } from '../model/consumer.js';
-import type { PublisherSpec } from '../model/publisher.js';
 import { builtinExchangeType, type AmqpValue } from '../model/definitions.js';
 import type { Design } from '../model/design.js';
 import { DESIGN_FORMAT, DESIGN_VERSION } from '../model/design.js';
 import { importDefinitions } from '../io/definitions.js';
-import { assumedConsumers } from '../lint/assumedConsumers.js';
+import { assumedConsumers, assumedPublishers } from '../lint/assumedConsumers.js';
 import { lintDesign } from '../lint/lintDesign.js';
 import { profileForBrokerVersion } from './brokerVersion.js';
 import { layoutByPrefix } from './layoutByPrefix.js';
-
-/** A sample routing key a topic binding pattern matches (`a.*.#` -> `a.x`). */
-function sampleKey(pattern: string): string {
-  return pattern
-    .split('.')
-    .filter((w) => w !== '#')
-    .map((w) => (w === '*' ? 'x' : w))
-    .join('.');
-}
 
 export interface ScaffoldOptions {
   /** design name (default `<vhost> on <version>`) */
@@ -82,38 +72,7 @@ export function designFromBroker(snap: BrokerSnapshot, opts: ScaffoldOptions = {
   const assumed = assumedConsumers(topology, { liveConsumers: new Map(snap.queues.map((q) => [q.name, q.consumers])) });
   const roles: Record<string, ImportRole> = { ...assumed.roles };
   const consumers: ConsumerSpec[] = [...assumed.consumers];
-  const dlxOf = new Map<string, string>();
-  for (const [q, a] of assumed.args) if (typeof a['x-dead-letter-exchange'] === 'string') dlxOf.set(q, a['x-dead-letter-exchange']);
-  // a wait queue's DLX is the way back to work (an entry point); a work queue's DLX is the error path
-  const errorPaths = new Set([...dlxOf].filter(([q]) => roles[q] === 'work').map(([, x]) => x));
-  const publishers: PublisherSpec[] = [];
-  // the built-in exchanges a binding uses are entries too (amq.fanout -> queue)
-  const builtinSources = [...new Set(topology.bindings.map((b) => b.source))].flatMap((name) => {
-    const type = builtinExchangeType(name);
-    return type ? [{ name, type, internal: false }] : [];
-  });
-  for (const x of [...topology.exchanges, ...builtinSources]) {
-    if (errorPaths.has(x.name) || x.internal) continue;
-    // one publisher per way into the exchange, so that every binding has a message that matches it
-    const seen = new Set<string>();
-    for (const b of topology.bindings) {
-      if (b.source !== x.name) continue;
-      const headers = x.type === 'headers' ? Object.fromEntries(Object.entries(b.arguments ?? {}).filter(([k]) => !k.startsWith('x-'))) : undefined;
-      const routingKey = x.type === 'fanout' || x.type === 'headers' ? '' : x.type === 'topic' ? sampleKey(b.routing_key) : b.routing_key;
-      const key = JSON.stringify([routingKey, headers ?? null]);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const n = seen.size;
-      publishers.push({
-        id: n === 1 ? `publish-${x.name}` : `publish-${x.name}-${n}`,
-        label: `to ${x.name}${n === 1 ? '' : ` (${routingKey || 'headers'})`}`,
-        exchange: x.name,
-        routingKey,
-        bodyPrefix: n === 1 ? x.name : `${x.name}-${n}`,
-        ...(headers && Object.keys(headers).length > 0 ? { properties: { headers } } : {}),
-      });
-    }
-  }
+  const publishers = assumedPublishers(topology, assumed);
   const base: Design = {
     format: DESIGN_FORMAT,
     version: DESIGN_VERSION,

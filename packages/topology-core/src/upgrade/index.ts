@@ -3,6 +3,5 @@ export { upgradeCheck, withAssumedTraffic } from './upgradeCheck.js';
 export { migrateDesignForUpgrade, type FateCheck, type UpgradeMigration, type UpgradeMigrateOptions } from './migrateDesignForUpgrade.js';
 export { DECLARATION_RULES, checkDeclarations, type DeclarationRule } from './declarationRules.js';
 export { behaviourDifferences, fateText, failureText } from './behaviourDiff.js';
-export { assumedTraffic } from './assumedConsumersInterim.js';
 export { isBlocking } from './types.js';
 export type { UpgradeFinding, UpgradeFindingKind, DeclarationFinding, BehaviourFinding, FateSummary, UpgradeSource, UpgradeOptions, UpgradeReport } from './types.js';

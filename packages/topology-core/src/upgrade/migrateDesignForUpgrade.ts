@@ -2,7 +2,7 @@
  * The migration: the design rewritten for the target broker (migrateTopology.ts, then
  * migrateConsumers.ts), and the proof: the original simulated under the source profile next to
  * the migration under the target, per publisher and failure model, the fates compared. A design
- * without consumers is compared with the consumers lint assumes (assumedConsumersInterim.ts).
+ * without consumers is compared with the consumers lint assumes (lint/assumedConsumers.ts).
  */
 import type { BrokerProfileId, Design } from '../model/design.js';
 import type { BudgetFailure } from '../budget/budget.js';

@@ -80,7 +80,7 @@ export interface UpgradeOptions {
 export interface UpgradeReport {
   readonly from: BrokerProfileId;
   readonly to: BrokerProfileId;
-  /** consumers were assumed (a definitions file has none): see assumedConsumersInterim.ts */
+  /** consumers were assumed (a definitions file has none): see lint/assumedConsumers.ts */
   readonly consumersAssumed: boolean;
   readonly findings: readonly UpgradeFinding[];
   /** true when a finding is blocking: the upgrade refuses a declaration or changes a fate */

@@ -7,13 +7,15 @@
 import type { Design } from '../model/design.js';
 import { checkDeclarations } from './declarationRules.js';
 import { behaviourDifferences } from './behaviourDiff.js';
-import { assumedTraffic } from './assumedConsumersInterim.js';
+import { assumedConsumers, assumedPublishers } from '../lint/assumedConsumers.js';
 import { isBlocking, type UpgradeOptions, type UpgradeReport } from './types.js';
 
 /** The design as it is simulated: with assumed consumers and publishers when it has none. */
 export function withAssumedTraffic(design: Design): { design: Design; assumed: boolean } {
   if (design.consumers.length > 0) return { design, assumed: false };
-  const t = assumedTraffic(design.topology);
+  // the consumers and publishers lint and import-broker assume (lint/assumedConsumers.ts)
+  const assumed = assumedConsumers(design.topology);
+  const t = { consumers: assumed.consumers, publishers: assumedPublishers(design.topology, assumed) };
   return { design: { ...design, consumers: t.consumers, publishers: design.publishers.length > 0 ? design.publishers : t.publishers }, assumed: true };
 }
 
