@@ -18,7 +18,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { buildTemplate, type Design } from '@retry-studio/topology-core';
+import { type Design } from '@retry-studio/topology-core/model';
+import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { launchChromium } from './lib/chromium.js';
 import { buildWeb, startServer } from './lib/server.js';
 

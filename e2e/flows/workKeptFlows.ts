@@ -4,7 +4,7 @@
  * Every flow name starts with "designer:" (`tsx e2e/run-e2e.ts --only designer:`).
  */
 import type { Page } from 'playwright-core';
-import { listTemplates } from '@retry-studio/topology-core';
+import { listTemplates } from '@retry-studio/topology-core/templates';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
 
 const count = (page: Page, sel: string) => page.locator(sel).count();

@@ -1,5 +1,5 @@
 /** GET /api/broker: what the broker is, what it supports, its cluster and its management API. */
-import type { BrokerProfileId } from '@retry-studio/topology-core';
+import type { BrokerProfileId } from '@retry-studio/topology-core/model';
 
 export interface ClusterNode {
   readonly name: string;

@@ -1,6 +1,6 @@
 /** The request fields every broker route shares, as zod schemas (the server validates with them). */
 import { z } from 'zod';
-import { utf8ByteLength } from '@retry-studio/topology-core';
+import { utf8ByteLength } from '@retry-studio/topology-core/model';
 
 const MAX_NAME_BYTES = 255;
 

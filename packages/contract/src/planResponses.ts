@@ -1,5 +1,6 @@
 /** POST /api/plan, /api/deploy, /api/teardown: the plan (the server's deploy/planDeploy.ts), what was applied, what was deleted. */
-import type { AmqpTable, BindingDef, Design, EffectiveSettings, LintFinding, PolicyDef, SettingChange } from '@retry-studio/topology-core';
+import type { LintFinding } from '@retry-studio/topology-core/lint';
+import type { AmqpTable, BindingDef, Design, EffectiveSettings, PolicyDef, SettingChange } from '@retry-studio/topology-core/model';
 import type { ClusterView } from './brokerResponses.js';
 
 /** `update` and `remove` are for policies only: they change in place, queues and messages stay. */

@@ -3,7 +3,8 @@
  * checks (design, failure, nodeLoss) typed as the core's own types.
  */
 import type { z } from 'zod';
-import type { Design, FailureModel, NodeLoss } from '@retry-studio/topology-core';
+import type { Design, FailureModel } from '@retry-studio/topology-core/model';
+import type { NodeLoss } from '@retry-studio/topology-core/sim';
 import type { deployRequest, planRequest, teardownRequest } from './deployRequests.js';
 import type { traceRequest } from './traceRequests.js';
 import type { browseRequest, depthsRequest, importRequest, redriveRequest } from './operateRequests.js';

@@ -1,5 +1,5 @@
 /** /api/trace: the start, the prediction and its comparison, the notices on the event stream, the summary. */
-import type { NodeLoss, SimEvent } from '@retry-studio/topology-core';
+import type { NodeLoss, SimEvent } from '@retry-studio/topology-core/sim';
 import type { DeployTarget } from './planResponses.js';
 
 export interface TraceStart {

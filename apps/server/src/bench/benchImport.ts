@@ -8,7 +8,9 @@
  * (TTL + DLX back) and a parking queue: 5,000 queues, 500 exchanges, 5,000 bindings.
  */
 import { pathToFileURL } from 'node:url';
-import { exportDefinitions, layoutByPrefix, type BindingDef, type ExchangeDef, type QueueDef, type Topology } from '@retry-studio/topology-core';
+import { exportDefinitions } from '@retry-studio/topology-core/io';
+import { type BindingDef, type ExchangeDef, type QueueDef, type Topology } from '@retry-studio/topology-core/model';
+import { layoutByPrefix } from '@retry-studio/topology-core/operate';
 import { ManagementClient, requireManagement, resolveBrokerUrl, resolveManagement } from '../broker/index.js';
 import { importBroker } from '../operate/importBroker.js';
 import { operateTarget } from '../operate/operateTarget.js';

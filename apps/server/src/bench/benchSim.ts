@@ -31,15 +31,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import {
-  Simulator,
-  simulate,
-  type ConsumerSpec,
-  type Scenario,
-  type SimStep,
-  type SimulationInput,
-  type Topology,
-} from '@retry-studio/topology-core';
+import { type ConsumerSpec, type Topology } from '@retry-studio/topology-core/model';
+import { type Scenario } from '@retry-studio/topology-core/scenario';
+import { Simulator, simulate, type SimStep, type SimulationInput } from '@retry-studio/topology-core/sim';
 import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { openConnection, resolveBrokerUrl, resolveManagement, waitForDrain, withVhost } from '../broker/index.js';
 

@@ -8,7 +8,7 @@
  * - `__proto__` is always dropped: assigning it to a fresh object would set its prototype
  *   (amqplib's own decoder never yields it as an own key, JSON.parse does).
  */
-import { FORBIDDEN_KEYS, parseXDeathEntry, type AmqpTable, type AmqpValue, type XDeathEntry } from '@retry-studio/topology-core';
+import { FORBIDDEN_KEYS, parseXDeathEntry, type AmqpTable, type AmqpValue, type XDeathEntry } from '@retry-studio/topology-core/model';
 
 export interface AmqpDecodeOptions {
   /** Display limits: strings past 4096 chars, binaries past 3072 bytes, arrays past 1000 items and nesting past 16 levels are cut. */

@@ -11,7 +11,8 @@
  * Which x-death fields a scenario keeps is the core's rule (`normaliseDeaths` in scenario/observe.ts);
  * decoding amqplib's table (typed values, decimals, Buffers as utf8) is the decoder's, exact.
  */
-import { normaliseDeaths, parseXDeath, type AmqpTable, type ObservedDeath, type XDeathEntry } from '@retry-studio/topology-core';
+import { parseXDeath, type AmqpTable, type XDeathEntry } from '@retry-studio/topology-core/model';
+import { normaliseDeaths, type ObservedDeath } from '@retry-studio/topology-core/scenario';
 import { decodeAmqpTable, decodeXDeath, type AmqpDecodeOptions } from './amqpValues.js';
 
 const DISPLAY: AmqpDecodeOptions = { truncate: true, binary: 'base64', dropForbiddenKeys: true };

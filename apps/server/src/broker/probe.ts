@@ -7,7 +7,8 @@
  * - quorum support by declaring (then deleting) a throwaway quorum queue on a throwaway channel.
  */
 import { randomUUID } from 'node:crypto';
-import { PLUGIN_EXCHANGE_TYPES, profileForVersion } from '@retry-studio/topology-core';
+import { PLUGIN_EXCHANGE_TYPES } from '@retry-studio/topology-core/model';
+import { profileForVersion } from '@retry-studio/topology-core/sim';
 import { redactUrl, type AmqpUrl } from './amqpUrl.js';
 import { openConnection, withThrowawayChannel } from './connection.js';
 import { identityFromServerProperties } from './brokerIdentity.js';

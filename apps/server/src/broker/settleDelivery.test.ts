@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from 'amqplib';
-import { scenarioAction, type ScenarioAction } from '@retry-studio/topology-core';
+import { scenarioAction, type ScenarioAction } from '@retry-studio/topology-core/scenario';
 import { settleDelivery, isSettlement } from './settleDelivery.js';
 
 /** the calls made on a channel, as amqplib's method names and arguments (the message left out) */

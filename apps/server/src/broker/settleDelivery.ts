@@ -13,7 +13,7 @@
  * `hold` settles nothing: the delivery waits for a later multiple (or its channel's close).
  */
 import type { Channel, ConfirmChannel, Message, Options } from 'amqplib';
-import type { ConsumerAction } from '@retry-studio/topology-core';
+import type { ConsumerAction } from '@retry-studio/topology-core/model';
 import { publishConfirmed } from './confirmPublish.js';
 
 export type Settlement = Extract<ConsumerAction, { kind: 'ack' | 'reject' | 'requeue' }>;

@@ -6,7 +6,9 @@
  * checks its topology directly.)
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { binaryDelayRoutingKey, buildTemplate, designToSimulation, exportDefinitions, simulate } from '@retry-studio/topology-core';
+import { exportDefinitions } from '@retry-studio/topology-core/io';
+import { designToSimulation, simulate } from '@retry-studio/topology-core/sim';
+import { binaryDelayRoutingKey, buildTemplate } from '@retry-studio/topology-core/templates';
 import { DEFAULT_AMQP_URL, ManagementClient, openConnection, parseAmqpUrl, withVhost } from '../broker/index.js';
 import { BROKER_310 } from '../testing/testBrokers.js';
 

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { AmqpUrlError, HostNotAllowedError, resolveBrokerUrl } from '../broker/amqpUrl.js';
 import { ManagementUrlError, parseManagementUrl } from '../broker/managementUrl.js';
-import { isScenarioProfile, SCENARIO_PROFILES, type ScenarioProfile } from '@retry-studio/topology-core';
+import { isScenarioProfile, SCENARIO_PROFILES, type ScenarioProfile } from '@retry-studio/topology-core/scenario';
 import { expandScenarioPaths } from '../conformance/loadScenarios.js';
 import { runFiles, type ConformanceTarget } from '../conformance/runConformance.js';
 import { DEFAULT_MAX_RUN_MS } from '../conformance/unsettled.js';

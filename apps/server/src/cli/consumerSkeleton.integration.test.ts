@@ -8,7 +8,8 @@ import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { buildTemplate, exportAmqplibScript, exportConsumerSkeleton } from '@retry-studio/topology-core';
+import { exportAmqplibScript, exportConsumerSkeleton } from '@retry-studio/topology-core/io';
+import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { DEFAULT_AMQP_URL, ManagementClient, openConnection, parseAmqpUrl, withVhost } from '../broker/index.js';
 import { BROKER_310 } from '../testing/testBrokers.js';
 

@@ -4,7 +4,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { buildTemplate, exportConsumerSkeleton, listTemplates } from '@retry-studio/topology-core';
+import { exportConsumerSkeleton } from '@retry-studio/topology-core/io';
+import { buildTemplate, listTemplates } from '@retry-studio/topology-core/templates';
 
 const serverDir = path.resolve(__dirname, '../..');
 // inside apps/server/node_modules so that `amqplib` and its types resolve

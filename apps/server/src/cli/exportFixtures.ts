@@ -1,5 +1,6 @@
 /** Test fixture builders for the export tests: template designs, and a design with what the templates lack. */
-import { buildTemplate, type Design } from '@retry-studio/topology-core';
+import { type Design } from '@retry-studio/topology-core/model';
+import { buildTemplate } from '@retry-studio/topology-core/templates';
 
 export function templateDesign(id: string, params: { readonly [k: string]: unknown } = {}): Design {
   const r = buildTemplate(id, params);

@@ -11,7 +11,9 @@ import Ajv from 'ajv';
 import { parseAllDocuments } from 'yaml';
 import { parse as parseHcl } from '@cdktf/hcl2json';
 import { Parser as AsyncApiParser } from '@asyncapi/parser';
-import { exportDesign, listTemplates, OPERATOR_API_VERSION, type AmqpTable, type Design, type PolicyDef, type Topology } from '@retry-studio/topology-core';
+import { exportDesign, OPERATOR_API_VERSION } from '@retry-studio/topology-core/io';
+import { type AmqpTable, type Design, type PolicyDef, type Topology } from '@retry-studio/topology-core/model';
+import { listTemplates } from '@retry-studio/topology-core/templates';
 import { templateDesign as template, typedDesign } from './exportFixtures.js';
 
 const fixtures = path.join(__dirname, 'fixtures');

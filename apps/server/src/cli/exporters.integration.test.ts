@@ -13,16 +13,9 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  buildTemplate,
-  compilePortable,
-  exportAmqplibScript,
-  exportDefinitions,
-  exportRabbitmqadminV1,
-  importDefinitions,
-  listTemplates,
-  type Topology,
-} from '@retry-studio/topology-core';
+import { compilePortable, exportAmqplibScript, exportDefinitions, exportRabbitmqadminV1, importDefinitions } from '@retry-studio/topology-core/io';
+import { type Topology } from '@retry-studio/topology-core/model';
+import { buildTemplate, listTemplates } from '@retry-studio/topology-core/templates';
 import { DEFAULT_AMQP_URL, ManagementClient, parseAmqpUrl } from '../broker/index.js';
 import { BROKER_310 } from '../testing/testBrokers.js';
 

@@ -1,7 +1,7 @@
 /** Reads retry-scenario/1 files and folders (folders: every *.json in them, sorted, recursively). */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { SCENARIO_FORMAT, type Scenario } from '@retry-studio/topology-core';
+import { SCENARIO_FORMAT, type Scenario } from '@retry-studio/topology-core/scenario';
 
 export class ScenarioFileError extends Error {
   override readonly name = 'ScenarioFileError';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Scenario } from '@retry-studio/topology-core';
+import type { Scenario } from '@retry-studio/topology-core/scenario';
 import type { BrokerProbe } from '../broker/probe.js';
 import { missingFeatures } from './runBrokerScenario.js';
 import { withRecording } from './runConformance.js';

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { compareObserved } from '@retry-studio/topology-core';
+import { compareObserved } from '@retry-studio/topology-core/scenario';
 import { parseAmqpUrl } from '../broker/amqpUrl.js';
 import { ManagementClient } from '../broker/management.js';
 import { probeBroker } from '../broker/probe.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Observed, Scenario } from '@retry-studio/topology-core';
+import type { Observed, Scenario } from '@retry-studio/topology-core/scenario';
 import { prefixScenario, unprefixObserved } from './namePrefix.js';
 
 const scenario: Scenario = {

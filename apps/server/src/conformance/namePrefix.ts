@@ -7,19 +7,8 @@
  * and the consumers' republishes and the publish steps go through the walker as a design's
  * consumers and publishers.
  */
-import {
-  mapHeaderReferences,
-  mapReferences,
-  scenarioConsumers,
-  type AmqpTable,
-  type ConsumerAction,
-  type Observed,
-  type ObservedDeath,
-  type PublisherSpec,
-  type Scenario,
-  type ScenarioAction,
-  type ScenarioStep,
-} from '@retry-studio/topology-core';
+import { mapHeaderReferences, mapReferences, type AmqpTable, type ConsumerAction, type PublisherSpec } from '@retry-studio/topology-core/model';
+import { scenarioConsumers, type Observed, type ObservedDeath, type Scenario, type ScenarioAction, type ScenarioStep } from '@retry-studio/topology-core/scenario';
 import { Renamer, prefixedName, renameTopology } from '../deploy/deployTarget.js';
 
 export function prefixScenario(s: Scenario, prefix: string): Scenario {

@@ -1,6 +1,6 @@
 /** A message as amqplib delivered it -> the normalised ObservedMessage / ObservedDelivery of retry-scenario/1. */
 import type { ConsumeMessage, Message } from 'amqplib';
-import type { ObservedDelivery, ObservedMessage } from '@retry-studio/topology-core';
+import type { ObservedDelivery, ObservedMessage } from '@retry-studio/topology-core/scenario';
 import { headersForScenario } from '../broker/index.js';
 
 export function bodyOf(m: Message): string {

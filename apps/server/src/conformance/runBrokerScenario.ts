@@ -5,16 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Channel, ChannelModel, ConfirmChannel, ConsumeMessage, Message, Options } from 'amqplib';
-import type {
-  AmqpValue,
-  Observed,
-  ObservedDelivery,
-  ObservedMessage,
-  Scenario,
-  ScenarioAction,
-  ScenarioConsumer,
-} from '@retry-studio/topology-core';
-import { BUILTIN_EXCHANGE_TYPES, DEFAULT_SETTLE_MS, scenarioAction } from '@retry-studio/topology-core';
+import type { AmqpValue } from '@retry-studio/topology-core/model';
+import type { Observed, ObservedDelivery, ObservedMessage, Scenario, ScenarioAction, ScenarioConsumer } from '@retry-studio/topology-core/scenario';
+import { BUILTIN_EXCHANGE_TYPES } from '@retry-studio/topology-core/model';
+import { DEFAULT_SETTLE_MS, scenarioAction } from '@retry-studio/topology-core/scenario';
 import { type AmqpUrl, withVhost } from '../broker/amqpUrl.js';
 import { BrokerConnectError, openConnection } from '../broker/connection.js';
 import { publishConfirmed } from '../broker/confirmPublish.js';

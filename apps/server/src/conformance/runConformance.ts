@@ -1,6 +1,6 @@
 /** Runs scenarios on a target and compares with `expect`; optionally records the broker's trace. */
 import { promises as fs } from 'node:fs';
-import { compareObserved, type Observed, type Scenario, type ScenarioProfile } from '@retry-studio/topology-core';
+import { compareObserved, type Observed, type Scenario, type ScenarioProfile } from '@retry-studio/topology-core/scenario';
 import type { AmqpUrl } from '../broker/amqpUrl.js';
 import type { ManagementClient } from '../broker/management.js';
 import { probeBrokerWithManagement, type BrokerProbe } from '../broker/probe.js';

@@ -1,5 +1,5 @@
 /** The sim target: the core simulator run on a scenario, observed as the format README says (core: simulateScenario). */
-import { profileFromRecordedOn, simulateScenario, type Observed, type Scenario, type ScenarioProfile } from '@retry-studio/topology-core';
+import { profileFromRecordedOn, simulateScenario, type Observed, type Scenario, type ScenarioProfile } from '@retry-studio/topology-core/scenario';
 import { unsettledReason } from './unsettled.js';
 
 export type SimRunResult =

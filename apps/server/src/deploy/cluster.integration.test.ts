@@ -5,7 +5,8 @@
  * cluster is named as such.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildTemplate, type Design } from '@retry-studio/topology-core';
+import { type Design } from '@retry-studio/topology-core/model';
+import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { ClusterMemberError, ManagementClient, parseAmqpUrl, probeBroker, verifyClusterMembers } from '../broker/index.js';
 import { uniquePrefix } from '../http/testing.js';
 import { useLiveServer } from '../testing/liveServer.js';

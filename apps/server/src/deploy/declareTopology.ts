@@ -6,7 +6,7 @@
  * exchangeShape and queueShape; a policy applies to all, priority 0).
  */
 import type { Channel } from 'amqplib';
-import type { BindingDef, PolicyDef, Topology } from '@retry-studio/topology-core';
+import type { BindingDef, PolicyDef, Topology } from '@retry-studio/topology-core/model';
 import type { ManagementClient } from '../broker/management.js';
 import { exchangeShape, queueShape, type ExchangeShape, type QueueShape } from './planDeploy.js';
 

@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import amqp from 'amqplib';
-import { buildTemplate } from '@retry-studio/topology-core';
+import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { ManagedConnection, ManagementClient, parseAmqpUrl } from '../broker/index.js';
 import { bindQ, design, retryLoopDesign, uniquePrefix } from '../http/testing.js';
 import { useLiveServer } from '../testing/liveServer.js';

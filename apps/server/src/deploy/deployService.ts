@@ -2,7 +2,7 @@
  * Plan / deploy / teardown for one request: resolves the broker and the target (prefix or
  * vhost), renames the design onto it, diffs, applies, and keeps the manifest.
  */
-import type { Design } from '@retry-studio/topology-core';
+import type { Design } from '@retry-studio/topology-core/model';
 import { redactUrl, type AmqpUrl } from '../broker/index.js';
 import type { Brokers } from '../broker/brokers.js';
 import { applyPlan, type ApplyResult } from './applyPlan.js';

@@ -5,7 +5,7 @@
  * (bindings, dead-letter exchange and routing key, alternate exchanges, policies, consumers,
  * counters, republish targets, publishers).
  */
-import { mapReferences, type Design, type NameReference, type Topology } from '@retry-studio/topology-core';
+import { mapReferences, type Design, type NameReference, type Topology } from '@retry-studio/topology-core/model';
 import type { DeployTarget } from '@retry-studio/contract';
 import { renamePolicy } from './renamePolicy.js';
 

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { BindingDef } from '@retry-studio/topology-core';
+import type { BindingDef } from '@retry-studio/topology-core/model';
 
 export interface DeploymentRecord {
   readonly id: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffTopology, type BrokerState } from './planDeploy.js';
 import { bindQ } from '../http/testing.js';
-import type { PolicyDef, Topology } from '@retry-studio/topology-core';
+import type { PolicyDef, Topology } from '@retry-studio/topology-core/model';
 
 const state = (over: Partial<BrokerState> = {}): BrokerState => ({
   exchangeTypes: ['direct', 'fanout', 'topic', 'headers'],

@@ -5,24 +5,7 @@
  * redeclare (reliability-security.md §1). What can change in place (a policy) and what needs a
  * new queue (an argument) is the core's table (settingChanges.ts), the one the linter reads.
  */
-import {
-  POLICY_KEYS,
-  brokerLine,
-  refusedPolicyKeys,
-  exchangeDeclarationChanges,
-  policyChanges,
-  queueDeclarationChanges,
-  queueEffectiveSettings,
-  sameAmqpValue,
-  type AmqpTable,
-  type BindingDef,
-  type BrokerProfileId,
-  type ExchangeDef,
-  type PolicyApplyTo,
-  type PolicyDef,
-  type QueueDef,
-  type Topology,
-} from '@retry-studio/topology-core';
+import { POLICY_KEYS, brokerLine, refusedPolicyKeys, exchangeDeclarationChanges, policyChanges, queueDeclarationChanges, queueEffectiveSettings, sameAmqpValue, type AmqpTable, type BindingDef, type BrokerProfileId, type ExchangeDef, type PolicyApplyTo, type PolicyDef, type QueueDef, type Topology } from '@retry-studio/topology-core/model';
 import type { ManagementClient, MgmtBinding, MgmtExchange, MgmtPolicy, MgmtQueue } from '../broker/management.js';
 import { readCluster, type ClusterView } from '../broker/cluster.js';
 import { actualPlacement, expectedPlacement } from './queuePlacement.js';

@@ -10,15 +10,8 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  POLICY_KEY_FOR_ARGUMENT,
-  buildTemplate,
-  queueEffectiveSettings,
-  type Design,
-  type PolicyApplyTo,
-  type PolicyDef,
-  type QueueDef,
-} from '@retry-studio/topology-core';
+import { POLICY_KEY_FOR_ARGUMENT, queueEffectiveSettings, type Design, type PolicyApplyTo, type PolicyDef, type QueueDef } from '@retry-studio/topology-core/model';
+import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { ManagedConnection, ManagementClient, parseAmqpUrl, withVhost } from '../broker/index.js';
 import { TEST_BROKERS, type TestBroker } from '../testing/testBrokers.js';
 import { useLiveServer } from '../testing/liveServer.js';

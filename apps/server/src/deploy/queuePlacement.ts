@@ -6,7 +6,7 @@
  * `x-initial-cluster-size`, a classic queue one copy on the node the deploy connects to
  * (queue-leader-locator client-local, the default).
  */
-import { queueTypeOf, type AmqpTable } from '@retry-studio/topology-core';
+import { queueTypeOf, type AmqpTable } from '@retry-studio/topology-core/model';
 import type { ClusterView } from '../broker/cluster.js';
 import type { MgmtQueue } from '../broker/management.js';
 import type { PlacedQueueType, QueuePlacement } from '@retry-studio/contract';

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import amqp from 'amqplib';
-import { buildTemplate } from '@retry-studio/topology-core';
+import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { ManagementClient, parseAmqpUrl } from '../broker/index.js';
 import { bindQ, design, uniquePrefix } from '../http/testing.js';
 import { useLiveServer } from '../testing/liveServer.js';

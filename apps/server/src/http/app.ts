@@ -1,5 +1,7 @@
 import express from 'express';
-import { compilePortable, lintDesign, type Design } from '@retry-studio/topology-core';
+import { compilePortable } from '@retry-studio/topology-core/io';
+import { lintDesign } from '@retry-studio/topology-core/lint';
+import { type Design } from '@retry-studio/topology-core/model';
 import type { DeployPlan } from '../deploy/planDeploy.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

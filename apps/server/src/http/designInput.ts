@@ -1,5 +1,5 @@
 /** Untrusted design JSON -> a valid Design, or a 400 naming the field (`design.queues[2]...`). */
-import { parseDesign, utf8ByteLength, type Design } from '@retry-studio/topology-core';
+import { parseDesign, utf8ByteLength, type Design } from '@retry-studio/topology-core/model';
 import { HttpError } from './httpError.js';
 
 export function designFromRequest(input: unknown, exchangeTypes?: readonly string[]): { design: Design; warnings: readonly { path: string; message: string }[] } {

@@ -11,7 +11,7 @@
  * POST everywhere: the broker URL carries a password, so it travels in a body, never a query.
  */
 import type { Express } from 'express';
-import { checkCanaryOptions, DEFAULT_CANARY_WAIT_MS, headerNameProblem, parseJsonPatch, parseMaxRefail, parseRedriveFilter, parseRedriveTarget, type CanaryOptions, type RedriveEdit } from '@retry-studio/topology-core';
+import { checkCanaryOptions, DEFAULT_CANARY_WAIT_MS, headerNameProblem, parseJsonPatch, parseMaxRefail, parseRedriveFilter, parseRedriveTarget, type CanaryOptions, type RedriveEdit } from '@retry-studio/topology-core/operate';
 import { startCanaryRedrive, type CanaryRedrive } from '../operate/canaryRedrive.js';
 import { BrokerConnectError, ManagementError, ManagementResolutionError, redactUrl } from '../broker/index.js';
 import { browseQueue } from '../operate/browse.js';

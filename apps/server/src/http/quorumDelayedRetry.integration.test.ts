@@ -5,7 +5,8 @@
  * (../shared/reference/rabbitmq-4.3.md).
  */
 import { describe, expect, it } from 'vitest';
-import { buildTemplate, type SimEvent } from '@retry-studio/topology-core';
+import { type SimEvent } from '@retry-studio/topology-core/sim';
+import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { useLiveServer } from '../testing/liveServer.js';
 import { BROKER_43 } from '../testing/testBrokers.js';
 import { uniquePrefix } from './testing.js';

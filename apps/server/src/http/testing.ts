@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import type { ConsumerSpec, Design, ExchangeDef, PublisherSpec, QueueDef, BindingDef } from '@retry-studio/topology-core';
+import type { ConsumerSpec, Design, ExchangeDef, PublisherSpec, QueueDef, BindingDef } from '@retry-studio/topology-core/model';
 import { createApp, type AppOptions } from './app.js';
 
 export interface TestServer {

@@ -7,7 +7,8 @@
  *   POST /api/trace/:id/stop
  */
 import type { Express, Response } from 'express';
-import { firstMessages, parseNodeLoss, validateFailureModel, type Design, type FailureModel, type NodeLoss } from '@retry-studio/topology-core';
+import { validateFailureModel, type Design, type FailureModel } from '@retry-studio/topology-core/model';
+import { firstMessages, parseNodeLoss, type NodeLoss } from '@retry-studio/topology-core/sim';
 import { redactUrl } from '../broker/index.js';
 import { compareTrace, predict, MAX_COMPARED_EVENTS, MAX_PREDICTED_MESSAGES } from '../trace/prediction.js';
 import { TraceSession } from '../trace/traceSession.js';

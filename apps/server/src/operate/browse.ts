@@ -7,7 +7,7 @@
  * - stream: consumed from offset `first` and acked (stream acks are credit, nothing is removed).
  */
 import type { ChannelModel, ConsumeMessage } from 'amqplib';
-import { browseEffect, groupByCause, queueKindOf, type DeadLetterMessage } from '@retry-studio/topology-core';
+import { browseEffect, groupByCause, queueKindOf, type DeadLetterMessage } from '@retry-studio/topology-core/operate';
 import { MAX_BROWSE } from '@retry-studio/contract';
 import { deadLetterFromAmqp } from './deadLetterFromAmqp.js';
 import { OperateError, brokerVersion, exactDepth, queueInfo, type OperateTarget } from './operateTarget.js';

@@ -5,7 +5,7 @@
  * new death), the succeeding group moves whole, each message consumed once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseRedriveFilter, type RedriveFilter } from '@retry-studio/topology-core';
+import { parseRedriveFilter, type RedriveFilter } from '@retry-studio/topology-core/operate';
 import { TEST_BROKERS } from '../testing/testBrokers.js';
 import { startCanaryRedrive } from './canaryRedrive.js';
 import { OperateError } from './operateTarget.js';

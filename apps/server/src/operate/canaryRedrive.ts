@@ -12,19 +12,7 @@
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import {
-  canaryBatchSize,
-  checkCanaryOptions,
-  designFromBroker,
-  isCopyBack,
-  judgeBatch,
-  type BatchVerdict,
-  type CanaryBatchReport,
-  type CanaryOptions,
-  type CanaryProgress,
-  type CanaryStatus,
-  type ReturnedCopy,
-} from '@retry-studio/topology-core';
+import { canaryBatchSize, checkCanaryOptions, designFromBroker, isCopyBack, judgeBatch, type BatchVerdict, type CanaryBatchReport, type CanaryOptions, type CanaryProgress, type CanaryStatus, type ReturnedCopy } from '@retry-studio/topology-core/operate';
 import { openConnection } from '../broker/index.js';
 import { deadLetterFromAmqp } from './deadLetterFromAmqp.js';
 import { OperateError, type OperateTarget } from './operateTarget.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Options } from 'amqplib';
-import { REDRIVE_AT_HEADER, REDRIVE_COUNT_HEADER } from '@retry-studio/topology-core';
+import { REDRIVE_AT_HEADER, REDRIVE_COUNT_HEADER } from '@retry-studio/topology-core/operate';
 import { amqpDefs } from '../broker/amqplibInternals.js';
 import { encodePropertyList, withHeaderEntries, type PropertyList } from '../broker/publishFrames.js';
 import { RawDelivery } from '../broker/rawDeliveries.js';

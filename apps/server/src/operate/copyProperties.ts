@@ -8,7 +8,8 @@
  * Otherwise the properties are decoded and encoded again by amqplib.
  */
 import type { Message, Options } from 'amqplib';
-import { REDRIVE_MARKER_HEADERS, redriveMarker, type AmqpTable } from '@retry-studio/topology-core';
+import { type AmqpTable } from '@retry-studio/topology-core/model';
+import { REDRIVE_MARKER_HEADERS, redriveMarker } from '@retry-studio/topology-core/operate';
 import { PROPERTY_FLAG, encodePropertyList, encodeTableEntries, type PropertyList } from '../broker/publishFrames.js';
 import { RawDelivery } from '../broker/rawDeliveries.js';
 

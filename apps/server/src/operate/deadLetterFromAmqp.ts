@@ -1,6 +1,6 @@
 /** An amqplib delivery -> the core's DeadLetterMessage (headers through the broker layer's decoder). */
 import type { Message } from 'amqplib';
-import type { DeadLetterMessage } from '@retry-studio/topology-core';
+import type { DeadLetterMessage } from '@retry-studio/topology-core/operate';
 import { decodeAmqpTable, decodeXDeath } from '../broker/index.js';
 
 export const BODY_PREVIEW_BYTES = 2048;

@@ -1,5 +1,5 @@
 /** Import from a broker: read the vhost through the management API, scaffold a design in the core. */
-import { designFromBroker, type ImportedDesign } from '@retry-studio/topology-core';
+import { designFromBroker, type ImportedDesign } from '@retry-studio/topology-core/operate';
 import type { OperateTarget } from './operateTarget.js';
 import { readSnapshot } from './readSnapshot.js';
 

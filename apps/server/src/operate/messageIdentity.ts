@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Message } from 'amqplib';
-import { REDRIVE_MARKER_HEADERS } from '@retry-studio/topology-core';
+import { REDRIVE_MARKER_HEADERS } from '@retry-studio/topology-core/operate';
 
 const PER_DELIVERY_HEADERS = new Set(['x-delivery-count', 'x-acquired-count']);
 const COPY_IGNORED_HEADERS = new Set([...PER_DELIVERY_HEADERS, ...REDRIVE_MARKER_HEADERS]);

@@ -4,7 +4,7 @@
  */
 import type { ChannelModel } from 'amqplib';
 import { ManagementError, requireManagement, resolveManagement, withThrowawayChannel, withVhost, type AmqpUrl, type ManagementClient } from '../broker/index.js';
-import { profileForBrokerVersion, type BrokerVersionProfile } from '@retry-studio/topology-core';
+import { profileForBrokerVersion, type BrokerVersionProfile } from '@retry-studio/topology-core/operate';
 
 export interface OperateTarget {
   /** the AMQP URL with the vhost operated on */

@@ -7,7 +7,8 @@
  * effective settings are the broker's, and lint says so.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { lintDesign, queueEffectiveSettings } from '@retry-studio/topology-core';
+import { lintDesign } from '@retry-studio/topology-core/lint';
+import { queueEffectiveSettings } from '@retry-studio/topology-core/model';
 import { ManagementClient, parseAmqpUrl } from '../broker/index.js';
 import { TEST_BROKERS } from '../testing/testBrokers.js';
 import { importBroker } from './importBroker.js';

@@ -3,7 +3,8 @@
  * requests whatever the size (the vhost's definitions, and the queue listing for types and
  * consumer counts); the definitions carry no stats, so they stay cheap for thousands of queues.
  */
-import type { AmqpTable, BrokerSnapshot } from '@retry-studio/topology-core';
+import type { AmqpTable } from '@retry-studio/topology-core/model';
+import type { BrokerSnapshot } from '@retry-studio/topology-core/operate';
 import type { MgmtVhostDefinitions } from '../broker/index.js';
 import type { OperateTarget } from './operateTarget.js';
 import { brokerVersion } from './operateTarget.js';

@@ -3,7 +3,7 @@
  * plan, nothing moves) and starting a job (one per queue at a time).
  */
 import type { ChannelModel } from 'amqplib';
-import { browseEffect, headerNameProblem, isEmptyEdit, planRedrive, predictBounce, type BounceWarning, queueKindOf, redriveContext, routingTopology, type RedriveContext, type RedriveEdit, type RedriveFilter, type RedrivePlan, type RedriveTarget } from '@retry-studio/topology-core';
+import { browseEffect, headerNameProblem, isEmptyEdit, planRedrive, predictBounce, type BounceWarning, queueKindOf, redriveContext, routingTopology, type RedriveContext, type RedriveEdit, type RedriveFilter, type RedrivePlan, type RedriveTarget } from '@retry-studio/topology-core/operate';
 import { withThrowawayChannel } from '../broker/index.js';
 import { browseQueue, MAX_BROWSE, type BrowseResult } from './browse.js';
 import { OperateError, brokerVersion, exactDepth, queueInfo, type OperateTarget } from './operateTarget.js';

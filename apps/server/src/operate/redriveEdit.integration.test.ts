@@ -6,7 +6,7 @@
  * is sent twice and nothing is lost.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { REDRIVE_EDITED_HEADER, type RedriveEdit } from '@retry-studio/topology-core';
+import { REDRIVE_EDITED_HEADER, type RedriveEdit } from '@retry-studio/topology-core/operate';
 import { TEST_BROKERS } from '../testing/testBrokers.js';
 import { jobConnections } from './faultTesting.js';
 import { OperateError } from './operateTarget.js';

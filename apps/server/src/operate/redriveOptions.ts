@@ -1,5 +1,5 @@
 /** What a re-drive job is asked to do, and its tuning (tests and benches set the last four). */
-import type { RedriveEdit, RedriveFilter, RedriveTarget } from '@retry-studio/topology-core';
+import type { RedriveEdit, RedriveFilter, RedriveTarget } from '@retry-studio/topology-core/operate';
 
 export interface RedriveOptions {
   readonly queue: string;

@@ -5,7 +5,8 @@
  * Call `useLiveServer()` at the top level of a test file: it registers beforeAll/afterAll.
  */
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { Design, SimEvent } from '@retry-studio/topology-core';
+import type { Design } from '@retry-studio/topology-core/model';
+import type { SimEvent } from '@retry-studio/topology-core/sim';
 import type { AppOptions } from '../http/app.js';
 import { readSse, startTestServer, type SseFrame, type TestServer } from '../http/testing.js';
 import { BROKER_310, type TestBroker } from './testBrokers.js';

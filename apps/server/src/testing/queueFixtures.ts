@@ -1,5 +1,5 @@
 /** Queue definitions the tests share. */
-import type { QueueDef } from '@retry-studio/topology-core';
+import type { QueueDef } from '@retry-studio/topology-core/model';
 
 /** a quorum queue's arguments for at-least-once dead-lettering (RabbitMQ needs reject-publish with it) */
 export const AT_LEAST_ONCE_DEAD_LETTERING = {

@@ -14,7 +14,7 @@
  * and not yet dead-lettered, in transit between exchanges), as the broker did it; its fate is
  * in flight > parked > acked > dropped, so each published message is counted exactly once.
  */
-import type { SimEvent } from '@retry-studio/topology-core';
+import type { SimEvent } from '@retry-studio/topology-core/sim';
 import type { EventInput } from './traceContext.js';
 
 export type Lane = string;

@@ -8,16 +8,7 @@
  * queue redeclared with another dead-letter exchange is what the broker does, and the
  * comparison with the prediction (made from the design) shows the difference.
  */
-import {
-  POLICY_APPLY_TO,
-  policyMatches,
-  policyTargetOf,
-  type AmqpTable,
-  type ExchangeType,
-  type PolicyApplyTo,
-  type PolicyDef,
-  type Topology,
-} from '@retry-studio/topology-core';
+import { POLICY_APPLY_TO, policyMatches, policyTargetOf, type AmqpTable, type ExchangeType, type PolicyApplyTo, type PolicyDef, type Topology } from '@retry-studio/topology-core/model';
 import { decodeAmqpTable, type ManagementClient, type MgmtPolicy } from '../broker/index.js';
 
 /** The broker's topology, with the operator policies in force (the core's queueConfig combines them). */

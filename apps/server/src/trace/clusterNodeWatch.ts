@@ -4,7 +4,7 @@
  * (nodeLossWatch.ts), which turns the first node loss into the simulator's NodeLoss. A single
  * broker is not polled.
  */
-import type { QueueDef } from '@retry-studio/topology-core';
+import type { QueueDef } from '@retry-studio/topology-core/model';
 import type { ManagementClient } from '../broker/index.js';
 import { NodeLossWatch, type ObservedNodeLoss } from './nodeLossWatch.js';
 

@@ -3,7 +3,7 @@
  * (bounded: past MAX_COMPARED_EVENTS the comparison says it is truncated), and the comparison
  * once the trace is over; its events are let go then, so a kept trace stays small.
  */
-import type { SimEvent } from '@retry-studio/topology-core';
+import type { SimEvent } from '@retry-studio/topology-core/sim';
 import { MAX_COMPARED_EVENTS, MAX_PREDICTED_MESSAGES, type Comparison } from './prediction.js';
 
 export class ComparedEvents {

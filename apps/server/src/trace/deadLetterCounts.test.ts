@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildTemplate, type Design, type QueueDef } from '@retry-studio/topology-core';
+import { type Design, type QueueDef } from '@retry-studio/topology-core/model';
+import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { deadLetterDifference, quorumDeadLetterSources } from './deadLetterCounts.js';
 
 function quorumRetry(strategy?: { atLeastOnce: boolean; overflow?: string }): Design {

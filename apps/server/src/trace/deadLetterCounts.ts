@@ -9,7 +9,8 @@
  * cannot be named, so they are counted (shortfall: dropped instead of parked; surplus:
  * duplicates) and said in a notice.
  */
-import { profileFor, queueConfig, type Design } from '@retry-studio/topology-core';
+import { type Design } from '@retry-studio/topology-core/model';
+import { profileFor, queueConfig } from '@retry-studio/topology-core/sim';
 
 /** the design's quorum queues that dead-letter, by strategy (design names) */
 export function quorumDeadLetterSources(design: Design): { atMostOnce: string[]; atLeastOnce: string[] } {

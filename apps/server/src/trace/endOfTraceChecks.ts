@@ -8,7 +8,8 @@
  *   there (deadLetterCounts.ts). At most once, the broker may hold fewer (dropped); at least
  *   once, more (sent twice). Counted, and said in a notice.
  */
-import type { Design, QueueConfig } from '@retry-studio/topology-core';
+import type { Design } from '@retry-studio/topology-core/model';
+import type { QueueConfig } from '@retry-studio/topology-core/sim';
 import type { ManagedConnection } from '../broker/index.js';
 import type { TraceAccounting } from './accounting.js';
 import { deadLetterDifference, quorumDeadLetterSources } from './deadLetterCounts.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventLog, percentile } from './eventLog.js';
-import type { SimEvent } from '@retry-studio/topology-core';
+import type { SimEvent } from '@retry-studio/topology-core/sim';
 
 const ev = (log: EventLog, i: number, kind: 'acked' | 'delivered' = 'acked'): SimEvent =>
   kind === 'delivered'

@@ -12,7 +12,7 @@
  * is the last event's seq (Last-Event-ID works as before). Other subscribers get one SSE message
  * per event, as always.
  */
-import type { SimEvent } from '@retry-studio/topology-core';
+import type { SimEvent } from '@retry-studio/topology-core/sim';
 import type { TraceNotice } from '@retry-studio/contract';
 
 /** What the stream carries besides SimEvents: the contract's notice frame. */

@@ -9,18 +9,9 @@
  * the accounting orders them by cause (a pass needs the death or publish before it).
  */
 import type { ConsumeMessage } from 'amqplib';
-import {
-  compileExchanges,
-  profileFor,
-  streamDropsDeadLetter,
-  queueConfig,
-  route,
-  type BrokerProfileId,
-  type ExchangeIndex,
-  type PublishOrigin,
-  type QueueConfig,
-  type XDeathEntry,
-} from '@retry-studio/topology-core';
+import { type BrokerProfileId, type XDeathEntry } from '@retry-studio/topology-core/model';
+import { compileExchanges, route, type ExchangeIndex } from '@retry-studio/topology-core/routing';
+import { profileFor, streamDropsDeadLetter, queueConfig, type PublishOrigin, type QueueConfig } from '@retry-studio/topology-core/sim';
 import type { CopyStart, Lane } from './accounting.js';
 import type { BrokerTopology } from './brokerTopology.js';
 import { headersForDisplay, xDeathOf } from '../broker/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LEADER_MOVE_MS } from '@retry-studio/topology-core';
+import { DEFAULT_LEADER_MOVE_MS } from '@retry-studio/topology-core/sim';
 import { NodeLossWatch, type PolledQueue } from './nodeLossWatch.js';
 
 const nodes = (down: string[] = []) => ['n1', 'n2', 'n3'].map((name) => ({ name, running: !down.includes(name) }));

@@ -6,7 +6,7 @@
  * (GET /api/nodes and each queue's leader/node), so every time is known to one poll interval.
  * Only the first node loss of a trace is kept: the simulator models one.
  */
-import { DEFAULT_LEADER_MOVE_MS } from '@retry-studio/topology-core';
+import { DEFAULT_LEADER_MOVE_MS } from '@retry-studio/topology-core/sim';
 import type { ObservedNodeLoss } from '@retry-studio/contract';
 
 /** a leader seen elsewhere this long with every node running was moved on purpose (a rebalance), not by a stop */

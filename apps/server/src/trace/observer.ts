@@ -15,7 +15,8 @@
  * broker restart loses no observation; `x-expires` removes them if this server dies.
  */
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { topicMatches, type AmqpTable, type BindingDef, type Topology } from '@retry-studio/topology-core';
+import { type AmqpTable, type BindingDef, type Topology } from '@retry-studio/topology-core/model';
+import { topicMatches } from '@retry-studio/topology-core/routing';
 import { messageIdentity } from '../operate/messageIdentity.js';
 import { ShardPasses } from './shardPasses.js';
 

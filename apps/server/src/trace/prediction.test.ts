@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SimEvent } from '@retry-studio/topology-core';
+import type { SimEvent } from '@retry-studio/topology-core/sim';
 import { bindQ, design as designOf, retryLoopDesign } from '../http/testing.js';
 import { compareTrace, predict } from './prediction.js';
 

@@ -18,7 +18,8 @@
  * processed again (the trace's `duplicates`) has steps the model cannot have. Its difference is
  * kept, flagged `atLeastOnce`, counted apart and never chosen as the first difference while another exists.
  */
-import { designToSimulation, simulate, type Design, type FailureModel, type NodeLoss, type PublisherSpec, type SimEvent, type SimEventOf, type XDeathEntry } from '@retry-studio/topology-core';
+import { type Design, type FailureModel, type PublisherSpec, type XDeathEntry } from '@retry-studio/topology-core/model';
+import { designToSimulation, simulate, type NodeLoss, type SimEvent, type SimEventOf } from '@retry-studio/topology-core/sim';
 import type { Comparison, Difference } from '@retry-studio/contract';
 import type { TraceOptions } from './traceOptions.js';
 

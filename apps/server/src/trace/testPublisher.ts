@@ -5,7 +5,7 @@
  * (at-least-once: a message whose confirm was lost is published again with the same id).
  */
 import type { ConfirmChannel, Options } from 'amqplib';
-import type { PublisherSpec } from '@retry-studio/topology-core';
+import type { PublisherSpec } from '@retry-studio/topology-core/model';
 import type { TracePublishStats } from '@retry-studio/contract';
 import { publishConfirmed, type ManagedConnection } from '../broker/index.js';
 import { MSG_HEADER, TRACE_HEADER } from './observer.js';

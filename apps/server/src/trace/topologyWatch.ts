@@ -4,7 +4,7 @@
  * any change (an object deleted or redeclared, a binding or policy gone) is reported, and the
  * trace ends with it as the reason: what it saw is no longer what it routes with.
  */
-import type { Topology } from '@retry-studio/topology-core';
+import type { Topology } from '@retry-studio/topology-core/model';
 import type { ManagementClient } from '../broker/index.js';
 import { readBrokerTopology, topologyChanges, type BrokerTopology } from './brokerTopology.js';
 

@@ -14,7 +14,9 @@
  */
 import amqp from 'amqplib';
 import { describe, expect, it } from 'vitest';
-import { buildTemplate, type Design, type SimEvent } from '@retry-studio/topology-core';
+import { type Design } from '@retry-studio/topology-core/model';
+import { type SimEvent } from '@retry-studio/topology-core/sim';
+import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { ManagementClient, parseAmqpUrl } from '../broker/index.js';
 import { bindQ, design, readSse, uniquePrefix } from '../http/testing.js';
 import { simEvents, useLiveServer } from '../testing/liveServer.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import amqp from 'amqplib';
-import type { SimEvent } from '@retry-studio/topology-core';
+import type { SimEvent } from '@retry-studio/topology-core/sim';
 import { bindQ, design, readSse, retryLoopDesign, uniquePrefix } from '../http/testing.js';
 import { simEvents as sim, TEST_AMQP_URL as URL, useLiveServer } from '../testing/liveServer.js';
 

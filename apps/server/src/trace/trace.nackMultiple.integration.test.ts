@@ -5,7 +5,7 @@
  * simulator's prediction message for message.
  */
 import { describe, expect, it } from 'vitest';
-import type { ConsumerAction, ConsumerSpec, Rule } from '@retry-studio/topology-core';
+import type { ConsumerAction, ConsumerSpec, Rule } from '@retry-studio/topology-core/model';
 import { bindQ, design, uniquePrefix } from '../http/testing.js';
 import { TEST_BROKERS, type TestBroker } from '../testing/testBrokers.js';
 import { useLiveServer } from '../testing/liveServer.js';

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import amqp from 'amqplib';
-import { buildTemplate, type Design } from '@retry-studio/topology-core';
+import { type Design } from '@retry-studio/topology-core/model';
+import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { readSse, uniquePrefix } from '../http/testing.js';
 import { TEST_BROKERS, type TestBroker } from '../testing/testBrokers.js';
 import { simEvents, useLiveServer } from '../testing/liveServer.js';

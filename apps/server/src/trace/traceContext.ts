@@ -1,5 +1,6 @@
 /** What workers share of a running trace. */
-import type { FailureModel, SimEvent } from '@retry-studio/topology-core';
+import type { FailureModel } from '@retry-studio/topology-core/model';
+import type { SimEvent } from '@retry-studio/topology-core/sim';
 import type { ManagedConnection } from '../broker/index.js';
 import type { CopyStart, Lane } from './accounting.js';
 import type { EventLog } from './eventLog.js';

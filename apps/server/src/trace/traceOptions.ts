@@ -1,5 +1,6 @@
 /** What a live trace is asked to do (the request's options; the prediction takes the same). */
-import type { AmqpTable, FailureModel, NodeLoss } from '@retry-studio/topology-core';
+import type { AmqpTable, FailureModel } from '@retry-studio/topology-core/model';
+import type { NodeLoss } from '@retry-studio/topology-core/sim';
 
 export interface TraceOptions {
   readonly publisher?: string;

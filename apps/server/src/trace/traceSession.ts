@@ -10,7 +10,8 @@
  * connection, re-attached after every reconnect.
  */
 import { randomBytes } from 'node:crypto';
-import { profileFor, queueConfig, type Design, type FailureModel, type NodeLoss, type PublisherSpec, type SimEvent } from '@retry-studio/topology-core';
+import { type Design, type FailureModel, type PublisherSpec } from '@retry-studio/topology-core/model';
+import { profileFor, queueConfig, type NodeLoss, type SimEvent } from '@retry-studio/topology-core/sim';
 import type { ManagedConnection, ManagementClient } from '../broker/index.js';
 import { Renamer, renameDesign, type DeployTarget } from '../deploy/deployTarget.js';
 import { TraceAccounting, type CopyStart, type Lane } from './accounting.js';

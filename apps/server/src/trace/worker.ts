@@ -4,16 +4,9 @@
  * planRepublish), exactly as the simulator does, and reporting what it does as SimEvents.
  */
 import type { Channel, ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
-import {
-  attemptDraw,
-  backoffMs,
-  chooseAction,
-  planRepublish,
-  processingSucceeds,
-  type ConsumerAction,
-  type ConsumerSpec,
-  type DeliveryView,
-} from '@retry-studio/topology-core';
+import { backoffMs, chooseAction, planRepublish, processingSucceeds, type DeliveryView } from '@retry-studio/topology-core/behaviour';
+import { type ConsumerAction, type ConsumerSpec } from '@retry-studio/topology-core/model';
+import { attemptDraw } from '@retry-studio/topology-core/sim';
 import { headersForDisplay, xDeathOf, type ManagedConnection } from '../broker/index.js';
 import { isSettlement, republishThenAck, settleDelivery, type Settlement } from '../broker/settleDelivery.js';
 import { MSG_HEADER, TRACE_HEADER } from './observer.js';

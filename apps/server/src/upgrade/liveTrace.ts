@@ -5,7 +5,8 @@
  * where the message ended (acked, parked in a queue, dropped, still moving) is set next to the
  * check's prediction for the target. The vhost is deleted afterwards, whatever happened.
  */
-import type { BehaviourFinding, Design, FailureModel } from '@retry-studio/topology-core';
+import type { Design, FailureModel } from '@retry-studio/topology-core/model';
+import type { BehaviourFinding } from '@retry-studio/topology-core/upgrade';
 import { ManagedConnection, redactUrl, withVhost } from '../broker/index.js';
 import { TraceSession } from '../trace/traceSession.js';
 import { declareAll, type VerifyTarget } from './verifyUpgrade.js';

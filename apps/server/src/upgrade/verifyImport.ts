@@ -4,7 +4,9 @@
  * vhost, the broker's answer, and what it had created before it refused (4.3.6 creates the
  * file's exchanges, then refuses a mirroring policy, and creates no queue). Deleted afterwards.
  */
-import { exportDefinitions, type Topology, type UpgradeFinding } from '@retry-studio/topology-core';
+import { exportDefinitions } from '@retry-studio/topology-core/io';
+import { type Topology } from '@retry-studio/topology-core/model';
+import { type UpgradeFinding } from '@retry-studio/topology-core/upgrade';
 import { errText, type VerifyTarget } from './verifyUpgrade.js';
 import { inThrowawayVhost } from './throwawayVhost.js';
 

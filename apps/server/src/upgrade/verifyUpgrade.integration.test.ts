@@ -4,7 +4,8 @@
  * refusal predicted and every prediction seen, in the broker's own words; the vhosts deleted.
  */
 import { describe, expect, it } from 'vitest';
-import { DESIGN_FORMAT, DESIGN_VERSION, migrateDesignForUpgrade, upgradeCheck, type BehaviourFinding, type BrokerProfileId, type Design, type Topology } from '@retry-studio/topology-core';
+import { DESIGN_FORMAT, DESIGN_VERSION, type BrokerProfileId, type Design, type Topology } from '@retry-studio/topology-core/model';
+import { migrateDesignForUpgrade, upgradeCheck, type BehaviourFinding } from '@retry-studio/topology-core/upgrade';
 import { parseAmqpUrl } from '../broker/index.js';
 import { BROKER_310, BROKER_43, type TestBroker } from '../testing/testBrokers.js';
 import { verifyTarget, verifyTopology, type VerifyRun } from './verifyUpgrade.js';

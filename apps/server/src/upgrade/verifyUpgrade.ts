@@ -6,8 +6,9 @@
  * afterwards, whatever happened.
  */
 import type { ChannelModel } from 'amqplib';
-import type { BrokerProfileId, Topology, UpgradeFinding } from '@retry-studio/topology-core';
-import { profileForBrokerVersion } from '@retry-studio/topology-core';
+import type { BrokerProfileId, Topology } from '@retry-studio/topology-core/model';
+import type { UpgradeFinding } from '@retry-studio/topology-core/upgrade';
+import { profileForBrokerVersion } from '@retry-studio/topology-core/operate';
 import { openConnection, requireManagement, resolveManagement, withThrowawayChannel, withVhost, type AmqpUrl, type ManagementClient } from '../broker/index.js';
 import { declareBinding, declareExchange, declarePolicy, declareQueue } from '../deploy/declareTopology.js';
 import { exchangeShape, queueShape } from '../deploy/planDeploy.js';

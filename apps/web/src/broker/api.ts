@@ -1,5 +1,5 @@
 /** The server's broker API, typed by the contract (`@retry-studio/contract`). JSON in, JSON out; errors come back as `{error, field}`. */
-import type { Design } from '@retry-studio/topology-core';
+import type { Design } from '@retry-studio/topology-core/model';
 import type {
   DeployRequest,
   DeployResponse,

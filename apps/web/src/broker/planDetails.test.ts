@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { policyChanges, queueEffectiveSettings, type PolicyDef, type QueueDef } from '@retry-studio/topology-core';
+import { policyChanges, queueEffectiveSettings, type PolicyDef, type QueueDef } from '@retry-studio/topology-core/model';
 import type { PlanItem } from '@retry-studio/contract';
 import { appliesInPlace, argumentLines, describePolicy, policyDetails, settingsFromPolicies, shapeChanges, shownValue } from './planDetails';
 

@@ -1,5 +1,5 @@
 /** What a plan row says beyond its status: a policy's changes and their effect, where a queue's settings come from. */
-import { describeChange, exchangeDeclarationChanges, queueDeclarationChanges, type AmqpValue, type ChangeEffect, type PolicyDef, type SettingChange } from '@retry-studio/topology-core';
+import { describeChange, exchangeDeclarationChanges, queueDeclarationChanges, type AmqpValue, type ChangeEffect, type PolicyDef, type SettingChange } from '@retry-studio/topology-core/model';
 import type { PlanItem } from '@retry-studio/contract';
 
 type PolicyItem = Extract<PlanItem, { kind: 'policy' }>;

@@ -4,7 +4,7 @@
  */
 import { memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import type { ExchangeType } from '@retry-studio/topology-core';
+import type { ExchangeType } from '@retry-studio/topology-core/model';
 import type { DesignNode } from '../graph/flowTypes';
 import { behaviourLines, queueChips, type Chip } from '../model/describe';
 import { DepthBadge } from '../operate/DepthBadge';

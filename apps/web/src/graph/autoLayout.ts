@@ -5,7 +5,7 @@
  * label, so labels have room between the boxes.
  */
 import type { ELK as ElkApi } from 'elkjs/lib/elk-api';
-import type { Design, NodePosition } from '@retry-studio/topology-core';
+import type { Design, NodePosition } from '@retry-studio/topology-core/model';
 import { NODE_H, NODE_W } from './flowTypes';
 import { FlowMapper } from './designToFlow';
 import { flowOrder } from './flowOrder';

@@ -3,7 +3,7 @@
  * changed, so React Flow's identity check skips their re-render (dragging one node must not
  * re-render three hundred).
  */
-import { republishDestination, republishSites, type Design, type EffectiveValue } from '@retry-studio/topology-core';
+import { republishDestination, republishSites, type Design, type EffectiveValue } from '@retry-studio/topology-core/model';
 import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId } from '../model/nodeIds';
 import { edgeIdOf } from '../model/edgeIds';
 import { edgeCubic, type Cubic } from './bezier';

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { DESIGN_FORMAT, DESIGN_VERSION, type Design, type QueueDef } from '@retry-studio/topology-core';
+import { DESIGN_FORMAT, DESIGN_VERSION, type Design, type QueueDef } from '@retry-studio/topology-core/model';
 import { dlxTtlRetry } from '../fixtures/designs';
 import { FlowMapper } from './designToFlow';
 import { flowOrder } from './flowOrder';

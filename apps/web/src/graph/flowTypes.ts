@@ -1,5 +1,5 @@
 import type { Edge, Node } from '@xyflow/react';
-import type { ConsumerSpec, EffectiveSettings, ExchangeDef, PublisherSpec, QueueDef } from '@retry-studio/topology-core';
+import type { ConsumerSpec, EffectiveSettings, ExchangeDef, PublisherSpec, QueueDef } from '@retry-studio/topology-core/model';
 import type { EdgeKind } from '../model/edgeIds';
 
 /** Node sizes are fixed so edge geometry (and token paths) never waits for a DOM measure. */

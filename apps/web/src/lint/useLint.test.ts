@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTemplate } from '@retry-studio/topology-core';
+import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { lintOf } from './useLint';
 
 const design = () => {

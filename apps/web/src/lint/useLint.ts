@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
-import { describeIssue, issueSubject, lintDesign, validateDesign, type Design, type LintFinding, type ValidationIssue } from '@retry-studio/topology-core';
+import { lintDesign, type LintFinding } from '@retry-studio/topology-core/lint';
+import { describeIssue, issueSubject, validateDesign, type Design, type ValidationIssue } from '@retry-studio/topology-core/model';
 import { useApp } from '../store/store';
 import { heldFor, useHeldEdits } from '../store/heldEdits';
 import type { Severity } from '../graph/flowTypes';

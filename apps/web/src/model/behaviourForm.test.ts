@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TEMPLATES, type Condition, type ConsumerAction, type ConsumerBehaviour, type Rule } from '@retry-studio/topology-core';
+import { type Condition, type ConsumerAction, type ConsumerBehaviour, type Rule } from '@retry-studio/topology-core/model';
+import { TEMPLATES } from '@retry-studio/topology-core/templates';
 import {
   actionOfKind,
   canSettleMultiple,

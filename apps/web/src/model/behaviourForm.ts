@@ -3,7 +3,7 @@
  * so what the form does not show (headers, routingKeyFromHeader, ValueExpr expirations...)
  * survives; optional fields the form clears are deleted, never set to undefined.
  */
-import type { Condition, ConsumerAction, ConsumerBehaviour, Counter, DeathReason, FailureModel, Rule } from '@retry-studio/topology-core';
+import type { Condition, ConsumerAction, ConsumerBehaviour, Counter, DeathReason, FailureModel, Rule } from '@retry-studio/topology-core/model';
 
 export type FailureKind = 'inherit' | FailureModel['kind'];
 export type ActionKind = 'ack' | 'reject' | 'requeue' | 'hold' | 'republish';

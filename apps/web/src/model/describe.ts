@@ -1,5 +1,5 @@
 /** Short human descriptions for node faces (presentation only; no semantics). */
-import { describeSource, type AmqpValue, type Condition, type ConsumerAction, type ConsumerBehaviour, type Counter, type EffectiveSettings, type FailureModel, type ValueExpr } from '@retry-studio/topology-core';
+import { describeSource, type AmqpValue, type Condition, type ConsumerAction, type ConsumerBehaviour, type Counter, type EffectiveSettings, type FailureModel, type ValueExpr } from '@retry-studio/topology-core/model';
 
 export function counterText(c: Counter): string {
   switch (c.kind) {

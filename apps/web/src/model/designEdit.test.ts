@@ -1,7 +1,8 @@
 // @vitest-environment node
 // (these tests need no DOM: the node environment starts faster than jsdom)
 import { describe, expect, it } from 'vitest';
-import { buildTemplate, validateDesign } from '@retry-studio/topology-core';
+import { validateDesign } from '@retry-studio/topology-core/model';
+import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { addNode, connect, deleteElements, duplicateNodes, renameNode, updateQueue } from './designEdit';
 import { emptyDesign } from './emptyDesign';
 import { dlxTtlRetry } from '../fixtures/designs';
@@ -147,7 +148,7 @@ describe('delete, rename, duplicate keep references whole', () => {
 });
 describe('half-written behaviours never break the canvas', () => {
   it('republish targets and renames tolerate a behaviour that is not valid yet', async () => {
-    const { republishSites } = await import('@retry-studio/topology-core');
+    const { republishSites } = await import('@retry-studio/topology-core/model');
     const { behaviourLines } = await import('./describe');
     const bad = { kind: 'worker', onFailure: 'oops' } as never;
     expect(republishSites(bad)).toEqual([]);

@@ -3,21 +3,8 @@
  * same edit works from the mouse, the keyboard and the tests. No RabbitMQ rules live here
  * (the core validates the result); only the bookkeeping of names and references.
  */
-import type {
-  AmqpTable,
-  BindingDef,
-  ConsumerAction,
-  ConsumerBehaviour,
-  ConsumerSpec,
-  Design,
-  ExchangeDef,
-  ExchangeType,
-  NodePosition,
-  PublisherSpec,
-  QueueDef,
-  ValidationIssue,
-} from '@retry-studio/topology-core';
-import { mapRepublishes, renameNode as renameInCore } from '@retry-studio/topology-core';
+import type { AmqpTable, BindingDef, ConsumerAction, ConsumerBehaviour, ConsumerSpec, Design, ExchangeDef, ExchangeType, NodePosition, PublisherSpec, QueueDef, ValidationIssue } from '@retry-studio/topology-core/model';
+import { mapRepublishes, renameNode as renameInCore } from '@retry-studio/topology-core/model';
 import { nodeIdOf, parseNodeId, type NodeKind } from './nodeIds';
 import { edgeIdOf, parseEdgeId, type EdgeKind } from './edgeIds';
 

@@ -1,5 +1,5 @@
 /** Canvas edge ids, derived from what the edge means so they survive reloads and undo. */
-import type { BindingDef } from '@retry-studio/topology-core';
+import type { BindingDef } from '@retry-studio/topology-core/model';
 
 export type EdgeKind = 'binding' | 'deadLetter' | 'alternate' | 'republish' | 'consume' | 'publish';
 

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import type { Design } from '@retry-studio/topology-core';
+import type { Design } from '@retry-studio/topology-core/model';
 import { dlxTtlRetry } from '../fixtures/designs';
 import { FlowMapper } from '../graph/designToFlow';
 import { queueChips } from './describe';

@@ -3,7 +3,7 @@
  * inspector): the core's one computation (model/effectiveSettings.ts), which the simulator, lint
  * and the deploy plan read too. Cached per topology and profile: dragging a node reuses it.
  */
-import { topologyEffectiveSettings, type Design, type EffectiveSettings, type TopologySettings } from '@retry-studio/topology-core';
+import { topologyEffectiveSettings, type Design, type EffectiveSettings, type TopologySettings } from '@retry-studio/topology-core/model';
 
 const NONE: TopologySettings = { queues: new Map(), exchanges: new Map() };
 const cache = new WeakMap<object, { profile: string | undefined; settings: TopologySettings }>();

@@ -1,4 +1,4 @@
-import { DESIGN_FORMAT, DESIGN_VERSION, type Design } from '@retry-studio/topology-core';
+import { DESIGN_FORMAT, DESIGN_VERSION, type Design } from '@retry-studio/topology-core/model';
 
 export function emptyDesign(name = 'Untitled design'): Design {
   return {

@@ -1,5 +1,5 @@
 /** A canary re-drive's progress: the batch, moved / through / back / waiting, each verdict and why it stopped. */
-import type { CanaryProgress } from '@retry-studio/topology-core';
+import type { CanaryProgress } from '@retry-studio/topology-core/operate';
 
 export function CanaryStatus({ job }: { job: CanaryProgress }) {
   return (

@@ -4,7 +4,7 @@
  * message gets its body edited as JSON (sent as a patch replacing the whole body). Headers are
  * NAME=VALUE lines, checked against what AMQP and the broker forbid.
  */
-import { applyJsonPatch, parseJsonPatch, parseSetHeader, type DeadLetterMessage, type JsonValue } from '@retry-studio/topology-core';
+import { applyJsonPatch, parseJsonPatch, parseSetHeader, type DeadLetterMessage, type JsonValue } from '@retry-studio/topology-core/operate';
 
 const area = 'w-full rounded border border-slate-700 bg-slate-950 p-1 font-mono text-[10px]';
 

@@ -4,7 +4,7 @@
  * dead-letter panel looks at.
  */
 import { create } from 'zustand';
-import type { ImportRole } from '@retry-studio/topology-core';
+import type { ImportRole } from '@retry-studio/topology-core/operate';
 import type { QueueDepth } from '@retry-studio/contract';
 
 export interface OperateState {

@@ -1,4 +1,4 @@
-import type { Condition, ConsumerAction, ConsumerBehaviour, Counter, DeathReason, FailureModel, Rule, ValidationIssue } from '@retry-studio/topology-core';
+import type { Condition, ConsumerAction, ConsumerBehaviour, Counter, DeathReason, FailureModel, Rule, ValidationIssue } from '@retry-studio/topology-core/model';
 import { CheckField, NumberArgField, SelectField, TextField } from './fields';
 import {
   DEATH_REASONS,

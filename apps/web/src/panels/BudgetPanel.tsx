@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
-import { computeBudget, compareStrategies, joinCollapsed, type BudgetFailure, type Ending, type RetryBudget, type StrategyEntry } from '@retry-studio/topology-core';
+import { computeBudget, compareStrategies, type BudgetFailure, type RetryBudget, type StrategyEntry } from '@retry-studio/topology-core/budget';
+import { type Ending } from '@retry-studio/topology-core/templates';
+import { joinCollapsed } from '@retry-studio/topology-core/text';
 import { useApp } from '../store/store';
 import { buildTemplate, listTemplates } from './templates';
 import { fmtT } from './SimBar';

@@ -4,7 +4,7 @@
  * after a dry run that says where each message would go.
  */
 import { useEffect, useRef, useState } from 'react';
-import { causeOf, firstDeath, type BounceWarning, type DeadLetterMessage, type RedrivePlan } from '@retry-studio/topology-core';
+import { causeOf, firstDeath, type BounceWarning, type DeadLetterMessage, type RedrivePlan } from '@retry-studio/topology-core/operate';
 import { ApiError } from '../broker/api';
 import type { BrowseResponse, JobProgress } from '@retry-studio/contract';
 import { CanaryStatus } from '../operate/CanaryStatus';

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { ExportOptionsError, validateExportOptions, type ExportOptions } from '@retry-studio/topology-core';
+import { ExportOptionsError, validateExportOptions, type ExportOptions } from '@retry-studio/topology-core/io';
 import { useApp } from '../store/store';
 import { exportFormats, type ExportOptionName } from './exporters';
 import { ImportFile } from './ImportFile';

@@ -1,6 +1,6 @@
 /** Import a file (or pasted JSON): a Retry Studio design, a retry scenario or RabbitMQ definitions. */
 import { useRef, useState } from 'react';
-import { loadDocument } from '@retry-studio/topology-core';
+import { loadDocument } from '@retry-studio/topology-core/io';
 import { useApp } from '../store/store';
 import { layoutDesign } from '../graph/autoLayout';
 

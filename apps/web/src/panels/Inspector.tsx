@@ -1,17 +1,4 @@
-import {
-  describeIssue,
-  describeSource,
-  type AmqpTable,
-  type AmqpValue,
-  type BindingDef,
-  type ConsumerSpec,
-  type Design,
-  type ExchangeDef,
-  type ExchangeType,
-  type PublisherSpec,
-  type QueueDef,
-  type ValidationIssue,
-} from '@retry-studio/topology-core';
+import { describeIssue, describeSource, type AmqpTable, type AmqpValue, type BindingDef, type ConsumerSpec, type Design, type ExchangeDef, type ExchangeType, type PublisherSpec, type QueueDef, type ValidationIssue } from '@retry-studio/topology-core/model';
 import { heldFor, storeOrHold, useHeldEdits } from '../store/heldEdits';
 import { exchangeSettings, queueSettings } from '../model/effective';
 import { useApp } from '../store/store';

@@ -4,7 +4,8 @@
  * where dead letters pile up.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { designGroup, groupNodesByPrefix, namePrefix, type Design } from '@retry-studio/topology-core';
+import { type Design } from '@retry-studio/topology-core/model';
+import { designGroup, groupNodesByPrefix, namePrefix } from '@retry-studio/topology-core/operate';
 import { useApp } from '../store/store';
 import { ApiError } from '../broker/api';
 import type { ImportResponse } from '@retry-studio/contract';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { compilePortable } from '@retry-studio/topology-core';
+import { compilePortable } from '@retry-studio/topology-core/io';
 import { useApp } from '../store/store';
 
 /**

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from 'react';
-import type { ValidationIssue } from '@retry-studio/topology-core';
+import type { ValidationIssue } from '@retry-studio/topology-core/model';
 import { useApp } from '../store/store';
 import { renameNode } from '../model/designEdit';
 import { parseNodeId, nodeIdOf } from '../model/nodeIds';

@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import type { FailureModel } from '@retry-studio/topology-core';
+import type { FailureModel } from '@retry-studio/topology-core/model';
 import { useApp } from '../store/store';
 import { player } from '../sim/player';
 import { runCommand } from '../commands/registry';

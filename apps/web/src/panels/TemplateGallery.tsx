@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useApp } from '../store/store';
 import { buildTemplate, listTemplates, openTemplate, type TemplateInfo } from './templates';
-import { coerceParam } from '@retry-studio/topology-core';
+import { coerceParam } from '@retry-studio/topology-core/templates';
 import { runCommand } from '../commands/registry';
 import { env } from '../commands/env';
 

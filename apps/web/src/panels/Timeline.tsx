@@ -1,5 +1,5 @@
 import { memo, useMemo, useSyncExternalStore, type CSSProperties } from 'react';
-import type { SimEvent } from '@retry-studio/topology-core';
+import type { SimEvent } from '@retry-studio/topology-core/sim';
 import { useApp } from '../store/store';
 import { player } from '../sim/player';
 import { displayAt } from '../sim/compilePlayback';

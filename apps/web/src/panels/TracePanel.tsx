@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import type { FailureModel, SimEvent } from '@retry-studio/topology-core';
+import type { FailureModel } from '@retry-studio/topology-core/model';
+import type { SimEvent } from '@retry-studio/topology-core/sim';
 import { useApp } from '../store/store';
 import type { Difference, PredictionResponse, TraceNotice } from '@retry-studio/contract';
 import { api, ApiError } from '../broker/api';

@@ -5,7 +5,8 @@
  * rewrite and whether the fates then match (the CLI writes the migrated design).
  */
 import { useMemo, useState } from 'react';
-import { migrateDesignForUpgrade, upgradeCheck, isBlocking, type BrokerProfileId, type UpgradeFinding } from '@retry-studio/topology-core';
+import { type BrokerProfileId } from '@retry-studio/topology-core/model';
+import { migrateDesignForUpgrade, upgradeCheck, isBlocking, type UpgradeFinding } from '@retry-studio/topology-core/upgrade';
 import { useApp } from '../store/store';
 
 const PROFILES: BrokerProfileId[] = ['3.10', '4.x', '4.3'];

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildTemplate, ExportOptionsError, type Design } from '@retry-studio/topology-core';
+import { ExportOptionsError } from '@retry-studio/topology-core/io';
+import { type Design } from '@retry-studio/topology-core/model';
+import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { exportFormats } from './exporters';
 
 const design = (): Design => {

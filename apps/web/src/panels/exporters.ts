@@ -1,5 +1,6 @@
 /** The export formats, all rendered by the core's `exportDesign` (the CLI and server use the same). */
-import { EXPORT_FORMATS, exportDesign, type Design, type ExportFormat as CoreFormat, type ExportOptions } from '@retry-studio/topology-core';
+import { EXPORT_FORMATS, exportDesign, type ExportFormat as CoreFormat, type ExportOptions } from '@retry-studio/topology-core/io';
+import { type Design } from '@retry-studio/topology-core/model';
 
 /** The options a format reads (the panel shows an input for each). */
 export type ExportOptionName = keyof ExportOptions;

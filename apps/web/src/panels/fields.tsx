@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
-import type { ValidationIssue } from '@retry-studio/topology-core';
+import type { ValidationIssue } from '@retry-studio/topology-core/model';
 
 export function FieldShell({ label, issues, children, hint, id }: { label: string; issues?: ValidationIssue[]; children: ReactNode; hint?: string; id: string }) {
   const err = issues?.find((i) => !isWarning(i));

@@ -1,7 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { storiesOf, hopsOf, settleText } from './messageStory';
-import { simulate, type ConsumerSpec } from '@retry-studio/topology-core';
+import { type ConsumerSpec } from '@retry-studio/topology-core/model';
+import { simulate } from '@retry-studio/topology-core/sim';
 import { runDesignSimulation } from '../sim/runSimulation';
 import { dlxTtlRetry } from '../fixtures/designs';
 

@@ -1,5 +1,6 @@
 /** Per-message summaries of an event stream, for the timeline lanes and the message inspector. */
-import type { SimEvent, SimEventOf, XDeathEntry, AmqpTable } from '@retry-studio/topology-core';
+import type { XDeathEntry, AmqpTable } from '@retry-studio/topology-core/model';
+import type { SimEvent, SimEventOf } from '@retry-studio/topology-core/sim';
 
 export interface Wait {
   queue: string;

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { getTemplate } from '@retry-studio/topology-core';
+import { getTemplate } from '@retry-studio/topology-core/templates';
 import { tunedParams } from './templates';
 
 describe('a template with tuned parameters is work', () => {

@@ -1,14 +1,6 @@
 /** Template registry access (core) and opening a template into the designer. */
-import {
-  buildTemplate as coreBuild,
-  coerceParam,
-  getTemplate,
-  listTemplates as coreList,
-  type BuiltTemplate,
-  type ParamSpec,
-  type RetryTemplate,
-  type ValidationIssue,
-} from '@retry-studio/topology-core';
+import { type ValidationIssue } from '@retry-studio/topology-core/model';
+import { buildTemplate as coreBuild, coerceParam, getTemplate, listTemplates as coreList, type BuiltTemplate, type ParamSpec, type RetryTemplate } from '@retry-studio/topology-core/templates';
 import { useApp } from '../store/store';
 
 export type { ParamSpec };

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { validateDesign, type Design, type ValidationIssue } from '@retry-studio/topology-core';
+import { validateDesign, type Design, type ValidationIssue } from '@retry-studio/topology-core/model';
 import { useApp } from '../store/store';
 import { parseNodeId } from '../model/nodeIds';
 import { edgeIdOf, parseEdgeId } from '../model/edgeIds';

@@ -7,7 +7,7 @@
  * message needs at that instant, and the virtual gap to the next instant is shown at `speed`
  * (virtual ms per display ms). One mapping for all messages keeps them in step.
  */
-import type { SimEvent } from '@retry-studio/topology-core';
+import type { SimEvent } from '@retry-studio/topology-core/sim';
 import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId } from '../model/nodeIds';
 
 export const HOP_MS = 420;

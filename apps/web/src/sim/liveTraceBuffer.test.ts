@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SimEvent } from '@retry-studio/topology-core';
+import type { SimEvent } from '@retry-studio/topology-core/sim';
 import { LiveTraceBuffer } from './liveTraceBuffer';
 import { traceDurationMs } from '../broker/traceDuration';
 

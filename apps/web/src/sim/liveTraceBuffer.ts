@@ -9,7 +9,7 @@
  * between `minDelayMs` and `maxDelayMs`. Events about no message (queue depth samples) are kept
  * but do not call for an update by themselves.
  */
-import type { SimEvent } from '@retry-studio/topology-core';
+import type { SimEvent } from '@retry-studio/topology-core/sim';
 
 export interface LiveTraceBufferOptions {
   readonly maxMessages?: number;

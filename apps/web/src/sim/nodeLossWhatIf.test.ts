@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import type { Design } from '@retry-studio/topology-core';
+import type { Design } from '@retry-studio/topology-core/model';
 import type { DeployPlan as Plan, PlanItem } from '@retry-studio/contract';
 import { dlxTtlRetry } from '../fixtures/designs';
 import { DEFAULT_NODE_LOSS, outagesFor, queueHomes, queuesOnNode, resolveNodeLoss, unavailableAt } from './nodeLossWhatIf';

@@ -5,7 +5,8 @@
  * node is back) is the core's outagesOf; only the choice of queues is made here.
  */
 import type { DeployPlan as Plan } from '@retry-studio/contract';
-import { DEFAULT_LEADER_MOVE_MS, outagesOf, profileFor, queueConfig, type Design, type NodeLoss } from '@retry-studio/topology-core';
+import { type Design } from '@retry-studio/topology-core/model';
+import { DEFAULT_LEADER_MOVE_MS, outagesOf, profileFor, queueConfig, type NodeLoss } from '@retry-studio/topology-core/sim';
 
 /**
  * design queue -> its leader (quorum, stream) or node (classic), from a plan of the deployed

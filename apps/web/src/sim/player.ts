@@ -3,7 +3,7 @@
  * only the canvas overlay reads it every frame. Panels subscribe to a throttled tick.
  */
 import { compilePlayback, displayAt, virtualAt, type PlaybackPlan } from './compilePlayback';
-import type { SimEvent } from '@retry-studio/topology-core';
+import type { SimEvent } from '@retry-studio/topology-core/sim';
 
 export type RunSource = 'sim' | 'live';
 

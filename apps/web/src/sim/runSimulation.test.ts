@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import type { Design } from '@retry-studio/topology-core';
+import type { Design } from '@retry-studio/topology-core/model';
 import { runDesignSimulation } from './runSimulation';
 import { dlxTtlRetry } from '../fixtures/designs';
 

@@ -1,5 +1,6 @@
 /** Runs the core simulator on a design (the web never simulates anything itself). */
-import { activeQueuesOf, describeIssue, designToSimulation, markAttemptCap, simulate, traceMessages, validateDesign, type Design, type FailureModel, type NodeLoss, type SimEvent } from '@retry-studio/topology-core';
+import { describeIssue, validateDesign, type Design, type FailureModel } from '@retry-studio/topology-core/model';
+import { activeQueuesOf, designToSimulation, markAttemptCap, simulate, traceMessages, type NodeLoss, type SimEvent } from '@retry-studio/topology-core/sim';
 
 export interface RunOptions {
   messages: number;

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { Design } from '@retry-studio/topology-core';
+import type { Design } from '@retry-studio/topology-core/model';
 import { emptyDesign } from '../model/emptyDesign';
 import { newDesignId } from './designId';
 import type { AppState } from './store';

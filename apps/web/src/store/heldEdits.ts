@@ -5,7 +5,7 @@
  * drops the entry; opening another design drops them all.
  */
 import { create } from 'zustand';
-import { describeIssue, issueSubject, validateDesign, type Design, type ValidationIssue } from '@retry-studio/topology-core';
+import { describeIssue, issueSubject, validateDesign, type Design, type ValidationIssue } from '@retry-studio/topology-core/model';
 
 export interface HeldEdit {
   /** the design it was typed into (entries of another design are not shown) */

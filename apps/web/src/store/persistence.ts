@@ -3,7 +3,7 @@
  * an edit rewrites only the open design. Version 1 kept a single design under one key; it is
  * migrated into a named design on first read, never dropped.
  */
-import { parseDesign, type Design } from '@retry-studio/topology-core';
+import { parseDesign, type Design } from '@retry-studio/topology-core/model';
 import { newDesignId } from './designId';
 import type { AppStore } from './store';
 

@@ -6,7 +6,7 @@
  * result from another design is not shown; one from an earlier version says so in words.
  */
 import type { StateCreator } from 'zustand';
-import type { Design } from '@retry-studio/topology-core';
+import type { Design } from '@retry-studio/topology-core/model';
 import type { AppState } from './store';
 
 /** the design (its id in My designs) and the version of it a result was computed for */

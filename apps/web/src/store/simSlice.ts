@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
-import type { FailureModel, SimEvent } from '@retry-studio/topology-core';
+import type { FailureModel } from '@retry-studio/topology-core/model';
+import type { SimEvent } from '@retry-studio/topology-core/sim';
 import type { AppState } from './store';
 import { player } from '../sim/player';
 import { runDesignSimulation } from '../sim/runSimulation';

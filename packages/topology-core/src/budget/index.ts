@@ -12,3 +12,4 @@ export {
   type RiskKind,
   type StrategyEntry,
 } from './budget.js';
+export { describeEnding, parkedFate, type EndingContext } from './endingText.js';

@@ -38,3 +38,8 @@ export { exportConsumerSkeleton } from './consumerSkeleton.js';
 export { compilePortable, type PortableResult } from './portable.js';
 export { jsonLocations, type SourcePosition } from './jsonLocations.js';
 export { objectLocator, type ObjectLocation } from './objectLocations.js';
+export { exportDefinitionsVhosts } from './definitions.js';
+export { loadDocumentVhosts, parseJsonText } from './load.js';
+export { describeVhost, describeVhostsWithObjects, objectCount, vhostContents, type VhostContents } from './definitionsVhosts.js';
+export { describeJsonError } from './jsonSyntax.js';
+export { exportVhosts, MULTI_VHOST_FORMATS, type VhostDesign } from './exportVhosts.js';

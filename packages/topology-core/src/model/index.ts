@@ -156,3 +156,8 @@ export {
   type RenameReference,
 } from './references.js';
 export { renameNode, type RenameResult } from './renameNode.js';
+export { topologyEffectiveSettings, type TopologySettings } from './effectiveSettings.js';
+export { mapHeaderReferences, NAMING_HEADERS } from './references.js';
+export { mapRepublishes, type MapRepublish, republishDestination, type RepublishDestination, republishSites, type RepublishSite, type RepublishSlot } from './republishes.js';
+export { describeIssue, issueSubject, type IssueSubject } from './issueSubject.js';
+export { policyTies, describeStake, type PolicyTie } from './policyTies.js';

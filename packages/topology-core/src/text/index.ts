@@ -1,3 +1,4 @@
 /** @retry-studio/topology-core/text: small text helpers (ordinals, repeats). Named exports, so what the apps use is visible here. */
 export { ordinal } from './ordinal.js';
 export { collapseRepeats, joinCollapsed } from './collapseRepeats.js';
+export { foldRuns, formatRuns, type Run } from './foldRuns.js';

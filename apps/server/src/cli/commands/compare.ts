@@ -1,4 +1,5 @@
-import { buildTemplate, compareStrategies, formatComparison, getTemplate, type StrategyEntry } from '@retry-studio/topology-core';
+import { compareStrategies, formatComparison, type StrategyEntry } from '@retry-studio/topology-core/budget';
+import { buildTemplate, getTemplate } from '@retry-studio/topology-core/templates';
 import { flag, parseArgs } from './args.js';
 import { CliError, loadFile, type CliIo } from './context.js';
 import { failureFromArgs } from './simulate.js';

@@ -1,7 +1,8 @@
 /** What a CLI command gets: its arguments, output streams and file access (injectable for tests). */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { formatIssues, loadDocument, loadDocumentVhosts, type Design, type DocumentKind, type ValidationIssue } from '@retry-studio/topology-core';
+import { loadDocument, loadDocumentVhosts, type DocumentKind } from '@retry-studio/topology-core/io';
+import { formatIssues, type Design, type ValidationIssue } from '@retry-studio/topology-core/model';
 
 export interface CliIo {
   readonly out: (s: string) => void;

@@ -5,22 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import {
-  checkCanaryOptions,
-  DEFAULT_CANARY_WAIT_MS,
-  destinationLabel,
-  parseJsonPatch,
-  parseMaxRefail,
-  parseRedriveFilter,
-  parseRedriveTarget,
-  parseSetHeader,
-  type CanaryOptions,
-  type CanaryProgress,
-  type CauseGroup,
-  type DeadLetterMessage,
-  type RedriveEdit,
-  type RedrivePlan,
-} from '@retry-studio/topology-core';
+import { checkCanaryOptions, DEFAULT_CANARY_WAIT_MS, destinationLabel, parseJsonPatch, parseMaxRefail, parseRedriveFilter, parseRedriveTarget, parseSetHeader, type CanaryOptions, type CanaryProgress, type CauseGroup, type DeadLetterMessage, type RedriveEdit, type RedrivePlan } from '@retry-studio/topology-core/operate';
 import { startCanaryRedrive } from '../../operate/canaryRedrive.js';
 import { browseQueue, MAX_BROWSE } from '../../operate/browse.js';
 import { dryRunRedrive, startRedrive, type RedriveRequest } from '../../operate/redrive.js';

@@ -1,5 +1,6 @@
 /** `--format`, `--portable`, `--vhost`, `--cluster`, `--out`: the options of the commands that write a design out (export, generate). */
-import { compilePortable, exportDesign, formatIssues, isExportFormat, validateExportOptions, EXPORT_FORMATS, type Design, type ExportFormat, type ExportOptions } from '@retry-studio/topology-core';
+import { compilePortable, exportDesign, isExportFormat, validateExportOptions, EXPORT_FORMATS, type ExportFormat, type ExportOptions } from '@retry-studio/topology-core/io';
+import { formatIssues, type Design } from '@retry-studio/topology-core/model';
 import { flag, value, type ParsedArgs } from './args.js';
 import { CliError, indent, writeOutput, type CliIo } from './context.js';
 

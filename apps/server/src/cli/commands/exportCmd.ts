@@ -1,4 +1,4 @@
-import { exportVhosts, MULTI_VHOST_FORMATS } from '@retry-studio/topology-core';
+import { exportVhosts, MULTI_VHOST_FORMATS } from '@retry-studio/topology-core/io';
 import { value, parseArgs } from './args.js';
 import { CliError, loadFileVhosts, writeOutput, type CliIo } from './context.js';
 import { formatWarnings } from './lintText.js';

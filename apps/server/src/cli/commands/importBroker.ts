@@ -1,4 +1,5 @@
-import { formatIssues, writeDesignJson } from '@retry-studio/topology-core';
+import { writeDesignJson } from '@retry-studio/topology-core/io';
+import { formatIssues } from '@retry-studio/topology-core/model';
 import { importBroker } from '../../operate/importBroker.js';
 import { flag, parseArgs, value } from './args.js';
 import { CliError, writeOutput, type CliIo } from './context.js';

@@ -1,4 +1,4 @@
-import { writeDesignJson } from '@retry-studio/topology-core';
+import { writeDesignJson } from '@retry-studio/topology-core/io';
 import path from 'node:path';
 import { parseArgs, value } from './args.js';
 import { CliError, loadFileVhosts, writeOutput, type CliIo, type LoadedFile } from './context.js';

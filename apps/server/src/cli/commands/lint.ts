@@ -1,4 +1,5 @@
-import { lintDesign, lintGithub, lintSarif, objectLocator } from '@retry-studio/topology-core';
+import { objectLocator } from '@retry-studio/topology-core/io';
+import { lintDesign, lintGithub, lintSarif } from '@retry-studio/topology-core/lint';
 import { flag, parseArgs, value } from './args.js';
 import { CliError, loadFileVhosts, readText, type CliIo } from './context.js';
 import { formatLintText, type LintSection } from './lintText.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LintFinding, ValidationIssue } from '@retry-studio/topology-core';
+import type { LintFinding } from '@retry-studio/topology-core/lint';
+import type { ValidationIssue } from '@retry-studio/topology-core/model';
 import { GROUP_AFTER, formatFindings, formatLintText, formatWarnings } from './lintText.js';
 
 const finding = (i: number, id = 'overflow-drops-silently'): LintFinding => ({

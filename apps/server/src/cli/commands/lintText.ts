@@ -3,7 +3,8 @@
  * few objects, one message and fix), and so are validation warnings of one kind, so a file of
  * 1,000 queues prints a page, not the same line 1,000 times. `--json` keeps every finding.
  */
-import { formatIssues, type LintFinding, type ValidationIssue } from '@retry-studio/topology-core';
+import { type LintFinding } from '@retry-studio/topology-core/lint';
+import { formatIssues, type ValidationIssue } from '@retry-studio/topology-core/model';
 
 /** Up to this many findings of one rule are printed one by one; more are grouped. */
 export const GROUP_AFTER = 3;

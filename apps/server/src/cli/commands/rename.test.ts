@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildTemplate, exportDefinitions, writeDesignJson, type Design } from '@retry-studio/topology-core';
+import { exportDefinitions, writeDesignJson } from '@retry-studio/topology-core/io';
+import { type Design } from '@retry-studio/topology-core/model';
+import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { runCli } from '../main.js';
 import type { CliIo } from './context.js';
 

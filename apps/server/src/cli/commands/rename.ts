@@ -1,4 +1,5 @@
-import { exportDefinitions, exportDefinitionsVhosts, renameNode, writeDesignJson } from '@retry-studio/topology-core';
+import { exportDefinitions, exportDefinitionsVhosts, writeDesignJson } from '@retry-studio/topology-core/io';
+import { renameNode } from '@retry-studio/topology-core/model';
 import { flag, parseArgs, value } from './args.js';
 import { CliError, loadFileVhosts, writeOutput, type CliIo } from './context.js';
 

@@ -1,4 +1,4 @@
-import { templateToScenario } from '@retry-studio/topology-core';
+import { templateToScenario } from '@retry-studio/topology-core/templates';
 import { flag, parseArgs, value } from './args.js';
 import { CliError, writeOutput, type CliIo } from './context.js';
 import { portableOrFail } from './exportArgs.js';

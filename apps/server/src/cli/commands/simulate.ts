@@ -1,24 +1,7 @@
-import {
-  computeBudget,
-  describeEnding,
-  designToSimulation,
-  foldRuns,
-  formatMs,
-  formatRuns,
-  policyTies,
-  simulate,
-  traceMessages,
-  activeQueuesOf,
-  markAttemptCap,
-  validateDesign,
-  type BudgetFailure,
-  type ConsumerSpec,
-  type Design,
-  type PublisherSpec,
-  type MessageTrace,
-  type RetryBudget,
-  type Topology,
-} from '@retry-studio/topology-core';
+import { computeBudget, describeEnding, formatMs, type BudgetFailure, type RetryBudget } from '@retry-studio/topology-core/budget';
+import { policyTies, validateDesign, type ConsumerSpec, type Design, type PublisherSpec, type Topology } from '@retry-studio/topology-core/model';
+import { designToSimulation, simulate, traceMessages, activeQueuesOf, markAttemptCap, type MessageTrace } from '@retry-studio/topology-core/sim';
+import { foldRuns, formatRuns } from '@retry-studio/topology-core/text';
 import { flag, intValue, parseArgs, value } from './args.js';
 import { CliError, loadFileVhosts, type CliIo, type LoadedFile } from './context.js';
 

@@ -1,5 +1,6 @@
 /** `ID [--param k=v ...]`: the arguments of the commands that build a template (generate, scenario). */
-import { buildTemplate, coerceParam, formatIssues, getTemplate, type BuiltTemplate } from '@retry-studio/topology-core';
+import { formatIssues } from '@retry-studio/topology-core/model';
+import { buildTemplate, coerceParam, getTemplate, type BuiltTemplate } from '@retry-studio/topology-core/templates';
 import type { ParsedArgs } from './args.js';
 import { CliError, indent } from './context.js';
 

@@ -1,4 +1,4 @@
-import { listTemplates } from '@retry-studio/topology-core';
+import { listTemplates } from '@retry-studio/topology-core/templates';
 import { flag, parseArgs } from './args.js';
 import type { CliIo } from './context.js';
 

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildTemplate, writeDesignJson } from '@retry-studio/topology-core';
+import { writeDesignJson } from '@retry-studio/topology-core/io';
+import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { runCliCaptured } from '../cliHarness.js';
 
 let dir = '';

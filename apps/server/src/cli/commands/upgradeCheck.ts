@@ -4,21 +4,9 @@
  * and the migration on the target broker and sets what it refused next to the prediction.
  * Every bad input is caught before anything is declared.
  */
-import {
-  fateText,
-  failureText,
-  formatIssues,
-  isBlocking,
-  migrateDesignForUpgrade,
-  upgradeCheck,
-  withAssumedTraffic,
-  writeDesignJson,
-  type BehaviourFinding,
-  type BrokerProfileId,
-  type Design,
-  type UpgradeFinding,
-  type UpgradeSource,
-} from '@retry-studio/topology-core';
+import { writeDesignJson } from '@retry-studio/topology-core/io';
+import { formatIssues, type BrokerProfileId, type Design } from '@retry-studio/topology-core/model';
+import { fateText, failureText, isBlocking, migrateDesignForUpgrade, upgradeCheck, withAssumedTraffic, type BehaviourFinding, type UpgradeFinding, type UpgradeSource } from '@retry-studio/topology-core/upgrade';
 import { resolveBrokerUrl } from '../../broker/index.js';
 import { importBroker } from '../../operate/importBroker.js';
 import { verifyTarget, verifyTopology, type VerifyRun, type VerifyTarget } from '../../upgrade/verifyUpgrade.js';

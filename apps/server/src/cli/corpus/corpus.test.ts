@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { EXPORT_FORMATS, loadDocumentVhosts } from '@retry-studio/topology-core';
+import { EXPORT_FORMATS, loadDocumentVhosts } from '@retry-studio/topology-core/io';
 import { runCliCaptured } from '../cliHarness.js';
 import { EXPECTED } from './expectations.js';
 
