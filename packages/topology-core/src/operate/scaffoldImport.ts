@@ -10,7 +10,7 @@
 import { EXCHANGE_TYPES_ALL, type ImportRole, type ImportedDesign } from './importTypes.js';
 import type { BrokerSnapshot } from './brokerSnapshot.js';
 import type { ConsumerSpec } from '../model/consumer.js';
-import { builtinExchangeType, type AmqpValue } from '../model/definitions.js';
+import { builtinExchangeType } from '../model/definitions.js';
 import type { Design } from '../model/design.js';
 import { DESIGN_FORMAT, DESIGN_VERSION } from '../model/design.js';
 import { importDefinitions } from '../io/definitions.js';
