@@ -3,6 +3,7 @@ import { buildTemplate, getTemplate } from '@retry-studio/topology-core/template
 import { flag, parseArgs } from './args.js';
 import { CliError, loadFile, type CliIo } from './context.js';
 import { failureFromArgs } from './simulate.js';
+import { withAssumedActors } from './assumedActors.js';
 
 export const COMPARE_USAGE = 'compare ID|FILE ... [--fail-first K | --always | --poison] [--json]   strategies side by side (default: every stock 3.10 template)';
 
@@ -18,8 +19,11 @@ export async function compareCommand(argv: readonly string[], io: CliIo): Promis
       entries.push({ label: p, design: r.template.design, workConsumers: r.template.workConsumers });
     } else {
       const doc = await loadFile(io, p);
-      if (doc.design.publishers.length === 0) throw new CliError(`${p}: no publisher to simulate`);
-      entries.push({ label: p, design: doc.design });
+      // a definitions file runs with the consumers and publishers lint assumes
+      const { design, note } = doc.kind === 'definitions' ? withAssumedActors(doc.design) : { design: doc.design, note: undefined };
+      if (note) io.err(`${p}: ${note}\n`);
+      if (design.publishers.length === 0) throw new CliError(`${p}: no publisher to simulate (and none can be assumed: no exchange routes to a queue)`);
+      entries.push({ label: p, design });
     }
   }
   const rows = compareStrategies(entries, failure, { maxTimeMs: 24 * 3600 * 1000 });

@@ -4,6 +4,7 @@ import { designToSimulation, simulate, traceMessages, activeQueuesOf, markAttemp
 import { foldRuns, formatRuns } from '@retry-studio/topology-core/text';
 import { flag, intValue, parseArgs, value } from './args.js';
 import { CliError, loadFileVhosts, type CliIo, type LoadedFile } from './context.js';
+import { withAssumedActors } from './assumedActors.js';
 
 export const SIMULATE_USAGE =
   'simulate FILE [--fail-first K | --always | --poison] [--messages N] [--json] [--seed S] [--publish EXCHANGE:ROUTING_KEY ...] [--consumer QUEUE=ack|reject|requeue|worker ...]';
@@ -53,13 +54,14 @@ export async function simulateCommand(argv: readonly string[], io: CliIo): Promi
   // a whole-broker file is simulated per vhost: each vhost where the actors fit
   const all = await loadFileVhosts(io, file, { vhost: value(a, 'vhost') });
   if (all.length === 1) return simulateDoc(all[0]!, a, io, file, { failure, messages, seed });
-  const runnable = all.filter((d) => d.design.publishers.length > 0 || (a.flags.get('publish') ?? []).length > 0);
+  const adHoc = (a.flags.get('publish') ?? []).length > 0 || (a.flags.get('consumer') ?? []).length > 0;
+  const runnable = all.filter((d) => d.design.publishers.length > 0 || adHoc || withAssumedActors(d.design).note !== undefined);
   let code = 0;
   let ran = 0;
   for (const d of runnable) {
     let design;
     try {
-      design = withAdHocActors(d.design, a);
+      design = adHoc ? withAdHocActors(d.design, a) : assumed(d.design, io, `vhost ${JSON.stringify(d.vhost)}: `);
     } catch (e) {
       io.err(`vhost ${JSON.stringify(d.vhost)}: not simulated: ${(e as Error).message}\n`);
       continue;
@@ -75,6 +77,13 @@ export async function simulateCommand(argv: readonly string[], io: CliIo): Promi
   return code;
 }
 
+/** a definitions file's design with the consumers and publishers lint assumes, said on stderr */
+function assumed(design: Design, io: CliIo, label: string): Design {
+  const r = withAssumedActors(design);
+  if (r.note) io.err(`${label}${r.note}\n`);
+  return r.design;
+}
+
 async function simulateDoc(
   loaded: LoadedFile,
   a: ReturnType<typeof parseArgs>,
@@ -83,7 +92,9 @@ async function simulateDoc(
   { failure, messages, seed }: { failure: BudgetFailure; messages: number; seed: number },
   addActors = true,
 ): Promise<number> {
-  const doc = { ...loaded, design: addActors ? withAdHocActors(loaded.design, a) : loaded.design };
+  const adHoc = (a.flags.get('publish') ?? []).length > 0 || (a.flags.get('consumer') ?? []).length > 0;
+  const design = addActors ? (adHoc || loaded.kind !== 'definitions' ? withAdHocActors(loaded.design, a) : assumed(loaded.design, io, '')) : loaded.design;
+  const doc = { ...loaded, design };
   if (doc.design.publishers.length === 0)
     throw new CliError(
       `${file}: ${doc.kind === 'definitions' ? 'a definitions file has no publishers or consumers' : 'the design has no publisher'}: nothing to simulate. Add them with --publish EXCHANGE:KEY [--consumer QUEUE=worker], or start from a template (pnpm cli generate ID)`,

@@ -45,8 +45,9 @@ export const EXPECTED: Readonly<Record<string, Expect>> = {
   'rabbitmq-stream-dotnet-super-stream.json': { vhosts: { '/': 3 }, notes: ['unknown-argument', 'not-imported'] },
   // the real TTL retry loop: ClusterA -> build (key ClusterAdlr) -> ClusterAdlr (5 s TTL) -> build (key ClusterA) -> ClusterA,
   // the same for ClusterB, and ClusterARetry/ClusterBRetry through a 60 s policy TTL; only the worker's x-death count ends it.
-  // Lint today names the expiry-only half (a message that expires in ClusterA dies at the cycle):
-  // after users-lint: expect dead-letter-cycle (a rejection in ClusterA loops until a consumer counting x-death stops it)
+  // ClusterA has a TTL (8 h) as well as its dead-letter route, so the one consumer assumption (lint/assumedConsumers.ts)
+  // reads it as a wait queue: the cycle is expiry-only, and lint names it automatic-cycle-dropped (RabbitMQ drops a
+  // message that dies again in a cycle with no rejection in it)
   'screwdriver-buildcluster-retry.json': { vhosts: { '/': 0, screwdriver: 9 }, findings: ['automatic-cycle-dropped'], notes: ['not-imported'] },
   'serilog-sinks-rabbitmq.json': { vhosts: { '/': 1 } },
 };
