@@ -66,13 +66,18 @@ function frame(selected: boolean | undefined, onPath: boolean | undefined, accen
 /** the chips a face has room for at the current text size (`--rows`, set with `--ts` by the canvas): whole rows only */
 const CHIP_ROWS = 'max(0px, calc(var(--rows, 2) * (1.2em + 2px) + (var(--rows, 2) - 1) * 4px))';
 
+/** 13 px at zoom 1 and above; zoomed out, 11 px on screen (`--ts` is 1/zoom there) */
+const NAME_SIZE = 'max(13px, calc(11px * var(--ts, 1)))';
+
 /**
  * A node's name. When it does not fit, the end of it shows ("…work.0"): names share their start
  * (`orders.work.0`, `orders.wait.1`), so the end tells them apart. The full name is the tooltip.
+ * Zoomed out, it grows to 11 px on screen like the chips, not to 13 (`orders.parking` was cut to
+ * "…ers.parking" in a fitted template).
  */
 function NodeName({ text }: { text: string }) {
   return (
-    <span className="truncate text-[length:calc(13px*var(--ts,1))] font-semibold" style={{ direction: 'rtl', textAlign: 'left' }} title={text}>
+    <span className="truncate font-semibold" style={{ direction: 'rtl', textAlign: 'left', fontSize: NAME_SIZE }} title={text}>
       <bdi dir="ltr">{text}</bdi>
     </span>
   );
