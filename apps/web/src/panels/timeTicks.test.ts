@@ -15,6 +15,8 @@ describe('the timeline axis ticks', () => {
     expect(t.map((x) => x.label)).toEqual(['0 ms', '2.00 s', '4.00 s']);
     expect(t[1]!.at).toBeCloseTo(2000 / 4540);
     expect(labels(30)).toEqual(['0 ms', '10 ms', '20 ms', '30 ms']);
+    expect(labels(10_000)).toEqual(['0 ms', '2.50 s', '5.00 s', '7.50 s', '10.00 s']);
+    expect(labels(9)).toEqual(['0 ms', '5 ms']);
   });
 
   it('labels are distinct for any run length', () => {
