@@ -1,6 +1,6 @@
 /** Import a file (or pasted JSON): a Retry Studio design, a retry scenario or RabbitMQ definitions. */
 import { useRef, useState } from 'react';
-import { loadDocument } from '@retry-studio/topology-core';
+import { describeIssue, loadDocument } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
 import { layoutDesign } from '../graph/autoLayout';
 
@@ -13,8 +13,20 @@ type Loaded = Extract<ReturnType<typeof loadDocument>, { ok: true }>;
 export function readDocument(raw: string, fileName?: string): { errors: string[] } | { errors: []; open: () => Promise<void> } {
   const name = fileName ? fileStem(fileName) : undefined;
   const r = loadDocument(raw, name ? { name } : {});
-  if (!r.ok) return { errors: r.errors.map((e) => `${e.path || '(root)'}: ${e.message}`) };
+  if (!r.ok) {
+    // `wait.q: x-max-length must be ...`, not `queues[1].arguments.x-max-length: ...`
+    const doc = parsedOrUndefined(raw);
+    return { errors: r.errors.map((e) => (e.path ? describeIssue(doc, e) : e.message)) };
+  }
   return { errors: [], open: () => openLoaded(r) };
+}
+
+function parsedOrUndefined(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 async function openLoaded(r: Loaded): Promise<void> {
