@@ -109,7 +109,7 @@ export const ExchangeNode = memo(function ExchangeNode({ data, selected }: NodeP
       <div className="mt-1 flex flex-wrap gap-1 overflow-hidden whitespace-nowrap text-[length:calc(11px*var(--ts,1))] leading-[1.2]" style={{ maxHeight: CHIP_ROWS }}>
         <span className="rounded border border-slate-600 px-1 text-slate-300">{look.label} exchange</span>
         {typeof delayedType === 'string' && <span className="rounded border border-pink-500/40 px-1 text-pink-200">as {delayedType}</span>}
-        {typeof ae === 'string' && <span className="rounded border border-orange-500/40 px-1 text-orange-200">AE {ae}</span>}
+        {typeof ae === 'string' && <span className="max-w-full truncate rounded border border-orange-500/40 px-1 text-orange-200" title={`alternate exchange ${ae}`}>AE {ae}</span>}
       </div>
       <Handle type="source" position={Position.Right} id="out" className={handleCls} />
       <Handle type="source" position={Position.Bottom} id="ae" title="alternate exchange" className="!w-2.5 !h-2.5 !bg-orange-400 !border-slate-700" />
@@ -158,7 +158,7 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
             title={c.title}
             data-testid="queue-chip"
             data-policy={c.policy}
-            className={`rounded border px-1 ${CHIP_TONE[c.tone]} ${c.policy ? 'border-dashed' : ''}`}
+            className={`max-w-full truncate rounded border px-1 ${CHIP_TONE[c.tone]} ${c.policy ? 'border-dashed' : ''}`}
           >
             {c.label}
           </span>
