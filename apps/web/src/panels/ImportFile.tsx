@@ -3,6 +3,7 @@ import { useRef, useState } from 'react';
 import { describeIssue, loadDocument } from '@retry-studio/topology-core';
 import { useApp } from '../store/store';
 import { layoutDesign } from '../graph/autoLayout';
+import { scaffoldFileImport } from '../model/scaffoldFileImport';
 
 /** `orders-definitions.json` -> `orders-definitions`: definitions carry no design name, the file's is the one people know */
 const fileStem = (name: string) => name.replace(/\.json$/i, '').trim() || undefined;
@@ -30,13 +31,15 @@ function parsedOrUndefined(raw: string): unknown {
 }
 
 async function openLoaded(r: Loaded): Promise<void> {
-  let design = r.design;
+  // a definitions file has no consumers or publishers: scaffold them as a vhost import does, so Simulate runs at once
+  let design = r.kind === 'definitions' ? scaffoldFileImport(r.design) : r.design;
   // definitions carry no positions: lay them out
   if (!design.layout || Object.keys(design.layout).length === 0) design = { ...design, layout: await layoutDesign(design) };
   useApp.getState().loadDesign(design);
   useApp.getState().setView('designer');
   useApp.getState().requestFit();
-  useApp.getState().notify(`Imported ${r.kind === 'definitions' ? 'RabbitMQ definitions' : 'a design'}: ${design.topology.exchanges.length} exchanges, ${design.topology.queues.length} queues`);
+  const actors = r.kind === 'definitions' && (design.publishers.length > 0 || design.consumers.length > 0) ? `; ${design.publishers.length} publishers and ${design.consumers.length} workers scaffolded` : '';
+  useApp.getState().notify(`Imported ${r.kind === 'definitions' ? 'RabbitMQ definitions' : 'a design'}: ${design.topology.exchanges.length} exchanges, ${design.topology.queues.length} queues${actors}`);
 }
 
 export function ImportFile({ onOpened }: { onOpened?: () => void }) {
