@@ -115,7 +115,10 @@ const Lane = memo(function Lane({ story, source, active }: LaneProps) {
     >
       <span style={{ width: LABEL_W }} className="flex shrink-0 items-center gap-1 truncate pl-1 font-mono text-[10px]">
         <span className="inline-block h-2 w-2 rounded-full" style={{ background: color }} />
-        <span className="truncate text-slate-300">{story.body}</span>
+        {/* the end shows when it does not fit: bodies share their start (`orders.events-1`, `orders.events-2`) */}
+        <span className="truncate text-slate-300" style={{ direction: 'rtl', textAlign: 'left' }} title={story.body}>
+          <bdi dir="ltr">{story.body}</bdi>
+        </span>
       </span>
       <span className="relative h-full flex-1">
         <span className="absolute top-1/2 h-px w-full bg-slate-800" />

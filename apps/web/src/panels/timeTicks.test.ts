@@ -17,6 +17,9 @@ describe('the timeline axis ticks', () => {
     expect(labels(30)).toEqual(['0 ms', '10 ms', '20 ms', '30 ms']);
     expect(labels(10_000)).toEqual(['0 ms', '2.50 s', '5.00 s', '7.50 s', '10.00 s']);
     expect(labels(9)).toEqual(['0 ms', '5 ms']);
+    // a one-day TTL: whole hours, not 6.94 h
+    expect(labels(25 * 3_600_000)).toEqual(['0 ms', '12.00 h', '24.00 h']);
+    expect(labels(90 * 60_000)).toEqual(['0 ms', '30.00 min', '1.00 h', '1.50 h']);
   });
 
   it('labels are distinct for any run length', () => {
