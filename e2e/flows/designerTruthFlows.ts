@@ -246,6 +246,12 @@ export const keptFlow: Flow = {
       await waitFor('the tuned template is named for its parameters', async () => (await designName(page)).includes('maxRetries 5, delayMs 2000 ms'));
       const tuned = await designName(page);
       await assertInView(page, `tuned template at ${w}x${h}`);
+      // its name reads whole in the toolbar, and the toolbar still fits
+      const nameBox = await page.evaluate(() => {
+        const i = document.querySelector<HTMLInputElement>('[data-testid=design-name]')!;
+        return { text: i.scrollWidth, shown: i.clientWidth, header: i.parentElement!.scrollWidth - i.parentElement!.clientWidth };
+      });
+      assert(nameBox.shown >= nameBox.text && nameBox.header <= 0, `the tuned name fits its field at ${w}x${h} (${nameBox.shown} of ${nameBox.text} px; header overflow ${nameBox.header})`);
       await page.click('[data-testid=open-gallery]');
       await page.locator('[data-testid=template-card][data-template=chained-ttl] [data-testid=template-use]').click();
       await waitFor('chained-ttl open', async () => (await designName(page)) !== tuned);
