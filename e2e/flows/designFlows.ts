@@ -116,7 +116,8 @@ export const exportFlow: Flow = {
     // bad input gets a field-level error, not a stack trace
     await page.fill('[data-testid=import-text]', '{"format":"retry-studio/design","version":1,"name":"x","topology":{"exchanges":[],"queues":[{"name":"q","arguments":{"x-message-ttl":-1}}],"bindings":[]},"consumers":[],"publishers":[]}');
     await page.click('[data-testid=import-apply]');
-    await waitFor('field error', async () => (await page.locator('[data-testid=import-error]').first().innerText()).includes('x-message-ttl'));
+    // named by its queue, not by a path into the JSON (topology.queues[0]...)
+    await waitFor('field error', async () => (await page.locator('[data-testid=import-error]').first().innerText()).startsWith('q: x-message-ttl'));
   },
 };
 

@@ -15,31 +15,39 @@ const SIZES = [
 const designName = (page: Page) => page.locator('[data-testid=design-name]').inputValue();
 
 /** Nodes drawn outside the canvas (should be none), and the smallest node text on screen (font size × zoom). */
-async function viewCheck(page: Page): Promise<{ nodes: number; outside: string[]; smallestPx: number }> {
+async function viewCheck(page: Page): Promise<{ nodes: number; outside: string[]; smallestPx: number; cut: string[] }> {
   return page.evaluate(() => {
     const c = document.querySelector('[data-testid=canvas]')!.getBoundingClientRect();
+    const m = document.querySelector('.react-flow__minimap')?.getBoundingClientRect();
     const nodes = Array.from(document.querySelectorAll<HTMLElement>('.react-flow__node'));
+    // outside the canvas, or under the minimap in its corner
     const outside = nodes
       .filter((n) => {
         const r = n.getBoundingClientRect();
-        return r.left < c.left - 1 || r.right > c.right + 1 || r.top < c.top - 1 || r.bottom > c.bottom + 1;
+        const underMinimap = !!m && r.left < m.right && m.left < r.right && r.top < m.bottom && m.top < r.bottom;
+        return r.left < c.left - 1 || r.right > c.right + 1 || r.top < c.top - 1 || r.bottom > c.bottom + 1 || underMinimap;
       })
       .map((n) => n.getAttribute('data-id') ?? '?');
     const zoom = Number(/scale\(([\d.]+)\)/.exec((document.querySelector('.react-flow__viewport') as HTMLElement).style.transform)?.[1] ?? NaN);
     const sizes = Array.from(document.querySelectorAll('.react-flow__node *'))
       .filter((e) => Array.from(e.childNodes).some((x) => x.nodeType === Node.TEXT_NODE && x.textContent!.trim()))
       .map((e) => parseFloat(getComputedStyle(e).fontSize));
-    return { nodes: nodes.length, outside, smallestPx: Math.min(...sizes) * zoom };
+    // node names shown with an ellipsis (the name span is narrower than its text)
+    const cut = Array.from(document.querySelectorAll<HTMLElement>('.react-flow__node span[title]:has(> bdi)'))
+      .filter((e) => e.scrollWidth > e.clientWidth + 1)
+      .map((e) => e.title);
+    return { nodes: nodes.length, outside, smallestPx: Math.min(...sizes) * zoom, cut };
   });
 }
 
-/** All nodes inside the canvas; `readable`: node text at least 11 px on screen too (a template; a 28-node import is fitted smaller). */
+/** All nodes inside the canvas; `readable`: node text at least 11 px on screen and no name cut too (a template; a 28-node import is fitted smaller). */
 async function assertInView(page: Page, what: string, readable = true): Promise<void> {
   await page.waitForSelector('.react-flow__node');
   await page.waitForTimeout(500);
   const v = await viewCheck(page);
-  assert(v.nodes > 0 && v.outside.length === 0, `${what}: all ${v.nodes} nodes in view (outside: ${v.outside.join(', ')})`);
+  assert(v.nodes > 0 && v.outside.length === 0, `${what}: all ${v.nodes} nodes in view, none under the minimap (outside: ${v.outside.join(', ')})`);
   if (readable) assert(v.smallestPx >= 10.9, `${what}: node text readable on screen (${v.smallestPx.toFixed(1)} px)`);
+  if (readable) assert(v.cut.length === 0, `${what}: every node name whole (cut: ${v.cut.join(', ')})`);
 }
 
 /** Edge labels that stack on another label, or sit half under a node's box. */
@@ -95,6 +103,10 @@ export const inViewFlow: Flow = {
       const tl = await labelProblems(page);
       assert(tl.labels >= 6 && tl.problems.length === 0, `template labels neither stack nor hide under boxes at ${w}x${h} (${tl.labels}): ${tl.problems.join('; ')}`);
       await shot(`template-${w}`);
+      // a seven-column template: its last column stays clear of the minimap (it sat under it at 1280x800)
+      await page.goto(`${url}/?template=chained-ttl`);
+      await assertInView(page, `chained-ttl at ${w}x${h}`, false);
+      await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
       await page.reload();
       await assertInView(page, `reload at ${w}x${h}`);
       // a definitions file: named after it, in view, the DLX right of the 13 queues that feed it
@@ -234,6 +246,12 @@ export const keptFlow: Flow = {
       await waitFor('the tuned template is named for its parameters', async () => (await designName(page)).includes('maxRetries 5, delayMs 2000 ms'));
       const tuned = await designName(page);
       await assertInView(page, `tuned template at ${w}x${h}`);
+      // its name reads whole in the toolbar, and the toolbar still fits
+      const nameBox = await page.evaluate(() => {
+        const i = document.querySelector<HTMLInputElement>('[data-testid=design-name]')!;
+        return { text: i.scrollWidth, shown: i.clientWidth, header: i.parentElement!.scrollWidth - i.parentElement!.clientWidth };
+      });
+      assert(nameBox.shown >= nameBox.text && nameBox.header <= 0, `the tuned name fits its field at ${w}x${h} (${nameBox.shown} of ${nameBox.text} px; header overflow ${nameBox.header})`);
       await page.click('[data-testid=open-gallery]');
       await page.locator('[data-testid=template-card][data-template=chained-ttl] [data-testid=template-use]').click();
       await waitFor('chained-ttl open', async () => (await designName(page)) !== tuned);

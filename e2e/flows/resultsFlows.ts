@@ -185,7 +185,7 @@ function ordersDefinitions(): string {
 export const openAndPlanFlow: Flow = {
   name: 'results: Open / Import a definitions file from the toolbar; the plan shows arguments, before and after; broker results stay with their design',
   broker: true,
-  // a trace of this design is refused (400: the imported definitions have no publisher), and the panel says so
+  // a trace of this design is refused (400: its publisher deleted), and the panel says so
   expectedHttpErrors: ['400 POST /api/trace'],
   async run({ page, url, shot }) {
     const vhost = `rs-e2e-plan-${Date.now().toString(36)}`;
@@ -199,6 +199,9 @@ export const openAndPlanFlow: Flow = {
         await waitFor('the imported design', async () => (await page.locator('[data-testid=node-queue]').count()) === 2);
         assert((await page.inputValue('[data-testid=design-name]')) === 'orders-definitions', 'named after the file');
         assert((await page.locator('[data-testid=open-menu]').count()) === 0, 'the menu closes once the file is open');
+        // a definitions file is scaffolded as a vhost import is: a publisher into its entry exchange, a worker on its work queue
+        assert((await page.locator('[data-testid=node-publisher]').count()) === 1, 'a publisher scaffolded for the entry exchange');
+        assert((await page.locator('[data-testid=node-consumer]').count()) === 1, 'a worker scaffolded for the work queue');
 
         await setBrokerUrl(page, B310.amqp);
         await page.fill('[data-testid=deploy-vhost]', vhost);
@@ -232,7 +235,11 @@ export const openAndPlanFlow: Flow = {
         await page.waitForSelector('[data-testid=teardown-confirm]');
         await page.click('[data-testid=teardown-confirm-yes]');
         await page.waitForSelector('[data-testid=teardown-result]', { timeout: 30_000 });
-        // a trace the server refuses: the error belongs to this design
+        // a trace the server refuses (no publisher left): the error belongs to this design
+        await page.click('[data-testid=cmd-fitView]');
+        await page.click('[data-testid=node-publisher]');
+        await page.keyboard.press('Delete');
+        await waitFor('the publisher deleted', async () => (await page.locator('[data-testid=node-publisher]').count()) === 0);
         await page.click('[data-testid=tab-trace]');
         await page.click('[data-testid=trace-start]');
         await waitFor('the trace refused', async () => (await page.locator('[data-testid=trace-error]').count()) > 0, 20_000);

@@ -89,7 +89,10 @@ export function App() {
           <input
             aria-label="Design name"
             data-testid="design-name"
-            className="w-56 rounded border border-transparent bg-transparent px-1 text-sm text-slate-200 hover:border-slate-700 focus:border-slate-600 focus:outline-none"
+            className="min-w-0 shrink rounded border border-transparent bg-transparent px-1 text-sm text-slate-200 hover:border-slate-700 focus:border-slate-600 focus:outline-none"
+            // as wide as the name, within reason: a tuned template's name ("… (maxRetries 5, delayMs 2000 ms)") was cut at 14 rem
+            style={{ width: `${Math.min(52, Math.max(16, name.length + 2))}ch` }}
+            title={name}
             value={name}
             onChange={(e) => {
               const s = useApp.getState();

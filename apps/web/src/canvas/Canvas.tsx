@@ -22,6 +22,7 @@ import { OverlayHost } from './OverlayHost';
 import { useLintFindings } from '../lint/useLint';
 import { useInspectedPath } from './useInspectedPath';
 import { readableFit, useTextScale } from './readableFit';
+import { dropPosition } from '../graph/dropPosition';
 
 export const PALETTE_MIME = 'application/x-retry-studio-node';
 
@@ -140,7 +141,11 @@ export function Canvas() {
       if (!raw) return;
       e.preventDefault();
       const item = JSON.parse(raw) as PaletteItem;
-      const pos = rf.screenToFlowPosition({ x: e.clientX - 95, y: e.clientY - 38 });
+      const c = box.current?.getBoundingClientRect();
+      const at = rf.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+      const tl = c ? rf.screenToFlowPosition({ x: c.left + 8, y: c.top + 8 }) : at;
+      const br = c ? rf.screenToFlowPosition({ x: c.right - 8, y: c.bottom - 8 }) : at;
+      const pos = dropPosition(at, { x: tl.x, y: tl.y, width: br.x - tl.x, height: br.y - tl.y });
       const s = useApp.getState();
       const r = addNode(s.design, item, pos);
       s.setDesign(r.design);

@@ -66,13 +66,18 @@ function frame(selected: boolean | undefined, onPath: boolean | undefined, accen
 /** the chips a face has room for at the current text size (`--rows`, set with `--ts` by the canvas): whole rows only */
 const CHIP_ROWS = 'max(0px, calc(var(--rows, 2) * (1.2em + 2px) + (var(--rows, 2) - 1) * 4px))';
 
+/** 13 px at zoom 1 and above; zoomed out, 11 px on screen (`--ts` is 1/zoom there) */
+const NAME_SIZE = 'max(13px, calc(11px * var(--ts, 1)))';
+
 /**
  * A node's name. When it does not fit, the end of it shows ("…work.0"): names share their start
  * (`orders.work.0`, `orders.wait.1`), so the end tells them apart. The full name is the tooltip.
+ * Zoomed out, it grows to 11 px on screen like the chips, not to 13, set a little tighter: a fitted
+ * template's `orders.parking` was cut to "…ers.parking".
  */
 function NodeName({ text }: { text: string }) {
   return (
-    <span className="truncate text-[length:calc(13px*var(--ts,1))] font-semibold" style={{ direction: 'rtl', textAlign: 'left' }} title={text}>
+    <span className="truncate font-semibold" style={{ direction: 'rtl', textAlign: 'left', fontSize: NAME_SIZE, letterSpacing: '-0.02em' }} title={text}>
       <bdi dir="ltr">{text}</bdi>
     </span>
   );
@@ -90,12 +95,12 @@ export const ExchangeNode = memo(function ExchangeNode({ data, selected }: NodeP
       data-testid="node-exchange"
       data-name={data.def.name}
       data-onpath={data.onPath ? 'true' : undefined}
-      className="relative rounded-xl border-2 bg-slate-900/95 px-2.5 py-1.5 text-slate-100"
+      className="relative rounded-xl border-2 bg-slate-900/95 px-2 py-1.5 text-slate-100"
       style={frame(selected, data.onPath, look.color)}
     >
       <LintMarker data={data} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
-      <div className="flex items-center gap-2">
+      <div className="flex items-center gap-1.5">
         <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-md text-[length:calc(14px*var(--ts,1))] font-bold text-white" style={{ background: look.color }}>
           {look.glyph}
         </span>
@@ -104,7 +109,7 @@ export const ExchangeNode = memo(function ExchangeNode({ data, selected }: NodeP
       <div className="mt-1 flex flex-wrap gap-1 overflow-hidden whitespace-nowrap text-[length:calc(11px*var(--ts,1))] leading-[1.2]" style={{ maxHeight: CHIP_ROWS }}>
         <span className="rounded border border-slate-600 px-1 text-slate-300">{look.label} exchange</span>
         {typeof delayedType === 'string' && <span className="rounded border border-pink-500/40 px-1 text-pink-200">as {delayedType}</span>}
-        {typeof ae === 'string' && <span className="rounded border border-orange-500/40 px-1 text-orange-200">AE {ae}</span>}
+        {typeof ae === 'string' && <span className="max-w-full truncate rounded border border-orange-500/40 px-1 text-orange-200" title={`alternate exchange ${ae}`}>AE {ae}</span>}
       </div>
       <Handle type="source" position={Position.Right} id="out" className={handleCls} />
       <Handle type="source" position={Position.Bottom} id="ae" title="alternate exchange" className="!w-2.5 !h-2.5 !bg-orange-400 !border-slate-700" />
@@ -125,7 +130,7 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
       data-queue-type={queueTypeOfDef(data.def.arguments)}
       data-onpath={data.onPath ? 'true' : undefined}
       data-unavailable={outage ? 'true' : undefined}
-      className={`relative rounded-md border-2 bg-slate-800/95 px-2.5 py-1.5 text-slate-100 ${outage ? 'opacity-50 grayscale' : ''}`}
+      className={`relative rounded-md border-2 bg-slate-800/95 px-2 py-1.5 text-slate-100 ${outage ? 'opacity-50 grayscale' : ''}`}
       style={frame(selected, data.onPath, look.color)}
     >
       <LintMarker data={data} />
@@ -140,7 +145,7 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
       )}
       <DepthBadge queue={data.def.name} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
-      <div className="flex items-center gap-2">
+      <div className="flex items-center gap-1.5">
         <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded bg-slate-600 text-[length:calc(11px*var(--ts,1))] font-bold" title={look.label}>
           {look.glyph}
         </span>
@@ -153,7 +158,7 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
             title={c.title}
             data-testid="queue-chip"
             data-policy={c.policy}
-            className={`rounded border px-1 ${CHIP_TONE[c.tone]} ${c.policy ? 'border-dashed' : ''}`}
+            className={`max-w-full truncate rounded border px-1 ${CHIP_TONE[c.tone]} ${c.policy ? 'border-dashed' : ''}`}
           >
             {c.label}
           </span>
@@ -172,13 +177,13 @@ export const ConsumerNode = memo(function ConsumerNode({ data, selected }: NodeP
       data-testid="node-consumer"
       data-name={data.def.id}
       data-onpath={data.onPath ? 'true' : undefined}
-      className="relative rounded-2xl border-2 border-dashed bg-slate-900/95 px-2.5 py-1.5 text-slate-100"
+      className="relative rounded-2xl border-2 border-dashed bg-slate-900/95 px-2 py-1.5 text-slate-100"
       style={frame(selected, data.onPath, '#10b981')}
       title={lines.join('\n')}
     >
       <LintMarker data={data} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
-      <div className="flex items-center gap-2">
+      <div className="flex items-center gap-1.5">
         <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-[length:calc(12px*var(--ts,1))]">⚙</span>
         <NodeName text={data.def.label ?? data.def.id} />
       </div>
@@ -205,7 +210,7 @@ export const PublisherNode = memo(function PublisherNode({ data, selected }: Nod
       style={frame(selected, data.onPath, '#0ea5e9')}
     >
       <LintMarker data={data} />
-      <div className="flex items-center gap-2">
+      <div className="flex items-center gap-1.5">
         <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-sky-600 text-[length:calc(12px*var(--ts,1))]">✉</span>
         <NodeName text={data.def.label ?? data.def.id} />
       </div>

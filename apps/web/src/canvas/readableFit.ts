@@ -9,17 +9,27 @@ import { useEffect, type RefObject } from 'react';
 import { useStore, type ReactFlowInstance } from '@xyflow/react';
 import type { DesignEdge, DesignNode } from '../graph/flowTypes';
 
-export const MIN_OPEN_ZOOM = 0.2;
+/** a real 19-queue file with a publisher per binding key (about 40 boxes in a column) needs 0.18 at 1280x800 */
+export const MIN_OPEN_ZOOM = 0.15;
 /** how far node text grows against the zoom: 11 px node text stays 11 px on screen down to zoom 1/2.6 (a seven-column template in an 800 px canvas) */
 export const MAX_TEXT_SCALE = 2.6;
 const PADDING = 32;
 const MAX_ZOOM = 1.2;
 
-export function readableFit(rf: ReactFlowInstance<DesignNode, DesignEdge>, pane: { width: number; height: number }): void {
+/** the minimap's corner (160 x 100 at 15 px from the bottom right, Canvas.tsx): a fitted design stays clear of it */
+const MINIMAP_CORNER = { width: 175, height: 115 };
+
+export function readableFit(rf: ReactFlowInstance<DesignNode, DesignEdge>, canvas: { width: number; height: number }): void {
   const nodes = rf.getNodes();
-  if (!nodes.length || pane.width <= 0 || pane.height <= 0) return;
+  if (!nodes.length || canvas.width <= 0 || canvas.height <= 0) return;
   const b = rf.getNodesBounds(nodes);
-  const fit = Math.min((pane.width - 2 * PADDING) / b.width, (pane.height - 2 * PADDING) / b.height, MAX_ZOOM);
+  const fitIn = (a: { width: number; height: number }) => Math.min((a.width - 2 * PADDING) / b.width, (a.height - 2 * PADDING) / b.height, MAX_ZOOM);
+  // above the minimap (a wide design loses nothing: it moves up) or left of it (a tall one), whichever shows it larger;
+  // fitted into the whole canvas, the last column of a template sat under the minimap
+  const above = { width: canvas.width, height: canvas.height - MINIMAP_CORNER.height };
+  const beside = { width: canvas.width - MINIMAP_CORNER.width, height: canvas.height };
+  const pane = fitIn(above) >= fitIn(beside) ? above : beside;
+  const fit = fitIn(pane);
   const zoom = Math.max(fit, MIN_OPEN_ZOOM);
   // centred on the axis that fits, anchored at the start (left / top) on the one that does not
   const x = b.width * zoom <= pane.width - 2 * PADDING ? (pane.width - b.width * zoom) / 2 - b.x * zoom : PADDING - b.x * zoom;

@@ -9,14 +9,17 @@ import type { Design, NodePosition } from '@retry-studio/topology-core/model';
 import { NODE_H, NODE_W } from './flowTypes';
 import { FlowMapper } from './designToFlow';
 import { flowOrder } from './flowOrder';
-import { labelSize } from './labelPlacement';
+import { LABEL_MAX_SCALE, labelSize } from './labelPlacement';
 
 let elk: ElkApi | null = null;
 
-/** Column gap: room for a label between two boxes, within reason. */
+/**
+ * Column gap: room for a label between two boxes, within reason, at the size a fitted (zoomed-out)
+ * view draws it (LABEL_MAX_SCALE): a 25-character routing key did not fit in 200 px and sat under the boxes.
+ */
 export function layerGap(labels: readonly string[]): number {
-  const widest = Math.max(0, ...labels.map((l) => labelSize(l).w));
-  return Math.min(200, Math.max(80, Math.round(widest + 30)));
+  const widest = Math.max(0, ...labels.map((l) => labelSize(l).w * LABEL_MAX_SCALE));
+  return Math.min(280, Math.max(80, Math.round(widest + 30)));
 }
 
 export async function layoutDesign(design: Design): Promise<Record<string, NodePosition>> {

@@ -32,8 +32,10 @@ const placedSize = (label: string) => {
   return { w: w * LABEL_MAX_SCALE, h: h * LABEL_MAX_SCALE };
 };
 
-const TS = [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78];
-const DYS = [0, -23, 23];
+// the far spots (0.12, 0.88; two rows off the curve) are for fans: 21 bindings from one exchange to 12
+// queues meet at the exchange, and only near the queues are the curves a row apart
+const TS = [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78, 0.88, 0.12];
+const DYS = [0, -23, 23, -46, 46];
 const CELL = 120;
 
 /** A grid of rectangles, for overlap tests that stay cheap on a 300-node canvas (numeric cell keys, no allocation per query). */

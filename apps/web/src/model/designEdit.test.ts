@@ -73,6 +73,23 @@ describe('connect decides the edge kind from the two ends', () => {
     expect(c.design.publishers[0]!.exchange).toBe('direct');
   });
 
+  it('a hand-built publisher → direct exchange → queue delivers: the keyless publisher takes the binding key, drawn in either order', () => {
+    const ok = (r: ReturnType<typeof connect>) => {
+      if ('error' in r) throw new Error(r.error);
+      return r.design;
+    };
+    // publisher first, then the binding (the walk through a hand-built design: every message was dropped, no-route)
+    const first = ok(connect(ok(connect(base(), 'publisher:publisher', 'exchange:direct')), 'exchange:direct', 'queue:queue'));
+    expect(first.publishers[0]).toMatchObject({ exchange: 'direct', routingKey: 'queue' });
+    // binding first, then the publisher
+    const second = ok(connect(ok(connect(base(), 'exchange:direct', 'queue:queue')), 'publisher:publisher', 'exchange:direct'));
+    expect(second.publishers[0]).toMatchObject({ exchange: 'direct', routingKey: 'queue' });
+    // a key the user chose is left alone, and so is a keyless publisher on a fanout exchange
+    const chosen = { ...base(), publishers: [{ ...base().publishers[0]!, exchange: 'direct', routingKey: 'orders' }] };
+    expect(ok(connect(chosen, 'exchange:direct', 'queue:queue')).publishers[0]!.routingKey).toBe('orders');
+    expect(ok(connect(base(), 'publisher:publisher', 'exchange:fanout')).publishers[0]!.routingKey).toBe('');
+  });
+
   it('refuses meaningless connections', () => {
     expect(connect(base(), 'consumer:consumer', 'queue:queue')).toEqual({ error: 'a consumer cannot connect to a queue' });
     expect(connect(base(), 'exchange:direct', 'publisher:publisher')).toHaveProperty('error');

@@ -5,6 +5,7 @@
  */
 import type { AmqpTable, BindingDef, ConsumerAction, ConsumerBehaviour, ConsumerSpec, Design, ExchangeDef, ExchangeType, NodePosition, PublisherSpec, QueueDef, ValidationIssue } from '@retry-studio/topology-core/model';
 import { mapRepublishes, renameNode as renameInCore } from '@retry-studio/topology-core/model';
+import { topicMatches } from '@retry-studio/topology-core/routing';
 import { nodeIdOf, parseNodeId, type NodeKind } from './nodeIds';
 import { edgeIdOf, parseEdgeId, type EdgeKind } from './edgeIds';
 
@@ -216,7 +217,10 @@ export function connect(design: Design, sourceId: string, targetId: string, sour
       };
       const id = edgeIdOf.binding(b);
       if (topo.bindings.some((x) => edgeIdOf.binding(x) === id)) return { error: 'that binding exists already' };
-      return { design: { ...design, topology: { ...topo, bindings: [...topo.bindings, b] } }, kind: 'binding', edgeId: id };
+      const bindings = [...topo.bindings, b];
+      // a publisher drawn first publishes with no key: give it this binding's, or every message it sends is dropped
+      const publishers = design.publishers.map((p) => (p.exchange === s.key && p.routingKey === '' && !routes(source, bindings, '') && literalKey(source, b.routing_key) ? { ...p, routingKey: b.routing_key } : p));
+      return { design: { ...design, publishers, topology: { ...topo, bindings } }, kind: 'binding', edgeId: id };
     }
     case 'queue->exchange': {
       const queues = topo.queues.map((q) =>
@@ -233,13 +237,28 @@ export function connect(design: Design, sourceId: string, targetId: string, sour
       return { design: { ...design, consumers }, kind: 'republish', edgeId: edgeIdOf.republish(s.key, t.key) };
     }
     case 'publisher->exchange': {
-      const publishers = design.publishers.map((p) => (p.id === s.key ? { ...p, exchange: t.key } : p));
+      // a publisher with no key, onto an exchange whose bindings want one: it takes the first binding's key
+      const x = topo.exchanges.find((e) => e.name === t.key);
+      const bound = topo.bindings.filter((b) => b.source === t.key);
+      const key = bound.map((b) => b.routing_key).find((k) => literalKey(x, k));
+      const publishers = design.publishers.map((p) =>
+        p.id === s.key ? { ...p, exchange: t.key, ...(p.routingKey === '' && key !== undefined && !routes(x, bound, '') ? { routingKey: key } : {}) } : p,
+      );
       return { design: { ...design, publishers }, kind: 'publish', edgeId: edgeIdOf.publish(s.key) };
     }
     default:
       return { error: `a ${s.kind} cannot connect to a ${t.kind}` };
   }
 }
+
+/** Does a message with `key` reach any of the exchange's bindings (direct and topic; other types route without a key)? */
+function routes(x: ExchangeDef | undefined, bindings: readonly BindingDef[], key: string): boolean {
+  if (x?.type !== 'direct' && x?.type !== 'topic') return true;
+  return bindings.some((b) => b.source === x.name && (x.type === 'direct' ? b.routing_key === key : topicMatches(b.routing_key, key)));
+}
+
+/** a key a publisher can send as is: any key of a direct exchange, a topic key without wildcards */
+const literalKey = (x: ExchangeDef | undefined, key: string) => key !== '' && (x?.type === 'direct' || (x?.type === 'topic' && !/[*#]/.test(key)));
 
 /** The failure path of a behaviour now republishes to `exchange` (its last unconditional reject becomes the republish). */
 function withRepublish(b: ConsumerBehaviour, exchange: string): ConsumerBehaviour {

@@ -185,6 +185,12 @@ export function BrokerPanel() {
       {plan && shown(planNow) && (
         <div data-testid="plan-result" data-fresh={planNow} className="space-y-1">
           {planNow === 'stale' && <StaleNote what="This plan was" />}
+          {/* after Apply the broker has what the plan said to create: the table is what was done, not what a plan says now */}
+          {applied && appliedNow === 'current' && planNow === 'current' && (
+            <div data-testid="plan-applied-note" className="text-[11px] text-slate-400">
+              The plan as applied: press Plan to compare with the broker now.
+            </div>
+          )}
           <div className={planNow === 'stale' ? 'opacity-60' : ''}>
             <PlanTable r={plan.value} />
           </div>

@@ -1,8 +1,10 @@
 /** Import a file (or pasted JSON): a Retry Studio design, a retry scenario or RabbitMQ definitions. */
 import { useRef, useState } from 'react';
 import { loadDocument } from '@retry-studio/topology-core/io';
+import { describeIssue } from '@retry-studio/topology-core/model';
 import { useApp } from '../store/store';
 import { layoutDesign } from '../graph/autoLayout';
+import { scaffoldFileImport } from '../model/scaffoldFileImport';
 
 /** `orders-definitions.json` -> `orders-definitions`: definitions carry no design name, the file's is the one people know */
 const fileStem = (name: string) => name.replace(/\.json$/i, '').trim() || undefined;
@@ -13,18 +15,32 @@ type Loaded = Extract<ReturnType<typeof loadDocument>, { ok: true }>;
 export function readDocument(raw: string, fileName?: string): { errors: string[] } | { errors: []; open: () => Promise<void> } {
   const name = fileName ? fileStem(fileName) : undefined;
   const r = loadDocument(raw, name ? { name } : {});
-  if (!r.ok) return { errors: r.errors.map((e) => `${e.path || '(root)'}: ${e.message}`) };
+  if (!r.ok) {
+    // `wait.q: x-max-length must be ...`, not `queues[1].arguments.x-max-length: ...`
+    const doc = parsedOrUndefined(raw);
+    return { errors: r.errors.map((e) => (e.path ? describeIssue(doc, e) : e.message)) };
+  }
   return { errors: [], open: () => openLoaded(r) };
 }
 
+function parsedOrUndefined(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 async function openLoaded(r: Loaded): Promise<void> {
-  let design = r.design;
+  // a definitions file has no consumers or publishers: scaffold them as a vhost import does, so Simulate runs at once
+  let design = r.kind === 'definitions' ? scaffoldFileImport(r.design) : r.design;
   // definitions carry no positions: lay them out
   if (!design.layout || Object.keys(design.layout).length === 0) design = { ...design, layout: await layoutDesign(design) };
   useApp.getState().loadDesign(design);
   useApp.getState().setView('designer');
   useApp.getState().requestFit();
-  useApp.getState().notify(`Imported ${r.kind === 'definitions' ? 'RabbitMQ definitions' : 'a design'}: ${design.topology.exchanges.length} exchanges, ${design.topology.queues.length} queues`);
+  const actors = r.kind === 'definitions' && (design.publishers.length > 0 || design.consumers.length > 0) ? `; ${design.publishers.length} publishers and ${design.consumers.length} workers scaffolded` : '';
+  useApp.getState().notify(`Imported ${r.kind === 'definitions' ? 'RabbitMQ definitions' : 'a design'}: ${design.topology.exchanges.length} exchanges, ${design.topology.queues.length} queues${actors}`);
 }
 
 export function ImportFile({ onOpened }: { onOpened?: () => void }) {

@@ -5,6 +5,7 @@ import { player } from '../sim/player';
 import { displayAt } from '../sim/compilePlayback';
 import { storiesOf, type Story } from './messageStory';
 import { fmtT } from './SimBar';
+import { timeTicks } from './timeTicks';
 
 const LANE_H = 18;
 const LABEL_W = 110;
@@ -64,16 +65,16 @@ export function Timeline() {
 const FATE_W = 144;
 
 function TimeAxis({ endT }: { endT: number }) {
-  const ticks = [0, 0.25, 0.5, 0.75, 1];
+  const ticks = timeTicks(endT);
   return (
     <div className="sticky top-0 z-10 flex h-5 bg-slate-950 text-[10px] text-slate-500">
       <div style={{ width: LABEL_W }} className="shrink-0 pl-1">
         message
       </div>
       <div className="relative mr-1 flex-1">
-        {ticks.map((f) => (
-          <span key={f} className="absolute whitespace-nowrap" style={{ left: `${f * 100}%`, transform: f === 1 ? 'translateX(-100%)' : f ? 'translateX(-50%)' : undefined }}>
-            {fmtT(f * endT)}
+        {ticks.map(({ at, label }) => (
+          <span key={label} className="absolute whitespace-nowrap" style={{ left: `${at * 100}%`, transform: at > 0.97 ? 'translateX(-100%)' : at ? 'translateX(-50%)' : undefined }}>
+            {label}
           </span>
         ))}
       </div>
@@ -114,7 +115,10 @@ const Lane = memo(function Lane({ story, source, active }: LaneProps) {
     >
       <span style={{ width: LABEL_W }} className="flex shrink-0 items-center gap-1 truncate pl-1 font-mono text-[10px]">
         <span className="inline-block h-2 w-2 rounded-full" style={{ background: color }} />
-        <span className="truncate text-slate-300">{story.body}</span>
+        {/* the end shows when it does not fit: bodies share their start (`orders.events-1`, `orders.events-2`) */}
+        <span className="truncate text-slate-300" style={{ direction: 'rtl', textAlign: 'left' }} title={story.body}>
+          <bdi dir="ltr">{story.body}</bdi>
+        </span>
       </span>
       <span className="relative h-full flex-1">
         <span className="absolute top-1/2 h-px w-full bg-slate-800" />

@@ -17,6 +17,7 @@
 import type { AmqpValue, Topology } from '../model/definitions.js';
 import type { ConsumerSpec } from '../model/consumer.js';
 import type { PublisherSpec } from '../model/publisher.js';
+import type { Design } from '../model/design.js';
 import { builtinExchangeType } from '../model/definitions.js';
 import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
 
@@ -131,4 +132,17 @@ export function assumedPublishers(topology: Topology, assumed: AssumedConsumers)
     }
   }
   return publishers;
+}
+
+/**
+ * A design with no consumers and no publishers (a definitions file, a file opened in the designer)
+ * given the ones the topology implies; `assumed` says what was added (undefined: nothing was,
+ * the design had actors of its own, or no exchange routes anywhere).
+ */
+export function withAssumedActors(design: Design): { readonly design: Design; readonly assumed?: { readonly consumers: readonly ConsumerSpec[]; readonly publishers: readonly PublisherSpec[] } } {
+  if (design.publishers.length > 0 || design.consumers.length > 0) return { design };
+  const assumed = assumedConsumers(design.topology);
+  const publishers = assumedPublishers(design.topology, assumed);
+  if (publishers.length === 0) return { design };
+  return { design: { ...design, consumers: [...assumed.consumers], publishers }, assumed: { consumers: assumed.consumers, publishers } };
 }

@@ -37,4 +37,11 @@ describe('issues name the object they are about', () => {
     expect(describeIssue(d, { path: 'name', code: 'x', message: 'a design needs a name' })).toBe('name: a design needs a name');
     expect(issueSubject(d, 'topology.queues[7].name')).toEqual({ name: 'queue 7', objectPath: 'topology.queues[7]', field: 'name' });
   });
+
+  it('an issue from a definitions file (paths into the file) names its queue too', () => {
+    const file = { queues: [{ name: 'a', arguments: {} }, { name: 'wait.q', arguments: { 'x-max-length': 'ten' } }], exchanges: [], bindings: [] };
+    const issue = { path: 'queues[1].arguments.x-max-length', code: 'x', message: 'x-max-length must be a non-negative integer, got the string "ten"' };
+    expect(issueSubject(file, issue.path)).toMatchObject({ name: 'wait.q', objectPath: 'queues[1]', field: 'x-max-length' });
+    expect(describeIssue(file, issue)).toBe('wait.q: x-max-length must be a non-negative integer, got the string "ten"');
+  });
 });

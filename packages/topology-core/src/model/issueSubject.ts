@@ -25,6 +25,11 @@ const COLLECTIONS = [
   ['topology.policies', 'policy'],
   ['consumers', 'consumer'],
   ['publishers', 'publisher'],
+  // a RabbitMQ definitions file's own paths (its importer's issues): `queues[1].arguments.x-max-length`
+  ['exchanges', 'exchange'],
+  ['queues', 'queue'],
+  ['bindings', 'binding'],
+  ['policies', 'policy'],
 ] as const;
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
