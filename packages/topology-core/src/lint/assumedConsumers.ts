@@ -20,6 +20,7 @@ import type { PublisherSpec } from '../model/publisher.js';
 import type { Design } from '../model/design.js';
 import { builtinExchangeType } from '../model/definitions.js';
 import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
+import { sampleTopicKey } from '../routing/topicMatcher.js';
 
 /** What a queue is for, read from its effective arguments and who feeds it. */
 export type QueueRole = 'work' | 'wait' | 'parking' | 'idle';
@@ -88,13 +89,6 @@ export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): 
   return { roles, consumers, args };
 }
 
-/** A key a topic binding matches: `*` as one word, `#` as none. */
-const sampleKey = (pattern: string): string =>
-  pattern
-    .split('.')
-    .filter((w) => w !== '#')
-    .map((w) => (w === '*' ? 'x' : w))
-    .join('.');
 
 /**
  * The publishers a consumer-less topology implies: one per way into each entry exchange (every
@@ -116,7 +110,7 @@ export function assumedPublishers(topology: Topology, assumed: AssumedConsumers)
     for (const b of topology.bindings) {
       if (b.source !== x.name) continue;
       const headers = x.type === 'headers' ? Object.fromEntries(Object.entries(b.arguments ?? {}).filter(([k]) => !k.startsWith('x-'))) : undefined;
-      const routingKey = x.type === 'fanout' || x.type === 'headers' ? '' : x.type === 'topic' ? sampleKey(b.routing_key) : b.routing_key;
+      const routingKey = x.type === 'fanout' || x.type === 'headers' ? '' : x.type === 'topic' ? sampleTopicKey(b.routing_key) : b.routing_key;
       const key = JSON.stringify([routingKey, headers ?? null]);
       if (seen.has(key)) continue;
       seen.add(key);

@@ -1,7 +1,7 @@
 /** @retry-studio/topology-core/routing: exchange routing: topic and headers matching, the exchange index, alternate exchanges, radlx, the delayed-message exchange. Named exports, so what the apps use is visible here. */
 export { delayOf, MAX_DELAY_MS } from './delayedExchange.js';
 export { radlxDeadSource, routeRadlx } from './radlx.js';
-export { topicMatches, topicWords, topicWordsMatch } from './topicMatcher.js';
+export { sampleTopicKey, topicMatches, topicWords, topicWordsMatch } from './topicMatcher.js';
 export { amqpEquals, headersMatch, parseXMatch, type XMatch } from './headersMatcher.js';
 export {
   type CompiledBinding,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { topicMatches, topicWords } from './topicMatcher.js';
+import { topicMatches, topicWords, sampleTopicKey } from './topicMatcher.js';
 
 // srv@v3.10.8 rabbit_exchange_type_topic.erl L98-121, L256-266; test table from
 // unit_access_control_SUITE.erl L312-380 (rabbitmq-semantics.md §3, §6 item 46)
@@ -34,5 +34,12 @@ describe('topic matching', () => {
     expect(topicMatches('a.b.c', 'a.b.c')).toBe(true);
     expect(topicMatches('a.*.c', 'a.b.b.c')).toBe(false);
     expect(topicMatches('a.#.c', 'a.b.b.c')).toBe(true);
+  });
+});
+
+describe('sampleTopicKey', () => {
+  it('gives a key the pattern matches', () => {
+    for (const p of ['a.*.#', 'orders.#', '*.created', '#', 'plain.key']) expect(topicMatches(p, sampleTopicKey(p))).toBe(true);
+    expect(sampleTopicKey('a.*.#')).toBe('a.x');
   });
 });

@@ -35,3 +35,12 @@ export function topicWordsMatch(pattern: readonly string[], key: readonly string
 export function topicMatches(bindingKey: string, routingKey: string): boolean {
   return topicWordsMatch(topicWords(bindingKey), topicWords(routingKey));
 }
+
+/** A routing key a topic binding pattern matches: `*` as one word (`x`), `#` as none (`a.*.#` -> `a.x`). */
+export function sampleTopicKey(pattern: string): string {
+  return pattern
+    .split('.')
+    .filter((w) => w !== '#')
+    .map((w) => (w === '*' ? 'x' : w))
+    .join('.');
+}

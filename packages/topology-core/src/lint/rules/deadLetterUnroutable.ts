@@ -11,14 +11,8 @@ import { route } from '../../routing/route.js';
 import type { ExchangeIndex } from '../../routing/exchangeIndex.js';
 import { finding, declared } from '../ruleHelpers.js';
 import type { LintFinding, LintRule } from '../types.js';
+import { sampleTopicKey } from '../../routing/topicMatcher.js';
 
-/** A key a topic pattern matches (`a.*.#` -> `a.x`). */
-const sampleKey = (pattern: string): string =>
-  pattern
-    .split('.')
-    .filter((w) => w !== '#')
-    .map((w) => (w === '*' ? 'x' : w))
-    .join('.');
 
 interface Reach {
   /** a headers or radlx exchange with bindings is on the way: routing depends on more than the key */
@@ -39,7 +33,7 @@ function reachOf(index: ExchangeIndex, dlx: string): Reach {
     seen.add(x.name);
     if ((x.match === 'headers' || x.match === 'radlx') && x.bindings.length > 0) undecidable = true;
     for (const b of x.bindings) {
-      keys.add(x.match === 'topic' ? sampleKey(b.key) : b.key);
+      keys.add(x.match === 'topic' ? sampleTopicKey(b.key) : b.key);
       if (b.dest.kind === 'exchange') work.push(b.dest.name);
     }
     if (x.alternate !== undefined) work.push(x.alternate);
