@@ -54,6 +54,8 @@ export interface MgmtQueue {
   readonly messages_ready?: number;
   readonly messages_unacknowledged?: number;
   readonly consumers?: number;
+  /** the policy the broker applies to the queue ('' or absent: none, or not counted yet) */
+  readonly policy?: string;
   /** the node a classic queue lives on; a quorum queue's leader */
   readonly node?: string;
   /** quorum queues and streams: the replicas, the leader and the replicas now reachable */

@@ -12,6 +12,9 @@ import { queueEffectiveSettings } from '@retry-studio/topology-core/model';
 import { ManagementClient, parseAmqpUrl } from '../broker/index.js';
 import { TEST_BROKERS } from '../testing/testBrokers.js';
 import { importBroker } from './importBroker.js';
+import { readSnapshot } from './readSnapshot.js';
+import { routingTopology } from '@retry-studio/topology-core/operate';
+import { readBrokerTopology } from '../trace/brokerTopology.js';
 
 const VHOST = 'rs-users-lint-policy-tie';
 const QUEUES = ['content_data_api', 'cache_clearing_service-low', 'orders'];
@@ -54,5 +57,12 @@ describe.each(TEST_BROKERS)('equal-priority policies on RabbitMQ $name', (b) => 
     const tie = r.lint.find((f) => f.id === 'policy-priority-tie');
     expect(tie?.message).toContain(`The broker applies ${RECORDED[b.name]} (read from the live vhost)`);
     expect([...(lintDesign(r.design).find((f) => f.id === 'policy-priority-tie')?.objects ?? [])].sort()).toEqual(QUEUES.map((q) => `queue:${q}`).sort());
+
+    // the re-drive (its routing topology: dry run, bounce-back) and the live trace (the broker's topology) read the same choice
+    const live = routingTopology(await readSnapshot({ url, vhost: VHOST, management: mgmt }));
+    expect(live.policyPins).toEqual(applied);
+    for (const q of live.queues) expect(queueEffectiveSettings(q, live).policy).toBe(RECORDED[b.name]);
+    const traced = await readBrokerTopology(mgmt, VHOST, r.design.topology);
+    expect(traced.policyPins).toEqual(applied);
   });
 });

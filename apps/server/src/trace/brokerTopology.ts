@@ -8,7 +8,7 @@
  * queue redeclared with another dead-letter exchange is what the broker does, and the
  * comparison with the prediction (made from the design) shows the difference.
  */
-import { POLICY_APPLY_TO, policyMatches, policyTargetOf, type AmqpTable, type ExchangeType, type PolicyApplyTo, type PolicyDef, type Topology } from '@retry-studio/topology-core/model';
+import { brokerPolicyPins, POLICY_APPLY_TO, policyMatches, policyTargetOf, type AmqpTable, type ExchangeType, type PolicyApplyTo, type PolicyDef, type Topology } from '@retry-studio/topology-core/model';
 import { decodeAmqpTable, type ManagementClient, type MgmtPolicy } from '../broker/index.js';
 
 /** The broker's topology, with the operator policies in force (the core's queueConfig combines them). */
@@ -48,6 +48,9 @@ export async function readBrokerTopology(mgmt: ManagementClient, vhost: string, 
   const ours = (p: PolicyDef): boolean =>
     outQueues.some((q) => policyMatches(p, q.name, policyTargetOf(q.arguments['x-queue-type']))) ||
     real.exchanges.some((x) => policyMatches(p, x.name, 'exchange'));
+  const ourPolicies = policies.map(asPolicy).filter(ours);
+  // the broker's own choice of policy per queue, where its listing already says (ties decided as it decided them)
+  const pins = brokerPolicyPins(queues.filter((q) => qNames.has(q.name)), ourPolicies);
   return {
     exchanges: exchanges
       .filter((x) => xNames.has(x.name))
@@ -69,7 +72,8 @@ export async function readBrokerTopology(mgmt: ManagementClient, vhost: string, 
         routing_key: b.routing_key,
         arguments: decodeAmqpTable(b.arguments),
       })),
-    policies: policies.map(asPolicy).filter(ours),
+    policies: ourPolicies,
+    ...(pins ? { policyPins: pins } : {}),
     operatorPolicies: operatorPolicies.map(asPolicy).filter(ours),
   };
 }

@@ -58,7 +58,7 @@ export class HopReporter {
   ) {
     this.index = compileExchanges(topology, []);
     const p = (this.profile = profileFor(profile));
-    for (const q of topology.queues) this.queues.set(q.name, queueConfig(q, topology.policies, p, topology.operatorPolicies));
+    for (const q of topology.queues) this.queues.set(q.name, queueConfig(q, topology.policies, p, topology.operatorPolicies, topology.policyPins));
   }
 
   /** the queue's effective TTL (arguments and policy), real name */

@@ -160,4 +160,4 @@ export { topologyEffectiveSettings, type TopologySettings } from './effectiveSet
 export { mapHeaderReferences, NAMING_HEADERS } from './references.js';
 export { mapRepublishes, type MapRepublish, republishDestination, type RepublishDestination, republishSites, type RepublishSite, type RepublishSlot } from './republishes.js';
 export { describeIssue, issueSubject, type IssueSubject } from './issueSubject.js';
-export { policyTies, describeStake, type PolicyTie } from './policyTies.js';
+export { brokerPolicyPins, policyTies, describeStake, type PolicyTie } from './policyTies.js';

@@ -53,3 +53,17 @@ export function describeStake(s: PolicyTie['atStake'][number]): string {
     .map(([p, v]) => `${p}: ${v === undefined ? 'not set' : JSON.stringify(v)}`)
     .join('; ')})`;
 }
+
+/**
+ * The broker's own choice of policy per queue (GET /api/queues `policy`), as `Topology.policyPins`:
+ * only where it reports one and the policy is among those read (a name it reports for a policy
+ * we did not read pins nothing). A live vhost's settings then follow the broker, ties included.
+ */
+export function brokerPolicyPins(
+  queues: readonly { readonly name: string; readonly policy?: string | undefined }[],
+  policies: readonly { readonly name: string }[],
+): Record<string, string> | undefined {
+  const known = new Set(policies.map((p) => p.name));
+  const pins = Object.fromEntries(queues.filter((q) => typeof q.policy === 'string' && q.policy !== '' && known.has(q.policy)).map((q) => [q.name, q.policy!]));
+  return Object.keys(pins).length > 0 ? pins : undefined;
+}

@@ -16,6 +16,7 @@ import type { BrokerVersionProfile } from './brokerVersion.js';
 import { EXCHANGE_TYPES_ALL } from './importTypes.js';
 import { causeOf, firstDeath, type DeadLetterMessage } from './deadLetter.js';
 import { RedriveTally, type RedriveCounts } from './redriveCounts.js';
+import { brokerPolicyPins } from '../model/policyTies.js';
 
 export type RedriveTarget =
   | { readonly kind: 'original' }
@@ -54,6 +55,8 @@ export const REDRIVE_MARKER_HEADERS: readonly string[] = [REDRIVE_COUNT_HEADER, 
 export function routingTopology(
   snap: Pick<BrokerSnapshot, 'exchanges' | 'queues' | 'bindings' | 'policies'>,
 ): Topology {
+  // the broker's own choice of policy per queue where it reports one (ties decided as it decided them)
+  const pins = snap.policies ? brokerPolicyPins(snap.queues, snap.policies) : undefined;
   return {
     exchanges: snap.exchanges
       .filter((x) => x.name !== '' && EXCHANGE_TYPES_ALL.includes(x.type))
@@ -63,6 +66,7 @@ export function routingTopology(
     ...(snap.policies
       ? { policies: snap.policies.map((p) => ({ ...p, 'apply-to': (p['apply-to'] ?? 'all') as 'all' })) }
       : {}),
+    ...(pins ? { policyPins: pins } : {}),
   };
 }
 

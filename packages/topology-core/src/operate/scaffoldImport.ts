@@ -18,6 +18,7 @@ import { assumedConsumers, assumedPublishers } from '../lint/assumedConsumers.js
 import { lintDesign } from '../lint/lintDesign.js';
 import { profileForBrokerVersion } from './brokerVersion.js';
 import { layoutByPrefix } from './layoutByPrefix.js';
+import { brokerPolicyPins } from '../model/policyTies.js';
 
 export interface ScaffoldOptions {
   /** design name (default `<vhost> on <version>`) */
@@ -63,9 +64,8 @@ export function designFromBroker(snap: BrokerSnapshot, opts: ScaffoldOptions = {
   const r = importDefinitions(defs);
   if (!r.ok) return { ok: false, errors: r.errors, skipped };
   // the policy the broker applies to each queue is the truth (equal priorities tie in its hash order): pin it
-  const known = new Set((r.topology.policies ?? []).map((p) => p.name));
-  const pins = Object.fromEntries(queues.filter((q) => q.policy !== undefined && known.has(q.policy)).map((q) => [q.name, q.policy!]));
-  const topology = Object.keys(pins).length > 0 ? { ...r.topology, policyPins: pins } : r.topology;
+  const pins = brokerPolicyPins(queues, r.topology.policies ?? []);
+  const topology = pins ? { ...r.topology, policyPins: pins } : r.topology;
   const version = profileForBrokerVersion(snap.rabbitVersion);
 
   // the roles and workers a topology implies (lint/assumedConsumers.ts), live consumer counts included
