@@ -19,6 +19,8 @@ export interface QueueDepth {
   /** messages per second, as the management API's last sample */
   readonly publishRate: number;
   readonly deliverRate: number;
+  /** the policy the broker applies to the queue, when it applies one (its own choice: ties included) */
+  readonly policy?: string;
 }
 export interface DepthsResponse {
   readonly vhost: string;

@@ -21,6 +21,8 @@ export async function readDepths(t: OperateTarget): Promise<{ at: string; queues
       consumers: r.consumers ?? 0,
       publishRate: r.message_stats?.publish_details?.rate ?? 0,
       deliverRate: r.message_stats?.deliver_get_details?.rate ?? 0,
+      // the broker's own choice of policy (the truth for a live vhost, ties included)
+      ...(r.policy ? { policy: r.policy } : {}),
     })),
   };
 }

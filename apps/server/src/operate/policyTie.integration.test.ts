@@ -13,6 +13,7 @@ import { ManagementClient, parseAmqpUrl } from '../broker/index.js';
 import { TEST_BROKERS } from '../testing/testBrokers.js';
 import { importBroker } from './importBroker.js';
 import { readSnapshot } from './readSnapshot.js';
+import { readDepths } from './depths.js';
 import { routingTopology } from '@retry-studio/topology-core/operate';
 import { readBrokerTopology } from '../trace/brokerTopology.js';
 
@@ -64,5 +65,7 @@ describe.each(TEST_BROKERS)('equal-priority policies on RabbitMQ $name', (b) => 
     for (const q of live.queues) expect(queueEffectiveSettings(q, live).policy).toBe(RECORDED[b.name]);
     const traced = await readBrokerTopology(mgmt, VHOST, r.design.topology);
     expect(traced.policyPins).toEqual(applied);
+    const depths = await readDepths({ url, vhost: VHOST, management: mgmt });
+    expect(Object.fromEntries(depths.queues.map((q) => [q.name, q.policy]))).toEqual(applied);
   });
 });
