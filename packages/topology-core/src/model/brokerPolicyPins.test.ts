@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { brokerPolicyPins } from './policyTies.js';
 import { queueEffectiveSettings } from './effectiveSettings.js';
-import type { Topology } from './definitions.js';
+import type { PolicyDef, Topology } from './definitions.js';
 
 describe('brokerPolicyPins', () => {
   it("pins the policy the broker reports, only for policies that were read, and the queue's settings follow it", () => {
-    const policies = [
+    const policies: PolicyDef[] = [
       { name: 'a', pattern: '^q$', priority: 0, definition: { 'message-ttl': 100 } },
       { name: 'b', pattern: '^q', priority: 0, definition: { 'max-length': 5 } },
     ];
