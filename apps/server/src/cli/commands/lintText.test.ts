@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LintFinding } from '@retry-studio/topology-core/lint';
 import type { ValidationIssue } from '@retry-studio/topology-core/model';
-import { GROUP_AFTER, formatFindings, formatLintText, formatWarnings } from './lintText.js';
+import { GROUP_AFTER, MAX_MESSAGE, SHOWN_OBJECTS, formatFindings, formatLintText, formatWarnings } from './lintText.js';
 
 const finding = (i: number, id = 'overflow-drops-silently'): LintFinding => ({
   id,
@@ -42,5 +42,17 @@ describe('lint text output that scales', () => {
     expect(out).toContain('warning [vhost "a"] overflow-drops-silently: q1 has a length limit');
     expect(out).toContain('vhost "b": no findings');
     expect(out.trimEnd().split('\n').at(-1)).toBe('2 vhosts: 0 error(s), 1 warning(s), 0 info');
+  });
+});
+
+describe('one finding that names many objects', () => {
+  it('prints the first objects and a count, and cuts a long message (--json keeps it whole)', () => {
+    const objects = Array.from({ length: 900 }, (_, i) => `queue:svc${i}.work` as const);
+    const message = `Dead letters from 900 queues go to events: ${objects.join(', ')}`;
+    const out = formatFindings([{ id: 'dead-letter-unroutable', severity: 'warning', message, objects, fix: 'bind them' }]);
+    expect(out).toContain(`objects (900): queue:svc0.work, queue:svc1.work`);
+    expect(out).toContain(`... and ${900 - SHOWN_OBJECTS} more`);
+    expect(out).toContain(`more characters: --json has it whole)`);
+    expect(out.length).toBeLessThan(MAX_MESSAGE + 1_000);
   });
 });

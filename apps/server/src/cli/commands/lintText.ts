@@ -18,17 +18,24 @@ export interface LintSection {
   readonly warnings: readonly ValidationIssue[];
 }
 
+/** A message past this many characters is cut (one finding can name every queue of a dead-letter exchange). */
+export const MAX_MESSAGE = 600;
+
+const cutMessage = (m: string): string => (m.length > MAX_MESSAGE ? `${m.slice(0, MAX_MESSAGE)}… (${m.length - MAX_MESSAGE} more characters: --json has it whole)` : m);
+const objectList = (objects: readonly string[]): string =>
+  objects.slice(0, SHOWN_OBJECTS).join(', ') + (objects.length > SHOWN_OBJECTS ? `, ... and ${objects.length - SHOWN_OBJECTS} more` : '');
+
 function formatFinding(f: LintFinding, where = ''): string {
-  return `${f.severity.padEnd(7)} ${where}${f.id}: ${f.message}\n          objects: ${f.objects.join(', ')}\n          fix: ${f.fix}\n`;
+  const count = f.objects.length > SHOWN_OBJECTS ? ` (${f.objects.length})` : '';
+  return `${f.severity.padEnd(7)} ${where}${f.id}: ${cutMessage(f.message)}\n          objects${count}: ${objectList(f.objects)}\n          fix: ${f.fix}\n`;
 }
 
 function formatGroup(list: readonly LintFinding[], where = ''): string {
   const f = list[0]!;
   const objects = [...new Set(list.flatMap((x) => x.objects))];
-  const shown = objects.slice(0, SHOWN_OBJECTS).join(', ') + (objects.length > SHOWN_OBJECTS ? `, ... and ${objects.length - SHOWN_OBJECTS} more` : '');
   return (
-    `${f.severity.padEnd(7)} ${where}${f.id}: ${list.length} findings (--json lists every one); the first: ${f.message}\n` +
-    `          objects (${objects.length}): ${shown}\n          fix: ${f.fix}\n`
+    `${f.severity.padEnd(7)} ${where}${f.id}: ${list.length} findings (--json lists every one); the first: ${cutMessage(f.message)}\n` +
+    `          objects (${objects.length}): ${objectList(objects)}\n          fix: ${f.fix}\n`
   );
 }
 

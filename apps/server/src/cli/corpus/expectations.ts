@@ -9,6 +9,8 @@ export interface Expect {
   readonly findings?: readonly string[];
   /** warning codes that must be among the validation warnings */
   readonly notes?: readonly string[];
+  /** the test brokers refuse the file (what they answered): it is not loaded into them */
+  readonly brokerRefuses?: string;
 }
 
 /** Written from reading each file (see README.md for what each one is there for). */
@@ -18,7 +20,11 @@ export const EXPECTED: Readonly<Record<string, Expect>> = {
   // a federation policy key: read with a note (issue 21: never a refusal of the file); the policy has nothing else and is
   // not imported. Both test brokers (no federation plugin) refuse the vhost (README says what each answered), so
   // broker-recorded.json has no entry for it
-  'cluster-operator-federation-over-tls.json': { vhosts: { downstream: 2, upstream: 2 }, notes: ['not-imported', 'skipped'] },
+  'cluster-operator-federation-over-tls.json': {
+    vhosts: { downstream: 2, upstream: 2 },
+    notes: ['not-imported', 'skipped'],
+    brokerRefuses: 'both test brokers (no federation plugin) refuse the federation-upstream policy key',
+  },
   'cluster-operator-import-definitions.json': { vhosts: { 'hello-world': 2 }, findings: ['quorum-default-delivery-limit'], notes: ['not-imported'] },
   'iqkv-microservices-platform.json': { vhosts: { '/': 3 } },
   'localega-cega-routing.json': { vhosts: { '/': 2 }, notes: ['not-imported'] },
