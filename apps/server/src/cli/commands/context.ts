@@ -20,10 +20,15 @@ export class CliError extends Error {
   }
 }
 
+/**
+ * Relative paths resolve against the working directory; `pnpm cli` (which runs in apps/server)
+ * asks for the directory pnpm was started from instead (RETRY_STUDIO_INIT_CWD=1: INIT_CWD). An
+ * installed retry-studio never reads INIT_CWD: inside an npm script it names another directory.
+ */
 export const nodeIo = (): CliIo => ({
   out: (s) => void process.stdout.write(s),
   err: (s) => void process.stderr.write(s),
-  cwd: process.env.INIT_CWD ?? process.cwd(),
+  cwd: process.env.RETRY_STUDIO_INIT_CWD === '1' ? (process.env.INIT_CWD ?? process.cwd()) : process.cwd(),
 });
 
 export async function readText(io: CliIo, file: string): Promise<string> {
