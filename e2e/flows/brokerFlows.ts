@@ -118,6 +118,7 @@ export const policyPlanFlow: Flow = {
       await page.waitForSelector('[data-testid=plan-diff]', { timeout: 20_000 });
     };
     await open(1000);
+    const firstDesign = await page.locator('[data-testid=design-name]').inputValue();
     const created = page.locator('[data-testid=plan-item][data-kind=policy][data-status=create]');
     assert((await created.count()) === 2, 'the plan creates the design\'s two policies');
     assert((await created.filter({ hasText: 'message-ttl 1000' }).count()) === 1, 'a policy row says what it sets');
@@ -133,6 +134,13 @@ export const policyPlanFlow: Flow = {
     assert((await updated.locator('[data-testid=plan-policy-in-place]').getAttribute('data-in-place')) === 'true', 'applied in place');
     assert((await page.locator('[data-testid=plan-count-conflict]').innerText()).startsWith('0 '), 'no queue conflicts: the TTL lives in the policy');
     await shot('policy-update');
+    // the tuned template is a design of its own: the deployment belongs to the first one, torn down from there
+    await page.click('[data-testid=designs-toggle]');
+    await page.waitForSelector('[data-testid=designs-menu]');
+    await page.locator('[data-testid=design-row]').filter({ hasText: firstDesign }).locator('[data-testid=design-open]').click();
+    await waitFor('the deployed design is open again', async () => (await page.locator('[data-testid=design-name]').inputValue()) === firstDesign);
+    await page.click('[data-testid=tab-broker]');
+    await page.fill('[data-testid=deploy-prefix]', prefix);
     await tearDown(page);
   },
 };
