@@ -42,7 +42,8 @@ export const CORE_FLOORS = [
   ['io'],
   ['lint'],
   ['budget'],
-  ['operate'],
+  // upgrade/ (the upgrade check, from its own branch) imports budget, lint, sim and model
+  ['operate', 'upgrade'],
   ['templates'],
 ];
 
