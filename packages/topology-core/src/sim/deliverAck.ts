@@ -1,19 +1,20 @@
 /**
- * Delivering and settling: dispatch to consumers within their prefetch, the consumer's outcome
+ * Dispatch and settling: dispatch to consumers within their prefetch (each delivery: deliver.ts), the consumer's outcome
  * (script, worker, router behaviours; in-process retries), ack, reject, requeue and republish
  * (the ack waits for the copy's confirm), and returning a message to ready.
  */
 import { pausedByNodeLoss } from './nodeLoss.js';
 import type { ConsumerAction } from '../model/consumer.js';
-import type { Logical, Msg } from './types.js';
+import type { Msg } from './types.js';
 import { QEntry, entryPos, type QueueState } from './queueState.js';
 import { backoffMs, chooseAction, planRepublish, processingSucceeds } from '../behaviour/evaluate.js';
 import type { ConsumerState, Delivery, SimState } from './simState.js';
-import { dispatchStream, streamHeaders } from './stream.js';
+import { dispatchStream } from './stream.js';
 import { deadLetter } from './deadLetterRoute.js';
 import { dropExpired, ensureTimer } from './expiry.js';
 import { clientPublish, dropHeadOverflow } from './publishRoute.js';
-import { deliveredHeaders, quorumReturn } from './quorum.js';
+import { quorumReturn } from './quorum.js';
+import { deliver } from './deliver.js';
 
 const OK = { ok: true } as const;
 const NOT_OK = { ok: false } as const;
@@ -34,46 +35,6 @@ export function dispatch(sim: SimState, q: QueueState): void {
     deliver(sim, q, e, c as ConsumerState);
   }
   ensureTimer(sim, q);
-}
-
-export function deliver(sim: SimState, q: QueueState, e: QEntry, c: ConsumerState): void {
-  c.inflight++;
-  q.unacked++;
-  const msg = e.msg;
-  const seen = countDelivery(msg.logical, c.ord);
-  const headers = q.cfg.stream
-    ? streamHeaders(msg, e.pos)
-    : q.cfg.quorum && (e.acquiredCount > 0 || e.deliveryCount > 0)
-      ? deliveredHeaders(sim, q, e)
-      : msg.headers;
-  const routingKey = msg.routingKeys[0] ?? '';
-  sim.lastActivity = sim.t;
-  if (sim.wantEvents)
-    sim.emit({
-      kind: 'delivered',
-      t: sim.t,
-      seq: sim.seq++,
-      msgId: msg.id,
-      body: msg.body,
-      queue: q.cfg.name,
-      consumer: c.id,
-      redelivered: e.redelivered,
-      headers,
-      ...(msg.xDeath ? { xDeath: msg.xDeath } : {}),
-      ...(msg.expiration !== undefined ? { expiration: msg.expiration } : {}),
-      routingKey,
-      exchange: msg.exchange,
-    });
-  else sim.seq++;
-  sim.depthChanged(q);
-  const d = e as Delivery;
-  d.consumer = c;
-  d.headers = headers;
-  d.attempt = seen;
-  d.inProcess = 0;
-  d.retry = undefined;
-  if (c.unsettled) c.unsettled.push(d);
-  sim.heap.push(sim.t + c.processingMs, d);
 }
 
 export function verdict(sim: SimState, d: Delivery): boolean {
@@ -311,25 +272,4 @@ export function toReady(sim: SimState, q: QueueState, e: QEntry): void {
   dropHeadOverflow(sim, q);
   dropExpired(sim, q);
   ensureTimer(sim, q);
-}
-
-/** one more delivery of this message to consumer `ord`; returns that consumer's count (1-based) */
-function countDelivery(L: Logical, ord: number): number {
-  if (L.counts === undefined) {
-    if (ord < 4) {
-      const shift = ord * 7;
-      const n = ((L.seen >>> shift) & 127) + 1;
-      if (n < 128) {
-        L.seen = (L.seen & ~(127 << shift)) | (n << shift);
-        return n;
-      }
-    }
-    // unpack: from now on one slot per consumer
-    const counts: number[] = [];
-    for (let i = 0; i < 4; i++) counts[i] = (L.seen >>> (i * 7)) & 127;
-    L.counts = counts;
-  }
-  const n = (L.counts[ord] ?? 0) + 1;
-  L.counts[ord] = n;
-  return n;
 }

@@ -17,6 +17,7 @@ import { utf8ByteLength } from '../model/names.js';
 import { appendToStream } from './stream.js';
 import { deadLetter } from './deadLetterRoute.js';
 import { dropExpired, ensureTimer } from './expiry.js';
+import { deliver } from './deliver.js';
 
 /** a publish by a client (a step or a consumer's republish): confirms, returns, activity */
 export function clientPublish(
@@ -193,7 +194,7 @@ export function enqueue(sim: SimState, q: QueueState, msg: Msg): boolean {
   if (q.readyCount === 0 && q.consumers.length > 0 && !(sim.outages.size > 0 && pausedByNodeLoss(sim, q))) {
     const c = q.pickConsumer();
     if (c) {
-      sim.rules.deliver(sim, q, entry, c as ConsumerState);
+      deliver(sim, q, entry, c as ConsumerState);
       return true;
     }
   }

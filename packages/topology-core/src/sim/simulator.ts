@@ -5,7 +5,7 @@
  * the bench) interpret those events.
  *
  * The rules live one per file, as functions over the run state (simState.ts): publishRoute
- * (publish, route, enqueue, length limits), deliverAck (dispatch, consumer outcomes, ack,
+ * (publish, route, enqueue, length limits), deliver (one delivery), deliverAck (dispatch, consumer outcomes, ack,
  * reject, requeue, republish), deadLetterRoute, expiry (TTL, x-expires), delayedHold (the
  * delayed-message exchange), quorum (delivery counts and limits, 4.3 delayed retry) and stream.
  * Each imports only the rule files below it; the calls that go up go through the table in rules.ts.
