@@ -91,7 +91,7 @@ let design: Design | undefined;
 let ok = true;
 const timingAbort = new AbortController();
 try {
-  const probe = await api(server.url, `/api/broker?url=${encodeURIComponent(broker)}`);
+  const probe = await api(server.url, '/api/broker', { broker });
   const r = buildTemplate('chained-ttl', { delaysMs: [50, 100, 200] });
   if (!r.ok) throw new Error(`chained-ttl: ${JSON.stringify(r.errors)}`);
   const d = r.template.design;

@@ -1,6 +1,6 @@
 /** Requests of /api/plan, /api/deploy and /api/teardown. The design itself is checked by the core's `parseDesign`. */
 import { z } from 'zod';
-import { targetFields } from './fields.js';
+import { brokerUrlField, managementUrlField, targetFields } from './fields.js';
 
 export const planRequest = z.object({ design: z.unknown(), ...targetFields }).strict();
 export const deployRequest = planRequest;
@@ -12,5 +12,13 @@ export const teardownRequest = z
     designName: z.string().min(1).max(300),
     /** delete queues that hold messages or have consumers */
     force: z.boolean().optional(),
+  })
+  .strict();
+
+/** POST /api/broker: probe a broker. A POST, never a GET with the URL in the query: a password stays out of logs and history, and a cross-site page cannot make the server log in. */
+export const probeRequest = z
+  .object({
+    broker: brokerUrlField.optional(),
+    managementUrl: managementUrlField.optional(),
   })
   .strict();

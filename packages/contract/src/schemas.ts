@@ -3,6 +3,6 @@
  * which only needs the types, does not bundle zod.
  */
 export { brokerUrlField, managementUrlField, operateTargetFields, prefixField, queueField, targetFields, vhostField } from './fields.js';
-export { deployRequest, planRequest, teardownRequest } from './deployRequests.js';
+export { deployRequest, planRequest, probeRequest, teardownRequest } from './deployRequests.js';
 export { traceRequest } from './traceRequests.js';
 export { browseRequest, depthsRequest, importRequest, redriveRequest } from './operateRequests.js';

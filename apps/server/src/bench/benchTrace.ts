@@ -181,7 +181,7 @@ async function main(): Promise<void> {
   const prefix = `rs-bench.${randomBytes(3).toString('hex')}.`;
   const only = process.env.BENCH_TRACE_ONLY;
   // the designs in the broker's own profile, so the prediction models what this broker does
-  const probe = (await (await fetch(`${base}/api/broker`)).json()) as { product?: string; version?: string; suggestedProfile?: Design['profile'] };
+  const probe = (await (await fetch(`${base}/api/broker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { product?: string; version?: string; suggestedProfile?: Design['profile'] };
   line('broker', `${probe.product} ${probe.version}`);
   const profile = probe.suggestedProfile ? { profile: probe.suggestedProfile } : {};
   benchDesign = { ...benchDesign, ...profile };

@@ -1,3 +1,4 @@
+import { SECRET_FRAGMENTS, SECRET_URLS } from '../testing/secretUrls.js';
 import { describe, expect, it } from 'vitest';
 import {
   AmqpUrlError,
@@ -40,13 +41,27 @@ describe('parseAmqpUrl', () => {
     expect(fieldOf(() => parseAmqpUrl('http://localhost'))).toBe('protocol');
     expect(fieldOf(() => parseAmqpUrl('localhost:5672'))).toBe('url');
     expect(fieldOf(() => parseAmqpUrl('amqp://u:p@ss@host/'))).toBe('userinfo');
-    expect(fieldOf(() => parseAmqpUrl('amqp://u:p#1@host/'))).toBe('url');
+    expect(fieldOf(() => parseAmqpUrl('amqp://u:p#1@host/'))).toBe('userinfo');
     expect(fieldOf(() => parseAmqpUrl('amqp://u:p@host:99999/'))).toBe('port');
     expect(fieldOf(() => parseAmqpUrl('amqp://u:p@host:abc/'))).toBe('port');
     expect(fieldOf(() => parseAmqpUrl('amqp://u:p@/'))).toBe('host');
     expect(fieldOf(() => parseAmqpUrl('amqp://u:p@host/a/b'))).toBe('vhost');
     expect(fieldOf(() => parseAmqpUrl('amqp://u:p@host/?bogus=1'))).toBe('query');
     expect(fieldOf(() => parseAmqpUrl('amqp://u:p@host/%zz'))).toBe('vhost');
+  });
+
+  it('a password with an unencoded / ? # or @ is refused without a fragment of it in the error', () => {
+    for (const url of SECRET_URLS) {
+      let message = '';
+      try {
+        parseAmqpUrl(url);
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message, url).not.toBe('');
+      for (const fragment of SECRET_FRAGMENTS) expect(message, url).not.toContain(fragment);
+      expect(redactUrl(url)).not.toMatch(new RegExp(SECRET_FRAGMENTS.join('|')));
+    }
   });
 
   it('says how to fix an unencoded @ and never echoes the password', () => {

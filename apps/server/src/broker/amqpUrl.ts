@@ -62,7 +62,7 @@ function decodePart(field: AmqpUrlError['field'], what: string, raw: string): st
 }
 
 function intParam(name: string, raw: string, min: number, max: number): number {
-  if (!/^\d+$/.test(raw)) throw new AmqpUrlError('query', `query parameter '${name}' must be an integer, got '${raw}'`);
+  if (!/^\d+$/.test(raw)) throw new AmqpUrlError('query', `query parameter '${name}' must be an integer`);
   const n = Number(raw);
   if (n < min || n > max) throw new AmqpUrlError('query', `query parameter '${name}' must be between ${min} and ${max}, got ${n}`);
   return n;
@@ -84,6 +84,16 @@ export function parseAmqpUrl(input?: string): AmqpUrl {
     throw new AmqpUrlError('protocol', `the broker URL must start with amqp:// or amqps://, not ${scheme}://`);
   }
   let rest = m[2]!;
+  // A password with an unencoded '/', '?', '#' or '@' would be split at the wrong place and a
+  // fragment of it echoed in an error ("the port must be a number, got '<secret>'"). An '@' after
+  // the first '/', '?' or '#' means exactly that (a host has none of them): refused, echoing nothing.
+  const firstDelimiter = rest.search(/[/?#]/);
+  if (firstDelimiter >= 0 && rest.indexOf('@', firstDelimiter) >= 0) {
+    throw new AmqpUrlError(
+      'userinfo',
+      "the password must be percent-encoded: the broker URL has an '@' after a '/', '?' or '#' (write '/' as %2F, '?' as %3F, '#' as %23 and '@' as %40 in a password; an '@' in a vhost as %40)",
+    );
+  }
   if (rest.includes('#')) {
     throw new AmqpUrlError('url', "the broker URL contains '#': percent-encode it as %23 (in a password, for example)");
   }
@@ -130,7 +140,7 @@ export function parseAmqpUrl(input?: string): AmqpUrl {
     if (close < 0) throw new AmqpUrlError('host', "the IPv6 host is missing its closing ']'");
     hostname = hostport.slice(1, close);
     const after = hostport.slice(close + 1);
-    if (after !== '' && !after.startsWith(':')) throw new AmqpUrlError('host', `unexpected '${after}' after the IPv6 host`);
+    if (after !== '' && !after.startsWith(':')) throw new AmqpUrlError('host', 'unexpected characters after the IPv6 host');
     portRaw = after === '' ? undefined : after.slice(1);
   } else {
     const colons = hostport.split(':').length - 1;
@@ -141,11 +151,13 @@ export function parseAmqpUrl(input?: string): AmqpUrl {
   }
   hostname = decodePart('host', 'host', hostname).toLowerCase();
   if (hostname === '') throw new AmqpUrlError('host', 'the broker URL has no host (write amqp://user:password@host:5672/)');
-  if (!/^[a-z0-9.:_-]+$/.test(hostname)) throw new AmqpUrlError('host', `the host '${hostname}' contains characters a host name cannot have`);
+  // not echoed: in a URL whose password was split at the wrong place, this is a piece of it
+  if (!/^[a-z0-9.:_-]+$/.test(hostname)) throw new AmqpUrlError('host', 'the host contains characters a host name cannot have (a password with special characters must be percent-encoded)');
 
   let port = scheme === 'amqps' ? 5671 : 5672;
   if (portRaw !== undefined && portRaw !== '') {
-    if (!/^\d+$/.test(portRaw)) throw new AmqpUrlError('port', `the port must be a number, got '${portRaw}'`);
+    // not echoed: 'user:password' without '@' reads as host:port, so this may be a password
+    if (!/^\d+$/.test(portRaw)) throw new AmqpUrlError('port', "the port must be a number (what follows ':' after the host is not; a URL with credentials is written amqp://user:password@host:5672/)");
     port = Number(portRaw);
     if (port < 1 || port > 65535) throw new AmqpUrlError('port', `the port must be between 1 and 65535, got ${port}`);
   }
@@ -174,7 +186,8 @@ export function parseAmqpUrl(input?: string): AmqpUrl {
       const key = decodePart('query', 'query', eq >= 0 ? pair.slice(0, eq) : pair);
       const value = decodePart('query', 'query', eq >= 0 ? pair.slice(eq + 1) : '');
       if (!KNOWN_QUERY.has(key)) {
-        throw new AmqpUrlError('query', `unknown query parameter '${key}' (known: ${[...KNOWN_QUERY].join(', ')})`);
+        // the name is not echoed: after a '?' inside a password, it would be the password's tail
+        throw new AmqpUrlError('query', `the broker URL has an unknown query parameter (known: ${[...KNOWN_QUERY].join(', ')}; a '?' in a password is written %3F)`);
       }
       if (key === 'heartbeat') url.heartbeat = intParam(key, value, 0, 65535);
       else if (key === 'frame_max') url.frameMax = intParam(key, value, 4096, 2 ** 31 - 1);

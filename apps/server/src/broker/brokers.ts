@@ -34,8 +34,26 @@ function credKey(url: AmqpUrl): string {
 /** A verified management API is trusted this long before its identity is checked again. */
 const VERIFIED_TTL_MS = 30_000;
 
+/** a leased connection: `release()` once the job that uses it has ended */
+export interface ConnectionLease {
+  readonly conn: ManagedConnection;
+  release(): void;
+}
+
+interface HeldConnection {
+  readonly conn: ManagedConnection;
+  users: number;
+  idle: ReturnType<typeof setTimeout> | undefined;
+  readonly started: Promise<void>;
+}
+
+/** how long an unleased connection stays open for the next request before it is closed */
+const IDLE_CLOSE_MS = 3_000;
+
 export class Brokers {
-  private readonly conns = new Map<string, ManagedConnection>();
+  private readonly conns = new Map<string, HeldConnection>();
+
+  constructor(private readonly idleCloseMs = IDLE_CLOSE_MS) {}
   private readonly mgmts = new Map<string, { resolution: Extract<ManagementResolution, { kind: 'verified' }>; at: number }>();
 
   private mgmtKey(url: AmqpUrl, managementUrl: string | undefined): string {
@@ -67,22 +85,60 @@ export class Brokers {
     return probe;
   }
 
-  /** A started connection for this purpose on `vhost` (reused; reconnects by itself). */
-  async connection(url: AmqpUrl, vhost: string, purpose: ConnectionPurpose): Promise<ManagedConnection> {
+  /**
+   * A started connection for this purpose on `vhost`, leased: requests that overlap share it, and
+   * it is closed once the last lease is released and it has been idle for `idleCloseMs` (a job that
+   * ended leaves no connection open on the broker). Release every lease (`finally`).
+   */
+  async lease(url: AmqpUrl, vhost: string, purpose: ConnectionPurpose): Promise<ConnectionLease> {
     const target = withVhost(url, vhost);
     const k = `${purpose}|${redactUrl(target)}|${credKey(url)}`;
-    let c = this.conns.get(k);
-    if (!c) {
-      c = new ManagedConnection(target, purpose);
-      this.conns.set(k, c);
-      try {
-        await c.start();
-      } catch (err) {
-        this.conns.delete(k);
-        throw err;
-      }
+    let held = this.conns.get(k);
+    if (!held) {
+      const conn = new ManagedConnection(target, purpose);
+      const h: HeldConnection = { conn, users: 0, idle: undefined, started: conn.start().then(() => undefined) };
+      held = h;
+      this.conns.set(k, h);
+      h.started.catch(() => {
+        if (this.conns.get(k) === h) this.conns.delete(k);
+      });
     }
-    return c;
+    await held.started;
+    const h = held;
+    if (h.idle) clearTimeout(h.idle);
+    h.idle = undefined;
+    h.users += 1;
+    let released = false;
+    return {
+      conn: h.conn,
+      release: () => {
+        if (released) return;
+        released = true;
+        h.users -= 1;
+        if (h.users > 0) return;
+        h.idle = setTimeout(() => {
+          if (h.users > 0 || this.conns.get(k) !== h) return;
+          this.conns.delete(k);
+          void h.conn.close();
+        }, this.idleCloseMs);
+        h.idle.unref?.();
+      },
+    };
+  }
+
+  /** Runs `fn` on a leased connection and releases it, whatever happened. */
+  async using<T>(url: AmqpUrl, vhost: string, purpose: ConnectionPurpose, fn: (conn: ManagedConnection) => Promise<T>): Promise<T> {
+    const l = await this.lease(url, vhost, purpose);
+    try {
+      return await fn(l.conn);
+    } finally {
+      l.release();
+    }
+  }
+
+  /** connections open now, by purpose (tests and the status route read it) */
+  openConnections(): Array<{ purpose: ConnectionPurpose; users: number }> {
+    return [...this.conns.values()].map((h) => ({ purpose: h.conn.purpose, users: h.users }));
   }
 
   /** Drop (and close) every connection on this vhost, e.g. after the vhost was deleted. */
@@ -90,14 +146,16 @@ export class Brokers {
     const needle = `|${redactUrl(withVhost(url, vhost))}|`;
     for (const [k, c] of this.conns) {
       if (k.includes(needle)) {
-        void c.close();
+        if (c.idle) clearTimeout(c.idle);
+        void c.conn.close();
         this.conns.delete(k);
       }
     }
   }
 
   async closeAll(): Promise<void> {
-    await Promise.all([...this.conns.values()].map((c) => c.close()));
+    for (const c of this.conns.values()) if (c.idle) clearTimeout(c.idle);
+    await Promise.all([...this.conns.values()].map((c) => c.conn.close()));
     this.conns.clear();
   }
 }

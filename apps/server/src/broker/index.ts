@@ -1,6 +1,7 @@
 /** THE broker layer: everything that talks to a broker goes through these. */
 export * from './amqpUrl.js';
 export * from './connection.js';
+export * from './channelSlot.js';
 export * from './confirmPublish.js';
 export * from './management.js';
 export * from './probe.js';

@@ -16,7 +16,7 @@ import { readCluster, type ClusterView } from './cluster.js';
 import { resolveManagement, type ManagementResolution } from './resolveManagement.js';
 import type { Probe } from '@retry-studio/contract';
 
-/** the contract's Probe (GET /api/broker answers with it) */
+/** the contract's Probe (POST /api/broker answers with it) */
 export type BrokerProbe = Probe;
 
 /** Declares a throwaway exchange of `type` on its own connection; false when the broker refuses the type. */

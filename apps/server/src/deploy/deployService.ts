@@ -47,8 +47,7 @@ export class DeployService {
       await mgmt.createVhost(target.vhost);
       record.createdVhost = true;
     }
-    const conn = await this.brokers.connection(url, target.vhost, 'apply');
-    const result = await applyPlan({ ...plan, vhostMissing: false }, conn, mgmt, record);
+    const result = await this.brokers.using(url, target.vhost, 'apply', (conn) => applyPlan({ ...plan, vhostMissing: false }, conn, mgmt, record));
     this.manifest.save();
     return { plan, result: { ...result, createdVhost: plan.vhostMissing }, deployment: record.id };
   }
@@ -59,14 +58,10 @@ export class DeployService {
 
   async teardown(record: DeploymentRecord, url: AmqpUrl, force: boolean, managementUrl?: string): Promise<TeardownResult> {
     const mgmt = await this.brokers.management(url, managementUrl);
-    const conn = await this.brokers.connection(url, record.vhost, 'apply');
-    const res = await teardown(record, conn, mgmt, force);
+    const res = await this.brokers.using(url, record.vhost, 'apply', (conn) => teardown(record, conn, mgmt, force));
     if ('refused' in res) return res;
     if (res.ok) {
-      if (res.deletedVhost) {
-        await conn.close();
-        this.brokers.forget(url, record.vhost);
-      }
+      if (res.deletedVhost) this.brokers.forget(url, record.vhost);
       this.manifest.remove(record.id);
     } else {
       // the manifest keeps what is left, so a later teardown tries it again

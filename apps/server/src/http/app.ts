@@ -16,7 +16,7 @@ import { checkPrefixedNames, designFromRequest } from './designInput.js';
 import { HttpError, errorHandler, sendError } from './httpError.js';
 import { rateLimit, type RateLimitOptions } from './rateLimit.js';
 import { forbiddenKeyGuard, hostCheck, securityHeaders, stateChangeGuard } from './safety.js';
-import { deployRequest, planRequest, teardownRequest } from '@retry-studio/contract/schemas';
+import { deployRequest, planRequest, probeRequest, teardownRequest } from '@retry-studio/contract/schemas';
 import type { DeployResponse, PlanResponse, PortableOffer, Probe, TeardownResponse } from '@retry-studio/contract';
 import { parseBody } from './parseBody.js';
 import type { AppContext } from './appContext.js';
@@ -32,7 +32,9 @@ export interface AppOptions {
   /** where the deploy manifest lives (default `.retry-studio/manifest.json` under the cwd; null: memory only) */
   readonly manifestFile?: string | null;
   /** override the rate limits (tests) */
-  readonly rateLimits?: Partial<Record<'deploy' | 'teardown' | 'trace' | 'probe', RateLimitOptions>>;
+  readonly rateLimits?: Partial<Record<'deploy' | 'teardown' | 'trace' | 'probe' | 'plan', RateLimitOptions>>;
+  /** how long a broker connection no job uses stays open before it is closed (default 3 s) */
+  readonly idleCloseMs?: number;
   readonly bodyLimit?: string;
   /** the built web app's folder (default: the workspace's apps/web/dist when it exists) */
   readonly webDist?: string;
@@ -56,11 +58,13 @@ export function createApp(options: AppOptions) {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   const manifest = new Manifest(options.manifestFile === null ? undefined : options.manifestFile);
-  const brokers = new Brokers();
+  const brokers = new Brokers(options.idleCloseMs);
   const ctx: AppContext = { brokers, manifest, deploy: new DeployService(brokers, manifest) };
   app.locals.ctx = ctx;
   const limits = {
     deploy: { burst: 10, perSecond: 1 },
+    // a plan reads the whole vhost through the management API: as costly for a shared broker as a deploy
+    plan: { burst: 10, perSecond: 1 },
     teardown: { burst: 10, perSecond: 1 },
     trace: { burst: 5, perSecond: 0.5 },
     probe: { burst: 20, perSecond: 5 },
@@ -77,24 +81,18 @@ export function createApp(options: AppOptions) {
     res.json({ ok: true });
   });
 
-  app.get(
+  // probes are POST: checked for Origin and Sec-Fetch-Site like every state-changing route (a GET
+  // let any web page make the server log in to a loopback broker), and no password in a query string
+  app.get('/api/broker', (_req, res) => {
+    sendError(res, 405, 'probe a broker with POST /api/broker and a JSON body {"broker": "amqp://...", "managementUrl"?: "..."} (never a URL in the query string)', 'method');
+  });
+  app.post(
     '/api/broker',
     rateLimit('probe', limits.probe),
     route(async (req, res) => {
-      const raw = req.query.url;
-      if (raw !== undefined && typeof raw !== 'string') throw new HttpError(400, 'url must be a single string', 'url');
-      const managementUrl = req.query.managementUrl;
-      if (managementUrl !== undefined && (typeof managementUrl !== 'string' || managementUrl.length > 2048)) throw new HttpError(400, 'managementUrl must be a single string', 'managementUrl');
-      const extra = Object.keys(req.query).filter((k) => k !== 'url' && k !== 'managementUrl');
-      if (extra.length) throw new HttpError(400, `unknown query parameter(s): ${extra.join(', ')}`, extra[0]);
-      let url;
-      try {
-        url = brokerUrlFromRequest(raw);
-      } catch (err) {
-        if (err instanceof HttpError) throw new HttpError(err.status, err.message, 'url');
-        throw err;
-      }
-      const probe = await brokers.probe(url, managementUrl || undefined).catch(brokerFailure('probe'));
+      const body = parseBody(probeRequest, req.body);
+      const url = brokerUrlFromRequest(body.broker);
+      const probe = await brokers.probe(url, body.managementUrl || undefined).catch(brokerFailure('probe'));
       res.json(probe satisfies Probe);
     }),
   );
@@ -109,6 +107,7 @@ export function createApp(options: AppOptions) {
 
   app.post(
     '/api/plan',
+    rateLimit('plan', limits.plan),
     route(async (req, res) => {
       const body = parseBody(planRequest, req.body);
       const { url, design, warnings, target } = prepare(body);

@@ -12,9 +12,7 @@ import { retryLoopDesign, uniquePrefix } from './testing.js';
 const { srv, onCleanup } = useLiveServer();
 const mgmtOf = (b: typeof BROKER_43) => new ManagementClient(parseAmqpUrl(b.amqpUrl), { baseUrl: b.managementUrl });
 const probe = (amqpUrl: string, managementUrl?: string) =>
-  srv.get(
-    `/api/broker?url=${encodeURIComponent(amqpUrl)}${managementUrl ? `&managementUrl=${encodeURIComponent(managementUrl)}` : ''}`,
-  );
+  srv.post('/api/broker', { broker: amqpUrl, ...(managementUrl ? { managementUrl } : {}) });
 
 /** queues named with `prefix` on either broker */
 async function leftovers(prefix: string): Promise<string[]> {

@@ -11,13 +11,14 @@
  * POST everywhere: the broker URL carries a password, so it travels in a body, never a query.
  */
 import type { Express } from 'express';
+import type { ChannelModel } from 'amqplib';
 import { checkCanaryOptions, DEFAULT_CANARY_WAIT_MS, headerNameProblem, parseJsonPatch, parseMaxRefail, parseRedriveFilter, parseRedriveTarget, type CanaryOptions, type RedriveEdit } from '@retry-studio/topology-core/operate';
 import { startCanaryRedrive, type CanaryRedrive } from '../operate/canaryRedrive.js';
-import { BrokerConnectError, ManagementError, ManagementResolutionError, redactUrl } from '../broker/index.js';
+import { BrokerConnectError, ManagementError, ManagementResolutionError, redactUrl, type AmqpUrl } from '../broker/index.js';
 import { browseQueue } from '../operate/browse.js';
 import { readDepths } from '../operate/depths.js';
 import { importBroker } from '../operate/importBroker.js';
-import { OperateError, operateTarget } from '../operate/operateTarget.js';
+import { OperateError, operateTarget, type OperateTarget } from '../operate/operateTarget.js';
 import { dryRunRedrive, startRedrive, type RedriveRequest } from '../operate/redrive.js';
 import type { RedriveJob } from '../operate/redriveJob.js';
 import type { AppContext } from './appContext.js';
@@ -77,10 +78,15 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
     const management = await ctx.brokers.management(url, body.managementUrl).catch(failure);
     return { url, t: await operateTarget(url, { vhost: body.vhost, management }) };
   };
-  const channelModel = async (body: Parameters<typeof resolve>[0]) => {
+  /** runs `fn` on the operate connection, released when it returns (no connection outlives its request) */
+  const withChannelModel = async <T>(body: Parameters<typeof resolve>[0], fn: (x: { url: AmqpUrl; t: OperateTarget; conn: ChannelModel }) => Promise<T>): Promise<T> => {
     const { url, t } = await resolve(body);
-    const conn = await ctx.brokers.connection(url, t.vhost, 'operate').catch(failure);
-    return { url, t, conn: await conn.ready() };
+    const lease = await ctx.brokers.lease(url, t.vhost, 'operate').catch(failure);
+    try {
+      return await fn({ url, t, conn: await lease.conn.ready() });
+    } finally {
+      lease.release();
+    }
   };
   const job = (id: string): RedriveJob | CanaryRedrive => {
     const j = jobs.get(id);
@@ -111,8 +117,9 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
     '/api/operate/browse',
     route(async (req, res) => {
       const body = parseBody(browseRequest, req.body);
-      const { t, conn } = await channelModel(body);
-      const browsed: BrowseResponse = await browseQueue(t, conn, { queue: body.queue, ...(body.limit ? { limit: body.limit } : {}), ...(body.insist ? { insist: true } : {}) }).catch(failure);
+      const browsed: BrowseResponse = await withChannelModel(body, ({ t, conn }) =>
+        browseQueue(t, conn, { queue: body.queue, ...(body.limit ? { limit: body.limit } : {}), ...(body.insist ? { insist: true } : {}) }).catch(failure),
+      );
       res.json(browsed);
     }),
   );
@@ -137,13 +144,15 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
         ...(body.rate !== undefined ? { ratePerSecond: body.rate } : {}),
         ...(body.insist ? { insist: true } : {}),
       };
-      const { t, conn } = await channelModel(body);
       if (body.dryRun) {
-        const { browse, plan, bounce } = await dryRunRedrive(t, conn, r).catch(failure);
+        const { browse, plan, bounce } = await withChannelModel(body, ({ t, conn }) => dryRunRedrive(t, conn, r).catch(failure));
         res.json({ dryRun: true, queue: body.queue, depth: browse.depth, effect: browse.effect, plan, bounce } satisfies RedriveDryRunResponse);
         return;
       }
-      const j = canary ? await startCanaryRedrive(t, conn, r, canary).catch(failure) : await startRedrive(t, r).catch(failure);
+      // a canary reads its selection on the operate connection, then runs on connections of its own
+      const j = canary
+        ? await withChannelModel(body, ({ t, conn }) => startCanaryRedrive(t, conn, r, canary).catch(failure))
+        : await resolve(body).then(({ t }) => startRedrive(t, r).catch(failure));
       jobs.set(j.id, j);
       if (jobs.size > MAX_KEPT) for (const [id, old] of jobs) if (!old.isRunning && jobs.size > MAX_KEPT) jobs.delete(id);
       res.status(201).json({ ...j.progress(), progress: `/api/operate/redrive/${j.id}` } satisfies RedriveStarted);

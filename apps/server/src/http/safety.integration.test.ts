@@ -159,19 +159,19 @@ describe('bad input is refused before the broker is asked', () => {
     expect(foreign.status).toBe(403);
     expect(foreign.body.error).toMatch(/not allowed/);
     expect(JSON.stringify(foreign.body)).not.toMatch(/s3cret/);
-    const probe = await srv.get('/api/broker?url=' + encodeURIComponent('amqp://bob:s3cret@10.0.0.1/'));
+    const probe = await srv.post('/api/broker', { broker: 'amqp://bob:s3cret@10.0.0.1/' });
     expect(probe.status).toBe(403);
-    expect(probe.body.field).toBe('url');
+    expect(probe.body.field).toBe('broker');
     const wrongPw = await srv.post('/api/plan', { design: d, broker: 'amqp://guest:wrong-secret@127.0.0.1:5672/' });
     expect(wrongPw.status).toBe(502);
     expect(JSON.stringify(wrongPw.body)).not.toMatch(/wrong-secret/);
-    const closed = await srv.get('/api/broker?url=' + encodeURIComponent('amqp://guest:guest@127.0.0.1:1/'));
+    const closed = await srv.post('/api/broker', { broker: 'amqp://guest:guest@127.0.0.1:1/' });
     expect(closed.status).toBe(502);
     expect(closed.body.error).toMatch(/not reachable|refused/);
   });
 
   it('the probe reports version, exchange types and plugins', async () => {
-    const r = await srv.get('/api/broker');
+    const r = await srv.post('/api/broker', {});
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ product: 'RabbitMQ', version: '3.10.8', plugins: { 'x-delayed-message': false }, quorum: true, management: { available: true } });
     expect(r.body.url).toBe('amqp://guest:***@127.0.0.1:5672/%2F');

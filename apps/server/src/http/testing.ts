@@ -16,7 +16,7 @@ export interface TestServer {
 }
 
 export async function startTestServer(opts: Partial<AppOptions> = {}): Promise<TestServer> {
-  const app = createApp({ port: 0, manifestFile: null, rateLimits: { deploy: { burst: 1000, perSecond: 1000 }, teardown: { burst: 1000, perSecond: 1000 }, trace: { burst: 1000, perSecond: 1000 } }, ...opts });
+  const app = createApp({ port: 0, manifestFile: null, rateLimits: { deploy: { burst: 1000, perSecond: 1000 }, plan: { burst: 1000, perSecond: 1000 }, teardown: { burst: 1000, perSecond: 1000 }, trace: { burst: 1000, perSecond: 1000 } }, ...opts });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

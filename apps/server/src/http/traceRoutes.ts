@@ -80,11 +80,12 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
         throw new HttpError(409, `the design is not deployed at vhost '${target.vhost}' prefix '${target.prefix}': ${missing.length} object(s) missing (${missing.slice(0, 5).map((m) => m.name).join(', ')}); deploy it first`, 'design', {
           missing: missing.map((m) => ({ kind: m.kind, name: m.name, status: m.status })),
         });
-      const conn = await ctx.brokers.connection(url, target.vhost, 'trace').catch((err: Error) => {
+      const mgmt = await ctx.brokers.management(url, body.managementUrl).catch(brokerFailure('trace'));
+      // the trace's connection lives as long as the trace: released (and closed when idle) once it ends
+      const lease = await ctx.brokers.lease(url, target.vhost, 'trace').catch((err: Error) => {
         throw new HttpError(502, err.message, 'broker');
       });
-      const mgmt = await ctx.brokers.management(url, body.managementUrl).catch(brokerFailure('trace'));
-      const session = new TraceSession(design, target, conn, mgmt, redactUrl(url), {
+      const session = new TraceSession(design, target, lease.conn, mgmt, redactUrl(url), {
         ...(body.publisher ? { publisher: body.publisher } : {}),
         ...(body.messages ? { messages: body.messages } : {}),
         ...(body.ratePerSecond ? { ratePerSecond: body.ratePerSecond } : {}),
@@ -97,6 +98,7 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
         ...(body.seed !== undefined ? { seed: body.seed } : {}),
         ...(nodeLoss ? { nodeLoss } : {}),
       });
+      void session.done().finally(() => lease.release());
       sessions.set(session.traceId, session);
       // forget the oldest finished traces
       if (sessions.size > MAX_KEPT) for (const [id, s] of sessions) if (!s.isRunning && sessions.size > MAX_KEPT) sessions.delete(id);

@@ -154,7 +154,7 @@ describe('the installed retry-studio package', () => {
       const page = await fetch(`http://127.0.0.1:${port}/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<div id="root">');
-      const broker = await fetch(`http://127.0.0.1:${port}/api/broker`);
+      const broker = await fetch(`http://127.0.0.1:${port}/api/broker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect(broker.status).toBe(200);
       expect(await broker.json()).toMatchObject({ product: 'RabbitMQ' });
       const busy = run(['serve', '--port', String(port)]);

@@ -14,18 +14,15 @@ import { BROKER_310, type TestBroker } from './testBrokers.js';
 /** The broker the integration tests use by default. */
 export const TEST_AMQP_URL = BROKER_310.amqpUrl;
 
-/** The routes whose bodies name a broker (`broker`), and the probe's query (`url`). */
-const BROKER_ROUTES = new Set(['/api/plan', '/api/deploy', '/api/teardown', '/api/trace']);
+/** The routes whose bodies name a broker (`broker`), the probe's included. */
+const BROKER_ROUTES = new Set(['/api/plan', '/api/deploy', '/api/teardown', '/api/trace', '/api/broker']);
 
 /**
- * Points a request at `broker` unless it names one itself: `broker` in the body of plan, deploy,
- * teardown and trace, `url` in the probe's query. The management API is left to the server to
+ * Points a request at `broker` unless it names one itself: `broker` in the body of probe, plan,
+ * deploy, teardown and trace. The management API is left to the server to
  * discover (unless `managementUrl` is given), as a user's request would.
  */
 export function aimAt(broker: TestBroker, path: string, body?: unknown): { path: string; body?: unknown } {
-  if (path === '/api/broker' || path.startsWith('/api/broker?')) {
-    return path.includes('url=') ? { path } : { path: `${path}${path.includes('?') ? '&' : '?'}url=${encodeURIComponent(broker.amqpUrl)}` };
-  }
   const plain = typeof body === 'object' && body !== null && !Array.isArray(body);
   if (BROKER_ROUTES.has(path) && plain && !('broker' in body)) return { path, body: { ...body, broker: broker.amqpUrl } };
   return { path, body };

@@ -7,7 +7,7 @@
 import type { ConfirmChannel, Options } from 'amqplib';
 import type { PublisherSpec } from '@retry-studio/topology-core/model';
 import type { TracePublishStats } from '@retry-studio/contract';
-import { publishConfirmed, type ManagedConnection } from '../broker/index.js';
+import { ChannelSlot, publishConfirmed, type ManagedConnection } from '../broker/index.js';
 import { MSG_HEADER, TRACE_HEADER } from './observer.js';
 import type { TraceOptions } from './traceOptions.js';
 
@@ -35,23 +35,24 @@ export interface TestPublisherOptions {
 
 export class TestPublisher {
   readonly stats: PublishStats = { published: 0, confirmed: 0, nacked: 0, retried: 0, maxInFlight: 0, windowWaits: 0 };
-  private ch: ConfirmChannel | undefined;
+  /** the one publish channel: concurrent publishes share it (a promise, not a flag) */
+  readonly channels: ChannelSlot<ConfirmChannel>;
 
   constructor(
     private readonly conn: ManagedConnection,
     private readonly opts: TestPublisherOptions = {},
-  ) {}
+  ) {
+    this.channels = new ChannelSlot(
+      () => this.conn.createConfirmChannel(),
+      (ch) => {
+        ch.setMaxListeners(0); // one 'close' listener per unconfirmed publish (bounded by the window)
+        ch.on('return', (msg) => this.opts.onReturn?.(msg as never));
+      },
+    );
+  }
 
-  private async channel(): Promise<ConfirmChannel> {
-    if (this.ch) return this.ch;
-    const ch = await this.conn.createConfirmChannel();
-    ch.setMaxListeners(0); // one 'close' listener per unconfirmed publish (bounded by the window)
-    ch.on('return', (msg) => this.opts.onReturn?.(msg as never));
-    ch.on('close', () => {
-      if (this.ch === ch) this.ch = undefined;
-    });
-    this.ch = ch;
-    return ch;
+  private channel(): Promise<ConfirmChannel> {
+    return this.channels.get();
   }
 
   async run(messages: Iterable<TestMessage>): Promise<void> {
@@ -127,8 +128,7 @@ export class TestPublisher {
   }
 
   async close(): Promise<void> {
-    await this.ch?.close().catch(() => undefined);
-    this.ch = undefined;
+    await this.channels.close();
   }
 }
 

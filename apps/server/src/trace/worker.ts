@@ -7,7 +7,7 @@ import type { Channel, ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import { backoffMs, chooseAction, planRepublish, processingSucceeds, type DeliveryView } from '@retry-studio/topology-core/behaviour';
 import { type ConsumerAction, type ConsumerSpec } from '@retry-studio/topology-core/model';
 import { attemptDraw } from '@retry-studio/topology-core/sim';
-import { headersForDisplay, xDeathOf, type ManagedConnection } from '../broker/index.js';
+import { ChannelSlot, headersForDisplay, xDeathOf, type ManagedConnection } from '../broker/index.js';
 import { isSettlement, republishThenAck, settleDelivery, type Settlement } from '../broker/settleDelivery.js';
 import { MSG_HEADER, TRACE_HEADER } from './observer.js';
 import type { TraceContext } from './traceContext.js';
@@ -32,7 +32,8 @@ interface ChannelBook {
 
 export class TraceWorker {
   private ch: Channel | undefined;
-  private pub: ConfirmChannel | undefined;
+  /** the republish channel: concurrent republishes share one (a promise, not a flag) */
+  private readonly pub: ChannelSlot<ConfirmChannel>;
   private consumerTag: string | undefined;
   private stopped = false;
   cancelled = false;
@@ -56,6 +57,13 @@ export class TraceWorker {
     private readonly ctx: TraceContext,
   ) {
     this.lane = `worker:${spec.id}`;
+    this.pub = new ChannelSlot(
+      () => this.ctx.conn.createConfirmChannel(),
+      (p) => {
+        p.setMaxListeners(0);
+        p.on('return', (m) => this.ctx.hops.onReturn(this.lane, m, { kind: 'consumer', id: this.spec.id }, this.ctx.mandatoryWanted));
+      },
+    );
   }
 
   get designQueue(): string {
@@ -74,7 +82,6 @@ export class TraceWorker {
     if (this.stopped || this.cancelled) return;
     const ch = await conn.createChannel();
     this.ch = ch;
-    this.pub = undefined;
     await ch.prefetch(this.spec.prefetch ?? 1);
     const unacked = new Map<number, string>();
     this.unacked.set(ch, unacked);
@@ -100,16 +107,8 @@ export class TraceWorker {
     this.consumerTag = ok.consumerTag;
   }
 
-  private async publisher(): Promise<ConfirmChannel> {
-    if (this.pub) return this.pub;
-    const p = await this.ctx.conn.createConfirmChannel();
-    p.setMaxListeners(0);
-    p.on('return', (m) => this.ctx.hops.onReturn(this.lane, m, { kind: 'consumer', id: this.spec.id }, this.ctx.mandatoryWanted));
-    p.on('close', () => {
-      if (this.pub === p) this.pub = undefined;
-    });
-    this.pub = p;
-    return p;
+  private publisher(): Promise<ConfirmChannel> {
+    return this.pub.get();
   }
 
   private async handle(ch: Channel, msg: ConsumeMessage, rxAt: number): Promise<void> {
@@ -354,7 +353,7 @@ export class TraceWorker {
       for (let i = 0; i < 50 && this.inProgress > 0; i++) await sleep(20);
       await ch.close().catch(() => undefined);
     }
-    await this.pub?.close().catch(() => undefined);
+    await this.pub.close();
   }
 }
 

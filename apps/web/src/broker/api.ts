@@ -4,6 +4,7 @@ import type {
   DeployRequest,
   DeployResponse,
   PlanRequest,
+  ProbeRequest,
   PlanResponse,
   PredictionResponse,
   Probe,
@@ -55,13 +56,6 @@ export async function call<T>(method: 'GET' | 'POST', path: string, body?: unkno
 }
 
 
-const q = (t: Target) => {
-  const p = new URLSearchParams();
-  if (t.broker) p.set('url', t.broker);
-  if (t.managementUrl) p.set('managementUrl', t.managementUrl);
-  const s = p.toString();
-  return s ? `?${s}` : '';
-};
 const clean = (t: Target) => ({
   ...(t.broker ? { broker: t.broker } : {}),
   ...(t.managementUrl ? { managementUrl: t.managementUrl } : {}),
@@ -70,7 +64,7 @@ const clean = (t: Target) => ({
 });
 
 export const api = {
-  probe: (t: Target) => call<Probe>('GET', `/api/broker${q(t)}`),
+  probe: (t: Target) => call<Probe>('POST', '/api/broker', { ...(t.broker ? { broker: t.broker } : {}), ...(t.managementUrl ? { managementUrl: t.managementUrl } : {}) } satisfies ProbeRequest),
   plan: (design: Design, t: Target) => call<PlanResponse>('POST', '/api/plan', { design, ...clean(t) } satisfies PlanRequest),
   deploy: (design: Design, t: Target) => call<DeployResponse>('POST', '/api/deploy', { design, ...clean(t) } satisfies DeployRequest),
   teardown: (designName: string, t: Target, force = false) =>
