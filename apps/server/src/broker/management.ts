@@ -293,6 +293,11 @@ export class ManagementClient {
     return (await this.request<MgmtConnection[]>('GET', '/api/connections')) ?? [];
   }
 
+  /** The channels open on a connection (as of the broker's last statistics: within its stats interval, 5 s by default). */
+  async channelsOf(connectionName: string): Promise<{ name: string; number: number }[]> {
+    return (await this.request<{ name: string; number: number }[]>('GET', `/api/connections/${enc(connectionName)}/channels?columns=name,number`, undefined, [404])) ?? [];
+  }
+
   /** Force-closes a connection (the client sees 320 CONNECTION_FORCED, as on a broker restart). */
   async closeConnection(name: string): Promise<void> {
     await this.request('DELETE', `/api/connections/${enc(name)}`, undefined, [404]);

@@ -1,0 +1,47 @@
+/**
+ * One channel per purpose: five traces in a row on one server leave no channel open on the
+ * trace connection (the test publisher and each worker's republish channel are opened once and
+ * shared by their concurrent publishes), and each trace published what it was asked. Before,
+ * 50 concurrent publishes opened 49 channels that were never closed, and after a few traces the
+ * connection hit the broker's channel limit.
+ */
+import { describe, expect, it } from 'vitest';
+import { ManagementClient, parseAmqpUrl } from '../broker/index.js';
+import { retryLoopDesign, uniquePrefix } from '../http/testing.js';
+import { useLiveServer } from '../testing/liveServer.js';
+import { BROKER_310 } from '../testing/testBrokers.js';
+
+// the trace connection stays open between the traces (as when a user runs them one after another)
+const { srv, deploy, runTrace } = useLiveServer({ app: { idleCloseMs: 120_000 } });
+const mgmt = new ManagementClient(parseAmqpUrl(BROKER_310.amqpUrl), { baseUrl: BROKER_310.managementUrl });
+
+/** the channels the broker holds open on this server's trace connection(s) to `vhost` */
+async function traceChannels(vhost: string): Promise<{ connections: number; channels: number }> {
+  const conns = (await mgmt.listConnections()).filter((c) => c.vhost === vhost && c.client_properties?.connection_name === 'retry-studio:trace');
+  let channels = 0;
+  for (const c of conns) channels += (await mgmt.channelsOf(c.name)).length;
+  return { connections: conns.length, channels };
+}
+
+describe('live trace channels', () => {
+  it('five traces of 50 messages: each publishes 50, and no channel is left open on the trace connection', async () => {
+    const vhost = `rs-channels-${Date.now().toString(36)}`;
+    const prefix = uniquePrefix('chan');
+    const base = retryLoopDesign('trace-channels', { ttl: 50, maxRetries: 1 });
+    // prefetch 50: the worker's republishes to parking run concurrently too
+    const d = { ...base, consumers: base.consumers.map((c) => ({ ...c, prefetch: 50 })) };
+    await deploy(d, prefix, { vhost });
+    for (let i = 1; i <= 5; i++) {
+      const { summary } = await runTrace({ design: d, prefix, vhost, messages: 50, durationMs: 60_000 });
+      expect(summary, `trace ${i}`).toMatchObject({ state: 'complete', published: 50, confirmed: 50, parked: 50, balanced: true });
+    }
+    // the management API learns of a channel within its stats interval (5 s): wait past it
+    let seen = await traceChannels(vhost);
+    for (let t = 0; t < 12 && seen.channels > 0; t++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      seen = await traceChannels(vhost);
+    }
+    expect(seen.connections).toBe(1);
+    expect(seen.channels).toBe(0);
+  }, 240_000);
+});
