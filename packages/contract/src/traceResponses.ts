@@ -86,7 +86,15 @@ export interface ObservedNodeLoss extends NodeLoss {
  */
 export interface TraceSummary {
   readonly id: string;
-  readonly state: 'running' | 'complete' | 'stopped' | 'failed';
+  /**
+   * `complete`: every message asked for was published and confirmed and the trace settled;
+   * `incomplete`: it could not publish everything (a channel or connection refused);
+   * `failed`: its connection is gone for good (a reconnect refused) or it could not start;
+   * `stopped`: stopped by the user or because the topology changed. `endReason` says why.
+   */
+  readonly state: 'running' | 'complete' | 'incomplete' | 'stopped' | 'failed';
+  /** messages the trace was asked to publish */
+  readonly asked: number;
   readonly published: number;
   readonly confirmed: number;
   /** messages whose copies all ended acked by a worker */
@@ -96,7 +104,7 @@ export interface TraceSummary {
   /** messages with a copy still moving: in a consumed or TTL queue, at a consumer, in transit */
   readonly inFlight: number;
   readonly dropped: number;
-  /** each published message is counted once: published = acked + parked + inFlight + dropped */
+  /** every message asked for was published, and each is counted once: asked = published = acked + parked + inFlight + dropped */
   readonly balanced: boolean;
   /** published messages with no known fate (at most 100 ids) */
   readonly unaccounted: readonly string[];

@@ -12,6 +12,8 @@ import type { Channel, ConfirmChannel } from 'amqplib';
 
 export class ChannelSlot<C extends Channel | ConfirmChannel> {
   private pending: Promise<C> | undefined;
+  /** the channel once open (close() never waits for an open under way: it may wait for a reconnect) */
+  private open_: C | undefined;
   private closed = false;
   /** channels opened over the slot's life (a test reads it: one per purpose, plus one per loss) */
   opened = 0;
@@ -32,11 +34,13 @@ export class ChannelSlot<C extends Channel | ConfirmChannel> {
         this.prepare(ch);
         ch.on('close', () => {
           if (this.pending === p) this.pending = undefined;
+          if (this.open_ === ch) this.open_ = undefined;
         });
         if (this.closed) {
           void ch.close().catch(() => undefined);
           throw new Error('the channel was closed for good');
         }
+        this.open_ = ch;
         return ch;
       },
       (err: unknown) => {
@@ -49,17 +53,12 @@ export class ChannelSlot<C extends Channel | ConfirmChannel> {
     return p;
   }
 
-  /** the channel when it is open now (no waiting, no opening) */
-  async current(): Promise<C | undefined> {
-    return this.pending?.catch(() => undefined);
-  }
-
-  /** closes the channel (open or being opened); the slot opens no other */
+  /** closes the open channel (one being opened is closed as soon as it opens); the slot opens no other */
   async close(): Promise<void> {
     this.closed = true;
-    const p = this.pending;
     this.pending = undefined;
-    const ch = await p?.catch(() => undefined);
+    const ch = this.open_;
+    this.open_ = undefined;
     await ch?.close().catch(() => undefined);
   }
 }

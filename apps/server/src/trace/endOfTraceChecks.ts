@@ -3,10 +3,11 @@
  * - quiet, yet still waiting: copies the trace counts in a queue the broker holds empty are gone
  *   (purged, taken outside the trace, or lost by the broker; vanishedCopies.ts). They are dropped
  *   by name, with a notice;
- * - at the end, for a design whose quorum queues dead-letter: each parking queue's exact count
- *   (passive declare, less what it held before the first publish) against what the trace parked
- *   there (deadLetterCounts.ts). At most once, the broker may hold fewer (dropped); at least
- *   once, more (sent twice). Counted, and said in a notice.
+ * - at the end: each parking queue's exact count (passive declare, less what it held before the
+ *   first publish) against what the trace parked there (deadLetterCounts.ts). Where quorum queues
+ *   dead-letter at most once, the broker may hold fewer (dropped); at least once, or after a
+ *   publish or republish was sent again (a lost confirm, a connection loss), more (sent twice).
+ *   Counted, and said in a notice.
  */
 import type { Design } from '@retry-studio/topology-core/model';
 import type { QueueConfig } from '@retry-studio/topology-core/sim';
@@ -70,10 +71,9 @@ export class EndOfTraceChecks {
     this.deadLetterSources = quorumDeadLetterSources(d.design);
   }
 
-  /** parking queues are counted at the end (and their depths taken at the start): quorum dead-letter sources, and few enough queues for passive declares */
+  /** parking queues are counted at the end (and their depths taken at the start): few enough queues for passive declares */
   get countsDeadLetters(): boolean {
-    const sources = this.deadLetterSources;
-    return (sources.atMostOnce.length > 0 || sources.atLeastOnce.length > 0) && this.d.design.topology.queues.length <= MAX_COUNTED_QUEUES;
+    return this.d.design.topology.queues.length <= MAX_COUNTED_QUEUES;
   }
 
   /** Before the first publish: what a parking queue held already is not the trace's. */
@@ -120,8 +120,12 @@ export class EndOfTraceChecks {
     return this.d.vanishAfterMs + (this.longestDelayMs.get(queue) ?? 0);
   }
 
-  /** At the end: the parking queues' counts against what the trace parked there. */
-  async countDeadLetters(): Promise<void> {
+  /**
+   * At the end: the parking queues' counts against what the trace parked there. `resent`: a
+   * publish or a worker's republish was sent again (a lost confirm, a reconnect), so a parking
+   * queue may hold a message twice whatever the queue type.
+   */
+  async countDeadLetters(resent = false): Promise<void> {
     const d = this.d;
     const sources = this.deadLetterSources;
     if (!this.countsDeadLetters || !d.conn.isOpen) return;
@@ -132,7 +136,7 @@ export class EndOfTraceChecks {
       // a stream's count comes from the management API, a statistics interval late: it proves nothing
       const { short, over } = deadLetterDifference(parked, held, this.depthsBefore, new Set([...d.availability.queues(), ...this.d.streams]));
       // only what each strategy explains: at most once drops, at least once sends again
-      return { short: sources.atMostOnce.length > 0 ? short : {}, over: sources.atLeastOnce.length > 0 ? over : {} };
+      return { short: sources.atMostOnce.length > 0 ? short : {}, over: sources.atLeastOnce.length > 0 || resent ? over : {} };
     };
     let c = counts();
     if (Object.keys(c.short).length === 0 && Object.keys(c.over).length === 0) return;
@@ -158,7 +162,7 @@ export class EndOfTraceChecks {
       log.notice({
         level: 'warn',
         code: 'dead-letters-duplicated',
-        message: `queue '${q}' holds ${n} message(s) more than the trace saw dead-lettered into it: the broker sent them twice (at-least-once dead-lettering sends a dead letter again when its confirm was lost, as in a leader move); parked counts each message once, so a consumer of '${q}' must expect duplicates`,
+        message: `queue '${q}' holds ${n} message(s) more than the trace saw parked there: they were sent twice (at-least-once: a publish, republish or dead letter is sent again when its confirm was lost, in a connection loss or a leader move); parked counts each message once and duplicates counts these, so a consumer of '${q}' must expect duplicates`,
         t: now(),
       });
     for (const [q, n] of Object.entries(lostWhileUnavailable))

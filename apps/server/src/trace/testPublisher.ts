@@ -35,6 +35,8 @@ export interface TestPublisherOptions {
 
 export class TestPublisher {
   readonly stats: PublishStats = { published: 0, confirmed: 0, nacked: 0, retried: 0, maxInFlight: 0, windowWaits: 0 };
+  /** why the last publish or channel failed (a trace that could not publish everything says it) */
+  lastError: string | undefined;
   /** the one publish channel: concurrent publishes share it (a promise, not a flag) */
   readonly channels: ChannelSlot<ConfirmChannel>;
 
@@ -68,7 +70,8 @@ export class TestPublisher {
         let ch: ConfirmChannel;
         try {
           ch = await this.channel();
-        } catch {
+        } catch (err) {
+          this.lastError = `no publish channel: ${String((err as Error).message ?? err).slice(0, 200)}`;
           retry.push(m);
           return;
         }
@@ -81,8 +84,9 @@ export class TestPublisher {
           if (outcome === 'acked') this.stats.confirmed += 1;
           else this.stats.nacked += 1;
           this.opts.onConfirmed?.(m, outcome);
-        } catch {
+        } catch (err) {
           // connection lost or confirm timed out: unknown outcome, publish again (same msgId)
+          this.lastError = String((err as Error).message ?? err).slice(0, 200);
           retry.push(m);
         }
       })();

@@ -12,7 +12,7 @@ import { useLiveServer } from '../testing/liveServer.js';
 import { BROKER_310 } from '../testing/testBrokers.js';
 
 // the trace connection stays open between the traces (as when a user runs them one after another)
-const { srv, deploy, runTrace } = useLiveServer({ app: { idleCloseMs: 120_000 } });
+const { deploy, runTrace } = useLiveServer({ app: { idleCloseMs: 120_000 } });
 const mgmt = new ManagementClient(parseAmqpUrl(BROKER_310.amqpUrl), { baseUrl: BROKER_310.managementUrl });
 
 /** the channels the broker holds open on this server's trace connection(s) to `vhost` */

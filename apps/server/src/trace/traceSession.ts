@@ -29,6 +29,7 @@ import { QueueAvailability } from './queueAvailability.js';
 import { TestPublisher, testMessages, type TestMessage } from './testPublisher.js';
 import type { EventInput, TraceContext } from './traceContext.js';
 import type { TraceOptions } from './traceOptions.js';
+import { traceVerdict } from './traceVerdict.js';
 import { traceSummary, type TraceSummary } from './traceSummary.js';
 import { TopologyWatch } from './topologyWatch.js';
 import { TraceWorker } from './worker.js';
@@ -73,6 +74,11 @@ export class TraceSession implements TraceContext {
     this.reconnects += 1;
     this.log.notice({ level: 'info', code: 'reconnected', message: 'trace connection is back: re-attaching observers and workers', t: this.now() });
     void this.attach().catch((err) => this.log.notice({ level: 'error', code: 'reattach-failed', message: String((err as Error).message), t: this.now() }));
+  };
+  /** the last error the trace connection or a reconnect gave (a trace whose connection is gone for good says it) */
+  private connectionError: string | undefined;
+  private readonly onReconnecting = (r: { error?: Error }) => {
+    if (r.error) this.connectionError = String(r.error.message).slice(0, 200);
   };
   private readonly onDisconnected = () => {
     this.log.notice({ level: 'warn', code: 'disconnected', message: 'trace connection lost (broker restart?): reconnecting with backoff', t: this.now() });
@@ -306,6 +312,7 @@ export class TraceSession implements TraceContext {
     );
     this.conn.on('connected', this.onConnected);
     this.conn.on('disconnected', this.onDisconnected);
+    this.conn.on('reconnecting', this.onReconnecting);
     await this.attach();
     this.timers.push(setInterval(() => void this.sampler.sample(), this.opts.depthEveryMs ?? 1000));
     this.timers.push(setInterval(() => void this.watchTopology(), this.opts.topologyEveryMs ?? 2000));
@@ -349,18 +356,34 @@ export class TraceSession implements TraceContext {
     this.nodeWatch.stop();
     this.conn.off('connected', this.onConnected);
     this.conn.off('disconnected', this.onDisconnected);
+    this.conn.off('reconnecting', this.onReconnecting);
     await Promise.all(this.workers.map((w) => w.stop()));
     await this.publisher.close();
     await this.sampler.sample(true);
     await this.observer?.teardown(this.conn.isOpen ? this.conn : undefined);
     this.hops?.stop();
     this.accounting.flush(true);
-    await this.checks.countDeadLetters();
+    await this.checks.countDeadLetters(this.publisher.stats.retried > 0 || this.reconnects > 0);
     const blocker = this.blocker();
     if (blocker && state === 'complete') this.log.notice({ level: 'warn', code: 'duration-reached', message: `the trace ran for its whole duration; still waiting: ${blocker}`, t: this.now() });
     this.endedWaitingFor = state === 'complete' ? blocker : undefined;
+    const stats = this.publisher.stats;
+    const verdict = traceVerdict({
+      requested: state,
+      asked: this.asked,
+      published: stats.published,
+      confirmed: stats.confirmed,
+      nacked: stats.nacked,
+      connectionOpen: this.conn.isOpen,
+      connectionError: this.connectionError,
+      publishError: this.publisher.lastError,
+    });
+    if (verdict.reason) {
+      this.endReason = this.endReason ?? verdict.reason;
+      this.log.notice({ level: 'error', code: `trace-${verdict.state}`, message: verdict.reason, t: this.now() });
+    }
     // the state changes only now, so a reader never sees a final state with stale figures
-    this.state = state;
+    this.state = verdict.state;
     const summary = this.summary();
     this.final = summary;
     this.checks.endNotices(summary.lostWhileUnavailable);
@@ -372,6 +395,11 @@ export class TraceSession implements TraceContext {
     this.log.end();
     this.resolveFinished(summary);
     return summary;
+  }
+
+  /** messages the trace was asked to publish */
+  get asked(): number {
+    return this.opts.messages ?? 1;
   }
 
   done(): Promise<TraceSummary> {
@@ -390,6 +418,7 @@ export class TraceSession implements TraceContext {
     return traceSummary({
       id: this.traceId,
       state: this.state,
+      asked: this.asked,
       balance: this.accounting.balance(this.live),
       accounting: this.accounting,
       resting,

@@ -6,6 +6,7 @@ import { traceSummary, type SummaryParts } from './traceSummary.js';
 const parts = (over: Partial<SummaryParts> = {}): SummaryParts => ({
   id: 't1',
   state: 'complete',
+  asked: 5,
   balance: { published: 5, acked: 2, parked: 2, inFlight: 0, dropped: 1, unaccounted: [], balanced: true },
   accounting: new TraceAccounting({ now: () => 0, nextSeq: () => 0, out: () => undefined }),
   resting: { dlq: 2 },
@@ -38,5 +39,14 @@ describe('traceSummary', () => {
     expect(s.parked).toBe(2);
     for (const k of ['deadLettersDropped', 'deadLettersDuplicated', 'nodeLoss', 'error', 'endReason', 'endedWaitingFor']) expect(s).not.toHaveProperty(k);
     expect(traceSummary(parts({ deadLettersDuplicated: { dlq: 1 }, endReason: 'the topology changed' }))).toMatchObject({ deadLettersDuplicated: { dlq: 1 }, endReason: 'the topology changed' });
+  });
+
+  it('balanced only when every message asked for was published (65 of 200 is not balanced)', () => {
+    expect(traceSummary(parts()).balanced).toBe(true);
+    expect(traceSummary(parts({ asked: 200 })).balanced).toBe(false);
+  });
+
+  it('copies a parking queue holds twice count as duplicates', () => {
+    expect(traceSummary(parts({ duplicates: 1, deadLettersDuplicated: { dlq: 2 } })).duplicates).toBe(3);
   });
 });

@@ -18,6 +18,8 @@ export type { TraceSummary };
 export interface SummaryParts {
   readonly id: string;
   readonly state: TraceSummary['state'];
+  /** messages the trace was asked to publish */
+  readonly asked: number;
   readonly balance: Balance;
   readonly accounting: TraceAccounting;
   /** the trace's copies resting per queue */
@@ -49,13 +51,14 @@ export function traceSummary(p: SummaryParts): TraceSummary {
   return {
     id: p.id,
     state: p.state,
+    asked: p.asked,
     published: b.published,
     confirmed: p.accounting.confirmed.size,
     acked: b.acked,
     parked: b.parked - dlDropped,
     inFlight: b.inFlight,
     dropped: b.dropped + dlDropped,
-    balanced: b.balanced,
+    balanced: b.balanced && b.published === p.asked,
     unaccounted: b.unaccounted,
     ...(p.endedWaitingFor ? { endedWaitingFor: p.endedWaitingFor } : {}),
     ...(p.endReason ? { endReason: p.endReason } : {}),
@@ -68,7 +71,8 @@ export function traceSummary(p: SummaryParts): TraceSummary {
     publish: { ...p.publish },
     reconnects: p.reconnects,
     cancelledConsumers: p.cancelledConsumers,
-    duplicates: p.duplicates,
+    // processed twice by a worker, plus copies a parking queue holds twice (a publish or dead letter sent again after its confirm was lost)
+    duplicates: p.duplicates + Object.values(p.deadLettersDuplicated).reduce((n, x) => n + x, 0),
     lostWhileUnavailable: p.lostWhileUnavailable,
     ...(dlDropped > 0 ? { deadLettersDropped: { ...p.deadLettersDropped } } : {}),
     ...(Object.keys(p.deadLettersDuplicated).length > 0 ? { deadLettersDuplicated: { ...p.deadLettersDuplicated } } : {}),

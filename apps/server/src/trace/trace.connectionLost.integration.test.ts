@@ -1,0 +1,69 @@
+/**
+ * A trace whose connection is lost for good (the reconnect is refused: the user's password was
+ * changed) does not end `complete` and `balanced`: it ends `failed`, with the reason, and
+ * publishes no more than it could. Before, it said `complete`, `balanced: true` with 65 of 200
+ * messages published.
+ */
+import { describe, expect, it } from 'vitest';
+import { ManagementClient, parseAmqpUrl } from '../broker/index.js';
+import { retryLoopDesign, uniquePrefix } from '../http/testing.js';
+import { useLiveServer } from '../testing/liveServer.js';
+import { BROKER_310 } from '../testing/testBrokers.js';
+
+const { srv, deploy, onCleanup, waitDone } = useLiveServer();
+const admin = new ManagementClient(parseAmqpUrl(BROKER_310.amqpUrl), { baseUrl: BROKER_310.managementUrl });
+const auth = { authorization: 'Basic ' + Buffer.from('guest:guest').toString('base64'), 'content-type': 'application/json' };
+
+async function putUser(user: string, password: string): Promise<void> {
+  const r = await fetch(`${BROKER_310.managementUrl}/api/users/${encodeURIComponent(user)}`, { method: 'PUT', headers: auth, body: JSON.stringify({ password, tags: 'administrator' }) });
+  expect(r.ok, `PUT user: ${r.status}`).toBe(true);
+}
+
+describe('a trace that loses its connection for good', () => {
+  it('ends failed with the reason, not complete and balanced', async () => {
+    const vhost = `rs-lost-${Date.now().toString(36)}`;
+    const prefix = uniquePrefix('lost');
+    const d = retryLoopDesign('trace-lost', { ttl: 50, maxRetries: 1 });
+    await deploy(d, prefix, { vhost });
+    const user = `rs-trace-lost-${process.pid}-${Date.now().toString(36)}`;
+    await putUser(user, 'first-pw');
+    onCleanup(() => fetch(`${BROKER_310.managementUrl}/api/users/${encodeURIComponent(user)}`, { method: 'DELETE', headers: auth }));
+    const perm = await fetch(`${BROKER_310.managementUrl}/api/permissions/${encodeURIComponent(vhost)}/${encodeURIComponent(user)}`, {
+      method: 'PUT',
+      headers: auth,
+      body: JSON.stringify({ configure: '.*', write: '.*', read: '.*' }),
+    });
+    expect(perm.ok).toBe(true);
+    // the management API's identity check logs in on '/': access, nothing more
+    await fetch(`${BROKER_310.managementUrl}/api/permissions/%2F/${encodeURIComponent(user)}`, { method: 'PUT', headers: auth, body: JSON.stringify({ configure: '^$', write: '^$', read: '^$' }) });
+
+    const t = await srv.post('/api/trace', { design: d, prefix, vhost, broker: `amqp://${user}:first-pw@127.0.0.1:5672/`, messages: 200, ratePerSecond: 20, durationMs: 12_000 });
+    expect(t.status, JSON.stringify(t.body)).toBe(201);
+    for (let i = 0; i < 100; i++) {
+      const s = (await srv.get(`/api/trace/${t.body.id}`)).body;
+      if (s.published >= 20) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // the password changes, and the broker closes the trace's connection: every reconnect is refused
+    await putUser(user, 'changed-pw');
+    // (the management API lists a new connection within its stats interval)
+    let closed = 0;
+    for (let i = 0; i < 60 && closed === 0; i++) {
+      for (const c of await admin.listConnections()) {
+        if (c.user !== user || c.client_properties?.connection_name !== 'retry-studio:trace') continue;
+        await admin.closeConnection(c.name);
+        closed += 1;
+      }
+      if (closed === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(closed).toBeGreaterThan(0);
+
+    const summary = await waitDone(t.body.id, 30_000);
+    expect(summary.state).toBe('failed');
+    expect(summary.asked).toBe(200);
+    expect(summary.published).toBeLessThan(200);
+    expect(summary.balanced).toBe(false);
+    expect(summary.endReason).toMatch(/connection to the broker is gone and did not come back/);
+    expect(summary.endReason).toContain(`published ${summary.published} of 200`);
+  }, 60_000);
+});
