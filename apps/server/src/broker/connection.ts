@@ -161,21 +161,28 @@ export class ManagedConnection extends EventEmitter {
     }
   }
 
+  /** the next 'connected', shared by every caller waiting for it (one listener, however many wait: no MaxListenersExceededWarning) */
+  private nextConnected: Promise<ChannelModel> | undefined;
+
   /** Resolves with an open connection, waiting for a reconnect when one is under way. */
   async ready(timeoutMs = 30_000): Promise<ChannelModel> {
     if (this.conn) return this.conn;
     if (this.closing) throw new Error(`${this.purpose} connection is closed`);
-    return new Promise((resolve, reject) => {
-      const t = setTimeout(() => {
-        this.off('connected', ok);
-        reject(new Error(`${this.purpose} connection to ${redactUrl(this.url)} not back within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const ok = (c: ChannelModel): void => {
-        clearTimeout(t);
+    this.nextConnected ??= new Promise<ChannelModel>((resolve) =>
+      this.once('connected', (c: ChannelModel) => {
+        this.nextConnected = undefined;
         resolve(c);
-      };
-      this.once('connected', ok);
+      }),
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${this.purpose} connection to ${redactUrl(this.url)} not back within ${timeoutMs} ms`)), timeoutMs);
     });
+    try {
+      return await Promise.race([this.nextConnected, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async createChannel(): Promise<Channel> {

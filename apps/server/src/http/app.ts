@@ -21,7 +21,7 @@ import type { DeployResponse, PlanResponse, PortableOffer, Probe, TeardownRespon
 import { parseBody } from './parseBody.js';
 import type { AppContext } from './appContext.js';
 import { route } from './route.js';
-import { registerTraceRoutes } from './traceRoutes.js';
+import { registerTraceRoutes, type StreamLimits } from './traceRoutes.js';
 import { registerOperateRoutes } from './operateRoutes.js';
 
 /** the built web app when running from the workspace (the package passes its own) */
@@ -35,6 +35,8 @@ export interface AppOptions {
   readonly rateLimits?: Partial<Record<'deploy' | 'teardown' | 'trace' | 'probe' | 'plan', RateLimitOptions>>;
   /** how long a broker connection no job uses stays open before it is closed (default 3 s) */
   readonly idleCloseMs?: number;
+  /** open event streams allowed per trace and in all (429 beyond) */
+  readonly streamLimits?: StreamLimits;
   readonly bodyLimit?: string;
   /** the built web app's folder (default: the workspace's apps/web/dist when it exists) */
   readonly webDist?: string;
@@ -173,7 +175,7 @@ export function createApp(options: AppOptions) {
     });
   });
 
-  registerTraceRoutes(app, ctx, limits.trace);
+  registerTraceRoutes(app, ctx, limits.trace, options.streamLimits);
   registerOperateRoutes(app, ctx);
 
   app.use('/api', (_req, res) => sendError(res, 404, 'no such API route'));

@@ -16,7 +16,7 @@ import type { AppContext } from './appContext.js';
 import { brokerFailure } from './brokerFailure.js';
 import { brokerUrlFromRequest } from './brokerUrlFromRequest.js';
 import { checkPrefixedNames, designFromRequest } from './designInput.js';
-import { HttpError } from './httpError.js';
+import { HttpError, sendError } from './httpError.js';
 import { rateLimit, type RateLimitOptions } from './rateLimit.js';
 import { route } from './route.js';
 import { streamOriginGuard } from './safety.js';
@@ -25,6 +25,13 @@ import type { PredictionResponse, TraceStart, TraceSummary } from '@retry-studio
 import { parseBody } from './parseBody.js';
 
 const MAX_RUNNING = 4;
+/** SSE streams: a trace is watched by a tab or two; a client that opens hundreds is refused (429) */
+export const DEFAULT_STREAM_LIMITS: StreamLimits = { perTrace: 100, overall: 400 };
+
+export interface StreamLimits {
+  readonly perTrace: number;
+  readonly overall: number;
+}
 const MAX_KEPT = 20;
 
 /** `failure` of a trace request: the core's FailureModel, or a 400 naming the field. */
@@ -43,8 +50,11 @@ function nodeLossFromRequest(x: unknown, design: Design): NodeLoss | undefined {
   return r.loss;
 }
 
-export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLimitOptions): void {
+export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLimitOptions, streamLimits: StreamLimits = DEFAULT_STREAM_LIMITS): void {
   const sessions = new Map<string, TraceSession>();
+  /** open event streams, per trace and in all */
+  const streams = new Map<string, number>();
+  let streamsOpen = 0;
   app.locals.traces = sessions;
 
   const get = (id: string): TraceSession => {
@@ -173,6 +183,20 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
 
   app.get('/api/trace/:id/events', streamOriginGuard(), (req, res: Response) => {
     const s = get(String(req.params.id));
+    const mine = streams.get(s.traceId) ?? 0;
+    if (mine >= streamLimits.perTrace) return sendError(res, 429, `trace '${s.traceId}' has ${mine} event streams open (at most ${streamLimits.perTrace}): close one first`, 'id');
+    if (streamsOpen >= streamLimits.overall) return sendError(res, 429, `${streamsOpen} event streams are open (at most ${streamLimits.overall}): close one first`);
+    streams.set(s.traceId, mine + 1);
+    streamsOpen += 1;
+    let counted = true;
+    const uncount = () => {
+      if (!counted) return;
+      counted = false;
+      streamsOpen -= 1;
+      const n = (streams.get(s.traceId) ?? 1) - 1;
+      if (n > 0) streams.set(s.traceId, n);
+      else streams.delete(s.traceId);
+    };
     // timing=1: each live event's frame carries its delivery time (benches); batch=1: one message per turn (the web app)
     const timing = req.query.timing === '1';
     const batch = req.query.batch === '1';
@@ -191,6 +215,7 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
     const held: { sub?: { handle: unknown; unsubscribe: () => void } } = {};
     const onDrain = () => held.sub && s.log.drained(held.sub.handle);
     const close = () => {
+      uncount();
       clearInterval(ping);
       held.sub?.unsubscribe();
       res.off('drain', onDrain);

@@ -10,6 +10,10 @@ const ev = (log: EventLog, i: number, kind: 'acked' | 'delivered' = 'acked'): Si
 /** the SSE frames of what a subscriber was written */
 const framesOf = (writes: readonly string[]): string[] => writes.join('').split('\n\n').filter((f) => f !== '');
 const turn = () => new Promise((r) => setImmediate(r));
+/** every later turn a subscriber's writes were spread over has run */
+const settle = async () => {
+  for (let i = 0; i < 200; i++) await turn();
+};
 
 describe('event log', () => {
   it('keeps a bounded ring and replays after Last-Event-ID', () => {
@@ -73,23 +77,25 @@ describe('event log', () => {
     expect(log.latencies).toHaveLength(1);
   });
 
-  it('a slow subscriber gets a bounded queue, then a notice of what it missed', async () => {
-    const log = new EventLog(100);
+  it('a slow subscriber may fall 20,000 events behind, then skips the oldest with a notice of what it missed', async () => {
+    const log = new EventLog(30_000);
     const got: string[] = [];
     let open = false;
     const { handle } = log.subscribe({ write: (f) => (got.push(f), open) });
     for (let i = 0; i < 25_000; i++) log.emit(ev(log, i));
     await turn();
-    // the first write filled the socket: the rest waits, up to 20,000, what came after is dropped
+    // the first write filled the socket: the rest waits, up to 20,000 behind the newest; older ones are skipped
     expect(got).toHaveLength(1);
     const first = framesOf(got).length;
     open = true;
     log.drained(handle);
+    await settle();
     const dropped = Number(/(\d+) events were dropped/.exec(got[1]!)?.[1]);
     const after = framesOf(got.slice(2));
     expect(after).toHaveLength(20_000);
     expect(first + after.length + dropped).toBe(25_000);
-    expect(after.at(-1)).toMatch(new RegExp(`^id: ${first + 20_000}\n`));
+    expect(after.at(-1)).toMatch(/^id: 25000\n/);
+    expect(after[0]).toMatch(/^id: 5001\n/);
   });
 
   it('the end comes after everything the subscriber still has to read, even a blocked one', async () => {
@@ -104,6 +110,7 @@ describe('event log', () => {
     expect(ended).toBe(0);
     open = true;
     log.drained(handle);
+    await settle();
     const frames = framesOf(got);
     expect(frames).toHaveLength(2501);
     expect(frames.at(-1)).toBe('event: end\ndata: {}');
@@ -111,8 +118,25 @@ describe('event log', () => {
     // a reader that comes after the end gets the ring, then the end
     const late: string[] = [];
     log.subscribe({ write: (f) => (late.push(f), true), ended: () => ended++ });
+    // 2,500 events are ten chunks: written over two turns, the end last
+    expect(framesOf(late)).toHaveLength(2000);
+    await settle();
+    expect(framesOf(late)).toHaveLength(2501);
     expect(framesOf(late).at(-1)).toBe('event: end\ndata: {}');
     expect(ended).toBe(2);
+  });
+
+  it('a late subscriber reads the ring by cursor: the bound applies from its first event, and 300 stalled ones hold no copy', async () => {
+    const log = new EventLog(50_000);
+    for (let i = 0; i < 50_000; i++) log.emit(ev(log, i));
+    const writes: number[] = [];
+    for (let k = 0; k < 300; k++) log.subscribe({ write: (f) => (writes.push(f.length), false) });
+    // each stalled subscriber was written one chunk (the socket then said full), not the ring
+    expect(writes).toHaveLength(300 + 300);
+    const notices = writes.filter((_, i) => i % 2 === 0);
+    expect(new Set(notices).size).toBe(1);
+    const chunks = writes.filter((_, i) => i % 2 === 1);
+    expect(Math.max(...chunks)).toBeLessThan(250 * 200);
   });
 
   it('percentile', () => {
