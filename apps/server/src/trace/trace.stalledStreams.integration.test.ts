@@ -14,7 +14,7 @@ import { useLiveServer } from '../testing/liveServer.js';
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-const { srv, deploy, waitDone } = useLiveServer({ app: { streamLimits: { perTrace: 300, overall: 300 } } });
+const { srv, deploy } = useLiveServer({ app: { streamLimits: { perTrace: 300, overall: 300 } } });
 
 /** opens the event stream and stops reading once the status line is in: a client that stalls */
 function stalledStream(port: number, path: string): Promise<{ status: number; socket: Socket }> {
