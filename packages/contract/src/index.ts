@@ -10,4 +10,4 @@ export type * from './planResponses.js';
 export type * from './traceResponses.js';
 export type * from './operateResponses.js';
 export { isCanary } from './operateResponses.js';
-export { MAX_BROWSE } from './limits.js';
+export { MAX_BROWSE, MIN_RATE_PER_SECOND, MIN_RATE_TEXT } from './limits.js';

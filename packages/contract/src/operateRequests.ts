@@ -1,7 +1,7 @@
 /** Requests of /api/operate/*. POST everywhere: the broker URL carries a password, so it travels in a body. */
 import { z } from 'zod';
 import { operateTargetFields, queueField } from './fields.js';
-import { MAX_BROWSE } from './limits.js';
+import { MAX_BROWSE, MIN_RATE_PER_SECOND, MIN_RATE_TEXT } from './limits.js';
 
 export const importRequest = z.object({ ...operateTargetFields, name: z.string().min(1).max(300).optional() }).strict();
 export const depthsRequest = z.object(operateTargetFields).strict();
@@ -18,7 +18,7 @@ export const redriveRequest = z
     filter: z.string().min(1).max(1000).optional(),
     limit: z.number().int().min(1).max(10_000_000).optional(),
     /** messages per second */
-    rate: z.number().positive().max(1_000_000).optional(),
+    rate: z.number().min(MIN_RATE_PER_SECOND, `rate must be at least ${MIN_RATE_TEXT}`).max(1_000_000).optional(),
     dryRun: z.boolean().optional(),
     insist: z.boolean().optional(),
     /** canary re-drive: the first batch's size (checked by the core's checkCanaryOptions, errors naming the field) */

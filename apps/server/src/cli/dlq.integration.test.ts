@@ -50,10 +50,21 @@ describe.each(TEST_BROKERS)('pnpm cli on RabbitMQ $name', (broker) => {
     v = await deadLetterVhost(broker, 'clibad');
     expect(await cli(['dlq', 'browse', ...target(v.vhost), '--queue', 'nope'])).toMatchObject({ code: 1, err: expect.stringMatching(/queue 'nope' does not exist/) });
     expect(await cli(['dlq', 'redrive', ...target(v.vhost), '--queue', ORDERS.dlq, '--rate', '0'])).toMatchObject({ code: 2, err: expect.stringMatching(/--rate must be a positive/) });
+    // slower than a timer can wait would run at full speed: refused with the minimum
+    expect(await cli(['dlq', 'redrive', ...target(v.vhost), '--queue', ORDERS.dlq, '--rate', '1e-9'])).toMatchObject({ code: 2, err: expect.stringMatching(/--rate must be at least 4\.8e-7 messages per second \(one per 24 days/) });
     expect(await cli(['dlq', 'redrive', ...target(v.vhost), '--queue', ORDERS.dlq, '--limit', '-1'])).toMatchObject({ code: 2, err: expect.stringMatching(/--limit must be between/) });
     expect(await cli(['dlq', 'redrive', ...target(v.vhost), '--queue', ORDERS.dlq, '--filter', 'x'])).toMatchObject({ code: 2, err: expect.stringMatching(/--filter/) });
     const empty = await cli(['dlq', 'browse', ...target(v.vhost), '--queue', ORDERS.dlq]);
     expect(empty.out).toMatch(/0 message\(s\)/);
+  });
+
+  it('a re-drive that moves fewer than it selected (its destination gone) exits 1 and says why', async () => {
+    v = await deadLetterVhost(broker, 'clishort');
+    await v.deadLetter(4);
+    // the exchange the dead letters came from is gone: nothing can go back where it died
+    const r = await cli(['dlq', 'redrive', ...target(v.vhost), '--queue', ORDERS.dlq, '--to', 'gone.exchange']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/error: moved 0 of 4 selected: 4 exchange 'gone\.exchange' does not exist/);
   });
 
   it('redrive --canary with no consumer stops on a timeout; --patch and --set-header edit each copy; bad options name themselves', async () => {

@@ -76,30 +76,35 @@ export function streamOriginGuard(): RequestHandler {
 }
 
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
+/** deeper than this a body is refused (no route's body nests that deep; the walk stays bounded) */
+export const MAX_BODY_DEPTH = 64;
 
-/** The path of the first forbidden key in a parsed JSON value, if any. */
-export function findForbiddenKey(value: unknown, path = '', depth = 0): string | undefined {
-  if (depth > 64) return path || '(root)';
+export type BodyProblem = { readonly kind: 'forbidden-key'; readonly path: string; readonly key: string } | { readonly kind: 'too-deep'; readonly path: string };
+
+/** The first forbidden key in a parsed JSON value, or where it nests deeper than MAX_BODY_DEPTH. */
+export function findBodyProblem(value: unknown, path = '', depth = 0): BodyProblem | undefined {
+  if (depth > MAX_BODY_DEPTH) return { kind: 'too-deep', path: path || '(root)' };
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const p = findForbiddenKey(value[i], `${path}[${i}]`, depth + 1);
+      const p = findBodyProblem(value[i], `${path}[${i}]`, depth + 1);
       if (p) return p;
     }
   } else if (value !== null && typeof value === 'object') {
     for (const key of Object.keys(value)) {
       const p = path === '' ? key : `${path}.${key}`;
-      if (FORBIDDEN.has(key)) return p;
-      const inner = findForbiddenKey((value as Record<string, unknown>)[key], p, depth + 1);
+      if (FORBIDDEN.has(key)) return { kind: 'forbidden-key', path: p, key };
+      const inner = findBodyProblem((value as Record<string, unknown>)[key], p, depth + 1);
       if (inner) return inner;
     }
   }
   return undefined;
 }
 
-/** JSON.parse reviver-free check: express.json keeps `__proto__` as an own key, so we find it. */
+/** JSON.parse reviver-free check: express.json keeps `__proto__` as an own key, so we find it; and a body nested too deep says so. */
 export const forbiddenKeyGuard: RequestHandler = (req, res, next) => {
-  const bad = req.body === undefined ? undefined : findForbiddenKey(req.body);
-  if (bad) return sendError(res, 400, `key "${bad.split('.').pop()}" is not allowed`, bad);
+  const bad = req.body === undefined ? undefined : findBodyProblem(req.body);
+  if (bad?.kind === 'forbidden-key') return sendError(res, 400, `key "${bad.key}" is not allowed`, bad.path);
+  if (bad?.kind === 'too-deep') return sendError(res, 400, `the body nests deeper than ${MAX_BODY_DEPTH} levels (at ${bad.path.slice(0, 200)}${bad.path.length > 200 ? '...' : ''})`, bad.path.slice(0, 200));
   next();
 };
 

@@ -84,3 +84,22 @@ describe('applyJsonPatch', () => {
     expect(parseJsonPatch([{ op: 'copy', path: '/a' }])).toMatchObject({ ok: false, path: '[0].from' });
   });
 });
+
+describe('paths through __proto__, constructor or prototype', () => {
+  it('are refused when the patch is read, naming the operation and the key', () => {
+    for (const [op, field] of [
+      [{ op: 'add', path: '/__proto__', value: { polluted: true } }, 'path'],
+      [{ op: 'replace', path: '/a/constructor/prototype', value: 1 }, 'path'],
+      [{ op: 'copy', from: '/__proto__', path: '/x' }, 'from'],
+      [{ op: 'move', from: '/a', path: '/b/prototype' }, 'path'],
+    ] as const) {
+      const r = parseJsonPatch([{ op: 'test', path: '/a', value: 1 }, op]);
+      expect(r.ok, JSON.stringify(op)).toBe(false);
+      if (r.ok) continue;
+      expect(r.path).toBe(`[1].${field}`);
+      expect(r.message).toMatch(/may not touch/);
+    }
+    // an escaped key that only looks like one is a plain field
+    expect(parseJsonPatch([{ op: 'add', path: '/__proto~1x', value: 1 }]).ok).toBe(true);
+  });
+});

@@ -15,6 +15,15 @@ export type PatchResult =
   | { readonly ok: false; readonly index: number; readonly message: string };
 
 const OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
+/**
+ * Keys a patch may not go through: on a plain object `add /__proto__` changes its prototype, not a
+ * field (a silent no-op on the JSON, while the copy was marked edited and its original acked).
+ */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+function forbiddenToken(p: string): string | undefined {
+  return tokens(p).find((t) => FORBIDDEN_KEYS.has(t));
+}
 
 /** A patch document read from JSON: an array of operations; the error names `[i].field`. */
 export function parseJsonPatch(
@@ -37,6 +46,12 @@ export function parseJsonPatch(
         path: `[${i}].path`,
         message: `path must be a JSON pointer ('' or starting with /), got ${JSON.stringify(o.path)}`,
       };
+    const badPath = forbiddenToken(o.path);
+    if (badPath !== undefined) return { ok: false, path: `[${i}].path`, message: `path goes through '${badPath}', which a patch may not touch (__proto__, constructor and prototype are refused)` };
+    if ((o.op === 'move' || o.op === 'copy') && typeof o.from === 'string' && validPointer(o.from)) {
+      const badFrom = forbiddenToken(o.from);
+      if (badFrom !== undefined) return { ok: false, path: `[${i}].from`, message: `from goes through '${badFrom}', which a patch may not touch (__proto__, constructor and prototype are refused)` };
+    }
     if (o.op === 'move' || o.op === 'copy') {
       if (typeof o.from !== 'string' || !validPointer(o.from))
         return {

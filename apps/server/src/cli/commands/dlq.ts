@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { checkCanaryOptions, DEFAULT_CANARY_WAIT_MS, destinationLabel, parseJsonPatch, parseMaxRefail, parseRedriveFilter, parseRedriveTarget, parseSetHeader, type CanaryOptions, type CanaryProgress, type CauseGroup, type DeadLetterMessage, type RedriveEdit, type RedrivePlan } from '@retry-studio/topology-core/operate';
+import { checkCanaryOptions, DEFAULT_CANARY_WAIT_MS, destinationLabel, parseJsonPatch, redriveShortfall, parseMaxRefail, parseRedriveFilter, parseRedriveTarget, parseSetHeader, type CanaryOptions, type CanaryProgress, type CauseGroup, type DeadLetterMessage, type RedriveEdit, type RedrivePlan } from '@retry-studio/topology-core/operate';
 import { startCanaryRedrive } from '../../operate/canaryRedrive.js';
 import { browseQueue, MAX_BROWSE } from '../../operate/browse.js';
 import { dryRunRedrive, startRedrive, type RedriveRequest } from '../../operate/redrive.js';
@@ -13,6 +13,7 @@ import type { RedriveProgress } from '../../operate/redriveJob.js';
 import { flag, intValue, parseArgs, value } from './args.js';
 import { CliError, type CliIo } from './context.js';
 import { TARGET_FLAGS, cliFailure, connect, targetFromArgs } from './operateArgs.js';
+import { MIN_RATE_PER_SECOND, MIN_RATE_TEXT } from '@retry-studio/contract';
 
 export const DLQ_USAGE = `dlq browse --url AMQP_URL --queue Q [--vhost V] [--management-url URL] [--limit N] [--insist] [--json]
        dlq redrive --url AMQP_URL --queue Q [--to original|EXCHANGE[:ROUTING_KEY]] [--filter cause=KEY|queue=Q|reason=R|header=NAME[=VALUE]|message-id=ID] [--limit N] [--rate N] [--dry-run] [--insist] [--json]
@@ -153,6 +154,7 @@ async function redrive(argv: readonly string[], io: CliIo): Promise<number> {
   const rs = value(a, 'rate');
   const rate = rs === undefined ? undefined : Number(rs);
   if (rate !== undefined && !(rate > 0 && Number.isFinite(rate))) throw new CliError(`--rate must be a positive number of messages per second, got ${JSON.stringify(rs)}`, 2);
+  if (rate !== undefined && rate < MIN_RATE_PER_SECOND) throw new CliError(`--rate must be at least ${MIN_RATE_TEXT}, got ${rs}`, 2);
   const canary = canaryFromArgs(a);
   const edit = await editFromArgs(a, io.cwd);
   const r: RedriveRequest = {
@@ -218,7 +220,10 @@ async function redrive(argv: readonly string[], io: CliIo): Promise<number> {
       printProgress(io, p);
       for (const n of p.notes) io.out(`note: ${n}\n`);
     }
-    return p.status === 'done' ? 0 : 1;
+    // moved fewer than it selected (a destination missing or unroutable): not a success
+    const shortfall = redriveShortfall(p);
+    if (shortfall.short) io.err(`error: ${shortfall.why}\n`);
+    return p.status === 'done' && !shortfall.short ? 0 : 1;
   } finally {
     await conn.close().catch(() => undefined);
   }
