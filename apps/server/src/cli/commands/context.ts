@@ -1,8 +1,9 @@
 /** What a CLI command gets: its arguments, output streams and file access (injectable for tests). */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadDocument, loadDocumentVhosts, type DocumentKind } from '@retry-studio/topology-core/io';
 import { formatIssues, type Design, type ValidationIssue } from '@retry-studio/topology-core/model';
+import { FileReadError, readUserFile } from './readUserFile.js';
 
 export interface CliIo {
   readonly out: (s: string) => void;
@@ -32,12 +33,11 @@ export const nodeIo = (): CliIo => ({
 });
 
 export async function readText(io: CliIo, file: string): Promise<string> {
-  const p = path.resolve(io.cwd, file);
   try {
-    return await readFile(p, 'utf8');
+    return await readUserFile(path.resolve(io.cwd, file));
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new CliError(code === 'ENOENT' ? `cannot read ${file}: no such file` : code === 'EISDIR' ? `${file} is a directory` : `cannot read ${file}: ${code ?? (e as Error).message}`);
+    if (e instanceof FileReadError) throw new CliError(`cannot read ${file}: ${e.message}`, 2);
+    throw e;
   }
 }
 

@@ -3,7 +3,7 @@
  * first what reading the queue changes; `redrive` prints progress on stderr and cancels cleanly
  * on Ctrl-C (what is not yet confirmed goes back to the queue).
  */
-import { readFile } from 'node:fs/promises';
+import { readUserFile } from './readUserFile.js';
 import { resolve } from 'node:path';
 import { checkCanaryOptions, DEFAULT_CANARY_WAIT_MS, destinationLabel, parseJsonPatch, redriveShortfall, parseMaxRefail, parseRedriveFilter, parseRedriveTarget, parseSetHeader, type CanaryOptions, type CanaryProgress, type CauseGroup, type DeadLetterMessage, type RedriveEdit, type RedrivePlan } from '@retry-studio/topology-core/operate';
 import { startCanaryRedrive } from '../../operate/canaryRedrive.js';
@@ -124,7 +124,7 @@ async function editFromArgs(a: ReturnType<typeof parseArgs>, cwd: string): Promi
   const file = value(a, 'patch');
   let patch: RedriveEdit['patch'];
   if (file !== undefined) {
-    const text = await readFile(resolve(cwd, file), 'utf8').catch((e: unknown) => {
+    const text = await readUserFile(resolve(cwd, file)).catch((e: unknown) => {
       throw new CliError(`--patch ${file}: ${(e as Error).message}`, 2);
     });
     let doc: unknown;
