@@ -99,6 +99,9 @@ describe.each(TEST_BROKERS)('on RabbitMQ $name', (broker) => {
       expect(item.actual.arguments).toMatchObject({ 'x-dead-letter-exchange': 'old-dlx' });
       expect(item.differences).toEqual(['arguments.x-dead-letter-exchange']);
       expect(item.message).toMatch(/neither deleted nor redeclared/);
+      // the depth read from the broker now (the management API's statistics were up to 5 s old: "holds 0")
+      expect(item.actual.messages).toBe(5);
+      expect(item.message).toMatch(/holds 5 message\(s\)/);
       const dep = await srv.post('/api/deploy', { design: d, prefix });
       expect(dep.status).toBe(200);
       expect(dep.body.result.skipped).toEqual([

@@ -8,7 +8,7 @@ import type { Brokers } from '../broker/brokers.js';
 import { applyPlan, type ApplyResult } from './applyPlan.js';
 import { Renamer, renameDesign, resolveTarget, type DeployTarget } from './deployTarget.js';
 import { Manifest, type DeploymentRecord } from './manifest.js';
-import { diffTopology, readBrokerState, type DeployPlan } from './planDeploy.js';
+import { diffTopology, queueConflictMessage, readBrokerState, type DeployPlan } from './planDeploy.js';
 import { teardown, type TeardownResult } from './teardown.js';
 import { ClusterNotReadyError } from './clusterNotReady.js';
 
@@ -33,7 +33,40 @@ export class DeployService {
     const real = renameDesign(design, r);
     const state = await readBrokerState(await this.brokers.management(url, managementUrl), target.vhost);
     const owned = this.record(url, target)?.policies ?? [];
-    return { plan: diffTopology(design.topology, real.topology, state, target, owned), real };
+    const plan = diffTopology(design.topology, real.topology, state, target, owned);
+    return { plan: await this.conflictDepthsNow(plan, url, target), real };
+  }
+
+  /**
+   * A conflicting queue's depth from the broker now (a passive declare), not from the management
+   * API's statistics, which are up to 5 s old ("holds 0 message(s)" while it held some). A stream
+   * keeps the statistics' count: a passive declare says 0 for it.
+   */
+  private async conflictDepthsNow(plan: DeployPlan, url: AmqpUrl, target: DeployTarget): Promise<DeployPlan> {
+    const conflicts = plan.items.filter((i) => i.kind === 'queue' && i.status === 'conflict' && i.actual?.arguments?.['x-queue-type'] !== 'stream');
+    if (conflicts.length === 0 || plan.vhostMissing) return plan;
+    const now = new Map<string, { messages: number; consumers: number }>();
+    await this.brokers
+      .using(url, target.vhost, 'apply', async (conn) => {
+        for (const item of conflicts) {
+          const ch = await conn.createChannel();
+          try {
+            const ok = await ch.checkQueue(item.name);
+            now.set(item.name, { messages: ok.messageCount, consumers: ok.consumerCount });
+          } catch {
+            // gone since the management API listed it: the statistics stand
+          } finally {
+            await ch.close().catch(() => undefined);
+          }
+        }
+      })
+      .catch(() => undefined);
+    const items = plan.items.map((i) => {
+      const n = i.kind === 'queue' && i.status === 'conflict' && i.actual ? now.get(i.name) : undefined;
+      if (!n || i.kind !== 'queue' || !i.actual) return i;
+      return { ...i, actual: { ...i.actual, ...n }, message: queueConflictMessage(i.name, i.differences ?? [], n.messages) };
+    });
+    return { ...plan, items };
   }
 
   async deploy(design: Design, url: AmqpUrl, target: DeployTarget, managementUrl?: string): Promise<{ plan: DeployPlan; result: ApplyResult; deployment: string }> {

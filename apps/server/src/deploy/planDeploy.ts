@@ -104,6 +104,14 @@ function bindingMatches(b: BindingDef, m: MgmtBinding): boolean {
  * policies this tool created at this target (the manifest); those no longer in the design are
  * removed.
  */
+/** a queue that exists with other settings: kept as it is, with what it holds */
+export function queueConflictMessage(name: string, differences: readonly string[], messages: number): string {
+  return (
+    `queue '${name}' exists with other settings (${differences.join(', ')}) and holds ${messages} message(s); ` +
+    `queue arguments are immutable, so it is neither deleted nor redeclared (use a new prefix or vhost, or a policy)`
+  );
+}
+
 export function diffTopology(
   design: Topology,
   real: Topology,
@@ -188,9 +196,7 @@ export function diffTopology(
             effective,
             ...(placement ? { placement } : {}),
             differences: diffs,
-            message:
-              `queue '${q.name}' exists with other settings (${diffs.join(', ')}) and holds ${actual.messages} message(s); ` +
-              `queue arguments are immutable, so it is neither deleted nor redeclared (use a new prefix or vhost, or a policy)`,
+            message: queueConflictMessage(q.name, diffs, actual.messages),
           },
     );
   });
