@@ -25,7 +25,8 @@ const D = DEFAULTS.celery;
 /** max_retries=None retries for ever: read as this many attempts (and said) */
 export const UNBOUNDED_ATTEMPTS = 10_000;
 
-export const looksLikeCelery = (text: string): boolean => /\bautoretry_for\b|@\w*\.?task\b|@shared_task\b|\bfrom\s+celery\b|\bimport\s+celery\b|\bCelery\s*\(/.test(text);
+export const looksLikeCelery = (text: string): boolean =>
+  /\bautoretry_for\b|@\w*\.?task\b|@shared_task\b|\bfrom\s+celery\b|\bimport\s+celery\b|\bCelery\s*\(/.test(text);
 
 interface Kw {
   readonly value: string;
@@ -56,8 +57,10 @@ function setting(text: string, name: string): Kw | undefined {
   return undefined;
 }
 
-const pyBool = (v: string | undefined): boolean | undefined => (v === 'True' ? true : v === 'False' || v === 'None' ? false : undefined);
-const pyNum = (v: string | undefined): number | undefined => (v !== undefined && /^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : undefined);
+const pyBool = (v: string | undefined): boolean | undefined =>
+  v === 'True' ? true : v === 'False' || v === 'None' ? false : undefined;
+const pyNum = (v: string | undefined): number | undefined =>
+  v !== undefined && /^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : undefined;
 
 export function readCelery(file: AppFile): AppReading {
   const text = blankComments(file.text, { hash: true });
@@ -68,7 +71,8 @@ export function readCelery(file: AppFile): AppReading {
   const defaultQueue = stringLiteral(defaultQueueE?.value) ?? D.defaultQueue.value;
 
   const tasks = [...text.matchAll(/^[ \t]*@((?:\w+\.)*task|shared_task)\b/gm)];
-  if (tasks.length === 0) throw new AppConfigFailure({ file: file.name, message: 'no Celery task (@app.task or @shared_task) found' });
+  if (tasks.length === 0)
+    throw new AppConfigFailure({ file: file.name, message: 'no Celery task (@app.task or @shared_task) found' });
   const exchanges = new Map<string, ExchangeDef>();
   const queues = new Map<string, QueueDef>();
   const bindings: BindingDef[] = [];
@@ -89,23 +93,40 @@ export function readCelery(file: AppFile): AppReading {
     const bodyStart = after + def.index!;
     const nextTask = tasks.find((x) => x.index! > t.index!)?.index ?? text.length;
     const body = text.slice(bodyStart, nextTask);
-    const retryCalls = findMethodCalls(body, 'retry').filter((c) => /self\s*$|task\s*$/.test(body.slice(Math.max(0, c.at - 8), c.at)));
+    const retryCalls = findMethodCalls(body, 'retry').filter((c) =>
+      /self\s*$|task\s*$/.test(body.slice(Math.max(0, c.at - 8), c.at)),
+    );
     const auto = opts.get('autoretry_for');
     if (!auto && retryCalls.length === 0) continue;
     const src = new SourceBuilder('celery', file.name);
     src.settings.push(...src0.settings);
     const line = lineAt(text, t.index!);
     if (auto) src.read('autoretry_for', auto.value, auto.line);
-    const explicit = retryCalls[0] ? kwargs(retryCalls[0].args, bodyStart + retryCalls[0].at + 7, text) : new Map<string, Kw>();
-    if (retryCalls[0]) src.read('self.retry', retryCalls[0].args.replace(/\s+/g, ' ').trim() || '()', lineAt(text, bodyStart + retryCalls[0].at));
+    const explicit = retryCalls[0]
+      ? kwargs(retryCalls[0].args, bodyStart + retryCalls[0].at + 7, text)
+      : new Map<string, Kw>();
+    if (retryCalls[0])
+      src.read(
+        'self.retry',
+        retryCalls[0].args.replace(/\s+/g, ' ').trim() || '()',
+        lineAt(text, bodyStart + retryCalls[0].at),
+      );
     const maxE = explicit.get('max_retries') ?? opts.get('max_retries');
     const maxV = src.value('max_retries', maxE, D.maxRetries);
     let maxRetries = pyNum(maxV);
     if (maxV === 'None') {
       maxRetries = UNBOUNDED_ATTEMPTS - 1;
-      src.note('not-understood', maxE!.line, `max_retries=None retries for ever: read as ${UNBOUNDED_ATTEMPTS} attempts`);
+      src.note(
+        'not-understood',
+        maxE!.line,
+        `max_retries=None retries for ever: read as ${UNBOUNDED_ATTEMPTS} attempts`,
+      );
     } else if (maxRetries === undefined) {
-      src.note('not-understood', maxE!.line, `max_retries=${maxV} is not a literal: the default ${D.maxRetries.value} is used`);
+      src.note(
+        'not-understood',
+        maxE!.line,
+        `max_retries=${maxV} is not a literal: the default ${D.maxRetries.value} is used`,
+      );
       maxRetries = Number(D.maxRetries.value);
     }
     const backoffE = opts.get('retry_backoff');
@@ -119,7 +140,12 @@ export function readCelery(file: AppFile): AppReading {
     let delaysMs: number[];
     if (countdownE && pyNum(countdownE.value) !== undefined) delaysMs = [pyNum(countdownE.value)! * 1000];
     else {
-      if (countdownE) src.note('not-understood', countdownE.line, `self.retry(countdown=${countdownE.value}): not a literal; read as ${factor > 0 && auto ? 'retry_backoff' : 'default_retry_delay'}`);
+      if (countdownE)
+        src.note(
+          'not-understood',
+          countdownE.line,
+          `self.retry(countdown=${countdownE.value}): not a literal; read as ${factor > 0 && auto ? 'retry_backoff' : 'default_retry_delay'}`,
+        );
       delaysMs =
         factor > 0 && auto
           ? Array.from({ length: Math.min(maxRetries, 64) }, (_, i) => Math.min(maxBackoff, factor * 2 ** i) * 1000)
@@ -133,13 +159,29 @@ export function readCelery(file: AppFile): AppReading {
     const queue = stringLiteral(queueE?.value) ?? defaultQueue;
     if (queueE) src.read('queue', queue, queueE.line);
     if (!exchanges.has(queue)) {
-      exchanges.set(queue, { name: queue, type: 'direct', durable: true, auto_delete: false, internal: false, arguments: {} });
+      exchanges.set(queue, {
+        name: queue,
+        type: 'direct',
+        durable: true,
+        auto_delete: false,
+        internal: false,
+        arguments: {},
+      });
       queues.set(queue, { name: queue, durable: true, auto_delete: false, arguments: {} });
-      bindings.push({ source: queue, destination: queue, destination_type: 'queue', routing_key: queue, arguments: {} });
+      bindings.push({
+        source: queue,
+        destination: queue,
+        destination_type: 'queue',
+        routing_key: queue,
+        arguments: {},
+      });
       sources[queueNodeId(queue)] = { framework: 'celery', file: file.name, line: defaultQueueE?.line ?? line };
     }
     if (taken.has(queue)) {
-      notes.push({ line, text: `task ${name} shares queue "${queue}" with task ${taken.get(queue)}: the simulation follows ${taken.get(queue)}'s retries on that queue` });
+      notes.push({
+        line,
+        text: `task ${name} shares queue "${queue}" with task ${taken.get(queue)}: the simulation follows ${taken.get(queue)}'s retries on that queue`,
+      });
       continue;
     }
     taken.set(queue, name);
@@ -155,7 +197,12 @@ export function readCelery(file: AppFile): AppReading {
             then: {
               kind: 'retryInProcess',
               maxAttempts: maxRetries + 1,
-              backoff: { initialMs: delaysMs[0]!, multiplier: uniform ? 1 : 2, maxMs: Math.max(...delaysMs), ...(uniform ? {} : { delaysMs }) },
+              backoff: {
+                initialMs: delaysMs[0]!,
+                multiplier: uniform ? 1 : 2,
+                maxMs: Math.max(...delaysMs),
+                ...(uniform ? {} : { delaysMs }),
+              },
               // the task fails: its message is acked (task_acks_on_failure_or_timeout) and leaves the broker
               recover: { kind: 'ack' },
             },
@@ -163,16 +210,28 @@ export function readCelery(file: AppFile): AppReading {
         ],
       },
     });
-    sources[consumerNodeId(name)] = src.build(auto?.line ?? line, { jitter: factor > 0 && auto !== undefined ? jitter : false });
+    sources[consumerNodeId(name)] = src.build(auto?.line ?? line, {
+      jitter: factor > 0 && auto !== undefined ? jitter : false,
+    });
   }
-  if (consumers.length === 0) throw new AppConfigFailure({ file: file.name, line: lineAt(text, tasks[0]!.index!), message: 'no Celery task retries (autoretry_for or self.retry): nothing to read' });
+  if (consumers.length === 0)
+    throw new AppConfigFailure({
+      file: file.name,
+      line: lineAt(text, tasks[0]!.index!),
+      message: 'no Celery task retries (autoretry_for or self.retry): nothing to read',
+    });
   return {
     framework: 'celery',
     exchanges: [...exchanges.values()],
     queues: [...queues.values()],
     bindings,
     consumers,
-    publishers: consumers.map((c) => ({ id: `apply-${c.id}`, exchange: c.queue, routingKey: c.queue, bodyPrefix: c.id })),
+    publishers: consumers.map((c) => ({
+      id: `apply-${c.id}`,
+      exchange: c.queue,
+      routingKey: c.queue,
+      bodyPrefix: c.id,
+    })),
     sources,
     notes,
   };

@@ -5,7 +5,10 @@
  */
 
 /** The text with `//`, `#` (when `hash`) and block comments replaced by spaces; strings kept. */
-export function blankComments(text: string, opts: { readonly slashes?: boolean; readonly hash?: boolean } = { slashes: true }): string {
+export function blankComments(
+  text: string,
+  opts: { readonly slashes?: boolean; readonly hash?: boolean } = { slashes: true },
+): string {
   const out = text.split('');
   let i = 0;
   const blank = (from: number, to: number): void => {
@@ -16,11 +19,13 @@ export function blankComments(text: string, opts: { readonly slashes?: boolean; 
     if (c === '"' || c === "'") {
       // a Python triple-quoted string or an ordinary one: skip to its end
       const triple = opts.hash && text.startsWith(c.repeat(3), i);
-      const end = triple ? text.indexOf(c.repeat(3), i + 3) : (() => {
-        let k = i + 1;
-        while (k < text.length && text[k] !== c && text[k] !== '\n') k += text[k] === '\\' ? 2 : 1;
-        return k;
-      })();
+      const end = triple
+        ? text.indexOf(c.repeat(3), i + 3)
+        : (() => {
+            let k = i + 1;
+            while (k < text.length && text[k] !== c && text[k] !== '\n') k += text[k] === '\\' ? 2 : 1;
+            return k;
+          })();
       i = end < 0 ? text.length : end + (triple ? 3 : 1);
       continue;
     }

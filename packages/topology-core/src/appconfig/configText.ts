@@ -39,7 +39,12 @@ function yamlDocs(file: string, text: string): Doc[] {
     const e = d.errors[0];
     if (e) {
       const at = lc.linePos(e.pos[0]);
-      throw new AppConfigFailure({ file, line: at.line, column: at.col, message: `YAML syntax error: ${e.message.split('\n')[0]}` });
+      throw new AppConfigFailure({
+        file,
+        line: at.line,
+        column: at.col,
+        message: `YAML syntax error: ${e.message.split('\n')[0]}`,
+      });
     }
     const entries: ConfigEntry[] = [];
     const walk = (node: Node | null | undefined, prefix: string, keyPos: number | undefined): void => {
@@ -58,7 +63,11 @@ function yamlDocs(file: string, text: string): Doc[] {
       }
       if (isScalar(node)) {
         const pos = keyPos ?? node.range?.[0] ?? 0;
-        entries.push({ key: normalizeKey(prefix), value: node.value === null ? '' : String(node.value), line: lc.linePos(pos).line });
+        entries.push({
+          key: normalizeKey(prefix),
+          value: node.value === null ? '' : String(node.value),
+          line: lc.linePos(pos).line,
+        });
       }
     };
     walk(d.contents as Node, '', undefined);
@@ -79,9 +88,16 @@ function propertiesDocs(file: string, text: string): Doc[] {
       continue;
     }
     if (raw === '' || raw.startsWith('#') || raw.startsWith('!')) continue;
-    while (/(^|[^\\])(\\\\)*\\$/.test(raw) && i + 1 < lines.length) raw = raw.slice(0, -1) + lines[++i]!.replace(/^\s+/, '');
+    while (/(^|[^\\])(\\\\)*\\$/.test(raw) && i + 1 < lines.length)
+      raw = raw.slice(0, -1) + lines[++i]!.replace(/^\s+/, '');
     const m = /^((?:\\.|[^=:\s\\])+)\s*[=:\s]\s*(.*)$/.exec(raw) ?? /^((?:\\.|[^=:\s\\])+)$/.exec(raw);
-    if (!m) throw new AppConfigFailure({ file, line: start, column: 1, message: `properties syntax error: cannot read "${raw.slice(0, 60)}"` });
+    if (!m)
+      throw new AppConfigFailure({
+        file,
+        line: start,
+        column: 1,
+        message: `properties syntax error: cannot read "${raw.slice(0, 60)}"`,
+      });
     const key = m[1]!.replace(/\\(.)/g, '$1');
     const value = (m[2] ?? '').replace(/\\(.)/g, '$1').trim();
     docs[docs.length - 1]!.push({ key: normalizeKey(key), value, line: start });
@@ -93,7 +109,8 @@ const PROFILE_KEYS = ['spring.config.activate.on-profile', 'spring.profiles'];
 
 /** The profile expression a document is activated on (`prod`, `prod | eu`, `!dev`), or undefined. */
 function profileOf(doc: Doc): string | undefined {
-  for (const e of doc) if (PROFILE_KEYS.includes(e.key) || PROFILE_KEYS.some((k) => e.key.startsWith(`${k}.[`))) return e.value;
+  for (const e of doc)
+    if (PROFILE_KEYS.includes(e.key) || PROFILE_KEYS.some((k) => e.key.startsWith(`${k}.[`))) return e.value;
   return undefined;
 }
 

@@ -7,11 +7,15 @@ export interface FrameworkDefault {
   readonly cite: string;
 }
 
-const BOOT = 'https://docs.spring.io/spring-boot/appendix/application-properties/index.html#appendix.application-properties.integration';
-const BOOT_PROPS_SRC = 'https://github.com/spring-projects/spring-boot/blob/main/module/spring-boot-amqp/src/main/java/org/springframework/boot/amqp/autoconfigure/RabbitProperties.java';
+const BOOT =
+  'https://docs.spring.io/spring-boot/appendix/application-properties/index.html#appendix.application-properties.integration';
+const BOOT_PROPS_SRC =
+  'https://github.com/spring-projects/spring-boot/blob/main/module/spring-boot-amqp/src/main/java/org/springframework/boot/amqp/autoconfigure/RabbitProperties.java';
 const AMQP_CONTAINER = 'https://docs.spring.io/spring-amqp/reference/amqp/containerAttributes.html';
-const SCS_CORE = 'https://docs.spring.io/spring-cloud-stream/reference/spring-cloud-stream/binding-properties.html#consumer-properties';
-const SCS_RABBIT = 'https://docs.spring.io/spring-cloud-stream/reference/rabbit/rabbit_overview/rabbitmq-consumer-properties.html';
+const SCS_CORE =
+  'https://docs.spring.io/spring-cloud-stream/reference/spring-cloud-stream/binding-properties.html#consumer-properties';
+const SCS_RABBIT =
+  'https://docs.spring.io/spring-cloud-stream/reference/rabbit/rabbit_overview/rabbitmq-consumer-properties.html';
 const NSB = 'https://docs.particular.net/nservicebus/recoverability/';
 const MT = 'https://masstransit.io/documentation/concepts/exceptions';
 const CELERY_TASKS = 'https://docs.celeryq.dev/en/stable/userguide/tasks.html#automatic-retry-for-known-exceptions';
@@ -34,7 +38,10 @@ export const DEFAULTS = {
     prefetch: { value: '250', cite: AMQP_CONTAINER },
     concurrency: { value: '1', cite: AMQP_CONTAINER },
     /** with retry on and no MessageRecoverer bean, Boot's RabbitAnnotationDrivenConfiguration uses RejectAndDontRequeueRecoverer */
-    recoverer: { value: 'RejectAndDontRequeueRecoverer', cite: 'https://docs.spring.io/spring-boot/reference/messaging/amqp.html#messaging.amqp.receiving' },
+    recoverer: {
+      value: 'RejectAndDontRequeueRecoverer',
+      cite: 'https://docs.spring.io/spring-boot/reference/messaging/amqp.html#messaging.amqp.receiving',
+    },
   },
   springCloudStream: {
     maxAttempts: { value: '3', cite: SCS_CORE },
@@ -60,8 +67,14 @@ export const DEFAULTS = {
     immediateRetries: { value: '5', cite: NSB },
     delayedRetries: { value: '3', cite: NSB },
     timeIncrease: { value: '10s', cite: NSB },
-    errorQueue: { value: 'error', cite: 'https://docs.particular.net/nservicebus/recoverability/configure-error-handling' },
-    delayInfrastructure: { value: 'nsb.v2.delay-level-27 .. 00, nsb.v2.delay-delivery', cite: 'https://docs.particular.net/transports/rabbitmq/delayed-delivery' },
+    errorQueue: {
+      value: 'error',
+      cite: 'https://docs.particular.net/nservicebus/recoverability/configure-error-handling',
+    },
+    delayInfrastructure: {
+      value: 'nsb.v2.delay-level-27 .. 00, nsb.v2.delay-delivery',
+      cite: 'https://docs.particular.net/transports/rabbitmq/delayed-delivery',
+    },
   },
   celery: {
     maxRetries: { value: '3', cite: CELERY_TASKS },

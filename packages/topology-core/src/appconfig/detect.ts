@@ -45,13 +45,18 @@ export function detectFrameworks(file: AppFile, opts: ReadOptions = {}): AppFram
     case 'csharp': {
       const out: AppFramework[] = [];
       if (looksLikeNServiceBus(file.text) && /EndpointConfiguration\s*\(/.test(file.text)) out.push('nservicebus');
-      if (looksLikeMassTransit(file.text) && /ReceiveEndpoint\s*\(|AddConsumer\s*</.test(file.text)) out.push('masstransit');
+      if (looksLikeMassTransit(file.text) && /ReceiveEndpoint\s*\(|AddConsumer\s*</.test(file.text))
+        out.push('masstransit');
       return out;
     }
     case 'python':
       return looksLikeCelery(file.text) ? ['celery'] : [];
     default:
-      throw new AppConfigFailure({ file: file.name, message: 'unknown kind of file: expected application.yml/.yaml/.properties, Java (.java), C# (.cs) or Python (.py), or a definitions JSON with --definitions' });
+      throw new AppConfigFailure({
+        file: file.name,
+        message:
+          'unknown kind of file: expected application.yml/.yaml/.properties, Java (.java), C# (.cs) or Python (.py), or a definitions JSON with --definitions',
+      });
   }
 }
 

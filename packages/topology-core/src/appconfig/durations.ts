@@ -9,7 +9,11 @@ export function springDurationMs(text: string, defaultUnit: 'ms' | 's' = 'ms'): 
   const simple = /^(\d+(?:\.\d+)?)\s*(ns|us|ms|s|m|h|d)$/i.exec(t);
   if (simple) return Math.round(Number(simple[1]) * UNIT_MS[simple[2]!.toLowerCase()]!);
   const iso = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i.exec(t);
-  if (iso && t.length > 1) return Math.round((Number(iso[1] ?? 0) * 86400 + Number(iso[2] ?? 0) * 3600 + Number(iso[3] ?? 0) * 60 + Number(iso[4] ?? 0)) * 1000);
+  if (iso && t.length > 1)
+    return Math.round(
+      (Number(iso[1] ?? 0) * 86400 + Number(iso[2] ?? 0) * 3600 + Number(iso[3] ?? 0) * 60 + Number(iso[4] ?? 0)) *
+        1000,
+    );
   return undefined;
 }
 
@@ -18,7 +22,9 @@ export function timeSpanMs(expr: string): number | undefined {
   const e = expr.trim();
   const from = /^TimeSpan\.From(Milliseconds|Seconds|Minutes|Hours|Days)\(\s*(\d+(?:\.\d+)?)\s*\)$/.exec(e);
   if (from) {
-    const unit = { Milliseconds: 1, Seconds: 1000, Minutes: 60000, Hours: 3600000, Days: 86400000 }[from[1] as 'Seconds'];
+    const unit = { Milliseconds: 1, Seconds: 1000, Minutes: 60000, Hours: 3600000, Days: 86400000 }[
+      from[1] as 'Seconds'
+    ];
     return Math.round(Number(from[2]) * unit);
   }
   const ctor = /^new\s+TimeSpan\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)$/.exec(e);

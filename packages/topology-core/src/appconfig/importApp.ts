@@ -55,13 +55,20 @@ export interface ImportedApp {
   readonly notes: readonly AppNote[];
 }
 
-function definitionsTopology(f: AppFile, vhost: string | undefined): { topology: Topology; vhost?: string; profile?: BrokerProfileId } {
+function definitionsTopology(
+  f: AppFile,
+  vhost: string | undefined,
+): { topology: Topology; vhost?: string; profile?: BrokerProfileId } {
   const parsed = parseJsonText(f.text);
   if (!parsed.ok) throw new AppConfigFailure({ file: f.name, message: parsed.error.message });
   const r = importDefinitions(parsed.value, vhost !== undefined ? { vhost } : {});
   if (!r.ok) throw new AppConfigFailure({ file: f.name, message: `invalid definitions\n${formatIssues(r.errors)}` });
   const profile = profileForVersion(r.rabbitVersion);
-  return { topology: r.topology, ...(r.vhost !== undefined ? { vhost: r.vhost } : {}), ...(profile ? { profile } : {}) };
+  return {
+    topology: r.topology,
+    ...(r.vhost !== undefined ? { vhost: r.vhost } : {}),
+    ...(profile ? { profile } : {}),
+  };
 }
 
 /** Each file with the framework it is read as; two frameworks without --framework is an error. */
@@ -69,30 +76,58 @@ function frameworksOf(files: readonly AppFile[], opts: ImportAppOptions): { file
   const out: { file: AppFile; framework: AppFramework }[] = [];
   for (const f of files) {
     const kind = fileKind(f.name);
-    if (kind === 'json') throw new AppConfigFailure({ file: f.name, message: 'a JSON file is a design or definitions export, not application configuration: give it with --definitions' });
+    if (kind === 'json')
+      throw new AppConfigFailure({
+        file: f.name,
+        message:
+          'a JSON file is a design or definitions export, not application configuration: give it with --definitions',
+      });
     if (opts.framework) {
       if (kind !== FRAMEWORK_FILE_KINDS[opts.framework])
-        throw new AppConfigFailure({ file: f.name, message: `--framework ${opts.framework} is read from ${FRAMEWORK_FILE_KINDS[opts.framework]} files, not this one` });
+        throw new AppConfigFailure({
+          file: f.name,
+          message: `--framework ${opts.framework} is read from ${FRAMEWORK_FILE_KINDS[opts.framework]} files, not this one`,
+        });
       detectFrameworks(f, opts); // the file's own syntax errors first
       out.push({ file: f, framework: opts.framework });
       continue;
     }
     const found = detectFrameworks(f, opts);
-    if (found.length === 0) throw new AppConfigFailure({ file: f.name, message: 'no RabbitMQ listener or binding found (spring.rabbitmq.listener.*, spring.cloud.stream bindings, @RabbitListener/RetryInterceptorBuilder, ReceiveEndpoint, EndpointConfiguration, a Celery task)' });
-    if (found.length > 1) throw new AppConfigFailure({ file: f.name, message: `configures ${found.join(' and ')}: say which with --framework` });
+    if (found.length === 0)
+      throw new AppConfigFailure({
+        file: f.name,
+        message:
+          'no RabbitMQ listener or binding found (spring.rabbitmq.listener.*, spring.cloud.stream bindings, @RabbitListener/RetryInterceptorBuilder, ReceiveEndpoint, EndpointConfiguration, a Celery task)',
+      });
+    if (found.length > 1)
+      throw new AppConfigFailure({
+        file: f.name,
+        message: `configures ${found.join(' and ')}: say which with --framework`,
+      });
     out.push({ file: f, framework: found[0]! });
   }
   const distinct = [...new Set(out.map((o) => o.framework))];
   if (distinct.length > 1)
-    throw new AppConfigFailure({ file: out.find((o) => o.framework === distinct[1])!.file.name, message: `the files configure ${distinct.join(' and ')} (${out.map((o) => `${o.file.name}: ${o.framework}`).join(', ')}): read one framework per run, or say which with --framework` });
+    throw new AppConfigFailure({
+      file: out.find((o) => o.framework === distinct[1])!.file.name,
+      message: `the files configure ${distinct.join(' and ')} (${out.map((o) => `${o.file.name}: ${o.framework}`).join(', ')}): read one framework per run, or say which with --framework`,
+    });
   return out;
 }
 
 export function importAppConfig(files: readonly AppFile[], opts: ImportAppOptions = {}): ImportedApp {
   if (files.length === 0) throw new AppConfigFailure({ file: '', message: 'no application configuration file given' });
-  const readings = frameworksOf(files, opts).map(({ file, framework }) => ({ file, reading: READERS[framework](file, opts) }));
+  const readings = frameworksOf(files, opts).map(({ file, framework }) => ({
+    file,
+    reading: READERS[framework](file, opts),
+  }));
   const defs = opts.definitions ? definitionsTopology(opts.definitions, opts.vhost) : undefined;
-  const topology: { exchanges: Topology['exchanges'][number][]; queues: Topology['queues'][number][]; bindings: Topology['bindings'][number][]; policies: NonNullable<Topology['policies']>[number][] } = {
+  const topology: {
+    exchanges: Topology['exchanges'][number][];
+    queues: Topology['queues'][number][];
+    bindings: Topology['bindings'][number][];
+    policies: NonNullable<Topology['policies']>[number][];
+  } = {
     exchanges: [...(defs?.topology.exchanges ?? [])],
     queues: [...(defs?.topology.queues ?? [])],
     bindings: [...(defs?.topology.bindings ?? [])],
@@ -102,7 +137,8 @@ export function importAppConfig(files: readonly AppFile[], opts: ImportAppOption
   const publishers: Design['publishers'][number][] = [];
   const sources: Record<string, NodeSource> = {};
   const notes: AppNote[] = [];
-  const bindingKey = (b: Topology['bindings'][number]) => JSON.stringify([b.source, b.destination, b.destination_type, b.routing_key]);
+  const bindingKey = (b: Topology['bindings'][number]) =>
+    JSON.stringify([b.source, b.destination, b.destination_type, b.routing_key]);
   for (const { file, reading } of readings) {
     notes.push(...reading.notes.map((n) => ({ file: file.name, ...n })));
     let rc = reading.consumers;
@@ -112,8 +148,14 @@ export function importAppConfig(files: readonly AppFile[], opts: ImportAppOption
     if (defs && reading.framework === 'spring-boot') {
       // Boot's listener reads the definitions' work queues, not a stand-in
       const roles = assumedConsumers(defs.topology).roles;
-      const work = defs.topology.queues.filter((q) => roles[q.name] === 'work' || roles[q.name] === 'idle').map((q) => q.name);
-      if (work.length === 0) throw new AppConfigFailure({ file: opts.definitions!.name, message: 'the definitions have no work queue for the Spring Boot listener to read' });
+      const work = defs.topology.queues
+        .filter((q) => roles[q.name] === 'work' || roles[q.name] === 'idle')
+        .map((q) => q.name);
+      if (work.length === 0)
+        throw new AppConfigFailure({
+          file: opts.definitions!.name,
+          message: 'the definitions have no work queue for the Spring Boot listener to read',
+        });
       const template = rc[0]!;
       const src = rs[consumerNodeId(template.id)]!;
       delete rs[queueNodeId(template.queue)];
@@ -122,13 +164,23 @@ export function importAppConfig(files: readonly AppFile[], opts: ImportAppOption
       for (const c of rc) rs[consumerNodeId(c.id)] = src;
       rq = [];
       rp = [];
-      notes.splice(notes.findIndex((n) => n.text.startsWith('Spring Boot declares no queue')), 1);
+      notes.splice(
+        notes.findIndex((n) => n.text.startsWith('Spring Boot declares no queue')),
+        1,
+      );
     }
-    for (const x of reading.exchanges) if (!topology.exchanges.some((e) => e.name === x.name)) topology.exchanges.push(x);
+    for (const x of reading.exchanges)
+      if (!topology.exchanges.some((e) => e.name === x.name)) topology.exchanges.push(x);
     for (const q of rq) if (!topology.queues.some((e) => e.name === q.name)) topology.queues.push(q);
-    for (const b of reading.bindings) if (!topology.bindings.some((e) => bindingKey(e) === bindingKey(b))) topology.bindings.push(b);
+    for (const b of reading.bindings)
+      if (!topology.bindings.some((e) => bindingKey(e) === bindingKey(b))) topology.bindings.push(b);
     for (const c of rc) {
-      if (consumers.some((x) => x.id === c.id)) throw new AppConfigFailure({ file: file.name, line: rs[consumerNodeId(c.id)]?.line ?? 1, message: `consumer "${c.id}" is configured twice` });
+      if (consumers.some((x) => x.id === c.id))
+        throw new AppConfigFailure({
+          file: file.name,
+          line: rs[consumerNodeId(c.id)]?.line ?? 1,
+          message: `consumer "${c.id}" is configured twice`,
+        });
       consumers.push(c);
     }
     for (const p of rp) if (!publishers.some((x) => x.id === p.id)) publishers.push(p);
@@ -138,7 +190,16 @@ export function importAppConfig(files: readonly AppFile[], opts: ImportAppOption
   if (defs && publishers.length === 0)
     for (const c of consumers) {
       const b = topology.bindings.find((x) => x.destination === c.queue && x.destination_type === 'queue');
-      publishers.push(b ? { id: `publish-${c.queue}`, exchange: b.source, routingKey: b.routing_key.replace(/[#*]/g, 'x'), bodyPrefix: c.queue } : { id: `publish-${c.queue}`, exchange: '', routingKey: c.queue, bodyPrefix: c.queue });
+      publishers.push(
+        b
+          ? {
+              id: `publish-${c.queue}`,
+              exchange: b.source,
+              routingKey: b.routing_key.replace(/[#*]/g, 'x'),
+              bodyPrefix: c.queue,
+            }
+          : { id: `publish-${c.queue}`, exchange: '', routingKey: c.queue, bodyPrefix: c.queue },
+      );
     }
   const frameworks = [...new Set(readings.map((r) => r.reading.framework))];
   const profile = opts.profile ?? defs?.profile;
@@ -155,7 +216,11 @@ export function importAppConfig(files: readonly AppFile[], opts: ImportAppOption
     sources,
   };
   const r = parseDesign(raw);
-  if (!r.ok) throw new AppConfigFailure({ file: files[0]!.name, message: `the design read is not valid (a reader's mistake, please report it)\n${formatIssues(r.errors)}` });
+  if (!r.ok)
+    throw new AppConfigFailure({
+      file: files[0]!.name,
+      message: `the design read is not valid (a reader's mistake, please report it)\n${formatIssues(r.errors)}`,
+    });
   return { design: r.design, frameworks, notes: [...notes, ...fileNotes(sources)] };
 }
 

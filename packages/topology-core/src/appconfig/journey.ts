@@ -29,10 +29,19 @@ export function appJourneys(design: Design, opts: { readonly maxEvents?: number 
   const traces = traceMessages(result, { activeQueues: activeQueuesOf(design) });
   const out: AppJourney[] = [];
   for (const c of design.consumers) {
-    const seen = new Set(result.events.filter((e) => e.kind === 'processed' && e.consumer === c.id).map((e) => e.msgId));
+    const seen = new Set(
+      result.events.filter((e) => e.kind === 'processed' && e.consumer === c.id).map((e) => e.msgId),
+    );
     const t = traces.find((x) => seen.has(x.msgId));
     if (!t) continue;
-    out.push({ consumer: c.id, queue: c.queue, attempts: t.attempts, delaysMs: t.delaysMs, endsIn: t.endsIn, endTime: t.endTime });
+    out.push({
+      consumer: c.id,
+      queue: c.queue,
+      attempts: t.attempts,
+      delaysMs: t.delaysMs,
+      endsIn: t.endsIn,
+      endTime: t.endTime,
+    });
   }
   return out;
 }

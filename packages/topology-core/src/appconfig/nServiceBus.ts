@@ -26,7 +26,8 @@ const DELIVERY_X = 'nsb.v2.delay-delivery';
 export const levelName = (level: number): string => `nsb.v2.delay-level-${String(level).padStart(2, '0')}`;
 const D = DEFAULTS.nServiceBus;
 
-export const looksLikeNServiceBus = (text: string): boolean => /\bEndpointConfiguration\b|\bRecoverability\s*\(|\bNServiceBus\b/.test(text);
+export const looksLikeNServiceBus = (text: string): boolean =>
+  /\bEndpointConfiguration\b|\bRecoverability\s*\(|\bNServiceBus\b/.test(text);
 
 /** The delay infrastructure: level N is a topic exchange and a quorum queue with TTL 2^N s (levels whose TTL RabbitMQ accepts). */
 function delayInfrastructure(): { exchanges: ExchangeDef[]; queues: QueueDef[]; bindings: BindingDef[]; top: number } {
@@ -43,19 +44,58 @@ function delayInfrastructure(): { exchanges: ExchangeDef[]; queues: QueueDef[]; 
       name,
       durable: true,
       auto_delete: false,
-      arguments: { 'x-queue-type': 'quorum', 'x-dead-letter-strategy': 'at-least-once', 'x-overflow': 'reject-publish', 'x-message-ttl': 2 ** level * 1000, 'x-dead-letter-exchange': level > 0 ? levelName(level - 1) : DELIVERY_X },
+      arguments: {
+        'x-queue-type': 'quorum',
+        'x-dead-letter-strategy': 'at-least-once',
+        'x-overflow': 'reject-publish',
+        'x-message-ttl': 2 ** level * 1000,
+        'x-dead-letter-exchange': level > 0 ? levelName(level - 1) : DELIVERY_X,
+      },
     });
     const skip = '*.'.repeat(LEVELS - 1 - level);
-    bindings.push({ source: name, destination: name, destination_type: 'queue', routing_key: `${skip}1.#`, arguments: {} });
-    if (level > 0) bindings.push({ source: name, destination: levelName(level - 1), destination_type: 'exchange', routing_key: `${skip}0.#`, arguments: {} });
+    bindings.push({
+      source: name,
+      destination: name,
+      destination_type: 'queue',
+      routing_key: `${skip}1.#`,
+      arguments: {},
+    });
+    if (level > 0)
+      bindings.push({
+        source: name,
+        destination: levelName(level - 1),
+        destination_type: 'exchange',
+        routing_key: `${skip}0.#`,
+        arguments: {},
+      });
   }
-  exchanges.push({ name: DELIVERY_X, type: 'topic', durable: true, auto_delete: false, internal: false, arguments: {} });
-  bindings.push({ source: levelName(0), destination: DELIVERY_X, destination_type: 'exchange', routing_key: `${'*.'.repeat(LEVELS - 1)}0.#`, arguments: {} });
+  exchanges.push({
+    name: DELIVERY_X,
+    type: 'topic',
+    durable: true,
+    auto_delete: false,
+    internal: false,
+    arguments: {},
+  });
+  bindings.push({
+    source: levelName(0),
+    destination: DELIVERY_X,
+    destination_type: 'exchange',
+    routing_key: `${'*.'.repeat(LEVELS - 1)}0.#`,
+    arguments: {},
+  });
   return { exchanges, queues, bindings, top };
 }
 
 /** `NumberOfRetries(n)` / `TimeIncrease(t)` inside a lambda's text. */
-function readCall(body: string, name: string, parse: (e: string) => number | undefined, offset: number, src: SourceBuilder, full: string): { value: number; line: number } | undefined {
+function readCall(
+  body: string,
+  name: string,
+  parse: (e: string) => number | undefined,
+  offset: number,
+  src: SourceBuilder,
+  full: string,
+): { value: number; line: number } | undefined {
   const c = findMethodCalls(body, name)[0];
   if (!c) return undefined;
   const v = parse(c.args);
@@ -70,13 +110,25 @@ function readCall(body: string, name: string, parse: (e: string) => number | und
 export function readNServiceBus(file: AppFile): AppReading {
   const text = blankComments(file.text);
   const ctor = /new\s+EndpointConfiguration\s*\(\s*("(?:[^"\\]|\\.)*")\s*\)/.exec(text);
-  if (!ctor) throw new AppConfigFailure({ file: file.name, message: 'no NServiceBus endpoint (new EndpointConfiguration("Name")) found' });
+  if (!ctor)
+    throw new AppConfigFailure({
+      file: file.name,
+      message: 'no NServiceBus endpoint (new EndpointConfiguration("Name")) found',
+    });
   const endpoint = stringLiteral(ctor[1])!;
   const src = new SourceBuilder('nservicebus', file.name);
   const errCall = findCalls(text, 'SendFailedMessagesTo')[0] ?? findMethodCalls(text, 'SendFailedMessagesTo')[0];
   const errName = errCall ? stringLiteral(splitArgs(errCall.args)[0]) : undefined;
-  if (errCall && errName === undefined) src.note('not-understood', lineAt(text, errCall.at), 'SendFailedMessagesTo: the queue name is not a string literal; "error" is used');
-  const errorQ = errName !== undefined ? src.read('SendFailedMessagesTo', errName, lineAt(text, errCall!.at)) : src.defaulted('error queue', D.errorQueue);
+  if (errCall && errName === undefined)
+    src.note(
+      'not-understood',
+      lineAt(text, errCall.at),
+      'SendFailedMessagesTo: the queue name is not a string literal; "error" is used',
+    );
+  const errorQ =
+    errName !== undefined
+      ? src.read('SendFailedMessagesTo', errName, lineAt(text, errCall!.at))
+      : src.defaulted('error queue', D.errorQueue);
 
   let immediate = Number(D.immediateRetries.value);
   let delayed = Number(D.delayedRetries.value);
@@ -92,26 +144,54 @@ export function readNServiceBus(file: AppFile): AppReading {
   const inc = del && readCall(del.args, 'TimeIncrease', timeSpanMs, del.at, src, text);
   if (inc) increaseMs = Number(src.read('Delayed.TimeIncrease', `${inc.value}ms`, inc.line).replace('ms', ''));
   else src.defaulted('Delayed.TimeIncrease', D.timeIncrease);
-  for (const c of findMethodCalls(text, 'CustomPolicy')) src.note('not-understood', lineAt(text, c.at), 'a custom recoverability policy decides per failure: not read (the immediate and delayed settings are used)');
+  for (const c of findMethodCalls(text, 'CustomPolicy'))
+    src.note(
+      'not-understood',
+      lineAt(text, c.at),
+      'a custom recoverability policy decides per failure: not read (the immediate and delayed settings are used)',
+    );
 
-  const classic = /QueueType\.Classic/.test(text) || (/UseConventionalRoutingTopology\s*\(/.test(text) && !/QueueType\.Quorum/.test(text));
+  const classic =
+    /QueueType\.Classic/.test(text) ||
+    (/UseConventionalRoutingTopology\s*\(/.test(text) && !/QueueType\.Quorum/.test(text));
   const infra = delayInfrastructure();
   const maxDelay = 2 ** (infra.top + 1) - 1;
   // the rules by the consumer's own count of deliveries: each round is `immediate` requeues, then a delayed retry
   const round = immediate + 1;
   const onFailure: Rule[] = [];
   for (let r = 1; r <= delayed + 1; r++) {
-    if (immediate > 0) onFailure.push({ when: { kind: 'lt', counter: { kind: 'attempt' }, value: r * round }, then: { kind: 'requeue', via: 'reject' } });
+    if (immediate > 0)
+      onFailure.push({
+        when: { kind: 'lt', counter: { kind: 'attempt' }, value: r * round },
+        then: { kind: 'requeue', via: 'reject' },
+      });
     if (r > delayed) break;
     const seconds = Math.min(maxDelay, Math.round((r * increaseMs) / 1000));
     const start = Math.floor(Math.log2(Math.max(1, seconds)));
-    const retry: ConsumerAction = { kind: 'republish', exchange: levelName(start), routingKey: binaryDelayRoutingKey(seconds, LEVELS, endpoint), headers: { 'NServiceBus.Retries': r, 'NServiceBus.Transport.RabbitMQ.DelayInSeconds': seconds } };
+    const retry: ConsumerAction = {
+      kind: 'republish',
+      exchange: levelName(start),
+      routingKey: binaryDelayRoutingKey(seconds, LEVELS, endpoint),
+      headers: { 'NServiceBus.Retries': r, 'NServiceBus.Transport.RabbitMQ.DelayInSeconds': seconds },
+    };
     onFailure.push({ when: { kind: 'lt', counter: { kind: 'attempt' }, value: r * round + 1 }, then: retry });
   }
-  onFailure.push({ then: { kind: 'republish', exchange: '', routingKey: errorQ, headers: { 'NServiceBus.FailedQ': endpoint, 'NServiceBus.ExceptionInfo.ExceptionType': 'System.Exception' } } });
+  onFailure.push({
+    then: {
+      kind: 'republish',
+      exchange: '',
+      routingKey: errorQ,
+      headers: { 'NServiceBus.FailedQ': endpoint, 'NServiceBus.ExceptionInfo.ExceptionType': 'System.Exception' },
+    },
+  });
 
   const line = lineAt(text, ctor.index);
-  const consumer: ConsumerSpec = { id: endpoint, queue: endpoint, label: `NServiceBus endpoint ${endpoint}`, behaviour: { kind: 'worker', onFailure } };
+  const consumer: ConsumerSpec = {
+    id: endpoint,
+    queue: endpoint,
+    label: `NServiceBus endpoint ${endpoint}`,
+    behaviour: { kind: 'worker', onFailure },
+  };
   const queues: QueueDef[] = [
     { name: endpoint, durable: true, auto_delete: false, arguments: classic ? {} : { 'x-queue-type': 'quorum' } },
     { name: errorQ, durable: true, auto_delete: false, arguments: classic ? {} : { 'x-queue-type': 'quorum' } },
@@ -120,21 +200,44 @@ export function readNServiceBus(file: AppFile): AppReading {
   const sources: Record<string, NodeSource> = {
     [consumerNodeId(endpoint)]: src.build(immN?.line ?? delN?.line ?? line),
     [queueNodeId(endpoint)]: { framework: 'nservicebus', file: file.name, line },
-    [queueNodeId(errorQ)]: { framework: 'nservicebus', file: file.name, line: errCall ? lineAt(text, errCall.at) : line },
-    [exchangeNodeId(DELIVERY_X)]: { framework: 'nservicebus', file: file.name, line, settings: [{ key: 'delay infrastructure', value: D.delayInfrastructure.value, cite: D.delayInfrastructure.cite }] },
+    [queueNodeId(errorQ)]: {
+      framework: 'nservicebus',
+      file: file.name,
+      line: errCall ? lineAt(text, errCall.at) : line,
+    },
+    [exchangeNodeId(DELIVERY_X)]: {
+      framework: 'nservicebus',
+      file: file.name,
+      line,
+      settings: [{ key: 'delay infrastructure', value: D.delayInfrastructure.value, cite: D.delayInfrastructure.cite }],
+    },
   };
   return {
     framework: 'nservicebus',
-    exchanges: [{ name: endpoint, type: 'fanout', durable: true, auto_delete: false, internal: false, arguments: {} }, ...infra.exchanges],
+    exchanges: [
+      { name: endpoint, type: 'fanout', durable: true, auto_delete: false, internal: false, arguments: {} },
+      ...infra.exchanges,
+    ],
     queues,
     bindings: [
       { source: endpoint, destination: endpoint, destination_type: 'queue', routing_key: '', arguments: {} },
-      { source: DELIVERY_X, destination: endpoint, destination_type: 'queue', routing_key: `#.${endpoint}`, arguments: {} },
+      {
+        source: DELIVERY_X,
+        destination: endpoint,
+        destination_type: 'queue',
+        routing_key: `#.${endpoint}`,
+        arguments: {},
+      },
       ...infra.bindings,
     ],
     consumers: [consumer],
     publishers: [{ id: `send-${endpoint}`, exchange: endpoint, routingKey: '', bodyPrefix: endpoint }],
     sources,
-    notes: [{ line, text: `delay levels ${infra.top + 1}..${LEVELS - 1} (TTL above 2^32-1 ms) are not declared here; delays up to ${maxDelay} s are modelled` }],
+    notes: [
+      {
+        line,
+        text: `delay levels ${infra.top + 1}..${LEVELS - 1} (TTL above 2^32-1 ms) are not declared here; delays up to ${maxDelay} s are modelled`,
+      },
+    ],
   };
 }

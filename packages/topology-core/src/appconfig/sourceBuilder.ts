@@ -22,7 +22,11 @@ export class SourceBuilder {
   }
 
   /** the entry's value when present, else the default (recorded either way) */
-  value(key: string, entry: { readonly value: string; readonly line: number } | undefined, d: FrameworkDefault): string {
+  value(
+    key: string,
+    entry: { readonly value: string; readonly line: number } | undefined,
+    d: FrameworkDefault,
+  ): string {
     return entry ? this.read(key, entry.value, entry.line) : this.defaulted(key, d);
   }
 
@@ -43,4 +47,5 @@ export class SourceBuilder {
   }
 }
 
-export const bool = (v: string): boolean | undefined => (/^true$/i.test(v.trim()) ? true : /^false$/i.test(v.trim()) ? false : undefined);
+export const bool = (v: string): boolean | undefined =>
+  /^true$/i.test(v.trim()) ? true : /^false$/i.test(v.trim()) ? false : undefined;

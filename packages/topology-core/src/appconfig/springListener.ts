@@ -31,17 +31,33 @@ export interface SpringListenerSettings {
 export function recovererAction(r: SpringRecoverer): ConsumerAction {
   if (r.kind === 'reject') return { kind: 'reject' };
   if (r.kind === 'requeue') return { kind: 'requeue' };
-  return { kind: 'republish', exchange: r.exchange, ...(r.routingKey !== undefined ? { routingKey: r.routingKey } : {}), exceptionHeaders: true };
+  return {
+    kind: 'republish',
+    exchange: r.exchange,
+    ...(r.routingKey !== undefined ? { routingKey: r.routingKey } : {}),
+    exceptionHeaders: true,
+  };
 }
 
 export function springListenerBehaviour(s: SpringListenerSettings): ConsumerBehaviour {
   const onFailure: Rule[] = [];
   if (s.ackMode === 'none') onFailure.push({ then: { kind: 'ack' } });
   else if (!s.retryEnabled) onFailure.push({ then: s.requeueRejected ? { kind: 'requeue' } : { kind: 'reject' } });
-  else if (s.stateless) onFailure.push({ then: { kind: 'retryInProcess', maxAttempts: s.maxAttempts, backoff: s.backoff, recover: recovererAction(s.recoverer) } });
+  else if (s.stateless)
+    onFailure.push({
+      then: {
+        kind: 'retryInProcess',
+        maxAttempts: s.maxAttempts,
+        backoff: s.backoff,
+        recover: recovererAction(s.recoverer),
+      },
+    });
   else {
     // stateful: the broker redelivers; the attempt count lives in the container's retry cache
-    onFailure.push({ when: { kind: 'lt', counter: { kind: 'attempt' }, value: s.maxAttempts }, then: { kind: 'requeue' } });
+    onFailure.push({
+      when: { kind: 'lt', counter: { kind: 'attempt' }, value: s.maxAttempts },
+      then: { kind: 'requeue' },
+    });
     onFailure.push({ then: recovererAction(s.recoverer) });
   }
   return { kind: 'worker', onFailure };

@@ -20,7 +20,9 @@ export interface AppConfigError {
 
 export class AppConfigFailure extends Error {
   constructor(readonly error: AppConfigError) {
-    super(`${error.file}${error.line !== undefined ? `:${error.line}${error.column !== undefined ? `:${error.column}` : ''}` : ''}: ${error.message}`);
+    super(
+      `${error.file}${error.line !== undefined ? `:${error.line}${error.column !== undefined ? `:${error.column}` : ''}` : ''}: ${error.message}`,
+    );
   }
 }
 
