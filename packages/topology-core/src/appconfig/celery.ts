@@ -70,9 +70,14 @@ export function readCelery(file: AppFile): AppReading {
   const defaultQueueE = setting(text, 'task_default_queue');
   const defaultQueue = stringLiteral(defaultQueueE?.value) ?? D.defaultQueue.value;
 
-  const tasks = [...text.matchAll(/^[ \t]*@((?:\w+\.)*task|shared_task)\b/gm)];
-  if (tasks.length === 0)
-    throw new AppConfigFailure({ file: file.name, message: 'no Celery task (@app.task or @shared_task) found' });
+  const decorated = [...text.matchAll(/^[ \t]*@((?:\w+\.)*task|shared_task)\b/gm)];
+  // a Task subclass (a base task for others) with its options as class attributes
+  const classes = [...text.matchAll(/^class\s+(\w+)\s*\(\s*(?:[\w.]*\.)?(?:Task|CeleryTask|\w+Task)\b[^)]*\)\s*:/gm)];
+  if (decorated.length === 0 && classes.length === 0)
+    throw new AppConfigFailure({
+      file: file.name,
+      message: 'no Celery task (@app.task, @shared_task or a Task subclass) found',
+    });
   const exchanges = new Map<string, ExchangeDef>();
   const queues = new Map<string, QueueDef>();
   const bindings: BindingDef[] = [];
@@ -81,7 +86,17 @@ export function readCelery(file: AppFile): AppReading {
   const notes: { line: number; text: string }[] = [];
   const taken = new Map<string, string>();
 
-  for (const t of tasks) {
+  interface Site {
+    readonly name: string;
+    readonly opts: Map<string, Kw>;
+    readonly body: string;
+    readonly bodyStart: number;
+    readonly at: number;
+  }
+  const sites: Site[] = [];
+  const starts = [...decorated, ...classes].map((m) => m.index!).sort((a, b) => a - b);
+  const nextStart = (i: number): number => starts.find((x) => x > i) ?? text.length;
+  for (const t of decorated) {
     const at = t.index! + t[0].length;
     const open = text.indexOf('(', at);
     const paren = /^\s*\(/.test(text.slice(at, at + 3)) ? balancedArgs(text, open) : undefined;
@@ -89,10 +104,27 @@ export function readCelery(file: AppFile): AppReading {
     const after = paren ? paren.end : at;
     const def = /def\s+(\w+)\s*\(/.exec(text.slice(after));
     if (!def) continue;
-    const name = def[1]!;
     const bodyStart = after + def.index!;
-    const nextTask = tasks.find((x) => x.index! > t.index!)?.index ?? text.length;
-    const body = text.slice(bodyStart, nextTask);
+    sites.push({ name: def[1]!, opts, body: text.slice(bodyStart, nextStart(t.index!)), bodyStart, at: t.index! });
+  }
+  for (const c of classes) {
+    const bodyStart = c.index! + c[0].length;
+    const body = text.slice(bodyStart, nextStart(c.index!));
+    const opts = new Map<string, Kw>();
+    for (const m of body.matchAll(/^[ \t]+(\w+)\s*=\s*(.+)$/gm)) {
+      if (m[0].search(/\S/) > 8) continue; // class-level attributes only, not a method's locals
+      if (!opts.has(m[1]!)) opts.set(m[1]!, { value: m[2]!.trim(), line: lineAt(text, bodyStart + m.index!) });
+    }
+    // retry_kwargs = {'max_retries': 5}
+    const rk = opts.get('retry_kwargs');
+    const mr = rk ? /['"]max_retries['"]\s*:\s*([^,}]+)/.exec(rk.value) : null;
+    if (rk && mr && !opts.has('max_retries')) opts.set('max_retries', { value: mr[1]!.trim(), line: rk.line });
+    sites.push({ name: c[1]!, opts, body, bodyStart, at: c.index! });
+  }
+
+  for (const site of sites) {
+    const { name, opts, body, bodyStart } = site;
+    const t = { index: site.at };
     const retryCalls = findMethodCalls(body, 'retry').filter((c) =>
       /self\s*$|task\s*$/.test(body.slice(Math.max(0, c.at - 8), c.at)),
     );
@@ -217,7 +249,7 @@ export function readCelery(file: AppFile): AppReading {
   if (consumers.length === 0)
     throw new AppConfigFailure({
       file: file.name,
-      line: lineAt(text, tasks[0]!.index!),
+      line: lineAt(text, starts[0]!),
       message: 'no Celery task retries (autoretry_for or self.retry): nothing to read',
     });
   return {

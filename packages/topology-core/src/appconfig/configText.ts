@@ -22,10 +22,11 @@ export const kebab = (segment: string): string =>
     .replace(/_/g, '-')
     .toLowerCase();
 
+/** A key in kebab case; a map key (the segment after `bindings`, a binding's name) is kept as written, as Spring binds map keys. */
 const normalizeKey = (key: string): string =>
   key
     .split('.')
-    .map((s) => (s.startsWith('[') ? s : kebab(s)))
+    .map((s, i, all) => (s.startsWith('[') || (i > 0 && all[i - 1] === 'bindings') ? s : kebab(s)))
     .join('.');
 
 type Doc = ConfigEntry[];

@@ -44,8 +44,15 @@ export function detectFrameworks(file: AppFile, opts: ReadOptions = {}): AppFram
       return looksLikeSpringAmqpJava(file.text) ? ['spring-amqp'] : [];
     case 'csharp': {
       const out: AppFramework[] = [];
-      if (looksLikeNServiceBus(file.text) && /EndpointConfiguration\s*\(/.test(file.text)) out.push('nservicebus');
-      if (looksLikeMassTransit(file.text) && /ReceiveEndpoint\s*\(|AddConsumer\s*</.test(file.text))
+      if (
+        looksLikeNServiceBus(file.text) &&
+        /EndpointConfiguration\s*\(|\.\s*(?:Recoverability|FirstLevelRetries|SecondLevelRetries)\s*\(/.test(file.text)
+      )
+        out.push('nservicebus');
+      if (
+        looksLikeMassTransit(file.text) &&
+        /ReceiveEndpoint\s*\(|AddConsumer\s*<|(?:Consumer|Saga)Definition\s*</.test(file.text)
+      )
         out.push('masstransit');
       return out;
     }

@@ -4,3 +4,4 @@ export { detectFrameworks, fileKind, isAppConfigFile, type FileKind } from './de
 export { AppConfigFailure, type AppConfigError, type AppFile, type AppReading, type ReadOptions } from './types.js';
 export { DEFAULTS, type FrameworkDefault } from './defaults.js';
 export { describeApp } from './describeApp.js';
+export { appJourneys, type AppJourney } from './journey.js';

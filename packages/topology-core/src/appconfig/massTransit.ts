@@ -93,16 +93,24 @@ export function readMassTransit(file: AppFile): AppReading {
   const unnamed = findCalls(text, 'ReceiveEndpoint').filter(
     (c) => stringLiteral(splitArgs(c.args).find((x) => stringLiteral(x) !== undefined)) === undefined,
   );
+  const kebab = /SetKebabCaseEndpointNameFormatter\s*\(/.test(text);
+  if (endpoints.length === 0)
+    // a consumer or saga definition configures the endpoint the formatter names after its type
+    for (const m of text.matchAll(/\b(?:ConsumerDefinition|SagaDefinition)\s*<\s*(\w+)\s*>/g)) {
+      const open = text.indexOf('{', m.index!);
+      const body = open >= 0 ? text.slice(open) : '';
+      endpoints.push({ name: formatterName(m[1]!, kebab), at: m.index!, body, bodyAt: open });
+    }
   if (endpoints.length === 0) {
     // consumers on endpoints named by the endpoint name formatter
-    const kebab = /SetKebabCaseEndpointNameFormatter\s*\(/.test(text);
     for (const m of text.matchAll(/AddConsumer\s*<\s*(\w+)/g))
       endpoints.push({ name: formatterName(m[1]!, kebab), at: m.index!, body: '', bodyAt: m.index! });
   }
   if (endpoints.length === 0 && unnamed.length === 0)
     throw new AppConfigFailure({
       file: file.name,
-      message: 'no MassTransit receive endpoint (ReceiveEndpoint("queue", ...)) or consumer (AddConsumer<T>) found',
+      message:
+        'no MassTransit receive endpoint (ReceiveEndpoint("queue", ...)), consumer or saga definition, or AddConsumer<T> found',
     });
   const fileNotes = unnamed.map((c) => ({
     line: lineAt(text, c.at),
@@ -150,18 +158,43 @@ export function readMassTransit(file: AppFile): AppReading {
         lineAt(text, redelivery.at),
       );
     const quorum = e.body ? /\.SetQuorumQueue\s*\(/.test(e.body) : /\.SetQuorumQueue\s*\(/.test(outside);
+    const scope = e.body || outside;
+    const at0 = e.body ? e.bodyAt : 0;
+    for (const c of findMethodCalls(scope, 'Ignore'))
+      src.note(
+        'not-understood',
+        lineAt(text, at0 + c.at),
+        'r.Ignore<...>(): those exceptions are not retried; the model retries every failure',
+      );
+    for (const c of findMethodCalls(scope, 'Handle'))
+      src.note(
+        'not-understood',
+        lineAt(text, at0 + c.at),
+        'r.Handle<...>(): only those exceptions are retried; the model retries every failure',
+      );
+    const discardCall = findMethodCalls(scope, 'DiscardFaultedMessages')[0];
+    const limit = /ConcurrentMessageLimit\s*=\s*(\d+)/.exec(scope);
+    if (limit) src.read('ConcurrentMessageLimit', limit[1]!, lineAt(text, at0 + limit.index));
+    if (discardCall)
+      src.read(
+        'DiscardFaultedMessages',
+        'faulted messages are discarded (acked), not moved to the error queue',
+        lineAt(text, at0 + discardCall.at),
+      );
     const errorQ = `${e.name}_error`;
     const skippedQ = `${e.name}_skipped`;
     src.defaulted('error queue', { value: errorQ, cite: DEFAULTS.massTransit.errorQueue.cite });
     exchanges.push(fanout(e.name), fanout(errorQ), fanout(skippedQ));
     queues.push(q(e.name, quorum ? { 'x-queue-type': 'quorum' } : {}), q(errorQ), q(skippedQ));
     bindings.push(toQueue(e.name, e.name), toQueue(errorQ, errorQ), toQueue(skippedQ, skippedQ));
-    const fault: ConsumerAction = {
-      kind: 'republish',
-      exchange: errorQ,
-      routingKey: '',
-      headers: { 'MT-Reason': 'fault', 'MT-Fault-ExceptionType': 'System.Exception' },
-    };
+    const fault: ConsumerAction = discardCall
+      ? { kind: 'ack' }
+      : {
+          kind: 'republish',
+          exchange: errorQ,
+          routingKey: '',
+          headers: { 'MT-Reason': 'fault', 'MT-Fault-ExceptionType': 'System.Exception' },
+        };
     const inProcess = (recover: ConsumerAction): ConsumerAction =>
       retry && retry.delaysMs.length > 0
         ? {
@@ -208,7 +241,10 @@ export function readMassTransit(file: AppFile): AppReading {
       behaviour: { kind: 'worker', onFailure: rules },
     });
     const line = lineAt(text, e.at);
-    sources[consumerNodeId(id)] = src.build(retry ? lineAt(text, retry.at) : line, { jitter: retry?.jitter ?? false });
+    sources[consumerNodeId(id)] = src.build(retry ? lineAt(text, retry.at) : line, {
+      jitter: retry?.jitter ?? false,
+      ...(limit ? { concurrency: Number(limit[1]) } : {}),
+    });
     for (const n of [e.name, errorQ, skippedQ])
       sources[queueNodeId(n)] = { framework: 'masstransit', file: file.name, line };
     sources[exchangeNodeId(e.name)] = { framework: 'masstransit', file: file.name, line };

@@ -110,12 +110,14 @@ function readCall(
 export function readNServiceBus(file: AppFile): AppReading {
   const text = blankComments(file.text);
   const ctor = /new\s+EndpointConfiguration\s*\(\s*("(?:[^"\\]|\\.)*")\s*\)/.exec(text);
-  if (!ctor)
+  const configures = /\.\s*(?:Recoverability|FirstLevelRetries|SecondLevelRetries)\s*\(/.test(text);
+  if (!ctor && !configures)
     throw new AppConfigFailure({
       file: file.name,
-      message: 'no NServiceBus endpoint (new EndpointConfiguration("Name")) found',
+      message: 'no NServiceBus endpoint (new EndpointConfiguration("Name")) or recoverability settings found',
     });
-  const endpoint = stringLiteral(ctor[1])!;
+  // a snippet that configures an endpoint it is given: the endpoint's queue is a stand-in
+  const endpoint = ctor ? stringLiteral(ctor[1])! : 'endpoint';
   const src = new SourceBuilder('nservicebus', file.name);
   const errCall = findCalls(text, 'SendFailedMessagesTo')[0] ?? findMethodCalls(text, 'SendFailedMessagesTo')[0];
   const errName = errCall ? stringLiteral(splitArgs(errCall.args)[0]) : undefined;
@@ -133,15 +135,40 @@ export function readNServiceBus(file: AppFile): AppReading {
   let immediate = Number(D.immediateRetries.value);
   let delayed = Number(D.delayedRetries.value);
   let increaseMs = 10_000;
-  const imm = findMethodCalls(text, 'Immediate').find((c) => /NumberOfRetries/.test(c.args));
-  const immN = imm && readCall(imm.args, 'NumberOfRetries', intLiteral, imm.at, src, text);
+  const argsAt = (c: { end: number; args: string }): number => c.end - 1 - c.args.length;
+  // NServiceBus 6+: Immediate(...)/Delayed(...); NServiceBus 5: FirstLevelRetries()/SecondLevelRetries() chains
+  const chain = (name: string): { args: string; at: number; end: number; name: string } | undefined => {
+    const m = new RegExp(`\\.\\s*${name}\\s*\\(\\s*\\)([^;]*);`).exec(text);
+    return m ? { name, args: m[1]!, at: m.index, end: m.index + m[0].length } : undefined;
+  };
+  const imm =
+    findMethodCalls(text, 'Immediate').find((c) => /NumberOfRetries/.test(c.args)) ?? chain('FirstLevelRetries');
+  const immN =
+    imm &&
+    readCall(
+      imm.args,
+      'NumberOfRetries',
+      intLiteral,
+      imm.name === 'FirstLevelRetries' ? text.indexOf(imm.args, imm.at) : argsAt(imm),
+      src,
+      text,
+    );
   if (immN) immediate = Number(src.read('Immediate.NumberOfRetries', String(immN.value), immN.line));
   else src.defaulted('Immediate.NumberOfRetries', D.immediateRetries);
-  const del = findMethodCalls(text, 'Delayed').find((c) => /NumberOfRetries|TimeIncrease/.test(c.args));
-  const delN = del && readCall(del.args, 'NumberOfRetries', intLiteral, del.at, src, text);
+  const del =
+    findMethodCalls(text, 'Delayed').find((c) => /NumberOfRetries|TimeIncrease/.test(c.args)) ??
+    chain('SecondLevelRetries');
+  const delAt = del ? (del.name === 'SecondLevelRetries' ? text.indexOf(del.args, del.at) : argsAt(del)) : 0;
+  const delN = del && readCall(del.args, 'NumberOfRetries', intLiteral, delAt, src, text);
   if (delN) delayed = Number(src.read('Delayed.NumberOfRetries', String(delN.value), delN.line));
   else src.defaulted('Delayed.NumberOfRetries', D.delayedRetries);
-  const inc = del && readCall(del.args, 'TimeIncrease', timeSpanMs, del.at, src, text);
+  const inc = del && readCall(del.args, 'TimeIncrease', timeSpanMs, delAt, src, text);
+  for (const m of text.matchAll(/\.\s*(FirstLevelRetries|SecondLevelRetries)\s*\(\s*\)\s*\.\s*Disable\s*\(/g))
+    src.note(
+      'not-understood',
+      lineAt(text, m.index),
+      `${m[1]}().Disable() elsewhere in the file is not applied: the settings above are read`,
+    );
   if (inc) increaseMs = Number(src.read('Delayed.TimeIncrease', `${inc.value}ms`, inc.line).replace('ms', ''));
   else src.defaulted('Delayed.TimeIncrease', D.timeIncrease);
   for (const c of findMethodCalls(text, 'CustomPolicy'))
@@ -170,6 +197,8 @@ export function readNServiceBus(file: AppFile): AppReading {
     const start = Math.floor(Math.log2(Math.max(1, seconds)));
     const retry: ConsumerAction = {
       kind: 'republish',
+      // the transport sends a new message with the NServiceBus headers, not the broker's x-death
+      copyHeaders: false,
       exchange: levelName(start),
       routingKey: binaryDelayRoutingKey(seconds, LEVELS, endpoint),
       headers: { 'NServiceBus.Retries': r, 'NServiceBus.Transport.RabbitMQ.DelayInSeconds': seconds },
@@ -185,7 +214,9 @@ export function readNServiceBus(file: AppFile): AppReading {
     },
   });
 
-  const line = lineAt(text, ctor.index);
+  const line = ctor
+    ? lineAt(text, ctor.index)
+    : lineAt(text, /\.\s*(?:Recoverability|FirstLevelRetries|SecondLevelRetries)\s*\(/.exec(text)!.index);
   const consumer: ConsumerSpec = {
     id: endpoint,
     queue: endpoint,
@@ -234,6 +265,14 @@ export function readNServiceBus(file: AppFile): AppReading {
     publishers: [{ id: `send-${endpoint}`, exchange: endpoint, routingKey: '', bodyPrefix: endpoint }],
     sources,
     notes: [
+      ...(ctor
+        ? []
+        : [
+            {
+              line,
+              text: 'no new EndpointConfiguration("Name") here: the endpoint\'s queue is a stand-in named "endpoint"',
+            },
+          ]),
       {
         line,
         text: `delay levels ${infra.top + 1}..${LEVELS - 1} (TTL above 2^32-1 ms) are not declared here; delays up to ${maxDelay} s are modelled`,

@@ -237,6 +237,12 @@ export function readSpringAmqpJava(file: AppFile): AppReading {
   const prefetchCall = findMethodCalls(text, 'setPrefetchCount')[0];
   const prefetch = intLiteral(prefetchCall?.args) ?? Number(D.prefetch.value);
   if (prefetchCall) src.read('setPrefetchCount', String(prefetch), lineAt(text, prefetchCall.at));
+  for (const c of findMethodCalls(text, 'setErrorHandler'))
+    src.note(
+      'not-understood',
+      lineAt(text, c.at),
+      'setErrorHandler(...): an error handler (ConditionalRejectingErrorHandler) rejects fatal errors, such as conversion failures, without requeue; other failures follow the container default read here',
+    );
   const ackCall = findMethodCalls(text, 'setAcknowledgeMode')[0];
   const ack = /NONE/.test(ackCall?.args ?? '') ? 'none' : /MANUAL/.test(ackCall?.args ?? '') ? 'manual' : 'auto';
   if (ackCall) src.read('setAcknowledgeMode', ack, lineAt(text, ackCall.at));

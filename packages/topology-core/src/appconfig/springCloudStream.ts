@@ -111,7 +111,14 @@ export function readSpringCloudStream(file: AppFile, opts: ReadOptions = {}): Ap
       });
     const group = groupE?.value.trim();
     const qBase = group ? `${destination}.${group}` : `${destination}.anonymous`;
-    const qName = `${prefix}${qBase}`;
+    // a partitioned consumer's queue is suffixed with its instance index and bound by `<destination>-<index>`
+    const partitionedE = core('partitioned');
+    const partitioned = partitionedE !== undefined && bool(partitionedE.value) === true;
+    const indexE = view.get(`${CORE}${b}.consumer.instance-index`) ?? view.get('spring.cloud.stream.instance-index');
+    const index = partitioned ? Number(indexE?.value ?? '0') : undefined;
+    if (partitioned) src.read(partitionedE!.key, partitionedE!.value, partitionedE!.line);
+    if (indexE && partitioned) src.read(indexE.key, indexE.value, indexE.line);
+    const qName = `${prefix}${qBase}${index !== undefined ? `-${index}` : ''}`;
     const anchor =
       destE ??
       groupE ??
@@ -221,7 +228,9 @@ export function readSpringCloudStream(file: AppFile, opts: ReadOptions = {}): Ap
       source: xName,
       destination: qName,
       destination_type: 'queue',
-      routing_key: rabbit('binding-routing-key')?.value ?? D.bindingRoutingKey.value,
+      routing_key:
+        rabbit('binding-routing-key')?.value ??
+        (index !== undefined ? `${destination}-${index}` : D.bindingRoutingKey.value),
       arguments: {},
     });
     // the binder's error handler once the RetryTemplate gives up
@@ -266,9 +275,15 @@ export function readSpringCloudStream(file: AppFile, opts: ReadOptions = {}): Ap
   }
   // a message for every consumer's exchange (the producer lives in another application)
   for (const c of specs) {
-    const x = bindings.find((bd) => bd.destination === c.queue)!.source;
+    const bd = bindings.find((y) => y.destination === c.queue)!;
+    const x = bd.source;
     if (!publishers.some((p) => p.exchange === x))
-      publishers.push({ id: `publish-${x}`, exchange: x, routingKey: x, bodyPrefix: x });
+      publishers.push({
+        id: `publish-${x}`,
+        exchange: x,
+        routingKey: /[#*]/.test(bd.routing_key) ? x : bd.routing_key,
+        bodyPrefix: x,
+      });
   }
   return {
     framework: 'spring-cloud-stream',
