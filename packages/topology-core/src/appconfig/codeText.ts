@@ -89,7 +89,7 @@ export interface Call {
 
 /** Every call of `name(` (a word boundary before it; generic arguments `<T>` allowed). */
 export function findCalls(text: string, name: string): Call[] {
-  const re = new RegExp(`(?<![\\w.])(?:\\.|)${name.replace(/\./g, '\\.')}\\s*(?:<[^<>()]*>)?\\s*\\(`, 'g');
+  const re = new RegExp(`(?<!\\w)${name.replace(/\./g, '\\.')}\\s*(?:<[^<>()]*>)?\\s*\\(`, 'g');
   const out: Call[] = [];
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const open = m.index + m[0].length - 1;

@@ -34,7 +34,9 @@ describe('the application-configuration corpus', () => {
     const readme = readFileSync(path.join(DIR, 'README.md'), 'utf8');
     expect(FILES.sort()).toEqual(Object.keys(APP_EXPECTED).sort());
     for (const f of FILES) expect(readme, `${f} is not in README.md`).toContain(f);
-    expect(new Set(Object.values(APP_EXPECTED).map((e) => e.framework))).toEqual(new Set(['spring-boot', 'spring-cloud-stream', 'spring-amqp', 'masstransit', 'nservicebus', 'celery']));
+    expect(new Set(Object.values(APP_EXPECTED).map((e) => e.framework))).toEqual(
+      new Set(['spring-boot', 'spring-cloud-stream', 'spring-amqp', 'masstransit', 'nservicebus', 'celery']),
+    );
   });
 
   it.each(FILES)('%s: attempts, waits, final fate and declared queues', (file) => {
@@ -68,7 +70,9 @@ describe('the application-configuration corpus', () => {
     for (const profile of ['3.10', '4.x'] as const) {
       const app = importAppConfig([read(file)], { profile });
       const found = lintDesign(app.design).filter((f) => INTERACTION_RULES.has(f.id));
-      expect([...new Set(found.map((f) => f.id))].sort(), `${file} on ${profile}`).toEqual([...want.findings[profile]].sort());
+      expect([...new Set(found.map((f) => f.id))].sort(), `${file} on ${profile}`).toEqual(
+        [...want.findings[profile]].sort(),
+      );
       for (const f of found) {
         expect(f.at?.file).toBe(file);
         expect(f.at!.line).toBeGreaterThanOrEqual(1);

@@ -27,13 +27,24 @@ export interface AppFileExpectation {
 const z = (n: number): number[] => Array(n).fill(0);
 /** NServiceBus: `immediate` requeues, then a delayed retry of r x increase, for each round */
 const nsb = (immediate: number, delayed: number, increaseMs: number): number[] =>
-  Array.from({ length: delayed + 1 }, (_, r) => [...z(immediate), ...(r < delayed ? [(r + 1) * increaseMs] : [])]).flat();
+  Array.from({ length: delayed + 1 }, (_, r) => [
+    ...z(immediate),
+    ...(r < delayed ? [(r + 1) * increaseMs] : []),
+  ]).flat();
 
 export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
   'celery/base_task.py': {
     framework: 'celery',
     // retry_backoff=2, max_retries=5, retry_jitter=False: 2 * 2^n s
-    consumers: [{ id: 'BaseTaskWithRetry', queue: 'celery', attempts: 6, delaysMs: [2000, 4000, 8000, 16000, 32000], ends: 'acked' }],
+    consumers: [
+      {
+        id: 'BaseTaskWithRetry',
+        queue: 'celery',
+        attempts: 6,
+        delaysMs: [2000, 4000, 8000, 16000, 32000],
+        ends: 'acked',
+      },
+    ],
     queues: ['celery'],
     findings: { '3.10': ['backoff-without-jitter'], '4.x': ['backoff-without-jitter'] },
   },
@@ -46,14 +57,24 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
   },
   'masstransit/SubmitOrderConsumerDefinition.cs': {
     framework: 'masstransit',
-    consumers: [{ id: 'SubmitOrder', queue: 'SubmitOrder', attempts: 4, delaysMs: [1000, 1000, 1000], ends: 'queue:SubmitOrder_error' }],
+    consumers: [
+      {
+        id: 'SubmitOrder',
+        queue: 'SubmitOrder',
+        attempts: 4,
+        delaysMs: [1000, 1000, 1000],
+        ends: 'queue:SubmitOrder_error',
+      },
+    ],
     queues: ['SubmitOrder', 'SubmitOrder_error', 'SubmitOrder_skipped'],
     findings: { '3.10': [], '4.x': [] },
   },
   'masstransit/FulfillOrderConsumerDefinition.cs': {
     framework: 'masstransit',
     // DiscardFaultedMessages: the fault is not moved to FulfillOrder_error
-    consumers: [{ id: 'FulfillOrder', queue: 'FulfillOrder', attempts: 4, delaysMs: [1000, 1000, 1000], ends: 'acked' }],
+    consumers: [
+      { id: 'FulfillOrder', queue: 'FulfillOrder', attempts: 4, delaysMs: [1000, 1000, 1000], ends: 'acked' },
+    ],
     queues: ['FulfillOrder', 'FulfillOrder_error', 'FulfillOrder_skipped'],
     findings: { '3.10': [], '4.x': [] },
     notes: ['r.Ignore<...>()'],
@@ -61,7 +82,15 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
   'masstransit/OrderStateMachineDefinition.cs': {
     framework: 'masstransit',
     // Intervals(500, 5000, 10000) with ConcurrentMessageLimit = 12: growing waits, no jitter
-    consumers: [{ id: 'OrderState', queue: 'OrderState', attempts: 4, delaysMs: [500, 5000, 10000], ends: 'queue:OrderState_error' }],
+    consumers: [
+      {
+        id: 'OrderState',
+        queue: 'OrderState',
+        attempts: 4,
+        delaysMs: [500, 5000, 10000],
+        ends: 'queue:OrderState_error',
+      },
+    ],
     queues: ['OrderState', 'OrderState_error', 'OrderState_skipped'],
     findings: { '3.10': ['backoff-without-jitter'], '4.x': ['backoff-without-jitter'] },
   },
@@ -91,7 +120,15 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
   'spring-amqp/GlobalErrorHandlerApplication.java': {
     framework: 'spring-amqp',
     // no retry advice, defaultRequeueRejected unset (true): a failing message is requeued for ever
-    consumers: [{ id: 'listener-spring.amqp.global.error.handler.demo', queue: 'spring.amqp.global.error.handler.demo', attempts: -1, delaysMs: [], ends: 'cycling' }],
+    consumers: [
+      {
+        id: 'listener-spring.amqp.global.error.handler.demo',
+        queue: 'spring.amqp.global.error.handler.demo',
+        attempts: -1,
+        delaysMs: [],
+        ends: 'cycling',
+      },
+    ],
     queues: ['spring.amqp.global.error.handler.demo'],
     findings: { '3.10': ['requeue-rejected-forever'], '4.x': ['requeue-rejected-forever'] },
     notes: ['setErrorHandler'],
@@ -101,7 +138,10 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
     // retry.enabled: false, default-requeue-rejected unset (true): requeued for ever; max-attempts is a Boot 2/3 key
     consumers: [{ id: 'app-listener', queue: 'app.queue', attempts: -1, delaysMs: [], ends: 'cycling' }],
     queues: ['app.queue'],
-    findings: { '3.10': ['framework-key-ignored', 'requeue-rejected-forever'], '4.x': ['framework-key-ignored', 'requeue-rejected-forever'] },
+    findings: {
+      '3.10': ['framework-key-ignored', 'requeue-rejected-forever'],
+      '4.x': ['framework-key-ignored', 'requeue-rejected-forever'],
+    },
   },
   'spring-cloud-stream/multi-functions-application.yml': {
     framework: 'spring-cloud-stream',
@@ -115,7 +155,9 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
   },
   'spring-cloud-stream/partitioning-consumer-application.yml': {
     framework: 'spring-cloud-stream',
-    consumers: [{ id: 'input', queue: 'partitioned.destination.myGroup-0', attempts: 3, delaysMs: [1000, 2000], ends: 'dropped' }],
+    consumers: [
+      { id: 'input', queue: 'partitioned.destination.myGroup-0', attempts: 3, delaysMs: [1000, 2000], ends: 'dropped' },
+    ],
     queues: ['partitioned.destination.myGroup-0'],
     findings: { '3.10': [], '4.x': [] },
   },

@@ -28,12 +28,17 @@ export const INTERACTION_RULES: ReadonlySet<string> = new Set([
 ]);
 
 export async function importAppCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const a = parseArgs(argv, { values: ['framework', 'definitions', 'vhost', 'profile', 'spring-profile', 'name', 'out'], switches: [] });
+  const a = parseArgs(argv, {
+    values: ['framework', 'definitions', 'vhost', 'profile', 'spring-profile', 'name', 'out'],
+    switches: [],
+  });
   if (a.positionals.length === 0) throw new CliError(`usage: ${IMPORT_APP_USAGE}`, 2);
   const fw = value(a, 'framework');
-  if (fw !== undefined && !isAppFramework(fw)) throw new CliError(`--framework must be one of ${APP_FRAMEWORKS.join(', ')}, got ${JSON.stringify(fw)}`, 2);
+  if (fw !== undefined && !isAppFramework(fw))
+    throw new CliError(`--framework must be one of ${APP_FRAMEWORKS.join(', ')}, got ${JSON.stringify(fw)}`, 2);
   const profile = value(a, 'profile');
-  if (profile !== undefined && profile !== '3.10' && profile !== '4.x' && profile !== '4.3') throw new CliError('--profile must be 3.10, 4.x or 4.3', 2);
+  if (profile !== undefined && profile !== '3.10' && profile !== '4.x' && profile !== '4.3')
+    throw new CliError('--profile must be 3.10, 4.x or 4.3', 2);
   const files = await Promise.all(a.positionals.map(async (f) => ({ name: f, text: await readText(io, f) })));
   const defsFile = value(a, 'definitions');
   const definitions = defsFile !== undefined ? { name: defsFile, text: await readText(io, defsFile) } : undefined;
@@ -50,10 +55,18 @@ export async function importAppCommand(argv: readonly string[], io: CliIo): Prom
   });
   const design = loaded.design;
   const out = value(a, 'out');
-  const findings = lintDesign(design, profile !== undefined ? { profile } : {}).filter((f) => INTERACTION_RULES.has(f.id) && f.at !== undefined);
+  const findings = lintDesign(design, profile !== undefined ? { profile } : {}).filter(
+    (f) => INTERACTION_RULES.has(f.id) && f.at !== undefined,
+  );
   const summary =
-    describeApp({ design, frameworks: [...new Set(Object.values(design.sources ?? {}).map((s) => s.framework))], notes: loaded.notes }) +
-    (findings.length ? `findings:\n${findings.map((f) => `  ${f.severity} ${f.id} at ${f.at!.file}:${f.at!.line}: ${f.message}\n    fix: ${f.fix}`).join('\n')}\n` : 'findings: none\n');
+    describeApp({
+      design,
+      frameworks: [...new Set(Object.values(design.sources ?? {}).map((s) => s.framework))],
+      notes: loaded.notes,
+    }) +
+    (findings.length
+      ? `findings:\n${findings.map((f) => `  ${f.severity} ${f.id} at ${f.at!.file}:${f.at!.line}: ${f.message}\n    fix: ${f.fix}`).join('\n')}\n`
+      : 'findings: none\n');
   await writeOutput(io, out, writeDesignJson(design));
   (out ? io.out : io.err)(summary);
   return 0;
