@@ -21,8 +21,11 @@ export function describeApp(app: ImportedApp): string {
       const waits =
         j.delaysMs.slice(0, MAX_WAITS_SHOWN).map(formatMs).join(', ') +
         (j.delaysMs.length > MAX_WAITS_SHOWN ? `, ... (${j.delaysMs.length} waits)` : '');
+      // a loop the simulation had to stop: its count is where it stopped, not an end
+      const count =
+        j.endsIn.kind === 'cycling' ? `${j.attempts}+ attempts` : `${j.attempts} attempt${j.attempts === 1 ? '' : 's'}`;
       lines.push(
-        `  a message that always fails: ${j.attempts} attempt${j.attempts === 1 ? '' : 's'}${j.delaysMs.length ? `, waits ${waits}` : ''}; ${describeEnding(j.endsIn, { topology: d.topology })}`,
+        `  a message that always fails: ${count}${j.delaysMs.length ? `, waits ${waits}` : ''}; ${describeEnding(j.endsIn, { topology: d.topology })}`,
       );
     }
     for (const st of s?.settings ?? [])

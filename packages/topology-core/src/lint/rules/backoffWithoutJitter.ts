@@ -51,7 +51,7 @@ export const backoffWithoutJitter: LintRule = {
       out.push({
         id: ID,
         severity: 'warning',
-        message: `${c.id} (${source.file}:${line}) backs off exponentially (${retryWaits(growing).slice(0, 4).join(', ')} ms ...) with no jitter, and ${who} retry${source.framework === 'celery' ? '' : ''} in step: when the dependency returns, every waiting message retries in the same instant.`,
+        message: `${c.id} (${source.file}:${line}) backs off with growing waits (${retryWaits(growing).slice(0, 4).join(', ')} ms ...) with no jitter, and ${who} retry${source.framework === 'celery' ? '' : ''} in step: when the dependency returns, every waiting message retries in the same instant.`,
         objects: [consumerNodeId(c.id)],
         fix: FIX[source.framework] ?? 'Add jitter to the back-off.',
         at: { file: source.file, line },

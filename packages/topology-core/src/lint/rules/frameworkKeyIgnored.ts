@@ -34,7 +34,7 @@ export const frameworkKeyIgnored: LintRule = {
         out.push({
           id: ID,
           severity: 'warning',
-          message: `${source.file}:${n.line}: ${n.text}.`,
+          message: `${n.text}.`,
           objects: [consumerNodeId(c.id)],
           fix: fixFor(n.key, n.text),
           at: { file: source.file, line: n.line },
