@@ -47,16 +47,22 @@ function sourceOf(design: Design, f: LintFinding): NodeSource | undefined {
   return undefined;
 }
 
+/** A generic finding the interaction rule says better, in the framework's terms, for the same consumer. */
+const SAID_BETTER: Readonly<Record<string, string>> = { 'requeue-without-limit': 'requeue-rejected-forever' };
+
 export function withAppSources(design: Design, findings: readonly LintFinding[]): LintFinding[] {
   if (!design.sources) return [...findings];
-  return findings.map((f) => {
-    const s = sourceOf(design, f);
-    if (!s) return f;
-    const fix = FRAMEWORK_FIXES[f.id]?.[s.framework];
-    return {
-      ...f,
-      ...(f.at ? {} : { at: { file: s.file, line: s.line } }),
-      ...(fix ? { fix: `${fix} (${f.fix})` } : {}),
-    };
-  });
+  const said = new Set(findings.map((f) => `${f.id}|${f.objects[0]}`));
+  return findings
+    .filter((f) => !(SAID_BETTER[f.id] && said.has(`${SAID_BETTER[f.id]}|${f.objects[0]}`)))
+    .map((f) => {
+      const s = sourceOf(design, f);
+      if (!s) return f;
+      const fix = FRAMEWORK_FIXES[f.id]?.[s.framework];
+      return {
+        ...f,
+        ...(f.at ? {} : { at: { file: s.file, line: s.line } }),
+        ...(fix ? { fix: `${fix} (${f.fix})` } : {}),
+      };
+    });
 }
