@@ -44,7 +44,7 @@ export function actionText(a: ConsumerAction): string {
     case 'republish':
       return `republish → ${a.exchange || '(default)'}${a.expiration !== undefined ? ` ttl ${valueText(a.expiration)}` : ''}`;
     case 'retryInProcess':
-      return `retry ×${a.maxAttempts} then ${actionText(a.recover)}`;
+      return `retry ×${a.maxAttempts} in process (waits ${a.backoff.delaysMs ? a.backoff.delaysMs.join(', ') : `${a.backoff.initialMs} ×${a.backoff.multiplier} ≤ ${a.backoff.maxMs}`} ms) then ${actionText(a.recover)}`;
   }
 }
 

@@ -5,6 +5,7 @@ import { describeIssue } from '@retry-studio/topology-core/model';
 import { useApp } from '../store/store';
 import { layoutDesign } from '../graph/autoLayout';
 import { scaffoldFileImport } from '../model/scaffoldFileImport';
+import { ImportAppConfig } from './ImportAppConfig';
 
 /** `orders-definitions.json` -> `orders-definitions`: definitions carry no design name, the file's is the one people know */
 const fileStem = (name: string) => name.replace(/\.json$/i, '').trim() || undefined;
@@ -87,6 +88,7 @@ export function ImportFile({ onOpened }: { onOpened?: () => void }) {
           {e}
         </div>
       ))}
+      <ImportAppConfig {...(onOpened ? { onOpened } : {})} />
     </div>
   );
 }

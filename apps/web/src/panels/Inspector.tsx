@@ -9,6 +9,7 @@ import { CheckField, JsonField, NumberArgField, SelectField, TextField, markWarn
 import { fieldIssues, issuesUnder, pathOf, useValidation } from './validation';
 import { behaviourLines } from '../model/describe';
 import { BehaviourForm } from './BehaviourForm';
+import { ConfigSource } from './ConfigSource';
 import { RenameField } from './RenameField';
 import { QUEUE_LOOK, queueTypeOfDef } from '../canvas/nodes';
 
@@ -309,6 +310,7 @@ function ConsumerForm({ design, c, f }: { design: Design; c: ConsumerSpec; f: F 
   return (
     <div data-testid="inspector-consumer">
       <H kind="consumer" title={c.label ?? c.id} />
+      <ConfigSource source={design.sources?.[`consumer:${c.id}`]} />
       <TextField label="Id" testid="field-id" value={c.id} issues={f('id')} onChange={(id) => set({ ...c, id }, 'id')} />
       <TextField label="Label" value={c.label ?? ''} issues={f('label')} onChange={(label) => set({ ...c, label: label || undefined }, 'label')} />
       <SelectField

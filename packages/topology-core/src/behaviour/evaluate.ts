@@ -142,7 +142,8 @@ export function processingSucceeds(model: FailureModel | undefined, ctx: Failure
 }
 
 /** Spring-style backoff before in-process attempt `attempt + 1` (attempt is 1-based) */
-export function backoffMs(b: { readonly initialMs: number; readonly multiplier: number; readonly maxMs: number }, attempt: number): number {
+export function backoffMs(b: { readonly initialMs: number; readonly multiplier: number; readonly maxMs: number; readonly delaysMs?: readonly number[] }, attempt: number): number {
+  if (b.delaysMs !== undefined && b.delaysMs.length > 0) return b.delaysMs[Math.min(attempt, b.delaysMs.length) - 1]!;
   return Math.min(b.maxMs, b.initialMs * Math.pow(b.multiplier, attempt - 1));
 }
 

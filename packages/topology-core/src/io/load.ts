@@ -15,7 +15,8 @@ import { scenarioConsumers } from '../scenario/fromScenario.js';
 import type { PublisherSpec } from '../model/publisher.js';
 import { DESIGN_FORMAT, DESIGN_VERSION } from '../model/design.js';
 
-export type DocumentKind = 'design' | 'definitions' | 'scenario';
+/** `app-config`: an application's retry configuration (appconfig floor, read above this one) */
+export type DocumentKind = 'design' | 'definitions' | 'scenario' | 'app-config';
 
 export type LoadedDocument =
   | { readonly ok: true; readonly kind: DocumentKind; readonly design: Design; readonly warnings: readonly ValidationIssue[]; readonly vhost?: string }

@@ -14,8 +14,8 @@ const escapeProperty = (s: string): string => escapeData(s).replace(/:/g, '%3A')
 export function lintGithub(input: Omit<LintReportInput, 'toolVersion'>): string {
   return input.findings
     .map((f) => {
-      const at = findingLocation(f, input.locate);
-      const props = [`file=${escapeProperty(input.file)}`, ...(at ? [`line=${at.line}`, `col=${at.column}`] : []), `title=${escapeProperty(`${f.id} (${f.objects.join(', ')})`)}`];
+      const at = f.at ? { line: f.at.line, column: 1 } : findingLocation(f, input.locate);
+      const props = [`file=${escapeProperty(f.at?.file ?? input.file)}`, ...(at ? [`line=${at.line}`, `col=${at.column}`] : []), `title=${escapeProperty(`${f.id} (${f.objects.join(', ')})`)}`];
       return `::${COMMAND[f.severity]} ${props.join(',')}::${escapeData(`${f.vhost !== undefined ? `vhost ${JSON.stringify(f.vhost)}: ` : ''}${f.message}\nFix: ${f.fix}`)}\n`;
     })
     .join('');

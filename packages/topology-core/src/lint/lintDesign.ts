@@ -4,6 +4,7 @@ import type { Topology } from '../model/definitions.js';
 import { designFromTopology } from '../io/definitions.js';
 import { buildFlow } from './flow.js';
 import { RULES } from './rules.js';
+import { withAppSources } from './appSources.js';
 import type { LintFinding, LintOptions } from './types.js';
 
 const ORDER = { error: 0, warning: 1, info: 2 } as const;
@@ -19,7 +20,7 @@ export function lintDesign(design: Design, opts: LintOptions = {}): LintFinding[
   };
   const out: LintFinding[] = [];
   for (const r of RULES) out.push(...r.check(ctx, flow));
-  return out.sort((a, b) => ORDER[a.severity] - ORDER[b.severity]);
+  return withAppSources(design, out).sort((a, b) => ORDER[a.severity] - ORDER[b.severity]);
 }
 
 /** A definitions file: no consumers or publishers, lint what the topology shows. */

@@ -135,6 +135,36 @@ export const RULE_DOCS: Readonly<Record<string, LintRuleDoc>> = {
     level: 'error',
     help: 'Park dead letters in a quorum or classic queue on 3.x, or republish them to the stream from a consumer.',
   },
+  'requeue-rejected-forever': {
+    description: "A framework retries nothing in process and requeues what fails (Spring's default-requeue-rejected is true unless said; the binder's requeue-rejected): a message that always fails is redelivered at once, for ever.",
+    level: 'error',
+    help: "Requeue nothing once the framework has retried: default-requeue-rejected false / requeue-rejected false with a dead-letter exchange, or enable retry with a recoverer that rejects.",
+  },
+  'framework-key-ignored': {
+    description: "A configuration key the framework version ignores (Spring Boot 4 reads retry.max-retries, retries after the first delivery, and ignores retry.max-attempts): the default applies instead of what the file says.",
+    level: 'warning',
+    help: "Write the key the framework version reads (max-retries = max-attempts - 1 on Spring Boot 4).",
+  },
+  'immediate-retries-over-delivery-limit': {
+    description: "Immediate retries that return the message to the broker (NServiceBus Immediate, Spring stateful retry) exceed the quorum queue's delivery limit (its own, or 4.x's default 20): the broker dead-letters or drops it before the framework's later retries run.",
+    level: 'error',
+    help: "Retry through the broker fewer times than the delivery limit, or raise the limit (an x-delivery-limit argument; -1 cannot be set by policy).",
+  },
+  'republish-counts-x-death': {
+    description: "A framework republishes a failed message with its headers into a queue whose dead letters come back: on RabbitMQ 4.x the broker no longer counts a republished x-death, so a loop bounded by x-death never ends.",
+    level: 'warning',
+    help: "Count rounds in a header of your own (Spring AMQP retry-count) or let the broker dead-letter the message so x-death counts.",
+  },
+  'backoff-without-jitter': {
+    description: "An in-process exponential back-off without jitter run by many consumers at once: every waiting message retries in the same instant when the dependency returns (a retry storm).",
+    level: 'warning',
+    help: "Add jitter (an ExponentialRandomBackOffPolicy, Celery's retry_jitter=True, MassTransit's Exponential) or fewer concurrent consumers.",
+  },
+  'backoff-over-consumer-timeout': {
+    description: "An in-process retry holds the delivery unacked longer than the broker's consumer timeout (30 min by default): the broker takes the delivery back and the retry starts over.",
+    level: 'error',
+    help: "Keep in-process waits under the consumer timeout and move long waits to the broker (TTL wait queues, delayed redelivery, quorum delayed retry).",
+  },
 };
 
 /** The docs of a rule, or a neutral one for a rule that has none yet. */

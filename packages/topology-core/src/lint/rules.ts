@@ -28,6 +28,12 @@ import { deadLetterIntoStream } from './rules/deadLetterIntoStream.js';
 import { deadLetterCycleUnbounded } from './rules/deadLetterCycleUnbounded.js';
 import { parkedDeadLettersExpire } from './rules/parkedDeadLettersExpire.js';
 import { policyPriorityTie } from './rules/policyPriorityTie.js';
+import { requeueRejectedForever } from './rules/requeueRejectedForever.js';
+import { frameworkKeyIgnored } from './rules/frameworkKeyIgnored.js';
+import { immediateRetriesOverDeliveryLimit } from './rules/immediateRetriesOverDeliveryLimit.js';
+import { republishCountsXDeath } from './rules/republishCountsXDeath.js';
+import { backoffWithoutJitter } from './rules/backoffWithoutJitter.js';
+import { backoffOverConsumerTimeout } from './rules/backoffOverConsumerTimeout.js';
 
 export const RULES: readonly LintRule[] = [
   requeueWithoutLimit,
@@ -54,6 +60,12 @@ export const RULES: readonly LintRule[] = [
   deadLetterCycleUnbounded,
   parkedDeadLettersExpire,
   policyPriorityTie,
+  requeueRejectedForever,
+  frameworkKeyIgnored,
+  immediateRetriesOverDeliveryLimit,
+  republishCountsXDeath,
+  backoffWithoutJitter,
+  backoffOverConsumerTimeout,
 ];
 
 export const LINT_RULE_IDS: readonly string[] = RULES.map((r) => r.id);

@@ -54,7 +54,9 @@ export function lintSarif(input: LintReportInput): Record<string, unknown> {
     };
   });
   const results = input.findings.map((f) => {
-    const at = findingLocation(f, input.locate);
+    // a finding read from an application's configuration points at its line in that file
+    const at = f.at ? { line: f.at.line, column: 1 } : findingLocation(f, input.locate);
+    const fUri = f.at ? fileUri(f.at.file) : uri;
     return {
       ruleId: f.id,
       ruleIndex: ruleIds.indexOf(f.id),
@@ -63,7 +65,7 @@ export function lintSarif(input: LintReportInput): Record<string, unknown> {
       locations: [
         {
           physicalLocation: {
-            artifactLocation: { uri, index: 0 },
+            artifactLocation: f.at && fUri !== uri ? { uri: fUri } : { uri, index: 0 },
             // no object of the finding is written in the file: the file itself
             region: at ? { startLine: at.line, startColumn: at.column } : { startLine: 1, startColumn: 1 },
           },

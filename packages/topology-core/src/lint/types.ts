@@ -13,6 +13,8 @@ export interface LintFinding {
   readonly objects: readonly NodeId[];
   /** how to fix it */
   readonly fix: string;
+  /** where it is configured, when the design was read from an application's configuration (design.sources) */
+  readonly at?: { readonly file: string; readonly line: number };
 }
 
 export interface LintOptions {

@@ -5,6 +5,7 @@
 import type { Topology } from './definitions.js';
 import type { ConsumerSpec } from './consumer.js';
 import type { PublisherSpec } from './publisher.js';
+import type { NodeSource } from './source.js';
 
 export const DESIGN_FORMAT = 'retry-studio/design';
 export const DESIGN_VERSION = 1;
@@ -31,6 +32,8 @@ export interface Design {
   readonly publishers: readonly PublisherSpec[];
   /** canvas positions keyed by node id (see nodeIds.ts) */
   readonly layout?: { readonly [nodeId: string]: NodePosition };
+  /** where nodes read from an application's configuration came from (node id -> file, line, settings) */
+  readonly sources?: { readonly [nodeId: string]: NodeSource };
   /** template id and params this design came from, if any */
   readonly origin?: { readonly template: string; readonly params: { readonly [k: string]: unknown } };
 }

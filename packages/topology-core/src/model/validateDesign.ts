@@ -13,6 +13,7 @@ import { isNodeId, parseNodeId } from './nodeIds.js';
 import { checkPolicyKeysForProfile } from './validatePolicies.js';
 import { IssueSink, isPlainObject, type ValidationIssue, type ValidationResult } from './validateResult.js';
 import { streamConsumerIssues } from './streamConsumer.js';
+import { checkSources } from './source.js';
 import { checkTable, validateTopologyInto, type TopologyValidationOptions } from './validateTopology.js';
 
 const COUNTER_KINDS = ['attempt', 'header', 'deathCount', 'deliveryCount', 'held'];
@@ -162,6 +163,9 @@ function checkAction(ctx: Ctx, path: string, a: unknown, depth = 0): void {
         for (const k of ['initialMs', 'maxMs'] as const)
           if (!isNonNegInt(a.backoff[k], MAX_TTL_MS)) ctx.sink.error(`${path}.backoff.${k}`, 'field-type', `${k} must be a non-negative integer (ms)`);
         if (typeof a.backoff.multiplier !== 'number' || !(a.backoff.multiplier >= 1)) ctx.sink.error(`${path}.backoff.multiplier`, 'field-type', 'multiplier must be >= 1');
+        const delays = a.backoff.delaysMs;
+        if (delays !== undefined && !(Array.isArray(delays) && delays.length > 0 && delays.every((x) => isNonNegInt(x, MAX_TTL_MS))))
+          ctx.sink.error(`${path}.backoff.delaysMs`, 'field-type', 'delaysMs must be a non-empty array of non-negative integers (ms)');
       }
       if (depth > 0) ctx.sink.error(path, 'action-nesting', 'retryInProcess cannot be nested');
       else if (isPlainObject(a.recover) && a.recover.kind === 'retryInProcess') ctx.sink.error(`${path}.recover`, 'action-nesting', 'the recoverer cannot itself retry');
@@ -334,6 +338,7 @@ function validateDesignInto(sink: IssueSink, d: unknown, opts: DesignValidationO
       sink.error('origin', 'field-type', 'origin must be {template, params}');
     else checkTable(sink, 'origin.params', d.origin.params, 'params');
   }
+  checkSources(sink, d.sources);
   checkDanglingReferences(sink, d);
 }
 

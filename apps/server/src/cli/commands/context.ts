@@ -2,6 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadDocument, loadDocumentVhosts, type DocumentKind } from '@retry-studio/topology-core/io';
+import { AppConfigFailure, importAppConfig, isAppConfigFile } from '@retry-studio/topology-core/appconfig';
 import { formatIssues, type Design, type ValidationIssue } from '@retry-studio/topology-core/model';
 import { FileReadError, readUserFile } from './readUserFile.js';
 
@@ -61,9 +62,25 @@ export interface LoadedFile {
   readonly vhost?: string;
 }
 
-/** Reads a design JSON or a RabbitMQ definitions JSON; bad input -> CliError naming the fields. */
+/**
+ * An application's retry configuration (application.yml/.properties, Java, C#, Python) read as a
+ * design (import-app's reader): every command that takes a design file takes these too. Bad
+ * input -> CliError naming the file and line, exit 2.
+ */
+export function loadAppConfig(files: readonly { name: string; text: string }[], opts: Parameters<typeof importAppConfig>[1] = {}): LoadedFile & { notes: readonly { file: string; line: number; text: string }[] } {
+  try {
+    const app = importAppConfig(files, opts);
+    return { kind: 'app-config', design: app.design, warnings: [], notes: app.notes, ...(app.design.vhost !== undefined ? { vhost: app.design.vhost } : {}) };
+  } catch (e) {
+    if (e instanceof AppConfigFailure) throw new CliError(e.message, 2);
+    throw e;
+  }
+}
+
+/** Reads a design JSON, a RabbitMQ definitions JSON or an application's configuration; bad input -> CliError naming the fields. */
 export async function loadFile(io: CliIo, file: string, opts: { vhost?: string | undefined } = {}): Promise<LoadedFile> {
   const text = await readText(io, file);
+  if (isAppConfigFile(file)) return loadAppConfig([{ name: file, text }]);
   const name = path.basename(file).replace(/\.json$/i, '');
   const r = loadDocument(text, { name, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
   if (!r.ok) throw new CliError(`${file}: invalid ${r.kind ?? 'input'}\n${indent(formatIssues(r.errors))}`);
@@ -76,6 +93,7 @@ export async function loadFile(io: CliIo, file: string, opts: { vhost?: string |
  */
 export async function loadFileVhosts(io: CliIo, file: string, opts: { vhost?: string | undefined } = {}): Promise<LoadedFile[]> {
   const text = await readText(io, file);
+  if (isAppConfigFile(file)) return [loadAppConfig([{ name: file, text }])];
   const name = path.basename(file).replace(/\.json$/i, '');
   const r = loadDocumentVhosts(text, { name, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
   if (!r.ok) throw new CliError(`${file}: invalid ${r.kind ?? 'input'}\n${indent(formatIssues(r.errors))}`);

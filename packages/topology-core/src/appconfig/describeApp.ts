@@ -1,0 +1,41 @@
+/** An imported application in words: per consumer, where it was configured, what happens to a failing message, and the notes. */
+import { consumerNodeId } from '../model/nodeIds.js';
+import { describeEnding } from '../budget/endingText.js';
+import { formatMs } from '../text/formatDuration.js';
+import { appJourneys } from './journey.js';
+import type { ImportedApp } from './importApp.js';
+
+const MAX_WAITS_SHOWN = 8;
+
+export function describeApp(app: ImportedApp): string {
+  const d = app.design;
+  const lines: string[] = [
+    `${d.name}: ${app.frameworks.join(', ')}; ${d.topology.exchanges.length} exchanges, ${d.topology.queues.length} queues, ${d.consumers.length} consumers`,
+  ];
+  const journeys = appJourneys(d);
+  for (const c of d.consumers) {
+    const s = d.sources?.[consumerNodeId(c.id)];
+    const j = journeys.find((x) => x.consumer === c.id);
+    lines.push(`- ${c.id} reads ${c.queue}${s ? ` (${s.file}:${s.line})` : ''}`);
+    if (j) {
+      const waits =
+        j.delaysMs.slice(0, MAX_WAITS_SHOWN).map(formatMs).join(', ') +
+        (j.delaysMs.length > MAX_WAITS_SHOWN ? `, ... (${j.delaysMs.length} waits)` : '');
+      // a loop the simulation had to stop: its count is where it stopped, not an end
+      const count =
+        j.endsIn.kind === 'cycling' ? `${j.attempts}+ attempts` : `${j.attempts} attempt${j.attempts === 1 ? '' : 's'}`;
+      lines.push(
+        `  a message that always fails: ${count}${j.delaysMs.length ? `, waits ${waits}` : ''}; ${describeEnding(j.endsIn, { topology: d.topology })}`,
+      );
+    }
+    for (const st of s?.settings ?? [])
+      lines.push(
+        `  ${st.key} = ${st.value}${st.line !== undefined ? `  (line ${st.line})` : `  (default: ${st.cite ?? 'framework'})`}`,
+      );
+  }
+  if (app.notes.length > 0) {
+    lines.push('not modelled:');
+    for (const n of app.notes) lines.push(`  ${n.file}:${n.line}: ${n.text}`);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,264 @@
+import { describe, expect, it } from 'vitest';
+import { lintDesign } from '../lint/lintDesign.js';
+import { AppConfigFailure, type AppFile } from './types.js';
+import { importAppConfig } from './importApp.js';
+import { appJourneys } from './journey.js';
+
+const f = (name: string, ...lines: string[]): AppFile => ({ name, text: lines.join('\n') + '\n' });
+
+function failure(run: () => unknown): AppConfigFailure {
+  try {
+    run();
+  } catch (e) {
+    if (e instanceof AppConfigFailure) return e;
+    throw e;
+  }
+  throw new Error('no failure');
+}
+
+const findings = (files: AppFile[], profile: '3.10' | '4.x' | '4.3' = '3.10') =>
+  lintDesign(importAppConfig(files, { profile }).design)
+    .filter((x) => x.at)
+    .map((x) => `${x.id}@${x.at!.line}`);
+
+describe('import-app: bad input names the file and line', () => {
+  it('a YAML syntax error gives line and column', () => {
+    const e = failure(() => importAppConfig([f('application.yml', 'spring:', '  rabbitmq:', '   listener: [')]));
+    expect(e.error.file).toBe('application.yml');
+    expect(e.error.line).toBe(4);
+    expect(e.error.message).toMatch(/YAML syntax error/);
+  });
+  it('a properties line that is not key=value', () => {
+    const e = failure(() =>
+      importAppConfig([f('application.properties', 'spring.rabbitmq.listener.simple.retry.enabled=true', '=oops')]),
+    );
+    expect(e.error.line).toBe(2);
+  });
+  it('an unknown kind of file, a file with no listener, two frameworks', () => {
+    expect(failure(() => importAppConfig([f('app.toml', 'x = 1')])).error.message).toMatch(/unknown kind of file/);
+    expect(
+      failure(() => importAppConfig([f('application.yml', 'spring:', '  rabbitmq:', '    host: localhost')])).error
+        .message,
+    ).toMatch(/no RabbitMQ listener or binding/);
+    const two = failure(() =>
+      importAppConfig([
+        f('a.yml', 'spring.rabbitmq.listener.simple.retry.enabled: true'),
+        f(
+          'tasks.py',
+          'from celery import shared_task',
+          '@shared_task(autoretry_for=(Exception,))',
+          'def t():',
+          '    pass',
+        ),
+      ]),
+    );
+    expect(two.error.message).toMatch(/spring-boot and celery/);
+    expect(two.error.message).toMatch(/--framework/);
+  });
+  it('a value of the wrong type names its line', () => {
+    const e = failure(() =>
+      importAppConfig([
+        f('application.yml', 'spring.rabbitmq.listener.simple.retry:', '  enabled: true', '  initial-interval: soon'),
+      ]),
+    );
+    expect(e.error.line).toBe(3);
+    expect(e.error.message).toMatch(/initial-interval must be a duration/);
+  });
+});
+
+describe('Spring Boot', () => {
+  it('reads max-retries as Boot 4 (one attempt more) and notes max-attempts beside it', () => {
+    const app = importAppConfig([
+      f(
+        'application.yml',
+        'spring.rabbitmq.listener.simple:',
+        '  retry:',
+        '    enabled: true',
+        '    max-retries: 2',
+        '    max-attempts: 9',
+        '    initial-interval: 100ms',
+        '    multiplier: 3',
+        '    max-interval: 1s',
+        '  default-requeue-rejected: false',
+      ),
+    ]);
+    const [j] = appJourneys(app.design);
+    expect(j!.attempts).toBe(3);
+    expect(j!.delaysMs).toEqual([100, 300]);
+    expect(j!.endsIn.kind).toBe('dropped');
+    expect(
+      findings([
+        f(
+          'application.yml',
+          'spring.rabbitmq.listener.simple:',
+          '  retry:',
+          '    enabled: true',
+          '    max-retries: 2',
+          '    max-attempts: 9',
+        ),
+      ]),
+    ).toContain('framework-key-ignored@5');
+  });
+  it('profiles: a document applies when its profile is active', () => {
+    const file = f(
+      'application.yml',
+      'spring.rabbitmq.listener.simple.retry:',
+      '  enabled: true',
+      '  max-attempts: 2',
+      '---',
+      'spring.config.activate.on-profile: prod',
+      'spring.rabbitmq.listener.simple.retry.max-attempts: 5',
+    );
+    expect(appJourneys(importAppConfig([file]).design)[0]!.attempts).toBe(2);
+    expect(appJourneys(importAppConfig([file], { springProfiles: ['prod'] }).design)[0]!.attempts).toBe(5);
+  });
+  it('with definitions, the listener reads each work queue and dead-letters through the queue DLX', () => {
+    const defs = JSON.stringify({
+      queues: [
+        {
+          name: 'orders',
+          vhost: '/',
+          durable: true,
+          auto_delete: false,
+          arguments: { 'x-dead-letter-exchange': 'dlx' },
+        },
+        { name: 'orders.dlq', vhost: '/', durable: true, auto_delete: false, arguments: {} },
+      ],
+      exchanges: [
+        { name: 'dlx', vhost: '/', type: 'fanout', durable: true, auto_delete: false, internal: false, arguments: {} },
+      ],
+      bindings: [
+        {
+          source: 'dlx',
+          vhost: '/',
+          destination: 'orders.dlq',
+          destination_type: 'queue',
+          routing_key: '',
+          arguments: {},
+        },
+      ],
+    });
+    const app = importAppConfig(
+      [
+        f(
+          'application.properties',
+          'spring.rabbitmq.listener.simple.retry.enabled=true',
+          'spring.rabbitmq.listener.simple.retry.max-attempts=2',
+        ),
+      ],
+      { definitions: { name: 'defs.json', text: defs } },
+    );
+    expect(app.design.consumers.map((c) => c.queue)).toEqual(['orders']);
+    const [j] = appJourneys(app.design);
+    expect(j!.endsIn).toEqual({ kind: 'queue', queue: 'orders.dlq' });
+  });
+  it('a back-off longer than the consumer timeout is an error, except on 4.3 classic queues', () => {
+    const file = f(
+      'application.yml',
+      'spring.rabbitmq.listener.simple.retry:',
+      '  enabled: true',
+      '  max-attempts: 5',
+      '  initial-interval: 10m',
+      '  max-interval: 20m',
+      '  multiplier: 2',
+    );
+    expect(findings([file])).toContain('backoff-over-consumer-timeout@5');
+    expect(findings([file], '4.3').some((x) => x.startsWith('backoff-over-consumer-timeout'))).toBe(false);
+  });
+});
+
+describe('Spring Cloud Stream', () => {
+  const binder = (...extra: string[]) =>
+    f(
+      'application.yml',
+      'spring.cloud.stream:',
+      '  bindings:',
+      '    orders-in-0:',
+      '      destination: orders',
+      '      group: billing',
+      '      consumer.max-attempts: 2',
+      '  rabbit.bindings.orders-in-0.consumer:',
+      '    auto-bind-dlq: true',
+      ...extra.map((l) => `    ${l}`),
+    );
+  it('declares the binder topology and republishes to the DLQ after the retries', () => {
+    const app = importAppConfig([binder()]);
+    expect(app.design.topology.queues.map((q) => q.name).sort()).toEqual(['orders.billing', 'orders.billing.dlq']);
+    expect(app.design.topology.exchanges.map((x) => `${x.name}:${x.type}`).sort()).toEqual([
+      'DLX:direct',
+      'orders:topic',
+    ]);
+    const [j] = appJourneys(app.design);
+    expect(j!.attempts).toBe(2);
+    expect(j!.endsIn).toEqual({ kind: 'queue', queue: 'orders.billing.dlq' });
+  });
+  it('dlq-ttl back to the queue with republish-to-dlq: x-death counted on 3.10, not on 4.x', () => {
+    const file = binder('dlq-ttl: 5000', "dlq-dead-letter-exchange: ''");
+    expect(findings([file], '3.10').filter((x) => x.startsWith('republish-counts-x-death'))).toHaveLength(1);
+    const on4 = lintDesign(importAppConfig([file], { profile: '4.x' }).design).find(
+      (x) => x.id === 'republish-counts-x-death',
+    );
+    expect(on4?.severity).toBe('warning');
+    expect(on4?.fix).toMatch(/republish-to-dlq: false/);
+  });
+  it('a DLQ with a TTL and nowhere to go: the parked finding points at the binder line, in the binder terms', () => {
+    const on = lintDesign(importAppConfig([binder('dlq-ttl: 60000')]).design).find(
+      (x) => x.id === 'parked-dead-letters-expire',
+    );
+    expect(on?.at?.file).toBe('application.yml');
+    expect(on?.fix).toMatch(/dlq-dead-letter-exchange/);
+  });
+  it('requeue-rejected with one attempt and no DLQ loops', () => {
+    const file = f(
+      'application.yml',
+      'spring.cloud.stream.bindings.in-in-0:',
+      '  destination: d',
+      '  group: g',
+      '  consumer.max-attempts: 1',
+      'spring.cloud.stream.rabbit.bindings.in-in-0.consumer.requeue-rejected: true',
+    );
+    expect(findings([file]).some((x) => x.startsWith('requeue-rejected-forever'))).toBe(true);
+    // the generic finding is said better by the framework's own
+    expect(lintDesign(importAppConfig([file]).design).some((x) => x.id === 'requeue-without-limit')).toBe(false);
+  });
+});
+
+describe('NServiceBus and MassTransit', () => {
+  it('immediate retries above the quorum delivery limit of 4.x', () => {
+    const file = f(
+      'Program.cs',
+      'var c = new EndpointConfiguration("Sales");',
+      'var r = c.Recoverability();',
+      'r.Immediate(i => i.NumberOfRetries(25));',
+    );
+    expect(findings([file], '4.x')).toContain('immediate-retries-over-delivery-limit@3');
+    expect(findings([file], '3.10').some((x) => x.startsWith('immediate-retries-over-delivery-limit'))).toBe(false);
+  });
+  it('MassTransit: in-process retries, then delayed redelivery through <queue>_delay, then <queue>_error', () => {
+    const file = f(
+      'Program.cs',
+      'cfg.ReceiveEndpoint("orders", e =>',
+      '{',
+      '    e.UseDelayedRedelivery(r => r.Intervals(TimeSpan.FromSeconds(5), TimeSpan.FromSeconds(15)));',
+      '    e.UseMessageRetry(r => r.Incremental(2, TimeSpan.FromMilliseconds(100), TimeSpan.FromMilliseconds(200)));',
+      '});',
+    );
+    const app = importAppConfig([file]);
+    const [j] = appJourneys(app.design);
+    expect(j!.attempts).toBe(9);
+    expect(j!.delaysMs).toEqual([100, 300, 5000, 100, 300, 15000, 100, 300]);
+    expect(j!.endsIn).toEqual({ kind: 'queue', queue: 'orders_error' });
+  });
+  it('code it cannot read is named with its line, not guessed', () => {
+    const app = importAppConfig([
+      f(
+        'Program.cs',
+        'cfg.ReceiveEndpoint("orders", e =>',
+        '{',
+        '    e.UseMessageRetry(r => r.Interval(retryCount, delay));',
+        '});',
+      ),
+    ]);
+    expect(app.notes.find((n) => n.line === 3)?.text).toMatch(/Interval\(retryCount, delay\)/);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * What the configuration does to a message that always fails, per consumer: its attempts, the
+ * waits between them and where it ends, from the simulator (the same rules the rest of the
+ * tool uses), so the readers' output is checked as behaviour, not as data.
+ */
+import type { Design } from '../model/design.js';
+import type { Ending } from '../templates/types.js';
+import { designToSimulation } from '../sim/designToSimulation.js';
+import { simulate } from '../sim/simulate.js';
+import { activeQueuesOf, traceMessages } from '../sim/messageTrace.js';
+
+export interface AppJourney {
+  readonly consumer: string;
+  readonly queue: string;
+  readonly attempts: number;
+  readonly delaysMs: readonly number[];
+  readonly endsIn: Ending;
+  /** virtual ms at which the message reached its end */
+  readonly endTime: number;
+}
+
+/** Horizon of the run: long enough for NServiceBus's delayed rounds and Celery's 180 s waits. */
+const HORIZON_MS = 48 * 3600_000;
+
+/** One message per consumer's entry publisher, always failing. */
+export function appJourneys(design: Design, opts: { readonly maxEvents?: number } = {}): AppJourney[] {
+  const input = designToSimulation(design, { messages: 1, failure: { kind: 'always' } });
+  const result = simulate({ ...input, maxTimeMs: HORIZON_MS, maxEvents: opts.maxEvents ?? 20_000 });
+  const traces = traceMessages(result, { activeQueues: activeQueuesOf(design) });
+  const out: AppJourney[] = [];
+  for (const c of design.consumers) {
+    const seen = new Set(
+      result.events.filter((e) => e.kind === 'processed' && e.consumer === c.id).map((e) => e.msgId),
+    );
+    const t = traces.find((x) => seen.has(x.msgId));
+    if (!t) continue;
+    out.push({
+      consumer: c.id,
+      queue: c.queue,
+      attempts: t.attempts,
+      delaysMs: t.delaysMs,
+      endsIn: t.endsIn,
+      endTime: t.endTime,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,71 @@
+/**
+ * `backoff-over-consumer-timeout`: an in-process retry holds the delivery unacked for the sum of
+ * its waits; past the broker's consumer timeout (30 min by default, `consumer_timeout`; the
+ * queue's x-consumer-timeout or consumer-timeout policy) the broker closes the channel (4.3: cancels
+ * the consumer), the message is requeued and the whole retry starts over, for ever (dramatiq PR
+ * #871, Celery ETA tasks). RabbitMQ 4.3 no longer evaluates the timeout on classic queues.
+ */
+import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
+import { formatMs } from '../../text/formatDuration.js';
+import { appConsumers, inProcessRetries, retryWaits, settingLine } from '../appRuleHelpers.js';
+import type { LintFinding, LintRule } from '../types.js';
+
+const ID = 'backoff-over-consumer-timeout';
+/** rabbitmq.conf consumer_timeout default (docs consumers#acknowledgement-timeout) */
+export const DEFAULT_CONSUMER_TIMEOUT_MS = 30 * 60_000;
+
+const FIX: Record<string, string> = {
+  'spring-boot':
+    'Keep max-attempts x max-interval well under 30 min, and move long waits to the broker (a DLX with TTL wait queues, or 4.3 quorum delayed retry).',
+  'spring-amqp':
+    'Keep maxAttempts x the back-off under the consumer timeout, or use stateful retry / broker-side waits for long delays.',
+  'spring-cloud-stream':
+    'Keep max-attempts x back-off-max-interval under 30 min; for longer waits use auto-bind-dlq with dlq-ttl and dlq-dead-letter-exchange back to the queue.',
+  masstransit:
+    'Keep UseMessageRetry short and move long waits to UseDelayedRedelivery (the message leaves the consumer while it waits).',
+  celery:
+    "Countdowns past the consumer timeout need it raised on the broker (consumer_timeout, or x-consumer-timeout on the queue), or Celery's native delayed delivery on quorum queues.",
+};
+
+export const backoffOverConsumerTimeout: LintRule = {
+  id: ID,
+  title: 'In-process back-off longer than the consumer timeout',
+  check: (ctx, flow) => {
+    const out: LintFinding[] = [];
+    for (const { consumer: c, source } of appConsumers(ctx)) {
+      const args = flow.args.get(c.queue) ?? {};
+      const classic = args['x-queue-type'] !== 'quorum' && args['x-queue-type'] !== 'stream';
+      if (ctx.profile === '4.3' && classic) continue;
+      const own = args['x-consumer-timeout'];
+      const timeout = typeof own === 'number' ? own : DEFAULT_CONSUMER_TIMEOUT_MS;
+      for (const r of inProcessRetries(c)) {
+        const held = retryWaits(r).reduce((a, b) => a + b, 0);
+        if (held <= timeout) continue;
+        const line = settingLine(
+          source,
+          'max-interval',
+          'back-off-max-interval',
+          'backOffOptions',
+          'UseMessageRetry',
+          'retry_backoff_max',
+          'default_retry_delay',
+          'self.retry',
+          'max-attempts',
+          'max_retries',
+        );
+        out.push({
+          id: ID,
+          severity: 'error',
+          message: `${c.id} (${source.file}:${line}) holds a failing message unacked for ${formatMs(held)} of in-process back-off (${r.maxAttempts} attempts), longer than the consumer timeout of ${formatMs(timeout)}${typeof own === 'number' ? '' : ' (the broker default)'}: the broker takes the delivery back and the retry starts over.`,
+          objects: [consumerNodeId(c.id), queueNodeId(c.queue)],
+          fix:
+            FIX[source.framework] ??
+            'Keep the in-process waits under the consumer timeout; move long waits to the broker.',
+          at: { file: source.file, line },
+        });
+        break;
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,62 @@
+/**
+ * `backoff-without-jitter`: an in-process exponential back-off with no jitter, run by many
+ * consumers at once (listener concurrency, Celery's worker pool): when the dependency fails every
+ * in-flight message waits the same 1, 2, 4 ... and retries in the same instant, a storm when the
+ * dependency comes back (symfony PR #53328, celery's retry_jitter default True).
+ */
+import { consumerNodeId } from '../../model/nodeIds.js';
+import { appConsumers, inProcessRetries, retryWaits, settingLine } from '../appRuleHelpers.js';
+import type { LintFinding, LintRule } from '../types.js';
+
+const ID = 'backoff-without-jitter';
+/** listener threads (per instance) from which synchronised retries are a storm */
+export const STORM_CONCURRENCY = 4;
+
+const FIX: Record<string, string> = {
+  'spring-boot':
+    "Spring Boot's retry properties have no jitter: lower concurrency, or declare a RetryInterceptorBuilder advice with an ExponentialRandomBackOffPolicy (backOffPolicy) in Java.",
+  'spring-amqp':
+    'Use an ExponentialRandomBackOffPolicy (RetryInterceptorBuilder.backOffPolicy(...)) instead of backOffOptions.',
+  'spring-cloud-stream':
+    "The binder's back-off-* has no jitter: give the binding a RetryTemplate bean with an ExponentialRandomBackOffPolicy (@StreamRetryTemplate), or lower concurrency.",
+  celery: 'Keep retry_jitter=True (the default), which draws each countdown between 0 and the back-off.',
+  masstransit: 'Use r.Exponential(...) (its intervals are randomised) or stagger the Intervals.',
+};
+
+export const backoffWithoutJitter: LintRule = {
+  id: ID,
+  title: 'Exponential back-off without jitter across many consumers',
+  check: (ctx) => {
+    const out: LintFinding[] = [];
+    for (const { consumer: c, source } of appConsumers(ctx)) {
+      if (source.jitter === true) continue;
+      const many = (source.concurrency ?? 1) >= STORM_CONCURRENCY || source.framework === 'celery';
+      if (!many) continue;
+      const growing = inProcessRetries(c).find((r) => {
+        const w = retryWaits(r);
+        return w.length >= 2 && w.some((x, i) => i > 0 && x > w[i - 1]!);
+      });
+      if (!growing) continue;
+      const line = settingLine(
+        source,
+        'retry_jitter',
+        'retry_backoff',
+        'multiplier',
+        'back-off-multiplier',
+        'backOffOptions',
+        'concurrency',
+      );
+      const who =
+        source.framework === 'celery' ? 'every worker process' : `${source.concurrency} listener threads per instance`;
+      out.push({
+        id: ID,
+        severity: 'warning',
+        message: `${c.id} (${source.file}:${line}) backs off with growing waits (${retryWaits(growing).slice(0, 4).join(', ')} ms ...) with no jitter, and ${who} retry${source.framework === 'celery' ? '' : ''} in step: when the dependency returns, every waiting message retries in the same instant.`,
+        objects: [consumerNodeId(c.id)],
+        fix: FIX[source.framework] ?? 'Add jitter to the back-off.',
+        at: { file: source.file, line },
+      });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,61 @@
+/**
+ * `immediate-retries-over-delivery-limit`: a framework's immediate retries that go back through
+ * the broker (NServiceBus's Immediate retries, Spring's stateful retry) return one copy of a
+ * message more times than its quorum queue's delivery limit allows (the queue's own, or 4.x's
+ * default of 20): the broker dead-letters it (or drops it, without a DLX) before the framework's
+ * delayed retries and error queue ever see it (NServiceBus.RabbitMQ #1550).
+ */
+import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
+import { profileFor } from '../../sim/profiles.js';
+import { queueConfig } from '../../sim/queueConfig.js';
+import { appConsumers, settingLine } from '../appRuleHelpers.js';
+import type { LintFinding, LintRule } from '../types.js';
+
+const ID = 'immediate-retries-over-delivery-limit';
+
+/** Deliveries of one copy before the consumer does something other than requeue: the first `lt attempt T -> requeue` rule's T. */
+function deliveriesPerCopy(
+  rules: readonly { when?: { kind: string; counter?: { kind: string }; value?: number }; then: { kind: string } }[],
+): number | undefined {
+  const r = rules.find((x) => x.then.kind === 'requeue' && x.when?.kind === 'lt' && x.when.counter?.kind === 'attempt');
+  return r?.when?.value;
+}
+
+const FIX: Record<string, string> = {
+  nservicebus:
+    "Lower Immediate(i => i.NumberOfRetries(n)) below the limit, or raise the queue's delivery limit (x-delivery-limit, -1 for unlimited as an argument, NServiceBus.RabbitMQ #1550).",
+  'spring-boot':
+    'Lower retry.max-attempts below the delivery limit, or use stateless retry (retry.stateless: true), which retries without returning the message.',
+  'spring-amqp': 'Lower maxAttempts below the delivery limit, or use RetryInterceptorBuilder.stateless().',
+};
+
+export const immediateRetriesOverDeliveryLimit: LintRule = {
+  id: ID,
+  title: 'Immediate retries above the quorum delivery limit',
+  check: (ctx) => {
+    const out: LintFinding[] = [];
+    for (const { consumer: c, source } of appConsumers(ctx)) {
+      if (c.behaviour.kind !== 'worker') continue;
+      const t = deliveriesPerCopy(c.behaviour.onFailure);
+      if (t === undefined) continue;
+      const q = ctx.design.topology.queues.find((x) => x.name === c.queue);
+      if (!q) continue;
+      const cfg = queueConfig(q, ctx.design.topology.policies, profileFor(ctx.profile));
+      if (!cfg.quorum || cfg.deliveryLimit === undefined) continue;
+      const returns = t - 1;
+      if (returns <= cfg.deliveryLimit) continue;
+      const explicit = typeof q.arguments?.['x-delivery-limit'] === 'number';
+      const line = settingLine(source, 'Immediate.NumberOfRetries', 'max-attempts', 'maxAttempts');
+      out.push({
+        id: ID,
+        severity: 'error',
+        message: `${c.id} (${source.file}:${line}) returns a failing message to ${c.queue} ${returns} times before it moves on, but the quorum queue's delivery limit is ${cfg.deliveryLimit}${explicit ? '' : " (RabbitMQ 4.x's default)"}: the broker dead-letters or drops it after ${cfg.deliveryLimit} returns, and the framework's later retries and error handling never run.`,
+        objects: [consumerNodeId(c.id), queueNodeId(c.queue)],
+        fix:
+          FIX[source.framework] ?? 'Retry fewer times through the broker than the delivery limit, or raise the limit.',
+        at: { file: source.file, line },
+      });
+    }
+    return out;
+  },
+};

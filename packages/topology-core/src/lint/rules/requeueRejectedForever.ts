@@ -1,0 +1,59 @@
+/**
+ * `requeue-rejected-forever`: a framework configured to retry nothing in process and to requeue
+ * what fails (Spring's default-requeue-rejected, true unless said; the binder's requeue-rejected):
+ * a message that always fails is redelivered at once, for ever, unless a quorum delivery limit
+ * that counts its returns stops it (spring-cloud-stream #627, spring-boot #7631).
+ */
+import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
+import { profileFor } from '../../sim/profiles.js';
+import { queueConfig } from '../../sim/queueConfig.js';
+import { appConsumers, settingLine } from '../appRuleHelpers.js';
+import { failureActions } from '../flow.js';
+import type { LintFinding, LintRule } from '../types.js';
+
+const ID = 'requeue-rejected-forever';
+
+const FIX: Record<string, string> = {
+  'spring-boot':
+    'Set spring.rabbitmq.listener.simple.default-requeue-rejected: false and give the queue a dead-letter exchange, or enable retry (retry.enabled: true) so the RejectAndDontRequeueRecoverer ends it.',
+  'spring-amqp':
+    'Call factory.setDefaultRequeueRejected(false) and give the queue a dead-letter exchange, or add a RetryInterceptorBuilder advice with a recoverer that does not requeue.',
+  'spring-cloud-stream':
+    'Set requeue-rejected: false with auto-bind-dlq: true (exhausted messages go to <destination>.<group>.dlq), or keep max-attempts above 1.',
+};
+
+export const requeueRejectedForever: LintRule = {
+  id: ID,
+  title: 'Retries off and failed messages requeued: endless redelivery',
+  check: (ctx) => {
+    const out: LintFinding[] = [];
+    const profile = profileFor(ctx.profile);
+    for (const { consumer: c, source } of appConsumers(ctx)) {
+      const loops = failureActions(c).some(({ action, bounded }) => !bounded && action.kind === 'requeue');
+      if (!loops) continue;
+      const q = ctx.design.topology.queues.find((x) => x.name === c.queue);
+      const cfg = q ? queueConfig(q, ctx.design.topology.policies, profile) : undefined;
+      // a delivery limit stops it, unless 4.3 does not count this requeue (a nack)
+      const limitHolds = cfg?.quorum && cfg.deliveryLimit !== undefined && !(ctx.profile === '4.3');
+      if (limitHolds) continue;
+      const line = settingLine(
+        source,
+        'default-requeue-rejected',
+        'requeue-rejected',
+        'setDefaultRequeueRejected',
+        'retry.enabled',
+        'max-attempts',
+      );
+      out.push({
+        id: ID,
+        severity: 'error',
+        message: `${c.id} (${source.file}:${line}) retries nothing in process and requeues a message that fails: ${c.queue} redelivers it at once, for ever, and it holds a consumer the whole time.`,
+        objects: [consumerNodeId(c.id), queueNodeId(c.queue)],
+        fix:
+          FIX[source.framework] ?? 'Reject without requeue (to a dead-letter exchange) once the framework has retried.',
+        at: { file: source.file, line },
+      });
+    }
+    return out;
+  },
+};
