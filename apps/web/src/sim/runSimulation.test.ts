@@ -17,15 +17,21 @@ function staleCounter(): Design {
   };
 }
 
-describe('runDesignSimulation and the attempt cap', () => {
-  it('names the messages acked only because the fail-first worker stopped failing', () => {
+describe('runDesignSimulation: each message\'s outcome from the core', () => {
+  it('a message acked only because the fail-first worker stopped failing is acked, and says it never ends failing always', () => {
     const r = runDesignSimulation(staleCounter(), { messages: 2, failure: { kind: 'failFirst', n: 6 }, seed: 1 });
-    expect('capped' in r && r.capped.length).toBe(2);
+    if ('error' in r) throw new Error(r.error);
+    expect(Object.values(r.outcomes).map((o) => o.outcome)).toEqual([
+      { kind: 'acked', consumer: 'worker', attempt: 7, neverEndsFailingAlways: true },
+      { kind: 'acked', consumer: 'worker', attempt: 7, neverEndsFailingAlways: true },
+    ]);
+    expect(Object.values(r.outcomes)[0]!.text).toBe('acked by worker at attempt 7 (only because the worker stopped failing: failing every time, it never ends)');
   });
   it('a design that parks or recovers by itself has none', () => {
     for (const n of [1, 6]) {
       const r = runDesignSimulation(dlxTtlRetry({ ttl: 1000, max: 3 }), { messages: 2, failure: { kind: 'failFirst', n }, seed: 1 });
-      expect('capped' in r && r.capped).toEqual([]);
+      if ('error' in r) throw new Error(r.error);
+      expect(Object.values(r.outcomes).some((o) => o.outcome.kind === 'acked' && o.outcome.neverEndsFailingAlways)).toBe(false);
     }
   });
 });

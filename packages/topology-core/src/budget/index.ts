@@ -5,11 +5,9 @@ export {
   compareStrategies,
   computeBudget,
   formatComparison,
-  formatEnding,
   formatMs,
   type RetryBudget,
   type Risk,
   type RiskKind,
   type StrategyEntry,
 } from './budget.js';
-export { describeEnding, parkedFate, type EndingContext } from './endingText.js';

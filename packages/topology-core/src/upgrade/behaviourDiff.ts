@@ -8,7 +8,7 @@ import type { BrokerProfileId, Design } from '../model/design.js';
 import type { ConsumerAction } from '../model/consumer.js';
 import { queueNodeId } from '../model/nodeIds.js';
 import { queueTypeOf } from '../model/arguments.js';
-import { computeBudget, formatEnding, formatMs, type BudgetFailure, type RetryBudget } from '../budget/budget.js';
+import { computeBudget, formatMs, type BudgetFailure, type RetryBudget } from '../budget/budget.js';
 import { collapseRepeats } from '../text/collapseRepeats.js';
 import { joinCollapsed } from '../text/collapseRepeats.js';
 import { queueConfig } from '../sim/queueConfig.js';
@@ -34,15 +34,17 @@ function summarise(b: RetryBudget): FateSummary {
   return {
     attempts: b.attempts,
     delaysMs: b.delaysMs,
-    endsIn: b.truncated && b.endsIn.kind !== 'acked' ? 'still retrying when the run was cut off (never settles)' : formatEnding(b.endsIn),
+    outcome: b.outcome,
+    endsIn: b.outcomeText,
     path: collapseRepeats(t?.path ?? []).map((r) => r.value),
-    unbounded: b.truncated && b.endsIn.kind !== 'acked',
+    unbounded: b.outcome.kind === 'moving',
   };
 }
 
 export function fateText(f: FateSummary): string {
   const delays = f.delaysMs.some((d) => d > 0) ? ` (delays ${joinCollapsed(f.delaysMs.map(formatMs))})` : f.delaysMs.length > 0 ? ' (no delay between attempts)' : '';
-  return f.unbounded ? `retried forever${delays}: never settles (the simulation stopped at ${f.attempts} attempts)` : `${f.endsIn} after ${f.attempts} attempt(s)${delays}`;
+  // the outcome's own words (sim/outcomeText.ts) say the attempt where they name one
+  return f.outcome.kind === 'moving' || f.outcome.kind === 'acked' ? `${f.endsIn}${delays}` : `${f.endsIn} after ${f.attempts} attempt(s)${delays}`;
 }
 
 const sameFate = (a: FateSummary, b: FateSummary): boolean => JSON.stringify(a) === JSON.stringify(b);

@@ -80,10 +80,11 @@ describe('retry-never-ends', () => {
 });
 
 describe('attempt cap', () => {
-  it('a fail-first-K run whose ack only the cap gave reports the cap, not "processed"', () => {
+  it('a fail-first-K run whose ack only the cap gave is acked (the events say so) and says it never ends failing always', () => {
     const b = computeBudget(renamedButTheCounter(), { kind: 'failFirst', n: 9 });
     expect(b.attempts).toBe(10);
-    expect(b.endsIn).toEqual({ kind: 'attempt-cap', attempts: 10 });
+    expect(b.outcome).toEqual({ kind: 'acked', consumer: 'worker', attempt: 10, neverEndsFailingAlways: true });
+    expect(b.outcomeText).toBe('acked by worker at attempt 10 (only because the worker stopped failing: failing every time, it never ends)');
     expect(b.risks.map((r) => r.kind)).toContain('unbounded');
   });
   it('a design whose retry ends keeps its outcomes: parked, or acked after a recovery', () => {
