@@ -12,6 +12,8 @@ import { BehaviourForm } from './BehaviourForm';
 import { RenameField } from './RenameField';
 import { QUEUE_LOOK, queueTypeOfDef } from '../canvas/nodes';
 import { useLintFindings } from '../lint/useLint';
+import { statedFate } from '@retry-studio/topology-core/templates';
+import { useMemo } from 'react';
 
 function setArg(args: AmqpTable | undefined, key: string, v: AmqpValue | undefined): AmqpTable {
   const out: Record<string, AmqpValue> = { ...(args ?? {}) };
@@ -122,7 +124,22 @@ function DesignSettings() {
         onChange={(v) => set({ profile: v as Design['profile'] }, 'profile')}
       />
       {description && <p className="whitespace-pre-wrap text-[11px] leading-snug text-slate-300">{description}</p>}
+      <StatedFateLine />
     </div>
+  );
+}
+
+/** What a message that always fails does on the chosen profile (simulated): the description never promises what the profile contradicts. */
+function StatedFateLine() {
+  const design = useApp((s) => s.design);
+  const { topology, consumers, publishers, profile, origin } = design;
+  // the fate depends on these parts only: moving a node on the canvas runs nothing
+  const fate = useMemo(() => statedFate(design), [topology, consumers, publishers, profile, origin]);
+  if (!fate) return null;
+  return (
+    <p data-testid="stated-fate" className={`mt-1 text-[11px] leading-snug ${fate.contradicts ? 'text-amber-300' : 'text-slate-400'}`}>
+      {fate.sentence}
+    </p>
   );
 }
 

@@ -61,7 +61,8 @@ export interface OutcomeFacts {
 export function cycleOf(path: readonly string[]): string[] {
   const last = path[path.length - 1];
   if (last === undefined) return [];
-  const before = path.lastIndexOf(last, path.length - 2);
+  // (lastIndexOf with a negative start counts from the end: a one-queue path has no earlier visit)
+  const before = path.length < 2 ? -1 : path.lastIndexOf(last, path.length - 2);
   return before < 0 ? [last] : path.slice(before + 1);
 }
 
