@@ -103,3 +103,22 @@ describe('attempt cap', () => {
     });
   });
 });
+
+describe('a parking queue (no consumer, no TTL) is where a message rests, not a loop (issue 29)', () => {
+  /** A loop that never ends (the stale counter) beside a publisher straight into the dead-letter exchange: its message rests in the DLQ. */
+  function loopBesideParking(): Design {
+    const d = renamedButTheCounter();
+    const dlx = d.topology.queues.find((q) => q.name === 'orders.parking');
+    if (!dlx) throw new Error('parking queue');
+    return {
+      ...d,
+      topology: { ...d.topology, exchanges: [...d.topology.exchanges, { name: 'audit', type: 'fanout' }], bindings: [...d.topology.bindings, { source: 'audit', destination: 'orders.parking', destination_type: 'queue', routing_key: '' }] },
+      publishers: [...d.publishers, { id: 'auditor', exchange: 'audit', routingKey: 'a' }],
+    };
+  }
+  it('the run is cut by the loop, and the message in the parking queue is parked, not "keeps moving between queues"', () => {
+    const found = neverEnds(loopBesideParking());
+    expect(found.map((f) => f.message)).toEqual([expect.stringMatching(/^orders\.work: a message that always fails/)]);
+    expect(found.some((f) => f.message.includes('orders.parking'))).toBe(false);
+  });
+});
