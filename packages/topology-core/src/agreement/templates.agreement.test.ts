@@ -18,7 +18,7 @@ export const MODELS: readonly FailureModel[] = [
   { kind: 'percent', percent: 30 },
 ];
 /** the check's event bound: a loop that never ends shows it well within it; ending retries end far before */
-const MAX_EVENTS = 20_000;
+const MAX_EVENTS = 6_000;
 
 function template(id: string, profile: BrokerProfileId): Design {
   const r = buildTemplate(id);

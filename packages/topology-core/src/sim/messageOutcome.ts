@@ -43,6 +43,8 @@ export interface OutcomeFacts {
   readonly inQueues: readonly string[];
   /** queues where a message keeps moving (a consumer reads it, or a TTL moves it on) */
   readonly activeQueues?: ReadonlySet<string>;
+  /** queues with a dead-letter route: a message with its own expiration there moves on when it expires */
+  readonly deadLettering?: ReadonlySet<string>;
   /** the run was cut off (horizon or event bound) */
   readonly truncated: boolean;
   /** the virtual ms the run stopped at */
@@ -59,12 +61,19 @@ export interface OutcomeFacts {
 
 /** The queues of the loop the message is in: from the previous visit of the last queue it entered. */
 export function cycleOf(path: readonly string[]): string[] {
-  const last = path[path.length - 1];
-  if (last === undefined) return [];
-  // (lastIndexOf with a negative start counts from the end: a one-queue path has no earlier visit)
-  const before = path.length < 2 ? -1 : path.lastIndexOf(last, path.length - 2);
-  return before < 0 ? [last] : path.slice(before + 1);
+  if (path.length === 0) return [];
+  // the shortest period the path's end repeats with: three times over where the path is long enough
+  // (a loop through `a, b, b` ends `b, b`, which is not a loop of its own)
+  for (let k = 1; 2 * k <= path.length && k <= MAX_CYCLE; k++) {
+    const blocks = Math.min(3, Math.floor(path.length / k));
+    const tail = path.slice(-k);
+    let repeats = true;
+    for (let b = 2; b <= blocks && repeats; b++) repeats = path.slice(-b * k, -(b - 1) * k).every((q, i) => q === tail[i]);
+    if (repeats) return tail;
+  }
+  return [path[path.length - 1]!];
 }
+const MAX_CYCLE = 64;
 
 /** A drop, said as what ended the message: an expiry, a delivery limit, or the drop itself. */
 function dropOutcome(events: readonly SimEvent[]): MessageOutcome {
@@ -77,12 +86,21 @@ function dropOutcome(events: readonly SimEvent[]): MessageOutcome {
   return { kind: 'dropped', why: d.why, ...(d.queue !== undefined ? { queue: d.queue } : {}), ...(d.exchange !== undefined ? { exchange: d.exchange } : {}) };
 }
 
+/** its last arrival in `q` carried an expiry (a per-message TTL, or the queue's) */
+function expiresIn(events: readonly SimEvent[], q: string): boolean {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.kind === 'enqueued' && e.queue === q) return e.expiresAt !== undefined;
+  }
+  return false;
+}
+
 export function decideOutcome(f: OutcomeFacts): MessageOutcome {
   const last = f.events[f.events.length - 1];
   const moving: MessageOutcome = { kind: 'moving', attempts: f.attempts, cycle: cycleOf(f.path), atMs: f.endTime };
   if (f.truncated) {
     // waiting where a consumer or a TTL moves it on, or between queues (delivered, republished, held by an exchange)
-    if (f.inQueues.some((q) => f.activeQueues?.has(q))) return moving;
+    if (f.inQueues.some((q) => f.activeQueues?.has(q) || (f.deadLettering?.has(q) && expiresIn(f.events, q)))) return moving;
     if (f.inQueues.length === 0 && last !== undefined && last.kind !== 'acked' && last.kind !== 'dropped') return moving;
   }
   if (f.inQueues.length > 0) {

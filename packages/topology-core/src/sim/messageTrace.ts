@@ -51,6 +51,8 @@ export interface TraceOptions {
    * was cut off, a message sitting in one of them is still cycling rather than parked.
    */
   readonly activeQueues?: ReadonlySet<string>;
+  /** queues with a dead-letter route: a message with its own expiration there moves on when it expires */
+  readonly deadLettering?: ReadonlySet<string>;
 }
 
 /**
@@ -67,6 +69,11 @@ export function activeQueuesOf(design: { readonly topology: Topology; readonly c
     if (a['x-message-ttl'] !== undefined && typeof a['x-dead-letter-exchange'] === 'string') s.add(q.name);
   }
   return s;
+}
+
+/** Queues with a dead-letter exchange (arguments or policies): an expiring message there moves on. */
+export function deadLetteringQueuesOf(topology: Topology): Set<string> {
+  return new Set(topology.queues.filter((q) => typeof effectiveArguments(queueEffectiveSettings(q, topology))['x-dead-letter-exchange'] === 'string').map((q) => q.name));
 }
 
 /** Groups events by message and builds each message's trace. */
@@ -87,13 +94,19 @@ export function traceMessages(result: SimulationResult, opts: TraceOptions = {})
   const work = opts.workConsumers ? new Set(opts.workConsumers) : undefined;
   const out: MessageTrace[] = [];
   for (const [msgId, events] of byMsg) {
-    const where = { inQueues: finalQueues.get(msgId) ?? [], truncated: result.truncated, endTime: result.endTime, ...(opts.activeQueues ? { activeQueues: opts.activeQueues } : {}) };
+    const where = {
+      inQueues: finalQueues.get(msgId) ?? [],
+      truncated: result.truncated,
+      endTime: result.endTime,
+      ...(opts.activeQueues ? { activeQueues: opts.activeQueues } : {}),
+      ...(opts.deadLettering ? { deadLettering: opts.deadLettering } : {}),
+    };
     out.push(traceOne(msgId, events, where, work));
   }
   return out;
 }
 
-type Where = Pick<OutcomeFacts, 'inQueues' | 'truncated' | 'endTime' | 'activeQueues'>;
+type Where = Pick<OutcomeFacts, 'inQueues' | 'truncated' | 'endTime' | 'activeQueues' | 'deadLettering'>;
 
 function traceOne(msgId: string, events: readonly SimEvent[], where: Where, work: Set<string> | undefined): MessageTrace {
   let attemptTimes: number[] = [];

@@ -9,7 +9,7 @@ import type { FailureModel } from '../model/consumer.js';
 import type { SimEvent } from './events.js';
 import { simulate } from './simulate.js';
 import { designToSimulation } from './designToSimulation.js';
-import { activeQueuesOf, traceMessages, type MessageTrace } from './messageTrace.js';
+import { activeQueuesOf, deadLetteringQueuesOf, traceMessages, type MessageTrace } from './messageTrace.js';
 
 /** Enough for dozens of attempts through any template's loop, small enough to lint as you type. */
 export const RETRY_RUN_MAX_EVENTS = 5_000;
@@ -32,16 +32,15 @@ function failingWith(design: Design, failure: FailureModel): Design {
   };
 }
 
+/** One run per publisher: a loop of one message cannot use up another's bound (its message would read as still moving). */
 export function boundedRetryRuns(design: Design, failure: FailureModel): RetryRun[] {
-  const input = designToSimulation(failingWith(design, failure), { messages: 1, failure });
-  const result = simulate({ ...input, maxEvents: RETRY_RUN_MAX_EVENTS, maxTimeMs: RETRY_RUN_MAX_TIME_MS });
   const workers = design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
   const active = activeQueuesOf(design);
-  const traces = traceMessages(result, {
-    activeQueues: active,
-    ...(workers.length > 0 ? { workConsumers: workers } : {}),
-  });
+  const deadLettering = deadLetteringQueuesOf(design.topology);
   return design.publishers.flatMap((p) => {
+    const input = designToSimulation(failingWith({ ...design, publishers: [p] }, failure), { messages: 1, failure });
+    const result = simulate({ ...input, maxEvents: RETRY_RUN_MAX_EVENTS, maxTimeMs: RETRY_RUN_MAX_TIME_MS });
+    const traces = traceMessages(result, { activeQueues: active, deadLettering, ...(workers.length > 0 ? { workConsumers: workers } : {}) });
     const trace = traces.find((t) => t.msgId === `${p.id}-1`);
     if (!trace) return [];
     return [{ publisher: p.id, trace, events: result.events.filter((e) => e.msgId === trace.msgId) }];

@@ -7,7 +7,7 @@
 import type { Design } from '../model/design.js';
 import type { FailureModel } from '../model/consumer.js';
 import type { SimulationResult } from './types.js';
-import { activeQueuesOf, traceMessages, type MessageTrace } from './messageTrace.js';
+import { activeQueuesOf, deadLetteringQueuesOf, traceMessages, type MessageTrace } from './messageTrace.js';
 import { markNeverEndsFailingAlways } from './retryEnding.js';
 import type { MessageOutcome } from './messageOutcome.js';
 
@@ -19,7 +19,7 @@ export interface RunOutcomes {
 /** `workConsumers`: whose processing counts as an attempt (default: every worker of the design; none: the consumer that saw the message most) */
 export function outcomesOfRun(design: Design, result: SimulationResult, failure: FailureModel, workConsumers?: readonly string[]): RunOutcomes {
   const workers = workConsumers ?? design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
-  const traced = traceMessages(result, { activeQueues: activeQueuesOf(design), ...(workers.length > 0 ? { workConsumers: workers } : {}) });
+  const traced = traceMessages(result, { activeQueues: activeQueuesOf(design), deadLettering: deadLetteringQueuesOf(design.topology), ...(workers.length > 0 ? { workConsumers: workers } : {}) });
   const traces = markNeverEndsFailingAlways(design, failure, traced);
   return { traces, byMsg: new Map(traces.map((t) => [t.msgId, t.outcome])) };
 }
