@@ -1,4 +1,5 @@
 /** Runs the core simulator on a design (the web never simulates anything itself). */
+import { BUDGET_HORIZON_MS } from '@retry-studio/topology-core/budget';
 import { describeIssue, validateDesign, type Design, type FailureModel } from '@retry-studio/topology-core/model';
 import { describeOutcome, designToSimulation, outcomesOfRun, simulate, type MessageOutcome, type NodeLoss, type SimEvent } from '@retry-studio/topology-core/sim';
 
@@ -39,9 +40,10 @@ export function runDesignSimulation(design: Design, opts: RunOptions): RunResult
   if (!v.ok) return { error: `Fix the design first: ${v.errors.slice(0, 3).map((e) => describeIssue(design, e)).join('; ')}` };
   try {
     const input = designToSimulation(design, { messages: opts.messages, failure: opts.failure, seed: opts.seed });
-    const r = simulate({ ...input, maxEvents: opts.maxEvents ?? 40_000, ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}) });
+    // the horizon simulate and the budget use: a lane says what the CLI says
+    const r = simulate({ ...input, maxTimeMs: BUDGET_HORIZON_MS, maxEvents: opts.maxEvents ?? 40_000, ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}) });
     const outcomes: Record<string, StatedOutcome> = {};
-    for (const [msgId, outcome] of outcomesOfRun(design, r, opts.failure).byMsg) outcomes[msgId] = { outcome, text: describeOutcome(outcome, { topology: design.topology }) };
+    for (const [msgId, outcome] of outcomesOfRun(design, r, opts.failure).byMsg) outcomes[msgId] = { outcome, text: describeOutcome(outcome, { topology: design.topology, horizonMs: BUDGET_HORIZON_MS }) };
     return { events: attributePublishers(r.events, design.publishers.map((p) => p.id)), truncated: r.truncated, endTime: r.endTime, outcomes };
   } catch (e) {
     return { error: e instanceof Error ? e.message : String(e) };

@@ -16,7 +16,7 @@ import { outcomesOfRun } from '../sim/runOutcomes.js';
 import { describeOutcome } from '../sim/outcomeText.js';
 import type { MessageOutcome } from '../sim/messageOutcome.js';
 import type { SimulationResult } from '../sim/types.js';
-import { computeBudget, type BudgetFailure } from '../budget/budget.js';
+import { BUDGET_HORIZON_MS, computeBudget, type BudgetFailure } from '../budget/budget.js';
 import { fateOf } from '../upgrade/behaviourDiff.js';
 import { lintDesign } from '../lint/lintDesign.js';
 import { statedFate } from '../templates/statedFate.js';
@@ -30,7 +30,7 @@ export interface Disagreement {
 }
 
 /** The horizon simulate and the budget run to (virtual ms). */
-export const HORIZON_MS = 24 * 3600 * 1000;
+export const HORIZON_MS = BUDGET_HORIZON_MS;
 /** the browser's event bound (apps/web sim/runSimulation) */
 export const WEB_MAX_EVENTS = 40_000;
 
@@ -76,10 +76,10 @@ export function outcomeDisagreements(design: Design, failure: FailureModel, opts
   const model: FailureModel = failure.kind === 'poison' ? { kind: 'poison', bodies: [failingBody] } : failure;
   const topology = design.topology;
   const cli = run(one, model, 1 + healthy, { maxEvents: opts.maxEvents, maxTimeMs: HORIZON_MS });
-  const web = run(one, model, 1 + healthy, { maxEvents: Math.min(WEB_MAX_EVENTS, opts.maxEvents) });
+  const web = run(one, model, 1 + healthy, { maxEvents: Math.min(WEB_MAX_EVENTS, opts.maxEvents), maxTimeMs: HORIZON_MS });
   for (const [msg, o] of cli.byMsg) {
     const w = web.byMsg.get(msg);
-    if (w && !sameOutcome(o, w)) out.push({ case: at(msg), places: ['simulate', 'web timeline'], said: [show(o, describeOutcome(o, { topology, horizonMs: HORIZON_MS })), show(w, describeOutcome(w, { topology }))] });
+    if (w && !sameOutcome(o, w)) out.push({ case: at(msg), places: ['simulate', 'web timeline'], said: [show(o, describeOutcome(o, { topology, horizonMs: HORIZON_MS })), show(w, describeOutcome(w, { topology, horizonMs: HORIZON_MS }))] });
     for (const wrong of eventTruth(cli.result, msg, o)) out.push({ case: at(msg), places: ['simulate', 'the run\'s events'], said: [show(o), wrong] });
   }
   const bf = budgetFailure(failure);

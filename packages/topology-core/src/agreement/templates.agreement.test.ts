@@ -20,8 +20,8 @@ export const MODELS: readonly FailureModel[] = [
 /** the check's event bound: a loop that never ends shows it well within it; ending retries end far before */
 const MAX_EVENTS = 6_000;
 
-function template(id: string, profile: BrokerProfileId): Design {
-  const r = buildTemplate(id);
+function template(id: string, profile: BrokerProfileId, params: Record<string, unknown> = {}): Design {
+  const r = buildTemplate(id, params);
   if (!r.ok) throw new Error(`${id}: ${JSON.stringify(r.errors)}`);
   return { ...r.template.design, profile };
 }
@@ -35,6 +35,18 @@ describe('every template: every place states the same outcome', () => {
       const design = template(id, profile);
       for (const failure of MODELS) found.push(...outcomeDisagreements(design, failure, { label: `template ${id}`, maxEvents: MAX_EVENTS }));
       found.push(...ruleDisagreements(design, { label: `template ${id}`, maxEvents: MAX_EVENTS }));
+    }
+    expect(said(found)).toEqual([]);
+  });
+});
+
+describe('waits longer than a short horizon: the upgrade check and the budget still agree', () => {
+  it('dlx-ttl-wait-queue with 20 min waits parks after 40 min: parked in every place, not "still moving" where a run stops early', { timeout: 60_000 }, () => {
+    const found: Disagreement[] = [];
+    for (const profile of PROFILES) {
+      const design = template('dlx-ttl-wait-queue', profile, { delayMs: 20 * 60_000 });
+      for (const failure of MODELS.slice(0, 2)) found.push(...outcomeDisagreements(design, failure, { label: 'template dlx-ttl-wait-queue (20 min)', maxEvents: MAX_EVENTS }));
+      found.push(...ruleDisagreements(design, { label: 'template dlx-ttl-wait-queue (20 min)', maxEvents: MAX_EVENTS }));
     }
     expect(said(found)).toEqual([]);
   });

@@ -17,6 +17,9 @@ import { joinCollapsed } from '../text/collapseRepeats.js';
 import { formatMs } from '../text/formatDuration.js';
 import type { NodeLoss } from '../sim/nodeLoss.js';
 
+/** how far in virtual time the budget follows a message (simulate and the upgrade check use it too) */
+export const BUDGET_HORIZON_MS = 24 * 3600 * 1000;
+
 export type BudgetFailure =
   | { readonly kind: 'failFirst'; readonly n: number }
   | { readonly kind: 'always' }
@@ -85,7 +88,7 @@ export function computeBudget(design: Design, failure: BudgetFailure, opts: Budg
   const onlyFirst: Design = { ...design, publishers: [first] };
   const poisonBody = `${first.bodyPrefix ?? first.id}-1`;
   const input = designToSimulation(onlyFirst, { messages: n, failure: failureModel(failure, poisonBody), seed: opts.seed ?? 1 });
-  const horizonMs = opts.maxTimeMs ?? 24 * 3600 * 1000;
+  const horizonMs = opts.maxTimeMs ?? BUDGET_HORIZON_MS;
   const result = simulate({ ...input, maxTimeMs: horizonMs, ...(opts.maxEvents !== undefined ? { maxEvents: opts.maxEvents } : {}), ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}) });
   const { traces } = outcomesOfRun(onlyFirst, result, failureModel(failure, poisonBody), opts.workConsumers);
   const failing = traces.find((t) => t.body === poisonBody) ?? traces[0];

@@ -97,7 +97,7 @@ export function traceMessages(result: SimulationResult, opts: TraceOptions = {})
     const where = {
       inQueues: finalQueues.get(msgId) ?? [],
       truncated: result.truncated,
-      endTime: result.endTime,
+      endTime: result.stoppedAt ?? result.endTime,
       ...(opts.activeQueues ? { activeQueues: opts.activeQueues } : {}),
       ...(opts.deadLettering ? { deadLettering: opts.deadLettering } : {}),
     };

@@ -8,7 +8,7 @@ import type { BrokerProfileId, Design } from '../model/design.js';
 import type { ConsumerAction } from '../model/consumer.js';
 import { queueNodeId } from '../model/nodeIds.js';
 import { queueTypeOf } from '../model/arguments.js';
-import { computeBudget, formatMs, type BudgetFailure, type RetryBudget } from '../budget/budget.js';
+import { BUDGET_HORIZON_MS, computeBudget, formatMs, type BudgetFailure, type RetryBudget } from '../budget/budget.js';
 import { collapseRepeats } from '../text/collapseRepeats.js';
 import { joinCollapsed } from '../text/collapseRepeats.js';
 import { queueConfig } from '../sim/queueConfig.js';
@@ -114,7 +114,8 @@ function partingQueue(a: readonly string[], b: readonly string[], fallback: read
 }
 
 function budgetsFor(design: Design, profile: BrokerProfileId, failure: BudgetFailure, opts: Pick<BehaviourOptions, 'maxTimeMs' | 'maxEvents'>): RetryBudget {
-  return computeBudget({ ...design, profile }, failure, { maxTimeMs: opts.maxTimeMs ?? 10 * 60_000, maxEvents: opts.maxEvents ?? 20_000, messages: 2 });
+  // the budget's horizon: a retry that parks after 40 min is parked here too, not "still moving" at 10 min
+  return computeBudget({ ...design, profile }, failure, { maxTimeMs: opts.maxTimeMs ?? BUDGET_HORIZON_MS, maxEvents: opts.maxEvents ?? 20_000, messages: 2 });
 }
 
 /** The failing message's fate for a design (its first publisher) under a profile and a failure model. */

@@ -76,7 +76,7 @@ export interface UpgradeOptions {
   readonly to: BrokerProfileId;
   /** failing-first-K for the behaviour runs (default 3) */
   readonly failFirst?: number;
-  /** cut-off for messages that never settle, virtual ms (default 10 min) */
+  /** cut-off for messages that never settle, virtual ms (default the budget's 24 h; the event bound usually stops a loop first) */
   readonly maxTimeMs?: number;
 }
 
