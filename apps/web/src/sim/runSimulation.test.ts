@@ -43,7 +43,7 @@ describe('the lane and the detail state the core outcome (issue 29)', () => {
     if ('error' in r) throw new Error(r.error);
     const [story] = storiesOf(r.events, r.outcomes);
     expect(r.outcomes[story!.msgId]!.outcome).toMatchObject({ kind: 'moving', cycle: ['wait.q', 'work.q'] });
-    expect(story!.fate).toMatch(/^still moving when the run stopped at [0-9.]+ (min|h|s): attempt [0-9,]+, cycling through work\.q → wait\.q → work\.q; it never ends$/);
+    expect(story!.fate).toMatch(/^still moving when the run's event bound stopped it at [0-9.]+ (min|h|s): attempt [0-9,]+, cycling through work\.q → wait\.q → work\.q; it never ends$/);
     expect(story!.tone).toBe('open');
   });
   it('a message dead-lettered into a queue nothing reads: parked, and its x-death is the one it carries there', () => {
