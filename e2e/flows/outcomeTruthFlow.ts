@@ -8,7 +8,8 @@
 import type { Flow } from '../lib/harness.js';
 import { assert, waitFor } from '../lib/harness.js';
 
-const ACKED = 'acked by worker at attempt 4 (only because the worker stopped failing: failing every time, it never ends)';
+const ACKED =
+  'acked by worker at attempt 4 (only because the worker stopped failing: failing every time, it never ends)';
 
 export const outcomeTruthFlow: Flow = {
   name: 'outcome truth: lane, detail, budget and summary agree (quorum-delivery-limit on 4.3)',
@@ -22,7 +23,10 @@ export const outcomeTruthFlow: Flow = {
       await page.waitForSelector('.react-flow__node');
       await page.selectOption('[data-testid=field-profile]', '4.3');
       const fate = await page.locator('[data-testid=design-settings] [data-testid=stated-fate]').innerText();
-      assert(/^Not as the text above says on RabbitMQ 4\.3 \(it describes RabbitMQ 3\.10\): .*still moving/.test(fate), `the explanation's fate on 4.3: ${fate}`);
+      assert(
+        /^Not as the text above says on RabbitMQ 4\.3 \(it describes RabbitMQ 3\.10\): .*still moving/.test(fate),
+        `the explanation's fate on 4.3: ${fate}`,
+      );
       await page.selectOption('[data-testid=sim-failure]', 'failFirst');
       await page.fill('[data-testid=sim-k]', '3');
       await page.fill('[data-testid=sim-count]', '1');
@@ -33,7 +37,10 @@ export const outcomeTruthFlow: Flow = {
       const summary = await page.locator('[data-testid=summary-outcomes]').innerText();
       assert(summary.includes(`1 message: ${ACKED}`), `Inspect summary: ${summary}`);
       const lintLine = await page.locator('[data-testid=design-summary] p').first().innerText();
-      assert(/lint finds [0-9]+ error/.test(lintLine) && !lintLine.includes('The design is valid.'), `summary beside lint errors: ${lintLine}`);
+      assert(
+        /lint finds [0-9]+ error/.test(lintLine) && !lintLine.includes('The design is valid.'),
+        `summary beside lint errors: ${lintLine}`,
+      );
       await shot(`summary-${w}`);
       await page.locator('[data-testid=timeline-lane]').first().click();
       const detail = await page.locator('[data-testid=message-outcome]').innerText();

@@ -33,7 +33,8 @@ export function DesignSummary({ design, issues }: { design: Design; issues: read
     <div data-testid="design-summary" className="space-y-1">
       {errors > 0 ? (
         <p className="text-red-300">
-          Valid definitions, but lint finds {errors} error(s){warnings ? ` and ${warnings} warning(s)` : ''}: see the Lint tab.
+          Valid definitions, but lint finds {errors} error(s){warnings ? ` and ${warnings} warning(s)` : ''}: see the
+          Lint tab.
         </p>
       ) : warnings > 0 ? (
         <p className="text-amber-300">The design is valid; lint finds {warnings} warning(s): see the Lint tab.</p>
@@ -64,7 +65,10 @@ export function StatedFateLine() {
   const fate = useMemo(() => statedFate(design), [topology, consumers, publishers, profile, origin]);
   if (!fate) return null;
   return (
-    <p data-testid="stated-fate" className={`mt-1 text-[11px] leading-snug ${fate.contradicts ? 'text-amber-300' : 'text-slate-400'}`}>
+    <p
+      data-testid="stated-fate"
+      className={`mt-1 text-[11px] leading-snug ${fate.contradicts ? 'text-amber-300' : 'text-slate-400'}`}
+    >
       {fate.sentence}
     </p>
   );

@@ -13,7 +13,8 @@ export function eventTruth(result: SimulationResult, msgId: string, o: MessageOu
   const wrong: string[] = [];
   switch (o.kind) {
     case 'acked':
-      if (o.consumer && !events.some((e) => e.kind === 'acked' && e.consumer === o.consumer)) wrong.push(`no ack by ${o.consumer} in the events`);
+      if (o.consumer && !events.some((e) => e.kind === 'acked' && e.consumer === o.consumer))
+        wrong.push(`no ack by ${o.consumer} in the events`);
       if (anywhere.length) wrong.push(`still in ${anywhere.join(', ')} when the run ended`);
       break;
     case 'parked':
@@ -23,16 +24,19 @@ export function eventTruth(result: SimulationResult, msgId: string, o: MessageOu
       if (!events.some((e) => e.kind === 'dropped' && e.why === o.why)) wrong.push(`no drop (${o.why}) in the events`);
       break;
     case 'expired':
-      if (!events.some((e) => e.kind === 'expired' && e.queue === o.queue)) wrong.push(`no expiry in ${o.queue} in the events`);
+      if (!events.some((e) => e.kind === 'expired' && e.queue === o.queue))
+        wrong.push(`no expiry in ${o.queue} in the events`);
       break;
     case 'limit':
-      if (!events.some((e) => e.kind === 'requeued' && e.queue === o.queue)) wrong.push(`no return to ${o.queue} in the events`);
+      if (!events.some((e) => e.kind === 'requeued' && e.queue === o.queue))
+        wrong.push(`no return to ${o.queue} in the events`);
       break;
     case 'moving':
       if (!result.truncated) wrong.push('the run was not cut off: nothing was still moving');
       break;
     case 'held':
-      if (!events.some((e) => e.kind === 'delivered' && e.consumer === o.consumer)) wrong.push(`never delivered to ${o.consumer}`);
+      if (!events.some((e) => e.kind === 'delivered' && e.consumer === o.consumer))
+        wrong.push(`never delivered to ${o.consumer}`);
       break;
   }
   return wrong;

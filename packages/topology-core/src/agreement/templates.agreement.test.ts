@@ -26,14 +26,16 @@ function template(id: string, profile: BrokerProfileId, params: Record<string, u
   return { ...r.template.design, profile };
 }
 
-const said = (d: readonly Disagreement[]): string[] => d.map((x) => `${x.case}: ${x.places[0]} said "${x.said[0]}", ${x.places[1]} said "${x.said[1]}"`);
+const said = (d: readonly Disagreement[]): string[] =>
+  d.map((x) => `${x.case}: ${x.places[0]} said "${x.said[0]}", ${x.places[1]} said "${x.said[1]}"`);
 
 describe('every template: every place states the same outcome', () => {
   it.each(listTemplates().map((t) => t.id))('%s', { timeout: 120_000 }, (id) => {
     const found: Disagreement[] = [];
     for (const profile of PROFILES) {
       const design = template(id, profile);
-      for (const failure of MODELS) found.push(...outcomeDisagreements(design, failure, { label: `template ${id}`, maxEvents: MAX_EVENTS }));
+      for (const failure of MODELS)
+        found.push(...outcomeDisagreements(design, failure, { label: `template ${id}`, maxEvents: MAX_EVENTS }));
       found.push(...ruleDisagreements(design, { label: `template ${id}`, maxEvents: MAX_EVENTS }));
     }
     expect(said(found)).toEqual([]);
@@ -41,13 +43,25 @@ describe('every template: every place states the same outcome', () => {
 });
 
 describe('waits longer than a short horizon: the upgrade check and the budget still agree', () => {
-  it('dlx-ttl-wait-queue with 20 min waits parks after 40 min: parked in every place, not "still moving" where a run stops early', { timeout: 60_000 }, () => {
-    const found: Disagreement[] = [];
-    for (const profile of PROFILES) {
-      const design = template('dlx-ttl-wait-queue', profile, { delayMs: 20 * 60_000 });
-      for (const failure of MODELS.slice(0, 2)) found.push(...outcomeDisagreements(design, failure, { label: 'template dlx-ttl-wait-queue (20 min)', maxEvents: MAX_EVENTS }));
-      found.push(...ruleDisagreements(design, { label: 'template dlx-ttl-wait-queue (20 min)', maxEvents: MAX_EVENTS }));
-    }
-    expect(said(found)).toEqual([]);
-  });
+  it(
+    'dlx-ttl-wait-queue with 20 min waits parks after 40 min: parked in every place, not "still moving" where a run stops early',
+    { timeout: 60_000 },
+    () => {
+      const found: Disagreement[] = [];
+      for (const profile of PROFILES) {
+        const design = template('dlx-ttl-wait-queue', profile, { delayMs: 20 * 60_000 });
+        for (const failure of MODELS.slice(0, 2))
+          found.push(
+            ...outcomeDisagreements(design, failure, {
+              label: 'template dlx-ttl-wait-queue (20 min)',
+              maxEvents: MAX_EVENTS,
+            }),
+          );
+        found.push(
+          ...ruleDisagreements(design, { label: 'template dlx-ttl-wait-queue (20 min)', maxEvents: MAX_EVENTS }),
+        );
+      }
+      expect(said(found)).toEqual([]);
+    },
+  );
 });

@@ -12,7 +12,12 @@ export type MessageOutcome =
    * only because a fail-first-K worker stopped failing; failing every time, the same message
    * never comes to an end (the design's retry does not end by itself)
    */
-  | { readonly kind: 'acked'; readonly consumer: string; readonly attempt: number; readonly neverEndsFailingAlways?: true }
+  | {
+      readonly kind: 'acked';
+      readonly consumer: string;
+      readonly attempt: number;
+      readonly neverEndsFailingAlways?: true;
+    }
   /**
    * resting in `queue`: nothing reads it there and no TTL moves it on (a TTL with no onward
    * route drops it later: the text says when). `also`: queues holding copies too;
@@ -68,7 +73,8 @@ export function cycleOf(path: readonly string[]): string[] {
     const blocks = Math.min(3, Math.floor(path.length / k));
     const tail = path.slice(-k);
     let repeats = true;
-    for (let b = 2; b <= blocks && repeats; b++) repeats = path.slice(-b * k, -(b - 1) * k).every((q, i) => q === tail[i]);
+    for (let b = 2; b <= blocks && repeats; b++)
+      repeats = path.slice(-b * k, -(b - 1) * k).every((q, i) => q === tail[i]);
     if (repeats) return tail;
   }
   return [path[path.length - 1]!];
@@ -80,10 +86,17 @@ function dropOutcome(events: readonly SimEvent[]): MessageOutcome {
   const i = events.map((e) => e.kind).lastIndexOf('dropped');
   const d = events[i] as Extract<SimEvent, { kind: 'dropped' }>;
   const before = events[i - 1];
-  if (d.why === 'no-dlx' && d.queue !== undefined && before?.kind === 'expired' && before.queue === d.queue) return { kind: 'expired', queue: d.queue };
+  if (d.why === 'no-dlx' && d.queue !== undefined && before?.kind === 'expired' && before.queue === d.queue)
+    return { kind: 'expired', queue: d.queue };
   // a quorum queue returns it once more (requeued) and then dead-letters it for delivery_limit
-  if (d.why === 'no-dlx' && d.queue !== undefined && before?.kind === 'requeued' && before.queue === d.queue) return { kind: 'limit', limit: 'delivery-limit', queue: d.queue };
-  return { kind: 'dropped', why: d.why, ...(d.queue !== undefined ? { queue: d.queue } : {}), ...(d.exchange !== undefined ? { exchange: d.exchange } : {}) };
+  if (d.why === 'no-dlx' && d.queue !== undefined && before?.kind === 'requeued' && before.queue === d.queue)
+    return { kind: 'limit', limit: 'delivery-limit', queue: d.queue };
+  return {
+    kind: 'dropped',
+    why: d.why,
+    ...(d.queue !== undefined ? { queue: d.queue } : {}),
+    ...(d.exchange !== undefined ? { exchange: d.exchange } : {}),
+  };
 }
 
 /** its last arrival in `q` carried an expiry (a per-message TTL, or the queue's) */
@@ -100,12 +113,19 @@ export function decideOutcome(f: OutcomeFacts): MessageOutcome {
   const moving: MessageOutcome = { kind: 'moving', attempts: f.attempts, cycle: cycleOf(f.path), atMs: f.endTime };
   if (f.truncated) {
     // waiting where a consumer or a TTL moves it on, or between queues (delivered, republished, held by an exchange)
-    if (f.inQueues.some((q) => f.activeQueues?.has(q) || (f.deadLettering?.has(q) && expiresIn(f.events, q)))) return moving;
-    if (f.inQueues.length === 0 && last !== undefined && last.kind !== 'acked' && last.kind !== 'dropped') return moving;
+    if (f.inQueues.some((q) => f.activeQueues?.has(q) || (f.deadLettering?.has(q) && expiresIn(f.events, q))))
+      return moving;
+    if (f.inQueues.length === 0 && last !== undefined && last.kind !== 'acked' && last.kind !== 'dropped')
+      return moving;
   }
   if (f.inQueues.length > 0) {
     const copies = f.otherCopies.processed > 0 || f.otherCopies.dropped > 0;
-    return { kind: 'parked', queue: f.inQueues[0]!, ...(f.inQueues.length > 1 ? { also: f.inQueues.slice(1) } : {}), ...(copies ? { otherCopies: f.otherCopies } : {}) };
+    return {
+      kind: 'parked',
+      queue: f.inQueues[0]!,
+      ...(f.inQueues.length > 1 ? { also: f.inQueues.slice(1) } : {}),
+      ...(copies ? { otherCopies: f.otherCopies } : {}),
+    };
   }
   if (f.ackedBy !== undefined) return { kind: 'acked', consumer: f.ackedBy, attempt: f.attempts };
   if (f.truncated) return moving;

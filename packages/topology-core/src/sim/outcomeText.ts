@@ -26,7 +26,10 @@ export function parkedFate(queue: string, topology: Topology): string {
   if (!ttl || typeof ttl.value !== 'number') return `parked in ${queue}`;
   const from = ttl.source.kind === 'argument' ? '' : ` (${describeSource(ttl.source)})`;
   const dlx = s['x-dead-letter-exchange'];
-  const then = dlx && typeof dlx.value === 'string' ? `is dead-lettered to ${dlx.value === '' ? 'the default exchange' : dlx.value}` : 'is dropped';
+  const then =
+    dlx && typeof dlx.value === 'string'
+      ? `is dead-lettered to ${dlx.value === '' ? 'the default exchange' : dlx.value}`
+      : 'is dropped';
   return `parked in ${queue}; expires after ${formatMs(ttl.value)}${from} and ${then}`;
 }
 
@@ -42,7 +45,12 @@ const DROP_TEXT: Record<DropReason, string> = {
 };
 
 export function dropText(why: DropReason, queue?: string, exchange?: string): string {
-  const at = queue !== undefined ? ` in ${queue}` : exchange !== undefined ? ` at ${exchange === '' ? 'the default exchange' : exchange}` : '';
+  const at =
+    queue !== undefined
+      ? ` in ${queue}`
+      : exchange !== undefined
+        ? ` at ${exchange === '' ? 'the default exchange' : exchange}`
+        : '';
   return `dropped${at}: ${DROP_TEXT[why]}`;
 }
 
@@ -51,14 +59,24 @@ export function describeOutcome(o: MessageOutcome, ctx: OutcomeContext): string 
     case 'parked': {
       const fates = [o.queue, ...(o.also ?? [])].map((q) => parkedFate(q, ctx.topology));
       const c = o.otherCopies;
-      if (c && c.processed > 0) fates.push(c.processed === 1 ? 'processed (acked)' : `${c.processed} processed (acked)`);
+      if (c && c.processed > 0)
+        fates.push(c.processed === 1 ? 'processed (acked)' : `${c.processed} processed (acked)`);
       if (c && c.dropped > 0) fates.push(c.dropped === 1 ? 'dropped' : `${c.dropped} dropped`);
       return fates.length === 1 ? fates[0]! : `copies, each with its own fate: ${fates.join(' | ')}`;
     }
     case 'moving': {
       const stop =
-        ctx.horizonMs === undefined ? `when the run stopped at ${formatMs(o.atMs)}` : o.atMs >= ctx.horizonMs ? `when the ${formatMs(ctx.horizonMs)} horizon ended` : `when the run's event bound stopped it at ${formatMs(o.atMs)}`;
-      const loop = o.cycle.length > 1 ? `, cycling through ${[...o.cycle.slice(-1), ...o.cycle].join(' → ')}` : o.cycle.length === 1 ? `, cycling in ${o.cycle[0]}` : '';
+        ctx.horizonMs === undefined
+          ? `when the run stopped at ${formatMs(o.atMs)}`
+          : o.atMs >= ctx.horizonMs
+            ? `when the ${formatMs(ctx.horizonMs)} horizon ended`
+            : `when the run's event bound stopped it at ${formatMs(o.atMs)}`;
+      const loop =
+        o.cycle.length > 1
+          ? `, cycling through ${[...o.cycle.slice(-1), ...o.cycle].join(' → ')}`
+          : o.cycle.length === 1
+            ? `, cycling in ${o.cycle[0]}`
+            : '';
       return `still moving ${stop}: attempt ${o.attempts.toLocaleString('en-US')}${loop}; it never ends`;
     }
     case 'acked': {

@@ -40,7 +40,11 @@ export function boundedRetryRuns(design: Design, failure: FailureModel): RetryRu
   return design.publishers.flatMap((p) => {
     const input = designToSimulation(failingWith({ ...design, publishers: [p] }, failure), { messages: 1, failure });
     const result = simulate({ ...input, maxEvents: RETRY_RUN_MAX_EVENTS, maxTimeMs: RETRY_RUN_MAX_TIME_MS });
-    const traces = traceMessages(result, { activeQueues: active, deadLettering, ...(workers.length > 0 ? { workConsumers: workers } : {}) });
+    const traces = traceMessages(result, {
+      activeQueues: active,
+      deadLettering,
+      ...(workers.length > 0 ? { workConsumers: workers } : {}),
+    });
     const trace = traces.find((t) => t.msgId === `${p.id}-1`);
     if (!trace) return [];
     return [{ publisher: p.id, trace, events: result.events.filter((e) => e.msgId === trace.msgId) }];
@@ -56,7 +60,11 @@ export const neverEnds = (r: RetryRun): boolean => r.trace.outcome.kind === 'mov
  * only from the failure model, the design's retry does not end by itself.
  * Traces carry the design's message ids (`${publisher}-${n}`).
  */
-export function markNeverEndsFailingAlways(design: Design, failure: FailureModel, traces: readonly MessageTrace[]): MessageTrace[] {
+export function markNeverEndsFailingAlways(
+  design: Design,
+  failure: FailureModel,
+  traces: readonly MessageTrace[],
+): MessageTrace[] {
   if (failure.kind !== 'failFirst') return [...traces];
   const at = failure.n + 1;
   const suspects = traces.filter((t) => t.outcome.kind === 'acked' && t.attempts === at);

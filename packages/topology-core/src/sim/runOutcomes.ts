@@ -17,9 +17,18 @@ export interface RunOutcomes {
 }
 
 /** `workConsumers`: whose processing counts as an attempt (default: every worker of the design; none: the consumer that saw the message most) */
-export function outcomesOfRun(design: Design, result: SimulationResult, failure: FailureModel, workConsumers?: readonly string[]): RunOutcomes {
+export function outcomesOfRun(
+  design: Design,
+  result: SimulationResult,
+  failure: FailureModel,
+  workConsumers?: readonly string[],
+): RunOutcomes {
   const workers = workConsumers ?? design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
-  const traced = traceMessages(result, { activeQueues: activeQueuesOf(design), deadLettering: deadLetteringQueuesOf(design.topology), ...(workers.length > 0 ? { workConsumers: workers } : {}) });
+  const traced = traceMessages(result, {
+    activeQueues: activeQueuesOf(design),
+    deadLettering: deadLetteringQueuesOf(design.topology),
+    ...(workers.length > 0 ? { workConsumers: workers } : {}),
+  });
   const traces = markNeverEndsFailingAlways(design, failure, traced);
   return { traces, byMsg: new Map(traces.map((t) => [t.msgId, t.outcome])) };
 }

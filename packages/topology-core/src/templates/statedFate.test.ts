@@ -19,7 +19,10 @@ describe('the fate a template explanation states, from a run on the chosen profi
     const f = statedFate(template('quorum-delivery-limit', { deliveryLimit: 2 }, '4.3'));
     expect(f?.outcome.kind).toBe('moving');
     expect(f?.contradicts).toEqual({ writtenFor: '3.10', promised: { kind: 'queue', queue: 'jobs.dead' } });
-    expect(f?.sentence).toMatch(/^Not as the text above says on RabbitMQ 4\.3 \(it describes RabbitMQ 3\.10\): simulated on 4\.3, a message that always fails is still moving .*attempt [0-9,]+, cycling in jobs\.q; it never ends\.$/);
+    expect(f?.sentence).toMatch(
+      /^Not as the text above says on RabbitMQ 4\.3 \(it describes RabbitMQ 3\.10\): simulated on 4\.3, a message that always fails is still moving .*attempt [0-9,]+, cycling in jobs\.q; it never ends\.$/,
+    );
   });
-  it('a design with no publisher states nothing', () => expect(statedFate({ ...template('requeue-once', {}), publishers: [] })).toBeUndefined());
+  it('a design with no publisher states nothing', () =>
+    expect(statedFate({ ...template('requeue-once', {}), publishers: [] })).toBeUndefined());
 });

@@ -29,13 +29,17 @@ export const STATED_FATE_MAX_EVENTS = 20_000;
 const sameEnding = (a: Ending, b: Ending): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** The template's promise for an always-failing message, when the design was built from one. */
-function promised(design: Design): { writtenFor: BrokerProfileId; ending: Ending; workConsumers: readonly string[] } | undefined {
+function promised(
+  design: Design,
+): { writtenFor: BrokerProfileId; ending: Ending; workConsumers: readonly string[] } | undefined {
   const origin = design.origin;
   if (!origin?.template) return undefined;
   const built = buildTemplate(origin.template, origin.params ?? {});
   if (!built.ok) return undefined;
   const always = built.template.documented.find((d) => d.failure.kind === 'always');
-  return always ? { writtenFor: built.template.profile, ending: always.endsIn, workConsumers: built.template.workConsumers } : undefined;
+  return always
+    ? { writtenFor: built.template.profile, ending: always.endsIn, workConsumers: built.template.workConsumers }
+    : undefined;
 }
 
 /** `undefined`: nothing to run (no publisher, or the design does not simulate yet). */
@@ -47,13 +51,21 @@ export function statedFate(design: Design): StatedFate | undefined {
   let text: string;
   try {
     // bounded like the upgrade check's runs: a loop with no wait says it never ends in milliseconds, not seconds
-    const b = computeBudget(design, { kind: 'always' }, { maxEvents: STATED_FATE_MAX_EVENTS, ...(promise ? { workConsumers: promise.workConsumers } : {}) });
+    const b = computeBudget(
+      design,
+      { kind: 'always' },
+      { maxEvents: STATED_FATE_MAX_EVENTS, ...(promise ? { workConsumers: promise.workConsumers } : {}) },
+    );
     [outcome, text] = [b.outcome, b.outcomeText];
   } catch {
     return undefined;
   }
-  const contradicts = promise && !sameEnding(promise.ending, endingOf(outcome)) ? { writtenFor: promise.writtenFor, promised: promise.ending } : undefined;
-  const why = contradicts && contradicts.writtenFor !== profile ? ` (it describes RabbitMQ ${contradicts.writtenFor})` : '';
+  const contradicts =
+    promise && !sameEnding(promise.ending, endingOf(outcome))
+      ? { writtenFor: promise.writtenFor, promised: promise.ending }
+      : undefined;
+  const why =
+    contradicts && contradicts.writtenFor !== profile ? ` (it describes RabbitMQ ${contradicts.writtenFor})` : '';
   const sentence = contradicts
     ? `Not as the text above says on RabbitMQ ${profile}${why}: simulated on ${profile}, a message that always fails is ${text}.`
     : `Simulated on RabbitMQ ${profile}, a message that always fails: ${text}.`;

@@ -14,12 +14,20 @@ import type { BrokerProfileId, FailureModel } from '@retry-studio/topology-core/
 import { outcomeDisagreements, ruleDisagreements, type Disagreement } from '@retry-studio/topology-core/agreement';
 
 const DIR = path.dirname(fileURLToPath(import.meta.url));
-const FILES = readdirSync(DIR).filter((f) => /\.json(\.tpl)?$/.test(f) && !f.startsWith('broker-')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => /\.json(\.tpl)?$/.test(f) && !f.startsWith('broker-'))
+  .sort();
 const PROFILES: readonly BrokerProfileId[] = ['3.10', '4.x', '4.3'];
-const MODELS: readonly FailureModel[] = [{ kind: 'always' }, ...[1, 2, 3, 4].map((n) => ({ kind: 'failFirst' as const, n })), { kind: 'poison' }, { kind: 'percent', percent: 30 }];
+const MODELS: readonly FailureModel[] = [
+  { kind: 'always' },
+  ...[1, 2, 3, 4].map((n) => ({ kind: 'failFirst' as const, n })),
+  { kind: 'poison' },
+  { kind: 'percent', percent: 30 },
+];
 const MAX_EVENTS = 6_000;
 
-const said = (d: readonly Disagreement[]): string[] => d.map((x) => `${x.case}: ${x.places[0]} said "${x.said[0]}", ${x.places[1]} said "${x.said[1]}"`);
+const said = (d: readonly Disagreement[]): string[] =>
+  d.map((x) => `${x.case}: ${x.places[0]} said "${x.said[0]}", ${x.places[1]} said "${x.said[1]}"`);
 
 describe('every corpus file with its assumed actors: every place states the same outcome', () => {
   it.each(FILES)('%s', { timeout: 120_000 }, (file) => {
@@ -32,8 +40,14 @@ describe('every corpus file with its assumed actors: every place states the same
       for (const profile of PROFILES) {
         const onProfile = { ...design, profile };
         for (const p of onProfile.publishers)
-          for (const failure of MODELS) found.push(...outcomeDisagreements({ ...onProfile, publishers: [p] }, failure, { label: `${label} publisher ${p.id}`, maxEvents: MAX_EVENTS }));
-        found.push(...ruleDisagreements(onProfile, { label, maxEvents: MAX_EVENTS }));
+          for (const failure of MODELS)
+            found.push(
+              ...outcomeDisagreements({ ...onProfile, publishers: [p] }, failure, {
+                label: `${label} publisher ${p.id}`,
+                maxEvents: MAX_EVENTS,
+              }),
+            );
+        found.push(...ruleDisagreements(onProfile, { label, maxEvents: MAX_EVENTS, linted: doc.design }));
       }
     }
     expect(said(found)).toEqual([]);
