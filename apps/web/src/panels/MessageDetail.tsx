@@ -47,7 +47,7 @@ export function MessageDetail({ story }: { story: Story }) {
   return (
     <section data-testid="message-detail" aria-label="Message" className="p-2 text-[11px] text-slate-300">
       <div className="mb-1 flex items-baseline justify-between gap-2">
-        <span className="font-mono text-sm text-slate-100">{story.body}</span>
+        <span className="shrink-0 font-mono text-sm text-slate-100">{story.body}</span>
         <span data-testid="message-outcome" className="text-right text-slate-400">{story.fate}</span>
       </div>
       <div className="mb-1 font-semibold text-slate-400">Headers (last delivery)</div>
