@@ -41,6 +41,7 @@ export const CORE_FLOORS = [
   ['operate', 'upgrade'],
   ['templates'],
   ['appconfig'],
+  ['agreement'],
 ];
 
 const SOURCE_EXT = /\.(ts|tsx|mts|cts)$/;

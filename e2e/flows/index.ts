@@ -13,6 +13,7 @@ import { clusterFlow } from './clusterFlows.js';
 import { upgradeFlow } from './upgradeFlow.js';
 import { resultsFlows } from './resultsFlows.js';
 import { appConfigFlow } from './appConfigFlow.js';
+import { outcomeTruthFlow } from './outcomeTruthFlow.js';
 
 export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, exportFormatsFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow, policyPlanFlow, broker43Flow, clusterFlow, operateFlow, operateLargeFlow, canaryRedriveFlow, editRedriveFlow];
 // the designer's own flows (names start with "designer:")
@@ -24,3 +25,5 @@ flows.push(...resultsFlows);
 flows.push(...designerTruthFlows);
 // issue 33: an application's retry configuration opened in the browser
 flows.push(appConfigFlow);
+// issue 29: one outcome per message (name starts with "outcome truth:")
+flows.push(outcomeTruthFlow);

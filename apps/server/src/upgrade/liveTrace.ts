@@ -32,10 +32,10 @@ export function traceFailure(f: BehaviourFinding['failure']): FailureModel | und
 }
 
 function predictedOutcome(f: BehaviourFinding): string {
-  const a = f.after;
-  if (a.unbounded) return 'still moving';
-  if (a.endsIn.startsWith('queue ')) return `parked in ${a.endsIn.slice('queue '.length).split(' ')[0]}`;
-  if (a.endsIn === 'dropped') return 'dropped';
+  const o = f.after.outcome;
+  if (o.kind === 'moving') return 'still moving';
+  if (o.kind === 'parked') return `parked in ${o.queue}`;
+  if (o.kind === 'dropped' || o.kind === 'expired' || o.kind === 'limit') return 'dropped';
   return 'acked';
 }
 

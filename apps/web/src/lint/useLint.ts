@@ -22,8 +22,18 @@ export interface LintView {
 
 const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
 
+/** the last design linted: the canvas, the lint tab, the inspector's summary and the app bar share one run */
+let last: { design: Design; nodes: number | undefined; view: LintView } | undefined;
+
 /** `nodes`: the probed broker's cluster size, so the cluster rules apply */
 export function lintOf(design: Design, nodes?: number): LintView {
+  if (last && last.design === design && last.nodes === nodes) return last.view;
+  const view = lintNow(design, nodes);
+  last = { design, nodes, view };
+  return view;
+}
+
+function lintNow(design: Design, nodes?: number): LintView {
   let raw: readonly LintFinding[];
   try {
     raw = lintDesign(design, nodes !== undefined ? { nodes } : {});

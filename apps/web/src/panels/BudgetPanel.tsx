@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { computeBudget, compareStrategies, type BudgetFailure, type RetryBudget, type StrategyEntry } from '@retry-studio/topology-core/budget';
-import { type Ending } from '@retry-studio/topology-core/templates';
 import { joinCollapsed } from '@retry-studio/topology-core/text';
 import { useApp } from '../store/store';
 import { buildTemplate, listTemplates } from './templates';
@@ -17,24 +16,6 @@ function budgetFailure(f: ReturnType<typeof useApp.getState>['failure']): { fail
   if (f.kind === 'always') return { failure: { kind: 'always' } };
   if (f.kind === 'poison') return { failure: { kind: 'poison' } };
   return { failure: { kind: 'always' }, note: `the budget is computed for a failing message; "${f.kind}" is shown as "fail always"` };
-}
-
-function endText(e: Ending): string {
-  switch (e.kind) {
-    case 'queue':
-      return `in ${e.queue}`;
-    case 'acked':
-      return 'processed';
-    case 'dropped':
-      return 'dropped';
-    case 'cycling':
-      return 'still cycling';
-    case 'held':
-      return `held unacked by ${e.consumer}`;
-    case 'attempt-cap':
-      // the worker stopped failing (fail-first K); failing every time, it would retry forever
-      return `attempt cap hit (${e.attempts}): never ends`;
-  }
 }
 
 /** The retry budget of the design, and strategies side by side under the same failure model. */
@@ -144,7 +125,7 @@ function BudgetTable({ rows }: { rows: RetryBudget[] }) {
             <td className="pr-2">{r.attempts}</td>
             <td className="pr-2 font-mono">{r.delaysMs.length ? joinCollapsed(r.delaysMs.map(fmtT)) : '—'}</td>
             <td className="pr-2">{fmtT(r.timeToFinalMs)}{r.truncated ? ' (cut off)' : ''}</td>
-            <td className="pr-2">{endText(r.endsIn)}</td>
+            <td data-testid="budget-outcome" className="pr-2">{r.outcomeText}</td>
             <td className="pr-2 font-mono">
               {r.ops.publishes} / {r.ops.deadLetterings} / {r.ops.routings}
             </td>
@@ -197,7 +178,7 @@ function ScheduleChart({ rows }: { rows: RetryBudget[] }) {
             </text>
             <line x1={x(0)} x2={x(r.timeToFinalMs)} y1={y} y2={y} stroke="#334155" strokeWidth={2} />
             {ts.map((t, j) => (
-              <circle key={j} cx={x(t)} cy={y} r={3.5} fill={j === ts.length - 1 && r.endsIn.kind === 'acked' ? '#34d399' : '#f87171'}>
+              <circle key={j} cx={x(t)} cy={y} r={3.5} fill={j === ts.length - 1 && r.outcome.kind === 'acked' && !r.outcome.neverEndsFailingAlways ? '#34d399' : '#f87171'}>
                 <title>{`attempt ${j + 1} at ${fmtT(t)}`}</title>
               </circle>
             ))}

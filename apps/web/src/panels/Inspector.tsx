@@ -12,6 +12,7 @@ import { BehaviourForm } from './BehaviourForm';
 import { ConfigSource } from './ConfigSource';
 import { RenameField } from './RenameField';
 import { QUEUE_LOOK, queueTypeOfDef } from '../canvas/nodes';
+import { DesignSummary, StatedFateLine } from './DesignSummary';
 
 function setArg(args: AmqpTable | undefined, key: string, v: AmqpValue | undefined): AmqpTable {
   const out: Record<string, AmqpValue> = { ...(args ?? {}) };
@@ -122,25 +123,11 @@ function DesignSettings() {
         onChange={(v) => set({ profile: v as Design['profile'] }, 'profile')}
       />
       {description && <p className="whitespace-pre-wrap text-[11px] leading-snug text-slate-300">{description}</p>}
+      <StatedFateLine />
     </div>
   );
 }
 
-function DesignSummary({ design, issues }: { design: Design; issues: readonly ValidationIssue[] }) {
-  if (!issues.length) return <p className="text-emerald-400">The design is valid.</p>;
-  return (
-    <div>
-      <div className="mb-1 font-semibold text-red-300">{issues.length} validation error(s)</div>
-      <ul className="space-y-0.5">
-        {issues.slice(0, 12).map((i, k) => (
-          <li key={k} className="font-mono text-[10px] text-red-300">
-            {describeIssue(design, i)}
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
 
 type F = (field: string) => ValidationIssue[];
 

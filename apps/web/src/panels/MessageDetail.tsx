@@ -10,15 +10,19 @@ export function MessagePane() {
   const msg = useApp((s) => s.inspectedMsg);
   const sim = useApp((s) => s.simEvents);
   const live = useApp((s) => s.liveEvents);
+  const outcomes = useApp((s) => s.simOutcomes);
   const stories = useMemo(() => {
     const out: Array<{ source: string; story: Story }> = [];
     for (const [source, evs] of [['simulated', sim], ['live', live]] as const) {
       if (!evs || !msg) continue;
-      const story = storiesOf(evs.filter((e) => e.msgId === msg))[0];
+      const story = storiesOf(
+        evs.filter((e) => e.msgId === msg),
+        source === 'simulated' ? outcomes : undefined,
+      )[0];
       if (story) out.push({ source, story });
     }
     return out;
-  }, [msg, sim, live]);
+  }, [msg, sim, live, outcomes]);
   return (
     <div>
       <div className="flex items-center justify-between border-b border-slate-800 px-2 py-1 text-[11px] text-slate-400">
@@ -42,9 +46,9 @@ export function MessageDetail({ story }: { story: Story }) {
   const headers = Object.entries(story.headers);
   return (
     <section data-testid="message-detail" aria-label="Message" className="p-2 text-[11px] text-slate-300">
-      <div className="mb-1 flex items-baseline justify-between">
-        <span className="font-mono text-sm text-slate-100">{story.body}</span>
-        <span className="text-slate-400">{story.fate}</span>
+      <div className="mb-1 flex items-baseline justify-between gap-2">
+        <span className="shrink-0 font-mono text-sm text-slate-100">{story.body}</span>
+        <span data-testid="message-outcome" className="text-right text-slate-400">{story.fate}</span>
       </div>
       <div className="mb-1 font-semibold text-slate-400">Headers (last delivery)</div>
       {headers.length ? (
@@ -61,7 +65,7 @@ export function MessageDetail({ story }: { story: Story }) {
       ) : (
         <div className="mb-2 text-slate-500">no headers</div>
       )}
-      <div className="mb-1 font-semibold text-slate-400">x-death</div>
+      <div className="mb-1 font-semibold text-slate-400">x-death (as of its last dead-lettering)</div>
       {story.xDeath.length ? (
         // fixed columns that wrap at dots: the table fits the 320 px side panel instead of running under its edge
         <table data-testid="xdeath-table" className="mb-2 w-full table-fixed border-collapse">

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useApp } from '../store/store';
 import { buildTemplate, listTemplates, openTemplate, type TemplateInfo } from './templates';
-import { coerceParam } from '@retry-studio/topology-core/templates';
+import { coerceParam, statedFate } from '@retry-studio/topology-core/templates';
 import { runCommand } from '../commands/registry';
 import { env } from '../commands/env';
 
@@ -60,6 +60,8 @@ function TemplateCard({ t, expanded, onToggle }: { t: TemplateInfo; expanded: bo
   // the explanation is built with the parameters as typed, so it tells what this design will do
   const built = useMemo(() => (expanded ? buildTemplate(t.id, params) : null), [expanded, t.id, params]);
   const explanation = built?.ok ? built.built.explanation : null;
+  // the fate it states, from a run on the template's profile (the Inspector says it again for the profile chosen later)
+  const fate = useMemo(() => (built?.ok ? statedFate(built.built.design) : undefined), [built]);
   const paramErrors = built && !built.ok ? built.errors.map((e) => `${e.path ? `${e.path}: ` : ''}${e.message}`) : [];
   const use = () => {
     const r = openTemplate(t.id, params);
@@ -84,6 +86,11 @@ function TemplateCard({ t, expanded, onToggle }: { t: TemplateInfo; expanded: bo
       {expanded && (
         <div className="mb-2 space-y-1.5 border-t border-slate-800 pt-2">
           {explanation && <p data-testid="template-explanation" className="text-[11px] leading-snug text-slate-300">{explanation}</p>}
+          {fate && (
+            <p data-testid="stated-fate" className={`text-[11px] leading-snug ${fate.contradicts ? 'text-amber-300' : 'text-slate-400'}`}>
+              {fate.sentence}
+            </p>
+          )}
           {t.params.map((p) => (
             <label key={p.name} className="block text-[11px] text-slate-400">
               {p.label}

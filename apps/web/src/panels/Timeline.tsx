@@ -17,11 +17,8 @@ export function Timeline() {
   const sim = useApp((s) => s.simEvents);
   const live = useApp((s) => s.liveEvents);
   const inspected = useApp((s) => s.inspectedMsg);
-  const capped = useApp((s) => s.simCapped);
-  const simStories = useMemo(
-    () => (sim ? storiesOf(sim).map((s) => (capped.includes(s.msgId) ? { ...s, fate: `attempt cap hit (${s.attempts.length}): never ends` } : s)) : []),
-    [sim, capped],
-  );
+  const outcomes = useApp((s) => s.simOutcomes);
+  const simStories = useMemo(() => (sim ? storiesOf(sim, outcomes) : []), [sim, outcomes]);
   const liveStories = useMemo(() => (live ? storiesOf(live) : []), [live]);
   if (!sim && !live)
     return (
@@ -63,6 +60,7 @@ export function Timeline() {
 }
 
 const FATE_W = 144;
+const FATE_TONE = { ok: 'text-emerald-400', loss: 'text-red-400', rest: 'text-sky-300', open: 'text-amber-300' } as const;
 
 function TimeAxis({ endT }: { endT: number }) {
   const ticks = timeTicks(endT);
@@ -100,7 +98,7 @@ interface LaneProps {
 
 const Lane = memo(function Lane({ story, source, active }: LaneProps) {
   const color = source === 'sim' ? '#38bdf8' : '#f97316';
-  const fateTone = story.fate.startsWith('acked') ? 'text-emerald-400' : story.fate.startsWith('dropped') ? 'text-red-400' : 'text-amber-300';
+  const fateTone = FATE_TONE[story.tone];
   return (
     <button
       type="button"
@@ -148,7 +146,7 @@ const Lane = memo(function Lane({ story, source, active }: LaneProps) {
           />
         ))}
       </span>
-      <span className={`w-36 shrink-0 truncate pl-2 text-[10px] ${fateTone}`}>{story.fate}</span>
+      <span data-testid="lane-outcome" className={`w-36 shrink-0 truncate pl-2 text-[10px] ${fateTone}`}>{story.fate}</span>
     </button>
   );
 }, sameLane);

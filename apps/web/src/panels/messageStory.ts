@@ -1,6 +1,7 @@
 /** Per-message summaries of an event stream, for the timeline lanes and the message inspector. */
 import type { XDeathEntry, AmqpTable } from '@retry-studio/topology-core/model';
-import type { SimEvent, SimEventOf } from '@retry-studio/topology-core/sim';
+import { outcomeTone, type SimEvent, type SimEventOf } from '@retry-studio/topology-core/sim';
+import type { StatedOutcome } from '../sim/runSimulation';
 
 export interface Wait {
   queue: string;
@@ -18,12 +19,16 @@ export interface Story {
   /** hops worth a mark: dead-letterings, republishes, delayed-exchange holds, drops */
   hops: Array<{ t: number; kind: 'dead-letter' | 'republish' | 'delayed' | 'dropped'; text: string }>;
   end: number;
+  /** a simulated message: the core's outcome in its words; a live one: what its events show so far */
   fate: string;
+  tone: 'ok' | 'loss' | 'rest' | 'open';
   headers: AmqpTable;
+  /** as of its last dead-lettering or delivery, whichever came last: a parked dead letter shows the x-death it carries */
   xDeath: readonly XDeathEntry[];
 }
 
-export function storiesOf(events: readonly SimEvent[]): Story[] {
+/** `outcomes`: the simulated run's outcomes (runSimulation): each story states the core's, not a reading of its own */
+export function storiesOf(events: readonly SimEvent[], outcomes?: Readonly<Record<string, StatedOutcome>>): Story[] {
   const by = new Map<string, Story>();
   const open = new Map<string, { queue: string; from: number; ttl: boolean }>();
   const out: Story[] = [];
@@ -31,7 +36,7 @@ export function storiesOf(events: readonly SimEvent[]): Story[] {
     if (e.msgId === '') continue; // depth samples and other message-less events
     let s = by.get(e.msgId);
     if (!s) {
-      s = { msgId: e.msgId, body: e.body, events: [], waits: [], attempts: [], hops: [], end: e.t, fate: 'in flight', headers: {}, xDeath: [] };
+      s = { msgId: e.msgId, body: e.body, events: [], waits: [], attempts: [], hops: [], end: e.t, fate: 'in flight', tone: 'open', headers: {}, xDeath: [] };
       by.set(e.msgId, s);
       out.push(s);
     }
@@ -67,6 +72,7 @@ export function storiesOf(events: readonly SimEvent[]): Story[] {
         break;
       case 'dead-lettered':
         closeWait(e.queue);
+        if (e.xDeath) s.xDeath = e.xDeath;
         s.hops.push({ t: e.t, kind: 'dead-letter', text: `dead-lettered from ${e.queue} (${e.reason})` });
         break;
       case 'processed':
@@ -81,6 +87,11 @@ export function storiesOf(events: readonly SimEvent[]): Story[] {
         s.hops.push({ t: e.t, kind: 'dropped', text: `dropped: ${e.why}` });
         break;
     }
+  }
+  for (const s of out) {
+    const stated = outcomes?.[s.msgId];
+    if (stated) [s.fate, s.tone] = [stated.text, outcomeTone(stated.outcome)];
+    else s.tone = s.fate.startsWith('acked') ? 'ok' : s.fate.startsWith('dropped') ? 'loss' : 'open';
   }
   for (const [k, w] of open) {
     const s = by.get(k.split('|')[0]!);

@@ -1,6 +1,7 @@
 /** Runs the core simulator on a design (the web never simulates anything itself). */
+import { BUDGET_HORIZON_MS } from '@retry-studio/topology-core/budget';
 import { describeIssue, validateDesign, type Design, type FailureModel } from '@retry-studio/topology-core/model';
-import { activeQueuesOf, designToSimulation, markAttemptCap, simulate, traceMessages, type NodeLoss, type SimEvent } from '@retry-studio/topology-core/sim';
+import { describeOutcome, designToSimulation, outcomesOfRun, simulate, type MessageOutcome, type NodeLoss, type SimEvent } from '@retry-studio/topology-core/sim';
 
 export interface RunOptions {
   messages: number;
@@ -12,8 +13,13 @@ export interface RunOptions {
   nodeLoss?: NodeLoss;
 }
 
-/** `capped`: messages acked only because the fail-first worker stopped failing; failing always they would retry forever */
-export type RunResult = { events: SimEvent[]; truncated: boolean; endTime: number; capped: string[] } | { error: string };
+/** Each message's outcome as the core decides it (sim/messageOutcome.ts), and its words: what the lane and the detail print. */
+export interface StatedOutcome {
+  readonly outcome: MessageOutcome;
+  readonly text: string;
+}
+
+export type RunResult = { events: SimEvent[]; truncated: boolean; endTime: number; outcomes: Readonly<Record<string, StatedOutcome>> } | { error: string };
 
 /**
  * Test publishes come from the run's steps; the canvas draws them leaving their publisher node,
@@ -34,15 +40,11 @@ export function runDesignSimulation(design: Design, opts: RunOptions): RunResult
   if (!v.ok) return { error: `Fix the design first: ${v.errors.slice(0, 3).map((e) => describeIssue(design, e)).join('; ')}` };
   try {
     const input = designToSimulation(design, { messages: opts.messages, failure: opts.failure, seed: opts.seed });
-    const r = simulate({ ...input, maxEvents: opts.maxEvents ?? 40_000, ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}) });
-    const workers = design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
-    const capped =
-      opts.failure.kind === 'failFirst'
-        ? markAttemptCap(design, opts.failure, traceMessages(r, { activeQueues: activeQueuesOf(design), ...(workers.length > 0 ? { workConsumers: workers } : {}) }))
-            .filter((t) => t.endsIn.kind === 'attempt-cap')
-            .map((t) => t.msgId)
-        : [];
-    return { events: attributePublishers(r.events, design.publishers.map((p) => p.id)), truncated: r.truncated, endTime: r.endTime, capped };
+    // the horizon simulate and the budget use: a lane says what the CLI says
+    const r = simulate({ ...input, maxTimeMs: BUDGET_HORIZON_MS, maxEvents: opts.maxEvents ?? 40_000, ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}) });
+    const outcomes: Record<string, StatedOutcome> = {};
+    for (const [msgId, outcome] of outcomesOfRun(design, r, opts.failure).byMsg) outcomes[msgId] = { outcome, text: describeOutcome(outcome, { topology: design.topology, horizonMs: BUDGET_HORIZON_MS }) };
+    return { events: attributePublishers(r.events, design.publishers.map((p) => p.id)), truncated: r.truncated, endTime: r.endTime, outcomes };
   } catch (e) {
     return { error: e instanceof Error ? e.message : String(e) };
   }

@@ -3,7 +3,7 @@ import type { FailureModel } from '@retry-studio/topology-core/model';
 import type { SimEvent } from '@retry-studio/topology-core/sim';
 import type { AppState } from './store';
 import { player } from '../sim/player';
-import { runDesignSimulation } from '../sim/runSimulation';
+import { runDesignSimulation, type StatedOutcome } from '../sim/runSimulation';
 import { outagesFor, resolveNodeLoss, type NodeLossDraft, type QueueOutage } from '../sim/nodeLossWhatIf';
 
 export interface SimSlice {
@@ -14,8 +14,8 @@ export interface SimSlice {
   simEvents: readonly SimEvent[] | null;
   simError: string | null;
   simTruncated: boolean;
-  /** messages of the run whose ack only the fail-first cap gave (see runSimulation) */
-  simCapped: readonly string[];
+  /** each simulated message's outcome, decided by the core (see runSimulation) */
+  simOutcomes: Readonly<Record<string, StatedOutcome>>;
   /** the live trace's events, as they stream in */
   liveEvents: readonly SimEvent[] | null;
   inspectedMsg: string | null;
@@ -47,7 +47,7 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
   simEvents: null,
   simError: null,
   simTruncated: false,
-  simCapped: [],
+  simOutcomes: {},
   liveEvents: null,
   inspectedMsg: null,
   divergenceNode: null,
@@ -66,17 +66,17 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
     const r = runDesignSimulation(s.design, { messages: s.messageCount, failure: s.failure, seed: s.seed, ...(nodeLoss ? { nodeLoss } : {}) });
     if ('error' in r) {
       player.load('sim', null);
-      set({ simEvents: null, simError: r.error, simTruncated: false, simOutages: [] });
+      set({ simEvents: null, simError: r.error, simTruncated: false, simOutcomes: {}, simOutages: [] });
       return;
     }
     player.reset();
     player.load('sim', r.events);
-    set({ simEvents: r.events, simError: null, simTruncated: r.truncated, simCapped: r.capped, inspectedMsg: null, simOutages: nodeLoss ? outagesFor(nodeLoss, s.design) : [] });
+    set({ simEvents: r.events, simError: null, simTruncated: r.truncated, simOutcomes: r.outcomes, inspectedMsg: null, simOutages: nodeLoss ? outagesFor(nodeLoss, s.design) : [] });
   },
   clearSimulation: () => {
     player.reset();
     player.load('sim', null);
-    set({ simEvents: null, simError: null, inspectedMsg: null, simOutages: [] });
+    set({ simEvents: null, simError: null, simOutcomes: {}, inspectedMsg: null, simOutages: [] });
   },
   setLiveEvents: (liveEvents) => {
     player.load('live', liveEvents);

@@ -9,11 +9,16 @@ import { simulate } from '../sim/simulate.js';
 import { designToSimulation } from '../sim/designToSimulation.js';
 import { lintDesign } from '../lint/lintDesign.js';
 import type { Ending } from '../templates/types.js';
-import { activeQueuesOf, traceMessages, type BrokerOps, type MessageTrace } from '../sim/messageTrace.js';
-import { markAttemptCap } from '../sim/retryEnding.js';
+import type { BrokerOps, MessageTrace } from '../sim/messageTrace.js';
+import { outcomesOfRun } from '../sim/runOutcomes.js';
+import type { MessageOutcome } from '../sim/messageOutcome.js';
+import { describeOutcome } from '../sim/outcomeText.js';
 import { joinCollapsed } from '../text/collapseRepeats.js';
 import { formatMs } from '../text/formatDuration.js';
 import type { NodeLoss } from '../sim/nodeLoss.js';
+
+/** how far in virtual time the budget follows a message (simulate and the upgrade check use it too) */
+export const BUDGET_HORIZON_MS = 24 * 3600 * 1000;
 
 export type BudgetFailure =
   | { readonly kind: 'failFirst'; readonly n: number }
@@ -38,6 +43,9 @@ export interface RetryBudget {
   /** from the first publish to the last event of the failing message (virtual ms) */
   readonly timeToFinalMs: number;
   readonly endsIn: Ending;
+  /** what became of the failing message (sim/messageOutcome.ts), and its words */
+  readonly outcome: MessageOutcome;
+  readonly outcomeText: string;
   readonly ops: BrokerOps;
   readonly objects: { readonly exchanges: number; readonly queues: number; readonly bindings: number; readonly policies: number; readonly total: number };
   /** the names of what has to be declared on the broker */
@@ -80,11 +88,9 @@ export function computeBudget(design: Design, failure: BudgetFailure, opts: Budg
   const onlyFirst: Design = { ...design, publishers: [first] };
   const poisonBody = `${first.bodyPrefix ?? first.id}-1`;
   const input = designToSimulation(onlyFirst, { messages: n, failure: failureModel(failure, poisonBody), seed: opts.seed ?? 1 });
-  const result = simulate({ ...input, maxTimeMs: opts.maxTimeMs ?? 24 * 3600 * 1000, ...(opts.maxEvents !== undefined ? { maxEvents: opts.maxEvents } : {}), ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}) });
-  const workers = design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
-  // no workers (scripts only, e.g. a scenario): the trace picks the consumer that saw the message most
-  const workConsumers = opts.workConsumers ?? (workers.length > 0 ? workers : undefined);
-  const traces = markAttemptCap(onlyFirst, failureModel(failure, poisonBody), traceMessages(result, { ...(workConsumers ? { workConsumers } : {}), activeQueues: activeQueuesOf(design) }));
+  const horizonMs = opts.maxTimeMs ?? BUDGET_HORIZON_MS;
+  const result = simulate({ ...input, maxTimeMs: horizonMs, ...(opts.maxEvents !== undefined ? { maxEvents: opts.maxEvents } : {}), ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}) });
+  const { traces } = outcomesOfRun(onlyFirst, result, failureModel(failure, poisonBody), opts.workConsumers);
   const failing = traces.find((t) => t.body === poisonBody) ?? traces[0];
   if (!failing) throw new Error('the simulation produced no events for the published message');
   const others = traces.filter((t) => t !== failing);
@@ -98,6 +104,8 @@ export function computeBudget(design: Design, failure: BudgetFailure, opts: Budg
     delaysMs: failing.delaysMs,
     timeToFinalMs: failing.endTime - start,
     endsIn: failing.endsIn,
+    outcome: failing.outcome,
+    outcomeText: describeOutcome(failing.outcome, { topology: design.topology, horizonMs }),
     ops: failing.ops,
     objects: {
       exchanges: t.exchanges.length,
@@ -141,7 +149,9 @@ function risksOf(design: Design, tr: MessageTrace): Risk[] {
   if (tr.ops.deadLetterings > 0) risks.push({ kind: 'loss', why: 'dead-lettering is at-most-once (classic queues and quorum at-most-once): a missing route drops the message silently' });
   if (tr.endsIn.kind === 'held') risks.push({ kind: 'unbounded', why: 'the consumer holds the message unacked and no later multiple settles it: it stays at the consumer, its prefetch slot taken' });
   // cut off by the horizon while parked (a TTL with no onward route) is not unbounded: only a message still moving is
-  if (tr.endsIn.kind === 'cycling' || tr.endsIn.kind === 'attempt-cap') risks.push({ kind: 'unbounded', why: 'the message never reaches a final outcome: it keeps being retried' });
+  if (tr.outcome.kind === 'moving') risks.push({ kind: 'unbounded', why: 'the message never reaches a final outcome: it keeps being retried' });
+  if (tr.outcome.kind === 'acked' && tr.outcome.neverEndsFailingAlways)
+    risks.push({ kind: 'unbounded', why: 'acked only because the worker stopped failing: a message that fails every time is retried forever' });
   return risks;
 }
 
@@ -156,23 +166,6 @@ export function compareStrategies(entries: readonly StrategyEntry[], failure: Bu
   return entries.map((e) => computeBudget(e.design, failure, { ...opts, label: e.label, ...(e.workConsumers ? { workConsumers: e.workConsumers } : {}) }));
 }
 
-function endText(e: Ending): string {
-  switch (e.kind) {
-    case 'queue':
-      return `queue ${e.queue}${e.also?.length ? ` (+${e.also.join(', ')})` : ''}`;
-    case 'acked':
-      return 'processed (acked)';
-    case 'dropped':
-      return 'dropped';
-    case 'cycling':
-      return 'still cycling';
-    case 'held':
-      return `held unacked by ${e.consumer} (nothing settles it)`;
-    case 'attempt-cap':
-      return `attempt cap hit at attempt ${e.attempts}: the worker stopped failing, the retry itself never ends`;
-  }
-}
-
 /** A plain-text table of budgets (for the CLI). */
 export function formatComparison(rows: readonly RetryBudget[]): string {
   const head = ['strategy', 'attempts', 'delays', 'time to outcome', 'ends in', 'publishes', 'dead-letterings', 'routings', 'objects', 'risks'];
@@ -181,7 +174,7 @@ export function formatComparison(rows: readonly RetryBudget[]): string {
     String(r.attempts) + (r.truncated ? '+' : ''),
     r.delaysMs.length ? joinCollapsed(r.delaysMs.map(formatMs)) : '-',
     formatMs(r.timeToFinalMs),
-    endText(r.endsIn),
+    r.outcomeText,
     String(r.ops.publishes),
     String(r.ops.deadLetterings),
     String(r.ops.routings),
@@ -193,4 +186,4 @@ export function formatComparison(rows: readonly RetryBudget[]): string {
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
-export { endText as formatEnding, formatMs };
+export { formatMs };

@@ -1,15 +1,14 @@
 /** @retry-studio/topology-core/budget: the retry budget: time, hops and load per message. Named exports, so what the apps use is visible here. */
 export {
+  BUDGET_HORIZON_MS,
   type BudgetFailure,
   type BudgetOptions,
   compareStrategies,
   computeBudget,
   formatComparison,
-  formatEnding,
   formatMs,
   type RetryBudget,
   type Risk,
   type RiskKind,
   type StrategyEntry,
 } from './budget.js';
-export { describeEnding, parkedFate, type EndingContext } from './endingText.js';

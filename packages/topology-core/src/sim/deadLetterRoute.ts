@@ -25,7 +25,7 @@ export function deadLetter(sim: SimState, q: QueueState, msg: Msg, reason: Death
   }
   const dl = deadLetterMsg(msg, cfg.name, reason, cfg.dlx, cfg.dlrk, sim.profile, sim.t, sim.profile.deadLetterCarriesDeliveryCount ? deliveryCount : 0);
   if (sim.wantEvents)
-    sim.emit({ kind: 'dead-lettered', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: cfg.name, reason, exchange: cfg.dlx, routingKeys: dl.routingKeys });
+    sim.emit({ kind: 'dead-lettered', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: cfg.name, reason, exchange: cfg.dlx, routingKeys: dl.routingKeys, ...(dl.xDeath ? { xDeath: dl.xDeath } : {}) });
   else sim.seq++;
   const r = sim.router.route(cfg.dlx, dl, sim.routeOpts);
   sim.hops += r.hops.length;

@@ -117,6 +117,8 @@ export type SimEvent =
       /** the dead-letter exchange it is republished to */
       readonly exchange: string;
       readonly routingKeys: readonly string[];
+      /** the message's x-death after this death (the simulator sets it: what a parked copy carries) */
+      readonly xDeath?: readonly XDeathEntry[];
     })
   | (EventBase & { readonly kind: 'dropped'; readonly why: DropReason; readonly queue?: string; readonly exchange?: string })
   /** sampled queue depth (live trace; the simulator emits it on change when asked) */

@@ -32,5 +32,29 @@ export { EventHeap } from './eventHeap.js';
 export { Deque } from './deque.js';
 export { deadLetterMsg, EMPTY_HEADERS, isCycle, streamDropsDeadLetter } from './deadLetter.js';
 export { type DelayedRetry, type Overflow, queueConfig, type QueueConfig } from './queueConfig.js';
-export { activeQueuesOf, type BrokerOps, type MessageTrace, traceMessages, type TraceOptions } from './messageTrace.js';
-export { boundedRetryRuns, markAttemptCap, neverEnds, RETRY_RUN_MAX_EVENTS, type RetryRun } from './retryEnding.js';
+export {
+  activeQueuesOf,
+  deadLetteringQueuesOf,
+  type BrokerOps,
+  type MessageTrace,
+  traceMessages,
+  type TraceOptions,
+} from './messageTrace.js';
+export {
+  boundedRetryRuns,
+  markNeverEndsFailingAlways,
+  neverEnds,
+  RETRY_RUN_MAX_EVENTS,
+  type RetryRun,
+} from './retryEnding.js';
+export {
+  cycleOf,
+  decideOutcome,
+  endingOf,
+  isMoving,
+  type MessageOutcome,
+  type OutcomeFacts,
+  type OutcomeKind,
+} from './messageOutcome.js';
+export { describeOutcome, dropText, type OutcomeContext, outcomeTone, parkedFate } from './outcomeText.js';
+export { outcomesOfRun, type RunOutcomes } from './runOutcomes.js';

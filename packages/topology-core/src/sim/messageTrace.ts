@@ -8,6 +8,7 @@ import type { Ending } from '../templates/types.js';
 import type { Topology } from '../model/definitions.js';
 import type { ConsumerSpec } from '../model/consumer.js';
 import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
+import { decideOutcome, endingOf, type MessageOutcome, type OutcomeFacts } from './messageOutcome.js';
 
 export interface MessageTrace {
   readonly msgId: string;
@@ -16,17 +17,15 @@ export interface MessageTrace {
   readonly attemptTimes: readonly number[];
   readonly attempts: number;
   readonly delaysMs: readonly number[];
+  /** what became of it: the one outcome every place states */
+  readonly outcome: MessageOutcome;
+  /** the outcome as a template's documented ending */
   readonly endsIn: Ending;
   /** virtual ms of the last event concerning this message */
   readonly endTime: number;
   /** every queue the message was enqueued in, in order (duplicates kept) */
   readonly path: readonly string[];
   readonly ops: BrokerOps;
-  /**
-   * Copies (fanout, several bindings) that came to another end than the queue(s) the message
-   * rests in: processed and acked, or dropped. Only with a `queue` ending.
-   */
-  readonly otherCopies?: { readonly processed: number; readonly dropped: number };
 }
 
 /** Broker work caused by one message. */
@@ -52,6 +51,8 @@ export interface TraceOptions {
    * was cut off, a message sitting in one of them is still cycling rather than parked.
    */
   readonly activeQueues?: ReadonlySet<string>;
+  /** queues with a dead-letter route: a message with its own expiration there moves on when it expires */
+  readonly deadLettering?: ReadonlySet<string>;
 }
 
 /**
@@ -68,6 +69,11 @@ export function activeQueuesOf(design: { readonly topology: Topology; readonly c
     if (a['x-message-ttl'] !== undefined && typeof a['x-dead-letter-exchange'] === 'string') s.add(q.name);
   }
   return s;
+}
+
+/** Queues with a dead-letter exchange (arguments or policies): an expiring message there moves on. */
+export function deadLetteringQueuesOf(topology: Topology): Set<string> {
+  return new Set(topology.queues.filter((q) => typeof effectiveArguments(queueEffectiveSettings(q, topology))['x-dead-letter-exchange'] === 'string').map((q) => q.name));
 }
 
 /** Groups events by message and builds each message's trace. */
@@ -88,14 +94,21 @@ export function traceMessages(result: SimulationResult, opts: TraceOptions = {})
   const work = opts.workConsumers ? new Set(opts.workConsumers) : undefined;
   const out: MessageTrace[] = [];
   for (const [msgId, events] of byMsg) {
-    const inQueues = finalQueues.get(msgId) ?? [];
-    const moving = result.truncated && inQueues.some((q) => opts.activeQueues?.has(q));
-    out.push(traceOne(msgId, events, moving ? [] : inQueues, result.truncated, work));
+    const where = {
+      inQueues: finalQueues.get(msgId) ?? [],
+      truncated: result.truncated,
+      endTime: result.stoppedAt ?? result.endTime,
+      ...(opts.activeQueues ? { activeQueues: opts.activeQueues } : {}),
+      ...(opts.deadLettering ? { deadLettering: opts.deadLettering } : {}),
+    };
+    out.push(traceOne(msgId, events, where, work));
   }
   return out;
 }
 
-function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly string[], truncated: boolean, work: Set<string> | undefined): MessageTrace {
+type Where = Pick<OutcomeFacts, 'inQueues' | 'truncated' | 'endTime' | 'activeQueues' | 'deadLettering'>;
+
+function traceOne(msgId: string, events: readonly SimEvent[], where: Where, work: Set<string> | undefined): MessageTrace {
   let attemptTimes: number[] = [];
   const path: string[] = [];
   let publishes = 0,
@@ -107,8 +120,7 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
     delayed = 0,
     expirations = 0,
     drops = 0;
-  let workAcked = false;
-  let dropped = false;
+  let ackedBy: string | undefined;
   let processedOk = 0;
   // consumers that report processing, and consumer republishes by time (a republish-then-ack is not a settled copy)
   const processors = new Set<string>();
@@ -154,8 +166,10 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
         if (!work || work.has(e.consumer)) {
           // the consumer's last processing before this ack (events are in order)
           const ok = lastOk.get(e.consumer) ?? false;
-          workAcked = workAcked || ok;
-          if (ok) processedOk++;
+          if (ok) {
+            ackedBy = e.consumer;
+            processedOk++;
+          }
         }
         // a script consumer reports no processing: its ack (not a republish-then-ack) settles that copy
         if (!processors.has(e.consumer) && !republishedAt.has(`${e.consumer}\u0000${e.t}`)) processedOk++;
@@ -179,7 +193,6 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
         break;
       case 'dropped':
         drops++;
-        dropped = true;
         break;
       default:
         break;
@@ -191,18 +204,12 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
     attemptTimes = best![1];
     // a script consumer whose last word on it was an ack (not a republish-then-ack, which publishes after)
     const lastEvent = [...events].reverse().find((e) => 'consumer' in e && e.consumer === best![0]);
-    workAcked = lastOutcome.get(best![0]) === 'acked' && lastEvent?.kind === 'acked' && !events.some((e) => e.kind === 'published' && e.origin.kind === 'consumer' && e.origin.id === best![0] && e.t >= lastEvent.t);
+    const acked = lastOutcome.get(best![0]) === 'acked' && lastEvent?.kind === 'acked' && !events.some((e) => e.kind === 'published' && e.origin.kind === 'consumer' && e.origin.id === best![0] && e.t >= lastEvent.t);
+    ackedBy = acked ? best![0] : undefined;
   }
   const delaysMs = attemptTimes.slice(1).map((t, i) => t - attemptTimes[i]!);
-  let endsIn: Ending;
-  if (inQueues.length > 0) endsIn = { kind: 'queue', queue: inQueues[0]!, ...(inQueues.length > 1 ? { also: inQueues.slice(1) } : {}) };
-  else if (workAcked) endsIn = { kind: 'acked' };
-  else if (truncated) endsIn = { kind: 'cycling' };
-  else if (dropped) endsIn = { kind: 'dropped' };
-  else {
-    const holder = [...unsettled].find(([, n]) => n > 0)?.[0];
-    endsIn = holder !== undefined ? { kind: 'held', consumer: holder } : { kind: 'acked' };
-  }
+  const holder = [...unsettled].find(([, n]) => n > 0)?.[0];
+  const outcome = decideOutcome({ ...where, events, ackedBy, attempts: attemptTimes.length, holder, path, otherCopies: { processed: processedOk, dropped: drops } });
   const last = events[events.length - 1];
   return {
     msgId,
@@ -210,10 +217,10 @@ function traceOne(msgId: string, events: readonly SimEvent[], inQueues: readonly
     attemptTimes,
     attempts: attemptTimes.length,
     delaysMs,
-    endsIn,
+    outcome,
+    endsIn: endingOf(outcome),
     endTime: last ? last.t : 0,
     path,
     ops: { publishes, deadLetterings, routings, enqueues, deliveries, requeues, delayed, expirations, drops },
-    ...(endsIn.kind === 'queue' && (processedOk > 0 || drops > 0) ? { otherCopies: { processed: processedOk, dropped: drops } } : {}),
   };
 }

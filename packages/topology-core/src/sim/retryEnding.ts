@@ -9,7 +9,7 @@ import type { FailureModel } from '../model/consumer.js';
 import type { SimEvent } from './events.js';
 import { simulate } from './simulate.js';
 import { designToSimulation } from './designToSimulation.js';
-import { activeQueuesOf, traceMessages, type MessageTrace } from './messageTrace.js';
+import { activeQueuesOf, deadLetteringQueuesOf, traceMessages, type MessageTrace } from './messageTrace.js';
 
 /** Enough for dozens of attempts through any template's loop, small enough to lint as you type. */
 export const RETRY_RUN_MAX_EVENTS = 5_000;
@@ -20,8 +20,6 @@ export interface RetryRun {
   readonly trace: MessageTrace;
   /** this message's events */
   readonly events: readonly SimEvent[];
-  /** the bound cut the run while this message was still on its way (a republish-then-ack loop reads as acked in the trace) */
-  readonly moving: boolean;
 }
 
 /** Every worker fails by `failure` (their own failure models set aside). */
@@ -34,41 +32,42 @@ function failingWith(design: Design, failure: FailureModel): Design {
   };
 }
 
+/** One run per publisher: a loop of one message cannot use up another's bound (its message would read as still moving). */
 export function boundedRetryRuns(design: Design, failure: FailureModel): RetryRun[] {
-  const input = designToSimulation(failingWith(design, failure), { messages: 1, failure });
-  const result = simulate({ ...input, maxEvents: RETRY_RUN_MAX_EVENTS, maxTimeMs: RETRY_RUN_MAX_TIME_MS });
   const workers = design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
   const active = activeQueuesOf(design);
-  const traces = traceMessages(result, {
-    activeQueues: active,
-    ...(workers.length > 0 ? { workConsumers: workers } : {}),
-  });
+  const deadLettering = deadLetteringQueuesOf(design.topology);
   return design.publishers.flatMap((p) => {
+    const input = designToSimulation(failingWith({ ...design, publishers: [p] }, failure), { messages: 1, failure });
+    const result = simulate({ ...input, maxEvents: RETRY_RUN_MAX_EVENTS, maxTimeMs: RETRY_RUN_MAX_TIME_MS });
+    const traces = traceMessages(result, {
+      activeQueues: active,
+      deadLettering,
+      ...(workers.length > 0 ? { workConsumers: workers } : {}),
+    });
     const trace = traces.find((t) => t.msgId === `${p.id}-1`);
     if (!trace) return [];
-    const events = result.events.filter((e) => e.msgId === trace.msgId);
-    const last = events[events.length - 1];
-    const waiting = Object.entries(result.final).some(
-      ([q, ms]) => active.has(q) && ms.some((m) => m.msgId === trace.msgId),
-    );
-    const moving =
-      result.truncated && (waiting || (last !== undefined && last.kind !== 'acked' && last.kind !== 'dropped'));
-    return [{ publisher: p.id, trace, events, moving }];
+    return [{ publisher: p.id, trace, events: result.events.filter((e) => e.msgId === trace.msgId) }];
   });
 }
 
 /** Whether a run's message never came to an end (parked, dropped or acked) within the bound. */
-export const neverEnds = (r: RetryRun): boolean => r.moving || r.trace.endsIn.kind === 'cycling';
+export const neverEnds = (r: RetryRun): boolean => r.trace.outcome.kind === 'moving';
 
 /**
- * Under fail-first n, a message acked at attempt n+1 was saved by the failure model's cap when,
- * failing every time, it would never end: its outcome is `attempt-cap`, not `acked`.
+ * Under fail-first n, a message acked at attempt n+1 is acked (the events say so), but when,
+ * failing every time, the same message would never end, its outcome says that too: the ack came
+ * only from the failure model, the design's retry does not end by itself.
  * Traces carry the design's message ids (`${publisher}-${n}`).
  */
-export function markAttemptCap(design: Design, failure: FailureModel, traces: readonly MessageTrace[]): MessageTrace[] {
+export function markNeverEndsFailingAlways(
+  design: Design,
+  failure: FailureModel,
+  traces: readonly MessageTrace[],
+): MessageTrace[] {
   if (failure.kind !== 'failFirst') return [...traces];
   const at = failure.n + 1;
-  const suspects = traces.filter((t) => t.endsIn.kind === 'acked' && t.attempts === at);
+  const suspects = traces.filter((t) => t.outcome.kind === 'acked' && t.attempts === at);
   if (suspects.length === 0) return [...traces];
   const forever = new Set(
     boundedRetryRuns(design, { kind: 'always' })
@@ -78,8 +77,8 @@ export function markAttemptCap(design: Design, failure: FailureModel, traces: re
   const from = (msgId: string): string | undefined =>
     design.publishers.find((p) => msgId.startsWith(`${p.id}-`) && /^[0-9]+$/.test(msgId.slice(p.id.length + 1)))?.id;
   return traces.map((t) =>
-    suspects.includes(t) && forever.has(from(t.msgId) ?? '')
-      ? { ...t, endsIn: { kind: 'attempt-cap', attempts: t.attempts } }
+    suspects.includes(t) && t.outcome.kind === 'acked' && forever.has(from(t.msgId) ?? '')
+      ? { ...t, outcome: { ...t.outcome, neverEndsFailingAlways: true } }
       : t,
   );
 }

@@ -101,6 +101,8 @@ export class SimState {
   lastActivity = 0;
   finished = false;
   truncatedFlag = false;
+  /** the run was cut by its time bound (not its event bound) */
+  stoppedAtHorizon = false;
   logicalCount = 0;
   // per (message, attempt), not a shared sequence: the live trace's workers draw the same verdicts in their own order
   readonly random = (): number => attemptDraw(this.input.seed ?? 1, this.failureCtx.messageIndex, this.failureCtx.attempt);

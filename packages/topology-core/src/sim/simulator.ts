@@ -136,6 +136,7 @@ export class Simulator {
       returned: this.s.returned,
       endTime: this.s.t,
       truncated: this.s.truncatedFlag,
+      ...(this.s.truncatedFlag ? { stoppedAt: this.s.stoppedAtHorizon ? this.s.maxTime : this.s.t } : {}),
       stats: { hops: this.s.hops, events: this.s.seq, published: this.s.published, maxInFlight: this.s.maxInFlight },
     };
     if (!lazyFinal) return { ...base, final: this.snapshotQueues() };
@@ -153,7 +154,11 @@ export class Simulator {
       this.s.t = Math.max(this.s.t, this.s.lastActivity + this.s.settleMs);
       return this.finish(false);
     }
-    if (nt > this.s.maxTime || this.s.seq >= this.s.maxEvents) return this.finish(true);
+    if (nt > this.s.maxTime || this.s.seq >= this.s.maxEvents) {
+      // the time bound: the run saw everything up to the horizon
+      if (nt > this.s.maxTime) this.s.stoppedAtHorizon = true;
+      return this.finish(true);
+    }
     const w = this.s.heap.pop() as Work;
     this.s.t = nt;
     switch (w.k) {

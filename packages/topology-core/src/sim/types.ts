@@ -109,6 +109,8 @@ export interface SimulationResult {
   readonly endTime: number;
   /** stopped by maxTimeMs / maxEvents rather than running out of work */
   readonly truncated: boolean;
+  /** when truncated: the virtual time the run had seen up to (its horizon when the time bound cut it) */
+  readonly stoppedAt?: number;
   /** queue arguments this profile does not support, so the broker (and the simulator) ignore them; absent when none */
   readonly ignoredArguments?: readonly IgnoredArgument[];
   readonly stats: SimulationStats;

@@ -15,3 +15,4 @@ export { buildTemplate, type BuildTemplateResult, getTemplate, listTemplates, TE
 export { binaryDelayRoutingKey, TemplateParamError } from './binaryDelay.js';
 export { templateToScenario, type ToScenarioResult } from './toScenario.js';
 export { NOT_RECORDABLE, TEMPLATE_SCENARIOS, type TemplateScenarioSpec } from './scenarioCatalog.js';
+export { type StatedFate, statedFate } from './statedFate.js';

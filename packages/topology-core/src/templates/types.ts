@@ -34,12 +34,7 @@ export type Ending =
   /** it keeps cycling (the run is cut off) */
   | { readonly kind: 'cycling' }
   /** delivered and held unacked (`hold`) by this consumer: no later `multiple` settled it */
-  | { readonly kind: 'held'; readonly consumer: string }
-  /**
-   * acked only because a fail-first-K worker stopped failing at attempt K+1: failing every time,
-   * the message retries forever (the design never parks, drops or acks it by itself)
-   */
-  | { readonly kind: 'attempt-cap'; readonly attempts: number };
+  | { readonly kind: 'held'; readonly consumer: string };
 
 /** What the template promises for one message under a failure model; the tests check it by simulation. */
 export interface DocumentedOutcome {

@@ -8,7 +8,7 @@ import type { BrokerProfileId, Design } from '../model/design.js';
 import type { ConsumerAction } from '../model/consumer.js';
 import { queueNodeId } from '../model/nodeIds.js';
 import { queueTypeOf } from '../model/arguments.js';
-import { computeBudget, formatEnding, formatMs, type BudgetFailure, type RetryBudget } from '../budget/budget.js';
+import { BUDGET_HORIZON_MS, computeBudget, formatMs, type BudgetFailure, type RetryBudget } from '../budget/budget.js';
 import { collapseRepeats } from '../text/collapseRepeats.js';
 import { joinCollapsed } from '../text/collapseRepeats.js';
 import { queueConfig } from '../sim/queueConfig.js';
@@ -34,15 +34,17 @@ function summarise(b: RetryBudget): FateSummary {
   return {
     attempts: b.attempts,
     delaysMs: b.delaysMs,
-    endsIn: b.truncated && b.endsIn.kind !== 'acked' ? 'still retrying when the run was cut off (never settles)' : formatEnding(b.endsIn),
+    outcome: b.outcome,
+    endsIn: b.outcomeText,
     path: collapseRepeats(t?.path ?? []).map((r) => r.value),
-    unbounded: b.truncated && b.endsIn.kind !== 'acked',
+    unbounded: b.outcome.kind === 'moving',
   };
 }
 
 export function fateText(f: FateSummary): string {
   const delays = f.delaysMs.some((d) => d > 0) ? ` (delays ${joinCollapsed(f.delaysMs.map(formatMs))})` : f.delaysMs.length > 0 ? ' (no delay between attempts)' : '';
-  return f.unbounded ? `retried forever${delays}: never settles (the simulation stopped at ${f.attempts} attempts)` : `${f.endsIn} after ${f.attempts} attempt(s)${delays}`;
+  // the outcome's own words (sim/outcomeText.ts) say the attempt where they name one
+  return f.outcome.kind === 'moving' || f.outcome.kind === 'acked' ? `${f.endsIn}${delays}` : `${f.endsIn} after ${f.attempts} attempt(s)${delays}`;
 }
 
 const sameFate = (a: FateSummary, b: FateSummary): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -112,7 +114,8 @@ function partingQueue(a: readonly string[], b: readonly string[], fallback: read
 }
 
 function budgetsFor(design: Design, profile: BrokerProfileId, failure: BudgetFailure, opts: Pick<BehaviourOptions, 'maxTimeMs' | 'maxEvents'>): RetryBudget {
-  return computeBudget({ ...design, profile }, failure, { maxTimeMs: opts.maxTimeMs ?? 10 * 60_000, maxEvents: opts.maxEvents ?? 20_000, messages: 2 });
+  // the budget's horizon: a retry that parks after 40 min is parked here too, not "still moving" at 10 min
+  return computeBudget({ ...design, profile }, failure, { maxTimeMs: opts.maxTimeMs ?? BUDGET_HORIZON_MS, maxEvents: opts.maxEvents ?? 20_000, messages: 2 });
 }
 
 /** The failing message's fate for a design (its first publisher) under a profile and a failure model. */

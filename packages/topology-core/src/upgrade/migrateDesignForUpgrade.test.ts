@@ -58,9 +58,9 @@ describe('migrateDesignForUpgrade', () => {
     expect(m.design.topology.exchanges.map((x) => x.name)).toEqual(['orders']);
     expect(m.design.topology.queues.find((q) => q.name === 'orders.q')?.arguments).toMatchObject({ 'x-queue-type': 'quorum', 'x-delayed-retry-type': 'failed', 'x-delayed-retry-min': 1000, 'x-delayed-retry-max': 4000 });
     const always = m.fates.find((f) => f.failure.kind === 'always')!;
-    expect([always.before.attempts, always.before.endsIn, always.before.delaysMs]).toEqual([4, 'queue orders.parking', [1000, 2000, 4000]]);
+    expect([always.before.attempts, always.before.endsIn, always.before.delaysMs]).toEqual([4, 'parked in orders.parking', [1000, 2000, 4000]]);
     // quorum delayed retry is linear (min x failed deliveries, capped): 1000, 2000, 3000 where the plugin waited 4000
-    expect([always.after.attempts, always.after.endsIn, always.after.delaysMs]).toEqual([4, 'queue orders.parking', [1000, 2000, 3000]]);
+    expect([always.after.attempts, always.after.endsIn, always.after.delaysMs]).toEqual([4, 'parked in orders.parking', [1000, 2000, 3000]]);
     expect(m.notKept.join('\n')).toContain('only approximated');
     expect(refusals(m.design, '3.10', '4.3')).toEqual([]);
   });

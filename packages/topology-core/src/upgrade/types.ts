@@ -1,3 +1,4 @@
+import type { MessageOutcome } from '../sim/messageOutcome.js';
 /**
  * What an upgrade check reports: one finding per object the target broker treats differently
  * (a declaration refused, ignored, deprecated or given a new default) and one per queue where a
@@ -41,7 +42,9 @@ export type DeclarationFinding =
 export interface FateSummary {
   readonly attempts: number;
   readonly delaysMs: readonly number[];
-  /** `parked in orders.dlq`, `processed (acked)`, `dropped`, `still cycling` */
+  /** the failing message's outcome (sim/messageOutcome.ts) */
+  readonly outcome: MessageOutcome;
+  /** the outcome's words (sim/outcomeText.ts): `parked in orders.dlq`, `acked by worker at attempt 4`, `still moving ...` */
   readonly endsIn: string;
   /** every queue the message went through (repeats folded) */
   readonly path: readonly string[];
@@ -73,7 +76,7 @@ export interface UpgradeOptions {
   readonly to: BrokerProfileId;
   /** failing-first-K for the behaviour runs (default 3) */
   readonly failFirst?: number;
-  /** cut-off for messages that never settle, virtual ms (default 10 min) */
+  /** cut-off for messages that never settle, virtual ms (default the budget's 24 h; the event bound usually stops a loop first) */
   readonly maxTimeMs?: number;
 }
 

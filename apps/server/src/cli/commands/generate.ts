@@ -1,3 +1,4 @@
+import { statedFate } from '@retry-studio/topology-core/templates';
 import { flag, parseArgs, value } from './args.js';
 import { CliError, type CliIo } from './context.js';
 import { EXPORT_VALUE_OPTIONS, exportFormat, exportOptions, portableIfAsked, writeExport } from './exportArgs.js';
@@ -16,7 +17,7 @@ export async function generateCommand(argv: readonly string[], io: CliIo): Promi
   exportOptions(a); // option errors before building
   const built = buildTemplateOrFail(id, params);
   const design = portableIfAsked(a, built.design, id, io);
-  if (flag(a, 'explain')) io.err(`${built.explanation}\n`);
+  if (flag(a, 'explain')) io.err(`${built.explanation}\n${statedFate(built.design)?.sentence ?? ''}\n`);
   await writeExport(io, a, design, format);
   return 0;
 }

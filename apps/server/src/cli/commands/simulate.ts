@@ -1,6 +1,6 @@
-import { computeBudget, describeEnding, formatMs, type BudgetFailure, type RetryBudget } from '@retry-studio/topology-core/budget';
+import { computeBudget, formatMs, type BudgetFailure, type RetryBudget } from '@retry-studio/topology-core/budget';
 import { policyTies, validateDesign, type ConsumerSpec, type Design, type PublisherSpec, type Topology } from '@retry-studio/topology-core/model';
-import { designToSimulation, simulate, traceMessages, activeQueuesOf, markAttemptCap, type MessageTrace } from '@retry-studio/topology-core/sim';
+import { describeOutcome, designToSimulation, outcomesOfRun, simulate, type MessageTrace } from '@retry-studio/topology-core/sim';
 import { foldRuns, formatRuns } from '@retry-studio/topology-core/text';
 import { flag, intValue, parseArgs, value } from './args.js';
 import { CliError, loadFileVhosts, type CliIo, type LoadedFile } from './context.js';
@@ -103,9 +103,8 @@ async function simulateDoc(
   // every message's path, with the failure model applied to all of them
   const model = failure.kind === 'poison' ? { kind: 'poison' as const, bodies: [budget.traces[0]!.body] } : failure;
   const result = simulate({ ...designToSimulation(doc.design, { messages, failure: model, seed }), maxTimeMs: HORIZON_MS });
-  const workers = doc.design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
-  // a fail-first-K ack that only the cap gave is reported as the cap, not as processed
-  const traces = markAttemptCap(doc.design, model, traceMessages(result, { activeQueues: activeQueuesOf(doc.design), ...(workers.length > 0 ? { workConsumers: workers } : {}) }));
+  // each message's outcome, read the one way every place reads it
+  const { traces } = outcomesOfRun(doc.design, result, model);
   const topology = doc.design.topology;
   const ties = policyTies(topology);
   if (flag(a, 'json')) {
@@ -116,9 +115,9 @@ async function simulateDoc(
         {
           file,
           failure,
-          budget: { ...summary, ...bounded('delaysMs', delaysMs), endsInText: describeEnding(budget.endsIn, { topology, horizonMs: HORIZON_MS, ...(budget.truncated ? { stoppedAtMs: budget.timeToFinalMs } : {}), ...(budget.traces[0]?.otherCopies ? { otherCopies: budget.traces[0].otherCopies } : {}) }) },
+          budget: { ...summary, ...bounded('delaysMs', delaysMs), endsInText: budget.outcomeText },
           policyTies: ties.map((t) => ({ queues: t.queues, policies: t.policies, assumed: t.assumed, pinned: t.pinned })),
-          messages: traces.map((t) => jsonTrace(t, topology, result.endTime)),
+          messages: traces.map((t) => jsonTrace(t, topology)),
           truncated: result.truncated,
           endTimeMs: result.endTime,
         },
@@ -128,7 +127,7 @@ async function simulateDoc(
     );
     return 0;
   }
-  io.out(formatBudget(budget, topology));
+  io.out(formatBudget(budget));
   for (const t of ties)
     io.out(
       `policy tie: ${t.policies.join(', ')} (priority ${t.priority}) match ${t.queues.length > 5 ? `${t.queues.slice(0, 5).join(', ')} and ${t.queues.length - 5} more` : t.queues.join(', ')}: ${t.pinned ? `the broker applies ${t.assumed} (read from the vhost)` : `RabbitMQ's choice is unspecified; simulated with ${t.assumed}`}\n`,
@@ -136,7 +135,7 @@ async function simulateDoc(
   // messages with the same story are told once
   const groups = new Map<string, string[]>();
   for (const t of traces) {
-    const story = messageStory(t, topology, result.endTime);
+    const story = messageStory(t, topology);
     groups.set(story, [...(groups.get(story) ?? []), t.body]);
   }
   io.out(`\nmessages (${traces.length}):\n`);
@@ -149,7 +148,7 @@ async function simulateDoc(
     const who = bodies.length === 1 ? bodies[0]! : `${bodies.length} messages (${bodies.length > 3 ? `${bodies.slice(0, 3).join(', ')}, ...` : bodies.join(', ')})`;
     io.out(`  ${who}: ${story}\n`);
   }
-  if (traces.some((t) => t.endsIn.kind === 'cycling')) io.out(`  (simulation cut off after ${formatMs(result.endTime)} of virtual time: some messages never settle)\n`);
+  if (traces.some((t) => t.outcome.kind === 'moving')) io.out(`  (simulation cut off after ${formatMs(result.endTime)} of virtual time: some messages never settle)\n`);
   return 0;
 }
 
@@ -170,26 +169,26 @@ function bounded<T>(key: string, items: readonly T[]): Record<string, unknown> {
   return { [`${key}Head`]: items.slice(0, MAX_LIST / 2), [`${key}Tail`]: items.slice(-MAX_LIST / 2), [`${key}Length`]: items.length };
 }
 
-function jsonTrace(t: MessageTrace, topology: Topology, stoppedAtMs: number): Record<string, unknown> {
+function jsonTrace(t: MessageTrace, topology: Topology): Record<string, unknown> {
   const { path, attemptTimes, delaysMs, ...rest } = t;
-  return { ...rest, endsInText: describeEnding(t.endsIn, { topology, horizonMs: HORIZON_MS, stoppedAtMs, ...(t.otherCopies ? { otherCopies: t.otherCopies } : {}) }), ...bounded('path', path), ...bounded('attemptTimes', attemptTimes), ...bounded('delaysMs', delaysMs) };
+  return { ...rest, endsInText: describeOutcome(t.outcome, { topology, horizonMs: HORIZON_MS }), ...bounded('path', path), ...bounded('attemptTimes', attemptTimes), ...bounded('delaysMs', delaysMs) };
 }
 
 /** One message's path, attempts and ending, repetition folded: a few lines however long it looped. */
-function messageStory(t: MessageTrace, topology: Topology, stoppedAtMs: number): string {
+function messageStory(t: MessageTrace, topology: Topology): string {
   const path = t.path.length ? formatRuns(t.path, ' -> ') : '(never enqueued)';
   const times = t.attemptTimes.length === 0 ? '' : t.attemptTimes.length <= 10 ? ` at ${t.attemptTimes.map(formatMs).join(', ')}` : ` from ${formatMs(t.attemptTimes[0]!)} to ${formatMs(t.attemptTimes[t.attemptTimes.length - 1]!)}, delays ${formatRuns(t.delaysMs.map(formatMs), ', ')}`;
-  return `${path}\n    attempts ${t.attempts.toLocaleString('en-US')}${times}; ends: ${describeEnding(t.endsIn, { topology, horizonMs: HORIZON_MS, stoppedAtMs, ...(t.otherCopies ? { otherCopies: t.otherCopies } : {}) })}`;
+  return `${path}\n    attempts ${t.attempts.toLocaleString('en-US')}${times}; ends: ${describeOutcome(t.outcome, { topology, horizonMs: HORIZON_MS })}`;
 }
 
-export function formatBudget(b: RetryBudget, topology?: Topology): string {
+export function formatBudget(b: RetryBudget): string {
   const f = b.failure.kind === 'failFirst' ? `fails the first ${b.failure.n} attempt(s)` : b.failure.kind === 'always' ? 'always fails' : 'one poison message among healthy ones';
   const lines = [
     `retry budget: ${b.label} (${f})`,
-    `  attempts:         ${b.attempts.toLocaleString('en-US')}${b.endsIn.kind === 'cycling' ? ' (and counting: never settles)' : ''}`,
+    `  attempts:         ${b.attempts.toLocaleString('en-US')}${b.outcome.kind === 'moving' ? ' (and counting: never settles)' : ''}`,
     `  delays:           ${b.delaysMs.length ? formatRuns(b.delaysMs.map(formatMs), ', ') : 'none'}`,
     `  time to outcome:  ${formatMs(b.timeToFinalMs)}`,
-    `  ends in:          ${topology ? describeEnding(b.endsIn, { topology, horizonMs: HORIZON_MS, ...(b.traces[0]?.otherCopies ? { otherCopies: b.traces[0].otherCopies } : {}) }) : describeEnding(b.endsIn, { topology: { exchanges: [], queues: [], bindings: [] } })}`,
+    `  ends in:          ${b.outcomeText}`,
     `  broker ops:       ${b.ops.publishes} publish(es), ${b.ops.deadLetterings} dead-lettering(s), ${b.ops.routings} routing(s), ${b.ops.enqueues} enqueue(s), ${b.ops.deliveries} deliveries`,
     `  objects:          ${b.objects.exchanges} exchanges, ${b.objects.queues} queues, ${b.objects.bindings} bindings${b.objects.policies ? `, ${b.objects.policies} policies` : ''}`,
     ...(b.requires.length ? [`  requires:         ${b.requires.join(', ')}`] : []),

@@ -80,10 +80,11 @@ describe('retry-never-ends', () => {
 });
 
 describe('attempt cap', () => {
-  it('a fail-first-K run whose ack only the cap gave reports the cap, not "processed"', () => {
+  it('a fail-first-K run whose ack only the cap gave is acked (the events say so) and says it never ends failing always', () => {
     const b = computeBudget(renamedButTheCounter(), { kind: 'failFirst', n: 9 });
     expect(b.attempts).toBe(10);
-    expect(b.endsIn).toEqual({ kind: 'attempt-cap', attempts: 10 });
+    expect(b.outcome).toEqual({ kind: 'acked', consumer: 'worker', attempt: 10, neverEndsFailingAlways: true });
+    expect(b.outcomeText).toBe('acked by worker at attempt 10 (only because the worker stopped failing: failing every time, it never ends)');
     expect(b.risks.map((r) => r.kind)).toContain('unbounded');
   });
   it('a design whose retry ends keeps its outcomes: parked, or acked after a recovery', () => {
@@ -100,5 +101,24 @@ describe('attempt cap', () => {
       attempts: 4,
       endsIn: { kind: 'queue', queue: 'orders.parking' },
     });
+  });
+});
+
+describe('a parking queue (no consumer, no TTL) is where a message rests, not a loop (issue 29)', () => {
+  /** A loop that never ends (the stale counter) beside a publisher straight into the dead-letter exchange: its message rests in the DLQ. */
+  function loopBesideParking(): Design {
+    const d = renamedButTheCounter();
+    const dlx = d.topology.queues.find((q) => q.name === 'orders.parking');
+    if (!dlx) throw new Error('parking queue');
+    return {
+      ...d,
+      topology: { ...d.topology, exchanges: [...d.topology.exchanges, { name: 'audit', type: 'fanout' }], bindings: [...d.topology.bindings, { source: 'audit', destination: 'orders.parking', destination_type: 'queue', routing_key: '' }] },
+      publishers: [...d.publishers, { id: 'auditor', exchange: 'audit', routingKey: 'a' }],
+    };
+  }
+  it('the run is cut by the loop, and the message in the parking queue is parked, not "keeps moving between queues"', () => {
+    const found = neverEnds(loopBesideParking());
+    expect(found.map((f) => f.message)).toEqual([expect.stringMatching(/^orders\.work: a message that always fails/)]);
+    expect(found.some((f) => f.message.includes('orders.parking'))).toBe(false);
   });
 });

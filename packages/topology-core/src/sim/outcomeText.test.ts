@@ -4,7 +4,7 @@ import type { ConsumerSpec } from '../model/consumer.js';
 import { simulate } from '../sim/simulate.js';
 import { designToSimulation } from '../sim/designToSimulation.js';
 import { activeQueuesOf, traceMessages } from '../sim/messageTrace.js';
-import { describeEnding } from './endingText.js';
+import { describeOutcome } from './outcomeText.js';
 
 /** `events` (fanout) -> billing (its consumer: `billing`) and audit (3 d TTL, nobody reads it); billing dead-letters to billing.dlq (7 d by policy). */
 function fanout(billing: ConsumerSpec['behaviour']): Design {
@@ -34,15 +34,18 @@ function fanout(billing: ConsumerSpec['behaviour']): Design {
 function ending(d: Design): string {
   const r = simulate({ ...designToSimulation(d, { messages: 1, failure: { kind: 'always' } }), maxTimeMs: 24 * 3600 * 1000 });
   const t = traceMessages(r, { activeQueues: activeQueuesOf(d) })[0]!;
-  return describeEnding(t.endsIn, { topology: d.topology, horizonMs: 24 * 3600 * 1000, ...(t.otherCopies ? { otherCopies: t.otherCopies } : {}) });
+  return describeOutcome(t.outcome, { topology: d.topology, horizonMs: 24 * 3600 * 1000 });
 }
 
-describe('describeEnding', () => {
+describe('describeOutcome', () => {
   it('fan-out copies each with their fate: one parked until its TTL drops it, one dead-lettered into a DLQ whose policy expires it', () =>
     expect(ending(fanout({ kind: 'worker', onFailure: [{ then: { kind: 'reject' } }] }))).toBe(
       'copies, each with its own fate: parked in audit; expires after 3 d and is dropped | parked in billing.dlq; expires after 7 d (policy dlq-ttl) and is dropped',
     ));
   it('a copy its consumer processed is one of the fates', () =>
     expect(ending(fanout({ kind: 'script', actions: [{ kind: 'ack' }] }))).toBe('copies, each with its own fate: parked in audit; expires after 3 d and is dropped | processed (acked)'));
-  it('a loop cut by the horizon', () => expect(describeEnding({ kind: 'cycling' }, { topology: fanout({ kind: 'script', actions: [] }).topology, horizonMs: 86_400_000 })).toBe('still cycling when the 24 h horizon ended'));
+  it('a loop cut by the horizon says it is moving, with its attempt and cycle', () =>
+    expect(describeOutcome({ kind: 'moving', attempts: 1333, cycle: ['work.wait', 'work'], atMs: 86_400_000 }, { topology: fanout({ kind: 'script', actions: [] }).topology, horizonMs: 86_400_000 })).toBe(
+      'still moving when the 24 h horizon ended: attempt 1,333, cycling through work → work.wait → work; it never ends',
+    ));
 });
