@@ -5,6 +5,7 @@ import { exportDefinitions, importDefinitions, looksLikeDefinitions } from './de
 import { loadDocument } from './load.js';
 import { readDesignJson, writeDesignJson } from './designJson.js';
 import type { Topology } from '../model/definitions.js';
+import { T } from '../../testing/builders.js';
 
 describe('importDefinitions', () => {
   it('reads a real `rabbitmqctl export_definitions` file (RabbitMQ 3.10.8), choosing the vhost', () => {
@@ -115,5 +116,35 @@ describe('design JSON and loadDocument', () => {
       ok: false,
       errors: [{ path: 'consumers[0].queue', code: 'missing-queue' }],
     });
+  });
+});
+
+describe('a binding to or from an object the file does not declare', () => {
+  // what both brokers do with such a file is measured: corpus/README.md (3.10.8 skips it, 4.3.6 answers 400 after loading the rest)
+  const file = (bindings: ReturnType<typeof T.bind>[]) =>
+    exportDefinitions(T.topology(T.exchange('ex'), T.queue('q1'), T.queue('q2'), ...bindings));
+
+  it('is read past with a note naming it and what each broker line does; the rest is read', () => {
+    const r = importDefinitions(file([T.bind('ex', 'q1', 'a'), T.bind('ex', 'missing', 'b'), T.bindX('ex', 'gone.x', 'c'), T.bind('nosrc', 'q2', 'd'), T.bind('amq.direct', 'q2', 'e')]));
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    expect(r.topology.bindings.map((b) => b.routing_key)).toEqual(['a', 'e']);
+    expect(r.skippedBindings.map((b) => [b.index, b.missing.kind, b.missing.name])).toEqual([
+      [1, 'queue', 'missing'],
+      [2, 'exchange', 'gone.x'],
+      [3, 'exchange', 'nosrc'],
+    ]);
+    const notes = r.warnings.filter((w) => w.code === 'binding-end-undeclared');
+    expect(notes.map((w) => w.path)).toEqual(['bindings[1]', 'bindings[2]', 'bindings[3]']);
+    expect(notes[0]!.message).toMatch(/"ex" -> queue "missing".*skipped: queue "missing" is not declared.*3\.x skips the binding.*4\.x .*400 resources_missing/);
+  });
+
+  it('a file with nothing undeclared has no skipped bindings', () => {
+    const r = importDefinitions(file([T.bind('ex', 'q1', 'a')]));
+    expect(r.ok && r.skippedBindings).toEqual([]);
+  });
+
+  it('the loader carries them to the commands (lint prints the note, the upgrade check reads them)', () => {
+    const r = loadDocument(JSON.stringify(file([T.bind('ex', 'missing', 'b')])));
+    expect(r.ok && r.skippedBindings?.map((b) => b.destination)).toEqual(['missing']);
   });
 });

@@ -9,7 +9,7 @@ import { DESIGN_FORMAT, DESIGN_VERSION } from '../model/design.js';
 import { isPlainObject, type ValidationIssue } from '../model/validateResult.js';
 import { validateTopology } from '../model/validateTopology.js';
 import { pathIndex } from '../model/names.js';
-import { indexed, readBrokerObjects } from './brokerObjects.js';
+import { indexed, readBrokerObjects, type SkippedBinding } from './brokerObjects.js';
 import { describeVhostsWithObjects, objectCount, vhostContents, type VhostContents } from './definitionsVhosts.js';
 import { notModelledSummary } from './notModelled.js';
 import { dropPluginPolicyKeys } from './pluginPolicyKeys.js';
@@ -30,6 +30,8 @@ export type ImportDefinitionsResult =
       /** every vhost with its object counts (the vhost-less objects of a per-vhost export as name undefined) */
       readonly contents: readonly VhostContents[];
       readonly rabbitVersion?: string;
+      /** bindings skipped because the file does not declare one of their ends (each also a `binding-end-undeclared` warning) */
+      readonly skippedBindings: readonly SkippedBinding[];
       /** skipped objects, ignored fields and what is not imported are warnings with codes `skipped`, `field-ignored`, `not-imported` */
       readonly warnings: readonly ValidationIssue[];
     }
@@ -243,6 +245,7 @@ export function importDefinitions(input: unknown, opts: ImportDefinitionsOptions
     vhosts,
     contents,
     warnings,
+    skippedBindings: read.skippedBindings,
     ...(vhost !== undefined ? { vhost } : {}),
     ...(rv ? { rabbitVersion: rv } : {}),
   };

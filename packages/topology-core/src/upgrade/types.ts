@@ -6,6 +6,7 @@
 import type { BrokerProfileId } from '../model/design.js';
 import type { NodeId } from '../model/nodeIds.js';
 import type { BudgetFailure } from '../budget/budget.js';
+import type { SkippedBinding } from '../io/brokerObjects.js';
 
 /** Where a rule comes from: RabbitMQ's release notes, a scenario recorded on both brokers, or a measurement. */
 export type UpgradeSource =
@@ -75,6 +76,8 @@ export interface UpgradeOptions {
   readonly failFirst?: number;
   /** cut-off for messages that never settle, virtual ms (default 10 min) */
   readonly maxTimeMs?: number;
+  /** a definitions file's bindings whose ends it does not declare (the loader skipped them: io/brokerObjects.ts) */
+  readonly skippedBindings?: readonly SkippedBinding[];
 }
 
 export interface UpgradeReport {

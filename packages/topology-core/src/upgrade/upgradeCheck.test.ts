@@ -8,6 +8,7 @@ import { upgradeCheck } from './upgradeCheck.js';
 import { checkDeclarations } from './declarationRules.js';
 import { designOf, delayedExchangeRetry, legacyDeclarations, nackDeliveryLimit, quorumDelayedRetry, quorumNoLimit, republishCountsXDeath } from '../../testing/upgradeFixtures.js';
 import type { UpgradeFinding } from './types.js';
+import { T } from '../../testing/builders.js';
 
 const legacy = legacyDeclarations('lg');
 const decl = (to: '4.x' | '4.3' | '3.10', from: '3.10' | '4.x' | '4.3' = '3.10', t = legacy) => checkDeclarations({ topology: t, from, to });
@@ -113,5 +114,25 @@ describe('behaviour differences (simulated under both profiles)', () => {
   });
   it('from equal to to is refused', () => {
     expect(() => upgradeCheck(nackDeliveryLimit(), { from: '4.3', to: '4.3' })).toThrow(/both 4.3/);
+  });
+});
+
+describe('a file whose bindings name undeclared objects', () => {
+  const skipped = [{ index: 1, source: 'ex', destination: 'missing', destination_type: 'queue', routing_key: 'b', missing: { kind: 'queue', name: 'missing' } }] as const;
+  const design = designOf('dangling', T.topology(T.exchange('ex'), T.queue('q1'), T.bind('ex', 'q1', 'a')));
+
+  it('3.10 -> 4.3: the import that loaded now fails (refused, blocking), saying what each line does', () => {
+    const r = upgradeCheck(design, { from: '3.10', to: '4.3', skippedBindings: skipped });
+    const f = r.findings.find((x) => x.id === 'binding-end-undeclared');
+    expect(f).toMatchObject({ kind: 'refused', object: 'binding ex -> missing' });
+    expect(f && f.kind === 'refused' && f.brokerWording).toContain('resources_missing');
+    expect(f?.message).toMatch(/3\.x skips the binding.*4\.x creates every queue/);
+    expect(r.blocking).toBe(true);
+  });
+
+  it('4.3 -> 3.10: a note (the import starts succeeding); none without skipped bindings', () => {
+    const back = upgradeCheck({ ...design, profile: '4.3' }, { from: '4.3', to: '3.10', skippedBindings: skipped });
+    expect(back.findings.find((x) => x.id === 'binding-end-undeclared')?.kind).toBe('default-changed');
+    expect(upgradeCheck(design, { from: '3.10', to: '4.3' }).findings.some((x) => x.id === 'binding-end-undeclared')).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 /** What a CLI command gets: its arguments, output streams and file access (injectable for tests). */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadDocument, loadDocumentVhosts, type DocumentKind } from '@retry-studio/topology-core/io';
+import { loadDocument, loadDocumentVhosts, type DocumentKind, type SkippedBinding } from '@retry-studio/topology-core/io';
 import { formatIssues, type Design, type ValidationIssue } from '@retry-studio/topology-core/model';
 
 export interface CliIo {
@@ -59,6 +59,8 @@ export interface LoadedFile {
   readonly warnings: readonly ValidationIssue[];
   /** the vhost read from a definitions file (undefined: a design, or a per-vhost export) */
   readonly vhost?: string;
+  /** bindings skipped because the file does not declare one of their ends */
+  readonly skippedBindings?: readonly SkippedBinding[];
 }
 
 /** Reads a design JSON or a RabbitMQ definitions JSON; bad input -> CliError naming the fields. */
@@ -67,7 +69,7 @@ export async function loadFile(io: CliIo, file: string, opts: { vhost?: string |
   const name = path.basename(file).replace(/\.json$/i, '');
   const r = loadDocument(text, { name, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
   if (!r.ok) throw new CliError(`${file}: invalid ${r.kind ?? 'input'}\n${indent(formatIssues(r.errors))}`);
-  return { kind: r.kind, design: r.design, warnings: r.warnings, ...(r.vhost !== undefined ? { vhost: r.vhost } : {}) };
+  return { kind: r.kind, design: r.design, warnings: r.warnings, ...(r.vhost !== undefined ? { vhost: r.vhost } : {}), ...(r.skippedBindings ? { skippedBindings: r.skippedBindings } : {}) };
 }
 
 /**
@@ -79,7 +81,7 @@ export async function loadFileVhosts(io: CliIo, file: string, opts: { vhost?: st
   const name = path.basename(file).replace(/\.json$/i, '');
   const r = loadDocumentVhosts(text, { name, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
   if (!r.ok) throw new CliError(`${file}: invalid ${r.kind ?? 'input'}\n${indent(formatIssues(r.errors))}`);
-  return r.docs.map((d) => ({ kind: d.kind, design: d.design, warnings: d.warnings, ...(d.vhost !== undefined ? { vhost: d.vhost } : {}) }));
+  return r.docs.map((d) => ({ kind: d.kind, design: d.design, warnings: d.warnings, ...(d.vhost !== undefined ? { vhost: d.vhost } : {}), ...(d.skippedBindings ? { skippedBindings: d.skippedBindings } : {}) }));
 }
 
 /** `vhost "x": ` before a line about one vhost of several; nothing when there is one. */

@@ -4,7 +4,7 @@
  * and the migration on the target broker and sets what it refused next to the prediction.
  * Every bad input is caught before anything is declared.
  */
-import { writeDesignJson } from '@retry-studio/topology-core/io';
+import { writeDesignJson, type SkippedBinding } from '@retry-studio/topology-core/io';
 import { formatIssues, type BrokerProfileId, type Design } from '@retry-studio/topology-core/model';
 import { fateText, failureText, isBlocking, migrateDesignForUpgrade, upgradeCheck, withAssumedTraffic, type BehaviourFinding, type UpgradeFinding, type UpgradeSource } from '@retry-studio/topology-core/upgrade';
 import { resolveBrokerUrl } from '../../broker/index.js';
@@ -27,7 +27,7 @@ function profileArg(v: string | undefined, opt: string): BrokerProfileId | undef
   return v as BrokerProfileId;
 }
 
-async function loadInput(a: ReturnType<typeof parseArgs>, io: CliIo): Promise<{ design: Design; label: string; from?: BrokerProfileId }> {
+async function loadInput(a: ReturnType<typeof parseArgs>, io: CliIo): Promise<{ design: Design; label: string; from?: BrokerProfileId; skippedBindings?: readonly SkippedBinding[] }> {
   const file = a.positionals[0];
   if (file !== undefined && value(a, 'url') !== undefined) throw new CliError('give FILE or --url, not both', 2);
   if (file === undefined && value(a, 'url') === undefined) throw new CliError(`usage: ${UPGRADE_CHECK_USAGE}`, 2);
@@ -35,7 +35,7 @@ async function loadInput(a: ReturnType<typeof parseArgs>, io: CliIo): Promise<{ 
     const doc = await loadFile(io, file, { vhost: value(a, 'vhost') });
     const chosen = doc.warnings.find((w) => w.code === 'vhost-chosen');
     if (chosen) throw new CliError(`--vhost: ${file} holds several vhosts: ${chosen.message.replace(/; reading .*$/, '')}; choose one with --vhost`);
-    return { design: doc.design, label: file };
+    return { design: doc.design, label: file, ...(doc.skippedBindings ? { skippedBindings: doc.skippedBindings } : {}) };
   }
   const named = (e: unknown): never => {
     const err = cliFailure(e);
@@ -104,7 +104,7 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
   if (fromArg && input.from && fromArg !== input.from) throw new CliError(`--from ${fromArg}: the broker says ${input.from} (leave --from out with --url)`, 2);
   if (from === to) throw new CliError(`--from and --to are both ${to}: nothing changes`, 2);
   const opts = { from, to, ...(failFirst !== undefined ? { failFirst } : {}) };
-  const report = upgradeCheck(input.design, opts);
+  const report = upgradeCheck(input.design, { ...opts, ...(input.skippedBindings ? { skippedBindings: input.skippedBindings } : {}) });
   const migration = migrateDesignForUpgrade(input.design, opts);
   const migratedOut = value(a, 'migrated-out');
   if (migratedOut) {
