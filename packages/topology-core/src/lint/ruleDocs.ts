@@ -110,6 +110,11 @@ export const RULE_DOCS: Readonly<Record<string, LintRuleDoc>> = {
     level: 'warning',
     help: 'Correct the binding key or the publisher, or remove the binding.',
   },
+  'policy-key-refused': {
+    description: 'A policy sets a key the broker line does not recognise (measured on 3.10.8 and 4.3.6: e.g. consumer-timeout, target-group-size and stream-filter-size-bytes on 3.10, ha-* and queue-master-locator on 4.x): the broker refuses the policy, and a definitions import that holds it fails with 400.',
+    level: 'error',
+    help: 'Drop the key for that broker line (upgrade-check migrates a design between lines).',
+  },
   'ttl-queue-without-exit': {
     description: 'A queue with a TTL and neither a dead-letter exchange nor a consumer: messages expire and are dropped.',
     level: 'warning',

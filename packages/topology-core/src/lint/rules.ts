@@ -28,6 +28,7 @@ import { deadLetterIntoStream } from './rules/deadLetterIntoStream.js';
 import { deadLetterCycleUnbounded } from './rules/deadLetterCycleUnbounded.js';
 import { parkedDeadLettersExpire } from './rules/parkedDeadLettersExpire.js';
 import { policyPriorityTie } from './rules/policyPriorityTie.js';
+import { policyKeyRefused } from './rules/policyKeyRefused.js';
 
 export const RULES: readonly LintRule[] = [
   requeueWithoutLimit,
@@ -54,6 +55,7 @@ export const RULES: readonly LintRule[] = [
   deadLetterCycleUnbounded,
   parkedDeadLettersExpire,
   policyPriorityTie,
+  policyKeyRefused,
 ];
 
 export const LINT_RULE_IDS: readonly string[] = RULES.map((r) => r.id);

@@ -33,13 +33,24 @@ describe('dead-letter-unroutable', () => {
     expect(f).toHaveLength(1);
     expect(f[0]!.objects).toEqual(['exchange:dead', ...['orders', 'payments', 'emails', 'audit', 'metrics', 'search'].map((q) => `queue:${q}`)]);
     expect(f[0]!.message).toContain('6 queues go to dead, and dead has no binding and no alternate exchange');
-    expect(f[0]!.message).toContain('audit (any key)');
+    expect(f[0]!.message).toContain('audit (keys matching "audit.#")');
     expect(f[0]!.message).toContain('orders ("orders.created")');
   });
 
-  it('a binding for some keys: only the queues whose keys it misses', () => {
+  it('a binding for some keys: only the queues whose keys it misses; a wildcard-bound queue keeps its keys, not "any key"', () => {
+    // the broker keeps a dead letter's original key (no dead-letter routing key): audit.created finds no "orders.*" binding
     const f = unroutable(sixQueues([{ source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: 'orders.*' }]));
-    expect(f[0]!.objects).toEqual(['exchange:dead', 'queue:payments', 'queue:emails']);
+    expect(f[0]!.objects).toEqual(['exchange:dead', 'queue:payments', 'queue:emails', 'queue:audit', 'queue:metrics', 'queue:search']);
+    // a binding for the wildcard queues' keys takes them
+    const g = unroutable(sixQueues([{ source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: '*.#' }]));
+    expect(g).toEqual([]);
+  });
+
+  it('a direct DLX bound for one key drops a wildcard-bound queue\'s other keys', () => {
+    const t = sixQueues();
+    const direct: Topology = { ...t, exchanges: t.exchanges.map((x) => (x.name === 'dead' ? { ...x, type: 'direct' as const } : x)), bindings: [...t.bindings, { source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: 'audit.failed' }] };
+    const f = unroutable(direct);
+    expect(f[0]!.objects).toContain('queue:audit');
   });
 
   it("a binding for the queue's name does not take what its bindings bring (orders.created)", () => {
