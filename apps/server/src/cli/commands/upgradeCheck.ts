@@ -7,6 +7,7 @@
 import { writeDesignJson, type SkippedBinding } from '@retry-studio/topology-core/io';
 import { formatIssues, type BrokerProfileId, type Design } from '@retry-studio/topology-core/model';
 import { fateText, failureText, isBlocking, migrateDesignForUpgrade, upgradeCheck, withAssumedTraffic, type BehaviourFinding, type UpgradeFinding, type UpgradeSource } from '@retry-studio/topology-core/upgrade';
+import { assumedConsumers, assumedRoleList, describeAssumedRoles } from '@retry-studio/topology-core/lint';
 import { resolveBrokerUrl } from '../../broker/index.js';
 import { importBroker } from '../../operate/importBroker.js';
 import { verifyTarget, verifyTopology, type VerifyRun, type VerifyTarget } from '../../upgrade/verifyUpgrade.js';
@@ -142,6 +143,7 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
           from,
           to,
           consumersAssumed: report.consumersAssumed,
+          ...(report.consumersAssumed ? { assumedConsumers: assumedRoleList(assumedConsumers(input.design.topology)) } : {}),
           blocking: report.blocking,
           findings: report.findings,
           migration: { changes: migration.changes, notKept: migration.notKept, fatesMatch: migration.fatesMatch, fates: migration.fates, design: migration.design },
@@ -153,7 +155,9 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
     );
     return exit;
   }
-  io.out(`${input.label}: RabbitMQ ${from} -> ${to}${report.consumersAssumed ? ' (no consumers in the file: simulated with a rejecting worker on every queue with a dead-letter exchange, as lint assumes)' : ''}\n\n`);
+  io.out(`${input.label}: RabbitMQ ${from} -> ${to}${report.consumersAssumed ? ' (no consumers in the file: simulated with the ones lint assumes)' : ''}\n`);
+  if (report.consumersAssumed) io.out(describeAssumedRoles(assumedConsumers(input.design.topology)).map((l) => `  ${l}\n`).join(''));
+  io.out('\n');
   if (report.findings.length === 0) io.out('nothing changes\n');
   for (const f of report.findings) io.out(formatFinding(f));
   io.out(`\nmigration for ${to}: ${migration.changes.length} change(s)\n${migration.changes.map((c) => `  - ${c}\n`).join('')}`);

@@ -126,8 +126,10 @@ export const deadLetterCycleUnbounded: LintRule = {
       if (work.length === 0) continue; // TTL / max-length only: automatic-cycle-dropped
       const start = work[0]!;
       const cycle = cycleThrough(start, within, cachedNext);
-      const waits = cycle.map((q) => ttlOf(flow, q)).filter((t): t is number => t !== undefined);
-      const round = waits.length > 0 ? `, about every ${formatDuration(waits.reduce((a, b) => a + b, 0))} (the TTL of ${cycle.filter((q) => ttlOf(flow, q) !== undefined).join(', ')})` : ' at once, back to back';
+      // a work queue's worker rejects at once: its TTL (a job timeout) is no part of the round
+      const waiting = cycle.filter((q) => roles[q] !== 'work' && ttlOf(flow, q) !== undefined);
+      const waits = waiting.map((q) => ttlOf(flow, q)!);
+      const round = waits.length > 0 ? `, about every ${formatDuration(waits.reduce((a, b) => a + b, 0))} (the TTL of ${waiting.join(', ')})` : ' at once, back to back';
       const others = comp.length > cycle.length ? ` (${comp.length} queues take part in this loop: ${names.filter((n) => within.has(n)).join(', ')})` : '';
       out.push(
         finding(
