@@ -148,3 +148,35 @@ describe('a binding to or from an object the file does not declare', () => {
     expect(r.ok && r.skippedBindings?.map((b) => b.destination)).toEqual(['missing']);
   });
 });
+
+describe('what a file leaves unsaid, said (issue 29.4)', () => {
+  const whole = (vhost: string | undefined, extra: Record<string, unknown> = {}) => ({ ...exportDefinitions(T.topology(T.queue('q')), vhost !== undefined ? { vhost } : {}), ...extra });
+
+  it('objects with no vhost field: a per-vhost export, said', () => {
+    const r = importDefinitions(whole(undefined));
+    expect(r.warnings.find((w) => w.code === 'vhost-scoped-file')?.message).toMatch(/per-vhost export.*POST \/api\/definitions\/VHOST/);
+    expect(importDefinitions(whole('/')).warnings.some((w) => w.code === 'vhost-scoped-file')).toBe(false);
+  });
+
+  it('objects in a vhost the vhosts list does not declare: the cluster-wide import fails, said', () => {
+    const r = importDefinitions(whole('orders', { vhosts: [{ name: '/' }] }));
+    expect(r.ok && r.vhost).toBe('orders');
+    expect(r.warnings.find((w) => w.code === 'vhost-undeclared')?.message).toMatch(/"orders" holds objects.*no_such_vhost/);
+    expect(importDefinitions(whole('orders')).warnings.some((w) => w.code === 'vhost-undeclared')).toBe(false);
+  });
+
+  it('a password_hash that is not base64 fails the broker import: said; a plain-text password is said too', () => {
+    const r = importDefinitions(whole('/', { users: [{ name: 'a', password_hash: 'secret', tags: '' }, { name: 'b', password: 'pw', tags: '' }, { name: 'c', password_hash: 'J+UiUxNQ3I8uPn6Lo2obWcl93VgXgbw4R+xhl3L5zHwkRFZG', tags: '' }] }));
+    expect(r.warnings.filter((w) => w.code === 'password-hash-not-base64').map((w) => w.path)).toEqual(['users[0].password_hash']);
+    expect(r.warnings.find((w) => w.code === 'password-plain-text')?.message).toContain('"b"');
+  });
+
+  it('a design read from "/" exports as a whole-broker file with vhost "/" on every object', async () => {
+    const { exportDesign } = await import('./exporters.js');
+    const r = loadDocument(JSON.stringify(whole('/')));
+    if (!r.ok) throw new Error('load');
+    const out = JSON.parse(exportDesign(r.design, 'definitions')) as { vhosts?: { name: string }[]; queues: { vhost?: string }[] };
+    expect(out.vhosts).toEqual([{ name: '/' }]);
+    expect(out.queues[0]!.vhost).toBe('/');
+  });
+});

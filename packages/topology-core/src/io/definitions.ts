@@ -12,6 +12,8 @@ import { pathIndex } from '../model/names.js';
 import { indexed, readBrokerObjects, type SkippedBinding } from './brokerObjects.js';
 import { describeVhostsWithObjects, objectCount, vhostContents, type VhostContents } from './definitionsVhosts.js';
 import { notModelledSummary } from './notModelled.js';
+import { userPasswordNotes } from './userPasswords.js';
+import { vhostNotes } from './vhostNotes.js';
 import { dropPluginPolicyKeys } from './pluginPolicyKeys.js';
 
 export interface ImportDefinitionsOptions {
@@ -141,6 +143,7 @@ export function importDefinitions(input: unknown, opts: ImportDefinitionsOptions
   });
   warnings.push(...read.notes);
   const notModelled = notModelledSummary(input, inVhost);
+  warnings.push(...userPasswordNotes(input), ...vhostNotes(input, contents, vhost));
   if (notModelled) warnings.push({ path: '', code: 'not-imported', message: notModelled });
 
   const exchanges: ExchangeDef[] = read.kept.exchanges.map(({ item: x }) => ({
