@@ -73,3 +73,12 @@ describe('the consumer assumption', () => {
     expect(lines.some((l) => l.startsWith('work.q: work, ') && l.includes('job timeout'))).toBe(true);
   });
 });
+
+describe('ttl-queue-without-exit on a definitions file', () => {
+  it('a TTL queue with no DLX is said (info): what nobody takes in time is dropped; a queue with a DLX is not', () => {
+    const t = T.topology(T.exchange('app'), T.queue('events', { ttl: 60_000 }), T.queue('wait', { ttl: 1000, dlx: 'app' }), T.bind('app', 'events', 'e'), T.bind('app', 'wait', 'w'));
+    const f = lintDesign(designOf('d', t)).filter((x) => x.id === 'ttl-queue-without-exit');
+    expect(f.map((x) => [x.severity, x.objects])).toEqual([['info', ['queue:events']]]);
+    expect(f[0]!.message).toContain('dropped without a trace');
+  });
+});

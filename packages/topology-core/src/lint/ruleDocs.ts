@@ -116,7 +116,7 @@ export const RULE_DOCS: Readonly<Record<string, LintRuleDoc>> = {
     help: 'Drop the key for that broker line (upgrade-check migrates a design between lines).',
   },
   'ttl-queue-without-exit': {
-    description: 'A queue with a TTL and neither a dead-letter exchange nor a consumer: messages expire and are dropped.',
+    description: 'A queue with a TTL and neither a dead-letter exchange nor a consumer: messages expire and are dropped. In a definitions file (no consumers shown) it is info: what no consumer takes in time is dropped without a trace.',
     level: 'warning',
     help: 'Give the queue a dead-letter exchange (a wait queue) or a consumer, or remove the TTL.',
   },
