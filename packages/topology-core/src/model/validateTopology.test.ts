@@ -172,10 +172,10 @@ describe('validateTopology', () => {
 });
 
 describe('what the broker accepts, read (issue 29.4)', () => {
-  const topo = (queueArgs: Record<string, unknown>, xMatch: unknown, type = 'direct') => ({
-    exchanges: [{ name: 'ex', type }],
-    queues: [{ name: 'q', arguments: queueArgs }],
-    bindings: [{ source: 'ex', destination: 'q', destination_type: 'queue', routing_key: 'k', arguments: { 'x-match': xMatch } }],
+  const topo = (queueArgs: Record<string, unknown>, xMatch: unknown, type = 'direct'): Topology => ({
+    exchanges: [{ name: 'ex', type: type as Topology['exchanges'][number]['type'] }],
+    queues: [{ name: 'q', arguments: queueArgs as Topology['queues'][number]['arguments'] }],
+    bindings: [{ source: 'ex', destination: 'q', destination_type: 'queue', routing_key: 'k', arguments: { 'x-match': xMatch as string } }],
   });
 
   it('x-match with a value no headers exchange takes, on a direct exchange: a warning (3.10.8 and 4.3.6 store the binding), an error on a headers exchange', () => {

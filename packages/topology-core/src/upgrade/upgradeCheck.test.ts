@@ -136,3 +136,28 @@ describe('a file whose bindings name undeclared objects', () => {
     expect(upgradeCheck(design, { from: '3.10', to: '4.3' }).findings.some((x) => x.id === 'binding-end-undeclared')).toBe(false);
   });
 });
+
+describe('which queues a policy governs: where it wins, not where its pattern matches', () => {
+  // `ha` (priority 5) wins on orders.*; `ttl` (priority 1) matches them too but is outranked; `top` (9) wins orders.vip
+  const t = T.topology(
+    T.queue('orders.a'),
+    T.queue('orders.vip'),
+    T.policy('ha', '^orders\\.', { 'ha-mode': 'all' }, 5),
+    T.policy('ttl', '^orders\\.', { 'message-ttl': 1000 }, 1),
+    T.policy('top', '^orders\\.vip$', { 'max-length': 10 }, 9),
+  );
+  const f = checkDeclarations({ topology: t, from: '3.10', to: '4.3' });
+
+  it('the mirroring refusal names only the queues the policy applies to', () => {
+    const r = f.find((x) => x.id === 'classic-mirroring-policy')!;
+    expect(r.objects).toEqual(['queue:orders.a']);
+    expect(r.message).toContain('It applies to orders.a.');
+  });
+
+  it('an all-mirroring policy: the one that applies once it is gone is named with its lower priority, never a policy that outranks it', () => {
+    const r = f.find((x) => x.id === 'policy-empty-without-mirroring')!;
+    expect(r.message).toContain('without it, ttl (priority 1, below it) applies to orders.a');
+    expect(r.message).not.toContain('top');
+    expect(r.message).not.toContain('outranked or tied');
+  });
+});
