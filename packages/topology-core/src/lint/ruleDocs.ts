@@ -31,9 +31,9 @@ export const RULE_DOCS: Readonly<Record<string, LintRuleDoc>> = {
     help: 'Declare the dead-letter exchange, or correct the x-dead-letter-exchange argument or policy.',
   },
   'dlx-fanout-redelivers-to-all': {
-    description: 'Dead letters go through a fanout exchange bound to several queues: every retry is delivered to every bound queue, not only to the one that failed.',
+    description: 'Dead letters are copied to several queues: through a fanout exchange to every bound queue, through a direct or topic exchange to every consumed queue bound for their key (a wait queue dead-lettering back into a shared exchange): every retry is delivered again to all of them, not only to the one that failed.',
     level: 'warning',
-    help: 'Use a direct or topic dead-letter exchange with a routing key per queue.',
+    help: 'Use a dead-letter routing key per queue (e.g. its own name through a direct exchange), or a dead-letter exchange of its own.',
   },
   'per-message-ttl-head-of-line': {
     description: 'Messages with different per-message TTLs wait in one queue: RabbitMQ expires only the head, so a short delay waits behind a long one.',

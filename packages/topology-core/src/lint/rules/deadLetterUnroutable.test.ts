@@ -63,3 +63,33 @@ describe('dead-letter-unroutable', () => {
     expect(unroutable(sixQueues([], 'dead-ae'))).toEqual([]);
   });
 });
+
+describe('dlx-fanout-redelivers-to-all through a shared topic or direct exchange', () => {
+  // orders.created goes to billing and shipping; billing's retry wait queue dead-letters back into `app` with the original key
+  const shared = (dlrk?: string): Topology => ({
+    exchanges: [{ name: 'app', type: 'topic' }, { name: 'retry', type: 'topic' }],
+    queues: [
+      // no dead-letter routing key: the dead letter keeps orders.created
+      { name: 'billing', arguments: { 'x-dead-letter-exchange': 'retry' } },
+      { name: 'shipping' },
+      { name: 'billing.wait', arguments: { 'x-message-ttl': 5000, 'x-dead-letter-exchange': 'app', ...(dlrk ? { 'x-dead-letter-routing-key': dlrk } : {}) } },
+    ],
+    bindings: [
+      { source: 'app', destination: 'billing', destination_type: 'queue', routing_key: 'orders.*' },
+      { source: 'app', destination: 'shipping', destination_type: 'queue', routing_key: 'orders.created' },
+      { source: 'app', destination: 'billing.only', destination_type: 'queue', routing_key: 'billing.retry' },
+      { source: 'retry', destination: 'billing.wait', destination_type: 'queue', routing_key: '#' },
+    ],
+  });
+  const copies = (t: Topology) => lintTopology({ ...t, queues: [...t.queues, { name: 'billing.only' }] }).filter((f) => f.id === 'dlx-fanout-redelivers-to-all');
+
+  it('the wait queue sends every retry to shipping as well as billing', () => {
+    const [f] = copies(shared());
+    expect(f?.objects).toEqual(['queue:billing.wait', 'exchange:app', 'queue:billing', 'queue:shipping']);
+    expect(f?.message).toContain('every retry is delivered again to all of them');
+  });
+
+  it('a dead-letter routing key only the failing queue is bound for: no copies', () => {
+    expect(copies(shared('billing.retry'))).toEqual([]);
+  });
+});
