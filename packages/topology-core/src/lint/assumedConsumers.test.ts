@@ -82,3 +82,23 @@ describe('ttl-queue-without-exit on a definitions file', () => {
     expect(f[0]!.message).toContain('dropped without a trace');
   });
 });
+
+describe('a parking exchange that no queue dead-letters into', () => {
+  it('is named in the unbounded loop finding: nothing leads the loop there', () => {
+    const t = T.topology(
+      T.exchange('jobs'),
+      T.exchange('jobs.parking', 'fanout'),
+      T.queue('work.q', { dlx: 'jobs', dlrk: 'wait' }),
+      T.queue('wait.q', { dlx: 'jobs', dlrk: 'work', ttl: 5000 }),
+      T.queue('jobs.parked'),
+      T.bind('jobs', 'work.q', 'work'),
+      T.bind('jobs', 'wait.q', 'wait'),
+      T.bind('jobs.parking', 'jobs.parked'),
+    );
+    const f = lintDesign(designOf('p', t)).find((x) => x.id === 'dead-letter-cycle-unbounded');
+    expect(f?.message).toContain("The parking exchange jobs.parking (to jobs.parked) is no queue's dead-letter exchange");
+    // once a queue dead-letters there, it is an exit of the topology and not said
+    const withExit = { ...t, queues: t.queues.map((q) => (q.name === 'wait.q' ? T.queue('wait.q', { dlx: 'jobs', dlrk: 'work', ttl: 5000, args: {} }) : q)).concat(T.queue('over', { dlx: 'jobs.parking' })) };
+    expect(lintDesign(designOf('p', withExit)).find((x) => x.id === 'dead-letter-cycle-unbounded')?.message ?? '').not.toContain('jobs.parking');
+  });
+});
