@@ -121,7 +121,7 @@ export const RULE_DOCS: Readonly<Record<string, LintRuleDoc>> = {
     help: 'Give the queue a dead-letter exchange (a wait queue) or a consumer, or remove the TTL.',
   },
   'dead-letter-cycle-unbounded': {
-    description: "A dead-letter cycle through a work queue (work -> dead-letter exchange -> wait queue -> back) in a file without consumers: with the consumer lint assumes (it rejects what it fails on), only a consumer that counts x-death and stops ends it; a poison message otherwise cycles forever.",
+    description: "A dead-letter cycle through a work queue (work -> dead-letter exchange -> wait queue -> back) in a file without consumers: with the consumer lint assumes (it rejects what it fails on), only a consumer that counts x-death and stops ends it; a poison message otherwise cycles forever. A parking exchange that no queue dead-letters into is named: nothing in the topology leads the loop there.",
     level: 'warning',
     help: 'Make the consumer count x-death (or a header) and park the message after N attempts, or give the work queue a quorum delivery limit.',
   },
