@@ -106,7 +106,11 @@ describe('pnpm cli', () => {
     const j = JSON.parse((await cli('simulate', 's.json', '--always', '--json')).out);
     expect(j.budget).toMatchObject({ attempts: 4, endsIn: { kind: 'queue', queue: 'orders.parking' }, endsInText: 'parked in orders.parking' });
     await write('defs2.json', { queues: [{ name: 'q', durable: true, auto_delete: false, arguments: {} }] });
-    expect((await cli('simulate', 'defs2.json')).err).toContain('a definitions file has no publishers or consumers');
+    // a queue nothing routes to is fed by its name through the default exchange (issue 29.5): it simulates, saying so
+    const byName = await cli('simulate', 'defs2.json');
+    expect(byName.code).toBe(0);
+    expect(byName.err).toContain('(default exchange):q');
+    expect(byName.err).toContain('1 idle queue(s), no consumer: q');
   });
 
   it('simulate a definitions file with ad-hoc --publish and --consumer', async () => {

@@ -6,6 +6,7 @@
  */
 import { BUILTIN_EXCHANGE_TYPES, PLUGIN_EXCHANGE_TYPES } from '../model/definitions.js';
 import { isPlainObject, type ValidationIssue } from '../model/validateResult.js';
+import { pathIndex } from '../model/names.js';
 
 export type ObjectKind = 'exchanges' | 'queues' | 'bindings' | 'policies';
 
@@ -30,8 +31,30 @@ interface Skip {
   readonly reason: string;
 }
 
+/** A binding of the file one of whose ends the file does not declare (read past, never a refusal). */
+export interface SkippedBinding {
+  /** its index in the file's `bindings` */
+  readonly index: number;
+  readonly source: string;
+  readonly destination: string;
+  readonly destination_type: 'queue' | 'exchange';
+  readonly routing_key: string;
+  /** the end that is not declared */
+  readonly missing: { readonly kind: 'queue' | 'exchange'; readonly name: string };
+}
+
+/**
+ * What each broker line does with a definitions file holding such a binding (measured with
+ * POST /api/definitions/VHOST, corpus/README.md): 3.x skips the binding and loads the rest;
+ * 4.x creates every queue, exchange and other binding, then answers 400 resources_missing.
+ */
+export const UNDECLARED_BINDING_END_ON_BROKERS =
+  'RabbitMQ 3.x skips the binding and loads the rest (measured on 3.10.8); 4.x creates every queue, exchange and other binding, then answers 400 resources_missing, so the import reports a failure while the rest is in place (measured on 4.3.6)';
+
 export interface BrokerObjects {
   readonly kept: { readonly [k in ObjectKind]: readonly IndexedItem[] };
+  /** bindings skipped because an end is not declared in the file */
+  readonly skippedBindings: readonly SkippedBinding[];
   /** one note per reason (names listed, a few at most), as warnings */
   readonly notes: readonly ValidationIssue[];
 }
@@ -93,7 +116,10 @@ export function readBrokerObjects(items: { readonly [k in ObjectKind]: readonly 
     }
     return true;
   });
-  const bindings = items.bindings.filter(({ item: b }) => {
+  const declaredExchanges = new Set(exchanges.map(({ item }) => item.name));
+  const declaredQueues = new Set(queues.map(({ item }) => item.name));
+  const skippedBindings: SkippedBinding[] = [];
+  const bindings = items.bindings.filter(({ item: b, index }) => {
     const label = `${str(b.source)} -> ${str(b.destination)}`;
     if (b.source === '') {
       skips.push({ kind: 'bindings', name: label, reason: "of the default exchange (implicit: every queue has one, by its name)" });
@@ -107,6 +133,18 @@ export function readBrokerObjects(items: { readonly [k in ObjectKind]: readonly 
       skips.push({ kind: 'bindings', name: label, reason: 'to or from an object that is skipped' });
       return false;
     }
+    const missing = undeclaredEnd(b, declaredExchanges, declaredQueues);
+    if (missing) {
+      skippedBindings.push({
+        index,
+        source: b.source as string,
+        destination: b.destination as string,
+        destination_type: b.destination_type as 'queue' | 'exchange',
+        routing_key: typeof b.routing_key === 'string' ? b.routing_key : '',
+        missing,
+      });
+      return false;
+    }
     return true;
   });
   const kept = { exchanges, queues, bindings, policies: items.policies };
@@ -114,6 +152,12 @@ export function readBrokerObjects(items: { readonly [k in ObjectKind]: readonly 
   const notes: ValidationIssue[] = [];
   const byReason = new Map<string, Skip[]>();
   for (const s of skips) byReason.set(`${s.kind}\u0000${s.reason}`, [...(byReason.get(`${s.kind}\u0000${s.reason}`) ?? []), s]);
+  for (const b of skippedBindings)
+    notes.push({
+      path: pathIndex('bindings', b.index),
+      code: 'binding-end-undeclared',
+      message: `binding ${JSON.stringify(b.source)} -> ${b.destination_type} ${JSON.stringify(b.destination)} (key ${JSON.stringify(b.routing_key)}) skipped: ${b.missing.kind} ${JSON.stringify(b.missing.name)} is not declared in the file. ${UNDECLARED_BINDING_END_ON_BROKERS}`,
+    });
   for (const list of byReason.values()) {
     const { kind, reason } = list[0]!;
     const noun = kind.slice(0, -1);
@@ -127,7 +171,18 @@ export function readBrokerObjects(items: { readonly [k in ObjectKind]: readonly 
     for (const [field, names] of extra)
       notes.push({ path: kind, code: 'field-ignored', message: `field "${field}" ignored on ${countedNames(names.length, kind.slice(0, -1), names)}: RabbitMQ does not define it` });
   }
-  return { kept, notes };
+  return { kept, skippedBindings, notes };
+}
+
+/** The end of a binding that the file does not declare (built-in `amq.*` exchanges exist in every vhost); malformed ends are the validator's. */
+function undeclaredEnd(b: { readonly [k: string]: unknown }, exchanges: ReadonlySet<unknown>, queues: ReadonlySet<unknown>): SkippedBinding['missing'] | undefined {
+  if (typeof b.source !== 'string' || typeof b.destination !== 'string') return undefined;
+  if (b.destination_type !== 'queue' && b.destination_type !== 'exchange') return undefined;
+  const known = (x: string) => x.startsWith('amq.') || exchanges.has(x);
+  if (b.source !== '' && !known(b.source)) return { kind: 'exchange', name: b.source };
+  if (b.destination_type === 'queue' && !queues.has(b.destination)) return { kind: 'queue', name: b.destination };
+  if (b.destination_type === 'exchange' && b.destination !== '' && !known(b.destination)) return { kind: 'exchange', name: b.destination };
+  return undefined;
 }
 
 /** Groups of a raw list that are plain objects, with their indices. */

@@ -5,6 +5,7 @@ import { exportDefinitions, importDefinitions, looksLikeDefinitions } from './de
 import { loadDocument } from './load.js';
 import { readDesignJson, writeDesignJson } from './designJson.js';
 import type { Topology } from '../model/definitions.js';
+import { T } from '../../testing/builders.js';
 
 describe('importDefinitions', () => {
   it('reads a real `rabbitmqctl export_definitions` file (RabbitMQ 3.10.8), choosing the vhost', () => {
@@ -115,5 +116,67 @@ describe('design JSON and loadDocument', () => {
       ok: false,
       errors: [{ path: 'consumers[0].queue', code: 'missing-queue' }],
     });
+  });
+});
+
+describe('a binding to or from an object the file does not declare', () => {
+  // what both brokers do with such a file is measured: corpus/README.md (3.10.8 skips it, 4.3.6 answers 400 after loading the rest)
+  const file = (bindings: ReturnType<typeof T.bind>[]) =>
+    exportDefinitions(T.topology(T.exchange('ex'), T.queue('q1'), T.queue('q2'), ...bindings));
+
+  it('is read past with a note naming it and what each broker line does; the rest is read', () => {
+    const r = importDefinitions(file([T.bind('ex', 'q1', 'a'), T.bind('ex', 'missing', 'b'), T.bindX('ex', 'gone.x', 'c'), T.bind('nosrc', 'q2', 'd'), T.bind('amq.direct', 'q2', 'e')]));
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    expect(r.topology.bindings.map((b) => b.routing_key)).toEqual(['a', 'e']);
+    expect(r.skippedBindings.map((b) => [b.index, b.missing.kind, b.missing.name])).toEqual([
+      [1, 'queue', 'missing'],
+      [2, 'exchange', 'gone.x'],
+      [3, 'exchange', 'nosrc'],
+    ]);
+    const notes = r.warnings.filter((w) => w.code === 'binding-end-undeclared');
+    expect(notes.map((w) => w.path)).toEqual(['bindings[1]', 'bindings[2]', 'bindings[3]']);
+    expect(notes[0]!.message).toMatch(/"ex" -> queue "missing".*skipped: queue "missing" is not declared.*3\.x skips the binding.*4\.x .*400 resources_missing/);
+  });
+
+  it('a file with nothing undeclared has no skipped bindings', () => {
+    const r = importDefinitions(file([T.bind('ex', 'q1', 'a')]));
+    expect(r.ok && r.skippedBindings).toEqual([]);
+  });
+
+  it('the loader carries them to the commands (lint prints the note, the upgrade check reads them)', () => {
+    const r = loadDocument(JSON.stringify(file([T.bind('ex', 'missing', 'b')])));
+    expect(r.ok && r.skippedBindings?.map((b) => b.destination)).toEqual(['missing']);
+  });
+});
+
+describe('what a file leaves unsaid, said (issue 29.4)', () => {
+  const whole = (vhost: string | undefined, extra: Record<string, unknown> = {}) => ({ ...exportDefinitions(T.topology(T.queue('q')), vhost !== undefined ? { vhost } : {}), ...extra });
+
+  it('objects with no vhost field: a per-vhost export, said', () => {
+    const r = importDefinitions(whole(undefined));
+    expect(r.warnings.find((w) => w.code === 'vhost-scoped-file')?.message).toMatch(/per-vhost export.*POST \/api\/definitions\/VHOST/);
+    expect(importDefinitions(whole('/')).warnings.some((w) => w.code === 'vhost-scoped-file')).toBe(false);
+  });
+
+  it('objects in a vhost the vhosts list does not declare: the cluster-wide import fails, said', () => {
+    const r = importDefinitions(whole('orders', { vhosts: [{ name: '/' }] }));
+    expect(r.ok && r.vhost).toBe('orders');
+    expect(r.warnings.find((w) => w.code === 'vhost-undeclared')?.message).toMatch(/"orders" holds objects.*no_such_vhost/);
+    expect(importDefinitions(whole('orders')).warnings.some((w) => w.code === 'vhost-undeclared')).toBe(false);
+  });
+
+  it('a password_hash that is not base64 fails the broker import: said; a plain-text password is said too', () => {
+    const r = importDefinitions(whole('/', { users: [{ name: 'a', password_hash: 'secret', tags: '' }, { name: 'b', password: 'pw', tags: '' }, { name: 'c', password_hash: 'J+UiUxNQ3I8uPn6Lo2obWcl93VgXgbw4R+xhl3L5zHwkRFZG', tags: '' }] }));
+    expect(r.warnings.filter((w) => w.code === 'password-hash-not-base64').map((w) => w.path)).toEqual(['users[0].password_hash']);
+    expect(r.warnings.find((w) => w.code === 'password-plain-text')?.message).toContain('"b"');
+  });
+
+  it('a design read from "/" exports as a whole-broker file with vhost "/" on every object', async () => {
+    const { exportDesign } = await import('./exporters.js');
+    const r = loadDocument(JSON.stringify(whole('/')));
+    if (!r.ok) throw new Error('load');
+    const out = JSON.parse(exportDesign(r.design, 'definitions')) as { vhosts?: { name: string }[]; queues: { vhost?: string }[] };
+    expect(out.vhosts).toEqual([{ name: '/' }]);
+    expect(out.queues[0]!.vhost).toBe('/');
   });
 });

@@ -9,9 +9,11 @@ import { DESIGN_FORMAT, DESIGN_VERSION } from '../model/design.js';
 import { isPlainObject, type ValidationIssue } from '../model/validateResult.js';
 import { validateTopology } from '../model/validateTopology.js';
 import { pathIndex } from '../model/names.js';
-import { indexed, readBrokerObjects } from './brokerObjects.js';
+import { indexed, readBrokerObjects, type SkippedBinding } from './brokerObjects.js';
 import { describeVhostsWithObjects, objectCount, vhostContents, type VhostContents } from './definitionsVhosts.js';
 import { notModelledSummary } from './notModelled.js';
+import { userPasswordNotes } from './userPasswords.js';
+import { vhostNotes } from './vhostNotes.js';
 import { dropPluginPolicyKeys } from './pluginPolicyKeys.js';
 
 export interface ImportDefinitionsOptions {
@@ -30,6 +32,8 @@ export type ImportDefinitionsResult =
       /** every vhost with its object counts (the vhost-less objects of a per-vhost export as name undefined) */
       readonly contents: readonly VhostContents[];
       readonly rabbitVersion?: string;
+      /** bindings skipped because the file does not declare one of their ends (each also a `binding-end-undeclared` warning) */
+      readonly skippedBindings: readonly SkippedBinding[];
       /** skipped objects, ignored fields and what is not imported are warnings with codes `skipped`, `field-ignored`, `not-imported` */
       readonly warnings: readonly ValidationIssue[];
     }
@@ -139,6 +143,7 @@ export function importDefinitions(input: unknown, opts: ImportDefinitionsOptions
   });
   warnings.push(...read.notes);
   const notModelled = notModelledSummary(input, inVhost);
+  warnings.push(...userPasswordNotes(input), ...vhostNotes(input, contents, vhost));
   if (notModelled) warnings.push({ path: '', code: 'not-imported', message: notModelled });
 
   const exchanges: ExchangeDef[] = read.kept.exchanges.map(({ item: x }) => ({
@@ -243,6 +248,7 @@ export function importDefinitions(input: unknown, opts: ImportDefinitionsOptions
     vhosts,
     contents,
     warnings,
+    skippedBindings: read.skippedBindings,
     ...(vhost !== undefined ? { vhost } : {}),
     ...(rv ? { rabbitVersion: rv } : {}),
   };

@@ -32,7 +32,9 @@ export function exportDesign(d: Design, format: ExportFormat, opts: ExportOption
     case 'design':
       return writeDesignJson(d);
     case 'definitions':
-      return JSON.stringify(exportDefinitions(d.topology, vhost), null, 2) + '\n';
+      // a design read from a vhost ("/" included) is written whole-broker, its vhost on every object: a file
+      // without vhost fields is a per-vhost export, which `rabbitmqctl import_definitions` cannot place
+      return JSON.stringify(exportDefinitions(d.topology, vh !== undefined ? vhost : d.vhost !== undefined ? { vhost: d.vhost } : {}), null, 2) + '\n';
     case 'rabbitmqadmin':
       return exportRabbitmqadmin(d.topology, { ...vhost, designName: d.name });
     case 'rabbitmqadmin-v1':

@@ -43,3 +43,4 @@ export { loadDocumentVhosts, parseJsonText } from './load.js';
 export { describeVhost, describeVhostsWithObjects, objectCount, vhostContents, type VhostContents } from './definitionsVhosts.js';
 export { describeJsonError } from './jsonSyntax.js';
 export { exportVhosts, MULTI_VHOST_FORMATS, type VhostDesign } from './exportVhosts.js';
+export { type SkippedBinding, UNDECLARED_BINDING_END_ON_BROKERS } from './brokerObjects.js';

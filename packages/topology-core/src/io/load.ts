@@ -9,6 +9,7 @@ import { designFromTopology, importDefinitions, looksLikeDefinitions, type Impor
 import { isPlainObject } from '../model/validateResult.js';
 import { describeJsonError } from './jsonSyntax.js';
 import { objectCount, vhostContents } from './definitionsVhosts.js';
+import type { SkippedBinding } from './brokerObjects.js';
 import { profileForVersion } from '../sim/profileForVersion.js';
 import { SCENARIO_FORMAT, type Scenario } from '../scenario/types.js';
 import { scenarioConsumers } from '../scenario/fromScenario.js';
@@ -19,7 +20,15 @@ import { DESIGN_FORMAT, DESIGN_VERSION } from '../model/design.js';
 export type DocumentKind = 'design' | 'definitions' | 'scenario' | 'app-config';
 
 export type LoadedDocument =
-  | { readonly ok: true; readonly kind: DocumentKind; readonly design: Design; readonly warnings: readonly ValidationIssue[]; readonly vhost?: string }
+  | {
+      readonly ok: true;
+      readonly kind: DocumentKind;
+      readonly design: Design;
+      readonly warnings: readonly ValidationIssue[];
+      readonly vhost?: string;
+      /** a definitions file's bindings to or from an object it does not declare: read past (what each broker does: brokerObjects.ts) */
+      readonly skippedBindings?: readonly SkippedBinding[];
+    }
   | { readonly ok: false; readonly kind?: DocumentKind; readonly errors: readonly ValidationIssue[]; readonly warnings: readonly ValidationIssue[] };
 
 /**
@@ -121,7 +130,7 @@ export function loadValue(v: unknown, opts: ImportDefinitionsOptions & { readonl
     const profile = profileForVersion(r.rabbitVersion);
     const base = designFromTopology(r.topology, opts.name ?? 'imported');
     const design = r.vhost !== undefined ? { ...base, vhost: r.vhost } : base;
-    return { ok: true, kind: 'definitions', design: profile && profile !== '3.10' ? { ...design, profile } : design, warnings: r.warnings, ...(r.vhost !== undefined ? { vhost: r.vhost } : {}) };
+    return { ok: true, kind: 'definitions', design: profile && profile !== '3.10' ? { ...design, profile } : design, warnings: r.warnings, ...(r.vhost !== undefined ? { vhost: r.vhost } : {}), ...(r.skippedBindings.length > 0 ? { skippedBindings: r.skippedBindings } : {}) };
   }
   if (isPlainObject(v) && v.format === SCENARIO_FORMAT) {
     const c = designFromScenario(v);

@@ -6,6 +6,7 @@ import { lintDesign } from './lintDesign.js';
 import { buildFlow } from './flow.js';
 import { simulate } from '../sim/simulate.js';
 import { designToSimulation } from '../sim/designToSimulation.js';
+import { templateDesign } from '../../testing/templateDesign.js';
 
 /**
  * Issue 26.6: work.q fails -> `retry` (fanout) -> wait.q (TTL) -> dead-letters to `main`, which
@@ -51,7 +52,8 @@ describe('arrival keys through a fanout exchange', () => {
   it('a queue fed by a fanout carries the keys that reached the fanout, not every key', () => {
     const d = fanoutWait();
     const flow = buildFlow(d.topology, d.consumers, d.publishers);
-    expect([...(flow.arrivalKeys('wait.q') ?? ['<any>'])].sort()).toEqual(['task', 'wait.q', 'work.q']);
+    // the design declares its publisher: nothing publishes to a queue by name through the default exchange
+    expect([...(flow.arrivalKeys('wait.q') ?? ['<any>'])].sort()).toEqual(['task']);
     expect([...(flow.deadLetterTargets('wait.q') ?? [])]).toEqual(['work.q']);
   });
 
@@ -73,5 +75,30 @@ describe('arrival keys through a fanout exchange', () => {
   it('a definitions file: any key may be published to `main`, so the cycle is possible', () => {
     const d = { ...fanoutWait([]), consumers: [] };
     expect(lintDesign(d).map((f) => f.id)).toContain('automatic-cycle-dropped');
+  });
+});
+
+describe('arrival keys by queue name (the default exchange)', () => {
+  it('a queue name is a key only where a publisher (or, with none declared, any client) publishes to the queue by name', () => {
+    const byName = fanoutWait([{ id: 'p', exchange: '', routingKey: 'work.q' }]);
+    expect([...(buildFlow(byName.topology, byName.consumers, byName.publishers).arrivalKeys('work.q') ?? ['<any>'])]).toEqual(['work.q']);
+    const none = fanoutWait([]);
+    expect([...(buildFlow(none.topology, [], []).arrivalKeys('wait.q') ?? ['<any>'])]).toContain('wait.q');
+  });
+
+  it('the stock binary-delay-levels template: no dead-letter-unroutable for a key no path produces (orders.delay.05)', () => {
+    const d = templateDesign('binary-delay-levels');
+    expect(lintDesign(d).filter((f) => f.id === 'dead-letter-unroutable')).toEqual([]);
+  });
+});
+
+describe('arrival keys through a wildcard binding', () => {
+  it('a topic binding from an exchange that takes any key carries its pattern, not "any key"', () => {
+    const t: Topology = {
+      exchanges: [{ name: 'app', type: 'topic' }],
+      queues: [{ name: 'audit' }],
+      bindings: [{ source: 'app', destination: 'audit', destination_type: 'queue', routing_key: 'audit.#' }],
+    };
+    expect([...(buildFlow(t, [], []).arrivalKeys('audit') ?? ['<any>'])].sort()).toEqual(['audit', 'audit.#']);
   });
 });

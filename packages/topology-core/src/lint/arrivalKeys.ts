@@ -11,12 +11,25 @@ import type { AmqpValue, Topology } from '../model/definitions.js';
 import type { ConsumerAction, ConsumerSpec } from '../model/consumer.js';
 import type { PublisherSpec } from '../model/publisher.js';
 import type { CompiledBinding, ExchangeIndex } from '../routing/exchangeIndex.js';
-import { topicMatches } from '../routing/topicMatcher.js';
+import { sampleTopicKey, topicMatches } from '../routing/topicMatcher.js';
 
 export type Keys = ReadonlySet<string> | undefined;
 const MAX_KEYS = 1000;
 const MAX_ROUNDS = 100;
-const hasWildcard = (k: string): boolean => /(^|\.)[*#](\.|$)/.test(k);
+/** A key with a `*` or `#` word stands for the keys a topic binding pattern lets through (a wildcard binding from an exchange that takes any key). */
+export const hasWildcard = (k: string): boolean => /(^|\.)[*#](\.|$)/.test(k);
+
+/**
+ * Whether a binding of this match kind and key lets through a message whose key is `key`, or, for
+ * a pattern `key` (hasWildcard), some of the keys it stands for. Two topic patterns overlap when
+ * one matches the other's sample key (an approximation that holds for the usual `a.*`, `a.#`).
+ */
+export function keyPasses(match: string, bindingKey: string, key: string): boolean {
+  const pattern = hasWildcard(key);
+  if (match === 'direct') return pattern ? topicMatches(key, bindingKey) : key === bindingKey;
+  if (match === 'topic') return topicMatches(bindingKey, pattern ? sampleTopicKey(key) : key) || (pattern && topicMatches(key, sampleTopicKey(bindingKey)));
+  return true;
+}
 
 export interface KeyInputs {
   readonly topology: Topology;
@@ -76,10 +89,17 @@ export function arrivalKeys(inp: KeyInputs): ArrivalKeys {
     const x = index.exchanges.get(source);
     if (!x) return new Set();
     const keys = known(atX, source);
-    if (x.match === 'direct') return keys === undefined || keys.has(b.key) ? new Set([b.key]) : new Set();
+    if (x.match === 'direct') return keys === undefined || keys.has(b.key) || [...keys].some((k) => keyPasses('direct', b.key, k)) ? new Set([b.key]) : new Set();
     if (x.match === 'topic') {
-      if (keys === undefined) return hasWildcard(b.key) ? undefined : new Set([b.key]);
-      return new Set([...keys].filter((k) => topicMatches(b.key, k)));
+      // any key through a wildcard binding: the keys the pattern matches (kept as the pattern), never "any key"
+      if (keys === undefined) return new Set([b.key]);
+      const out = new Set<string>();
+      for (const k of keys) {
+        if (!keyPasses('topic', b.key, k)) continue;
+        // a pattern narrower than the binding passes whole; a wider one passes as the binding's pattern
+        out.add(!hasWildcard(k) || topicMatches(b.key, sampleTopicKey(k)) ? k : b.key);
+      }
+      return out;
     }
     return keys;
   };
@@ -109,9 +129,10 @@ export function arrivalKeys(inp: KeyInputs): ArrivalKeys {
       const actions = b.kind === 'worker' ? [...b.onFailure.map((r) => r.then), ...(b.onSuccess ? [b.onSuccess] : [])] : b.kind === 'router' ? b.rules.map((r) => r.then) : b.actions;
       for (const a of actions) republish(c.queue, a);
     }
+    // the default exchange delivers by queue name: with no publisher declared a client may publish straight to any queue
+    const byName = atX.has('') ? atX.get('') : undefined;
     for (const q of topology.queues) {
-      // the default exchange delivers by queue name: a client may publish straight to the queue
-      add(atQ, q.name, new Set([q.name]));
+      if (inp.publishers.length === 0 || (atX.has('') && (byName === undefined || byName.has(q.name)))) add(atQ, q.name, new Set([q.name]));
       const a = args.get(q.name);
       const dlx = a?.['x-dead-letter-exchange'];
       if (typeof dlx !== 'string') continue;

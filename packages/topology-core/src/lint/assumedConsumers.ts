@@ -4,15 +4,19 @@
  * - a queue with a dead-letter route and no TTL is a work queue: its consumer rejects a
  *   message it fails on (so failures dead-letter, as on the broker);
  * - a queue with a TTL and a dead-letter route (and no live consumer) is a wait queue: nobody
- *   consumes it, its messages dead-letter when they expire;
+ *   consumes it, its messages dead-letter when they expire; unless it is in a dead-letter loop with
+ *   a queue whose TTL is at least JOB_TIMEOUT_RATIO times shorter: then it is a work queue whose TTL
+ *   is a job timeout (8 h beside a 5 s wait), and its worker rejects what it fails on;
  * - a queue that only dead letters reach, with no dead-letter route of its own (and no live
- *   consumer), is a parking lot: nobody consumes it, dead letters pile up there;
+ *   consumer), is a parking lot: nobody consumes it, dead letters pile up there; so is one whose
+ *   dead-letter route comes from a policy (a `.*` DLX policy covers the DLQ too);
  * - a stream is a parking place whoever reads it (readers move nothing);
  * - a quorum queue with 4.3's delayed retry is retried in place: its consumer requeues with
  *   basic.reject (what delayed retry and the delivery limit count);
  * - any other queue is idle (or a work queue that acks, when the broker shows consumers on it).
  * And the publishers (assumedPublishers): one per way into each entry exchange, so that every
- * binding has a message that matches it.
+ * binding has a message that matches it, and one per queue that nothing routes to, publishing by
+ * the queue's name through the default exchange (how such queues are fed).
  */
 import type { AmqpValue, Topology } from '../model/definitions.js';
 import type { ConsumerSpec } from '../model/consumer.js';
@@ -20,7 +24,8 @@ import type { PublisherSpec } from '../model/publisher.js';
 import type { Design } from '../model/design.js';
 import { builtinExchangeType } from '../model/definitions.js';
 import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
-import { sampleTopicKey } from '../routing/topicMatcher.js';
+import { sampleTopicKey, topicMatches } from '../routing/topicMatcher.js';
+import { formatDuration } from '../text/formatDuration.js';
 
 /** What a queue is for, read from its effective arguments and who feeds it. */
 export type QueueRole = 'work' | 'wait' | 'parking' | 'idle';
@@ -28,6 +33,8 @@ export type QueueRole = 'work' | 'wait' | 'parking' | 'idle';
 export interface AssumedConsumers {
   /** queue name -> role */
   readonly roles: Readonly<Record<string, QueueRole>>;
+  /** queue name -> why it got its role (printed so users see the assumption) */
+  readonly reasons: Readonly<Record<string, string>>;
   /** one worker per work queue: it rejects on failure where the queue dead-letters, else acks */
   readonly consumers: readonly ConsumerSpec[];
   /** every queue's effective arguments (arguments and policies combined) */
@@ -42,15 +49,46 @@ export interface AssumeOptions {
 /** The consumer id the assumption gives a work queue. */
 export const assumedWorkerId = (queue: string): string => `worker-${queue}`;
 
+/** A dead-letter route with a TTL at least this many times its loop partner's is a job timeout on a work queue, not a wait. */
+export const JOB_TIMEOUT_RATIO = 10;
+
+/** The queues a queue's dead letters can reach in one hop (its dead-letter routing key, else any key the DLX's bindings take). */
+function deadLetterHop(topology: Topology, args: ReadonlyMap<string, Record<string, AmqpValue>>): Map<string, Set<string>> {
+  const types = new Map<string, string>(topology.exchanges.map((x) => [x.name, x.type]));
+  const out = new Map<string, Set<string>>();
+  for (const [q, a] of args) {
+    const dlx = a['x-dead-letter-exchange'];
+    if (typeof dlx !== 'string') continue;
+    const dlrk = a['x-dead-letter-routing-key'];
+    const to = new Set<string>();
+    if (dlx === '') {
+      if (typeof dlrk === 'string') to.add(dlrk);
+    } else
+      for (const b of topology.bindings) {
+        if (b.source !== dlx || b.destination_type !== 'queue') continue;
+        const type = types.get(dlx) ?? builtinExchangeType(dlx);
+        if (typeof dlrk === 'string' && type === 'direct' && b.routing_key !== dlrk) continue;
+        if (typeof dlrk === 'string' && type === 'topic' && !topicMatches(b.routing_key, dlrk)) continue;
+        to.add(b.destination);
+      }
+    out.set(q, to);
+  }
+  return out;
+}
+
 export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): AssumedConsumers {
   const live = (q: string): boolean => (opts.liveConsumers?.get(q) ?? 0) > 0;
   const dlxOf = new Map<string, string>();
   const args = new Map<string, Record<string, AmqpValue>>();
+  const dlxFromPolicy = new Map<string, string>();
   for (const q of topology.queues) {
-    const a = effectiveArguments(queueEffectiveSettings(q, topology));
+    const settings = queueEffectiveSettings(q, topology);
+    const a = effectiveArguments(settings);
     args.set(q.name, a);
     const dlx = a['x-dead-letter-exchange'];
     if (typeof dlx === 'string') dlxOf.set(q.name, dlx);
+    const src = settings.settings['x-dead-letter-exchange']?.source;
+    if (src && src.kind !== 'argument') dlxFromPolicy.set(q.name, src.name);
   }
   // which queues dead letters reach: the queues each dead-letter exchange routes to
   const dlxs = new Set(dlxOf.values());
@@ -61,23 +99,50 @@ export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): 
     const dlrk = args.get(q)?.['x-dead-letter-routing-key'];
     if (dlx === '' && typeof dlrk === 'string') fedByDlx.add(dlrk);
   }
+  // a wait queue's dead-letter exchange is the way back to work, where clients publish too: what it feeds is fed by bindings
+  const waitDlxs = new Set<string>();
+  for (const [q, dlx] of dlxOf) if (args.get(q)?.['x-message-ttl'] !== undefined) waitDlxs.add(dlx);
   const fedByBinding = new Set<string>();
-  for (const b of topology.bindings) if (!dlxs.has(b.source) && b.destination_type === 'queue') fedByBinding.add(b.destination);
+  for (const b of topology.bindings) if ((!dlxs.has(b.source) || waitDlxs.has(b.source)) && b.destination_type === 'queue') fedByBinding.add(b.destination);
+  const hop = deadLetterHop(topology, args);
+  const ttlOf = (q: string): number | undefined => {
+    const t = args.get(q)?.['x-message-ttl'];
+    return typeof t === 'number' ? t : undefined;
+  };
+  // a TTL queue in a dead-letter loop with a queue whose TTL is far shorter: the long one is a work queue with a job timeout
+  const loopPartnerWait = (q: string): string | undefined => {
+    const ttl = ttlOf(q);
+    if (ttl === undefined) return undefined;
+    for (const p of hop.get(q) ?? []) {
+      const pt = ttlOf(p);
+      if (p !== q && pt !== undefined && dlxOf.has(p) && hop.get(p)?.has(q) && ttl >= JOB_TIMEOUT_RATIO * pt) return p;
+    }
+    return undefined;
+  };
 
   const roles: Record<string, QueueRole> = {};
+  const reasons: Record<string, string> = {};
   const consumers: ConsumerSpec[] = [];
   for (const q of topology.queues) {
     const a = args.get(q.name) ?? {};
     const hasDlx = typeof a['x-dead-letter-exchange'] === 'string';
     const hasTtl = a['x-message-ttl'] !== undefined;
     const delayedRetry = a['x-queue-type'] === 'quorum' && typeof a['x-delayed-retry-type'] === 'string' && a['x-delayed-retry-type'] !== 'disabled';
+    const partner = hasDlx && hasTtl && !live(q.name) ? loopPartnerWait(q.name) : undefined;
+    const onlyDeadLetters = fedByDlx.has(q.name) && !fedByBinding.has(q.name) && !live(q.name);
     let role: QueueRole;
-    if (a['x-queue-type'] === 'stream') role = 'parking';
-    else if (hasDlx && hasTtl && !live(q.name)) role = 'wait';
-    else if (hasDlx || delayedRetry) role = 'work';
-    else if (fedByDlx.has(q.name) && !fedByBinding.has(q.name) && !live(q.name)) role = 'parking';
-    else role = live(q.name) ? 'work' : 'idle';
+    let why: string;
+    if (a['x-queue-type'] === 'stream') [role, why] = ['parking', 'a stream: readers move nothing'];
+    else if (partner !== undefined)
+      [role, why] = ['work', `a dead-letter route and a TTL (${formatDuration(ttlOf(q.name)!)}) far longer than its loop partner ${partner}'s (${formatDuration(ttlOf(partner)!)}): a job timeout on a work queue`];
+    else if (hasDlx && hasTtl && !live(q.name)) [role, why] = ['wait', `a TTL (${formatDuration(ttlOf(q.name) ?? 0)}) and a dead-letter route: nobody consumes it, messages dead-letter when they expire`];
+    else if (onlyDeadLetters && !hasTtl && dlxFromPolicy.has(q.name))
+      [role, why] = ['parking', `only dead letters reach it; its dead-letter exchange comes from policy ${dlxFromPolicy.get(q.name)}, which covers it with the queues it parks for`];
+    else if (hasDlx || delayedRetry) [role, why] = ['work', delayedRetry ? "4.3's delayed retry: its consumer requeues" : 'a dead-letter route and no TTL: its consumer rejects what it fails on'];
+    else if (onlyDeadLetters) [role, why] = ['parking', 'only dead letters reach it and it has no dead-letter route: they rest there'];
+    else [role, why] = live(q.name) ? ['work', 'the broker shows consumers on it'] : ['idle', 'nothing in the topology says who consumes it'];
     roles[q.name] = role;
+    reasons[q.name] = why;
     if (role === 'work')
       consumers.push({
         id: assumedWorkerId(q.name),
@@ -86,9 +151,38 @@ export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): 
         behaviour: { kind: 'worker', onFailure: [{ then: delayedRetry ? { kind: 'requeue', via: 'reject' } : hasDlx ? { kind: 'reject' } : { kind: 'ack' } }] },
       });
   }
-  return { roles, consumers, args };
+  return { roles, reasons, consumers, args };
 }
 
+/** Every queue's assumed role and why, for JSON reports. */
+export function assumedRoleList(assumed: AssumedConsumers): { readonly queue: string; readonly role: QueueRole; readonly reason: string }[] {
+  return Object.entries(assumed.roles).map(([queue, role]) => ({ queue, role, reason: assumed.reasons[queue] ?? '' }));
+}
+
+const ROLE_WORDS: Readonly<Record<QueueRole, string>> = {
+  work: 'work queue(s) whose consumer rejects what it fails on (acks where there is no dead-letter route)',
+  wait: 'wait queue(s), not consumed',
+  parking: 'parking queue(s), not consumed',
+  idle: 'idle queue(s), no consumer',
+};
+
+/**
+ * The assumption in a few lines, for a terminal: the count of each role with the first queues,
+ * then each queue whose role is not the plain reading of its arguments (a TTL read as a job
+ * timeout, a policy's DLX on a parking queue), with why. Bounded for a 10,000-queue file.
+ */
+export function describeAssumedRoles(assumed: AssumedConsumers, shown = 5): string[] {
+  const by = new Map<QueueRole, string[]>();
+  for (const [q, r] of Object.entries(assumed.roles)) by.set(r, [...(by.get(r) ?? []), q]);
+  const lines = (['work', 'wait', 'parking', 'idle'] as const).flatMap((r) => {
+    const qs = by.get(r) ?? [];
+    return qs.length === 0 ? [] : [`${qs.length} ${ROLE_WORDS[r]}: ${qs.slice(0, shown).join(', ')}${qs.length > shown ? `, and ${qs.length - shown} more` : ''}`];
+  });
+  const notable = Object.entries(assumed.reasons).filter(([, why]) => /job timeout|comes from policy/.test(why));
+  for (const [q, why] of notable.slice(0, shown)) lines.push(`${q}: ${assumed.roles[q]}, ${why}`);
+  if (notable.length > shown) lines.push(`and ${notable.length - shown} more such queues`);
+  return lines;
+}
 
 /**
  * The publishers a consumer-less topology implies: one per way into each entry exchange (every
@@ -98,7 +192,14 @@ export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): 
 export function assumedPublishers(topology: Topology, assumed: AssumedConsumers): PublisherSpec[] {
   // a wait queue's DLX is the way back to work (an entry point); a work queue's DLX is the error path
   const errorPaths = new Set<string>();
-  for (const [q, a] of assumed.args) if (assumed.roles[q] === 'work' && typeof a['x-dead-letter-exchange'] === 'string') errorPaths.add(a['x-dead-letter-exchange']);
+  const waitPaths = new Set<string>();
+  for (const [q, a] of assumed.args) {
+    const dlx = a['x-dead-letter-exchange'];
+    if (typeof dlx !== 'string') continue;
+    if (assumed.roles[q] === 'work') errorPaths.add(dlx);
+    if (assumed.roles[q] === 'wait') waitPaths.add(dlx);
+  }
+  for (const x of waitPaths) errorPaths.delete(x);
   const builtinSources = [...new Set(topology.bindings.map((b) => b.source))].flatMap((name) => {
     const type = builtinExchangeType(name);
     return type ? [{ name, type, internal: false }] : [];
@@ -125,6 +226,16 @@ export function assumedPublishers(topology: Topology, assumed: AssumedConsumers)
       });
     }
   }
+  // a queue nothing routes to (no binding, no dead-letter route) is fed through the default exchange, by its name
+  const reached = new Set<string>();
+  for (const b of topology.bindings) if (b.destination_type === 'queue') reached.add(b.destination);
+  for (const [, a] of assumed.args) {
+    const dlrk = a['x-dead-letter-routing-key'];
+    if (a['x-dead-letter-exchange'] === '' && typeof dlrk === 'string') reached.add(dlrk);
+  }
+  for (const q of topology.queues)
+    if (!reached.has(q.name) && assumed.roles[q.name] !== 'parking')
+      publishers.push({ id: `publish-by-name-${q.name}`, label: `to ${q.name} (default exchange, by queue name)`, exchange: '', routingKey: q.name, bodyPrefix: q.name });
   return publishers;
 }
 

@@ -10,7 +10,7 @@ import type { ConsumerAction, ConsumerSpec, Rule } from '../model/consumer.js';
 import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.js';
 import { topicWords, topicWordsMatch } from '../routing/topicMatcher.js';
 import type { PublisherSpec } from '../model/publisher.js';
-import { arrivalKeys as computeArrivalKeys, type ArrivalKeys } from './arrivalKeys.js';
+import { arrivalKeys as computeArrivalKeys, hasWildcard, keyPasses, type ArrivalKeys } from './arrivalKeys.js';
 import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
 
 /** Queue arguments with the policies that apply folded in (model/effectiveSettings.ts). */
@@ -62,6 +62,8 @@ export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]
     // split and indexed once per call, not once per binding
     let keyWords: (readonly string[])[] | undefined;
     let keySet: ReadonlySet<string> | undefined;
+    // a pattern key (a wildcard binding's keys, lint/arrivalKeys.ts) reaches every binding it overlaps
+    const patterns = keys?.filter(hasWildcard) ?? [];
     while (work.length > 0) {
       const name = work.pop()!;
       if (seen.has(name)) continue;
@@ -69,7 +71,7 @@ export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]
       const x = index.exchanges.get(name);
       if (!x) continue;
       let matched = 0;
-      if (keys !== undefined && x.match === 'direct') {
+      if (keys !== undefined && x.match === 'direct' && patterns.length === 0) {
         // a direct exchange's bindings by key (exchangeIndex.ts): no walk over every binding
         for (const k of keys)
           for (const d of x.direct.get(k) ?? []) {
@@ -83,8 +85,8 @@ export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]
       for (const b of x.bindings) {
         let ok: boolean;
         if (keys === undefined || x.match === 'fanout' || x.match === 'headers' || x.match === 'radlx') ok = true;
-        else if (x.match === 'direct') ok = (keySet ??= new Set(keys)).has(b.key);
-        else ok = (keyWords ??= keys.map(topicWords)).some((w) => topicWordsMatch(b.words, w));
+        else if (x.match === 'direct') ok = (keySet ??= new Set(keys)).has(b.key) || patterns.some((k) => keyPasses('direct', b.key, k));
+        else ok = (keyWords ??= keys.map(topicWords)).some((w) => topicWordsMatch(b.words, w)) || patterns.some((k) => keyPasses('topic', b.key, k));
         if (!ok) continue;
         matched++;
         if (b.dest.kind === 'queue') out.add(b.dest.name);

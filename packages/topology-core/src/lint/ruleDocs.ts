@@ -31,9 +31,9 @@ export const RULE_DOCS: Readonly<Record<string, LintRuleDoc>> = {
     help: 'Declare the dead-letter exchange, or correct the x-dead-letter-exchange argument or policy.',
   },
   'dlx-fanout-redelivers-to-all': {
-    description: 'Dead letters go through a fanout exchange bound to several queues: every retry is delivered to every bound queue, not only to the one that failed.',
+    description: 'Dead letters are copied to several queues: through a fanout exchange to every bound queue, through a direct or topic exchange to every consumed queue bound for their key (a wait queue dead-lettering back into a shared exchange): every retry is delivered again to all of them, not only to the one that failed.',
     level: 'warning',
-    help: 'Use a direct or topic dead-letter exchange with a routing key per queue.',
+    help: 'Use a dead-letter routing key per queue (e.g. its own name through a direct exchange), or a dead-letter exchange of its own.',
   },
   'per-message-ttl-head-of-line': {
     description: 'Messages with different per-message TTLs wait in one queue: RabbitMQ expires only the head, so a short delay waits behind a long one.',
@@ -110,13 +110,18 @@ export const RULE_DOCS: Readonly<Record<string, LintRuleDoc>> = {
     level: 'warning',
     help: 'Correct the binding key or the publisher, or remove the binding.',
   },
+  'policy-key-refused': {
+    description: 'A policy sets a key the broker line does not recognise (measured on 3.10.8 and 4.3.6: e.g. consumer-timeout, target-group-size and stream-filter-size-bytes on 3.10, ha-* and queue-master-locator on 4.x): the broker refuses the policy, and a definitions import that holds it fails with 400.',
+    level: 'error',
+    help: 'Drop the key for that broker line (upgrade-check migrates a design between lines).',
+  },
   'ttl-queue-without-exit': {
-    description: 'A queue with a TTL and neither a dead-letter exchange nor a consumer: messages expire and are dropped.',
+    description: 'A queue with a TTL and neither a dead-letter exchange nor a consumer: messages expire and are dropped. In a definitions file (no consumers shown) it is info: what no consumer takes in time is dropped without a trace.',
     level: 'warning',
     help: 'Give the queue a dead-letter exchange (a wait queue) or a consumer, or remove the TTL.',
   },
   'dead-letter-cycle-unbounded': {
-    description: "A dead-letter cycle through a work queue (work -> dead-letter exchange -> wait queue -> back) in a file without consumers: with the consumer lint assumes (it rejects what it fails on), only a consumer that counts x-death and stops ends it; a poison message otherwise cycles forever.",
+    description: "A dead-letter cycle through a work queue (work -> dead-letter exchange -> wait queue -> back) in a file without consumers: with the consumer lint assumes (it rejects what it fails on), only a consumer that counts x-death and stops ends it; a poison message otherwise cycles forever. A parking exchange that no queue dead-letters into is named: nothing in the topology leads the loop there.",
     level: 'warning',
     help: 'Make the consumer count x-death (or a header) and park the message after N attempts, or give the work queue a quorum delivery limit.',
   },

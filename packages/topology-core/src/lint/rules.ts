@@ -34,6 +34,7 @@ import { immediateRetriesOverDeliveryLimit } from './rules/immediateRetriesOverD
 import { republishCountsXDeath } from './rules/republishCountsXDeath.js';
 import { backoffWithoutJitter } from './rules/backoffWithoutJitter.js';
 import { backoffOverConsumerTimeout } from './rules/backoffOverConsumerTimeout.js';
+import { policyKeyRefused } from './rules/policyKeyRefused.js';
 
 export const RULES: readonly LintRule[] = [
   requeueWithoutLimit,
@@ -66,6 +67,7 @@ export const RULES: readonly LintRule[] = [
   republishCountsXDeath,
   backoffWithoutJitter,
   backoffOverConsumerTimeout,
+  policyKeyRefused,
 ];
 
 export const LINT_RULE_IDS: readonly string[] = RULES.map((r) => r.id);

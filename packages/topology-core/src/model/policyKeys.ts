@@ -72,6 +72,8 @@ const SPECS: readonly PolicyKeySpec[] = [
   spec('target-group-size', { argument: 'x-quorum-target-group-size', resolve: 'argument', operator: false, only: '4.x' }),
   spec('max-age', { argument: 'x-max-age', resolve: 'argument', operator: false }),
   spec('stream-max-segment-size-bytes', { argument: 'x-stream-max-segment-size-bytes', resolve: 'argument', operator: false, check: intRange(0, Number.MAX_SAFE_INTEGER) }),
+  // stream filtering (3.13+): 3.10.8 refuses the key, 4.3.6 accepts it (measured)
+  spec('stream-filter-size-bytes', { argument: 'x-stream-filter-size-bytes', resolve: 'argument', operator: false, only: '4.x' }),
   spec('consumer-timeout', { argument: 'x-consumer-timeout', resolve: 'argument', operator: false, only: '4.x', check: intRange(0, Number.MAX_SAFE_INTEGER) }),
   spec('delayed-retry-type', { argument: 'x-delayed-retry-type', resolve: 'argument', operator: false, only: '4.x' }),
   spec('delayed-retry-min', { argument: 'x-delayed-retry-min', resolve: 'argument', operator: false, only: '4.x' }),

@@ -170,3 +170,24 @@ describe('validateTopology', () => {
       expect(validateTopology(g as unknown as Topology).ok).toBe(false);
   });
 });
+
+describe('what the broker accepts, read (issue 29.4)', () => {
+  const topo = (queueArgs: Record<string, unknown>, xMatch: unknown, type = 'direct'): Topology => ({
+    exchanges: [{ name: 'ex', type: type as Topology['exchanges'][number]['type'] }],
+    queues: [{ name: 'q', arguments: queueArgs as Topology['queues'][number]['arguments'] }],
+    bindings: [{ source: 'ex', destination: 'q', destination_type: 'queue', routing_key: 'k', arguments: { 'x-match': xMatch as string } }],
+  });
+
+  it('x-match with a value no headers exchange takes, on a direct exchange: a warning (3.10.8 and 4.3.6 store the binding), an error on a headers exchange', () => {
+    const direct = validateTopology(topo({}, 'any-with-x-bogus'));
+    expect(direct.errors).toEqual([]);
+    expect(direct.warnings.find((w) => w.code === 'argument-ignored')?.message).toMatch(/not a value a headers exchange accepts.*direct exchange/);
+    expect(validateTopology(topo({}, 'any-with-x-bogus', 'headers')).errors.map((e) => e.code)).toEqual(['x-match-value']);
+  });
+
+  it('x-ha-policy and x-ha-nodes: obsolete, said so (accepted and ignored)', () => {
+    const r = validateTopology(topo({ 'x-ha-policy': 'all', 'x-ha-nodes': ['rabbit@a'] }, 'all'));
+    expect(r.errors).toEqual([]);
+    expect(r.warnings.filter((w) => w.code === 'argument-obsolete').map((w) => w.path)).toEqual(['queues[0].arguments.x-ha-policy', 'queues[0].arguments.x-ha-nodes']);
+  });
+});

@@ -26,6 +26,12 @@ export { checkTable };
 
 const EXCHANGE_TYPES: readonly string[] = [...BUILTIN_EXCHANGE_TYPES, ...PLUGIN_EXCHANGE_TYPES];
 
+/** Queue arguments of RabbitMQ 2.x that later brokers accept and ignore: a file still carrying them expects what no broker does any more. */
+const OBSOLETE_QUEUE_ARGUMENTS: Readonly<Record<string, string>> = {
+  'x-ha-policy': 'is RabbitMQ 2.x mirroring (replaced by ha-mode policies in 3.0, mirroring removed in 4.0): the queue is not mirrored',
+  'x-ha-nodes': 'is RabbitMQ 2.x mirroring (replaced by ha-params policies in 3.0): the queue is not mirrored',
+};
+
 export interface TopologyValidationOptions {
   /** exchange types the target broker offers (from /api/overview); default: all known */
   readonly exchangeTypes?: readonly string[];
@@ -133,7 +139,9 @@ export function validateTopologyInto(sink: IssueSink, t: unknown, base: string, 
       const kp = pathKey(ap, k);
       const spec = QUEUE_ARGUMENTS[k];
       if (!spec) {
-        sink.warn(kp, 'unknown-argument', `unknown queue argument "${k}" (the broker ignores it and does not compare it on redeclare)`);
+        const obsolete = OBSOLETE_QUEUE_ARGUMENTS[k];
+        if (obsolete) sink.warn(kp, 'argument-obsolete', `queue argument "${k}" ${obsolete}: 3.10.8 and 4.3.6 accept the queue and ignore it (measured)`);
+        else sink.warn(kp, 'unknown-argument', `unknown queue argument "${k}" (the broker ignores it and does not compare it on redeclare)`);
         continue;
       }
       const m = spec.check(v);
@@ -195,10 +203,12 @@ export function validateTopologyInto(sink: IssueSink, t: unknown, base: string, 
     const srcType = typeof b.source === 'string' ? exchangeTypes.get(b.source) : undefined;
     const args = isPlainObject(b.arguments) ? b.arguments : {};
     const xm = args['x-match'];
-    if (xm !== undefined && !(X_MATCH_VALUES as readonly unknown[]).includes(xm))
+    // only a headers-matching exchange validates x-match; a direct, topic or fanout exchange stores the binding as it is (measured on 3.10.8 and 4.3.6)
+    const matchesHeaders = !srcType || srcType === 'headers' || srcType === 'radlx' || srcType === 'x-delayed-message';
+    if (xm !== undefined && matchesHeaders && !(X_MATCH_VALUES as readonly unknown[]).includes(xm))
       sink.error(`${p}.arguments.x-match`, 'x-match-value', `x-match must be one of ${X_MATCH_VALUES.join(', ')} (binding_invalid); got ${JSON.stringify(xm)}`);
-    if (xm !== undefined && srcType && srcType !== 'headers' && srcType !== 'radlx' && srcType !== 'x-delayed-message')
-      sink.warn(`${p}.arguments.x-match`, 'argument-ignored', `x-match has no effect on a ${srcType} exchange`);
+    if (xm !== undefined && !matchesHeaders)
+      sink.warn(`${p}.arguments.x-match`, 'argument-ignored', `x-match${(X_MATCH_VALUES as readonly unknown[]).includes(xm) ? '' : ` (${JSON.stringify(xm)}, not a value a headers exchange accepts)`} has no effect on a ${srcType} exchange: the broker stores the binding and routes by key`);
     const key = JSON.stringify([b.source, b.destination, b.destination_type, b.routing_key ?? '', args]);
     if (seen.has(key)) sink.warn(p, 'duplicate-binding', 'the same binding is listed twice');
     seen.add(key);

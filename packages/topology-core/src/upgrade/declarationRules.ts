@@ -10,8 +10,8 @@ import { exchangeNodeId, queueNodeId, type NodeId } from '../model/nodeIds.js';
 import { refusedPolicyKeys } from '../model/policyKeys.js';
 import { queueEffectiveSettings } from '../model/effectiveSettings.js';
 import { queueTypeOf } from '../model/arguments.js';
-import { POLICY_APPLY_TO_3_10 } from '../model/policyMatch.js';
-import { matchingPolicyQueues } from './mirroredQueues.js';
+import { choosePolicy, POLICY_APPLY_TO_3_10, policyTargetOf } from '../model/policyMatch.js';
+import { governedQueues, matchingPolicyQueues } from './mirroredQueues.js';
 import { queueConfig } from '../sim/queueConfig.js';
 import { profileFor } from '../sim/profiles.js';
 import { SOURCES } from './sources.js';
@@ -42,7 +42,7 @@ const policyKeysRefused: DeclarationRule = {
       const keys = refusedPolicyKeys(p.definition, to);
       if (keys.length === 0) return [];
       const mirroring = keys.some(isMirroringKey);
-      const queues = matchingPolicyQueues(topology, p);
+      const queues = governedQueues(topology, p);
       const wording = `Validation failed\n\n[${keys.map((k) => erl(k, p.definition[k])).join(',')}] are not recognised policy settings`;
       return [
         {
@@ -51,7 +51,7 @@ const policyKeysRefused: DeclarationRule = {
           object: `policy ${p.name}`,
           objects: queues.map(queueNodeId),
           message: mirroring
-            ? `policy ${p.name} sets classic mirroring (${keys.join(', ')}): RabbitMQ 4.x removed mirroring and refuses the policy; a definitions import is refused whole after it has already created the file's exchanges (none of its queues)${queues.length ? `. It matches ${queues.join(', ')}` : ''}.`
+            ? `policy ${p.name} sets classic mirroring (${keys.join(', ')}): RabbitMQ 4.x removed mirroring and refuses the policy; a definitions import is refused whole after it has already created the file's exchanges (none of its queues)${queues.length ? `. It applies to ${queues.join(', ')}` : ''}.`
             : `policy ${p.name} sets ${keys.join(', ')}, which RabbitMQ ${to} does not recognise: the policy is refused.`,
           brokerWording: wording,
           fix: mirroring
@@ -95,14 +95,27 @@ const policyEmptyWithoutMirroring: DeclarationRule = {
       ? (topology.policies ?? []).flatMap((p): DeclarationFinding[] => {
           const keys = Object.keys(p.definition);
           if (keys.length === 0 || !keys.every(isMirroringKey)) return [];
-          const others = (topology.policies ?? []).filter((o) => o !== p && matchingPolicyQueues(topology, o).some((q) => matchingPolicyQueues(topology, p).includes(q)));
+          // where it wins today, the policy RabbitMQ applies once it is gone (choosePolicy without it), never one that already outranks it
+          const governed = governedQueues(topology, p);
+          const rest = (topology.policies ?? []).filter((o) => o !== p);
+          const next = new Map<string, string[]>();
+          for (const q of topology.queues.filter((x) => governed.includes(x.name))) {
+            const o = choosePolicy(rest, q.name, policyTargetOf(q.arguments?.['x-queue-type'])).policy;
+            if (o) next.set(o.name, [...(next.get(o.name) ?? []), q.name]);
+          }
+          const pr = p.priority ?? 0;
+          const instead = [...next].map(([name, qs]) => {
+            const o = rest.find((x) => x.name === name)!;
+            const op = o.priority ?? 0;
+            return `${name} (priority ${op}, ${op === pr ? 'tied with it' : 'below it'}) applies to ${qs.join(', ')}`;
+          });
           return [
             {
               kind: 'ignored',
               id: 'policy-empty-without-mirroring',
               object: `policy ${p.name}`,
-              objects: matchingPolicyQueues(topology, p).map(queueNodeId),
-              message: `policy ${p.name} holds nothing but mirroring keys: on 4.x it has nothing left to set${others.length ? `; without it, ${others.map((o) => o.name).join(', ')} (which it outranked or tied) applies to the same queues` : ''}.`,
+              objects: governed.map(queueNodeId),
+              message: `policy ${p.name} holds nothing but mirroring keys: on 4.x it has nothing left to set${instead.length ? `; without it, ${instead.join('; ')}` : ''}.`,
               fix: `Delete policy ${p.name} (the migration does); check what applies to its queues afterwards.`,
               sources: [SOURCES.rn400],
             },

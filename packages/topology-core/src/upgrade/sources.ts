@@ -14,6 +14,8 @@ export const SOURCES = {
   rn430: notes('4.3.0'),
   /** the delayed-message exchange plugin (archived January 2026; built on Mnesia) */
   delayedPlugin: { kind: 'release-notes', url: 'https://github.com/rabbitmq/rabbitmq-delayed-message-exchange' } as UpgradeSource,
+  /** the real-world corpus loaded into both test brokers (POST /api/definitions/VHOST) */
+  measuredCorpus: { kind: 'measured', where: 'apps/server/src/cli/corpus/README.md (POST /api/definitions/VHOST on 3.10.8 and 4.3.6)' } as UpgradeSource,
   measured: { kind: 'measured', where: '../shared/reference/upgrade-3-to-4.md (3.10.8 and 4.3.6)' } as UpgradeSource,
   quorumDeliveryLimit: { kind: 'scenario', name: 'quorum-delivery-limit', path: '../shared/conformance/scenarios/quorum-delivery-limit.json (3.10.8; never settles on 4.3.6)' } as UpgradeSource,
   republishXDeath: {

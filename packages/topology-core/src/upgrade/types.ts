@@ -7,6 +7,7 @@ import type { MessageOutcome } from '../sim/messageOutcome.js';
 import type { BrokerProfileId } from '../model/design.js';
 import type { NodeId } from '../model/nodeIds.js';
 import type { BudgetFailure } from '../budget/budget.js';
+import type { SkippedBinding } from '../io/brokerObjects.js';
 
 /** Where a rule comes from: RabbitMQ's release notes, a scenario recorded on both brokers, or a measurement. */
 export type UpgradeSource =
@@ -78,6 +79,8 @@ export interface UpgradeOptions {
   readonly failFirst?: number;
   /** cut-off for messages that never settle, virtual ms (default the budget's 24 h; the event bound usually stops a loop first) */
   readonly maxTimeMs?: number;
+  /** a definitions file's bindings whose ends it does not declare (the loader skipped them: io/brokerObjects.ts) */
+  readonly skippedBindings?: readonly SkippedBinding[];
 }
 
 export interface UpgradeReport {

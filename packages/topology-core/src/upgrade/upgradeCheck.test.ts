@@ -8,6 +8,7 @@ import { upgradeCheck } from './upgradeCheck.js';
 import { checkDeclarations } from './declarationRules.js';
 import { designOf, delayedExchangeRetry, legacyDeclarations, nackDeliveryLimit, quorumDelayedRetry, quorumNoLimit, republishCountsXDeath } from '../../testing/upgradeFixtures.js';
 import type { UpgradeFinding } from './types.js';
+import { T } from '../../testing/builders.js';
 
 const legacy = legacyDeclarations('lg');
 const decl = (to: '4.x' | '4.3' | '3.10', from: '3.10' | '4.x' | '4.3' = '3.10', t = legacy) => checkDeclarations({ topology: t, from, to });
@@ -116,5 +117,50 @@ describe('behaviour differences (simulated under both profiles)', () => {
   });
   it('from equal to to is refused', () => {
     expect(() => upgradeCheck(nackDeliveryLimit(), { from: '4.3', to: '4.3' })).toThrow(/both 4.3/);
+  });
+});
+
+describe('a file whose bindings name undeclared objects', () => {
+  const skipped = [{ index: 1, source: 'ex', destination: 'missing', destination_type: 'queue', routing_key: 'b', missing: { kind: 'queue', name: 'missing' } }] as const;
+  const design = designOf('dangling', T.topology(T.exchange('ex'), T.queue('q1'), T.bind('ex', 'q1', 'a')));
+
+  it('3.10 -> 4.3: the import that loaded now fails (refused, blocking), saying what each line does', () => {
+    const r = upgradeCheck(design, { from: '3.10', to: '4.3', skippedBindings: skipped });
+    const f = r.findings.find((x) => x.id === 'binding-end-undeclared');
+    expect(f).toMatchObject({ kind: 'refused', object: 'binding ex -> missing' });
+    expect(f && f.kind === 'refused' && f.brokerWording).toContain('resources_missing');
+    expect(f?.message).toMatch(/3\.x skips the binding.*4\.x creates every queue/);
+    expect(r.blocking).toBe(true);
+  });
+
+  it('4.3 -> 3.10: a note (the import starts succeeding); none without skipped bindings', () => {
+    const back = upgradeCheck({ ...design, profile: '4.3' }, { from: '4.3', to: '3.10', skippedBindings: skipped });
+    expect(back.findings.find((x) => x.id === 'binding-end-undeclared')?.kind).toBe('default-changed');
+    expect(upgradeCheck(design, { from: '3.10', to: '4.3' }).findings.some((x) => x.id === 'binding-end-undeclared')).toBe(false);
+  });
+});
+
+describe('which queues a policy governs: where it wins, not where its pattern matches', () => {
+  // `ha` (priority 5) wins on orders.*; `ttl` (priority 1) matches them too but is outranked; `top` (9) wins orders.vip
+  const t = T.topology(
+    T.queue('orders.a'),
+    T.queue('orders.vip'),
+    T.policy('ha', '^orders\\.', { 'ha-mode': 'all' }, 5),
+    T.policy('ttl', '^orders\\.', { 'message-ttl': 1000 }, 1),
+    T.policy('top', '^orders\\.vip$', { 'max-length': 10 }, 9),
+  );
+  const f = checkDeclarations({ topology: t, from: '3.10', to: '4.3' });
+
+  it('the mirroring refusal names only the queues the policy applies to', () => {
+    const r = f.find((x) => x.id === 'classic-mirroring-policy')!;
+    expect(r.objects).toEqual(['queue:orders.a']);
+    expect(r.message).toContain('It applies to orders.a.');
+  });
+
+  it('an all-mirroring policy: the one that applies once it is gone is named with its lower priority, never a policy that outranks it', () => {
+    const r = f.find((x) => x.id === 'policy-empty-without-mirroring')!;
+    expect(r.message).toContain('without it, ttl (priority 1, below it) applies to orders.a');
+    expect(r.message).not.toContain('top');
+    expect(r.message).not.toContain('outranked or tied');
   });
 });

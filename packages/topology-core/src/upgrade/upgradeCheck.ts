@@ -6,6 +6,7 @@
  */
 import type { Design } from '../model/design.js';
 import { checkDeclarations } from './declarationRules.js';
+import { skippedBindingFindings } from './skippedBindings.js';
 import { behaviourDifferences } from './behaviourDiff.js';
 import { assumedConsumers, assumedPublishers } from '../lint/assumedConsumers.js';
 import { isBlocking, type UpgradeOptions, type UpgradeReport } from './types.js';
@@ -24,6 +25,6 @@ export function upgradeCheck(design: Design, opts: UpgradeOptions): UpgradeRepor
   const declarations = checkDeclarations({ topology: design.topology, from: opts.from, to: opts.to });
   const { design: simulated, assumed } = withAssumedTraffic(design);
   const behaviour = behaviourDifferences(simulated, { from: opts.from, to: opts.to, ...(opts.failFirst !== undefined ? { failFirst: opts.failFirst } : {}), ...(opts.maxTimeMs !== undefined ? { maxTimeMs: opts.maxTimeMs } : {}) });
-  const findings = [...declarations, ...behaviour];
+  const findings = [...declarations, ...skippedBindingFindings(opts.skippedBindings ?? [], opts.from, opts.to), ...behaviour];
   return { from: opts.from, to: opts.to, consumersAssumed: assumed, findings, blocking: findings.some(isBlocking) };
 }

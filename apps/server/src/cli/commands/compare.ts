@@ -1,7 +1,7 @@
 import { compareStrategies, formatComparison, type StrategyEntry } from '@retry-studio/topology-core/budget';
 import { buildTemplate, getTemplate } from '@retry-studio/topology-core/templates';
 import { flag, parseArgs } from './args.js';
-import { CliError, loadFile, type CliIo } from './context.js';
+import { CliError, loadFileVhosts, type CliIo } from './context.js';
 import { failureFromArgs } from './simulate.js';
 import { withAssumedActors } from './assumedActors.js';
 
@@ -18,12 +18,17 @@ export async function compareCommand(argv: readonly string[], io: CliIo): Promis
       if (!r.ok) throw new CliError(`${p}: ${r.errors[0]?.message}`);
       entries.push({ label: p, design: r.template.design, workConsumers: r.template.workConsumers });
     } else {
-      const doc = await loadFile(io, p);
-      // a definitions file runs with the consumers and publishers lint assumes
-      const { design, note } = doc.kind === 'definitions' ? withAssumedActors(doc.design) : { design: doc.design, note: undefined };
-      if (note) io.err(`${p}: ${note}\n`);
-      if (design.publishers.length === 0) throw new CliError(`${p}: no publisher to simulate (and none can be assumed: no exchange routes to a queue)`);
-      entries.push({ label: p, design });
+      // a whole-broker file: one strategy per vhost that holds queues (a vhost of policies alone has nothing to run)
+      const all = await loadFileVhosts(io, p);
+      const docs = all.length > 1 ? all.filter((d) => d.design.topology.queues.length > 0) : all;
+      for (const doc of docs.length > 0 ? docs : all) {
+        const label = docs.length > 1 && doc.vhost !== undefined ? `${p} (${doc.vhost})` : p;
+        // a definitions file runs with the consumers and publishers lint assumes
+        const { design, note } = doc.kind === 'definitions' ? withAssumedActors(doc.design) : { design: doc.design, note: undefined };
+        if (note) io.err(`${label}: ${note}\n`);
+        if (design.publishers.length === 0) throw new CliError(`${label}: no publisher to simulate (and none can be assumed: the file has no queue)`);
+        entries.push({ label, design });
+      }
     }
   }
   const rows = compareStrategies(entries, failure, { maxTimeMs: 24 * 3600 * 1000 });

@@ -1,7 +1,7 @@
 /** What a CLI command gets: its arguments, output streams and file access (injectable for tests). */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadDocument, loadDocumentVhosts, type DocumentKind } from '@retry-studio/topology-core/io';
+import { loadDocument, loadDocumentVhosts, type DocumentKind, type SkippedBinding } from '@retry-studio/topology-core/io';
 import { AppConfigFailure, importAppConfig, isAppConfigFile } from '@retry-studio/topology-core/appconfig';
 import { formatIssues, type Design, type ValidationIssue } from '@retry-studio/topology-core/model';
 import { FileReadError, readUserFile } from './readUserFile.js';
@@ -60,6 +60,8 @@ export interface LoadedFile {
   readonly warnings: readonly ValidationIssue[];
   /** the vhost read from a definitions file (undefined: a design, or a per-vhost export) */
   readonly vhost?: string;
+  /** bindings skipped because the file does not declare one of their ends */
+  readonly skippedBindings?: readonly SkippedBinding[];
 }
 
 /**
@@ -84,7 +86,7 @@ export async function loadFile(io: CliIo, file: string, opts: { vhost?: string |
   const name = path.basename(file).replace(/\.json$/i, '');
   const r = loadDocument(text, { name, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
   if (!r.ok) throw new CliError(`${file}: invalid ${r.kind ?? 'input'}\n${indent(formatIssues(r.errors))}`);
-  return { kind: r.kind, design: r.design, warnings: r.warnings, ...(r.vhost !== undefined ? { vhost: r.vhost } : {}) };
+  return { kind: r.kind, design: r.design, warnings: r.warnings, ...(r.vhost !== undefined ? { vhost: r.vhost } : {}), ...(r.skippedBindings ? { skippedBindings: r.skippedBindings } : {}) };
 }
 
 /**
@@ -97,7 +99,7 @@ export async function loadFileVhosts(io: CliIo, file: string, opts: { vhost?: st
   const name = path.basename(file).replace(/\.json$/i, '');
   const r = loadDocumentVhosts(text, { name, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
   if (!r.ok) throw new CliError(`${file}: invalid ${r.kind ?? 'input'}\n${indent(formatIssues(r.errors))}`);
-  return r.docs.map((d) => ({ kind: d.kind, design: d.design, warnings: d.warnings, ...(d.vhost !== undefined ? { vhost: d.vhost } : {}) }));
+  return r.docs.map((d) => ({ kind: d.kind, design: d.design, warnings: d.warnings, ...(d.vhost !== undefined ? { vhost: d.vhost } : {}), ...(d.skippedBindings ? { skippedBindings: d.skippedBindings } : {}) }));
 }
 
 /** `vhost "x": ` before a line about one vhost of several; nothing when there is one. */

@@ -1,5 +1,5 @@
 import { objectLocator } from '@retry-studio/topology-core/io';
-import { lintDesign, lintGithub, lintSarif } from '@retry-studio/topology-core/lint';
+import { assumedConsumers, assumedRoleList, describeAssumedRoles, lintDesign, lintGithub, lintSarif } from '@retry-studio/topology-core/lint';
 import { flag, parseArgs, value } from './args.js';
 import { CliError, loadFileVhosts, readText, type CliIo } from './context.js';
 import { formatLintText, type LintSection } from './lintText.js';
@@ -36,9 +36,11 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
   const previousDocs = prevFile ? await loadFileVhosts(io, prevFile) : [];
   const previousOf = (vhost: string | undefined) =>
     previousDocs.length === 1 ? previousDocs[0]!.design.topology : previousDocs.find((p) => p.vhost === vhost)?.design.topology;
-  const sections: LintSection[] = docs.map((doc) => {
+  const sections: (LintSection & { assumedRoles?: ReturnType<typeof assumedRoleList> })[] = docs.map((doc) => {
     const previous = previousOf(doc.vhost);
+    const assumed = doc.design.consumers.length === 0 ? assumedConsumers(doc.design.topology) : undefined;
     return {
+      ...(assumed ? { assumed: describeAssumedRoles(assumed), assumedRoles: assumedRoleList(assumed) } : {}),
       ...(doc.vhost !== undefined ? { vhost: doc.vhost } : {}),
       findings: lintDesign(doc.design, { ...(profile ? { profile } : {}), ...(previous ? { previous } : {}), ...(nodes !== undefined ? { nodes } : {}) }),
       warnings: doc.warnings,
@@ -62,7 +64,9 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
   }
   if (format === 'json') {
     const validationWarnings = sections.flatMap((s) => s.warnings.map((w) => (s.vhost !== undefined ? { ...w, vhost: s.vhost } : w)));
-    io.out(JSON.stringify({ file, kind, ...(docs.length > 1 ? { vhosts: sections.map((s) => s.vhost) } : docs[0]!.vhost !== undefined ? { vhost: docs[0]!.vhost } : {}), findings, validationWarnings, errors }, null, 2) + '\n');
+    // the consumers lint assumed for a definitions file: every queue's role and why
+    const assumedConsumers = sections.flatMap((s) => (s.assumedRoles ?? []).map((r) => (s.vhost !== undefined ? { ...r, vhost: s.vhost } : r)));
+    io.out(JSON.stringify({ file, kind, ...(docs.length > 1 ? { vhosts: sections.map((s) => s.vhost) } : docs[0]!.vhost !== undefined ? { vhost: docs[0]!.vhost } : {}), findings, validationWarnings, ...(assumedConsumers.length ? { assumedConsumers } : {}), errors }, null, 2) + '\n');
     return errors > 0 ? 1 : 0;
   }
   io.out(formatLintText(file, kind, sections));

@@ -16,6 +16,8 @@ export interface LintSection {
   readonly vhost?: string;
   readonly findings: readonly LintFinding[];
   readonly warnings: readonly ValidationIssue[];
+  /** a definitions file: the consumers lint assumes, said in a few lines (lint/assumedConsumers.ts describeAssumedRoles) */
+  readonly assumed?: readonly string[];
 }
 
 /** A message past this many characters is cut (one finding can name every queue of a dead-letter exchange). */
@@ -80,7 +82,8 @@ export function formatLintText(file: string, kind: string, sections: readonly Li
     if (several) out += `== vhost ${JSON.stringify(s.vhost)}\n`;
     if (s.warnings.length > 0) out += `validation warnings:\n${formatWarnings(s.warnings)}\n`;
     if (kind === 'definitions' && (!several || s === sections[0]))
-      out += `${file}: RabbitMQ definitions (no consumers: each queue with a dead-letter route and no TTL is assumed to have a consumer that rejects what it fails on, as import-broker scaffolds)\n`;
+      out += `${file}: RabbitMQ definitions (no consumers: lint assumes them from the topology, as import-broker scaffolds and simulate runs them)\n`;
+    if (s.assumed?.length) out += `assumed consumers:\n${s.assumed.map((l) => `  ${l}\n`).join('')}`;
     out += formatFindings(s.findings, several ? s.vhost : undefined);
     if (several) out += `vhost ${JSON.stringify(s.vhost)}: ${formatCounts(s.findings)}\n`;
   }

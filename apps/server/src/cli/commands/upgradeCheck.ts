@@ -4,9 +4,10 @@
  * and the migration on the target broker and sets what it refused next to the prediction.
  * Every bad input is caught before anything is declared.
  */
-import { writeDesignJson } from '@retry-studio/topology-core/io';
+import { writeDesignJson, type SkippedBinding } from '@retry-studio/topology-core/io';
 import { formatIssues, type BrokerProfileId, type Design } from '@retry-studio/topology-core/model';
 import { fateText, failureText, isBlocking, migrateDesignForUpgrade, upgradeCheck, withAssumedTraffic, type BehaviourFinding, type UpgradeFinding, type UpgradeSource } from '@retry-studio/topology-core/upgrade';
+import { assumedConsumers, assumedRoleList, describeAssumedRoles } from '@retry-studio/topology-core/lint';
 import { resolveBrokerUrl } from '../../broker/index.js';
 import { importBroker } from '../../operate/importBroker.js';
 import { verifyTarget, verifyTopology, type VerifyRun, type VerifyTarget } from '../../upgrade/verifyUpgrade.js';
@@ -27,7 +28,7 @@ function profileArg(v: string | undefined, opt: string): BrokerProfileId | undef
   return v as BrokerProfileId;
 }
 
-async function loadInput(a: ReturnType<typeof parseArgs>, io: CliIo): Promise<{ design: Design; label: string; from?: BrokerProfileId }> {
+async function loadInput(a: ReturnType<typeof parseArgs>, io: CliIo): Promise<{ design: Design; label: string; from?: BrokerProfileId; skippedBindings?: readonly SkippedBinding[] }> {
   const file = a.positionals[0];
   if (file !== undefined && value(a, 'url') !== undefined) throw new CliError('give FILE or --url, not both', 2);
   if (file === undefined && value(a, 'url') === undefined) throw new CliError(`usage: ${UPGRADE_CHECK_USAGE}`, 2);
@@ -35,7 +36,7 @@ async function loadInput(a: ReturnType<typeof parseArgs>, io: CliIo): Promise<{ 
     const doc = await loadFile(io, file, { vhost: value(a, 'vhost') });
     const chosen = doc.warnings.find((w) => w.code === 'vhost-chosen');
     if (chosen) throw new CliError(`--vhost: ${file} holds several vhosts: ${chosen.message.replace(/; reading .*$/, '')}; choose one with --vhost`);
-    return { design: doc.design, label: file };
+    return { design: doc.design, label: file, ...(doc.skippedBindings ? { skippedBindings: doc.skippedBindings } : {}) };
   }
   const named = (e: unknown): never => {
     const err = cliFailure(e);
@@ -104,7 +105,7 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
   if (fromArg && input.from && fromArg !== input.from) throw new CliError(`--from ${fromArg}: the broker says ${input.from} (leave --from out with --url)`, 2);
   if (from === to) throw new CliError(`--from and --to are both ${to}: nothing changes`, 2);
   const opts = { from, to, ...(failFirst !== undefined ? { failFirst } : {}) };
-  const report = upgradeCheck(input.design, opts);
+  const report = upgradeCheck(input.design, { ...opts, ...(input.skippedBindings ? { skippedBindings: input.skippedBindings } : {}) });
   const migration = migrateDesignForUpgrade(input.design, opts);
   const migratedOut = value(a, 'migrated-out');
   if (migratedOut) {
@@ -142,6 +143,7 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
           from,
           to,
           consumersAssumed: report.consumersAssumed,
+          ...(report.consumersAssumed ? { assumedConsumers: assumedRoleList(assumedConsumers(input.design.topology)) } : {}),
           blocking: report.blocking,
           findings: report.findings,
           migration: { changes: migration.changes, notKept: migration.notKept, fatesMatch: migration.fatesMatch, fates: migration.fates, design: migration.design },
@@ -153,7 +155,9 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
     );
     return exit;
   }
-  io.out(`${input.label}: RabbitMQ ${from} -> ${to}${report.consumersAssumed ? ' (no consumers in the file: simulated with a rejecting worker on every queue with a dead-letter exchange, as lint assumes)' : ''}\n\n`);
+  io.out(`${input.label}: RabbitMQ ${from} -> ${to}${report.consumersAssumed ? ' (no consumers in the file: simulated with the ones lint assumes)' : ''}\n`);
+  if (report.consumersAssumed) io.out(describeAssumedRoles(assumedConsumers(input.design.topology)).map((l) => `  ${l}\n`).join(''));
+  io.out('\n');
   if (report.findings.length === 0) io.out('nothing changes\n');
   for (const f of report.findings) io.out(formatFinding(f));
   io.out(`\nmigration for ${to}: ${migration.changes.length} change(s)\n${migration.changes.map((c) => `  - ${c}\n`).join('')}`);

@@ -1,11 +1,14 @@
 import { queueNodeId } from '../../model/nodeIds.js';
 import { finding } from '../ruleHelpers.js';
+import { assumedConsumers } from '../assumedConsumers.js';
 import type { LintFinding, LintRule } from '../types.js';
 
 export const automaticCycleDropped: LintRule = {
   id: 'automatic-cycle-dropped',
   title: 'Dead-letter cycle without a rejection',
   check: (ctx, flow) => {
+    // a definitions file: a queue the one assumption gives a worker (a TTL that is a job timeout) is consumed
+    const worked = ctx.consumersKnown ? undefined : assumedConsumers(ctx.design.topology).roles;
     // queues that dead-letter by themselves (TTL / max-length) and nobody consumes
     const auto = ctx.design.topology.queues
       .map((q) => q.name)
@@ -15,7 +18,8 @@ export const automaticCycleDropped: LintRule = {
           (a['x-message-ttl'] !== undefined ||
             a['x-max-length'] !== undefined ||
             a['x-max-length-bytes'] !== undefined) &&
-          !flow.consumersByQueue.has(n)
+          !flow.consumersByQueue.has(n) &&
+          worked?.[n] !== 'work'
         );
       });
     const autoSet = new Set(auto);

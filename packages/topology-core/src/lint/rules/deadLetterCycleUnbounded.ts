@@ -9,6 +9,7 @@
  */
 import { queueNodeId } from '../../model/nodeIds.js';
 import { assumedConsumers } from '../assumedConsumers.js';
+import { unusedParkingExits } from '../unusedParkingExits.js';
 import { formatDuration } from '../../text/formatDuration.js';
 import { finding } from '../ruleHelpers.js';
 import type { Flow } from '../flow.js';
@@ -126,14 +127,18 @@ export const deadLetterCycleUnbounded: LintRule = {
       if (work.length === 0) continue; // TTL / max-length only: automatic-cycle-dropped
       const start = work[0]!;
       const cycle = cycleThrough(start, within, cachedNext);
-      const waits = cycle.map((q) => ttlOf(flow, q)).filter((t): t is number => t !== undefined);
-      const round = waits.length > 0 ? `, about every ${formatDuration(waits.reduce((a, b) => a + b, 0))} (the TTL of ${cycle.filter((q) => ttlOf(flow, q) !== undefined).join(', ')})` : ' at once, back to back';
+      // a work queue's worker rejects at once: its TTL (a job timeout) is no part of the round
+      const waiting = cycle.filter((q) => roles[q] !== 'work' && ttlOf(flow, q) !== undefined);
+      const waits = waiting.map((q) => ttlOf(flow, q)!);
+      const round = waits.length > 0 ? `, about every ${formatDuration(waits.reduce((a, b) => a + b, 0))} (the TTL of ${waiting.join(', ')})` : ' at once, back to back';
+      const exits = unusedParkingExits(flow);
+      const exitText = exits.length > 0 ? ` The parking exchange${exits.length === 1 ? '' : 's'} ${exits.slice(0, 3).join(', ')} ${exits.length === 1 ? 'is' : 'are'} no queue's dead-letter exchange: nothing in the topology leads the loop there, only a consumer that republishes to ${exits.length === 1 ? 'it' : 'them'}.` : '';
       const others = comp.length > cycle.length ? ` (${comp.length} queues take part in this loop: ${names.filter((n) => within.has(n)).join(', ')})` : '';
       out.push(
         finding(
           'dead-letter-cycle-unbounded',
           'warning',
-          `${[...cycle, start].join(' -> ')}: a dead-letter cycle that nothing in the topology bounds${others}. A definitions file has no consumers; assuming ${work.join(', ')} ${work.length === 1 ? 'rejects' : 'reject'} what ${work.length === 1 ? 'its consumer fails' : 'their consumers fail'} on (as import-broker scaffolds), a message that keeps failing goes round for ever${round}: only a consumer that counts x-death (the count for ${start}, reason rejected) and parks the message ends it.`,
+          `${[...cycle, start].join(' -> ')}: a dead-letter cycle that nothing in the topology bounds${others}. A definitions file has no consumers; assuming ${work.join(', ')} ${work.length === 1 ? 'rejects' : 'reject'} what ${work.length === 1 ? 'its consumer fails' : 'their consumers fail'} on (as import-broker scaffolds), a message that keeps failing goes round for ever${round}: only a consumer that counts x-death (the count for ${start}, reason rejected) and parks the message ends it.${exitText}`,
           within.size > cycle.length ? names.filter((n) => within.has(n)).map(queueNodeId) : cycle.map(queueNodeId),
           `Make sure the consumer of ${start} reads x-death and parks the message after N rounds (republish it to a parking queue and ack), or bound the loop in the topology (a radlx exchange, or a last hop to a parking queue).`,
         ),

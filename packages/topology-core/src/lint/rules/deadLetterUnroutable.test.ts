@@ -33,13 +33,24 @@ describe('dead-letter-unroutable', () => {
     expect(f).toHaveLength(1);
     expect(f[0]!.objects).toEqual(['exchange:dead', ...['orders', 'payments', 'emails', 'audit', 'metrics', 'search'].map((q) => `queue:${q}`)]);
     expect(f[0]!.message).toContain('6 queues go to dead, and dead has no binding and no alternate exchange');
-    expect(f[0]!.message).toContain('audit (any key)');
+    expect(f[0]!.message).toContain('audit (keys matching "audit.#")');
     expect(f[0]!.message).toContain('orders ("orders.created")');
   });
 
-  it('a binding for some keys: only the queues whose keys it misses', () => {
+  it('a binding for some keys: only the queues whose keys it misses; a wildcard-bound queue keeps its keys, not "any key"', () => {
+    // the broker keeps a dead letter's original key (no dead-letter routing key): audit.created finds no "orders.*" binding
     const f = unroutable(sixQueues([{ source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: 'orders.*' }]));
-    expect(f[0]!.objects).toEqual(['exchange:dead', 'queue:payments', 'queue:emails']);
+    expect(f[0]!.objects).toEqual(['exchange:dead', 'queue:payments', 'queue:emails', 'queue:audit', 'queue:metrics', 'queue:search']);
+    // a binding for the wildcard queues' keys takes them
+    const g = unroutable(sixQueues([{ source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: '*.#' }]));
+    expect(g).toEqual([]);
+  });
+
+  it('a direct DLX bound for one key drops a wildcard-bound queue\'s other keys', () => {
+    const t = sixQueues();
+    const direct: Topology = { ...t, exchanges: t.exchanges.map((x) => (x.name === 'dead' ? { ...x, type: 'direct' as const } : x)), bindings: [...t.bindings, { source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: 'audit.failed' }] };
+    const f = unroutable(direct);
+    expect(f[0]!.objects).toContain('queue:audit');
   });
 
   it("a binding for the queue's name does not take what its bindings bring (orders.created)", () => {
@@ -50,5 +61,35 @@ describe('dead-letter-unroutable', () => {
   it('a catch-all binding or an alternate exchange takes them all', () => {
     expect(unroutable(sixQueues([{ source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: '#' }]))).toEqual([]);
     expect(unroutable(sixQueues([], 'dead-ae'))).toEqual([]);
+  });
+});
+
+describe('dlx-fanout-redelivers-to-all through a shared topic or direct exchange', () => {
+  // orders.created goes to billing and shipping; billing's retry wait queue dead-letters back into `app` with the original key
+  const shared = (dlrk?: string): Topology => ({
+    exchanges: [{ name: 'app', type: 'topic' }, { name: 'retry', type: 'topic' }],
+    queues: [
+      // no dead-letter routing key: the dead letter keeps orders.created
+      { name: 'billing', arguments: { 'x-dead-letter-exchange': 'retry' } },
+      { name: 'shipping' },
+      { name: 'billing.wait', arguments: { 'x-message-ttl': 5000, 'x-dead-letter-exchange': 'app', ...(dlrk ? { 'x-dead-letter-routing-key': dlrk } : {}) } },
+    ],
+    bindings: [
+      { source: 'app', destination: 'billing', destination_type: 'queue', routing_key: 'orders.*' },
+      { source: 'app', destination: 'shipping', destination_type: 'queue', routing_key: 'orders.created' },
+      { source: 'app', destination: 'billing.only', destination_type: 'queue', routing_key: 'billing.retry' },
+      { source: 'retry', destination: 'billing.wait', destination_type: 'queue', routing_key: '#' },
+    ],
+  });
+  const copies = (t: Topology) => lintTopology({ ...t, queues: [...t.queues, { name: 'billing.only' }] }).filter((f) => f.id === 'dlx-fanout-redelivers-to-all');
+
+  it('the wait queue sends every retry to shipping as well as billing', () => {
+    const [f] = copies(shared());
+    expect(f?.objects).toEqual(['queue:billing.wait', 'exchange:app', 'queue:billing', 'queue:shipping']);
+    expect(f?.message).toContain('every retry is delivered again to all of them');
+  });
+
+  it('a dead-letter routing key only the failing queue is bound for: no copies', () => {
+    expect(copies(shared('billing.retry'))).toEqual([]);
   });
 });

@@ -2,9 +2,11 @@
  * `dead-letter-unroutable`: a dead-letter exchange that routes none of a queue's dead letters
  * (no binding, exchange binding or alternate exchange takes their routing key) drops them.
  * The keys are the queue's dead-letter routing key, else the keys its messages can carry
- * (lint/arrivalKeys.ts; its own name only when nothing else brings messages); when those are any key (a wildcard or fanout binding on the queue), the
- * dead letters drop only if no key at all routes, so every binding key of the exchange graph is
- * tried. The routing itself is the core's (routing/route.ts). One finding per exchange.
+ * (lint/arrivalKeys.ts; its own name only when nothing else brings messages). Dead letters keep
+ * their original key: a queue bound with a wildcard (`audit.#`) carries the keys that pattern
+ * matches, tried by a key it matches (`audit`), never taken for "any key". Only when the keys are
+ * any key (a fanout or headers hop from a client's publish) do the dead letters drop only if no key
+ * at all routes, so every binding key of the exchange graph is tried. The routing itself is the core's (routing/route.ts). One finding per exchange.
  */
 import { exchangeNodeId, queueNodeId, type NodeId } from '../../model/nodeIds.js';
 import { route } from '../../routing/route.js';
@@ -12,6 +14,7 @@ import type { ExchangeIndex } from '../../routing/exchangeIndex.js';
 import { finding, declared } from '../ruleHelpers.js';
 import type { LintFinding, LintRule } from '../types.js';
 import { sampleTopicKey } from '../../routing/topicMatcher.js';
+import { hasWildcard } from '../arrivalKeys.js';
 
 
 interface Reach {
@@ -62,11 +65,13 @@ export const deadLetterUnroutable: LintRule = {
       let r = reach.get(dlx);
       if (!r) reach.set(dlx, (r = dlx === '' ? { undecidable: false, keys: [...flow.index.queues] } : reachOf(flow.index, dlx)));
       if (r.undecidable) continue;
-      // any key: dropped only if no key at all gets through
-      const tried = keys ?? r.keys;
+      // nothing reaches the queue: nothing to drop
+      if (keys !== undefined && keys.length === 0) continue;
+      // any key: dropped only if no key at all gets through; a wildcard binding's keys (a pattern) by a key it matches
+      const tried = keys?.map((k) => (hasWildcard(k) ? sampleTopicKey(k) : k)) ?? r.keys;
       if (tried.some((k) => routes(flow.index, dlx, k))) continue;
       const list = byExchange.get(dlx) ?? [];
-      list.push({ queue: q.name, keys: keys === undefined ? 'any key' : keys.map((k) => JSON.stringify(k)).join(' or ') });
+      list.push({ queue: q.name, keys: keys === undefined ? 'any key' : keys.map((k) => (hasWildcard(k) ? `keys matching ${JSON.stringify(k)}` : JSON.stringify(k))).join(' or ') });
       byExchange.set(dlx, list);
     }
     const out: LintFinding[] = [];

@@ -1,0 +1,31 @@
+/**
+ * `policy-key-refused`: a policy carries a key the linted broker line does not recognise
+ * (model/policyKeys.ts, each key measured on 3.10.8 and 4.3.6). The broker refuses the policy
+ * ("are not recognised policy settings"), and a definitions import that holds it fails with 400.
+ */
+import { queueNodeId } from '../../model/nodeIds.js';
+import { POLICY_KEYS, refusedPolicyKeys } from '../../model/policyKeys.js';
+import { policyMatches, policyTargetOf } from '../../model/policyMatch.js';
+import { finding } from '../ruleHelpers.js';
+import type { LintRule } from '../types.js';
+
+export const policyKeyRefused: LintRule = {
+  id: 'policy-key-refused',
+  title: 'A policy key the broker line refuses',
+  check: (ctx) =>
+    (ctx.design.topology.policies ?? []).flatMap((p) => {
+      const keys = refusedPolicyKeys(p.definition, ctx.profile);
+      if (keys.length === 0) return [];
+      const lines = [...new Set(keys.map((k) => POLICY_KEYS[k]!.only))].join(' and ');
+      const queues = ctx.design.topology.queues.filter((q) => policyMatches(p, q.name, policyTargetOf(q.arguments?.['x-queue-type']))).map((q) => q.name);
+      return [
+        finding(
+          'policy-key-refused',
+          'error',
+          `policy ${p.name} sets ${keys.join(', ')} (RabbitMQ ${lines} only): a ${ctx.profile} broker refuses the policy ("are not recognised policy settings"), and importing a definitions file that holds it fails with 400.`,
+          queues.map(queueNodeId),
+          `Drop ${keys.join(', ')} from policy ${p.name} for ${ctx.profile} (upgrade-check migrates between broker lines).`,
+        ),
+      ];
+    }),
+};
