@@ -1,8 +1,8 @@
 /** An imported application in words: per consumer, where it was configured, what happens to a failing message, and the notes. */
 import { consumerNodeId } from '../model/nodeIds.js';
-import { describeEnding } from '../budget/endingText.js';
+import { describeOutcome } from '../sim/outcomeText.js';
 import { formatMs } from '../text/formatDuration.js';
-import { appJourneys } from './journey.js';
+import { appJourneys, HORIZON_MS } from './journey.js';
 import type { ImportedApp } from './importApp.js';
 
 const MAX_WAITS_SHOWN = 8;
@@ -23,9 +23,9 @@ export function describeApp(app: ImportedApp): string {
         (j.delaysMs.length > MAX_WAITS_SHOWN ? `, ... (${j.delaysMs.length} waits)` : '');
       // a loop the simulation had to stop: its count is where it stopped, not an end
       const count =
-        j.endsIn.kind === 'cycling' ? `${j.attempts}+ attempts` : `${j.attempts} attempt${j.attempts === 1 ? '' : 's'}`;
+        j.outcome.kind === 'moving' ? `${j.attempts}+ attempts` : `${j.attempts} attempt${j.attempts === 1 ? '' : 's'}`;
       lines.push(
-        `  a message that always fails: ${count}${j.delaysMs.length ? `, waits ${waits}` : ''}; ${describeEnding(j.endsIn, { topology: d.topology })}`,
+        `  a message that always fails: ${count}${j.delaysMs.length ? `, waits ${waits}` : ''}; ${describeOutcome(j.outcome, { topology: d.topology, horizonMs: HORIZON_MS })}`,
       );
     }
     for (const st of s?.settings ?? [])

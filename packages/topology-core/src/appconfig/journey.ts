@@ -8,6 +8,7 @@ import type { Ending } from '../templates/types.js';
 import { designToSimulation } from '../sim/designToSimulation.js';
 import { simulate } from '../sim/simulate.js';
 import { activeQueuesOf, traceMessages } from '../sim/messageTrace.js';
+import type { MessageOutcome } from '../sim/messageOutcome.js';
 
 export interface AppJourney {
   readonly consumer: string;
@@ -15,12 +16,14 @@ export interface AppJourney {
   readonly attempts: number;
   readonly delaysMs: readonly number[];
   readonly endsIn: Ending;
+  /** what became of it: the one outcome every place states */
+  readonly outcome: MessageOutcome;
   /** virtual ms at which the message reached its end */
   readonly endTime: number;
 }
 
 /** Horizon of the run: long enough for NServiceBus's delayed rounds and Celery's 180 s waits. */
-const HORIZON_MS = 48 * 3600_000;
+export const HORIZON_MS = 48 * 3600_000;
 
 /** One message per consumer's entry publisher, always failing. */
 export function appJourneys(design: Design, opts: { readonly maxEvents?: number } = {}): AppJourney[] {
@@ -40,6 +43,7 @@ export function appJourneys(design: Design, opts: { readonly maxEvents?: number 
       attempts: t.attempts,
       delaysMs: t.delaysMs,
       endsIn: t.endsIn,
+      outcome: t.outcome,
       endTime: t.endTime,
     });
   }
