@@ -43,6 +43,19 @@ export const DEFAULTS = {
       cite: 'https://docs.spring.io/spring-boot/reference/messaging/amqp.html#messaging.amqp.receiving',
     },
   },
+  /** Spring AMQP's RetryInterceptorBuilder on its own (no Boot): its RetryTemplate and interceptor factory */
+  springAmqp: {
+    /** `new RetryTemplate()` keeps Spring Retry's NoBackOffPolicy until backOffOptions(...) is called */
+    builderBackOff: {
+      value: 'NoBackOffPolicy (no wait)',
+      cite: 'https://github.com/spring-projects/spring-retry/blob/main/src/main/java/org/springframework/retry/support/RetryTemplate.java',
+    },
+    /** stateless, no recoverer: "Message(s) dropped on recovery" is logged and the listener returns, so the delivery is acked */
+    statelessRecoverer: {
+      value: 'none: logged as dropped and acked',
+      cite: 'https://github.com/spring-projects/spring-amqp/blob/main/spring-rabbit/src/main/java/org/springframework/amqp/rabbit/config/StatelessRetryOperationsInterceptorFactoryBean.java',
+    },
+  },
   springCloudStream: {
     maxAttempts: { value: '3', cite: SCS_CORE },
     backOffInitialInterval: { value: '1000', cite: SCS_CORE },

@@ -195,7 +195,10 @@ export function readSpringAmqpJava(file: AppFile): AppReading {
         Object.assign(backoff, { initialMs: i, multiplier: Math.max(1, mul), maxMs: Math.max(i, mx) });
         src.read('backOffOptions', `${i}, ${mul}, ${mx}`, at('backOffOptions'));
       }
-    } else for (const k of ['initialInterval', 'multiplier', 'maxInterval'] as const) src.defaulted(k, D[k]);
+    } else {
+      Object.assign(backoff, { initialMs: 0, multiplier: 1, maxMs: 0 });
+      src.defaulted('backOffOptions', DEFAULTS.springAmqp.builderBackOff);
+    }
     for (const other of ['retryPolicy', 'backOffPolicy', 'retryOperations'])
       if (findMethodCalls(chain, other)[0])
         src.note('not-understood', at(other), `.${other}(...): a custom policy is not read`);
@@ -228,7 +231,10 @@ export function readSpringAmqpJava(file: AppFile): AppReading {
         at('recoverer'),
         `recoverer(${recText.trim().slice(0, 60)}): not a recoverer read here; RejectAndDontRequeueRecoverer is assumed`,
       );
-    else src.defaulted('recoverer', D.recoverer);
+    else if (builder[1] === 'stateless') {
+      recoverer = { kind: 'discard' };
+      src.defaulted('recoverer', DEFAULTS.springAmqp.statelessRecoverer);
+    } else src.defaulted('recoverer', D.recoverer);
   }
   const requeueCall = findMethodCalls(text, 'setDefaultRequeueRejected')[0];
   const requeueRejected = requeueCall
@@ -272,6 +278,7 @@ export function readSpringAmqpJava(file: AppFile): AppReading {
       message: 'no Spring AMQP listener (@RabbitListener) or retry advice (RetryInterceptorBuilder) found',
     });
   const topo: Topology = { exchanges, queues, bindings, policies: [] } as unknown as Topology;
+  const standIn = listened.length === 0 && queues.length === 0;
   const listenQueues =
     listened.length > 0
       ? [...new Set(listened.map((l) => l.queue))]
@@ -301,6 +308,12 @@ export function readSpringAmqpJava(file: AppFile): AppReading {
     : requeueCall
       ? lineAt(text, requeueCall.at)
       : (listened[0]?.line ?? 1);
+  if (standIn)
+    src.note(
+      'not-understood',
+      anchor,
+      'no @RabbitListener and no Queue bean here: the container factory is read onto a stand-in queue "listener.queue" (give --definitions for the real topology)',
+    );
   for (const qn of listenQueues) {
     const id = `listener-${qn}`;
     consumers.push({ id, queue: qn, label: `@RabbitListener ${qn}`, prefetch: Math.min(65535, prefetch), behaviour });

@@ -33,6 +33,133 @@ const nsb = (immediate: number, delayed: number, increaseMs: number): number[] =
   ]).flat();
 
 export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
+  'celery/task_base.py': {
+    framework: 'celery',
+    // retry_kwargs max_retries=3, retry_backoff=True (factor 1), jitter on by default: the upper bounds 1, 2, 4 s;
+    // `coutdown = 5` is a misspelt attribute Celery never reads
+    consumers: [
+      { id: 'BaseTaskWithRetry', queue: 'celery', attempts: 4, delaysMs: [1000, 2000, 4000], ends: 'acked' },
+    ],
+    queues: ['celery'],
+    findings: { '3.10': [], '4.x': [] },
+  },
+  'celery/shared_task.py': {
+    framework: 'celery',
+    // @shared_task(retry_backoff=5, retry_kwargs={'max_retries': 3}), jitter on: the upper bounds 5, 10, 20 s
+    consumers: [{ id: 'some_task', queue: 'celery', attempts: 4, delaysMs: [5000, 10000, 20000], ends: 'acked' }],
+    queues: ['celery'],
+    findings: { '3.10': [], '4.x': [] },
+  },
+  'masstransit/MessageNameConsumerDefinition.cs': {
+    framework: 'masstransit',
+    // the MassTransit template's consumer definition: Intervals(500, 1000), then <queue>_error
+    consumers: [
+      {
+        id: 'MessageName',
+        queue: 'MessageName',
+        attempts: 3,
+        delaysMs: [500, 1000],
+        ends: 'queue:MessageName_error',
+      },
+    ],
+    queues: ['MessageName', 'MessageName_error', 'MessageName_skipped'],
+    findings: { '3.10': [], '4.x': [] },
+  },
+  'nservicebus/ImmediateRetriesCodeFirstConfiguration.cs': {
+    framework: 'nservicebus',
+    // Immediate 3, Delayed absent (3 x 10 s)
+    consumers: [{ id: 'endpoint', queue: 'endpoint', attempts: 16, delaysMs: nsb(3, 3, 10_000), ends: 'queue:error' }],
+    queues: 25,
+    findings: { '3.10': [], '4.x': [] },
+    notes: ['stand-in named "endpoint"'],
+  },
+  'spring-amqp/TgshareRabbitListenerConfig.java': {
+    framework: 'spring-amqp',
+    // maxAttempts(3), backOffOptions(2000, 2.0, 10000), RejectAndDontRequeueRecoverer; no DLX here: dropped
+    consumers: [
+      { id: 'listener-listener.queue', queue: 'listener.queue', attempts: 3, delaysMs: [2000, 4000], ends: 'dropped' },
+    ],
+    queues: ['listener.queue'],
+    findings: { '3.10': [], '4.x': [] },
+    notes: ['stand-in queue "listener.queue"'],
+  },
+  'spring-amqp/RabbitMQExceptionHandling.java': {
+    framework: 'spring-amqp',
+    // maxAttempts(3) alone: RetryTemplate keeps NoBackOffPolicy (no wait), and with no recoverer the
+    // stateless interceptor logs "dropped on recovery" and returns: the delivery is acked
+    // (setDefaultRequeueRejected(false) never applies)
+    consumers: [
+      { id: 'listener-listener.queue', queue: 'listener.queue', attempts: 3, delaysMs: [0, 0], ends: 'acked' },
+    ],
+    queues: ['listener.queue'],
+    findings: { '3.10': [], '4.x': [] },
+    notes: ['stand-in queue "listener.queue"'],
+  },
+  'spring-amqp/BundleRabbitListenerConfiguration.java': {
+    framework: 'spring-amqp',
+    // maxAttempts(1): one attempt, then RejectAndDontRequeueRecoverer; no DLX here: dropped
+    consumers: [{ id: 'listener-listener.queue', queue: 'listener.queue', attempts: 1, delaysMs: [], ends: 'dropped' }],
+    queues: ['listener.queue'],
+    findings: { '3.10': [], '4.x': [] },
+    notes: ['stand-in queue "listener.queue"'],
+  },
+  'spring-boot/techgeeknext-consumer-application.yml': {
+    framework: 'spring-boot',
+    // retry on: 6 attempts, 3 s doubling capped at 10 s (as the file's own comment says), then Boot's
+    // RejectAndDontRequeueRecoverer; the stand-in queue has no DLX ("sent to the dead letter Queue" needs one)
+    consumers: [
+      {
+        id: 'app-listener',
+        queue: 'app.queue',
+        attempts: 6,
+        delaysMs: [3000, 6000, 10000, 10000, 10000],
+        ends: 'dropped',
+      },
+    ],
+    queues: ['app.queue'],
+    findings: { '3.10': ['framework-key-ignored'], '4.x': ['framework-key-ignored'] },
+    notes: ['declares no queue'],
+  },
+  'spring-boot/retry-poc-consumer-application.yml': {
+    framework: 'spring-boot',
+    // 5 attempts, 2 s doubling, max-interval absent (10 s); the stand-in queue is named after spring.application.name
+    consumers: [
+      {
+        id: 'consumer-listener',
+        queue: 'consumer.queue',
+        attempts: 5,
+        delaysMs: [2000, 4000, 8000, 10000],
+        ends: 'dropped',
+      },
+    ],
+    queues: ['consumer.queue'],
+    findings: { '3.10': ['framework-key-ignored'], '4.x': ['framework-key-ignored'] },
+  },
+  'spring-boot/retry-mechanism-application.properties': {
+    framework: 'spring-boot',
+    // 4 attempts, 5 s doubling; default-requeue-rejected=true does not apply: with retry on, Boot's
+    // RejectAndDontRequeueRecoverer rejects. 5 concurrent consumers with growing waits and no jitter
+    consumers: [
+      { id: 'app-listener', queue: 'app.queue', attempts: 4, delaysMs: [5000, 10000, 20000], ends: 'dropped' },
+    ],
+    queues: ['app.queue'],
+    findings: {
+      '3.10': ['backoff-without-jitter', 'framework-key-ignored'],
+      '4.x': ['backoff-without-jitter', 'framework-key-ignored'],
+    },
+  },
+  'spring-cloud-stream/dlq-ttl-application.yml': {
+    framework: 'spring-cloud-stream',
+    // binder defaults (3 attempts, 1 s then 2 s), rejected into <group>.dlq (republishToDlq false); the DLQ's
+    // 30 min TTL dead-letters back through the destination exchange (dlqDeadLetterExchange) with the
+    // queue's own routing key into the group queue: the message goes round for ever
+    consumers: [
+      { id: 'input', queue: 'output.outputGroup', attempts: -1, delaysMs: [], ends: 'cycling' },
+      { id: 'payloadInput', queue: 'payload.payloadGroup', attempts: -1, delaysMs: [], ends: 'cycling' },
+    ],
+    queues: ['output.outputGroup', 'output.outputGroup.dlq', 'payload.payloadGroup', 'payload.payloadGroup.dlq'],
+    findings: { '3.10': [], '4.x': [] },
+  },
   'celery/base_task.py': {
     framework: 'celery',
     // retry_backoff=2, max_retries=5, retry_jitter=False: 2 * 2^n s
