@@ -16,7 +16,7 @@ import { isSettlement, republishThenAck, settleDelivery } from '../broker/settle
 import { ManagementError, type ManagementClient } from '../broker/management.js';
 import type { BrokerProbe } from '../broker/probe.js';
 import { bodyOf, observeDelivery, observeMessage } from './observeAmqpMessage.js';
-import { declareTopology } from '../deploy/declareTopology.js';
+import { declarePolicy, declareTopology } from '../deploy/declareTopology.js';
 import { prefixScenario, unprefixObserved } from './namePrefix.js';
 import { DEFAULT_MAX_RUN_MS, ScenarioUnsettledError } from './unsettled.js';
 
@@ -254,7 +254,10 @@ async function openForRun(url: AmqpUrl): Promise<ChannelModel> {
   }
 }
 
-async function runIn(url: AmqpUrl, s: Scenario, maxRunMs: number): Promise<Observed> {
+/** declares the scenario's policies (our extension: the runner sets them over the management API, before the queues) */
+type PolicySetter = (s: Scenario) => Promise<void>;
+
+async function runIn(url: AmqpUrl, s: Scenario, maxRunMs: number, setPolicies?: PolicySetter): Promise<Observed> {
   const conn = await openForRun(url);
   const activity: Activity = { last: Date.now(), inFlight: 0, errors: [] };
   let connectionError: string | undefined;
@@ -263,6 +266,8 @@ async function runIn(url: AmqpUrl, s: Scenario, maxRunMs: number): Promise<Obser
   });
   const consumers: ScenarioConsumerRun[] = [];
   try {
+    // a queue takes the policies in force when it is declared: they go first
+    await setPolicies?.(s);
     await declareTopology(conn, s.topology);
     const deliveries: Record<string, ObservedDelivery[]> = {};
     for (const c of s.consumers) {
@@ -362,14 +367,19 @@ export async function runBrokerScenario(s: Scenario, o: BrokerRunOptions): Promi
       vhost = undefined;
     }
   }
+  const policies = s.topology.policies ?? [];
   if (vhost !== undefined) {
+    const setPolicies = async (): Promise<void> => {
+      for (const p of policies) await declarePolicy(mgmt!, vhost!, p).catch((err: Error) => Promise.reject(new Error(`declaring policy '${p.name}' failed: ${err.message}`)));
+    };
     try {
-      return { kind: 'observed', observed: await runIn(withVhost(o.url, vhost), s, maxRunMs), isolation: 'vhost' };
+      return { kind: 'observed', observed: await runIn(withVhost(o.url, vhost), s, maxRunMs, setPolicies), isolation: 'vhost' };
     } finally {
       await mgmt?.deleteVhost(vhost).catch(() => undefined);
     }
   }
   // no management API: a unique name prefix in the URL's own vhost, deleted afterwards
+  if (policies.length > 0) return { kind: 'unsupported', reason: 'the scenario has policies: they need the management API (a throwaway vhost)' };
   const prefix = `${isolationName(s)}.`;
   const prefixed = prefixScenario(s, prefix);
   try {
