@@ -1,20 +1,21 @@
 /**
  * pnpm fuzz [--target broker|sim] [--url AMQP_URL] [--management-url URL] [--profile 3.10|4.x|4.3]
- *           [--seed S] [--count N] [--concurrency C] [--no-shrink] [--out DIR] [--max-run-ms N]
+ *           [--seed S] [--count N] [--concurrency C] [--no-shrink] [--out DIR] [--max-run-ms N] [--print INDEX]
  * Differential testing of the simulator against a real broker on seeded random retry topologies
  * (src/fuzz/). One line per topology, then exactly `fuzz: N topologies, M agree, K disagree`;
  * exit 1 when K > 0, 2 on bad options. Each disagreement is shrunk on the broker and written,
- * recorded, to --out (default fuzz-found/, relative to where pnpm was started).
+ * recorded, to --out (default fuzz-found/, relative to where pnpm was started). --print INDEX
+ * prints topology INDEX of the seed as a scenario (the simulator's prediction under --profile as expect).
  */
 import path from 'node:path';
 import { AmqpUrlError, HostNotAllowedError, resolveBrokerUrl } from '../broker/amqpUrl.js';
 import { ManagementUrlError, parseManagementUrl } from '../broker/managementUrl.js';
 import { isScenarioProfile, SCENARIO_PROFILES, type ScenarioProfile } from '@retry-studio/topology-core/scenario';
 import { avoidedText } from '../fuzz/fuzzAvoided.js';
-import { runFuzz, type FuzzOptions } from '../fuzz/runFuzz.js';
+import { Fuzzer, runFuzz, type FuzzOptions } from '../fuzz/runFuzz.js';
 
 const USAGE =
-  'usage: pnpm fuzz [--target broker|sim] [--url AMQP_URL] [--management-url URL] [--profile 3.10|4.x|4.3] [--seed S] [--count N] [--concurrency C] [--no-shrink] [--out DIR] [--max-run-ms N]';
+  'usage: pnpm fuzz [--target broker|sim] [--url AMQP_URL] [--management-url URL] [--profile 3.10|4.x|4.3] [--seed S] [--count N] [--concurrency C] [--no-shrink] [--out DIR] [--max-run-ms N] [--print INDEX]';
 
 function fail(message: string): never {
   process.stderr.write(`fuzz: ${message}\n${USAGE}\n`);
@@ -38,6 +39,7 @@ async function main(argv: readonly string[]): Promise<number> {
   let shrink = true;
   let out = 'fuzz-found';
   let maxRunMs: number | undefined;
+  let print: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i]!;
     if (raw === '--') continue;
@@ -86,6 +88,9 @@ async function main(argv: readonly string[]): Promise<number> {
       case '--out':
         out = value();
         break;
+      case '--print':
+        print = positiveInt('--print', value(), 0);
+        break;
       case '--no-shrink':
         shrink = false;
         break;
@@ -94,6 +99,12 @@ async function main(argv: readonly string[]): Promise<number> {
     }
   }
   if (managementUrl !== undefined && target !== 'broker') fail('--management-url needs --target broker');
+  if (print !== undefined) {
+    const f = new Fuzzer({ target: 'sim', seed, count: 1, ...(profile ? { profile } : {}) });
+    await f.start();
+    process.stdout.write(JSON.stringify(f.generate(print).scenario, null, 2) + '\n');
+    return 0;
+  }
   const cwd = process.env.INIT_CWD ?? process.cwd();
   let options: FuzzOptions = { target, seed, count, shrink, outDir: path.resolve(cwd, out), ...(profile ? { profile } : {}), ...(concurrency ? { concurrency } : {}), ...(maxRunMs ? { maxRunMs } : {}) };
   if (target === 'broker') {

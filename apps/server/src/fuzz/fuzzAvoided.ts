@@ -14,7 +14,7 @@ export const AVOIDED: readonly { readonly what: string; readonly why: string }[]
   },
   {
     what: 'a TTL or a length limit on a queue that has a consumer',
-    why: 'whether a message expires (or overflows) or is delivered first depends on how fast the consumer takes it; only consumer-less queues get TTLs and limits, and a run where a message still expires in a consumed queue (a policy, a per-message TTL) is skipped (raceFilter.ts)',
+    why: 'whether a message expires (or overflows) or is delivered first depends on how fast the consumer takes it; only consumer-less queues get TTLs and limits, and a run where a message with a TTL enters a consumed queue (a policy, a per-message TTL) or a policy limits its length is skipped (raceFilter.ts)',
   },
   {
     what: 'two sources feeding one queue within 100 ms of each other (simulated time)',

@@ -4,14 +4,17 @@
  * (whose timing drifts from the simulator's by a few ms per hop, more on a loaded machine), and
  * such a scenario is avoided (regenerated). The survivors get a `settle_ms` just long enough.
  */
-import { simulateScenario, type Observed, type Scenario, type ScenarioProfile } from '@retry-studio/topology-core/scenario';
-import type { SimEvent } from '@retry-studio/topology-core/sim';
+import { fromScenario, observe, type Observed, type Scenario, type ScenarioProfile } from '@retry-studio/topology-core/scenario';
+import { simulate, type SimEvent, type SimulationResult } from '@retry-studio/topology-core/sim';
+import { queueEffectiveSettings } from '@retry-studio/topology-core/model';
 
 /** two events this close (virtual ms) on one queue from different sources are a race */
 export const RACE_MARGIN_MS = 100;
 /** a run longer than this (virtual) is too slow for a batch, and one that never settles is a race with the time bound */
 const MAX_VIRTUAL_MS = 8000;
 const MAX_DELIVERIES = 60;
+/** a run of more events than this is over MAX_DELIVERIES anyway: the simulator stops there (cheap screening) */
+const MAX_EVENTS = 3000;
 /** the quiet period beyond the longest quiet gap in the timeline */
 const SETTLE_MARGIN_MS = 250;
 const MIN_SETTLE_MS = 300;
@@ -55,6 +58,7 @@ export function findRace(events: readonly SimEvent[], consumed: ReadonlySet<stri
     (touches.get(q) ?? touches.set(q, []).get(q)!).push({ t, source, kind });
   };
   for (const e of events) {
+    if (e.kind === 'enqueued' && e.expiresAt !== undefined && consumed.has(e.queue)) return `a message with a TTL enters '${e.queue}', which has a consumer (TTL racing a delivery)`;
     if (e.kind === 'expired' && consumed.has(e.queue)) return `a message expires in '${e.queue}', which has a consumer (TTL racing a delivery)`;
     if (e.kind === 'enqueued' || e.kind === 'publish-nacked') touch(e.queue, e.t, causeSource(lastCause.get(e.msgId)), e.kind);
     else if (e.kind === 'dropped' && e.queue !== undefined && e.why === 'overflow') touch(e.queue, e.t, causeSource(lastCause.get(e.msgId)), e.kind);
@@ -101,9 +105,27 @@ export function settleFor(events: readonly SimEvent[]): number {
   return Math.max(MIN_SETTLE_MS, maxGap + SETTLE_MARGIN_MS, lastEvent - lastActivity + SETTLE_MARGIN_MS);
 }
 
+/** a length limit on a queue with a consumer (a policy's too): what overflows depends on how fast the consumer takes */
+function limitOnConsumedQueue(s: Scenario, profile: ScenarioProfile): string | undefined {
+  const consumed = new Set(s.consumers.map((c) => c.queue));
+  for (const q of s.topology.queues) {
+    if (!consumed.has(q.name)) continue;
+    const eff = queueEffectiveSettings(q, { policies: s.topology.policies ?? [] }, { profile }).settings;
+    if (eff['x-max-length'] !== undefined || eff['x-max-length-bytes'] !== undefined) return `'${q.name}' has a consumer and a length limit (overflow racing a delivery)`;
+  }
+  return undefined;
+}
+
+function simulateBounded(s: Scenario, profile: ScenarioProfile): { result: SimulationResult; settled: boolean } {
+  const result = simulate({ ...fromScenario(s, { profile, maxTimeMs: MAX_VIRTUAL_MS * 2 }), maxEvents: MAX_EVENTS });
+  return { result, settled: !result.truncated };
+}
+
 /** Runs the scenario on the simulator under `profile`; avoided when its timeline has a race. */
 export function screenScenario(s: Scenario, profile: ScenarioProfile): Screened {
-  const probe = simulateScenario({ ...s, settle_ms: MAX_VIRTUAL_MS }, { profile, maxTimeMs: MAX_VIRTUAL_MS * 2 });
+  const limited = limitOnConsumedQueue(s, profile);
+  if (limited) return { kind: 'avoided', reason: limited };
+  const probe = simulateBounded({ ...s, settle_ms: MAX_VIRTUAL_MS }, profile);
   const events = probe.result.events;
   if (!probe.settled || probe.result.endTime > MAX_VIRTUAL_MS) return { kind: 'avoided', reason: `does not settle within ${MAX_VIRTUAL_MS} ms` };
   const deliveries = events.filter((e) => e.kind === 'delivered').length;
@@ -111,7 +133,7 @@ export function screenScenario(s: Scenario, profile: ScenarioProfile): Screened 
   const race = findRace(events, new Set(s.consumers.map((c) => c.queue)));
   if (race) return { kind: 'avoided', reason: race };
   const scenario: Scenario = { ...s, settle_ms: settleFor(events) };
-  const run = simulateScenario(scenario, { profile, maxTimeMs: MAX_VIRTUAL_MS * 2 });
+  const run = simulateBounded(scenario, profile);
   if (!run.settled) return { kind: 'avoided', reason: 'does not settle with its settle_ms' };
-  return { kind: 'ok', scenario, predicted: run.observed };
+  return { kind: 'ok', scenario, predicted: observe(run.result) };
 }

@@ -69,6 +69,7 @@ function avoidKind(reason: string): string {
   if (reason.includes('head-of-line')) return 'head-of-line expiry';
   if (reason.includes('closer than')) return 'two sources within the race margin';
   if (reason.includes('which has a consumer')) return 'TTL racing a delivery';
+  if (reason.includes('length limit')) return 'overflow racing a delivery';
   if (reason.includes('deliveries')) return 'too many deliveries';
   return 'does not settle';
 }
