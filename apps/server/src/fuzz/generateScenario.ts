@@ -81,10 +81,13 @@ function overflowArgs(d: Draw, quorum: boolean): AmqpTable {
 function queueDef(d: Draw, q: QueuePlan, exchanges: readonly ExchangeDef[], all: readonly QueuePlan[]): QueueDef {
   const args: Record<string, AmqpTable[string]> = q.quorum ? { 'x-queue-type': 'quorum' } : {};
   if (q.role !== 'park' || d.chance(0.3)) Object.assign(args, deadLetterArgs(d, exchanges, all));
-  if (q.role === 'wait') args['x-message-ttl'] = d.pick(WAIT_TTLS);
+  // a wait queue has a TTL; sometimes a parking queue too (what expires there is dead-lettered or dropped)
+  if (q.role === 'wait' || (q.role === 'park' && d.chance(0.15))) args['x-message-ttl'] = d.pick(WAIT_TTLS);
   // a consumed queue gets no TTL and no length limit: what expires or overflows there depends on how fast the consumer takes it
   if (q.role !== 'work') Object.assign(args, overflowArgs(d, q.quorum));
   if (q.quorum && q.role === 'work' && d.chance(0.5)) args['x-delivery-limit'] = d.int(0, 3);
+  // quorum at-least-once dead-lettering needs reject-publish overflow (else the broker falls back to at-most-once)
+  if (q.quorum && args['x-dead-letter-exchange'] !== undefined && d.chance(0.15)) Object.assign(args, { 'x-dead-letter-strategy': 'at-least-once', 'x-overflow': 'reject-publish' });
   return { name: q.name, durable: true, auto_delete: false, arguments: args };
 }
 
@@ -134,6 +137,8 @@ export function generateScenario(seed: number, name: string): Scenario {
   const exchanges: ExchangeDef[] = [];
   const nEx = d.int(1, 3);
   for (let i = 0; i < nEx; i++) exchanges.push({ name: `x${i + 1}`, type: d.pick(EXCHANGE_TYPES), durable: true, auto_delete: false, arguments: {} });
+  // sometimes the first exchange has an alternate exchange (the last one) for what it cannot route
+  if (nEx > 1 && d.chance(0.2)) exchanges[0] = { ...exchanges[0]!, arguments: { 'alternate-exchange': exchanges[nEx - 1]!.name } };
   const plans: QueuePlan[] = [];
   const add = (role: Role, n: number): void => {
     for (let i = 1; i <= n; i++) plans.push({ name: `${role}${i}`, role, quorum: d.chance(0.35) });
@@ -170,6 +175,7 @@ export function generateScenario(seed: number, name: string): Scenario {
         exchange: ex?.name ?? '',
         routing_key: ex ? d.pick(KEYS) : d.pick(plans).name,
         body: `m${i}`,
+        ...(d.chance(0.15) ? { mandatory: true } : {}),
         ...(Object.keys(properties).length > 0 ? { properties } : {}),
       },
     });
