@@ -17,7 +17,7 @@ export const AVOIDED: readonly { readonly what: string; readonly why: string }[]
     why: 'whether a message expires (or overflows) or is delivered first depends on how fast the consumer takes it; only consumer-less queues get TTLs and limits, and a run where a message with a TTL enters a consumed queue (a policy, a per-message TTL) or a policy limits its length is skipped (raceFilter.ts)',
   },
   {
-    what: 'two sources feeding one queue within 100 ms of each other (simulated time)',
+    what: 'two sources feeding one queue within 100 ms of each other (simulated time; 400 ms when one is the publish steps)',
     why: 'ordering between queues: two wait queues expiring into one work queue, a dead letter arriving while that queue\'s consumer is busy (on 4.3 its `redelivered` flag then depends on timing), an arrival racing a TTL expiry or an overflow; the simulator\'s timeline is checked and such a run is skipped (raceFilter.ts)',
   },
   {

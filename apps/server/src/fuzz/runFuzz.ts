@@ -67,7 +67,7 @@ function shape(s: Scenario): string {
 /** the kind of a skip reason, for the summary (the text before the first colon or number) */
 function avoidKind(reason: string): string {
   if (reason.includes('head-of-line')) return 'head-of-line expiry';
-  if (reason.includes('closer than')) return 'two sources within the race margin';
+  if (reason.includes('too close')) return 'two sources within the race margin';
   if (reason.includes('which has a consumer')) return 'TTL racing a delivery';
   if (reason.includes('length limit')) return 'overflow racing a delivery';
   if (reason.includes('deliveries')) return 'too many deliveries';
@@ -130,7 +130,8 @@ export class Fuzzer {
     if (again.match === true) return { ...line, verdict: 'disagree', detail: `did not repeat (a race the filter missed): ${why}`, ms: Date.now() - started };
     if (this.o.shrink === false) return { ...line, verdict: 'disagree', detail: why, ms: Date.now() - started };
     const file = await this.shrinkAndRecord(scenario);
-    return { ...line, verdict: 'disagree', detail: why, ms: Date.now() - started, ...(file ? { file } : {}) };
+    const detail = file ? why : `${why} (the shrunk case did not disagree again: not recorded)`;
+    return { ...line, verdict: 'disagree', detail, ms: Date.now() - started, ...(file ? { file } : {}) };
   }
 
   private async shrinkAndRecord(s: Scenario): Promise<string | undefined> {
