@@ -34,7 +34,7 @@ export const AVOIDED: readonly { readonly what: string; readonly why: string }[]
   },
   {
     what: 'quiet periods close to settle_ms',
-    why: 'the runner stops after settle_ms without a delivery or publish: settle_ms is the longest quiet gap in the simulated run plus 250 ms',
+    why: 'the runner stops after settle_ms without a delivery or publish: settle_ms is the longest quiet gap in the simulated run plus 350 ms, at least 500 ms (a loaded broker stalls for a few hundred ms)',
   },
 ];
 

@@ -37,10 +37,10 @@ describe('findRace', () => {
 });
 
 describe('settleFor', () => {
-  it('is the longest quiet gap (or the tail after the last delivery) plus a margin, at least 300 ms', () => {
-    expect(settleFor([])).toBe(300);
+  it('is the longest quiet gap (or the tail after the last delivery) plus a margin, at least 500 ms', () => {
+    expect(settleFor([])).toBe(500);
     const events = [ev('delivered', 100, 'a', { queue: 'w', consumer: 'w#0', redelivered: false, headers: {}, routingKey: 'k', exchange: '' }), ev('delivered', 1000, 'a', { queue: 'w', consumer: 'w#0', redelivered: false, headers: {}, routingKey: 'k', exchange: '' }), ev('expired', 1500, 'a', { queue: 'p' })];
-    expect(settleFor(events)).toBe(900 + 250);
+    expect(settleFor(events)).toBe(900 + 350);
   });
 });
 
@@ -75,7 +75,7 @@ describe('generateScenario and screenScenario', () => {
       const r = screenScenario(generateScenario(seed, 'n'), '3.10');
       if (r.kind === 'ok') {
         ok += 1;
-        expect(r.scenario.settle_ms).toBeGreaterThanOrEqual(300);
+        expect(r.scenario.settle_ms).toBeGreaterThanOrEqual(500);
         expect(r.predicted.deliveries).toBeDefined();
       } else {
         avoided += 1;

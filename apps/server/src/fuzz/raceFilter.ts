@@ -22,8 +22,8 @@ const MAX_DELIVERIES = 60;
 /** a run of more events than this is over MAX_DELIVERIES anyway: the simulator stops there (cheap screening) */
 const MAX_EVENTS = 3000;
 /** the quiet period beyond the longest quiet gap in the timeline */
-const SETTLE_MARGIN_MS = 250;
-const MIN_SETTLE_MS = 300;
+const SETTLE_MARGIN_MS = 350;
+const MIN_SETTLE_MS = 500;
 
 export type Screened =
   | { readonly kind: 'ok'; readonly scenario: Scenario; readonly predicted: Observed }
