@@ -157,7 +157,8 @@ export function emitRouted(sim: SimState, msg: Msg, r: RouteResult): void {
  * A quorum queue (rabbit_fifo) takes the publish that takes it over its limit and refuses the ones
  * after it (`is_over_limit` after each enqueue: ready messages > max-length, or bytes > max-length-bytes),
  * until it is back at 80 % of the limit (`is_below_soft_limit`). Seen on 3.10.8 and 4.3.6
- * (conformance quorum-reject-publish-over-by-one): max-length 1 holds two messages.
+ * (conformance quorum-reject-publish-over-by-one): max-length 1 holds two messages, and dead
+ * letters go in over the limit.
  */
 function isOverLimit(cfg: QueueState['cfg'], ready: number, bytes: number): boolean {
   return (cfg.maxLength !== undefined && ready > cfg.maxLength) || (cfg.maxBytes !== undefined && bytes > cfg.maxBytes);
@@ -171,15 +172,20 @@ function quorumRefuses(q: QueueState): boolean {
   return q.overflowing;
 }
 
-/** false when the queue refused it (x-overflow reject-publish / reject-publish-dlx) */
-export function enqueue(sim: SimState, q: QueueState, msg: Msg): boolean {
+/**
+ * false when the queue refused it (x-overflow reject-publish / reject-publish-dlx).
+ * `fromQueue`: an at-most-once dead letter, written by the dead-lettering queue itself.
+ */
+export function enqueue(sim: SimState, q: QueueState, msg: Msg, fromQueue = false): boolean {
   sim.hops++;
   const cfg = q.cfg;
   if (cfg.stream) {
     appendToStream(sim, q, msg);
     return true;
   }
-  if (cfg.quorum && cfg.overflow === 'reject-publish' && quorumRefuses(q)) {
+  // the refusal is the publishing channel's, told by the queue (queue_status reject_publish): an
+  // at-most-once dead letter has no such channel and is taken (fuzz-found: quorum-reject-publish-over-by-one)
+  if (cfg.quorum && cfg.overflow === 'reject-publish' && !fromQueue && quorumRefuses(q)) {
     sim.drop(msg, 'overflow', cfg.name, undefined);
     return false;
   }
