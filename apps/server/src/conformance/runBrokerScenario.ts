@@ -69,6 +69,8 @@ interface Activity {
   last: number;
   inFlight: number;
   errors: string[];
+  /** bodies whose publish the broker nacked, a step's or a consumer's republish, in the order seen (as the simulator lists them) */
+  nacked: string[];
 }
 
 class ScenarioConsumerRun {
@@ -142,7 +144,7 @@ class ScenarioConsumerRun {
     if (r.expiration !== undefined) props.expiration = String(r.expiration);
     this.activity.last = Date.now();
     const { outcome } = await republishThenAck(this.pub!, ch, m, { exchange: r.exchange, routingKey, properties: props });
-    if (outcome === 'nacked') this.activity.errors.push(`republish from '${this.spec.queue}' to '${r.exchange}' was nacked`);
+    if (outcome === 'nacked') this.activity.nacked.push(bodyOf(m));
     this.activity.last = Date.now();
   }
 
@@ -259,7 +261,7 @@ type PolicySetter = (s: Scenario) => Promise<void>;
 
 async function runIn(url: AmqpUrl, s: Scenario, maxRunMs: number, setPolicies?: PolicySetter): Promise<Observed> {
   const conn = await openForRun(url);
-  const activity: Activity = { last: Date.now(), inFlight: 0, errors: [] };
+  const activity: Activity = { last: Date.now(), inFlight: 0, errors: [], nacked: [] };
   let connectionError: string | undefined;
   conn.on('close', (err?: Error) => {
     if (err) connectionError = err.message;
@@ -282,7 +284,7 @@ async function runIn(url: AmqpUrl, s: Scenario, maxRunMs: number, setPolicies?: 
     const publisher = await conn.createConfirmChannel();
     publisher.on('error', (err: Error) => activity.errors.push(`publisher: ${err.message}`));
     const returned: string[] = [];
-    const nacked: string[] = [];
+    const nacked = activity.nacked;
     publisher.on('return', (m: Message) => returned.push(bodyOf(m)));
     const deadline = Date.now() + maxRunMs;
     for (const st of s.steps) {
