@@ -16,7 +16,7 @@ import { isSettlement, republishThenAck, settleDelivery } from '../broker/settle
 import { ManagementError, type ManagementClient } from '../broker/management.js';
 import type { BrokerProbe } from '../broker/probe.js';
 import { bodyOf, observeDelivery, observeMessage } from './observeAmqpMessage.js';
-import { declareTopology } from '../deploy/declareTopology.js';
+import { declarePolicy, declareTopology } from '../deploy/declareTopology.js';
 import { prefixScenario, unprefixObserved } from './namePrefix.js';
 import { DEFAULT_MAX_RUN_MS, ScenarioUnsettledError } from './unsettled.js';
 
@@ -69,6 +69,8 @@ interface Activity {
   last: number;
   inFlight: number;
   errors: string[];
+  /** bodies whose publish the broker nacked, a step's or a consumer's republish, in the order seen (as the simulator lists them) */
+  nacked: string[];
 }
 
 class ScenarioConsumerRun {
@@ -142,7 +144,7 @@ class ScenarioConsumerRun {
     if (r.expiration !== undefined) props.expiration = String(r.expiration);
     this.activity.last = Date.now();
     const { outcome } = await republishThenAck(this.pub!, ch, m, { exchange: r.exchange, routingKey, properties: props });
-    if (outcome === 'nacked') this.activity.errors.push(`republish from '${this.spec.queue}' to '${r.exchange}' was nacked`);
+    if (outcome === 'nacked') this.activity.nacked.push(bodyOf(m));
     this.activity.last = Date.now();
   }
 
@@ -254,15 +256,20 @@ async function openForRun(url: AmqpUrl): Promise<ChannelModel> {
   }
 }
 
-async function runIn(url: AmqpUrl, s: Scenario, maxRunMs: number): Promise<Observed> {
+/** declares the scenario's policies (our extension: the runner sets them over the management API, before the queues) */
+type PolicySetter = (s: Scenario) => Promise<void>;
+
+async function runIn(url: AmqpUrl, s: Scenario, maxRunMs: number, setPolicies?: PolicySetter): Promise<Observed> {
   const conn = await openForRun(url);
-  const activity: Activity = { last: Date.now(), inFlight: 0, errors: [] };
+  const activity: Activity = { last: Date.now(), inFlight: 0, errors: [], nacked: [] };
   let connectionError: string | undefined;
   conn.on('close', (err?: Error) => {
     if (err) connectionError = err.message;
   });
   const consumers: ScenarioConsumerRun[] = [];
   try {
+    // a queue takes the policies in force when it is declared: they go first
+    await setPolicies?.(s);
     await declareTopology(conn, s.topology);
     const deliveries: Record<string, ObservedDelivery[]> = {};
     for (const c of s.consumers) {
@@ -277,7 +284,7 @@ async function runIn(url: AmqpUrl, s: Scenario, maxRunMs: number): Promise<Obser
     const publisher = await conn.createConfirmChannel();
     publisher.on('error', (err: Error) => activity.errors.push(`publisher: ${err.message}`));
     const returned: string[] = [];
-    const nacked: string[] = [];
+    const nacked = activity.nacked;
     publisher.on('return', (m: Message) => returned.push(bodyOf(m)));
     const deadline = Date.now() + maxRunMs;
     for (const st of s.steps) {
@@ -362,14 +369,19 @@ export async function runBrokerScenario(s: Scenario, o: BrokerRunOptions): Promi
       vhost = undefined;
     }
   }
+  const policies = s.topology.policies ?? [];
   if (vhost !== undefined) {
+    const setPolicies = async (): Promise<void> => {
+      for (const p of policies) await declarePolicy(mgmt!, vhost!, p).catch((err: Error) => Promise.reject(new Error(`declaring policy '${p.name}' failed: ${err.message}`)));
+    };
     try {
-      return { kind: 'observed', observed: await runIn(withVhost(o.url, vhost), s, maxRunMs), isolation: 'vhost' };
+      return { kind: 'observed', observed: await runIn(withVhost(o.url, vhost), s, maxRunMs, setPolicies), isolation: 'vhost' };
     } finally {
       await mgmt?.deleteVhost(vhost).catch(() => undefined);
     }
   }
   // no management API: a unique name prefix in the URL's own vhost, deleted afterwards
+  if (policies.length > 0) return { kind: 'unsupported', reason: 'the scenario has policies: they need the management API (a throwaway vhost)' };
   const prefix = `${isolationName(s)}.`;
   const prefixed = prefixScenario(s, prefix);
   try {

@@ -78,12 +78,13 @@ describe.each(TEST_BROKERS)('on RabbitMQ $name', (broker) => {
 
     it('a redeclare with other arguments on a queue holding messages: conflict shown with both sets, nothing lost', async () => {
       const prefix = uniquePrefix('conflict');
-      const ch = await conn.createChannel();
+      const ch = await conn.createConfirmChannel();
       const qname = `${prefix}orders`;
       await ch.assertQueue(qname, { durable: true, arguments: { 'x-dead-letter-exchange': 'old-dlx' } });
       onCleanup(() => ch.deleteQueue(qname));
       for (let i = 0; i < 5; i++) ch.sendToQueue(qname, Buffer.from(`m${i}`), { persistent: true });
-      await new Promise((r) => setTimeout(r, 200));
+      // confirmed, not slept on: the five are in the queue before its depth is read
+      await ch.waitForConfirms();
       expect(await queueDepth(qname)).toBe(5);
       const d = design({
         name: 'conflict',

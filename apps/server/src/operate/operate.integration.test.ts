@@ -162,8 +162,13 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
     const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 100 });
     while (job.progress().moved < 10) await new Promise((r) => setTimeout(r, 10));
     job.pause();
-    await new Promise((r) => setTimeout(r, 300));
-    const paused = job.progress().moved;
+    // copies already on the wire when it paused still get their confirms: wait until the count stops moving
+    // (a fixed 300 ms was a race on a loaded machine), then a paused job moves nothing more
+    let paused = -1;
+    for (let i = 0; i < 50 && job.progress().moved !== paused; i++) {
+      paused = job.progress().moved;
+      await new Promise((r) => setTimeout(r, 200));
+    }
     await new Promise((r) => setTimeout(r, 300));
     expect(job.progress()).toMatchObject({ status: 'paused', moved: paused });
     job.resume();

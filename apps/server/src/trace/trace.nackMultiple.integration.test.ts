@@ -12,6 +12,9 @@ import { useLiveServer } from '../testing/liveServer.js';
 
 const { srv, onCleanup, waitDone } = useLiveServer();
 
+/** longer than any trace in this file may take: only a settlement ends such a wait */
+const RETRY_WAIT_MS = 600_000;
+
 /** a worker with prefetch `size` that holds each failed delivery until it holds `size`, then settles them all with `settle` */
 function batchWorker(size: number, settle: ConsumerAction, failure: Extract<ConsumerSpec['behaviour'], { kind: 'worker' }>['failure']): ConsumerSpec {
   const onFailure: Rule[] = [{ when: { kind: 'lt', counter: { kind: 'held' }, value: size }, then: { kind: 'hold' } }, { then: settle }];
@@ -81,8 +84,10 @@ describe.each(TEST_BROKERS)('nack multiple, live on RabbitMQ $name', (b: TestBro
   });
 
   it('a delivery still in its in-process retry when a later ack multiple settles it is not acked again', async () => {
-    // p1-1 fails and sleeps 3 s before retrying; p1-2 succeeds meanwhile and acks with multiple: p1-1 goes with it.
-    // (With 1 s sleeps a loaded CI machine once let p1-1's three attempts run out before p1-2's ack: parked, not acked.)
+    // p1-1 fails and waits to retry; p1-2 succeeds meanwhile and acks with multiple: p1-1 goes with it.
+    // The order is fixed, not raced: p1-1's one retry waits 10 min, far past the trace's 60 s bound, so
+    // the only way it ends within the test is p1-2's ack multiple (which also ends the wait at once).
+    // (With a 3 s retry a loaded 2-core CI machine once let p1-1's retries run out first: parked, not acked.)
     // Acking p1-1 again would be an unknown delivery tag: the broker would close the channel and requeue.
     const worker: ConsumerSpec = {
       id: 'batcher',
@@ -92,7 +97,7 @@ describe.each(TEST_BROKERS)('nack multiple, live on RabbitMQ $name', (b: TestBro
         kind: 'worker',
         failure: { kind: 'poison', bodies: ['p1-1'] },
         onSuccess: { kind: 'ack', multiple: true },
-        onFailure: [{ then: { kind: 'retryInProcess', maxAttempts: 3, backoff: { initialMs: 3000, multiplier: 1, maxMs: 3000 }, recover: { kind: 'reject' } } }],
+        onFailure: [{ then: { kind: 'retryInProcess', maxAttempts: 2, backoff: { initialMs: RETRY_WAIT_MS, multiplier: 1, maxMs: RETRY_WAIT_MS }, recover: { kind: 'reject' } } }],
       },
     };
     const { summary, comparison } = await deployAndTrace(batchDesign('ack-multiple-pending', worker), 'ackmultipending', 3);
@@ -100,7 +105,7 @@ describe.each(TEST_BROKERS)('nack multiple, live on RabbitMQ $name', (b: TestBro
     expect(summary.eventCounts.acked).toBe(3);
     expect(summary.eventCounts.requeued ?? 0).toBe(0);
     expect(summary.eventCounts.rejected ?? 0).toBe(0);
-    // p1-1 was processed once: its retry found it settled
+    // p1-1 was processed once: its retry found it settled (and did not wait out its 10 min)
     expect(summary.eventCounts.processed).toBe(3);
     expect(comparison).toMatchObject({ messagesCompared: 3, matching: 3 });
   });

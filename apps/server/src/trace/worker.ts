@@ -14,6 +14,20 @@ import type { TraceContext } from './traceContext.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** waits `ms`, or less when the delivery is settled meanwhile (its retry has nothing left to do) */
+function backoffUnlessSettled(ms: number, open: OpenDelivery | undefined): Promise<void> {
+  if (!open) return sleep(ms) as Promise<void>;
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      open!.wake = undefined;
+      resolve();
+    }
+    open.wake = done;
+  });
+}
+
 /** a delivery not yet settled on its channel (for `multiple`: every earlier one goes with it) */
 interface OpenDelivery {
   readonly traced: boolean;
@@ -21,6 +35,8 @@ interface OpenDelivery {
   readonly body: string;
   readonly routingKey: string;
   held: boolean;
+  /** ends an in-process retry's backoff early once a later multiple settles this delivery */
+  wake?: () => void;
 }
 
 /** one channel's unsettled deliveries in delivery-tag order (a Map keeps insertion order) */
@@ -191,7 +207,7 @@ export class TraceWorker {
         let n = 1;
         const retry = action;
         while (!ok && n < retry.maxAttempts) {
-          await sleep(backoffMs(retry.backoff, n));
+          await backoffUnlessSettled(backoffMs(retry.backoff, n), book?.open.get(tag));
           if (settled()) return;
           n += 1;
           const a = ctx.nextProcessingAttempt(msgId);
@@ -332,6 +348,7 @@ export class TraceWorker {
       book.open.delete(tag);
       unacked?.delete(tag);
       if (d.held) book.holding -= 1;
+      d.wake?.();
       if (!d.traced) continue;
       const { msgId, body } = d;
       if (how === 'ack') this.ctx.emit(this.lane, { kind: 'acked', msgId, body, queue: q, consumer, multiple: true });

@@ -58,7 +58,7 @@ export function deadLetter(sim: SimState, q: QueueState, msg: Msg, reason: Death
       continue;
     }
     delivered++;
-    sim.rules.enqueue(sim, target, dl);
+    sim.rules.enqueue(sim, target, dl, !cfg.atLeastOnce);
   }
   // at-least-once keeps a message whose only targets are cycles (rabbit_fifo_dlx_integration_SUITE `cycle`)
   if (delivered === 0 && cfg.atLeastOnce) q.retained++;

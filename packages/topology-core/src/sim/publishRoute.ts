@@ -153,16 +153,44 @@ export function emitRouted(sim: SimState, msg: Msg, r: RouteResult): void {
   }
 }
 
-/** false when the queue refused it (x-overflow reject-publish / reject-publish-dlx) */
-export function enqueue(sim: SimState, q: QueueState, msg: Msg): boolean {
+/**
+ * A quorum queue (rabbit_fifo) takes the publish that takes it over its limit and refuses the ones
+ * after it (`is_over_limit` after each enqueue: ready messages > max-length, or bytes > max-length-bytes),
+ * until it is back at 80 % of the limit (`is_below_soft_limit`). Seen on 3.10.8 and 4.3.6
+ * (conformance quorum-reject-publish-over-by-one): max-length 1 holds two messages, and dead
+ * letters go in over the limit.
+ */
+function isOverLimit(cfg: QueueState['cfg'], ready: number, bytes: number): boolean {
+  return (cfg.maxLength !== undefined && ready > cfg.maxLength) || (cfg.maxBytes !== undefined && bytes > cfg.maxBytes);
+}
+
+function quorumRefuses(q: QueueState): boolean {
+  const cfg = q.cfg;
+  if (!q.overflowing) return false;
+  const below = (max: number | undefined, n: number): boolean => max === undefined || n <= Math.trunc(max * 0.8);
+  if (below(cfg.maxLength, q.readyCount) && below(cfg.maxBytes, q.readyBytes)) q.overflowing = false;
+  return q.overflowing;
+}
+
+/**
+ * false when the queue refused it (x-overflow reject-publish / reject-publish-dlx).
+ * `fromQueue`: an at-most-once dead letter, written by the dead-lettering queue itself.
+ */
+export function enqueue(sim: SimState, q: QueueState, msg: Msg, fromQueue = false): boolean {
   sim.hops++;
   const cfg = q.cfg;
   if (cfg.stream) {
     appendToStream(sim, q, msg);
     return true;
   }
+  // the refusal is the publishing channel's, told by the queue (queue_status reject_publish): an
+  // at-most-once dead letter has no such channel and is taken (fuzz-found: quorum-reject-publish-over-by-one)
+  if (cfg.quorum && cfg.overflow === 'reject-publish' && !fromQueue && quorumRefuses(q)) {
+    sim.drop(msg, 'overflow', cfg.name, undefined);
+    return false;
+  }
   // reject-publish(-dlx): would this message take the queue over its limit? (will_overflow, only ready messages count)
-  if ((cfg.maxLength !== undefined || cfg.maxBytes !== undefined) && cfg.overflow !== 'drop-head') {
+  if (!cfg.quorum && (cfg.maxLength !== undefined || cfg.maxBytes !== undefined) && cfg.overflow !== 'drop-head') {
     const over =
       (cfg.maxLength !== undefined && q.readyCount + 1 > cfg.maxLength) ||
       (cfg.maxBytes !== undefined && q.readyBytes + msg.bytes > cfg.maxBytes);
@@ -187,6 +215,7 @@ export function enqueue(sim: SimState, q: QueueState, msg: Msg): boolean {
     if (cfg.quorum) entry.redelivered = true;
   }
   sim.touchInFlight(1);
+  if (cfg.quorum && cfg.overflow === 'reject-publish' && isOverLimit(cfg, q.readyCount + 1, q.readyBytes + msg.bytes)) q.overflowing = true;
   if (sim.wantEvents)
     sim.emit({ kind: 'enqueued', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: cfg.name, depth: q.readyCount + 1, ...(ttl !== undefined ? { expiresAt: entry.expiresAt } : {}) });
   else sim.seq++;

@@ -110,6 +110,8 @@ export class QueueState {
   readyBytes = 0;
   unacked = 0;
   nextPos = 0;
+  /** a quorum queue with reject-publish that went over its limit: it refuses publishes until back under the soft limit (publishRoute.ts) */
+  overflowing = false;
   rr = 0;
   readonly consumers: ConsumerSlot[] = [];
   /**
