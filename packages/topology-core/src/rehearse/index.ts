@@ -1,6 +1,6 @@
 /** @retry-studio/topology-core/rehearse: a load with failures rehearsed on a design (the retry bill of materials). Named exports, so what the apps use is visible here. */
 export { arrivalAt, arrivalSegments, type ArrivalSegment, totalMessages } from './arrivals.js';
-export type { DelayPercentiles } from './delays.js';
+export { type DelayPercentiles, DelayRecorder } from './delays.js';
 export { attemptFails, inOutage, poisonDraw, type ScheduledMessage } from './failureSchedule.js';
 export {
   type ConsumerLoad,
