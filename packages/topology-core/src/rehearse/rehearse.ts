@@ -22,7 +22,7 @@ import { publishStep, rehearsalInput } from './simInput.js';
 import { Tally } from './tally.js';
 
 export interface RehearseOptions {
-  /** simulate message by message up to this many messages, cohorts above (default 50,000) */
+  /** simulate message by message up to this many messages, cohorts above (default 20,000) */
   readonly maxSimulated?: number;
   /** every message, whatever the load (the reference the cohorts are tested against) */
   readonly perMessage?: boolean;
@@ -32,7 +32,7 @@ export interface RehearseOptions {
   readonly now?: () => number;
 }
 
-export const DEFAULT_MAX_SIMULATED = 50_000;
+export const DEFAULT_MAX_SIMULATED = 20_000;
 
 /** a load that does not fit the design: every issue names its field */
 export class RehearsalLoadError extends Error {
