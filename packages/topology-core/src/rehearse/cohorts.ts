@@ -18,6 +18,8 @@ export interface PublishPlan {
   /** the ordinal whose error draws it uses (its first message's) */
   readonly ordinal: Float64Array;
   readonly poisonU: Float64Array;
+  /** how long its messages take to arrive (0 for one message): its events are spread over that */
+  readonly spanMs: Float64Array;
   /** 0 message by message */
   readonly bucketMs: number;
 }
@@ -28,8 +30,9 @@ class PlanBuilder {
   weight: Float64Array<ArrayBuffer> = new Float64Array(1024);
   ordinal: Float64Array<ArrayBuffer> = new Float64Array(1024);
   poisonU: Float64Array<ArrayBuffer> = new Float64Array(1024);
+  spanMs: Float64Array<ArrayBuffer> = new Float64Array(1024);
 
-  push(t: number, w: number, ordinal: number, u: number): void {
+  push(t: number, w: number, ordinal: number, u: number, span = 0): void {
     if (this.count === this.publishAt.length) {
       const grow = (a: Float64Array): Float64Array<ArrayBuffer> => {
         const b = new Float64Array(a.length * 2);
@@ -40,17 +43,19 @@ class PlanBuilder {
       this.weight = grow(this.weight);
       this.ordinal = grow(this.ordinal);
       this.poisonU = grow(this.poisonU);
+      this.spanMs = grow(this.spanMs);
     }
     const i = this.count++;
     this.publishAt[i] = t;
     this.weight[i] = w;
     this.ordinal[i] = ordinal;
     this.poisonU[i] = u;
+    this.spanMs[i] = span;
   }
 
   done(kind: PublishPlan['kind'], bucketMs: number): PublishPlan {
     const n = this.count;
-    return { kind, count: n, publishAt: this.publishAt.subarray(0, n), weight: this.weight.subarray(0, n), ordinal: this.ordinal.subarray(0, n), poisonU: this.poisonU.subarray(0, n), bucketMs };
+    return { kind, count: n, publishAt: this.publishAt.subarray(0, n), weight: this.weight.subarray(0, n), ordinal: this.ordinal.subarray(0, n), poisonU: this.poisonU.subarray(0, n), spanMs: this.spanMs.subarray(0, n), bucketMs };
   }
 }
 
@@ -86,7 +91,8 @@ export function cohortPlan(segments: readonly ArrivalSegment[], bucketMs: number
       if (n > 0) {
         const t = arrivalAt(s, k0);
         const ordinal = s.firstOrdinal + k0;
-        for (const st of strata) if (st.size > 0) b.push(t, n * st.size, ordinal, st.lo);
+        const span = arrivalAt(s, k1 - 1) - t + s.gapMs;
+        for (const st of strata) if (st.size > 0) b.push(t, n * st.size, ordinal, st.lo, span);
       }
       a = next;
     }

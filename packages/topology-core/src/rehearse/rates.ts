@@ -3,7 +3,21 @@ export class PerSecond {
   private bins = new Float64Array(64);
   private top = -1;
 
-  add(t: number, w: number): void {
+  /** `w` events at `t`, or spread evenly over [t, t + spanMs) (a cohort's messages) */
+  add(t: number, w: number, spanMs = 0): void {
+    if (spanMs > 0) {
+      const end = t + spanMs;
+      for (let a = t; a < end; ) {
+        const b = Math.min(end, (Math.floor(a / 1000) + 1) * 1000);
+        this.addAt(a, (w * (b - a)) / spanMs);
+        a = b;
+      }
+      return;
+    }
+    this.addAt(t, w);
+  }
+
+  private addAt(t: number, w: number): void {
     const i = Math.max(0, Math.floor(t / 1000));
     if (i >= this.bins.length) {
       let n = this.bins.length;

@@ -57,9 +57,10 @@ export class Tally {
     // msgId is the message's (or cohort's) number in the plan, 1-based
     const m = Number(e.msgId);
     const w = this.o.plan.weight[m - 1] ?? 0;
+    const span = this.o.plan.spanMs[m - 1] ?? 0;
     switch (e.kind) {
       case 'published':
-        this.publishes.add(t, w);
+        this.publishes.add(t, w, span);
         break;
       case 'delayed': {
         const key = `${e.exchange}\n${e.msgId}`;
@@ -83,10 +84,10 @@ export class Tally {
         break;
       case 'delivered':
         this.deliveries += w;
-        this.deliveriesPerSec.add(t, w);
+        this.deliveriesPerSec.add(t, w, span);
         break;
       case 'processed':
-        if (e.attempt > 1) this.retries.add(t, w);
+        if (e.attempt > 1) this.retries.add(t, w, span);
         if (e.ok) this.ackedAt(m, e.consumer, w, t);
         break;
       case 'acked':
@@ -99,7 +100,7 @@ export class Tally {
         this.lastExpired = `${t}\n${e.msgId}`;
         break;
       case 'dead-lettered':
-        this.deadLetters.add(t, w);
+        this.deadLetters.add(t, w, span);
         this.depths.leave(e.queue, m, w);
         break;
       case 'dropped': {
