@@ -1,21 +1,24 @@
 /**
- * --verify-on on both test brokers: a short load (15 s at 50 msg/s, a 5 s outage, 1 s waits)
- * run for real in a throwaway vhost and set beside the rehearsal of the same load.
+ * --verify-on on both test brokers: a short load (20 s at 50 msg/s, a 10 s outage, 0.5 s waits,
+ * 2 retries) run for real in a throwaway vhost and set beside the rehearsal of the same load.
+ * Each real hop takes a few ms (more on a loaded machine): the fate of a message arriving within
+ * that lag of an outage's edge can differ, so the outage is long next to the retries' span (1 s)
+ * and few hops add their lag up.
  */
 import { describe, expect, it } from 'vitest';
 import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { rehearse, type RehearsalLoad } from '@retry-studio/topology-core/rehearse';
 import { ManagementClient, parseAmqpUrl } from '../broker/index.js';
 import { TEST_BROKERS } from '../testing/testBrokers.js';
-import { verifyOnBroker, VerifyTargetError } from './verifyOnBroker.js';
+import { brokerTarget, verifyOnBroker, VerifyTargetError } from './verifyOnBroker.js';
 
 const design = (() => {
-  const r = buildTemplate('dlx-ttl-wait-queue', { delayMs: 1000, maxRetries: 3 });
+  const r = buildTemplate('dlx-ttl-wait-queue', { delayMs: 500, maxRetries: 2 });
   if (!r.ok) throw new Error('template');
   return r.template.design;
 })();
 
-const load = (profile: '3.10' | '4.3'): RehearsalLoad => ({ rate: 50, durationMs: 15_000, profile, targets: [{ target: 'worker', outages: [{ startMs: 4000, endMs: 9000 }] }] });
+const load = (profile: '3.10' | '4.3'): RehearsalLoad => ({ rate: 50, durationMs: 20_000, profile, targets: [{ target: 'worker', outages: [{ startMs: 3000, endMs: 13_000 }] }] });
 
 const within = (measured: number, predicted: number, share: number, slack = 0): boolean => Math.abs(measured - predicted) <= Math.max(slack, share * predicted);
 
@@ -23,17 +26,22 @@ describe.each(TEST_BROKERS)('rehearse --verify-on RabbitMQ $name', (b) => {
   it('the broker agrees with the rehearsal: depths within 10%, outcomes within 2%, amplification within 5%; the vhost is gone', async () => {
     const l = load(b.name);
     const predicted = rehearse(design, l);
-    // arrivals in [4 s, 6 s) fail their 4 attempts (t .. t+3 s) inside the outage
-    expect(predicted.outcomes.parked).toBe(100);
-    const m = await verifyOnBroker(design, l, { url: b.amqpUrl, managementUrl: b.managementUrl, predicted });
+    // arrivals in [3 s, 12 s) fail their 3 attempts (t .. t+1 s) inside the outage
+    expect(predicted.outcomes.parked).toBe(450);
+    const target = await brokerTarget(b.amqpUrl, b.managementUrl);
+    expect(target.profile).toBe(b.name);
+    const m = await verifyOnBroker(design, l, { target, predicted });
     expect(m.messages).toBe(predicted.messages);
-    expect(within(m.outcomes.acked, predicted.outcomes.acked, 0.02)).toBe(true);
-    expect(within(m.outcomes.parked, predicted.outcomes.parked, 0.02)).toBe(true);
-    expect(within(m.amplification, predicted.amplification, 0.05)).toBe(true);
+    const seen = `measured ${JSON.stringify(m.outcomes)} x${m.amplification}, predicted ${JSON.stringify(predicted.outcomes)} x${predicted.amplification}`;
+    expect(within(m.outcomes.acked, predicted.outcomes.acked, 0.02), seen).toBe(true);
+    expect(within(m.outcomes.parked, predicted.outcomes.parked, 0.02), seen).toBe(true);
+    expect(within(m.amplification, predicted.amplification, 0.05), seen).toBe(true);
     for (const q of predicted.queues) {
       const mq = m.queues.find((x) => x.name === q.name);
-      // a queue nothing stands in (processing 0) may show a delivery in flight at a sample
-      expect(within(mq?.peakDepth ?? -1, q.peakDepth, 0.1, 2), `${q.name}: measured ${mq?.peakDepth}, predicted ${q.peakDepth}`).toBe(true);
+      // nothing stands in the work queue (processing 0) but the workers' real lag: a sample may see
+      // what arrived in the last quarter second
+      const slack = q.name === 'orders.q' ? (50 * 250) / 1000 : 2;
+      expect(within(mq?.peakDepth ?? -1, q.peakDepth, 0.1, slack), `${q.name}: measured ${mq?.peakDepth}, predicted ${q.peakDepth}`).toBe(true);
     }
     // sampled at least twice a second
     expect(m.queues[0]!.series.t.length).toBeGreaterThanOrEqual(2 * (l.durationMs / 1000));
@@ -44,8 +52,6 @@ describe.each(TEST_BROKERS)('rehearse --verify-on RabbitMQ $name', (b) => {
 
 describe('rehearse --verify-on a broker that is not there', () => {
   it('says so before declaring anything', async () => {
-    const l = load('3.10');
-    const predicted = rehearse(design, l);
-    await expect(verifyOnBroker(design, l, { url: 'amqp://guest:guest@127.0.0.1:1/', predicted })).rejects.toBeInstanceOf(VerifyTargetError);
+    await expect(brokerTarget('amqp://guest:guest@127.0.0.1:1/')).rejects.toBeInstanceOf(VerifyTargetError);
   });
 });

@@ -19,9 +19,17 @@ import { LoadWorker, type LoadRun } from './loadWorker.js';
 /** the broker cannot be used (unreachable, refused): nothing was declared */
 export class VerifyTargetError extends Error {}
 
+/** the broker of --verify-on (its management API, version and profile), or VerifyTargetError before anything is declared */
+export async function brokerTarget(url: string, managementUrl?: string): Promise<VerifyTarget> {
+  try {
+    return await verifyTarget(parseAmqpUrl(url), managementUrl);
+  } catch (e) {
+    throw new VerifyTargetError(`--verify-on ${redactUrl(url)}: ${(e as Error).message}`);
+  }
+}
+
 export interface VerifyOptions {
-  readonly url: string;
-  readonly managementUrl?: string;
+  readonly target: VerifyTarget;
   /** the rehearsal of the same load: how long to follow the broker, which queues park */
   readonly predicted: RehearsalReport;
   readonly log?: (line: string) => void;
@@ -36,12 +44,7 @@ const GRACE_MS = 15_000;
 export async function verifyOnBroker(design: Design, load: RehearsalLoad, o: VerifyOptions): Promise<MeasuredRehearsal> {
   const r = resolveLoad(design, load);
   if (!r.ok) throw new VerifyTargetError(r.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
-  let target: VerifyTarget;
-  try {
-    target = await verifyTarget(parseAmqpUrl(o.url), o.managementUrl);
-  } catch (e) {
-    throw new VerifyTargetError(`--verify-on ${redactUrl(o.url)}: ${(e as Error).message}`);
-  }
+  const target = o.target;
   const started = performance.now();
   const resolved = r.resolved;
   const { result, cleanedUp, vhost } = await inThrowawayVhost(target.management, 'run', (vh) => runIn(vh, target, design, load, o), 'rs-rehearse');
@@ -71,7 +74,7 @@ export async function verifyOnBroker(design: Design, load: RehearsalLoad, o: Ver
     drainMs: ends.length === 0 ? 0 : measuredDrainMs(m.samples, m.retryQueues, Math.min(...starts), Math.max(...ends)),
     queues,
     wallMs: Math.round(performance.now() - started),
-    url: redactUrl(o.url),
+    url: redactUrl(target.url),
     brokerVersion: target.version,
   };
 }

@@ -21,6 +21,15 @@ export interface TallyOptions {
    * their delays are spread back over that time
    */
   readonly spreadMsOf?: (consumer: string) => number;
+  /** more events than this at one virtual instant is a loop that lets no time pass */
+  readonly maxEventsPerInstant: number;
+}
+
+/** messages go round without virtual time passing (an immediate requeue with no processing time): the run cannot end */
+export class SpinError extends Error {
+  constructor(readonly atMs: number) {
+    super(`messages loop without time passing at ${atMs} ms`);
+  }
 }
 
 /** a cohort's delays are spread over at most this many points */
@@ -41,6 +50,9 @@ export class Tally {
   private readonly held = new Map<string, number>();
   private heldWeight = 0;
   private lastExpired = '';
+  /** events at the current instant: a loop that lets no time pass is stopped (SpinError) */
+  private instant = -1;
+  private atInstant = 0;
 
   constructor(private readonly o: TallyOptions) {
     this.depths = new QueueDepths(o.queues, o.sampleMs, o.steadyUntil, o.drainFrom);
@@ -53,6 +65,10 @@ export class Tally {
 
   readonly onEvent = (e: SimEvent): void => {
     const t = e.t;
+    if (t !== this.instant) {
+      this.instant = t;
+      this.atInstant = 0;
+    } else if (++this.atInstant > this.o.maxEventsPerInstant) throw new SpinError(t);
     this.depths.advance(t);
     // msgId is the message's (or cohort's) number in the plan, 1-based
     const m = Number(e.msgId);

@@ -36,17 +36,20 @@ export async function rehearseCommand(argv: readonly string[], io: CliIo): Promi
   let report: RehearsalReport;
   if (verifyOn !== undefined) {
     // the broker layer is loaded only when a broker is asked for
-    const { verifyOnBroker, VerifyTargetError } = await import('../../rehearse/verifyOnBroker.js');
-    const predicted = rehearse(design, load);
-    const managementUrl = value(a, 'management-url');
+    const { brokerTarget, verifyOnBroker, VerifyTargetError } = await import('../../rehearse/verifyOnBroker.js');
+    let target;
     try {
-      const broker = await verifyOnBroker(design, load, { url: verifyOn, predicted, ...(managementUrl !== undefined ? { managementUrl } : {}), log: (s) => io.err(s) });
-      report = { ...predicted, broker };
+      target = await brokerTarget(verifyOn, value(a, 'management-url'));
     } catch (e) {
       // an unreachable or refusing broker: nothing was declared
       if (e instanceof VerifyTargetError) throw new CliError(e.message, 2);
       throw e;
     }
+    // the prediction follows the broker's rules unless --profile (or the scenario) says otherwise
+    const onBroker = load.profile !== undefined ? load : { ...load, profile: target.profile };
+    if (load.profile === undefined) io.err(`rehearsed with RabbitMQ ${target.profile} rules, the broker's (RabbitMQ ${target.version})\n`);
+    const predicted = rehearse(design, onBroker);
+    report = { ...predicted, broker: await verifyOnBroker(design, onBroker, { target, predicted, log: (s) => io.err(s) }) };
   } else report = rehearse(design, load);
   if (flag(a, 'json')) io.out(compactJson(report) + '\n');
   else io.out(formatRehearsal(subject, report));
