@@ -8,6 +8,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { loadavg } from 'node:os';
 import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { rehearse, type RehearsalLoad } from '@retry-studio/topology-core/rehearse';
 
@@ -89,7 +90,12 @@ if (caseArg >= 0) {
     print(n.replace(/-/g, '_'), r);
   }
   const hour = results.get('cohorts-hour');
-  if (hour) console.log(`target_hour_within_2s_500mb: ${hour.wallMs <= 2000 && hour.maxRssMB <= 500 ? 'yes' : 'no'} (wall ${hour.wallMs} ms, cpu ${hour.cpuMs} ms, ${hour.maxRssMB} MB)`);
+  // on a shared machine the wall time is the CPU time stretched by the other processes: both are said
+  console.log(`load_average_1min: ${loadavg()[0]!.toFixed(1)}`);
+  if (hour) {
+    console.log(`target_hour_wall_within_2s_500mb: ${hour.wallMs <= 2000 && hour.maxRssMB <= 500 ? 'yes' : 'no'} (wall ${hour.wallMs} ms, ${hour.maxRssMB} MB)`);
+    console.log(`target_hour_cpu_within_2s_500mb: ${hour.cpuMs <= 2000 && hour.maxRssMB <= 500 ? 'yes' : 'no'} (cpu ${hour.cpuMs} ms, ${hour.maxRssMB} MB)`);
+  }
   const a = results.get('cohorts-tenth');
   const b = results.get('per-message-tenth');
   if (a && b) {
