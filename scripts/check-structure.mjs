@@ -42,6 +42,7 @@ export const CORE_FLOORS = [
   ['templates'],
   ['appconfig'],
   ['agreement'],
+  ['rehearse'],
 ];
 
 const SOURCE_EXT = /\.(ts|tsx|mts|cts)$/;

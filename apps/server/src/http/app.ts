@@ -23,6 +23,7 @@ import type { AppContext } from './appContext.js';
 import { route } from './route.js';
 import { registerTraceRoutes, type StreamLimits } from './traceRoutes.js';
 import { registerOperateRoutes } from './operateRoutes.js';
+import { registerRehearseRoutes } from './rehearseRoutes.js';
 
 /** the built web app when running from the workspace (the package passes its own) */
 const workspaceWebDist = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
@@ -32,7 +33,7 @@ export interface AppOptions {
   /** where the deploy manifest lives (default `.retry-studio/manifest.json` under the cwd; null: memory only) */
   readonly manifestFile?: string | null;
   /** override the rate limits (tests) */
-  readonly rateLimits?: Partial<Record<'deploy' | 'teardown' | 'trace' | 'probe' | 'plan', RateLimitOptions>>;
+  readonly rateLimits?: Partial<Record<'deploy' | 'teardown' | 'trace' | 'probe' | 'plan' | 'rehearse', RateLimitOptions>>;
   /** how long a broker connection no job uses stays open before it is closed (default 3 s) */
   readonly idleCloseMs?: number;
   /** open event streams allowed per trace and in all (429 beyond) */
@@ -70,6 +71,7 @@ export function createApp(options: AppOptions) {
     teardown: { burst: 10, perSecond: 1 },
     trace: { burst: 5, perSecond: 0.5 },
     probe: { burst: 20, perSecond: 5 },
+    rehearse: { burst: 5, perSecond: 0.5 },
     ...options.rateLimits,
   };
 
@@ -177,6 +179,7 @@ export function createApp(options: AppOptions) {
 
   registerTraceRoutes(app, ctx, limits.trace, options.streamLimits);
   registerOperateRoutes(app, ctx);
+  registerRehearseRoutes(app, limits.rehearse);
 
   app.use('/api', (_req, res) => sendError(res, 404, 'no such API route'));
 
