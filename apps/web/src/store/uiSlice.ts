@@ -15,6 +15,9 @@ export interface UiSlice {
   sideTab: SideTab;
   bottomTab: BottomTab;
   toast: { text: string; tone: 'info' | 'error' } | null;
+  /** what the last file import left out or changed (the CLI prints the same lines), until dismissed */
+  importNotes: { readonly design: string; readonly lines: readonly string[] } | null;
+  setImportNotes: (notes: { readonly design: string; readonly lines: readonly string[] } | null) => void;
   /** bumps when something asks the canvas to fit the view */
   fitRequest: number;
   /** the last fit asked for everything in view, however small (the stress bench), not the readable opening view */
@@ -49,6 +52,8 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   sideTab: 'inspect',
   bottomTab: 'timeline',
   toast: null,
+  importNotes: null,
+  setImportNotes: (importNotes) => set({ importNotes }),
   fitRequest: 0,
   fitAll: false,
   brokerUrl: 'amqp://guest:guest@127.0.0.1:5672/',
