@@ -15,6 +15,9 @@ export interface UiSlice {
   sideTab: SideTab;
   bottomTab: BottomTab;
   toast: { text: string; tone: 'info' | 'error' } | null;
+  /** the last apply or teardown of a design at a broker target (`target`: brokerTargetKey): a torn-down design cannot be traced */
+  deployment: { readonly docId: string; readonly target: string; readonly state: 'applied' | 'torn-down' } | null;
+  setDeployment: (d: { readonly docId: string; readonly target: string; readonly state: 'applied' | 'torn-down' } | null) => void;
   /** what the last file import left out or changed (the CLI prints the same lines), until dismissed */
   importNotes: { readonly design: string; readonly lines: readonly string[] } | null;
   setImportNotes: (notes: { readonly design: string; readonly lines: readonly string[] } | null) => void;
@@ -53,6 +56,8 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   bottomTab: 'timeline',
   toast: null,
   importNotes: null,
+  deployment: null,
+  setDeployment: (deployment) => set({ deployment }),
   setImportNotes: (importNotes) => set({ importNotes }),
   fitRequest: 0,
   fitAll: false,
