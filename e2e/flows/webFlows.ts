@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
 import { ROOT } from '../lib/server.js';
+import { tearDown } from './brokerFlows.js';
+import { mgmt } from './operateFlows.js';
 
 const SIZES = [
   { w: 1280, h: 800 },
@@ -77,4 +79,126 @@ export const multiVhostImportFlow: Flow = {
   },
 };
 
-export const webFlows: Flow[] = [multiVhostImportFlow];
+const B43 = { amqp: 'amqp://guest:guest@127.0.0.1:5673/', mgmt: 'http://127.0.0.1:15673' };
+
+async function setBrokerUrl(page: Page, amqp: string): Promise<void> {
+  await page.click('[data-testid=broker-url]');
+  await page.fill('[data-testid=broker-url]', amqp);
+  await page.locator('[data-testid=broker-url]').blur();
+}
+
+/** where the live replay leaves each message: its last stop and fate (the canvas draws these) */
+const liveEnds = (page: Page) =>
+  page.evaluate(() => {
+    const o = (window as unknown as { __overlay?: { player: { plans: { live: { tracks: { fate: string; stops: { node: string; until?: number }[] }[] } | null } } } }).__overlay;
+    return (o?.player.plans.live?.tracks ?? []).map((t) => `${t.fate}@${t.stops[t.stops.length - 1]?.node ?? '-'}${t.stops[t.stops.length - 1]?.until !== undefined ? '(waiting)' : ''}`);
+  });
+
+async function traceFinished(page: Page): Promise<void> {
+  await waitFor(
+    'the trace to finish',
+    async () => {
+      if (await page.locator('[data-testid=trace-error]').count()) throw new Error(await page.locator('[data-testid=trace-error]').innerText());
+      return (await page.locator('[data-testid=trace-status]').innerText()).startsWith('finished');
+    },
+    90_000,
+  );
+}
+
+export const brokerWalkFlow: Flow = {
+  // on 4.3 in a vhost of its own: the probe card says that vhost and the management API it found; a trace with
+  // "always" sets the simulation bar to it and ends where the broker ended; an undo back to the traced design is
+  // current; after teardown neither Apply nor the trace can start
+  name: 'web-flows: broker walk on 4.3',
+  broker: true,
+  expectedHttpErrors: ['409 POST /api/teardown'],
+  async run({ page, url, shot }) {
+    const vhost = `rs-e2e-wf-${Date.now().toString(36)}`;
+    await mgmt(B43.mgmt, 'PUT', `/api/vhosts/${encodeURIComponent(vhost)}`, {});
+    await mgmt(B43.mgmt, 'PUT', `/api/permissions/${encodeURIComponent(vhost)}/guest`, { configure: '.*', write: '.*', read: '.*' });
+    try {
+      for (const s of SIZES) {
+        await page.setViewportSize({ width: s.w, height: s.h });
+        await page.goto(`${url}/?template=dlx-ttl-wait-queue&delayMs=200`);
+        await page.waitForSelector('.react-flow__node');
+        await page.click('[data-testid=tab-broker]');
+        await setBrokerUrl(page, B43.amqp);
+        await page.fill('[data-testid=deploy-vhost]', vhost);
+        await page.fill('[data-testid=deploy-prefix]', `wf${s.w}.`);
+        await page.fill('[data-testid=broker-management-url]', '');
+        await page.click('[data-testid=broker-probe]');
+        await page.waitForSelector('[data-testid=broker-probe-result]', { timeout: 20_000 });
+        const probeVhost = await page.locator('[data-testid=broker-probe-vhost]').innerText();
+        assert(probeVhost.includes(vhost), `the probe card says the tab's vhost: ${probeVhost}`);
+        const placeholder = (await page.getAttribute('[data-testid=broker-management-url]', 'placeholder')) ?? '';
+        assert(placeholder.includes('15673') && !placeholder.includes('15672'), `the management field says what the probe found: ${placeholder}`);
+        await shot(`${s.w}-probed`);
+        await page.click('[data-testid=broker-plan]');
+        await page.waitForSelector('[data-testid=plan-diff]', { timeout: 20_000 });
+        await page.click('[data-testid=broker-apply]');
+        await page.waitForSelector('[data-testid=deploy-result]', { timeout: 30_000 });
+
+        // a trace whose workers always fail: the simulation bar follows, the replay ends where the broker ended
+        await page.click('[data-testid=tab-trace]');
+        await page.selectOption('[data-testid=trace-failure]', 'always');
+        await page.fill('[data-testid=trace-count]', '3');
+        await page.click('[data-testid=trace-start]');
+        await traceFinished(page);
+        assert((await page.inputValue('[data-testid=sim-failure]')) === 'always', 'the simulation bar shows the model the prediction ran with');
+        await page.waitForSelector('[data-testid=trace-comparison]', { timeout: 20_000 });
+        // the replay plays to its end (never frozen midway) and ends where the broker ended: all 3 parked
+        await waitFor(
+          'the replay at its end',
+          () => page.evaluate(() => {
+            const o = (window as unknown as { __overlay?: { player: { p: number; endP: number; playing: boolean } } }).__overlay!;
+            return o.player.p >= o.player.endP && !o.player.playing;
+          }),
+          30_000,
+        );
+        const ends = await liveEnds(page);
+        assert(ends.length === 3 && ends.every((e) => e === 'resting@queue:orders.parking'), `every live message ends parked, as on the broker: ${ends.join(', ')}`);
+        const parked = await waitFor(
+          'the broker\'s count of the parking queue',
+          async () => {
+            const q = (await mgmt(B43.mgmt, 'GET', `/api/queues/${encodeURIComponent(vhost)}/wf${s.w}.orders.parking`)) as { messages?: number };
+            return q.messages === 3 ? q.messages : undefined;
+          },
+          20_000,
+        );
+        assert(parked === 3, 'the broker holds the 3 in the parking queue');
+        await page.waitForTimeout(300);
+        await shot(`${s.w}-trace-end`);
+        await page.click('[data-testid=tab-timeline]');
+        // each message's predicted lane right above its live one
+        const order = await page.locator('[data-testid=timeline-lane]').evaluateAll((ls) => ls.map((l) => `${l.getAttribute('data-source')}:${l.getAttribute('data-msg')}`));
+        assert(order.slice(0, 6).join(' ') === 'sim:msg-1 live:msg-1 sim:msg-2 live:msg-2 sim:msg-3 live:msg-3', `lanes paired per message: ${order.join(' ')}`);
+        await shot(`${s.w}-trace-lanes`);
+        await page.click('[data-testid=tab-trace]');
+
+        // an edit makes the trace an earlier version's; the undo back to the traced design makes it current again
+        await page.click('[data-testid=cmd-fitView]');
+        await page.click('[data-testid=node-queue][data-name*="wait"] >> nth=0');
+        await page.click('[data-testid=tab-inspect]');
+        await page.fill('[data-testid=field-ttl]', '900');
+        await page.keyboard.press('Tab');
+        await waitFor('the trace marked stale', async () => (await page.locator('[data-testid=trace-panel] [data-testid=stale-note]').count()) > 0);
+        await page.click('[data-testid=cmd-undo]');
+        await waitFor('the trace current again', async () => (await page.locator('[data-testid=trace-panel] [data-testid=stale-note]').count()) === 0);
+        assert((await page.locator('[data-testid=trace-comparison]').count()) === 1, 'the comparison shown again, current');
+
+        // teardown: nothing to apply, nothing to trace
+        await page.click('[data-testid=tab-broker]');
+        await tearDown(page);
+        assert(await page.isDisabled('[data-testid=broker-apply]'), 'Apply is disabled after teardown');
+        await page.click('[data-testid=tab-trace]');
+        assert(await page.isDisabled('[data-testid=trace-start]'), 'Start live trace is disabled after teardown');
+        assert((await page.locator('[data-testid=trace-torn-down]').count()) === 1, 'the trace panel says why');
+        await shot(`${s.w}-torn-down`);
+      }
+    } finally {
+      await mgmt(B43.mgmt, 'DELETE', `/api/vhosts/${encodeURIComponent(vhost)}`).catch(() => undefined);
+    }
+  },
+};
+
+export const webFlows: Flow[] = [multiVhostImportFlow, brokerWalkFlow];
