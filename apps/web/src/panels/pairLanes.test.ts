@@ -11,6 +11,6 @@ describe('pairLanes', () => {
   });
 
   it('keeps the lane cap per side', () => {
-    expect(pairLanes([s('a'), s('b')], [s('a'), s('b')], 1).map((l) => l.story.msgId)).toEqual(['a', 'a', 'b']);
+    expect(pairLanes([s('a'), s('b')], [s('a'), s('b')], 1).map((l) => `${l.source}:${l.story.msgId}`)).toEqual(['sim:a', 'live:a']);
   });
 });
