@@ -23,6 +23,7 @@ import type { AppContext } from './appContext.js';
 import { route } from './route.js';
 import { registerTraceRoutes } from './traceRoutes.js';
 import { registerOperateRoutes } from './operateRoutes.js';
+import { registerUpgradeRoutes } from './upgradeRoutes.js';
 
 /** the built web app when running from the workspace (the package passes its own) */
 const workspaceWebDist = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
@@ -64,6 +65,7 @@ export function createApp(options: AppOptions) {
     teardown: { burst: 10, perSecond: 1 },
     trace: { burst: 5, perSecond: 0.5 },
     probe: { burst: 20, perSecond: 5 },
+    upgradeVerify: { burst: 5, perSecond: 0.5 },
     ...options.rateLimits,
   };
 
@@ -176,6 +178,7 @@ export function createApp(options: AppOptions) {
 
   registerTraceRoutes(app, ctx, limits.trace);
   registerOperateRoutes(app, ctx);
+  registerUpgradeRoutes(app, limits.upgradeVerify);
 
   app.use('/api', (_req, res) => sendError(res, 404, 'no such API route'));
 

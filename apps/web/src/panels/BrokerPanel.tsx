@@ -66,6 +66,7 @@ export function BrokerPanel() {
       // the vhost the tab works in (the Vhost field, else the URL's): the card says it
       setProbe(stamp({ ...p, vhost: t.vhost ?? vhostNamedBy(p.url) ?? '/', asked: t.broker }));
       useApp.getState().setBrokerNodes(p.cluster?.nodes.length);
+      useApp.getState().setBrokerVersion(useApp.getState().docId, p.version);
       // the simulation's "node down" offers a cluster's nodes
       useApp.getState().setClusterNodeNames(p.cluster && p.cluster.nodes.length > 1 ? p.cluster.nodes.map((n) => n.name) : []);
     });

@@ -44,6 +44,8 @@ export async function openDocuments(file: ReadFile, docs: readonly ReadDocument[
     // definitions carry no positions: lay them out
     if (!design.layout || Object.keys(design.layout).length === 0) design = { ...design, layout: await layoutDesign(design) };
     app().loadDesign(design);
+    // the broker it was exported from: the upgrade check starts there
+    if (file.rabbitVersion) app().setBrokerVersion(app().docId, file.rabbitVersion);
     const where = docs.length > 1 && doc.vhost !== undefined ? `vhost ${JSON.stringify(doc.vhost)}: ` : '';
     notes.push(...doc.warnings.map((w) => w.message).map((n) => where + n));
     const actors = doc.kind === 'definitions' && (design.publishers.length > 0 || design.consumers.length > 0) ? `; ${design.publishers.length} publishers and ${design.consumers.length} workers scaffolded` : '';

@@ -18,6 +18,9 @@ export interface UiSlice {
   /** the last apply or teardown of a design at a broker target (`target`: brokerTargetKey): a torn-down design cannot be traced */
   deployment: { readonly docId: string; readonly target: string; readonly state: 'applied' | 'torn-down' } | null;
   setDeployment: (d: { readonly docId: string; readonly target: string; readonly state: 'applied' | 'torn-down' } | null) => void;
+  /** the broker version each design came from (its file's `rabbitmq_version`, or the broker probed with it open), by design id: the upgrade check's source */
+  brokerVersions: Readonly<Record<string, string>>;
+  setBrokerVersion: (docId: string, version: string) => void;
   /** what the last file import left out or changed (the CLI prints the same lines), until dismissed */
   importNotes: { readonly design: string; readonly lines: readonly string[] } | null;
   setImportNotes: (notes: { readonly design: string; readonly lines: readonly string[] } | null) => void;
@@ -56,6 +59,8 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   bottomTab: 'timeline',
   toast: null,
   importNotes: null,
+  brokerVersions: {},
+  setBrokerVersion: (docId, version) => set((s) => ({ brokerVersions: { ...s.brokerVersions, [docId]: version } })),
   deployment: null,
   setDeployment: (deployment) => set({ deployment }),
   setImportNotes: (importNotes) => set({ importNotes }),
