@@ -201,4 +201,76 @@ export const brokerWalkFlow: Flow = {
   },
 };
 
-export const webFlows: Flow[] = [multiVhostImportFlow, brokerWalkFlow];
+/** a 3.13 export: a mirroring policy (refused on 4.x) over a retry loop */
+function legacyExport(): string {
+  const x = (name: string, type = 'direct') => ({ name, vhost: '/', type, durable: true, auto_delete: false, internal: false, arguments: {} });
+  return JSON.stringify({
+    rabbitmq_version: '3.13.7',
+    vhosts: [{ name: '/' }],
+    exchanges: [x('billing'), x('billing.dlx', 'fanout')],
+    queues: [
+      { name: 'billing.q', vhost: '/', durable: true, auto_delete: false, arguments: { 'x-dead-letter-exchange': 'billing.dlx' } },
+      { name: 'billing.dlq', vhost: '/', durable: true, auto_delete: false, arguments: { 'x-queue-version': 1 } },
+    ],
+    bindings: [
+      { source: 'billing', vhost: '/', destination: 'billing.q', destination_type: 'queue', routing_key: 'k', arguments: {} },
+      { source: 'billing.dlx', vhost: '/', destination: 'billing.dlq', destination_type: 'queue', routing_key: '', arguments: {} },
+    ],
+    policies: [{ name: 'billing-ha', vhost: '/', pattern: '^billing\\.dlq$', 'apply-to': 'queues', priority: 0, definition: { 'ha-mode': 'all' } }],
+  });
+}
+
+export const upgradeCompleteFlow: Flow = {
+  // a 3.13 file: the check starts at 3.13, cites with links, verifies on 4.3, downloads and opens the migrated design
+  // (one undo back); on the migrated 4.3 design the check says it is a downgrade
+  name: 'web-flows: upgrade check complete',
+  broker: true,
+  async run({ page, url, shot }) {
+    for (const s of SIZES) {
+      await page.setViewportSize({ width: s.w, height: s.h });
+      await page.goto(url);
+      await page.waitForSelector('[data-testid=app]');
+      await page.click('[data-testid=open-toggle]');
+      await page.setInputFiles('[data-testid=open-menu] [data-testid=import-file]', { name: 'billing-3.13.json', mimeType: 'application/json', buffer: Buffer.from(legacyExport()) });
+      await waitFor('the file open', async () => (await designName(page)) === 'billing-3.13');
+      await page.click('[data-testid=tab-broker]');
+      await setBrokerUrl(page, B43.amqp);
+      await page.click('[data-testid=tab-lint]');
+      await page.click('[data-testid=lint-view-upgrade]');
+      await page.waitForSelector('[data-testid=upgrade-panel]');
+      assert((await page.inputValue('[data-testid=upgrade-from]')) === '3.13', 'the source is the file\'s rabbitmq_version');
+      assert((await page.inputValue('[data-testid=upgrade-to]')) === '4.3', 'the target is the newest line');
+      const kinds = await page.locator('[data-testid=upgrade-finding]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
+      assert(kinds.includes('refused'), `the mirroring policy is refused: ${kinds.join(', ')}`);
+      const links = await page.locator('[data-testid=upgrade-citation]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+      assert(links.length > 0 && links.every((h) => h.startsWith('https://')), `citations are links: ${links.join(' ')}`);
+      assert(!(await page.locator('[data-testid=upgrade-panel]').innerText()).includes('pnpm cli'), 'no hint naming pnpm cli');
+      await page.click('[data-testid=upgrade-mark-all]');
+      await waitFor('refused and changed objects marked on the canvas', async () => (await page.locator('.react-flow__node.selected').count()) > 0);
+
+      // --verify-on from the Broker tab's broker
+      await page.click('[data-testid=upgrade-verify-run]');
+      await page.waitForSelector('[data-testid=upgrade-verify-result]', { timeout: 60_000 });
+      assert((await page.getAttribute('[data-testid=upgrade-verify-result]', 'data-agrees')) === 'true', 'the broker did what the check predicted');
+      const verified = await page.locator('[data-testid=upgrade-verify-result]').innerText();
+      assert(/RabbitMQ 4\.3\./.test(verified) && /billing-ha/.test(verified), `the broker's answers: ${verified}`);
+      await page.locator('[data-testid=upgrade-verify-result]').scrollIntoViewIfNeeded();
+      await shot(`${s.w}-upgrade-verified`);
+
+      // the migrated design: downloaded in an export format, then opened (one undo back)
+      await page.selectOption('[data-testid=upgrade-download-format]', 'definitions');
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=upgrade-download]')]);
+      assert(download.suggestedFilename().endsWith('.definitions.json') && download.suggestedFilename().includes('4-3'), `downloaded: ${download.suggestedFilename()}`);
+      await page.click('[data-testid=upgrade-open-migrated]');
+      await waitFor('the migrated design open', async () => (await designName(page)) === 'billing-3.13 (for 4.3)');
+      await page.click('[data-testid=tab-lint]');
+      await page.click('[data-testid=lint-view-upgrade]');
+      await page.waitForSelector('[data-testid=upgrade-downgrade]');
+      await shot(`${s.w}-upgrade-downgrade`);
+      await page.click('[data-testid=cmd-undo]');
+      await waitFor('one undo back to the original', async () => (await designName(page)) === 'billing-3.13');
+    }
+  },
+};
+
+export const webFlows: Flow[] = [multiVhostImportFlow, brokerWalkFlow, upgradeCompleteFlow];

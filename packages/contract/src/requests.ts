@@ -8,12 +8,14 @@ import type { NodeLoss } from '@retry-studio/topology-core/sim';
 import type { deployRequest, planRequest, teardownRequest } from './deployRequests.js';
 import type { traceRequest } from './traceRequests.js';
 import type { browseRequest, depthsRequest, importRequest, redriveRequest } from './operateRequests.js';
+import type { upgradeVerifyRequest } from './upgradeRequests.js';
 
 type WithDesign<T> = Omit<T, 'design'> & { design: Design };
 
 export type PlanRequest = WithDesign<z.input<typeof planRequest>>;
 export type DeployRequest = WithDesign<z.input<typeof deployRequest>>;
 export type TeardownRequest = z.input<typeof teardownRequest>;
+export type UpgradeVerifyRequest = WithDesign<z.input<typeof upgradeVerifyRequest>>;
 export type TraceRequest = Omit<WithDesign<z.input<typeof traceRequest>>, 'failure' | 'nodeLoss'> & { failure?: FailureModel; nodeLoss?: NodeLoss };
 export type ImportRequest = z.input<typeof importRequest>;
 export type DepthsRequest = z.input<typeof depthsRequest>;
