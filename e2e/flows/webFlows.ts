@@ -147,14 +147,16 @@ export const brokerWalkFlow: Flow = {
         assert((await page.inputValue('[data-testid=sim-failure]')) === 'always', 'the simulation bar shows the model the prediction ran with');
         await page.waitForSelector('[data-testid=trace-comparison]', { timeout: 20_000 });
         // the replay plays to its end (never frozen midway) and ends where the broker ended: all 3 parked
-        await waitFor(
-          'the replay at its end',
-          () => page.evaluate(() => {
+        const clock = () =>
+          page.evaluate(() => {
             const o = (window as unknown as { __overlay?: { player: { p: number; endP: number; playing: boolean } } }).__overlay!;
-            return o.player.p >= o.player.endP && !o.player.playing;
-          }),
-          30_000,
-        );
+            return { p: Math.round(o.player.p), end: Math.round(o.player.endP), playing: o.player.playing };
+          });
+        // each hop is drawn for a moment: 3 messages of ~40 hops play for ~50 s at "waits 1×"
+        await waitFor('the replay at its end', async () => {
+          const c = await clock();
+          return c.p >= c.end && !c.playing;
+        }, 90_000);
         const ends = await liveEnds(page);
         assert(ends.length === 3 && ends.every((e) => e === 'resting@queue:orders.parking'), `every live message ends parked, as on the broker: ${ends.join(', ')}`);
         const parked = await waitFor(
@@ -171,7 +173,8 @@ export const brokerWalkFlow: Flow = {
         await page.click('[data-testid=tab-timeline]');
         // each message's predicted lane right above its live one
         const order = await page.locator('[data-testid=timeline-lane]').evaluateAll((ls) => ls.map((l) => `${l.getAttribute('data-source')}:${l.getAttribute('data-msg')}`));
-        assert(order.slice(0, 6).join(' ') === 'sim:msg-1 live:msg-1 sim:msg-2 live:msg-2 sim:msg-3 live:msg-3', `lanes paired per message: ${order.join(' ')}`);
+        const pairs = [0, 2, 4].map((i) => [order[i] ?? '', order[i + 1] ?? '']);
+        assert(order.length === 6 && pairs.every(([a, b]) => a.startsWith('sim:') && b === `live:${a.slice(4)}`), `lanes paired per message: ${order.join(' ')}`);
         await shot(`${s.w}-trace-lanes`);
         await page.click('[data-testid=tab-trace]');
 

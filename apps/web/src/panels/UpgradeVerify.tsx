@@ -84,7 +84,7 @@ function RunView({ title, run }: { title: string; run: VerifyRunView }) {
       <ul className="ml-3 list-disc">
         {refused.map((o) => (
           <li key={o.object} className={o.agrees ? 'text-amber-200' : 'text-red-300'}>
-            {o.object}: {o.brokerSaid} {o.predicted === 'refused' ? '(predicted)' : '(NOT predicted)'}
+            {o.object}: {o.brokerSaid} {o.predicted === 'refused' ? '(predicted)' : o.object.startsWith('binding ') ? '(follows its source or destination)' : '(NOT predicted)'}
           </li>
         ))}
         {run.outcomes
