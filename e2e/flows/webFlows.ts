@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
 import { ROOT } from '../lib/server.js';
 import { tearDown } from './brokerFlows.js';
-import { mgmt } from './operateFlows.js';
+import { importedSummary, makeVhost, mgmt } from './operateFlows.js';
 
 const SIZES = [
   { w: 1280, h: 800 },
@@ -276,4 +276,77 @@ export const upgradeCompleteFlow: Flow = {
   },
 };
 
-export const webFlows: Flow[] = [multiVhostImportFlow, brokerWalkFlow, upgradeCompleteFlow];
+export const operateScopedFlow: Flow = {
+  // on 4.3: message properties shown; one message without a message-id picked, edited and re-driven (position + digest);
+  // a dry run with a patch over plain-text bodies says they stay; another group folds the older dry run; another design
+  // shows none of this vhost's browse, dry run or "Where messages pile up"
+  name: 'web-flows: operate results are the design\'s',
+  broker: true,
+  async run({ page, url, shot }) {
+    for (const s of SIZES) {
+      const vhost = await makeVhost(B43.mgmt);
+      try {
+        await page.setViewportSize({ width: s.w, height: s.h });
+        await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
+        await page.waitForSelector('.react-flow__node');
+        await page.click('[data-testid=tab-broker]');
+        await setBrokerUrl(page, B43.amqp);
+        await page.click('[data-testid=tab-operate]');
+        await page.fill('[data-testid=operate-mgmt-url]', B43.mgmt);
+        await page.fill('[data-testid=operate-vhost]', vhost);
+        await page.click('[data-testid=operate-import]');
+        await importedSummary(page);
+        await page.click('[data-testid="operate-browse-shop.dlq"]');
+        await waitFor('the listing', async () => (await page.locator('[data-testid=dlq-message]').count()) === 6, 20_000);
+        // message properties
+        await page.locator('[data-testid=dlq-message] >> nth=0').locator('button').first().click();
+        const props = await page.locator('[data-testid=dlq-properties]').first().innerText();
+        assert(/content-type/.test(props) && /message-id\s+\(none\)/.test(props) && /delivery mode/.test(props), `properties shown: ${props}`);
+        await shot(`${s.w}-properties`);
+
+        // a group dry run with a JSON patch over plain-text bodies: they stay, and why
+        await page.locator('[data-testid=dlq-group]').first().click();
+        await page.check('[data-testid=redrive-edit-toggle]');
+        await page.fill('[data-testid=redrive-edit-body]', '[{"op":"replace","path":"/amount","value":12}]');
+        await page.click('[data-testid=redrive-dry-run]');
+        await waitFor('the dry run', async () => (await page.locator('[data-testid=redrive-plan]').count()) > 0, 20_000);
+        const plan = await page.locator('[data-testid=redrive-plan]').innerText();
+        assert(plan.includes('0 would move') && /not JSON, so the patch cannot apply/.test(plan) && /stay: #\d/.test(plan), `the patch does not apply to plain text: ${plan}`);
+        await shot(`${s.w}-patch-dry-run`);
+        // another selection: the older dry run folded and marked
+        await page.locator('[data-testid=dlq-group] >> nth=1').click();
+        await waitFor('the earlier dry run folded', async () => (await page.locator('[data-testid=result-earlier]').count()) === 1);
+
+        // one message without a message-id: picked, edited, re-driven by position and digest
+        await page.uncheck('[data-testid=redrive-edit-toggle]');
+        await page.locator('[data-testid=dlq-group] >> nth=1').click();
+        const edit = page.locator('[data-testid=dlq-edit-message]').first();
+        assert(await edit.isEnabled(), 'a message without a message-id can be picked');
+        await edit.click();
+        await page.fill('[data-testid=redrive-edit-body]', '{"order":0,"fixed":true}');
+        await page.click('[data-testid=redrive-dry-run]');
+        await waitFor('the one-message dry run', async () => /1 would move/.test(await page.locator('[data-testid=redrive-plan]').innerText().catch(() => '')), 20_000);
+        await page.click('[data-testid=redrive-start]');
+        await waitFor('the one message re-driven', async () => (await page.locator('[data-testid=redrive-status]').getAttribute('data-status')) === 'done', 30_000);
+        assert((await page.locator('[data-testid=redrive-status]').getAttribute('data-moved')) === '1', 'exactly one message moved');
+        await waitFor('5 left in the DLQ', async () => ((await mgmt(B43.mgmt, 'GET', `/api/queues/${encodeURIComponent(vhost)}/shop.dlq`)) as { messages?: number }).messages === 5, 20_000);
+        await shot(`${s.w}-one-redriven`);
+
+        // another design: none of this vhost's results
+        await page.click('[data-testid=open-gallery]');
+        await page.locator('[data-testid=template-use]').first().click();
+        await page.waitForSelector('.react-flow__node');
+        await page.click('[data-testid=tab-deadLetters]');
+        await page.click('[data-testid=tab-operate]');
+        for (const gone of ['dlq-message', 'redrive-plan', 'redrive-status', 'redrive-edit', 'result-earlier'])
+          assert((await page.locator(`[data-testid=${gone}]`).count()) === 0, `${gone} of the other design is not shown`);
+        assert(!(await page.locator('[data-testid=operate-panel]').innerText()).includes('Where messages pile up'), 'no pile-up of the other design');
+        await shot(`${s.w}-other-design`);
+      } finally {
+        await mgmt(B43.mgmt, 'DELETE', `/api/vhosts/${encodeURIComponent(vhost)}`).catch(() => undefined);
+      }
+    }
+  },
+};
+
+export const webFlows: Flow[] = [multiVhostImportFlow, brokerWalkFlow, upgradeCompleteFlow, operateScopedFlow];
