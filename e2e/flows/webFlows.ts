@@ -325,7 +325,12 @@ export const operateScopedFlow: Flow = {
         await edit.click();
         await page.fill('[data-testid=redrive-edit-body]', '{"order":0,"fixed":true}');
         await page.click('[data-testid=redrive-dry-run]');
-        await waitFor('the one-message dry run', async () => /1 would move/.test(await page.locator('[data-testid=redrive-plan]').innerText().catch(() => '')), 20_000);
+        await waitFor('the one-message dry run', async () => {
+          if (await page.locator('[data-testid=dlq-error]').count()) throw new Error(await page.locator('[data-testid=dlq-error]').innerText());
+          const text = await page.locator('[data-testid=redrive-plan]').innerText().catch(() => '');
+          if (/Dry run: [02-9]/.test(text)) throw new Error(`dry run: ${text}`);
+          return /1 would move/.test(text);
+        }, 20_000);
         await page.click('[data-testid=redrive-start]');
         await waitFor('the one message re-driven', async () => (await page.locator('[data-testid=redrive-status]').getAttribute('data-status')) === 'done', 30_000);
         assert((await page.locator('[data-testid=redrive-status]').getAttribute('data-moved')) === '1', 'exactly one message moved');
