@@ -173,7 +173,7 @@ export const brokerWalkFlow: Flow = {
         await page.click('[data-testid=tab-timeline]');
         // each message's predicted lane right above its live one
         const order = await page.locator('[data-testid=timeline-lane]').evaluateAll((ls) => ls.map((l) => `${l.getAttribute('data-source')}:${l.getAttribute('data-msg')}`));
-        const pairs = [0, 2, 4].map((i) => [order[i] ?? '', order[i + 1] ?? '']);
+        const pairs = [0, 2, 4].map((i): [string, string] => [order[i] ?? '', order[i + 1] ?? '']);
         assert(order.length === 6 && pairs.every(([a, b]) => a.startsWith('sim:') && b === `live:${a.slice(4)}`), `lanes paired per message: ${order.join(' ')}`);
         await shot(`${s.w}-trace-lanes`);
         await page.click('[data-testid=tab-trace]');
