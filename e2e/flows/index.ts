@@ -14,6 +14,7 @@ import { upgradeFlow } from './upgradeFlow.js';
 import { resultsFlows } from './resultsFlows.js';
 import { appConfigFlow } from './appConfigFlow.js';
 import { outcomeTruthFlow } from './outcomeTruthFlow.js';
+import { webFlows } from './webFlows.js';
 
 export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, exportFormatsFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow, policyPlanFlow, broker43Flow, clusterFlow, operateFlow, operateLargeFlow, canaryRedriveFlow, editRedriveFlow];
 // the designer's own flows (names start with "designer:")
@@ -27,3 +28,5 @@ flows.push(...designerTruthFlows);
 flows.push(appConfigFlow);
 // issue 29: one outcome per message (name starts with "outcome truth:")
 flows.push(outcomeTruthFlow);
+// issue 30's smaller journeys (names start with "web-flows:")
+flows.push(...webFlows);

@@ -21,6 +21,7 @@ import { DeadLetterPanel } from './panels/DeadLetterPanel';
 import { DesignsMenu } from './panels/DesignsMenu';
 import { OpenMenu } from './panels/OpenMenu';
 import { ReplacedNotice } from './panels/ReplacedNotice';
+import { ImportNotes } from './panels/ImportNotes';
 import { BottomResizer } from './panels/BottomResizer';
 import { handleKey } from './commands/registry';
 import { env } from './commands/env';
@@ -114,6 +115,7 @@ export function App() {
           </div>
         </header>
         <ReplacedNotice />
+        <ImportNotes />
         {view === 'gallery' ? (
           <TemplateGallery />
         ) : (

@@ -10,5 +10,6 @@ export type * from './planResponses.js';
 export type * from './traceResponses.js';
 export type * from './operateResponses.js';
 export type * from './rehearseResponses.js';
+export type * from './upgradeResponses.js';
 export { isCanary } from './operateResponses.js';
 export { MAX_BROWSE, MIN_RATE_PER_SECOND, MIN_RATE_TEXT } from './limits.js';

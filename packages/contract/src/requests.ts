@@ -10,6 +10,7 @@ import type { traceRequest } from './traceRequests.js';
 import type { browseRequest, depthsRequest, importRequest, redriveRequest } from './operateRequests.js';
 import type { rehearseRequest } from './rehearseRequests.js';
 import type { RehearsalLoad } from '@retry-studio/topology-core/rehearse';
+import type { upgradeVerifyRequest } from './upgradeRequests.js';
 
 type WithDesign<T> = Omit<T, 'design'> & { design: Design };
 
@@ -17,6 +18,7 @@ export type PlanRequest = WithDesign<z.input<typeof planRequest>>;
 export type DeployRequest = WithDesign<z.input<typeof deployRequest>>;
 export type TeardownRequest = z.input<typeof teardownRequest>;
 export type ProbeRequest = z.input<typeof probeRequest>;
+export type UpgradeVerifyRequest = WithDesign<z.input<typeof upgradeVerifyRequest>>;
 export type TraceRequest = Omit<WithDesign<z.input<typeof traceRequest>>, 'failure' | 'nodeLoss'> & { failure?: FailureModel; nodeLoss?: NodeLoss };
 export type ImportRequest = z.input<typeof importRequest>;
 export type DepthsRequest = z.input<typeof depthsRequest>;

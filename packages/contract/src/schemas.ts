@@ -7,3 +7,4 @@ export { deployRequest, planRequest, probeRequest, teardownRequest } from './dep
 export { traceRequest } from './traceRequests.js';
 export { browseRequest, depthsRequest, importRequest, redriveRequest } from './operateRequests.js';
 export { rehearsalLoad, rehearseRequest } from './rehearseRequests.js';
+export { upgradeVerifyRequest } from './upgradeRequests.js';

@@ -24,6 +24,7 @@ import { route } from './route.js';
 import { registerTraceRoutes, type StreamLimits } from './traceRoutes.js';
 import { registerOperateRoutes } from './operateRoutes.js';
 import { registerRehearseRoutes } from './rehearseRoutes.js';
+import { registerUpgradeRoutes } from './upgradeRoutes.js';
 
 /** the built web app when running from the workspace (the package passes its own) */
 const workspaceWebDist = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
@@ -33,7 +34,7 @@ export interface AppOptions {
   /** where the deploy manifest lives (default `.retry-studio/manifest.json` under the cwd; null: memory only) */
   readonly manifestFile?: string | null;
   /** override the rate limits (tests) */
-  readonly rateLimits?: Partial<Record<'deploy' | 'teardown' | 'trace' | 'probe' | 'plan' | 'rehearse', RateLimitOptions>>;
+  readonly rateLimits?: Partial<Record<'deploy' | 'teardown' | 'trace' | 'probe' | 'plan' | 'rehearse' | 'upgradeVerify', RateLimitOptions>>;
   /** how long a broker connection no job uses stays open before it is closed (default 3 s) */
   readonly idleCloseMs?: number;
   /** open event streams allowed per trace and in all (429 beyond) */
@@ -72,6 +73,7 @@ export function createApp(options: AppOptions) {
     trace: { burst: 5, perSecond: 0.5 },
     probe: { burst: 20, perSecond: 5 },
     rehearse: { burst: 5, perSecond: 0.5 },
+    upgradeVerify: { burst: 5, perSecond: 0.5 },
     ...options.rateLimits,
   };
 
@@ -180,6 +182,7 @@ export function createApp(options: AppOptions) {
   registerTraceRoutes(app, ctx, limits.trace, options.streamLimits);
   registerOperateRoutes(app, ctx);
   registerRehearseRoutes(app, limits.rehearse);
+  registerUpgradeRoutes(app, limits.upgradeVerify);
 
   app.use('/api', (_req, res) => sendError(res, 404, 'no such API route'));
 

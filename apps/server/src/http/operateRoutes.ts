@@ -12,7 +12,7 @@
  */
 import type { Express } from 'express';
 import type { ChannelModel } from 'amqplib';
-import { checkCanaryOptions, DEFAULT_CANARY_WAIT_MS, headerNameProblem, parseJsonPatch, parseMaxRefail, parseRedriveFilter, parseRedriveTarget, type CanaryOptions, type RedriveEdit } from '@retry-studio/topology-core/operate';
+import { checkCanaryOptions, DEFAULT_CANARY_WAIT_MS, FORM_CANARY_NAMES, headerNameProblem, parseJsonPatch, parseMaxRefail, parseRedriveFilter, parseRedriveTarget, type CanaryOptions, type RedriveEdit } from '@retry-studio/topology-core/operate';
 import { startCanaryRedrive, type CanaryRedrive } from '../operate/canaryRedrive.js';
 import { BrokerConnectError, ManagementError, ManagementResolutionError, redactUrl, type AmqpUrl } from '../broker/index.js';
 import { browseQueue } from '../operate/browse.js';
@@ -61,10 +61,10 @@ function editFromBody(body: RedriveBody): RedriveEdit | undefined {
 /** the canary in a request, checked without the selection (the start checks it against the selection) */
 function canaryFromBody(body: RedriveBody): CanaryOptions | undefined {
   if (body.canary === undefined) return undefined;
-  const mr = parseMaxRefail(String(body.maxRefail ?? 0));
+  const mr = parseMaxRefail(String(body.maxRefail ?? 0), FORM_CANARY_NAMES);
   if (!mr.ok) throw new HttpError(400, mr.message, 'maxRefail');
   const o: CanaryOptions = { size: body.canary, waitMs: body.canaryWaitMs ?? DEFAULT_CANARY_WAIT_MS, maxRefail: mr.maxRefail, ...(body.canaryFromBatch !== undefined ? { fromBatch: body.canaryFromBatch - 1 } : {}) };
-  const bad = checkCanaryOptions(o, undefined)[0];
+  const bad = checkCanaryOptions(o, undefined, FORM_CANARY_NAMES)[0];
   if (bad) throw new HttpError(400, bad.message, ({ '--canary': 'canary', '--canary-wait-ms': 'canaryWaitMs', '--max-refail': 'maxRefail', '--canary-from-batch': 'canaryFromBatch' } as const)[bad.option]);
   return o;
 }
@@ -151,7 +151,7 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
       }
       // a canary reads its selection on the operate connection, then runs on connections of its own
       const j = canary
-        ? await withChannelModel(body, ({ t, conn }) => startCanaryRedrive(t, conn, r, canary).catch(failure))
+        ? await withChannelModel(body, ({ t, conn }) => startCanaryRedrive(t, conn, r, canary, {}, FORM_CANARY_NAMES).catch(failure))
         : await resolve(body).then(({ t }) => startRedrive(t, r).catch(failure));
       jobs.set(j.id, j);
       if (jobs.size > MAX_KEPT) for (const [id, old] of jobs) if (!old.isRunning && jobs.size > MAX_KEPT) jobs.delete(id);

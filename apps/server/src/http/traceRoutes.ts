@@ -6,6 +6,7 @@
  *   GET  /api/trace/:id/prediction  the simulator's prediction and the first difference
  *   POST /api/trace/:id/stop
  */
+import { nameList } from '@retry-studio/topology-core/text';
 import type { Express, Response } from 'express';
 import { validateFailureModel, type Design, type FailureModel } from '@retry-studio/topology-core/model';
 import { firstMessages, parseNodeLoss, type NodeLoss } from '@retry-studio/topology-core/sim';
@@ -87,7 +88,7 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
       const missing = plan.items.filter((i) => i.kind !== 'binding' && (i.status === 'create' || i.status === 'unsupported'));
       const missingBindings = plan.items.filter((i) => i.kind === 'binding' && i.status === 'create').map((i) => i.name);
       if (missing.length > 0)
-        throw new HttpError(409, `the design is not deployed at vhost '${target.vhost}' prefix '${target.prefix}': ${missing.length} object(s) missing (${missing.slice(0, 5).map((m) => m.name).join(', ')}); deploy it first`, 'design', {
+        throw new HttpError(409, `the design is not deployed at vhost '${target.vhost}' prefix '${target.prefix}': ${missing.length} object(s) missing (${nameList(missing.map((m) => m.name))}); deploy it first`, 'design', {
           missing: missing.map((m) => ({ kind: m.kind, name: m.name, status: m.status })),
         });
       const mgmt = await ctx.brokers.management(url, body.managementUrl).catch(brokerFailure('trace'));

@@ -12,7 +12,7 @@
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import { canaryBatchSize, checkCanaryOptions, designFromBroker, isCopyBack, judgeBatch, type BatchVerdict, type CanaryBatchReport, type CanaryOptions, type CanaryProgress, type CanaryStatus, type ReturnedCopy } from '@retry-studio/topology-core/operate';
+import { canaryBatchSize, checkCanaryOptions, CLI_CANARY_NAMES, type CanaryOptionNames, designFromBroker, isCopyBack, judgeBatch, type BatchVerdict, type CanaryBatchReport, type CanaryOptions, type CanaryProgress, type CanaryStatus, type ReturnedCopy } from '@retry-studio/topology-core/operate';
 import { openConnection } from '../broker/index.js';
 import { deadLetterFromAmqp } from './deadLetterFromAmqp.js';
 import { OperateError, type OperateTarget } from './operateTarget.js';
@@ -85,13 +85,13 @@ export class CanaryRedrive extends EventEmitter {
    * move), opens the watch, then runs the batches in the background. Rejects with an
    * OperateError naming the option.
    */
-  async start(conn: ChannelModel): Promise<void> {
+  async start(conn: ChannelModel, names: CanaryOptionNames = CLI_CANARY_NAMES): Promise<void> {
     const { plan, browse } = await dryRunRedrive(this.t, conn, this.request);
     // the dry run reads at most MAX_BROWSE: beyond it, the unread count as selected (an upper bound
     // with a filter: the last batch then moves fewer than asked, which ends the run)
     const unread = Math.max(0, browse.depth - browse.messages.length);
     this.selection = Math.min(this.request.limit ?? Number.MAX_SAFE_INTEGER, plan.moved + unread);
-    const errors = checkCanaryOptions(this.canary, this.selection);
+    const errors = checkCanaryOptions(this.canary, this.selection, names);
     if (errors[0]) throw new OperateError(errors[0].message, errors[0].option.replace(/^--/, ''));
     this.destinations = [...new Set(plan.items.flatMap((i) => (i.decision.kind === 'move' ? i.decision.queues : [])))];
     await this.openWatch();
@@ -303,10 +303,10 @@ export class CanaryRedrive extends EventEmitter {
   }
 }
 
-/** Starts a canary re-drive; errors name the option (`canary`, `canary-wait-ms`, `max-refail`) or the field. */
-export async function startCanaryRedrive(t: OperateTarget, conn: ChannelModel, r: RedriveRequest, canary: CanaryOptions, tuning: RedriveTuning = {}): Promise<CanaryRedrive> {
+/** Starts a canary re-drive; errors name the option (`canary`, `canary-wait-ms`, `max-refail`) or the field, their messages in the user's `names` (the CLI's flags, the form's fields). */
+export async function startCanaryRedrive(t: OperateTarget, conn: ChannelModel, r: RedriveRequest, canary: CanaryOptions, tuning: RedriveTuning = {}, names: CanaryOptionNames = CLI_CANARY_NAMES): Promise<CanaryRedrive> {
   const opts: CanaryOptions = { ...canary, ...(canary.maxBatch === undefined && r.ratePerSecond !== undefined ? { maxBatch: Math.max(1, Math.floor(r.ratePerSecond)) } : {}) };
   const job = new CanaryRedrive(t, r, opts, tuning);
-  await job.start(conn);
+  await job.start(conn, names);
   return job;
 }

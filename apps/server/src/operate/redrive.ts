@@ -3,7 +3,7 @@
  * plan, nothing moves) and starting a job (one per queue at a time).
  */
 import type { ChannelModel } from 'amqplib';
-import { browseEffect, headerNameProblem, isEmptyEdit, planRedrive, predictBounce, type BounceWarning, queueKindOf, redriveContext, routingTopology, type RedriveContext, type RedriveEdit, type RedriveFilter, type RedrivePlan, type RedriveTarget } from '@retry-studio/topology-core/operate';
+import { browseEffect, checkEditInPlan, headerNameProblem, isEmptyEdit, planRedrive, predictBounce, type BounceWarning, queueKindOf, redriveContext, routingTopology, type RedriveContext, type RedriveEdit, type RedriveFilter, type RedrivePlan, type RedriveTarget } from '@retry-studio/topology-core/operate';
 import { withThrowawayChannel } from '../broker/index.js';
 import { browseQueue, MAX_BROWSE, type BrowseResult } from './browse.js';
 import { OperateError, brokerVersion, exactDepth, queueInfo, type OperateTarget } from './operateTarget.js';
@@ -49,7 +49,8 @@ export async function dryRunRedrive(t: OperateTarget, conn: ChannelModel, r: Red
   const [snap, version] = await Promise.all([readSnapshot(t), brokerVersion(t)]);
   const topology = routingTopology(snap);
   const ctx = redriveContext(topology, version);
-  const plan = planRedrive({ messages: browse.messages, target: r.target, ...(r.filter ? { filter: r.filter } : {}), ...(r.limit !== undefined ? { limit: r.limit } : {}) }, ctx);
+  // with an edit: a message the patch cannot apply to (a plain-text body) stays, and the plan says so
+  const plan = checkEditInPlan(planRedrive({ messages: browse.messages, target: r.target, ...(r.filter ? { filter: r.filter } : {}), ...(r.limit !== undefined ? { limit: r.limit } : {}) }, ctx), browse.messages, r.edit);
   const destinations = [...new Set(plan.items.flatMap((i) => (i.decision.kind === 'move' ? i.decision.queues : [])))];
   // a passive declare: exact depth and consumers now (the management API's lag a stats interval)
   const live = await Promise.all(

@@ -14,6 +14,8 @@ import type {
   TraceRequest,
   TraceStart,
   TraceSummary,
+  UpgradeVerifyRequest,
+  UpgradeVerifyResponse,
 } from '@retry-studio/contract';
 
 export class ApiError extends Error {
@@ -74,6 +76,9 @@ export const api = {
   /** `messages`: the predicted events of the first N messages only (default: the first 20,000 events) */
   prediction: (id: string, messages?: number) =>
     call<PredictionResponse>('GET', `/api/trace/${encodeURIComponent(id)}/prediction${messages !== undefined ? `?messages=${messages}` : ''}`),
+  /** the upgrade check's declarations on a broker of the target line (the CLI's --verify-on) */
+  upgradeVerify: (design: Design, from: UpgradeVerifyRequest['from'], to: UpgradeVerifyRequest['to'], t: Target) =>
+    call<UpgradeVerifyResponse>('POST', '/api/upgrade/verify', { design, from, to, ...(t.broker ? { broker: t.broker } : {}), ...(t.managementUrl ? { managementUrl: t.managementUrl } : {}) } satisfies UpgradeVerifyRequest),
   stopTrace: (id: string) => call<TraceSummary>('POST', `/api/trace/${encodeURIComponent(id)}/stop`, {}),
 };
 

@@ -17,3 +17,9 @@ export function brokerTarget(s: BrokerFields): Target {
     vhost: t(s.deployVhost),
   };
 }
+
+/** one string per broker target (URL, vhost, prefix): "is this the deployment the Broker tab tore down?" */
+export function brokerTargetKey(s: BrokerFields): string {
+  const t = brokerTarget(s);
+  return JSON.stringify([t.broker ?? '', t.vhost ?? '', t.prefix ?? '']);
+}

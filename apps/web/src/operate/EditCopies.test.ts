@@ -8,8 +8,8 @@ describe('checkEdit', () => {
     expect(checkEdit({ text: '[{', headers: '' }).problems).toEqual([expect.stringMatching(/^patch: not JSON/)]);
   });
   it('one message: the edited body becomes a patch replacing the whole body', () => {
-    expect(checkEdit({ text: '{"a": 2}', headers: '', single: { messageId: 'm1' } })).toEqual({ problems: [], patch: [{ op: 'replace', path: '', value: { a: 2 } }] });
-    expect(checkEdit({ text: '{"a": ', headers: '', single: { messageId: 'm1' } }).problems).toEqual([expect.stringMatching(/^body: not JSON/)]);
+    expect(checkEdit({ text: '{"a": 2}', headers: '', single: { label: 'm1', filter: 'message-id=m1' } })).toEqual({ problems: [], patch: [{ op: 'replace', path: '', value: { a: 2 } }] });
+    expect(checkEdit({ text: '{"a": ', headers: '', single: { label: 'm1', filter: 'message-id=m1' } }).problems).toEqual([expect.stringMatching(/^body: not JSON/)]);
   });
   it('headers: NAME=VALUE lines, forbidden names refused by line', () => {
     expect(checkEdit({ text: '', headers: 'x-fixed=yes\n\ntenant=a=b' })).toEqual({ problems: [], setHeaders: { 'x-fixed': 'yes', tenant: 'a=b' } });

@@ -12,8 +12,8 @@ export interface EditState {
   /** the patch text (group mode) or the body text (one message) */
   text: string;
   headers: string;
-  /** editing one message's body */
-  single?: { messageId: string };
+  /** editing one message's body: how it is named, and the re-drive filter that picks it alone (its message-id, or its position and digest) */
+  single?: { label: string; filter: string };
 }
 
 export interface CheckedEdit {
@@ -75,7 +75,7 @@ export function EditCopies({ edit, onChange, sample }: { edit: EditState; onChan
   return (
     <div data-testid="redrive-edit" className="space-y-1 rounded border border-slate-800 p-1.5 text-[11px]">
       <div className="flex items-center justify-between font-semibold text-slate-300">
-        <span>{edit.single ? `Edit message ${edit.single.messageId} (its body, as JSON)` : 'Fix each copy: JSON patch (RFC 6902)'}</span>
+        <span>{edit.single ? `Edit message ${edit.single.label} (its body, as JSON)` : 'Fix each copy: JSON patch (RFC 6902)'}</span>
         {edit.single && (
           <button type="button" data-testid="redrive-edit-group" className="text-[10px] text-sky-300" onClick={() => onChange({ text: '', headers: edit.headers })}>
             back to the group

@@ -17,6 +17,8 @@ export interface OperateState {
   depths: Record<string, QueueDepth>;
   depthsAt: string | null;
   roles: Record<string, ImportRole>;
+  /** the design and vhost (useOperateScope) the roles and depths were read for: another's are cleared */
+  resultsScope: string;
   dlqQueue: string;
   /** Browse was asked for from elsewhere (the Operate tab): the dead-letter panel reads `dlqQueue` at once, and clears it */
   browseAsked: boolean;
@@ -33,6 +35,7 @@ export const useOperate = create<OperateState>((set) => ({
   depths: {},
   depthsAt: null,
   roles: {},
+  resultsScope: '',
   dlqQueue: '',
   browseAsked: false,
   importAsked: false,

@@ -6,7 +6,8 @@ import { recallBroker } from '../broker/brokerMemory';
 import { vhostNamedBy } from '../broker/vhostNamedBy';
 import { TextField } from './fields';
 
-export function BrokerForm() {
+/** `found`: the management API the last probe of this broker found (the field's placeholder says it, never a port it did not use) */
+export function BrokerForm({ found }: { found?: string | undefined }) {
   const url = useApp((s) => s.brokerUrl);
   const prefix = useApp((s) => s.deployPrefix);
   const managementUrl = useApp((s) => s.managementUrl);
@@ -29,7 +30,7 @@ export function BrokerForm() {
       <TextField
         testid="broker-management-url"
         label="Management API URL (empty: found by itself)"
-        placeholder="http://127.0.0.1:15672"
+        placeholder={found ? `${found} (found by the probe)` : 'found by itself'}
         hint="Tried when empty: port 15672, then the AMQP port + 10000. Accepted only if it is the same broker as the URL above."
         code
         value={managementUrl}

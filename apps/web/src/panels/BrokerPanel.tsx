@@ -8,7 +8,8 @@ import type { PlanResponse, Probe, QueueOccupancy, TeardownResponse } from '@ret
 import { useApp } from '../store/store';
 import { api, ApiError } from '../broker/api';
 import { rememberBroker } from '../broker/brokerMemory';
-import { brokerTarget } from '../broker/target';
+import { brokerTarget, brokerTargetKey } from '../broker/target';
+import { vhostNamedBy } from '../broker/vhostNamedBy';
 import { queueHomes } from '../sim/nodeLossWhatIf';
 import type { DesignVersion } from '../store/resultsVersion';
 import { currentVersion, useFreshness } from '../store/useFreshness';
@@ -31,7 +32,7 @@ const btn = 'rounded px-2 py-1 text-xs disabled:opacity-40 focus:outline-none fo
 export function BrokerPanel() {
   const [busy, setBusy] = useState<Busy>(null);
   const [error, setError] = useState<Stamped<string> | null>(null);
-  const [probe, setProbe] = useState<Stamped<Probe> | null>(null);
+  const [probe, setProbe] = useState<Stamped<Probe & { readonly vhost: string; readonly asked: string | undefined }> | null>(null);
   const [plan, setPlan] = useState<Stamped<PlanResponse> | null>(null);
   const [applied, setApplied] = useState<Stamped<string> | null>(null);
   const [confirmTeardown, setConfirmTeardown] = useState<Stamped<{ refused?: readonly QueueOccupancy[] }> | null>(null);
@@ -60,9 +61,12 @@ export function BrokerPanel() {
 
   const doProbe = () =>
     run('probe', async () => {
-      const p = await api.probe(target());
-      setProbe(stamp(p));
+      const t = target();
+      const p = await api.probe(t);
+      // the vhost the tab works in (the Vhost field, else the URL's): the card says it
+      setProbe(stamp({ ...p, vhost: t.vhost ?? vhostNamedBy(p.url) ?? '/', asked: t.broker }));
       useApp.getState().setBrokerNodes(p.cluster?.nodes.length);
+      useApp.getState().setBrokerVersion(useApp.getState().docId, p.version);
       // the simulation's "node down" offers a cluster's nodes
       useApp.getState().setClusterNodeNames(p.cluster && p.cluster.nodes.length > 1 ? p.cluster.nodes.map((n) => n.name) : []);
     });
@@ -80,6 +84,7 @@ export function BrokerPanel() {
         setPlan(stamp(r));
         useApp.getState().setQueuePlacement(queueHomes(r.plan));
         const skipped = r.result.skipped?.length ?? 0;
+        useApp.getState().setDeployment({ docId: useApp.getState().docId, target: brokerTargetKey(useApp.getState()), state: 'applied' });
         setApplied(stamp(`Applied to ${r.target.vhost} with prefix “${r.target.prefix}”.${skipped ? ` ${skipped} object(s) left alone (conflict or unsupported).` : ''}`));
       } catch (e) {
         if (e instanceof ApiError && e.body?.result) setApplied(null);
@@ -106,6 +111,7 @@ export function BrokerPanel() {
       try {
         const r = await api.teardown(useApp.getState().design.name, target(), force);
         setTorn(stamp(r));
+        useApp.getState().setDeployment({ docId: useApp.getState().docId, target: brokerTargetKey(useApp.getState()), state: 'torn-down' });
         setConfirmTeardown(null);
         setPlan(null);
         useApp.getState().setQueuePlacement(undefined);
@@ -123,7 +129,7 @@ export function BrokerPanel() {
   const planCurrent = planNow === 'current';
   return (
     <div data-testid="broker-panel" className="space-y-3 p-2 text-xs text-slate-300">
-      <BrokerForm />
+      <BrokerForm found={probe && probe.value.asked === target().broker && probe.value.management.available ? probe.value.management.baseUrl : undefined} />
       <div className="flex flex-wrap gap-1.5">
         <button type="button" data-testid="broker-probe" disabled={!!busy} onClick={doProbe} className={`${btn} bg-slate-700 hover:bg-slate-600`}>
           {busy === 'probe' ? 'Probing…' : 'Probe'}
@@ -175,7 +181,7 @@ export function BrokerPanel() {
           )}
         </div>
       )}
-      {probe && shown(probeNow) && <ProbeView p={probe.value} />}
+      {probe && shown(probeNow) && <ProbeView p={probe.value} vhost={probe.value.vhost} />}
       {applied && shown(appliedNow) && (
         <div data-testid="deploy-result" className="space-y-1 rounded border border-emerald-700 bg-emerald-950/40 p-2 text-emerald-200">
           {appliedNow === 'stale' && <StaleNote what="This deploy's plan was" />}

@@ -159,6 +159,10 @@ function ScheduleChart({ rows }: { rows: RetryBudget[] }) {
   return (
     <div ref={setBox} className="w-full min-w-0">
     <svg data-testid="budget-chart" role="img" aria-label="Retry schedule per strategy" width={W} height={rows.length * ROW + 18} className="block">
+      {/* the axis says what it measures and how it is scaled (the ticks carry their units) */}
+      <text data-testid="budget-axis-title" x={0} y={rows.length * ROW + 12} fontSize={9} fill="#94a3b8">
+        {LABEL >= 170 ? 'time since 1st attempt (√ scale)' : 'time (√ scale)'}
+      </text>
       {/* a short schedule rounds several ticks to one label: print each label once */}
       {[0, 0.01, 0.1, 0.25, 0.5, 1].filter((f, i, all) => i === 0 || fmtT(f * max) !== fmtT(all[i - 1]! * max)).map((f) => (
         <g key={f}>

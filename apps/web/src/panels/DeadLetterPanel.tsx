@@ -3,14 +3,15 @@
  * each message with its headers and x-death table; then re-drive, all or one cause group,
  * after a dry run that says where each message would go.
  */
-import { useEffect, useRef, useState } from 'react';
-import { causeOf, firstDeath, type BounceWarning, type DeadLetterMessage, type RedrivePlan } from '@retry-studio/topology-core/operate';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { causeOf, firstDeath, messageDigest, type BounceWarning, type DeadLetterMessage, type RedrivePlan } from '@retry-studio/topology-core/operate';
 import { ApiError } from '../broker/api';
 import type { BrowseResponse, JobProgress } from '@retry-studio/contract';
 import { CanaryStatus } from '../operate/CanaryStatus';
 import { checkEdit, EditCopies, type EditState } from '../operate/EditCopies';
 import { isCanary, operateApi, type RedriveOptions } from '../operate/operateApi';
 import { useOperate } from '../operate/operateStore';
+import { useOperateScope } from '../operate/useOperateScope';
 import { operateTarget } from './OperatePanel';
 
 const btn = 'rounded px-2 py-1 text-xs font-medium disabled:opacity-40 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300';
@@ -68,12 +69,13 @@ function Message({ m, onEdit }: { m: DeadLetterMessage; onEdit: (m: DeadLetterMe
               ))}
             </tbody>
           </table>
+          <MessageProperties m={m} />
           <pre className="whitespace-pre-wrap break-all">{JSON.stringify(m.headers, null, 1)}</pre>
           <button
             type="button"
             data-testid="dlq-edit-message"
-            disabled={!m.properties?.messageId || m.bodyBytes > 2048}
-            title={!m.properties?.messageId ? 'only a message with a message-id can be picked out alone' : m.bodyBytes > 2048 ? 'the body is larger than the preview: edit it with a patch' : 'edit this message, then re-drive it alone'}
+            disabled={m.bodyBytes > 2048}
+            title={m.bodyBytes > 2048 ? 'the body is larger than the preview: edit it with a patch' : m.properties?.messageId ? 'edit this message, then re-drive it alone (by its message-id)' : 'edit this message, then re-drive it alone (by its position and a digest of its body and headers, checked again before it moves)'}
             onClick={() => onEdit(m)}
             className={`${btn} bg-slate-700 hover:bg-slate-600`}
           >
@@ -82,6 +84,56 @@ function Message({ m, onEdit }: { m: DeadLetterMessage; onEdit: (m: DeadLetterMe
         </div>
       )}
     </li>
+  );
+}
+
+/** The message's AMQP properties (what a consumer branches on): content type, message id, timestamp, delivery mode. */
+function MessageProperties({ m }: { m: DeadLetterMessage }) {
+  const p = m.properties ?? {};
+  const rows: [string, string][] = [
+    ['content-type', p.contentType ?? '(none)'],
+    ['message-id', p.messageId ?? '(none)'],
+    ['timestamp', p.timestamp !== undefined ? when(p.timestamp) : '(none)'],
+    ['delivery mode', p.deliveryMode === 2 ? '2 (persistent)' : p.deliveryMode === 1 ? '1 (transient)' : '(none)'],
+  ];
+  return (
+    <table data-testid="dlq-properties" className="border-collapse">
+      <tbody>
+        {rows.map(([k, v]) => (
+          <tr key={k}>
+            <td className="pr-3 text-slate-500">{k}</td>
+            <td data-prop={k}>{v}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** One current result per action: a result for another selection (group, message, destination) is folded and says so. */
+function Folded({ current, what, children }: { current: boolean; what: string; children: ReactNode }) {
+  if (current) return <>{children}</>;
+  return (
+    <details data-testid="result-earlier" className="rounded border border-slate-800 p-1 text-[11px] text-slate-400">
+      <summary className="cursor-pointer">The last {what}, for an earlier selection (folded)</summary>
+      <div className="opacity-60">{children}</div>
+    </details>
+  );
+}
+
+/** Which messages stay, by their position in the browse, per reason (a patch that cannot apply to a plain-text body, say). */
+function Staying({ items }: { items: RedrivePlan['items'] }) {
+  const byReason = new Map<string, number[]>();
+  for (const i of items) if (i.decision.kind === 'skip') byReason.set(i.decision.reason, [...(byReason.get(i.decision.reason) ?? []), i.seq]);
+  return (
+    <>
+      {[...byReason].map(([reason, seqs]) => (
+        <div key={reason} data-testid="redrive-staying" className="text-[10px] text-amber-200">
+          stay: {seqs.slice(0, 20).map((q) => `#${q}`).join(', ')}
+          {seqs.length > 20 ? ` and ${seqs.length - 20} more` : ''} ({reason})
+        </div>
+      ))}
+    </>
   );
 }
 
@@ -114,14 +166,32 @@ export function DeadLetterPanel() {
   const [group, setGroup] = useState<string>('');
   const [to, setTo] = useState('original');
   const [rate, setRate] = useState('');
-  const [plan, setPlan] = useState<{ plan: RedrivePlan; bounce: readonly BounceWarning[] } | null>(null);
+  const [plan, setPlan] = useState<{ plan: RedrivePlan; bounce: readonly BounceWarning[]; selection: string } | null>(null);
   const [job, setJob] = useState<JobProgress | null>(null);
+  const [jobSelection, setJobSelection] = useState('');
   const [canary, setCanary] = useState('');
   const [canaryWait, setCanaryWait] = useState('5000');
   const [maxRefail, setMaxRefail] = useState('0');
   const [editing, setEditing] = useState(false);
   const [edit, setEdit] = useState<EditState>({ text: '', headers: '' });
   const checked = checkEdit(edit);
+
+  // every result here belongs to the design and vhost it was read for: another's is never shown
+  const scope = useOperateScope();
+  const shownScope = useRef(scope);
+  useEffect(() => {
+    if (shownScope.current === scope) return;
+    shownScope.current = scope;
+    setListing(null);
+    setPlan(null);
+    setError(null);
+    setGroup('');
+    setEditing(false);
+    setEdit({ text: '', headers: '' });
+    setJob((j) => (j && (j.status === 'running' || j.status === 'paused') ? j : null));
+  }, [scope]);
+  // what the dry run and the re-drive were made for: a result for another selection is folded and marked
+  const selection = JSON.stringify([queue, group, to, editing ? (edit.single?.filter ?? 'all') : null]);
 
   const running = job?.status === 'running' || job?.status === 'paused';
   useEffect(() => {
@@ -149,7 +219,7 @@ export function DeadLetterPanel() {
       setBusy(null);
     }
   };
-  const filter = editing && edit.single ? `message-id=${edit.single.messageId}` : group ? `cause=${group}` : undefined;
+  const filter = editing && edit.single ? edit.single.filter : group ? `cause=${group}` : undefined;
   const options = (dry = false): RedriveOptions => ({
     queue,
     to,
@@ -161,15 +231,18 @@ export function DeadLetterPanel() {
     ...(editing && checked.setHeaders ? { setHeaders: checked.setHeaders } : {}),
   });
   const browse = () => run('browse', async () => setListing(await operateApi.browse(operateTarget(), queue, limit, insist)));
-  const dryRun = () => run('dry', async () => setPlan(await operateApi.dryRun(operateTarget(), options(true))));
+  const dryRun = () => run('dry', async () => setPlan({ ...(await operateApi.dryRun(operateTarget(), options(true))), selection }));
   const editOne = (m: DeadLetterMessage) => {
     setEditing(true);
-    setEdit({ text: editable(m.body), headers: edit.headers, single: { messageId: m.properties!.messageId! } });
+    // a message-id names it; without one (amqplib publishes carry none) its position and digest do, checked again on the server
+    const id = m.properties?.messageId;
+    setEdit({ text: editable(m.body), headers: edit.headers, single: id ? { label: id, filter: `message-id=${id}` } : { label: `#${m.seq}`, filter: `message=${m.seq}:${messageDigest(m)}` } });
   };
   const redrive = () =>
     run('redrive', async () => {
       setPlan(null);
       setJob(await operateApi.redrive(operateTarget(), options()));
+      setJobSelection(selection);
     });
   // Browse on the Operate tab reads at once (one click), not just fills in the queue
   const browseAsked = useOperate((s) => s.browseAsked);
@@ -235,7 +308,7 @@ export function DeadLetterPanel() {
           </>
         )}
         <div className="mt-1 border-t border-slate-800 pt-1.5">
-          <div className="mb-1 text-[11px] font-semibold text-slate-300">Re-drive {editing && edit.single ? `message ${edit.single.messageId}` : group ? 'the selected group' : 'all'}</div>
+          <div className="mb-1 text-[11px] font-semibold text-slate-300">Re-drive {editing && edit.single ? `message ${edit.single.label}` : group ? 'the selected group' : 'all'}</div>
           <div className="flex flex-wrap items-center gap-1.5">
             <input aria-label="Re-drive to" data-testid="redrive-to" title="original, EXCHANGE, EXCHANGE:ROUTING_KEY or :QUEUE" className={`${input} w-32`} value={to} onChange={(e) => setTo(e.target.value)} />
             <input aria-label="Rate (messages per second)" placeholder="msg/s" className={`${input} w-16`} value={rate} onChange={(e) => setRate(e.target.value)} />
@@ -267,11 +340,13 @@ export function DeadLetterPanel() {
           <p className="mt-1 text-[10px] text-slate-500">Each copy is confirmed by the broker before its original is acked: at least once, a crash can duplicate a message in flight, never lose one.</p>
         </div>
         {plan && (
+          <Folded current={plan.selection === selection} what="dry run">
           <div data-testid="redrive-plan" className="rounded border border-slate-700 p-1.5 text-[11px]">
             <div>
               Dry run: {plan.plan.moved} would move, {plan.plan.items.length - plan.plan.moved} would stay, {plan.plan.filteredOut} filtered out. Nothing changed.
             </div>
             <Counts byDestination={plan.plan.byDestination} skipped={plan.plan.skipped} />
+            <Staying items={plan.plan.items} />
             {plan.bounce.map((w) => (
               <div key={w.queue + w.kind} data-testid="redrive-bounce" data-kind={w.kind} className="text-amber-300">
                 ⚠ {w.message}
@@ -279,8 +354,13 @@ export function DeadLetterPanel() {
             ))}
             <div className="mt-1 text-slate-400">{plan.plan.xDeathNote}</div>
           </div>
+          </Folded>
         )}
-        {job && isCanary(job) && <CanaryStatus job={job} />}
+        {job && isCanary(job) && (
+          <Folded current={running || jobSelection === selection} what="canary re-drive">
+            <CanaryStatus job={job} />
+          </Folded>
+        )}
         {job && !isCanary(job) && (
           <div data-testid="redrive-status" data-id={job.id} data-status={job.status} data-moved={job.moved} className="rounded border border-slate-700 p-1.5 text-[11px]">
             <div>

@@ -3,6 +3,7 @@ import { ExportOptionsError, validateExportOptions, type ExportOptions } from '@
 import { useApp } from '../store/store';
 import { exportFormats, type ExportOptionName } from './exporters';
 import { ImportFile } from './ImportFile';
+import { downloadText } from './downloadText';
 
 export function ExportPanel() {
   const design = useApp((s) => s.design);
@@ -45,12 +46,7 @@ export function ExportPanel() {
   };
 
   const download = () => {
-    if (text === null) return;
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
-    a.download = current.filename(design);
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    if (text !== null) downloadText(current.filename(design), text);
   };
 
   return (

@@ -12,6 +12,7 @@ import type { ImportResponse } from '@retry-studio/contract';
 import { operateApi } from '../operate/operateApi';
 import { vhostNamedBy } from '../broker/vhostNamedBy';
 import { useOperate } from '../operate/operateStore';
+import { currentOperateScope, useOperateScope } from '../operate/useOperateScope';
 import { DEPTHS_INTERVAL_MS, useDepthsPolling } from '../operate/useDepthsPolling';
 import type { DesignVersion } from '../store/resultsVersion';
 import { currentVersion, useFreshness } from '../store/useFreshness';
@@ -52,6 +53,7 @@ export function OperatePanel() {
     setOpenGroup(group);
     // a group of the import is still the import's design
     setImported((prev) => prev && { v: currentVersion(), r: prev.r });
+    useOperate.getState().set({ resultsScope: currentOperateScope() });
   };
   const set = useOperate.getState().set;
 
@@ -67,7 +69,7 @@ export function OperatePanel() {
         const biggest = [...g].sort((a, b) => b.queues - a.queues)[0]!.key;
         await open(designGroup(r.design, biggest), biggest);
       } else await open(r.design, null);
-      set({ roles: r.roles, prefix: '' });
+      set({ roles: r.roles, prefix: '', resultsScope: currentOperateScope() });
       setImported({ v: currentVersion(), r });
     } catch (e) {
       setError(e instanceof ApiError ? `${e.message}${e.field ? ` (${e.field})` : ''}` : (e as Error).message);
@@ -84,6 +86,12 @@ export function OperatePanel() {
     void doImport();
   }, [importAsked]);
 
+  // the roles and depths of another design or vhost are not this one's: cleared (the import and polling fill them again)
+  const scope = useOperateScope();
+  useEffect(() => {
+    const was = useOperate.getState().resultsScope;
+    if (was !== scope) set({ ...(was !== '' ? { roles: {}, depths: {}, depthsAt: null, dlqQueue: '' } : {}), resultsScope: scope });
+  }, [scope]);
   const parking = Object.entries(roles)
     .filter(([, r]) => r === 'parking')
     .map(([q]) => q);

@@ -16,7 +16,10 @@ const SOURCE_LABEL: Record<string, string> = {
   env: 'from RETRY_STUDIO_MANAGEMENT_URL',
 };
 
-export function ProbeView({ p }: { p: Probe }) {
+/** the broker URL without its vhost path: the vhost is said apart (the Vhost field may name another) */
+const brokerOnly = (url: string) => maskUrl(url).replace(/^(amqps?:\/\/[^/]+).*$/i, '$1');
+
+export function ProbeView({ p, vhost }: { p: Probe; vhost: string }) {
   const yes = (b: boolean) => (b ? <span className="text-emerald-400">yes</span> : <span className="text-slate-500">no</span>);
   const m = p.management;
   return (
@@ -25,7 +28,10 @@ export function ProbeView({ p }: { p: Probe }) {
         <span data-testid="broker-version">
           {p.product} {p.version}
         </span>{' '}
-        <span className="font-mono text-[10px] text-slate-400">{maskUrl(p.url)}</span>
+        <span className="font-mono text-[10px] text-slate-400">{brokerOnly(p.url)}</span>
+      </div>
+      <div data-testid="broker-probe-vhost" className="text-[10px] text-slate-400">
+        vhost <span className="font-mono text-slate-200">{vhost}</span>
       </div>
       {p.clusterName && <div className="text-[10px] text-slate-400">cluster {p.clusterName}</div>}
       {p.cluster && <ClusterNodes c={p.cluster} />}

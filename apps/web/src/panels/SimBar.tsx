@@ -2,6 +2,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { FailureModel } from '@retry-studio/topology-core/model';
 import { useApp } from '../store/store';
 import { player } from '../sim/player';
+import { HOP_MS } from '../sim/compilePlayback';
 import { runCommand } from '../commands/registry';
 import { env } from '../commands/env';
 
@@ -57,11 +58,12 @@ export function SimBar() {
       <button type="button" data-testid="sim-reset" className={`${btn} w-8`} disabled={!hasRun} onClick={() => runCommand('resetSim', env)} aria-label="Reset" title="Reset (Shift+R)">
         ↺
       </button>
-      <label className="flex items-center gap-1" title="Virtual time per real time">
+      {/* "1×" alone read as real time: the waits play at this rate, but each hop is drawn for a moment of its own */}
+      <label className="flex items-center gap-1" title={`How fast the waits (TTLs, delays) play: at 1× a 5 s wait takes 5 s. Each hop is also drawn for ${HOP_MS / 1000} s of its own, so a run plays longer than it took.`}>
         <select aria-label="Speed" data-testid="sim-speed" className="rounded bg-slate-800 px-1 py-0.5" value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
           {SPEEDS.map((s) => (
             <option key={s} value={s}>
-              {s}×
+              waits {s}×
             </option>
           ))}
         </select>

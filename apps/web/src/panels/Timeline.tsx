@@ -6,6 +6,7 @@ import { displayAt } from '../sim/compilePlayback';
 import { storiesOf, type Story } from './messageStory';
 import { fmtT } from './SimBar';
 import { timeTicks } from './timeTicks';
+import { pairLanes } from './pairLanes';
 
 const LANE_H = 18;
 const LABEL_W = 110;
@@ -27,18 +28,16 @@ export function Timeline() {
       </div>
     );
   const endT = Math.max(1, ...simStories.map((s) => s.end), ...liveStories.map((s) => s.end));
-  const lanes: Array<{ story: Story; source: 'sim' | 'live' }> = [
-    ...simStories.slice(0, MAX_LANES).map((story) => ({ story, source: 'sim' as const })),
-    ...liveStories.slice(0, MAX_LANES).map((story) => ({ story, source: 'live' as const })),
-  ];
+  // a traced message's predicted and live lanes side by side
+  const lanes = pairLanes<Story>(simStories, liveStories, MAX_LANES);
   return (
     <div className="flex h-full min-h-0">
       <div data-testid="timeline" className="min-w-0 flex-1 overflow-auto" role="list" aria-label="Messages">
         <TimeAxis endT={endT} />
         {/* marks are placed by a CSS variable: as a live trace runs and the end moves, no lane re-renders for it */}
         <div className="relative" style={{ '--end-t': endT } as CSSProperties}>
-          {lanes.map(({ story, source }) => (
-            <Lane key={`${source}:${story.msgId}`} story={story} source={source} active={story.msgId === inspected} />
+          {lanes.map(({ story, source, paired }) => (
+            <Lane key={`${source}:${story.msgId}`} story={story} source={source} paired={paired} active={story.msgId === inspected} />
           ))}
           <Playhead endT={endT} />
         </div>
@@ -88,15 +87,17 @@ const at = (t: number): string => `calc(${t} * 100% / var(--end-t))`;
 
 /** a story's events only grow: the same run's message (its first event) with as many events and the same end and fate draws the same lane */
 const sameLane = (a: LaneProps, b: LaneProps): boolean =>
-  a.source === b.source && a.active === b.active && (a.story === b.story || (a.story.msgId === b.story.msgId && a.story.events[0] === b.story.events[0] && a.story.events.length === b.story.events.length && a.story.end === b.story.end && a.story.fate === b.story.fate));
+  a.source === b.source && a.active === b.active && a.paired === b.paired && (a.story === b.story || (a.story.msgId === b.story.msgId && a.story.events[0] === b.story.events[0] && a.story.events.length === b.story.events.length && a.story.end === b.story.end && a.story.fate === b.story.fate));
 
 interface LaneProps {
   story: Story;
   source: 'sim' | 'live';
   active: boolean;
+  /** drawn with its twin of the other side (predicted above live) */
+  paired: boolean;
 }
 
-const Lane = memo(function Lane({ story, source, active }: LaneProps) {
+const Lane = memo(function Lane({ story, source, active, paired }: LaneProps) {
   const color = source === 'sim' ? '#38bdf8' : '#f97316';
   const fateTone = FATE_TONE[story.tone];
   return (
@@ -106,9 +107,10 @@ const Lane = memo(function Lane({ story, source, active }: LaneProps) {
       data-testid="timeline-lane"
       data-msg={story.msgId}
       data-source={source}
+      data-paired={paired || undefined}
       onClick={() => useApp.getState().inspectMessage(active ? null : story.msgId)}
       title={`${story.body}: ${story.fate}`}
-      className={`flex w-full items-center text-left focus:outline-none focus-visible:ring-1 focus-visible:ring-sky-400 ${active ? 'bg-slate-700/70' : 'hover:bg-slate-800/70'}`}
+      className={`flex w-full items-center text-left focus:outline-none focus-visible:ring-1 focus-visible:ring-sky-400 ${active ? 'bg-slate-700/70' : 'hover:bg-slate-800/70'}${paired && source === 'sim' ? ' border-t border-slate-700/60' : ''}`}
       style={{ height: LANE_H }}
     >
       <span style={{ width: LABEL_W }} className="flex shrink-0 items-center gap-1 truncate pl-1 font-mono text-[10px]">

@@ -1,14 +1,13 @@
-import { useState } from 'react';
 import { useApp } from '../store/store';
 import { allCommands, runCommand } from '../commands/registry';
 import { env } from '../commands/env';
+import { ToolbarMenu } from './ToolbarMenu';
 
 /** Buttons generated from the command registry (same objects the shortcuts use). */
 export function Toolbar() {
   useApp((s) => s.past.length + s.future.length * 1000 + s.selected.length * 1e6); // re-render on what `enabled` reads
   const state = useApp.getState();
   const cmds = allCommands().filter((c) => c.group === 'edit' || c.group === 'view');
-  const [help, setHelp] = useState(false);
   return (
     <div role="toolbar" aria-label="Edit" data-testid="toolbar" className="relative flex items-center gap-1">
       {cmds.map((c) => {
@@ -29,32 +28,26 @@ export function Toolbar() {
           </button>
         );
       })}
-      <button
-        type="button"
-        data-testid="shortcuts-toggle"
-        aria-expanded={help}
-        onClick={() => setHelp(!help)}
-        className="flex h-7 items-center rounded px-1.5 text-xs text-slate-400 hover:bg-slate-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
-      >
-        Keys
-      </button>
-      {help && (
-        <div data-testid="shortcuts" role="dialog" aria-label="Keyboard shortcuts" className="absolute left-0 top-9 z-50 w-72 rounded border border-slate-700 bg-slate-900 p-2 text-xs shadow-xl">
-          <table className="w-full">
-            <tbody>
-              {allCommands()
-                .filter((c) => c.shortcut)
-                .map((c) => (
-                  <tr key={c.id}>
-                    <td className="py-0.5 text-slate-300">{c.label}</td>
-                    <td className="py-0.5 text-right font-mono text-slate-400">{c.shortcut}</td>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
-          <div className="mt-1 text-[10px] text-slate-500">Tab moves through the palette, the toolbar and the nodes; Enter on a palette item adds it.</div>
-        </div>
-      )}
+      {/* a toolbar menu: Escape or a click outside closes it */}
+      <ToolbarMenu label="Keys" toggleTestId="shortcuts-toggle" menuTestId="shortcuts" ariaLabel="Keyboard shortcuts">
+        {() => (
+          <>
+            <table className="w-full">
+              <tbody>
+                {allCommands()
+                  .filter((c) => c.shortcut)
+                  .map((c) => (
+                    <tr key={c.id}>
+                      <td className="py-0.5 text-slate-300">{c.label}</td>
+                      <td className="py-0.5 text-right font-mono text-slate-400">{c.shortcut}</td>
+                    </tr>
+                  ))}
+              </tbody>
+            </table>
+            <div className="mt-1 text-[10px] text-slate-500">Tab moves through the palette, the toolbar and the nodes; Enter on a palette item adds it.</div>
+          </>
+        )}
+      </ToolbarMenu>
     </div>
   );
 }

@@ -4,7 +4,7 @@ import type { SimEvent } from '@retry-studio/topology-core/sim';
 import { useApp } from '../store/store';
 import type { Difference, PredictionResponse, TraceNotice } from '@retry-studio/contract';
 import { api, ApiError } from '../broker/api';
-import { brokerTarget } from '../broker/target';
+import { brokerTarget, brokerTargetKey } from '../broker/target';
 import { player } from '../sim/player';
 import { displayAt, nodeOfEvent } from '../sim/compilePlayback';
 import { attributePublishers } from '../sim/runSimulation';
@@ -50,6 +50,8 @@ export function TracePanel() {
   const [runV, setRunV] = useState<DesignVersion | null>(null);
   const runNow = useFreshness(runV);
   const onCanvas = (v: DesignVersion) => freshness(v, currentVersion()) === 'current';
+  // torn down by the Broker tab at this target: nothing to trace until it is applied again
+  const tornDown = useApp((s) => s.deployment?.state === 'torn-down' && s.deployment.docId === s.docId && s.deployment.target === brokerTargetKey(s));
 
   useEffect(() => () => source.current?.close(), []);
 
@@ -92,6 +94,11 @@ export function TracePanel() {
     setPhase('starting');
     const v = currentVersion();
     setRunV(v);
+    // the prediction drawn beside the live run is simulated with the trace's model: the simulation bar says the same
+    if (ownFailure) {
+      useApp.getState().setFailure(ownFailure);
+      setOwnFailure(null);
+    }
     const s = useApp.getState();
     try {
       const nodeLoss = withLoss && s.nodeLoss ? resolveNodeLoss(s.nodeLoss, s.design, s.queuePlacement) : undefined;
@@ -176,7 +183,8 @@ export function TracePanel() {
           <button
             type="button"
             data-testid="trace-start"
-            disabled={phase === 'starting' || phase === 'running'}
+            disabled={phase === 'starting' || phase === 'running' || tornDown}
+            title={tornDown ? 'Torn down at this broker target: apply the design again (Broker tab) to trace it' : undefined}
             onClick={start}
             className="rounded bg-orange-700 px-2 py-1 hover:bg-orange-600 disabled:opacity-40"
           >
@@ -188,6 +196,11 @@ export function TracePanel() {
             </button>
           )}
         </div>
+        {tornDown && phase !== 'running' && (
+          <div data-testid="trace-torn-down" className="text-amber-300">
+            Torn down at this broker target: Plan and Apply it again (Broker tab) to trace it.
+          </div>
+        )}
         <TraceFailureField value={ownFailure} simFailure={simFailure} onChange={setOwnFailure} />
         {simLoss && (
           <label className="flex items-center gap-1" title="The prediction includes the simulation bar's node loss (a node the trace sees go down on a cluster is put into the prediction by itself)">

@@ -44,6 +44,23 @@ describe('the version results belong to', () => {
     expect(store.getState().simEvents).toBeNull();
   });
 
+  it('undoing back to the version a result was computed for makes it current again; a new edit is a new version', () => {
+    const store = simulated();
+    const traced = versionOf(store.getState());
+    store.getState().setDesign(withTtl(store, 9000));
+    const edited = versionOf(store.getState());
+    expect(freshness(traced, edited)).toBe('stale');
+    store.getState().undo();
+    expect(freshness(traced, versionOf(store.getState()))).toBe('current');
+    store.getState().redo();
+    expect(freshness(edited, versionOf(store.getState()))).toBe('current');
+    store.getState().undo();
+    store.getState().setDesign(withTtl(store, 7000));
+    const other = versionOf(store.getState());
+    expect(freshness(traced, other)).toBe('stale');
+    expect(freshness(edited, other)).toBe('stale');
+  });
+
   it('moving a node or renaming the design keeps results current', () => {
     const store = simulated();
     const before = versionOf(store.getState());

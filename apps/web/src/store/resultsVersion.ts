@@ -22,14 +22,14 @@ export const STALE_TEXT = 'computed for an earlier version of this design';
 export interface ResultsVersionSlice {
   /** moves on every change of what results depend on (see designChanged) */
   designRevision: number;
-  /** the open design changed: a new version, and the simulation leaves the canvas */
-  designVersionMoved: () => void;
+  /** the open design changed: a new version (or `revision`, an earlier one it is again), and the simulation leaves the canvas */
+  designVersionMoved: (revision?: number) => void;
 }
 
 export const createResultsVersionSlice: StateCreator<AppState, [], [], ResultsVersionSlice> = (set, get) => ({
   designRevision: 0,
-  designVersionMoved: () => {
-    set((s) => ({ designRevision: s.designRevision + 1, divergenceNode: null }));
+  designVersionMoved: (revision) => {
+    set((s) => ({ designRevision: revision ?? s.designRevision + 1, divergenceNode: null }));
     const s = get();
     if (s.simEvents || s.simError || s.inspectedMsg || s.simOutages.length) s.clearSimulation();
     if (s.liveEvents) s.setLiveEvents(null);
@@ -51,13 +51,27 @@ export function designChanged(a: Design, b: Design): boolean {
   return a.topology !== b.topology || a.consumers !== b.consumers || a.publishers !== b.publishers || a.profile !== b.profile;
 }
 
+/** how many earlier versions an undo can come back to (the undo history's depth and some) */
+const VERSIONS_KEPT = 120;
+
 /**
  * Moves the version when the open design changes (an edit, an undo or redo, another design
  * opened) and takes the simulation off the canvas: no old timeline, path, message or token.
+ * Coming back to an earlier version (an undo to the traced design) is that version again: its
+ * results are current, not "earlier"; a new version never reuses a number.
  */
 export function trackDesignVersion(store: { getState: () => AppState; subscribe: (f: (s: AppState, prev: AppState) => void) => () => void }): () => void {
+  const first = store.getState();
+  const seen: { docId: string; design: Design; revision: number }[] = [{ docId: first.docId, design: first.design, revision: first.designRevision }];
+  let highest = first.designRevision;
   return store.subscribe((s, prev) => {
     if (s.docId === prev.docId && (s.design === prev.design || !designChanged(s.design, prev.design))) return;
-    store.getState().designVersionMoved();
+    const again = seen.find((v) => v.docId === s.docId && !designChanged(v.design, s.design));
+    const revision = again?.revision ?? ++highest;
+    if (!again) {
+      seen.push({ docId: s.docId, design: s.design, revision });
+      if (seen.length > VERSIONS_KEPT) seen.shift();
+    }
+    store.getState().designVersionMoved(revision);
   });
 }

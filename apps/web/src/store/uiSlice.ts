@@ -15,6 +15,15 @@ export interface UiSlice {
   sideTab: SideTab;
   bottomTab: BottomTab;
   toast: { text: string; tone: 'info' | 'error' } | null;
+  /** the last apply or teardown of a design at a broker target (`target`: brokerTargetKey): a torn-down design cannot be traced */
+  deployment: { readonly docId: string; readonly target: string; readonly state: 'applied' | 'torn-down' } | null;
+  setDeployment: (d: { readonly docId: string; readonly target: string; readonly state: 'applied' | 'torn-down' } | null) => void;
+  /** the broker version each design came from (its file's `rabbitmq_version`, or the broker probed with it open), by design id: the upgrade check's source */
+  brokerVersions: Readonly<Record<string, string>>;
+  setBrokerVersion: (docId: string, version: string) => void;
+  /** what the last file import left out or changed (the CLI prints the same lines), until dismissed */
+  importNotes: { readonly design: string; readonly lines: readonly string[] } | null;
+  setImportNotes: (notes: { readonly design: string; readonly lines: readonly string[] } | null) => void;
   /** bumps when something asks the canvas to fit the view */
   fitRequest: number;
   /** the last fit asked for everything in view, however small (the stress bench), not the readable opening view */
@@ -49,6 +58,12 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   sideTab: 'inspect',
   bottomTab: 'timeline',
   toast: null,
+  importNotes: null,
+  brokerVersions: {},
+  setBrokerVersion: (docId, version) => set((s) => ({ brokerVersions: { ...s.brokerVersions, [docId]: version } })),
+  deployment: null,
+  setDeployment: (deployment) => set({ deployment }),
+  setImportNotes: (importNotes) => set({ importNotes }),
   fitRequest: 0,
   fitAll: false,
   brokerUrl: 'amqp://guest:guest@127.0.0.1:5672/',

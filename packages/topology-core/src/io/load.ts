@@ -95,7 +95,11 @@ export function loadDocument(text: string, opts: ImportDefinitionsOptions & { re
 export function loadDocumentVhosts(text: string, opts: ImportDefinitionsOptions & { readonly name?: string } = {}): { ok: true; docs: (LoadedDocument & { ok: true })[] } | (LoadedDocument & { ok: false }) {
   const parsed = parseJsonText(text);
   if (!parsed.ok) return { ok: false, errors: [parsed.error], warnings: [] };
-  const v = parsed.value;
+  return loadValueVhosts(parsed.value, opts);
+}
+
+/** loadDocumentVhosts on parsed JSON. */
+export function loadValueVhosts(v: unknown, opts: ImportDefinitionsOptions & { readonly name?: string } = {}): { ok: true; docs: (LoadedDocument & { ok: true })[] } | (LoadedDocument & { ok: false }) {
   const full = opts.vhost === undefined && looksLikeDefinitions(v) && isPlainObject(v) ? vhostContents(v).filter((c) => c.name !== undefined && objectCount(c) > 0) : [];
   if (full.length <= 1) {
     const one = loadValue(v, opts);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedBack, canaryBatchSize, checkCanaryOptions, isCopyBack, judgeBatch, parseMaxRefail, type CanaryOptions } from './canary.js';
+import { allowedBack, canaryBatchSize, checkCanaryOptions, FORM_CANARY_NAMES, isCopyBack, judgeBatch, parseMaxRefail, type CanaryOptions } from './canary.js';
 import { REDRIVE_AT_HEADER, REDRIVE_COUNT_HEADER } from './redrive.js';
 
 const opts = (o: Partial<CanaryOptions> = {}): CanaryOptions => ({ size: 5, waitMs: 1000, maxRefail: { kind: 'count', count: 0 }, ...o });
@@ -15,6 +15,15 @@ describe('canary options', () => {
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.message).toContain('--max-refail');
     }
+  });
+
+  it('the web form\'s messages name its fields, never a CLI flag', () => {
+    const r = parseMaxRefail('x', FORM_CANARY_NAMES);
+    expect(!r.ok && r.message).toMatch(/^max back must be/);
+    const [e] = checkCanaryOptions(opts({ maxRefail: { kind: 'count', count: 6 } }), 20, FORM_CANARY_NAMES);
+    expect(e).toMatchObject({ option: '--max-refail', message: 'max back 6 is above the canary of 5: the first batch could never stop the re-drive' });
+    const stop = judgeBatch({ moved: 5, back: 2, waiting: 0, sinceMovedMs: 0 }, opts());
+    expect(stop.kind === 'stop' && stop.reason).not.toMatch(/--/);
   });
 
   it('refuses N of 0, N above the selection, a negative wait and R above N, each naming its option', () => {

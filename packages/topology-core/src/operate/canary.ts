@@ -33,53 +33,66 @@ export interface CanaryOptionError {
   readonly message: string;
 }
 
+/** What the user calls each canary option: the CLI's flags, or the Dead letters form's fields. */
+export interface CanaryOptionNames {
+  readonly canary: string;
+  readonly waitMs: string;
+  readonly maxRefail: string;
+  readonly fromBatch: string;
+}
+export const CLI_CANARY_NAMES: CanaryOptionNames = { canary: '--canary', waitMs: '--canary-wait-ms', maxRefail: '--max-refail', fromBatch: '--canary-from-batch' };
+/** the labels of the web form's fields (a message there never names a CLI flag) */
+export const FORM_CANARY_NAMES: CanaryOptionNames = { canary: 'canary', waitMs: 'wait ms', maxRefail: 'max back', fromBatch: 'from batch' };
+
 /** `2` (a count) or `0.1` / `10%` (a ratio of the batch) */
-export function parseMaxRefail(s: string): { ok: true; maxRefail: MaxRefail } | { ok: false; message: string } {
+export function parseMaxRefail(s: string, names: CanaryOptionNames = CLI_CANARY_NAMES): { ok: true; maxRefail: MaxRefail } | { ok: false; message: string } {
+  const name = names.maxRefail;
   const t = s.trim();
   const pct = t.endsWith('%');
   const n = Number(pct ? t.slice(0, -1) : t);
   if (t === '' || !Number.isFinite(n) || n < 0)
     return {
       ok: false,
-      message: `--max-refail must be a count (2), a ratio below 1 (0.1) or a percentage (10%), got ${JSON.stringify(s)}`,
+      message: `${name} must be a count (2), a ratio below 1 (0.1) or a percentage (10%), got ${JSON.stringify(s)}`,
     };
   if (pct)
     return n < 100
       ? { ok: true, maxRefail: { kind: 'ratio', ratio: n / 100 } }
-      : { ok: false, message: `--max-refail ${s}: a percentage must be below 100%` };
+      : { ok: false, message: `${name} ${s}: a percentage must be below 100%` };
   if (n < 1 && n > 0) return { ok: true, maxRefail: { kind: 'ratio', ratio: n } };
   if (!Number.isInteger(n))
-    return { ok: false, message: `--max-refail ${s}: a count must be a whole number (or a ratio below 1)` };
+    return { ok: false, message: `${name} ${s}: a count must be a whole number (or a ratio below 1)` };
   return { ok: true, maxRefail: { kind: 'count', count: n } };
 }
 
-/** Bad options, each naming its option; `selection`: how many messages the re-drive would move. */
-export function checkCanaryOptions(o: CanaryOptions, selection: number | undefined): CanaryOptionError[] {
+/** Bad options, each naming its option (`option` as the CLI names it; the message in the user's `names`); `selection`: how many messages the re-drive would move. */
+export function checkCanaryOptions(o: CanaryOptions, selection: number | undefined, names: CanaryOptionNames = CLI_CANARY_NAMES): CanaryOptionError[] {
   const errors: CanaryOptionError[] = [];
+  const n = names;
   if (!Number.isInteger(o.size) || o.size < 1)
     errors.push({
       option: '--canary',
-      message: `--canary must be a whole number of messages of at least 1, got ${o.size}`,
+      message: `${n.canary} must be a whole number of messages of at least 1, got ${o.size}`,
     });
   else if (selection !== undefined && o.size > selection)
     errors.push({
       option: '--canary',
-      message: `--canary ${o.size} is more than the ${selection} message(s) selected: a canary is a part of the selection`,
+      message: `${n.canary} ${o.size} is more than the ${selection} message(s) selected: a canary is a part of the selection`,
     });
   if (o.fromBatch !== undefined && (!Number.isInteger(o.fromBatch) || o.fromBatch < 0))
-    errors.push({ option: '--canary-from-batch', message: `--canary-from-batch must be a batch number of at least 1, got ${o.fromBatch + 1}` });
+    errors.push({ option: '--canary-from-batch', message: `${n.fromBatch} must be a batch number of at least 1, got ${o.fromBatch + 1}` });
   if (!Number.isFinite(o.waitMs) || o.waitMs < 0)
     errors.push({
       option: '--canary-wait-ms',
-      message: `--canary-wait-ms must be 0 or more milliseconds, got ${o.waitMs}`,
+      message: `${n.waitMs} must be 0 or more milliseconds, got ${o.waitMs}`,
     });
   if (o.maxRefail.kind === 'count' && Number.isInteger(o.size) && o.maxRefail.count > o.size)
     errors.push({
       option: '--max-refail',
-      message: `--max-refail ${o.maxRefail.count} is above the canary of ${o.size}: the first batch could never stop the re-drive`,
+      message: `${n.maxRefail} ${o.maxRefail.count} is above the canary of ${o.size}: the first batch could never stop the re-drive`,
     });
   if (o.maxRefail.kind === 'ratio' && !(o.maxRefail.ratio >= 0 && o.maxRefail.ratio < 1))
-    errors.push({ option: '--max-refail', message: `--max-refail ratio must be in [0, 1), got ${o.maxRefail.ratio}` });
+    errors.push({ option: '--max-refail', message: `${n.maxRefail} ratio must be in [0, 1), got ${o.maxRefail.ratio}` });
   return errors;
 }
 
@@ -118,7 +131,7 @@ export function judgeBatch(w: BatchWatch, o: Pick<CanaryOptions, 'waitMs' | 'max
     return {
       kind: 'stop',
       basis: 'returns-seen',
-      reason: `${w.back} of ${w.moved} came back (more than the ${allowed} allowed by --max-refail): the cause is not fixed`,
+      reason: `${w.back} of ${w.moved} came back (more than the ${allowed} allowed back): the cause is not fixed`,
     };
   if (w.sinceMovedMs < o.waitMs) return { kind: 'watching' };
   if (w.waiting > 0)

@@ -13,3 +13,5 @@ export * from './canary.js';
 export * from './jsonPatch.js';
 export * from './redriveEdit.js';
 export * from './redriveBounce.js';
+export { messageDigest } from './messageDigest.js';
+export { checkEditInPlan } from './redrivePatchCheck.js';

@@ -8,6 +8,7 @@
  * A message whose destination is gone, or that would route nowhere, is skipped with the reason
  * and stays in the dead-letter queue.
  */
+import { messageDigest } from './messageDigest.js';
 import type { AmqpTable, AmqpValue, ExchangeType, Topology } from '../model/definitions.js';
 import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.js';
 import { route } from '../routing/route.js';
@@ -28,7 +29,9 @@ export type RedriveFilter =
   | { readonly kind: 'reason'; readonly reason: string }
   | { readonly kind: 'header'; readonly name: string; readonly value?: string }
   /** one message, by its message-id property (fix-then-retry on one message) */
-  | { readonly kind: 'message-id'; readonly id: string };
+  | { readonly kind: 'message-id'; readonly id: string }
+  /** one message without a message-id: its position in the queue (0 = head) and its digest, checked again when it is read */
+  | { readonly kind: 'message'; readonly seq: number; readonly digest: string };
 
 export type RedriveDecision =
   | {
@@ -168,19 +171,25 @@ export function matchesFilter(m: DeadLetterMessage, f: RedriveFilter | undefined
     }
     case 'message-id':
       return m.properties?.messageId === f.id;
+    case 'message':
+      return m.seq === f.seq && messageDigest(m) === f.digest;
   }
 }
 
-/** `cause=KEY`, `queue=Q`, `reason=R`, `header=NAME`, `header=NAME=VALUE` or `message-id=ID`; an error names what is wrong. */
+/** `cause=KEY`, `queue=Q`, `reason=R`, `header=NAME`, `header=NAME=VALUE`, `message-id=ID` or `message=POSITION:DIGEST`; an error names what is wrong. */
 export function parseRedriveFilter(s: string): { ok: true; filter: RedriveFilter } | { ok: false; message: string } {
   const eq = s.indexOf('=');
   const k = eq < 0 ? s : s.slice(0, eq);
   const v = eq < 0 ? '' : s.slice(eq + 1);
   if (v === '')
-    return { ok: false, message: `filter "${s}" needs a value: cause=KEY, queue=Q, reason=R, header=NAME[=VALUE] or message-id=ID` };
+    return { ok: false, message: `filter "${s}" needs a value: cause=KEY, queue=Q, reason=R, header=NAME[=VALUE], message-id=ID or message=POSITION:DIGEST` };
   if (k === 'cause' || k === 'group') return { ok: true, filter: { kind: 'cause', key: v } };
   if (k === 'queue') return { ok: true, filter: { kind: 'queue', queue: v } };
   if (k === 'message-id') return { ok: true, filter: { kind: 'message-id', id: v } };
+  if (k === 'message') {
+    const m = /^(\d+):([0-9a-f]{16})$/.exec(v);
+    return m ? { ok: true, filter: { kind: 'message', seq: Number(m[1]), digest: m[2]! } } : { ok: false, message: `filter "${s}": message=POSITION:DIGEST (the position in the queue, 0 = head, and the 16-hex digest a browse gives)` };
+  }
   if (k === 'reason') return { ok: true, filter: { kind: 'reason', reason: v } };
   if (k === 'header') {
     const e2 = v.indexOf('=');
@@ -189,7 +198,7 @@ export function parseRedriveFilter(s: string): { ok: true; filter: RedriveFilter
       filter: e2 < 0 ? { kind: 'header', name: v } : { kind: 'header', name: v.slice(0, e2), value: v.slice(e2 + 1) },
     };
   }
-  return { ok: false, message: `unknown filter "${k}": use cause=KEY, queue=Q, reason=R, header=NAME[=VALUE] or message-id=ID` };
+  return { ok: false, message: `unknown filter "${k}": use cause=KEY, queue=Q, reason=R, header=NAME[=VALUE], message-id=ID or message=POSITION:DIGEST` };
 }
 
 /** The marker a re-driven copy carries on top of all its headers (x-death included). */

@@ -27,6 +27,10 @@ describe('editCopy', () => {
       reason: expect.stringMatching(/^message m-7: the body is not JSON/),
     });
   });
+  it('a whole new body (the one-message editor) replaces a plain-text body', () => {
+    const r = editCopy('order-0 plain', { patch: [{ op: 'replace', path: '', value: { order: 0, fixed: true } }] }, '#0');
+    expect(r).toMatchObject({ ok: true, body: '{"order":0,"fixed":true}' });
+  });
   it('a patch that does not apply: the message stays, with the operation that failed', () => {
     const r = editCopy('{"a":1}', { patch: [{ op: 'remove', path: '/b' }] }, '#3');
     expect(r).toEqual({

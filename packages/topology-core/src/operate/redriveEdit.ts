@@ -70,13 +70,17 @@ export function editCopy(body: string, edit: RedriveEdit, label: string): Edited
   let out: string | undefined;
   if (edit.patch && edit.patch.length > 0) {
     let doc: JsonValue;
+    // a whole new body (the one-message editor) replaces a plain-text body as well as a JSON one
+    const wholeBody = edit.patch[0]!.op === 'replace' && edit.patch[0]!.path === '';
     try {
       doc = JSON.parse(body) as JsonValue;
     } catch {
-      return {
-        ok: false,
-        reason: `message ${label}: the body is not JSON, so --patch cannot apply: left in the queue`,
-      };
+      if (!wholeBody)
+        return {
+          ok: false,
+          reason: `message ${label}: the body is not JSON, so --patch cannot apply: left in the queue`,
+        };
+      doc = null;
     }
     const r = applyJsonPatch(doc, edit.patch);
     if (!r.ok)

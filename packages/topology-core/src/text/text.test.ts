@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ordinal } from './ordinal.js';
 import { collapseRepeats, joinCollapsed } from './collapseRepeats.js';
+import { nameList } from './nameList.js';
 
 describe('ordinal', () => {
   it.each([
@@ -22,5 +23,13 @@ describe('collapseRepeats', () => {
   it('prints "0 ms × 20" instead of twenty "0 ms"', () => {
     expect(joinCollapsed([...Array(20).fill('0 ms'), '5 s'])).toBe('0 ms × 20, 5 s');
     expect(joinCollapsed(['1 s', '2 s'])).toBe('1 s, 2 s');
+  });
+});
+
+describe('nameList', () => {
+  it('names every one up to the limit, then counts the rest (6 missing never names 5)', () => {
+    const six = ['a', 'b', 'c', 'd', 'e', 'f'];
+    expect(nameList(six)).toBe('a, b, c, d, e, f');
+    expect(nameList(six, 4)).toBe('a, b, c, d, ... and 2 more');
   });
 });

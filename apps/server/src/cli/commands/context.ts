@@ -1,7 +1,7 @@
 /** What a CLI command gets: its arguments, output streams and file access (injectable for tests). */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadDocument, loadDocumentVhosts, type DocumentKind, type SkippedBinding } from '@retry-studio/topology-core/io';
+import { loadDocument, readDocumentFile, type DocumentKind, type SkippedBinding } from '@retry-studio/topology-core/io';
 import { AppConfigFailure, importAppConfig, isAppConfigFile } from '@retry-studio/topology-core/appconfig';
 import { formatIssues, type Design, type ValidationIssue } from '@retry-studio/topology-core/model';
 import { FileReadError, readUserFile } from './readUserFile.js';
@@ -96,10 +96,10 @@ export async function loadFile(io: CliIo, file: string, opts: { vhost?: string |
 export async function loadFileVhosts(io: CliIo, file: string, opts: { vhost?: string | undefined } = {}): Promise<LoadedFile[]> {
   const text = await readText(io, file);
   if (isAppConfigFile(file)) return [loadAppConfig([{ name: file, text }])];
-  const name = path.basename(file).replace(/\.json$/i, '');
-  const r = loadDocumentVhosts(text, { name, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
+  // the browser's Open / Import reads files through the same core function
+  const r = readDocumentFile(text, { fileName: file, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
   if (!r.ok) throw new CliError(`${file}: invalid ${r.kind ?? 'input'}\n${indent(formatIssues(r.errors))}`);
-  return r.docs.map((d) => ({ kind: d.kind, design: d.design, warnings: d.warnings, ...(d.vhost !== undefined ? { vhost: d.vhost } : {}), ...(d.skippedBindings ? { skippedBindings: d.skippedBindings } : {}) }));
+  return [...r.docs];
 }
 
 /** `vhost "x": ` before a line about one vhost of several; nothing when there is one. */

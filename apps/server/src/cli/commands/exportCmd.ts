@@ -1,4 +1,4 @@
-import { exportVhosts, MULTI_VHOST_FORMATS } from '@retry-studio/topology-core/io';
+import { exportVhosts, IMPORT_NOTE_CODES, MULTI_VHOST_FORMATS } from '@retry-studio/topology-core/io';
 import { value, parseArgs } from './args.js';
 import { CliError, loadFileVhosts, writeOutput, type CliIo } from './context.js';
 import { formatWarnings } from './lintText.js';
@@ -6,8 +6,6 @@ import { EXPORT_VALUE_OPTIONS, exportFormat, exportOptions, portableIfAsked, wri
 
 export const EXPORT_USAGE =
   'export FILE --format design|definitions|rabbitmqadmin|rabbitmqadmin-v1|amqplib|rascal|consumers|operator|terraform|asyncapi [--portable] [--source-vhost V] [--vhost V] [--cluster NAME] [--out FILE]';
-
-const NOTE_CODES = ['skipped', 'not-imported', 'field-ignored'];
 
 /**
  * Each object keeps its vhost: a design read from vhost "kleem" is written to "kleem" unless
@@ -25,7 +23,7 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
   const docs = await loadFileVhosts(io, file, { vhost: value(a, 'source-vhost') });
   // what was skipped or is not modelled is said, never lost without a word
   for (const d of docs) {
-    const notes = d.warnings.filter((w) => NOTE_CODES.includes(w.code));
+    const notes = d.warnings.filter((w) => IMPORT_NOTE_CODES.includes(w.code));
     if (notes.length > 0) io.err(`${file}${d.vhost !== undefined ? ` vhost ${JSON.stringify(d.vhost)}` : ''}:\n${formatWarnings(notes)}\n`);
   }
   if (docs.length > 1) {

@@ -3,6 +3,7 @@
  * few objects, one message and fix), and so are validation warnings of one kind, so a file of
  * 1,000 queues prints a page, not the same line 1,000 times. `--json` keeps every finding.
  */
+import { nameList } from '@retry-studio/topology-core/text';
 import { type LintFinding } from '@retry-studio/topology-core/lint';
 import { formatIssues, type ValidationIssue } from '@retry-studio/topology-core/model';
 
@@ -24,8 +25,7 @@ export interface LintSection {
 export const MAX_MESSAGE = 600;
 
 const cutMessage = (m: string): string => (m.length > MAX_MESSAGE ? `${m.slice(0, MAX_MESSAGE)}… (${m.length - MAX_MESSAGE} more characters: --json has it whole)` : m);
-const objectList = (objects: readonly string[]): string =>
-  objects.slice(0, SHOWN_OBJECTS).join(', ') + (objects.length > SHOWN_OBJECTS ? `, ... and ${objects.length - SHOWN_OBJECTS} more` : '');
+const objectList = (objects: readonly string[]): string => nameList(objects, SHOWN_OBJECTS);
 
 function formatFinding(f: LintFinding, where = ''): string {
   const count = f.objects.length > SHOWN_OBJECTS ? ` (${f.objects.length})` : '';

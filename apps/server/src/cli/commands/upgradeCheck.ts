@@ -10,9 +10,10 @@ import { fateText, failureText, isBlocking, migrateDesignForUpgrade, upgradeChec
 import { assumedConsumers, assumedRoleList, describeAssumedRoles } from '@retry-studio/topology-core/lint';
 import { resolveBrokerUrl } from '../../broker/index.js';
 import { importBroker } from '../../operate/importBroker.js';
-import { verifyTarget, verifyTopology, type VerifyRun, type VerifyTarget } from '../../upgrade/verifyUpgrade.js';
+import { verifyTarget, type VerifyRun, type VerifyTarget } from '../../upgrade/verifyUpgrade.js';
+import { verifyDisagrees, verifyOnBroker, type VerifyOnBroker } from '../../upgrade/verifyOnBroker.js';
 import { traceDifference, type LiveTraceResult } from '../../upgrade/liveTrace.js';
-import { verifyImport, type ImportOutcome } from '../../upgrade/verifyImport.js';
+import { type ImportOutcome } from '../../upgrade/verifyImport.js';
 import { flag, intValue, parseArgs, value } from './args.js';
 import { CliError, loadFile, writeText, type CliIo } from './context.js';
 import { cliFailure, targetFromArgs } from './operateArgs.js';
@@ -112,14 +113,7 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
     await writeText(io, migratedOut, writeDesignJson(migration.design));
     io.err(`wrote ${migratedOut}\n`);
   }
-  let verify: { original: VerifyRun; migrated: VerifyRun; originalImport: ImportOutcome } | undefined;
-  if (target) {
-    const original = await verifyTopology(target, input.design.topology, report.findings, 'original');
-    const migratedFindings = upgradeCheck({ ...migration.design, profile: from }, opts).findings;
-    const migrated = await verifyTopology(target, migration.design.topology, migratedFindings, 'migrated');
-    const originalImport = await verifyImport(target, input.design.topology, report.findings);
-    verify = { original, migrated, originalImport };
-  }
+  const verify: VerifyOnBroker | undefined = target ? await verifyOnBroker(target, input.design, report, migration, opts) : undefined;
   const traces: LiveTraceResult[] = [];
   if (target && flag(a, 'trace')) {
     const traced = withAssumedTraffic(input.design).design;
@@ -133,7 +127,7 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
     }
   }
   const disagrees =
-    (verify !== undefined && ([...verify.original.outcomes, ...verify.migrated.outcomes].some((o) => !o.agrees) || !verify.originalImport.agrees)) || traces.some((t) => !t.agrees);
+    (verify !== undefined && verifyDisagrees(verify)) || traces.some((t) => !t.agrees);
   const exit = report.blocking || disagrees ? 1 : 0;
   if (flag(a, 'json')) {
     io.out(
