@@ -10,7 +10,8 @@ import type { Topology } from '../model/definitions.js';
 import { isPlainObject, type ValidationIssue } from '../model/validateResult.js';
 import { looksLikeDefinitions } from './definitions.js';
 import { vhostContents, type VhostContents } from './definitionsVhosts.js';
-import { loadValueVhosts, parseJsonText, type DocumentKind, type SkippedBinding } from './load.js';
+import { loadValueVhosts, parseJsonText, type DocumentKind } from './load.js';
+import type { SkippedBinding } from './brokerObjects.js';
 
 export interface ReadDocumentOptions {
   /** the file's name (a path is fine): `orders-definitions.json` names the design `orders-definitions` */
