@@ -3,13 +3,10 @@
  * few objects, one message and fix), and so are validation warnings of one kind, so a file of
  * 1,000 queues prints a page, not the same line 1,000 times. `--json` keeps every finding.
  */
-import { type LintFinding } from '@retry-studio/topology-core/lint';
+import { GROUP_AFTER, SHOWN_OBJECTS, groupFindings, objectList, type LintFinding } from '@retry-studio/topology-core/lint';
 import { formatIssues, type ValidationIssue } from '@retry-studio/topology-core/model';
 
-/** Up to this many findings of one rule are printed one by one; more are grouped. */
-export const GROUP_AFTER = 3;
-/** Objects named in a group before "and N more". */
-export const SHOWN_OBJECTS = 8;
+export { GROUP_AFTER, SHOWN_OBJECTS };
 
 export interface LintSection {
   /** the vhost the findings are about (named when the file has several) */
@@ -22,17 +19,14 @@ export interface LintSection {
 export const MAX_MESSAGE = 600;
 
 const cutMessage = (m: string): string => (m.length > MAX_MESSAGE ? `${m.slice(0, MAX_MESSAGE)}… (${m.length - MAX_MESSAGE} more characters: --json has it whole)` : m);
-const objectList = (objects: readonly string[]): string =>
-  objects.slice(0, SHOWN_OBJECTS).join(', ') + (objects.length > SHOWN_OBJECTS ? `, ... and ${objects.length - SHOWN_OBJECTS} more` : '');
 
 function formatFinding(f: LintFinding, where = ''): string {
   const count = f.objects.length > SHOWN_OBJECTS ? ` (${f.objects.length})` : '';
   return `${f.severity.padEnd(7)} ${where}${f.id}: ${cutMessage(f.message)}\n          objects${count}: ${objectList(f.objects)}\n          fix: ${f.fix}\n`;
 }
 
-function formatGroup(list: readonly LintFinding[], where = ''): string {
+function formatGroup(list: readonly LintFinding[], objects: readonly string[], where = ''): string {
   const f = list[0]!;
-  const objects = [...new Set(list.flatMap((x) => x.objects))];
   return (
     `${f.severity.padEnd(7)} ${where}${f.id}: ${list.length} findings (--json lists every one); the first: ${cutMessage(f.message)}\n` +
     `          objects (${objects.length}): ${objectList(objects)}\n          fix: ${f.fix}\n`
@@ -42,15 +36,8 @@ function formatGroup(list: readonly LintFinding[], where = ''): string {
 /** Findings grouped by rule and severity, in the order the rules first appear; `vhost` names it on each line. */
 export function formatFindings(findings: readonly LintFinding[], vhost?: string): string {
   const where = vhost !== undefined ? `[vhost ${JSON.stringify(vhost)}] ` : '';
-  const groups = new Map<string, LintFinding[]>();
-  for (const f of findings) {
-    const k = `${f.severity}\u0000${f.id}`;
-    const g = groups.get(k);
-    if (g) g.push(f);
-    else groups.set(k, [f]);
-  }
   let out = '';
-  for (const list of groups.values()) out += list.length <= GROUP_AFTER ? list.map((f) => formatFinding(f, where)).join('') : formatGroup(list, where);
+  for (const g of groupFindings(findings)) out += g.kind === 'single' ? formatFinding(g.finding, where) : formatGroup(g.findings, g.objects, where);
   return out;
 }
 
