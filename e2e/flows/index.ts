@@ -12,6 +12,7 @@ import { exportFormatsFlow } from './exportFlows.js';
 import { clusterFlow } from './clusterFlows.js';
 import { upgradeFlow } from './upgradeFlow.js';
 import { resultsFlows } from './resultsFlows.js';
+import { canvasScaleFlows } from './canvasScaleFlows.js';
 
 export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, exportFormatsFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow, policyPlanFlow, broker43Flow, clusterFlow, operateFlow, operateLargeFlow, canaryRedriveFlow, editRedriveFlow];
 // the designer's own flows (names start with "designer:")
@@ -21,3 +22,5 @@ flows.push(upgradeFlow);
 flows.push(...resultsFlows);
 // issue 26's designer points (names start with "designer-truth:")
 flows.push(...designerTruthFlows);
+// issue 30's canvas points: readable at any zoom, big designs (names start with "canvas:")
+flows.push(...canvasScaleFlows);

@@ -225,6 +225,8 @@ export function Canvas() {
           if (e) userMoved.current = true;
         }}
         onPaneClick={onPaneClick}
+        onEdgeMouseEnter={(_, e) => hoverLabel(e.id, true)}
+        onEdgeMouseLeave={(_, e) => hoverLabel(e.id, false)}
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
         onNodesChange={onNodesChange}
@@ -284,6 +286,13 @@ export function Canvas() {
       )}
     </div>
   );
+}
+
+/** an edge hovered shows its label at a readable size (index.css), set on the label's element: no edge re-renders */
+function hoverLabel(id: string, on: boolean) {
+  const el = document.querySelector(`[data-edge-label="${CSS.escape(id)}"]`);
+  if (on) el?.setAttribute('data-hover', 'true');
+  else el?.removeAttribute('data-hover');
 }
 
 /** its own component: a zoom re-renders it alone, not the canvas */

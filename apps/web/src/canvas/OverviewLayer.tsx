@@ -24,8 +24,9 @@ export function OverviewLayer({ model, box }: { model: OverviewModel; box: React
         canvas.width = Math.round(size.w * dpr);
         canvas.height = Math.round(size.h * dpr);
       }
-      drawOverview(ctx, model, store.getState().transform, size.w, size.h, dpr);
+      const at = drawOverview(ctx, model, store.getState().transform, size.w, size.h, dpr);
       box.current?.setAttribute('data-drawn', String(model.nodes.length));
+      box.current?.setAttribute('data-drawn-bounds', at.map((v) => Math.round(v)).join(','));
     };
     const schedule = () => {
       if (!raf) raf = requestAnimationFrame(draw);
@@ -48,6 +49,7 @@ export function OverviewLayer({ model, box }: { model: OverviewModel; box: React
       ro.disconnect();
       if (raf) cancelAnimationFrame(raf);
       box.current?.removeAttribute('data-drawn');
+      box.current?.removeAttribute('data-drawn-bounds');
     };
   }, [model, store, box]);
   return <canvas ref={ref} data-testid="canvas-overview" className="pointer-events-none absolute inset-0 z-[3] h-full w-full" />;

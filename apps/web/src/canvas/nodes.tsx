@@ -131,6 +131,7 @@ function Chips({ name, chips }: { name: string; chips: readonly FaceChip[] }) {
             key={lod ?? 'all'}
             data-testid="node-chips"
             data-shown={n}
+            data-total={chips.length}
             className={`mt-1 flex-wrap gap-x-1 gap-y-0.5 overflow-hidden whitespace-nowrap text-[length:calc(11px*var(--ts,1))] leading-[1.2] ${lod ? `face-lod-${lod}` : 'flex'}`}
           >
             {chips.slice(0, n).map((c) => (

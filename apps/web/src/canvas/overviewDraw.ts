@@ -12,7 +12,8 @@ import type { OverviewModel } from './overviewModel';
 export const OVERVIEW_NODE_COLOR: Record<string, string> = { exchange: '#3b82f6', queue: '#64748b', consumer: '#10b981', publisher: '#0ea5e9' };
 const LINT_COLOR = { error: '#dc2626', warning: '#f59e0b', info: '#0284c7' } as const;
 
-export function drawOverview(ctx: CanvasRenderingContext2D, m: OverviewModel, t: readonly [number, number, number], w: number, h: number, dpr: number): void {
+/** returns where the design is on screen (left, top, right, bottom in canvas px): the flows check it is in view */
+export function drawOverview(ctx: CanvasRenderingContext2D, m: OverviewModel, t: readonly [number, number, number], w: number, h: number, dpr: number): [number, number, number, number] {
   const [tx, ty, zoom] = t;
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
@@ -51,10 +52,15 @@ export function drawOverview(ctx: CanvasRenderingContext2D, m: OverviewModel, t:
     ctx.stroke(p);
   }
 
+  let bx0 = Infinity, by0 = Infinity, bx1 = -Infinity, by1 = -Infinity;
   const boxes = new Map<string, Path2D>();
   const selected = new Path2D();
   const marks = new Map<string, Path2D>();
   for (const n of m.nodes) {
+    bx0 = Math.min(bx0, n.x);
+    by0 = Math.min(by0, n.y);
+    bx1 = Math.max(bx1, n.x + NODE_W);
+    by1 = Math.max(by1, n.y + NODE_H);
     if (!inView(n.x, n.y)) continue;
     const color = OVERVIEW_NODE_COLOR[n.kind] ?? '#64748b';
     let p = boxes.get(color);
@@ -95,4 +101,5 @@ export function drawOverview(ctx: CanvasRenderingContext2D, m: OverviewModel, t:
     ctx.fillStyle = '#e2e8f0';
     ctx.fillText(label, sx + 3, sy - 1);
   }
+  return [bx0 * zoom + tx, by0 * zoom + ty, bx1 * zoom + tx, by1 * zoom + ty];
 }

@@ -72,6 +72,11 @@ export function useTextScale(box: RefObject<HTMLElement | null>): void {
   // in steps of 0.05, rounded up (11 px × ts × zoom never comes out under 11): a zoom gesture restyles the node text
   // a few times, not on every frame, and not at all at zoom 1 and above
   const ts = useStore((s) => Math.ceil(Math.min(MAX_TEXT_SCALE, Math.max(1, 1 / s.transform[2])) * 20) / 20);
+  // 1/zoom without a cap, in steps: an edge label hovered is 12 px on screen at any zoom (index.css)
+  const iz = useStore((s) => Math.ceil((1 / s.transform[2]) * 20) / 20);
+  useEffect(() => {
+    box.current?.style.setProperty('--iz', String(iz));
+  }, [iz, box]);
   useEffect(() => {
     box.current?.style.setProperty('--ts', String(ts));
     // the text-size level the node faces show their chips for (faceFit.ts; index.css shows the matching `face-lod-*`)
