@@ -77,7 +77,7 @@ export function Canvas() {
     env.canvas = {
       fitView: () => {
         const el = box.current;
-        if (el) readableFit(rf, { width: el.clientWidth, height: el.clientHeight }, { all: true });
+        if (el) readableFit(rf, { width: el.clientWidth, height: el.clientHeight });
       },
       centre: () => {
         const el = document.querySelector('[data-testid="canvas"]')?.getBoundingClientRect();
@@ -105,7 +105,7 @@ export function Canvas() {
     const el = box.current;
     userMoved.current = false;
     if (!el) return;
-    const v = readableViewport(rf, { width: el.clientWidth, height: el.clientHeight }, { all: useApp.getState().fitAll });
+    const v = readableViewport(rf, { width: el.clientWidth, height: el.clientHeight });
     if (!v) return;
     if (v.zoom < OVERVIEW_ZOOM && rf.getNodes().length >= OVERVIEW_MIN_NODES && !overviewNow.current) {
       setPreOverview(true);

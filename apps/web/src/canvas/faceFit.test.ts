@@ -34,7 +34,7 @@ describe('node face fitting', () => {
   it('packs per level, and maps the text scale to a level', () => {
     const per = chipsPerLevel('orders.q', ['quorum', 'limit 2']);
     expect(per.a).toBe(2);
-    expect(per.c).toBe(0);
-    expect([lodOf(1), lodOf(1.5), lodOf(2.6)]).toEqual(['a', 'b', 'c']);
+    expect(per.f).toBe(0);
+    expect([lodOf(1), lodOf(1.05), lodOf(1.5), lodOf(2.6), lodOf(3)]).toEqual(['a', 'b', 'c', 'f', 'f']);
   });
 });

@@ -9,13 +9,17 @@
 /** the text-size levels: `--ts` (how much node text grows against the zoom) at its largest in each */
 export const FACE_LEVELS = [
   { lod: 'a', ts: 1 },
-  { lod: 'b', ts: 1.85 },
-  { lod: 'c', ts: 2.6 },
+  { lod: 'b', ts: 1.25 },
+  { lod: 'c', ts: 1.5 },
+  { lod: 'd', ts: 1.85 },
+  { lod: 'e', ts: 2.2 },
+  { lod: 'f', ts: 2.6 },
 ] as const;
 export type FaceLod = (typeof FACE_LEVELS)[number]['lod'];
 
+/** `ts` comes in steps of 0.05, rounded up: a level holds every ts up to its own */
 export function lodOf(ts: number): FaceLod {
-  return ts <= 1.02 ? 'a' : ts <= 1.85 ? 'b' : 'c';
+  return (FACE_LEVELS.find((l) => ts <= l.ts + 1e-6) ?? FACE_LEVELS[FACE_LEVELS.length - 1]!).lod;
 }
 
 /** the face inside its border and padding */

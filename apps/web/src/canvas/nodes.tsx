@@ -253,8 +253,7 @@ function BehaviourLines({ name, lines }: { name: string; lines: readonly string[
   return (
     <>
       {FACE_LEVELS.map((l) => {
-        const rows = chipRows(name, l.ts);
-        const shown = lines.length <= rows ? lines.length : Math.max(0, rows - 1);
+        const shown = Math.min(lines.length, chipRows(name, l.ts));
         const rest = lines.length - shown;
         return (
           <div key={l.lod} className={`mt-0.5 flex-col overflow-hidden text-[length:calc(11px*var(--ts,1))] leading-[1.2] text-emerald-200/90 face-lod-${l.lod}`}>
@@ -267,7 +266,7 @@ function BehaviourLines({ name, lines }: { name: string; lines: readonly string[
               <span
                 data-testid="chips-more"
                 title={lines.slice(shown).join('\n')}
-                className={shown === 0 ? 'absolute -bottom-2 right-1 rounded border border-emerald-500/50 bg-slate-800 px-1 shadow' : ''}
+                className="absolute -bottom-2 right-1 rounded border border-emerald-500/50 bg-slate-800 px-1 shadow"
               >
                 +{rest} {rest === 1 ? 'line' : 'lines'}
               </span>

@@ -2,8 +2,10 @@
  * The view a design opens with: all of it, fitted into the canvas (a template, a reload, an
  * import, a design from My designs). Node text keeps its size on screen while the view is zoomed
  * out (TextScale below sets `--ts`, which the node faces multiply their font sizes by), so a
- * seven-column template fitted into an 800 px canvas stays readable. Only a design too large to
- * fit even at MIN_OPEN_ZOOM opens at that zoom from the flow's start (its left edge).
+ * seven-column template fitted into an 800 px canvas stays readable. Every design opens whole: one
+ * too large to read whole opened at 0.15 from its start, with its end off the canvas (a real 50-box
+ * file at 1280x800); now it opens fitted and the names come back as one zooms in (a big design is
+ * drawn as its overview when zoomed out, overviewModel.ts).
  */
 import { useEffect, type RefObject } from 'react';
 import { useStore, type ReactFlowInstance } from '@xyflow/react';
@@ -11,8 +13,8 @@ import type { DesignEdge, DesignNode } from '../graph/flowTypes';
 import { OVERVIEW_MIN_NODES } from './overviewModel';
 import { lodOf } from './faceFit';
 
-/** a real 19-queue file with a publisher per binding key (about 40 boxes in a column) needs 0.18 at 1280x800 */
-export const MIN_OPEN_ZOOM = 0.15;
+/** the smallest zoom a fit goes to */
+const MIN_FIT_ZOOM = 0.01;
 /** how far node text grows against the zoom: 11 px node text stays 11 px on screen down to zoom 1/2.6 (a seven-column template in an 800 px canvas) */
 export const MAX_TEXT_SCALE = 2.6;
 const PADDING = 32;
@@ -22,12 +24,8 @@ const MAX_ZOOM = 1.2;
 export const MINIMAP_SIZE = { width: 160, height: 100 };
 const MINIMAP_CORNER = { width: MINIMAP_SIZE.width + 15, height: MINIMAP_SIZE.height + 15 };
 
-/**
- * `all`: the whole design, however small it comes out. A design of OVERVIEW_MIN_NODES or more is
- * always fitted whole: zoomed out it is drawn as the overview (groups by name prefix), readable there.
- */
-export function readableFit(rf: ReactFlowInstance<DesignNode, DesignEdge>, canvas: { width: number; height: number }, opts: { all?: boolean } = {}): void {
-  const v = readableViewport(rf, canvas, opts);
+export function readableFit(rf: ReactFlowInstance<DesignNode, DesignEdge>, canvas: { width: number; height: number }): void {
+  const v = readableViewport(rf, canvas);
   if (v) void rf.setViewport(v);
 }
 
@@ -35,7 +33,6 @@ export function readableFit(rf: ReactFlowInstance<DesignNode, DesignEdge>, canva
 export function readableViewport(
   rf: ReactFlowInstance<DesignNode, DesignEdge>,
   canvas: { width: number; height: number },
-  opts: { all?: boolean } = {},
 ): { x: number; y: number; zoom: number } | null {
   const nodes = rf.getNodes();
   if (!nodes.length || canvas.width <= 0 || canvas.height <= 0) return null;
@@ -50,7 +47,7 @@ export function readableViewport(
   const beside = { width: canvas.width - corner.width, height: canvas.height };
   const pane = fitIn(above) >= fitIn(beside) ? above : beside;
   const fit = fitIn(pane);
-  const zoom = opts.all || big ? Math.max(fit, 0.01) : Math.max(fit, MIN_OPEN_ZOOM);
+  const zoom = Math.max(fit, MIN_FIT_ZOOM);
   // centred on the axis that fits, anchored at the start (left / top) on the one that does not
   const x = b.width * zoom <= pane.width - 2 * PADDING ? (pane.width - b.width * zoom) / 2 - b.x * zoom : PADDING - b.x * zoom;
   const y = b.height * zoom <= pane.height - 2 * PADDING ? (pane.height - b.height * zoom) / 2 - b.y * zoom : PADDING - b.y * zoom;
