@@ -93,6 +93,13 @@ async function outOfView(page: Page): Promise<string[]> {
   });
 }
 
+/** out-of-view nodes once the view has settled (a notice bar appearing above the canvas re-fits it) */
+async function settledOutOfView(page: Page): Promise<string[]> {
+  let out: string[] = [];
+  await waitFor('the view settled', async () => (out = await outOfView(page)).length === 0, 4000).catch(() => undefined);
+  return out;
+}
+
 const zoomOf = (page: Page) =>
   page.evaluate(() => Number(/scale\(([\d.]+)\)/.exec((document.querySelector('.react-flow__viewport') as HTMLElement).style.transform)?.[1] ?? NaN));
 
@@ -108,7 +115,7 @@ export const canvasReadableFlow: Flow = {
         const f = await faceProblems(page);
         assert(f.nodes > 0 && f.cut.length === 0, `${t} at ${w}x${h}: every name whole (cut: ${f.cut.join(', ')})`);
         assert(f.hidden.length === 0, `${t} at ${w}x${h}: every setting shown or counted (${f.hidden.join('; ')})`);
-        const out = await outOfView(page);
+        const out = await settledOutOfView(page);
         assert(out.length === 0, `${t} at ${w}x${h}: opens fitted, clear of the minimap (outside: ${out.join(', ')})`);
         await shot(`${t}-${w}`);
       }
@@ -130,7 +137,7 @@ export const canvasReadableFlow: Flow = {
       const r = await faceProblems(page);
       assert(r.cut.length === 0, `real file at ${w}x${h}: every name whole (cut: ${r.cut.slice(0, 5).join(', ')})`);
       assert(r.hidden.length === 0, `real file at ${w}x${h}: every setting shown or counted (${r.hidden.slice(0, 4).join('; ')})`);
-      const out = await outOfView(page);
+      const out = await settledOutOfView(page);
       assert(out.length === 0, `real file at ${w}x${h}: opens fitted, clear of the minimap (outside: ${out.slice(0, 5).join(', ')})`);
       await shot(`real-file-${w}`);
       // an edge label hovered is readable (12 px on screen) whatever the zoom
@@ -158,7 +165,7 @@ export const canvasMinimapResizeFlow: Flow = {
       await page.mouse.move(bar.x + bar.width / 2, bar.y - 160, { steps: 8 });
       await page.mouse.up();
       await page.waitForTimeout(500);
-      const out = await outOfView(page);
+      const out = await settledOutOfView(page);
       assert(out.length === 0, `after the panel grew at ${w}x${h}: every node in view, none under the minimap (${out.join(', ')})`);
       await shot(`resized-${w}`);
     }
@@ -175,7 +182,7 @@ export const canvasBigFileFlow: Flow = {
       await importFile(page, 'big-definitions.json', bigDefinitions(1000));
       await waitFor('the overview drawn', async () => Number(await page.locator('[data-testid=canvas]').getAttribute('data-drawn')) >= 1000, 60_000);
       await page.waitForTimeout(500);
-      const out = await outOfView(page);
+      const out = await settledOutOfView(page);
       assert(out.length === 0, `1,000 queues at ${w}x${h}: opens fitted and in view (outside: ${out.join(', ')})`);
       await shot(`big-overview-${w}`);
 

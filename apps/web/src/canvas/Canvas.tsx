@@ -235,7 +235,7 @@ export function Canvas() {
         deleteKeyCode={null}
         selectionKeyCode="Shift"
         multiSelectionKeyCode={['Meta', 'Control']}
-        minZoom={0.01}
+        minZoom={0.002}
         maxZoom={2}
         defaultViewport={{ x: 40, y: 40, zoom: 1 }}
         onInit={() => {

@@ -14,7 +14,7 @@ import { OVERVIEW_MIN_NODES } from './overviewModel';
 import { lodOf } from './faceFit';
 
 /** the smallest zoom a fit goes to */
-const MIN_FIT_ZOOM = 0.01;
+const MIN_FIT_ZOOM = 0.002;
 /** how far node text grows against the zoom: 11 px node text stays 11 px on screen down to zoom 1/2.6 (a seven-column template in an 800 px canvas) */
 export const MAX_TEXT_SCALE = 2.6;
 const PADDING = 32;
@@ -60,7 +60,7 @@ export function readableViewport(
  */
 export function focusViewport(b: { x: number; y: number; width: number; height: number }, canvas: { width: number; height: number }): { x: number; y: number; zoom: number } {
   const room = { width: Math.max(1, canvas.width - 2 * PADDING - MINIMAP_CORNER.width), height: Math.max(1, canvas.height - 2 * PADDING) };
-  const zoom = Math.max(0.01, Math.min(1, room.width / Math.max(1, b.width), room.height / Math.max(1, b.height)));
+  const zoom = Math.max(0.002, Math.min(1, room.width / Math.max(1, b.width), room.height / Math.max(1, b.height)));
   return { x: (canvas.width - MINIMAP_CORNER.width) / 2 - (b.x + b.width / 2) * zoom, y: canvas.height / 2 - (b.y + b.height / 2) * zoom, zoom };
 }
 
