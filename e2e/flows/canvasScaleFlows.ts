@@ -31,8 +31,8 @@ function bigDefinitions(queues: number): string {
     qs.push({ name: work, vhost: '/', durable: true, auto_delete: false, arguments: { 'x-dead-letter-exchange': `${t}.dlx`, 'x-dead-letter-routing-key': `${work}.dlq` } });
     bindings.push({ source: `${t}.events`, vhost: '/', destination: work, destination_type: 'queue', routing_key: `${t}.${i}.#`, arguments: {} });
     if (qs.length < queues) {
-      // a dead-letter routing key without a dead-letter exchange: one lint finding per DLQ (500 of one rule)
-      qs.push({ name: `${work}.dlq`, vhost: '/', durable: true, auto_delete: false, arguments: { 'x-dead-letter-routing-key': 'parked' } });
+      // a length limit with no dead-letter exchange drops the oldest silently: one lint finding per DLQ (500 of one rule)
+      qs.push({ name: `${work}.dlq`, vhost: '/', durable: true, auto_delete: false, arguments: { 'x-max-length': 10000 } });
       bindings.push({ source: `${t}.dlx`, vhost: '/', destination: `${work}.dlq`, destination_type: 'queue', routing_key: `${work}.dlq`, arguments: {} });
     }
   }
