@@ -32,9 +32,9 @@ async function viewCheck(page: Page): Promise<{ nodes: number; outside: string[]
     const sizes = Array.from(document.querySelectorAll('.react-flow__node *'))
       .filter((e) => Array.from(e.childNodes).some((x) => x.nodeType === Node.TEXT_NODE && x.textContent!.trim()))
       .map((e) => parseFloat(getComputedStyle(e).fontSize));
-    // node names shown with an ellipsis (the name span is narrower than its text)
-    const cut = Array.from(document.querySelectorAll<HTMLElement>('.react-flow__node span[title]:has(> bdi)'))
-      .filter((e) => e.scrollWidth > e.clientWidth + 1)
+    // node names not shown whole: wrapped past the bottom of their box, or not the whole text
+    const cut = Array.from(document.querySelectorAll<HTMLElement>('.react-flow__node [data-testid=node-name]'))
+      .filter((e) => e.textContent !== e.title || e.getBoundingClientRect().bottom > e.closest('.react-flow__node')!.getBoundingClientRect().bottom + 1)
       .map((e) => e.title);
     return { nodes: nodes.length, outside, smallestPx: Math.min(...sizes) * zoom, cut };
   });

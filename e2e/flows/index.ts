@@ -15,6 +15,7 @@ import { resultsFlows } from './resultsFlows.js';
 import { appConfigFlow } from './appConfigFlow.js';
 import { outcomeTruthFlow } from './outcomeTruthFlow.js';
 import { webFlows } from './webFlows.js';
+import { canvasScaleFlows } from './canvasScaleFlows.js';
 
 export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, exportFormatsFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow, policyPlanFlow, broker43Flow, clusterFlow, operateFlow, operateLargeFlow, canaryRedriveFlow, editRedriveFlow];
 // the designer's own flows (names start with "designer:")
@@ -30,3 +31,5 @@ flows.push(appConfigFlow);
 flows.push(outcomeTruthFlow);
 // issue 30's smaller journeys (names start with "web-flows:")
 flows.push(...webFlows);
+// issue 30's canvas points: readable at any zoom, big designs (names start with "canvas:")
+flows.push(...canvasScaleFlows);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   Background,
   BackgroundVariant,
@@ -6,6 +6,7 @@ import {
   MiniMap,
   ReactFlow,
   useReactFlow,
+  useStore,
   type Connection,
   type EdgeChange,
   type NodeChange,
@@ -21,12 +22,16 @@ import { env } from '../commands/env';
 import { OverlayHost } from './OverlayHost';
 import { useLintFindings } from '../lint/useLint';
 import { useInspectedPath } from './useInspectedPath';
-import { readableFit, useTextScale } from './readableFit';
+import { focusViewport, MINIMAP_SIZE, readableFit, readableViewport, useTextScale } from './readableFit';
+import { NodeSearch } from './NodeSearch';
 import { dropPosition } from '../graph/dropPosition';
+import { OVERVIEW_MIN_NODES, OVERVIEW_ZOOM, overviewHit, overviewModel } from './overviewModel';
+import { OverviewLayer } from './OverviewLayer';
+import { OVERVIEW_NODE_COLOR } from './overviewDraw';
 
 export const PALETTE_MIME = 'application/x-retry-studio-node';
 
-const MINIMAP_COLOR: Record<string, string> = { exchange: '#3b82f6', queue: '#64748b', consumer: '#10b981', publisher: '#0ea5e9' };
+const NO_EDGES: DesignEdge[] = [];
 
 export function Canvas() {
   const design = useApp((s) => s.design);
@@ -36,6 +41,8 @@ export function Canvas() {
   const mapper = useRef(new FlowMapper());
   const lint = useLintFindings();
   const path = useInspectedPath();
+  const box = useRef<HTMLDivElement>(null);
+  const [searching, setSearching] = useState(false);
 
   const deco: Decorations = useMemo(
     () => ({ selected: new Set(selected), lint: lint.byNode, pathNodes: path.nodes, pathEdges: path.edges }),
@@ -43,6 +50,18 @@ export function Canvas() {
   );
   const nodes = useMemo(() => mapper.current.nodesOf(design, deco), [design, deco]);
   const edges = useMemo(() => mapper.current.edgesOf(design, deco), [design, deco]);
+  // semantic zoom: a big design zoomed out is one overview canvas (overviewModel.ts), not thousands of DOM nodes;
+  // its nodes stay in React Flow, hidden, so fitting, the minimap's frame and the token overlay still know where they are
+  const big = nodes.length >= OVERVIEW_MIN_NODES;
+  const far = useStore((s) => s.transform[2] < OVERVIEW_ZOOM);
+  // set just before a fit zooms out into the overview: the nodes are hidden first, or React Flow would mount
+  // every node of the design for the one frame drawn at the new zoom before the hidden ones reach its store
+  const [preOverview, setPreOverview] = useState(false);
+  const overview = big && (far || preOverview);
+  const overviewNow = useRef(overview);
+  overviewNow.current = overview;
+  const flowNodes = useMemo(() => (overview ? nodes.map((n) => ({ ...n, hidden: true })) : nodes), [overview, nodes]);
+  const overviewOf = useMemo(() => (overview ? overviewModel(design, nodes, edges) : null), [overview, design, nodes, edges]);
   // an undo or redo can take away a selected edge or node: React Flow never deselects what it no
   // longer draws, and the next click would add to the ghost ("2 objects selected")
   useEffect(() => {
@@ -56,40 +75,82 @@ export function Canvas() {
 
   useEffect(() => {
     env.canvas = {
-      fitView: () => void rf.fitView({ padding: 0.15, duration: 0, maxZoom: 1.2 }),
+      fitView: () => {
+        const el = box.current;
+        if (el) readableFit(rf, { width: el.clientWidth, height: el.clientHeight });
+      },
       centre: () => {
         const el = document.querySelector('[data-testid="canvas"]')?.getBoundingClientRect();
         if (!el) return { x: 0, y: 0 };
         return rf.screenToFlowPosition({ x: el.left + el.width / 2 - 95, y: el.top + el.height / 2 - 38 });
       },
+      focus: (ids) => {
+        const el = box.current;
+        const known = ids.filter((id) => rf.getInternalNode(id));
+        if (!known.length) return;
+        useApp.getState().select([...known]);
+        userMoved.current = true;
+        if (el) void rf.setViewport(focusViewport(rf.getNodesBounds(known), { width: el.clientWidth, height: el.clientHeight }));
+      },
+      openSearch: () => setSearching(true),
     };
     return () => {
       env.canvas = undefined;
     };
   }, [rf]);
 
-  const box = useRef<HTMLDivElement>(null);
+  /** the user has panned or zoomed since the opening view: a resize then keeps their view */
+  const userMoved = useRef(false);
   const openingView = useCallback(() => {
     const el = box.current;
-    if (useApp.getState().fitAll) void rf.fitView({ padding: 0.15, maxZoom: 1.2 });
-    else if (el) readableFit(rf, { width: el.clientWidth, height: el.clientHeight });
+    userMoved.current = false;
+    if (!el) return;
+    const v = readableViewport(rf, { width: el.clientWidth, height: el.clientHeight });
+    if (!v) return;
+    if (v.zoom < OVERVIEW_ZOOM && rf.getNodes().length >= OVERVIEW_MIN_NODES && !overviewNow.current) {
+      setPreOverview(true);
+      requestAnimationFrame(() => {
+        void rf.setViewport(v);
+        setPreOverview(false);
+      });
+    } else void rf.setViewport(v);
   }, [rf]);
-  const fittedAt = useRef(0);
   useEffect(() => {
     if (!fitRequest) return;
-    fittedAt.current = Date.now();
     requestAnimationFrame(() => requestAnimationFrame(openingView));
   }, [fitRequest, openingView]);
-  // the opening view again when the canvas changes size just after it (a notice bar appears above it)
+  // the opening view again when the canvas changes size and the user has not moved it (a notice bar appears
+  // above it, the bottom panel is resized): the canvas shrank under a fitted design and the minimap covered its corner
   useEffect(() => {
     const el = box.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
+    let raf = 0;
     const ro = new ResizeObserver(() => {
-      if (Date.now() - fittedAt.current < 1500) openingView();
+      if (userMoved.current || raf) return;
+      raf = requestAnimationFrame(() => {
+        raf = 0;
+        openingView();
+      });
     });
     ro.observe(el);
-    return () => ro.disconnect();
+    return () => {
+      ro.disconnect();
+      cancelAnimationFrame(raf);
+    };
   }, [openingView]);
+
+  // in the overview a click zooms into what is under it: a node (selected), else its group
+  const onPaneClick = useCallback(
+    (e: React.MouseEvent) => {
+      if (!overviewOf) return;
+      const hit = overviewHit(overviewOf, rf.screenToFlowPosition({ x: e.clientX, y: e.clientY }));
+      if (hit.node) {
+        useApp.getState().select([hit.node.id]);
+        void rf.setCenter(hit.node.x + 95, hit.node.y + 38, { zoom: 0.8 });
+      } else if (hit.group) void rf.fitBounds({ x: hit.group.x, y: hit.group.y, width: hit.group.w, height: hit.group.h }, { padding: 0.1 });
+    },
+    [overviewOf, rf],
+  );
 
   const onNodesChange = useCallback((changes: NodeChange<DesignNode>[]) => {
     const s = useApp.getState();
@@ -157,8 +218,15 @@ export function Canvas() {
   return (
     <div ref={box} data-testid="canvas" className="relative h-full w-full" onDragOver={onDragOver} onDrop={onDrop}>
       <ReactFlow<DesignNode, DesignEdge>
-        nodes={nodes}
-        edges={edges}
+        nodes={flowNodes}
+        edges={overview ? NO_EDGES : edges}
+        onlyRenderVisibleElements={big}
+        onMoveStart={(e) => {
+          if (e) userMoved.current = true;
+        }}
+        onPaneClick={onPaneClick}
+        onEdgeMouseEnter={(_, e) => hoverLabel(e.id, true)}
+        onEdgeMouseLeave={(_, e) => hoverLabel(e.id, false)}
         nodeTypes={nodeTypes}
         edgeTypes={edgeTypes}
         onNodesChange={onNodesChange}
@@ -167,13 +235,12 @@ export function Canvas() {
         deleteKeyCode={null}
         selectionKeyCode="Shift"
         multiSelectionKeyCode={['Meta', 'Control']}
-        minZoom={0.05}
+        minZoom={0.002}
         maxZoom={2}
         defaultViewport={{ x: 40, y: 40, zoom: 1 }}
         onInit={() => {
           // fit once at start when there is something to fit (never on the first drop into an empty canvas)
           if (useApp.getState().design.topology.queues.length + useApp.getState().design.topology.exchanges.length > 0) {
-            fittedAt.current = Date.now();
             requestAnimationFrame(openingView);
           }
         }}
@@ -181,16 +248,30 @@ export function Canvas() {
         proOptions={{ hideAttribution: true }}
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#334155" />
-        <MiniMap
-          pannable
-          zoomable
-          data-testid="minimap"
-          nodeColor={(n) => MINIMAP_COLOR[n.type ?? ''] ?? '#64748b'}
-          maskColor="rgba(2,6,23,0.7)"
-          style={{ width: 160, height: 100 }}
-        />
+        {/* a big design's map is its overview (zoom out): a minimap of thousands of SVG boxes cost seconds to mount */}
+        {!big && (
+          <MiniMap
+            pannable
+            zoomable
+            data-testid="minimap"
+            nodeColor={(n) => OVERVIEW_NODE_COLOR[n.type ?? ''] ?? '#64748b'}
+            maskColor="rgba(2,6,23,0.7)"
+            style={{ width: MINIMAP_SIZE.width, height: MINIMAP_SIZE.height }}
+          />
+        )}
         <Controls showInteractive={false} />
       </ReactFlow>
+      {overviewOf && <OverviewLayer model={overviewOf} box={box} />}
+      {searching && (
+        <NodeSearch
+          nodes={nodes}
+          onPick={(id) => {
+            setSearching(false);
+            env.canvas?.focus([id]);
+          }}
+          onClose={() => setSearching(false)}
+        />
+      )}
       <OverlayHost edges={edges} />
       <TextScale box={box} />
       {nodes.length === 0 && (
@@ -205,6 +286,13 @@ export function Canvas() {
       )}
     </div>
   );
+}
+
+/** an edge hovered shows its label at a readable size (index.css), set on the label's element: no edge re-renders */
+function hoverLabel(id: string, on: boolean) {
+  const el = document.querySelector(`[data-edge-label="${CSS.escape(id)}"]`);
+  if (on) el?.setAttribute('data-hover', 'true');
+  else el?.removeAttribute('data-hover');
 }
 
 /** its own component: a zoom re-renders it alone, not the canvas */

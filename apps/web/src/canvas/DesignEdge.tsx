@@ -36,9 +36,10 @@ export const DesignEdge = memo(function DesignEdge(props: EdgeProps<DesignEdgeT>
         <EdgeLabelRenderer>
           <div
             data-testid={`edge-label-${kind}`}
+            data-edge-label={id}
             data-policy={data.policy}
             title={data.policy ? `set by policy ${data.policy}` : undefined}
-            className={`nodrag nopan pointer-events-auto absolute rounded bg-slate-950/85 px-1 text-[length:calc(11px*min(var(--ts,1),1.4))] ${look.text}`}
+            className={`edge-label nodrag nopan pointer-events-auto absolute rounded bg-slate-950/85 px-1 text-[length:calc(11px*min(var(--ts,1),1.4))] ${look.text}`}
             style={{ transform: `translate(-50%, -50%) translate(${mid.x}px, ${mid.y}px)` }}
           >
             {data.label}

@@ -130,7 +130,8 @@ export class TokenOverlay {
     this.detailed = zoom >= 0.45;
     let n = 0;
     if (sim) {
-      this.drawDepths(sim);
+      // a depth box is 22 px wide: under 3 px on screen it is noise, not a number (the overview's zoom)
+      if (zoom * 22 >= 3) this.drawDepths(sim, { x0: -tx / zoom, y0: -ty / zoom - 20, x1: (w - tx) / zoom, y1: (h - ty) / zoom + 20 });
       n += this.drawTokens(sim, COLORS.sim, live ? -7 : 0);
     }
     if (live) {
@@ -174,6 +175,11 @@ export class TokenOverlay {
     let count = 0;
     const img = sprite(color);
     const drops: Array<[number, number]> = [];
+    // zoomed far out a token is under 4 px on screen: a dot of 3 px in one batched path, not a scaled sprite each
+    // (1,400 sprites shrunk to a fraction of a pixel cost 15 ms a frame)
+    const [, , zoom] = this.src.transform();
+    const dots = 12 * zoom < 4 ? new Path2D() : null;
+    const dot = 3 / zoom;
     for (const tr of plan.tracks) {
       const pos = this.tokenAt(tr, p, lane);
       if (!pos) continue;
@@ -182,7 +188,8 @@ export class TokenOverlay {
         continue;
       }
       count++;
-      ctx.drawImage(img, pos.x - 6, pos.y - 6, 12, 12);
+      if (dots) dots.rect(pos.x - dot / 2, pos.y - dot / 2, dot, dot);
+      else ctx.drawImage(img, pos.x - 6, pos.y - 6, 12, 12);
       if (pos.wait !== undefined && this.detailed) {
         waits.push([pos.x, pos.y, pos.wait]);
         const w = waitsByNode.get(pos.node!);
@@ -193,6 +200,10 @@ export class TokenOverlay {
         } else waitsByNode.set(pos.node!, { next: rem, n: 1 });
       }
       if (tr.msgId === inspected) special = { x: pos.x, y: pos.y };
+    }
+    if (dots) {
+      ctx.fillStyle = color;
+      ctx.fill(dots);
     }
     // TTL / delay waits: a ring that closes as the deadline nears
     if (waits.length && this.detailed) {
@@ -317,24 +328,39 @@ export class TokenOverlay {
     ctx.fillText('first divergence', pos.x, pos.y + NODE_H + 24);
   }
 
-  private drawDepths(plan: PlaybackPlan): void {
+  /**
+   * One depth counter per queue in view. Zoomed out (no text) the boxes go into two batched paths, busy
+   * and empty: 2,000 queues filled one by one, each with its own fill colour, cost 2 ms a frame.
+   */
+  private drawDepths(plan: PlaybackPlan, view: { x0: number; y0: number; x1: number; y1: number }): void {
     const ctx = this.ctx;
     const p = this.player.p;
     ctx.font = 'bold 11px ui-sans-serif, system-ui';
+    const busy = this.detailed ? null : new Path2D();
+    const idle = this.detailed ? null : new Path2D();
     for (const [queue, s] of plan.depth) {
       const pos = this.src.nodePos(`queue:${queue}`);
-      if (!pos) continue;
+      if (!pos || pos.x > view.x1 || pos.y > view.y1 || pos.x + NODE_W < view.x0 || pos.y + NODE_H < view.y0) continue;
       const k = floorIndex(s.at, p);
       const d = k < 0 ? 0 : s.depth[k]!;
-      const label = String(d);
       const x = pos.x + NODE_W - 4;
       const y = pos.y - 8;
+      if (busy && idle) {
+        (d > 0 ? busy : idle).rect(x - 22, y - 9, 22, 18);
+        continue;
+      }
+      const label = String(d);
       const w = Math.max(22, label.length * 7 + 12);
       ctx.fillStyle = d > 0 ? '#0ea5e9' : '#334155';
       ctx.fillRect(x - w, y - 9, w, 18);
-      if (!this.detailed) continue;
       ctx.fillStyle = '#fff';
       ctx.fillText(label, x - w + 6, y + 4);
+    }
+    if (busy && idle) {
+      ctx.fillStyle = '#334155';
+      ctx.fill(idle);
+      ctx.fillStyle = '#0ea5e9';
+      ctx.fill(busy);
     }
   }
 }

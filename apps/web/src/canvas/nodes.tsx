@@ -2,13 +2,14 @@
  * Node faces. Declared at module level and memoized (React Flow performance guidance):
  * a node re-renders only when its own data object changes.
  */
-import { memo } from 'react';
+import { Fragment, memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import type { ExchangeType } from '@retry-studio/topology-core/model';
 import type { DesignNode } from '../graph/flowTypes';
 import { behaviourLines, queueChips, type Chip } from '../model/describe';
 import { DepthBadge } from '../operate/DepthBadge';
 import { useQueueOutage } from './useQueueOutage';
+import { chipRows, chipsPerLevel, FACE_LEVELS, nameFitPx } from './faceFit';
 
 /** One look per queue type (the palette and the canvas share it). */
 export const QUEUE_LOOK: Record<'classic' | 'quorum' | 'stream', { color: string; glyph: string; label: string }> = {
@@ -63,23 +64,86 @@ function frame(selected: boolean | undefined, onPath: boolean | undefined, accen
   };
 }
 
-/** the chips a face has room for at the current text size (`--rows`, set with `--ts` by the canvas): whole rows only */
-const CHIP_ROWS = 'max(0px, calc(var(--rows, 2) * (1.2em + 2px) + (var(--rows, 2) - 1) * 4px))';
-
-/** 13 px at zoom 1 and above; zoomed out, 11 px on screen (`--ts` is 1/zoom there) */
-const NAME_SIZE = 'max(13px, calc(11px * var(--ts, 1)))';
-
 /**
- * A node's name. When it does not fit, the end of it shows ("…work.0"): names share their start
- * (`orders.work.0`, `orders.wait.1`), so the end tells them apart. The full name is the tooltip.
- * Zoomed out, it grows to 11 px on screen like the chips, not to 13, set a little tighter: a fitted
- * template's `orders.parking` was cut to "…ers.parking".
+ * A node's name, whole: wrapped at its separators (`orders.` / `work.0`), on two lines (three for a
+ * very long one) at a size that fits the face (faceFit.ts). Zoomed out it grows to 11 px on screen
+ * like the chips, as far as the face has room. The full name is also the tooltip.
  */
 function NodeName({ text }: { text: string }) {
+  const fit = nameFitPx(text).toFixed(1);
   return (
-    <span className="truncate font-semibold" style={{ direction: 'rtl', textAlign: 'left', fontSize: NAME_SIZE, letterSpacing: '-0.02em' }} title={text}>
-      <bdi dir="ltr">{text}</bdi>
+    <span
+      data-testid="node-name"
+      className="min-w-0 font-semibold leading-[1.15] [overflow-wrap:anywhere]"
+      style={{ fontSize: `min(max(13px, calc(11px * var(--ts, 1))), ${fit}px)`, letterSpacing: '-0.02em' }}
+      title={text}
+    >
+      {breakable(text)}
     </span>
+  );
+}
+
+/** a line may break after a separator (`.`, `-`, `_`, `:`, `/`) before it breaks inside a word */
+function breakable(text: string): React.ReactNode {
+  const parts = text.split(/(?<=[.\-_:/])/);
+  if (parts.length < 2) return text;
+  return parts.map((p, i) => (
+    <Fragment key={i}>
+      {p}
+      {i < parts.length - 1 && <wbr />}
+    </Fragment>
+  ));
+}
+
+interface FaceChip {
+  key: string;
+  label: string;
+  title: string;
+  className: string;
+  policy?: string;
+}
+
+/**
+ * A face's settings chips. Those that do not fit at the current text size are never dropped silently:
+ * a "+N" chip says how many, and its tooltip lists them (faceFit.ts packs each text-size level; CSS shows
+ * the level the canvas is at, so a zoom re-renders no node). With no room for a row, "+N" sits on the corner.
+ */
+function Chips({ name, chips }: { name: string; chips: readonly FaceChip[] }) {
+  const per = chipsPerLevel(name, chips.map((c) => c.label));
+  const counts = FACE_LEVELS.map((l) => per[l.lod]);
+  const same = counts.every((n) => n === counts[0]);
+  const levels = same ? [{ lod: undefined, n: counts[0]! }] : FACE_LEVELS.map((l) => ({ lod: l.lod, n: per[l.lod] }));
+  return (
+    <>
+      {levels.map(({ lod, n }) => {
+        const hidden = chips.slice(n);
+        const more = hidden.length ? (
+          <span
+            data-testid="chips-more"
+            title={hidden.map((c) => c.title).join('\n')}
+            className={n === 0 ? 'absolute -bottom-2 right-1 rounded border border-slate-400/60 bg-slate-700 px-1 text-slate-100 shadow' : 'rounded border border-slate-400/60 bg-slate-700/60 px-1 text-slate-100'}
+          >
+            +{hidden.length}
+          </span>
+        ) : null;
+        return (
+          <div
+            key={lod ?? 'all'}
+            data-testid="node-chips"
+            data-shown={n}
+            data-total={chips.length}
+            className={`mt-1 flex-wrap gap-x-1 gap-y-0.5 overflow-hidden whitespace-nowrap text-[length:calc(11px*var(--ts,1))] leading-[1.2] ${lod ? `face-lod-${lod}` : 'flex'}`}
+          >
+            {chips.slice(0, n).map((c) => (
+              <span key={c.key} title={c.title} data-testid="queue-chip" data-policy={c.policy} className={`max-w-full truncate rounded border px-1 ${c.className}`}>
+                {c.label}
+              </span>
+            ))}
+            {more}
+          </div>
+        );
+      })}
+    </>
   );
 }
 
@@ -90,6 +154,7 @@ export const ExchangeNode = memo(function ExchangeNode({ data, selected }: NodeP
   const look = EXCHANGE_LOOK[data.def.type] ?? EXCHANGE_LOOK.direct;
   const ae = data.settings['alternate-exchange']?.value;
   const delayedType = data.def.arguments?.['x-delayed-type'];
+  const name = data.def.name || '(default)';
   return (
     <div
       data-testid="node-exchange"
@@ -104,13 +169,9 @@ export const ExchangeNode = memo(function ExchangeNode({ data, selected }: NodeP
         <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-md text-[length:calc(14px*var(--ts,1))] font-bold text-white" style={{ background: look.color }}>
           {look.glyph}
         </span>
-        <NodeName text={data.def.name || '(default)'} />
+        <NodeName text={name} />
       </div>
-      <div className="mt-1 flex flex-wrap gap-1 overflow-hidden whitespace-nowrap text-[length:calc(11px*var(--ts,1))] leading-[1.2]" style={{ maxHeight: CHIP_ROWS }}>
-        <span className="rounded border border-slate-600 px-1 text-slate-300">{look.label} exchange</span>
-        {typeof delayedType === 'string' && <span className="rounded border border-pink-500/40 px-1 text-pink-200">as {delayedType}</span>}
-        {typeof ae === 'string' && <span className="max-w-full truncate rounded border border-orange-500/40 px-1 text-orange-200" title={`alternate exchange ${ae}`}>AE {ae}</span>}
-      </div>
+      <Chips name={name} chips={exchangeChips(look.label, delayedType, ae)} />
       <Handle type="source" position={Position.Right} id="out" className={handleCls} />
       <Handle type="source" position={Position.Bottom} id="ae" title="alternate exchange" className="!w-2.5 !h-2.5 !bg-orange-400 !border-slate-700" />
     </div>
@@ -121,7 +182,13 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
   // a hook before the early return: rules of hooks
   const outage = useQueueOutage(data.kind === 'queue' ? data.def.name : '');
   if (data.kind !== 'queue') return null;
-  const chips = queueChips(data.settings);
+  const chips = queueChips(data.settings).map((c) => ({
+    key: c.title,
+    label: c.label,
+    title: c.title,
+    ...(c.policy ? { policy: c.policy } : {}),
+    className: `${CHIP_TONE[c.tone]} ${c.policy ? 'border-dashed' : ''}`,
+  }));
   const look = QUEUE_LOOK[queueTypeOfDef(data.def.arguments)];
   return (
     <div
@@ -151,19 +218,7 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
         </span>
         <NodeName text={data.def.name} />
       </div>
-      <div className="mt-1 flex flex-wrap gap-x-1 gap-y-0.5 overflow-hidden text-[length:calc(11px*var(--ts,1))] leading-[1.2]" style={{ maxHeight: CHIP_ROWS }}>
-        {chips.map((c) => (
-          <span
-            key={c.title}
-            title={c.title}
-            data-testid="queue-chip"
-            data-policy={c.policy}
-            className={`max-w-full truncate rounded border px-1 ${CHIP_TONE[c.tone]} ${c.policy ? 'border-dashed' : ''}`}
-          >
-            {c.label}
-          </span>
-        ))}
-      </div>
+      <Chips name={data.def.name} chips={chips} />
       <Handle type="source" position={Position.Right} id="out" className={handleCls} />
     </div>
   );
@@ -187,17 +242,41 @@ export const ConsumerNode = memo(function ConsumerNode({ data, selected }: NodeP
         <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-[length:calc(12px*var(--ts,1))]">⚙</span>
         <NodeName text={data.def.label ?? data.def.id} />
       </div>
-      <div className="mt-0.5 overflow-hidden text-[length:calc(11px*var(--ts,1))] leading-tight text-emerald-200/90" style={{ maxHeight: 'calc(var(--rows, 2) * 1.25em)' }}>
-        {lines.slice(0, 2).map((l, i) => (
-          <div key={i} className="truncate">
-            {l}
-          </div>
-        ))}
-      </div>
+      <BehaviourLines name={data.def.label ?? data.def.id} lines={lines} />
       <Handle type="source" position={Position.Right} id="out" className={handleCls} />
     </div>
   );
 });
+
+/** the behaviour lines a consumer face has room for at each text-size level; the rest counted ("+2 rules"), all in the tooltip */
+function BehaviourLines({ name, lines }: { name: string; lines: readonly string[] }) {
+  return (
+    <>
+      {FACE_LEVELS.map((l) => {
+        const shown = Math.min(lines.length, chipRows(name, l.ts));
+        const rest = lines.length - shown;
+        return (
+          <div key={l.lod} className={`mt-0.5 flex-col overflow-hidden text-[length:calc(11px*var(--ts,1))] leading-[1.2] text-emerald-200/90 face-lod-${l.lod}`}>
+            {lines.slice(0, shown).map((t, i) => (
+              <div key={i} className="truncate">
+                {t}
+              </div>
+            ))}
+            {rest > 0 && (
+              <span
+                data-testid="chips-more"
+                title={lines.slice(shown).join('\n')}
+                className="absolute -bottom-2 right-1 rounded border border-emerald-500/50 bg-slate-800 px-1 shadow"
+              >
+                +{rest} {rest === 1 ? 'line' : 'lines'}
+              </span>
+            )}
+          </div>
+        );
+      })}
+    </>
+  );
+}
 
 export const PublisherNode = memo(function PublisherNode({ data, selected }: NodeProps<DesignNode>) {
   if (data.kind !== 'publisher') return null;
@@ -221,5 +300,12 @@ export const PublisherNode = memo(function PublisherNode({ data, selected }: Nod
     </div>
   );
 });
+
+function exchangeChips(typeLabel: string, delayedType: unknown, ae: unknown): FaceChip[] {
+  const out: FaceChip[] = [{ key: 'type', label: `${typeLabel} exchange`, title: `${typeLabel} exchange`, className: 'border-slate-600 text-slate-300' }];
+  if (typeof delayedType === 'string') out.push({ key: 'delayed', label: `as ${delayedType}`, title: `x-delayed-type ${delayedType}`, className: 'border-pink-500/40 text-pink-200' });
+  if (typeof ae === 'string') out.push({ key: 'ae', label: `AE ${ae}`, title: `alternate exchange ${ae}`, className: 'border-orange-500/40 text-orange-200' });
+  return out;
+}
 
 export const nodeTypes = { exchange: ExchangeNode, queue: QueueNode, consumer: ConsumerNode, publisher: PublisherNode };

@@ -2,50 +2,81 @@
  * The view a design opens with: all of it, fitted into the canvas (a template, a reload, an
  * import, a design from My designs). Node text keeps its size on screen while the view is zoomed
  * out (TextScale below sets `--ts`, which the node faces multiply their font sizes by), so a
- * seven-column template fitted into an 800 px canvas stays readable. Only a design too large to
- * fit even at MIN_OPEN_ZOOM opens at that zoom from the flow's start (its left edge).
+ * seven-column template fitted into an 800 px canvas stays readable. Every design opens whole: one
+ * too large to read whole opened at 0.15 from its start, with its end off the canvas (a real 50-box
+ * file at 1280x800); now it opens fitted and the names come back as one zooms in (a big design is
+ * drawn as its overview when zoomed out, overviewModel.ts).
  */
 import { useEffect, type RefObject } from 'react';
 import { useStore, type ReactFlowInstance } from '@xyflow/react';
 import type { DesignEdge, DesignNode } from '../graph/flowTypes';
+import { OVERVIEW_MIN_NODES } from './overviewModel';
+import { lodOf } from './faceFit';
 
-/** a real 19-queue file with a publisher per binding key (about 40 boxes in a column) needs 0.18 at 1280x800 */
-export const MIN_OPEN_ZOOM = 0.15;
+/** the smallest zoom a fit goes to */
+const MIN_FIT_ZOOM = 0.002;
 /** how far node text grows against the zoom: 11 px node text stays 11 px on screen down to zoom 1/2.6 (a seven-column template in an 800 px canvas) */
 export const MAX_TEXT_SCALE = 2.6;
 const PADDING = 32;
 const MAX_ZOOM = 1.2;
 
-/** the minimap's corner (160 x 100 at 15 px from the bottom right, Canvas.tsx): a fitted design stays clear of it */
-const MINIMAP_CORNER = { width: 175, height: 115 };
+/** the minimap (Canvas.tsx), 15 px from the bottom right corner: a fitted design stays clear of that corner */
+export const MINIMAP_SIZE = { width: 160, height: 100 };
+const MINIMAP_CORNER = { width: MINIMAP_SIZE.width + 15, height: MINIMAP_SIZE.height + 15 };
 
 export function readableFit(rf: ReactFlowInstance<DesignNode, DesignEdge>, canvas: { width: number; height: number }): void {
+  const v = readableViewport(rf, canvas);
+  if (v) void rf.setViewport(v);
+}
+
+/** the opening view readableFit sets (a big design without the minimap: it has none, Canvas.tsx) */
+export function readableViewport(
+  rf: ReactFlowInstance<DesignNode, DesignEdge>,
+  canvas: { width: number; height: number },
+): { x: number; y: number; zoom: number } | null {
   const nodes = rf.getNodes();
-  if (!nodes.length || canvas.width <= 0 || canvas.height <= 0) return;
+  if (!nodes.length || canvas.width <= 0 || canvas.height <= 0) return null;
+  const big = nodes.length >= OVERVIEW_MIN_NODES;
+  const corner = big ? { width: 0, height: 0 } : MINIMAP_CORNER;
+  // declared sizes, not measured ones: the overview's nodes are hidden and never measured
   const b = rf.getNodesBounds(nodes);
   const fitIn = (a: { width: number; height: number }) => Math.min((a.width - 2 * PADDING) / b.width, (a.height - 2 * PADDING) / b.height, MAX_ZOOM);
   // above the minimap (a wide design loses nothing: it moves up) or left of it (a tall one), whichever shows it larger;
   // fitted into the whole canvas, the last column of a template sat under the minimap
-  const above = { width: canvas.width, height: canvas.height - MINIMAP_CORNER.height };
-  const beside = { width: canvas.width - MINIMAP_CORNER.width, height: canvas.height };
+  const above = { width: canvas.width, height: canvas.height - corner.height };
+  const beside = { width: canvas.width - corner.width, height: canvas.height };
   const pane = fitIn(above) >= fitIn(beside) ? above : beside;
   const fit = fitIn(pane);
-  const zoom = Math.max(fit, MIN_OPEN_ZOOM);
+  const zoom = Math.max(fit, MIN_FIT_ZOOM);
   // centred on the axis that fits, anchored at the start (left / top) on the one that does not
   const x = b.width * zoom <= pane.width - 2 * PADDING ? (pane.width - b.width * zoom) / 2 - b.x * zoom : PADDING - b.x * zoom;
   const y = b.height * zoom <= pane.height - 2 * PADDING ? (pane.height - b.height * zoom) / 2 - b.y * zoom : PADDING - b.y * zoom;
-  void rf.setViewport({ x, y, zoom });
+  return { x, y, zoom };
 }
 
-/** `--ts` on the canvas: 1 at zoom 1 and above, 1/zoom below (up to MAX_TEXT_SCALE), and `--rows`. No node re-renders: CSS does it. */
+/**
+ * The view that brings a set of nodes into view (a lint finding, a search result): centred on them, as
+ * close as zoom 1 and no closer; a spread too wide for the overview's threshold shows them in the overview.
+ */
+export function focusViewport(b: { x: number; y: number; width: number; height: number }, canvas: { width: number; height: number }): { x: number; y: number; zoom: number } {
+  const room = { width: Math.max(1, canvas.width - 2 * PADDING - MINIMAP_CORNER.width), height: Math.max(1, canvas.height - 2 * PADDING) };
+  const zoom = Math.max(0.002, Math.min(1, room.width / Math.max(1, b.width), room.height / Math.max(1, b.height)));
+  return { x: (canvas.width - MINIMAP_CORNER.width) / 2 - (b.x + b.width / 2) * zoom, y: canvas.height / 2 - (b.y + b.height / 2) * zoom, zoom };
+}
+
+/** `--ts` on the canvas: 1 at zoom 1 and above, 1/zoom below (up to MAX_TEXT_SCALE), and `data-lod`. No node re-renders: CSS does it. */
 export function useTextScale(box: RefObject<HTMLElement | null>): void {
   // in steps of 0.05, rounded up (11 px × ts × zoom never comes out under 11): a zoom gesture restyles the node text
   // a few times, not on every frame, and not at all at zoom 1 and above
   const ts = useStore((s) => Math.ceil(Math.min(MAX_TEXT_SCALE, Math.max(1, 1 / s.transform[2])) * 20) / 20);
+  // 1/zoom without a cap, in steps: an edge label hovered is 12 px on screen at any zoom (index.css)
+  const iz = useStore((s) => Math.ceil((1 / s.transform[2]) * 20) / 20);
+  useEffect(() => {
+    box.current?.style.setProperty('--iz', String(iz));
+  }, [iz, box]);
   useEffect(() => {
     box.current?.style.setProperty('--ts', String(ts));
-    // the rows of chips (or behaviour lines) a node face has room for at that text size: whole rows, never half of one;
-    // zoomed far out a node shows its name only
-    box.current?.style.setProperty('--rows', ts <= 1.02 ? '2' : ts <= 1.85 ? '1' : '0');
+    // the text-size level the node faces show their chips for (faceFit.ts; index.css shows the matching `face-lod-*`)
+    box.current?.setAttribute('data-lod', lodOf(ts));
   }, [ts, box]);
 }

@@ -113,6 +113,18 @@ export const fitView = register({
   perform: ({ canvas }) => canvas?.fitView(),
 });
 
+/** Find a node by name: the canvas's search box (selects the node and brings it into view). */
+export const findNode = register({
+  id: 'findNode',
+  label: 'Find a node by name',
+  shortcut: 'Ctrl+F or /',
+  icon: '⌕',
+  group: 'view',
+  keyTest: (e) => (mod(e) && !e.shiftKey && e.key.toLowerCase() === 'f') || (e.key === '/' && !mod(e)),
+  enabled: (s) => s.view === 'designer',
+  perform: ({ canvas }) => canvas?.openSearch(),
+});
+
 export const playPause = register({
   id: 'playPause',
   label: 'Play / pause',

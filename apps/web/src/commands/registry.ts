@@ -11,6 +11,10 @@ export interface CommandEnv {
   canvas?: {
     fitView(): void;
     centre(): { x: number; y: number };
+    /** select these nodes and bring them into view (a lint finding, a search result) */
+    focus(ids: readonly string[]): void;
+    /** open the find-a-node box */
+    openSearch(): void;
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import type { ELK as ElkApi } from 'elkjs/lib/elk-api';
 import type { Design, NodePosition } from '@retry-studio/topology-core/model';
+import { layoutByPrefix } from '@retry-studio/topology-core/operate';
 import { NODE_H, NODE_W } from './flowTypes';
 import { FlowMapper } from './designToFlow';
 import { flowOrder } from './flowOrder';
@@ -22,7 +23,16 @@ export function layerGap(labels: readonly string[]): number {
   return Math.min(280, Math.max(80, Math.round(widest + 30)));
 }
 
+/**
+ * Above this many nodes the layered layout is too slow to wait for (seconds at a thousand nodes, minutes
+ * at five thousand): the nodes are laid out in name-prefix blocks (the core's layoutByPrefix, a vhost
+ * import's layout), which the canvas's overview also groups by.
+ */
+export const LAYERED_MAX_NODES = 400;
+
 export async function layoutDesign(design: Design): Promise<Record<string, NodePosition>> {
+  const count = design.topology.queues.length + design.topology.exchanges.length + design.consumers.length + design.publishers.length;
+  if (count > LAYERED_MAX_NODES) return layoutByPrefix(design).positions;
   if (!elk) {
     // elk is large: loaded on first use, not with the app
     const { default: ELK } = await import('elkjs/lib/elk.bundled.js');

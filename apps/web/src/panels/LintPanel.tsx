@@ -1,4 +1,6 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { groupFindings, objectList, SHOWN_OBJECTS } from '@retry-studio/topology-core/lint';
+import { env } from '../commands/env';
 import { useApp } from '../store/store';
 import { useLintFindings } from '../lint/useLint';
 import { UpgradePanel } from './UpgradePanel';
@@ -32,6 +34,8 @@ export function LintPanel() {
 
 function LintFindings() {
   const lint = useLintFindings();
+  // grouped like the CLI's lint text (the core's groupFindings): 1,000 findings of one rule are one card with a count
+  const groups = useMemo(() => groupFindings(lint.findings.map((f) => ({ ...f, id: f.rule, objects: f.nodes }))), [lint.findings]);
   if (!lint.available) return <div className="p-3 text-xs text-slate-400">The retry linter is not in this build of topology-core yet.</div>;
   if (!lint.findings.length)
     return (
@@ -41,27 +45,49 @@ function LintFindings() {
     );
   return (
     <ul data-testid="lint-panel" className="space-y-2 p-2">
-      {lint.findings.map((f, i) => (
-        <li key={i}>
-          <button
-            type="button"
-            data-testid="lint-finding"
-            data-rule={f.rule}
-            onClick={() => {
-              useApp.getState().select(f.nodes);
-            }}
-            className={`w-full rounded border-l-4 bg-slate-800/70 p-2 text-left text-xs hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400 ${TONE[f.severity]}`}
-          >
-            <div className="mb-0.5 flex items-center justify-between">
-              <span className="font-mono text-[10px]">{f.rule}</span>
-              <span className="text-[10px] uppercase">{f.severity}</span>
-            </div>
-            <div className="text-slate-200">{f.message}</div>
-            {f.fix && <div className="mt-1 text-[11px] text-slate-400">Fix: {f.fix}</div>}
-            {f.nodes.length > 0 && <div className="mt-1 truncate text-[10px] text-slate-500">{f.nodes.join(', ')}</div>}
-          </button>
-        </li>
-      ))}
+      {groups.map((g, i) => {
+        const f = g.kind === 'single' ? g.finding : g.first;
+        const nodes = g.kind === 'single' ? g.finding.nodes : g.objects;
+        return (
+          <li key={i}>
+            <button
+              type="button"
+              data-testid="lint-finding"
+              data-rule={f.rule}
+              data-count={g.kind === 'group' ? g.findings.length : 1}
+              title={nodes.length ? 'Select its objects and bring them into view' : undefined}
+              onClick={() => {
+                useApp.getState().select([...nodes]);
+                env.canvas?.focus(nodes);
+              }}
+              className={`w-full rounded border-l-4 bg-slate-800/70 p-2 text-left text-xs hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400 ${TONE[f.severity]}`}
+            >
+              <div className="mb-0.5 flex items-center justify-between gap-2">
+                <span className="font-mono text-[10px]">{f.rule}</span>
+                <span className="text-[10px] uppercase">
+                  {g.kind === 'group' && (
+                    <span data-testid="lint-group-count" className="mr-1 rounded bg-slate-700 px-1 normal-case text-slate-100">
+                      {g.findings.length} findings
+                    </span>
+                  )}
+                  {f.severity}
+                </span>
+              </div>
+              <div className="text-slate-200">
+                {g.kind === 'group' && <span className="text-slate-400">The first: </span>}
+                {f.message}
+              </div>
+              {f.fix && <div className="mt-1 text-[11px] text-slate-400">Fix: {f.fix}</div>}
+              {nodes.length > 0 && (
+                <div className="mt-1 text-[10px] text-slate-500 [overflow-wrap:anywhere]">
+                  {nodes.length > SHOWN_OBJECTS ? `${nodes.length} objects: ` : ''}
+                  {objectList(nodes)}
+                </div>
+              )}
+            </button>
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -8,3 +8,4 @@ export { fileUri, findingLocation, type LintReportInput, lintSarif } from './sar
 export { lintGithub } from './githubReport.js';
 export { assumedConsumers, assumedPublishers, assumedRoleList, assumedWorkerId, describeAssumedRoles, JOB_TIMEOUT_RATIO, withAssumedActors, type AssumedConsumers, type AssumeOptions, type QueueRole } from './assumedConsumers.js';
 export { arrivalKeys, type ArrivalKeys } from './arrivalKeys.js';
+export { GROUP_AFTER, SHOWN_OBJECTS, groupFindings, objectList, type FindingGroup, type GroupableFinding } from './findingGroups.js';

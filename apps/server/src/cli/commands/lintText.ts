@@ -3,38 +3,30 @@
  * few objects, one message and fix), and so are validation warnings of one kind, so a file of
  * 1,000 queues prints a page, not the same line 1,000 times. `--json` keeps every finding.
  */
-import { nameList } from '@retry-studio/topology-core/text';
-import { type LintFinding } from '@retry-studio/topology-core/lint';
+import { GROUP_AFTER, SHOWN_OBJECTS, groupFindings, objectList, type LintFinding } from '@retry-studio/topology-core/lint';
 import { formatIssues, type ValidationIssue } from '@retry-studio/topology-core/model';
 
-/** Up to this many findings of one rule are printed one by one; more are grouped. */
-export const GROUP_AFTER = 3;
-/** Objects named in a group before "and N more". */
-export const SHOWN_OBJECTS = 8;
+export { GROUP_AFTER, SHOWN_OBJECTS };
 
 export interface LintSection {
   /** the vhost the findings are about (named when the file has several) */
   readonly vhost?: string;
   readonly findings: readonly LintFinding[];
   readonly warnings: readonly ValidationIssue[];
-  /** a definitions file: the consumers lint assumes, said in a few lines (lint/assumedConsumers.ts describeAssumedRoles) */
-  readonly assumed?: readonly string[];
 }
 
 /** A message past this many characters is cut (one finding can name every queue of a dead-letter exchange). */
 export const MAX_MESSAGE = 600;
 
 const cutMessage = (m: string): string => (m.length > MAX_MESSAGE ? `${m.slice(0, MAX_MESSAGE)}… (${m.length - MAX_MESSAGE} more characters: --json has it whole)` : m);
-const objectList = (objects: readonly string[]): string => nameList(objects, SHOWN_OBJECTS);
 
 function formatFinding(f: LintFinding, where = ''): string {
   const count = f.objects.length > SHOWN_OBJECTS ? ` (${f.objects.length})` : '';
   return `${f.severity.padEnd(7)} ${where}${f.id}: ${cutMessage(f.message)}\n          objects${count}: ${objectList(f.objects)}\n          fix: ${f.fix}\n`;
 }
 
-function formatGroup(list: readonly LintFinding[], where = ''): string {
+function formatGroup(list: readonly LintFinding[], objects: readonly string[], where = ''): string {
   const f = list[0]!;
-  const objects = [...new Set(list.flatMap((x) => x.objects))];
   return (
     `${f.severity.padEnd(7)} ${where}${f.id}: ${list.length} findings (--json lists every one); the first: ${cutMessage(f.message)}\n` +
     `          objects (${objects.length}): ${objectList(objects)}\n          fix: ${f.fix}\n`
@@ -44,15 +36,8 @@ function formatGroup(list: readonly LintFinding[], where = ''): string {
 /** Findings grouped by rule and severity, in the order the rules first appear; `vhost` names it on each line. */
 export function formatFindings(findings: readonly LintFinding[], vhost?: string): string {
   const where = vhost !== undefined ? `[vhost ${JSON.stringify(vhost)}] ` : '';
-  const groups = new Map<string, LintFinding[]>();
-  for (const f of findings) {
-    const k = `${f.severity}\u0000${f.id}`;
-    const g = groups.get(k);
-    if (g) g.push(f);
-    else groups.set(k, [f]);
-  }
   let out = '';
-  for (const list of groups.values()) out += list.length <= GROUP_AFTER ? list.map((f) => formatFinding(f, where)).join('') : formatGroup(list, where);
+  for (const g of groupFindings(findings)) out += g.kind === 'single' ? formatFinding(g.finding, where) : formatGroup(g.findings, g.objects, where);
   return out;
 }
 
@@ -82,8 +67,7 @@ export function formatLintText(file: string, kind: string, sections: readonly Li
     if (several) out += `== vhost ${JSON.stringify(s.vhost)}\n`;
     if (s.warnings.length > 0) out += `validation warnings:\n${formatWarnings(s.warnings)}\n`;
     if (kind === 'definitions' && (!several || s === sections[0]))
-      out += `${file}: RabbitMQ definitions (no consumers: lint assumes them from the topology, as import-broker scaffolds and simulate runs them)\n`;
-    if (s.assumed?.length) out += `assumed consumers:\n${s.assumed.map((l) => `  ${l}\n`).join('')}`;
+      out += `${file}: RabbitMQ definitions (no consumers: each queue with a dead-letter route and no TTL is assumed to have a consumer that rejects what it fails on, as import-broker scaffolds)\n`;
     out += formatFindings(s.findings, several ? s.vhost : undefined);
     if (several) out += `vhost ${JSON.stringify(s.vhost)}: ${formatCounts(s.findings)}\n`;
   }

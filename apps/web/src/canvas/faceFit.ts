@@ -1,0 +1,97 @@
+/**
+ * What a node face (190 x 76 in flow units, nodes.tsx) has room for, worked out from text lengths
+ * so that no node re-renders on zoom: the name is sized to fit whole (wrapped, never cut), and the
+ * settings chips are packed per text-size level (the canvas's `data-lod`, readableFit.ts) with a
+ * "+N" chip naming the ones that did not fit. Widths are estimated a little wide on purpose: a face
+ * may show one chip fewer than it has room for, never half of one.
+ */
+
+/** the text-size levels: `--ts` (how much node text grows against the zoom) at its largest in each */
+export const FACE_LEVELS = [
+  { lod: 'a', ts: 1 },
+  { lod: 'b', ts: 1.25 },
+  { lod: 'c', ts: 1.5 },
+  { lod: 'd', ts: 1.85 },
+  { lod: 'e', ts: 2.2 },
+  { lod: 'f', ts: 2.6 },
+] as const;
+export type FaceLod = (typeof FACE_LEVELS)[number]['lod'];
+
+/** `ts` comes in steps of 0.05, rounded up: a level holds every ts up to its own */
+export function lodOf(ts: number): FaceLod {
+  return (FACE_LEVELS.find((l) => ts <= l.ts + 1e-6) ?? FACE_LEVELS[FACE_LEVELS.length - 1]!).lod;
+}
+
+/** the face inside its border and padding */
+const INNER_W = 174;
+const INNER_H = 60;
+/** the name's width beside the glyph (the publisher's rounder face is the narrowest) */
+export const NAME_W = 132;
+const NAME_EM = 0.6;
+const NAME_LINE = 1.15;
+const CHIP_EM = 0.56;
+const CHIP_PAD = 10;
+const GAP = 4;
+
+/** the name's size on the face at a text scale: 13 px at zoom 1, 11 px on screen when zoomed out */
+export function nameSizeAt(ts: number): number {
+  return Math.max(13, 11 * ts);
+}
+
+/** the largest font size (flow px) at which the name fits whole in two lines, three for a long one */
+export function nameFitPx(name: string, width = NAME_W): number {
+  const len = Math.max(1, name.length);
+  const two = (2 * width) / (NAME_EM * len);
+  return two >= 11 ? two : (3 * width) / (NAME_EM * len);
+}
+
+export function nameLines(name: string, px: number, width = NAME_W): number {
+  return Math.max(1, Math.ceil((Math.max(1, name.length) * NAME_EM * px) / width));
+}
+
+/** the font size the face gives its name at a text scale */
+export function nameShownPx(name: string, ts: number): number {
+  return Math.min(nameSizeAt(ts), nameFitPx(name));
+}
+
+/** how many rows of chips fit under the name at a text scale */
+export function chipRows(name: string, ts: number): number {
+  const px = nameShownPx(name, ts);
+  const free = INNER_H - 4 - nameLines(name, px) * px * NAME_LINE;
+  const row = 11 * ts * 1.2 + 2;
+  return Math.max(0, Math.floor((free + 2) / (row + 2)));
+}
+
+const chipW = (label: string, ts: number) => (label.length * CHIP_EM * 11 + CHIP_PAD) * ts;
+
+/**
+ * How many of the chips (in order) are shown at a text scale in `rows` rows; when not all fit, the
+ * last row keeps room for the "+N" chip. A chip wider than the face is shown cut (its title is whole).
+ */
+export function chipsShown(labels: readonly string[], rows: number, ts: number): number {
+  if (rows <= 0) return 0;
+  const fits = (n: number, withMore: boolean): boolean => {
+    let row = 1;
+    let x = 0;
+    const widths = labels.slice(0, n).map((l) => Math.min(INNER_W, chipW(l, ts)));
+    if (withMore) widths.push(chipW(`+${labels.length - n}`, ts));
+    for (const w of widths) {
+      if (x > 0 && x + GAP + w > INNER_W) {
+        row++;
+        x = 0;
+      }
+      x += (x > 0 ? GAP : 0) + w;
+    }
+    return row <= rows;
+  };
+  if (fits(labels.length, false)) return labels.length;
+  for (let n = labels.length - 1; n >= 0; n--) if (fits(n, true)) return n;
+  return 0;
+}
+
+/** the chips shown at each level, in level order */
+export function chipsPerLevel(name: string, labels: readonly string[]): Record<FaceLod, number> {
+  const out = {} as Record<FaceLod, number>;
+  for (const l of FACE_LEVELS) out[l.lod] = chipsShown(labels, chipRows(name, l.ts), l.ts);
+  return out;
+}
