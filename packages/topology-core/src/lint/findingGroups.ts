@@ -4,6 +4,7 @@
  * are shown one by one; more are one group (a count, the first message and fix, the objects), so a
  * file of 1,000 queues reads as a page, not the same finding 1,000 times.
  */
+import { nameList } from '../text/nameList.js';
 
 /** Up to this many findings of one rule are shown one by one; more are grouped. */
 export const GROUP_AFTER = 3;
@@ -38,5 +39,5 @@ export function groupFindings<F extends GroupableFinding>(findings: readonly F[]
 
 /** "a, b, c, ... and 12 more" */
 export function objectList(objects: readonly string[], shown = SHOWN_OBJECTS): string {
-  return objects.slice(0, shown).join(', ') + (objects.length > shown ? `, ... and ${objects.length - shown} more` : '');
+  return nameList(objects, shown);
 }
