@@ -77,8 +77,23 @@ describe('requests from browsers', () => {
     expect(JSON.stringify(big.body)).not.toMatch(/at .*\.js/); // no stack trace
   });
 
-  it('rate-limits deploy, teardown and trace', async () => {
-    const limited = await startTestServer({ rateLimits: { deploy: { burst: 3, perSecond: 0.01 }, teardown: { burst: 1, perSecond: 0.01 }, trace: { burst: 1, perSecond: 0.01 } } });
+  it('a probe is a POST checked like every state-changing route; GET with a URL in the query is refused and logs in nowhere', async () => {
+    const connections = async () => (await mgmt.listConnections()).filter((c) => c.client_properties?.connection_name?.startsWith('retry-studio:probe')).length;
+    const get = await srv.get('/api/broker?url=' + encodeURIComponent('amqp://guest:guest@127.0.0.1:5672/'));
+    expect(get.status).toBe(405);
+    expect(get.body.error).toMatch(/POST \/api\/broker/);
+    const cross = await srv.post('/api/broker', { broker: 'amqp://guest:guest@127.0.0.1:5672/' }, { 'sec-fetch-site': 'cross-site' });
+    expect(cross.status).toBe(403);
+    const origin = await srv.post('/api/broker', { broker: 'amqp://guest:guest@127.0.0.1:5672/' }, { origin: 'http://evil.example' });
+    expect(origin.status).toBe(403);
+    expect(await connections()).toBe(0);
+    const unknown = await srv.post('/api/broker', { url: 'amqp://guest:guest@127.0.0.1:5672/' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.field).toBe('url');
+  });
+
+  it('rate-limits deploy, teardown, trace and plan', async () => {
+    const limited = await startTestServer({ rateLimits: { deploy: { burst: 3, perSecond: 0.01 }, teardown: { burst: 1, perSecond: 0.01 }, trace: { burst: 1, perSecond: 0.01 }, plan: { burst: 2, perSecond: 0.01 } } });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) statuses.push((await limited.post('/api/deploy', { design: { nope: 1 } })).status);
@@ -87,6 +102,10 @@ describe('requests from browsers', () => {
       expect(last.body.error).toMatch(/too many deploy requests/);
       expect([(await limited.post('/api/teardown', {})).status, (await limited.post('/api/teardown', {})).status]).toEqual([400, 429]);
       expect([(await limited.post('/api/trace', {})).status, (await limited.post('/api/trace', {})).status]).toEqual([400, 429]);
+      // a plan reads the whole vhost through the management API: 500 at once once cost a shared broker 4,000 requests
+      const plans: number[] = [];
+      for (let i = 0; i < 3; i++) plans.push((await limited.post('/api/plan', { design: { nope: 1 } })).status);
+      expect(plans).toEqual([400, 400, 429]);
     } finally {
       await limited.close();
     }
