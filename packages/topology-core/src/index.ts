@@ -12,6 +12,7 @@
  *   @retry-studio/topology-core/operate     operating a live broker: import, dead letters, re-drive (pure: the server does the I/O)
  *   @retry-studio/topology-core/upgrade     the upgrade check: what a broker upgrade changes for a design
  *   @retry-studio/topology-core/templates   the retry templates and their catalogue
+ *   @retry-studio/topology-core/tune        the tuner: strategies and parameters searched against a failure profile and goals
  * The root re-exports the model face only: the vocabulary every other face speaks.
  */
 export * from './model/index.js';
