@@ -62,7 +62,7 @@ export function candidatePool(templates: readonly RetryTemplate[], profile: Fail
       if (seen.has(key)) continue;
       seen.add(key);
       const design = { ...built.design, profile: profile.profile };
-      screened.push({ candidate: { strategy: t.id, params: r.values, design, objects: countObjects(design) }, figures: s.figures });
+      screened.push({ candidate: { strategy: t.id, params: r.values, design, objects: countObjects(design), spanMs: s.figures.spanMs }, figures: s.figures });
     }
     const best = undominated(screened, perTemplate);
     pruned += screened.length - best.length;

@@ -29,7 +29,7 @@ export function designPool(from: Design, profile: FailureProfile, goals: TuneGoa
         countCut(cuts, s.goal, `delays x${scale}, counts ${shift >= 0 ? '+' : ''}${shift}: ${s.reason}`);
         continue;
       }
-      screened.push({ candidate: { strategy: from.name, params: v.params, design: v.design, objects: countObjects(v.design) }, figures: s.figures });
+      screened.push({ candidate: { strategy: from.name, params: v.params, design: v.design, objects: countObjects(v.design), spanMs: s.figures.spanMs }, figures: s.figures });
     }
   const kept = [...undominated(screened, cap)].sort((a, b) => a.figures.estimatedDeliveries - b.figures.estimatedDeliveries);
   return { kept, pruned: pruned + screened.length - kept.length, cuts };

@@ -14,10 +14,11 @@ import { whyChosen } from './explain.js';
 import { goalMisses } from './goals.js';
 import { deadlineBelowOutage, rulingGoals } from './infeasibility.js';
 import { paretoFront } from './pareto.js';
+import { rehearseCandidate } from './measure.js';
 import type { Candidate, Evaluated, FailureProfile, ParetoPoint, Recommendation, TuneGoals, TuneMetrics, TuneResult } from './types.js';
 
 /** One rehearsal of a design under one outage length, read into the tuner's figures. */
-export type Measure = (design: Design, profile: FailureProfile, outageLengthMs: number, goals: TuneGoals) => TuneMetrics;
+export type Measure = (design: Design, profile: FailureProfile, outageLengthMs: number, goals: TuneGoals, spanMs: number) => TuneMetrics;
 
 export interface TuneRequest {
   readonly profile: FailureProfile;
@@ -47,7 +48,7 @@ export function tuneWith(measure: Measure, req: TuneRequest): TuneResult {
   const evaluate = (c: Candidate): Evaluated => {
     const metrics: TuneMetrics[] = [];
     for (const L of outages) {
-      const m = measure(c.design, profile, L, goals);
+      const m = measure(c.design, profile, L, goals, c.spanMs);
       rehearsals++;
       metrics.push(m);
       const misses = goalMisses(m, goals);
@@ -95,3 +96,6 @@ export function tuneWith(measure: Measure, req: TuneRequest): TuneResult {
   }));
   return { feasible: true, recommendations, pareto: front, stats: stats(candidates, pool.pruned, rehearsals) };
 }
+
+/** The tuner with the rehearse floor's rehearsal: what the CLI, the server and the browser call. */
+export const tune = (req: TuneRequest): TuneResult => tuneWith(rehearseCandidate, req);

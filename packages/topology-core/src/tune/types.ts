@@ -32,7 +32,7 @@ export interface TuneGoals {
   readonly maxDepth?: number;
 }
 
-export type GoalId = 'no-loss' | 'deadline' | 'max-amplification' | 'max-memory' | 'max-depth' | 'drained';
+export type GoalId = 'no-loss' | 'deadline' | 'max-amplification' | 'max-memory' | 'max-depth';
 
 /** One goal missed, under one outage length, with the figure that missed it. */
 export interface GoalMiss {
@@ -68,6 +68,8 @@ export interface Candidate {
   readonly design: Design;
   /** broker objects: exchanges + queues + bindings + policies */
   readonly objects: number;
+  /** ms from the first attempt to the last for a message that always fails (Infinity: never ends) */
+  readonly spanMs: number;
 }
 
 export interface Evaluated {
