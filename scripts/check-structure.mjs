@@ -40,6 +40,7 @@ export const CORE_FLOORS = [
   ['budget'],
   ['operate', 'upgrade'],
   ['templates'],
+  ['rehearse'],
   ['tune'],
 ];
 

@@ -9,5 +9,6 @@ export { PLAN_STATUSES } from './planResponses.js';
 export type * from './planResponses.js';
 export type * from './traceResponses.js';
 export type * from './operateResponses.js';
+export type * from './rehearseResponses.js';
 export { isCanary } from './operateResponses.js';
 export { MAX_BROWSE } from './limits.js';

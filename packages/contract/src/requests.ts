@@ -8,6 +8,8 @@ import type { NodeLoss } from '@retry-studio/topology-core/sim';
 import type { deployRequest, planRequest, teardownRequest } from './deployRequests.js';
 import type { traceRequest } from './traceRequests.js';
 import type { browseRequest, depthsRequest, importRequest, redriveRequest } from './operateRequests.js';
+import type { rehearseRequest } from './rehearseRequests.js';
+import type { RehearsalLoad } from '@retry-studio/topology-core/rehearse';
 
 type WithDesign<T> = Omit<T, 'design'> & { design: Design };
 
@@ -19,6 +21,7 @@ export type ImportRequest = z.input<typeof importRequest>;
 export type DepthsRequest = z.input<typeof depthsRequest>;
 export type BrowseRequest = z.input<typeof browseRequest>;
 export type RedriveRequestBody = z.input<typeof redriveRequest>;
+export type RehearseRequest = Omit<WithDesign<z.input<typeof rehearseRequest>>, 'load'> & { load: RehearsalLoad };
 
 /** Where a deploy-side request goes (the target fields of plan, deploy, teardown and trace). */
 export type Target = Pick<PlanRequest, 'broker' | 'managementUrl' | 'prefix' | 'vhost'>;

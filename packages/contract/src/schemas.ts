@@ -6,3 +6,4 @@ export { brokerUrlField, managementUrlField, operateTargetFields, prefixField, q
 export { deployRequest, planRequest, teardownRequest } from './deployRequests.js';
 export { traceRequest } from './traceRequests.js';
 export { browseRequest, depthsRequest, importRequest, redriveRequest } from './operateRequests.js';
+export { rehearsalLoad, rehearseRequest } from './rehearseRequests.js';

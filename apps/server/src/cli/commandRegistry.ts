@@ -27,6 +27,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'simulate', summary: 'the retry budget and each message\'s path', load: async () => { const m = await import('./commands/simulate.js'); return { run: m.simulateCommand, usage: m.SIMULATE_USAGE }; } },
   { name: 'export', summary: 'a design or definitions file in another format', load: async () => { const m = await import('./commands/exportCmd.js'); return { run: m.exportCommand, usage: m.EXPORT_USAGE }; } },
   { name: 'import', summary: 'definitions JSON to design JSON', load: async () => { const m = await import('./commands/importCmd.js'); return { run: m.importCommand, usage: m.IMPORT_USAGE }; } },
+  { name: 'rehearse', summary: 'a load with outages at production rate: depths, memory, parked, delays, the retry storm', load: async () => { const m = await import('./commands/rehearse.js'); return { run: m.rehearseCommand, usage: m.REHEARSE_USAGE }; } },
   { name: 'compare', summary: 'strategies side by side under one failure model', load: async () => { const m = await import('./commands/compare.js'); return { run: m.compareCommand, usage: m.COMPARE_USAGE }; } },
   { name: 'scenario', summary: 'a retry-scenario/1 file for a template', load: async () => { const m = await import('./commands/scenario.js'); return { run: m.scenarioCommand, usage: m.SCENARIO_USAGE }; } },
   { name: 'rename', summary: 'rename a queue or exchange and every reference to it', load: async () => { const m = await import('./commands/rename.js'); return { run: m.renameCommand, usage: m.RENAME_USAGE }; } },

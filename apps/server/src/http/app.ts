@@ -23,6 +23,7 @@ import type { AppContext } from './appContext.js';
 import { route } from './route.js';
 import { registerTraceRoutes } from './traceRoutes.js';
 import { registerOperateRoutes } from './operateRoutes.js';
+import { registerRehearseRoutes } from './rehearseRoutes.js';
 
 /** the built web app when running from the workspace (the package passes its own) */
 const workspaceWebDist = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
@@ -32,7 +33,7 @@ export interface AppOptions {
   /** where the deploy manifest lives (default `.retry-studio/manifest.json` under the cwd; null: memory only) */
   readonly manifestFile?: string | null;
   /** override the rate limits (tests) */
-  readonly rateLimits?: Partial<Record<'deploy' | 'teardown' | 'trace' | 'probe', RateLimitOptions>>;
+  readonly rateLimits?: Partial<Record<'deploy' | 'teardown' | 'trace' | 'probe' | 'rehearse', RateLimitOptions>>;
   readonly bodyLimit?: string;
   /** the built web app's folder (default: the workspace's apps/web/dist when it exists) */
   readonly webDist?: string;
@@ -64,6 +65,7 @@ export function createApp(options: AppOptions) {
     teardown: { burst: 10, perSecond: 1 },
     trace: { burst: 5, perSecond: 0.5 },
     probe: { burst: 20, perSecond: 5 },
+    rehearse: { burst: 5, perSecond: 0.5 },
     ...options.rateLimits,
   };
 
@@ -176,6 +178,7 @@ export function createApp(options: AppOptions) {
 
   registerTraceRoutes(app, ctx, limits.trace);
   registerOperateRoutes(app, ctx);
+  registerRehearseRoutes(app, limits.rehearse);
 
   app.use('/api', (_req, res) => sendError(res, 404, 'no such API route'));
 

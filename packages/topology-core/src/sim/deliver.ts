@@ -46,7 +46,8 @@ export function deliver(sim: SimState, q: QueueState, e: QEntry, c: ConsumerStat
   d.inProcess = 0;
   d.retry = undefined;
   if (c.unsettled) c.unsettled.push(d);
-  sim.heap.push(sim.t + c.processingMs, d);
+  const busy = sim.input.processingMsOf;
+  sim.heap.push(sim.t + (busy ? busy(c.id, msg.logical.index, c.processingMs) : c.processingMs), d);
 }
 
 /** one more delivery of this message to consumer `ord`; returns that consumer's count (1-based) */

@@ -47,7 +47,8 @@ export function verdict(sim: SimState, d: Delivery): boolean {
   ctx.attempt = runs;
   ctx.body = d.msg.body;
   ctx.messageIndex = L.index;
-  const ok = processingSucceeds(c.failure, ctx);
+  const schedule = sim.input.failureSchedule;
+  const ok = schedule ? schedule(c.id, ctx, sim.t) : processingSucceeds(c.failure, ctx);
   if (sim.wantEvents)
     sim.emit({ kind: 'processed', t: sim.t, seq: sim.seq++, msgId: L.id, body: d.msg.body, queue: c.queue.cfg.name, consumer: c.id, attempt: runs, ok });
   else sim.seq++;

@@ -2,6 +2,7 @@
 export { type DropReason, type PublishOrigin, type SimEvent, type SimEventKind, type SimEventOf } from './events.js';
 export { firstMessages } from './firstMessages.js';
 export {
+  type FailureSchedule,
   type IgnoredArgument,
   type Logical,
   type MessageSnapshot,

@@ -8,6 +8,7 @@ import type { BrokerProfileId } from '../model/design.js';
 import type { SimEvent } from './events.js';
 import type { XDeathEntry } from '../model/xDeath.js';
 import type { NodeLoss } from './nodeLoss.js';
+import type { FailureContext } from '../behaviour/evaluate.js';
 
 export type SimStep =
   | {
@@ -69,7 +70,20 @@ export interface SimulationInput {
   readonly onEvent?: (e: SimEvent) => void;
   /** emit a 'depth' event whenever a queue's ready/unacked counts change (default false) */
   readonly emitDepth?: boolean;
+  /**
+   * A rehearsal's failure schedule (rehearse/): decides every worker's processing verdict at
+   * virtual time `t` instead of its failure model (outages are a matter of time, not of the message).
+   */
+  readonly failureSchedule?: FailureSchedule;
+  /**
+   * A rehearsal's processing time of one delivery instead of the worker's `processingMs`: a
+   * message that stands for a cohort of n messages keeps its consumer busy n times as long.
+   */
+  readonly processingMsOf?: (consumer: string, messageIndex: number, processingMs: number) => number;
 }
+
+/** true when the processing by `consumer` at virtual time `t` succeeds */
+export type FailureSchedule = (consumer: string, ctx: FailureContext, t: number) => boolean;
 
 /** A message as it sits in a queue (or was delivered), head first in `final`. */
 export interface MessageSnapshot {

@@ -1,0 +1,85 @@
+/**
+ * `retry-studio rehearse`: the flags (durations, rates, percentages, outages, a scenario file),
+ * the bill of materials in text and JSON, a definitions file with the assumed actors, and bad
+ * input (exit 2, the option named).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCliCaptured } from '../cliHarness.js';
+import { parseDuration, parseOutage, parseRate, parseShare } from './rehearseArgs.js';
+
+let dir = '';
+const cli = (...argv: string[]) => runCliCaptured(dir, argv);
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'rs-rehearse-'));
+});
+afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+describe('rehearse flags', () => {
+  it('reads durations, rates, percentages and outages', () => {
+    expect(parseDuration('--duration', '90s')).toBe(90_000);
+    expect(parseDuration('--duration', '10m')).toBe(600_000);
+    expect(parseDuration('--duration', '1h')).toBe(3_600_000);
+    expect(parseDuration('--duration', '250ms')).toBe(250);
+    expect(parseRate('--rate', '500/s')).toBe(500);
+    expect(parseRate('--rate', '500')).toBe(500);
+    expect(parseShare('--poison', '2%')).toBeCloseTo(0.02);
+    expect(parseOutage('orders.q@5m+10m')).toEqual({ target: 'orders.q', outages: [{ startMs: 300_000, endMs: 900_000 }] });
+    expect(() => parseDuration('--duration', 'soon')).toThrow(/--duration/);
+  });
+});
+
+describe('retry-studio rehearse', () => {
+  it('prints the retry bill of materials for a template under an outage', async () => {
+    const r = await cli('rehearse', 'dlx-ttl-wait-queue', '--param', 'delayMs=2000', '--param', 'maxRetries=5', '--rate', '10/s', '--duration', '60s', '--outage', 'worker@10s+30s');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/parked\s+200\s+33\.3%\s+orders\.parking 200/);
+    expect(r.out).toMatch(/orders\.wait\s+100/);
+    expect(r.out).toMatch(/Retry storm: 50 retries\/s/);
+  });
+
+  it('--json has the issue\'s names; --scenario gives the load', async () => {
+    const file = path.join(dir, 'load.json');
+    await writeFile(file, JSON.stringify({ rate: 10, durationMs: 30_000, targets: [{ target: 'worker', outages: [{ startMs: 5000, endMs: 15_000 }] }] }));
+    const r = await cli('rehearse', 'quorum-delivery-limit', '--scenario', file, '--json');
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j.outcomes).toEqual({ acked: 200, parked: 100, parkedIn: { 'jobs.dead': 100 }, dropped: 0, expired: 0, inFlight: 0 });
+    for (const k of ['messages', 'deliveries', 'amplification', 'delayMs', 'drainMs', 'queues', 'brokerOps', 'wallMs']) expect(j).toHaveProperty(k);
+    expect(Object.keys(j.queues[0])).toEqual(expect.arrayContaining(['name', 'peakDepth', 'peakAtMs', 'peakMemoryBytes', 'series']));
+  });
+
+  it('a definitions file runs with the actors lint assumes, and says so', async () => {
+    const file = path.join(dir, 'defs.json');
+    const x = (name: string) => ({ name, vhost: '/', type: 'direct', durable: true, auto_delete: false, internal: false, arguments: {} });
+    const q = (name: string, args: Record<string, unknown> = {}) => ({ name, vhost: '/', durable: true, auto_delete: false, arguments: args });
+    const b = (source: string, destination: string) => ({ source, vhost: '/', destination, destination_type: 'queue', routing_key: 'job', arguments: {} });
+    await writeFile(
+      file,
+      JSON.stringify({ rabbit_version: '3.10.8', exchanges: [x('app'), x('retry'), x('back')], queues: [q('work', { 'x-dead-letter-exchange': 'retry' }), q('work.wait', { 'x-message-ttl': 1000, 'x-dead-letter-exchange': 'back' })], bindings: [b('app', 'work'), b('retry', 'work.wait'), b('back', 'work')] }),
+    );
+    const r = await cli('rehearse', file, '--rate', '5', '--duration', '20s', '--outage', 'work@2s+5s', '--json');
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/rehearsed with the ones lint assumes/);
+    expect(JSON.parse(r.out).messages).toBe(100);
+  });
+
+  it('bad input: exit 2, the option named', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--rate', '0', '--duration', '10s'], /--rate/],
+      [['--rate', '5', '--duration', '0s'], /--duration/],
+      [['--rate', '5', '--duration', '10s', '--outage', 'worker@20s+5s'], /--outage worker@20s\+5s/],
+      [['--rate', '5', '--duration', '10s', '--outage', 'nobody@1s+5s'], /--outage nobody@1s\+5s: "nobody" is neither/],
+      [['--rate', '5', '--duration', '10s', '--poison', '150%'], /--poison/],
+      [['--rate', '5', '--duration', '10s', '--verify-on', 'amqp://guest:guest@127.0.0.1:1/'], /--verify-on/],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await cli('rehearse', 'dlx-ttl-wait-queue', ...argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err).toMatch(message);
+    }
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * The load of `rehearse` from its flags (and a `--scenario` file): durations `90s`, `10m`,
+ * `1h`, `500ms` (a bare number is seconds); rates `500` or `500/s`; percentages `2%` (or a
+ * share `0.02`); outages `TARGET@START+LENGTH`. A core issue is reported under the option that
+ * gave the value.
+ */
+import type { BrokerProfileId } from '@retry-studio/topology-core/model';
+import type { RehearsalLoad, TargetLoad } from '@retry-studio/topology-core/rehearse';
+import type { ValidationIssue } from '@retry-studio/topology-core/model';
+import { value, type ParsedArgs } from './args.js';
+import { CliError, readText, type CliIo } from './context.js';
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
+
+export function parseDuration(option: string, text: string): number {
+  const m = /^\s*(-?[0-9]+(?:\.[0-9]+)?)\s*(ms|s|min|m|h)?\s*$/.exec(text);
+  if (!m) throw new CliError(`${option}: "${text}" is not a duration (like 90s, 10m, 1h, 500ms)`, 2);
+  return Math.round(Number(m[1]) * (UNITS[m[2] ?? 's'] as number));
+}
+
+export function parseRate(option: string, text: string): number {
+  const m = /^\s*(-?[0-9]+(?:\.[0-9]+)?)\s*(\/s)?\s*$/.exec(text);
+  if (!m) throw new CliError(`${option}: "${text}" is not a rate (like 500 or 500/s)`, 2);
+  return Number(m[1]);
+}
+
+/** `2%` or a share `0.02` */
+export function parseShare(option: string, text: string): number {
+  const m = /^\s*(-?[0-9]+(?:\.[0-9]+)?)\s*(%)?\s*$/.exec(text);
+  if (!m) throw new CliError(`${option}: "${text}" is not a percentage (like 2%)`, 2);
+  const n = Number(m[1]);
+  return m[2] ? n / 100 : n;
+}
+
+function parseNumber(option: string, text: string): number {
+  if (!/^\s*-?[0-9]+(?:\.[0-9]+)?\s*$/.test(text)) throw new CliError(`${option}: "${text}" is not a number`, 2);
+  return Number(text);
+}
+
+/** `TARGET@START+LENGTH`, e.g. `worker@5m+10m` */
+export function parseOutage(text: string): TargetLoad {
+  const at = text.lastIndexOf('@');
+  const plus = text.indexOf('+', at);
+  if (at <= 0 || plus < 0) throw new CliError(`--outage: "${text}" must be TARGET@START+LENGTH (like worker@5m+10m)`, 2);
+  const startMs = parseDuration('--outage', text.slice(at + 1, plus));
+  const length = parseDuration('--outage', text.slice(plus + 1));
+  if (length <= 0) throw new CliError(`--outage ${text}: the length must be above 0`, 2);
+  return { target: text.slice(0, at), outages: [{ startMs, endMs: startMs + length }] };
+}
+
+const PROFILES: readonly string[] = ['3.10', '4.x', '4.3'];
+
+/** the load: the --scenario file's, with every flag given on top (outages added to its targets) */
+export async function loadFromArgs(a: ParsedArgs, io: CliIo): Promise<{ load: RehearsalLoad; outageSpecs: string[]; scenario?: string }> {
+  const scenario = value(a, 'scenario');
+  let base: Partial<RehearsalLoad> = {};
+  if (scenario !== undefined) {
+    const text = await readText(io, scenario);
+    try {
+      base = JSON.parse(text) as Partial<RehearsalLoad>;
+    } catch (e) {
+      throw new CliError(`--scenario ${scenario}: not JSON: ${(e as Error).message}`, 2);
+    }
+    if (typeof base !== 'object' || base === null || Array.isArray(base)) throw new CliError(`--scenario ${scenario}: must be a JSON object with the load (rate, durationMs, targets, ...)`, 2);
+  }
+  const rate = value(a, 'rate');
+  const duration = value(a, 'duration');
+  const outageSpecs = a.flags.get('outage') ?? [];
+  const num = (k: string, parse: (o: string, t: string) => number): number | undefined => {
+    const v = value(a, k);
+    return v === undefined ? undefined : parse(`--${k}`, v);
+  };
+  const profile = value(a, 'profile');
+  if (profile !== undefined && !PROFILES.includes(profile)) throw new CliError(`--profile must be one of ${PROFILES.join(', ')}, got "${profile}"`, 2);
+  if (rate === undefined && base.rate === undefined && base.phases === undefined) throw new CliError('--rate is required (messages per second, like 500 or 500/s), or a --scenario file with rate or phases', 2);
+  if (duration === undefined && base.durationMs === undefined) throw new CliError('--duration is required (like 90s, 10m, 1h), or a --scenario file with durationMs', 2);
+  const extra = {
+    ...(rate !== undefined ? { rate: parseRate('--rate', rate), phases: undefined } : {}),
+    ...(duration !== undefined ? { durationMs: parseDuration('--duration', duration) } : {}),
+    ...opt('errorRate', num('error-rate', parseShare)),
+    ...opt('poison', num('poison', parseShare)),
+    ...opt('processingMs', num('processing-ms', parseNumber)),
+    ...opt('concurrency', num('concurrency', parseNumber)),
+    ...opt('bodyBytes', num('body-bytes', parseNumber)),
+    ...opt('seed', num('seed', parseNumber)),
+    ...(profile !== undefined ? { profile: profile as BrokerProfileId } : {}),
+  };
+  const targets = [...(base.targets ?? []), ...outageSpecs.map(parseOutage)];
+  const load = { ...base, ...extra, targets } as RehearsalLoad;
+  return { load, outageSpecs, ...(scenario !== undefined ? { scenario } : {}) };
+}
+
+const opt = <K extends string>(k: K, v: number | undefined): Partial<Record<K, number>> => (v === undefined ? {} : ({ [k]: v } as Record<K, number>));
+
+const OPTION_OF: Record<string, string> = {
+  rate: '--rate',
+  phases: '--rate',
+  durationMs: '--duration',
+  errorRate: '--error-rate',
+  poison: '--poison',
+  processingMs: '--processing-ms',
+  concurrency: '--concurrency',
+  bodyBytes: '--body-bytes',
+  profile: '--profile',
+  seed: '--seed',
+};
+
+/** a core issue, said under the option (or the scenario file's field) that gave the value */
+export function describeIssue(i: ValidationIssue, load: RehearsalLoad, outageSpecs: readonly string[], scenario: string | undefined): string {
+  const m = /^targets\[(\d+)\]/.exec(i.path);
+  if (m) {
+    const idx = Number(m[1]);
+    const fromFile = load.targets?.length ? load.targets.length - outageSpecs.length : 0;
+    if (idx >= fromFile) return `--outage ${outageSpecs[idx - fromFile]}: ${i.message}`;
+    return `--scenario ${scenario}: ${i.path}: ${i.message}`;
+  }
+  const top = i.path.split(/[.[]/)[0] ?? i.path;
+  const opt = OPTION_OF[top];
+  if (opt && !(scenario !== undefined && top === 'phases')) return `${opt}: ${i.message}`;
+  return `${scenario !== undefined ? `--scenario ${scenario}: ` : ''}${i.path}: ${i.message}`;
+}

@@ -1,0 +1,196 @@
+/**
+ * rehearse(design, load): what a load with failures does to a retry topology (report.ts). The
+ * simulator runs the design (every RabbitMQ rule is the simulator's); the load's publishes are
+ * its steps, the failure schedule decides each worker's verdicts, and the events are counted
+ * with weights as they happen (tally.ts). Big loads run as cohorts (cohorts.ts).
+ */
+import type { Design } from '../model/design.js';
+import type { SimStep } from '../sim/types.js';
+import type { ValidationIssue } from '../model/validateResult.js';
+import { Simulator } from '../sim/simulator.js';
+import { queueConfig } from '../sim/queueConfig.js';
+import { profileFor } from '../sim/profiles.js';
+import { arrivalSegments, totalMessages } from './arrivals.js';
+import { cohortPlan, perMessagePlan, type PublishPlan } from './cohorts.js';
+import { attemptFails } from './failureSchedule.js';
+import type { RehearsalLoad } from './load.js';
+import { memoryBasis, memoryBytes } from './memory.js';
+import { attemptOffsets, fateBreakpoints } from './probe.js';
+import type { RehearsalMode, RehearsalReport } from './report.js';
+import { resolveLoad, type ResolvedLoad } from './resolveLoad.js';
+import { publishStep, rehearsalInput } from './simInput.js';
+import { Tally } from './tally.js';
+
+export interface RehearseOptions {
+  /** simulate message by message up to this many messages, cohorts above (default 20,000) */
+  readonly maxSimulated?: number;
+  /** every message, whatever the load (the reference the cohorts are tested against) */
+  readonly perMessage?: boolean;
+  /** the depth series' step (default: about 3,000 samples over the duration, at least 100 ms) */
+  readonly sampleMs?: number;
+  /** wall clock for wallMs (default Date.now) */
+  readonly now?: () => number;
+}
+
+export const DEFAULT_MAX_SIMULATED = 20_000;
+
+/** a load that does not fit the design: every issue names its field */
+export class RehearsalLoadError extends Error {
+  constructor(readonly issues: readonly ValidationIssue[]) {
+    super(issues.map((i) => `${i.path}: ${i.message}`).join('\n'));
+    this.name = 'RehearsalLoadError';
+  }
+}
+
+/** the load's problems against this design (empty when it can be rehearsed) */
+export function checkLoad(design: Design, load: RehearsalLoad): readonly ValidationIssue[] {
+  const r = resolveLoad(design, load);
+  return r.ok ? [] : r.errors;
+}
+
+export function rehearse(design: Design, load: RehearsalLoad, options: RehearseOptions = {}): RehearsalReport {
+  const now = options.now ?? Date.now;
+  const started = now();
+  const res = resolveLoad(design, load);
+  if (!res.ok) throw new RehearsalLoadError(res.errors);
+  const r = res.resolved;
+  const profile = profileFor(r.profile);
+  const configs = design.topology.queues.map((q) => queueConfig(q, design.topology.policies, profile, undefined, design.topology.policyPins));
+  const notes: string[] = [];
+  const segments = arrivalSegments(load);
+  const messages = totalMessages(segments);
+  const limited = configs.filter((c) => c.maxLength !== undefined || c.maxBytes !== undefined).map((c) => c.name);
+  if (limited.length > 0) notes.push(`length limits on ${limited.join(', ')}: a cohort would count as one message there, so every message was simulated`);
+  const max = options.maxSimulated ?? DEFAULT_MAX_SIMULATED;
+  const perMessage = options.perMessage === true || limited.length > 0 || messages <= max;
+  const bounded = [...r.consumers.values()].some((c) => Number.isFinite(c.concurrency) && c.processingMs > 0);
+  const plan: PublishPlan = perMessage
+    ? perMessagePlan(segments, r.seed)
+    : cohortPlan(segments, Math.max(1, Math.ceil(load.durationMs / max)), fateBreakpoints(r, attemptOffsets(design, r)), [...r.consumers.values()].map((c) => c.poison));
+
+  const outageStarts = r.outages.map((o) => o.startMs);
+  const outageEnds = r.outages.map((o) => o.endMs);
+  const sampleMs = options.sampleMs ?? Math.max(100, Math.round(load.durationMs / 3000 / 100) * 100);
+  const consumedQueues = new Set(design.consumers.map((c) => c.queue));
+  const weighted = plan.kind === 'cohorts';
+  const tally = new Tally({
+    plan,
+    queues: configs.map((c) => c.name),
+    sampleMs,
+    steadyUntil: outageStarts.length > 0 ? Math.min(...outageStarts) : Infinity,
+    drainFrom: outageEnds.length > 0 ? Math.max(...outageEnds) : Infinity,
+    ...(weighted && bounded ? { spreadMsOf: (c: string) => spreadOf(r, c) } : {}),
+  });
+  const input = rehearsalInput(design, r, publishSteps(plan, r), {
+    failureSchedule: (consumer, ctx, t) => {
+      const c = r.consumers.get(consumer);
+      if (!c) return true;
+      const i = ctx.messageIndex - 1;
+      return !attemptFails(c, r.seed, { ordinal: plan.ordinal[i] as number, poisonU: plan.poisonU[i] as number }, ctx.attempt, t);
+    },
+    ...(weighted && bounded
+      ? { processingMsOf: (consumer: string, index: number, ms: number) => (Number.isFinite(r.consumers.get(consumer)?.concurrency ?? Infinity) ? ms * (plan.weight[index - 1] ?? 1) : ms) }
+      : {}),
+    onEvent: tally.onEvent,
+    maxTimeMs: load.durationMs + r.afterMs,
+  });
+  const sim = new Simulator(input);
+  sim.run();
+  const endMs = sim.now;
+  tally.depths.finish(endMs);
+
+  const parkedIn: Record<string, number> = {};
+  let parked = 0;
+  let inFlight = tally.heldInDelayedExchanges;
+  for (const q of tally.depths.tracks.values()) {
+    if (q.depth <= 1e-9) continue;
+    if (consumedQueues.has(q.name) || q.timed) inFlight += q.depth;
+    else {
+      parkedIn[q.name] = Math.round(q.depth);
+      parked += q.depth;
+    }
+  }
+  let drainMs: number | null = outageEnds.length === 0 ? 0 : 0;
+  if (outageEnds.length > 0) {
+    const from = Math.max(...outageEnds);
+    for (const q of tally.depths.tracks.values()) {
+      if (!consumedQueues.has(q.name) && !q.timed) continue;
+      if (q.above) drainMs = null;
+      else if (drainMs !== null) drainMs = Math.max(drainMs, q.drainedAt - from);
+    }
+  }
+  const maxWeight = plan.weight.reduce((m, w) => Math.max(m, w), 0);
+  const mode: RehearsalMode = weighted
+    ? { kind: 'cohorts', simulated: plan.count, bucketMs: plan.bucketMs, bound: cohortBound(r, bounded, Math.ceil(maxWeight)) }
+    : { kind: 'per-message', simulated: plan.count };
+  const storm = tally.retries.peak();
+  return {
+    messages,
+    outcomes: { acked: Math.round(tally.acked), parked: Math.round(parked), parkedIn, dropped: Math.round(tally.dropped), expired: Math.round(tally.expired), inFlight: Math.round(inFlight) },
+    deliveries: Math.round(tally.deliveries),
+    amplification: messages > 0 ? round3(tally.deliveries / messages) : 0,
+    delayMs: tally.delays.percentiles(),
+    drainMs,
+    queues: configs.map((cfg) => {
+      const q = tally.depths.tracks.get(cfg.name);
+      const basis = memoryBasis(cfg, r.profile);
+      const peak = Math.round(q?.peak ?? 0);
+      return {
+        name: cfg.name,
+        peakDepth: peak,
+        peakAtMs: q?.peakAt ?? 0,
+        peakMemoryBytes: memoryBytes(peak, basis, r.bodyBytes),
+        series: { t: q?.series.t ?? [], depth: (q?.series.depth ?? []).map((d) => Math.round(d)) },
+        memoryBasis: basis,
+      };
+    }),
+    brokerOps: {
+      publishesPerSec: tally.publishes.peak().perSec,
+      deadLettersPerSec: tally.deadLetters.peak().perSec,
+      deliveriesPerSec: tally.deliveriesPerSec.peak().perSec,
+      retriesPerSec: storm.perSec,
+      retriesPeakAtMs: storm.atMs,
+    },
+    wallMs: Math.round(now() - started),
+    durationMs: load.durationMs,
+    endMs,
+    truncated: sim.truncated,
+    profile: r.profile,
+    bodyBytes: r.bodyBytes,
+    outages: r.outages.map((o) => ({ target: o.target, consumers: o.consumers, startMs: o.startMs, endMs: o.endMs })),
+    mode,
+    seriesStepMs: sampleMs,
+    hops: sim.hops,
+    notes,
+  };
+}
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** the processing time of one message where a cohort keeps a bounded consumer busy */
+function spreadOf(r: ResolvedLoad, consumer: string): number {
+  const c = r.consumers.get(consumer);
+  return c && Number.isFinite(c.concurrency) ? c.processingMs : 0;
+}
+
+function cohortBound(r: ResolvedLoad, bounded: boolean, maxWeight: number): string {
+  const parts = [`a queue's depth and its peak may differ from a per-message run by up to one cohort (${maxWeight} messages)`];
+  if (bounded) parts.push("a cohort keeps a bounded consumer busy for all its messages at once: delays within one cohort's processing time");
+  if ([...r.consumers.values()].some((c) => c.errorRate > 0)) parts.push("errors are drawn once per cohort (its first message's draws): the outcomes are a sample with the per-message run's expected values");
+  return parts.join('; ');
+}
+
+/** the plan's publishes, each at its instant (whole milliseconds: the waits add up exactly) */
+function publishSteps(plan: PublishPlan, r: ResolvedLoad): SimStep[] {
+  const steps: SimStep[] = [];
+  let t = 0;
+  for (let i = 0; i < plan.count; i++) {
+    const at = plan.publishAt[i] as number;
+    if (at > t) {
+      steps.push({ kind: 'wait', ms: at - t });
+      t = at;
+    }
+    steps.push(publishStep(r, String(i + 1)));
+  }
+  return steps;
+}
