@@ -2,4 +2,3 @@
 export { ordinal } from './ordinal.js';
 export { collapseRepeats, joinCollapsed } from './collapseRepeats.js';
 export { foldRuns, formatRuns, type Run } from './foldRuns.js';
-export { parseBytes, parseDuration, parsePercent, parseRate, type Parsed } from './quantities.js';

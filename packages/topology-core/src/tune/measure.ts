@@ -16,7 +16,7 @@
  *   never below one queue's own peak.
  */
 import type { Design } from '../model/design.js';
-import { DEFAULT_AFTER_MS, rehearse, type RehearsalLoad, type RehearsalReport } from '../rehearse/index.js';
+import { DEFAULT_AFTER_MS, poisonDraw, rehearse, type RehearsalLoad, type RehearsalReport } from '../rehearse/index.js';
 import type { FailureProfile, TuneGoals, TuneMetrics } from './types.js';
 
 /** the longest tail a rehearsal follows after the last arrival */
@@ -41,7 +41,12 @@ export function tuneLoad(design: Design, p: FailureProfile, outageLengthMs: numb
 
 export function readMetrics(r: RehearsalReport, outageLengthMs: number, p: FailureProfile, goals: TuneGoals): TuneMetrics {
   const o = r.outcomes;
-  const poison = r.messages * p.poison;
+  // message by message, poison is a seeded draw per message (seed 1): count the same draws; cohorts split it exactly by share
+  let poison = r.messages * p.poison;
+  if (r.mode.kind === 'per-message' && p.poison > 0) {
+    poison = 0;
+    for (let k = 1; k <= r.messages; k++) if (poisonDraw(1, k) < p.poison) poison++;
+  }
   const lost = o.parked + o.dropped + o.expired - poison;
   const good = r.messages - poison;
   const delay = r.delayMs ?? { p50: 0, p95: 0, p99: 0, max: 0 };
@@ -84,3 +89,30 @@ function peakMemory(r: RehearsalReport): number {
 
 export const rehearseCandidate = (design: Design, p: FailureProfile, outageLengthMs: number, goals: TuneGoals, spanMs: number): TuneMetrics =>
   readMetrics(rehearse(design, tuneLoad(design, p, outageLengthMs, spanMs)), outageLengthMs, p, goals);
+
+/**
+ * The coarse pass's rehearsal: the same load thinned to at most `maxMessages` messages (the rate,
+ * and a bounded concurrency with it, scaled by one factor, so the consumers are as busy as at full
+ * rate), message by message. Shares, delays and amplification do not depend on the scale; counts,
+ * depths, memory and operations are scaled back up. A loss at the small scale is a loss. The
+ * answer is always rehearsed again at full scale (tune.ts): this only orders and prunes.
+ */
+export function rehearseScaled(maxMessages: number): (design: Design, p: FailureProfile, outageLengthMs: number, goals: TuneGoals, spanMs: number) => TuneMetrics {
+  return (design, p, outageLengthMs, goals, spanMs) => {
+    const full = (p.rate * p.durationMs) / 1000;
+    const k = Math.min(1, maxMessages / full);
+    if (k === 1) return rehearseCandidate(design, p, outageLengthMs, goals, spanMs);
+    const small: FailureProfile = { ...p, rate: p.rate * k, ...(p.concurrency !== undefined ? { concurrency: Math.max(1, Math.round(p.concurrency * k)) } : {}) };
+    const m = readMetrics(rehearse(design, tuneLoad(design, small, outageLengthMs, spanMs), { perMessage: true }), outageLengthMs, small, goals);
+    const up = (x: number): number => Math.round(x / k);
+    return {
+      ...m,
+      messages: up(m.messages),
+      outcomes: { acked: up(m.outcomes.acked), parked: up(m.outcomes.parked), dropped: up(m.outcomes.dropped), expired: up(m.outcomes.expired), inFlight: up(m.outcomes.inFlight) },
+      deliveries: up(m.deliveries),
+      peakDepth: up(m.peakDepth),
+      peakMemoryBytes: up(m.peakMemoryBytes),
+      brokerOps: up(m.brokerOps),
+    };
+  };
+}

@@ -14,7 +14,7 @@ import { whyChosen } from './explain.js';
 import { goalMisses } from './goals.js';
 import { deadlineBelowOutage, rulingGoals } from './infeasibility.js';
 import { paretoFront } from './pareto.js';
-import { rehearseCandidate } from './measure.js';
+import { rehearseCandidate, rehearseScaled } from './measure.js';
 import type { Candidate, Evaluated, FailureProfile, ParetoPoint, Recommendation, TuneGoals, TuneMetrics, TuneResult } from './types.js';
 
 /** One rehearsal of a design under one outage length, read into the tuner's figures. */
@@ -35,9 +35,19 @@ export interface TuneRequest {
 const COARSE_PER_STRATEGY = 3;
 const FINE_PER_STRATEGY = 8;
 
-export function tuneWith(measure: Measure, req: TuneRequest): TuneResult {
+/** how the tuner rehearses: `coarse` orders and prunes (fast, may be scaled down), `full` checks the answer */
+export interface Measures {
+  readonly coarse: Measure;
+  readonly full: Measure;
+}
+
+/** full-scale rehearsals spent checking the best of the coarse pass, beyond the recommendations asked for */
+const SPARE_CONFIRMATIONS = 2;
+
+export function tuneWith(measures: Measures, req: TuneRequest): TuneResult {
   const started = Date.now();
   const { profile, goals } = req;
+  const limit = req.limit ?? 3;
   const stats = (candidates: number, pruned: number, rehearsals: number): TuneResult['stats'] => ({ candidates, pruned, rehearsals, wallMs: Date.now() - started });
   const early = deadlineBelowOutage(profile, goals);
   if (early) return { feasible: false, recommendations: [], pareto: [], infeasibleBecause: [early], stats: stats(0, 0, 0) };
@@ -45,7 +55,7 @@ export function tuneWith(measure: Measure, req: TuneRequest): TuneResult {
   const pool: CandidatePool = req.from ? designPool(req.from, profile, goals) : candidatePool(req.templates, profile, goals, FINE_PER_STRATEGY);
   const outages = [...profile.outageLengthsMs].sort((a, b) => b - a);
   let rehearsals = 0;
-  const evaluate = (c: Candidate): Evaluated => {
+  const evaluate = (measure: Measure, c: Candidate): Evaluated => {
     const metrics: TuneMetrics[] = [];
     for (const L of outages) {
       const m = measure(c.design, profile, L, goals, c.spanMs);
@@ -63,29 +73,41 @@ export function tuneWith(measure: Measure, req: TuneRequest): TuneResult {
   const evaluated: Evaluated[] = [];
   const coarse = new Set<Screening>();
   for (const list of byStrategy.values()) for (const s of spread(list, COARSE_PER_STRATEGY)) coarse.add(s);
-  for (const s of coarse) evaluated.push(evaluate(s.candidate));
+  for (const s of coarse) evaluated.push(evaluate(measures.coarse, s.candidate));
   const promising = new Set(evaluated.filter((e) => e.misses.length === 0).map((e) => e.candidate.strategy));
-  for (const s of pool.kept) if (!coarse.has(s) && promising.has(s.candidate.strategy)) evaluated.push(evaluate(s.candidate));
+  for (const s of pool.kept) if (!coarse.has(s) && promising.has(s.candidate.strategy)) evaluated.push(evaluate(measures.coarse, s.candidate));
 
-  const feasible = evaluated
-    .filter((e) => e.misses.length === 0)
-    .map((e) => ({ e, cost: costOf(e.metrics, e.candidate.objects), longest: e.metrics[0]! }))
-    .sort((a, b) => compareCost(a.cost, b.cost));
+  const ranked = (list: readonly Evaluated[]) =>
+    list
+      .filter((e) => e.misses.length === 0)
+      .map((e) => ({ e, cost: costOf(e.metrics, e.candidate.objects), longest: e.metrics[0]! }))
+      .sort((a, b) => compareCost(a.cost, b.cost));
+  // check the answer: the best of the coarse pass rehearsed again at full scale, until `limit` hold
+  const confirmed: Evaluated[] = [];
+  const fullMisses: Evaluated[] = [];
+  for (const { e } of ranked(evaluated)) {
+    if (confirmed.length >= limit || confirmed.length + fullMisses.length >= limit + SPARE_CONFIRMATIONS) break;
+    const f = evaluate(measures.full, e.candidate);
+    (f.misses.length === 0 ? confirmed : fullMisses).push(f);
+  }
+  const feasible = ranked(confirmed);
   const candidates = pool.kept.length + pool.pruned;
   if (feasible.length === 0)
-    return { feasible: false, recommendations: [], pareto: [], infeasibleBecause: rulingGoals(evaluated, pool.cuts), stats: stats(candidates, pool.pruned, rehearsals) };
+    return { feasible: false, recommendations: [], pareto: [], infeasibleBecause: rulingGoals([...fullMisses, ...evaluated], pool.cuts), stats: stats(candidates, pool.pruned, rehearsals) };
 
-  const points: ParetoPoint[] = feasible.map(({ e, longest }) => ({
-    strategy: e.candidate.strategy,
-    params: e.candidate.params,
-    p99DelayMs: longest.delayMs.p99,
-    amplification: longest.amplification,
-    peakMemoryBytes: longest.peakMemoryBytes,
-  }));
+  // the front over every candidate that met the goals (full-scale figures where rehearsed at full scale)
+  const fullOf = new Map(confirmed.map((e) => [e.candidate, e]));
+  const fullFailed = new Set(fullMisses.map((e) => e.candidate));
+  const points: ParetoPoint[] = ranked(evaluated)
+    .filter(({ e }) => !fullFailed.has(e.candidate))
+    .map(({ e }) => {
+      const m = (fullOf.get(e.candidate) ?? e).metrics[0]!;
+      return { strategy: e.candidate.strategy, params: e.candidate.params, p99DelayMs: m.delayMs.p99, amplification: m.amplification, peakMemoryBytes: m.peakMemoryBytes };
+    });
   const front = paretoFront(points);
   const onFront = new Set(front.map((p) => p.params));
   const best = feasible[0]!;
-  const recommendations: Recommendation[] = feasible.slice(0, req.limit ?? 5).map(({ e, cost, longest }, i) => ({
+  const recommendations: Recommendation[] = feasible.map(({ e, cost, longest }, i) => ({
     strategy: e.candidate.strategy,
     params: e.candidate.params,
     metrics: longest,
@@ -97,5 +119,8 @@ export function tuneWith(measure: Measure, req: TuneRequest): TuneResult {
   return { feasible: true, recommendations, pareto: front, stats: stats(candidates, pool.pruned, rehearsals) };
 }
 
+/** messages per coarse rehearsal (the load thinned to this, message by message) */
+export const COARSE_MESSAGES = 3000;
+
 /** The tuner with the rehearse floor's rehearsal: what the CLI, the server and the browser call. */
-export const tune = (req: TuneRequest): TuneResult => tuneWith(rehearseCandidate, req);
+export const tune = (req: TuneRequest): TuneResult => tuneWith({ coarse: rehearseScaled(COARSE_MESSAGES), full: rehearseCandidate }, req);

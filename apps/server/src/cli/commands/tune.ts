@@ -4,7 +4,22 @@ import type { Design } from '@retry-studio/topology-core/model';
 import { flag, intValue, parseArgs, value } from './args.js';
 import { CliError, loadFile, writeText, type CliIo } from './context.js';
 import { withAssumedActors } from './assumedActors.js';
-import { bytesOption, durationOption, durationsOption, numberOption, percentOption, profileOption, rateOption } from './loadArgs.js';
+import { parseDuration, parseRate, parseShare } from './rehearseArgs.js';
+import type { BrokerProfileId } from '@retry-studio/topology-core/model';
+
+type Parse = (option: string, text: string) => number;
+const PROFILES: readonly string[] = ['3.10', '4.x', '4.3'];
+const num = (text: string, option: string): number => {
+  if (!/^\s*[0-9]+(?:\.[0-9]+)?\s*$/.test(text)) throw new CliError(`${option}: "${text}" is not a number`, 2);
+  return Number(text);
+};
+/** sizes: `512`, `4kB`, `1MB`, `2GiB` (kB = 1000, KiB = 1024) */
+const parseBytes: Parse = (option, text) => {
+  const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([kmgt]i?b|b)?\s*$/i.exec(text);
+  if (!m) throw new CliError(`${option}: "${text}" is not a size (like 512, 4kB, 1GB)`, 2);
+  const unit: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4 };
+  return Math.round(Number(m[1]) * unit[(m[2] ?? 'b').toLowerCase()]!);
+};
 
 export const TUNE_USAGE =
   'tune [--rate N] [--duration D] [--outage-length D ...] [--error-rate P] [--poison P] [--processing-ms MS] [--concurrency N] [--body-bytes B] [--profile 3.10|4.x|4.3] ' +
@@ -26,20 +41,26 @@ export async function tuneCommand(argv: readonly string[], io: CliIo): Promise<n
     switches: ['json', 'no-plugins'],
   });
   if (a.positionals.length > 0) throw new CliError(`unexpected ${JSON.stringify(a.positionals[0])}; usage: ${TUNE_USAGE}`, 2);
+  const read = (k: string, parse: Parse): number | undefined => {
+    const v = value(a, k);
+    return v === undefined ? undefined : parse(`--${k}`, v);
+  };
+  const profile = value(a, 'profile');
+  if (profile !== undefined && !PROFILES.includes(profile)) throw new CliError(`--profile must be one of ${PROFILES.join(', ')}, got "${profile}"`, 2);
   const input: TuneInput = {
-    rate: rateOption(a, 'rate') ?? 100,
-    outageLengthsMs: durationsOption(a, 'outage-length'),
-    ...opt('durationMs', durationOption(a, 'duration')),
-    ...opt('errorRate', percentOption(a, 'error-rate')),
-    ...opt('poison', percentOption(a, 'poison')),
-    ...opt('processingMs', numberOption(a, 'processing-ms')),
+    rate: read('rate', parseRate) ?? 100,
+    outageLengthsMs: (a.flags.get('outage-length') ?? []).map((t) => parseDuration('--outage-length', t)),
+    ...opt('durationMs', read('duration', parseDuration)),
+    ...opt('errorRate', read('error-rate', parseShare)),
+    ...opt('poison', read('poison', parseShare)),
+    ...opt('processingMs', read('processing-ms', (o, t) => num(t, o))),
     ...opt('concurrency', intValue(a, 'concurrency', 1, 1_000_000)),
-    ...opt('bodyBytes', bytesOption(a, 'body-bytes')),
-    ...opt('profile', profileOption(a)),
-    ...opt('deadlineMs', durationOption(a, 'deadline')),
-    ...opt('deadlineShare', percentOption(a, 'deadline-share')),
-    ...opt('maxAmplification', numberOption(a, 'max-amplification')),
-    ...opt('maxMemoryBytes', bytesOption(a, 'max-memory')),
+    ...opt('bodyBytes', read('body-bytes', parseBytes)),
+    ...opt('profile', profile as BrokerProfileId | undefined),
+    ...opt('deadlineMs', read('deadline', parseDuration)),
+    ...opt('deadlineShare', read('deadline-share', parseShare)),
+    ...opt('maxAmplification', read('max-amplification', (o, t) => num(t, o))),
+    ...opt('maxMemoryBytes', read('max-memory', parseBytes)),
     ...opt('maxDepth', intValue(a, 'max-depth', 0, Number.MAX_SAFE_INTEGER)),
     ...(flag(a, 'no-plugins') ? { noPlugins: true } : {}),
     ...opt('strategies', value(a, 'strategies')?.split(',').map((s) => s.trim()).filter(Boolean)),
