@@ -13,6 +13,7 @@ import { SimBar } from './panels/SimBar';
 import { NodeLossControl } from './panels/NodeLossControl';
 import { Timeline } from './panels/Timeline';
 import { BudgetPanel } from './panels/BudgetPanel';
+import { TunePanel } from './panels/TunePanel';
 import { TracePanel } from './panels/TracePanel';
 import { TemplateGallery } from './panels/TemplateGallery';
 import { MessagePane } from './panels/MessageDetail';
@@ -137,6 +138,7 @@ export function App() {
                       tabs={[
                         { id: 'timeline', label: 'Timeline' },
                         { id: 'budget', label: 'Retry budget' },
+                        { id: 'tune', label: 'Tune' },
                         { id: 'trace', label: 'Live trace' },
                         { id: 'deadLetters', label: 'Dead letters' },
                       ]}
@@ -151,6 +153,9 @@ export function App() {
                   </div>
                   <div className={bottomTab === 'budget' ? 'h-full' : 'hidden'}>
                     <BudgetPanel />
+                  </div>
+                  <div className={bottomTab === 'tune' ? 'h-full' : 'hidden'}>
+                    <TunePanel />
                   </div>
                   <div className={bottomTab === 'trace' ? 'h-full' : 'hidden'}>
                     <TracePanel />

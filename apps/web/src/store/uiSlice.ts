@@ -8,7 +8,7 @@ export const BOTTOM_DEFAULT = 290;
 
 export type View = 'gallery' | 'designer';
 export type SideTab = 'inspect' | 'lint' | 'export' | 'broker' | 'operate';
-export type BottomTab = 'timeline' | 'budget' | 'trace' | 'deadLetters';
+export type BottomTab = 'timeline' | 'budget' | 'tune' | 'trace' | 'deadLetters';
 
 export interface UiSlice {
   view: View;

@@ -7,6 +7,7 @@
 import { TemplateParamError } from '../templates/binaryDelay.js';
 import { resolveParams } from '../templates/params.js';
 import type { RetryTemplate } from '../templates/types.js';
+import type { Design } from '../model/design.js';
 import { paramGrid } from './paramGrid.js';
 import { screen, type Screened } from './screen.js';
 import { countObjects } from './objects.js';
@@ -27,6 +28,9 @@ export interface CandidatePool {
 
 /** per (template, attempts): how many of the shortest covering spans to keep */
 const SPANS_PER_ATTEMPTS = 2;
+
+/** a consumer that retries inside the application (Spring's stateless retry), holding the delivery unacked */
+const retriesInProcess = (d: Design): boolean => JSON.stringify(d.consumers).includes('"retryInProcess"');
 
 /** Counts one screen cut under its goal, keeping the first reason as the example. */
 export function countCut(cuts: Map<GoalId, { count: number; example: string }>, goal: GoalId, example: string): void {
@@ -50,6 +54,11 @@ export function candidatePool(templates: readonly RetryTemplate[], profile: Fail
       } catch (e) {
         if (e instanceof TemplateParamError) continue;
         throw e;
+      }
+      if (profile.concurrency === undefined && retriesInProcess(built.design)) {
+        pruned++;
+        countCut(cuts, 'max-memory', `${t.id}: retries in the consumer; with unbounded concurrency every message of the outage waits unacked in the application (give --concurrency to weigh it)`);
+        continue;
       }
       const s = screen(built.documented.find((d) => d.failure.kind === 'always'), profile, goals);
       if (!s.kept) {
