@@ -12,6 +12,7 @@ import { exportFormatsFlow } from './exportFlows.js';
 import { clusterFlow } from './clusterFlows.js';
 import { upgradeFlow } from './upgradeFlow.js';
 import { resultsFlows } from './resultsFlows.js';
+import { tuneFlow } from './tuneFlows.js';
 
 export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, exportFormatsFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow, policyPlanFlow, broker43Flow, clusterFlow, operateFlow, operateLargeFlow, canaryRedriveFlow, editRedriveFlow];
 // the designer's own flows (names start with "designer:")
@@ -21,3 +22,5 @@ flows.push(upgradeFlow);
 flows.push(...resultsFlows);
 // issue 26's designer points (names start with "designer-truth:")
 flows.push(...designerTruthFlows);
+// issue 32's Tune panel (name starts with "tune:")
+flows.push(tuneFlow);
