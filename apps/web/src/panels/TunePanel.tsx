@@ -1,8 +1,9 @@
 import { useRef, useState } from 'react';
-import { paramsText, type ParetoPoint, type TuneInput, type TuneResult } from '@retry-studio/topology-core/tune';
+import { paramsText, resolveTuneInput, type ParetoPoint, type Recommendation, type TuneInput, type TuneResult } from '@retry-studio/topology-core/tune';
 import { formatMs } from '@retry-studio/topology-core/budget';
 import { useApp } from '../store/store';
 import { runTune } from '../sim/runTune';
+import { fieldsFromProfile } from '../rehearse/fromTune';
 
 /** the form's fields, in the units a person types (minutes, percent) */
 interface Form {
@@ -45,7 +46,7 @@ const mb = (b: number) => `${+(b / 1e6).toFixed(1)} MB`;
 /** The tuner: a failure profile and goals in, the ranked designs, the Pareto front and "Open" out. */
 export function TunePanel() {
   const [form, setForm] = useState<Form>(START);
-  const [result, setResult] = useState<TuneResult | null>(null);
+  const [result, setResult] = useState<{ result: TuneResult; input: TuneInput } | null>(null);
   const [issues, setIssues] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const running = useRef<{ cancel: () => void } | null>(null);
@@ -56,9 +57,10 @@ export function TunePanel() {
     setBusy(true);
     setIssues([]);
     setResult(null);
-    running.current = runTune(toInput(form), (r) => {
+    const input = toInput(form);
+    running.current = runTune(input, (r) => {
       setBusy(false);
-      if (r.kind === 'result') setResult(r.result);
+      if (r.kind === 'result') setResult({ result: r.result, input });
       else if (r.kind === 'invalid') setIssues(r.issues.map((i) => `${i.option}: ${i.message}`));
       else setIssues([r.message]);
     });
@@ -120,12 +122,20 @@ export function TunePanel() {
           </div>
         ))}
       </div>
-      {result && <TuneResultView result={result} />}
+      {result && <TuneResultView result={result.result} input={result.input} />}
     </div>
   );
 }
 
-function TuneResultView({ result }: { result: TuneResult }) {
+/** "Compare": the recommendation beside the open design in the Rehearse tab, under the tuner's load */
+function compare(r: Recommendation, input: TuneInput): void {
+  const resolved = resolveTuneInput(input);
+  if (!resolved.ok) return;
+  const app = useApp.getState();
+  app.requestRehearsal({ fields: fieldsFromProfile(resolved.profile, app.design), compare: [{ label: `${r.strategy} (tuned: ${paramsText(r.params)})`, design: r.design }] });
+}
+
+function TuneResultView({ result, input }: { result: TuneResult; input: TuneInput }) {
   const s = result.stats;
   const searched = `${s.candidates} candidates, ${s.pruned} cut before rehearsal, ${s.rehearsals} rehearsals, ${formatMs(s.wallMs)}`;
   if (!result.feasible)
@@ -164,6 +174,9 @@ function TuneResultView({ result }: { result: TuneResult }) {
                   className="shrink-0 rounded bg-sky-800 px-2 py-0.5 hover:bg-sky-700"
                 >
                   Open
+                </button>
+                <button type="button" data-testid="tune-compare" title="Rehearse it beside the open design under this load" onClick={() => compare(r, input)} className="shrink-0 rounded bg-slate-700 px-2 py-0.5 hover:bg-slate-600">
+                  Compare
                 </button>
               </div>
               <div className="text-slate-400">
