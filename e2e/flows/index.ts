@@ -13,6 +13,7 @@ import { clusterFlow } from './clusterFlows.js';
 import { upgradeFlow } from './upgradeFlow.js';
 import { resultsFlows } from './resultsFlows.js';
 import { tuneFlow } from './tuneFlows.js';
+import { rehearseFlow } from './rehearseFlows.js';
 
 export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, exportFormatsFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow, policyPlanFlow, broker43Flow, clusterFlow, operateFlow, operateLargeFlow, canaryRedriveFlow, editRedriveFlow];
 // the designer's own flows (names start with "designer:")
@@ -24,3 +25,5 @@ flows.push(...resultsFlows);
 flows.push(...designerTruthFlows);
 // issue 32's Tune panel (name starts with "tune:")
 flows.push(tuneFlow);
+// issue 31's Rehearse tab and issue 32's Compare (name starts with "rehearse:")
+flows.push(rehearseFlow);

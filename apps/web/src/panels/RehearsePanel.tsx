@@ -164,9 +164,9 @@ export function RehearsePanel() {
         {runs && <div className="text-[10px] text-slate-500">shaded: outages · {first!.report.mode.kind === 'cohorts' ? `cohorts of ${first!.report.mode.bucketMs} ms` : 'every message simulated'} · {runs.map((r) => `${r.label} ${r.report.wallMs} ms`).join(', ')}</div>}
       </div>
       {runs && (
-        <div className="flex shrink-0 gap-3">
+        <div className="flex shrink-0 flex-col gap-2">
           <RehearseOutcomes runs={runs} />
-          <DelayBars runs={runs} colors={view === 'total' ? COLORS : [COLORS[0]!]} />
+          <DelayBars runs={runs} colors={COLORS} />
         </div>
       )}
     </div>
