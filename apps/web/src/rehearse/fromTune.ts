@@ -7,6 +7,17 @@ import type { Design } from '@retry-studio/topology-core/model';
 import type { FailureProfile } from '@retry-studio/topology-core/tune';
 import type { RehearseFields } from './rehearseFields';
 
+/** in the largest unit that says it exactly: 600000 ms is `10m` */
+function dur(ms: number): string {
+  for (const [unit, size] of [
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const)
+    if (ms > 0 && ms % size === 0) return `${ms / size}${unit}`;
+  return `${ms}ms`;
+}
+
 const pct = (share: number) => `${+(share * 100).toPrecision(6)}%`;
 
 export function fieldsFromProfile(p: FailureProfile, design: Design): RehearseFields {
@@ -14,8 +25,8 @@ export function fieldsFromProfile(p: FailureProfile, design: Design): RehearseFi
   const workers = design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
   return {
     rate: String(p.rate),
-    duration: `${p.durationMs}ms`,
-    outages: longest > 0 ? workers.map((w) => `${w}@${p.outageStartMs}ms+${longest}ms`).join('\n') : '',
+    duration: dur(p.durationMs),
+    outages: longest > 0 ? workers.map((w) => `${w}@${dur(p.outageStartMs)}+${dur(longest)}`).join('\n') : '',
     errorRate: pct(p.errorRate),
     poison: pct(p.poison),
     processingMs: String(p.processingMs),
