@@ -6,6 +6,7 @@
  */
 import type { Design } from '@retry-studio/topology-core/model';
 import { checkLoad, type RehearsalLoad, type TargetLoad } from '@retry-studio/topology-core/rehearse';
+import { readDuration, readOutage, readRate, readShare } from '@retry-studio/topology-core/text';
 
 export interface RehearseFields {
   rate: string;
@@ -30,34 +31,12 @@ export function startFields(design: Design): RehearseFields {
   return { rate: '50', duration: '10m', outages: worker ? `${worker}@1m+2m` : '', errorRate: '0%', poison: '0%', processingMs: '0', concurrency: '', bodyBytes: '1024' };
 }
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
 const NUMBER = '(-?[0-9]+(?:\\.[0-9]+)?)';
 
-function duration(text: string): number | undefined {
-  const m = new RegExp(`^\\s*${NUMBER}\\s*(ms|s|min|m|h)?\\s*$`).exec(text);
-  return m ? Math.round(Number(m[1]) * (UNITS[m[2] ?? 's'] as number)) : undefined;
-}
-
-function share(text: string): number | undefined {
-  const m = new RegExp(`^\\s*${NUMBER}\\s*(%)?\\s*$`).exec(text);
-  if (!m) return undefined;
-  return m[2] ? Number(m[1]) / 100 : Number(m[1]);
-}
-
+/** a plain number, with an optional unit word after it */
 function plain(text: string, unit = ''): number | undefined {
   const m = new RegExp(`^\\s*${NUMBER}\\s*${unit}\\s*$`).exec(text);
   return m ? Number(m[1]) : undefined;
-}
-
-/** `worker@5m+10m` into a target with one outage window (undefined: not that shape) */
-export function readOutage(text: string): TargetLoad | undefined {
-  const at = text.lastIndexOf('@');
-  const plus = text.indexOf('+', at);
-  if (at <= 0 || plus < 0) return undefined;
-  const start = duration(text.slice(at + 1, plus));
-  const length = duration(text.slice(plus + 1));
-  if (start === undefined || length === undefined) return undefined;
-  return { target: text.slice(0, at).trim(), outages: [{ startMs: start, endMs: start + length }] };
 }
 
 export const outageSpecs = (text: string): string[] =>
@@ -77,13 +56,13 @@ function fieldOf(path: string): FieldKey | undefined {
 /** the form read against the design it rehearses: a load, or the fields that are wrong and why */
 export function readFields(f: RehearseFields, design: Design): ReadFields {
   const errors: FieldErrors = {};
-  const rate = plain(f.rate, '(?:/s)?');
+  const rate = readRate(f.rate);
   if (rate === undefined) errors.rate = `"${f.rate}" is not a rate (like 500 or 500/s)`;
-  const durationMs = duration(f.duration);
+  const durationMs = readDuration(f.duration);
   if (durationMs === undefined) errors.duration = `"${f.duration}" is not a duration (like 90s, 10m, 1h)`;
-  const errorRate = share(f.errorRate);
+  const errorRate = readShare(f.errorRate);
   if (errorRate === undefined) errors.errorRate = `"${f.errorRate}" is not a percentage (like 2%)`;
-  const poison = share(f.poison);
+  const poison = readShare(f.poison);
   if (poison === undefined) errors.poison = `"${f.poison}" is not a percentage (like 0.1%)`;
   const processingMs = plain(f.processingMs, '(?:ms)?');
   if (processingMs === undefined) errors.processingMs = `"${f.processingMs}" is not a time in ms`;
@@ -93,10 +72,10 @@ export function readFields(f: RehearseFields, design: Design): ReadFields {
   if (bodyBytes === undefined) errors.bodyBytes = `"${f.bodyBytes}" is not a size in bytes`;
   const targets: TargetLoad[] = [];
   for (const spec of outageSpecs(f.outages)) {
-    const t = readOutage(spec);
-    if (!t) errors.outages ??= `"${spec}" must be TARGET@START+LENGTH (like worker@5m+10m)`;
-    else if ((t.outages?.[0]?.endMs ?? 0) <= (t.outages?.[0]?.startMs ?? 0)) errors.outages ??= `${spec}: the length must be above 0`;
-    else targets.push(t);
+    const o = readOutage(spec);
+    if (!o) errors.outages ??= `"${spec}" must be TARGET@START+LENGTH (like worker@5m+10m)`;
+    else if (o.lengthMs <= 0) errors.outages ??= `${spec}: the length must be above 0`;
+    else targets.push({ target: o.target.trim(), outages: [{ startMs: o.startMs, endMs: o.startMs + o.lengthMs }] });
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const load: RehearsalLoad = {
