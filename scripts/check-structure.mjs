@@ -43,6 +43,7 @@ export const CORE_FLOORS = [
   ['appconfig'],
   ['agreement'],
   ['rehearse'],
+  ['tune'],
 ];
 
 const SOURCE_EXT = /\.(ts|tsx|mts|cts)$/;

@@ -16,6 +16,8 @@ import { appConfigFlow } from './appConfigFlow.js';
 import { outcomeTruthFlow } from './outcomeTruthFlow.js';
 import { webFlows } from './webFlows.js';
 import { canvasScaleFlows } from './canvasScaleFlows.js';
+import { tuneFlow } from './tuneFlows.js';
+import { rehearseFlow } from './rehearseFlows.js';
 
 export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, exportFormatsFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow, policyPlanFlow, broker43Flow, clusterFlow, operateFlow, operateLargeFlow, canaryRedriveFlow, editRedriveFlow];
 // the designer's own flows (names start with "designer:")
@@ -33,3 +35,7 @@ flows.push(outcomeTruthFlow);
 flows.push(...webFlows);
 // issue 30's canvas points: readable at any zoom, big designs (names start with "canvas:")
 flows.push(...canvasScaleFlows);
+// issue 32's Tune panel (name starts with "tune:")
+flows.push(tuneFlow);
+// issue 31's Rehearse tab and issue 32's Compare (name starts with "rehearse:")
+flows.push(rehearseFlow);

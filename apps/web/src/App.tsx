@@ -13,6 +13,8 @@ import { SimBar } from './panels/SimBar';
 import { NodeLossControl } from './panels/NodeLossControl';
 import { Timeline } from './panels/Timeline';
 import { BudgetPanel } from './panels/BudgetPanel';
+import { TunePanel } from './panels/TunePanel';
+import { RehearsePanel } from './panels/RehearsePanel';
 import { TracePanel } from './panels/TracePanel';
 import { TemplateGallery } from './panels/TemplateGallery';
 import { MessagePane } from './panels/MessageDetail';
@@ -139,6 +141,8 @@ export function App() {
                       tabs={[
                         { id: 'timeline', label: 'Timeline' },
                         { id: 'budget', label: 'Retry budget' },
+                        { id: 'rehearse', label: 'Rehearse' },
+                        { id: 'tune', label: 'Tune' },
                         { id: 'trace', label: 'Live trace' },
                         { id: 'deadLetters', label: 'Dead letters' },
                       ]}
@@ -153,6 +157,12 @@ export function App() {
                   </div>
                   <div className={bottomTab === 'budget' ? 'h-full' : 'hidden'}>
                     <BudgetPanel />
+                  </div>
+                  <div className={bottomTab === 'rehearse' ? 'h-full' : 'hidden'}>
+                    <RehearsePanel />
+                  </div>
+                  <div className={bottomTab === 'tune' ? 'h-full' : 'hidden'}>
+                    <TunePanel />
                   </div>
                   <div className={bottomTab === 'trace' ? 'h-full' : 'hidden'}>
                     <TracePanel />

@@ -14,6 +14,7 @@
  *   @retry-studio/topology-core/templates   the retry templates and their catalogue
  *   @retry-studio/topology-core/appconfig   an application's retry configuration (Spring, MassTransit, NServiceBus, Celery) read as a design
  *   @retry-studio/topology-core/agreement   the consistency check: every place states the same outcome, lint agrees with the simulation
+ *   @retry-studio/topology-core/tune        the tuner: strategies and parameters searched against a failure profile and goals
  * The root re-exports the model face only: the vocabulary every other face speaks.
  */
 export * from './model/index.js';

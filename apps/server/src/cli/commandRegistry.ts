@@ -35,6 +35,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'import-broker', summary: 'a live vhost into a design', load: async () => { const m = await import('./commands/importBroker.js'); return { run: m.importBrokerCommand, usage: m.IMPORT_BROKER_USAGE }; } },
   { name: 'dlq', summary: 'browse and re-drive dead letters', load: async () => { const m = await import('./commands/dlq.js'); return { run: m.dlqCommand, usage: m.DLQ_USAGE }; } },
   { name: 'upgrade-check', summary: 'what changes for a topology from RabbitMQ 3.x to 4.x, and its migration', load: async () => { const m = await import('./commands/upgradeCheck.js'); return { run: m.upgradeCheckCommand, usage: m.UPGRADE_CHECK_USAGE }; } },
+  { name: 'tune', summary: 'search strategies and parameters against a failure profile and goals', load: async () => { const m = await import('./commands/tune.js'); return { run: m.tuneCommand, usage: m.TUNE_USAGE }; } },
   { name: 'serve', summary: 'the web app and the API', load: async () => { const m = await import('./commands/serve.js'); return { run: m.serveCommand, usage: m.SERVE_USAGE }; } },
 ];
 

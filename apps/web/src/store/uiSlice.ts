@@ -1,5 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { AppState } from './store';
+import type { Design } from '@retry-studio/topology-core/model';
+import type { RehearseFields } from '../rehearse/rehearseFields';
 import { readUiPrefs, writeUiPrefs } from './uiPrefs';
 
 /** the bottom panel's height bounds, px */
@@ -8,7 +10,14 @@ export const BOTTOM_DEFAULT = 290;
 
 export type View = 'gallery' | 'designer';
 export type SideTab = 'inspect' | 'lint' | 'export' | 'broker' | 'operate';
-export type BottomTab = 'timeline' | 'budget' | 'trace' | 'deadLetters';
+export type BottomTab = 'timeline' | 'budget' | 'rehearse' | 'tune' | 'trace' | 'deadLetters';
+
+/** a rehearsal asked for from elsewhere (the Tune panel's "Compare"): the Rehearse tab fills its form and runs it */
+export interface RehearseRequest {
+  readonly seq: number;
+  readonly fields: Partial<RehearseFields>;
+  readonly compare: readonly { readonly label: string; readonly design: Design }[];
+}
 
 export interface UiSlice {
   view: View;
@@ -43,6 +52,8 @@ export interface UiSlice {
   setView: (v: View) => void;
   setSideTab: (t: SideTab) => void;
   setBottomTab: (t: BottomTab) => void;
+  rehearseRequest: RehearseRequest | null;
+  requestRehearsal: (r: Omit<RehearseRequest, 'seq'>) => void;
   notify: (text: string, tone?: 'info' | 'error') => void;
   requestFit: (all?: boolean) => void;
   /** height of the simulation panel under the canvas (resizable, remembered) */
@@ -76,6 +87,8 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   setView: (view) => set({ view }),
   setSideTab: (sideTab) => set({ sideTab }),
   setBottomTab: (bottomTab) => set({ bottomTab }),
+  rehearseRequest: null,
+  requestRehearsal: (r) => set((s) => ({ rehearseRequest: { ...r, seq: (s.rehearseRequest?.seq ?? 0) + 1 }, bottomTab: 'rehearse' })),
   notify: (text, tone = 'info') => set({ toast: { text, tone } }),
   requestFit: (all = false) => set((s) => ({ fitRequest: s.fitRequest + 1, fitAll: all })),
   bottomHeight: Math.max(BOTTOM_MIN, readUiPrefs().bottomHeight ?? defaultBottomHeight()),

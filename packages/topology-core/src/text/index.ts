@@ -3,3 +3,4 @@ export { ordinal } from './ordinal.js';
 export { collapseRepeats, joinCollapsed } from './collapseRepeats.js';
 export { foldRuns, formatRuns, type Run } from './foldRuns.js';
 export { nameList } from './nameList.js';
+export { readDuration, readOutage, readRate, readShare } from './quantities.js';

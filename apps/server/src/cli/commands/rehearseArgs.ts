@@ -7,29 +7,27 @@
 import type { BrokerProfileId } from '@retry-studio/topology-core/model';
 import type { RehearsalLoad, TargetLoad } from '@retry-studio/topology-core/rehearse';
 import type { ValidationIssue } from '@retry-studio/topology-core/model';
+import { readDuration, readOutage, readRate, readShare } from '@retry-studio/topology-core/text';
 import { value, type ParsedArgs } from './args.js';
 import { CliError, readText, type CliIo } from './context.js';
 
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
-
 export function parseDuration(option: string, text: string): number {
-  const m = /^\s*(-?[0-9]+(?:\.[0-9]+)?)\s*(ms|s|min|m|h)?\s*$/.exec(text);
-  if (!m) throw new CliError(`${option}: "${text}" is not a duration (like 90s, 10m, 1h, 500ms)`, 2);
-  return Math.round(Number(m[1]) * (UNITS[m[2] ?? 's'] as number));
+  const ms = readDuration(text);
+  if (ms === undefined) throw new CliError(`${option}: "${text}" is not a duration (like 90s, 10m, 1h, 500ms)`, 2);
+  return ms;
 }
 
 export function parseRate(option: string, text: string): number {
-  const m = /^\s*(-?[0-9]+(?:\.[0-9]+)?)\s*(\/s)?\s*$/.exec(text);
-  if (!m) throw new CliError(`${option}: "${text}" is not a rate (like 500 or 500/s)`, 2);
-  return Number(m[1]);
+  const rate = readRate(text);
+  if (rate === undefined) throw new CliError(`${option}: "${text}" is not a rate (like 500 or 500/s)`, 2);
+  return rate;
 }
 
 /** `2%` or a share `0.02` */
 export function parseShare(option: string, text: string): number {
-  const m = /^\s*(-?[0-9]+(?:\.[0-9]+)?)\s*(%)?\s*$/.exec(text);
-  if (!m) throw new CliError(`${option}: "${text}" is not a percentage (like 2%)`, 2);
-  const n = Number(m[1]);
-  return m[2] ? n / 100 : n;
+  const share = readShare(text);
+  if (share === undefined) throw new CliError(`${option}: "${text}" is not a percentage (like 2%)`, 2);
+  return share;
 }
 
 function parseNumber(option: string, text: string): number {
@@ -39,13 +37,16 @@ function parseNumber(option: string, text: string): number {
 
 /** `TARGET@START+LENGTH`, e.g. `worker@5m+10m` */
 export function parseOutage(text: string): TargetLoad {
-  const at = text.lastIndexOf('@');
-  const plus = text.indexOf('+', at);
-  if (at <= 0 || plus < 0) throw new CliError(`--outage: "${text}" must be TARGET@START+LENGTH (like worker@5m+10m)`, 2);
-  const startMs = parseDuration('--outage', text.slice(at + 1, plus));
-  const length = parseDuration('--outage', text.slice(plus + 1));
-  if (length <= 0) throw new CliError(`--outage ${text}: the length must be above 0`, 2);
-  return { target: text.slice(0, at), outages: [{ startMs, endMs: startMs + length }] };
+  const o = readOutage(text);
+  if (!o) {
+    // a start or length that is not a duration is said as such
+    const at = text.lastIndexOf('@');
+    const plus = text.indexOf('+', at);
+    if (at > 0 && plus >= 0) [text.slice(at + 1, plus), text.slice(plus + 1)].forEach((d) => parseDuration('--outage', d));
+    throw new CliError(`--outage: "${text}" must be TARGET@START+LENGTH (like worker@5m+10m)`, 2);
+  }
+  if (o.lengthMs <= 0) throw new CliError(`--outage ${text}: the length must be above 0`, 2);
+  return { target: o.target, outages: [{ startMs: o.startMs, endMs: o.startMs + o.lengthMs }] };
 }
 
 const PROFILES: readonly string[] = ['3.10', '4.x', '4.3'];

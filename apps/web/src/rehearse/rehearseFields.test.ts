@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { buildTemplate } from '@retry-studio/topology-core/templates';
+import { loadForDesign, readFields, startFields } from './rehearseFields';
+
+const design = (id: string) => {
+  const r = buildTemplate(id, {});
+  if (!r.ok) throw new Error(id);
+  return r.template.design;
+};
+
+describe('the Rehearse form', () => {
+  const d = design('dlx-ttl-wait-queue');
+  const worker = d.consumers.find((c) => c.behaviour.kind === 'worker')!.id;
+
+  it('reads the CLI words into the core load', () => {
+    const r = readFields({ ...startFields(d), rate: '500/s', duration: '1h', outages: `${worker}@5m+10m`, errorRate: '2%', poison: '0.1%', concurrency: '8' }, d);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.load).toMatchObject({ rate: 500, durationMs: 3_600_000, errorRate: 0.02, poison: 0.001, concurrency: 8, targets: [{ target: worker, outages: [{ startMs: 300_000, endMs: 900_000 }] }] });
+  });
+
+  it('names the field for bad words and for what the core rejects', () => {
+    const bad = readFields({ ...startFields(d), rate: 'fast', outages: 'nobody' }, d);
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    expect(bad.errors.rate).toMatch(/not a rate/);
+    expect(bad.errors.outages).toMatch(/TARGET@START\+LENGTH/);
+    const core = readFields({ ...startFields(d), rate: '0', duration: '10m', poison: '150%', outages: `${worker}@9m+5m\nghost@1m+1m` }, d);
+    expect(core.ok).toBe(false);
+    if (core.ok) return;
+    expect(core.errors.rate).toMatch(/rate/);
+    expect(core.errors.poison).toMatch(/poison|share|100/);
+    expect(core.errors.outages).toMatch(/after the load's duration/);
+  });
+
+  it('gives a compared design the same outage on its own workers', () => {
+    const other = design('chained-ttl');
+    const r = readFields(startFields(d), d);
+    if (!r.ok) throw new Error('start fields are valid');
+    const load = loadForDesign(r.load, other);
+    const workers = other.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
+    expect(load.targets?.map((t) => t.target)).toEqual(workers);
+    expect(load.targets?.[0]?.outages).toEqual(r.load.targets?.[0]?.outages);
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * The Tune panel (issue 32): a small failure profile and goals tuned in the browser (a Web
+ * Worker runs the core's tuner), the ranked list and the Pareto chart; "Open" a recommendation
+ * as a design (one undo step back); an infeasible profile names its goal. At 1440x900 and 1280x800.
+ */
+import type { Flow } from '../lib/harness.js';
+import { assert, waitFor } from '../lib/harness.js';
+
+const SIZES = [
+  { w: 1440, h: 900 },
+  { w: 1280, h: 800 },
+] as const;
+
+export const tuneFlow: Flow = {
+  name: 'tune: profile and goals, ranked designs, Pareto, open one, infeasible named',
+  async run({ page, url, shot }) {
+    for (const s of SIZES) {
+      await page.setViewportSize({ width: s.w, height: s.h });
+      await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
+      await page.waitForSelector('.react-flow__node');
+      const before = await page.inputValue('[data-testid=design-name]');
+      await page.click('[data-testid=tab-tune]');
+      await page.fill('[data-testid=tune-rate]', '2');
+      await page.fill('[data-testid=tune-duration]', '10');
+      await page.fill('[data-testid=tune-outage]', '2');
+      await page.fill('[data-testid=tune-poison]', '0');
+      await page.fill('[data-testid=tune-deadline]', '5');
+      await page.click('[data-testid=tune-run]');
+      await waitFor('recommendations', async () => (await page.locator('[data-testid=tune-recommendation]').count()) >= 1, 240_000);
+      const first = await page.locator('[data-testid=tune-recommendation]').first().innerText();
+      assert(/amplification/.test(first) && /p99/.test(first), `a recommendation shows its figures: ${first}`);
+      assert((await page.locator('[data-testid=tune-pareto] circle').count()) >= 1, 'the Pareto front is drawn');
+      await shot(`tune-${s.w}`);
+      await page.locator('[data-testid=tune-open]').first().click();
+      await waitFor('tuned design opened', async () => /tuned/.test(await page.inputValue('[data-testid=design-name]')), 10_000);
+      await page.locator('.react-flow__pane').click();
+      await page.keyboard.press('Control+z');
+      await waitFor('one undo step back', async () => (await page.inputValue('[data-testid=design-name]')) === before, 10_000);
+      // a deadline shorter than the outage: nothing is feasible, and the goal is named
+      await page.fill('[data-testid=tune-deadline]', '1');
+      await page.click('[data-testid=tune-run]');
+      await waitFor('infeasible', async () => (await page.locator('[data-testid=tune-infeasible]').count()) === 1, 60_000);
+      const why = await page.locator('[data-testid=tune-infeasible]').innerText();
+      assert(/ruled out by deadline/.test(why), `the ruling goal is named: ${why}`);
+      await shot(`tune-infeasible-${s.w}`);
+    }
+  },
+};

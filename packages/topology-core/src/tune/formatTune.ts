@@ -1,0 +1,49 @@
+/** The tuner's answer as text: the best few and why, the Pareto front, or what rules everything out. */
+import { formatMs } from '../text/formatDuration.js';
+import { paramsText } from './infeasibility.js';
+import type { FailureProfile, TuneGoals, TuneResult } from './types.js';
+
+const mb = (b: number): string => (b >= 1e9 ? `${+(b / 1e9).toFixed(2)} GB` : `${+(b / 1e6).toFixed(1)} MB`);
+const pct = (x: number): string => `${+(x * 100).toFixed(3)}%`;
+
+export function describeProblem(p: FailureProfile, g: TuneGoals): string {
+  const load = `${p.rate} msg/s for ${formatMs(p.durationMs)}, outage${p.outageLengthsMs.length > 1 ? 's' : ''} of ${p.outageLengthsMs.map(formatMs).join(', ')} from ${formatMs(p.outageStartMs)}`;
+  const failures = [p.errorRate > 0 ? `${pct(p.errorRate)} errors` : '', p.poison > 0 ? `${pct(p.poison)} poison` : '', p.processingMs > 0 ? `${p.processingMs} ms processing` : '', p.concurrency ? `concurrency ${p.concurrency}` : '']
+    .filter(Boolean)
+    .join(', ');
+  const goals = [
+    'nothing that can succeed parked or dropped',
+    g.deadlineMs !== undefined ? `${pct(g.deadlineShare)} acked within ${formatMs(g.deadlineMs)}` : '',
+    g.maxAmplification !== undefined ? `amplification <= ${g.maxAmplification}` : '',
+    g.maxMemoryBytes !== undefined ? `memory <= ${mb(g.maxMemoryBytes)}` : '',
+    g.maxDepth !== undefined ? `depth <= ${g.maxDepth}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+  return `Failure profile: ${load}${failures ? `; ${failures}` : ''}; broker ${p.profile}.\nGoals: ${goals}.`;
+}
+
+export function formatTune(r: TuneResult, p: FailureProfile, g: TuneGoals): string {
+  const lines = [describeProblem(p, g), ''];
+  const searched = `${r.stats.candidates} candidates, ${r.stats.pruned} cut before rehearsal, ${r.stats.rehearsals} rehearsals, ${formatMs(r.stats.wallMs)}`;
+  if (!r.feasible) {
+    lines.push(`No feasible design (${searched}).`);
+    for (const b of r.infeasibleBecause ?? []) lines.push(`  ruled out by ${b.goal}: ${b.message}`);
+    return lines.join('\n');
+  }
+  lines.push(`Recommended, best first (cost: broker operations, then memory, then objects; ${searched}):`);
+  r.recommendations.forEach((rec, i) => {
+    lines.push(`${i + 1}. ${rec.strategy} ${paramsText(rec.params)}`);
+    lines.push(`   why: ${rec.why}`);
+    for (const o of rec.byOutage)
+      lines.push(
+        `   ${formatMs(o.outageLengthMs)} outage: ${o.messages} messages, acked ${o.outcomes.acked}, parked ${o.outcomes.parked}, dropped ${o.outcomes.dropped}; ` +
+          `amplification ${o.amplification.toFixed(2)}; delay p50 ${formatMs(Math.round(o.delayMs.p50))} p99 ${formatMs(Math.round(o.delayMs.p99))} max ${formatMs(Math.round(o.delayMs.max))}` +
+          `${o.withinDeadline !== undefined && g.deadlineMs !== undefined ? ` (${pct(o.withinDeadline)} within ${formatMs(g.deadlineMs)})` : ''}; ` +
+          `peak depth ${o.peakDepth}, peak memory ${mb(o.peakMemoryBytes)}; drain ${o.drainMs === null ? 'not drained' : formatMs(Math.round(o.drainMs))}`,
+      );
+  });
+  lines.push('', 'Pareto front (p99 delay against amplification and peak memory, longest outage):');
+  for (const pt of r.pareto) lines.push(`  p99 ${formatMs(Math.round(pt.p99DelayMs)).padEnd(9)} amplification ${pt.amplification.toFixed(2).padEnd(6)} memory ${mb(pt.peakMemoryBytes).padEnd(9)} ${pt.strategy} ${paramsText(pt.params)}`);
+  return lines.join('\n');
+}
