@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveTuneInput, tune, tuneLoad } from '@retry-studio/topology-core/tune';
 import { rehearse } from '@retry-studio/topology-core/rehearse';
 import { TEST_BROKERS } from '../testing/testBrokers.js';
-import { verifyOnBroker } from './verifyOnBroker.js';
+import { brokerTarget, verifyOnBroker } from './verifyOnBroker.js';
 
 const STRATEGIES = { '3.10': ['dlx-ttl-wait-queue', 'chained-ttl'], '4.3': ['quorum-delayed-retry', 'dlx-ttl-wait-queue'] } as const;
 
@@ -21,7 +21,8 @@ describe.each(TEST_BROKERS)('tune, then the answer on RabbitMQ $name', (b) => {
     const best = r.recommendations[0]!;
     const load = tuneLoad(best.design, input.profile, 6_000, 0);
     const predicted = rehearse(best.design, load);
-    const m = await verifyOnBroker(best.design, load, { url: b.amqpUrl, managementUrl: b.managementUrl, predicted });
+    const target = await brokerTarget(b.amqpUrl, b.managementUrl);
+    const m = await verifyOnBroker(best.design, load, { target, predicted });
     expect(m.messages).toBe(predicted.messages);
     expect(m.outcomes.parked + m.outcomes.dropped).toBe(0);
     expect(m.outcomes.acked).toBe(m.messages);

@@ -28,7 +28,7 @@ export function screen(always: Omit<DocumentedOutcome, 'failure'> | undefined, p
   const messages = (profile.rate * profile.durationMs) / 1000;
   const endless = always.attempts === 'unbounded' || always.endsIn.kind === 'cycling';
   if (endless && always.delaysMs.every((d) => d === 0)) return { kept: false, goal: 'max-amplification', reason: 'retries without delay and without end: a storm for as long as the outage lasts' };
-  if (!endless && (always.endsIn.kind === 'held' || always.endsIn.kind === 'attempt-cap')) return { kept: false, goal: 'no-loss', reason: `ends ${always.endsIn.kind}` };
+  if (!endless && always.endsIn.kind === 'held') return { kept: false, goal: 'no-loss', reason: `ends ${always.endsIn.kind}` };
   const attempts = endless ? Infinity : (always.attempts as number);
   const spanMs = endless ? Infinity : always.delaysMs.reduce((a, b) => a + b, 0) + profile.processingMs * (attempts - 1);
   if (spanMs <= longest)
