@@ -9,18 +9,10 @@ import { type Topology } from '@retry-studio/topology-core/model';
 import { type UpgradeFinding } from '@retry-studio/topology-core/upgrade';
 import { errText, type VerifyTarget } from './verifyUpgrade.js';
 import { inThrowawayVhost } from './throwawayVhost.js';
+import type { ImportOutcomeView } from '@retry-studio/contract';
 
-export interface ImportOutcome {
-  readonly vhost: string;
-  readonly accepted: boolean;
-  readonly brokerSaid?: string;
-  /** the check predicts a refusal when any declaration of the file is refused */
-  readonly predictedRefused: boolean;
-  readonly agrees: boolean;
-  /** what the vhost held afterwards (built-in exchanges left out) */
-  readonly created: { readonly exchanges: readonly string[]; readonly queues: readonly string[] };
-  readonly cleanedUp: boolean;
-}
+/** the contract's shape (POST /api/upgrade/verify answers with it): one definition */
+export type ImportOutcome = ImportOutcomeView;
 
 export async function verifyImport(t: VerifyTarget, topology: Topology, predicted: readonly UpgradeFinding[]): Promise<ImportOutcome> {
   const predictedRefused = predicted.some((f) => f.kind === 'refused');

@@ -13,27 +13,11 @@ import { openConnection, requireManagement, resolveManagement, withThrowawayChan
 import { declareBinding, declareExchange, declarePolicy, declareQueue } from '../deploy/declareTopology.js';
 import { exchangeShape, queueShape } from '../deploy/planDeploy.js';
 import { inThrowawayVhost } from './throwawayVhost.js';
+import type { DeclarationOutcomeView, VerifyRunView } from '@retry-studio/contract';
 
-export interface DeclarationOutcome {
-  /** `exchange X`, `queue Q`, `policy P`, `binding S -> D` */
-  readonly object: string;
-  readonly accepted: boolean;
-  /** the broker's answer when it refused */
-  readonly brokerSaid?: string;
-  /** what the check predicted for this object: refused, or accepted (undefined) */
-  readonly predicted?: 'refused';
-  /** prediction and broker agree (bindings are not predicted: they follow their source and destination) */
-  readonly agrees: boolean;
-}
-
-export interface VerifyRun {
-  readonly vhost: string;
-  readonly outcomes: readonly DeclarationOutcome[];
-  /** the vhost was deleted afterwards */
-  readonly cleanedUp: boolean;
-  /** deprecated features the broker reported in use once the topology was declared (broker-wide; undefined on 3.x) */
-  readonly deprecatedUsed?: readonly string[];
-}
+/** the contract's shapes (POST /api/upgrade/verify answers with them): one definition */
+export type DeclarationOutcome = DeclarationOutcomeView;
+export type VerifyRun = VerifyRunView;
 
 export interface VerifyResult {
   readonly brokerVersion: string;
