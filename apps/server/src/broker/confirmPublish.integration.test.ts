@@ -36,6 +36,8 @@ describe('publishConfirmed (real broker)', () => {
       drains += 1;
     };
     ch.on('drain', onDrain);
+    // 5,000 publishes at once, each listening for close and drain: on purpose, unbounded here
+    ch.setMaxListeners(0);
     const outcomes = await Promise.all(Array.from({ length: 5000 }, () => publishConfirmed(ch, '', 'retry-studio.no-such-queue', small, {}, { timeoutMs: 20_000 })));
     ch.off('drain', onDrain);
     expect(outcomes.every((o) => o === 'acked')).toBe(true);

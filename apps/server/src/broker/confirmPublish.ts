@@ -110,6 +110,9 @@ export function publishConfirmed(
   });
 }
 
+/** unconfirmed publishes a ConfirmedPublisher allows at once by default */
+const DEFAULT_MAX_IN_FLIGHT_PUBLISHES = 1000;
+
 /**
  * For floods: at most `maxInFlight` unconfirmed publishes at a time, so memory stays bounded
  * whatever the caller's rate. `publish` resolves once the message is handed to the channel (it
@@ -126,11 +129,16 @@ export class ConfirmedPublisher {
   constructor(
     private readonly ch: ConfirmChannel,
     private readonly options: { maxInFlight?: number; timeoutMs?: number } = {},
-  ) {}
+  ) {
+    // each unconfirmed publish listens for 'close' (and 'drain'): as many as the window, and no
+    // more (a leak past the window still warns: MaxListenersExceededWarning was in the server log)
+    const window = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT_PUBLISHES;
+    if (ch.getMaxListeners() !== 0 && ch.getMaxListeners() < window + 10) ch.setMaxListeners(window + 10);
+  }
 
   async publish(exchange: string, routingKey: string, content: Buffer, props: Options.Publish = {}): Promise<void> {
     if (this.error) throw this.error;
-    const max = this.options.maxInFlight ?? 1000;
+    const max = this.options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT_PUBLISHES;
     while (this.inFlight >= max) await new Promise<void>((r) => this.waiters.push(r));
     if (this.error) throw this.error;
     this.inFlight += 1;
