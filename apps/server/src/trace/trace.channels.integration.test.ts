@@ -36,8 +36,9 @@ describe('live trace channels', () => {
       expect(summary, `trace ${i}`).toMatchObject({ state: 'complete', published: 50, confirmed: 50, parked: 50, balanced: true });
     }
     // the management API learns of a channel within its stats interval (5 s): wait past it
+    // (and lists a new connection within it too)
     let seen = await traceChannels(vhost);
-    for (let t = 0; t < 12 && seen.channels > 0; t++) {
+    for (let t = 0; t < 15 && (seen.channels > 0 || seen.connections === 0); t++) {
       await new Promise((r) => setTimeout(r, 1000));
       seen = await traceChannels(vhost);
     }
