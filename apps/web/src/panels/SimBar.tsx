@@ -63,7 +63,7 @@ export function SimBar() {
         <select aria-label="Speed" data-testid="sim-speed" className="rounded bg-slate-800 px-1 py-0.5" value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
           {SPEEDS.map((s) => (
             <option key={s} value={s}>
-              waits {s}×
+              waits {s >= 1000 ? `${s / 1000}k` : s}×
             </option>
           ))}
         </select>
@@ -76,10 +76,10 @@ export function SimBar() {
         max={Math.max(1, Math.round(end))}
         value={Math.round(player.p)}
         onChange={(e) => player.seek(Number(e.target.value))}
-        className="w-16"
+        className="w-12"
         disabled={!hasRun}
       />
-      <span data-testid="sim-clock" className="min-w-[5.5rem] whitespace-nowrap font-mono text-sky-300">
+      <span data-testid="sim-clock" className="min-w-[4.75rem] whitespace-nowrap font-mono text-sky-300">
         t = {fmtT(player.virtualNow)}
       </span>
       <label className="flex items-center gap-1" title="Failure model (a worker's own model overrides it)">
