@@ -99,9 +99,11 @@ export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): 
     const dlrk = args.get(q)?.['x-dead-letter-routing-key'];
     if (dlx === '' && typeof dlrk === 'string') fedByDlx.add(dlrk);
   }
-  // a wait queue's dead-letter exchange is the way back to work, where clients publish too: what it feeds is fed by bindings
+  // a dead-letter exchange only wait queues use is the way back to work, where clients publish too: what it feeds is fed
+  // by bindings; one a work queue dead-letters into as well carries real failures (its queues may park them)
   const waitDlxs = new Set<string>();
   for (const [q, dlx] of dlxOf) if (args.get(q)?.['x-message-ttl'] !== undefined) waitDlxs.add(dlx);
+  for (const [q, dlx] of dlxOf) if (args.get(q)?.['x-message-ttl'] === undefined) waitDlxs.delete(dlx);
   const fedByBinding = new Set<string>();
   for (const b of topology.bindings) if ((!dlxs.has(b.source) || waitDlxs.has(b.source)) && b.destination_type === 'queue') fedByBinding.add(b.destination);
   const hop = deadLetterHop(topology, args);
