@@ -116,7 +116,7 @@ export const fitView = register({
 /** Find a node by name: the canvas's search box (selects the node and brings it into view). */
 export const findNode = register({
   id: 'findNode',
-  label: 'Find a node by name',
+  label: 'Find a node',
   shortcut: 'Ctrl+F or /',
   icon: '⌕',
   group: 'view',
