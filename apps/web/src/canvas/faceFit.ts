@@ -38,15 +38,44 @@ export function nameSizeAt(ts: number): number {
   return Math.max(13, 11 * ts);
 }
 
-/** the largest font size (flow px) at which the name fits whole in two lines, three for a long one */
+/** the name's pieces as the face may break it: after a separator (`.`, `-`, `_`, `:`, `/`) */
+function nameParts(name: string): string[] {
+  return name.split(/(?<=[.\-_:/])/);
+}
+
+/** lines the name takes with at most `perLine` characters a line: broken after separators, a piece longer than a line anywhere */
+function linesAt(parts: readonly string[], perLine: number): number {
+  let lines = 1;
+  let used = 0;
+  for (const p of parts) {
+    if (used > 0 && used + p.length > perLine) {
+      lines += 1;
+      used = 0;
+    }
+    used += p.length;
+    while (used > perLine) {
+      lines += 1;
+      used -= perLine;
+    }
+  }
+  return lines;
+}
+
+/** the shortest longest line (characters) with which the name takes at most `lines` lines */
+function shortestLine(name: string, lines: number): number {
+  const parts = nameParts(name);
+  for (let l = Math.max(1, Math.ceil(name.length / lines)); l < name.length; l++) if (linesAt(parts, l) <= lines) return l;
+  return Math.max(1, name.length);
+}
+
+/** the largest font size (flow px) at which the name fits whole in two lines, three for a long one (lines break after its separators, as the face breaks them) */
 export function nameFitPx(name: string, width = NAME_W): number {
-  const len = Math.max(1, name.length);
-  const two = (2 * width) / (NAME_EM * len);
-  return two >= 11 ? two : (3 * width) / (NAME_EM * len);
+  const two = width / (NAME_EM * shortestLine(name, 2));
+  return two >= 11 ? two : width / (NAME_EM * shortestLine(name, 3));
 }
 
 export function nameLines(name: string, px: number, width = NAME_W): number {
-  return Math.max(1, Math.ceil((Math.max(1, name.length) * NAME_EM * px) / width));
+  return linesAt(nameParts(name), Math.max(1, Math.floor(width / (NAME_EM * px))));
 }
 
 /** the font size the face gives its name at a text scale */
