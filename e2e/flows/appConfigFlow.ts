@@ -61,6 +61,9 @@ export const appConfigFlow: Flow = {
   async run({ page, url, shot }) {
     for (const s of SIZES) {
       await page.setViewportSize({ width: s.w, height: s.h });
+      // a blank start each size: the size before left this same import open, and the waits below count its queues
+      await page.goto(url);
+      await page.evaluate(() => localStorage.clear());
       await page.goto(url);
       await page.waitForSelector('[data-testid=app]');
       await page.click('[data-testid=open-toggle]');

@@ -64,8 +64,10 @@ export const multiVhostImportFlow: Flow = {
       await page.keyboard.press('Escape');
 
       // "/" named but empty: the vhost with objects opens, and the empty one is said
+      // the design before also has 4 queues: wait for this file's name, not the count alone
       await openFile(page, 'localega-cega-test-vhost.json');
-      await waitFor('the "test" vhost open', async () => (await page.locator('[data-testid=node-queue]').count()) === 4);
+      await waitFor('the cega file open', async () => (await designName(page)).startsWith('localega-cega-test-vhost'));
+      await waitFor('the "test" vhost drawn', async () => (await page.locator('[data-testid=node-queue]').count()) === 4);
       const said = await page.locator('[data-testid=import-notes]').innerText();
       assert(said.includes('"/" holds no objects'), `the empty "/" is said: ${said}`);
       await shot(`${s.w}-empty-root`);
