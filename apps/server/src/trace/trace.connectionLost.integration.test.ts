@@ -25,6 +25,7 @@ describe('a trace that loses its connection for good', () => {
     const prefix = uniquePrefix('lost');
     const d = retryLoopDesign('trace-lost', { ttl: 50, maxRetries: 1 });
     await deploy(d, prefix, { vhost });
+    onCleanup(() => admin.deleteVhost(vhost));
     const user = `rs-trace-lost-${process.pid}-${Date.now().toString(36)}`;
     await putUser(user, 'first-pw');
     onCleanup(() => fetch(`${BROKER_310.managementUrl}/api/users/${encodeURIComponent(user)}`, { method: 'DELETE', headers: auth }));
