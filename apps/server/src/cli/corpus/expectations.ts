@@ -80,4 +80,24 @@ export const EXPECTED: Readonly<Record<string, Expect>> = {
   'cluster-operator-multiple-files-users.json': { error: 'definitions-empty' },
   // a user with a plain-text "password" (the broker hashes it on import; measured): only users and permissions
   'launchkit-plaintext-password.json': { error: 'definitions-empty' },
+  // issue 29's third batch.
+  // a queue argument "expires" without the x- (rabbitmqadmin-ng's fixture, a 3.11 release candidate): both brokers keep it
+  // among the arguments and apply nothing (measured); we say the argument meant is x-expires
+  'rabbitmqadmin-ng-queue-expires-without-x.json': { vhosts: { '/': 1 }, notes: ['unknown-argument', 'not-imported'] },
+  // a 4.0.5 single-vhost export (no vhost fields, vhost metadata and limits at the top): a stream, a quorum and a classic
+  // queue, a policy with apply-to classic_queues that 3.10.8 refuses (400, nothing created) and 4.3.6 applies to cq.1
+  'rabbitmqadmin-ng-vhost-export-4.0.json': {
+    vhosts: { '(none)': 3 },
+    findings: ['overflow-drops-silently', 'quorum-default-delivery-limit'],
+    notes: ['vhost-scoped-file', 'not-imported'],
+  },
+  // policies only (classic mirroring with ha-params node lists and counts): 3.10.8 keeps the four, 4.3.6 refuses the import
+  'rabbitmq-prometheus-overview-ha-policies.json': { vhosts: { '/': 0 }, notes: ['not-imported'] },
+  // policies for queues the applications declare (expires, max-length, ha-*, queue-master-locator, lazy) and one exchange;
+  // 4.3.6 refuses the third policy after creating the exchange and the two policies before it
+  'rabbitmq-case1-policies-only.json': { vhosts: { '/': 0 }, notes: ['not-imported'] },
+  // one object per line, tabs and runs of spaces inside the lines; a queue (files) and an exchange (cega) nothing binds
+  'localega-deployments-docker-defs.json': { vhosts: { '/': 4 }, notes: ['not-imported'] },
+  // no rabbit_version; keys in an unusual order (durable before vhost); MinIO bucket events by key into two queues
+  'scalabilityissues-minio-events.json': { vhosts: { '/': 2 }, notes: ['not-imported'] },
 };
