@@ -100,4 +100,12 @@ export const EXPECTED: Readonly<Record<string, Expect>> = {
   'localega-deployments-docker-defs.json': { vhosts: { '/': 4 }, notes: ['not-imported'] },
   // no rabbit_version; keys in an unusual order (durable before vhost); MinIO bucket events by key into two queues
   'scalabilityissues-minio-events.json': { vhosts: { '/': 2 }, notes: ['not-imported'] },
+  // the same fixture with no arguments field on the queue (an object the CLI wrote by hand, keys in another order)
+  'rabbitmqadmin-ng-queue-without-arguments.json': { vhosts: { '/': 1 }, notes: ['not-imported'] },
+  // a 3.8.2 export indented with tabs: x-queue-type classic written out (3.8 knows queue types), one fanout
+  'micronaut-rabbitmq-ssl-3.8.json': { vhosts: { '/': 1 }, notes: ['not-imported'] },
+  // RabbitMQ's own selenium users file as committed with git merge-conflict markers: the error names the line and the conflict
+  'rabbitmq-selenium-merge-conflict.json': { error: 'json-syntax' },
+  // users, one queue, and no exchanges or bindings keys at all; blank lines after the array openings
+  'rabbitmq-selenium-users-and-one-queue.json': { vhosts: { '/': 1 }, notes: ['not-imported'] },
 };
