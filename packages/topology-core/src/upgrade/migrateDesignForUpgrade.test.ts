@@ -10,6 +10,23 @@ const refusals = (d: ReturnType<typeof migrateDesignForUpgrade>['design'], from:
   checkDeclarations({ topology: d.topology, from, to }).filter((f) => f.kind === 'refused');
 
 describe('migrateDesignForUpgrade', () => {
+  it('4.3 -> 3.10: a per-type apply-to becomes queues, and the note names the queues of other types it now reaches (rabbitmqadmin-ng 4.0.5 export)', () => {
+    const topology = (pattern: string) => ({
+      exchanges: [],
+      bindings: [],
+      queues: [
+        { name: 'cq.1', arguments: { 'x-queue-type': 'classic' } },
+        { name: 'qq.1', arguments: { 'x-queue-type': 'quorum', 'x-delivery-limit': 5 } },
+      ],
+      policies: [{ name: 'cq.length.limit', pattern, 'apply-to': 'classic_queues' as const, priority: 0, definition: { 'max-length': 9999 } }],
+    });
+    const only = migrateDesignForUpgrade(designOf('v', topology('^cq'), [], [], '4.3'), { from: '4.3', to: '3.10' });
+    expect(only.design.topology.policies?.[0]?.['apply-to']).toBe('queues');
+    expect(only.notKept.join('\n')).toContain('in this file still only the classic_queues it had');
+    const wide = migrateDesignForUpgrade(designOf('v', topology('\\.1$'), [], [], '4.3'), { from: '4.3', to: '3.10' });
+    expect(wide.notKept.join('\n')).toContain('policy cq.length.limit: now applies to qq.1 (quorum) too');
+  });
+
   it('legacy declarations -> 4.3: nothing refused any more, mirrored queues are quorum, the empty policy is gone', () => {
     const m = migrateDesignForUpgrade(designOf('lg', legacyDeclarations('lg')), { from: '3.10', to: '4.3' });
     expect(refusals(m.design, '3.10', '4.3').map((f) => f.id)).toEqual(['delayed-message-exchange']);
