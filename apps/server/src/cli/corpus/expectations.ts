@@ -108,4 +108,7 @@ export const EXPECTED: Readonly<Record<string, Expect>> = {
   'rabbitmq-selenium-merge-conflict.json': { error: 'json-syntax' },
   // users, one queue, and no exchanges or bindings keys at all; blank lines after the array openings
   'rabbitmq-selenium-users-and-one-queue.json': { vhosts: { '/': 1 }, notes: ['not-imported'] },
+  // rabbit_version "4.0" (two parts); four work queues with a 24 h TTL and no dead-letter exchange: what no consumer takes
+  // in a day is dropped (ttl-queue-without-exit, info: the file does not say who consumes them)
+  'tracktion-ttl-without-dlx.json': { vhosts: { '/': 4 }, findings: ['ttl-queue-without-exit'] },
 };
