@@ -4,6 +4,7 @@ import { migrateDesignForUpgrade } from './migrateDesignForUpgrade.js';
 import { upgradeCheck } from './upgradeCheck.js';
 import { checkDeclarations } from './declarationRules.js';
 import { validateDesign } from '../model/validateDesign.js';
+import { T } from '../../testing/builders.js';
 import { designOf, delayedExchangeRetry, legacyDeclarations, nackDeliveryLimit, quorumDelayedRetry, quorumNoLimit, republishCountsXDeath } from '../../testing/upgradeFixtures.js';
 
 const refusals = (d: ReturnType<typeof migrateDesignForUpgrade>['design'], from: '3.10' | '4.x' | '4.3', to: '3.10' | '4.x' | '4.3') =>
@@ -11,15 +12,11 @@ const refusals = (d: ReturnType<typeof migrateDesignForUpgrade>['design'], from:
 
 describe('migrateDesignForUpgrade', () => {
   it('4.3 -> 3.10: a per-type apply-to becomes queues, and the note names the queues of other types it now reaches (rabbitmqadmin-ng 4.0.5 export)', () => {
-    const topology = (pattern: string) => ({
-      exchanges: [],
-      bindings: [],
-      queues: [
-        { name: 'cq.1', arguments: { 'x-queue-type': 'classic' } },
-        { name: 'qq.1', arguments: { 'x-queue-type': 'quorum', 'x-delivery-limit': 5 } },
-      ],
-      policies: [{ name: 'cq.length.limit', pattern, 'apply-to': 'classic_queues' as const, priority: 0, definition: { 'max-length': 9999 } }],
-    });
+    const topology = (pattern: string) =>
+      T.topology(T.queue('cq.1', { args: { 'x-queue-type': 'classic' } }), T.queue('qq.1', { quorum: true, args: { 'x-delivery-limit': 5 } }), {
+        ...T.policy('cq.length.limit', pattern, { 'max-length': 9999 }),
+        'apply-to': 'classic_queues',
+      });
     const only = migrateDesignForUpgrade(designOf('v', topology('^cq'), [], [], '4.3'), { from: '4.3', to: '3.10' });
     expect(only.design.topology.policies?.[0]?.['apply-to']).toBe('queues');
     expect(only.notKept.join('\n')).toContain('in this file still only the classic_queues it had');
