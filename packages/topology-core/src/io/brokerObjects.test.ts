@@ -107,6 +107,15 @@ describe('JSON syntax errors', () => {
     expect(loadDocument(tf)).toMatchObject({ ok: false, errors: [{ path: '', code: 'json-syntax', message: e.message }] });
   });
 
+  it('name a committed merge conflict (RabbitMQ selenium users.json, corpus/README.md)', () => {
+    const conflicted = '{\n  "vhosts": [\n<<<<<<< HEAD\n    {"name": "/"}\n=======\n    {"name": "other"}\n>>>>>>> 8d7535e0b (a commit)\n  ]\n}\n';
+    const e = describeJsonError(conflicted);
+    expect([e.line, e.column]).toEqual([3, 1]);
+    expect(e.message).toContain('unresolved git merge conflict');
+    // an object name with seven = signs inside a valid line is no conflict
+    expect(describeJsonError('{"a": "=======",}').message).not.toContain('merge conflict');
+  });
+
   it('find the first offending character, or the end of an unfinished file', () => {
     expect(jsonErrorOffset('{"a": 1,}')).toBe(8);
     expect(jsonErrorOffset('{"a": [1, 2')).toBe(11);

@@ -156,6 +156,10 @@ describe('what a file leaves unsaid, said (issue 29.4)', () => {
     const r = importDefinitions(whole(undefined));
     expect(r.warnings.find((w) => w.code === 'vhost-scoped-file')?.message).toMatch(/per-vhost export.*POST \/api\/definitions\/VHOST/);
     expect(importDefinitions(whole('/')).warnings.some((w) => w.code === 'vhost-scoped-file')).toBe(false);
+    // a 4.x single-vhost export names where it came from (rabbitmqadmin-ng's 4.0.5 fixture)
+    const named = importDefinitions(whole(undefined, { rabbitmq_definition_format: 'single_virtual_host', original_vhost_name: 'vh3' }));
+    expect(named.warnings.find((w) => w.code === 'vhost-scoped-file')?.message).toContain('(exported from vhost "vh3": original_vhost_name)');
+    expect(r.warnings.find((w) => w.code === 'vhost-scoped-file')?.message).not.toContain('exported from');
   });
 
   it('objects in a vhost the vhosts list does not declare: the cluster-wide import fails, said', () => {

@@ -136,7 +136,11 @@ export function describeJsonError(text: string): JsonSyntaxError {
   const offset = at < 0 ? text.length : at;
   const { line, column } = lineColumn(text, offset);
   const found = offset >= text.length ? 'the end of the file' : JSON.stringify(text.slice(offset, offset + 12).split('\n')[0]);
-  const hint = /\$\{[^}]*\}/.test(text)
+  // a committed merge conflict (RabbitMQ's own selenium users.json had one): name it, the line alone says "<<<<<<< HEAD"
+  const conflict = /^(<{7}|>{7})( |$)/m.test(text) && /^={7}$/m.test(text);
+  const hint = conflict
+    ? ' (the file holds an unresolved git merge conflict: <<<<<<<, ======= and >>>>>>> lines; resolve it first)'
+    : /\$\{[^}]*\}/.test(text)
     ? ' (the file has ${...} placeholders: it looks like a template, render it first)'
     : /\{\{[^}]*\}\}/.test(text)
       ? ' (the file has {{...}} placeholders: it looks like a template, render it first)'

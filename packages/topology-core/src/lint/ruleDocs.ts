@@ -115,6 +115,11 @@ export const RULE_DOCS: Readonly<Record<string, LintRuleDoc>> = {
     level: 'error',
     help: 'Drop the key for that broker line (upgrade-check migrates a design between lines).',
   },
+  'policy-apply-to-refused': {
+    description: "A policy applies to one queue type (classic_queues, quorum_queues, streams: RabbitMQ 3.12 and later) and the broker line is 3.10, which knows only all, queues and exchanges (measured on 3.10.8: the import fails with 400 before any queue is created).",
+    level: 'error',
+    help: 'Use apply-to queues with a pattern that matches only the queues meant (upgrade-check --to 3.10 migrates it).',
+  },
   'ttl-queue-without-exit': {
     description: 'A queue with a TTL and neither a dead-letter exchange nor a consumer: messages expire and are dropped. In a definitions file (no consumers shown) it is info: what no consumer takes in time is dropped without a trace.',
     level: 'warning',

@@ -35,6 +35,7 @@ import { republishCountsXDeath } from './rules/republishCountsXDeath.js';
 import { backoffWithoutJitter } from './rules/backoffWithoutJitter.js';
 import { backoffOverConsumerTimeout } from './rules/backoffOverConsumerTimeout.js';
 import { policyKeyRefused } from './rules/policyKeyRefused.js';
+import { policyApplyToRefused } from './rules/policyApplyToRefused.js';
 
 export const RULES: readonly LintRule[] = [
   requeueWithoutLimit,
@@ -68,6 +69,7 @@ export const RULES: readonly LintRule[] = [
   backoffWithoutJitter,
   backoffOverConsumerTimeout,
   policyKeyRefused,
+  policyApplyToRefused,
 ];
 
 export const LINT_RULE_IDS: readonly string[] = RULES.map((r) => r.id);

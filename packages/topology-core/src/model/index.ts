@@ -82,6 +82,7 @@ export {
   choosePolicy,
   exactNamePattern,
   POLICY_APPLY_TO,
+  POLICY_APPLY_TO_3_10,
   type PolicyChoice,
   policyMatches,
   policyPattern,

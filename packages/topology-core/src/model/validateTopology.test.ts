@@ -105,6 +105,14 @@ describe('validateTopology', () => {
     expect(r.warnings[0]).toMatchObject({ path: 'queues[0].arguments.x-foo', code: 'unknown-argument' });
   });
 
+  it('a policy key written as a queue argument ("expires") is a warning that names the argument meant (x-expires)', () => {
+    const r = validateTopology(topo({ qArgs: { expires: 5000 } }));
+    expect(r.ok).toBe(true);
+    expect(r.warnings[0]).toMatchObject({ path: 'queues[0].arguments.expires', code: 'unknown-argument' });
+    expect(r.warnings[0]!.message).toContain('the queue argument is "x-expires", so this queue has no expires setting');
+    expect(validateTopology(topo({ qArgs: { 'x-foo': 1 } })).warnings[0]!.message).not.toContain('policy key');
+  });
+
   it('x-delayed-message needs x-delayed-type naming a known type', () => {
     const mk = (args: AmqpTable): Topology => ({ exchanges: [{ name: 'd', type: 'x-delayed-message', arguments: args }], queues: [], bindings: [] });
     expect(codes(mk({}))).toContain('exchanges[0].arguments.x-delayed-type delayed-type-missing');

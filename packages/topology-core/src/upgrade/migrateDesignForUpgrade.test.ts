@@ -4,12 +4,26 @@ import { migrateDesignForUpgrade } from './migrateDesignForUpgrade.js';
 import { upgradeCheck } from './upgradeCheck.js';
 import { checkDeclarations } from './declarationRules.js';
 import { validateDesign } from '../model/validateDesign.js';
+import { T } from '../../testing/builders.js';
 import { designOf, delayedExchangeRetry, legacyDeclarations, nackDeliveryLimit, quorumDelayedRetry, quorumNoLimit, republishCountsXDeath } from '../../testing/upgradeFixtures.js';
 
 const refusals = (d: ReturnType<typeof migrateDesignForUpgrade>['design'], from: '3.10' | '4.x' | '4.3', to: '3.10' | '4.x' | '4.3') =>
   checkDeclarations({ topology: d.topology, from, to }).filter((f) => f.kind === 'refused');
 
 describe('migrateDesignForUpgrade', () => {
+  it('4.3 -> 3.10: a per-type apply-to becomes queues, and the note names the queues of other types it now reaches (rabbitmqadmin-ng 4.0.5 export)', () => {
+    const topology = (pattern: string) =>
+      T.topology(T.queue('cq.1', { args: { 'x-queue-type': 'classic' } }), T.queue('qq.1', { quorum: true, args: { 'x-delivery-limit': 5 } }), {
+        ...T.policy('cq.length.limit', pattern, { 'max-length': 9999 }),
+        'apply-to': 'classic_queues',
+      });
+    const only = migrateDesignForUpgrade(designOf('v', topology('^cq'), [], [], '4.3'), { from: '4.3', to: '3.10' });
+    expect(only.design.topology.policies?.[0]?.['apply-to']).toBe('queues');
+    expect(only.notKept.join('\n')).toContain('in this file still only the classic_queues it had');
+    const wide = migrateDesignForUpgrade(designOf('v', topology('\\.1$'), [], [], '4.3'), { from: '4.3', to: '3.10' });
+    expect(wide.notKept.join('\n')).toContain('policy cq.length.limit: now applies to qq.1 (quorum) too');
+  });
+
   it('legacy declarations -> 4.3: nothing refused any more, mirrored queues are quorum, the empty policy is gone', () => {
     const m = migrateDesignForUpgrade(designOf('lg', legacyDeclarations('lg')), { from: '3.10', to: '4.3' });
     expect(refusals(m.design, '3.10', '4.3').map((f) => f.id)).toEqual(['delayed-message-exchange']);

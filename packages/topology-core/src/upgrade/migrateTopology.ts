@@ -10,7 +10,7 @@ import type { BrokerProfileId } from '../model/design.js';
 import type { AmqpValue, PolicyDef, QueueDef, Topology } from '../model/definitions.js';
 import { QUEUE_ARGUMENTS, queueTypeOf } from '../model/arguments.js';
 import { refusedPolicyKeys } from '../model/policyKeys.js';
-import { POLICY_APPLY_TO_3_10, choosePolicy, exactNamePattern, policyTargetOf } from '../model/policyMatch.js';
+import { POLICY_APPLY_TO_3_10, choosePolicy, exactNamePattern, policyMatches, policyTargetOf } from '../model/policyMatch.js';
 import { queueConfig } from '../sim/queueConfig.js';
 import { profileFor } from '../sim/profiles.js';
 import { mirroredQueues } from './mirroredQueues.js';
@@ -66,14 +66,23 @@ function migrateQueue(q: QueueDef, to: BrokerProfileId, mirrored: ReadonlySet<st
   return { ...q, ...(durable !== undefined ? { durable } : {}), arguments: args };
 }
 
-function migratePolicies(policies: readonly PolicyDef[], to: BrokerProfileId, log: MigrationLog): PolicyDef[] {
+function migratePolicies(policies: readonly PolicyDef[], queues: readonly QueueDef[], to: BrokerProfileId, log: MigrationLog): PolicyDef[] {
   const out: PolicyDef[] = [];
   for (const given of policies) {
     let p = given;
     if (to === '3.10' && p['apply-to'] !== undefined && !POLICY_APPLY_TO_3_10.includes(p['apply-to'])) {
+      const widened: PolicyDef = { ...p, 'apply-to': 'queues' };
+      // the queues of the file the policy reaches only once it applies to every type (rabbitmqadmin-ng's ^cq on classic_queues reaches none)
+      const gained = queues
+        .filter((q) => policyMatches(widened, q.name, policyTargetOf(q.arguments?.['x-queue-type'])) && !policyMatches(p, q.name, policyTargetOf(q.arguments?.['x-queue-type'])))
+        .map((q) => `${q.name} (${queueTypeOf(q.arguments)})`);
       log.changes.push(`policy ${p.name}: apply-to ${p['apply-to']} -> queues (3.10 has no per-type apply-to)`);
-      log.notKept.push(`policy ${p.name}: now applies to every queue type its pattern matches, not only ${p['apply-to']}`);
-      p = { ...p, 'apply-to': 'queues' };
+      log.notKept.push(
+        gained.length > 0
+          ? `policy ${p.name}: now applies to ${gained.join(', ')} too, which its pattern matches and ${p['apply-to']} kept out`
+          : `policy ${p.name}: applies to every queue type its pattern matches: in this file still only the ${p['apply-to']} it had, but a queue of another type declared later with a matching name gets it too`,
+      );
+      p = widened;
     }
     const refused = refusedPolicyKeys(p.definition, to);
     if (refused.length === 0) {
@@ -131,7 +140,7 @@ export function migrateTopology(t: Topology, from: BrokerProfileId, to: BrokerPr
   for (const q of queues)
     if (to !== '4.3' && Object.keys(q.arguments ?? {}).some((k) => k.startsWith('x-delayed-retry-')))
       log.notKept.push(`queue ${q.name}: quorum delayed retry (x-delayed-retry-*) is ignored on ${to}; returns come back at once (delay with a TTL wait queue and a DLX)`);
-  const policies = migratePolicies(t.policies ?? [], to, log);
+  const policies = migratePolicies(t.policies ?? [], t.queues, to, log);
   const next: Topology = { ...t, queues, ...(t.policies !== undefined || policies.length > 0 ? { policies } : {}) };
   const withLimits = keepDeliveryLimits(next, t, from, to, log);
   return { ...next, ...(withLimits.length > 0 || t.policies !== undefined ? { policies: withLimits } : {}) };

@@ -26,6 +26,15 @@ describe('lint text output that scales', () => {
     expect(out.length).toBeLessThan(1000);
   });
 
+  it('a finding that names no object (a policy no queue of the file matches) prints no empty objects line, alone or grouped', () => {
+    const none = (i: number): LintFinding => ({ ...finding(i, 'policy-key-refused'), severity: 'error', objects: [] });
+    for (const out of [formatFindings([none(0)]), formatFindings(Array.from({ length: GROUP_AFTER + 1 }, (_, i) => none(i)))]) {
+      expect(out).not.toMatch(/objects( \(0\))?: *\n/);
+      expect(out).toContain('fix: Add a DLX.');
+    }
+    expect(formatFindings([finding(0)])).toContain('objects: queue:q0');
+  });
+
   it('groups validation warnings of one code', () => {
     const w = (i: number): ValidationIssue => ({ path: `queues[${i}].arguments.x-foo`, code: 'unknown-argument', message: 'unknown queue argument "x-foo"' });
     const out = formatWarnings(Array.from({ length: 500 }, (_, i) => w(i)));

@@ -20,16 +20,21 @@ export const MAX_MESSAGE = 600;
 
 const cutMessage = (m: string): string => (m.length > MAX_MESSAGE ? `${m.slice(0, MAX_MESSAGE)}… (${m.length - MAX_MESSAGE} more characters: --json has it whole)` : m);
 
+/** The objects line; none when the finding names no object (a policy no queue of the file matches): never an empty list. */
+function objectsLine(objects: readonly string[], count: string): string {
+  return objects.length === 0 ? '' : `          objects${count}: ${objectList(objects)}\n`;
+}
+
 function formatFinding(f: LintFinding, where = ''): string {
   const count = f.objects.length > SHOWN_OBJECTS ? ` (${f.objects.length})` : '';
-  return `${f.severity.padEnd(7)} ${where}${f.id}: ${cutMessage(f.message)}\n          objects${count}: ${objectList(f.objects)}\n          fix: ${f.fix}\n`;
+  return `${f.severity.padEnd(7)} ${where}${f.id}: ${cutMessage(f.message)}\n${objectsLine(f.objects, count)}          fix: ${f.fix}\n`;
 }
 
 function formatGroup(list: readonly LintFinding[], objects: readonly string[], where = ''): string {
   const f = list[0]!;
   return (
     `${f.severity.padEnd(7)} ${where}${f.id}: ${list.length} findings (--json lists every one); the first: ${cutMessage(f.message)}\n` +
-    `          objects (${objects.length}): ${objectList(objects)}\n          fix: ${f.fix}\n`
+    `${objectsLine(objects, ` (${objects.length})`)}          fix: ${f.fix}\n`
   );
 }
 

@@ -67,6 +67,14 @@ describe('retry-studio rehearse', () => {
     expect(JSON.parse(r.out).messages).toBe(100);
   });
 
+  it('a definitions file of policies only says it declares no queue (RabbitMQ case1, corpus/README.md)', async () => {
+    const file = path.join(dir, 'policies.json');
+    await writeFile(file, JSON.stringify({ vhosts: [{ name: '/' }], queues: [], policies: [{ vhost: '/', name: 'p', pattern: '^x', 'apply-to': 'queues', priority: 0, definition: { expires: 1000 } }] }));
+    const r = await cli('rehearse', file, '--rate', '5', '--duration', '10s');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('no publisher to rehearse (and none can be assumed: the file declares no queue; it holds 1 policy and 0 exchange(s))');
+  });
+
   it('bad input: exit 2, the option named', async () => {
     const cases: [string[], RegExp][] = [
       [['--rate', '0', '--duration', '10s'], /--rate/],

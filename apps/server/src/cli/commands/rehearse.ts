@@ -18,6 +18,9 @@ async function designOf(subject: string, a: ReturnType<typeof parseArgs>, io: Cl
   // a definitions file has no actors: the ones lint assumes, said on stderr
   const r = withAssumedActors(doc.design);
   if (r.note) io.err(`${subject}: ${r.note.replace('simulated with', 'rehearsed with')}\n`);
+  // policies for queues the applications declare (RabbitMQ's case1): say that, not "the design has no publisher"
+  if (r.design.publishers.length === 0 && r.design.topology.queues.length === 0)
+    throw new CliError(`${subject}: no publisher to rehearse (and none can be assumed: the file declares no queue; it holds ${r.design.topology.policies?.length ?? 0} polic${r.design.topology.policies?.length === 1 ? 'y' : 'ies'} and ${r.design.topology.exchanges.length} exchange(s))`, 2);
   return r.design;
 }
 

@@ -38,6 +38,8 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'dlq.json'), JSON.stringify(definitions({ loop: false, policies: [dlqTtl] })));
   const limits = { vhost: '/', name: 'limits', pattern: '.*', 'apply-to': 'queues', priority: 0, definition: { 'max-length': 1000 } };
   await writeFile(path.join(dir, 'tie.json'), JSON.stringify(definitions({ loop: false, policies: [dlqTtl, limits] })));
+  // policies only, as RabbitMQ's own case1 and the prometheus overview file hold them (corpus/README.md)
+  await writeFile(path.join(dir, 'policies-only.json'), JSON.stringify({ vhosts: [{ name: '/' }], queues: [], exchanges: [], bindings: [], policies: [dlqTtl, limits] }));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -81,5 +83,12 @@ describe('pnpm cli simulate: outcomes and bounded output', () => {
     const r = await cli('simulate', 'tie.json', ...worker);
     expect(r.out).toContain("policy tie: dlq-ttl, limits (priority 0) match work.dlq: RabbitMQ's choice is unspecified; simulated with limits");
     expect(JSON.parse((await cli('simulate', 'tie.json', ...worker, '--json')).out).policyTies).toEqual([{ queues: ['work.dlq'], policies: ['dlq-ttl', 'limits'], assumed: 'limits', pinned: false }]);
+  });
+
+  it('a definitions file with policies and no queue says so, not that publishers or consumers are missing', async () => {
+    const r = await cli('simulate', 'policies-only.json');
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('the definitions declare no queue (they hold 2 policies and 0 exchange(s): policies for queues the applications declare)');
+    expect(r.err).not.toContain('has no publishers or consumers');
   });
 });

@@ -77,6 +77,15 @@ export async function simulateCommand(argv: readonly string[], io: CliIo): Promi
   return code;
 }
 
+/** Why a file has nothing to simulate: a definitions file with no queue says what it holds instead (policies for queues the applications declare). */
+function whyNothingToSimulate(doc: LoadedFile): string {
+  if (doc.kind !== 'definitions') return 'the design has no publisher';
+  const t = doc.design.topology;
+  if (t.queues.length > 0) return 'a definitions file has no publishers or consumers';
+  const held = [`${t.policies?.length ?? 0} polic${t.policies?.length === 1 ? 'y' : 'ies'}`, `${t.exchanges.length} exchange(s)`];
+  return `the definitions declare no queue (they hold ${held.join(' and ')}: policies for queues the applications declare), so no publisher or consumer can be assumed`;
+}
+
 /** a definitions file's design with the consumers and publishers lint assumes, said on stderr */
 function assumed(design: Design, io: CliIo, label: string): Design {
   const r = withAssumedActors(design);
@@ -96,9 +105,7 @@ async function simulateDoc(
   const design = addActors ? (adHoc || loaded.kind !== 'definitions' ? withAdHocActors(loaded.design, a) : assumed(loaded.design, io, '')) : loaded.design;
   const doc = { ...loaded, design };
   if (doc.design.publishers.length === 0)
-    throw new CliError(
-      `${file}: ${doc.kind === 'definitions' ? 'a definitions file has no publishers or consumers' : 'the design has no publisher'}: nothing to simulate. Add them with --publish EXCHANGE:KEY [--consumer QUEUE=worker], or start from a template (pnpm cli generate ID)`,
-    );
+    throw new CliError(`${file}: ${whyNothingToSimulate(doc)}: nothing to simulate. Add them with --publish EXCHANGE:KEY [--consumer QUEUE=worker], or start from a template (pnpm cli generate ID)`);
   const budget = computeBudget(doc.design, failure, { seed, messages: Math.max(1, messages - 1) });
   // every message's path, with the failure model applied to all of them
   const model = failure.kind === 'poison' ? { kind: 'poison' as const, bodies: [budget.traces[0]!.body] } : failure;

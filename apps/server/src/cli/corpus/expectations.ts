@@ -80,4 +80,35 @@ export const EXPECTED: Readonly<Record<string, Expect>> = {
   'cluster-operator-multiple-files-users.json': { error: 'definitions-empty' },
   // a user with a plain-text "password" (the broker hashes it on import; measured): only users and permissions
   'launchkit-plaintext-password.json': { error: 'definitions-empty' },
+  // issue 29's third batch.
+  // a queue argument "expires" without the x- (rabbitmqadmin-ng's fixture, a 3.11 release candidate): both brokers keep it
+  // among the arguments and apply nothing (measured); we say the argument meant is x-expires
+  'rabbitmqadmin-ng-queue-expires-without-x.json': { vhosts: { '/': 1 }, notes: ['unknown-argument', 'not-imported'] },
+  // a 4.0.5 single-vhost export (no vhost fields, vhost metadata and limits at the top): a stream, a quorum and a classic
+  // queue, a policy with apply-to classic_queues that 3.10.8 refuses (400, nothing created) and 4.3.6 applies to cq.1
+  'rabbitmqadmin-ng-vhost-export-4.0.json': {
+    vhosts: { '(none)': 3 },
+    findings: ['overflow-drops-silently', 'quorum-default-delivery-limit'],
+    notes: ['vhost-scoped-file', 'not-imported'],
+  },
+  // policies only (classic mirroring with ha-params node lists and counts): 3.10.8 keeps the four, 4.3.6 refuses the import
+  'rabbitmq-prometheus-overview-ha-policies.json': { vhosts: { '/': 0 }, notes: ['not-imported'] },
+  // policies for queues the applications declare (expires, max-length, ha-*, queue-master-locator, lazy) and one exchange;
+  // 4.3.6 refuses the third policy after creating the exchange and the two policies before it
+  'rabbitmq-case1-policies-only.json': { vhosts: { '/': 0 }, notes: ['not-imported'] },
+  // one object per line, tabs and runs of spaces inside the lines; a queue (files) and an exchange (cega) nothing binds
+  'localega-deployments-docker-defs.json': { vhosts: { '/': 4 }, notes: ['not-imported'] },
+  // no rabbit_version; keys in an unusual order (durable before vhost); MinIO bucket events by key into two queues
+  'scalabilityissues-minio-events.json': { vhosts: { '/': 2 }, notes: ['not-imported'] },
+  // the same fixture with no arguments field on the queue (an object the CLI wrote by hand, keys in another order)
+  'rabbitmqadmin-ng-queue-without-arguments.json': { vhosts: { '/': 1 }, notes: ['not-imported'] },
+  // a 3.8.2 export indented with tabs: x-queue-type classic written out (3.8 knows queue types), one fanout
+  'micronaut-rabbitmq-ssl-3.8.json': { vhosts: { '/': 1 }, notes: ['not-imported'] },
+  // RabbitMQ's own selenium users file as committed with git merge-conflict markers: the error names the line and the conflict
+  'rabbitmq-selenium-merge-conflict.json': { error: 'json-syntax' },
+  // users, one queue, and no exchanges or bindings keys at all; blank lines after the array openings
+  'rabbitmq-selenium-users-and-one-queue.json': { vhosts: { '/': 1 }, notes: ['not-imported'] },
+  // rabbit_version "4.0" (two parts); four work queues with a 24 h TTL and no dead-letter exchange: what no consumer takes
+  // in a day is dropped (ttl-queue-without-exit, info: the file does not say who consumes them)
+  'tracktion-ttl-without-dlx.json': { vhosts: { '/': 4 }, findings: ['ttl-queue-without-exit'] },
 };

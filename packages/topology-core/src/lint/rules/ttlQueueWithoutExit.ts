@@ -1,4 +1,5 @@
 import { queueNodeId } from '../../model/nodeIds.js';
+import { formatMs } from '../../text/formatDuration.js';
 import { finding } from '../ruleHelpers.js';
 import { parkingQueues } from './parkedDeadLettersExpire.js';
 import { assumedConsumers } from '../assumedConsumers.js';
@@ -22,13 +23,16 @@ export const ttlQueueWithoutExit: LintRule = {
       const a = flow.args.get(q.name) ?? {};
       if (typeof a['x-message-ttl'] !== 'number' || parking.has(q.name)) return [];
       if (typeof a['x-dead-letter-exchange'] === 'string' || flow.consumersByQueue.has(q.name) || roles?.[q.name] === 'work') return [];
+      // as simulate says it ("24 h"), with the argument's own value beside it
+      const ttl = a['x-message-ttl'];
+      const after = ttl >= 1000 ? `${formatMs(ttl)} (x-message-ttl ${ttl})` : `${ttl} ms`;
       return [
         finding(
           'ttl-queue-without-exit',
           roles ? 'info' : 'warning',
           roles
-            ? `${q.name} expires messages after ${a['x-message-ttl']} ms and has no dead-letter exchange: whatever no consumer takes within that time is dropped without a trace (the file does not say who consumes it).`
-            : `${q.name} expires messages after ${a['x-message-ttl']} ms but has no dead-letter exchange and no consumer: every message it receives is dropped when its TTL ends.`,
+            ? `${q.name} expires messages after ${after} and has no dead-letter exchange: whatever no consumer takes within that time is dropped without a trace (the file does not say who consumes it).`
+            : `${q.name} expires messages after ${after} but has no dead-letter exchange and no consumer: every message it receives is dropped when its TTL ends.`,
           [queueNodeId(q.name)],
           `Give ${q.name} a dead-letter exchange (x-dead-letter-exchange, or a policy's dead-letter-exchange) so expired messages go on, or a consumer.`,
         ),
