@@ -3,6 +3,7 @@ import { lintDesign } from '../lint/lintDesign.js';
 import { AppConfigFailure, type AppFile } from './types.js';
 import { importAppConfig } from './importApp.js';
 import { appJourneys } from './journey.js';
+import { dlqDefinitions } from '../../testing/appConfigFixtures.js';
 
 const f = (name: string, ...lines: string[]): AppFile => ({ name, text: lines.join('\n') + '\n' });
 
@@ -113,31 +114,7 @@ describe('Spring Boot', () => {
     expect(appJourneys(importAppConfig([file], { springProfiles: ['prod'] }).design)[0]!.attempts).toBe(5);
   });
   it('with definitions, the listener reads each work queue and dead-letters through the queue DLX', () => {
-    const defs = JSON.stringify({
-      queues: [
-        {
-          name: 'orders',
-          vhost: '/',
-          durable: true,
-          auto_delete: false,
-          arguments: { 'x-dead-letter-exchange': 'dlx' },
-        },
-        { name: 'orders.dlq', vhost: '/', durable: true, auto_delete: false, arguments: {} },
-      ],
-      exchanges: [
-        { name: 'dlx', vhost: '/', type: 'fanout', durable: true, auto_delete: false, internal: false, arguments: {} },
-      ],
-      bindings: [
-        {
-          source: 'dlx',
-          vhost: '/',
-          destination: 'orders.dlq',
-          destination_type: 'queue',
-          routing_key: '',
-          arguments: {},
-        },
-      ],
-    });
+    const defs = dlqDefinitions('orders', { dlx: 'dlx' });
     const app = importAppConfig(
       [
         f(
