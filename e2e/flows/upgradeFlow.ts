@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
-import { designName, openFile, SIZES } from '../lib/steps.js';
+import { designName, openFile, openTemplate, SIZES } from '../lib/steps.js';
 
 /**
  * A 3.13 export: a mirroring policy and classic queue version 1 on the DLQ (both refused on 4.x) over a
@@ -57,9 +57,7 @@ export const upgradeFlow: Flow = {
   name: 'upgrade view lists findings and marks nodes',
   async run({ page, url, shot }) {
     for (const s of SIZES) {
-      await page.setViewportSize({ width: s.w, height: s.h });
-      await page.goto(`${url}/?template=quorum-delivery-limit`);
-      await page.waitForSelector('.react-flow__node');
+      await openTemplate(page, url, s, 'quorum-delivery-limit');
       await openUpgradeView(page);
       await waitFor('findings', async () => (await page.locator('[data-testid=upgrade-finding]').count()) > 0);
       const kinds = await page.locator('[data-testid=upgrade-finding]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-kind')}:${e.getAttribute('data-rule')}`));

@@ -10,7 +10,7 @@ import { assert, waitFor, type Flow } from '../lib/harness.js';
 import { ROOT } from '../lib/server.js';
 import { tearDown } from './brokerFlows.js';
 import { importedSummary, makeVhost, mgmt } from './operateFlows.js';
-import { blankStart, designName, openFile, SIZES } from '../lib/steps.js';
+import { blankStart, designName, openFile, openTemplate, SIZES } from '../lib/steps.js';
 import { legacyExport } from './upgradeFlow.js';
 
 const corpus = (name: string) => readFileSync(join(ROOT, 'apps', 'server', 'src', 'cli', 'corpus', name));
@@ -109,9 +109,7 @@ export const brokerWalkFlow: Flow = {
     await mgmt(B43.mgmt, 'PUT', `/api/permissions/${encodeURIComponent(vhost)}/guest`, { configure: '.*', write: '.*', read: '.*' });
     try {
       for (const s of SIZES) {
-        await page.setViewportSize({ width: s.w, height: s.h });
-        await page.goto(`${url}/?template=dlx-ttl-wait-queue&delayMs=200`);
-        await page.waitForSelector('.react-flow__node');
+        await openTemplate(page, url, s, 'dlx-ttl-wait-queue&delayMs=200');
         await page.click('[data-testid=tab-broker]');
         await setBrokerUrl(page, B43.amqp);
         await page.fill('[data-testid=deploy-vhost]', vhost);
@@ -261,9 +259,7 @@ export const operateScopedFlow: Flow = {
     for (const s of SIZES) {
       const vhost = await makeVhost(B43.mgmt);
       try {
-        await page.setViewportSize({ width: s.w, height: s.h });
-        await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
-        await page.waitForSelector('.react-flow__node');
+        await openTemplate(page, url, s, 'dlx-ttl-wait-queue');
         await page.click('[data-testid=tab-broker]');
         await setBrokerUrl(page, B43.amqp);
         await page.click('[data-testid=tab-operate]');

@@ -37,3 +37,10 @@ export async function openFile(page: Page, files: FileToOpen | readonly FileToOp
 }
 
 export const designName = (page: Page): Promise<string> => page.inputValue('[data-testid=design-name]');
+
+/** A template opened by URL at this size (the design the template builds, on the canvas). */
+export async function openTemplate(page: Page, url: string, size: { readonly w: number; readonly h: number }, query: string): Promise<void> {
+  await page.setViewportSize({ width: size.w, height: size.h });
+  await page.goto(`${url}/?template=${query}`);
+  await page.waitForSelector('.react-flow__node');
+}
