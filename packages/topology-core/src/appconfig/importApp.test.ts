@@ -69,36 +69,15 @@ describe('import-app: bad input names the file and line', () => {
 
 describe('Spring Boot', () => {
   it('reads max-retries as Boot 4 (one attempt more) and notes max-attempts beside it', () => {
-    const app = importAppConfig([
-      f(
-        'application.yml',
-        'spring.rabbitmq.listener.simple:',
-        '  retry:',
-        '    enabled: true',
-        '    max-retries: 2',
-        '    max-attempts: 9',
-        '    initial-interval: 100ms',
-        '    multiplier: 3',
-        '    max-interval: 1s',
-        '  default-requeue-rejected: false',
-      ),
-    ]);
+    // max-retries (Boot 4) beside max-attempts (Boot 2/3) in one listener block
+    const both = (...more: string[]) =>
+      f('application.yml', 'spring.rabbitmq.listener.simple:', '  retry:', '    enabled: true', '    max-retries: 2', '    max-attempts: 9', ...more);
+    const app = importAppConfig([both('    initial-interval: 100ms', '    multiplier: 3', '    max-interval: 1s', '  default-requeue-rejected: false')]);
     const [j] = appJourneys(app.design);
     expect(j!.attempts).toBe(3);
     expect(j!.delaysMs).toEqual([100, 300]);
     expect(j!.endsIn.kind).toBe('dropped');
-    expect(
-      findings([
-        f(
-          'application.yml',
-          'spring.rabbitmq.listener.simple:',
-          '  retry:',
-          '    enabled: true',
-          '    max-retries: 2',
-          '    max-attempts: 9',
-        ),
-      ]),
-    ).toContain('framework-key-ignored@5');
+    expect(findings([both()])).toContain('framework-key-ignored@5');
   });
   it('profiles: a document applies when its profile is active', () => {
     const file = f(
