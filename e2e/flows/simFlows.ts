@@ -105,7 +105,7 @@ export const budgetFlow: Flow = {
     // the time axis: every tick says its unit and shows whole inside the chart (the last one was cut to "10.00")
     const ticks = await page.locator('[data-testid=budget-chart]').evaluate((svg) => {
       const box = svg.getBoundingClientRect();
-      return [...svg.querySelectorAll('[data-testid=budget-tick]')].map((t) => {
+      return Array.from(svg.querySelectorAll('[data-testid=budget-tick]')).map((t) => {
         const r = t.getBoundingClientRect();
         return { text: t.textContent ?? '', inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5 };
       });
