@@ -32,6 +32,16 @@ export const appConfigFlow: Flow = {
       const consumerMarked = await page.locator('[data-testid=node-consumer] [data-testid=lint-marker]').count();
       assert(consumerMarked === 1, 'the finding marks the consumer node');
       await shot(`${s.w}-inspector`);
+      // a renamed consumer keeps where it was read from (design.sources follows the id); the undo brings the old id back, source and all
+      const id = await page.inputValue('[data-testid=field-id]');
+      await page.fill('[data-testid=field-id]', `${id}-renamed`);
+      await waitFor('the renamed consumer selected', async () => (await page.locator(`.react-flow__node[data-id="consumer:${id}-renamed"]`).count()) === 1);
+      const renamedAt = await page.locator('[data-testid=config-source-at]').innerText();
+      assert(renamedAt === 'application.yml:6', `the renamed consumer still says where it came from: ${renamedAt}`);
+      await page.click('[data-testid=cmd-undo]');
+      await waitFor('the old id back', async () => (await page.locator(`.react-flow__node[data-id="consumer:${id}"]`).count()) === 1);
+      await page.click('[data-testid=node-consumer] >> nth=0');
+      assert((await page.locator('[data-testid=config-source-at]').innerText()) === 'application.yml:6', 'after the undo, the source is the old id\'s again');
       await page.click('[data-testid=tab-lint]');
       const rules = await page
         .locator('[data-testid=lint-finding]')
