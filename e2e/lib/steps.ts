@@ -23,15 +23,22 @@ export interface FileToOpen {
 }
 
 /**
- * Opens files from the toolbar's Open / Import menu: a definitions file or design (`import-file`),
- * or an application's configuration with its definitions (`import-app-files`). The menu stays open
- * when it is already (a refused file leaves it open for the next try).
+ * Opens files from the toolbar's Open / Import menu (or, `from: 'export-tab'`, the Export tab's
+ * import): a definitions file or design (`import-file`), or an application's configuration with
+ * its definitions (`import-app-files`). The menu stays open when it is already (a refused file
+ * leaves it open for the next try).
  */
-export async function openFile(page: Page, files: FileToOpen | readonly FileToOpen[], input: 'import-file' | 'import-app-files' = 'import-file'): Promise<void> {
-  if ((await page.locator('[data-testid=open-menu]').count()) === 0) await page.click('[data-testid=open-toggle]');
+export async function openFile(
+  page: Page,
+  files: FileToOpen | readonly FileToOpen[],
+  input: 'import-file' | 'import-app-files' = 'import-file',
+  from: 'toolbar' | 'export-tab' = 'toolbar',
+): Promise<void> {
+  if (from === 'export-tab') await page.click('[data-testid=tab-export]');
+  else if ((await page.locator('[data-testid=open-menu]').count()) === 0) await page.click('[data-testid=open-toggle]');
   const list = (Array.isArray(files) ? files : [files]) as readonly FileToOpen[];
   await page.setInputFiles(
-    `[data-testid=open-menu] [data-testid=${input}]`,
+    `${from === 'export-tab' ? '[data-testid=export-panel]' : '[data-testid=open-menu]'} [data-testid=${input}]`,
     list.map((f) => ({ name: f.name, mimeType: f.mimeType ?? (/\.ya?ml$/.test(f.name) ? 'text/yaml' : 'application/json'), buffer: Buffer.isBuffer(f.text) ? f.text : Buffer.from(f.text) })),
   );
 }
