@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
+import { openFile } from '../lib/steps.js';
 import { ROOT } from '../lib/server.js';
 
 const SIZES = [
@@ -39,10 +40,8 @@ function bigDefinitions(queues: number): string {
   return JSON.stringify({ rabbit_version: '3.13.7', vhosts: [{ name: '/' }], queues: qs, exchanges, bindings, policies: [] });
 }
 
-async function importFile(page: Page, name: string, text: string): Promise<void> {
-  await page.click('[data-testid=tab-export]');
-  await page.setInputFiles('[data-testid=import-file]', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
-}
+/** a file opened through the Export tab's import */
+const importFile = (page: Page, name: string, text: string) => openFile(page, { name, text }, 'import-file', 'export-tab');
 
 /** Node faces whose name does not show whole (cut, or spilling out of its box), and settings neither shown nor counted in "+N". */
 async function faceProblems(page: Page): Promise<{ nodes: number; cut: string[]; hidden: string[]; more: number }> {

@@ -174,5 +174,13 @@ export const keyboardFlow: Flow = {
     const keys = await page.locator('[data-testid=shortcuts]').innerText();
     assert(keys.includes('Ctrl+Z') && keys.includes('Shift+L'), `shortcut list: ${keys}`);
     await shot('keys');
+    // the Keys popover goes with Escape, and with a click outside it (on the canvas too, whose pan handler stops the click)
+    await page.keyboard.press('Escape');
+    await waitFor('Escape closes the Keys popover', async () => (await page.locator('[data-testid=shortcuts]').count()) === 0);
+    await page.click('[data-testid=shortcuts-toggle]');
+    await page.waitForSelector('[data-testid=shortcuts]');
+    const pane = (await page.locator('.react-flow__pane').boundingBox())!;
+    await page.mouse.click(pane.x + pane.width / 2, pane.y + pane.height - 15);
+    await waitFor('a click on the canvas closes the Keys popover', async () => (await page.locator('[data-testid=shortcuts]').count()) === 0);
   },
 };

@@ -6,6 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { assert, mouseDrag, waitFor, type Flow } from '../lib/harness.js';
+import { openFile } from '../lib/steps.js';
 
 const SIZES = [
   [1440, 900],
@@ -110,8 +111,7 @@ export const inViewFlow: Flow = {
       await page.reload();
       await assertInView(page, `reload at ${w}x${h}`);
       // a definitions file: named after it, in view, the DLX right of the 13 queues that feed it
-      await page.click('[data-testid=tab-export]');
-      await page.setInputFiles('[data-testid=import-file]', { name: 'billing-definitions.json', mimeType: 'application/json', buffer: Buffer.from(definitionsFile()) });
+      await openFile(page, { name: 'billing-definitions.json', text: definitionsFile() }, 'import-file', 'export-tab');
       await waitFor('the import is named after the file', async () => (await designName(page)) === 'billing-definitions');
       await assertInView(page, `file import at ${w}x${h}`, false);
       const dlx = await nodeX(page, 'exchange:billing.dlx');

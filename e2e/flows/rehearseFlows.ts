@@ -7,11 +7,8 @@
 import type { Page } from 'playwright-core';
 import type { Flow } from '../lib/harness.js';
 import { assert, waitFor } from '../lib/harness.js';
-
-const SIZES = [
-  { w: 1440, h: 900 },
-  { w: 1280, h: 800 },
-] as const;
+import { openTemplate, SIZES } from '../lib/steps.js';
+import { tuneSmallProfile } from './tuneFlows.js';
 
 /** pixels of the chart's canvas near a series colour (uPlot's first two: #38bdf8, #f472b6) */
 async function pixelsOf(page: Page, rgb: readonly [number, number, number]): Promise<number> {
@@ -33,9 +30,7 @@ export const rehearseFlow: Flow = {
   name: 'rehearse: outage on dlx-ttl-wait-queue, depth chart and outcomes, a template compared, Compare from Tune',
   async run({ page, url, shot }) {
     for (const s of SIZES) {
-      await page.setViewportSize({ width: s.w, height: s.h });
-      await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
-      await page.waitForSelector('.react-flow__node');
+      await openTemplate(page, url, s, 'dlx-ttl-wait-queue');
       await page.click('[data-testid=tab-rehearse]');
       const outages = await page.inputValue('[data-testid=rehearse-outages]');
       assert(/@1m\+2m/.test(outages), `the form starts with an outage on the design's worker: ${outages}`);
@@ -71,14 +66,7 @@ export const rehearseFlow: Flow = {
       await shot(`rehearse-compare-${s.w}`);
 
       // Compare on a Tune recommendation
-      await page.click('[data-testid=tab-tune]');
-      await page.fill('[data-testid=tune-rate]', '2');
-      await page.fill('[data-testid=tune-duration]', '10');
-      await page.fill('[data-testid=tune-outage]', '2');
-      await page.fill('[data-testid=tune-poison]', '0');
-      await page.fill('[data-testid=tune-deadline]', '5');
-      await page.click('[data-testid=tune-run]');
-      await waitFor('recommendations', async () => (await page.locator('[data-testid=tune-recommendation]').count()) >= 1, 240_000);
+      await tuneSmallProfile(page);
       await page.locator('[data-testid=tune-compare]').first().click();
       await waitFor('the Rehearse tab', async () => page.locator('[data-testid=rehearse-panel]').isVisible(), 10_000);
       await waitFor('the recommendation compared', async () => /tuned/.test(await page.locator('[data-testid=rehearse-compared]').first().innerText()), 10_000);

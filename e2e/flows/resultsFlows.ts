@@ -8,11 +8,7 @@
 import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
 import { importedSummary, makeVhost, mgmt } from './operateFlows.js';
-
-const SIZES = [
-  { w: 1280, h: 800 },
-  { w: 1440, h: 900 },
-] as const;
+import { blankStart, openFile, SIZES } from '../lib/steps.js';
 const drawn = (page: Page) => page.evaluate(() => (window as unknown as { __overlay?: { drawnTokens: number } }).__overlay?.drawnTokens ?? -1);
 /** scrollWidth over clientWidth: > 0 means the element scrolls sideways */
 const overflowX = (page: Page, sel: string) => page.locator(sel).first().evaluate((el) => el.scrollWidth - el.clientWidth);
@@ -191,13 +187,8 @@ export const openAndPlanFlow: Flow = {
     const vhost = `rs-e2e-plan-${Date.now().toString(36)}`;
     try {
       for (const s of SIZES) {
-        await page.setViewportSize({ width: s.w, height: s.h });
-        await page.goto(url);
-        await page.evaluate(() => localStorage.clear());
-        await page.goto(url);
-        await page.waitForSelector('[data-testid=app]');
-        await page.click('[data-testid=open-toggle]');
-        await page.setInputFiles('[data-testid=open-menu] [data-testid=import-file]', { name: 'orders-definitions.json', mimeType: 'application/json', buffer: Buffer.from(ordersDefinitions()) });
+        await blankStart(page, url, s);
+        await openFile(page, { name: 'orders-definitions.json', text: ordersDefinitions() });
         // the size before left this same design open: wait for a fresh one (the import's own name after a blank page)
         await waitFor('the imported design', async () => (await page.inputValue('[data-testid=design-name]')) === 'orders-definitions' && (await page.locator('[data-testid=node-queue]').count()) === 2);
         assert((await page.locator('[data-testid=open-menu]').count()) === 0, 'the menu closes once the file is open');

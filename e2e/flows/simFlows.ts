@@ -102,6 +102,15 @@ export const budgetFlow: Flow = {
     assert(/this design/.test(first), `the design's own budget comes first: ${first}`);
     assert(/parking|in /.test(first), `failing always ends parked: ${first}`);
     assert((await page.locator('[data-testid=budget-chart] circle').count()) >= 4, 'attempts plotted');
+    // the time axis: every tick says its unit and shows whole inside the chart (the last one was cut to "10.00")
+    const ticks = await page.locator('[data-testid=budget-chart]').evaluate((svg) => {
+      const box = svg.getBoundingClientRect();
+      return Array.from(svg.querySelectorAll('[data-testid=budget-tick]')).map((t) => {
+        const r = t.getBoundingClientRect();
+        return { text: t.textContent ?? '', inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5 };
+      });
+    });
+    assert(ticks.length >= 3 && ticks.every((t) => /\d\s*(ms|s|min|h)$/.test(t.text) && t.inside), `axis ticks with units, whole: ${JSON.stringify(ticks)}`);
     await shot('budget');
   },
 };

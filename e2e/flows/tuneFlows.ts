@@ -3,30 +3,33 @@
  * Worker runs the core's tuner), the ranked list and the Pareto chart; "Open" a recommendation
  * as a design (one undo step back); an infeasible profile names its goal. At 1440x900 and 1280x800.
  */
+import type { Page } from 'playwright-core';
 import type { Flow } from '../lib/harness.js';
 import { assert, waitFor } from '../lib/harness.js';
+import { openTemplate, SIZES } from '../lib/steps.js';
 
-const SIZES = [
-  { w: 1440, h: 900 },
-  { w: 1280, h: 800 },
-] as const;
+/**
+ * The Tune tab's small profile (2 msg/s for 10 s, a 2 s outage, no poison, a 5 s deadline) run
+ * until the ranked list shows (the Tune flow and the Rehearse flow's Compare both start from it).
+ */
+export async function tuneSmallProfile(page: Page): Promise<void> {
+  await page.click('[data-testid=tab-tune]');
+  await page.fill('[data-testid=tune-rate]', '2');
+  await page.fill('[data-testid=tune-duration]', '10');
+  await page.fill('[data-testid=tune-outage]', '2');
+  await page.fill('[data-testid=tune-poison]', '0');
+  await page.fill('[data-testid=tune-deadline]', '5');
+  await page.click('[data-testid=tune-run]');
+  await waitFor('recommendations', async () => (await page.locator('[data-testid=tune-recommendation]').count()) >= 1, 240_000);
+}
 
 export const tuneFlow: Flow = {
   name: 'tune: profile and goals, ranked designs, Pareto, open one, infeasible named',
   async run({ page, url, shot }) {
     for (const s of SIZES) {
-      await page.setViewportSize({ width: s.w, height: s.h });
-      await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
-      await page.waitForSelector('.react-flow__node');
+      await openTemplate(page, url, s, 'dlx-ttl-wait-queue');
       const before = await page.inputValue('[data-testid=design-name]');
-      await page.click('[data-testid=tab-tune]');
-      await page.fill('[data-testid=tune-rate]', '2');
-      await page.fill('[data-testid=tune-duration]', '10');
-      await page.fill('[data-testid=tune-outage]', '2');
-      await page.fill('[data-testid=tune-poison]', '0');
-      await page.fill('[data-testid=tune-deadline]', '5');
-      await page.click('[data-testid=tune-run]');
-      await waitFor('recommendations', async () => (await page.locator('[data-testid=tune-recommendation]').count()) >= 1, 240_000);
+      await tuneSmallProfile(page);
       const first = await page.locator('[data-testid=tune-recommendation]').first().innerText();
       assert(/amplification/.test(first) && /p99/.test(first), `a recommendation shows its figures: ${first}`);
       assert((await page.locator('[data-testid=tune-pareto] circle').count()) >= 1, 'the Pareto front is drawn');

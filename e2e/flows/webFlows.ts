@@ -10,34 +10,23 @@ import { assert, waitFor, type Flow } from '../lib/harness.js';
 import { ROOT } from '../lib/server.js';
 import { tearDown } from './brokerFlows.js';
 import { importedSummary, makeVhost, mgmt } from './operateFlows.js';
-
-const SIZES = [
-  { w: 1280, h: 800 },
-  { w: 1440, h: 900 },
-] as const;
+import { blankStart, designName, openFile, openTemplate, SIZES } from '../lib/steps.js';
+import { legacyExport } from './upgradeFlow.js';
 
 const corpus = (name: string) => readFileSync(join(ROOT, 'apps', 'server', 'src', 'cli', 'corpus', name));
 
-async function openFile(page: Page, name: string): Promise<void> {
-  await page.click('[data-testid=open-toggle]');
-  await page.setInputFiles('[data-testid=open-menu] [data-testid=import-file]', { name, mimeType: 'application/json', buffer: corpus(name) });
-}
-
-const designName = (page: Page) => page.inputValue('[data-testid=design-name]');
+/** a file of the CLI's corpus, opened from the toolbar */
+const openCorpusFile = (page: Page, name: string) => openFile(page, { name, text: corpus(name) });
 
 export const multiVhostImportFlow: Flow = {
   // a file with several vhosts asks which, names each with its counts and notes; an empty "/" is said; a paste is named from its content
   name: 'web-flows: open several vhosts',
   async run({ page, url, shot }) {
     for (const s of SIZES) {
-      await page.setViewportSize({ width: s.w, height: s.h });
-      await page.goto(url);
-      await page.evaluate(() => localStorage.clear());
-      await page.goto(url);
-      await page.waitForSelector('[data-testid=app]');
+      await blankStart(page, url, s);
 
       // two vhosts with objects: asked, each named with its counts and its notes
-      await openFile(page, 'localega-tools-two-vhosts.json');
+      await openCorpusFile(page, 'localega-tools-two-vhosts.json');
       await page.waitForSelector('[data-testid=vhost-choice]');
       const rows = page.locator('[data-testid=vhost-choice-row]');
       assert((await rows.count()) === 2, 'both vhosts listed');
@@ -54,7 +43,7 @@ export const multiVhostImportFlow: Flow = {
       await shot(`${s.w}-vhost-opened`);
 
       // each as its own design: both kept in My designs
-      await openFile(page, 'localega-tools-two-vhosts.json');
+      await openCorpusFile(page, 'localega-tools-two-vhosts.json');
       await page.waitForSelector('[data-testid=vhost-choice]');
       await page.click('[data-testid=vhost-choice-each]');
       await waitFor('the last vhost open', async () => (await designName(page)) === 'localega-tools-two-vhosts (test)');
@@ -65,7 +54,7 @@ export const multiVhostImportFlow: Flow = {
 
       // "/" named but empty: the vhost with objects opens, and the empty one is said
       // the design before also has 4 queues: wait for this file's name, not the count alone
-      await openFile(page, 'localega-cega-test-vhost.json');
+      await openCorpusFile(page, 'localega-cega-test-vhost.json');
       await waitFor('the cega file open', async () => (await designName(page)).startsWith('localega-cega-test-vhost'));
       await waitFor('the "test" vhost drawn', async () => (await page.locator('[data-testid=node-queue]').count()) === 4);
       const said = await page.locator('[data-testid=import-notes]').innerText();
@@ -120,9 +109,7 @@ export const brokerWalkFlow: Flow = {
     await mgmt(B43.mgmt, 'PUT', `/api/permissions/${encodeURIComponent(vhost)}/guest`, { configure: '.*', write: '.*', read: '.*' });
     try {
       for (const s of SIZES) {
-        await page.setViewportSize({ width: s.w, height: s.h });
-        await page.goto(`${url}/?template=dlx-ttl-wait-queue&delayMs=200`);
-        await page.waitForSelector('.react-flow__node');
+        await openTemplate(page, url, s, 'dlx-ttl-wait-queue&delayMs=200');
         await page.click('[data-testid=tab-broker]');
         await setBrokerUrl(page, B43.amqp);
         await page.fill('[data-testid=deploy-vhost]', vhost);
@@ -206,25 +193,6 @@ export const brokerWalkFlow: Flow = {
   },
 };
 
-/** a 3.13 export: a mirroring policy (refused on 4.x) over a retry loop */
-function legacyExport(): string {
-  const x = (name: string, type = 'direct') => ({ name, vhost: '/', type, durable: true, auto_delete: false, internal: false, arguments: {} });
-  return JSON.stringify({
-    rabbitmq_version: '3.13.7',
-    vhosts: [{ name: '/' }],
-    exchanges: [x('billing'), x('billing.dlx', 'fanout')],
-    queues: [
-      { name: 'billing.q', vhost: '/', durable: true, auto_delete: false, arguments: { 'x-dead-letter-exchange': 'billing.dlx' } },
-      { name: 'billing.dlq', vhost: '/', durable: true, auto_delete: false, arguments: { 'x-queue-version': 1 } },
-    ],
-    bindings: [
-      { source: 'billing', vhost: '/', destination: 'billing.q', destination_type: 'queue', routing_key: 'k', arguments: {} },
-      { source: 'billing.dlx', vhost: '/', destination: 'billing.dlq', destination_type: 'queue', routing_key: '', arguments: {} },
-    ],
-    policies: [{ name: 'billing-ha', vhost: '/', pattern: '^billing\\.dlq$', 'apply-to': 'queues', priority: 0, definition: { 'ha-mode': 'all' } }],
-  });
-}
-
 export const upgradeCompleteFlow: Flow = {
   // a 3.13 file: the check starts at 3.13, cites with links, verifies on 4.3, downloads and opens the migrated design
   // (one undo back); on the migrated 4.3 design the check says it is a downgrade
@@ -235,8 +203,7 @@ export const upgradeCompleteFlow: Flow = {
       await page.setViewportSize({ width: s.w, height: s.h });
       await page.goto(url);
       await page.waitForSelector('[data-testid=app]');
-      await page.click('[data-testid=open-toggle]');
-      await page.setInputFiles('[data-testid=open-menu] [data-testid=import-file]', { name: 'billing-3.13.json', mimeType: 'application/json', buffer: Buffer.from(legacyExport()) });
+      await openFile(page, { name: 'billing-3.13.json', text: legacyExport() });
       await waitFor('the file open', async () => (await designName(page)) === 'billing-3.13');
       await page.click('[data-testid=tab-broker]');
       await setBrokerUrl(page, B43.amqp);
@@ -250,8 +217,12 @@ export const upgradeCompleteFlow: Flow = {
       const links = await page.locator('[data-testid=upgrade-citation]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
       assert(links.length > 0 && links.every((h) => h.startsWith('https://')), `citations are links: ${links.join(' ')}`);
       assert(!(await page.locator('[data-testid=upgrade-panel]').innerText()).includes('pnpm cli'), 'no hint naming pnpm cli');
+      await waitFor('the refused queue badged on the canvas', async () =>
+        (await page.locator('.react-flow__node[data-id="queue:billing.dlq"] [data-testid=upgrade-badge][data-tone=refused]').count()) === 1 &&
+        (await page.locator('[data-testid=upgrade-badge]').count()) === 1,
+      );
       await page.click('[data-testid=upgrade-mark-all]');
-      await waitFor('refused and changed objects marked on the canvas', async () => (await page.locator('.react-flow__node.selected').count()) > 0);
+      await waitFor('Select on canvas selects the objects named', async () => (await page.locator('.react-flow__node.selected').count()) > 0);
 
       // --verify-on from the Broker tab's broker
       await page.click('[data-testid=upgrade-verify-run]');
@@ -288,9 +259,7 @@ export const operateScopedFlow: Flow = {
     for (const s of SIZES) {
       const vhost = await makeVhost(B43.mgmt);
       try {
-        await page.setViewportSize({ width: s.w, height: s.h });
-        await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
-        await page.waitForSelector('.react-flow__node');
+        await openTemplate(page, url, s, 'dlx-ttl-wait-queue');
         await page.click('[data-testid=tab-broker]');
         await setBrokerUrl(page, B43.amqp);
         await page.click('[data-testid=tab-operate]');

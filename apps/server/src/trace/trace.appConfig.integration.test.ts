@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { appJourneys, importAppConfig } from '@retry-studio/topology-core/appconfig';
 import type { Design } from '@retry-studio/topology-core/model';
+import { dlqDefinitions, springBootYml } from '@retry-studio/topology-core/testing/appconfig';
 import { uniquePrefix } from '../http/testing.js';
 import { TEST_BROKERS, type TestBroker } from '../testing/testBrokers.js';
 import { useLiveServer } from '../testing/liveServer.js';
@@ -18,56 +19,17 @@ const { srv, onCleanup, runTrace } = useLiveServer();
 /** how far a live wait may be from the simulated one (timers, the broker round trip, a loaded CI machine) */
 const TOLERANCE_MS = 250;
 
-const BOOT_YML = [
-  'spring:',
-  '  application:',
-  '    name: orders',
-  '  rabbitmq:',
-  '    listener:',
-  '      simple:',
-  '        retry:',
-  '          enabled: true',
-  '          max-attempts: 3',
-  '          initial-interval: 200ms',
-  '          multiplier: 2',
-  '          max-interval: 1s',
-  '        default-requeue-rejected: false',
-  '',
-].join('\n');
-
-const BOOT_DEFINITIONS = JSON.stringify({
-  queues: [
-    {
-      name: 'orders.q',
-      vhost: '/',
-      durable: true,
-      auto_delete: false,
-      arguments: { 'x-dead-letter-exchange': 'orders.dlx' },
-    },
-    { name: 'orders.dlq', vhost: '/', durable: true, auto_delete: false, arguments: {} },
-  ],
-  exchanges: [
-    {
-      name: 'orders.dlx',
-      vhost: '/',
-      type: 'fanout',
-      durable: true,
-      auto_delete: false,
-      internal: false,
-      arguments: {},
-    },
-  ],
-  bindings: [
-    {
-      source: 'orders.dlx',
-      vhost: '/',
-      destination: 'orders.dlq',
-      destination_type: 'queue',
-      routing_key: '',
-      arguments: {},
-    },
-  ],
+const BOOT_YML = springBootYml({
+  appName: 'orders',
+  enabled: true,
+  maxAttempts: 3,
+  initialInterval: '200ms',
+  multiplier: 2,
+  maxInterval: '1s',
+  defaultRequeueRejected: false,
 });
+
+const BOOT_DEFINITIONS = dlqDefinitions('orders.q', { dlx: 'orders.dlx', dlq: 'orders.dlq' });
 
 const STREAM_YML = [
   'spring.cloud.stream:',
@@ -111,43 +73,42 @@ describe.each(TEST_BROKERS)('import-app, live on RabbitMQ $name', (b: TestBroker
     return { summary: run.summary, comparison: pred.body.comparison, simulated };
   };
 
-  it('Spring Boot: 3 attempts 200 ms and 400 ms apart, then rejected into the DLX: as simulated', async () => {
-    const app = importAppConfig([{ name: 'application.yml', text: BOOT_YML }], {
-      definitions: { name: 'definitions.json', text: BOOT_DEFINITIONS },
-      profile: b.name,
-    });
-    const { summary, comparison, simulated } = await deployAndTrace(app.design, 'appboot', 2);
-    expect(simulated).toEqual([200, 400]);
-    expect(summary).toMatchObject({
-      state: 'complete',
-      published: 2,
-      acked: 0,
-      parked: 2,
-      inFlight: 0,
-      dropped: 0,
-      balanced: true,
-    });
-    expect(summary.resting).toEqual({ 'orders.dlq': 2 });
-    expect(summary.eventCounts.processed).toBe(6);
-    expect(comparison).toMatchObject({ messagesCompared: 2, matching: 2 });
-    expect(comparison.firstDifference).toBeUndefined();
-  });
+  // each read from its configuration, as import-app reads it; both end parked in their DLQ after 3 attempts
+  const APPS = [
+    {
+      what: 'Spring Boot: 3 attempts 200 ms and 400 ms apart, then rejected into the DLX',
+      tag: 'appboot',
+      read: () =>
+        importAppConfig([{ name: 'application.yml', text: BOOT_YML }], {
+          definitions: { name: 'definitions.json', text: BOOT_DEFINITIONS },
+          profile: b.name,
+        }),
+      dlq: 'orders.dlq',
+    },
+    {
+      what: 'Spring Cloud Stream: 3 attempts, then republished to orders.billing.dlq with the exception headers',
+      tag: 'appscs',
+      read: () => importAppConfig([{ name: 'application.yml', text: STREAM_YML }], { profile: b.name }),
+      dlq: 'orders.billing.dlq',
+    },
+  ];
 
-  it('Spring Cloud Stream: 3 attempts, then republished to orders.billing.dlq with the exception headers: as simulated', async () => {
-    const app = importAppConfig([{ name: 'application.yml', text: STREAM_YML }], { profile: b.name });
-    const { summary, comparison, simulated } = await deployAndTrace(app.design, 'appscs', 2);
-    expect(simulated).toEqual([200, 400]);
-    expect(summary).toMatchObject({
-      state: 'complete',
-      published: 2,
-      parked: 2,
-      inFlight: 0,
-      dropped: 0,
-      balanced: true,
+  for (const app of APPS)
+    it(`${app.what}: as simulated`, async () => {
+      const { summary, comparison, simulated } = await deployAndTrace(app.read().design, app.tag, 2);
+      expect(simulated).toEqual([200, 400]);
+      expect(summary).toMatchObject({
+        state: 'complete',
+        published: 2,
+        acked: 0,
+        parked: 2,
+        inFlight: 0,
+        dropped: 0,
+        balanced: true,
+      });
+      expect(summary.resting).toEqual({ [app.dlq]: 2 });
+      expect(summary.eventCounts.processed).toBe(6);
+      expect(comparison).toMatchObject({ messagesCompared: 2, matching: 2 });
+      expect(comparison.firstDifference).toBeUndefined();
     });
-    expect(summary.resting).toEqual({ 'orders.billing.dlq': 2 });
-    expect(summary.eventCounts.processed).toBe(6);
-    expect(comparison).toMatchObject({ messagesCompared: 2, matching: 2 });
-    expect(comparison.firstDifference).toBeUndefined();
-  });
 });

@@ -290,6 +290,13 @@ describe('live trace', () => {
     const r = await srv.post('/api/trace', { design: retryLoopDesign('never-deployed'), prefix: uniquePrefix('nd') });
     expect(r.status).toBe(409);
     expect(r.body.error).toMatch(/deploy it first/);
+    // the count and the names agree (issue 30: "6 missing" named 5)
+    const said = /(\d+) object\(s\) missing \(([^)]*)\)/.exec(r.body.error as string);
+    expect(said, r.body.error).not.toBeNull();
+    const listed = said![2]!.split(', ');
+    expect(Number(said![1])).toBeGreaterThan(1);
+    expect(listed.length).toBe(Number(said![1]));
+    expect(r.body.missing.map((m: { name: string }) => m.name)).toEqual(listed);
     const bad = await srv.post('/api/trace', { design: retryLoopDesign('x'), messages: 100_001 });
     expect(bad.status).toBe(400);
     expect(bad.body.field).toBe('messages');

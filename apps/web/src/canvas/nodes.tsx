@@ -8,6 +8,7 @@ import type { ExchangeType } from '@retry-studio/topology-core/model';
 import type { DesignNode } from '../graph/flowTypes';
 import { behaviourLines, queueChips, type Chip } from '../model/describe';
 import { DepthBadge } from '../operate/DepthBadge';
+import { UpgradeBadge } from './UpgradeBadge';
 import { useQueueOutage } from './useQueueOutage';
 import { chipRows, chipsPerLevel, FACE_LEVELS, nameFitPx } from './faceFit';
 
@@ -149,7 +150,7 @@ function Chips({ name, chips }: { name: string; chips: readonly FaceChip[] }) {
 
 const handleCls = '!w-2.5 !h-2.5 !bg-slate-300 !border-slate-700';
 
-export const ExchangeNode = memo(function ExchangeNode({ data, selected }: NodeProps<DesignNode>) {
+export const ExchangeNode = memo(function ExchangeNode({ id, data, selected }: NodeProps<DesignNode>) {
   if (data.kind !== 'exchange') return null;
   const look = EXCHANGE_LOOK[data.def.type] ?? EXCHANGE_LOOK.direct;
   const ae = data.settings['alternate-exchange']?.value;
@@ -164,6 +165,7 @@ export const ExchangeNode = memo(function ExchangeNode({ data, selected }: NodeP
       style={frame(selected, data.onPath, look.color)}
     >
       <LintMarker data={data} />
+      <UpgradeBadge id={id} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
       <div className="flex items-center gap-1.5">
         <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-md text-[length:calc(14px*var(--ts,1))] font-bold text-white" style={{ background: look.color }}>
@@ -178,7 +180,7 @@ export const ExchangeNode = memo(function ExchangeNode({ data, selected }: NodeP
   );
 });
 
-export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<DesignNode>) {
+export const QueueNode = memo(function QueueNode({ id, data, selected }: NodeProps<DesignNode>) {
   // a hook before the early return: rules of hooks
   const outage = useQueueOutage(data.kind === 'queue' ? data.def.name : '');
   if (data.kind !== 'queue') return null;
@@ -201,6 +203,7 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
       style={frame(selected, data.onPath, look.color)}
     >
       <LintMarker data={data} />
+      <UpgradeBadge id={id} />
       {outage && (
         <span
           data-testid="queue-unavailable"
@@ -224,7 +227,7 @@ export const QueueNode = memo(function QueueNode({ data, selected }: NodeProps<D
   );
 });
 
-export const ConsumerNode = memo(function ConsumerNode({ data, selected }: NodeProps<DesignNode>) {
+export const ConsumerNode = memo(function ConsumerNode({ id, data, selected }: NodeProps<DesignNode>) {
   if (data.kind !== 'consumer') return null;
   const lines = behaviourLines(data.def.behaviour);
   return (
@@ -237,6 +240,7 @@ export const ConsumerNode = memo(function ConsumerNode({ data, selected }: NodeP
       title={lines.join('\n')}
     >
       <LintMarker data={data} />
+      <UpgradeBadge id={id} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
       <div className="flex items-center gap-1.5">
         <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-[length:calc(12px*var(--ts,1))]">⚙</span>
@@ -278,7 +282,7 @@ function BehaviourLines({ name, lines }: { name: string; lines: readonly string[
   );
 }
 
-export const PublisherNode = memo(function PublisherNode({ data, selected }: NodeProps<DesignNode>) {
+export const PublisherNode = memo(function PublisherNode({ id, data, selected }: NodeProps<DesignNode>) {
   if (data.kind !== 'publisher') return null;
   return (
     <div
@@ -289,6 +293,7 @@ export const PublisherNode = memo(function PublisherNode({ data, selected }: Nod
       style={frame(selected, data.onPath, '#0ea5e9')}
     >
       <LintMarker data={data} />
+      <UpgradeBadge id={id} />
       <div className="flex items-center gap-1.5">
         <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-sky-600 text-[length:calc(12px*var(--ts,1))]">✉</span>
         <NodeName text={data.def.label ?? data.def.id} />

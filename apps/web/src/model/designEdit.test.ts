@@ -7,6 +7,7 @@ import { addNode, connect, deleteElements, duplicateNodes, renameNode, updateQue
 import { emptyDesign } from './emptyDesign';
 import { dlxTtlRetry } from '../fixtures/designs';
 import { edgeIdOf } from './edgeIds';
+import { createAppStore } from '../store/store';
 
 describe('connect decides the edge kind from the two ends', () => {
   const base = () => {
@@ -124,6 +125,24 @@ describe('delete, rename, duplicate keep references whole', () => {
     expect(d.publishers[0]!.exchange).toBe('orders');
     expect(d.layout?.['exchange:orders']).toEqual(dlxTtlRetry().layout?.['exchange:work']);
     expect(validateDesign(d).ok).toBe(true);
+  });
+
+  it("renaming a queue or a consumer carries where the app-config import read it (design.sources); an undo brings the old keys back", () => {
+    const src = (line: number) => ({ framework: 'spring-boot' as const, file: 'application.yml', line });
+    const before = { ...dlxTtlRetry(), sources: { 'queue:work.q': src(3), 'consumer:worker': src(7), 'queue:wait.q': src(9) } };
+    const store = createAppStore();
+    store.getState().loadDesign(before, { history: false });
+    for (const [id, next] of [['queue:work.q', 'orders.work'], ['consumer:worker', 'orders-worker']] as const) {
+      const r = renameNode(store.getState().design, id, next);
+      if (!r.ok) throw new Error(r.error.message);
+      store.getState().setDesign(r.design);
+    }
+    expect(store.getState().design.sources).toEqual({ 'queue:orders.work': src(3), 'consumer:orders-worker': src(7), 'queue:wait.q': src(9) });
+    expect(validateDesign(store.getState().design).ok).toBe(true);
+    store.getState().undo();
+    expect(store.getState().design.sources).toEqual({ 'queue:orders.work': src(3), 'consumer:worker': src(7), 'queue:wait.q': src(9) });
+    store.getState().undo();
+    expect(store.getState().design.sources).toEqual(before.sources);
   });
 
   it('renaming the template queue renames its counter, DLRK and binding key in one edit; taken or invalid names are refused', () => {

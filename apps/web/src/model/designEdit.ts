@@ -281,7 +281,8 @@ export type RenameOutcome = { readonly ok: true; readonly design: Design } | { r
 /**
  * Renames an exchange or queue through the core's renameNode (every reference follows: bindings
  * and binding keys equal to the queue's name, dead-letter settings, counters, republish targets,
- * policies, publishers, layout), or re-ids a consumer/publisher. One design out: one undo step.
+ * policies, publishers, layout, sources), or re-ids a consumer/publisher (its layout and source
+ * follow). One design out: one undo step.
  */
 export function renameNode(design: Design, nodeId: string, next: string): RenameOutcome {
   const p = parseNodeId(nodeId);
@@ -295,9 +296,12 @@ export function renameNode(design: Design, nodeId: string, next: string): Rename
   const pos = layout[nodeId];
   delete layout[nodeId];
   if (pos) layout[nodeIdOf(p.kind, next)] = pos;
+  // where an app-config import read it (file and line) follows the new id, as the layout does
+  const source = design.sources?.[nodeId];
+  const sources = source ? { sources: { ...Object.fromEntries(Object.entries(design.sources!).filter(([k]) => k !== nodeId)), [nodeIdOf(p.kind, next)]: source } } : {};
   const old = p.key;
-  if (p.kind === 'consumer') return { ok: true, design: { ...design, layout, consumers: design.consumers.map((c) => (c.id === old ? { ...c, id: next } : c)) } };
-  return { ok: true, design: { ...design, layout, publishers: design.publishers.map((pb) => (pb.id === old ? { ...pb, id: next } : pb)) } };
+  if (p.kind === 'consumer') return { ok: true, design: { ...design, layout, ...sources, consumers: design.consumers.map((c) => (c.id === old ? { ...c, id: next } : c)) } };
+  return { ok: true, design: { ...design, layout, ...sources, publishers: design.publishers.map((pb) => (pb.id === old ? { ...pb, id: next } : pb)) } };
 }
 
 /** Copies nodes (and the bindings among them) with fresh names, offset so both stay visible. */

@@ -167,7 +167,8 @@ function ScheduleChart({ rows }: { rows: RetryBudget[] }) {
       {[0, 0.01, 0.1, 0.25, 0.5, 1].filter((f, i, all) => i === 0 || fmtT(f * max) !== fmtT(all[i - 1]! * max)).map((f) => (
         <g key={f}>
           <line x1={x(f * max)} x2={x(f * max)} y1={0} y2={rows.length * ROW} stroke="#1e293b" />
-          <text x={x(f * max)} y={rows.length * ROW + 12} fontSize={9} fill="#64748b" textAnchor="middle">
+          {/* the last tick ends at the chart's edge: centred, its unit was cut off ("10.00" for 10.00 s) */}
+          <text data-testid="budget-tick" x={x(f * max)} y={rows.length * ROW + 12} fontSize={9} fill="#64748b" textAnchor={f === 1 ? 'end' : 'middle'}>
             {fmtT(f * max)}
           </text>
         </g>

@@ -28,10 +28,11 @@ export function ToolbarMenu({
       if (!box.current?.contains(e.target as Node)) setOpen(false);
     };
     const esc = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
-    window.addEventListener('mousedown', close);
+    // capture: the canvas's pan handler stops a mousedown from bubbling, so a click on the canvas never reached a bubbling listener
+    window.addEventListener('mousedown', close, true);
     window.addEventListener('keydown', esc);
     return () => {
-      window.removeEventListener('mousedown', close);
+      window.removeEventListener('mousedown', close, true);
       window.removeEventListener('keydown', esc);
     };
   }, [open]);

@@ -1,17 +1,20 @@
 /**
  * The Upgrade view (in the Lint tab): the core's upgrade check for the design, from the broker
  * line it comes from (its file's `rabbitmq_version`, the probed broker, else its profile) to the
- * line chosen here; a check toward an older line says it is a downgrade. Each finding selects its
- * objects on the canvas, as lint does; "Mark on canvas" selects every object a finding names.
+ * line chosen here; a check toward an older line says it is a downgrade. While it is shown, every
+ * refused object carries a red badge on the canvas and every changed one an amber badge (the reason
+ * on hover; store/upgradeMarks.ts); they go with the view. Each finding selects its objects, as lint
+ * does; "Select on canvas" selects every object a finding names.
  * The migration can be opened as a design or downloaded; "Verify on the broker" is the CLI's
  * --verify-on.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { migrateDesignForUpgrade, upgradeCheck, isBlocking, type UpgradeFinding, type UpgradeSource } from '@retry-studio/topology-core/upgrade';
 import { useApp } from '../store/store';
 import { direction, SOURCE_LINES, sourceLine, TARGET_LINES } from './upgradeSource';
 import { UpgradeMigration } from './UpgradeMigration';
 import { UpgradeVerify } from './UpgradeVerify';
+import { marksFromFindings, useUpgradeMarks } from '../store/upgradeMarks';
 
 const TONE: Record<UpgradeFinding['kind'], string> = {
   refused: 'border-red-500 text-red-300',
@@ -43,6 +46,12 @@ export function UpgradePanel() {
       return { error: (e as Error).message };
     }
   }, [design, from, to]);
+  const findings = 'report' in result ? result.report?.findings : undefined;
+  // the badges follow the result shown: a new check (another design, version or line) replaces them, closing the view takes them away
+  useEffect(() => {
+    useUpgradeMarks.getState().setMarks('check', findings ? marksFromFindings(findings) : null);
+  }, [findings]);
+  useEffect(() => () => useUpgradeMarks.getState().setMarks('check', null), []);
   if ('error' in result) return <div className="p-3 text-xs text-red-300">Upgrade check failed: {result.error}</div>;
   const { report, migration } = result;
   const objects = [...new Set(report.findings.flatMap((f) => f.objects))];
@@ -76,10 +85,10 @@ export function UpgradePanel() {
           data-testid="upgrade-mark-all"
           disabled={objects.length === 0}
           onClick={() => useApp.getState().select(objects)}
-          title="Select every object a finding names on the canvas"
+          title="Select every object a finding names on the canvas (refused and changed ones carry a badge there while this view is open)"
           className="ml-auto rounded border border-slate-600 px-2 py-0.5 hover:bg-slate-800 disabled:opacity-40"
         >
-          Mark on canvas ({objects.length})
+          Select on canvas ({objects.length})
         </button>
       </div>
       {way === 'downgrade' && (

@@ -4,7 +4,7 @@
  * in its own words next to the check's prediction. The result belongs to the design version and
  * the check it was run for.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { UpgradeVerifyResponse, VerifyRunView } from '@retry-studio/contract';
 import type { BrokerProfileId } from '@retry-studio/topology-core/model';
 import { useApp } from '../store/store';
@@ -13,6 +13,7 @@ import { brokerTarget } from '../broker/target';
 import type { DesignVersion } from '../store/resultsVersion';
 import { currentVersion, useFreshness } from '../store/useFreshness';
 import { StaleNote } from './StaleNote';
+import { marksFromVerify, useUpgradeMarks } from '../store/upgradeMarks';
 
 interface Verified {
   readonly v: DesignVersion;
@@ -40,6 +41,12 @@ export function UpgradeVerify({ from, to }: { from: BrokerProfileId; to: BrokerP
     }
   };
   const shown = done && done.check === check && (fresh === 'current' || fresh === 'stale') ? done : null;
+  // what the broker refused is marked on the canvas while the result shown is this version's
+  const marked = shown?.result && fresh === 'current' ? shown.result : null;
+  useEffect(() => {
+    useUpgradeMarks.getState().setMarks('verify', marked ? marksFromVerify(marked.original.outcomes, marked.brokerVersion) : null);
+  }, [marked]);
+  useEffect(() => () => useUpgradeMarks.getState().setMarks('verify', null), []);
   return (
     <div data-testid="upgrade-verify" className="rounded border border-slate-700 p-2 text-slate-300">
       <div className="flex items-center gap-2">

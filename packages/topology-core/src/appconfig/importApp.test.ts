@@ -3,6 +3,7 @@ import { lintDesign } from '../lint/lintDesign.js';
 import { AppConfigFailure, type AppFile } from './types.js';
 import { importAppConfig } from './importApp.js';
 import { appJourneys } from './journey.js';
+import { dlqDefinitions } from '../../testing/appConfigFixtures.js';
 
 const f = (name: string, ...lines: string[]): AppFile => ({ name, text: lines.join('\n') + '\n' });
 
@@ -68,36 +69,15 @@ describe('import-app: bad input names the file and line', () => {
 
 describe('Spring Boot', () => {
   it('reads max-retries as Boot 4 (one attempt more) and notes max-attempts beside it', () => {
-    const app = importAppConfig([
-      f(
-        'application.yml',
-        'spring.rabbitmq.listener.simple:',
-        '  retry:',
-        '    enabled: true',
-        '    max-retries: 2',
-        '    max-attempts: 9',
-        '    initial-interval: 100ms',
-        '    multiplier: 3',
-        '    max-interval: 1s',
-        '  default-requeue-rejected: false',
-      ),
-    ]);
+    // max-retries (Boot 4) beside max-attempts (Boot 2/3) in one listener block
+    const both = (...more: string[]) =>
+      f('application.yml', 'spring.rabbitmq.listener.simple:', '  retry:', '    enabled: true', '    max-retries: 2', '    max-attempts: 9', ...more);
+    const app = importAppConfig([both('    initial-interval: 100ms', '    multiplier: 3', '    max-interval: 1s', '  default-requeue-rejected: false')]);
     const [j] = appJourneys(app.design);
     expect(j!.attempts).toBe(3);
     expect(j!.delaysMs).toEqual([100, 300]);
     expect(j!.endsIn.kind).toBe('dropped');
-    expect(
-      findings([
-        f(
-          'application.yml',
-          'spring.rabbitmq.listener.simple:',
-          '  retry:',
-          '    enabled: true',
-          '    max-retries: 2',
-          '    max-attempts: 9',
-        ),
-      ]),
-    ).toContain('framework-key-ignored@5');
+    expect(findings([both()])).toContain('framework-key-ignored@5');
   });
   it('profiles: a document applies when its profile is active', () => {
     const file = f(
@@ -113,31 +93,7 @@ describe('Spring Boot', () => {
     expect(appJourneys(importAppConfig([file], { springProfiles: ['prod'] }).design)[0]!.attempts).toBe(5);
   });
   it('with definitions, the listener reads each work queue and dead-letters through the queue DLX', () => {
-    const defs = JSON.stringify({
-      queues: [
-        {
-          name: 'orders',
-          vhost: '/',
-          durable: true,
-          auto_delete: false,
-          arguments: { 'x-dead-letter-exchange': 'dlx' },
-        },
-        { name: 'orders.dlq', vhost: '/', durable: true, auto_delete: false, arguments: {} },
-      ],
-      exchanges: [
-        { name: 'dlx', vhost: '/', type: 'fanout', durable: true, auto_delete: false, internal: false, arguments: {} },
-      ],
-      bindings: [
-        {
-          source: 'dlx',
-          vhost: '/',
-          destination: 'orders.dlq',
-          destination_type: 'queue',
-          routing_key: '',
-          arguments: {},
-        },
-      ],
-    });
+    const defs = dlqDefinitions('orders', { dlx: 'dlx' });
     const app = importAppConfig(
       [
         f(

@@ -186,4 +186,10 @@ describe('renameNode', () => {
     expect(JSON.stringify(r.design)).not.toContain('"orders.q"');
     expect(r.design.layout?.['queue:orders.work']).toEqual(d.layout?.['queue:orders.q']);
   });
+  it('renames the key of its app-config source (design.sources) with the queue, and leaves the others', () => {
+    const source = { framework: 'celery' as const, file: 'celeryconfig.py', line: 4 };
+    const r = renameNode({ ...d, sources: { 'queue:orders.q': source, 'consumer:w': source } }, 'queue', 'orders.q', 'orders.work');
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.design.sources).toEqual({ 'queue:orders.work': source, 'consumer:w': source });
+  });
 });

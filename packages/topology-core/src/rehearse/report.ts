@@ -60,19 +60,11 @@ export interface RehearsalOutageSpan {
   readonly endMs: number;
 }
 
-/** what the broker measured (--verify-on), same names */
-export interface MeasuredRehearsal {
-  readonly messages: number;
-  readonly outcomes: RehearsalOutcomes;
-  readonly deliveries: number;
-  readonly amplification: number;
-  readonly delayMs: DelayPercentiles | null;
-  readonly drainMs: number | null;
-  readonly queues: readonly QueueRehearsal[];
-  readonly wallMs: number;
+/** what the broker measured (--verify-on): the report's own names (one definition of each), with where it ran */
+export type MeasuredRehearsal = Pick<RehearsalReport, 'messages' | 'outcomes' | 'deliveries' | 'amplification' | 'delayMs' | 'drainMs' | 'queues' | 'wallMs'> & {
   readonly url: string;
   readonly brokerVersion?: string;
-}
+};
 
 export interface RehearsalReport {
   readonly messages: number;
