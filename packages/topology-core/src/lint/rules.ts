@@ -35,6 +35,7 @@ import { republishCountsXDeath } from './rules/republishCountsXDeath.js';
 import { backoffWithoutJitter } from './rules/backoffWithoutJitter.js';
 import { backoffOverConsumerTimeout } from './rules/backoffOverConsumerTimeout.js';
 import { policyKeyRefused } from './rules/policyKeyRefused.js';
+import { delayedRetryNotAsWritten, delayedRetryRefused } from './rules/delayedRetryAsBrokerReads.js';
 
 export const RULES: readonly LintRule[] = [
   requeueWithoutLimit,
@@ -68,6 +69,8 @@ export const RULES: readonly LintRule[] = [
   backoffWithoutJitter,
   backoffOverConsumerTimeout,
   policyKeyRefused,
+  delayedRetryRefused,
+  delayedRetryNotAsWritten,
 ];
 
 export const LINT_RULE_IDS: readonly string[] = RULES.map((r) => r.id);
