@@ -19,7 +19,7 @@ describe('live trace', () => {
     // a foreign origin may not read the stream
     const start = await srv.post('/api/trace', { design: d, prefix, messages: 3 });
     expect(start.status, JSON.stringify(start.body)).toBe(201);
-    const foreign = await readSse(srv.base + start.body.events, { headers: { origin: 'http://evil.example' }, timeoutMs: 2000 });
+    const foreign = await readSse(srv.base + start.body.events, { headers: { origin: 'http://evil.example' }, timeoutMs: 20_000 });
     expect(foreign.status).toBe(403);
     const { frames } = await readSse(srv.base + start.body.events, { timeoutMs: 30_000 });
     const events = sim(frames);
@@ -136,7 +136,7 @@ describe('live trace', () => {
     const s1 = await waitDone(odd.body.id);
     expect(s1.brokerDepths).toEqual({ 'known.q': { ready: 0, unacked: 0 }, 'unrouted.q': { ready: 2, unacked: 0 } });
     expect(s1).toMatchObject({ parked: 2, balanced: true });
-    const { frames } = await readSse(srv.base + odd.body.events, { timeoutMs: 5000 });
+    const { frames } = await readSse(srv.base + odd.body.events, { timeoutMs: 20_000 });
     const ev = sim(frames).filter((e) => e.msgId === 'odd-1');
     expect(ev.find((e) => e.kind === 'routed' && e.exchange === 'ae')).toMatchObject({ alternateOf: 'in', queues: ['unrouted.q'] });
     expect(ev.find((e) => e.kind === 'routed' && e.exchange === 'in')).toMatchObject({ queues: [], exchanges: ['ae'] });
