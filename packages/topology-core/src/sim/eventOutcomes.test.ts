@@ -4,6 +4,7 @@ import { designToSimulation } from './designToSimulation.js';
 import { simulate } from './simulate.js';
 import { outcomesOfRun } from './runOutcomes.js';
 import { copiesOf, outcomesOfEvents } from './eventOutcomes.js';
+import { decideOutcome } from './messageOutcome.js';
 import { describeOutcome } from './outcomeText.js';
 import type { SimEvent } from './events.js';
 
@@ -76,5 +77,26 @@ describe('outcomes from the events alone (the live lanes)', () => {
         expect(Object.fromEntries(alone), `${id} ${failure.kind}`).toEqual(Object.fromEntries(run));
       }
     }
+  });
+});
+
+describe('a run cut off while another message still loops', () => {
+  it('a message dropped before the cut is dropped, not "still moving" (decideOutcome read truncated as moving for it)', () => {
+    const o = decideOutcome({
+      events: [
+        { kind: 'published', exchange: 'x', routingKey: 'nowhere', origin: { kind: 'step' }, headers: {}, mandatory: false, t: 0, seq: 0, msgId: 'm', body: 'm' },
+        { kind: 'unroutable', exchange: 'x', routingKeys: ['nowhere'], t: 0, seq: 1, msgId: 'm', body: 'm' },
+        { kind: 'dropped', why: 'no-route', exchange: 'x', t: 0, seq: 2, msgId: 'm', body: 'm' },
+      ],
+      inQueues: [],
+      truncated: true,
+      endTime: 86_400_000,
+      ackedBy: undefined,
+      attempts: 0,
+      holder: undefined,
+      path: [],
+      otherCopies: { processed: 0, dropped: 1 },
+    });
+    expect(o).toEqual({ kind: 'dropped', why: 'no-route', exchange: 'x' });
   });
 });
