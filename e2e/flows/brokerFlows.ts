@@ -86,6 +86,23 @@ export const deployAndTraceFlow: Flow = {
     await page.click('[data-testid=tab-timeline]');
     await waitFor('live lanes in the timeline', async () => (await page.locator('[data-testid=timeline-lane][data-source=live]').count()) === 2);
     assert((await page.locator('[data-testid=timeline-lane][data-source=sim]').count()) >= 2, 'predicted lanes beside them');
+    // one truth: each live lane states its outcome in the core's words, the same as its predicted twin
+    let said: (string | null | undefined)[][] = [];
+    await waitFor(
+      'each live lane stating the outcome its predicted twin states',
+      async () => {
+        said = await page.evaluate(() =>
+          Array.from(document.querySelectorAll('[data-testid=timeline-lane][data-source=live]')).map((live) => {
+            const twin = document.querySelector(`[data-testid=timeline-lane][data-source=sim][data-msg="${live.getAttribute('data-msg')}"]`);
+            return [live.querySelector('[data-testid=lane-outcome]')?.textContent, twin?.querySelector('[data-testid=lane-outcome]')?.textContent];
+          }),
+        );
+        return said.length === 2 && said.every(([live, predicted]) => !!live && live === predicted);
+      },
+      20_000,
+    ).catch(() => {
+      throw new Error(`live / predicted outcomes: ${JSON.stringify(said)}`);
+    });
     await waitFor('live tokens were drawn on the canvas', async () => ((await page.evaluate('window.__overlay ? window.__overlay.liveTokensDrawn : 0')) as number) > 0);
     await page.click('[data-testid=tab-trace]');
     await page.waitForSelector('[data-testid=trace-comparison]', { timeout: 20_000 });

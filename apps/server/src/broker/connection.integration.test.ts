@@ -3,6 +3,7 @@ import type { ChannelModel } from 'amqplib';
 import { parseAmqpUrl } from './amqpUrl.js';
 import { BrokerConnectError, ManagedConnection, openConnection, withThrowawayChannel } from './connection.js';
 import { BROKER_310 } from '../testing/testBrokers.js';
+import { waitUntil } from '../testing/waitUntil.js';
 
 const url = parseAmqpUrl(process.env.AMQP_URL);
 const opened: { close(): Promise<void> }[] = [];
@@ -88,12 +89,13 @@ describe('ManagedConnection against a server-side close (as on a broker restart)
     mc.on('reconnecting', () => events.push('reconnecting'));
     mc.on('connected', () => events.push('connected'));
     // the management API lists a connection a moment after it opens
+    // (its statistics come every 5 s: 10 s of polling raced them on a loaded machine)
     let name: string | undefined;
-    for (let i = 0; i < 100 && !name; i++) {
-      name = (await mgmt.listConnections()).find((c) => c.client_properties?.connection_name === `retry-studio:trace:${label}`)?.name;
-      if (!name) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(name).toBeDefined();
+    await waitUntil(
+      async () => (name = (await mgmt.listConnections()).find((c) => c.client_properties?.connection_name === `retry-studio:trace:${label}`)?.name) !== undefined,
+      'the connection listed by the management API',
+      { timeoutMs: 30_000, everyMs: 200 },
+    );
     const back = new Promise((r) => mc.once('connected', r));
     await mgmt.closeConnection(name!);
     await back;

@@ -5,6 +5,7 @@ import { interceptDeliveries, RawDelivery } from './rawDeliveries.js';
 import { TEST_BROKERS } from '../testing/testBrokers.js';
 import { withTestConnection } from '../testing/testConnection.js';
 import { wireXDeath } from '../testing/wireFixtures.js';
+import { waitUntil } from '../testing/waitUntil.js';
 
 const xDeath = [wireXDeath('orders.work', 'rejected', 'orders', ['order.created'], 3)];
 /** empty, small, and larger than a frame (frameMax 128 KiB: three body frames) */
@@ -49,7 +50,8 @@ describe.each(TEST_BROKERS)('deliveries off the wire on RabbitMQ $name', (b) => 
       await tapped.consume(`${q}.a`, (m) => void (m && tappedToAmqplib++));
       const other = await conn.createChannel();
       await other.consume(`${q}.b`, (m) => void (m && plain.push(m)));
-      for (let i = 0; i < 100 && (raw.length < 3 || plain.length < 3); i++) await new Promise((r) => setTimeout(r, 20));
+      // 2 s of polling raced the deliveries on a loaded machine: wait for them
+      await waitUntil(() => raw.length >= 3 && plain.length >= 3, 'three deliveries on each channel', { timeoutMs: 20_000, everyMs: 20 });
       expect(tappedToAmqplib).toBe(0);
       expect(raw.every((m) => m instanceof RawDelivery)).toBe(true);
       expect(plain.some((m) => m instanceof RawDelivery)).toBe(false);
@@ -66,7 +68,7 @@ describe.each(TEST_BROKERS)('deliveries off the wire on RabbitMQ $name', (b) => 
       await next.consume(`${q}.a`, (m) => void (m && again.push(m)));
       setup.sendToQueue(`${q}.a`, Buffer.from('after'), {});
       await setup.waitForConfirms();
-      for (let i = 0; i < 100 && again.length < 1; i++) await new Promise((r) => setTimeout(r, 20));
+      await waitUntil(() => again.length >= 1, 'the delivery on the new channel', { timeoutMs: 20_000, everyMs: 20 });
       expect(again.map((m) => m.content.toString())).toEqual(['after']);
       expect(raw).toHaveLength(3);
 
@@ -77,8 +79,7 @@ describe.each(TEST_BROKERS)('deliveries off the wire on RabbitMQ $name', (b) => 
       interceptDeliveries(cancelled, () => undefined);
       await cancelled.consume(`${q}.c`, (m) => void (m === null && (gotNull = true)));
       await setup.deleteQueue(`${q}.c`);
-      for (let i = 0; i < 100 && !gotNull; i++) await new Promise((r) => setTimeout(r, 20));
-      expect(gotNull).toBe(true);
+      await waitUntil(() => gotNull, "the broker's cancel", { timeoutMs: 20_000, everyMs: 20 });
       await setup.deleteQueue(`${q}.a`);
       await setup.deleteQueue(`${q}.b`);
     });

@@ -12,6 +12,7 @@ import { exportAmqplibScript, exportConsumerSkeleton } from '@retry-studio/topol
 import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { DEFAULT_AMQP_URL, ManagementClient, openConnection, parseAmqpUrl, withVhost } from '../broker/index.js';
 import { BROKER_310 } from '../testing/testBrokers.js';
+import { waitUntil } from '../testing/waitUntil.js';
 
 const url = parseAmqpUrl(DEFAULT_AMQP_URL);
 const mgmt = new ManagementClient(url, { baseUrl: BROKER_310.managementUrl });
@@ -51,15 +52,16 @@ describe('generated consumer skeleton on the broker', () => {
     child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
     child.stderr?.on('data', (b: Buffer) => (out += b.toString()));
     // wait until the skeleton is consuming
-    const t0 = Date.now();
-    while (!out.includes('consuming') && Date.now() - t0 < 15000) await new Promise((res) => setTimeout(res, 50));
+    // a child process compiled by tsx starts slowly on a loaded machine: 15 s raced it (the expect below shows its output)
+    await waitUntil(() => out.includes('consuming'), 'the skeleton consuming', { timeoutMs: 60_000 }).catch(() => undefined);
     expect(out).toContain('consuming with 1 consumer(s)');
     const conn = await openConnection(withVhost(url, vhost), { purpose: 'cli', label: 'skeleton-test' });
     try {
       const ch = await conn.createConfirmChannel();
       ch.publish('orders', 'task', Buffer.from('job-1'), { messageId: 'job-1' });
       await ch.waitForConfirms();
-      const deadline = Date.now() + 10000;
+      // two TTL waits, then the management statistics (every 5 s): 10 s raced them on a loaded machine
+      const deadline = Date.now() + 30_000;
       let parked = 0;
       while (Date.now() < deadline) {
         parked = (await mgmt.queue(vhost, 'orders.parking'))?.messages ?? 0;
@@ -76,5 +78,5 @@ describe('generated consumer skeleton on the broker', () => {
     } finally {
       await conn.close();
     }
-  }, 60_000);
+  }, 150_000);
 });

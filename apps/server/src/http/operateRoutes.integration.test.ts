@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_BROKERS } from '../testing/testBrokers.js';
 import { deadLetterVhost, ORDERS, type DeadLetterVhost } from '../operate/testing.js';
 import { startTestServer, type TestServer } from './testing.js';
+import { waitUntil } from '../testing/waitUntil.js';
 
 let srv: TestServer;
 beforeAll(async () => {
@@ -45,10 +46,14 @@ describe.each(TEST_BROKERS)('operate API on RabbitMQ $name', (broker) => {
     const start = await srv.post('/api/operate/redrive', { ...at(v.vhost), queue: ORDERS.dlq, to: 'original', rate: 100 });
     expect(start.status).toBe(201);
     let p = start.body;
-    for (let i = 0; i < 100 && (p.status === 'running' || p.status === 'paused'); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      p = (await srv.get(`/api/operate/redrive/${start.body.id}`)).body;
-    }
+    await waitUntil(
+      async () => {
+        p = (await srv.get(`/api/operate/redrive/${start.body.id}`)).body;
+        return p.status !== 'running' && p.status !== 'paused';
+      },
+      'the redrive job to end',
+      { timeoutMs: 30_000, everyMs: 100 },
+    );
     expect(p.skipped).toEqual({});
     expect(p).toMatchObject({ status: 'done', moved: 5, left: 0 });
     expect(await v.depth(ORDERS.work)).toBe(5);

@@ -28,7 +28,8 @@ describe('quorum-delayed-retry on RabbitMQ 4.3 (live)', () => {
     };
     const prefix = uniquePrefix('qdr');
     await live.deploy(design, prefix);
-    const run = await live.runTrace({ design, prefix, messages: 1, durationMs: 4000 });
+    // the trace ends once the message is parked (about 1.2 s); 4 s of duration could cut a slow run short on a loaded machine
+    const run = await live.runTrace({ design, prefix, messages: 1, durationMs: 30_000 });
     const work = design.topology.queues.find((q) => q.arguments?.['x-queue-type'] === 'quorum')!.name;
     const deliveries = run.events.filter(
       (e): e is Extract<SimEvent, { kind: 'delivered' }> => e.kind === 'delivered' && e.queue === work,
@@ -49,5 +50,5 @@ describe('quorum-delayed-retry on RabbitMQ 4.3 (live)', () => {
     );
     expect(dead).toEqual([expect.objectContaining({ queue: work, reason: 'delivery_limit' })]);
     expect(dead[0]!.t).toBeGreaterThan(deliveries[3]!.t);
-  }, 30_000);
+  }, 60_000);
 });

@@ -9,6 +9,7 @@ import { readDepths } from './depths.js';
 import { browseQueue } from './browse.js';
 import { dryRunRedrive, startRedrive } from './redrive.js';
 import { OperateError } from './operateTarget.js';
+import { copiesOnTheWire, waitUntil } from '../testing/waitUntil.js';
 
 describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
   let v: DeadLetterVhost | undefined;
@@ -162,13 +163,11 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
     const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 100 });
     while (job.progress().moved < 10) await new Promise((r) => setTimeout(r, 10));
     job.pause();
-    // copies already on the wire when it paused still get their confirms: wait until the count stops moving
-    // (a fixed 300 ms was a race on a loaded machine), then a paused job moves nothing more
-    let paused = -1;
-    for (let i = 0; i < 50 && job.progress().moved !== paused; i++) {
-      paused = job.progress().moved;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    // copies already on the wire when it paused still get their confirms: wait until none is left
+    // unconfirmed (a fixed 300 ms, then 200 ms without a change, were races on a loaded machine);
+    // then a paused job moves nothing more
+    await waitUntil(() => copiesOnTheWire(job) === 0, 'the copies on the wire confirmed', { timeoutMs: 20_000, everyMs: 10 });
+    const paused = job.progress().moved;
     await new Promise((r) => setTimeout(r, 300));
     expect(job.progress()).toMatchObject({ status: 'paused', moved: paused });
     job.resume();
@@ -207,8 +206,9 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
     await ch.waitForConfirms();
     const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'exchange', exchange: 'hx', routingKey: '' } });
     job.pause();
-    // copies already published were routed with both bindings: let their confirms settle
-    for (let last = -1; job.progress().moved !== last; await new Promise((r) => setTimeout(r, 150))) last = job.progress().moved;
+    // copies already published were routed with both bindings: wait for their confirms (150 ms
+    // without a change was a race on a loaded machine: a late confirm moved one more after `before`)
+    await waitUntil(() => copiesOnTheWire(job) === 0, 'the copies on the wire confirmed', { timeoutMs: 20_000, everyMs: 10 });
     const before = job.progress().moved;
     // tenant b's binding goes after the job planned its routes: its copies come back as basic.return
     await ch.unbindQueue('dest', 'hx', '', { 'x-match': 'all', tenant: 'b' });

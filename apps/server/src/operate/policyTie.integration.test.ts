@@ -16,6 +16,7 @@ import { readSnapshot } from './readSnapshot.js';
 import { readDepths } from './depths.js';
 import { routingTopology } from '@retry-studio/topology-core/operate';
 import { readBrokerTopology } from '../trace/brokerTopology.js';
+import { waitUntil } from '../testing/waitUntil.js';
 
 const VHOST = 'rs-users-lint-policy-tie';
 const QUEUES = ['content_data_api', 'cache_clearing_service-low', 'orders'];
@@ -31,7 +32,6 @@ const definitions = {
 /** What each broker applied to every queue (recorded with the vhost and names above). */
 const RECORDED: Record<'3.10' | '4.3', string> = { '3.10': 'ha-all', '4.3': 'dead-letter' };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(TEST_BROKERS)('equal-priority policies on RabbitMQ $name', (b) => {
   const url = parseAmqpUrl(b.amqpUrl);
@@ -42,13 +42,17 @@ describe.each(TEST_BROKERS)('equal-priority policies on RabbitMQ $name', (b) => 
     await mgmt.deleteVhost(VHOST);
     await mgmt.createVhost(VHOST);
     await mgmt.loadDefinitions(VHOST, definitions);
+    // each queue's policy shows with its statistics (every 5 s): 10 s of polling raced them on a loaded machine
     let applied: Record<string, string> = {};
-    for (let i = 0; i < 40; i++) {
-      const rows = await mgmt.queueDepths(VHOST);
-      applied = Object.fromEntries(rows.filter((q) => q.policy).map((q) => [q.name, q.policy!]));
-      if (Object.keys(applied).length === QUEUES.length) break;
-      await sleep(250);
-    }
+    await waitUntil(
+      async () => {
+        const rows = await mgmt.queueDepths(VHOST);
+        applied = Object.fromEntries(rows.filter((q) => q.policy).map((q) => [q.name, q.policy!]));
+        return Object.keys(applied).length === QUEUES.length;
+      },
+      'every queue listed with its policy',
+      { timeoutMs: 30_000, everyMs: 250 },
+    );
     expect(applied).toEqual(Object.fromEntries(QUEUES.map((q) => [q, RECORDED[b.name]])));
 
     const r = await importBroker({ url, vhost: VHOST, management: mgmt });

@@ -117,7 +117,8 @@ export function useLiveServer(opts: LiveServerOptions = {}): LiveServer {
         await new Promise((r) => setTimeout(r, 100));
       }
     },
-    async runTrace(body, sseTimeoutMs = 5000) {
+    // an ended trace's stream replays and closes at once: the timeout is only a bound for a loaded machine
+    async runTrace(body, sseTimeoutMs = 20_000) {
       const t = await srv.post('/api/trace', body);
       expect(t.status, JSON.stringify(t.body)).toBe(201);
       const summary = await live.waitDone(t.body.id);

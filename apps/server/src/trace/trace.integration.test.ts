@@ -7,6 +7,7 @@ import amqp from 'amqplib';
 import type { SimEvent } from '@retry-studio/topology-core/sim';
 import { bindQ, design, readSse, retryLoopDesign, uniquePrefix } from '../http/testing.js';
 import { simEvents as sim, TEST_AMQP_URL as URL, useLiveServer } from '../testing/liveServer.js';
+import { waitUntil } from '../testing/waitUntil.js';
 
 const { srv, deploy, waitDone, runTrace } = useLiveServer();
 
@@ -18,7 +19,7 @@ describe('live trace', () => {
     // a foreign origin may not read the stream
     const start = await srv.post('/api/trace', { design: d, prefix, messages: 3 });
     expect(start.status, JSON.stringify(start.body)).toBe(201);
-    const foreign = await readSse(srv.base + start.body.events, { headers: { origin: 'http://evil.example' }, timeoutMs: 2000 });
+    const foreign = await readSse(srv.base + start.body.events, { headers: { origin: 'http://evil.example' }, timeoutMs: 20_000 });
     expect(foreign.status).toBe(403);
     const { frames } = await readSse(srv.base + start.body.events, { timeoutMs: 30_000 });
     const events = sim(frames);
@@ -135,7 +136,7 @@ describe('live trace', () => {
     const s1 = await waitDone(odd.body.id);
     expect(s1.brokerDepths).toEqual({ 'known.q': { ready: 0, unacked: 0 }, 'unrouted.q': { ready: 2, unacked: 0 } });
     expect(s1).toMatchObject({ parked: 2, balanced: true });
-    const { frames } = await readSse(srv.base + odd.body.events, { timeoutMs: 5000 });
+    const { frames } = await readSse(srv.base + odd.body.events, { timeoutMs: 20_000 });
     const ev = sim(frames).filter((e) => e.msgId === 'odd-1');
     expect(ev.find((e) => e.kind === 'routed' && e.exchange === 'ae')).toMatchObject({ alternateOf: 'in', queues: ['unrouted.q'] });
     expect(ev.find((e) => e.kind === 'routed' && e.exchange === 'in')).toMatchObject({ queues: [], exchanges: ['ae'] });
@@ -310,20 +311,22 @@ describe('live trace', () => {
     const prefix = uniquePrefix('del');
     const d = retryLoopDesign('trace-del', { ttl: 60_000 });
     await deploy(d, prefix);
-    const t = await srv.post('/api/trace', { design: d, prefix, messages: 1, durationMs: 20_000 });
+    // stopped by the test: a duration long enough for a slow first delivery and cancellation
+    const t = await srv.post('/api/trace', { design: d, prefix, messages: 1, durationMs: 50_000 });
     expect(t.status).toBe(201);
     const second = await srv.post('/api/trace', { design: d, prefix, messages: 1 });
     expect(second.status).toBe(409);
     expect(second.body.error).toMatch(/still running/);
     const frames: { event: string; data: any }[] = [];
-    const reading = readSse(srv.base + t.body.events, { timeoutMs: 25_000, onFrame: (f) => frames.push(f) });
-    // wait for the first delivery, then delete the work queue under the worker
-    for (let i = 0; i < 100 && !frames.some((f) => f.data.kind === 'delivered'); i++) await new Promise((r) => setTimeout(r, 50));
+    const reading = readSse(srv.base + t.body.events, { timeoutMs: 55_000, onFrame: (f) => frames.push(f) });
+    // wait for the first delivery (the worker consumes), then delete the work queue under the worker
+    // (5 s of polling was a race on a loaded machine: the queue went before the worker consumed)
+    await waitUntil(() => frames.some((f) => f.data.kind === 'delivered'), 'the first delivery', { timeoutMs: 20_000 });
     const c = await amqp.connect(URL);
     const ch = await c.createChannel();
     await ch.deleteQueue(`${prefix}work.q`);
     await c.close();
-    for (let i = 0; i < 100 && !frames.some((f) => f.data.code === 'consumer-cancelled'); i++) await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(() => frames.some((f) => f.data.code === 'consumer-cancelled'), "the worker's cancel notice", { timeoutMs: 20_000 });
     expect(frames.find((f) => f.data.code === 'consumer-cancelled')?.data.message).toMatch(/queue 'work\.q' was deleted/);
     expect((await srv.get('/api/health')).status).toBe(200);
     const stopped = await srv.post(`/api/trace/${t.body.id}/stop`, {});

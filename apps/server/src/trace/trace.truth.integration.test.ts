@@ -11,6 +11,7 @@ import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { readSse, uniquePrefix } from '../http/testing.js';
 import { TEST_BROKERS, type TestBroker } from '../testing/testBrokers.js';
 import { simEvents, useLiveServer } from '../testing/liveServer.js';
+import { waitUntil } from '../testing/waitUntil.js';
 
 const { srv, onCleanup, waitDone } = useLiveServer();
 
@@ -207,12 +208,8 @@ describe.each(TEST_BROKERS)('live trace on RabbitMQ $name', (b: TestBroker) => {
       durationMs: 30_000,
     });
     expect(t.status, JSON.stringify(t.body)).toBe(201);
-    // the message waits in the wait queue
-    for (let i = 0; i < 100; i++) {
-      const s = await srv.get(`/api/trace/${t.body.id}`);
-      if (s.body.resting['orders.wait'] === 1) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // the message waits in the wait queue (a loop that gave up silently let the test go on without it)
+    await waitUntil(async () => (await srv.get(`/api/trace/${t.body.id}`)).body.resting['orders.wait'] === 1, 'the message resting in orders.wait', { timeoutMs: 20_000, everyMs: 100 });
     await deleteRequeueBinding(prefix);
     const s = await waitDone(t.body.id, 15_000);
     expect(s.state).toBe('stopped');
@@ -227,11 +224,7 @@ describe.each(TEST_BROKERS)('live trace on RabbitMQ $name', (b: TestBroker) => {
     const t = await srv.post('/api/trace', { ...on, design: d, prefix, messages: 3, failure: { kind: 'failFirst', n: 1 }, durationMs: 40_000 });
     expect(t.status, JSON.stringify(t.body)).toBe(201);
     const events = readSse(srv.base + t.body.events, { timeoutMs: 45_000 });
-    for (let i = 0; i < 100; i++) {
-      const s = await srv.get(`/api/trace/${t.body.id}`);
-      if (s.body.resting['orders.wait'] === 3) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitUntil(async () => (await srv.get(`/api/trace/${t.body.id}`)).body.resting['orders.wait'] === 3, 'the 3 messages resting in orders.wait', { timeoutMs: 20_000, everyMs: 100 });
     const purgedAt = Date.now();
     expect((await withChannel((ch) => ch.purgeQueue(`${prefix}orders.wait`))).messageCount).toBe(3);
     const s = await waitDone(t.body.id, 20_000);

@@ -7,6 +7,7 @@
  */
 import type { Design, FailureModel } from '@retry-studio/topology-core/model';
 import type { BehaviourFinding } from '@retry-studio/topology-core/upgrade';
+import { outcomesOfEvents, type MessageOutcome } from '@retry-studio/topology-core/sim';
 import { ManagedConnection, redactUrl, withVhost } from '../broker/index.js';
 import { TraceSession } from '../trace/traceSession.js';
 import { declareAll, type VerifyTarget } from './verifyUpgrade.js';
@@ -31,11 +32,12 @@ export function traceFailure(f: BehaviourFinding['failure']): FailureModel | und
   return f.kind === 'always' ? { kind: 'always' } : f.kind === 'failFirst' ? { kind: 'failFirst', n: f.n } : undefined;
 }
 
-function predictedOutcome(f: BehaviourFinding): string {
-  const o = f.after.outcome;
+/** An outcome in the few words the check sets side by side (predicted and observed alike). */
+export function shortOutcome(o: MessageOutcome): string {
   if (o.kind === 'moving') return 'still moving';
   if (o.kind === 'parked') return `parked in ${o.queue}`;
   if (o.kind === 'dropped' || o.kind === 'expired' || o.kind === 'limit') return 'dropped';
+  if (o.kind === 'held') return `held by ${o.consumer}`;
   return 'acked';
 }
 
@@ -48,7 +50,7 @@ export function traceDurationMs(f: BehaviourFinding): number {
 export async function traceDifference(t: VerifyTarget, design: Design, f: BehaviourFinding, durationMs = traceDurationMs(f)): Promise<LiveTraceResult | undefined> {
   const failure = traceFailure(f.failure);
   if (!failure) return undefined;
-  const predicted = predictedOutcome(f);
+  const predicted = shortOutcome(f.after.outcome);
   const { vhost, result, cleanedUp } = await inThrowawayVhost(t.management, 'trace', async (vhost) => {
     const conn = new ManagedConnection(withVhost(t.url, vhost), 'trace', { label: 'upgrade-check trace' });
     try {
@@ -60,9 +62,12 @@ export async function traceDifference(t: VerifyTarget, design: Design, f: Behavi
       await session.start();
       const s = await session.done();
       const times = session.log.events().filter((e) => e.kind === 'processed').map((e) => e.t);
-      const parkedIn = Object.entries(s.resting).find(([, n]) => n > 0)?.[0];
+      // the live message's outcome by the core's one outcome function, read from the trace's events (as the live lanes read it)
+      const [o] = outcomesOfEvents({ ...design, profile: t.profile }, session.log.events(), { running: false, failure }).byMsg.values();
+      // the broker's counts correct what the events show: a dead letter it dropped (at most once) was never parked
+      const observed = o === undefined ? `unknown (${s.state})` : o.kind === 'parked' && s.dropped > 0 ? 'dropped' : shortOutcome(o);
       return {
-        observed: s.inFlight > 0 ? 'still moving' : s.dropped > 0 ? 'dropped' : s.parked > 0 ? `parked in ${parkedIn ?? '?'}` : s.acked > 0 ? 'acked' : `unknown (${s.state})`,
+        observed,
         observedDelaysMs: times.slice(1).map((x, i) => Math.round(x - times[i]!)),
       };
     } finally {

@@ -11,18 +11,19 @@ export function MessagePane() {
   const sim = useApp((s) => s.simEvents);
   const live = useApp((s) => s.liveEvents);
   const outcomes = useApp((s) => s.simOutcomes);
+  const liveOutcomes = useApp((s) => s.liveOutcomes);
   const stories = useMemo(() => {
     const out: Array<{ source: string; story: Story }> = [];
     for (const [source, evs] of [['simulated', sim], ['live', live]] as const) {
       if (!evs || !msg) continue;
       const story = storiesOf(
         evs.filter((e) => e.msgId === msg),
-        source === 'simulated' ? outcomes : undefined,
+        source === 'simulated' ? outcomes : liveOutcomes,
       )[0];
       if (story) out.push({ source, story });
     }
     return out;
-  }, [msg, sim, live, outcomes]);
+  }, [msg, sim, live, outcomes, liveOutcomes]);
   return (
     <div>
       <div className="flex items-center justify-between border-b border-slate-800 px-2 py-1 text-[11px] text-slate-400">

@@ -20,7 +20,8 @@ export function Timeline() {
   const inspected = useApp((s) => s.inspectedMsg);
   const outcomes = useApp((s) => s.simOutcomes);
   const simStories = useMemo(() => (sim ? storiesOf(sim, outcomes) : []), [sim, outcomes]);
-  const liveStories = useMemo(() => (live ? storiesOf(live) : []), [live]);
+  const liveOutcomes = useApp((s) => s.liveOutcomes);
+  const liveStories = useMemo(() => (live ? storiesOf(live, liveOutcomes) : []), [live, liveOutcomes]);
   if (!sim && !live)
     return (
       <div data-testid="timeline-empty" className="p-3 text-xs text-slate-400">

@@ -77,8 +77,8 @@ export function TracePanel() {
       const pubs = useApp.getState().design.publishers.map((x) => x.id);
       // the prediction of the messages the canvas shows live, token for token
       const events = attributePublishers(p.predicted, pubs);
-      player.load('sim', events);
-      useApp.setState({ simEvents: events, simError: null });
+      // its outcomes read from its events like the live ones (not the last local simulation's)
+      useApp.getState().setPredictedEvents(events);
     }
   };
 
@@ -106,7 +106,7 @@ export function TracePanel() {
       if (r.warning) setWarning(r.warning);
       setTraceId(r.id);
       setPhase('running');
-      s.setLiveEvents([]);
+      s.setLiveEvents([], { running: true, failure });
       const buf = new LiveTraceBuffer();
       const pubs = s.design.publishers.map((x) => x.id);
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -141,13 +141,21 @@ export function TracePanel() {
         es.close();
         clearTimeout(timer);
         flush();
+        // ended: what is left at a worker is held, the rest where the broker left it
+        if (onCanvas(v)) {
+          const st = useApp.getState();
+          if (st.liveEvents) st.setLiveEvents(st.liveEvents, { running: false });
+        }
         setPhase('ended');
         void fetchPrediction(r.id, v).catch(() => undefined);
       });
       // the stream first: events that wait in the server's ring reach the page late
       void fetchPrediction(r.id, v).catch(() => undefined);
       es.onerror = () => {
-        if (es.readyState === EventSource.CLOSED) setPhase('ended');
+        if (es.readyState !== EventSource.CLOSED) return;
+        const st = useApp.getState();
+        if (onCanvas(v) && st.liveEvents) st.setLiveEvents(st.liveEvents, { running: false });
+        setPhase('ended');
       };
     } catch (e) {
       setPhase('idle');

@@ -19,7 +19,7 @@ export interface Story {
   /** hops worth a mark: dead-letterings, republishes, delayed-exchange holds, drops */
   hops: Array<{ t: number; kind: 'dead-letter' | 'republish' | 'delayed' | 'dropped'; text: string }>;
   end: number;
-  /** a simulated message: the core's outcome in its words; a live one: what its events show so far */
+  /** the core's outcome in its words (simulated: the run's; live: read from its events, sim/eventOutcomes.ts); without one, what its events show so far */
   fate: string;
   tone: 'ok' | 'loss' | 'rest' | 'open';
   headers: AmqpTable;
@@ -27,7 +27,7 @@ export interface Story {
   xDeath: readonly XDeathEntry[];
 }
 
-/** `outcomes`: the simulated run's outcomes (runSimulation): each story states the core's, not a reading of its own */
+/** `outcomes`: the core's outcomes (runSimulation: a simulated run's, or a live trace's read from its events): each story states the core's, not a reading of its own */
 export function storiesOf(events: readonly SimEvent[], outcomes?: Readonly<Record<string, StatedOutcome>>): Story[] {
   const by = new Map<string, Story>();
   const open = new Map<string, { queue: string; from: number; ttl: boolean }>();

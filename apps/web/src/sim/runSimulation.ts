@@ -1,7 +1,7 @@
 /** Runs the core simulator on a design (the web never simulates anything itself). */
 import { BUDGET_HORIZON_MS } from '@retry-studio/topology-core/budget';
 import { describeIssue, validateDesign, type Design, type FailureModel } from '@retry-studio/topology-core/model';
-import { describeOutcome, designToSimulation, outcomesOfRun, simulate, type MessageOutcome, type NodeLoss, type SimEvent } from '@retry-studio/topology-core/sim';
+import { describeOutcome, designToSimulation, outcomesOfEvents, outcomesOfRun, simulate, type MessageOutcome, type NodeLoss, type SimEvent } from '@retry-studio/topology-core/sim';
 
 export interface RunOptions {
   messages: number;
@@ -17,6 +17,19 @@ export interface RunOptions {
 export interface StatedOutcome {
   readonly outcome: MessageOutcome;
   readonly text: string;
+}
+
+/**
+ * Each message's outcome read from an event stream alone (a live trace's, or the server's
+ * prediction for it), by the core's one outcome function (sim/eventOutcomes.ts): the live lanes
+ * and the predicted ones state their outcome with the same words and rules as a simulated run.
+ * `running`: the trace is still going (a message at a worker is being processed, not held).
+ */
+export function statedOutcomesOfEvents(design: Design, events: readonly SimEvent[], opts: { running: boolean; failure?: FailureModel }): Record<string, StatedOutcome> {
+  const out: Record<string, StatedOutcome> = {};
+  const { byMsg } = outcomesOfEvents(design, events, { running: opts.running, ...(opts.failure ? { failure: opts.failure } : {}) });
+  for (const [msgId, outcome] of byMsg) out[msgId] = { outcome, text: describeOutcome(outcome, { topology: design.topology, live: true }) };
+  return out;
 }
 
 export type RunResult = { events: SimEvent[]; truncated: boolean; endTime: number; outcomes: Readonly<Record<string, StatedOutcome>> } | { error: string };

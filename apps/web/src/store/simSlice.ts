@@ -3,7 +3,7 @@ import type { FailureModel } from '@retry-studio/topology-core/model';
 import type { SimEvent } from '@retry-studio/topology-core/sim';
 import type { AppState } from './store';
 import { player } from '../sim/player';
-import { runDesignSimulation, type StatedOutcome } from '../sim/runSimulation';
+import { runDesignSimulation, statedOutcomesOfEvents, type StatedOutcome } from '../sim/runSimulation';
 import { outagesFor, resolveNodeLoss, type NodeLossDraft, type QueueOutage } from '../sim/nodeLossWhatIf';
 
 export interface SimSlice {
@@ -18,6 +18,12 @@ export interface SimSlice {
   simOutcomes: Readonly<Record<string, StatedOutcome>>;
   /** the live trace's events, as they stream in */
   liveEvents: readonly SimEvent[] | null;
+  /** each live message's outcome, read from its events by the core's outcome function (what a live lane and the detail state) */
+  liveOutcomes: Readonly<Record<string, StatedOutcome>>;
+  /** the live trace is still going (a message at a worker is being processed, not held) */
+  liveRunning: boolean;
+  /** the failure model the live trace's workers use */
+  liveFailure: FailureModel | null;
   inspectedMsg: string | null;
   /** where a live trace first parts from the prediction (node id), drawn on the overlay */
   divergenceNode: string | null;
@@ -36,7 +42,10 @@ export interface SimSlice {
   setMessageCount: (n: number) => void;
   runSimulation: () => void;
   clearSimulation: () => void;
-  setLiveEvents: (events: readonly SimEvent[] | null) => void;
+  /** `running` (default: as before): whether the trace is still going; `failure`: its workers' model (kept until set again) */
+  setLiveEvents: (events: readonly SimEvent[] | null, opts?: { running?: boolean; failure?: FailureModel }) => void;
+  /** the server's prediction for the live trace, drawn as the simulated run: its outcomes read the same way as the live ones */
+  setPredictedEvents: (events: readonly SimEvent[]) => void;
   inspectMessage: (msgId: string | null) => void;
 }
 
@@ -49,6 +58,9 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
   simTruncated: false,
   simOutcomes: {},
   liveEvents: null,
+  liveOutcomes: {},
+  liveRunning: false,
+  liveFailure: null,
   inspectedMsg: null,
   divergenceNode: null,
   nodeLoss: null,
@@ -78,9 +90,20 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
     player.load('sim', null);
     set({ simEvents: null, simError: null, simOutcomes: {}, inspectedMsg: null, simOutages: [] });
   },
-  setLiveEvents: (liveEvents) => {
+  setLiveEvents: (liveEvents, opts = {}) => {
     player.load('live', liveEvents);
-    set({ liveEvents });
+    const s = get();
+    const liveRunning = liveEvents ? (opts.running ?? s.liveRunning) : false;
+    const liveFailure = opts.failure ?? s.liveFailure;
+    const failure = liveFailure ?? undefined;
+    const liveOutcomes = liveEvents?.length ? statedOutcomesOfEvents(s.design, liveEvents, { running: liveRunning, ...(failure ? { failure } : {}) }) : {};
+    set({ liveEvents, liveOutcomes, liveRunning, liveFailure });
+  },
+  setPredictedEvents: (events) => {
+    player.load('sim', events);
+    const s = get();
+    const failure = s.liveFailure ?? s.failure;
+    set({ simEvents: events, simError: null, simTruncated: false, simOutcomes: statedOutcomesOfEvents(s.design, events, { running: false, failure }) });
   },
   inspectMessage: (inspectedMsg) => set(inspectedMsg ? { inspectedMsg, sideTab: 'inspect' } : { inspectedMsg }),
 });

@@ -13,6 +13,7 @@ import type { FailureModel } from '../model/consumer.js';
 import { designToSimulation } from '../sim/designToSimulation.js';
 import { simulate } from '../sim/simulate.js';
 import { outcomesOfRun } from '../sim/runOutcomes.js';
+import { outcomesOfEvents } from '../sim/eventOutcomes.js';
 import { describeOutcome } from '../sim/outcomeText.js';
 import type { MessageOutcome } from '../sim/messageOutcome.js';
 import type { SimulationResult } from '../sim/types.js';
@@ -96,6 +97,7 @@ export function outcomeDisagreements(design: Design, failure: FailureModel, opts
     maxEvents: Math.min(WEB_MAX_EVENTS, opts.maxEvents),
     maxTimeMs: HORIZON_MS,
   });
+  const liveByMsg = outcomesOfEvents(one, cli.result.events, { running: cli.result.truncated, failure: model }).byMsg;
   for (const [msg, o] of cli.byMsg) {
     const w = web.byMsg.get(msg);
     if (w && !sameOutcome(o, w))
@@ -105,6 +107,17 @@ export function outcomeDisagreements(design: Design, failure: FailureModel, opts
         said: [
           show(o, describeOutcome(o, { topology, horizonMs: HORIZON_MS })),
           show(w, describeOutcome(w, { topology, horizonMs: HORIZON_MS })),
+        ],
+      });
+    // the live trace's lanes read the events alone (where each copy is, counted from them): the same outcome
+    const live = liveByMsg.get(msg);
+    if (live && !sameOutcome(o, live))
+      out.push({
+        case: at(msg),
+        places: ['simulate', 'live lane (events alone)'],
+        said: [
+          show(o, describeOutcome(o, { topology, horizonMs: HORIZON_MS })),
+          show(live, describeOutcome(live, { topology, horizonMs: HORIZON_MS })),
         ],
       });
     for (const wrong of eventTruth(cli.result, msg, o))

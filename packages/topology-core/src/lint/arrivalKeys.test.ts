@@ -102,3 +102,24 @@ describe('arrival keys through a wildcard binding', () => {
     expect([...(buildFlow(t, [], []).arrivalKeys('audit') ?? ['<any>'])].sort()).toEqual(['audit', 'audit.#']);
   });
 });
+
+describe('wildcard keys through topic bindings: overlap decided exactly (routing/topicOverlap.ts)', () => {
+  // any key at `in` -> "a.#" -> topic `mid` -> "#.b" -> q: keys such as "a.b" get there, though
+  // neither pattern's sample key ("a", "b") matches the other pattern
+  const chain = (second: string): Topology => ({
+    // `mid` internal: only what `in` passes on reaches it (no client publishes to it)
+    exchanges: [{ name: 'in', type: 'topic' }, { name: 'mid', type: 'topic', internal: true }],
+    queues: [{ name: 'q' }],
+    bindings: [
+      { source: 'in', destination: 'mid', destination_type: 'exchange', routing_key: 'a.#' },
+      { source: 'mid', destination: 'q', destination_type: 'queue', routing_key: second },
+    ],
+  });
+  const keysAt = (t: Topology) => buildFlow(t, [], []).arrivalKeys('q')?.filter((k) => k !== 'q');
+  it('"a.#" then "#.b": keys reach the queue (the sampled overlap said none did)', () => {
+    expect(keysAt(chain('#.b'))).toEqual(['#.b']);
+  });
+  it('"a.#" then "b.*": no key can match both, none reaches it by its bindings', () => {
+    expect(keysAt(chain('b.*'))).toEqual([]);
+  });
+});

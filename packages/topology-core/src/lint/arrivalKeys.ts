@@ -12,6 +12,7 @@ import type { ConsumerAction, ConsumerSpec } from '../model/consumer.js';
 import type { PublisherSpec } from '../model/publisher.js';
 import type { CompiledBinding, ExchangeIndex } from '../routing/exchangeIndex.js';
 import { sampleTopicKey, topicMatches } from '../routing/topicMatcher.js';
+import { topicPatternsOverlap } from '../routing/topicOverlap.js';
 
 export type Keys = ReadonlySet<string> | undefined;
 const MAX_KEYS = 1000;
@@ -21,13 +22,13 @@ export const hasWildcard = (k: string): boolean => /(^|\.)[*#](\.|$)/.test(k);
 
 /**
  * Whether a binding of this match kind and key lets through a message whose key is `key`, or, for
- * a pattern `key` (hasWildcard), some of the keys it stands for. Two topic patterns overlap when
- * one matches the other's sample key (an approximation that holds for the usual `a.*`, `a.#`).
+ * a pattern `key` (hasWildcard), some of the keys it stands for: two topic patterns overlap when
+ * some key matches both (decided exactly: routing/topicOverlap.ts).
  */
 export function keyPasses(match: string, bindingKey: string, key: string): boolean {
   const pattern = hasWildcard(key);
   if (match === 'direct') return pattern ? topicMatches(key, bindingKey) : key === bindingKey;
-  if (match === 'topic') return topicMatches(bindingKey, pattern ? sampleTopicKey(key) : key) || (pattern && topicMatches(key, sampleTopicKey(bindingKey)));
+  if (match === 'topic') return pattern ? topicPatternsOverlap(bindingKey, key) : topicMatches(bindingKey, key);
   return true;
 }
 

@@ -120,6 +120,16 @@ export const RULE_DOCS: Readonly<Record<string, LintRuleDoc>> = {
     level: 'error',
     help: 'Use apply-to queues with a pattern that matches only the queues meant (upgrade-check --to 3.10 migrates it).',
   },
+  'delayed-retry-refused': {
+    description: 'On 4.3: a policy whose delayed-retry-* values RabbitMQ 4.3 refuses (measured on 4.3.6: a type other than all, failed, returned, disabled; a min or max that is not a positive integer; a type without delayed-retry-min; a max below the min). The broker refuses the policy with 400 "Validation failed", and a definitions import that holds it fails.',
+    level: 'error',
+    help: 'delayed-retry-type all, failed or returned with delayed-retry-min, a positive integer (ms); delayed-retry-max, if set, a positive integer not below it.',
+  },
+  'delayed-retry-not-as-written': {
+    description: 'On 4.3: x-delayed-retry-* queue arguments that a quorum queue accepts but does not run as written (measured on 4.3.6): a bad type or a missing or bad min leaves delayed retry disabled; a bad max is the min; a max below the min makes every delay the max.',
+    level: 'warning',
+    help: 'Set x-delayed-retry-type with x-delayed-retry-min, a positive integer (ms), and x-delayed-retry-max not below it.',
+  },
   'ttl-queue-without-exit': {
     description: 'A queue with a TTL and neither a dead-letter exchange nor a consumer: messages expire and are dropped. In a definitions file (no consumers shown) it is info: what no consumer takes in time is dropped without a trace.',
     level: 'warning',

@@ -36,6 +36,7 @@ import { backoffWithoutJitter } from './rules/backoffWithoutJitter.js';
 import { backoffOverConsumerTimeout } from './rules/backoffOverConsumerTimeout.js';
 import { policyKeyRefused } from './rules/policyKeyRefused.js';
 import { policyApplyToRefused } from './rules/policyApplyToRefused.js';
+import { delayedRetryNotAsWritten, delayedRetryRefused } from './rules/delayedRetryAsBrokerReads.js';
 
 export const RULES: readonly LintRule[] = [
   requeueWithoutLimit,
@@ -70,6 +71,8 @@ export const RULES: readonly LintRule[] = [
   backoffOverConsumerTimeout,
   policyKeyRefused,
   policyApplyToRefused,
+  delayedRetryRefused,
+  delayedRetryNotAsWritten,
 ];
 
 export const LINT_RULE_IDS: readonly string[] = RULES.map((r) => r.id);

@@ -42,6 +42,8 @@ export const checkTtl: Check = intRange(0, MAX_TTL_MS);
 const nonNegInt: Check = (v) => (isInt(v) && v >= 0 ? undefined : `must be a non-negative integer, got ${describe(v)}`);
 const isString: Check = (v) => (typeof v === 'string' ? undefined : `must be a string, got ${describe(v)}`);
 const isBool: Check = (v) => (typeof v === 'boolean' ? undefined : `must be true or false, got ${describe(v)}`);
+const anyValue: Check = () => undefined;
+
 function oneOf(values: readonly string[]): Check {
   return (v) =>
     typeof v === 'string' && values.includes(v) ? undefined : `must be one of ${values.join(', ')}; got ${describe(v)}`;
@@ -96,9 +98,11 @@ export const QUEUE_ARGUMENTS: { readonly [key: string]: ArgSpec } = {
   'x-initial-cluster-size': { check: intRange(1, 255), only: 'stream', doc: 'replicas at declaration' },
   'x-stream-filter-size-bytes': { check: intRange(16, 255), only: 'stream', doc: 'Bloom filter size (3.12+ stream filtering)' },
   // RabbitMQ 4.3 native delayed retry (quorum queues)
-  'x-delayed-retry-type': { check: oneOf(['disabled', 'all', 'failed', 'returned']), only: 'quorum', doc: '4.3 delayed retry' },
-  'x-delayed-retry-min': { check: checkTtl, only: 'quorum', doc: '4.3 delayed retry: min delay ms' },
-  'x-delayed-retry-max': { check: checkTtl, only: 'quorum', doc: '4.3 delayed retry: max delay ms' },
+  // a quorum queue takes any value (4.3.6, measured): what it does with a bad one is said by
+  // validateTopology from model/delayedRetry.ts (a policy's values are refused: validatePolicies)
+  'x-delayed-retry-type': { check: anyValue, only: 'quorum', doc: '4.3 delayed retry: all, failed, returned or disabled' },
+  'x-delayed-retry-min': { check: anyValue, only: 'quorum', doc: '4.3 delayed retry: min delay ms (a positive integer)' },
+  'x-delayed-retry-max': { check: anyValue, only: 'quorum', doc: '4.3 delayed retry: max delay ms (a positive integer; absent: the min)' },
 };
 
 export const EXCHANGE_ARGUMENTS: { readonly [key: string]: ArgSpec } = {

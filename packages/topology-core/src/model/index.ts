@@ -163,3 +163,14 @@ export { mapRepublishes, type MapRepublish, republishDestination, type Republish
 export { describeIssue, issueSubject, type IssueSubject } from './issueSubject.js';
 export { brokerPolicyPins, policyTies, describeStake, type PolicyTie } from './policyTies.js';
 export { APP_FRAMEWORKS, type AppFramework, isAppFramework, type NodeSource, type SourceNote, type SourceNoteKind, type SourceSetting, sourceSetting } from './source.js';
+export {
+  DELAYED_RETRY_TYPES,
+  type DelayedRetry,
+  type DelayedRetryRefusal,
+  type DelayedRetrySetting,
+  type DelayedRetryType,
+  type DelayedRetryValues,
+  delayedRetryArgumentNotes,
+  delayedRetryPolicyRefusals,
+  effectiveDelayedRetry,
+} from './delayedRetry.js';

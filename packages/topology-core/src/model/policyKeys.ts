@@ -8,6 +8,7 @@
 import type { AmqpValue } from './definitions.js';
 import type { BrokerProfileId } from './design.js';
 import { EXCHANGE_ARGUMENTS, QUEUE_ARGUMENTS, argumentAllowed, intRange } from './arguments.js';
+import { delayedRetryPolicyRefusals, type DelayedRetrySetting } from './delayedRetry.js';
 
 /**
  * How an argument and a policy value for the same setting combine:
@@ -46,6 +47,13 @@ const oneOf =
   (v: AmqpValue): string | undefined =>
     typeof v === 'string' && values.includes(v) ? undefined : `must be one of ${values.join(', ')}; got ${JSON.stringify(v)}`;
 const any = (): undefined => undefined;
+/** one delayed-retry value on its own, in the broker's words (the combinations: delayedRetryPolicyRefusals over the definition) */
+const delayedRetryCheck =
+  (setting: DelayedRetrySetting) =>
+  (v: AmqpValue): string | undefined => {
+    const r = delayedRetryPolicyRefusals({ [setting]: v }).find((x) => x.setting === setting);
+    return r && `is refused by RabbitMQ 4.3: "${r.reason}"`;
+  };
 
 function spec(key: string, s: Omit<PolicyKeySpec, 'key' | 'check' | 'appliesTo' | 'inPlace'> & Partial<Pick<PolicyKeySpec, 'check' | 'appliesTo' | 'inPlace'>>): PolicyKeySpec {
   const argSpec = s.argument !== undefined ? (QUEUE_ARGUMENTS[s.argument] ?? EXCHANGE_ARGUMENTS[s.argument]) : undefined;
@@ -75,9 +83,9 @@ const SPECS: readonly PolicyKeySpec[] = [
   // stream filtering (3.13+): 3.10.8 refuses the key, 4.3.6 accepts it (measured)
   spec('stream-filter-size-bytes', { argument: 'x-stream-filter-size-bytes', resolve: 'argument', operator: false, only: '4.x' }),
   spec('consumer-timeout', { argument: 'x-consumer-timeout', resolve: 'argument', operator: false, only: '4.x', check: intRange(0, Number.MAX_SAFE_INTEGER) }),
-  spec('delayed-retry-type', { argument: 'x-delayed-retry-type', resolve: 'argument', operator: false, only: '4.x' }),
-  spec('delayed-retry-min', { argument: 'x-delayed-retry-min', resolve: 'argument', operator: false, only: '4.x' }),
-  spec('delayed-retry-max', { argument: 'x-delayed-retry-max', resolve: 'argument', operator: false, only: '4.x' }),
+  spec('delayed-retry-type', { argument: 'x-delayed-retry-type', resolve: 'argument', operator: false, only: '4.x', check: delayedRetryCheck('type') }),
+  spec('delayed-retry-min', { argument: 'x-delayed-retry-min', resolve: 'argument', operator: false, only: '4.x', check: delayedRetryCheck('min') }),
+  spec('delayed-retry-max', { argument: 'x-delayed-retry-max', resolve: 'argument', operator: false, only: '4.x', check: delayedRetryCheck('max') }),
   // classic mirroring (3.x only; removed in 4.0)
   ...['ha-mode', 'ha-params', 'ha-sync-mode', 'ha-sync-batch-size', 'ha-promote-on-shutdown', 'ha-promote-on-failure'].map((k) =>
     spec(k, { resolve: 'policy', operator: false, only: '3.x' }),

@@ -11,6 +11,7 @@ import type { BrokerProfileId } from './design.js';
 import { POLICY_APPLY_TO, choosePolicy, policyPattern, policyTargetOf } from './policyMatch.js';
 import { isPlainObject, type IssueSink } from './validateResult.js';
 import { checkTable } from './checkTable.js';
+import { delayedRetryPolicyRefusals } from './delayedRetry.js';
 
 /** RabbitMQ stores any number; we ask for a 32-bit integer, as `rabbitmqctl set_policy --priority` parses it. */
 export const MAX_POLICY_PRIORITY = 2147483647;
@@ -74,6 +75,12 @@ export function checkPolicies(sink: IssueSink, policies: readonly unknown[], que
       else if (kind === 'streams' && spec.appliesTo === 'queues' && !streamReads(spec))
         sink.warn(kp, 'policy-key-ignored', `${k} has no effect on streams (a stream reads max-age, max-length-bytes, stream-max-segment-size-bytes, initial-cluster-size and queue-leader-locator)`);
     }
+    // the delayed-retry settings together, as 4.3.6 validates them (model/delayedRetry.ts; each value alone: its key's check)
+    for (const r of delayedRetryPolicyRefusals({ type: d['delayed-retry-type'], min: d['delayed-retry-min'], max: d['delayed-retry-max'] }))
+      if (r.kind === 'combination') {
+        sink.error(pathKey(`${p}.definition`, `delayed-retry-${r.setting}`), 'delayed-retry-refused', `RabbitMQ 4.3 refuses this policy: "${r.reason}"`);
+        ok = false;
+      }
     if ('dead-letter-routing-key' in d && !('dead-letter-exchange' in d))
       sink.warn(pathKey(`${p}.definition`, 'dead-letter-routing-key'), 'dl-routing-key-without-dlx', 'dead-letter-routing-key without dead-letter-exchange does nothing unless the queue sets one');
     if (ok) {

@@ -17,6 +17,7 @@ import {
   queueTypeOf,
   whyStreamRefuses,
 } from './arguments.js';
+import { delayedRetryArgumentNotes } from './delayedRetry.js';
 import { MAX_NAME_BYTES, checkEntityName, isForbiddenKey, pathIndex, pathKey, utf8ByteLength } from './names.js';
 import { checkTable } from './checkTable.js';
 import { checkPolicies } from './validatePolicies.js';
@@ -165,6 +166,10 @@ export function validateTopologyInto(sink: IssueSink, t: unknown, base: string, 
       if (args['x-dead-letter-strategy'] === 'at-least-once' && args['x-overflow'] !== 'reject-publish')
         sink.warn(pathKey(ap, 'x-dead-letter-strategy'), 'at-least-once-needs-reject-publish', 'at-least-once dead-lettering needs x-overflow reject-publish; otherwise the broker uses at-most-once');
     }
+    // a quorum queue is declared whatever its delayed-retry arguments hold: say what 4.3 runs instead (model/delayedRetry.ts)
+    if (qtype === 'quorum')
+      for (const n of delayedRetryArgumentNotes({ type: args['x-delayed-retry-type'], min: args['x-delayed-retry-min'], max: args['x-delayed-retry-max'] }))
+        sink.warn(pathKey(ap, `x-delayed-retry-${n.setting}`), 'delayed-retry-not-as-written', n.message);
     if ('x-dead-letter-routing-key' in args && !('x-dead-letter-exchange' in args))
       sink.error(pathKey(ap, 'x-dead-letter-routing-key'), 'dl-routing-key-without-dlx', 'x-dead-letter-routing-key needs x-dead-letter-exchange (routing_key_but_no_dlx_defined)');
     const dlx = args['x-dead-letter-exchange'];

@@ -2,6 +2,7 @@
 export { delayOf, MAX_DELAY_MS } from './delayedExchange.js';
 export { radlxDeadSource, routeRadlx } from './radlx.js';
 export { sampleTopicKey, topicMatches, topicWords, topicWordsMatch } from './topicMatcher.js';
+export { topicPatternsIntersect, topicPatternsOverlap } from './topicOverlap.js';
 export { amqpEquals, headersMatch, parseXMatch, type XMatch } from './headersMatcher.js';
 export {
   type CompiledBinding,

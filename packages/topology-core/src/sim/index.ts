@@ -59,3 +59,4 @@ export {
 } from './messageOutcome.js';
 export { describeOutcome, dropText, type OutcomeContext, outcomeTone, parkedFate } from './outcomeText.js';
 export { outcomesOfRun, type RunOutcomes } from './runOutcomes.js';
+export { copiesOf, outcomesOfEvents, type CopiesAt, type EventOutcomeOptions } from './eventOutcomes.js';

@@ -128,7 +128,9 @@ export function decideOutcome(f: OutcomeFacts): MessageOutcome {
     };
   }
   if (f.ackedBy !== undefined) return { kind: 'acked', consumer: f.ackedBy, attempt: f.attempts };
-  if (f.truncated) return moving;
+  // cut off after an ack of no processing (a republish-then-ack whose copy is on its way): still moving;
+  // after its drop it is dropped, however long the run went on for the other messages
+  if (f.truncated && last?.kind !== 'dropped') return moving;
   if (f.events.some((e) => e.kind === 'dropped')) return dropOutcome(f.events);
   if (f.holder !== undefined) return { kind: 'held', consumer: f.holder };
   // settled by a consumer that reports no processing: the last one that acked it

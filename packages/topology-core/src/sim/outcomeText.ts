@@ -14,6 +14,8 @@ export interface OutcomeContext {
   readonly topology: Topology;
   /** the run's horizon (virtual ms): a message still moving when it ended says so */
   readonly horizonMs?: number;
+  /** a live trace's message (or its prediction): still moving says where it got to, not that it never ends */
+  readonly live?: boolean;
 }
 
 /** What becomes of a message resting in `queue`: kept, or expired and then dropped or dead-lettered. */
@@ -77,6 +79,8 @@ export function describeOutcome(o: MessageOutcome, ctx: OutcomeContext): string 
           : o.cycle.length === 1
             ? `, cycling in ${o.cycle[0]}`
             : '';
+      // live: where it got to (a loop of one queue is its last queue so far, not yet a cycle)
+      if (ctx.live) return `still moving at ${formatMs(o.atMs)}: attempt ${o.attempts.toLocaleString('en-US')}${o.cycle.length > 1 ? loop : o.cycle.length === 1 ? `, in ${o.cycle[0]}` : ''}`;
       return `still moving ${stop}: attempt ${o.attempts.toLocaleString('en-US')}${loop}; it never ends`;
     }
     case 'acked': {

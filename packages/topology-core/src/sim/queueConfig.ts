@@ -5,6 +5,7 @@
  */
 import type { AmqpValue, PolicyDef, QueueDef } from '../model/definitions.js';
 import { queueEffectiveSettings, type EffectiveSettings } from '../model/effectiveSettings.js';
+import { effectiveDelayedRetry, type DelayedRetry } from '../model/delayedRetry.js';
 import type { SemanticsProfile } from './profiles.js';
 
 export type Overflow = 'drop-head' | 'reject-publish' | 'reject-publish-dlx';
@@ -31,27 +32,16 @@ export interface QueueConfig {
   readonly ignored: readonly { readonly argument: string; readonly why: string }[];
 }
 
-export interface DelayedRetry {
-  /** all: every return; failed: only returns that incremented delivery-count (basic.reject); returned: only those that did not (basic.nack) */
-  readonly type: 'all' | 'failed' | 'returned';
-  readonly minMs: number;
-  /** undefined: no cap */
-  readonly maxMs: number | undefined;
-}
-
-const DELAYED_RETRY_TYPES = new Set(['disabled', 'all', 'failed', 'returned']);
+export type { DelayedRetry };
 
 /**
  * x-delayed-retry-type/-min/-max or the policy keys delayed-retry-* (docs: "queue arguments,
- * queue policies, or both"; resolved key by key in effectiveSettings). `min` is required when
- * enabled: without it there is no delay.
+ * queue policies, or both"; resolved key by key in effectiveSettings), as 4.3.6 runs them
+ * (model/delayedRetry.ts, measured): a bad type or a missing or bad min leaves it disabled, a
+ * missing or bad max is the min (every delay is min).
  */
 function delayedRetryOf(s: Settings): DelayedRetry | undefined {
-  const type = str(s['x-delayed-retry-type']?.value);
-  const minMs = num(s['x-delayed-retry-min']?.value);
-  const maxMs = num(s['x-delayed-retry-max']?.value);
-  if (type === undefined || !DELAYED_RETRY_TYPES.has(type) || type === 'disabled' || minMs === undefined || minMs < 0) return undefined;
-  return { type: type as DelayedRetry['type'], minMs, maxMs };
+  return effectiveDelayedRetry({ type: s['x-delayed-retry-type']?.value, min: s['x-delayed-retry-min']?.value, max: s['x-delayed-retry-max']?.value });
 }
 
 /** the delayed-retry settings present, named as they were written (argument or policy key) */

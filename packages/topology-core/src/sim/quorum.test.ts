@@ -139,9 +139,19 @@ describe('4.3 quorum delayed retry (rabbitmq-website docs/quorum-queues/index.md
     expect(r.ignoredArguments).toBeUndefined();
   });
 
-  it('without x-delayed-retry-max the delay is not capped', () => {
+  it('without x-delayed-retry-max the max is the min: every delay is min (4.3.6 measured: "all (min: 300ms, max: 300ms)", waits 300, 300)', () => {
     const r = run({ topology: topo(retry('all', 100)), consumers: [C.script('Q', rejectRequeue)], steps: [S.publish('', 'Q', 'm')], ...v43 });
-    expect(times(r)).toEqual([0, 100, 300, 600]);
+    expect(times(r)).toEqual([0, 100, 200, 300]);
+  });
+
+  it('arguments 4.3.6 accepts but does not run: a bad type or min leaves it disabled, a bad max is the min, a max below min caps every delay (measured)', () => {
+    const go = (args: Record<string, string | number>) => times(run({ topology: topo(args), consumers: [C.script('Q', rejectRequeue, rejectRequeue, A.ack)], steps: [S.publish('', 'Q', 'm')], ...v43 }));
+    expect(go({ 'x-delayed-retry-type': 'all' })).toEqual([0, 0, 0]);
+    expect(go(retry('all', 0))).toEqual([0, 0, 0]);
+    expect(go(retry('all', -1))).toEqual([0, 0, 0]);
+    expect(go(retry('ALL', 300))).toEqual([0, 0, 0]);
+    expect(go(retry('all', 300, -5))).toEqual([0, 300, 600]);
+    expect(go(retry('all', 1000, 500))).toEqual([0, 500, 1000]);
   });
 
   it('a nack leaves delivery-count at 0: never delayed longer than the minimum', () => {

@@ -56,7 +56,7 @@ export function quorumReturn(sim: SimState, q: QueueState, e: QEntry, consumer: 
   // not "delayed longer than the minimum": at least min x 1.
   const dr = q.cfg.delayedRetry;
   if (dr !== undefined && (dr.type === 'all' || (dr.type === 'failed') === failed)) {
-    const delay = Math.min(dr.minMs * Math.max(1, e.deliveryCount), dr.maxMs ?? Infinity);
+    const delay = Math.min(dr.minMs * Math.max(1, e.deliveryCount), dr.maxMs);
     sim.rules.emitRequeued(sim, q, msg, consumer, viaReject, delay, multiple);
     sim.heap.push(sim.t + delay, { k: 'qq-retry', q, e });
     return;

@@ -8,6 +8,7 @@ import type { BrokerProfileId } from '../model/design.js';
 import type { QueueDef, Topology } from '../model/definitions.js';
 import { exchangeNodeId, queueNodeId, type NodeId } from '../model/nodeIds.js';
 import { refusedPolicyKeys } from '../model/policyKeys.js';
+import { delayedRetryArgumentNotes, delayedRetryPolicyRefusals } from '../model/delayedRetry.js';
 import { queueEffectiveSettings } from '../model/effectiveSettings.js';
 import { queueTypeOf } from '../model/arguments.js';
 import { choosePolicy, POLICY_APPLY_TO_3_10, policyTargetOf } from '../model/policyMatch.js';
@@ -256,6 +257,56 @@ const delayedRetryIgnored = queueRule(
   }),
 );
 
+/** 4.3 validates a delayed-retry policy's values and refuses the policy (model/delayedRetry.ts, measured on 4.3.6). */
+const delayedRetryPolicyRefused: DeclarationRule = {
+  id: 'delayed-retry-refused',
+  title: 'A delayed-retry policy RabbitMQ 4.3 refuses',
+  check: ({ topology, to }) =>
+    to !== '4.3'
+      ? []
+      : (topology.policies ?? []).flatMap((p): DeclarationFinding[] => {
+          const d = p.definition;
+          const refusals = delayedRetryPolicyRefusals({ type: d['delayed-retry-type'], min: d['delayed-retry-min'], max: d['delayed-retry-max'] });
+          if (refusals.length === 0) return [];
+          const fields = [...new Set(refusals.map((r) => `delayed-retry-${r.setting}`))];
+          return [
+            {
+              kind: 'refused',
+              id: 'delayed-retry-refused',
+              object: `policy ${p.name}`,
+              objects: governedQueues(topology, p).map(queueNodeId),
+              message: `policy ${p.name}: ${fields.join(', ')}: RabbitMQ 4.3 refuses the policy (${refusals.map((r) => r.reason).join('; ')}); a definitions import that holds it fails with 400.`,
+              // the broker names the first it finds
+              brokerWording: `Validation failed\n\n${refusals[0]!.reason}`,
+              fix: 'delayed-retry-type all, failed or returned with delayed-retry-min, a positive integer (ms); delayed-retry-max, if set, a positive integer not below it.',
+              sources: [SOURCES.quorumDelayedRetry, SOURCES.measured],
+            },
+          ];
+        }),
+};
+
+/** 4.3 declares a quorum queue whatever its delayed-retry arguments hold, and runs it with what it can read (measured on 4.3.6). */
+const delayedRetryNotAsWritten: DeclarationRule = {
+  id: 'delayed-retry-not-as-written',
+  title: 'Delayed-retry arguments RabbitMQ 4.3 does not run as written',
+  check: ({ topology, to }) =>
+    to !== '4.3'
+      ? []
+      : topology.queues.flatMap((q): DeclarationFinding[] => {
+          const a = q.arguments ?? {};
+          if (queueTypeOf(a) !== 'quorum') return [];
+          return delayedRetryArgumentNotes({ type: a['x-delayed-retry-type'], min: a['x-delayed-retry-min'], max: a['x-delayed-retry-max'] }).map((n) => ({
+            kind: 'ignored',
+            id: 'delayed-retry-not-as-written',
+            object: `queue ${q.name}`,
+            objects: [queueNodeId(q.name)],
+            message: `queue ${q.name}: ${n.message}.`,
+            fix: 'Set x-delayed-retry-type with x-delayed-retry-min, a positive integer (ms), and x-delayed-retry-max not below it.',
+            sources: [SOURCES.quorumDelayedRetry, SOURCES.measured],
+          }));
+        }),
+};
+
 export const DECLARATION_RULES: readonly DeclarationRule[] = [
   policyKeysRefused,
   policyApplyToRefused,
@@ -267,6 +318,8 @@ export const DECLARATION_RULES: readonly DeclarationRule[] = [
   quorumDefaultDeliveryLimit,
   delayedMessageExchange,
   delayedRetryIgnored,
+  delayedRetryPolicyRefused,
+  delayedRetryNotAsWritten,
 ];
 
 export function checkDeclarations(ctx: DeclarationContext): DeclarationFinding[] {

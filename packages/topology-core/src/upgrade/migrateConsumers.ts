@@ -10,7 +10,7 @@
  */
 import type { BrokerProfileId } from '../model/design.js';
 import type { Condition, ConsumerAction, ConsumerSpec, Counter, Rule, ValueExpr } from '../model/consumer.js';
-import type { Topology } from '../model/definitions.js';
+import type { AmqpTable, Topology } from '../model/definitions.js';
 import { queueTypeOf } from '../model/arguments.js';
 import { queueConfig } from '../sim/queueConfig.js';
 import { profileFor } from '../sim/profiles.js';
@@ -117,11 +117,13 @@ function delayedExchangeToDelayedRetry(consumers: ConsumerSpec[], topology: Topo
       const max = Math.max(...delays);
       const q = t.queues.find((y) => y.name === c.queue)!;
       const quorum = queueTypeOf(q.arguments) === 'quorum' ? q : toQuorum(q, log, `quorum delayed retry replaces ${x.name}`);
-      const args = { ...(quorum.arguments ?? {}), 'x-delayed-retry-type': 'failed', 'x-delayed-retry-min': Number.isFinite(min) ? min : 0, 'x-delayed-retry-max': max, 'x-delivery-limit': -1 };
+      // no delay above 0: no delayed retry (4.3 runs x-delayed-retry-min 0 as disabled anyway: model/delayedRetry.ts)
+      const retry: AmqpTable = Number.isFinite(min) ? { 'x-delayed-retry-type': 'failed', 'x-delayed-retry-min': min, 'x-delayed-retry-max': max } : {};
+      const args = { ...(quorum.arguments ?? {}), ...retry, 'x-delivery-limit': -1 };
       t = { ...t, queues: t.queues.map((y) => (y.name === q.name ? { ...quorum, arguments: args } : y)) };
       cs = cs.map((y) => (y.id === c.id ? counted : y));
-      log.changes.push(`consumer ${c.id}: republish to ${x.name} -> basic.reject requeue on ${q.name} with quorum delayed retry (min ${args['x-delayed-retry-min']} ms, max ${max} ms)${counterHeader ? `; ${counterHeader} read as x-delivery-count` : ''}`);
-      log.notKept.push(`queue ${q.name}: quorum delayed retry waits x-delayed-retry-min times the failed deliveries so far (${args['x-delayed-retry-min']} ms, then twice, three times that), capped at ${max} ms; the old delays (${Number.isFinite(min) ? min : 0} to ${max} ms, by the republish's x-delay) are only approximated`);
+      log.changes.push(`consumer ${c.id}: republish to ${x.name} -> basic.reject requeue on ${q.name} ${Number.isFinite(min) ? ` with quorum delayed retry (min ${min} ms, max ${max} ms)` : ' (no delay: every old x-delay was 0)'}${counterHeader ? `; ${counterHeader} read as x-delivery-count` : ''}`);
+      log.notKept.push(`queue ${q.name}: quorum delayed retry waits x-delayed-retry-min times the failed deliveries so far (${Number.isFinite(min) ? min : 0} ms, then twice, three times that), capped at ${max} ms; the old delays (${Number.isFinite(min) ? min : 0} to ${max} ms, by the republish's x-delay) are only approximated`);
     }
     t = { ...t, exchanges: t.exchanges.filter((e) => e.name !== x.name), bindings: t.bindings.filter((b) => b.source !== x.name && b.destination !== x.name) };
     log.changes.push(`exchange ${x.name}: deleted (x-delayed-message is unknown on 4.3)`);

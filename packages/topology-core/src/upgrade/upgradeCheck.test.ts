@@ -32,6 +32,16 @@ describe('declarations 3.x -> 4.x', () => {
     expect(byId(decl('4.3'), 'classic-queue-version-1')[0]).toMatchObject({ brokerWording: expect.stringContaining("PRECONDITION_FAILED - invalid arg 'x-queue-version'") });
     expect(byId(decl('4.x'), 'classic-queue-version-1').map((f) => f.kind)).toEqual(['deprecated']);
   });
+  it('delayed retry on 4.3: a policy 4.3.6 refuses is refused in its words; arguments it accepts but does not run as written are named (measured)', () => {
+    const topology = {
+      ...T.topology(T.queue('dr.q', { quorum: true, args: { 'x-delayed-retry-type': 'all' } }), T.queue('dr.p', { quorum: true })),
+      policies: [{ name: 'drp', pattern: '^dr\\.p$', 'apply-to': 'quorum_queues' as const, priority: 0, definition: { 'delayed-retry-type': 'all', 'delayed-retry-min': 1000, 'delayed-retry-max': 500 } }],
+    };
+    const fs = checkDeclarations({ topology, from: '4.x', to: '4.3' });
+    expect(byId(fs, 'delayed-retry-refused')).toMatchObject([{ kind: 'refused', object: 'policy drp', objects: ['queue:dr.p'], brokerWording: 'Validation failed\n\ndelayed-retry-max (500) must not be smaller than delayed-retry-min (1000)' }]);
+    expect(byId(fs, 'delayed-retry-not-as-written')).toMatchObject([{ kind: 'ignored', object: 'queue dr.q', message: expect.stringMatching(/needs x-delayed-retry-min.*disabled/) }]);
+    expect(checkDeclarations({ topology, from: '4.3', to: '4.x' }).filter((f) => f.id.startsWith('delayed-retry-') && f.id !== 'delayed-retry-ignored')).toEqual([]);
+  });
   it('x-queue-master-locator: refused on 4.x (measured: the channel is closed)', () => {
     expect(byId(decl('4.x'), 'queue-master-locator').map((f) => [f.kind, f.object])).toEqual([['refused', 'queue lg.located']]);
   });

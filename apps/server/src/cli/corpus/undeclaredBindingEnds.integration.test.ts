@@ -11,6 +11,7 @@ import { exportDefinitions, importDefinitions } from '@retry-studio/topology-cor
 import type { BindingDef } from '@retry-studio/topology-core/model';
 import { ManagementClient, parseAmqpUrl } from '../../broker/index.js';
 import { TEST_BROKERS } from '../../testing/testBrokers.js';
+import { waitUntil } from '../../testing/waitUntil.js';
 
 const bind = (source: string, destination: string, routing_key: string, destination_type: BindingDef['destination_type'] = 'queue'): BindingDef => ({ source, destination, destination_type, routing_key, arguments: {} });
 const queue = (name: string) => ({ name, durable: true, auto_delete: false, arguments: {} });
@@ -32,11 +33,8 @@ describe.each(TEST_BROKERS)('a binding to an undeclared object on RabbitMQ $name
       await mgmt.loadDefinitions(vhost, FILE).catch((e: Error) => (refused = e.message));
       // 4.3.6 answers the 400 while its import workers may still be declaring the rest: read until it settles (bounded)
       const read = async () => (await mgmt.listBindings(vhost)).filter((b) => b.source !== '').map((b) => b.routing_key).sort();
-      let keys = await read();
-      for (let i = 0; i < 20 && keys.length < 2; i++) {
-        await new Promise((r) => setTimeout(r, 250));
-        keys = await read();
-      }
+      let keys: string[] = [];
+      await waitUntil(async () => (keys = await read()).length >= 2, 'the whole bindings declared', { timeoutMs: 20_000, everyMs: 250 }).catch(() => undefined);
       const queues = (await mgmt.listQueues(vhost)).map((q) => q.name).sort();
       // both brokers: every declared object and every whole binding is in place
       expect(queues).toEqual(['q1', 'q2']);

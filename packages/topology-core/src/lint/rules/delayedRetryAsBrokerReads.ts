@@ -1,0 +1,59 @@
+/**
+ * `delayed-retry-refused` and `delayed-retry-not-as-written`: quorum delayed retry as RabbitMQ 4.3
+ * reads it (model/delayedRetry.ts, measured on 4.3.6). A policy whose delayed-retry-* values the
+ * broker's validator refuses is refused whole (HTTP 400; a definitions import that holds it fails);
+ * the same values as queue arguments are accepted, and the queue runs with delayed retry disabled
+ * or with other delays than written. Only a 4.3 lint: earlier lines ignore the arguments
+ * (upgrade-check's delayed-retry-ignored) and refuse the policy keys (policy-key-refused).
+ */
+import { queueNodeId } from '../../model/nodeIds.js';
+import { delayedRetryArgumentNotes, delayedRetryPolicyRefusals } from '../../model/delayedRetry.js';
+import { policyMatches, policyTargetOf } from '../../model/policyMatch.js';
+import { finding } from '../ruleHelpers.js';
+import type { LintFinding, LintRule } from '../types.js';
+
+export const delayedRetryRefused: LintRule = {
+  id: 'delayed-retry-refused',
+  title: 'A delayed-retry policy RabbitMQ 4.3 refuses',
+  check: (ctx) => {
+    if (ctx.profile !== '4.3') return [];
+    return (ctx.design.topology.policies ?? []).flatMap((p): LintFinding[] => {
+      const d = p.definition;
+      const refusals = delayedRetryPolicyRefusals({ type: d['delayed-retry-type'], min: d['delayed-retry-min'], max: d['delayed-retry-max'] });
+      if (refusals.length === 0) return [];
+      const queues = ctx.design.topology.queues.filter((q) => policyMatches(p, q.name, policyTargetOf(q.arguments?.['x-queue-type']))).map((q) => q.name);
+      const fields = [...new Set(refusals.map((r) => `delayed-retry-${r.setting}`))];
+      return [
+        finding(
+          'delayed-retry-refused',
+          'error',
+          `policy ${p.name}: ${fields.join(', ')}: RabbitMQ 4.3 refuses the policy ("Validation failed: ${refusals.map((r) => r.reason).join('; ')}"), and importing a definitions file that holds it fails with 400${queues.length ? `; ${queues.join(', ')} would run without it` : ''}.`,
+          queues.map(queueNodeId),
+          'delayed-retry-type all, failed or returned needs delayed-retry-min, a positive integer (ms); delayed-retry-max, if set, a positive integer not below it.',
+        ),
+      ];
+    });
+  },
+};
+
+export const delayedRetryNotAsWritten: LintRule = {
+  id: 'delayed-retry-not-as-written',
+  title: 'Delayed-retry arguments RabbitMQ 4.3 accepts but does not run as written',
+  check: (ctx) => {
+    if (ctx.profile !== '4.3') return [];
+    return ctx.design.topology.queues.flatMap((q): LintFinding[] => {
+      const a = q.arguments ?? {};
+      if (a['x-queue-type'] !== 'quorum') return [];
+      const notes = delayedRetryArgumentNotes({ type: a['x-delayed-retry-type'], min: a['x-delayed-retry-min'], max: a['x-delayed-retry-max'] });
+      return notes.map((n) =>
+        finding(
+          'delayed-retry-not-as-written',
+          'warning',
+          `queue ${q.name}: ${n.message}.`,
+          [queueNodeId(q.name)],
+          'Set x-delayed-retry-type (all, failed or returned) with x-delayed-retry-min, a positive integer (ms), and x-delayed-retry-max not below it.',
+        ),
+      );
+    });
+  },
+};
