@@ -71,3 +71,34 @@ describe('x-max-length / x-overflow', () => {
     expect(r.delivered('Q')).toEqual(['m1', 'm2', 'm2']);
   });
 });
+
+describe('drop-head queues evicting into each other', () => {
+  // a rejection in the x-death spares them the cycle check (rabbit_dead_letter.erl): each eviction
+  // dead-letters back into the full queues, which evict again, without end. The broker storms; the
+  // simulator must run it to its event bound, not overflow its call stack (a fuzz topology did).
+  const storm = T.topology(
+    T.exchange('F', 'fanout'),
+    T.queue('W', { dlx: 'F' }),
+    T.queue('P1', { dlx: 'F', maxLength: 1 }),
+    T.queue('P2', { dlx: 'F', maxLength: 1 }),
+    T.bind('F', 'P1', ''),
+    T.bind('F', 'P2', ''),
+  );
+  it('runs as a storm to the event bound: truncated, still evicting, no stack overflow', () => {
+    const r = run({
+      topology: storm,
+      consumers: [C.worker('W', [{ then: A.reject }], { failure: { kind: 'always' } })],
+      steps: [S.publish('', 'W', 'm1'), S.publish('', 'W', 'm2')],
+      maxEvents: 50_000,
+    });
+    expect(r.truncated).toBe(true);
+    expect(r.of('dead-lettered').filter((e) => e.reason === 'maxlen').length).toBeGreaterThan(5_000);
+  });
+  it('a short chain is unchanged: evicted at once, in order', () => {
+    const r = run({ topology: storm, steps: [S.publish('', 'P1', 'a'), S.publish('', 'P1', 'b')] });
+    // b evicts a (x-death P1 maxlen): P1 is a fully automatic cycle for it, P2 takes it
+    expect(r.left('P1')).toEqual(['b']);
+    expect(r.left('P2')).toEqual(['a']);
+    expect(r.truncated).toBe(false);
+  });
+});

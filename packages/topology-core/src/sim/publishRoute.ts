@@ -238,18 +238,41 @@ export function enqueue(sim: SimState, q: QueueState, msg: Msg, fromQueue = fals
   return true;
 }
 
+/**
+ * How deep evictions may nest (an evicted head dead-lettered into a full drop-head queue evicts its
+ * head, ...) before the rest waits for the heap at the same instant. Full drop-head queues that
+ * dead-letter into each other evict each other without end when the cycle check spares them (a
+ * rejection in their x-death): the broker does it asynchronously, a storm; here it runs until the
+ * run's event bound (then as heap work, which ends the run truncated), never as one deep call stack.
+ */
+const MAX_NESTED_EVICTIONS = 32;
+
 /** x-overflow drop-head: dead-letter (or drop) the oldest ready messages while over the limit */
 export function dropHeadOverflow(sim: SimState, q: QueueState): void {
   const cfg = q.cfg;
   if (cfg.overflow !== 'drop-head' || (cfg.maxLength === undefined && cfg.maxBytes === undefined)) return;
-  while (
-    q.readyCount > 0 &&
-    ((cfg.maxLength !== undefined && q.readyCount > cfg.maxLength) || (cfg.maxBytes !== undefined && q.readyBytes > cfg.maxBytes))
-  ) {
-    const e = q.takeHead() as QEntry;
-    const m = e.msg;
-    const n = e.deliveryCount;
-    sim.release(e);
-    deadLetter(sim, q, m, 'maxlen', n);
+  const over = (): boolean =>
+    q.readyCount > 0 && ((cfg.maxLength !== undefined && q.readyCount > cfg.maxLength) || (cfg.maxBytes !== undefined && q.readyBytes > cfg.maxBytes));
+  if (!over()) return;
+  if (sim.overflowDepth >= MAX_NESTED_EVICTIONS) {
+    sim.heap.push(sim.t, { k: 'overflow', q });
+    return;
+  }
+  sim.overflowDepth++;
+  try {
+    while (over()) {
+      // a queue that evicts into itself (through its DLX) stays over its limit: the run's event bound ends it
+      if (sim.seq >= sim.maxEvents) {
+        sim.heap.push(sim.t, { k: 'overflow', q });
+        return;
+      }
+      const e = q.takeHead() as QEntry;
+      const m = e.msg;
+      const n = e.deliveryCount;
+      sim.release(e);
+      deadLetter(sim, q, m, 'maxlen', n);
+    }
+  } finally {
+    sim.overflowDepth--;
   }
 }

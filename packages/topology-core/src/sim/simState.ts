@@ -50,7 +50,9 @@ export type Work =
   /** a 4.3 quorum queue's delayed retry ends: the entry is ready again */
   | { readonly k: 'qq-retry'; readonly q: QueueState; readonly e: QEntry }
   /** a queue of a lost node is available again (nodeLoss.ts) */
-  | { readonly k: 'node-back'; readonly q: QueueState };
+  | { readonly k: 'node-back'; readonly q: QueueState }
+  /** drop-head overflow left for later in the same instant: a chain of queues evicting into each other (publishRoute.ts) */
+  | { readonly k: 'overflow'; readonly q: QueueState };
 
 export const NO_HEADERS = EMPTY_HEADERS;
 /** what a pooled (released) queue entry points at */
@@ -101,6 +103,8 @@ export class SimState {
   lastActivity = 0;
   finished = false;
   truncatedFlag = false;
+  /** how many drop-head evictions are under way, one inside another (publishRoute.ts dropHeadOverflow) */
+  overflowDepth = 0;
   /** the run was cut by its time bound (not its event bound) */
   stoppedAtHorizon = false;
   logicalCount = 0;

@@ -17,7 +17,7 @@ import type { SemanticsProfile } from './profiles.js';
 import type { QEntry, QueueState } from './queueState.js';
 import { SIM_RULES } from './rules.js';
 import { NO_HEADERS, SimState, type ConsumerState, type Delivery, type Work } from './simState.js';
-import { clientPublish, routeAndEnqueue } from './publishRoute.js';
+import { clientPublish, dropHeadOverflow, routeAndEnqueue } from './publishRoute.js';
 import { apply, closeConsumers, dispatch, outcome, retryAttempt } from './deliverAck.js';
 import { deleteQueue, dropExpired, ensureTimer } from './expiry.js';
 import { deliveredHeaders, retryReady } from './quorum.js';
@@ -194,6 +194,12 @@ export class Simulator {
         break;
       case 'node-back':
         dispatch(this.s, w.q);
+        break;
+      case 'overflow':
+        if (this.s.queues.get(w.q.cfg.name) === w.q) {
+          dropHeadOverflow(this.s, w.q);
+          this.s.depthChanged(w.q);
+        }
         break;
     }
     return true;
