@@ -8,7 +8,8 @@ import type { Design } from '../model/design.js';
 import type { FailureModel } from '../model/consumer.js';
 import type { SimEvent } from './events.js';
 import { simulate } from './simulate.js';
-import { designToSimulation } from './designToSimulation.js';
+import { designToSimulation, usesV43Features } from './designToSimulation.js';
+import { designParts } from './designParts.js';
 import { activeQueuesOf, deadLetteringQueuesOf, traceMessages, type MessageTrace } from './messageTrace.js';
 
 /** Enough for dozens of attempts through any template's loop, small enough to lint as you type. */
@@ -37,8 +38,11 @@ export function boundedRetryRuns(design: Design, failure: FailureModel): RetryRu
   const workers = design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
   const active = activeQueuesOf(design);
   const deadLettering = deadLetteringQueuesOf(design.topology);
-  return design.publishers.flatMap((p) => {
-    const input = designToSimulation(failingWith({ ...design, publishers: [p] }, failure), { messages: 1, failure });
+  // each publisher on its own part of the design (designParts.ts): the same run, without the unrelated rest
+  const partOf = designParts(design);
+  const profileOptions = design.profile === '4.x' && usesV43Features(design.topology) ? { v43: true } : undefined;
+  return design.publishers.flatMap((p, i) => {
+    const input = designToSimulation(failingWith(partOf(i), failure), { messages: 1, failure, ...(profileOptions ? { profileOptions } : {}) });
     const result = simulate({ ...input, maxEvents: RETRY_RUN_MAX_EVENTS, maxTimeMs: RETRY_RUN_MAX_TIME_MS });
     const traces = traceMessages(result, {
       activeQueues: active,
