@@ -6,6 +6,7 @@ import { designToSimulation } from './designToSimulation.js';
 import { activeQueuesOf, deadLetteringQueuesOf, traceMessages } from './messageTrace.js';
 import { mapReferences } from '../model/references.js';
 import type { Design } from '../model/design.js';
+import type { QueueDef } from '../model/definitions.js';
 import type { FailureModel } from '../model/consumer.js';
 import { listTemplates } from '../templates/registry.js';
 import { templateDesign } from '../../testing/templateDesign.js';
@@ -62,15 +63,41 @@ describe('designParts', () => {
     });
   });
 
-  it('a policy naming a dead-letter exchange joins the queues it matches to that exchange', () => {
+  it('a policy naming a dead-letter exchange takes the part on to that exchange (the parking queue has no DLX of its own)', () => {
     const d = merged(['dlx-ttl-wait-queue', 'dlx-ttl-wait-queue']);
     const withPolicy: Design = {
       ...d,
-      topology: { ...d.topology, policies: [{ name: 'p', pattern: '^t0\\.', definition: { 'dead-letter-exchange': 't1.orders' } }] },
+      topology: { ...d.topology, policies: [{ name: 'p', pattern: '^t0\\.orders\\.parking$', definition: { 'dead-letter-exchange': 't1.orders' } }] },
     };
-    const names = (i: number) => designParts(withPolicy)(i).topology.queues.map((q) => q.name);
-    expect(names(0).some((n) => n.startsWith('t1.'))).toBe(true);
-    expect(designParts(d)(0).topology.queues.every((q) => q.name.startsWith('t0.'))).toBe(true);
+    const exchanges = (x: Design) => designParts(x)(0).topology.exchanges.map((e) => e.name);
+    expect(exchanges(withPolicy)).toContain('t1.orders');
+    expect(exchanges(d).every((n) => n.startsWith('t0.'))).toBe(true);
+  });
+
+  it('a vhost import of topic keys per queue: a publisher reaches its own work queue and DLQ, not its team', () => {
+    const queues: QueueDef[] = Array.from({ length: 40 }, (_, i): QueueDef[] => [
+      { name: `w${i}`, durable: true, auto_delete: false, arguments: { 'x-dead-letter-exchange': 'dlx', 'x-dead-letter-routing-key': `w${i}.dlq` } },
+      { name: `w${i}.dlq`, durable: true, auto_delete: false, arguments: {} },
+    ]).flat();
+    const d: Design = {
+      ...templateDesign('dlx-ttl-wait-queue'),
+      topology: {
+        exchanges: [
+          { name: 'events', type: 'topic', durable: true, auto_delete: false, internal: false, arguments: {} },
+          { name: 'dlx', type: 'direct', durable: true, auto_delete: false, internal: false, arguments: {} },
+        ],
+        queues,
+        bindings: Array.from({ length: 40 }, (_, i) => [
+          { source: 'events', destination: `w${i}`, destination_type: 'queue' as const, routing_key: `t.${i}.#`, arguments: {} },
+          { source: 'dlx', destination: `w${i}.dlq`, destination_type: 'queue' as const, routing_key: `w${i}.dlq`, arguments: {} },
+        ]).flat(),
+      },
+      consumers: [],
+      publishers: Array.from({ length: 40 }, (_, i) => ({ id: `p${i}`, exchange: 'events', routingKey: `t.${i}.x` })),
+    };
+    const part = designParts(d)(7);
+    expect(part.topology.queues.map((q) => q.name)).toEqual(['w7', 'w7.dlq']);
+    expect(part.topology.bindings).toHaveLength(2);
   });
 
   for (const failure of [{ kind: 'always' }, { kind: 'failFirst', n: 2 }] as const)

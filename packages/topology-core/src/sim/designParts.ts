@@ -11,6 +11,7 @@ import type { Design } from '../model/design.js';
 import type { Topology } from '../model/definitions.js';
 import { mapReferences } from '../model/references.js';
 import { policyPattern } from '../model/policyMatch.js';
+import { publisherReach } from './publisherReach.js';
 
 const OWNER = /^(topology\.(queues|exchanges|bindings|policies)|consumers|publishers)\[(\d+)\]/;
 
@@ -81,8 +82,43 @@ export function designParts(design: Design): (publisher: number) => Design {
   t.bindings.forEach((b, i) => part(`bindings:${i}`).bindings.push(b));
   design.consumers.forEach((c, i) => part(`consumers:${i}`).consumers.push(c));
   const everything = j.root('everything');
+  const reachOf = publisherReach(design);
+  const indexBy = <T>(all: readonly T[], key: (x: T) => string): Map<string, number[]> => {
+    const m = new Map<string, number[]>();
+    all.forEach((x, k) => {
+      const l = m.get(key(x));
+      if (l) l.push(k);
+      else m.set(key(x), [k]);
+    });
+    return m;
+  };
+  const queueAt = indexBy(t.queues, (q) => q.name);
+  const exchangeAt = indexBy(t.exchanges, (x) => x.name);
+  const bindingsFrom = indexBy(t.bindings, (b) => b.source);
+  const consumersOn = indexBy(design.consumers, (c) => c.queue);
   return (i) => {
     const p = design.publishers[i]!;
+    // narrower still: what its messages can reach, key by key (publisherReach.ts), when that can be read
+    const reach = reachOf(i);
+    if (reach) {
+      // in the design's order (routing and delivery follow it), picked by index: no pass over the whole design per publisher
+      const pick = <T>(all: readonly T[], at: number[]): T[] => at.sort((a, b) => a - b).map((k) => all[k]!);
+      const qs = [...reach.queues].flatMap((n) => queueAt.get(n) ?? []);
+      const xs = [...reach.exchanges].flatMap((n) => exchangeAt.get(n) ?? []);
+      const bs = [...reach.exchanges].flatMap((n) =>
+        (bindingsFrom.get(n) ?? []).filter((k) => {
+          const b = t.bindings[k]!;
+          return (b.destination_type === 'exchange' ? reach.exchanges : reach.queues).has(b.destination);
+        }),
+      );
+      const cs = [...reach.queues].flatMap((n) => consumersOn.get(n) ?? []);
+      return {
+        ...design,
+        topology: { ...t, queues: pick(t.queues, qs), exchanges: pick(t.exchanges, xs), bindings: pick(t.bindings, bs) },
+        consumers: pick(design.consumers, cs),
+        publishers: [p],
+      };
+    }
     const r = j.root(`publishers:${i}`);
     if (r === everything) return { ...design, publishers: [p] };
     const own = parts.get(r) ?? { queues: [], exchanges: [], bindings: [], consumers: [] };
