@@ -64,7 +64,10 @@ export function Canvas() {
   // set just before a fit zooms out into the overview: the nodes are hidden first, or React Flow would mount
   // every node of the design for the one frame drawn at the new zoom before the hidden ones reach its store
   const [preOverview, setPreOverview] = useState(false);
-  const overview = big && (far || preOverview);
+  // a big design loaded into the canvas (a fit requested) waits hidden for its opening view: drawn at the view of
+  // the design before it, a 10,000-queue import mounted the nodes in view and 2,000 edges crossing it, for seconds
+  const [fitted, setFitted] = useState(fitRequest);
+  const overview = big && (far || preOverview || fitRequest !== fitted);
   // React Flow mounts once the canvas's size is known, at the design's opening view (in the overview when that
   // is zoomed out): opened at zoom 1 first, it drew the nodes in the corner, then fitted and hid them (a second lost)
   const [initial, setInitial] = useState<{ x: number; y: number; zoom: number } | null>(null);
@@ -148,7 +151,12 @@ export function Canvas() {
   }, [rf]);
   useEffect(() => {
     if (!fitRequest) return;
-    requestAnimationFrame(() => requestAnimationFrame(openingView));
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        openingView();
+        setFitted(fitRequest);
+      }),
+    );
   }, [fitRequest, openingView]);
   // the opening view again when the canvas changes size and the user has not moved it (a notice bar appears
   // above it, the bottom panel is resized): the canvas shrank under a fitted design and the minimap covered its corner
