@@ -94,7 +94,6 @@ export function designParts(design: Design): (publisher: number) => Design {
   };
   const queueAt = indexBy(t.queues, (q) => q.name);
   const exchangeAt = indexBy(t.exchanges, (x) => x.name);
-  const bindingsFrom = indexBy(t.bindings, (b) => b.source);
   const consumersOn = indexBy(design.consumers, (c) => c.queue);
   return (i) => {
     const p = design.publishers[i]!;
@@ -105,12 +104,8 @@ export function designParts(design: Design): (publisher: number) => Design {
       const pick = <T>(all: readonly T[], at: number[]): T[] => at.sort((a, b) => a - b).map((k) => all[k]!);
       const qs = [...reach.queues].flatMap((n) => queueAt.get(n) ?? []);
       const xs = [...reach.exchanges].flatMap((n) => exchangeAt.get(n) ?? []);
-      const bs = [...reach.exchanges].flatMap((n) =>
-        (bindingsFrom.get(n) ?? []).filter((k) => {
-          const b = t.bindings[k]!;
-          return (b.destination_type === 'exchange' ? reach.exchanges : reach.queues).has(b.destination);
-        }),
-      );
+      // the bindings some arriving key matches: one that none matches routes nothing in this run
+      const bs = [...reach.bindings];
       const cs = [...reach.queues].flatMap((n) => consumersOn.get(n) ?? []);
       return {
         ...design,

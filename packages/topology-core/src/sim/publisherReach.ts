@@ -26,6 +26,8 @@ const MAX_STEPS = 20_000;
 export interface Reach {
   readonly queues: ReadonlySet<string>;
   readonly exchanges: ReadonlySet<string>;
+  /** indices into the topology's bindings that some key reaching their source matches */
+  readonly bindings: ReadonlySet<number>;
 }
 
 const hasCc = (h: unknown): boolean => typeof h === 'object' && h !== null && ('CC' in h || 'BCC' in h);
@@ -35,12 +37,12 @@ export function publisherReach(design: Design): (publisher: number) => Reach | u
   const t = design.topology;
   const exchanges = new Map<string, ExchangeDef>(t.exchanges.map((x) => [x.name, x]));
   const queues = new Map<string, QueueDef>(t.queues.map((q) => [q.name, q]));
-  const bySource = new Map<string, { b: BindingDef; words: readonly string[] }[]>();
-  for (const b of t.bindings) {
+  const bySource = new Map<string, { b: BindingDef; at: number; words: readonly string[] }[]>();
+  t.bindings.forEach((b, at) => {
     let l = bySource.get(b.source);
     if (!l) bySource.set(b.source, (l = []));
-    l.push({ b, words: topicWords(b.routing_key ?? '') });
-  }
+    l.push({ b, at, words: topicWords(b.routing_key ?? '') });
+  });
   const consumersOf = new Map<string, ConsumerSpec[]>();
   for (const c of design.consumers) {
     let l = consumersOf.get(c.queue);
@@ -64,6 +66,7 @@ export function publisherReach(design: Design): (publisher: number) => Reach | u
     if (!p || hasCc(p.properties?.headers)) return undefined;
     const reachedQ = new Set<string>();
     const reachedX = new Set<string>();
+    const usedB = new Set<number>();
     const seen = new Set<string>();
     const work: Array<['x' | 'q', string, string]> = [];
     const push = (kind: 'x' | 'q', name: string, key: string) => {
@@ -96,9 +99,11 @@ export function publisherReach(design: Design): (publisher: number) => Reach | u
         const ae = alternateExchangeOf(x, t.policies);
         if (ae !== undefined) push('x', ae, key);
         const words = x.type === 'topic' && key !== ANY ? topicWords(key) : undefined;
-        for (const { b, words: pattern } of bySource.get(name) ?? []) {
+        for (const { b, at, words: pattern } of bySource.get(name) ?? []) {
           const match = key === ANY || x.type === 'fanout' || x.type === 'headers' || (x.type === 'direct' ? b.routing_key === key : topicWordsMatch(pattern, words!));
-          if (match) push(b.destination_type === 'exchange' ? 'x' : 'q', b.destination, key);
+          if (!match) continue;
+          usedB.add(at);
+          push(b.destination_type === 'exchange' ? 'x' : 'q', b.destination, key);
         }
       } else {
         const q = queues.get(name);
@@ -113,6 +118,6 @@ export function publisherReach(design: Design): (publisher: number) => Reach | u
           }
       }
     }
-    return { queues: reachedQ, exchanges: reachedX };
+    return { queues: reachedQ, exchanges: reachedX, bindings: usedB };
   };
 }
