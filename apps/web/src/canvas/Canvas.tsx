@@ -14,7 +14,7 @@ import {
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../store/store';
 import { FlowMapper, type Decorations } from '../graph/designToFlow';
-import type { DesignEdge, DesignNode } from '../graph/flowTypes';
+import { NODE_H, NODE_W, type DesignEdge, type DesignNode } from '../graph/flowTypes';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './DesignEdge';
 import { addNode, connect, moveNodes, type PaletteItem } from '../model/designEdit';
@@ -86,6 +86,19 @@ export function Canvas() {
   useEffect(() => {
     if (far) setPreOverview(false);
   }, [far]);
+  // zoomed in on a big design, the edges with an end in (or near) the view: React Flow draws every edge whose
+  // bounding box meets the view, and a 10,000-queue vhost's team exchange sent 2,000 edges across it
+  const viewKey = useStore((s) => (big ? viewCell(s.transform, s.width, s.height) : ''));
+  const shownEdges = useMemo(() => {
+    if (!viewKey) return edges;
+    const [x0, y0, x1, y1] = viewKey.split(',').map(Number) as [number, number, number, number];
+    const at = new Map(nodes.map((n) => [n.id, n.position]));
+    const near = (id: string) => {
+      const p = at.get(id);
+      return !!p && p.x + NODE_W >= x0 && p.x <= x1 && p.y + NODE_H >= y0 && p.y <= y1;
+    };
+    return edges.filter((e) => near(e.source) || near(e.target));
+  }, [viewKey, edges, nodes]);
   const overviewNow = useRef(overview);
   overviewNow.current = overview;
   const flowNodes = useMemo(() => (overview ? nodes.map((n) => ({ ...n, hidden: true })) : nodes), [overview, nodes]);
@@ -263,7 +276,7 @@ export function Canvas() {
       {initial && (
         <ReactFlow<DesignNode, DesignEdge>
           nodes={flowNodes}
-          edges={overview ? NO_EDGES : edges}
+          edges={overview ? NO_EDGES : shownEdges}
           onlyRenderVisibleElements={big}
           onMoveStart={(e) => {
             if (e) userMoved.current = true;
@@ -335,6 +348,21 @@ export function Canvas() {
       )}
     </div>
   );
+}
+
+/**
+ * The view widened by half its size on each side, snapped to a grid of half its size (a power of two): a key
+ * that changes when a pan or zoom has gone far enough to bring other nodes near, not on every frame.
+ */
+function viewCell(t: [number, number, number], width: number, height: number): string {
+  const [tx, ty, z] = t;
+  if (!width || !height) return '';
+  const step = 2 ** Math.ceil(Math.log2(Math.max(width, height) / z)) / 2;
+  const x0 = Math.floor((-tx / z - step) / step) * step;
+  const y0 = Math.floor((-ty / z - step) / step) * step;
+  const x1 = Math.ceil(((width - tx) / z + step) / step) * step;
+  const y1 = Math.ceil(((height - ty) / z + step) / step) * step;
+  return `${x0},${y0},${x1},${y1}`;
 }
 
 /** an edge hovered shows its label at a readable size (index.css), set on the label's element: no edge re-renders */
