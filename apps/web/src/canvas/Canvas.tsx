@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import {
   Background,
   BackgroundVariant,
@@ -14,7 +14,7 @@ import {
 import { useShallow } from 'zustand/react/shallow';
 import { useApp } from '../store/store';
 import { FlowMapper, type Decorations } from '../graph/designToFlow';
-import type { DesignEdge, DesignNode } from '../graph/flowTypes';
+import { NODE_H, NODE_W, type DesignEdge, type DesignNode } from '../graph/flowTypes';
 import { nodeTypes } from './nodes';
 import { edgeTypes } from './DesignEdge';
 import { addNode, connect, moveNodes, type PaletteItem } from '../model/designEdit';
@@ -22,7 +22,14 @@ import { env } from '../commands/env';
 import { OverlayHost } from './OverlayHost';
 import { useLintFindings } from '../lint/useLint';
 import { useInspectedPath } from './useInspectedPath';
-import { focusViewport, MINIMAP_SIZE, readableFit, readableViewport, useTextScale } from './readableFit';
+import {
+  focusViewport,
+  MINIMAP_SIZE,
+  openingViewport,
+  readableFit,
+  readableViewport,
+  useTextScale,
+} from './readableFit';
 import { NodeSearch } from './NodeSearch';
 import { dropPosition } from '../graph/dropPosition';
 import { OVERVIEW_MIN_NODES, OVERVIEW_ZOOM, overviewHit, overviewModel } from './overviewModel';
@@ -32,6 +39,7 @@ import { OVERVIEW_NODE_COLOR } from './overviewDraw';
 export const PALETTE_MIME = 'application/x-retry-studio-node';
 
 const NO_EDGES: DesignEdge[] = [];
+const DEFAULT_VIEWPORT = { x: 40, y: 40, zoom: 1 };
 
 export function Canvas() {
   const design = useApp((s) => s.design);
@@ -49,7 +57,6 @@ export function Canvas() {
     [selected, lint.byNode, path],
   );
   const nodes = useMemo(() => mapper.current.nodesOf(design, deco), [design, deco]);
-  const edges = useMemo(() => mapper.current.edgesOf(design, deco), [design, deco]);
   // semantic zoom: a big design zoomed out is one overview canvas (overviewModel.ts), not thousands of DOM nodes;
   // its nodes stay in React Flow, hidden, so fitting, the minimap's frame and the token overlay still know where they are
   const big = nodes.length >= OVERVIEW_MIN_NODES;
@@ -57,11 +64,48 @@ export function Canvas() {
   // set just before a fit zooms out into the overview: the nodes are hidden first, or React Flow would mount
   // every node of the design for the one frame drawn at the new zoom before the hidden ones reach its store
   const [preOverview, setPreOverview] = useState(false);
-  const overview = big && (far || preOverview);
+  // a big design loaded into the canvas (a fit requested) waits hidden for its opening view: drawn at the view of
+  // the design before it, a 10,000-queue import mounted the nodes in view and 2,000 edges crossing it, for seconds
+  const [fitted, setFitted] = useState(fitRequest);
+  const overview = big && (far || preOverview || fitRequest !== fitted);
+  // React Flow mounts once the canvas's size is known, at the design's opening view (in the overview when that
+  // is zoomed out): opened at zoom 1 first, it drew the nodes in the corner, then fitted and hid them (a second lost)
+  const [initial, setInitial] = useState<{ x: number; y: number; zoom: number } | null>(null);
+  const nodesNow = useRef(nodes);
+  nodesNow.current = nodes;
+  useLayoutEffect(() => {
+    const el = box.current;
+    const v = el && openingViewport(nodesNow.current, { width: el.clientWidth, height: el.clientHeight });
+    if (v && v.zoom < OVERVIEW_ZOOM && nodesNow.current.length >= OVERVIEW_MIN_NODES) setPreOverview(true);
+    setInitial(v ?? DEFAULT_VIEWPORT);
+  }, []);
+  // the overview draws no edge labels: their placement waits for the zoom that shows them
+  const labels = !overview && !(big && !initial);
+  const edges = useMemo(() => mapper.current.edgesOf(design, deco, { labels }), [design, deco, labels]);
+  // the zoom has reached the overview: it holds the nodes hidden from here on
+  useEffect(() => {
+    if (far) setPreOverview(false);
+  }, [far]);
+  // zoomed in on a big design, the edges with an end in (or near) the view: React Flow draws every edge whose
+  // bounding box meets the view, and a 10,000-queue vhost's team exchange sent 2,000 edges across it
+  const viewKey = useStore((s) => (big ? viewCell(s.transform, s.width, s.height) : ''));
+  const shownEdges = useMemo(() => {
+    if (!viewKey) return edges;
+    const [x0, y0, x1, y1] = viewKey.split(',').map(Number) as [number, number, number, number];
+    const at = new Map(nodes.map((n) => [n.id, n.position]));
+    const near = (id: string) => {
+      const p = at.get(id);
+      return !!p && p.x + NODE_W >= x0 && p.x <= x1 && p.y + NODE_H >= y0 && p.y <= y1;
+    };
+    return edges.filter((e) => near(e.source) || near(e.target));
+  }, [viewKey, edges, nodes]);
   const overviewNow = useRef(overview);
   overviewNow.current = overview;
   const flowNodes = useMemo(() => (overview ? nodes.map((n) => ({ ...n, hidden: true })) : nodes), [overview, nodes]);
-  const overviewOf = useMemo(() => (overview ? overviewModel(design, nodes, edges) : null), [overview, design, nodes, edges]);
+  const overviewOf = useMemo(
+    () => (overview ? overviewModel(design, nodes, edges) : null),
+    [overview, design, nodes, edges],
+  );
   // an undo or redo can take away a selected edge or node: React Flow never deselects what it no
   // longer draws, and the next click would add to the ghost ("2 objects selected")
   useEffect(() => {
@@ -90,7 +134,10 @@ export function Canvas() {
         if (!known.length) return;
         useApp.getState().select([...known]);
         userMoved.current = true;
-        if (el) void rf.setViewport(focusViewport(rf.getNodesBounds(known), { width: el.clientWidth, height: el.clientHeight }));
+        if (el)
+          void rf.setViewport(
+            focusViewport(rf.getNodesBounds(known), { width: el.clientWidth, height: el.clientHeight }),
+          );
       },
       openSearch: () => setSearching(true),
     };
@@ -117,7 +164,12 @@ export function Canvas() {
   }, [rf]);
   useEffect(() => {
     if (!fitRequest) return;
-    requestAnimationFrame(() => requestAnimationFrame(openingView));
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        openingView();
+        setFitted(fitRequest);
+      }),
+    );
   }, [fitRequest, openingView]);
   // the opening view again when the canvas changes size and the user has not moved it (a notice bar appears
   // above it, the bottom panel is resized): the canvas shrank under a fitted design and the minimap covered its corner
@@ -147,7 +199,11 @@ export function Canvas() {
       if (hit.node) {
         useApp.getState().select([hit.node.id]);
         void rf.setCenter(hit.node.x + 95, hit.node.y + 38, { zoom: 0.8 });
-      } else if (hit.group) void rf.fitBounds({ x: hit.group.x, y: hit.group.y, width: hit.group.w, height: hit.group.h }, { padding: 0.1 });
+      } else if (hit.group)
+        void rf.fitBounds(
+          { x: hit.group.x, y: hit.group.y, width: hit.group.w, height: hit.group.h },
+          { padding: 0.1 },
+        );
     },
     [overviewOf, rf],
   );
@@ -217,50 +273,55 @@ export function Canvas() {
 
   return (
     <div ref={box} data-testid="canvas" className="relative h-full w-full" onDragOver={onDragOver} onDrop={onDrop}>
-      <ReactFlow<DesignNode, DesignEdge>
-        nodes={flowNodes}
-        edges={overview ? NO_EDGES : edges}
-        onlyRenderVisibleElements={big}
-        onMoveStart={(e) => {
-          if (e) userMoved.current = true;
-        }}
-        onPaneClick={onPaneClick}
-        onEdgeMouseEnter={(_, e) => hoverLabel(e.id, true)}
-        onEdgeMouseLeave={(_, e) => hoverLabel(e.id, false)}
-        nodeTypes={nodeTypes}
-        edgeTypes={edgeTypes}
-        onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
-        onConnect={onConnect}
-        deleteKeyCode={null}
-        selectionKeyCode="Shift"
-        multiSelectionKeyCode={['Meta', 'Control']}
-        minZoom={0.002}
-        maxZoom={2}
-        defaultViewport={{ x: 40, y: 40, zoom: 1 }}
-        onInit={() => {
-          // fit once at start when there is something to fit (never on the first drop into an empty canvas)
-          if (useApp.getState().design.topology.queues.length + useApp.getState().design.topology.exchanges.length > 0) {
-            requestAnimationFrame(openingView);
-          }
-        }}
-        colorMode="dark"
-        proOptions={{ hideAttribution: true }}
-      >
-        <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#334155" />
-        {/* a big design's map is its overview (zoom out): a minimap of thousands of SVG boxes cost seconds to mount */}
-        {!big && (
-          <MiniMap
-            pannable
-            zoomable
-            data-testid="minimap"
-            nodeColor={(n) => OVERVIEW_NODE_COLOR[n.type ?? ''] ?? '#64748b'}
-            maskColor="rgba(2,6,23,0.7)"
-            style={{ width: MINIMAP_SIZE.width, height: MINIMAP_SIZE.height }}
-          />
-        )}
-        <Controls showInteractive={false} />
-      </ReactFlow>
+      {initial && (
+        <ReactFlow<DesignNode, DesignEdge>
+          nodes={flowNodes}
+          edges={overview ? NO_EDGES : shownEdges}
+          onlyRenderVisibleElements={big}
+          onMoveStart={(e) => {
+            if (e) userMoved.current = true;
+          }}
+          onPaneClick={onPaneClick}
+          onEdgeMouseEnter={(_, e) => hoverLabel(e.id, true)}
+          onEdgeMouseLeave={(_, e) => hoverLabel(e.id, false)}
+          nodeTypes={nodeTypes}
+          edgeTypes={edgeTypes}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          onConnect={onConnect}
+          deleteKeyCode={null}
+          selectionKeyCode="Shift"
+          multiSelectionKeyCode={['Meta', 'Control']}
+          minZoom={0.002}
+          maxZoom={2}
+          defaultViewport={initial}
+          onInit={() => {
+            // fit once at start when there is something to fit (never on the first drop into an empty canvas)
+            if (
+              useApp.getState().design.topology.queues.length + useApp.getState().design.topology.exchanges.length >
+              0
+            ) {
+              requestAnimationFrame(openingView);
+            }
+          }}
+          colorMode="dark"
+          proOptions={{ hideAttribution: true }}
+        >
+          <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#334155" />
+          {/* a big design's map is its overview (zoom out): a minimap of thousands of SVG boxes cost seconds to mount */}
+          {!big && (
+            <MiniMap
+              pannable
+              zoomable
+              data-testid="minimap"
+              nodeColor={(n) => OVERVIEW_NODE_COLOR[n.type ?? ''] ?? '#64748b'}
+              maskColor="rgba(2,6,23,0.7)"
+              style={{ width: MINIMAP_SIZE.width, height: MINIMAP_SIZE.height }}
+            />
+          )}
+          <Controls showInteractive={false} />
+        </ReactFlow>
+      )}
       {overviewOf && <OverviewLayer model={overviewOf} box={box} />}
       {searching && (
         <NodeSearch
@@ -280,12 +341,28 @@ export function Canvas() {
             <div className="mb-1 text-base font-semibold text-slate-100">An empty canvas</div>
             Drag an exchange, a queue, a consumer and a publisher from the palette,
             <br />
-            or open the <span className="font-semibold text-sky-300">template gallery</span> to start from a known retry strategy.
+            or open the <span className="font-semibold text-sky-300">template gallery</span> to start from a known retry
+            strategy.
           </div>
         </div>
       )}
     </div>
   );
+}
+
+/**
+ * The view widened by half its size on each side, snapped to a grid of half its size (a power of two): a key
+ * that changes when a pan or zoom has gone far enough to bring other nodes near, not on every frame.
+ */
+function viewCell(t: [number, number, number], width: number, height: number): string {
+  const [tx, ty, z] = t;
+  if (!width || !height) return '';
+  const step = 2 ** Math.ceil(Math.log2(Math.max(width, height) / z)) / 2;
+  const x0 = Math.floor((-tx / z - step) / step) * step;
+  const y0 = Math.floor((-ty / z - step) / step) * step;
+  const x1 = Math.ceil(((width - tx) / z + step) / step) * step;
+  const y1 = Math.ceil(((height - ty) / z + step) / step) * step;
+  return `${x0},${y0},${x1},${y1}`;
 }
 
 /** an edge hovered shows its label at a readable size (index.css), set on the label's element: no edge re-renders */

@@ -8,7 +8,7 @@
  * drawn as its overview when zoomed out, overviewModel.ts).
  */
 import { useEffect, type RefObject } from 'react';
-import { useStore, type ReactFlowInstance } from '@xyflow/react';
+import { getNodesBounds, useStore, type ReactFlowInstance } from '@xyflow/react';
 import type { DesignEdge, DesignNode } from '../graph/flowTypes';
 import { OVERVIEW_MIN_NODES } from './overviewModel';
 import { lodOf } from './faceFit';
@@ -34,12 +34,16 @@ export function readableViewport(
   rf: ReactFlowInstance<DesignNode, DesignEdge>,
   canvas: { width: number; height: number },
 ): { x: number; y: number; zoom: number } | null {
-  const nodes = rf.getNodes();
+  return openingViewport(rf.getNodes(), canvas);
+}
+
+/** the opening view of these nodes (React Flow's or the design's own, before React Flow has them: Canvas opens at it) */
+export function openingViewport(nodes: readonly DesignNode[], canvas: { width: number; height: number }): { x: number; y: number; zoom: number } | null {
   if (!nodes.length || canvas.width <= 0 || canvas.height <= 0) return null;
   const big = nodes.length >= OVERVIEW_MIN_NODES;
   const corner = big ? { width: 0, height: 0 } : MINIMAP_CORNER;
   // declared sizes, not measured ones: the overview's nodes are hidden and never measured
-  const b = rf.getNodesBounds(nodes);
+  const b = getNodesBounds([...nodes]);
   const fitIn = (a: { width: number; height: number }) => Math.min((a.width - 2 * PADDING) / b.width, (a.height - 2 * PADDING) / b.height, MAX_ZOOM);
   // above the minimap (a wide design loses nothing: it moves up) or left of it (a tall one), whichever shows it larger;
   // fitted into the whole canvas, the last column of a template sat under the minimap

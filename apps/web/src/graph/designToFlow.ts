@@ -9,7 +9,7 @@ import { edgeIdOf } from '../model/edgeIds';
 import { edgeCubic, type Cubic } from './bezier';
 import { designSettings } from '../model/effective';
 import { placeLabels, type LabelSpot } from './labelPlacement';
-import { NODE_H, NODE_W, type DesignEdge, type DesignNode, type DesignNodeData, type Severity } from './flowTypes';
+import { NODE_H, NODE_HANDLES, NODE_W, type DesignEdge, type DesignNode, type DesignNodeData, type Severity } from './flowTypes';
 
 export interface Decorations {
   selected: ReadonlySet<string>;
@@ -19,6 +19,8 @@ export interface Decorations {
 }
 
 export const NO_DECORATIONS: Decorations = { selected: new Set(), lint: new Map(), pathNodes: new Set(), pathEdges: new Set() };
+
+const NO_SPOTS = new Map<string, LabelSpot>();
 
 export class FlowMapper {
   private nodes = new Map<string, DesignNode>();
@@ -56,6 +58,7 @@ export class FlowMapper {
         // fixed sizes: React Flow (minimap, fit view) knows them without waiting for a measure
         width: NODE_W,
         height: NODE_H,
+        handles: NODE_HANDLES[data.kind],
         selected,
         data: { ...data, lint: lint?.severity, lintCount: lint?.count, onPath },
       } as DesignNode;
@@ -72,7 +75,8 @@ export class FlowMapper {
     return out;
   }
 
-  edgesOf(design: Design, deco: Decorations = NO_DECORATIONS): DesignEdge[] {
+  /** `labels: false`: no label placement (the overview draws no labels; 5,000 edges took half a second) */
+  edgesOf(design: Design, deco: Decorations = NO_DECORATIONS, { labels = true }: { labels?: boolean } = {}): DesignEdge[] {
     const t = design.topology;
     const exchanges = new Set(t.exchanges.map((x) => x.name));
     const queues = new Set(t.queues.map((q) => q.name));
@@ -136,8 +140,8 @@ export class FlowMapper {
     }
     // placement depends on positions and labels only: selection, lint or path changes reuse it
     const inputs = [design.layout, design.topology, design.consumers, design.publishers] as const;
-    if (!this.spots || this.spots.inputs.some((v, i) => v !== inputs[i])) this.spots = { inputs, map: labelSpots(design, raw) };
-    const spots = this.spots.map;
+    if (labels && (!this.spots || this.spots.inputs.some((v, i) => v !== inputs[i]))) this.spots = { inputs, map: labelSpots(design, raw) };
+    const spots = labels && this.spots ? this.spots.map : NO_SPOTS;
     const next = new Map<string, DesignEdge>();
     const out: DesignEdge[] = [];
     for (const e of raw) {

@@ -1,10 +1,26 @@
-import type { Edge, Node } from '@xyflow/react';
+import { Position, type Edge, type Node, type NodeHandle } from '@xyflow/react';
 import type { ConsumerSpec, EffectiveSettings, ExchangeDef, PublisherSpec, QueueDef } from '@retry-studio/topology-core/model';
 import type { EdgeKind } from '../model/edgeIds';
 
 /** Node sizes are fixed so edge geometry (and token paths) never waits for a DOM measure. */
 export const NODE_W = 190;
 export const NODE_H = 76;
+
+/**
+ * Where each kind's handles sit on its face (nodes.tsx: 10 px handles on the left, right and, for an
+ * exchange, bottom edge), as React Flow measures them. Declared, React Flow knows a node's handles
+ * without mounting it: with `onlyRenderVisibleElements` it otherwise mounts every node of the design
+ * once to measure them (5,005 DOM nodes, 3 s, on opening or first zooming into a big design).
+ */
+const h = (id: string, type: 'source' | 'target', position: Position, x: number, y: number): NodeHandle => ({ id, type, position, x, y, width: 10, height: 10 });
+const IN = h('in', 'target', Position.Left, -3, NODE_H / 2 - 5);
+const OUT = h('out', 'source', Position.Right, NODE_W - 7, NODE_H / 2 - 5);
+export const NODE_HANDLES: Readonly<Record<DesignNodeData['kind'], NodeHandle[]>> = {
+  exchange: [IN, OUT, h('ae', 'source', Position.Bottom, NODE_W / 2 - 5, NODE_H - 7)],
+  queue: [IN, OUT],
+  consumer: [IN, OUT],
+  publisher: [OUT],
+};
 
 export type Severity = 'error' | 'warning' | 'info';
 

@@ -98,7 +98,7 @@ export function ExportPanel() {
             </button>
           </div>
           <pre data-testid="export-text" className="max-h-72 overflow-auto rounded bg-slate-950 p-2 font-mono text-[10px] leading-snug text-slate-300">
-            {text}
+            {text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}\n… ${text.length - PREVIEW_CHARS} more characters: Copy or Download has the whole text` : text}
           </pre>
         </>
       )}
@@ -106,6 +106,9 @@ export function ExportPanel() {
     </div>
   );
 }
+
+/** the preview's length: a 10,000-queue export (megabytes) laid out as text held the page for two seconds */
+const PREVIEW_CHARS = 100_000;
 
 const OPTION_LABEL: Record<ExportOptionName, string> = { vhost: 'vhost', cluster: 'RabbitmqCluster' };
 const OPTION_PLACEHOLDER: Record<ExportOptionName, string> = { vhost: '/', cluster: 'rabbitmq' };

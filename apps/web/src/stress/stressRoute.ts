@@ -14,14 +14,21 @@ export function openStress(q: URLSearchParams): boolean {
   s.loadDesign(stressDesign(copies), { history: false, pristine: true });
   useApp.setState({ view: 'designer', messageCount: perPublisher, failure: { kind: 'failFirst', n: 2 } });
   s.requestFit(true); // the bench draws every node
-  // the simulation after the canvas is drawn: opening a design never waits for one (the bench times the drawing)
-  requestAnimationFrame(() =>
-    setTimeout(() => {
-      useApp.getState().runSimulation();
-      player.setSpeed(Number(q.get('speed')) || 1);
-      player.loop = true;
-      player.play();
-    }, 0),
-  );
+  // the simulation once the canvas is drawn (the overview canvas, or the nodes): opening a design never waits
+  // for one, and the bench times the opening alone, as a user opens a design and then presses play
+  const start = () => {
+    const c = document.querySelector('[data-testid=canvas]');
+    if (!c?.hasAttribute('data-drawn') && !c?.querySelector('.react-flow__node')) return void requestAnimationFrame(start);
+    // a second later, as a user presses play: the bench times the opening (drawn, then the page answering) apart
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        useApp.getState().runSimulation();
+        player.setSpeed(Number(q.get('speed')) || 1);
+        player.loop = true;
+        player.play();
+      }, 1000),
+    );
+  };
+  requestAnimationFrame(start);
   return true;
 }

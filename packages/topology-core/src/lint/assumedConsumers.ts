@@ -18,7 +18,7 @@
  * binding has a message that matches it, and one per queue that nothing routes to, publishing by
  * the queue's name through the default exchange (how such queues are fed).
  */
-import type { AmqpValue, Topology } from '../model/definitions.js';
+import type { AmqpValue, BindingDef, Topology } from '../model/definitions.js';
 import type { ConsumerSpec } from '../model/consumer.js';
 import type { PublisherSpec } from '../model/publisher.js';
 import type { Design } from '../model/design.js';
@@ -207,11 +207,17 @@ export function assumedPublishers(topology: Topology, assumed: AssumedConsumers)
     return type ? [{ name, type, internal: false }] : [];
   });
   const publishers: PublisherSpec[] = [];
+  // bindings by source, in order: a pass over every binding per exchange was quadratic on a big vhost
+  const bySource = new Map<string, BindingDef[]>();
+  for (const b of topology.bindings) {
+    const l = bySource.get(b.source);
+    if (l) l.push(b);
+    else bySource.set(b.source, [b]);
+  }
   for (const x of [...topology.exchanges, ...builtinSources]) {
     if (errorPaths.has(x.name) || x.internal) continue;
     const seen = new Set<string>();
-    for (const b of topology.bindings) {
-      if (b.source !== x.name) continue;
+    for (const b of bySource.get(x.name) ?? []) {
       const headers = x.type === 'headers' ? Object.fromEntries(Object.entries(b.arguments ?? {}).filter(([k]) => !k.startsWith('x-'))) : undefined;
       const routingKey = x.type === 'fanout' || x.type === 'headers' ? '' : x.type === 'topic' ? sampleTopicKey(b.routing_key) : b.routing_key;
       const key = JSON.stringify([routingKey, headers ?? null]);

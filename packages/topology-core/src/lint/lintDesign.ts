@@ -10,6 +10,20 @@ import type { LintFinding, LintOptions } from './types.js';
 const ORDER = { error: 0, warning: 1, info: 2 } as const;
 
 export function lintDesign(design: Design, opts: LintOptions = {}): LintFinding[] {
+  // the same design linted again (the web's lint view, then the budget's risks): the findings of the last run.
+  // A design is never changed in place (every edit makes a new one), so its identity is its content.
+  if (opts.previous) return lintNow(design, opts);
+  const key = `${opts.profile ?? ''}|${opts.nodes ?? ''}`;
+  const hit = lastRuns.get(design);
+  if (hit?.key === key) return [...hit.findings];
+  const findings = lintNow(design, opts);
+  lastRuns.set(design, { key, findings });
+  return [...findings];
+}
+
+const lastRuns = new WeakMap<Design, { key: string; findings: readonly LintFinding[] }>();
+
+function lintNow(design: Design, opts: LintOptions): LintFinding[] {
   const flow = buildFlow(design.topology, design.consumers, design.publishers);
   const ctx = {
     design,

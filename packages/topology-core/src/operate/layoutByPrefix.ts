@@ -42,27 +42,71 @@ export function groupNodesByPrefix(design: Pick<Design, 'topology' | 'consumers'
     .map(([key, c]) => ({ key, nodes: c.flat(), queues: (c[2] as NodeId[]).length }));
 }
 
-export function layoutByPrefix(design: Pick<Design, 'topology' | 'consumers' | 'publishers'>): PrefixLayout {
+/**
+ * `aspect`: the width/height the whole layout aims at (the canvas it opens in; about 2 on a laptop's designer).
+ * Each block's kind columns wrap at the same number of rows, chosen among a few so the packed blocks come
+ * closest to that shape: one column of 2,500 queues per team made a 1,000-queue file a strip 40 times taller
+ * than wide, fitted at a zoom no name or group label could be read at.
+ */
+export function layoutByPrefix(design: Pick<Design, 'topology' | 'consumers' | 'publishers'>, opts: { readonly aspect?: number } = {}): PrefixLayout {
   const groups = groupNodesByPrefix(design);
+  const aspect = opts.aspect && opts.aspect > 0 ? opts.aspect : 2;
   const kindCol = (id: string): number => (id.startsWith('publisher:') ? 0 : id.startsWith('exchange:') ? 1 : id.startsWith('queue:') ? 2 : 3);
-  const perShelf = Math.max(2, Math.ceil(Math.sqrt(groups.length / 2)));
-  const blockW = 4 * LAYOUT_COLUMN_W + BLOCK_GAP;
-  const positions: Record<string, NodePosition> = {};
-  let shelfY = 0;
-  let shelfH = 0;
-  groups.forEach((g, i) => {
-    const col = i % perShelf;
-    if (col === 0 && i > 0) {
-      shelfY += shelfH + BLOCK_GAP;
-      shelfH = 0;
+  const counts = groups.map((g) => {
+    const c = [0, 0, 0, 0];
+    for (const id of g.nodes) c[kindCol(id)]!++;
+    return c;
+  });
+  const tallest = Math.max(1, ...counts.flat());
+  /** a block's size with its columns wrapped at `rows` */
+  const blockOf = (c: number[], rows: number) => ({
+    cols: c.map((n) => Math.ceil(n / rows)),
+    w: c.reduce((s, n) => s + Math.ceil(n / rows), 0) * LAYOUT_COLUMN_W + BLOCK_GAP,
+    h: Math.max(...c.map((n) => Math.min(n, rows))) * LAYOUT_ROW_H + BLOCK_GAP,
+  });
+  /** blocks in shelves no wider than `width`: each block's top-left and the whole's size */
+  const pack = (blocks: { w: number; h: number }[], width: number) => {
+    const at: { x: number; y: number }[] = [];
+    let x = 0, y = 0, shelfH = 0, w = 0;
+    for (const b of blocks) {
+      if (x > 0 && x + b.w > width) {
+        y += shelfH;
+        x = 0;
+        shelfH = 0;
+      }
+      at.push({ x, y });
+      x += b.w;
+      w = Math.max(w, x);
+      shelfH = Math.max(shelfH, b.h);
     }
-    const rows = [0, 0, 0, 0];
+    return { at, w, h: y + shelfH };
+  };
+  let best: { rows: number; blocks: ReturnType<typeof blockOf>[]; at: { x: number; y: number }[]; score: number } | undefined;
+  const tried = new Set<number>();
+  for (let r = tallest; ; r = Math.min(r - 1, Math.ceil(r / 1.5))) {
+    if (!tried.has(r)) {
+      tried.add(r);
+      const blocks = counts.map((c) => blockOf(c, r));
+      const area = blocks.reduce((s, b) => s + b.w * b.h, 0);
+      const width = Math.max(Math.sqrt(area * aspect), ...blocks.map((b) => b.w));
+      const p = pack(blocks, width);
+      // off the aimed shape, and room wasted around the blocks (both as ratios)
+      const score = Math.abs(Math.log(p.w / p.h / aspect)) + Math.log((p.w * p.h) / area);
+      if (!best || score < best.score - 1e-9) best = { rows: r, blocks, at: p.at, score };
+    }
+    if (r === 1) break;
+  }
+  const positions: Record<string, NodePosition> = {};
+  groups.forEach((g, i) => {
+    const { cols } = best!.blocks[i]!;
+    const { x, y } = best!.at[i]!;
+    const seen = [0, 0, 0, 0];
     for (const id of g.nodes) {
       const k = kindCol(id);
-      positions[id] = { x: col * blockW + k * LAYOUT_COLUMN_W, y: shelfY + (rows[k] as number) * LAYOUT_ROW_H };
-      rows[k] = (rows[k] as number) + 1;
+      const j = seen[k]!++;
+      const colBefore = cols.slice(0, k).reduce((s, n) => s + n, 0);
+      positions[id] = { x: x + (colBefore + Math.floor(j / best!.rows)) * LAYOUT_COLUMN_W, y: y + (j % best!.rows) * LAYOUT_ROW_H };
     }
-    shelfH = Math.max(shelfH, Math.max(...rows) * LAYOUT_ROW_H);
   });
   return { positions, groups };
 }

@@ -8,7 +8,8 @@ import type { Design } from '../model/design.js';
 import type { FailureModel } from '../model/consumer.js';
 import type { SimEvent } from './events.js';
 import { simulate } from './simulate.js';
-import { designToSimulation } from './designToSimulation.js';
+import { designToSimulation, usesV43Features } from './designToSimulation.js';
+import { designParts } from './designParts.js';
 import { activeQueuesOf, deadLetteringQueuesOf, traceMessages, type MessageTrace } from './messageTrace.js';
 
 /** Enough for dozens of attempts through any template's loop, small enough to lint as you type. */
@@ -37,13 +38,18 @@ export function boundedRetryRuns(design: Design, failure: FailureModel): RetryRu
   const workers = design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
   const active = activeQueuesOf(design);
   const deadLettering = deadLetteringQueuesOf(design.topology);
-  return design.publishers.flatMap((p) => {
-    const input = designToSimulation(failingWith({ ...design, publishers: [p] }, failure), { messages: 1, failure });
+  // each publisher on its own part of the design (designParts.ts): the same run, without the unrelated rest
+  const partOf = designParts(design);
+  const profileOptions = design.profile === '4.x' && usesV43Features(design.topology) ? { v43: true } : undefined;
+  return design.publishers.flatMap((p, i) => {
+    const part = partOf(i);
+    const input = designToSimulation(failingWith(part, failure), { messages: 1, failure, ...(profileOptions ? { profileOptions } : {}) });
     const result = simulate({ ...input, maxEvents: RETRY_RUN_MAX_EVENTS, maxTimeMs: RETRY_RUN_MAX_TIME_MS });
     const traces = traceMessages(result, {
       activeQueues: active,
       deadLettering,
-      ...(workers.length > 0 ? { workConsumers: workers } : {}),
+      // the part's own workers: its events name no other consumer (the design's 5,000 made a set per run)
+      ...(workers.length > 0 ? { workConsumers: part.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id) } : {}),
     });
     const trace = traces.find((t) => t.msgId === `${p.id}-1`);
     if (!trace) return [];
