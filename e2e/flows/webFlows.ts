@@ -186,6 +186,19 @@ export const brokerWalkFlow: Flow = {
         assert(await page.isDisabled('[data-testid=trace-start]'), 'Start live trace is disabled after teardown');
         assert((await page.locator('[data-testid=trace-torn-down]').count()) === 1, 'the trace panel says why');
         await shot(`${s.w}-torn-down`);
+        // every connection the app opened for this vhost (probe, apply, trace, teardown) is closed once its job is done
+        // (the management API lists a new connection within its 5 s stats interval: none is accepted only after 6 s)
+        let left: string[] = [];
+        const since = Date.now();
+        await waitFor(
+          'the app\'s connections to the vhost closed',
+          async () => {
+            const cs = (await mgmt(B43.mgmt, 'GET', `/api/vhosts/${encodeURIComponent(vhost)}/connections`)) as { client_properties?: { connection_name?: string } }[];
+            left = cs.map((c) => c.client_properties?.connection_name ?? '(unnamed)').filter((n) => n.startsWith('retry-studio'));
+            return left.length === 0 && Date.now() - since > 6_000;
+          },
+          30_000,
+        ).catch(() => assert(false, `connections left open 30 s after the teardown: ${left.join(', ')}`));
       }
     } finally {
       await mgmt(B43.mgmt, 'DELETE', `/api/vhosts/${encodeURIComponent(vhost)}`).catch(() => undefined);
