@@ -3,8 +3,9 @@
  * or more is drawn on one canvas as node boxes, edges and name-prefix groups (the core's
  * `groupNodesByPrefix`, the grouping of the vhost import's layout) instead of thousands of DOM nodes.
  * Zoomed in past it, React Flow draws the nodes themselves (only the visible ones).
- * Measured (bench:canvas, 5,005 nodes, 1,430 tokens, this 2-core VM): DOM nodes fitted 19 fps and 23.7 s
- * to draw; with the overview 57.6 fps and 8.6 s (1,001 nodes: 11 fps, 6.3 s before; 60 fps, 2.4 s after).
+ * Measured (bench:canvas, 5,005 nodes, 1,430 tokens, a 2-core VM): DOM nodes fitted 19 fps; with the
+ * overview 60 fps, drawn in 0.7-1.7 s once the core stopped simulating the whole design per publisher
+ * (the draw time was lint and the budget, not the canvas: README, bench:canvas).
  */
 import { groupNodesByPrefix } from '@retry-studio/topology-core/operate';
 import type { Design } from '@retry-studio/topology-core/model';
