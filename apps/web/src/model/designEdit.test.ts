@@ -111,6 +111,12 @@ describe('delete, rename, duplicate keep references whole', () => {
     expect(d.consumers).toEqual([]);
   });
 
+  it('deleting a node drops where it was read (design.sources), also for the consumer that goes with its queue', () => {
+    const src = (line: number) => ({ framework: 'spring-boot' as const, file: 'application.yml', line });
+    const d = deleteElements({ ...dlxTtlRetry(), sources: { 'queue:work.q': src(3), 'consumer:worker': src(7), 'queue:wait.q': src(9) } }, ['queue:work.q'], []);
+    expect(d.sources).toEqual({ 'queue:wait.q': src(9) });
+  });
+
   it('deleting a dead-letter edge removes the DLX and its routing key', () => {
     const d = deleteElements(dlxTtlRetry(), [], [edgeIdOf.deadLetter('work.q')]);
     expect(d.topology.queues[0]!.arguments).toEqual({});

@@ -100,9 +100,11 @@ export function deleteElements(design: Design, nodeIds: readonly string[], edgeI
     ({ exchange: exchanges, queue: queues, consumer: consumers, publisher: publishers })[p.kind].add(p.key);
   }
   if (!exchanges.size && !queues.size && !consumers.size && !publishers.size) return d;
+  // a consumer without its queue goes with it: its position and where it was read go too
+  const gone = new Set([...nodeIds, ...d.consumers.filter((c) => queues.has(c.queue)).map((c) => nodeIdOf('consumer', c.id))]);
   const layout = { ...(d.layout ?? {}) };
-  for (const id of nodeIds) delete layout[id];
-  for (const c of d.consumers) if (queues.has(c.queue)) delete layout[nodeIdOf('consumer', c.id)];
+  for (const id of gone) delete layout[id];
+  const sources = d.sources ? { sources: Object.fromEntries(Object.entries(d.sources).filter(([id]) => !gone.has(id))) } : {};
   return {
     ...d,
     topology: {
@@ -131,6 +133,7 @@ export function deleteElements(design: Design, nodeIds: readonly string[], edgeI
     consumers: d.consumers.filter((c) => !consumers.has(c.id) && !queues.has(c.queue)),
     publishers: d.publishers.filter((p) => !publishers.has(p.id)),
     layout,
+    ...sources,
   };
 }
 
