@@ -4,6 +4,7 @@
  * to fix what it finds. Every rule in rules.ts has an entry (a test holds them together).
  */
 import type { LintSeverity } from './types.js';
+import { DELAYED_RETRY_POLICY_FIX } from '../model/delayedRetry.js';
 
 export interface LintRuleDoc {
   /** what the rule finds and why it matters */
@@ -123,7 +124,7 @@ export const RULE_DOCS: Readonly<Record<string, LintRuleDoc>> = {
   'delayed-retry-refused': {
     description: 'On 4.3: a policy whose delayed-retry-* values RabbitMQ 4.3 refuses (measured on 4.3.6: a type other than all, failed, returned, disabled; a min or max that is not a positive integer; a type without delayed-retry-min; a max below the min). The broker refuses the policy with 400 "Validation failed", and a definitions import that holds it fails.',
     level: 'error',
-    help: 'delayed-retry-type all, failed or returned with delayed-retry-min, a positive integer (ms); delayed-retry-max, if set, a positive integer not below it.',
+    help: DELAYED_RETRY_POLICY_FIX,
   },
   'delayed-retry-not-as-written': {
     description: 'On 4.3: x-delayed-retry-* queue arguments that a quorum queue accepts but does not run as written (measured on 4.3.6): a bad type or a missing or bad min leaves delayed retry disabled; a bad max is the min; a max below the min makes every delay the max.',

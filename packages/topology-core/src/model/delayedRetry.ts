@@ -41,6 +41,10 @@ function erl(v: AmqpValue): string {
 const positiveInt = (v: AmqpValue | undefined): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0;
 const validType = (v: AmqpValue | undefined): v is (typeof DELAYED_RETRY_TYPES)[number] => typeof v === 'string' && (DELAYED_RETRY_TYPES as readonly string[]).includes(v);
 
+/** What to write instead of a refused delayed-retry policy (lint's help and fix, the upgrade check's fix). */
+export const DELAYED_RETRY_POLICY_FIX =
+  'delayed-retry-type all, failed or returned with delayed-retry-min, a positive integer (ms); delayed-retry-max, if set, a positive integer not below it.';
+
 export type DelayedRetrySetting = 'type' | 'min' | 'max';
 
 /** The broker's reasons for refusing a policy with these settings (4.3.6's words), each with the setting it names. */

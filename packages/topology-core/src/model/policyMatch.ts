@@ -8,7 +8,7 @@
  * hash order (measured on 3.10.8 and 4.3.6: neither creation order nor name order). We pick
  * the last one listed, deterministically, and report the tie so that lint can flag it.
  */
-import type { PolicyApplyTo, PolicyDef } from './definitions.js';
+import type { PolicyApplyTo, PolicyDef, Topology } from './definitions.js';
 
 /** `apply-to` values RabbitMQ accepts (rabbit_policy.erl apply_to_validation + queue types' policy_apply_to_name). */
 export const POLICY_APPLY_TO: readonly PolicyApplyTo[] = ['all', 'queues', 'classic_queues', 'quorum_queues', 'streams', 'exchanges'];
@@ -122,4 +122,17 @@ export function prefixedPolicyPattern(p: PolicyDef, prefix: string, names: reado
   if (re && moved && names.every((n) => re.test(n.name) === moved.test(prefix + n.name))) return candidate;
   const matched = names.filter((n) => policyMatches(p, n.name, n.target)).map((n) => escapeRegExp(prefix + n.name));
   return matched.length > 0 ? `^(?:${[...new Set(matched)].join('|')})$` : `^${escapeRegExp(prefix)}$(?!)`;
+}
+
+/**
+ * Queues the policy governs: where RabbitMQ applies it (it wins on priority, choosePolicy),
+ * or may apply it (tied at the top). A queue it matches but a higher-priority policy wins is not one.
+ */
+export function governedQueues(topology: Topology, p: PolicyDef, policies: readonly PolicyDef[] | undefined = topology.policies): string[] {
+  return topology.queues
+    .filter((q) => {
+      const c = choosePolicy(policies, q.name, policyTargetOf(q.arguments?.['x-queue-type']));
+      return c.policy === p || c.tiedWith.includes(p);
+    })
+    .map((q) => q.name);
 }

@@ -8,11 +8,12 @@ import type { BrokerProfileId } from '../model/design.js';
 import type { QueueDef, Topology } from '../model/definitions.js';
 import { exchangeNodeId, queueNodeId, type NodeId } from '../model/nodeIds.js';
 import { refusedPolicyKeys } from '../model/policyKeys.js';
-import { delayedRetryArgumentNotes, delayedRetryPolicyRefusals } from '../model/delayedRetry.js';
+import { DELAYED_RETRY_POLICY_FIX, delayedRetryArgumentNotes, delayedRetryPolicyRefusals } from '../model/delayedRetry.js';
 import { queueEffectiveSettings } from '../model/effectiveSettings.js';
 import { queueTypeOf } from '../model/arguments.js';
 import { choosePolicy, POLICY_APPLY_TO_3_10, policyTargetOf } from '../model/policyMatch.js';
-import { governedQueues, matchingPolicyQueues } from './mirroredQueues.js';
+import { matchingPolicyQueues } from './mirroredQueues.js';
+import { governedQueues } from '../model/policyMatch.js';
 import { queueConfig } from '../sim/queueConfig.js';
 import { profileFor } from '../sim/profiles.js';
 import { SOURCES } from './sources.js';
@@ -278,7 +279,7 @@ const delayedRetryPolicyRefused: DeclarationRule = {
               message: `policy ${p.name}: ${fields.join(', ')}: RabbitMQ 4.3 refuses the policy (${refusals.map((r) => r.reason).join('; ')}); a definitions import that holds it fails with 400.`,
               // the broker names the first it finds
               brokerWording: `Validation failed\n\n${refusals[0]!.reason}`,
-              fix: 'delayed-retry-type all, failed or returned with delayed-retry-min, a positive integer (ms); delayed-retry-max, if set, a positive integer not below it.',
+              fix: DELAYED_RETRY_POLICY_FIX,
               sources: [SOURCES.quorumDelayedRetry, SOURCES.measured],
             },
           ];

@@ -10,18 +10,6 @@ export function matchingPolicyQueues(topology: Topology, p: PolicyDef): string[]
   return topology.queues.filter((q) => policyMatches(p, q.name, policyTargetOf(q.arguments?.['x-queue-type']))).map((q) => q.name);
 }
 
-/**
- * Queues the policy governs: where RabbitMQ applies it (it wins on priority, model/policyMatch.ts),
- * or may apply it (tied at the top). A queue it matches but a higher-priority policy wins is not one.
- */
-export function governedQueues(topology: Topology, p: PolicyDef, policies: readonly PolicyDef[] | undefined = topology.policies): string[] {
-  return topology.queues
-    .filter((q) => {
-      const c = choosePolicy(policies, q.name, policyTargetOf(q.arguments?.['x-queue-type']));
-      return c.policy === p || c.tiedWith.includes(p);
-    })
-    .map((q) => q.name);
-}
 
 /** Classic queues that a mirroring policy (ha-*) applies to. */
 export function mirroredQueues(topology: Topology): string[] {

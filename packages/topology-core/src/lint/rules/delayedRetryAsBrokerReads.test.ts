@@ -22,6 +22,23 @@ function design(profile: BrokerProfileId, args: AmqpTable, policy?: AmqpTable): 
 const found = (d: Design, id: string) => lintDesign(d).filter((f) => f.id === id);
 
 describe('delayed retry as RabbitMQ 4.3 reads it (lint)', () => {
+  it('a refused policy names the queues it would govern, not one a higher-priority policy wins', () => {
+    const d = design('4.3', {}, { 'delayed-retry-type': 'all' });
+    const outranked: Design = {
+      ...d,
+      topology: {
+        ...d.topology,
+        queues: [...d.topology.queues, { name: 'jobs-archive', durable: true, arguments: { 'x-queue-type': 'quorum' } }],
+        policies: [
+          { name: 'retry', pattern: '^jobs', 'apply-to': 'quorum_queues', priority: 0, definition: { 'delayed-retry-type': 'all' } },
+          { name: 'archive', pattern: 'archive$', 'apply-to': 'queues', priority: 5, definition: { 'max-length': 10 } },
+        ],
+      },
+    };
+    const [f] = found(outranked, 'delayed-retry-refused');
+    expect(f?.objects).toEqual(['queue:jobs']);
+  });
+
   it('a policy 4.3.6 refuses: an error naming the policy, the field and the broker\'s words', () => {
     const [f] = found(design('4.3', {}, { 'delayed-retry-type': 'all' }), 'delayed-retry-refused');
     expect(f?.severity).toBe('error');

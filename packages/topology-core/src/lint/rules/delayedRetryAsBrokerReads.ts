@@ -7,8 +7,8 @@
  * (upgrade-check's delayed-retry-ignored) and refuse the policy keys (policy-key-refused).
  */
 import { queueNodeId } from '../../model/nodeIds.js';
-import { delayedRetryArgumentNotes, delayedRetryPolicyRefusals } from '../../model/delayedRetry.js';
-import { policyMatches, policyTargetOf } from '../../model/policyMatch.js';
+import { DELAYED_RETRY_POLICY_FIX, delayedRetryArgumentNotes, delayedRetryPolicyRefusals } from '../../model/delayedRetry.js';
+import { governedQueues } from '../../model/policyMatch.js';
 import { finding } from '../ruleHelpers.js';
 import type { LintFinding, LintRule } from '../types.js';
 
@@ -21,7 +21,8 @@ export const delayedRetryRefused: LintRule = {
       const d = p.definition;
       const refusals = delayedRetryPolicyRefusals({ type: d['delayed-retry-type'], min: d['delayed-retry-min'], max: d['delayed-retry-max'] });
       if (refusals.length === 0) return [];
-      const queues = ctx.design.topology.queues.filter((q) => policyMatches(p, q.name, policyTargetOf(q.arguments?.['x-queue-type']))).map((q) => q.name);
+      // where the policy would win, as the upgrade check names them: a queue another policy outranks it on never had it
+      const queues = governedQueues(ctx.design.topology, p);
       const fields = [...new Set(refusals.map((r) => `delayed-retry-${r.setting}`))];
       return [
         finding(
@@ -29,7 +30,7 @@ export const delayedRetryRefused: LintRule = {
           'error',
           `policy ${p.name}: ${fields.join(', ')}: RabbitMQ 4.3 refuses the policy ("Validation failed: ${refusals.map((r) => r.reason).join('; ')}"), and importing a definitions file that holds it fails with 400${queues.length ? `; ${queues.join(', ')} would run without it` : ''}.`,
           queues.map(queueNodeId),
-          'delayed-retry-type all, failed or returned needs delayed-retry-min, a positive integer (ms); delayed-retry-max, if set, a positive integer not below it.',
+          DELAYED_RETRY_POLICY_FIX,
         ),
       ];
     });
