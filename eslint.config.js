@@ -23,8 +23,26 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['react', 'react-*', 'react/*', '@xyflow/*', 'zustand', 'zustand/*'], message: 'topology-core has no UI' },
-            { group: ['amqplib', 'amqplib/*', 'express', 'node:*', 'fs', 'net', 'http', 'https', 'child_process', 'path', 'os'], message: 'topology-core does no I/O' },
+            {
+              group: ['react', 'react-*', 'react/*', '@xyflow/*', 'zustand', 'zustand/*'],
+              message: 'topology-core has no UI',
+            },
+            {
+              group: [
+                'amqplib',
+                'amqplib/*',
+                'express',
+                'node:*',
+                'fs',
+                'net',
+                'http',
+                'https',
+                'child_process',
+                'path',
+                'os',
+              ],
+              message: 'topology-core does no I/O',
+            },
           ],
         },
       ],

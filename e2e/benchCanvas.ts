@@ -56,11 +56,19 @@ const drawnScript = (done: string) => `new Promise((resolve) => {
 const allDrawn = (expected: number) =>
   `Number(document.querySelector('[data-testid=canvas]')?.getAttribute('data-drawn') ?? 0) >= ${expected} || document.querySelectorAll('.react-flow__node').length >= ${expected}`;
 
-async function measureStress(page: Page, url: string, copies: number): Promise<{ nodes: number; paintedMs: number; drawnMs: number; windows: Window3[]; median: Window3 }> {
+async function measureStress(
+  page: Page,
+  url: string,
+  copies: number,
+): Promise<{ nodes: number; paintedMs: number; drawnMs: number; windows: Window3[]; median: Window3 }> {
   const expected = copies * 7;
   await page.goto(`${url}/?stress=${copies}&messages=1000&speed=1`);
   const [paintedMs, drawnMs] = (await page.evaluate(drawnScript(allDrawn(expected)))) as [number, number];
-  await page.waitForFunction(() => ((window as unknown as { __overlay?: { drawnTokens: number } }).__overlay?.drawnTokens ?? 0) >= 1000, null, { timeout: 60_000 });
+  await page.waitForFunction(
+    () => ((window as unknown as { __overlay?: { drawnTokens: number } }).__overlay?.drawnTokens ?? 0) >= 1000,
+    null,
+    { timeout: 60_000 },
+  );
   await page.waitForTimeout(500);
   // page scripts are strings: tsx's keepNames would inject a helper the page does not have.
   // Three 3-second windows; the median is reported (this VM's load moves single windows a lot).
@@ -96,7 +104,11 @@ async function measureImport(page: Page, url: string, queues: number) {
   const text = bigDefinitions(queues);
   const nodes = queues + 8;
   const t0 = (await page.evaluate('performance.now()')) as number;
-  await page.setInputFiles('[data-testid=import-file]', { name: 'big-definitions.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+  await page.setInputFiles('[data-testid=import-file]', {
+    name: 'big-definitions.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(text),
+  });
   const [painted, drawn] = (await page.evaluate(drawnScript(allDrawn(nodes)))) as [number, number];
   // drag the view for 3 s (the mouse, as a user pans) while counting frames
   const c = (await page.locator('[data-testid=canvas]').boundingBox())!;
@@ -108,7 +120,8 @@ async function measureImport(page: Page, url: string, queues: number) {
   await page.mouse.move(c.x + c.width / 2, c.y + c.height / 2);
   await page.mouse.down();
   const end = Date.now() + 3000;
-  for (let i = 0; Date.now() < end; i++) await page.mouse.move(c.x + c.width / 2 + 150 * Math.sin(i / 10), c.y + c.height / 2 + 100 * Math.cos(i / 10));
+  for (let i = 0; Date.now() < end; i++)
+    await page.mouse.move(c.x + c.width / 2 + 150 * Math.sin(i / 10), c.y + c.height / 2 + 100 * Math.cos(i / 10));
   await page.mouse.up();
   const [dragFps, worstFrameMs] = await fps;
   // find a node: '/' opens the box, Enter selects it and zooms to it
@@ -133,7 +146,16 @@ async function measureImport(page: Page, url: string, queues: number) {
   await page.waitForSelector('[data-testid=lint-finding]', { timeout: 60_000 });
   const l1 = (await page.evaluate('performance.now()')) as number;
   const lintCards = await page.locator('[data-testid=lint-finding]').count();
-  return { nodes, paintedMs: painted - t0, drawnMs: drawn - t0, dragFps, worstFrameMs, findMs: found - f0, lintCards, lintMs: l1 - l0 };
+  return {
+    nodes,
+    paintedMs: painted - t0,
+    drawnMs: drawn - t0,
+    dragFps,
+    worstFrameMs,
+    findMs: found - f0,
+    lintCards,
+    lintMs: l1 - l0,
+  };
 }
 
 if (!skipBuild) buildWeb();
@@ -158,11 +180,18 @@ try {
   // 1. the stress sizes, side by side
   const rows: Array<{ nodes: number; paintedMs: number; drawnMs: number; median: Window3; windows: Window3[] }> = [];
   for (const copies of SIZES) rows.push(await measureStress(page, server.url, copies));
-  console.log('nodes   drawn(ms)  painted(ms)  fps(median)  fps windows          tokens      worst frame  overlay ms/frame');
+  console.log(
+    'nodes   drawn(ms)  painted(ms)  fps(median)  fps windows          tokens      worst frame  overlay ms/frame',
+  );
   for (const r of rows) {
     const m = r.median;
     console.log(
-      `${String(r.nodes).padEnd(7)} ${r.drawnMs.toFixed(0).padStart(9)}  ${r.paintedMs.toFixed(0).padStart(11)}  ${m.fps.toFixed(1).padStart(11)}  ${r.windows.map((x) => x.fps.toFixed(1)).join(', ').padEnd(19)}  ${`${m.minTokens}..${m.maxTokens}`.padEnd(10)}  ${m.worstFrameMs.toFixed(1).padStart(8)} ms  ${m.drawMs.toFixed(2)}`,
+      `${String(r.nodes).padEnd(7)} ${r.drawnMs.toFixed(0).padStart(9)}  ${r.paintedMs.toFixed(0).padStart(11)}  ${m.fps.toFixed(1).padStart(11)}  ${r.windows
+        .map((x) => x.fps.toFixed(1))
+        .join(', ')
+        .padEnd(
+          19,
+        )}  ${`${m.minTokens}..${m.maxTokens}`.padEnd(10)}  ${m.worstFrameMs.toFixed(1).padStart(8)} ms  ${m.drawMs.toFixed(2)}`,
     );
     if (m.fps < FPS_TARGET || r.drawnMs >= DRAW_TARGET_MS) ok = false;
   }
@@ -182,7 +211,9 @@ try {
   await page.evaluate(() => localStorage.clear());
   await page.goto(server.url);
   await page.waitForSelector('[data-testid=template-card]');
-  const ids = await page.locator('[data-testid=template-card]').evaluateAll((els) => els.map((e) => e.getAttribute('data-template')!));
+  const ids = await page
+    .locator('[data-testid=template-card]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-template')!));
   const times: number[] = [];
   for (const id of ids) {
     await page.waitForSelector('[data-testid=template-card]');
@@ -205,7 +236,9 @@ try {
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)]!;
   const max = times[times.length - 1]!;
-  console.log(`template to drawn canvas: median ${median.toFixed(0)} ms, max ${max.toFixed(0)} ms over ${times.length} templates (target < 300 ms)`);
+  console.log(
+    `template to drawn canvas: median ${median.toFixed(0)} ms, max ${max.toFixed(0)} ms over ${times.length} templates (target < 300 ms)`,
+  );
   if (max >= 300) ok = false;
   if (errors.length) {
     console.log(`page errors: ${errors.join('; ')}`);

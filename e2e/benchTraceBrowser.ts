@@ -36,7 +36,12 @@ function pct(sorted: readonly number[], p: number): number {
 }
 
 async function api(base: string, path: string, body?: unknown): Promise<any> {
-  const r = await fetch(base + path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(
+    base + path,
+    body === undefined
+      ? {}
+      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   const j = await r.json();
   if (!r.ok) throw new Error(`${path}: ${r.status} ${JSON.stringify(j)}`);
   return j;
@@ -95,7 +100,12 @@ try {
   const r = buildTemplate('chained-ttl', { delaysMs: [50, 100, 200] });
   if (!r.ok) throw new Error(`chained-ttl: ${JSON.stringify(r.errors)}`);
   const d = r.template.design;
-  design = { ...d, name: 'bench-trace-ui', ...(probe.suggestedProfile ? { profile: probe.suggestedProfile } : {}), consumers: d.consumers.map((c) => ({ ...c, prefetch: 50 })) };
+  design = {
+    ...d,
+    name: 'bench-trace-ui',
+    ...(probe.suggestedProfile ? { profile: probe.suggestedProfile } : {}),
+    consumers: d.consumers.map((c) => ({ ...c, prefetch: 50 })),
+  };
   await api(server.url, '/api/deploy', { design, prefix, broker });
   line('trace_browser_broker', `${probe.product} ${probe.version}`);
 
@@ -114,7 +124,9 @@ try {
   await page.click('[data-testid=tab-export]');
   await page.fill('[data-testid=import-text]', JSON.stringify(design));
   await page.click('[data-testid=import-apply]');
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-queue]').length === 8, null, { timeout: 20_000 });
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=node-queue]').length === 8, null, {
+    timeout: 20_000,
+  });
   await page.click('[data-testid=tab-broker]');
   // focus first: the field shows the URL masked until edited
   await page.click('[data-testid=broker-url]');
@@ -146,7 +158,8 @@ try {
   for (;;) {
     status = await page.locator('[data-testid=trace-status]').innerText();
     if (status.startsWith('finished')) break;
-    if (await page.locator('[data-testid=trace-error]').count()) throw new Error(await page.locator('[data-testid=trace-error]').innerText());
+    if (await page.locator('[data-testid=trace-error]').count())
+      throw new Error(await page.locator('[data-testid=trace-error]').innerText());
     if (Date.now() > deadline) throw new Error(`the trace did not finish: ${status}`);
     await page.waitForTimeout(1000);
   }
@@ -157,7 +170,10 @@ try {
   }
   await Promise.race([timing, new Promise((r) => setTimeout(r, 5000))]);
   const summary = await api(server.url, `/api/trace/${t.id}`);
-  const { frames, recv } = (await page.evaluate('({ frames: window.__bench.frames, recv: window.__bench.recv })')) as { frames: number[]; recv: number[] };
+  const { frames, recv } = (await page.evaluate('({ frames: window.__bench.frames, recv: window.__bench.recv })')) as {
+    frames: number[];
+    recv: number[];
+  };
 
   // fps per 1-second window of the trace
   const inTrace = frames.filter((f) => f >= t0 && f <= t1);
@@ -186,7 +202,10 @@ try {
   line('trace_browser_machine_load_1min', loadavg()[0]!);
   line('trace_browser_messages', MESSAGES);
   line('trace_browser_seconds', (t1 - t0) / 1000);
-  line('trace_browser_state', `${summary.state} (published ${summary.published}: acked ${summary.acked}, parked ${summary.parked}, in flight ${summary.inFlight}, dropped ${summary.dropped}; balanced ${summary.balanced})`);
+  line(
+    'trace_browser_state',
+    `${summary.state} (published ${summary.published}: acked ${summary.acked}, parked ${summary.parked}, in flight ${summary.inFlight}, dropped ${summary.dropped}; balanced ${summary.balanced})`,
+  );
   line('trace_browser_events', summary.events);
   line('trace_browser_sse_messages_received_by_page', recv.length / 2);
   line('trace_browser_status', status);
@@ -212,7 +231,10 @@ try {
   }
 } finally {
   timingAbort.abort();
-  if (design) await api(server.url, '/api/teardown', { designName: design.name, prefix, broker, force: true }).catch((e: Error) => console.error(e.message));
+  if (design)
+    await api(server.url, '/api/teardown', { designName: design.name, prefix, broker, force: true }).catch((e: Error) =>
+      console.error(e.message),
+    );
   await browser.close();
   await server.stop();
 }

@@ -30,7 +30,9 @@ try {
       if (only && !flow.name.includes(only)) continue;
       const r = await runFlow(browser, server.url, flow);
       results.push(r);
-      console.log(`${r.status === 'passed' ? '✓' : r.status === 'skipped' ? '-' : '✗'} ${r.name} (${r.ms} ms)${r.error ? `\n    ${r.error.replace(/\n/g, '\n    ')}` : ''}`);
+      console.log(
+        `${r.status === 'passed' ? '✓' : r.status === 'skipped' ? '-' : '✗'} ${r.name} (${r.ms} ms)${r.error ? `\n    ${r.error.replace(/\n/g, '\n    ')}` : ''}`,
+      );
     }
   } finally {
     await browser.close();

@@ -5,7 +5,9 @@ const [path = '/', out = 'artifacts/dev.png', ...actions] = process.argv.slice(2
 const srv = await startServer();
 const b = await launchChromium();
 const page = await b.newPage({ viewport: { width: 1280, height: 800 } });
-page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') console.log('console.' + m.type(), m.text()); });
+page.on('console', (m) => {
+  if (m.type() === 'error' || m.type() === 'warning') console.log('console.' + m.type(), m.text());
+});
 page.on('pageerror', (e) => console.log('pageerror', e.message));
 await page.goto(srv.url + path);
 await page.waitForTimeout(800);

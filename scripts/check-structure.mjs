@@ -276,14 +276,19 @@ function checkCircles(root, srcRel, { files: checkFiles, folders: checkFolders, 
     if (floors) {
       const floorOf = new Map(floors.flatMap((names, level) => names.map((n) => [n, level])));
       for (const folder of folders) {
-        if (!floorOf.has(folder)) problems.push(`${srcRel}/${folder} has no floor: give it one in CORE_FLOORS (scripts/check-structure.mjs), so what it may import is said`);
+        if (!floorOf.has(folder))
+          problems.push(
+            `${srcRel}/${folder} has no floor: give it one in CORE_FLOORS (scripts/check-structure.mjs), so what it may import is said`,
+          );
       }
       for (const [from, tos] of [...folderEdges].sort(([a], [b]) => a.localeCompare(b))) {
         for (const to of [...tos].sort()) {
           const a = floorOf.get(from);
           const b = floorOf.get(to);
           if (a === undefined || b === undefined || b <= a) continue;
-          problems.push(`${srcRel}/${from} imports a higher floor, ${to}: ${witness.get(`${from}->${to}`)} (floors, bottom first: ${floors.map((f) => f.join('+')).join(', ')})`);
+          problems.push(
+            `${srcRel}/${from} imports a higher floor, ${to}: ${witness.get(`${from}->${to}`)} (floors, bottom first: ${floors.map((f) => f.join('+')).join(', ')})`,
+          );
         }
       }
     }
@@ -301,7 +306,9 @@ function checkLongFiles(root, allowList) {
       const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
       if (lines <= MAX_LINES) continue;
       if (allowList.includes(rel)) {
-        console.log(`note: ${rel} has ${lines} lines (known, being split on another branch: KNOWN_LONG_FILES_PENDING_SPLIT)`);
+        console.log(
+          `note: ${rel} has ${lines} lines (known, being split on another branch: KNOWN_LONG_FILES_PENDING_SPLIT)`,
+        );
         continue;
       }
       problems.push(`${rel}: ${lines} lines, over ${MAX_LINES} (split it by concept)`);
@@ -310,7 +317,10 @@ function checkLongFiles(root, allowList) {
   return problems;
 }
 
-export function checkStructure(root, { longFiles = KNOWN_LONG_FILES_PENDING_SPLIT, circles = KNOWN_CIRCLES_PENDING_CUT, floors = CORE_FLOORS } = {}) {
+export function checkStructure(
+  root,
+  { longFiles = KNOWN_LONG_FILES_PENDING_SPLIT, circles = KNOWN_CIRCLES_PENDING_CUT, floors = CORE_FLOORS } = {},
+) {
   return [
     ...checkCircles(root, 'packages/topology-core/src', { files: true, folders: true, floors }, runtimeEdges, circles),
     ...checkCircles(root, 'apps/web/src', { files: false, folders: true }, runtimeEdges, circles),

@@ -77,7 +77,10 @@ test('a circle between core folders is named with the import behind each step', 
   assert.match(circle, /routing -> sim -> routing|sim -> routing -> sim/);
   assert.match(circle, /routing\/route\.ts:1 imports .*sim\/hold\.ts/);
   // and routing imports sim, a floor above it
-  assert.ok(problems.some((p) => /routing imports a higher floor, sim/.test(p)), problems.join('\n'));
+  assert.ok(
+    problems.some((p) => /routing imports a higher floor, sim/.test(p)),
+    problems.join('\n'),
+  );
 });
 
 test('a core folder importing a higher floor fails even without a circle', () => {
@@ -100,14 +103,19 @@ test('a core folder with no floor fails, naming it', () => {
 
 test("a circle between the web's folders fails unless it is listed as being cut", () => {
   const files = {
-    [`${WEB}/canvas/Canvas.tsx`]: "import { useLint } from '../panels/useLint';\nexport const Canvas = () => useLint();\n",
+    [`${WEB}/canvas/Canvas.tsx`]:
+      "import { useLint } from '../panels/useLint';\nexport const Canvas = () => useLint();\n",
     [`${WEB}/panels/useLint.ts`]: 'export const useLint = () => 1;\n',
-    [`${WEB}/panels/Inspector.tsx`]: "import { nodes } from '../canvas/nodes';\nexport const Inspector = () => nodes;\n",
+    [`${WEB}/panels/Inspector.tsx`]:
+      "import { nodes } from '../canvas/nodes';\nexport const Inspector = () => nodes;\n",
     [`${WEB}/canvas/nodes.tsx`]: 'export const nodes = 1;\n',
   };
   const problems = check(files);
   assert.equal(problems.length, 1);
-  assert.match(problems[0], /import circle between folders of apps\/web\/src: (canvas -> panels -> canvas|panels -> canvas -> panels)/);
+  assert.match(
+    problems[0],
+    /import circle between folders of apps\/web\/src: (canvas -> panels -> canvas|panels -> canvas -> panels)/,
+  );
   assert.deepEqual(check(files, { longFiles: [], circles: ['apps/web/src: canvas <-> panels'] }), []);
 });
 
@@ -125,7 +133,13 @@ test(`a source file over ${MAX_LINES} lines fails; tests, testing/ builders and 
   assert.ok(problems.some((p) => p.startsWith(`apps/server/src/long.ts: ${MAX_LINES + 1} lines`)));
   assert.ok(problems.some((p) => p.startsWith('e2e/flows/long.ts')));
   assert.ok(problems.some((p) => p.startsWith('apps/web/src/panels/Big.tsx')));
-  assert.equal(check(files, { longFiles: ['apps/server/src/long.ts', 'e2e/flows/long.ts', 'apps/web/src/panels/Big.tsx'], circles: [] }).length, 0);
+  assert.equal(
+    check(files, {
+      longFiles: ['apps/server/src/long.ts', 'e2e/flows/long.ts', 'apps/web/src/panels/Big.tsx'],
+      circles: [],
+    }).length,
+    0,
+  );
 });
 
 test('the command exits 1 and names the offence; 0 on a clean tree', () => {

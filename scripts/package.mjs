@@ -22,14 +22,18 @@ const webDist = join(root, 'apps/web/dist');
 const log = (s) => process.stderr.write(`package: ${s}\n`);
 
 const args = process.argv.slice(2);
-for (const a of args) if (a !== '--no-web-build') {
-  process.stderr.write(`package: unknown option ${a} (known: --no-web-build)\n`);
-  process.exit(2);
-}
+for (const a of args)
+  if (a !== '--no-web-build') {
+    process.stderr.write(`package: unknown option ${a} (known: --no-web-build)\n`);
+    process.exit(2);
+  }
 
 if (!args.includes('--no-web-build')) {
   log('building the web app');
-  execFileSync('pnpm', ['--filter', '@retry-studio/web', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('pnpm', ['--filter', '@retry-studio/web', 'build'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 if (!existsSync(join(webDist, 'index.html'))) {
   process.stderr.write('package: apps/web/dist/index.html is missing: build the web app (drop --no-web-build)\n');
@@ -72,7 +76,9 @@ const result = await build({
   logLevel: 'warning',
   define: { __RETRY_STUDIO_VERSION__: JSON.stringify(version) },
   // CommonJS dependencies (express, amqplib) call require() for Node's own modules
-  banner: { js: "import { createRequire as __rsCreateRequire } from 'node:module'; const require = __rsCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __rsCreateRequire } from 'node:module'; const require = __rsCreateRequire(import.meta.url);",
+  },
 });
 writeFileSync(join(out, 'package-meta.json'), JSON.stringify(result.metafile));
 
@@ -108,7 +114,10 @@ writeFileSync(
 );
 
 log('packing');
-const packed = execFileSync('npm', ['pack', '--pack-destination', out, '--silent'], { cwd: stage, encoding: 'utf8' }).trim().split('\n').at(-1);
+const packed = execFileSync('npm', ['pack', '--pack-destination', out, '--silent'], { cwd: stage, encoding: 'utf8' })
+  .trim()
+  .split('\n')
+  .at(-1);
 const tgz = join(out, packed);
 log(`wrote ${relative(process.cwd(), tgz)}`);
 process.stdout.write(`${tgz}\n`);

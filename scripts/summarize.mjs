@@ -4,7 +4,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dir = process.argv[2] ?? 'test-results';
-let passed = 0, failed = 0, skipped = 0;
+let passed = 0,
+  failed = 0,
+  skipped = 0;
 for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
   const r = JSON.parse(readFileSync(join(dir, file), 'utf8'));
   if ('numPassedTests' in r) {
@@ -13,7 +15,9 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
     failed += r.numFailedTests || (r.numFailedTestSuites ?? 0);
     skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   } else {
-    passed += r.passed ?? 0; failed += r.failed ?? 0; skipped += r.skipped ?? 0;
+    passed += r.passed ?? 0;
+    failed += r.failed ?? 0;
+    skipped += r.skipped ?? 0;
   }
 }
 console.log(`\nall: ${passed} passed, ${failed} failed, ${skipped} skipped`);

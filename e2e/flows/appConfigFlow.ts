@@ -23,7 +23,14 @@ export const appConfigFlow: Flow = {
       await openFile(page, { name: 'broken.yml', text: 'spring:\n  rabbitmq:\n   listener: [\n' }, 'import-app-files');
       const err = await page.locator('[data-testid=import-app-error]').innerText();
       assert(/broken\.yml:4:1: YAML syntax error/.test(err), `the error names the file and line: ${err}`);
-      await openFile(page, [{ name: 'application.yml', text: APPLICATION_YML }, { name: 'definitions.json', text: DEFINITIONS }], 'import-app-files');
+      await openFile(
+        page,
+        [
+          { name: 'application.yml', text: APPLICATION_YML },
+          { name: 'definitions.json', text: DEFINITIONS },
+        ],
+        'import-app-files',
+      );
       await waitFor('the imported design', async () => (await page.locator('[data-testid=node-queue]').count()) === 2);
       assert((await page.locator('[data-testid=node-consumer]').count()) === 1, 'one listener, on the work queue');
       await page.click('[data-testid=node-consumer] >> nth=0');
@@ -35,13 +42,22 @@ export const appConfigFlow: Flow = {
       // a renamed consumer keeps where it was read from (design.sources follows the id); the undo brings the old id back, source and all
       const id = await page.inputValue('[data-testid=field-id]');
       await page.fill('[data-testid=field-id]', `${id}-renamed`);
-      await waitFor('the renamed consumer selected', async () => (await page.locator(`.react-flow__node[data-id="consumer:${id}-renamed"]`).count()) === 1);
+      await waitFor(
+        'the renamed consumer selected',
+        async () => (await page.locator(`.react-flow__node[data-id="consumer:${id}-renamed"]`).count()) === 1,
+      );
       const renamedAt = await page.locator('[data-testid=config-source-at]').innerText();
       assert(renamedAt === 'application.yml:6', `the renamed consumer still says where it came from: ${renamedAt}`);
       await page.click('[data-testid=cmd-undo]');
-      await waitFor('the old id back', async () => (await page.locator(`.react-flow__node[data-id="consumer:${id}"]`).count()) === 1);
+      await waitFor(
+        'the old id back',
+        async () => (await page.locator(`.react-flow__node[data-id="consumer:${id}"]`).count()) === 1,
+      );
       await page.click('[data-testid=node-consumer] >> nth=0');
-      assert((await page.locator('[data-testid=config-source-at]').innerText()) === 'application.yml:6', 'after the undo, the source is the old id\'s again');
+      assert(
+        (await page.locator('[data-testid=config-source-at]').innerText()) === 'application.yml:6',
+        "after the undo, the source is the old id's again",
+      );
       await page.click('[data-testid=tab-lint]');
       const rules = await page
         .locator('[data-testid=lint-finding]')

@@ -96,7 +96,10 @@ export const broker43Flow: Flow = {
     await page.click('[data-testid=broker-apply]');
     await page.waitForSelector('[data-testid=deploy-result]', { timeout: 30_000 });
     // the table now tells what was applied, not what a plan would say of the broker now
-    assert((await page.locator('[data-testid=plan-applied-note]').count()) === 1, 'the plan after Apply is marked as the plan applied');
+    assert(
+      (await page.locator('[data-testid=plan-applied-note]').count()) === 1,
+      'the plan after Apply is marked as the plan applied',
+    );
     await shot('deployed');
 
     // the settings come back with the broker URL

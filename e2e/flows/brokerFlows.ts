@@ -54,7 +54,11 @@ export const deployAndTraceFlow: Flow = {
     assert(shown.includes('***') && !shown.includes('guest@'), `password masked: ${shown}`);
 
     await page.click('[data-testid=broker-probe]');
-    await waitFor('probe result', async () => (await page.locator('[data-testid=broker-probe-result]').innerText()).includes('RabbitMQ'), 20_000);
+    await waitFor(
+      'probe result',
+      async () => (await page.locator('[data-testid=broker-probe-result]').innerText()).includes('RabbitMQ'),
+      20_000,
+    );
 
     await page.click('[data-testid=broker-plan]');
     await page.waitForSelector('[data-testid=plan-diff]', { timeout: 20_000 });
@@ -65,7 +69,11 @@ export const deployAndTraceFlow: Flow = {
     await page.click('[data-testid=broker-apply]');
     await page.waitForSelector('[data-testid=deploy-result]', { timeout: 30_000 });
     await page.click('[data-testid=broker-plan]');
-    await waitFor('re-plan: nothing to create', async () => (await page.locator('[data-testid=plan-count-create]').innerText()).startsWith('0 '), 20_000);
+    await waitFor(
+      're-plan: nothing to create',
+      async () => (await page.locator('[data-testid=plan-count-create]').innerText()).startsWith('0 '),
+      20_000,
+    );
     const unchanged = parseInt(await page.locator('[data-testid=plan-count-unchanged]').innerText(), 10);
     assert(unchanged >= create, `everything unchanged after apply (${unchanged})`);
     await shot('deployed');
@@ -84,8 +92,14 @@ export const deployAndTraceFlow: Flow = {
       90_000,
     );
     await page.click('[data-testid=tab-timeline]');
-    await waitFor('live lanes in the timeline', async () => (await page.locator('[data-testid=timeline-lane][data-source=live]').count()) === 2);
-    assert((await page.locator('[data-testid=timeline-lane][data-source=sim]').count()) >= 2, 'predicted lanes beside them');
+    await waitFor(
+      'live lanes in the timeline',
+      async () => (await page.locator('[data-testid=timeline-lane][data-source=live]').count()) === 2,
+    );
+    assert(
+      (await page.locator('[data-testid=timeline-lane][data-source=sim]').count()) >= 2,
+      'predicted lanes beside them',
+    );
     // one truth: each live lane states its outcome in the core's words, the same as its predicted twin
     let said: (string | null | undefined)[][] = [];
     await waitFor(
@@ -93,8 +107,13 @@ export const deployAndTraceFlow: Flow = {
       async () => {
         said = await page.evaluate(() =>
           Array.from(document.querySelectorAll('[data-testid=timeline-lane][data-source=live]')).map((live) => {
-            const twin = document.querySelector(`[data-testid=timeline-lane][data-source=sim][data-msg="${live.getAttribute('data-msg')}"]`);
-            return [live.querySelector('[data-testid=lane-outcome]')?.textContent, twin?.querySelector('[data-testid=lane-outcome]')?.textContent];
+            const twin = document.querySelector(
+              `[data-testid=timeline-lane][data-source=sim][data-msg="${live.getAttribute('data-msg')}"]`,
+            );
+            return [
+              live.querySelector('[data-testid=lane-outcome]')?.textContent,
+              twin?.querySelector('[data-testid=lane-outcome]')?.textContent,
+            ];
           }),
         );
         return said.length === 2 && said.every(([live, predicted]) => !!live && live === predicted);
@@ -103,7 +122,10 @@ export const deployAndTraceFlow: Flow = {
     ).catch(() => {
       throw new Error(`live / predicted outcomes: ${JSON.stringify(said)}`);
     });
-    await waitFor('live tokens were drawn on the canvas', async () => ((await page.evaluate('window.__overlay ? window.__overlay.liveTokensDrawn : 0')) as number) > 0);
+    await waitFor(
+      'live tokens were drawn on the canvas',
+      async () => ((await page.evaluate('window.__overlay ? window.__overlay.liveTokensDrawn : 0')) as number) > 0,
+    );
     await page.click('[data-testid=tab-trace]');
     await page.waitForSelector('[data-testid=trace-comparison]', { timeout: 20_000 });
     await shot('traced');
@@ -137,25 +159,48 @@ export const policyPlanFlow: Flow = {
     await open(1000);
     const firstDesign = await page.locator('[data-testid=design-name]').inputValue();
     const created = page.locator('[data-testid=plan-item][data-kind=policy][data-status=create]');
-    assert((await created.count()) === 2, 'the plan creates the design\'s two policies');
+    assert((await created.count()) === 2, "the plan creates the design's two policies");
     assert((await created.filter({ hasText: 'message-ttl 1000' }).count()) === 1, 'a policy row says what it sets');
-    assert((await page.locator('[data-testid=plan-queue-policy-settings]').count()) > 0, 'a queue row names the settings its policy gives it');
+    assert(
+      (await page.locator('[data-testid=plan-queue-policy-settings]').count()) > 0,
+      'a queue row names the settings its policy gives it',
+    );
     await shot('policies-planned');
     await page.click('[data-testid=broker-apply]');
     await page.waitForSelector('[data-testid=deploy-result]', { timeout: 30_000 });
 
     await open(2000);
-    await waitFor('the policy plans as an update', async () => (await page.locator('[data-testid=plan-count-update]').innerText()).startsWith('1 '), 20_000);
+    await waitFor(
+      'the policy plans as an update',
+      async () => (await page.locator('[data-testid=plan-count-update]').innerText()).startsWith('1 '),
+      20_000,
+    );
     const updated = page.locator('[data-testid=plan-item][data-kind=policy][data-status=update]');
-    assert((await updated.innerText()).includes('message-ttl: 1000 -> 2000'), `the change is named: ${await updated.innerText()}`);
-    assert((await updated.locator('[data-testid=plan-policy-in-place]').getAttribute('data-in-place')) === 'true', 'applied in place');
-    assert((await page.locator('[data-testid=plan-count-conflict]').innerText()).startsWith('0 '), 'no queue conflicts: the TTL lives in the policy');
+    assert(
+      (await updated.innerText()).includes('message-ttl: 1000 -> 2000'),
+      `the change is named: ${await updated.innerText()}`,
+    );
+    assert(
+      (await updated.locator('[data-testid=plan-policy-in-place]').getAttribute('data-in-place')) === 'true',
+      'applied in place',
+    );
+    assert(
+      (await page.locator('[data-testid=plan-count-conflict]').innerText()).startsWith('0 '),
+      'no queue conflicts: the TTL lives in the policy',
+    );
     await shot('policy-update');
     // the tuned template is a design of its own: the deployment belongs to the first one, torn down from there
     await page.click('[data-testid=designs-toggle]');
     await page.waitForSelector('[data-testid=designs-menu]');
-    await page.locator('[data-testid=design-row]').filter({ hasText: firstDesign }).locator('[data-testid=design-open]').click();
-    await waitFor('the deployed design is open again', async () => (await page.locator('[data-testid=design-name]').inputValue()) === firstDesign);
+    await page
+      .locator('[data-testid=design-row]')
+      .filter({ hasText: firstDesign })
+      .locator('[data-testid=design-open]')
+      .click();
+    await waitFor(
+      'the deployed design is open again',
+      async () => (await page.locator('[data-testid=design-name]').inputValue()) === firstDesign,
+    );
     await page.click('[data-testid=tab-broker]');
     await page.fill('[data-testid=deploy-prefix]', prefix);
     await tearDown(page);
@@ -179,15 +224,26 @@ export const unsupportedPlanFlow: Flow = {
     await page.waitForSelector('[data-testid=plan-diff]', { timeout: 20_000 });
     const unsupported = parseInt(await page.locator('[data-testid=plan-count-unsupported]').innerText(), 10);
     assert(unsupported > 0, 'the delayed exchange is unsupported here');
-    assert((await page.locator('[data-testid=plan-item][data-status=unsupported]').first().innerText()).includes('delayed'), 'the plugin is named');
+    assert(
+      (await page.locator('[data-testid=plan-item][data-status=unsupported]').first().innerText()).includes('delayed'),
+      'the plugin is named',
+    );
     await shot('unsupported');
     await page.click('[data-testid=portable-apply]');
     // the offer stays, listing what changed, until dismissed
-    await waitFor('the portable offer stays after use', async () => (await page.locator('[data-testid=portable-offer] li').count()) > 0, 5000);
+    await waitFor(
+      'the portable offer stays after use',
+      async () => (await page.locator('[data-testid=portable-offer] li').count()) > 0,
+      5000,
+    );
     await page.click('[data-testid=portable-dismiss]');
     assert((await page.locator('[data-testid=portable-offer]').count()) === 0, 'dismissed');
     await page.click('[data-testid=broker-plan]');
-    await waitFor('portable design plans cleanly', async () => (await page.locator('[data-testid=plan-count-unsupported]').innerText()).startsWith('0 '), 20_000);
+    await waitFor(
+      'portable design plans cleanly',
+      async () => (await page.locator('[data-testid=plan-count-unsupported]').innerText()).startsWith('0 '),
+      20_000,
+    );
     await shot('portable');
   },
 };
@@ -224,7 +280,8 @@ export const divergenceFlow: Flow = {
     await waitFor(
       'a divergence',
       async () => {
-        if (await page.locator('[data-testid=trace-error]').count()) throw new Error(await page.locator('[data-testid=trace-error]').innerText());
+        if (await page.locator('[data-testid=trace-error]').count())
+          throw new Error(await page.locator('[data-testid=trace-error]').innerText());
         return (await page.locator('[data-testid=trace-divergence]').count()) > 0;
       },
       90_000,
@@ -234,7 +291,10 @@ export const divergenceFlow: Flow = {
     const where = await page.locator('[data-testid=trace-divergence-where]').innerText();
     assert(/orders\.q/.test(where), `the divergence names its hop: ${where}`);
     await page.click('[data-testid=trace-show-divergence]');
-    await waitFor('the message is inspected', async () => (await page.locator('[data-testid=message-detail]').count()) > 0);
+    await waitFor(
+      'the message is inspected',
+      async () => (await page.locator('[data-testid=message-detail]').count()) > 0,
+    );
     await shot('divergence');
     // tear down (queues may hold the parked message: confirm twice)
     await page.click('[data-testid=tab-broker]');
@@ -264,9 +324,14 @@ export const traceFailureModelFlow: Flow = {
     await waitFor(
       'the trace to finish and match its prediction',
       async () => {
-        if (await page.locator('[data-testid=trace-error]').count()) throw new Error(await page.locator('[data-testid=trace-error]').innerText());
-        if (await page.locator('[data-testid=trace-divergence]').count()) throw new Error(await page.locator('[data-testid=trace-divergence]').innerText());
-        return (await page.locator('[data-testid=trace-status]').innerText()).startsWith('finished') && (await page.locator('[data-testid=trace-match]').count()) > 0;
+        if (await page.locator('[data-testid=trace-error]').count())
+          throw new Error(await page.locator('[data-testid=trace-error]').innerText());
+        if (await page.locator('[data-testid=trace-divergence]').count())
+          throw new Error(await page.locator('[data-testid=trace-divergence]').innerText());
+        return (
+          (await page.locator('[data-testid=trace-status]').innerText()).startsWith('finished') &&
+          (await page.locator('[data-testid=trace-match]').count()) > 0
+        );
       },
       90_000,
     );

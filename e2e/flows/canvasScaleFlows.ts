@@ -19,7 +19,8 @@ const SIZES = [
 const realFile = () => readFileSync(join(ROOT, 'apps/server/src/cli/corpus/alphagov-publishing-rendered.json'), 'utf8');
 
 /** a file opened through the Export tab's import */
-const importFile = (page: Page, name: string, text: string) => openFile(page, { name, text }, 'import-file', 'export-tab');
+const importFile = (page: Page, name: string, text: string) =>
+  openFile(page, { name, text }, 'import-file', 'export-tab');
 
 /** Node faces whose name does not show whole (cut, or spilling out of its box), and settings neither shown nor counted in "+N". */
 async function faceProblems(page: Page): Promise<{ nodes: number; cut: string[]; hidden: string[]; more: number }> {
@@ -33,10 +34,16 @@ async function faceProblems(page: Page): Promise<{ nodes: number; cut: string[];
       const name = n.querySelector<HTMLElement>('[data-testid=node-name]');
       if (!name) continue;
       const r = name.getBoundingClientRect();
-      const whole = name.textContent === name.title && r.bottom <= box.bottom + 1 && r.right <= box.right + 1 && r.left >= box.left - 1;
+      const whole =
+        name.textContent === name.title &&
+        r.bottom <= box.bottom + 1 &&
+        r.right <= box.right + 1 &&
+        r.left >= box.left - 1;
       if (!whole) cut.push(name.title);
       // the chip row the current text size shows: its chips plus the "+N" chip account for every setting
-      const rows = Array.from(n.querySelectorAll<HTMLElement>('[data-testid=node-chips]')).filter((c) => getComputedStyle(c).display !== 'none');
+      const rows = Array.from(n.querySelectorAll<HTMLElement>('[data-testid=node-chips]')).filter(
+        (c) => getComputedStyle(c).display !== 'none',
+      );
       for (const row of rows) {
         const total = Number(row.dataset.total);
         const shown = row.querySelectorAll('[data-testid=queue-chip]').length;
@@ -45,7 +52,9 @@ async function faceProblems(page: Page): Promise<{ nodes: number; cut: string[];
         more += counted;
         if (shown + counted !== total) hidden.push(`${name.title}: ${shown} shown + ${counted} counted of ${total}`);
         // each chip shown is inside the node's box (none half cut off at the bottom)
-        for (const c of Array.from(row.querySelectorAll('[data-testid=queue-chip]'))) if (c.getBoundingClientRect().bottom > box.bottom + 1) hidden.push(`${name.title}: chip "${c.textContent}" below the box`);
+        for (const c of Array.from(row.querySelectorAll('[data-testid=queue-chip]')))
+          if (c.getBoundingClientRect().bottom > box.bottom + 1)
+            hidden.push(`${name.title}: chip "${c.textContent}" below the box`);
       }
     }
     return { nodes: nodes.length, cut, hidden, more };
@@ -59,13 +68,20 @@ async function outOfView(page: Page): Promise<string[]> {
     const c = canvas.getBoundingClientRect();
     const m = document.querySelector('.react-flow__minimap')?.getBoundingClientRect();
     // no named functions inside: the page has no `__name` (tsx keeps names)
-    const boxes: Array<{ id: string; r: { left: number; right: number; top: number; bottom: number } }> = Array.from(document.querySelectorAll('.react-flow__node')).map((n) => ({ id: n.getAttribute('data-id') ?? '?', r: n.getBoundingClientRect() }));
+    const boxes: Array<{ id: string; r: { left: number; right: number; top: number; bottom: number } }> = Array.from(
+      document.querySelectorAll('.react-flow__node'),
+    ).map((n) => ({ id: n.getAttribute('data-id') ?? '?', r: n.getBoundingClientRect() }));
     const drawn = canvas.dataset.drawnBounds?.split(',').map(Number);
-    if (drawn) boxes.push({ id: 'the overview', r: { left: c.left + drawn[0]!, top: c.top + drawn[1]!, right: c.left + drawn[2]!, bottom: c.top + drawn[3]! } });
+    if (drawn)
+      boxes.push({
+        id: 'the overview',
+        r: { left: c.left + drawn[0]!, top: c.top + drawn[1]!, right: c.left + drawn[2]!, bottom: c.top + drawn[3]! },
+      });
     const bad: string[] = [];
     for (const { id, r } of boxes) {
       const under = !!m && r.left < m.right && m.left < r.right && r.top < m.bottom && m.top < r.bottom;
-      if (r.left < c.left - 1 || r.right > c.right + 1 || r.top < c.top - 1 || r.bottom > c.bottom + 1 || under) bad.push(id);
+      if (r.left < c.left - 1 || r.right > c.right + 1 || r.top < c.top - 1 || r.bottom > c.bottom + 1 || under)
+        bad.push(id);
     }
     return bad;
   });
@@ -74,12 +90,19 @@ async function outOfView(page: Page): Promise<string[]> {
 /** out-of-view nodes once the view has settled (a notice bar appearing above the canvas re-fits it) */
 async function settledOutOfView(page: Page): Promise<string[]> {
   let out: string[] = [];
-  await waitFor('the view settled', async () => (out = await outOfView(page)).length === 0, 4000).catch(() => undefined);
+  await waitFor('the view settled', async () => (out = await outOfView(page)).length === 0, 4000).catch(
+    () => undefined,
+  );
   return out;
 }
 
 const zoomOf = (page: Page) =>
-  page.evaluate(() => Number(/scale\(([\d.]+)\)/.exec((document.querySelector('.react-flow__viewport') as HTMLElement).style.transform)?.[1] ?? NaN));
+  page.evaluate(() =>
+    Number(
+      /scale\(([\d.]+)\)/.exec((document.querySelector('.react-flow__viewport') as HTMLElement).style.transform)?.[1] ??
+        NaN,
+    ),
+  );
 
 export const canvasReadableFlow: Flow = {
   name: 'canvas: names whole and every setting shown or counted, on templates and a real file',
@@ -103,20 +126,38 @@ export const canvasReadableFlow: Flow = {
       const said = await page.evaluate(() =>
         Array.from(document.querySelectorAll<HTMLElement>('[data-testid=node-queue] [data-testid=node-chips]'))
           .filter((c) => getComputedStyle(c).display !== 'none')
-          .map((c) => `${Array.from(c.querySelectorAll('[data-testid=queue-chip]')).map((x) => `${x.textContent} ${x.getAttribute('title')}`).join(' ')} ${c.querySelector('[data-testid=chips-more]')?.getAttribute('title') ?? ''}`)
+          .map(
+            (c) =>
+              `${Array.from(c.querySelectorAll('[data-testid=queue-chip]'))
+                .map((x) => `${x.textContent} ${x.getAttribute('title')}`)
+                .join(' ')} ${c.querySelector('[data-testid=chips-more]')?.getAttribute('title') ?? ''}`,
+          )
           .join(' | '),
       );
-      assert(/delivery-limit/.test(said) && /dead-letter-exchange/.test(said), `quorum-delivery-limit at ${w}x${h}: limit and DLX on the node (${said})`);
+      assert(
+        /delivery-limit/.test(said) && /dead-letter-exchange/.test(said),
+        `quorum-delivery-limit at ${w}x${h}: limit and DLX on the node (${said})`,
+      );
 
       // a real file (names like publishing-api_dlx): whole at the zoom it opens at
       await importFile(page, 'alphagov-publishing.json', realFile());
-      await waitFor('the real file drawn', async () => (await page.locator('[data-testid=node-name]').count()) > 5, 20_000);
+      await waitFor(
+        'the real file drawn',
+        async () => (await page.locator('[data-testid=node-name]').count()) > 5,
+        20_000,
+      );
       await page.waitForTimeout(600);
       const r = await faceProblems(page);
       assert(r.cut.length === 0, `real file at ${w}x${h}: every name whole (cut: ${r.cut.slice(0, 5).join(', ')})`);
-      assert(r.hidden.length === 0, `real file at ${w}x${h}: every setting shown or counted (${r.hidden.slice(0, 4).join('; ')})`);
+      assert(
+        r.hidden.length === 0,
+        `real file at ${w}x${h}: every setting shown or counted (${r.hidden.slice(0, 4).join('; ')})`,
+      );
       const out = await settledOutOfView(page);
-      assert(out.length === 0, `real file at ${w}x${h}: opens fitted, clear of the minimap (outside: ${out.slice(0, 5).join(', ')})`);
+      assert(
+        out.length === 0,
+        `real file at ${w}x${h}: opens fitted, clear of the minimap (outside: ${out.slice(0, 5).join(', ')})`,
+      );
       await shot(`real-file-${w}`);
       // an edge label hovered is readable (12 px on screen) whatever the zoom
       const label = page.locator('[data-testid^=edge-label]').first();
@@ -144,7 +185,10 @@ export const canvasMinimapResizeFlow: Flow = {
       await page.mouse.up();
       await page.waitForTimeout(500);
       const out = await settledOutOfView(page);
-      assert(out.length === 0, `after the panel grew at ${w}x${h}: every node in view, none under the minimap (${out.join(', ')})`);
+      assert(
+        out.length === 0,
+        `after the panel grew at ${w}x${h}: every node in view, none under the minimap (${out.join(', ')})`,
+      );
       await shot(`resized-${w}`);
     }
   },
@@ -158,7 +202,11 @@ export const canvasBigFileFlow: Flow = {
       await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
       await page.waitForSelector('[data-testid=node-queue]');
       await importFile(page, 'big-definitions.json', bigDefinitions(1000));
-      await waitFor('the overview drawn', async () => Number(await page.locator('[data-testid=canvas]').getAttribute('data-drawn')) >= 1000, 60_000);
+      await waitFor(
+        'the overview drawn',
+        async () => Number(await page.locator('[data-testid=canvas]').getAttribute('data-drawn')) >= 1000,
+        60_000,
+      );
       await page.waitForTimeout(500);
       const out = await settledOutOfView(page);
       assert(out.length === 0, `1,000 queues at ${w}x${h}: opens fitted and in view (outside: ${out.join(', ')})`);
@@ -167,10 +215,17 @@ export const canvasBigFileFlow: Flow = {
       // lint: one card per rule with a count, not one per queue
       await page.click('[data-testid=tab-lint]');
       await waitFor('lint cards', async () => (await page.locator('[data-testid=lint-finding]').count()) > 0, 30_000);
-      const cards = await page.locator('[data-testid=lint-finding]').evaluateAll((els) => els.map((e) => ({ rule: e.getAttribute('data-rule')!, n: Number(e.getAttribute('data-count')) })));
+      const cards = await page
+        .locator('[data-testid=lint-finding]')
+        .evaluateAll((els) =>
+          els.map((e) => ({ rule: e.getAttribute('data-rule')!, n: Number(e.getAttribute('data-count')) })),
+        );
       const perRule = new Map<string, number>();
       for (const c of cards) perRule.set(c.rule, (perRule.get(c.rule) ?? 0) + 1);
-      assert(cards.length < 30 && [...perRule.values()].every((n) => n <= 3 * 3), `lint grouped at ${w}x${h}: ${cards.length} cards (${JSON.stringify(cards.slice(0, 6))})`);
+      assert(
+        cards.length < 30 && [...perRule.values()].every((n) => n <= 3 * 3),
+        `lint grouped at ${w}x${h}: ${cards.length} cards (${JSON.stringify(cards.slice(0, 6))})`,
+      );
       const grouped = cards.find((c) => c.n > 3);
       assert(grouped, `a rule firing on hundreds of queues is one card with a count (${JSON.stringify(cards)})`);
       await shot(`big-lint-${w}`);
@@ -182,9 +237,19 @@ export const canvasBigFileFlow: Flow = {
       const selectedOut = await page.evaluate(() => {
         const c = document.querySelector('[data-testid=canvas]')!.getBoundingClientRect();
         const sel = Array.from(document.querySelectorAll('.react-flow__node.selected'));
-        return { n: sel.length, out: sel.filter((e) => { const r = e.getBoundingClientRect(); return r.left < c.left || r.right > c.right || r.top < c.top || r.bottom > c.bottom; }).length, drawn: document.querySelector<HTMLElement>('[data-testid=canvas]')!.dataset.drawn };
+        return {
+          n: sel.length,
+          out: sel.filter((e) => {
+            const r = e.getBoundingClientRect();
+            return r.left < c.left || r.right > c.right || r.top < c.top || r.bottom > c.bottom;
+          }).length,
+          drawn: document.querySelector<HTMLElement>('[data-testid=canvas]')!.dataset.drawn,
+        };
       });
-      assert((selectedOut.n > 0 && selectedOut.out === 0) || selectedOut.drawn, `the finding's nodes are in view at ${w}x${h} (${JSON.stringify(selectedOut)})`);
+      assert(
+        (selectedOut.n > 0 && selectedOut.out === 0) || selectedOut.drawn,
+        `the finding's nodes are in view at ${w}x${h} (${JSON.stringify(selectedOut)})`,
+      );
       await shot(`big-lint-click-${w}`);
 
       // find a node by name: "/" opens the box, Enter selects the node and brings it into view, readable
@@ -196,10 +261,17 @@ export const canvasBigFileFlow: Flow = {
       await waitFor('a hit', async () => (await page.locator('[data-testid=node-search-hit]').count()) > 0);
       await page.keyboard.press('Enter');
       const target = page.locator('.react-flow__node[data-id="queue:shipping.service-421.documents.dlq"]');
-      await waitFor('the node drawn and selected', async () => (await target.count()) === 1 && ((await target.getAttribute('class')) ?? '').includes('selected'), 10_000);
+      await waitFor(
+        'the node drawn and selected',
+        async () => (await target.count()) === 1 && ((await target.getAttribute('class')) ?? '').includes('selected'),
+        10_000,
+      );
       const b = await target.boundingBox();
       const c = await page.locator('[data-testid=canvas]').boundingBox();
-      assert(b && c && b.x >= c.x && b.y >= c.y && b.x + b.width <= c.x + c.width && b.y + b.height <= c.y + c.height, `the found node is in view at ${w}x${h}`);
+      assert(
+        b && c && b.x >= c.x && b.y >= c.y && b.x + b.width <= c.x + c.width && b.y + b.height <= c.y + c.height,
+        `the found node is in view at ${w}x${h}`,
+      );
       const f = await faceProblems(page);
       assert(f.cut.length === 0, `zoomed in on the big file, names whole (${f.cut.slice(0, 4).join(', ')})`);
       await shot(`big-found-${w}`);

@@ -37,7 +37,10 @@ export const clusterFlow: Flow = {
     const nodes = await page.locator('[data-testid=cluster-node]').allInnerTexts();
     assert(nodes.length === 3, `three nodes: ${nodes.join(' | ')}`);
     assert((await page.locator('[data-testid=cluster-node][data-running=true]').count()) === 3, 'all three running');
-    assert(nodes.every((n) => /rabbit-c[123]@localhost 4\.3\./.test(n)), `names and versions: ${nodes.join(' | ')}`);
+    assert(
+      nodes.every((n) => /rabbit-c[123]@localhost 4\.3\./.test(n)),
+      `names and versions: ${nodes.join(' | ')}`,
+    );
     assert((await page.locator('[data-testid=cluster-problem]').count()) === 0, 'no cluster problem');
     await shot('node-view');
 
@@ -54,7 +57,12 @@ export const clusterFlow: Flow = {
     await page.click('[data-testid=broker-plan]');
     await page.waitForSelector('[data-testid=plan-diff]', { timeout: 20_000 });
     const expected = await page.locator('[data-testid=plan-placement]').allInnerTexts();
-    assert(expected.some((p) => /^quorum, 3 replicas \(expected\), on rabbit-c1@localhost, rabbit-c2@localhost, rabbit-c3@localhost/.test(p)), `quorum queues expect 3 replicas: ${expected.join(' | ')}`);
+    assert(
+      expected.some((p) =>
+        /^quorum, 3 replicas \(expected\), on rabbit-c1@localhost, rabbit-c2@localhost, rabbit-c3@localhost/.test(p),
+      ),
+      `quorum queues expect 3 replicas: ${expected.join(' | ')}`,
+    );
     await shot('plan-replicas');
 
     await page.click('[data-testid=broker-apply]');
@@ -70,7 +78,10 @@ export const clusterFlow: Flow = {
     // (it leads jobs.q and holds the classic jobs.dead), and the simulation greys them while it is down
     await page.click('[data-testid=sim-node-loss]');
     const offered = await page.locator('[data-testid=sim-node-loss-node] option').allInnerTexts();
-    assert(offered.length === 3 && offered.every((n) => /^rabbit-c[123]@localhost$/.test(n)), `the probed nodes offered: ${offered.join(' | ')}`);
+    assert(
+      offered.length === 3 && offered.every((n) => /^rabbit-c[123]@localhost$/.test(n)),
+      `the probed nodes offered: ${offered.join(' | ')}`,
+    );
     await page.selectOption('[data-testid=sim-node-loss-node]', 'rabbit-c2@localhost');
     await page.fill('[data-testid=sim-node-loss-at]', '0');
     await page.fill('[data-testid=sim-node-loss-leader]', '20');
@@ -79,8 +90,13 @@ export const clusterFlow: Flow = {
     assert(count === '2 queues', `queues on rabbit-c2 from the plan: ${count}`);
     await page.click('[data-testid=sim-run]');
     await page.waitForSelector('[data-testid=node-queue][data-unavailable=true]', { timeout: 10_000 });
-    const greyed = await page.locator('[data-testid=node-queue][data-unavailable=true]').evaluateAll((els) => els.map((e) => e.getAttribute('data-name')).sort());
-    assert(JSON.stringify(greyed) === JSON.stringify(['jobs.dead', 'jobs.q']), `greyed while rabbit-c2 is down: ${greyed.join(', ')}`);
+    const greyed = await page
+      .locator('[data-testid=node-queue][data-unavailable=true]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-name')).sort());
+    assert(
+      JSON.stringify(greyed) === JSON.stringify(['jobs.dead', 'jobs.q']),
+      `greyed while rabbit-c2 is down: ${greyed.join(', ')}`,
+    );
     await shot('node-down-simulated');
     await page.click('[data-testid=sim-node-loss]');
     await tearDown(page);

@@ -6,7 +6,9 @@ const count = (page: Page, sel: string) => page.locator(sel).count();
 async function dropFromPalette(page: Page, item: string, x: number, y: number): Promise<void> {
   const canvas = await page.locator('[data-testid=canvas]').boundingBox();
   assert(canvas, 'no canvas');
-  await page.dragAndDrop(`[data-testid=${item}]`, '[data-testid=canvas] .react-flow__pane', { targetPosition: { x, y } });
+  await page.dragAndDrop(`[data-testid=${item}]`, '[data-testid=canvas] .react-flow__pane', {
+    targetPosition: { x, y },
+  });
 }
 
 export const designByDragging: Flow = {
@@ -23,9 +25,21 @@ export const designByDragging: Flow = {
     await waitFor('4 nodes', async () => (await count(page, '.react-flow__node')) === 4);
     assert((await count(page, '[data-testid=node-exchange]')) === 1, 'one exchange');
     // connect handles: the kinds of the ends decide the edge
-    await mouseDrag(page, '[data-testid=node-publisher] .react-flow__handle-right', '[data-testid=node-exchange] .react-flow__handle-left');
-    await mouseDrag(page, '[data-testid=node-exchange] .react-flow__handle-right', '[data-testid=node-queue] .react-flow__handle-left');
-    await mouseDrag(page, '[data-testid=node-queue] .react-flow__handle-right', '[data-testid=node-consumer] .react-flow__handle-left');
+    await mouseDrag(
+      page,
+      '[data-testid=node-publisher] .react-flow__handle-right',
+      '[data-testid=node-exchange] .react-flow__handle-left',
+    );
+    await mouseDrag(
+      page,
+      '[data-testid=node-exchange] .react-flow__handle-right',
+      '[data-testid=node-queue] .react-flow__handle-left',
+    );
+    await mouseDrag(
+      page,
+      '[data-testid=node-queue] .react-flow__handle-right',
+      '[data-testid=node-consumer] .react-flow__handle-left',
+    );
     await waitFor('3 edges', async () => (await count(page, '.react-flow__edge')) === 3);
     assert((await count(page, '[data-testid=edge-label-binding]')) === 1, 'a binding edge with its key label');
     // the inspector validates as you type, with the core's messages
@@ -38,13 +52,20 @@ export const designByDragging: Flow = {
     await shot('invalid-ttl');
     await page.fill('[data-testid=field-ttl]', '5000');
     await waitFor('no error', async () => (await count(page, '[data-testid=field-error]')) === 0);
-    await waitFor('a TTL chip', async () => (await page.locator('[data-testid=node-queue]').innerText()).includes('TTL 5s'));
+    await waitFor('a TTL chip', async () =>
+      (await page.locator('[data-testid=node-queue]').innerText()).includes('TTL 5s'),
+    );
     // undo with the keyboard (outside the field), redo with the toolbar
     await page.click('[data-testid=canvas] .react-flow__pane', { position: { x: 10, y: 10 } });
     await page.keyboard.press('Control+z');
-    await waitFor('undo removes the TTL', async () => !(await page.locator('[data-testid=node-queue]').innerText()).includes('TTL'));
+    await waitFor(
+      'undo removes the TTL',
+      async () => !(await page.locator('[data-testid=node-queue]').innerText()).includes('TTL'),
+    );
     await page.click('[data-testid=cmd-redo]');
-    await waitFor('redo restores it', async () => (await page.locator('[data-testid=node-queue]').innerText()).includes('TTL 5s'));
+    await waitFor('redo restores it', async () =>
+      (await page.locator('[data-testid=node-queue]').innerText()).includes('TTL 5s'),
+    );
     // duplicate and delete through shortcuts
     await page.click('[data-testid=node-exchange]');
     await page.keyboard.press('Control+d');
@@ -58,7 +79,10 @@ export const designByDragging: Flow = {
     await page.reload();
     await waitFor('design restored after reload', async () => (await count(page, '.react-flow__node')) === 4);
     await waitFor('edges restored after reload', async () => (await count(page, '.react-flow__edge')) === 3);
-    await waitFor('minimap shows the nodes', async () => (await count(page, '.react-flow__minimap .react-flow__minimap-node')) === 4);
+    await waitFor(
+      'minimap shows the nodes',
+      async () => (await count(page, '.react-flow__minimap .react-flow__minimap-node')) === 4,
+    );
   },
 };
 
@@ -72,10 +96,16 @@ export const templateFlow: Flow = {
     await shot('gallery');
     const card = page.locator('[data-testid=template-card][data-template=chained-ttl]');
     await card.locator('[data-testid=template-params]').click();
-    await waitFor('explanation', async () => (await card.locator('[data-testid=template-explanation]').innerText()).length > 40);
+    await waitFor(
+      'explanation',
+      async () => (await card.locator('[data-testid=template-explanation]').innerText()).length > 40,
+    );
     await card.locator('[data-testid=template-use]').click();
     await page.waitForSelector('[data-testid=canvas] .react-flow__node');
-    assert((await page.locator('[data-testid=design-name]').inputValue()).length > 0, 'design named after the template');
+    assert(
+      (await page.locator('[data-testid=design-name]').inputValue()).length > 0,
+      'design named after the template',
+    );
     const n1 = await count(page, '.react-flow__node');
     assert(n1 >= 5, `template drawn (${n1} nodes)`);
     // a link opens the designer with that template drawn, params included
@@ -85,7 +115,9 @@ export const templateFlow: Flow = {
     assert(n2 >= 5, `linked template drawn (${n2} nodes)`);
     await page.goto(`${url}/?template=no-such-template`);
     await page.waitForSelector('[data-testid=template-gallery]');
-    await waitFor('an error names the template', async () => (await page.locator('[data-testid=toast]').innerText()).includes('no-such-template'));
+    await waitFor('an error names the template', async () =>
+      (await page.locator('[data-testid=toast]').innerText()).includes('no-such-template'),
+    );
   },
 };
 
@@ -96,28 +128,42 @@ export const exportFlow: Flow = {
     await page.waitForSelector('.react-flow__node');
     await page.click('[data-testid=tab-export]');
     await page.waitForSelector('[data-testid=export-text]');
-    assert((await page.locator('[data-testid=export-text]').innerText()).includes('"retry-studio/design"'), 'design JSON shown');
+    assert(
+      (await page.locator('[data-testid=export-text]').innerText()).includes('"retry-studio/design"'),
+      'design JSON shown',
+    );
     await page.click('[data-testid=export-format-definitions]');
     const defs = await page.locator('[data-testid=export-text]').innerText();
     const parsed = JSON.parse(defs) as { queues: unknown[]; exchanges: unknown[] };
     assert(parsed.queues.length >= 2 && parsed.exchanges.length >= 1, 'definitions JSON with queues and exchanges');
     await page.click('[data-testid=export-copy]');
-    await waitFor('copied', async () => (await page.locator('[data-testid=export-copy]').innerText()).includes('Copied'));
+    await waitFor('copied', async () =>
+      (await page.locator('[data-testid=export-copy]').innerText()).includes('Copied'),
+    );
     for (const f of ['rabbitmqadmin', 'amqplib', 'rascal']) {
       await page.click(`[data-testid=export-format-${f}]`);
       const present = await page.locator('[data-testid=export-text]').count();
-      if (present) assert((await page.locator('[data-testid=export-text]').innerText()).length > 20, `${f} export has content`);
+      if (present)
+        assert((await page.locator('[data-testid=export-text]').innerText()).length > 20, `${f} export has content`);
     }
     await shot('export');
     // import the definitions back: a design with the same queues, laid out
     await page.fill('[data-testid=import-text]', defs);
     await page.click('[data-testid=import-apply]');
-    await waitFor('imported queues drawn', async () => (await count(page, '[data-testid=node-queue]')) === parsed.queues.length);
+    await waitFor(
+      'imported queues drawn',
+      async () => (await count(page, '[data-testid=node-queue]')) === parsed.queues.length,
+    );
     // bad input gets a field-level error, not a stack trace
-    await page.fill('[data-testid=import-text]', '{"format":"retry-studio/design","version":1,"name":"x","topology":{"exchanges":[],"queues":[{"name":"q","arguments":{"x-message-ttl":-1}}],"bindings":[]},"consumers":[],"publishers":[]}');
+    await page.fill(
+      '[data-testid=import-text]',
+      '{"format":"retry-studio/design","version":1,"name":"x","topology":{"exchanges":[],"queues":[{"name":"q","arguments":{"x-message-ttl":-1}}],"bindings":[]},"consumers":[],"publishers":[]}',
+    );
     await page.click('[data-testid=import-apply]');
     // named by its queue, not by a path into the JSON (topology.queues[0]...)
-    await waitFor('field error', async () => (await page.locator('[data-testid=import-error]').first().innerText()).startsWith('q: x-message-ttl'));
+    await waitFor('field error', async () =>
+      (await page.locator('[data-testid=import-error]').first().innerText()).startsWith('q: x-message-ttl'),
+    );
   },
 };
 
@@ -131,7 +177,9 @@ export const lintFlow: Flow = {
     await page.fill('[data-testid=field-dlrk]', 'parked');
     await page.click('[data-testid=tab-lint]');
     await waitFor('findings', async () => (await count(page, '[data-testid=lint-finding]')) > 0);
-    const rules = await page.locator('[data-testid=lint-finding]').evaluateAll((els) => els.map((e) => e.getAttribute('data-rule')));
+    const rules = await page
+      .locator('[data-testid=lint-finding]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-rule')));
     assert(rules.includes('dl-routing-key-without-dlx'), `rule found (${rules.join(', ')})`);
     assert((await count(page, '[data-testid=lint-marker]')) > 0, 'nodes carry lint markers');
     await page.locator('[data-testid=lint-finding][data-rule=dl-routing-key-without-dlx]').click();
@@ -176,11 +224,17 @@ export const keyboardFlow: Flow = {
     await shot('keys');
     // the Keys popover goes with Escape, and with a click outside it (on the canvas too, whose pan handler stops the click)
     await page.keyboard.press('Escape');
-    await waitFor('Escape closes the Keys popover', async () => (await page.locator('[data-testid=shortcuts]').count()) === 0);
+    await waitFor(
+      'Escape closes the Keys popover',
+      async () => (await page.locator('[data-testid=shortcuts]').count()) === 0,
+    );
     await page.click('[data-testid=shortcuts-toggle]');
     await page.waitForSelector('[data-testid=shortcuts]');
     const pane = (await page.locator('.react-flow__pane').boundingBox())!;
     await page.mouse.click(pane.x + pane.width / 2, pane.y + pane.height - 15);
-    await waitFor('a click on the canvas closes the Keys popover', async () => (await page.locator('[data-testid=shortcuts]').count()) === 0);
+    await waitFor(
+      'a click on the canvas closes the Keys popover',
+      async () => (await page.locator('[data-testid=shortcuts]').count()) === 0,
+    );
   },
 };

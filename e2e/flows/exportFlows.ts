@@ -41,7 +41,10 @@ export const exportFormatsFlow: Flow = {
     const ids = await page
       .locator('[data-testid^=export-format-]')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.replace('export-format-', '')));
-    assert(JSON.stringify([...ids].sort()) === JSON.stringify(Object.keys(SIGNATURE).sort()), `the formats offered: ${ids.join(', ')}`);
+    assert(
+      JSON.stringify([...ids].sort()) === JSON.stringify(Object.keys(SIGNATURE).sort()),
+      `the formats offered: ${ids.join(', ')}`,
+    );
 
     // the vhost typed once holds for every format that reads it
     await showFormat(page, 'definitions');
@@ -53,29 +56,43 @@ export const exportFormatsFlow: Flow = {
       assert(text.includes(VHOST), `${id} uses the vhost ${VHOST}`);
       tookVhost.push(id);
     }
-    assert(JSON.stringify(tookVhost.sort()) === JSON.stringify(TAKE_VHOST), `the formats with a vhost option: ${tookVhost.join(', ')}`);
+    assert(
+      JSON.stringify(tookVhost.sort()) === JSON.stringify(TAKE_VHOST),
+      `the formats with a vhost option: ${tookVhost.join(', ')}`,
+    );
 
     // the operator's RabbitmqCluster reference
     await showFormat(page, 'operator');
     await page.fill('[data-testid=export-option-cluster]', 'prod-rabbit');
     await waitFor('the cluster reference', async () => (await exportText(page)).includes('name: "prod-rabbit"'));
     const operator = await exportText(page);
-    assert(operator.includes(`vhost: "${VHOST}"`) && !operator.includes('name: "rabbitmq"'), 'the operator resources use both options');
+    assert(
+      operator.includes(`vhost: "${VHOST}"`) && !operator.includes('name: "rabbitmq"'),
+      'the operator resources use both options',
+    );
     await shot('operator');
 
     // not a Kubernetes name: the error names the option, and there is no output to copy
     await page.fill('[data-testid=export-option-cluster]', 'Prod_Rabbit');
     const error = await waitFor('the option error', async () =>
-      (await page.locator('[data-testid=export-option-error]').count()) ? page.locator('[data-testid=export-option-error]').innerText() : undefined,
+      (await page.locator('[data-testid=export-option-error]').count())
+        ? page.locator('[data-testid=export-option-error]').innerText()
+        : undefined,
     );
-    assert(error.includes('RabbitmqCluster') && error.includes('"Prod_Rabbit"'), `the error names the option and its value: ${error}`);
+    assert(
+      error.includes('RabbitmqCluster') && error.includes('"Prod_Rabbit"'),
+      `the error names the option and its value: ${error}`,
+    );
     assert((await page.locator('[data-testid=export-text]').count()) === 0, 'no output under an invalid option');
     assert((await page.locator('[data-testid=export-copy]').count()) === 0, 'nothing to copy');
     await shot('invalid-cluster');
 
     // formats that do not read the cluster are not held up by it
     await showFormat(page, 'terraform');
-    assert((await page.locator('[data-testid=export-option-error]').count()) === 0, 'terraform ignores the cluster option');
+    assert(
+      (await page.locator('[data-testid=export-option-error]').count()) === 0,
+      'terraform ignores the cluster option',
+    );
     await page.click('[data-testid=export-format-operator]');
     await page.fill('[data-testid=export-option-cluster]', 'prod-rabbit');
     await showFormat(page, 'operator');

@@ -3,7 +3,13 @@ import { designByDragging, exportFlow, keyboardFlow, lintFlow, templateFlow } fr
 import { behaviourFormFlow, budgetFlow, everyTemplateFlow, inspectMessageFlow, simulateFlow } from './simFlows.js';
 import { workKeptFlows } from './workKeptFlows.js';
 import { designerTruthFlows } from './designerTruthFlows.js';
-import { deployAndTraceFlow, divergenceFlow, policyPlanFlow, traceFailureModelFlow, unsupportedPlanFlow } from './brokerFlows.js';
+import {
+  deployAndTraceFlow,
+  divergenceFlow,
+  policyPlanFlow,
+  traceFailureModelFlow,
+  unsupportedPlanFlow,
+} from './brokerFlows.js';
 import { broker43Flow } from './broker43Flows.js';
 import { renameFlow } from './renameFlow.js';
 import { operateFlow, operateLargeFlow } from './operateFlows.js';
@@ -19,7 +25,31 @@ import { canvasScaleFlows } from './canvasScaleFlows.js';
 import { tuneFlow } from './tuneFlows.js';
 import { rehearseFlow } from './rehearseFlows.js';
 
-export const flows: Flow[] = [designByDragging, templateFlow, simulateFlow, behaviourFormFlow, inspectMessageFlow, exportFlow, exportFormatsFlow, lintFlow, keyboardFlow, renameFlow, budgetFlow, everyTemplateFlow, deployAndTraceFlow, divergenceFlow, traceFailureModelFlow, unsupportedPlanFlow, policyPlanFlow, broker43Flow, clusterFlow, operateFlow, operateLargeFlow, canaryRedriveFlow, editRedriveFlow];
+export const flows: Flow[] = [
+  designByDragging,
+  templateFlow,
+  simulateFlow,
+  behaviourFormFlow,
+  inspectMessageFlow,
+  exportFlow,
+  exportFormatsFlow,
+  lintFlow,
+  keyboardFlow,
+  renameFlow,
+  budgetFlow,
+  everyTemplateFlow,
+  deployAndTraceFlow,
+  divergenceFlow,
+  traceFailureModelFlow,
+  unsupportedPlanFlow,
+  policyPlanFlow,
+  broker43Flow,
+  clusterFlow,
+  operateFlow,
+  operateLargeFlow,
+  canaryRedriveFlow,
+  editRedriveFlow,
+];
 // the designer's own flows (names start with "designer:")
 flows.push(...workKeptFlows);
 flows.push(upgradeFlow);

@@ -17,7 +17,14 @@ async function pixelsOf(page: Page, rgb: readonly [number, number, number]): Pro
     if (!canvas) return 0;
     const d = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
     let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i]! - c[0]) < 40 && Math.abs(d[i + 1]! - c[1]) < 40 && Math.abs(d[i + 2]! - c[2]) < 40 && d[i + 3]! > 128) n++;
+    for (let i = 0; i < d.length; i += 4)
+      if (
+        Math.abs(d[i]! - c[0]) < 40 &&
+        Math.abs(d[i + 1]! - c[1]) < 40 &&
+        Math.abs(d[i + 2]! - c[2]) < 40 &&
+        d[i + 3]! > 128
+      )
+        n++;
     return n;
   }, rgb);
 }
@@ -40,7 +47,10 @@ export const rehearseFlow: Flow = {
       await page.fill('[data-testid=rehearse-poison]', '120%');
       await page.click('[data-testid=rehearse-run]');
       const errs = await page.locator('[data-testid=rehearse-field-error]').allInnerTexts();
-      assert(errs.some((e) => /rate/.test(e)) && errs.length >= 2, `the rate and poison fields say what is wrong: ${errs.join(' | ')}`);
+      assert(
+        errs.some((e) => /rate/.test(e)) && errs.length >= 2,
+        `the rate and poison fields say what is wrong: ${errs.join(' | ')}`,
+      );
       assert((await page.locator('[data-testid=rehearse-chart]').count()) === 0, 'nothing ran');
       await shot(`rehearse-bad-input-${s.w}`);
 
@@ -52,26 +62,55 @@ export const rehearseFlow: Flow = {
       assert(/acked\s+[0-9,]+/.test(acked) && !/acked\s+0$/.test(acked), `outcome counts appear: ${acked}`);
       const parked = await page.locator('[data-testid=rehearse-parked]').innerText();
       assert(/parked\s+[1-9]/.test(parked), `poison ends parked: ${parked}`);
-      assert(/amplification/.test(await page.locator('[data-testid=rehearse-outcomes]').innerText()), 'amplification shown');
-      assert(/p99/.test(await page.locator('[data-testid=rehearse-delay]').innerText()), 'the delay distribution shown');
+      assert(
+        /amplification/.test(await page.locator('[data-testid=rehearse-outcomes]').innerText()),
+        'amplification shown',
+      );
+      assert(
+        /p99/.test(await page.locator('[data-testid=rehearse-delay]').innerText()),
+        'the delay distribution shown',
+      );
       await shot(`rehearse-${s.w}`);
 
       // a template under the same load: a second series on the same chart
       await page.selectOption('[data-testid=rehearse-template]', 'chained-ttl');
       await page.click('[data-testid=rehearse-add]');
       await page.click('[data-testid=rehearse-run]');
-      await waitFor('a column per design', async () => /chained-ttl/.test(await page.locator('[data-testid=rehearse-outcomes] thead').innerText()), 60_000);
-      await waitFor('two series', async () => (await legendSeries(page)) === 3 && (await pixelsOf(page, PINK)) > 30, 10_000);
-      assert(/chained-ttl/.test(await page.locator('[data-testid=rehearse-chart] .u-legend').innerText()), 'the legend names the template');
+      await waitFor(
+        'a column per design',
+        async () => /chained-ttl/.test(await page.locator('[data-testid=rehearse-outcomes] thead').innerText()),
+        60_000,
+      );
+      await waitFor(
+        'two series',
+        async () => (await legendSeries(page)) === 3 && (await pixelsOf(page, PINK)) > 30,
+        10_000,
+      );
+      assert(
+        /chained-ttl/.test(await page.locator('[data-testid=rehearse-chart] .u-legend').innerText()),
+        'the legend names the template',
+      );
       await shot(`rehearse-compare-${s.w}`);
 
       // Compare on a Tune recommendation
       await tuneSmallProfile(page);
       await page.locator('[data-testid=tune-compare]').first().click();
       await waitFor('the Rehearse tab', async () => page.locator('[data-testid=rehearse-panel]').isVisible(), 10_000);
-      await waitFor('the recommendation compared', async () => /tuned/.test(await page.locator('[data-testid=rehearse-compared]').first().innerText()), 10_000);
-      await waitFor('both designs rehearsed', async () => /tuned/.test(await page.locator('[data-testid=rehearse-outcomes] thead').innerText()), 60_000);
-      await waitFor('both designs drawn', async () => (await legendSeries(page)) === 3 && (await pixelsOf(page, PINK)) > 30, 10_000);
+      await waitFor(
+        'the recommendation compared',
+        async () => /tuned/.test(await page.locator('[data-testid=rehearse-compared]').first().innerText()),
+        10_000,
+      );
+      await waitFor(
+        'both designs rehearsed',
+        async () => /tuned/.test(await page.locator('[data-testid=rehearse-outcomes] thead').innerText()),
+        60_000,
+      );
+      await waitFor(
+        'both designs drawn',
+        async () => (await legendSeries(page)) === 3 && (await pixelsOf(page, PINK)) > 30,
+        10_000,
+      );
       assert((await page.inputValue('[data-testid=rehearse-rate]')) === '2', "the tuner's rate");
       await shot(`rehearse-from-tune-${s.w}`);
     }

@@ -18,13 +18,18 @@ export const renameFlow: Flow = {
     await page.waitForSelector('[data-testid=node-queue]');
     await page.selectOption('[data-testid=sim-failure]', 'always');
     const before = await budgetOfDesign(page);
-    assert(before.attempts === '4' && before.ends.includes('orders.parking'), `the template: 4 attempts, then parked (${JSON.stringify(before)})`);
+    assert(
+      before.attempts === '4' && before.ends.includes('orders.parking'),
+      `the template: 4 attempts, then parked (${JSON.stringify(before)})`,
+    );
 
     // a taken name is refused with the reason, and nothing changes
     await queueNamed(page, 'orders.q').click();
     await page.fill('[data-testid=field-name]', 'orders.wait');
     await page.press('[data-testid=field-name]', 'Enter');
-    await waitFor('refusal shown', async () => (await page.locator('[data-testid=field-error]').allInnerTexts()).some((t) => t.includes('orders.wait')));
+    await waitFor('refusal shown', async () =>
+      (await page.locator('[data-testid=field-error]').allInnerTexts()).some((t) => t.includes('orders.wait')),
+    );
     assert((await queueNamed(page, 'orders.q').count()) === 1, 'the refused rename changed nothing');
 
     await page.fill('[data-testid=field-name]', 'orders.work');
@@ -35,14 +40,19 @@ export const renameFlow: Flow = {
 
     // the counter, the DLRK and the binding key followed: the same behaviour under the new name
     const after = await budgetOfDesign(page);
-    assert(after.attempts === '4' && after.ends.includes('orders.parking'), `renamed: still 4 attempts, then parked (${JSON.stringify(after)})`);
+    assert(
+      after.attempts === '4' && after.ends.includes('orders.parking'),
+      `renamed: still 4 attempts, then parked (${JSON.stringify(after)})`,
+    );
     await page.click('[data-testid=tab-export]');
     await page.waitForSelector('[data-testid=export-text]');
     const json = await page.locator('[data-testid=export-text]').innerText();
     assert(!json.includes('"orders.q"'), 'no reference to the old name is left in the design');
     assert(json.includes('"queue": "orders.work"'), 'the counter names the new queue');
     await page.click('[data-testid=tab-lint]');
-    const rules = await page.locator('[data-testid=lint-finding]').evaluateAll((els) => els.map((e) => e.getAttribute('data-rule')));
+    const rules = await page
+      .locator('[data-testid=lint-finding]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-rule')));
     assert(!rules.includes('retry-never-ends'), `no never-ending retry after the rename (${rules.join(', ')})`);
 
     // one rename, one undo step

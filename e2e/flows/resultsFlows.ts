@@ -9,9 +9,14 @@ import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
 import { importedSummary, makeVhost, mgmt } from './operateFlows.js';
 import { blankStart, openFile, SIZES } from '../lib/steps.js';
-const drawn = (page: Page) => page.evaluate(() => (window as unknown as { __overlay?: { drawnTokens: number } }).__overlay?.drawnTokens ?? -1);
+const drawn = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __overlay?: { drawnTokens: number } }).__overlay?.drawnTokens ?? -1);
 /** scrollWidth over clientWidth: > 0 means the element scrolls sideways */
-const overflowX = (page: Page, sel: string) => page.locator(sel).first().evaluate((el) => el.scrollWidth - el.clientWidth);
+const overflowX = (page: Page, sel: string) =>
+  page
+    .locator(sel)
+    .first()
+    .evaluate((el) => el.scrollWidth - el.clientWidth);
 
 async function simulate(page: Page): Promise<void> {
   await page.selectOption('[data-testid=sim-failure]', 'failFirst');
@@ -39,20 +44,35 @@ export const staleResultsFlow: Flow = {
       await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
       await page.waitForSelector('.react-flow__node');
       await simulate(page);
-      if ((await page.getAttribute('[data-testid=sim-play]', 'aria-label')) === 'Play') await page.click('[data-testid=sim-play]');
+      if ((await page.getAttribute('[data-testid=sim-play]', 'aria-label')) === 'Play')
+        await page.click('[data-testid=sim-play]');
       await waitFor('tokens on the canvas', async () => (await drawn(page)) > 0, 10_000);
       await page.click('[data-testid=tab-budget]');
       await page.click('[data-testid=budget-compute]');
       await waitFor('budget rows', async () => (await page.locator('[data-testid=budget-row]').count()) >= 2, 30_000);
-      assert((await overflowX(page, '[data-testid=budget-panel]')) <= 0, `the budget fits ${s.w}x${s.h} without scrolling sideways`);
+      assert(
+        (await overflowX(page, '[data-testid=budget-panel]')) <= 0,
+        `the budget fits ${s.w}x${s.h} without scrolling sideways`,
+      );
       await shot(`${s.w}-budget`);
 
       // an edit: no timeline, no tokens, the budget says it is stale
       await editWaitTtl(page, '9000');
-      await waitFor('the budget marked stale', async () => (await page.locator('[data-testid=budget-result]').getAttribute('data-fresh')) === 'stale');
-      assert((await page.locator('[data-testid=budget-panel] [data-testid=stale-note]').innerText()).includes('computed for an earlier version of this design'), 'stale in words');
+      await waitFor(
+        'the budget marked stale',
+        async () => (await page.locator('[data-testid=budget-result]').getAttribute('data-fresh')) === 'stale',
+      );
+      assert(
+        (await page.locator('[data-testid=budget-panel] [data-testid=stale-note]').innerText()).includes(
+          'computed for an earlier version of this design',
+        ),
+        'stale in words',
+      );
       await page.click('[data-testid=tab-timeline]');
-      await waitFor('the timeline emptied', async () => (await page.locator('[data-testid=timeline-lane]').count()) === 0);
+      await waitFor(
+        'the timeline emptied',
+        async () => (await page.locator('[data-testid=timeline-lane]').count()) === 0,
+      );
       await waitFor('no token on the canvas', async () => (await drawn(page)) <= 0);
       await shot(`${s.w}-edited`);
 
@@ -60,7 +80,10 @@ export const staleResultsFlow: Flow = {
       await simulate(page);
       assert((await page.locator('[data-testid=timeline-lane]').count()) === 3, 'simulated again');
       await page.click('[data-testid=cmd-undo]');
-      await waitFor('the timeline emptied after undo', async () => (await page.locator('[data-testid=timeline-lane]').count()) === 0);
+      await waitFor(
+        'the timeline emptied after undo',
+        async () => (await page.locator('[data-testid=timeline-lane]').count()) === 0,
+      );
 
       // another design: the budget is not shown at all
       await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
@@ -72,7 +95,10 @@ export const staleResultsFlow: Flow = {
       await page.click('[data-template=requeue-once] [data-testid=template-use]');
       await page.waitForSelector('.react-flow__node');
       await page.click('[data-testid=tab-budget]');
-      await waitFor('no budget of the other design', async () => (await page.locator('[data-testid=budget-row]').count()) === 0);
+      await waitFor(
+        'no budget of the other design',
+        async () => (await page.locator('[data-testid=budget-row]').count()) === 0,
+      );
       await shot(`${s.w}-switched`);
     }
   },
@@ -85,18 +111,24 @@ export const resultsRoomFlow: Flow = {
       await page.setViewportSize({ width: s.w, height: s.h });
       await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
       await page.waitForSelector('.react-flow__node');
-      const before = await page.locator('[data-testid=bottom-panel]').evaluate((el) => el.getBoundingClientRect().height);
+      const before = await page
+        .locator('[data-testid=bottom-panel]')
+        .evaluate((el) => el.getBoundingClientRect().height);
       const bar = await page.locator('[data-testid=bottom-resizer]').boundingBox();
       assert(bar, 'the resizer is on screen');
       await page.mouse.move(bar.x + bar.width / 2, bar.y + 2);
       await page.mouse.down();
       await page.mouse.move(bar.x + bar.width / 2, bar.y - 120, { steps: 6 });
       await page.mouse.up();
-      const after = await page.locator('[data-testid=bottom-panel]').evaluate((el) => el.getBoundingClientRect().height);
+      const after = await page
+        .locator('[data-testid=bottom-panel]')
+        .evaluate((el) => el.getBoundingClientRect().height);
       assert(after > before + 100, `dragging up grows the panel (${before} -> ${after})`);
       await page.reload();
       await page.waitForSelector('.react-flow__node');
-      const reloaded = await page.locator('[data-testid=bottom-panel]').evaluate((el) => el.getBoundingClientRect().height);
+      const reloaded = await page
+        .locator('[data-testid=bottom-panel]')
+        .evaluate((el) => el.getBoundingClientRect().height);
       assert(Math.abs(reloaded - after) <= 1, `the height is remembered across a reload (${after} -> ${reloaded})`);
       await simulate(page);
       assert((await overflowX(page, '[data-testid=timeline]')) <= 0, `the timeline fits ${s.w}x${s.h}`);
@@ -109,7 +141,6 @@ export const resultsRoomFlow: Flow = {
     }
   },
 };
-
 
 const B310 = { amqp: 'amqp://guest:guest@127.0.0.1:5672/', mgmt: 'http://127.0.0.1:15672' };
 
@@ -132,7 +163,10 @@ export const operateDefaultsFlow: Flow = {
         await page.waitForSelector('.react-flow__node');
         await setBrokerUrl(page, `${B310.amqp}${encodeURIComponent(vhost)}`);
         await page.click('[data-testid=tab-operate]');
-        assert((await page.inputValue('[data-testid=operate-vhost]')) === '', 'the vhost field is empty: the broker URL decides');
+        assert(
+          (await page.inputValue('[data-testid=operate-vhost]')) === '',
+          'the vhost field is empty: the broker URL decides',
+        );
         const shown = await page.getAttribute('[data-testid=operate-vhost]', 'placeholder');
         assert(shown?.includes(vhost), `the field shows the URL's vhost: ${shown}`);
         // Open / Import in the toolbar: a live vhost, imported by the Operate tab
@@ -143,7 +177,11 @@ export const operateDefaultsFlow: Flow = {
         assert(summary.includes(`vhost “${vhost}”`), `imported the URL's vhost, not '/': ${summary}`);
         // one click reads the DLQ
         await page.click('[data-testid="operate-browse-shop.dlq"]');
-        await waitFor('the listing after one click', async () => (await page.locator('[data-testid=dlq-message]').count()) === 6, 20_000);
+        await waitFor(
+          'the listing after one click',
+          async () => (await page.locator('[data-testid=dlq-message]').count()) === 6,
+          20_000,
+        );
         // time and "redelivered" are not clipped: the row's last cell ends inside the list
         const fits = await page.locator('[data-testid=dlq-message] >> nth=0').evaluate((li) => {
           const row = li.querySelector('button')!;
@@ -165,15 +203,49 @@ function ordersDefinitions(): string {
     rabbit_version: '3.10.8',
     exchanges: [
       { name: 'orders', vhost: '/', type: 'direct', durable: true, auto_delete: false, internal: false, arguments: {} },
-      { name: 'orders.retry', vhost: '/', type: 'direct', durable: true, auto_delete: false, internal: false, arguments: {} },
+      {
+        name: 'orders.retry',
+        vhost: '/',
+        type: 'direct',
+        durable: true,
+        auto_delete: false,
+        internal: false,
+        arguments: {},
+      },
     ],
     queues: [
-      { name: 'orders.q', vhost: '/', durable: true, auto_delete: false, arguments: { 'x-dead-letter-exchange': 'orders.retry', 'x-dead-letter-routing-key': 'wait' } },
-      { name: 'orders.wait', vhost: '/', durable: true, auto_delete: false, arguments: { 'x-message-ttl': 5000, 'x-dead-letter-exchange': 'orders', 'x-dead-letter-routing-key': 'task' } },
+      {
+        name: 'orders.q',
+        vhost: '/',
+        durable: true,
+        auto_delete: false,
+        arguments: { 'x-dead-letter-exchange': 'orders.retry', 'x-dead-letter-routing-key': 'wait' },
+      },
+      {
+        name: 'orders.wait',
+        vhost: '/',
+        durable: true,
+        auto_delete: false,
+        arguments: { 'x-message-ttl': 5000, 'x-dead-letter-exchange': 'orders', 'x-dead-letter-routing-key': 'task' },
+      },
     ],
     bindings: [
-      { source: 'orders', vhost: '/', destination: 'orders.q', destination_type: 'queue', routing_key: 'task', arguments: {} },
-      { source: 'orders.retry', vhost: '/', destination: 'orders.wait', destination_type: 'queue', routing_key: 'wait', arguments: {} },
+      {
+        source: 'orders',
+        vhost: '/',
+        destination: 'orders.q',
+        destination_type: 'queue',
+        routing_key: 'task',
+        arguments: {},
+      },
+      {
+        source: 'orders.retry',
+        vhost: '/',
+        destination: 'orders.wait',
+        destination_type: 'queue',
+        routing_key: 'wait',
+        arguments: {},
+      },
     ],
   });
 }
@@ -190,11 +262,22 @@ export const openAndPlanFlow: Flow = {
         await blankStart(page, url, s);
         await openFile(page, { name: 'orders-definitions.json', text: ordersDefinitions() });
         // the size before left this same design open: wait for a fresh one (the import's own name after a blank page)
-        await waitFor('the imported design', async () => (await page.inputValue('[data-testid=design-name]')) === 'orders-definitions' && (await page.locator('[data-testid=node-queue]').count()) === 2);
+        await waitFor(
+          'the imported design',
+          async () =>
+            (await page.inputValue('[data-testid=design-name]')) === 'orders-definitions' &&
+            (await page.locator('[data-testid=node-queue]').count()) === 2,
+        );
         assert((await page.locator('[data-testid=open-menu]').count()) === 0, 'the menu closes once the file is open');
         // a definitions file is scaffolded as a vhost import is: a publisher into its entry exchange, a worker on its work queue
-        assert((await page.locator('[data-testid=node-publisher]').count()) === 1, 'a publisher scaffolded for the entry exchange');
-        assert((await page.locator('[data-testid=node-consumer]').count()) === 1, 'a worker scaffolded for the work queue');
+        assert(
+          (await page.locator('[data-testid=node-publisher]').count()) === 1,
+          'a publisher scaffolded for the entry exchange',
+        );
+        assert(
+          (await page.locator('[data-testid=node-consumer]').count()) === 1,
+          'a worker scaffolded for the work queue',
+        );
 
         await setBrokerUrl(page, B310.amqp);
         await page.fill('[data-testid=deploy-vhost]', vhost);
@@ -203,22 +286,42 @@ export const openAndPlanFlow: Flow = {
         await page.waitForSelector('[data-testid=broker-probe-result]', { timeout: 20_000 });
         await page.click('[data-testid=broker-plan]');
         await page.waitForSelector('[data-testid=plan-diff]', { timeout: 20_000 });
-        const waitArgs = await page.locator('[data-testid=plan-item][data-kind=queue][data-name="orders.wait"] [data-testid=plan-arguments]').innerText();
-        assert(waitArgs.includes('x-message-ttl 5000') && waitArgs.includes('x-dead-letter-exchange'), `the plan names the arguments it creates: ${waitArgs}`);
+        const waitArgs = await page
+          .locator('[data-testid=plan-item][data-kind=queue][data-name="orders.wait"] [data-testid=plan-arguments]')
+          .innerText();
+        assert(
+          waitArgs.includes('x-message-ttl 5000') && waitArgs.includes('x-dead-letter-exchange'),
+          `the plan names the arguments it creates: ${waitArgs}`,
+        );
         await page.click('[data-testid=broker-apply]');
         await page.waitForSelector('[data-testid=deploy-result]', { timeout: 30_000 });
 
         // an edit: the plan and the deploy are marked stale, Apply waits for a new plan
         await editTtlOf(page, 'orders.wait', '9000');
         await page.click('[data-testid=tab-broker]');
-        await waitFor('the plan marked stale', async () => (await page.locator('[data-testid=plan-result]').getAttribute('data-fresh')) === 'stale');
+        await waitFor(
+          'the plan marked stale',
+          async () => (await page.locator('[data-testid=plan-result]').getAttribute('data-fresh')) === 'stale',
+        );
         assert(await page.isDisabled('[data-testid=broker-apply]'), 'Apply waits for a plan of this version');
         await shot(`${s.w}-plan-stale`);
         await page.click('[data-testid=broker-plan]');
-        await waitFor('a current plan', async () => (await page.locator('[data-testid=plan-result]').getAttribute('data-fresh')) === 'current', 20_000);
-        const change = page.locator('[data-testid=plan-item][data-name="orders.wait"] [data-testid=plan-change][data-field="arguments.x-message-ttl"]');
-        assert((await change.locator('[data-testid=plan-change-before]').innerText()) === '5000', 'before: the broker has 5000');
-        assert((await change.locator('[data-testid=plan-change-after]').innerText()) === '9000', 'after: the design says 9000');
+        await waitFor(
+          'a current plan',
+          async () => (await page.locator('[data-testid=plan-result]').getAttribute('data-fresh')) === 'current',
+          20_000,
+        );
+        const change = page.locator(
+          '[data-testid=plan-item][data-name="orders.wait"] [data-testid=plan-change][data-field="arguments.x-message-ttl"]',
+        );
+        assert(
+          (await change.locator('[data-testid=plan-change-before]').innerText()) === '5000',
+          'before: the broker has 5000',
+        );
+        assert(
+          (await change.locator('[data-testid=plan-change-after]').innerText()) === '9000',
+          'after: the design says 9000',
+        );
         assert((await overflowX(page, '[data-testid=side-panel] .overflow-auto')) <= 0, 'the plan fits the side panel');
         await page.locator('[data-testid=plan-item][data-name="orders.wait"]').scrollIntoViewIfNeeded();
         await shot(`${s.w}-plan-before-after`);
@@ -230,14 +333,31 @@ export const openAndPlanFlow: Flow = {
         await page.waitForSelector('[data-testid=teardown-result]', { timeout: 30_000 });
         // torn down: a live trace is not offered until the design is applied again, and the tab says why
         await page.click('[data-testid=tab-trace]');
-        assert(await page.locator('[data-testid=trace-start]').isDisabled(), 'Start live trace is disabled after the teardown');
-        assert((await page.locator('[data-testid=trace-panel]').innerText()).includes('Torn down at this broker target'), 'the trace tab says it was torn down');
+        assert(
+          await page.locator('[data-testid=trace-start]').isDisabled(),
+          'Start live trace is disabled after the teardown',
+        );
+        assert(
+          (await page.locator('[data-testid=trace-panel]').innerText()).includes('Torn down at this broker target'),
+          'the trace tab says it was torn down',
+        );
         await page.click('[data-testid=open-gallery]');
         await page.locator('[data-testid=template-use]').first().click();
         await page.waitForSelector('.react-flow__node');
         await page.click('[data-testid=tab-broker]');
-        for (const gone of ['teardown-result', 'broker-probe-result', 'plan-result', 'deploy-result', 'broker-error', 'trace-error', 'trace-comparison'])
-          assert((await page.locator(`[data-testid=${gone}]`).count()) === 0, `${gone} of the other design is not shown`);
+        for (const gone of [
+          'teardown-result',
+          'broker-probe-result',
+          'plan-result',
+          'deploy-result',
+          'broker-error',
+          'trace-error',
+          'trace-comparison',
+        ])
+          assert(
+            (await page.locator(`[data-testid=${gone}]`).count()) === 0,
+            `${gone} of the other design is not shown`,
+          );
         await shot(`${s.w}-other-design`);
       }
     } finally {

@@ -20,7 +20,11 @@ export async function tuneSmallProfile(page: Page): Promise<void> {
   await page.fill('[data-testid=tune-poison]', '0');
   await page.fill('[data-testid=tune-deadline]', '5');
   await page.click('[data-testid=tune-run]');
-  await waitFor('recommendations', async () => (await page.locator('[data-testid=tune-recommendation]').count()) >= 1, 240_000);
+  await waitFor(
+    'recommendations',
+    async () => (await page.locator('[data-testid=tune-recommendation]').count()) >= 1,
+    240_000,
+  );
 }
 
 export const tuneFlow: Flow = {
@@ -35,14 +39,26 @@ export const tuneFlow: Flow = {
       assert((await page.locator('[data-testid=tune-pareto] circle').count()) >= 1, 'the Pareto front is drawn');
       await shot(`tune-${s.w}`);
       await page.locator('[data-testid=tune-open]').first().click();
-      await waitFor('tuned design opened', async () => /tuned/.test(await page.inputValue('[data-testid=design-name]')), 10_000);
+      await waitFor(
+        'tuned design opened',
+        async () => /tuned/.test(await page.inputValue('[data-testid=design-name]')),
+        10_000,
+      );
       await page.locator('.react-flow__pane').click();
       await page.keyboard.press('Control+z');
-      await waitFor('one undo step back', async () => (await page.inputValue('[data-testid=design-name]')) === before, 10_000);
+      await waitFor(
+        'one undo step back',
+        async () => (await page.inputValue('[data-testid=design-name]')) === before,
+        10_000,
+      );
       // a deadline shorter than the outage: nothing is feasible, and the goal is named
       await page.fill('[data-testid=tune-deadline]', '1');
       await page.click('[data-testid=tune-run]');
-      await waitFor('infeasible', async () => (await page.locator('[data-testid=tune-infeasible]').count()) === 1, 60_000);
+      await waitFor(
+        'infeasible',
+        async () => (await page.locator('[data-testid=tune-infeasible]').count()) === 1,
+        60_000,
+      );
       const why = await page.locator('[data-testid=tune-infeasible]').innerText();
       assert(/ruled out by deadline/.test(why), `the ruling goal is named: ${why}`);
       await shot(`tune-infeasible-${s.w}`);

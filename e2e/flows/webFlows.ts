@@ -32,12 +32,26 @@ export const multiVhostImportFlow: Flow = {
       assert((await rows.count()) === 2, 'both vhosts listed');
       const root = await rows.nth(0).innerText();
       const test = await rows.nth(1).innerText();
-      assert(/"\/" \(\d+ exchanges?, \d+ queues/.test(root) && /"test" \(1 exchange, 4 queues, 4 bindings\)/.test(test), `each vhost with its counts: ${root} | ${test}`);
-      assert((await page.locator('[data-testid=vhost-choice-note]').allInnerTexts()).some((n) => n.startsWith('not imported:')), 'the CLI\'s "not imported" notes shown');
+      assert(
+        /"\/" \(\d+ exchanges?, \d+ queues/.test(root) && /"test" \(1 exchange, 4 queues, 4 bindings\)/.test(test),
+        `each vhost with its counts: ${root} | ${test}`,
+      );
+      assert(
+        (await page.locator('[data-testid=vhost-choice-note]').allInnerTexts()).some((n) =>
+          n.startsWith('not imported:'),
+        ),
+        'the CLI\'s "not imported" notes shown',
+      );
       await shot(`${s.w}-vhost-choice`);
       await rows.nth(1).locator('[data-testid=vhost-choice-open]').click();
-      await waitFor('the "test" vhost open', async () => (await page.locator('[data-testid=node-queue]').count()) === 4);
-      assert((await designName(page)) === 'localega-tools-two-vhosts (test)', `named after the file and vhost: ${await designName(page)}`);
+      await waitFor(
+        'the "test" vhost open',
+        async () => (await page.locator('[data-testid=node-queue]').count()) === 4,
+      );
+      assert(
+        (await designName(page)) === 'localega-tools-two-vhosts (test)',
+        `named after the file and vhost: ${await designName(page)}`,
+      );
       const notes = await page.locator('[data-testid=import-notes]').innerText();
       assert(notes.includes('not imported: 1 global parameter'), `the import notes: ${notes}`);
       await shot(`${s.w}-vhost-opened`);
@@ -49,21 +63,35 @@ export const multiVhostImportFlow: Flow = {
       await waitFor('the last vhost open', async () => (await designName(page)) === 'localega-tools-two-vhosts (test)');
       await page.click('[data-testid=designs-toggle]');
       const kept = await page.locator('[data-testid=design-row]').allInnerTexts();
-      assert(kept.some((t) => t.includes('localega-tools-two-vhosts (/)')) && kept.filter((t) => t.includes('localega-tools-two-vhosts (test)')).length >= 2, `each vhost kept: ${kept.join(' | ')}`);
+      assert(
+        kept.some((t) => t.includes('localega-tools-two-vhosts (/)')) &&
+          kept.filter((t) => t.includes('localega-tools-two-vhosts (test)')).length >= 2,
+        `each vhost kept: ${kept.join(' | ')}`,
+      );
       await page.keyboard.press('Escape');
 
       // "/" named but empty: the vhost with objects opens, and the empty one is said
       // the design before also has 4 queues: wait for this file's name, not the count alone
       await openCorpusFile(page, 'localega-cega-test-vhost.json');
       await waitFor('the cega file open', async () => (await designName(page)).startsWith('localega-cega-test-vhost'));
-      await waitFor('the "test" vhost drawn', async () => (await page.locator('[data-testid=node-queue]').count()) === 4);
+      await waitFor(
+        'the "test" vhost drawn',
+        async () => (await page.locator('[data-testid=node-queue]').count()) === 4,
+      );
       const said = await page.locator('[data-testid=import-notes]').innerText();
       assert(said.includes('"/" holds no objects'), `the empty "/" is said: ${said}`);
       await shot(`${s.w}-empty-root`);
 
       // a paste: named from its content (the first own exchange), not "imported"
       await page.click('[data-testid=open-toggle]');
-      await page.fill('[data-testid=open-menu] [data-testid=import-text]', JSON.stringify({ exchanges: [{ name: 'shop.retry', type: 'direct' }], queues: [{ name: 'shop.work', arguments: { 'x-dead-letter-exchange': 'shop.retry' } }], bindings: [] }));
+      await page.fill(
+        '[data-testid=open-menu] [data-testid=import-text]',
+        JSON.stringify({
+          exchanges: [{ name: 'shop.retry', type: 'direct' }],
+          queues: [{ name: 'shop.work', arguments: { 'x-dead-letter-exchange': 'shop.retry' } }],
+          bindings: [],
+        }),
+      );
       await page.click('[data-testid=open-menu] [data-testid=import-apply]');
       await waitFor('the pasted design', async () => (await designName(page)) === 'shop.retry');
     }
@@ -81,15 +109,25 @@ async function setBrokerUrl(page: Page, amqp: string): Promise<void> {
 /** where the live replay leaves each message: its last stop and fate (the canvas draws these) */
 const liveEnds = (page: Page) =>
   page.evaluate(() => {
-    const o = (window as unknown as { __overlay?: { player: { plans: { live: { tracks: { fate: string; stops: { node: string; until?: number }[] }[] } | null } } } }).__overlay;
-    return (o?.player.plans.live?.tracks ?? []).map((t) => `${t.fate}@${t.stops[t.stops.length - 1]?.node ?? '-'}${t.stops[t.stops.length - 1]?.until !== undefined ? '(waiting)' : ''}`);
+    const o = (
+      window as unknown as {
+        __overlay?: {
+          player: { plans: { live: { tracks: { fate: string; stops: { node: string; until?: number }[] }[] } | null } };
+        };
+      }
+    ).__overlay;
+    return (o?.player.plans.live?.tracks ?? []).map(
+      (t) =>
+        `${t.fate}@${t.stops[t.stops.length - 1]?.node ?? '-'}${t.stops[t.stops.length - 1]?.until !== undefined ? '(waiting)' : ''}`,
+    );
   });
 
 async function traceFinished(page: Page): Promise<void> {
   await waitFor(
     'the trace to finish',
     async () => {
-      if (await page.locator('[data-testid=trace-error]').count()) throw new Error(await page.locator('[data-testid=trace-error]').innerText());
+      if (await page.locator('[data-testid=trace-error]').count())
+        throw new Error(await page.locator('[data-testid=trace-error]').innerText());
       return (await page.locator('[data-testid=trace-status]').innerText()).startsWith('finished');
     },
     90_000,
@@ -106,7 +144,11 @@ export const brokerWalkFlow: Flow = {
   async run({ page, url, shot }) {
     const vhost = `rs-e2e-wf-${Date.now().toString(36)}`;
     await mgmt(B43.mgmt, 'PUT', `/api/vhosts/${encodeURIComponent(vhost)}`, {});
-    await mgmt(B43.mgmt, 'PUT', `/api/permissions/${encodeURIComponent(vhost)}/guest`, { configure: '.*', write: '.*', read: '.*' });
+    await mgmt(B43.mgmt, 'PUT', `/api/permissions/${encodeURIComponent(vhost)}/guest`, {
+      configure: '.*',
+      write: '.*',
+      read: '.*',
+    });
     try {
       for (const s of SIZES) {
         await openTemplate(page, url, s, 'dlx-ttl-wait-queue&delayMs=200');
@@ -120,7 +162,10 @@ export const brokerWalkFlow: Flow = {
         const probeVhost = await page.locator('[data-testid=broker-probe-vhost]').innerText();
         assert(probeVhost.includes(vhost), `the probe card says the tab's vhost: ${probeVhost}`);
         const placeholder = (await page.getAttribute('[data-testid=broker-management-url]', 'placeholder')) ?? '';
-        assert(placeholder.includes('15673') && !placeholder.includes('15672'), `the management field says what the probe found: ${placeholder}`);
+        assert(
+          placeholder.includes('15673') && !placeholder.includes('15672'),
+          `the management field says what the probe found: ${placeholder}`,
+        );
         await shot(`${s.w}-probed`);
         await page.click('[data-testid=broker-plan]');
         await page.waitForSelector('[data-testid=plan-diff]', { timeout: 20_000 });
@@ -133,25 +178,40 @@ export const brokerWalkFlow: Flow = {
         await page.fill('[data-testid=trace-count]', '3');
         await page.click('[data-testid=trace-start]');
         await traceFinished(page);
-        assert((await page.inputValue('[data-testid=sim-failure]')) === 'always', 'the simulation bar shows the model the prediction ran with');
+        assert(
+          (await page.inputValue('[data-testid=sim-failure]')) === 'always',
+          'the simulation bar shows the model the prediction ran with',
+        );
         await page.waitForSelector('[data-testid=trace-comparison]', { timeout: 20_000 });
         // the replay plays to its end (never frozen midway) and ends where the broker ended: all 3 parked
         const clock = () =>
           page.evaluate(() => {
-            const o = (window as unknown as { __overlay?: { player: { p: number; endP: number; playing: boolean } } }).__overlay!;
+            const o = (window as unknown as { __overlay?: { player: { p: number; endP: number; playing: boolean } } })
+              .__overlay!;
             return { p: Math.round(o.player.p), end: Math.round(o.player.endP), playing: o.player.playing };
           });
         // each hop is drawn for a moment: 3 messages of ~40 hops play for ~50 s at "waits 1×"
-        await waitFor('the replay at its end', async () => {
-          const c = await clock();
-          return c.p >= c.end && !c.playing;
-        }, 90_000);
-        const ends = await liveEnds(page);
-        assert(ends.length === 3 && ends.every((e) => e === 'resting@queue:orders.parking'), `every live message ends parked, as on the broker: ${ends.join(', ')}`);
-        const parked = await waitFor(
-          'the broker\'s count of the parking queue',
+        await waitFor(
+          'the replay at its end',
           async () => {
-            const q = (await mgmt(B43.mgmt, 'GET', `/api/queues/${encodeURIComponent(vhost)}/wf${s.w}.orders.parking`)) as { messages?: number };
+            const c = await clock();
+            return c.p >= c.end && !c.playing;
+          },
+          90_000,
+        );
+        const ends = await liveEnds(page);
+        assert(
+          ends.length === 3 && ends.every((e) => e === 'resting@queue:orders.parking'),
+          `every live message ends parked, as on the broker: ${ends.join(', ')}`,
+        );
+        const parked = await waitFor(
+          "the broker's count of the parking queue",
+          async () => {
+            const q = (await mgmt(
+              B43.mgmt,
+              'GET',
+              `/api/queues/${encodeURIComponent(vhost)}/wf${s.w}.orders.parking`,
+            )) as { messages?: number };
             return q.messages === 3 ? q.messages : undefined;
           },
           20_000,
@@ -161,9 +221,14 @@ export const brokerWalkFlow: Flow = {
         await shot(`${s.w}-trace-end`);
         await page.click('[data-testid=tab-timeline]');
         // each message's predicted lane right above its live one
-        const order = await page.locator('[data-testid=timeline-lane]').evaluateAll((ls) => ls.map((l) => `${l.getAttribute('data-source')}:${l.getAttribute('data-msg')}`));
+        const order = await page
+          .locator('[data-testid=timeline-lane]')
+          .evaluateAll((ls) => ls.map((l) => `${l.getAttribute('data-source')}:${l.getAttribute('data-msg')}`));
         const pairs = [0, 2, 4].map((i): [string, string] => [order[i] ?? '', order[i + 1] ?? '']);
-        assert(order.length === 6 && pairs.every(([a, b]) => a.startsWith('sim:') && b === `live:${a.slice(4)}`), `lanes paired per message: ${order.join(' ')}`);
+        assert(
+          order.length === 6 && pairs.every(([a, b]) => a.startsWith('sim:') && b === `live:${a.slice(4)}`),
+          `lanes paired per message: ${order.join(' ')}`,
+        );
         await shot(`${s.w}-trace-lanes`);
         await page.click('[data-testid=tab-trace]');
 
@@ -173,10 +238,19 @@ export const brokerWalkFlow: Flow = {
         await page.click('[data-testid=tab-inspect]');
         await page.fill('[data-testid=field-ttl]', '900');
         await page.keyboard.press('Tab');
-        await waitFor('the trace marked stale', async () => (await page.locator('[data-testid=trace-panel] [data-testid=stale-note]').count()) > 0);
+        await waitFor(
+          'the trace marked stale',
+          async () => (await page.locator('[data-testid=trace-panel] [data-testid=stale-note]').count()) > 0,
+        );
         await page.click('[data-testid=cmd-undo]');
-        await waitFor('the trace current again', async () => (await page.locator('[data-testid=trace-panel] [data-testid=stale-note]').count()) === 0);
-        assert((await page.locator('[data-testid=trace-comparison]').count()) === 1, 'the comparison shown again, current');
+        await waitFor(
+          'the trace current again',
+          async () => (await page.locator('[data-testid=trace-panel] [data-testid=stale-note]').count()) === 0,
+        );
+        assert(
+          (await page.locator('[data-testid=trace-comparison]').count()) === 1,
+          'the comparison shown again, current',
+        );
 
         // teardown: nothing to apply, nothing to trace
         await page.click('[data-testid=tab-broker]');
@@ -191,10 +265,14 @@ export const brokerWalkFlow: Flow = {
         let left: string[] = [];
         const since = Date.now();
         await waitFor(
-          'the app\'s connections to the vhost closed',
+          "the app's connections to the vhost closed",
           async () => {
-            const cs = (await mgmt(B43.mgmt, 'GET', `/api/vhosts/${encodeURIComponent(vhost)}/connections`)) as { client_properties?: { connection_name?: string } }[];
-            left = cs.map((c) => c.client_properties?.connection_name ?? '(unnamed)').filter((n) => n.startsWith('retry-studio'));
+            const cs = (await mgmt(B43.mgmt, 'GET', `/api/vhosts/${encodeURIComponent(vhost)}/connections`)) as {
+              client_properties?: { connection_name?: string };
+            }[];
+            left = cs
+              .map((c) => c.client_properties?.connection_name ?? '(unnamed)')
+              .filter((n) => n.startsWith('retry-studio'));
             return left.length === 0 && Date.now() - since > 6_000;
           },
           30_000,
@@ -223,24 +301,46 @@ export const upgradeCompleteFlow: Flow = {
       await page.click('[data-testid=tab-lint]');
       await page.click('[data-testid=lint-view-upgrade]');
       await page.waitForSelector('[data-testid=upgrade-panel]');
-      assert((await page.inputValue('[data-testid=upgrade-from]')) === '3.13', 'the source is the file\'s rabbitmq_version');
+      assert(
+        (await page.inputValue('[data-testid=upgrade-from]')) === '3.13',
+        "the source is the file's rabbitmq_version",
+      );
       assert((await page.inputValue('[data-testid=upgrade-to]')) === '4.3', 'the target is the newest line');
-      const kinds = await page.locator('[data-testid=upgrade-finding]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
+      const kinds = await page
+        .locator('[data-testid=upgrade-finding]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-kind')));
       assert(kinds.includes('refused'), `the mirroring policy is refused: ${kinds.join(', ')}`);
-      const links = await page.locator('[data-testid=upgrade-citation]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
-      assert(links.length > 0 && links.every((h) => h.startsWith('https://')), `citations are links: ${links.join(' ')}`);
-      assert(!(await page.locator('[data-testid=upgrade-panel]').innerText()).includes('pnpm cli'), 'no hint naming pnpm cli');
-      await waitFor('the refused queue badged on the canvas', async () =>
-        (await page.locator('.react-flow__node[data-id="queue:billing.dlq"] [data-testid=upgrade-badge][data-tone=refused]').count()) === 1 &&
-        (await page.locator('[data-testid=upgrade-badge]').count()) === 1,
+      const links = await page
+        .locator('[data-testid=upgrade-citation]')
+        .evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+      assert(
+        links.length > 0 && links.every((h) => h.startsWith('https://')),
+        `citations are links: ${links.join(' ')}`,
+      );
+      assert(
+        !(await page.locator('[data-testid=upgrade-panel]').innerText()).includes('pnpm cli'),
+        'no hint naming pnpm cli',
+      );
+      await waitFor(
+        'the refused queue badged on the canvas',
+        async () =>
+          (await page
+            .locator('.react-flow__node[data-id="queue:billing.dlq"] [data-testid=upgrade-badge][data-tone=refused]')
+            .count()) === 1 && (await page.locator('[data-testid=upgrade-badge]').count()) === 1,
       );
       await page.click('[data-testid=upgrade-mark-all]');
-      await waitFor('Select on canvas selects the objects named', async () => (await page.locator('.react-flow__node.selected').count()) > 0);
+      await waitFor(
+        'Select on canvas selects the objects named',
+        async () => (await page.locator('.react-flow__node.selected').count()) > 0,
+      );
 
       // --verify-on from the Broker tab's broker
       await page.click('[data-testid=upgrade-verify-run]');
       await page.waitForSelector('[data-testid=upgrade-verify-result]', { timeout: 60_000 });
-      assert((await page.getAttribute('[data-testid=upgrade-verify-result]', 'data-agrees')) === 'true', 'the broker did what the check predicted');
+      assert(
+        (await page.getAttribute('[data-testid=upgrade-verify-result]', 'data-agrees')) === 'true',
+        'the broker did what the check predicted',
+      );
       const verified = await page.locator('[data-testid=upgrade-verify-result]').innerText();
       assert(/RabbitMQ 4\.3\./.test(verified) && /billing-ha/.test(verified), `the broker's answers: ${verified}`);
       await page.locator('[data-testid=upgrade-verify-result]').scrollIntoViewIfNeeded();
@@ -248,8 +348,14 @@ export const upgradeCompleteFlow: Flow = {
 
       // the migrated design: downloaded in an export format, then opened (one undo back)
       await page.selectOption('[data-testid=upgrade-download-format]', 'definitions');
-      const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=upgrade-download]')]);
-      assert(download.suggestedFilename().endsWith('.definitions.json') && download.suggestedFilename().includes('4-3'), `downloaded: ${download.suggestedFilename()}`);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.click('[data-testid=upgrade-download]'),
+      ]);
+      assert(
+        download.suggestedFilename().endsWith('.definitions.json') && download.suggestedFilename().includes('4-3'),
+        `downloaded: ${download.suggestedFilename()}`,
+      );
       await page.click('[data-testid=upgrade-open-migrated]');
       await waitFor('the migrated design open', async () => (await designName(page)) === 'billing-3.13 (for 4.3)');
       await page.click('[data-testid=tab-lint]');
@@ -266,7 +372,7 @@ export const operateScopedFlow: Flow = {
   // on 4.3: message properties shown; one message without a message-id picked, edited and re-driven (position + digest);
   // a dry run with a patch over plain-text bodies says they stay; another group folds the older dry run; another design
   // shows none of this vhost's browse, dry run or "Where messages pile up"
-  name: 'web-flows: operate results are the design\'s',
+  name: "web-flows: operate results are the design's",
   broker: true,
   async run({ page, url, shot }) {
     for (const s of SIZES) {
@@ -281,11 +387,18 @@ export const operateScopedFlow: Flow = {
         await page.click('[data-testid=operate-import]');
         await importedSummary(page);
         await page.click('[data-testid="operate-browse-shop.dlq"]');
-        await waitFor('the listing', async () => (await page.locator('[data-testid=dlq-message]').count()) === 6, 20_000);
+        await waitFor(
+          'the listing',
+          async () => (await page.locator('[data-testid=dlq-message]').count()) === 6,
+          20_000,
+        );
         // message properties
         await page.locator('[data-testid=dlq-message] >> nth=0').locator('button').first().click();
         const props = await page.locator('[data-testid=dlq-properties]').first().innerText();
-        assert(/content-type/.test(props) && /message-id\s+\(none\)/.test(props) && /delivery mode/.test(props), `properties shown: ${props}`);
+        assert(
+          /content-type/.test(props) && /message-id\s+\(none\)/.test(props) && /delivery mode/.test(props),
+          `properties shown: ${props}`,
+        );
         await shot(`${s.w}-properties`);
 
         // a group dry run with a JSON patch over plain-text bodies: they stay, and why
@@ -293,13 +406,23 @@ export const operateScopedFlow: Flow = {
         await page.check('[data-testid=redrive-edit-toggle]');
         await page.fill('[data-testid=redrive-edit-body]', '[{"op":"replace","path":"/amount","value":12}]');
         await page.click('[data-testid=redrive-dry-run]');
-        await waitFor('the dry run', async () => (await page.locator('[data-testid=redrive-plan]').count()) > 0, 20_000);
+        await waitFor(
+          'the dry run',
+          async () => (await page.locator('[data-testid=redrive-plan]').count()) > 0,
+          20_000,
+        );
         const plan = await page.locator('[data-testid=redrive-plan]').innerText();
-        assert(plan.includes('0 would move') && /not JSON, so the patch cannot apply/.test(plan) && /stay: #\d/.test(plan), `the patch does not apply to plain text: ${plan}`);
+        assert(
+          plan.includes('0 would move') && /not JSON, so the patch cannot apply/.test(plan) && /stay: #\d/.test(plan),
+          `the patch does not apply to plain text: ${plan}`,
+        );
         await shot(`${s.w}-patch-dry-run`);
         // another selection: the older dry run folded and marked
         await page.locator('[data-testid=dlq-group] >> nth=1').click();
-        await waitFor('the earlier dry run folded', async () => (await page.locator('[data-testid=result-earlier]').count()) === 1);
+        await waitFor(
+          'the earlier dry run folded',
+          async () => (await page.locator('[data-testid=result-earlier]').count()) === 1,
+        );
 
         // one message without a message-id: picked, edited, re-driven by position and digest
         await page.uncheck('[data-testid=redrive-edit-toggle]');
@@ -309,16 +432,40 @@ export const operateScopedFlow: Flow = {
         await edit.click();
         await page.fill('[data-testid=redrive-edit-body]', '{"order":0,"fixed":true}');
         await page.click('[data-testid=redrive-dry-run]');
-        await waitFor('the one-message dry run', async () => {
-          if (await page.locator('[data-testid=dlq-error]').count()) throw new Error(await page.locator('[data-testid=dlq-error]').innerText());
-          const text = await page.locator('[data-testid=redrive-plan]').innerText().catch(() => '');
-          if (/Dry run: [02-9]/.test(text)) throw new Error(`dry run: ${text}`);
-          return /1 would move/.test(text);
-        }, 20_000);
+        await waitFor(
+          'the one-message dry run',
+          async () => {
+            if (await page.locator('[data-testid=dlq-error]').count())
+              throw new Error(await page.locator('[data-testid=dlq-error]').innerText());
+            const text = await page
+              .locator('[data-testid=redrive-plan]')
+              .innerText()
+              .catch(() => '');
+            if (/Dry run: [02-9]/.test(text)) throw new Error(`dry run: ${text}`);
+            return /1 would move/.test(text);
+          },
+          20_000,
+        );
         await page.click('[data-testid=redrive-start]');
-        await waitFor('the one message re-driven', async () => (await page.locator('[data-testid=redrive-status]').getAttribute('data-status')) === 'done', 30_000);
-        assert((await page.locator('[data-testid=redrive-status]').getAttribute('data-moved')) === '1', 'exactly one message moved');
-        await waitFor('5 left in the DLQ', async () => ((await mgmt(B43.mgmt, 'GET', `/api/queues/${encodeURIComponent(vhost)}/shop.dlq`)) as { messages?: number }).messages === 5, 20_000);
+        await waitFor(
+          'the one message re-driven',
+          async () => (await page.locator('[data-testid=redrive-status]').getAttribute('data-status')) === 'done',
+          30_000,
+        );
+        assert(
+          (await page.locator('[data-testid=redrive-status]').getAttribute('data-moved')) === '1',
+          'exactly one message moved',
+        );
+        await waitFor(
+          '5 left in the DLQ',
+          async () =>
+            (
+              (await mgmt(B43.mgmt, 'GET', `/api/queues/${encodeURIComponent(vhost)}/shop.dlq`)) as {
+                messages?: number;
+              }
+            ).messages === 5,
+          20_000,
+        );
         await shot(`${s.w}-one-redriven`);
 
         // another design: none of this vhost's results
@@ -328,8 +475,14 @@ export const operateScopedFlow: Flow = {
         await page.click('[data-testid=tab-deadLetters]');
         await page.click('[data-testid=tab-operate]');
         for (const gone of ['dlq-message', 'redrive-plan', 'redrive-status', 'redrive-edit', 'result-earlier'])
-          assert((await page.locator(`[data-testid=${gone}]`).count()) === 0, `${gone} of the other design is not shown`);
-        assert(!(await page.locator('[data-testid=operate-panel]').innerText()).includes('Where messages pile up'), 'no pile-up of the other design');
+          assert(
+            (await page.locator(`[data-testid=${gone}]`).count()) === 0,
+            `${gone} of the other design is not shown`,
+          );
+        assert(
+          !(await page.locator('[data-testid=operate-panel]').innerText()).includes('Where messages pile up'),
+          'no pile-up of the other design',
+        );
         await shot(`${s.w}-other-design`);
       } finally {
         await mgmt(B43.mgmt, 'DELETE', `/api/vhosts/${encodeURIComponent(vhost)}`).catch(() => undefined);

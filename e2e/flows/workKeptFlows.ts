@@ -13,13 +13,17 @@ const designName = (page: Page) => page.locator('[data-testid=design-name]').inp
 /** Types a name into the header (an edit: the design is no longer an untouched template) and waits for the save. */
 async function rename(page: Page, name: string): Promise<void> {
   await page.fill('[data-testid=design-name]', name);
-  await waitFor(`"${name}" stored`, async () => (await page.evaluate(() => localStorage.getItem('retry-studio.designs') ?? '')).includes(name));
+  await waitFor(`"${name}" stored`, async () =>
+    (await page.evaluate(() => localStorage.getItem('retry-studio.designs') ?? '')).includes(name),
+  );
 }
 
 async function storedNames(page: Page): Promise<string[]> {
   await page.click('[data-testid=designs-toggle]');
   await page.waitForSelector('[data-testid=designs-menu]');
-  const names = await page.locator('[data-testid=design-open]').evaluateAll((els) => els.map((e) => e.firstChild?.textContent ?? ''));
+  const names = await page
+    .locator('[data-testid=design-open]')
+    .evaluateAll((els) => els.map((e) => e.firstChild?.textContent ?? ''));
   await page.click('[data-testid=designs-toggle]');
   return names;
 }
@@ -54,7 +58,15 @@ export const replaceUndoFlow: Flow = {
     await undoReplacement(page, 'my retry loop', mine);
     // Import (design JSON pasted in the export panel), undone with Ctrl+Z
     await page.click('[data-testid=tab-export]');
-    const other = JSON.stringify({ format: 'retry-studio/design', version: 1, name: 'imported', topology: { exchanges: [], queues: [{ name: 'only.q', durable: true, arguments: {} }], bindings: [] }, consumers: [], publishers: [], layout: {} });
+    const other = JSON.stringify({
+      format: 'retry-studio/design',
+      version: 1,
+      name: 'imported',
+      topology: { exchanges: [], queues: [{ name: 'only.q', durable: true, arguments: {} }], bindings: [] },
+      consumers: [],
+      publishers: [],
+      layout: {},
+    });
     await page.fill('[data-testid=import-text]', other);
     await page.click('[data-testid=import-apply]');
     await waitFor('imported design open', async () => (await designName(page)) === 'imported');
@@ -90,31 +102,49 @@ export const namedDesignsFlow: Flow = {
     assert(legacy.name, 'a design to migrate');
     await page.goto(url);
     await waitFor('the old design opens', async () => (await designName(page)) === 'from version 1');
-    assert((await page.evaluate(() => localStorage.getItem('retry-studio.design.v1'))) === null, 'old key migrated away');
+    assert(
+      (await page.evaluate(() => localStorage.getItem('retry-studio.design.v1'))) === null,
+      'old key migrated away',
+    );
     // a second design, renamed
     await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
     await page.waitForSelector('.react-flow__node');
     await rename(page, 'second');
     // duplicate and rename through the menu
     await page.click('[data-testid=designs-toggle]');
-    await page.locator('[data-testid=design-row]', { hasText: 'from version 1' }).locator('[data-testid=design-duplicate]').click();
+    await page
+      .locator('[data-testid=design-row]', { hasText: 'from version 1' })
+      .locator('[data-testid=design-duplicate]')
+      .click();
     await waitFor('copy listed', async () => (await count(page, '[data-testid=design-row]')) === 3);
-    await page.locator('[data-testid=design-row]', { hasText: 'from version 1 (copy)' }).locator('[data-testid=design-rename]').click();
+    await page
+      .locator('[data-testid=design-row]', { hasText: 'from version 1 (copy)' })
+      .locator('[data-testid=design-rename]')
+      .click();
     await page.fill('[data-testid=design-rename-input]', 'third');
     await page.click('[data-testid=design-rename-save]');
-    await waitFor('renamed', async () => (await page.locator('[data-testid=design-row]', { hasText: 'third' }).count()) === 1);
+    await waitFor(
+      'renamed',
+      async () => (await page.locator('[data-testid=design-row]', { hasText: 'third' }).count()) === 1,
+    );
     await shot('menu');
     await page.reload();
     await page.waitForSelector('.react-flow__node');
     assert((await designName(page)) === 'second', 'the design open before the reload is open after it');
     const names = (await storedNames(page)).sort();
-    assert(JSON.stringify(names) === JSON.stringify(['from version 1', 'second', 'third']), `three designs after the reload: ${names.join(', ')}`);
+    assert(
+      JSON.stringify(names) === JSON.stringify(['from version 1', 'second', 'third']),
+      `three designs after the reload: ${names.join(', ')}`,
+    );
     // open one, then delete another
     await page.click('[data-testid=designs-toggle]');
     await page.locator('[data-testid=design-row]', { hasText: 'third' }).locator('[data-testid=design-open]').click();
     await waitFor('third open', async () => (await designName(page)) === 'third');
     await page.click('[data-testid=designs-toggle]');
-    assert(await page.locator('[data-testid=design-row][data-current=true] [data-testid=design-delete]').isDisabled(), 'the open design cannot be deleted');
+    assert(
+      await page.locator('[data-testid=design-row][data-current=true] [data-testid=design-delete]').isDisabled(),
+      'the open design cannot be deleted',
+    );
     const row = page.locator('[data-testid=design-row]', { hasText: 'second' });
     await row.locator('[data-testid=design-delete]').click();
     await row.locator('[data-testid=design-delete-confirm]').click();
@@ -136,7 +166,8 @@ async function labelOverlaps(page: Page): Promise<{ labels: number; overlaps: st
       for (let j = i + 1; j < r.length; j++) {
         const a = r[i]!;
         const b = r[j]!;
-        if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) out.push(`${els[i]!.textContent} / ${els[j]!.textContent}`);
+        if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1)
+          out.push(`${els[i]!.textContent} / ${els[j]!.textContent}`);
       }
     return { labels: r.length, overlaps: out };
   });
@@ -145,7 +176,10 @@ async function labelOverlaps(page: Page): Promise<{ labels: number; overlaps: st
 /** The smallest text on the nodes as drawn on screen: computed font size × the canvas zoom. */
 async function smallestNodeText(page: Page): Promise<number> {
   return page.evaluate(() => {
-    const zoom = Number(/scale\(([\d.]+)\)/.exec((document.querySelector('.react-flow__viewport') as HTMLElement).style.transform)?.[1] ?? NaN);
+    const zoom = Number(
+      /scale\(([\d.]+)\)/.exec((document.querySelector('.react-flow__viewport') as HTMLElement).style.transform)?.[1] ??
+        NaN,
+    );
     const sizes = Array.from(document.querySelectorAll('.react-flow__node *'))
       .filter((e) => Array.from(e.childNodes).some((c) => c.nodeType === Node.TEXT_NODE && c.textContent!.trim()))
       .map((e) => parseFloat(getComputedStyle(e).fontSize));
@@ -167,18 +201,32 @@ export const layoutFlow: Flow = {
       const px = await smallestNodeText(page);
       assert(px >= 11, `node text at least 11 px on screen at ${w}x${h} (${px.toFixed(1)} px)`);
       const labels = await labelOverlaps(page);
-      assert(labels.labels >= 10 && labels.overlaps.length === 0, `no stacked edge labels at ${w}x${h}: ${labels.overlaps.join('; ')}`);
+      assert(
+        labels.labels >= 10 && labels.overlaps.length === 0,
+        `no stacked edge labels at ${w}x${h}: ${labels.overlaps.join('; ')}`,
+      );
       // simulate plays by itself; the countdowns and the x-death table
       await page.click('[data-testid=sim-run]');
-      await waitFor('playing', async () => (await page.locator('[data-testid=sim-play]').getAttribute('aria-label')) === 'Pause');
+      await waitFor(
+        'playing',
+        async () => (await page.locator('[data-testid=sim-play]').getAttribute('aria-label')) === 'Pause',
+      );
       await page.waitForTimeout(1200);
       await shot(`playing-${w}`);
       await page.locator('[data-testid=timeline-lane]').first().click();
       await page.waitForSelector('[data-testid=xdeath-table]');
-      const [table, panel] = await Promise.all([page.locator('[data-testid=xdeath-table]').boundingBox(), page.locator('[data-testid=side-panel]').boundingBox()]);
+      const [table, panel] = await Promise.all([
+        page.locator('[data-testid=xdeath-table]').boundingBox(),
+        page.locator('[data-testid=side-panel]').boundingBox(),
+      ]);
       assert(table && panel, 'boxes');
-      assert(table.x >= panel.x && table.x + table.width <= panel.x + panel.width + 0.5, `x-death table inside its panel at ${w}x${h}: table ${table.x}+${table.width}, panel ${panel.x}+${panel.width}`);
-      const scrollW = await page.locator('[data-testid=side-panel] > div.overflow-auto').evaluate((e) => e.scrollWidth - e.clientWidth);
+      assert(
+        table.x >= panel.x && table.x + table.width <= panel.x + panel.width + 0.5,
+        `x-death table inside its panel at ${w}x${h}: table ${table.x}+${table.width}, panel ${panel.x}+${panel.width}`,
+      );
+      const scrollW = await page
+        .locator('[data-testid=side-panel] > div.overflow-auto')
+        .evaluate((e) => e.scrollWidth - e.clientWidth);
       assert(scrollW <= 0, `the side panel does not scroll sideways (${scrollW} px)`);
       // "0 ms" once per instant in the message's path
       const times = await page.locator('[data-testid=message-path] li span:first-child').allInnerTexts();
@@ -215,7 +263,10 @@ export const layoutFlow: Flow = {
     await page.click('[data-testid=budget-compute]');
     await page.waitForSelector('[data-testid=budget-table]');
     const cells = await page.locator('[data-testid=budget-row] td:nth-child(3)').allInnerTexts();
-    assert(cells.every((c) => !/(\b\S+ \S+), \1/.test(c)), `no delay printed twice in a row: ${cells.join(' | ')}`);
+    assert(
+      cells.every((c) => !/(\b\S+ \S+), \1/.test(c)),
+      `no delay printed twice in a row: ${cells.join(' | ')}`,
+    );
     await shot('budget');
   },
 };
@@ -233,7 +284,10 @@ export const explanationFlow: Flow = {
     await max.fill('2');
     await waitFor('says 2nd', async () => (await text()).includes('2nd rejection'));
     await max.fill('11');
-    await waitFor('says 11th', async () => (await text()).includes('11th rejection') && (await text()).includes('11 attempts'));
+    await waitFor(
+      'says 11th',
+      async () => (await text()).includes('11th rejection') && (await text()).includes('11 attempts'),
+    );
     await max.fill('23');
     await waitFor('says 23rd', async () => (await text()).includes('23rd rejection'));
     await shot('explained');

@@ -4,7 +4,15 @@
 export function bigDefinitions(queues: number): string {
   const teams = ['billing', 'shipping', 'catalogue', 'accounting'];
   const exchanges = teams.flatMap((t) => [
-    { name: `${t}.events`, vhost: '/', type: 'topic', durable: true, auto_delete: false, internal: false, arguments: {} },
+    {
+      name: `${t}.events`,
+      vhost: '/',
+      type: 'topic',
+      durable: true,
+      auto_delete: false,
+      internal: false,
+      arguments: {},
+    },
     { name: `${t}.dlx`, vhost: '/', type: 'direct', durable: true, auto_delete: false, internal: false, arguments: {} },
   ]);
   const qs: unknown[] = [];
@@ -12,13 +20,46 @@ export function bigDefinitions(queues: number): string {
   for (let i = 0; qs.length < queues; i++) {
     const t = teams[i % teams.length]!;
     const work = `${t}.service-${i}.documents`;
-    qs.push({ name: work, vhost: '/', durable: true, auto_delete: false, arguments: { 'x-dead-letter-exchange': `${t}.dlx`, 'x-dead-letter-routing-key': `${work}.dlq` } });
-    bindings.push({ source: `${t}.events`, vhost: '/', destination: work, destination_type: 'queue', routing_key: `${t}.${i}.#`, arguments: {} });
+    qs.push({
+      name: work,
+      vhost: '/',
+      durable: true,
+      auto_delete: false,
+      arguments: { 'x-dead-letter-exchange': `${t}.dlx`, 'x-dead-letter-routing-key': `${work}.dlq` },
+    });
+    bindings.push({
+      source: `${t}.events`,
+      vhost: '/',
+      destination: work,
+      destination_type: 'queue',
+      routing_key: `${t}.${i}.#`,
+      arguments: {},
+    });
     if (qs.length < queues) {
       // a length limit with no dead-letter exchange drops the oldest silently: one lint finding per DLQ (500 of one rule)
-      qs.push({ name: `${work}.dlq`, vhost: '/', durable: true, auto_delete: false, arguments: { 'x-max-length': 10000 } });
-      bindings.push({ source: `${t}.dlx`, vhost: '/', destination: `${work}.dlq`, destination_type: 'queue', routing_key: `${work}.dlq`, arguments: {} });
+      qs.push({
+        name: `${work}.dlq`,
+        vhost: '/',
+        durable: true,
+        auto_delete: false,
+        arguments: { 'x-max-length': 10000 },
+      });
+      bindings.push({
+        source: `${t}.dlx`,
+        vhost: '/',
+        destination: `${work}.dlq`,
+        destination_type: 'queue',
+        routing_key: `${work}.dlq`,
+        arguments: {},
+      });
     }
   }
-  return JSON.stringify({ rabbit_version: '3.13.7', vhosts: [{ name: '/' }], queues: qs, exchanges, bindings, policies: [] });
+  return JSON.stringify({
+    rabbit_version: '3.13.7',
+    vhosts: [{ name: '/' }],
+    queues: qs,
+    exchanges,
+    bindings,
+    policies: [],
+  });
 }

@@ -32,7 +32,11 @@ export function assert(cond: unknown, message: string): asserts cond {
   if (!cond) throw new AssertionError(message);
 }
 
-export async function waitFor<T>(what: string, f: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  f: () => Promise<T | undefined | null | false>,
+  timeoutMs = 10_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -42,7 +46,8 @@ export async function waitFor<T>(what: string, f: () => Promise<T | undefined | 
     } catch (e) {
       last = e;
     }
-    if (Date.now() > end) throw new AssertionError(`timed out waiting for ${what}${last ? ` (${(last as Error).message})` : ''}`);
+    if (Date.now() > end)
+      throw new AssertionError(`timed out waiting for ${what}${last ? ` (${(last as Error).message})` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -79,7 +84,11 @@ export async function runFlow(browser: Browser, url: string, flow: Flow): Promis
   });
   const t0 = Date.now();
   const slug = flow.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
-  const ctx: FlowCtx = { page, url, shot: (n) => page.screenshot({ path: join(ARTIFACTS, `${slug}-${n}.png`) }).then(() => undefined) };
+  const ctx: FlowCtx = {
+    page,
+    url,
+    shot: (n) => page.screenshot({ path: join(ARTIFACTS, `${slug}-${n}.png`) }).then(() => undefined),
+  };
   try {
     await flow.run(ctx);
     await ctx.shot('end');
@@ -87,7 +96,12 @@ export async function runFlow(browser: Browser, url: string, flow: Flow): Promis
     return { name: flow.name, status: 'passed', ms: Date.now() - t0 };
   } catch (e) {
     await ctx.shot('failure').catch(() => undefined);
-    return { name: flow.name, status: 'failed', ms: Date.now() - t0, error: (e as Error).message.split('\n').slice(0, 12).join('\n') };
+    return {
+      name: flow.name,
+      status: 'failed',
+      ms: Date.now() - t0,
+      error: (e as Error).message.split('\n').slice(0, 12).join('\n'),
+    };
   } finally {
     await context.close();
   }

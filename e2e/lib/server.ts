@@ -7,7 +7,11 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export function buildWeb(): void {
-  const r = spawnSync('pnpm', ['--filter', '@retry-studio/web', 'build'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  const r = spawnSync('pnpm', ['--filter', '@retry-studio/web', 'build'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`web build failed:\n${r.stdout}\n${r.stderr}`);
 }
 

@@ -8,7 +8,11 @@ export const SIZES = [
 ] as const;
 
 /** The app at this size with nothing kept from a run before (My designs emptied). */
-export async function blankStart(page: Page, url: string, size: { readonly w: number; readonly h: number }): Promise<void> {
+export async function blankStart(
+  page: Page,
+  url: string,
+  size: { readonly w: number; readonly h: number },
+): Promise<void> {
   await page.setViewportSize({ width: size.w, height: size.h });
   await page.goto(url);
   await page.evaluate(() => localStorage.clear());
@@ -39,14 +43,23 @@ export async function openFile(
   const list = (Array.isArray(files) ? files : [files]) as readonly FileToOpen[];
   await page.setInputFiles(
     `${from === 'export-tab' ? '[data-testid=export-panel]' : '[data-testid=open-menu]'} [data-testid=${input}]`,
-    list.map((f) => ({ name: f.name, mimeType: f.mimeType ?? (/\.ya?ml$/.test(f.name) ? 'text/yaml' : 'application/json'), buffer: Buffer.isBuffer(f.text) ? f.text : Buffer.from(f.text) })),
+    list.map((f) => ({
+      name: f.name,
+      mimeType: f.mimeType ?? (/\.ya?ml$/.test(f.name) ? 'text/yaml' : 'application/json'),
+      buffer: Buffer.isBuffer(f.text) ? f.text : Buffer.from(f.text),
+    })),
   );
 }
 
 export const designName = (page: Page): Promise<string> => page.inputValue('[data-testid=design-name]');
 
 /** A template opened by URL at this size (the design the template builds, on the canvas). */
-export async function openTemplate(page: Page, url: string, size: { readonly w: number; readonly h: number }, query: string): Promise<void> {
+export async function openTemplate(
+  page: Page,
+  url: string,
+  size: { readonly w: number; readonly h: number },
+  query: string,
+): Promise<void> {
   await page.setViewportSize({ width: size.w, height: size.h });
   await page.goto(`${url}/?template=${query}`);
   await page.waitForSelector('.react-flow__node');

@@ -30,7 +30,17 @@ import { env } from './commands/env';
 import { useLintFindings } from './lint/useLint';
 import './commands/commands';
 
-function Tabs<T extends string>({ tabs, value, onChange, label }: { tabs: Array<{ id: T; label: string; badge?: number }>; value: T; onChange: (t: T) => void; label: string }) {
+function Tabs<T extends string>({
+  tabs,
+  value,
+  onChange,
+  label,
+}: {
+  tabs: Array<{ id: T; label: string; badge?: number }>;
+  value: T;
+  onChange: (t: T) => void;
+  label: string;
+}) {
   return (
     <div role="tablist" aria-label={label} className="flex gap-0.5 border-b border-slate-800 bg-slate-900 px-1">
       {tabs.map((t) => (
@@ -44,7 +54,9 @@ function Tabs<T extends string>({ tabs, value, onChange, label }: { tabs: Array<
           className={`px-2.5 py-1.5 text-xs focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400 ${value === t.id ? 'border-b-2 border-sky-400 text-slate-100' : 'text-slate-400 hover:text-slate-200'}`}
         >
           {t.label}
-          {t.badge ? <span className="ml-1 rounded-full bg-amber-600 px-1.5 text-[10px] text-white">{t.badge}</span> : null}
+          {t.badge ? (
+            <span className="ml-1 rounded-full bg-amber-600 px-1.5 text-[10px] text-white">{t.badge}</span>
+          ) : null}
         </button>
       ))}
     </div>
@@ -60,7 +72,11 @@ function Toast() {
   }, [toast]);
   if (!toast) return null;
   return (
-    <div role="status" data-testid="toast" className={`fixed bottom-4 left-1/2 z-50 -translate-x-1/2 rounded px-3 py-2 text-xs shadow-lg ${toast.tone === 'error' ? 'bg-red-700 text-white' : 'bg-slate-700 text-slate-100'}`}>
+    <div
+      role="status"
+      data-testid="toast"
+      className={`fixed bottom-4 left-1/2 z-50 -translate-x-1/2 rounded px-3 py-2 text-xs shadow-lg ${toast.tone === 'error' ? 'bg-red-700 text-white' : 'bg-slate-700 text-slate-100'}`}
+    >
       {toast.text}
     </div>
   );
@@ -129,7 +145,12 @@ export function App() {
                 <Canvas />
               </div>
               <BottomResizer />
-              <section data-testid="bottom-panel" aria-label="Simulation" style={{ contain: 'strict', height: bottomHeight }} className="flex shrink-0 flex-col bg-slate-950">
+              <section
+                data-testid="bottom-panel"
+                aria-label="Simulation"
+                style={{ contain: 'strict', height: bottomHeight }}
+                className="flex shrink-0 flex-col bg-slate-950"
+              >
                 <SimBar />
                 {/* the node-loss fields go to a row of their own when they do not fit beside the tabs */}
                 <div className="flex flex-wrap items-center justify-between">
@@ -173,7 +194,11 @@ export function App() {
                 </div>
               </section>
             </main>
-            <aside data-testid="side-panel" aria-label="Details" className="flex w-[320px] shrink-0 flex-col border-l border-slate-800 bg-slate-900">
+            <aside
+              data-testid="side-panel"
+              aria-label="Details"
+              className="flex w-[320px] shrink-0 flex-col border-l border-slate-800 bg-slate-900"
+            >
               <Tabs<SideTab>
                 label="Details"
                 value={sideTab}
@@ -187,7 +212,17 @@ export function App() {
                 ]}
               />
               <div className="min-h-0 flex-1 overflow-auto">
-                {sideTab === 'inspect' ? inspected ? <MessagePane /> : <Inspector /> : sideTab === 'lint' ? <LintPanel /> : sideTab === 'export' ? <ExportPanel /> : null}
+                {sideTab === 'inspect' ? (
+                  inspected ? (
+                    <MessagePane />
+                  ) : (
+                    <Inspector />
+                  )
+                ) : sideTab === 'lint' ? (
+                  <LintPanel />
+                ) : sideTab === 'export' ? (
+                  <ExportPanel />
+                ) : null}
                 <div className={sideTab === 'broker' ? '' : 'hidden'}>
                   <BrokerPanel />
                 </div>

@@ -6,7 +6,12 @@ import { MAX_BROWSE, MIN_RATE_PER_SECOND, MIN_RATE_TEXT } from './limits.js';
 export const importRequest = z.object({ ...operateTargetFields, name: z.string().min(1).max(300).optional() }).strict();
 export const depthsRequest = z.object(operateTargetFields).strict();
 export const browseRequest = z
-  .object({ ...operateTargetFields, queue: queueField, limit: z.number().int().min(1).max(MAX_BROWSE).optional(), insist: z.boolean().optional() })
+  .object({
+    ...operateTargetFields,
+    queue: queueField,
+    limit: z.number().int().min(1).max(MAX_BROWSE).optional(),
+    insist: z.boolean().optional(),
+  })
   .strict();
 export const redriveRequest = z
   .object({

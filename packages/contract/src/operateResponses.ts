@@ -1,5 +1,14 @@
 /** /api/operate/*: import a vhost, depths, browse a dead-letter queue, re-drive. */
-import type { BounceWarning, BrowseEffect, CanaryProgress, CauseGroup, DeadLetterMessage, ImportedDesign, RedriveCounts, RedrivePlan } from '@retry-studio/topology-core/operate';
+import type {
+  BounceWarning,
+  BrowseEffect,
+  CanaryProgress,
+  CauseGroup,
+  DeadLetterMessage,
+  ImportedDesign,
+  RedriveCounts,
+  RedrivePlan,
+} from '@retry-studio/topology-core/operate';
 
 /** The core's reading of the vhost (designFromBroker, its ok side), with where it came from and how long it took. */
 export interface ImportResponse extends Extract<ImportedDesign, { readonly ok: true }> {

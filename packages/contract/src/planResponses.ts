@@ -1,12 +1,26 @@
 /** POST /api/plan, /api/deploy, /api/teardown: the plan (the server's deploy/planDeploy.ts), what was applied, what was deleted. */
 import type { LintFinding } from '@retry-studio/topology-core/lint';
-import type { AmqpTable, BindingDef, Design, EffectiveSettings, PolicyDef, SettingChange } from '@retry-studio/topology-core/model';
+import type {
+  AmqpTable,
+  BindingDef,
+  Design,
+  EffectiveSettings,
+  PolicyDef,
+  SettingChange,
+} from '@retry-studio/topology-core/model';
 import type { ClusterView } from './brokerResponses.js';
 
 /** `update` and `remove` are for policies only: they change in place, queues and messages stay. */
 export type PlanStatus = 'create' | 'update' | 'remove' | 'unchanged' | 'conflict' | 'unsupported';
 /** the summary's order: what changes first */
-export const PLAN_STATUSES: readonly PlanStatus[] = ['create', 'update', 'remove', 'unchanged', 'conflict', 'unsupported'];
+export const PLAN_STATUSES: readonly PlanStatus[] = [
+  'create',
+  'update',
+  'remove',
+  'unchanged',
+  'conflict',
+  'unsupported',
+];
 
 export interface PlanItemBase {
   readonly status: PlanStatus;
@@ -157,7 +171,12 @@ export interface TeardownResponse {
   /** false whenever anything the tool created is left behind (`left` says what and why) */
   readonly ok: boolean;
   readonly target: DeployTarget;
-  readonly deleted: { readonly exchanges: readonly string[]; readonly queues: readonly string[]; readonly bindings: number; readonly policies: readonly string[] };
+  readonly deleted: {
+    readonly exchanges: readonly string[];
+    readonly queues: readonly string[];
+    readonly bindings: number;
+    readonly policies: readonly string[];
+  };
   /** messages that were in the deleted queues */
   readonly messagesDeleted: number;
   readonly perQueue: readonly QueueOccupancy[];

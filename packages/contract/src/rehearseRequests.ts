@@ -15,7 +15,10 @@ const targetLoad = z
     target: z.string().min(1).max(300),
     processingMs: ms(DAY_MS).optional(),
     concurrency: z.number().int().min(1).max(100_000).optional(),
-    outages: z.array(z.object({ startMs: ms(7 * DAY_MS), endMs: ms(7 * DAY_MS) }).strict()).max(100).optional(),
+    outages: z
+      .array(z.object({ startMs: ms(7 * DAY_MS), endMs: ms(7 * DAY_MS) }).strict())
+      .max(100)
+      .optional(),
     errorRate: share.optional(),
     poison: share.optional(),
   })
@@ -25,16 +28,32 @@ export const rehearsalLoad = z
   .object({
     /** messages per second */
     rate: z.number().finite().max(1_000_000).optional(),
-    phases: z.array(z.object({ at: ms(7 * DAY_MS), rate: z.number().finite().min(0).max(1_000_000) }).strict()).max(1000).optional(),
-    durationMs: z.number().finite().max(7 * DAY_MS),
-    bodyBytes: z.number().int().min(0).max(512 * 1024 * 1024).optional(),
+    phases: z
+      .array(z.object({ at: ms(7 * DAY_MS), rate: z.number().finite().min(0).max(1_000_000) }).strict())
+      .max(1000)
+      .optional(),
+    durationMs: z
+      .number()
+      .finite()
+      .max(7 * DAY_MS),
+    bodyBytes: z
+      .number()
+      .int()
+      .min(0)
+      .max(512 * 1024 * 1024)
+      .optional(),
     processingMs: ms(DAY_MS).optional(),
     concurrency: z.number().int().min(1).max(100_000).optional(),
     errorRate: share.optional(),
     poison: share.optional(),
     targets: z.array(targetLoad).max(200).optional(),
     profile: z.enum(['3.10', '4.x', '4.3']).optional(),
-    seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 32 - 1)
+      .optional(),
     afterMs: ms(7 * DAY_MS).optional(),
   })
   .strict();

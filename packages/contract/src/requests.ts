@@ -19,7 +19,10 @@ export type DeployRequest = WithDesign<z.input<typeof deployRequest>>;
 export type TeardownRequest = z.input<typeof teardownRequest>;
 export type ProbeRequest = z.input<typeof probeRequest>;
 export type UpgradeVerifyRequest = WithDesign<z.input<typeof upgradeVerifyRequest>>;
-export type TraceRequest = Omit<WithDesign<z.input<typeof traceRequest>>, 'failure' | 'nodeLoss'> & { failure?: FailureModel; nodeLoss?: NodeLoss };
+export type TraceRequest = Omit<WithDesign<z.input<typeof traceRequest>>, 'failure' | 'nodeLoss'> & {
+  failure?: FailureModel;
+  nodeLoss?: NodeLoss;
+};
 export type ImportRequest = z.input<typeof importRequest>;
 export type DepthsRequest = z.input<typeof depthsRequest>;
 export type BrowseRequest = z.input<typeof browseRequest>;

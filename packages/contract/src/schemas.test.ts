@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { MAX_BROWSE } from './limits.js';
 import { browseRequest, planRequest, redriveRequest, teardownRequest, traceRequest } from './schemas.js';
 
-const firstIssue = (r: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string; code: string }> } }) => r.error?.issues[0];
+const firstIssue = (r: {
+  success: boolean;
+  error?: { issues: Array<{ path: PropertyKey[]; message: string; code: string }> };
+}) => r.error?.issues[0];
 
 describe('the contract request schemas', () => {
   it('refuse a field the contract does not name', () => {

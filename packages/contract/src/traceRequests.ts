@@ -26,11 +26,21 @@ export const traceRequest = z
     /** persistent test messages (delivery mode 2), default true */
     persistent: z.boolean().optional(),
     /** stop the workers after this long, ms (default 60 s) */
-    durationMs: z.number().int().min(100).max(30 * 60_000).optional(),
+    durationMs: z
+      .number()
+      .int()
+      .min(100)
+      .max(30 * 60_000)
+      .optional(),
     /** the failure model for workers whose behaviour has none (the core's FailureModel) */
     failure: z.unknown().optional(),
     /** seed of the failure model's draws, as in the simulator (default 1) */
-    seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 32 - 1)
+      .optional(),
     /** include the simulator's prediction and the first difference */
     predict: z.boolean().optional(),
     /** a cluster node loss the prediction includes (the core's NodeLoss, design queue names) */

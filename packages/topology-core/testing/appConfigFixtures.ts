@@ -32,7 +32,9 @@ export function springBootYml(r: SpringBootRetry): string {
     ...(r.initialInterval ? [`          initial-interval: ${r.initialInterval}`] : []),
     ...(r.multiplier !== undefined ? [`          multiplier: ${r.multiplier}`] : []),
     ...(r.maxInterval ? [`          max-interval: ${r.maxInterval}`] : []),
-    ...(r.defaultRequeueRejected !== undefined ? [`        default-requeue-rejected: ${r.defaultRequeueRejected}`] : []),
+    ...(r.defaultRequeueRejected !== undefined
+      ? [`        default-requeue-rejected: ${r.defaultRequeueRejected}`]
+      : []),
     '',
   ].join('\n');
 }
@@ -41,10 +43,20 @@ export function springBootYml(r: SpringBootRetry): string {
 export function dlqDefinitions(queue: string, opts: { readonly dlx?: string; readonly dlq?: string } = {}): string {
   const dlx = opts.dlx ?? `${queue}.dlx`;
   const dlq = opts.dlq ?? `${queue}.dlq`;
-  const q = (name: string, args: Record<string, unknown>) => ({ name, vhost: '/', durable: true, auto_delete: false, arguments: args });
+  const q = (name: string, args: Record<string, unknown>) => ({
+    name,
+    vhost: '/',
+    durable: true,
+    auto_delete: false,
+    arguments: args,
+  });
   return JSON.stringify({
     queues: [q(queue, { 'x-dead-letter-exchange': dlx }), q(dlq, {})],
-    exchanges: [{ name: dlx, vhost: '/', type: 'fanout', durable: true, auto_delete: false, internal: false, arguments: {} }],
-    bindings: [{ source: dlx, vhost: '/', destination: dlq, destination_type: 'queue', routing_key: '', arguments: {} }],
+    exchanges: [
+      { name: dlx, vhost: '/', type: 'fanout', durable: true, auto_delete: false, internal: false, arguments: {} },
+    ],
+    bindings: [
+      { source: dlx, vhost: '/', destination: dlq, destination_type: 'queue', routing_key: '', arguments: {} },
+    ],
   });
 }

@@ -1,7 +1,16 @@
 /**
  * Fixture builders for simulator tests: `T.queue('q', { dlx: 'x' })` instead of copied JSON.
  */
-import type { AmqpTable, AmqpValue, BindingDef, ExchangeDef, ExchangeType, PolicyDef, QueueDef, Topology } from '../src/model/definitions.js';
+import type {
+  AmqpTable,
+  AmqpValue,
+  BindingDef,
+  ExchangeDef,
+  ExchangeType,
+  PolicyDef,
+  QueueDef,
+  Topology,
+} from '../src/model/definitions.js';
 import type { ConsumerAction, ConsumerSpec, FailureModel, Rule, StreamOffset } from '../src/model/consumer.js';
 import type { PublishProperties } from '../src/model/publisher.js';
 import type { SimEvent, SimEventKind, SimEventOf } from '../src/sim/events.js';
@@ -80,7 +89,11 @@ export const C = {
   script(queue: string, ...actions: ConsumerAction[]): ConsumerSpec {
     return { id: `${queue}#${cid++}`, queue, behaviour: { kind: 'script', actions } };
   },
-  worker(queue: string, onFailure: Rule[], o: { failure?: FailureModel; processingMs?: number; prefetch?: number; onSuccess?: ConsumerAction } = {}): ConsumerSpec {
+  worker(
+    queue: string,
+    onFailure: Rule[],
+    o: { failure?: FailureModel; processingMs?: number; prefetch?: number; onSuccess?: ConsumerAction } = {},
+  ): ConsumerSpec {
     return {
       id: `${queue}#${cid++}`,
       queue,
@@ -107,18 +120,34 @@ export const A = {
   ack: { kind: 'ack' } as const,
   reject: { kind: 'reject' } as const,
   requeue: { kind: 'requeue' } as const,
-  republish(exchange: string, o: Omit<Extract<ConsumerAction, { kind: 'republish' }>, 'kind' | 'exchange'> = {}): ConsumerAction {
+  republish(
+    exchange: string,
+    o: Omit<Extract<ConsumerAction, { kind: 'republish' }>, 'kind' | 'exchange'> = {},
+  ): ConsumerAction {
     return { kind: 'republish', exchange, ...o };
   },
 };
 
 export const S = {
-  publish(exchange: string, routingKey: string, body: string, o: { headers?: AmqpTable; expiration?: string; mandatory?: boolean } = {}): SimStep {
+  publish(
+    exchange: string,
+    routingKey: string,
+    body: string,
+    o: { headers?: AmqpTable; expiration?: string; mandatory?: boolean } = {},
+  ): SimStep {
     const properties: PublishProperties = {
       ...(o.headers ? { headers: o.headers } : {}),
       ...(o.expiration !== undefined ? { expiration: o.expiration } : {}),
     };
-    return { kind: 'publish', exchange, routingKey, body, msgId: body, properties, ...(o.mandatory !== undefined ? { mandatory: o.mandatory } : {}) };
+    return {
+      kind: 'publish',
+      exchange,
+      routingKey,
+      body,
+      msgId: body,
+      properties,
+      ...(o.mandatory !== undefined ? { mandatory: o.mandatory } : {}),
+    };
   },
   wait(ms: number): SimStep {
     return { kind: 'wait', ms };

@@ -19,7 +19,12 @@ export function ordersSnapshot(version = '3.10.8', extra: Partial<BrokerSnapshot
     queues: [
       { name: 'orders.work', type: 'classic', consumers: 0, arguments: { 'x-dead-letter-exchange': 'orders.dlx' } },
       { name: 'orders.dlq', type: 'classic', consumers: 0, arguments: {} },
-      { name: 'orders.wait', type: 'classic', consumers: 0, arguments: { 'x-message-ttl': 5000, 'x-dead-letter-exchange': 'orders' } },
+      {
+        name: 'orders.wait',
+        type: 'classic',
+        consumers: 0,
+        arguments: { 'x-message-ttl': 5000, 'x-dead-letter-exchange': 'orders' },
+      },
     ],
     bindings: [
       { source: '', destination: 'orders.work', destination_type: 'queue', routing_key: 'orders.work' },
@@ -31,11 +36,21 @@ export function ordersSnapshot(version = '3.10.8', extra: Partial<BrokerSnapshot
   };
 }
 
-export function xDeath(queue: string, reason: XDeathEntry['reason'], exchange: string, keys: string[], count = 1, time = 1_700_000_000): XDeathEntry {
+export function xDeath(
+  queue: string,
+  reason: XDeathEntry['reason'],
+  exchange: string,
+  keys: string[],
+  count = 1,
+  time = 1_700_000_000,
+): XDeathEntry {
   return { queue, reason, count, exchange, 'routing-keys': keys, time };
 }
 
-export function deadLetter(seq: number, o: { xDeath?: XDeathEntry[]; headers?: AmqpTable; body?: string; routingKey?: string } = {}): DeadLetterMessage {
+export function deadLetter(
+  seq: number,
+  o: { xDeath?: XDeathEntry[]; headers?: AmqpTable; body?: string; routingKey?: string } = {},
+): DeadLetterMessage {
   const xd = o.xDeath ?? [xDeath('orders.work', 'rejected', 'orders', ['order.created'])];
   const first = xd.at(-1);
   return {
@@ -46,7 +61,13 @@ export function deadLetter(seq: number, o: { xDeath?: XDeathEntry[]; headers?: A
     body: o.body ?? `m${seq}`,
     bodyBytes: (o.body ?? `m${seq}`).length,
     headers: {
-      ...(first ? { 'x-first-death-queue': first.queue, 'x-first-death-reason': first.reason, 'x-first-death-exchange': first.exchange } : {}),
+      ...(first
+        ? {
+            'x-first-death-queue': first.queue,
+            'x-first-death-reason': first.reason,
+            'x-first-death-exchange': first.exchange,
+          }
+        : {}),
       ...o.headers,
     },
     xDeath: xd,

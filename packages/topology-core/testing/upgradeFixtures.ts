@@ -8,16 +8,31 @@ import type { ConsumerSpec } from '../src/model/consumer.js';
 import type { Topology } from '../src/model/definitions.js';
 import { T } from './builders.js';
 
-export function designOf(name: string, topology: Topology, consumers: ConsumerSpec[] = [], publishers: Design['publishers'] = [], profile: BrokerProfileId = '3.10'): Design {
+export function designOf(
+  name: string,
+  topology: Topology,
+  consumers: ConsumerSpec[] = [],
+  publishers: Design['publishers'] = [],
+  profile: BrokerProfileId = '3.10',
+): Design {
   return { format: DESIGN_FORMAT, version: DESIGN_VERSION, name, profile, topology, consumers, publishers };
 }
 
-const worker = (id: string, queue: string, onFailure: Extract<ConsumerSpec['behaviour'], { kind: 'worker' }>['onFailure']): ConsumerSpec => ({
+const worker = (
+  id: string,
+  queue: string,
+  onFailure: Extract<ConsumerSpec['behaviour'], { kind: 'worker' }>['onFailure'],
+): ConsumerSpec => ({
   id,
   queue,
   behaviour: { kind: 'worker', onFailure },
 });
-const pub = (exchange: string, routingKey: string): Design['publishers'][number] => ({ id: `to-${exchange}`, exchange, routingKey, bodyPrefix: exchange });
+const pub = (exchange: string, routingKey: string): Design['publishers'][number] => ({
+  id: `to-${exchange}`,
+  exchange,
+  routingKey,
+  bodyPrefix: exchange,
+});
 
 /** A 3.13-style export: mirroring policy, CQv1, master locator, lazy, transient, a quorum queue without a limit, a delayed-message exchange. */
 export function legacyDeclarations(p = 'legacy'): Topology {
@@ -40,7 +55,14 @@ export function legacyDeclarations(p = 'legacy'): Topology {
 export function nackDeliveryLimit(p = 'jobs'): Design {
   return designOf(
     p,
-    T.topology(T.exchange(p), T.exchange(`${p}.dlx`, 'fanout'), T.queue(`${p}.q`, { quorum: true, deliveryLimit: 2, dlx: `${p}.dlx` }), T.queue(`${p}.dlq`), T.bind(p, `${p}.q`, 'k'), T.bind(`${p}.dlx`, `${p}.dlq`)),
+    T.topology(
+      T.exchange(p),
+      T.exchange(`${p}.dlx`, 'fanout'),
+      T.queue(`${p}.q`, { quorum: true, deliveryLimit: 2, dlx: `${p}.dlx` }),
+      T.queue(`${p}.dlq`),
+      T.bind(p, `${p}.q`, 'k'),
+      T.bind(`${p}.dlx`, `${p}.dlq`),
+    ),
     [worker('worker', `${p}.q`, [{ then: { kind: 'requeue' } }])],
     [pub(p, 'k')],
   );
@@ -50,7 +72,14 @@ export function nackDeliveryLimit(p = 'jobs'): Design {
 export function quorumNoLimit(p = 'billing'): Design {
   return designOf(
     p,
-    T.topology(T.exchange(p), T.exchange(`${p}.dlx`, 'fanout'), T.queue(`${p}.q`, { quorum: true, dlx: `${p}.dlx` }), T.queue(`${p}.dlq`), T.bind(p, `${p}.q`, 'k'), T.bind(`${p}.dlx`, `${p}.dlq`)),
+    T.topology(
+      T.exchange(p),
+      T.exchange(`${p}.dlx`, 'fanout'),
+      T.queue(`${p}.q`, { quorum: true, dlx: `${p}.dlx` }),
+      T.queue(`${p}.dlq`),
+      T.bind(p, `${p}.q`, 'k'),
+      T.bind(`${p}.dlx`, `${p}.dlq`),
+    ),
     [worker('worker', `${p}.q`, [{ then: { kind: 'requeue', via: 'reject' } }])],
     [pub(p, 'k')],
   );
@@ -64,7 +93,15 @@ export function republishCountsXDeath(p = 'mail'): Design {
   const q = `${p}.q`;
   return designOf(
     p,
-    T.topology(T.exchange(p), T.exchange(`${p}.retry`, 'fanout'), T.queue(q, { dlx: `${p}.retry` }), T.queue(`${p}.retry.q`), T.queue(`${p}.parking`), T.bind(p, q, 'k'), T.bind(`${p}.retry`, `${p}.retry.q`)),
+    T.topology(
+      T.exchange(p),
+      T.exchange(`${p}.retry`, 'fanout'),
+      T.queue(q, { dlx: `${p}.retry` }),
+      T.queue(`${p}.retry.q`),
+      T.queue(`${p}.parking`),
+      T.bind(p, q, 'k'),
+      T.bind(`${p}.retry`, `${p}.retry.q`),
+    ),
     [
       worker('worker', q, [{ then: { kind: 'reject' } }]),
       {
@@ -73,7 +110,10 @@ export function republishCountsXDeath(p = 'mail'): Design {
         behaviour: {
           kind: 'router',
           rules: [
-            { when: { kind: 'lt', counter: { kind: 'deathCount', queue: q, reason: 'rejected' }, value: 3 }, then: { kind: 'republish', exchange: p, routingKey: 'k' } },
+            {
+              when: { kind: 'lt', counter: { kind: 'deathCount', queue: q, reason: 'rejected' }, value: 3 },
+              then: { kind: 'republish', exchange: p, routingKey: 'k' },
+            },
             { then: { kind: 'republish', exchange: '', routingKey: `${p}.parking` } },
           ],
         },
@@ -90,7 +130,12 @@ export function quorumDelayedRetry(p = 'sms'): Design {
     T.topology(
       T.exchange(p),
       T.exchange(`${p}.dlx`, 'fanout'),
-      T.queue(`${p}.q`, { quorum: true, deliveryLimit: 3, dlx: `${p}.dlx`, args: { 'x-delayed-retry-type': 'all', 'x-delayed-retry-min': 200, 'x-delayed-retry-max': 500 } }),
+      T.queue(`${p}.q`, {
+        quorum: true,
+        deliveryLimit: 3,
+        dlx: `${p}.dlx`,
+        args: { 'x-delayed-retry-type': 'all', 'x-delayed-retry-min': 200, 'x-delayed-retry-max': 500 },
+      }),
       T.queue(`${p}.dlq`),
       T.bind(p, `${p}.q`, 'k'),
       T.bind(`${p}.dlx`, `${p}.dlq`),
@@ -106,7 +151,14 @@ export function delayedExchangeRetry(p = 'orders'): Design {
   const q = `${p}.q`;
   return designOf(
     p,
-    T.topology(T.exchange(p), T.exchange(`${p}.retry`, 'x-delayed-message', { delayedType: 'direct' }), T.queue(q), T.queue(`${p}.parking`), T.bind(p, q, 'task'), T.bind(`${p}.retry`, q, q)),
+    T.topology(
+      T.exchange(p),
+      T.exchange(`${p}.retry`, 'x-delayed-message', { delayedType: 'direct' }),
+      T.queue(q),
+      T.queue(`${p}.parking`),
+      T.bind(p, q, 'task'),
+      T.bind(`${p}.retry`, q, q),
+    ),
     [
       worker('worker', q, [
         {

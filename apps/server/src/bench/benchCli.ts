@@ -25,11 +25,14 @@ if (!Number.isInteger(runs) || runs < 1) {
 }
 
 const tgz = join(root, 'dist', `retry-studio-${version}.tgz`);
-if (!argv.includes('--no-build') || !existsSync(tgz)) execFileSync('node', [join(root, 'scripts/package.mjs')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+if (!argv.includes('--no-build') || !existsSync(tgz))
+  execFileSync('node', [join(root, 'scripts/package.mjs')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 const prefix = mkdtempSync(join(tmpdir(), 'bench-cli-prefix-'));
 const work = mkdtempSync(join(tmpdir(), 'bench-cli-work-'));
 try {
-  execFileSync('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--offline', tgz], { stdio: 'ignore' });
+  execFileSync('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--offline', tgz], {
+    stdio: 'ignore',
+  });
   writeFileSync(join(work, 'small.json'), servicesDefinitions(6));
   writeFileSync(join(work, 'queues-1000.json'), servicesDefinitions(334));
   const bin = join(prefix, 'bin', 'retry-studio');
@@ -58,13 +61,22 @@ try {
   };
   const fmt = (n: number) => n.toFixed(1);
   process.stdout.write(`runs: ${runs}\n`);
-  for (const [name, xs] of times) process.stdout.write(`${name}_ms: median ${fmt(median(xs))} min ${fmt(Math.min(...xs))} max ${fmt(Math.max(...xs))}\n`);
+  for (const [name, xs] of times)
+    process.stdout.write(
+      `${name}_ms: median ${fmt(median(xs))} min ${fmt(Math.min(...xs))} max ${fmt(Math.max(...xs))}\n`,
+    );
   const m = (name: string) => median(times.get(name)!);
   process.stdout.write(`ratio_lint_small_over_node_e0: ${(m('retry_studio_lint_small') / m('node_e0')).toFixed(2)}\n`);
-  process.stdout.write(`ratio_pnpm_cli_over_retry_studio_small: ${(m('pnpm_cli_lint_small') / m('retry_studio_lint_small')).toFixed(2)}\n`);
-  process.stdout.write(`ratio_pnpm_cli_over_retry_studio_1000_queues: ${(m('pnpm_cli_lint_1000_queues') / m('retry_studio_lint_1000_queues')).toFixed(2)}\n`);
+  process.stdout.write(
+    `ratio_pnpm_cli_over_retry_studio_small: ${(m('pnpm_cli_lint_small') / m('retry_studio_lint_small')).toFixed(2)}\n`,
+  );
+  process.stdout.write(
+    `ratio_pnpm_cli_over_retry_studio_1000_queues: ${(m('pnpm_cli_lint_1000_queues') / m('retry_studio_lint_1000_queues')).toFixed(2)}\n`,
+  );
   process.stdout.write(`target_small_under_300ms: ${m('retry_studio_lint_small') < 300 ? 'met' : 'NOT met'}\n`);
-  process.stdout.write(`target_1000_queues_under_1000ms: ${m('retry_studio_lint_1000_queues') < 1000 ? 'met' : 'NOT met'}\n`);
+  process.stdout.write(
+    `target_1000_queues_under_1000ms: ${m('retry_studio_lint_1000_queues') < 1000 ? 'met' : 'NOT met'}\n`,
+  );
 } finally {
   rmSync(prefix, { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });

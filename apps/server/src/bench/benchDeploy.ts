@@ -31,7 +31,12 @@ export function thousandObjectDesign(name = 'bench-1000'): Design {
   const bindings: BindingDef[] = [];
   for (let i = 0; i < 250; i++) exchanges.push({ name: `x.${i}`, type: types[i % 4]! });
   for (let i = 0; i < 375; i++)
-    queues.push({ name: `q.${i}`, ...(i % 3 === 0 ? { arguments: { 'x-message-ttl': 1000 + i, 'x-dead-letter-exchange': `x.${(i + 1) % 250}` } } : {}) });
+    queues.push({
+      name: `q.${i}`,
+      ...(i % 3 === 0
+        ? { arguments: { 'x-message-ttl': 1000 + i, 'x-dead-letter-exchange': `x.${(i + 1) % 250}` } }
+        : {}),
+    });
   for (let i = 0; i < 375; i++) {
     const x = exchanges[i % 250]!;
     bindings.push({
@@ -42,7 +47,14 @@ export function thousandObjectDesign(name = 'bench-1000'): Design {
       ...(x.type === 'headers' ? { arguments: { 'x-match': 'all', n: i } } : {}),
     });
   }
-  return { format: 'retry-studio/design', version: 1, name, topology: { exchanges, queues, bindings }, consumers: [], publishers: [] };
+  return {
+    format: 'retry-studio/design',
+    version: 1,
+    name,
+    topology: { exchanges, queues, bindings },
+    consumers: [],
+    publishers: [],
+  };
 }
 
 function line(name: string, value: string | number): void {
@@ -74,7 +86,8 @@ async function main(): Promise<void> {
     t = performance.now();
     const dep = await service.deploy(design, url, ours);
     const deployMs = performance.now() - t;
-    if (!dep.result.ok) throw new Error(`deploy failed: ${dep.result.failure?.name}: ${dep.result.failure?.brokerMessage}`);
+    if (!dep.result.ok)
+      throw new Error(`deploy failed: ${dep.result.failure?.name}: ${dep.result.failure?.brokerMessage}`);
     line('plan_create_count', plan.summary.create);
     line('plan_ms', planMs);
     line('deploy_ms (plan + apply)', deployMs);
@@ -96,7 +109,11 @@ async function main(): Promise<void> {
     const mgmt = await brokers.management(url);
     const counts = async () => {
       const [xs, qs, bs] = await Promise.all([mgmt.listExchanges('/'), mgmt.listQueues('/'), mgmt.listBindings('/')]);
-      return xs.filter((x) => x.name.startsWith(theirs)).length + qs.filter((q) => q.name.startsWith(theirs)).length + bs.filter((b) => b.source.startsWith(theirs)).length;
+      return (
+        xs.filter((x) => x.name.startsWith(theirs)).length +
+        qs.filter((q) => q.name.startsWith(theirs)).length +
+        bs.filter((b) => b.source.startsWith(theirs)).length
+      );
     };
     let present = await counts();
     while (present < objects && performance.now() - t < 300_000) {
@@ -108,7 +125,10 @@ async function main(): Promise<void> {
     line('rabbitmqctl_import_definitions_complete_ms', importMs);
     line('import_objects_present', present);
     line('ratio_deploy_vs_import', deployMs / importMs);
-    line('verdict', deployMs <= importMs ? 'deploy is no slower than import_definitions' : 'deploy is SLOWER than import_definitions');
+    line(
+      'verdict',
+      deployMs <= importMs ? 'deploy is no slower than import_definitions' : 'deploy is SLOWER than import_definitions',
+    );
   } finally {
     // clean up both sides (ours through teardown, the import's objects directly)
     const rec = service.record(url, ours);
@@ -116,8 +136,10 @@ async function main(): Promise<void> {
     const conn = warm.conn;
     const mgmt = await brokers.management(url);
     const ch = await conn.createChannel();
-    for (const q of await mgmt.listQueues('/')) if (q.name.startsWith(`rs-bench.${tag}.`)) await ch.deleteQueue(q.name).catch(() => undefined);
-    for (const x of await mgmt.listExchanges('/')) if (x.name.startsWith(`rs-bench.${tag}.`)) await ch.deleteExchange(x.name).catch(() => undefined);
+    for (const q of await mgmt.listQueues('/'))
+      if (q.name.startsWith(`rs-bench.${tag}.`)) await ch.deleteQueue(q.name).catch(() => undefined);
+    for (const x of await mgmt.listExchanges('/'))
+      if (x.name.startsWith(`rs-bench.${tag}.`)) await ch.deleteExchange(x.name).catch(() => undefined);
     await ch.close().catch(() => undefined);
     await brokers.closeAll();
     rmSync(tmp, { recursive: true, force: true });

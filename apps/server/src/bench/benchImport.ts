@@ -27,7 +27,12 @@ export function fiveThousandQueues(): Topology {
     exchanges.push({ name: svc, type: 'topic' }, { name: `${svc}.dlx`, type: 'fanout' });
     for (let w = 0; w < WORK_PER_SERVICE; w++) {
       queues.push({ name: `${svc}.work${w}`, arguments: { 'x-dead-letter-exchange': `${svc}.dlx` } });
-      bindings.push({ source: svc, destination: `${svc}.work${w}`, destination_type: 'queue', routing_key: `${svc}.w${w}.*` });
+      bindings.push({
+        source: svc,
+        destination: `${svc}.work${w}`,
+        destination_type: 'queue',
+        routing_key: `${svc}.w${w}.*`,
+      });
     }
     queues.push({ name: `${svc}.wait`, arguments: { 'x-message-ttl': 5000, 'x-dead-letter-exchange': svc } });
     queues.push({ name: `${svc}.parking`, arguments: {} });
@@ -41,12 +46,16 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-const print = (name: string, value: number | string): void => console.log(`${name}: ${typeof value === 'number' ? Math.round(value) : value}`);
+const print = (name: string, value: number | string): void =>
+  console.log(`${name}: ${typeof value === 'number' ? Math.round(value) : value}`);
 
 async function main(): Promise<void> {
   const url = resolveBrokerUrl(arg('url'));
   const mgmtUrl = arg('management-url');
-  const management = new ManagementClient(url, { baseUrl: requireManagement(await resolveManagement(url, mgmtUrl ? { managementUrl: mgmtUrl } : {})).baseUrl, timeoutMs: 120_000 });
+  const management = new ManagementClient(url, {
+    baseUrl: requireManagement(await resolveManagement(url, mgmtUrl ? { managementUrl: mgmtUrl } : {})).baseUrl,
+    timeoutMs: 120_000,
+  });
   const vhost = `rs-bench-import-${process.pid}-${Date.now().toString(36)}`;
   const topology = fiveThousandQueues();
   await management.createVhost(vhost);

@@ -27,7 +27,16 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { ConfirmChannel } from 'amqplib';
-import { ManagementClient, ManagementError, openConnection, requireManagement, resolveBrokerUrl, resolveManagement, withVhost, waitForDrain } from '../broker/index.js';
+import {
+  ManagementClient,
+  ManagementError,
+  openConnection,
+  requireManagement,
+  resolveBrokerUrl,
+  resolveManagement,
+  withVhost,
+  waitForDrain,
+} from '../broker/index.js';
 import { browseQueue } from '../operate/browse.js';
 import { exactDepth, operateTarget } from '../operate/operateTarget.js';
 import { startRedrive } from '../operate/redrive.js';
@@ -38,10 +47,18 @@ function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
-const print = (name: string, value: number | string): void => console.log(`${name}: ${typeof value === 'number' ? (Number.isInteger(value) ? value : value.toFixed(1)) : value}`);
+const print = (name: string, value: number | string): void =>
+  console.log(`${name}: ${typeof value === 'number' ? (Number.isInteger(value) ? value : value.toFixed(1)) : value}`);
 
 /** n publishes with confirms, at most `window` unconfirmed at a time */
-async function fill(ch: ConfirmChannel, queue: string, n: number, body: Buffer, persistent: boolean, window: number): Promise<void> {
+async function fill(
+  ch: ConfirmChannel,
+  queue: string,
+  n: number,
+  body: Buffer,
+  persistent: boolean,
+  window: number,
+): Promise<void> {
   for (let i = 0; i < n; i += window) {
     const end = Math.min(n, i + window);
     for (let j = i; j < end; j++) if (!ch.sendToQueue(queue, body, { persistent })) await waitForDrain(ch, 60_000);
@@ -49,7 +66,11 @@ async function fill(ch: ConfirmChannel, queue: string, n: number, body: Buffer, 
   }
 }
 
-type Contender = { readonly name: string; readonly label: string; readonly run: (src: string, dst: string) => Promise<void> };
+type Contender = {
+  readonly name: string;
+  readonly label: string;
+  readonly run: (src: string, dst: string) => Promise<void>;
+};
 
 const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -80,9 +101,14 @@ async function main(): Promise<void> {
   const browseN = Number(arg('browse-messages') ?? 1_000_000);
   const window = arg('window') !== undefined ? Number(arg('window')) : undefined;
   const url = resolveBrokerUrl(arg('url'));
-  brokerPid = arg('broker-pid') ?? (['127.0.0.1', 'localhost', '::1'].includes(url.hostname) ? listeningPid(url.port) : undefined);
+  brokerPid =
+    arg('broker-pid') ??
+    (['127.0.0.1', 'localhost', '::1'].includes(url.hostname) ? listeningPid(url.port) : undefined);
   const mgmtUrl = arg('management-url');
-  const management = new ManagementClient(url, { baseUrl: requireManagement(await resolveManagement(url, mgmtUrl ? { managementUrl: mgmtUrl } : {})).baseUrl, timeoutMs: 60_000 });
+  const management = new ManagementClient(url, {
+    baseUrl: requireManagement(await resolveManagement(url, mgmtUrl ? { managementUrl: mgmtUrl } : {})).baseUrl,
+    timeoutMs: 60_000,
+  });
   const vhost = `rs-bench-redrive-${process.pid}-${Date.now().toString(36)}`;
   await management.createVhost(vhost);
   const vurl = withVhost(url, vhost);
@@ -96,12 +122,22 @@ async function main(): Promise<void> {
         // a name of its own each time: a shovel re-declared under the name of one that just finished
         // (and deletes itself, src-delete-after) was sometimes never started, and the bench waited forever
         const name = `${src}.${++shovels}`;
-        await management.putShovel(vhost, name, { 'src-protocol': 'amqp091', 'src-uri': uri, 'src-queue': src, 'dest-protocol': 'amqp091', 'dest-uri': uri, 'dest-queue': dst, 'ack-mode': 'on-confirm', 'src-delete-after': 'queue-length' });
+        await management.putShovel(vhost, name, {
+          'src-protocol': 'amqp091',
+          'src-uri': uri,
+          'src-queue': src,
+          'dest-protocol': 'amqp091',
+          'dest-uri': uri,
+          'dest-queue': dst,
+          'ack-mode': 'on-confirm',
+          'src-delete-after': 'queue-length',
+        });
         let last = -1;
         let movedAt = performance.now();
         for (let depth = 0; depth < n; depth = await exactDepth(conn, dst)) {
           if (depth !== last) [last, movedAt] = [depth, performance.now()];
-          else if (performance.now() - movedAt > 30_000) throw new Error(`shovel '${name}' moved nothing for 30 s (${depth} of ${n} in ${dst})`);
+          else if (performance.now() - movedAt > 30_000)
+            throw new Error(`shovel '${name}' moved nothing for 30 s (${depth} of ${n} in ${dst})`);
           await new Promise((r) => setTimeout(r, 20));
         }
         await management.deleteShovel(vhost, name).catch(() => undefined); // it may have deleted itself already
@@ -111,37 +147,61 @@ async function main(): Promise<void> {
         name: 'redrive',
         label: 'this re-drive (two TCP connections, confirms, marker headers)',
         run: async (src, dst) => {
-          const job = await startRedrive(target, { queue: src, target: { kind: 'exchange', exchange: '', routingKey: dst } }, window !== undefined ? { window } : {});
+          const job = await startRedrive(
+            target,
+            { queue: src, target: { kind: 'exchange', exchange: '', routingKey: dst } },
+            window !== undefined ? { window } : {},
+          );
           const p = await job.done;
-          if (p.status !== 'done' || p.moved !== n) throw new Error(`re-drive ended ${p.status}, moved ${p.moved} of ${n}${p.error ? ': ' + p.error : ''}`);
+          if (p.status !== 'done' || p.moved !== n)
+            throw new Error(`re-drive ended ${p.status}, moved ${p.moved} of ${n}${p.error ? ': ' + p.error : ''}`);
         },
       },
-      { name: 'shovel', label: 'dynamic shovel, in-process direct connection (amqp:///vhost)', run: shovel(`amqp:///${encodeURIComponent(vhost)}`) },
+      {
+        name: 'shovel',
+        label: 'dynamic shovel, in-process direct connection (amqp:///vhost)',
+        run: shovel(`amqp:///${encodeURIComponent(vhost)}`),
+      },
       {
         name: 'shovel_tcp',
         label: 'dynamic shovel over TCP to the same broker',
-        run: shovel(`amqp://${encodeURIComponent(url.username)}:${encodeURIComponent(url.password)}@${url.hostname.includes(':') ? `[${url.hostname}]` : url.hostname}:${url.port}/${encodeURIComponent(vhost)}`),
+        run: shovel(
+          `amqp://${encodeURIComponent(url.username)}:${encodeURIComponent(url.password)}@${url.hostname.includes(':') ? `[${url.hostname}]` : url.hostname}:${url.port}/${encodeURIComponent(vhost)}`,
+        ),
       },
     ];
     const setup = await conn.createConfirmChannel();
-    for (const c of contenders) for (const q of [`${c.name}.src`, `${c.name}.dst`]) await setup.assertQueue(q, { durable: true });
+    for (const c of contenders)
+      for (const q of [`${c.name}.src`, `${c.name}.dst`]) await setup.assertQueue(q, { durable: true });
     await setup.assertQueue('big', { durable: true });
     await setup.close();
     print('broker', `RabbitMQ ${(await management.overview()).rabbitmq_version}`);
     print('messages', n);
-    print('broker_pid', brokerPid ? `${brokerPid}${arg('broker-pid') ? '' : ' (found by its AMQP port)'}` : 'unknown: no CPU figures (--broker-pid PID)');
+    print(
+      'broker_pid',
+      brokerPid
+        ? `${brokerPid}${arg('broker-pid') ? '' : ' (found by its AMQP port)'}`
+        : 'unknown: no CPU figures (--broker-pid PID)',
+    );
     const pinCpus = arg('pin-broker');
     if (pinCpus !== undefined) {
-      if (!brokerPid) throw new Error('--pin-broker needs the broker process: pass --broker-pid PID (it was not found by its port)');
+      if (!brokerPid)
+        throw new Error('--pin-broker needs the broker process: pass --broker-pid PID (it was not found by its port)');
       const pinned = pinApart(brokerPid, pinCpus);
       unpin = pinned.restore;
       // an interrupted bench must not leave the broker on one CPU
-      for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const)
+      for (const [sig, code] of [
+        ['SIGINT', 130],
+        ['SIGTERM', 143],
+      ] as const)
         process.once(sig, () => {
           unpin?.();
           process.exit(code);
         });
-      print('pinned', `broker on CPU ${pinCpus}, this process on CPU ${pinned.self} (as if the re-drive ran on another host)`);
+      print(
+        'pinned',
+        `broker on CPU ${pinCpus}, this process on CPU ${pinned.self} (as if the re-drive ran on another host)`,
+      );
     }
     print('rounds', rounds);
     const body = Buffer.alloc(1024, 'x');
@@ -154,7 +214,9 @@ async function main(): Promise<void> {
       let t = performance.now();
       // every source fills side by side, each on its own channel; the broker settles (writes what it
       // buffered) before each contender is timed, and the order rotates each round so no contender always runs first
-      await Promise.all(contenders.map(async (c) => fill(await conn.createConfirmChannel(), `${c.name}.src`, n, body, true, 5000)));
+      await Promise.all(
+        contenders.map(async (c) => fill(await conn.createConfirmChannel(), `${c.name}.src`, n, body, true, 5000)),
+      );
       print(`round_${round + 1}.fill_ms (${contenders.length} queues of 1 KB persistent)`, performance.now() - t);
       const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]!);
       for (const c of order) {
@@ -166,7 +228,10 @@ async function main(): Promise<void> {
           await c.run(`${c.name}.src`, `${c.name}.dst`);
         } catch (err) {
           if (!(err instanceof ManagementError && (err.status === 404 || err.status === 400))) throw err;
-          print('shovel', 'unavailable: the rabbitmq_shovel plugin is not enabled on this broker (rabbitmq-plugins enable rabbitmq_shovel)');
+          print(
+            'shovel',
+            'unavailable: the rabbitmq_shovel plugin is not enabled on this broker (rabbitmq-plugins enable rabbitmq_shovel)',
+          );
           shovelsMissing = true;
           continue;
         }
@@ -191,7 +256,8 @@ async function main(): Promise<void> {
       const mine = rates.get('redrive')![round];
       for (const c of contenders.slice(1)) {
         const theirs = rates.get(c.name)![round];
-        if (mine !== undefined && theirs !== undefined) print(`round_${round + 1}.redrive_vs_${c.name}.ratio`, (mine / theirs).toFixed(2));
+        if (mine !== undefined && theirs !== undefined)
+          print(`round_${round + 1}.redrive_vs_${c.name}.ratio`, (mine / theirs).toFixed(2));
       }
       // the next round starts from empty queues
       const ch = await conn.createChannel();
@@ -225,7 +291,10 @@ async function main(): Promise<void> {
         const b = brokerCpu.get(c.name)!;
         if (b.length === 0) continue;
         // above 1: the re-drive costs the broker less per message than this shovel does
-        print(`redrive_vs_${c.name}.broker_cpu_ratio (medians, theirs / ours)`, (median(b) / median(redriveBroker)).toFixed(2));
+        print(
+          `redrive_vs_${c.name}.broker_cpu_ratio (medians, theirs / ours)`,
+          (median(b) / median(redriveBroker)).toFixed(2),
+        );
         print(`redrive_vs_${c.name}.total_cpu_ratio (medians, theirs / ours)`, (median(b) / median(totals)).toFixed(2));
       }
     }

@@ -24,8 +24,16 @@ interface CaseResult {
   readonly waitPeak: number;
 }
 
-const HOUR: RehearsalLoad = { rate: 1000, durationMs: 3_600_000, targets: [{ target: 'worker', outages: [{ startMs: 600_000, endMs: 1_200_000 }] }] };
-const TENTH: RehearsalLoad = { rate: 1000, durationMs: 360_000, targets: [{ target: 'worker', outages: [{ startMs: 60_000, endMs: 120_000 }] }] };
+const HOUR: RehearsalLoad = {
+  rate: 1000,
+  durationMs: 3_600_000,
+  targets: [{ target: 'worker', outages: [{ startMs: 600_000, endMs: 1_200_000 }] }],
+};
+const TENTH: RehearsalLoad = {
+  rate: 1000,
+  durationMs: 360_000,
+  targets: [{ target: 'worker', outages: [{ startMs: 60_000, endMs: 120_000 }] }],
+};
 const CASES: Record<string, { load: RehearsalLoad; perMessage: boolean }> = {
   'cohorts-hour': { load: HOUR, perMessage: false },
   'cohorts-tenth': { load: TENTH, perMessage: false },
@@ -57,7 +65,11 @@ function runCase(name: string): CaseResult {
 
 function inChild(name: string): CaseResult | undefined {
   try {
-    const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--case', name], { encoding: 'utf8', maxBuffer: 1 << 20, timeout: 600_000 });
+    const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--case', name], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+      timeout: 600_000,
+    });
     return JSON.parse(out.trim().split('\n').at(-1)!) as CaseResult;
   } catch (e) {
     console.log(`${name}: did not finish (${String((e as Error).message).split('\n')[0]})`);
@@ -81,7 +93,12 @@ const caseArg = process.argv.indexOf('--case');
 if (caseArg >= 0) {
   console.log(JSON.stringify(runCase(process.argv[caseArg + 1]!)));
 } else {
-  const names = ['cohorts-hour', 'cohorts-tenth', 'per-message-tenth', ...(process.env.BENCH_FULL === '1' ? ['per-message-hour'] : [])];
+  const names = [
+    'cohorts-hour',
+    'cohorts-tenth',
+    'per-message-tenth',
+    ...(process.env.BENCH_FULL === '1' ? ['per-message-hour'] : []),
+  ];
   const results = new Map<string, CaseResult>();
   for (const n of names) {
     const r = inChild(n);
@@ -93,8 +110,12 @@ if (caseArg >= 0) {
   // on a shared machine the wall time is the CPU time stretched by the other processes: both are said
   console.log(`load_average_1min: ${loadavg()[0]!.toFixed(1)}`);
   if (hour) {
-    console.log(`target_hour_wall_within_2s_500mb: ${hour.wallMs <= 2000 && hour.maxRssMB <= 500 ? 'yes' : 'no'} (wall ${hour.wallMs} ms, ${hour.maxRssMB} MB)`);
-    console.log(`target_hour_cpu_within_2s_500mb: ${hour.cpuMs <= 2000 && hour.maxRssMB <= 500 ? 'yes' : 'no'} (cpu ${hour.cpuMs} ms, ${hour.maxRssMB} MB)`);
+    console.log(
+      `target_hour_wall_within_2s_500mb: ${hour.wallMs <= 2000 && hour.maxRssMB <= 500 ? 'yes' : 'no'} (wall ${hour.wallMs} ms, ${hour.maxRssMB} MB)`,
+    );
+    console.log(
+      `target_hour_cpu_within_2s_500mb: ${hour.cpuMs <= 2000 && hour.maxRssMB <= 500 ? 'yes' : 'no'} (cpu ${hour.cpuMs} ms, ${hour.maxRssMB} MB)`,
+    );
   }
   const a = results.get('cohorts-tenth');
   const b = results.get('per-message-tenth');

@@ -84,7 +84,10 @@ const always = (id: string, queue: string, action: 'ack' | 'reject'): ConsumerSp
 export function nanit2Input(topology: Topology, n: number, gapMs = 0): SimulationInput {
   return {
     topology,
-    consumers: [rejectThenAck('mailman', 'mailman.users.created', 3), always('subscriptions', 'subscriptions.users.created', 'ack')],
+    consumers: [
+      rejectThenAck('mailman', 'mailman.users.created', 3),
+      always('subscriptions', 'subscriptions.users.created', 'ack'),
+    ],
     steps: publishes(n, 'nanit.users', 'created', gapMs),
     retainEvents: false,
     maxEvents: Number.POSITIVE_INFINITY,
@@ -107,7 +110,9 @@ function chainedInput(topology: Topology, n: number, gapMs = 0): SimulationInput
 export function withoutWaits(t: Topology): Topology {
   return {
     ...t,
-    queues: t.queues.map((q) => (q.arguments?.['x-message-ttl'] !== undefined ? { ...q, arguments: { ...q.arguments, 'x-message-ttl': 0 } } : q)),
+    queues: t.queues.map((q) =>
+      q.arguments?.['x-message-ttl'] !== undefined ? { ...q, arguments: { ...q.arguments, 'x-message-ttl': 0 } } : q,
+    ),
   };
 }
 
@@ -215,10 +220,16 @@ async function runBrokerWorkload(topology: Topology, n: number, retries: number)
     queues: topology.queues.map((q) => {
       const a = { ...(q.arguments ?? {}) };
       if (typeof a['x-dead-letter-exchange'] === 'string') a['x-dead-letter-exchange'] = p(a['x-dead-letter-exchange']);
-      if (typeof a['x-dead-letter-routing-key'] === 'string') a['x-dead-letter-routing-key'] = p(a['x-dead-letter-routing-key']);
+      if (typeof a['x-dead-letter-routing-key'] === 'string')
+        a['x-dead-letter-routing-key'] = p(a['x-dead-letter-routing-key']);
       return { ...q, name: p(q.name), arguments: a };
     }),
-    bindings: topology.bindings.map((b) => ({ ...b, source: p(b.source), destination: p(b.destination), routing_key: b.routing_key === '#' ? '#' : p(b.routing_key) })),
+    bindings: topology.bindings.map((b) => ({
+      ...b,
+      source: p(b.source),
+      destination: p(b.destination),
+      routing_key: b.routing_key === '#' ? '#' : p(b.routing_key),
+    })),
   };
   const cleanup = async (): Promise<void> => {
     if (ownVhost) {
@@ -234,9 +245,17 @@ async function runBrokerWorkload(topology: Topology, n: number, retries: number)
   try {
     const ch: ConfirmChannel = await conn.createConfirmChannel();
     for (const x of t.exchanges)
-      await ch.assertExchange(x.name, x.type, { durable: x.durable ?? true, autoDelete: x.auto_delete ?? false, arguments: x.arguments ?? {} });
+      await ch.assertExchange(x.name, x.type, {
+        durable: x.durable ?? true,
+        autoDelete: x.auto_delete ?? false,
+        arguments: x.arguments ?? {},
+      });
     for (const q of t.queues)
-      await ch.assertQueue(q.name, { durable: q.durable ?? true, autoDelete: q.auto_delete ?? false, arguments: q.arguments ?? {} });
+      await ch.assertQueue(q.name, {
+        durable: q.durable ?? true,
+        autoDelete: q.auto_delete ?? false,
+        arguments: q.arguments ?? {},
+      });
     for (const b of t.bindings) {
       if (b.destination_type === 'queue') await ch.bindQueue(b.destination, b.source, b.routing_key, b.arguments ?? {});
       else await ch.bindExchange(b.destination, b.source, b.routing_key, b.arguments ?? {});
@@ -281,7 +300,10 @@ async function runBrokerWorkload(topology: Topology, n: number, retries: number)
     }
     await ch.waitForConfirms();
     const timeout = new Promise<never>((_, rej) =>
-      setTimeout(() => rej(new Error(`broker workload did not finish in 120 s (${doneMail}/${n} acked)`)), 120_000).unref(),
+      setTimeout(
+        () => rej(new Error(`broker workload did not finish in 120 s (${doneMail}/${n} acked)`)),
+        120_000,
+      ).unref(),
     );
     await Promise.race([allDone, timeout]);
     return { ms: performance.now() - t0 };

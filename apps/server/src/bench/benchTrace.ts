@@ -60,7 +60,14 @@ let benchDesign: Design = {
     ],
   },
   // every message fails once (rejected -> 50 ms TTL -> back), then is acked: two deliveries each
-  consumers: [{ id: 'worker', queue: 'work.q', prefetch: 50, behaviour: { kind: 'worker', failure: { kind: 'failFirst', n: 1 }, onFailure: [{ then: { kind: 'reject' } }] } }],
+  consumers: [
+    {
+      id: 'worker',
+      queue: 'work.q',
+      prefetch: 50,
+      behaviour: { kind: 'worker', failure: { kind: 'failFirst', n: 1 }, onFailure: [{ then: { kind: 'reject' } }] },
+    },
+  ],
   publishers: [{ id: 'p', exchange: 'work', routingKey: 'job' }],
 };
 
@@ -75,7 +82,11 @@ function chainDesign(): Design {
 const mb = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10;
 
 async function post(base: string, path: string, body: unknown): Promise<any> {
-  const r = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const j = await r.json();
   if (!r.ok) throw new Error(`${path}: ${r.status} ${JSON.stringify(j)}`);
   return j;
@@ -136,7 +147,14 @@ async function runWorkload(base: string, prefix: string, label: string, w: Workl
     rssPeak = Math.max(rssPeak, m.rss);
   }, 100);
   const started = performance.now();
-  const t = await post(base, '/api/trace', { design: w.design, prefix, messages, ...(ratePerSecond ? { ratePerSecond } : {}), ...(w.failure ? { failure: w.failure } : {}), durationMs: 300_000 });
+  const t = await post(base, '/api/trace', {
+    design: w.design,
+    prefix,
+    messages,
+    ...(ratePerSecond ? { ratePerSecond } : {}),
+    ...(w.failure ? { failure: w.failure } : {}),
+    durationMs: 300_000,
+  });
   const worker = new Worker(CLIENT, { eval: true, workerData: { url: `${base}${t.events}?timing=1` } });
   const result = await new Promise<{ lat: number[]; hops: number[] } | { error: string }>((resolve, reject) => {
     worker.once('message', resolve);
@@ -148,14 +166,19 @@ async function runWorkload(base: string, prefix: string, label: string, w: Workl
   if ('error' in result) throw new Error(`SSE client: ${result.error}`);
   const client = result.lat;
   const s = (await (await fetch(`${base}/api/trace/${t.id}`)).json()) as TraceSummary;
-  const pred = (await (await fetch(`${base}/api/trace/${t.id}/prediction?events=0`)).json()) as { comparison?: Comparison };
+  const pred = (await (await fetch(`${base}/api/trace/${t.id}/prediction?events=0`)).json()) as {
+    comparison?: Comparison;
+  };
   gc();
   const after = process.memoryUsage();
   line(`${label}_messages`, messages);
   line(`${label}_seconds`, elapsed / 1000);
   line(`${label}_events`, s.events);
   line(`${label}_deliveries_measured`, client.length);
-  line(`${label}_state`, `${s.state} (published ${s.published}: acked ${s.acked}, parked ${s.parked}, in flight ${s.inFlight}, dropped ${s.dropped}; balanced ${s.balanced})`);
+  line(
+    `${label}_state`,
+    `${s.state} (published ${s.published}: acked ${s.acked}, parked ${s.parked}, in flight ${s.inFlight}, dropped ${s.dropped}; balanced ${s.balanced})`,
+  );
   line(`${label}_out_of_order_events`, s.outOfOrder);
   line(`${label}_prediction_matching`, `${pred.comparison?.matching}/${pred.comparison?.messagesCompared}`);
   line(`${label}_server_heap_before_mb`, mb(before.heapUsed));
@@ -181,7 +204,9 @@ async function main(): Promise<void> {
   const prefix = `rs-bench.${randomBytes(3).toString('hex')}.`;
   const only = process.env.BENCH_TRACE_ONLY;
   // the designs in the broker's own profile, so the prediction models what this broker does
-  const probe = (await (await fetch(`${base}/api/broker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { product?: string; version?: string; suggestedProfile?: Design['profile'] };
+  const probe = (await (
+    await fetch(`${base}/api/broker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+  ).json()) as { product?: string; version?: string; suggestedProfile?: Design['profile'] };
   line('broker', `${probe.product} ${probe.version}`);
   const profile = probe.suggestedProfile ? { profile: probe.suggestedProfile } : {};
   benchDesign = { ...benchDesign, ...profile };
@@ -190,17 +215,21 @@ async function main(): Promise<void> {
   try {
     await post(base, '/api/deploy', { design: benchDesign, prefix });
     await post(base, '/api/deploy', { design: chain, prefix: chainPrefix });
-    if (!only || only === 'steady') await runWorkload(base, prefix, 'steady_500ps', { design: benchDesign, messages: 4000, ratePerSecond: 500 });
+    if (!only || only === 'steady')
+      await runWorkload(base, prefix, 'steady_500ps', { design: benchDesign, messages: 4000, ratePerSecond: 500 });
     if (!only || only === 'burst') await runWorkload(base, prefix, 'burst', { design: benchDesign, messages: 10_000 });
     const chainRun = { design: chain, messages: 10_000, failure: { kind: 'failFirst', n: 3 } } as const;
-    if (!only || only === 'chain-steady') await runWorkload(base, chainPrefix, 'chain3_10k_steady_200ps', { ...chainRun, ratePerSecond: 200 });
+    if (!only || only === 'chain-steady')
+      await runWorkload(base, chainPrefix, 'chain3_10k_steady_200ps', { ...chainRun, ratePerSecond: 200 });
     if (!only || only === 'chain-burst') await runWorkload(base, chainPrefix, 'chain3_10k_burst', chainRun);
   } finally {
     for (const [d, p] of [
       [benchDesign, prefix],
       [chain, chainPrefix],
     ] as const)
-      await post(base, '/api/teardown', { designName: d.name, prefix: p, force: true }).catch((e: Error) => console.error(e.message));
+      await post(base, '/api/teardown', { designName: d.name, prefix: p, force: true }).catch((e: Error) =>
+        console.error(e.message),
+      );
     await (app.locals.ctx as { brokers: { closeAll(): Promise<void> } }).brokers.closeAll();
     server.closeAllConnections();
     server.close();

@@ -8,7 +8,16 @@
 import { formatMs } from '@retry-studio/topology-core/budget';
 import { paramsText, resolveTuneInput, tune } from '@retry-studio/topology-core/tune';
 
-const input = resolveTuneInput({ rate: 500, durationMs: 3_600_000, outageLengthsMs: [600_000], poison: 0.001, deadlineMs: 900_000, deadlineShare: 0.99, noPlugins: true, profile: '3.10' });
+const input = resolveTuneInput({
+  rate: 500,
+  durationMs: 3_600_000,
+  outageLengthsMs: [600_000],
+  poison: 0.001,
+  deadlineMs: 900_000,
+  deadlineShare: 0.99,
+  noPlugins: true,
+  profile: '3.10',
+});
 if (!input.ok) throw new Error(JSON.stringify(input.issues));
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();

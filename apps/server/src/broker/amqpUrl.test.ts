@@ -25,13 +25,28 @@ function fieldOf(fn: () => unknown): string | undefined {
 describe('parseAmqpUrl', () => {
   it('defaults to guest@127.0.0.1:5672 on vhost /', () => {
     const u = parseAmqpUrl();
-    expect(u).toMatchObject({ protocol: 'amqp', username: 'guest', password: 'guest', hostname: '127.0.0.1', port: 5672, vhost: '/' });
+    expect(u).toMatchObject({
+      protocol: 'amqp',
+      username: 'guest',
+      password: 'guest',
+      hostname: '127.0.0.1',
+      port: 5672,
+      vhost: '/',
+    });
     expect(parseAmqpUrl('')).toEqual(parseAmqpUrl(DEFAULT_AMQP_URL));
   });
 
   it('decodes percent-encoded credentials and vhost', () => {
     const u = parseAmqpUrl('amqps://us%40er:p%40ss%231@Broker.example:5999/my%2Fvhost?heartbeat=10');
-    expect(u).toMatchObject({ protocol: 'amqps', username: 'us@er', password: 'p@ss#1', hostname: 'broker.example', port: 5999, vhost: 'my/vhost', heartbeat: 10 });
+    expect(u).toMatchObject({
+      protocol: 'amqps',
+      username: 'us@er',
+      password: 'p@ss#1',
+      hostname: 'broker.example',
+      port: 5999,
+      vhost: 'my/vhost',
+      heartbeat: 10,
+    });
     expect(parseAmqpUrl('amqp://h/%2F').vhost).toBe('/');
     expect(parseAmqpUrl('amqps://h').port).toBe(5671);
     expect(parseAmqpUrl('amqp://[::1]:5673/').hostname).toBe('::1');
@@ -81,7 +96,9 @@ describe('parseAmqpUrl', () => {
 
 describe('redactUrl', () => {
   it('masks the password', () => {
-    expect(redactUrl(parseAmqpUrl('amqp://alice:topsecret@127.0.0.1:5672/prod'))).toBe('amqp://alice:***@127.0.0.1:5672/prod');
+    expect(redactUrl(parseAmqpUrl('amqp://alice:topsecret@127.0.0.1:5672/prod'))).toBe(
+      'amqp://alice:***@127.0.0.1:5672/prod',
+    );
     expect(redactUrl('amqp://alice:topsecret@localhost')).toBe('amqp://alice:***@localhost:5672/%2F');
     expect(redactUrl('not a url with topsecret')).not.toContain('topsecret');
   });
@@ -92,7 +109,9 @@ describe('host allow-list', () => {
     expect(() => assertHostAllowed(parseAmqpUrl('amqp://127.0.0.2/'), allowedHosts({}))).not.toThrow();
     expect(() => assertHostAllowed(parseAmqpUrl('amqp://[::1]/'), allowedHosts({}))).not.toThrow();
     expect(() => assertHostAllowed(parseAmqpUrl('amqp://localhost/'), allowedHosts({}))).not.toThrow();
-    expect(() => assertHostAllowed(parseAmqpUrl('amqp://u:pw@evil.example/'), allowedHosts({}))).toThrow(HostNotAllowedError);
+    expect(() => assertHostAllowed(parseAmqpUrl('amqp://u:pw@evil.example/'), allowedHosts({}))).toThrow(
+      HostNotAllowedError,
+    );
     expect(() => resolveBrokerUrl('amqp://u:pw@10.0.0.5/', {})).toThrow(/not allowed.*RETRY_STUDIO_ALLOWED_HOSTS/);
   });
 
@@ -103,6 +122,10 @@ describe('host allow-list', () => {
   });
 
   it('uses AMQP_URL when no URL is given', () => {
-    expect(resolveBrokerUrl(undefined, { AMQP_URL: 'amqp://bob:x@localhost:5673/v' })).toMatchObject({ username: 'bob', port: 5673, vhost: 'v' });
+    expect(resolveBrokerUrl(undefined, { AMQP_URL: 'amqp://bob:x@localhost:5673/v' })).toMatchObject({
+      username: 'bob',
+      port: 5673,
+      vhost: 'v',
+    });
   });
 });

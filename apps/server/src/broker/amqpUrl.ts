@@ -64,7 +64,8 @@ function decodePart(field: AmqpUrlError['field'], what: string, raw: string): st
 function intParam(name: string, raw: string, min: number, max: number): number {
   if (!/^\d+$/.test(raw)) throw new AmqpUrlError('query', `query parameter '${name}' must be an integer`);
   const n = Number(raw);
-  if (n < min || n > max) throw new AmqpUrlError('query', `query parameter '${name}' must be between ${min} and ${max}, got ${n}`);
+  if (n < min || n > max)
+    throw new AmqpUrlError('query', `query parameter '${name}' must be between ${min} and ${max}, got ${n}`);
   return n;
 }
 
@@ -77,7 +78,7 @@ export function parseAmqpUrl(input?: string): AmqpUrl {
   if (/[\s]/.test(raw)) throw new AmqpUrlError('url', 'the broker URL must not contain spaces or line breaks');
   const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/(.*)$/s.exec(raw);
   if (!m) {
-    throw new AmqpUrlError('url', "the broker URL must look like amqp://user:password@host:5672/vhost");
+    throw new AmqpUrlError('url', 'the broker URL must look like amqp://user:password@host:5672/vhost');
   }
   const scheme = m[1]!.toLowerCase();
   if (scheme !== 'amqp' && scheme !== 'amqps') {
@@ -109,7 +110,10 @@ export function parseAmqpUrl(input?: string): AmqpUrl {
 
   const ats = authority.split('@').length - 1;
   if (ats > 1) {
-    throw new AmqpUrlError('userinfo', "the user info contains '@': percent-encode it as %40 (in a password, for example)");
+    throw new AmqpUrlError(
+      'userinfo',
+      "the user info contains '@': percent-encode it as %40 (in a password, for example)",
+    );
   }
   let userinfo: string | undefined;
   let hostport = authority;
@@ -140,7 +144,8 @@ export function parseAmqpUrl(input?: string): AmqpUrl {
     if (close < 0) throw new AmqpUrlError('host', "the IPv6 host is missing its closing ']'");
     hostname = hostport.slice(1, close);
     const after = hostport.slice(close + 1);
-    if (after !== '' && !after.startsWith(':')) throw new AmqpUrlError('host', 'unexpected characters after the IPv6 host');
+    if (after !== '' && !after.startsWith(':'))
+      throw new AmqpUrlError('host', 'unexpected characters after the IPv6 host');
     portRaw = after === '' ? undefined : after.slice(1);
   } else {
     const colons = hostport.split(':').length - 1;
@@ -150,14 +155,23 @@ export function parseAmqpUrl(input?: string): AmqpUrl {
     portRaw = c >= 0 ? hostport.slice(c + 1) : undefined;
   }
   hostname = decodePart('host', 'host', hostname).toLowerCase();
-  if (hostname === '') throw new AmqpUrlError('host', 'the broker URL has no host (write amqp://user:password@host:5672/)');
+  if (hostname === '')
+    throw new AmqpUrlError('host', 'the broker URL has no host (write amqp://user:password@host:5672/)');
   // not echoed: in a URL whose password was split at the wrong place, this is a piece of it
-  if (!/^[a-z0-9.:_-]+$/.test(hostname)) throw new AmqpUrlError('host', 'the host contains characters a host name cannot have (a password with special characters must be percent-encoded)');
+  if (!/^[a-z0-9.:_-]+$/.test(hostname))
+    throw new AmqpUrlError(
+      'host',
+      'the host contains characters a host name cannot have (a password with special characters must be percent-encoded)',
+    );
 
   let port = scheme === 'amqps' ? 5671 : 5672;
   if (portRaw !== undefined && portRaw !== '') {
     // not echoed: 'user:password' without '@' reads as host:port, so this may be a password
-    if (!/^\d+$/.test(portRaw)) throw new AmqpUrlError('port', "the port must be a number (what follows ':' after the host is not; a URL with credentials is written amqp://user:password@host:5672/)");
+    if (!/^\d+$/.test(portRaw))
+      throw new AmqpUrlError(
+        'port',
+        "the port must be a number (what follows ':' after the host is not; a URL with credentials is written amqp://user:password@host:5672/)",
+      );
     port = Number(portRaw);
     if (port < 1 || port > 65535) throw new AmqpUrlError('port', `the port must be between 1 and 65535, got ${port}`);
   }
@@ -165,7 +179,10 @@ export function parseAmqpUrl(input?: string): AmqpUrl {
   let vhost = '/';
   if (path !== undefined && path !== '') {
     if (path.includes('/')) {
-      throw new AmqpUrlError('vhost', "the vhost contains '/': percent-encode it as %2F (the vhost '/' is written %2F or left empty)");
+      throw new AmqpUrlError(
+        'vhost',
+        "the vhost contains '/': percent-encode it as %2F (the vhost '/' is written %2F or left empty)",
+      );
     }
     vhost = decodePart('vhost', 'vhost', path);
   }
@@ -187,7 +204,10 @@ export function parseAmqpUrl(input?: string): AmqpUrl {
       const value = decodePart('query', 'query', eq >= 0 ? pair.slice(eq + 1) : '');
       if (!KNOWN_QUERY.has(key)) {
         // the name is not echoed: after a '?' inside a password, it would be the password's tail
-        throw new AmqpUrlError('query', `the broker URL has an unknown query parameter (known: ${[...KNOWN_QUERY].join(', ')}; a '?' in a password is written %3F)`);
+        throw new AmqpUrlError(
+          'query',
+          `the broker URL has an unknown query parameter (known: ${[...KNOWN_QUERY].join(', ')}; a '?' in a password is written %3F)`,
+        );
       }
       if (key === 'heartbeat') url.heartbeat = intParam(key, value, 0, 65535);
       else if (key === 'frame_max') url.frameMax = intParam(key, value, 4096, 2 ** 31 - 1);
@@ -220,7 +240,12 @@ export function redactUrl(url: AmqpUrl | string | undefined): string {
 export function allowedHosts(env: NodeJS.ProcessEnv = process.env): string[] {
   const extra = (env.RETRY_STUDIO_ALLOWED_HOSTS ?? '')
     .split(',')
-    .map((h) => h.trim().toLowerCase().replace(/^\[|\]$/g, ''))
+    .map((h) =>
+      h
+        .trim()
+        .toLowerCase()
+        .replace(/^\[|\]$/g, ''),
+    )
     .filter((h) => h !== '');
   return [...new Set([...LOOPBACK_HOSTS, ...extra])];
 }

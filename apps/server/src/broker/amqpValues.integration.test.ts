@@ -14,7 +14,10 @@ beforeAll(async () => {
   conn = await openConnection(url, { purpose: 'apply' });
   ch = await conn.createChannel();
   await ch.assertQueue(dead, { durable: false });
-  await ch.assertQueue(q, { durable: false, arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': dead } });
+  await ch.assertQueue(q, {
+    durable: false,
+    arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': dead },
+  });
 });
 afterAll(async () => {
   await ch.deleteQueue(q).catch(() => undefined);
@@ -24,7 +27,7 @@ afterAll(async () => {
 
 async function getOne(queue: string): Promise<Exclude<Awaited<ReturnType<Channel['get']>>, false>> {
   // 1 s of polling raced a dead letter on a loaded machine: a generous deadline
-  for (const end = Date.now() + 20_000; Date.now() < end; ) {
+  for (const end = Date.now() + 20_000; Date.now() < end;) {
     const m = await ch.get(queue, { noAck: true });
     if (m) return m;
     await new Promise((r) => setTimeout(r, 20));
@@ -47,7 +50,15 @@ describe('decoding what amqplib delivers (real broker)', () => {
     expect(decodeAmqpTable(m.properties.headers, { binary: 'base64' }).bin).toBe('base64:aGk=');
     const deaths = t['x-death'] as unknown[];
     expect(deaths.map(decodeXDeath)).toEqual([
-      { queue: q, reason: 'expired', count: 1, exchange: '', 'routing-keys': [q], time: expect.any(Number), 'original-expiration': '0' },
+      {
+        queue: q,
+        reason: 'expired',
+        count: 1,
+        exchange: '',
+        'routing-keys': [q],
+        time: expect.any(Number),
+        'original-expiration': '0',
+      },
     ]);
   });
 });

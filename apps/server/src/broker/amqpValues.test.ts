@@ -5,7 +5,10 @@ describe('decodeAmqpValue (exact)', () => {
   it('unwraps typed values, nested, and decimals', () => {
     expect(decodeAmqpValue({ '!': 'timestamp', value: 1700000000 })).toBe(1700000000);
     expect(decodeAmqpValue({ '!': 'decimal', value: { places: 2, digits: 150 } })).toBe(1.5);
-    expect(decodeAmqpValue({ a: [{ '!': 'timestamp', value: 1 }], t: { n: { '!': 'long', value: 7 } } })).toEqual({ a: [1], t: { n: 7 } });
+    expect(decodeAmqpValue({ a: [{ '!': 'timestamp', value: 1 }], t: { n: { '!': 'long', value: 7 } } })).toEqual({
+      a: [1],
+      t: { n: 7 },
+    });
   });
 
   it('keeps a table that only has a "!" key among others', () => {
@@ -22,7 +25,9 @@ describe('decodeAmqpValue (exact)', () => {
   });
 
   it('drops an own __proto__ key without touching the prototype; keeps constructor/prototype headers', () => {
-    const t = decodeAmqpTable(JSON.parse('{"__proto__": {"polluted": true}, "constructor": "c", "prototype": "p", "a": 1}'));
+    const t = decodeAmqpTable(
+      JSON.parse('{"__proto__": {"polluted": true}, "constructor": "c", "prototype": "p", "a": 1}'),
+    );
     expect(Object.getPrototypeOf(t)).toBe(Object.prototype);
     expect((t as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.hasOwn(t, '__proto__')).toBe(false);
@@ -43,22 +48,47 @@ describe('decodeAmqpValue (display limits)', () => {
     expect(decodeAmqpValue('x'.repeat(5000), display)).toMatch(/^x{4096}… \(5000 chars\)$/);
     expect(decodeAmqpValue(Buffer.from('hello'), display)).toBe('base64:aGVsbG8=');
     expect(decodeAmqpValue(Buffer.alloc(4000), display)).toMatch(/^base64:A{4096}… \(4000 bytes\)$/);
-    expect((decodeAmqpValue(Array.from({ length: 1500 }, () => 1), display) as unknown[]).length).toBe(1000);
+    expect(
+      (
+        decodeAmqpValue(
+          Array.from({ length: 1500 }, () => 1),
+          display,
+        ) as unknown[]
+      ).length,
+    ).toBe(1000);
     let deep: unknown = 'bottom';
     for (let i = 0; i < 20; i++) deep = { d: deep };
     expect(JSON.stringify(decodeAmqpValue(deep, display))).toContain('"[too deep]"');
   });
 
   it('drops every forbidden key', () => {
-    expect(decodeAmqpTable(JSON.parse('{"__proto__": 1, "constructor": "c", "prototype": "p", "a": 1}'), display)).toEqual({ a: 1 });
+    expect(
+      decodeAmqpTable(JSON.parse('{"__proto__": 1, "constructor": "c", "prototype": "p", "a": 1}'), display),
+    ).toEqual({ a: 1 });
   });
 });
 
 describe('decodeXDeath', () => {
   it('decodes one x-death table exactly (time kept, original-expiration as a string)', () => {
     expect(
-      decodeXDeath({ count: { '!': 'long', value: 2 }, reason: 'expired', queue: Buffer.from('w'), time: { '!': 'timestamp', value: 1700000000 }, exchange: 'x', 'routing-keys': ['k', 3], 'original-expiration': 100 }),
-    ).toEqual({ queue: 'w', reason: 'expired', count: 2, exchange: 'x', 'routing-keys': ['k', '3'], time: 1700000000, 'original-expiration': '100' });
+      decodeXDeath({
+        count: { '!': 'long', value: 2 },
+        reason: 'expired',
+        queue: Buffer.from('w'),
+        time: { '!': 'timestamp', value: 1700000000 },
+        exchange: 'x',
+        'routing-keys': ['k', 3],
+        'original-expiration': 100,
+      }),
+    ).toEqual({
+      queue: 'w',
+      reason: 'expired',
+      count: 2,
+      exchange: 'x',
+      'routing-keys': ['k', '3'],
+      time: 1700000000,
+      'original-expiration': '100',
+    });
   });
 
   it('keeps an unknown reason as written; not a table -> empty fields', () => {

@@ -8,7 +8,13 @@
  * - `__proto__` is always dropped: assigning it to a fresh object would set its prototype
  *   (amqplib's own decoder never yields it as an own key, JSON.parse does).
  */
-import { FORBIDDEN_KEYS, parseXDeathEntry, type AmqpTable, type AmqpValue, type XDeathEntry } from '@retry-studio/topology-core/model';
+import {
+  FORBIDDEN_KEYS,
+  parseXDeathEntry,
+  type AmqpTable,
+  type AmqpValue,
+  type XDeathEntry,
+} from '@retry-studio/topology-core/model';
 
 export interface AmqpDecodeOptions {
   /** Display limits: strings past 4096 chars, binaries past 3072 bytes, arrays past 1000 items and nesting past 16 levels are cut. */
@@ -47,7 +53,8 @@ function decodeEntries(t: object, o: AmqpDecodeOptions, depth: number): Record<s
 function decode(v: unknown, o: AmqpDecodeOptions, depth: number): AmqpValue {
   if (o.truncate && depth > MAX_DEPTH) return '[too deep]';
   if (v === null || v === undefined) return null;
-  if (typeof v === 'string') return o.truncate && v.length > MAX_STRING ? `${v.slice(0, MAX_STRING)}… (${v.length} chars)` : v;
+  if (typeof v === 'string')
+    return o.truncate && v.length > MAX_STRING ? `${v.slice(0, MAX_STRING)}… (${v.length} chars)` : v;
   if (typeof v === 'number' || typeof v === 'boolean') return v;
   if (typeof v === 'bigint') return Number(v);
   if (Buffer.isBuffer(v)) return decodeBytes(v, o);

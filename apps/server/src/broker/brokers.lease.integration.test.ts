@@ -26,7 +26,9 @@ describe('Brokers.lease', () => {
       expect(c.conn).toBe(a.conn);
       c.release();
       // closed once idle for 300 ms: waited for (a fixed 600 ms raced the close on a loaded machine)
-      await waitUntil(() => brokers.openConnections().length === 0 && !a.conn.isOpen, 'the idle connection closed', { timeoutMs: 15_000 });
+      await waitUntil(() => brokers.openConnections().length === 0 && !a.conn.isOpen, 'the idle connection closed', {
+        timeoutMs: 15_000,
+      });
       // and a job after that gets a new, working connection
       const used = await brokers.using(url, '/', 'operate', async (conn) => {
         const ch = await conn.createChannel();

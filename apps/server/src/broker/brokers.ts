@@ -21,8 +21,10 @@ export class ManagementUrlRejected extends Error {
 }
 
 function managementUrlFailure(err: unknown): never {
-  if (err instanceof ManagementUrlError) throw new ManagementUrlRejected('malformed', `bad management URL: ${err.message}`);
-  if (err instanceof HostNotAllowedError) throw new ManagementUrlRejected('not-allowed', err.message.replace(/^broker host/, 'management host'));
+  if (err instanceof ManagementUrlError)
+    throw new ManagementUrlRejected('malformed', `bad management URL: ${err.message}`);
+  if (err instanceof HostNotAllowedError)
+    throw new ManagementUrlRejected('not-allowed', err.message.replace(/^broker host/, 'management host'));
   throw err;
 }
 
@@ -54,7 +56,10 @@ export class Brokers {
   private readonly conns = new Map<string, HeldConnection>();
 
   constructor(private readonly idleCloseMs = IDLE_CLOSE_MS) {}
-  private readonly mgmts = new Map<string, { resolution: Extract<ManagementResolution, { kind: 'verified' }>; at: number }>();
+  private readonly mgmts = new Map<
+    string,
+    { resolution: Extract<ManagementResolution, { kind: 'verified' }>; at: number }
+  >();
 
   private mgmtKey(url: AmqpUrl, managementUrl: string | undefined): string {
     return `${redactUrl({ ...url, vhost: '/' })}|${credKey(url)}|${managementUrl ?? ''}`;
@@ -73,14 +78,18 @@ export class Brokers {
   async management(url: AmqpUrl, managementUrl?: string): Promise<ManagementClient> {
     const hit = this.mgmts.get(this.mgmtKey(url, managementUrl));
     if (hit && Date.now() - hit.at < VERIFIED_TTL_MS) return hit.resolution.client;
-    const r = await resolveManagement(url, { ...(managementUrl !== undefined ? { managementUrl } : {}) }).catch(managementUrlFailure);
+    const r = await resolveManagement(url, { ...(managementUrl !== undefined ? { managementUrl } : {}) }).catch(
+      managementUrlFailure,
+    );
     this.remember(url, managementUrl, r);
     return requireManagement(r);
   }
 
   /** Probes the broker; a verified management API it found is kept for the requests that follow. */
   async probe(url: AmqpUrl, managementUrl?: string): Promise<BrokerProbe> {
-    const { probe, resolution } = await probeBrokerWithManagement(url, { ...(managementUrl !== undefined ? { managementUrl } : {}) }).catch(managementUrlFailure);
+    const { probe, resolution } = await probeBrokerWithManagement(url, {
+      ...(managementUrl !== undefined ? { managementUrl } : {}),
+    }).catch(managementUrlFailure);
     this.remember(url, managementUrl, resolution);
     return probe;
   }
@@ -127,7 +136,12 @@ export class Brokers {
   }
 
   /** Runs `fn` on a leased connection and releases it, whatever happened. */
-  async using<T>(url: AmqpUrl, vhost: string, purpose: ConnectionPurpose, fn: (conn: ManagedConnection) => Promise<T>): Promise<T> {
+  async using<T>(
+    url: AmqpUrl,
+    vhost: string,
+    purpose: ConnectionPurpose,
+    fn: (conn: ManagedConnection) => Promise<T>,
+  ): Promise<T> {
     const l = await this.lease(url, vhost, purpose);
     try {
       return await fn(l.conn);

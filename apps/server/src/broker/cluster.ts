@@ -44,7 +44,12 @@ export function clusterProblems(nodes: readonly ClusterNode[]): ClusterProblem[]
 
 export function clusterView(nodes: readonly MgmtNode[], clusterName?: string): ClusterView {
   const ns = nodes.map(clusterNode).sort((a, b) => a.name.localeCompare(b.name));
-  return { ...(clusterName ? { clusterName } : {}), nodes: ns, running: ns.filter((n) => n.running).length, problems: clusterProblems(ns) };
+  return {
+    ...(clusterName ? { clusterName } : {}),
+    nodes: ns,
+    running: ns.filter((n) => n.running).length,
+    problems: clusterProblems(ns),
+  };
 }
 
 /**

@@ -16,7 +16,13 @@ interface MuxLike {
 /** true when the connection's writes are coalesced from now on */
 export function coalesceWrites(conn: ChannelModel): boolean {
   const mux = (conn as unknown as { connection?: { muxer?: Partial<MuxLike> } }).connection?.muxer;
-  if (!mux || typeof mux._readIncoming !== 'function' || typeof mux.out?.cork !== 'function' || typeof mux.out.uncork !== 'function') return false;
+  if (
+    !mux ||
+    typeof mux._readIncoming !== 'function' ||
+    typeof mux.out?.cork !== 'function' ||
+    typeof mux.out.uncork !== 'function'
+  )
+    return false;
   const pass = mux._readIncoming.bind(mux);
   const out = mux.out;
   mux._readIncoming = () => {

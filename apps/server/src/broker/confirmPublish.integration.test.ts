@@ -38,7 +38,11 @@ describe('publishConfirmed (real broker)', () => {
     ch.on('drain', onDrain);
     // 5,000 publishes at once, each listening for close and drain: on purpose, unbounded here
     ch.setMaxListeners(0);
-    const outcomes = await Promise.all(Array.from({ length: 5000 }, () => publishConfirmed(ch, '', 'retry-studio.no-such-queue', small, {}, { timeoutMs: 20_000 })));
+    const outcomes = await Promise.all(
+      Array.from({ length: 5000 }, () =>
+        publishConfirmed(ch, '', 'retry-studio.no-such-queue', small, {}, { timeoutMs: 20_000 }),
+      ),
+    );
     ch.off('drain', onDrain);
     expect(outcomes.every((o) => o === 'acked')).toBe(true);
     // 5000 frames exceed the channel's write buffer: publish() returned false and we waited for 'drain'
@@ -48,7 +52,14 @@ describe('publishConfirmed (real broker)', () => {
   it('times out instead of hanging', async () => {
     const c2 = await conn.createConfirmChannel();
     c2.on('error', () => undefined);
-    const err = await publishConfirmed(c2, '', 'retry-studio.no-such-queue', Buffer.alloc(16 * 1024 * 1024, 1), {}, { timeoutMs: 1 }).catch((e: unknown) => e);
+    const err = await publishConfirmed(
+      c2,
+      '',
+      'retry-studio.no-such-queue',
+      Buffer.alloc(16 * 1024 * 1024, 1),
+      {},
+      { timeoutMs: 1 },
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfirmTimeoutError);
     await c2.close().catch(() => undefined);
   });
@@ -57,7 +68,9 @@ describe('publishConfirmed (real broker)', () => {
     const c3 = await conn.createConfirmChannel();
     c3.on('error', () => undefined);
     // publishing to a missing exchange closes the channel with 404
-    const err = await publishConfirmed(c3, 'retry-studio.no-such-exchange', 'k', Buffer.from('x')).catch((e: unknown) => e);
+    const err = await publishConfirmed(c3, 'retry-studio.no-such-exchange', 'k', Buffer.from('x')).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(Error);
     expect(err).toBeInstanceOf(ChannelClosedError);
   });

@@ -16,7 +16,9 @@ export class ConfirmTimeoutError extends Error {
     readonly routingKey: string,
     readonly timeoutMs: number,
   ) {
-    super(`no publisher confirm within ${timeoutMs} ms for a publish to exchange '${exchange}' with routing key '${routingKey}'`);
+    super(
+      `no publisher confirm within ${timeoutMs} ms for a publish to exchange '${exchange}' with routing key '${routingKey}'`,
+    );
   }
 }
 
@@ -79,7 +81,8 @@ export function publishConfirmed(
         resolve(confirmed);
       }
     };
-    const onClose = (): void => finish(new ChannelClosedError(`channel closed before the confirm for a publish to '${exchange}'`));
+    const onClose = (): void =>
+      finish(new ChannelClosedError(`channel closed before the confirm for a publish to '${exchange}'`));
     const onDrain = (): void => {
       drained = true;
       finish(undefined);

@@ -28,14 +28,18 @@ describe('openConnection (real broker)', () => {
   });
 
   it('reports bad credentials as a login refusal', async () => {
-    const err = await openConnection({ ...url, password: 'wrong-password' }, { purpose: 'apply' }).catch((e: unknown) => e);
+    const err = await openConnection({ ...url, password: 'wrong-password' }, { purpose: 'apply' }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(BrokerConnectError);
     expect((err as BrokerConnectError).kind).toBe('auth');
     expect((err as Error).message).not.toContain('wrong-password');
   });
 
   it('reports a missing vhost', async () => {
-    const err = await openConnection({ ...url, vhost: 'retry-studio-no-such-vhost' }, { purpose: 'apply' }).catch((e: unknown) => e);
+    const err = await openConnection({ ...url, vhost: 'retry-studio-no-such-vhost' }, { purpose: 'apply' }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(BrokerConnectError);
     expect((err as BrokerConnectError).kind).toBe('vhost');
   });
@@ -52,7 +56,10 @@ describe('openConnection (real broker)', () => {
     await lost;
     expect(apply.isOpen).toBe(false);
     // the trace connection still works
-    const ok = await withThrowawayChannel(traceConn, async (c) => (await c.checkQueue((await c.assertQueue('', { exclusive: true })).queue)).queue);
+    const ok = await withThrowawayChannel(
+      traceConn,
+      async (c) => (await c.checkQueue((await c.assertQueue('', { exclusive: true })).queue)).queue,
+    );
     expect(ok).toMatch(/^amq\.gen-/);
     expect(trace.isOpen).toBe(true);
   });
@@ -92,7 +99,10 @@ describe('ManagedConnection against a server-side close (as on a broker restart)
     // (its statistics come every 5 s: 10 s of polling raced them on a loaded machine)
     let name: string | undefined;
     await waitUntil(
-      async () => (name = (await mgmt.listConnections()).find((c) => c.client_properties?.connection_name === `retry-studio:trace:${label}`)?.name) !== undefined,
+      async () =>
+        (name = (await mgmt.listConnections()).find(
+          (c) => c.client_properties?.connection_name === `retry-studio:trace:${label}`,
+        )?.name) !== undefined,
       'the connection listed by the management API',
       { timeoutMs: 30_000, everyMs: 200 },
     );

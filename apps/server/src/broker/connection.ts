@@ -28,20 +28,48 @@ function describeConnectError(url: AmqpUrl, err: unknown): BrokerConnectError {
   const where = redactUrl(url);
   const e = err as { code?: string; message?: string };
   const msg = String(e?.message ?? err);
-  if (e?.code === 'ECONNREFUSED') return new BrokerConnectError('unreachable', `broker not reachable at ${where}: connection refused`, { cause: err });
-  if (e?.code === 'ENOTFOUND' || e?.code === 'EAI_AGAIN') return new BrokerConnectError('unreachable', `broker host '${url.hostname}' not found (${where})`, { cause: err });
-  if (e?.code === 'ETIMEDOUT' || /timeout/i.test(msg)) return new BrokerConnectError('timeout', `broker at ${where} did not answer in time`, { cause: err });
+  if (e?.code === 'ECONNREFUSED')
+    return new BrokerConnectError('unreachable', `broker not reachable at ${where}: connection refused`, {
+      cause: err,
+    });
+  if (e?.code === 'ENOTFOUND' || e?.code === 'EAI_AGAIN')
+    return new BrokerConnectError('unreachable', `broker host '${url.hostname}' not found (${where})`, { cause: err });
+  if (e?.code === 'ETIMEDOUT' || /timeout/i.test(msg))
+    return new BrokerConnectError('timeout', `broker at ${where} did not answer in time`, { cause: err });
   if (/ACCESS_REFUSED|403|authentication|Handshake terminated/i.test(msg)) {
-    return new BrokerConnectError('auth', `login refused for user '${url.username}' at ${where} (check the user name and password; guest may only log in from localhost)`, { cause: err });
+    return new BrokerConnectError(
+      'auth',
+      `login refused for user '${url.username}' at ${where} (check the user name and password; guest may only log in from localhost)`,
+      { cause: err },
+    );
   }
   if (/NOT_ALLOWED|530|vhost|Expected ConnectionOpenOk/i.test(msg)) {
-    return new BrokerConnectError('vhost', `vhost '${url.vhost}' does not exist or user '${url.username}' may not access it (${where})`, { cause: err });
+    return new BrokerConnectError(
+      'vhost',
+      `vhost '${url.vhost}' does not exist or user '${url.username}' may not access it (${where})`,
+      { cause: err },
+    );
   }
-  if (e?.code === 'ECONNRESET' || e?.code === 'EPIPE') return new BrokerConnectError('protocol', `broker at ${where} closed the connection during the handshake (is it an AMQP 0-9-1 port?)`, { cause: err });
+  if (e?.code === 'ECONNRESET' || e?.code === 'EPIPE')
+    return new BrokerConnectError(
+      'protocol',
+      `broker at ${where} closed the connection during the handshake (is it an AMQP 0-9-1 port?)`,
+      { cause: err },
+    );
   // something answered, but not as an AMQP 0-9-1 broker (an HTTP server, a database, ...)
-  if (/Socket closed abruptly during opening handshake|Frame size .* exceeds|Unexpected frame|Expected ConnectionStart/i.test(msg))
-    return new BrokerConnectError('protocol', `${where} is not a RabbitMQ AMQP port: the server there did not answer the AMQP 0-9-1 handshake (${msg})`, { cause: err });
-  return new BrokerConnectError('protocol', `could not connect to ${where}: ${msg.replace(url.password, '***')}`, { cause: err });
+  if (
+    /Socket closed abruptly during opening handshake|Frame size .* exceeds|Unexpected frame|Expected ConnectionStart/i.test(
+      msg,
+    )
+  )
+    return new BrokerConnectError(
+      'protocol',
+      `${where} is not a RabbitMQ AMQP port: the server there did not answer the AMQP 0-9-1 handshake (${msg})`,
+      { cause: err },
+    );
+  return new BrokerConnectError('protocol', `could not connect to ${where}: ${msg.replace(url.password, '***')}`, {
+    cause: err,
+  });
 }
 
 export interface OpenOptions {
@@ -68,7 +96,12 @@ export async function openConnection(url: AmqpUrl, opts: OpenOptions): Promise<C
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       timedOut = true;
-      reject(new BrokerConnectError('timeout', `broker at ${redactUrl(url)} did not complete the AMQP handshake within ${timeoutMs} ms (is it a RabbitMQ AMQP port? an HTTP server, for one, stays silent)`));
+      reject(
+        new BrokerConnectError(
+          'timeout',
+          `broker at ${redactUrl(url)} did not complete the AMQP handshake within ${timeoutMs} ms (is it a RabbitMQ AMQP port? an HTTP server, for one, stays silent)`,
+        ),
+      );
     }, timeoutMs);
   });
   try {
@@ -146,7 +179,11 @@ export class ManagedConnection extends EventEmitter {
   async start(options: { waitMs?: number } = {}): Promise<ChannelModel> {
     if (this.conn) return this.conn;
     try {
-      const conn = await openConnection(this.url, { purpose: this.purpose, timeoutMs: this.options.timeoutMs, label: this.options.label });
+      const conn = await openConnection(this.url, {
+        purpose: this.purpose,
+        timeoutMs: this.options.timeoutMs,
+        label: this.options.label,
+      });
       this.adopt(conn);
       return conn;
     } catch (err) {
@@ -176,7 +213,10 @@ export class ManagedConnection extends EventEmitter {
     );
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${this.purpose} connection to ${redactUrl(this.url)} not back within ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`${this.purpose} connection to ${redactUrl(this.url)} not back within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
     });
     try {
       return await Promise.race([this.nextConnected, timeout]);
@@ -230,7 +270,11 @@ export class ManagedConnection extends EventEmitter {
         await new Promise((r) => setTimeout(r, delayMs));
         if (this.closing) return;
         try {
-          const conn = await openConnection(this.url, { purpose: this.purpose, timeoutMs: this.options.timeoutMs, label: this.options.label });
+          const conn = await openConnection(this.url, {
+            purpose: this.purpose,
+            timeoutMs: this.options.timeoutMs,
+            label: this.options.label,
+          });
           if (this.closing) {
             await conn.close().catch(() => undefined);
             return;

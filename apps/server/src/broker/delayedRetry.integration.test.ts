@@ -18,7 +18,10 @@ const vhost = `rs-delayed-retry-${process.pid}-${Date.now()}`;
 const m = new ManagementClient(url, { baseUrl: BROKER_43.managementUrl });
 const auth = `Basic ${Buffer.from(`${url.username}:${url.password}`).toString('base64')}`;
 const api = (path: string, init: RequestInit = {}) =>
-  fetch(`${BROKER_43.managementUrl}/api/${path}`, { ...init, headers: { authorization: auth, 'content-type': 'application/json' } });
+  fetch(`${BROKER_43.managementUrl}/api/${path}`, {
+    ...init,
+    headers: { authorization: auth, 'content-type': 'application/json' },
+  });
 
 /** the combinations measured (policy definitions); the same values as queue arguments below */
 const CASES: readonly AmqpTable[] = [
@@ -41,33 +44,44 @@ const CASES: readonly AmqpTable[] = [
   { 'delayed-retry-type': 'all', 'delayed-retry-min': 100 },
   { 'delayed-retry-type': 'returned', 'delayed-retry-min': 100, 'delayed-retry-max': 1000 },
 ];
-const values = (d: AmqpTable) => ({ type: d['delayed-retry-type'], min: d['delayed-retry-min'], max: d['delayed-retry-max'] });
+const values = (d: AmqpTable) => ({
+  type: d['delayed-retry-type'],
+  min: d['delayed-retry-min'],
+  max: d['delayed-retry-max'],
+});
 const asArguments = (d: AmqpTable): AmqpTable => Object.fromEntries(Object.entries(d).map(([k, v]) => [`x-${k}`, v]));
 
 beforeAll(() => m.createVhost(vhost));
 afterAll(() => m.deleteVhost(vhost));
 
 describe('RabbitMQ 4.3.6: quorum delayed retry, as the core says it does', () => {
-  it.each(CASES.map((d, i) => [JSON.stringify(d), d, i] as const))('policy %s: refused exactly when the core says, in the words it quotes', async (_, definition, i) => {
-    const name = `p${i}`;
-    const r = await api(`policies/${encodeURIComponent(vhost)}/${name}`, { method: 'PUT', body: JSON.stringify({ pattern: `^${name}$`, 'apply-to': 'quorum_queues', definition }) });
-    const body = r.status === 400 ? ((await r.json()) as { reason: string }).reason : '';
-    await api(`policies/${encodeURIComponent(vhost)}/${name}`, { method: 'DELETE' });
-    const refusals = delayedRetryPolicyRefusals(values(definition)).map((x) => x.reason);
-    if (refusals.length === 0) expect(r.status, body).toBe(201);
-    else {
-      expect(r.status).toBe(400);
-      // the broker names the first it finds: one of the core's reasons, word for word
-      const said = /^Validation failed\n\n(.*)\n$/s.exec(body)?.[1];
-      expect(refusals, body).toContain(said);
-    }
-  });
+  it.each(CASES.map((d, i) => [JSON.stringify(d), d, i] as const))(
+    'policy %s: refused exactly when the core says, in the words it quotes',
+    async (_, definition, i) => {
+      const name = `p${i}`;
+      const r = await api(`policies/${encodeURIComponent(vhost)}/${name}`, {
+        method: 'PUT',
+        body: JSON.stringify({ pattern: `^${name}$`, 'apply-to': 'quorum_queues', definition }),
+      });
+      const body = r.status === 400 ? ((await r.json()) as { reason: string }).reason : '';
+      await api(`policies/${encodeURIComponent(vhost)}/${name}`, { method: 'DELETE' });
+      const refusals = delayedRetryPolicyRefusals(values(definition)).map((x) => x.reason);
+      if (refusals.length === 0) expect(r.status, body).toBe(201);
+      else {
+        expect(r.status).toBe(400);
+        // the broker names the first it finds: one of the core's reasons, word for word
+        const said = /^Validation failed\n\n(.*)\n$/s.exec(body)?.[1];
+        expect(refusals, body).toContain(said);
+      }
+    },
+  );
 
   it('the same values as queue arguments: every quorum queue is declared, and runs with what the core says (management delayed_retry)', async () => {
     const conn = await openConnection({ ...url, vhost }, { purpose: 'apply' });
     try {
       const ch = await conn.createChannel();
-      for (const [i, d] of CASES.entries()) await ch.assertQueue(`q${i}`, { durable: true, arguments: { 'x-queue-type': 'quorum', ...asArguments(d) } });
+      for (const [i, d] of CASES.entries())
+        await ch.assertQueue(`q${i}`, { durable: true, arguments: { 'x-queue-type': 'quorum', ...asArguments(d) } });
       await ch.close();
     } finally {
       await conn.close();

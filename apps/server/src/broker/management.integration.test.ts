@@ -10,7 +10,9 @@ describe('ManagementClient (real broker)', () => {
   it('reads the overview with exchange types', async () => {
     const m = new ManagementClient(url, { baseUrl: BROKER_310.managementUrl });
     const ov = await m.overview();
-    expect(ov.exchange_types.map((t) => t.name)).toEqual(expect.arrayContaining(['direct', 'fanout', 'topic', 'headers']));
+    expect(ov.exchange_types.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['direct', 'fanout', 'topic', 'headers']),
+    );
   });
 
   it('creates a vhost usable over AMQP, lists its objects, deletes it', async () => {
@@ -28,7 +30,11 @@ describe('ManagementClient (real broker)', () => {
       await conn.close();
       expect((await m.listExchanges(vhost)).map((e) => e.name)).toContain('x1');
       expect((await m.listQueues(vhost)).find((q) => q.name === 'q1')?.arguments).toEqual({ 'x-message-ttl': 1000 });
-      expect((await m.listBindings(vhost)).some((b) => b.source === 'x1' && b.destination === 'q1' && b.routing_key === 'a.#')).toBe(true);
+      expect(
+        (await m.listBindings(vhost)).some(
+          (b) => b.source === 'x1' && b.destination === 'q1' && b.routing_key === 'a.#',
+        ),
+      ).toBe(true);
       const details = await m.queue(vhost, 'q1');
       expect(details?.name).toBe('q1');
       expect(await m.queue(vhost, 'nope')).toBeUndefined();

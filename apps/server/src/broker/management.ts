@@ -106,7 +106,13 @@ export interface MgmtVhostDefinitions {
   readonly rabbit_version?: string;
   readonly rabbitmq_version?: string;
   readonly exchanges: readonly Omit<MgmtExchange, 'vhost'>[];
-  readonly queues: readonly { readonly name: string; readonly durable: boolean; readonly auto_delete: boolean; readonly arguments: Record<string, unknown>; readonly type?: string }[];
+  readonly queues: readonly {
+    readonly name: string;
+    readonly durable: boolean;
+    readonly auto_delete: boolean;
+    readonly arguments: Record<string, unknown>;
+    readonly type?: string;
+  }[];
   readonly bindings: readonly Omit<MgmtBinding, 'vhost'>[];
   readonly policies?: readonly Omit<MgmtPolicy, 'vhost'>[];
 }
@@ -155,7 +161,12 @@ export class ManagementClient {
     this.timeoutMs = options.timeoutMs ?? 5000;
   }
 
-  private async request<T>(method: string, path: string, body?: unknown, okStatuses: number[] = []): Promise<T | undefined> {
+  private async request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    okStatuses: number[] = [],
+  ): Promise<T | undefined> {
     let res: Response;
     try {
       res = await fetch(this.baseUrl + path, {
@@ -169,7 +180,11 @@ export class ManagementClient {
       });
     } catch (err) {
       const reason = (err as Error).name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : 'not reachable';
-      throw new ManagementError(`management API at ${this.baseUrl} ${reason} (is the rabbitmq_management plugin enabled?)`, undefined, { cause: err });
+      throw new ManagementError(
+        `management API at ${this.baseUrl} ${reason} (is the rabbitmq_management plugin enabled?)`,
+        undefined,
+        { cause: err },
+      );
     }
     if (okStatuses.includes(res.status)) return undefined;
     if (!res.ok) {
@@ -181,10 +196,18 @@ export class ManagementClient {
         /* not JSON */
       }
       const what = `${method} ${path}`;
-      if (res.status === 401) throw new ManagementError(`management API refused user '${this.amqp.username}' (401) for ${what}`, 401);
-      if (res.status === 403) throw new ManagementError(`user '${this.amqp.username}' lacks the management permission for ${what} (403)${reason ? ': ' + reason : ''}`, 403);
+      if (res.status === 401)
+        throw new ManagementError(`management API refused user '${this.amqp.username}' (401) for ${what}`, 401);
+      if (res.status === 403)
+        throw new ManagementError(
+          `user '${this.amqp.username}' lacks the management permission for ${what} (403)${reason ? ': ' + reason : ''}`,
+          403,
+        );
       if (res.status === 404) throw new ManagementError(`not found: ${what}${reason ? ' (' + reason + ')' : ''}`, 404);
-      throw new ManagementError(`management API ${what} failed with ${res.status}${reason ? ': ' + reason : ''}`, res.status);
+      throw new ManagementError(
+        `management API ${what} failed with ${res.status}${reason ? ': ' + reason : ''}`,
+        res.status,
+      );
     }
     if (res.status === 204 || res.headers.get('content-length') === '0') return undefined;
     const text = await res.text();
@@ -192,14 +215,19 @@ export class ManagementClient {
     try {
       return JSON.parse(text) as T;
     } catch {
-      throw new ManagementError(`${this.baseUrl} is not a RabbitMQ management API (${method} ${path} answered ${res.status} with something other than JSON)`, res.status);
+      throw new ManagementError(
+        `${this.baseUrl} is not a RabbitMQ management API (${method} ${path} answered ${res.status} with something other than JSON)`,
+        res.status,
+      );
     }
   }
 
   async overview(): Promise<Overview> {
     const ov = await this.request<Overview>('GET', '/api/overview');
     if (!ov || typeof ov !== 'object' || !Array.isArray(ov.exchange_types) || typeof ov.rabbitmq_version !== 'string')
-      throw new ManagementError(`${this.baseUrl} is not a RabbitMQ management API (GET /api/overview has no rabbitmq_version or exchange_types)`);
+      throw new ManagementError(
+        `${this.baseUrl} is not a RabbitMQ management API (GET /api/overview has no rabbitmq_version or exchange_types)`,
+      );
     return ov;
   }
 
@@ -225,7 +253,11 @@ export class ManagementClient {
   /** Creates the vhost and grants the URL's user full permissions on it. */
   async createVhost(name: string): Promise<void> {
     await this.request('PUT', `/api/vhosts/${enc(name)}`, {});
-    await this.request('PUT', `/api/permissions/${enc(name)}/${enc(this.amqp.username)}`, { configure: '.*', write: '.*', read: '.*' });
+    await this.request('PUT', `/api/permissions/${enc(name)}/${enc(this.amqp.username)}`, {
+      configure: '.*',
+      write: '.*',
+      read: '.*',
+    });
   }
 
   /**
@@ -295,7 +327,14 @@ export class ManagementClient {
 
   /** The channels open on a connection (as of the broker's last statistics: within its stats interval, 5 s by default). */
   async channelsOf(connectionName: string): Promise<{ name: string; number: number }[]> {
-    return (await this.request<{ name: string; number: number }[]>('GET', `/api/connections/${enc(connectionName)}/channels?columns=name,number`, undefined, [404])) ?? [];
+    return (
+      (await this.request<{ name: string; number: number }[]>(
+        'GET',
+        `/api/connections/${enc(connectionName)}/channels?columns=name,number`,
+        undefined,
+        [404],
+      )) ?? []
+    );
   }
 
   /** Force-closes a connection (the client sees 320 CONNECTION_FORCED, as on a broker restart). */
@@ -322,7 +361,6 @@ export class ManagementClient {
     ].join(',');
     return (await this.request<MgmtQueueDepth[]>('GET', `/api/queues/${enc(vhost)}?columns=${columns}`)) ?? [];
   }
-
 
   /** Loads a definitions document into one vhost (POST /api/definitions/{vhost}): the bench's fast way to make 5,000 queues. */
   async loadDefinitions(vhost: string, definitions: unknown): Promise<void> {

@@ -20,15 +20,23 @@ describe('parseManagementUrl', () => {
 
   it('applies the broker host allow-list (the server fetches it)', () => {
     expect(() => parseManagementUrl('http://10.1.2.3:15672', {})).toThrow(HostNotAllowedError);
-    expect(parseManagementUrl('http://10.1.2.3:15672', { RETRY_STUDIO_ALLOWED_HOSTS: '10.1.2.3' })).toBe('http://10.1.2.3:15672');
+    expect(parseManagementUrl('http://10.1.2.3:15672', { RETRY_STUDIO_ALLOWED_HOSTS: '10.1.2.3' })).toBe(
+      'http://10.1.2.3:15672',
+    );
   });
 });
 
 describe('discoveryCandidates', () => {
   it('port 15672, then the AMQP port + 10000', () => {
-    expect(discoveryCandidates(parseAmqpUrl('amqp://g:g@127.0.0.1:5673/'))).toEqual(['http://127.0.0.1:15672', 'http://127.0.0.1:15673']);
+    expect(discoveryCandidates(parseAmqpUrl('amqp://g:g@127.0.0.1:5673/'))).toEqual([
+      'http://127.0.0.1:15672',
+      'http://127.0.0.1:15673',
+    ]);
     expect(discoveryCandidates(parseAmqpUrl('amqp://g:g@127.0.0.1:5672/'))).toEqual(['http://127.0.0.1:15672']);
-    expect(discoveryCandidates(parseAmqpUrl('amqp://g:g@[::1]:5674/'))).toEqual(['http://[::1]:15672', 'http://[::1]:15674']);
+    expect(discoveryCandidates(parseAmqpUrl('amqp://g:g@[::1]:5674/'))).toEqual([
+      'http://[::1]:15672',
+      'http://[::1]:15674',
+    ]);
     expect(discoveryCandidates(parseAmqpUrl('amqp://g:g@127.0.0.1:60000/'))).toEqual(['http://127.0.0.1:15672']);
   });
 });

@@ -17,8 +17,12 @@ export function parseManagementUrl(input: string, env: NodeJS.ProcessEnv = proce
   } catch {
     throw new ManagementUrlError(`the management URL must look like http://host:15672, got '${raw.slice(0, 100)}'`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new ManagementUrlError(`the management URL must start with http:// or https://, not ${u.protocol}//`);
-  if (u.username || u.password) throw new ManagementUrlError('the management URL must not carry credentials (the broker URL\'s user and password are used)');
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new ManagementUrlError(`the management URL must start with http:// or https://, not ${u.protocol}//`);
+  if (u.username || u.password)
+    throw new ManagementUrlError(
+      "the management URL must not carry credentials (the broker URL's user and password are used)",
+    );
   if (u.search || u.hash) throw new ManagementUrlError('the management URL must not have a query or a fragment');
   const host = u.hostname.replace(/^\[|\]$/g, '');
   // the same SSRF allow-list as broker hosts

@@ -40,7 +40,9 @@ export async function exchangeTypeSupported(url: AmqpUrl, type: string): Promise
     // amqplib reports "Channel ended" and the connection closes. A channel error about the
     // arguments (406) means the type exists but wants other arguments.
     await new Promise((r) => setTimeout(r, 20));
-    return !(connectionLost || /COMMAND_INVALID|unknown exchange type|Channel ended/i.test(String((err as Error).message)));
+    return !(
+      connectionLost || /COMMAND_INVALID|unknown exchange type|Channel ended/i.test(String((err as Error).message))
+    );
   } finally {
     await conn.close().catch(() => undefined);
   }
@@ -57,7 +59,10 @@ export interface ProbeOptions {
  * The probe works without a management API (exchange types by declaring); `resolution` is the
  * management lookup it made, verified against this very connection's server properties.
  */
-export async function probeBrokerWithManagement(url: AmqpUrl, options: ProbeOptions = {}): Promise<{ probe: BrokerProbe; resolution: ManagementResolution }> {
+export async function probeBrokerWithManagement(
+  url: AmqpUrl,
+  options: ProbeOptions = {},
+): Promise<{ probe: BrokerProbe; resolution: ManagementResolution }> {
   const conn = await openConnection(url, { purpose: 'probe' });
   let quorum = false;
   const identity = identityFromServerProperties(conn.connection.serverProperties as unknown as Record<string, unknown>);
@@ -87,7 +92,13 @@ export async function probeBrokerWithManagement(url: AmqpUrl, options: ProbeOpti
     exchangeTypes = ov.exchange_types.filter((t) => t.enabled !== false).map((t) => t.name);
     exchangeTypesSource = 'management';
     cluster = await readCluster(resolution.client, ov.cluster_name);
-    management = { available: true, baseUrl: resolution.client.baseUrl, ...base, ...(ov.management_version ? { version: ov.management_version } : {}), ...(resolution.broker.node ? { node: resolution.broker.node } : {}) };
+    management = {
+      available: true,
+      baseUrl: resolution.client.baseUrl,
+      ...base,
+      ...(ov.management_version ? { version: ov.management_version } : {}),
+      ...(resolution.broker.node ? { node: resolution.broker.node } : {}),
+    };
   } else {
     management = { available: false, baseUrl: resolution.tried[0]?.baseUrl ?? '', ...base, error: resolution.message };
     exchangeTypes = ['direct', 'fanout', 'topic', 'headers'];

@@ -51,7 +51,10 @@ describe.each(TEST_BROKERS)('deliveries off the wire on RabbitMQ $name', (b) => 
       const other = await conn.createChannel();
       await other.consume(`${q}.b`, (m) => void (m && plain.push(m)));
       // 2 s of polling raced the deliveries on a loaded machine: wait for them
-      await waitUntil(() => raw.length >= 3 && plain.length >= 3, 'three deliveries on each channel', { timeoutMs: 20_000, everyMs: 20 });
+      await waitUntil(() => raw.length >= 3 && plain.length >= 3, 'three deliveries on each channel', {
+        timeoutMs: 20_000,
+        everyMs: 20,
+      });
       expect(tappedToAmqplib).toBe(0);
       expect(raw.every((m) => m instanceof RawDelivery)).toBe(true);
       expect(plain.some((m) => m instanceof RawDelivery)).toBe(false);

@@ -9,7 +9,13 @@
  * the AMQP `server_properties` against `GET /api/overview`.
  */
 import { redactUrl, type AmqpUrl } from './amqpUrl.js';
-import { describeIdentity, identityFromOverview, identityFromServerProperties, sameBroker, type BrokerIdentity } from './brokerIdentity.js';
+import {
+  describeIdentity,
+  identityFromOverview,
+  identityFromServerProperties,
+  sameBroker,
+  type BrokerIdentity,
+} from './brokerIdentity.js';
 import { openConnection } from './connection.js';
 import { ManagementClient, ManagementError, type Overview } from './management.js';
 import { discoveryCandidates, parseManagementUrl } from './managementUrl.js';
@@ -77,14 +83,24 @@ export async function readAmqpIdentity(url: AmqpUrl): Promise<BrokerIdentity> {
   }
 }
 
-async function tryCandidate(url: AmqpUrl, baseUrl: string, amqp: BrokerIdentity, timeoutMs: number): Promise<{ client: ManagementClient; overview: Overview } | TriedCandidate> {
+async function tryCandidate(
+  url: AmqpUrl,
+  baseUrl: string,
+  amqp: BrokerIdentity,
+  timeoutMs: number,
+): Promise<{ client: ManagementClient; overview: Overview } | TriedCandidate> {
   const client = new ManagementClient(url, { baseUrl, timeoutMs });
   let overview: Overview;
   try {
     overview = await client.overview();
   } catch (err) {
     const e = err as ManagementError;
-    const problem: ManagementProblem = e.status === undefined && /not reachable|no answer/.test(e.message) ? 'unreachable' : e.status === 401 || e.status === 403 ? 'refused' : 'not-rabbitmq';
+    const problem: ManagementProblem =
+      e.status === undefined && /not reachable|no answer/.test(e.message)
+        ? 'unreachable'
+        : e.status === 401 || e.status === 403
+          ? 'refused'
+          : 'not-rabbitmq';
     const message =
       problem === 'refused'
         ? `${baseUrl} refused user '${url.username}' (${e.status}): the user needs the management tag`
@@ -110,7 +126,12 @@ export async function resolveManagement(url: AmqpUrl, options: ResolveOptions = 
   const env = options.env ?? process.env;
   const envUrl = env.RETRY_STUDIO_MANAGEMENT_URL?.trim();
   const source: ManagementSource = options.managementUrl?.trim() ? 'given' : envUrl ? 'env' : 'discovered';
-  const candidates = source === 'given' ? [parseManagementUrl(options.managementUrl!, env)] : source === 'env' ? [parseManagementUrl(envUrl!, env)] : discoveryCandidates(url);
+  const candidates =
+    source === 'given'
+      ? [parseManagementUrl(options.managementUrl!, env)]
+      : source === 'env'
+        ? [parseManagementUrl(envUrl!, env)]
+        : discoveryCandidates(url);
   const amqp = options.amqp ?? (await readAmqpIdentity(url));
   const timeoutMs = options.timeoutMs ?? 5000;
   // in parallel: a port where nothing answers quickly must not wait for a slow one
@@ -118,8 +139,22 @@ export async function resolveManagement(url: AmqpUrl, options: ResolveOptions = 
   const tried = outcomes.filter((o): o is TriedCandidate => 'problem' in o);
   const hit = outcomes.find((o): o is { client: ManagementClient; overview: Overview } => 'client' in o);
   const ms = performance.now() - t0;
-  if (hit) return { kind: 'verified', client: hit.client, source, broker: identityFromOverview(hit.overview), overview: hit.overview, tried, ms };
-  const from = source === 'given' ? (options.givenAs ?? 'managementUrl') : source === 'env' ? 'RETRY_STUDIO_MANAGEMENT_URL' : `discovery (tried ${candidates.join(', ')})`;
+  if (hit)
+    return {
+      kind: 'verified',
+      client: hit.client,
+      source,
+      broker: identityFromOverview(hit.overview),
+      overview: hit.overview,
+      tried,
+      ms,
+    };
+  const from =
+    source === 'given'
+      ? (options.givenAs ?? 'managementUrl')
+      : source === 'env'
+        ? 'RETRY_STUDIO_MANAGEMENT_URL'
+        : `discovery (tried ${candidates.join(', ')})`;
   const message =
     source === 'discovered'
       ? `no management API of ${describeIdentity(amqp)} at ${redactUrl(url)} found by ${from}: ${tried.map((t) => t.message).join('; ')}; give the management URL (managementUrl, --management-url or RETRY_STUDIO_MANAGEMENT_URL)`
@@ -133,6 +168,13 @@ export function requireManagement(r: ManagementResolution): ManagementClient {
   // a single candidate (given, env) reports its own problem; after discovery another broker's API
   // only means this one's was not found
   const has = (p: ManagementProblem) => r.tried.some((t) => t.problem === p);
-  const problem: ManagementProblem = r.source !== 'discovered' ? r.tried[0]!.problem : has('refused') ? 'refused' : has('not-rabbitmq') ? 'not-rabbitmq' : 'unreachable';
+  const problem: ManagementProblem =
+    r.source !== 'discovered'
+      ? r.tried[0]!.problem
+      : has('refused')
+        ? 'refused'
+        : has('not-rabbitmq')
+          ? 'not-rabbitmq'
+          : 'unreachable';
   throw new ManagementResolutionError(r, problem);
 }

@@ -27,8 +27,13 @@ describe('binary delay levels on RabbitMQ', () => {
     try {
       const ch = await conn.createConfirmChannel();
       const defs = exportDefinitions(t);
-      for (const x of defs.exchanges) await ch.assertExchange(x.name as string, x.type as string, { durable: true, arguments: x.arguments as object });
-      for (const q of defs.queues) await ch.assertQueue(q.name as string, { durable: true, arguments: q.arguments as object });
+      for (const x of defs.exchanges)
+        await ch.assertExchange(x.name as string, x.type as string, {
+          durable: true,
+          arguments: x.arguments as object,
+        });
+      for (const q of defs.queues)
+        await ch.assertQueue(q.name as string, { durable: true, arguments: q.arguments as object });
       for (const b of t.bindings)
         if (b.destination_type === 'queue') await ch.bindQueue(b.destination, b.source, b.routing_key, b.arguments);
         else await ch.bindExchange(b.destination, b.source, b.routing_key, b.arguments);

@@ -2,7 +2,10 @@
 import { runCli } from './main.js';
 import type { CliIo } from './commands/context.js';
 
-export async function runCliCaptured(cwd: string, argv: readonly string[]): Promise<{ code: number; out: string; err: string }> {
+export async function runCliCaptured(
+  cwd: string,
+  argv: readonly string[],
+): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
   const io: CliIo = { out: (s) => void (out += s), err: (s) => void (err += s), cwd };

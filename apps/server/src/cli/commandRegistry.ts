@@ -21,22 +21,134 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: 'templates', summary: 'list the retry templates', load: async () => { const m = await import('./commands/templates.js'); return { run: m.templatesCommand, usage: m.TEMPLATES_USAGE }; } },
-  { name: 'generate', summary: 'build a template in any export format', load: async () => { const m = await import('./commands/generate.js'); return { run: m.generateCommand, usage: m.GENERATE_USAGE }; } },
-  { name: 'lint', summary: 'the retry linter (text, json, sarif, github); exit 1 on errors', load: async () => { const m = await import('./commands/lint.js'); return { run: m.lintCommand, usage: m.LINT_USAGE }; } },
-  { name: 'simulate', summary: 'the retry budget and each message\'s path', load: async () => { const m = await import('./commands/simulate.js'); return { run: m.simulateCommand, usage: m.SIMULATE_USAGE }; } },
-  { name: 'export', summary: 'a design or definitions file in another format', load: async () => { const m = await import('./commands/exportCmd.js'); return { run: m.exportCommand, usage: m.EXPORT_USAGE }; } },
-  { name: 'import', summary: 'definitions JSON to design JSON', load: async () => { const m = await import('./commands/importCmd.js'); return { run: m.importCommand, usage: m.IMPORT_USAGE }; } },
-  { name: 'rehearse', summary: 'a load with outages at production rate: depths, memory, parked, delays, the retry storm', load: async () => { const m = await import('./commands/rehearse.js'); return { run: m.rehearseCommand, usage: m.REHEARSE_USAGE }; } },
-  { name: 'compare', summary: 'strategies side by side under one failure model', load: async () => { const m = await import('./commands/compare.js'); return { run: m.compareCommand, usage: m.COMPARE_USAGE }; } },
-  { name: 'scenario', summary: 'a retry-scenario/1 file for a template', load: async () => { const m = await import('./commands/scenario.js'); return { run: m.scenarioCommand, usage: m.SCENARIO_USAGE }; } },
-  { name: 'rename', summary: 'rename a queue or exchange and every reference to it', load: async () => { const m = await import('./commands/rename.js'); return { run: m.renameCommand, usage: m.RENAME_USAGE }; } },
-  { name: 'import-app', summary: "an application's retry configuration (Spring, MassTransit, NServiceBus, Celery) into a design", load: async () => { const m = await import('./commands/importApp.js'); return { run: m.importAppCommand, usage: m.IMPORT_APP_USAGE }; } },
-  { name: 'import-broker', summary: 'a live vhost into a design', load: async () => { const m = await import('./commands/importBroker.js'); return { run: m.importBrokerCommand, usage: m.IMPORT_BROKER_USAGE }; } },
-  { name: 'dlq', summary: 'browse and re-drive dead letters', load: async () => { const m = await import('./commands/dlq.js'); return { run: m.dlqCommand, usage: m.DLQ_USAGE }; } },
-  { name: 'upgrade-check', summary: 'what changes for a topology from RabbitMQ 3.x to 4.x, and its migration', load: async () => { const m = await import('./commands/upgradeCheck.js'); return { run: m.upgradeCheckCommand, usage: m.UPGRADE_CHECK_USAGE }; } },
-  { name: 'tune', summary: 'search strategies and parameters against a failure profile and goals', load: async () => { const m = await import('./commands/tune.js'); return { run: m.tuneCommand, usage: m.TUNE_USAGE }; } },
-  { name: 'serve', summary: 'the web app and the API', load: async () => { const m = await import('./commands/serve.js'); return { run: m.serveCommand, usage: m.SERVE_USAGE }; } },
+  {
+    name: 'templates',
+    summary: 'list the retry templates',
+    load: async () => {
+      const m = await import('./commands/templates.js');
+      return { run: m.templatesCommand, usage: m.TEMPLATES_USAGE };
+    },
+  },
+  {
+    name: 'generate',
+    summary: 'build a template in any export format',
+    load: async () => {
+      const m = await import('./commands/generate.js');
+      return { run: m.generateCommand, usage: m.GENERATE_USAGE };
+    },
+  },
+  {
+    name: 'lint',
+    summary: 'the retry linter (text, json, sarif, github); exit 1 on errors',
+    load: async () => {
+      const m = await import('./commands/lint.js');
+      return { run: m.lintCommand, usage: m.LINT_USAGE };
+    },
+  },
+  {
+    name: 'simulate',
+    summary: "the retry budget and each message's path",
+    load: async () => {
+      const m = await import('./commands/simulate.js');
+      return { run: m.simulateCommand, usage: m.SIMULATE_USAGE };
+    },
+  },
+  {
+    name: 'export',
+    summary: 'a design or definitions file in another format',
+    load: async () => {
+      const m = await import('./commands/exportCmd.js');
+      return { run: m.exportCommand, usage: m.EXPORT_USAGE };
+    },
+  },
+  {
+    name: 'import',
+    summary: 'definitions JSON to design JSON',
+    load: async () => {
+      const m = await import('./commands/importCmd.js');
+      return { run: m.importCommand, usage: m.IMPORT_USAGE };
+    },
+  },
+  {
+    name: 'rehearse',
+    summary: 'a load with outages at production rate: depths, memory, parked, delays, the retry storm',
+    load: async () => {
+      const m = await import('./commands/rehearse.js');
+      return { run: m.rehearseCommand, usage: m.REHEARSE_USAGE };
+    },
+  },
+  {
+    name: 'compare',
+    summary: 'strategies side by side under one failure model',
+    load: async () => {
+      const m = await import('./commands/compare.js');
+      return { run: m.compareCommand, usage: m.COMPARE_USAGE };
+    },
+  },
+  {
+    name: 'scenario',
+    summary: 'a retry-scenario/1 file for a template',
+    load: async () => {
+      const m = await import('./commands/scenario.js');
+      return { run: m.scenarioCommand, usage: m.SCENARIO_USAGE };
+    },
+  },
+  {
+    name: 'rename',
+    summary: 'rename a queue or exchange and every reference to it',
+    load: async () => {
+      const m = await import('./commands/rename.js');
+      return { run: m.renameCommand, usage: m.RENAME_USAGE };
+    },
+  },
+  {
+    name: 'import-app',
+    summary: "an application's retry configuration (Spring, MassTransit, NServiceBus, Celery) into a design",
+    load: async () => {
+      const m = await import('./commands/importApp.js');
+      return { run: m.importAppCommand, usage: m.IMPORT_APP_USAGE };
+    },
+  },
+  {
+    name: 'import-broker',
+    summary: 'a live vhost into a design',
+    load: async () => {
+      const m = await import('./commands/importBroker.js');
+      return { run: m.importBrokerCommand, usage: m.IMPORT_BROKER_USAGE };
+    },
+  },
+  {
+    name: 'dlq',
+    summary: 'browse and re-drive dead letters',
+    load: async () => {
+      const m = await import('./commands/dlq.js');
+      return { run: m.dlqCommand, usage: m.DLQ_USAGE };
+    },
+  },
+  {
+    name: 'upgrade-check',
+    summary: 'what changes for a topology from RabbitMQ 3.x to 4.x, and its migration',
+    load: async () => {
+      const m = await import('./commands/upgradeCheck.js');
+      return { run: m.upgradeCheckCommand, usage: m.UPGRADE_CHECK_USAGE };
+    },
+  },
+  {
+    name: 'tune',
+    summary: 'search strategies and parameters against a failure profile and goals',
+    load: async () => {
+      const m = await import('./commands/tune.js');
+      return { run: m.tuneCommand, usage: m.TUNE_USAGE };
+    },
+  },
+  {
+    name: 'serve',
+    summary: 'the web app and the API',
+    load: async () => {
+      const m = await import('./commands/serve.js');
+      return { run: m.serveCommand, usage: m.SERVE_USAGE };
+    },
+  },
 ];
 
 export const commandNamed = (name: string): CommandEntry | undefined => COMMANDS.find((c) => c.name === name);

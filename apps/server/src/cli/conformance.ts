@@ -95,12 +95,20 @@ async function main(argv: readonly string[]): Promise<number> {
       try {
         managementUrl = parseManagementUrl(managementUrl);
       } catch (err) {
-        if (err instanceof ManagementUrlError || err instanceof HostNotAllowedError) fail(`bad --management-url: ${err.message}`);
+        if (err instanceof ManagementUrlError || err instanceof HostNotAllowedError)
+          fail(`bad --management-url: ${err.message}`);
         throw err;
       }
     }
   }
-  const options = { target, url: amqpUrl, record, maxRunMs, ...(profile ? { profile } : {}), ...(managementUrl ? { managementUrl } : {}) };
+  const options = {
+    target,
+    url: amqpUrl,
+    record,
+    maxRunMs,
+    ...(profile ? { profile } : {}),
+    ...(managementUrl ? { managementUrl } : {}),
+  };
   const results = await runFiles(files, options, (r) => {
     const line = {
       scenario: r.scenario,
@@ -120,7 +128,9 @@ async function main(argv: readonly string[]): Promise<number> {
   const byProfile = new Map<string, number>();
   for (const r of results) if (r.profile) byProfile.set(r.profile, (byProfile.get(r.profile) ?? 0) + 1);
   const profiles = byProfile.size > 0 ? `; profiles ${[...byProfile].map(([p, n]) => `${p}: ${n}`).join(', ')}` : '';
-  process.stderr.write(`conformance (${target}): ${count(true)} match, ${count(false)} differ or failed, ${count(null)} not run (null)${profiles}\n`);
+  process.stderr.write(
+    `conformance (${target}): ${count(true)} match, ${count(false)} differ or failed, ${count(null)} not run (null)${profiles}\n`,
+  );
   return count(false) > 0 ? 1 : 0;
 }
 

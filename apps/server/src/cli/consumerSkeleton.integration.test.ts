@@ -44,16 +44,26 @@ describe('generated consumer skeleton on the broker', () => {
     const env = { ...process.env, AMQP_URL: `amqp://guest:guest@127.0.0.1:5672/${encodeURIComponent(vhost)}` };
     await writeFile(path.join(dir, 'setup.ts'), exportAmqplibScript(design.topology));
     await promisify(execFile)('npx', ['tsx', path.join(dir, 'setup.ts')], { cwd: serverDir, env });
-    const skeleton = exportConsumerSkeleton(design).replace('  void msg;\n', "  void msg;\n  throw new Error('always fails');\n");
+    const skeleton = exportConsumerSkeleton(design).replace(
+      '  void msg;\n',
+      "  void msg;\n  throw new Error('always fails');\n",
+    );
     expect(skeleton).toContain("throw new Error('always fails')");
     await writeFile(path.join(dir, 'consumers.ts'), skeleton);
-    child = spawn('npx', ['tsx', path.join(dir, 'consumers.ts')], { cwd: serverDir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    child = spawn('npx', ['tsx', path.join(dir, 'consumers.ts')], {
+      cwd: serverDir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let out = '';
     child.stdout?.on('data', (b: Buffer) => (out += b.toString()));
     child.stderr?.on('data', (b: Buffer) => (out += b.toString()));
     // wait until the skeleton is consuming
     // a child process compiled by tsx starts slowly on a loaded machine: 15 s raced it (the expect below shows its output)
-    await waitUntil(() => out.includes('consuming'), 'the skeleton consuming', { timeoutMs: 60_000 }).catch(() => undefined);
+    await waitUntil(() => out.includes('consuming'), 'the skeleton consuming', { timeoutMs: 60_000 }).catch(
+      () => undefined,
+    );
     expect(out).toContain('consuming with 1 consumer(s)');
     const conn = await openConnection(withVhost(url, vhost), { purpose: 'cli', label: 'skeleton-test' });
     try {

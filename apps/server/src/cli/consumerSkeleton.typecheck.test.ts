@@ -28,8 +28,27 @@ describe('consumer skeletons', () => {
     const batch = exportConsumerSkeleton({
       ...d,
       consumers: [
-        { id: 'batch', queue: q, prefetch: 3, behaviour: { kind: 'router', rules: [{ when: { kind: 'lt', counter: { kind: 'held' }, value: 3 }, then: { kind: 'hold' } }, { then: { kind: 'reject', multiple: true } }] } },
-        { id: 'acks', queue: q, behaviour: { kind: 'worker', onSuccess: { kind: 'ack', multiple: true }, onFailure: [{ then: { kind: 'requeue', multiple: true } }] } },
+        {
+          id: 'batch',
+          queue: q,
+          prefetch: 3,
+          behaviour: {
+            kind: 'router',
+            rules: [
+              { when: { kind: 'lt', counter: { kind: 'held' }, value: 3 }, then: { kind: 'hold' } },
+              { then: { kind: 'reject', multiple: true } },
+            ],
+          },
+        },
+        {
+          id: 'acks',
+          queue: q,
+          behaviour: {
+            kind: 'worker',
+            onSuccess: { kind: 'ack', multiple: true },
+            onFailure: [{ then: { kind: 'requeue', multiple: true } }],
+          },
+        },
       ],
     });
     expect(batch).toContain('ch.nack(msg, true, false)');
@@ -43,7 +62,9 @@ describe('consumer skeletons', () => {
         include: ['*.ts'],
       }),
     );
-    const r = await promisify(execFile)('npx', ['tsc', '-p', path.join(dir, 'tsconfig.json')], { cwd: serverDir }).catch((e: { stdout: string; code: number }) => e);
+    const r = await promisify(execFile)('npx', ['tsc', '-p', path.join(dir, 'tsconfig.json')], {
+      cwd: serverDir,
+    }).catch((e: { stdout: string; code: number }) => e);
     expect((r as { stdout: string }).stdout).toBe('');
   }, 60_000);
 });

@@ -19,10 +19,50 @@ export function typedDesign(): Design {
     ...d,
     name: 'typed ${fixture}',
     topology: {
-      exchanges: [...t.exchanges, { name: "It's ${internal}", type: 'headers', durable: true, auto_delete: false, internal: true, arguments: { 'alternate-exchange': 'orders' } }],
-      queues: [...t.queues, { name: 'Single $active', durable: true, auto_delete: false, arguments: { 'x-single-active-consumer': true, 'x-max-length': 10, 'x-overflow': 'reject-publish-dlx', 'x-queue-type': 'classic' } }],
-      bindings: [...t.bindings, { source: "It's ${internal}", destination: 'Single $active', destination_type: 'queue', routing_key: '', arguments: { 'x-match': 'all', attempt: 3, final: true } }],
-      policies: [{ name: 'cap "wait"', pattern: '^orders\\.wait$', 'apply-to': 'queues', priority: 5, definition: { 'max-length': 1000, overflow: 'drop-head', 'dead-letter-routing-key': 'x' } }],
+      exchanges: [
+        ...t.exchanges,
+        {
+          name: "It's ${internal}",
+          type: 'headers',
+          durable: true,
+          auto_delete: false,
+          internal: true,
+          arguments: { 'alternate-exchange': 'orders' },
+        },
+      ],
+      queues: [
+        ...t.queues,
+        {
+          name: 'Single $active',
+          durable: true,
+          auto_delete: false,
+          arguments: {
+            'x-single-active-consumer': true,
+            'x-max-length': 10,
+            'x-overflow': 'reject-publish-dlx',
+            'x-queue-type': 'classic',
+          },
+        },
+      ],
+      bindings: [
+        ...t.bindings,
+        {
+          source: "It's ${internal}",
+          destination: 'Single $active',
+          destination_type: 'queue',
+          routing_key: '',
+          arguments: { 'x-match': 'all', attempt: 3, final: true },
+        },
+      ],
+      policies: [
+        {
+          name: 'cap "wait"',
+          pattern: '^orders\\.wait$',
+          'apply-to': 'queues',
+          priority: 5,
+          definition: { 'max-length': 1000, overflow: 'drop-head', 'dead-letter-routing-key': 'x' },
+        },
+      ],
     },
   };
 }

@@ -13,7 +13,13 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { compilePortable, exportAmqplibScript, exportDefinitions, exportRabbitmqadminV1, importDefinitions } from '@retry-studio/topology-core/io';
+import {
+  compilePortable,
+  exportAmqplibScript,
+  exportDefinitions,
+  exportRabbitmqadminV1,
+  importDefinitions,
+} from '@retry-studio/topology-core/io';
 import { type Topology } from '@retry-studio/topology-core/model';
 import { buildTemplate, listTemplates } from '@retry-studio/topology-core/templates';
 import { DEFAULT_AMQP_URL, ManagementClient, parseAmqpUrl } from '../broker/index.js';
@@ -45,20 +51,66 @@ afterAll(async () => {
 });
 
 type Norm = { exchanges: unknown[]; queues: unknown[]; bindings: unknown[] };
-const sortBy = <T,>(xs: T[]): T[] => xs.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+const sortBy = <T>(xs: T[]): T[] => xs.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
 function norm(t: Topology): Norm {
   return {
-    exchanges: sortBy(t.exchanges.map((x) => ({ name: x.name, type: x.type, durable: x.durable ?? true, auto_delete: x.auto_delete ?? false, internal: x.internal ?? false, arguments: x.arguments ?? {} }))),
-    queues: sortBy(t.queues.map((q) => ({ name: q.name, durable: q.durable ?? true, auto_delete: q.auto_delete ?? false, arguments: q.arguments ?? {} }))),
-    bindings: sortBy(t.bindings.map((b) => ({ source: b.source, destination: b.destination, destination_type: b.destination_type, routing_key: b.routing_key, arguments: b.arguments ?? {} }))),
+    exchanges: sortBy(
+      t.exchanges.map((x) => ({
+        name: x.name,
+        type: x.type,
+        durable: x.durable ?? true,
+        auto_delete: x.auto_delete ?? false,
+        internal: x.internal ?? false,
+        arguments: x.arguments ?? {},
+      })),
+    ),
+    queues: sortBy(
+      t.queues.map((q) => ({
+        name: q.name,
+        durable: q.durable ?? true,
+        auto_delete: q.auto_delete ?? false,
+        arguments: q.arguments ?? {},
+      })),
+    ),
+    bindings: sortBy(
+      t.bindings.map((b) => ({
+        source: b.source,
+        destination: b.destination,
+        destination_type: b.destination_type,
+        routing_key: b.routing_key,
+        arguments: b.arguments ?? {},
+      })),
+    ),
   };
 }
 async function readBack(vhost: string): Promise<Norm> {
   const [xs, qs, bs] = await Promise.all([mgmt.listExchanges(vhost), mgmt.listQueues(vhost), mgmt.listBindings(vhost)]);
   return norm({
-    exchanges: xs.filter((x) => x.name !== '' && !x.name.startsWith('amq.')).map((x) => ({ name: x.name, type: x.type as never, durable: x.durable, auto_delete: x.auto_delete, internal: x.internal, arguments: x.arguments as never })),
-    queues: qs.map((q) => ({ name: q.name, durable: q.durable, auto_delete: q.auto_delete, arguments: q.arguments as never })),
-    bindings: bs.filter((b) => b.source !== '').map((b) => ({ source: b.source, destination: b.destination, destination_type: b.destination_type, routing_key: b.routing_key, arguments: b.arguments as never })),
+    exchanges: xs
+      .filter((x) => x.name !== '' && !x.name.startsWith('amq.'))
+      .map((x) => ({
+        name: x.name,
+        type: x.type as never,
+        durable: x.durable,
+        auto_delete: x.auto_delete,
+        internal: x.internal,
+        arguments: x.arguments as never,
+      })),
+    queues: qs.map((q) => ({
+      name: q.name,
+      durable: q.durable,
+      auto_delete: q.auto_delete,
+      arguments: q.arguments as never,
+    })),
+    bindings: bs
+      .filter((b) => b.source !== '')
+      .map((b) => ({
+        source: b.source,
+        destination: b.destination,
+        destination_type: b.destination_type,
+        routing_key: b.routing_key,
+        arguments: b.arguments as never,
+      })),
   });
 }
 
@@ -101,19 +153,35 @@ describe('definitions export -> rabbitmqctl import_definitions -> read back', ()
 });
 
 describe('generated amqplib setup script runs against the broker', () => {
-  it.each(designs.filter(([id]) => ['dlx-ttl-wait-queue', 'quorum-delivery-limit', 'binary-delay-levels', 'spring-stateless', 'delayed-exchange-portable'].includes(id)))(
+  it.each(
+    designs.filter(([id]) =>
+      [
+        'dlx-ttl-wait-queue',
+        'quorum-delivery-limit',
+        'binary-delay-levels',
+        'spring-stateless',
+        'delayed-exchange-portable',
+      ].includes(id),
+    ),
+  )(
     '%s',
     async (id, design) => {
       const vhost = vhostFor(`js-${id.slice(0, 16)}`);
       await mgmt.createVhost(vhost);
       const file = path.join(scriptDir, `setup-${id}.ts`);
       await writeFile(file, exportAmqplibScript(design.topology, design.name));
-      const r = await run('npx', ['tsx', file], { cwd: serverDir, env: { ...process.env, AMQP_URL: `amqp://guest:guest@127.0.0.1:5672/${encodeURIComponent(vhost)}` } });
+      const r = await run('npx', ['tsx', file], {
+        cwd: serverDir,
+        env: { ...process.env, AMQP_URL: `amqp://guest:guest@127.0.0.1:5672/${encodeURIComponent(vhost)}` },
+      });
       try {
         expect(r.stdout).toContain(`declared ${design.topology.exchanges.length} exchanges`);
         expect(await readBack(vhost)).toEqual(norm(design.topology));
         // idempotent: a second run changes nothing and succeeds
-        await run('npx', ['tsx', file], { cwd: serverDir, env: { ...process.env, AMQP_URL: `amqp://guest:guest@127.0.0.1:5672/${encodeURIComponent(vhost)}` } });
+        await run('npx', ['tsx', file], {
+          cwd: serverDir,
+          env: { ...process.env, AMQP_URL: `amqp://guest:guest@127.0.0.1:5672/${encodeURIComponent(vhost)}` },
+        });
       } finally {
         await mgmt.deleteVhost(vhost);
       }
@@ -142,16 +210,20 @@ describe('generated amqplib setup script runs against the broker', () => {
 
 describe('generated rabbitmqadmin v1 commands run on 3.10', () => {
   const admin = ['/usr/bin/rabbitmqadmin', '/usr/local/bin/rabbitmqadmin'].find((p) => existsSync(p));
-  it.skipIf(!admin).each(designs.filter(([id]) => ['chained-ttl', 'binary-delay-levels'].includes(id)))('%s', async (id, design) => {
-    const vhost = vhostFor(`adm-${id.slice(0, 16)}`);
-    await mgmt.createVhost(vhost);
-    const file = path.join(tmp, `${id}.sh`);
-    await writeFile(file, exportRabbitmqadminV1(design.topology, { vhost }));
-    try {
-      await run('sh', [file]);
-      expect(await readBack(vhost)).toEqual(norm(design.topology));
-    } finally {
-      await mgmt.deleteVhost(vhost);
-    }
-  }, 60_000);
+  it.skipIf(!admin).each(designs.filter(([id]) => ['chained-ttl', 'binary-delay-levels'].includes(id)))(
+    '%s',
+    async (id, design) => {
+      const vhost = vhostFor(`adm-${id.slice(0, 16)}`);
+      await mgmt.createVhost(vhost);
+      const file = path.join(tmp, `${id}.sh`);
+      await writeFile(file, exportRabbitmqadminV1(design.topology, { vhost }));
+      try {
+        await run('sh', [file]);
+        expect(await readBack(vhost)).toEqual(norm(design.topology));
+      } finally {
+        await mgmt.deleteVhost(vhost);
+      }
+    },
+    60_000,
+  );
 });

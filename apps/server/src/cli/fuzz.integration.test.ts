@@ -10,8 +10,11 @@ const repoRoot = path.resolve(serverDir, '../..');
 
 function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(path.join(repoRoot, 'node_modules/.bin/tsx'), ['src/cli/fuzz.ts', ...args], { cwd: serverDir, timeout: 120_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      path.join(repoRoot, 'node_modules/.bin/tsx'),
+      ['src/cli/fuzz.ts', ...args],
+      { cwd: serverDir, timeout: 120_000 },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -21,15 +24,32 @@ describe('pnpm fuzz (CLI)', () => {
     const r = await run(['--target', 'sim', '--seed', '5', '--count', '4']);
     const out = r.stdout.trim().split('\n');
     expect(out).toHaveLength(5);
-    expect(out.slice(0, 4).map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual(['fuzz-5-0 agree', 'fuzz-5-1 agree', 'fuzz-5-2 agree', 'fuzz-5-3 agree']);
+    expect(out.slice(0, 4).map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual([
+      'fuzz-5-0 agree',
+      'fuzz-5-1 agree',
+      'fuzz-5-2 agree',
+      'fuzz-5-3 agree',
+    ]);
     expect(out[4]).toBe('fuzz: 4 topologies, 4 agree, 0 disagree');
     expect(r.stderr).toMatch(/the generator avoids/);
     expect(r.code).toBe(0);
   });
 
-  it('a simulator profile that is not the broker\'s disagrees: the lines say what differs and the exit code is 1', async () => {
+  it("a simulator profile that is not the broker's disagrees: the lines say what differs and the exit code is 1", async () => {
     // 4.3 writes x-last-death-* headers on every death, 3.10.8 does not
-    const r = await run(['--target', 'broker', '--url', BROKER_310.amqpUrl, '--profile', '4.3', '--seed', '7', '--count', '6', '--no-shrink']);
+    const r = await run([
+      '--target',
+      'broker',
+      '--url',
+      BROKER_310.amqpUrl,
+      '--profile',
+      '4.3',
+      '--seed',
+      '7',
+      '--count',
+      '6',
+      '--no-shrink',
+    ]);
     const last = r.stdout.trim().split('\n').at(-1)!;
     const m = /^fuzz: 6 topologies, (\d+) agree, (\d+) disagree$/.exec(last);
     expect(m, r.stdout + r.stderr).not.toBeNull();

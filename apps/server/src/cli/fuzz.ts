@@ -106,13 +106,23 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const cwd = process.env.INIT_CWD ?? process.cwd();
-  let options: FuzzOptions = { target, seed, count, shrink, outDir: path.resolve(cwd, out), ...(profile ? { profile } : {}), ...(concurrency ? { concurrency } : {}), ...(maxRunMs ? { maxRunMs } : {}) };
+  let options: FuzzOptions = {
+    target,
+    seed,
+    count,
+    shrink,
+    outDir: path.resolve(cwd, out),
+    ...(profile ? { profile } : {}),
+    ...(concurrency ? { concurrency } : {}),
+    ...(maxRunMs ? { maxRunMs } : {}),
+  };
   if (target === 'broker') {
     try {
       options = { ...options, url: resolveBrokerUrl(url) };
       if (managementUrl !== undefined) options = { ...options, managementUrl: parseManagementUrl(managementUrl) };
     } catch (err) {
-      if (err instanceof AmqpUrlError || err instanceof HostNotAllowedError || err instanceof ManagementUrlError) fail(err.message);
+      if (err instanceof AmqpUrlError || err instanceof HostNotAllowedError || err instanceof ManagementUrlError)
+        fail(err.message);
       throw err;
     }
   }
@@ -122,7 +132,9 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${l.name} ${l.verdict} ${(l.ms / 1000).toFixed(1)} s: ${l.detail}${file}\n`);
   });
   const skipped = [...s.avoided].map(([k, n]) => `${k} ${n}`).join(', ');
-  process.stderr.write(`(${target}, simulator profile ${s.profile}, ${(s.ms / 1000).toFixed(1)} s; skipped as races: ${skipped || 'none'})\n`);
+  process.stderr.write(
+    `(${target}, simulator profile ${s.profile}, ${(s.ms / 1000).toFixed(1)} s; skipped as races: ${skipped || 'none'})\n`,
+  );
   process.stdout.write(`fuzz: ${s.topologies} topologies, ${s.agree} agree, ${s.disagree} disagree\n`);
   return s.disagree > 0 ? 1 : 0;
 }

@@ -15,7 +15,8 @@ afterAll(async () => {
 });
 
 const cli = (...argv: string[]) => runCliCaptured(dir, argv);
-const write = (name: string, v: unknown) => writeFile(path.join(dir, name), typeof v === 'string' ? v : JSON.stringify(v));
+const write = (name: string, v: unknown) =>
+  writeFile(path.join(dir, name), typeof v === 'string' ? v : JSON.stringify(v));
 
 describe('pnpm cli', () => {
   it('templates lists every id; --json has param schemas', async () => {
@@ -25,14 +26,19 @@ describe('pnpm cli', () => {
     expect(r.out).toContain('quorum-delayed-retry');
     const j = JSON.parse((await cli('templates', '--json')).out);
     expect(j).toHaveLength(17);
-    expect(j.find((t: { id: string }) => t.id === 'chained-ttl').params[1]).toMatchObject({ name: 'delaysMs', type: 'integer-list', min: 1 });
+    expect(j.find((t: { id: string }) => t.id === 'chained-ttl').params[1]).toMatchObject({
+      name: 'delaysMs',
+      type: 'integer-list',
+      min: 1,
+    });
   });
 
   it('generate: params, formats, --out, and errors naming the param', async () => {
     const d = await cli('generate', 'chained-ttl', '--param', 'delaysMs=100,200', '--param', 'prefix=pay');
     expect(d.code).toBe(0);
     expect(JSON.parse(d.out).topology.queues.map((q: { name: string }) => q.name)).toContain('pay.wait.2');
-    for (const f of ['definitions', 'rabbitmqadmin', 'amqplib', 'rascal', 'consumers']) expect((await cli('generate', 'delayed-exchange', '--format', f)).code).toBe(0);
+    for (const f of ['definitions', 'rabbitmqadmin', 'amqplib', 'rascal', 'consumers'])
+      expect((await cli('generate', 'delayed-exchange', '--format', f)).code).toBe(0);
     expect((await cli('generate', 'dlx-ttl-wait-queue', '--out', 'g.json')).code).toBe(0);
     expect(JSON.parse(await readFile(path.join(dir, 'g.json'), 'utf8')).format).toBe('retry-studio/design');
     const bad = await cli('generate', 'dlx-ttl-wait-queue', '--param', 'maxRetries=lots');
@@ -63,7 +69,11 @@ describe('pnpm cli', () => {
     expect(r.out).toContain('requeue-without-limit');
     const j = JSON.parse((await cli('lint', 'bad-design.json', '--json')).out);
     expect(j.errors).toBe(1);
-    await write('defs.json', { queues: [{ name: 'q', durable: true, auto_delete: false, arguments: { 'x-dead-letter-exchange': 'ghost' } }], exchanges: [], bindings: [] });
+    await write('defs.json', {
+      queues: [{ name: 'q', durable: true, auto_delete: false, arguments: { 'x-dead-letter-exchange': 'ghost' } }],
+      exchanges: [],
+      bindings: [],
+    });
     const d = await cli('lint', 'defs.json');
     expect(d.code).toBe(1);
     expect(d.out).toContain('dlx-missing');
@@ -89,7 +99,14 @@ describe('pnpm cli', () => {
     await write('broken.json', '{ not json');
     expect((await cli('simulate', 'broken.json')).err).toContain('not valid JSON');
     expect((await cli('export', 'missing.json', '--format', 'definitions')).err).toContain('no such file');
-    await write('design-bad.json', { format: 'retry-studio/design', version: 1, name: 'x', topology: { queues: [{ name: 'amq.q' }] }, consumers: [], publishers: [] });
+    await write('design-bad.json', {
+      format: 'retry-studio/design',
+      version: 1,
+      name: 'x',
+      topology: { queues: [{ name: 'amq.q' }] },
+      consumers: [],
+      publishers: [],
+    });
     expect((await cli('lint', 'design-bad.json')).err).toContain('topology.queues[0].name');
     expect((await cli('simulate', 'x.json', '--fail-first', 'two')).code).toBe(2);
     expect((await cli('frobnicate')).code).toBe(2);
@@ -102,9 +119,15 @@ describe('pnpm cli', () => {
     expect(r.out).toContain('attempts:         3');
     expect(r.out).toContain('delays:           1 s, 1 s');
     // messages with the same journey are told once
-    expect(r.out).toContain('3 messages (msg-1, msg-2, msg-3): orders.q -> orders.wait -> orders.q -> orders.wait -> orders.q');
+    expect(r.out).toContain(
+      '3 messages (msg-1, msg-2, msg-3): orders.q -> orders.wait -> orders.q -> orders.wait -> orders.q',
+    );
     const j = JSON.parse((await cli('simulate', 's.json', '--always', '--json')).out);
-    expect(j.budget).toMatchObject({ attempts: 4, endsIn: { kind: 'queue', queue: 'orders.parking' }, endsInText: 'parked in orders.parking' });
+    expect(j.budget).toMatchObject({
+      attempts: 4,
+      endsIn: { kind: 'queue', queue: 'orders.parking' },
+      endsInText: 'parked in orders.parking',
+    });
     await write('defs2.json', { queues: [{ name: 'q', durable: true, auto_delete: false, arguments: {} }] });
     // a queue nothing routes to is fed by its name through the default exchange (issue 29.5): it simulates, saying so
     const byName = await cli('simulate', 'defs2.json');
@@ -114,19 +137,52 @@ describe('pnpm cli', () => {
   });
 
   it('simulate a definitions file with ad-hoc --publish and --consumer', async () => {
-    await cli('generate', 'dlx-ttl-wait-queue', '--param', 'delayMs=1000', '--format', 'definitions', '--out', 'wait.defs.json');
-    const r = await cli('simulate', 'wait.defs.json', '--publish', 'orders:task', '--consumer', 'orders.q=reject,reject,ack');
+    await cli(
+      'generate',
+      'dlx-ttl-wait-queue',
+      '--param',
+      'delayMs=1000',
+      '--format',
+      'definitions',
+      '--out',
+      'wait.defs.json',
+    );
+    const r = await cli(
+      'simulate',
+      'wait.defs.json',
+      '--publish',
+      'orders:task',
+      '--consumer',
+      'orders.q=reject,reject,ack',
+    );
     expect(r.code).toBe(0);
     expect(r.out).toContain('msg-1: orders.q -> orders.wait -> orders.q -> orders.wait -> orders.q');
     // a worker that always fails: the x-death limit lived in the consumer, so nothing stops the loop
-    const w = await cli('simulate', 'wait.defs.json', '--publish', 'orders:task', '--consumer', 'orders.q=worker', '--json');
+    const w = await cli(
+      'simulate',
+      'wait.defs.json',
+      '--publish',
+      'orders:task',
+      '--consumer',
+      'orders.q=worker',
+      '--json',
+    );
     expect(JSON.parse(w.out).budget.endsIn.kind).toBe('cycling');
     expect((await cli('simulate', 'wait.defs.json', '--publish', 'nope')).code).toBe(2);
     expect((await cli('simulate', 'wait.defs.json', '--publish', 'ghost:k')).err).toContain('publishers[0].exchange');
   });
 
   it('export and import: definitions <-> design', async () => {
-    await cli('generate', 'binary-delay-levels', '--param', 'levels=3', '--param', 'delaysMs=1000,3000', '--out', 'b.json');
+    await cli(
+      'generate',
+      'binary-delay-levels',
+      '--param',
+      'levels=3',
+      '--param',
+      'delaysMs=1000,3000',
+      '--out',
+      'b.json',
+    );
     const defs = await cli('export', 'b.json', '--format', 'definitions', '--vhost', 'v1', '--out', 'b.defs.json');
     expect(defs.code).toBe(0);
     const imp = await cli('import', 'b.defs.json');
@@ -142,7 +198,13 @@ describe('pnpm cli', () => {
     const r = await cli('scenario', 'dlx-ttl-wait-queue', '--param', 'delayMs=200', '--param', 'maxRetries=1');
     expect(r.code).toBe(0);
     const s = JSON.parse(r.out);
-    expect(s).toMatchObject({ format: 'retry-scenario/1', name: 'template-dlx-ttl-wait-queue', consumers: [{ queue: 'orders.q', actions: ['reject', { republish: { exchange: '', routing_key: 'orders.parking' } }] }] });
+    expect(s).toMatchObject({
+      format: 'retry-scenario/1',
+      name: 'template-dlx-ttl-wait-queue',
+      consumers: [
+        { queue: 'orders.q', actions: ['reject', { republish: { exchange: '', routing_key: 'orders.parking' } }] },
+      ],
+    });
     expect((await cli('scenario', 'delayed-exchange', '--portable')).code).toBe(0);
     const bad = await cli('scenario', 'binary-delay-levels');
     expect(bad.code).toBe(1);
@@ -162,7 +224,9 @@ describe('the CLI as a process', () => {
     const file = path.join(dir, 'ttl2.json');
     await writeFile(file, JSON.stringify({ queues: [{ name: 'q', arguments: { 'x-message-ttl': -1 } }] }));
     const run = promisify(execFile);
-    const err = await run('npx', ['tsx', path.join(__dirname, '../bin/retryStudio.ts'), 'lint', file], { cwd: path.join(__dirname, '../..') }).catch((e: { code: number; stderr: string; stdout: string }) => e);
+    const err = await run('npx', ['tsx', path.join(__dirname, '../bin/retryStudio.ts'), 'lint', file], {
+      cwd: path.join(__dirname, '../..'),
+    }).catch((e: { code: number; stderr: string; stdout: string }) => e);
     expect((err as { code: number }).code).toBe(1);
     expect((err as { stderr: string }).stderr).toContain('queues[0].arguments.x-message-ttl');
     expect((err as { stderr: string }).stderr).not.toMatch(/\n\s+at /);

@@ -43,21 +43,68 @@ async function runScript(name: string, script: string, args: readonly string[]):
   await run('chroot', [CHROOT, 'env', ...env, 'sh', `${inChroot}/${name}`, ...args], { timeout: 120_000 });
 }
 
-const sortBy = <T,>(xs: T[]): T[] => xs.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+const sortBy = <T>(xs: T[]): T[] => xs.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
 /** Defaults written out (v2 always sets x-queue-type; 4.x omits `internal: false`), then sorted. */
 function norm(t: Topology) {
   return {
-    exchanges: sortBy(t.exchanges.map((x) => ({ name: x.name, type: x.type, durable: x.durable ?? true, auto_delete: x.auto_delete ?? false, internal: x.internal ?? false, arguments: x.arguments ?? {} }))),
-    queues: sortBy(t.queues.map((q) => ({ name: q.name, durable: q.durable ?? true, auto_delete: q.auto_delete ?? false, arguments: { 'x-queue-type': 'classic', ...(q.arguments ?? {}) } }))),
-    bindings: sortBy(t.bindings.map((b) => ({ source: b.source, destination: b.destination, destination_type: b.destination_type, routing_key: b.routing_key, arguments: b.arguments ?? {} }))),
-    policies: sortBy((t.policies ?? []).map((p) => ({ name: p.name, pattern: p.pattern, 'apply-to': p['apply-to'] ?? 'all', priority: p.priority ?? 0, definition: p.definition }))),
+    exchanges: sortBy(
+      t.exchanges.map((x) => ({
+        name: x.name,
+        type: x.type,
+        durable: x.durable ?? true,
+        auto_delete: x.auto_delete ?? false,
+        internal: x.internal ?? false,
+        arguments: x.arguments ?? {},
+      })),
+    ),
+    queues: sortBy(
+      t.queues.map((q) => ({
+        name: q.name,
+        durable: q.durable ?? true,
+        auto_delete: q.auto_delete ?? false,
+        arguments: { 'x-queue-type': 'classic', ...(q.arguments ?? {}) },
+      })),
+    ),
+    bindings: sortBy(
+      t.bindings.map((b) => ({
+        source: b.source,
+        destination: b.destination,
+        destination_type: b.destination_type,
+        routing_key: b.routing_key,
+        arguments: b.arguments ?? {},
+      })),
+    ),
+    policies: sortBy(
+      (t.policies ?? []).map((p) => ({
+        name: p.name,
+        pattern: p.pattern,
+        'apply-to': p['apply-to'] ?? 'all',
+        priority: p.priority ?? 0,
+        definition: p.definition,
+      })),
+    ),
   };
 }
 /** The vhost's definitions, plus its internal exchanges, which 4.3.6 leaves out of a definitions export (3.10.8 keeps them). */
 async function readBack(vhost: string) {
   const defs = await mgmt.vhostDefinitions(vhost);
-  const internal = (await mgmt.listExchanges(vhost)).filter((x) => x.internal && x.name !== '' && !x.name.startsWith('amq.'));
-  const r = importDefinitions({ ...defs, exchanges: [...((defs.exchanges as unknown[]) ?? []), ...internal.map(({ name, type, durable, auto_delete, internal, arguments: a }) => ({ name, type, durable, auto_delete, internal, arguments: a }))] });
+  const internal = (await mgmt.listExchanges(vhost)).filter(
+    (x) => x.internal && x.name !== '' && !x.name.startsWith('amq.'),
+  );
+  const r = importDefinitions({
+    ...defs,
+    exchanges: [
+      ...((defs.exchanges as unknown[]) ?? []),
+      ...internal.map(({ name, type, durable, auto_delete, internal, arguments: a }) => ({
+        name,
+        type,
+        durable,
+        auto_delete,
+        internal,
+        arguments: a,
+      })),
+    ],
+  });
   if (!r.ok) throw new Error(JSON.stringify(r.errors));
   return norm(r.topology);
 }
@@ -70,28 +117,52 @@ describe.skipIf(!hasV2)('rabbitmqadmin v2 script on RabbitMQ 4.3 (real rabbitmqa
     ['binary-delay-levels', template('binary-delay-levels')],
     ['typed-fixture', typedDesign()],
   ];
-  it.each(cases)('%s: the script\'s own arguments select the broker and vhost; definitions read back as the design', async (id, design) => {
-    const vhost = `retry-exp-v2-${id}-${process.pid}`;
-    vhosts.push(vhost);
-    await mgmt.createVhost(vhost);
-    try {
-      // without --host/--port passed through, rabbitmqadmin would talk to 127.0.0.1:15672 (the 3.10 broker)
-      const args = ['--host', '127.0.0.1', '--port', String(BROKER_43.managementPort), '--username', 'guest', '--password', 'guest', '--vhost', vhost];
-      await runScript(`${id}.sh`, exportRabbitmqadmin(design.topology, { designName: design.name }), args);
-      expect(await readBack(vhost)).toEqual(norm(design.topology));
-      // idempotent: a second run succeeds and changes nothing
-      await runScript(`${id}.sh`, exportRabbitmqadmin(design.topology, { designName: design.name }), args);
-      expect(await readBack(vhost)).toEqual(norm(design.topology));
-    } finally {
-      await mgmt.deleteVhost(vhost);
-    }
-  }, 180_000);
+  it.each(cases)(
+    "%s: the script's own arguments select the broker and vhost; definitions read back as the design",
+    async (id, design) => {
+      const vhost = `retry-exp-v2-${id}-${process.pid}`;
+      vhosts.push(vhost);
+      await mgmt.createVhost(vhost);
+      try {
+        // without --host/--port passed through, rabbitmqadmin would talk to 127.0.0.1:15672 (the 3.10 broker)
+        const args = [
+          '--host',
+          '127.0.0.1',
+          '--port',
+          String(BROKER_43.managementPort),
+          '--username',
+          'guest',
+          '--password',
+          'guest',
+          '--vhost',
+          vhost,
+        ];
+        await runScript(`${id}.sh`, exportRabbitmqadmin(design.topology, { designName: design.name }), args);
+        expect(await readBack(vhost)).toEqual(norm(design.topology));
+        // idempotent: a second run succeeds and changes nothing
+        await runScript(`${id}.sh`, exportRabbitmqadmin(design.topology, { designName: design.name }), args);
+        expect(await readBack(vhost)).toEqual(norm(design.topology));
+      } finally {
+        await mgmt.deleteVhost(vhost);
+      }
+    },
+    180_000,
+  );
 
   it('the vhost given at export time is the default; a changed argument fails the script', async () => {
     const vhost = `retry-exp-v2-default-${process.pid}`;
     vhosts.push(vhost);
     await mgmt.createVhost(vhost);
-    const conn = ['--host', '127.0.0.1', '--port', String(BROKER_43.managementPort), '--username', 'guest', '--password', 'guest'];
+    const conn = [
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(BROKER_43.managementPort),
+      '--username',
+      'guest',
+      '--password',
+      'guest',
+    ];
     try {
       const d = template('dlx-ttl-wait-queue');
       await runScript('default.sh', exportRabbitmqadmin(d.topology, { vhost }), conn);

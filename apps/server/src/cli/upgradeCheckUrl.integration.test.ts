@@ -12,13 +12,19 @@ import { runCliCaptured } from './cliHarness.js';
 const vhost = `rs-upgrade-url-${randomBytes(4).toString('hex')}`;
 const mgmt = new ManagementClient(parseAmqpUrl(BROKER_310.amqpUrl), { baseUrl: BROKER_310.managementUrl });
 const url = `${BROKER_310.amqpUrl}${encodeURIComponent(vhost)}`;
-const cli = (...argv: string[]) => runCliCaptured(process.cwd(), ['upgrade-check', ...argv, '--management-url', BROKER_310.managementUrl]);
+const cli = (...argv: string[]) =>
+  runCliCaptured(process.cwd(), ['upgrade-check', ...argv, '--management-url', BROKER_310.managementUrl]);
 
 beforeAll(async () => {
   await mgmt.createVhost(vhost);
   await mgmt.loadDefinitions(vhost, {
     queues: [
-      { name: 'u.q', durable: true, auto_delete: false, arguments: { 'x-queue-type': 'quorum', 'x-dead-letter-exchange': 'u.dlx' } },
+      {
+        name: 'u.q',
+        durable: true,
+        auto_delete: false,
+        arguments: { 'x-queue-type': 'quorum', 'x-dead-letter-exchange': 'u.dlx' },
+      },
       { name: 'u.dlq', durable: true, auto_delete: false, arguments: { 'x-queue-version': 1 } },
     ],
     exchanges: [
@@ -29,7 +35,9 @@ beforeAll(async () => {
       { source: 'u', destination: 'u.q', destination_type: 'queue', routing_key: 'k', arguments: {} },
       { source: 'u.dlx', destination: 'u.dlq', destination_type: 'queue', routing_key: '', arguments: {} },
     ],
-    policies: [{ name: 'u-ha', pattern: '^u\\.dlq$', 'apply-to': 'queues', priority: 0, definition: { 'ha-mode': 'all' } }],
+    policies: [
+      { name: 'u-ha', pattern: '^u\\.dlq$', 'apply-to': 'queues', priority: 0, definition: { 'ha-mode': 'all' } },
+    ],
   });
 });
 afterAll(async () => {

@@ -6,6 +6,8 @@ declare const __RETRY_STUDIO_VERSION__: string | undefined;
 
 export function toolVersion(): string {
   if (typeof __RETRY_STUDIO_VERSION__ === 'string') return __RETRY_STUDIO_VERSION__;
-  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../package.json', import.meta.url)), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(fileURLToPath(new URL('../../../../package.json', import.meta.url)), 'utf8')) as {
+    version: string;
+  };
   return pkg.version;
 }

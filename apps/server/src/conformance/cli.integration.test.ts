@@ -21,11 +21,24 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: numbe
   });
 }
 
-const lines = (s: string): Record<string, unknown>[] => s.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (s: string): Record<string, unknown>[] =>
+  s
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('pnpm conformance (CLI)', () => {
   it('prints one JSON line per scenario and exits 0 when all match; paths resolve against INIT_CWD', async () => {
-    const r = await run(['--target', 'broker', 'packages/topology-core/conformance/scenarios/ttl-zero.json', 'packages/topology-core/conformance/scenarios/headers-all-any.json'], { INIT_CWD: repoRoot });
+    const r = await run(
+      [
+        '--target',
+        'broker',
+        'packages/topology-core/conformance/scenarios/ttl-zero.json',
+        'packages/topology-core/conformance/scenarios/headers-all-any.json',
+      ],
+      { INIT_CWD: repoRoot },
+    );
     expect(r.stderr).toMatch(/^conformance \(broker\): 2 match, 0 differ or failed, 0 not run/);
     const out = lines(r.stdout);
     expect(out.map((l) => [l.scenario, l.target, l.match])).toEqual([
@@ -54,7 +67,9 @@ describe('pnpm conformance (CLI)', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/%40/);
     expect(bad.stderr).not.toContain('pa@ss');
-    const foreign = await run(['--target', 'broker', '--url', 'amqp://u:secret@db.example.com/', ownDir], { RETRY_STUDIO_ALLOWED_HOSTS: '' });
+    const foreign = await run(['--target', 'broker', '--url', 'amqp://u:secret@db.example.com/', ownDir], {
+      RETRY_STUDIO_ALLOWED_HOSTS: '',
+    });
     expect(foreign.code).toBe(2);
     expect(foreign.stderr).toMatch(/'db\.example\.com' is not allowed/);
     expect(foreign.stderr).not.toContain('secret');
@@ -83,7 +98,10 @@ describe('pnpm conformance (CLI)', () => {
 
   it('the sim target replays each file under its recorded_on profile; --profile overrides; a run that never settles says so', async () => {
     const shared = path.join(process.env.CONFORMANCE_SHARED_DIR ?? path.resolve(repoRoot, '../shared'), 'conformance');
-    const both = [path.join(shared, 'scenarios/nanit-1-reject-requeue.json'), path.join(shared, 'scenarios-4.3/nanit-1-reject-requeue.json')];
+    const both = [
+      path.join(shared, 'scenarios/nanit-1-reject-requeue.json'),
+      path.join(shared, 'scenarios-4.3/nanit-1-reject-requeue.json'),
+    ];
     const r = await run(['--target', 'sim', ...both]);
     expect(lines(r.stdout).map((l) => [l.profile, l.match])).toEqual([
       ['3.10', true],
@@ -92,10 +110,23 @@ describe('pnpm conformance (CLI)', () => {
     expect(r.stderr).toMatch(/profiles 3\.10: 1, 4\.3: 1/);
     expect(r.code).toBe(0);
     // the 4.3.6 recording of chained TTL tiers does not come out of the 3.10 profile (x-death order, x-last-death-*)
-    const forced = await run(['--target', 'sim', '--profile=3.10', path.join(shared, 'scenarios-4.3/chained-ttl-tiers.json')]);
+    const forced = await run([
+      '--target',
+      'sim',
+      '--profile=3.10',
+      path.join(shared, 'scenarios-4.3/chained-ttl-tiers.json'),
+    ]);
     expect(lines(forced.stdout)[0]).toMatchObject({ profile: '3.10', match: false });
     expect(forced.code).toBe(1);
-    const endless = await run(['--target', 'sim', '--profile', '4.3', '--max-run-ms', '2000', path.join(shared, 'scenarios/quorum-delivery-limit.json')]);
+    const endless = await run([
+      '--target',
+      'sim',
+      '--profile',
+      '4.3',
+      '--max-run-ms',
+      '2000',
+      path.join(shared, 'scenarios/quorum-delivery-limit.json'),
+    ]);
     expect(lines(endless.stdout)[0]).toMatchObject({ match: false, settled: false });
     expect(String(lines(endless.stdout)[0]?.reason)).toMatch(/^did not settle in 2000 ms/);
     expect(endless.code).toBe(1);
@@ -105,8 +136,12 @@ describe('pnpm conformance (CLI)', () => {
     const bad = await run(['--target', 'sim', '--profile', '5.0', ownDir]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--profile must be one of 3\.10, 4\.x, 4\.3, got 5\.0/);
-    expect((await run(['--target', 'sim', '--max-run-ms', '-1', ownDir])).stderr).toMatch(/--max-run-ms must be a positive integer/);
-    expect((await run(['--target', 'broker', '--management-url', 'localhost:15673', ownDir])).stderr).toMatch(/bad --management-url: the management URL must start with http/);
+    expect((await run(['--target', 'sim', '--max-run-ms', '-1', ownDir])).stderr).toMatch(
+      /--max-run-ms must be a positive integer/,
+    );
+    expect((await run(['--target', 'broker', '--management-url', 'localhost:15673', ownDir])).stderr).toMatch(
+      /bad --management-url: the management URL must start with http/,
+    );
     expect((await run(['--target', 'broker', '--profile', '4.3', ownDir])).code).toBe(2);
   });
 });

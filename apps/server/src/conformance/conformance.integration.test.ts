@@ -58,7 +58,9 @@ describe.each(CORPORA)('%s scenarios on the broker target', (_label, dir, broker
     // consumer can be early; a mismatch is run again (at most 3 runs) and every retry is logged.
     let r = await runScenario(scenario, { target: 'broker' }, ctx, file);
     for (let run = 2; run <= 3 && r.match === false; run++) {
-      console.warn(`${path.basename(file)} on ${broker.name}: run ${run - 1} differed (${JSON.stringify(r.diff)}), running it again`);
+      console.warn(
+        `${path.basename(file)} on ${broker.name}: run ${run - 1} differed (${JSON.stringify(r.diff)}), running it again`,
+      );
       r = await runScenario(scenario, { target: 'broker' }, ctx, file);
     }
     if (r.match === null) {

@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkScenario, ScenarioFileError } from './loadScenarios.js';
 
-const ownDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../packages/topology-core/conformance/scenarios');
+const ownDir = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../packages/topology-core/conformance/scenarios',
+);
 
 function fieldOf(data: unknown): string | undefined {
   try {
@@ -16,7 +19,13 @@ function fieldOf(data: unknown): string | undefined {
   return undefined;
 }
 
-const minimal = { format: 'retry-scenario/1', name: 'n', topology: { exchanges: [], queues: [], bindings: [] }, consumers: [], steps: [] };
+const minimal = {
+  format: 'retry-scenario/1',
+  name: 'n',
+  topology: { exchanges: [], queues: [], bindings: [] },
+  consumers: [],
+  steps: [],
+};
 
 describe('checkScenario', () => {
   it('accepts a minimal scenario and names the wrong field otherwise', () => {
@@ -25,9 +34,13 @@ describe('checkScenario', () => {
     expect(fieldOf({ ...minimal, name: '' })).toBe('name');
     expect(fieldOf({ ...minimal, topology: [] })).toBe('topology');
     expect(fieldOf({ ...minimal, consumers: [{ queue: 'q', actions: [] }] })).toBe('consumers[0].actions');
-    expect(fieldOf({ ...minimal, consumers: [{ queue: 'q', actions: ['ack'], prefetch: 70000 }] })).toBe('consumers[0].prefetch');
+    expect(fieldOf({ ...minimal, consumers: [{ queue: 'q', actions: ['ack'], prefetch: 70000 }] })).toBe(
+      'consumers[0].prefetch',
+    );
     expect(fieldOf({ ...minimal, consumers: [{ queue: 'q', actions: ['hold', 'nack-multiple'] }] })).toBeUndefined();
-    expect(fieldOf({ ...minimal, consumers: [{ queue: 'q', actions: ['ack', 'nack-many'] }] })).toBe('consumers[0].actions[1]');
+    expect(fieldOf({ ...minimal, consumers: [{ queue: 'q', actions: ['ack', 'nack-many'] }] })).toBe(
+      'consumers[0].actions[1]',
+    );
     expect(fieldOf({ ...minimal, steps: [{ sleep: 1 }] })).toBe('steps[0]');
     expect(fieldOf({ ...minimal, start_consumers: 'later' })).toBe('start_consumers');
   });

@@ -44,7 +44,16 @@ export async function expandScenarioPaths(paths: readonly string[]): Promise<str
 }
 
 /** the format's actions, and this runner's additions (hold and the multiple settlements) */
-const ACTION_NAMES: readonly string[] = ['ack', 'reject', 'requeue', 'reject-requeue', 'hold', 'ack-multiple', 'nack-multiple', 'nack-multiple-requeue'];
+const ACTION_NAMES: readonly string[] = [
+  'ack',
+  'reject',
+  'requeue',
+  'reject-requeue',
+  'hold',
+  'ack-multiple',
+  'nack-multiple',
+  'nack-multiple-requeue',
+];
 
 function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -54,33 +63,61 @@ function isObj(v: unknown): v is Record<string, unknown> {
 export function checkScenario(file: string, data: unknown): Scenario {
   if (!isObj(data)) throw new ScenarioFileError(file, '(root)', 'must be a JSON object');
   if (data.format !== SCENARIO_FORMAT) throw new ScenarioFileError(file, 'format', `must be "${SCENARIO_FORMAT}"`);
-  if (typeof data.name !== 'string' || data.name === '') throw new ScenarioFileError(file, 'name', 'must be a non-empty string');
+  if (typeof data.name !== 'string' || data.name === '')
+    throw new ScenarioFileError(file, 'name', 'must be a non-empty string');
   const t = data.topology;
   if (!isObj(t)) throw new ScenarioFileError(file, 'topology', 'must be an object');
   for (const k of ['exchanges', 'queues', 'bindings'] as const) {
-    if (t[k] !== undefined && !Array.isArray(t[k])) throw new ScenarioFileError(file, `topology.${k}`, 'must be an array');
+    if (t[k] !== undefined && !Array.isArray(t[k]))
+      throw new ScenarioFileError(file, `topology.${k}`, 'must be an array');
   }
   if (!Array.isArray(data.consumers ?? [])) throw new ScenarioFileError(file, 'consumers', 'must be an array');
-  (data.consumers as unknown[] | undefined ?? []).forEach((c, i) => {
-    if (!isObj(c) || typeof c.queue !== 'string') throw new ScenarioFileError(file, `consumers[${i}].queue`, 'must be a string');
-    if (!Array.isArray(c.actions) || c.actions.length === 0) throw new ScenarioFileError(file, `consumers[${i}].actions`, 'must be a non-empty array');
+  ((data.consumers as unknown[] | undefined) ?? []).forEach((c, i) => {
+    if (!isObj(c) || typeof c.queue !== 'string')
+      throw new ScenarioFileError(file, `consumers[${i}].queue`, 'must be a string');
+    if (!Array.isArray(c.actions) || c.actions.length === 0)
+      throw new ScenarioFileError(file, `consumers[${i}].actions`, 'must be a non-empty array');
     c.actions.forEach((a, j) => {
       if (typeof a === 'string' ? ACTION_NAMES.includes(a) : isObj(a) && isObj(a.republish)) return;
-      throw new ScenarioFileError(file, `consumers[${i}].actions[${j}]`, `must be one of ${ACTION_NAMES.map((n) => `"${n}"`).join(', ')} or {"republish": {...}}`);
+      throw new ScenarioFileError(
+        file,
+        `consumers[${i}].actions[${j}]`,
+        `must be one of ${ACTION_NAMES.map((n) => `"${n}"`).join(', ')} or {"republish": {...}}`,
+      );
     });
-    if (c.prefetch !== undefined && (!Number.isInteger(c.prefetch) || (c.prefetch as number) < 0 || (c.prefetch as number) > 65535)) {
+    if (
+      c.prefetch !== undefined &&
+      (!Number.isInteger(c.prefetch) || (c.prefetch as number) < 0 || (c.prefetch as number) > 65535)
+    ) {
       throw new ScenarioFileError(file, `consumers[${i}].prefetch`, 'must be an integer 0..65535');
     }
     const off = c.offset;
-    if (off !== undefined && !(off === 'first' || off === 'last' || off === 'next' || (typeof off === 'number' && Number.isInteger(off) && off >= 0))) {
-      throw new ScenarioFileError(file, `consumers[${i}].offset`, 'must be "first", "last", "next" or a non-negative integer (a stream offset)');
+    if (
+      off !== undefined &&
+      !(
+        off === 'first' ||
+        off === 'last' ||
+        off === 'next' ||
+        (typeof off === 'number' && Number.isInteger(off) && off >= 0)
+      )
+    ) {
+      throw new ScenarioFileError(
+        file,
+        `consumers[${i}].offset`,
+        'must be "first", "last", "next" or a non-negative integer (a stream offset)',
+      );
     }
   });
   if (!Array.isArray(data.steps)) throw new ScenarioFileError(file, 'steps', 'must be an array');
   data.steps.forEach((s, i) => {
     if (isObj(s) && typeof s.wait_ms === 'number') return;
-    if (isObj(s) && isObj(s.publish) && typeof s.publish.exchange === 'string' && typeof s.publish.body === 'string') return;
-    throw new ScenarioFileError(file, `steps[${i}]`, 'must be {"publish": {exchange, routing_key, body}} or {"wait_ms": N}');
+    if (isObj(s) && isObj(s.publish) && typeof s.publish.exchange === 'string' && typeof s.publish.body === 'string')
+      return;
+    throw new ScenarioFileError(
+      file,
+      `steps[${i}]`,
+      'must be {"publish": {exchange, routing_key, body}} or {"wait_ms": N}',
+    );
   });
   if (data.start_consumers !== undefined && data.start_consumers !== 'before' && data.start_consumers !== 'after') {
     throw new ScenarioFileError(file, 'start_consumers', 'must be "before" or "after"');

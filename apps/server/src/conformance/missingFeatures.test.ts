@@ -16,19 +16,30 @@ const probe: BrokerProbe = {
   management: { available: true, baseUrl: 'http://127.0.0.1:15672' },
 };
 
-const base: Scenario = { format: 'retry-scenario/1', name: 's', topology: { exchanges: [], queues: [], bindings: [] }, consumers: [], steps: [] };
+const base: Scenario = {
+  format: 'retry-scenario/1',
+  name: 's',
+  topology: { exchanges: [], queues: [], bindings: [] },
+  consumers: [],
+  steps: [],
+};
 
 describe('missingFeatures', () => {
   it('is undefined when the broker has everything', () => {
     expect(missingFeatures(base, probe)).toBeUndefined();
   });
   it('names exchange types from requires and from the topology', () => {
-    expect(missingFeatures({ ...base, requires: ['x-delayed-message'] }, probe)).toMatch(/lacks exchange type\(s\) x-delayed-message/);
+    expect(missingFeatures({ ...base, requires: ['x-delayed-message'] }, probe)).toMatch(
+      /lacks exchange type\(s\) x-delayed-message/,
+    );
     const radlx = { ...base, topology: { ...base.topology, exchanges: [{ name: 'r', type: 'radlx' as const }] } };
     expect(missingFeatures(radlx, probe)).toMatch(/radlx/);
   });
   it('names missing quorum support', () => {
-    const qq = { ...base, topology: { ...base.topology, queues: [{ name: 'q', arguments: { 'x-queue-type': 'quorum' } }] } };
+    const qq = {
+      ...base,
+      topology: { ...base.topology, queues: [{ name: 'q', arguments: { 'x-queue-type': 'quorum' } }] },
+    };
     expect(missingFeatures(qq, { ...probe, quorum: false })).toMatch(/quorum/);
   });
 });

@@ -18,7 +18,9 @@ describe('broker target without management', () => {
     const offline = new ManagementClient(url, { baseUrl: 'http://127.0.0.1:1', timeoutMs: 300 });
     const probe = await probeBroker(url, { managementUrl: offline.baseUrl });
     expect(probe.management.available).toBe(false);
-    const { scenario } = await loadScenarioFile(path.join(repoRoot, 'packages/topology-core/conformance/scenarios/multiple-deaths-chain.json'));
+    const { scenario } = await loadScenarioFile(
+      path.join(repoRoot, 'packages/topology-core/conformance/scenarios/multiple-deaths-chain.json'),
+    );
     const r = await runBrokerScenario(scenario, { url, probe, management: offline });
     expect(r.kind).toBe('observed');
     if (r.kind !== 'observed') return;
@@ -36,14 +38,28 @@ describe('broker target for a user who may not create vhosts', () => {
     const api = `http://${url.hostname}:15672/api`;
     const user = `retry-studio-test-${process.pid}-${Date.now()}`;
     const h = { authorization: admin, 'content-type': 'application/json' };
-    expect((await fetch(`${api}/users/${user}`, { method: 'PUT', headers: h, body: JSON.stringify({ password: 'pw-for-test', tags: 'management' }) })).ok).toBe(true);
+    expect(
+      (
+        await fetch(`${api}/users/${user}`, {
+          method: 'PUT',
+          headers: h,
+          body: JSON.stringify({ password: 'pw-for-test', tags: 'management' }),
+        })
+      ).ok,
+    ).toBe(true);
     try {
-      await fetch(`${api}/permissions/%2F/${user}`, { method: 'PUT', headers: h, body: JSON.stringify({ configure: '.*', write: '.*', read: '.*' }) });
+      await fetch(`${api}/permissions/%2F/${user}`, {
+        method: 'PUT',
+        headers: h,
+        body: JSON.stringify({ configure: '.*', write: '.*', read: '.*' }),
+      });
       const limited = { ...url, username: user, password: 'pw-for-test' };
       const mgmt = new ManagementClient(limited, { baseUrl: BROKER_310.managementUrl });
       const probe = await probeBroker(limited, { managementUrl: mgmt.baseUrl });
       expect(probe.management.available).toBe(true);
-      const { scenario } = await loadScenarioFile(path.join(repoRoot, 'packages/topology-core/conformance/scenarios/ttl-zero.json'));
+      const { scenario } = await loadScenarioFile(
+        path.join(repoRoot, 'packages/topology-core/conformance/scenarios/ttl-zero.json'),
+      );
       const r = await runBrokerScenario(scenario, { url: limited, probe, management: mgmt });
       expect(r.kind === 'observed' && r.isolation).toBe('prefix');
       if (r.kind === 'observed') expect(compareObserved(r.observed, scenario.expect!).diff).toEqual([]);

@@ -14,8 +14,17 @@ const scenario: Scenario = {
     bindings: [{ source: 'x', destination: 'q', destination_type: 'queue', routing_key: 'k' }],
     policies: [{ name: 'ttl', pattern: '^q$', 'apply-to': 'queues', definition: { 'message-ttl': 5 } }],
   },
-  consumers: [{ queue: 'q', actions: [{ republish: { exchange: '', routing_key: 'r' } }, { republish: { exchange: 'x', routing_key: 'k' } }] }],
-  steps: [{ publish: { exchange: '', routing_key: 'q', body: 'b' } }, { publish: { exchange: 'x', routing_key: 'k', body: 'c' } }, { wait_ms: 5 }],
+  consumers: [
+    {
+      queue: 'q',
+      actions: [{ republish: { exchange: '', routing_key: 'r' } }, { republish: { exchange: 'x', routing_key: 'k' } }],
+    },
+  ],
+  steps: [
+    { publish: { exchange: '', routing_key: 'q', body: 'b' } },
+    { publish: { exchange: 'x', routing_key: 'k', body: 'c' } },
+    { wait_ms: 5 },
+  ],
 };
 
 describe('prefixScenario / unprefixObserved', () => {
@@ -28,21 +37,58 @@ describe('prefixScenario / unprefixObserved', () => {
     ]);
     expect(p.topology.bindings[0]).toMatchObject({ source: 'P.x', destination: 'P.q', routing_key: 'k' });
     // a policy as a deploy prefixes it: its name, and its pattern anchored to the prefixed name
-    expect(p.topology.policies).toEqual([expect.objectContaining({ name: 'P.ttl', 'apply-to': 'queues', definition: { 'message-ttl': 5 } })]);
+    expect(p.topology.policies).toEqual([
+      expect.objectContaining({ name: 'P.ttl', 'apply-to': 'queues', definition: { 'message-ttl': 5 } }),
+    ]);
     const pattern = new RegExp(p.topology.policies![0]!.pattern);
     expect([pattern.test('P.q'), pattern.test('q')]).toEqual([true, false]);
     expect(p.consumers[0]!.queue).toBe('P.q');
-    expect(p.consumers[0]!.actions).toEqual([{ republish: { exchange: '', routing_key: 'P.r' } }, { republish: { exchange: 'P.x', routing_key: 'k' } }]);
-    expect(p.steps).toEqual([{ publish: { exchange: '', routing_key: 'P.q', body: 'b' } }, { publish: { exchange: 'P.x', routing_key: 'k', body: 'c' } }, { wait_ms: 5 }]);
+    expect(p.consumers[0]!.actions).toEqual([
+      { republish: { exchange: '', routing_key: 'P.r' } },
+      { republish: { exchange: 'P.x', routing_key: 'k' } },
+    ]);
+    expect(p.steps).toEqual([
+      { publish: { exchange: '', routing_key: 'P.q', body: 'b' } },
+      { publish: { exchange: 'P.x', routing_key: 'k', body: 'c' } },
+      { wait_ms: 5 },
+    ]);
   });
 
   it('takes the prefix out of queues, x-death and x-first-death headers', () => {
     const o: Observed = {
-      deliveries: { 'P.q': [{ body: 'b', redelivered: false, 'x-death': [{ queue: 'P.q', reason: 'rejected', count: 1, exchange: '', 'routing-keys': ['P.q'] }], headers: { 'x-first-death-queue': 'P.q', 'x-first-death-exchange': 'P.x', 'x-last-death-queue': 'P.r', other: 'P.keep?' } }] },
+      deliveries: {
+        'P.q': [
+          {
+            body: 'b',
+            redelivered: false,
+            'x-death': [{ queue: 'P.q', reason: 'rejected', count: 1, exchange: '', 'routing-keys': ['P.q'] }],
+            headers: {
+              'x-first-death-queue': 'P.q',
+              'x-first-death-exchange': 'P.x',
+              'x-last-death-queue': 'P.r',
+              other: 'P.keep?',
+            },
+          },
+        ],
+      },
       final: { 'P.r': [{ body: 'b' }] },
     };
     expect(unprefixObserved(o, 'P.')).toEqual({
-      deliveries: { q: [{ body: 'b', redelivered: false, 'x-death': [{ queue: 'q', reason: 'rejected', count: 1, exchange: '', 'routing-keys': ['q'] }], headers: { 'x-first-death-queue': 'q', 'x-first-death-exchange': 'x', 'x-last-death-queue': 'r', other: 'P.keep?' } }] },
+      deliveries: {
+        q: [
+          {
+            body: 'b',
+            redelivered: false,
+            'x-death': [{ queue: 'q', reason: 'rejected', count: 1, exchange: '', 'routing-keys': ['q'] }],
+            headers: {
+              'x-first-death-queue': 'q',
+              'x-first-death-exchange': 'x',
+              'x-last-death-queue': 'r',
+              other: 'P.keep?',
+            },
+          },
+        ],
+      },
       final: { r: [{ body: 'b' }] },
     });
   });

@@ -7,8 +7,21 @@
  * and the consumers' republishes and the publish steps go through the walker as a design's
  * consumers and publishers.
  */
-import { mapHeaderReferences, mapReferences, type AmqpTable, type ConsumerAction, type PublisherSpec } from '@retry-studio/topology-core/model';
-import { scenarioConsumers, type Observed, type ObservedDeath, type Scenario, type ScenarioAction, type ScenarioStep } from '@retry-studio/topology-core/scenario';
+import {
+  mapHeaderReferences,
+  mapReferences,
+  type AmqpTable,
+  type ConsumerAction,
+  type PublisherSpec,
+} from '@retry-studio/topology-core/model';
+import {
+  scenarioConsumers,
+  type Observed,
+  type ObservedDeath,
+  type Scenario,
+  type ScenarioAction,
+  type ScenarioStep,
+} from '@retry-studio/topology-core/scenario';
 import { Renamer, prefixedName, renameTopology } from '../deploy/deployTarget.js';
 
 export function prefixScenario(s: Scenario, prefix: string): Scenario {
@@ -24,7 +37,8 @@ export function prefixScenario(s: Scenario, prefix: string): Scenario {
   const walked = mapReferences({ topology: s.topology, consumers: scenarioConsumers(s), publishers }, prefixedName(r));
   const action = (a: ScenarioAction, w: ConsumerAction | undefined): ScenarioAction => {
     if (typeof a === 'string' || w?.kind !== 'republish') return a;
-    const headers = a.republish.headers && mapHeaderReferences(a.republish.headers, prefixedName(r), 'republish.headers');
+    const headers =
+      a.republish.headers && mapHeaderReferences(a.republish.headers, prefixedName(r), 'republish.headers');
     return {
       republish: {
         ...a.republish,
@@ -40,7 +54,14 @@ export function prefixScenario(s: Scenario, prefix: string): Scenario {
     const w = walked.publishers[k++]!;
     const pub = st.publish;
     const headers = w.properties?.headers;
-    return { publish: { ...pub, exchange: w.exchange, routing_key: w.routingKey, ...(pub.properties && headers ? { properties: { ...pub.properties, headers } } : {}) } };
+    return {
+      publish: {
+        ...pub,
+        exchange: w.exchange,
+        routing_key: w.routingKey,
+        ...(pub.properties && headers ? { properties: { ...pub.properties, headers } } : {}),
+      },
+    };
   };
   return {
     ...s,
@@ -57,15 +78,22 @@ export function prefixScenario(s: Scenario, prefix: string): Scenario {
 export function unprefixObserved(o: Observed, prefix: string): Observed {
   const r = new Renamer(prefix);
   const u = (n: string): string => r.back(n);
-  const death = (d: ObservedDeath): ObservedDeath => ({ ...d, queue: u(d.queue), exchange: u(d.exchange), 'routing-keys': d['routing-keys'].map(u) });
-  const headers = (h: AmqpTable | undefined): AmqpTable | undefined => mapHeaderReferences(h, (ref) => u(ref.name), 'headers');
+  const death = (d: ObservedDeath): ObservedDeath => ({
+    ...d,
+    queue: u(d.queue),
+    exchange: u(d.exchange),
+    'routing-keys': d['routing-keys'].map(u),
+  });
+  const headers = (h: AmqpTable | undefined): AmqpTable | undefined =>
+    mapHeaderReferences(h, (ref) => u(ref.name), 'headers');
   const msg = <T extends { 'x-death'?: readonly ObservedDeath[]; headers?: AmqpTable }>(m: T): T => {
     const out: T = { ...m };
     if (m['x-death']) out['x-death'] = m['x-death'].map(death);
     if (m.headers) out.headers = headers(m.headers);
     return out;
   };
-  const byQueue = <T extends { 'x-death'?: readonly ObservedDeath[]; headers?: AmqpTable }>(m: { readonly [q: string]: readonly T[] }) =>
-    Object.fromEntries(Object.entries(m).map(([q, list]) => [u(q), list.map(msg)]));
+  const byQueue = <T extends { 'x-death'?: readonly ObservedDeath[]; headers?: AmqpTable }>(m: {
+    readonly [q: string]: readonly T[];
+  }) => Object.fromEntries(Object.entries(m).map(([q, list]) => [u(q), list.map(msg)]));
   return { ...o, deliveries: byQueue(o.deliveries), final: byQueue(o.final) };
 }

@@ -9,7 +9,12 @@ export function bodyOf(m: Message): string {
 
 export function observeMessage(m: Message): ObservedMessage {
   const n = headersForScenario(m.properties.headers as Record<string, unknown> | undefined);
-  const out: { body: string; 'x-death'?: ObservedMessage['x-death']; headers?: ObservedMessage['headers']; expiration?: string } = {
+  const out: {
+    body: string;
+    'x-death'?: ObservedMessage['x-death'];
+    headers?: ObservedMessage['headers'];
+    expiration?: string;
+  } = {
     body: bodyOf(m),
   };
   if (n['x-death']) out['x-death'] = n['x-death'];

@@ -6,7 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Channel, ChannelModel, ConfirmChannel, ConsumeMessage, Message, Options } from 'amqplib';
 import type { AmqpValue } from '@retry-studio/topology-core/model';
-import type { Observed, ObservedDelivery, ObservedMessage, Scenario, ScenarioAction, ScenarioConsumer } from '@retry-studio/topology-core/scenario';
+import type {
+  Observed,
+  ObservedDelivery,
+  ObservedMessage,
+  Scenario,
+  ScenarioAction,
+  ScenarioConsumer,
+} from '@retry-studio/topology-core/scenario';
 import { BUILTIN_EXCHANGE_TYPES } from '@retry-studio/topology-core/model';
 import { DEFAULT_SETTLE_MS, scenarioAction } from '@retry-studio/topology-core/scenario';
 import { type AmqpUrl, withVhost } from '../broker/amqpUrl.js';
@@ -40,12 +47,14 @@ export function missingFeatures(s: Scenario, probe: BrokerProbe): string | undef
   for (const e of s.topology.exchanges) {
     if (!(BUILTIN_EXCHANGE_TYPES as readonly string[]).includes(e.type)) needed.add(e.type);
     const delayedType = e.arguments?.['x-delayed-type'];
-    if (typeof delayedType === 'string' && !(BUILTIN_EXCHANGE_TYPES as readonly string[]).includes(delayedType)) needed.add(delayedType);
+    if (typeof delayedType === 'string' && !(BUILTIN_EXCHANGE_TYPES as readonly string[]).includes(delayedType))
+      needed.add(delayedType);
   }
   const missing = [...needed].filter((t) => !probe.exchangeTypes.includes(t));
   const quorum = s.topology.queues.some((q) => q.arguments?.['x-queue-type'] === 'quorum');
   const reasons: string[] = [];
-  if (missing.length > 0) reasons.push(`the broker (${probe.product} ${probe.version}) lacks exchange type(s) ${missing.join(', ')}`);
+  if (missing.length > 0)
+    reasons.push(`the broker (${probe.product} ${probe.version}) lacks exchange type(s) ${missing.join(', ')}`);
   if (quorum && !probe.quorum) reasons.push('the broker does not support quorum queues');
   return reasons.length > 0 ? reasons.join('; ') : undefined;
 }
@@ -92,10 +101,15 @@ class ScenarioConsumerRun {
     ch.on('error', (err: Error) => this.activity.errors.push(`consumer on '${this.spec.queue}': ${err.message}`));
     this.ch = ch;
     this.pub = await this.conn.createConfirmChannel();
-    this.pub.on('error', (err: Error) => this.activity.errors.push(`republish from '${this.spec.queue}': ${err.message}`));
+    this.pub.on('error', (err: Error) =>
+      this.activity.errors.push(`republish from '${this.spec.queue}': ${err.message}`),
+    );
     await ch.prefetch(this.spec.prefetch ?? 1);
     const offset = this.spec.offset;
-    const ok = await ch.consume(this.spec.queue, (m) => this.onMessage(m), { noAck: false, ...(offset !== undefined ? { arguments: { 'x-stream-offset': offset } } : {}) });
+    const ok = await ch.consume(this.spec.queue, (m) => this.onMessage(m), {
+      noAck: false,
+      ...(offset !== undefined ? { arguments: { 'x-stream-offset': offset } } : {}),
+    });
     this.tag = ok.consumerTag;
     this.activity.last = Date.now();
   }
@@ -143,7 +157,11 @@ class ScenarioConsumerRun {
     const props: Options.Publish = { headers: republishHeaders(m, r.headers), persistent: true };
     if (r.expiration !== undefined) props.expiration = String(r.expiration);
     this.activity.last = Date.now();
-    const { outcome } = await republishThenAck(this.pub!, ch, m, { exchange: r.exchange, routingKey, properties: props });
+    const { outcome } = await republishThenAck(this.pub!, ch, m, {
+      exchange: r.exchange,
+      routingKey,
+      properties: props,
+    });
     if (outcome === 'nacked') this.activity.nacked.push(bodyOf(m));
     this.activity.last = Date.now();
   }
@@ -249,7 +267,9 @@ async function openForRun(url: AmqpUrl): Promise<ChannelModel> {
     try {
       return await openConnection(url, { purpose: 'conformance' });
     } catch (err) {
-      const retriable = err instanceof BrokerConnectError && (err.kind === 'vhost' ? attempt < 10 : err.kind === 'unreachable' && Date.now() < until);
+      const retriable =
+        err instanceof BrokerConnectError &&
+        (err.kind === 'vhost' ? attempt < 10 : err.kind === 'unreachable' && Date.now() < until);
       if (!retriable) throw err;
       await sleep(Math.min(1000, 100 * attempt));
     }
@@ -320,7 +340,10 @@ async function runIn(url: AmqpUrl, s: Scenario, maxRunMs: number, setPolicies?: 
     if (activity.errors.length > 0) throw new Error(activity.errors.join('; '));
 
     const isStream = (q: Scenario['topology']['queues'][number]): boolean => q.arguments?.['x-queue-type'] === 'stream';
-    const final = await drainAll(conn, s.topology.queues.filter((q) => !isStream(q)).map((q) => q.name));
+    const final = await drainAll(
+      conn,
+      s.topology.queues.filter((q) => !isStream(q)).map((q) => q.name),
+    );
     for (const q of s.topology.queues.filter(isStream)) {
       const kept = await readStream(conn, q.name);
       if (kept.length > 0) final[q.name] = kept;
@@ -372,16 +395,27 @@ export async function runBrokerScenario(s: Scenario, o: BrokerRunOptions): Promi
   const policies = s.topology.policies ?? [];
   if (vhost !== undefined) {
     const setPolicies = async (): Promise<void> => {
-      for (const p of policies) await declarePolicy(mgmt!, vhost!, p).catch((err: Error) => Promise.reject(new Error(`declaring policy '${p.name}' failed: ${err.message}`)));
+      for (const p of policies)
+        await declarePolicy(mgmt!, vhost!, p).catch((err: Error) =>
+          Promise.reject(new Error(`declaring policy '${p.name}' failed: ${err.message}`)),
+        );
     };
     try {
-      return { kind: 'observed', observed: await runIn(withVhost(o.url, vhost), s, maxRunMs, setPolicies), isolation: 'vhost' };
+      return {
+        kind: 'observed',
+        observed: await runIn(withVhost(o.url, vhost), s, maxRunMs, setPolicies),
+        isolation: 'vhost',
+      };
     } finally {
       await mgmt?.deleteVhost(vhost).catch(() => undefined);
     }
   }
   // no management API: a unique name prefix in the URL's own vhost, deleted afterwards
-  if (policies.length > 0) return { kind: 'unsupported', reason: 'the scenario has policies: they need the management API (a throwaway vhost)' };
+  if (policies.length > 0)
+    return {
+      kind: 'unsupported',
+      reason: 'the scenario has policies: they need the management API (a throwaway vhost)',
+    };
   const prefix = `${isolationName(s)}.`;
   const prefixed = prefixScenario(s, prefix);
   try {

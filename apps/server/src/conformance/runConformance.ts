@@ -1,6 +1,11 @@
 /** Runs scenarios on a target and compares with `expect`; optionally records the broker's trace. */
 import { promises as fs } from 'node:fs';
-import { compareObserved, type Observed, type Scenario, type ScenarioProfile } from '@retry-studio/topology-core/scenario';
+import {
+  compareObserved,
+  type Observed,
+  type Scenario,
+  type ScenarioProfile,
+} from '@retry-studio/topology-core/scenario';
 import type { AmqpUrl } from '../broker/amqpUrl.js';
 import type { ManagementClient } from '../broker/management.js';
 import { probeBrokerWithManagement, type BrokerProbe } from '../broker/probe.js';
@@ -52,9 +57,13 @@ export class BrokerContext {
   ) {}
   async getProbe(): Promise<BrokerProbe> {
     if (this.probe) return this.probe;
-    const { probe, resolution } = await probeBrokerWithManagement(this.url, this.managementUrl ? { managementUrl: this.managementUrl, givenAs: '--management-url' } : {});
+    const { probe, resolution } = await probeBrokerWithManagement(
+      this.url,
+      this.managementUrl ? { managementUrl: this.managementUrl, givenAs: '--management-url' } : {},
+    );
     // a management URL the user gave must be this broker's; a discovered one is optional
-    if (resolution.kind === 'verified' || resolution.source !== 'discovered') this.management = requireManagement(resolution);
+    if (resolution.kind === 'verified' || resolution.source !== 'discovered')
+      this.management = requireManagement(resolution);
     return (this.probe = probe);
   }
 }
@@ -69,8 +78,17 @@ export function withRecording(s: Scenario, observed: Observed, on: string): Scen
   return { ...rest, expect: observed, recorded_on: on } as Scenario;
 }
 
-export async function runScenario(s: Scenario, o: ConformanceOptions, ctx?: BrokerContext, file?: string): Promise<ConformanceResult> {
-  let base: Pick<ConformanceResult, 'scenario' | 'target' | 'file' | 'profile'> = { scenario: s.name, target: o.target, ...(file ? { file } : {}) };
+export async function runScenario(
+  s: Scenario,
+  o: ConformanceOptions,
+  ctx?: BrokerContext,
+  file?: string,
+): Promise<ConformanceResult> {
+  let base: Pick<ConformanceResult, 'scenario' | 'target' | 'file' | 'profile'> = {
+    scenario: s.name,
+    target: o.target,
+    ...(file ? { file } : {}),
+  };
   const maxRunMs = o.maxRunMs ?? DEFAULT_MAX_RUN_MS;
   try {
     let observed: Observed;
@@ -92,16 +110,28 @@ export async function runScenario(s: Scenario, o: ConformanceOptions, ctx?: Brok
         return { ...base, match: true, observed, diff: null, recorded: true };
       }
     }
-    if (!s.expect) return { ...base, match: false, observed, diff: null, reason: 'the scenario has no expect block (record it with --target broker --record)' };
+    if (!s.expect)
+      return {
+        ...base,
+        match: false,
+        observed,
+        diff: null,
+        reason: 'the scenario has no expect block (record it with --target broker --record)',
+      };
     const c = compareObserved(observed, s.expect);
     return { ...base, match: c.match, observed, diff: c.match ? null : c.diff };
   } catch (err) {
-    if (err instanceof ScenarioUnsettledError) return { ...base, match: false, settled: false, diff: null, reason: err.message };
+    if (err instanceof ScenarioUnsettledError)
+      return { ...base, match: false, settled: false, diff: null, reason: err.message };
     return { ...base, match: false, diff: null, error: (err as Error).message };
   }
 }
 
-export async function runFiles(files: readonly string[], o: ConformanceOptions, onResult?: (r: ConformanceResult) => void): Promise<ConformanceResult[]> {
+export async function runFiles(
+  files: readonly string[],
+  o: ConformanceOptions,
+  onResult?: (r: ConformanceResult) => void,
+): Promise<ConformanceResult[]> {
   const ctx = o.target === 'broker' ? new BrokerContext(o.url!, o.managementUrl) : undefined;
   const results: ConformanceResult[] = [];
   for (const f of files) {

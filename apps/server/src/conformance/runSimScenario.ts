@@ -1,5 +1,11 @@
 /** The sim target: the core simulator run on a scenario, observed as the format README says (core: simulateScenario). */
-import { profileFromRecordedOn, simulateScenario, type Observed, type Scenario, type ScenarioProfile } from '@retry-studio/topology-core/scenario';
+import {
+  profileFromRecordedOn,
+  simulateScenario,
+  type Observed,
+  type Scenario,
+  type ScenarioProfile,
+} from '@retry-studio/topology-core/scenario';
 import { unsettledReason } from './unsettled.js';
 
 export type SimRunResult =
@@ -19,7 +25,14 @@ export function runSimScenario(s: Scenario, o: SimRunOptions): SimRunResult {
   const run = simulateScenario(s, { profile, maxTimeMs: o.maxRunMs });
   if (!run.settled) {
     const deliveries = run.result.events.filter((e) => e.kind === 'delivered').length;
-    return { kind: 'unsettled', profile, reason: unsettledReason(o.maxRunMs, `${deliveries} deliveries, still delivering at virtual ${run.result.endTime} ms`) };
+    return {
+      kind: 'unsettled',
+      profile,
+      reason: unsettledReason(
+        o.maxRunMs,
+        `${deliveries} deliveries, still delivering at virtual ${run.result.endTime} ms`,
+      ),
+    };
   }
   return { kind: 'observed', observed: run.observed, profile };
 }

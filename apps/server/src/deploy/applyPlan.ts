@@ -27,7 +27,11 @@ const unreachable = (): never => {
 /** Channels used in parallel per phase: declarations of durable objects wait on disk, one RPC at a time per channel. */
 const PHASE_CHANNELS = 16;
 
-async function runPhase(conn: ManagedConnection, items: PlanItem[], declare: (ch: Channel, it: PlanItem) => Promise<unknown>): Promise<{ done: PlanItem[]; failed?: { item: PlanItem; err: unknown } }> {
+async function runPhase(
+  conn: ManagedConnection,
+  items: PlanItem[],
+  declare: (ch: Channel, it: PlanItem) => Promise<unknown>,
+): Promise<{ done: PlanItem[]; failed?: { item: PlanItem; err: unknown } }> {
   if (items.length === 0) return { done: [] };
   const lanes = Math.min(PHASE_CHANNELS, Math.ceil(items.length / 8));
   const channels = await Promise.all(Array.from({ length: lanes }, () => conn.createChannel()));
@@ -36,13 +40,19 @@ async function runPhase(conn: ManagedConnection, items: PlanItem[], declare: (ch
   const results = await Promise.allSettled(items.map((it, i) => declare(channels[i % lanes]!, it)));
   results.forEach((r, i) => {
     if (r.status === 'fulfilled') done.push(items[i]!);
-    else if (!failed || (isCollateral(failed.err) && !isCollateral(r.reason))) failed = { item: items[i]!, err: r.reason };
+    else if (!failed || (isCollateral(failed.err) && !isCollateral(r.reason)))
+      failed = { item: items[i]!, err: r.reason };
   });
   await Promise.all(channels.map((ch) => ch.close().catch(() => undefined)));
   return failed ? { done, failed } : { done };
 }
 
-export async function applyPlan(plan: DeployPlan, conn: ManagedConnection, mgmt: ManagementClient, record: DeploymentRecord): Promise<ApplyResult> {
+export async function applyPlan(
+  plan: DeployPlan,
+  conn: ManagedConnection,
+  mgmt: ManagementClient,
+  record: DeploymentRecord,
+): Promise<ApplyResult> {
   const t0 = performance.now();
   const applied: AppliedItem[] = [];
   const skipped = plan.items
@@ -56,7 +66,14 @@ export async function applyPlan(plan: DeployPlan, conn: ManagedConnection, mgmt:
   }
   const finish = (failure?: ApplyResult['failure']): ApplyResult => {
     record.updatedAt = new Date().toISOString();
-    return { ok: !failure, applied, skipped, ...(failure ? { failure } : {}), createdVhost, ms: performance.now() - t0 };
+    return {
+      ok: !failure,
+      applied,
+      skipped,
+      ...(failure ? { failure } : {}),
+      createdVhost,
+      ms: performance.now() - t0,
+    };
   };
   const todo = (kind: PlanItem['kind']) => plan.items.filter((it) => it.kind === kind && it.status === 'create');
 
@@ -90,7 +107,12 @@ export async function applyPlan(plan: DeployPlan, conn: ManagedConnection, mgmt:
       if (it.kind === 'queue' && !record.queues.includes(it.name)) record.queues.push(it.name);
       if (it.kind === 'binding') record.bindings.push(it.binding);
     }
-    if (res.failed) return finish({ kind: res.failed.item.kind, name: res.failed.item.name, brokerMessage: brokerMessage(res.failed.err) });
+    if (res.failed)
+      return finish({
+        kind: res.failed.item.kind,
+        name: res.failed.item.name,
+        brokerMessage: brokerMessage(res.failed.err),
+      });
   }
   for (const it of plan.items) {
     if (it.kind !== 'policy' || it.status !== 'remove') continue;

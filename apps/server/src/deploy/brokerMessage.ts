@@ -9,5 +9,9 @@ export function brokerMessage(err: unknown): string {
 /** amqplib's errors for RPCs that never ran because the channel had already closed. */
 export function isCollateral(err: unknown): boolean {
   const msg = String((err as Error)?.message ?? err);
-  return /Channel (ended|closed), no reply will be forthcoming|Channel is closed|channel closed|Connection closed/i.test(msg) && !/with message/.test(msg);
+  return (
+    /Channel (ended|closed), no reply will be forthcoming|Channel is closed|channel closed|Connection closed/i.test(
+      msg,
+    ) && !/with message/.test(msg)
+  );
 }

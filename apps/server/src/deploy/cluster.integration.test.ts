@@ -7,7 +7,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Design } from '@retry-studio/topology-core/model';
 import { buildTemplate } from '@retry-studio/topology-core/templates';
-import { ClusterMemberError, ManagementClient, parseAmqpUrl, probeBroker, verifyClusterMembers } from '../broker/index.js';
+import {
+  ClusterMemberError,
+  ManagementClient,
+  parseAmqpUrl,
+  probeBroker,
+  verifyClusterMembers,
+} from '../broker/index.js';
 import { uniquePrefix } from '../http/testing.js';
 import { useLiveServer } from '../testing/liveServer.js';
 import { BROKER_43, TEST_CLUSTER } from '../testing/testBrokers.js';
@@ -27,11 +33,15 @@ function allQuorumDesign(name: string): Design {
   return {
     ...d,
     name,
-    topology: { ...d.topology, queues: d.topology.queues.map((q) => ({ ...q, arguments: { ...q.arguments, 'x-queue-type': 'quorum' } })) },
+    topology: {
+      ...d.topology,
+      queues: d.topology.queues.map((q) => ({ ...q, arguments: { ...q.arguments, 'x-queue-type': 'quorum' } })),
+    },
   };
 }
 
-const queueItems = (items: readonly PlanItem[]) => items.filter((i): i is Extract<PlanItem, { kind: 'queue' }> => i.kind === 'queue');
+const queueItems = (items: readonly PlanItem[]) =>
+  items.filter((i): i is Extract<PlanItem, { kind: 'queue' }> => i.kind === 'queue');
 
 beforeAll(ensureTestCluster, 240_000);
 
@@ -48,7 +58,8 @@ describe('a three-node RabbitMQ 4.3 cluster', () => {
     const d = allQuorumDesign('cluster-deploy');
     const plan = await live.srv.post('/api/plan', { design: d, prefix });
     expect(plan.status, JSON.stringify(plan.body)).toBe(200);
-    for (const q of queueItems(plan.body.plan.items)) expect(q.placement).toEqual({ type: 'quorum', source: 'expected', replicas: 3, members: ALL });
+    for (const q of queueItems(plan.body.plan.items))
+      expect(q.placement).toEqual({ type: 'quorum', source: 'expected', replicas: 3, members: ALL });
 
     await live.deploy(d, prefix);
     for (const q of d.topology.queues) {
@@ -63,7 +74,9 @@ describe('a three-node RabbitMQ 4.3 cluster', () => {
       expect(q.placement).toMatchObject({ type: 'quorum', source: 'actual', replicas: 3 });
       expect(ALL).toContain(q.placement!.leader);
     }
-    console.log(`cluster deploy via ${N2.node}: ${placed.map((q) => `${q.name} leader ${q.placement!.leader}`).join(', ')}`);
+    console.log(
+      `cluster deploy via ${N2.node}: ${placed.map((q) => `${q.name} leader ${q.placement!.leader}`).join(', ')}`,
+    );
   }, 60_000);
 
   it('a classic queue to create is placed on the node the deploy connects to, one copy, and the plan lints it for the cluster', async () => {
@@ -71,17 +84,29 @@ describe('a three-node RabbitMQ 4.3 cluster', () => {
     if (!built.ok) throw new Error(JSON.stringify(built.errors));
     const plan = await live.srv.post('/api/plan', { design: built.template.design, prefix: uniquePrefix('clc') });
     const classic = queueItems(plan.body.plan.items).find((q) => q.placement?.type === 'classic');
-    expect(classic?.placement).toEqual({ type: 'classic', source: 'expected', replicas: 1, members: [N2.node], leader: N2.node });
+    expect(classic?.placement).toEqual({
+      type: 'classic',
+      source: 'expected',
+      replicas: 1,
+      members: [N2.node],
+      leader: N2.node,
+    });
     // the plan lints with the cluster's node count: the classic dead-letter queue is flagged
-    expect(plan.body.lint).toContainEqual(expect.objectContaining({ id: 'classic-queue-in-cluster', objects: [`queue:${classic!.designName}`] }));
+    expect(plan.body.lint).toContainEqual(
+      expect.objectContaining({ id: 'classic-queue-in-cluster', objects: [`queue:${classic!.designName}`] }),
+    );
   });
 
   it('a node URL of another cluster is refused, naming the field and both clusters', async () => {
     await expect(verifyClusterMembers([N1, N3].map((n) => parseAmqpUrl(n.amqpUrl)))).resolves.toHaveLength(2);
-    const err = await verifyClusterMembers([N1, N2, BROKER_43].map((n) => parseAmqpUrl(n.amqpUrl))).catch((e: unknown) => e);
+    const err = await verifyClusterMembers([N1, N2, BROKER_43].map((n) => parseAmqpUrl(n.amqpUrl))).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ClusterMemberError);
     expect((err as ClusterMemberError).path).toBe('nodes[2]');
-    expect((err as Error).message).toMatch(/127\.0\.0\.1:5673.* belongs to another cluster: .*cluster rabbit4?@.*while .*5674.* is .*cluster retry-studio-cluster/);
+    expect((err as Error).message).toMatch(
+      /127\.0\.0\.1:5673.* belongs to another cluster: .*cluster rabbit4?@.*while .*5674.* is .*cluster retry-studio-cluster/,
+    );
   });
 
   describe('with node 3 stopped', () => {
@@ -91,14 +116,19 @@ describe('a three-node RabbitMQ 4.3 cluster', () => {
         const prefix = uniquePrefix('cldown');
         const d = allQuorumDesign('cluster-down');
         const plan = await live.srv.post('/api/plan', { design: d, prefix });
-        expect(plan.body.plan.cluster.problems).toEqual([expect.objectContaining({ kind: 'node-down', node: N3.node })]);
-        for (const q of queueItems(plan.body.plan.items)) expect(q.placement).toMatchObject({ replicas: 2, members: [N1.node, N2.node] });
+        expect(plan.body.plan.cluster.problems).toEqual([
+          expect.objectContaining({ kind: 'node-down', node: N3.node }),
+        ]);
+        for (const q of queueItems(plan.body.plan.items))
+          expect(q.placement).toMatchObject({ replicas: 2, members: [N1.node, N2.node] });
 
         const dep = await live.srv.post('/api/deploy', { design: d, prefix });
         expect(dep.status).toBe(409);
         expect(dep.body.field).toBe('broker');
         expect(dep.body.error).toMatch(/^deploy: nothing was deployed: node rabbit-c3@localhost is not running/);
-        const left = [...(await mgmt1.listQueues('/')), ...(await mgmt1.listExchanges('/'))].filter((o) => o.name.startsWith(prefix));
+        const left = [...(await mgmt1.listQueues('/')), ...(await mgmt1.listExchanges('/'))].filter((o) =>
+          o.name.startsWith(prefix),
+        );
         expect(left).toEqual([]);
       } finally {
         await clusterNodeApp(N3, 'start_app');

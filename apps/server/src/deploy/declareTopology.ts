@@ -14,7 +14,12 @@ import { exchangeShape, queueShape, type ExchangeShape, type QueueShape } from '
 type DeclaringChannel = Pick<Channel, 'assertExchange' | 'assertQueue' | 'bindQueue' | 'bindExchange' | 'close' | 'on'>;
 
 export function declareExchange(ch: DeclaringChannel, name: string, d: ExchangeShape): Promise<unknown> {
-  return ch.assertExchange(name, d.type, { durable: d.durable, autoDelete: d.auto_delete, internal: d.internal, arguments: { ...d.arguments } });
+  return ch.assertExchange(name, d.type, {
+    durable: d.durable,
+    autoDelete: d.auto_delete,
+    internal: d.internal,
+    arguments: { ...d.arguments },
+  });
 }
 
 export function declareQueue(ch: DeclaringChannel, name: string, d: QueueShape): Promise<unknown> {
@@ -23,19 +28,29 @@ export function declareQueue(ch: DeclaringChannel, name: string, d: QueueShape):
 
 /** A policy goes over the management API (AMQP cannot set one). */
 export function declarePolicy(mgmt: Pick<ManagementClient, 'putPolicy'>, vhost: string, p: PolicyDef): Promise<void> {
-  return mgmt.putPolicy(vhost, p.name, { pattern: p.pattern, 'apply-to': p['apply-to'] ?? 'all', priority: p.priority ?? 0, definition: { ...p.definition } });
+  return mgmt.putPolicy(vhost, p.name, {
+    pattern: p.pattern,
+    'apply-to': p['apply-to'] ?? 'all',
+    priority: p.priority ?? 0,
+    definition: { ...p.definition },
+  });
 }
 
 export function declareBinding(ch: DeclaringChannel, b: BindingDef): Promise<unknown> {
   const args = { ...(b.arguments ?? {}) };
-  return b.destination_type === 'exchange' ? ch.bindExchange(b.destination, b.source, b.routing_key, args) : ch.bindQueue(b.destination, b.source, b.routing_key, args);
+  return b.destination_type === 'exchange'
+    ? ch.bindExchange(b.destination, b.source, b.routing_key, args)
+    : ch.bindQueue(b.destination, b.source, b.routing_key, args);
 }
 
 /**
  * Declares every exchange, then every queue, then every binding, one at a time on one channel
  * (closed after). The first failure throws `declaring <object> failed: <the broker's message>`.
  */
-export async function declareTopology(conn: { createChannel(): Promise<DeclaringChannel> }, t: Topology): Promise<void> {
+export async function declareTopology(
+  conn: { createChannel(): Promise<DeclaringChannel> },
+  t: Topology,
+): Promise<void> {
   const ch = await conn.createChannel();
   let failure: Error | undefined;
   ch.on('error', (err: Error) => (failure = err));
@@ -47,9 +62,11 @@ export async function declareTopology(conn: { createChannel(): Promise<Declaring
     }
   };
   try {
-    for (const e of t.exchanges) await step(`exchange '${e.name}'`, () => declareExchange(ch, e.name, exchangeShape(e)));
+    for (const e of t.exchanges)
+      await step(`exchange '${e.name}'`, () => declareExchange(ch, e.name, exchangeShape(e)));
     for (const q of t.queues) await step(`queue '${q.name}'`, () => declareQueue(ch, q.name, queueShape(q)));
-    for (const b of t.bindings) await step(`binding '${b.source}' -> '${b.destination}' (${b.routing_key})`, () => declareBinding(ch, b));
+    for (const b of t.bindings)
+      await step(`binding '${b.source}' -> '${b.destination}' (${b.routing_key})`, () => declareBinding(ch, b));
   } finally {
     await ch.close().catch(() => undefined);
   }

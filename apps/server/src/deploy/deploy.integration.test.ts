@@ -39,7 +39,14 @@ describe.each(TEST_BROKERS)('on RabbitMQ $name', (broker) => {
       const d = retryLoopDesign('idem');
       const p1 = await srv.post('/api/plan', { design: d, prefix });
       expect(p1.status).toBe(200);
-      expect(p1.body.plan.summary).toEqual({ create: 9, update: 0, remove: 0, unchanged: 0, conflict: 0, unsupported: 0 });
+      expect(p1.body.plan.summary).toEqual({
+        create: 9,
+        update: 0,
+        remove: 0,
+        unchanged: 0,
+        conflict: 0,
+        unsupported: 0,
+      });
       // a plan changes nothing
       expect((await mgmt.listQueues('/')).some((q) => q.name.startsWith(prefix))).toBe(false);
       const dep = await srv.post('/api/deploy', { design: d, prefix });
@@ -68,7 +75,14 @@ describe.each(TEST_BROKERS)('on RabbitMQ $name', (broker) => {
       );
       expect(JSON.stringify(list.body)).not.toMatch(/guest:guest/);
       const p2 = await srv.post('/api/plan', { design: d, prefix });
-      expect(p2.body.plan.summary).toEqual({ create: 0, update: 0, remove: 0, unchanged: 9, conflict: 0, unsupported: 0 });
+      expect(p2.body.plan.summary).toEqual({
+        create: 0,
+        update: 0,
+        remove: 0,
+        unchanged: 9,
+        conflict: 0,
+        unsupported: 0,
+      });
       const dep2 = await srv.post('/api/deploy', { design: d, prefix });
       expect(dep2.body.result.applied).toEqual([]);
       // the DLX argument points at the prefixed exchange
@@ -192,7 +206,9 @@ describe.each(TEST_BROKERS)('on RabbitMQ $name', (broker) => {
       const ach = await apply.createChannel();
       // whether the connection is down is read as it is lost: 100 ms later, a reconnect (after 160-240 ms
       // of backoff) could already be back when a loaded machine delays the timer
-      const lost = new Promise<{ err: unknown; open: boolean }>((r) => apply.once('disconnected', (err) => r({ err, open: apply.isOpen })));
+      const lost = new Promise<{ err: unknown; open: boolean }>((r) =>
+        apply.once('disconnected', (err) => r({ err, open: apply.isOpen })),
+      );
       const err = await ach.assertExchange(`${prefix}bogus`, 'x-no-such-type').catch((e: Error) => e);
       expect(err).toBeInstanceOf(Error);
       if (broker.name === '3.10') {
@@ -254,52 +270,62 @@ describe.each(TEST_BROKERS)('on RabbitMQ $name', (broker) => {
     });
 
     // RabbitMQ has no if-empty/if-unused for quorum queues (it closes the connection): checked first, then a plain delete
-    const quorumTemplates = broker.name === '3.10' ? ['quorum-delivery-limit'] : ['quorum-delivery-limit', 'quorum-delayed-retry'];
-    it.each(quorumTemplates)('%s: teardown removes every object; a non-empty quorum queue is refused, and forced goes', async (id) => {
-      const built = buildTemplate(id);
-      if (!built.ok) throw new Error(JSON.stringify(built.errors));
-      const d = built.template.design;
-      const quorum = d.topology.queues.filter((q) => q.arguments?.['x-queue-type'] === 'quorum').map((q) => q.name);
-      expect(quorum.length).toBeGreaterThan(0);
-      const left = async (prefix: string) => [
-        ...(await mgmt.listQueues('/')).map((q) => q.name),
-        ...(await mgmt.listExchanges('/')).map((e) => e.name),
-        ...(await mgmt.listPolicies('/')).map((p) => p.name),
-      ].filter((n) => n.startsWith(prefix));
+    const quorumTemplates =
+      broker.name === '3.10' ? ['quorum-delivery-limit'] : ['quorum-delivery-limit', 'quorum-delayed-retry'];
+    it.each(quorumTemplates)(
+      '%s: teardown removes every object; a non-empty quorum queue is refused, and forced goes',
+      async (id) => {
+        const built = buildTemplate(id);
+        if (!built.ok) throw new Error(JSON.stringify(built.errors));
+        const d = built.template.design;
+        const quorum = d.topology.queues.filter((q) => q.arguments?.['x-queue-type'] === 'quorum').map((q) => q.name);
+        expect(quorum.length).toBeGreaterThan(0);
+        const left = async (prefix: string) =>
+          [
+            ...(await mgmt.listQueues('/')).map((q) => q.name),
+            ...(await mgmt.listExchanges('/')).map((e) => e.name),
+            ...(await mgmt.listPolicies('/')).map((p) => p.name),
+          ].filter((n) => n.startsWith(prefix));
 
-      const clean = uniquePrefix('tdq');
-      const dep = await srv.post('/api/deploy', { design: d, prefix: clean });
-      expect(dep.body.result?.ok, JSON.stringify(dep.body)).toBe(true);
-      onCleanup(() => srv.post('/api/teardown', { designName: d.name, prefix: clean, force: true }));
-      expect((await left(clean)).length).toBeGreaterThan(0);
-      const td = await srv.post('/api/teardown', { designName: d.name, prefix: clean });
-      expect(td.status).toBe(200);
-      expect(td.body).toMatchObject({ ok: true, left: [], errors: [] });
-      expect([...td.body.deleted.queues].sort()).toEqual(d.topology.queues.map((q) => clean + q.name).sort());
-      expect(await left(clean)).toEqual([]);
+        const clean = uniquePrefix('tdq');
+        const dep = await srv.post('/api/deploy', { design: d, prefix: clean });
+        expect(dep.body.result?.ok, JSON.stringify(dep.body)).toBe(true);
+        onCleanup(() => srv.post('/api/teardown', { designName: d.name, prefix: clean, force: true }));
+        expect((await left(clean)).length).toBeGreaterThan(0);
+        const td = await srv.post('/api/teardown', { designName: d.name, prefix: clean });
+        expect(td.status).toBe(200);
+        expect(td.body).toMatchObject({ ok: true, left: [], errors: [] });
+        expect([...td.body.deleted.queues].sort()).toEqual(d.topology.queues.map((q) => clean + q.name).sort());
+        expect(await left(clean)).toEqual([]);
 
-      const held = uniquePrefix('tdq');
-      await srv.post('/api/deploy', { design: d, prefix: held });
-      onCleanup(() => srv.post('/api/teardown', { designName: d.name, prefix: held, force: true }));
-      const ch = await conn.createConfirmChannel();
-      ch.sendToQueue(held + quorum[0], Buffer.from('x'));
-      await ch.waitForConfirms();
-      await ch.close();
-      const refused = await srv.post('/api/teardown', { designName: d.name, prefix: held });
-      expect(refused.status).toBe(409);
-      expect(refused.body.ok).toBe(false);
-      expect(refused.body.refused).toEqual([{ queue: held + quorum[0], messages: 1, consumers: 0 }]);
-      expect(refused.body.error).toMatch(/1 messages/);
-      expect(await queueDepth(held + quorum[0])).toBe(1);
-      const forced = await srv.post('/api/teardown', { designName: d.name, prefix: held, force: true });
-      expect(forced.status).toBe(200);
-      expect(forced.body).toMatchObject({ ok: true, left: [], messagesDeleted: 1 });
-      expect(await left(held)).toEqual([]);
-    });
+        const held = uniquePrefix('tdq');
+        await srv.post('/api/deploy', { design: d, prefix: held });
+        onCleanup(() => srv.post('/api/teardown', { designName: d.name, prefix: held, force: true }));
+        const ch = await conn.createConfirmChannel();
+        ch.sendToQueue(held + quorum[0], Buffer.from('x'));
+        await ch.waitForConfirms();
+        await ch.close();
+        const refused = await srv.post('/api/teardown', { designName: d.name, prefix: held });
+        expect(refused.status).toBe(409);
+        expect(refused.body.ok).toBe(false);
+        expect(refused.body.refused).toEqual([{ queue: held + quorum[0], messages: 1, consumers: 0 }]);
+        expect(refused.body.error).toMatch(/1 messages/);
+        expect(await queueDepth(held + quorum[0])).toBe(1);
+        const forced = await srv.post('/api/teardown', { designName: d.name, prefix: held, force: true });
+        expect(forced.status).toBe(200);
+        expect(forced.body).toMatchObject({ ok: true, left: [], messagesDeleted: 1 });
+        expect(await left(held)).toEqual([]);
+      },
+    );
 
     it('a stream holding messages is refused without force (if-empty does not protect a stream), and forced goes', async () => {
       const prefix = uniquePrefix('tds');
-      const d = design({ name: 'tds', exchanges: [], queues: [{ name: 'log', arguments: { 'x-queue-type': 'stream' } }], bindings: [] });
+      const d = design({
+        name: 'tds',
+        exchanges: [],
+        queues: [{ name: 'log', arguments: { 'x-queue-type': 'stream' } }],
+        bindings: [],
+      });
       await srv.post('/api/deploy', { design: d, prefix });
       onCleanup(() => srv.post('/api/teardown', { designName: 'tds', prefix, force: true }));
       const ch = await conn.createConfirmChannel();
@@ -317,7 +343,7 @@ describe.each(TEST_BROKERS)('on RabbitMQ $name', (broker) => {
       expect(forced.body).toMatchObject({ ok: true, left: [], deleted: { queues: [`${prefix}log`] } });
     });
 
-    it('a queue it cannot read is left: ok false, listed with the broker\'s reason, kept for the next teardown', async () => {
+    it("a queue it cannot read is left: ok false, listed with the broker's reason, kept for the next teardown", async () => {
       const prefix = uniquePrefix('tdl');
       await srv.post('/api/deploy', { design: retryLoopDesign('tdl'), prefix });
       onCleanup(() => srv.post('/api/teardown', { designName: 'tdl', prefix, force: true }));
@@ -330,7 +356,9 @@ describe.each(TEST_BROKERS)('on RabbitMQ $name', (broker) => {
       const td = await srv.post('/api/teardown', { designName: 'tdl', prefix, force: true });
       expect(td.status).toBe(200);
       expect(td.body.ok).toBe(false);
-      expect(td.body.left).toEqual([{ kind: 'queue', name: `${prefix}work.q`, why: expect.stringMatching(/could not be read.*RESOURCE_LOCKED/) }]);
+      expect(td.body.left).toEqual([
+        { kind: 'queue', name: `${prefix}work.q`, why: expect.stringMatching(/could not be read.*RESOURCE_LOCKED/) },
+      ]);
       expect(td.body.deleted.queues.sort()).toEqual([`${prefix}parking.q`, `${prefix}retry.q`]);
       await other.close();
       // the exclusive queue went with its connection: the next teardown finds nothing left

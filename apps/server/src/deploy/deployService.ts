@@ -28,7 +28,12 @@ export class DeployService {
   }
 
   /** `managementUrl`: the user's (else env or discovery); always verified to be the broker at `url` */
-  async plan(design: Design, url: AmqpUrl, target: DeployTarget, managementUrl?: string): Promise<{ plan: DeployPlan; real: Design }> {
+  async plan(
+    design: Design,
+    url: AmqpUrl,
+    target: DeployTarget,
+    managementUrl?: string,
+  ): Promise<{ plan: DeployPlan; real: Design }> {
     const r = new Renamer(target.prefix);
     const real = renameDesign(design, r);
     const state = await readBrokerState(await this.brokers.management(url, managementUrl), target.vhost);
@@ -43,7 +48,9 @@ export class DeployService {
    * keeps the statistics' count: a passive declare says 0 for it.
    */
   private async conflictDepthsNow(plan: DeployPlan, url: AmqpUrl, target: DeployTarget): Promise<DeployPlan> {
-    const conflicts = plan.items.filter((i) => i.kind === 'queue' && i.status === 'conflict' && i.actual?.arguments?.['x-queue-type'] !== 'stream');
+    const conflicts = plan.items.filter(
+      (i) => i.kind === 'queue' && i.status === 'conflict' && i.actual?.arguments?.['x-queue-type'] !== 'stream',
+    );
     if (conflicts.length === 0 || plan.vhostMissing) return plan;
     const now = new Map<string, { messages: number; consumers: number }>();
     await this.brokers
@@ -64,12 +71,21 @@ export class DeployService {
     const items = plan.items.map((i) => {
       const n = i.kind === 'queue' && i.status === 'conflict' && i.actual ? now.get(i.name) : undefined;
       if (!n || i.kind !== 'queue' || !i.actual) return i;
-      return { ...i, actual: { ...i.actual, ...n }, message: queueConflictMessage(i.name, i.differences ?? [], n.messages) };
+      return {
+        ...i,
+        actual: { ...i.actual, ...n },
+        message: queueConflictMessage(i.name, i.differences ?? [], n.messages),
+      };
     });
     return { ...plan, items };
   }
 
-  async deploy(design: Design, url: AmqpUrl, target: DeployTarget, managementUrl?: string): Promise<{ plan: DeployPlan; result: ApplyResult; deployment: string }> {
+  async deploy(
+    design: Design,
+    url: AmqpUrl,
+    target: DeployTarget,
+    managementUrl?: string,
+  ): Promise<{ plan: DeployPlan; result: ApplyResult; deployment: string }> {
     const { plan } = await this.plan(design, url, target, managementUrl);
     // refused before anything is declared: a half-replicated or mixed-version deploy is worse than none
     if (plan.cluster?.problems.length) throw new ClusterNotReadyError(plan.cluster.problems);
@@ -80,7 +96,9 @@ export class DeployService {
       await mgmt.createVhost(target.vhost);
       record.createdVhost = true;
     }
-    const result = await this.brokers.using(url, target.vhost, 'apply', (conn) => applyPlan({ ...plan, vhostMissing: false }, conn, mgmt, record));
+    const result = await this.brokers.using(url, target.vhost, 'apply', (conn) =>
+      applyPlan({ ...plan, vhostMissing: false }, conn, mgmt, record),
+    );
     this.manifest.save();
     return { plan, result: { ...result, createdVhost: plan.vhostMissing }, deployment: record.id };
   }
@@ -89,7 +107,12 @@ export class DeployService {
     return this.manifest.get(Manifest.key(redactUrl({ ...url, vhost: '/' }), target.vhost, target.prefix));
   }
 
-  async teardown(record: DeploymentRecord, url: AmqpUrl, force: boolean, managementUrl?: string): Promise<TeardownResult> {
+  async teardown(
+    record: DeploymentRecord,
+    url: AmqpUrl,
+    force: boolean,
+    managementUrl?: string,
+  ): Promise<TeardownResult> {
     const mgmt = await this.brokers.management(url, managementUrl);
     const res = await this.brokers.using(url, record.vhost, 'apply', (conn) => teardown(record, conn, mgmt, force));
     if ('refused' in res) return res;

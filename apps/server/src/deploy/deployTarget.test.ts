@@ -18,7 +18,10 @@ describe('deploy target and renaming', () => {
       ],
       queues: [
         { name: 'work', arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'wait' } },
-        { name: 'wait', arguments: { 'x-dead-letter-exchange': 'in', 'x-dead-letter-routing-key': 'job', 'x-message-ttl': 5 } },
+        {
+          name: 'wait',
+          arguments: { 'x-dead-letter-exchange': 'in', 'x-dead-letter-routing-key': 'job', 'x-message-ttl': 5 },
+        },
       ],
       bindings: [bindQ('in', 'work', 'job')],
       consumers: [
@@ -27,7 +30,12 @@ describe('deploy target and renaming', () => {
           queue: 'work',
           behaviour: {
             kind: 'worker',
-            onFailure: [{ when: { kind: 'lt', counter: { kind: 'deathCount', queue: 'work' }, value: 3 }, then: { kind: 'republish', exchange: '', routingKey: 'wait' } }],
+            onFailure: [
+              {
+                when: { kind: 'lt', counter: { kind: 'deathCount', queue: 'work' }, value: 3 },
+                then: { kind: 'republish', exchange: '', routingKey: 'wait' },
+              },
+            ],
           },
         },
       ],
@@ -38,9 +46,16 @@ describe('deploy target and renaming', () => {
       ['pre.in', { 'alternate-exchange': 'pre.ae' }],
       ['pre.ae', undefined],
     ]);
-    expect(r.topology.queues[0]!.arguments).toEqual({ 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'pre.wait' });
+    expect(r.topology.queues[0]!.arguments).toEqual({
+      'x-dead-letter-exchange': '',
+      'x-dead-letter-routing-key': 'pre.wait',
+    });
     // a DLRK through a named exchange is a routing key, not a queue name
-    expect(r.topology.queues[1]!.arguments).toEqual({ 'x-dead-letter-exchange': 'pre.in', 'x-dead-letter-routing-key': 'job', 'x-message-ttl': 5 });
+    expect(r.topology.queues[1]!.arguments).toEqual({
+      'x-dead-letter-exchange': 'pre.in',
+      'x-dead-letter-routing-key': 'job',
+      'x-message-ttl': 5,
+    });
     expect(r.topology.bindings[0]).toMatchObject({ source: 'pre.in', destination: 'pre.work', routing_key: 'job' });
     const b = r.consumers[0]!.behaviour;
     expect(r.consumers[0]!.queue).toBe('pre.work');
@@ -60,14 +75,41 @@ describe('deploy target and renaming', () => {
       exchanges: [{ name: 'dlx', type: 'direct' }],
       queues: [{ name: 'work' }],
       bindings: [bindQ('dlx', 'work', 'work')],
-      publishers: [{ id: 'p', exchange: 'dlx', routingKey: 'work', properties: { headers: { 'radlx-track-queue': 'work' } } }],
+      publishers: [
+        { id: 'p', exchange: 'dlx', routingKey: 'work', properties: { headers: { 'radlx-track-queue': 'work' } } },
+      ],
     });
-    const d = { ...base, topology: { ...base.topology, policies: [{ name: 'p', pattern: '^work$', 'apply-to': 'queues' as const, definition: { 'dead-letter-exchange': 'dlx' } }] } };
+    const d = {
+      ...base,
+      topology: {
+        ...base.topology,
+        policies: [
+          {
+            name: 'p',
+            pattern: '^work$',
+            'apply-to': 'queues' as const,
+            definition: { 'dead-letter-exchange': 'dlx' },
+          },
+        ],
+      },
+    };
     const r = renameDesign(d, new Renamer('pre.'));
-    expect(r.topology.policies).toEqual([{ name: 'pre.p', pattern: '^pre\\.(?:work$)', 'apply-to': 'queues', definition: { 'dead-letter-exchange': 'pre.dlx' } }]);
+    expect(r.topology.policies).toEqual([
+      {
+        name: 'pre.p',
+        pattern: '^pre\\.(?:work$)',
+        'apply-to': 'queues',
+        definition: { 'dead-letter-exchange': 'pre.dlx' },
+      },
+    ]);
     // routing keys are not names on the broker: the binding key and the publisher's key stay
     expect(r.topology.bindings[0]).toMatchObject({ source: 'pre.dlx', destination: 'pre.work', routing_key: 'work' });
-    expect(r.publishers[0]).toEqual({ id: 'p', exchange: 'pre.dlx', routingKey: 'work', properties: { headers: { 'radlx-track-queue': 'pre.work' } } });
+    expect(r.publishers[0]).toEqual({
+      id: 'p',
+      exchange: 'pre.dlx',
+      routingKey: 'work',
+      properties: { headers: { 'radlx-track-queue': 'pre.work' } },
+    });
   });
 
   it('an empty prefix changes nothing', () => {

@@ -21,7 +21,10 @@ export function slugify(name: string): string {
 }
 
 /** Explicit prefix or vhost wins; otherwise `rs.<slug>.` in `/`. */
-export function resolveTarget(designName: string, opts: { prefix?: string; vhost?: string; urlVhost?: string }): DeployTarget {
+export function resolveTarget(
+  designName: string,
+  opts: { prefix?: string; vhost?: string; urlVhost?: string },
+): DeployTarget {
   if (opts.vhost !== undefined) return { vhost: opts.vhost, prefix: opts.prefix ?? '' };
   return { vhost: opts.urlVhost ?? '/', prefix: opts.prefix ?? `rs.${slugify(designName)}.` };
 }
@@ -46,7 +49,10 @@ export class Renamer {
 }
 
 /** The names a prefix changes: every declaration and reference; routing keys stay keys. */
-export const prefixedName = (r: Renamer) => (ref: NameReference): string => (ref.kind === 'routingKey' ? ref.name : r.name(ref.name));
+export const prefixedName =
+  (r: Renamer) =>
+  (ref: NameReference): string =>
+    ref.kind === 'routingKey' ? ref.name : r.name(ref.name);
 
 export function renameTopology(t: Topology, r: Renamer): Topology {
   const walked = mapReferences({ topology: t }, prefixedName(r)).topology;

@@ -55,7 +55,20 @@ export class Manifest {
     let r = this.records.get(id);
     if (!r) {
       const now = new Date().toISOString();
-      r = { id, broker, vhost, prefix, designName, createdVhost: false, exchanges: [], queues: [], bindings: [], policies: [], createdAt: now, updatedAt: now };
+      r = {
+        id,
+        broker,
+        vhost,
+        prefix,
+        designName,
+        createdVhost: false,
+        exchanges: [],
+        queues: [],
+        bindings: [],
+        policies: [],
+        createdAt: now,
+        updatedAt: now,
+      };
       this.records.set(id, r);
     }
     return r;
@@ -70,7 +83,10 @@ export class Manifest {
     if (!this.file) return;
     mkdirSync(dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ format: 'retry-studio/manifest', version: 1, deployments: this.all() }, null, 2));
+    writeFileSync(
+      tmp,
+      JSON.stringify({ format: 'retry-studio/manifest', version: 1, deployments: this.all() }, null, 2),
+    );
     renameSync(tmp, this.file);
   }
 }

@@ -5,7 +5,24 @@
  * redeclare (reliability-security.md §1). What can change in place (a policy) and what needs a
  * new queue (an argument) is the core's table (settingChanges.ts), the one the linter reads.
  */
-import { POLICY_KEYS, brokerLine, refusedPolicyKeys, exchangeDeclarationChanges, policyChanges, queueDeclarationChanges, queueEffectiveSettings, sameAmqpValue, type AmqpTable, type BindingDef, type BrokerProfileId, type ExchangeDef, type PolicyApplyTo, type PolicyDef, type QueueDef, type Topology } from '@retry-studio/topology-core/model';
+import {
+  POLICY_KEYS,
+  brokerLine,
+  refusedPolicyKeys,
+  exchangeDeclarationChanges,
+  policyChanges,
+  queueDeclarationChanges,
+  queueEffectiveSettings,
+  sameAmqpValue,
+  type AmqpTable,
+  type BindingDef,
+  type BrokerProfileId,
+  type ExchangeDef,
+  type PolicyApplyTo,
+  type PolicyDef,
+  type QueueDef,
+  type Topology,
+} from '@retry-studio/topology-core/model';
 import type { ManagementClient, MgmtBinding, MgmtExchange, MgmtPolicy, MgmtQueue } from '../broker/management.js';
 import { readCluster, type ClusterView } from '../broker/cluster.js';
 import { actualPlacement, expectedPlacement } from './queuePlacement.js';
@@ -48,7 +65,13 @@ export function profileOfVersion(version: string | undefined): BrokerProfileId {
 }
 
 export function policyFromBroker(p: MgmtPolicy): PolicyDef {
-  return { name: p.name, pattern: p.pattern, 'apply-to': p['apply-to'] as PolicyApplyTo, priority: p.priority, definition: p.definition as AmqpTable };
+  return {
+    name: p.name,
+    pattern: p.pattern,
+    'apply-to': p['apply-to'] as PolicyApplyTo,
+    priority: p.priority,
+    definition: p.definition as AmqpTable,
+  };
 }
 
 export async function readBrokerState(mgmt: ManagementClient, vhost: string): Promise<BrokerState> {
@@ -58,7 +81,17 @@ export async function readBrokerState(mgmt: ManagementClient, vhost: string): Pr
   const cluster = await readCluster(mgmt, overview.cluster_name);
   const where = { cluster, ...(overview.node ? { node: overview.node } : {}) };
   if (!vhosts.some((v) => v.name === vhost)) {
-    return { exchangeTypes, exchanges: new Map(), queues: new Map(), bindings: [], policies: new Map(), operatorPolicies: [], vhostExists: false, profile, ...where };
+    return {
+      exchangeTypes,
+      exchanges: new Map(),
+      queues: new Map(),
+      bindings: [],
+      policies: new Map(),
+      operatorPolicies: [],
+      vhostExists: false,
+      profile,
+      ...where,
+    };
   }
   const [exchanges, queues, bindings, policies, operatorPolicies] = await Promise.all([
     mgmt.listExchanges(vhost),
@@ -82,7 +115,13 @@ export async function readBrokerState(mgmt: ManagementClient, vhost: string): Pr
 }
 
 export function exchangeShape(e: ExchangeDef): ExchangeShape {
-  return { type: e.type, durable: e.durable ?? true, auto_delete: e.auto_delete ?? false, internal: e.internal ?? false, arguments: e.arguments ?? {} };
+  return {
+    type: e.type,
+    durable: e.durable ?? true,
+    auto_delete: e.auto_delete ?? false,
+    internal: e.internal ?? false,
+    arguments: e.arguments ?? {},
+  };
 }
 export function queueShape(q: QueueDef): QueueShape {
   return { durable: q.durable ?? true, auto_delete: q.auto_delete ?? false, arguments: q.arguments ?? {} };
@@ -172,7 +211,15 @@ export function diffTopology(
     const existing = state.queues.get(q.name);
     if (!existing) {
       const placement = state.cluster ? expectedPlacement(desired.arguments, state.cluster, state.node) : undefined;
-      return void items.push({ kind: 'queue', status: 'create', designName, name: q.name, desired, effective, ...(placement ? { placement } : {}) });
+      return void items.push({
+        kind: 'queue',
+        status: 'create',
+        designName,
+        name: q.name,
+        desired,
+        effective,
+        ...(placement ? { placement } : {}),
+      });
     }
     const placement = state.cluster ? actualPlacement(existing) : undefined;
     const actual = {
@@ -185,7 +232,16 @@ export function diffTopology(
     const diffs = queueDeclarationChanges(actual, desired).map((c) => c.field);
     items.push(
       diffs.length === 0
-        ? { kind: 'queue', status: 'unchanged', designName, name: q.name, desired, actual, effective, ...(placement ? { placement } : {}) }
+        ? {
+            kind: 'queue',
+            status: 'unchanged',
+            designName,
+            name: q.name,
+            desired,
+            actual,
+            effective,
+            ...(placement ? { placement } : {}),
+          }
         : {
             kind: 'queue',
             status: 'conflict',
@@ -204,12 +260,30 @@ export function diffTopology(
     const designBinding = design.bindings[i]!;
     const name = `${b.source} -> ${b.destination_type === 'queue' ? 'queue' : 'exchange'} ${b.destination} [${b.routing_key}]`;
     const designName = `${designBinding.source} -> ${designBinding.destination} [${designBinding.routing_key}]`;
-    if (unsupportedExchanges.has(b.source) || (b.destination_type === 'exchange' && unsupportedExchanges.has(b.destination))) {
-      items.push({ kind: 'binding', status: 'unsupported', designName, name, binding: b, designBinding, message: 'depends on an exchange this broker cannot declare' });
+    if (
+      unsupportedExchanges.has(b.source) ||
+      (b.destination_type === 'exchange' && unsupportedExchanges.has(b.destination))
+    ) {
+      items.push({
+        kind: 'binding',
+        status: 'unsupported',
+        designName,
+        name,
+        binding: b,
+        designBinding,
+        message: 'depends on an exchange this broker cannot declare',
+      });
       return;
     }
     const exists = state.bindings.some((m) => bindingMatches(b, m));
-    items.push({ kind: 'binding', status: exists ? 'unchanged' : 'create', designName, name, binding: b, designBinding });
+    items.push({
+      kind: 'binding',
+      status: exists ? 'unchanged' : 'create',
+      designName,
+      name,
+      binding: b,
+      designBinding,
+    });
   });
   const designPolicies = new Set<string>();
   (real.policies ?? []).forEach((p, i) => {
@@ -248,9 +322,30 @@ export function diffTopology(
   for (const name of ownedPolicies) {
     const actual = state.policies.get(name);
     if (designPolicies.has(name) || !actual) continue;
-    items.push({ kind: 'policy', status: 'remove', designName: name.startsWith(target.prefix) ? name.slice(target.prefix.length) : name, name, actual, message: `policy '${name}' is no longer in the design` });
+    items.push({
+      kind: 'policy',
+      status: 'remove',
+      designName: name.startsWith(target.prefix) ? name.slice(target.prefix.length) : name,
+      name,
+      actual,
+      message: `policy '${name}' is no longer in the design`,
+    });
   }
-  const summary: Record<PlanStatus, number> = { create: 0, update: 0, remove: 0, unchanged: 0, conflict: 0, unsupported: 0 };
+  const summary: Record<PlanStatus, number> = {
+    create: 0,
+    update: 0,
+    remove: 0,
+    unchanged: 0,
+    conflict: 0,
+    unsupported: 0,
+  };
   for (const it of items) summary[it.status] += 1;
-  return { vhost: target.vhost, prefix: target.prefix, items, summary, vhostMissing: !state.vhostExists, ...(state.cluster ? { cluster: state.cluster } : {}) };
+  return {
+    vhost: target.vhost,
+    prefix: target.prefix,
+    items,
+    summary,
+    vhostMissing: !state.vhostExists,
+    ...(state.cluster ? { cluster: state.cluster } : {}),
+  };
 }

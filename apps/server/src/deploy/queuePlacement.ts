@@ -18,14 +18,22 @@ export function actualPlacement(q: MgmtQueue): QueuePlacement {
   const type: PlacedQueueType = q.type === 'quorum' || q.type === 'stream' ? q.type : 'classic';
   const members = q.members ?? (q.node ? [q.node] : []);
   const leader = q.leader ?? q.node;
-  return { type, source: 'actual', replicas: members.length, members, ...(leader ? { leader } : {}), ...(q.online ? { online: q.online } : {}) };
+  return {
+    type,
+    source: 'actual',
+    replicas: members.length,
+    members,
+    ...(leader ? { leader } : {}),
+    ...(q.online ? { online: q.online } : {}),
+  };
 }
 
 /** `node`: the node the deploy's connection is on (a classic queue is declared there). */
 export function expectedPlacement(args: AmqpTable, cluster: ClusterView, node: string | undefined): QueuePlacement {
   const type: PlacedQueueType = args['x-queue-type'] === 'stream' ? 'stream' : queueTypeOf(args);
   const running = cluster.nodes.filter((n) => n.running).map((n) => n.name);
-  if (type === 'classic') return { type, source: 'expected', replicas: 1, members: node ? [node] : [], ...(node ? { leader: node } : {}) };
+  if (type === 'classic')
+    return { type, source: 'expected', replicas: 1, members: node ? [node] : [], ...(node ? { leader: node } : {}) };
   const sizeArg = args[type === 'quorum' ? 'x-quorum-initial-group-size' : 'x-initial-cluster-size'];
   const size = typeof sizeArg === 'number' && sizeArg > 0 ? Math.min(sizeArg, running.length) : running.length;
   // RabbitMQ picks which running nodes when size < running; the list is the candidates then

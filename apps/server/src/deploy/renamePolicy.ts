@@ -4,7 +4,12 @@
  * holds (dead-letter and alternate exchanges, a DLRK through the default exchange) are renamed by
  * the core's reference walker before this runs.
  */
-import { policyTargetOf, prefixedPolicyPattern, type PolicyDef, type Topology } from '@retry-studio/topology-core/model';
+import {
+  policyTargetOf,
+  prefixedPolicyPattern,
+  type PolicyDef,
+  type Topology,
+} from '@retry-studio/topology-core/model';
 import type { Renamer } from './deployTarget.js';
 
 export function renamePolicy(original: PolicyDef, walked: PolicyDef, r: Renamer, design: Topology): PolicyDef {

@@ -68,7 +68,11 @@ describe.each(TEST_BROKERS)('a stream parking place on RabbitMQ $name', (broker)
     expect(b.messages.map((m) => m.body)).toEqual(['fails-always']);
     // a stream keeps no client-set x-death (measured on 3.10.8 and 4.3.6): the copy says where it first died in x-first-death-*
     expect(b.messages[0]!.xDeath).toEqual([]);
-    expect(b.messages[0]!.headers).toMatchObject({ 'x-first-death-queue': work, 'x-first-death-reason': 'rejected', 'x-first-death-exchange': `${prefix}orders` });
+    expect(b.messages[0]!.headers).toMatchObject({
+      'x-first-death-queue': work,
+      'x-first-death-reason': 'rejected',
+      'x-first-death-exchange': `${prefix}orders`,
+    });
     expect(b.messages[0]!.offset).toBe(0);
     // read again: the same message, not marked redelivered, nothing removed
     const again = await browseQueue(target, conn, { queue: parking, limit: 10, idleMs: 500 });
@@ -90,7 +94,10 @@ describe.each(TEST_BROKERS)('a stream parking place on RabbitMQ $name', (broker)
       bindings: [bindQ('dlx', 'dead')],
     });
     const prefix = uniquePrefix('stream-dl');
-    const dep = await srv.post('/api/deploy', { design: { ...d, profile: broker.name === '3.10' ? '3.10' : '4.3' }, prefix });
+    const dep = await srv.post('/api/deploy', {
+      design: { ...d, profile: broker.name === '3.10' ? '3.10' : '4.3' },
+      prefix,
+    });
     expect(dep.status).toBe(200);
     onCleanup(() => srv.post('/api/teardown', { designName: d.name, prefix, force: true }));
     const ch = await conn.createConfirmChannel();
@@ -107,7 +114,9 @@ describe.each(TEST_BROKERS)('a stream parking place on RabbitMQ $name', (broker)
       return;
     }
     expect(b.messages.map((x) => x.body)).toEqual(['rejected-1']);
-    expect(b.messages[0]!.xDeath).toEqual([expect.objectContaining({ queue: `${prefix}work`, reason: 'rejected', count: 1 })]);
+    expect(b.messages[0]!.xDeath).toEqual([
+      expect.objectContaining({ queue: `${prefix}work`, reason: 'rejected', count: 1 }),
+    ]);
     const again = await browseQueue(target, conn, { queue: `${prefix}dead`, limit: 10, idleMs: 500 });
     expect(again.messages.map((x) => x.body)).toEqual(['rejected-1']);
   });

@@ -58,7 +58,12 @@ interface Unreadable {
  * its messages are the management API's, and until that has counted it (a few seconds after it
  * was declared) the count is unknown, which a teardown without force treats as not empty.
  */
-async function queueState(conn: ManagedConnection, mgmt: ManagementClient, vhost: string, queue: string): Promise<QueueState | Unreadable | undefined> {
+async function queueState(
+  conn: ManagedConnection,
+  mgmt: ManagementClient,
+  vhost: string,
+  queue: string,
+): Promise<QueueState | Unreadable | undefined> {
   let ok: { messageCount: number; consumerCount: number };
   try {
     ok = await withChannel(conn, (ch) => ch.checkQueue(queue));
@@ -70,26 +75,52 @@ async function queueState(conn: ManagedConnection, mgmt: ManagementClient, vhost
   const type = m?.type ?? m?.arguments['x-queue-type'];
   if (type === 'stream') {
     const counted = typeof m?.messages === 'number';
-    return { queue, messages: counted ? Math.max(ok.messageCount, m.messages as number) : 0, consumers: ok.consumerCount, quorum: false, stream: true, ...(counted ? {} : { countUnknown: true as const }) };
+    return {
+      queue,
+      messages: counted ? Math.max(ok.messageCount, m.messages as number) : 0,
+      consumers: ok.consumerCount,
+      quorum: false,
+      stream: true,
+      ...(counted ? {} : { countUnknown: true as const }),
+    };
   }
-  return { queue, messages: ok.messageCount + (m?.messages_unacknowledged ?? 0), consumers: ok.consumerCount, quorum: type === 'quorum', stream: false };
+  return {
+    queue,
+    messages: ok.messageCount + (m?.messages_unacknowledged ?? 0),
+    consumers: ok.consumerCount,
+    quorum: type === 'quorum',
+    stream: false,
+  };
 }
 
 const busy = (o: QueueOccupancy): boolean => o.messages > 0 || o.consumers > 0 || o.countUnknown === true;
 const describe = (o: QueueOccupancy): string =>
   `${o.countUnknown ? 'a stream not counted yet by the management API (its statistics come a few seconds late)' : `${o.messages} messages`}, ${o.consumers} consumers`;
 
-export async function teardown(record: DeploymentRecord, conn: ManagedConnection, mgmt: ManagementClient, force: boolean): Promise<TeardownResult> {
+export async function teardown(
+  record: DeploymentRecord,
+  conn: ManagedConnection,
+  mgmt: ManagementClient,
+  force: boolean,
+): Promise<TeardownResult> {
   const states: QueueState[] = [];
   const alreadyGone: string[] = [];
   const left: LeftBehind[] = [];
   for (const q of record.queues) {
     const s = await queueState(conn, mgmt, record.vhost, q);
     if (!s) alreadyGone.push(q);
-    else if ('unreadable' in s) left.push({ kind: 'queue', name: q, why: `its state could not be read, so it was not deleted: ${s.unreadable}` });
+    else if ('unreadable' in s)
+      left.push({ kind: 'queue', name: q, why: `its state could not be read, so it was not deleted: ${s.unreadable}` });
     else states.push(s);
   }
-  const refused = states.filter(busy).map((s) => ({ queue: s.queue, messages: s.messages, consumers: s.consumers, ...(s.countUnknown ? { countUnknown: s.countUnknown } : {}) }));
+  const refused = states
+    .filter(busy)
+    .map((s) => ({
+      queue: s.queue,
+      messages: s.messages,
+      consumers: s.consumers,
+      ...(s.countUnknown ? { countUnknown: s.countUnknown } : {}),
+    }));
   if (refused.length > 0 && !force) {
     return {
       ok: false,
@@ -104,7 +135,9 @@ export async function teardown(record: DeploymentRecord, conn: ManagedConnection
   for (const b of record.bindings) {
     try {
       await withChannel(conn, (ch) =>
-        b.destination_type === 'queue' ? ch.unbindQueue(b.destination, b.source, b.routing_key, { ...(b.arguments ?? {}) }) : ch.unbindExchange(b.destination, b.source, b.routing_key, { ...(b.arguments ?? {}) }),
+        b.destination_type === 'queue'
+          ? ch.unbindQueue(b.destination, b.source, b.routing_key, { ...(b.arguments ?? {}) })
+          : ch.unbindExchange(b.destination, b.source, b.routing_key, { ...(b.arguments ?? {}) }),
       );
       bindings += 1;
     } catch {
@@ -120,15 +153,25 @@ export async function teardown(record: DeploymentRecord, conn: ManagedConnection
         // no if-empty for a quorum queue: the check again, as close to the delete as a client can
         const now = await queueState(conn, mgmt, record.vhost, s.queue);
         if (now && 'unreadable' in now) {
-          left.push({ kind: 'queue', name: s.queue, why: `its state could not be read, so it was not deleted: ${now.unreadable}` });
+          left.push({
+            kind: 'queue',
+            name: s.queue,
+            why: `its state could not be read, so it was not deleted: ${now.unreadable}`,
+          });
           continue;
         }
         if (now && busy(now)) {
-          left.push({ kind: 'queue', name: s.queue, why: `it holds messages or has consumers since the check (${describe(now)}); send "force": true to delete it anyway` });
+          left.push({
+            kind: 'queue',
+            name: s.queue,
+            why: `it holds messages or has consumers since the check (${describe(now)}); send "force": true to delete it anyway`,
+          });
           continue;
         }
       }
-      const r = await withChannel(conn, (ch) => ch.deleteQueue(s.queue, force || s.quorum ? {} : { ifEmpty: true, ifUnused: true }));
+      const r = await withChannel(conn, (ch) =>
+        ch.deleteQueue(s.queue, force || s.quorum ? {} : { ifEmpty: true, ifUnused: true }),
+      );
       queues.push(s.queue);
       // a stream's delete-ok counts 0: what the management API counted went with it
       const messages = s.stream ? Math.max(r.messageCount, s.messages) : r.messageCount;
@@ -164,7 +207,8 @@ export async function teardown(record: DeploymentRecord, conn: ManagedConnection
     if (others === 0) {
       await mgmt.deleteVhost(record.vhost);
       deletedVhost = true;
-    } else left.push({ kind: 'vhost', name: record.vhost, why: `it holds ${others} queue(s) this tool did not create` });
+    } else
+      left.push({ kind: 'vhost', name: record.vhost, why: `it holds ${others} queue(s) this tool did not create` });
   }
   return {
     ok: left.length === 0,
@@ -190,10 +234,21 @@ async function stillThere(
 ): Promise<LeftBehind[]> {
   const named = new Set(known.map((l) => `${l.kind}\u0000${l.name}`));
   const out: LeftBehind[] = [];
-  const [queues, exchanges] = await Promise.all([mgmt.listQueues(record.vhost).catch(() => undefined), mgmt.listExchanges(record.vhost).catch(() => undefined)]);
-  if (!queues || !exchanges) return [{ kind: 'vhost', name: record.vhost, why: 'the management API could not list what is left: check it by hand' }];
-  const why = (name: string, done: readonly string[]) => (done.includes(name) ? 'the broker still lists it after its delete' : 'it was not deleted');
-  for (const q of queues) if (record.queues.includes(q.name) && !named.has(`queue\u0000${q.name}`)) out.push({ kind: 'queue', name: q.name, why: why(q.name, deleted.queues) });
-  for (const e of exchanges) if (record.exchanges.includes(e.name) && !named.has(`exchange\u0000${e.name}`)) out.push({ kind: 'exchange', name: e.name, why: why(e.name, deleted.exchanges) });
+  const [queues, exchanges] = await Promise.all([
+    mgmt.listQueues(record.vhost).catch(() => undefined),
+    mgmt.listExchanges(record.vhost).catch(() => undefined),
+  ]);
+  if (!queues || !exchanges)
+    return [
+      { kind: 'vhost', name: record.vhost, why: 'the management API could not list what is left: check it by hand' },
+    ];
+  const why = (name: string, done: readonly string[]) =>
+    done.includes(name) ? 'the broker still lists it after its delete' : 'it was not deleted';
+  for (const q of queues)
+    if (record.queues.includes(q.name) && !named.has(`queue\u0000${q.name}`))
+      out.push({ kind: 'queue', name: q.name, why: why(q.name, deleted.queues) });
+  for (const e of exchanges)
+    if (record.exchanges.includes(e.name) && !named.has(`exchange\u0000${e.name}`))
+      out.push({ kind: 'exchange', name: e.name, why: why(e.name, deleted.exchanges) });
   return out;
 }

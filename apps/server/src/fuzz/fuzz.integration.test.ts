@@ -15,12 +15,31 @@ const SEED = 29;
 const COUNT = 40;
 
 describe.each(TEST_BROKERS)('pnpm fuzz, a fixed batch on RabbitMQ $name', (b: TestBroker) => {
-  it(`seed ${SEED}: ${COUNT} random topologies, the simulator and the broker agree on every one`, { timeout: 240_000 }, async () => {
-    const lines: FuzzLine[] = [];
-    const summary = await runFuzz({ target: 'broker', url: parseAmqpUrl(b.amqpUrl), managementUrl: b.managementUrl, seed: SEED, count: COUNT, concurrency: 4, shrink: false }, (l) => lines.push(l));
-    const disagreements = lines.filter((l) => l.verdict === 'disagree').map((l) => `${l.name} (pnpm fuzz --seed ${SEED} --print ${l.index} --profile ${summary.profile}): ${l.detail}`);
-    expect(disagreements).toEqual([]);
-    expect(summary).toMatchObject({ topologies: COUNT, agree: COUNT, disagree: 0 });
-    expect(lines.map((l) => l.index)).toEqual([...Array(COUNT).keys()]);
-  });
+  it(
+    `seed ${SEED}: ${COUNT} random topologies, the simulator and the broker agree on every one`,
+    { timeout: 240_000 },
+    async () => {
+      const lines: FuzzLine[] = [];
+      const summary = await runFuzz(
+        {
+          target: 'broker',
+          url: parseAmqpUrl(b.amqpUrl),
+          managementUrl: b.managementUrl,
+          seed: SEED,
+          count: COUNT,
+          concurrency: 4,
+          shrink: false,
+        },
+        (l) => lines.push(l),
+      );
+      const disagreements = lines
+        .filter((l) => l.verdict === 'disagree')
+        .map(
+          (l) => `${l.name} (pnpm fuzz --seed ${SEED} --print ${l.index} --profile ${summary.profile}): ${l.detail}`,
+        );
+      expect(disagreements).toEqual([]);
+      expect(summary).toMatchObject({ topologies: COUNT, agree: COUNT, disagree: 0 });
+      expect(lines.map((l) => l.index)).toEqual([...Array(COUNT).keys()]);
+    },
+  );
 });

@@ -18,7 +18,7 @@ export const AVOIDED: readonly { readonly what: string; readonly why: string }[]
   },
   {
     what: 'two sources feeding one queue within 100 ms of each other (simulated time; 400 ms when one is the publish steps)',
-    why: 'ordering between queues: two wait queues expiring into one work queue, a dead letter arriving while that queue\'s consumer is busy (on 4.3 its `redelivered` flag then depends on timing), an arrival racing a TTL expiry or an overflow; the simulator\'s timeline is checked and such a run is skipped (raceFilter.ts)',
+    why: "ordering between queues: two wait queues expiring into one work queue, a dead letter arriving while that queue's consumer is busy (on 4.3 its `redelivered` flag then depends on timing), an arrival racing a TTL expiry or an overflow; the simulator's timeline is checked and such a run is skipped (raceFilter.ts)",
   },
   {
     what: 'per-message TTL behind a longer one (or none) at the head of a consumer-less queue',
@@ -29,7 +29,7 @@ export const AVOIDED: readonly { readonly what: string; readonly why: string }[]
     why: 'with several deliveries in flight, the order of requeued messages depends on when each settlement reaches the broker; every consumer has prefetch 1',
   },
   {
-    what: 'a requeue as a consumer\'s last action, and runs that do not settle within 8 s or take over 60 deliveries',
+    what: "a requeue as a consumer's last action, and runs that do not settle within 8 s or take over 60 deliveries",
     why: 'the last action repeats forever, and a run bounded by wall-clock time ends at a point that depends on speed',
   },
   {
@@ -39,5 +39,8 @@ export const AVOIDED: readonly { readonly what: string; readonly why: string }[]
 ];
 
 export function avoidedText(): string {
-  return ['the generator avoids (the broker is not deterministic there):', ...AVOIDED.map((a) => `  - ${a.what}: ${a.why}`)].join('\n');
+  return [
+    'the generator avoids (the broker is not deterministic there):',
+    ...AVOIDED.map((a) => `  - ${a.what}: ${a.why}`),
+  ].join('\n');
 }

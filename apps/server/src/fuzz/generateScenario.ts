@@ -11,7 +11,13 @@
  */
 import { mulberry32, type Rng } from '@retry-studio/topology-core/sim';
 import type { AmqpTable, BindingDef, ExchangeDef, PolicyDef, QueueDef } from '@retry-studio/topology-core/model';
-import { SCENARIO_FORMAT, type Scenario, type ScenarioAction, type ScenarioConsumer, type ScenarioStep } from '@retry-studio/topology-core/scenario';
+import {
+  SCENARIO_FORMAT,
+  type Scenario,
+  type ScenarioAction,
+  type ScenarioConsumer,
+  type ScenarioStep,
+} from '@retry-studio/topology-core/scenario';
 
 /** the seed of topology `index` in a batch: every topology is reproducible on its own */
 export function topologySeed(seed: number, index: number): number {
@@ -52,7 +58,8 @@ interface QueuePlan {
 function bindingKey(d: Draw, type: ExchangeDef['type']): { routing_key: string; arguments?: AmqpTable } {
   if (type === 'fanout') return { routing_key: '' };
   if (type === 'topic') return { routing_key: d.pick(TOPIC_PATTERNS) };
-  if (type === 'headers') return { routing_key: '', arguments: { 'x-match': d.pick(['all', 'any']), ...d.pick(HEADER_VALUES.slice(0, 3)) } };
+  if (type === 'headers')
+    return { routing_key: '', arguments: { 'x-match': d.pick(['all', 'any']), ...d.pick(HEADER_VALUES.slice(0, 3)) } };
   return { routing_key: d.pick(KEYS) };
 }
 
@@ -87,7 +94,8 @@ function queueDef(d: Draw, q: QueuePlan, exchanges: readonly ExchangeDef[], all:
   if (q.role !== 'work') Object.assign(args, overflowArgs(d, q.quorum));
   if (q.quorum && q.role === 'work' && d.chance(0.5)) args['x-delivery-limit'] = d.int(0, 3);
   // quorum at-least-once dead-lettering needs reject-publish overflow (else the broker falls back to at-most-once)
-  if (q.quorum && args['x-dead-letter-exchange'] !== undefined && d.chance(0.15)) Object.assign(args, { 'x-dead-letter-strategy': 'at-least-once', 'x-overflow': 'reject-publish' });
+  if (q.quorum && args['x-dead-letter-exchange'] !== undefined && d.chance(0.15))
+    Object.assign(args, { 'x-dead-letter-strategy': 'at-least-once', 'x-overflow': 'reject-publish' });
   return { name: q.name, durable: true, auto_delete: false, arguments: args };
 }
 
@@ -136,9 +144,17 @@ export function generateScenario(seed: number, name: string): Scenario {
   const d = new Draw(mulberry32(seed));
   const exchanges: ExchangeDef[] = [];
   const nEx = d.int(1, 3);
-  for (let i = 0; i < nEx; i++) exchanges.push({ name: `x${i + 1}`, type: d.pick(EXCHANGE_TYPES), durable: true, auto_delete: false, arguments: {} });
+  for (let i = 0; i < nEx; i++)
+    exchanges.push({
+      name: `x${i + 1}`,
+      type: d.pick(EXCHANGE_TYPES),
+      durable: true,
+      auto_delete: false,
+      arguments: {},
+    });
   // sometimes the first exchange has an alternate exchange (the last one) for what it cannot route
-  if (nEx > 1 && d.chance(0.2)) exchanges[0] = { ...exchanges[0]!, arguments: { 'alternate-exchange': exchanges[nEx - 1]!.name } };
+  if (nEx > 1 && d.chance(0.2))
+    exchanges[0] = { ...exchanges[0]!, arguments: { 'alternate-exchange': exchanges[nEx - 1]!.name } };
   const plans: QueuePlan[] = [];
   const add = (role: Role, n: number): void => {
     for (let i = 1; i <= n; i++) plans.push({ name: `${role}${i}`, role, quorum: d.chance(0.35) });
@@ -152,15 +168,27 @@ export function generateScenario(seed: number, name: string): Scenario {
     const n = d.int(q.role === 'work' ? 1 : 0, 2);
     for (let i = 0; i < n; i++) {
       const ex = d.pick(exchanges);
-      const b: BindingDef = { source: ex.name, destination: q.name, destination_type: 'queue', ...bindingKey(d, ex.type) };
+      const b: BindingDef = {
+        source: ex.name,
+        destination: q.name,
+        destination_type: 'queue',
+        ...bindingKey(d, ex.type),
+      };
       if (!bindings.some((o) => JSON.stringify(o) === JSON.stringify(b))) bindings.push(b);
     }
   }
   if (exchanges.length > 1 && d.chance(0.2)) {
     const [src, dst] = [exchanges[0]!, exchanges[exchanges.length - 1]!];
-    bindings.push({ source: src.name, destination: dst.name, destination_type: 'exchange', ...bindingKey(d, src.type) });
+    bindings.push({
+      source: src.name,
+      destination: dst.name,
+      destination_type: 'exchange',
+      ...bindingKey(d, src.type),
+    });
   }
-  const consumers: ScenarioConsumer[] = plans.filter((q) => q.role === 'work').map((q) => ({ queue: q.name, actions: consumerActions(d, exchanges) }));
+  const consumers: ScenarioConsumer[] = plans
+    .filter((q) => q.role === 'work')
+    .map((q) => ({ queue: q.name, actions: consumerActions(d, exchanges) }));
   const steps: ScenarioStep[] = [];
   const nMsg = d.int(1, 3);
   // one per-message TTL for every publish, or none: different ones in one queue are the head-of-line case (AVOIDED)
@@ -169,7 +197,10 @@ export function generateScenario(seed: number, name: string): Scenario {
     const viaDefault = d.chance(0.15);
     const ex = viaDefault ? undefined : d.pick(exchanges);
     const headers = ex?.type === 'headers' || d.chance(0.2) ? d.pick(HEADER_VALUES) : undefined;
-    const properties = { ...(headers && Object.keys(headers).length > 0 ? { headers } : {}), ...(expiration !== undefined ? { expiration: String(expiration) } : {}) };
+    const properties = {
+      ...(headers && Object.keys(headers).length > 0 ? { headers } : {}),
+      ...(expiration !== undefined ? { expiration: String(expiration) } : {}),
+    };
     steps.push({
       publish: {
         exchange: ex?.name ?? '',

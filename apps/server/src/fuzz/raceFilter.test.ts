@@ -5,26 +5,58 @@ import { findRace, RACE_MARGIN_MS, screenScenario, settleFor } from './raceFilte
 import { generateScenario } from './generateScenario.js';
 
 let seq = 0;
-const ev = <K extends SimEvent['kind']>(kind: K, t: number, msgId: string, rest: Omit<Extract<SimEvent, { kind: K }>, 'kind' | 't' | 'seq' | 'msgId' | 'body'>): SimEvent =>
-  ({ kind, t, seq: seq++, msgId, body: msgId, ...rest }) as unknown as SimEvent;
-const deadLetter = (t: number, msgId: string, from: string, reason: 'expired' | 'rejected') => ev('dead-lettered', t, msgId, { queue: from, reason, exchange: 'dlx', routingKeys: ['k'] });
-const enqueue = (t: number, msgId: string, queue: string, expiresAt?: number) => ev('enqueued', t, msgId, { queue, depth: 1, ...(expiresAt !== undefined ? { expiresAt } : {}) });
+const ev = <K extends SimEvent['kind']>(
+  kind: K,
+  t: number,
+  msgId: string,
+  rest: Omit<Extract<SimEvent, { kind: K }>, 'kind' | 't' | 'seq' | 'msgId' | 'body'>,
+): SimEvent => ({ kind, t, seq: seq++, msgId, body: msgId, ...rest }) as unknown as SimEvent;
+const deadLetter = (t: number, msgId: string, from: string, reason: 'expired' | 'rejected') =>
+  ev('dead-lettered', t, msgId, { queue: from, reason, exchange: 'dlx', routingKeys: ['k'] });
+const enqueue = (t: number, msgId: string, queue: string, expiresAt?: number) =>
+  ev('enqueued', t, msgId, { queue, depth: 1, ...(expiresAt !== undefined ? { expiresAt } : {}) });
 
 describe('findRace', () => {
   it('two wait queues expiring into one work queue within the margin race; far apart they do not', () => {
-    const near = [deadLetter(500, 'a', 'wait1', 'expired'), enqueue(500, 'a', 'work'), deadLetter(500 + RACE_MARGIN_MS - 1, 'b', 'wait2', 'expired'), enqueue(500 + RACE_MARGIN_MS - 1, 'b', 'work')];
+    const near = [
+      deadLetter(500, 'a', 'wait1', 'expired'),
+      enqueue(500, 'a', 'work'),
+      deadLetter(500 + RACE_MARGIN_MS - 1, 'b', 'wait2', 'expired'),
+      enqueue(500 + RACE_MARGIN_MS - 1, 'b', 'work'),
+    ];
     expect(findRace(near, new Set(['work']))).toMatch(/'work'.*ttl:wait1.*ttl:wait2.*too close/);
-    const far = [deadLetter(500, 'a', 'wait1', 'expired'), enqueue(500, 'a', 'work'), deadLetter(900, 'b', 'wait2', 'expired'), enqueue(900, 'b', 'work')];
+    const far = [
+      deadLetter(500, 'a', 'wait1', 'expired'),
+      enqueue(500, 'a', 'work'),
+      deadLetter(900, 'b', 'wait2', 'expired'),
+      enqueue(900, 'b', 'work'),
+    ];
     expect(findRace(far, new Set(['work']))).toBeUndefined();
   });
 
   it('dead letters from one queue keep their order: no race however close', () => {
-    const events = [deadLetter(200, 'a', 'wait1', 'expired'), enqueue(200, 'a', 'work'), deadLetter(201, 'b', 'wait1', 'expired'), enqueue(201, 'b', 'work')];
+    const events = [
+      deadLetter(200, 'a', 'wait1', 'expired'),
+      enqueue(200, 'a', 'work'),
+      deadLetter(201, 'b', 'wait1', 'expired'),
+      enqueue(201, 'b', 'work'),
+    ];
     expect(findRace(events, new Set(['work']))).toBeUndefined();
   });
 
-  it('a dead letter arriving while the queue\'s consumer is delivering is a race (4.3 redelivered flag)', () => {
-    const events = [ev('delivered', 400, 'a', { queue: 'work', consumer: 'work#0', redelivered: false, headers: {}, routingKey: 'k', exchange: '' }), deadLetter(420, 'b', 'wait1', 'expired'), enqueue(420, 'b', 'work')];
+  it("a dead letter arriving while the queue's consumer is delivering is a race (4.3 redelivered flag)", () => {
+    const events = [
+      ev('delivered', 400, 'a', {
+        queue: 'work',
+        consumer: 'work#0',
+        redelivered: false,
+        headers: {},
+        routingKey: 'k',
+        exchange: '',
+      }),
+      deadLetter(420, 'b', 'wait1', 'expired'),
+      enqueue(420, 'b', 'work'),
+    ];
     expect(findRace(events, new Set(['work']))).toMatch(/consumer:work/);
   });
 
@@ -39,7 +71,25 @@ describe('findRace', () => {
 describe('settleFor', () => {
   it('is the longest quiet gap (or the tail after the last delivery) plus a margin, at least 500 ms', () => {
     expect(settleFor([])).toBe(500);
-    const events = [ev('delivered', 100, 'a', { queue: 'w', consumer: 'w#0', redelivered: false, headers: {}, routingKey: 'k', exchange: '' }), ev('delivered', 1000, 'a', { queue: 'w', consumer: 'w#0', redelivered: false, headers: {}, routingKey: 'k', exchange: '' }), ev('expired', 1500, 'a', { queue: 'p' })];
+    const events = [
+      ev('delivered', 100, 'a', {
+        queue: 'w',
+        consumer: 'w#0',
+        redelivered: false,
+        headers: {},
+        routingKey: 'k',
+        exchange: '',
+      }),
+      ev('delivered', 1000, 'a', {
+        queue: 'w',
+        consumer: 'w#0',
+        redelivered: false,
+        headers: {},
+        routingKey: 'k',
+        exchange: '',
+      }),
+      ev('expired', 1500, 'a', { queue: 'p' }),
+    ];
     expect(settleFor(events)).toBe(900 + 350);
   });
 });
@@ -88,9 +138,22 @@ describe('generateScenario and screenScenario', () => {
 });
 
 describe('findRace and the publish steps', () => {
-  it('a TTL expiring within the steps\' span meets a later step in the same queue: a race (the broker\'s steps take real time)', () => {
-    const publish = (msgId: string) => ev('published', 0, msgId, { exchange: 'x', routingKey: 'k', origin: { kind: 'step' }, headers: {}, mandatory: false });
-    const events = [publish('a'), enqueue(0, 'a', 'park', 200), publish('b'), enqueue(0, 'b', 'park', 200), ev('expired', 200, 'a', { queue: 'park' })];
+  it("a TTL expiring within the steps' span meets a later step in the same queue: a race (the broker's steps take real time)", () => {
+    const publish = (msgId: string) =>
+      ev('published', 0, msgId, {
+        exchange: 'x',
+        routingKey: 'k',
+        origin: { kind: 'step' },
+        headers: {},
+        mandatory: false,
+      });
+    const events = [
+      publish('a'),
+      enqueue(0, 'a', 'park', 200),
+      publish('b'),
+      enqueue(0, 'b', 'park', 200),
+      ev('expired', 200, 'a', { queue: 'park' }),
+    ];
     expect(findRace(events, new Set())).toMatch(/'park'.*steps.*ttl:park/);
     const late = [publish('a'), enqueue(0, 'a', 'park', 900), ev('expired', 900, 'a', { queue: 'park' })];
     expect(findRace(late, new Set())).toBeUndefined();

@@ -4,7 +4,13 @@
  * (whose timing drifts from the simulator's by a few ms per hop, more on a loaded machine), and
  * such a scenario is avoided (regenerated). The survivors get a `settle_ms` just long enough.
  */
-import { fromScenario, observe, type Observed, type Scenario, type ScenarioProfile } from '@retry-studio/topology-core/scenario';
+import {
+  fromScenario,
+  observe,
+  type Observed,
+  type Scenario,
+  type ScenarioProfile,
+} from '@retry-studio/topology-core/scenario';
 import { simulate, type SimEvent, type SimulationResult } from '@retry-studio/topology-core/sim';
 import { queueEffectiveSettings } from '@retry-studio/topology-core/model';
 
@@ -44,7 +50,11 @@ function causeSource(cause: SimEvent | undefined): string {
     case 'expired':
       return `ttl:${cause.queue}`;
     case 'dead-lettered':
-      return cause.reason === 'expired' ? `ttl:${cause.queue}` : cause.reason === 'maxlen' ? `arrivals:${cause.queue}` : `consumer:${cause.queue}`;
+      return cause.reason === 'expired'
+        ? `ttl:${cause.queue}`
+        : cause.reason === 'maxlen'
+          ? `arrivals:${cause.queue}`
+          : `consumer:${cause.queue}`;
     default:
       return 'unknown';
   }
@@ -64,21 +74,28 @@ export function findRace(events: readonly SimEvent[], consumed: ReadonlySet<stri
     (touches.get(q) ?? touches.set(q, []).get(q)!).push({ t, source, kind });
   };
   for (const e of events) {
-    if (e.kind === 'enqueued' && e.expiresAt !== undefined && consumed.has(e.queue)) return `a message with a TTL enters '${e.queue}', which has a consumer (TTL racing a delivery)`;
-    if (e.kind === 'expired' && consumed.has(e.queue)) return `a message expires in '${e.queue}', which has a consumer (TTL racing a delivery)`;
-    if (e.kind === 'enqueued' || e.kind === 'publish-nacked') touch(e.queue, e.t, causeSource(lastCause.get(e.msgId)), e.kind);
-    else if (e.kind === 'dropped' && e.queue !== undefined && e.why === 'overflow') touch(e.queue, e.t, causeSource(lastCause.get(e.msgId)), e.kind);
+    if (e.kind === 'enqueued' && e.expiresAt !== undefined && consumed.has(e.queue))
+      return `a message with a TTL enters '${e.queue}', which has a consumer (TTL racing a delivery)`;
+    if (e.kind === 'expired' && consumed.has(e.queue))
+      return `a message expires in '${e.queue}', which has a consumer (TTL racing a delivery)`;
+    if (e.kind === 'enqueued' || e.kind === 'publish-nacked')
+      touch(e.queue, e.t, causeSource(lastCause.get(e.msgId)), e.kind);
+    else if (e.kind === 'dropped' && e.queue !== undefined && e.why === 'overflow')
+      touch(e.queue, e.t, causeSource(lastCause.get(e.msgId)), e.kind);
     else if (e.kind === 'expired') touch(e.queue, e.t, `ttl:${e.queue}`, e.kind);
     else if (e.kind === 'delivered') touch(e.queue, e.t, `consumer:${e.queue}`, e.kind);
-    if (e.kind === 'enqueued') (withTtl.get(e.queue) ?? withTtl.set(e.queue, []).get(e.queue)!).push({ t: e.t, expiresAt: e.expiresAt });
-    if (e.kind === 'published' || e.kind === 'dead-lettered' || e.kind === 'requeued' || e.kind === 'expired') lastCause.set(e.msgId, e);
+    if (e.kind === 'enqueued')
+      (withTtl.get(e.queue) ?? withTtl.set(e.queue, []).get(e.queue)!).push({ t: e.t, expiresAt: e.expiresAt });
+    if (e.kind === 'published' || e.kind === 'dead-lettered' || e.kind === 'requeued' || e.kind === 'expired')
+      lastCause.set(e.msgId, e);
   }
   for (const [q, list] of touches) {
     for (let i = 0; i < list.length; i++) {
       for (let j = i + 1; j < list.length && list[j]!.t - list[i]!.t < RACE_MARGIN_MS + STEPS_SPAN_MS; j++) {
         const [a, b] = [list[i]!, list[j]!];
         const margin = a.source === 'steps' || b.source === 'steps' ? RACE_MARGIN_MS + STEPS_SPAN_MS : RACE_MARGIN_MS;
-        if (b.t - a.t < margin && !ordered(a.source, b.source)) return `'${q}': ${a.kind} from ${a.source} at ${a.t} ms and ${b.kind} from ${b.source} at ${b.t} ms are too close (the margin is ${RACE_MARGIN_MS} ms, plus ${STEPS_SPAN_MS} ms for the publish steps)`;
+        if (b.t - a.t < margin && !ordered(a.source, b.source))
+          return `'${q}': ${a.kind} from ${a.source} at ${a.t} ms and ${b.kind} from ${b.source} at ${b.t} ms are too close (the margin is ${RACE_MARGIN_MS} ms, plus ${STEPS_SPAN_MS} ms for the publish steps)`;
       }
     }
   }
@@ -90,7 +107,8 @@ export function findRace(events: readonly SimEvent[], consumed: ReadonlySet<stri
     for (let i = 1; i < list.length; i++) {
       const behind = list[i]!;
       const ahead = list.slice(0, i).find((a) => a.expiresAt! > behind.expiresAt! && a.expiresAt! > behind.t);
-      if (ahead) return `'${q}': a message expiring at ${behind.expiresAt} ms sits behind one expiring at ${ahead.expiresAt} ms (head-of-line expiry)`;
+      if (ahead)
+        return `'${q}': a message expiring at ${behind.expiresAt} ms sits behind one expiring at ${ahead.expiresAt} ms (head-of-line expiry)`;
     }
   }
   return undefined;
@@ -118,7 +136,8 @@ function limitOnConsumedQueue(s: Scenario, profile: ScenarioProfile): string | u
   for (const q of s.topology.queues) {
     if (!consumed.has(q.name)) continue;
     const eff = queueEffectiveSettings(q, { policies: s.topology.policies ?? [] }, { profile }).settings;
-    if (eff['x-max-length'] !== undefined || eff['x-max-length-bytes'] !== undefined) return `'${q.name}' has a consumer and a length limit (overflow racing a delivery)`;
+    if (eff['x-max-length'] !== undefined || eff['x-max-length-bytes'] !== undefined)
+      return `'${q.name}' has a consumer and a length limit (overflow racing a delivery)`;
   }
   return undefined;
 }
@@ -134,9 +153,11 @@ export function screenScenario(s: Scenario, profile: ScenarioProfile): Screened 
   if (limited) return { kind: 'avoided', reason: limited };
   const probe = simulateBounded({ ...s, settle_ms: MAX_VIRTUAL_MS }, profile);
   const events = probe.result.events;
-  if (!probe.settled || probe.result.endTime > MAX_VIRTUAL_MS) return { kind: 'avoided', reason: `does not settle within ${MAX_VIRTUAL_MS} ms` };
+  if (!probe.settled || probe.result.endTime > MAX_VIRTUAL_MS)
+    return { kind: 'avoided', reason: `does not settle within ${MAX_VIRTUAL_MS} ms` };
   const deliveries = events.filter((e) => e.kind === 'delivered').length;
-  if (deliveries > MAX_DELIVERIES) return { kind: 'avoided', reason: `${deliveries} deliveries (over ${MAX_DELIVERIES})` };
+  if (deliveries > MAX_DELIVERIES)
+    return { kind: 'avoided', reason: `${deliveries} deliveries (over ${MAX_DELIVERIES})` };
   const race = findRace(events, new Set(s.consumers.map((c) => c.queue)));
   if (race) return { kind: 'avoided', reason: race };
   const scenario: Scenario = { ...s, settle_ms: settleFor(events) };

@@ -9,7 +9,13 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { profileFromRecordedOn, type Scenario, type ScenarioProfile } from '@retry-studio/topology-core/scenario';
 import type { AmqpUrl } from '../broker/amqpUrl.js';
-import { BrokerContext, recordedOn, runScenario, withRecording, type ConformanceResult } from '../conformance/runConformance.js';
+import {
+  BrokerContext,
+  recordedOn,
+  runScenario,
+  withRecording,
+  type ConformanceResult,
+} from '../conformance/runConformance.js';
 import { generateScenario, topologySeed } from './generateScenario.js';
 import { screenScenario } from './raceFilter.js';
 import { shrinkScenario } from './shrink.js';
@@ -108,7 +114,9 @@ export class Fuzzer {
 
   private run(s: Scenario): Promise<ConformanceResult> {
     const maxRunMs = this.o.maxRunMs ?? 20_000;
-    return this.o.target === 'broker' ? runScenario(s, { target: 'broker', maxRunMs }, this.ctx) : runScenario(s, { target: 'sim', profile: this.profile!, maxRunMs });
+    return this.o.target === 'broker'
+      ? runScenario(s, { target: 'broker', maxRunMs }, this.ctx)
+      : runScenario(s, { target: 'sim', profile: this.profile!, maxRunMs });
   }
 
   /** the variant screened and predicted anew; undefined when the race filter avoids it */
@@ -125,9 +133,16 @@ export class Fuzzer {
     const line = { index, name: scenario.name, avoided };
     if (r.match === true) return { ...line, verdict: 'agree', detail: shape(scenario), ms: Date.now() - started };
     const why = r.diff?.slice(0, 3).join('; ') ?? r.reason ?? r.error ?? 'no result';
-    if (this.o.target !== 'broker' || r.match === null || r.error) return { ...line, verdict: 'disagree', detail: why, ms: Date.now() - started };
+    if (this.o.target !== 'broker' || r.match === null || r.error)
+      return { ...line, verdict: 'disagree', detail: why, ms: Date.now() - started };
     const again = await this.run(scenario);
-    if (again.match === true) return { ...line, verdict: 'disagree', detail: `did not repeat (a race the filter missed): ${why}`, ms: Date.now() - started };
+    if (again.match === true)
+      return {
+        ...line,
+        verdict: 'disagree',
+        detail: `did not repeat (a race the filter missed): ${why}`,
+        ms: Date.now() - started,
+      };
     if (this.o.shrink === false) return { ...line, verdict: 'disagree', detail: why, ms: Date.now() - started };
     const file = await this.shrinkAndRecord(scenario);
     const detail = file ? why : `${why} (the shrunk case did not disagree again: not recorded)`;
@@ -151,7 +166,11 @@ export class Fuzzer {
     const dir = this.o.outDir ?? 'fuzz-found';
     await fs.mkdir(dir, { recursive: true });
     const file = path.join(dir, `${s.name}.json`);
-    const description = `found by pnpm fuzz (${s.description ?? s.name}), shrunk; the simulator said: ${(r.diff ?? []).slice(0, 4).join('; ')}`.slice(0, 600);
+    const description =
+      `found by pnpm fuzz (${s.description ?? s.name}), shrunk; the simulator said: ${(r.diff ?? []).slice(0, 4).join('; ')}`.slice(
+        0,
+        600,
+      );
     const recorded = withRecording({ ...final, description }, r.observed, this.onBroker);
     await fs.writeFile(file, JSON.stringify(recorded, null, 2) + '\n');
     return file;
@@ -159,7 +178,10 @@ export class Fuzzer {
 }
 
 /** Runs the batch, `concurrency` topologies at a time, reporting each line in index order. */
-export async function runFuzz(o: FuzzOptions, onLine: (l: FuzzLine) => void): Promise<FuzzSummary & { profile: ScenarioProfile }> {
+export async function runFuzz(
+  o: FuzzOptions,
+  onLine: (l: FuzzLine) => void,
+): Promise<FuzzSummary & { profile: ScenarioProfile }> {
   const started = Date.now();
   const f = new Fuzzer(o);
   const profile = await f.start();
@@ -176,7 +198,14 @@ export async function runFuzz(o: FuzzOptions, onLine: (l: FuzzLine) => void): Pr
       try {
         line = await f.one(i);
       } catch (err) {
-        line = { index: i, name: `fuzz-${o.seed}-${i}`, verdict: 'disagree', detail: `failed: ${(err as Error).message}`, ms: 0, avoided: 0 };
+        line = {
+          index: i,
+          name: `fuzz-${o.seed}-${i}`,
+          verdict: 'disagree',
+          detail: `failed: ${(err as Error).message}`,
+          ms: 0,
+          avoided: 0,
+        };
       }
       lines[i] = line;
       flush();
@@ -184,5 +213,12 @@ export async function runFuzz(o: FuzzOptions, onLine: (l: FuzzLine) => void): Pr
   };
   await Promise.all(Array.from({ length: Math.max(1, o.concurrency ?? (o.target === 'broker' ? 4 : 1)) }, worker));
   const agree = lines.filter((l) => l?.verdict === 'agree').length;
-  return { topologies: o.count, agree, disagree: o.count - agree, avoided: f.avoided, ms: Date.now() - started, profile };
+  return {
+    topologies: o.count,
+    agree,
+    disagree: o.count - agree,
+    avoided: f.avoided,
+    ms: Date.now() - started,
+    profile,
+  };
 }

@@ -8,7 +8,8 @@ describe('shrinkScenario', () => {
     const s = generateScenario(11, 'n');
     const work = s.consumers[0]!.queue;
     // the "disagreement": the first consumer's queue is still there, with its consumer, and a publish is left
-    const disagrees = async (c: typeof s): Promise<boolean> => c.topology.queues.some((q) => q.name === work) && c.consumers.some((k) => k.queue === work) && c.steps.length > 0;
+    const disagrees = async (c: typeof s): Promise<boolean> =>
+      c.topology.queues.some((q) => q.name === work) && c.consumers.some((k) => k.queue === work) && c.steps.length > 0;
     const { scenario } = await shrinkScenario(s, disagrees, 500);
     expect(scenario.topology.queues.map((q) => q.name)).toEqual([work]);
     expect(scenario.topology.queues[0]!.arguments ?? {}).toEqual({});

@@ -26,15 +26,31 @@ export function* shrinkCandidates(s: Scenario): Generator<Scenario> {
     const q = t.queues[i]!.name;
     yield {
       ...s,
-      topology: { ...t, queues: without(t.queues, i), bindings: t.bindings.filter((b) => !(b.destination_type === 'queue' && b.destination === q)) },
+      topology: {
+        ...t,
+        queues: without(t.queues, i),
+        bindings: t.bindings.filter((b) => !(b.destination_type === 'queue' && b.destination === q)),
+      },
       consumers: s.consumers.filter((c) => c.queue !== q),
     };
   }
-  const used = new Set([...republishTargets(s), ...s.steps.flatMap((st) => ('publish' in st ? [st.publish.exchange] : []))]);
+  const used = new Set([
+    ...republishTargets(s),
+    ...s.steps.flatMap((st) => ('publish' in st ? [st.publish.exchange] : [])),
+  ]);
   for (let i = 0; i < t.exchanges.length; i++) {
     const x = t.exchanges[i]!.name;
     if (used.has(x)) continue;
-    yield { ...s, topology: { ...t, exchanges: without(t.exchanges, i), bindings: t.bindings.filter((b) => b.source !== x && !(b.destination_type === 'exchange' && b.destination === x)) } };
+    yield {
+      ...s,
+      topology: {
+        ...t,
+        exchanges: without(t.exchanges, i),
+        bindings: t.bindings.filter(
+          (b) => b.source !== x && !(b.destination_type === 'exchange' && b.destination === x),
+        ),
+      },
+    };
   }
   for (let i = 0; i < s.steps.length; i++) if (s.steps.length > 1) yield { ...s, steps: without(s.steps, i) };
   for (let i = 0; i < s.consumers.length; i++) yield { ...s, consumers: without(s.consumers, i) };
@@ -45,7 +61,14 @@ export function* shrinkCandidates(s: Scenario): Generator<Scenario> {
     const p = policies[i]!;
     const keys = Object.keys(p.definition);
     if (keys.length < 2) continue;
-    for (const k of keys) yield { ...s, topology: { ...t, policies: policies.map((o, j) => (j === i ? { ...o, definition: withoutKey(o.definition, k) } : o)) } };
+    for (const k of keys)
+      yield {
+        ...s,
+        topology: {
+          ...t,
+          policies: policies.map((o, j) => (j === i ? { ...o, definition: withoutKey(o.definition, k) } : o)),
+        },
+      };
   }
   for (let i = 0; i < t.queues.length; i++) {
     const q = t.queues[i]!;
@@ -56,9 +79,13 @@ export function* shrinkCandidates(s: Scenario): Generator<Scenario> {
   }
   for (let i = 0; i < s.consumers.length; i++) {
     const c = s.consumers[i]!;
-    const swap = (actions: ScenarioAction[]): Scenario => ({ ...s, consumers: s.consumers.map((o, j) => (j === i ? { ...o, actions } : o)) });
+    const swap = (actions: ScenarioAction[]): Scenario => ({
+      ...s,
+      consumers: s.consumers.map((o, j) => (j === i ? { ...o, actions } : o)),
+    });
     for (let j = 0; j < c.actions.length; j++) if (c.actions.length > 1) yield swap(without(c.actions, j));
-    for (let j = 0; j < c.actions.length; j++) if (typeof c.actions[j] !== 'string') yield swap(c.actions.map((a, k) => (k === j ? 'ack' : a)));
+    for (let j = 0; j < c.actions.length; j++)
+      if (typeof c.actions[j] !== 'string') yield swap(c.actions.map((a, k) => (k === j ? 'ack' : a)));
   }
   for (let i = 0; i < s.steps.length; i++) {
     const st = s.steps[i]!;
@@ -73,7 +100,11 @@ export function* shrinkCandidates(s: Scenario): Generator<Scenario> {
  * does or `budget` variants have been tried. `stillDisagrees` answers undefined for a variant it
  * will not try (one the race filter avoids).
  */
-export async function shrinkScenario(s: Scenario, stillDisagrees: (c: Scenario) => Promise<boolean | undefined>, budget: number): Promise<{ scenario: Scenario; tried: number }> {
+export async function shrinkScenario(
+  s: Scenario,
+  stillDisagrees: (c: Scenario) => Promise<boolean | undefined>,
+  budget: number,
+): Promise<{ scenario: Scenario; tried: number }> {
   let current = s;
   let tried = 0;
   for (;;) {

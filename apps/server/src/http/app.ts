@@ -34,7 +34,9 @@ export interface AppOptions {
   /** where the deploy manifest lives (default `.retry-studio/manifest.json` under the cwd; null: memory only) */
   readonly manifestFile?: string | null;
   /** override the rate limits (tests) */
-  readonly rateLimits?: Partial<Record<'deploy' | 'teardown' | 'trace' | 'probe' | 'plan' | 'rehearse' | 'upgradeVerify', RateLimitOptions>>;
+  readonly rateLimits?: Partial<
+    Record<'deploy' | 'teardown' | 'trace' | 'probe' | 'plan' | 'rehearse' | 'upgradeVerify', RateLimitOptions>
+  >;
   /** how long a broker connection no job uses stays open before it is closed (default 3 s) */
   readonly idleCloseMs?: number;
   /** open event streams allowed per trace and in all (429 beyond) */
@@ -49,12 +51,19 @@ export interface AppOptions {
  * (TTL wait queues instead of the plugin) is offered beside it, ready to plan and deploy.
  */
 function portableOffer(design: Design, plan: DeployPlan): { portable?: PortableOffer } {
-  const needsDelayed = plan.items.some((i) => i.kind === 'exchange' && i.status === 'unsupported' && i.desired.type === 'x-delayed-message');
+  const needsDelayed = plan.items.some(
+    (i) => i.kind === 'exchange' && i.status === 'unsupported' && i.desired.type === 'x-delayed-message',
+  );
   if (!needsDelayed) return {};
   const r = compilePortable(design);
   return r.ok
     ? { portable: { ok: true, changes: r.changes, design: r.design } }
-    : { portable: { ok: false, errors: r.errors.slice(0, 20).map((e) => ({ field: `design.${e.path}`, message: e.message })) } };
+    : {
+        portable: {
+          ok: false,
+          errors: r.errors.slice(0, 20).map((e) => ({ field: `design.${e.path}`, message: e.message })),
+        },
+      };
 }
 
 export function createApp(options: AppOptions) {
@@ -90,7 +99,12 @@ export function createApp(options: AppOptions) {
   // probes are POST: checked for Origin and Sec-Fetch-Site like every state-changing route (a GET
   // let any web page make the server log in to a loopback broker), and no password in a query string
   app.get('/api/broker', (_req, res) => {
-    sendError(res, 405, 'probe a broker with POST /api/broker and a JSON body {"broker": "amqp://...", "managementUrl"?: "..."} (never a URL in the query string)', 'method');
+    sendError(
+      res,
+      405,
+      'probe a broker with POST /api/broker and a JSON body {"broker": "amqp://...", "managementUrl"?: "..."} (never a URL in the query string)',
+      'method',
+    );
   });
   app.post(
     '/api/broker',
@@ -103,7 +117,13 @@ export function createApp(options: AppOptions) {
     }),
   );
 
-  const prepare = (body: { design: unknown; broker?: string; managementUrl?: string; prefix?: string; vhost?: string }) => {
+  const prepare = (body: {
+    design: unknown;
+    broker?: string;
+    managementUrl?: string;
+    prefix?: string;
+    vhost?: string;
+  }) => {
     const url = brokerUrlFromRequest(body.broker);
     const { design, warnings } = designFromRequest(body.design);
     const target = ctx.deploy.target(design, url, body);
@@ -120,7 +140,14 @@ export function createApp(options: AppOptions) {
       const { plan } = await ctx.deploy.plan(design, url, target, body.managementUrl).catch(brokerFailure('plan'));
       // the linter told how many nodes the target has, so the cluster rules apply
       const lint = plan.cluster ? { lint: lintDesign(design, { nodes: plan.cluster.nodes.length }) } : {};
-      res.json({ broker: redactUrl(url), target, plan, warnings, ...lint, ...portableOffer(design, plan) } satisfies PlanResponse);
+      res.json({
+        broker: redactUrl(url),
+        target,
+        plan,
+        warnings,
+        ...lint,
+        ...portableOffer(design, plan),
+      } satisfies PlanResponse);
     }),
   );
 
@@ -134,7 +161,12 @@ export function createApp(options: AppOptions) {
       const status = out.result.ok ? 200 : 502;
       const failure = out.result.failure;
       res.status(status).json({
-        ...(failure ? { error: `could not declare ${failure.kind} '${failure.name}': ${failure.brokerMessage}`, field: failure.name } : {}),
+        ...(failure
+          ? {
+              error: `could not declare ${failure.kind} '${failure.name}': ${failure.brokerMessage}`,
+              field: failure.name,
+            }
+          : {}),
         broker: redactUrl(url),
         target,
         deployment: out.deployment,
@@ -153,11 +185,23 @@ export function createApp(options: AppOptions) {
       const url = brokerUrlFromRequest(body.broker);
       const target = ctx.deploy.target({ name: body.designName }, url, body);
       const record = ctx.deploy.record(url, target);
-      if (!record) throw new HttpError(404, `nothing was deployed by this tool at vhost '${target.vhost}' with prefix '${target.prefix}'`, 'designName');
+      if (!record)
+        throw new HttpError(
+          404,
+          `nothing was deployed by this tool at vhost '${target.vhost}' with prefix '${target.prefix}'`,
+          'designName',
+        );
       if (record.designName !== body.designName)
-        throw new HttpError(409, `that deployment belongs to design '${record.designName}', not '${body.designName}'`, 'designName');
-      const result = await ctx.deploy.teardown(record, url, body.force === true, body.managementUrl).catch(brokerFailure('teardown'));
-      if ('refused' in result) return sendError(res, 409, result.message, 'force', { ok: false, refused: result.refused });
+        throw new HttpError(
+          409,
+          `that deployment belongs to design '${record.designName}', not '${body.designName}'`,
+          'designName',
+        );
+      const result = await ctx.deploy
+        .teardown(record, url, body.force === true, body.managementUrl)
+        .catch(brokerFailure('teardown'));
+      if ('refused' in result)
+        return sendError(res, 409, result.message, 'force', { ok: false, refused: result.refused });
       res.json({ target, ...result } satisfies TeardownResponse);
     }),
   );
@@ -172,7 +216,12 @@ export function createApp(options: AppOptions) {
         prefix: r.prefix,
         designName: r.designName,
         createdVhost: r.createdVhost,
-        counts: { exchanges: r.exchanges.length, queues: r.queues.length, bindings: r.bindings.length, policies: r.policies.length },
+        counts: {
+          exchanges: r.exchanges.length,
+          queues: r.queues.length,
+          bindings: r.bindings.length,
+          policies: r.policies.length,
+        },
         createdAt: r.createdAt,
         updatedAt: r.updatedAt,
       })),

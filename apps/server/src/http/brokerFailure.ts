@@ -7,7 +7,7 @@ const SEES: Record<string, string> = {
   plan: "the broker's vhosts, exchanges, queues and bindings",
   deploy: "the broker's vhosts, exchanges, queues and bindings (and creates vhosts)",
   teardown: "the queues' unacked messages and the vhosts it created",
-  trace: "the deployed objects and the queue depths",
+  trace: 'the deployed objects and the queue depths',
 };
 
 /**
@@ -21,9 +21,15 @@ export const brokerFailure =
     if (err instanceof BrokerConnectError) throw new HttpError(502, `${step}: ${err.message}`, 'broker');
     if (err instanceof ManagementResolutionError) {
       const sees = SEES[step] ? `; without it the ${step} cannot see ${SEES[step]}` : '';
-      throw new HttpError(err.problem === 'other-broker' ? 400 : 502, `${step}: ${err.message}${sees}`, 'managementUrl', { management: { tried: err.resolution.tried } });
+      throw new HttpError(
+        err.problem === 'other-broker' ? 400 : 502,
+        `${step}: ${err.message}${sees}`,
+        'managementUrl',
+        { management: { tried: err.resolution.tried } },
+      );
     }
-    if (err instanceof ClusterNotReadyError) throw new HttpError(409, `${step}: ${err.message}`, 'broker', { cluster: { problems: err.problems } });
+    if (err instanceof ClusterNotReadyError)
+      throw new HttpError(409, `${step}: ${err.message}`, 'broker', { cluster: { problems: err.problems } });
     if (err instanceof ManagementError) throw new HttpError(502, `${step}: ${err.message}`, 'broker');
     throw err;
   };

@@ -2,13 +2,18 @@
 import { parseDesign, utf8ByteLength, type Design } from '@retry-studio/topology-core/model';
 import { HttpError } from './httpError.js';
 
-export function designFromRequest(input: unknown, exchangeTypes?: readonly string[]): { design: Design; warnings: readonly { path: string; message: string }[] } {
+export function designFromRequest(
+  input: unknown,
+  exchangeTypes?: readonly string[],
+): { design: Design; warnings: readonly { path: string; message: string }[] } {
   if (input === undefined) throw new HttpError(400, 'design is required', 'design');
   const r = parseDesign(input, exchangeTypes ? { exchangeTypes } : {});
   if (!r.ok) {
     const e = r.errors[0]!;
     throw new HttpError(400, e.message, e.path ? `design.${e.path}` : 'design', {
-      errors: r.errors.slice(0, 50).map((x) => ({ field: x.path ? `design.${x.path}` : 'design', message: x.message, code: x.code })),
+      errors: r.errors
+        .slice(0, 50)
+        .map((x) => ({ field: x.path ? `design.${x.path}` : 'design', message: x.message, code: x.code })),
     });
   }
   return { design: r.design, warnings: r.warnings.map((w) => ({ path: `design.${w.path}`, message: w.message })) };
@@ -18,7 +23,12 @@ export function designFromRequest(input: unknown, exchangeTypes?: readonly strin
 export function checkPrefixedNames(design: Design, prefix: string): void {
   const check = (name: string, field: string) => {
     const bytes = utf8ByteLength(prefix + name);
-    if (bytes > 255) throw new HttpError(400, `with the prefix '${prefix}' this name is ${bytes} bytes of UTF-8; the limit is 255`, field);
+    if (bytes > 255)
+      throw new HttpError(
+        400,
+        `with the prefix '${prefix}' this name is ${bytes} bytes of UTF-8; the limit is 255`,
+        field,
+      );
   };
   design.topology.exchanges.forEach((e, i) => check(e.name, `design.topology.exchanges[${i}].name`));
   design.topology.queues.forEach((q, i) => check(q.name, `design.topology.queues[${i}].name`));

@@ -43,7 +43,12 @@ describe.each(TEST_BROKERS)('operate API on RabbitMQ $name', (broker) => {
     expect(dry.status).toBe(200);
     expect(dry.body.plan.moved).toBe(5);
 
-    const start = await srv.post('/api/operate/redrive', { ...at(v.vhost), queue: ORDERS.dlq, to: 'original', rate: 100 });
+    const start = await srv.post('/api/operate/redrive', {
+      ...at(v.vhost),
+      queue: ORDERS.dlq,
+      to: 'original',
+      rate: 100,
+    });
     expect(start.status).toBe(201);
     let p = start.body;
     await waitUntil(
@@ -73,7 +78,11 @@ describe.each(TEST_BROKERS)('operate API on RabbitMQ $name', (broker) => {
       const r = await srv.post('/api/operate/redrive', { ...at(v.vhost), ...body });
       expect([r.status, r.body.field], JSON.stringify(body)).toEqual([status, field]);
     }
-    const m = await srv.post('/api/operate/browse', { ...at(v.vhost), queue: ORDERS.dlq, managementUrl: 'http://10.1.2.3:15672' });
+    const m = await srv.post('/api/operate/browse', {
+      ...at(v.vhost),
+      queue: ORDERS.dlq,
+      managementUrl: 'http://10.1.2.3:15672',
+    });
     expect([m.status, m.body.field]).toEqual([403, 'managementUrl']);
     const empty = await srv.post('/api/operate/redrive', { ...at(v.vhost), queue: ORDERS.dlq });
     expect(empty.status).toBe(201);

@@ -12,9 +12,26 @@
  */
 import type { Express } from 'express';
 import type { ChannelModel } from 'amqplib';
-import { checkCanaryOptions, DEFAULT_CANARY_WAIT_MS, FORM_CANARY_NAMES, headerNameProblem, parseJsonPatch, parseMaxRefail, parseRedriveFilter, parseRedriveTarget, type CanaryOptions, type RedriveEdit } from '@retry-studio/topology-core/operate';
+import {
+  checkCanaryOptions,
+  DEFAULT_CANARY_WAIT_MS,
+  FORM_CANARY_NAMES,
+  headerNameProblem,
+  parseJsonPatch,
+  parseMaxRefail,
+  parseRedriveFilter,
+  parseRedriveTarget,
+  type CanaryOptions,
+  type RedriveEdit,
+} from '@retry-studio/topology-core/operate';
 import { startCanaryRedrive, type CanaryRedrive } from '../operate/canaryRedrive.js';
-import { BrokerConnectError, ManagementError, ManagementResolutionError, redactUrl, type AmqpUrl } from '../broker/index.js';
+import {
+  BrokerConnectError,
+  ManagementError,
+  ManagementResolutionError,
+  redactUrl,
+  type AmqpUrl,
+} from '../broker/index.js';
 import { browseQueue } from '../operate/browse.js';
 import { readDepths } from '../operate/depths.js';
 import { importBroker } from '../operate/importBroker.js';
@@ -27,15 +44,27 @@ import { brokerUrlFromRequest } from './brokerUrlFromRequest.js';
 import { HttpError } from './httpError.js';
 import { rateLimit } from './rateLimit.js';
 import { browseRequest, depthsRequest, importRequest, redriveRequest } from '@retry-studio/contract/schemas';
-import type { BrowseResponse, DepthsResponse, ImportResponse, JobProgress, RedriveDryRunResponse, RedriveRequestBody, RedriveStarted } from '@retry-studio/contract';
+import type {
+  BrowseResponse,
+  DepthsResponse,
+  ImportResponse,
+  JobProgress,
+  RedriveDryRunResponse,
+  RedriveRequestBody,
+  RedriveStarted,
+} from '@retry-studio/contract';
 import { parseBody } from './parseBody.js';
 
 const MAX_KEPT = 50;
 
 function failure(err: unknown): never {
   if (err instanceof OperateError) throw new HttpError(err.status, err.message, err.field);
-  if (err instanceof ManagementResolutionError) throw new HttpError(err.problem === 'other-broker' ? 400 : 502, err.message, 'managementUrl', { management: { tried: err.resolution.tried } });
-  if (err instanceof BrokerConnectError || err instanceof ManagementError) throw new HttpError(502, err.message, 'broker');
+  if (err instanceof ManagementResolutionError)
+    throw new HttpError(err.problem === 'other-broker' ? 400 : 502, err.message, 'managementUrl', {
+      management: { tried: err.resolution.tried },
+    });
+  if (err instanceof BrokerConnectError || err instanceof ManagementError)
+    throw new HttpError(502, err.message, 'broker');
   throw err;
 }
 
@@ -63,9 +92,26 @@ function canaryFromBody(body: RedriveBody): CanaryOptions | undefined {
   if (body.canary === undefined) return undefined;
   const mr = parseMaxRefail(String(body.maxRefail ?? 0), FORM_CANARY_NAMES);
   if (!mr.ok) throw new HttpError(400, mr.message, 'maxRefail');
-  const o: CanaryOptions = { size: body.canary, waitMs: body.canaryWaitMs ?? DEFAULT_CANARY_WAIT_MS, maxRefail: mr.maxRefail, ...(body.canaryFromBatch !== undefined ? { fromBatch: body.canaryFromBatch - 1 } : {}) };
+  const o: CanaryOptions = {
+    size: body.canary,
+    waitMs: body.canaryWaitMs ?? DEFAULT_CANARY_WAIT_MS,
+    maxRefail: mr.maxRefail,
+    ...(body.canaryFromBatch !== undefined ? { fromBatch: body.canaryFromBatch - 1 } : {}),
+  };
   const bad = checkCanaryOptions(o, undefined, FORM_CANARY_NAMES)[0];
-  if (bad) throw new HttpError(400, bad.message, ({ '--canary': 'canary', '--canary-wait-ms': 'canaryWaitMs', '--max-refail': 'maxRefail', '--canary-from-batch': 'canaryFromBatch' } as const)[bad.option]);
+  if (bad)
+    throw new HttpError(
+      400,
+      bad.message,
+      (
+        {
+          '--canary': 'canary',
+          '--canary-wait-ms': 'canaryWaitMs',
+          '--max-refail': 'maxRefail',
+          '--canary-from-batch': 'canaryFromBatch',
+        } as const
+      )[bad.option],
+    );
   return o;
 }
 
@@ -73,13 +119,20 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
   const jobs = new Map<string, RedriveJob | CanaryRedrive>();
 
   /** the broker layer resolves (and verifies) the management API; its errors name `managementUrl` */
-  const resolve = async (body: { broker?: string | undefined; managementUrl?: string | undefined; vhost?: string | undefined }) => {
+  const resolve = async (body: {
+    broker?: string | undefined;
+    managementUrl?: string | undefined;
+    vhost?: string | undefined;
+  }) => {
     const url = brokerUrlFromRequest(body.broker);
     const management = await ctx.brokers.management(url, body.managementUrl).catch(failure);
     return { url, t: await operateTarget(url, { vhost: body.vhost, management }) };
   };
   /** runs `fn` on the operate connection, released when it returns (no connection outlives its request) */
-  const withChannelModel = async <T>(body: Parameters<typeof resolve>[0], fn: (x: { url: AmqpUrl; t: OperateTarget; conn: ChannelModel }) => Promise<T>): Promise<T> => {
+  const withChannelModel = async <T>(
+    body: Parameters<typeof resolve>[0],
+    fn: (x: { url: AmqpUrl; t: OperateTarget; conn: ChannelModel }) => Promise<T>,
+  ): Promise<T> => {
     const { url, t } = await resolve(body);
     const lease = await ctx.brokers.lease(url, t.vhost, 'operate').catch(failure);
     try {
@@ -100,7 +153,13 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
       const body = parseBody(importRequest, req.body);
       const { url, t } = await resolve(body);
       const r = await importBroker(t, { name: body.name }).catch(failure);
-      if (!r.ok) throw new HttpError(422, `the vhost's definitions cannot be read as a design: ${r.errors[0]?.message ?? ''}`, r.errors[0]?.path, { errors: r.errors, skipped: r.skipped });
+      if (!r.ok)
+        throw new HttpError(
+          422,
+          `the vhost's definitions cannot be read as a design: ${r.errors[0]?.message ?? ''}`,
+          r.errors[0]?.path,
+          { errors: r.errors, skipped: r.skipped },
+        );
       res.json({ broker: redactUrl(url), ...r } satisfies ImportResponse);
     }),
   );
@@ -118,7 +177,11 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
     route(async (req, res) => {
       const body = parseBody(browseRequest, req.body);
       const browsed: BrowseResponse = await withChannelModel(body, ({ t, conn }) =>
-        browseQueue(t, conn, { queue: body.queue, ...(body.limit ? { limit: body.limit } : {}), ...(body.insist ? { insist: true } : {}) }).catch(failure),
+        browseQueue(t, conn, {
+          queue: body.queue,
+          ...(body.limit ? { limit: body.limit } : {}),
+          ...(body.insist ? { insist: true } : {}),
+        }).catch(failure),
       );
       res.json(browsed);
     }),
@@ -145,16 +208,28 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
         ...(body.insist ? { insist: true } : {}),
       };
       if (body.dryRun) {
-        const { browse, plan, bounce } = await withChannelModel(body, ({ t, conn }) => dryRunRedrive(t, conn, r).catch(failure));
-        res.json({ dryRun: true, queue: body.queue, depth: browse.depth, effect: browse.effect, plan, bounce } satisfies RedriveDryRunResponse);
+        const { browse, plan, bounce } = await withChannelModel(body, ({ t, conn }) =>
+          dryRunRedrive(t, conn, r).catch(failure),
+        );
+        res.json({
+          dryRun: true,
+          queue: body.queue,
+          depth: browse.depth,
+          effect: browse.effect,
+          plan,
+          bounce,
+        } satisfies RedriveDryRunResponse);
         return;
       }
       // a canary reads its selection on the operate connection, then runs on connections of its own
       const j = canary
-        ? await withChannelModel(body, ({ t, conn }) => startCanaryRedrive(t, conn, r, canary, {}, FORM_CANARY_NAMES).catch(failure))
+        ? await withChannelModel(body, ({ t, conn }) =>
+            startCanaryRedrive(t, conn, r, canary, {}, FORM_CANARY_NAMES).catch(failure),
+          )
         : await resolve(body).then(({ t }) => startRedrive(t, r).catch(failure));
       jobs.set(j.id, j);
-      if (jobs.size > MAX_KEPT) for (const [id, old] of jobs) if (!old.isRunning && jobs.size > MAX_KEPT) jobs.delete(id);
+      if (jobs.size > MAX_KEPT)
+        for (const [id, old] of jobs) if (!old.isRunning && jobs.size > MAX_KEPT) jobs.delete(id);
       res.status(201).json({ ...j.progress(), progress: `/api/operate/redrive/${j.id}` } satisfies RedriveStarted);
     }),
   );
@@ -171,7 +246,8 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
     route(async (req, res) => {
       const j = job(String(req.params.id));
       const action = String(req.params.action);
-      if ((action === 'pause' || action === 'resume') && !('pause' in j)) throw new HttpError(409, `a canary re-drive cannot be paused (its batches are short): cancel it`, 'action');
+      if ((action === 'pause' || action === 'resume') && !('pause' in j))
+        throw new HttpError(409, `a canary re-drive cannot be paused (its batches are short): cancel it`, 'action');
       if (action === 'pause') (j as RedriveJob).pause();
       else if (action === 'resume') (j as RedriveJob).resume();
       else if (action === 'cancel') {

@@ -17,7 +17,10 @@ export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   const r = schema.safeParse(body);
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
-  const field = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  const field = issue.path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+    .join('.')
+    .replace(/\.\[/g, '[');
   let message = issue.message;
   let where = field;
   if (issue.code === 'unrecognized_keys') {

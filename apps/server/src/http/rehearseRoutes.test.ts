@@ -16,18 +16,34 @@ const design = (() => {
 })();
 
 describe('POST /api/rehearse', () => {
-  it('returns the report with the issue\'s names', async () => {
-    const body: RehearseRequest = { design, load: { rate: 10, durationMs: 60_000, targets: [{ target: 'worker', outages: [{ startMs: 10_000, endMs: 40_000 }] }] } };
+  it("returns the report with the issue's names", async () => {
+    const body: RehearseRequest = {
+      design,
+      load: {
+        rate: 10,
+        durationMs: 60_000,
+        targets: [{ target: 'worker', outages: [{ startMs: 10_000, endMs: 40_000 }] }],
+      },
+    };
     const res = await server.post('/api/rehearse', body);
     expect(res.status).toBe(200);
     const r = res.body as RehearseResponse;
     expect(r.outcomes).toMatchObject({ acked: 400, parked: 200, parkedIn: { 'orders.parking': 200 } });
     expect(r.queues.map((q) => q.name)).toEqual(['orders.q', 'orders.wait', 'orders.parking']);
-    expect(Object.keys(r.brokerOps).sort()).toEqual(['deadLettersPerSec', 'deliveriesPerSec', 'publishesPerSec', 'retriesPeakAtMs', 'retriesPerSec']);
+    expect(Object.keys(r.brokerOps).sort()).toEqual([
+      'deadLettersPerSec',
+      'deliveriesPerSec',
+      'publishesPerSec',
+      'retriesPeakAtMs',
+      'retriesPerSec',
+    ]);
   });
 
   it('a load that does not fit the design: 400 naming the field', async () => {
-    const res = await server.post('/api/rehearse', { design, load: { rate: 10, durationMs: 10_000, targets: [{ target: 'nobody', outages: [{ startMs: 0, endMs: 1000 }] }] } });
+    const res = await server.post('/api/rehearse', {
+      design,
+      load: { rate: 10, durationMs: 10_000, targets: [{ target: 'nobody', outages: [{ startMs: 0, endMs: 1000 }] }] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.field).toBe('load.targets[0].target');
     const bad = await server.post('/api/rehearse', { design, load: { rate: 10, durationMs: 10_000, errorRate: 2 } });

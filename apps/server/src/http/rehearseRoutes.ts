@@ -23,7 +23,9 @@ export function registerRehearseRoutes(app: Express, limit: RateLimitOptions): v
       const issues = checkLoad(design, load);
       if (issues.length > 0) {
         const first = issues[0]!;
-        throw new HttpError(400, first.message, `load.${first.path}`, { errors: issues.map((i) => ({ field: `load.${i.path}`, message: i.message, code: i.code })) });
+        throw new HttpError(400, first.message, `load.${first.path}`, {
+          errors: issues.map((i) => ({ field: `load.${i.path}`, message: i.message, code: i.code })),
+        });
       }
       const report = rehearse(design, load, body.sampleMs !== undefined ? { sampleMs: body.sampleMs } : {});
       res.json(report satisfies RehearseResponse);

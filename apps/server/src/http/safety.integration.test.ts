@@ -4,11 +4,21 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManagementClient, parseAmqpUrl } from '../broker/index.js';
-import { bindQ, design, rawRequest, retryLoopDesign, startTestServer, uniquePrefix, type TestServer } from './testing.js';
+import {
+  bindQ,
+  design,
+  rawRequest,
+  retryLoopDesign,
+  startTestServer,
+  uniquePrefix,
+  type TestServer,
+} from './testing.js';
 import { BROKER_310 } from '../testing/testBrokers.js';
 
 let srv: TestServer;
-const mgmt = new ManagementClient(parseAmqpUrl('amqp://guest:guest@127.0.0.1:5672/'), { baseUrl: BROKER_310.managementUrl });
+const mgmt = new ManagementClient(parseAmqpUrl('amqp://guest:guest@127.0.0.1:5672/'), {
+  baseUrl: BROKER_310.managementUrl,
+});
 beforeAll(async () => {
   srv = await startTestServer();
 });
@@ -33,7 +43,13 @@ describe('requests from browsers', () => {
     const r2 = await rawRequest(srv.port, 'GET', '/api/health', { host: `localhost:${srv.port + 1}` });
     expect(r2.status).toBe(403);
     const prefix = uniquePrefix('rebind');
-    const post = await rawRequest(srv.port, 'POST', '/api/deploy', { host: `attacker.example:${srv.port}`, 'content-type': 'application/json' }, JSON.stringify({ design: retryLoopDesign('x'), prefix }));
+    const post = await rawRequest(
+      srv.port,
+      'POST',
+      '/api/deploy',
+      { host: `attacker.example:${srv.port}`, 'content-type': 'application/json' },
+      JSON.stringify({ design: retryLoopDesign('x'), prefix }),
+    );
     expect(post.status).toBe(403);
     await nothingDeclared(prefix);
     expect((await rawRequest(srv.port, 'GET', '/api/health', { host: `localhost:${srv.port}` })).status).toBe(200);
@@ -55,7 +71,10 @@ describe('requests from browsers', () => {
     expect(form.status).toBe(415);
     await nothingDeclared(prefix);
     // our own origin is fine
-    const same = await srv.post('/api/plan', body, { origin: `http://localhost:${srv.port}`, 'sec-fetch-site': 'same-origin' });
+    const same = await srv.post('/api/plan', body, {
+      origin: `http://localhost:${srv.port}`,
+      'sec-fetch-site': 'same-origin',
+    });
     expect(same.status).toBe(200);
   });
 
@@ -78,13 +97,24 @@ describe('requests from browsers', () => {
   });
 
   it('a probe is a POST checked like every state-changing route; GET with a URL in the query is refused and logs in nowhere', async () => {
-    const connections = async () => (await mgmt.listConnections()).filter((c) => c.client_properties?.connection_name?.startsWith('retry-studio:probe')).length;
+    const connections = async () =>
+      (await mgmt.listConnections()).filter((c) =>
+        c.client_properties?.connection_name?.startsWith('retry-studio:probe'),
+      ).length;
     const get = await srv.get('/api/broker?url=' + encodeURIComponent('amqp://guest:guest@127.0.0.1:5672/'));
     expect(get.status).toBe(405);
     expect(get.body.error).toMatch(/POST \/api\/broker/);
-    const cross = await srv.post('/api/broker', { broker: 'amqp://guest:guest@127.0.0.1:5672/' }, { 'sec-fetch-site': 'cross-site' });
+    const cross = await srv.post(
+      '/api/broker',
+      { broker: 'amqp://guest:guest@127.0.0.1:5672/' },
+      { 'sec-fetch-site': 'cross-site' },
+    );
     expect(cross.status).toBe(403);
-    const origin = await srv.post('/api/broker', { broker: 'amqp://guest:guest@127.0.0.1:5672/' }, { origin: 'http://evil.example' });
+    const origin = await srv.post(
+      '/api/broker',
+      { broker: 'amqp://guest:guest@127.0.0.1:5672/' },
+      { origin: 'http://evil.example' },
+    );
     expect(origin.status).toBe(403);
     expect(await connections()).toBe(0);
     const unknown = await srv.post('/api/broker', { url: 'amqp://guest:guest@127.0.0.1:5672/' });
@@ -93,15 +123,27 @@ describe('requests from browsers', () => {
   });
 
   it('rate-limits deploy, teardown, trace and plan', async () => {
-    const limited = await startTestServer({ rateLimits: { deploy: { burst: 3, perSecond: 0.01 }, teardown: { burst: 1, perSecond: 0.01 }, trace: { burst: 1, perSecond: 0.01 }, plan: { burst: 2, perSecond: 0.01 } } });
+    const limited = await startTestServer({
+      rateLimits: {
+        deploy: { burst: 3, perSecond: 0.01 },
+        teardown: { burst: 1, perSecond: 0.01 },
+        trace: { burst: 1, perSecond: 0.01 },
+        plan: { burst: 2, perSecond: 0.01 },
+      },
+    });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) statuses.push((await limited.post('/api/deploy', { design: { nope: 1 } })).status);
       expect(statuses).toEqual([400, 400, 400, 429, 429]);
       const last = await limited.post('/api/deploy', { design: { nope: 1 } });
       expect(last.body.error).toMatch(/too many deploy requests/);
-      expect([(await limited.post('/api/teardown', {})).status, (await limited.post('/api/teardown', {})).status]).toEqual([400, 429]);
-      expect([(await limited.post('/api/trace', {})).status, (await limited.post('/api/trace', {})).status]).toEqual([400, 429]);
+      expect([
+        (await limited.post('/api/teardown', {})).status,
+        (await limited.post('/api/teardown', {})).status,
+      ]).toEqual([400, 429]);
+      expect([(await limited.post('/api/trace', {})).status, (await limited.post('/api/trace', {})).status]).toEqual([
+        400, 429,
+      ]);
       // a plan reads the whole vhost through the management API: 500 at once once cost a shared broker 4,000 requests
       const plans: number[] = [];
       for (let i = 0; i < 3; i++) plans.push((await limited.post('/api/plan', { design: { nope: 1 } })).status);
@@ -122,7 +164,10 @@ describe('bad input is refused before the broker is asked', () => {
       expect(r.body.error).toMatch(/256 bytes.*255/);
     }
     // 255 bytes alone is fine, but not once the prefix is added
-    const r = await srv.post('/api/deploy', { design: design({ name: 'long', queues: [{ name: 'q'.repeat(250) }] }), prefix });
+    const r = await srv.post('/api/deploy', {
+      design: design({ name: 'long', queues: [{ name: 'q'.repeat(250) }] }),
+      prefix,
+    });
     expect(r.status).toBe(400);
     expect(r.body.field).toBe('design.topology.queues[0].name');
     expect(r.body.error).toMatch(/with the prefix/);
@@ -131,13 +176,19 @@ describe('bad input is refused before the broker is asked', () => {
 
   it('amq. names are reserved', async () => {
     const prefix = uniquePrefix('amq');
-    const r = await srv.post('/api/deploy', { design: design({ name: 'amq', exchanges: [{ name: 'amq.retry', type: 'direct' }] }), prefix });
+    const r = await srv.post('/api/deploy', {
+      design: design({ name: 'amq', exchanges: [{ name: 'amq.retry', type: 'direct' }] }),
+      prefix,
+    });
     expect(r.status).toBe(400);
     expect(r.body.field).toBe('design.topology.exchanges[0].name');
     expect(r.body.error).toMatch(/amq\./);
     const q = await srv.post('/api/deploy', { design: design({ name: 'amq', queues: [{ name: 'amq.q' }] }), prefix });
     expect(q.status).toBe(400);
-    const p = await srv.post('/api/deploy', { design: design({ name: 'amq', queues: [{ name: 'q' }] }), prefix: 'amq.' });
+    const p = await srv.post('/api/deploy', {
+      design: design({ name: 'amq', queues: [{ name: 'q' }] }),
+      prefix: 'amq.',
+    });
     expect(p.status).toBe(400);
     expect(p.body.field).toBe('prefix');
     await nothingDeclared(prefix);
@@ -153,13 +204,18 @@ describe('bad input is refused before the broker is asked', () => {
     const exp = await srv.post('/api/deploy', { design: one({ arguments: { 'x-expires': 0 } }), prefix });
     expect(exp.status).toBe(400);
     expect(exp.body.field).toBe('design.topology.queues[0].arguments.x-expires');
-    const dlrk = await srv.post('/api/deploy', { design: one({ arguments: { 'x-dead-letter-routing-key': 'k' } }), prefix });
+    const dlrk = await srv.post('/api/deploy', {
+      design: one({ arguments: { 'x-dead-letter-routing-key': 'k' } }),
+      prefix,
+    });
     expect(dlrk.status).toBe(400);
     await nothingDeclared(prefix);
   });
 
   it('a binding to an undrawn exchange is a referential error', async () => {
-    const r = await srv.post('/api/plan', { design: design({ name: 'ref', queues: [{ name: 'q' }], bindings: [bindQ('nowhere', 'q')] }) });
+    const r = await srv.post('/api/plan', {
+      design: design({ name: 'ref', queues: [{ name: 'q' }], bindings: [bindQ('nowhere', 'q')] }),
+    });
     expect(r.status).toBe(400);
     expect(r.body.field).toMatch(/^design\.topology\.bindings\[0\]/);
   });
@@ -192,7 +248,13 @@ describe('bad input is refused before the broker is asked', () => {
   it('the probe reports version, exchange types and plugins', async () => {
     const r = await srv.post('/api/broker', {});
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ product: 'RabbitMQ', version: '3.10.8', plugins: { 'x-delayed-message': false }, quorum: true, management: { available: true } });
+    expect(r.body).toMatchObject({
+      product: 'RabbitMQ',
+      version: '3.10.8',
+      plugins: { 'x-delayed-message': false },
+      quorum: true,
+      management: { available: true },
+    });
     expect(r.body.url).toBe('amqp://guest:***@127.0.0.1:5672/%2F');
   });
 });

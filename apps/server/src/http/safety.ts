@@ -27,7 +27,8 @@ export function hostsFor(req: Request): Set<string> {
 
 export const hostCheck: RequestHandler = (req, res, next) => {
   const host = (req.headers.host ?? '').toLowerCase();
-  if (!hostsFor(req).has(host)) return sendError(res, 403, `Host "${host.slice(0, 100)}" is not this server (DNS rebinding protection)`, 'Host');
+  if (!hostsFor(req).has(host))
+    return sendError(res, 403, `Host "${host.slice(0, 100)}" is not this server (DNS rebinding protection)`, 'Host');
   next();
 };
 
@@ -41,11 +42,16 @@ function originAllowed(origin: string, hosts: ReadonlySet<string>): boolean {
 }
 
 /** Reject cross-site requests: a foreign Origin, `Sec-Fetch-Site: cross-site|same-site`. */
-export function crossSiteProblem(req: Request, hosts: ReadonlySet<string>): { message: string; field: string } | undefined {
+export function crossSiteProblem(
+  req: Request,
+  hosts: ReadonlySet<string>,
+): { message: string; field: string } | undefined {
   const site = req.headers['sec-fetch-site'];
-  if (site === 'cross-site' || site === 'same-site') return { message: `cross-site request refused (Sec-Fetch-Site: ${site})`, field: 'Sec-Fetch-Site' };
+  if (site === 'cross-site' || site === 'same-site')
+    return { message: `cross-site request refused (Sec-Fetch-Site: ${site})`, field: 'Sec-Fetch-Site' };
   const origin = req.headers.origin;
-  if (origin !== undefined && !originAllowed(origin, hosts)) return { message: `foreign Origin "${origin.slice(0, 100)}" refused`, field: 'Origin' };
+  if (origin !== undefined && !originAllowed(origin, hosts))
+    return { message: `foreign Origin "${origin.slice(0, 100)}" refused`, field: 'Origin' };
   return undefined;
 }
 
@@ -61,7 +67,13 @@ export function stateChangeGuard(): RequestHandler {
     const problem = crossSiteProblem(req, hostsFor(req));
     if (problem) return sendError(res, 403, problem.message, problem.field);
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/json') return sendError(res, 415, `request body must be application/json (got "${type.slice(0, 60) || 'none'}")`, 'Content-Type');
+    if (type !== 'application/json')
+      return sendError(
+        res,
+        415,
+        `request body must be application/json (got "${type.slice(0, 60) || 'none'}")`,
+        'Content-Type',
+      );
     next();
   };
 }
@@ -79,7 +91,9 @@ const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 /** deeper than this a body is refused (no route's body nests that deep; the walk stays bounded) */
 export const MAX_BODY_DEPTH = 64;
 
-export type BodyProblem = { readonly kind: 'forbidden-key'; readonly path: string; readonly key: string } | { readonly kind: 'too-deep'; readonly path: string };
+export type BodyProblem =
+  | { readonly kind: 'forbidden-key'; readonly path: string; readonly key: string }
+  | { readonly kind: 'too-deep'; readonly path: string };
 
 /** The first forbidden key in a parsed JSON value, or where it nests deeper than MAX_BODY_DEPTH. */
 export function findBodyProblem(value: unknown, path = '', depth = 0): BodyProblem | undefined {
@@ -104,7 +118,13 @@ export function findBodyProblem(value: unknown, path = '', depth = 0): BodyProbl
 export const forbiddenKeyGuard: RequestHandler = (req, res, next) => {
   const bad = req.body === undefined ? undefined : findBodyProblem(req.body);
   if (bad?.kind === 'forbidden-key') return sendError(res, 400, `key "${bad.key}" is not allowed`, bad.path);
-  if (bad?.kind === 'too-deep') return sendError(res, 400, `the body nests deeper than ${MAX_BODY_DEPTH} levels (at ${bad.path.slice(0, 200)}${bad.path.length > 200 ? '...' : ''})`, bad.path.slice(0, 200));
+  if (bad?.kind === 'too-deep')
+    return sendError(
+      res,
+      400,
+      `the body nests deeper than ${MAX_BODY_DEPTH} levels (at ${bad.path.slice(0, 200)}${bad.path.length > 200 ? '...' : ''})`,
+      bad.path.slice(0, 200),
+    );
   next();
 };
 

@@ -17,9 +17,13 @@ export interface ServeOptions {
 
 export class ServeError extends Error {}
 
-export async function startServer(opts: ServeOptions): Promise<{ server: Server; close: () => Promise<void>; url: string }> {
+export async function startServer(
+  opts: ServeOptions,
+): Promise<{ server: Server; close: () => Promise<void>; url: string }> {
   if (!existsSync(join(opts.webDist, 'index.html'))) {
-    throw new ServeError(`the web app is not built (no ${join(opts.webDist, 'index.html')}): run "pnpm --filter @retry-studio/web build" first (the installed package has it built in)`);
+    throw new ServeError(
+      `the web app is not built (no ${join(opts.webDist, 'index.html')}): run "pnpm --filter @retry-studio/web build" first (the installed package has it built in)`,
+    );
   }
   const app = createApp({ port: opts.port, webDist: opts.webDist });
   const server = await new Promise<Server>((resolve, reject) => {
@@ -27,9 +31,16 @@ export async function startServer(opts: ServeOptions): Promise<{ server: Server;
     s.once('listening', () => resolve(s));
     s.once('error', (err: NodeJS.ErrnoException) => {
       const where = `${opts.host}:${opts.port}`;
-      if (err.code === 'EADDRINUSE') reject(new ServeError(`port ${opts.port} is in use (${where}): stop what listens there or choose another with --port`));
-      else if (err.code === 'EACCES') reject(new ServeError(`not allowed to listen on ${where}: choose a port above 1023 with --port`));
-      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') reject(new ServeError(`--host ${opts.host} is not an address of this machine`));
+      if (err.code === 'EADDRINUSE')
+        reject(
+          new ServeError(
+            `port ${opts.port} is in use (${where}): stop what listens there or choose another with --port`,
+          ),
+        );
+      else if (err.code === 'EACCES')
+        reject(new ServeError(`not allowed to listen on ${where}: choose a port above 1023 with --port`));
+      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
+        reject(new ServeError(`--host ${opts.host} is not an address of this machine`));
       else reject(new ServeError(`cannot listen on ${where}: ${err.message}`));
     });
   });

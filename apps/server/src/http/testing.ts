@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import type { ConsumerSpec, Design, ExchangeDef, PublisherSpec, QueueDef, BindingDef } from '@retry-studio/topology-core/model';
+import type {
+  ConsumerSpec,
+  Design,
+  ExchangeDef,
+  PublisherSpec,
+  QueueDef,
+  BindingDef,
+} from '@retry-studio/topology-core/model';
 import { createApp, type AppOptions } from './app.js';
 
 export interface TestServer {
@@ -16,7 +23,17 @@ export interface TestServer {
 }
 
 export async function startTestServer(opts: Partial<AppOptions> = {}): Promise<TestServer> {
-  const app = createApp({ port: 0, manifestFile: null, rateLimits: { deploy: { burst: 1000, perSecond: 1000 }, plan: { burst: 1000, perSecond: 1000 }, teardown: { burst: 1000, perSecond: 1000 }, trace: { burst: 1000, perSecond: 1000 } }, ...opts });
+  const app = createApp({
+    port: 0,
+    manifestFile: null,
+    rateLimits: {
+      deploy: { burst: 1000, perSecond: 1000 },
+      plan: { burst: 1000, perSecond: 1000 },
+      teardown: { burst: 1000, perSecond: 1000 },
+      trace: { burst: 1000, perSecond: 1000 },
+    },
+    ...opts,
+  });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
@@ -52,7 +69,13 @@ export async function startTestServer(opts: Partial<AppOptions> = {}): Promise<T
 }
 
 /** A raw HTTP request (fetch does not let us set Host). */
-export function rawRequest(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: any }> {
+export function rawRequest(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
       let text = '';
@@ -97,7 +120,12 @@ export function design(p: DesignParts = {}): Design {
   };
 }
 
-export const bindQ = (source: string, destination: string, routing_key = '', args?: BindingDef['arguments']): BindingDef => ({
+export const bindQ = (
+  source: string,
+  destination: string,
+  routing_key = '',
+  args?: BindingDef['arguments'],
+): BindingDef => ({
   source,
   destination,
   destination_type: 'queue',
@@ -106,7 +134,10 @@ export const bindQ = (source: string, destination: string, routing_key = '', arg
 });
 
 /** work exchange -> work queue (DLX -> retry queue with TTL -> back) -> parking: the classic retry loop. */
-export function retryLoopDesign(name: string, opts: { ttl?: number; maxRetries?: number; durable?: boolean } = {}): Design {
+export function retryLoopDesign(
+  name: string,
+  opts: { ttl?: number; maxRetries?: number; durable?: boolean } = {},
+): Design {
   const durable = opts.durable ?? true;
   return design({
     name,
@@ -129,7 +160,14 @@ export function retryLoopDesign(name: string, opts: { ttl?: number; maxRetries?:
           kind: 'worker',
           failure: { kind: 'failFirst', n: 2 },
           onFailure: [
-            { when: { kind: 'lt', counter: { kind: 'deathCount', queue: 'work.q', reason: 'rejected' }, value: opts.maxRetries ?? 3 }, then: { kind: 'reject' } },
+            {
+              when: {
+                kind: 'lt',
+                counter: { kind: 'deathCount', queue: 'work.q', reason: 'rejected' },
+                value: opts.maxRetries ?? 3,
+              },
+              then: { kind: 'reject' },
+            },
             { then: { kind: 'republish', exchange: 'parking', routingKey: 'job' } },
           ],
         },
@@ -147,7 +185,15 @@ export interface SseFrame {
 }
 
 /** Reads an SSE stream until `event: end` (or the timeout), returning every frame (a batch's events as frames of their own). */
-export async function readSse(url: string, opts: { timeoutMs?: number; headers?: Record<string, string>; onFrame?: (f: SseFrame, at: number) => void; keep?: boolean } = {}): Promise<{ status: number; frames: SseFrame[] }> {
+export async function readSse(
+  url: string,
+  opts: {
+    timeoutMs?: number;
+    headers?: Record<string, string>;
+    onFrame?: (f: SseFrame, at: number) => void;
+    keep?: boolean;
+  } = {},
+): Promise<{ status: number; frames: SseFrame[] }> {
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), opts.timeoutMs ?? 60_000);
   const res = await fetch(url, { headers: opts.headers ?? {}, signal: ac.signal });
@@ -181,7 +227,12 @@ export async function readSse(url: string, opts: { timeoutMs?: number; headers?:
         const parsed: unknown = JSON.parse(data);
         const got: SseFrame[] =
           event === 'batch' && Array.isArray(parsed)
-            ? parsed.map((e: { seq?: number }) => ({ event: 'message', ...(e.seq !== undefined ? { id: String(e.seq) } : {}), data: e, comments }))
+            ? parsed.map((e: { seq?: number }) => ({
+                event: 'message',
+                ...(e.seq !== undefined ? { id: String(e.seq) } : {}),
+                data: e,
+                comments,
+              }))
             : [{ event, ...(id !== undefined ? { id } : {}), data: parsed, comments }];
         if (opts.keep === false) frames.length = 0;
         for (const f of got) {

@@ -51,7 +51,12 @@ function nodeLossFromRequest(x: unknown, design: Design): NodeLoss | undefined {
   return r.loss;
 }
 
-export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLimitOptions, streamLimits: StreamLimits = DEFAULT_STREAM_LIMITS): void {
+export function registerTraceRoutes(
+  app: Express,
+  ctx: AppContext,
+  limit: RateLimitOptions,
+  streamLimits: StreamLimits = DEFAULT_STREAM_LIMITS,
+): void {
   const sessions = new Map<string, TraceSession>();
   /** open event streams, per trace and in all */
   const streams = new Map<string, number>();
@@ -77,20 +82,41 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
       checkPrefixedNames(design, target.prefix);
       if (body.publisher !== undefined && !design.publishers.some((p) => p.id === body.publisher))
         throw new HttpError(400, `no publisher '${body.publisher}' in the design`, 'publisher');
-      if (design.publishers.length === 0) throw new HttpError(400, 'the design has no publisher to publish test messages from', 'design.publishers');
+      if (design.publishers.length === 0)
+        throw new HttpError(400, 'the design has no publisher to publish test messages from', 'design.publishers');
       // one trace per deployment: the design's consumers would otherwise compete for its messages
-      const same = [...sessions.values()].find((s) => s.isRunning && s.target.vhost === target.vhost && s.target.prefix === target.prefix && s.brokerKey === redactUrl(url));
-      if (same) throw new HttpError(409, `trace '${same.traceId}' is still running on this deployment; stop it first`, 'design');
+      const same = [...sessions.values()].find(
+        (s) =>
+          s.isRunning &&
+          s.target.vhost === target.vhost &&
+          s.target.prefix === target.prefix &&
+          s.brokerKey === redactUrl(url),
+      );
+      if (same)
+        throw new HttpError(
+          409,
+          `trace '${same.traceId}' is still running on this deployment; stop it first`,
+          'design',
+        );
       const running = [...sessions.values()].filter((s) => s.isRunning).length;
       if (running >= MAX_RUNNING) throw new HttpError(429, `${running} traces are running; stop one first`);
       const { plan } = await ctx.deploy.plan(design, url, target, body.managementUrl).catch(brokerFailure('trace'));
       // a missing binding is a deployment the broker changed: traced as the broker routes (a difference from the prediction)
-      const missing = plan.items.filter((i) => i.kind !== 'binding' && (i.status === 'create' || i.status === 'unsupported'));
-      const missingBindings = plan.items.filter((i) => i.kind === 'binding' && i.status === 'create').map((i) => i.name);
+      const missing = plan.items.filter(
+        (i) => i.kind !== 'binding' && (i.status === 'create' || i.status === 'unsupported'),
+      );
+      const missingBindings = plan.items
+        .filter((i) => i.kind === 'binding' && i.status === 'create')
+        .map((i) => i.name);
       if (missing.length > 0)
-        throw new HttpError(409, `the design is not deployed at vhost '${target.vhost}' prefix '${target.prefix}': ${missing.length} object(s) missing (${nameList(missing.map((m) => m.name))}); deploy it first`, 'design', {
-          missing: missing.map((m) => ({ kind: m.kind, name: m.name, status: m.status })),
-        });
+        throw new HttpError(
+          409,
+          `the design is not deployed at vhost '${target.vhost}' prefix '${target.prefix}': ${missing.length} object(s) missing (${nameList(missing.map((m) => m.name))}); deploy it first`,
+          'design',
+          {
+            missing: missing.map((m) => ({ kind: m.kind, name: m.name, status: m.status })),
+          },
+        );
       const mgmt = await ctx.brokers.management(url, body.managementUrl).catch(brokerFailure('trace'));
       // the trace's connection lives as long as the trace: released (and closed when idle) once it ends
       const lease = await ctx.brokers.lease(url, target.vhost, 'trace').catch((err: Error) => {
@@ -112,7 +138,8 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
       void session.done().finally(() => lease.release());
       sessions.set(session.traceId, session);
       // forget the oldest finished traces
-      if (sessions.size > MAX_KEPT) for (const [id, s] of sessions) if (!s.isRunning && sessions.size > MAX_KEPT) sessions.delete(id);
+      if (sessions.size > MAX_KEPT)
+        for (const [id, s] of sessions) if (!s.isRunning && sessions.size > MAX_KEPT) sessions.delete(id);
       await session.start().catch(async (err: Error) => {
         await session.stop('failed');
         sessions.delete(session.traceId);
@@ -120,8 +147,16 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
       });
       const conflicts = plan.items.filter((i) => i.status === 'conflict').map((i) => i.name);
       const warnings = [
-        ...(conflicts.length ? [`these objects exist with other settings, so the broker may route differently from the design: ${conflicts.join(', ')}`] : []),
-        ...(missingBindings.length ? [`these bindings are missing on the broker, so it routes differently from the design: ${missingBindings.slice(0, 10).join(', ')}`] : []),
+        ...(conflicts.length
+          ? [
+              `these objects exist with other settings, so the broker may route differently from the design: ${conflicts.join(', ')}`,
+            ]
+          : []),
+        ...(missingBindings.length
+          ? [
+              `these bindings are missing on the broker, so it routes differently from the design: ${missingBindings.slice(0, 10).join(', ')}`,
+            ]
+          : []),
       ];
       res.status(201).json({
         id: session.traceId,
@@ -170,23 +205,44 @@ export function registerTraceRoutes(app: Express, ctx: AppContext, limit: RateLi
       throw new HttpError(500, `the simulator failed on this design: ${String((err as Error).message).slice(0, 300)}`);
     }
     const actual = s.comparedEvents();
-    const comparison = s.finalComparison ?? compareTrace(p.events, actual.events, { complete: !s.isRunning && !actual.truncated, published: s.summary().published, duplicates: s.duplicateIds });
+    const comparison =
+      s.finalComparison ??
+      compareTrace(p.events, actual.events, {
+        complete: !s.isRunning && !actual.truncated,
+        published: s.summary().published,
+        duplicates: s.duplicateIds,
+      });
     s.keepFinalComparison(comparison);
     const withEvents = req.query.events !== '0';
     res.json({
       comparison,
       ...(loss ? { nodeLoss: { ...loss.loss, source: loss.source } } : {}),
       ...(p.truncated ? { note: `the prediction covers the first ${MAX_PREDICTED_MESSAGES} messages` } : {}),
-      ...(actual.truncated ? { note: `the comparison keeps the first ${MAX_COMPARED_EVENTS} live events of those messages` } : {}),
-      ...(withEvents ? { predicted: shown !== undefined ? firstMessages(p.events, shown) : p.events.slice(0, 20_000) } : {}),
+      ...(actual.truncated
+        ? { note: `the comparison keeps the first ${MAX_COMPARED_EVENTS} live events of those messages` }
+        : {}),
+      ...(withEvents
+        ? { predicted: shown !== undefined ? firstMessages(p.events, shown) : p.events.slice(0, 20_000) }
+        : {}),
     } satisfies PredictionResponse);
   });
 
   app.get('/api/trace/:id/events', streamOriginGuard(), (req, res: Response) => {
     const s = get(String(req.params.id));
     const mine = streams.get(s.traceId) ?? 0;
-    if (mine >= streamLimits.perTrace) return sendError(res, 429, `trace '${s.traceId}' has ${mine} event streams open (at most ${streamLimits.perTrace}): close one first`, 'id');
-    if (streamsOpen >= streamLimits.overall) return sendError(res, 429, `${streamsOpen} event streams are open (at most ${streamLimits.overall}): close one first`);
+    if (mine >= streamLimits.perTrace)
+      return sendError(
+        res,
+        429,
+        `trace '${s.traceId}' has ${mine} event streams open (at most ${streamLimits.perTrace}): close one first`,
+        'id',
+      );
+    if (streamsOpen >= streamLimits.overall)
+      return sendError(
+        res,
+        429,
+        `${streamsOpen} event streams are open (at most ${streamLimits.overall}): close one first`,
+      );
     streams.set(s.traceId, mine + 1);
     streamsOpen += 1;
     let counted = true;

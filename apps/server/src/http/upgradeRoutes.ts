@@ -29,16 +29,34 @@ export function registerUpgradeRoutes(app: Express, limit: RateLimitOptions): vo
       const { design } = designFromRequest(body.design);
       // the target broker is checked before anything is declared: its line must be the one checked
       const target = await verifyTarget(url, body.managementUrl).catch((e: unknown) => {
-        throw new HttpError(e instanceof ManagementResolutionError && e.problem === 'other-broker' ? 400 : 502, `verify: ${(e as Error).message}`, e instanceof ManagementResolutionError ? 'managementUrl' : 'broker');
+        throw new HttpError(
+          e instanceof ManagementResolutionError && e.problem === 'other-broker' ? 400 : 502,
+          `verify: ${(e as Error).message}`,
+          e instanceof ManagementResolutionError ? 'managementUrl' : 'broker',
+        );
       });
-      if (target.profile !== body.to) throw new HttpError(400, `that broker is RabbitMQ ${target.version} (the ${target.profile} line), not the ${body.to} the check is for`, 'broker');
-      const opts = { from: body.from, to: body.to, ...(body.failFirst !== undefined ? { failFirst: body.failFirst } : {}) };
+      if (target.profile !== body.to)
+        throw new HttpError(
+          400,
+          `that broker is RabbitMQ ${target.version} (the ${target.profile} line), not the ${body.to} the check is for`,
+          'broker',
+        );
+      const opts = {
+        from: body.from,
+        to: body.to,
+        ...(body.failFirst !== undefined ? { failFirst: body.failFirst } : {}),
+      };
       const report = upgradeCheck(design, opts);
       const migration = migrateDesignForUpgrade(design, opts);
       const v = await verifyOnBroker(target, design, report, migration, opts).catch((e: unknown) => {
         throw new HttpError(502, `verify: ${(e as Error).message}`, 'broker');
       });
-      res.json({ broker: redactUrl(url), brokerVersion: target.version, ...v, agrees: !verifyDisagrees(v) } satisfies UpgradeVerifyResponse);
+      res.json({
+        broker: redactUrl(url),
+        brokerVersion: target.version,
+        ...v,
+        agrees: !verifyDisagrees(v),
+      } satisfies UpgradeVerifyResponse);
     }),
   );
 }

@@ -31,14 +31,22 @@ export type BrowseResult = BrowseResponse;
 
 export async function browseQueue(t: OperateTarget, conn: ChannelModel, opts: BrowseOptions): Promise<BrowseResult> {
   const limit = opts.limit ?? 100;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_BROWSE) throw new OperateError(`limit must be an integer from 1 to ${MAX_BROWSE}, got ${limit}`, 'limit');
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_BROWSE)
+    throw new OperateError(`limit must be an integer from 1 to ${MAX_BROWSE}, got ${limit}`, 'limit');
   const t0 = performance.now();
   const [info, version] = await Promise.all([queueInfo(t, opts.queue), brokerVersion(t)]);
   const depth = await exactDepth(conn, opts.queue);
   const kind = queueKindOf(info.type, info.arguments);
   const effect = browseEffect(kind, version);
-  if (effect.refuseUnlessInsist && !opts.insist) throw new OperateError(`not browsing '${opts.queue}': ${effect.message}`, 'insist', 409);
-  const messages = await readMessages(conn, opts.queue, kind === 'stream', Math.min(limit, kind === 'stream' ? limit : depth), opts.idleMs ?? (kind === 'stream' ? 2000 : 1000));
+  if (effect.refuseUnlessInsist && !opts.insist)
+    throw new OperateError(`not browsing '${opts.queue}': ${effect.message}`, 'insist', 409);
+  const messages = await readMessages(
+    conn,
+    opts.queue,
+    kind === 'stream',
+    Math.min(limit, kind === 'stream' ? limit : depth),
+    opts.idleMs ?? (kind === 'stream' ? 2000 : 1000),
+  );
   return {
     queue: opts.queue,
     vhost: t.vhost,
@@ -53,7 +61,13 @@ export async function browseQueue(t: OperateTarget, conn: ChannelModel, opts: Br
 }
 
 /** Consumes up to `want` messages and hands them back (nack requeue, or ack for a stream). */
-async function readMessages(conn: ChannelModel, queue: string, stream: boolean, want: number, idleMs: number): Promise<DeadLetterMessage[]> {
+async function readMessages(
+  conn: ChannelModel,
+  queue: string,
+  stream: boolean,
+  want: number,
+  idleMs: number,
+): Promise<DeadLetterMessage[]> {
   if (want <= 0) return [];
   const ch = await conn.createChannel();
   ch.on('error', () => undefined);
@@ -87,10 +101,13 @@ async function readMessages(conn: ChannelModel, queue: string, stream: boolean, 
           resolve();
         } else arm();
       };
-      ch.consume(queue, onMsg, { noAck: false, ...(stream ? { arguments: { 'x-stream-offset': 'first' } } : {}) }).then((ok) => {
-        tag = ok.consumerTag;
-        arm();
-      }, reject);
+      ch.consume(queue, onMsg, { noAck: false, ...(stream ? { arguments: { 'x-stream-offset': 'first' } } : {}) }).then(
+        (ok) => {
+          tag = ok.consumerTag;
+          arm();
+        },
+        reject,
+      );
     });
     // cancel first, or the returned messages would come straight back to this consumer
     if (tag) await ch.cancel(tag);

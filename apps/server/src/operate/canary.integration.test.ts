@@ -30,7 +30,13 @@ async function pickyConsumer(v: DeadLetterVhost): Promise<{ taken: Map<string, n
       ch.ack(m);
     }
   });
-  return { taken, stop: async () => { await ch.cancel(consumerTag); await ch.close(); } };
+  return {
+    taken,
+    stop: async () => {
+      await ch.cancel(consumerTag);
+      await ch.close();
+    },
+  };
 }
 
 describe.each(TEST_BROKERS)('canary re-drive on RabbitMQ $name', (broker) => {
@@ -60,18 +66,33 @@ describe.each(TEST_BROKERS)('canary re-drive on RabbitMQ $name', (broker) => {
     }
     expect(await v.depth(ORDERS.dlq)).toBe(330);
 
-    const bad = await startCanaryRedrive(v.target, v.conn, base, { size: 3, waitMs: 1500, maxRefail: { kind: 'count', count: 0 } });
+    const bad = await startCanaryRedrive(v.target, v.conn, base, {
+      size: 3,
+      waitMs: 1500,
+      maxRefail: { kind: 'count', count: 0 },
+    });
     const pb = await bad.done;
     expect(pb.status, pb.error).toBe('stopped');
     expect(pb.batches).toHaveLength(1);
-    expect(pb.batches[0]).toMatchObject({ size: 3, moved: 3, back: 3, verdict: { kind: 'stop', basis: 'returns-seen' } });
+    expect(pb.batches[0]).toMatchObject({
+      size: 3,
+      moved: 3,
+      back: 3,
+      verdict: { kind: 'stop', basis: 'returns-seen' },
+    });
     expect(pb.returned).toHaveLength(3);
-    for (const r of pb.returned) expect(r).toMatchObject({ batch: 1, queue: ORDERS.work, reason: 'rejected', redriveCount: 1 });
+    for (const r of pb.returned)
+      expect(r).toMatchObject({ batch: 1, queue: ORDERS.work, reason: 'rejected', redriveCount: 1 });
     expect(pb.stopReason).toContain('came back');
     // nothing lost: the 27 untouched and the 3 returned bad ones, and every good one, are in the DLQ
     expect(await v.depth(ORDERS.dlq)).toBe(330);
 
-    const good = await startCanaryRedrive(v.target, v.conn, { ...base, filter: filter('header=kind=good') }, { size: 10, waitMs: 500, maxRefail: { kind: 'count', count: 0 } });
+    const good = await startCanaryRedrive(
+      v.target,
+      v.conn,
+      { ...base, filter: filter('header=kind=good') },
+      { size: 10, waitMs: 500, maxRefail: { kind: 'count', count: 0 } },
+    );
     const pg = await good.done;
     expect(pg.status, pg.error ?? pg.stopReason).toBe('done');
     expect(pg.moved).toBe(300);
@@ -98,11 +119,18 @@ describe.each(TEST_BROKERS)('canary re-drive on RabbitMQ $name', (broker) => {
     v = await deadLetterVhost(broker, 'canarykill');
     await v.deadLetter(20, { bodyPrefix: 'bad', headers: { kind: 'bad' } });
     // no consumer yet: the canary's copies wait in orders.work while its watch is killed
-    const job = await startCanaryRedrive(v.target, v.conn, { queue: ORDERS.dlq, target: { kind: 'original' } }, { size: 4, waitMs: 30_000, maxRefail: { kind: 'count', count: 0 } });
+    const job = await startCanaryRedrive(
+      v.target,
+      v.conn,
+      { queue: ORDERS.dlq, target: { kind: 'original' } },
+      { size: 4, waitMs: 30_000, maxRefail: { kind: 'count', count: 0 } },
+    );
     const name = `retry-studio:operate:canary-${job.id}-watch`;
     let killed = false;
     for (const end = Date.now() + 15_000; !killed && Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
-      const c = (await v.target.management.listConnections()).find((x) => x.client_properties?.connection_name === name);
+      const c = (await v.target.management.listConnections()).find(
+        (x) => x.client_properties?.connection_name === name,
+      );
       if (c) {
         await v.target.management.closeConnection(c.name);
         killed = true;

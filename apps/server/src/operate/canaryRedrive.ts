@@ -12,7 +12,21 @@
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import { canaryBatchSize, checkCanaryOptions, CLI_CANARY_NAMES, type CanaryOptionNames, designFromBroker, isCopyBack, judgeBatch, type BatchVerdict, type CanaryBatchReport, type CanaryOptions, type CanaryProgress, type CanaryStatus, type ReturnedCopy } from '@retry-studio/topology-core/operate';
+import {
+  canaryBatchSize,
+  checkCanaryOptions,
+  CLI_CANARY_NAMES,
+  type CanaryOptionNames,
+  designFromBroker,
+  isCopyBack,
+  judgeBatch,
+  type BatchVerdict,
+  type CanaryBatchReport,
+  type CanaryOptions,
+  type CanaryProgress,
+  type CanaryStatus,
+  type ReturnedCopy,
+} from '@retry-studio/topology-core/operate';
 import { openConnection } from '../broker/index.js';
 import { deadLetterFromAmqp } from './deadLetterFromAmqp.js';
 import { OperateError, type OperateTarget } from './operateTarget.js';
@@ -121,19 +135,17 @@ export class CanaryRedrive extends EventEmitter {
       back: sum('back'),
       waiting: sum('waiting'),
       untouched: Math.max(0, this.selection - moved),
-      batches: this.batches.map(
-        (b): CanaryBatchReport => ({
-          index: b.index,
-          size: b.size,
-          moved: b.moved,
-          through: b.through,
-          back: b.back,
-          waiting: b.waiting,
-          ...(b.verdict ? { verdict: b.verdict } : {}),
-          ...(b.verdictMs !== undefined ? { verdictMs: b.verdictMs } : {}),
-          ...(b.movedAt !== undefined ? { moveMs: Math.round(b.movedAt - b.startedAt) } : {}),
-        }),
-      ),
+      batches: this.batches.map((b): CanaryBatchReport => ({
+        index: b.index,
+        size: b.size,
+        moved: b.moved,
+        through: b.through,
+        back: b.back,
+        waiting: b.waiting,
+        ...(b.verdict ? { verdict: b.verdict } : {}),
+        ...(b.verdictMs !== undefined ? { verdictMs: b.verdictMs } : {}),
+        ...(b.movedAt !== undefined ? { moveMs: Math.round(b.movedAt - b.startedAt) } : {}),
+      })),
       returned: [...this.returned],
       ...(this.stopReason ? { stopReason: this.stopReason } : {}),
       watchedBy: this.depthWatched.length > 0 ? 'depth' : 'tap',
@@ -148,7 +160,11 @@ export class CanaryRedrive extends EventEmitter {
   private async openWatch(): Promise<void> {
     const snap = await readSnapshot(this.t);
     const imported = designFromBroker(snap);
-    const parking = imported.ok ? Object.entries(imported.roles).filter(([q, r]) => r === 'parking' && q !== this.queue).map(([q]) => q) : [];
+    const parking = imported.ok
+      ? Object.entries(imported.roles)
+          .filter(([q, r]) => r === 'parking' && q !== this.queue)
+          .map(([q]) => q)
+      : [];
     const streams = new Set(snap.queues.filter((q) => q.type === 'stream').map((q) => q.name));
     for (const q of [this.queue, ...parking.filter((p) => !streams.has(p))]) {
       const bs = snap.bindings.filter((x) => x.destination === q && x.destination_type === 'queue' && x.source !== '');
@@ -178,11 +194,12 @@ export class CanaryRedrive extends EventEmitter {
 
   /** the watch back within the reconnect time (60 s), or an error */
   private async watchChannel(): Promise<Channel> {
-    for (const end = Date.now() + (this.tuning.reconnectMs ?? 60_000); !this.ch; ) {
+    for (const end = Date.now() + (this.tuning.reconnectMs ?? 60_000); !this.ch;) {
       try {
         await this.connectWatch();
       } catch (err) {
-        if (Date.now() > end) throw new Error(`the canary's watch connection did not come back: ${(err as Error).message}`);
+        if (Date.now() > end)
+          throw new Error(`the canary's watch connection did not come back: ${(err as Error).message}`);
         await new Promise((r) => setTimeout(r, 500));
       }
     }
@@ -238,7 +255,9 @@ export class CanaryRedrive extends EventEmitter {
         // fewer moved than asked: nothing more of the selection could move (skipped, or gone)
         if (b.moved < size) break;
       }
-      this.stopReason ??= this.cancelled ? 'cancelled' : `done: ${this.progress().moved} of ${this.selection} moved, every batch judged through`;
+      this.stopReason ??= this.cancelled
+        ? 'cancelled'
+        : `done: ${this.progress().moved} of ${this.selection} moved, every batch judged through`;
       return this.finish(this.cancelled ? 'cancelled' : 'done');
     } catch (err) {
       this.error = (err as Error).message ?? String(err);
@@ -247,7 +266,18 @@ export class CanaryRedrive extends EventEmitter {
   }
 
   private async runBatch(index: number, size: number): Promise<BatchState> {
-    const b: BatchState = { index, size, moved: 0, back: 0, waiting: 0, through: 0, startedAt: performance.now(), movedAt: undefined, verdict: undefined, verdictMs: undefined };
+    const b: BatchState = {
+      index,
+      size,
+      moved: 0,
+      back: 0,
+      waiting: 0,
+      through: 0,
+      startedAt: performance.now(),
+      movedAt: undefined,
+      verdict: undefined,
+      verdictMs: undefined,
+    };
     this.batches.push(b);
     this.phase = 'moving';
     this.emit('progress', this.progress());
@@ -263,7 +293,10 @@ export class CanaryRedrive extends EventEmitter {
       this.job = undefined;
       b.moved += p.moved;
       if (p.status !== 'failed') break;
-      if (attempt >= 2) throw new Error(`batch ${index + 1}: ${p.error ?? 'the re-drive failed'} (${b.moved} of ${size} moved; re-run with --canary-from-batch ${index + 1})`);
+      if (attempt >= 2)
+        throw new Error(
+          `batch ${index + 1}: ${p.error ?? 'the re-drive failed'} (${b.moved} of ${size} moved; re-run with --canary-from-batch ${index + 1})`,
+        );
       await new Promise((r) => setTimeout(r, 1000));
     }
     const until = Date.now();
@@ -281,12 +314,16 @@ export class CanaryRedrive extends EventEmitter {
       const bySource = this.watchGap ? Math.max(0, (await this.depthOf([this.queue])) - (sourceBefore - b.moved)) : 0;
       b.back = Math.min(b.moved, Math.max(fromTap.length + byDepth, bySource));
       b.waiting = Math.min(b.moved - b.back, Math.max(0, (await this.depthOf(this.destinations)) - destBefore));
-      const v = judgeBatch({ moved: b.moved, back: b.back, waiting: b.waiting, sinceMovedMs: performance.now() - b.movedAt }, this.canary);
+      const v = judgeBatch(
+        { moved: b.moved, back: b.back, waiting: b.waiting, sinceMovedMs: performance.now() - b.movedAt },
+        this.canary,
+      );
       if (v.kind !== 'watching' || this.cancelled) {
         if (v.kind !== 'watching') b.verdict = v;
         b.verdictMs = Math.round(performance.now() - b.startedAt);
         b.through = v.kind === 'continue' ? v.through : Math.max(0, b.moved - b.back - b.waiting);
-        for (const x of fromTap) if (this.returned.length < MAX_LISTED) this.returned.push({ batch: index + 1, ...x.copy });
+        for (const x of fromTap)
+          if (this.returned.length < MAX_LISTED) this.returned.push({ batch: index + 1, ...x.copy });
         return b;
       }
       await new Promise((r) => setTimeout(r, POLL_MS));
@@ -304,8 +341,20 @@ export class CanaryRedrive extends EventEmitter {
 }
 
 /** Starts a canary re-drive; errors name the option (`canary`, `canary-wait-ms`, `max-refail`) or the field, their messages in the user's `names` (the CLI's flags, the form's fields). */
-export async function startCanaryRedrive(t: OperateTarget, conn: ChannelModel, r: RedriveRequest, canary: CanaryOptions, tuning: RedriveTuning = {}, names: CanaryOptionNames = CLI_CANARY_NAMES): Promise<CanaryRedrive> {
-  const opts: CanaryOptions = { ...canary, ...(canary.maxBatch === undefined && r.ratePerSecond !== undefined ? { maxBatch: Math.max(1, Math.floor(r.ratePerSecond)) } : {}) };
+export async function startCanaryRedrive(
+  t: OperateTarget,
+  conn: ChannelModel,
+  r: RedriveRequest,
+  canary: CanaryOptions,
+  tuning: RedriveTuning = {},
+  names: CanaryOptionNames = CLI_CANARY_NAMES,
+): Promise<CanaryRedrive> {
+  const opts: CanaryOptions = {
+    ...canary,
+    ...(canary.maxBatch === undefined && r.ratePerSecond !== undefined
+      ? { maxBatch: Math.max(1, Math.floor(r.ratePerSecond)) }
+      : {}),
+  };
   const job = new CanaryRedrive(t, r, opts, tuning);
   await job.start(conn, names);
   return job;

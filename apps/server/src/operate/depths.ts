@@ -8,7 +8,8 @@ export type { QueueDepth };
 
 export async function readDepths(t: OperateTarget): Promise<{ at: string; queues: QueueDepth[] }> {
   const rows = await t.management.queueDepths(t.vhost).catch((err: unknown) => {
-    if (err instanceof ManagementError && err.status === 404) throw new OperateError(`vhost '${t.vhost}' does not exist`, 'vhost', 404);
+    if (err instanceof ManagementError && err.status === 404)
+      throw new OperateError(`vhost '${t.vhost}' does not exist`, 'vhost', 404);
     throw err;
   });
   return {

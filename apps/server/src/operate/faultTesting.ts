@@ -12,7 +12,11 @@ import type { RedriveJob } from './redriveJob.js';
 const run = promisify(execFile);
 
 /** The broker's names of the job's two connections (the management API lists a connection after a stats tick). */
-export async function jobConnections(mgmt: ManagementClient, job: RedriveJob, timeoutMs = 15_000): Promise<{ consume: string; publish: string }> {
+export async function jobConnections(
+  mgmt: ManagementClient,
+  job: RedriveJob,
+  timeoutMs = 15_000,
+): Promise<{ consume: string; publish: string }> {
   const want = job.connectionNames;
   for (const end = Date.now() + timeoutMs; ; await new Promise((r) => setTimeout(r, 100))) {
     const list = await mgmt.listConnections();
@@ -20,7 +24,8 @@ export async function jobConnections(mgmt: ManagementClient, job: RedriveJob, ti
     const consume = by(want.consume);
     const publish = by(want.publish);
     if (consume && publish) return { consume, publish };
-    if (Date.now() > end) throw new Error(`the management API did not list ${want.consume} and ${want.publish} within ${timeoutMs} ms`);
+    if (Date.now() > end)
+      throw new Error(`the management API did not list ${want.consume} and ${want.publish} within ${timeoutMs} ms`);
   }
 }
 
@@ -47,14 +52,30 @@ export async function brokerApp(broker: TestBroker, action: 'stop_app' | 'start_
   const cmd =
     broker.name === '3.10'
       ? (['rabbitmqctl', [action]] as const)
-      : (['chroot', ['/var/lib/retry-studio/rabbitmq-4.3', 'env', '-i', 'PATH=/usr/sbin:/usr/bin:/sbin:/bin', 'HOME=/var/lib/rabbitmq', 'ERL_EPMD_PORT=4370', 'rabbitmqctl', '-n', 'rabbit4@localhost', action]] as const);
+      : ([
+          'chroot',
+          [
+            '/var/lib/retry-studio/rabbitmq-4.3',
+            'env',
+            '-i',
+            'PATH=/usr/sbin:/usr/bin:/sbin:/bin',
+            'HOME=/var/lib/rabbitmq',
+            'ERL_EPMD_PORT=4370',
+            'rabbitmqctl',
+            '-n',
+            'rabbit4@localhost',
+            action,
+          ],
+        ] as const);
   await run(cmd[0], [...cmd[1]], { timeout: 120_000 });
   if (action === 'stop_app') return;
   for (const end = Date.now() + 120_000; ; await new Promise((r) => setTimeout(r, 500))) {
     try {
       const c = await amqp.connect(broker.amqpUrl);
       await c.close();
-      const r = await fetch(`${broker.managementUrl}/api/overview`, { headers: { authorization: 'Basic ' + Buffer.from('guest:guest').toString('base64') } });
+      const r = await fetch(`${broker.managementUrl}/api/overview`, {
+        headers: { authorization: 'Basic ' + Buffer.from('guest:guest').toString('base64') },
+      });
       if (r.ok) return;
     } catch {
       /* not yet */

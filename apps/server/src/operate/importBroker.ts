@@ -3,7 +3,11 @@ import { designFromBroker, type ImportedDesign } from '@retry-studio/topology-co
 import type { OperateTarget } from './operateTarget.js';
 import { readSnapshot } from './readSnapshot.js';
 
-export type ImportResult = ImportedDesign & { readonly rabbitVersion: string; readonly vhost: string; readonly timings: { readonly readMs: number; readonly scaffoldMs: number } };
+export type ImportResult = ImportedDesign & {
+  readonly rabbitVersion: string;
+  readonly vhost: string;
+  readonly timings: { readonly readMs: number; readonly scaffoldMs: number };
+};
 
 export async function importBroker(t: OperateTarget, opts: { name?: string | undefined } = {}): Promise<ImportResult> {
   const t0 = performance.now();
@@ -11,5 +15,10 @@ export async function importBroker(t: OperateTarget, opts: { name?: string | und
   const t1 = performance.now();
   const r = designFromBroker(snap, opts.name ? { name: opts.name } : {});
   const t2 = performance.now();
-  return { ...r, rabbitVersion: snap.rabbitVersion, vhost: t.vhost, timings: { readMs: Math.round(t1 - t0), scaffoldMs: Math.round(t2 - t1) } };
+  return {
+    ...r,
+    rabbitVersion: snap.rabbitVersion,
+    vhost: t.vhost,
+    timings: { readMs: Math.round(t1 - t0), scaffoldMs: Math.round(t2 - t1) },
+  };
 }

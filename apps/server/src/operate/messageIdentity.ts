@@ -23,8 +23,14 @@ export function copyIdentity(msg: Pick<Message, 'content' | 'properties'>): stri
   return identity(msg, COPY_IGNORED_HEADERS, COPY_IGNORED_PROPERTIES);
 }
 
-function identity(msg: Pick<Message, 'content' | 'properties'>, ignoredHeaders: ReadonlySet<string>, ignoredProps: ReadonlySet<string> | undefined): string {
-  const { headers, ...all } = msg.properties as unknown as Record<string, unknown> & { headers?: Record<string, unknown> };
+function identity(
+  msg: Pick<Message, 'content' | 'properties'>,
+  ignoredHeaders: ReadonlySet<string>,
+  ignoredProps: ReadonlySet<string> | undefined,
+): string {
+  const { headers, ...all } = msg.properties as unknown as Record<string, unknown> & {
+    headers?: Record<string, unknown>;
+  };
   const props = ignoredProps ? Object.fromEntries(Object.entries(all).filter(([k]) => !ignoredProps.has(k))) : all;
   const kept: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(headers ?? {})) if (!ignoredHeaders.has(k)) kept[k] = v;
@@ -41,7 +47,11 @@ function identity(msg: Pick<Message, 'content' | 'properties'>, ignoredHeaders: 
 function stableKeys(_k: string, v: unknown): unknown {
   if (v && typeof v === 'object' && !Array.isArray(v) && !Buffer.isBuffer(v) && !(v as { type?: unknown }).type) {
     const o = v as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+    return Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, o[k]]),
+    );
   }
   return v;
 }

@@ -50,7 +50,13 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
     expect(b.depth).toBe(6);
     expect(b.effect.kind).toBe('requeue');
     expect(b.messages.map((m) => m.body)).toEqual(['npe-0', 'npe-1', 'npe-2', 'npe-3', 'plain-0', 'plain-1']);
-    expect(b.messages[0]?.xDeath[0]).toMatchObject({ queue: ORDERS.work, reason: 'rejected', exchange: ORDERS.exchange, 'routing-keys': ['order.created'], count: 1 });
+    expect(b.messages[0]?.xDeath[0]).toMatchObject({
+      queue: ORDERS.work,
+      reason: 'rejected',
+      exchange: ORDERS.exchange,
+      'routing-keys': ['order.created'],
+      count: 1,
+    });
     expect(b.groups.map((g) => [g.key, g.count])).toEqual([
       [`${ORDERS.work}|rejected|NullPointerException`, 4],
       [`${ORDERS.work}|rejected|`, 2],
@@ -109,9 +115,15 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
     v = await deadLetterVhost(broker, 'missing');
     const err = await browseQueue(v.target, v.conn, { queue: 'nope' }).catch((e: unknown) => e);
     expect(err).toMatchObject({ field: 'queue', status: 404, message: expect.stringMatching(/'nope' does not exist/) });
-    const e2 = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 0 }).catch((e: unknown) => e);
+    const e2 = await startRedrive(v.target, {
+      queue: ORDERS.dlq,
+      target: { kind: 'original' },
+      ratePerSecond: 0,
+    }).catch((e: unknown) => e);
     expect(e2).toMatchObject({ field: 'rate' });
-    const e3 = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' }, limit: -1 }).catch((e: unknown) => e);
+    const e3 = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' }, limit: -1 }).catch(
+      (e: unknown) => e,
+    );
     expect(e3).toMatchObject({ field: 'limit' });
   });
 
@@ -132,7 +144,9 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
 
     const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 200 });
     // one re-drive per queue
-    await expect(startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' } })).rejects.toMatchObject({ status: 409 });
+    await expect(startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' } })).rejects.toMatchObject({
+      status: 409,
+    });
     const p = await job.done;
     expect(p).toMatchObject({ status: 'done', before: 21, moved: 20, left: 1, duplicatesPossible: 0 });
     expect(Object.keys(p.skipped)[0]).toMatch(/no x-death/);
@@ -149,9 +163,18 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
     v = await deadLetterVhost(broker, 'filter');
     await v.deadLetter(5, { bodyPrefix: 'a', headers: { tenant: 'a' } });
     await v.deadLetter(5, { bodyPrefix: 'b', headers: { tenant: 'b' } });
-    const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'exchange', exchange: ORDERS.exchange, routingKey: 'order.retry' }, filter: { kind: 'header', name: 'tenant', value: 'b' }, limit: 3 });
+    const job = await startRedrive(v.target, {
+      queue: ORDERS.dlq,
+      target: { kind: 'exchange', exchange: ORDERS.exchange, routingKey: 'order.retry' },
+      filter: { kind: 'header', name: 'tenant', value: 'b' },
+      limit: 3,
+    });
     const p = await job.done;
-    expect(p).toMatchObject({ status: 'done', moved: 3, byDestination: { [`${ORDERS.exchange}:order.retry -> ${ORDERS.work}`]: 3 } });
+    expect(p).toMatchObject({
+      status: 'done',
+      moved: 3,
+      byDestination: { [`${ORDERS.exchange}:order.retry -> ${ORDERS.work}`]: 3 },
+    });
     expect((await v.drain(ORDERS.work)).map((m) => m.body)).toEqual(['b-0', 'b-1', 'b-2']);
     const left = await v.drain(ORDERS.dlq);
     expect(left.map((m) => m.body)).toEqual(['a-0', 'a-1', 'a-2', 'a-3', 'a-4', 'b-3', 'b-4']);
@@ -166,7 +189,10 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
     // copies already on the wire when it paused still get their confirms: wait until none is left
     // unconfirmed (a fixed 300 ms, then 200 ms without a change, were races on a loaded machine);
     // then a paused job moves nothing more
-    await waitUntil(() => copiesOnTheWire(job) === 0, 'the copies on the wire confirmed', { timeoutMs: 20_000, everyMs: 10 });
+    await waitUntil(() => copiesOnTheWire(job) === 0, 'the copies on the wire confirmed', {
+      timeoutMs: 20_000,
+      everyMs: 10,
+    });
     const paused = job.progress().moved;
     await new Promise((r) => setTimeout(r, 300));
     expect(job.progress()).toMatchObject({ status: 'paused', moved: paused });
@@ -178,13 +204,19 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
     const moved = await v.drain(ORDERS.work);
     const left = await v.drain(ORDERS.dlq);
     expect(moved).toHaveLength(p.moved);
-    expect([...moved, ...left].map((m) => m.body).sort()).toEqual(Array.from({ length: 200 }, (_, i) => `m-${i}`).sort());
+    expect([...moved, ...left].map((m) => m.body).sort()).toEqual(
+      Array.from({ length: 200 }, (_, i) => `m-${i}`).sort(),
+    );
   });
 
   it('a pause longer than the idle time with a full window is not the end of the queue', async () => {
     v = await deadLetterVhost(broker, 'longpause');
     await v.deadLetter(200);
-    const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 200 }, { window: 50, idleMs: 300 });
+    const job = await startRedrive(
+      v.target,
+      { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 200 },
+      { window: 50, idleMs: 300 },
+    );
     while (job.progress().moved < 10) await new Promise((r) => setTimeout(r, 5));
     job.pause();
     await new Promise((r) => setTimeout(r, 1000));
@@ -202,13 +234,20 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
     await ch.assertQueue('dest', { durable: true });
     for (const tenant of ['a', 'b']) await ch.bindQueue('dest', 'hx', '', { 'x-match': 'all', tenant });
     // originals with one body: only the tenant header tells them apart (many copies in flight at once)
-    for (let i = 0; i < 2000; i++) ch.sendToQueue(ORDERS.dlq, Buffer.from('same'), { persistent: true, headers: { tenant: i % 2 ? 'b' : 'a' } });
+    for (let i = 0; i < 2000; i++)
+      ch.sendToQueue(ORDERS.dlq, Buffer.from('same'), { persistent: true, headers: { tenant: i % 2 ? 'b' : 'a' } });
     await ch.waitForConfirms();
-    const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'exchange', exchange: 'hx', routingKey: '' } });
+    const job = await startRedrive(v.target, {
+      queue: ORDERS.dlq,
+      target: { kind: 'exchange', exchange: 'hx', routingKey: '' },
+    });
     job.pause();
     // copies already published were routed with both bindings: wait for their confirms (150 ms
     // without a change was a race on a loaded machine: a late confirm moved one more after `before`)
-    await waitUntil(() => copiesOnTheWire(job) === 0, 'the copies on the wire confirmed', { timeoutMs: 20_000, everyMs: 10 });
+    await waitUntil(() => copiesOnTheWire(job) === 0, 'the copies on the wire confirmed', {
+      timeoutMs: 20_000,
+      everyMs: 10,
+    });
     const before = job.progress().moved;
     // tenant b's binding goes after the job planned its routes: its copies come back as basic.return
     await ch.unbindQueue('dest', 'hx', '', { 'x-match': 'all', tenant: 'b' });
@@ -234,9 +273,17 @@ describe.each(TEST_BROKERS)('operate on RabbitMQ $name', (broker) => {
     const ch = await v.conn.createChannel();
     await ch.assertQueue('full', { durable: true, arguments: { 'x-max-length': 0, 'x-overflow': 'reject-publish' } });
     await ch.close();
-    const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'exchange', exchange: '', routingKey: 'full' } });
+    const job = await startRedrive(v.target, {
+      queue: ORDERS.dlq,
+      target: { kind: 'exchange', exchange: '', routingKey: 'full' },
+    });
     const p = await job.done;
-    expect(p).toMatchObject({ status: 'done', moved: 0, left: 3, skipped: { 'the destination refused the publish (nack): left in the queue': 3 } });
+    expect(p).toMatchObject({
+      status: 'done',
+      moved: 0,
+      left: 3,
+      skipped: { 'the destination refused the publish (nack): left in the queue': 3 },
+    });
     expect(await v.depth(ORDERS.dlq)).toBe(3);
   });
 });

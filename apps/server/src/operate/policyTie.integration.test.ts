@@ -22,23 +22,38 @@ const VHOST = 'rs-users-lint-policy-tie';
 const QUEUES = ['content_data_api', 'cache_clearing_service-low', 'orders'];
 const definitions = {
   queues: QUEUES.map((name) => ({ name, vhost: VHOST, durable: true, auto_delete: false, arguments: {} })),
-  exchanges: [{ name: 'dlx', vhost: VHOST, type: 'fanout', durable: true, auto_delete: false, internal: false, arguments: {} }],
+  exchanges: [
+    { name: 'dlx', vhost: VHOST, type: 'fanout', durable: true, auto_delete: false, internal: false, arguments: {} },
+  ],
   bindings: [],
   policies: [
-    { name: 'dead-letter', vhost: VHOST, pattern: '^(content_data_api|cache_clearing_service-low|orders)$', 'apply-to': 'queues', priority: 0, definition: { 'dead-letter-exchange': 'dlx', 'message-ttl': 60000 } },
-    { name: 'ha-all', vhost: VHOST, pattern: '.*', 'apply-to': 'queues', priority: 0, definition: { 'max-length': 100000 } },
+    {
+      name: 'dead-letter',
+      vhost: VHOST,
+      pattern: '^(content_data_api|cache_clearing_service-low|orders)$',
+      'apply-to': 'queues',
+      priority: 0,
+      definition: { 'dead-letter-exchange': 'dlx', 'message-ttl': 60000 },
+    },
+    {
+      name: 'ha-all',
+      vhost: VHOST,
+      pattern: '.*',
+      'apply-to': 'queues',
+      priority: 0,
+      definition: { 'max-length': 100000 },
+    },
   ],
 };
 /** What each broker applied to every queue (recorded with the vhost and names above). */
 const RECORDED: Record<'3.10' | '4.3', string> = { '3.10': 'ha-all', '4.3': 'dead-letter' };
-
 
 describe.each(TEST_BROKERS)('equal-priority policies on RabbitMQ $name', (b) => {
   const url = parseAmqpUrl(b.amqpUrl);
   const mgmt = new ManagementClient(url, { baseUrl: b.managementUrl });
   afterAll(async () => mgmt.deleteVhost(VHOST).catch(() => undefined));
 
-  it("the broker applies one of the tied policies (recorded), and import-broker carries its choice into the design", async () => {
+  it('the broker applies one of the tied policies (recorded), and import-broker carries its choice into the design', async () => {
     await mgmt.deleteVhost(VHOST);
     await mgmt.createVhost(VHOST);
     await mgmt.loadDefinitions(VHOST, definitions);
@@ -58,10 +73,13 @@ describe.each(TEST_BROKERS)('equal-priority policies on RabbitMQ $name', (b) => 
     const r = await importBroker({ url, vhost: VHOST, management: mgmt });
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
     expect(r.design.topology.policyPins).toEqual(applied);
-    for (const q of r.design.topology.queues) expect(queueEffectiveSettings(q, r.design.topology).policy).toBe(RECORDED[b.name]);
+    for (const q of r.design.topology.queues)
+      expect(queueEffectiveSettings(q, r.design.topology).policy).toBe(RECORDED[b.name]);
     const tie = r.lint.find((f) => f.id === 'policy-priority-tie');
     expect(tie?.message).toContain(`The broker applies ${RECORDED[b.name]} (read from the live vhost)`);
-    expect([...(lintDesign(r.design).find((f) => f.id === 'policy-priority-tie')?.objects ?? [])].sort()).toEqual(QUEUES.map((q) => `queue:${q}`).sort());
+    expect([...(lintDesign(r.design).find((f) => f.id === 'policy-priority-tie')?.objects ?? [])].sort()).toEqual(
+      QUEUES.map((q) => `queue:${q}`).sort(),
+    );
 
     // the re-drive (its routing topology: dry run, bounce-back) and the live trace (the broker's topology) read the same choice
     const live = routingTopology(await readSnapshot({ url, vhost: VHOST, management: mgmt }));

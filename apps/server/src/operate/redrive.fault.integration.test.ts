@@ -30,38 +30,47 @@ describe.each(TEST_BROKERS)('re-drive under killed connections on RabbitMQ $name
     v = undefined;
   });
 
-  it.each(CASES)('kill $kill ($dlqType DLQ): resumes, loses nothing, duplicates only what it reports', async ({ kill, dlqType }) => {
-    v = await deadLetterVhost(broker, `fault-${kill}`, { dlqType });
-    await v.deadLetter(N);
-    // rate-limited so the kill lands mid-run however busy the machine is (at full speed 5,000 can be gone between two polls)
-    const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 4000, ...(dlqType === 'quorum' ? { insist: true } : {}) });
-    // hold it while the management API lists its connections, then kill them mid-run
-    job.pause();
-    const names = await jobConnections(v.target.management, job);
-    job.resume();
-    while (job.progress().moved < 1500 && job.isRunning) await new Promise((r) => setTimeout(r, 2));
-    const atKill = job.progress();
-    expect(atKill.moved).toBeLessThan(N);
-    if (kill !== 'publish') await v.target.management.closeConnection(names.consume);
-    if (kill !== 'consume') await v.target.management.closeConnection(names.publish);
-    const p = await job.done;
+  it.each(CASES)(
+    'kill $kill ($dlqType DLQ): resumes, loses nothing, duplicates only what it reports',
+    async ({ kill, dlqType }) => {
+      v = await deadLetterVhost(broker, `fault-${kill}`, { dlqType });
+      await v.deadLetter(N);
+      // rate-limited so the kill lands mid-run however busy the machine is (at full speed 5,000 can be gone between two polls)
+      const job = await startRedrive(v.target, {
+        queue: ORDERS.dlq,
+        target: { kind: 'original' },
+        ratePerSecond: 4000,
+        ...(dlqType === 'quorum' ? { insist: true } : {}),
+      });
+      // hold it while the management API lists its connections, then kill them mid-run
+      job.pause();
+      const names = await jobConnections(v.target.management, job);
+      job.resume();
+      while (job.progress().moved < 1500 && job.isRunning) await new Promise((r) => setTimeout(r, 2));
+      const atKill = job.progress();
+      expect(atKill.moved).toBeLessThan(N);
+      if (kill !== 'publish') await v.target.management.closeConnection(names.consume);
+      if (kill !== 'consume') await v.target.management.closeConnection(names.publish);
+      const p = await job.done;
 
-    expect(p.status, p.error).toBe('done');
-    expect(p.reconnects).toBeGreaterThanOrEqual(kill === 'both' ? 2 : 1);
-    expect(p.lastLoss).toMatch(/closed/);
-    expect(p.moved).toBe(N);
+      expect(p.status, p.error).toBe('done');
+      expect(p.reconnects).toBeGreaterThanOrEqual(kill === 'both' ? 2 : 1);
+      expect(p.lastLoss).toMatch(/closed/);
+      expect(p.moved).toBe(N);
 
-    const moved = await v.drain(ORDERS.work);
-    const left = await v.drain(ORDERS.dlq);
-    expect(left).toHaveLength(0);
-    const { counts, duplicated } = bodyCounts([...moved, ...left]);
-    // every body, none lost
-    expect(counts.size).toBe(N);
-    expect(moved.length).toBe(N + duplicated);
-    // a duplicate only where the job says one may be
-    expect(duplicated).toBeLessThanOrEqual(p.duplicatesPossible);
-    if (p.duplicatesPossible > 0) expect(p.notes.join(' ')).toMatch(/possible duplicates: copies in flight at the crash/);
-  });
+      const moved = await v.drain(ORDERS.work);
+      const left = await v.drain(ORDERS.dlq);
+      expect(left).toHaveLength(0);
+      const { counts, duplicated } = bodyCounts([...moved, ...left]);
+      // every body, none lost
+      expect(counts.size).toBe(N);
+      expect(moved.length).toBe(N + duplicated);
+      // a duplicate only where the job says one may be
+      expect(duplicated).toBeLessThanOrEqual(p.duplicatesPossible);
+      if (p.duplicatesPossible > 0)
+        expect(p.notes.join(' ')).toMatch(/possible duplicates: copies in flight at the crash/);
+    },
+  );
 
   it('a byte-identical twin redelivered after a consume loss is copied, not taken for the original whose ack may be lost', async () => {
     v = await deadLetterVhost(broker, 'fault-twin');
@@ -76,7 +85,11 @@ describe.each(TEST_BROKERS)('re-drive under killed connections on RabbitMQ $name
     await ch.cancel(tag.consumerTag);
     await ch.close();
     // one copy a second, and no ack ever proven: the first twin's ack is sent, the second waits its turn
-    const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'exchange', exchange: '', routingKey: ORDERS.work }, ratePerSecond: 1 }, { proveAcks: false, window: 10 });
+    const job = await startRedrive(
+      v.target,
+      { queue: ORDERS.dlq, target: { kind: 'exchange', exchange: '', routingKey: ORDERS.work }, ratePerSecond: 1 },
+      { proveAcks: false, window: 10 },
+    );
     job.pause();
     const names = await jobConnections(v.target.management, job);
     job.resume();
@@ -95,7 +108,11 @@ describe.each(TEST_BROKERS)('re-drive under killed connections on RabbitMQ $name
   it('fails after the bounded time when a side does not come back, with the reason, and loses nothing', async () => {
     v = await deadLetterVhost(broker, 'fault-gone');
     await v.deadLetter(500);
-    const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 500 }, { reconnectMs: 1500 });
+    const job = await startRedrive(
+      v.target,
+      { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 500 },
+      { reconnectMs: 1500 },
+    );
     job.pause();
     const names = await jobConnections(v.target.management, job);
     job.resume();

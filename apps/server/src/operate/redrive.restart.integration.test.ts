@@ -23,7 +23,11 @@ describe.each(TEST_BROKERS)('re-drive through a restart of RabbitMQ $name', (bro
   it('waits for the broker, resumes and loses nothing', async () => {
     v = await deadLetterVhost(broker, 'restart');
     await v.deadLetter(N);
-    const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 300 }, { reconnectMs: 120_000 });
+    const job = await startRedrive(
+      v.target,
+      { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 300 },
+      { reconnectMs: 120_000 },
+    );
     while (job.progress().moved < 400) await new Promise((r) => setTimeout(r, 5));
     const t0 = Date.now();
     const stopping = brokerApp(broker, 'stop_app');
@@ -33,7 +37,9 @@ describe.each(TEST_BROKERS)('re-drive through a restart of RabbitMQ $name', (bro
     expect(during.status).toBe('running');
     expect(during.reconnecting).toBe(true);
     await stopping;
-    console.log(`${broker.name}: connections lost ${during.elapsedMs} ms into the job (moved ${during.moved}), stop_app took ${Date.now() - t0} ms`);
+    console.log(
+      `${broker.name}: connections lost ${during.elapsedMs} ms into the job (moved ${during.moved}), stop_app took ${Date.now() - t0} ms`,
+    );
     await new Promise((r) => setTimeout(r, 1000));
     await brokerApp(broker, 'start_app');
     const p = await job.done;

@@ -3,7 +3,23 @@
  * plan, nothing moves) and starting a job (one per queue at a time).
  */
 import type { ChannelModel } from 'amqplib';
-import { browseEffect, checkEditInPlan, headerNameProblem, isEmptyEdit, planRedrive, predictBounce, type BounceWarning, queueKindOf, redriveContext, routingTopology, type RedriveContext, type RedriveEdit, type RedriveFilter, type RedrivePlan, type RedriveTarget } from '@retry-studio/topology-core/operate';
+import {
+  browseEffect,
+  checkEditInPlan,
+  headerNameProblem,
+  isEmptyEdit,
+  planRedrive,
+  predictBounce,
+  type BounceWarning,
+  queueKindOf,
+  redriveContext,
+  routingTopology,
+  type RedriveContext,
+  type RedriveEdit,
+  type RedriveFilter,
+  type RedrivePlan,
+  type RedriveTarget,
+} from '@retry-studio/topology-core/operate';
 import { withThrowawayChannel } from '../broker/index.js';
 import { browseQueue, MAX_BROWSE, type BrowseResult } from './browse.js';
 import { OperateError, brokerVersion, exactDepth, queueInfo, type OperateTarget } from './operateTarget.js';
@@ -23,8 +39,10 @@ export interface RedriveRequest {
 }
 
 function checkNumbers(r: RedriveRequest): void {
-  if (r.limit !== undefined && (!Number.isInteger(r.limit) || r.limit < 1)) throw new OperateError(`limit must be a positive integer, got ${r.limit}`, 'limit');
-  if (r.ratePerSecond !== undefined && !(r.ratePerSecond > 0 && Number.isFinite(r.ratePerSecond))) throw new OperateError(`rate must be a positive number of messages per second, got ${r.ratePerSecond}`, 'rate');
+  if (r.limit !== undefined && (!Number.isInteger(r.limit) || r.limit < 1))
+    throw new OperateError(`limit must be a positive integer, got ${r.limit}`, 'limit');
+  if (r.ratePerSecond !== undefined && !(r.ratePerSecond > 0 && Number.isFinite(r.ratePerSecond)))
+    throw new OperateError(`rate must be a positive number of messages per second, got ${r.ratePerSecond}`, 'rate');
   for (const name of Object.keys(r.edit?.setHeaders ?? {})) {
     const problem = headerNameProblem(name);
     if (problem) throw new OperateError(problem, 'set-header');
@@ -41,7 +59,11 @@ export async function liveRedriveContext(t: OperateTarget): Promise<RedriveConte
  * nothing. `bounce`: what would come back or stay stuck at the destinations (their TTL, length
  * limit and consumers now), said before anything moves.
  */
-export async function dryRunRedrive(t: OperateTarget, conn: ChannelModel, r: RedriveRequest): Promise<{ browse: BrowseResult; plan: RedrivePlan; bounce: BounceWarning[] }> {
+export async function dryRunRedrive(
+  t: OperateTarget,
+  conn: ChannelModel,
+  r: RedriveRequest,
+): Promise<{ browse: BrowseResult; plan: RedrivePlan; bounce: BounceWarning[] }> {
   checkNumbers(r);
   await queueInfo(t, r.queue);
   const want = Math.max(1, Math.min(MAX_BROWSE, await exactDepth(conn, r.queue)));
@@ -50,7 +72,19 @@ export async function dryRunRedrive(t: OperateTarget, conn: ChannelModel, r: Red
   const topology = routingTopology(snap);
   const ctx = redriveContext(topology, version);
   // with an edit: a message the patch cannot apply to (a plain-text body) stays, and the plan says so
-  const plan = checkEditInPlan(planRedrive({ messages: browse.messages, target: r.target, ...(r.filter ? { filter: r.filter } : {}), ...(r.limit !== undefined ? { limit: r.limit } : {}) }, ctx), browse.messages, r.edit);
+  const plan = checkEditInPlan(
+    planRedrive(
+      {
+        messages: browse.messages,
+        target: r.target,
+        ...(r.filter ? { filter: r.filter } : {}),
+        ...(r.limit !== undefined ? { limit: r.limit } : {}),
+      },
+      ctx,
+    ),
+    browse.messages,
+    r.edit,
+  );
   const destinations = [...new Set(plan.items.flatMap((i) => (i.decision.kind === 'move' ? i.decision.queues : [])))];
   // a passive declare: exact depth and consumers now (the management API's lag a stats interval)
   const live = await Promise.all(
@@ -73,15 +107,30 @@ export function runningRedrive(t: OperateTarget, queue: string): RedriveJob | un
 export type RedriveTuning = Pick<RedriveOptions, 'window' | 'idleMs' | 'reconnectMs' | 'proveAcks'>;
 
 /** Starts a re-drive on connections of its own (consume side and publish side), see RedriveJob. */
-export async function startRedrive(t: OperateTarget, r: RedriveRequest, tuning: RedriveTuning = {}): Promise<RedriveJob> {
+export async function startRedrive(
+  t: OperateTarget,
+  r: RedriveRequest,
+  tuning: RedriveTuning = {},
+): Promise<RedriveJob> {
   checkNumbers(r);
   const key = `${t.management.baseUrl}|${t.vhost}|${r.queue}`;
   const other = running.get(key);
-  if (other?.isRunning) throw new OperateError(`re-drive ${other.id} of '${r.queue}' is still running: cancel it or wait`, 'queue', 409);
+  if (other?.isRunning)
+    throw new OperateError(`re-drive ${other.id} of '${r.queue}' is still running: cancel it or wait`, 'queue', 409);
   const [info, version] = await Promise.all([queueInfo(t, r.queue), brokerVersion(t)]);
   const effect = browseEffect(queueKindOf(info.type, info.arguments), version);
-  if (effect.kind === 'none') throw new OperateError(`'${r.queue}' is a stream: messages cannot be removed from it, so they cannot be moved (re-drive to a queue reads and copies; use a classic or quorum dead-letter queue)`, 'queue', 409);
-  if (effect.refuseUnlessInsist && !r.insist) throw new OperateError(`not re-driving '${r.queue}' without --insist: messages the re-drive leaves are returned, and ${effect.message}`, 'insist', 409);
+  if (effect.kind === 'none')
+    throw new OperateError(
+      `'${r.queue}' is a stream: messages cannot be removed from it, so they cannot be moved (re-drive to a queue reads and copies; use a classic or quorum dead-letter queue)`,
+      'queue',
+      409,
+    );
+  if (effect.refuseUnlessInsist && !r.insist)
+    throw new OperateError(
+      `not re-driving '${r.queue}' without --insist: messages the re-drive leaves are returned, and ${effect.message}`,
+      'insist',
+      409,
+    );
   const job = new RedriveJob(t.url, await liveRedriveContext(t), {
     ...tuning,
     queue: r.queue,
@@ -98,7 +147,12 @@ export async function startRedrive(t: OperateTarget, r: RedriveRequest, tuning: 
   } catch (err) {
     running.delete(key);
     const msg = (err as Error).message ?? String(err);
-    if (/ACCESS_REFUSED|exclusive/i.test(msg)) throw new OperateError(`'${r.queue}' has another consumer (or another re-drive runs on it): stop it first`, 'queue', 409);
+    if (/ACCESS_REFUSED|exclusive/i.test(msg))
+      throw new OperateError(
+        `'${r.queue}' has another consumer (or another re-drive runs on it): stop it first`,
+        'queue',
+        409,
+      );
     throw err;
   }
   void job.done.finally(() => {

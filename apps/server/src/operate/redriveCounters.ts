@@ -4,7 +4,14 @@
  * count is taken back when its original returns to the queue (a lost consume channel), so
  * `moved` counts confirmed copies once, whatever the connections did.
  */
-import { AT_LEAST_ONCE_NOTE, destinationLabel, RedriveTally, xDeathNote, type BrokerVersionProfile, type RedriveDecision } from '@retry-studio/topology-core/operate';
+import {
+  AT_LEAST_ONCE_NOTE,
+  destinationLabel,
+  RedriveTally,
+  xDeathNote,
+  type BrokerVersionProfile,
+  type RedriveDecision,
+} from '@retry-studio/topology-core/operate';
 import type { Delivery, Held } from './redriveDelivery.js';
 
 import type { RedriveProgress, RedriveStatus } from '@retry-studio/contract';

@@ -3,7 +3,12 @@
  * reads and settles it, the copy publisher sends its copy, the ledger remembers it across a loss.
  */
 import type { ConsumeMessage } from 'amqplib';
-import { editCopy, type DeadLetterMessage, type RedriveDecision, type RedriveEdit } from '@retry-studio/topology-core/operate';
+import {
+  editCopy,
+  type DeadLetterMessage,
+  type RedriveDecision,
+  type RedriveEdit,
+} from '@retry-studio/topology-core/operate';
 import { deadLetterFromAmqp } from './deadLetterFromAmqp.js';
 import { messageIdentity } from './messageIdentity.js';
 import type { Slot } from './sourceAcks.js';

@@ -13,7 +13,10 @@ import { OperateError } from './operateTarget.js';
 import { startRedrive } from './redrive.js';
 import { deadLetterVhost, ORDERS, type DeadLetterVhost } from './testing.js';
 
-const FIX: RedriveEdit = { patch: [{ op: 'replace', path: '/amount', value: 12 }], setHeaders: { 'x-fixed-by': 'ops' } };
+const FIX: RedriveEdit = {
+  patch: [{ op: 'replace', path: '/amount', value: 12 }],
+  setHeaders: { 'x-fixed-by': 'ops' },
+};
 const order = (i: number): string => JSON.stringify({ order: i, amount: '12' });
 
 describe.each(TEST_BROKERS)('edited re-drive on RabbitMQ $name', (broker) => {
@@ -27,7 +30,11 @@ describe.each(TEST_BROKERS)('edited re-drive on RabbitMQ $name', (broker) => {
     v = await deadLetterVhost(broker, 'edit');
     await v.deadLetter(6, { body: order, messageId: (i) => `o-${i}` });
     await v.deadLetter(1, { body: () => 'plain text', messageId: () => 'o-plain' });
-    const refused = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' }, edit: { setHeaders: { 'x-death': 'x' } } }).catch((e: unknown) => e);
+    const refused = await startRedrive(v.target, {
+      queue: ORDERS.dlq,
+      target: { kind: 'original' },
+      edit: { setHeaders: { 'x-death': 'x' } },
+    }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(OperateError);
     expect((refused as OperateError).field).toBe('set-header');
     expect(await v.depth(ORDERS.dlq)).toBe(7);
@@ -38,8 +45,15 @@ describe.each(TEST_BROKERS)('edited re-drive on RabbitMQ $name', (broker) => {
     expect(p.moved).toBe(6);
     expect(Object.keys(p.skipped)).toEqual([expect.stringMatching(/^message 'o-plain': the body is not JSON/)]);
     const moved = await v.drain(ORDERS.work);
-    expect(moved.map((m) => JSON.parse(m.body) as { order: number; amount: unknown }).sort((a, b) => a.order - b.order)).toEqual([0, 1, 2, 3, 4, 5].map((i) => ({ order: i, amount: 12 })));
-    for (const m of moved) expect(m.headers).toMatchObject({ 'x-fixed-by': 'ops', [REDRIVE_EDITED_HEADER]: 'patch replace /amount; headers x-fixed-by', 'x-redrive-count': 1 });
+    expect(
+      moved.map((m) => JSON.parse(m.body) as { order: number; amount: unknown }).sort((a, b) => a.order - b.order),
+    ).toEqual([0, 1, 2, 3, 4, 5].map((i) => ({ order: i, amount: 12 })));
+    for (const m of moved)
+      expect(m.headers).toMatchObject({
+        'x-fixed-by': 'ops',
+        [REDRIVE_EDITED_HEADER]: 'patch replace /amount; headers x-fixed-by',
+        'x-redrive-count': 1,
+      });
     expect((await v.drain(ORDERS.dlq)).map((m) => m.body)).toEqual(['plain text']);
   });
 
@@ -47,7 +61,12 @@ describe.each(TEST_BROKERS)('edited re-drive on RabbitMQ $name', (broker) => {
     const N = 3000;
     v = await deadLetterVhost(broker, 'editfault');
     await v.deadLetter(N, { body: order });
-    const job = await startRedrive(v.target, { queue: ORDERS.dlq, target: { kind: 'original' }, ratePerSecond: 3000, edit: FIX });
+    const job = await startRedrive(v.target, {
+      queue: ORDERS.dlq,
+      target: { kind: 'original' },
+      ratePerSecond: 3000,
+      edit: FIX,
+    });
     job.pause();
     const names = await jobConnections(v.target.management, job);
     job.resume();
@@ -74,6 +93,8 @@ describe.each(TEST_BROKERS)('edited re-drive on RabbitMQ $name', (broker) => {
     // confirmed copies, plus at most those whose confirm the lost connection took (their originals stay: reported)
     expect(moved.length).toBeGreaterThanOrEqual(p.moved);
     expect(moved.length).toBeLessThanOrEqual(p.moved + p.duplicatesPossible);
-    console.log(`${broker.name}: ${moved.length} edited copies at the destination, once each (${p.moved} confirmed), ${left.length} originals left in the DLQ (their edited copy unproven), ${p.reconnects} reconnects`);
+    console.log(
+      `${broker.name}: ${moved.length} edited copies at the destination, once each (${p.moved} confirmed), ${left.length} originals left in the DLQ (their edited copy unproven), ${p.reconnects} reconnects`,
+    );
   }, 60_000);
 });

@@ -11,7 +11,13 @@
 import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { Channel, ConsumeMessage, Message } from 'amqplib';
-import { fixedRedriveDecision, matchesFilter, redriveDecision, type RedriveContext, type RedriveDecision } from '@retry-studio/topology-core/operate';
+import {
+  fixedRedriveDecision,
+  matchesFilter,
+  redriveDecision,
+  type RedriveContext,
+  type RedriveDecision,
+} from '@retry-studio/topology-core/operate';
 import type { AmqpUrl } from '../broker/index.js';
 import { interceptDeliveries } from '../broker/rawDeliveries.js';
 import { CopyPublisher, type CopyOutcome, type CopyPublisherHost } from './copyPublisher.js';

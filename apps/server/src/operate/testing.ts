@@ -16,13 +16,26 @@ export interface DeadLetterVhost {
   /** every message of a queue, drained (acked): bodies and headers */
   drain(queue: string): Promise<{ body: string; headers: Record<string, unknown> }[]>;
   /** publish then reject n messages on `orders.work`, so they dead-letter into `orders.dlq` */
-  deadLetter(n: number, opts?: { bodyPrefix?: string; body?: (i: number) => string; messageId?: (i: number) => string; headers?: Record<string, unknown>; routingKey?: string }): Promise<void>;
+  deadLetter(
+    n: number,
+    opts?: {
+      bodyPrefix?: string;
+      body?: (i: number) => string;
+      messageId?: (i: number) => string;
+      headers?: Record<string, unknown>;
+      routingKey?: string;
+    },
+  ): Promise<void>;
   cleanup(): Promise<void>;
 }
 
 export const ORDERS = { exchange: 'orders', work: 'orders.work', dlx: 'orders.dlx', dlq: 'orders.dlq' } as const;
 
-export async function deadLetterVhost(broker: TestBroker, name: string, opts: { dlqType?: 'classic' | 'quorum' | 'stream' } = {}): Promise<DeadLetterVhost> {
+export async function deadLetterVhost(
+  broker: TestBroker,
+  name: string,
+  opts: { dlqType?: 'classic' | 'quorum' | 'stream' } = {},
+): Promise<DeadLetterVhost> {
   const url = parseAmqpUrl(broker.amqpUrl);
   const mgmt = new ManagementClient(url, { baseUrl: broker.managementUrl, timeoutMs: 20_000 });
   const vhost = `rs-operate-${name}-${process.pid}-${Date.now().toString(36)}`;
@@ -33,7 +46,10 @@ export async function deadLetterVhost(broker: TestBroker, name: string, opts: { 
   await ch.assertExchange(ORDERS.dlx, 'fanout', { durable: true });
   await ch.assertQueue(ORDERS.work, { durable: true, arguments: { 'x-dead-letter-exchange': ORDERS.dlx } });
   const dlqType = opts.dlqType ?? 'classic';
-  await ch.assertQueue(ORDERS.dlq, { durable: true, arguments: dlqType === 'classic' ? {} : { 'x-queue-type': dlqType } });
+  await ch.assertQueue(ORDERS.dlq, {
+    durable: true,
+    arguments: dlqType === 'classic' ? {} : { 'x-queue-type': dlqType },
+  });
   await ch.bindQueue(ORDERS.work, ORDERS.exchange, 'order.*');
   await ch.bindQueue(ORDERS.dlq, ORDERS.dlx, '');
   await ch.close();
@@ -65,7 +81,17 @@ export async function deadLetterVhost(broker: TestBroker, name: string, opts: { 
     async deadLetter(n, o = {}) {
       const start = await depth(ORDERS.dlq);
       const pub = await conn.createConfirmChannel();
-      for (let i = 0; i < n; i++) pub.publish(ORDERS.exchange, o.routingKey ?? 'order.created', Buffer.from(o.body ? o.body(i) : `${o.bodyPrefix ?? 'm'}-${i}`), { persistent: true, ...(o.messageId ? { messageId: o.messageId(i) } : {}), ...(o.headers ? { headers: o.headers } : {}) });
+      for (let i = 0; i < n; i++)
+        pub.publish(
+          ORDERS.exchange,
+          o.routingKey ?? 'order.created',
+          Buffer.from(o.body ? o.body(i) : `${o.bodyPrefix ?? 'm'}-${i}`),
+          {
+            persistent: true,
+            ...(o.messageId ? { messageId: o.messageId(i) } : {}),
+            ...(o.headers ? { headers: o.headers } : {}),
+          },
+        );
       await pub.waitForConfirms();
       await pub.close();
       const c = await conn.createChannel();
@@ -80,7 +106,10 @@ export async function deadLetterVhost(broker: TestBroker, name: string, opts: { 
       });
       await c.close();
       // dead-lettering is asynchronous: wait until the DLQ holds them (a stream's declare says 0: ask the management API)
-      const count = dlqType === 'stream' ? async () => Number((await mgmt.queue(vhost, ORDERS.dlq))?.messages ?? 0) : () => depth(ORDERS.dlq);
+      const count =
+        dlqType === 'stream'
+          ? async () => Number((await mgmt.queue(vhost, ORDERS.dlq))?.messages ?? 0)
+          : () => depth(ORDERS.dlq);
       for (let i = 0; i < 200 && (await count()) < start + n; i++) await new Promise((r) => setTimeout(r, 100));
     },
     async cleanup() {

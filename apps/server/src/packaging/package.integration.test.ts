@@ -21,7 +21,11 @@ let work = '';
 let bin = '';
 
 const run = (args: string[], opts: { cwd?: string } = {}) => {
-  const r = spawnSync(bin, args, { cwd: opts.cwd ?? work, encoding: 'utf8', env: { ...process.env, RETRY_STUDIO_PROG: '' } });
+  const r = spawnSync(bin, args, {
+    cwd: opts.cwd ?? work,
+    encoding: 'utf8',
+    env: { ...process.env, RETRY_STUDIO_PROG: '' },
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 };
 
@@ -30,12 +34,29 @@ function definitionsWithFindings(): string {
   const doc = {
     rabbit_version: '3.13.7',
     vhosts: [{ name: '/' }],
-    exchanges: [{ name: 'orders', vhost: '/', type: 'direct', durable: true, auto_delete: false, internal: false, arguments: {} }],
+    exchanges: [
+      { name: 'orders', vhost: '/', type: 'direct', durable: true, auto_delete: false, internal: false, arguments: {} },
+    ],
     queues: [
-      { name: 'orders.q', vhost: '/', durable: true, auto_delete: false, arguments: { 'x-dead-letter-exchange': 'orders.dlx.never-declared' } },
+      {
+        name: 'orders.q',
+        vhost: '/',
+        durable: true,
+        auto_delete: false,
+        arguments: { 'x-dead-letter-exchange': 'orders.dlx.never-declared' },
+      },
       { name: 'orders.capped', vhost: '/', durable: true, auto_delete: false, arguments: { 'x-max-length': 10 } },
     ],
-    bindings: [{ source: 'orders', vhost: '/', destination: 'orders.q', destination_type: 'queue', routing_key: 'orders', arguments: {} }],
+    bindings: [
+      {
+        source: 'orders',
+        vhost: '/',
+        destination: 'orders.q',
+        destination_type: 'queue',
+        routing_key: 'orders',
+        arguments: {},
+      },
+    ],
     policies: [],
   };
   return JSON.stringify(doc, null, 2) + '\n';
@@ -58,11 +79,21 @@ const freePort = () =>
   });
 
 beforeAll(() => {
-  const tgz = execFileSync('node', [join(root, 'scripts/package.mjs')], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').at(-1)!;
+  const tgz = execFileSync('node', [join(root, 'scripts/package.mjs')], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+    .trim()
+    .split('\n')
+    .at(-1)!;
   expect(tgz).toBe(join(root, 'dist', `retry-studio-${version}.tgz`));
   prefix = mkdtempSync(join(tmpdir(), 'retry-studio-prefix-'));
   work = mkdtempSync(join(tmpdir(), 'retry-studio-work-'));
-  execFileSync('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--offline', tgz], { cwd: work, stdio: 'ignore' });
+  execFileSync('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--offline', tgz], {
+    cwd: work,
+    stdio: 'ignore',
+  });
   bin = join(prefix, 'bin', 'retry-studio');
   writeFileSync(join(work, 'definitions.json'), definitionsWithFindings());
 }, 240_000);
@@ -80,7 +111,20 @@ describe('the installed retry-studio package', () => {
     expect(help.out).toContain('retry-studio lint FILE [--format text|json|sarif|github]');
     const unknown = run(['nope']);
     expect(unknown.code).toBe(2);
-    for (const c of ['templates', 'generate', 'lint', 'simulate', 'export', 'import', 'compare', 'rename', 'import-broker', 'dlq', 'serve']) expect(unknown.err).toContain(`  ${c} `);
+    for (const c of [
+      'templates',
+      'generate',
+      'lint',
+      'simulate',
+      'export',
+      'import',
+      'compare',
+      'rename',
+      'import-broker',
+      'dlq',
+      'serve',
+    ])
+      expect(unknown.err).toContain(`  ${c} `);
     const badFormat = run(['lint', 'definitions.json', '--format', 'pdf']);
     expect(badFormat.code).toBe(2);
     expect(badFormat.err).toContain('--format must be one of text, json, sarif, github');
@@ -101,10 +145,34 @@ describe('the installed retry-studio package', () => {
     expect(r.code).toBe(1);
     const log = JSON.parse(r.out) as {
       version: string;
-      runs: { tool: { driver: { rules: { id: string; shortDescription: { text: string }; fullDescription: { text: string }; defaultConfiguration: { level: string }; help: { text: string } }[] } }; results: { ruleId: string; level: string; message: { text: string }; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } } }[] }[] }[];
+      runs: {
+        tool: {
+          driver: {
+            rules: {
+              id: string;
+              shortDescription: { text: string };
+              fullDescription: { text: string };
+              defaultConfiguration: { level: string };
+              help: { text: string };
+            }[];
+          };
+        };
+        results: {
+          ruleId: string;
+          level: string;
+          message: { text: string };
+          locations: {
+            physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number; startColumn: number } };
+          }[];
+        }[];
+      }[];
     };
-    const schema = JSON.parse(readFileSync(fileURLToPath(new URL('./sarif-schema-2.1.0.json', import.meta.url)), 'utf8')) as object;
-    const validate = new Ajv({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false }).compile(schema);
+    const schema = JSON.parse(
+      readFileSync(fileURLToPath(new URL('./sarif-schema-2.1.0.json', import.meta.url)), 'utf8'),
+    ) as object;
+    const validate = new Ajv({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false }).compile(
+      schema,
+    );
     expect(validate(log), JSON.stringify(validate.errors?.slice(0, 5))).toBe(true);
     expect(log.version).toBe('2.1.0');
     const run0 = log.runs[0]!;
@@ -118,19 +186,26 @@ describe('the installed retry-studio package', () => {
     const dlx = run0.results.find((x) => x.ruleId === 'dlx-missing')!;
     expect(dlx.level).toBe('error');
     expect(dlx.locations[0]!.physicalLocation.artifactLocation.uri).toBe('definitions.json');
-    expect(dlx.locations[0]!.physicalLocation.region).toEqual({ startLine: objectLine(source, 'orders.q'), startColumn: 5 });
+    expect(dlx.locations[0]!.physicalLocation.region).toEqual({
+      startLine: objectLine(source, 'orders.q'),
+      startColumn: 5,
+    });
     const ttl = run0.results.find((x) => x.ruleId === 'overflow-drops-silently')!;
     expect(ttl.level).toBe('warning');
     expect(ttl.locations[0]!.physicalLocation.region.startLine).toBe(objectLine(source, 'orders.capped'));
   });
 
-  it('writes GitHub Actions annotations at the objects\' lines', () => {
+  it("writes GitHub Actions annotations at the objects' lines", () => {
     const r = run(['lint', 'definitions.json', '--format', 'github']);
     expect(r.code).toBe(1);
     const source = readFileSync(join(work, 'definitions.json'), 'utf8');
     const lines = r.out.trim().split('\n');
-    expect(lines.every((l) => /^::(error|warning|notice) file=definitions\.json,line=\d+,col=\d+,title=[^:]+::.+$/.test(l))).toBe(true);
-    expect(lines.find((l) => l.includes('title=dlx-missing'))).toMatch(new RegExp(`^::error file=definitions\\.json,line=${objectLine(source, 'orders.q')},col=5,`));
+    expect(
+      lines.every((l) => /^::(error|warning|notice) file=definitions\.json,line=\d+,col=\d+,title=[^:]+::.+$/.test(l)),
+    ).toBe(true);
+    expect(lines.find((l) => l.includes('title=dlx-missing'))).toMatch(
+      new RegExp(`^::error file=definitions\\.json,line=${objectLine(source, 'orders.q')},col=5,`),
+    );
   });
 
   it('generates a template', () => {
@@ -141,7 +216,10 @@ describe('the installed retry-studio package', () => {
 
   it('serves the web app and the API, and names a port in use', async () => {
     const port = await freePort();
-    const server: ChildProcess = spawn(bin, ['serve', '--port', String(port)], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server: ChildProcess = spawn(bin, ['serve', '--port', String(port)], {
+      cwd: work,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         let seen = '';
@@ -154,7 +232,11 @@ describe('the installed retry-studio package', () => {
       const page = await fetch(`http://127.0.0.1:${port}/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<div id="root">');
-      const broker = await fetch(`http://127.0.0.1:${port}/api/broker`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const broker = await fetch(`http://127.0.0.1:${port}/api/broker`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(broker.status).toBe(200);
       expect(await broker.json()).toMatchObject({ product: 'RabbitMQ' });
       const busy = run(['serve', '--port', String(port)]);

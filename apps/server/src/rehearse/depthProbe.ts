@@ -59,7 +59,12 @@ export class DepthProbe {
  * From the samples: when every retry-path queue was back at its steady depth (its highest
  * before the first outage) for good, after the last outage ended; null when it never was.
  */
-export function measuredDrainMs(s: DepthSamples, retryQueues: readonly string[], firstStart: number, lastEnd: number): number | null {
+export function measuredDrainMs(
+  s: DepthSamples,
+  retryQueues: readonly string[],
+  firstStart: number,
+  lastEnd: number,
+): number | null {
   let drainedAt = lastEnd;
   for (const q of retryQueues) {
     const d = s.depth.get(q) ?? [];

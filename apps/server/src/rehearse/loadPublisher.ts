@@ -6,7 +6,14 @@ import { arrivalAt, type ArrivalSegment } from '@retry-studio/topology-core/rehe
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** publishes every arrival; `sentAt[ordinal]` is when it went (ms since the start); resolves once all are confirmed */
-export async function publishArrivals(ch: ConfirmChannel, p: PublisherSpec, segments: readonly ArrivalSegment[], now: () => number, sentAt: Map<number, number>, bodyBytes: number): Promise<number> {
+export async function publishArrivals(
+  ch: ConfirmChannel,
+  p: PublisherSpec,
+  segments: readonly ArrivalSegment[],
+  now: () => number,
+  sentAt: Map<number, number>,
+  bodyBytes: number,
+): Promise<number> {
   let sent = 0;
   const pad = bodyBytes > 0 ? ' '.repeat(Math.max(0, bodyBytes - 12)) : '';
   for (const s of segments)

@@ -49,7 +49,8 @@ export class LoadWorker {
     const c = this.load?.concurrency;
     await ch.prefetch(c !== undefined ? (Number.isFinite(c) ? c : 0) : (this.spec.prefetch ?? 1));
     await ch.consume(this.spec.queue, (msg) => {
-      if (msg) void this.handle(ch, msg).catch((e: Error) => this.run.onError(`consumer '${this.spec.id}': ${e.message}`));
+      if (msg)
+        void this.handle(ch, msg).catch((e: Error) => this.run.onError(`consumer '${this.spec.id}': ${e.message}`));
     });
   }
 
@@ -89,7 +90,15 @@ export class LoadWorker {
         const attempt = (this.run.attempts.get(ordinal) ?? 0) + 1;
         this.run.attempts.set(ordinal, attempt);
         const t = this.run.now();
-        const ok = this.load ? !attemptFails(this.load, this.run.seed, { ordinal, poisonU: poisonDraw(this.run.seed, ordinal) }, attempt, t) : true;
+        const ok = this.load
+          ? !attemptFails(
+              this.load,
+              this.run.seed,
+              { ordinal, poisonU: poisonDraw(this.run.seed, ordinal) },
+              attempt,
+              t,
+            )
+          : true;
         if (ok) this.run.onSucceeded(ordinal, t);
         action = chooseAction(b, view, { ok });
         // in-process retries run no further attempts here: their recover settles the delivery
@@ -105,7 +114,13 @@ export class LoadWorker {
     }
   }
 
-  private async execute(ch: Channel, msg: ConsumeMessage, action: ConsumerAction, view: DeliveryView, raw: Record<string, unknown>): Promise<void> {
+  private async execute(
+    ch: Channel,
+    msg: ConsumeMessage,
+    action: ConsumerAction,
+    view: DeliveryView,
+    raw: Record<string, unknown>,
+  ): Promise<void> {
     if (isSettlement(action)) return settleDelivery(ch, msg, { ...action, multiple: false });
     if (action.kind === 'republish') {
       const plan = planRepublish(action, view);
@@ -116,7 +131,11 @@ export class LoadWorker {
         persistent: msg.properties.deliveryMode === 2,
         ...(plan.expiration !== undefined ? { expiration: plan.expiration } : {}),
       };
-      await republishThenAck(this.pub as ConfirmChannel, ch, msg, { exchange: plan.exchange, routingKey: plan.routingKey, properties });
+      await republishThenAck(this.pub as ConfirmChannel, ch, msg, {
+        exchange: plan.exchange,
+        routingKey: plan.routingKey,
+        properties,
+      });
       return;
     }
     // hold (a batch consumer) is not rehearsed on a broker: settle as an ack so nothing is stuck

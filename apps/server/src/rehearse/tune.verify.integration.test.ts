@@ -10,11 +10,23 @@ import { rehearse } from '@retry-studio/topology-core/rehearse';
 import { TEST_BROKERS } from '../testing/testBrokers.js';
 import { brokerTarget, verifyOnBroker } from './verifyOnBroker.js';
 
-const STRATEGIES = { '3.10': ['dlx-ttl-wait-queue', 'chained-ttl'], '4.3': ['quorum-delayed-retry', 'dlx-ttl-wait-queue'] } as const;
+const STRATEGIES = {
+  '3.10': ['dlx-ttl-wait-queue', 'chained-ttl'],
+  '4.3': ['quorum-delayed-retry', 'dlx-ttl-wait-queue'],
+} as const;
 
 describe.each(TEST_BROKERS)('tune, then the answer on RabbitMQ $name', (b) => {
   it('the recommended design meets the goals on the broker', async () => {
-    const input = resolveTuneInput({ rate: 20, durationMs: 20_000, outageLengthsMs: [6_000], profile: b.name, strategies: [...STRATEGIES[b.name]], deadlineMs: 20_000, deadlineShare: 0.99, maxAmplification: 3 });
+    const input = resolveTuneInput({
+      rate: 20,
+      durationMs: 20_000,
+      outageLengthsMs: [6_000],
+      profile: b.name,
+      strategies: [...STRATEGIES[b.name]],
+      deadlineMs: 20_000,
+      deadlineShare: 0.99,
+      maxAmplification: 3,
+    });
     if (!input.ok) throw new Error(JSON.stringify(input.issues));
     const r = tune({ profile: input.profile, goals: input.goals, templates: input.templates, limit: 1 });
     expect(r.feasible).toBe(true);

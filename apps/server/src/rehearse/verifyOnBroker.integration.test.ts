@@ -19,9 +19,15 @@ const design = (() => {
   return r.template.design;
 })();
 
-const load = (profile: '3.10' | '4.3'): RehearsalLoad => ({ rate: 50, durationMs: 20_000, profile, targets: [{ target: 'worker', outages: [{ startMs: 3000, endMs: 15_000 }] }] });
+const load = (profile: '3.10' | '4.3'): RehearsalLoad => ({
+  rate: 50,
+  durationMs: 20_000,
+  profile,
+  targets: [{ target: 'worker', outages: [{ startMs: 3000, endMs: 15_000 }] }],
+});
 
-const within = (measured: number, predicted: number, share: number, slack = 0): boolean => Math.abs(measured - predicted) <= Math.max(slack, share * predicted);
+const within = (measured: number, predicted: number, share: number, slack = 0): boolean =>
+  Math.abs(measured - predicted) <= Math.max(slack, share * predicted);
 
 describe.each(TEST_BROKERS)('rehearse --verify-on RabbitMQ $name', (b) => {
   it('the broker agrees with the rehearsal: depths within 10%, outcomes within 2%, amplification within 5%; the vhost is gone', async () => {
@@ -43,7 +49,10 @@ describe.each(TEST_BROKERS)('rehearse --verify-on RabbitMQ $name', (b) => {
       // nothing stands in the work queue (processing 0) but the workers' real lag: a sample may see
       // what was delivered in the last quarter second at the busiest rate
       const slack = q.name === 'orders.q' ? predicted.brokerOps.deliveriesPerSec / 4 : 2;
-      expect(within(mq?.peakDepth ?? -1, q.peakDepth, 0.1, slack), `${q.name}: measured ${mq?.peakDepth}, predicted ${q.peakDepth}`).toBe(true);
+      expect(
+        within(mq?.peakDepth ?? -1, q.peakDepth, 0.1, slack),
+        `${q.name}: measured ${mq?.peakDepth}, predicted ${q.peakDepth}`,
+      ).toBe(true);
     }
     // sampled at least twice a second
     expect(m.queues[0]!.series.t.length).toBeGreaterThanOrEqual(2 * (l.durationMs / 1000));

@@ -6,7 +6,16 @@
  * The result has the rehearsal's names (MeasuredRehearsal).
  */
 import type { Design } from '@retry-studio/topology-core/model';
-import { arrivalSegments, DelayRecorder, memoryBasis, memoryBytes, resolveLoad, type MeasuredRehearsal, type RehearsalLoad, type RehearsalReport } from '@retry-studio/topology-core/rehearse';
+import {
+  arrivalSegments,
+  DelayRecorder,
+  memoryBasis,
+  memoryBytes,
+  resolveLoad,
+  type MeasuredRehearsal,
+  type RehearsalLoad,
+  type RehearsalReport,
+} from '@retry-studio/topology-core/rehearse';
 import { profileFor, queueConfig } from '@retry-studio/topology-core/sim';
 import { ManagedConnection, parseAmqpUrl, redactUrl, withVhost } from '../broker/index.js';
 import { declarePolicy, declareTopology } from '../deploy/declareTopology.js';
@@ -41,13 +50,22 @@ const QUIET_MS = 1500;
 /** how long past the predicted end the broker is followed at most */
 const GRACE_MS = 15_000;
 
-export async function verifyOnBroker(design: Design, load: RehearsalLoad, o: VerifyOptions): Promise<MeasuredRehearsal> {
+export async function verifyOnBroker(
+  design: Design,
+  load: RehearsalLoad,
+  o: VerifyOptions,
+): Promise<MeasuredRehearsal> {
   const r = resolveLoad(design, load);
   if (!r.ok) throw new VerifyTargetError(r.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
   const target = o.target;
   const started = performance.now();
   const resolved = r.resolved;
-  const { result, cleanedUp, vhost } = await inThrowawayVhost(target.management, 'run', (vh) => runIn(vh, target, design, load, o), 'rs-rehearse');
+  const { result, cleanedUp, vhost } = await inThrowawayVhost(
+    target.management,
+    'run',
+    (vh) => runIn(vh, target, design, load, o),
+    'rs-rehearse',
+  );
   if (!cleanedUp) o.log?.(`could not delete the throwaway vhost ${vhost}: delete it by hand\n`);
   const profile = profileFor(resolved.profile);
   const queues = design.topology.queues.map((q) => {
@@ -59,7 +77,14 @@ export async function verifyOnBroker(design: Design, load: RehearsalLoad, o: Ver
       if (x > peak) [peak, at] = [x, result.samples.t[i]!];
     });
     const basis = memoryBasis(cfg, resolved.profile);
-    return { name: q.name, peakDepth: peak, peakAtMs: at, peakMemoryBytes: memoryBytes(peak, basis, resolved.bodyBytes), series: { t: result.samples.t, depth: d }, memoryBasis: basis };
+    return {
+      name: q.name,
+      peakDepth: peak,
+      peakAtMs: at,
+      peakMemoryBytes: memoryBytes(peak, basis, resolved.bodyBytes),
+      series: { t: result.samples.t, depth: d },
+      memoryBasis: basis,
+    };
   });
   const m = result;
   const dropped = Math.max(0, m.messages - m.acked - m.parked - m.inFlight);
@@ -91,7 +116,13 @@ interface RunResult {
   readonly retryQueues: string[];
 }
 
-async function runIn(vhost: string, target: VerifyTarget, design: Design, load: RehearsalLoad, o: VerifyOptions): Promise<RunResult> {
+async function runIn(
+  vhost: string,
+  target: VerifyTarget,
+  design: Design,
+  load: RehearsalLoad,
+  o: VerifyOptions,
+): Promise<RunResult> {
   const r = resolveLoad(design, load);
   if (!r.ok) throw new Error('unreachable: the load was checked');
   const resolved = r.resolved;
@@ -133,8 +164,17 @@ async function runIn(vhost: string, target: VerifyTarget, design: Design, load: 
     t0 = performance.now();
     await probe.start(conn);
     const pub = await conn.createConfirmChannel();
-    o.log?.(`rehearsing on ${redactUrl(target.url)} (RabbitMQ ${target.version}), vhost ${vhost}: ${Math.round(load.durationMs / 1000)} s of load\n`);
-    const messages = await publishArrivals(pub, resolved.publisher, arrivalSegments(load), now, sentAt, resolved.bodyBytes);
+    o.log?.(
+      `rehearsing on ${redactUrl(target.url)} (RabbitMQ ${target.version}), vhost ${vhost}: ${Math.round(load.durationMs / 1000)} s of load\n`,
+    );
+    const messages = await publishArrivals(
+      pub,
+      resolved.publisher,
+      arrivalSegments(load),
+      now,
+      sentAt,
+      resolved.bodyBytes,
+    );
     await pub.close().catch(() => undefined);
     // follow the broker until the retry queues stay empty (or well past the predicted end)
     const deadline = Math.max(load.durationMs, o.predicted.endMs) + GRACE_MS;

@@ -24,7 +24,8 @@ const BROKER_ROUTES = new Set(['/api/plan', '/api/deploy', '/api/teardown', '/ap
  */
 export function aimAt(broker: TestBroker, path: string, body?: unknown): { path: string; body?: unknown } {
   const plain = typeof body === 'object' && body !== null && !Array.isArray(body);
-  if (BROKER_ROUTES.has(path) && plain && !('broker' in body)) return { path, body: { ...body, broker: broker.amqpUrl } };
+  if (BROKER_ROUTES.has(path) && plain && !('broker' in body))
+    return { path, body: { ...body, broker: broker.amqpUrl } };
   return { path, body };
 }
 
@@ -61,7 +62,8 @@ export interface LiveServer {
 }
 
 /** The `message` frames of a trace stream as SimEvents. */
-export const simEvents = (frames: readonly SseFrame[]): SimEvent[] => frames.filter((f) => f.event === 'message').map((f) => f.data as SimEvent);
+export const simEvents = (frames: readonly SseFrame[]): SimEvent[] =>
+  frames.filter((f) => f.event === 'message').map((f) => f.data as SimEvent);
 
 export function useLiveServer(opts: LiveServerOptions = {}): LiveServer {
   let server: TestServer | undefined;

@@ -24,7 +24,8 @@ async function clusterSettled(timeoutMs = 60_000): Promise<void> {
   for (const end = Date.now() + timeoutMs; ; await new Promise((r) => setTimeout(r, 250))) {
     const c = await readCluster(mgmt).catch(() => undefined);
     if (c && c.nodes.length === TEST_CLUSTER.nodes.length && c.nodes.every((n) => n.running && n.version)) return;
-    if (Date.now() > end) throw new Error(`the test cluster did not settle within ${timeoutMs} ms: ${JSON.stringify(c?.nodes)}`);
+    if (Date.now() > end)
+      throw new Error(`the test cluster did not settle within ${timeoutMs} ms: ${JSON.stringify(c?.nodes)}`);
   }
 }
 
@@ -32,7 +33,18 @@ async function clusterSettled(timeoutMs = 60_000): Promise<void> {
 export async function clusterNodeApp(node: TestClusterNode, action: 'stop_app' | 'start_app'): Promise<void> {
   await run(
     'chroot',
-    [TEST_CLUSTER.root, 'env', '-i', 'PATH=/usr/sbin:/usr/bin:/sbin:/bin', 'HOME=/var/lib/rabbitmq', 'ERL_EPMD_PORT=4370', 'rabbitmqctl', '-n', node.node, action],
+    [
+      TEST_CLUSTER.root,
+      'env',
+      '-i',
+      'PATH=/usr/sbin:/usr/bin:/sbin:/bin',
+      'HOME=/var/lib/rabbitmq',
+      'ERL_EPMD_PORT=4370',
+      'rabbitmqctl',
+      '-n',
+      node.node,
+      action,
+    ],
     { timeout: 120_000 },
   );
   if (action === 'start_app') await clusterSettled();

@@ -4,7 +4,11 @@
  * generous: the tests run beside a CI on a loaded 2-core machine, where the broker's management
  * statistics (every 5 s), a child process's start and a delivery all take longer than on a quiet one.
  */
-export async function waitUntil(cond: () => boolean | Promise<boolean>, what: string, opts: { timeoutMs?: number; everyMs?: number } = {}): Promise<void> {
+export async function waitUntil(
+  cond: () => boolean | Promise<boolean>,
+  what: string,
+  opts: { timeoutMs?: number; everyMs?: number } = {},
+): Promise<void> {
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   for (;;) {
     if (await cond()) return;

@@ -15,14 +15,46 @@ const ev = (msgId: string) => ({
     headers: {},
     mandatory: false,
   }),
-  routed: (exchange: string, queues: string[]): EventInput => ({ kind: 'routed', msgId, body: msgId, exchange, routingKeys: ['k'], queues, exchanges: [] }),
+  routed: (exchange: string, queues: string[]): EventInput => ({
+    kind: 'routed',
+    msgId,
+    body: msgId,
+    exchange,
+    routingKeys: ['k'],
+    queues,
+    exchanges: [],
+  }),
   enqueued: (queue: string): EventInput => ({ kind: 'enqueued', msgId, body: msgId, queue, depth: 1 }),
-  delivered: (queue: string, redelivered = false): EventInput => ({ kind: 'delivered', msgId, body: msgId, queue, consumer: 'w', redelivered, headers: {}, routingKey: 'k', exchange: 'x' }),
+  delivered: (queue: string, redelivered = false): EventInput => ({
+    kind: 'delivered',
+    msgId,
+    body: msgId,
+    queue,
+    consumer: 'w',
+    redelivered,
+    headers: {},
+    routingKey: 'k',
+    exchange: 'x',
+  }),
   acked: (queue: string): EventInput => ({ kind: 'acked', msgId, body: msgId, queue, consumer: 'w' }),
   rejected: (queue: string): EventInput => ({ kind: 'rejected', msgId, body: msgId, queue, consumer: 'w' }),
   expired: (queue: string): EventInput => ({ kind: 'expired', msgId, body: msgId, queue }),
-  deadLettered: (queue: string, reason: 'rejected' | 'expired', exchange: string): EventInput => ({ kind: 'dead-lettered', msgId, body: msgId, queue, reason, exchange, routingKeys: ['k'] }),
-  dropped: (why: 'no-route' | 'queue-deleted', queue?: string): EventInput => ({ kind: 'dropped', msgId, body: msgId, why, ...(queue ? { queue } : {}) }),
+  deadLettered: (queue: string, reason: 'rejected' | 'expired', exchange: string): EventInput => ({
+    kind: 'dead-lettered',
+    msgId,
+    body: msgId,
+    queue,
+    reason,
+    exchange,
+    routingKeys: ['k'],
+  }),
+  dropped: (why: 'no-route' | 'queue-deleted', queue?: string): EventInput => ({
+    kind: 'dropped',
+    msgId,
+    body: msgId,
+    why,
+    ...(queue ? { queue } : {}),
+  }),
 });
 
 function setup(maxHoldMs = 1000) {
@@ -30,7 +62,8 @@ function setup(maxHoldMs = 1000) {
   let seq = 0;
   const out: SimEvent[] = [];
   const acc = new TraceAccounting({ now: () => clock, nextSeq: () => ++seq, out: (e) => out.push(e), maxHoldMs });
-  const kinds = (msgId = 'm') => out.filter((e) => e.msgId === msgId).map((e) => `${e.kind}${'queue' in e && e.queue ? ` ${e.queue}` : ''}`);
+  const kinds = (msgId = 'm') =>
+    out.filter((e) => e.msgId === msgId).map((e) => `${e.kind}${'queue' in e && e.queue ? ` ${e.queue}` : ''}`);
   return { acc, out, kinds, tick: (ms: number) => (clock += ms) };
 }
 
@@ -54,7 +87,18 @@ describe('trace accounting', () => {
     acc.add('observer', m.deadLettered('work', 'rejected', 'parking'));
     acc.add('observer', m.routed('parking', ['parked']), { start: 'dead-letter' });
     acc.add('observer', m.enqueued('parked'));
-    expect(kinds()).toEqual(['published', 'routed', 'enqueued work', 'delivered work', 'rejected work', 'delivered work', 'rejected work', 'dead-lettered work', 'routed', 'enqueued parked']);
+    expect(kinds()).toEqual([
+      'published',
+      'routed',
+      'enqueued work',
+      'delivered work',
+      'rejected work',
+      'delivered work',
+      'rejected work',
+      'dead-lettered work',
+      'routed',
+      'enqueued parked',
+    ]);
     expect(acc.waitingFor('m', live)).toBeUndefined();
     expect(acc.fate('m', live)).toBe('parked');
   });
@@ -74,7 +118,14 @@ describe('trace accounting', () => {
     // acked by the worker: not "resting in work"
     expect(acc.fate('m', live)).toBe('acked');
     expect(acc.resting().size).toBe(0);
-    expect(acc.balance(live)).toMatchObject({ published: 1, acked: 1, parked: 0, inFlight: 0, dropped: 0, balanced: true });
+    expect(acc.balance(live)).toMatchObject({
+      published: 1,
+      acked: 1,
+      parked: 0,
+      inFlight: 0,
+      dropped: 0,
+      balanced: true,
+    });
   });
 
   it('orders a retry loop whose dead-letter copies arrive late; seq follows the causal order', () => {
@@ -121,7 +172,11 @@ describe('trace accounting', () => {
     const { acc } = setup();
     const [a, p, f, d] = ['a', 'p', 'f', 'd'].map(ev) as ReturnType<typeof ev>[];
     for (const m of [a!, p!, f!, d!]) acc.add('publisher', m.published('in'));
-    for (const [m, q] of [[a!, 'work'], [p!, 'parking'], [f!, 'wait']] as const) {
+    for (const [m, q] of [
+      [a!, 'work'],
+      [p!, 'parking'],
+      [f!, 'wait'],
+    ] as const) {
       acc.add('observer', m.routed('in', [q]), { start: 'publish' });
       acc.add('observer', m.enqueued(q));
     }
@@ -129,7 +184,15 @@ describe('trace accounting', () => {
     acc.add('worker:w', a!.acked('work'));
     acc.add('observer', d!.routed('in', []), { start: 'publish' });
     acc.add('observer', d!.dropped('no-route'));
-    expect(acc.balance(live)).toEqual({ published: 4, acked: 1, parked: 1, inFlight: 1, dropped: 1, unaccounted: [], balanced: true });
+    expect(acc.balance(live)).toEqual({
+      published: 4,
+      acked: 1,
+      parked: 1,
+      inFlight: 1,
+      dropped: 1,
+      unaccounted: [],
+      balanced: true,
+    });
     expect(Object.fromEntries(acc.resting())).toEqual({ parking: 1, wait: 1 });
     expect(acc.waitingFor('f', live)).toMatch(/waits in 'wait'/);
     expect(acc.waitingFor('p', live)).toBeUndefined();

@@ -56,7 +56,15 @@ class MessageState {
 
   /** nothing of this message is anywhere or pending: only its fate is left to keep */
   quiet(): boolean {
-    return this.ready.size === 0 && this.unacked.size === 0 && this.rejected.size === 0 && this.publishes === 0 && this.deadLetters === 0 && !this.republishAck && this.lanes.size === 0;
+    return (
+      this.ready.size === 0 &&
+      this.unacked.size === 0 &&
+      this.rejected.size === 0 &&
+      this.publishes === 0 &&
+      this.deadLetters === 0 &&
+      !this.republishAck &&
+      this.lanes.size === 0
+    );
   }
 }
 
@@ -302,7 +310,10 @@ export class TraceAccounting {
   where(msgId: string): { ready: ReadonlyMap<string, number>; busy: boolean } {
     const s = this.msgs.get(msgId);
     if (!s) return { ready: new Map(), busy: false };
-    return { ready: s.ready, busy: positive(s.unacked) || positive(s.rejected) || s.publishes > 0 || s.deadLetters > 0 || s.held() > 0 };
+    return {
+      ready: s.ready,
+      busy: positive(s.unacked) || positive(s.rejected) || s.publishes > 0 || s.deadLetters > 0 || s.held() > 0,
+    };
   }
 
   /** `live(queue)`: the queue has a running consumer or a TTL (a copy there is still moving). */
@@ -345,7 +356,12 @@ export class TraceAccounting {
       else unaccounted.push(id);
     }
     const total = counts.acked + counts.parked + counts.inFlight + counts.dropped;
-    return { published: this.published.size, ...counts, unaccounted: unaccounted.slice(0, 100), balanced: unaccounted.length === 0 && total === this.published.size };
+    return {
+      published: this.published.size,
+      ...counts,
+      unaccounted: unaccounted.slice(0, 100),
+      balanced: unaccounted.length === 0 && total === this.published.size,
+    };
   }
 
   /** queue -> traced copies resting there */

@@ -8,7 +8,17 @@
  * queue redeclared with another dead-letter exchange is what the broker does, and the
  * comparison with the prediction (made from the design) shows the difference.
  */
-import { brokerPolicyPins, POLICY_APPLY_TO, policyMatches, policyTargetOf, type AmqpTable, type ExchangeType, type PolicyApplyTo, type PolicyDef, type Topology } from '@retry-studio/topology-core/model';
+import {
+  brokerPolicyPins,
+  POLICY_APPLY_TO,
+  policyMatches,
+  policyTargetOf,
+  type AmqpTable,
+  type ExchangeType,
+  type PolicyApplyTo,
+  type PolicyDef,
+  type Topology,
+} from '@retry-studio/topology-core/model';
 import { decodeAmqpTable, type ManagementClient, type MgmtPolicy } from '../broker/index.js';
 
 /** The broker's topology, with the operator policies in force (the core's queueConfig combines them). */
@@ -31,7 +41,11 @@ const asPolicy = (p: MgmtPolicy): PolicyDef => ({
 });
 
 /** `real`: the design's topology with broker names (what should be there). */
-export async function readBrokerTopology(mgmt: ManagementClient, vhost: string, real: Topology): Promise<BrokerTopology> {
+export async function readBrokerTopology(
+  mgmt: ManagementClient,
+  vhost: string,
+  real: Topology,
+): Promise<BrokerTopology> {
   const [exchanges, queues, bindings, policies, operatorPolicies] = await Promise.all([
     mgmt.listExchanges(vhost),
     mgmt.listQueues(vhost),
@@ -43,14 +57,22 @@ export async function readBrokerTopology(mgmt: ManagementClient, vhost: string, 
   const qNames = new Set(real.queues.map((q) => q.name));
   const outQueues = queues
     .filter((q) => qNames.has(q.name))
-    .map((q) => ({ name: q.name, durable: q.durable, auto_delete: q.auto_delete, arguments: decodeAmqpTable(q.arguments) }));
+    .map((q) => ({
+      name: q.name,
+      durable: q.durable,
+      auto_delete: q.auto_delete,
+      arguments: decodeAmqpTable(q.arguments),
+    }));
   // only the policies that apply to one of ours (others in the vhost are none of this trace's business)
   const ours = (p: PolicyDef): boolean =>
     outQueues.some((q) => policyMatches(p, q.name, policyTargetOf(q.arguments['x-queue-type']))) ||
     real.exchanges.some((x) => policyMatches(p, x.name, 'exchange'));
   const ourPolicies = policies.map(asPolicy).filter(ours);
   // the broker's own choice of policy per queue, where its listing already says (ties decided as it decided them)
-  const pins = brokerPolicyPins(queues.filter((q) => qNames.has(q.name)), ourPolicies);
+  const pins = brokerPolicyPins(
+    queues.filter((q) => qNames.has(q.name)),
+    ourPolicies,
+  );
   return {
     exchanges: exchanges
       .filter((x) => xNames.has(x.name))
@@ -64,7 +86,12 @@ export async function readBrokerTopology(mgmt: ManagementClient, vhost: string, 
       })),
     queues: outQueues,
     bindings: bindings
-      .filter((b) => b.source !== '' && xNames.has(b.source) && (b.destination_type === 'queue' ? qNames.has(b.destination) : xNames.has(b.destination)))
+      .filter(
+        (b) =>
+          b.source !== '' &&
+          xNames.has(b.source) &&
+          (b.destination_type === 'queue' ? qNames.has(b.destination) : xNames.has(b.destination)),
+      )
       .map((b) => ({
         source: b.source,
         destination: b.destination,

@@ -51,7 +51,11 @@ export class ClusterNodeWatch {
           this.queues.map(async (q) => {
             const m = listed ? listed.get(q.name) : await this.mgmt.queue(this.vhost, q.name).catch(() => undefined);
             const home = m?.leader ?? m?.node;
-            return { name: this.back(q.name), quorum: (m?.type ?? q.arguments?.['x-queue-type']) === 'quorum', home: typeof home === 'string' ? home : undefined };
+            return {
+              name: this.back(q.name),
+              quorum: (m?.type ?? q.arguments?.['x-queue-type']) === 'quorum',
+              home: typeof home === 'string' ? home : undefined,
+            };
           }),
         ),
       ]);

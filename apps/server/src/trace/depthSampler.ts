@@ -82,7 +82,8 @@ export class DepthSampler {
               ch = undefined;
               // 404 too, but the queue is still declared: its home node is down (a cluster; RabbitMQ 4.3
               // says "process is stopped by supervisor", older ones "home node ... is down or inaccessible")
-              if (!/process is stopped by supervisor|home node .* is down or inaccessible/.test(message)) this.hooks.onMissing(q);
+              if (!/process is stopped by supervisor|home node .* is down or inaccessible/.test(message))
+                this.hooks.onMissing(q);
               else if (!this.down.has(q)) {
                 this.down.add(q);
                 this.hooks.onAvailability(q, message.replace(/^.*NOT_FOUND - /, '').replace(/"$/, ''));
@@ -95,12 +96,17 @@ export class DepthSampler {
         exact = true;
       } else {
         const mine = new Set(this.queues);
-        for (const q of await this.mgmt.listQueues(this.vhost)) if (mine.has(q.name)) this.set(q.name, { ready: q.messages_ready ?? 0, unacked: q.messages_unacknowledged ?? 0 });
+        for (const q of await this.mgmt.listQueues(this.vhost))
+          if (mine.has(q.name))
+            this.set(q.name, { ready: q.messages_ready ?? 0, unacked: q.messages_unacknowledged ?? 0 });
       }
       this.failing = false;
     } catch (err) {
       // broker restarting: sample again later (said once per failure streak)
-      this.hooks.onFailure(`could not sample queue depths: ${String((err as Error).message).slice(0, 200)}`, !this.failing || final);
+      this.hooks.onFailure(
+        `could not sample queue depths: ${String((err as Error).message).slice(0, 200)}`,
+        !this.failing || final,
+      );
       this.failing = true;
     } finally {
       this.sampling = false;

@@ -67,7 +67,13 @@ export class EndOfTraceChecks {
 
   constructor(private readonly d: EndOfTraceDeps) {
     // a 4.3 delayed-retry queue's longest wait (min x delivery count, capped by max; 20 deliveries when unlimited)
-    this.longestDelayMs = new Map(d.configs.flatMap((c) => (c.delayedRetry ? [[c.name, c.delayedRetry.maxMs ?? c.delayedRetry.minMs * (c.deliveryLimit ?? 20)] as const] : [])));
+    this.longestDelayMs = new Map(
+      d.configs.flatMap((c) =>
+        c.delayedRetry
+          ? [[c.name, c.delayedRetry.maxMs ?? c.delayedRetry.minMs * (c.deliveryLimit ?? 20)] as const]
+          : [],
+      ),
+    );
     this.deadLetterSources = quorumDeadLetterSources(d.design);
   }
 
@@ -96,9 +102,17 @@ export class EndOfTraceChecks {
     // the observation has caught up, and the counts are taken after the last event
     if ((await d.observerBacklog()) > 0) return;
     if (!(await d.sampler.sample(true)) || d.isStopping() || d.accounting.lastActivity !== activity) return;
-    const traced = new Map([...d.accounting.resting()].filter(([q]) => d.live(q) && !this.d.streams.has(q) && !d.availability.isDown(q)));
+    const traced = new Map(
+      [...d.accounting.resting()].filter(([q]) => d.live(q) && !this.d.streams.has(q) && !d.availability.isDown(q)),
+    );
     const held = new Map([...d.sampler.depths].map(([q, dep]) => [d.back(q), dep.ready]));
-    const gone = this.vanished.check({ now: d.now(), lastActivity: activity, traced, held, graceMs: (q) => this.vanishGraceMs(q) });
+    const gone = this.vanished.check({
+      now: d.now(),
+      lastActivity: activity,
+      traced,
+      held,
+      graceMs: (q) => this.vanishGraceMs(q),
+    });
     for (const q of gone) {
       const copies = d.accounting.messagesIn(q);
       const n = copies.reduce((x, m) => x + m.copies, 0);
@@ -134,9 +148,17 @@ export class EndOfTraceChecks {
       const held: Record<string, { ready: number; unacked: number }> = {};
       for (const [q, dep] of d.sampler.depths) held[d.back(q)] = dep;
       // a stream's count comes from the management API, a statistics interval late: it proves nothing
-      const { short, over } = deadLetterDifference(parked, held, this.depthsBefore, new Set([...d.availability.queues(), ...this.d.streams]));
+      const { short, over } = deadLetterDifference(
+        parked,
+        held,
+        this.depthsBefore,
+        new Set([...d.availability.queues(), ...this.d.streams]),
+      );
       // only what each strategy explains: at most once drops, at least once sends again
-      return { short: sources.atMostOnce.length > 0 ? short : {}, over: sources.atLeastOnce.length > 0 || resent ? over : {} };
+      return {
+        short: sources.atMostOnce.length > 0 ? short : {},
+        over: sources.atLeastOnce.length > 0 || resent ? over : {},
+      };
     };
     let c = counts();
     if (Object.keys(c.short).length === 0 && Object.keys(c.over).length === 0) return;
@@ -166,6 +188,11 @@ export class EndOfTraceChecks {
         t: now(),
       });
     for (const [q, n] of Object.entries(lostWhileUnavailable))
-      log.notice({ level: 'warn', code: 'lost-while-unavailable', message: `queue '${q}' holds ${n} message(s) fewer than the trace routed into it: dead letters routed to it while its node was down were dropped by the broker (dead-lettering is at-most-once; a quorum queue or dead-letter-strategy at-least-once keeps them)`, t: now() });
+      log.notice({
+        level: 'warn',
+        code: 'lost-while-unavailable',
+        message: `queue '${q}' holds ${n} message(s) fewer than the trace routed into it: dead letters routed to it while its node was down were dropped by the broker (dead-lettering is at-most-once; a quorum queue or dead-letter-strategy at-least-once keeps them)`,
+        t: now(),
+      });
   }
 }

@@ -4,11 +4,27 @@ import type { SimEvent } from '@retry-studio/topology-core/sim';
 
 const ev = (log: EventLog, i: number, kind: 'acked' | 'delivered' = 'acked'): SimEvent =>
   kind === 'delivered'
-    ? { kind, msgId: `m-${i}`, body: 'b', queue: 'q', consumer: 'c', redelivered: false, headers: {}, routingKey: 'k', exchange: 'x', t: i, seq: log.nextSeq() }
+    ? {
+        kind,
+        msgId: `m-${i}`,
+        body: 'b',
+        queue: 'q',
+        consumer: 'c',
+        redelivered: false,
+        headers: {},
+        routingKey: 'k',
+        exchange: 'x',
+        t: i,
+        seq: log.nextSeq(),
+      }
     : { kind, msgId: `m-${i}`, body: 'b', queue: 'q', consumer: 'c', t: i, seq: log.nextSeq() };
 
 /** the SSE frames of what a subscriber was written */
-const framesOf = (writes: readonly string[]): string[] => writes.join('').split('\n\n').filter((f) => f !== '');
+const framesOf = (writes: readonly string[]): string[] =>
+  writes
+    .join('')
+    .split('\n\n')
+    .filter((f) => f !== '');
 const turn = () => new Promise((r) => setImmediate(r));
 /** every later turn a subscriber's writes were spread over has run */
 const settle = async () => {
@@ -35,7 +51,15 @@ describe('event log', () => {
     expect(got).toEqual([]);
     await turn();
     expect(got).toHaveLength(1);
-    expect(framesOf(got).map((f) => (f.startsWith('event: notice') ? 'notice' : /^id: (\d+)/.exec(f)?.[1]))).toEqual(['1', '2', '3', '4', '5', 'notice', '6']);
+    expect(framesOf(got).map((f) => (f.startsWith('event: notice') ? 'notice' : /^id: (\d+)/.exec(f)?.[1]))).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      'notice',
+      '6',
+    ]);
     for (let i = 6; i < 8; i++) log.emit(ev(log, i));
     await turn();
     expect(got).toHaveLength(2);

@@ -115,7 +115,13 @@ export class EventLog {
   emit(e: SimEvent, rxAt?: number): void {
     this.total += 1;
     this.counts[e.kind] = (this.counts[e.kind] ?? 0) + 1;
-    this.push({ seq: e.seq, kind: 'event', data: JSON.stringify(e), ...(rxAt !== undefined ? { rxAt } : {}), isDelivery: e.kind === 'delivered' });
+    this.push({
+      seq: e.seq,
+      kind: 'event',
+      data: JSON.stringify(e),
+      ...(rxAt !== undefined ? { rxAt } : {}),
+      isDelivery: e.kind === 'delivered',
+    });
   }
 
   notice(n: Omit<TraceNotice, 'kind'>): void {
@@ -170,7 +176,9 @@ export class EventLog {
     if (sub.dropped > 0) {
       const n = sub.dropped;
       sub.dropped = 0;
-      sub.s.write(`event: notice\ndata: ${JSON.stringify({ kind: 'notice', level: 'warn', code: 'events-dropped', message: `${n} events were dropped because the client read too slowly`, t: 0 })}\n\n`);
+      sub.s.write(
+        `event: notice\ndata: ${JSON.stringify({ kind: 'notice', level: 'warn', code: 'events-dropped', message: `${n} events were dropped because the client read too slowly`, t: 0 })}\n\n`,
+      );
     }
     const end = this.end_;
     for (let chunks = 0; sub.next < end && !sub.blocked; chunks++) {
@@ -185,11 +193,16 @@ export class EventLog {
         if (sub.next >= sub.replayEnd) {
           chunk.push(e);
           live.push(e);
-        } else if (e.seq > sub.afterSeq || (sub.afterSeq === 0 && e.seq === 0)) chunk.push(e.rxAt === undefined ? e : { seq: e.seq, kind: e.kind, data: e.data, isDelivery: false });
+        } else if (e.seq > sub.afterSeq || (sub.afterSeq === 0 && e.seq === 0))
+          chunk.push(e.rxAt === undefined ? e : { seq: e.seq, kind: e.kind, data: e.data, isDelivery: false });
       }
       if (chunk.length === 0) continue;
       // live subscribers at the same place get the same frames: built once, not once per client
-      const ok = sub.s.write(live.length === chunk.length ? this.sharedFrames(sub.s, sub.next - chunk.length, chunk) : this.frames(sub.s, chunk));
+      const ok = sub.s.write(
+        live.length === chunk.length
+          ? this.sharedFrames(sub.s, sub.next - chunk.length, chunk)
+          : this.frames(sub.s, chunk),
+      );
       const now = performance.now();
       for (const e of live) if (e.isDelivery && e.rxAt !== undefined) this.recordLatency(now - e.rxAt);
       if (!ok) sub.blocked = true;
@@ -240,7 +253,8 @@ export class EventLog {
       } else if (s.batch) {
         batch.push(e.data);
         last = e.seq;
-      } else out += `${s.timing && e.rxAt !== undefined ? `: rx=${performance.timeOrigin + e.rxAt}\n` : ''}id: ${e.seq}\ndata: ${e.data}\n\n`;
+      } else
+        out += `${s.timing && e.rxAt !== undefined ? `: rx=${performance.timeOrigin + e.rxAt}\n` : ''}id: ${e.seq}\ndata: ${e.data}\n\n`;
     }
     closeBatch();
     return out;

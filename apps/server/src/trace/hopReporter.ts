@@ -11,7 +11,13 @@
 import type { ConsumeMessage } from 'amqplib';
 import { type BrokerProfileId, type XDeathEntry } from '@retry-studio/topology-core/model';
 import { compileExchanges, route, type ExchangeIndex } from '@retry-studio/topology-core/routing';
-import { profileFor, streamDropsDeadLetter, queueConfig, type PublishOrigin, type QueueConfig } from '@retry-studio/topology-core/sim';
+import {
+  profileFor,
+  streamDropsDeadLetter,
+  queueConfig,
+  type PublishOrigin,
+  type QueueConfig,
+} from '@retry-studio/topology-core/sim';
 import type { CopyStart, Lane } from './accounting.js';
 import type { BrokerTopology } from './brokerTopology.js';
 import { headersForDisplay, xDeathOf } from '../broker/index.js';
@@ -58,7 +64,8 @@ export class HopReporter {
   ) {
     this.index = compileExchanges(topology, []);
     const p = (this.profile = profileFor(profile));
-    for (const q of topology.queues) this.queues.set(q.name, queueConfig(q, topology.policies, p, topology.operatorPolicies, topology.policyPins));
+    for (const q of topology.queues)
+      this.queues.set(q.name, queueConfig(q, topology.policies, p, topology.operatorPolicies, topology.policyPins));
   }
 
   /** the queue's effective TTL (arguments and policy), real name */
@@ -71,7 +78,15 @@ export class HopReporter {
   // ---------------------------------------------------------------- client publishes
 
   /** Before a client publish: hops through the default exchange are not observable; a mirrored exchange's copy is a publish, not a death. */
-  beforePublish(lane: Lane, msgId: string, body: string, realExchange: string, routingKey: string, expiration?: string, headers?: Readonly<Record<string, unknown>>): void {
+  beforePublish(
+    lane: Lane,
+    msgId: string,
+    body: string,
+    realExchange: string,
+    routingKey: string,
+    expiration?: string,
+    headers?: Readonly<Record<string, unknown>>,
+  ): void {
     if (realExchange === '') this.defaultExchangeHop(lane, msgId, body, routingKey, expiration, 'publish');
     else if (this.mirrored.has(realExchange)) {
       const mark = `${msgId}|${realExchange}`;
@@ -91,19 +106,40 @@ export class HopReporter {
     const msgId = String(headers[MSG_HEADER] ?? '');
     const body = msg.content.toString('utf8', 0, 1024);
     const exchange = this.back(msg.fields.exchange);
-    const hops = route(this.index, msg.fields.exchange, { routingKeys: [msg.fields.routingKey], headers, xDeath: undefined }, ROUTE_OPTS).hops;
+    const hops = route(
+      this.index,
+      msg.fields.exchange,
+      { routingKeys: [msg.fields.routingKey], headers, xDeath: undefined },
+      ROUTE_OPTS,
+    ).hops;
     let first = true;
     for (const h of hops.length ? hops : [{ exchange: msg.fields.exchange, queues: [], exchanges: [] as string[] }]) {
       this.sink.emit(
         lane,
-        { kind: 'routed', msgId, body, exchange: this.back(h.exchange), routingKeys: [msg.fields.routingKey], queues: [], exchanges: h.exchanges.map(this.back), ...('alternateOf' in h && h.alternateOf !== undefined ? { alternateOf: this.back(h.alternateOf) } : {}) },
+        {
+          kind: 'routed',
+          msgId,
+          body,
+          exchange: this.back(h.exchange),
+          routingKeys: [msg.fields.routingKey],
+          queues: [],
+          exchanges: h.exchanges.map(this.back),
+          ...('alternateOf' in h && h.alternateOf !== undefined ? { alternateOf: this.back(h.alternateOf) } : {}),
+        },
         first ? { start: 'publish' } : {},
       );
       first = false;
     }
     this.sink.emit(lane, { kind: 'unroutable', msgId, body, exchange, routingKeys: [msg.fields.routingKey] });
     if (origin.kind === 'publisher' && mandatoryWanted)
-      this.sink.emit(lane, { kind: 'returned', msgId, body, exchange, routingKey: msg.fields.exchange === '' ? this.back(msg.fields.routingKey) : msg.fields.routingKey, replyCode: 312 });
+      this.sink.emit(lane, {
+        kind: 'returned',
+        msgId,
+        body,
+        exchange,
+        routingKey: msg.fields.exchange === '' ? this.back(msg.fields.routingKey) : msg.fields.routingKey,
+        replyCode: 312,
+      });
     this.sink.emit(lane, { kind: 'dropped', msgId, body, why: 'no-route', exchange });
   }
 
@@ -118,7 +154,15 @@ export class HopReporter {
    * A death whose dead-letter copy no mirror will see: no DLX, a missing DLX, the default
    * exchange, or a DLX that routes it nowhere on the broker. Returns false when a mirror will.
    */
-  private unobservedDeath(lane: Lane, msgId: string, body: string, realQueue: string, reason: 'rejected' | 'expired', routingKeys: readonly string[], expiration: string | undefined): boolean {
+  private unobservedDeath(
+    lane: Lane,
+    msgId: string,
+    body: string,
+    realQueue: string,
+    reason: 'rejected' | 'expired',
+    routingKeys: readonly string[],
+    expiration: string | undefined,
+  ): boolean {
     const cfg = this.queues.get(realQueue);
     const queue = this.back(realQueue);
     const dlx = cfg?.dlx;
@@ -138,28 +182,71 @@ export class HopReporter {
       if (r.hops.some((h) => h.queues.length > 0 || h.exchanges.length > 0)) return false;
     }
     if (reason === 'expired') this.sink.emit(lane, { kind: 'expired', msgId, body, queue });
-    this.sink.emit(lane, { kind: 'dead-lettered', msgId, body, queue, reason, exchange: this.back(dlx), routingKeys: keys.map((k) => (dlx === '' ? this.back(k) : k)) });
+    this.sink.emit(lane, {
+      kind: 'dead-lettered',
+      msgId,
+      body,
+      queue,
+      reason,
+      exchange: this.back(dlx),
+      routingKeys: keys.map((k) => (dlx === '' ? this.back(k) : k)),
+    });
     if (dlx === '') this.defaultExchangeHop(lane, msgId, body, keys[0] ?? '', expiration, 'dead-letter');
     else {
-      this.sink.emit(lane, { kind: 'routed', msgId, body, exchange: this.back(dlx), routingKeys: keys, queues: [], exchanges: [] }, { start: 'dead-letter' });
+      this.sink.emit(
+        lane,
+        { kind: 'routed', msgId, body, exchange: this.back(dlx), routingKeys: keys, queues: [], exchanges: [] },
+        { start: 'dead-letter' },
+      );
       this.sink.emit(lane, { kind: 'unroutable', msgId, body, exchange: this.back(dlx), routingKeys: keys });
       this.sink.emit(lane, { kind: 'dropped', msgId, body, why: 'no-route', exchange: this.back(dlx) });
     }
     return true;
   }
 
-  private reportObservedDeath(lane: Lane, msgId: string, body: string, d: XDeathEntry, dlx: string, routingKey: string, rxAt: number): void {
+  private reportObservedDeath(
+    lane: Lane,
+    msgId: string,
+    body: string,
+    d: XDeathEntry,
+    dlx: string,
+    routingKey: string,
+    rxAt: number,
+  ): void {
     const queue = this.back(d.queue);
     if (d.reason === 'expired') this.sink.emit(lane, { kind: 'expired', msgId, body, queue }, { rxAt });
-    this.sink.emit(lane, { kind: 'dead-lettered', msgId, body, queue, reason: d.reason, exchange: this.back(dlx), routingKeys: [routingKey] }, { rxAt });
+    this.sink.emit(
+      lane,
+      {
+        kind: 'dead-lettered',
+        msgId,
+        body,
+        queue,
+        reason: d.reason,
+        exchange: this.back(dlx),
+        routingKeys: [routingKey],
+      },
+      { rxAt },
+    );
   }
 
   // ---------------------------------------------------------------- observation
 
-  private defaultExchangeHop(lane: Lane, msgId: string, body: string, routingKey: string, expiration: string | undefined, start: CopyStart): void {
+  private defaultExchangeHop(
+    lane: Lane,
+    msgId: string,
+    body: string,
+    routingKey: string,
+    expiration: string | undefined,
+    start: CopyStart,
+  ): void {
     const exists = this.index.queues.has(routingKey);
     const q = this.back(routingKey);
-    this.sink.emit(lane, { kind: 'routed', msgId, body, exchange: '', routingKeys: [q], queues: exists ? [q] : [], exchanges: [] }, { start });
+    this.sink.emit(
+      lane,
+      { kind: 'routed', msgId, body, exchange: '', routingKeys: [q], queues: exists ? [q] : [], exchanges: [] },
+      { start },
+    );
     if (exists) this.enqueue(lane, msgId, body, routingKey, expiration, [routingKey]);
     else {
       this.sink.emit(lane, { kind: 'unroutable', msgId, body, exchange: '', routingKeys: [q] });
@@ -167,12 +254,32 @@ export class HopReporter {
     }
   }
 
-  private enqueue(lane: Lane, msgId: string, body: string, realQueue: string, expiration: string | undefined, routingKeys: readonly string[], rxAt?: number): void {
+  private enqueue(
+    lane: Lane,
+    msgId: string,
+    body: string,
+    realQueue: string,
+    expiration: string | undefined,
+    routingKeys: readonly string[],
+    rxAt?: number,
+  ): void {
     let ttl = this.ttlOf(realQueue);
     // a stream expires nothing: a message's own expiration is kept, not applied
-    if (expiration !== undefined && /^\d+$/.test(expiration) && !this.queues.get(realQueue)?.stream) ttl = ttl === undefined ? Number(expiration) : Math.min(ttl, Number(expiration));
+    if (expiration !== undefined && /^\d+$/.test(expiration) && !this.queues.get(realQueue)?.stream)
+      ttl = ttl === undefined ? Number(expiration) : Math.min(ttl, Number(expiration));
     const depth = this.depths.get(realQueue) ?? 0;
-    this.sink.emit(lane, { kind: 'enqueued', msgId, body, queue: this.back(realQueue), depth: depth + 1, ...(ttl !== undefined ? { expiresAt: this.sink.now() + ttl } : {}) }, rxAt !== undefined ? { rxAt } : {});
+    this.sink.emit(
+      lane,
+      {
+        kind: 'enqueued',
+        msgId,
+        body,
+        queue: this.back(realQueue),
+        depth: depth + 1,
+        ...(ttl !== undefined ? { expiresAt: this.sink.now() + ttl } : {}),
+      },
+      rxAt !== undefined ? { rxAt } : {},
+    );
     // nobody consumes it and its expiry will not pass a mirror: report it when it happens
     if (ttl !== undefined && !this.consumed.has(realQueue) && this.willExpireUnseen(realQueue, routingKeys)) {
       const timer = setTimeout(() => {
@@ -187,7 +294,9 @@ export class HopReporter {
     const cfg = this.queues.get(realQueue);
     if (cfg?.dlx === undefined || cfg.dlx === '' || !this.index.exchanges.has(cfg.dlx)) return true;
     const keys = cfg.dlrk !== undefined ? [cfg.dlrk] : [...routingKeys];
-    return !route(this.index, cfg.dlx, { routingKeys: keys, headers: {}, xDeath: undefined }, ROUTE_OPTS).hops.some((h) => h.queues.length > 0 || h.exchanges.length > 0);
+    return !route(this.index, cfg.dlx, { routingKeys: keys, headers: {}, xDeath: undefined }, ROUTE_OPTS).hops.some(
+      (h) => h.queues.length > 0 || h.exchanges.length > 0,
+    );
   }
 
   /** A copy observed at the mirror of `c.exchange`. */
@@ -233,14 +342,32 @@ export class HopReporter {
     const cc = Array.isArray(headers.CC) ? (headers.CC as unknown[]).map(String) : [];
     const { 'x-death': xd, ...plain } = headers;
     const keys = [msg.fields.routingKey, ...cc, ...bcc];
-    const r = route(this.index, entry, { routingKeys: keys, headers: plain, xDeath: xd ? xDeathOf(headers) : undefined }, ROUTE_OPTS);
+    const r = route(
+      this.index,
+      entry,
+      { routingKeys: keys, headers: plain, xDeath: xd ? xDeathOf(headers) : undefined },
+      ROUTE_OPTS,
+    );
     let hop = r.hops.find((h) => h.exchange === c.exchange);
-    if (!hop) hop = route(this.index, c.exchange, { routingKeys: keys, headers: plain, xDeath: undefined }, ROUTE_OPTS).hops[0];
+    if (!hop)
+      hop = route(this.index, c.exchange, { routingKeys: keys, headers: plain, xDeath: undefined }, ROUTE_OPTS).hops[0];
     if (!hop) return;
     const opts = (s: CopyStart | undefined) => ({ rxAt: c.rxAt, ...(s ? { start: s } : {}) });
     // the exchange it is the alternate of matched nothing, so its mirror saw nothing: report that hop here
     if (hop.alternateOf !== undefined) {
-      this.sink.emit(lane, { kind: 'routed', msgId, body, exchange: this.back(hop.alternateOf), routingKeys: keys, queues: [], exchanges: [this.back(c.exchange)] }, opts(start ?? 'publish'));
+      this.sink.emit(
+        lane,
+        {
+          kind: 'routed',
+          msgId,
+          body,
+          exchange: this.back(hop.alternateOf),
+          routingKeys: keys,
+          queues: [],
+          exchanges: [this.back(c.exchange)],
+        },
+        opts(start ?? 'publish'),
+      );
       start = undefined;
     }
     this.sink.emit(
@@ -260,8 +387,28 @@ export class HopReporter {
     for (const q of hop.queues) {
       const target = this.queues.get(q);
       if (deadLetterSource && target && streamDropsDeadLetter(this.profile, target, deadLetterSource))
-        this.sink.emit(lane, { kind: 'dropped', msgId, body, why: 'stream-dead-letter', queue: this.back(q), exchange: this.back(c.exchange) }, { rxAt: c.rxAt });
-      else this.enqueue(lane, msgId, body, q, msg.properties.expiration === undefined ? undefined : String(msg.properties.expiration), keys, c.rxAt);
+        this.sink.emit(
+          lane,
+          {
+            kind: 'dropped',
+            msgId,
+            body,
+            why: 'stream-dead-letter',
+            queue: this.back(q),
+            exchange: this.back(c.exchange),
+          },
+          { rxAt: c.rxAt },
+        );
+      else
+        this.enqueue(
+          lane,
+          msgId,
+          body,
+          q,
+          msg.properties.expiration === undefined ? undefined : String(msg.properties.expiration),
+          keys,
+          c.rxAt,
+        );
     }
   }
 

@@ -20,7 +20,15 @@ describe('NodeLossWatch', () => {
     w.observe(2000, nodes(['n2']), [q('work', 'n1'), q('dlq', 'n2'), q('other', 'n1')]);
     w.observe(3000, nodes(['n2']), [q('work', 'n1'), q('dlq', 'n3'), q('other', 'n1')]);
     w.observe(5000, nodes(), [q('work', 'n1'), q('dlq', 'n3'), q('other', 'n1')]);
-    expect(w.loss(9000)).toEqual({ node: 'n2', atMs: 1000, downMs: 4000, leaderMovesAfterMs: 2000, leadersMovedAtMs: { work: 2000, dlq: 3000 }, backAtMs: 5000, queues: ['work', 'dlq'] });
+    expect(w.loss(9000)).toEqual({
+      node: 'n2',
+      atMs: 1000,
+      downMs: 4000,
+      leaderMovesAfterMs: 2000,
+      leadersMovedAtMs: { work: 2000, dlq: 3000 },
+      backAtMs: 5000,
+      queues: ['work', 'dlq'],
+    });
   });
 
   it('a classic queue has no leader to move; a node still down at the end is down until then; only the first loss is kept', () => {
@@ -28,7 +36,14 @@ describe('NodeLossWatch', () => {
     w.observe(0, nodes(), [q('park', 'n3', false)]);
     w.observe(500, nodes(['n3']), [q('park', undefined, false)]);
     w.observe(900, nodes(['n3', 'n1']), [q('park', undefined, false)]);
-    expect(w.loss(4000)).toEqual({ node: 'n3', atMs: 500, downMs: 3500, leaderMovesAfterMs: DEFAULT_LEADER_MOVE_MS, leadersMovedAtMs: {}, queues: ['park'] });
+    expect(w.loss(4000)).toEqual({
+      node: 'n3',
+      atMs: 500,
+      downMs: 3500,
+      leaderMovesAfterMs: DEFAULT_LEADER_MOVE_MS,
+      leadersMovedAtMs: {},
+      queues: ['park'],
+    });
   });
 
   it('a graceful stop hands leadership over before the node reports stopped: the loss starts at the move', () => {
@@ -37,7 +52,15 @@ describe('NodeLossWatch', () => {
     w.observe(1000, nodes(), [q('work', 'n3')]);
     w.observe(2000, nodes(['n2']), [q('work', 'n3')]);
     w.observe(3000, nodes(), [q('work', 'n3')]);
-    expect(w.loss(5000)).toEqual({ node: 'n2', atMs: 1000, downMs: 2000, leaderMovesAfterMs: 0, leadersMovedAtMs: { work: 1000 }, backAtMs: 3000, queues: ['work'] });
+    expect(w.loss(5000)).toEqual({
+      node: 'n2',
+      atMs: 1000,
+      downMs: 2000,
+      leaderMovesAfterMs: 0,
+      leadersMovedAtMs: { work: 1000 },
+      backAtMs: 3000,
+      queues: ['work'],
+    });
   });
 
   it('a leader moved while every node keeps running (a rebalance) is a new home, not a loss', () => {

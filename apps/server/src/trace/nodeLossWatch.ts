@@ -28,23 +28,36 @@ export class NodeLossWatch {
   private readonly running = new Map<string, boolean>();
   /** when a queue was first seen led from elsewhere than its home (a graceful stop hands leadership over before the node reports stopped) */
   private readonly movedAway = new Map<string, number>();
-  private lost: { node: string; atMs: number; queues: PolledQueue[]; movedAt: Map<string, number>; backAtMs?: number } | undefined;
+  private lost:
+    { node: string; atMs: number; queues: PolledQueue[]; movedAt: Map<string, number>; backAtMs?: number } | undefined;
 
   /** One poll at trace time `t`: the nodes and whether they run, and each queue's home. */
   observe(t: number, nodes: readonly { name: string; running: boolean }[], queues: readonly PolledQueue[]): void {
     if (!this.lost) {
-      for (const q of queues) if (q.home !== undefined && this.homes.has(q.name) && q.home !== this.homes.get(q.name) && !this.movedAway.has(q.name)) this.movedAway.set(q.name, t);
+      for (const q of queues)
+        if (
+          q.home !== undefined &&
+          this.homes.has(q.name) &&
+          q.home !== this.homes.get(q.name) &&
+          !this.movedAway.has(q.name)
+        )
+          this.movedAway.set(q.name, t);
       const down = nodes.find((n) => !n.running && this.running.get(n.name) === true);
       if (down) {
         const on = queues.filter((q) => this.homes.get(q.name) === down.name);
-        const movedAt = new Map(on.flatMap((q) => (q.quorum && this.movedAway.has(q.name) ? [[q.name, this.movedAway.get(q.name)!] as const] : [])));
+        const movedAt = new Map(
+          on.flatMap((q) =>
+            q.quorum && this.movedAway.has(q.name) ? [[q.name, this.movedAway.get(q.name)!] as const] : [],
+          ),
+        );
         this.lost = { node: down.name, atMs: Math.min(t, ...movedAt.values()), queues: on, movedAt };
       }
     }
     for (const n of nodes) this.running.set(n.name, n.running);
     const l = this.lost;
     if (l) {
-      for (const q of l.queues) if (q.quorum && !l.movedAt.has(q.name) && this.moved(q.name, queues, l.node)) l.movedAt.set(q.name, t);
+      for (const q of l.queues)
+        if (q.quorum && !l.movedAt.has(q.name) && this.moved(q.name, queues, l.node)) l.movedAt.set(q.name, t);
       if (l.backAtMs === undefined && nodes.some((n) => n.name === l.node && n.running)) l.backAtMs = t;
     }
     // a home is remembered only while every node runs: the placement the loss starts from
@@ -53,7 +66,12 @@ export class NodeLossWatch {
       for (const q of queues) {
         if (!q.home) continue;
         const moved = this.movedAway.get(q.name);
-        if (this.homes.has(q.name) && q.home !== this.homes.get(q.name) && (moved === undefined || t - moved < REBALANCED_AFTER_MS)) continue;
+        if (
+          this.homes.has(q.name) &&
+          q.home !== this.homes.get(q.name) &&
+          (moved === undefined || t - moved < REBALANCED_AFTER_MS)
+        )
+          continue;
         this.homes.set(q.name, q.home);
         this.movedAway.delete(q.name);
       }

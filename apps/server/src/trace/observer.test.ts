@@ -25,30 +25,75 @@ describe('observation mirrors', () => {
     );
     expect(m).toEqual([
       { queue: 'rs-trace.t1.obs.0', exchange: 'direct', type: 'direct', shard: 0, bindings: [{ key: 'k1', args: {} }] },
-      { queue: 'rs-trace.t1.obs.0.1', exchange: 'direct', type: 'direct', shard: 1, bindings: [{ key: 'k2', args: {} }] },
-      { queue: 'rs-trace.t1.obs.0.2', exchange: 'direct', type: 'direct', shard: 2, bindings: [{ key: 'k3', args: {} }] },
+      {
+        queue: 'rs-trace.t1.obs.0.1',
+        exchange: 'direct',
+        type: 'direct',
+        shard: 1,
+        bindings: [{ key: 'k2', args: {} }],
+      },
+      {
+        queue: 'rs-trace.t1.obs.0.2',
+        exchange: 'direct',
+        type: 'direct',
+        shard: 2,
+        bindings: [{ key: 'k3', args: {} }],
+      },
       // headers bindings are not keys: one queue
-      { queue: 'rs-trace.t1.obs.1', exchange: 'hdr', type: 'headers', shard: 0, bindings: [{ key: '', args: { 'x-match': 'any', type: 'x' } }, { key: '', args: { 'x-match': 'any', type: 'y' } }] },
+      {
+        queue: 'rs-trace.t1.obs.1',
+        exchange: 'hdr',
+        type: 'headers',
+        shard: 0,
+        bindings: [
+          { key: '', args: { 'x-match': 'any', type: 'x' } },
+          { key: '', args: { 'x-match': 'any', type: 'y' } },
+        ],
+      },
     ]);
   });
 
   it(`at most ${MAX_MIRROR_SHARDS} shards per exchange, every binding in one of them`, () => {
     const keys = Array.from({ length: 20 }, (_, i) => `k${i}`);
-    const m = mirrorPlan({ exchanges: [{ name: 'x', type: 'direct' }], queues: [{ name: 'q' }], bindings: keys.map((k) => bindQ('x', 'q', k)) }, 't');
+    const m = mirrorPlan(
+      {
+        exchanges: [{ name: 'x', type: 'direct' }],
+        queues: [{ name: 'q' }],
+        bindings: keys.map((k) => bindQ('x', 'q', k)),
+      },
+      't',
+    );
     expect(m).toHaveLength(MAX_MIRROR_SHARDS);
     expect(m.flatMap((s) => s.bindings.map((b) => b.key)).sort()).toEqual([...keys].sort());
   });
 
   it('a copy that matched several shards (CC, overlapping topic patterns) is observed once, at the lowest; one that matches none where it is', () => {
-    const direct = mirrorPlan({ exchanges: [{ name: 'x', type: 'direct' }], queues: [{ name: 'q' }], bindings: ['a', 'b', 'c'].map((k) => bindQ('x', 'q', k)) }, 't');
+    const direct = mirrorPlan(
+      {
+        exchanges: [{ name: 'x', type: 'direct' }],
+        queues: [{ name: 'q' }],
+        bindings: ['a', 'b', 'c'].map((k) => bindQ('x', 'q', k)),
+      },
+      't',
+    );
     // asked only of a shard that received the copy (one of its keys matched there)
     expect(ownsCopy(direct[1]!, direct, ['b'])).toBe(true);
     expect([ownsCopy(direct[1]!, direct, ['c', 'b']), ownsCopy(direct[2]!, direct, ['c', 'b'])]).toEqual([true, false]);
     expect(ownsCopy(direct[2]!, direct, ['a', 'c'])).toBe(false);
     expect(ownsCopy(direct[2]!, direct, ['bcc-only'])).toBe('unknown');
-    const topic = mirrorPlan({ exchanges: [{ name: 'x', type: 'topic' }], queues: [{ name: 'q' }], bindings: ['orders.#', '*.eu', 'audit'].map((k) => bindQ('x', 'q', k)) }, 't');
+    const topic = mirrorPlan(
+      {
+        exchanges: [{ name: 'x', type: 'topic' }],
+        queues: [{ name: 'q' }],
+        bindings: ['orders.#', '*.eu', 'audit'].map((k) => bindQ('x', 'q', k)),
+      },
+      't',
+    );
     // orders.eu is in shards 0 (orders.#) and 1 (*.eu)
-    expect([ownsCopy(topic[0]!, topic, ['orders.eu']), ownsCopy(topic[1]!, topic, ['orders.eu'])]).toEqual([true, false]);
+    expect([ownsCopy(topic[0]!, topic, ['orders.eu']), ownsCopy(topic[1]!, topic, ['orders.eu'])]).toEqual([
+      true,
+      false,
+    ]);
     expect(ownsCopy(topic[1]!, topic, ['billing.eu'])).toBe(true);
   });
 });

@@ -69,12 +69,19 @@ export function mirrorPlan(real: Topology, traceId: string): MirrorQueue[] {
     // only where a binding is its key alone; other types (headers, fanout, plugins) keep one queue
     const shards = type === 'direct' || type === 'topic' ? Math.min(MAX_MIRROR_SHARDS, bindings.length) : 1;
     for (let j = 0; j < shards; j++)
-      out.push({ queue: j === 0 ? `rs-trace.${traceId}.obs.${i}` : `rs-trace.${traceId}.obs.${i}.${j}`, exchange: x.name, type, shard: j, bindings: bindings.filter((_, n) => n % shards === j) });
+      out.push({
+        queue: j === 0 ? `rs-trace.${traceId}.obs.${i}` : `rs-trace.${traceId}.obs.${i}.${j}`,
+        exchange: x.name,
+        type,
+        shard: j,
+        bindings: bindings.filter((_, n) => n % shards === j),
+      });
   });
   return out;
 }
 
-const keyMatches = (type: string, bindingKey: string, routingKey: string): boolean => (type === 'topic' ? topicMatches(bindingKey, routingKey) : bindingKey === routingKey);
+const keyMatches = (type: string, bindingKey: string, routingKey: string): boolean =>
+  type === 'topic' ? topicMatches(bindingKey, routingKey) : bindingKey === routingKey;
 
 /**
  * A copy that matched several shards of one exchange (CC keys, overlapping topic patterns) is in
@@ -82,7 +89,11 @@ const keyMatches = (type: string, bindingKey: string, routingKey: string): boole
  * match no shard at all (BCC, which the broker strips) cannot be placed: 'unknown', and the
  * shards count its passes (ShardPasses).
  */
-export function ownsCopy(mirror: MirrorQueue, siblings: readonly MirrorQueue[], routingKeys: readonly string[]): boolean | 'unknown' {
+export function ownsCopy(
+  mirror: MirrorQueue,
+  siblings: readonly MirrorQueue[],
+  routingKeys: readonly string[],
+): boolean | 'unknown' {
   if (siblings.length <= 1) return true;
   const matches = (m: MirrorQueue) => m.bindings.some((b) => routingKeys.some((k) => keyMatches(m.type, b.key, k)));
   for (const m of siblings) {
@@ -148,7 +159,14 @@ export class Observer {
         try {
           if (msg.properties.headers?.[TRACE_HEADER] === this.traceId) {
             const owns = ownsCopy(m, siblings, routingKeysOf(msg));
-            if (owns === true || (owns === 'unknown' && this.passesOf(m.exchange, siblings.length).firstSight(`${msg.fields.routingKey}\0${messageIdentity(msg)}`, m.shard)))
+            if (
+              owns === true ||
+              (owns === 'unknown' &&
+                this.passesOf(m.exchange, siblings.length).firstSight(
+                  `${msg.fields.routingKey}\0${messageIdentity(msg)}`,
+                  m.shard,
+                ))
+            )
               this.onCopy({ exchange: m.exchange, mirror: m.queue, msg, rxAt });
           }
         } finally {

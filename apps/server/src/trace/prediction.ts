@@ -18,8 +18,19 @@
  * processed again (the trace's `duplicates`) has steps the model cannot have. Its difference is
  * kept, flagged `atLeastOnce`, counted apart and never chosen as the first difference while another exists.
  */
-import { type Design, type FailureModel, type PublisherSpec, type XDeathEntry } from '@retry-studio/topology-core/model';
-import { designToSimulation, simulate, type NodeLoss, type SimEvent, type SimEventOf } from '@retry-studio/topology-core/sim';
+import {
+  type Design,
+  type FailureModel,
+  type PublisherSpec,
+  type XDeathEntry,
+} from '@retry-studio/topology-core/model';
+import {
+  designToSimulation,
+  simulate,
+  type NodeLoss,
+  type SimEvent,
+  type SimEventOf,
+} from '@retry-studio/topology-core/sim';
 import type { Comparison, Difference } from '@retry-studio/contract';
 import type { TraceOptions } from './traceOptions.js';
 
@@ -62,15 +73,23 @@ export function predict(
   },
 ): { events: SimEvent[]; truncated: boolean } {
   const n = Math.min(opts.messages, MAX_PREDICTED_MESSAGES);
-  const chosen = opts.publisher ? design.publishers.filter((p) => p.id === opts.publisher) : design.publishers.slice(0, 1);
+  const chosen = opts.publisher
+    ? design.publishers.filter((p) => p.id === opts.publisher)
+    : design.publishers.slice(0, 1);
   const d = { ...design, publishers: chosen.map((p) => withOverrides(p, opts.overrides ?? {})) };
   const intervalMs = opts.nodeLoss && opts.ratePerSecond ? 1000 / opts.ratePerSecond : 0;
-  const input = designToSimulation(d, { messages: n, intervalMs, ...(opts.seed !== undefined ? { seed: opts.seed } : {}), ...(opts.failure ? { failure: opts.failure } : {}) });
+  const input = designToSimulation(d, {
+    messages: n,
+    intervalMs,
+    ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+    ...(opts.failure ? { failure: opts.failure } : {}),
+  });
   const r = simulate({ ...input, maxEvents: 200_000, ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}) });
   return { events: [...r.events], truncated: n < opts.messages };
 }
 
-const deaths = (x: readonly XDeathEntry[] | undefined): string => (x?.length ? ` x-death [${x.map((d) => `${d.queue} ${d.reason} x${d.count}`).join(', ')}]` : '');
+const deaths = (x: readonly XDeathEntry[] | undefined): string =>
+  x?.length ? ` x-death [${x.map((d) => `${d.queue} ${d.reason} x${d.count}`).join(', ')}]` : '';
 
 function milestone(e: SimEvent): string | undefined {
   switch (e.kind) {
@@ -134,7 +153,11 @@ function group(events: readonly SimEvent[]): Map<string, PerMsg> {
 function whereOf(e: SimEvent | undefined): Difference['where'] | undefined {
   if (!e) return undefined;
   if (e.kind === 'routed' || e.kind === 'unroutable' || e.kind === 'returned') return { exchange: e.exchange };
-  if (e.kind === 'dropped') return { ...(e.exchange !== undefined ? { exchange: e.exchange } : {}), ...(e.queue !== undefined ? { queue: e.queue } : {}) };
+  if (e.kind === 'dropped')
+    return {
+      ...(e.exchange !== undefined ? { exchange: e.exchange } : {}),
+      ...(e.queue !== undefined ? { queue: e.queue } : {}),
+    };
   if ('queue' in e && typeof e.queue === 'string' && e.queue !== '') return { queue: e.queue };
   if ('exchange' in e && typeof e.exchange === 'string') return { exchange: e.exchange };
   return undefined;
@@ -148,7 +171,15 @@ function inOrder(msgId: string, am: PerMsg, pm: PerMsg, complete: boolean): Diff
     if (x === undefined && !complete) return undefined; // the live message has not got that far yet
     if (x?.s !== y?.s) {
       const where = whereOf(x?.e) ?? whereOf(y?.e);
-      return { msgId, body: am.body, what: x?.e.kind === 'routed' || y?.e.kind === 'routed' ? 'routing' : 'milestone', index: i, ...(y ? { predicted: y.s } : {}), ...(x ? { actual: x.s, at: { t: x.e.t, seq: x.e.seq } } : {}), ...(where ? { where } : {}) };
+      return {
+        msgId,
+        body: am.body,
+        what: x?.e.kind === 'routed' || y?.e.kind === 'routed' ? 'routing' : 'milestone',
+        index: i,
+        ...(y ? { predicted: y.s } : {}),
+        ...(x ? { actual: x.s, at: { t: x.e.t, seq: x.e.seq } } : {}),
+        ...(where ? { where } : {}),
+      };
     }
   }
   return undefined;
@@ -167,7 +198,16 @@ function asMultiset(msgId: string, am: PerMsg, pm: PerMsg): Difference | undefin
     const p = cp.get(k);
     if ((a?.n ?? 0) !== (p?.n ?? 0)) {
       const where = whereOf(a?.e) ?? whereOf(p?.e);
-      return { msgId, body: am.body, what: 'routing', index: -1, predicted: `${k} x${p?.n ?? 0}`, actual: `${k} x${a?.n ?? 0}`, ...(a ? { at: { t: a.e.t, seq: a.e.seq } } : {}), ...(where ? { where } : {}) };
+      return {
+        msgId,
+        body: am.body,
+        what: 'routing',
+        index: -1,
+        predicted: `${k} x${p?.n ?? 0}`,
+        actual: `${k} x${a?.n ?? 0}`,
+        ...(a ? { at: { t: a.e.t, seq: a.e.seq } } : {}),
+        ...(where ? { where } : {}),
+      };
     }
   }
   return undefined;
@@ -181,7 +221,11 @@ function asMultiset(msgId: string, am: PerMsg, pm: PerMsg): Difference | undefin
 export function compareTrace(
   predicted: readonly SimEvent[],
   actual: readonly SimEvent[],
-  opts: { complete: boolean; published?: number; /** messages processed again after a redelivery */ duplicates?: ReadonlySet<string> },
+  opts: {
+    complete: boolean;
+    published?: number;
+    /** messages processed again after a redelivery */ duplicates?: ReadonlySet<string>;
+  },
 ): Comparison {
   const p = group(predicted);
   const a = group(actual);
@@ -189,18 +233,33 @@ export function compareTrace(
   let compared = 0;
   const index = (id: string) => Number(/-(\d+)$/.exec(id)?.[1] ?? 0);
   const ids = new Set([...a.keys()]);
-  if (opts.complete) for (const id of p.keys()) if (opts.published === undefined || index(id) <= opts.published) ids.add(id);
+  if (opts.complete)
+    for (const id of p.keys()) if (opts.published === undefined || index(id) <= opts.published) ids.add(id);
   for (const msgId of ids) {
     const pm = p.get(msgId) ?? { body: a.get(msgId)!.body, milestones: [], forks: false };
     const am = a.get(msgId) ?? { body: pm.body, milestones: [], forks: false };
     compared += 1;
-    const found = am.forks || pm.forks ? (opts.complete ? asMultiset(msgId, am, pm) : undefined) : inOrder(msgId, am, pm, opts.complete);
+    const found =
+      am.forks || pm.forks
+        ? opts.complete
+          ? asMultiset(msgId, am, pm)
+          : undefined
+        : inOrder(msgId, am, pm, opts.complete);
     if (found) differences.push(opts.duplicates?.has(msgId) ? { ...found, atLeastOnce: true } : found);
   }
   // the first difference: not an at-least-once duplicate if another exists; the one whose actual event came earliest (else the lowest message)
   const first = [...differences].sort(
-    (x, y) => Number(x.atLeastOnce ?? false) - Number(y.atLeastOnce ?? false) || (x.at?.seq ?? Infinity) - (y.at?.seq ?? Infinity) || index(x.msgId) - index(y.msgId),
+    (x, y) =>
+      Number(x.atLeastOnce ?? false) - Number(y.atLeastOnce ?? false) ||
+      (x.at?.seq ?? Infinity) - (y.at?.seq ?? Infinity) ||
+      index(x.msgId) - index(y.msgId),
   )[0];
   const atLeastOnce = differences.filter((d) => d.atLeastOnce).length;
-  return { messagesCompared: compared, matching: compared - differences.length, ...(first ? { firstDifference: first } : {}), differences: differences.slice(0, 100), atLeastOnce };
+  return {
+    messagesCompared: compared,
+    matching: compared - differences.length,
+    ...(first ? { firstDifference: first } : {}),
+    differences: differences.slice(0, 100),
+    atLeastOnce,
+  };
 }

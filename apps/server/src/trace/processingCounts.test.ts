@@ -4,7 +4,9 @@ import { ProcessingCounts } from './processingCounts.js';
 describe('ProcessingCounts', () => {
   it('numbers a message attempts across workers, each message on its own', () => {
     const c = new ProcessingCounts(() => true);
-    expect([c.nextAttempt('m-1'), c.nextAttempt('m-1'), c.nextAttempt('m-2'), c.nextAttempt('m-1')]).toEqual([1, 2, 1, 3]);
+    expect([c.nextAttempt('m-1'), c.nextAttempt('m-1'), c.nextAttempt('m-2'), c.nextAttempt('m-1')]).toEqual([
+      1, 2, 1, 3,
+    ]);
   });
 
   it('a message processed twice on one queue is one duplicate (a third time adds none); on another queue it is not', () => {

@@ -41,7 +41,11 @@ export class QueueAvailability {
     const o = this.unavailable.get(queue);
     if (!o) return undefined;
     o.untilMs = this.now();
-    return { level: 'info', code: 'queue-available', message: `queue '${queue}' is available again after ${Math.round(o.untilMs - o.fromMs)} ms` };
+    return {
+      level: 'info',
+      code: 'queue-available',
+      message: `queue '${queue}' is available again after ${Math.round(o.untilMs - o.fromMs)} ms`,
+    };
   }
 
   /** unavailable now */
@@ -52,7 +56,8 @@ export class QueueAvailability {
 
   /** the first queue unavailable now, what keeps a trace from settling */
   blocker(): string | undefined {
-    for (const [q, o] of this.unavailable) if (o.untilMs === undefined) return `queue '${q}' is unavailable (its node is down)`;
+    for (const [q, o] of this.unavailable)
+      if (o.untilMs === undefined) return `queue '${q}' is unavailable (its node is down)`;
     return undefined;
   }
 
@@ -69,7 +74,10 @@ export class QueueAvailability {
    * Per queue that was unavailable, messages the trace saw resting there that the broker does
    * not hold (`resting`: the trace's counts; `held`: the broker's; design names).
    */
-  lostWhileUnavailable(resting: Readonly<Record<string, number>>, held: Readonly<Record<string, Depth>>): Record<string, number> {
+  lostWhileUnavailable(
+    resting: Readonly<Record<string, number>>,
+    held: Readonly<Record<string, Depth>>,
+  ): Record<string, number> {
     const out: Record<string, number> = {};
     for (const q of this.unavailable.keys()) {
       const h = held[q];

@@ -10,7 +10,12 @@ describe('ShardPasses', () => {
   it('keeps two identical passes two, even when one shard runs ahead', () => {
     const p = new ShardPasses(2);
     // shard 0 shows both passes before shard 1 shows its first
-    expect([p.firstSight('m1', 0), p.firstSight('m1', 0), p.firstSight('m1', 1), p.firstSight('m1', 1)]).toEqual([true, true, false, false]);
+    expect([p.firstSight('m1', 0), p.firstSight('m1', 0), p.firstSight('m1', 1), p.firstSight('m1', 1)]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
     // a third pass first seen in shard 1
     expect([p.firstSight('m1', 1), p.firstSight('m1', 0)]).toEqual([true, false]);
   });

@@ -80,7 +80,9 @@ export class TestPublisher {
           this.opts.onPublish?.(m);
         }
         try {
-          const outcome = await publishConfirmed(ch, m.exchange, m.routingKey, Buffer.from(m.body), m.options, { timeoutMs: this.opts.confirmTimeoutMs ?? 10_000 });
+          const outcome = await publishConfirmed(ch, m.exchange, m.routingKey, Buffer.from(m.body), m.options, {
+            timeoutMs: this.opts.confirmTimeoutMs ?? 10_000,
+          });
           if (outcome === 'acked') this.stats.confirmed += 1;
           else this.stats.nacked += 1;
           this.opts.onConfirmed?.(m, outcome);

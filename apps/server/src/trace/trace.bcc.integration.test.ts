@@ -23,7 +23,9 @@ describe.each(TEST_BROKERS)('BCC-only publishes, live on RabbitMQ $name', (b: Te
       bindings: [bindQ('orders', 'a.q', 'a'), bindQ('orders', 'b.q', 'b'), bindQ('orders', 'c.q', 'c')],
       // one worker: two would race for the message's attempt numbers, which no prediction can know
       consumers: [{ id: 'wa', queue: 'a.q', behaviour: { kind: 'worker', onFailure: [{ then: { kind: 'reject' } }] } }],
-      publishers: [{ id: 'p1', exchange: 'orders', routingKey: 'nobody', properties: { headers: { BCC: ['a', 'b'] } } }],
+      publishers: [
+        { id: 'p1', exchange: 'orders', routingKey: 'nobody', properties: { headers: { BCC: ['a', 'b'] } } },
+      ],
     });
     const prefix = uniquePrefix('bcc');
     await deploy(d, prefix, on);
@@ -36,7 +38,10 @@ describe.each(TEST_BROKERS)('BCC-only publishes, live on RabbitMQ $name', (b: Te
     expect(summary.eventCounts.delivered).toBe(5);
     expect(summary.resting).toEqual({ 'b.q': 5 });
     const pred = await srv.get(`/api/trace/${t.body.id}/prediction`);
-    expect(pred.body.comparison, JSON.stringify(pred.body.comparison.firstDifference)).toMatchObject({ messagesCompared: 5, matching: 5 });
+    expect(pred.body.comparison, JSON.stringify(pred.body.comparison.firstDifference)).toMatchObject({
+      messagesCompared: 5,
+      matching: 5,
+    });
     expect(pred.body.comparison.firstDifference).toBeUndefined();
   });
 });

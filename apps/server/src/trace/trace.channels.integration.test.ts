@@ -17,7 +17,9 @@ const mgmt = new ManagementClient(parseAmqpUrl(BROKER_310.amqpUrl), { baseUrl: B
 
 /** the channels the broker holds open on this server's trace connection(s) to `vhost` */
 async function traceChannels(vhost: string): Promise<{ connections: number; channels: number }> {
-  const conns = (await mgmt.listConnections()).filter((c) => c.vhost === vhost && c.client_properties?.connection_name === 'retry-studio:trace');
+  const conns = (await mgmt.listConnections()).filter(
+    (c) => c.vhost === vhost && c.client_properties?.connection_name === 'retry-studio:trace',
+  );
   let channels = 0;
   for (const c of conns) channels += (await mgmt.channelsOf(c.name)).length;
   return { connections: conns.length, channels };
@@ -33,7 +35,13 @@ describe('live trace channels', () => {
     await deploy(d, prefix, { vhost });
     for (let i = 1; i <= 5; i++) {
       const { summary } = await runTrace({ design: d, prefix, vhost, messages: 50, durationMs: 60_000 });
-      expect(summary, `trace ${i}`).toMatchObject({ state: 'complete', published: 50, confirmed: 50, parked: 50, balanced: true });
+      expect(summary, `trace ${i}`).toMatchObject({
+        state: 'complete',
+        published: 50,
+        confirmed: 50,
+        parked: 50,
+        balanced: true,
+      });
     }
     // the management API learns of a channel within its stats interval (5 s): wait past it
     // (and lists a new connection within it too)

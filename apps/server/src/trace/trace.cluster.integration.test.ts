@@ -43,7 +43,12 @@ const mgmt1 = new ManagementClient(parseAmqpUrl(N1.amqpUrl), { baseUrl: N1.manag
  * default dead-lettering is at most once, and a dead letter in flight while the leader moves can
  * be dropped (seen here: 49 of 50 parked messages arrived in 2 of 3 runs).
  */
-function quorumRetryDesign(name: string, deadQueue: 'quorum' | 'classic' = 'quorum', poisonEvery = 20, lossless = false): Design {
+function quorumRetryDesign(
+  name: string,
+  deadQueue: 'quorum' | 'classic' = 'quorum',
+  poisonEvery = 20,
+  lossless = false,
+): Design {
   const built = buildTemplate('quorum-delayed-retry', { deliveryLimit: 2, minDelayMs: 50, maxDelayMs: 100 });
   if (!built.ok) throw new Error(JSON.stringify(built.errors));
   const d = built.template.design;
@@ -53,14 +58,22 @@ function quorumRetryDesign(name: string, deadQueue: 'quorum' | 'classic' = 'quor
     topology: {
       ...d.topology,
       queues: d.topology.queues
-        .map((q) => (q.arguments?.['x-queue-type'] === 'quorum' || deadQueue === 'classic' ? q : { ...q, arguments: { ...q.arguments, 'x-queue-type': 'quorum' } }))
+        .map((q) =>
+          q.arguments?.['x-queue-type'] === 'quorum' || deadQueue === 'classic'
+            ? q
+            : { ...q, arguments: { ...q.arguments, 'x-queue-type': 'quorum' } },
+        )
         .map((q) =>
           lossless && d.consumers.some((c) => c.queue === q.name)
             ? { ...q, arguments: { ...q.arguments, ...AT_LEAST_ONCE_DEAD_LETTERING } }
             : q,
         ),
     },
-    consumers: d.consumers.map((c) => (c.behaviour.kind === 'worker' ? { ...c, behaviour: { ...c.behaviour, failure: { kind: 'poison' as const, every: poisonEvery } } } : c)),
+    consumers: d.consumers.map((c) =>
+      c.behaviour.kind === 'worker'
+        ? { ...c, behaviour: { ...c.behaviour, failure: { kind: 'poison' as const, every: poisonEvery } } }
+        : c,
+    ),
   };
 }
 
@@ -72,7 +85,8 @@ function longestGap(events: readonly SimEvent[], from = 0, to = Infinity): { ms:
     .filter((t) => t >= from && t <= to)
     .sort((a, b) => a - b);
   let best = { ms: 0, at: 0 };
-  for (let i = 1; i < ts.length; i++) if (ts[i]! - ts[i - 1]! > best.ms) best = { ms: ts[i]! - ts[i - 1]!, at: ts[i - 1]! };
+  for (let i = 1; i < ts.length; i++)
+    if (ts[i]! - ts[i - 1]! > best.ms) best = { ms: ts[i]! - ts[i - 1]!, at: ts[i - 1]! };
   return best;
 }
 
@@ -87,7 +101,10 @@ async function deployThroughNode2(d: Design, prefix: string): Promise<void> {
  * Traces `body` on node 1 (reading the stream live), stops node 2 once `stopWhen` holds for the
  * trace's figures, starts it again 3 s later, and returns the final summary and the notices.
  */
-async function traceThroughNode2Stop(body: Record<string, unknown>, stopWhen: (s: { published: number; confirmed: number }) => boolean) {
+async function traceThroughNode2Stop(
+  body: Record<string, unknown>,
+  stopWhen: (s: { published: number; confirmed: number }) => boolean,
+) {
   const t = await live.srv.post('/api/trace', body);
   expect(t.status, JSON.stringify(t.body)).toBe(201);
   const stream = readSse(live.srv.base + t.body.events, { timeoutMs: 200_000 });
@@ -101,7 +118,15 @@ async function traceThroughNode2Stop(body: Record<string, unknown>, stopWhen: (s
   const notices = frames.filter((f) => f.event === 'notice').map((f) => f.data as { code: string; message: string });
   // copies a quorum source lost before they reached its dead-letter exchange (at-most-once dead-lettering in the leader move), named dropped
   const vanished = simEvents(frames).filter((e) => e.kind === 'dropped' && e.why === 'vanished');
-  return { summary, notices, vanished, said: notices.filter((n) => n.code !== 'trace-end').map((n) => `${n.code}: ${n.message}`).join(' / ') };
+  return {
+    summary,
+    notices,
+    vanished,
+    said: notices
+      .filter((n) => n.code !== 'trace-end')
+      .map((n) => `${n.code}: ${n.message}`)
+      .join(' / '),
+  };
 }
 
 describe('a live trace through the loss of a quorum leader (three-node cluster)', () => {
@@ -114,13 +139,20 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
     expect((await mgmt1.queue('/', prefix + work))?.leader).toBe(N2.node);
 
     const tracePosted = Date.now();
-    const t = await live.srv.post('/api/trace', { design: d, prefix, messages: MESSAGES, ratePerSecond: 150, durationMs: 120_000 });
+    const t = await live.srv.post('/api/trace', {
+      design: d,
+      prefix,
+      messages: MESSAGES,
+      ratePerSecond: 150,
+      durationMs: 120_000,
+    });
     expect(t.status, JSON.stringify(t.body)).toBe(201);
     // read the stream live, as the web does, so every event is seen as it happens
     const stream = readSse(live.srv.base + t.body.events, { timeoutMs: 200_000 });
     // stop node 2 once a third of the messages are out, then bring it back
     const until = Date.now() + 60_000;
-    while ((await live.srv.get(`/api/trace/${t.body.id}`)).body.published < MESSAGES / 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    while ((await live.srv.get(`/api/trace/${t.body.id}`)).body.published < MESSAGES / 3 && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 100));
     const stoppedAt = Date.now();
     await clusterNodeApp(N2, 'stop_app');
     const stopMs = Date.now() - stoppedAt;
@@ -142,7 +174,11 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
     const okTimes = new Map<string, number>();
     for (const e of events) if (e.kind === 'processed' && e.ok) okTimes.set(e.msgId, (okTimes.get(e.msgId) ?? 0) + 1);
     const duplicates = [...okTimes].filter(([, n]) => n > 1).map(([id]) => id);
-    const redelivered = new Set(events.filter((e): e is Extract<SimEvent, { kind: 'delivered' }> => e.kind === 'delivered' && e.redelivered).map((e) => e.msgId));
+    const redelivered = new Set(
+      events
+        .filter((e): e is Extract<SimEvent, { kind: 'delivered' }> => e.kind === 'delivered' && e.redelivered)
+        .map((e) => e.msgId),
+    );
     const gap = longestGap(events);
     // trace time starts about when the trace was posted: the window node 2 was stopping, down and starting
     const during = longestGap(events, stoppedAt - tracePosted, stoppedAt - tracePosted + downMs);
@@ -171,7 +207,11 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
     // move): the broker then holds more than the trace parked, and the trace says by how many
     const twice = summary.deadLettersDuplicated?.[deadQ] ?? 0;
     let held = -1;
-    for (const end = Date.now() + 10_000; Date.now() < end && held !== summary.parked + twice; await new Promise((r) => setTimeout(r, 250))) {
+    for (
+      const end = Date.now() + 10_000;
+      Date.now() < end && held !== summary.parked + twice;
+      await new Promise((r) => setTimeout(r, 250))
+    ) {
       const c = await amqp.connect(N1.amqpUrl);
       try {
         held = (await (await c.createChannel()).checkQueue(prefix + deadQ)).messageCount;
@@ -180,7 +220,10 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
       }
     }
     console.log(`cluster trace: ${deadQ} holds ${held}: ${summary.parked} parked, ${twice} dead-lettered twice`);
-    expect(held, `messages in ${deadQ} (the trace's sampled depth: ${JSON.stringify(summary.brokerDepths[deadQ])})`).toBe(summary.parked + twice);
+    expect(
+      held,
+      `messages in ${deadQ} (the trace's sampled depth: ${JSON.stringify(summary.brokerDepths[deadQ])})`,
+    ).toBe(summary.parked + twice);
     expect(Object.keys(summary.deadLettersDuplicated ?? {}).filter((q) => q !== deadQ)).toEqual([]);
     expect(notices.includes('dead-letters-duplicated')).toBe(twice > 0);
     // the prediction, run again with the node loss the trace observed: fates, routes, x-death and
@@ -194,7 +237,11 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
         `${cmp.matching} of ${cmp.messagesCompared} messages match the prediction with it, ${cmp.atLeastOnce} differ as at-least-once duplicates` +
         (cmp.firstDifference ? `; first difference ${JSON.stringify(cmp.firstDifference)}` : ''),
     );
-    expect(pr.body.nodeLoss).toMatchObject({ source: 'observed', node: N2.node, queues: expect.arrayContaining([work]) });
+    expect(pr.body.nodeLoss).toMatchObject({
+      source: 'observed',
+      node: N2.node,
+      queues: expect.arrayContaining([work]),
+    });
     expect(cmp.messagesCompared).toBe(MESSAGES);
     expect(cmp.differences.filter((x) => !x.atLeastOnce)).toEqual([]);
     expect(cmp.matching + cmp.atLeastOnce).toBe(MESSAGES);
@@ -212,7 +259,10 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
     const prefix = uniquePrefix('cltra');
     await deployThroughNode2(d, prefix);
     const deadQ = d.topology.queues.find((q) => !d.consumers.some((c) => c.queue === q.name))!.name;
-    const { summary, notices, said, vanished } = await traceThroughNode2Stop({ design: d, prefix, messages: 600, ratePerSecond: 150, durationMs: 120_000 }, (s) => s.published >= 200);
+    const { summary, notices, said, vanished } = await traceThroughNode2Stop(
+      { design: d, prefix, messages: 600, ratePerSecond: 150, durationMs: 120_000 },
+      (s) => s.published >= 200,
+    );
     const held = await (async () => {
       const c = await amqp.connect(N1.amqpUrl);
       try {
@@ -235,7 +285,9 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
     expect(summary.parked + droppedDl + vanished.length).toBe(600 / 10);
     expect(summary.acked + summary.parked + summary.dropped).toBe(600);
     expect(summary.dropped).toBe(droppedDl + vanished.length);
-    expect(new Set(vanished.map((e) => e.kind === 'dropped' && e.queue))).toEqual(new Set(vanished.length > 0 ? [d.consumers[0]!.queue] : []));
+    expect(new Set(vanished.map((e) => e.kind === 'dropped' && e.queue))).toEqual(
+      new Set(vanished.length > 0 ? [d.consumers[0]!.queue] : []),
+    );
     // the trace's parked count is the broker's own
     expect(held).toBe(summary.parked);
     expect(notices.some((n) => n.code === 'dead-letters-dropped')).toBe(droppedDl > 0);
@@ -250,7 +302,10 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
 
     // published over 10 s and node 2 stopped after 2 s: stop_app took up to 7.5 s on a loaded machine, and at a
     // faster rate the trace could settle before the node was down (seen once at 100 msg/s)
-    const { summary, notices, said, vanished } = await traceThroughNode2Stop({ design: d, prefix, messages: 300, ratePerSecond: 30, durationMs: 120_000 }, (s) => s.published >= 60);
+    const { summary, notices, said, vanished } = await traceThroughNode2Stop(
+      { design: d, prefix, messages: 300, ratePerSecond: 30, durationMs: 120_000 },
+      (s) => s.published >= 60,
+    );
     console.log(
       `cluster trace, classic ${deadQ} on the stopped node: published ${summary.published}, acked ${summary.acked}, parked ${summary.parked}, in flight ${summary.inFlight}, dropped ${summary.dropped} (vanished ${vanished.length}); ` +
         `unavailable ${JSON.stringify(summary.unavailable)}, lost while unavailable ${JSON.stringify(summary.lostWhileUnavailable)}; broker depth of ${deadQ} at the end ${JSON.stringify(summary.brokerDepths[deadQ])}; notices: ${said}`,
@@ -258,7 +313,11 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
     expect(summary.state).toBe('complete');
     expect(summary.endedWaitingFor, said).toBeUndefined();
     expect(notices.map((n) => n.code)).toEqual(expect.arrayContaining(['queue-unavailable', 'queue-available']));
-    expect(notices.find((n) => n.code === 'queue-unavailable')?.message).toMatch(new RegExp(`^queue '${deadQ.replace('.', '\\.')}' is unavailable \\(.*(process is stopped by supervisor|is down or inaccessible)\\): the \\d+ message\\(s\\) the trace saw routed into it are accounted once it is back`));
+    expect(notices.find((n) => n.code === 'queue-unavailable')?.message).toMatch(
+      new RegExp(
+        `^queue '${deadQ.replace('.', '\\.')}' is unavailable \\(.*(process is stopped by supervisor|is down or inaccessible)\\): the \\d+ message\\(s\\) the trace saw routed into it are accounted once it is back`,
+      ),
+    );
     expect(summary.unavailable[deadQ]).toEqual({ fromMs: expect.any(Number), untilMs: expect.any(Number) });
     // the work queue dead-letters at most once: a dead letter lost in its leader move, before the
     // dead-letter exchange, is the only drop, named (vanished from the work queue)
@@ -281,7 +340,14 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
       exchanges: [{ name: 'work', type: 'direct' }],
       queues: [{ name: 'work.q' }],
       bindings: [bindQ('work', 'work.q', 'job')],
-      consumers: [{ id: 'worker', queue: 'work.q', prefetch: 1, behaviour: { kind: 'worker', processingMs: 20, failure: { kind: 'never' }, onFailure: [] } }],
+      consumers: [
+        {
+          id: 'worker',
+          queue: 'work.q',
+          prefetch: 1,
+          behaviour: { kind: 'worker', processingMs: 20, failure: { kind: 'never' }, onFailure: [] },
+        },
+      ],
       publishers: [{ id: 'p', exchange: 'work', routingKey: 'job', bodyPrefix: 'm' }],
     });
     const prefix = uniquePrefix('cltrw');
@@ -289,14 +355,21 @@ describe('a live trace through the loss of a quorum leader (three-node cluster)'
     expect(await mgmt1.queue('/', `${prefix}work.q`)).toMatchObject({ type: 'classic', node: N2.node });
 
     // every message published (and persisted) before the node stops, most still waiting in the queue
-    const { summary, notices, said } = await traceThroughNode2Stop({ design: d, prefix, messages: 200, durationMs: 120_000 }, (s) => s.confirmed >= 200);
+    const { summary, notices, said } = await traceThroughNode2Stop(
+      { design: d, prefix, messages: 200, durationMs: 120_000 },
+      (s) => s.confirmed >= 200,
+    );
     console.log(
       `cluster trace, consumed classic work.q on the stopped node: published ${summary.published}, acked ${summary.acked}, in flight ${summary.inFlight}, dropped ${summary.dropped}, duplicates ${summary.duplicates}; ` +
         `unavailable ${JSON.stringify(summary.unavailable)}; notices: ${said}`,
     );
     expect(summary.state).toBe('complete');
-    expect(notices.map((n) => n.code)).toEqual(expect.arrayContaining(['consumer-cancelled', 'queue-unavailable', 'queue-available', 'consumer-resumed']));
-    expect(notices.find((n) => n.code === 'consumer-cancelled')?.message).toMatch(/^consumer 'worker' was cancelled by the broker: queue 'work\.q' is unavailable/);
+    expect(notices.map((n) => n.code)).toEqual(
+      expect.arrayContaining(['consumer-cancelled', 'queue-unavailable', 'queue-available', 'consumer-resumed']),
+    );
+    expect(notices.find((n) => n.code === 'consumer-cancelled')?.message).toMatch(
+      /^consumer 'worker' was cancelled by the broker: queue 'work\.q' is unavailable/,
+    );
     expect(summary.cancelledConsumers).toEqual([]);
     expect(summary.dropped).toBe(0);
     expect(summary.unaccounted).toEqual([]);

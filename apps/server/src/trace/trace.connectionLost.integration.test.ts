@@ -13,10 +13,17 @@ import { waitUntil } from '../testing/waitUntil.js';
 
 const { srv, deploy, onCleanup, waitDone } = useLiveServer();
 const admin = new ManagementClient(parseAmqpUrl(BROKER_310.amqpUrl), { baseUrl: BROKER_310.managementUrl });
-const auth = { authorization: 'Basic ' + Buffer.from('guest:guest').toString('base64'), 'content-type': 'application/json' };
+const auth = {
+  authorization: 'Basic ' + Buffer.from('guest:guest').toString('base64'),
+  'content-type': 'application/json',
+};
 
 async function putUser(user: string, password: string): Promise<void> {
-  const r = await fetch(`${BROKER_310.managementUrl}/api/users/${encodeURIComponent(user)}`, { method: 'PUT', headers: auth, body: JSON.stringify({ password, tags: 'administrator' }) });
+  const r = await fetch(`${BROKER_310.managementUrl}/api/users/${encodeURIComponent(user)}`, {
+    method: 'PUT',
+    headers: auth,
+    body: JSON.stringify({ password, tags: 'administrator' }),
+  });
   expect(r.ok, `PUT user: ${r.status}`).toBe(true);
 }
 
@@ -29,22 +36,43 @@ describe('a trace that loses its connection for good', () => {
     onCleanup(() => admin.deleteVhost(vhost));
     const user = `rs-trace-lost-${process.pid}-${Date.now().toString(36)}`;
     await putUser(user, 'first-pw');
-    onCleanup(() => fetch(`${BROKER_310.managementUrl}/api/users/${encodeURIComponent(user)}`, { method: 'DELETE', headers: auth }));
-    const perm = await fetch(`${BROKER_310.managementUrl}/api/permissions/${encodeURIComponent(vhost)}/${encodeURIComponent(user)}`, {
-      method: 'PUT',
-      headers: auth,
-      body: JSON.stringify({ configure: '.*', write: '.*', read: '.*' }),
-    });
+    onCleanup(() =>
+      fetch(`${BROKER_310.managementUrl}/api/users/${encodeURIComponent(user)}`, { method: 'DELETE', headers: auth }),
+    );
+    const perm = await fetch(
+      `${BROKER_310.managementUrl}/api/permissions/${encodeURIComponent(vhost)}/${encodeURIComponent(user)}`,
+      {
+        method: 'PUT',
+        headers: auth,
+        body: JSON.stringify({ configure: '.*', write: '.*', read: '.*' }),
+      },
+    );
     expect(perm.ok).toBe(true);
     // the management API's identity check logs in on '/': access, nothing more
-    await fetch(`${BROKER_310.managementUrl}/api/permissions/%2F/${encodeURIComponent(user)}`, { method: 'PUT', headers: auth, body: JSON.stringify({ configure: '^$', write: '^$', read: '^$' }) });
+    await fetch(`${BROKER_310.managementUrl}/api/permissions/%2F/${encodeURIComponent(user)}`, {
+      method: 'PUT',
+      headers: auth,
+      body: JSON.stringify({ configure: '^$', write: '^$', read: '^$' }),
+    });
 
     // 1,000 at 20/s, for 40 s: still publishing, and the trace not yet at its end (where it gives its
     // verdict), however long the management API takes to list the connection below (up to 30 s;
     // 200 in 12 s with 6 s to list it raced it on a loaded machine)
-    const t = await srv.post('/api/trace', { design: d, prefix, vhost, broker: `amqp://${user}:first-pw@127.0.0.1:5672/`, messages: 1000, ratePerSecond: 20, durationMs: 40_000 });
+    const t = await srv.post('/api/trace', {
+      design: d,
+      prefix,
+      vhost,
+      broker: `amqp://${user}:first-pw@127.0.0.1:5672/`,
+      messages: 1000,
+      ratePerSecond: 20,
+      durationMs: 40_000,
+    });
     expect(t.status, JSON.stringify(t.body)).toBe(201);
-    await waitUntil(async () => (await srv.get(`/api/trace/${t.body.id}`)).body.published >= 20, '20 messages published', { timeoutMs: 20_000 });
+    await waitUntil(
+      async () => (await srv.get(`/api/trace/${t.body.id}`)).body.published >= 20,
+      '20 messages published',
+      { timeoutMs: 20_000 },
+    );
     // the password changes, and the broker closes the trace's connection: every reconnect is refused
     await putUser(user, 'changed-pw');
     // (the management API lists a new connection within its stats interval)

@@ -35,15 +35,30 @@ describe('flood', () => {
     expect(t.status, JSON.stringify(t.body)).toBe(201);
     // a live subscriber reading the whole stream
     let events = 0;
-    const { frames } = await readSse(srv.base + t.body.events, { timeoutMs: 600_000, keep: false, onFrame: () => events++ });
+    const { frames } = await readSse(srv.base + t.body.events, {
+      timeoutMs: 600_000,
+      keep: false,
+      onFrame: () => events++,
+    });
     clearInterval(sampler);
     const s = (await srv.get(`/api/trace/${t.body.id}`)).body;
     const growthMb = (peak - before) / 1e6;
     gc();
     const retainedMb = (process.memoryUsage().heapUsed - before) / 1e6;
-    console.log(`flood: ${N} messages, ${s.events} events, stream frames ${events}, peak heap growth ${growthMb.toFixed(0)} MB, retained after the trace ${retainedMb.toFixed(0)} MB, publish`, s.publish);
+    console.log(
+      `flood: ${N} messages, ${s.events} events, stream frames ${events}, peak heap growth ${growthMb.toFixed(0)} MB, retained after the trace ${retainedMb.toFixed(0)} MB, publish`,
+      s.publish,
+    );
     expect(frames.at(-1)?.event).toBe('end');
-    expect(s).toMatchObject({ state: 'complete', published: N, confirmed: N, acked: N, balanced: true, inFlight: 0, parked: 0 });
+    expect(s).toMatchObject({
+      state: 'complete',
+      published: N,
+      confirmed: N,
+      acked: N,
+      balanced: true,
+      inFlight: 0,
+      parked: 0,
+    });
     // backpressure: never more than the window of unconfirmed publishes, and the window did throttle
     expect(s.publish.maxInFlight).toBeLessThanOrEqual(500);
     expect(s.publish.windowWaits).toBeGreaterThan(0);

@@ -19,21 +19,43 @@ describe('live trace', () => {
     // a foreign origin may not read the stream
     const start = await srv.post('/api/trace', { design: d, prefix, messages: 3 });
     expect(start.status, JSON.stringify(start.body)).toBe(201);
-    const foreign = await readSse(srv.base + start.body.events, { headers: { origin: 'http://evil.example' }, timeoutMs: 20_000 });
+    const foreign = await readSse(srv.base + start.body.events, {
+      headers: { origin: 'http://evil.example' },
+      timeoutMs: 20_000,
+    });
     expect(foreign.status).toBe(403);
     const { frames } = await readSse(srv.base + start.body.events, { timeoutMs: 30_000 });
     const events = sim(frames);
     const summary = await waitDone(start.body.id);
     expect(summary.state).toBe('complete');
     // failFirst 2, maxRetries 1: attempt 1 rejected -> retry.q -> attempt 2 fails with 1 death -> republished to parking
-    expect(summary).toMatchObject({ published: 3, confirmed: 3, acked: 0, parked: 3, inFlight: 0, dropped: 0, balanced: true });
+    expect(summary).toMatchObject({
+      published: 3,
+      confirmed: 3,
+      acked: 0,
+      parked: 3,
+      inFlight: 0,
+      dropped: 0,
+      balanced: true,
+    });
     expect(summary.resting).toEqual({ 'parking.q': 3 });
     expect(summary.brokerDepths['parking.q']).toEqual({ ready: 3, unacked: 0 });
     expect(summary.ttlWaits['retry.q'].n).toBe(3);
     expect(summary.ttlWaits['retry.q'].avgMs).toBeGreaterThanOrEqual(100);
     const m1 = events.filter((e) => e.msgId === 'p1-1');
     const kinds = m1.map((e) => e.kind);
-    for (const k of ['published', 'routed', 'enqueued', 'delivered', 'processed', 'rejected', 'dead-lettered', 'expired', 'acked']) expect(kinds).toContain(k);
+    for (const k of [
+      'published',
+      'routed',
+      'enqueued',
+      'delivered',
+      'processed',
+      'rejected',
+      'dead-lettered',
+      'expired',
+      'acked',
+    ])
+      expect(kinds).toContain(k);
     const dl = m1.filter((e) => e.kind === 'dead-lettered');
     expect(dl.map((e) => e.kind === 'dead-lettered' && [e.queue, e.reason, e.exchange])).toEqual([
       ['work.q', 'rejected', 'retry'],
@@ -41,7 +63,13 @@ describe('live trace', () => {
     ]);
     const second = m1.filter((e) => e.kind === 'delivered')[1];
     expect(second?.kind === 'delivered' && second.xDeath).toEqual([
-      expect.objectContaining({ queue: 'retry.q', reason: 'expired', count: 1, exchange: 'retry', time: expect.any(Number) }),
+      expect.objectContaining({
+        queue: 'retry.q',
+        reason: 'expired',
+        count: 1,
+        exchange: 'retry',
+        time: expect.any(Number),
+      }),
       expect.objectContaining({ queue: 'work.q', reason: 'rejected', count: 1, exchange: 'work' }),
     ]);
     // real headers, broker names, with a numeric timestamp
@@ -50,7 +78,9 @@ describe('live trace', () => {
     expect(typeof raw[0].time).toBe('number');
     const rep = m1.find((e) => e.kind === 'published' && e.origin.kind === 'consumer');
     expect(rep).toMatchObject({ exchange: 'parking', origin: { kind: 'consumer', id: 'worker' } });
-    expect(m1.some((e) => e.kind === 'routed' && e.exchange === 'parking' && e.queues.includes('parking.q'))).toBe(true);
+    expect(m1.some((e) => e.kind === 'routed' && e.exchange === 'parking' && e.queues.includes('parking.q'))).toBe(
+      true,
+    );
     // every event is a SimEvent with t and seq, in seq order
     const seqs = events.map((e) => e.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
@@ -82,7 +112,10 @@ describe('live trace', () => {
     await deploy(d, prefix);
     const start = await srv.post('/api/trace', { design: d, prefix, messages: 5 });
     expect(start.status, JSON.stringify(start.body)).toBe(201);
-    const [plain, batched] = await Promise.all([readSse(srv.base + start.body.events, { timeoutMs: 30_000 }), readSse(`${srv.base}${start.body.events}?batch=1`, { timeoutMs: 30_000 })]);
+    const [plain, batched] = await Promise.all([
+      readSse(srv.base + start.body.events, { timeoutMs: 30_000 }),
+      readSse(`${srv.base}${start.body.events}?batch=1`, { timeoutMs: 30_000 }),
+    ]);
     const events = sim(plain.frames);
     expect(events.length).toBeGreaterThan(5 * 10);
     expect(sim(batched.frames)).toEqual(events);
@@ -98,7 +131,9 @@ describe('live trace', () => {
       ...d,
       topology: {
         ...d.topology,
-        queues: d.topology.queues.map((q) => (q.name === 'work.q' ? { ...q, arguments: { 'x-dead-letter-exchange': 'parking' } } : q)),
+        queues: d.topology.queues.map((q) =>
+          q.name === 'work.q' ? { ...q, arguments: { 'x-dead-letter-exchange': 'parking' } } : q,
+        ),
       },
     };
     const start = await srv.post('/api/trace', { design: changed, prefix, messages: 1 });
@@ -138,7 +173,10 @@ describe('live trace', () => {
     expect(s1).toMatchObject({ parked: 2, balanced: true });
     const { frames } = await readSse(srv.base + odd.body.events, { timeoutMs: 20_000 });
     const ev = sim(frames).filter((e) => e.msgId === 'odd-1');
-    expect(ev.find((e) => e.kind === 'routed' && e.exchange === 'ae')).toMatchObject({ alternateOf: 'in', queues: ['unrouted.q'] });
+    expect(ev.find((e) => e.kind === 'routed' && e.exchange === 'ae')).toMatchObject({
+      alternateOf: 'in',
+      queues: ['unrouted.q'],
+    });
     expect(ev.find((e) => e.kind === 'routed' && e.exchange === 'in')).toMatchObject({ queues: [], exchanges: ['ae'] });
     const ok = await srv.post('/api/trace', { design: d, prefix, publisher: 'ok', messages: 1 });
     const s2 = await waitDone(ok.body.id);
@@ -158,7 +196,9 @@ describe('live trace', () => {
     await deploy(d, prefix);
     const t = await runTrace({ design: d, prefix, messages: 1 });
     expect(t.summary).toMatchObject({ dropped: 1, balanced: true });
-    expect(t.events.map((e) => e.kind)).toEqual(expect.arrayContaining(['published', 'unroutable', 'returned', 'dropped']));
+    expect(t.events.map((e) => e.kind)).toEqual(
+      expect.arrayContaining(['published', 'unroutable', 'returned', 'dropped']),
+    );
     const pred = await srv.get(`/api/trace/${t.id}/prediction?events=0`);
     expect(pred.body.comparison.firstDifference).toBeUndefined();
   });
@@ -171,7 +211,11 @@ describe('live trace', () => {
         { name: 'in', type: 'direct' },
         { name: 'later', type: 'direct' },
       ],
-      queues: [{ name: 'a' }, { name: 'wait', arguments: { 'x-dead-letter-exchange': 'in', 'x-dead-letter-routing-key': 'b' } }, { name: 'b' }],
+      queues: [
+        { name: 'a' },
+        { name: 'wait', arguments: { 'x-dead-letter-exchange': 'in', 'x-dead-letter-routing-key': 'b' } },
+        { name: 'b' },
+      ],
       bindings: [bindQ('in', 'a', 'a'), bindQ('later', 'wait', 'w'), bindQ('in', 'b', 'b')],
       consumers: [
         {
@@ -181,7 +225,13 @@ describe('live trace', () => {
             kind: 'script',
             actions: [
               { kind: 'requeue' },
-              { kind: 'republish', exchange: 'later', routingKey: 'w', expiration: 80, headers: { 'x-retries': { kind: 'counter', by: { kind: 'header', name: 'x-retries' }, add: 1 } } },
+              {
+                kind: 'republish',
+                exchange: 'later',
+                routingKey: 'w',
+                expiration: 80,
+                headers: { 'x-retries': { kind: 'counter', by: { kind: 'header', name: 'x-retries' }, add: 1 } },
+              },
             ],
           },
         },
@@ -191,7 +241,16 @@ describe('live trace', () => {
           behaviour: {
             kind: 'worker',
             failure: { kind: 'failFirst', n: 2 },
-            onFailure: [{ then: { kind: 'retryInProcess', maxAttempts: 3, backoff: { initialMs: 10, multiplier: 2, maxMs: 50 }, recover: { kind: 'reject' } } }],
+            onFailure: [
+              {
+                then: {
+                  kind: 'retryInProcess',
+                  maxAttempts: 3,
+                  backoff: { initialMs: 10, multiplier: 2, maxMs: 50 },
+                  recover: { kind: 'reject' },
+                },
+              },
+            ],
           },
         },
       ],
@@ -203,20 +262,32 @@ describe('live trace', () => {
     const ev = t.events.filter((e) => e.msgId === 'p-1');
     expect(ev.filter((e) => e.kind === 'requeued')).toHaveLength(1);
     const rep = ev.find((e) => e.kind === 'published' && e.origin.kind === 'consumer');
-    expect(rep).toMatchObject({ exchange: 'later', expiration: '80', headers: expect.objectContaining({ 'x-retries': 1 }) });
-    expect(ev.filter((e) => e.kind === 'processed').map((e) => e.kind === 'processed' && e.ok)).toEqual([false, false, true]);
+    expect(rep).toMatchObject({
+      exchange: 'later',
+      expiration: '80',
+      headers: expect.objectContaining({ 'x-retries': 1 }),
+    });
+    expect(ev.filter((e) => e.kind === 'processed').map((e) => e.kind === 'processed' && e.ok)).toEqual([
+      false,
+      false,
+      true,
+    ]);
     const pred = await srv.get(`/api/trace/${t.id}/prediction?events=0`);
     expect(pred.status).toBe(200);
     expect(pred.body.comparison.firstDifference).toBeUndefined();
     expect(pred.body.comparison.matching).toBe(2);
   });
 
-  it('a failure model counts a message\'s attempts across workers, as the simulator does (tier 2 succeeds after tier 1 failed once)', async () => {
+  it("a failure model counts a message's attempts across workers, as the simulator does (tier 2 succeeds after tier 1 failed once)", async () => {
     const prefix = uniquePrefix('tiers');
     const worker = (id: string, queue: string) => ({
       id,
       queue,
-      behaviour: { kind: 'worker' as const, failure: { kind: 'failFirst' as const, n: 1 }, onFailure: [{ then: { kind: 'reject' as const } }] },
+      behaviour: {
+        kind: 'worker' as const,
+        failure: { kind: 'failFirst' as const, n: 1 },
+        onFailure: [{ then: { kind: 'reject' as const } }],
+      },
     });
     const d = design({
       name: 'trace-tiers',
@@ -248,9 +319,16 @@ describe('live trace', () => {
     const prefix = uniquePrefix('dflt');
     const d = design({
       name: 'trace-default-exchange',
-      queues: [{ name: 'work', arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'dead' } }, { name: 'dead' }],
+      queues: [
+        { name: 'work', arguments: { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'dead' } },
+        { name: 'dead' },
+      ],
       consumers: [
-        { id: 'w', queue: 'work', behaviour: { kind: 'worker', failure: { kind: 'always' }, onFailure: [{ then: { kind: 'reject' } }] } },
+        {
+          id: 'w',
+          queue: 'work',
+          behaviour: { kind: 'worker', failure: { kind: 'always' }, onFailure: [{ then: { kind: 'reject' } }] },
+        },
         { id: 'd', queue: 'dead', behaviour: { kind: 'router', rules: [{ then: { kind: 'ack' } }] } },
       ],
       publishers: [{ id: 'p', exchange: '', routingKey: 'work' }],
@@ -263,7 +341,12 @@ describe('live trace', () => {
       expect.objectContaining({ exchange: '', routingKeys: ['work'], queues: ['work'] }),
       expect.objectContaining({ exchange: '', routingKeys: ['dead'], queues: ['dead'] }),
     ]);
-    expect(ev.find((e) => e.kind === 'dead-lettered')).toMatchObject({ queue: 'work', reason: 'rejected', exchange: '', routingKeys: ['dead'] });
+    expect(ev.find((e) => e.kind === 'dead-lettered')).toMatchObject({
+      queue: 'work',
+      reason: 'rejected',
+      exchange: '',
+      routingKeys: ['dead'],
+    });
     expect(ev.find((e) => e.kind === 'published')).toMatchObject({ exchange: '', routingKey: 'work' });
     const pred = await srv.get(`/api/trace/${t.id}/prediction?events=0`);
     expect(pred.body.comparison.firstDifference).toBeUndefined();
@@ -326,8 +409,12 @@ describe('live trace', () => {
     const ch = await c.createChannel();
     await ch.deleteQueue(`${prefix}work.q`);
     await c.close();
-    await waitUntil(() => frames.some((f) => f.data.code === 'consumer-cancelled'), "the worker's cancel notice", { timeoutMs: 20_000 });
-    expect(frames.find((f) => f.data.code === 'consumer-cancelled')?.data.message).toMatch(/queue 'work\.q' was deleted/);
+    await waitUntil(() => frames.some((f) => f.data.code === 'consumer-cancelled'), "the worker's cancel notice", {
+      timeoutMs: 20_000,
+    });
+    expect(frames.find((f) => f.data.code === 'consumer-cancelled')?.data.message).toMatch(
+      /queue 'work\.q' was deleted/,
+    );
     expect((await srv.get('/api/health')).status).toBe(200);
     const stopped = await srv.post(`/api/trace/${t.body.id}/stop`, {});
     expect(stopped.status).toBe(200);

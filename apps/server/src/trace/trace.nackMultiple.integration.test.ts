@@ -16,9 +16,21 @@ const { srv, onCleanup, waitDone } = useLiveServer();
 const RETRY_WAIT_MS = 600_000;
 
 /** a worker with prefetch `size` that holds each failed delivery until it holds `size`, then settles them all with `settle` */
-function batchWorker(size: number, settle: ConsumerAction, failure: Extract<ConsumerSpec['behaviour'], { kind: 'worker' }>['failure']): ConsumerSpec {
-  const onFailure: Rule[] = [{ when: { kind: 'lt', counter: { kind: 'held' }, value: size }, then: { kind: 'hold' } }, { then: settle }];
-  return { id: 'batcher', queue: 'work.q', prefetch: size, behaviour: { kind: 'worker', ...(failure ? { failure } : {}), onFailure } };
+function batchWorker(
+  size: number,
+  settle: ConsumerAction,
+  failure: Extract<ConsumerSpec['behaviour'], { kind: 'worker' }>['failure'],
+): ConsumerSpec {
+  const onFailure: Rule[] = [
+    { when: { kind: 'lt', counter: { kind: 'held' }, value: size }, then: { kind: 'hold' } },
+    { then: settle },
+  ];
+  return {
+    id: 'batcher',
+    queue: 'work.q',
+    prefetch: size,
+    behaviour: { kind: 'worker', ...(failure ? { failure } : {}), onFailure },
+  };
 }
 
 const batchDesign = (name: string, worker: ConsumerSpec, workArgs: Record<string, string | number> = {}) =>
@@ -50,9 +62,20 @@ describe.each(TEST_BROKERS)('nack multiple, live on RabbitMQ $name', (b: TestBro
   };
 
   it('a batch of three nacked with multiple, requeue=false: all three dead-lettered and parked, balanced, as predicted', async () => {
-    const d = batchDesign('nack-multiple-dead-letters', batchWorker(3, { kind: 'reject', multiple: true }, { kind: 'always' }));
+    const d = batchDesign(
+      'nack-multiple-dead-letters',
+      batchWorker(3, { kind: 'reject', multiple: true }, { kind: 'always' }),
+    );
     const { summary, comparison } = await deployAndTrace(d, 'nackmulti', 6);
-    expect(summary).toMatchObject({ state: 'complete', published: 6, acked: 0, parked: 6, inFlight: 0, dropped: 0, balanced: true });
+    expect(summary).toMatchObject({
+      state: 'complete',
+      published: 6,
+      acked: 0,
+      parked: 6,
+      inFlight: 0,
+      dropped: 0,
+      balanced: true,
+    });
     expect(summary.resting).toEqual({ 'parked.q': 6 });
     // one rejected and one dead-letter hop per message, though only two basic.nack went out
     expect(summary.eventCounts.rejected).toBe(6);
@@ -62,9 +85,20 @@ describe.each(TEST_BROKERS)('nack multiple, live on RabbitMQ $name', (b: TestBro
   });
 
   it('a batch nacked with multiple, requeue=true, then each acked on its second attempt: three acks, balanced, as predicted', async () => {
-    const d = batchDesign('nack-multiple-requeue', batchWorker(3, { kind: 'requeue', multiple: true }, { kind: 'failFirst', n: 1 }));
+    const d = batchDesign(
+      'nack-multiple-requeue',
+      batchWorker(3, { kind: 'requeue', multiple: true }, { kind: 'failFirst', n: 1 }),
+    );
     const { summary, comparison } = await deployAndTrace(d, 'nackmultirq', 3);
-    expect(summary).toMatchObject({ state: 'complete', published: 3, acked: 3, parked: 0, inFlight: 0, dropped: 0, balanced: true });
+    expect(summary).toMatchObject({
+      state: 'complete',
+      published: 3,
+      acked: 3,
+      parked: 0,
+      inFlight: 0,
+      dropped: 0,
+      balanced: true,
+    });
     expect(summary.eventCounts.requeued).toBe(3);
     expect(summary.eventCounts.delivered).toBe(6);
     expect(comparison).toMatchObject({ messagesCompared: 3, matching: 3 });
@@ -74,10 +108,24 @@ describe.each(TEST_BROKERS)('nack multiple, live on RabbitMQ $name', (b: TestBro
   it('a quorum queue with delivery limit 1: 3.10 counts the nacked returns and dead-letters the batch, 4.3 does not and acks it', async () => {
     const quorum = { 'x-queue-type': 'quorum', 'x-delivery-limit': 1 };
     // the prediction runs under the design's profile: the one the Broker tab suggests for this broker
-    const d = { ...batchDesign('nack-multiple-quorum', batchWorker(3, { kind: 'requeue', multiple: true }, { kind: 'failFirst', n: 2 }), quorum), profile: b.name };
+    const d = {
+      ...batchDesign(
+        'nack-multiple-quorum',
+        batchWorker(3, { kind: 'requeue', multiple: true }, { kind: 'failFirst', n: 2 }),
+        quorum,
+      ),
+      profile: b.name,
+    };
     const { summary, comparison } = await deployAndTrace(d, 'nackmultiqq', 3);
     const fates = b.name === '3.10' ? { acked: 0, parked: 3 } : { acked: 3, parked: 0 };
-    expect(summary).toMatchObject({ state: 'complete', published: 3, ...fates, inFlight: 0, dropped: 0, balanced: true });
+    expect(summary).toMatchObject({
+      state: 'complete',
+      published: 3,
+      ...fates,
+      inFlight: 0,
+      dropped: 0,
+      balanced: true,
+    });
     expect(summary.eventCounts['dead-lettered'] ?? 0).toBe(b.name === '3.10' ? 3 : 0);
     expect(comparison).toMatchObject({ messagesCompared: 3, matching: 3 });
     expect(comparison.firstDifference).toBeUndefined();
@@ -97,11 +145,32 @@ describe.each(TEST_BROKERS)('nack multiple, live on RabbitMQ $name', (b: TestBro
         kind: 'worker',
         failure: { kind: 'poison', bodies: ['p1-1'] },
         onSuccess: { kind: 'ack', multiple: true },
-        onFailure: [{ then: { kind: 'retryInProcess', maxAttempts: 2, backoff: { initialMs: RETRY_WAIT_MS, multiplier: 1, maxMs: RETRY_WAIT_MS }, recover: { kind: 'reject' } } }],
+        onFailure: [
+          {
+            then: {
+              kind: 'retryInProcess',
+              maxAttempts: 2,
+              backoff: { initialMs: RETRY_WAIT_MS, multiplier: 1, maxMs: RETRY_WAIT_MS },
+              recover: { kind: 'reject' },
+            },
+          },
+        ],
       },
     };
-    const { summary, comparison } = await deployAndTrace(batchDesign('ack-multiple-pending', worker), 'ackmultipending', 3);
-    expect(summary).toMatchObject({ state: 'complete', published: 3, acked: 3, parked: 0, inFlight: 0, dropped: 0, balanced: true });
+    const { summary, comparison } = await deployAndTrace(
+      batchDesign('ack-multiple-pending', worker),
+      'ackmultipending',
+      3,
+    );
+    expect(summary).toMatchObject({
+      state: 'complete',
+      published: 3,
+      acked: 3,
+      parked: 0,
+      inFlight: 0,
+      dropped: 0,
+      balanced: true,
+    });
     expect(summary.eventCounts.acked).toBe(3);
     expect(summary.eventCounts.requeued ?? 0).toBe(0);
     expect(summary.eventCounts.rejected ?? 0).toBe(0);

@@ -25,19 +25,29 @@ describe.each(TEST_BROKERS)('live outcomes on RabbitMQ $name', (b: TestBroker) =
     [{ kind: 'always' }, 'parked'],
     [{ kind: 'failFirst', n: 1 }, 'acked'],
   ];
-  it.each(cases.map(([f, k]) => [f.kind, f, k] as const))('%s: every message the broker ended, stated by the core as the summary counts it and as predicted', async (_, failure, kind) => {
-    const d = template();
-    const prefix = uniquePrefix('outc');
-    await live.deploy(d, prefix, on);
-    const run = await live.runTrace({ design: d, prefix, messages: 3, failure, durationMs: 30_000, ...on });
-    expect(run.summary).toMatchObject({ state: 'complete', published: 3, [kind]: 3, inFlight: 0, balanced: true });
-    const stated = outcomesOfEvents(d, run.events, { running: false, failure }).byMsg;
-    const predicted = outcomesOfRun(d, simulate({ ...designToSimulation(d, { messages: 3, failure, seed: 1 }), maxEvents: 20_000 }), failure).byMsg;
-    expect([...stated.keys()].sort()).toEqual([...predicted.keys()].sort());
-    for (const [msg, o] of stated) {
-      expect(o.kind, msg).toBe(kind);
-      expect(o, msg).toEqual(predicted.get(msg));
-    }
-    if (kind === 'parked') expect(run.summary.resting).toEqual(Object.fromEntries([[(stated.values().next().value as { queue: string }).queue, 3]]));
-  });
+  it.each(cases.map(([f, k]) => [f.kind, f, k] as const))(
+    '%s: every message the broker ended, stated by the core as the summary counts it and as predicted',
+    async (_, failure, kind) => {
+      const d = template();
+      const prefix = uniquePrefix('outc');
+      await live.deploy(d, prefix, on);
+      const run = await live.runTrace({ design: d, prefix, messages: 3, failure, durationMs: 30_000, ...on });
+      expect(run.summary).toMatchObject({ state: 'complete', published: 3, [kind]: 3, inFlight: 0, balanced: true });
+      const stated = outcomesOfEvents(d, run.events, { running: false, failure }).byMsg;
+      const predicted = outcomesOfRun(
+        d,
+        simulate({ ...designToSimulation(d, { messages: 3, failure, seed: 1 }), maxEvents: 20_000 }),
+        failure,
+      ).byMsg;
+      expect([...stated.keys()].sort()).toEqual([...predicted.keys()].sort());
+      for (const [msg, o] of stated) {
+        expect(o.kind, msg).toBe(kind);
+        expect(o, msg).toEqual(predicted.get(msg));
+      }
+      if (kind === 'parked')
+        expect(run.summary.resting).toEqual(
+          Object.fromEntries([[(stated.values().next().value as { queue: string }).queue, 3]]),
+        );
+    },
+  );
 });

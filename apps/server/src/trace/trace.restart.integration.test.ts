@@ -161,7 +161,10 @@ async function traceThroughRestart(d: ReturnType<typeof restartDesign>, prefix: 
   const work = await ch.checkQueue(`${prefix}work.q`);
   const retry = await ch.checkQueue(`${prefix}retry.q`);
   await c.close();
-  if (summary.endedWaitingFor) expect(waitedFor !== undefined && (acked.has(waitedFor) || parked.has(waitedFor)), summary.endedWaitingFor).toBe(true);
+  if (summary.endedWaitingFor)
+    expect(waitedFor !== undefined && (acked.has(waitedFor) || parked.has(waitedFor)), summary.endedWaitingFor).toBe(
+      true,
+    );
   const missing: string[] = [];
   for (let i = 1; i <= N; i++) if (!acked.has(`p-${i}`) && !parked.has(`p-${i}`)) missing.push(`p-${i}`);
   expect(missing.length, `lost: ${missing.slice(0, 20).join(', ')}`).toBe(work.messageCount + retry.messageCount);

@@ -19,7 +19,9 @@ const { srv, deploy } = useLiveServer({ app: { streamLimits: { perTrace: 300, ov
 /** opens the event stream and stops reading once the status line is in: a client that stalls */
 function stalledStream(port: number, path: string): Promise<{ status: number; socket: Socket }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`));
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`),
+    );
     socket.once('data', (chunk: Buffer) => {
       socket.pause();
       resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(chunk.toString('latin1'))?.[1]), socket });
@@ -37,7 +39,14 @@ describe('stalled event-stream clients', () => {
       queues: [{ name: 'work.q' }],
       bindings: [bindQ('work', 'work.q', 'job')],
       // every delivery fails and is requeued: the trace keeps producing events until it is stopped
-      consumers: [{ id: 'worker', queue: 'work.q', prefetch: 50, behaviour: { kind: 'worker', failure: { kind: 'always' }, onFailure: [{ then: { kind: 'requeue' } }] } }],
+      consumers: [
+        {
+          id: 'worker',
+          queue: 'work.q',
+          prefetch: 50,
+          behaviour: { kind: 'worker', failure: { kind: 'always' }, onFailure: [{ then: { kind: 'requeue' } }] },
+        },
+      ],
       publishers: [{ id: 'p', exchange: 'work', routingKey: 'job' }],
     });
     await deploy(d, prefix);
@@ -52,7 +61,13 @@ describe('stalled event-stream clients', () => {
     gc();
     const before = process.memoryUsage();
     const t0 = performance.now();
-    const t = await srv.post('/api/trace', { design: d, prefix, messages: 200, persistent: false, durationMs: 180_000 });
+    const t = await srv.post('/api/trace', {
+      design: d,
+      prefix,
+      messages: 200,
+      persistent: false,
+      durationMs: 180_000,
+    });
     expect(t.status, JSON.stringify(t.body)).toBe(201);
     // the clients come as the trace starts, and stay: each stream is written until its socket is full, then waits
     const sockets: Socket[] = [];
@@ -67,7 +82,7 @@ describe('stalled event-stream clients', () => {
       sockets.push(beyond.socket);
       expect(beyond.status).toBe(429);
       // GET / while the trace writes to 300 stalled streams, until its ring is full (50,000 events)
-      for (let running = true; running; ) {
+      for (let running = true; running;) {
         const s = (await srv.get(`/api/trace/${t.body.id}`)).body;
         expect(s.state).toBe('running');
         const asked = performance.now();
@@ -83,7 +98,9 @@ describe('stalled event-stream clients', () => {
       const heapMb = (after.heapUsed - before.heapUsed) / 1e6;
       const rssMb = (after.rss - before.rss) / 1e6;
       const worstPage = Math.max(...pageMs);
-      console.log(`stalled streams: 300 held through a trace of ${opened} s, heap +${heapMb.toFixed(1)} MB, rss +${rssMb.toFixed(1)} MB, GET / worst ${worstPage.toFixed(0)} ms of ${pageMs.length} (${baseMs.toFixed(0)} ms before)`);
+      console.log(
+        `stalled streams: 300 held through a trace of ${opened} s, heap +${heapMb.toFixed(1)} MB, rss +${rssMb.toFixed(1)} MB, GET / worst ${worstPage.toFixed(0)} ms of ${pageMs.length} (${baseMs.toFixed(0)} ms before)`,
+      );
       // a copy of the ring per client was ~1.6 MB each (476 MB for 200): a cursor and one buffered chunk is a few tens of KB
       expect(heapMb).toBeLessThan(100);
       // loose on purpose (a loaded 2-core machine): it was 1.6 s with 200 clients

@@ -124,7 +124,9 @@ describe.each(TEST_BROKERS)('live trace on RabbitMQ $name', (b: TestBroker) => {
     const t = await trace({ design: d, prefix, messages: 2, failure: { kind: 'failFirst', n: 1 }, nodeLoss });
     const pred = await srv.get(`/api/trace/${t.id}/prediction?events=0`);
     expect(pred.body.nodeLoss).toEqual({ ...nodeLoss, leaderMovesAfterMs: 1000, source: 'request' });
-    const delivered = (t.predicted as { kind: string; queue?: string; t: number }[]).filter((e) => e.kind === 'delivered' && e.queue === 'orders.q');
+    const delivered = (t.predicted as { kind: string; queue?: string; t: number }[]).filter(
+      (e) => e.kind === 'delivered' && e.queue === 'orders.q',
+    );
     expect(delivered.length).toBeGreaterThan(0);
     expect(Math.min(...delivered.map((e) => e.t))).toBeGreaterThanOrEqual(700);
     // one broker: no node went down, none observed
@@ -209,7 +211,11 @@ describe.each(TEST_BROKERS)('live trace on RabbitMQ $name', (b: TestBroker) => {
     });
     expect(t.status, JSON.stringify(t.body)).toBe(201);
     // the message waits in the wait queue (a loop that gave up silently let the test go on without it)
-    await waitUntil(async () => (await srv.get(`/api/trace/${t.body.id}`)).body.resting['orders.wait'] === 1, 'the message resting in orders.wait', { timeoutMs: 20_000, everyMs: 100 });
+    await waitUntil(
+      async () => (await srv.get(`/api/trace/${t.body.id}`)).body.resting['orders.wait'] === 1,
+      'the message resting in orders.wait',
+      { timeoutMs: 20_000, everyMs: 100 },
+    );
     await deleteRequeueBinding(prefix);
     const s = await waitDone(t.body.id, 15_000);
     expect(s.state).toBe('stopped');
@@ -221,23 +227,46 @@ describe.each(TEST_BROKERS)('live trace on RabbitMQ $name', (b: TestBroker) => {
     const prefix = uniquePrefix('purge');
     const d = template({ delayMs: 60_000 });
     await deploy(d, prefix);
-    const t = await srv.post('/api/trace', { ...on, design: d, prefix, messages: 3, failure: { kind: 'failFirst', n: 1 }, durationMs: 40_000 });
+    const t = await srv.post('/api/trace', {
+      ...on,
+      design: d,
+      prefix,
+      messages: 3,
+      failure: { kind: 'failFirst', n: 1 },
+      durationMs: 40_000,
+    });
     expect(t.status, JSON.stringify(t.body)).toBe(201);
     const events = readSse(srv.base + t.body.events, { timeoutMs: 45_000 });
-    await waitUntil(async () => (await srv.get(`/api/trace/${t.body.id}`)).body.resting['orders.wait'] === 3, 'the 3 messages resting in orders.wait', { timeoutMs: 20_000, everyMs: 100 });
+    await waitUntil(
+      async () => (await srv.get(`/api/trace/${t.body.id}`)).body.resting['orders.wait'] === 3,
+      'the 3 messages resting in orders.wait',
+      { timeoutMs: 20_000, everyMs: 100 },
+    );
     const purgedAt = Date.now();
     expect((await withChannel((ch) => ch.purgeQueue(`${prefix}orders.wait`))).messageCount).toBe(3);
     const s = await waitDone(t.body.id, 20_000);
     // about 3 s of the broker holding none while nothing moved, not the 60 s TTL nor the 40 s duration
     expect(Date.now() - purgedAt).toBeLessThan(15_000);
-    expect(s).toMatchObject({ state: 'complete', published: 3, acked: 0, parked: 0, inFlight: 0, dropped: 3, balanced: true, resting: {} });
+    expect(s).toMatchObject({
+      state: 'complete',
+      published: 3,
+      acked: 0,
+      parked: 0,
+      inFlight: 0,
+      dropped: 3,
+      balanced: true,
+      resting: {},
+    });
     expect(s.endedWaitingFor).toBeUndefined();
     const { frames } = await events;
     const dropped = simEvents(frames).flatMap((e) => (e.kind === 'dropped' ? [e] : []));
     expect(dropped.map((e) => [e.why, e.queue])).toEqual([0, 1, 2].map(() => ['vanished', 'orders.wait']));
     expect(new Set(dropped.map((e) => e.msgId)).size).toBe(3);
-    const notice = frames.find((f) => f.event === 'notice' && (f.data as { code: string }).code === 'copies-vanished')?.data as { message: string } | undefined;
-    expect(notice?.message).toMatch(/^queue 'orders\.wait' has held none of the 3 message\(s\) the trace counted there .*purged/);
+    const notice = frames.find((f) => f.event === 'notice' && (f.data as { code: string }).code === 'copies-vanished')
+      ?.data as { message: string } | undefined;
+    expect(notice?.message).toMatch(
+      /^queue 'orders\.wait' has held none of the 3 message\(s\) the trace counted there .*purged/,
+    );
     const pred = await srv.get(`/api/trace/${t.body.id}/prediction?events=0`);
     expect(pred.body.comparison).toMatchObject({ messagesCompared: 3, matching: 0 });
     expect(pred.body.comparison.firstDifference).toMatchObject({ where: { queue: 'orders.wait' } });
@@ -263,7 +292,10 @@ describe.each(TEST_BROKERS)('live trace on RabbitMQ $name', (b: TestBroker) => {
       const s = await waitDone(t.body.id, 30_000);
       expect(s).toMatchObject({ state: 'complete', published: 3, acked: 3, balanced: true });
       const pred = await srv.get(`/api/trace/${t.body.id}/prediction?events=0`);
-      expect(pred.body.comparison, JSON.stringify(pred.body.comparison.firstDifference)).toMatchObject({ messagesCompared: 3, matching: 3 });
+      expect(pred.body.comparison, JSON.stringify(pred.body.comparison.firstDifference)).toMatchObject({
+        messagesCompared: 3,
+        matching: 3,
+      });
     }
   });
 });

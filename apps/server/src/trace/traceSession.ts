@@ -72,8 +72,20 @@ export class TraceSession implements TraceContext {
   private resolveFinished!: (s: TraceSummary) => void;
   private readonly onConnected = () => {
     this.reconnects += 1;
-    this.log.notice({ level: 'info', code: 'reconnected', message: 'trace connection is back: re-attaching observers and workers', t: this.now() });
-    void this.attach().catch((err) => this.log.notice({ level: 'error', code: 'reattach-failed', message: String((err as Error).message), t: this.now() }));
+    this.log.notice({
+      level: 'info',
+      code: 'reconnected',
+      message: 'trace connection is back: re-attaching observers and workers',
+      t: this.now(),
+    });
+    void this.attach().catch((err) =>
+      this.log.notice({
+        level: 'error',
+        code: 'reattach-failed',
+        message: String((err as Error).message),
+        t: this.now(),
+      }),
+    );
   };
   /** the last error the trace connection or a reconnect gave (a trace whose connection is gone for good says it) */
   private connectionError: string | undefined;
@@ -81,7 +93,12 @@ export class TraceSession implements TraceContext {
     if (r.error) this.connectionError = String(r.error.message).slice(0, 200);
   };
   private readonly onDisconnected = () => {
-    this.log.notice({ level: 'warn', code: 'disconnected', message: 'trace connection lost (broker restart?): reconnecting with backoff', t: this.now() });
+    this.log.notice({
+      level: 'warn',
+      code: 'disconnected',
+      message: 'trace connection lost (broker restart?): reconnecting with backoff',
+      t: this.now(),
+    });
   };
 
   constructor(
@@ -101,8 +118,15 @@ export class TraceSession implements TraceContext {
     const streams = new Set(configs.filter((c) => c.stream).map((c) => c.name));
     this.failure = opts.failure;
     this.seed = opts.seed ?? 1;
-    const pubSpec = opts.publisher ? this.real.publishers.find((p) => p.id === opts.publisher) : this.real.publishers[0];
-    if (!pubSpec) throw new Error(opts.publisher ? `no publisher '${opts.publisher}' in the design` : 'the design has no publisher to publish test messages from');
+    const pubSpec = opts.publisher
+      ? this.real.publishers.find((p) => p.id === opts.publisher)
+      : this.real.publishers[0];
+    if (!pubSpec)
+      throw new Error(
+        opts.publisher
+          ? `no publisher '${opts.publisher}' in the design`
+          : 'the design has no publisher to publish test messages from',
+      );
     this.publisherSpec = pubSpec;
     this.mandatoryWanted = pubSpec.mandatory === true;
     this.accounting = new TraceAccounting({
@@ -123,9 +147,17 @@ export class TraceSession implements TraceContext {
       onPublish: (m) => this.onTestPublish(m),
       onConfirmed: (m, outcome) => {
         if (outcome === 'acked') this.accounting.confirmed.add(m.msgId);
-        else this.emit('publisher', { kind: 'publish-nacked', msgId: m.msgId, body: m.body, queue: '', reason: 'overflow' });
+        else
+          this.emit('publisher', {
+            kind: 'publish-nacked',
+            msgId: m.msgId,
+            body: m.body,
+            queue: '',
+            reason: 'overflow',
+          });
       },
-      onReturn: (msg) => this.hops.onReturn('publisher', msg as never, { kind: 'publisher', id: pubSpec.id }, this.mandatoryWanted),
+      onReturn: (msg) =>
+        this.hops.onReturn('publisher', msg as never, { kind: 'publisher', id: pubSpec.id }, this.mandatoryWanted),
       isStopped: () => this.stopping,
     });
     this.sampler = new DepthSampler(
@@ -137,7 +169,14 @@ export class TraceSession implements TraceContext {
         isStream: (q) => streams.has(this.back(q)),
         onDepth: (q, d) => {
           this.hops?.depths.set(q, d.ready);
-          this.emit('sampler', { kind: 'depth', msgId: '', body: '', queue: this.back(q), ready: d.ready, unacked: d.unacked });
+          this.emit('sampler', {
+            kind: 'depth',
+            msgId: '',
+            body: '',
+            queue: this.back(q),
+            ready: d.ready,
+            unacked: d.unacked,
+          });
         },
         unacked: (q) => this.workers.filter((w) => w.spec.queue === q).reduce((n, w) => n + w.inProgress, 0),
         onMissing: (q) => this.queueGone(q, `queue '${this.back(q)}' was deleted`),
@@ -202,9 +241,17 @@ export class TraceSession implements TraceContext {
   /** A cancelled consumer: its queue deleted (the topology changed), or still declared with its node down (wait for it). */
   private async consumerCancelled(w: TraceWorker): Promise<void> {
     const q = await this.mgmt.queue(this.target.vhost, w.spec.queue).catch(() => undefined);
-    const down = q && typeof q.state === 'string' && q.state !== 'running' ? `state '${q.state}' on ${q.node ?? 'its node'}` : undefined;
+    const down =
+      q && typeof q.state === 'string' && q.state !== 'running'
+        ? `state '${q.state}' on ${q.node ?? 'its node'}`
+        : undefined;
     const why = down ? `queue '${w.designQueue}' is unavailable (${down})` : `queue '${w.designQueue}' was deleted`;
-    this.log.notice({ level: 'warn', code: 'consumer-cancelled', message: `consumer '${w.spec.id}' was cancelled by the broker: ${why}`, t: this.now() });
+    this.log.notice({
+      level: 'warn',
+      code: 'consumer-cancelled',
+      message: `consumer '${w.spec.id}' was cancelled by the broker: ${why}`,
+      t: this.now(),
+    });
     if (down) this.queueUnavailable(w.spec.queue, down);
     else this.queueGone(w.spec.queue, `consumer '${w.spec.id}' was cancelled: ${why}`);
   }
@@ -220,7 +267,8 @@ export class TraceSession implements TraceContext {
   private queueReachable(realQueue: string): void {
     const notice = this.availability.markReachable(this.back(realQueue));
     if (!notice) return;
-    for (const w of this.workers) if (w.spec.queue === realQueue && w.cancelled) void w.resume(this.conn).catch(() => undefined);
+    for (const w of this.workers)
+      if (w.spec.queue === realQueue && w.cancelled) void w.resume(this.conn).catch(() => undefined);
     this.log.notice({ ...notice, t: this.now() });
   }
 
@@ -228,7 +276,8 @@ export class TraceSession implements TraceContext {
   private queueGone(realQueue: string, why: string): void {
     if (this.stopping) return;
     for (const { msgId, copies } of this.accounting.messagesIn(this.back(realQueue)))
-      for (let i = 0; i < copies; i++) this.emit('broker', { kind: 'dropped', msgId, body: '', why: 'queue-deleted', queue: this.back(realQueue) });
+      for (let i = 0; i < copies; i++)
+        this.emit('broker', { kind: 'dropped', msgId, body: '', why: 'queue-deleted', queue: this.back(realQueue) });
     this.topologyChanged([why]);
   }
 
@@ -274,7 +323,15 @@ export class TraceSession implements TraceContext {
       ...(m.options.expiration !== undefined ? { expiration: String(m.options.expiration) } : {}),
       mandatory: this.mandatoryWanted,
     });
-    this.hops.beforePublish('publisher', m.msgId, m.body, m.exchange, m.routingKey, m.options.expiration === undefined ? undefined : String(m.options.expiration), m.options.headers);
+    this.hops.beforePublish(
+      'publisher',
+      m.msgId,
+      m.body,
+      m.exchange,
+      m.routingKey,
+      m.options.expiration === undefined ? undefined : String(m.options.expiration),
+      m.options.headers,
+    );
   }
 
   /** a copy in this (design-named) queue is still moving: a running consumer or a TTL */
@@ -365,7 +422,13 @@ export class TraceSession implements TraceContext {
     this.accounting.flush(true);
     await this.checks.countDeadLetters(this.publisher.stats.retried > 0 || this.reconnects > 0);
     const blocker = this.blocker();
-    if (blocker && state === 'complete') this.log.notice({ level: 'warn', code: 'duration-reached', message: `the trace ran for its whole duration; still waiting: ${blocker}`, t: this.now() });
+    if (blocker && state === 'complete')
+      this.log.notice({
+        level: 'warn',
+        code: 'duration-reached',
+        message: `the trace ran for its whole duration; still waiting: ${blocker}`,
+        t: this.now(),
+      });
     this.endedWaitingFor = state === 'complete' ? blocker : undefined;
     const stats = this.publisher.stats;
     const verdict = traceVerdict({

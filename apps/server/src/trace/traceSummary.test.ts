@@ -30,15 +30,33 @@ const parts = (over: Partial<SummaryParts> = {}): SummaryParts => ({
 describe('traceSummary', () => {
   it('counts the dead letters the broker dropped as dropped, not parked; each message still once', () => {
     const s = traceSummary(parts({ deadLettersDropped: { dlq: 1 } }));
-    expect(s).toMatchObject({ published: 5, acked: 2, parked: 1, dropped: 2, inFlight: 0, balanced: true, deadLettersDropped: { dlq: 1 } });
+    expect(s).toMatchObject({
+      published: 5,
+      acked: 2,
+      parked: 1,
+      dropped: 2,
+      inFlight: 0,
+      balanced: true,
+      deadLettersDropped: { dlq: 1 },
+    });
     expect(s.acked + s.parked + s.inFlight + s.dropped).toBe(s.published);
   });
 
   it('leaves out what did not happen (no broker drops, duplicates, node loss, error)', () => {
     const s = traceSummary(parts());
     expect(s.parked).toBe(2);
-    for (const k of ['deadLettersDropped', 'deadLettersDuplicated', 'nodeLoss', 'error', 'endReason', 'endedWaitingFor']) expect(s).not.toHaveProperty(k);
-    expect(traceSummary(parts({ deadLettersDuplicated: { dlq: 1 }, endReason: 'the topology changed' }))).toMatchObject({ deadLettersDuplicated: { dlq: 1 }, endReason: 'the topology changed' });
+    for (const k of [
+      'deadLettersDropped',
+      'deadLettersDuplicated',
+      'nodeLoss',
+      'error',
+      'endReason',
+      'endedWaitingFor',
+    ])
+      expect(s).not.toHaveProperty(k);
+    expect(traceSummary(parts({ deadLettersDuplicated: { dlq: 1 }, endReason: 'the topology changed' }))).toMatchObject(
+      { deadLettersDuplicated: { dlq: 1 }, endReason: 'the topology changed' },
+    );
   });
 
   it('balanced only when every message asked for was published (65 of 200 is not balanced)', () => {

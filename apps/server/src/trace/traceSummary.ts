@@ -46,7 +46,8 @@ export function traceSummary(p: SummaryParts): TraceSummary {
   // dead letters the broker dropped were counted parked by the trace: they are dropped
   const dlDropped = Object.values(p.deadLettersDropped).reduce((n, x) => n + x, 0);
   const ttlWaits: Record<string, { n: number; avgMs: number; maxMs: number }> = {};
-  for (const [q, w] of p.accounting.ttlWaits) ttlWaits[q] = { n: w.n, avgMs: Math.round(w.totalMs / w.n), maxMs: Math.round(w.maxMs) };
+  for (const [q, w] of p.accounting.ttlWaits)
+    ttlWaits[q] = { n: w.n, avgMs: Math.round(w.totalMs / w.n), maxMs: Math.round(w.maxMs) };
   const lat = p.log.latencies;
   return {
     id: p.id,
@@ -75,7 +76,9 @@ export function traceSummary(p: SummaryParts): TraceSummary {
     duplicates: p.duplicates + Object.values(p.deadLettersDuplicated).reduce((n, x) => n + x, 0),
     lostWhileUnavailable: p.lostWhileUnavailable,
     ...(dlDropped > 0 ? { deadLettersDropped: { ...p.deadLettersDropped } } : {}),
-    ...(Object.keys(p.deadLettersDuplicated).length > 0 ? { deadLettersDuplicated: { ...p.deadLettersDuplicated } } : {}),
+    ...(Object.keys(p.deadLettersDuplicated).length > 0
+      ? { deadLettersDuplicated: { ...p.deadLettersDuplicated } }
+      : {}),
     ...(p.nodeLoss ? { nodeLoss: p.nodeLoss } : {}),
     unavailable: p.unavailable,
     latencyMs: { n: lat.length, p50: percentile(lat, 50), p95: percentile(lat, 95), p99: percentile(lat, 99) },

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { traceVerdict, type TraceEnd } from './traceVerdict.js';
 
-const end = (over: Partial<TraceEnd> = {}): TraceEnd => ({ requested: 'complete', asked: 200, published: 200, confirmed: 200, nacked: 0, connectionOpen: true, ...over });
+const end = (over: Partial<TraceEnd> = {}): TraceEnd => ({
+  requested: 'complete',
+  asked: 200,
+  published: 200,
+  confirmed: 200,
+  nacked: 0,
+  connectionOpen: true,
+  ...over,
+});
 
 describe('traceVerdict', () => {
   it('complete only when everything asked was published and confirmed, on a live connection', () => {
@@ -17,8 +25,14 @@ describe('traceVerdict', () => {
   });
 
   it('a connection gone for good is failed, whatever was published', () => {
-    const v = traceVerdict(end({ published: 65, confirmed: 65, connectionOpen: false, connectionError: 'ACCESS_REFUSED' }));
-    expect(v).toEqual({ state: 'failed', reason: "the trace's connection to the broker is gone and did not come back (ACCESS_REFUSED): published 65 of 200 message(s)" });
+    const v = traceVerdict(
+      end({ published: 65, confirmed: 65, connectionOpen: false, connectionError: 'ACCESS_REFUSED' }),
+    );
+    expect(v).toEqual({
+      state: 'failed',
+      reason:
+        "the trace's connection to the broker is gone and did not come back (ACCESS_REFUSED): published 65 of 200 message(s)",
+    });
   });
 
   it('a stopped or failed trace keeps its state', () => {

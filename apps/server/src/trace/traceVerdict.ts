@@ -27,10 +27,18 @@ export function traceVerdict(e: TraceEnd): TraceVerdict {
   if (e.requested !== 'complete') return { state: e.requested };
   const published = `published ${e.published} of ${e.asked} message(s)`;
   if (!e.connectionOpen) {
-    return { state: 'failed', reason: `the trace's connection to the broker is gone and did not come back${e.connectionError ? ` (${e.connectionError})` : ''}: ${published}` };
+    return {
+      state: 'failed',
+      reason: `the trace's connection to the broker is gone and did not come back${e.connectionError ? ` (${e.connectionError})` : ''}: ${published}`,
+    };
   }
-  if (e.published < e.asked) return { state: 'incomplete', reason: `${published}${e.publishError ? ` (${e.publishError})` : ''}` };
+  if (e.published < e.asked)
+    return { state: 'incomplete', reason: `${published}${e.publishError ? ` (${e.publishError})` : ''}` };
   const settled = e.confirmed + e.nacked;
-  if (settled < e.published) return { state: 'incomplete', reason: `the broker confirmed ${settled} of ${e.published} publish(es)${e.publishError ? ` (${e.publishError})` : ''}` };
+  if (settled < e.published)
+    return {
+      state: 'incomplete',
+      reason: `the broker confirmed ${settled} of ${e.published} publish(es)${e.publishError ? ` (${e.publishError})` : ''}`,
+    };
   return { state: 'complete' };
 }

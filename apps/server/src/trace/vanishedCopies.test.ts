@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { VanishedCopies, type VanishedCheck } from './vanishedCopies.js';
 
 /** a check at `now`: the trace counts `traced` copies in q, the broker holds `held` there */
-const at = (now: number, traced: number, held: number | undefined, lastActivity = 100, graceMs = 3000): VanishedCheck => ({
+const at = (
+  now: number,
+  traced: number,
+  held: number | undefined,
+  lastActivity = 100,
+  graceMs = 3000,
+): VanishedCheck => ({
   now,
   lastActivity,
   traced: new Map([['q', traced]]),

@@ -35,7 +35,8 @@ export class VanishedCopies {
   /** the queues whose traced copies are gone (each returned once: the caller drops them) */
   check(c: VanishedCheck): string[] {
     const out: string[] = [];
-    for (const q of [...this.suspects.keys()]) if (!((c.traced.get(q) ?? 0) > 0 && c.held.get(q) === 0)) this.suspects.delete(q);
+    for (const q of [...this.suspects.keys()])
+      if (!((c.traced.get(q) ?? 0) > 0 && c.held.get(q) === 0)) this.suspects.delete(q);
     for (const [q, n] of c.traced) {
       if (n <= 0 || c.held.get(q) !== 0) continue;
       const s = this.suspects.get(q);

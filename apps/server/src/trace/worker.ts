@@ -4,7 +4,13 @@
  * planRepublish), exactly as the simulator does, and reporting what it does as SimEvents.
  */
 import type { Channel, ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
-import { backoffMs, chooseAction, planRepublish, processingSucceeds, type DeliveryView } from '@retry-studio/topology-core/behaviour';
+import {
+  backoffMs,
+  chooseAction,
+  planRepublish,
+  processingSucceeds,
+  type DeliveryView,
+} from '@retry-studio/topology-core/behaviour';
 import { type ConsumerAction, type ConsumerSpec } from '@retry-studio/topology-core/model';
 import { attemptDraw } from '@retry-studio/topology-core/sim';
 import { ChannelSlot, headersForDisplay, xDeathOf, type ManagedConnection } from '../broker/index.js';
@@ -77,7 +83,9 @@ export class TraceWorker {
       () => this.ctx.conn.createConfirmChannel(),
       (p) => {
         p.setMaxListeners(0);
-        p.on('return', (m) => this.ctx.hops.onReturn(this.lane, m, { kind: 'consumer', id: this.spec.id }, this.ctx.mandatoryWanted));
+        p.on('return', (m) =>
+          this.ctx.hops.onReturn(this.lane, m, { kind: 'consumer', id: this.spec.id }, this.ctx.mandatoryWanted),
+        );
       },
     );
   }
@@ -90,7 +98,12 @@ export class TraceWorker {
   async resume(conn: ManagedConnection): Promise<void> {
     if (this.stopped || !this.cancelled) return;
     this.cancelled = false;
-    this.ctx.log.notice({ level: 'info', code: 'consumer-resumed', message: `consumer '${this.spec.id}' consumes from '${this.designQueue}' again`, t: this.ctx.now() });
+    this.ctx.log.notice({
+      level: 'info',
+      code: 'consumer-resumed',
+      message: `consumer '${this.spec.id}' consumes from '${this.designQueue}' again`,
+      t: this.ctx.now(),
+    });
     await this.setup(conn);
   }
 
@@ -104,22 +117,33 @@ export class TraceWorker {
     this.books.set(ch, { open: new Map(), holding: 0 });
     ch.on('close', () => {
       // the broker puts this channel's unacked deliveries back in the queue
-      for (const msgId of unacked.values()) this.ctx.emit(this.lane, { kind: 'requeued', msgId, body: '', queue: this.designQueue, consumer: this.spec.id });
+      for (const msgId of unacked.values())
+        this.ctx.emit(this.lane, {
+          kind: 'requeued',
+          msgId,
+          body: '',
+          queue: this.designQueue,
+          consumer: this.spec.id,
+        });
       unacked.clear();
       this.unacked.delete(ch);
       this.books.delete(ch);
     });
-    const ok = await ch.consume(this.spec.queue, (msg) => {
-      if (msg === null) {
-        // basic.cancel: the queue was deleted (or failed over) under us
-        // the session says why (queue deleted, or its node down) once it has looked
-        this.cancelled = true;
-        this.onCancelled?.(this);
-        return;
-      }
-      void this.handle(ch, msg, performance.now());
-      // a stream reader starts where the design says (x-stream-offset; the broker's default is next)
-    }, this.spec.streamOffset !== undefined ? { arguments: { 'x-stream-offset': this.spec.streamOffset } } : {});
+    const ok = await ch.consume(
+      this.spec.queue,
+      (msg) => {
+        if (msg === null) {
+          // basic.cancel: the queue was deleted (or failed over) under us
+          // the session says why (queue deleted, or its node down) once it has looked
+          this.cancelled = true;
+          this.onCancelled?.(this);
+          return;
+        }
+        void this.handle(ch, msg, performance.now());
+        // a stream reader starts where the design says (x-stream-offset; the broker's default is next)
+      },
+      this.spec.streamOffset !== undefined ? { arguments: { 'x-stream-offset': this.spec.streamOffset } } : {},
+    );
     this.consumerTag = ok.consumerTag;
   }
 
@@ -133,7 +157,12 @@ export class TraceWorker {
       await this.process(ch, msg, rxAt);
     } catch (err) {
       // the channel died (broker restart, queue deleted): the broker redelivers the message
-      this.ctx.log.notice({ level: 'warn', code: 'worker-error', message: `consumer '${this.spec.id}': ${String((err as Error).message ?? err).slice(0, 300)}`, t: this.ctx.now() });
+      this.ctx.log.notice({
+        level: 'warn',
+        code: 'worker-error',
+        message: `consumer '${this.spec.id}': ${String((err as Error).message ?? err).slice(0, 300)}`,
+        t: this.ctx.now(),
+      });
     } finally {
       this.inProgress -= 1;
       this.processed += 1;
@@ -145,7 +174,8 @@ export class TraceWorker {
     const raw = msg.properties.headers ?? {};
     const headers = headersForDisplay(raw);
     const traced = headers[TRACE_HEADER] === ctx.traceId;
-    const msgId = typeof headers[MSG_HEADER] === 'string' ? (headers[MSG_HEADER] as string) : `untraced-${msg.fields.deliveryTag}`;
+    const msgId =
+      typeof headers[MSG_HEADER] === 'string' ? (headers[MSG_HEADER] as string) : `untraced-${msg.fields.deliveryTag}`;
     const body = msg.content.toString('utf8', 0, Math.min(msg.content.length, 1024));
     const realDeath = xDeathOf(headers);
     const { 'x-death': _xd, ...plain } = headers;
@@ -200,7 +230,12 @@ export class TraceWorker {
       if (b.processingMs) await sleep(b.processingMs);
       if (settled()) return;
       const run = ctx.nextProcessingAttempt(msgId);
-      let ok = processingSucceeds(b.failure ?? ctx.failure, { attempt: run, body, messageIndex, random: () => attemptDraw(ctx.seed, messageIndex, run) });
+      let ok = processingSucceeds(b.failure ?? ctx.failure, {
+        attempt: run,
+        body,
+        messageIndex,
+        random: () => attemptDraw(ctx.seed, messageIndex, run),
+      });
       if (traced) ctx.emit(this.lane, { kind: 'processed', msgId, body, queue: q, consumer, attempt: run, ok });
       action = chooseAction(b, view, { ok });
       if (!ok && action.kind === 'retryInProcess') {
@@ -212,7 +247,12 @@ export class TraceWorker {
           n += 1;
           const a = ctx.nextProcessingAttempt(msgId);
           if (b.processingMs) await sleep(b.processingMs);
-          ok = processingSucceeds(b.failure ?? ctx.failure, { attempt: a, body, messageIndex, random: () => attemptDraw(ctx.seed, messageIndex, a) });
+          ok = processingSucceeds(b.failure ?? ctx.failure, {
+            attempt: a,
+            body,
+            messageIndex,
+            random: () => attemptDraw(ctx.seed, messageIndex, a),
+          });
           if (traced) ctx.emit(this.lane, { kind: 'processed', msgId, body, queue: q, consumer, attempt: a, ok });
         }
         action = ok ? (b.onSuccess ?? { kind: 'ack' }) : retry.recover;
@@ -229,7 +269,16 @@ export class TraceWorker {
     await this.execute(ch, msg, action, view, traced, msgId, body, raw);
   }
 
-  private async execute(ch: Channel, msg: ConsumeMessage, action: ConsumerAction, view: DeliveryView, traced: boolean, msgId: string, body: string, raw: Record<string, unknown>): Promise<void> {
+  private async execute(
+    ch: Channel,
+    msg: ConsumeMessage,
+    action: ConsumerAction,
+    view: DeliveryView,
+    traced: boolean,
+    msgId: string,
+    body: string,
+    raw: Record<string, unknown>,
+  ): Promise<void> {
     const ctx = this.ctx;
     const q = this.designQueue;
     const consumer = this.spec.id;
@@ -266,7 +315,14 @@ export class TraceWorker {
         settleDelivery(ch, msg, action);
         this.settle(ch, msg);
         if (traced) {
-          ctx.emit(this.lane, { kind: 'requeued', msgId, body, queue: q, consumer, ...(action.via === 'reject' ? { via: 'reject' as const } : {}) });
+          ctx.emit(this.lane, {
+            kind: 'requeued',
+            msgId,
+            body,
+            queue: q,
+            consumer,
+            ...(action.via === 'reject' ? { via: 'reject' as const } : {}),
+          });
         }
         return;
       case 'retryInProcess':
@@ -303,8 +359,15 @@ export class TraceWorker {
         };
         // settled meanwhile by a later delivery's multiple: not acked again
         const stillOpen = () => this.books.get(ch)?.open.has(msg.fields.deliveryTag) === true;
-        const { outcome, acked } = await republishThenAck(pub, ch, msg, { exchange: plan.exchange, routingKey: plan.routingKey, properties }, stillOpen);
-        if (outcome === 'nacked' && traced) ctx.emit(this.lane, { kind: 'publish-nacked', msgId, body, queue: '', reason: 'overflow' });
+        const { outcome, acked } = await republishThenAck(
+          pub,
+          ch,
+          msg,
+          { exchange: plan.exchange, routingKey: plan.routingKey, properties },
+          stillOpen,
+        );
+        if (outcome === 'nacked' && traced)
+          ctx.emit(this.lane, { kind: 'publish-nacked', msgId, body, queue: '', reason: 'overflow' });
         if (!acked) return;
         this.settle(ch, msg);
         if (traced) ctx.emit(this.lane, { kind: 'acked', msgId, body, queue: q, consumer });
@@ -352,7 +415,8 @@ export class TraceWorker {
       if (!d.traced) continue;
       const { msgId, body } = d;
       if (how === 'ack') this.ctx.emit(this.lane, { kind: 'acked', msgId, body, queue: q, consumer, multiple: true });
-      else if (how === 'requeue') this.ctx.emit(this.lane, { kind: 'requeued', msgId, body, queue: q, consumer, multiple: true });
+      else if (how === 'requeue')
+        this.ctx.emit(this.lane, { kind: 'requeued', msgId, body, queue: q, consumer, multiple: true });
       else {
         this.ctx.emit(this.lane, { kind: 'rejected', msgId, body, queue: q, consumer, multiple: true });
         this.ctx.hops.afterReject(this.lane, msgId, body, this.spec.queue, [d.routingKey]);
@@ -373,4 +437,3 @@ export class TraceWorker {
     await this.pub.close();
   }
 }
-

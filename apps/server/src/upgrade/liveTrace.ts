@@ -44,10 +44,18 @@ export function shortOutcome(o: MessageOutcome): string {
 /** Long enough for the predicted waits (plus 3 s), at least 5 s, at most 30 s. */
 export function traceDurationMs(f: BehaviourFinding): number {
   const waits = (d: readonly number[]) => d.reduce((a, b) => a + b, 0);
-  return Math.min(30_000, Math.max(5_000, Math.max(waits(f.after.delaysMs), f.after.unbounded ? 0 : waits(f.before.delaysMs)) + 3_000));
+  return Math.min(
+    30_000,
+    Math.max(5_000, Math.max(waits(f.after.delaysMs), f.after.unbounded ? 0 : waits(f.before.delaysMs)) + 3_000),
+  );
 }
 
-export async function traceDifference(t: VerifyTarget, design: Design, f: BehaviourFinding, durationMs = traceDurationMs(f)): Promise<LiveTraceResult | undefined> {
+export async function traceDifference(
+  t: VerifyTarget,
+  design: Design,
+  f: BehaviourFinding,
+  durationMs = traceDurationMs(f),
+): Promise<LiveTraceResult | undefined> {
   const failure = traceFailure(f.failure);
   if (!failure) return undefined;
   const predicted = shortOutcome(f.after.outcome);
@@ -56,16 +64,34 @@ export async function traceDifference(t: VerifyTarget, design: Design, f: Behavi
     try {
       const declared = await declareAll(t, vhost, design.topology);
       const refused = declared.filter((d) => d.error !== undefined && !d.object.startsWith('binding '));
-      if (refused.length > 0) return { observed: `not traced: the broker refused ${refused.map((d) => d.object).join(', ')}`, observedDelaysMs: [] };
+      if (refused.length > 0)
+        return {
+          observed: `not traced: the broker refused ${refused.map((d) => d.object).join(', ')}`,
+          observedDelaysMs: [],
+        };
       await conn.start();
-      const session = new TraceSession({ ...design, profile: t.profile }, { vhost, prefix: '' }, conn, t.management, redactUrl(t.url), { publisher: f.publisher, messages: 1, failure, durationMs, settleMs: 300 });
+      const session = new TraceSession(
+        { ...design, profile: t.profile },
+        { vhost, prefix: '' },
+        conn,
+        t.management,
+        redactUrl(t.url),
+        { publisher: f.publisher, messages: 1, failure, durationMs, settleMs: 300 },
+      );
       await session.start();
       const s = await session.done();
-      const times = session.log.events().filter((e) => e.kind === 'processed').map((e) => e.t);
+      const times = session.log
+        .events()
+        .filter((e) => e.kind === 'processed')
+        .map((e) => e.t);
       // the live message's outcome by the core's one outcome function, read from the trace's events (as the live lanes read it)
-      const [o] = outcomesOfEvents({ ...design, profile: t.profile }, session.log.events(), { running: false, failure }).byMsg.values();
+      const [o] = outcomesOfEvents({ ...design, profile: t.profile }, session.log.events(), {
+        running: false,
+        failure,
+      }).byMsg.values();
       // the broker's counts correct what the events show: a dead letter it dropped (at most once) was never parked
-      const observed = o === undefined ? `unknown (${s.state})` : o.kind === 'parked' && s.dropped > 0 ? 'dropped' : shortOutcome(o);
+      const observed =
+        o === undefined ? `unknown (${s.state})` : o.kind === 'parked' && s.dropped > 0 ? 'dropped' : shortOutcome(o);
       return {
         observed,
         observedDelaysMs: times.slice(1).map((x, i) => Math.round(x - times[i]!)),
@@ -77,7 +103,16 @@ export async function traceDifference(t: VerifyTarget, design: Design, f: Behavi
   const { observed, observedDelaysMs } = result;
   const agrees = predicted === observed && delaysAgree(f.after.delaysMs, observedDelaysMs);
   // the first 20 waits are enough to read (a message retried forever has thousands)
-  return { finding: f.message, predicted, observed, predictedDelaysMs: f.after.delaysMs.slice(0, 20), observedDelaysMs: observedDelaysMs.slice(0, 20), agrees, vhost, cleanedUp };
+  return {
+    finding: f.message,
+    predicted,
+    observed,
+    predictedDelaysMs: f.after.delaysMs.slice(0, 20),
+    observedDelaysMs: observedDelaysMs.slice(0, 20),
+    agrees,
+    vhost,
+    cleanedUp,
+  };
 }
 
 /**

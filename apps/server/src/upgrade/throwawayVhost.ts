@@ -6,7 +6,12 @@ import { randomBytes } from 'node:crypto';
 import type { ManagementClient } from '../broker/index.js';
 
 /** Runs `fn` in a new vhost `<prefix>-<label>-<random>` (prefix `rs-upgrade`), then deletes it (a failed delete is reported, not thrown; an error of `fn` is thrown after the delete). */
-export async function inThrowawayVhost<T>(management: ManagementClient, label: string, fn: (vhost: string) => Promise<T>, prefix = 'rs-upgrade'): Promise<{ vhost: string; result: T; cleanedUp: boolean }> {
+export async function inThrowawayVhost<T>(
+  management: ManagementClient,
+  label: string,
+  fn: (vhost: string) => Promise<T>,
+  prefix = 'rs-upgrade',
+): Promise<{ vhost: string; result: T; cleanedUp: boolean }> {
   const vhost = `${prefix}-${label}-${randomBytes(4).toString('hex')}`;
   let result: T;
   let cleanedUp = false;

@@ -14,7 +14,11 @@ import type { ImportOutcomeView } from '@retry-studio/contract';
 /** the contract's shape (POST /api/upgrade/verify answers with it): one definition */
 export type ImportOutcome = ImportOutcomeView;
 
-export async function verifyImport(t: VerifyTarget, topology: Topology, predicted: readonly UpgradeFinding[]): Promise<ImportOutcome> {
+export async function verifyImport(
+  t: VerifyTarget,
+  topology: Topology,
+  predicted: readonly UpgradeFinding[],
+): Promise<ImportOutcome> {
   const predictedRefused = predicted.some((f) => f.kind === 'refused');
   const { vhost, result, cleanedUp } = await inThrowawayVhost(t.management, 'import', async (vhost) => {
     let brokerSaid: string | undefined;
@@ -24,12 +28,22 @@ export async function verifyImport(t: VerifyTarget, topology: Topology, predicte
       brokerSaid = errText(e);
     }
     const created: ImportOutcome['created'] = {
-      exchanges: (await t.management.listExchanges(vhost)).map((x) => x.name).filter((n) => n !== '' && !n.startsWith('amq.')),
+      exchanges: (await t.management.listExchanges(vhost))
+        .map((x) => x.name)
+        .filter((n) => n !== '' && !n.startsWith('amq.')),
       queues: (await t.management.listQueues(vhost)).map((q) => q.name),
     };
     return { brokerSaid, created };
   });
   const { brokerSaid, created } = result;
   const accepted = brokerSaid === undefined;
-  return { vhost, accepted, ...(brokerSaid !== undefined ? { brokerSaid } : {}), predictedRefused, agrees: accepted !== predictedRefused, created, cleanedUp };
+  return {
+    vhost,
+    accepted,
+    ...(brokerSaid !== undefined ? { brokerSaid } : {}),
+    predictedRefused,
+    agrees: accepted !== predictedRefused,
+    created,
+    cleanedUp,
+  };
 }

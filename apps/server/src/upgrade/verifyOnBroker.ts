@@ -4,7 +4,12 @@
  * definitions file (verifyImport), each in a throwaway vhost on the target broker.
  */
 import type { Design } from '@retry-studio/topology-core/model';
-import { upgradeCheck, type UpgradeMigration, type UpgradeOptions, type UpgradeReport } from '@retry-studio/topology-core/upgrade';
+import {
+  upgradeCheck,
+  type UpgradeMigration,
+  type UpgradeOptions,
+  type UpgradeReport,
+} from '@retry-studio/topology-core/upgrade';
 import { verifyTopology, type VerifyRun, type VerifyTarget } from './verifyUpgrade.js';
 import { verifyImport, type ImportOutcome } from './verifyImport.js';
 
@@ -14,7 +19,13 @@ export interface VerifyOnBroker {
   readonly originalImport: ImportOutcome;
 }
 
-export async function verifyOnBroker(target: VerifyTarget, design: Design, report: UpgradeReport, migration: UpgradeMigration, opts: UpgradeOptions): Promise<VerifyOnBroker> {
+export async function verifyOnBroker(
+  target: VerifyTarget,
+  design: Design,
+  report: UpgradeReport,
+  migration: UpgradeMigration,
+  opts: UpgradeOptions,
+): Promise<VerifyOnBroker> {
   const original = await verifyTopology(target, design.topology, report.findings, 'original');
   const migratedFindings = upgradeCheck({ ...migration.design, profile: opts.from }, opts).findings;
   const migrated = await verifyTopology(target, migration.design.topology, migratedFindings, 'migrated');
@@ -23,4 +34,5 @@ export async function verifyOnBroker(target: VerifyTarget, design: Design, repor
 }
 
 /** did the broker do anything the check did not predict */
-export const verifyDisagrees = (v: VerifyOnBroker): boolean => [...v.original.outcomes, ...v.migrated.outcomes].some((o) => !o.agrees) || !v.originalImport.agrees;
+export const verifyDisagrees = (v: VerifyOnBroker): boolean =>
+  [...v.original.outcomes, ...v.migrated.outcomes].some((o) => !o.agrees) || !v.originalImport.agrees;

@@ -9,7 +9,15 @@ import type { ChannelModel } from 'amqplib';
 import type { BrokerProfileId, Topology } from '@retry-studio/topology-core/model';
 import type { UpgradeFinding } from '@retry-studio/topology-core/upgrade';
 import { profileForBrokerVersion } from '@retry-studio/topology-core/operate';
-import { openConnection, requireManagement, resolveManagement, withThrowawayChannel, withVhost, type AmqpUrl, type ManagementClient } from '../broker/index.js';
+import {
+  openConnection,
+  requireManagement,
+  resolveManagement,
+  withThrowawayChannel,
+  withVhost,
+  type AmqpUrl,
+  type ManagementClient,
+} from '../broker/index.js';
 import { declareBinding, declareExchange, declarePolicy, declareQueue } from '../deploy/declareTopology.js';
 import { exchangeShape, queueShape } from '../deploy/planDeploy.js';
 import { inThrowawayVhost } from './throwawayVhost.js';
@@ -35,7 +43,9 @@ export interface VerifyTarget {
 
 /** The target broker of --verify-on: its management API (verified to be the same broker) and version. */
 export async function verifyTarget(url: AmqpUrl, managementUrl?: string): Promise<VerifyTarget> {
-  const management = requireManagement(await resolveManagement(url, managementUrl !== undefined ? { managementUrl } : {}));
+  const management = requireManagement(
+    await resolveManagement(url, managementUrl !== undefined ? { managementUrl } : {}),
+  );
   const ov = await management.overview();
   const version = String(ov.rabbitmq_version ?? '');
   const p = profileForBrokerVersion(version);
@@ -56,7 +66,10 @@ export const errText = (e: unknown): string =>
     .replace(/&amp;/g, '&')
     .trim();
 
-async function attempt(conn: ChannelModel, fn: (ch: import('amqplib').Channel) => Promise<unknown>): Promise<string | undefined> {
+async function attempt(
+  conn: ChannelModel,
+  fn: (ch: import('amqplib').Channel) => Promise<unknown>,
+): Promise<string | undefined> {
   try {
     await withThrowawayChannel(conn, async (ch) => {
       await fn(ch);
@@ -67,7 +80,11 @@ async function attempt(conn: ChannelModel, fn: (ch: import('amqplib').Channel) =
   }
 }
 
-export async function declareAll(t: VerifyTarget, vhost: string, topology: Topology): Promise<{ object: string; error?: string }[]> {
+export async function declareAll(
+  t: VerifyTarget,
+  vhost: string,
+  topology: Topology,
+): Promise<{ object: string; error?: string }[]> {
   const out: { object: string; error?: string }[] = [];
   let conn = await openConnection(withVhost(t.url, vhost), { purpose: 'cli', label: 'upgrade-check verify' });
   conn.on('error', () => undefined);
@@ -99,9 +116,11 @@ export async function declareAll(t: VerifyTarget, vhost: string, topology: Topol
       }
       out.push({ object: `policy ${p.name}`, ...(error !== undefined ? { error } : {}) });
     }
-    for (const x of topology.exchanges) await run(`exchange ${x.name}`, (ch) => declareExchange(ch, x.name, exchangeShape(x)));
+    for (const x of topology.exchanges)
+      await run(`exchange ${x.name}`, (ch) => declareExchange(ch, x.name, exchangeShape(x)));
     for (const q of topology.queues) await run(`queue ${q.name}`, (ch) => declareQueue(ch, q.name, queueShape(q)));
-    for (const b of topology.bindings) await run(`binding ${b.source} -> ${b.destination}`, (ch) => declareBinding(ch, b));
+    for (const b of topology.bindings)
+      await run(`binding ${b.source} -> ${b.destination}`, (ch) => declareBinding(ch, b));
   } finally {
     await conn.close().catch(() => undefined);
   }
@@ -109,7 +128,12 @@ export async function declareAll(t: VerifyTarget, vhost: string, topology: Topol
 }
 
 /** Declares the topology in a fresh vhost, compares with the predicted refusals, deletes the vhost whatever happened. */
-export async function verifyTopology(t: VerifyTarget, topology: Topology, predicted: readonly UpgradeFinding[], label: string): Promise<VerifyRun> {
+export async function verifyTopology(
+  t: VerifyTarget,
+  topology: Topology,
+  predicted: readonly UpgradeFinding[],
+  label: string,
+): Promise<VerifyRun> {
   const refusedObjects = new Set(predicted.filter((f) => f.kind === 'refused').map((f) => f.object));
   const { vhost, result, cleanedUp } = await inThrowawayVhost(t.management, label, async (vhost) => {
     const declared = await declareAll(t, vhost, topology);

@@ -57,7 +57,6 @@ export async function call<T>(method: 'GET' | 'POST', path: string, body?: unkno
   return json as T;
 }
 
-
 const clean = (t: Target) => ({
   ...(t.broker ? { broker: t.broker } : {}),
   ...(t.managementUrl ? { managementUrl: t.managementUrl } : {}),
@@ -66,19 +65,41 @@ const clean = (t: Target) => ({
 });
 
 export const api = {
-  probe: (t: Target) => call<Probe>('POST', '/api/broker', { ...(t.broker ? { broker: t.broker } : {}), ...(t.managementUrl ? { managementUrl: t.managementUrl } : {}) } satisfies ProbeRequest),
-  plan: (design: Design, t: Target) => call<PlanResponse>('POST', '/api/plan', { design, ...clean(t) } satisfies PlanRequest),
-  deploy: (design: Design, t: Target) => call<DeployResponse>('POST', '/api/deploy', { design, ...clean(t) } satisfies DeployRequest),
+  probe: (t: Target) =>
+    call<Probe>('POST', '/api/broker', {
+      ...(t.broker ? { broker: t.broker } : {}),
+      ...(t.managementUrl ? { managementUrl: t.managementUrl } : {}),
+    } satisfies ProbeRequest),
+  plan: (design: Design, t: Target) =>
+    call<PlanResponse>('POST', '/api/plan', { design, ...clean(t) } satisfies PlanRequest),
+  deploy: (design: Design, t: Target) =>
+    call<DeployResponse>('POST', '/api/deploy', { design, ...clean(t) } satisfies DeployRequest),
   teardown: (designName: string, t: Target, force = false) =>
-    call<TeardownResponse>('POST', '/api/teardown', { designName, ...clean(t), ...(force ? { force: true } : {}) } satisfies TeardownRequest),
-  trace: (design: Design, t: Target, run: Pick<TraceRequest, 'messages' | 'failure' | 'seed' | 'nodeLoss' | 'durationMs'>) =>
-    call<TraceStart>('POST', '/api/trace', { design, ...clean(t), ...run, predict: true } satisfies TraceRequest),
+    call<TeardownResponse>('POST', '/api/teardown', {
+      designName,
+      ...clean(t),
+      ...(force ? { force: true } : {}),
+    } satisfies TeardownRequest),
+  trace: (
+    design: Design,
+    t: Target,
+    run: Pick<TraceRequest, 'messages' | 'failure' | 'seed' | 'nodeLoss' | 'durationMs'>,
+  ) => call<TraceStart>('POST', '/api/trace', { design, ...clean(t), ...run, predict: true } satisfies TraceRequest),
   /** `messages`: the predicted events of the first N messages only (default: the first 20,000 events) */
   prediction: (id: string, messages?: number) =>
-    call<PredictionResponse>('GET', `/api/trace/${encodeURIComponent(id)}/prediction${messages !== undefined ? `?messages=${messages}` : ''}`),
+    call<PredictionResponse>(
+      'GET',
+      `/api/trace/${encodeURIComponent(id)}/prediction${messages !== undefined ? `?messages=${messages}` : ''}`,
+    ),
   /** the upgrade check's declarations on a broker of the target line (the CLI's --verify-on) */
   upgradeVerify: (design: Design, from: UpgradeVerifyRequest['from'], to: UpgradeVerifyRequest['to'], t: Target) =>
-    call<UpgradeVerifyResponse>('POST', '/api/upgrade/verify', { design, from, to, ...(t.broker ? { broker: t.broker } : {}), ...(t.managementUrl ? { managementUrl: t.managementUrl } : {}) } satisfies UpgradeVerifyRequest),
+    call<UpgradeVerifyResponse>('POST', '/api/upgrade/verify', {
+      design,
+      from,
+      to,
+      ...(t.broker ? { broker: t.broker } : {}),
+      ...(t.managementUrl ? { managementUrl: t.managementUrl } : {}),
+    } satisfies UpgradeVerifyRequest),
   stopTrace: (id: string) => call<TraceSummary>('POST', `/api/trace/${encodeURIComponent(id)}/stop`, {}),
 };
 

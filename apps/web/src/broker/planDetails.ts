@@ -1,5 +1,13 @@
 /** What a plan row says beyond its status: a policy's changes and their effect, where a queue's settings come from. */
-import { describeChange, exchangeDeclarationChanges, queueDeclarationChanges, type AmqpValue, type ChangeEffect, type PolicyDef, type SettingChange } from '@retry-studio/topology-core/model';
+import {
+  describeChange,
+  exchangeDeclarationChanges,
+  queueDeclarationChanges,
+  type AmqpValue,
+  type ChangeEffect,
+  type PolicyDef,
+  type SettingChange,
+} from '@retry-studio/topology-core/model';
 import type { PlanItem } from '@retry-studio/contract';
 
 type PolicyItem = Extract<PlanItem, { kind: 'policy' }>;
@@ -65,7 +73,9 @@ export function argumentLines(args: Readonly<Record<string, AmqpValue>> | undefi
  */
 export function shapeChanges(it: ShapedItem): SettingChange[] {
   if (!it.actual) return [];
-  return it.kind === 'queue' ? queueDeclarationChanges(it.actual, it.desired) : exchangeDeclarationChanges(it.actual, it.desired);
+  return it.kind === 'queue'
+    ? queueDeclarationChanges(it.actual, it.desired)
+    : exchangeDeclarationChanges(it.actual, it.desired);
 }
 
 /** a value of a before/after line; `not set` when absent */

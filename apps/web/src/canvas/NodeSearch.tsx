@@ -3,7 +3,15 @@ import type { DesignNode } from '../graph/flowTypes';
 import { searchNodes } from './nodeSearch';
 
 /** The find-a-node box over the canvas (Ctrl+F or /): type part of a name, Enter or a click selects the node and brings it into view. */
-export function NodeSearch({ nodes, onPick, onClose }: { nodes: readonly DesignNode[]; onPick: (id: string) => void; onClose: () => void }) {
+export function NodeSearch({
+  nodes,
+  onPick,
+  onClose,
+}: {
+  nodes: readonly DesignNode[];
+  onPick: (id: string) => void;
+  onClose: () => void;
+}) {
   const [text, setText] = useState('');
   const [at, setAt] = useState(0);
   const input = useRef<HTMLInputElement>(null);
@@ -14,7 +22,10 @@ export function NodeSearch({ nodes, onPick, onClose }: { nodes: readonly DesignN
     if (h) onPick(h.id);
   };
   return (
-    <div data-testid="node-search" className="absolute left-1/2 top-3 z-20 w-96 -translate-x-1/2 rounded-lg border border-slate-600 bg-slate-900/95 p-2 shadow-xl">
+    <div
+      data-testid="node-search"
+      className="absolute left-1/2 top-3 z-20 w-96 -translate-x-1/2 rounded-lg border border-slate-600 bg-slate-900/95 p-2 shadow-xl"
+    >
       <input
         ref={input}
         data-testid="node-search-input"
@@ -34,7 +45,8 @@ export function NodeSearch({ nodes, onPick, onClose }: { nodes: readonly DesignN
           e.preventDefault();
         }}
         onBlur={(e) => {
-          if (!e.relatedTarget || !(e.currentTarget.parentElement?.contains(e.relatedTarget as Node) ?? false)) onClose();
+          if (!e.relatedTarget || !(e.currentTarget.parentElement?.contains(e.relatedTarget as Node) ?? false))
+            onClose();
         }}
         className="w-full rounded border border-slate-600 bg-slate-950 px-2 py-1 text-sm text-slate-100 focus:outline-none focus:ring-2 focus:ring-sky-500"
       />

@@ -40,5 +40,12 @@ export function OverlayHost({ edges }: { edges: DesignEdge[] }) {
   }, [store]);
 
   // its own compositing layer: redrawing tokens must not repaint the 300 nodes underneath
-  return <canvas ref={ref} data-testid="token-overlay" style={{ willChange: "transform" }} className="pointer-events-none absolute inset-0 z-[4] h-full w-full" />;
+  return (
+    <canvas
+      ref={ref}
+      data-testid="token-overlay"
+      style={{ willChange: 'transform' }}
+      className="pointer-events-none absolute inset-0 z-[4] h-full w-full"
+    />
+  );
 }

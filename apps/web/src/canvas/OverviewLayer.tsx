@@ -25,7 +25,8 @@ export function OverviewLayer({ model, box }: { model: OverviewModel; box: React
     let direct: { tx: number; ty: number; zoom: number; w: number; h: number; dpr: number } | null = null;
     const blit = (tx: number, ty: number, dpr: number): number[] => {
       const d = drawn!;
-      const dx = tx - d.tx, dy = ty - d.ty;
+      const dx = tx - d.tx,
+        dy = ty - d.ty;
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.clearRect(0, 0, canvas.width, canvas.height);
       ctx.drawImage(picture, Math.round((dx - d.w / 2) * dpr), Math.round((dy - d.h / 2) * dpr));
@@ -40,7 +41,8 @@ export function OverviewLayer({ model, box }: { model: OverviewModel; box: React
       }
       const [tx, ty, zoom] = store.getState().transform;
       const { w, h } = size;
-      const same = (d: { zoom: number; w: number; h: number; dpr: number } | null) => !!d && d.zoom === zoom && d.w === w && d.h === h && d.dpr === dpr;
+      const same = (d: { zoom: number; w: number; h: number; dpr: number } | null) =>
+        !!d && d.zoom === zoom && d.w === w && d.h === h && d.dpr === dpr;
       let at: number[];
       if (same(drawn) && Math.abs(tx - drawn!.tx) <= w / 2 && Math.abs(ty - drawn!.ty) <= h / 2) at = blit(tx, ty, dpr);
       else if (same(direct) && (tx !== direct!.tx || ty !== direct!.ty)) {
@@ -83,5 +85,11 @@ export function OverviewLayer({ model, box }: { model: OverviewModel; box: React
       box.current?.removeAttribute('data-drawn-bounds');
     };
   }, [model, store, box]);
-  return <canvas ref={ref} data-testid="canvas-overview" className="pointer-events-none absolute inset-0 z-[3] h-full w-full" />;
+  return (
+    <canvas
+      ref={ref}
+      data-testid="canvas-overview"
+      className="pointer-events-none absolute inset-0 z-[3] h-full w-full"
+    />
+  );
 }

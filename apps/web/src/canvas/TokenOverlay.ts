@@ -131,7 +131,8 @@ export class TokenOverlay {
     let n = 0;
     if (sim) {
       // a depth box is 22 px wide: under 3 px on screen it is noise, not a number (the overview's zoom)
-      if (zoom * 22 >= 3) this.drawDepths(sim, { x0: -tx / zoom, y0: -ty / zoom - 20, x1: (w - tx) / zoom, y1: (h - ty) / zoom + 20 });
+      if (zoom * 22 >= 3)
+        this.drawDepths(sim, { x0: -tx / zoom, y0: -ty / zoom - 20, x1: (w - tx) / zoom, y1: (h - ty) / zoom + 20 });
       n += this.drawTokens(sim, COLORS.sim, live ? -7 : 0);
     }
     if (live) {

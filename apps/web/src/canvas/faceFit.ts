@@ -64,7 +64,8 @@ function linesAt(parts: readonly string[], perLine: number): number {
 /** the shortest longest line (characters) with which the name takes at most `lines` lines */
 function shortestLine(name: string, lines: number): number {
   const parts = nameParts(name);
-  for (let l = Math.max(1, Math.ceil(name.length / lines)); l < name.length; l++) if (linesAt(parts, l) <= lines) return l;
+  for (let l = Math.max(1, Math.ceil(name.length / lines)); l < name.length; l++)
+    if (linesAt(parts, l) <= lines) return l;
   return Math.max(1, name.length);
 }
 

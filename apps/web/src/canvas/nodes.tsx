@@ -110,7 +110,10 @@ interface FaceChip {
  * the level the canvas is at, so a zoom re-renders no node). With no room for a row, "+N" sits on the corner.
  */
 function Chips({ name, chips }: { name: string; chips: readonly FaceChip[] }) {
-  const per = chipsPerLevel(name, chips.map((c) => c.label));
+  const per = chipsPerLevel(
+    name,
+    chips.map((c) => c.label),
+  );
   const counts = FACE_LEVELS.map((l) => per[l.lod]);
   const same = counts.every((n) => n === counts[0]);
   const levels = same ? [{ lod: undefined, n: counts[0]! }] : FACE_LEVELS.map((l) => ({ lod: l.lod, n: per[l.lod] }));
@@ -122,7 +125,11 @@ function Chips({ name, chips }: { name: string; chips: readonly FaceChip[] }) {
           <span
             data-testid="chips-more"
             title={hidden.map((c) => c.title).join('\n')}
-            className={n === 0 ? 'absolute -bottom-2 right-1 rounded border border-slate-400/60 bg-slate-700 px-1 text-slate-100 shadow' : 'rounded border border-slate-400/60 bg-slate-700/60 px-1 text-slate-100'}
+            className={
+              n === 0
+                ? 'absolute -bottom-2 right-1 rounded border border-slate-400/60 bg-slate-700 px-1 text-slate-100 shadow'
+                : 'rounded border border-slate-400/60 bg-slate-700/60 px-1 text-slate-100'
+            }
           >
             +{hidden.length}
           </span>
@@ -136,7 +143,13 @@ function Chips({ name, chips }: { name: string; chips: readonly FaceChip[] }) {
             className={`mt-1 flex-wrap gap-x-1 gap-y-0.5 overflow-hidden whitespace-nowrap text-[length:calc(11px*var(--ts,1))] leading-[1.2] ${lod ? `face-lod-${lod}` : 'flex'}`}
           >
             {chips.slice(0, n).map((c) => (
-              <span key={c.key} title={c.title} data-testid="queue-chip" data-policy={c.policy} className={`max-w-full truncate rounded border px-1 ${c.className}`}>
+              <span
+                key={c.key}
+                title={c.title}
+                data-testid="queue-chip"
+                data-policy={c.policy}
+                className={`max-w-full truncate rounded border px-1 ${c.className}`}
+              >
                 {c.label}
               </span>
             ))}
@@ -168,14 +181,23 @@ export const ExchangeNode = memo(function ExchangeNode({ id, data, selected }: N
       <UpgradeBadge id={id} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
       <div className="flex items-center gap-1.5">
-        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-md text-[length:calc(14px*var(--ts,1))] font-bold text-white" style={{ background: look.color }}>
+        <span
+          className="flex h-6 w-6 shrink-0 items-center justify-center rounded-md text-[length:calc(14px*var(--ts,1))] font-bold text-white"
+          style={{ background: look.color }}
+        >
           {look.glyph}
         </span>
         <NodeName text={name} />
       </div>
       <Chips name={name} chips={exchangeChips(look.label, delayedType, ae)} />
       <Handle type="source" position={Position.Right} id="out" className={handleCls} />
-      <Handle type="source" position={Position.Bottom} id="ae" title="alternate exchange" className="!w-2.5 !h-2.5 !bg-orange-400 !border-slate-700" />
+      <Handle
+        type="source"
+        position={Position.Bottom}
+        id="ae"
+        title="alternate exchange"
+        className="!w-2.5 !h-2.5 !bg-orange-400 !border-slate-700"
+      />
     </div>
   );
 });
@@ -207,7 +229,11 @@ export const QueueNode = memo(function QueueNode({ id, data, selected }: NodePro
       {outage && (
         <span
           data-testid="queue-unavailable"
-          title={outage.quorum ? 'its leader was on the lost node: no deliveries until a new leader is elected; messages wait' : 'a classic queue on the lost node: unavailable until the node is back; messages wait'}
+          title={
+            outage.quorum
+              ? 'its leader was on the lost node: no deliveries until a new leader is elected; messages wait'
+              : 'a classic queue on the lost node: unavailable until the node is back; messages wait'
+          }
           className="absolute -bottom-2.5 right-1 rounded bg-red-700 px-1 text-[length:calc(10px*var(--ts,1))] font-semibold text-white shadow"
         >
           {outage.quorum ? 'no leader' : 'node down'}
@@ -216,7 +242,10 @@ export const QueueNode = memo(function QueueNode({ id, data, selected }: NodePro
       <DepthBadge queue={data.def.name} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
       <div className="flex items-center gap-1.5">
-        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded bg-slate-600 text-[length:calc(11px*var(--ts,1))] font-bold" title={look.label}>
+        <span
+          className="flex h-6 w-6 shrink-0 items-center justify-center rounded bg-slate-600 text-[length:calc(11px*var(--ts,1))] font-bold"
+          title={look.label}
+        >
           {look.glyph}
         </span>
         <NodeName text={data.def.name} />
@@ -243,7 +272,9 @@ export const ConsumerNode = memo(function ConsumerNode({ id, data, selected }: N
       <UpgradeBadge id={id} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
       <div className="flex items-center gap-1.5">
-        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-[length:calc(12px*var(--ts,1))]">⚙</span>
+        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-[length:calc(12px*var(--ts,1))]">
+          ⚙
+        </span>
         <NodeName text={data.def.label ?? data.def.id} />
       </div>
       <BehaviourLines name={data.def.label ?? data.def.id} lines={lines} />
@@ -260,7 +291,10 @@ function BehaviourLines({ name, lines }: { name: string; lines: readonly string[
         const shown = Math.min(lines.length, chipRows(name, l.ts));
         const rest = lines.length - shown;
         return (
-          <div key={l.lod} className={`mt-0.5 flex-col overflow-hidden text-[length:calc(11px*var(--ts,1))] leading-[1.2] text-emerald-200/90 face-lod-${l.lod}`}>
+          <div
+            key={l.lod}
+            className={`mt-0.5 flex-col overflow-hidden text-[length:calc(11px*var(--ts,1))] leading-[1.2] text-emerald-200/90 face-lod-${l.lod}`}
+          >
             {lines.slice(0, shown).map((t, i) => (
               <div key={i} className="truncate">
                 {t}
@@ -295,7 +329,9 @@ export const PublisherNode = memo(function PublisherNode({ id, data, selected }:
       <LintMarker data={data} />
       <UpgradeBadge id={id} />
       <div className="flex items-center gap-1.5">
-        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-sky-600 text-[length:calc(12px*var(--ts,1))]">✉</span>
+        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-sky-600 text-[length:calc(12px*var(--ts,1))]">
+          ✉
+        </span>
         <NodeName text={data.def.label ?? data.def.id} />
       </div>
       <div className="mt-0.5 truncate text-[length:calc(11px*var(--ts,1))] text-sky-200/90">
@@ -307,9 +343,28 @@ export const PublisherNode = memo(function PublisherNode({ id, data, selected }:
 });
 
 function exchangeChips(typeLabel: string, delayedType: unknown, ae: unknown): FaceChip[] {
-  const out: FaceChip[] = [{ key: 'type', label: `${typeLabel} exchange`, title: `${typeLabel} exchange`, className: 'border-slate-600 text-slate-300' }];
-  if (typeof delayedType === 'string') out.push({ key: 'delayed', label: `as ${delayedType}`, title: `x-delayed-type ${delayedType}`, className: 'border-pink-500/40 text-pink-200' });
-  if (typeof ae === 'string') out.push({ key: 'ae', label: `AE ${ae}`, title: `alternate exchange ${ae}`, className: 'border-orange-500/40 text-orange-200' });
+  const out: FaceChip[] = [
+    {
+      key: 'type',
+      label: `${typeLabel} exchange`,
+      title: `${typeLabel} exchange`,
+      className: 'border-slate-600 text-slate-300',
+    },
+  ];
+  if (typeof delayedType === 'string')
+    out.push({
+      key: 'delayed',
+      label: `as ${delayedType}`,
+      title: `x-delayed-type ${delayedType}`,
+      className: 'border-pink-500/40 text-pink-200',
+    });
+  if (typeof ae === 'string')
+    out.push({
+      key: 'ae',
+      label: `AE ${ae}`,
+      title: `alternate exchange ${ae}`,
+      className: 'border-orange-500/40 text-orange-200',
+    });
   return out;
 }
 

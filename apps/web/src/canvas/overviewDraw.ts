@@ -9,18 +9,32 @@ import { NODE_H, NODE_W } from '../graph/flowTypes';
 import { EDGE_STYLE } from './DesignEdge';
 import type { OverviewModel } from './overviewModel';
 
-export const OVERVIEW_NODE_COLOR: Record<string, string> = { exchange: '#3b82f6', queue: '#64748b', consumer: '#10b981', publisher: '#0ea5e9' };
+export const OVERVIEW_NODE_COLOR: Record<string, string> = {
+  exchange: '#3b82f6',
+  queue: '#64748b',
+  consumer: '#10b981',
+  publisher: '#0ea5e9',
+};
 const LINT_COLOR = { error: '#dc2626', warning: '#f59e0b', info: '#0284c7' } as const;
 
 /** returns where the design is on screen (left, top, right, bottom in canvas px): the flows check it is in view */
-export function drawOverview(ctx: CanvasRenderingContext2D, m: OverviewModel, t: readonly [number, number, number], w: number, h: number, dpr: number): [number, number, number, number] {
+export function drawOverview(
+  ctx: CanvasRenderingContext2D,
+  m: OverviewModel,
+  t: readonly [number, number, number],
+  w: number,
+  h: number,
+  dpr: number,
+): [number, number, number, number] {
   const [tx, ty, zoom] = t;
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
   ctx.setTransform(dpr * zoom, 0, 0, dpr * zoom, dpr * tx, dpr * ty);
   // the view in flow coordinates, with a margin so curves that leave it are still drawn
-  const vx0 = -tx / zoom - NODE_W, vy0 = -ty / zoom - NODE_H;
-  const vx1 = (w - tx) / zoom + NODE_W, vy1 = (h - ty) / zoom + NODE_H;
+  const vx0 = -tx / zoom - NODE_W,
+    vy0 = -ty / zoom - NODE_H;
+  const vx1 = (w - tx) / zoom + NODE_W,
+    vy1 = (h - ty) / zoom + NODE_H;
   const inView = (x: number, y: number) => x >= vx0 && x <= vx1 && y >= vy0 && y <= vy1;
 
   ctx.lineWidth = 1 / zoom;
@@ -52,7 +66,10 @@ export function drawOverview(ctx: CanvasRenderingContext2D, m: OverviewModel, t:
     ctx.stroke(p);
   }
 
-  let bx0 = Infinity, by0 = Infinity, bx1 = -Infinity, by1 = -Infinity;
+  let bx0 = Infinity,
+    by0 = Infinity,
+    bx1 = -Infinity,
+    by1 = -Infinity;
   const boxes = new Map<string, Path2D>();
   const selected = new Path2D();
   const marks = new Map<string, Path2D>();
@@ -91,7 +108,9 @@ export function drawOverview(ctx: CanvasRenderingContext2D, m: OverviewModel, t:
   ctx.textBaseline = 'bottom';
   for (const g of m.groups) {
     if (g.count < 2) continue;
-    const sx = g.x * zoom + tx, sy = g.y * zoom + ty, sw = g.w * zoom;
+    const sx = g.x * zoom + tx,
+      sy = g.y * zoom + ty,
+      sw = g.w * zoom;
     if (sx > w || sy > h + 14 || sx + sw < 0 || sy < 0) continue;
     const label = `${g.key} · ${g.queues} queue${g.queues === 1 ? '' : 's'}`;
     const lw = ctx.measureText(label).width;

@@ -52,12 +52,26 @@ export interface OverviewModel {
 
 const GROUP_PAD = 24;
 
-export function overviewModel(design: Design, nodes: readonly DesignNode[], edges: readonly DesignEdge[]): OverviewModel {
-  const ov: OverviewNode[] = nodes.map((n) => ({ id: n.id, kind: n.type ?? 'queue', x: n.position.x, y: n.position.y, selected: !!n.selected, lint: n.data.lint }));
+export function overviewModel(
+  design: Design,
+  nodes: readonly DesignNode[],
+  edges: readonly DesignEdge[],
+): OverviewModel {
+  const ov: OverviewNode[] = nodes.map((n) => ({
+    id: n.id,
+    kind: n.type ?? 'queue',
+    x: n.position.x,
+    y: n.position.y,
+    selected: !!n.selected,
+    lint: n.data.lint,
+  }));
   const byId = new Map(ov.map((n) => [n.id, n]));
   const groups: OverviewGroup[] = [];
   for (const g of groupNodesByPrefix(design)) {
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    let x0 = Infinity,
+      y0 = Infinity,
+      x1 = -Infinity,
+      y1 = -Infinity;
     for (const id of g.nodes) {
       const n = byId.get(id);
       if (!n) continue;
@@ -67,25 +81,44 @@ export function overviewModel(design: Design, nodes: readonly DesignNode[], edge
       y1 = Math.max(y1, n.y + NODE_H);
     }
     if (x0 === Infinity) continue;
-    groups.push({ key: g.key, x: x0 - GROUP_PAD, y: y0 - GROUP_PAD, w: x1 - x0 + 2 * GROUP_PAD, h: y1 - y0 + 2 * GROUP_PAD, count: g.nodes.length, queues: g.queues });
+    groups.push({
+      key: g.key,
+      x: x0 - GROUP_PAD,
+      y: y0 - GROUP_PAD,
+      w: x1 - x0 + 2 * GROUP_PAD,
+      h: y1 - y0 + 2 * GROUP_PAD,
+      count: g.nodes.length,
+      queues: g.queues,
+    });
   }
   return {
     nodes: ov,
     byId,
-    edges: edges.map((e) => ({ kind: e.data?.kind ?? 'binding', source: e.source, target: e.target, ae: e.sourceHandle === 'ae' })),
+    edges: edges.map((e) => ({
+      kind: e.data?.kind ?? 'binding',
+      source: e.source,
+      target: e.target,
+      ae: e.sourceHandle === 'ae',
+    })),
     groups,
   };
 }
 
 /** the node under a flow point, else the smallest group around it */
-export function overviewHit(m: OverviewModel, p: { x: number; y: number }): { node?: OverviewNode; group?: OverviewGroup } {
-  for (const n of m.nodes) if (p.x >= n.x && p.x <= n.x + NODE_W && p.y >= n.y && p.y <= n.y + NODE_H) return { node: n, group: groupAt(m, p) };
+export function overviewHit(
+  m: OverviewModel,
+  p: { x: number; y: number },
+): { node?: OverviewNode; group?: OverviewGroup } {
+  for (const n of m.nodes)
+    if (p.x >= n.x && p.x <= n.x + NODE_W && p.y >= n.y && p.y <= n.y + NODE_H)
+      return { node: n, group: groupAt(m, p) };
   return { group: groupAt(m, p) };
 }
 
 function groupAt(m: OverviewModel, p: { x: number; y: number }): OverviewGroup | undefined {
   let best: OverviewGroup | undefined;
   for (const g of m.groups)
-    if (p.x >= g.x && p.x <= g.x + g.w && p.y >= g.y && p.y <= g.y + g.h && (!best || g.w * g.h < best.w * best.h)) best = g;
+    if (p.x >= g.x && p.x <= g.x + g.w && p.y >= g.y && p.y <= g.y + g.h && (!best || g.w * g.h < best.w * best.h))
+      best = g;
   return best;
 }

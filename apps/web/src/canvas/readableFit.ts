@@ -24,7 +24,10 @@ const MAX_ZOOM = 1.2;
 export const MINIMAP_SIZE = { width: 160, height: 100 };
 const MINIMAP_CORNER = { width: MINIMAP_SIZE.width + 15, height: MINIMAP_SIZE.height + 15 };
 
-export function readableFit(rf: ReactFlowInstance<DesignNode, DesignEdge>, canvas: { width: number; height: number }): void {
+export function readableFit(
+  rf: ReactFlowInstance<DesignNode, DesignEdge>,
+  canvas: { width: number; height: number },
+): void {
   const v = readableViewport(rf, canvas);
   if (v) void rf.setViewport(v);
 }
@@ -38,13 +41,17 @@ export function readableViewport(
 }
 
 /** the opening view of these nodes (React Flow's or the design's own, before React Flow has them: Canvas opens at it) */
-export function openingViewport(nodes: readonly DesignNode[], canvas: { width: number; height: number }): { x: number; y: number; zoom: number } | null {
+export function openingViewport(
+  nodes: readonly DesignNode[],
+  canvas: { width: number; height: number },
+): { x: number; y: number; zoom: number } | null {
   if (!nodes.length || canvas.width <= 0 || canvas.height <= 0) return null;
   const big = nodes.length >= OVERVIEW_MIN_NODES;
   const corner = big ? { width: 0, height: 0 } : MINIMAP_CORNER;
   // declared sizes, not measured ones: the overview's nodes are hidden and never measured
   const b = getNodesBounds([...nodes]);
-  const fitIn = (a: { width: number; height: number }) => Math.min((a.width - 2 * PADDING) / b.width, (a.height - 2 * PADDING) / b.height, MAX_ZOOM);
+  const fitIn = (a: { width: number; height: number }) =>
+    Math.min((a.width - 2 * PADDING) / b.width, (a.height - 2 * PADDING) / b.height, MAX_ZOOM);
   // above the minimap (a wide design loses nothing: it moves up) or left of it (a tall one), whichever shows it larger;
   // fitted into the whole canvas, the last column of a template sat under the minimap
   const above = { width: canvas.width, height: canvas.height - corner.height };
@@ -53,8 +60,12 @@ export function openingViewport(nodes: readonly DesignNode[], canvas: { width: n
   const fit = fitIn(pane);
   const zoom = Math.max(fit, MIN_FIT_ZOOM);
   // centred on the axis that fits, anchored at the start (left / top) on the one that does not
-  const x = b.width * zoom <= pane.width - 2 * PADDING ? (pane.width - b.width * zoom) / 2 - b.x * zoom : PADDING - b.x * zoom;
-  const y = b.height * zoom <= pane.height - 2 * PADDING ? (pane.height - b.height * zoom) / 2 - b.y * zoom : PADDING - b.y * zoom;
+  const x =
+    b.width * zoom <= pane.width - 2 * PADDING ? (pane.width - b.width * zoom) / 2 - b.x * zoom : PADDING - b.x * zoom;
+  const y =
+    b.height * zoom <= pane.height - 2 * PADDING
+      ? (pane.height - b.height * zoom) / 2 - b.y * zoom
+      : PADDING - b.y * zoom;
   return { x, y, zoom };
 }
 
@@ -62,10 +73,20 @@ export function openingViewport(nodes: readonly DesignNode[], canvas: { width: n
  * The view that brings a set of nodes into view (a lint finding, a search result): centred on them, as
  * close as zoom 1 and no closer; a spread too wide for the overview's threshold shows them in the overview.
  */
-export function focusViewport(b: { x: number; y: number; width: number; height: number }, canvas: { width: number; height: number }): { x: number; y: number; zoom: number } {
-  const room = { width: Math.max(1, canvas.width - 2 * PADDING - MINIMAP_CORNER.width), height: Math.max(1, canvas.height - 2 * PADDING) };
+export function focusViewport(
+  b: { x: number; y: number; width: number; height: number },
+  canvas: { width: number; height: number },
+): { x: number; y: number; zoom: number } {
+  const room = {
+    width: Math.max(1, canvas.width - 2 * PADDING - MINIMAP_CORNER.width),
+    height: Math.max(1, canvas.height - 2 * PADDING),
+  };
   const zoom = Math.max(0.002, Math.min(1, room.width / Math.max(1, b.width), room.height / Math.max(1, b.height)));
-  return { x: (canvas.width - MINIMAP_CORNER.width) / 2 - (b.x + b.width / 2) * zoom, y: canvas.height / 2 - (b.y + b.height / 2) * zoom, zoom };
+  return {
+    x: (canvas.width - MINIMAP_CORNER.width) / 2 - (b.x + b.width / 2) * zoom,
+    y: canvas.height / 2 - (b.y + b.height / 2) * zoom,
+    zoom,
+  };
 }
 
 /** `--ts` on the canvas: 1 at zoom 1 and above, 1/zoom below (up to MAX_TEXT_SCALE), and `data-lod`. No node re-renders: CSS does it. */

@@ -14,6 +14,8 @@ const NONE = (): (() => void) => () => undefined;
 export function useQueueOutage(queue: string): QueueOutage | undefined {
   const outage = useApp((s) => s.simOutages.find((o) => o.queue === queue));
   const subscribe = useCallback((l: () => void) => (outage ? player.subscribe(l) : NONE()), [outage]);
-  const inside = useSyncExternalStore(subscribe, () => (outage ? player.virtualNow >= outage.fromMs && player.virtualNow < outage.untilMs : false));
+  const inside = useSyncExternalStore(subscribe, () =>
+    outage ? player.virtualNow >= outage.fromMs && player.virtualNow < outage.untilMs : false,
+  );
   return inside ? outage : undefined;
 }

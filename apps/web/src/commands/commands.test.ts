@@ -15,8 +15,22 @@ beforeEach(() => {
 });
 
 /** A keydown as the handler reads it (target, key, modifiers, preventDefault). */
-const key = (k: string, mods: { ctrlKey?: boolean; shiftKey?: boolean; metaKey?: boolean } = {}, target: unknown = { tagName: 'DIV' }) =>
-  ({ key: k, code: '', ctrlKey: false, shiftKey: false, metaKey: false, altKey: false, target, preventDefault() {}, ...mods }) as unknown as KeyboardEvent;
+const key = (
+  k: string,
+  mods: { ctrlKey?: boolean; shiftKey?: boolean; metaKey?: boolean } = {},
+  target: unknown = { tagName: 'DIV' },
+) =>
+  ({
+    key: k,
+    code: '',
+    ctrlKey: false,
+    shiftKey: false,
+    metaKey: false,
+    altKey: false,
+    target,
+    preventDefault() {},
+    ...mods,
+  }) as unknown as KeyboardEvent;
 
 describe('command registry', () => {
   it('every command has an id, a label and a perform', () => {
@@ -89,13 +103,17 @@ describe('what if a node goes down (toggleNodeLoss)', () => {
     const s = () => env.store.getState();
     s().setClusterNodeNames(['rabbit-c1@h', 'rabbit-c2@h', 'rabbit-c3@h']);
     s().runSimulation();
-    const before = s().simEvents!.filter((e) => e.kind === 'delivered' && e.queue === 'work.q').map((e) => e.t);
+    const before = s()
+      .simEvents!.filter((e) => e.kind === 'delivered' && e.queue === 'work.q')
+      .map((e) => e.t);
     expect(runCommand('toggleNodeLoss', env)).toBe(true);
     // the probed cluster's second node, all queues (no plan), and the run again with it
     expect(s().nodeLoss).toMatchObject({ node: 'rabbit-c2@h', queues: 'placement' });
     s().setNodeLoss({ ...s().nodeLoss!, atMs: 0, downMs: 3000 });
     s().runSimulation();
-    const after = s().simEvents!.filter((e) => e.kind === 'delivered' && e.queue === 'work.q').map((e) => e.t);
+    const after = s()
+      .simEvents!.filter((e) => e.kind === 'delivered' && e.queue === 'work.q')
+      .map((e) => e.t);
     expect(Math.min(...before)).toBe(0);
     expect(Math.min(...after)).toBe(3000);
     expect(s().simOutages.map((o) => [o.queue, o.fromMs, o.untilMs])).toEqual([

@@ -56,7 +56,10 @@ export const duplicate = register({
   enabled: (s) => s.selected.some((id) => parseNodeId(id)),
   perform: ({ store }) => {
     const s = store.getState();
-    const r = duplicateNodes(s.design, s.selected.filter((id) => parseNodeId(id)));
+    const r = duplicateNodes(
+      s.design,
+      s.selected.filter((id) => parseNodeId(id)),
+    );
     s.setDesign(r.design);
     s.select(r.nodeIds);
   },
@@ -79,12 +82,14 @@ export const selectAll = register({
   keyTest: (e) => mod(e) && e.key.toLowerCase() === 'a',
   perform: ({ store }) => {
     const d = store.getState().design;
-    store.getState().select([
-      ...d.publishers.map((p) => `publisher:${p.id}`),
-      ...d.topology.exchanges.map((x) => `exchange:${x.name}`),
-      ...d.topology.queues.map((q) => `queue:${q.name}`),
-      ...d.consumers.map((c) => `consumer:${c.id}`),
-    ]);
+    store
+      .getState()
+      .select([
+        ...d.publishers.map((p) => `publisher:${p.id}`),
+        ...d.topology.exchanges.map((x) => `exchange:${x.name}`),
+        ...d.topology.queues.map((q) => `queue:${q.name}`),
+        ...d.consumers.map((c) => `consumer:${c.id}`),
+      ]);
   },
 });
 
@@ -98,7 +103,12 @@ export const autoLayout = register({
   perform: async ({ store, canvas }) => {
     const pos = await layoutDesign(store.getState().design);
     const s = store.getState();
-    s.setDesign(moveNodes(s.design, Object.entries(pos).map(([id, position]) => ({ id, position }))));
+    s.setDesign(
+      moveNodes(
+        s.design,
+        Object.entries(pos).map(([id, position]) => ({ id, position })),
+      ),
+    );
     requestAnimationFrame(() => canvas?.fitView());
   },
 });
@@ -132,7 +142,10 @@ export const playPause = register({
   icon: '▶',
   group: 'sim',
   // Space on a focused button, tab or node belongs to that element, not to the player
-  keyTest: (e) => e.key === ' ' && !mod(e) && !(e.target as Element | null)?.closest?.('button, a, [role=tab], .react-flow__node, .react-flow__edge'),
+  keyTest: (e) =>
+    e.key === ' ' &&
+    !mod(e) &&
+    !(e.target as Element | null)?.closest?.('button, a, [role=tab], .react-flow__node, .react-flow__edge'),
   perform: ({ store }) => {
     if (!player.plans.sim && !player.plans.live) store.getState().runSimulation();
     if (player.playing) player.pause();
@@ -159,7 +172,11 @@ export const toggleNodeLoss = register({
   perform: ({ store }) => {
     const s = store.getState();
     if (s.nodeLoss) s.setNodeLoss(null);
-    else s.setNodeLoss({ ...DEFAULT_NODE_LOSS, node: s.clusterNodeNames[1] ?? s.clusterNodeNames[0] ?? DEFAULT_NODE_LOSS.node });
+    else
+      s.setNodeLoss({
+        ...DEFAULT_NODE_LOSS,
+        node: s.clusterNodeNames[1] ?? s.clusterNodeNames[0] ?? DEFAULT_NODE_LOSS.node,
+      });
     if (s.simEvents) store.getState().runSimulation();
   },
 });

@@ -31,7 +31,11 @@ export function layerGap(labels: readonly string[]): number {
 export const LAYERED_MAX_NODES = 400;
 
 export async function layoutDesign(design: Design): Promise<Record<string, NodePosition>> {
-  const count = design.topology.queues.length + design.topology.exchanges.length + design.consumers.length + design.publishers.length;
+  const count =
+    design.topology.queues.length +
+    design.topology.exchanges.length +
+    design.consumers.length +
+    design.publishers.length;
   if (count > LAYERED_MAX_NODES) return layoutByPrefix(design).positions;
   if (!elk) {
     // elk is large: loaded on first use, not with the app
@@ -46,7 +50,11 @@ export async function layoutDesign(design: Design): Promise<Record<string, NodeP
     edges.map((e) => ({ id: e.id, source: e.source, target: e.target, kind: e.data!.kind })),
   );
   const constraint = (id: string) =>
-    order.first.has(id) ? { 'elk.layered.layering.layerConstraint': 'FIRST' } : order.last.has(id) ? { 'elk.layered.layering.layerConstraint': 'LAST' } : undefined;
+    order.first.has(id)
+      ? { 'elk.layered.layering.layerConstraint': 'FIRST' }
+      : order.last.has(id)
+        ? { 'elk.layered.layering.layerConstraint': 'LAST' }
+        : undefined;
   const graph = {
     id: 'root',
     layoutOptions: {

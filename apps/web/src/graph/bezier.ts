@@ -5,7 +5,14 @@
 export type Side = 'left' | 'right' | 'top' | 'bottom';
 
 export interface Cubic {
-  x0: number; y0: number; x1: number; y1: number; x2: number; y2: number; x3: number; y3: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  x3: number;
+  y3: number;
 }
 
 const CURVATURE = 0.25;

@@ -11,7 +11,15 @@ describe('design → React Flow graph', () => {
     const d = dlxTtlRetry();
     const nodes = m.nodesOf(d);
     expect(nodes.map((n) => n.id).sort()).toEqual(
-      ['consumer:worker', 'exchange:retry', 'exchange:work', 'publisher:orders', 'queue:parking.q', 'queue:wait.q', 'queue:work.q'].sort(),
+      [
+        'consumer:worker',
+        'exchange:retry',
+        'exchange:work',
+        'publisher:orders',
+        'queue:parking.q',
+        'queue:wait.q',
+        'queue:work.q',
+      ].sort(),
     );
     const edges = m.edgesOf(d);
     const kinds = edges.map((e) => `${e.data!.kind} ${e.source}→${e.target}`).sort();
@@ -27,7 +35,9 @@ describe('design → React Flow graph', () => {
         'republish consumer:worker→queue:parking.q',
       ].sort(),
     );
-    expect(edges.find((e) => e.id.includes('work.q') && e.data!.kind === 'deadLetter')!.data!.label).toBe('DL rk: wait');
+    expect(edges.find((e) => e.id.includes('work.q') && e.data!.kind === 'deadLetter')!.data!.label).toBe(
+      'DL rk: wait',
+    );
   });
 
   it('reuses node objects that did not change (so React Flow skips their render)', () => {

@@ -3,13 +3,26 @@
  * changed, so React Flow's identity check skips their re-render (dragging one node must not
  * re-render three hundred).
  */
-import { republishDestination, republishSites, type Design, type EffectiveValue } from '@retry-studio/topology-core/model';
+import {
+  republishDestination,
+  republishSites,
+  type Design,
+  type EffectiveValue,
+} from '@retry-studio/topology-core/model';
 import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId } from '../model/nodeIds';
 import { edgeIdOf } from '../model/edgeIds';
 import { edgeCubic, type Cubic } from './bezier';
 import { designSettings } from '../model/effective';
 import { placeLabels, type LabelSpot } from './labelPlacement';
-import { NODE_H, NODE_HANDLES, NODE_W, type DesignEdge, type DesignNode, type DesignNodeData, type Severity } from './flowTypes';
+import {
+  NODE_H,
+  NODE_HANDLES,
+  NODE_W,
+  type DesignEdge,
+  type DesignNode,
+  type DesignNodeData,
+  type Severity,
+} from './flowTypes';
 
 export interface Decorations {
   selected: ReadonlySet<string>;
@@ -18,7 +31,12 @@ export interface Decorations {
   pathEdges: ReadonlySet<string>;
 }
 
-export const NO_DECORATIONS: Decorations = { selected: new Set(), lint: new Map(), pathNodes: new Set(), pathEdges: new Set() };
+export const NO_DECORATIONS: Decorations = {
+  selected: new Set(),
+  lint: new Map(),
+  pathNodes: new Set(),
+  pathEdges: new Set(),
+};
 
 const NO_SPOTS = new Map<string, LabelSpot>();
 
@@ -68,15 +86,25 @@ export class FlowMapper {
     let i = 0;
     for (const p of design.publishers) push(publisherNodeId(p.id), { kind: 'publisher', def: p }, i++);
     const settings = designSettings(design);
-    for (const x of design.topology.exchanges) push(exchangeNodeId(x.name), { kind: 'exchange', def: x, settings: settings.exchanges.get(x.name)?.settings ?? {} }, i++);
-    for (const q of design.topology.queues) push(queueNodeId(q.name), { kind: 'queue', def: q, settings: settings.queues.get(q.name)?.settings ?? {} }, i++);
+    for (const x of design.topology.exchanges)
+      push(
+        exchangeNodeId(x.name),
+        { kind: 'exchange', def: x, settings: settings.exchanges.get(x.name)?.settings ?? {} },
+        i++,
+      );
+    for (const q of design.topology.queues)
+      push(queueNodeId(q.name), { kind: 'queue', def: q, settings: settings.queues.get(q.name)?.settings ?? {} }, i++);
     for (const c of design.consumers) push(consumerNodeId(c.id), { kind: 'consumer', def: c }, i++);
     this.nodes = next;
     return out;
   }
 
   /** `labels: false`: no label placement (the overview draws no labels; 5,000 edges took half a second) */
-  edgesOf(design: Design, deco: Decorations = NO_DECORATIONS, { labels = true }: { labels?: boolean } = {}): DesignEdge[] {
+  edgesOf(
+    design: Design,
+    deco: Decorations = NO_DECORATIONS,
+    { labels = true }: { labels?: boolean } = {},
+  ): DesignEdge[] {
     const t = design.topology;
     const exchanges = new Set(t.exchanges.map((x) => x.name));
     const queues = new Set(t.queues.map((q) => q.name));
@@ -86,24 +114,39 @@ export class FlowMapper {
 
     for (const p of design.publishers) {
       if (p.exchange && exchanges.has(p.exchange))
-        add(edgeIdOf.publish(p.id), publisherNodeId(p.id), exchangeNodeId(p.exchange), { kind: 'publish', label: p.routingKey });
+        add(edgeIdOf.publish(p.id), publisherNodeId(p.id), exchangeNodeId(p.exchange), {
+          kind: 'publish',
+          label: p.routingKey,
+        });
       else if (!p.exchange && queues.has(p.routingKey))
         // the default exchange routes by queue name: draw it straight to the queue
-        add(edgeIdOf.publish(p.id), publisherNodeId(p.id), queueNodeId(p.routingKey), { kind: 'publish', label: `(default) ${p.routingKey}` });
+        add(edgeIdOf.publish(p.id), publisherNodeId(p.id), queueNodeId(p.routingKey), {
+          kind: 'publish',
+          label: `(default) ${p.routingKey}`,
+        });
     }
     for (const b of t.bindings) {
       const target = b.destination_type === 'queue' ? queueNodeId(b.destination) : exchangeNodeId(b.destination);
-      const ok = exchanges.has(b.source) && (b.destination_type === 'queue' ? queues.has(b.destination) : exchanges.has(b.destination));
+      const ok =
+        exchanges.has(b.source) &&
+        (b.destination_type === 'queue' ? queues.has(b.destination) : exchanges.has(b.destination));
       if (!ok) continue;
       add(edgeIdOf.binding(b), exchangeNodeId(b.source), target, { kind: 'binding', label: bindingLabel(b) });
     }
     // dead-letter and alternate exchanges as in effect: an argument or a policy (the simulator reads the same)
     const settings = designSettings(design);
-    const policyOf = (v: EffectiveValue | undefined) => (v && v.source.kind !== 'argument' ? { policy: v.source.name } : {});
+    const policyOf = (v: EffectiveValue | undefined) =>
+      v && v.source.kind !== 'argument' ? { policy: v.source.name } : {};
     for (const x of t.exchanges) {
       const ae = settings.exchanges.get(x.name)?.settings['alternate-exchange'];
       if (typeof ae?.value === 'string' && exchanges.has(ae.value))
-        add(edgeIdOf.alternate(x.name), exchangeNodeId(x.name), exchangeNodeId(ae.value), { kind: 'alternate', label: 'alternate', ...policyOf(ae) }, 'ae');
+        add(
+          edgeIdOf.alternate(x.name),
+          exchangeNodeId(x.name),
+          exchangeNodeId(ae.value),
+          { kind: 'alternate', label: 'alternate', ...policyOf(ae) },
+          'ae',
+        );
     }
     for (const q of t.queues) {
       const s = settings.queues.get(q.name)?.settings ?? {};
@@ -118,11 +161,16 @@ export class FlowMapper {
       } else if (dlx?.value === '') {
         // DLX = default exchange: routes by the dead-letter routing key (or the original key) to a queue
         if (typeof rk === 'string' && queues.has(rk))
-          add(edgeIdOf.deadLetter(q.name), queueNodeId(q.name), queueNodeId(rk), { kind: 'deadLetter', label: `DL (default) ${rk}`, ...policyOf(dlx) });
+          add(edgeIdOf.deadLetter(q.name), queueNodeId(q.name), queueNodeId(rk), {
+            kind: 'deadLetter',
+            label: `DL (default) ${rk}`,
+            ...policyOf(dlx),
+          });
       }
     }
     for (const c of design.consumers) {
-      if (c.queue && queues.has(c.queue)) add(edgeIdOf.consume(c.id), queueNodeId(c.queue), consumerNodeId(c.id), { kind: 'consume', label: '' });
+      if (c.queue && queues.has(c.queue))
+        add(edgeIdOf.consume(c.id), queueNodeId(c.queue), consumerNodeId(c.id), { kind: 'consume', label: '' });
       // every republish target: an exchange, or a queue through the default exchange (the parking queue)
       const seen = new Set<string>();
       for (const site of republishSites(c.behaviour)) {
@@ -140,7 +188,8 @@ export class FlowMapper {
     }
     // placement depends on positions and labels only: selection, lint or path changes reuse it
     const inputs = [design.layout, design.topology, design.consumers, design.publishers] as const;
-    if (labels && (!this.spots || this.spots.inputs.some((v, i) => v !== inputs[i]))) this.spots = { inputs, map: labelSpots(design, raw) };
+    if (labels && (!this.spots || this.spots.inputs.some((v, i) => v !== inputs[i])))
+      this.spots = { inputs, map: labelSpots(design, raw) };
     const spots = labels && this.spots ? this.spots.map : NO_SPOTS;
     const next = new Map<string, DesignEdge>();
     const out: DesignEdge[] = [];
@@ -164,7 +213,11 @@ export class FlowMapper {
         out.push(prev);
         continue;
       }
-      const edge: DesignEdge = { ...e, selected, data: { ...e.data!, onPath, ...(spot ? { labelT: spot.t, labelDy: spot.dy } : {}) } };
+      const edge: DesignEdge = {
+        ...e,
+        selected,
+        data: { ...e.data!, onPath, ...(spot ? { labelT: spot.t, labelDy: spot.dy } : {}) },
+      };
       next.set(e.id, edge);
       out.push(edge);
     }
@@ -199,7 +252,10 @@ function labelSpots(design: Design, edges: ReadonlyArray<Omit<DesignEdge, 'selec
         : edgeCubic(a.x + NODE_W, a.y + NODE_H / 2, 'right', b.x, b.y + NODE_H / 2, 'left');
     curves.push({ id: e.id, label: e.data.label, cubic });
   }
-  return placeLabels(curves, [...pos.values()].map((p) => ({ x: p.x, y: p.y, w: NODE_W, h: NODE_H })));
+  return placeLabels(
+    curves,
+    [...pos.values()].map((p) => ({ x: p.x, y: p.y, w: NODE_W, h: NODE_H })),
+  );
 }
 
 function bindingLabel(b: Design['topology']['bindings'][number]): string {

@@ -14,6 +14,9 @@ describe('a node dropped from the palette', () => {
     expect(dropPosition({ x: 20, y: 10 }, view)).toEqual({ x: 0, y: 0 });
     expect(dropPosition({ x: 990, y: 590 }, view)).toEqual({ x: 1000 - NODE_W, y: 600 - NODE_H });
     // zoomed out, the visible area in flow units is larger and anywhere else in it
-    expect(dropPosition({ x: -380, y: 40 }, { x: -400, y: -200, width: 2400, height: 1400 })).toEqual({ x: -400, y: 40 - NODE_H / 2 });
+    expect(dropPosition({ x: -380, y: 40 }, { x: -400, y: -200, width: 2400, height: 1400 })).toEqual({
+      x: -400,
+      y: 40 - NODE_H / 2,
+    });
   });
 });

@@ -28,7 +28,14 @@ export interface FlowOrder {
 }
 
 /** the main flow first: a node's out-edges are walked in this order */
-const KIND_ORDER: Record<EdgeKind, number> = { publish: 0, binding: 1, consume: 2, republish: 3, deadLetter: 4, alternate: 5 };
+const KIND_ORDER: Record<EdgeKind, number> = {
+  publish: 0,
+  binding: 1,
+  consume: 2,
+  republish: 3,
+  deadLetter: 4,
+  alternate: 5,
+};
 
 export function flowOrder(nodeIds: readonly string[], edges: readonly OrderEdge[]): FlowOrder {
   const out = new Map<string, OrderEdge[]>();

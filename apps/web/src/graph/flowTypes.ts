@@ -1,5 +1,11 @@
 import { Position, type Edge, type Node, type NodeHandle } from '@xyflow/react';
-import type { ConsumerSpec, EffectiveSettings, ExchangeDef, PublisherSpec, QueueDef } from '@retry-studio/topology-core/model';
+import type {
+  ConsumerSpec,
+  EffectiveSettings,
+  ExchangeDef,
+  PublisherSpec,
+  QueueDef,
+} from '@retry-studio/topology-core/model';
 import type { EdgeKind } from '../model/edgeIds';
 
 /** Node sizes are fixed so edge geometry (and token paths) never waits for a DOM measure. */
@@ -12,7 +18,15 @@ export const NODE_H = 76;
  * without mounting it: with `onlyRenderVisibleElements` it otherwise mounts every node of the design
  * once to measure them (5,005 DOM nodes, 3 s, on opening or first zooming into a big design).
  */
-const h = (id: string, type: 'source' | 'target', position: Position, x: number, y: number): NodeHandle => ({ id, type, position, x, y, width: 10, height: 10 });
+const h = (id: string, type: 'source' | 'target', position: Position, x: number, y: number): NodeHandle => ({
+  id,
+  type,
+  position,
+  x,
+  y,
+  width: 10,
+  height: 10,
+});
 const IN = h('in', 'target', Position.Left, -3, NODE_H / 2 - 5);
 const OUT = h('out', 'source', Position.Right, NODE_W - 7, NODE_H / 2 - 5);
 export const NODE_HANDLES: Readonly<Record<DesignNodeData['kind'], NodeHandle[]>> = {

@@ -14,7 +14,8 @@ import { NODE_H, NODE_W } from './flowTypes';
  */
 function fanOut(queues: number): Design {
   const names = Array.from({ length: queues }, (_, i) => `service_${i}_documents`);
-  const keys = (i: number) => [`*.bulk.search_api_v${i}_sync`, '*.major', '*.minor', '*.republish'].slice(0, 1 + (i % 3));
+  const keys = (i: number) =>
+    [`*.bulk.search_api_v${i}_sync`, '*.major', '*.minor', '*.republish'].slice(0, 1 + (i % 3));
   return {
     format: DESIGN_FORMAT,
     version: DESIGN_VERSION,
@@ -22,7 +23,14 @@ function fanOut(queues: number): Design {
     topology: {
       exchanges: [{ name: 'published_documents', type: 'topic' }],
       queues: names.map((name) => ({ name, arguments: {} })),
-      bindings: names.flatMap((q, i) => keys(i).map((routing_key) => ({ source: 'published_documents', destination: q, destination_type: 'queue' as const, routing_key }))),
+      bindings: names.flatMap((q, i) =>
+        keys(i).map((routing_key) => ({
+          source: 'published_documents',
+          destination: q,
+          destination_type: 'queue' as const,
+          routing_key,
+        })),
+      ),
     },
     consumers: [],
     publishers: [],
@@ -44,10 +52,15 @@ describe('edge label placement', () => {
   });
 
   it('moves labels apart when curves share their middle (three wait queues dead-lettering to one exchange)', () => {
-    const edges = [0, 1, 2].map((i) => ({ id: `e${i}`, label: `DL rk: orders.work.${i}`, cubic: edgeCubic(800, 40 + i * 110, 'right', 100, 150, 'left') }));
+    const edges = [0, 1, 2].map((i) => ({
+      id: `e${i}`,
+      label: `DL rk: orders.work.${i}`,
+      cubic: edgeCubic(800, 40 + i * 110, 'right', 100, 150, 'left'),
+    }));
     const spots = placeLabels(edges, []);
     const boxes = edges.map((e) => boxOf(e.cubic, e.label, spots.get(e.id)!));
-    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) expect(overlaps(boxes[i]!, boxes[j]!)).toBe(false);
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) expect(overlaps(boxes[i]!, boxes[j]!)).toBe(false);
   });
 
   it('gives every labelled edge of a template its spot, moving the ones whose middles collide', () => {
@@ -73,12 +86,16 @@ describe('edge label placement', () => {
       const a = pos[e.source]!;
       const b = pos[e.target]!;
       const c = edgeCubic(a.x + NODE_W, a.y + NODE_H / 2, 'right', b.x, b.y + NODE_H / 2, 'left');
-      return { label: e.data!.label!, box: boxOf(c, e.data!.label!, { t: e.data!.labelT!, dy: e.data!.labelDy! }, LABEL_MAX_SCALE) };
+      return {
+        label: e.data!.label!,
+        box: boxOf(c, e.data!.label!, { t: e.data!.labelT!, dy: e.data!.labelDy! }, LABEL_MAX_SCALE),
+      };
     });
     const nodes = Object.values(pos).map((p) => ({ x: p.x, y: p.y, w: NODE_W, h: NODE_H }));
     const problems: string[] = [];
     for (let i = 0; i < boxes.length; i++) {
-      for (let j = i + 1; j < boxes.length; j++) if (overlaps(boxes[i]!.box, boxes[j]!.box)) problems.push(`${boxes[i]!.label} on ${boxes[j]!.label}`);
+      for (let j = i + 1; j < boxes.length; j++)
+        if (overlaps(boxes[i]!.box, boxes[j]!.box)) problems.push(`${boxes[i]!.label} on ${boxes[j]!.label}`);
       if (nodes.some((n) => overlaps(boxes[i]!.box, n))) problems.push(`${boxes[i]!.label} under a node`);
     }
     expect(problems).toEqual([]);

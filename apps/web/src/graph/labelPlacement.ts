@@ -65,7 +65,9 @@ class RectGrid {
         for (const o of c) {
           if (o.stamp === q || !overlaps(o, r)) continue;
           o.stamp = q;
-          area += (Math.min(o.x + o.w, r.x + r.w) - Math.max(o.x, r.x)) * (Math.min(o.y + o.h, r.y + r.h) - Math.max(o.y, r.y));
+          area +=
+            (Math.min(o.x + o.w, r.x + r.w) - Math.max(o.x, r.x)) *
+            (Math.min(o.y + o.h, r.y + r.h) - Math.max(o.y, r.y));
         }
       }
     return area;
@@ -75,7 +77,10 @@ class RectGrid {
 export const overlaps = (a: Rect, b: Rect) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
 /** Places labels in order; each takes the first spot that covers no label placed before it and no node. */
-export function placeLabels(edges: ReadonlyArray<{ id: string; label: string; cubic: Cubic }>, nodes: readonly Rect[]): Map<string, LabelSpot> {
+export function placeLabels(
+  edges: ReadonlyArray<{ id: string; label: string; cubic: Cubic }>,
+  nodes: readonly Rect[],
+): Map<string, LabelSpot> {
   const nodeGrid = new RectGrid();
   for (const n of nodes) nodeGrid.add(n);
   const labelGrid = new RectGrid();

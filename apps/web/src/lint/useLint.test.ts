@@ -7,7 +7,8 @@ const design = () => {
   if (!r.ok) throw new Error(JSON.stringify(r.errors));
   return r.template.design;
 };
-const clusterRule = (nodes?: number) => lintOf(design(), nodes).findings.filter((f) => f.rule === 'classic-queue-in-cluster');
+const clusterRule = (nodes?: number) =>
+  lintOf(design(), nodes).findings.filter((f) => f.rule === 'classic-queue-in-cluster');
 
 describe('lintOf with the probed cluster size', () => {
   it('runs the cluster rule only once a multi-node broker was probed', () => {

@@ -1,6 +1,12 @@
 import { useMemo } from 'react';
 import { lintDesign, type LintFinding } from '@retry-studio/topology-core/lint';
-import { describeIssue, issueSubject, validateDesign, type Design, type ValidationIssue } from '@retry-studio/topology-core/model';
+import {
+  describeIssue,
+  issueSubject,
+  validateDesign,
+  type Design,
+  type ValidationIssue,
+} from '@retry-studio/topology-core/model';
 import { useApp } from '../store/store';
 import { heldFor, useHeldEdits } from '../store/heldEdits';
 import type { Severity } from '../graph/flowTypes';
@@ -77,7 +83,10 @@ export function invalidFindings(design: Design, held: readonly ValidationIssue[]
     // the validation code as the rule (`ttl-range`, `dl-routing-key-without-dlx`): the same trap lint names when a file holds it
     return { rule: i.code, severity: 'error', message, nodes: node ? [node] : [] };
   };
-  return [...held.map((i) => finding(i, `${i.message} (not stored: the design keeps its last valid value)`)), ...errors.map((i) => finding(i, describeIssue(design, i)))];
+  return [
+    ...held.map((i) => finding(i, `${i.message} (not stored: the design keeps its last valid value)`)),
+    ...errors.map((i) => finding(i, describeIssue(design, i))),
+  ];
 }
 
 /** Lint findings plus the invalid values, with the worst severity per node. */
@@ -100,7 +109,13 @@ export function useLintFindings(): LintView {
   return useMemo(() => {
     const inputs = [design, nodes, held, docId];
     if (shared && shared.inputs.every((v, i) => v === inputs[i])) return shared.view;
-    const view = withInvalid(lintOf(design, nodes), invalidFindings(design, heldFor(held, docId, design).flatMap((h) => h.issues)));
+    const view = withInvalid(
+      lintOf(design, nodes),
+      invalidFindings(
+        design,
+        heldFor(held, docId, design).flatMap((h) => h.issues),
+      ),
+    );
     shared = { inputs, view };
     return view;
   }, [design, nodes, held, docId]);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type Condition, type ConsumerAction, type ConsumerBehaviour, type Rule } from '@retry-studio/topology-core/model';
+import {
+  type Condition,
+  type ConsumerAction,
+  type ConsumerBehaviour,
+  type Rule,
+} from '@retry-studio/topology-core/model';
 import { TEMPLATES } from '@retry-studio/topology-core/templates';
 import {
   actionOfKind,
@@ -23,7 +28,11 @@ import { actionText, behaviourLines } from './describe';
 
 type Worker = Extract<ConsumerBehaviour, { kind: 'worker' }>;
 
-const worker = (over: Partial<Worker> = {}): Worker => ({ kind: 'worker', onFailure: [{ then: { kind: 'reject' } }], ...over });
+const worker = (over: Partial<Worker> = {}): Worker => ({
+  kind: 'worker',
+  onFailure: [{ then: { kind: 'reject' } }],
+  ...over,
+});
 
 /** What the form does when every control is "changed" to the value it shows. */
 function touchAction(a: ConsumerAction): ConsumerAction {
@@ -70,9 +79,21 @@ describe('behaviour form edits', () => {
         { when: { kind: 'hasHeader', name: 'x-final', is: true }, then: { kind: 'reject' } },
         {
           when: { kind: 'lt', counter: { kind: 'deathCount', queue: 'work', reason: 'rejected' }, value: 3 },
-          then: { kind: 'republish', exchange: 'retry', headers: { 'x-retries': { kind: 'counter', by: { kind: 'header', name: 'x-retries' }, add: 1 } }, expiration: { kind: 'curve', values: [1000, 5000], by: { kind: 'attempt' } } },
+          then: {
+            kind: 'republish',
+            exchange: 'retry',
+            headers: { 'x-retries': { kind: 'counter', by: { kind: 'header', name: 'x-retries' }, add: 1 } },
+            expiration: { kind: 'curve', values: [1000, 5000], by: { kind: 'attempt' } },
+          },
         },
-        { then: { kind: 'retryInProcess', maxAttempts: 3, backoff: { initialMs: 100, multiplier: 2, maxMs: 1000 }, recover: { kind: 'reject' } } },
+        {
+          then: {
+            kind: 'retryInProcess',
+            maxAttempts: 3,
+            backoff: { initialMs: 100, multiplier: 2, maxMs: 1000 },
+            recover: { kind: 'reject' },
+          },
+        },
       ],
     });
     expect(touch(b)).toStrictEqual(b);
@@ -81,10 +102,19 @@ describe('behaviour form edits', () => {
     expect(republishExtras(b.onFailure[1]!.then)).toEqual(['headers', 'expiration curve']);
     // editing one rule's routing key leaves the other rules and the republish's headers as they were
     const r1 = b.onFailure[1]!;
-    const edited = withRules(b, replaceAt(b.onFailure, 1, { ...r1, then: withField(r1.then as Extract<ConsumerAction, { kind: 'republish' }>, 'routingKey', 'k') })) as Worker;
+    const edited = withRules(
+      b,
+      replaceAt(b.onFailure, 1, {
+        ...r1,
+        then: withField(r1.then as Extract<ConsumerAction, { kind: 'republish' }>, 'routingKey', 'k'),
+      }),
+    ) as Worker;
     expect(edited.onFailure[0]).toBe(b.onFailure[0]);
     expect(edited.onFailure[2]).toBe(b.onFailure[2]);
-    expect(edited.onFailure[1]!.then).toMatchObject({ routingKey: 'k', headers: (r1.then as { headers: unknown }).headers });
+    expect(edited.onFailure[1]!.then).toMatchObject({
+      routingKey: 'k',
+      headers: (r1.then as { headers: unknown }).headers,
+    });
   });
 
   it('clears optional fields by deleting them, and inherit removes the failure model', () => {
@@ -92,12 +122,21 @@ describe('behaviour form edits', () => {
     expect(setWorkerFailure(b, failureOfKind('inherit', b.failure))).toStrictEqual(worker());
     const a: ConsumerAction = { kind: 'republish', exchange: 'x', routingKey: 'k' };
     expect(withField(a, 'routingKey', undefined)).toStrictEqual({ kind: 'republish', exchange: 'x' });
-    expect(setRuleWhen({ when: { kind: 'lt', counter: { kind: 'attempt' }, value: 2 }, then: { kind: 'ack' } }, conditionOfKind('always', undefined))).toStrictEqual({ then: { kind: 'ack' } });
+    expect(
+      setRuleWhen(
+        { when: { kind: 'lt', counter: { kind: 'attempt' }, value: 2 }, then: { kind: 'ack' } },
+        conditionOfKind('always', undefined),
+      ),
+    ).toStrictEqual({ then: { kind: 'ack' } });
   });
 
   it('switching lt to gte keeps the counter and the value', () => {
     const c: Condition = { kind: 'lt', counter: { kind: 'header', name: 'x-retries' }, value: 4 };
-    expect(conditionOfKind('gte', c)).toStrictEqual({ kind: 'gte', counter: { kind: 'header', name: 'x-retries' }, value: 4 });
+    expect(conditionOfKind('gte', c)).toStrictEqual({
+      kind: 'gte',
+      counter: { kind: 'header', name: 'x-retries' },
+      value: 4,
+    });
   });
 });
 
@@ -118,7 +157,10 @@ describe('hold and multiple (a batch consumer)', () => {
   it('the multiple box sets multiple: true and deletes it when cleared; switching ack/reject/requeue keeps it', () => {
     expect(setMultiple({ kind: 'requeue' }, true)).toStrictEqual({ kind: 'requeue', multiple: true });
     expect(setMultiple({ kind: 'requeue', multiple: true }, false)).toStrictEqual({ kind: 'requeue' });
-    expect(actionOfKind('requeue', { kind: 'reject', multiple: true })).toStrictEqual({ kind: 'requeue', multiple: true });
+    expect(actionOfKind('requeue', { kind: 'reject', multiple: true })).toStrictEqual({
+      kind: 'requeue',
+      multiple: true,
+    });
     expect(actionOfKind('hold', { kind: 'reject', multiple: true })).toStrictEqual({ kind: 'hold' });
     expect(actionOfKind('ack', { kind: 'reject' })).toStrictEqual({ kind: 'ack' });
     expect(counterOfKind('held', { kind: 'attempt' })).toStrictEqual({ kind: 'held' });
@@ -140,8 +182,26 @@ describe('formCanShow', () => {
       const params = Object.fromEntries(t.params.map((p) => [p.name, p.default]));
       for (const c of t.build(params as never).design.consumers) expect(formCanShow(c.behaviour)).toBe(true);
     }
-    expect(formCanShow(worker({ onFailure: [{ when: { kind: 'gte', counter: { kind: 'attempt' }, value: 'x' as never }, then: { kind: 'ack' } }] }))).toBe(true);
-    for (const b of [null, 3, {}, { kind: 'worker' }, { kind: 'worker', onFailure: [{}] }, { kind: 'worker', onFailure: [{ when: { kind: 'lt' }, then: { kind: 'ack' } }] }, { kind: 'router', rules: 'x' }, { kind: 'script', actions: [null] }, { kind: 'worker', failure: 'always', onFailure: [] }])
+    expect(
+      formCanShow(
+        worker({
+          onFailure: [
+            { when: { kind: 'gte', counter: { kind: 'attempt' }, value: 'x' as never }, then: { kind: 'ack' } },
+          ],
+        }),
+      ),
+    ).toBe(true);
+    for (const b of [
+      null,
+      3,
+      {},
+      { kind: 'worker' },
+      { kind: 'worker', onFailure: [{}] },
+      { kind: 'worker', onFailure: [{ when: { kind: 'lt' }, then: { kind: 'ack' } }] },
+      { kind: 'router', rules: 'x' },
+      { kind: 'script', actions: [null] },
+      { kind: 'worker', failure: 'always', onFailure: [] },
+    ])
       expect(formCanShow(b)).toBe(false);
   });
 });

@@ -3,7 +3,15 @@
  * so what the form does not show (headers, routingKeyFromHeader, ValueExpr expirations...)
  * survives; optional fields the form clears are deleted, never set to undefined.
  */
-import type { Condition, ConsumerAction, ConsumerBehaviour, Counter, DeathReason, FailureModel, Rule } from '@retry-studio/topology-core/model';
+import type {
+  Condition,
+  ConsumerAction,
+  ConsumerBehaviour,
+  Counter,
+  DeathReason,
+  FailureModel,
+  Rule,
+} from '@retry-studio/topology-core/model';
 
 export type FailureKind = 'inherit' | FailureModel['kind'];
 export type ActionKind = 'ack' | 'reject' | 'requeue' | 'hold' | 'republish';
@@ -31,7 +39,8 @@ export function isFormAction(a: ConsumerAction): a is Extract<ConsumerAction, { 
 
 /** the actions that can settle every earlier unsettled delivery too (AMQP's multiple flag) */
 export type MultipleAction = Extract<ConsumerAction, { kind: 'ack' | 'reject' | 'requeue' }>;
-export const canSettleMultiple = (a: ConsumerAction): a is MultipleAction => a.kind === 'ack' || a.kind === 'reject' || a.kind === 'requeue';
+export const canSettleMultiple = (a: ConsumerAction): a is MultipleAction =>
+  a.kind === 'ack' || a.kind === 'reject' || a.kind === 'requeue';
 
 /** multiple on: a basic.ack / basic.nack multiple; off: the field is deleted */
 export function setMultiple(a: MultipleAction, on: boolean): ConsumerAction {
@@ -66,7 +75,10 @@ export function failureOfKind(kind: FailureKind, prev: FailureModel | undefined)
   }
 }
 
-export function setWorkerFailure(b: Extract<ConsumerBehaviour, { kind: 'worker' }>, f: FailureModel | undefined): ConsumerBehaviour {
+export function setWorkerFailure(
+  b: Extract<ConsumerBehaviour, { kind: 'worker' }>,
+  f: FailureModel | undefined,
+): ConsumerBehaviour {
   return withField(b, 'failure', f);
 }
 
@@ -147,7 +159,12 @@ export function formCanShow(b: unknown): b is ConsumerBehaviour {
   if (!isObj(b)) return false;
   switch (b.kind) {
     case 'worker':
-      return Array.isArray(b.onFailure) && b.onFailure.every(ruleShaped) && (b.failure === undefined || isObj(b.failure)) && (b.onSuccess === undefined || isObj(b.onSuccess));
+      return (
+        Array.isArray(b.onFailure) &&
+        b.onFailure.every(ruleShaped) &&
+        (b.failure === undefined || isObj(b.failure)) &&
+        (b.onSuccess === undefined || isObj(b.onSuccess))
+      );
     case 'router':
       return Array.isArray(b.rules) && b.rules.every(ruleShaped);
     case 'script':

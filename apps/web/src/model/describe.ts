@@ -1,5 +1,15 @@
 /** Short human descriptions for node faces (presentation only; no semantics). */
-import { describeSource, type AmqpValue, type Condition, type ConsumerAction, type ConsumerBehaviour, type Counter, type EffectiveSettings, type FailureModel, type ValueExpr } from '@retry-studio/topology-core/model';
+import {
+  describeSource,
+  type AmqpValue,
+  type Condition,
+  type ConsumerAction,
+  type ConsumerBehaviour,
+  type Counter,
+  type EffectiveSettings,
+  type FailureModel,
+  type ValueExpr,
+} from '@retry-studio/topology-core/model';
 
 export function counterText(c: Counter): string {
   switch (c.kind) {
@@ -117,7 +127,12 @@ export function queueChips(settings: EffectiveSettings['settings']): Chip[] {
     const s = settings[key];
     if (!s) return;
     const policy = s.source.kind === 'argument' ? undefined : s.source.name;
-    chips.push({ label: label(s.value), tone, title: `${key} (${describeSource(s.source)})`, ...(policy ? { policy } : {}) });
+    chips.push({
+      label: label(s.value),
+      tone,
+      title: `${key} (${describeSource(s.source)})`,
+      ...(policy ? { policy } : {}),
+    });
   };
   // a quorum queue or a stream says so; classic is the default (the glyph and tooltip say it), its room goes to the settings
   const type = settings['x-queue-type']?.value;

@@ -24,14 +24,18 @@ describe('connect decides the edge kind from the two ends', () => {
     const r = connect(base(), 'exchange:direct', 'queue:queue');
     if ('error' in r) throw new Error(r.error);
     expect(r.kind).toBe('binding');
-    expect(r.design.topology.bindings).toEqual([{ source: 'direct', destination: 'queue', destination_type: 'queue', routing_key: 'queue' }]);
+    expect(r.design.topology.bindings).toEqual([
+      { source: 'direct', destination: 'queue', destination_type: 'queue', routing_key: 'queue' },
+    ]);
   });
 
   it('the key derived from the queue name follows a rename of the queue (issue 13)', () => {
     const r = connect(base(), 'exchange:direct', 'queue:queue');
     if ('error' in r) throw new Error(r.error);
     const renamed = renameNode(r.design, 'queue:queue', 'orders.q');
-    expect(renamed.ok && renamed.design.topology.bindings).toEqual([{ source: 'direct', destination: 'orders.q', destination_type: 'queue', routing_key: 'orders.q' }]);
+    expect(renamed.ok && renamed.design.topology.bindings).toEqual([
+      { source: 'direct', destination: 'orders.q', destination_type: 'queue', routing_key: 'orders.q' },
+    ]);
   });
 
   it('fanout bindings get an empty key', () => {
@@ -80,10 +84,14 @@ describe('connect decides the edge kind from the two ends', () => {
       return r.design;
     };
     // publisher first, then the binding (the walk through a hand-built design: every message was dropped, no-route)
-    const first = ok(connect(ok(connect(base(), 'publisher:publisher', 'exchange:direct')), 'exchange:direct', 'queue:queue'));
+    const first = ok(
+      connect(ok(connect(base(), 'publisher:publisher', 'exchange:direct')), 'exchange:direct', 'queue:queue'),
+    );
     expect(first.publishers[0]).toMatchObject({ exchange: 'direct', routingKey: 'queue' });
     // binding first, then the publisher
-    const second = ok(connect(ok(connect(base(), 'exchange:direct', 'queue:queue')), 'publisher:publisher', 'exchange:direct'));
+    const second = ok(
+      connect(ok(connect(base(), 'exchange:direct', 'queue:queue')), 'publisher:publisher', 'exchange:direct'),
+    );
     expect(second.publishers[0]).toMatchObject({ exchange: 'direct', routingKey: 'queue' });
     // a key the user chose is left alone, and so is a keyless publisher on a fanout exchange
     const chosen = { ...base(), publishers: [{ ...base().publishers[0]!, exchange: 'direct', routingKey: 'orders' }] };
@@ -92,7 +100,9 @@ describe('connect decides the edge kind from the two ends', () => {
   });
 
   it('refuses meaningless connections', () => {
-    expect(connect(base(), 'consumer:consumer', 'queue:queue')).toEqual({ error: 'a consumer cannot connect to a queue' });
+    expect(connect(base(), 'consumer:consumer', 'queue:queue')).toEqual({
+      error: 'a consumer cannot connect to a queue',
+    });
     expect(connect(base(), 'exchange:direct', 'publisher:publisher')).toHaveProperty('error');
   });
 });
@@ -113,7 +123,11 @@ describe('delete, rename, duplicate keep references whole', () => {
 
   it('deleting a node drops where it was read (design.sources), also for the consumer that goes with its queue', () => {
     const src = (line: number) => ({ framework: 'spring-boot' as const, file: 'application.yml', line });
-    const d = deleteElements({ ...dlxTtlRetry(), sources: { 'queue:work.q': src(3), 'consumer:worker': src(7), 'queue:wait.q': src(9) } }, ['queue:work.q'], []);
+    const d = deleteElements(
+      { ...dlxTtlRetry(), sources: { 'queue:work.q': src(3), 'consumer:worker': src(7), 'queue:wait.q': src(9) } },
+      ['queue:work.q'],
+      [],
+    );
     expect(d.sources).toEqual({ 'queue:wait.q': src(9) });
   });
 
@@ -133,20 +147,34 @@ describe('delete, rename, duplicate keep references whole', () => {
     expect(validateDesign(d).ok).toBe(true);
   });
 
-  it("renaming a queue or a consumer carries where the app-config import read it (design.sources); an undo brings the old keys back", () => {
+  it('renaming a queue or a consumer carries where the app-config import read it (design.sources); an undo brings the old keys back', () => {
     const src = (line: number) => ({ framework: 'spring-boot' as const, file: 'application.yml', line });
-    const before = { ...dlxTtlRetry(), sources: { 'queue:work.q': src(3), 'consumer:worker': src(7), 'queue:wait.q': src(9) } };
+    const before = {
+      ...dlxTtlRetry(),
+      sources: { 'queue:work.q': src(3), 'consumer:worker': src(7), 'queue:wait.q': src(9) },
+    };
     const store = createAppStore();
     store.getState().loadDesign(before, { history: false });
-    for (const [id, next] of [['queue:work.q', 'orders.work'], ['consumer:worker', 'orders-worker']] as const) {
+    for (const [id, next] of [
+      ['queue:work.q', 'orders.work'],
+      ['consumer:worker', 'orders-worker'],
+    ] as const) {
       const r = renameNode(store.getState().design, id, next);
       if (!r.ok) throw new Error(r.error.message);
       store.getState().setDesign(r.design);
     }
-    expect(store.getState().design.sources).toEqual({ 'queue:orders.work': src(3), 'consumer:orders-worker': src(7), 'queue:wait.q': src(9) });
+    expect(store.getState().design.sources).toEqual({
+      'queue:orders.work': src(3),
+      'consumer:orders-worker': src(7),
+      'queue:wait.q': src(9),
+    });
     expect(validateDesign(store.getState().design).ok).toBe(true);
     store.getState().undo();
-    expect(store.getState().design.sources).toEqual({ 'queue:orders.work': src(3), 'consumer:worker': src(7), 'queue:wait.q': src(9) });
+    expect(store.getState().design.sources).toEqual({
+      'queue:orders.work': src(3),
+      'consumer:worker': src(7),
+      'queue:wait.q': src(9),
+    });
     store.getState().undo();
     expect(store.getState().design.sources).toEqual(before.sources);
   });
@@ -158,16 +186,26 @@ describe('delete, rename, duplicate keep references whole', () => {
     const r = renameNode(t, 'queue:orders.q', 'orders.work');
     if (!r.ok) throw new Error(r.error.message);
     expect(JSON.stringify(r.design)).not.toContain('"orders.q"');
-    expect(renameNode(t, 'queue:orders.q', 'orders.wait')).toMatchObject({ ok: false, error: { path: 'topology.queues[1].name' } });
-    expect(renameNode(t, 'queue:orders.q', '')).toMatchObject({ ok: false, error: { path: 'topology.queues[0].name' } });
+    expect(renameNode(t, 'queue:orders.q', 'orders.wait')).toMatchObject({
+      ok: false,
+      error: { path: 'topology.queues[1].name' },
+    });
+    expect(renameNode(t, 'queue:orders.q', '')).toMatchObject({
+      ok: false,
+      error: { path: 'topology.queues[0].name' },
+    });
     // a refused rename inside a field edit keeps the old name and touches no other queue
-    expect(updateQueue(t, 'orders.q', { ...t.topology.queues[0]!, name: 'orders.wait' }).topology.queues.map((q) => q.name)).toEqual(['orders.q', 'orders.wait', 'orders.parking']);
+    expect(
+      updateQueue(t, 'orders.q', { ...t.topology.queues[0]!, name: 'orders.wait' }).topology.queues.map((q) => q.name),
+    ).toEqual(['orders.q', 'orders.wait', 'orders.parking']);
   });
 
   it('duplicate copies nodes with new names and the bindings among them', () => {
     const r = duplicateNodes(dlxTtlRetry(), ['exchange:work', 'queue:work.q']);
     expect(r.nodeIds).toEqual(['exchange:work.copy', 'queue:work.q.copy']);
-    expect(r.design.topology.bindings.some((b) => b.source === 'work.copy' && b.destination === 'work.q.copy')).toBe(true);
+    expect(r.design.topology.bindings.some((b) => b.source === 'work.copy' && b.destination === 'work.q.copy')).toBe(
+      true,
+    );
     expect(validateDesign(r.design).ok).toBe(true);
   });
 
@@ -182,9 +220,16 @@ describe('delete, rename, duplicate keep references whole', () => {
 
   it('a stream from the palette is a durable x-queue-type stream the core accepts; a TTL on it is refused naming the field', () => {
     const d = addNode(emptyDesign(), { kind: 'queue', type: 'stream' }, { x: 1, y: 2 }).design;
-    expect(d.topology.queues[0]).toMatchObject({ name: 'stream', durable: true, arguments: { 'x-queue-type': 'stream' } });
+    expect(d.topology.queues[0]).toMatchObject({
+      name: 'stream',
+      durable: true,
+      arguments: { 'x-queue-type': 'stream' },
+    });
     expect(validateDesign(d).ok).toBe(true);
-    const withTtl = updateQueue(d, 'stream', { ...d.topology.queues[0]!, arguments: { 'x-queue-type': 'stream', 'x-message-ttl': 1000 } });
+    const withTtl = updateQueue(d, 'stream', {
+      ...d.topology.queues[0]!,
+      arguments: { 'x-queue-type': 'stream', 'x-message-ttl': 1000 },
+    });
     expect(validateDesign(withTtl).errors.map((e) => e.path)).toEqual(['topology.queues[0].arguments.x-message-ttl']);
   });
 });

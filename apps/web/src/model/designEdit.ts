@@ -3,7 +3,20 @@
  * same edit works from the mouse, the keyboard and the tests. No RabbitMQ rules live here
  * (the core validates the result); only the bookkeeping of names and references.
  */
-import type { AmqpTable, BindingDef, ConsumerAction, ConsumerBehaviour, ConsumerSpec, Design, ExchangeDef, ExchangeType, NodePosition, PublisherSpec, QueueDef, ValidationIssue } from '@retry-studio/topology-core/model';
+import type {
+  AmqpTable,
+  BindingDef,
+  ConsumerAction,
+  ConsumerBehaviour,
+  ConsumerSpec,
+  Design,
+  ExchangeDef,
+  ExchangeType,
+  NodePosition,
+  PublisherSpec,
+  QueueDef,
+  ValidationIssue,
+} from '@retry-studio/topology-core/model';
 import { mapRepublishes, renameNode as renameInCore } from '@retry-studio/topology-core/model';
 import { topicMatches } from '@retry-studio/topology-core/routing';
 import { nodeIdOf, parseNodeId, type NodeKind } from './nodeIds';
@@ -48,16 +61,31 @@ export function addNode(design: Design, item: PaletteItem, pos: NodePosition): {
       const id = nodeIdOf('exchange', name);
       return {
         nodeId: id,
-        design: { ...design, topology: { ...design.topology, exchanges: [...design.topology.exchanges, ex] }, layout: withLayout(design, id, pos) },
+        design: {
+          ...design,
+          topology: { ...design.topology, exchanges: [...design.topology.exchanges, ex] },
+          layout: withLayout(design, id, pos),
+        },
       };
     }
     case 'queue': {
-      const name = uniqueName(item.type === 'quorum' ? 'quorum.queue' : item.type === 'stream' ? 'stream' : 'queue', (n) => hasQueue(design, n));
-      const q: QueueDef = { name, durable: true, arguments: item.type === 'classic' ? {} : { 'x-queue-type': item.type } };
+      const name = uniqueName(
+        item.type === 'quorum' ? 'quorum.queue' : item.type === 'stream' ? 'stream' : 'queue',
+        (n) => hasQueue(design, n),
+      );
+      const q: QueueDef = {
+        name,
+        durable: true,
+        arguments: item.type === 'classic' ? {} : { 'x-queue-type': item.type },
+      };
       const id = nodeIdOf('queue', name);
       return {
         nodeId: id,
-        design: { ...design, topology: { ...design.topology, queues: [...design.topology.queues, q] }, layout: withLayout(design, id, pos) },
+        design: {
+          ...design,
+          topology: { ...design.topology, queues: [...design.topology.queues, q] },
+          layout: withLayout(design, id, pos),
+        },
       };
     }
     case 'consumer': {
@@ -69,13 +97,19 @@ export function addNode(design: Design, item: PaletteItem, pos: NodePosition): {
         behaviour: { kind: 'worker', onFailure: [{ then: { kind: 'reject' } }] },
       };
       const id = nodeIdOf('consumer', cid);
-      return { nodeId: id, design: { ...design, consumers: [...design.consumers, c], layout: withLayout(design, id, pos) } };
+      return {
+        nodeId: id,
+        design: { ...design, consumers: [...design.consumers, c], layout: withLayout(design, id, pos) },
+      };
     }
     case 'publisher': {
       const pid = uniqueName('publisher', (n) => hasPublisher(design, n));
       const p: PublisherSpec = { id: pid, exchange: '', routingKey: '', bodyPrefix: 'msg' };
       const id = nodeIdOf('publisher', pid);
-      return { nodeId: id, design: { ...design, publishers: [...design.publishers, p], layout: withLayout(design, id, pos) } };
+      return {
+        nodeId: id,
+        design: { ...design, publishers: [...design.publishers, p], layout: withLayout(design, id, pos) },
+      };
     }
   }
 }
@@ -101,10 +135,15 @@ export function deleteElements(design: Design, nodeIds: readonly string[], edgeI
   }
   if (!exchanges.size && !queues.size && !consumers.size && !publishers.size) return d;
   // a consumer without its queue goes with it: its position and where it was read go too
-  const gone = new Set([...nodeIds, ...d.consumers.filter((c) => queues.has(c.queue)).map((c) => nodeIdOf('consumer', c.id))]);
+  const gone = new Set([
+    ...nodeIds,
+    ...d.consumers.filter((c) => queues.has(c.queue)).map((c) => nodeIdOf('consumer', c.id)),
+  ]);
   const layout = { ...(d.layout ?? {}) };
   for (const id of gone) delete layout[id];
-  const sources = d.sources ? { sources: Object.fromEntries(Object.entries(d.sources).filter(([id]) => !gone.has(id))) } : {};
+  const sources = d.sources
+    ? { sources: Object.fromEntries(Object.entries(d.sources).filter(([id]) => !gone.has(id))) }
+    : {};
   return {
     ...d,
     topology: {
@@ -119,7 +158,8 @@ export function deleteElements(design: Design, nodeIds: readonly string[], edgeI
       queues: d.topology.queues
         .filter((q) => !queues.has(q.name))
         .map((q) =>
-          typeof q.arguments?.['x-dead-letter-exchange'] === 'string' && exchanges.has(q.arguments['x-dead-letter-exchange'])
+          typeof q.arguments?.['x-dead-letter-exchange'] === 'string' &&
+          exchanges.has(q.arguments['x-dead-letter-exchange'])
             ? { ...q, arguments: withoutArgs(q.arguments, ['x-dead-letter-exchange', 'x-dead-letter-routing-key']) }
             : q,
         ),
@@ -150,7 +190,9 @@ export function deleteEdge(design: Design, edgeId: string): Design {
         topology: {
           ...t,
           queues: t.queues.map((q) =>
-            q.name === e.from ? { ...q, arguments: withoutArgs(q.arguments, ['x-dead-letter-exchange', 'x-dead-letter-routing-key']) } : q,
+            q.name === e.from
+              ? { ...q, arguments: withoutArgs(q.arguments, ['x-dead-letter-exchange', 'x-dead-letter-routing-key']) }
+              : q,
           ),
         },
       };
@@ -159,7 +201,9 @@ export function deleteEdge(design: Design, edgeId: string): Design {
         ...design,
         topology: {
           ...t,
-          exchanges: t.exchanges.map((x) => (x.name === e.from ? { ...x, arguments: withoutArgs(x.arguments, ['alternate-exchange']) } : x)),
+          exchanges: t.exchanges.map((x) =>
+            x.name === e.from ? { ...x, arguments: withoutArgs(x.arguments, ['alternate-exchange']) } : x,
+          ),
         },
       };
     case 'consume':
@@ -193,7 +237,12 @@ export type ConnectResult = { design: Design; kind: EdgeKind; edgeId: string } |
  * queue→exchange sets the dead-letter exchange, queue→consumer attaches the consumer,
  * consumer→exchange republishes, publisher→exchange sets where it publishes.
  */
-export function connect(design: Design, sourceId: string, targetId: string, sourceHandle?: string | null): ConnectResult {
+export function connect(
+  design: Design,
+  sourceId: string,
+  targetId: string,
+  sourceHandle?: string | null,
+): ConnectResult {
   const s = parseNodeId(sourceId);
   const t = parseNodeId(targetId);
   if (!s || !t) return { error: 'unknown node' };
@@ -206,7 +255,11 @@ export function connect(design: Design, sourceId: string, targetId: string, sour
         const exchanges = topo.exchanges.map((x) =>
           x.name === s.key ? { ...x, arguments: { ...(x.arguments ?? {}), 'alternate-exchange': t.key } } : x,
         );
-        return { design: { ...design, topology: { ...topo, exchanges } }, kind: 'alternate', edgeId: edgeIdOf.alternate(s.key) };
+        return {
+          design: { ...design, topology: { ...topo, exchanges } },
+          kind: 'alternate',
+          edgeId: edgeIdOf.alternate(s.key),
+        };
       }
     // falls through: an exchange-to-exchange binding
     case 'exchange->queue': {
@@ -222,21 +275,34 @@ export function connect(design: Design, sourceId: string, targetId: string, sour
       if (topo.bindings.some((x) => edgeIdOf.binding(x) === id)) return { error: 'that binding exists already' };
       const bindings = [...topo.bindings, b];
       // a publisher drawn first publishes with no key: give it this binding's, or every message it sends is dropped
-      const publishers = design.publishers.map((p) => (p.exchange === s.key && p.routingKey === '' && !routes(source, bindings, '') && literalKey(source, b.routing_key) ? { ...p, routingKey: b.routing_key } : p));
+      const publishers = design.publishers.map((p) =>
+        p.exchange === s.key &&
+        p.routingKey === '' &&
+        !routes(source, bindings, '') &&
+        literalKey(source, b.routing_key)
+          ? { ...p, routingKey: b.routing_key }
+          : p,
+      );
       return { design: { ...design, publishers, topology: { ...topo, bindings } }, kind: 'binding', edgeId: id };
     }
     case 'queue->exchange': {
       const queues = topo.queues.map((q) =>
         q.name === s.key ? { ...q, arguments: { ...(q.arguments ?? {}), 'x-dead-letter-exchange': t.key } } : q,
       );
-      return { design: { ...design, topology: { ...topo, queues } }, kind: 'deadLetter', edgeId: edgeIdOf.deadLetter(s.key) };
+      return {
+        design: { ...design, topology: { ...topo, queues } },
+        kind: 'deadLetter',
+        edgeId: edgeIdOf.deadLetter(s.key),
+      };
     }
     case 'queue->consumer': {
       const consumers = design.consumers.map((c) => (c.id === t.key ? { ...c, queue: s.key } : c));
       return { design: { ...design, consumers }, kind: 'consume', edgeId: edgeIdOf.consume(t.key) };
     }
     case 'consumer->exchange': {
-      const consumers = design.consumers.map((c) => (c.id === s.key ? { ...c, behaviour: withRepublish(c.behaviour, t.key) } : c));
+      const consumers = design.consumers.map((c) =>
+        c.id === s.key ? { ...c, behaviour: withRepublish(c.behaviour, t.key) } : c,
+      );
       return { design: { ...design, consumers }, kind: 'republish', edgeId: edgeIdOf.republish(s.key, t.key) };
     }
     case 'publisher->exchange': {
@@ -245,7 +311,13 @@ export function connect(design: Design, sourceId: string, targetId: string, sour
       const bound = topo.bindings.filter((b) => b.source === t.key);
       const key = bound.map((b) => b.routing_key).find((k) => literalKey(x, k));
       const publishers = design.publishers.map((p) =>
-        p.id === s.key ? { ...p, exchange: t.key, ...(p.routingKey === '' && key !== undefined && !routes(x, bound, '') ? { routingKey: key } : {}) } : p,
+        p.id === s.key
+          ? {
+              ...p,
+              exchange: t.key,
+              ...(p.routingKey === '' && key !== undefined && !routes(x, bound, '') ? { routingKey: key } : {}),
+            }
+          : p,
       );
       return { design: { ...design, publishers }, kind: 'publish', edgeId: edgeIdOf.publish(s.key) };
     }
@@ -257,19 +329,27 @@ export function connect(design: Design, sourceId: string, targetId: string, sour
 /** Does a message with `key` reach any of the exchange's bindings (direct and topic; other types route without a key)? */
 function routes(x: ExchangeDef | undefined, bindings: readonly BindingDef[], key: string): boolean {
   if (x?.type !== 'direct' && x?.type !== 'topic') return true;
-  return bindings.some((b) => b.source === x.name && (x.type === 'direct' ? b.routing_key === key : topicMatches(b.routing_key, key)));
+  return bindings.some(
+    (b) => b.source === x.name && (x.type === 'direct' ? b.routing_key === key : topicMatches(b.routing_key, key)),
+  );
 }
 
 /** a key a publisher can send as is: any key of a direct exchange, a topic key without wildcards */
-const literalKey = (x: ExchangeDef | undefined, key: string) => key !== '' && (x?.type === 'direct' || (x?.type === 'topic' && !/[*#]/.test(key)));
+const literalKey = (x: ExchangeDef | undefined, key: string) =>
+  key !== '' && (x?.type === 'direct' || (x?.type === 'topic' && !/[*#]/.test(key)));
 
 /** The failure path of a behaviour now republishes to `exchange` (its last unconditional reject becomes the republish). */
 function withRepublish(b: ConsumerBehaviour, exchange: string): ConsumerBehaviour {
-  const action: ConsumerAction = { kind: 'republish', exchange, headers: { 'x-retries': { kind: 'counter', by: { kind: 'header', name: 'x-retries' }, add: 1 } } };
+  const action: ConsumerAction = {
+    kind: 'republish',
+    exchange,
+    headers: { 'x-retries': { kind: 'counter', by: { kind: 'header', name: 'x-retries' }, add: 1 } },
+  };
   switch (b.kind) {
     case 'worker': {
       const idx = b.onFailure.findIndex((r) => !r.when && r.then.kind === 'reject');
-      const onFailure = idx >= 0 ? b.onFailure.map((r, i) => (i === idx ? { then: action } : r)) : [...b.onFailure, { then: action }];
+      const onFailure =
+        idx >= 0 ? b.onFailure.map((r, i) => (i === idx ? { then: action } : r)) : [...b.onFailure, { then: action }];
       return { ...b, onFailure };
     }
     case 'router':
@@ -279,7 +359,8 @@ function withRepublish(b: ConsumerBehaviour, exchange: string): ConsumerBehaviou
   }
 }
 
-export type RenameOutcome = { readonly ok: true; readonly design: Design } | { readonly ok: false; readonly error: ValidationIssue };
+export type RenameOutcome =
+  { readonly ok: true; readonly design: Design } | { readonly ok: false; readonly error: ValidationIssue };
 
 /**
  * Renames an exchange or queue through the core's renameNode (every reference follows: bindings
@@ -294,17 +375,48 @@ export function renameNode(design: Design, nodeId: string, next: string): Rename
   const list = p.kind === 'consumer' ? 'consumers' : 'publishers';
   const taken = p.kind === 'consumer' ? hasConsumer(design, next) : hasPublisher(design, next);
   if (next === '' || taken)
-    return { ok: false, error: { path: `${list}.id`, code: next === '' ? 'field-type' : 'duplicate-id', message: next === '' ? 'the id cannot be empty' : `a ${p.kind} with id "${next}" exists` } };
+    return {
+      ok: false,
+      error: {
+        path: `${list}.id`,
+        code: next === '' ? 'field-type' : 'duplicate-id',
+        message: next === '' ? 'the id cannot be empty' : `a ${p.kind} with id "${next}" exists`,
+      },
+    };
   const layout = { ...(design.layout ?? {}) };
   const pos = layout[nodeId];
   delete layout[nodeId];
   if (pos) layout[nodeIdOf(p.kind, next)] = pos;
   // where an app-config import read it (file and line) follows the new id, as the layout does
   const source = design.sources?.[nodeId];
-  const sources = source ? { sources: { ...Object.fromEntries(Object.entries(design.sources!).filter(([k]) => k !== nodeId)), [nodeIdOf(p.kind, next)]: source } } : {};
+  const sources = source
+    ? {
+        sources: {
+          ...Object.fromEntries(Object.entries(design.sources!).filter(([k]) => k !== nodeId)),
+          [nodeIdOf(p.kind, next)]: source,
+        },
+      }
+    : {};
   const old = p.key;
-  if (p.kind === 'consumer') return { ok: true, design: { ...design, layout, ...sources, consumers: design.consumers.map((c) => (c.id === old ? { ...c, id: next } : c)) } };
-  return { ok: true, design: { ...design, layout, ...sources, publishers: design.publishers.map((pb) => (pb.id === old ? { ...pb, id: next } : pb)) } };
+  if (p.kind === 'consumer')
+    return {
+      ok: true,
+      design: {
+        ...design,
+        layout,
+        ...sources,
+        consumers: design.consumers.map((c) => (c.id === old ? { ...c, id: next } : c)),
+      },
+    };
+  return {
+    ok: true,
+    design: {
+      ...design,
+      layout,
+      ...sources,
+      publishers: design.publishers.map((pb) => (pb.id === old ? { ...pb, id: next } : pb)),
+    },
+  };
 }
 
 /** Copies nodes (and the bindings among them) with fresh names, offset so both stay visible. */
@@ -325,7 +437,11 @@ export function duplicateNodes(design: Design, nodeIds: readonly string[]): { de
       const name = uniqueName(`${src.name}.copy`, (n) => hasExchange(d, n));
       renamed.set(id, name);
       const nid = nodeIdOf('exchange', name);
-      d = { ...d, topology: { ...d.topology, exchanges: [...d.topology.exchanges, { ...src, name }] }, layout: withLayout(d, nid, offset(id)) };
+      d = {
+        ...d,
+        topology: { ...d.topology, exchanges: [...d.topology.exchanges, { ...src, name }] },
+        layout: withLayout(d, nid, offset(id)),
+      };
       created.push(nid);
     } else if (p.kind === 'queue') {
       const src = d.topology.queues.find((q) => q.name === p.key);
@@ -333,7 +449,11 @@ export function duplicateNodes(design: Design, nodeIds: readonly string[]): { de
       const name = uniqueName(`${src.name}.copy`, (n) => hasQueue(d, n));
       renamed.set(id, name);
       const nid = nodeIdOf('queue', name);
-      d = { ...d, topology: { ...d.topology, queues: [...d.topology.queues, { ...src, name }] }, layout: withLayout(d, nid, offset(id)) };
+      d = {
+        ...d,
+        topology: { ...d.topology, queues: [...d.topology.queues, { ...src, name }] },
+        layout: withLayout(d, nid, offset(id)),
+      };
       created.push(nid);
     } else if (p.kind === 'consumer') {
       const src = d.consumers.find((c) => c.id === p.key);
@@ -377,12 +497,18 @@ function renamedOr(design: Design, kind: NodeKind, from: string, to: string): { 
 
 export function updateExchange(design: Design, name: string, next: ExchangeDef): Design {
   const { d, name: n } = renamedOr(design, 'exchange', name, next.name);
-  return { ...d, topology: { ...d.topology, exchanges: d.topology.exchanges.map((x) => (x.name === n ? { ...next, name: n } : x)) } };
+  return {
+    ...d,
+    topology: { ...d.topology, exchanges: d.topology.exchanges.map((x) => (x.name === n ? { ...next, name: n } : x)) },
+  };
 }
 
 export function updateQueue(design: Design, name: string, next: QueueDef): Design {
   const { d, name: n } = renamedOr(design, 'queue', name, next.name);
-  return { ...d, topology: { ...d.topology, queues: d.topology.queues.map((q) => (q.name === n ? { ...next, name: n } : q)) } };
+  return {
+    ...d,
+    topology: { ...d.topology, queues: d.topology.queues.map((q) => (q.name === n ? { ...next, name: n } : q)) },
+  };
 }
 
 export function updateConsumer(design: Design, id: string, next: ConsumerSpec): Design {
@@ -398,6 +524,9 @@ export function updatePublisher(design: Design, id: string, next: PublisherSpec)
 export function updateBinding(design: Design, edgeId: string, next: BindingDef): Design {
   return {
     ...design,
-    topology: { ...design.topology, bindings: design.topology.bindings.map((b) => (edgeIdOf.binding(b) === edgeId ? next : b)) },
+    topology: {
+      ...design.topology,
+      bindings: design.topology.bindings.map((b) => (edgeIdOf.binding(b) === edgeId ? next : b)),
+    },
   };
 }

@@ -7,7 +7,14 @@ const SEP = '\u241f'; // a separator no RabbitMQ name is likely to hold
 
 export const edgeIdOf = {
   binding: (b: BindingDef) =>
-    ['b', b.source, b.destination_type, b.destination, b.routing_key, b.arguments ? JSON.stringify(b.arguments) : ''].join(SEP),
+    [
+      'b',
+      b.source,
+      b.destination_type,
+      b.destination,
+      b.routing_key,
+      b.arguments ? JSON.stringify(b.arguments) : '',
+    ].join(SEP),
   deadLetter: (queue: string) => ['dl', queue].join(SEP),
   alternate: (exchange: string) => ['ae', exchange].join(SEP),
   republish: (consumerId: string, exchange: string) => ['rp', consumerId, exchange].join(SEP),
@@ -17,7 +24,14 @@ export const edgeIdOf = {
   publish: (publisherId: string) => ['pe', publisherId].join(SEP),
 };
 
-const KIND: Record<string, EdgeKind> = { b: 'binding', dl: 'deadLetter', ae: 'alternate', rp: 'republish', cq: 'consume', pe: 'publish' };
+const KIND: Record<string, EdgeKind> = {
+  b: 'binding',
+  dl: 'deadLetter',
+  ae: 'alternate',
+  rp: 'republish',
+  cq: 'consume',
+  pe: 'publish',
+};
 
 /** `from`/`to` are names or ids: for bindings source/destination, for consume the consumer in `to`, for a republish the consumer and the exchange. */
 export function parseEdgeId(id: string): { kind: EdgeKind; from: string; to: string; queue?: string } | undefined {

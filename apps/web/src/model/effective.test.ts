@@ -10,7 +10,15 @@ import { designSettings, queueSettings } from './effective';
 function viaPolicy(): Design {
   const d = dlxTtlRetry();
   const queues = d.topology.queues.map((q) => (q.name === 'wait.q' ? { ...q, arguments: {} } : q));
-  const policies = [{ name: 'wait-settings', pattern: '^wait\\.q$', 'apply-to': 'queues' as const, priority: 0, definition: { 'message-ttl': 5000, 'dead-letter-exchange': 'work', 'dead-letter-routing-key': 'work' } }];
+  const policies = [
+    {
+      name: 'wait-settings',
+      pattern: '^wait\\.q$',
+      'apply-to': 'queues' as const,
+      priority: 0,
+      definition: { 'message-ttl': 5000, 'dead-letter-exchange': 'work', 'dead-letter-routing-key': 'work' },
+    },
+  ];
   return { ...d, topology: { ...d.topology, queues, policies } };
 }
 
@@ -27,21 +35,51 @@ describe('the designer shows the effective settings (arguments and policies)', (
     expect(dl?.data).toMatchObject({ label: 'DL rk: work', policy: 'wait-settings' });
     // without the policy there is no setting and no edge
     const bare = { ...d, topology: { ...d.topology, policies: [] } };
-    expect(new FlowMapper().edgesOf(bare).some((e) => e.source === 'queue:wait.q' && e.data!.kind === 'deadLetter')).toBe(false);
+    expect(
+      new FlowMapper().edgesOf(bare).some((e) => e.source === 'queue:wait.q' && e.data!.kind === 'deadLetter'),
+    ).toBe(false);
   });
 
   it('an argument wins where RabbitMQ says so, and shows as the argument; a 7-day policy TTL reads 7d', () => {
     const d = dlxTtlRetry();
-    expect(queueChips(queueSettings(d, 'wait.q')).find((c) => c.tone === 'ttl')).toMatchObject({ label: 'TTL 5s', title: 'x-message-ttl (argument x-message-ttl)' });
-    const dlq = { ...d, topology: { ...d.topology, policies: [{ name: 'dlq-ttl', pattern: '\\.q$', 'apply-to': 'queues' as const, priority: 0, definition: { 'message-ttl': 604_800_000 } }] } };
-    expect(queueChips(queueSettings(dlq, 'parking.q')).find((c) => c.tone === 'ttl')).toMatchObject({ label: 'TTL 7d', policy: 'dlq-ttl' });
+    expect(queueChips(queueSettings(d, 'wait.q')).find((c) => c.tone === 'ttl')).toMatchObject({
+      label: 'TTL 5s',
+      title: 'x-message-ttl (argument x-message-ttl)',
+    });
+    const dlq = {
+      ...d,
+      topology: {
+        ...d.topology,
+        policies: [
+          {
+            name: 'dlq-ttl',
+            pattern: '\\.q$',
+            'apply-to': 'queues' as const,
+            priority: 0,
+            definition: { 'message-ttl': 604_800_000 },
+          },
+        ],
+      },
+    };
+    expect(queueChips(queueSettings(dlq, 'parking.q')).find((c) => c.tone === 'ttl')).toMatchObject({
+      label: 'TTL 7d',
+      policy: 'dlq-ttl',
+    });
     // min(argument, policy) for the TTL: the argument's 5 s stays
     expect(queueSettings(dlq, 'wait.q')['x-message-ttl']?.value).toBe(5000);
   });
 
   it('an alternate exchange set by a policy is an edge naming it, and the exchange chip shows it', () => {
     const d = dlxTtlRetry();
-    const policies = [{ name: 'ae', pattern: '^work$', 'apply-to': 'exchanges' as const, priority: 0, definition: { 'alternate-exchange': 'retry' } }];
+    const policies = [
+      {
+        name: 'ae',
+        pattern: '^work$',
+        'apply-to': 'exchanges' as const,
+        priority: 0,
+        definition: { 'alternate-exchange': 'retry' },
+      },
+    ];
     const withAe = { ...d, topology: { ...d.topology, policies } };
     const m = new FlowMapper();
     const ae = m.edgesOf(withAe).find((e) => e.data!.kind === 'alternate');

@@ -3,7 +3,12 @@
  * inspector): the core's one computation (model/effectiveSettings.ts), which the simulator, lint
  * and the deploy plan read too. Cached per topology and profile: dragging a node reuses it.
  */
-import { topologyEffectiveSettings, type Design, type EffectiveSettings, type TopologySettings } from '@retry-studio/topology-core/model';
+import {
+  topologyEffectiveSettings,
+  type Design,
+  type EffectiveSettings,
+  type TopologySettings,
+} from '@retry-studio/topology-core/model';
 
 const NONE: TopologySettings = { queues: new Map(), exchanges: new Map() };
 const cache = new WeakMap<object, { profile: string | undefined; settings: TopologySettings }>();
@@ -22,5 +27,7 @@ export function designSettings(design: Design): TopologySettings {
   return settings;
 }
 
-export const queueSettings = (design: Design, name: string): EffectiveSettings['settings'] => designSettings(design).queues.get(name)?.settings ?? {};
-export const exchangeSettings = (design: Design, name: string): EffectiveSettings['settings'] => designSettings(design).exchanges.get(name)?.settings ?? {};
+export const queueSettings = (design: Design, name: string): EffectiveSettings['settings'] =>
+  designSettings(design).queues.get(name)?.settings ?? {};
+export const exchangeSettings = (design: Design, name: string): EffectiveSettings['settings'] =>
+  designSettings(design).exchanges.get(name)?.settings ?? {};

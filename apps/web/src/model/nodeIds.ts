@@ -2,7 +2,15 @@
  * Canvas node ids come from the core (`exchange:orders`, `queue:orders.q`, `consumer:ID`,
  * `publisher:ID`), so a design's `layout` and a lint finding's `objects` mean the same here.
  */
-import { consumerNodeId as coreConsumer, exchangeNodeId as coreExchange, nodeId, parseNodeId as coreParse, publisherNodeId as corePublisher, queueNodeId as coreQueue, type NodeKind } from '@retry-studio/topology-core/model';
+import {
+  consumerNodeId as coreConsumer,
+  exchangeNodeId as coreExchange,
+  nodeId,
+  parseNodeId as coreParse,
+  publisherNodeId as corePublisher,
+  queueNodeId as coreQueue,
+  type NodeKind,
+} from '@retry-studio/topology-core/model';
 
 export type { NodeKind };
 

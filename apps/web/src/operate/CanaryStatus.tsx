@@ -14,20 +14,30 @@ export function CanaryStatus({ job }: { job: CanaryProgress }) {
     >
       <div>
         Canary {job.id}: <b>{job.status}</b>
-        {job.status === 'running' ? ` (batch ${job.batch}, ${job.phase})` : ''}: {job.moved} of {job.selection} moved · {job.through} through · {job.back} back · {job.waiting} waiting · {job.untouched} untouched
+        {job.status === 'running' ? ` (batch ${job.batch}, ${job.phase})` : ''}: {job.moved} of {job.selection} moved ·{' '}
+        {job.through} through · {job.back} back · {job.waiting} waiting · {job.untouched} untouched
       </div>
       <progress className="w-full" max={Math.max(1, job.selection)} value={job.moved} />
       <ol className="space-y-0.5">
         {job.batches.map((b) => (
-          <li key={b.index} data-testid="canary-batch" className={b.verdict?.kind === 'stop' ? 'text-rose-300' : 'text-slate-300'}>
+          <li
+            key={b.index}
+            data-testid="canary-batch"
+            className={b.verdict?.kind === 'stop' ? 'text-rose-300' : 'text-slate-300'}
+          >
             batch {b.index + 1}: {b.moved}/{b.size} moved, {b.through} through, {b.back} back, {b.waiting} waiting
             {b.verdictMs !== undefined ? ` · verdict after ${b.verdictMs} ms` : ''}
-            {b.verdict ? ` · ${b.verdict.kind}${b.verdict.basis === 'timeout' ? ' (on a timeout: nothing came back within the wait)' : ' (returns seen)'}` : ''}
+            {b.verdict
+              ? ` · ${b.verdict.kind}${b.verdict.basis === 'timeout' ? ' (on a timeout: nothing came back within the wait)' : ' (returns seen)'}`
+              : ''}
           </li>
         ))}
       </ol>
       {job.stopReason && (
-        <div data-testid="canary-stop-reason" className={job.status === 'stopped' ? 'text-rose-300' : 'text-emerald-300'}>
+        <div
+          data-testid="canary-stop-reason"
+          className={job.status === 'stopped' ? 'text-rose-300' : 'text-emerald-300'}
+        >
           {job.stopReason}
         </div>
       )}
@@ -43,7 +53,10 @@ export function CanaryStatus({ job }: { job: CanaryProgress }) {
           </ul>
         </div>
       )}
-      <div className="text-slate-500">returns seen by {job.watchedBy === 'tap' ? 'a tap on the dead-letter bindings' : 'the dead-letter queue depth'}; destinations only watched by depth</div>
+      <div className="text-slate-500">
+        returns seen by {job.watchedBy === 'tap' ? 'a tap on the dead-letter bindings' : 'the dead-letter queue depth'};
+        destinations only watched by depth
+      </div>
       {job.error && <div className="text-red-300">{job.error}</div>}
     </div>
   );

@@ -4,7 +4,13 @@
  * message gets its body edited as JSON (sent as a patch replacing the whole body). Headers are
  * NAME=VALUE lines, checked against what AMQP and the broker forbid.
  */
-import { applyJsonPatch, parseJsonPatch, parseSetHeader, type DeadLetterMessage, type JsonValue } from '@retry-studio/topology-core/operate';
+import {
+  applyJsonPatch,
+  parseJsonPatch,
+  parseSetHeader,
+  type DeadLetterMessage,
+  type JsonValue,
+} from '@retry-studio/topology-core/operate';
 
 const area = 'w-full rounded border border-slate-700 bg-slate-950 p-1 font-mono text-[10px]';
 
@@ -66,18 +72,37 @@ function preview(e: EditState, checked: CheckedEdit, sample: DeadLetterMessage |
   const p = parseJsonPatch(checked.patch);
   if (!p.ok) return undefined;
   const r = applyJsonPatch(doc, p.patch);
-  return r.ok ? `#${sample.seq} after the patch: ${JSON.stringify(r.value)}` : `#${sample.seq}: ${r.message}: it would stay in the queue`;
+  return r.ok
+    ? `#${sample.seq} after the patch: ${JSON.stringify(r.value)}`
+    : `#${sample.seq}: ${r.message}: it would stay in the queue`;
 }
 
-export function EditCopies({ edit, onChange, sample }: { edit: EditState; onChange: (e: EditState) => void; sample: DeadLetterMessage | undefined }) {
+export function EditCopies({
+  edit,
+  onChange,
+  sample,
+}: {
+  edit: EditState;
+  onChange: (e: EditState) => void;
+  sample: DeadLetterMessage | undefined;
+}) {
   const checked = checkEdit(edit);
   const after = preview(edit, checked, sample);
   return (
     <div data-testid="redrive-edit" className="space-y-1 rounded border border-slate-800 p-1.5 text-[11px]">
       <div className="flex items-center justify-between font-semibold text-slate-300">
-        <span>{edit.single ? `Edit message ${edit.single.label} (its body, as JSON)` : 'Fix each copy: JSON patch (RFC 6902)'}</span>
+        <span>
+          {edit.single
+            ? `Edit message ${edit.single.label} (its body, as JSON)`
+            : 'Fix each copy: JSON patch (RFC 6902)'}
+        </span>
         {edit.single && (
-          <button type="button" data-testid="redrive-edit-group" className="text-[10px] text-sky-300" onClick={() => onChange({ text: '', headers: edit.headers })}>
+          <button
+            type="button"
+            data-testid="redrive-edit-group"
+            className="text-[10px] text-sky-300"
+            onClick={() => onChange({ text: '', headers: edit.headers })}
+          >
             back to the group
           </button>
         )}
@@ -112,7 +137,10 @@ export function EditCopies({ edit, onChange, sample }: { edit: EditState; onChan
           {after}
         </div>
       )}
-      <div className="text-[10px] text-slate-500">The edited copy is the only one sent: its original is acked once the copy is confirmed; the copy carries x-redrive-edited.</div>
+      <div className="text-[10px] text-slate-500">
+        The edited copy is the only one sent: its original is acked once the copy is confirmed; the copy carries
+        x-redrive-edited.
+      </div>
     </div>
   );
 }

@@ -28,10 +28,20 @@ export const operateApi = {
   importBroker: (at: OperateAt) => call<ImportResponse>('POST', '/api/operate/import', clean(at)),
   depths: (at: OperateAt) => call<DepthsResponse>('POST', '/api/operate/depths', clean(at)),
   browse: (at: OperateAt, queue: string, limit: number, insist = false) =>
-    call<BrowseResponse>('POST', '/api/operate/browse', { ...clean(at), queue, limit, ...(insist ? { insist } : {}) } satisfies BrowseRequest),
+    call<BrowseResponse>('POST', '/api/operate/browse', {
+      ...clean(at),
+      queue,
+      limit,
+      ...(insist ? { insist } : {}),
+    } satisfies BrowseRequest),
   dryRun: (at: OperateAt, o: RedriveOptions) =>
-    call<RedriveDryRunResponse>('POST', '/api/operate/redrive', { ...clean(at), ...o, dryRun: true } satisfies RedriveRequestBody),
-  redrive: (at: OperateAt, o: RedriveOptions) => call<RedriveStarted>('POST', '/api/operate/redrive', { ...clean(at), ...o } satisfies RedriveRequestBody),
+    call<RedriveDryRunResponse>('POST', '/api/operate/redrive', {
+      ...clean(at),
+      ...o,
+      dryRun: true,
+    } satisfies RedriveRequestBody),
+  redrive: (at: OperateAt, o: RedriveOptions) =>
+    call<RedriveStarted>('POST', '/api/operate/redrive', { ...clean(at), ...o } satisfies RedriveRequestBody),
   progress: (id: string) => call<JobProgress>('GET', `/api/operate/redrive/${encodeURIComponent(id)}`),
   control: (id: string, action: 'pause' | 'resume' | 'cancel') =>
     call<JobProgress>('POST', `/api/operate/redrive/${encodeURIComponent(id)}/${action}`, {}),

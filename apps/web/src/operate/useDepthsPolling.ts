@@ -20,8 +20,13 @@ export function useDepthsPolling(): void {
       if (stopped || document.hidden) return;
       const o = useOperate.getState();
       try {
-        const r = await operateApi.depths({ broker: useApp.getState().brokerUrl.trim() || undefined, managementUrl: o.managementUrl || undefined, vhost: o.vhost || undefined });
-        if (!stopped) useOperate.getState().set({ depths: Object.fromEntries(r.queues.map((q) => [q.name, q])), depthsAt: r.at });
+        const r = await operateApi.depths({
+          broker: useApp.getState().brokerUrl.trim() || undefined,
+          managementUrl: o.managementUrl || undefined,
+          vhost: o.vhost || undefined,
+        });
+        if (!stopped)
+          useOperate.getState().set({ depths: Object.fromEntries(r.queues.map((q) => [q.name, q])), depthsAt: r.at });
       } catch (e) {
         if (!stopped) {
           useOperate.getState().set({ polling: false });

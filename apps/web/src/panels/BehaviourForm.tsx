@@ -1,4 +1,13 @@
-import type { Condition, ConsumerAction, ConsumerBehaviour, Counter, DeathReason, FailureModel, Rule, ValidationIssue } from '@retry-studio/topology-core/model';
+import type {
+  Condition,
+  ConsumerAction,
+  ConsumerBehaviour,
+  Counter,
+  DeathReason,
+  FailureModel,
+  Rule,
+  ValidationIssue,
+} from '@retry-studio/topology-core/model';
 import { CheckField, NumberArgField, SelectField, TextField } from './fields';
 import {
   DEATH_REASONS,
@@ -29,13 +38,19 @@ import { actionText } from '../model/describe';
 type F = (field: string) => ValidationIssue[];
 type Set = (next: ConsumerBehaviour, key: string) => void;
 
-const smallBtn = 'rounded bg-slate-700 px-1.5 py-0.5 text-[11px] hover:bg-slate-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
+const smallBtn =
+  'rounded bg-slate-700 px-1.5 py-0.5 text-[11px] hover:bg-slate-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
 
 function ReadOnly({ what, text, testid }: { what: string; text: string; testid?: string }) {
   return (
-    <div data-testid={testid ?? 'behaviour-readonly'} className="mb-2 rounded border border-slate-700 bg-slate-950 p-1.5 text-[11px] text-slate-300">
+    <div
+      data-testid={testid ?? 'behaviour-readonly'}
+      className="mb-2 rounded border border-slate-700 bg-slate-950 p-1.5 text-[11px] text-slate-300"
+    >
       <div className="font-mono">{text}</div>
-      <div className="text-[10px] text-amber-300">{what}: edit it in the JSON editor below (advanced); the form keeps it as it is.</div>
+      <div className="text-[10px] text-amber-300">
+        {what}: edit it in the JSON editor below (advanced); the form keeps it as it is.
+      </div>
     </div>
   );
 }
@@ -50,7 +65,17 @@ function safeText(describe: () => string, raw: unknown): string {
 }
 
 /** The structured editor for the common behaviours; the JSON editor stays as the fallback. */
-export function BehaviourForm({ b, f, set, exchanges }: { b: ConsumerBehaviour; f: F; set: Set; exchanges: readonly string[] }) {
+export function BehaviourForm({
+  b,
+  f,
+  set,
+  exchanges,
+}: {
+  b: ConsumerBehaviour;
+  f: F;
+  set: Set;
+  exchanges: readonly string[];
+}) {
   if (!formCanShow(b))
     return (
       <p data-testid="behaviour-form-unavailable" className="mb-2 text-[11px] text-amber-300">
@@ -61,7 +86,11 @@ export function BehaviourForm({ b, f, set, exchanges }: { b: ConsumerBehaviour; 
     const failure = b.failure;
     return (
       <div data-testid="behaviour-form" className="mb-2">
-        <FailureEditor failure={failure} f={(x) => f(`behaviour.failure${x}`)} onChange={(fm) => set(setWorkerFailure(b, fm), 'failure')} />
+        <FailureEditor
+          failure={failure}
+          f={(x) => f(`behaviour.failure${x}`)}
+          onChange={(fm) => set(setWorkerFailure(b, fm), 'failure')}
+        />
         <NumberArgField
           label="Processing time (ms)"
           testid="field-processing-ms"
@@ -69,34 +98,68 @@ export function BehaviourForm({ b, f, set, exchanges }: { b: ConsumerBehaviour; 
           issues={f('behaviour.processingMs')}
           onChange={(v) => set(withField(b, 'processingMs', v as number | undefined), 'processingMs')}
         />
-        {b.onSuccess !== undefined && b.onSuccess.kind !== 'ack' && <ReadOnly what="On success" text={safeText(() => actionText(b.onSuccess!), b.onSuccess)} />}
-        <RulesEditor title="On failure (first matching rule)" b={b} path="behaviour.onFailure" f={f} set={set} exchanges={exchanges} />
+        {b.onSuccess !== undefined && b.onSuccess.kind !== 'ack' && (
+          <ReadOnly what="On success" text={safeText(() => actionText(b.onSuccess!), b.onSuccess)} />
+        )}
+        <RulesEditor
+          title="On failure (first matching rule)"
+          b={b}
+          path="behaviour.onFailure"
+          f={f}
+          set={set}
+          exchanges={exchanges}
+        />
       </div>
     );
   }
   if (b.kind === 'router') {
     return (
       <div data-testid="behaviour-form" className="mb-2">
-        <RulesEditor title="Rules (first matching rule)" b={b} path="behaviour.rules" f={f} set={set} exchanges={exchanges} />
+        <RulesEditor
+          title="Rules (first matching rule)"
+          b={b}
+          path="behaviour.rules"
+          f={f}
+          set={set}
+          exchanges={exchanges}
+        />
       </div>
     );
   }
   if (b.kind === 'script') {
     return (
       <div data-testid="behaviour-form" className="mb-2">
-        <div className="mb-1 text-[11px] font-medium text-slate-400">Actions (i-th delivery of a body; the last repeats)</div>
+        <div className="mb-1 text-[11px] font-medium text-slate-400">
+          Actions (i-th delivery of a body; the last repeats)
+        </div>
         {b.actions.map((a, i) => (
           <div key={i} data-testid="script-action" className="mb-1 flex items-start gap-1">
             <span className="mt-1 w-4 text-[10px] text-slate-500">{i + 1}.</span>
             <div className="flex-1">
-              <ActionEditor a={a} f={(x) => f(`behaviour.actions[${i}]${x}`)} exchanges={exchanges} onChange={(na) => set({ ...b, actions: replaceAt(b.actions, i, na) }, `a${i}`)} />
+              <ActionEditor
+                a={a}
+                f={(x) => f(`behaviour.actions[${i}]${x}`)}
+                exchanges={exchanges}
+                onChange={(na) => set({ ...b, actions: replaceAt(b.actions, i, na) }, `a${i}`)}
+              />
             </div>
-            <button type="button" className={smallBtn} aria-label={`Remove action ${i + 1}`} disabled={b.actions.length <= 1} onClick={() => set({ ...b, actions: removeAt(b.actions, i) }, 'actions')}>
+            <button
+              type="button"
+              className={smallBtn}
+              aria-label={`Remove action ${i + 1}`}
+              disabled={b.actions.length <= 1}
+              onClick={() => set({ ...b, actions: removeAt(b.actions, i) }, 'actions')}
+            >
               ✕
             </button>
           </div>
         ))}
-        <button type="button" data-testid="add-action" className={smallBtn} onClick={() => set({ ...b, actions: [...b.actions, { kind: 'ack' }] }, 'actions')}>
+        <button
+          type="button"
+          data-testid="add-action"
+          className={smallBtn}
+          onClick={() => set({ ...b, actions: [...b.actions, { kind: 'ack' }] }, 'actions')}
+        >
           + action
         </button>
       </div>
@@ -105,7 +168,15 @@ export function BehaviourForm({ b, f, set, exchanges }: { b: ConsumerBehaviour; 
   return null;
 }
 
-function FailureEditor({ failure, f, onChange }: { failure: FailureModel | undefined; f: F; onChange: (fm: FailureModel | undefined) => void }) {
+function FailureEditor({
+  failure,
+  f,
+  onChange,
+}: {
+  failure: FailureModel | undefined;
+  f: F;
+  onChange: (fm: FailureModel | undefined) => void;
+}) {
   const kind: FailureKind = failure?.kind ?? 'inherit';
   return (
     <div>
@@ -125,14 +196,32 @@ function FailureEditor({ failure, f, onChange }: { failure: FailureModel | undef
         onChange={(k) => onChange(failureOfKind(k as FailureKind, failure))}
       />
       {failure?.kind === 'failFirst' && (
-        <NumberArgField label="n (attempts that fail)" testid="field-failure-n" value={failure.n} issues={f('.n')} onChange={(v) => onChange({ ...failure, n: v as number })} />
+        <NumberArgField
+          label="n (attempts that fail)"
+          testid="field-failure-n"
+          value={failure.n}
+          issues={f('.n')}
+          onChange={(v) => onChange({ ...failure, n: v as number })}
+        />
       )}
       {failure?.kind === 'percent' && (
-        <NumberArgField label="Percent failing" testid="field-failure-percent" value={failure.percent} issues={f('.percent')} onChange={(v) => onChange({ ...failure, percent: v as number })} />
+        <NumberArgField
+          label="Percent failing"
+          testid="field-failure-percent"
+          value={failure.percent}
+          issues={f('.percent')}
+          onChange={(v) => onChange({ ...failure, percent: v as number })}
+        />
       )}
       {failure?.kind === 'poison' && (
         <>
-          <NumberArgField label="Every n-th message is poison" testid="field-failure-every" value={failure.every} issues={f('.every')} onChange={(v) => onChange(withField(failure, 'every', v as number | undefined))} />
+          <NumberArgField
+            label="Every n-th message is poison"
+            testid="field-failure-every"
+            value={failure.every}
+            issues={f('.every')}
+            onChange={(v) => onChange(withField(failure, 'every', v as number | undefined))}
+          />
           {failure.bodies !== undefined && <ReadOnly what="Poison bodies" text={JSON.stringify(failure.bodies)} />}
         </>
       )}
@@ -140,7 +229,21 @@ function FailureEditor({ failure, f, onChange }: { failure: FailureModel | undef
   );
 }
 
-function RulesEditor({ title, b, path, f, set, exchanges }: { title: string; b: ConsumerBehaviour; path: string; f: F; set: Set; exchanges: readonly string[] }) {
+function RulesEditor({
+  title,
+  b,
+  path,
+  f,
+  set,
+  exchanges,
+}: {
+  title: string;
+  b: ConsumerBehaviour;
+  path: string;
+  f: F;
+  set: Set;
+  exchanges: readonly string[];
+}) {
   const rules = rulesOf(b);
   const setRules = (rs: readonly Rule[], key: string) => set(withRules(b, rs), key);
   return (
@@ -151,26 +254,59 @@ function RulesEditor({ title, b, path, f, set, exchanges }: { title: string; b: 
           <div className="mb-1 flex items-center justify-between text-[10px] text-slate-500">
             <span>rule {i + 1}</span>
             <span className="flex gap-1">
-              <button type="button" className={smallBtn} aria-label={`Move rule ${i + 1} up`} disabled={i === 0} onClick={() => setRules(replaceAt(replaceAt(rules, i - 1, r), i, rules[i - 1]!), 'rules')}>
+              <button
+                type="button"
+                className={smallBtn}
+                aria-label={`Move rule ${i + 1} up`}
+                disabled={i === 0}
+                onClick={() => setRules(replaceAt(replaceAt(rules, i - 1, r), i, rules[i - 1]!), 'rules')}
+              >
                 ↑
               </button>
-              <button type="button" className={smallBtn} aria-label={`Remove rule ${i + 1}`} onClick={() => setRules(removeAt(rules, i), 'rules')}>
+              <button
+                type="button"
+                className={smallBtn}
+                aria-label={`Remove rule ${i + 1}`}
+                onClick={() => setRules(removeAt(rules, i), 'rules')}
+              >
                 ✕
               </button>
             </span>
           </div>
-          <ConditionEditor when={r.when} f={(x) => f(`${path}[${i}].when${x}`)} onChange={(w) => setRules(replaceAt(rules, i, setRuleWhen(r, w)), `r${i}w`)} />
-          <ActionEditor a={r.then} f={(x) => f(`${path}[${i}].then${x}`)} exchanges={exchanges} onChange={(a) => setRules(replaceAt(rules, i, { ...r, then: a }), `r${i}t`)} />
+          <ConditionEditor
+            when={r.when}
+            f={(x) => f(`${path}[${i}].when${x}`)}
+            onChange={(w) => setRules(replaceAt(rules, i, setRuleWhen(r, w)), `r${i}w`)}
+          />
+          <ActionEditor
+            a={r.then}
+            f={(x) => f(`${path}[${i}].then${x}`)}
+            exchanges={exchanges}
+            onChange={(a) => setRules(replaceAt(rules, i, { ...r, then: a }), `r${i}t`)}
+          />
         </div>
       ))}
-      <button type="button" data-testid="add-rule" className={smallBtn} onClick={() => setRules([...rules, { then: { kind: 'reject' } }], 'rules')}>
+      <button
+        type="button"
+        data-testid="add-rule"
+        className={smallBtn}
+        onClick={() => setRules([...rules, { then: { kind: 'reject' } }], 'rules')}
+      >
         + rule
       </button>
     </div>
   );
 }
 
-function ConditionEditor({ when, f, onChange }: { when: Condition | undefined; f: F; onChange: (c: Condition | undefined) => void }) {
+function ConditionEditor({
+  when,
+  f,
+  onChange,
+}: {
+  when: Condition | undefined;
+  f: F;
+  onChange: (c: Condition | undefined) => void;
+}) {
   if (!isFormCondition(when)) return <ReadOnly what="Condition" text={`when ${JSON.stringify(when)}`} />;
   const c = when as Extract<Condition, { kind: 'lt' | 'gte' }> | undefined;
   return (
@@ -188,8 +324,18 @@ function ConditionEditor({ when, f, onChange }: { when: Condition | undefined; f
       />
       {c && (
         <>
-          <CounterEditor counter={c.counter} f={(x) => f(`.counter${x}`)} onChange={(counter) => onChange({ ...c, counter })} />
-          <NumberArgField label="Value" testid="field-rule-value" value={c.value} issues={f('.value')} onChange={(v) => onChange({ ...c, value: v as number })} />
+          <CounterEditor
+            counter={c.counter}
+            f={(x) => f(`.counter${x}`)}
+            onChange={(counter) => onChange({ ...c, counter })}
+          />
+          <NumberArgField
+            label="Value"
+            testid="field-rule-value"
+            value={c.value}
+            issues={f('.value')}
+            onChange={(v) => onChange({ ...c, value: v as number })}
+          />
         </>
       )}
     </div>
@@ -213,10 +359,23 @@ function CounterEditor({ counter, f, onChange }: { counter: Counter; f: F; onCha
         ]}
         onChange={(k) => onChange(counterOfKind(k as Counter['kind'], counter))}
       />
-      {counter.kind === 'header' && <TextField label="Header" value={counter.name} issues={f('.name')} onChange={(name) => onChange({ ...counter, name })} />}
+      {counter.kind === 'header' && (
+        <TextField
+          label="Header"
+          value={counter.name}
+          issues={f('.name')}
+          onChange={(name) => onChange({ ...counter, name })}
+        />
+      )}
       {counter.kind === 'deathCount' && (
         <>
-          <TextField label="Queue" placeholder="any" value={counter.queue ?? ''} issues={f('.queue')} onChange={(q) => onChange(withField(counter, 'queue', q === '' ? undefined : q))} />
+          <TextField
+            label="Queue"
+            placeholder="any"
+            value={counter.queue ?? ''}
+            issues={f('.queue')}
+            onChange={(q) => onChange(withField(counter, 'queue', q === '' ? undefined : q))}
+          />
           <SelectField
             label="Reason"
             value={counter.reason ?? ''}
@@ -230,7 +389,17 @@ function CounterEditor({ counter, f, onChange }: { counter: Counter; f: F; onCha
   );
 }
 
-function ActionEditor({ a, f, exchanges, onChange }: { a: ConsumerAction; f: F; exchanges: readonly string[]; onChange: (a: ConsumerAction) => void }) {
+function ActionEditor({
+  a,
+  f,
+  exchanges,
+  onChange,
+}: {
+  a: ConsumerAction;
+  f: F;
+  exchanges: readonly string[];
+  onChange: (a: ConsumerAction) => void;
+}) {
   if (!isFormAction(a)) return <ReadOnly what="Action" text={safeText(() => actionText(a), a)} />;
   const extras = republishExtras(a);
   return (
@@ -251,13 +420,24 @@ function ActionEditor({ a, f, exchanges, onChange }: { a: ConsumerAction; f: F; 
       />
       {canSettleMultiple(a) && (
         <CheckField
-          label={a.kind === 'ack' ? 'multiple (basic.ack every earlier unacked too)' : 'multiple (basic.nack every earlier unacked too)'}
+          label={
+            a.kind === 'ack'
+              ? 'multiple (basic.ack every earlier unacked too)'
+              : 'multiple (basic.nack every earlier unacked too)'
+          }
           testid="field-action-multiple"
           value={a.multiple === true}
           onChange={(on) => onChange(setMultiple(a, on))}
         />
       )}
-      {canSettleMultiple(a) && f('.multiple').length > 0 && <ReadOnly what="multiple" text={f('.multiple').map((i) => i.message).join('; ')} />}
+      {canSettleMultiple(a) && f('.multiple').length > 0 && (
+        <ReadOnly
+          what="multiple"
+          text={f('.multiple')
+            .map((i) => i.message)
+            .join('; ')}
+        />
+      )}
       {a.kind === 'requeue' && (
         <SelectField
           label="Via"
@@ -281,7 +461,9 @@ function ActionEditor({ a, f, exchanges, onChange }: { a: ConsumerAction; f: F; 
             issues={f('.exchange')}
             options={[
               { value: '', label: '(default exchange)' },
-              ...(exchanges.includes(a.exchange) || a.exchange === '' ? [] : [{ value: a.exchange, label: a.exchange }]),
+              ...(exchanges.includes(a.exchange) || a.exchange === ''
+                ? []
+                : [{ value: a.exchange, label: a.exchange }]),
               ...exchanges.map((x) => ({ value: x, label: x })),
             ]}
             onChange={(exchange) => onChange({ ...a, exchange })}
@@ -300,7 +482,11 @@ function ActionEditor({ a, f, exchanges, onChange }: { a: ConsumerAction; f: F; 
               testid="field-republish-expiration"
               value={a.expiration}
               issues={f('.expiration')}
-              onChange={(v) => onChange(withField(a, 'expiration', typeof a.expiration === 'string' && typeof v === 'number' ? String(v) : v))}
+              onChange={(v) =>
+                onChange(
+                  withField(a, 'expiration', typeof a.expiration === 'string' && typeof v === 'number' ? String(v) : v),
+                )
+              }
             />
           )}
           {extras.length > 0 && <ReadOnly what="Also" text={extras.join(', ')} />}

@@ -27,12 +27,15 @@ interface Stamped<T> {
 }
 const stamp = <T,>(value: T): Stamped<T> => ({ v: currentVersion(), value });
 
-const btn = 'rounded px-2 py-1 text-xs disabled:opacity-40 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
+const btn =
+  'rounded px-2 py-1 text-xs disabled:opacity-40 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
 
 export function BrokerPanel() {
   const [busy, setBusy] = useState<Busy>(null);
   const [error, setError] = useState<Stamped<string> | null>(null);
-  const [probe, setProbe] = useState<Stamped<Probe & { readonly vhost: string; readonly asked: string | undefined }> | null>(null);
+  const [probe, setProbe] = useState<Stamped<
+    Probe & { readonly vhost: string; readonly asked: string | undefined }
+  > | null>(null);
   const [plan, setPlan] = useState<Stamped<PlanResponse> | null>(null);
   const [applied, setApplied] = useState<Stamped<string> | null>(null);
   const [confirmTeardown, setConfirmTeardown] = useState<Stamped<{ refused?: readonly QueueOccupancy[] }> | null>(null);
@@ -51,7 +54,11 @@ export function BrokerPanel() {
     try {
       await f();
       const s = useApp.getState();
-      rememberBroker(s.brokerUrl, { managementUrl: s.managementUrl, deployPrefix: s.deployPrefix, deployVhost: s.deployVhost });
+      rememberBroker(s.brokerUrl, {
+        managementUrl: s.managementUrl,
+        deployPrefix: s.deployPrefix,
+        deployVhost: s.deployVhost,
+      });
     } catch (e) {
       setError(stamp(e instanceof ApiError ? `${e.message}${e.field ? ` (${e.field})` : ''}` : (e as Error).message));
     } finally {
@@ -68,7 +75,9 @@ export function BrokerPanel() {
       useApp.getState().setBrokerNodes(p.cluster?.nodes.length);
       useApp.getState().setBrokerVersion(useApp.getState().docId, p.version);
       // the simulation's "node down" offers a cluster's nodes
-      useApp.getState().setClusterNodeNames(p.cluster && p.cluster.nodes.length > 1 ? p.cluster.nodes.map((n) => n.name) : []);
+      useApp
+        .getState()
+        .setClusterNodeNames(p.cluster && p.cluster.nodes.length > 1 ? p.cluster.nodes.map((n) => n.name) : []);
     });
   const doPlan = () =>
     run('plan', async () => {
@@ -84,8 +93,18 @@ export function BrokerPanel() {
         setPlan(stamp(r));
         useApp.getState().setQueuePlacement(queueHomes(r.plan));
         const skipped = r.result.skipped?.length ?? 0;
-        useApp.getState().setDeployment({ docId: useApp.getState().docId, target: brokerTargetKey(useApp.getState()), state: 'applied' });
-        setApplied(stamp(`Applied to ${r.target.vhost} with prefix “${r.target.prefix}”.${skipped ? ` ${skipped} object(s) left alone (conflict or unsupported).` : ''}`));
+        useApp
+          .getState()
+          .setDeployment({
+            docId: useApp.getState().docId,
+            target: brokerTargetKey(useApp.getState()),
+            state: 'applied',
+          });
+        setApplied(
+          stamp(
+            `Applied to ${r.target.vhost} with prefix “${r.target.prefix}”.${skipped ? ` ${skipped} object(s) left alone (conflict or unsupported).` : ''}`,
+          ),
+        );
       } catch (e) {
         if (e instanceof ApiError && e.body?.result) setApplied(null);
         throw e;
@@ -98,7 +117,9 @@ export function BrokerPanel() {
       try {
         const p = await api.plan(useApp.getState().design, target());
         const refusedNow = p.plan.items.flatMap((i) =>
-          i.kind === 'queue' && i.actual && (i.actual.messages > 0 || i.actual.consumers > 0) ? [{ queue: i.name, messages: i.actual.messages, consumers: i.actual.consumers }] : [],
+          i.kind === 'queue' && i.actual && (i.actual.messages > 0 || i.actual.consumers > 0)
+            ? [{ queue: i.name, messages: i.actual.messages, consumers: i.actual.consumers }]
+            : [],
         );
         if (refusedNow.length) refused = refusedNow;
       } catch {
@@ -111,7 +132,13 @@ export function BrokerPanel() {
       try {
         const r = await api.teardown(useApp.getState().design.name, target(), force);
         setTorn(stamp(r));
-        useApp.getState().setDeployment({ docId: useApp.getState().docId, target: brokerTargetKey(useApp.getState()), state: 'torn-down' });
+        useApp
+          .getState()
+          .setDeployment({
+            docId: useApp.getState().docId,
+            target: brokerTargetKey(useApp.getState()),
+            state: 'torn-down',
+          });
         setConfirmTeardown(null);
         setPlan(null);
         useApp.getState().setQueuePlacement(undefined);
@@ -129,12 +156,30 @@ export function BrokerPanel() {
   const planCurrent = planNow === 'current';
   return (
     <div data-testid="broker-panel" className="space-y-3 p-2 text-xs text-slate-300">
-      <BrokerForm found={probe && probe.value.asked === target().broker && probe.value.management.available ? probe.value.management.baseUrl : undefined} />
+      <BrokerForm
+        found={
+          probe && probe.value.asked === target().broker && probe.value.management.available
+            ? probe.value.management.baseUrl
+            : undefined
+        }
+      />
       <div className="flex flex-wrap gap-1.5">
-        <button type="button" data-testid="broker-probe" disabled={!!busy} onClick={doProbe} className={`${btn} bg-slate-700 hover:bg-slate-600`}>
+        <button
+          type="button"
+          data-testid="broker-probe"
+          disabled={!!busy}
+          onClick={doProbe}
+          className={`${btn} bg-slate-700 hover:bg-slate-600`}
+        >
           {busy === 'probe' ? 'Probing…' : 'Probe'}
         </button>
-        <button type="button" data-testid="broker-plan" disabled={!!busy} onClick={doPlan} className={`${btn} bg-slate-700 hover:bg-slate-600`}>
+        <button
+          type="button"
+          data-testid="broker-plan"
+          disabled={!!busy}
+          onClick={doPlan}
+          className={`${btn} bg-slate-700 hover:bg-slate-600`}
+        >
           {busy === 'plan' ? 'Planning…' : 'Plan'}
         </button>
         <button
@@ -147,25 +192,40 @@ export function BrokerPanel() {
         >
           {busy === 'deploy' ? 'Applying…' : 'Apply'}
         </button>
-        <button type="button" data-testid="broker-teardown" disabled={!!busy} onClick={askTeardown} className={`${btn} bg-red-800 hover:bg-red-700`}>
+        <button
+          type="button"
+          data-testid="broker-teardown"
+          disabled={!!busy}
+          onClick={askTeardown}
+          className={`${btn} bg-red-800 hover:bg-red-700`}
+        >
           Tear down…
         </button>
       </div>
       {error && shown(errorNow) && (
-        <div role="alert" data-testid="broker-error" className="rounded border border-red-700 bg-red-950/60 p-2 text-red-200">
+        <div
+          role="alert"
+          data-testid="broker-error"
+          className="rounded border border-red-700 bg-red-950/60 p-2 text-red-200"
+        >
           {errorNow === 'stale' && <span className="text-amber-200">(for an earlier version of this design) </span>}
           {error.value}
         </div>
       )}
       {confirmTeardown && confirmNow !== 'other-design' && (
-        <TeardownConfirm refused={confirmTeardown.value.refused} busy={!!busy} onConfirm={doTeardown} onCancel={() => setConfirmTeardown(null)} />
+        <TeardownConfirm
+          refused={confirmTeardown.value.refused}
+          busy={!!busy}
+          onConfirm={doTeardown}
+          onCancel={() => setConfirmTeardown(null)}
+        />
       )}
       {torn && shown(tornNow) && (
         <div data-testid="teardown-result" className="space-y-1 rounded bg-slate-800 p-2">
           {tornNow === 'stale' && <StaleNote what="This teardown was" />}
           <div>
-            Deleted {torn.value.deleted.exchanges.length} exchange(s), {torn.value.deleted.queues.length} queue(s), {torn.value.deleted.bindings} binding(s); {torn.value.messagesDeleted} message(s)
-            went with them.
+            Deleted {torn.value.deleted.exchanges.length} exchange(s), {torn.value.deleted.queues.length} queue(s),{' '}
+            {torn.value.deleted.bindings} binding(s); {torn.value.messagesDeleted} message(s) went with them.
           </div>
           {!torn.value.ok && (
             <div data-testid="teardown-left" className="text-amber-300">
@@ -183,7 +243,10 @@ export function BrokerPanel() {
       )}
       {probe && shown(probeNow) && <ProbeView p={probe.value} vhost={probe.value.vhost} />}
       {applied && shown(appliedNow) && (
-        <div data-testid="deploy-result" className="space-y-1 rounded border border-emerald-700 bg-emerald-950/40 p-2 text-emerald-200">
+        <div
+          data-testid="deploy-result"
+          className="space-y-1 rounded border border-emerald-700 bg-emerald-950/40 p-2 text-emerald-200"
+        >
           {appliedNow === 'stale' && <StaleNote what="This deploy's plan was" />}
           <div>{applied.value}</div>
         </div>

@@ -34,7 +34,11 @@ export function PlacementLine({ p }: { p: QueuePlacement }) {
   const who = p.leader ? `leader ${p.leader}` : `on ${p.members.join(', ')}`;
   const offline = p.online ? p.members.filter((m) => !p.online!.includes(m)) : [];
   return (
-    <div data-testid="plan-placement" data-replicas={p.replicas} className="mt-0.5 font-mono text-[10px] text-slate-400">
+    <div
+      data-testid="plan-placement"
+      data-replicas={p.replicas}
+      className="mt-0.5 font-mono text-[10px] text-slate-400"
+    >
       {p.type}, {p.replicas} replica{p.replicas === 1 ? '' : 's'}
       {p.source === 'expected' ? ' (expected)' : ''}, {who}
       {offline.length > 0 && <span className="text-red-300"> — offline: {offline.join(', ')}</span>}

@@ -20,7 +20,18 @@ export interface ShadedSpan {
   readonly endMs: number;
 }
 
-export const COLORS = ['#38bdf8', '#f472b6', '#a3e635', '#fbbf24', '#c084fc', '#34d399', '#fb7185', '#60a5fa', '#facc15', '#f97316'];
+export const COLORS = [
+  '#38bdf8',
+  '#f472b6',
+  '#a3e635',
+  '#fbbf24',
+  '#c084fc',
+  '#34d399',
+  '#fb7185',
+  '#60a5fa',
+  '#facc15',
+  '#f97316',
+];
 
 /** every series on one time axis (the union of their instants; a series with no sample there has a gap) */
 export function alignSeries(series: readonly ChartSeries[]): uPlot.AlignedData {
@@ -33,7 +44,17 @@ export function alignSeries(series: readonly ChartSeries[]): uPlot.AlignedData {
   return [xs, ...cols] as uPlot.AlignedData;
 }
 
-export function DepthChart({ series, shaded, height, testId }: { series: readonly ChartSeries[]; shaded: readonly ShadedSpan[]; height: number; testId: string }) {
+export function DepthChart({
+  series,
+  shaded,
+  height,
+  testId,
+}: {
+  series: readonly ChartSeries[];
+  shaded: readonly ShadedSpan[];
+  height: number;
+  testId: string;
+}) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -45,7 +66,12 @@ export function DepthChart({ series, shaded, height, testId }: { series: readonl
       for (const s of shaded) {
         const x0 = u.valToPos(s.startMs, 'x', true);
         const x1 = u.valToPos(s.endMs, 'x', true);
-        ctx.fillRect(Math.max(bbox.left, x0), bbox.top, Math.min(bbox.left + bbox.width, x1) - Math.max(bbox.left, x0), bbox.height);
+        ctx.fillRect(
+          Math.max(bbox.left, x0),
+          bbox.top,
+          Math.min(bbox.left + bbox.width, x1) - Math.max(bbox.left, x0),
+          bbox.height,
+        );
       }
       ctx.restore();
     };
@@ -62,7 +88,12 @@ export function DepthChart({ series, shaded, height, testId }: { series: readonl
       ],
       series: [
         { label: 'time', value: (_u, v) => (v == null ? '' : formatMs(v)) },
-        ...series.map((s, i) => ({ label: s.label, stroke: COLORS[i % COLORS.length], width: 1.5, value: (_u: uPlot, v: number | null) => (v == null ? '' : v.toLocaleString('en-US')) })),
+        ...series.map((s, i) => ({
+          label: s.label,
+          stroke: COLORS[i % COLORS.length],
+          width: 1.5,
+          value: (_u: uPlot, v: number | null) => (v == null ? '' : v.toLocaleString('en-US')),
+        })),
       ],
       hooks: { drawAxes: [shade] },
     };

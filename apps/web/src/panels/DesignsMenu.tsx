@@ -1,6 +1,12 @@
 import { useState } from 'react';
 import { useApp } from '../store/store';
-import { deleteStoredDesign, duplicateStoredDesign, openStoredDesign, renameStoredDesign, type LibraryResult } from '../store/designLibrary';
+import {
+  deleteStoredDesign,
+  duplicateStoredDesign,
+  openStoredDesign,
+  renameStoredDesign,
+  type LibraryResult,
+} from '../store/designLibrary';
 import type { DesignEntry } from '../store/persistence';
 import { runCommand } from '../commands/registry';
 import { env } from '../commands/env';
@@ -43,7 +49,9 @@ export function DesignsMenu() {
               New blank design
             </button>
           </div>
-          {designs.length === 0 && <div className="py-2 text-slate-500">Nothing stored yet: designs are kept here as you edit them.</div>}
+          {designs.length === 0 && (
+            <div className="py-2 text-slate-500">Nothing stored yet: designs are kept here as you edit them.</div>
+          )}
           <ul className="max-h-80 space-y-0.5 overflow-auto">
             {designs.map((d) => (
               <DesignRow
@@ -57,20 +65,41 @@ export function DesignsMenu() {
               />
             ))}
           </ul>
-          <div className="mt-1 text-[11px] text-slate-500">Opening a template, a file or a blank canvas keeps the open design here; Ctrl+Z goes back to it.</div>
+          <div className="mt-1 text-[11px] text-slate-500">
+            Opening a template, a file or a blank canvas keeps the open design here; Ctrl+Z goes back to it.
+          </div>
         </>
       )}
     </ToolbarMenu>
   );
 }
 
-function DesignRow({ entry, current, onOpen, onRename, onDuplicate, onDelete }: { entry: DesignEntry; current: boolean; onOpen: () => void; onRename: (name: string) => boolean; onDuplicate: () => void; onDelete: () => void }) {
+function DesignRow({
+  entry,
+  current,
+  onOpen,
+  onRename,
+  onDuplicate,
+  onDelete,
+}: {
+  entry: DesignEntry;
+  current: boolean;
+  onOpen: () => void;
+  onRename: (name: string) => boolean;
+  onDuplicate: () => void;
+  onDelete: () => void;
+}) {
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(entry.name);
   const [confirming, setConfirming] = useState(false);
   const btn = 'rounded px-1.5 py-0.5 text-slate-300 hover:bg-slate-700 disabled:opacity-35';
   return (
-    <li data-testid="design-row" data-id={entry.id} data-current={current ? 'true' : undefined} className={`flex items-center gap-1 rounded px-1 py-0.5 ${current ? 'bg-sky-950/60' : 'hover:bg-slate-800'}`}>
+    <li
+      data-testid="design-row"
+      data-id={entry.id}
+      data-current={current ? 'true' : undefined}
+      className={`flex items-center gap-1 rounded px-1 py-0.5 ${current ? 'bg-sky-950/60' : 'hover:bg-slate-800'}`}
+    >
       {renaming ? (
         <form
           className="flex min-w-0 flex-1 gap-1"
@@ -79,13 +108,26 @@ function DesignRow({ entry, current, onOpen, onRename, onDuplicate, onDelete }: 
             if (onRename(name)) setRenaming(false);
           }}
         >
-          <input aria-label="New name" data-testid="design-rename-input" autoFocus value={name} onChange={(e) => setName(e.target.value)} className="min-w-0 flex-1 rounded border border-slate-600 bg-slate-950 px-1" />
+          <input
+            aria-label="New name"
+            data-testid="design-rename-input"
+            autoFocus
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            className="min-w-0 flex-1 rounded border border-slate-600 bg-slate-950 px-1"
+          />
           <button type="submit" data-testid="design-rename-save" className={btn}>
             Save
           </button>
         </form>
       ) : (
-        <button type="button" data-testid="design-open" onClick={onOpen} title={current ? 'open now' : 'Open this design'} className="min-w-0 flex-1 truncate text-left text-slate-100">
+        <button
+          type="button"
+          data-testid="design-open"
+          onClick={onOpen}
+          title={current ? 'open now' : 'Open this design'}
+          className="min-w-0 flex-1 truncate text-left text-slate-100"
+        >
           {entry.name || '(unnamed)'}
           <span className="ml-2 text-[11px] text-slate-500">{current ? 'open' : when(entry.updatedAt)}</span>
         </button>
@@ -93,7 +135,12 @@ function DesignRow({ entry, current, onOpen, onRename, onDuplicate, onDelete }: 
       {confirming ? (
         <>
           <span className="text-amber-300">Delete?</span>
-          <button type="button" data-testid="design-delete-confirm" onClick={onDelete} className={`${btn} text-red-300`}>
+          <button
+            type="button"
+            data-testid="design-delete-confirm"
+            onClick={onDelete}
+            className={`${btn} text-red-300`}
+          >
             Yes
           </button>
           <button type="button" onClick={() => setConfirming(false)} className={btn}>
@@ -103,14 +150,26 @@ function DesignRow({ entry, current, onOpen, onRename, onDuplicate, onDelete }: 
       ) : (
         <>
           {!renaming && (
-            <button type="button" data-testid="design-rename" onClick={() => (setName(entry.name), setRenaming(true))} className={btn}>
+            <button
+              type="button"
+              data-testid="design-rename"
+              onClick={() => (setName(entry.name), setRenaming(true))}
+              className={btn}
+            >
               Rename
             </button>
           )}
           <button type="button" data-testid="design-duplicate" onClick={onDuplicate} className={btn}>
             Duplicate
           </button>
-          <button type="button" data-testid="design-delete" disabled={current} title={current ? 'This design is open: open another one to delete it' : 'Delete this design'} onClick={() => setConfirming(true)} className={btn}>
+          <button
+            type="button"
+            data-testid="design-delete"
+            disabled={current}
+            title={current ? 'This design is open: open another one to delete it' : 'Delete this design'}
+            onClick={() => setConfirming(true)}
+            className={btn}
+          >
             Delete
           </button>
         </>

@@ -90,15 +90,30 @@ export function ExportPanel() {
       {text === null ? null : (
         <>
           <div className="flex gap-2">
-            <button type="button" data-testid="export-copy" onClick={copy} className="rounded bg-slate-700 px-2 py-1 hover:bg-slate-600">
+            <button
+              type="button"
+              data-testid="export-copy"
+              onClick={copy}
+              className="rounded bg-slate-700 px-2 py-1 hover:bg-slate-600"
+            >
               {copied ? 'Copied ✓' : 'Copy'}
             </button>
-            <button type="button" data-testid="export-download" onClick={download} className="rounded bg-slate-700 px-2 py-1 hover:bg-slate-600">
+            <button
+              type="button"
+              data-testid="export-download"
+              onClick={download}
+              className="rounded bg-slate-700 px-2 py-1 hover:bg-slate-600"
+            >
               Download {current.filename(design)}
             </button>
           </div>
-          <pre data-testid="export-text" className="max-h-72 overflow-auto rounded bg-slate-950 p-2 font-mono text-[10px] leading-snug text-slate-300">
-            {text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}\n… ${text.length - PREVIEW_CHARS} more characters: Copy or Download has the whole text` : text}
+          <pre
+            data-testid="export-text"
+            className="max-h-72 overflow-auto rounded bg-slate-950 p-2 font-mono text-[10px] leading-snug text-slate-300"
+          >
+            {text.length > PREVIEW_CHARS
+              ? `${text.slice(0, PREVIEW_CHARS)}\n… ${text.length - PREVIEW_CHARS} more characters: Copy or Download has the whole text`
+              : text}
           </pre>
         </>
       )}

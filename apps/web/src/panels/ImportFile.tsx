@@ -1,6 +1,11 @@
 /** Import a file (or pasted JSON): a Retry Studio design, a retry scenario or RabbitMQ definitions. */
 import { useRef, useState } from 'react';
-import { objectCount, readDocumentFile, type ReadDocument, type ReadDocumentResult } from '@retry-studio/topology-core/io';
+import {
+  objectCount,
+  readDocumentFile,
+  type ReadDocument,
+  type ReadDocumentResult,
+} from '@retry-studio/topology-core/io';
 import { describeIssue } from '@retry-studio/topology-core/model';
 import { useApp } from '../store/store';
 import { layoutDesign } from '../graph/autoLayout';
@@ -36,20 +41,31 @@ function parsedOrUndefined(raw: string): unknown {
 export async function openDocuments(file: ReadFile, docs: readonly ReadDocument[]): Promise<void> {
   const app = useApp.getState;
   // a whole-broker file's empty vhosts (often "/") are said, so an opened vhost is never a surprise
-  const empty = file.vhosts.filter((v) => v.name !== undefined && objectCount(v) === 0).map((v) => JSON.stringify(v.name));
-  const notes: string[] = empty.length > 0 ? [`the file's vhost${empty.length > 1 ? 's' : ''} ${empty.join(', ')} hold${empty.length > 1 ? '' : 's'} no objects: not opened`] : [];
+  const empty = file.vhosts
+    .filter((v) => v.name !== undefined && objectCount(v) === 0)
+    .map((v) => JSON.stringify(v.name));
+  const notes: string[] =
+    empty.length > 0
+      ? [
+          `the file's vhost${empty.length > 1 ? 's' : ''} ${empty.join(', ')} hold${empty.length > 1 ? '' : 's'} no objects: not opened`,
+        ]
+      : [];
   let last = '';
   for (const doc of docs) {
     // a definitions file has no consumers or publishers: scaffold them as a vhost import does, so Simulate runs at once
     let design = doc.kind === 'definitions' ? scaffoldFileImport(doc.design) : doc.design;
     // definitions carry no positions: lay them out
-    if (!design.layout || Object.keys(design.layout).length === 0) design = { ...design, layout: await layoutDesign(design) };
+    if (!design.layout || Object.keys(design.layout).length === 0)
+      design = { ...design, layout: await layoutDesign(design) };
     app().loadDesign(design);
     // the broker it was exported from: the upgrade check starts there
     if (file.rabbitVersion) app().setBrokerVersion(app().docId, file.rabbitVersion);
     const where = docs.length > 1 && doc.vhost !== undefined ? `vhost ${JSON.stringify(doc.vhost)}: ` : '';
     notes.push(...doc.warnings.map((w) => w.message).map((n) => where + n));
-    const actors = doc.kind === 'definitions' && (design.publishers.length > 0 || design.consumers.length > 0) ? `; ${design.publishers.length} publishers and ${design.consumers.length} workers scaffolded` : '';
+    const actors =
+      doc.kind === 'definitions' && (design.publishers.length > 0 || design.consumers.length > 0)
+        ? `; ${design.publishers.length} publishers and ${design.consumers.length} workers scaffolded`
+        : '';
     last = `${design.topology.exchanges.length} exchanges, ${design.topology.queues.length} queues${actors}`;
   }
   app().setView('designer');
@@ -57,8 +73,15 @@ export async function openDocuments(file: ReadFile, docs: readonly ReadDocument[
   const shown = app().design.name;
   app().setImportNotes(notes.length > 0 ? { design: shown, lines: notes } : null);
   const only = docs[0]!;
-  const what = only.kind === 'definitions' ? `RabbitMQ definitions${only.vhost !== undefined ? ` (vhost ${JSON.stringify(only.vhost)})` : ''}` : 'a design';
-  app().notify(docs.length > 1 ? `Imported ${docs.length} vhosts as ${docs.length} designs (My designs); showing “${shown}”: ${last}` : `Imported ${what}: ${last}`);
+  const what =
+    only.kind === 'definitions'
+      ? `RabbitMQ definitions${only.vhost !== undefined ? ` (vhost ${JSON.stringify(only.vhost)})` : ''}`
+      : 'a design';
+  app().notify(
+    docs.length > 1
+      ? `Imported ${docs.length} vhosts as ${docs.length} designs (My designs); showing “${shown}”: ${last}`
+      : `Imported ${what}: ${last}`,
+  );
 }
 
 export function ImportFile({ onOpened }: { onOpened?: () => void }) {
@@ -104,7 +127,13 @@ export function ImportFile({ onOpened }: { onOpened?: () => void }) {
         placeholder="…or paste JSON here"
         className="w-full rounded border border-slate-700 bg-slate-950 p-1 font-mono text-[10px]"
       />
-      <button type="button" data-testid="import-apply" disabled={!text.trim()} onClick={() => load(text)} className="mt-1 rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 disabled:opacity-40">
+      <button
+        type="button"
+        data-testid="import-apply"
+        disabled={!text.trim()}
+        onClick={() => load(text)}
+        className="mt-1 rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 disabled:opacity-40"
+      >
         Import
       </button>
       {errors.map((e, i) => (

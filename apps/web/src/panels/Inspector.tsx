@@ -1,10 +1,30 @@
-import { describeIssue, describeSource, type AmqpTable, type AmqpValue, type BindingDef, type ConsumerSpec, type Design, type ExchangeDef, type ExchangeType, type PublisherSpec, type QueueDef, type ValidationIssue } from '@retry-studio/topology-core/model';
+import {
+  describeIssue,
+  describeSource,
+  type AmqpTable,
+  type AmqpValue,
+  type BindingDef,
+  type ConsumerSpec,
+  type Design,
+  type ExchangeDef,
+  type ExchangeType,
+  type PublisherSpec,
+  type QueueDef,
+  type ValidationIssue,
+} from '@retry-studio/topology-core/model';
 import { heldFor, storeOrHold, useHeldEdits } from '../store/heldEdits';
 import { exchangeSettings, queueSettings } from '../model/effective';
 import { useApp } from '../store/store';
 import { parseNodeId } from '../model/nodeIds';
 import { edgeIdOf, parseEdgeId } from '../model/edgeIds';
-import { deleteEdge, updateBinding, updateConsumer, updateExchange, updatePublisher, updateQueue } from '../model/designEdit';
+import {
+  deleteEdge,
+  updateBinding,
+  updateConsumer,
+  updateExchange,
+  updatePublisher,
+  updateQueue,
+} from '../model/designEdit';
 import { CheckField, JsonField, NumberArgField, SelectField, TextField, markWarnings } from './fields';
 import { fieldIssues, issuesUnder, pathOf, useValidation } from './validation';
 import { behaviourLines } from '../model/describe';
@@ -32,19 +52,29 @@ export function Inspector() {
   if (selected.length === 0)
     return (
       <div data-testid="inspector-empty" className="p-3 text-xs text-slate-400">
-        <p className="mb-2">Select a node or an edge to edit it. Fields are checked by the same validation the server and the CLI use, as you type.</p>
+        <p className="mb-2">
+          Select a node or an edge to edit it. Fields are checked by the same validation the server and the CLI use, as
+          you type.
+        </p>
         <DesignSettings />
         <DesignSummary design={design} issues={v.errors} />
       </div>
     );
-  if (selected.length > 1) return <div className="p-3 text-xs text-slate-400">{selected.length} objects selected. Delete (Del) or duplicate (Ctrl+D) them together.</div>;
+  if (selected.length > 1)
+    return (
+      <div className="p-3 text-xs text-slate-400">
+        {selected.length} objects selected. Delete (Del) or duplicate (Ctrl+D) them together.
+      </div>
+    );
   const id = selected[0]!;
   const base = pathOf(design, id) ?? '';
   const under = base ? issuesUnder(all, base) : [];
   // the "arguments" JSON field shows the issues no dedicated field shows
   const f = (field: string): ValidationIssue[] =>
     field === 'arguments'
-      ? fieldIssues(under, base, 'arguments').filter((i) => ![...DEDICATED_ARGS].some((k) => fieldIssues([i], base, `arguments.${k}`).length > 0))
+      ? fieldIssues(under, base, 'arguments').filter(
+          (i) => ![...DEDICATED_ARGS].some((k) => fieldIssues([i], base, `arguments.${k}`).length > 0),
+        )
       : fieldIssues(under, base, field);
   const n = parseNodeId(id);
   const key = `${id}`;
@@ -71,12 +101,28 @@ export function Inspector() {
       body = (
         <>
           <EdgeInfo id={id} kind={e.kind} />
-          {q && <DeadLetterKey q={q} f={(field) => fieldIssues(issuesUnder(all, pathOf(design, `queue:${q.name}`) ?? ''), pathOf(design, `queue:${q.name}`) ?? '', field)} />}
+          {q && (
+            <DeadLetterKey
+              q={q}
+              f={(field) =>
+                fieldIssues(
+                  issuesUnder(all, pathOf(design, `queue:${q.name}`) ?? ''),
+                  pathOf(design, `queue:${q.name}`) ?? '',
+                  field,
+                )
+              }
+            />
+          )}
         </>
       );
     } else if (e) body = <EdgeInfo id={id} kind={e.kind} />;
   }
-  const rest = under.filter((i) => !/\.(name|type|arguments|id|queue|exchange|routingKey|routing_key|behaviour|prefetch|label|properties|bodyPrefix|durable|internal)\b/.test(i.path.slice(base.length)));
+  const rest = under.filter(
+    (i) =>
+      !/\.(name|type|arguments|id|queue|exchange|routingKey|routing_key|behaviour|prefetch|label|properties|bodyPrefix|durable|internal)\b/.test(
+        i.path.slice(base.length),
+      ),
+  );
   return (
     <div data-testid="inspector" className="p-3 text-slate-200">
       {body ?? <div className="text-xs text-slate-400">Nothing to edit here.</div>}
@@ -128,7 +174,6 @@ function DesignSettings() {
   );
 }
 
-
 type F = (field: string) => ValidationIssue[];
 
 function H({ kind, title }: { kind: string; title: string }) {
@@ -157,7 +202,10 @@ function ExchangeForm({ design, x, f }: { design: Design; x: ExchangeDef; f: F }
   const others = design.topology.exchanges.filter((e) => e.name !== x.name);
   const ae = x.arguments?.['alternate-exchange'];
   const effAe = exchangeSettings(design, x.name)['alternate-exchange'];
-  const aePolicy = effAe && effAe.source.kind !== 'argument' ? `${String(effAe.value)} from ${describeSource(effAe.source)}` : undefined;
+  const aePolicy =
+    effAe && effAe.source.kind !== 'argument'
+      ? `${String(effAe.value)} from ${describeSource(effAe.source)}`
+      : undefined;
   return (
     <div data-testid="inspector-exchange">
       <H kind="exchange" title={x.name} />
@@ -167,7 +215,9 @@ function ExchangeForm({ design, x, f }: { design: Design; x: ExchangeDef; f: F }
         testid="field-type"
         value={x.type}
         issues={f('type')}
-        options={(['direct', 'fanout', 'topic', 'headers', 'x-delayed-message', 'radlx'] as ExchangeType[]).map((t) => ({ value: t, label: t }))}
+        options={(['direct', 'fanout', 'topic', 'headers', 'x-delayed-message', 'radlx'] as ExchangeType[]).map(
+          (t) => ({ value: t, label: t }),
+        )}
         onChange={(t) => set({ ...x, type: t as ExchangeType }, 'type')}
       />
       {x.type === 'x-delayed-message' && (
@@ -184,12 +234,26 @@ function ExchangeForm({ design, x, f }: { design: Design; x: ExchangeDef; f: F }
         value={typeof ae === 'string' ? ae : '\u0000'}
         issues={f('arguments.alternate-exchange')}
         hint={aePolicy ? `In effect: ${aePolicy}` : undefined}
-        options={[{ value: '\u0000', label: aePolicy ? `(no argument: ${aePolicy})` : '(none)' }, ...others.map((o) => ({ value: o.name, label: o.name }))]}
-        onChange={(v) => set({ ...x, arguments: setArg(x.arguments, 'alternate-exchange', v === '\u0000' ? undefined : v) }, 'ae')}
+        options={[
+          { value: '\u0000', label: aePolicy ? `(no argument: ${aePolicy})` : '(none)' },
+          ...others.map((o) => ({ value: o.name, label: o.name })),
+        ]}
+        onChange={(v) =>
+          set({ ...x, arguments: setArg(x.arguments, 'alternate-exchange', v === '\u0000' ? undefined : v) }, 'ae')
+        }
       />
       <CheckField label="durable" value={x.durable ?? true} onChange={(durable) => set({ ...x, durable }, 'durable')} />
-      <CheckField label="internal" value={x.internal ?? false} onChange={(internal) => set({ ...x, internal }, 'internal')} />
-      <JsonField label="Arguments" value={x.arguments ?? {}} issues={f('arguments')} onChange={(a) => set({ ...x, arguments: a as AmqpTable }, 'args')} />
+      <CheckField
+        label="internal"
+        value={x.internal ?? false}
+        onChange={(internal) => set({ ...x, internal }, 'internal')}
+      />
+      <JsonField
+        label="Arguments"
+        value={x.arguments ?? {}}
+        issues={f('arguments')}
+        onChange={(a) => set({ ...x, arguments: a as AmqpTable }, 'args')}
+      />
     </div>
   );
 }
@@ -220,7 +284,9 @@ function QueueForm({ design, q, f }: { design: Design; q: QueueDef; f: F }) {
   const eff = queueSettings(design, q.name);
   const fromPolicy = (k: string): string | undefined => {
     const e = eff[k];
-    return e && e.source.kind !== 'argument' ? `${e.value === '' ? '(default exchange)' : String(e.value)} from ${describeSource(e.source)}` : undefined;
+    return e && e.source.kind !== 'argument'
+      ? `${e.value === '' ? '(default exchange)' : String(e.value)} from ${describeSource(e.source)}`
+      : undefined;
   };
   const effHint = (k: string) => {
     const p = fromPolicy(k);
@@ -245,46 +311,98 @@ function QueueForm({ design, q, f }: { design: Design; q: QueueDef; f: F }) {
       {type === 'stream' ? (
         <>
           <p data-testid="stream-note" className="mb-1 text-[11px] text-lime-200">
-            An append-only log, read by offset: a reader&apos;s ack removes nothing, browsing changes nothing, and a stream cannot dead-letter, expire or requeue
-            (TTL, dead-letter, length and overflow arguments are refused). Old segments go by retention.
+            An append-only log, read by offset: a reader&apos;s ack removes nothing, browsing changes nothing, and a
+            stream cannot dead-letter, expire or requeue (TTL, dead-letter, length and overflow arguments are refused).
+            Old segments go by retention.
           </p>
           {stringArg('x-max-age', 'Retention by age (x-max-age)', 'field-max-age', 'e.g. "7D", "12h"')}
-          <NumberArgField label="Retention by size (x-max-length-bytes)" testid="field-max-bytes" value={arg('x-max-length-bytes')} issues={f('arguments.x-max-length-bytes')} onChange={(v) => setA('x-max-length-bytes', v)} />
-          <NumberArgField label="Segment size (x-stream-max-segment-size-bytes)" value={arg('x-stream-max-segment-size-bytes')} issues={f('arguments.x-stream-max-segment-size-bytes')} onChange={(v) => setA('x-stream-max-segment-size-bytes', v)} />
+          <NumberArgField
+            label="Retention by size (x-max-length-bytes)"
+            testid="field-max-bytes"
+            value={arg('x-max-length-bytes')}
+            issues={f('arguments.x-max-length-bytes')}
+            onChange={(v) => setA('x-max-length-bytes', v)}
+          />
+          <NumberArgField
+            label="Segment size (x-stream-max-segment-size-bytes)"
+            value={arg('x-stream-max-segment-size-bytes')}
+            issues={f('arguments.x-stream-max-segment-size-bytes')}
+            onChange={(v) => setA('x-stream-max-segment-size-bytes', v)}
+          />
         </>
       ) : (
         <>
-        <NumberArgField label="Message TTL (x-message-ttl, ms)" testid="field-ttl" value={arg('x-message-ttl')} issues={f('arguments.x-message-ttl')} {...effHint('x-message-ttl')} onChange={(v) => setA('x-message-ttl', v)} />
-        <SelectField
-          label="Dead-letter exchange"
-          testid="field-dlx"
-          value={typeof dlx === 'string' ? dlx : '\u0000'}
-          issues={f('arguments.x-dead-letter-exchange')}
-          hint={effHint('x-dead-letter-exchange').hint}
-          options={[
-            { value: '\u0000', label: fromPolicy('x-dead-letter-exchange') ? `(no argument: ${fromPolicy('x-dead-letter-exchange')})` : '(none)' },
-            { value: '', label: '(default exchange)' },
-            ...design.topology.exchanges.map((o) => ({ value: o.name, label: o.name })),
-          ]}
-          onChange={(v) => setA('x-dead-letter-exchange', v === '\u0000' ? undefined : v)}
-        />
-        {stringArg('x-dead-letter-routing-key', 'Dead-letter routing key', 'field-dlrk', 'keep the original key')}
-        <NumberArgField label="Max length (x-max-length)" value={arg('x-max-length')} issues={f('arguments.x-max-length')} {...effHint('x-max-length')} onChange={(v) => setA('x-max-length', v)} />
-        <SelectField
-          label="Overflow (x-overflow)"
-          value={typeof arg('x-overflow') === 'string' ? String(arg('x-overflow')) : ''}
-          issues={f('arguments.x-overflow')}
-          hint={effHint('x-overflow').hint}
-          options={['', 'drop-head', 'reject-publish', 'reject-publish-dlx'].map((o) => ({ value: o, label: o || '(default: drop-head)' }))}
-          onChange={(v) => setA('x-overflow', v || undefined)}
-        />
-        {quorum && (
-          <NumberArgField label="Delivery limit (x-delivery-limit)" testid="field-delivery-limit" value={arg('x-delivery-limit')} issues={f('arguments.x-delivery-limit')} {...effHint('x-delivery-limit')} onChange={(v) => setA('x-delivery-limit', v)} />
-        )}
-        <NumberArgField label="Queue expiry (x-expires, ms)" value={arg('x-expires')} issues={f('arguments.x-expires')} {...effHint('x-expires')} onChange={(v) => setA('x-expires', v)} />
+          <NumberArgField
+            label="Message TTL (x-message-ttl, ms)"
+            testid="field-ttl"
+            value={arg('x-message-ttl')}
+            issues={f('arguments.x-message-ttl')}
+            {...effHint('x-message-ttl')}
+            onChange={(v) => setA('x-message-ttl', v)}
+          />
+          <SelectField
+            label="Dead-letter exchange"
+            testid="field-dlx"
+            value={typeof dlx === 'string' ? dlx : '\u0000'}
+            issues={f('arguments.x-dead-letter-exchange')}
+            hint={effHint('x-dead-letter-exchange').hint}
+            options={[
+              {
+                value: '\u0000',
+                label: fromPolicy('x-dead-letter-exchange')
+                  ? `(no argument: ${fromPolicy('x-dead-letter-exchange')})`
+                  : '(none)',
+              },
+              { value: '', label: '(default exchange)' },
+              ...design.topology.exchanges.map((o) => ({ value: o.name, label: o.name })),
+            ]}
+            onChange={(v) => setA('x-dead-letter-exchange', v === '\u0000' ? undefined : v)}
+          />
+          {stringArg('x-dead-letter-routing-key', 'Dead-letter routing key', 'field-dlrk', 'keep the original key')}
+          <NumberArgField
+            label="Max length (x-max-length)"
+            value={arg('x-max-length')}
+            issues={f('arguments.x-max-length')}
+            {...effHint('x-max-length')}
+            onChange={(v) => setA('x-max-length', v)}
+          />
+          <SelectField
+            label="Overflow (x-overflow)"
+            value={typeof arg('x-overflow') === 'string' ? String(arg('x-overflow')) : ''}
+            issues={f('arguments.x-overflow')}
+            hint={effHint('x-overflow').hint}
+            options={['', 'drop-head', 'reject-publish', 'reject-publish-dlx'].map((o) => ({
+              value: o,
+              label: o || '(default: drop-head)',
+            }))}
+            onChange={(v) => setA('x-overflow', v || undefined)}
+          />
+          {quorum && (
+            <NumberArgField
+              label="Delivery limit (x-delivery-limit)"
+              testid="field-delivery-limit"
+              value={arg('x-delivery-limit')}
+              issues={f('arguments.x-delivery-limit')}
+              {...effHint('x-delivery-limit')}
+              onChange={(v) => setA('x-delivery-limit', v)}
+            />
+          )}
+          <NumberArgField
+            label="Queue expiry (x-expires, ms)"
+            value={arg('x-expires')}
+            issues={f('arguments.x-expires')}
+            {...effHint('x-expires')}
+            onChange={(v) => setA('x-expires', v)}
+          />
         </>
       )}
-      <JsonField label="All arguments" testid="field-queue-args" value={q.arguments ?? {}} issues={f('arguments')} onChange={(a) => set({ ...q, arguments: a as AmqpTable }, 'args')} />
+      <JsonField
+        label="All arguments"
+        testid="field-queue-args"
+        value={q.arguments ?? {}}
+        issues={f('arguments')}
+        onChange={(a) => set({ ...q, arguments: a as AmqpTable }, 'args')}
+      />
     </div>
   );
 }
@@ -298,17 +416,36 @@ function ConsumerForm({ design, c, f }: { design: Design; c: ConsumerSpec; f: F 
     <div data-testid="inspector-consumer">
       <H kind="consumer" title={c.label ?? c.id} />
       <ConfigSource source={design.sources?.[`consumer:${c.id}`]} />
-      <TextField label="Id" testid="field-id" value={c.id} issues={f('id')} onChange={(id) => set({ ...c, id }, 'id')} />
-      <TextField label="Label" value={c.label ?? ''} issues={f('label')} onChange={(label) => set({ ...c, label: label || undefined }, 'label')} />
+      <TextField
+        label="Id"
+        testid="field-id"
+        value={c.id}
+        issues={f('id')}
+        onChange={(id) => set({ ...c, id }, 'id')}
+      />
+      <TextField
+        label="Label"
+        value={c.label ?? ''}
+        issues={f('label')}
+        onChange={(label) => set({ ...c, label: label || undefined }, 'label')}
+      />
       <SelectField
         label="Queue"
         testid="field-consumer-queue"
         value={c.queue}
         issues={f('queue')}
-        options={[{ value: '', label: '(none)' }, ...design.topology.queues.map((q) => ({ value: q.name, label: q.name }))]}
+        options={[
+          { value: '', label: '(none)' },
+          ...design.topology.queues.map((q) => ({ value: q.name, label: q.name })),
+        ]}
         onChange={(queue) => set({ ...c, queue }, 'queue')}
       />
-      <NumberArgField label="Prefetch" value={c.prefetch} issues={f('prefetch')} onChange={(v) => set({ ...c, prefetch: v as number }, 'prefetch')} />
+      <NumberArgField
+        label="Prefetch"
+        value={c.prefetch}
+        issues={f('prefetch')}
+        onChange={(v) => set({ ...c, prefetch: v as number }, 'prefetch')}
+      />
       {queueTypeOfDef(design.topology.queues.find((q) => q.name === c.queue)?.arguments) === 'stream' && (
         <SelectField
           label="Start at offset (x-stream-offset)"
@@ -320,7 +457,9 @@ function ConsumerForm({ design, c, f }: { design: Design; c: ConsumerSpec; f: F 
             { value: 'last', label: 'last (the last chunk)' },
             { value: 'next', label: 'next (only new messages; the default)' },
           ]}
-          onChange={(v) => set({ ...c, streamOffset: v === 'next' ? undefined : (v as 'first' | 'last') }, 'streamOffset')}
+          onChange={(v) =>
+            set({ ...c, streamOffset: v === 'next' ? undefined : (v as 'first' | 'last') }, 'streamOffset')
+          }
         />
       )}
       <ul data-testid="behaviour-summary" className="mb-1 list-disc pl-4 text-[11px] text-emerald-200">
@@ -328,7 +467,12 @@ function ConsumerForm({ design, c, f }: { design: Design; c: ConsumerSpec; f: F 
           <li key={i}>{l}</li>
         ))}
       </ul>
-      <BehaviourForm b={c.behaviour} f={f} exchanges={design.topology.exchanges.map((x) => x.name)} set={(behaviour, k) => set({ ...c, behaviour }, `beh:${k}`)} />
+      <BehaviourForm
+        b={c.behaviour}
+        f={f}
+        exchanges={design.topology.exchanges.map((x) => x.name)}
+        set={(behaviour, k) => set({ ...c, behaviour }, `beh:${k}`)}
+      />
       <JsonField
         label="Advanced: behaviour as JSON (worker / router / script)"
         testid="field-behaviour"
@@ -355,23 +499,45 @@ function PublisherForm({ design, p, f }: { design: Design; p: PublisherSpec; f: 
         testid="field-publisher-exchange"
         value={p.exchange}
         issues={f('exchange')}
-        options={[{ value: '', label: '(default exchange)' }, ...design.topology.exchanges.map((x) => ({ value: x.name, label: x.name }))]}
+        options={[
+          { value: '', label: '(default exchange)' },
+          ...design.topology.exchanges.map((x) => ({ value: x.name, label: x.name })),
+        ]}
         onChange={(exchange) => set({ ...p, exchange }, 'exchange')}
       />
-      <TextField label="Routing key" testid="field-routing-key" value={p.routingKey} issues={f('routingKey')} onChange={(routingKey) => set({ ...p, routingKey }, 'rk')} />
+      <TextField
+        label="Routing key"
+        testid="field-routing-key"
+        value={p.routingKey}
+        issues={f('routingKey')}
+        onChange={(routingKey) => set({ ...p, routingKey }, 'rk')}
+      />
       <TextField
         label="Expiration (per-message TTL, ms as a string)"
         value={p.properties?.expiration ?? ''}
         issues={f('properties.expiration')}
-        onChange={(v) => set({ ...p, properties: { ...(p.properties ?? {}), expiration: v === '' ? undefined : v } }, 'exp')}
+        onChange={(v) =>
+          set({ ...p, properties: { ...(p.properties ?? {}), expiration: v === '' ? undefined : v } }, 'exp')
+        }
       />
-      <TextField label="Body prefix" value={p.bodyPrefix ?? ''} issues={f('bodyPrefix')} onChange={(bodyPrefix) => set({ ...p, bodyPrefix }, 'body')} />
-      <CheckField label="mandatory" value={p.mandatory ?? false} onChange={(mandatory) => set({ ...p, mandatory }, 'mandatory')} />
+      <TextField
+        label="Body prefix"
+        value={p.bodyPrefix ?? ''}
+        issues={f('bodyPrefix')}
+        onChange={(bodyPrefix) => set({ ...p, bodyPrefix }, 'body')}
+      />
+      <CheckField
+        label="mandatory"
+        value={p.mandatory ?? false}
+        onChange={(mandatory) => set({ ...p, mandatory }, 'mandatory')}
+      />
       <JsonField
         label="Headers"
         value={p.properties?.headers ?? {}}
         issues={f('properties.headers')}
-        onChange={(headers) => set({ ...p, properties: { ...(p.properties ?? {}), headers: headers as AmqpTable } }, 'headers')}
+        onChange={(headers) =>
+          set({ ...p, properties: { ...(p.properties ?? {}), headers: headers as AmqpTable } }, 'headers')
+        }
       />
     </div>
   );
@@ -385,8 +551,19 @@ function BindingForm({ id, b, f }: { id: string; b: BindingDef; f: F }) {
   return (
     <div data-testid="inspector-binding">
       <H kind="binding" title={`${b.source} → ${b.destination}`} />
-      <TextField label="Routing key" testid="field-binding-key" value={b.routing_key} issues={f('routing_key')} onChange={(routing_key) => set({ ...b, routing_key }, 'rk')} />
-      <JsonField label="Arguments (headers match: x-match + headers)" value={b.arguments ?? {}} issues={f('arguments')} onChange={(a) => set({ ...b, arguments: a as AmqpTable }, 'args')} />
+      <TextField
+        label="Routing key"
+        testid="field-binding-key"
+        value={b.routing_key}
+        issues={f('routing_key')}
+        onChange={(routing_key) => set({ ...b, routing_key }, 'rk')}
+      />
+      <JsonField
+        label="Arguments (headers match: x-match + headers)"
+        value={b.arguments ?? {}}
+        issues={f('arguments')}
+        onChange={(a) => set({ ...b, arguments: a as AmqpTable }, 'args')}
+      />
     </div>
   );
 }
@@ -414,7 +591,8 @@ function DeadLetterKey({ q, f }: { q: QueueDef; f: F }) {
 }
 
 const EDGE_TEXT: Record<string, string> = {
-  deadLetter: 'Dead-letter edge: the queue’s x-dead-letter-exchange. Rejected, expired and over-limit messages are republished here.',
+  deadLetter:
+    'Dead-letter edge: the queue’s x-dead-letter-exchange. Rejected, expired and over-limit messages are republished here.',
   alternate: 'Alternate exchange: messages this exchange cannot route go to it.',
   republish: 'Republish: the consumer publishes a copy to this exchange. Edit the behaviour on the consumer.',
   consume: 'The consumer reads from this queue.',

@@ -5,7 +5,11 @@ import { useApp } from '../store/store';
 import { useLintFindings } from '../lint/useLint';
 import { UpgradePanel } from './UpgradePanel';
 
-const TONE = { error: 'border-red-500 text-red-300', warning: 'border-amber-500 text-amber-200', info: 'border-sky-500 text-sky-200' } as const;
+const TONE = {
+  error: 'border-red-500 text-red-300',
+  warning: 'border-amber-500 text-amber-200',
+  info: 'border-sky-500 text-sky-200',
+} as const;
 
 /** The Lint tab: the design's lint findings, or the Upgrade view (what changes on another broker line). */
 export function LintPanel() {
@@ -35,8 +39,14 @@ export function LintPanel() {
 function LintFindings() {
   const lint = useLintFindings();
   // grouped like the CLI's lint text (the core's groupFindings): 1,000 findings of one rule are one card with a count
-  const groups = useMemo(() => groupFindings(lint.findings.map((f) => ({ ...f, id: f.rule, objects: f.nodes }))), [lint.findings]);
-  if (!lint.available) return <div className="p-3 text-xs text-slate-400">The retry linter is not in this build of topology-core yet.</div>;
+  const groups = useMemo(
+    () => groupFindings(lint.findings.map((f) => ({ ...f, id: f.rule, objects: f.nodes }))),
+    [lint.findings],
+  );
+  if (!lint.available)
+    return (
+      <div className="p-3 text-xs text-slate-400">The retry linter is not in this build of topology-core yet.</div>
+    );
   if (!lint.findings.length)
     return (
       <div data-testid="lint-panel" className="p-3 text-xs text-emerald-400">
@@ -66,7 +76,10 @@ function LintFindings() {
                 <span className="font-mono text-[10px]">{f.rule}</span>
                 <span className="text-[10px] uppercase">
                   {g.kind === 'group' && (
-                    <span data-testid="lint-group-count" className="mr-1 rounded bg-slate-700 px-1 normal-case text-slate-100">
+                    <span
+                      data-testid="lint-group-count"
+                      className="mr-1 rounded bg-slate-700 px-1 normal-case text-slate-100"
+                    >
                       {g.findings.length} findings
                     </span>
                   )}

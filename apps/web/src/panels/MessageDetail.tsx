@@ -14,7 +14,10 @@ export function MessagePane() {
   const liveOutcomes = useApp((s) => s.liveOutcomes);
   const stories = useMemo(() => {
     const out: Array<{ source: string; story: Story }> = [];
-    for (const [source, evs] of [['simulated', sim], ['live', live]] as const) {
+    for (const [source, evs] of [
+      ['simulated', sim],
+      ['live', live],
+    ] as const) {
       if (!evs || !msg) continue;
       const story = storiesOf(
         evs.filter((e) => e.msgId === msg),
@@ -28,13 +31,25 @@ export function MessagePane() {
     <div>
       <div className="flex items-center justify-between border-b border-slate-800 px-2 py-1 text-[11px] text-slate-400">
         <span>Message · path highlighted on the canvas</span>
-        <button type="button" data-testid="message-close" onClick={() => useApp.getState().inspectMessage(null)} className="rounded px-1.5 hover:bg-slate-700" aria-label="Close message">
+        <button
+          type="button"
+          data-testid="message-close"
+          onClick={() => useApp.getState().inspectMessage(null)}
+          className="rounded px-1.5 hover:bg-slate-700"
+          aria-label="Close message"
+        >
           ✕
         </button>
       </div>
       {stories.map(({ source, story }) => (
         <div key={source}>
-          {stories.length > 1 && <div className={`px-2 pt-1 text-[10px] uppercase ${source === 'live' ? 'text-orange-400' : 'text-sky-400'}`}>{source}</div>}
+          {stories.length > 1 && (
+            <div
+              className={`px-2 pt-1 text-[10px] uppercase ${source === 'live' ? 'text-orange-400' : 'text-sky-400'}`}
+            >
+              {source}
+            </div>
+          )}
           <MessageDetail story={story} />
         </div>
       ))}
@@ -49,7 +64,9 @@ export function MessageDetail({ story }: { story: Story }) {
     <section data-testid="message-detail" aria-label="Message" className="p-2 text-[11px] text-slate-300">
       <div className="mb-1 flex items-baseline justify-between gap-2">
         <span className="shrink-0 font-mono text-sm text-slate-100">{story.body}</span>
-        <span data-testid="message-outcome" className="text-right text-slate-400">{story.fate}</span>
+        <span data-testid="message-outcome" className="text-right text-slate-400">
+          {story.fate}
+        </span>
       </div>
       <div className="mb-1 font-semibold text-slate-400">Headers (last delivery)</div>
       {headers.length ? (
@@ -80,7 +97,9 @@ export function MessageDetail({ story }: { story: Story }) {
             <tr className="text-left text-slate-500">
               <th className="pr-1 font-normal">queue</th>
               <th className="pr-1 font-normal">reason</th>
-              <th className="pr-1 font-normal" title="count">#</th>
+              <th className="pr-1 font-normal" title="count">
+                #
+              </th>
               <th className="font-normal">exchange → routing keys</th>
             </tr>
           </thead>
@@ -106,9 +125,16 @@ export function MessageDetail({ story }: { story: Story }) {
       <ol data-testid="message-path" className="space-y-px">
         {story.events.map((e, i) => (
           <li key={i}>
-            <button type="button" className="flex w-full gap-1 text-left font-mono hover:bg-slate-800" onClick={() => seekTo(e)} title={`at ${fmtT(e.t)}`}>
+            <button
+              type="button"
+              className="flex w-full gap-1 text-left font-mono hover:bg-slate-800"
+              onClick={() => seekTo(e)}
+              title={`at ${fmtT(e.t)}`}
+            >
               {/* an instant's time is printed once, on its first event: not "0 ms" twenty times in a row */}
-              <span className="w-16 shrink-0 text-slate-500">{i > 0 && story.events[i - 1]!.t === e.t ? '' : fmtT(e.t)}</span>
+              <span className="w-16 shrink-0 text-slate-500">
+                {i > 0 && story.events[i - 1]!.t === e.t ? '' : fmtT(e.t)}
+              </span>
               <span className="min-w-0 [overflow-wrap:anywhere]">{describe(e)}</span>
             </button>
           </li>

@@ -23,7 +23,8 @@ export function NodeLossControl() {
     if (s.simEvents) useApp.getState().runSimulation();
   };
   const field = 'w-12 rounded bg-slate-800 px-1';
-  const btn = 'h-6 rounded px-2 text-xs whitespace-nowrap text-slate-100 bg-slate-700 hover:bg-slate-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
+  const btn =
+    'h-6 rounded px-2 text-xs whitespace-nowrap text-slate-100 bg-slate-700 hover:bg-slate-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
   const on = loss ? queuesOnNode(loss, design, placement) : [];
   return (
     <div data-testid="sim-node-loss-control" className="flex flex-wrap items-center gap-1 px-2 text-xs text-slate-300">
@@ -41,7 +42,13 @@ export function NodeLossControl() {
       {loss && (
         <span data-testid="sim-node-loss-fields" className="flex flex-wrap items-center gap-1">
           {nodes.length > 0 ? (
-            <select aria-label="Node that goes down" data-testid="sim-node-loss-node" className="rounded bg-slate-800 px-1 py-0.5" value={loss.node} onChange={(e) => set({ node: e.target.value })}>
+            <select
+              aria-label="Node that goes down"
+              data-testid="sim-node-loss-node"
+              className="rounded bg-slate-800 px-1 py-0.5"
+              value={loss.node}
+              onChange={(e) => set({ node: e.target.value })}
+            >
               {[...new Set([...nodes, loss.node])].map((n) => (
                 <option key={n} value={n}>
                   {n}
@@ -49,26 +56,64 @@ export function NodeLossControl() {
               ))}
             </select>
           ) : (
-            <input aria-label="Node that goes down" data-testid="sim-node-loss-node" className="w-28 rounded bg-slate-800 px-1" value={loss.node} onChange={(e) => set({ node: e.target.value })} />
+            <input
+              aria-label="Node that goes down"
+              data-testid="sim-node-loss-node"
+              className="w-28 rounded bg-slate-800 px-1"
+              value={loss.node}
+              onChange={(e) => set({ node: e.target.value })}
+            />
           )}
           <label className="flex items-center gap-1" title="Virtual time at which the node goes down">
             at s
-            <input aria-label="Node down at (s)" data-testid="sim-node-loss-at" type="number" min={0} step={0.1} className={field} value={secs(loss.atMs)} onChange={(e) => set({ atMs: Math.max(0, Number(e.target.value) * 1000) })} />
+            <input
+              aria-label="Node down at (s)"
+              data-testid="sim-node-loss-at"
+              type="number"
+              min={0}
+              step={0.1}
+              className={field}
+              value={secs(loss.atMs)}
+              onChange={(e) => set({ atMs: Math.max(0, Number(e.target.value) * 1000) })}
+            />
           </label>
           <label className="flex items-center gap-1" title="How long the node stays down">
             for s
-            <input aria-label="Node down for (s)" data-testid="sim-node-loss-for" type="number" min={0} step={1} className={field} value={secs(loss.downMs)} onChange={(e) => set({ downMs: Math.max(0, Number(e.target.value) * 1000) })} />
+            <input
+              aria-label="Node down for (s)"
+              data-testid="sim-node-loss-for"
+              type="number"
+              min={0}
+              step={1}
+              className={field}
+              value={secs(loss.downMs)}
+              onChange={(e) => set({ downMs: Math.max(0, Number(e.target.value) * 1000) })}
+            />
           </label>
-          <label className="flex items-center gap-1" title="How long a quorum queue it led takes to have a new leader (a graceful stop: about 1 s; a crash: the election timeout)">
+          <label
+            className="flex items-center gap-1"
+            title="How long a quorum queue it led takes to have a new leader (a graceful stop: about 1 s; a crash: the election timeout)"
+          >
             leader s
-            <input aria-label="Leader moves after (s)" data-testid="sim-node-loss-leader" type="number" min={0} step={0.1} className={field} value={secs(loss.leaderMovesAfterMs)} onChange={(e) => set({ leaderMovesAfterMs: Math.max(0, Number(e.target.value) * 1000) })} />
+            <input
+              aria-label="Leader moves after (s)"
+              data-testid="sim-node-loss-leader"
+              type="number"
+              min={0}
+              step={0.1}
+              className={field}
+              value={secs(loss.leaderMovesAfterMs)}
+              onChange={(e) => set({ leaderMovesAfterMs: Math.max(0, Number(e.target.value) * 1000) })}
+            />
           </label>
           <select
             aria-label="Queues on the node"
             data-testid="sim-node-loss-queues"
             className="rounded bg-slate-800 px-1 py-0.5"
             value={loss.queues === 'placement' ? 'placement' : 'all'}
-            onChange={(e) => set({ queues: e.target.value === 'placement' ? 'placement' : design.topology.queues.map((q) => q.name) })}
+            onChange={(e) =>
+              set({ queues: e.target.value === 'placement' ? 'placement' : design.topology.queues.map((q) => q.name) })
+            }
             title={`queues on it: ${on.join(', ') || 'none'}`}
           >
             <option value="placement">{placement ? 'its queues (plan)' : 'all queues (not planned)'}</option>

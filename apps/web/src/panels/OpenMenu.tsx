@@ -21,11 +21,19 @@ export function OpenMenu() {
     close();
   };
   return (
-    <ToolbarMenu label="Open / Import" toggleTestId="open-toggle" menuTestId="open-menu" ariaLabel="Open or import" panelClassName="space-y-3">
+    <ToolbarMenu
+      label="Open / Import"
+      toggleTestId="open-toggle"
+      menuTestId="open-menu"
+      ariaLabel="Open or import"
+      panelClassName="space-y-3"
+    >
       {(close) => (
         <>
           <section>
-            <div className="mb-1 font-semibold text-slate-300">A file: a Retry Studio design or RabbitMQ definitions JSON</div>
+            <div className="mb-1 font-semibold text-slate-300">
+              A file: a Retry Studio design or RabbitMQ definitions JSON
+            </div>
             <ImportFile onOpened={close} />
           </section>
           <section className="border-t border-slate-800 pt-2">
@@ -43,7 +51,12 @@ export function OpenMenu() {
             <div className="mb-1 truncate font-mono text-[10px] text-slate-500" title="the Broker tab's URL">
               on {maskUrl(brokerUrl)}
             </div>
-            <button type="button" data-testid="open-import-vhost" onClick={() => importVhost(close)} className="rounded bg-sky-700 px-2 py-1 font-medium hover:bg-sky-600">
+            <button
+              type="button"
+              data-testid="open-import-vhost"
+              onClick={() => importVhost(close)}
+              className="rounded bg-sky-700 px-2 py-1 font-medium hover:bg-sky-600"
+            >
               Import {vhost.trim() || urlVhost || 'the vhost'}
             </button>
           </section>

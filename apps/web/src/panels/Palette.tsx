@@ -33,7 +33,11 @@ export function Palette() {
     s.select([r.nodeId]);
   };
   return (
-    <aside data-testid="palette" aria-label="Palette" className="flex w-40 shrink-0 flex-col gap-1 border-r border-slate-800 bg-slate-900 p-2">
+    <aside
+      data-testid="palette"
+      aria-label="Palette"
+      className="flex w-40 shrink-0 flex-col gap-1 border-r border-slate-800 bg-slate-900 p-2"
+    >
       <div className="px-1 pb-1 text-[11px] font-semibold uppercase tracking-wide text-slate-400">Palette</div>
       {ITEMS.map((it) => (
         <button
@@ -49,14 +53,20 @@ export function Palette() {
           onClick={() => add(it.item)}
           className="flex cursor-grab items-center gap-2 rounded-md border border-slate-700 bg-slate-800 px-2 py-1.5 text-left text-xs text-slate-200 hover:border-slate-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
         >
-          <span className="flex h-5 w-5 shrink-0 items-center justify-center rounded text-[11px] font-bold text-white" style={{ background: it.color }}>
+          <span
+            className="flex h-5 w-5 shrink-0 items-center justify-center rounded text-[11px] font-bold text-white"
+            style={{ background: it.color }}
+          >
             {it.glyph}
           </span>
           {it.label}
         </button>
       ))}
       <div className="mt-auto space-y-1 px-1 text-[10px] leading-snug text-slate-500">
-        <div>Connect handles: exchange→queue binds; queue→exchange sets the DLX; queue→consumer attaches; consumer→exchange republishes; the orange handle sets an alternate exchange.</div>
+        <div>
+          Connect handles: exchange→queue binds; queue→exchange sets the DLX; queue→consumer attaches; consumer→exchange
+          republishes; the orange handle sets an alternate exchange.
+        </div>
       </div>
     </aside>
   );

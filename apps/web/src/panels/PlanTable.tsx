@@ -4,7 +4,15 @@
  * before (the broker's) and after (the design's).
  */
 import { PLAN_STATUSES, type PlanItem, type PlanResponse } from '@retry-studio/contract';
-import { EFFECT_LABEL, appliesInPlace, argumentLines, policyDetails, settingsFromPolicies, shapeChanges, shownValue } from '../broker/planDetails';
+import {
+  EFFECT_LABEL,
+  appliesInPlace,
+  argumentLines,
+  policyDetails,
+  settingsFromPolicies,
+  shapeChanges,
+  shownValue,
+} from '../broker/planDetails';
 import { ClusterNodes, PlacementLine } from './ClusterNodes';
 import { PortableOffer } from './PortableOffer';
 
@@ -44,9 +52,17 @@ export function PlanTable({ r }: { r: PlanResponse }) {
 
 function PlanRow({ it }: { it: PlanItem }) {
   return (
-    <li data-testid="plan-item" data-kind={it.kind} data-status={it.status} data-name={it.designName} className="rounded bg-slate-800/70 p-1.5">
+    <li
+      data-testid="plan-item"
+      data-kind={it.kind}
+      data-status={it.status}
+      data-name={it.designName}
+      className="rounded bg-slate-800/70 p-1.5"
+    >
       <div className="flex items-center gap-1.5">
-        <span className={`w-20 shrink-0 rounded px-1 text-center text-[10px] ${STATUS_TONE[it.status]}`}>{it.status}</span>
+        <span className={`w-20 shrink-0 rounded px-1 text-center text-[10px] ${STATUS_TONE[it.status]}`}>
+          {it.status}
+        </span>
         <span className="text-[10px] text-slate-500">{it.kind}</span>
         <span className="truncate font-mono text-[11px]" title={it.name}>
           {it.name}
@@ -87,7 +103,9 @@ function Declared({ it }: { it: Extract<PlanItem, { kind: 'exchange' | 'queue' }
           <thead>
             <tr className="text-left text-slate-500">
               <th className="w-[40%] font-normal">field</th>
-              <th className="font-normal">broker{it.kind === 'queue' && it.actual ? ` (${it.actual.messages} msgs)` : ''}</th>
+              <th className="font-normal">
+                broker{it.kind === 'queue' && it.actual ? ` (${it.actual.messages} msgs)` : ''}
+              </th>
               <th className="font-normal">design</th>
             </tr>
           </thead>
@@ -131,8 +149,14 @@ function PolicyChanges({ it }: { it: Extract<PlanItem, { kind: 'policy' }> }) {
   return (
     <div className="mt-0.5 text-[10px]">
       {(it.status === 'update' || it.status === 'remove') && (
-        <div data-testid="plan-policy-in-place" data-in-place={inPlace} className={inPlace ? 'text-sky-200' : 'text-amber-200'}>
-          {inPlace ? 'Applied in place: the queues it matches keep their messages.' : 'Partly in place: some keys reach only queues declared later.'}
+        <div
+          data-testid="plan-policy-in-place"
+          data-in-place={inPlace}
+          className={inPlace ? 'text-sky-200' : 'text-amber-200'}
+        >
+          {inPlace
+            ? 'Applied in place: the queues it matches keep their messages.'
+            : 'Partly in place: some keys reach only queues declared later.'}
         </div>
       )}
       <ul data-testid="plan-policy-changes" className="font-mono text-slate-300">

@@ -14,9 +14,13 @@ export function PortableOffer() {
   if (dismissed) return null;
   if (!changes && !design.topology.exchanges.some((x) => x.type === 'x-delayed-message')) return null;
   return (
-    <div data-testid="portable-offer" className="mb-2 rounded border border-amber-700 bg-amber-950/40 p-2 text-amber-100">
+    <div
+      data-testid="portable-offer"
+      className="mb-2 rounded border border-amber-700 bg-amber-950/40 p-2 text-amber-100"
+    >
       <div className="mb-1">
-        This broker cannot declare a delayed-message exchange. The portable compile replaces it with TTL wait queues (works on any RabbitMQ).
+        This broker cannot declare a delayed-message exchange. The portable compile replaces it with TTL wait queues
+        (works on any RabbitMQ).
       </div>
       <button
         type="button"
@@ -31,7 +35,12 @@ export function PortableOffer() {
       >
         Use the portable design (undoable)
       </button>
-      <button type="button" data-testid="portable-dismiss" className="ml-1 rounded bg-slate-700 px-2 py-0.5 hover:bg-slate-600" onClick={() => setDismissed(true)}>
+      <button
+        type="button"
+        data-testid="portable-dismiss"
+        className="ml-1 rounded bg-slate-700 px-2 py-0.5 hover:bg-slate-600"
+        onClick={() => setDismissed(true)}
+      >
         Dismiss
       </button>
       {err && <div className="mt-1 text-red-300">{err}</div>}

@@ -20,7 +20,8 @@ const SOURCE_LABEL: Record<string, string> = {
 const brokerOnly = (url: string) => maskUrl(url).replace(/^(amqps?:\/\/[^/]+).*$/i, '$1');
 
 export function ProbeView({ p, vhost }: { p: Probe; vhost: string }) {
-  const yes = (b: boolean) => (b ? <span className="text-emerald-400">yes</span> : <span className="text-slate-500">no</span>);
+  const yes = (b: boolean) =>
+    b ? <span className="text-emerald-400">yes</span> : <span className="text-slate-500">no</span>;
   const m = p.management;
   return (
     <div data-testid="broker-probe-result" className="rounded bg-slate-800 p-2">
@@ -52,7 +53,11 @@ export function ProbeView({ p, vhost }: { p: Probe; vhost: string }) {
         )}
       </div>
       {!m.available && m.error && (
-        <div role="alert" data-testid="broker-management-error" className="mt-1 rounded border border-amber-700 bg-amber-950/40 p-1.5 text-[10px] text-amber-100">
+        <div
+          role="alert"
+          data-testid="broker-management-error"
+          className="mt-1 rounded border border-amber-700 bg-amber-950/40 p-1.5 text-[10px] text-amber-100"
+        >
           {m.error}. Without it the plan cannot see what is already on the broker.
         </div>
       )}
@@ -76,7 +81,10 @@ function ProfileOffer({ suggested, version }: { suggested: Probe['suggestedProfi
     );
   if (!suggested || suggested === current) return null;
   return (
-    <div data-testid="profile-offer" className="mt-1 rounded border border-sky-700 bg-sky-950/40 p-1.5 text-[10px] text-sky-100">
+    <div
+      data-testid="profile-offer"
+      className="mt-1 rounded border border-sky-700 bg-sky-950/40 p-1.5 text-[10px] text-sky-100"
+    >
       This broker is {version}; the design simulates {PROFILE_LABEL[current]}.{' '}
       <button
         type="button"

@@ -32,7 +32,10 @@ const ROWS: readonly Row[] = [
   { label: 'in flight', value: (r) => n(r.outcomes.inFlight) },
   { label: 'amplification', value: (r) => `${r.amplification.toFixed(2)}x` },
   { label: 'drain', value: (r) => (r.drainMs === null ? 'never' : formatMs(r.drainMs)) },
-  { label: 'storm peak', value: (r) => `${n(r.brokerOps.retriesPerSec)}/s at ${formatMs(r.brokerOps.retriesPeakAtMs)}` },
+  {
+    label: 'storm peak',
+    value: (r) => `${n(r.brokerOps.retriesPerSec)}/s at ${formatMs(r.brokerOps.retriesPeakAtMs)}`,
+  },
   { label: 'peak memory', value: (r) => mb(r.queues.reduce((s, q) => s + q.peakMemoryBytes, 0)) },
 ];
 
@@ -94,8 +97,15 @@ export function DelayBars({ runs, colors }: { runs: readonly RehearsedRun[]; col
             {runs.map((r, i) => {
               const v = r.report.delayMs?.[p];
               return (
-                <div key={r.label} className="flex items-center gap-1" title={`${r.label} ${p}: ${v === undefined ? 'nothing acked' : formatMs(v)}`}>
-                  <div className="h-2 rounded-sm" style={{ width: `${Math.max(1, ((v ?? 0) / top) * 100)}%`, background: colors[i % colors.length] }} />
+                <div
+                  key={r.label}
+                  className="flex items-center gap-1"
+                  title={`${r.label} ${p}: ${v === undefined ? 'nothing acked' : formatMs(v)}`}
+                >
+                  <div
+                    className="h-2 rounded-sm"
+                    style={{ width: `${Math.max(1, ((v ?? 0) / top) * 100)}%`, background: colors[i % colors.length] }}
+                  />
                   <span className="shrink-0 text-[10px] text-slate-300">{v === undefined ? '—' : formatMs(v)}</span>
                 </div>
               );

@@ -13,15 +13,29 @@ export function ReplacedNotice() {
   }, [replaced]);
   if (!replaced) return null;
   return (
-    <div role="status" data-testid="replaced-notice" className="flex items-center gap-2 border-b border-sky-900 bg-sky-950/80 px-3 py-1 text-xs text-sky-100">
+    <div
+      role="status"
+      data-testid="replaced-notice"
+      className="flex items-center gap-2 border-b border-sky-900 bg-sky-950/80 px-3 py-1 text-xs text-sky-100"
+    >
       <span>
         Opened “{replaced.next}”.
         {replaced.kept ? <> “{replaced.previous}” is kept in My designs.</> : null}
       </span>
-      <button type="button" data-testid="replaced-undo" onClick={() => runCommand('undo', env)} className="rounded bg-sky-700 px-2 py-0.5 font-medium hover:bg-sky-600">
+      <button
+        type="button"
+        data-testid="replaced-undo"
+        onClick={() => runCommand('undo', env)}
+        className="rounded bg-sky-700 px-2 py-0.5 font-medium hover:bg-sky-600"
+      >
         Undo (Ctrl+Z)
       </button>
-      <button type="button" aria-label="Dismiss" onClick={() => useApp.getState().dismissReplaced()} className="ml-auto rounded px-1.5 text-sky-300 hover:bg-sky-900">
+      <button
+        type="button"
+        aria-label="Dismiss"
+        onClick={() => useApp.getState().dismissReplaced()}
+        className="ml-auto rounded px-1.5 text-sky-300 hover:bg-sky-900"
+      >
         ✕
       </button>
     </div>

@@ -44,23 +44,65 @@ export function SimBar() {
     'h-7 rounded px-2 text-xs whitespace-nowrap text-slate-100 bg-slate-700 hover:bg-slate-600 disabled:opacity-40 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
   const setF = (f: FailureModel) => useApp.getState().setFailure(f);
   return (
-    <div data-testid="sim-bar" className="flex flex-wrap items-center gap-x-1.5 gap-y-1 border-b border-slate-800 bg-slate-900 px-2 py-1.5 text-xs text-slate-300">
-      <button type="button" data-testid="sim-run" className={`${btn} !bg-sky-700 hover:!bg-sky-600`} onClick={() => runCommand('simulate', env)} title="Simulate the design with this failure model and play it">
+    <div
+      data-testid="sim-bar"
+      className="flex flex-wrap items-center gap-x-1.5 gap-y-1 border-b border-slate-800 bg-slate-900 px-2 py-1.5 text-xs text-slate-300"
+    >
+      <button
+        type="button"
+        data-testid="sim-run"
+        className={`${btn} !bg-sky-700 hover:!bg-sky-600`}
+        onClick={() => runCommand('simulate', env)}
+        title="Simulate the design with this failure model and play it"
+      >
         ▶ Simulate
       </button>
       {/* icon buttons with their names as aria-labels keep the bar on one row at 1280 px */}
-      <button type="button" data-testid="sim-play" className={`${btn} w-8`} disabled={!hasRun} onClick={() => runCommand('playPause', env)} aria-label={player.playing ? 'Pause' : 'Play'} title="Play / pause (Space)">
+      <button
+        type="button"
+        data-testid="sim-play"
+        className={`${btn} w-8`}
+        disabled={!hasRun}
+        onClick={() => runCommand('playPause', env)}
+        aria-label={player.playing ? 'Pause' : 'Play'}
+        title="Play / pause (Space)"
+      >
         {player.playing ? '❚❚' : '▶'}
       </button>
-      <button type="button" data-testid="sim-step" className={`${btn} w-8`} disabled={!hasRun} onClick={() => runCommand('step', env)} aria-label="Step" title="Step to the next event (.)">
+      <button
+        type="button"
+        data-testid="sim-step"
+        className={`${btn} w-8`}
+        disabled={!hasRun}
+        onClick={() => runCommand('step', env)}
+        aria-label="Step"
+        title="Step to the next event (.)"
+      >
         ›|
       </button>
-      <button type="button" data-testid="sim-reset" className={`${btn} w-8`} disabled={!hasRun} onClick={() => runCommand('resetSim', env)} aria-label="Reset" title="Reset (Shift+R)">
+      <button
+        type="button"
+        data-testid="sim-reset"
+        className={`${btn} w-8`}
+        disabled={!hasRun}
+        onClick={() => runCommand('resetSim', env)}
+        aria-label="Reset"
+        title="Reset (Shift+R)"
+      >
         ↺
       </button>
       {/* "1×" alone read as real time: the waits play at this rate, but each hop is drawn for a moment of its own */}
-      <label className="flex items-center gap-1" title={`How fast the waits (TTLs, delays) play: at 1× a 5 s wait takes 5 s. Each hop is also drawn for ${HOP_MS / 1000} s of its own, so a run plays longer than it took.`}>
-        <select aria-label="Speed" data-testid="sim-speed" className="rounded bg-slate-800 px-1 py-0.5" value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
+      <label
+        className="flex items-center gap-1"
+        title={`How fast the waits (TTLs, delays) play: at 1× a 5 s wait takes 5 s. Each hop is also drawn for ${HOP_MS / 1000} s of its own, so a run plays longer than it took.`}
+      >
+        <select
+          aria-label="Speed"
+          data-testid="sim-speed"
+          className="rounded bg-slate-800 px-1 py-0.5"
+          value={speed}
+          onChange={(e) => setSpeed(Number(e.target.value))}
+        >
           {SPEEDS.map((s) => (
             <option key={s} value={s}>
               waits {s >= 1000 ? `${s / 1000}k` : s}×
@@ -97,7 +139,7 @@ export function SimBar() {
                   ? { kind: 'percent', percent: 30 }
                   : k === 'poison'
                     ? { kind: 'poison', every: 3 }
-                    : (({ kind: k }) as FailureModel),
+                    : ({ kind: k } as FailureModel),
             );
           }}
         >
@@ -111,19 +153,41 @@ export function SimBar() {
       {failure.kind === 'failFirst' && (
         <label className="flex items-center gap-1">
           k
-          <input data-testid="sim-k" type="number" min={0} max={50} className="w-10 rounded bg-slate-800 px-1" value={failure.n} onChange={(e) => setF({ kind: 'failFirst', n: Math.max(0, Number(e.target.value)) })} />
+          <input
+            data-testid="sim-k"
+            type="number"
+            min={0}
+            max={50}
+            className="w-10 rounded bg-slate-800 px-1"
+            value={failure.n}
+            onChange={(e) => setF({ kind: 'failFirst', n: Math.max(0, Number(e.target.value)) })}
+          />
         </label>
       )}
       {failure.kind === 'percent' && (
         <label className="flex items-center gap-1">
           %
-          <input type="number" min={0} max={100} className="w-10 rounded bg-slate-800 px-1" value={failure.percent} onChange={(e) => setF({ kind: 'percent', percent: Number(e.target.value) })} />
+          <input
+            type="number"
+            min={0}
+            max={100}
+            className="w-10 rounded bg-slate-800 px-1"
+            value={failure.percent}
+            onChange={(e) => setF({ kind: 'percent', percent: Number(e.target.value) })}
+          />
         </label>
       )}
       {failure.kind === 'poison' && (
         <label className="flex items-center gap-1">
           every
-          <input type="number" min={1} aria-label="Every n-th message is poison" className="w-10 rounded bg-slate-800 px-1" value={failure.every ?? 3} onChange={(e) => setF({ kind: 'poison', every: Math.max(1, Number(e.target.value)) })} />
+          <input
+            type="number"
+            min={1}
+            aria-label="Every n-th message is poison"
+            className="w-10 rounded bg-slate-800 px-1"
+            value={failure.every ?? 3}
+            onChange={(e) => setF({ kind: 'poison', every: Math.max(1, Number(e.target.value)) })}
+          />
         </label>
       )}
       <label className="flex items-center gap-1" title="Messages to publish">
@@ -139,7 +203,11 @@ export function SimBar() {
         />
       </label>
       {simEvents && (
-        <span data-testid="sim-summary" className="whitespace-nowrap font-mono text-slate-400" title="Events played so far of the run's events: zero-time hops advance this while virtual time stands still">
+        <span
+          data-testid="sim-summary"
+          className="whitespace-nowrap font-mono text-slate-400"
+          title="Events played so far of the run's events: zero-time hops advance this while virtual time stands still"
+        >
           <span data-testid="sim-event">
             event {hasRun ? progress.done : 0}/{simEvents.length}
           </span>

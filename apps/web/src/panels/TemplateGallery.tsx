@@ -16,7 +16,8 @@ export function TemplateGallery() {
           <div>
             <h1 className="text-xl font-semibold">Start from a retry strategy</h1>
             <p className="text-sm text-slate-400">
-              Each template is a complete topology with its consumers’ behaviour. Pick one, tune its parameters, then simulate, lint and deploy it.
+              Each template is a complete topology with its consumers’ behaviour. Pick one, tune its parameters, then
+              simulate, lint and deploy it.
             </p>
           </div>
           <div className="flex gap-2">
@@ -29,13 +30,20 @@ export function TemplateGallery() {
               Blank canvas
             </button>
             {useApp.getState().design.topology.queues.length > 0 && (
-              <button type="button" data-testid="gallery-back" className="rounded border border-slate-600 px-3 py-1.5 text-xs hover:bg-slate-800" onClick={() => useApp.getState().setView('designer')}>
+              <button
+                type="button"
+                data-testid="gallery-back"
+                className="rounded border border-slate-600 px-3 py-1.5 text-xs hover:bg-slate-800"
+                onClick={() => useApp.getState().setView('designer')}
+              >
                 Back to my design
               </button>
             )}
           </div>
         </div>
-        {!templates.length && <p className="text-sm text-amber-300">The template registry is not in this build of topology-core yet.</p>}
+        {!templates.length && (
+          <p className="text-sm text-amber-300">The template registry is not in this build of topology-core yet.</p>
+        )}
         <ul className="grid grid-cols-3 items-start gap-3">
           {templates.map((t) => (
             <li key={t.id}>
@@ -54,7 +62,8 @@ function TemplateCard({ t, expanded, onToggle }: { t: TemplateInfo; expanded: bo
   /** the typed values as template parameters (an empty field means the default) */
   const params = useMemo(() => {
     const out: Record<string, unknown> = {};
-    for (const p of t.params) if (values[p.name] !== undefined && values[p.name] !== '') out[p.name] = coerceParam(p, values[p.name]!);
+    for (const p of t.params)
+      if (values[p.name] !== undefined && values[p.name] !== '') out[p.name] = coerceParam(p, values[p.name]!);
     return out;
   }, [t.params, values]);
   // the explanation is built with the parameters as typed, so it tells what this design will do
@@ -68,7 +77,11 @@ function TemplateCard({ t, expanded, onToggle }: { t: TemplateInfo; expanded: bo
     if (!r.ok) setErrors(r.errors.map((e) => `${e.path ? `${e.path}: ` : ''}${e.message}`));
   };
   return (
-    <div data-testid="template-card" data-template={t.id} className="flex h-full flex-col rounded-lg border border-slate-700 bg-slate-900 p-3">
+    <div
+      data-testid="template-card"
+      data-template={t.id}
+      className="flex h-full flex-col rounded-lg border border-slate-700 bg-slate-900 p-3"
+    >
       <div className="mb-1 flex items-start justify-between gap-2">
         <h2 className="text-sm font-semibold text-slate-100">{t.title}</h2>
         <span className="shrink-0 font-mono text-[10px] text-slate-500">{t.id}</span>
@@ -80,14 +93,23 @@ function TemplateCard({ t, expanded, onToggle }: { t: TemplateInfo; expanded: bo
             needs {r}
           </span>
         ))}
-        {t.profile !== '3.10' && <span className="rounded bg-violet-900/60 px-1.5 text-violet-200">RabbitMQ {t.profile}</span>}
+        {t.profile !== '3.10' && (
+          <span className="rounded bg-violet-900/60 px-1.5 text-violet-200">RabbitMQ {t.profile}</span>
+        )}
         {t.runsOnStock310 && <span className="rounded bg-emerald-900/60 px-1.5 text-emerald-200">stock 3.10</span>}
       </div>
       {expanded && (
         <div className="mb-2 space-y-1.5 border-t border-slate-800 pt-2">
-          {explanation && <p data-testid="template-explanation" className="text-[11px] leading-snug text-slate-300">{explanation}</p>}
+          {explanation && (
+            <p data-testid="template-explanation" className="text-[11px] leading-snug text-slate-300">
+              {explanation}
+            </p>
+          )}
           {fate && (
-            <p data-testid="stated-fate" className={`text-[11px] leading-snug ${fate.contradicts ? 'text-amber-300' : 'text-slate-400'}`}>
+            <p
+              data-testid="stated-fate"
+              className={`text-[11px] leading-snug ${fate.contradicts ? 'text-amber-300' : 'text-slate-400'}`}
+            >
               {fate.sentence}
             </p>
           )}
@@ -96,7 +118,11 @@ function TemplateCard({ t, expanded, onToggle }: { t: TemplateInfo; expanded: bo
               {p.label}
               {p.unit === 'ms' ? ' (ms)' : ''}
               {p.type === 'enum' ? (
-                <select className="mt-0.5 w-full rounded border border-slate-700 bg-slate-950 px-1 py-0.5 text-xs text-slate-100" value={values[p.name] ?? String(p.default)} onChange={(e) => setValues({ ...values, [p.name]: e.target.value })}>
+                <select
+                  className="mt-0.5 w-full rounded border border-slate-700 bg-slate-950 px-1 py-0.5 text-xs text-slate-100"
+                  value={values[p.name] ?? String(p.default)}
+                  onChange={(e) => setValues({ ...values, [p.name]: e.target.value })}
+                >
                   {p.options?.map((o) => (
                     <option key={o}>{o}</option>
                   ))}
@@ -120,16 +146,26 @@ function TemplateCard({ t, expanded, onToggle }: { t: TemplateInfo; expanded: bo
         </div>
       )}
       <div className="flex gap-2">
-        <button type="button" data-testid="template-use" onClick={use} className="rounded bg-sky-700 px-2.5 py-1 text-xs font-medium hover:bg-sky-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300">
+        <button
+          type="button"
+          data-testid="template-use"
+          onClick={use}
+          className="rounded bg-sky-700 px-2.5 py-1 text-xs font-medium hover:bg-sky-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300"
+        >
           Use template
         </button>
-        {(
-          <button type="button" data-testid="template-params" onClick={onToggle} aria-expanded={expanded} className="rounded border border-slate-600 px-2.5 py-1 text-xs hover:bg-slate-800">
+        {
+          <button
+            type="button"
+            data-testid="template-params"
+            onClick={onToggle}
+            aria-expanded={expanded}
+            className="rounded border border-slate-600 px-2.5 py-1 text-xs hover:bg-slate-800"
+          >
             {expanded ? 'Hide details' : `Explain & tune (${t.params.length})`}
           </button>
-        )}
+        }
       </div>
     </div>
   );
 }
-

@@ -12,7 +12,12 @@ const LANE_H = 18;
 const LABEL_W = 110;
 const MAX_LANES = 150;
 const MAX_MARKS = 200;
-const HOP_TONE = { 'dead-letter': 'bg-rose-400', republish: 'bg-violet-400', delayed: 'bg-pink-400', dropped: 'bg-red-600' } as const;
+const HOP_TONE = {
+  'dead-letter': 'bg-rose-400',
+  republish: 'bg-violet-400',
+  delayed: 'bg-pink-400',
+  dropped: 'bg-red-600',
+} as const;
 
 export function Timeline() {
   const sim = useApp((s) => s.simEvents);
@@ -25,7 +30,8 @@ export function Timeline() {
   if (!sim && !live)
     return (
       <div data-testid="timeline-empty" className="p-3 text-xs text-slate-400">
-        Press <b>Simulate</b> to run the design: every message gets a lane here with its hops, waits and attempts. Click a lane to see its headers and x-death.
+        Press <b>Simulate</b> to run the design: every message gets a lane here with its hops, waits and attempts. Click
+        a lane to see its headers and x-death.
       </div>
     );
   const endT = Math.max(1, ...simStories.map((s) => s.end), ...liveStories.map((s) => s.end));
@@ -38,19 +44,50 @@ export function Timeline() {
         {/* marks are placed by a CSS variable: as a live trace runs and the end moves, no lane re-renders for it */}
         <div className="relative" style={{ '--end-t': endT } as CSSProperties}>
           {lanes.map(({ story, source, paired }) => (
-            <Lane key={`${source}:${story.msgId}`} story={story} source={source} paired={paired} active={story.msgId === inspected} />
+            <Lane
+              key={`${source}:${story.msgId}`}
+              story={story}
+              source={source}
+              paired={paired}
+              active={story.msgId === inspected}
+            />
           ))}
           <Playhead endT={endT} />
         </div>
-        {simStories.length > MAX_LANES && <div className="p-1 text-[10px] text-slate-500">showing the first {MAX_LANES} of {simStories.length} messages</div>}
+        {simStories.length > MAX_LANES && (
+          <div className="p-1 text-[10px] text-slate-500">
+            showing the first {MAX_LANES} of {simStories.length} messages
+          </div>
+        )}
         <div data-testid="timeline-legend" className="flex flex-wrap gap-3 px-1 pt-1 text-[10px] text-slate-500">
-          <span><i className="mr-1 inline-block h-2 w-1.5 bg-red-500" />failed attempt</span>
-          <span><i className="mr-1 inline-block h-2 w-1.5 bg-emerald-400" />successful attempt</span>
-          <span><i className="mr-1 inline-block h-2 w-4 bg-amber-400/70" />TTL wait</span>
-          <span><i className="mr-1 inline-block h-2 w-4 bg-slate-500/60" />queued</span>
-          <span><i className="mr-1 inline-block h-3 w-0.5 bg-rose-400" />dead-lettered</span>
-          <span><i className="mr-1 inline-block h-3 w-0.5 bg-violet-400" />republished</span>
-          <span><i className="mr-1 inline-block h-3 w-0.5 bg-pink-400" />delayed</span>
+          <span>
+            <i className="mr-1 inline-block h-2 w-1.5 bg-red-500" />
+            failed attempt
+          </span>
+          <span>
+            <i className="mr-1 inline-block h-2 w-1.5 bg-emerald-400" />
+            successful attempt
+          </span>
+          <span>
+            <i className="mr-1 inline-block h-2 w-4 bg-amber-400/70" />
+            TTL wait
+          </span>
+          <span>
+            <i className="mr-1 inline-block h-2 w-4 bg-slate-500/60" />
+            queued
+          </span>
+          <span>
+            <i className="mr-1 inline-block h-3 w-0.5 bg-rose-400" />
+            dead-lettered
+          </span>
+          <span>
+            <i className="mr-1 inline-block h-3 w-0.5 bg-violet-400" />
+            republished
+          </span>
+          <span>
+            <i className="mr-1 inline-block h-3 w-0.5 bg-pink-400" />
+            delayed
+          </span>
           <span className="text-sky-400">● simulated</span>
           <span className="text-orange-400">● live</span>
         </div>
@@ -60,7 +97,12 @@ export function Timeline() {
 }
 
 const FATE_W = 144;
-const FATE_TONE = { ok: 'text-emerald-400', loss: 'text-red-400', rest: 'text-sky-300', open: 'text-amber-300' } as const;
+const FATE_TONE = {
+  ok: 'text-emerald-400',
+  loss: 'text-red-400',
+  rest: 'text-sky-300',
+  open: 'text-amber-300',
+} as const;
 
 function TimeAxis({ endT }: { endT: number }) {
   const ticks = timeTicks(endT);
@@ -71,7 +113,14 @@ function TimeAxis({ endT }: { endT: number }) {
       </div>
       <div className="relative mr-1 flex-1">
         {ticks.map(({ at, label }) => (
-          <span key={label} className="absolute whitespace-nowrap" style={{ left: `${at * 100}%`, transform: at > 0.97 ? 'translateX(-100%)' : at ? 'translateX(-50%)' : undefined }}>
+          <span
+            key={label}
+            className="absolute whitespace-nowrap"
+            style={{
+              left: `${at * 100}%`,
+              transform: at > 0.97 ? 'translateX(-100%)' : at ? 'translateX(-50%)' : undefined,
+            }}
+          >
             {label}
           </span>
         ))}
@@ -88,7 +137,15 @@ const at = (t: number): string => `calc(${t} * 100% / var(--end-t))`;
 
 /** a story's events only grow: the same run's message (its first event) with as many events and the same end and fate draws the same lane */
 const sameLane = (a: LaneProps, b: LaneProps): boolean =>
-  a.source === b.source && a.active === b.active && a.paired === b.paired && (a.story === b.story || (a.story.msgId === b.story.msgId && a.story.events[0] === b.story.events[0] && a.story.events.length === b.story.events.length && a.story.end === b.story.end && a.story.fate === b.story.fate));
+  a.source === b.source &&
+  a.active === b.active &&
+  a.paired === b.paired &&
+  (a.story === b.story ||
+    (a.story.msgId === b.story.msgId &&
+      a.story.events[0] === b.story.events[0] &&
+      a.story.events.length === b.story.events.length &&
+      a.story.end === b.story.end &&
+      a.story.fate === b.story.fate));
 
 interface LaneProps {
   story: Story;
@@ -149,7 +206,9 @@ const Lane = memo(function Lane({ story, source, active, paired }: LaneProps) {
           />
         ))}
       </span>
-      <span data-testid="lane-outcome" className={`w-36 shrink-0 truncate pl-2 text-[10px] ${fateTone}`}>{story.fate}</span>
+      <span data-testid="lane-outcome" className={`w-36 shrink-0 truncate pl-2 text-[10px] ${fateTone}`}>
+        {story.fate}
+      </span>
     </button>
   );
 }, sameLane);

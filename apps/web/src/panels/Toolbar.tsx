@@ -23,7 +23,11 @@ export function Toolbar() {
             onClick={() => runCommand(c.id, env)}
             className="flex h-7 min-w-7 items-center justify-center rounded px-1.5 text-sm text-slate-200 hover:bg-slate-700 disabled:opacity-35 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
           >
-            {c.icon ? <span aria-hidden className="min-[1400px]:mr-1">{c.icon}</span> : null}
+            {c.icon ? (
+              <span aria-hidden className="min-[1400px]:mr-1">
+                {c.icon}
+              </span>
+            ) : null}
             {/* below 1400 px a command with an icon shows the icon only (its name in the tooltip): the design's name keeps its room */}
             <span className={`whitespace-nowrap text-xs ${c.icon ? 'hidden min-[1400px]:inline' : ''}`}>{c.label}</span>
           </button>
@@ -45,7 +49,9 @@ export function Toolbar() {
                   ))}
               </tbody>
             </table>
-            <div className="mt-1 text-[10px] text-slate-500">Tab moves through the palette, the toolbar and the nodes; Enter on a palette item adds it.</div>
+            <div className="mt-1 text-[10px] text-slate-500">
+              Tab moves through the palette, the toolbar and the nodes; Enter on a palette item adds it.
+            </div>
           </>
         )}
       </ToolbarMenu>

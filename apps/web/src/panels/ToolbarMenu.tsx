@@ -49,7 +49,12 @@ export function ToolbarMenu({
         {label}
       </button>
       {open && (
-        <div data-testid={menuTestId} role="dialog" aria-label={ariaLabel} className={`absolute left-0 top-9 z-50 w-[26rem] rounded border border-slate-700 bg-slate-900 p-2 text-xs shadow-xl ${panelClassName}`.trimEnd()}>
+        <div
+          data-testid={menuTestId}
+          role="dialog"
+          aria-label={ariaLabel}
+          className={`absolute left-0 top-9 z-50 w-[26rem] rounded border border-slate-700 bg-slate-900 p-2 text-xs shadow-xl ${panelClassName}`.trimEnd()}
+        >
           {children(() => setOpen(false))}
         </div>
       )}

@@ -51,7 +51,12 @@ export function TracePanel() {
   const runNow = useFreshness(runV);
   const onCanvas = (v: DesignVersion) => freshness(v, currentVersion()) === 'current';
   // torn down by the Broker tab at this target: nothing to trace until it is applied again
-  const tornDown = useApp((s) => s.deployment?.state === 'torn-down' && s.deployment.docId === s.docId && s.deployment.target === brokerTargetKey(s));
+  const tornDown = useApp(
+    (s) =>
+      s.deployment?.state === 'torn-down' &&
+      s.deployment.docId === s.docId &&
+      s.deployment.target === brokerTargetKey(s),
+  );
 
   useEffect(() => () => source.current?.close(), []);
 
@@ -71,7 +76,8 @@ export function TracePanel() {
     const ev = at ? useApp.getState().liveEvents?.find((e) => e.seq === at.seq && e.t === at.t) : undefined;
     // a message past those shown has no events here: the hop the comparison names
     const where = p.comparison.firstDifference?.where;
-    const fallback = where?.queue !== undefined ? queueNodeId(where.queue) : where?.exchange ? exchangeNodeId(where.exchange) : null;
+    const fallback =
+      where?.queue !== undefined ? queueNodeId(where.queue) : where?.exchange ? exchangeNodeId(where.exchange) : null;
     useApp.setState({ divergenceNode: ev ? (nodeOfEvent(ev) ?? null) : fallback });
     if (p.predicted) {
       const pubs = useApp.getState().design.publishers.map((x) => x.id);
@@ -102,7 +108,13 @@ export function TracePanel() {
     const s = useApp.getState();
     try {
       const nodeLoss = withLoss && s.nodeLoss ? resolveNodeLoss(s.nodeLoss, s.design, s.queuePlacement) : undefined;
-      const r = await api.trace(s.design, brokerTarget(s), { messages: count, failure, seed: s.seed, durationMs: traceDurationMs(count), ...(nodeLoss ? { nodeLoss } : {}) });
+      const r = await api.trace(s.design, brokerTarget(s), {
+        messages: count,
+        failure,
+        seed: s.seed,
+        durationMs: traceDurationMs(count),
+        ...(nodeLoss ? { nodeLoss } : {}),
+      });
       if (r.warning) setWarning(r.warning);
       setTraceId(r.id);
       setPhase('running');
@@ -192,7 +204,9 @@ export function TracePanel() {
             type="button"
             data-testid="trace-start"
             disabled={phase === 'starting' || phase === 'running' || tornDown}
-            title={tornDown ? 'Torn down at this broker target: apply the design again (Broker tab) to trace it' : undefined}
+            title={
+              tornDown ? 'Torn down at this broker target: apply the design again (Broker tab) to trace it' : undefined
+            }
             onClick={start}
             className="rounded bg-orange-700 px-2 py-1 hover:bg-orange-600 disabled:opacity-40"
           >
@@ -211,8 +225,16 @@ export function TracePanel() {
         )}
         <TraceFailureField value={ownFailure} simFailure={simFailure} onChange={setOwnFailure} />
         {simLoss && (
-          <label className="flex items-center gap-1" title="The prediction includes the simulation bar's node loss (a node the trace sees go down on a cluster is put into the prediction by itself)">
-            <input data-testid="trace-node-loss" type="checkbox" checked={withLoss} onChange={(e) => setWithLoss(e.target.checked)} />
+          <label
+            className="flex items-center gap-1"
+            title="The prediction includes the simulation bar's node loss (a node the trace sees go down on a cluster is put into the prediction by itself)"
+          >
+            <input
+              data-testid="trace-node-loss"
+              type="checkbox"
+              checked={withLoss}
+              onChange={(e) => setWithLoss(e.target.checked)}
+            />
             predict with {simLoss.node} down
           </label>
         )}
@@ -227,10 +249,13 @@ export function TracePanel() {
         </div>
         {shown && shown.seen > shown.shown && (
           <div data-testid="trace-shown" className="text-slate-500">
-            the canvas and the timeline show the first {shown.shown} of {shown.seen} messages (live and predicted); every event is counted
+            the canvas and the timeline show the first {shown.shown} of {shown.seen} messages (live and predicted);
+            every event is counted
           </div>
         )}
-        {runNow === 'stale' && (phase === 'ended' || phase === 'running' || error) && <StaleNote what="This trace was" />}
+        {runNow === 'stale' && (phase === 'ended' || phase === 'running' || error) && (
+          <StaleNote what="This trace was" />
+        )}
         {warning && runNow !== 'other-design' && <div className="text-amber-300">{warning}</div>}
         {error && runNow !== 'other-design' && (
           <div role="alert" data-testid="trace-error" className="text-red-400">
@@ -238,7 +263,9 @@ export function TracePanel() {
           </div>
         )}
       </div>
-      <div className={`min-w-0 flex-1 ${runNow === 'stale' ? 'opacity-60' : ''}`}>{cmp && runNow !== 'other-design' && <ComparisonView cmp={cmp} loss={predictedLoss} />}</div>
+      <div className={`min-w-0 flex-1 ${runNow === 'stale' ? 'opacity-60' : ''}`}>
+        {cmp && runNow !== 'other-design' && <ComparisonView cmp={cmp} loss={predictedLoss} />}
+      </div>
     </div>
   );
 }
@@ -246,7 +273,15 @@ export function TracePanel() {
 const FAILURE_KINDS: FailureModel['kind'][] = ['never', 'always', 'failFirst', 'percent', 'poison'];
 
 /** The failure model of the trace's workers: the simulation bar's by default, or one of its own. */
-function TraceFailureField({ value, simFailure, onChange }: { value: FailureModel | null; simFailure: FailureModel; onChange: (f: FailureModel | null) => void }) {
+function TraceFailureField({
+  value,
+  simFailure,
+  onChange,
+}: {
+  value: FailureModel | null;
+  simFailure: FailureModel;
+  onChange: (f: FailureModel | null) => void;
+}) {
   const num = 'w-12 rounded bg-slate-800 px-1';
   return (
     <div className="flex flex-wrap items-center gap-1">
@@ -256,7 +291,13 @@ function TraceFailureField({ value, simFailure, onChange }: { value: FailureMode
           data-testid="trace-failure"
           className="rounded bg-slate-800 px-1"
           value={value ? value.kind : 'sim'}
-          onChange={(e) => onChange(e.target.value === 'sim' ? null : (failureOfKind(e.target.value as FailureModel['kind'], value ?? undefined) ?? null))}
+          onChange={(e) =>
+            onChange(
+              e.target.value === 'sim'
+                ? null
+                : (failureOfKind(e.target.value as FailureModel['kind'], value ?? undefined) ?? null),
+            )
+          }
         >
           <option value="sim">as the simulation bar ({failureText(simFailure)})</option>
           {FAILURE_KINDS.map((k) => (
@@ -267,29 +308,68 @@ function TraceFailureField({ value, simFailure, onChange }: { value: FailureMode
         </select>
       </label>
       {value?.kind === 'failFirst' && (
-        <input data-testid="trace-failure-n" aria-label="fail the first n attempts" type="number" min={0} max={50} className={num} value={value.n} onChange={(e) => onChange({ kind: 'failFirst', n: Math.max(0, Math.floor(Number(e.target.value))) })} />
+        <input
+          data-testid="trace-failure-n"
+          aria-label="fail the first n attempts"
+          type="number"
+          min={0}
+          max={50}
+          className={num}
+          value={value.n}
+          onChange={(e) => onChange({ kind: 'failFirst', n: Math.max(0, Math.floor(Number(e.target.value))) })}
+        />
       )}
       {value?.kind === 'percent' && (
-        <input data-testid="trace-failure-percent" aria-label="failure percent" type="number" min={0} max={100} className={num} value={value.percent} onChange={(e) => onChange({ kind: 'percent', percent: Math.max(0, Math.min(100, Number(e.target.value))) })} />
+        <input
+          data-testid="trace-failure-percent"
+          aria-label="failure percent"
+          type="number"
+          min={0}
+          max={100}
+          className={num}
+          value={value.percent}
+          onChange={(e) => onChange({ kind: 'percent', percent: Math.max(0, Math.min(100, Number(e.target.value))) })}
+        />
       )}
       {value?.kind === 'poison' && (
-        <input aria-label="every n-th message is poison" type="number" min={1} className={num} value={value.every ?? 3} onChange={(e) => onChange({ kind: 'poison', every: Math.max(1, Math.floor(Number(e.target.value))) })} />
+        <input
+          aria-label="every n-th message is poison"
+          type="number"
+          min={1}
+          className={num}
+          value={value.every ?? 3}
+          onChange={(e) => onChange({ kind: 'poison', every: Math.max(1, Math.floor(Number(e.target.value))) })}
+        />
       )}
     </div>
   );
 }
 
-function ComparisonView({ cmp, loss }: { cmp: PredictionResponse['comparison']; loss: PredictionResponse['nodeLoss'] | null }) {
+function ComparisonView({
+  cmp,
+  loss,
+}: {
+  cmp: PredictionResponse['comparison'];
+  loss: PredictionResponse['nodeLoss'] | null;
+}) {
   const d = cmp.firstDifference;
   return (
     <div data-testid="trace-comparison">
       <div className="mb-1">
         Prediction vs broker: <b>{cmp.matching}</b> of <b>{cmp.messagesCompared}</b> message(s) match so far.
-        {(cmp.atLeastOnce ?? 0) > 0 && <span data-testid="trace-at-least-once"> {cmp.atLeastOnce} differ only as at-least-once duplicates (processed again after a redelivery).</span>}
+        {(cmp.atLeastOnce ?? 0) > 0 && (
+          <span data-testid="trace-at-least-once">
+            {' '}
+            {cmp.atLeastOnce} differ only as at-least-once duplicates (processed again after a redelivery).
+          </span>
+        )}
       </div>
       {loss && (
         <div data-testid="trace-node-loss-used" className="mb-1 text-amber-200">
-          Predicted with {loss.node} down {loss.source === 'observed' ? '(as the trace saw it)' : '(as asked)'} at {Math.round(loss.atMs)} ms for {Math.round(loss.downMs)} ms, leader moved after {Math.round(loss.leaderMovesAfterMs)} ms: {loss.queues.join(', ') || 'no queue'}. Times are not compared, fates and steps are.
+          Predicted with {loss.node} down {loss.source === 'observed' ? '(as the trace saw it)' : '(as asked)'} at{' '}
+          {Math.round(loss.atMs)} ms for {Math.round(loss.downMs)} ms, leader moved after{' '}
+          {Math.round(loss.leaderMovesAfterMs)} ms: {loss.queues.join(', ') || 'no queue'}. Times are not compared,
+          fates and steps are.
         </div>
       )}
       {d ? (
@@ -310,7 +390,8 @@ function Divergence({ d }: { d: Difference }) {
   return (
     <div data-testid="trace-divergence" className="rounded border border-orange-600 bg-orange-950/40 p-2">
       <div className="mb-1 font-semibold text-orange-300">
-        First divergence: {d.body} ({d.index < 0 ? 'step counts' : `step ${d.index + 1}`}){d.atLeastOnce ? ', an at-least-once duplicate' : ''}
+        First divergence: {d.body} ({d.index < 0 ? 'step counts' : `step ${d.index + 1}`})
+        {d.atLeastOnce ? ', an at-least-once duplicate' : ''}
       </div>
       {d.where && (
         <div data-testid="trace-divergence-where" className="mb-1 text-orange-200">

@@ -1,5 +1,12 @@
 import { useRef, useState } from 'react';
-import { paramsText, resolveTuneInput, type ParetoPoint, type Recommendation, type TuneInput, type TuneResult } from '@retry-studio/topology-core/tune';
+import {
+  paramsText,
+  resolveTuneInput,
+  type ParetoPoint,
+  type Recommendation,
+  type TuneInput,
+  type TuneResult,
+} from '@retry-studio/topology-core/tune';
 import { formatMs } from '@retry-studio/topology-core/budget';
 import { useApp } from '../store/store';
 import { runTune } from '../sim/runTune';
@@ -20,7 +27,19 @@ interface Form {
   fromDesign: boolean;
 }
 
-const START: Form = { rate: '200', durationMin: '60', outageMin: '10', poisonPct: '0.1', errorPct: '0', deadlineMin: '20', sharePct: '99', maxAmplification: '3', profile: '3.10', noPlugins: true, fromDesign: false };
+const START: Form = {
+  rate: '200',
+  durationMin: '60',
+  outageMin: '10',
+  poisonPct: '0.1',
+  errorPct: '0',
+  deadlineMin: '20',
+  sharePct: '99',
+  maxAmplification: '3',
+  profile: '3.10',
+  noPlugins: true,
+  fromDesign: false,
+};
 
 const num = (s: string): number | undefined => (s.trim() === '' ? undefined : Number(s));
 
@@ -70,7 +89,12 @@ export function TunePanel() {
     <label className="flex items-center justify-between gap-1">
       <span className="text-slate-400">{label}</span>
       <span className="flex items-center gap-1">
-        <input data-testid={testId} value={String(form[k])} onChange={(e) => set({ [k]: e.target.value } as Partial<Form>)} className="w-16 rounded border border-slate-700 bg-slate-900 px-1 text-right text-slate-100" />
+        <input
+          data-testid={testId}
+          value={String(form[k])}
+          onChange={(e) => set({ [k]: e.target.value } as Partial<Form>)}
+          className="w-16 rounded border border-slate-700 bg-slate-900 px-1 text-right text-slate-100"
+        />
         <span className="w-7 text-slate-500">{unit}</span>
       </span>
     </label>
@@ -90,12 +114,23 @@ export function TunePanel() {
         {field('within deadline', 'sharePct', '%', 'tune-share')}
         {field('max amplification', 'maxAmplification', 'x', 'tune-max-amp')}
         <label className="flex items-center gap-1">
-          <input type="checkbox" data-testid="tune-from-design" checked={form.fromDesign} onChange={(e) => set({ fromDesign: e.target.checked })} />
+          <input
+            type="checkbox"
+            data-testid="tune-from-design"
+            checked={form.fromDesign}
+            onChange={(e) => set({ fromDesign: e.target.checked })}
+          />
           tune the open design (its own knobs)
         </label>
         {!form.fromDesign && (
           <div className="flex items-center gap-2">
-            <select aria-label="Broker profile" data-testid="tune-profile" value={form.profile} onChange={(e) => set({ profile: e.target.value as Form['profile'] })} className="rounded border border-slate-700 bg-slate-900 px-1">
+            <select
+              aria-label="Broker profile"
+              data-testid="tune-profile"
+              value={form.profile}
+              onChange={(e) => set({ profile: e.target.value as Form['profile'] })}
+              className="rounded border border-slate-700 bg-slate-900 px-1"
+            >
               <option value="3.10">RabbitMQ 3.10</option>
               <option value="4.x">RabbitMQ 4.0-4.2</option>
               <option value="4.3">RabbitMQ 4.3</option>
@@ -107,11 +142,21 @@ export function TunePanel() {
           </div>
         )}
         <div className="flex gap-2 pt-1">
-          <button type="button" data-testid="tune-run" disabled={busy} onClick={start} className="rounded bg-sky-700 px-2 py-1 hover:bg-sky-600 disabled:opacity-40">
+          <button
+            type="button"
+            data-testid="tune-run"
+            disabled={busy}
+            onClick={start}
+            className="rounded bg-sky-700 px-2 py-1 hover:bg-sky-600 disabled:opacity-40"
+          >
             {busy ? 'Tuning…' : 'Tune'}
           </button>
           {busy && (
-            <button type="button" onClick={() => (running.current?.cancel(), setBusy(false))} className="rounded bg-slate-700 px-2 py-1 hover:bg-slate-600">
+            <button
+              type="button"
+              onClick={() => (running.current?.cancel(), setBusy(false))}
+              className="rounded bg-slate-700 px-2 py-1 hover:bg-slate-600"
+            >
               Stop
             </button>
           )}
@@ -132,7 +177,10 @@ function compare(r: Recommendation, input: TuneInput): void {
   const resolved = resolveTuneInput(input);
   if (!resolved.ok) return;
   const app = useApp.getState();
-  app.requestRehearsal({ fields: fieldsFromProfile(resolved.profile, app.design), compare: [{ label: `${r.strategy} (tuned: ${paramsText(r.params)})`, design: r.design }] });
+  app.requestRehearsal({
+    fields: fieldsFromProfile(resolved.profile, app.design),
+    compare: [{ label: `${r.strategy} (tuned: ${paramsText(r.params)})`, design: r.design }],
+  });
 }
 
 function TuneResultView({ result, input }: { result: TuneResult; input: TuneInput }) {
@@ -152,7 +200,9 @@ function TuneResultView({ result, input }: { result: TuneResult; input: TuneInpu
   return (
     <div data-testid="tune-result" className="flex min-w-0 flex-1 gap-3">
       <div className="min-w-0 flex-1 space-y-1">
-        <div className="text-slate-500">Best first: fewest broker operations, then memory, then objects ({searched})</div>
+        <div className="text-slate-500">
+          Best first: fewest broker operations, then memory, then objects ({searched})
+        </div>
         <ol className="space-y-1">
           {result.recommendations.map((r, i) => (
             <li key={i} data-testid="tune-recommendation" className="rounded border border-slate-800 p-1.5">
@@ -168,19 +218,31 @@ function TuneResultView({ result, input }: { result: TuneResult; input: TuneInpu
                   data-testid="tune-open"
                   onClick={() => {
                     // a tuned design is work: kept in My designs, and the switch is one undo step
-                    useApp.getState().loadDesign({ ...r.design, name: `${r.strategy} (tuned: ${paramsText(r.params)})` }, { pristine: false });
+                    useApp
+                      .getState()
+                      .loadDesign(
+                        { ...r.design, name: `${r.strategy} (tuned: ${paramsText(r.params)})` },
+                        { pristine: false },
+                      );
                     useApp.getState().notify(`Opened ${r.strategy}, tuned`);
                   }}
                   className="shrink-0 rounded bg-sky-800 px-2 py-0.5 hover:bg-sky-700"
                 >
                   Open
                 </button>
-                <button type="button" data-testid="tune-compare" title="Rehearse it beside the open design under this load" onClick={() => compare(r, input)} className="shrink-0 rounded bg-slate-700 px-2 py-0.5 hover:bg-slate-600">
+                <button
+                  type="button"
+                  data-testid="tune-compare"
+                  title="Rehearse it beside the open design under this load"
+                  onClick={() => compare(r, input)}
+                  className="shrink-0 rounded bg-slate-700 px-2 py-0.5 hover:bg-slate-600"
+                >
                   Compare
                 </button>
               </div>
               <div className="text-slate-400">
-                p99 {formatMs(r.metrics.delayMs.p99)} · amplification {r.metrics.amplification.toFixed(2)} · peak depth {r.metrics.peakDepth.toLocaleString('en-US')} · memory {mb(r.metrics.peakMemoryBytes)} · parked{' '}
+                p99 {formatMs(r.metrics.delayMs.p99)} · amplification {r.metrics.amplification.toFixed(2)} · peak depth{' '}
+                {r.metrics.peakDepth.toLocaleString('en-US')} · memory {mb(r.metrics.peakMemoryBytes)} · parked{' '}
                 {r.metrics.outcomes.parked}
               </div>
               <div className="text-slate-500">{r.why}</div>
@@ -218,12 +280,21 @@ function ParetoChart({ points }: { points: readonly ParetoPoint[] }) {
           amplification
         </text>
         {points.map((p, i) => (
-          <circle key={i} cx={sx(p.p99DelayMs)} cy={sy(p.amplification)} r={3 + 5 * Math.sqrt(p.peakMemoryBytes / mx)} fill="#38bdf8" fillOpacity={0.6}>
+          <circle
+            key={i}
+            cx={sx(p.p99DelayMs)}
+            cy={sy(p.amplification)}
+            r={3 + 5 * Math.sqrt(p.peakMemoryBytes / mx)}
+            fill="#38bdf8"
+            fillOpacity={0.6}
+          >
             <title>{`${p.strategy} ${paramsText(p.params)}: p99 ${formatMs(p.p99DelayMs)}, amplification ${p.amplification.toFixed(2)}, memory ${mb(p.peakMemoryBytes)}`}</title>
           </circle>
         ))}
       </svg>
-      <figcaption className="text-[10px] text-slate-500">Pareto front: delay against amplification (dot size: memory)</figcaption>
+      <figcaption className="text-[10px] text-slate-500">
+        Pareto front: delay against amplification (dot size: memory)
+      </figcaption>
     </figure>
   );
 }

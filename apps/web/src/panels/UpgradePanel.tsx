@@ -9,7 +9,13 @@
  * --verify-on.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { migrateDesignForUpgrade, upgradeCheck, isBlocking, type UpgradeFinding, type UpgradeSource } from '@retry-studio/topology-core/upgrade';
+import {
+  migrateDesignForUpgrade,
+  upgradeCheck,
+  isBlocking,
+  type UpgradeFinding,
+  type UpgradeSource,
+} from '@retry-studio/topology-core/upgrade';
 import { useApp } from '../store/store';
 import { direction, SOURCE_LINES, sourceLine, TARGET_LINES } from './upgradeSource';
 import { UpgradeMigration } from './UpgradeMigration';
@@ -36,7 +42,10 @@ export function UpgradePanel() {
   // the newest line other than the source's: an upgrade when there is one
   const [toId, setToId] = useState<string | null>(null);
   const targets = TARGET_LINES.filter((l) => l.profile !== from);
-  const target = targets.find((l) => l.id === toId) ?? [...targets].reverse().find((l) => direction(from, l.profile) === 'upgrade') ?? targets[targets.length - 1]!;
+  const target =
+    targets.find((l) => l.id === toId) ??
+    [...targets].reverse().find((l) => direction(from, l.profile) === 'upgrade') ??
+    targets[targets.length - 1]!;
   const to = target.profile;
   const way = direction(from, to);
   const result = useMemo(() => {
@@ -58,9 +67,22 @@ export function UpgradePanel() {
   return (
     <div data-testid="upgrade-panel" className="space-y-2 p-2 text-xs">
       <div className="flex flex-wrap items-center gap-2 text-slate-300">
-        <label className="flex items-center gap-1" title={known ? `the design's broker: RabbitMQ ${known}` : "no broker version known for this design: its simulation profile's line"}>
+        <label
+          className="flex items-center gap-1"
+          title={
+            known
+              ? `the design's broker: RabbitMQ ${known}`
+              : "no broker version known for this design: its simulation profile's line"
+          }
+        >
           From
-          <select data-testid="upgrade-from" aria-label="Source broker line" value={source.id} onChange={(e) => setSourceId(e.target.value)} className={select}>
+          <select
+            data-testid="upgrade-from"
+            aria-label="Source broker line"
+            value={source.id}
+            onChange={(e) => setSourceId(e.target.value)}
+            className={select}
+          >
             {SOURCE_LINES.map((l) => (
               <option key={l.id} value={l.id}>
                 {l.label}
@@ -71,7 +93,13 @@ export function UpgradePanel() {
         </label>
         <label className="flex items-center gap-1">
           {way === 'downgrade' ? 'downgrade to' : 'to'}
-          <select data-testid="upgrade-to" aria-label="Target broker line" value={target.id} onChange={(e) => setToId(e.target.value)} className={select}>
+          <select
+            data-testid="upgrade-to"
+            aria-label="Target broker line"
+            value={target.id}
+            onChange={(e) => setToId(e.target.value)}
+            className={select}
+          >
             {targets.map((l) => (
               <option key={l.id} value={l.id}>
                 {l.label}
@@ -92,8 +120,12 @@ export function UpgradePanel() {
         </button>
       </div>
       {way === 'downgrade' && (
-        <div data-testid="upgrade-downgrade" className="rounded border border-amber-700 bg-amber-950/40 p-1.5 text-amber-100">
-          {source.label} is newer than {target.label}: this checks a <b>downgrade</b>{from === '4.3' ? ' (4.3 is the newest line the check models: there is nothing to upgrade to)' : ''}.
+        <div
+          data-testid="upgrade-downgrade"
+          className="rounded border border-amber-700 bg-amber-950/40 p-1.5 text-amber-100"
+        >
+          {source.label} is newer than {target.label}: this checks a <b>downgrade</b>
+          {from === '4.3' ? ' (4.3 is the newest line the check models: there is nothing to upgrade to)' : ''}.
         </div>
       )}
       <div data-testid="upgrade-verdict" className={report.blocking ? 'text-red-300' : 'text-emerald-400'}>
@@ -102,7 +134,9 @@ export function UpgradePanel() {
           : report.findings.length
             ? 'Nothing refused, no fate changes: notes only.'
             : 'Nothing changes for this design.'}
-        {report.consumersAssumed && <span className="text-slate-400"> (no consumers: a rejecting worker assumed on each queue with a DLX)</span>}
+        {report.consumersAssumed && (
+          <span className="text-slate-400"> (no consumers: a rejecting worker assumed on each queue with a DLX)</span>
+        )}
       </div>
       <ul className="space-y-2">
         {report.findings.map((f, i) => (
@@ -121,7 +155,9 @@ export function UpgradePanel() {
                 <span className="text-[10px] uppercase">{isBlocking(f) ? f.kind : `${f.kind} (note)`}</span>
               </div>
               <div className="text-slate-200">{f.message}</div>
-              {f.kind === 'refused' && <div className="mt-1 font-mono text-[10px] text-slate-400">broker: {f.brokerWording}</div>}
+              {f.kind === 'refused' && (
+                <div className="mt-1 font-mono text-[10px] text-slate-400">broker: {f.brokerWording}</div>
+              )}
               <div className="mt-1 text-[11px] text-slate-400">Fix: {f.fix}</div>
             </button>
             <div className="mt-1 flex flex-wrap gap-x-2 text-[10px] text-slate-500">
@@ -142,7 +178,13 @@ export function UpgradePanel() {
 function Citation({ s }: { s: UpgradeSource }) {
   if (s.kind === 'release-notes')
     return (
-      <a data-testid="upgrade-citation" href={s.url} target="_blank" rel="noreferrer" className="text-sky-400 underline hover:text-sky-300">
+      <a
+        data-testid="upgrade-citation"
+        href={s.url}
+        target="_blank"
+        rel="noreferrer"
+        className="text-sky-400 underline hover:text-sky-300"
+      >
         {s.url.replace('https://github.com/rabbitmq/', '')}
       </a>
     );

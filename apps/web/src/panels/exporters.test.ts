@@ -13,7 +13,9 @@ const design = (): Design => {
 describe('export panel formats', () => {
   it('offers every core format, each rendering with a file name', () => {
     const fs = exportFormats();
-    expect(fs.map((f) => f.id)).toEqual(expect.arrayContaining(['rabbitmqadmin', 'rabbitmqadmin-v1', 'operator', 'terraform', 'asyncapi']));
+    expect(fs.map((f) => f.id)).toEqual(
+      expect.arrayContaining(['rabbitmqadmin', 'rabbitmqadmin-v1', 'operator', 'terraform', 'asyncapi']),
+    );
     for (const f of fs) {
       expect(f.render(design()).length).toBeGreaterThan(50);
       expect(f.filename(design())).toMatch(/^dlx-to-a-ttl-wait-queue\./);

@@ -1,5 +1,10 @@
 /** The export formats, all rendered by the core's `exportDesign` (the CLI and server use the same). */
-import { EXPORT_FORMATS, exportDesign, type ExportFormat as CoreFormat, type ExportOptions } from '@retry-studio/topology-core/io';
+import {
+  EXPORT_FORMATS,
+  exportDesign,
+  type ExportFormat as CoreFormat,
+  type ExportOptions,
+} from '@retry-studio/topology-core/io';
 import { type Design } from '@retry-studio/topology-core/model';
 
 /** The options a format reads (the panel shows an input for each). */
@@ -13,7 +18,11 @@ export interface ExportFormat {
   render: (d: Design, opts?: ExportOptions) => string;
 }
 
-const slug = (d: Design) => (d.name || 'design').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'design';
+const slug = (d: Design) =>
+  (d.name || 'design')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'design';
 
 const FORMAT: Record<CoreFormat, { label: string; file: string; options: readonly ExportOptionName[] }> = {
   design: { label: 'Design JSON', file: 'design.json', options: [] },

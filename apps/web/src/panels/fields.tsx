@@ -1,7 +1,19 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import type { ValidationIssue } from '@retry-studio/topology-core/model';
 
-export function FieldShell({ label, issues, children, hint, id }: { label: string; issues?: ValidationIssue[]; children: ReactNode; hint?: string; id: string }) {
+export function FieldShell({
+  label,
+  issues,
+  children,
+  hint,
+  id,
+}: {
+  label: string;
+  issues?: ValidationIssue[];
+  children: ReactNode;
+  hint?: string;
+  id: string;
+}) {
   const err = issues?.find((i) => !isWarning(i));
   const warn = issues?.find((i) => isWarning(i));
   return (
@@ -11,7 +23,12 @@ export function FieldShell({ label, issues, children, hint, id }: { label: strin
       </label>
       {children}
       {issues?.map((i, k) => (
-        <div key={k} data-testid="field-error" role={isWarning(i) ? undefined : 'alert'} className={`mt-0.5 text-[11px] ${isWarning(i) ? 'text-amber-300' : 'text-red-400'}`}>
+        <div
+          key={k}
+          data-testid="field-error"
+          role={isWarning(i) ? undefined : 'alert'}
+          className={`mt-0.5 text-[11px] ${isWarning(i) ? 'text-amber-300' : 'text-red-400'}`}
+        >
           {i.message}
         </div>
       ))}
@@ -120,7 +137,13 @@ export function SelectField(props: {
   const id = useId();
   return (
     <FieldShell label={props.label} issues={props.issues} hint={props.hint} id={id}>
-      <select id={id} data-testid={props.testid} className={`${inputCls} ${border(props.issues)}`} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+      <select
+        id={id}
+        data-testid={props.testid}
+        className={`${inputCls} ${border(props.issues)}`}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      >
         {props.options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -135,7 +158,13 @@ export function CheckField(props: { label: string; value: boolean; onChange: (v:
   const id = useId();
   return (
     <label htmlFor={id} className="mb-2 mr-3 inline-flex items-center gap-1.5 text-xs text-slate-300">
-      <input id={id} type="checkbox" data-testid={props.testid} checked={props.value} onChange={(e) => props.onChange(e.target.checked)} />
+      <input
+        id={id}
+        type="checkbox"
+        data-testid={props.testid}
+        checked={props.value}
+        onChange={(e) => props.onChange(e.target.checked)}
+      />
       {props.label}
     </label>
   );

@@ -34,7 +34,12 @@ describe('message stories for the timeline and the inspector', () => {
       { kind: 'publisher', id: 'orders' },
       { kind: 'publisher', id: 'orders' },
     ]);
-    expect(hopsOf(evs.filter((e) => e.msgId === pubs[0]!.msgId))).toEqual(['routed work', 'enqueued work.q', 'delivered work.q', 'acked work.q']);
+    expect(hopsOf(evs.filter((e) => e.msgId === pubs[0]!.msgId))).toEqual([
+      'routed work',
+      'enqueued work.q',
+      'delivered work.q',
+      'acked work.q',
+    ]);
   });
 });
 
@@ -44,7 +49,13 @@ describe('settlements by a multiple', () => {
       id: 'batcher',
       queue: 'work',
       prefetch: 2,
-      behaviour: { kind: 'router', rules: [{ when: { kind: 'lt', counter: { kind: 'held' }, value: 2 }, then: { kind: 'hold' } }, { then: { kind: 'reject', multiple: true } }] },
+      behaviour: {
+        kind: 'router',
+        rules: [
+          { when: { kind: 'lt', counter: { kind: 'held' }, value: 2 }, then: { kind: 'hold' } },
+          { then: { kind: 'reject', multiple: true } },
+        ],
+      },
     };
     const r = simulate({
       topology: {
@@ -56,13 +67,26 @@ describe('settlements by a multiple', () => {
         bindings: [{ source: 'dlx', destination: 'parked', destination_type: 'queue', routing_key: '' }],
       },
       consumers: [batcher],
-      steps: ['a', 'b'].map((body) => ({ kind: 'publish' as const, exchange: '', routingKey: 'work', body, msgId: body })),
+      steps: ['a', 'b'].map((body) => ({
+        kind: 'publish' as const,
+        exchange: '',
+        routingKey: 'work',
+        body,
+        msgId: body,
+      })),
     });
     const stories = storiesOf(r.events);
     const texts = stories.map((s) => s.events.flatMap((e) => (e.kind === 'rejected' ? [settleText(e)] : [])));
-    expect(texts).toEqual([['rejected work by batcher (basic.nack multiple, requeue=false)'], ['rejected work by batcher (basic.nack multiple, requeue=false)']]);
+    expect(texts).toEqual([
+      ['rejected work by batcher (basic.nack multiple, requeue=false)'],
+      ['rejected work by batcher (basic.nack multiple, requeue=false)'],
+    ]);
     expect(stories.map((s) => s.fate)).toEqual(['resting in parked', 'resting in parked']);
-    expect(settleText({ kind: 'requeued', t: 0, seq: 0, msgId: 'x', body: 'x', queue: 'q', consumer: 'c', via: 'reject' })).toBe('requeued q by c (basic.reject)');
-    expect(settleText({ kind: 'acked', t: 0, seq: 0, msgId: 'x', body: 'x', queue: 'q', consumer: 'c' })).toBe('acked q by c');
+    expect(
+      settleText({ kind: 'requeued', t: 0, seq: 0, msgId: 'x', body: 'x', queue: 'q', consumer: 'c', via: 'reject' }),
+    ).toBe('requeued q by c (basic.reject)');
+    expect(settleText({ kind: 'acked', t: 0, seq: 0, msgId: 'x', body: 'x', queue: 'q', consumer: 'c' })).toBe(
+      'acked q by c',
+    );
   });
 });

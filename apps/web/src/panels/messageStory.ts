@@ -36,7 +36,19 @@ export function storiesOf(events: readonly SimEvent[], outcomes?: Readonly<Recor
     if (e.msgId === '') continue; // depth samples and other message-less events
     let s = by.get(e.msgId);
     if (!s) {
-      s = { msgId: e.msgId, body: e.body, events: [], waits: [], attempts: [], hops: [], end: e.t, fate: 'in flight', tone: 'open', headers: {}, xDeath: [] };
+      s = {
+        msgId: e.msgId,
+        body: e.body,
+        events: [],
+        waits: [],
+        attempts: [],
+        hops: [],
+        end: e.t,
+        fate: 'in flight',
+        tone: 'open',
+        headers: {},
+        xDeath: [],
+      };
       by.set(e.msgId, s);
       out.push(s);
     }
@@ -52,7 +64,12 @@ export function storiesOf(events: readonly SimEvent[], outcomes?: Readonly<Recor
     switch (e.kind) {
       case 'published':
         s.headers = e.headers;
-        if (e.origin.kind === 'consumer') s.hops.push({ t: e.t, kind: 'republish', text: `republished by ${e.origin.id} to ${e.exchange || '(default)'}` });
+        if (e.origin.kind === 'consumer')
+          s.hops.push({
+            t: e.t,
+            kind: 'republish',
+            text: `republished by ${e.origin.id} to ${e.exchange || '(default)'}`,
+          });
         break;
       case 'delayed':
         s.hops.push({ t: e.t, kind: 'delayed', text: `held ${e.delayMs} ms by ${e.exchange}` });
@@ -136,7 +153,13 @@ export function hopsOf(events: readonly SimEvent[]): string[] {
 /** A settlement as the inspector lists it; a multiple settles every earlier unacked delivery on the channel with one method. */
 export function settleText(e: SimEventOf<'acked'> | SimEventOf<'rejected'> | SimEventOf<'requeued'>): string {
   let how = '';
-  if (e.multiple) how = e.kind === 'acked' ? ' (basic.ack multiple)' : e.kind === 'rejected' ? ' (basic.nack multiple, requeue=false)' : ' (basic.nack multiple, requeue=true)';
+  if (e.multiple)
+    how =
+      e.kind === 'acked'
+        ? ' (basic.ack multiple)'
+        : e.kind === 'rejected'
+          ? ' (basic.nack multiple, requeue=false)'
+          : ' (basic.nack multiple, requeue=true)';
   else if (e.kind === 'requeued' && e.via === 'reject') how = ' (basic.reject)';
   return `${e.kind} ${e.queue} by ${e.consumer}${how}`;
 }

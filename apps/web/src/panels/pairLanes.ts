@@ -10,7 +10,11 @@ export interface LaneOf<S> {
   readonly paired: boolean;
 }
 
-export function pairLanes<S extends { readonly msgId: string }>(sim: readonly S[], live: readonly S[], max: number): LaneOf<S>[] {
+export function pairLanes<S extends { readonly msgId: string }>(
+  sim: readonly S[],
+  live: readonly S[],
+  max: number,
+): LaneOf<S>[] {
   const liveById = new Map(live.map((s) => [s.msgId, s]));
   const lanes: LaneOf<S>[] = [];
   const used = new Set<string>();
@@ -22,6 +26,7 @@ export function pairLanes<S extends { readonly msgId: string }>(sim: readonly S[
       used.add(story.msgId);
     }
   }
-  for (const story of live.slice(0, max)) if (!used.has(story.msgId)) lanes.push({ story, source: 'live', paired: false });
+  for (const story of live.slice(0, max))
+    if (!used.has(story.msgId)) lanes.push({ story, source: 'live', paired: false });
   return lanes;
 }

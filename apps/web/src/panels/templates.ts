@@ -1,6 +1,14 @@
 /** Template registry access (core) and opening a template into the designer. */
 import { type ValidationIssue } from '@retry-studio/topology-core/model';
-import { buildTemplate as coreBuild, coerceParam, getTemplate, listTemplates as coreList, type BuiltTemplate, type ParamSpec, type RetryTemplate } from '@retry-studio/topology-core/templates';
+import {
+  buildTemplate as coreBuild,
+  coerceParam,
+  getTemplate,
+  listTemplates as coreList,
+  type BuiltTemplate,
+  type ParamSpec,
+  type RetryTemplate,
+} from '@retry-studio/topology-core/templates';
 import { useApp } from '../store/store';
 
 export type { ParamSpec };
@@ -30,7 +38,9 @@ export function openTemplate(id: string, params: Record<string, unknown> = {}): 
   if (!r.ok) return r;
   const tuned = tunedParams(getTemplate(id)?.params ?? [], params);
   // tuned parameters are work: a kept design, named for what was tuned; an untouched template may be replaced
-  const design = tuned.length ? { ...r.built.design, name: `${r.built.design.name} (${tuned.join(', ')})` } : r.built.design;
+  const design = tuned.length
+    ? { ...r.built.design, name: `${r.built.design.name} (${tuned.join(', ')})` }
+    : r.built.design;
   useApp.getState().loadDesign(design, { pristine: tuned.length === 0 });
   useApp.setState({ view: 'designer', sideTab: 'inspect', inspectedMsg: null });
   return r;

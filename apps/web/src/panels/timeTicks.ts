@@ -14,7 +14,38 @@ const S = 1000;
 const MIN = 60 * S;
 const H = 60 * MIN;
 /** round steps in the unit fmtT prints: milliseconds, seconds, minutes, hours, days (a one-day TTL read "6.94 h") */
-const STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, S, 2 * S, 2.5 * S, 5 * S, 10 * S, 15 * S, 30 * S, MIN, 2 * MIN, 5 * MIN, 10 * MIN, 15 * MIN, 30 * MIN, H, 2 * H, 3 * H, 6 * H, 12 * H, 24 * H];
+const STEPS = [
+  1,
+  2,
+  5,
+  10,
+  20,
+  25,
+  50,
+  100,
+  200,
+  250,
+  500,
+  S,
+  2 * S,
+  2.5 * S,
+  5 * S,
+  10 * S,
+  15 * S,
+  30 * S,
+  MIN,
+  2 * MIN,
+  5 * MIN,
+  10 * MIN,
+  15 * MIN,
+  30 * MIN,
+  H,
+  2 * H,
+  3 * H,
+  6 * H,
+  12 * H,
+  24 * H,
+];
 
 /** at most `max` intervals between 0 and `endT` (ms) */
 export function timeTicks(endT: number, max = 4): TimeTick[] {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { direction, lineOfVersion, sourceLine } from './upgradeSource';
 
 describe('the line a design comes from', () => {
-  it('reads the file\'s or the broker\'s version', () => {
+  it("reads the file's or the broker's version", () => {
     expect(lineOfVersion('3.13.7')?.id).toBe('3.13');
     expect(lineOfVersion('3.12.1')?.profile).toBe('3.10');
     expect(lineOfVersion('3.8.9')?.id).toBe('3.10');
@@ -12,7 +12,7 @@ describe('the line a design comes from', () => {
     expect(lineOfVersion('nonsense')).toBeUndefined();
   });
 
-  it('falls back to the design\'s profile; 4.3 to 3.10 is a downgrade', () => {
+  it("falls back to the design's profile; 4.3 to 3.10 is a downgrade", () => {
     expect(sourceLine(undefined, '4.3').id).toBe('4.3');
     expect(sourceLine(undefined, undefined).id).toBe('3.10');
     expect(sourceLine('3.12.0', '3.10').id).toBe('3.12');

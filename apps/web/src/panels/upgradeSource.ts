@@ -22,7 +22,9 @@ export const SOURCE_LINES: readonly SourceLine[] = [
 ];
 
 /** the targets: the broker lines the check models */
-export const TARGET_LINES: readonly SourceLine[] = SOURCE_LINES.filter((l) => l.id === '3.10' || l.id === '4.x' || l.id === '4.3');
+export const TARGET_LINES: readonly SourceLine[] = SOURCE_LINES.filter(
+  (l) => l.id === '3.10' || l.id === '4.x' || l.id === '4.3',
+);
 
 const RANK: Record<BrokerProfileId, number> = { '3.10': 0, '4.x': 1, '4.3': 2 };
 
@@ -32,7 +34,10 @@ export function lineOfVersion(version: string | undefined): SourceLine | undefin
   const profile = profileForVersion(version);
   if (!m || !profile) return undefined;
   const mm = `${m[1]}.${m[2]}`;
-  return SOURCE_LINES.find((l) => l.id === mm) ?? SOURCE_LINES.find((l) => l.profile === profile && (l.id === '3.10' || l.id === '4.x' || l.id === '4.3'));
+  return (
+    SOURCE_LINES.find((l) => l.id === mm) ??
+    SOURCE_LINES.find((l) => l.profile === profile && (l.id === '3.10' || l.id === '4.x' || l.id === '4.3'))
+  );
 }
 
 /** The line a design comes from: the version known for it, else its profile's line. */

@@ -30,7 +30,12 @@ export function pathOf(design: Design, id: string): string | undefined {
             ? design.consumers.findIndex((c) => c.id === n.key)
             : design.publishers.findIndex((p) => p.id === n.key);
     if (i < 0) return undefined;
-    const base = { exchange: 'topology.exchanges', queue: 'topology.queues', consumer: 'consumers', publisher: 'publishers' }[n.kind];
+    const base = {
+      exchange: 'topology.exchanges',
+      queue: 'topology.queues',
+      consumer: 'consumers',
+      publisher: 'publishers',
+    }[n.kind];
     return `${base}[${i}]`;
   }
   const e = parseEdgeId(id);
@@ -51,5 +56,7 @@ export function fieldIssues(issues: readonly ValidationIssue[], base: string, fi
   const dotted = `${base}.${field}`;
   const argm = /^arguments\.(.+)$/.exec(field);
   const bracketed = argm ? `${base}.arguments[${JSON.stringify(argm[1])}]` : undefined;
-  return issues.filter((i) => i.path === dotted || i.path.startsWith(`${dotted}.`) || (bracketed && i.path === bracketed));
+  return issues.filter(
+    (i) => i.path === dotted || i.path.startsWith(`${dotted}.`) || (bracketed && i.path === bracketed),
+  );
 }

@@ -8,7 +8,11 @@ describe('the Rehearse chart series', () => {
   if (!built.ok) throw new Error('template');
   const d = built.template.design;
   const worker = d.consumers.find((c) => c.behaviour.kind === 'worker')!.id;
-  const report = rehearse(d, { rate: 20, durationMs: 120_000, targets: [{ target: worker, outages: [{ startMs: 10_000, endMs: 40_000 }] }] });
+  const report = rehearse(d, {
+    rate: 20,
+    durationMs: 120_000,
+    targets: [{ target: worker, outages: [{ startMs: 10_000, endMs: 40_000 }] }],
+  });
 
   it('draws only queues that held something, with their own samples', () => {
     const s = depthSeries(report);

@@ -8,11 +8,14 @@ export function depthSeries(report: RehearsalReport): ChartSeries[] {
 }
 
 /** one line per design: the messages held in all its queues at each instant */
-export function totalDepthSeries(runs: readonly { readonly label: string; readonly report: RehearsalReport }[]): ChartSeries[] {
+export function totalDepthSeries(
+  runs: readonly { readonly label: string; readonly report: RehearsalReport }[],
+): ChartSeries[] {
   return runs.map(({ label, report }) => {
     // summed by instant: a queue first seen late (none the design declares) starts its series late
     const held = new Map<number, number>();
-    for (const q of report.queues) q.series.t.forEach((at, i) => held.set(at, (held.get(at) ?? 0) + (q.series.depth[i] ?? 0)));
+    for (const q of report.queues)
+      q.series.t.forEach((at, i) => held.set(at, (held.get(at) ?? 0) + (q.series.depth[i] ?? 0)));
     const t = [...held.keys()].sort((a, b) => a - b);
     return { label, t, y: t.map((at) => held.get(at) as number) };
   });

@@ -9,7 +9,13 @@ describe('Compare from the Tune panel', () => {
     const built = buildTemplate('dlx-ttl-wait-queue', {});
     if (!built.ok) throw new Error('template');
     const d = built.template.design;
-    const t = resolveTuneInput({ rate: 200, outageLengthsMs: [60_000, 120_000], durationMs: 600_000, poison: 0.001, errorRate: 0.02 });
+    const t = resolveTuneInput({
+      rate: 200,
+      outageLengthsMs: [60_000, 120_000],
+      durationMs: 600_000,
+      poison: 0.001,
+      errorRate: 0.02,
+    });
     if (!t.ok) throw new Error('tune input');
     const f = fieldsFromProfile(t.profile, d);
     const r = readFields(f, d);

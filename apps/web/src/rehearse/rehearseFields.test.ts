@@ -13,10 +13,28 @@ describe('the Rehearse form', () => {
   const worker = d.consumers.find((c) => c.behaviour.kind === 'worker')!.id;
 
   it('reads the CLI words into the core load', () => {
-    const r = readFields({ ...startFields(d), rate: '500/s', duration: '1h', outages: `${worker}@5m+10m`, errorRate: '2%', poison: '0.1%', concurrency: '8' }, d);
+    const r = readFields(
+      {
+        ...startFields(d),
+        rate: '500/s',
+        duration: '1h',
+        outages: `${worker}@5m+10m`,
+        errorRate: '2%',
+        poison: '0.1%',
+        concurrency: '8',
+      },
+      d,
+    );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.load).toMatchObject({ rate: 500, durationMs: 3_600_000, errorRate: 0.02, poison: 0.001, concurrency: 8, targets: [{ target: worker, outages: [{ startMs: 300_000, endMs: 900_000 }] }] });
+    expect(r.load).toMatchObject({
+      rate: 500,
+      durationMs: 3_600_000,
+      errorRate: 0.02,
+      poison: 0.001,
+      concurrency: 8,
+      targets: [{ target: worker, outages: [{ startMs: 300_000, endMs: 900_000 }] }],
+    });
   });
 
   it('names the field for bad words and for what the core rejects', () => {
@@ -25,7 +43,10 @@ describe('the Rehearse form', () => {
     if (bad.ok) return;
     expect(bad.errors.rate).toMatch(/not a rate/);
     expect(bad.errors.outages).toMatch(/TARGET@START\+LENGTH/);
-    const core = readFields({ ...startFields(d), rate: '0', duration: '10m', poison: '150%', outages: `${worker}@9m+5m\nghost@1m+1m` }, d);
+    const core = readFields(
+      { ...startFields(d), rate: '0', duration: '10m', poison: '150%', outages: `${worker}@9m+5m\nghost@1m+1m` },
+      d,
+    );
     expect(core.ok).toBe(false);
     if (core.ok) return;
     expect(core.errors.rate).toMatch(/rate/);

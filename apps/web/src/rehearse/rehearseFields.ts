@@ -23,12 +23,22 @@ export interface RehearseFields {
 
 export type FieldKey = keyof RehearseFields;
 export type FieldErrors = Partial<Record<FieldKey, string>>;
-export type ReadFields = { readonly ok: true; readonly load: RehearsalLoad } | { readonly ok: false; readonly errors: FieldErrors };
+export type ReadFields =
+  { readonly ok: true; readonly load: RehearsalLoad } | { readonly ok: false; readonly errors: FieldErrors };
 
 /** a first rehearsal that shows something: 10 minutes at 50 msg/s, the first worker down for 2 minutes after one */
 export function startFields(design: Design): RehearseFields {
   const worker = design.consumers.find((c) => c.behaviour.kind === 'worker')?.id ?? '';
-  return { rate: '50', duration: '10m', outages: worker ? `${worker}@1m+2m` : '', errorRate: '0%', poison: '0%', processingMs: '0', concurrency: '', bodyBytes: '1024' };
+  return {
+    rate: '50',
+    duration: '10m',
+    outages: worker ? `${worker}@1m+2m` : '',
+    errorRate: '0%',
+    poison: '0%',
+    processingMs: '0',
+    concurrency: '',
+    bodyBytes: '1024',
+  };
 }
 
 const NUMBER = '(-?[0-9]+(?:\\.[0-9]+)?)';
@@ -49,7 +59,16 @@ export const outageSpecs = (text: string): string[] =>
 function fieldOf(path: string): FieldKey | undefined {
   if (path.startsWith('targets')) return 'outages';
   const top = path.split(/[.[]/)[0];
-  const map: Record<string, FieldKey> = { rate: 'rate', phases: 'rate', durationMs: 'duration', errorRate: 'errorRate', poison: 'poison', processingMs: 'processingMs', concurrency: 'concurrency', bodyBytes: 'bodyBytes' };
+  const map: Record<string, FieldKey> = {
+    rate: 'rate',
+    phases: 'rate',
+    durationMs: 'duration',
+    errorRate: 'errorRate',
+    poison: 'poison',
+    processingMs: 'processingMs',
+    concurrency: 'concurrency',
+    bodyBytes: 'bodyBytes',
+  };
   return top === undefined ? undefined : map[top];
 }
 
@@ -67,7 +86,8 @@ export function readFields(f: RehearseFields, design: Design): ReadFields {
   const processingMs = plain(f.processingMs, '(?:ms)?');
   if (processingMs === undefined) errors.processingMs = `"${f.processingMs}" is not a time in ms`;
   const concurrency = f.concurrency.trim() === '' ? undefined : plain(f.concurrency);
-  if (f.concurrency.trim() !== '' && concurrency === undefined) errors.concurrency = `"${f.concurrency}" is not a number (empty: unbounded)`;
+  if (f.concurrency.trim() !== '' && concurrency === undefined)
+    errors.concurrency = `"${f.concurrency}" is not a number (empty: unbounded)`;
   const bodyBytes = plain(f.bodyBytes, '(?:B)?');
   if (bodyBytes === undefined) errors.bodyBytes = `"${f.bodyBytes}" is not a size in bytes`;
   const targets: TargetLoad[] = [];
@@ -91,7 +111,9 @@ export function readFields(f: RehearseFields, design: Design): ReadFields {
   // the core's own checks (rate above 0, outage inside the duration, a known target, a share up to 100%)
   for (const issue of checkLoad(design, load)) {
     const key = fieldOf(issue.path) ?? 'rate';
-    const spec = issue.path.startsWith('targets') ? `${outageSpecs(f.outages)[Number(/\d+/.exec(issue.path)?.[0] ?? 0)] ?? ''}: ` : '';
+    const spec = issue.path.startsWith('targets')
+      ? `${outageSpecs(f.outages)[Number(/\d+/.exec(issue.path)?.[0] ?? 0)] ?? ''}: `
+      : '';
     errors[key] ??= `${spec}${issue.message}`;
   }
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, load };
@@ -105,6 +127,8 @@ export function readFields(f: RehearseFields, design: Design): ReadFields {
 export function loadForDesign(load: RehearsalLoad, design: Design): RehearsalLoad {
   const known = new Set([...design.consumers.map((c) => c.id), ...design.consumers.map((c) => c.queue)]);
   const workers = design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
-  const targets = (load.targets ?? []).flatMap((t) => (known.has(t.target) ? [t] : workers.map((w) => ({ ...t, target: w }))));
+  const targets = (load.targets ?? []).flatMap((t) =>
+    known.has(t.target) ? [t] : workers.map((w) => ({ ...t, target: w })),
+  );
   return { ...load, targets };
 }

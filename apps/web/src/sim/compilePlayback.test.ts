@@ -22,14 +22,17 @@ describe('playback plan from simulated events', () => {
     expect(nodes.filter((n) => n === 'queue:wait.q')).toHaveLength(2);
     expect(tr.fate).toBe('acked');
     // wait queue stops carry the TTL deadline
-    expect(tr.stops.find((s) => s.node === 'queue:wait.q')!.until).toBe(tr.stops.find((s) => s.node === 'queue:wait.q')!.t + 5000);
+    expect(tr.stops.find((s) => s.node === 'queue:wait.q')!.until).toBe(
+      tr.stops.find((s) => s.node === 'queue:wait.q')!.t + 5000,
+    );
   });
 
   it('display time grows with every hop and with virtual waits at the chosen speed', () => {
     const slow = compilePlayback(run(), 1);
     const fast = compilePlayback(run(), 100);
     const arrivals = slow.tracks[0]!.stops.map((s) => s.arrive);
-    for (let i = 1; i < arrivals.length; i++) expect(arrivals[i]!).toBeGreaterThanOrEqual(arrivals[i - 1]! + HOP_MS - 1e-6);
+    for (let i = 1; i < arrivals.length; i++)
+      expect(arrivals[i]!).toBeGreaterThanOrEqual(arrivals[i - 1]! + HOP_MS - 1e-6);
     // 10 s of TTL at 1x is ~10 s of display; at 100x ~0.1 s
     expect(slow.endP - fast.endP).toBeGreaterThan(9000);
   });

@@ -6,7 +6,13 @@
  */
 import type { DeployPlan as Plan } from '@retry-studio/contract';
 import { type Design } from '@retry-studio/topology-core/model';
-import { DEFAULT_LEADER_MOVE_MS, outagesOf, profileFor, queueConfig, type NodeLoss } from '@retry-studio/topology-core/sim';
+import {
+  DEFAULT_LEADER_MOVE_MS,
+  outagesOf,
+  profileFor,
+  queueConfig,
+  type NodeLoss,
+} from '@retry-studio/topology-core/sim';
 
 /**
  * design queue -> its leader (quorum, stream) or node (classic), from a plan of the deployed
@@ -31,21 +37,41 @@ export interface NodeLossDraft {
   readonly queues: 'placement' | readonly string[];
 }
 
-export const DEFAULT_NODE_LOSS: NodeLossDraft = { node: 'rabbit-2@cluster', atMs: 1000, downMs: 30_000, leaderMovesAfterMs: DEFAULT_LEADER_MOVE_MS, queues: 'placement' };
+export const DEFAULT_NODE_LOSS: NodeLossDraft = {
+  node: 'rabbit-2@cluster',
+  atMs: 1000,
+  downMs: 30_000,
+  leaderMovesAfterMs: DEFAULT_LEADER_MOVE_MS,
+  queues: 'placement',
+};
 
 /**
  * The queues the lost node leads (quorum) or holds (classic). `placement`: design queue -> its
  * leader or node, from the plan of a deployed design; queues absent from it count as on the node.
  */
-export function queuesOnNode(draft: NodeLossDraft, design: Design, placement: Readonly<Record<string, string>> | undefined): string[] {
+export function queuesOnNode(
+  draft: NodeLossDraft,
+  design: Design,
+  placement: Readonly<Record<string, string>> | undefined,
+): string[] {
   const names = design.topology.queues.map((q) => q.name);
   if (draft.queues !== 'placement') return names.filter((n) => draft.queues.includes(n));
   if (!placement || Object.keys(placement).length === 0) return names;
   return names.filter((n) => placement[n] === undefined || placement[n] === draft.node);
 }
 
-export function resolveNodeLoss(draft: NodeLossDraft, design: Design, placement?: Readonly<Record<string, string>>): NodeLoss {
-  return { node: draft.node, atMs: draft.atMs, downMs: draft.downMs, leaderMovesAfterMs: draft.leaderMovesAfterMs, queues: queuesOnNode(draft, design, placement) };
+export function resolveNodeLoss(
+  draft: NodeLossDraft,
+  design: Design,
+  placement?: Readonly<Record<string, string>>,
+): NodeLoss {
+  return {
+    node: draft.node,
+    atMs: draft.atMs,
+    downMs: draft.downMs,
+    leaderMovesAfterMs: draft.leaderMovesAfterMs,
+    queues: queuesOnNode(draft, design, placement),
+  };
 }
 
 export interface QueueOutage {
@@ -58,8 +84,15 @@ export interface QueueOutage {
 /** Each affected queue's unavailable window, by its type (with the design's policies applied). */
 export function outagesFor(loss: NodeLoss, design: Design): QueueOutage[] {
   const profile = profileFor(design.profile);
-  const quorum = new Map(design.topology.queues.map((q) => [q.name, queueConfig(q, design.topology.policies, profile).quorum]));
-  return [...outagesOf(loss, (q) => quorum.get(q) === true)].map(([queue, o]) => ({ queue, quorum: quorum.get(queue) === true, fromMs: o.fromMs, untilMs: o.untilMs }));
+  const quorum = new Map(
+    design.topology.queues.map((q) => [q.name, queueConfig(q, design.topology.policies, profile).quorum]),
+  );
+  return [...outagesOf(loss, (q) => quorum.get(q) === true)].map(([queue, o]) => ({
+    queue,
+    quorum: quorum.get(queue) === true,
+    fromMs: o.fromMs,
+    untilMs: o.untilMs,
+  }));
 }
 
 /** The queues unavailable at virtual time `t`. */

@@ -4,7 +4,12 @@
  * CLI's `retry-studio rehearse` runs), so the figures are the CLI's.
  */
 import type { Design } from '@retry-studio/topology-core/model';
-import { rehearse, RehearsalLoadError, type RehearsalLoad, type RehearsalReport } from '@retry-studio/topology-core/rehearse';
+import {
+  rehearse,
+  RehearsalLoadError,
+  type RehearsalLoad,
+  type RehearsalReport,
+} from '@retry-studio/topology-core/rehearse';
 
 export interface RehearseRun {
   readonly label: string;
@@ -28,7 +33,10 @@ self.onmessage = (e: MessageEvent<readonly RehearseRun[]>) => {
     try {
       runs.push({ label: r.label, report: rehearse(r.design, r.load) });
     } catch (err) {
-      const reply: RehearseReply = err instanceof RehearsalLoadError ? { kind: 'invalid', label: r.label, message: err.message } : { kind: 'error', message: `${r.label}: ${(err as Error).message}` };
+      const reply: RehearseReply =
+        err instanceof RehearsalLoadError
+          ? { kind: 'invalid', label: r.label, message: err.message }
+          : { kind: 'error', message: `${r.label}: ${(err as Error).message}` };
       self.postMessage(reply);
       return;
     }

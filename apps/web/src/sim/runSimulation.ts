@@ -1,7 +1,16 @@
 /** Runs the core simulator on a design (the web never simulates anything itself). */
 import { BUDGET_HORIZON_MS } from '@retry-studio/topology-core/budget';
 import { describeIssue, validateDesign, type Design, type FailureModel } from '@retry-studio/topology-core/model';
-import { describeOutcome, designToSimulation, outcomesOfEvents, outcomesOfRun, simulate, type MessageOutcome, type NodeLoss, type SimEvent } from '@retry-studio/topology-core/sim';
+import {
+  describeOutcome,
+  designToSimulation,
+  outcomesOfEvents,
+  outcomesOfRun,
+  simulate,
+  type MessageOutcome,
+  type NodeLoss,
+  type SimEvent,
+} from '@retry-studio/topology-core/sim';
 
 export interface RunOptions {
   messages: number;
@@ -25,14 +34,24 @@ export interface StatedOutcome {
  * and the predicted ones state their outcome with the same words and rules as a simulated run.
  * `running`: the trace is still going (a message at a worker is being processed, not held).
  */
-export function statedOutcomesOfEvents(design: Design, events: readonly SimEvent[], opts: { running: boolean; failure?: FailureModel }): Record<string, StatedOutcome> {
+export function statedOutcomesOfEvents(
+  design: Design,
+  events: readonly SimEvent[],
+  opts: { running: boolean; failure?: FailureModel },
+): Record<string, StatedOutcome> {
   const out: Record<string, StatedOutcome> = {};
-  const { byMsg } = outcomesOfEvents(design, events, { running: opts.running, ...(opts.failure ? { failure: opts.failure } : {}) });
-  for (const [msgId, outcome] of byMsg) out[msgId] = { outcome, text: describeOutcome(outcome, { topology: design.topology, live: true }) };
+  const { byMsg } = outcomesOfEvents(design, events, {
+    running: opts.running,
+    ...(opts.failure ? { failure: opts.failure } : {}),
+  });
+  for (const [msgId, outcome] of byMsg)
+    out[msgId] = { outcome, text: describeOutcome(outcome, { topology: design.topology, live: true }) };
   return out;
 }
 
-export type RunResult = { events: SimEvent[]; truncated: boolean; endTime: number; outcomes: Readonly<Record<string, StatedOutcome>> } | { error: string };
+export type RunResult =
+  | { events: SimEvent[]; truncated: boolean; endTime: number; outcomes: Readonly<Record<string, StatedOutcome>> }
+  | { error: string };
 
 /**
  * Test publishes come from the run's steps; the canvas draws them leaving their publisher node,
@@ -48,16 +67,40 @@ export function attributePublishers(events: readonly SimEvent[], publisherIds: r
 }
 
 export function runDesignSimulation(design: Design, opts: RunOptions): RunResult {
-  if (!design.publishers.length) return { error: 'Add a publisher: the simulation publishes its test messages through it.' };
+  if (!design.publishers.length)
+    return { error: 'Add a publisher: the simulation publishes its test messages through it.' };
   const v = validateDesign(design);
-  if (!v.ok) return { error: `Fix the design first: ${v.errors.slice(0, 3).map((e) => describeIssue(design, e)).join('; ')}` };
+  if (!v.ok)
+    return {
+      error: `Fix the design first: ${v.errors
+        .slice(0, 3)
+        .map((e) => describeIssue(design, e))
+        .join('; ')}`,
+    };
   try {
     const input = designToSimulation(design, { messages: opts.messages, failure: opts.failure, seed: opts.seed });
     // the horizon simulate and the budget use: a lane says what the CLI says
-    const r = simulate({ ...input, maxTimeMs: BUDGET_HORIZON_MS, maxEvents: opts.maxEvents ?? 40_000, ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}) });
+    const r = simulate({
+      ...input,
+      maxTimeMs: BUDGET_HORIZON_MS,
+      maxEvents: opts.maxEvents ?? 40_000,
+      ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}),
+    });
     const outcomes: Record<string, StatedOutcome> = {};
-    for (const [msgId, outcome] of outcomesOfRun(design, r, opts.failure).byMsg) outcomes[msgId] = { outcome, text: describeOutcome(outcome, { topology: design.topology, horizonMs: BUDGET_HORIZON_MS }) };
-    return { events: attributePublishers(r.events, design.publishers.map((p) => p.id)), truncated: r.truncated, endTime: r.endTime, outcomes };
+    for (const [msgId, outcome] of outcomesOfRun(design, r, opts.failure).byMsg)
+      outcomes[msgId] = {
+        outcome,
+        text: describeOutcome(outcome, { topology: design.topology, horizonMs: BUDGET_HORIZON_MS }),
+      };
+    return {
+      events: attributePublishers(
+        r.events,
+        design.publishers.map((p) => p.id),
+      ),
+      truncated: r.truncated,
+      endTime: r.endTime,
+      outcomes,
+    };
   } catch (e) {
     return { error: e instanceof Error ? e.message : String(e) };
   }

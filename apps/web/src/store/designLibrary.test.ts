@@ -16,7 +16,11 @@ beforeEach(() => {
   store.getState().loadDesign({ ...dlxTtlRetry({ prefix: 'b.' }), name: 'second' });
 });
 const idOf = (name: string) => store.getState().designs.find((e) => e.name === name)!.id;
-const names = () => store.getState().designs.map((e) => e.name).sort();
+const names = () =>
+  store
+    .getState()
+    .designs.map((e) => e.name)
+    .sort();
 
 describe('named designs', () => {
   it('lists every stored design', () => {
@@ -40,7 +44,10 @@ describe('named designs', () => {
     expect(store.getState().design.name).toBe('secondary');
     store.getState().undo();
     expect(store.getState().design.name).toBe('second');
-    expect(renameStoredDesign(store, idOf('primary'), ' ')).toEqual({ ok: false, error: 'name: a design needs a name' });
+    expect(renameStoredDesign(store, idOf('primary'), ' ')).toEqual({
+      ok: false,
+      error: 'name: a design needs a name',
+    });
   });
 
   it('duplicates under a new id without opening the copy', () => {

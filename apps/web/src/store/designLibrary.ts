@@ -21,7 +21,12 @@ export function openStoredDesign(store: AppStore, id: string, storage: Storage =
   return { ok: true, id };
 }
 
-export function renameStoredDesign(store: AppStore, id: string, name: string, storage: Storage = localStorage): LibraryResult {
+export function renameStoredDesign(
+  store: AppStore,
+  id: string,
+  name: string,
+  storage: Storage = localStorage,
+): LibraryResult {
   const trimmed = name.trim();
   if (!trimmed) return { ok: false, error: 'name: a design needs a name' };
   const s = store.getState();
@@ -42,13 +47,17 @@ export function duplicateStoredDesign(store: AppStore, id: string, storage: Stor
   const design = s.docId === id ? s.design : readDesign(id, storage);
   if (!design) return { ok: false, error: `design ${id} is not in this browser's storage any more` };
   const copyId = newDesignId();
-  publishIndex(store, writeDesign(readIndex(storage), copyId, { ...design, name: `${design.name} (copy)` }, { touched: true }, storage));
+  publishIndex(
+    store,
+    writeDesign(readIndex(storage), copyId, { ...design, name: `${design.name} (copy)` }, { touched: true }, storage),
+  );
   return { ok: true, id: copyId };
 }
 
 /** Deletes a stored design that is not open (open another one first). */
 export function deleteStoredDesign(store: AppStore, id: string, storage: Storage = localStorage): LibraryResult {
-  if (store.getState().docId === id) return { ok: false, error: 'this design is open: open another one before deleting it' };
+  if (store.getState().docId === id)
+    return { ok: false, error: 'this design is open: open another one before deleting it' };
   publishIndex(store, removeDesign(readIndex(storage), id, storage));
   return { ok: true, id };
 }

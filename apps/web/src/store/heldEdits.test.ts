@@ -5,7 +5,11 @@ import { dlxTtlRetry } from '../fixtures/designs';
 import { updateQueue } from '../model/designEdit';
 import { heldFor, storeOrHold, useHeldEdits } from './heldEdits';
 
-const withTtl = (d: Design, ttl: number) => updateQueue(d, 'wait.q', { ...d.topology.queues[1]!, arguments: { ...d.topology.queues[1]!.arguments, 'x-message-ttl': ttl } });
+const withTtl = (d: Design, ttl: number) =>
+  updateQueue(d, 'wait.q', {
+    ...d.topology.queues[1]!,
+    arguments: { ...d.topology.queues[1]!.arguments, 'x-message-ttl': ttl },
+  });
 
 function session(design: Design) {
   const s = {
@@ -29,7 +33,9 @@ describe('an invalid field is held, never stored', () => {
     expect(s.stored).toEqual([]);
     expect(s.design.topology.queues[1]!.arguments!['x-message-ttl']).toBe(5000);
     const held = heldFor(useHeldEdits.getState().held, 'doc1', s.design);
-    expect(held.map((h) => h.issues.map((i) => [i.path, i.message.split(' must')[0]]))).toEqual([[['topology.queues[1].arguments.x-message-ttl', 'wait.q: x-message-ttl']]]);
+    expect(held.map((h) => h.issues.map((i) => [i.path, i.message.split(' must')[0]]))).toEqual([
+      [['topology.queues[1].arguments.x-message-ttl', 'wait.q: x-message-ttl']],
+    ]);
     // another design's held edits are not this one's
     expect(heldFor(useHeldEdits.getState().held, 'doc2', s.design)).toEqual([]);
 
@@ -43,6 +49,8 @@ describe('an invalid field is held, never stored', () => {
     const s = session(withTtl(dlxTtlRetry(), -1));
     const q = s.design.topology.queues[1]!;
     const next = updateQueue(s.design, 'wait.q', { ...q, arguments: { ...q.arguments, 'x-max-length': 10 } });
-    expect(storeOrHold(s, next, { node: 'queue:wait.q', objectPath: 'topology.queues[1]', field: 'q:x-max-length' })).toBe(true);
+    expect(
+      storeOrHold(s, next, { node: 'queue:wait.q', objectPath: 'topology.queues[1]', field: 'q:x-max-length' }),
+    ).toBe(true);
   });
 });

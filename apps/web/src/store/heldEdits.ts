@@ -5,7 +5,13 @@
  * drops the entry; opening another design drops them all.
  */
 import { create } from 'zustand';
-import { describeIssue, issueSubject, validateDesign, type Design, type ValidationIssue } from '@retry-studio/topology-core/model';
+import {
+  describeIssue,
+  issueSubject,
+  validateDesign,
+  type Design,
+  type ValidationIssue,
+} from '@retry-studio/topology-core/model';
 
 export interface HeldEdit {
   /** the design it was typed into (entries of another design are not shown) */
@@ -32,7 +38,8 @@ const sameIssue = (a: ValidationIssue, b: ValidationIssue) => a.path === b.path 
  * Empty: the edit may be stored.
  */
 export function newErrors(current: Design, next: Design, objectPath: string): ValidationIssue[] {
-  const under = (i: ValidationIssue) => i.path === objectPath || i.path.startsWith(`${objectPath}.`) || i.path.startsWith(`${objectPath}[`);
+  const under = (i: ValidationIssue) =>
+    i.path === objectPath || i.path.startsWith(`${objectPath}.`) || i.path.startsWith(`${objectPath}[`);
   const before = validateDesign(current).errors.filter(under);
   return validateDesign(next).errors.filter((i) => under(i) && !before.some((b) => sameIssue(b, i)));
 }

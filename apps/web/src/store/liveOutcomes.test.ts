@@ -22,13 +22,18 @@ function storeWith() {
 
 describe('live lanes read the core outcome function (issue 29 item 1, issue 30)', () => {
   it('the same event stream gives the same outcome as a live trace and as a simulated run', () => {
-    for (const failure of [{ kind: 'always' }, { kind: 'failFirst', n: 1 }, { kind: 'failFirst', n: 3 }] as FailureModel[]) {
+    for (const failure of [
+      { kind: 'always' },
+      { kind: 'failFirst', n: 1 },
+      { kind: 'failFirst', n: 3 },
+    ] as FailureModel[]) {
       const r = simulatedEvents(failure);
       const store = storeWith();
       store.getState().setLiveEvents(r.events, { running: true, failure });
       const live = store.getState().liveOutcomes;
       expect(Object.keys(live).sort()).toEqual(Object.keys(r.outcomes).sort());
-      for (const [id, o] of Object.entries(r.outcomes)) expect(live[id]!.outcome, `${failure.kind} ${id}`).toEqual(o.outcome);
+      for (const [id, o] of Object.entries(r.outcomes))
+        expect(live[id]!.outcome, `${failure.kind} ${id}`).toEqual(o.outcome);
     }
   });
 

@@ -24,7 +24,13 @@ describe('stored shape, version 2', () => {
   });
 
   it('keeps an invalid version-1 work in progress as it is (the inspector shows what is wrong)', () => {
-    const wip = { ...dlxTtlRetry(), topology: { ...dlxTtlRetry().topology, queues: [{ name: '', durable: true, arguments: { 'x-message-ttl': -5 } }] } };
+    const wip = {
+      ...dlxTtlRetry(),
+      topology: {
+        ...dlxTtlRetry().topology,
+        queues: [{ name: '', durable: true, arguments: { 'x-message-ttl': -5 } }],
+      },
+    };
     localStorage.setItem(LEGACY_KEY, JSON.stringify(wip));
     const index = readIndex();
     expect(readDesign(index.currentId!)?.topology.queues[0]?.arguments?.['x-message-ttl']).toBe(-5);
@@ -55,7 +61,11 @@ describe('stored shape, version 2', () => {
     localStorage.setItem(designKey('d1'), JSON.stringify({ ...dlxTtlRetry(), name: 'one' }));
     localStorage.setItem(designKey('d2'), JSON.stringify({ ...dlxTtlRetry(), name: 'two' }));
     localStorage.setItem(INDEX_KEY, '{broken');
-    expect(readIndex().designs.map((e) => e.name).sort()).toEqual(['one', 'two']);
+    expect(
+      readIndex()
+        .designs.map((e) => e.name)
+        .sort(),
+    ).toEqual(['one', 'two']);
   });
 });
 
@@ -88,7 +98,12 @@ describe('persist', () => {
     store.getState().loadDesign({ ...emptyDesign('template B'), topology: dlxTtlRetry().topology }, { pristine: true });
     expect(localStorage.getItem(designKey(mine))).not.toBeNull();
     expect(localStorage.getItem(designKey(a))).toBeNull();
-    expect(store.getState().designs.map((e) => e.name).sort()).toEqual(['DLX + TTL wait queue', 'template B']);
+    expect(
+      store
+        .getState()
+        .designs.map((e) => e.name)
+        .sort(),
+    ).toEqual(['DLX + TTL wait queue', 'template B']);
     stop();
   });
 });

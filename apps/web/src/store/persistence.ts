@@ -47,7 +47,8 @@ export function readIndex(storage: Storage = localStorage): DesignIndex {
   const id = newDesignId();
   index.designs.push({ id, name: design.name, updatedAt: Date.now() });
   index.currentId = id;
-  if (safeSet(storage, designKey(id), JSON.stringify(design)) && safeSet(storage, INDEX_KEY, JSON.stringify(index))) storage.removeItem(LEGACY_KEY);
+  if (safeSet(storage, designKey(id), JSON.stringify(design)) && safeSet(storage, INDEX_KEY, JSON.stringify(index)))
+    storage.removeItem(LEGACY_KEY);
   return index;
 }
 
@@ -69,7 +70,9 @@ function parseIndex(raw: string): DesignIndex | null {
   try {
     const v = JSON.parse(raw) as Partial<DesignIndex>;
     if (v.version !== STORAGE_VERSION || !Array.isArray(v.designs)) return null;
-    const designs = v.designs.filter((e): e is DesignEntry => !!e && typeof e.id === 'string' && typeof e.name === 'string');
+    const designs = v.designs.filter(
+      (e): e is DesignEntry => !!e && typeof e.id === 'string' && typeof e.name === 'string',
+    );
     return { version: STORAGE_VERSION, currentId: typeof v.currentId === 'string' ? v.currentId : null, designs };
   } catch {
     return null;
@@ -98,7 +101,13 @@ export function writeIndex(index: DesignIndex, storage: Storage = localStorage):
 }
 
 /** Writes a design and its index entry (created when missing). */
-export function writeDesign(index: DesignIndex, id: string, design: Design, opts: { pristine?: boolean; touched?: boolean } = {}, storage: Storage = localStorage): DesignIndex {
+export function writeDesign(
+  index: DesignIndex,
+  id: string,
+  design: Design,
+  opts: { pristine?: boolean; touched?: boolean } = {},
+  storage: Storage = localStorage,
+): DesignIndex {
   if (!safeSet(storage, designKey(id), JSON.stringify(design))) return index;
   const old = index.designs.find((e) => e.id === id);
   const entry: DesignEntry = {
@@ -107,14 +116,21 @@ export function writeDesign(index: DesignIndex, id: string, design: Design, opts
     updatedAt: !old || opts.touched ? Date.now() : old.updatedAt,
     ...(opts.pristine ? { pristine: true } : {}),
   };
-  const next = { ...index, designs: old ? index.designs.map((e) => (e.id === id ? entry : e)) : [entry, ...index.designs] };
+  const next = {
+    ...index,
+    designs: old ? index.designs.map((e) => (e.id === id ? entry : e)) : [entry, ...index.designs],
+  };
   writeIndex(next, storage);
   return next;
 }
 
 export function removeDesign(index: DesignIndex, id: string, storage: Storage = localStorage): DesignIndex {
   storage.removeItem(designKey(id));
-  const next = { ...index, designs: index.designs.filter((e) => e.id !== id), currentId: index.currentId === id ? null : index.currentId };
+  const next = {
+    ...index,
+    designs: index.designs.filter((e) => e.id !== id),
+    currentId: index.currentId === id ? null : index.currentId,
+  };
   writeIndex(next, storage);
   return next;
 }
@@ -156,14 +172,20 @@ export function persist(store: AppStore, storage: Storage = localStorage): () =>
     if (!pending) return;
     const p = pending;
     pending = null;
-    publishIndex(store, writeDesign(readIndex(storage), p.docId, p.design, { pristine: p.pristine, touched: true }, storage));
+    publishIndex(
+      store,
+      writeDesign(readIndex(storage), p.docId, p.design, { pristine: p.pristine, touched: true }, storage),
+    );
   };
   const unsubscribe = store.subscribe((s, prev) => {
     if (s.docId !== prev.docId) {
       flush();
       let index = readIndex(storage);
       if (prev.docPristine) index = removeDesign(index, prev.docId, storage);
-      publishIndex(store, writeDesign({ ...index, currentId: s.docId }, s.docId, s.design, { pristine: s.docPristine }, storage));
+      publishIndex(
+        store,
+        writeDesign({ ...index, currentId: s.docId }, s.docId, s.design, { pristine: s.docPristine }, storage),
+      );
       return;
     }
     if (s.design === prev.design && s.docPristine === prev.docPristine) return;

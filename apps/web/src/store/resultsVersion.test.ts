@@ -18,7 +18,15 @@ function simulated() {
 
 const withTtl = (store: ReturnType<typeof createAppStore>, ttl: number) => {
   const d = store.getState().design;
-  return { ...d, topology: { ...d.topology, queues: d.topology.queues.map((q) => (q.name === 'wait.q' ? { ...q, arguments: { ...q.arguments, 'x-message-ttl': ttl } } : q)) } };
+  return {
+    ...d,
+    topology: {
+      ...d.topology,
+      queues: d.topology.queues.map((q) =>
+        q.name === 'wait.q' ? { ...q, arguments: { ...q.arguments, 'x-message-ttl': ttl } } : q,
+      ),
+    },
+  };
 };
 
 describe('the version results belong to', () => {

@@ -48,7 +48,9 @@ export function freshness(v: DesignVersion, now: DesignVersion): Freshness {
 
 /** A change results depend on: the layout, the name and the description are not. */
 export function designChanged(a: Design, b: Design): boolean {
-  return a.topology !== b.topology || a.consumers !== b.consumers || a.publishers !== b.publishers || a.profile !== b.profile;
+  return (
+    a.topology !== b.topology || a.consumers !== b.consumers || a.publishers !== b.publishers || a.profile !== b.profile
+  );
 }
 
 /** how many earlier versions an undo can come back to (the undo history's depth and some) */
@@ -60,9 +62,14 @@ const VERSIONS_KEPT = 120;
  * Coming back to an earlier version (an undo to the traced design) is that version again: its
  * results are current, not "earlier"; a new version never reuses a number.
  */
-export function trackDesignVersion(store: { getState: () => AppState; subscribe: (f: (s: AppState, prev: AppState) => void) => () => void }): () => void {
+export function trackDesignVersion(store: {
+  getState: () => AppState;
+  subscribe: (f: (s: AppState, prev: AppState) => void) => () => void;
+}): () => void {
   const first = store.getState();
-  const seen: { docId: string; design: Design; revision: number }[] = [{ docId: first.docId, design: first.design, revision: first.designRevision }];
+  const seen: { docId: string; design: Design; revision: number }[] = [
+    { docId: first.docId, design: first.design, revision: first.designRevision },
+  ];
   let highest = first.designRevision;
   return store.subscribe((s, prev) => {
     if (s.docId === prev.docId && (s.design === prev.design || !designChanged(s.design, prev.design))) return;

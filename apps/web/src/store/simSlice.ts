@@ -75,7 +75,12 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
   runSimulation: () => {
     const s = get();
     const nodeLoss = s.nodeLoss ? resolveNodeLoss(s.nodeLoss, s.design, s.queuePlacement) : undefined;
-    const r = runDesignSimulation(s.design, { messages: s.messageCount, failure: s.failure, seed: s.seed, ...(nodeLoss ? { nodeLoss } : {}) });
+    const r = runDesignSimulation(s.design, {
+      messages: s.messageCount,
+      failure: s.failure,
+      seed: s.seed,
+      ...(nodeLoss ? { nodeLoss } : {}),
+    });
     if ('error' in r) {
       player.load('sim', null);
       set({ simEvents: null, simError: r.error, simTruncated: false, simOutcomes: {}, simOutages: [] });
@@ -83,7 +88,14 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
     }
     player.reset();
     player.load('sim', r.events);
-    set({ simEvents: r.events, simError: null, simTruncated: r.truncated, simOutcomes: r.outcomes, inspectedMsg: null, simOutages: nodeLoss ? outagesFor(nodeLoss, s.design) : [] });
+    set({
+      simEvents: r.events,
+      simError: null,
+      simTruncated: r.truncated,
+      simOutcomes: r.outcomes,
+      inspectedMsg: null,
+      simOutages: nodeLoss ? outagesFor(nodeLoss, s.design) : [],
+    });
   },
   clearSimulation: () => {
     player.reset();
@@ -96,14 +108,21 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
     const liveRunning = liveEvents ? (opts.running ?? s.liveRunning) : false;
     const liveFailure = opts.failure ?? s.liveFailure;
     const failure = liveFailure ?? undefined;
-    const liveOutcomes = liveEvents?.length ? statedOutcomesOfEvents(s.design, liveEvents, { running: liveRunning, ...(failure ? { failure } : {}) }) : {};
+    const liveOutcomes = liveEvents?.length
+      ? statedOutcomesOfEvents(s.design, liveEvents, { running: liveRunning, ...(failure ? { failure } : {}) })
+      : {};
     set({ liveEvents, liveOutcomes, liveRunning, liveFailure });
   },
   setPredictedEvents: (events) => {
     player.load('sim', events);
     const s = get();
     const failure = s.liveFailure ?? s.failure;
-    set({ simEvents: events, simError: null, simTruncated: false, simOutcomes: statedOutcomesOfEvents(s.design, events, { running: false, failure }) });
+    set({
+      simEvents: events,
+      simError: null,
+      simTruncated: false,
+      simOutcomes: statedOutcomesOfEvents(s.design, events, { running: false, failure }),
+    });
   },
   inspectMessage: (inspectedMsg) => set(inspectedMsg ? { inspectedMsg, sideTab: 'inspect' } : { inspectedMsg }),
 });

@@ -26,7 +26,9 @@ export interface UiSlice {
   toast: { text: string; tone: 'info' | 'error' } | null;
   /** the last apply or teardown of a design at a broker target (`target`: brokerTargetKey): a torn-down design cannot be traced */
   deployment: { readonly docId: string; readonly target: string; readonly state: 'applied' | 'torn-down' } | null;
-  setDeployment: (d: { readonly docId: string; readonly target: string; readonly state: 'applied' | 'torn-down' } | null) => void;
+  setDeployment: (
+    d: { readonly docId: string; readonly target: string; readonly state: 'applied' | 'torn-down' } | null,
+  ) => void;
   /** the broker version each design came from (its file's `rabbitmq_version`, or the broker probed with it open), by design id: the upgrade check's source */
   brokerVersions: Readonly<Record<string, string>>;
   setBrokerVersion: (docId: string, version: string) => void;
@@ -45,7 +47,12 @@ export interface UiSlice {
   managementUrl: string;
   /** vhost to deploy into (empty: the broker URL's) */
   deployVhost: string;
-  setBroker: (patch: { brokerUrl?: string; deployPrefix?: string; managementUrl?: string; deployVhost?: string }) => void;
+  setBroker: (patch: {
+    brokerUrl?: string;
+    deployPrefix?: string;
+    managementUrl?: string;
+    deployVhost?: string;
+  }) => void;
   /** nodes of the probed broker's cluster, for the linter's cluster rules (undefined until probed; cleared with another broker URL) */
   brokerNodes: number | undefined;
   setBrokerNodes: (n: number | undefined) => void;
@@ -62,7 +69,8 @@ export interface UiSlice {
 }
 
 /** the results panel's first height: 40% of the window (320 px at 1280x800), so a table reads without scrolling */
-const defaultBottomHeight = () => (typeof window === 'undefined' ? BOTTOM_DEFAULT : Math.max(BOTTOM_DEFAULT, Math.round(window.innerHeight * 0.4)));
+const defaultBottomHeight = () =>
+  typeof window === 'undefined' ? BOTTOM_DEFAULT : Math.max(BOTTOM_DEFAULT, Math.round(window.innerHeight * 0.4));
 
 export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => ({
   view: 'designer',
@@ -81,14 +89,18 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   deployPrefix: 'studio.',
   managementUrl: '',
   deployVhost: '',
-  setBroker: (patch) => set((s) => (patch.brokerUrl !== undefined && patch.brokerUrl !== s.brokerUrl ? { ...patch, brokerNodes: undefined } : patch)),
+  setBroker: (patch) =>
+    set((s) =>
+      patch.brokerUrl !== undefined && patch.brokerUrl !== s.brokerUrl ? { ...patch, brokerNodes: undefined } : patch,
+    ),
   brokerNodes: undefined,
   setBrokerNodes: (brokerNodes) => set({ brokerNodes }),
   setView: (view) => set({ view }),
   setSideTab: (sideTab) => set({ sideTab }),
   setBottomTab: (bottomTab) => set({ bottomTab }),
   rehearseRequest: null,
-  requestRehearsal: (r) => set((s) => ({ rehearseRequest: { ...r, seq: (s.rehearseRequest?.seq ?? 0) + 1 }, bottomTab: 'rehearse' })),
+  requestRehearsal: (r) =>
+    set((s) => ({ rehearseRequest: { ...r, seq: (s.rehearseRequest?.seq ?? 0) + 1 }, bottomTab: 'rehearse' })),
   notify: (text, tone = 'info') => set({ toast: { text, tone } }),
   requestFit: (all = false) => set((s) => ({ fitRequest: s.fitRequest + 1, fitAll: all })),
   bottomHeight: Math.max(BOTTOM_MIN, readUiPrefs().bottomHeight ?? defaultBottomHeight()),

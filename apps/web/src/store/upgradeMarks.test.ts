@@ -11,13 +11,47 @@ import { dlxTtlRetry } from '../fixtures/designs';
 function legacy() {
   const r = loadValue({
     rabbitmq_version: '3.13.7',
-    exchanges: [{ name: 'billing.dlx', vhost: '/', type: 'fanout', durable: true, auto_delete: false, internal: false, arguments: {} }],
+    exchanges: [
+      {
+        name: 'billing.dlx',
+        vhost: '/',
+        type: 'fanout',
+        durable: true,
+        auto_delete: false,
+        internal: false,
+        arguments: {},
+      },
+    ],
     queues: [
-      { name: 'billing.q', vhost: '/', durable: true, auto_delete: false, arguments: { 'x-dead-letter-exchange': 'billing.dlx' } },
+      {
+        name: 'billing.q',
+        vhost: '/',
+        durable: true,
+        auto_delete: false,
+        arguments: { 'x-dead-letter-exchange': 'billing.dlx' },
+      },
       { name: 'billing.dlq', vhost: '/', durable: true, auto_delete: false, arguments: {} },
     ],
-    bindings: [{ source: 'billing.dlx', vhost: '/', destination: 'billing.dlq', destination_type: 'queue', routing_key: '', arguments: {} }],
-    policies: [{ name: 'billing-ha', vhost: '/', pattern: '^billing\\.dlq$', 'apply-to': 'queues', priority: 0, definition: { 'ha-mode': 'all' } }],
+    bindings: [
+      {
+        source: 'billing.dlx',
+        vhost: '/',
+        destination: 'billing.dlq',
+        destination_type: 'queue',
+        routing_key: '',
+        arguments: {},
+      },
+    ],
+    policies: [
+      {
+        name: 'billing-ha',
+        vhost: '/',
+        pattern: '^billing\\.dlq$',
+        'apply-to': 'queues',
+        priority: 0,
+        definition: { 'ha-mode': 'all' },
+      },
+    ],
   });
   if (!r.ok) throw new Error(JSON.stringify(r.errors));
   return r.design;
@@ -32,7 +66,7 @@ describe('upgrade marks', () => {
     expect(marks['exchange:billing.dlx']).toBeUndefined();
   });
 
-  it("a changed fate is amber on the queues it names; 4.x (where a nack still counts) marks nothing", () => {
+  it('a changed fate is amber on the queues it names; 4.x (where a nack still counts) marks nothing', () => {
     const built = buildTemplate('quorum-delivery-limit');
     if (!built.ok) throw new Error('template');
     const d = built.template.design;
@@ -48,14 +82,24 @@ describe('upgrade marks', () => {
   it('what the broker refused in a verification marks its queue or exchange; bindings and policies have no node', () => {
     const marks = marksFromVerify(
       [
-        { object: 'queue orders.q', accepted: false, brokerSaid: "PRECONDITION_FAILED - invalid arg 'x-queue-version'", agrees: true },
+        {
+          object: 'queue orders.q',
+          accepted: false,
+          brokerSaid: "PRECONDITION_FAILED - invalid arg 'x-queue-version'",
+          agrees: true,
+        },
         { object: 'exchange orders', accepted: true, agrees: true },
         { object: 'binding orders -> orders.q', accepted: false, brokerSaid: 'NOT_FOUND', agrees: true },
         { object: 'policy ha', accepted: false, brokerSaid: 'refused', agrees: true },
       ],
       '4.3.6',
     );
-    expect(marks).toEqual({ 'queue:orders.q': { tone: 'refused', reasons: ["RabbitMQ 4.3.6 refused it: PRECONDITION_FAILED - invalid arg 'x-queue-version'"] } });
+    expect(marks).toEqual({
+      'queue:orders.q': {
+        tone: 'refused',
+        reasons: ["RabbitMQ 4.3.6 refused it: PRECONDITION_FAILED - invalid arg 'x-queue-version'"],
+      },
+    });
   });
 
   it('marks leave with the version they were computed for, and with the design', () => {

@@ -58,7 +58,8 @@ export function marksFromFindings(findings: readonly UpgradeFinding[]): UpgradeM
   for (const f of findings) {
     const tone = toneOf(f);
     if (!tone) continue;
-    const reason = f.kind === 'refused' ? `refused: ${f.message} (broker: ${f.brokerWording})` : `${f.kind}: ${f.message}`;
+    const reason =
+      f.kind === 'refused' ? `refused: ${f.message} (broker: ${f.brokerWording})` : `${f.kind}: ${f.message}`;
     for (const id of f.objects) add(out, id, tone, reason);
   }
   return out;
@@ -79,7 +80,8 @@ export function marksFromVerify(outcomes: readonly DeclarationOutcomeView[], bro
 
 function merge(bySource: Partial<Record<MarkSource, Stamped>>): UpgradeMarkMap {
   const out: Record<string, UpgradeMark> = {};
-  for (const s of Object.values(bySource)) for (const [id, m] of Object.entries(s.marks)) for (const r of m.reasons) add(out, id, m.tone, r);
+  for (const s of Object.values(bySource))
+    for (const [id, m] of Object.entries(s.marks)) for (const r of m.reasons) add(out, id, m.tone, r);
   return out;
 }
 
@@ -99,6 +101,9 @@ useApp.subscribe((s, prev) => {
   if (s.docId === prev.docId && s.designRevision === prev.designRevision) return;
   const { bySource } = useUpgradeMarks.getState();
   const now = versionOf(s);
-  const kept = Object.fromEntries(Object.entries(bySource).filter(([, st]) => freshness(st.v, now) === 'current')) as Partial<Record<MarkSource, Stamped>>;
-  if (Object.keys(kept).length !== Object.keys(bySource).length) useUpgradeMarks.setState({ bySource: kept, marks: merge(kept) });
+  const kept = Object.fromEntries(
+    Object.entries(bySource).filter(([, st]) => freshness(st.v, now) === 'current'),
+  ) as Partial<Record<MarkSource, Stamped>>;
+  if (Object.keys(kept).length !== Object.keys(bySource).length)
+    useUpgradeMarks.setState({ bySource: kept, marks: merge(kept) });
 });

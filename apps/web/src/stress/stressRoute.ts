@@ -18,7 +18,8 @@ export function openStress(q: URLSearchParams): boolean {
   // for one, and the bench times the opening alone, as a user opens a design and then presses play
   const start = () => {
     const c = document.querySelector('[data-testid=canvas]');
-    if (!c?.hasAttribute('data-drawn') && !c?.querySelector('.react-flow__node')) return void requestAnimationFrame(start);
+    if (!c?.hasAttribute('data-drawn') && !c?.querySelector('.react-flow__node'))
+      return void requestAnimationFrame(start);
     // a second later, as a user presses play: the bench times the opening (drawn, then the page answering) apart
     requestAnimationFrame(() =>
       setTimeout(() => {

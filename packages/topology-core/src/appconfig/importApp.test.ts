@@ -71,8 +71,23 @@ describe('Spring Boot', () => {
   it('reads max-retries as Boot 4 (one attempt more) and notes max-attempts beside it', () => {
     // max-retries (Boot 4) beside max-attempts (Boot 2/3) in one listener block
     const both = (...more: string[]) =>
-      f('application.yml', 'spring.rabbitmq.listener.simple:', '  retry:', '    enabled: true', '    max-retries: 2', '    max-attempts: 9', ...more);
-    const app = importAppConfig([both('    initial-interval: 100ms', '    multiplier: 3', '    max-interval: 1s', '  default-requeue-rejected: false')]);
+      f(
+        'application.yml',
+        'spring.rabbitmq.listener.simple:',
+        '  retry:',
+        '    enabled: true',
+        '    max-retries: 2',
+        '    max-attempts: 9',
+        ...more,
+      );
+    const app = importAppConfig([
+      both(
+        '    initial-interval: 100ms',
+        '    multiplier: 3',
+        '    max-interval: 1s',
+        '  default-requeue-rejected: false',
+      ),
+    ]);
     const [j] = appJourneys(app.design);
     expect(j!.attempts).toBe(3);
     expect(j!.delaysMs).toEqual([100, 300]);

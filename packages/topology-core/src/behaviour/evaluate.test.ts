@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, chooseAction, evalCondition, evalCounter, evalValue, planRepublish, processingSucceeds, type DeliveryView } from './evaluate.js';
+import {
+  backoffMs,
+  chooseAction,
+  evalCondition,
+  evalCounter,
+  evalValue,
+  planRepublish,
+  processingSucceeds,
+  type DeliveryView,
+} from './evaluate.js';
 
 const view = (o: Partial<DeliveryView> = {}): DeliveryView => ({
   body: 'b',
@@ -65,8 +74,18 @@ describe('behaviour evaluation', () => {
 
   it('chooseAction: script repeats its last action; worker picks the first matching rule; failures default to reject', () => {
     const d = view({ attempt: 3 });
-    expect(chooseAction({ kind: 'script', actions: [{ kind: 'requeue' }, { kind: 'ack' }] }, d, { scriptIndex: 5 })).toEqual({ kind: 'ack' });
-    const worker = { kind: 'worker' as const, onFailure: [{ when: { kind: 'lt' as const, counter: { kind: 'attempt' as const }, value: 3 }, then: { kind: 'requeue' as const } }] };
+    expect(
+      chooseAction({ kind: 'script', actions: [{ kind: 'requeue' }, { kind: 'ack' }] }, d, { scriptIndex: 5 }),
+    ).toEqual({ kind: 'ack' });
+    const worker = {
+      kind: 'worker' as const,
+      onFailure: [
+        {
+          when: { kind: 'lt' as const, counter: { kind: 'attempt' as const }, value: 3 },
+          then: { kind: 'requeue' as const },
+        },
+      ],
+    };
     expect(chooseAction(worker, d, { ok: false })).toEqual({ kind: 'reject' });
     expect(chooseAction(worker, view({ attempt: 1 }), { ok: false })).toEqual({ kind: 'requeue' });
     expect(chooseAction(worker, d, { ok: true })).toEqual({ kind: 'ack' });
@@ -74,14 +93,27 @@ describe('behaviour evaluation', () => {
   });
 
   it('backoff and republish plans', () => {
-    expect([1, 2, 3, 4].map((a) => backoffMs({ initialMs: 100, multiplier: 3, maxMs: 1000 }, a))).toEqual([100, 300, 900, 1000]);
+    expect([1, 2, 3, 4].map((a) => backoffMs({ initialMs: 100, multiplier: 3, maxMs: 1000 }, a))).toEqual([
+      100, 300, 900, 1000,
+    ]);
     const p = planRepublish(
-      { kind: 'republish', exchange: 'err', exceptionHeaders: true, headers: { a: 1, gone: { kind: 'fromHeader', name: 'missing' } }, expiration: 1500.7 },
+      {
+        kind: 'republish',
+        exchange: 'err',
+        exceptionHeaders: true,
+        headers: { a: 1, gone: { kind: 'fromHeader', name: 'missing' } },
+        expiration: 1500.7,
+      },
       view({ headers: { keep: 'y', gone: 'z' } }),
     );
     expect(p).toMatchObject({ exchange: 'err', routingKey: 'rk', expiration: '1500', keepXDeath: true });
     expect(p.headers).toMatchObject({ keep: 'y', a: 1, 'x-original-exchange': 'x', 'x-original-routingKey': 'rk' });
     expect(p.headers['gone']).toBeUndefined();
-    expect(planRepublish({ kind: 'republish', exchange: '', copyHeaders: false, routingKeyFromHeader: 'q' }, view({ headers: { q: 'orders' } }))).toMatchObject({ routingKey: 'orders', headers: {}, keepXDeath: false });
+    expect(
+      planRepublish(
+        { kind: 'republish', exchange: '', copyHeaders: false, routingKeyFromHeader: 'q' },
+        view({ headers: { q: 'orders' } }),
+      ),
+    ).toMatchObject({ routingKey: 'orders', headers: {}, keepXDeath: false });
   });
 });

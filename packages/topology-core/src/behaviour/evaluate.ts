@@ -63,7 +63,9 @@ const EXPR_KINDS = new Set(['curve', 'exponential', 'counter', 'fromHeader']);
 
 /** a ValueExpr object (as opposed to a literal AMQP table that happens to be an object) */
 export function isValueExpr(v: unknown): v is Exclude<ValueExpr, string | number> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && EXPR_KINDS.has((v as { kind?: unknown }).kind as string);
+  return (
+    typeof v === 'object' && v !== null && !Array.isArray(v) && EXPR_KINDS.has((v as { kind?: unknown }).kind as string)
+  );
 }
 
 export function evalValue(v: ValueExpr | AmqpValue, d: DeliveryView): AmqpValue | undefined {
@@ -142,7 +144,15 @@ export function processingSucceeds(model: FailureModel | undefined, ctx: Failure
 }
 
 /** Spring-style backoff before in-process attempt `attempt + 1` (attempt is 1-based) */
-export function backoffMs(b: { readonly initialMs: number; readonly multiplier: number; readonly maxMs: number; readonly delaysMs?: readonly number[] }, attempt: number): number {
+export function backoffMs(
+  b: {
+    readonly initialMs: number;
+    readonly multiplier: number;
+    readonly maxMs: number;
+    readonly delaysMs?: readonly number[];
+  },
+  attempt: number,
+): number {
   if (b.delaysMs !== undefined && b.delaysMs.length > 0) return b.delaysMs[Math.min(attempt, b.delaysMs.length) - 1]!;
   return Math.min(b.maxMs, b.initialMs * Math.pow(b.multiplier, attempt - 1));
 }

@@ -16,7 +16,10 @@ export function settlesMultiple(b: ConsumerBehaviour): boolean {
     case 'script':
       return b.actions.some(actionSettlesMultiple);
     case 'worker':
-      return (b.onSuccess !== undefined && actionSettlesMultiple(b.onSuccess)) || b.onFailure.some((r) => actionSettlesMultiple(r.then));
+      return (
+        (b.onSuccess !== undefined && actionSettlesMultiple(b.onSuccess)) ||
+        b.onFailure.some((r) => actionSettlesMultiple(r.then))
+      );
     case 'router':
       return b.rules.some((r) => actionSettlesMultiple(r.then));
   }

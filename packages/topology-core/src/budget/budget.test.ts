@@ -28,7 +28,14 @@ describe('computeBudget', () => {
     const t = design('dlx-ttl-wait-queue', { maxRetries: 3, delayMs: 5000 });
     const base = computeBudget(t.design, { kind: 'always' }, { workConsumers: t.workConsumers });
     // orders.q (classic) is on the node lost at 6 s for 20 s: the retry due at 5 s is served, the one due at 10 s waits until 26 s
-    const lossy = computeBudget(t.design, { kind: 'always' }, { workConsumers: t.workConsumers, nodeLoss: { node: 'n2', atMs: 6000, downMs: 20_000, leaderMovesAfterMs: 1000, queues: ['orders.q'] } });
+    const lossy = computeBudget(
+      t.design,
+      { kind: 'always' },
+      {
+        workConsumers: t.workConsumers,
+        nodeLoss: { node: 'n2', atMs: 6000, downMs: 20_000, leaderMovesAfterMs: 1000, queues: ['orders.q'] },
+      },
+    );
     expect(lossy.attempts).toBe(base.attempts);
     expect(lossy.timeToFinalMs - base.timeToFinalMs).toBe(16_000);
   });
@@ -66,7 +73,19 @@ describe('computeBudget', () => {
 describe('script consumers (scenarios, definitions with ad-hoc consumers)', () => {
   it('counts the deliveries of the consumer that saw the message most', () => {
     const d = design('requeue-once').design;
-    const scripted = { ...d, consumers: [{ id: 's', queue: 'orders.q', behaviour: { kind: 'script' as const, actions: [{ kind: 'requeue' as const }, { kind: 'requeue' as const }, { kind: 'ack' as const }] } }] };
+    const scripted = {
+      ...d,
+      consumers: [
+        {
+          id: 's',
+          queue: 'orders.q',
+          behaviour: {
+            kind: 'script' as const,
+            actions: [{ kind: 'requeue' as const }, { kind: 'requeue' as const }, { kind: 'ack' as const }],
+          },
+        },
+      ],
+    };
     const b = computeBudget(scripted, { kind: 'always' });
     expect(b.attempts).toBe(3);
     expect(b.endsIn).toEqual({ kind: 'acked' });
@@ -105,7 +124,13 @@ describe('compareStrategies', () => {
           prefetch: 3,
           behaviour: {
             kind: 'worker' as const,
-            onFailure: [{ when: { kind: 'lt' as const, counter: { kind: 'held' as const }, value: 3 }, then: { kind: 'hold' as const } }, { then: { kind: 'reject' as const, multiple: true } }],
+            onFailure: [
+              {
+                when: { kind: 'lt' as const, counter: { kind: 'held' as const }, value: 3 },
+                then: { kind: 'hold' as const },
+              },
+              { then: { kind: 'reject' as const, multiple: true } },
+            ],
           },
         },
       ],

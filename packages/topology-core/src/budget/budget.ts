@@ -47,9 +47,19 @@ export interface RetryBudget {
   readonly outcome: MessageOutcome;
   readonly outcomeText: string;
   readonly ops: BrokerOps;
-  readonly objects: { readonly exchanges: number; readonly queues: number; readonly bindings: number; readonly policies: number; readonly total: number };
+  readonly objects: {
+    readonly exchanges: number;
+    readonly queues: number;
+    readonly bindings: number;
+    readonly policies: number;
+    readonly total: number;
+  };
   /** the names of what has to be declared on the broker */
-  readonly declare: { readonly exchanges: readonly string[]; readonly queues: readonly string[]; readonly policies: readonly string[] };
+  readonly declare: {
+    readonly exchanges: readonly string[];
+    readonly queues: readonly string[];
+    readonly policies: readonly string[];
+  };
   readonly requires: readonly string[];
   readonly risks: readonly Risk[];
   /** poison: the worst extra latency seen by a healthy message (virtual ms) */
@@ -87,16 +97,29 @@ export function computeBudget(design: Design, failure: BudgetFailure, opts: Budg
   if (!first) throw new Error('the design has no publisher: nothing to simulate');
   const onlyFirst: Design = { ...design, publishers: [first] };
   const poisonBody = `${first.bodyPrefix ?? first.id}-1`;
-  const input = designToSimulation(onlyFirst, { messages: n, failure: failureModel(failure, poisonBody), seed: opts.seed ?? 1 });
+  const input = designToSimulation(onlyFirst, {
+    messages: n,
+    failure: failureModel(failure, poisonBody),
+    seed: opts.seed ?? 1,
+  });
   const horizonMs = opts.maxTimeMs ?? BUDGET_HORIZON_MS;
-  const result = simulate({ ...input, maxTimeMs: horizonMs, ...(opts.maxEvents !== undefined ? { maxEvents: opts.maxEvents } : {}), ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}) });
+  const result = simulate({
+    ...input,
+    maxTimeMs: horizonMs,
+    ...(opts.maxEvents !== undefined ? { maxEvents: opts.maxEvents } : {}),
+    ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}),
+  });
   const { traces } = outcomesOfRun(onlyFirst, result, failureModel(failure, poisonBody), opts.workConsumers);
   const failing = traces.find((t) => t.body === poisonBody) ?? traces[0];
   if (!failing) throw new Error('the simulation produced no events for the published message');
   const others = traces.filter((t) => t !== failing);
   const start = result.events.find((e) => e.msgId === failing.msgId)?.t ?? 0;
   const t = design.topology;
-  const requires = [...new Set(t.exchanges.filter((x) => x.type === 'x-delayed-message' || x.type === 'radlx').map((x) => x.type as string))];
+  const requires = [
+    ...new Set(
+      t.exchanges.filter((x) => x.type === 'x-delayed-message' || x.type === 'radlx').map((x) => x.type as string),
+    ),
+  ];
   return {
     label: opts.label ?? design.name,
     failure,
@@ -114,10 +137,20 @@ export function computeBudget(design: Design, failure: BudgetFailure, opts: Budg
       policies: t.policies?.length ?? 0,
       total: t.exchanges.length + t.queues.length + t.bindings.length + (t.policies?.length ?? 0),
     },
-    declare: { exchanges: t.exchanges.map((x) => x.name), queues: t.queues.map((q) => q.name), policies: (t.policies ?? []).map((p) => p.name) },
+    declare: {
+      exchanges: t.exchanges.map((x) => x.name),
+      queues: t.queues.map((q) => q.name),
+      policies: (t.policies ?? []).map((p) => p.name),
+    },
     requires,
     risks: risksOf(design, failing),
-    ...(others.length > 0 ? { healthyMaxLatencyMs: Math.max(...others.map((o) => (o.attemptTimes[o.attemptTimes.length - 1] ?? o.endTime) - 0)) } : {}),
+    ...(others.length > 0
+      ? {
+          healthyMaxLatencyMs: Math.max(
+            ...others.map((o) => (o.attemptTimes[o.attemptTimes.length - 1] ?? o.endTime) - 0),
+          ),
+        }
+      : {}),
     truncated: result.truncated,
     traces: [failing, ...others],
   };
@@ -129,29 +162,69 @@ function risksOf(design: Design, tr: MessageTrace): Risk[] {
   const has = (id: string): boolean => lint.some((f) => f.id === id);
   const actions = design.consumers.flatMap((c) => {
     const b = c.behaviour;
-    const rules = b.kind === 'worker' ? b.onFailure.map((r) => r.then) : b.kind === 'router' ? b.rules.map((r) => r.then) : b.actions;
+    const rules =
+      b.kind === 'worker'
+        ? b.onFailure.map((r) => r.then)
+        : b.kind === 'router'
+          ? b.rules.map((r) => r.then)
+          : b.actions;
     return rules.flatMap((a) => (a.kind === 'retryInProcess' ? [a, a.recover] : [a]));
   });
   if (has('per-message-ttl-head-of-line'))
-    risks.push({ kind: 'head-of-line', why: 'different per-message TTLs share a wait queue; a short delay waits behind a longer one' });
+    risks.push({
+      kind: 'head-of-line',
+      why: 'different per-message TTLs share a wait queue; a short delay waits behind a longer one',
+    });
   if (actions.some((a) => a.kind === 'retryInProcess'))
-    risks.push({ kind: 'head-of-line', why: 'in-process retries keep the delivery unacked and the consumer busy during backoff; messages behind it wait' });
+    risks.push({
+      kind: 'head-of-line',
+      why: 'in-process retries keep the delivery unacked and the consumer busy during backoff; messages behind it wait',
+    });
   if (tr.ops.requeues > 0 && tr.delaysMs.every((d) => d === 0))
-    risks.push({ kind: 'head-of-line', why: 'immediate requeues put a failing message back at the head: it is retried back to back ahead of newer messages' });
+    risks.push({
+      kind: 'head-of-line',
+      why: 'immediate requeues put a failing message back at the head: it is retried back to back ahead of newer messages',
+    });
   if (tr.ops.deadLetterings > 0 || tr.ops.delayed > 0 || actions.some((a) => a.kind === 'republish'))
-    risks.push({ kind: 'reordering', why: 'a retried message leaves the queue and comes back behind messages published after it' });
+    risks.push({
+      kind: 'reordering',
+      why: 'a retried message leaves the queue and comes back behind messages published after it',
+    });
   if (actions.some((a) => a.kind === 'republish'))
-    risks.push({ kind: 'duplicates', why: 'publish-then-ack: a consumer that dies between the confirm and the ack leaves two copies' });
-  if (has('dlx-fanout-redelivers-to-all')) risks.push({ kind: 'duplicates', why: 'a fanout dead-letter exchange sends each retry to every bound queue' });
-  if (tr.ops.drops > 0 || tr.endsIn.kind === 'dropped') risks.push({ kind: 'loss', why: 'the message was dropped by the broker (no DLX, no route, overflow or a dead-letter cycle)' });
+    risks.push({
+      kind: 'duplicates',
+      why: 'publish-then-ack: a consumer that dies between the confirm and the ack leaves two copies',
+    });
+  if (has('dlx-fanout-redelivers-to-all'))
+    risks.push({ kind: 'duplicates', why: 'a fanout dead-letter exchange sends each retry to every bound queue' });
+  if (tr.ops.drops > 0 || tr.endsIn.kind === 'dropped')
+    risks.push({
+      kind: 'loss',
+      why: 'the message was dropped by the broker (no DLX, no route, overflow or a dead-letter cycle)',
+    });
   if (design.topology.exchanges.some((x) => x.type === 'x-delayed-message'))
-    risks.push({ kind: 'loss', why: 'delayed messages are stored on one node only; they are lost with that node or when the plugin is disabled' });
-  if (tr.ops.deadLetterings > 0) risks.push({ kind: 'loss', why: 'dead-lettering is at-most-once (classic queues and quorum at-most-once): a missing route drops the message silently' });
-  if (tr.endsIn.kind === 'held') risks.push({ kind: 'unbounded', why: 'the consumer holds the message unacked and no later multiple settles it: it stays at the consumer, its prefetch slot taken' });
+    risks.push({
+      kind: 'loss',
+      why: 'delayed messages are stored on one node only; they are lost with that node or when the plugin is disabled',
+    });
+  if (tr.ops.deadLetterings > 0)
+    risks.push({
+      kind: 'loss',
+      why: 'dead-lettering is at-most-once (classic queues and quorum at-most-once): a missing route drops the message silently',
+    });
+  if (tr.endsIn.kind === 'held')
+    risks.push({
+      kind: 'unbounded',
+      why: 'the consumer holds the message unacked and no later multiple settles it: it stays at the consumer, its prefetch slot taken',
+    });
   // cut off by the horizon while parked (a TTL with no onward route) is not unbounded: only a message still moving is
-  if (tr.outcome.kind === 'moving') risks.push({ kind: 'unbounded', why: 'the message never reaches a final outcome: it keeps being retried' });
+  if (tr.outcome.kind === 'moving')
+    risks.push({ kind: 'unbounded', why: 'the message never reaches a final outcome: it keeps being retried' });
   if (tr.outcome.kind === 'acked' && tr.outcome.neverEndsFailingAlways)
-    risks.push({ kind: 'unbounded', why: 'acked only because the worker stopped failing: a message that fails every time is retried forever' });
+    risks.push({
+      kind: 'unbounded',
+      why: 'acked only because the worker stopped failing: a message that fails every time is retried forever',
+    });
   return risks;
 }
 
@@ -162,13 +235,34 @@ export interface StrategyEntry {
 }
 
 /** Several strategies under one failure model, one row each. */
-export function compareStrategies(entries: readonly StrategyEntry[], failure: BudgetFailure, opts: Omit<BudgetOptions, 'label' | 'workConsumers'> = {}): RetryBudget[] {
-  return entries.map((e) => computeBudget(e.design, failure, { ...opts, label: e.label, ...(e.workConsumers ? { workConsumers: e.workConsumers } : {}) }));
+export function compareStrategies(
+  entries: readonly StrategyEntry[],
+  failure: BudgetFailure,
+  opts: Omit<BudgetOptions, 'label' | 'workConsumers'> = {},
+): RetryBudget[] {
+  return entries.map((e) =>
+    computeBudget(e.design, failure, {
+      ...opts,
+      label: e.label,
+      ...(e.workConsumers ? { workConsumers: e.workConsumers } : {}),
+    }),
+  );
 }
 
 /** A plain-text table of budgets (for the CLI). */
 export function formatComparison(rows: readonly RetryBudget[]): string {
-  const head = ['strategy', 'attempts', 'delays', 'time to outcome', 'ends in', 'publishes', 'dead-letterings', 'routings', 'objects', 'risks'];
+  const head = [
+    'strategy',
+    'attempts',
+    'delays',
+    'time to outcome',
+    'ends in',
+    'publishes',
+    'dead-letterings',
+    'routings',
+    'objects',
+    'risks',
+  ];
   const body = rows.map((r) => [
     r.label,
     String(r.attempts) + (r.truncated ? '+' : ''),
@@ -182,7 +276,11 @@ export function formatComparison(rows: readonly RetryBudget[]): string {
     [...new Set(r.risks.map((x) => x.kind))].join(', ') || '-',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
-  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 

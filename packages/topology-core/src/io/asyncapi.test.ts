@@ -19,9 +19,15 @@ describe('asyncapi', () => {
   it('publishers send, consumers receive and send their republishes; plugin exchange types route as their underlying type', () => {
     const doc = exportAsyncApi(design('delayed-exchange'), { vhost: 'v' }) as unknown as Doc;
     const retry = doc.channels['exchange-orders_retry']!;
-    expect(retry.bindings).toMatchObject({ amqp: { exchange: { type: 'direct', vhost: 'v' }, 'x-exchange-type': 'x-delayed-message' } });
+    expect(retry.bindings).toMatchObject({
+      amqp: { exchange: { type: 'direct', vhost: 'v' }, 'x-exchange-type': 'x-delayed-message' },
+    });
     const ops = Object.values(doc.operations);
-    expect(ops.filter((o) => o.action === 'receive').map((o) => o.channel)).toContainEqual({ $ref: '#/channels/queue-orders_q' });
-    expect(ops.filter((o) => o.action === 'send').map((o) => o.channel)).toEqual(expect.arrayContaining([{ $ref: '#/channels/exchange-orders' }, { $ref: '#/channels/exchange-orders_retry' }]));
+    expect(ops.filter((o) => o.action === 'receive').map((o) => o.channel)).toContainEqual({
+      $ref: '#/channels/queue-orders_q',
+    });
+    expect(ops.filter((o) => o.action === 'send').map((o) => o.channel)).toEqual(
+      expect.arrayContaining([{ $ref: '#/channels/exchange-orders' }, { $ref: '#/channels/exchange-orders_retry' }]),
+    );
   });
 });

@@ -26,7 +26,12 @@ const AMQP_EXCHANGE_TYPES = ['topic', 'direct', 'fanout', 'headers'] as const;
 function bindingExchangeType(x: ExchangeDef): string {
   if ((AMQP_EXCHANGE_TYPES as readonly string[]).includes(x.type)) return x.type;
   const under = x.arguments?.['x-delayed-type'];
-  if (x.type === 'x-delayed-message' && typeof under === 'string' && (AMQP_EXCHANGE_TYPES as readonly string[]).includes(under)) return under;
+  if (
+    x.type === 'x-delayed-message' &&
+    typeof under === 'string' &&
+    (AMQP_EXCHANGE_TYPES as readonly string[]).includes(under)
+  )
+    return under;
   // radlx routes dead-lettered messages by headers (x-match on radlx.* headers)
   return x.type === 'radlx' ? 'headers' : 'direct';
 }
@@ -63,7 +68,11 @@ export function exportAsyncApi(d: Design, opts: AsyncApiOptions = {}): JsonObjec
   const bindingsInto = (kind: 'queue' | 'exchange', name: string): Json[] =>
     t.bindings
       .filter((b) => b.destination_type === kind && b.destination === name)
-      .map((b) => ({ exchange: b.source, routingKey: b.routing_key, ...(b.arguments && Object.keys(b.arguments).length > 0 ? { arguments: { ...b.arguments } } : {}) }));
+      .map((b) => ({
+        exchange: b.source,
+        routingKey: b.routing_key,
+        ...(b.arguments && Object.keys(b.arguments).length > 0 ? { arguments: { ...b.arguments } } : {}),
+      }));
 
   const channels: JsonObject = {};
   for (const x of t.exchanges) {
@@ -92,7 +101,19 @@ export function exportAsyncApi(d: Design, opts: AsyncApiOptions = {}): JsonObjec
       address: q.name,
       title: `queue ${q.name}`,
       messages: { message },
-      bindings: { amqp: { is: 'queue', queue: { name: q.name, durable: q.durable ?? true, exclusive: false, autoDelete: q.auto_delete ?? false, vhost }, bindingVersion: AMQP_BINDING_VERSION } },
+      bindings: {
+        amqp: {
+          is: 'queue',
+          queue: {
+            name: q.name,
+            durable: q.durable ?? true,
+            exclusive: false,
+            autoDelete: q.auto_delete ?? false,
+            vhost,
+          },
+          bindingVersion: AMQP_BINDING_VERSION,
+        },
+      },
       ...argumentExtensions(q.arguments),
       ...(into.length > 0 ? { 'x-bindings': into } : {}),
     };
@@ -100,26 +121,49 @@ export function exportAsyncApi(d: Design, opts: AsyncApiOptions = {}): JsonObjec
 
   /** The channel a publish goes to: the exchange's, or with the default exchange the queue named by the key. */
   const publishChannel = (exchange: string, routingKey: string | undefined): string | undefined =>
-    exchange === '' ? (routingKey !== undefined ? queueChannel.get(routingKey) : undefined) : exchangeChannel.get(exchange);
+    exchange === ''
+      ? routingKey !== undefined
+        ? queueChannel.get(routingKey)
+        : undefined
+      : exchangeChannel.get(exchange);
   const opIds = new UniqueNames(channelId, 200);
   const operations: JsonObject = {};
-  const send = (id: string, summary: string, exchange: string, routingKey: string | undefined, extra: JsonObject): void => {
+  const send = (
+    id: string,
+    summary: string,
+    exchange: string,
+    routingKey: string | undefined,
+    extra: JsonObject,
+  ): void => {
     const ch = publishChannel(exchange, routingKey);
     if (ch === undefined) return;
     operations[opIds.take(id)] = {
       action: 'send',
       summary,
       channel: { $ref: `#/channels/${ch}` },
-      bindings: { amqp: { ...(routingKey !== undefined && exchange !== '' ? { cc: [routingKey] } : {}), deliveryMode: 2, ...extra, bindingVersion: AMQP_BINDING_VERSION } },
+      bindings: {
+        amqp: {
+          ...(routingKey !== undefined && exchange !== '' ? { cc: [routingKey] } : {}),
+          deliveryMode: 2,
+          ...extra,
+          bindingVersion: AMQP_BINDING_VERSION,
+        },
+      },
     };
   };
   for (const p of d.publishers) {
     const exp = p.properties?.expiration;
-    send(`${p.id}-publish`, `${p.label ?? p.id} publishes to ${p.exchange === '' ? 'the default exchange' : p.exchange}`, p.exchange, p.routingKey, {
-      ...(exp !== undefined && /^\d+$/.test(exp) ? { expiration: Number(exp) } : {}),
-      ...(p.properties?.priority !== undefined ? { priority: p.properties.priority } : {}),
-      ...(p.mandatory !== undefined ? { mandatory: p.mandatory } : {}),
-    });
+    send(
+      `${p.id}-publish`,
+      `${p.label ?? p.id} publishes to ${p.exchange === '' ? 'the default exchange' : p.exchange}`,
+      p.exchange,
+      p.routingKey,
+      {
+        ...(exp !== undefined && /^\d+$/.test(exp) ? { expiration: Number(exp) } : {}),
+        ...(p.properties?.priority !== undefined ? { priority: p.properties.priority } : {}),
+        ...(p.mandatory !== undefined ? { mandatory: p.mandatory } : {}),
+      },
+    );
   }
   for (const c of d.consumers) {
     const ch = queueChannel.get(c.queue);
@@ -131,7 +175,14 @@ export function exportAsyncApi(d: Design, opts: AsyncApiOptions = {}): JsonObjec
         bindings: { amqp: { ack: true, bindingVersion: AMQP_BINDING_VERSION } },
         'x-prefetch': c.prefetch ?? 1,
       };
-    for (const r of republishTargets(c)) send(`${c.id}-republish-${republishSlotSuffix(r.slot)}`, `${c.label ?? c.id} republishes ${republishSlotWhat(r.slot)}`, r.exchange, r.routingKey, {});
+    for (const r of republishTargets(c))
+      send(
+        `${c.id}-republish-${republishSlotSuffix(r.slot)}`,
+        `${c.label ?? c.id} republishes ${republishSlotWhat(r.slot)}`,
+        r.exchange,
+        r.routingKey,
+        {},
+      );
   }
 
   return {
@@ -144,10 +195,20 @@ export function exportAsyncApi(d: Design, opts: AsyncApiOptions = {}): JsonObjec
     defaultContentType: 'text/plain',
     channels,
     operations,
-    components: { messages: { message: { name: 'message', title: 'A message of this topology', payload: { type: 'string' } } } },
+    components: {
+      messages: { message: { name: 'message', title: 'A message of this topology', payload: { type: 'string' } } },
+    },
     // policies have no AsyncAPI home: kept whole, as in definitions JSON
     ...((t.policies ?? []).length > 0
-      ? { 'x-policies': (t.policies ?? []).map((p) => ({ name: p.name, pattern: p.pattern, 'apply-to': p['apply-to'] ?? 'all', priority: p.priority ?? 0, definition: { ...p.definition } })) }
+      ? {
+          'x-policies': (t.policies ?? []).map((p) => ({
+            name: p.name,
+            pattern: p.pattern,
+            'apply-to': p['apply-to'] ?? 'all',
+            priority: p.priority ?? 0,
+            definition: { ...p.definition },
+          })),
+        }
       : {}),
   };
 }

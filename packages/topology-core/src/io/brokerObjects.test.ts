@@ -7,7 +7,14 @@ import { route } from '../routing/route.js';
 
 /** A whole-broker export as `rabbitmqctl export_definitions` writes it, with what real brokers hold. */
 function brokerFile(vhost = '/'): Record<string, unknown> {
-  const q = (name: string, extra: Record<string, unknown> = {}) => ({ name, vhost, durable: true, auto_delete: false, arguments: {}, ...extra });
+  const q = (name: string, extra: Record<string, unknown> = {}) => ({
+    name,
+    vhost,
+    durable: true,
+    auto_delete: false,
+    arguments: {},
+    ...extra,
+  });
   return {
     rabbit_version: '3.12.4',
     users: [{ name: 'guest', password_hash: 'x', tags: ['administrator'] }],
@@ -28,12 +35,41 @@ function brokerFile(vhost = '/'): Record<string, unknown> {
     exchanges: [
       { name: 'orders', vhost, type: 'topic', durable: true, auto_delete: false, internal: false, arguments: {} },
       { name: 'amq.fanout', vhost, type: 'fanout', durable: true, auto_delete: false, internal: false, arguments: {} },
-      { name: 'hash', vhost, type: 'x-consistent-hash', durable: true, auto_delete: false, internal: false, arguments: {} },
+      {
+        name: 'hash',
+        vhost,
+        type: 'x-consistent-hash',
+        durable: true,
+        auto_delete: false,
+        internal: false,
+        arguments: {},
+      },
     ],
     bindings: [
-      { source: 'orders', vhost, destination: 'work', destination_type: 'queue', routing_key: 'order.#', arguments: {} },
-      { source: 'amq.fanout', vhost, destination: 'transient', destination_type: 'queue', routing_key: '', arguments: {} },
-      { source: 'orders', vhost, destination: 'amq.gen-JzTY20BRgKO-HjmUJj0wLg', destination_type: 'queue', routing_key: '#', arguments: {} },
+      {
+        source: 'orders',
+        vhost,
+        destination: 'work',
+        destination_type: 'queue',
+        routing_key: 'order.#',
+        arguments: {},
+      },
+      {
+        source: 'amq.fanout',
+        vhost,
+        destination: 'transient',
+        destination_type: 'queue',
+        routing_key: '',
+        arguments: {},
+      },
+      {
+        source: 'orders',
+        vhost,
+        destination: 'amq.gen-JzTY20BRgKO-HjmUJj0wLg',
+        destination_type: 'queue',
+        routing_key: '#',
+        arguments: {},
+      },
       { source: 'hash', vhost, destination: 'work', destination_type: 'queue', routing_key: '1', arguments: {} },
     ],
   };
@@ -47,14 +83,19 @@ describe('reading what a broker exports', () => {
     expect(r.topology.queues[1]).toMatchObject({ durable: false, auto_delete: true });
     expect(r.topology.exchanges.map((x) => x.name)).toEqual(['orders']);
     // the built-in amq.fanout stays a binding source; bindings to skipped objects go
-    expect(r.topology.bindings.map((b) => `${b.source}>${b.destination}`)).toEqual(['orders>work', 'amq.fanout>transient']);
+    expect(r.topology.bindings.map((b) => `${b.source}>${b.destination}`)).toEqual([
+      'orders>work',
+      'amq.fanout>transient',
+    ]);
     const notes = r.warnings.map((w) => `${w.code}: ${w.message}`);
     expect(notes).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^skipped: skipped 1 queue \("amq\.gen-JzTY20BRgKO-HjmUJj0wLg"\): server-named/),
         expect.stringMatching(/^skipped: skipped 1 queue \("session"\): exclusive/),
         expect.stringMatching(/^skipped: skipped 1 exchange \("amq\.fanout"\): built in/),
-        expect.stringMatching(/^skipped: skipped 1 exchange \("hash"\): of a type the simulator does not model \(x-consistent-hash\)/),
+        expect.stringMatching(
+          /^skipped: skipped 1 exchange \("hash"\): of a type the simulator does not model \(x-consistent-hash\)/,
+        ),
         expect.stringMatching(/^skipped: skipped 2 bindings .*to or from an object that is skipped/),
         expect.stringMatching(/^field-ignored: field "description" ignored on 1 queue \("work"\)/),
       ]),
@@ -74,7 +115,14 @@ describe('reading what a broker exports', () => {
     if (!r.ok) throw new Error('not ok');
     const index = compileExchanges(r.topology);
     expect(index.exchanges.get('amq.fanout')?.match).toBe('fanout');
-    expect(route(index, 'amq.fanout', { routingKeys: ['any'], headers: {}, xDeath: undefined }, { strictHeaders: false, delayDone: false }).queues).toEqual(['transient']);
+    expect(
+      route(
+        index,
+        'amq.fanout',
+        { routingKeys: ['any'], headers: {}, xDeath: undefined },
+        { strictHeaders: false, delayDone: false },
+      ).queues,
+    ).toEqual(['transient']);
   });
 
   it('reads the objects of a single non-default vhost, and keeps its name', () => {
@@ -89,12 +137,21 @@ describe('reading what a broker exports', () => {
   });
 
   it('an empty file, {} and a definitions file with nothing to read are clear errors', () => {
-    expect(loadDocument('')).toMatchObject({ ok: false, errors: [{ code: 'json-syntax', message: 'the file is empty (expected a JSON object)' }] });
+    expect(loadDocument('')).toMatchObject({
+      ok: false,
+      errors: [{ code: 'json-syntax', message: 'the file is empty (expected a JSON object)' }],
+    });
     const empty = loadDocument('{}');
     expect(empty.ok).toBe(false);
     const usersOnly = loadDocument(JSON.stringify({ users: [{ name: 'u' }], vhosts: [{ name: '/' }] }));
-    expect(usersOnly).toMatchObject({ ok: false, kind: 'definitions', errors: [{ path: 'vhosts', code: 'definitions-empty' }] });
-    expect(!usersOnly.ok && usersOnly.errors[0]!.message).toBe('the file has no exchanges, queues, bindings or policies (not imported: 1 user ("u") (not modelled; never written back by any export))');
+    expect(usersOnly).toMatchObject({
+      ok: false,
+      kind: 'definitions',
+      errors: [{ path: 'vhosts', code: 'definitions-empty' }],
+    });
+    expect(!usersOnly.ok && usersOnly.errors[0]!.message).toBe(
+      'the file has no exchanges, queues, bindings or policies (not imported: 1 user ("u") (not modelled; never written back by any export))',
+    );
   });
 });
 
@@ -103,12 +160,18 @@ describe('JSON syntax errors', () => {
     const tf = '{\n  "queues": [\n    { "name": "${queue_name}", "ttl": ${ttl} }\n  ]\n}';
     const e = describeJsonError(tf);
     expect([e.line, e.column]).toEqual([3, 39]);
-    expect(e.message).toBe('not valid JSON: line 3, column 39: unexpected "${ttl} }" (the file has ${...} placeholders: it looks like a template, render it first)');
-    expect(loadDocument(tf)).toMatchObject({ ok: false, errors: [{ path: '', code: 'json-syntax', message: e.message }] });
+    expect(e.message).toBe(
+      'not valid JSON: line 3, column 39: unexpected "${ttl} }" (the file has ${...} placeholders: it looks like a template, render it first)',
+    );
+    expect(loadDocument(tf)).toMatchObject({
+      ok: false,
+      errors: [{ path: '', code: 'json-syntax', message: e.message }],
+    });
   });
 
   it('name a committed merge conflict (RabbitMQ selenium users.json, corpus/README.md)', () => {
-    const conflicted = '{\n  "vhosts": [\n<<<<<<< HEAD\n    {"name": "/"}\n=======\n    {"name": "other"}\n>>>>>>> 8d7535e0b (a commit)\n  ]\n}\n';
+    const conflicted =
+      '{\n  "vhosts": [\n<<<<<<< HEAD\n    {"name": "/"}\n=======\n    {"name": "other"}\n>>>>>>> 8d7535e0b (a commit)\n  ]\n}\n';
     const e = describeJsonError(conflicted);
     expect([e.line, e.column]).toEqual([3, 1]);
     expect(e.message).toContain('unresolved git merge conflict');

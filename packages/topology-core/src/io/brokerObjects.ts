@@ -17,9 +17,39 @@ export interface IndexedItem {
 }
 
 const KNOWN_FIELDS: { readonly [k in ObjectKind]: ReadonlySet<string> } = {
-  exchanges: new Set(['name', 'vhost', 'type', 'durable', 'auto_delete', 'internal', 'arguments', 'user_who_performed_action']),
-  queues: new Set(['name', 'vhost', 'type', 'durable', 'auto_delete', 'exclusive', 'arguments', 'node', 'owner_pid', 'state', 'leader', 'members']),
-  bindings: new Set(['source', 'vhost', 'destination', 'destination_type', 'routing_key', 'arguments', 'properties_key']),
+  exchanges: new Set([
+    'name',
+    'vhost',
+    'type',
+    'durable',
+    'auto_delete',
+    'internal',
+    'arguments',
+    'user_who_performed_action',
+  ]),
+  queues: new Set([
+    'name',
+    'vhost',
+    'type',
+    'durable',
+    'auto_delete',
+    'exclusive',
+    'arguments',
+    'node',
+    'owner_pid',
+    'state',
+    'leader',
+    'members',
+  ]),
+  bindings: new Set([
+    'source',
+    'vhost',
+    'destination',
+    'destination_type',
+    'routing_key',
+    'arguments',
+    'properties_key',
+  ]),
   policies: new Set(['name', 'vhost', 'pattern', 'apply-to', 'priority', 'definition']),
 };
 
@@ -84,19 +114,31 @@ export function readBrokerObjects(items: { readonly [k in ObjectKind]: readonly 
         seen.add(item.name);
         return true;
       }
-      skips.push({ kind, name: item.name, reason: 'listed twice (the broker keeps the first declaration; the later one is dropped)' });
+      skips.push({
+        kind,
+        name: item.name,
+        reason: 'listed twice (the broker keeps the first declaration; the later one is dropped)',
+      });
       return false;
     };
   };
   const exchanges = items.exchanges.filter(firstOf('exchanges')).filter(({ item: x }) => {
     if (typeof x.name !== 'string') return true; // the validator names the field
     if (x.name === '' || x.name.startsWith('amq.')) {
-      skips.push({ kind: 'exchanges', name: x.name, reason: 'built in (every vhost has it; a design does not declare it)' });
+      skips.push({
+        kind: 'exchanges',
+        name: x.name,
+        reason: 'built in (every vhost has it; a design does not declare it)',
+      });
       skippedExchanges.add(x.name);
       return false;
     }
     if (typeof x.type === 'string' && !MODELLED_EXCHANGE_TYPES.includes(x.type)) {
-      skips.push({ kind: 'exchanges', name: x.name, reason: `of a type the simulator does not model (${x.type}); its bindings are skipped too` });
+      skips.push({
+        kind: 'exchanges',
+        name: x.name,
+        reason: `of a type the simulator does not model (${x.type}); its bindings are skipped too`,
+      });
       skippedExchanges.add(x.name);
       return false;
     }
@@ -105,7 +147,11 @@ export function readBrokerObjects(items: { readonly [k in ObjectKind]: readonly 
   const queues = items.queues.filter(firstOf('queues')).filter(({ item: q }) => {
     if (typeof q.name !== 'string') return true;
     if (q.name === '' || q.name.startsWith('amq.')) {
-      skips.push({ kind: 'queues', name: q.name, reason: 'server-named (amq.gen-*: the broker names them for one connection)' });
+      skips.push({
+        kind: 'queues',
+        name: q.name,
+        reason: 'server-named (amq.gen-*: the broker names them for one connection)',
+      });
       skippedQueues.add(q.name);
       return false;
     }
@@ -122,13 +168,20 @@ export function readBrokerObjects(items: { readonly [k in ObjectKind]: readonly 
   const bindings = items.bindings.filter(({ item: b, index }) => {
     const label = `${str(b.source)} -> ${str(b.destination)}`;
     if (b.source === '') {
-      skips.push({ kind: 'bindings', name: label, reason: "of the default exchange (implicit: every queue has one, by its name)" });
+      skips.push({
+        kind: 'bindings',
+        name: label,
+        reason: 'of the default exchange (implicit: every queue has one, by its name)',
+      });
       return false;
     }
     // a built-in exchange stays a source (bindings from amq.fanout route as on the broker)
     const gone =
       (typeof b.source === 'string' && skippedExchanges.has(b.source) && !b.source.startsWith('amq.')) ||
-      (typeof b.destination === 'string' && (b.destination_type === 'queue' ? skippedQueues.has(b.destination) : skippedExchanges.has(b.destination) && !b.destination.startsWith('amq.')));
+      (typeof b.destination === 'string' &&
+        (b.destination_type === 'queue'
+          ? skippedQueues.has(b.destination)
+          : skippedExchanges.has(b.destination) && !b.destination.startsWith('amq.')));
     if (gone) {
       skips.push({ kind: 'bindings', name: label, reason: 'to or from an object that is skipped' });
       return false;
@@ -151,7 +204,8 @@ export function readBrokerObjects(items: { readonly [k in ObjectKind]: readonly 
 
   const notes: ValidationIssue[] = [];
   const byReason = new Map<string, Skip[]>();
-  for (const s of skips) byReason.set(`${s.kind}\u0000${s.reason}`, [...(byReason.get(`${s.kind}\u0000${s.reason}`) ?? []), s]);
+  for (const s of skips)
+    byReason.set(`${s.kind}\u0000${s.reason}`, [...(byReason.get(`${s.kind}\u0000${s.reason}`) ?? []), s]);
   for (const b of skippedBindings)
     notes.push({
       path: pathIndex('bindings', b.index),
@@ -161,27 +215,46 @@ export function readBrokerObjects(items: { readonly [k in ObjectKind]: readonly 
   for (const list of byReason.values()) {
     const { kind, reason } = list[0]!;
     const noun = kind.slice(0, -1);
-    notes.push({ path: kind, code: 'skipped', message: `skipped ${countedNames(list.length, noun, list.map((s) => s.name))}: ${reason}` });
+    notes.push({
+      path: kind,
+      code: 'skipped',
+      message: `skipped ${countedNames(
+        list.length,
+        noun,
+        list.map((s) => s.name),
+      )}: ${reason}`,
+    });
   }
   // vendor fields (description, ...): read past, said once per field
   for (const kind of ['exchanges', 'queues', 'bindings', 'policies'] as const) {
     const extra = new Map<string, string[]>();
     for (const { item } of kept[kind])
-      for (const k of Object.keys(item)) if (!KNOWN_FIELDS[kind].has(k)) extra.set(k, [...(extra.get(k) ?? []), str(item.name ?? `${str(item.source)} -> ${str(item.destination)}`)]);
+      for (const k of Object.keys(item))
+        if (!KNOWN_FIELDS[kind].has(k))
+          extra.set(k, [...(extra.get(k) ?? []), str(item.name ?? `${str(item.source)} -> ${str(item.destination)}`)]);
     for (const [field, names] of extra)
-      notes.push({ path: kind, code: 'field-ignored', message: `field "${field}" ignored on ${countedNames(names.length, kind.slice(0, -1), names)}: RabbitMQ does not define it` });
+      notes.push({
+        path: kind,
+        code: 'field-ignored',
+        message: `field "${field}" ignored on ${countedNames(names.length, kind.slice(0, -1), names)}: RabbitMQ does not define it`,
+      });
   }
   return { kept, skippedBindings, notes };
 }
 
 /** The end of a binding that the file does not declare (built-in `amq.*` exchanges exist in every vhost); malformed ends are the validator's. */
-function undeclaredEnd(b: { readonly [k: string]: unknown }, exchanges: ReadonlySet<unknown>, queues: ReadonlySet<unknown>): SkippedBinding['missing'] | undefined {
+function undeclaredEnd(
+  b: { readonly [k: string]: unknown },
+  exchanges: ReadonlySet<unknown>,
+  queues: ReadonlySet<unknown>,
+): SkippedBinding['missing'] | undefined {
   if (typeof b.source !== 'string' || typeof b.destination !== 'string') return undefined;
   if (b.destination_type !== 'queue' && b.destination_type !== 'exchange') return undefined;
   const known = (x: string) => x.startsWith('amq.') || exchanges.has(x);
   if (b.source !== '' && !known(b.source)) return { kind: 'exchange', name: b.source };
   if (b.destination_type === 'queue' && !queues.has(b.destination)) return { kind: 'queue', name: b.destination };
-  if (b.destination_type === 'exchange' && b.destination !== '' && !known(b.destination)) return { kind: 'exchange', name: b.destination };
+  if (b.destination_type === 'exchange' && b.destination !== '' && !known(b.destination))
+    return { kind: 'exchange', name: b.destination };
   return undefined;
 }
 

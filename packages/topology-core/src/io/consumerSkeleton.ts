@@ -26,7 +26,8 @@ function counter(c: Counter): string {
 }
 
 function value(v: ValueExpr | AmqpValue): string {
-  if (typeof v !== 'object' || v === null || Array.isArray(v) || !('kind' in v) || typeof v.kind !== 'string') return js(v);
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || !('kind' in v) || typeof v.kind !== 'string')
+    return js(v);
   const e = v as ValueExpr & object;
   switch (e.kind) {
     case 'curve':
@@ -58,19 +59,36 @@ function condition(c: Condition): string {
 function action(a: ConsumerAction, indent: string, queue: string): string[] {
   switch (a.kind) {
     case 'ack':
-      return a.multiple ? [`${indent}ch.ack(msg, true); // and every earlier unacked delivery on this channel`, `${indent}held.length = 0;`] : [`${indent}ch.ack(msg);`];
+      return a.multiple
+        ? [
+            `${indent}ch.ack(msg, true); // and every earlier unacked delivery on this channel`,
+            `${indent}held.length = 0;`,
+          ]
+        : [`${indent}ch.ack(msg);`];
     case 'reject':
       return a.multiple
-        ? [`${indent}ch.nack(msg, true, false); // this and every earlier unacked delivery; dead-letters if ${queue} has a DLX`, `${indent}held.length = 0;`]
+        ? [
+            `${indent}ch.nack(msg, true, false); // this and every earlier unacked delivery; dead-letters if ${queue} has a DLX`,
+            `${indent}held.length = 0;`,
+          ]
         : [`${indent}ch.reject(msg, false); // dead-letters if ${queue} has a DLX`];
     case 'requeue':
-      if (a.multiple) return [`${indent}ch.nack(msg, true, true); // this and every earlier unacked delivery`, `${indent}held.length = 0;`];
+      if (a.multiple)
+        return [
+          `${indent}ch.nack(msg, true, true); // this and every earlier unacked delivery`,
+          `${indent}held.length = 0;`,
+        ];
       return [a.via === 'reject' ? `${indent}ch.reject(msg, true);` : `${indent}ch.nack(msg, false, true);`];
     case 'hold':
       return [`${indent}held.push(msg); // left unacked: a later multiple settles it`];
     case 'republish': {
       const headers = Object.entries(a.headers ?? {}).map(([k, v]) => `${js(k)}: ${value(v as ValueExpr)}`);
-      const rk = a.routingKey !== undefined ? js(a.routingKey) : a.routingKeyFromHeader !== undefined ? `str(headers[${js(a.routingKeyFromHeader)}])` : 'msg.fields.routingKey';
+      const rk =
+        a.routingKey !== undefined
+          ? js(a.routingKey)
+          : a.routingKeyFromHeader !== undefined
+            ? `str(headers[${js(a.routingKeyFromHeader)}])`
+            : 'msg.fields.routingKey';
       const base = a.copyHeaders === false ? '{}' : 'headers';
       const exc = a.exceptionHeaders
         ? `, 'x-exception-message': String(err), 'x-exception-stacktrace': err instanceof Error ? (err.stack ?? '').slice(0, 4000) : '', 'x-original-exchange': msg.fields.exchange, 'x-original-routingKey': msg.fields.routingKey`
@@ -99,11 +117,20 @@ function action(a: ConsumerAction, indent: string, queue: string): string[] {
   }
 }
 
-function rulesCode(rules: readonly { readonly when?: Condition; readonly then: ConsumerAction }[], indent: string, queue: string): string[] {
+function rulesCode(
+  rules: readonly { readonly when?: Condition; readonly then: ConsumerAction }[],
+  indent: string,
+  queue: string,
+): string[] {
   const out: string[] = [];
   for (const r of rules) {
     if (r.when) {
-      out.push(`${indent}if (${condition(r.when)}) {`, ...action(r.then, indent + '  ', queue), `${indent}  return;`, `${indent}}`);
+      out.push(
+        `${indent}if (${condition(r.when)}) {`,
+        ...action(r.then, indent + '  ', queue),
+        `${indent}  return;`,
+        `${indent}}`,
+      );
     } else {
       out.push(...action(r.then, indent, queue), `${indent}return;`);
       return out;
@@ -115,18 +142,32 @@ function rulesCode(rules: readonly { readonly when?: Condition; readonly then: C
 
 function consumerCode(c: ConsumerSpec): string[] {
   const b = c.behaviour;
-  const L = [`  // ${c.label ?? c.id}: ${b.kind} on ${c.queue}`, `  await ch.prefetch(${c.prefetch ?? 1});`, `  await ch.consume(${js(c.queue)}, async (msg) => {`, '    if (!msg) return; // cancelled by the broker'];
+  const L = [
+    `  // ${c.label ?? c.id}: ${b.kind} on ${c.queue}`,
+    `  await ch.prefetch(${c.prefetch ?? 1});`,
+    `  await ch.consume(${js(c.queue)}, async (msg) => {`,
+    '    if (!msg) return; // cancelled by the broker',
+  ];
   L.push('    const headers: Record<string, unknown> = { ...(msg.properties.headers ?? {}) };');
   L.push('    const attempt = countAttempt(' + js(c.id) + ', msg);');
   L.push('    let err: unknown;');
   L.push('    void held;');
   if (b.kind === 'worker') {
     L.push('    try {', '      await handle(msg);');
-    L.push(...action(b.onSuccess ?? { kind: 'ack' }, '      ', c.queue).map((l) => l), '      forget(' + js(c.id) + ', msg);', '      return;', '    } catch (e) {', '      err = e;', '    }');
+    L.push(
+      ...action(b.onSuccess ?? { kind: 'ack' }, '      ', c.queue).map((l) => l),
+      '      forget(' + js(c.id) + ', msg);',
+      '      return;',
+      '    } catch (e) {',
+      '      err = e;',
+      '    }',
+    );
     L.push(...rulesCode(b.onFailure, '    ', c.queue));
   } else if (b.kind === 'router') L.push(...rulesCode(b.rules, '    ', c.queue));
   else {
-    L.push(`    const script = [${b.actions.map((a) => js(a.kind)).join(', ')}]; // the i-th delivery of a body gets the i-th action`);
+    L.push(
+      `    const script = [${b.actions.map((a) => js(a.kind)).join(', ')}]; // the i-th delivery of a body gets the i-th action`,
+    );
     L.push(...rulesCode([{ then: b.actions[b.actions.length - 1]! }], '    ', c.queue));
   }
   // a stream reader starts at its offset (x-stream-offset); the broker's default is next
@@ -136,7 +177,9 @@ function consumerCode(c: ConsumerSpec): string[] {
 
 export function exportConsumerSkeleton(d: Design): string {
   const L: string[] = [];
-  L.push(`// Consumer skeleton generated by Retry Studio from ${js(d.name)}${d.origin ? ` (template ${d.origin.template})` : ''}.`);
+  L.push(
+    `// Consumer skeleton generated by Retry Studio from ${js(d.name)}${d.origin ? ` (template ${d.origin.template})` : ''}.`,
+  );
   L.push('// Put your work in handle(); throw to signal a failure. Run: AMQP_URL=... npx tsx consumers.ts');
   L.push(generatedImport('amqplib, { type ConsumeMessage }', AMQP_CLIENT_MODULE));
   L.push('');
@@ -150,15 +193,23 @@ export function exportConsumerSkeleton(d: Design): string {
   L.push('const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));');
   L.push('const num = (v: unknown): number => (typeof v === "number" ? v : Number(v ?? 0) || 0);');
   L.push('const str = (v: unknown): string => (v === undefined || v === null ? "" : String(v));');
-  L.push('const curve = (values: number[], n: number): number => values[Math.max(1, Math.min(n, values.length)) - 1]!;');
+  L.push(
+    'const curve = (values: number[], n: number): number => values[Math.max(1, Math.min(n, values.length)) - 1]!;',
+  );
   L.push('/** count of the x-death entries matching queue/reason (null: any) */');
   L.push('function deathCount(msg: ConsumeMessage, queue: string | null, reason: string | null): number {');
-  L.push("  const deaths = (msg.properties.headers?.['x-death'] ?? []) as { queue: string; reason: string; count: number }[];");
-  L.push('  return deaths.filter((d) => (queue === null || d.queue === queue) && (reason === null || d.reason === reason)).reduce((n, d) => n + Number(d.count), 0);');
+  L.push(
+    "  const deaths = (msg.properties.headers?.['x-death'] ?? []) as { queue: string; reason: string; count: number }[];",
+  );
+  L.push(
+    '  return deaths.filter((d) => (queue === null || d.queue === queue) && (reason === null || d.reason === reason)).reduce((n, d) => n + Number(d.count), 0);',
+  );
   L.push('}');
   L.push('/** attempts per consumer and message, in this process only (a restart resets them) */');
   L.push('const attempts = new Map<string, number>();');
-  L.push('const keyOf = (id: string, msg: ConsumeMessage) => `${id}:${msg.properties.messageId ?? msg.content.toString("base64").slice(0, 64)}`;');
+  L.push(
+    'const keyOf = (id: string, msg: ConsumeMessage) => `${id}:${msg.properties.messageId ?? msg.content.toString("base64").slice(0, 64)}`;',
+  );
   L.push('function countAttempt(id: string, msg: ConsumeMessage): number {');
   L.push('  const n = (attempts.get(keyOf(id, msg)) ?? 0) + 1;');
   L.push('  attempts.set(keyOf(id, msg), n);');
@@ -169,11 +220,15 @@ export function exportConsumerSkeleton(d: Design): string {
   L.push('async function main(): Promise<void> {');
   L.push('  const conn = await amqplib.connect(url);');
   L.push('  const pub = await conn.createConfirmChannel();');
-  L.push('  const republish = (exchange: string, routingKey: string, msg: ConsumeMessage, headers: Record<string, unknown>, expiration?: string) =>');
+  L.push(
+    '  const republish = (exchange: string, routingKey: string, msg: ConsumeMessage, headers: Record<string, unknown>, expiration?: string) =>',
+  );
   L.push('    new Promise<void>((resolve, reject) => {');
   L.push('      // copied headers include x-death: RabbitMQ 3.x keeps counting from it, 4.x ignores it');
   L.push('      const { expiration: _old, ...props } = msg.properties; void _old;');
-  L.push('      pub.publish(exchange, routingKey, msg.content, { ...props, headers, ...(expiration !== undefined ? { expiration } : {}) }, (e: unknown) => (e ? reject(e) : resolve()));');
+  L.push(
+    '      pub.publish(exchange, routingKey, msg.content, { ...props, headers, ...(expiration !== undefined ? { expiration } : {}) }, (e: unknown) => (e ? reject(e) : resolve()));',
+  );
   L.push('    });');
   for (const c of d.consumers) {
     L.push('  {');

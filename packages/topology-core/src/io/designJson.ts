@@ -7,7 +7,11 @@ export function readDesignJson(text: string): ParseDesignResult {
   try {
     v = JSON.parse(text);
   } catch (e) {
-    return { ok: false, errors: [{ path: '', code: 'json-syntax', message: `not valid JSON: ${(e as Error).message}` }], warnings: [] };
+    return {
+      ok: false,
+      errors: [{ path: '', code: 'json-syntax', message: `not valid JSON: ${(e as Error).message}` }],
+      warnings: [],
+    };
   }
   return parseDesign(v);
 }
@@ -15,6 +19,18 @@ export function readDesignJson(text: string): ParseDesignResult {
 /** Pretty JSON with keys in a fixed order at the top level, so diffs stay small. */
 export function writeDesignJson(d: Design): string {
   const { format, version, name, description, profile, origin, topology, consumers, publishers, layout, ...rest } = d;
-  const ordered = { format, version, name, description, profile, origin, topology, consumers, publishers, layout, ...rest };
+  const ordered = {
+    format,
+    version,
+    name,
+    description,
+    profile,
+    origin,
+    topology,
+    consumers,
+    publishers,
+    layout,
+    ...rest,
+  };
   return JSON.stringify(ordered, null, 2) + '\n';
 }

@@ -24,7 +24,11 @@ export function validateExportOptions(opts: ExportOptions): readonly ValidationI
       message: `${JSON.stringify(opts.cluster)} is not a Kubernetes object name: use lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, at most ${DNS1123_MAX} characters`,
     });
   if (opts.vhost !== undefined && (opts.vhost === '' || /[\r\n]/.test(opts.vhost)))
-    issues.push({ path: 'vhost', code: 'vhost-name', message: opts.vhost === '' ? 'the vhost name must not be empty' : 'the vhost name must not contain a line break' });
+    issues.push({
+      path: 'vhost',
+      code: 'vhost-name',
+      message: opts.vhost === '' ? 'the vhost name must not be empty' : 'the vhost name must not contain a line break',
+    });
   return issues;
 }
 

@@ -16,18 +16,35 @@ export interface VhostDesign {
   readonly design: Design;
 }
 
-export const MULTI_VHOST_FORMATS: readonly ExportFormat[] = ['definitions', 'terraform', 'operator', 'rabbitmqadmin-v1'];
+export const MULTI_VHOST_FORMATS: readonly ExportFormat[] = [
+  'definitions',
+  'terraform',
+  'operator',
+  'rabbitmqadmin-v1',
+];
 
-export function exportVhosts(parts: readonly VhostDesign[], format: ExportFormat, opts: { readonly cluster?: string } = {}): string | undefined {
+export function exportVhosts(
+  parts: readonly VhostDesign[],
+  format: ExportFormat,
+  opts: { readonly cluster?: string } = {},
+): string | undefined {
   switch (format) {
     case 'definitions':
-      return JSON.stringify(exportDefinitionsVhosts(parts.map((p) => ({ vhost: p.vhost, topology: p.design.topology }))), null, 2) + '\n';
+      return (
+        JSON.stringify(
+          exportDefinitionsVhosts(parts.map((p) => ({ vhost: p.vhost, topology: p.design.topology }))),
+          null,
+          2,
+        ) + '\n'
+      );
     case 'terraform':
       return exportTerraformVhosts(parts);
     case 'operator':
       return exportOperatorYamlVhosts(parts, opts);
     case 'rabbitmqadmin-v1':
-      return parts.map((p, i) => (i === 0 ? '' : '\n') + exportRabbitmqadminV1(p.design.topology, { vhost: p.vhost })).join('');
+      return parts
+        .map((p, i) => (i === 0 ? '' : '\n') + exportRabbitmqadminV1(p.design.topology, { vhost: p.vhost }))
+        .join('');
     default:
       return undefined;
   }

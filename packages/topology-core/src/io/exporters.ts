@@ -12,8 +12,18 @@ import { exportTerraform } from './terraform.js';
 import { exportAsyncApiJson } from './asyncapi.js';
 import { ExportOptionsError, validateExportOptions, type ExportOptions } from './exportOptions.js';
 
-
-export const EXPORT_FORMATS = ['design', 'definitions', 'rabbitmqadmin', 'rabbitmqadmin-v1', 'amqplib', 'rascal', 'consumers', 'operator', 'terraform', 'asyncapi'] as const;
+export const EXPORT_FORMATS = [
+  'design',
+  'definitions',
+  'rabbitmqadmin',
+  'rabbitmqadmin-v1',
+  'amqplib',
+  'rascal',
+  'consumers',
+  'operator',
+  'terraform',
+  'asyncapi',
+] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export function isExportFormat(s: string): s is ExportFormat {
@@ -34,7 +44,13 @@ export function exportDesign(d: Design, format: ExportFormat, opts: ExportOption
     case 'definitions':
       // a design read from a vhost ("/" included) is written whole-broker, its vhost on every object: a file
       // without vhost fields is a per-vhost export, which `rabbitmqctl import_definitions` cannot place
-      return JSON.stringify(exportDefinitions(d.topology, vh !== undefined ? vhost : d.vhost !== undefined ? { vhost: d.vhost } : {}), null, 2) + '\n';
+      return (
+        JSON.stringify(
+          exportDefinitions(d.topology, vh !== undefined ? vhost : d.vhost !== undefined ? { vhost: d.vhost } : {}),
+          null,
+          2,
+        ) + '\n'
+      );
     case 'rabbitmqadmin':
       return exportRabbitmqadmin(d.topology, { ...vhost, designName: d.name });
     case 'rabbitmqadmin-v1':

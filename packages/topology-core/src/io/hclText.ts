@@ -43,10 +43,22 @@ export function hclValue(v: HclValue, indent = ''): string {
 }
 
 /** A block body item: an attribute, or a nested block. */
-export type HclItem = { readonly kind: 'attr'; readonly name: string; readonly value: HclValue } | { readonly kind: 'block'; readonly type: string; readonly labels: readonly string[]; readonly body: readonly HclItem[] };
+export type HclItem =
+  | { readonly kind: 'attr'; readonly name: string; readonly value: HclValue }
+  | {
+      readonly kind: 'block';
+      readonly type: string;
+      readonly labels: readonly string[];
+      readonly body: readonly HclItem[];
+    };
 
 export const attr = (name: string, value: HclValue): HclItem => ({ kind: 'attr', name, value });
-export const block = (type: string, labels: readonly string[], body: readonly HclItem[]): HclItem => ({ kind: 'block', type, labels, body });
+export const block = (type: string, labels: readonly string[], body: readonly HclItem[]): HclItem => ({
+  kind: 'block',
+  type,
+  labels,
+  body,
+});
 
 export function hclItem(item: HclItem, indent = ''): string {
   if (item.kind === 'attr') return `${indent}${item.name} = ${hclValue(item.value, indent)}`;

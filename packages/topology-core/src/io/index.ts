@@ -40,8 +40,22 @@ export { jsonLocations, type SourcePosition } from './jsonLocations.js';
 export { objectLocator, type ObjectLocation } from './objectLocations.js';
 export { exportDefinitionsVhosts } from './definitions.js';
 export { loadDocumentVhosts, parseJsonText } from './load.js';
-export { fileStem, IMPORT_NOTE_CODES, nameFromContent, readDocumentFile, type ReadDocument, type ReadDocumentOptions, type ReadDocumentResult } from './readDocumentFile.js';
-export { describeVhost, describeVhostsWithObjects, objectCount, vhostContents, type VhostContents } from './definitionsVhosts.js';
+export {
+  fileStem,
+  IMPORT_NOTE_CODES,
+  nameFromContent,
+  readDocumentFile,
+  type ReadDocument,
+  type ReadDocumentOptions,
+  type ReadDocumentResult,
+} from './readDocumentFile.js';
+export {
+  describeVhost,
+  describeVhostsWithObjects,
+  objectCount,
+  vhostContents,
+  type VhostContents,
+} from './definitionsVhosts.js';
 export { describeJsonError } from './jsonSyntax.js';
 export { exportVhosts, MULTI_VHOST_FORMATS, type VhostDesign } from './exportVhosts.js';
 export { type SkippedBinding, UNDECLARED_BINDING_END_ON_BROKERS } from './brokerObjects.js';

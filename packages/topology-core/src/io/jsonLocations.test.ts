@@ -24,7 +24,9 @@ describe('jsonLocations', () => {
   });
 
   it('agrees with JSON.parse on where every array element starts', () => {
-    const doc = { queues: Array.from({ length: 50 }, (_, k) => ({ name: `q${k}`, arguments: { 'x-message-ttl': k } })) };
+    const doc = {
+      queues: Array.from({ length: 50 }, (_, k) => ({ name: `q${k}`, arguments: { 'x-message-ttl': k } })),
+    };
     const text = JSON.stringify(doc, null, 3);
     const m = jsonLocations(text)!;
     const lines = text.split('\n');

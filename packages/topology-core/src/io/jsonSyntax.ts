@@ -135,15 +135,16 @@ export function describeJsonError(text: string): JsonSyntaxError {
   const at = jsonErrorOffset(text);
   const offset = at < 0 ? text.length : at;
   const { line, column } = lineColumn(text, offset);
-  const found = offset >= text.length ? 'the end of the file' : JSON.stringify(text.slice(offset, offset + 12).split('\n')[0]);
+  const found =
+    offset >= text.length ? 'the end of the file' : JSON.stringify(text.slice(offset, offset + 12).split('\n')[0]);
   // a committed merge conflict (RabbitMQ's own selenium users.json had one): name it, the line alone says "<<<<<<< HEAD"
   const conflict = /^(<{7}|>{7})( |$)/m.test(text) && /^={7}$/m.test(text);
   const hint = conflict
     ? ' (the file holds an unresolved git merge conflict: <<<<<<<, ======= and >>>>>>> lines; resolve it first)'
     : /\$\{[^}]*\}/.test(text)
-    ? ' (the file has ${...} placeholders: it looks like a template, render it first)'
-    : /\{\{[^}]*\}\}/.test(text)
-      ? ' (the file has {{...}} placeholders: it looks like a template, render it first)'
-      : '';
+      ? ' (the file has ${...} placeholders: it looks like a template, render it first)'
+      : /\{\{[^}]*\}\}/.test(text)
+        ? ' (the file has {{...}} placeholders: it looks like a template, render it first)'
+        : '';
   return { line, column, message: `not valid JSON: line ${line}, column ${column}: unexpected ${found}${hint}` };
 }

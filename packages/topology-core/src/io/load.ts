@@ -5,7 +5,12 @@
 import type { Design } from '../model/design.js';
 import type { ValidationIssue } from '../model/validateResult.js';
 import { parseDesign } from '../model/validateDesign.js';
-import { designFromTopology, importDefinitions, looksLikeDefinitions, type ImportDefinitionsOptions } from './definitions.js';
+import {
+  designFromTopology,
+  importDefinitions,
+  looksLikeDefinitions,
+  type ImportDefinitionsOptions,
+} from './definitions.js';
 import { isPlainObject } from '../model/validateResult.js';
 import { describeJsonError } from './jsonSyntax.js';
 import { objectCount, vhostContents } from './definitionsVhosts.js';
@@ -29,23 +34,45 @@ export type LoadedDocument =
       /** a definitions file's bindings to or from an object it does not declare: read past (what each broker does: brokerObjects.ts) */
       readonly skippedBindings?: readonly SkippedBinding[];
     }
-  | { readonly ok: false; readonly kind?: DocumentKind; readonly errors: readonly ValidationIssue[]; readonly warnings: readonly ValidationIssue[] };
+  | {
+      readonly ok: false;
+      readonly kind?: DocumentKind;
+      readonly errors: readonly ValidationIssue[];
+      readonly warnings: readonly ValidationIssue[];
+    };
 
 /**
  * A retry-scenario/1 file as a design: its topology, its consumers as scripts, and one
  * publisher per distinct publish step (the steps' timing is not kept).
  */
 export function designFromScenario(v: unknown): { ok: true; design: unknown } | { ok: false; error: ValidationIssue } {
-  if (!isPlainObject(v)) return { ok: false, error: { path: '', code: 'scenario-type', message: 'a scenario must be an object' } };
-  if (!Array.isArray(v.consumers) || !v.consumers.every((c) => isPlainObject(c) && typeof c.queue === 'string' && Array.isArray(c.actions)))
-    return { ok: false, error: { path: 'consumers', code: 'field-type', message: 'consumers must be [{queue, actions}]' } };
-  if (!Array.isArray(v.steps)) return { ok: false, error: { path: 'steps', code: 'field-type', message: 'steps must be an array' } };
+  if (!isPlainObject(v))
+    return { ok: false, error: { path: '', code: 'scenario-type', message: 'a scenario must be an object' } };
+  if (
+    !Array.isArray(v.consumers) ||
+    !v.consumers.every((c) => isPlainObject(c) && typeof c.queue === 'string' && Array.isArray(c.actions))
+  )
+    return {
+      ok: false,
+      error: { path: 'consumers', code: 'field-type', message: 'consumers must be [{queue, actions}]' },
+    };
+  if (!Array.isArray(v.steps))
+    return { ok: false, error: { path: 'steps', code: 'field-type', message: 'steps must be an array' } };
   const s = v as unknown as Scenario;
   const publishers: PublisherSpec[] = [];
   const seen = new Set<string>();
   s.steps.forEach((st) => {
     if (!isPlainObject(st) || !isPlainObject((st as { publish?: unknown }).publish)) return;
-    const p = (st as { publish: { exchange: string; routing_key: string; mandatory?: boolean; properties?: PublisherSpec['properties'] } }).publish;
+    const p = (
+      st as {
+        publish: {
+          exchange: string;
+          routing_key: string;
+          mandatory?: boolean;
+          properties?: PublisherSpec['properties'];
+        };
+      }
+    ).publish;
     const key = JSON.stringify([p.exchange, p.routing_key, p.properties ?? null, p.mandatory ?? false]);
     if (seen.has(key)) return;
     seen.add(key);
@@ -62,11 +89,22 @@ export function designFromScenario(v: unknown): { ok: true; design: unknown } | 
   try {
     consumers = scenarioConsumers(s);
   } catch (e) {
-    return { ok: false, error: { path: 'consumers', code: 'field-type', message: `cannot read the consumers: ${(e as Error).message}` } };
+    return {
+      ok: false,
+      error: { path: 'consumers', code: 'field-type', message: `cannot read the consumers: ${(e as Error).message}` },
+    };
   }
   return {
     ok: true,
-    design: { format: DESIGN_FORMAT, version: DESIGN_VERSION, name: typeof s.name === 'string' ? s.name : 'scenario', ...(typeof s.description === 'string' ? { description: s.description } : {}), topology: s.topology, consumers, publishers },
+    design: {
+      format: DESIGN_FORMAT,
+      version: DESIGN_VERSION,
+      name: typeof s.name === 'string' ? s.name : 'scenario',
+      ...(typeof s.description === 'string' ? { description: s.description } : {}),
+      topology: s.topology,
+      consumers,
+      publishers,
+    },
   };
 }
 
@@ -81,7 +119,10 @@ export function parseJsonText(text: string): { ok: true; value: unknown } | { ok
   }
 }
 
-export function loadDocument(text: string, opts: ImportDefinitionsOptions & { readonly name?: string } = {}): LoadedDocument {
+export function loadDocument(
+  text: string,
+  opts: ImportDefinitionsOptions & { readonly name?: string } = {},
+): LoadedDocument {
   const parsed = parseJsonText(text);
   if (!parsed.ok) return { ok: false, errors: [parsed.error], warnings: [] };
   return loadValue(parsed.value, opts);
@@ -92,15 +133,24 @@ export function loadDocument(text: string, opts: ImportDefinitionsOptions & { re
  * vhosts (and no vhost asked for) gives one design per vhost, each named `NAME (VHOST)` and
  * carrying its vhost; anything else gives one document. The first failure stops it.
  */
-export function loadDocumentVhosts(text: string, opts: ImportDefinitionsOptions & { readonly name?: string } = {}): { ok: true; docs: (LoadedDocument & { ok: true })[] } | (LoadedDocument & { ok: false }) {
+export function loadDocumentVhosts(
+  text: string,
+  opts: ImportDefinitionsOptions & { readonly name?: string } = {},
+): { ok: true; docs: (LoadedDocument & { ok: true })[] } | (LoadedDocument & { ok: false }) {
   const parsed = parseJsonText(text);
   if (!parsed.ok) return { ok: false, errors: [parsed.error], warnings: [] };
   return loadValueVhosts(parsed.value, opts);
 }
 
 /** loadDocumentVhosts on parsed JSON. */
-export function loadValueVhosts(v: unknown, opts: ImportDefinitionsOptions & { readonly name?: string } = {}): { ok: true; docs: (LoadedDocument & { ok: true })[] } | (LoadedDocument & { ok: false }) {
-  const full = opts.vhost === undefined && looksLikeDefinitions(v) && isPlainObject(v) ? vhostContents(v).filter((c) => c.name !== undefined && objectCount(c) > 0) : [];
+export function loadValueVhosts(
+  v: unknown,
+  opts: ImportDefinitionsOptions & { readonly name?: string } = {},
+): { ok: true; docs: (LoadedDocument & { ok: true })[] } | (LoadedDocument & { ok: false }) {
+  const full =
+    opts.vhost === undefined && looksLikeDefinitions(v) && isPlainObject(v)
+      ? vhostContents(v).filter((c) => c.name !== undefined && objectCount(c) > 0)
+      : [];
   if (full.length <= 1) {
     const one = loadValue(v, opts);
     return one.ok ? { ok: true, docs: [one] } : one;
@@ -112,7 +162,12 @@ export function loadValueVhosts(v: unknown, opts: ImportDefinitionsOptions & { r
     const r = loadValue(v, { ...opts, vhost: c.name!, name: `${opts.name ?? 'imported'} (${c.name})` });
     // a vhost whose every object is skipped (only server-named queues, say) is said, not fatal
     if (!r.ok && r.errors.every((e) => e.code === 'vhost-empty')) {
-      emptied.push(...r.errors.map((e) => ({ ...e, message: `vhost "${c.name}": ${e.message.replace(/; the file's vhosts with objects: .*$/, '')}` })));
+      emptied.push(
+        ...r.errors.map((e) => ({
+          ...e,
+          message: `vhost "${c.name}": ${e.message.replace(/; the file's vhosts with objects: .*$/, '')}`,
+        })),
+      );
       lastEmpty = r;
       continue;
     }
@@ -124,9 +179,23 @@ export function loadValueVhosts(v: unknown, opts: ImportDefinitionsOptions & { r
   return { ok: true, docs };
 }
 
-export function loadValue(v: unknown, opts: ImportDefinitionsOptions & { readonly name?: string } = {}): LoadedDocument {
+export function loadValue(
+  v: unknown,
+  opts: ImportDefinitionsOptions & { readonly name?: string } = {},
+): LoadedDocument {
   if (isPlainObject(v) && Object.keys(v).length === 0)
-    return { ok: false, errors: [{ path: '', code: 'document-empty', message: 'an empty JSON object: expected a Retry Studio design (format, topology, ...) or a RabbitMQ definitions export (exchanges, queues, bindings, ...)' }], warnings: [] };
+    return {
+      ok: false,
+      errors: [
+        {
+          path: '',
+          code: 'document-empty',
+          message:
+            'an empty JSON object: expected a Retry Studio design (format, topology, ...) or a RabbitMQ definitions export (exchanges, queues, bindings, ...)',
+        },
+      ],
+      warnings: [],
+    };
   if (looksLikeDefinitions(v)) {
     const r = importDefinitions(v, opts);
     if (!r.ok) return { ok: false, kind: 'definitions', errors: r.errors, warnings: r.warnings };
@@ -134,7 +203,14 @@ export function loadValue(v: unknown, opts: ImportDefinitionsOptions & { readonl
     const profile = profileForVersion(r.rabbitVersion);
     const base = designFromTopology(r.topology, opts.name ?? 'imported');
     const design = r.vhost !== undefined ? { ...base, vhost: r.vhost } : base;
-    return { ok: true, kind: 'definitions', design: profile && profile !== '3.10' ? { ...design, profile } : design, warnings: r.warnings, ...(r.vhost !== undefined ? { vhost: r.vhost } : {}), ...(r.skippedBindings.length > 0 ? { skippedBindings: r.skippedBindings } : {}) };
+    return {
+      ok: true,
+      kind: 'definitions',
+      design: profile && profile !== '3.10' ? { ...design, profile } : design,
+      warnings: r.warnings,
+      ...(r.vhost !== undefined ? { vhost: r.vhost } : {}),
+      ...(r.skippedBindings.length > 0 ? { skippedBindings: r.skippedBindings } : {}),
+    };
   }
   if (isPlainObject(v) && v.format === SCENARIO_FORMAT) {
     const c = designFromScenario(v);

@@ -13,7 +13,11 @@ describe('objectLocator', () => {
     };
     const text = JSON.stringify(design, null, 2);
     const at = objectLocator(text);
-    expect(at('queue:b.q')).toMatchObject({ pointer: '/topology/queues/1', line: lineOf(text, '"name": "b.q"') - 1, column: 7 });
+    expect(at('queue:b.q')).toMatchObject({
+      pointer: '/topology/queues/1',
+      line: lineOf(text, '"name": "b.q"') - 1,
+      column: 7,
+    });
     expect(at('exchange:work')?.pointer).toBe('/topology/exchanges/0');
     expect(at('consumer:w1')?.pointer).toBe('/consumers/0');
     expect(at('publisher:p1')?.pointer).toBe('/publishers/0');
@@ -22,7 +26,12 @@ describe('objectLocator', () => {
   });
 
   it('in a definitions file, picks the object of the vhost that was read', () => {
-    const defs = { queues: [{ name: 'q', vhost: 'a' }, { name: 'q', vhost: 'b' }] };
+    const defs = {
+      queues: [
+        { name: 'q', vhost: 'a' },
+        { name: 'q', vhost: 'b' },
+      ],
+    };
     const text = JSON.stringify(defs, null, 1);
     expect(objectLocator(text, { vhost: 'b' })('queue:q')?.pointer).toBe('/queues/1');
     expect(objectLocator(text)('queue:q')?.pointer).toBe('/queues/0');

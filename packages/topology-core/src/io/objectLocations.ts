@@ -20,7 +20,10 @@ const named = (v: unknown, key: 'name' | 'id', name: string, vhost: string | und
   return o[key] === name && (vhost === undefined || o.vhost === undefined || o.vhost === vhost);
 };
 
-export function objectLocator(text: string, opts: { readonly vhost?: string } = {}): (id: string) => ObjectLocation | undefined {
+export function objectLocator(
+  text: string,
+  opts: { readonly vhost?: string } = {},
+): (id: string) => ObjectLocation | undefined {
   const positions = jsonLocations(text, 3);
   let doc: Doc | undefined;
   try {
@@ -35,13 +38,20 @@ export function objectLocator(text: string, opts: { readonly vhost?: string } = 
   const base = isDesign ? '/topology' : '';
   // one index per list, built on first use (a 10,000-queue file, thousands of findings)
   const indexes = new Map<string, Map<string, number>>();
-  const find = (list: unknown, at: string, key: 'name' | 'id', name: string, vhost?: string): ObjectLocation | undefined => {
+  const find = (
+    list: unknown,
+    at: string,
+    key: 'name' | 'id',
+    name: string,
+    vhost?: string,
+  ): ObjectLocation | undefined => {
     if (!Array.isArray(list)) return undefined;
     let index = indexes.get(at);
     if (!index) {
       index = new Map();
       list.forEach((v, i) => {
-        if (named(v, key, String((v as Doc | null)?.[key]), vhost) && !index!.has(String((v as Doc)[key]))) index!.set(String((v as Doc)[key]), i);
+        if (named(v, key, String((v as Doc | null)?.[key]), vhost) && !index!.has(String((v as Doc)[key])))
+          index!.set(String((v as Doc)[key]), i);
       });
       indexes.set(at, index);
     }
@@ -55,8 +65,10 @@ export function objectLocator(text: string, opts: { readonly vhost?: string } = 
     if (cache.has(id)) return cache.get(id);
     const node = parseNodeId(id);
     let loc: ObjectLocation | undefined;
-    if (node?.kind === 'queue') loc = find(topo.queues, `${base}/queues`, 'name', node.name, isDesign ? undefined : opts.vhost);
-    else if (node?.kind === 'exchange') loc = find(topo.exchanges, `${base}/exchanges`, 'name', node.name, isDesign ? undefined : opts.vhost);
+    if (node?.kind === 'queue')
+      loc = find(topo.queues, `${base}/queues`, 'name', node.name, isDesign ? undefined : opts.vhost);
+    else if (node?.kind === 'exchange')
+      loc = find(topo.exchanges, `${base}/exchanges`, 'name', node.name, isDesign ? undefined : opts.vhost);
     else if (node?.kind === 'consumer' && isDesign) loc = find(doc!.consumers, '/consumers', 'id', node.name);
     else if (node?.kind === 'publisher' && isDesign) loc = find(doc!.publishers, '/publishers', 'id', node.name);
     cache.set(id, loc);

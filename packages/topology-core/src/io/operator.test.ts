@@ -5,18 +5,26 @@ import { exportOperatorYaml } from './operator.js';
 import { exportDesign } from './exporters.js';
 import { ExportOptionsError } from './exportOptions.js';
 
-
 describe('operator YAML', () => {
   it('writes DNS-1123 metadata names, unique per kind, with the RabbitMQ name in spec.name', () => {
     const d = design('dlx-ttl-wait-queue');
     const clash: Design = {
       ...d,
-      topology: { ...d.topology, queues: [...d.topology.queues, { name: 'Orders_Q', durable: true, auto_delete: false, arguments: {} }, { name: 'orders-q', arguments: { 'x-queue-type': 'quorum' } }] },
+      topology: {
+        ...d.topology,
+        queues: [
+          ...d.topology.queues,
+          { name: 'Orders_Q', durable: true, auto_delete: false, arguments: {} },
+          { name: 'orders-q', arguments: { 'x-queue-type': 'quorum' } },
+        ],
+      },
     };
     const y = exportOperatorYaml(clash);
     expect(y).toContain('metadata:\n  name: "queue-orders-q"\nspec:\n  name: "orders.q"');
     expect(y).toContain('metadata:\n  name: "queue-orders-q-2"\nspec:\n  name: "Orders_Q"');
-    expect(y).toContain('metadata:\n  name: "queue-orders-q-3"\nspec:\n  name: "orders-q"\n  type: "quorum"\n  durable: true');
+    expect(y).toContain(
+      'metadata:\n  name: "queue-orders-q-3"\nspec:\n  name: "orders-q"\n  type: "quorum"\n  durable: true',
+    );
     expect(y).toContain('rabbitmqClusterReference:\n    name: "rabbitmq"');
   });
 
@@ -35,7 +43,9 @@ describe('operator YAML', () => {
   });
 
   it('refuses a cluster name that is not a Kubernetes name, naming the option', () => {
-    expect(() => exportDesign(design('requeue-once'), 'operator', { cluster: 'My Cluster' })).toThrow(ExportOptionsError);
+    expect(() => exportDesign(design('requeue-once'), 'operator', { cluster: 'My Cluster' })).toThrow(
+      ExportOptionsError,
+    );
     try {
       exportDesign(design('requeue-once'), 'operator', { cluster: '-x' });
     } catch (e) {

@@ -23,7 +23,8 @@ function delayValues(v: ValueExpr | AmqpValue | undefined): number[] | string {
   if (typeof v === 'string') return /^-?[0-9]+$/.test(v) ? [Number(v)] : `x-delay ${JSON.stringify(v)} is not a number`;
   if (typeof v === 'object' && v !== null && !Array.isArray(v) && 'kind' in v) {
     const e = v as ValueExpr & object;
-    if (e.kind === 'curve') return e.values.every((x) => Number.isInteger(x)) ? [...e.values] : 'curve values must be integers';
+    if (e.kind === 'curve')
+      return e.values.every((x) => Number.isInteger(x)) ? [...e.values] : 'curve values must be integers';
     if (e.kind === 'exponential') {
       const out: number[] = [];
       for (let k = 1; k <= 64; k++) {
@@ -41,7 +42,13 @@ function delayValues(v: ValueExpr | AmqpValue | undefined): number[] | string {
 
 export function compilePortable(design: Design): PortableResult {
   const delayed = design.topology.exchanges.filter((x) => x.type === 'x-delayed-message');
-  if (delayed.length === 0) return { ok: true, design, changed: false, changes: ['The design uses no delayed-message exchange: nothing to change.'] };
+  if (delayed.length === 0)
+    return {
+      ok: true,
+      design,
+      changed: false,
+      changes: ['The design uses no delayed-message exchange: nothing to change.'],
+    };
   const names = new Set(delayed.map((x) => x.name));
   const delays = new Map<string, Set<number>>(delayed.map((x) => [x.name, new Set<number>()]));
   const errors: ValidationIssue[] = [];
@@ -55,7 +62,8 @@ export function compilePortable(design: Design): PortableResult {
     for (const d of v) if (d > 0 && d <= MAX_TTL_MS) delays.get(exchange)!.add(d);
   };
   const walkAction = (path: string, a: ConsumerAction, who: string): void => {
-    if (a.kind === 'republish') collect(`${path}.headers.x-delay`, a.exchange, a.headers?.['x-delay'] as ValueExpr | AmqpValue | undefined, who);
+    if (a.kind === 'republish')
+      collect(`${path}.headers.x-delay`, a.exchange, a.headers?.['x-delay'] as ValueExpr | AmqpValue | undefined, who);
     if (a.kind === 'retryInProcess') walkAction(`${path}.recover`, a.recover, who);
   };
   design.consumers.forEach((c, i) => {
@@ -64,10 +72,18 @@ export function compilePortable(design: Design): PortableResult {
     if (b.kind === 'worker') {
       b.onFailure.forEach((r, j) => walkAction(`${p}.onFailure[${j}].then`, r.then, `consumer ${c.id}`));
       if (b.onSuccess) walkAction(`${p}.onSuccess`, b.onSuccess, `consumer ${c.id}`);
-    } else if (b.kind === 'router') b.rules.forEach((r, j) => walkAction(`${p}.rules[${j}].then`, r.then, `consumer ${c.id}`));
+    } else if (b.kind === 'router')
+      b.rules.forEach((r, j) => walkAction(`${p}.rules[${j}].then`, r.then, `consumer ${c.id}`));
     else b.actions.forEach((a, j) => walkAction(`${p}.actions[${j}]`, a, `consumer ${c.id}`));
   });
-  design.publishers.forEach((pub, i) => collect(`publishers[${i}].properties.headers.x-delay`, pub.exchange, pub.properties?.headers?.['x-delay'], `publisher ${pub.id}`));
+  design.publishers.forEach((pub, i) =>
+    collect(
+      `publishers[${i}].properties.headers.x-delay`,
+      pub.exchange,
+      pub.properties?.headers?.['x-delay'],
+      `publisher ${pub.id}`,
+    ),
+  );
   if (errors.length > 0) return { ok: false, errors };
 
   const delayX = (d: string): string => `${d}.delay`;
@@ -84,11 +100,29 @@ export function compilePortable(design: Design): PortableResult {
     const { 'x-delayed-type': underlying, ...rest } = x.arguments ?? {};
     const type = (underlying ?? 'direct') as ExchangeDef['type'];
     exchanges.push({ ...x, type, arguments: rest });
-    exchanges.push({ name: delayX(x.name), type: 'headers', durable: true, auto_delete: false, internal: false, arguments: { 'alternate-exchange': x.name } });
+    exchanges.push({
+      name: delayX(x.name),
+      type: 'headers',
+      durable: true,
+      auto_delete: false,
+      internal: false,
+      arguments: { 'alternate-exchange': x.name },
+    });
     const ds = [...delays.get(x.name)!].sort((a, b) => a - b);
     for (const ms of ds) {
-      queues.push({ name: waitQ(x.name, ms), durable: true, auto_delete: false, arguments: { 'x-message-ttl': ms, 'x-dead-letter-exchange': x.name } });
-      bindings.push({ source: delayX(x.name), destination: waitQ(x.name, ms), destination_type: 'queue', routing_key: '', arguments: { 'x-match': 'all-with-x', 'x-delay': ms } });
+      queues.push({
+        name: waitQ(x.name, ms),
+        durable: true,
+        auto_delete: false,
+        arguments: { 'x-message-ttl': ms, 'x-dead-letter-exchange': x.name },
+      });
+      bindings.push({
+        source: delayX(x.name),
+        destination: waitQ(x.name, ms),
+        destination_type: 'queue',
+        routing_key: '',
+        arguments: { 'x-match': 'all-with-x', 'x-delay': ms },
+      });
     }
     changes.push(
       `${x.name}: was x-delayed-message (x-delayed-type ${type}); now an ordinary ${type} exchange with the same bindings. No plugin needed.`,
@@ -97,11 +131,23 @@ export function compilePortable(design: Design): PortableResult {
     );
   }
   const redirect = (a: ConsumerAction): ConsumerAction =>
-    a.kind === 'republish' && names.has(a.exchange) ? { ...a, exchange: delayX(a.exchange) } : a.kind === 'retryInProcess' ? { ...a, recover: redirect(a.recover) } : a;
+    a.kind === 'republish' && names.has(a.exchange)
+      ? { ...a, exchange: delayX(a.exchange) }
+      : a.kind === 'retryInProcess'
+        ? { ...a, recover: redirect(a.recover) }
+        : a;
   const redirectRules = (rs: readonly Rule[]): Rule[] => rs.map((r) => ({ ...r, then: redirect(r.then) }));
   const consumers: ConsumerSpec[] = design.consumers.map((c) => {
     const b = c.behaviour;
-    if (b.kind === 'worker') return { ...c, behaviour: { ...b, onFailure: redirectRules(b.onFailure), ...(b.onSuccess ? { onSuccess: redirect(b.onSuccess) } : {}) } };
+    if (b.kind === 'worker')
+      return {
+        ...c,
+        behaviour: {
+          ...b,
+          onFailure: redirectRules(b.onFailure),
+          ...(b.onSuccess ? { onSuccess: redirect(b.onSuccess) } : {}),
+        },
+      };
     if (b.kind === 'router') return { ...c, behaviour: { ...b, rules: redirectRules(b.rules) } };
     return { ...c, behaviour: { ...b, actions: b.actions.map(redirect) } };
   });

@@ -18,12 +18,29 @@ export interface RabbitmqadminOptions {
 
 const CALL = 'rabbitmqadmin "$@"';
 const flag = (name: string, v: string): string => `--${name} ${shellQuote(v)}`;
-const argsFlag = (a: AmqpTable | undefined): string[] => (a && Object.keys(a).length > 0 ? [flag('arguments', JSON.stringify(a))] : []);
+const argsFlag = (a: AmqpTable | undefined): string[] =>
+  a && Object.keys(a).length > 0 ? [flag('arguments', JSON.stringify(a))] : [];
 
 /** v2's `declare exchange` has no --internal: an internal exchange goes through a one-object definitions import. */
 function internalExchange(x: ExchangeDef): string {
-  const def = { exchanges: [{ name: x.name, type: x.type, durable: x.durable ?? true, auto_delete: x.auto_delete ?? false, internal: true, arguments: { ...(x.arguments ?? {}) } }] };
-  return [`# ${x.name} is internal, which \`declare exchange\` cannot say: import it as a definitions fragment`, `${CALL} definitions import_into_vhost --stdin <<'RETRY_STUDIO_EOF'`, JSON.stringify(def), 'RETRY_STUDIO_EOF'].join('\n');
+  const def = {
+    exchanges: [
+      {
+        name: x.name,
+        type: x.type,
+        durable: x.durable ?? true,
+        auto_delete: x.auto_delete ?? false,
+        internal: true,
+        arguments: { ...(x.arguments ?? {}) },
+      },
+    ],
+  };
+  return [
+    `# ${x.name} is internal, which \`declare exchange\` cannot say: import it as a definitions fragment`,
+    `${CALL} definitions import_into_vhost --stdin <<'RETRY_STUDIO_EOF'`,
+    JSON.stringify(def),
+    'RETRY_STUDIO_EOF',
+  ].join('\n');
 }
 
 export function exportRabbitmqadmin(t: Topology, opts: RabbitmqadminOptions = {}): string {
@@ -37,25 +54,62 @@ export function exportRabbitmqadmin(t: Topology, opts: RabbitmqadminOptions = {}
     'set -e',
   ];
   // rabbitmqadmin reads its default vhost from this variable; a --vhost argument still wins
-  if (opts.vhost !== undefined) L.push(`if [ -z "\${RABBITMQADMIN_TARGET_VHOST+set}" ]; then RABBITMQADMIN_TARGET_VHOST=${shellQuote(opts.vhost)}; export RABBITMQADMIN_TARGET_VHOST; fi`);
+  if (opts.vhost !== undefined)
+    L.push(
+      `if [ -z "\${RABBITMQADMIN_TARGET_VHOST+set}" ]; then RABBITMQADMIN_TARGET_VHOST=${shellQuote(opts.vhost)}; export RABBITMQADMIN_TARGET_VHOST; fi`,
+    );
   for (const x of t.exchanges)
     L.push(
       x.internal
         ? internalExchange(x)
-        : [CALL, 'declare exchange', flag('name', x.name), flag('type', x.type), flag('durable', String(x.durable ?? true)), flag('auto-delete', String(x.auto_delete ?? false)), ...argsFlag(x.arguments)].join(' '),
+        : [
+            CALL,
+            'declare exchange',
+            flag('name', x.name),
+            flag('type', x.type),
+            flag('durable', String(x.durable ?? true)),
+            flag('auto-delete', String(x.auto_delete ?? false)),
+            ...argsFlag(x.arguments),
+          ].join(' '),
     );
   for (const q of t.queues) {
     // v2 writes the queue type into x-queue-type itself (classic when omitted), so --type carries it
     const { 'x-queue-type': _type, ...rest } = q.arguments ?? {};
-    L.push([CALL, 'declare queue', flag('name', q.name), flag('type', queueTypeOf(q.arguments)), flag('durable', String(q.durable ?? true)), flag('auto-delete', String(q.auto_delete ?? false)), ...argsFlag(rest)].join(' '));
+    L.push(
+      [
+        CALL,
+        'declare queue',
+        flag('name', q.name),
+        flag('type', queueTypeOf(q.arguments)),
+        flag('durable', String(q.durable ?? true)),
+        flag('auto-delete', String(q.auto_delete ?? false)),
+        ...argsFlag(rest),
+      ].join(' '),
+    );
   }
   for (const b of t.bindings)
     L.push(
-      [CALL, 'declare binding', flag('source', b.source), flag('destination-type', b.destination_type), flag('destination', b.destination), flag('routing-key', b.routing_key), ...argsFlag(b.arguments)].join(' '),
+      [
+        CALL,
+        'declare binding',
+        flag('source', b.source),
+        flag('destination-type', b.destination_type),
+        flag('destination', b.destination),
+        flag('routing-key', b.routing_key),
+        ...argsFlag(b.arguments),
+      ].join(' '),
     );
   for (const p of t.policies ?? [])
     L.push(
-      [CALL, 'declare policy', flag('name', p.name), flag('pattern', p.pattern), flag('apply-to', p['apply-to'] ?? 'all'), flag('priority', String(p.priority ?? 0)), flag('definition', JSON.stringify(p.definition))].join(' '),
+      [
+        CALL,
+        'declare policy',
+        flag('name', p.name),
+        flag('pattern', p.pattern),
+        flag('apply-to', p['apply-to'] ?? 'all'),
+        flag('priority', String(p.priority ?? 0)),
+        flag('definition', JSON.stringify(p.definition)),
+      ].join(' '),
     );
   return L.join('\n') + '\n';
 }

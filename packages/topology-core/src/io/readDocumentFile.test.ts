@@ -4,9 +4,36 @@ import { fileStem, readDocumentFile } from './readDocumentFile.js';
 /** A whole-broker export: "/" named but empty, two vhosts with objects, a shovel (not modelled) in "b". */
 function brokerExport(): Record<string, unknown> {
   const objs = (vhost: string, prefix: string) => ({
-    queues: [{ name: `${prefix}.work`, vhost, durable: true, auto_delete: false, arguments: { 'x-dead-letter-exchange': `${prefix}.dlx` } }],
-    exchanges: [{ name: `${prefix}.dlx`, vhost, type: 'fanout', durable: true, auto_delete: false, internal: false, arguments: {} }],
-    bindings: [{ source: `${prefix}.dlx`, vhost, destination: `${prefix}.work`, destination_type: 'queue', routing_key: '', arguments: {} }],
+    queues: [
+      {
+        name: `${prefix}.work`,
+        vhost,
+        durable: true,
+        auto_delete: false,
+        arguments: { 'x-dead-letter-exchange': `${prefix}.dlx` },
+      },
+    ],
+    exchanges: [
+      {
+        name: `${prefix}.dlx`,
+        vhost,
+        type: 'fanout',
+        durable: true,
+        auto_delete: false,
+        internal: false,
+        arguments: {},
+      },
+    ],
+    bindings: [
+      {
+        source: `${prefix}.dlx`,
+        vhost,
+        destination: `${prefix}.work`,
+        destination_type: 'queue',
+        routing_key: '',
+        arguments: {},
+      },
+    ],
   });
   const a = objs('a', 'orders');
   const b = objs('b', 'billing');
@@ -46,7 +73,13 @@ describe('readDocumentFile: the one reader of the CLI and the browser', () => {
   it('pasted text (no file name) is named from its content: its vhost, else its first own exchange', () => {
     const several = readDocumentFile(JSON.stringify(brokerExport()));
     expect(several.ok && several.docs.map((d) => d.design.name)).toEqual(['a', 'b']);
-    const perVhost = { exchanges: [{ name: 'amq.direct', type: 'direct' }, { name: 'shop.retry', type: 'direct' }], queues: [{ name: 'shop.work', arguments: {} }] };
+    const perVhost = {
+      exchanges: [
+        { name: 'amq.direct', type: 'direct' },
+        { name: 'shop.retry', type: 'direct' },
+      ],
+      queues: [{ name: 'shop.work', arguments: {} }],
+    };
     const one = readDocumentFile(JSON.stringify(perVhost));
     expect(one.ok && one.docs[0]!.design.name).toBe('shop.retry');
     expect(one.ok && one.vhosts.map((v) => v.name)).toEqual([undefined]);

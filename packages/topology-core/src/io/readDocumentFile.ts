@@ -42,7 +42,12 @@ export type ReadDocumentResult =
       /** the file's `rabbitmq_version` (or `rabbit_version`): the broker it was exported from */
       readonly rabbitVersion?: string;
     }
-  | { readonly ok: false; readonly kind?: DocumentKind; readonly errors: readonly ValidationIssue[]; readonly warnings: readonly ValidationIssue[] };
+  | {
+      readonly ok: false;
+      readonly kind?: DocumentKind;
+      readonly errors: readonly ValidationIssue[];
+      readonly warnings: readonly ValidationIssue[];
+    };
 
 /** the warnings that say what an import left out or changed (as against a design's validation warnings) */
 export const IMPORT_NOTE_CODES: readonly string[] = ['skipped', 'not-imported', 'field-ignored'];
@@ -76,15 +81,33 @@ export function readDocumentFile(text: string, opts: ReadDocumentOptions = {}): 
   const parsed = parseJsonText(text);
   if (!parsed.ok) return { ok: false, errors: [parsed.error], warnings: [] };
   const value = parsed.value;
-  const r = loadValueVhosts(value, { ...(name !== undefined ? { name } : {}), ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
+  const r = loadValueVhosts(value, {
+    ...(name !== undefined ? { name } : {}),
+    ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}),
+  });
   if (!r.ok) return r;
   const definitions = looksLikeDefinitions(value) && isPlainObject(value);
   const kind = r.docs[0]!.kind;
   const docs = r.docs.map((d): ReadDocument => {
     // a design names itself; definitions and scenarios pasted without a file are named from what they hold
-    const design = name === undefined && d.kind === 'definitions' ? { ...d.design, name: nameFromContent(d.design.topology, d.vhost) } : d.design;
-    return { kind: d.kind, design, warnings: d.warnings, ...(d.vhost !== undefined ? { vhost: d.vhost } : {}), ...(d.skippedBindings ? { skippedBindings: d.skippedBindings } : {}) };
+    const design =
+      name === undefined && d.kind === 'definitions'
+        ? { ...d.design, name: nameFromContent(d.design.topology, d.vhost) }
+        : d.design;
+    return {
+      kind: d.kind,
+      design,
+      warnings: d.warnings,
+      ...(d.vhost !== undefined ? { vhost: d.vhost } : {}),
+      ...(d.skippedBindings ? { skippedBindings: d.skippedBindings } : {}),
+    };
   });
   const rabbitVersion = definitions ? versionOf(value) : undefined;
-  return { ok: true, kind, docs, vhosts: definitions ? vhostContents(value) : [], ...(rabbitVersion ? { rabbitVersion } : {}) };
+  return {
+    ok: true,
+    kind,
+    docs,
+    vhosts: definitions ? vhostContents(value) : [],
+    ...(rabbitVersion ? { rabbitVersion } : {}),
+  };
 }

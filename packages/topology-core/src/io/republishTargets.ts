@@ -18,10 +18,18 @@ export function republishTargets(c: ConsumerSpec): readonly RepublishTarget[] {
 
 /** A short stable suffix for the publication's name: `1` for rule 1 (as before), `success`, `action-2`. */
 export function republishSlotSuffix(slot: RepublishSlot): string {
-  return slot.kind === 'rule' ? String(slot.index + 1) : slot.kind === 'onSuccess' ? 'success' : `action-${slot.index + 1}`;
+  return slot.kind === 'rule'
+    ? String(slot.index + 1)
+    : slot.kind === 'onSuccess'
+      ? 'success'
+      : `action-${slot.index + 1}`;
 }
 
 /** "a failed message (rule 1)", "a processed message", "a message (action 2)" */
 export function republishSlotWhat(slot: RepublishSlot): string {
-  return slot.kind === 'rule' ? `a failed message (rule ${slot.index + 1})` : slot.kind === 'onSuccess' ? 'a processed message' : `a message (action ${slot.index + 1})`;
+  return slot.kind === 'rule'
+    ? `a failed message (rule ${slot.index + 1})`
+    : slot.kind === 'onSuccess'
+      ? 'a processed message'
+      : `a message (action ${slot.index + 1})`;
 }

@@ -29,7 +29,12 @@ export function userPasswordNotes(input: { readonly [k: string]: unknown }): Val
     out.push({
       path: 'users',
       code: 'password-plain-text',
-      message: `${plain.length} user(s) (${plain.slice(0, 5).map((n) => JSON.stringify(n)).join(', ')}) carry a plain-text "password": RabbitMQ hashes it on import and the user logs in with it (measured), so the file holds the secret in clear; users are not imported here`,
+      message: `${plain.length} user(s) (${plain
+        .slice(0, 5)
+        .map((n) => JSON.stringify(n))
+        .join(
+          ', ',
+        )}) carry a plain-text "password": RabbitMQ hashes it on import and the user logs in with it (measured), so the file holds the secret in clear; users are not imported here`,
     });
   return out;
 }

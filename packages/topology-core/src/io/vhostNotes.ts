@@ -9,11 +9,18 @@
 import type { ValidationIssue } from '../model/validateResult.js';
 import { objectCount, type VhostContents } from './definitionsVhosts.js';
 
-export function vhostNotes(input: { readonly [k: string]: unknown }, contents: readonly VhostContents[], read: string | undefined): ValidationIssue[] {
+export function vhostNotes(
+  input: { readonly [k: string]: unknown },
+  contents: readonly VhostContents[],
+  read: string | undefined,
+): ValidationIssue[] {
   const out: ValidationIssue[] = [];
   const bare = contents.find((c) => c.name === undefined && objectCount(c) > 0);
   // 4.x writes where a per-vhost export came from (rabbitmqadmin-ng's 4.0.5 fixture: "original_vhost_name": "vh3")
-  const origin = typeof input.original_vhost_name === 'string' ? ` (exported from vhost ${JSON.stringify(input.original_vhost_name)}: original_vhost_name)` : '';
+  const origin =
+    typeof input.original_vhost_name === 'string'
+      ? ` (exported from vhost ${JSON.stringify(input.original_vhost_name)}: original_vhost_name)`
+      : '';
   if (bare)
     out.push({
       path: '',
@@ -21,9 +28,16 @@ export function vhostNotes(input: { readonly [k: string]: unknown }, contents: r
       message: `${objectCount(bare)} object(s) carry no vhost field: a per-vhost export (GET /api/definitions/VHOST)${origin}, read as one vhost. It loads into whichever vhost it is posted to (POST /api/definitions/VHOST, both brokers); a cluster-wide import (rabbitmqctl import_definitions) has no vhost to put them in`,
     });
   if (Array.isArray(input.vhosts)) {
-    const declared = new Set(input.vhosts.map((v) => (v && typeof v === 'object' ? (v as { name?: unknown }).name : undefined)));
+    const declared = new Set(
+      input.vhosts.map((v) => (v && typeof v === 'object' ? (v as { name?: unknown }).name : undefined)),
+    );
     for (const c of contents)
-      if (c.name !== undefined && objectCount(c) > 0 && !declared.has(c.name) && (read === undefined || c.name === read))
+      if (
+        c.name !== undefined &&
+        objectCount(c) > 0 &&
+        !declared.has(c.name) &&
+        (read === undefined || c.name === read)
+      )
         out.push({
           path: 'vhosts',
           code: 'vhost-undeclared',

@@ -6,9 +6,12 @@
 export type YamlValue = string | number | boolean | null | readonly YamlValue[] | { readonly [k: string]: YamlValue };
 
 const scalar = (v: string | number | boolean | null): string => (typeof v === 'string' ? JSON.stringify(v) : String(v));
-const key = (k: string): string => (/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(k) && !/^(true|false|null|yes|no|on|off|y|n|~)$/i.test(k) ? k : JSON.stringify(k));
-const isEmpty = (v: YamlValue): boolean => (Array.isArray(v) ? v.length === 0 : typeof v === 'object' && v !== null && Object.keys(v).length === 0);
-const inline = (v: YamlValue): string => (Array.isArray(v) ? '[]' : typeof v === 'object' && v !== null ? '{}' : scalar(v as string));
+const key = (k: string): string =>
+  /^[A-Za-z_][A-Za-z0-9_.-]*$/.test(k) && !/^(true|false|null|yes|no|on|off|y|n|~)$/i.test(k) ? k : JSON.stringify(k);
+const isEmpty = (v: YamlValue): boolean =>
+  Array.isArray(v) ? v.length === 0 : typeof v === 'object' && v !== null && Object.keys(v).length === 0;
+const inline = (v: YamlValue): string =>
+  Array.isArray(v) ? '[]' : typeof v === 'object' && v !== null ? '{}' : scalar(v as string);
 
 function lines(v: YamlValue, indent: string): string[] {
   if (Array.isArray(v)) {
@@ -19,7 +22,9 @@ function lines(v: YamlValue, indent: string): string[] {
     });
   }
   return Object.entries(v as { readonly [k: string]: YamlValue }).flatMap(([k, x]) =>
-    typeof x === 'object' && x !== null && !isEmpty(x) ? [`${indent}${key(k)}:`, ...lines(x, `${indent}  `)] : [`${indent}${key(k)}: ${inline(x)}`],
+    typeof x === 'object' && x !== null && !isEmpty(x)
+      ? [`${indent}${key(k)}:`, ...lines(x, `${indent}  `)]
+      : [`${indent}${key(k)}: ${inline(x)}`],
   );
 }
 

@@ -15,7 +15,11 @@ import { templateDesign } from '../../testing/templateDesign.js';
  */
 function fanoutWait(publishers: PublisherSpec[] = [{ id: 'p', exchange: 'main', routingKey: 'task' }]): Design {
   const topology: Topology = {
-    exchanges: [{ name: 'main', type: 'direct' }, { name: 'retry', type: 'fanout' }, { name: 'parked', type: 'direct' }],
+    exchanges: [
+      { name: 'main', type: 'direct' },
+      { name: 'retry', type: 'fanout' },
+      { name: 'parked', type: 'direct' },
+    ],
     queues: [
       { name: 'work.q', arguments: { 'x-dead-letter-exchange': 'retry' } },
       { name: 'wait.q', arguments: { 'x-message-ttl': 1000, 'x-dead-letter-exchange': 'main' } },
@@ -38,7 +42,10 @@ function fanoutWait(publishers: PublisherSpec[] = [{ id: 'p', exchange: 'main', 
         behaviour: {
           kind: 'worker',
           onFailure: [
-            { when: { kind: 'lt', counter: { kind: 'deathCount', queue: 'work.q', reason: 'rejected' }, value: 3 }, then: { kind: 'reject' } },
+            {
+              when: { kind: 'lt', counter: { kind: 'deathCount', queue: 'work.q', reason: 'rejected' }, value: 3 },
+              then: { kind: 'reject' },
+            },
             { then: { kind: 'ack' } },
           ],
         },
@@ -67,7 +74,10 @@ describe('arrival keys through a fanout exchange', () => {
   });
 
   it('still a cycle when a publisher does send `delay`: wait.q dead-letters into itself', () => {
-    const d = fanoutWait([{ id: 'p', exchange: 'main', routingKey: 'task' }, { id: 'later', exchange: 'main', routingKey: 'delay' }]);
+    const d = fanoutWait([
+      { id: 'p', exchange: 'main', routingKey: 'task' },
+      { id: 'later', exchange: 'main', routingKey: 'delay' },
+    ]);
     const f = lintDesign(d).find((x) => x.id === 'automatic-cycle-dropped');
     expect(f?.message).toMatch(/^wait\.q -> wait\.q/);
   });
@@ -81,7 +91,9 @@ describe('arrival keys through a fanout exchange', () => {
 describe('arrival keys by queue name (the default exchange)', () => {
   it('a queue name is a key only where a publisher (or, with none declared, any client) publishes to the queue by name', () => {
     const byName = fanoutWait([{ id: 'p', exchange: '', routingKey: 'work.q' }]);
-    expect([...(buildFlow(byName.topology, byName.consumers, byName.publishers).arrivalKeys('work.q') ?? ['<any>'])]).toEqual(['work.q']);
+    expect([
+      ...(buildFlow(byName.topology, byName.consumers, byName.publishers).arrivalKeys('work.q') ?? ['<any>']),
+    ]).toEqual(['work.q']);
     const none = fanoutWait([]);
     expect([...(buildFlow(none.topology, [], []).arrivalKeys('wait.q') ?? ['<any>'])]).toContain('wait.q');
   });
@@ -108,14 +120,20 @@ describe('wildcard keys through topic bindings: overlap decided exactly (routing
   // neither pattern's sample key ("a", "b") matches the other pattern
   const chain = (second: string): Topology => ({
     // `mid` internal: only what `in` passes on reaches it (no client publishes to it)
-    exchanges: [{ name: 'in', type: 'topic' }, { name: 'mid', type: 'topic', internal: true }],
+    exchanges: [
+      { name: 'in', type: 'topic' },
+      { name: 'mid', type: 'topic', internal: true },
+    ],
     queues: [{ name: 'q' }],
     bindings: [
       { source: 'in', destination: 'mid', destination_type: 'exchange', routing_key: 'a.#' },
       { source: 'mid', destination: 'q', destination_type: 'queue', routing_key: second },
     ],
   });
-  const keysAt = (t: Topology) => buildFlow(t, [], []).arrivalKeys('q')?.filter((k) => k !== 'q');
+  const keysAt = (t: Topology) =>
+    buildFlow(t, [], [])
+      .arrivalKeys('q')
+      ?.filter((k) => k !== 'q');
   it('"a.#" then "#.b": keys reach the queue (the sampled overlap said none did)', () => {
     expect(keysAt(chain('#.b'))).toEqual(['#.b']);
   });

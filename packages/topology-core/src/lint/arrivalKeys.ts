@@ -84,13 +84,17 @@ export function arrivalKeys(inp: KeyInputs): ArrivalKeys {
         changed = true;
       }
   };
-  const known = (m: Map<string, Set<string> | undefined>, name: string): Keys => (m.has(name) ? m.get(name) : new Set());
+  const known = (m: Map<string, Set<string> | undefined>, name: string): Keys =>
+    m.has(name) ? m.get(name) : new Set();
   // what a binding from `source` lets through
   const through = (source: string, b: CompiledBinding): Keys => {
     const x = index.exchanges.get(source);
     if (!x) return new Set();
     const keys = known(atX, source);
-    if (x.match === 'direct') return keys === undefined || keys.has(b.key) || [...keys].some((k) => keyPasses('direct', b.key, k)) ? new Set([b.key]) : new Set();
+    if (x.match === 'direct')
+      return keys === undefined || keys.has(b.key) || [...keys].some((k) => keyPasses('direct', b.key, k))
+        ? new Set([b.key])
+        : new Set();
     if (x.match === 'topic') {
       // any key through a wildcard binding: the keys the pattern matches (kept as the pattern), never "any key"
       if (keys === undefined) return new Set([b.key]);
@@ -127,13 +131,19 @@ export function arrivalKeys(inp: KeyInputs): ArrivalKeys {
     for (const p of inp.publishers) add(atX, p.exchange, ccKeys(p));
     for (const c of inp.consumers) {
       const b = c.behaviour;
-      const actions = b.kind === 'worker' ? [...b.onFailure.map((r) => r.then), ...(b.onSuccess ? [b.onSuccess] : [])] : b.kind === 'router' ? b.rules.map((r) => r.then) : b.actions;
+      const actions =
+        b.kind === 'worker'
+          ? [...b.onFailure.map((r) => r.then), ...(b.onSuccess ? [b.onSuccess] : [])]
+          : b.kind === 'router'
+            ? b.rules.map((r) => r.then)
+            : b.actions;
       for (const a of actions) republish(c.queue, a);
     }
     // the default exchange delivers by queue name: with no publisher declared a client may publish straight to any queue
     const byName = atX.has('') ? atX.get('') : undefined;
     for (const q of topology.queues) {
-      if (inp.publishers.length === 0 || (atX.has('') && (byName === undefined || byName.has(q.name)))) add(atQ, q.name, new Set([q.name]));
+      if (inp.publishers.length === 0 || (atX.has('') && (byName === undefined || byName.has(q.name))))
+        add(atQ, q.name, new Set([q.name]));
       const a = args.get(q.name);
       const dlx = a?.['x-dead-letter-exchange'];
       if (typeof dlx !== 'string') continue;

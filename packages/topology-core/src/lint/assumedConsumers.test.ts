@@ -19,7 +19,7 @@ const jobTimeout = (workTtl: number) =>
   );
 
 describe('the consumer assumption', () => {
-  it('a TTL far longer than its loop partner\'s is a job timeout: a work queue with a rejecting worker', () => {
+  it("a TTL far longer than its loop partner's is a job timeout: a work queue with a rejecting worker", () => {
     const a = assumedConsumers(jobTimeout(8 * HOUR));
     expect(a.roles).toEqual({ 'work.q': 'work', 'wait.q': 'wait' });
     expect(a.reasons['work.q']).toContain("far longer than its loop partner wait.q's (5 s)");
@@ -33,7 +33,9 @@ describe('the consumer assumption', () => {
   it('two TTLs of the same order are two wait queues (an expiry-only loop)', () => {
     const a = assumedConsumers(jobTimeout(20_000));
     expect(a.roles).toEqual({ 'work.q': 'wait', 'wait.q': 'wait' });
-    expect(lintDesign(designOf('jt', jobTimeout(20_000), [], [], '3.10')).map((f) => f.id)).toContain('automatic-cycle-dropped');
+    expect(lintDesign(designOf('jt', jobTimeout(20_000), [], [], '3.10')).map((f) => f.id)).toContain(
+      'automatic-cycle-dropped',
+    );
   });
 
   it('a DLQ that a catch-all policy gives a DLX parks what the work queues dead-letter (never a rejecting worker)', () => {
@@ -64,7 +66,9 @@ describe('the consumer assumption', () => {
       ['app', 'k'],
       ['', 'by-name'],
     ]);
-    expect(withAssumedActors(designOf('n', T.topology(T.queue('only')))).assumed?.publishers.map((p) => p.routingKey)).toEqual(['only']);
+    expect(
+      withAssumedActors(designOf('n', T.topology(T.queue('only')))).assumed?.publishers.map((p) => p.routingKey),
+    ).toEqual(['only']);
   });
 
   it('says the assumption in a few lines, the surprising roles with why', () => {
@@ -76,7 +80,13 @@ describe('the consumer assumption', () => {
 
 describe('ttl-queue-without-exit on a definitions file', () => {
   it('a TTL queue with no DLX is said (info): what nobody takes in time is dropped; a queue with a DLX is not', () => {
-    const t = T.topology(T.exchange('app'), T.queue('events', { ttl: 60_000 }), T.queue('wait', { ttl: 1000, dlx: 'app' }), T.bind('app', 'events', 'e'), T.bind('app', 'wait', 'w'));
+    const t = T.topology(
+      T.exchange('app'),
+      T.queue('events', { ttl: 60_000 }),
+      T.queue('wait', { ttl: 1000, dlx: 'app' }),
+      T.bind('app', 'events', 'e'),
+      T.bind('app', 'wait', 'w'),
+    );
     const f = lintDesign(designOf('d', t)).filter((x) => x.id === 'ttl-queue-without-exit');
     expect(f.map((x) => [x.severity, x.objects])).toEqual([['info', ['queue:events']]]);
     expect(f[0]!.message).toContain('dropped without a trace');
@@ -96,9 +106,18 @@ describe('a parking exchange that no queue dead-letters into', () => {
       T.bind('jobs.parking', 'jobs.parked'),
     );
     const f = lintDesign(designOf('p', t)).find((x) => x.id === 'dead-letter-cycle-unbounded');
-    expect(f?.message).toContain("The parking exchange jobs.parking (to jobs.parked) is no queue's dead-letter exchange");
+    expect(f?.message).toContain(
+      "The parking exchange jobs.parking (to jobs.parked) is no queue's dead-letter exchange",
+    );
     // once a queue dead-letters there, it is an exit of the topology and not said
-    const withExit = { ...t, queues: t.queues.map((q) => (q.name === 'wait.q' ? T.queue('wait.q', { dlx: 'jobs', dlrk: 'work', ttl: 5000, args: {} }) : q)).concat(T.queue('over', { dlx: 'jobs.parking' })) };
-    expect(lintDesign(designOf('p', withExit)).find((x) => x.id === 'dead-letter-cycle-unbounded')?.message ?? '').not.toContain('jobs.parking');
+    const withExit = {
+      ...t,
+      queues: t.queues
+        .map((q) => (q.name === 'wait.q' ? T.queue('wait.q', { dlx: 'jobs', dlrk: 'work', ttl: 5000, args: {} }) : q))
+        .concat(T.queue('over', { dlx: 'jobs.parking' })),
+    };
+    expect(
+      lintDesign(designOf('p', withExit)).find((x) => x.id === 'dead-letter-cycle-unbounded')?.message ?? '',
+    ).not.toContain('jobs.parking');
   });
 });

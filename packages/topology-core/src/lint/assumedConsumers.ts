@@ -53,7 +53,10 @@ export const assumedWorkerId = (queue: string): string => `worker-${queue}`;
 export const JOB_TIMEOUT_RATIO = 10;
 
 /** The queues a queue's dead letters can reach in one hop (its dead-letter routing key, else any key the DLX's bindings take). */
-function deadLetterHop(topology: Topology, args: ReadonlyMap<string, Record<string, AmqpValue>>): Map<string, Set<string>> {
+function deadLetterHop(
+  topology: Topology,
+  args: ReadonlyMap<string, Record<string, AmqpValue>>,
+): Map<string, Set<string>> {
   const types = new Map<string, string>(topology.exchanges.map((x) => [x.name, x.type]));
   const out = new Map<string, Set<string>>();
   for (const [q, a] of args) {
@@ -93,7 +96,8 @@ export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): 
   // which queues dead letters reach: the queues each dead-letter exchange routes to
   const dlxs = new Set(dlxOf.values());
   const fedByDlx = new Set<string>();
-  for (const b of topology.bindings) if (dlxs.has(b.source) && b.destination_type === 'queue') fedByDlx.add(b.destination);
+  for (const b of topology.bindings)
+    if (dlxs.has(b.source) && b.destination_type === 'queue') fedByDlx.add(b.destination);
   for (const [q, dlx] of dlxOf) {
     // the default exchange as DLX routes by the dead-letter routing key, i.e. to that queue
     const dlrk = args.get(q)?.['x-dead-letter-routing-key'];
@@ -105,7 +109,9 @@ export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): 
   for (const [q, dlx] of dlxOf) if (args.get(q)?.['x-message-ttl'] !== undefined) waitDlxs.add(dlx);
   for (const [q, dlx] of dlxOf) if (args.get(q)?.['x-message-ttl'] === undefined) waitDlxs.delete(dlx);
   const fedByBinding = new Set<string>();
-  for (const b of topology.bindings) if ((!dlxs.has(b.source) || waitDlxs.has(b.source)) && b.destination_type === 'queue') fedByBinding.add(b.destination);
+  for (const b of topology.bindings)
+    if ((!dlxs.has(b.source) || waitDlxs.has(b.source)) && b.destination_type === 'queue')
+      fedByBinding.add(b.destination);
   const hop = deadLetterHop(topology, args);
   const ttlOf = (q: string): number | undefined => {
     const t = args.get(q)?.['x-message-ttl'];
@@ -129,20 +135,43 @@ export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): 
     const a = args.get(q.name) ?? {};
     const hasDlx = typeof a['x-dead-letter-exchange'] === 'string';
     const hasTtl = a['x-message-ttl'] !== undefined;
-    const delayedRetry = a['x-queue-type'] === 'quorum' && typeof a['x-delayed-retry-type'] === 'string' && a['x-delayed-retry-type'] !== 'disabled';
+    const delayedRetry =
+      a['x-queue-type'] === 'quorum' &&
+      typeof a['x-delayed-retry-type'] === 'string' &&
+      a['x-delayed-retry-type'] !== 'disabled';
     const partner = hasDlx && hasTtl && !live(q.name) ? loopPartnerWait(q.name) : undefined;
     const onlyDeadLetters = fedByDlx.has(q.name) && !fedByBinding.has(q.name) && !live(q.name);
     let role: QueueRole;
     let why: string;
     if (a['x-queue-type'] === 'stream') [role, why] = ['parking', 'a stream: readers move nothing'];
     else if (partner !== undefined)
-      [role, why] = ['work', `a dead-letter route and a TTL (${formatDuration(ttlOf(q.name)!)}) far longer than its loop partner ${partner}'s (${formatDuration(ttlOf(partner)!)}): a job timeout on a work queue`];
-    else if (hasDlx && hasTtl && !live(q.name)) [role, why] = ['wait', `a TTL (${formatDuration(ttlOf(q.name) ?? 0)}) and a dead-letter route: nobody consumes it, messages dead-letter when they expire`];
+      [role, why] = [
+        'work',
+        `a dead-letter route and a TTL (${formatDuration(ttlOf(q.name)!)}) far longer than its loop partner ${partner}'s (${formatDuration(ttlOf(partner)!)}): a job timeout on a work queue`,
+      ];
+    else if (hasDlx && hasTtl && !live(q.name))
+      [role, why] = [
+        'wait',
+        `a TTL (${formatDuration(ttlOf(q.name) ?? 0)}) and a dead-letter route: nobody consumes it, messages dead-letter when they expire`,
+      ];
     else if (onlyDeadLetters && !hasTtl && dlxFromPolicy.has(q.name))
-      [role, why] = ['parking', `only dead letters reach it; its dead-letter exchange comes from policy ${dlxFromPolicy.get(q.name)}, which covers it with the queues it parks for`];
-    else if (hasDlx || delayedRetry) [role, why] = ['work', delayedRetry ? "4.3's delayed retry: its consumer requeues" : 'a dead-letter route and no TTL: its consumer rejects what it fails on'];
-    else if (onlyDeadLetters) [role, why] = ['parking', 'only dead letters reach it and it has no dead-letter route: they rest there'];
-    else [role, why] = live(q.name) ? ['work', 'the broker shows consumers on it'] : ['idle', 'nothing in the topology says who consumes it'];
+      [role, why] = [
+        'parking',
+        `only dead letters reach it; its dead-letter exchange comes from policy ${dlxFromPolicy.get(q.name)}, which covers it with the queues it parks for`,
+      ];
+    else if (hasDlx || delayedRetry)
+      [role, why] = [
+        'work',
+        delayedRetry
+          ? "4.3's delayed retry: its consumer requeues"
+          : 'a dead-letter route and no TTL: its consumer rejects what it fails on',
+      ];
+    else if (onlyDeadLetters)
+      [role, why] = ['parking', 'only dead letters reach it and it has no dead-letter route: they rest there'];
+    else
+      [role, why] = live(q.name)
+        ? ['work', 'the broker shows consumers on it']
+        : ['idle', 'nothing in the topology says who consumes it'];
     roles[q.name] = role;
     reasons[q.name] = why;
     if (role === 'work')
@@ -150,14 +179,21 @@ export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): 
         id: assumedWorkerId(q.name),
         queue: q.name,
         label: `worker ${q.name}`,
-        behaviour: { kind: 'worker', onFailure: [{ then: delayedRetry ? { kind: 'requeue', via: 'reject' } : hasDlx ? { kind: 'reject' } : { kind: 'ack' } }] },
+        behaviour: {
+          kind: 'worker',
+          onFailure: [
+            { then: delayedRetry ? { kind: 'requeue', via: 'reject' } : hasDlx ? { kind: 'reject' } : { kind: 'ack' } },
+          ],
+        },
       });
   }
   return { roles, reasons, consumers, args };
 }
 
 /** Every queue's assumed role and why, for JSON reports. */
-export function assumedRoleList(assumed: AssumedConsumers): { readonly queue: string; readonly role: QueueRole; readonly reason: string }[] {
+export function assumedRoleList(
+  assumed: AssumedConsumers,
+): { readonly queue: string; readonly role: QueueRole; readonly reason: string }[] {
   return Object.entries(assumed.roles).map(([queue, role]) => ({ queue, role, reason: assumed.reasons[queue] ?? '' }));
 }
 
@@ -178,7 +214,11 @@ export function describeAssumedRoles(assumed: AssumedConsumers, shown = 5): stri
   for (const [q, r] of Object.entries(assumed.roles)) by.set(r, [...(by.get(r) ?? []), q]);
   const lines = (['work', 'wait', 'parking', 'idle'] as const).flatMap((r) => {
     const qs = by.get(r) ?? [];
-    return qs.length === 0 ? [] : [`${qs.length} ${ROLE_WORDS[r]}: ${qs.slice(0, shown).join(', ')}${qs.length > shown ? `, and ${qs.length - shown} more` : ''}`];
+    return qs.length === 0
+      ? []
+      : [
+          `${qs.length} ${ROLE_WORDS[r]}: ${qs.slice(0, shown).join(', ')}${qs.length > shown ? `, and ${qs.length - shown} more` : ''}`,
+        ];
   });
   const notable = Object.entries(assumed.reasons).filter(([, why]) => /job timeout|comes from policy/.test(why));
   for (const [q, why] of notable.slice(0, shown)) lines.push(`${q}: ${assumed.roles[q]}, ${why}`);
@@ -218,8 +258,16 @@ export function assumedPublishers(topology: Topology, assumed: AssumedConsumers)
     if (errorPaths.has(x.name) || x.internal) continue;
     const seen = new Set<string>();
     for (const b of bySource.get(x.name) ?? []) {
-      const headers = x.type === 'headers' ? Object.fromEntries(Object.entries(b.arguments ?? {}).filter(([k]) => !k.startsWith('x-'))) : undefined;
-      const routingKey = x.type === 'fanout' || x.type === 'headers' ? '' : x.type === 'topic' ? sampleTopicKey(b.routing_key) : b.routing_key;
+      const headers =
+        x.type === 'headers'
+          ? Object.fromEntries(Object.entries(b.arguments ?? {}).filter(([k]) => !k.startsWith('x-')))
+          : undefined;
+      const routingKey =
+        x.type === 'fanout' || x.type === 'headers'
+          ? ''
+          : x.type === 'topic'
+            ? sampleTopicKey(b.routing_key)
+            : b.routing_key;
       const key = JSON.stringify([routingKey, headers ?? null]);
       if (seen.has(key)) continue;
       seen.add(key);
@@ -243,7 +291,13 @@ export function assumedPublishers(topology: Topology, assumed: AssumedConsumers)
   }
   for (const q of topology.queues)
     if (!reached.has(q.name) && assumed.roles[q.name] !== 'parking')
-      publishers.push({ id: `publish-by-name-${q.name}`, label: `to ${q.name} (default exchange, by queue name)`, exchange: '', routingKey: q.name, bodyPrefix: q.name });
+      publishers.push({
+        id: `publish-by-name-${q.name}`,
+        label: `to ${q.name} (default exchange, by queue name)`,
+        exchange: '',
+        routingKey: q.name,
+        bodyPrefix: q.name,
+      });
   return publishers;
 }
 
@@ -252,10 +306,16 @@ export function assumedPublishers(topology: Topology, assumed: AssumedConsumers)
  * given the ones the topology implies; `assumed` says what was added (undefined: nothing was,
  * the design had actors of its own, or no exchange routes anywhere).
  */
-export function withAssumedActors(design: Design): { readonly design: Design; readonly assumed?: { readonly consumers: readonly ConsumerSpec[]; readonly publishers: readonly PublisherSpec[] } } {
+export function withAssumedActors(design: Design): {
+  readonly design: Design;
+  readonly assumed?: { readonly consumers: readonly ConsumerSpec[]; readonly publishers: readonly PublisherSpec[] };
+} {
   if (design.publishers.length > 0 || design.consumers.length > 0) return { design };
   const assumed = assumedConsumers(design.topology);
   const publishers = assumedPublishers(design.topology, assumed);
   if (publishers.length === 0) return { design };
-  return { design: { ...design, consumers: [...assumed.consumers], publishers }, assumed: { consumers: assumed.consumers, publishers } };
+  return {
+    design: { ...design, consumers: [...assumed.consumers], publishers },
+    assumed: { consumers: assumed.consumers, publishers },
+  };
 }

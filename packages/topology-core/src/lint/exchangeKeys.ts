@@ -81,7 +81,12 @@ export function exchangeKeys(design: Design, flow: Flow): ReadonlyMap<string, Ke
     }
     for (const c of design.consumers) {
       const b = c.behaviour;
-      const actions = b.kind === 'worker' ? [...b.onFailure.map((r) => r.then), ...(b.onSuccess ? [b.onSuccess] : [])] : b.kind === 'router' ? b.rules.map((r) => r.then) : b.actions;
+      const actions =
+        b.kind === 'worker'
+          ? [...b.onFailure.map((r) => r.then), ...(b.onSuccess ? [b.onSuccess] : [])]
+          : b.kind === 'router'
+            ? b.rules.map((r) => r.then)
+            : b.actions;
       for (const a of actions) republish(c.queue, a);
     }
     for (const q of design.topology.queues) {
@@ -94,7 +99,12 @@ export function exchangeKeys(design: Design, flow: Flow): ReadonlyMap<string, Ke
     for (const b of design.topology.bindings) {
       if (b.destination_type !== 'exchange' || !at.has(b.source)) continue;
       const keys = at.get(b.source);
-      add(b.destination, keys === undefined ? undefined : new Set([...keys].filter((k) => bindingMatches(types.get(b.source), b.routing_key, k))));
+      add(
+        b.destination,
+        keys === undefined
+          ? undefined
+          : new Set([...keys].filter((k) => bindingMatches(types.get(b.source), b.routing_key, k))),
+      );
     }
     for (const x of design.topology.exchanges) {
       const ae = x.arguments?.['alternate-exchange'];

@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { GROUP_AFTER, groupFindings, objectList } from './findingGroups.js';
 
-const finding = (id: string, severity: string, objects: string[]) => ({ id, severity, objects, message: `${id} on ${objects.join(',')}` });
+const finding = (id: string, severity: string, objects: string[]) => ({
+  id,
+  severity,
+  objects,
+  message: `${id} on ${objects.join(',')}`,
+});
 
 describe('groupFindings', () => {
   it('keeps a few findings of a rule one by one and groups more, in the order rules first appear', () => {
-    const many = Array.from({ length: 1000 }, (_, i) => finding('no-retry-limit', 'warning', [`queue:q${i}`, 'exchange:dlx']));
-    const groups = groupFindings([finding('ttl-zero', 'error', ['queue:a']), ...many, finding('ttl-zero', 'error', ['queue:b'])]);
+    const many = Array.from({ length: 1000 }, (_, i) =>
+      finding('no-retry-limit', 'warning', [`queue:q${i}`, 'exchange:dlx']),
+    );
+    const groups = groupFindings([
+      finding('ttl-zero', 'error', ['queue:a']),
+      ...many,
+      finding('ttl-zero', 'error', ['queue:b']),
+    ]);
     expect(groups.map((g) => g.kind)).toEqual(['single', 'single', 'group']);
     const g = groups[2]!;
     if (g.kind !== 'group') throw new Error('expected a group');

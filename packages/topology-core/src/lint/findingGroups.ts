@@ -32,7 +32,13 @@ export function groupFindings<F extends GroupableFinding>(findings: readonly F[]
   const out: FindingGroup<F>[] = [];
   for (const list of byRule.values()) {
     if (list.length <= GROUP_AFTER) for (const f of list) out.push({ kind: 'single', finding: f });
-    else out.push({ kind: 'group', findings: list, first: list[0]!, objects: [...new Set(list.flatMap((x) => x.objects))] });
+    else
+      out.push({
+        kind: 'group',
+        findings: list,
+        first: list[0]!,
+        objects: [...new Set(list.flatMap((x) => x.objects))],
+      });
   }
   return out;
 }

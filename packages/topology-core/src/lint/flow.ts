@@ -34,7 +34,11 @@ export interface Flow {
   readonly exchangeType: (name: string) => string | undefined;
 }
 
-export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[], publishers: readonly PublisherSpec[] = []): Flow {
+export function buildFlow(
+  topology: Topology,
+  consumers: readonly ConsumerSpec[],
+  publishers: readonly PublisherSpec[] = [],
+): Flow {
   const index = compileExchanges(topology);
   const args = new Map(topology.queues.map((q) => [q.name, effectiveArguments(queueEffectiveSettings(q, topology))]));
   const consumersByQueue = new Map<string, ConsumerSpec[]>();
@@ -85,8 +89,12 @@ export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]
       for (const b of x.bindings) {
         let ok: boolean;
         if (keys === undefined || x.match === 'fanout' || x.match === 'headers' || x.match === 'radlx') ok = true;
-        else if (x.match === 'direct') ok = (keySet ??= new Set(keys)).has(b.key) || patterns.some((k) => keyPasses('direct', b.key, k));
-        else ok = (keyWords ??= keys.map(topicWords)).some((w) => topicWordsMatch(b.words, w)) || patterns.some((k) => keyPasses('topic', b.key, k));
+        else if (x.match === 'direct')
+          ok = (keySet ??= new Set(keys)).has(b.key) || patterns.some((k) => keyPasses('direct', b.key, k));
+        else
+          ok =
+            (keyWords ??= keys.map(topicWords)).some((w) => topicWordsMatch(b.words, w)) ||
+            patterns.some((k) => keyPasses('topic', b.key, k));
         if (!ok) continue;
         matched++;
         if (b.dest.kind === 'queue') out.add(b.dest.name);
@@ -125,7 +133,16 @@ export function buildFlow(topology: Topology, consumers: readonly ConsumerSpec[]
     return s;
   }
 
-  return { topology, index, args, consumersByQueue, possibleQueues, arrivalKeys, deadLetterTargets, exchangeType: (n) => types.get(n) ?? builtinExchangeType(n) };
+  return {
+    topology,
+    index,
+    args,
+    consumersByQueue,
+    possibleQueues,
+    arrivalKeys,
+    deadLetterTargets,
+    exchangeType: (n) => types.get(n) ?? builtinExchangeType(n),
+  };
 }
 
 /**
@@ -142,7 +159,8 @@ export function isBounding(r: Rule): boolean {
 /** The actions a consumer may take on failure (or, for routers, on any message), with whether a bound guards them. */
 export function failureActions(c: ConsumerSpec): { readonly action: ConsumerAction; readonly bounded: boolean }[] {
   const b = c.behaviour;
-  const rules: readonly Rule[] = b.kind === 'worker' ? b.onFailure : b.kind === 'router' ? b.rules : b.actions.map((a) => ({ then: a }));
+  const rules: readonly Rule[] =
+    b.kind === 'worker' ? b.onFailure : b.kind === 'router' ? b.rules : b.actions.map((a) => ({ then: a }));
   const out: { action: ConsumerAction; bounded: boolean }[] = [];
   let guardSeen = false;
   for (const r of rules) {

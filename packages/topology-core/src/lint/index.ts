@@ -6,6 +6,24 @@ export { effectiveQueueArgs } from './flow.js';
 export { type LintRuleDoc, RULE_DOCS, ruleDoc } from './ruleDocs.js';
 export { fileUri, findingLocation, type LintReportInput, lintSarif } from './sarifReport.js';
 export { lintGithub } from './githubReport.js';
-export { assumedConsumers, assumedPublishers, assumedRoleList, assumedWorkerId, describeAssumedRoles, JOB_TIMEOUT_RATIO, withAssumedActors, type AssumedConsumers, type AssumeOptions, type QueueRole } from './assumedConsumers.js';
+export {
+  assumedConsumers,
+  assumedPublishers,
+  assumedRoleList,
+  assumedWorkerId,
+  describeAssumedRoles,
+  JOB_TIMEOUT_RATIO,
+  withAssumedActors,
+  type AssumedConsumers,
+  type AssumeOptions,
+  type QueueRole,
+} from './assumedConsumers.js';
 export { arrivalKeys, type ArrivalKeys } from './arrivalKeys.js';
-export { GROUP_AFTER, SHOWN_OBJECTS, groupFindings, objectList, type FindingGroup, type GroupableFinding } from './findingGroups.js';
+export {
+  GROUP_AFTER,
+  SHOWN_OBJECTS,
+  groupFindings,
+  objectList,
+  type FindingGroup,
+  type GroupableFinding,
+} from './findingGroups.js';

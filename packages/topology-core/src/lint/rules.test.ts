@@ -8,13 +8,15 @@ import { LINT_RULE_IDS } from './rules.js';
 import { buildTemplate } from '../templates/registry.js';
 
 /** Fixture builder: exchange `work` (direct) -> queue `q`; optional extras. */
-function design(o: {
-  qArgs?: AmqpTable;
-  extra?: Partial<Topology>;
-  consumers?: ConsumerSpec[];
-  publishers?: PublisherSpec[];
-  profile?: '3.10' | '4.x';
-} = {}): Design {
+function design(
+  o: {
+    qArgs?: AmqpTable;
+    extra?: Partial<Topology>;
+    consumers?: ConsumerSpec[];
+    publishers?: PublisherSpec[];
+    profile?: '3.10' | '4.x';
+  } = {},
+): Design {
   return {
     format: 'retry-studio/design',
     version: 1,
@@ -23,14 +25,21 @@ function design(o: {
     topology: {
       exchanges: [{ name: 'work', type: 'direct' }, ...(o.extra?.exchanges ?? [])],
       queues: [{ name: 'q', durable: true, arguments: o.qArgs ?? {} }, ...(o.extra?.queues ?? [])],
-      bindings: [{ source: 'work', destination: 'q', destination_type: 'queue', routing_key: 'task' }, ...(o.extra?.bindings ?? [])],
+      bindings: [
+        { source: 'work', destination: 'q', destination_type: 'queue', routing_key: 'task' },
+        ...(o.extra?.bindings ?? []),
+      ],
       ...(o.extra?.policies ? { policies: o.extra.policies } : {}),
     },
     consumers: o.consumers ?? [],
     publishers: o.publishers ?? [],
   };
 }
-const worker = (onFailure: Rule[], queue = 'q', id = 'w'): ConsumerSpec => ({ id, queue, behaviour: { kind: 'worker', onFailure } });
+const worker = (onFailure: Rule[], queue = 'q', id = 'w'): ConsumerSpec => ({
+  id,
+  queue,
+  behaviour: { kind: 'worker', onFailure },
+});
 const ids = (d: Design, opts = {}) => lintDesign(d, opts).map((f) => f.id);
 
 describe('lint rules', () => {
@@ -62,24 +71,59 @@ describe('lint rules', () => {
   });
 
   describe('requeue-without-limit', () => {
-    it('triggers on an unconditional requeue', () => expect(ids(design({ consumers: [worker([{ then: { kind: 'requeue' } }])] }))).toContain('requeue-without-limit'));
+    it('triggers on an unconditional requeue', () =>
+      expect(ids(design({ consumers: [worker([{ then: { kind: 'requeue' } }])] }))).toContain('requeue-without-limit'));
     it('not when guarded by redelivered', () =>
-      expect(ids(design({ consumers: [worker([{ when: { kind: 'redelivered', is: false }, then: { kind: 'requeue' } }, { then: { kind: 'reject' } }])] }))).not.toContain('requeue-without-limit'));
+      expect(
+        ids(
+          design({
+            consumers: [
+              worker([
+                { when: { kind: 'redelivered', is: false }, then: { kind: 'requeue' } },
+                { then: { kind: 'reject' } },
+              ]),
+            ],
+          }),
+        ),
+      ).not.toContain('requeue-without-limit'));
     it('not on a quorum queue with a delivery limit', () =>
-      expect(ids(design({ qArgs: { 'x-queue-type': 'quorum', 'x-delivery-limit': 3 }, consumers: [worker([{ then: { kind: 'requeue' } }])] }))).not.toContain('requeue-without-limit'));
+      expect(
+        ids(
+          design({
+            qArgs: { 'x-queue-type': 'quorum', 'x-delivery-limit': 3 },
+            consumers: [worker([{ then: { kind: 'requeue' } }])],
+          }),
+        ),
+      ).not.toContain('requeue-without-limit'));
   });
 
   describe('dead-letter-unroutable', () => {
-    const dl = (key: string) => design({ qArgs: { 'x-dead-letter-exchange': 'dlx', 'x-dead-letter-routing-key': key }, extra: { exchanges: [{ name: 'dlx', type: 'direct' }], queues: [{ name: 'dead' }], bindings: [{ source: 'dlx', destination: 'dead', destination_type: 'queue', routing_key: 'dead' }] } });
+    const dl = (key: string) =>
+      design({
+        qArgs: { 'x-dead-letter-exchange': 'dlx', 'x-dead-letter-routing-key': key },
+        extra: {
+          exchanges: [{ name: 'dlx', type: 'direct' }],
+          queues: [{ name: 'dead' }],
+          bindings: [{ source: 'dlx', destination: 'dead', destination_type: 'queue', routing_key: 'dead' }],
+        },
+      });
     it('triggers when no binding takes the key', () => expect(ids(dl('nope'))).toContain('dead-letter-unroutable'));
     it('not when a binding matches', () => expect(ids(dl('dead'))).not.toContain('dead-letter-unroutable'));
   });
 
   describe('dlx-missing', () => {
-    it('triggers on an undeclared DLX', () => expect(ids(design({ qArgs: { 'x-dead-letter-exchange': 'ghost' } }))).toContain('dlx-missing'));
-    it('not for the default exchange', () => expect(ids(design({ qArgs: { 'x-dead-letter-exchange': '' } }))).not.toContain('dlx-missing'));
+    it('triggers on an undeclared DLX', () =>
+      expect(ids(design({ qArgs: { 'x-dead-letter-exchange': 'ghost' } }))).toContain('dlx-missing'));
+    it('not for the default exchange', () =>
+      expect(ids(design({ qArgs: { 'x-dead-letter-exchange': '' } }))).not.toContain('dlx-missing'));
     it('sees a DLX set by policy', () =>
-      expect(ids(design({ extra: { policies: [{ name: 'p', pattern: '^q$', definition: { 'dead-letter-exchange': 'ghost' } }] } }))).toContain('dlx-missing'));
+      expect(
+        ids(
+          design({
+            extra: { policies: [{ name: 'p', pattern: '^q$', definition: { 'dead-letter-exchange': 'ghost' } }] },
+          }),
+        ),
+      ).toContain('dlx-missing'));
   });
 
   describe('dlx-fanout-redelivers-to-all', () => {
@@ -89,10 +133,16 @@ describe('lint rules', () => {
         extra: {
           exchanges: [{ name: 'fan', type: 'fanout' }],
           queues: Array.from({ length: n }, (_, i) => ({ name: `s${i}` })),
-          bindings: Array.from({ length: n }, (_, i) => ({ source: 'fan', destination: `s${i}`, destination_type: 'queue' as const, routing_key: '' })),
+          bindings: Array.from({ length: n }, (_, i) => ({
+            source: 'fan',
+            destination: `s${i}`,
+            destination_type: 'queue' as const,
+            routing_key: '',
+          })),
         },
       });
-    it('triggers with two queues on the fanout DLX', () => expect(ids(fan(2))).toContain('dlx-fanout-redelivers-to-all'));
+    it('triggers with two queues on the fanout DLX', () =>
+      expect(ids(fan(2))).toContain('dlx-fanout-redelivers-to-all'));
     it('not with one', () => expect(ids(fan(1))).not.toContain('dlx-fanout-redelivers-to-all'));
   });
 
@@ -110,14 +160,24 @@ describe('lint rules', () => {
   describe('automatic-cycle-dropped', () => {
     const cyc = (ttlBoth: boolean) =>
       design({
-        qArgs: ttlBoth ? { 'x-message-ttl': 10, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'w2' } : { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'w2' },
-        extra: { queues: [{ name: 'w2', arguments: { 'x-message-ttl': 10, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'q' } }] },
+        qArgs: ttlBoth
+          ? { 'x-message-ttl': 10, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'w2' }
+          : { 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'w2' },
+        extra: {
+          queues: [
+            {
+              name: 'w2',
+              arguments: { 'x-message-ttl': 10, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': 'q' },
+            },
+          ],
+        },
       });
     it('triggers on a TTL ping-pong (definitions: warning)', () => {
       const f = lintDesign(cyc(true)).find((x) => x.id === 'automatic-cycle-dropped');
       expect(f?.severity).toBe('warning');
     });
-    it('not when one queue of the loop only dead-letters by rejection', () => expect(ids(cyc(false))).not.toContain('automatic-cycle-dropped'));
+    it('not when one queue of the loop only dead-letters by rejection', () =>
+      expect(ids(cyc(false))).not.toContain('automatic-cycle-dropped'));
   });
 
   describe('retry-without-max', () => {
@@ -125,8 +185,14 @@ describe('lint rules', () => {
       design({
         qArgs: { 'x-dead-letter-exchange': 'retry', 'x-dead-letter-routing-key': 'q' },
         extra: {
-          exchanges: [{ name: 'retry', type: 'direct' }, { name: 'back', type: 'direct' }],
-          queues: [{ name: 'wait', arguments: { 'x-message-ttl': 100, 'x-dead-letter-exchange': 'back' } }, { name: 'parking' }],
+          exchanges: [
+            { name: 'retry', type: 'direct' },
+            { name: 'back', type: 'direct' },
+          ],
+          queues: [
+            { name: 'wait', arguments: { 'x-message-ttl': 100, 'x-dead-letter-exchange': 'back' } },
+            { name: 'parking' },
+          ],
           bindings: [
             { source: 'retry', destination: 'wait', destination_type: 'queue', routing_key: 'q' },
             { source: 'back', destination: 'q', destination_type: 'queue', routing_key: 'q' },
@@ -134,10 +200,19 @@ describe('lint rules', () => {
         },
         consumers: [worker(rules)],
       });
-    it('triggers when a reject loop has no count', () => expect(ids(loop([{ then: { kind: 'reject' } }]))).toContain('retry-without-max'));
+    it('triggers when a reject loop has no count', () =>
+      expect(ids(loop([{ then: { kind: 'reject' } }]))).toContain('retry-without-max'));
     it('not with an x-death limit', () =>
       expect(
-        ids(loop([{ when: { kind: 'lt', counter: { kind: 'deathCount', queue: 'q', reason: 'rejected' }, value: 3 }, then: { kind: 'reject' } }, { then: { kind: 'republish', exchange: '', routingKey: 'parking' } }])),
+        ids(
+          loop([
+            {
+              when: { kind: 'lt', counter: { kind: 'deathCount', queue: 'q', reason: 'rejected' }, value: 3 },
+              then: { kind: 'reject' },
+            },
+            { then: { kind: 'republish', exchange: '', routingKey: 'parking' } },
+          ]),
+        ),
       ).not.toContain('retry-without-max'));
   });
 
@@ -146,26 +221,46 @@ describe('lint rules', () => {
       const r = buildTemplate(id);
       return r.ok ? lintDesign(r.template.design).map((f) => f.id) : [];
     };
-    it('triggers when the dead-letter queue cycles back (radlx-cycles never gives up)', () => expect(lintOf('radlx-cycles')).toContain('retry-without-max'));
+    it('triggers when the dead-letter queue cycles back (radlx-cycles never gives up)', () =>
+      expect(lintOf('radlx-cycles')).toContain('retry-without-max'));
     it('not when radlx ends in a plain DLQ', () => expect(lintOf('radlx-simple')).not.toContain('retry-without-max'));
   });
 
   describe('plugin-required', () => {
-    it('triggers for a delayed exchange', () => expect(ids(design({ extra: { exchanges: [{ name: 'd', type: 'x-delayed-message', arguments: { 'x-delayed-type': 'direct' } }] } }))).toContain('plugin-required'));
+    it('triggers for a delayed exchange', () =>
+      expect(
+        ids(
+          design({
+            extra: { exchanges: [{ name: 'd', type: 'x-delayed-message', arguments: { 'x-delayed-type': 'direct' } }] },
+          }),
+        ),
+      ).toContain('plugin-required'));
     it('radlx on 3.10 is an error', () =>
-      expect(lintDesign(design({ extra: { exchanges: [{ name: 'r', type: 'radlx' }] } })).find((f) => f.id === 'plugin-required')?.severity).toBe('error'));
+      expect(
+        lintDesign(design({ extra: { exchanges: [{ name: 'r', type: 'radlx' }] } })).find(
+          (f) => f.id === 'plugin-required',
+        )?.severity,
+      ).toBe('error'));
     it('not for built-in types', () => expect(ids(design())).not.toContain('plugin-required'));
   });
 
   describe('delayed-exchange-mandatory', () => {
     const d = (mandatory: boolean) =>
-      design({ extra: { exchanges: [{ name: 'd', type: 'x-delayed-message', arguments: { 'x-delayed-type': 'direct' } }] }, publishers: [{ id: 'p', exchange: 'd', routingKey: 'k', mandatory }] });
+      design({
+        extra: { exchanges: [{ name: 'd', type: 'x-delayed-message', arguments: { 'x-delayed-type': 'direct' } }] },
+        publishers: [{ id: 'p', exchange: 'd', routingKey: 'k', mandatory }],
+      });
     it('triggers with mandatory', () => expect(ids(d(true))).toContain('delayed-exchange-mandatory'));
     it('not without', () => expect(ids(d(false))).not.toContain('delayed-exchange-mandatory'));
   });
 
   describe('delay-out-of-range', () => {
-    const d = (delay: number) => design({ consumers: [worker([{ then: { kind: 'republish', exchange: 'work', routingKey: 'x', headers: { 'x-delay': delay } } }])] });
+    const d = (delay: number) =>
+      design({
+        consumers: [
+          worker([{ then: { kind: 'republish', exchange: 'work', routingKey: 'x', headers: { 'x-delay': delay } } }]),
+        ],
+      });
     it('triggers above 2^32-1', () => expect(ids(d(4294967296))).toContain('delay-out-of-range'));
     it('triggers on a negative delay', () => expect(ids(d(-5))).toContain('delay-out-of-range'));
     it('not in range', () => expect(ids(d(5000))).not.toContain('delay-out-of-range'));
@@ -173,40 +268,79 @@ describe('lint rules', () => {
 
   describe('quorum-default-delivery-limit', () => {
     it('warns under 4.x', () =>
-      expect(lintDesign(design({ qArgs: { 'x-queue-type': 'quorum' }, profile: '4.x' })).find((f) => f.id === 'quorum-default-delivery-limit')?.severity).toBe('warning'));
+      expect(
+        lintDesign(design({ qArgs: { 'x-queue-type': 'quorum' }, profile: '4.x' })).find(
+          (f) => f.id === 'quorum-default-delivery-limit',
+        )?.severity,
+      ).toBe('warning'));
     it('not with a limit set by policy', () =>
-      expect(ids(design({ qArgs: { 'x-queue-type': 'quorum' }, extra: { policies: [{ name: 'p', pattern: '.*', definition: { 'delivery-limit': 5 } }] } }))).not.toContain(
-        'quorum-default-delivery-limit',
-      ));
+      expect(
+        ids(
+          design({
+            qArgs: { 'x-queue-type': 'quorum' },
+            extra: { policies: [{ name: 'p', pattern: '.*', definition: { 'delivery-limit': 5 } }] },
+          }),
+        ),
+      ).not.toContain('quorum-default-delivery-limit'));
   });
 
   describe('dl-routing-key-without-dlx', () => {
-    it('triggers', () => expect(ids(design({ qArgs: { 'x-dead-letter-routing-key': 'k' } }))).toContain('dl-routing-key-without-dlx'));
-    it('not with a DLX', () => expect(ids(design({ qArgs: { 'x-dead-letter-routing-key': 'q', 'x-dead-letter-exchange': '' } }))).not.toContain('dl-routing-key-without-dlx'));
+    it('triggers', () =>
+      expect(ids(design({ qArgs: { 'x-dead-letter-routing-key': 'k' } }))).toContain('dl-routing-key-without-dlx'));
+    it('not with a DLX', () =>
+      expect(ids(design({ qArgs: { 'x-dead-letter-routing-key': 'q', 'x-dead-letter-exchange': '' } }))).not.toContain(
+        'dl-routing-key-without-dlx',
+      ));
   });
 
   describe('overflow-drops-silently', () => {
-    it('triggers on drop-head without DLX', () => expect(ids(design({ qArgs: { 'x-max-length': 10 } }))).toContain('overflow-drops-silently'));
+    it('triggers on drop-head without DLX', () =>
+      expect(ids(design({ qArgs: { 'x-max-length': 10 } }))).toContain('overflow-drops-silently'));
     it('not with a DLX', () =>
-      expect(ids(design({ qArgs: { 'x-max-length': 10, 'x-dead-letter-exchange': 'dlx' }, extra: { exchanges: [{ name: 'dlx', type: 'fanout' }] } }))).not.toContain('overflow-drops-silently'));
+      expect(
+        ids(
+          design({
+            qArgs: { 'x-max-length': 10, 'x-dead-letter-exchange': 'dlx' },
+            extra: { exchanges: [{ name: 'dlx', type: 'fanout' }] },
+          }),
+        ),
+      ).not.toContain('overflow-drops-silently'));
   });
 
   describe('large-exception-headers', () => {
     it('triggers on exception headers', () =>
-      expect(ids(design({ consumers: [worker([{ then: { kind: 'republish', exchange: 'work', routingKey: 'e', exceptionHeaders: true } }])] }))).toContain('large-exception-headers'));
-    it('not without', () => expect(ids(design({ consumers: [worker([{ then: { kind: 'republish', exchange: 'work', routingKey: 'e' } }])] }))).not.toContain('large-exception-headers'));
+      expect(
+        ids(
+          design({
+            consumers: [
+              worker([{ then: { kind: 'republish', exchange: 'work', routingKey: 'e', exceptionHeaders: true } }]),
+            ],
+          }),
+        ),
+      ).toContain('large-exception-headers'));
+    it('not without', () =>
+      expect(
+        ids(design({ consumers: [worker([{ then: { kind: 'republish', exchange: 'work', routingKey: 'e' } }])] })),
+      ).not.toContain('large-exception-headers'));
   });
 
   describe('immutable-argument-change', () => {
     const prev = design({ qArgs: { 'x-message-ttl': 100 } }).topology;
     it('triggers when a queue argument changes', () => {
-      const f = lintDesign(design({ qArgs: { 'x-message-ttl': 200 } }), { previous: prev }).find((x) => x.id === 'immutable-argument-change');
+      const f = lintDesign(design({ qArgs: { 'x-message-ttl': 200 } }), { previous: prev }).find(
+        (x) => x.id === 'immutable-argument-change',
+      );
       expect(f?.message).toContain('x-message-ttl: 100 -> 200');
     });
-    it('not when unchanged', () => expect(ids(design({ qArgs: { 'x-message-ttl': 100 } }), { previous: prev })).not.toContain('immutable-argument-change'));
+    it('not when unchanged', () =>
+      expect(ids(design({ qArgs: { 'x-message-ttl': 100 } }), { previous: prev })).not.toContain(
+        'immutable-argument-change',
+      ));
   });
 
   it('lints a bare topology (definitions file)', () => {
-    expect(lintTopology(design({ qArgs: { 'x-dead-letter-exchange': 'ghost' } }).topology).map((f) => f.id)).toEqual(['dlx-missing']);
+    expect(lintTopology(design({ qArgs: { 'x-dead-letter-exchange': 'ghost' } }).topology).map((f) => f.id)).toEqual([
+      'dlx-missing',
+    ]);
   });
 });

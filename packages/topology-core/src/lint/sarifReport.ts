@@ -18,7 +18,11 @@ export interface LintReportInput {
   readonly locate: (id: string, vhost?: string) => ObjectLocation | undefined;
 }
 
-const SARIF_LEVEL: Record<LintSeverity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
+const SARIF_LEVEL: Record<LintSeverity, 'error' | 'warning' | 'note'> = {
+  error: 'error',
+  warning: 'warning',
+  info: 'note',
+};
 
 /** A file path as a URI reference: forward slashes, each segment percent-encoded. */
 export const fileUri = (file: string): string =>
@@ -29,7 +33,10 @@ export const fileUri = (file: string): string =>
     .join('/');
 
 /** The first object of a finding that the file holds (a finding may name a scaffolded consumer first). */
-export function findingLocation(f: LintReportInput['findings'][number], locate: LintReportInput['locate']): ObjectLocation | undefined {
+export function findingLocation(
+  f: LintReportInput['findings'][number],
+  locate: LintReportInput['locate'],
+): ObjectLocation | undefined {
   for (const o of f.objects) {
     const l = locate(o, f.vhost);
     if (l) return l;
@@ -61,7 +68,9 @@ export function lintSarif(input: LintReportInput): Record<string, unknown> {
       ruleId: f.id,
       ruleIndex: ruleIds.indexOf(f.id),
       level: SARIF_LEVEL[f.severity],
-      message: { text: `${f.vhost !== undefined ? `vhost ${JSON.stringify(f.vhost)}: ` : ''}${f.message} Fix: ${f.fix}` },
+      message: {
+        text: `${f.vhost !== undefined ? `vhost ${JSON.stringify(f.vhost)}: ` : ''}${f.message} Fix: ${f.fix}`,
+      },
       locations: [
         {
           physicalLocation: {
@@ -79,7 +88,14 @@ export function lintSarif(input: LintReportInput): Record<string, unknown> {
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'retry-studio', version: input.toolVersion, informationUri: 'https://www.rabbitmq.com/docs/dlx', rules } },
+        tool: {
+          driver: {
+            name: 'retry-studio',
+            version: input.toolVersion,
+            informationUri: 'https://www.rabbitmq.com/docs/dlx',
+            rules,
+          },
+        },
         artifacts: [{ location: { uri } }],
         results,
       },

@@ -11,12 +11,16 @@ const PARKING_NAME = /park|dead|dlq|dlx|error|fail|poison/i;
 /** `orders.parking (to orders.parked)`, for each such exchange of the topology. */
 export function unusedParkingExits(flow: Flow): string[] {
   const dlxs = new Set<string>();
-  for (const a of flow.args.values()) if (typeof a['x-dead-letter-exchange'] === 'string') dlxs.add(a['x-dead-letter-exchange']);
+  for (const a of flow.args.values())
+    if (typeof a['x-dead-letter-exchange'] === 'string') dlxs.add(a['x-dead-letter-exchange']);
   const out: string[] = [];
   for (const x of flow.topology.exchanges) {
     if (dlxs.has(x.name)) continue;
-    const queues = flow.topology.bindings.filter((b) => b.source === x.name && b.destination_type === 'queue').map((b) => b.destination);
-    if (queues.length === 0 || queues.some((q) => typeof flow.args.get(q)?.['x-dead-letter-exchange'] === 'string')) continue;
+    const queues = flow.topology.bindings
+      .filter((b) => b.source === x.name && b.destination_type === 'queue')
+      .map((b) => b.destination);
+    if (queues.length === 0 || queues.some((q) => typeof flow.args.get(q)?.['x-dead-letter-exchange'] === 'string'))
+      continue;
     if (!PARKING_NAME.test(x.name) && !queues.some((q) => PARKING_NAME.test(q))) continue;
     out.push(`${x.name} (to ${[...new Set(queues)].join(', ')})`);
   }

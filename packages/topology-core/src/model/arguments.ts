@@ -76,7 +76,11 @@ export const QUEUE_ARGUMENTS: { readonly [key: string]: ArgSpec } = {
   'x-message-ttl': { check: checkTtl, doc: 'queue TTL in ms, integer 0..2^32-1' },
   'x-expires': { check: intRange(1, MAX_TTL_MS), doc: 'delete the unused queue after ms, integer >= 1' },
   'x-max-length': { check: nonNegInt, doc: 'max ready messages' },
-  'x-max-length-bytes': { check: nonNegInt, stream: true, doc: 'max ready bytes (a stream: retention by size, whole segments)' },
+  'x-max-length-bytes': {
+    check: nonNegInt,
+    stream: true,
+    doc: 'max ready bytes (a stream: retention by size, whole segments)',
+  },
   'x-overflow': { check: oneOf(OVERFLOW_MODES), doc: 'drop-head, reject-publish or reject-publish-dlx' },
   'x-dead-letter-exchange': { check: isString, doc: 'dead-letter exchange name' },
   'x-dead-letter-routing-key': { check: isString, doc: 'replaces the routing key when dead-lettering' },
@@ -86,23 +90,51 @@ export const QUEUE_ARGUMENTS: { readonly [key: string]: ArgSpec } = {
   'x-queue-version': { check: intRange(1, 2), only: 'classic', doc: 'classic queue storage version' },
   'x-queue-master-locator': { check: isString, only: 'classic', doc: 'mirrored classic queue leader placement' },
   'x-queue-leader-locator': { check: oneOf(['client-local', 'balanced']), stream: true, doc: 'leader placement' },
-  'x-delivery-limit': { check: intRange(-1, 2147483647), only: 'quorum', doc: 'returns before dead-lettering (-1 = unlimited, 4.x)' },
-  'x-dead-letter-strategy': { check: oneOf(DEAD_LETTER_STRATEGIES), only: 'quorum', doc: 'at-most-once or at-least-once' },
+  'x-delivery-limit': {
+    check: intRange(-1, 2147483647),
+    only: 'quorum',
+    doc: 'returns before dead-lettering (-1 = unlimited, 4.x)',
+  },
+  'x-dead-letter-strategy': {
+    check: oneOf(DEAD_LETTER_STRATEGIES),
+    only: 'quorum',
+    doc: 'at-most-once or at-least-once',
+  },
   'x-quorum-initial-group-size': { check: intRange(1, 255), only: 'quorum', doc: 'replicas' },
   'x-quorum-target-group-size': { check: intRange(1, 255), only: 'quorum', doc: 'target replicas' },
   'x-max-in-memory-length': { check: nonNegInt, only: 'quorum', doc: 'in-memory limit (3.x)' },
   'x-max-in-memory-bytes': { check: nonNegInt, only: 'quorum', doc: 'in-memory limit (3.x)' },
   // streams (docs streams "Declaring", "Data Retention"): append-only, read by offset
   'x-max-age': { check: checkMaxAge, only: 'stream', doc: 'retention by age: "7D", "12h" (whole segments)' },
-  'x-stream-max-segment-size-bytes': { check: intRange(1, 3000000000), only: 'stream', doc: 'segment file size (retention removes whole segments)' },
+  'x-stream-max-segment-size-bytes': {
+    check: intRange(1, 3000000000),
+    only: 'stream',
+    doc: 'segment file size (retention removes whole segments)',
+  },
   'x-initial-cluster-size': { check: intRange(1, 255), only: 'stream', doc: 'replicas at declaration' },
-  'x-stream-filter-size-bytes': { check: intRange(16, 255), only: 'stream', doc: 'Bloom filter size (3.12+ stream filtering)' },
+  'x-stream-filter-size-bytes': {
+    check: intRange(16, 255),
+    only: 'stream',
+    doc: 'Bloom filter size (3.12+ stream filtering)',
+  },
   // RabbitMQ 4.3 native delayed retry (quorum queues)
   // a quorum queue takes any value (4.3.6, measured): what it does with a bad one is said by
   // validateTopology from model/delayedRetry.ts (a policy's values are refused: validatePolicies)
-  'x-delayed-retry-type': { check: anyValue, only: 'quorum', doc: '4.3 delayed retry: all, failed, returned or disabled' },
-  'x-delayed-retry-min': { check: anyValue, only: 'quorum', doc: '4.3 delayed retry: min delay ms (a positive integer)' },
-  'x-delayed-retry-max': { check: anyValue, only: 'quorum', doc: '4.3 delayed retry: max delay ms (a positive integer; absent: the min)' },
+  'x-delayed-retry-type': {
+    check: anyValue,
+    only: 'quorum',
+    doc: '4.3 delayed retry: all, failed, returned or disabled',
+  },
+  'x-delayed-retry-min': {
+    check: anyValue,
+    only: 'quorum',
+    doc: '4.3 delayed retry: min delay ms (a positive integer)',
+  },
+  'x-delayed-retry-max': {
+    check: anyValue,
+    only: 'quorum',
+    doc: '4.3 delayed retry: max delay ms (a positive integer; absent: the min)',
+  },
 };
 
 export const EXCHANGE_ARGUMENTS: { readonly [key: string]: ArgSpec } = {
@@ -112,7 +144,8 @@ export const EXCHANGE_ARGUMENTS: { readonly [key: string]: ArgSpec } = {
 
 /** `expiration` property: a decimal string of ms (rabbit_channel check_expiration_header). */
 export function checkExpirationString(v: unknown): string | undefined {
-  if (typeof v !== 'string') return `must be a decimal string of milliseconds such as "5000", got ${typeof v === 'number' ? `the number ${v}` : typeof v}`;
+  if (typeof v !== 'string')
+    return `must be a decimal string of milliseconds such as "5000", got ${typeof v === 'number' ? `the number ${v}` : typeof v}`;
   if (!/^[0-9]+$/.test(v)) return `must be a decimal string of milliseconds, got ${JSON.stringify(v)}`;
   const n = Number(v);
   if (n > MAX_EXPIRATION_MS) return `must be at most ${MAX_EXPIRATION_MS} ms, got ${v}`;
@@ -121,7 +154,8 @@ export function checkExpirationString(v: unknown): string | undefined {
 
 /** `x-delay` for the delayed-message exchange: delayed only when 0 < d <= 2^32-1. */
 export function checkDelay(v: unknown): string | undefined {
-  if (typeof v !== 'number' || !Number.isInteger(v)) return `x-delay must be an integer number of ms, got ${JSON.stringify(v)}`;
+  if (typeof v !== 'number' || !Number.isInteger(v))
+    return `x-delay must be an integer number of ms, got ${JSON.stringify(v)}`;
   if (v < 0) return `x-delay ${v} is negative: the plugin routes the message at once`;
   if (v > MAX_TTL_MS) return `x-delay ${v} exceeds 2^32-1 ms: the plugin routes the message at once`;
   return undefined;
@@ -140,9 +174,12 @@ export function argumentAllowed(spec: ArgSpec, type: QueueType): boolean {
 
 /** Why a stream refuses an argument, for the validation message (docs streams "Feature Comparison"). */
 export function whyStreamRefuses(key: string): string {
-  if (key.startsWith('x-dead-letter')) return 'a stream never dead-letters: nothing is rejected, expired or dropped from it';
-  if (key === 'x-message-ttl' || key === 'x-expires') return 'a stream keeps messages until retention (x-max-age, x-max-length-bytes) removes old segments';
-  if (key === 'x-max-length' || key === 'x-overflow') return 'a stream is bounded by retention (x-max-length-bytes, x-max-age), not by a message count';
+  if (key.startsWith('x-dead-letter'))
+    return 'a stream never dead-letters: nothing is rejected, expired or dropped from it';
+  if (key === 'x-message-ttl' || key === 'x-expires')
+    return 'a stream keeps messages until retention (x-max-age, x-max-length-bytes) removes old segments';
+  if (key === 'x-max-length' || key === 'x-overflow')
+    return 'a stream is bounded by retention (x-max-length-bytes, x-max-age), not by a message count';
   if (key === 'x-delivery-limit') return 'a stream is read by offset: there are no returns to count';
   if (key === 'x-single-active-consumer') return 'single active consumer on a stream needs the stream protocol';
   return 'the broker refuses it for streams';

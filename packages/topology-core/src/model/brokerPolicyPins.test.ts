@@ -10,12 +10,7 @@ describe('brokerPolicyPins', () => {
       { name: 'b', pattern: '^q', priority: 0, definition: { 'max-length': 5 } },
     ];
     const pins = brokerPolicyPins(
-      [
-        { name: 'q', policy: 'b' },
-        { name: 'r', policy: '' },
-        { name: 's', policy: 'not-read' },
-        { name: 't' },
-      ],
+      [{ name: 'q', policy: 'b' }, { name: 'r', policy: '' }, { name: 's', policy: 'not-read' }, { name: 't' }],
       policies,
     );
     expect(pins).toEqual({ q: 'b' });

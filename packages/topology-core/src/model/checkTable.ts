@@ -7,7 +7,12 @@ import { IssueSink, isPlainObject } from './validateResult.js';
  * Checks an AMQP table (arguments, headers): an object, no prototype-polluting keys at any
  * depth, keys at most 255 bytes, values JSON-representable.
  */
-export function checkTable(sink: IssueSink, path: string, table: unknown, what = 'arguments'): table is Record<string, AmqpValue> {
+export function checkTable(
+  sink: IssueSink,
+  path: string,
+  table: unknown,
+  what = 'arguments',
+): table is Record<string, AmqpValue> {
   if (table === undefined) return false;
   if (!isPlainObject(table)) {
     sink.error(path, 'table-type', `${what} must be an object of key/value pairs`);

@@ -95,7 +95,12 @@ export type ConsumerAction =
        * the wait before attempt n+1 is min(maxMs, initialMs * multiplier^(n-1)); with `delaysMs`
        * (MassTransit's Intervals/Incremental, Celery's countdowns) it is delaysMs[n-1], the last repeating
        */
-      readonly backoff: { readonly initialMs: number; readonly multiplier: number; readonly maxMs: number; readonly delaysMs?: readonly number[] };
+      readonly backoff: {
+        readonly initialMs: number;
+        readonly multiplier: number;
+        readonly maxMs: number;
+        readonly delaysMs?: readonly number[];
+      };
       readonly recover: ConsumerAction;
     };
 

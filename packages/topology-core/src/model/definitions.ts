@@ -5,13 +5,7 @@
  */
 
 /** A value of an AMQP table as it appears in JSON: arguments and headers. */
-export type AmqpValue =
-  | string
-  | number
-  | boolean
-  | null
-  | AmqpValue[]
-  | { readonly [key: string]: AmqpValue };
+export type AmqpValue = string | number | boolean | null | AmqpValue[] | { readonly [key: string]: AmqpValue };
 
 export type AmqpTable = { readonly [key: string]: AmqpValue };
 

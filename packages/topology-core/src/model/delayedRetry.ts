@@ -39,7 +39,8 @@ function erl(v: AmqpValue): string {
 }
 
 const positiveInt = (v: AmqpValue | undefined): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0;
-const validType = (v: AmqpValue | undefined): v is (typeof DELAYED_RETRY_TYPES)[number] => typeof v === 'string' && (DELAYED_RETRY_TYPES as readonly string[]).includes(v);
+const validType = (v: AmqpValue | undefined): v is (typeof DELAYED_RETRY_TYPES)[number] =>
+  typeof v === 'string' && (DELAYED_RETRY_TYPES as readonly string[]).includes(v);
 
 /** What to write instead of a refused delayed-retry policy (lint's help and fix, the upgrade check's fix). */
 export const DELAYED_RETRY_POLICY_FIX =
@@ -58,13 +59,35 @@ export interface DelayedRetryRefusal {
 export function delayedRetryPolicyRefusals(v: DelayedRetryValues): DelayedRetryRefusal[] {
   const out: DelayedRetryRefusal[] = [];
   if (v.type !== undefined && !validType(v.type))
-    out.push({ setting: 'type', kind: 'value', reason: `${erl(v.type)} is not a valid delayed retry type. Must be one of: ${DELAYED_RETRY_TYPES.join(', ')}` });
-  if (v.min !== undefined && !positiveInt(v.min)) out.push({ setting: 'min', kind: 'value', reason: `${erl(v.min)} is not a valid delayed retry minimum delay. Must be a positive integer` });
-  if (v.max !== undefined && !positiveInt(v.max)) out.push({ setting: 'max', kind: 'value', reason: `${erl(v.max)} is not a valid delayed retry maximum delay. Must be a positive integer` });
+    out.push({
+      setting: 'type',
+      kind: 'value',
+      reason: `${erl(v.type)} is not a valid delayed retry type. Must be one of: ${DELAYED_RETRY_TYPES.join(', ')}`,
+    });
+  if (v.min !== undefined && !positiveInt(v.min))
+    out.push({
+      setting: 'min',
+      kind: 'value',
+      reason: `${erl(v.min)} is not a valid delayed retry minimum delay. Must be a positive integer`,
+    });
+  if (v.max !== undefined && !positiveInt(v.max))
+    out.push({
+      setting: 'max',
+      kind: 'value',
+      reason: `${erl(v.max)} is not a valid delayed retry maximum delay. Must be a positive integer`,
+    });
   if (validType(v.type) && v.type !== 'disabled' && v.min === undefined)
-    out.push({ setting: 'min', kind: 'combination', reason: `delayed-retry-min is required when delayed-retry-type is ${v.type}` });
+    out.push({
+      setting: 'min',
+      kind: 'combination',
+      reason: `delayed-retry-min is required when delayed-retry-type is ${v.type}`,
+    });
   if (positiveInt(v.min) && positiveInt(v.max) && v.max < v.min)
-    out.push({ setting: 'max', kind: 'combination', reason: `delayed-retry-max (${v.max}) must not be smaller than delayed-retry-min (${v.min})` });
+    out.push({
+      setting: 'max',
+      kind: 'combination',
+      reason: `delayed-retry-max (${v.max}) must not be smaller than delayed-retry-min (${v.min})`,
+    });
   return out;
 }
 
@@ -78,22 +101,40 @@ export function effectiveDelayedRetry(v: DelayedRetryValues): DelayedRetry | und
  * Queue arguments the broker accepts but does not run as written: each with what it does
  * instead (the argument named as written, x-delayed-retry-*). Empty when they run as written.
  */
-export function delayedRetryArgumentNotes(v: DelayedRetryValues): { readonly setting: DelayedRetrySetting; readonly message: string }[] {
+export function delayedRetryArgumentNotes(
+  v: DelayedRetryValues,
+): { readonly setting: DelayedRetrySetting; readonly message: string }[] {
   const out: { setting: DelayedRetrySetting; message: string }[] = [];
-  const off = 'RabbitMQ 4.3 declares the queue anyway and runs it with delayed retry disabled (returns come back at once)';
+  const off =
+    'RabbitMQ 4.3 declares the queue anyway and runs it with delayed retry disabled (returns come back at once)';
   if (v.type !== undefined && !validType(v.type)) {
-    out.push({ setting: 'type', message: `x-delayed-retry-type ${JSON.stringify(v.type)} is not one of ${DELAYED_RETRY_TYPES.join(', ')} (case-sensitive): ${off}; a policy with it is refused` });
+    out.push({
+      setting: 'type',
+      message: `x-delayed-retry-type ${JSON.stringify(v.type)} is not one of ${DELAYED_RETRY_TYPES.join(', ')} (case-sensitive): ${off}; a policy with it is refused`,
+    });
     return out;
   }
   const enabled = validType(v.type) && v.type !== 'disabled';
   if (v.min !== undefined && !positiveInt(v.min))
-    out.push({ setting: 'min', message: `x-delayed-retry-min ${JSON.stringify(v.min)} is not a positive integer: ${enabled ? off : 'it has no effect'}; a policy with it is refused` });
+    out.push({
+      setting: 'min',
+      message: `x-delayed-retry-min ${JSON.stringify(v.min)} is not a positive integer: ${enabled ? off : 'it has no effect'}; a policy with it is refused`,
+    });
   else if (enabled && v.min === undefined)
-    out.push({ setting: 'min', message: `x-delayed-retry-type ${v.type} needs x-delayed-retry-min: ${off}; a policy without it is refused` });
+    out.push({
+      setting: 'min',
+      message: `x-delayed-retry-type ${v.type} needs x-delayed-retry-min: ${off}; a policy without it is refused`,
+    });
   if (!enabled || !positiveInt(v.min)) return out;
   if (v.max !== undefined && !positiveInt(v.max))
-    out.push({ setting: 'max', message: `x-delayed-retry-max ${JSON.stringify(v.max)} is not a positive integer: RabbitMQ 4.3 ignores it and uses the min, so every delay is ${v.min} ms; a policy with it is refused` });
+    out.push({
+      setting: 'max',
+      message: `x-delayed-retry-max ${JSON.stringify(v.max)} is not a positive integer: RabbitMQ 4.3 ignores it and uses the min, so every delay is ${v.min} ms; a policy with it is refused`,
+    });
   else if (positiveInt(v.max) && v.max < v.min)
-    out.push({ setting: 'max', message: `x-delayed-retry-max (${v.max}) is smaller than x-delayed-retry-min (${v.min}): RabbitMQ 4.3 accepts the arguments and every delay is ${v.max} ms (min(min x delivery-count, max)); a policy with them is refused` });
+    out.push({
+      setting: 'max',
+      message: `x-delayed-retry-max (${v.max}) is smaller than x-delayed-retry-min (${v.min}): RabbitMQ 4.3 accepts the arguments and every delay is ${v.max} ms (min(min x delivery-count, max)); a policy with them is refused`,
+    });
   return out;
 }

@@ -8,7 +8,13 @@
  */
 import type { BrokerProfileId } from './design.js';
 import type { AmqpValue, ExchangeDef, PolicyDef, QueueDef } from './definitions.js';
-import { POLICY_KEYS, POLICY_KEY_FOR_ARGUMENT, streamReads, type PolicyKeySpec, type Resolution } from './policyKeys.js';
+import {
+  POLICY_KEYS,
+  POLICY_KEY_FOR_ARGUMENT,
+  streamReads,
+  type PolicyKeySpec,
+  type Resolution,
+} from './policyKeys.js';
 import { choosePolicy, policyTargetOf, type PolicyTarget } from './policyMatch.js';
 
 export type SettingSource =
@@ -107,9 +113,19 @@ function effective(
   const settings: Record<string, EffectiveValue> = {};
   const keys = new Set([...Object.keys(args), ...p.keys(), ...o.keys()]);
   for (const k of keys) {
-    const a: EffectiveValue | undefined = Object.hasOwn(args, k) ? { value: args[k]!, source: { kind: 'argument', key: k } } : undefined;
+    const a: EffectiveValue | undefined = Object.hasOwn(args, k)
+      ? { value: args[k]!, source: { kind: 'argument', key: k } }
+      : undefined;
     const fromPolicies = mergeOperator(p.get(k), o.get(k));
-    const v = a && fromPolicies ? resolve(resolutionFor(POLICY_KEY_FOR_ARGUMENT[k] ?? POLICY_KEYS[k], target), a, fromPolicies, opts.profile ?? '3.10') : (a ?? fromPolicies);
+    const v =
+      a && fromPolicies
+        ? resolve(
+            resolutionFor(POLICY_KEY_FOR_ARGUMENT[k] ?? POLICY_KEYS[k], target),
+            a,
+            fromPolicies,
+            opts.profile ?? '3.10',
+          )
+        : (a ?? fromPolicies);
     if (v) settings[k] = v;
   }
   return {
@@ -127,7 +143,11 @@ export function queueEffectiveSettings(q: QueueDef, set: PolicySet, opts: Effect
   return effective(q.name, policyTargetOf(args['x-queue-type']), args, set, opts);
 }
 
-export function exchangeEffectiveSettings(x: ExchangeDef, set: PolicySet, opts: EffectiveOptions = {}): EffectiveSettings {
+export function exchangeEffectiveSettings(
+  x: ExchangeDef,
+  set: PolicySet,
+  opts: EffectiveOptions = {},
+): EffectiveSettings {
   return effective(x.name, 'exchange', x.arguments ?? {}, set, opts);
 }
 
@@ -138,7 +158,9 @@ export function effectiveArguments(s: EffectiveSettings): Record<string, AmqpVal
 
 /** "argument x-message-ttl", "policy NAME", "operator policy NAME" */
 export function describeSource(s: SettingSource): string {
-  return s.kind === 'argument' ? `argument ${s.key}` : `${s.kind === 'policy' ? 'policy' : 'operator policy'} ${s.name}`;
+  return s.kind === 'argument'
+    ? `argument ${s.key}`
+    : `${s.kind === 'policy' ? 'policy' : 'operator policy'} ${s.name}`;
 }
 
 /** `alternate-exchange`: the argument wins over a policy (rabbit_policy.erl L235-243) */

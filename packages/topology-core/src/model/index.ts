@@ -159,10 +159,27 @@ export {
 export { renameNode, type RenameResult } from './renameNode.js';
 export { topologyEffectiveSettings, type TopologySettings } from './effectiveSettings.js';
 export { mapHeaderReferences, NAMING_HEADERS } from './references.js';
-export { mapRepublishes, type MapRepublish, republishDestination, type RepublishDestination, republishSites, type RepublishSite, type RepublishSlot } from './republishes.js';
+export {
+  mapRepublishes,
+  type MapRepublish,
+  republishDestination,
+  type RepublishDestination,
+  republishSites,
+  type RepublishSite,
+  type RepublishSlot,
+} from './republishes.js';
 export { describeIssue, issueSubject, type IssueSubject } from './issueSubject.js';
 export { brokerPolicyPins, policyTies, describeStake, type PolicyTie } from './policyTies.js';
-export { APP_FRAMEWORKS, type AppFramework, isAppFramework, type NodeSource, type SourceNote, type SourceNoteKind, type SourceSetting, sourceSetting } from './source.js';
+export {
+  APP_FRAMEWORKS,
+  type AppFramework,
+  isAppFramework,
+  type NodeSource,
+  type SourceNote,
+  type SourceNoteKind,
+  type SourceSetting,
+  sourceSetting,
+} from './source.js';
 export {
   DELAYED_RETRY_TYPES,
   type DelayedRetry,

@@ -24,7 +24,12 @@ describe('issues name the object they are about', () => {
     const d = design(-5);
     const [issue] = validateDesign(d).errors;
     expect(issue?.path).toBe('topology.queues[1].arguments.x-message-ttl');
-    expect(issueSubject(d, issue!.path)).toEqual({ name: 'wait.q', node: 'queue:wait.q', objectPath: 'topology.queues[1]', field: 'x-message-ttl' });
+    expect(issueSubject(d, issue!.path)).toEqual({
+      name: 'wait.q',
+      node: 'queue:wait.q',
+      objectPath: 'topology.queues[1]',
+      field: 'x-message-ttl',
+    });
     expect(describeIssue(d, issue!)).toMatch(/^wait\.q: x-message-ttl must be/);
     expect(validateDesign(design(5)).errors).toEqual([]);
   });
@@ -33,15 +38,40 @@ describe('issues name the object they are about', () => {
     const d = design(1);
     expect(issueSubject(d, 'topology.bindings[0].routing_key')?.name).toBe('binding retry -> wait.q');
     expect(issueSubject(d, 'topology.queues[0].arguments["x a"]')?.field).toBe('x a');
-    expect(describeIssue(d, { path: 'topology.exchanges[0].type', code: 'x', message: 'unknown type' })).toBe('retry: type: unknown type');
-    expect(describeIssue(d, { path: 'name', code: 'x', message: 'a design needs a name' })).toBe('name: a design needs a name');
-    expect(issueSubject(d, 'topology.queues[7].name')).toEqual({ name: 'queue 7', objectPath: 'topology.queues[7]', field: 'name' });
+    expect(describeIssue(d, { path: 'topology.exchanges[0].type', code: 'x', message: 'unknown type' })).toBe(
+      'retry: type: unknown type',
+    );
+    expect(describeIssue(d, { path: 'name', code: 'x', message: 'a design needs a name' })).toBe(
+      'name: a design needs a name',
+    );
+    expect(issueSubject(d, 'topology.queues[7].name')).toEqual({
+      name: 'queue 7',
+      objectPath: 'topology.queues[7]',
+      field: 'name',
+    });
   });
 
   it('an issue from a definitions file (paths into the file) names its queue too', () => {
-    const file = { queues: [{ name: 'a', arguments: {} }, { name: 'wait.q', arguments: { 'x-max-length': 'ten' } }], exchanges: [], bindings: [] };
-    const issue = { path: 'queues[1].arguments.x-max-length', code: 'x', message: 'x-max-length must be a non-negative integer, got the string "ten"' };
-    expect(issueSubject(file, issue.path)).toMatchObject({ name: 'wait.q', objectPath: 'queues[1]', field: 'x-max-length' });
-    expect(describeIssue(file, issue)).toBe('wait.q: x-max-length must be a non-negative integer, got the string "ten"');
+    const file = {
+      queues: [
+        { name: 'a', arguments: {} },
+        { name: 'wait.q', arguments: { 'x-max-length': 'ten' } },
+      ],
+      exchanges: [],
+      bindings: [],
+    };
+    const issue = {
+      path: 'queues[1].arguments.x-max-length',
+      code: 'x',
+      message: 'x-max-length must be a non-negative integer, got the string "ten"',
+    };
+    expect(issueSubject(file, issue.path)).toMatchObject({
+      name: 'wait.q',
+      objectPath: 'queues[1]',
+      field: 'x-max-length',
+    });
+    expect(describeIssue(file, issue)).toBe(
+      'wait.q: x-max-length must be a non-negative integer, got the string "ten"',
+    );
   });
 });

@@ -59,10 +59,16 @@ export function issueSubject(design: unknown, path: string): IssueSubject | unde
       case 'consumer':
       case 'publisher': {
         const id = text(obj.id);
-        return id === undefined ? { name: `${kind} ${m[1]}`, objectPath, field } : { name: id, node: nodeId(kind, id), objectPath, field };
+        return id === undefined
+          ? { name: `${kind} ${m[1]}`, objectPath, field }
+          : { name: id, node: nodeId(kind, id), objectPath, field };
       }
       case 'binding':
-        return { name: `binding ${text(obj.source) || '(default)'} -> ${text(obj.destination) ?? '?'}`, objectPath, field };
+        return {
+          name: `binding ${text(obj.source) || '(default)'} -> ${text(obj.destination) ?? '?'}`,
+          objectPath,
+          field,
+        };
       case 'policy':
         return { name: `policy ${text(obj.name) ?? m[1]}`, objectPath, field };
     }
@@ -74,7 +80,10 @@ export function issueSubject(design: unknown, path: string): IssueSubject | unde
 export function describeIssue(design: unknown, issue: ValidationIssue): string {
   const s = issueSubject(design, issue.path);
   if (!s) return issue.path ? `${issue.path}: ${issue.message}` : issue.message;
-  const lastKey = s.field.split(/[.[\]"]+/).filter(Boolean).pop();
+  const lastKey = s.field
+    .split(/[.[\]"]+/)
+    .filter(Boolean)
+    .pop();
   const named = !s.field || (lastKey !== undefined && issue.message.startsWith(lastKey));
   return named ? `${s.name}: ${issue.message}` : `${s.name}: ${s.field}: ${issue.message}`;
 }

@@ -16,7 +16,14 @@ describe('migrateDesign', () => {
   });
   it('fails on a missing step and on newer documents', () => {
     expect(migrateDesign({ name: 'x' }, [], 1)).toMatchObject({ ok: false, code: 'design-migration-missing' });
-    expect(migrateDesign({ format: 'retry-studio/design', version: 3 })).toMatchObject({ ok: false, path: 'version', code: 'design-too-new' });
-    expect(migrateDesign({ format: 'retry-studio/design', version: 'one' })).toMatchObject({ ok: false, path: 'version' });
+    expect(migrateDesign({ format: 'retry-studio/design', version: 3 })).toMatchObject({
+      ok: false,
+      path: 'version',
+      code: 'design-too-new',
+    });
+    expect(migrateDesign({ format: 'retry-studio/design', version: 'one' })).toMatchObject({
+      ok: false,
+      path: 'version',
+    });
   });
 });

@@ -30,7 +30,12 @@ export const DESIGN_MIGRATIONS: readonly Migration[] = [
 ];
 
 export type MigrateResult =
-  | { readonly ok: true; readonly doc: Record<string, unknown>; readonly from: number; readonly applied: readonly number[] }
+  | {
+      readonly ok: true;
+      readonly doc: Record<string, unknown>;
+      readonly from: number;
+      readonly applied: readonly number[];
+    }
   | { readonly ok: false; readonly path: string; readonly message: string; readonly code: string };
 
 /** Version of a stored document: its `version`, or 0 for the unversioned shape. */
@@ -39,20 +44,37 @@ export function designVersionOf(doc: Record<string, unknown>): number | undefine
   return typeof doc.version === 'number' && Number.isInteger(doc.version) ? doc.version : undefined;
 }
 
-export function migrateDesign(input: unknown, migrations: readonly Migration[] = DESIGN_MIGRATIONS, current = DESIGN_VERSION): MigrateResult {
-  if (!isPlainObject(input)) return { ok: false, path: '', code: 'design-type', message: 'a design must be a JSON object' };
+export function migrateDesign(
+  input: unknown,
+  migrations: readonly Migration[] = DESIGN_MIGRATIONS,
+  current = DESIGN_VERSION,
+): MigrateResult {
+  if (!isPlainObject(input))
+    return { ok: false, path: '', code: 'design-type', message: 'a design must be a JSON object' };
   if (input.format !== undefined && input.format !== DESIGN_FORMAT)
-    return { ok: false, path: 'format', code: 'design-format', message: `format must be "${DESIGN_FORMAT}", got ${JSON.stringify(input.format)}` };
+    return {
+      ok: false,
+      path: 'format',
+      code: 'design-format',
+      message: `format must be "${DESIGN_FORMAT}", got ${JSON.stringify(input.format)}`,
+    };
   const from = designVersionOf(input);
-  if (from === undefined) return { ok: false, path: 'version', code: 'design-version', message: 'version must be an integer' };
+  if (from === undefined)
+    return { ok: false, path: 'version', code: 'design-version', message: 'version must be an integer' };
   if (from > current)
-    return { ok: false, path: 'version', code: 'design-too-new', message: `version ${from} was written by a newer Retry Studio (this one reads up to ${current})` };
+    return {
+      ok: false,
+      path: 'version',
+      code: 'design-too-new',
+      message: `version ${from} was written by a newer Retry Studio (this one reads up to ${current})`,
+    };
   if (from < 0) return { ok: false, path: 'version', code: 'design-version', message: 'version must be >= 0' };
   let doc: Record<string, unknown> = { ...input };
   const applied: number[] = [];
   for (let v = from + 1; v <= current; v++) {
     const m = migrations.find((x) => x.version === v);
-    if (!m) return { ok: false, path: 'version', code: 'design-migration-missing', message: `no migration to version ${v}` };
+    if (!m)
+      return { ok: false, path: 'version', code: 'design-migration-missing', message: `no migration to version ${v}` };
     doc = m.up(doc);
     doc.version = v;
     applied.push(v);

@@ -52,9 +52,15 @@ export function checkEntityName(name: unknown, what: 'exchange' | 'queue'): Name
     };
   const bytes = utf8ByteLength(name);
   if (bytes > MAX_NAME_BYTES)
-    return { code: 'name-too-long', message: `${what} name is ${bytes} bytes of UTF-8; the limit is ${MAX_NAME_BYTES}` };
+    return {
+      code: 'name-too-long',
+      message: `${what} name is ${bytes} bytes of UTF-8; the limit is ${MAX_NAME_BYTES}`,
+    };
   if (name.startsWith('amq.'))
-    return { code: 'name-reserved', message: `${what} names starting with "amq." are reserved by the broker (403 ACCESS_REFUSED)` };
+    return {
+      code: 'name-reserved',
+      message: `${what} names starting with "amq." are reserved by the broker (403 ACCESS_REFUSED)`,
+    };
   if (/[\r\n]/.test(name)) return { code: 'name-bad-char', message: `${what} name must not contain a line break` };
   return undefined;
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { consumerNodeId, designNodeIds, nodeIdForPath, exchangeNodeId, isQueueNodeId, nodeName, parseNodeId, queueNodeId } from './nodeIds.js';
+import {
+  consumerNodeId,
+  designNodeIds,
+  nodeIdForPath,
+  exchangeNodeId,
+  isQueueNodeId,
+  nodeName,
+  parseNodeId,
+  queueNodeId,
+} from './nodeIds.js';
 
 describe('nodeIds', () => {
   it('round-trips names with colons and the default exchange', () => {

@@ -57,8 +57,12 @@ export function designNodeIds(d: Pick<Design, 'topology' | 'consumers' | 'publis
  * The canvas node a validation path points into (`topology.queues[2].arguments.x` ->
  * `queue:NAME`, `consumers[0].prefetch` -> `consumer:ID`), so the canvas can mark it.
  */
-export function nodeIdForPath(d: Pick<Design, 'topology' | 'consumers' | 'publishers'>, path: string): NodeId | undefined {
-  const m = /^(?:topology\.)?(exchanges|queues|bindings)\[(\d+)\]/.exec(path) ?? /^(consumers|publishers)\[(\d+)\]/.exec(path);
+export function nodeIdForPath(
+  d: Pick<Design, 'topology' | 'consumers' | 'publishers'>,
+  path: string,
+): NodeId | undefined {
+  const m =
+    /^(?:topology\.)?(exchanges|queues|bindings)\[(\d+)\]/.exec(path) ?? /^(consumers|publishers)\[(\d+)\]/.exec(path);
   if (!m) {
     const l = /^layout\["?([^"\]]+)"?\]|^layout\.(.+)$/.exec(path);
     const id = l ? (l[1] ?? l[2]) : undefined;
@@ -78,7 +82,8 @@ export function nodeIdForPath(d: Pick<Design, 'topology' | 'consumers' | 'publis
       // a binding is an edge: point at its destination when the path names it, else its source
       const b = d.topology.bindings[i];
       if (!b) return undefined;
-      if (path.includes('.destination')) return b.destination_type === 'queue' ? queueNodeId(b.destination) : exchangeNodeId(b.destination);
+      if (path.includes('.destination'))
+        return b.destination_type === 'queue' ? queueNodeId(b.destination) : exchangeNodeId(b.destination);
       return exchangeNodeId(b.source);
     }
     case 'consumers': {

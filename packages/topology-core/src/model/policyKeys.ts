@@ -45,7 +45,9 @@ export interface PolicyKeySpec {
 const oneOf =
   (values: readonly string[]) =>
   (v: AmqpValue): string | undefined =>
-    typeof v === 'string' && values.includes(v) ? undefined : `must be one of ${values.join(', ')}; got ${JSON.stringify(v)}`;
+    typeof v === 'string' && values.includes(v)
+      ? undefined
+      : `must be one of ${values.join(', ')}; got ${JSON.stringify(v)}`;
 const any = (): undefined => undefined;
 /** one delayed-retry value on its own, in the broker's words (the combinations: delayedRetryPolicyRefusals over the definition) */
 const delayedRetryCheck =
@@ -55,8 +57,13 @@ const delayedRetryCheck =
     return r && `is refused by RabbitMQ 4.3: "${r.reason}"`;
   };
 
-function spec(key: string, s: Omit<PolicyKeySpec, 'key' | 'check' | 'appliesTo' | 'inPlace'> & Partial<Pick<PolicyKeySpec, 'check' | 'appliesTo' | 'inPlace'>>): PolicyKeySpec {
-  const argSpec = s.argument !== undefined ? (QUEUE_ARGUMENTS[s.argument] ?? EXCHANGE_ARGUMENTS[s.argument]) : undefined;
+function spec(
+  key: string,
+  s: Omit<PolicyKeySpec, 'key' | 'check' | 'appliesTo' | 'inPlace'> &
+    Partial<Pick<PolicyKeySpec, 'check' | 'appliesTo' | 'inPlace'>>,
+): PolicyKeySpec {
+  const argSpec =
+    s.argument !== undefined ? (QUEUE_ARGUMENTS[s.argument] ?? EXCHANGE_ARGUMENTS[s.argument]) : undefined;
   return { key, appliesTo: 'queues', inPlace: true, check: s.check ?? argSpec?.check ?? any, ...s };
 }
 
@@ -74,23 +81,90 @@ const SPECS: readonly PolicyKeySpec[] = [
   spec('dead-letter-strategy', { argument: 'x-dead-letter-strategy', resolve: 'argument', operator: false }),
   spec('queue-mode', { argument: 'x-queue-mode', resolve: 'argument', operator: false }),
   spec('queue-version', { argument: 'x-queue-version', resolve: 'argument', operator: false }),
-  spec('queue-leader-locator', { argument: 'x-queue-leader-locator', resolve: 'argument', operator: false, inPlace: false, check: oneOf(['client-local', 'balanced', 'random', 'least-leaders']) }),
-  spec('queue-master-locator', { argument: 'x-queue-master-locator', resolve: 'argument', operator: false, inPlace: false, only: '3.x' }),
-  spec('initial-cluster-size', { argument: 'x-initial-cluster-size', resolve: 'policy', operator: false, inPlace: false, check: intRange(0, 255) }),
-  spec('target-group-size', { argument: 'x-quorum-target-group-size', resolve: 'argument', operator: false, only: '4.x' }),
+  spec('queue-leader-locator', {
+    argument: 'x-queue-leader-locator',
+    resolve: 'argument',
+    operator: false,
+    inPlace: false,
+    check: oneOf(['client-local', 'balanced', 'random', 'least-leaders']),
+  }),
+  spec('queue-master-locator', {
+    argument: 'x-queue-master-locator',
+    resolve: 'argument',
+    operator: false,
+    inPlace: false,
+    only: '3.x',
+  }),
+  spec('initial-cluster-size', {
+    argument: 'x-initial-cluster-size',
+    resolve: 'policy',
+    operator: false,
+    inPlace: false,
+    check: intRange(0, 255),
+  }),
+  spec('target-group-size', {
+    argument: 'x-quorum-target-group-size',
+    resolve: 'argument',
+    operator: false,
+    only: '4.x',
+  }),
   spec('max-age', { argument: 'x-max-age', resolve: 'argument', operator: false }),
-  spec('stream-max-segment-size-bytes', { argument: 'x-stream-max-segment-size-bytes', resolve: 'argument', operator: false, check: intRange(0, Number.MAX_SAFE_INTEGER) }),
+  spec('stream-max-segment-size-bytes', {
+    argument: 'x-stream-max-segment-size-bytes',
+    resolve: 'argument',
+    operator: false,
+    check: intRange(0, Number.MAX_SAFE_INTEGER),
+  }),
   // stream filtering (3.13+): 3.10.8 refuses the key, 4.3.6 accepts it (measured)
-  spec('stream-filter-size-bytes', { argument: 'x-stream-filter-size-bytes', resolve: 'argument', operator: false, only: '4.x' }),
-  spec('consumer-timeout', { argument: 'x-consumer-timeout', resolve: 'argument', operator: false, only: '4.x', check: intRange(0, Number.MAX_SAFE_INTEGER) }),
-  spec('delayed-retry-type', { argument: 'x-delayed-retry-type', resolve: 'argument', operator: false, only: '4.x', check: delayedRetryCheck('type') }),
-  spec('delayed-retry-min', { argument: 'x-delayed-retry-min', resolve: 'argument', operator: false, only: '4.x', check: delayedRetryCheck('min') }),
-  spec('delayed-retry-max', { argument: 'x-delayed-retry-max', resolve: 'argument', operator: false, only: '4.x', check: delayedRetryCheck('max') }),
+  spec('stream-filter-size-bytes', {
+    argument: 'x-stream-filter-size-bytes',
+    resolve: 'argument',
+    operator: false,
+    only: '4.x',
+  }),
+  spec('consumer-timeout', {
+    argument: 'x-consumer-timeout',
+    resolve: 'argument',
+    operator: false,
+    only: '4.x',
+    check: intRange(0, Number.MAX_SAFE_INTEGER),
+  }),
+  spec('delayed-retry-type', {
+    argument: 'x-delayed-retry-type',
+    resolve: 'argument',
+    operator: false,
+    only: '4.x',
+    check: delayedRetryCheck('type'),
+  }),
+  spec('delayed-retry-min', {
+    argument: 'x-delayed-retry-min',
+    resolve: 'argument',
+    operator: false,
+    only: '4.x',
+    check: delayedRetryCheck('min'),
+  }),
+  spec('delayed-retry-max', {
+    argument: 'x-delayed-retry-max',
+    resolve: 'argument',
+    operator: false,
+    only: '4.x',
+    check: delayedRetryCheck('max'),
+  }),
   // classic mirroring (3.x only; removed in 4.0)
-  ...['ha-mode', 'ha-params', 'ha-sync-mode', 'ha-sync-batch-size', 'ha-promote-on-shutdown', 'ha-promote-on-failure'].map((k) =>
-    spec(k, { resolve: 'policy', operator: false, only: '3.x' }),
-  ),
-  spec('alternate-exchange', { argument: 'alternate-exchange', appliesTo: 'exchanges', resolve: 'argument', operator: false }),
+  ...[
+    'ha-mode',
+    'ha-params',
+    'ha-sync-mode',
+    'ha-sync-batch-size',
+    'ha-promote-on-shutdown',
+    'ha-promote-on-failure',
+  ].map((k) => spec(k, { resolve: 'policy', operator: false, only: '3.x' })),
+  spec('alternate-exchange', {
+    argument: 'alternate-exchange',
+    appliesTo: 'exchanges',
+    resolve: 'argument',
+    operator: false,
+  }),
 ];
 
 /** Every recognised policy key. */

@@ -3,14 +3,20 @@ import type { PolicyDef } from './definitions.js';
 import { policyMatches, prefixedPolicyPattern, type PolicyTarget } from './policyMatch.js';
 
 const p = (pattern: string): PolicyDef => ({ name: 'p', pattern, definition: { 'message-ttl': 1 } });
-const names: { name: string; target: PolicyTarget }[] = ['orders.wait', 'orders.work', 'wait', 'audit'].map((name) => ({ name, target: 'classic' }));
+const names: { name: string; target: PolicyTarget }[] = ['orders.wait', 'orders.work', 'wait', 'audit'].map((name) => ({
+  name,
+  target: 'classic',
+}));
 
 describe('policy patterns on prefixed names', () => {
   it('anchors the pattern at the prefix and keeps what it matches', () => {
     for (const pattern of ['^orders\\.wait$', 'wait', '^orders', 'w.*t$']) {
       const moved = prefixedPolicyPattern(p(pattern), 'rs.demo.', names);
       expect(moved.startsWith('^rs\\.demo\\.')).toBe(true);
-      for (const n of names) expect(policyMatches({ ...p(moved) }, `rs.demo.${n.name}`, n.target)).toBe(policyMatches(p(pattern), n.name, n.target));
+      for (const n of names)
+        expect(policyMatches({ ...p(moved) }, `rs.demo.${n.name}`, n.target)).toBe(
+          policyMatches(p(pattern), n.name, n.target),
+        );
       // never another deployment's objects
       expect(policyMatches(p(moved), 'rs.other.orders.wait', 'classic')).toBe(false);
     }

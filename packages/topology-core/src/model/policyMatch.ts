@@ -11,7 +11,14 @@
 import type { PolicyApplyTo, PolicyDef, Topology } from './definitions.js';
 
 /** `apply-to` values RabbitMQ accepts (rabbit_policy.erl apply_to_validation + queue types' policy_apply_to_name). */
-export const POLICY_APPLY_TO: readonly PolicyApplyTo[] = ['all', 'queues', 'classic_queues', 'quorum_queues', 'streams', 'exchanges'];
+export const POLICY_APPLY_TO: readonly PolicyApplyTo[] = [
+  'all',
+  'queues',
+  'classic_queues',
+  'quorum_queues',
+  'streams',
+  'exchanges',
+];
 
 /**
  * `apply-to` values RabbitMQ 3.10 accepts: the per-queue-type ones came later. Measured on 3.10.8:
@@ -76,7 +83,12 @@ export interface PolicyChoice {
 }
 
 /** The one policy (of `policies`, which are either all policies or all operator policies) that applies. */
-export function choosePolicy(policies: readonly PolicyDef[] | undefined, name: string, target: PolicyTarget, pin?: string): PolicyChoice {
+export function choosePolicy(
+  policies: readonly PolicyDef[] | undefined,
+  name: string,
+  target: PolicyTarget,
+  pin?: string,
+): PolicyChoice {
   let best: PolicyDef | undefined;
   let tied: PolicyDef[] = [];
   for (const p of policies ?? []) {
@@ -94,7 +106,8 @@ export function choosePolicy(policies: readonly PolicyDef[] | undefined, name: s
   // the broker's reported choice wins (a live vhost): it is the truth where priorities tie
   const pinned = pin === undefined ? undefined : (policies ?? []).find((p) => p.name === pin);
   if (pinned && pinned !== best) {
-    const others = best && (best.priority ?? 0) === (pinned.priority ?? 0) ? [best, ...tied].filter((p) => p !== pinned) : [];
+    const others =
+      best && (best.priority ?? 0) === (pinned.priority ?? 0) ? [best, ...tied].filter((p) => p !== pinned) : [];
     return { policy: pinned, tiedWith: others, pinned: true };
   }
   return pinned ? { policy: best, tiedWith: tied, pinned: true } : { policy: best, tiedWith: tied };
@@ -114,10 +127,16 @@ export function exactNamePattern(name: string): string {
  * match a different set of the design's own `names` (a top-level `|` with `^` inside, ...),
  * the pattern lists the matched prefixed names instead.
  */
-export function prefixedPolicyPattern(p: PolicyDef, prefix: string, names: readonly { name: string; target: PolicyTarget }[]): string {
+export function prefixedPolicyPattern(
+  p: PolicyDef,
+  prefix: string,
+  names: readonly { name: string; target: PolicyTarget }[],
+): string {
   if (prefix === '') return p.pattern;
   const re = policyPattern(p.pattern);
-  const candidate = p.pattern.startsWith('^') ? `^${escapeRegExp(prefix)}(?:${p.pattern.slice(1)})` : `^${escapeRegExp(prefix)}.*?(?:${p.pattern})`;
+  const candidate = p.pattern.startsWith('^')
+    ? `^${escapeRegExp(prefix)}(?:${p.pattern.slice(1)})`
+    : `^${escapeRegExp(prefix)}.*?(?:${p.pattern})`;
   const moved = policyPattern(candidate);
   if (re && moved && names.every((n) => re.test(n.name) === moved.test(prefix + n.name))) return candidate;
   const matched = names.filter((n) => policyMatches(p, n.name, n.target)).map((n) => escapeRegExp(prefix + n.name));
@@ -128,7 +147,11 @@ export function prefixedPolicyPattern(p: PolicyDef, prefix: string, names: reado
  * Queues the policy governs: where RabbitMQ applies it (it wins on priority, choosePolicy),
  * or may apply it (tied at the top). A queue it matches but a higher-priority policy wins is not one.
  */
-export function governedQueues(topology: Topology, p: PolicyDef, policies: readonly PolicyDef[] | undefined = topology.policies): string[] {
+export function governedQueues(
+  topology: Topology,
+  p: PolicyDef,
+  policies: readonly PolicyDef[] | undefined = topology.policies,
+): string[] {
   return topology.queues
     .filter((q) => {
       const c = choosePolicy(policies, q.name, policyTargetOf(q.arguments?.['x-queue-type']));

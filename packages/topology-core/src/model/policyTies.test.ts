@@ -6,7 +6,13 @@ import { lintTopology } from '../lint/lintDesign.js';
 
 /** Issue 21.5's shape: a dead-letter policy and an everything policy, both priority 0. */
 const policies: PolicyDef[] = [
-  { name: 'dead-letter', pattern: '^(content_data_api|cache_clearing_service-low)$', 'apply-to': 'queues', priority: 0, definition: { 'dead-letter-exchange': 'dlx', 'message-ttl': 60000 } },
+  {
+    name: 'dead-letter',
+    pattern: '^(content_data_api|cache_clearing_service-low)$',
+    'apply-to': 'queues',
+    priority: 0,
+    definition: { 'dead-letter-exchange': 'dlx', 'message-ttl': 60000 },
+  },
   { name: 'ha-all', pattern: '.*', 'apply-to': 'queues', priority: 0, definition: { 'max-length': 100000 } },
 ];
 const topology = (pins?: Record<string, string>): Topology => ({

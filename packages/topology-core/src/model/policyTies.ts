@@ -19,7 +19,10 @@ export interface PolicyTie {
   readonly pinned: boolean;
   readonly queues: readonly string[];
   /** keys the tied policies set differently: what changes with RabbitMQ's choice (undefined: not set) */
-  readonly atStake: readonly { readonly key: string; readonly values: Readonly<Record<string, AmqpValue | undefined>> }[];
+  readonly atStake: readonly {
+    readonly key: string;
+    readonly values: Readonly<Record<string, AmqpValue | undefined>>;
+  }[];
 }
 
 export function policyTies(topology: Topology): PolicyTie[] {
@@ -27,13 +30,21 @@ export function policyTies(topology: Topology): PolicyTie[] {
   if (policies.length < 2) return [];
   const byKey = new Map<string, { tie: Omit<PolicyTie, 'queues' | 'atStake'>; queues: string[] }>();
   for (const q of topology.queues) {
-    const c = choosePolicy(policies, q.name, policyTargetOf(q.arguments?.['x-queue-type']), topology.policyPins?.[q.name]);
+    const c = choosePolicy(
+      policies,
+      q.name,
+      policyTargetOf(q.arguments?.['x-queue-type']),
+      topology.policyPins?.[q.name],
+    );
     if (!c.policy || c.tiedWith.length === 0) continue;
     const names = new Set([c.policy.name, ...c.tiedWith.map((t) => t.name)]);
     const ordered = policies.filter((p) => names.has(p.name)).map((p) => p.name);
     const pinned = c.pinned === true;
     const key = `${ordered.join('\u0000')}\u0001${c.policy.name}\u0001${pinned}`;
-    const g = byKey.get(key) ?? { tie: { policies: ordered, priority: c.policy.priority ?? 0, assumed: c.policy.name, pinned }, queues: [] };
+    const g = byKey.get(key) ?? {
+      tie: { policies: ordered, priority: c.policy.priority ?? 0, assumed: c.policy.name, pinned },
+      queues: [],
+    };
     g.queues.push(q.name);
     byKey.set(key, g);
   }
@@ -64,6 +75,10 @@ export function brokerPolicyPins(
   policies: readonly { readonly name: string }[],
 ): Record<string, string> | undefined {
   const known = new Set(policies.map((p) => p.name));
-  const pins = Object.fromEntries(queues.filter((q) => typeof q.policy === 'string' && q.policy !== '' && known.has(q.policy)).map((q) => [q.name, q.policy!]));
+  const pins = Object.fromEntries(
+    queues
+      .filter((q) => typeof q.policy === 'string' && q.policy !== '' && known.has(q.policy))
+      .map((q) => [q.name, q.policy!]),
+  );
   return Object.keys(pins).length > 0 ? pins : undefined;
 }

@@ -123,7 +123,20 @@ describe('reference walker', () => {
     const d = template('dlx-ttl-wait-queue');
     const withHeaders: Design = {
       ...d,
-      publishers: [{ id: 'p', exchange: '', routingKey: 'orders.q', properties: { headers: { 'x-first-death-queue': 'orders.q', 'x-first-death-exchange': '', 'x-last-death-exchange': 'orders.retry' } } }],
+      publishers: [
+        {
+          id: 'p',
+          exchange: '',
+          routingKey: 'orders.q',
+          properties: {
+            headers: {
+              'x-first-death-queue': 'orders.q',
+              'x-first-death-exchange': '',
+              'x-last-death-exchange': 'orders.retry',
+            },
+          },
+        },
+      ],
     };
     const refs = designReferences(withHeaders).filter((r) => r.role === 'death-header');
     // the default exchange ('') is no reference
@@ -132,8 +145,20 @@ describe('reference walker', () => {
       ['exchange', 'orders.retry', 'publishers[0].properties.headers.x-last-death-exchange'],
     ]);
     const up = (r: { name: string }) => r.name.toUpperCase();
-    const h = { 'x-first-death-queue': 'q', 'x-first-death-exchange': 'x', 'x-last-death-queue': 'r', 'x-last-death-exchange': '', other: 'keep' };
-    expect(mapHeaderReferences(h, up, 'headers')).toEqual({ 'x-first-death-queue': 'Q', 'x-first-death-exchange': 'X', 'x-last-death-queue': 'R', 'x-last-death-exchange': '', other: 'keep' });
+    const h = {
+      'x-first-death-queue': 'q',
+      'x-first-death-exchange': 'x',
+      'x-last-death-queue': 'r',
+      'x-last-death-exchange': '',
+      other: 'keep',
+    };
+    expect(mapHeaderReferences(h, up, 'headers')).toEqual({
+      'x-first-death-queue': 'Q',
+      'x-first-death-exchange': 'X',
+      'x-last-death-queue': 'R',
+      'x-last-death-exchange': '',
+      other: 'keep',
+    });
     const same = { other: 'keep' };
     expect(mapHeaderReferences(same, up, 'headers')).toBe(same);
   });
@@ -188,7 +213,12 @@ describe('renameNode', () => {
   });
   it('renames the key of its app-config source (design.sources) with the queue, and leaves the others', () => {
     const source = { framework: 'celery' as const, file: 'celeryconfig.py', line: 4 };
-    const r = renameNode({ ...d, sources: { 'queue:orders.q': source, 'consumer:w': source } }, 'queue', 'orders.q', 'orders.work');
+    const r = renameNode(
+      { ...d, sources: { 'queue:orders.q': source, 'consumer:w': source } },
+      'queue',
+      'orders.q',
+      'orders.work',
+    );
     if (!r.ok) throw new Error(r.error.message);
     expect(r.design.sources).toEqual({ 'queue:orders.work': source, 'consumer:w': source });
   });

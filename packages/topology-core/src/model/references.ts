@@ -74,7 +74,9 @@ type Obj = { readonly [k: string]: unknown };
  * Headers whose value names a queue or an exchange: radlx's tracked queue, and the headers
  * RabbitMQ sets on a dead letter (read back from a delivery, or set by a republish).
  */
-export const NAMING_HEADERS: Readonly<Record<string, { readonly target: ReferenceTarget; readonly role: ReferenceRole }>> = {
+export const NAMING_HEADERS: Readonly<
+  Record<string, { readonly target: ReferenceTarget; readonly role: ReferenceRole }>
+> = {
   'radlx-track-queue': { target: 'queue', role: 'radlx-track-queue' },
   'x-first-death-queue': { target: 'queue', role: 'death-header' },
   'x-first-death-exchange': { target: 'exchange', role: 'death-header' },

@@ -4,15 +4,29 @@ import { mapRepublishes, republishDestination, republishSites } from './republis
 import { designReferences } from './references.js';
 import type { ConsumerAction } from './consumer.js';
 
-const inProcess = (recover: ConsumerAction): ConsumerAction => ({ kind: 'retryInProcess', maxAttempts: 3, backoff: { initialMs: 10, multiplier: 2, maxMs: 100 }, recover });
+const inProcess = (recover: ConsumerAction): ConsumerAction => ({
+  kind: 'retryInProcess',
+  maxAttempts: 3,
+  backoff: { initialMs: 10, multiplier: 2, maxMs: 100 },
+  recover,
+});
 
 describe('the one republish walk', () => {
   it('finds every republish: script actions, onSuccess, onFailure rules, router rules, an in-process retry’s recover', () => {
     const script = C.script('q', A.ack, A.republish('audit'));
-    expect(republishSites(script.behaviour).map((s) => [s.path, s.action.exchange])).toEqual([['behaviour.actions[1]', 'audit']]);
-    const worker = C.worker('q', [{ when: { kind: 'redelivered', is: true }, then: A.republish('', { routingKey: 'parking.q' }) }, { then: inProcess(A.republish('retry')) }], {
-      onSuccess: A.republish('done'),
-    });
+    expect(republishSites(script.behaviour).map((s) => [s.path, s.action.exchange])).toEqual([
+      ['behaviour.actions[1]', 'audit'],
+    ]);
+    const worker = C.worker(
+      'q',
+      [
+        { when: { kind: 'redelivered', is: true }, then: A.republish('', { routingKey: 'parking.q' }) },
+        { then: inProcess(A.republish('retry')) },
+      ],
+      {
+        onSuccess: A.republish('done'),
+      },
+    );
     expect(republishSites(worker.behaviour).map((s) => [s.slot, s.path, s.action.exchange])).toEqual([
       [{ kind: 'onSuccess' }, 'behaviour.onSuccess', 'done'],
       [{ kind: 'rule', index: 0 }, 'behaviour.onFailure[0].then', ''],
@@ -23,22 +37,47 @@ describe('the one republish walk', () => {
   });
 
   it('tells where a republish lands: an exchange, a queue through the default exchange, or not known before run time', () => {
-    expect(republishDestination({ kind: 'republish', exchange: 'retry', routingKey: 'k' })).toEqual({ kind: 'exchange', exchange: 'retry', routingKey: 'k' });
-    expect(republishDestination({ kind: 'republish', exchange: '', routingKey: 'parking.q' })).toEqual({ kind: 'queue', queue: 'parking.q' });
-    expect(republishDestination({ kind: 'republish', exchange: '', routingKeyFromHeader: 'x-q' })).toEqual({ kind: 'unknown', exchange: '' });
+    expect(republishDestination({ kind: 'republish', exchange: 'retry', routingKey: 'k' })).toEqual({
+      kind: 'exchange',
+      exchange: 'retry',
+      routingKey: 'k',
+    });
+    expect(republishDestination({ kind: 'republish', exchange: '', routingKey: 'parking.q' })).toEqual({
+      kind: 'queue',
+      queue: 'parking.q',
+    });
+    expect(republishDestination({ kind: 'republish', exchange: '', routingKeyFromHeader: 'x-q' })).toEqual({
+      kind: 'unknown',
+      exchange: '',
+    });
   });
 
   it('reads half-written JSON without throwing and keeps what it does not change', () => {
-    for (const bad of [null, 'x', { kind: 'worker', onFailure: 'oops' }, { kind: 'worker', onFailure: [null, { then: 3 }] }, { actions: [{ kind: 'republish' }] }])
+    for (const bad of [
+      null,
+      'x',
+      { kind: 'worker', onFailure: 'oops' },
+      { kind: 'worker', onFailure: [null, { then: 3 }] },
+      { actions: [{ kind: 'republish' }] },
+    ])
       expect(republishSites(bad)).toEqual([]);
     const b = C.worker('q', [{ then: A.reject }]).behaviour;
     expect(mapRepublishes(b, 'behaviour', () => ({ kind: 'reject' }))).toBe(b);
   });
 
   it('is the walk references and rename go through: a republish in onSuccess and in a recover is a reference', () => {
-    const worker = { ...C.worker('q', [{ then: inProcess(A.republish('retry')) }], { onSuccess: A.republish('', { routingKey: 'parking.q' }) }), id: 'w' };
+    const worker = {
+      ...C.worker('q', [{ then: inProcess(A.republish('retry')) }], {
+        onSuccess: A.republish('', { routingKey: 'parking.q' }),
+      }),
+      id: 'w',
+    };
     const design = {
-      topology: { exchanges: [{ name: 'retry', type: 'direct' }], queues: [{ name: 'q' }, { name: 'parking.q' }], bindings: [] },
+      topology: {
+        exchanges: [{ name: 'retry', type: 'direct' }],
+        queues: [{ name: 'q' }, { name: 'parking.q' }],
+        bindings: [],
+      },
       consumers: [worker],
       publishers: [],
     };

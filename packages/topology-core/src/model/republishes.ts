@@ -44,10 +44,18 @@ export function mapRepublishes(behaviour: unknown, path: string, f: MapRepublish
     return out.every((x, i) => x === v[i]) ? v : out;
   };
   const rules = (v: unknown, p: string): unknown =>
-    list(v, p, (r, rp, index) => (isPlainObject(r) ? set(r, 'then', action(r.then, `${rp}.then`, { kind: 'rule', index })) : r));
+    list(v, p, (r, rp, index) =>
+      isPlainObject(r) ? set(r, 'then', action(r.then, `${rp}.then`, { kind: 'rule', index })) : r,
+    );
   let out: Obj = behaviour;
-  if ('actions' in behaviour) out = set(out, 'actions', list(behaviour.actions, `${path}.actions`, (a, ap, index) => action(a, ap, { kind: 'action', index })));
-  if ('onSuccess' in behaviour) out = set(out, 'onSuccess', action(behaviour.onSuccess, `${path}.onSuccess`, { kind: 'onSuccess' }));
+  if ('actions' in behaviour)
+    out = set(
+      out,
+      'actions',
+      list(behaviour.actions, `${path}.actions`, (a, ap, index) => action(a, ap, { kind: 'action', index })),
+    );
+  if ('onSuccess' in behaviour)
+    out = set(out, 'onSuccess', action(behaviour.onSuccess, `${path}.onSuccess`, { kind: 'onSuccess' }));
   if ('onFailure' in behaviour) out = set(out, 'onFailure', rules(behaviour.onFailure, `${path}.onFailure`));
   if ('rules' in behaviour) out = set(out, 'rules', rules(behaviour.rules, `${path}.rules`));
   return out;
@@ -74,6 +82,13 @@ export type RepublishDestination =
   | { readonly kind: 'unknown'; readonly exchange: '' };
 
 export function republishDestination(a: RepublishSite['action']): RepublishDestination {
-  if (a.exchange !== '') return { kind: 'exchange', exchange: a.exchange, ...(typeof a.routingKey === 'string' ? { routingKey: a.routingKey } : {}) };
-  return typeof a.routingKey === 'string' && a.routingKey !== '' ? { kind: 'queue', queue: a.routingKey } : { kind: 'unknown', exchange: '' };
+  if (a.exchange !== '')
+    return {
+      kind: 'exchange',
+      exchange: a.exchange,
+      ...(typeof a.routingKey === 'string' ? { routingKey: a.routingKey } : {}),
+    };
+  return typeof a.routingKey === 'string' && a.routingKey !== ''
+    ? { kind: 'queue', queue: a.routingKey }
+    : { kind: 'unknown', exchange: '' };
 }

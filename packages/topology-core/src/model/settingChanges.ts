@@ -35,7 +35,9 @@ export function sameAmqpValue(a: unknown, b: unknown): boolean {
   if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameAmqpValue((a as never)[k], (b as never)[k]));
+    return (
+      ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && sameAmqpValue((a as never)[k], (b as never)[k]))
+    );
   }
   return false;
 }
@@ -66,8 +68,11 @@ export interface DeclaredExchange extends DeclaredQueue {
 }
 
 function declarationChanges(fields: readonly [string, unknown, unknown][], from: Table, to: Table): SettingChange[] {
-  const out: SettingChange[] = fields.filter(([, a, b]) => a !== b).map(([field, a, b]) => ({ field, from: a, to: b, effect: 'recreate' }));
-  for (const k of argumentDifferences(to, from)) out.push({ field: `arguments.${k}`, from: from[k], to: to[k], effect: 'recreate' });
+  const out: SettingChange[] = fields
+    .filter(([, a, b]) => a !== b)
+    .map(([field, a, b]) => ({ field, from: a, to: b, effect: 'recreate' }));
+  for (const k of argumentDifferences(to, from))
+    out.push({ field: `arguments.${k}`, from: from[k], to: to[k], effect: 'recreate' });
   return out;
 }
 
@@ -111,7 +116,12 @@ export function policyChanges(existing: PolicyDef, desired: PolicyDef): SettingC
     const a: AmqpValue | undefined = existing.definition[k];
     const b: AmqpValue | undefined = desired.definition[k];
     if (sameAmqpValue(a, b)) continue;
-    out.push({ field: `definition.${k}`, from: a, to: b, effect: POLICY_KEYS[k]?.inPlace === false ? 'new-declarations-only' : 'in-place' });
+    out.push({
+      field: `definition.${k}`,
+      from: a,
+      to: b,
+      effect: POLICY_KEYS[k]?.inPlace === false ? 'new-declarations-only' : 'in-place',
+    });
   }
   return out;
 }

@@ -7,10 +7,18 @@
 import { isForbiddenKey, pathKey } from './names.js';
 import { isPlainObject, type IssueSink } from './validateResult.js';
 
-export const APP_FRAMEWORKS = ['spring-boot', 'spring-cloud-stream', 'spring-amqp', 'masstransit', 'nservicebus', 'celery'] as const;
+export const APP_FRAMEWORKS = [
+  'spring-boot',
+  'spring-cloud-stream',
+  'spring-amqp',
+  'masstransit',
+  'nservicebus',
+  'celery',
+] as const;
 export type AppFramework = (typeof APP_FRAMEWORKS)[number];
 
-export const isAppFramework = (v: unknown): v is AppFramework => typeof v === 'string' && (APP_FRAMEWORKS as readonly string[]).includes(v);
+export const isAppFramework = (v: unknown): v is AppFramework =>
+  typeof v === 'string' && (APP_FRAMEWORKS as readonly string[]).includes(v);
 
 export interface SourceSetting {
   /** the key as the framework spells it (`spring.rabbitmq.listener.simple.retry.max-attempts`, `Immediate.NumberOfRetries`) */
@@ -49,7 +57,8 @@ export interface NodeSource {
 }
 
 /** The setting of a source by key (the last one read wins, as in the frameworks). */
-export const sourceSetting = (s: NodeSource | undefined, key: string): SourceSetting | undefined => s?.settings?.filter((x) => x.key === key).at(-1);
+export const sourceSetting = (s: NodeSource | undefined, key: string): SourceSetting | undefined =>
+  s?.settings?.filter((x) => x.key === key).at(-1);
 
 function isLine(v: unknown): v is number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 1;
@@ -69,14 +78,42 @@ export function checkSources(sink: IssueSink, v: unknown): void {
       sink.error(p, 'field-type', 'a source must be {framework, file, line}');
       continue;
     }
-    if (!isAppFramework(s.framework)) sink.error(`${p}.framework`, 'field-type', `framework must be one of ${APP_FRAMEWORKS.join(', ')}`);
-    if (typeof s.file !== 'string' || s.file === '') sink.error(`${p}.file`, 'field-type', 'file must be a non-empty string');
+    if (!isAppFramework(s.framework))
+      sink.error(`${p}.framework`, 'field-type', `framework must be one of ${APP_FRAMEWORKS.join(', ')}`);
+    if (typeof s.file !== 'string' || s.file === '')
+      sink.error(`${p}.file`, 'field-type', 'file must be a non-empty string');
     if (!isLine(s.line)) sink.error(`${p}.line`, 'field-type', 'line must be an integer >= 1');
-    if (s.settings !== undefined && !(Array.isArray(s.settings) && s.settings.every((x) => isPlainObject(x) && typeof x.key === 'string' && typeof x.value === 'string' && (x.line === undefined || isLine(x.line)))))
+    if (
+      s.settings !== undefined &&
+      !(
+        Array.isArray(s.settings) &&
+        s.settings.every(
+          (x) =>
+            isPlainObject(x) &&
+            typeof x.key === 'string' &&
+            typeof x.value === 'string' &&
+            (x.line === undefined || isLine(x.line)),
+        )
+      )
+    )
       sink.error(`${p}.settings`, 'field-type', 'settings must be [{key, value, line?, cite?}]');
-    if (s.notes !== undefined && !(Array.isArray(s.notes) && s.notes.every((x) => isPlainObject(x) && (x.kind === 'ignored-key' || x.kind === 'not-understood') && isLine(x.line) && typeof x.text === 'string')))
+    if (
+      s.notes !== undefined &&
+      !(
+        Array.isArray(s.notes) &&
+        s.notes.every(
+          (x) =>
+            isPlainObject(x) &&
+            (x.kind === 'ignored-key' || x.kind === 'not-understood') &&
+            isLine(x.line) &&
+            typeof x.text === 'string',
+        )
+      )
+    )
       sink.error(`${p}.notes`, 'field-type', 'notes must be [{kind: ignored-key|not-understood, line, text}]');
-    if (s.concurrency !== undefined && !isLine(s.concurrency)) sink.error(`${p}.concurrency`, 'field-type', 'concurrency must be an integer >= 1');
-    if (s.jitter !== undefined && typeof s.jitter !== 'boolean') sink.error(`${p}.jitter`, 'field-type', 'jitter must be true or false');
+    if (s.concurrency !== undefined && !isLine(s.concurrency))
+      sink.error(`${p}.concurrency`, 'field-type', 'concurrency must be an integer >= 1');
+    if (s.jitter !== undefined && typeof s.jitter !== 'boolean')
+      sink.error(`${p}.jitter`, 'field-type', 'jitter must be true or false');
   }
 }

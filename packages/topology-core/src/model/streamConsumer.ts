@@ -20,7 +20,8 @@ const WHY_NO_REJECT =
 
 function actionIssues(a: unknown, path: string, out: StreamConsumerIssue[]): void {
   if (!isPlainObject(a)) return;
-  if (a.kind === 'reject' || a.kind === 'requeue') out.push({ path: `${path}.kind`, code: 'stream-no-reject', message: `${a.kind} on a stream: ${WHY_NO_REJECT}` });
+  if (a.kind === 'reject' || a.kind === 'requeue')
+    out.push({ path: `${path}.kind`, code: 'stream-no-reject', message: `${a.kind} on a stream: ${WHY_NO_REJECT}` });
   if (a.kind === 'retryInProcess') actionIssues(a.recover, `${path}.recover`, out);
 }
 
@@ -35,13 +36,28 @@ function rulesIssues(rules: unknown, path: string, out: StreamConsumerIssue[]): 
 export function streamConsumerIssues(c: { readonly [k: string]: unknown }, path: string): StreamConsumerIssue[] {
   const out: StreamConsumerIssue[] = [];
   const off = c.streamOffset;
-  if (off !== undefined && !(typeof off === 'number' ? Number.isInteger(off) && off >= 0 : (STREAM_OFFSETS as readonly unknown[]).includes(off)))
-    out.push({ path: `${path}.streamOffset`, code: 'stream-offset', message: `streamOffset must be first, last, next or a non-negative integer offset; got ${JSON.stringify(off)}` });
-  if (c.prefetch === 0) out.push({ path: `${path}.prefetch`, code: 'stream-prefetch', message: 'a stream consumer needs a prefetch of at least 1 (the broker refuses an unlimited one)' });
+  if (
+    off !== undefined &&
+    !(typeof off === 'number'
+      ? Number.isInteger(off) && off >= 0
+      : (STREAM_OFFSETS as readonly unknown[]).includes(off))
+  )
+    out.push({
+      path: `${path}.streamOffset`,
+      code: 'stream-offset',
+      message: `streamOffset must be first, last, next or a non-negative integer offset; got ${JSON.stringify(off)}`,
+    });
+  if (c.prefetch === 0)
+    out.push({
+      path: `${path}.prefetch`,
+      code: 'stream-prefetch',
+      message: 'a stream consumer needs a prefetch of at least 1 (the broker refuses an unlimited one)',
+    });
   const b = c.behaviour;
   if (!isPlainObject(b)) return out;
   const bp = `${path}.behaviour`;
-  if (b.kind === 'script' && Array.isArray(b.actions)) b.actions.forEach((a, i) => actionIssues(a, pathIndex(`${bp}.actions`, i), out));
+  if (b.kind === 'script' && Array.isArray(b.actions))
+    b.actions.forEach((a, i) => actionIssues(a, pathIndex(`${bp}.actions`, i), out));
   if (b.kind === 'worker') {
     actionIssues(b.onSuccess, `${bp}.onSuccess`, out);
     rulesIssues(b.onFailure, `${bp}.onFailure`, out);

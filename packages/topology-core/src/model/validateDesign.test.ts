@@ -5,18 +5,36 @@ import type { PublisherSpec } from './publisher.js';
 import { parseDesign, validateDesign, validateFailureModel } from './validateDesign.js';
 
 /** Fixture builder: exchange `work` -> queue `q`, one worker on q, one publisher. */
-function design(over: { consumers?: ConsumerSpec[]; publishers?: PublisherSpec[]; layout?: Design['layout']; onFailure?: ConsumerAction } = {}): Design {
+function design(
+  over: {
+    consumers?: ConsumerSpec[];
+    publishers?: PublisherSpec[];
+    layout?: Design['layout'];
+    onFailure?: ConsumerAction;
+  } = {},
+): Design {
   return {
     format: 'retry-studio/design',
     version: 1,
     name: 'd',
     topology: {
-      exchanges: [{ name: 'work', type: 'direct', durable: true }, { name: 'retry', type: 'direct', durable: true }],
+      exchanges: [
+        { name: 'work', type: 'direct', durable: true },
+        { name: 'retry', type: 'direct', durable: true },
+      ],
       queues: [{ name: 'q', durable: true }],
       bindings: [{ source: 'work', destination: 'q', destination_type: 'queue', routing_key: 'k' }],
     },
     consumers: over.consumers ?? [
-      { id: 'c1', queue: 'q', behaviour: { kind: 'worker', failure: { kind: 'always' }, onFailure: [{ then: over.onFailure ?? { kind: 'reject' } }] } },
+      {
+        id: 'c1',
+        queue: 'q',
+        behaviour: {
+          kind: 'worker',
+          failure: { kind: 'always' },
+          onFailure: [{ then: over.onFailure ?? { kind: 'reject' } }],
+        },
+      },
     ],
     publishers: over.publishers ?? [{ id: 'p1', exchange: 'work', routingKey: 'k' }],
     ...(over.layout ? { layout: over.layout } : {}),
@@ -30,13 +48,17 @@ describe('validateDesign', () => {
   });
 
   it('consumers referencing missing queues', () => {
-    expect(errs(design({ consumers: [{ id: 'c', queue: 'nope', behaviour: { kind: 'script', actions: [{ kind: 'ack' }] } }] }))).toEqual([
-      'consumers[0].queue missing-queue',
-    ]);
+    expect(
+      errs(
+        design({ consumers: [{ id: 'c', queue: 'nope', behaviour: { kind: 'script', actions: [{ kind: 'ack' }] } }] }),
+      ),
+    ).toEqual(['consumers[0].queue missing-queue']);
   });
 
   it('prefetch 0..65535', () => {
-    const c = (prefetch: number): ConsumerSpec[] => [{ id: 'c', queue: 'q', prefetch, behaviour: { kind: 'script', actions: [{ kind: 'ack' }] } }];
+    const c = (prefetch: number): ConsumerSpec[] => [
+      { id: 'c', queue: 'q', prefetch, behaviour: { kind: 'script', actions: [{ kind: 'ack' }] } },
+    ];
     expect(errs(design({ consumers: c(0) }))).toEqual([]);
     expect(errs(design({ consumers: c(65535) }))).toEqual([]);
     expect(errs(design({ consumers: c(70000) }))).toEqual(['consumers[0].prefetch prefetch-range']);
@@ -57,9 +79,17 @@ describe('validateDesign', () => {
     expect(errs(design({ onFailure: { kind: 'republish', exchange: 'retry', expiration: 'abc' } }))).toEqual([
       'consumers[0].behaviour.onFailure[0].then.expiration expiration-format',
     ]);
-    expect(errs(design({ onFailure: { kind: 'republish', exchange: 'retry', expiration: { kind: 'curve', values: [100, -5], by: { kind: 'attempt' } } } }))).toEqual([
-      'consumers[0].behaviour.onFailure[0].then.expiration.values[1] ttl-range',
-    ]);
+    expect(
+      errs(
+        design({
+          onFailure: {
+            kind: 'republish',
+            exchange: 'retry',
+            expiration: { kind: 'curve', values: [100, -5], by: { kind: 'attempt' } },
+          },
+        }),
+      ),
+    ).toEqual(['consumers[0].behaviour.onFailure[0].then.expiration.values[1] ttl-range']);
     expect(errs(design({ onFailure: { kind: 'republish', exchange: 'retry', expiration: '5000' } }))).toEqual([]);
   });
 
@@ -68,33 +98,59 @@ describe('validateDesign', () => {
     expect(errs(design({ onFailure: { kind: 'republish', exchange: 'retry', headers: h } }))).toEqual([
       'consumers[0].behaviour.onFailure[0].then.headers.__proto__ forbidden-key',
     ]);
-    expect(errs(design({ publishers: [{ id: 'p', exchange: 'work', routingKey: 'k', properties: { headers: h } }] }))).toEqual([
-      'publishers[0].properties.headers.__proto__ forbidden-key',
-    ]);
+    expect(
+      errs(design({ publishers: [{ id: 'p', exchange: 'work', routingKey: 'k', properties: { headers: h } }] })),
+    ).toEqual(['publishers[0].properties.headers.__proto__ forbidden-key']);
   });
 
   it('publisher: missing exchange, expiration must be a decimal string, priority 0..255, duplicate ids', () => {
-    expect(errs(design({ publishers: [{ id: 'p', exchange: 'nope', routingKey: 'k' }] }))).toEqual(['publishers[0].exchange missing-exchange']);
-    expect(errs(design({ publishers: [{ id: 'p', exchange: 'work', routingKey: 'k', properties: { expiration: 5000 as never } }] }))).toEqual([
-      'publishers[0].properties.expiration expiration-format',
+    expect(errs(design({ publishers: [{ id: 'p', exchange: 'nope', routingKey: 'k' }] }))).toEqual([
+      'publishers[0].exchange missing-exchange',
     ]);
-    expect(errs(design({ publishers: [{ id: 'p', exchange: 'work', routingKey: 'k', properties: { priority: 300 } }] }))).toEqual([
-      'publishers[0].properties.priority field-type',
-    ]);
-    expect(errs(design({ publishers: [{ id: 'p', exchange: 'work', routingKey: 'k' }, { id: 'p', exchange: 'work', routingKey: 'k' }] }))).toEqual([
-      'publishers[1].id duplicate-id',
-    ]);
+    expect(
+      errs(
+        design({
+          publishers: [{ id: 'p', exchange: 'work', routingKey: 'k', properties: { expiration: 5000 as never } }],
+        }),
+      ),
+    ).toEqual(['publishers[0].properties.expiration expiration-format']);
+    expect(
+      errs(design({ publishers: [{ id: 'p', exchange: 'work', routingKey: 'k', properties: { priority: 300 } }] })),
+    ).toEqual(['publishers[0].properties.priority field-type']);
+    expect(
+      errs(
+        design({
+          publishers: [
+            { id: 'p', exchange: 'work', routingKey: 'k' },
+            { id: 'p', exchange: 'work', routingKey: 'k' },
+          ],
+        }),
+      ),
+    ).toEqual(['publishers[1].id duplicate-id']);
   });
 
   it('negative x-delay is a warning (routed at once)', () => {
-    const r = validateDesign(design({ publishers: [{ id: 'p', exchange: 'work', routingKey: 'k', properties: { headers: { 'x-delay': -5 } } }] }));
+    const r = validateDesign(
+      design({
+        publishers: [{ id: 'p', exchange: 'work', routingKey: 'k', properties: { headers: { 'x-delay': -5 } } }],
+      }),
+    );
     expect(r.ok).toBe(true);
     expect(r.warnings.map((w) => w.code)).toEqual(['delay-range']);
   });
 
   it('retryInProcess: maxAttempts >= 1 and no nested retry', () => {
     expect(
-      errs(design({ onFailure: { kind: 'retryInProcess', maxAttempts: 0, backoff: { initialMs: 10, multiplier: 2, maxMs: 100 }, recover: { kind: 'reject' } } })),
+      errs(
+        design({
+          onFailure: {
+            kind: 'retryInProcess',
+            maxAttempts: 0,
+            backoff: { initialMs: 10, multiplier: 2, maxMs: 100 },
+            recover: { kind: 'reject' },
+          },
+        }),
+      ),
     ).toEqual(['consumers[0].behaviour.onFailure[0].then.maxAttempts field-type']);
   });
 
@@ -103,26 +159,61 @@ describe('validateDesign', () => {
     expect(errs(design({ onFailure: { kind: 'reject', multiple: true } }))).toEqual([]);
     expect(errs(design({ onFailure: { kind: 'requeue', multiple: true } }))).toEqual([]);
     expect(errs(design({ onFailure: { kind: 'hold' } }))).toEqual([]);
-    expect(errs(design({ onFailure: { kind: 'ack', multiple: 'yes' } as unknown as ConsumerAction }))).toEqual([`${at}.multiple field-type`]);
-    expect(errs(design({ onFailure: { kind: 'requeue', via: 'reject', multiple: true } }))).toEqual([`${at}.multiple action-multiple`]);
-    const retry = (recover: ConsumerAction): ConsumerAction => ({ kind: 'retryInProcess', maxAttempts: 2, backoff: { initialMs: 10, multiplier: 2, maxMs: 100 }, recover });
-    expect(errs(design({ onFailure: retry({ kind: 'reject', multiple: true }) }))).toEqual([`${at}.recover.multiple action-multiple`]);
+    expect(errs(design({ onFailure: { kind: 'ack', multiple: 'yes' } as unknown as ConsumerAction }))).toEqual([
+      `${at}.multiple field-type`,
+    ]);
+    expect(errs(design({ onFailure: { kind: 'requeue', via: 'reject', multiple: true } }))).toEqual([
+      `${at}.multiple action-multiple`,
+    ]);
+    const retry = (recover: ConsumerAction): ConsumerAction => ({
+      kind: 'retryInProcess',
+      maxAttempts: 2,
+      backoff: { initialMs: 10, multiplier: 2, maxMs: 100 },
+      recover,
+    });
+    expect(errs(design({ onFailure: retry({ kind: 'reject', multiple: true }) }))).toEqual([
+      `${at}.recover.multiple action-multiple`,
+    ]);
     expect(errs(design({ onFailure: retry({ kind: 'hold' }) }))).toEqual([`${at}.recover.kind action-kind`]);
     const held: ConsumerAction = { kind: 'hold' };
     expect(
-      errs(design({ consumers: [{ id: 'c1', queue: 'q', behaviour: { kind: 'router', rules: [{ when: { kind: 'lt', counter: { kind: 'held' }, value: 3 }, then: held }, { then: { kind: 'ack', multiple: true } }] } }] })),
+      errs(
+        design({
+          consumers: [
+            {
+              id: 'c1',
+              queue: 'q',
+              behaviour: {
+                kind: 'router',
+                rules: [
+                  { when: { kind: 'lt', counter: { kind: 'held' }, value: 3 }, then: held },
+                  { then: { kind: 'ack', multiple: true } },
+                ],
+              },
+            },
+          ],
+        }),
+      ),
     ).toEqual([]);
   });
 
   it('layout keys must be node ids of the design', () => {
-    const r = validateDesign(design({ layout: { 'queue:q': { x: 1, y: 2 }, 'queue:zz': { x: 0, y: 0 }, bogus: { x: 0, y: 0 } } }));
+    const r = validateDesign(
+      design({ layout: { 'queue:q': { x: 1, y: 2 }, 'queue:zz': { x: 0, y: 0 }, bogus: { x: 0, y: 0 } } }),
+    );
     expect(r.ok).toBe(true);
-    expect(r.warnings.map((w) => `${w.path} ${w.code}`)).toEqual(['layout.queue:zz layout-unknown-node'.replace('layout.queue:zz', 'layout["queue:zz"]'), 'layout.bogus layout-node-id']);
+    expect(r.warnings.map((w) => `${w.path} ${w.code}`)).toEqual([
+      'layout.queue:zz layout-unknown-node'.replace('layout.queue:zz', 'layout["queue:zz"]'),
+      'layout.bogus layout-node-id',
+    ]);
   });
 
   it('topology errors carry the topology. prefix', () => {
     const d = design();
-    const bad: Design = { ...d, topology: { ...d.topology, queues: [{ name: 'q', arguments: { 'x-message-ttl': '5000' } }] } };
+    const bad: Design = {
+      ...d,
+      topology: { ...d.topology, queues: [{ name: 'q', arguments: { 'x-message-ttl': '5000' } }] },
+    };
     expect(errs(bad)).toEqual(['topology.queues[0].arguments.x-message-ttl ttl-range']);
   });
 });
@@ -135,7 +226,10 @@ describe('parseDesign', () => {
   it('rejects non-objects and wrong formats with a path', () => {
     expect(parseDesign('x').errors[0]).toMatchObject({ path: '', code: 'design-type' });
     expect(parseDesign({ format: 'other', version: 1 }).errors[0]).toMatchObject({ path: 'format' });
-    expect(parseDesign({ ...design(), version: 99 }).errors[0]).toMatchObject({ path: 'version', code: 'design-too-new' });
+    expect(parseDesign({ ...design(), version: 99 }).errors[0]).toMatchObject({
+      path: 'version',
+      code: 'design-too-new',
+    });
   });
   it('migrates an unversioned v0 document', () => {
     const { format: _f, version: _v, consumers: _c, publishers: _p, ...v0 } = design();
@@ -148,7 +242,14 @@ describe('parseDesign', () => {
     }
   });
   it('reports structural errors by field', () => {
-    const r = parseDesign({ format: 'retry-studio/design', version: 1, name: 'x', topology: { queues: [{ name: 5 }] }, consumers: {}, publishers: [] });
+    const r = parseDesign({
+      format: 'retry-studio/design',
+      version: 1,
+      name: 'x',
+      topology: { queues: [{ name: 5 }] },
+      consumers: {},
+      publishers: [],
+    });
     expect(r.errors.map((e) => e.path)).toEqual(['topology.queues[0].name', 'consumers']);
   });
 });

@@ -20,7 +20,12 @@ export const MAX_POLICY_PRIORITY = 2147483647;
  * `policies`: the raw list; `queues`: the raw queue list (for the equal-priority warning);
  * `at` turns a relative path into the full one.
  */
-export function checkPolicies(sink: IssueSink, policies: readonly unknown[], queues: readonly unknown[], at: (p: string) => string): void {
+export function checkPolicies(
+  sink: IssueSink,
+  policies: readonly unknown[],
+  queues: readonly unknown[],
+  at: (p: string) => string,
+): void {
   const names = new Set<string>();
   const valid: PolicyDef[] = [];
   const indexOf = new Map<PolicyDef, number>();
@@ -37,16 +42,35 @@ export function checkPolicies(sink: IssueSink, policies: readonly unknown[], que
       sink.error(`${p}.pattern`, 'field-type', 'pattern must be a regular expression string');
       ok = false;
     } else if (!policyPattern(pol.pattern)) {
-      sink.error(`${p}.pattern`, 'pattern-invalid', `pattern ${JSON.stringify(pol.pattern)} is not a valid regular expression`);
+      sink.error(
+        `${p}.pattern`,
+        'pattern-invalid',
+        `pattern ${JSON.stringify(pol.pattern)} is not a valid regular expression`,
+      );
       ok = false;
     }
     const applyTo = pol['apply-to'];
     if (applyTo !== undefined && !POLICY_APPLY_TO.includes(applyTo as never)) {
-      sink.error(`${p}.apply-to`, 'apply-to-invalid', `apply-to must be one of ${POLICY_APPLY_TO.join(', ')}; got ${JSON.stringify(applyTo)}`);
+      sink.error(
+        `${p}.apply-to`,
+        'apply-to-invalid',
+        `apply-to must be one of ${POLICY_APPLY_TO.join(', ')}; got ${JSON.stringify(applyTo)}`,
+      );
       ok = false;
     }
-    if (pol.priority !== undefined && !(typeof pol.priority === 'number' && Number.isInteger(pol.priority) && Math.abs(pol.priority) <= MAX_POLICY_PRIORITY)) {
-      sink.error(`${p}.priority`, 'priority-range', `priority must be an integer between -${MAX_POLICY_PRIORITY} and ${MAX_POLICY_PRIORITY}; got ${JSON.stringify(pol.priority)}`);
+    if (
+      pol.priority !== undefined &&
+      !(
+        typeof pol.priority === 'number' &&
+        Number.isInteger(pol.priority) &&
+        Math.abs(pol.priority) <= MAX_POLICY_PRIORITY
+      )
+    ) {
+      sink.error(
+        `${p}.priority`,
+        'priority-range',
+        `priority must be an integer between -${MAX_POLICY_PRIORITY} and ${MAX_POLICY_PRIORITY}; got ${JSON.stringify(pol.priority)}`,
+      );
       ok = false;
     }
     if (!isPlainObject(pol.definition)) {
@@ -55,12 +79,17 @@ export function checkPolicies(sink: IssueSink, policies: readonly unknown[], que
     }
     if (!checkTable(sink, `${p}.definition`, pol.definition)) return;
     const d = pol.definition as Record<string, AmqpValue>;
-    if (Object.keys(d).length === 0) sink.error(`${p}.definition`, 'policy-empty', 'a policy needs at least one key in its definition');
+    if (Object.keys(d).length === 0)
+      sink.error(`${p}.definition`, 'policy-empty', 'a policy needs at least one key in its definition');
     for (const [k, v] of Object.entries(d)) {
       const kp = pathKey(`${p}.definition`, k);
       const spec = POLICY_KEYS[k];
       if (!spec) {
-        sink.error(kp, 'policy-key-unknown', `"${k}" is not a policy key RabbitMQ recognises (e.g. ${['message-ttl', 'dead-letter-exchange', 'max-length', 'delivery-limit'].join(', ')})`);
+        sink.error(
+          kp,
+          'policy-key-unknown',
+          `"${k}" is not a policy key RabbitMQ recognises (e.g. ${['message-ttl', 'dead-letter-exchange', 'max-length', 'delivery-limit'].join(', ')})`,
+        );
         ok = false;
         continue;
       }
@@ -71,18 +100,38 @@ export function checkPolicies(sink: IssueSink, policies: readonly unknown[], que
       }
       const kind = applyTo ?? 'all';
       if (spec.appliesTo === 'exchanges' ? kind !== 'all' && kind !== 'exchanges' : kind === 'exchanges')
-        sink.warn(kp, 'policy-key-ignored', `${k} applies to ${spec.appliesTo}, but this policy applies to ${kind}: it has no effect`);
+        sink.warn(
+          kp,
+          'policy-key-ignored',
+          `${k} applies to ${spec.appliesTo}, but this policy applies to ${kind}: it has no effect`,
+        );
       else if (kind === 'streams' && spec.appliesTo === 'queues' && !streamReads(spec))
-        sink.warn(kp, 'policy-key-ignored', `${k} has no effect on streams (a stream reads max-age, max-length-bytes, stream-max-segment-size-bytes, initial-cluster-size and queue-leader-locator)`);
+        sink.warn(
+          kp,
+          'policy-key-ignored',
+          `${k} has no effect on streams (a stream reads max-age, max-length-bytes, stream-max-segment-size-bytes, initial-cluster-size and queue-leader-locator)`,
+        );
     }
     // the delayed-retry settings together, as 4.3.6 validates them (model/delayedRetry.ts; each value alone: its key's check)
-    for (const r of delayedRetryPolicyRefusals({ type: d['delayed-retry-type'], min: d['delayed-retry-min'], max: d['delayed-retry-max'] }))
+    for (const r of delayedRetryPolicyRefusals({
+      type: d['delayed-retry-type'],
+      min: d['delayed-retry-min'],
+      max: d['delayed-retry-max'],
+    }))
       if (r.kind === 'combination') {
-        sink.error(pathKey(`${p}.definition`, `delayed-retry-${r.setting}`), 'delayed-retry-refused', `RabbitMQ 4.3 refuses this policy: "${r.reason}"`);
+        sink.error(
+          pathKey(`${p}.definition`, `delayed-retry-${r.setting}`),
+          'delayed-retry-refused',
+          `RabbitMQ 4.3 refuses this policy: "${r.reason}"`,
+        );
         ok = false;
       }
     if ('dead-letter-routing-key' in d && !('dead-letter-exchange' in d))
-      sink.warn(pathKey(`${p}.definition`, 'dead-letter-routing-key'), 'dl-routing-key-without-dlx', 'dead-letter-routing-key without dead-letter-exchange does nothing unless the queue sets one');
+      sink.warn(
+        pathKey(`${p}.definition`, 'dead-letter-routing-key'),
+        'dl-routing-key-without-dlx',
+        'dead-letter-routing-key without dead-letter-exchange does nothing unless the queue sets one',
+      );
     if (ok) {
       valid.push(pol as unknown as PolicyDef);
       indexOf.set(pol as unknown as PolicyDef, i);
@@ -107,7 +156,12 @@ export function checkPolicies(sink: IssueSink, policies: readonly unknown[], que
 }
 
 /** Policy keys the design's broker line refuses: RabbitMQ would reject the whole policy. */
-export function checkPolicyKeysForProfile(sink: IssueSink, policies: unknown, profile: BrokerProfileId, at: (p: string) => string): void {
+export function checkPolicyKeysForProfile(
+  sink: IssueSink,
+  policies: unknown,
+  profile: BrokerProfileId,
+  at: (p: string) => string,
+): void {
   if (!Array.isArray(policies)) return;
   policies.forEach((pol, i) => {
     if (!isPlainObject(pol) || !isPlainObject(pol.definition)) return;

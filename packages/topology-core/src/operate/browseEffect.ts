@@ -14,13 +14,33 @@ import type { BrokerVersionProfile } from './brokerVersion.js';
 export type QueueKind = 'classic' | 'quorum' | 'stream';
 
 export type BrowseEffect =
-  | { readonly kind: 'requeue'; readonly queueType: 'classic' | 'quorum'; readonly refuseUnlessInsist: false; readonly message: string }
-  | { readonly kind: 'counts-toward-limit'; readonly queueType: 'quorum'; readonly refuseUnlessInsist: true; readonly message: string }
-  | { readonly kind: 'none'; readonly queueType: 'stream'; readonly refuseUnlessInsist: false; readonly message: string };
+  | {
+      readonly kind: 'requeue';
+      readonly queueType: 'classic' | 'quorum';
+      readonly refuseUnlessInsist: false;
+      readonly message: string;
+    }
+  | {
+      readonly kind: 'counts-toward-limit';
+      readonly queueType: 'quorum';
+      readonly refuseUnlessInsist: true;
+      readonly message: string;
+    }
+  | {
+      readonly kind: 'none';
+      readonly queueType: 'stream';
+      readonly refuseUnlessInsist: false;
+      readonly message: string;
+    };
 
 export function browseEffect(queueType: QueueKind, broker: BrokerVersionProfile): BrowseEffect {
   if (queueType === 'stream')
-    return { kind: 'none', queueType, refuseUnlessInsist: false, message: 'a stream is read by offset: looking changes nothing (no message is removed, requeued or marked)' };
+    return {
+      kind: 'none',
+      queueType,
+      refuseUnlessInsist: false,
+      message: 'a stream is read by offset: looking changes nothing (no message is removed, requeued or marked)',
+    };
   if (queueType === 'quorum' && !broker.v43)
     return {
       kind: 'counts-toward-limit',
@@ -36,13 +56,15 @@ export function browseEffect(queueType: QueueKind, broker: BrokerVersionProfile)
       kind: 'requeue',
       queueType,
       refuseUnlessInsist: false,
-      message: 'on RabbitMQ 4.3+ messages are returned with basic.nack: marked redelivered and counted in x-acquired-count, but not toward the delivery limit',
+      message:
+        'on RabbitMQ 4.3+ messages are returned with basic.nack: marked redelivered and counted in x-acquired-count, but not toward the delivery limit',
     };
   return {
     kind: 'requeue',
     queueType,
     refuseUnlessInsist: false,
-    message: 'reading a classic queue delivers and requeues each message: it comes back marked redelivered, and can be reordered against messages published meanwhile',
+    message:
+      'reading a classic queue delivers and requeues each message: it comes back marked redelivered, and can be reordered against messages published meanwhile',
   };
 }
 

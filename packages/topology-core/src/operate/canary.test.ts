@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { allowedBack, canaryBatchSize, checkCanaryOptions, FORM_CANARY_NAMES, isCopyBack, judgeBatch, parseMaxRefail, type CanaryOptions } from './canary.js';
+import {
+  allowedBack,
+  canaryBatchSize,
+  checkCanaryOptions,
+  FORM_CANARY_NAMES,
+  isCopyBack,
+  judgeBatch,
+  parseMaxRefail,
+  type CanaryOptions,
+} from './canary.js';
 import { REDRIVE_AT_HEADER, REDRIVE_COUNT_HEADER } from './redrive.js';
 
-const opts = (o: Partial<CanaryOptions> = {}): CanaryOptions => ({ size: 5, waitMs: 1000, maxRefail: { kind: 'count', count: 0 }, ...o });
+const opts = (o: Partial<CanaryOptions> = {}): CanaryOptions => ({
+  size: 5,
+  waitMs: 1000,
+  maxRefail: { kind: 'count', count: 0 },
+  ...o,
+});
 
 describe('canary options', () => {
   it('parses --max-refail as a count, a ratio or a percentage, and names the option when it is bad', () => {
@@ -17,11 +31,14 @@ describe('canary options', () => {
     }
   });
 
-  it('the web form\'s messages name its fields, never a CLI flag', () => {
+  it("the web form's messages name its fields, never a CLI flag", () => {
     const r = parseMaxRefail('x', FORM_CANARY_NAMES);
     expect(!r.ok && r.message).toMatch(/^max back must be/);
     const [e] = checkCanaryOptions(opts({ maxRefail: { kind: 'count', count: 6 } }), 20, FORM_CANARY_NAMES);
-    expect(e).toMatchObject({ option: '--max-refail', message: 'max back 6 is above the canary of 5: the first batch could never stop the re-drive' });
+    expect(e).toMatchObject({
+      option: '--max-refail',
+      message: 'max back 6 is above the canary of 5: the first batch could never stop the re-drive',
+    });
     const stop = judgeBatch({ moved: 5, back: 2, waiting: 0, sinceMovedMs: 0 }, opts());
     expect(stop.kind === 'stop' && stop.reason).not.toMatch(/--/);
   });
@@ -29,9 +46,14 @@ describe('canary options', () => {
   it('refuses N of 0, N above the selection, a negative wait and R above N, each naming its option', () => {
     expect(checkCanaryOptions(opts(), 20)).toEqual([]);
     expect(checkCanaryOptions(opts({ size: 0 }), 20).map((e) => e.option)).toEqual(['--canary']);
-    expect(checkCanaryOptions(opts({ size: 21 }), 20)[0]).toMatchObject({ option: '--canary', message: expect.stringContaining('20') });
+    expect(checkCanaryOptions(opts({ size: 21 }), 20)[0]).toMatchObject({
+      option: '--canary',
+      message: expect.stringContaining('20'),
+    });
     expect(checkCanaryOptions(opts({ waitMs: -1 }), 20).map((e) => e.option)).toEqual(['--canary-wait-ms']);
-    expect(checkCanaryOptions(opts({ maxRefail: { kind: 'count', count: 6 } }), 20).map((e) => e.option)).toEqual(['--max-refail']);
+    expect(checkCanaryOptions(opts({ maxRefail: { kind: 'count', count: 6 } }), 20).map((e) => e.option)).toEqual([
+      '--max-refail',
+    ]);
     expect(checkCanaryOptions(opts({ maxRefail: { kind: 'count', count: 5 } }), 20)).toEqual([]);
     expect(checkCanaryOptions(opts({ fromBatch: -1 }), 20).map((e) => e.option)).toEqual(['--canary-from-batch']);
   });
@@ -56,7 +78,10 @@ describe('canary batches', () => {
 describe('judgeBatch', () => {
   const o = { waitMs: 1000, maxRefail: { kind: 'count', count: 1 } } as const;
   it('stops as soon as more than R came back, before the wait is over, on what it saw', () => {
-    expect(judgeBatch({ moved: 5, back: 2, waiting: 3, sinceMovedMs: 10 }, o)).toMatchObject({ kind: 'stop', basis: 'returns-seen' });
+    expect(judgeBatch({ moved: 5, back: 2, waiting: 3, sinceMovedMs: 10 }, o)).toMatchObject({
+      kind: 'stop',
+      basis: 'returns-seen',
+    });
   });
   it('keeps watching until the wait is over', () => {
     expect(judgeBatch({ moved: 5, back: 1, waiting: 0, sinceMovedMs: 999 }, o)).toEqual({ kind: 'watching' });
@@ -67,7 +92,10 @@ describe('judgeBatch', () => {
     if (v.kind === 'continue') expect(v.reason).toContain('timeout');
   });
   it('stops on a timeout when copies still sit in the destination: no consumer judged them', () => {
-    expect(judgeBatch({ moved: 5, back: 0, waiting: 2, sinceMovedMs: 1500 }, o)).toMatchObject({ kind: 'stop', basis: 'timeout' });
+    expect(judgeBatch({ moved: 5, back: 0, waiting: 2, sinceMovedMs: 1500 }, o)).toMatchObject({
+      kind: 'stop',
+      basis: 'timeout',
+    });
   });
 });
 

@@ -40,12 +40,25 @@ export interface CanaryOptionNames {
   readonly maxRefail: string;
   readonly fromBatch: string;
 }
-export const CLI_CANARY_NAMES: CanaryOptionNames = { canary: '--canary', waitMs: '--canary-wait-ms', maxRefail: '--max-refail', fromBatch: '--canary-from-batch' };
+export const CLI_CANARY_NAMES: CanaryOptionNames = {
+  canary: '--canary',
+  waitMs: '--canary-wait-ms',
+  maxRefail: '--max-refail',
+  fromBatch: '--canary-from-batch',
+};
 /** the labels of the web form's fields (a message there never names a CLI flag) */
-export const FORM_CANARY_NAMES: CanaryOptionNames = { canary: 'canary', waitMs: 'wait ms', maxRefail: 'max back', fromBatch: 'from batch' };
+export const FORM_CANARY_NAMES: CanaryOptionNames = {
+  canary: 'canary',
+  waitMs: 'wait ms',
+  maxRefail: 'max back',
+  fromBatch: 'from batch',
+};
 
 /** `2` (a count) or `0.1` / `10%` (a ratio of the batch) */
-export function parseMaxRefail(s: string, names: CanaryOptionNames = CLI_CANARY_NAMES): { ok: true; maxRefail: MaxRefail } | { ok: false; message: string } {
+export function parseMaxRefail(
+  s: string,
+  names: CanaryOptionNames = CLI_CANARY_NAMES,
+): { ok: true; maxRefail: MaxRefail } | { ok: false; message: string } {
   const name = names.maxRefail;
   const t = s.trim();
   const pct = t.endsWith('%');
@@ -66,7 +79,11 @@ export function parseMaxRefail(s: string, names: CanaryOptionNames = CLI_CANARY_
 }
 
 /** Bad options, each naming its option (`option` as the CLI names it; the message in the user's `names`); `selection`: how many messages the re-drive would move. */
-export function checkCanaryOptions(o: CanaryOptions, selection: number | undefined, names: CanaryOptionNames = CLI_CANARY_NAMES): CanaryOptionError[] {
+export function checkCanaryOptions(
+  o: CanaryOptions,
+  selection: number | undefined,
+  names: CanaryOptionNames = CLI_CANARY_NAMES,
+): CanaryOptionError[] {
   const errors: CanaryOptionError[] = [];
   const n = names;
   if (!Number.isInteger(o.size) || o.size < 1)
@@ -80,7 +97,10 @@ export function checkCanaryOptions(o: CanaryOptions, selection: number | undefin
       message: `${n.canary} ${o.size} is more than the ${selection} message(s) selected: a canary is a part of the selection`,
     });
   if (o.fromBatch !== undefined && (!Number.isInteger(o.fromBatch) || o.fromBatch < 0))
-    errors.push({ option: '--canary-from-batch', message: `${n.fromBatch} must be a batch number of at least 1, got ${o.fromBatch + 1}` });
+    errors.push({
+      option: '--canary-from-batch',
+      message: `${n.fromBatch} must be a batch number of at least 1, got ${o.fromBatch + 1}`,
+    });
   if (!Number.isFinite(o.waitMs) || o.waitMs < 0)
     errors.push({
       option: '--canary-wait-ms',
@@ -92,7 +112,10 @@ export function checkCanaryOptions(o: CanaryOptions, selection: number | undefin
       message: `${n.maxRefail} ${o.maxRefail.count} is above the canary of ${o.size}: the first batch could never stop the re-drive`,
     });
   if (o.maxRefail.kind === 'ratio' && !(o.maxRefail.ratio >= 0 && o.maxRefail.ratio < 1))
-    errors.push({ option: '--max-refail', message: `${n.maxRefail} ratio must be in [0, 1), got ${o.maxRefail.ratio}` });
+    errors.push({
+      option: '--max-refail',
+      message: `${n.maxRefail} ratio must be in [0, 1), got ${o.maxRefail.ratio}`,
+    });
   return errors;
 }
 

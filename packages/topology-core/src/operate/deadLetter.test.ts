@@ -6,8 +6,20 @@ import { profileForBrokerVersion } from './brokerVersion.js';
 
 describe('firstDeath', () => {
   it('reads x-first-death-* and the matching x-death entry for keys and time', () => {
-    const m = deadLetter(0, { xDeath: [xDeath('orders.wait', 'expired', 'orders.retry', ['wait'], 3, 1_700_000_100), xDeath('orders.work', 'rejected', 'orders', ['order.created'], 3, 1_700_000_000)] });
-    expect(firstDeath(m)).toEqual({ queue: 'orders.work', reason: 'rejected', exchange: 'orders', routingKeys: ['order.created'], time: 1_700_000_000, count: 3 });
+    const m = deadLetter(0, {
+      xDeath: [
+        xDeath('orders.wait', 'expired', 'orders.retry', ['wait'], 3, 1_700_000_100),
+        xDeath('orders.work', 'rejected', 'orders', ['order.created'], 3, 1_700_000_000),
+      ],
+    });
+    expect(firstDeath(m)).toEqual({
+      queue: 'orders.work',
+      reason: 'rejected',
+      exchange: 'orders',
+      routingKeys: ['order.created'],
+      time: 1_700_000_000,
+      count: 3,
+    });
   });
 
   it('falls back to the oldest x-death entry without the headers, and to nothing without x-death', () => {

@@ -21,7 +21,12 @@ export interface DeadLetterMessage {
   readonly headers: AmqpTable;
   /** the x-death table, most recent death first, as the broker wrote it */
   readonly xDeath: readonly XDeathEntry[];
-  readonly properties?: { readonly contentType?: string; readonly messageId?: string; readonly timestamp?: number; readonly deliveryMode?: number };
+  readonly properties?: {
+    readonly contentType?: string;
+    readonly messageId?: string;
+    readonly timestamp?: number;
+    readonly deliveryMode?: number;
+  };
   /** stream offset, when read from a stream */
   readonly offset?: number;
 }
@@ -89,7 +94,12 @@ export function causeOf(m: Pick<DeadLetterMessage, 'headers' | 'xDeath'>): Death
   }
   const queue = fd?.queue ?? '';
   const reason = fd?.reason ?? 'no x-death';
-  return { key: [queue, reason, exception ?? ''].join('|'), queue, reason, ...(exception !== undefined ? { exception } : {}) };
+  return {
+    key: [queue, reason, exception ?? ''].join('|'),
+    queue,
+    reason,
+    ...(exception !== undefined ? { exception } : {}),
+  };
 }
 
 export interface CauseGroup extends DeathCause {

@@ -47,10 +47,20 @@ export function parseJsonPatch(
         message: `path must be a JSON pointer ('' or starting with /), got ${JSON.stringify(o.path)}`,
       };
     const badPath = forbiddenToken(o.path);
-    if (badPath !== undefined) return { ok: false, path: `[${i}].path`, message: `path goes through '${badPath}', which a patch may not touch (__proto__, constructor and prototype are refused)` };
+    if (badPath !== undefined)
+      return {
+        ok: false,
+        path: `[${i}].path`,
+        message: `path goes through '${badPath}', which a patch may not touch (__proto__, constructor and prototype are refused)`,
+      };
     if ((o.op === 'move' || o.op === 'copy') && typeof o.from === 'string' && validPointer(o.from)) {
       const badFrom = forbiddenToken(o.from);
-      if (badFrom !== undefined) return { ok: false, path: `[${i}].from`, message: `from goes through '${badFrom}', which a patch may not touch (__proto__, constructor and prototype are refused)` };
+      if (badFrom !== undefined)
+        return {
+          ok: false,
+          path: `[${i}].from`,
+          message: `from goes through '${badFrom}', which a patch may not touch (__proto__, constructor and prototype are refused)`,
+        };
     }
     if (o.op === 'move' || o.op === 'copy') {
       if (typeof o.from !== 'string' || !validPointer(o.from))

@@ -10,7 +10,10 @@ describe('designGroup', () => {
       ...snap,
       exchanges: [...snap.exchanges, { name: 'billing', type: 'direct' }],
       queues: [...snap.queues, { name: 'billing.work', arguments: { 'x-dead-letter-exchange': 'orders.dlx' } }],
-      bindings: [...snap.bindings, { source: 'billing', destination: 'billing.work', destination_type: 'queue', routing_key: 'b' }],
+      bindings: [
+        ...snap.bindings,
+        { source: 'billing', destination: 'billing.work', destination_type: 'queue', routing_key: 'b' },
+      ],
     });
     if (!r.ok) throw new Error('import failed');
     expect(groupNodesByPrefix(r.design).map((g) => [g.key, g.queues])).toEqual([
@@ -36,8 +39,20 @@ describe('layoutByPrefix fills the shape it aims at', () => {
     const names = ['billing', 'shipping', 'catalogue', 'accounting'];
     return {
       topology: {
-        exchanges: names.map((t) => ({ name: `${t}.events`, type: 'topic' as const, durable: true, auto_delete: false, internal: false, arguments: {} })),
-        queues: Array.from({ length: queues }, (_, i) => ({ name: `${names[i % 4]}.service-${i}`, durable: true, auto_delete: false, arguments: {} })),
+        exchanges: names.map((t) => ({
+          name: `${t}.events`,
+          type: 'topic' as const,
+          durable: true,
+          auto_delete: false,
+          internal: false,
+          arguments: {},
+        })),
+        queues: Array.from({ length: queues }, (_, i) => ({
+          name: `${names[i % 4]}.service-${i}`,
+          durable: true,
+          auto_delete: false,
+          arguments: {},
+        })),
         bindings: [],
       },
       consumers: [],

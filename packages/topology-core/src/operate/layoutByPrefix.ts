@@ -48,10 +48,14 @@ export function groupNodesByPrefix(design: Pick<Design, 'topology' | 'consumers'
  * closest to that shape: one column of 2,500 queues per team made a 1,000-queue file a strip 40 times taller
  * than wide, fitted at a zoom no name or group label could be read at.
  */
-export function layoutByPrefix(design: Pick<Design, 'topology' | 'consumers' | 'publishers'>, opts: { readonly aspect?: number } = {}): PrefixLayout {
+export function layoutByPrefix(
+  design: Pick<Design, 'topology' | 'consumers' | 'publishers'>,
+  opts: { readonly aspect?: number } = {},
+): PrefixLayout {
   const groups = groupNodesByPrefix(design);
   const aspect = opts.aspect && opts.aspect > 0 ? opts.aspect : 2;
-  const kindCol = (id: string): number => (id.startsWith('publisher:') ? 0 : id.startsWith('exchange:') ? 1 : id.startsWith('queue:') ? 2 : 3);
+  const kindCol = (id: string): number =>
+    id.startsWith('publisher:') ? 0 : id.startsWith('exchange:') ? 1 : id.startsWith('queue:') ? 2 : 3;
   const counts = groups.map((g) => {
     const c = [0, 0, 0, 0];
     for (const id of g.nodes) c[kindCol(id)]!++;
@@ -67,7 +71,10 @@ export function layoutByPrefix(design: Pick<Design, 'topology' | 'consumers' | '
   /** blocks in shelves no wider than `width`: each block's top-left and the whole's size */
   const pack = (blocks: { w: number; h: number }[], width: number) => {
     const at: { x: number; y: number }[] = [];
-    let x = 0, y = 0, shelfH = 0, w = 0;
+    let x = 0,
+      y = 0,
+      shelfH = 0,
+      w = 0;
     for (const b of blocks) {
       if (x > 0 && x + b.w > width) {
         y += shelfH;
@@ -81,7 +88,8 @@ export function layoutByPrefix(design: Pick<Design, 'topology' | 'consumers' | '
     }
     return { at, w, h: y + shelfH };
   };
-  let best: { rows: number; blocks: ReturnType<typeof blockOf>[]; at: { x: number; y: number }[]; score: number } | undefined;
+  let best:
+    { rows: number; blocks: ReturnType<typeof blockOf>[]; at: { x: number; y: number }[]; score: number } | undefined;
   const tried = new Set<number>();
   for (let r = tallest; ; r = Math.min(r - 1, Math.ceil(r / 1.5))) {
     if (!tried.has(r)) {
@@ -105,7 +113,10 @@ export function layoutByPrefix(design: Pick<Design, 'topology' | 'consumers' | '
       const k = kindCol(id);
       const j = seen[k]!++;
       const colBefore = cols.slice(0, k).reduce((s, n) => s + n, 0);
-      positions[id] = { x: x + (colBefore + Math.floor(j / best!.rows)) * LAYOUT_COLUMN_W, y: y + (j % best!.rows) * LAYOUT_ROW_H };
+      positions[id] = {
+        x: x + (colBefore + Math.floor(j / best!.rows)) * LAYOUT_COLUMN_W,
+        y: y + (j % best!.rows) * LAYOUT_ROW_H,
+      };
     }
   });
   return { positions, groups };
@@ -117,7 +128,11 @@ export function designGroup(design: Design, key: string): Design {
   const inGroup = (n: string): boolean => namePrefix(n) === key;
   const queues = new Set(t.queues.filter((q) => inGroup(q.name)).map((q) => q.name));
   const exchanges = new Set(t.exchanges.filter((x) => inGroup(x.name)).map((x) => x.name));
-  const bindings = t.bindings.filter((b) => exchanges.has(b.source) || (b.destination_type === 'queue' ? queues.has(b.destination) : exchanges.has(b.destination)));
+  const bindings = t.bindings.filter(
+    (b) =>
+      exchanges.has(b.source) ||
+      (b.destination_type === 'queue' ? queues.has(b.destination) : exchanges.has(b.destination)),
+  );
   // the other end of each binding comes along, so every edge has both ends
   for (const b of bindings) {
     exchanges.add(b.source);
@@ -131,7 +146,11 @@ export function designGroup(design: Design, key: string): Design {
   const topology = {
     exchanges: t.exchanges.filter((x) => exchanges.has(x.name)),
     queues: t.queues.filter((q) => queues.has(q.name)),
-    bindings: bindings.filter((b) => exchanges.has(b.source) && (b.destination_type === 'queue' ? queues.has(b.destination) : exchanges.has(b.destination))),
+    bindings: bindings.filter(
+      (b) =>
+        exchanges.has(b.source) &&
+        (b.destination_type === 'queue' ? queues.has(b.destination) : exchanges.has(b.destination)),
+    ),
     ...(t.policies ? { policies: t.policies } : {}),
   };
   const sub: Design = {

@@ -188,7 +188,10 @@ describe('the message-id filter', () => {
     const f = parseRedriveFilter('message-id=o-2');
     expect(f).toEqual({ ok: true, filter: { kind: 'message-id', id: 'o-2' } });
     const ms = [0, 1, 2].map((i) => ({ ...deadLetter(i), properties: { messageId: `o-${i}` } }));
-    const plan = planRedrive({ messages: ms, target: { kind: 'original' }, ...(f.ok ? { filter: f.filter } : {}) }, ctx310);
+    const plan = planRedrive(
+      { messages: ms, target: { kind: 'original' }, ...(f.ok ? { filter: f.filter } : {}) },
+      ctx310,
+    );
     expect(plan.items.map((i) => i.seq)).toEqual([2]);
     expect(plan.filteredOut).toBe(2);
   });

@@ -182,13 +182,21 @@ export function parseRedriveFilter(s: string): { ok: true; filter: RedriveFilter
   const k = eq < 0 ? s : s.slice(0, eq);
   const v = eq < 0 ? '' : s.slice(eq + 1);
   if (v === '')
-    return { ok: false, message: `filter "${s}" needs a value: cause=KEY, queue=Q, reason=R, header=NAME[=VALUE], message-id=ID or message=POSITION:DIGEST` };
+    return {
+      ok: false,
+      message: `filter "${s}" needs a value: cause=KEY, queue=Q, reason=R, header=NAME[=VALUE], message-id=ID or message=POSITION:DIGEST`,
+    };
   if (k === 'cause' || k === 'group') return { ok: true, filter: { kind: 'cause', key: v } };
   if (k === 'queue') return { ok: true, filter: { kind: 'queue', queue: v } };
   if (k === 'message-id') return { ok: true, filter: { kind: 'message-id', id: v } };
   if (k === 'message') {
     const m = /^(\d+):([0-9a-f]{16})$/.exec(v);
-    return m ? { ok: true, filter: { kind: 'message', seq: Number(m[1]), digest: m[2]! } } : { ok: false, message: `filter "${s}": message=POSITION:DIGEST (the position in the queue, 0 = head, and the 16-hex digest a browse gives)` };
+    return m
+      ? { ok: true, filter: { kind: 'message', seq: Number(m[1]), digest: m[2]! } }
+      : {
+          ok: false,
+          message: `filter "${s}": message=POSITION:DIGEST (the position in the queue, 0 = head, and the 16-hex digest a browse gives)`,
+        };
   }
   if (k === 'reason') return { ok: true, filter: { kind: 'reason', reason: v } };
   if (k === 'header') {
@@ -198,7 +206,10 @@ export function parseRedriveFilter(s: string): { ok: true; filter: RedriveFilter
       filter: e2 < 0 ? { kind: 'header', name: v } : { kind: 'header', name: v.slice(0, e2), value: v.slice(e2 + 1) },
     };
   }
-  return { ok: false, message: `unknown filter "${k}": use cause=KEY, queue=Q, reason=R, header=NAME[=VALUE], message-id=ID or message=POSITION:DIGEST` };
+  return {
+    ok: false,
+    message: `unknown filter "${k}": use cause=KEY, queue=Q, reason=R, header=NAME[=VALUE], message-id=ID or message=POSITION:DIGEST`,
+  };
 }
 
 /** The marker a re-driven copy carries on top of all its headers (x-death included). */

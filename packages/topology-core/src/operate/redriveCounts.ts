@@ -49,10 +49,23 @@ export class RedriveTally {
  * limit): short when any selected message was skipped (its destination missing or unroutable,
  * ...). A re-drive that moved 0 of 20 is a failure, and says why.
  */
-export function redriveShortfall(c: RedriveCounts): { readonly selected: number; readonly moved: number; readonly short: boolean; readonly why: string } {
+export function redriveShortfall(c: RedriveCounts): {
+  readonly selected: number;
+  readonly moved: number;
+  readonly short: boolean;
+  readonly why: string;
+} {
   const skipped = Object.entries(c.skipped).filter(([, n]) => n > 0);
   const skippedTotal = skipped.reduce((n, [, k]) => n + k, 0);
   const selected = c.moved + skippedTotal;
   const why = skipped.map(([reason, n]) => `${n} ${reason}`).join('; ');
-  return { selected, moved: c.moved, short: skippedTotal > 0, why: skippedTotal > 0 ? `moved ${c.moved} of ${selected} selected: ${why}` : `moved ${c.moved} of ${selected} selected` };
+  return {
+    selected,
+    moved: c.moved,
+    short: skippedTotal > 0,
+    why:
+      skippedTotal > 0
+        ? `moved ${c.moved} of ${selected} selected: ${why}`
+        : `moved ${c.moved} of ${selected} selected`,
+  };
 }

@@ -28,7 +28,11 @@ describe('editCopy', () => {
     });
   });
   it('a whole new body (the one-message editor) replaces a plain-text body', () => {
-    const r = editCopy('order-0 plain', { patch: [{ op: 'replace', path: '', value: { order: 0, fixed: true } }] }, '#0');
+    const r = editCopy(
+      'order-0 plain',
+      { patch: [{ op: 'replace', path: '', value: { order: 0, fixed: true } }] },
+      '#0',
+    );
     expect(r).toMatchObject({ ok: true, body: '{"order":0,"fixed":true}' });
   });
   it('a patch that does not apply: the message stays, with the operation that failed', () => {

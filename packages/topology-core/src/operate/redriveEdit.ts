@@ -22,8 +22,7 @@ const RESERVED = /^(x-death|x-first-death-.*|x-last-death-.*|x-delivery-count|x-
 /** Why AMQP (a field-table name is a short string: 1 to 255 bytes) or the broker forbids setting this header; undefined when allowed. */
 export function headerNameProblem(name: string): string | undefined {
   if (name.length === 0) return 'a header name cannot be empty';
-  if (utf8Bytes(name) > 255)
-    return `header name '${name.slice(0, 40)}…' is longer than AMQP's 255 bytes`;
+  if (utf8Bytes(name) > 255) return `header name '${name.slice(0, 40)}…' is longer than AMQP's 255 bytes`;
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) return `header name ${JSON.stringify(name)} has a control character`;
   if (RESERVED.test(name) || REDRIVE_MARKER_HEADERS.includes(name))

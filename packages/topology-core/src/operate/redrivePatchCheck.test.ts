@@ -5,7 +5,8 @@ import { planRedrive, redriveContext, routingTopology } from './redrive.js';
 import { checkEditInPlan } from './redrivePatchCheck.js';
 
 const ctx = redriveContext(routingTopology(ordersSnapshot()), profileForBrokerVersion('3.10.8'));
-const dead = (seq: number, body: string) => deadLetter(seq, { body, xDeath: [xDeath('orders.work', 'rejected', 'orders', ['order.created'])] });
+const dead = (seq: number, body: string) =>
+  deadLetter(seq, { body, xDeath: [xDeath('orders.work', 'rejected', 'orders', ['order.created'])] });
 
 describe('a dry run with a JSON patch says per message whether it applies', () => {
   it('plain-text bodies stay (the patch cannot apply), JSON ones move; a patch that does not fit stays too', () => {

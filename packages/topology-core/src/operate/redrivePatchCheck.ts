@@ -17,7 +17,11 @@ const sharedReason = (reason: string): string =>
     .replace('so --patch cannot apply', 'so the patch cannot apply')
     .replace(/: left in the queue$/, '');
 
-export function checkEditInPlan(plan: RedrivePlan, messages: readonly DeadLetterMessage[], edit: RedriveEdit | undefined): RedrivePlan {
+export function checkEditInPlan(
+  plan: RedrivePlan,
+  messages: readonly DeadLetterMessage[],
+  edit: RedriveEdit | undefined,
+): RedrivePlan {
   if (!edit?.patch?.length) return plan;
   const bySeq = new Map(messages.map((m) => [m.seq, m]));
   const tally = new RedriveTally();

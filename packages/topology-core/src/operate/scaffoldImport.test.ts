@@ -29,13 +29,23 @@ describe('designFromBroker', () => {
     const base = ordersSnapshot();
     const r = designFromBroker(
       ordersSnapshot('3.10.8', {
-        queues: [...base.queues, { name: 'invoices.work', type: 'classic', consumers: 1, arguments: {} }, { name: 'audit', type: 'classic', consumers: 1, arguments: {} }],
+        queues: [
+          ...base.queues,
+          { name: 'invoices.work', type: 'classic', consumers: 1, arguments: {} },
+          { name: 'audit', type: 'classic', consumers: 1, arguments: {} },
+        ],
         exchanges: [...base.exchanges, { name: 'events', type: 'headers' }],
         bindings: [
           ...base.bindings,
           { source: 'orders', destination: 'invoices.work', destination_type: 'queue', routing_key: 'invoice.#' },
           { source: 'orders', destination: 'orders.work', destination_type: 'queue', routing_key: 'order.*' },
-          { source: 'events', destination: 'audit', destination_type: 'queue', routing_key: '', arguments: { 'x-match': 'all', kind: 'audit' } },
+          {
+            source: 'events',
+            destination: 'audit',
+            destination_type: 'queue',
+            routing_key: '',
+            arguments: { 'x-match': 'all', kind: 'audit' },
+          },
         ],
       }),
     );
@@ -56,20 +66,30 @@ describe('designFromBroker', () => {
       ordersSnapshot('3.10.8', {
         queues: [...base.queues, { name: 'audit', type: 'classic', consumers: 1, arguments: {} }],
         exchanges: [...base.exchanges, { name: 'amq.fanout', type: 'fanout' }],
-        bindings: [...base.bindings, { source: 'amq.fanout', destination: 'audit', destination_type: 'queue', routing_key: '' }],
+        bindings: [
+          ...base.bindings,
+          { source: 'amq.fanout', destination: 'audit', destination_type: 'queue', routing_key: '' },
+        ],
       }),
     );
     if (!r.ok) throw new Error('not ok');
     expect(r.design.topology.exchanges.map((x) => x.name)).not.toContain('amq.fanout');
     expect(r.design.topology.bindings.find((b) => b.source === 'amq.fanout')?.destination).toBe('audit');
-    expect(r.design.publishers.find((p) => p.exchange === 'amq.fanout')).toMatchObject({ id: 'publish-amq.fanout', routingKey: '' });
+    expect(r.design.publishers.find((p) => p.exchange === 'amq.fanout')).toMatchObject({
+      id: 'publish-amq.fanout',
+      routingKey: '',
+    });
     expect(r.skipped.filter((s) => s.kind === 'binding')).toEqual([]);
   });
 
   it('takes the profile from the version and skips what the model cannot hold, with the reason', () => {
     const r = designFromBroker(
       ordersSnapshot('4.3.6', {
-        queues: [...ordersSnapshot().queues, { name: 'audit', type: 'stream', arguments: { 'x-queue-type': 'stream' } }, { name: 'amq.gen-1', exclusive: true }],
+        queues: [
+          ...ordersSnapshot().queues,
+          { name: 'audit', type: 'stream', arguments: { 'x-queue-type': 'stream' } },
+          { name: 'amq.gen-1', exclusive: true },
+        ],
         exchanges: [...ordersSnapshot().exchanges, { name: 'hash', type: 'x-consistent-hash' }],
       }),
     );
@@ -86,7 +106,13 @@ describe('designFromBroker', () => {
 
   it('a stream read by a live consumer stays a parking place', () => {
     const snap = ordersSnapshot('4.3.6');
-    const r = designFromBroker({ ...snap, queues: [...snap.queues, { name: 'audit', type: 'stream', consumers: 2, arguments: { 'x-queue-type': 'stream', 'x-max-age': '7D' } }] });
+    const r = designFromBroker({
+      ...snap,
+      queues: [
+        ...snap.queues,
+        { name: 'audit', type: 'stream', consumers: 2, arguments: { 'x-queue-type': 'stream', 'x-max-age': '7D' } },
+      ],
+    });
     expect(r.ok && r.roles.audit).toBe('parking');
     expect(r.ok && r.design.consumers.map((c) => c.queue)).not.toContain('audit');
   });

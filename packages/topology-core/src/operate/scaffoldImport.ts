@@ -51,13 +51,24 @@ export function designFromBroker(snap: BrokerSnapshot, opts: ScaffoldOptions = {
     // a built-in amq.* exchange stays a binding source: the model routes it as the broker does
     const fromOk = exNames.has(b.source) || builtinExchangeType(b.source) !== undefined;
     const ok = fromOk && (b.destination_type === 'queue' ? qNames.has(b.destination) : exNames.has(b.destination));
-    if (!ok) skipped.push({ kind: 'binding', name: `${b.source} -> ${b.destination}`, reason: 'its source or destination was not imported' });
+    if (!ok)
+      skipped.push({
+        kind: 'binding',
+        name: `${b.source} -> ${b.destination}`,
+        reason: 'its source or destination was not imported',
+      });
     return ok;
   });
   const defs = {
     rabbit_version: snap.rabbitVersion,
     exchanges,
-    queues: queues.map((q) => ({ name: q.name, durable: q.durable, auto_delete: q.auto_delete, arguments: q.arguments ?? {}, ...(q.type ? { type: q.type } : {}) })),
+    queues: queues.map((q) => ({
+      name: q.name,
+      durable: q.durable,
+      auto_delete: q.auto_delete,
+      arguments: q.arguments ?? {},
+      ...(q.type ? { type: q.type } : {}),
+    })),
     bindings,
     policies: snap.policies ?? [],
   };

@@ -39,7 +39,10 @@ export function firstAtOrAfter(s: ArrivalSegment, at: number): number {
 
 /** the load's arrivals (assumes a validated load) */
 export function arrivalSegments(load: RehearsalLoad): ArrivalSegment[] {
-  const phases = load.phases && load.phases.length > 0 ? [...load.phases].sort((a, b) => a.at - b.at) : [{ at: 0, rate: load.rate ?? 0 }];
+  const phases =
+    load.phases && load.phases.length > 0
+      ? [...load.phases].sort((a, b) => a.at - b.at)
+      : [{ at: 0, rate: load.rate ?? 0 }];
   const out: ArrivalSegment[] = [];
   let ordinal = 1;
   for (let i = 0; i < phases.length; i++) {

@@ -55,7 +55,16 @@ class PlanBuilder {
 
   done(kind: PublishPlan['kind'], bucketMs: number): PublishPlan {
     const n = this.count;
-    return { kind, count: n, publishAt: this.publishAt.subarray(0, n), weight: this.weight.subarray(0, n), ordinal: this.ordinal.subarray(0, n), poisonU: this.poisonU.subarray(0, n), spanMs: this.spanMs.subarray(0, n), bucketMs };
+    return {
+      kind,
+      count: n,
+      publishAt: this.publishAt.subarray(0, n),
+      weight: this.weight.subarray(0, n),
+      ordinal: this.ordinal.subarray(0, n),
+      poisonU: this.poisonU.subarray(0, n),
+      spanMs: this.spanMs.subarray(0, n),
+      bucketMs,
+    };
   }
 }
 
@@ -73,7 +82,12 @@ export function perMessagePlan(segments: readonly ArrivalSegment[], seed: number
  * `breakpoints` sorted; `poisonShares` every poison share in use (the strata: a cohort per
  * interval between two shares, its draw the interval's low end).
  */
-export function cohortPlan(segments: readonly ArrivalSegment[], bucketMs: number, breakpoints: readonly number[], poisonShares: readonly number[]): PublishPlan {
+export function cohortPlan(
+  segments: readonly ArrivalSegment[],
+  bucketMs: number,
+  breakpoints: readonly number[],
+  poisonShares: readonly number[],
+): PublishPlan {
   const cuts = [0, ...new Set(poisonShares.filter((p) => p > 0 && p < 1))].sort((a, b) => a - b);
   const strata = cuts.map((lo, i) => ({ lo, size: (cuts[i + 1] ?? 1) - lo }));
   const b = new PlanBuilder();

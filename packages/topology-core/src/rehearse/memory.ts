@@ -17,8 +17,10 @@ export interface MemoryBasis {
   readonly source: string;
 }
 
-const QQ_SOURCE = 'RabbitMQ docs, Quorum Queues, Resource Use (https://www.rabbitmq.com/docs/quorum-queues#resource-use)';
-const CQ_SOURCE = 'RabbitMQ docs give no classic-queue per-message figure: body only (https://www.rabbitmq.com/docs/lazy-queues)';
+const QQ_SOURCE =
+  'RabbitMQ docs, Quorum Queues, Resource Use (https://www.rabbitmq.com/docs/quorum-queues#resource-use)';
+const CQ_SOURCE =
+  'RabbitMQ docs give no classic-queue per-message figure: body only (https://www.rabbitmq.com/docs/lazy-queues)';
 
 export function memoryBasis(cfg: QueueConfig, profile: BrokerProfileId): MemoryBasis {
   if (!cfg.quorum) return { overheadBytes: 0, source: CQ_SOURCE };

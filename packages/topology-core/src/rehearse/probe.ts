@@ -28,7 +28,11 @@ export function attemptOffsets(design: Design, r: ResolvedLoad): Map<string, num
   });
   new Simulator(input).run();
   const out = new Map<string, number[]>();
-  for (const [c, set] of offsets) out.set(c, [...set].sort((a, b) => a - b));
+  for (const [c, set] of offsets)
+    out.set(
+      c,
+      [...set].sort((a, b) => a - b),
+    );
   return out;
 }
 

@@ -56,7 +56,17 @@ export class QueueDepths {
   private track(name: string): QueueTrack {
     let q = this.tracks.get(name);
     if (!q) {
-      q = { name, depth: 0, peak: 0, peakAt: 0, series: { t: [], depth: [] }, steady: 0, above: false, drainedAt: 0, timed: false };
+      q = {
+        name,
+        depth: 0,
+        peak: 0,
+        peakAt: 0,
+        series: { t: [], depth: [] },
+        steady: 0,
+        above: false,
+        drainedAt: 0,
+        timed: false,
+      };
       this.tracks.set(name, q);
       this.ordinals.set(name, this.ordinals.size);
     }

@@ -7,7 +7,7 @@ export class PerSecond {
   add(t: number, w: number, spanMs = 0): void {
     if (spanMs > 0) {
       const end = t + spanMs;
-      for (let a = t; a < end; ) {
+      for (let a = t; a < end;) {
         const b = Math.min(end, (Math.floor(a / 1000) + 1) * 1000);
         this.addAt(a, (w * (b - a)) / spanMs);
         a = b;

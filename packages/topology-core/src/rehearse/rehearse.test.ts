@@ -15,7 +15,14 @@ describe('rehearse: figures worked out by hand', () => {
     expect(r.mode.kind).toBe('per-message');
     expect(r.messages).toBe(600);
     // parked: arrivals in [10 s, 30 s) fail all 6 attempts; everything else is acked
-    expect(r.outcomes).toEqual({ acked: 400, parked: 200, parkedIn: { 'orders.parking': 200 }, dropped: 0, expired: 0, inFlight: 0 });
+    expect(r.outcomes).toEqual({
+      acked: 400,
+      parked: 200,
+      parkedIn: { 'orders.parking': 200 },
+      dropped: 0,
+      expired: 0,
+      inFlight: 0,
+    });
     // 100 before (1 each) + 200 parked (6 each) + [30 s, 40 s) 20 x (6, 5, 4, 3, 2) + 200 after (1 each)
     expect(r.deliveries).toBe(100 + 1200 + 20 * (6 + 5 + 4 + 3 + 2) + 200);
     expect(r.amplification).toBeCloseTo(1900 / 600, 3);
@@ -36,7 +43,11 @@ describe('rehearse: figures worked out by hand', () => {
     const load: RehearsalLoad = {
       rate: 10,
       durationMs: 60_000,
-      targets: [outage('worker-0', 10_000, 30_000), outage('orders.work.1', 10_000, 30_000), outage('worker-2', 10_000, 30_000)],
+      targets: [
+        outage('worker-0', 10_000, 30_000),
+        outage('orders.work.1', 10_000, 30_000),
+        outage('worker-2', 10_000, 30_000),
+      ],
     };
     const r = rehearse(d, load);
     // attempts at t, t+1 s, t+3 s: parked when t in [10 s, 27 s)
@@ -52,7 +63,14 @@ describe('rehearse: figures worked out by hand', () => {
   it('quorum-delivery-limit 3: an outage dead-letters each arrival after 4 back-to-back attempts', () => {
     const d = templateDesign('quorum-delivery-limit', { deliveryLimit: 3 });
     const r = rehearse(d, { rate: 10, durationMs: 30_000, targets: [outage('worker', 5000, 15_000)] });
-    expect(r.outcomes).toEqual({ acked: 200, parked: 100, parkedIn: { 'jobs.dead': 100 }, dropped: 0, expired: 0, inFlight: 0 });
+    expect(r.outcomes).toEqual({
+      acked: 200,
+      parked: 100,
+      parkedIn: { 'jobs.dead': 100 },
+      dropped: 0,
+      expired: 0,
+      inFlight: 0,
+    });
     expect(r.deliveries).toBe(200 + 100 * 4);
     expect(r.amplification).toBe(2);
     expect(r.delayMs?.max).toBe(0);
@@ -73,10 +91,37 @@ describe('rehearse: figures worked out by hand', () => {
 
 describe('rehearse: cohorts give the per-message answer', () => {
   const cases: [string, Record<string, unknown>, RehearsalLoad][] = [
-    ['dlx-ttl-wait-queue', { delayMs: 2000, maxRetries: 5 }, { rate: 50, durationMs: 120_000, targets: [outage('worker', 20_000, 50_000)] }],
-    ['chained-ttl', { delaysMs: [1000, 5000] }, { rate: 40, durationMs: 90_000, targets: [outage('worker-0', 10_000, 40_000), outage('worker-1', 12_000, 30_000)] }],
-    ['quorum-delivery-limit', {}, { rate: 30, durationMs: 60_000, poison: 0.05, targets: [outage('worker', 5000, 25_000)] }],
-    ['quorum-delayed-retry', {}, { phases: [{ at: 0, rate: 20 }, { at: 20_000, rate: 60 }], durationMs: 60_000, targets: [outage('worker', 15_000, 35_000)] }],
+    [
+      'dlx-ttl-wait-queue',
+      { delayMs: 2000, maxRetries: 5 },
+      { rate: 50, durationMs: 120_000, targets: [outage('worker', 20_000, 50_000)] },
+    ],
+    [
+      'chained-ttl',
+      { delaysMs: [1000, 5000] },
+      {
+        rate: 40,
+        durationMs: 90_000,
+        targets: [outage('worker-0', 10_000, 40_000), outage('worker-1', 12_000, 30_000)],
+      },
+    ],
+    [
+      'quorum-delivery-limit',
+      {},
+      { rate: 30, durationMs: 60_000, poison: 0.05, targets: [outage('worker', 5000, 25_000)] },
+    ],
+    [
+      'quorum-delayed-retry',
+      {},
+      {
+        phases: [
+          { at: 0, rate: 20 },
+          { at: 20_000, rate: 60 },
+        ],
+        durationMs: 60_000,
+        targets: [outage('worker', 15_000, 35_000)],
+      },
+    ],
   ];
   for (const [id, params, load] of cases)
     it(`${id}: outcomes, deliveries and delays equal; depths within one cohort`, () => {
@@ -96,10 +141,15 @@ describe('rehearse: cohorts give the per-message answer', () => {
         expect(Math.abs(cohorts.deliveries - exact.deliveries)).toBeLessThanOrEqual(0.05 * exact.deliveries);
       }
       const perCohort = Math.ceil(((load.rate ?? 60) * (cohorts.mode.bucketMs ?? 0)) / 1000);
-      for (const q of exact.queues) expect(Math.abs(peakOf(cohorts, q.name) - q.peakDepth), q.name).toBeLessThanOrEqual(2 * perCohort + 0.02 * q.peakDepth);
+      for (const q of exact.queues)
+        expect(Math.abs(peakOf(cohorts, q.name) - q.peakDepth), q.name).toBeLessThanOrEqual(
+          2 * perCohort + 0.02 * q.peakDepth,
+        );
       // a cohort's events are spread over the time its messages took to arrive
       for (const k of ['publishesPerSec', 'deadLettersPerSec', 'deliveriesPerSec', 'retriesPerSec'] as const)
-        expect(Math.abs(cohorts.brokerOps[k] - exact.brokerOps[k]), k).toBeLessThanOrEqual(0.05 * exact.brokerOps[k] + 1);
+        expect(Math.abs(cohorts.brokerOps[k] - exact.brokerOps[k]), k).toBeLessThanOrEqual(
+          0.05 * exact.brokerOps[k] + 1,
+        );
     });
 });
 
@@ -113,7 +163,11 @@ describe('rehearse: load', () => {
     expect(r.outcomes.acked).toBe(300);
     expect(r.delayMs?.max).toBeGreaterThanOrEqual(4900);
     expect(r.delayMs?.max).toBeLessThanOrEqual(5200);
-    const cohorts = rehearse(d, { rate: 30, durationMs: 10_000, processingMs: 100, concurrency: 2 }, { maxSimulated: 60 });
+    const cohorts = rehearse(
+      d,
+      { rate: 30, durationMs: 10_000, processingMs: 100, concurrency: 2 },
+      { maxSimulated: 60 },
+    );
     expect(Math.abs(peakOf(cohorts, 'orders.q') - peakOf(r, 'orders.q'))).toBeLessThanOrEqual(10);
     expect(Math.abs((cohorts.delayMs?.p95 ?? 0) - (r.delayMs?.p95 ?? 0))).toBeLessThanOrEqual(600);
   });
@@ -152,7 +206,11 @@ describe('rehearse: load', () => {
     expect(fails({ rate: 5, durationMs: -1 })).toContain('durationMs');
     expect(fails({ rate: 5, durationMs: 1000, errorRate: 1.5 })).toEqual(['errorRate']);
     expect(fails({ rate: 5, durationMs: 1000, targets: [outage('nobody', 0, 500)] })).toEqual(['targets[0].target']);
-    expect(fails({ rate: 5, durationMs: 1000, targets: [outage('worker', 2000, 3000)] })).toEqual(['targets[0].outages[0].startMs']);
-    expect(fails({ rate: 5, durationMs: 1000, targets: [outage('worker', 500, 3000)] })).toEqual(['targets[0].outages[0].endMs']);
+    expect(fails({ rate: 5, durationMs: 1000, targets: [outage('worker', 2000, 3000)] })).toEqual([
+      'targets[0].outages[0].startMs',
+    ]);
+    expect(fails({ rate: 5, durationMs: 1000, targets: [outage('worker', 500, 3000)] })).toEqual([
+      'targets[0].outages[0].endMs',
+    ]);
   });
 });

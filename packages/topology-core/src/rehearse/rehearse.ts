@@ -55,21 +55,33 @@ export function rehearse(design: Design, load: RehearsalLoad, options: RehearseO
   if (!res.ok) throw new RehearsalLoadError(res.errors);
   const r = res.resolved;
   const profile = profileFor(r.profile);
-  const configs = design.topology.queues.map((q) => queueConfig(q, design.topology.policies, profile, undefined, design.topology.policyPins));
+  const configs = design.topology.queues.map((q) =>
+    queueConfig(q, design.topology.policies, profile, undefined, design.topology.policyPins),
+  );
   const notes: string[] = [];
   const segments = arrivalSegments(load);
   const messages = totalMessages(segments);
   const limited = configs.filter((c) => c.maxLength !== undefined || c.maxBytes !== undefined).map((c) => c.name);
-  if (limited.length > 0) notes.push(`length limits on ${limited.join(', ')}: a cohort would count as one message there, so every message was simulated`);
+  if (limited.length > 0)
+    notes.push(
+      `length limits on ${limited.join(', ')}: a cohort would count as one message there, so every message was simulated`,
+    );
   const delayed = configs.filter((c) => c.delayedRetry !== undefined).map((c) => c.name);
   if (delayed.length > 0)
-    notes.push(`${delayed.join(', ')}: a returned message waiting out its delayed retry is counted in the depth (the broker holds it; a passive declare counts only the ready ones)`);
+    notes.push(
+      `${delayed.join(', ')}: a returned message waiting out its delayed retry is counted in the depth (the broker holds it; a passive declare counts only the ready ones)`,
+    );
   const max = options.maxSimulated ?? DEFAULT_MAX_SIMULATED;
   const perMessage = options.perMessage === true || limited.length > 0 || messages <= max;
   const bounded = [...r.consumers.values()].some((c) => Number.isFinite(c.concurrency) && c.processingMs > 0);
   const plan: PublishPlan = perMessage
     ? perMessagePlan(segments, r.seed)
-    : cohortPlan(segments, Math.max(1, Math.ceil(load.durationMs / max)), fateBreakpoints(r, attemptOffsets(design, r)), [...r.consumers.values()].map((c) => c.poison));
+    : cohortPlan(
+        segments,
+        Math.max(1, Math.ceil(load.durationMs / max)),
+        fateBreakpoints(r, attemptOffsets(design, r)),
+        [...r.consumers.values()].map((c) => c.poison),
+      );
 
   const outageStarts = r.outages.map((o) => o.startMs);
   const outageEnds = r.outages.map((o) => o.endMs);
@@ -91,10 +103,21 @@ export function rehearse(design: Design, load: RehearsalLoad, options: RehearseO
       const c = r.consumers.get(consumer);
       if (!c) return true;
       const i = ctx.messageIndex - 1;
-      return !attemptFails(c, r.seed, { ordinal: plan.ordinal[i] as number, poisonU: plan.poisonU[i] as number }, ctx.attempt, t);
+      return !attemptFails(
+        c,
+        r.seed,
+        { ordinal: plan.ordinal[i] as number, poisonU: plan.poisonU[i] as number },
+        ctx.attempt,
+        t,
+      );
     },
     ...(weighted && bounded
-      ? { processingMsOf: (consumer: string, index: number, ms: number) => (Number.isFinite(r.consumers.get(consumer)?.concurrency ?? Infinity) ? ms * (plan.weight[index - 1] ?? 1) : ms) }
+      ? {
+          processingMsOf: (consumer: string, index: number, ms: number) =>
+            Number.isFinite(r.consumers.get(consumer)?.concurrency ?? Infinity)
+              ? ms * (plan.weight[index - 1] ?? 1)
+              : ms,
+        }
       : {}),
     onEvent: tally.onEvent,
     maxTimeMs: load.durationMs + r.afterMs,
@@ -135,12 +158,24 @@ export function rehearse(design: Design, load: RehearsalLoad, options: RehearseO
   }
   const maxWeight = plan.weight.reduce((m, w) => Math.max(m, w), 0);
   const mode: RehearsalMode = weighted
-    ? { kind: 'cohorts', simulated: plan.count, bucketMs: plan.bucketMs, bound: cohortBound(r, bounded, Math.ceil(maxWeight)) }
+    ? {
+        kind: 'cohorts',
+        simulated: plan.count,
+        bucketMs: plan.bucketMs,
+        bound: cohortBound(r, bounded, Math.ceil(maxWeight)),
+      }
     : { kind: 'per-message', simulated: plan.count };
   const storm = tally.retries.peak();
   return {
     messages,
-    outcomes: { acked: Math.round(tally.acked), parked: Math.round(parked), parkedIn, dropped: Math.round(tally.dropped), expired: Math.round(tally.expired), inFlight: Math.round(inFlight) },
+    outcomes: {
+      acked: Math.round(tally.acked),
+      parked: Math.round(parked),
+      parkedIn,
+      dropped: Math.round(tally.dropped),
+      expired: Math.round(tally.expired),
+      inFlight: Math.round(inFlight),
+    },
     deliveries: Math.round(tally.deliveries),
     amplification: messages > 0 ? round3(tally.deliveries / messages) : 0,
     delayMs: tally.delays.percentiles(),
@@ -188,9 +223,17 @@ function spreadOf(r: ResolvedLoad, consumer: string): number {
 }
 
 function cohortBound(r: ResolvedLoad, bounded: boolean, maxWeight: number): string {
-  const parts = [`a queue's depth and its peak may differ from a per-message run by up to one cohort (${maxWeight} messages)`];
-  if (bounded) parts.push("a cohort keeps a bounded consumer busy for all its messages at once: delays within one cohort's processing time");
-  if ([...r.consumers.values()].some((c) => c.errorRate > 0)) parts.push("errors are drawn once per cohort (its first message's draws): the outcomes are a sample with the per-message run's expected values");
+  const parts = [
+    `a queue's depth and its peak may differ from a per-message run by up to one cohort (${maxWeight} messages)`,
+  ];
+  if (bounded)
+    parts.push(
+      "a cohort keeps a bounded consumer busy for all its messages at once: delays within one cohort's processing time",
+    );
+  if ([...r.consumers.values()].some((c) => c.errorRate > 0))
+    parts.push(
+      "errors are drawn once per cohort (its first message's draws): the outcomes are a sample with the per-message run's expected values",
+    );
   return parts.join('; ');
 }
 

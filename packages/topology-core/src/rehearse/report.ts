@@ -61,7 +61,10 @@ export interface RehearsalOutageSpan {
 }
 
 /** what the broker measured (--verify-on): the report's own names (one definition of each), with where it ran */
-export type MeasuredRehearsal = Pick<RehearsalReport, 'messages' | 'outcomes' | 'deliveries' | 'amplification' | 'delayMs' | 'drainMs' | 'queues' | 'wallMs'> & {
+export type MeasuredRehearsal = Pick<
+  RehearsalReport,
+  'messages' | 'outcomes' | 'deliveries' | 'amplification' | 'delayMs' | 'drainMs' | 'queues' | 'wallMs'
+> & {
   readonly url: string;
   readonly brokerVersion?: string;
 };

@@ -22,11 +22,20 @@ export function loadedConsumers(design: Design, r: ResolvedLoad): ConsumerSpec[]
   return design.consumers.map((c) => {
     const l = r.consumers.get(c.id);
     if (!l || c.behaviour.kind !== 'worker') return c;
-    return { ...c, prefetch: Number.isFinite(l.concurrency) ? l.concurrency : 0, behaviour: { ...c.behaviour, processingMs: l.processingMs } };
+    return {
+      ...c,
+      prefetch: Number.isFinite(l.concurrency) ? l.concurrency : 0,
+      behaviour: { ...c.behaviour, processingMs: l.processingMs },
+    };
   });
 }
 
-export function rehearsalInput(design: Design, r: ResolvedLoad, steps: readonly SimStep[], hooks: RehearsalHooks): SimulationInput {
+export function rehearsalInput(
+  design: Design,
+  r: ResolvedLoad,
+  steps: readonly SimStep[],
+  hooks: RehearsalHooks,
+): SimulationInput {
   const base = designToSimulation({ ...design, profile: r.profile }, { messages: 0, seed: r.seed });
   return {
     ...base,

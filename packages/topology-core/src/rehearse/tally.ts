@@ -62,7 +62,6 @@ export class Tally {
     return this.heldWeight;
   }
 
-
   readonly onEvent = (e: SimEvent): void => {
     const t = e.t;
     if (t !== this.instant) {
@@ -146,6 +145,7 @@ export class Tally {
     // the cohort's messages finished one processing time apart, the last at t
     const points = Math.min(SPREAD_POINTS, Math.ceil(w));
     const span = (w - 1) * per;
-    for (let i = 0; i < points; i++) this.delays.add(Math.max(0, delay - span + (points === 1 ? span : (span * i) / (points - 1))), w / points);
+    for (let i = 0; i < points; i++)
+      this.delays.add(Math.max(0, delay - span + (points === 1 ? span : (span * i) / (points - 1))), w / points);
   }
 }

@@ -27,7 +27,11 @@ describe('x-delayed-message exchange', () => {
   });
 
   it('item 52: delivered when the delay ends, keeping x-delay as published (recorded: nanit-4)', () => {
-    const r = run({ topology: topo(), consumers: [C.script('Q', A.ack)], steps: [S.publish('d', 'k', 'm', { headers: { 'x-delay': 1000 } })] });
+    const r = run({
+      topology: topo(),
+      consumers: [C.script('Q', A.ack)],
+      steps: [S.publish('d', 'k', 'm', { headers: { 'x-delay': 1000 } })],
+    });
     const d = r.of('delivered');
     expect(d.map((e) => e.t)).toEqual([1000]);
     expect(d[0]?.headers).toEqual({ 'x-delay': 1000 });
@@ -36,7 +40,11 @@ describe('x-delayed-message exchange', () => {
 
   it('item 53: absent, 0 or negative x-delay routes at once', () => {
     for (const h of [{}, { 'x-delay': 0 }, { 'x-delay': -5 }] as AmqpTable[]) {
-      const r = run({ topology: topo(), consumers: [C.script('Q', A.ack)], steps: [S.publish('d', 'k', 'm', { headers: h })] });
+      const r = run({
+        topology: topo(),
+        consumers: [C.script('Q', A.ack)],
+        steps: [S.publish('d', 'k', 'm', { headers: h })],
+      });
       expect(r.of('delivered').map((e) => e.t)).toEqual([0]);
     }
   });
@@ -45,17 +53,28 @@ describe('x-delayed-message exchange', () => {
     const r = run({
       topology: topo(),
       consumers: [C.script('Q', A.ack)],
-      steps: [S.publish('d', 'k', 'late', { headers: { 'x-delay': 300 } }), S.publish('d', 'k', 'early', { headers: { 'x-delay': 100 } }), S.publish('d', 'k', 'tie', { headers: { 'x-delay': 300 } })],
+      steps: [
+        S.publish('d', 'k', 'late', { headers: { 'x-delay': 300 } }),
+        S.publish('d', 'k', 'early', { headers: { 'x-delay': 100 } }),
+        S.publish('d', 'k', 'tie', { headers: { 'x-delay': 300 } }),
+      ],
     });
     expect(r.delivered('Q')).toEqual(['early', 'late', 'tie']);
   });
 
   it('item 55: mandatory is returned at once and still delivered later; an AE gets a copy at once', () => {
-    const r = run({ topology: topo(), consumers: [C.script('Q', A.ack)], steps: [S.publish('d', 'k', 'm', { headers: { 'x-delay': 500 }, mandatory: true })] });
+    const r = run({
+      topology: topo(),
+      consumers: [C.script('Q', A.ack)],
+      steps: [S.publish('d', 'k', 'm', { headers: { 'x-delay': 500 }, mandatory: true })],
+    });
     expect(r.returned).toEqual(['m']);
     expect(r.of('returned')[0]?.t).toBe(0);
     expect(r.of('delivered').map((e) => e.t)).toEqual([500]);
-    const withAe = run({ topology: topo('ae'), steps: [S.publish('d', 'k', 'm', { headers: { 'x-delay': 500 }, mandatory: true })] });
+    const withAe = run({
+      topology: topo('ae'),
+      steps: [S.publish('d', 'k', 'm', { headers: { 'x-delay': 500 }, mandatory: true })],
+    });
     expect(withAe.returned).toEqual([]);
     expect(withAe.left('A')).toEqual(['m']);
     expect(withAe.left('Q')).toEqual(['m']);
@@ -67,7 +86,11 @@ describe('x-delayed-message exchange', () => {
   });
 
   it('queue TTL starts when the message is enqueued, after the delay', () => {
-    const t = T.topology(T.exchange('d', 'x-delayed-message', { delayedType: 'fanout' }), T.queue('Q', { ttl: 100 }), T.bind('d', 'Q'));
+    const t = T.topology(
+      T.exchange('d', 'x-delayed-message', { delayedType: 'fanout' }),
+      T.queue('Q', { ttl: 100 }),
+      T.bind('d', 'Q'),
+    );
     const r = run({ topology: t, steps: [S.publish('d', '', 'm', { headers: { 'x-delay': 1000 } })] });
     expect(r.of('expired').map((e) => e.t)).toEqual([1100]);
   });
@@ -86,7 +109,11 @@ describe('x-delayed-message exchange', () => {
       T.queue('Q'),
       T.bind('d', 'Q'),
     );
-    const input = { topology: t, consumers: [C.script('work', A.reject), C.script('Q', A.ack)], steps: [S.publish('', 'work', 'm', { headers: { 'x-delay': 150 } })] };
+    const input = {
+      topology: t,
+      consumers: [C.script('work', A.reject), C.script('Q', A.ack)],
+      steps: [S.publish('', 'work', 'm', { headers: { 'x-delay': 150 } })],
+    };
 
     it('3.10: held for the delay, then delivered with x-delay -150', () => {
       const r = run(input);
@@ -96,7 +123,12 @@ describe('x-delayed-message exchange', () => {
 
     it('4.x: not recorded with the plugin there; the header is kept', () => {
       const r = run({ ...input, profile: '4.x' });
-      expect(r.of('delivered').filter((e) => e.queue === 'Q').map((e) => e.headers['x-delay'])).toEqual([150]);
+      expect(
+        r
+          .of('delivered')
+          .filter((e) => e.queue === 'Q')
+          .map((e) => e.headers['x-delay']),
+      ).toEqual([150]);
     });
   });
 });

@@ -55,7 +55,11 @@ export function compileExchanges(topology: Topology, plugins?: readonly string[]
     const delayed = x.type === 'x-delayed-message';
     const underlying = delayed ? x.arguments?.['x-delayed-type'] : x.type;
     const match: MatchType =
-      underlying === 'direct' || underlying === 'fanout' || underlying === 'topic' || underlying === 'headers' || underlying === 'radlx'
+      underlying === 'direct' ||
+      underlying === 'fanout' ||
+      underlying === 'topic' ||
+      underlying === 'headers' ||
+      underlying === 'radlx'
         ? underlying
         : 'direct';
     byName.set(x.name, {
@@ -74,7 +78,16 @@ export function compileExchanges(topology: Topology, plugins?: readonly string[]
     for (const name of b.destination_type === 'exchange' ? [b.source, b.destination] : [b.source]) {
       const type = builtinExchangeType(name);
       if (type && !byName.has(name))
-        byName.set(name, { name, type, match: type, delayed: false, internal: false, alternate: undefined, bindings: [], direct: new Map() });
+        byName.set(name, {
+          name,
+          type,
+          match: type,
+          delayed: false,
+          internal: false,
+          alternate: undefined,
+          bindings: [],
+          direct: new Map(),
+        });
     }
   for (const b of topology.bindings) {
     const src = byName.get(b.source);
@@ -86,7 +99,11 @@ export function compileExchanges(topology: Topology, plugins?: readonly string[]
     const cb: CompiledBinding = { dest, key: b.routing_key, words: topicWords(b.routing_key), args, hasArgs };
     // a binding is identified by (source, destination, key, arguments): duplicates collapse
     const dup = src.bindings.some(
-      (o) => o.dest.kind === dest.kind && o.dest.name === dest.name && o.key === cb.key && JSON.stringify(o.args ?? {}) === JSON.stringify(args ?? {}),
+      (o) =>
+        o.dest.kind === dest.kind &&
+        o.dest.name === dest.name &&
+        o.key === cb.key &&
+        JSON.stringify(o.args ?? {}) === JSON.stringify(args ?? {}),
     );
     if (dup) continue;
     (src.bindings as CompiledBinding[]).push(cb);
@@ -98,7 +115,8 @@ export function compileExchanges(topology: Topology, plugins?: readonly string[]
   }
   // cacheable: every exchange reachable (bindings and alternates) is direct/fanout/topic and not delayed
   const cacheable = new Set<string>();
-  const staticX = (x: CompiledExchange): boolean => !x.delayed && (x.match === 'direct' || x.match === 'fanout' || x.match === 'topic');
+  const staticX = (x: CompiledExchange): boolean =>
+    !x.delayed && (x.match === 'direct' || x.match === 'fanout' || x.match === 'topic');
   for (const x of byName.values()) {
     const seen = new Set<string>([x.name]);
     const work = [x];

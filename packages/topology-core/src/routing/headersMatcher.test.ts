@@ -27,8 +27,20 @@ describe('headers matching', () => {
     const h = { 'x-first-death-reason': 'expired', 'x-first-death-queue': 'Q1' };
     expect(headersMatch({ 'x-match': 'all', 'x-first-death-reason': 'rejected' }, h, false)).toBe(true);
     expect(headersMatch({ 'x-match': 'all-with-x', 'x-first-death-reason': 'rejected' }, h, false)).toBe(false);
-    expect(headersMatch({ 'x-match': 'all-with-x', 'x-first-death-reason': 'expired', 'x-first-death-queue': 'Q1' }, h, false)).toBe(true);
-    expect(headersMatch({ 'x-match': 'any-with-x', 'x-first-death-reason': 'rejected', 'x-first-death-queue': 'Q1' }, h, false)).toBe(true);
+    expect(
+      headersMatch(
+        { 'x-match': 'all-with-x', 'x-first-death-reason': 'expired', 'x-first-death-queue': 'Q1' },
+        h,
+        false,
+      ),
+    ).toBe(true);
+    expect(
+      headersMatch(
+        { 'x-match': 'any-with-x', 'x-first-death-reason': 'rejected', 'x-first-death-queue': 'Q1' },
+        h,
+        false,
+      ),
+    ).toBe(true);
   });
 
   it('an unknown x-match is refused (binding_invalid)', () => {

@@ -3,7 +3,13 @@ import { A, C, S, T, run } from '../../testing/builders.js';
 import { radlxDeadSource } from './radlx.js';
 
 // ../../../../../shared/reference/radlx-semantics.md points 2-7
-const death = (queue: string, reason: 'rejected' | 'expired', count: number) => ({ queue, reason, count, exchange: '', 'routing-keys': ['k'] });
+const death = (queue: string, reason: 'rejected' | 'expired', count: number) => ({
+  queue,
+  reason,
+  count,
+  exchange: '',
+  'routing-keys': ['k'],
+});
 
 describe('radlx', () => {
   it('point 2-3: dead only for an integer max > 0, a track queue, and count % max == 0', () => {
@@ -30,7 +36,11 @@ describe('radlx', () => {
   const headers = { 'radlx-max-per-cycle': 2, 'radlx-track-queue': 'work' };
 
   it('points 4-7: topic routing until count % max == 0, then the header binding parks it; the header is not written', () => {
-    const r = run({ topology: topo, consumers: [C.script('work', A.reject)], steps: [S.publish('', 'work', 'm', { headers })] });
+    const r = run({
+      topology: topo,
+      consumers: [C.script('work', A.reject)],
+      steps: [S.publish('', 'work', 'm', { headers })],
+    });
     expect(r.delivered('work')).toEqual(['m', 'm']);
     expect(r.left('parking')).toEqual(['m']);
     expect(r.observed.final['parking']?.[0]?.headers?.['radlx.dead.source']).toBeUndefined();
@@ -46,7 +56,11 @@ describe('radlx', () => {
       T.bind('r', 'retry', '#'),
       T.bind('r', 'parking', '', { 'x-match': 'all', 'radlx.dead.source': 'elsewhere' }),
     );
-    const r = run({ topology: t2, consumers: [C.script('work', A.reject)], steps: [S.publish('', 'work', 'm', { headers: { 'radlx-max-per-cycle': 1, 'radlx-track-queue': 'work' } })] });
+    const r = run({
+      topology: t2,
+      consumers: [C.script('work', A.reject)],
+      steps: [S.publish('', 'work', 'm', { headers: { 'radlx-max-per-cycle': 1, 'radlx-track-queue': 'work' } })],
+    });
     expect(r.left('retry')).toEqual(['m']);
     expect(r.left('parking')).toEqual([]);
   });

@@ -18,7 +18,10 @@ import { isDeathReason } from '../model/xDeath.js';
 import { topicWords, topicWordsMatch } from './topicMatcher.js';
 
 /** the dead-source queue when the message is "dead" for this cycle, else undefined */
-export function radlxDeadSource(headers: { readonly [k: string]: AmqpValue }, xDeath: readonly XDeathEntry[] | undefined): string | undefined {
+export function radlxDeadSource(
+  headers: { readonly [k: string]: AmqpValue },
+  xDeath: readonly XDeathEntry[] | undefined,
+): string | undefined {
   const max = headers['radlx-max-per-cycle'];
   const track = headers['radlx-track-queue'];
   if (typeof max !== 'number' || !Number.isInteger(max) || max <= 0) return undefined;

@@ -123,7 +123,11 @@ export function route(index: ExchangeIndex, exchange: string, m: RouteMessage, o
       }
     }
     const ao = alternateOf.get(x.name);
-    hops.push(ao === undefined ? { exchange: x.name, queues: hopQueues, exchanges: hopExchanges } : { exchange: x.name, queues: hopQueues, exchanges: hopExchanges, alternateOf: ao });
+    hops.push(
+      ao === undefined
+        ? { exchange: x.name, queues: hopQueues, exchanges: hopExchanges }
+        : { exchange: x.name, queues: hopQueues, exchanges: hopExchanges, alternateOf: ao },
+    );
   }
   return { queues: [...queues].sort(), hops, delayed, missingExchange: false };
 }

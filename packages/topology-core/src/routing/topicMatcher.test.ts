@@ -3,7 +3,23 @@ import { topicMatches, topicWords, sampleTopicKey } from './topicMatcher.js';
 
 // srv@v3.10.8 rabbit_exchange_type_topic.erl L98-121, L256-266; test table from
 // unit_access_control_SUITE.erl L312-380 (rabbitmq-semantics.md §3, §6 item 46)
-const BINDINGS = ['a.b.c', 'a.*.c', 'a.#.b', '#', '#.#', '*.*', '', '*', '#.b.#', '*.#', '#.*.#', 'a.#', '#.b', '#.#.#', 'a*'];
+const BINDINGS = [
+  'a.b.c',
+  'a.*.c',
+  'a.#.b',
+  '#',
+  '#.#',
+  '*.*',
+  '',
+  '*',
+  '#.b.#',
+  '*.#',
+  '#.*.#',
+  'a.#',
+  '#.b',
+  '#.#.#',
+  'a*',
+];
 const matching = (key: string): string[] => BINDINGS.filter((b) => topicMatches(b, key));
 
 describe('topic matching', () => {
@@ -39,7 +55,8 @@ describe('topic matching', () => {
 
 describe('sampleTopicKey', () => {
   it('gives a key the pattern matches', () => {
-    for (const p of ['a.*.#', 'orders.#', '*.created', '#', 'plain.key']) expect(topicMatches(p, sampleTopicKey(p))).toBe(true);
+    for (const p of ['a.*.#', 'orders.#', '*.created', '#', 'plain.key'])
+      expect(topicMatches(p, sampleTopicKey(p))).toBe(true);
     expect(sampleTopicKey('a.*.#')).toBe('a.x');
   });
 });

@@ -5,7 +5,7 @@ import { topicWordsMatch } from './topicMatcher.js';
 /** a small seeded generator (the test's patterns are the same on every run) */
 function lcg(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 const TOKENS = ['a', 'b', '*', '#', ''] as const;
@@ -32,7 +32,8 @@ function keys(len: number): string[][] {
 }
 const words = (p: string): string[] => (p === '' ? [] : p.split('.'));
 const nonHash = (p: string): number => words(p).filter((w) => w !== '#').length;
-const brute = (ps: readonly string[], all: readonly string[][]): boolean => all.some((k) => ps.every((p) => topicWordsMatch(words(p), k)));
+const brute = (ps: readonly string[], all: readonly string[][]): boolean =>
+  all.some((k) => ps.every((p) => topicWordsMatch(words(p), k)));
 
 describe('topic patterns overlap, exactly', () => {
   it('the cases the sample key got wrong, and plain ones', () => {

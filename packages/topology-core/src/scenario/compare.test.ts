@@ -9,12 +9,25 @@ describe('compareObserved', () => {
   };
 
   it('tables compare as maps; empty queues and empty lists equal absent ones', () => {
-    const got: Observed = { deliveries: { q: [{ redelivered: false, headers: { b: 2, a: 1 }, body: 'm' }], other: [] }, final: { z: [] }, publish_nacked: [] };
+    const got: Observed = {
+      deliveries: { q: [{ redelivered: false, headers: { b: 2, a: 1 }, body: 'm' }], other: [] },
+      final: { z: [] },
+      publish_nacked: [],
+    };
     expect(compareObserved(got, base)).toEqual({ match: true, diff: [] });
   });
 
   it('reports each difference with its path', () => {
-    const got: Observed = { deliveries: { q: [{ body: 'm', redelivered: true, headers: { a: 1 } }, { body: 'n', redelivered: false }] }, final: {}, returned: ['r'] };
+    const got: Observed = {
+      deliveries: {
+        q: [
+          { body: 'm', redelivered: true, headers: { a: 1 } },
+          { body: 'n', redelivered: false },
+        ],
+      },
+      final: {},
+      returned: ['r'],
+    };
     const c = compareObserved(got, base);
     expect(c.match).toBe(false);
     expect(c.diff).toEqual([

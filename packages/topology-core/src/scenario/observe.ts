@@ -51,7 +51,12 @@ export function observe(result: Pick<SimulationResult, 'events' | 'final' | 'pub
   for (const e of result.events as readonly SimEvent[]) {
     if (e.kind !== 'delivered') continue;
     const list = deliveries[e.queue] ?? (deliveries[e.queue] = []);
-    const m = observedMessage({ body: e.body, headers: e.headers, ...(e.xDeath ? { xDeath: e.xDeath } : {}), ...(e.expiration !== undefined ? { expiration: e.expiration } : {}) });
+    const m = observedMessage({
+      body: e.body,
+      headers: e.headers,
+      ...(e.xDeath ? { xDeath: e.xDeath } : {}),
+      ...(e.expiration !== undefined ? { expiration: e.expiration } : {}),
+    });
     list.push({ ...m, redelivered: e.redelivered });
   }
   const final: { [q: string]: ObservedMessage[] } = {};

@@ -36,7 +36,11 @@ describe('fromScenario', () => {
   it('reject-requeue is basic.reject with requeue, requeue a nack; a numeric expiration becomes the string on the wire', () => {
     const input = fromScenario(scenario());
     const b = input.consumers[0]?.behaviour;
-    expect(b?.kind === 'script' ? b.actions : []).toEqual([{ kind: 'requeue', via: 'reject' }, { kind: 'requeue' }, { kind: 'ack' }]);
+    expect(b?.kind === 'script' ? b.actions : []).toEqual([
+      { kind: 'requeue', via: 'reject' },
+      { kind: 'requeue' },
+      { kind: 'ack' },
+    ]);
     const step = input.steps[0];
     expect(step?.kind === 'publish' ? step.properties?.expiration : undefined).toBe('50');
   });

@@ -45,7 +45,15 @@ export function deadLetterMsg(
     }
     for (let i = 0; i < derivedList.length; i++) {
       const d = derivedList[i] as DerivedShape;
-      if (d.queue === queue && d.reason === reason && d.dlx === dlx && d.dlrk === dlrk && d.profile === profile && d.time === time && d.shape.deliveryCount === deliveryCount)
+      if (
+        d.queue === queue &&
+        d.reason === reason &&
+        d.dlx === dlx &&
+        d.dlrk === dlrk &&
+        d.profile === profile &&
+        d.time === time &&
+        d.shape.deliveryCount === deliveryCount
+      )
         return new MsgRec(msg.logical, msg.body, msg.bytes, d.shape);
     }
   }
@@ -65,7 +73,11 @@ export function deadLetterMsg(
         : { ...src, 'x-first-death-reason': reason, 'x-first-death-queue': queue, 'x-first-death-exchange': exchange },
     );
     xDeath = single(freshEntry(msg, queue, reason, time));
-  } else if (history.length === 1 && (history[0] as XDeathEntry).queue === queue && (history[0] as XDeathEntry).reason === reason) {
+  } else if (
+    history.length === 1 &&
+    (history[0] as XDeathEntry).queue === queue &&
+    (history[0] as XDeathEntry).reason === reason
+  ) {
     // the common repeat death (a retry loop through one queue): one entry, counted in place
     xDeath = single(bump(history[0] as XDeathEntry));
   } else {
@@ -120,7 +132,12 @@ export function deadLetterMsg(
     ccInKeys: dlrk === undefined && msg.ccInKeys,
     deliveryCount,
   };
-  if (derivedList !== undefined && (headers === EMPTY_HEADERS || isShared(headers)) && isShared(xDeath) && derivedList.length < 64) {
+  if (
+    derivedList !== undefined &&
+    (headers === EMPTY_HEADERS || isShared(headers)) &&
+    isShared(xDeath) &&
+    derivedList.length < 64
+  ) {
     markShared(shape);
     derivedList.push({ queue, reason, dlx, dlrk, profile, time, shape });
   }
@@ -164,7 +181,6 @@ function isEmpty(o: object): boolean {
 // way share them: a burst of messages through a retry loop allocates one of each, not one per
 // message. Only objects this module made (or the shared empty table) are keys, so a cache never
 // grows per message; WeakMaps let unused ones go.
-
 
 /** header tables derived from a shared table: (source, op, reason, queue, exchange) -> table */
 interface DerivedHeaders {
@@ -220,7 +236,12 @@ const HISTORIES = [
   new WeakMap<readonly XDeathEntry[], WeakMap<XDeathEntry, readonly XDeathEntry[]>>(),
   new WeakMap<readonly XDeathEntry[], WeakMap<XDeathEntry, readonly XDeathEntry[]>>(),
 ] as const;
-function derivedHistory(history: readonly XDeathEntry[], head: XDeathEntry, reverse: boolean, make: () => XDeathEntry[]): readonly XDeathEntry[] {
+function derivedHistory(
+  history: readonly XDeathEntry[],
+  head: XDeathEntry,
+  reverse: boolean,
+  make: () => XDeathEntry[],
+): readonly XDeathEntry[] {
   if (!isShared(history) || !isShared(head)) return make();
   const byHistory = HISTORIES[reverse ? 1 : 0];
   let m = byHistory.get(history);
@@ -284,8 +305,23 @@ function bump(d: XDeathEntry): XDeathEntry {
   const oe = d['original-expiration'];
   const b: XDeathEntry =
     oe !== undefined
-      ? { count: d.count + 1, reason: d.reason, queue: d.queue, time: d.time, exchange: d.exchange, 'routing-keys': d['routing-keys'], 'original-expiration': oe }
-      : { count: d.count + 1, reason: d.reason, queue: d.queue, time: d.time, exchange: d.exchange, 'routing-keys': d['routing-keys'] };
+      ? {
+          count: d.count + 1,
+          reason: d.reason,
+          queue: d.queue,
+          time: d.time,
+          exchange: d.exchange,
+          'routing-keys': d['routing-keys'],
+          'original-expiration': oe,
+        }
+      : {
+          count: d.count + 1,
+          reason: d.reason,
+          queue: d.queue,
+          time: d.time,
+          exchange: d.exchange,
+          'routing-keys': d['routing-keys'],
+        };
   if (shared) {
     markShared(b);
     BUMPED.set(d, b);
@@ -303,7 +339,11 @@ function bump(d: XDeathEntry): XDeathEntry {
  * (3.10 does not, 4.x does) or its source dead-letters at least once (quorum, at-least-once
  * strategy: it waits). The simulator and the live trace both ask this.
  */
-export function streamDropsDeadLetter(profile: Pick<SemanticsProfile, 'streamTakesDeadLetters'>, target: { readonly stream: boolean }, source: { readonly atLeastOnce: boolean }): boolean {
+export function streamDropsDeadLetter(
+  profile: Pick<SemanticsProfile, 'streamTakesDeadLetters'>,
+  target: { readonly stream: boolean },
+  source: { readonly atLeastOnce: boolean },
+): boolean {
   return target.stream && !profile.streamTakesDeadLetters && !source.atLeastOnce;
 }
 

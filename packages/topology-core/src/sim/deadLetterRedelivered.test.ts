@@ -22,10 +22,20 @@ describe('redelivered flag of a dead letter that waits for a busy consumer', () 
     steps: [S.publish('', 'work', 'a'), S.publish('', 'work', 'b'), S.publish('', 'work', 'c')],
   };
   const rejectAll = () => C.withPrefetch(C.script('work', A.reject), 3);
-  const flags = (r: ReturnType<typeof run>, q: string) => r.of('delivered').filter((e) => e.queue === q).map((e) => e.redelivered);
+  const flags = (r: ReturnType<typeof run>, q: string) =>
+    r
+      .of('delivered')
+      .filter((e) => e.queue === q)
+      .map((e) => e.redelivered);
 
   it('4.3: false, true, true', () => {
-    const r = run({ ...input, consumers: [...input.consumers, rejectAll()], startConsumers: 'after', profile: '4.x', profileOptions: { v43: true } });
+    const r = run({
+      ...input,
+      consumers: [...input.consumers, rejectAll()],
+      startConsumers: 'after',
+      profile: '4.x',
+      profileOptions: { v43: true },
+    });
     expect(flags(r, 'dlq')).toEqual([false, true, true]);
   });
 
@@ -49,25 +59,59 @@ describe('redelivered flag of a dead letter that waits for a busy consumer', () 
   });
 
   it('4.3: a message that expired unconsumed is not flagged, even behind a busy consumer', () => {
-    const t = T.topology(T.exchange('dlx', 'fanout'), T.queue('wait', { dlx: 'dlx', ttl: 100 }), T.queue('dlq'), T.queue('parked'), T.bind('dlx', 'dlq'));
-    const r = run({ ...input, topology: t, steps: [S.publish('', 'wait', 'a'), S.publish('', 'wait', 'b')], profile: '4.x', profileOptions: { v43: true } });
+    const t = T.topology(
+      T.exchange('dlx', 'fanout'),
+      T.queue('wait', { dlx: 'dlx', ttl: 100 }),
+      T.queue('dlq'),
+      T.queue('parked'),
+      T.bind('dlx', 'dlq'),
+    );
+    const r = run({
+      ...input,
+      topology: t,
+      steps: [S.publish('', 'wait', 'a'), S.publish('', 'wait', 'b')],
+      profile: '4.x',
+      profileOptions: { v43: true },
+    });
     expect(flags(r, 'dlq')).toEqual([false, false]);
   });
 
   it('4.3: into a quorum queue the carried rejects (not nacks) start its delivery-count, shown at once', () => {
-    const t = T.topology(T.exchange('dlx', 'fanout'), T.queue('work', { dlx: 'dlx' }), T.queue('dlq', { quorum: true }), T.bind('dlx', 'dlq'));
+    const t = T.topology(
+      T.exchange('dlx', 'fanout'),
+      T.queue('work', { dlx: 'dlx' }),
+      T.queue('dlq', { quorum: true }),
+      T.bind('dlx', 'dlq'),
+    );
     const rejectRequeue = { kind: 'requeue', via: 'reject' } as const;
     const consumers = [C.script('work', rejectRequeue, A.requeue, A.reject), C.script('dlq', A.ack)];
-    const r = run({ topology: t, consumers, steps: [S.publish('', 'work', 'm')], profile: '4.x', profileOptions: { v43: true } });
+    const r = run({
+      topology: t,
+      consumers,
+      steps: [S.publish('', 'work', 'm')],
+      profile: '4.x',
+      profileOptions: { v43: true },
+    });
     const d = r.of('delivered').filter((e) => e.queue === 'dlq');
-    expect(d.map((e) => [e.redelivered, e.headers['x-delivery-count'], e.headers['x-acquired-count']])).toEqual([[true, 2, 2]]);
+    expect(d.map((e) => [e.redelivered, e.headers['x-delivery-count'], e.headers['x-acquired-count']])).toEqual([
+      [true, 2, 2],
+    ]);
     const r310 = run({ topology: t, consumers, steps: [S.publish('', 'work', 'm')] });
-    expect(r310.of('delivered').filter((e) => e.queue === 'dlq').map((e) => [e.redelivered, e.headers['x-delivery-count']])).toEqual([[false, undefined]]);
+    expect(
+      r310
+        .of('delivered')
+        .filter((e) => e.queue === 'dlq')
+        .map((e) => [e.redelivered, e.headers['x-delivery-count']]),
+    ).toEqual([[false, undefined]]);
   });
 
   it('a republishing consumer acks after the copy has been delivered and handled (it waits for the confirm)', () => {
     const t = T.topology(T.queue('a'), T.queue('b'));
-    const r = run({ topology: t, consumers: [C.script('a', A.republish('', { routingKey: 'b' })), C.script('b', A.ack)], steps: [S.publish('', 'a', 'm')] });
+    const r = run({
+      topology: t,
+      consumers: [C.script('a', A.republish('', { routingKey: 'b' })), C.script('b', A.ack)],
+      steps: [S.publish('', 'a', 'm')],
+    });
     const order = r.events.filter((e) => e.kind === 'acked').map((e) => (e.kind === 'acked' ? e.queue : ''));
     expect(order).toEqual(['b', 'a']);
   });

@@ -19,13 +19,34 @@ export function deadLetter(sim: SimState, q: QueueState, msg: Msg, reason: Death
     return;
   }
   if (cfg.dlx !== '' && !sim.index.exchanges.has(cfg.dlx)) {
-    if (cfg.atLeastOnce) q.retained++; // kept and retried until the exchange exists (rabbit_fifo_dlx_worker.erl L296-345)
+    if (cfg.atLeastOnce)
+      q.retained++; // kept and retried until the exchange exists (rabbit_fifo_dlx_worker.erl L296-345)
     else sim.drop(msg, 'missing-dlx', cfg.name, cfg.dlx);
     return;
   }
-  const dl = deadLetterMsg(msg, cfg.name, reason, cfg.dlx, cfg.dlrk, sim.profile, sim.t, sim.profile.deadLetterCarriesDeliveryCount ? deliveryCount : 0);
+  const dl = deadLetterMsg(
+    msg,
+    cfg.name,
+    reason,
+    cfg.dlx,
+    cfg.dlrk,
+    sim.profile,
+    sim.t,
+    sim.profile.deadLetterCarriesDeliveryCount ? deliveryCount : 0,
+  );
   if (sim.wantEvents)
-    sim.emit({ kind: 'dead-lettered', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: cfg.name, reason, exchange: cfg.dlx, routingKeys: dl.routingKeys, ...(dl.xDeath ? { xDeath: dl.xDeath } : {}) });
+    sim.emit({
+      kind: 'dead-lettered',
+      t: sim.t,
+      seq: sim.seq++,
+      msgId: msg.id,
+      body: msg.body,
+      queue: cfg.name,
+      reason,
+      exchange: cfg.dlx,
+      routingKeys: dl.routingKeys,
+      ...(dl.xDeath ? { xDeath: dl.xDeath } : {}),
+    });
   else sim.seq++;
   const r = sim.router.route(cfg.dlx, dl, sim.routeOpts);
   sim.hops += r.hops.length;
@@ -54,7 +75,13 @@ export function deadLetter(sim: SimState, q: QueueState, msg: Msg, reason: Death
         continue;
       }
       delivered++;
-      sim.rules.enqueue(sim, target, sim.profile.streamKeepsDeadLetterExpiration && msg.expiration !== undefined ? withExpiration(dl, msg.expiration) : dl);
+      sim.rules.enqueue(
+        sim,
+        target,
+        sim.profile.streamKeepsDeadLetterExpiration && msg.expiration !== undefined
+          ? withExpiration(dl, msg.expiration)
+          : dl,
+      );
       continue;
     }
     delivered++;
@@ -66,6 +93,15 @@ export function deadLetter(sim: SimState, q: QueueState, msg: Msg, reason: Death
 
 /** the dead letter as a stream stores it on 4.x: with the expiration it died with (a rare path: its own shape) */
 function withExpiration(dl: Msg, expiration: string): Msg {
-  const shape = { exchange: dl.exchange, routingKeys: dl.routingKeys, headers: dl.headers, xDeath: dl.xDeath, xDeathFromClient: dl.xDeathFromClient, expiration, ccInKeys: dl.ccInKeys, deliveryCount: dl.deliveryCount };
+  const shape = {
+    exchange: dl.exchange,
+    routingKeys: dl.routingKeys,
+    headers: dl.headers,
+    xDeath: dl.xDeath,
+    xDeathFromClient: dl.xDeathFromClient,
+    expiration,
+    ccInKeys: dl.ccInKeys,
+    deliveryCount: dl.deliveryCount,
+  };
   return new MsgRec(dl.logical, dl.body, dl.bytes, shape);
 }

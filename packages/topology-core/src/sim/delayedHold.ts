@@ -7,12 +7,31 @@ import { MsgRec } from './msgRecord.js';
 import type { SimState } from './simState.js';
 
 /** hold `msg` in each delayed exchange that took it; `negate`: the dead-letter case of 3.10 */
-export function holdDelayed(sim: SimState, msg: Msg, delayed: readonly { readonly exchange: string; readonly delayMs: number }[], negate: boolean): void {
+export function holdDelayed(
+  sim: SimState,
+  msg: Msg,
+  delayed: readonly { readonly exchange: string; readonly delayMs: number }[],
+  negate: boolean,
+): void {
   for (const d of delayed) {
-    if (sim.wantEvents) sim.emit({ kind: 'delayed', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, exchange: d.exchange, delayMs: d.delayMs, until: sim.t + d.delayMs });
+    if (sim.wantEvents)
+      sim.emit({
+        kind: 'delayed',
+        t: sim.t,
+        seq: sim.seq++,
+        msgId: msg.id,
+        body: msg.body,
+        exchange: d.exchange,
+        delayMs: d.delayMs,
+        until: sim.t + d.delayMs,
+      });
     else sim.seq++;
     sim.touchInFlight(1);
-    sim.heap.push(sim.t + d.delayMs, { k: 'delayed', exchange: d.exchange, msg: negate ? withDelayNegated(msg, d.delayMs) : msg });
+    sim.heap.push(sim.t + d.delayMs, {
+      k: 'delayed',
+      exchange: d.exchange,
+      msg: negate ? withDelayNegated(msg, d.delayMs) : msg,
+    });
   }
 }
 

@@ -50,7 +50,17 @@ export function verdict(sim: SimState, d: Delivery): boolean {
   const schedule = sim.input.failureSchedule;
   const ok = schedule ? schedule(c.id, ctx, sim.t) : processingSucceeds(c.failure, ctx);
   if (sim.wantEvents)
-    sim.emit({ kind: 'processed', t: sim.t, seq: sim.seq++, msgId: L.id, body: d.msg.body, queue: c.queue.cfg.name, consumer: c.id, attempt: runs, ok });
+    sim.emit({
+      kind: 'processed',
+      t: sim.t,
+      seq: sim.seq++,
+      msgId: L.id,
+      body: d.msg.body,
+      queue: c.queue.cfg.name,
+      consumer: c.id,
+      attempt: runs,
+      ok,
+    });
   else sim.seq++;
   return ok;
 }
@@ -114,20 +124,54 @@ function settleOne(sim: SimState, d: Delivery, how: Settlement, viaReject: boole
     // a stream reader's ack (or a reject/nack, which 4.x ignores and the validator refuses) only
     // frees prefetch: the message stays in the log at its offset
     if (sim.wantEvents) {
-      const base = { t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id, ...(multiple ? MULTIPLE : {}) };
-      sim.emit(how === 'ack' ? { kind: 'acked', ...base } : how === 'reject' ? { kind: 'rejected', ...base } : { kind: 'requeued', ...base });
+      const base = {
+        t: sim.t,
+        seq: sim.seq++,
+        msgId: msg.id,
+        body: msg.body,
+        queue: q.cfg.name,
+        consumer: c.id,
+        ...(multiple ? MULTIPLE : {}),
+      };
+      sim.emit(
+        how === 'ack'
+          ? { kind: 'acked', ...base }
+          : how === 'reject'
+            ? { kind: 'rejected', ...base }
+            : { kind: 'requeued', ...base },
+      );
     } else sim.seq++;
     return;
   }
   if (how === 'ack') {
     sim.release(d);
-    if (sim.wantEvents) sim.emit({ kind: 'acked', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id, ...(multiple ? MULTIPLE : {}) });
+    if (sim.wantEvents)
+      sim.emit({
+        kind: 'acked',
+        t: sim.t,
+        seq: sim.seq++,
+        msgId: msg.id,
+        body: msg.body,
+        queue: q.cfg.name,
+        consumer: c.id,
+        ...(multiple ? MULTIPLE : {}),
+      });
     else sim.seq++;
   } else if (how === 'reject') {
     // a basic.reject is a failed delivery too
     const n = d.deliveryCount + 1;
     sim.release(d);
-    if (sim.wantEvents) sim.emit({ kind: 'rejected', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, consumer: c.id, ...(multiple ? MULTIPLE : {}) });
+    if (sim.wantEvents)
+      sim.emit({
+        kind: 'rejected',
+        t: sim.t,
+        seq: sim.seq++,
+        msgId: msg.id,
+        body: msg.body,
+        queue: q.cfg.name,
+        consumer: c.id,
+        ...(multiple ? MULTIPLE : {}),
+      });
     else sim.seq++;
     deadLetter(sim, q, msg, 'rejected', n);
   } else requeue(sim, q, d, c.id, viaReject, viaReject, multiple);
@@ -180,7 +224,18 @@ export function apply(sim: SimState, d: Delivery, action: ConsumerAction): void 
       return;
     case 'republish': {
       const plan = planRepublish(action, d);
-      clientPublish(sim, msg.logical, msg.body, plan.exchange, plan.routingKey, plan.headers, plan.expiration, false, sim.consumerOrigin(c.id), plan.keepXDeath ? msg.xDeath : undefined);
+      clientPublish(
+        sim,
+        msg.logical,
+        msg.body,
+        plan.exchange,
+        plan.routingKey,
+        plan.headers,
+        plan.expiration,
+        false,
+        sim.consumerOrigin(c.id),
+        plan.keepXDeath ? msg.xDeath : undefined,
+      );
       // the ack waits for the confirm, which comes after what the copy's arrival set going at
       // this instant (a persistent copy is confirmed once written): the original is held meanwhile
       sim.heap.push(sim.t, { k: 'confirm', d });
@@ -205,7 +260,15 @@ export function apply(sim: SimState, d: Delivery, action: ConsumerAction): void 
  * basic.nack / basic.reject with requeue=true (`viaReject`). `failed`: the return counts as a
  * failed delivery (a reject; or a channel closed with the delivery unacked, as 4.3.6 counts it).
  */
-export function requeue(sim: SimState, q: QueueState, e: QEntry, consumer: string, viaReject: boolean, failed = viaReject, multiple = false): void {
+export function requeue(
+  sim: SimState,
+  q: QueueState,
+  e: QEntry,
+  consumer: string,
+  viaReject: boolean,
+  failed = viaReject,
+  multiple = false,
+): void {
   e.redelivered = true;
   const msg = e.msg;
   if (q.cfg.quorum) {
@@ -239,7 +302,15 @@ export function closeConsumers(sim: SimState): void {
   }
 }
 
-export function emitRequeued(sim: SimState, q: QueueState, msg: Msg, consumer: string, viaReject: boolean, delayMs: number | undefined, multiple = false): void {
+export function emitRequeued(
+  sim: SimState,
+  q: QueueState,
+  msg: Msg,
+  consumer: string,
+  viaReject: boolean,
+  delayMs: number | undefined,
+  multiple = false,
+): void {
   if (!sim.wantEvents) {
     sim.seq++;
     return;

@@ -15,11 +15,23 @@ import { templateDesign } from '../../testing/templateDesign.js';
 function wholeDesignRuns(design: Design, failure: FailureModel) {
   const workers = design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
   return design.publishers.flatMap((p) => {
-    const d = { ...design, publishers: [p], consumers: design.consumers.map((c) => (c.behaviour.kind === 'worker' ? { ...c, behaviour: { ...c.behaviour, failure } } : c)) };
-    const result = simulate({ ...designToSimulation(d, { messages: 1, failure }), maxEvents: 5_000, maxTimeMs: 7 * 24 * 3600 * 1000 });
-    const trace = traceMessages(result, { activeQueues: activeQueuesOf(design), deadLettering: deadLetteringQueuesOf(design.topology), ...(workers.length ? { workConsumers: workers } : {}) }).find(
-      (t) => t.msgId === `${p.id}-1`,
-    );
+    const d = {
+      ...design,
+      publishers: [p],
+      consumers: design.consumers.map((c) =>
+        c.behaviour.kind === 'worker' ? { ...c, behaviour: { ...c.behaviour, failure } } : c,
+      ),
+    };
+    const result = simulate({
+      ...designToSimulation(d, { messages: 1, failure }),
+      maxEvents: 5_000,
+      maxTimeMs: 7 * 24 * 3600 * 1000,
+    });
+    const trace = traceMessages(result, {
+      activeQueues: activeQueuesOf(design),
+      deadLettering: deadLetteringQueuesOf(design.topology),
+      ...(workers.length ? { workConsumers: workers } : {}),
+    }).find((t) => t.msgId === `${p.id}-1`);
     return trace ? [{ publisher: p.id, trace, events: result.events.filter((e) => e.msgId === trace.msgId) }] : [];
   });
 }
@@ -67,7 +79,12 @@ describe('designParts', () => {
     const d = merged(['dlx-ttl-wait-queue', 'dlx-ttl-wait-queue']);
     const withPolicy: Design = {
       ...d,
-      topology: { ...d.topology, policies: [{ name: 'p', pattern: '^t0\\.orders\\.parking$', definition: { 'dead-letter-exchange': 't1.orders' } }] },
+      topology: {
+        ...d.topology,
+        policies: [
+          { name: 'p', pattern: '^t0\\.orders\\.parking$', definition: { 'dead-letter-exchange': 't1.orders' } },
+        ],
+      },
     };
     const exchanges = (x: Design) => designParts(x)(0).topology.exchanges.map((e) => e.name);
     expect(exchanges(withPolicy)).toContain('t1.orders');
@@ -76,7 +93,12 @@ describe('designParts', () => {
 
   it('a vhost import of topic keys per queue: a publisher reaches its own work queue and DLQ, not its team', () => {
     const queues: QueueDef[] = Array.from({ length: 40 }, (_, i): QueueDef[] => [
-      { name: `w${i}`, durable: true, auto_delete: false, arguments: { 'x-dead-letter-exchange': 'dlx', 'x-dead-letter-routing-key': `w${i}.dlq` } },
+      {
+        name: `w${i}`,
+        durable: true,
+        auto_delete: false,
+        arguments: { 'x-dead-letter-exchange': 'dlx', 'x-dead-letter-routing-key': `w${i}.dlq` },
+      },
       { name: `w${i}.dlq`, durable: true, auto_delete: false, arguments: {} },
     ]).flat();
     const d: Design = {
@@ -88,8 +110,20 @@ describe('designParts', () => {
         ],
         queues,
         bindings: Array.from({ length: 40 }, (_, i) => [
-          { source: 'events', destination: `w${i}`, destination_type: 'queue' as const, routing_key: `t.${i}.#`, arguments: {} },
-          { source: 'dlx', destination: `w${i}.dlq`, destination_type: 'queue' as const, routing_key: `w${i}.dlq`, arguments: {} },
+          {
+            source: 'events',
+            destination: `w${i}`,
+            destination_type: 'queue' as const,
+            routing_key: `t.${i}.#`,
+            arguments: {},
+          },
+          {
+            source: 'dlx',
+            destination: `w${i}.dlq`,
+            destination_type: 'queue' as const,
+            routing_key: `w${i}.dlq`,
+            arguments: {},
+          },
         ]).flat(),
       },
       consumers: [],
@@ -102,7 +136,8 @@ describe('designParts', () => {
 
   for (const failure of [{ kind: 'always' }, { kind: 'failFirst', n: 2 }] as const)
     it(`every template's retry runs (${failure.kind}) are the runs on the whole design, alone and side by side`, () => {
-      for (const id of ids) expect(boundedRetryRuns(templateDesign(id), failure), id).toEqual(wholeDesignRuns(templateDesign(id), failure));
+      for (const id of ids)
+        expect(boundedRetryRuns(templateDesign(id), failure), id).toEqual(wholeDesignRuns(templateDesign(id), failure));
       const all = merged(ids);
       expect(boundedRetryRuns(all, failure)).toEqual(wholeDesignRuns(all, failure));
     });

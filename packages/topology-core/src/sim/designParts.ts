@@ -20,7 +20,7 @@ class Joins {
   root(k: string): string {
     let r = k;
     for (let p = this.up.get(r); p !== undefined && p !== r; p = this.up.get(r)) r = p;
-    for (let c = k; c !== r; ) {
+    for (let c = k; c !== r;) {
       const p = this.up.get(c)!;
       this.up.set(c, r);
       c = p;
@@ -60,7 +60,11 @@ export function designParts(design: Design): (publisher: number) => Design {
   });
   for (const [i, refs] of policyRefs) {
     const re = policyPattern(t.policies?.[i]?.pattern ?? '');
-    const matched = re ? [...t.queues.map((q) => `q:${q.name}`), ...t.exchanges.map((x) => `x:${x.name}`)].filter((k) => re.test(k.slice(2))) : [];
+    const matched = re
+      ? [...t.queues.map((q) => `q:${q.name}`), ...t.exchanges.map((x) => `x:${x.name}`)].filter((k) =>
+          re.test(k.slice(2)),
+        )
+      : [];
     for (const k of matched) j.join(refs[0]!, k);
   }
   // the objects of each part, grouped once: a publisher's design is then as big as its part
@@ -109,7 +113,12 @@ export function designParts(design: Design): (publisher: number) => Design {
       const cs = [...reach.queues].flatMap((n) => consumersOn.get(n) ?? []);
       return {
         ...design,
-        topology: { ...t, queues: pick(t.queues, qs), exchanges: pick(t.exchanges, xs), bindings: pick(t.bindings, bs) },
+        topology: {
+          ...t,
+          queues: pick(t.queues, qs),
+          exchanges: pick(t.exchanges, xs),
+          bindings: pick(t.bindings, bs),
+        },
         consumers: pick(design.consumers, cs),
         publishers: [p],
       };

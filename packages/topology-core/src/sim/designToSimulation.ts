@@ -48,7 +48,8 @@ export function designToSimulation(design: Design, opts: DesignSimOptions = {}):
     if (interval > 0 && i < n) steps.push({ kind: 'wait', ms: interval });
   }
   const profile = design.profile ?? '3.10';
-  const profileOptions = opts.profileOptions ?? (profile === '4.x' && usesV43Features(design.topology) ? { v43: true } : undefined);
+  const profileOptions =
+    opts.profileOptions ?? (profile === '4.x' && usesV43Features(design.topology) ? { v43: true } : undefined);
   return {
     topology: design.topology,
     consumers: design.consumers,

@@ -34,7 +34,15 @@ const bump = (m: Map<string, number>, k: string, d: number): void => {
 
 /** `streams`: queues read by offset (a delivery leaves the message in the stream). */
 export function copiesOf(events: readonly SimEvent[], streams: ReadonlySet<string> = new Set()): Map<string, CopiesAt> {
-  const st = new Map<string, { ready: Map<string, number>; unacked: Map<string, number>; rejected: Map<string, number>; last: SimEvent | undefined }>();
+  const st = new Map<
+    string,
+    {
+      ready: Map<string, number>;
+      unacked: Map<string, number>;
+      rejected: Map<string, number>;
+      last: SimEvent | undefined;
+    }
+  >();
   for (const e of events) {
     if (e.msgId === '' || e.kind === 'depth') continue;
     let s = st.get(e.msgId);
@@ -80,8 +88,16 @@ export function copiesOf(events: readonly SimEvent[], streams: ReadonlySet<strin
     const l = s.last;
     const inTransit =
       l !== undefined &&
-      (l.kind === 'published' || l.kind === 'dead-lettered' || l.kind === 'delayed' || (l.kind === 'routed' && l.exchanges.length > 0 && l.queues.length === 0));
-    out.set(id, { ready: new Map([...s.ready].filter(([, n]) => n > 0)), unacked: sum(s.unacked), pending: sum(s.rejected), inTransit });
+      (l.kind === 'published' ||
+        l.kind === 'dead-lettered' ||
+        l.kind === 'delayed' ||
+        (l.kind === 'routed' && l.exchanges.length > 0 && l.queues.length === 0));
+    out.set(id, {
+      ready: new Map([...s.ready].filter(([, n]) => n > 0)),
+      unacked: sum(s.unacked),
+      pending: sum(s.rejected),
+      inTransit,
+    });
   }
   return out;
 }
@@ -100,7 +116,9 @@ export interface EventOutcomeOptions {
  * acked, dropped or held, as the simulator's run would say.
  */
 export function outcomesOfEvents(design: Design, events: readonly SimEvent[], opts: EventOutcomeOptions): RunOutcomes {
-  const streams = new Set(design.topology.queues.filter((q) => q.arguments?.['x-queue-type'] === 'stream').map((q) => q.name));
+  const streams = new Set(
+    design.topology.queues.filter((q) => q.arguments?.['x-queue-type'] === 'stream').map((q) => q.name),
+  );
   const copies = copiesOf(events, streams);
   const active = activeQueuesOf(design);
   const deadLettering = deadLetteringQueuesOf(design.topology);
@@ -119,11 +137,22 @@ export function outcomesOfEvents(design: Design, events: readonly SimEvent[], op
   const traces = [...byMsg].map(([msgId, evs]) => {
     const c = copies.get(msgId)!;
     const inQueues = [...c.ready.keys()].sort((a, b) => rank(a) - rank(b));
-    const moving = c.inTransit || c.pending > 0 || (opts.running && c.unacked > 0) || inQueues.some((q) => active.has(q));
+    const moving =
+      c.inTransit || c.pending > 0 || (opts.running && c.unacked > 0) || inQueues.some((q) => active.has(q));
     const final: Record<string, MessageSnapshot[]> = {};
     for (const q of inQueues) final[q] = [{ msgId } as MessageSnapshot];
-    const result = { events: evs, final, truncated: moving, endTime, stoppedAt: endTime } as unknown as SimulationResult;
-    return traceMessages(result, { activeQueues: active, deadLettering, ...(workers.length > 0 ? { workConsumers: workers } : {}) })[0]!;
+    const result = {
+      events: evs,
+      final,
+      truncated: moving,
+      endTime,
+      stoppedAt: endTime,
+    } as unknown as SimulationResult;
+    return traceMessages(result, {
+      activeQueues: active,
+      deadLettering,
+      ...(workers.length > 0 ? { workConsumers: workers } : {}),
+    })[0]!;
   });
   const marked = opts.failure ? markNeverEndsFailingAlways(design, opts.failure, traces) : traces;
   return { traces: marked, byMsg: new Map(marked.map((t) => [t.msgId, t.outcome])) };

@@ -6,7 +6,6 @@ import type { AmqpTable } from '../model/definitions.js';
 import type { DeathReason } from '../model/consumer.js';
 import type { XDeathEntry } from '../model/xDeath.js';
 
-
 /** Who published a message: a publisher node, a consumer's republish, or a test step. */
 export type PublishOrigin =
   | { readonly kind: 'publisher'; readonly id: string }
@@ -56,7 +55,12 @@ export type SimEvent =
       readonly mandatory: boolean;
     })
   /** held by a delayed-message exchange until `until` */
-  | (EventBase & { readonly kind: 'delayed'; readonly exchange: string; readonly delayMs: number; readonly until: number })
+  | (EventBase & {
+      readonly kind: 'delayed';
+      readonly exchange: string;
+      readonly delayMs: number;
+      readonly until: number;
+    })
   /** one exchange's routing decision (one event per exchange visited, e2e and AE hops included) */
   | (EventBase & {
       readonly kind: 'routed';
@@ -68,7 +72,12 @@ export type SimEvent =
       readonly alternateOf?: string;
     })
   | (EventBase & { readonly kind: 'unroutable'; readonly exchange: string; readonly routingKeys: readonly string[] })
-  | (EventBase & { readonly kind: 'returned'; readonly exchange: string; readonly routingKey: string; readonly replyCode: 312 })
+  | (EventBase & {
+      readonly kind: 'returned';
+      readonly exchange: string;
+      readonly routingKey: string;
+      readonly replyCode: 312;
+    })
   | (EventBase & { readonly kind: 'publish-nacked'; readonly queue: string; readonly reason: 'overflow' })
   | (EventBase & {
       readonly kind: 'enqueued';
@@ -93,10 +102,26 @@ export type SimEvent =
    * the consumer ran its processing; `ok` is the failure model's verdict. `attempt` is the
    * message's processing attempt (per logical message, across every worker; FailureContext.attempt)
    */
-  | (EventBase & { readonly kind: 'processed'; readonly queue: string; readonly consumer: string; readonly attempt: number; readonly ok: boolean })
+  | (EventBase & {
+      readonly kind: 'processed';
+      readonly queue: string;
+      readonly consumer: string;
+      readonly attempt: number;
+      readonly ok: boolean;
+    })
   /** `multiple`: settled by a basic.ack / basic.nack with multiple=true (its own, or a later delivery's on the channel) */
-  | (EventBase & { readonly kind: 'acked'; readonly queue: string; readonly consumer: string; readonly multiple?: true })
-  | (EventBase & { readonly kind: 'rejected'; readonly queue: string; readonly consumer: string; readonly multiple?: true })
+  | (EventBase & {
+      readonly kind: 'acked';
+      readonly queue: string;
+      readonly consumer: string;
+      readonly multiple?: true;
+    })
+  | (EventBase & {
+      readonly kind: 'rejected';
+      readonly queue: string;
+      readonly consumer: string;
+      readonly multiple?: true;
+    })
   /** `delayMs`/`until`: a 4.3 quorum queue holds it (delayed retry) before it is ready again */
   | (EventBase & {
       readonly kind: 'requeued';
@@ -120,7 +145,12 @@ export type SimEvent =
       /** the message's x-death after this death (the simulator sets it: what a parked copy carries) */
       readonly xDeath?: readonly XDeathEntry[];
     })
-  | (EventBase & { readonly kind: 'dropped'; readonly why: DropReason; readonly queue?: string; readonly exchange?: string })
+  | (EventBase & {
+      readonly kind: 'dropped';
+      readonly why: DropReason;
+      readonly queue?: string;
+      readonly exchange?: string;
+    })
   /** sampled queue depth (live trace; the simulator emits it on change when asked) */
   | (EventBase & { readonly kind: 'depth'; readonly queue: string; readonly ready: number; readonly unacked: number });
 

@@ -15,7 +15,8 @@ export function dropExpired(sim: SimState, q: QueueState): void {
     const m = h.msg;
     const n = h.deliveryCount;
     sim.release(h);
-    if (sim.wantEvents) sim.emit({ kind: 'expired', t: sim.t, seq: sim.seq++, msgId: m.id, body: m.body, queue: q.cfg.name });
+    if (sim.wantEvents)
+      sim.emit({ kind: 'expired', t: sim.t, seq: sim.seq++, msgId: m.id, body: m.body, queue: q.cfg.name });
     else sim.seq++;
     deadLetter(sim, q, m, 'expired', n);
   }

@@ -60,9 +60,14 @@ export interface TraceOptions {
  * policies): a message there has not come to rest. A TTL with no onward route parks the message
  * until it expires and is dropped (describeEnding says so): it is not cycling.
  */
-export function activeQueuesOf(design: { readonly topology: Topology; readonly consumers: readonly ConsumerSpec[] }): Set<string> {
+export function activeQueuesOf(design: {
+  readonly topology: Topology;
+  readonly consumers: readonly ConsumerSpec[];
+}): Set<string> {
   // a stream's reader moves nothing (read by offset): a message in a stream is parked
-  const streams = new Set(design.topology.queues.filter((q) => q.arguments?.['x-queue-type'] === 'stream').map((q) => q.name));
+  const streams = new Set(
+    design.topology.queues.filter((q) => q.arguments?.['x-queue-type'] === 'stream').map((q) => q.name),
+  );
   const s = new Set<string>(design.consumers.map((c) => c.queue).filter((q) => !streams.has(q)));
   for (const q of design.topology.queues) {
     const a = effectiveArguments(queueEffectiveSettings(q, design.topology));
@@ -73,7 +78,13 @@ export function activeQueuesOf(design: { readonly topology: Topology; readonly c
 
 /** Queues with a dead-letter exchange (arguments or policies): an expiring message there moves on. */
 export function deadLetteringQueuesOf(topology: Topology): Set<string> {
-  return new Set(topology.queues.filter((q) => typeof effectiveArguments(queueEffectiveSettings(q, topology))['x-dead-letter-exchange'] === 'string').map((q) => q.name));
+  return new Set(
+    topology.queues
+      .filter(
+        (q) => typeof effectiveArguments(queueEffectiveSettings(q, topology))['x-dead-letter-exchange'] === 'string',
+      )
+      .map((q) => q.name),
+  );
 }
 
 /** Groups events by message and builds each message's trace. */
@@ -108,7 +119,12 @@ export function traceMessages(result: SimulationResult, opts: TraceOptions = {})
 
 type Where = Pick<OutcomeFacts, 'inQueues' | 'truncated' | 'endTime' | 'activeQueues' | 'deadLettering'>;
 
-function traceOne(msgId: string, events: readonly SimEvent[], where: Where, work: Set<string> | undefined): MessageTrace {
+function traceOne(
+  msgId: string,
+  events: readonly SimEvent[],
+  where: Where,
+  work: Set<string> | undefined,
+): MessageTrace {
   let attemptTimes: number[] = [];
   const path: string[] = [];
   let publishes = 0,
@@ -204,12 +220,25 @@ function traceOne(msgId: string, events: readonly SimEvent[], where: Where, work
     attemptTimes = best![1];
     // a script consumer whose last word on it was an ack (not a republish-then-ack, which publishes after)
     const lastEvent = [...events].reverse().find((e) => 'consumer' in e && e.consumer === best![0]);
-    const acked = lastOutcome.get(best![0]) === 'acked' && lastEvent?.kind === 'acked' && !events.some((e) => e.kind === 'published' && e.origin.kind === 'consumer' && e.origin.id === best![0] && e.t >= lastEvent.t);
+    const acked =
+      lastOutcome.get(best![0]) === 'acked' &&
+      lastEvent?.kind === 'acked' &&
+      !events.some(
+        (e) => e.kind === 'published' && e.origin.kind === 'consumer' && e.origin.id === best![0] && e.t >= lastEvent.t,
+      );
     ackedBy = acked ? best![0] : undefined;
   }
   const delaysMs = attemptTimes.slice(1).map((t, i) => t - attemptTimes[i]!);
   const holder = [...unsettled].find(([, n]) => n > 0)?.[0];
-  const outcome = decideOutcome({ ...where, events, ackedBy, attempts: attemptTimes.length, holder, path, otherCopies: { processed: processedOk, dropped: drops } });
+  const outcome = decideOutcome({
+    ...where,
+    events,
+    ackedBy,
+    attempts: attemptTimes.length,
+    holder,
+    path,
+    otherCopies: { processed: processedOk, dropped: drops },
+  });
   const last = events[events.length - 1];
   return {
     msgId,

@@ -61,7 +61,12 @@ export const isShared = (o: object): boolean => SHARED.has(o);
 
 /** the shape of a client publish without headers (the common case): one per (exchange, keys, expiration) */
 const PUBLISH_SHAPES = new WeakMap<readonly string[], MsgShape[]>();
-export function plainPublishShape(exchange: string, routingKeys: readonly string[], expiration: string | undefined, empty: { readonly [k: string]: AmqpValue }): MsgShape {
+export function plainPublishShape(
+  exchange: string,
+  routingKeys: readonly string[],
+  expiration: string | undefined,
+  empty: { readonly [k: string]: AmqpValue },
+): MsgShape {
   let list = PUBLISH_SHAPES.get(routingKeys);
   if (!list) {
     list = [];
@@ -71,7 +76,16 @@ export function plainPublishShape(exchange: string, routingKeys: readonly string
     const s = list[i] as MsgShape;
     if (s.exchange === exchange && s.expiration === expiration) return s;
   }
-  const s: MsgShape = markShared({ exchange, routingKeys, headers: empty, xDeath: undefined, xDeathFromClient: false, expiration, ccInKeys: true, deliveryCount: 0 });
+  const s: MsgShape = markShared({
+    exchange,
+    routingKeys,
+    headers: empty,
+    xDeath: undefined,
+    xDeathFromClient: false,
+    expiration,
+    ccInKeys: true,
+    deliveryCount: 0,
+  });
   if (list.length < 64) list.push(s);
   return s;
 }

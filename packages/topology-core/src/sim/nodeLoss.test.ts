@@ -4,7 +4,14 @@ import { DEFAULT_LEADER_MOVE_MS, parseNodeLoss, type NodeLoss } from './nodeLoss
 
 /** m0..m9, one every 100 ms, into Q; the consumer acks each */
 const tenSpaced = Array.from({ length: 10 }, (_, i) => [S.publish('', 'Q', `m${i}`), S.wait(100)]).flat();
-const loss = (o: Partial<NodeLoss> = {}): NodeLoss => ({ node: 'rabbit-c2@h', atMs: 250, downMs: 3000, leaderMovesAfterMs: 800, queues: ['Q'], ...o });
+const loss = (o: Partial<NodeLoss> = {}): NodeLoss => ({
+  node: 'rabbit-c2@h',
+  atMs: 250,
+  downMs: 3000,
+  leaderMovesAfterMs: 800,
+  queues: ['Q'],
+  ...o,
+});
 const deliveredAt = (r: ReturnType<typeof run>) => r.of('delivered').map((e) => Math.round(e.t));
 
 describe('node loss', () => {
@@ -16,7 +23,12 @@ describe('node loss', () => {
   });
 
   it('a quorum queue led by the lost node pauses until a new leader is elected, then catches up; nothing is lost', () => {
-    const r = run({ topology: T.topology(T.queue('Q', { quorum: true })), consumers, steps: tenSpaced, nodeLoss: loss() });
+    const r = run({
+      topology: T.topology(T.queue('Q', { quorum: true })),
+      consumers,
+      steps: tenSpaced,
+      nodeLoss: loss(),
+    });
     // m3..m10 arrive during the election (250..1050 ms): delivered at 1050, then the rest as they come
     expect(deliveredAt(r)).toEqual([0, 100, 200, 1050, 1050, 1050, 1050, 1050, 1050, 1050]);
     expect(r.delivered('Q')).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9']);
@@ -30,13 +42,27 @@ describe('node loss', () => {
   });
 
   it('queues on other nodes are not affected', () => {
-    const r = run({ topology: T.topology(T.queue('Q'), T.queue('other')), consumers, steps: tenSpaced, nodeLoss: loss({ queues: ['other'] }) });
+    const r = run({
+      topology: T.topology(T.queue('Q'), T.queue('other')),
+      consumers,
+      steps: tenSpaced,
+      nodeLoss: loss({ queues: ['other'] }),
+    });
     expect(deliveredAt(r)).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900]);
   });
 
   it('a queue that is not in the topology is named', () => {
-    expect(() => run({ topology: T.topology(T.queue('Q')), consumers, steps: tenSpaced, nodeLoss: loss({ queues: ['Q', 'nope'] }) })).toThrow("nodeLoss.queues[1]: no queue 'nope' in the topology");
-    expect(() => run({ topology: T.topology(T.queue('Q')), consumers, steps: tenSpaced, nodeLoss: loss({ downMs: -1 }) })).toThrow(/^nodeLoss\.downMs: downMs must be a number of ms >= 0/);
+    expect(() =>
+      run({
+        topology: T.topology(T.queue('Q')),
+        consumers,
+        steps: tenSpaced,
+        nodeLoss: loss({ queues: ['Q', 'nope'] }),
+      }),
+    ).toThrow("nodeLoss.queues[1]: no queue 'nope' in the topology");
+    expect(() =>
+      run({ topology: T.topology(T.queue('Q')), consumers, steps: tenSpaced, nodeLoss: loss({ downMs: -1 }) }),
+    ).toThrow(/^nodeLoss\.downMs: downMs must be a number of ms >= 0/);
   });
 });
 

@@ -59,15 +59,23 @@ export const DEFAULT_LEADER_MOVE_MS = 1000;
  * A node loss given as data (a trace request's `nodeLoss`, a saved what-if): its shape, then
  * checkNodeLoss. The first issue with its path, or the NodeLoss.
  */
-export function parseNodeLoss(x: unknown, queueNames: ReadonlySet<string>, path = 'nodeLoss'): { path: string; message: string } | { loss: NodeLoss } {
-  if (typeof x !== 'object' || x === null || Array.isArray(x)) return { path, message: 'nodeLoss must be an object { node, atMs, downMs, leaderMovesAfterMs?, queues }' };
+export function parseNodeLoss(
+  x: unknown,
+  queueNames: ReadonlySet<string>,
+  path = 'nodeLoss',
+): { path: string; message: string } | { loss: NodeLoss } {
+  if (typeof x !== 'object' || x === null || Array.isArray(x))
+    return { path, message: 'nodeLoss must be an object { node, atMs, downMs, leaderMovesAfterMs?, queues }' };
   const o = x as Record<string, unknown>;
   const unknown = Object.keys(o).filter((k) => !['node', 'atMs', 'downMs', 'leaderMovesAfterMs', 'queues'].includes(k));
   if (unknown.length > 0) return { path: `${path}.${unknown[0]}`, message: `unknown field '${unknown[0]}'` };
-  if (typeof o.node !== 'string' || o.node === '' || o.node.length > 255) return { path: `${path}.node`, message: 'node must be a node name (1 to 255 characters)' };
+  if (typeof o.node !== 'string' || o.node === '' || o.node.length > 255)
+    return { path: `${path}.node`, message: 'node must be a node name (1 to 255 characters)' };
   for (const k of ['atMs', 'downMs', 'leaderMovesAfterMs'] as const)
-    if (o[k] !== undefined && typeof o[k] !== 'number') return { path: `${path}.${k}`, message: `${k} must be a number of ms >= 0, got ${JSON.stringify(o[k])}` };
-  if (!Array.isArray(o.queues) || o.queues.length > 10_000) return { path: `${path}.queues`, message: 'queues must be an array of queue names' };
+    if (o[k] !== undefined && typeof o[k] !== 'number')
+      return { path: `${path}.${k}`, message: `${k} must be a number of ms >= 0, got ${JSON.stringify(o[k])}` };
+  if (!Array.isArray(o.queues) || o.queues.length > 10_000)
+    return { path: `${path}.queues`, message: 'queues must be an array of queue names' };
   const bad = o.queues.findIndex((q) => typeof q !== 'string');
   if (bad >= 0) return { path: `${path}.queues[${bad}]`, message: 'a queue name must be a string' };
   const loss: NodeLoss = {
@@ -82,9 +90,13 @@ export function parseNodeLoss(x: unknown, queueNames: ReadonlySet<string>, path 
 }
 
 /** Validation of the input's `nodeLoss` against the topology: the path and what is wrong. */
-export function checkNodeLoss(loss: NodeLoss, queueNames: ReadonlySet<string>): { path: string; message: string } | undefined {
+export function checkNodeLoss(
+  loss: NodeLoss,
+  queueNames: ReadonlySet<string>,
+): { path: string; message: string } | undefined {
   for (const k of ['atMs', 'downMs', 'leaderMovesAfterMs'] as const)
-    if (!Number.isFinite(loss[k]) || loss[k] < 0) return { path: `nodeLoss.${k}`, message: `${k} must be a number of ms >= 0, got ${String(loss[k])}` };
+    if (!Number.isFinite(loss[k]) || loss[k] < 0)
+      return { path: `nodeLoss.${k}`, message: `${k} must be a number of ms >= 0, got ${String(loss[k])}` };
   const i = loss.queues.findIndex((q) => !queueNames.has(q));
   if (i >= 0) return { path: `nodeLoss.queues[${i}]`, message: `no queue '${loss.queues[i]}' in the topology` };
   return undefined;

@@ -80,7 +80,8 @@ export function describeOutcome(o: MessageOutcome, ctx: OutcomeContext): string 
             ? `, cycling in ${o.cycle[0]}`
             : '';
       // live: where it got to (a loop of one queue is its last queue so far, not yet a cycle)
-      if (ctx.live) return `still moving at ${formatMs(o.atMs)}: attempt ${o.attempts.toLocaleString('en-US')}${o.cycle.length > 1 ? loop : o.cycle.length === 1 ? `, in ${o.cycle[0]}` : ''}`;
+      if (ctx.live)
+        return `still moving at ${formatMs(o.atMs)}: attempt ${o.attempts.toLocaleString('en-US')}${o.cycle.length > 1 ? loop : o.cycle.length === 1 ? `, in ${o.cycle[0]}` : ''}`;
       return `still moving ${stop}: attempt ${o.attempts.toLocaleString('en-US')}${loop}; it never ends`;
     }
     case 'acked': {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { A, C, S, T, run } from '../../testing/builders.js';
 
 // rabbitmq-semantics.md §2 "Max-length", §6 items 16-19 (rabbit_amqqueue_process.erl L714-821)
-const topo = (o: Parameters<typeof T.queue>[1]) => T.topology(T.exchange('X'), T.queue('Q', { dlx: 'X', dlrk: 'D', ...o }), T.queue('D'), T.bind('X', 'D', 'D'));
+const topo = (o: Parameters<typeof T.queue>[1]) =>
+  T.topology(T.exchange('X'), T.queue('Q', { dlx: 'X', dlrk: 'D', ...o }), T.queue('D'), T.bind('X', 'D', 'D'));
 const three = [S.publish('', 'Q', 'm1'), S.publish('', 'Q', 'm2'), S.publish('', 'Q', 'm3')];
 
 describe('x-max-length / x-overflow', () => {
@@ -41,7 +42,10 @@ describe('x-max-length / x-overflow', () => {
   });
 
   it('x-max-length-bytes counts body bytes of ready messages (drop-head)', () => {
-    const r = run({ topology: topo({ maxBytes: 5 }), steps: [S.publish('', 'Q', 'abc'), S.publish('', 'Q', 'de'), S.publish('', 'Q', 'f')] });
+    const r = run({
+      topology: topo({ maxBytes: 5 }),
+      steps: [S.publish('', 'Q', 'abc'), S.publish('', 'Q', 'de'), S.publish('', 'Q', 'f')],
+    });
     expect(r.left('Q')).toEqual(['de', 'f']);
     expect(r.left('D')).toEqual(['abc']);
   });
@@ -54,7 +58,10 @@ describe('x-max-length / x-overflow', () => {
   });
 
   it('mandatory: a queue refusing by overflow nacks, it does not return', () => {
-    const r = run({ topology: topo({ maxLength: 0, overflow: 'reject-publish' }), steps: [S.publish('', 'Q', 'm', { mandatory: true })] });
+    const r = run({
+      topology: topo({ maxLength: 0, overflow: 'reject-publish' }),
+      steps: [S.publish('', 'Q', 'm', { mandatory: true })],
+    });
     expect(r.returned).toEqual([]);
     expect(r.publishNacked).toEqual(['m']);
   });

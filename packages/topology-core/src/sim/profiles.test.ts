@@ -7,7 +7,12 @@ describe('broker profiles', () => {
   it('3.10 is the default; 4.x with v43 changes what counts toward the delivery limit and adds quorum delayed retry', () => {
     expect(profileFor(undefined)).toBe(PROFILE_3_10);
     expect(profileFor('4.x')).toBe(PROFILE_4_X);
-    expect(profileFor('4.x', { v43: true })).toEqual({ ...PROFILE_4_X, onlyRejectsCountTowardLimit: true, quorumDelayedRetry: true, deadLetterCarriesDeliveryCount: true });
+    expect(profileFor('4.x', { v43: true })).toEqual({
+      ...PROFILE_4_X,
+      onlyRejectsCountTowardLimit: true,
+      quorumDelayedRetry: true,
+      deadLetterCarriesDeliveryCount: true,
+    });
   });
 
   // nanit option 3 (shared recording nanit-3-republish-per-message-ttl): republish copies x-death
@@ -38,14 +43,24 @@ describe('broker profiles', () => {
     expect(d.map((x) => x['x-death']?.[0]?.count)).toEqual([undefined, 1, 1]);
     expect(d[2]?.['x-death']).toHaveLength(1);
     // and x-last-death-* (3.13+, srv@v4.2.9 mc.erl L426-447)
-    expect(d[2]?.headers).toMatchObject({ 'x-last-death-queue': 'wait', 'x-last-death-reason': 'expired', 'x-last-death-exchange': 'retry' });
+    expect(d[2]?.headers).toMatchObject({
+      'x-last-death-queue': 'wait',
+      'x-last-death-reason': 'expired',
+      'x-last-death-exchange': 'retry',
+    });
   });
 
   it('4.x: a quorum queue requeues near the head by default (default limit 20 -> returns first; RN 4.0.1)', () => {
     const steps = [S.publish('', 'Q', 'm1'), S.publish('', 'Q', 'm2')];
     const topo = T.topology(T.queue('Q', { quorum: true }));
     const r310 = run({ topology: topo, consumers: [C.script('Q', A.requeue, A.ack)], steps, startConsumers: 'after' });
-    const r4 = run({ topology: topo, consumers: [C.script('Q', A.requeue, A.ack)], steps, startConsumers: 'after', profile: '4.x' });
+    const r4 = run({
+      topology: topo,
+      consumers: [C.script('Q', A.requeue, A.ack)],
+      steps,
+      startConsumers: 'after',
+      profile: '4.x',
+    });
     expect(r310.delivered('Q')).toEqual(['m1', 'm2', 'm1', 'm2']);
     expect(r4.delivered('Q')).toEqual(['m1', 'm1', 'm2', 'm2']);
   });

@@ -76,10 +76,31 @@ export function clientPublish(
   const shape: MsgShape =
     headers === NO_HEADERS && xDeath === undefined
       ? plainPublishShape(exchange, keys, expiration, NO_HEADERS)
-      : { exchange, routingKeys: keys, headers, xDeath, xDeathFromClient: fromClient, expiration, ccInKeys: true, deliveryCount: 0 };
+      : {
+          exchange,
+          routingKeys: keys,
+          headers,
+          xDeath,
+          xDeathFromClient: fromClient,
+          expiration,
+          ccInKeys: true,
+          deliveryCount: 0,
+        };
   const msg: Msg = new MsgRec(logical, body, utf8ByteLength(body), shape);
   if (sim.wantEvents)
-    sim.emit({ kind: 'published', t: sim.t, seq: sim.seq++, msgId, body, exchange, routingKey, origin, headers: xDeath ? { ...headers, 'x-death': xDeath as unknown as AmqpValue } : headers, ...(expiration !== undefined ? { expiration } : {}), mandatory });
+    sim.emit({
+      kind: 'published',
+      t: sim.t,
+      seq: sim.seq++,
+      msgId,
+      body,
+      exchange,
+      routingKey,
+      origin,
+      headers: xDeath ? { ...headers, 'x-death': xDeath as unknown as AmqpValue } : headers,
+      ...(expiration !== undefined ? { expiration } : {}),
+      mandatory,
+    });
   else sim.seq++;
   if (exchange !== '' && sim.index.exchanges.get(exchange)?.internal) {
     // basic.publish to an internal exchange is refused (ACCESS_REFUSED closes the channel)
@@ -95,7 +116,14 @@ export function clientPublish(
  * (returns and nacks are reported); `delayDone` when a delayed exchange releases it.
  * Returns the queues that got it.
  */
-export function routeAndEnqueue(sim: SimState, msg: Msg, exchange: string, mandatory: boolean, clientBody: string | undefined, delayDone: boolean): void {
+export function routeAndEnqueue(
+  sim: SimState,
+  msg: Msg,
+  exchange: string,
+  mandatory: boolean,
+  clientBody: string | undefined,
+  delayDone: boolean,
+): void {
   const r = sim.router.route(exchange, msg, delayDone ? sim.routeOptsDelayDone : sim.routeOpts);
   if (r.missingExchange) {
     sim.hops++;
@@ -108,13 +136,32 @@ export function routeAndEnqueue(sim: SimState, msg: Msg, exchange: string, manda
   const qs = r.queues;
   if (qs.length === 0) {
     if (r.delayed.length === 0) {
-      if (sim.wantEvents) sim.emit({ kind: 'unroutable', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, exchange, routingKeys: msg.routingKeys });
+      if (sim.wantEvents)
+        sim.emit({
+          kind: 'unroutable',
+          t: sim.t,
+          seq: sim.seq++,
+          msgId: msg.id,
+          body: msg.body,
+          exchange,
+          routingKeys: msg.routingKeys,
+        });
       else sim.seq++;
     }
     // mandatory: basic.return when no queue was targeted (a delayed exchange targets none at publish)
     if (mandatory && clientBody !== undefined) {
       sim.returned.push(clientBody);
-      if (sim.wantEvents) sim.emit({ kind: 'returned', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, exchange, routingKey: msg.routingKeys[0] ?? '', replyCode: 312 });
+      if (sim.wantEvents)
+        sim.emit({
+          kind: 'returned',
+          t: sim.t,
+          seq: sim.seq++,
+          msgId: msg.id,
+          body: msg.body,
+          exchange,
+          routingKey: msg.routingKeys[0] ?? '',
+          replyCode: 312,
+        });
       else sim.seq++;
     }
     if (r.delayed.length === 0) sim.drop(msg, 'no-route', undefined, exchange);
@@ -127,7 +174,16 @@ export function routeAndEnqueue(sim: SimState, msg: Msg, exchange: string, manda
   }
   if (nacked !== undefined && clientBody !== undefined) {
     sim.publishNacked.push(clientBody);
-    if (sim.wantEvents) sim.emit({ kind: 'publish-nacked', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: nacked, reason: 'overflow' });
+    if (sim.wantEvents)
+      sim.emit({
+        kind: 'publish-nacked',
+        t: sim.t,
+        seq: sim.seq++,
+        msgId: msg.id,
+        body: msg.body,
+        queue: nacked,
+        reason: 'overflow',
+      });
     else sim.seq++;
   }
 }
@@ -215,9 +271,19 @@ export function enqueue(sim: SimState, q: QueueState, msg: Msg, fromQueue = fals
     if (cfg.quorum) entry.redelivered = true;
   }
   sim.touchInFlight(1);
-  if (cfg.quorum && cfg.overflow === 'reject-publish' && isOverLimit(cfg, q.readyCount + 1, q.readyBytes + msg.bytes)) q.overflowing = true;
+  if (cfg.quorum && cfg.overflow === 'reject-publish' && isOverLimit(cfg, q.readyCount + 1, q.readyBytes + msg.bytes))
+    q.overflowing = true;
   if (sim.wantEvents)
-    sim.emit({ kind: 'enqueued', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: cfg.name, depth: q.readyCount + 1, ...(ttl !== undefined ? { expiresAt: entry.expiresAt } : {}) });
+    sim.emit({
+      kind: 'enqueued',
+      t: sim.t,
+      seq: sim.seq++,
+      msgId: msg.id,
+      body: msg.body,
+      queue: cfg.name,
+      depth: q.readyCount + 1,
+      ...(ttl !== undefined ? { expiresAt: entry.expiresAt } : {}),
+    });
   else sim.seq++;
   // a consumer with spare capacity takes it at once (the queue is then empty): even with TTL 0
   if (q.readyCount === 0 && q.consumers.length > 0 && !(sim.outages.size > 0 && pausedByNodeLoss(sim, q))) {
@@ -252,7 +318,9 @@ export function dropHeadOverflow(sim: SimState, q: QueueState): void {
   const cfg = q.cfg;
   if (cfg.overflow !== 'drop-head' || (cfg.maxLength === undefined && cfg.maxBytes === undefined)) return;
   const over = (): boolean =>
-    q.readyCount > 0 && ((cfg.maxLength !== undefined && q.readyCount > cfg.maxLength) || (cfg.maxBytes !== undefined && q.readyBytes > cfg.maxBytes));
+    q.readyCount > 0 &&
+    ((cfg.maxLength !== undefined && q.readyCount > cfg.maxLength) ||
+      (cfg.maxBytes !== undefined && q.readyBytes > cfg.maxBytes));
   if (!over()) return;
   if (sim.overflowDepth >= MAX_NESTED_EVICTIONS) {
     sim.heap.push(sim.t, { k: 'overflow', q });

@@ -100,7 +100,11 @@ export function publisherReach(design: Design): (publisher: number) => Reach | u
         if (ae !== undefined) push('x', ae, key);
         const words = x.type === 'topic' && key !== ANY ? topicWords(key) : undefined;
         for (const { b, at, words: pattern } of bySource.get(name) ?? []) {
-          const match = key === ANY || x.type === 'fanout' || x.type === 'headers' || (x.type === 'direct' ? b.routing_key === key : topicWordsMatch(pattern, words!));
+          const match =
+            key === ANY ||
+            x.type === 'fanout' ||
+            x.type === 'headers' ||
+            (x.type === 'direct' ? b.routing_key === key : topicWordsMatch(pattern, words!));
           if (!match) continue;
           usedB.add(at);
           push(b.destination_type === 'exchange' ? 'x' : 'q', b.destination, key);

@@ -41,7 +41,11 @@ export type { DelayedRetry };
  * missing or bad max is the min (every delay is min).
  */
 function delayedRetryOf(s: Settings): DelayedRetry | undefined {
-  return effectiveDelayedRetry({ type: s['x-delayed-retry-type']?.value, min: s['x-delayed-retry-min']?.value, max: s['x-delayed-retry-max']?.value });
+  return effectiveDelayedRetry({
+    type: s['x-delayed-retry-type']?.value,
+    min: s['x-delayed-retry-min']?.value,
+    max: s['x-delayed-retry-max']?.value,
+  });
 }
 
 /** the delayed-retry settings present, named as they were written (argument or policy key) */
@@ -70,7 +74,11 @@ export function queueConfig(
   operatorPolicies?: readonly PolicyDef[],
   policyPins?: Readonly<Record<string, string>>,
 ): QueueConfig {
-  const s = queueEffectiveSettings(q, { policies, operatorPolicies, ...(policyPins ? { policyPins } : {}) }, { profile: profile.id }).settings;
+  const s = queueEffectiveSettings(
+    q,
+    { policies, operatorPolicies, ...(policyPins ? { policyPins } : {}) },
+    { profile: profile.id },
+  ).settings;
   const val = (k: string): AmqpValue | undefined => s[k]?.value;
   const quorum = val('x-queue-type') === 'quorum';
   if (val('x-queue-type') === 'stream') return streamConfig(q.name);
@@ -87,7 +95,9 @@ export function queueConfig(
   const strategy = str(val('x-dead-letter-strategy'));
   const retryKeys = delayedRetryKeys(s);
   const supported = quorum && profile.quorumDelayedRetry;
-  const why = !quorum ? 'delayed retry is a quorum-queue feature' : `RabbitMQ ${profile.id === '4.x' ? '4.0-4.2' : profile.id} has no quorum-queue delayed retry (4.3+)`;
+  const why = !quorum
+    ? 'delayed retry is a quorum-queue feature'
+    : `RabbitMQ ${profile.id === '4.x' ? '4.0-4.2' : profile.id} has no quorum-queue delayed retry (4.3+)`;
   return {
     name: q.name,
     quorum,

@@ -36,7 +36,15 @@ export function retryReady(sim: SimState, q: QueueState, e: QEntry): void {
 }
 
 /** a quorum queue takes a message back (basic.nack / basic.reject with requeue; `failedReturn`: counts as failed) */
-export function quorumReturn(sim: SimState, q: QueueState, e: QEntry, consumer: string, viaReject: boolean, failedReturn = viaReject, multiple = false): void {
+export function quorumReturn(
+  sim: SimState,
+  q: QueueState,
+  e: QEntry,
+  consumer: string,
+  viaReject: boolean,
+  failedReturn = viaReject,
+  multiple = false,
+): void {
   const msg = e.msg;
   // 4.3: only a failed delivery (basic.reject) increments delivery-count; every return increments acquired-count
   const failed = failedReturn || !sim.profile.onlyRejectsCountTowardLimit;

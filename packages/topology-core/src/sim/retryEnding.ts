@@ -43,13 +43,19 @@ export function boundedRetryRuns(design: Design, failure: FailureModel): RetryRu
   const profileOptions = design.profile === '4.x' && usesV43Features(design.topology) ? { v43: true } : undefined;
   return design.publishers.flatMap((p, i) => {
     const part = partOf(i);
-    const input = designToSimulation(failingWith(part, failure), { messages: 1, failure, ...(profileOptions ? { profileOptions } : {}) });
+    const input = designToSimulation(failingWith(part, failure), {
+      messages: 1,
+      failure,
+      ...(profileOptions ? { profileOptions } : {}),
+    });
     const result = simulate({ ...input, maxEvents: RETRY_RUN_MAX_EVENTS, maxTimeMs: RETRY_RUN_MAX_TIME_MS });
     const traces = traceMessages(result, {
       activeQueues: active,
       deadLettering,
       // the part's own workers: its events name no other consumer (the design's 5,000 made a set per run)
-      ...(workers.length > 0 ? { workConsumers: part.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id) } : {}),
+      ...(workers.length > 0
+        ? { workConsumers: part.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id) }
+        : {}),
     });
     const trace = traces.find((t) => t.msgId === `${p.id}-1`);
     if (!trace) return [];

@@ -23,6 +23,9 @@ export function mulberry32(seed: number): Rng {
  * process in different orders, reach the same `percent` verdicts.
  */
 export function attemptDraw(seed: number, messageIndex: number, attempt: number): number {
-  const mixed = Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(messageIndex >>> 0, 0x85ebca77) ^ Math.imul(attempt >>> 0, 0xc2b2ae3d);
+  const mixed =
+    Math.imul(seed >>> 0, 0x9e3779b1) ^
+    Math.imul(messageIndex >>> 0, 0x85ebca77) ^
+    Math.imul(attempt >>> 0, 0xc2b2ae3d);
   return mulberry32(mixed).next();
 }

@@ -13,7 +13,10 @@ function batch(queue: string, size: number, settle: ConsumerAction, first: Rule[
     id: `${queue}-batch`,
     queue,
     prefetch: size,
-    behaviour: { kind: 'router', rules: [...first, { when: { kind: 'lt', counter: { kind: 'held' }, value: size }, then: HOLD }, { then: settle }] },
+    behaviour: {
+      kind: 'router',
+      rules: [...first, { when: { kind: 'lt', counter: { kind: 'held' }, value: size }, then: HOLD }, { then: settle }],
+    },
   };
 }
 const dlxTopo = (o: { quorum?: boolean; deliveryLimit?: number } = {}) =>
@@ -21,7 +24,11 @@ const dlxTopo = (o: { quorum?: boolean; deliveryLimit?: number } = {}) =>
 
 describe('settling several deliveries at once (multiple)', () => {
   it('nack multiple requeue=false dead-letters the whole batch, oldest first, each with reason rejected', () => {
-    const r = run({ topology: dlxTopo(), consumers: [batch('Q', 3, { kind: 'reject', multiple: true })], steps: three });
+    const r = run({
+      topology: dlxTopo(),
+      consumers: [batch('Q', 3, { kind: 'reject', multiple: true })],
+      steps: three,
+    });
     expect(r.of('rejected').map((e) => [e.body, e.multiple])).toEqual([
       ['m1', true],
       ['m2', true],
@@ -46,7 +53,9 @@ describe('settling several deliveries at once (multiple)', () => {
   });
 
   it('nack multiple requeue=true on a classic queue: each goes back to its own position, redelivered in order', () => {
-    const c = batch('Q', 3, { kind: 'requeue', multiple: true }, [{ when: { kind: 'redelivered', is: true }, then: { kind: 'ack' } }]);
+    const c = batch('Q', 3, { kind: 'requeue', multiple: true }, [
+      { when: { kind: 'redelivered', is: true }, then: { kind: 'ack' } },
+    ]);
     const r = run({ topology: dlxTopo(), consumers: [c], steps: three });
     expect(r.delivered('Q')).toEqual(['m1', 'm2', 'm3', 'm1', 'm2', 'm3']);
     expect(r.of('delivered').map((e) => e.redelivered)).toEqual([false, false, false, true, true, true]);
@@ -75,7 +84,12 @@ describe('settling several deliveries at once (multiple)', () => {
 
   it('quorum queue, delivery limit 1, nack multiple requeue: 3.10 counts each return and dead-letters the batch on the second', () => {
     const c = batch('Q', 3, { kind: 'requeue', multiple: true });
-    const r = run({ topology: dlxTopo({ quorum: true, deliveryLimit: 1 }), consumers: [c], steps: three, profile: '3.10' });
+    const r = run({
+      topology: dlxTopo({ quorum: true, deliveryLimit: 1 }),
+      consumers: [c],
+      steps: three,
+      profile: '3.10',
+    });
     expect(r.delivered('Q')).toEqual(['m1', 'm2', 'm3', 'm1', 'm2', 'm3']);
     expect(r.observed.deliveries['Q']?.slice(3).map((d) => d.headers?.['x-delivery-count'])).toEqual([1, 1, 1]);
     expect(r.of('dead-lettered').map((e) => [e.body, e.reason])).toEqual([
@@ -87,7 +101,13 @@ describe('settling several deliveries at once (multiple)', () => {
 
   it('quorum queue on 4.3: a nack (multiple or not) does not count, the batch comes back with x-acquired-count only', () => {
     const c = batch('Q', 3, { kind: 'requeue', multiple: true });
-    const r = run({ topology: dlxTopo({ quorum: true, deliveryLimit: 1 }), consumers: [c], steps: three, profile: '4.3', maxEvents: 3_000 });
+    const r = run({
+      topology: dlxTopo({ quorum: true, deliveryLimit: 1 }),
+      consumers: [c],
+      steps: three,
+      profile: '4.3',
+      maxEvents: 3_000,
+    });
     expect(r.truncated).toBe(true);
     expect(r.of('dead-lettered')).toEqual([]);
     const later = r.observed.deliveries['Q']?.slice(3, 6).map((d) => d.headers);
@@ -104,7 +124,16 @@ describe('settling several deliveries at once (multiple)', () => {
         kind: 'worker',
         failure: { kind: 'poison', bodies: ['m1'] },
         onSuccess: { kind: 'ack', multiple: true },
-        onFailure: [{ then: { kind: 'retryInProcess', maxAttempts: 3, backoff: { initialMs: 1000, multiplier: 1, maxMs: 1000 }, recover: { kind: 'reject' } } }],
+        onFailure: [
+          {
+            then: {
+              kind: 'retryInProcess',
+              maxAttempts: 3,
+              backoff: { initialMs: 1000, multiplier: 1, maxMs: 1000 },
+              recover: { kind: 'reject' },
+            },
+          },
+        ],
       },
     };
     const r = run({ topology: dlxTopo(), consumers: [w], steps: three });

@@ -109,7 +109,8 @@ export class SimState {
   stoppedAtHorizon = false;
   logicalCount = 0;
   // per (message, attempt), not a shared sequence: the live trace's workers draw the same verdicts in their own order
-  readonly random = (): number => attemptDraw(this.input.seed ?? 1, this.failureCtx.messageIndex, this.failureCtx.attempt);
+  readonly random = (): number =>
+    attemptDraw(this.input.seed ?? 1, this.failureCtx.messageIndex, this.failureCtx.attempt);
   readonly failureCtx: { attempt: number; body: string; messageIndex: number; random: () => number } = {
     attempt: 0,
     body: '',
@@ -139,7 +140,11 @@ export class SimState {
     this.router = new Router(this.index);
     this.routeOpts = { strictHeaders: this.profile.strictHeaderMatch, delayDone: false };
     this.routeOptsDelayDone = { strictHeaders: this.profile.strictHeaderMatch, delayDone: true };
-    for (const q of input.topology.queues) this.queues.set(q.name, new QueueState(queueConfig(q, input.topology.policies, this.profile, undefined, input.topology.policyPins)));
+    for (const q of input.topology.queues)
+      this.queues.set(
+        q.name,
+        new QueueState(queueConfig(q, input.topology.policies, this.profile, undefined, input.topology.policyPins)),
+      );
     this.allQueues = [...this.queues.values()];
     this.steps = input.steps;
     this.retain = input.retainEvents ?? true;
@@ -191,11 +196,30 @@ export class SimState {
 
   drop(msg: Msg, why: DropReason, queue: string | undefined, exchange: string | undefined): void {
     if (this.wantEvents)
-      this.emit({ kind: 'dropped', t: this.t, seq: this.seq++, msgId: msg.id, body: msg.body, why, ...(queue !== undefined ? { queue } : {}), ...(exchange !== undefined ? { exchange } : {}) });
+      this.emit({
+        kind: 'dropped',
+        t: this.t,
+        seq: this.seq++,
+        msgId: msg.id,
+        body: msg.body,
+        why,
+        ...(queue !== undefined ? { queue } : {}),
+        ...(exchange !== undefined ? { exchange } : {}),
+      });
     else this.seq++;
   }
 
   depthChanged(q: QueueState): void {
-    if (this.emitDepth && this.wantEvents) this.emit({ kind: 'depth', t: this.t, seq: this.seq++, msgId: '', body: '', queue: q.cfg.name, ready: q.cfg.stream ? q.log.length : q.readyCount, unacked: q.unacked });
+    if (this.emitDepth && this.wantEvents)
+      this.emit({
+        kind: 'depth',
+        t: this.t,
+        seq: this.seq++,
+        msgId: '',
+        body: '',
+        queue: q.cfg.name,
+        ready: q.cfg.stream ? q.log.length : q.readyCount,
+        unacked: q.unacked,
+      });
   }
 }

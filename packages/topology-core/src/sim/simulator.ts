@@ -12,7 +12,14 @@
  */
 import type { AmqpValue } from '../model/definitions.js';
 import type { PublishOrigin, SimEvent } from './events.js';
-import type { IgnoredArgument, Logical, MessageSnapshot, QueueDepth, SimulationInput, SimulationResult } from './types.js';
+import type {
+  IgnoredArgument,
+  Logical,
+  MessageSnapshot,
+  QueueDepth,
+  SimulationInput,
+  SimulationResult,
+} from './types.js';
 import type { SemanticsProfile } from './profiles.js';
 import type { QEntry, QueueState } from './queueState.js';
 import { SIM_RULES } from './rules.js';
@@ -37,7 +44,8 @@ export class Simulator {
     // x-expires: a queue nobody consumes from is deleted once the period has passed
     // (publishing does not count as use; rabbit_amqqueue_process ensure_expiry_timer)
     for (const q of this.s.queues.values())
-      if (q.cfg.expires !== undefined && q.consumers.length === 0) this.s.heap.push(q.cfg.expires, { k: 'queue-expires', q });
+      if (q.cfg.expires !== undefined && q.consumers.length === 0)
+        this.s.heap.push(q.cfg.expires, { k: 'queue-expires', q });
     if (this.s.steps.length > 0) this.s.heap.push(0, STEP_WORK);
     else this.finishSteps();
   }
@@ -83,7 +91,8 @@ export class Simulator {
   /** ready / unacked per queue */
   depths(): Record<string, QueueDepth> {
     const out: Record<string, QueueDepth> = {};
-    for (const [name, q] of this.s.queues) out[name] = { ready: q.cfg.stream ? q.log.length : q.readyCount, unacked: q.unacked };
+    for (const [name, q] of this.s.queues)
+      out[name] = { ready: q.cfg.stream ? q.log.length : q.readyCount, unacked: q.unacked };
     return out;
   }
 
@@ -142,7 +151,11 @@ export class Simulator {
     if (!lazyFinal) return { ...base, final: this.snapshotQueues() };
     let final: Record<string, MessageSnapshot[]> | undefined;
     const take = (): Record<string, MessageSnapshot[]> => (final ??= this.snapshotQueues());
-    return Object.defineProperty(base, 'final', { get: take, enumerable: true, configurable: true }) as SimulationResult;
+    return Object.defineProperty(base, 'final', {
+      get: take,
+      enumerable: true,
+      configurable: true,
+    }) as SimulationResult;
   }
 
   /** one heap entry; false when the run is over */
@@ -222,10 +235,27 @@ export class Simulator {
     let nextAt = this.s.t;
     if (s.kind === 'publish') {
       const props = s.properties;
-      const logical: Logical = { id: s.msgId ?? `m${this.s.logicalCount + 1}`, index: ++this.s.logicalCount, seen: 0, counts: undefined, runs: 0 };
+      const logical: Logical = {
+        id: s.msgId ?? `m${this.s.logicalCount + 1}`,
+        index: ++this.s.logicalCount,
+        seen: 0,
+        counts: undefined,
+        runs: 0,
+      };
       // the broker delivers expiration as the string on the wire, whatever type a design file gave
       const exp = props?.expiration as string | number | undefined;
-      clientPublish(this.s, logical, s.body, s.exchange, s.routingKey, props?.headers ?? NO_HEADERS, exp === undefined ? undefined : String(exp), s.mandatory ?? false, STEP_ORIGIN, undefined);
+      clientPublish(
+        this.s,
+        logical,
+        s.body,
+        s.exchange,
+        s.routingKey,
+        props?.headers ?? NO_HEADERS,
+        exp === undefined ? undefined : String(exp),
+        s.mandatory ?? false,
+        STEP_ORIGIN,
+        undefined,
+      );
     } else nextAt = this.s.t + Math.max(0, s.ms);
     // steps run one after another: only one is ever scheduled, so one shared work item does
     if (i + 1 < this.s.steps.length || nextAt > this.s.t) this.s.heap.push(nextAt, STEP_WORK);
@@ -286,7 +316,8 @@ export class Simulator {
     const m = e.msg;
     let headers: { readonly [k: string]: AmqpValue } = m.headers;
     if (q.cfg.quorum && (e.acquiredCount > 0 || e.deliveryCount > 0)) headers = deliveredHeaders(this.s, q, e);
-    else if (q.cfg.quorum && viaGet && this.s.profile.getAddsZeroDeliveryCount) headers = { ...headers, 'x-delivery-count': e.deliveryCount };
+    else if (q.cfg.quorum && viaGet && this.s.profile.getAddsZeroDeliveryCount)
+      headers = { ...headers, 'x-delivery-count': e.deliveryCount };
     return {
       msgId: m.id,
       body: m.body,

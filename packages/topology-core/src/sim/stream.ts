@@ -32,7 +32,9 @@ function stored(sim: SimState, msg: Msg): Msg {
   const dropXDeath = msg.xDeathFromClient && msg.xDeath !== undefined;
   const dropTables = !sim.profile.streamKeepsArrayHeaders && Object.values(msg.headers).some(isTable);
   if (!dropXDeath && !dropTables) return msg;
-  const headers = dropTables ? Object.fromEntries(Object.entries(msg.headers).filter(([, v]) => !isTable(v))) : msg.headers;
+  const headers = dropTables
+    ? Object.fromEntries(Object.entries(msg.headers).filter(([, v]) => !isTable(v)))
+    : msg.headers;
   return new MsgRec(msg.logical, msg.body, msg.bytes, {
     exchange: msg.exchange,
     routingKeys: msg.routingKeys,
@@ -54,7 +56,16 @@ export function appendToStream(sim: SimState, q: QueueState, routed: Msg): void 
   q.log.push(msg);
   // a stream message stays on the broker for good (until retention): counted in flight once, never released
   sim.touchInFlight(1);
-  if (sim.wantEvents) sim.emit({ kind: 'enqueued', t: sim.t, seq: sim.seq++, msgId: msg.id, body: msg.body, queue: q.cfg.name, depth: offset + 1 });
+  if (sim.wantEvents)
+    sim.emit({
+      kind: 'enqueued',
+      t: sim.t,
+      seq: sim.seq++,
+      msgId: msg.id,
+      body: msg.body,
+      queue: q.cfg.name,
+      depth: offset + 1,
+    });
   else sim.seq++;
   sim.depthChanged(q);
   dispatchStream(sim, q);

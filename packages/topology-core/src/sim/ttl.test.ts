@@ -23,7 +23,10 @@ describe('TTL', () => {
   });
 
   it('item 12: per-message expiration: original-expiration recorded, expiration removed', () => {
-    const r = run({ topology: T.topology(...stdDL()), steps: [S.publish('', 'Q', 'm1', { expiration: '1' }), S.publish('', 'Q', 'm2')] });
+    const r = run({
+      topology: T.topology(...stdDL()),
+      steps: [S.publish('', 'Q', 'm1', { expiration: '1' }), S.publish('', 'Q', 'm2')],
+    });
     expect(r.left('D')).toEqual(['m1']);
     expect(r.observed.final['D']?.[0]?.['x-death']?.[0]?.['original-expiration']).toBe('1');
     expect(r.observed.final['D']?.[0]?.expiration).toBeUndefined();
@@ -31,7 +34,10 @@ describe('TTL', () => {
   });
 
   it('effective TTL is the lower of queue and message TTL (rabbit_amqqueue_process.erl L999-1007)', () => {
-    const r = run({ topology: T.topology(...stdDL({ ttl: 1000 })), steps: [S.publish('', 'Q', 'a', { expiration: '100' }), S.publish('', 'Q', 'b', { expiration: '5000' })] });
+    const r = run({
+      topology: T.topology(...stdDL({ ttl: 1000 })),
+      steps: [S.publish('', 'Q', 'a', { expiration: '100' }), S.publish('', 'Q', 'b', { expiration: '5000' })],
+    });
     expect(r.of('expired').map((e) => [e.body, e.t])).toEqual([
       ['a', 100],
       ['b', 1000],
@@ -49,7 +55,11 @@ describe('TTL', () => {
   });
 
   it('item 14: expiry only at the head: b (100 ms) waits behind a (10 s)', () => {
-    const sim = new Simulator({ topology: T.topology(...stdDL()), consumers: [], steps: [S.publish('', 'Q', 'a', { expiration: '10000' }), S.publish('', 'Q', 'b', { expiration: '100' })] });
+    const sim = new Simulator({
+      topology: T.topology(...stdDL()),
+      consumers: [],
+      steps: [S.publish('', 'Q', 'a', { expiration: '10000' }), S.publish('', 'Q', 'b', { expiration: '100' })],
+    });
     sim.runUntil(5000);
     expect(sim.queueContents('D')).toEqual([]);
     expect(sim.queueContents('Q').map((m) => m.body)).toEqual(['a', 'b']);

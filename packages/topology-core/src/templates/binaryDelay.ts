@@ -8,7 +8,23 @@ import type { BindingDef, ExchangeDef, QueueDef } from '../model/definitions.js'
 import type { Rule } from '../model/consumer.js';
 import type { NodeId } from '../model/nodeIds.js';
 import { settingsParam } from './settingsPlacement.js';
-import { bind, bindExchange, parkingQueue, defineTemplate, exchange, header, park, publisher, queue, retryOutcomes, worker, X, Q, C, P } from './build.js';
+import {
+  bind,
+  bindExchange,
+  parkingQueue,
+  defineTemplate,
+  exchange,
+  header,
+  park,
+  publisher,
+  queue,
+  retryOutcomes,
+  worker,
+  X,
+  Q,
+  C,
+  P,
+} from './build.js';
 import { delaysParam, parkingParam, prefixParam } from './commonParams.js';
 import { MAX_TTL_MS } from '../model/arguments.js';
 
@@ -22,10 +38,20 @@ export function binaryDelayRoutingKey(units: number, levels: number, destination
 export const binaryDelayLevels = defineTemplate({
   id: 'binary-delay-levels',
   title: 'Binary delay levels (NServiceBus design)',
-  summary: 'plugin-free arbitrary delays through levels of TTL queues; the delay is written in binary in the routing key',
+  summary:
+    'plugin-free arbitrary delays through levels of TTL queues; the delay is written in binary in the routing key',
   params: [
     prefixParam('orders'),
-    { name: 'levels', label: 'Levels', type: 'integer', default: 6, min: 1, max: 28, unit: 'count', help: 'maximum delay is (2^levels - 1) units' },
+    {
+      name: 'levels',
+      label: 'Levels',
+      type: 'integer',
+      default: 6,
+      min: 1,
+      max: 28,
+      unit: 'count',
+      help: 'maximum delay is (2^levels - 1) units',
+    },
     { name: 'unitMs', label: 'Unit (level 0 TTL)', type: 'integer', default: 1000, min: 1, max: 3600000, unit: 'ms' },
     delaysParam([1000, 5000, 30000]),
     settingsParam,
@@ -39,10 +65,19 @@ export const binaryDelayLevels = defineTemplate({
     const levels = p.levels as number;
     const unit = p.unitMs as number;
     const delays = p.delaysMs as readonly number[];
-    if (unit * 2 ** (levels - 1) > MAX_TTL_MS) throw new TemplateParamError('levels', `level ${levels - 1} would need a TTL above 2^32-1 ms; use fewer levels or a smaller unit`);
+    if (unit * 2 ** (levels - 1) > MAX_TTL_MS)
+      throw new TemplateParamError(
+        'levels',
+        `level ${levels - 1} would need a TTL above 2^32-1 ms; use fewer levels or a smaller unit`,
+      );
     delays.forEach((d) => {
-      if (d % unit !== 0) throw new TemplateParamError('delaysMs', `${d} ms is not a multiple of the unit (${unit} ms)`);
-      if (d / unit > 2 ** levels - 1) throw new TemplateParamError('delaysMs', `${d} ms exceeds the largest delay of ${levels} levels, ${(2 ** levels - 1) * unit} ms`);
+      if (d % unit !== 0)
+        throw new TemplateParamError('delaysMs', `${d} ms is not a multiple of the unit (${unit} ms)`);
+      if (d / unit > 2 ** levels - 1)
+        throw new TemplateParamError(
+          'delaysMs',
+          `${d} ms exceeds the largest delay of ${levels} levels, ${(2 ** levels - 1) * unit} ms`,
+        );
     });
     const q = `${pre}.q`;
     const parking = `${pre}.parking`;

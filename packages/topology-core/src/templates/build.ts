@@ -17,13 +17,19 @@ export const exchange = (name: string, type: ExchangeType = 'direct', args: Amqp
   internal: false,
   arguments: args,
 });
-export const queue = (name: string, args: AmqpTable = {}): QueueDef => ({ name, durable: true, auto_delete: false, arguments: args });
+export const queue = (name: string, args: AmqpTable = {}): QueueDef => ({
+  name,
+  durable: true,
+  auto_delete: false,
+  arguments: args,
+});
 /**
  * The parking place: a classic queue, or with `parking=stream` a stream (durable, x-queue-type
  * stream). The templates park by republishing (a client publish), which a stream takes on every
  * version; a dead letter routed to a stream is dropped by RabbitMQ 3.10 (sim/profiles.ts).
  */
-export const parkingQueue = (name: string, p: ParamValues): QueueDef => queue(name, p.parking === 'stream' ? { 'x-queue-type': 'stream' } : {});
+export const parkingQueue = (name: string, p: ParamValues): QueueDef =>
+  queue(name, p.parking === 'stream' ? { 'x-queue-type': 'stream' } : {});
 
 /** What parking in a stream changes, said in the explanation. */
 export const STREAM_PARKING_NOTE =
@@ -61,7 +67,12 @@ export const router = (id: string, q: string, rules: readonly Rule[], label?: st
   prefetch: 1,
   behaviour: { kind: 'router', rules },
 });
-export const publisher = (exchangeName: string, routingKey: string, headers?: AmqpTable, id = 'publisher'): PublisherSpec => ({
+export const publisher = (
+  exchangeName: string,
+  routingKey: string,
+  headers?: AmqpTable,
+  id = 'publisher',
+): PublisherSpec => ({
   id,
   label: 'test publisher',
   exchange: exchangeName,
@@ -88,7 +99,16 @@ export const retryThenPark = (counter: Counter, limit: number, retry: ConsumerAc
 export function retryOutcomes(delaysMs: readonly number[], endsIn: Ending): DocumentedOutcome[] {
   return [
     { failure: { kind: 'always' }, attempts: delaysMs.length + 1, delaysMs: [...delaysMs], endsIn },
-    ...(delaysMs.length >= 1 ? [{ failure: { kind: 'failFirst' as const, n: 1 }, attempts: 2, delaysMs: delaysMs.slice(0, 1), endsIn: { kind: 'acked' as const } }] : []),
+    ...(delaysMs.length >= 1
+      ? [
+          {
+            failure: { kind: 'failFirst' as const, n: 1 },
+            attempts: 2,
+            delaysMs: delaysMs.slice(0, 1),
+            endsIn: { kind: 'acked' as const },
+          },
+        ]
+      : []),
   ];
 }
 
@@ -141,7 +161,11 @@ function finish(t: TemplateSpec, params: ParamValues, a: TemplateBody): BuiltTem
   };
   const explanation = [
     a.explanation,
-    ...(params.settings === 'policy' ? ['The TTL and dead-letter settings are in policies (one per queue) rather than x- arguments, so they can change without redeclaring the queue.'] : []),
+    ...(params.settings === 'policy'
+      ? [
+          'The TTL and dead-letter settings are in policies (one per queue) rather than x- arguments, so they can change without redeclaring the queue.',
+        ]
+      : []),
     ...(params.parking === 'stream' ? [STREAM_PARKING_NOTE] : []),
   ].join(' ');
   return {
@@ -157,4 +181,4 @@ function finish(t: TemplateSpec, params: ParamValues, a: TemplateBody): BuiltTem
   };
 }
 
-export const repeat = <T,>(v: T, n: number): T[] => Array.from({ length: n }, () => v);
+export const repeat = <T>(v: T, n: number): T[] => Array.from({ length: n }, () => v);

@@ -38,7 +38,14 @@ export const parkingParam: ParamSpec = {
   help: 'stream: parked messages are kept as a replayable log, read by offset and never consumed away',
 };
 
-export const multiplierParam: ParamSpec = { name: 'multiplier', label: 'Backoff multiplier', type: 'integer', default: 2, min: 1, max: 10 };
+export const multiplierParam: ParamSpec = {
+  name: 'multiplier',
+  label: 'Backoff multiplier',
+  type: 'integer',
+  default: 2,
+  min: 1,
+  max: 10,
+};
 export const delaysParam = (def: readonly number[]): ParamSpec => ({
   name: 'delaysMs',
   label: 'Delays',
@@ -61,7 +68,18 @@ export const backoffParams: readonly ParamSpec[] = [
 ];
 
 /** The values of backoffParams, and the delay before each retry. */
-export function readBackoff(p: ParamValues): { readonly max: number; readonly initial: number; readonly mult: number; readonly maxDelay: number; readonly delays: number[] } {
-  const [max, initial, mult, maxDelay] = [p.maxRetries as number, p.initialDelayMs as number, p.multiplier as number, p.maxDelayMs as number];
+export function readBackoff(p: ParamValues): {
+  readonly max: number;
+  readonly initial: number;
+  readonly mult: number;
+  readonly maxDelay: number;
+  readonly delays: number[];
+} {
+  const [max, initial, mult, maxDelay] = [
+    p.maxRetries as number,
+    p.initialDelayMs as number,
+    p.multiplier as number,
+    p.maxDelayMs as number,
+  ];
   return { max, initial, mult, maxDelay, delays: backoffSchedule(initial, mult, maxDelay, max) };
 }

@@ -1,5 +1,24 @@
 /** Delays through a delayed-message exchange (plugin rabbitmq_delayed_message_exchange). */
-import { attempt, bind, parkingQueue, defineTemplate, exchange, header, publisher, queue, rejectedIn, repeat, retryOutcomes, retryThenPark, router, worker, X, Q, C, P } from './build.js';
+import {
+  attempt,
+  bind,
+  parkingQueue,
+  defineTemplate,
+  exchange,
+  header,
+  publisher,
+  queue,
+  rejectedIn,
+  repeat,
+  retryOutcomes,
+  retryThenPark,
+  router,
+  worker,
+  X,
+  Q,
+  C,
+  P,
+} from './build.js';
 import { backoffParams, readBackoff, delaysParam, prefixParam, parkingParam } from './commonParams.js';
 
 export const delayedExchange = defineTemplate({
@@ -60,7 +79,8 @@ export const delayedExchange = defineTemplate({
 export const dlxDelayedRequeue = defineTemplate({
   id: 'dlx-delayed-requeue',
   title: 'DLX, delay curve, delayed wait exchange, requeue consumer',
-  summary: 'DLX to an error queue; its consumer picks a delay from a curve and publishes to a delayed exchange; a requeue consumer sends it back to the origin queue',
+  summary:
+    'DLX to an error queue; its consumer picks a delay from a curve and publishes to a delayed exchange; a requeue consumer sends it back to the origin queue',
   params: [prefixParam('notification'), delaysParam([1000, 5000, 30000]), parkingParam],
   requires: ['x-delayed-message'],
   profile: '3.10',
@@ -77,8 +97,17 @@ export const dlxDelayedRequeue = defineTemplate({
     const waitX = `${pre}.wait-exchange`;
     return {
       topology: {
-        exchanges: [exchange(pre, 'fanout'), exchange(errX, 'fanout'), exchange(waitX, 'x-delayed-message', { 'x-delayed-type': 'fanout' })],
-        queues: [queue(q, { 'x-dead-letter-exchange': errX }), queue(errorQ), queue(requeueQ), parkingQueue(parking, p)],
+        exchanges: [
+          exchange(pre, 'fanout'),
+          exchange(errX, 'fanout'),
+          exchange(waitX, 'x-delayed-message', { 'x-delayed-type': 'fanout' }),
+        ],
+        queues: [
+          queue(q, { 'x-dead-letter-exchange': errX }),
+          queue(errorQ),
+          queue(requeueQ),
+          parkingQueue(parking, p),
+        ],
         bindings: [bind(pre, q), bind(errX, errorQ), bind(waitX, requeueQ)],
       },
       consumers: [
@@ -86,17 +115,41 @@ export const dlxDelayedRequeue = defineTemplate({
         router(
           'error-consumer',
           errorQ,
-          retryThenPark(rejectedIn(q), max + 1, { kind: 'republish', exchange: waitX, headers: { 'x-delay': { kind: 'curve', values: [...delays], by: rejectedIn(q) } } }, parking),
+          retryThenPark(
+            rejectedIn(q),
+            max + 1,
+            {
+              kind: 'republish',
+              exchange: waitX,
+              headers: { 'x-delay': { kind: 'curve', values: [...delays], by: rejectedIn(q) } },
+            },
+            parking,
+          ),
           'error consumer (delay curve)',
         ),
-        router('requeue-consumer', requeueQ, [{ then: { kind: 'republish', exchange: '', routingKeyFromHeader: 'x-first-death-queue' } }], 'requeue consumer'),
+        router(
+          'requeue-consumer',
+          requeueQ,
+          [{ then: { kind: 'republish', exchange: '', routingKeyFromHeader: 'x-first-death-queue' } }],
+          'requeue consumer',
+        ),
       ],
       publishers: [publisher(pre, '')],
       explanation:
         `The worker rejects; ${q} dead-letters to the fanout ${errX} and the message lands in ${errorQ}. The error consumer reads the x-death count for (${q}, rejected) and picks the delay from the curve ` +
         `${delays.join(', ')} ms, publishing to the delayed exchange ${waitX}; when the delay ends the message reaches ${requeueQ}, whose consumer sends it to the queue named in x-first-death-queue ` +
         `through the default exchange (the tail of ${q}, and only ${q}). After ${max} retries the error consumer parks it in ${parking}. Three consumers and two publish-then-ack hops per retry.`,
-      columns: [[P('publisher')], [X(pre)], [Q(q)], [C('worker'), X(errX)], [Q(errorQ)], [C('error-consumer')], [X(waitX), Q(parking)], [Q(requeueQ)], [C('requeue-consumer')]],
+      columns: [
+        [P('publisher')],
+        [X(pre)],
+        [Q(q)],
+        [C('worker'), X(errX)],
+        [Q(errorQ)],
+        [C('error-consumer')],
+        [X(waitX), Q(parking)],
+        [Q(requeueQ)],
+        [C('requeue-consumer')],
+      ],
       loop: [Q(q), X(errX), Q(errorQ), X(waitX), Q(requeueQ)],
       workConsumers: ['worker'],
       documented: retryOutcomes(delays, { kind: 'queue', queue: parking }),
@@ -107,8 +160,13 @@ export const dlxDelayedRequeue = defineTemplate({
 export const dlxRequeueConsumer = defineTemplate({
   id: 'dlx-requeue-consumer',
   title: 'DLX to an error exchange, requeue consumer',
-  summary: 'a requeue consumer reads x-first-death-queue and the rejected count and sends the message back to the tail of the origin queue, up to a maximum',
-  params: [prefixParam('notification'), { name: 'maxRequeues', label: 'Requeues', type: 'integer', default: 2, min: 0, max: 50, unit: 'count' }, parkingParam],
+  summary:
+    'a requeue consumer reads x-first-death-queue and the rejected count and sends the message back to the tail of the origin queue, up to a maximum',
+  params: [
+    prefixParam('notification'),
+    { name: 'maxRequeues', label: 'Requeues', type: 'integer', default: 2, min: 0, max: 50, unit: 'count' },
+    parkingParam,
+  ],
   requires: [],
   profile: '3.10',
   runsOnStock310: true,
@@ -123,16 +181,32 @@ export const dlxRequeueConsumer = defineTemplate({
     return {
       topology: {
         exchanges: [exchange(pre, 'fanout'), exchange(errX, 'fanout')],
-        queues: [queue(q, { 'x-dead-letter-exchange': errX }), queue(other, { 'x-dead-letter-exchange': errX }), queue(requeueQ), parkingQueue(parking, p)],
+        queues: [
+          queue(q, { 'x-dead-letter-exchange': errX }),
+          queue(other, { 'x-dead-letter-exchange': errX }),
+          queue(requeueQ),
+          parkingQueue(parking, p),
+        ],
         bindings: [bind(pre, q), bind(pre, other), bind(errX, requeueQ)],
       },
       consumers: [
         worker('worker', q, [{ then: { kind: 'reject' } }], 'email worker'),
-        { id: 'webhook', queue: other, label: 'webhook worker (always ok)', prefetch: 1, behaviour: { kind: 'script', actions: [{ kind: 'ack' }] } },
+        {
+          id: 'webhook',
+          queue: other,
+          label: 'webhook worker (always ok)',
+          prefetch: 1,
+          behaviour: { kind: 'script', actions: [{ kind: 'ack' }] },
+        },
         router(
           'requeue-consumer',
           requeueQ,
-          retryThenPark(rejectedIn(q), max + 1, { kind: 'republish', exchange: '', routingKeyFromHeader: 'x-first-death-queue' }, parking),
+          retryThenPark(
+            rejectedIn(q),
+            max + 1,
+            { kind: 'republish', exchange: '', routingKeyFromHeader: 'x-first-death-queue' },
+            parking,
+          ),
           'requeue consumer',
         ),
       ],
@@ -141,7 +215,15 @@ export const dlxRequeueConsumer = defineTemplate({
         `${pre} fans out to ${q} and ${other}; both dead-letter into the fanout ${errX}, which feeds ${requeueQ}. The requeue consumer republishes a dead letter through the default exchange ` +
         `to the queue named in x-first-death-queue, so it returns to the tail of the queue that failed it and nowhere else (the other subscriber does not get a duplicate). ` +
         `The x-death count for (${q}, rejected) caps it at ${max} requeues, then the message is parked in ${parking}. There is no delay: retries are as fast as the requeue consumer.`,
-      columns: [[P('publisher')], [X(pre)], [Q(q), Q(other)], [C('worker'), C('webhook')], [X(errX)], [Q(requeueQ)], [C('requeue-consumer'), Q(parking)]],
+      columns: [
+        [P('publisher')],
+        [X(pre)],
+        [Q(q), Q(other)],
+        [C('worker'), C('webhook')],
+        [X(errX)],
+        [Q(requeueQ)],
+        [C('requeue-consumer'), Q(parking)],
+      ],
       loop: [Q(q), X(errX), Q(requeueQ)],
       workConsumers: ['worker'],
       documented: retryOutcomes(repeat(0, max), { kind: 'queue', queue: parking }),

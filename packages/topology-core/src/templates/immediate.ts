@@ -1,12 +1,28 @@
 /** Immediate retries: requeue once (redelivered flag) and a quorum queue's delivery limit. */
-import { bind, defineTemplate, exchange, publisher, queue, worker, X, Q, C, P, repeat, retryOutcomes } from './build.js';
+import {
+  bind,
+  defineTemplate,
+  exchange,
+  publisher,
+  queue,
+  worker,
+  X,
+  Q,
+  C,
+  P,
+  repeat,
+  retryOutcomes,
+} from './build.js';
 import { prefixParam } from './commonParams.js';
 
 export const requeueOnce = defineTemplate({
   id: 'requeue-once',
   title: 'Requeue once, then reject',
   summary: 'basic.nack requeue=true on the first failure, reject for good when the redelivered flag is set',
-  params: [prefixParam('orders'), { name: 'deadLetter', label: 'Dead-letter the final reject', type: 'boolean', default: false }],
+  params: [
+    prefixParam('orders'),
+    { name: 'deadLetter', label: 'Dead-letter the final reject', type: 'boolean', default: false },
+  ],
   requires: [],
   profile: '3.10',
   runsOnStock310: true,
@@ -22,14 +38,25 @@ export const requeueOnce = defineTemplate({
         bindings: [bind(pre, q, 'task'), ...(dl ? [bind(`${pre}.dlx`, dead)] : [])],
       },
       consumers: [
-        worker('worker', q, [{ when: { kind: 'redelivered', is: false }, then: { kind: 'requeue' } }, { then: { kind: 'reject' } }], 'worker'),
+        worker(
+          'worker',
+          q,
+          [{ when: { kind: 'redelivered', is: false }, then: { kind: 'requeue' } }, { then: { kind: 'reject' } }],
+          'worker',
+        ),
       ],
       publishers: [publisher(pre, 'task')],
       explanation:
         `The worker nacks a failed message with requeue=true, so RabbitMQ puts it back at its original position and redelivers it at once with redelivered=true. ` +
         `On a redelivered message the worker rejects without requeue: ${dl ? `the queue dead-letters it to ${pre}.dlx and it lands in ${dead}` : 'the queue has no dead-letter exchange, so the message is gone'}. ` +
         `Two attempts with no delay between them; the redelivered flag is also set after a consumer crash, so a message that crashed its first consumer gets no retry at all.`,
-      columns: [[P('publisher')], [X(pre)], [Q(q)], [C('worker'), ...(dl ? [X(`${pre}.dlx`)] : [])], dl ? [Q(dead)] : []],
+      columns: [
+        [P('publisher')],
+        [X(pre)],
+        [Q(q)],
+        [C('worker'), ...(dl ? [X(`${pre}.dlx`)] : [])],
+        dl ? [Q(dead)] : [],
+      ],
       workConsumers: ['worker'],
       documented: retryOutcomes([0], dl ? { kind: 'queue', queue: dead } : { kind: 'dropped' }),
     };
@@ -40,7 +67,10 @@ export const quorumDeliveryLimit = defineTemplate({
   id: 'quorum-delivery-limit',
   title: 'Quorum queue delivery limit',
   summary: 'requeue on failure; the quorum queue dead-letters after x-delivery-limit returns',
-  params: [prefixParam('jobs'), { name: 'deliveryLimit', label: 'Delivery limit', type: 'integer', default: 3, min: 0, max: 1000, unit: 'count' }],
+  params: [
+    prefixParam('jobs'),
+    { name: 'deliveryLimit', label: 'Delivery limit', type: 'integer', default: 3, min: 0, max: 1000, unit: 'count' },
+  ],
   requires: [],
   profile: '3.10',
   runsOnStock310: true,

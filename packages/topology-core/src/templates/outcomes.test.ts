@@ -9,7 +9,8 @@ import { designToSimulation } from '../sim/designToSimulation.js';
 import { activeQueuesOf, traceMessages } from '../sim/messageTrace.js';
 import type { Ending } from './types.js';
 
-const norm = (e: Ending) => (e.kind === 'queue' ? { kind: 'queue', queues: [e.queue, ...(e.also ?? [])].sort() } : { kind: e.kind });
+const norm = (e: Ending) =>
+  e.kind === 'queue' ? { kind: 'queue', queues: [e.queue, ...(e.also ?? [])].sort() } : { kind: e.kind };
 
 /** non-default parameters worth checking too */
 const VARIANTS: readonly (readonly [string, Record<string, unknown>])[] = [
@@ -30,14 +31,27 @@ const cases = [...listTemplates().map((t) => [t.id, {}] as const), ...VARIANTS].
   const r = buildTemplate(id, params);
   if (!r.ok) throw new Error(`${id} ${JSON.stringify(r.errors)}`);
   const p = Object.keys(params).length ? ` ${JSON.stringify(params)}` : '';
-  return r.template.documented.map((d) => [`${id}${p} (${d.failure.kind}${d.failure.kind === 'failFirst' ? ` ${d.failure.n}` : ''})`, r.template, d] as const);
+  return r.template.documented.map(
+    (d) =>
+      [
+        `${id}${p} (${d.failure.kind}${d.failure.kind === 'failFirst' ? ` ${d.failure.n}` : ''})`,
+        r.template,
+        d,
+      ] as const,
+  );
 });
 
 describe('template outcomes (simulated)', () => {
   it.each(cases)('%s', (_name, built, doc) => {
     const input = designToSimulation(built.design, { messages: 1, failure: doc.failure, seed: 1 });
-    const result = simulate({ ...input, maxTimeMs: doc.attempts === 'unbounded' ? 60 * 60 * 1000 : input.maxTimeMs ?? 7 * 24 * 3600 * 1000 });
-    const traces = traceMessages(result, { workConsumers: built.workConsumers, activeQueues: activeQueuesOf(built.design) });
+    const result = simulate({
+      ...input,
+      maxTimeMs: doc.attempts === 'unbounded' ? 60 * 60 * 1000 : (input.maxTimeMs ?? 7 * 24 * 3600 * 1000),
+    });
+    const traces = traceMessages(result, {
+      workConsumers: built.workConsumers,
+      activeQueues: activeQueuesOf(built.design),
+    });
     expect(traces).toHaveLength(1);
     const tr = traces[0]!;
     if (doc.attempts === 'unbounded') {
@@ -60,7 +74,9 @@ describe('template details', () => {
     if (!r.ok) throw new Error('build');
     const d = r.template.design;
     const pub = { ...d.publishers[0]!, properties: { headers: { 'x-fatal': true } } };
-    const result = simulate(designToSimulation({ ...d, publishers: [pub] }, { messages: 1, failure: { kind: 'always' } }));
+    const result = simulate(
+      designToSimulation({ ...d, publishers: [pub] }, { messages: 1, failure: { kind: 'always' } }),
+    );
     const tr = traceMessages(result, { workConsumers: r.template.workConsumers })[0]!;
     expect(tr.attempts).toBe(1);
     expect(norm(tr.endsIn)).toEqual({ kind: 'queue', queues: ['orders.dlq'] });
@@ -71,9 +87,16 @@ describe('chained-ttl under fail-first-k (attempts count per message, across the
   const run = (k: number, params: Record<string, unknown> = {}) => {
     const r = buildTemplate('chained-ttl', params);
     if (!r.ok) throw new Error('build');
-    const result = simulate(designToSimulation(r.template.design, { messages: 1, failure: { kind: 'failFirst', n: k }, seed: 1 }));
-    const tr = traceMessages(result, { workConsumers: r.template.workConsumers, activeQueues: activeQueuesOf(r.template.design) })[0]!;
-    const processed = result.events.filter((e) => e.kind === 'processed').map((e) => (e.kind === 'processed' ? [e.consumer, e.attempt, e.ok] : []));
+    const result = simulate(
+      designToSimulation(r.template.design, { messages: 1, failure: { kind: 'failFirst', n: k }, seed: 1 }),
+    );
+    const tr = traceMessages(result, {
+      workConsumers: r.template.workConsumers,
+      activeQueues: activeQueuesOf(r.template.design),
+    })[0]!;
+    const processed = result.events
+      .filter((e) => e.kind === 'processed')
+      .map((e) => (e.kind === 'processed' ? [e.consumer, e.attempt, e.ok] : []));
     return { attempts: tr.attempts, delaysMs: tr.delaysMs, endsIn: norm(tr.endsIn), processed };
   };
 
@@ -84,18 +107,30 @@ describe('chained-ttl under fail-first-k (attempts count per message, across the
     [3, 4, [1000, 5000, 30000], 'worker-3'],
   ] as const)('fail the first %i: %i attempts, delays %j, acked by %s', (k, attempts, delays, last) => {
     const o = run(k);
-    expect({ attempts: o.attempts, delaysMs: o.delaysMs, endsIn: o.endsIn }).toEqual({ attempts, delaysMs: [...delays], endsIn: { kind: 'acked' } });
+    expect({ attempts: o.attempts, delaysMs: o.delaysMs, endsIn: o.endsIn }).toEqual({
+      attempts,
+      delaysMs: [...delays],
+      endsIn: { kind: 'acked' },
+    });
     // tier i processes the message's (i+1)-th attempt; only the last one succeeds
     expect(o.processed).toEqual(Array.from({ length: attempts }, (_, i) => [`worker-${i}`, i + 1, i === attempts - 1]));
     expect(o.processed.at(-1)?.[0]).toBe(last);
   });
 
   it('fail the first 4 with 3 tiers of wait: every tier fails, parked after 4 attempts', () => {
-    expect(run(4)).toMatchObject({ attempts: 4, delaysMs: [1000, 5000, 30000], endsIn: { kind: 'queue', queues: ['orders.parking'] } });
+    expect(run(4)).toMatchObject({
+      attempts: 4,
+      delaysMs: [1000, 5000, 30000],
+      endsIn: { kind: 'queue', queues: ['orders.parking'] },
+    });
   });
 
   it('fail the first 2 with 5 tiers: succeeds at tier 2 after 10 + 20 ms', () => {
-    expect(run(2, { delaysMs: [10, 20, 40, 80, 160] })).toMatchObject({ attempts: 3, delaysMs: [10, 20], endsIn: { kind: 'acked' } });
+    expect(run(2, { delaysMs: [10, 20, 40, 80, 160] })).toMatchObject({
+      attempts: 3,
+      delaysMs: [10, 20],
+      endsIn: { kind: 'acked' },
+    });
   });
 });
 
@@ -107,26 +142,43 @@ describe('quorum-delayed-retry (RabbitMQ 4.3, rabbitmq-website docs/quorum-queue
   };
   const trace = (t: ReturnType<typeof built>, input: ReturnType<typeof designToSimulation>) => {
     const result = simulate({ ...input, maxTimeMs: 60 * 60 * 1000 });
-    return { result, tr: traceMessages(result, { workConsumers: t.workConsumers, activeQueues: activeQueuesOf(t.design) })[0]! };
+    return {
+      result,
+      tr: traceMessages(result, { workConsumers: t.workConsumers, activeQueues: activeQueuesOf(t.design) })[0]!,
+    };
   };
 
-  it('the docs\' delay = min(min_delay x delivery_count, max_delay), then the delivery limit dead-letters', () => {
+  it("the docs' delay = min(min_delay x delivery_count, max_delay), then the delivery limit dead-letters", () => {
     const t = built();
     const { tr } = trace(t, designToSimulation(t.design, { messages: 1, failure: { kind: 'always' } }));
-    expect({ attempts: tr.attempts, delaysMs: tr.delaysMs, endsIn: norm(tr.endsIn) }).toEqual({ attempts: 5, delaysMs: [1000, 2000, 2500, 2500], endsIn: { kind: 'queue', queues: ['jobs.dead'] } });
+    expect({ attempts: tr.attempts, delaysMs: tr.delaysMs, endsIn: norm(tr.endsIn) }).toEqual({
+      attempts: 5,
+      delaysMs: [1000, 2000, 2500, 2500],
+      endsIn: { kind: 'queue', queues: ['jobs.dead'] },
+    });
   });
 
   it('fail the first 2: two delayed retries, then acked', () => {
     const t = built();
     const { tr } = trace(t, designToSimulation(t.design, { messages: 1, failure: { kind: 'failFirst', n: 2 } }));
-    expect({ attempts: tr.attempts, delaysMs: tr.delaysMs, endsIn: norm(tr.endsIn) }).toEqual({ attempts: 3, delaysMs: [1000, 2000], endsIn: { kind: 'acked' } });
+    expect({ attempts: tr.attempts, delaysMs: tr.delaysMs, endsIn: norm(tr.endsIn) }).toEqual({
+      attempts: 3,
+      delaysMs: [1000, 2000],
+      endsIn: { kind: 'acked' },
+    });
   });
 
   it('on 4.0-4.2 (no v43) the arguments are ignored and reported: redelivered at once', () => {
     const t = built();
-    const { result, tr } = trace(t, designToSimulation(t.design, { messages: 1, failure: { kind: 'always' }, profileOptions: {} }));
+    const { result, tr } = trace(
+      t,
+      designToSimulation(t.design, { messages: 1, failure: { kind: 'always' }, profileOptions: {} }),
+    );
     expect(tr.delaysMs).toEqual([0, 0, 0, 0]);
-    expect(result.ignoredArguments?.map((i) => i.argument)).toEqual(['x-delayed-retry-type', 'x-delayed-retry-min', 'x-delayed-retry-max']);
+    expect(result.ignoredArguments?.map((i) => i.argument)).toEqual([
+      'x-delayed-retry-type',
+      'x-delayed-retry-min',
+      'x-delayed-retry-max',
+    ]);
   });
 });
-

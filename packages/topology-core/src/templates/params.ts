@@ -4,7 +4,9 @@ import { checkEntityName } from '../model/names.js';
 import { isForbiddenKey } from '../model/names.js';
 import type { ParamSpec, ParamValue, ParamValues } from './types.js';
 
-export type ResolvedParams = { readonly ok: true; readonly values: ParamValues } | { readonly ok: false; readonly errors: readonly ValidationIssue[] };
+export type ResolvedParams =
+  | { readonly ok: true; readonly values: ParamValues }
+  | { readonly ok: false; readonly errors: readonly ValidationIssue[] };
 
 /** Parses a CLI string (`k=v`) into the parameter's type. */
 export function coerceParam(spec: ParamSpec, raw: string): ParamValue {
@@ -20,12 +22,19 @@ export function coerceParam(spec: ParamSpec, raw: string): ParamValue {
   }
 }
 
-export function resolveParams(specs: readonly ParamSpec[], input: { readonly [k: string]: unknown } = {}): ResolvedParams {
+export function resolveParams(
+  specs: readonly ParamSpec[],
+  input: { readonly [k: string]: unknown } = {},
+): ResolvedParams {
   const errors: ValidationIssue[] = [];
   const values: Record<string, ParamValue> = {};
   for (const k of Object.keys(input)) {
     if (isForbiddenKey(k) || !specs.some((s) => s.name === k))
-      errors.push({ path: `params.${k}`, code: 'param-unknown', message: `unknown parameter "${k}"; known: ${specs.map((s) => s.name).join(', ')}` });
+      errors.push({
+        path: `params.${k}`,
+        code: 'param-unknown',
+        message: `unknown parameter "${k}"; known: ${specs.map((s) => s.name).join(', ')}`,
+      });
   }
   for (const s of specs) {
     const path = `params.${s.name}`;
@@ -36,7 +45,8 @@ export function resolveParams(specs: readonly ParamSpec[], input: { readonly [k:
     switch (s.type) {
       case 'integer':
         if (typeof v !== 'number' || !Number.isInteger(v)) bad(`must be an integer, got ${JSON.stringify(v)}`);
-        else if ((s.min !== undefined && v < s.min) || (s.max !== undefined && v > s.max)) bad(`must be between ${s.min ?? '-inf'} and ${s.max ?? 'inf'}, got ${v}`);
+        else if ((s.min !== undefined && v < s.min) || (s.max !== undefined && v > s.max))
+          bad(`must be between ${s.min ?? '-inf'} and ${s.max ?? 'inf'}, got ${v}`);
         else values[s.name] = v;
         break;
       case 'boolean':
@@ -44,7 +54,8 @@ export function resolveParams(specs: readonly ParamSpec[], input: { readonly [k:
         else values[s.name] = v;
         break;
       case 'enum':
-        if (typeof v !== 'string' || !(s.options ?? []).includes(v)) bad(`must be one of ${(s.options ?? []).join(', ')}, got ${JSON.stringify(v)}`);
+        if (typeof v !== 'string' || !(s.options ?? []).includes(v))
+          bad(`must be one of ${(s.options ?? []).join(', ')}, got ${JSON.stringify(v)}`);
         else values[s.name] = v;
         break;
       case 'string':
@@ -57,10 +68,15 @@ export function resolveParams(specs: readonly ParamSpec[], input: { readonly [k:
         }
         break;
       case 'integer-list':
-        if (!Array.isArray(v) || v.some((x) => typeof x !== 'number' || !Number.isInteger(x))) bad('must be a list of integers, e.g. 1000,5000,30000');
-        else if ((s.minItems !== undefined && v.length < s.minItems) || (s.maxItems !== undefined && v.length > s.maxItems))
+        if (!Array.isArray(v) || v.some((x) => typeof x !== 'number' || !Number.isInteger(x)))
+          bad('must be a list of integers, e.g. 1000,5000,30000');
+        else if (
+          (s.minItems !== undefined && v.length < s.minItems) ||
+          (s.maxItems !== undefined && v.length > s.maxItems)
+        )
           bad(`must have ${s.minItems ?? 0} to ${s.maxItems ?? 'any'} items, got ${v.length}`);
-        else if (v.some((x: number) => (s.min !== undefined && x < s.min) || (s.max !== undefined && x > s.max))) bad(`items must be between ${s.min} and ${s.max}`);
+        else if (v.some((x: number) => (s.min !== undefined && x < s.min) || (s.max !== undefined && x > s.max)))
+          bad(`items must be between ${s.min} and ${s.max}`);
         else values[s.name] = v as readonly number[];
         break;
     }

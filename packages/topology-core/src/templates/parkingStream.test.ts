@@ -23,7 +23,19 @@ function build(id: string, params: Record<string, unknown>) {
 
 /** a tool reading the parking stream from offset first, as browse does */
 function withReader(d: Design, stream: string): Design {
-  return { ...d, consumers: [...d.consumers, { id: 'reader', queue: stream, prefetch: 10, streamOffset: 'first', behaviour: { kind: 'script', actions: [{ kind: 'ack' }] } }] };
+  return {
+    ...d,
+    consumers: [
+      ...d.consumers,
+      {
+        id: 'reader',
+        queue: stream,
+        prefetch: 10,
+        streamOffset: 'first',
+        behaviour: { kind: 'script', actions: [{ kind: 'ack' }] },
+      },
+    ],
+  };
 }
 
 describe('parking=stream', () => {
@@ -39,19 +51,26 @@ describe('parking=stream', () => {
     ]);
   });
 
-  it.each(withParking.map((t) => t.id))('%s: the parking place becomes a durable stream; the default stays a classic queue', (id) => {
-    const def = build(id, {});
-    const s = build(id, { parking: 'stream' });
-    const parking = s.documented[0]!.endsIn;
-    expect(parking.kind).toBe('queue');
-    const name = parking.kind === 'queue' ? parking.queue : '';
-    expect(s.design.topology.queues.find((q) => q.name === name)).toMatchObject({ durable: true, auto_delete: false, arguments: { 'x-queue-type': 'stream' } });
-    expect(def.design.topology.queues.find((q) => q.name === name)?.arguments?.['x-queue-type']).toBeUndefined();
-    expect(s.explanation).toContain(STREAM_PARKING_NOTE);
-    expect(def.explanation).not.toContain(STREAM_PARKING_NOTE);
-    expect(validateDesign(s.design).errors).toEqual([]);
-    expect(lintDesign(s.design).filter((f) => f.severity === 'error')).toEqual([]);
-  });
+  it.each(withParking.map((t) => t.id))(
+    '%s: the parking place becomes a durable stream; the default stays a classic queue',
+    (id) => {
+      const def = build(id, {});
+      const s = build(id, { parking: 'stream' });
+      const parking = s.documented[0]!.endsIn;
+      expect(parking.kind).toBe('queue');
+      const name = parking.kind === 'queue' ? parking.queue : '';
+      expect(s.design.topology.queues.find((q) => q.name === name)).toMatchObject({
+        durable: true,
+        auto_delete: false,
+        arguments: { 'x-queue-type': 'stream' },
+      });
+      expect(def.design.topology.queues.find((q) => q.name === name)?.arguments?.['x-queue-type']).toBeUndefined();
+      expect(s.explanation).toContain(STREAM_PARKING_NOTE);
+      expect(def.explanation).not.toContain(STREAM_PARKING_NOTE);
+      expect(validateDesign(s.design).errors).toEqual([]);
+      expect(lintDesign(s.design).filter((f) => f.severity === 'error')).toEqual([]);
+    },
+  );
 
   // on each line where the queue variant parks the message (the 3.10 templates that count a client-set x-death loop on 4.x)
   const ends = (id: string, profile: '3.10' | '4.3'): boolean => {
@@ -62,7 +81,9 @@ describe('parking=stream', () => {
     const [tr] = traceMessages(result, { workConsumers: t.workConsumers, activeQueues: activeQueuesOf(design) });
     return tr!.endsIn.kind === 'queue';
   };
-  const lines = withParking.flatMap((t) => (['3.10', '4.3'] as const).filter((profile) => ends(t.id, profile)).map((profile) => [t.id, profile] as const));
+  const lines = withParking.flatMap((t) =>
+    (['3.10', '4.3'] as const).filter((profile) => ends(t.id, profile)).map((profile) => [t.id, profile] as const),
+  );
 
   it('parks on 3.10 for every template, on 4.3 for those that do not count a client-set x-death', () => {
     expect(lines.filter(([, p]) => p === '3.10')).toHaveLength(withParking.length);
@@ -79,8 +100,13 @@ describe('parking=stream', () => {
       const input = designToSimulation(design, { messages: 1, failure: doc.failure, seed: 1 });
       const result = simulate({ ...input, startConsumers: 'before' });
       const [tr] = traceMessages(result, { workConsumers: t.workConsumers, activeQueues: activeQueuesOf(design) });
-      expect({ attempts: tr!.attempts, endsIn: tr!.endsIn }).toEqual({ attempts: doc.attempts, endsIn: { kind: 'queue', queue: stream } });
-      expect(result.events.filter((e) => e.kind === 'delivered' && e.queue === stream && e.consumer === 'reader')).toHaveLength(1);
+      expect({ attempts: tr!.attempts, endsIn: tr!.endsIn }).toEqual({
+        attempts: doc.attempts,
+        endsIn: { kind: 'queue', queue: stream },
+      });
+      expect(
+        result.events.filter((e) => e.kind === 'delivered' && e.queue === stream && e.consumer === 'reader'),
+      ).toHaveLength(1);
       expect(result.final[stream]?.map((m) => m.headers['x-stream-offset'])).toEqual([0]);
     },
   );

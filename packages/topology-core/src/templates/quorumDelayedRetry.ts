@@ -5,7 +5,8 @@ import { delayParam, prefixParam } from './commonParams.js';
 export const quorumDelayedRetry = defineTemplate({
   id: 'quorum-delayed-retry',
   title: 'Quorum queue native delayed retry (RabbitMQ 4.3)',
-  summary: 'x-delayed-retry-type on a quorum queue: returned messages wait min(min x count, max) before redelivery; a delivery limit and DLX end it',
+  summary:
+    'x-delayed-retry-type on a quorum queue: returned messages wait min(min x count, max) before redelivery; a delivery limit and DLX end it',
   params: [
     prefixParam('jobs'),
     { name: 'deliveryLimit', label: 'Delivery limit', type: 'integer', default: 3, min: 1, max: 1000, unit: 'count' },
@@ -47,7 +48,9 @@ export const quorumDelayedRetry = defineTemplate({
         `Simulated under the 4.x profile with 4.3 rules; a 3.10-4.2 broker does not know these arguments (deploy reports it unsupported).`,
       columns: [[P('publisher')], [X(pre)], [Q(q)], [C('worker'), X(`${pre}.dlx`)], [Q(dead)]],
       workConsumers: ['worker'],
-      documented: [{ failure: { kind: 'always' }, attempts: limit + 1, delaysMs: delays, endsIn: { kind: 'queue', queue: dead } }],
+      documented: [
+        { failure: { kind: 'always' }, attempts: limit + 1, delaysMs: delays, endsIn: { kind: 'queue', queue: dead } },
+      ],
     };
   },
 });

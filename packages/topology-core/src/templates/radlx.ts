@@ -3,7 +3,20 @@
  * The plugin needs RabbitMQ 3.13+, so these simulate under the 4.x profile.
  */
 import type { AmqpTable } from '../model/definitions.js';
-import { bind, defineTemplate, exchange, publisher, queue, repeat, retryOutcomes, worker, X, Q, C, P } from './build.js';
+import {
+  bind,
+  defineTemplate,
+  exchange,
+  publisher,
+  queue,
+  repeat,
+  retryOutcomes,
+  worker,
+  X,
+  Q,
+  C,
+  P,
+} from './build.js';
 import { ordinal } from '../text/ordinal.js';
 import { delayParam, prefixParam } from './commonParams.js';
 import type { DocumentedOutcome, ParamSpec } from './types.js';
@@ -17,15 +30,24 @@ const maxPerCycleParam = (def: number): ParamSpec => ({
   max: 50,
   unit: 'count',
 });
-const radlxHeaders = (max: number, track: string, extra: AmqpTable = {}): AmqpTable => ({ 'radlx-max-per-cycle': max, 'radlx-track-queue': track, ...extra });
-const deadBinding = (track: string, extra: AmqpTable = {}, match = 'all'): AmqpTable => ({ 'x-match': match, 'radlx.dead.source': track, ...extra });
+const radlxHeaders = (max: number, track: string, extra: AmqpTable = {}): AmqpTable => ({
+  'radlx-max-per-cycle': max,
+  'radlx-track-queue': track,
+  ...extra,
+});
+const deadBinding = (track: string, extra: AmqpTable = {}, match = 'all'): AmqpTable => ({
+  'x-match': match,
+  'radlx.dead.source': track,
+  ...extra,
+});
 const NOTE =
   'The radlx plugin exists for RabbitMQ 3.13.2 to 4.1.x only, so this design is simulated under the 4.x profile and cannot be deployed to 3.10.';
 
 export const radlxSimple = defineTemplate({
   id: 'radlx-simple',
   title: 'radlx: simple retry with a DLQ',
-  summary: 'the radlx exchange routes a rejected message back (topic) until count % max == 0, then to the DLQ (headers)',
+  summary:
+    'the radlx exchange routes a rejected message back (topic) until count % max == 0, then to the DLQ (headers)',
   params: [prefixParam('orders'), maxPerCycleParam(2)],
   requires: ['radlx'],
   profile: '4.x',
@@ -58,7 +80,8 @@ export const radlxSimple = defineTemplate({
 export const radlxDelayQueue = defineTemplate({
   id: 'radlx-delay-queue',
   title: 'radlx: retry through a TTL delay queue',
-  summary: 'radlx routes retries to a TTL delay queue that dead-letters to a router back to the source; the last death goes to the DLQ',
+  summary:
+    'radlx routes retries to a TTL delay queue that dead-letters to a router back to the source; the last death goes to the DLQ',
   params: [prefixParam('orders'), maxPerCycleParam(3), delayParam('delayMs', 'Delay', 5000)],
   requires: ['radlx'],
   profile: '4.x',
@@ -74,7 +97,11 @@ export const radlxDelayQueue = defineTemplate({
     return {
       topology: {
         exchanges: [exchange(routerX), exchange(dlx, 'radlx')],
-        queues: [queue(q, { 'x-dead-letter-exchange': dlx }), queue(delayQ, { 'x-message-ttl': delay, 'x-dead-letter-exchange': routerX }), queue(failed)],
+        queues: [
+          queue(q, { 'x-dead-letter-exchange': dlx }),
+          queue(delayQ, { 'x-message-ttl': delay, 'x-dead-letter-exchange': routerX }),
+          queue(failed),
+        ],
         bindings: [bind(routerX, q, q), bind(dlx, delayQ, '#'), bind(dlx, failed, '', deadBinding(q))],
       },
       consumers: [worker('worker', q, [{ then: { kind: 'reject' } }], 'worker')],
@@ -116,7 +143,10 @@ export const radlxCycles = defineTemplate({
     return {
       topology: {
         exchanges: [exchange(routerX), exchange(dlx, 'radlx')],
-        queues: [queue(q, { 'x-dead-letter-exchange': dlx }), queue(failed, { 'x-message-ttl': ttl, 'x-dead-letter-exchange': routerX })],
+        queues: [
+          queue(q, { 'x-dead-letter-exchange': dlx }),
+          queue(failed, { 'x-message-ttl': ttl, 'x-dead-letter-exchange': routerX }),
+        ],
         bindings: [bind(routerX, q, q), bind(dlx, q, q), bind(dlx, failed, '', deadBinding(q))],
       },
       consumers: [worker('worker', q, [{ then: { kind: 'reject' } }], 'worker')],
@@ -128,7 +158,10 @@ export const radlxCycles = defineTemplate({
       columns: [[P('publisher')], [X(routerX)], [Q(q)], [C('worker'), X(dlx)], [Q(failed)]],
       loop: [Q(q), X(dlx), Q(failed), X(routerX)],
       workConsumers: ['worker'],
-      documented: [{ failure: { kind: 'always' }, attempts: 'unbounded', delaysMs: [], endsIn: { kind: 'cycling' } }, cyclesOutcome(max, ttl, max + 1)],
+      documented: [
+        { failure: { kind: 'always' }, attempts: 'unbounded', delaysMs: [], endsIn: { kind: 'cycling' } },
+        cyclesOutcome(max, ttl, max + 1),
+      ],
     };
   },
 });
@@ -140,7 +173,13 @@ export const radlxPriorityDlq = defineTemplate({
   params: [
     prefixParam('orders'),
     maxPerCycleParam(1),
-    { name: 'priority', label: 'priority header of the test message', type: 'enum', default: 'high', options: ['high', 'standard'] },
+    {
+      name: 'priority',
+      label: 'priority header of the test message',
+      type: 'enum',
+      default: 'high',
+      options: ['high', 'standard'],
+    },
   ],
   requires: ['radlx'],
   profile: '4.x',
@@ -150,7 +189,11 @@ export const radlxPriorityDlq = defineTemplate({
     const max = p.maxPerCycle as number;
     const prio = p.priority as string;
     const dlx = `${q}.dlx`;
-    const [urgent, logger, standard] = ['dlq.urgent', 'dlq.logger', 'dlq.standard'].map((n) => `${q}.${n}`) as [string, string, string];
+    const [urgent, logger, standard] = ['dlq.urgent', 'dlq.logger', 'dlq.standard'].map((n) => `${q}.${n}`) as [
+      string,
+      string,
+      string,
+    ];
     return {
       topology: {
         exchanges: [exchange(dlx, 'radlx')],

@@ -26,7 +26,11 @@ const ISSUE_IDS = [
 
 describe('template registry', () => {
   it('has every id of issue 3', () => {
-    expect(listTemplates().map((t) => t.id).sort()).toEqual([...ISSUE_IDS].sort());
+    expect(
+      listTemplates()
+        .map((t) => t.id)
+        .sort(),
+    ).toEqual([...ISSUE_IDS].sort());
   });
 
   it.each(ISSUE_IDS)('%s builds a valid design with its defaults', (id) => {
@@ -38,26 +42,58 @@ describe('template registry', () => {
     expect(r.template.documented.length).toBeGreaterThan(0);
     expect(r.template.design.origin?.template).toBe(id);
     // every node drawn has a position
-    for (const col of r.template.layout.columns) for (const n of col) expect(r.template.design.layout?.[n]).toBeDefined();
+    for (const col of r.template.layout.columns)
+      for (const n of col) expect(r.template.design.layout?.[n]).toBeDefined();
     // params schema is renderable
     for (const p of getTemplate(id)!.params) expect(p.label).toBeTruthy();
   });
 
   it('param errors name the param', () => {
-    expect(buildTemplate('dlx-ttl-wait-queue', { maxRetries: 100 })).toMatchObject({ ok: false, errors: [{ path: 'params.maxRetries', code: 'param-invalid' }] });
-    expect(buildTemplate('dlx-ttl-wait-queue', { delayMs: 1.5 })).toMatchObject({ ok: false, errors: [{ path: 'params.delayMs' }] });
-    expect(buildTemplate('dlx-ttl-wait-queue', { prefix: 'amq.x' })).toMatchObject({ ok: false, errors: [{ path: 'params.prefix' }] });
-    expect(buildTemplate('dlx-ttl-wait-queue', { bogus: 1 })).toMatchObject({ ok: false, errors: [{ path: 'params.bogus', code: 'param-unknown' }] });
-    expect(buildTemplate('spring-stateless', { recoverer: 'shrug' })).toMatchObject({ ok: false, errors: [{ path: 'params.recoverer' }] });
-    expect(buildTemplate('chained-ttl', { delaysMs: [] })).toMatchObject({ ok: false, errors: [{ path: 'params.delaysMs' }] });
-    expect(buildTemplate('binary-delay-levels', { delaysMs: [1500] })).toMatchObject({ ok: false, errors: [{ path: 'params.delaysMs' }] });
-    expect(buildTemplate('binary-delay-levels', { levels: 3, delaysMs: [8000] })).toMatchObject({ ok: false, errors: [{ path: 'params.delaysMs' }] });
+    expect(buildTemplate('dlx-ttl-wait-queue', { maxRetries: 100 })).toMatchObject({
+      ok: false,
+      errors: [{ path: 'params.maxRetries', code: 'param-invalid' }],
+    });
+    expect(buildTemplate('dlx-ttl-wait-queue', { delayMs: 1.5 })).toMatchObject({
+      ok: false,
+      errors: [{ path: 'params.delayMs' }],
+    });
+    expect(buildTemplate('dlx-ttl-wait-queue', { prefix: 'amq.x' })).toMatchObject({
+      ok: false,
+      errors: [{ path: 'params.prefix' }],
+    });
+    expect(buildTemplate('dlx-ttl-wait-queue', { bogus: 1 })).toMatchObject({
+      ok: false,
+      errors: [{ path: 'params.bogus', code: 'param-unknown' }],
+    });
+    expect(buildTemplate('spring-stateless', { recoverer: 'shrug' })).toMatchObject({
+      ok: false,
+      errors: [{ path: 'params.recoverer' }],
+    });
+    expect(buildTemplate('chained-ttl', { delaysMs: [] })).toMatchObject({
+      ok: false,
+      errors: [{ path: 'params.delaysMs' }],
+    });
+    expect(buildTemplate('binary-delay-levels', { delaysMs: [1500] })).toMatchObject({
+      ok: false,
+      errors: [{ path: 'params.delaysMs' }],
+    });
+    expect(buildTemplate('binary-delay-levels', { levels: 3, delaysMs: [8000] })).toMatchObject({
+      ok: false,
+      errors: [{ path: 'params.delaysMs' }],
+    });
     expect(buildTemplate('nope')).toMatchObject({ ok: false, errors: [{ path: 'template' }] });
   });
 
   it('params change the design', () => {
     const r = buildTemplate('chained-ttl', { delaysMs: [100, 200], prefix: 'pay' });
-    expect(r.ok && r.template.design.topology.queues.map((q) => q.name)).toEqual(['pay.work.0', 'pay.work.1', 'pay.work.2', 'pay.wait.1', 'pay.wait.2', 'pay.parking']);
+    expect(r.ok && r.template.design.topology.queues.map((q) => q.name)).toEqual([
+      'pay.work.0',
+      'pay.work.1',
+      'pay.work.2',
+      'pay.wait.1',
+      'pay.wait.2',
+      'pay.parking',
+    ]);
   });
 
   it('coerces CLI strings', () => {

@@ -46,14 +46,25 @@ export type BuildTemplateResult =
 /** Checks the params (errors name the param), builds, and validates the resulting design. */
 export function buildTemplate(id: string, params: { readonly [k: string]: unknown } = {}): BuildTemplateResult {
   const t = getTemplate(id);
-  if (!t) return { ok: false, errors: [{ path: 'template', code: 'template-unknown', message: `unknown template "${id}"; known: ${TEMPLATES.map((x) => x.id).join(', ')}` }] };
+  if (!t)
+    return {
+      ok: false,
+      errors: [
+        {
+          path: 'template',
+          code: 'template-unknown',
+          message: `unknown template "${id}"; known: ${TEMPLATES.map((x) => x.id).join(', ')}`,
+        },
+      ],
+    };
   const r = resolveParams(t.params, params);
   if (!r.ok) return r;
   let built: BuiltTemplate;
   try {
     built = t.build(r.values);
   } catch (e) {
-    if (e instanceof TemplateParamError) return { ok: false, errors: [{ path: `params.${e.param}`, code: 'param-invalid', message: e.message }] };
+    if (e instanceof TemplateParamError)
+      return { ok: false, errors: [{ path: `params.${e.param}`, code: 'param-invalid', message: e.message }] };
     throw e;
   }
   const v = validateDesign(built.design);

@@ -18,11 +18,17 @@ function build(id: string, settings: 'arguments' | 'policy'): Design {
   return r.template.design;
 }
 
-const run = (d: Design, failure: FailureModel) => simulate(designToSimulation(d, { messages: 3, failure })).events.map((e) => JSON.stringify(e));
+const run = (d: Design, failure: FailureModel) =>
+  simulate(designToSimulation(d, { messages: 3, failure })).events.map((e) => JSON.stringify(e));
 
 describe('settings: policy (the policy-first template variant)', () => {
   it('is offered by the TTL wait-queue templates', () => {
-    expect(withSettings.map((t) => t.id).sort()).toEqual(['binary-delay-levels', 'chained-ttl', 'dlx-ttl-wait-queue', 'ttl-dlq-consumer']);
+    expect(withSettings.map((t) => t.id).sort()).toEqual([
+      'binary-delay-levels',
+      'chained-ttl',
+      'dlx-ttl-wait-queue',
+      'ttl-dlq-consumer',
+    ]);
   });
 
   for (const t of withSettings) {
@@ -30,7 +36,11 @@ describe('settings: policy (the policy-first template variant)', () => {
       const args = build(t.id, 'arguments');
       const pol = build(t.id, 'policy');
       expect(args.topology.policies ?? []).toEqual([]);
-      const moved = pol.topology.queues.flatMap((q) => Object.keys(q.arguments ?? {}).filter((k) => ['x-message-ttl', 'x-dead-letter-exchange', 'x-dead-letter-routing-key'].includes(k)));
+      const moved = pol.topology.queues.flatMap((q) =>
+        Object.keys(q.arguments ?? {}).filter((k) =>
+          ['x-message-ttl', 'x-dead-letter-exchange', 'x-dead-letter-routing-key'].includes(k),
+        ),
+      );
       expect(moved).toEqual([]);
       expect(pol.topology.policies!.length).toBeGreaterThan(0);
       for (const failure of [{ kind: 'always' }, { kind: 'failFirst', n: 1 }] as const) {
@@ -45,7 +55,13 @@ describe('settings: policy (the policy-first template variant)', () => {
 
   it('dlx-ttl-wait-queue: the wait queue TTL sits in its own policy', () => {
     const pol = build('dlx-ttl-wait-queue', 'policy');
-    expect(pol.topology.policies).toContainEqual({ name: 'orders.wait.settings', pattern: '^orders\\.wait$', 'apply-to': 'queues', priority: 0, definition: { 'message-ttl': 5000, 'dead-letter-exchange': 'orders.requeue' } });
+    expect(pol.topology.policies).toContainEqual({
+      name: 'orders.wait.settings',
+      pattern: '^orders\\.wait$',
+      'apply-to': 'queues',
+      priority: 0,
+      definition: { 'message-ttl': 5000, 'dead-letter-exchange': 'orders.requeue' },
+    });
     expect(pol.description).toMatch(/in policies/);
   });
 });

@@ -33,7 +33,13 @@ export function placeSettings(t: Topology, placement: SettingsPlacement): Topolo
     if (moved.length === 0) return q;
     const definition: Record<string, AmqpValue> = {};
     for (const k of moved) definition[POLICY_KEY_FOR_ARGUMENT[k]!.key] = args[k]!;
-    policies.push({ name: `${q.name}.settings`, pattern: exactNamePattern(q.name), 'apply-to': 'queues', priority: 0, definition });
+    policies.push({
+      name: `${q.name}.settings`,
+      pattern: exactNamePattern(q.name),
+      'apply-to': 'queues',
+      priority: 0,
+      definition,
+    });
     return { ...q, arguments: Object.fromEntries(Object.entries(args).filter(([k]) => !moved.includes(k))) };
   });
   return { ...t, queues, policies };

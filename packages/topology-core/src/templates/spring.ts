@@ -4,14 +4,43 @@
  * ConditionalRejectingErrorHandler (fatal errors are rejected without retry).
  */
 import type { ConsumerAction, ConsumerSpec, Rule } from '../model/consumer.js';
-import { attempt, backoffSchedule, bind, defineTemplate, exchange, publisher, queue, repeat, retryOutcomes, worker, X, Q, C, P } from './build.js';
+import {
+  attempt,
+  backoffSchedule,
+  bind,
+  defineTemplate,
+  exchange,
+  publisher,
+  queue,
+  repeat,
+  retryOutcomes,
+  worker,
+  X,
+  Q,
+  C,
+  P,
+} from './build.js';
 import { ordinal } from '../text/ordinal.js';
 import { delayParam, multiplierParam, prefixParam } from './commonParams.js';
 import type { DocumentedOutcome, ParamSpec, ParamValues } from './types.js';
 
 const FATAL_HEADER = 'x-fatal';
-const maxAttemptsParam: ParamSpec = { name: 'maxAttempts', label: 'Max attempts', type: 'integer', default: 3, min: 1, max: 50, unit: 'count' };
-const recovererParam = (options: string[]): ParamSpec => ({ name: 'recoverer', label: 'Recoverer', type: 'enum', default: 'republish', options });
+const maxAttemptsParam: ParamSpec = {
+  name: 'maxAttempts',
+  label: 'Max attempts',
+  type: 'integer',
+  default: 3,
+  min: 1,
+  max: 50,
+  unit: 'count',
+};
+const recovererParam = (options: string[]): ParamSpec => ({
+  name: 'recoverer',
+  label: 'Recoverer',
+  type: 'enum',
+  default: 'republish',
+  options,
+});
 
 function springTopology(pre: string) {
   const q = `${pre}.q`;
@@ -26,7 +55,13 @@ function springTopology(pre: string) {
       bindings: [bind(pre, q, 'task'), bind(`${pre}.dlx`, `${pre}.dlq`), bind(`${pre}.error`, `${q}.error`, 'error.#')],
     },
     publishers: [publisher(pre, 'task')],
-    columns: [[P('publisher')], [X(pre)], [Q(q)], [C('listener'), X(`${pre}.dlx`), X(`${pre}.error`)], [Q(`${pre}.dlq`), Q(`${q}.error`)]],
+    columns: [
+      [P('publisher')],
+      [X(pre)],
+      [Q(q)],
+      [C('listener'), X(`${pre}.dlx`), X(`${pre}.error`)],
+      [Q(`${pre}.dlq`), Q(`${q}.error`)],
+    ],
   };
 }
 
@@ -48,10 +83,14 @@ function recoverStory(kind: string, t: ReturnType<typeof springTopology>): strin
   return `RepublishMessageRecoverer publishes it to ${t.errorX} with routing key error.task and x-exception-message, x-exception-stacktrace, x-original-exchange and x-original-routingKey headers, then acks it; it lands in ${t.errorQ}`;
 }
 
-const fatalRule = { when: { kind: 'hasHeader' as const, name: FATAL_HEADER, is: true }, then: { kind: 'reject' as const } };
+const fatalRule = {
+  when: { kind: 'hasHeader' as const, name: FATAL_HEADER, is: true },
+  then: { kind: 'reject' as const },
+};
 
 /** The listener container: the ConditionalRejectingErrorHandler rejects fatal errors before the retry interceptor sees them. */
-const listener = (t: ReturnType<typeof springTopology>, rules: readonly Rule[], label: string): ConsumerSpec => worker('listener', t.q, [fatalRule, ...rules], label);
+const listener = (t: ReturnType<typeof springTopology>, rules: readonly Rule[], label: string): ConsumerSpec =>
+  worker('listener', t.q, [fatalRule, ...rules], label);
 
 export const springStateless = defineTemplate({
   id: 'spring-stateless',
@@ -78,14 +117,36 @@ export const springStateless = defineTemplate({
     const documented: DocumentedOutcome[] =
       rec === 'requeue'
         ? [{ failure: { kind: 'always' }, attempts: 'unbounded', delaysMs: [], endsIn: { kind: 'cycling' } }]
-        : [{ failure: { kind: 'always' }, attempts: max, delaysMs: delays, endsIn: { kind: 'queue', queue: recoveredIn(rec, t) } }];
-    if (max >= 2) documented.push({ failure: { kind: 'failFirst', n: 1 }, attempts: 2, delaysMs: delays.slice(0, 1), endsIn: { kind: 'acked' } });
+        : [
+            {
+              failure: { kind: 'always' },
+              attempts: max,
+              delaysMs: delays,
+              endsIn: { kind: 'queue', queue: recoveredIn(rec, t) },
+            },
+          ];
+    if (max >= 2)
+      documented.push({
+        failure: { kind: 'failFirst', n: 1 },
+        attempts: 2,
+        delaysMs: delays.slice(0, 1),
+        endsIn: { kind: 'acked' },
+      });
     return {
       topology: t.topology,
       consumers: [
         listener(
           t,
-          [{ then: { kind: 'retryInProcess', maxAttempts: max, backoff: { initialMs: initial, multiplier: mult, maxMs: maxI }, recover: recoverAction(rec, t.errorX) } }],
+          [
+            {
+              then: {
+                kind: 'retryInProcess',
+                maxAttempts: max,
+                backoff: { initialMs: initial, multiplier: mult, maxMs: maxI },
+                recover: recoverAction(rec, t.errorX),
+              },
+            },
+          ],
           'listener (stateless retry)',
         ),
       ],
@@ -118,7 +179,14 @@ export const springStateful = defineTemplate({
     return {
       topology: t.topology,
       consumers: [
-        listener(t, [{ when: { kind: 'lt', counter: attempt, value: max }, then: { kind: 'requeue' } }, { then: recoverAction(rec, t.errorX) }], 'listener (stateful retry)'),
+        listener(
+          t,
+          [
+            { when: { kind: 'lt', counter: attempt, value: max }, then: { kind: 'requeue' } },
+            { then: recoverAction(rec, t.errorX) },
+          ],
+          'listener (stateful retry)',
+        ),
       ],
       publishers: t.publishers,
       explanation:

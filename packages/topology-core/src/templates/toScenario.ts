@@ -12,7 +12,8 @@ import { simulate } from '../sim/simulate.js';
 import { designToSimulation } from '../sim/designToSimulation.js';
 import type { BuiltTemplate } from './types.js';
 
-export type ToScenarioResult = { readonly ok: true; readonly scenario: Scenario } | { readonly ok: false; readonly reason: string };
+export type ToScenarioResult =
+  { readonly ok: true; readonly scenario: Scenario } | { readonly ok: false; readonly reason: string };
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
@@ -22,11 +23,17 @@ export function templateToScenario(built: BuiltTemplate, name: string): ToScenar
     const b = c.behaviour;
     const rules = b.kind === 'worker' ? b.onFailure : b.kind === 'router' ? b.rules : [];
     if (rules.some((r) => r.then.kind === 'republish' && r.then.copyHeaders === false))
-      return { ok: false, reason: `${c.id} republishes without the old headers, which retry-scenario/1 cannot express` };
+      return {
+        ok: false,
+        reason: `${c.id} republishes without the old headers, which retry-scenario/1 cannot express`,
+      };
   }
   const pub = d.publishers[0];
   if (!pub) return { ok: false, reason: 'no publisher' };
-  const result = simulate({ ...designToSimulation({ ...d, publishers: [pub] }, { messages: 1, failure: { kind: 'always' } }), maxTimeMs: 3600_000 });
+  const result = simulate({
+    ...designToSimulation({ ...d, publishers: [pub] }, { messages: 1, failure: { kind: 'always' } }),
+    maxTimeMs: 3600_000,
+  });
   if (result.truncated) return { ok: false, reason: 'the message never settles under fail-always' };
   const ev = result.events;
   const consumers: ScenarioConsumer[] = [];
@@ -48,7 +55,8 @@ export function templateToScenario(built: BuiltTemplate, name: string): ToScenar
           else if (f.kind === 'requeued') outcome = f.via === 'reject' ? 'reject-requeue' : 'requeue';
           else if (republish) {
             const headers: Record<string, AmqpValue> = {};
-            for (const [k, v] of Object.entries(republish.headers)) if (k !== 'x-death' && !same(e.headers[k], v)) headers[k] = v;
+            for (const [k, v] of Object.entries(republish.headers))
+              if (k !== 'x-death' && !same(e.headers[k], v)) headers[k] = v;
             outcome = {
               republish: {
                 exchange: republish.exchange,
@@ -64,7 +72,11 @@ export function templateToScenario(built: BuiltTemplate, name: string): ToScenar
       actions.push(outcome);
     }
     if (actions.length === 0) actions.push('ack');
-    consumers.push({ queue: c.queue, actions, ...(c.prefetch !== undefined && c.prefetch !== 1 ? { prefetch: c.prefetch } : {}) });
+    consumers.push({
+      queue: c.queue,
+      actions,
+      ...(c.prefetch !== undefined && c.prefetch !== 1 ? { prefetch: c.prefetch } : {}),
+    });
   }
   return {
     ok: true,
@@ -77,7 +89,16 @@ export function templateToScenario(built: BuiltTemplate, name: string): ToScenar
       ...(built.requires.length ? { requires: built.requires } : {}),
       topology: d.topology,
       consumers,
-      steps: [{ publish: { exchange: pub.exchange, routing_key: pub.routingKey, body: 'msg-1', ...(pub.properties ? { properties: pub.properties as { headers?: AmqpTable; expiration?: string } } : {}) } }],
+      steps: [
+        {
+          publish: {
+            exchange: pub.exchange,
+            routing_key: pub.routingKey,
+            body: 'msg-1',
+            ...(pub.properties ? { properties: pub.properties as { headers?: AmqpTable; expiration?: string } } : {}),
+          },
+        },
+      ],
       // long enough to outlast the longest wait (the broker run stops after this much silence)
       settle_ms: Math.max(600, longestGap + 1000),
     },

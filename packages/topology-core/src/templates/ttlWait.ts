@@ -20,13 +20,22 @@ import {
   C,
   P,
 } from './build.js';
-import { backoffParams, readBackoff, delayParam, delaysParam, maxRetriesParam, prefixParam, parkingParam } from './commonParams.js';
+import {
+  backoffParams,
+  readBackoff,
+  delayParam,
+  delaysParam,
+  maxRetriesParam,
+  prefixParam,
+  parkingParam,
+} from './commonParams.js';
 import { settingsParam } from './settingsPlacement.js';
 
 export const dlxTtlWaitQueue = defineTemplate({
   id: 'dlx-ttl-wait-queue',
   title: 'DLX to a TTL wait queue',
-  summary: 'reject -> DLX (routing key = queue name) -> wait queue with x-message-ttl -> back to the origin queue; limit from x-death count',
+  summary:
+    'reject -> DLX (routing key = queue name) -> wait queue with x-message-ttl -> back to the origin queue; limit from x-death count',
   params: [prefixParam('orders'), maxRetriesParam(3), delayParam('delayMs', 'Wait', 5000), settingsParam, parkingParam],
   requires: [],
   profile: '3.10',
@@ -48,16 +57,20 @@ export const dlxTtlWaitQueue = defineTemplate({
         ],
         bindings: [bind(pre, q, 'task'), bind(`${pre}.retry`, wait, '#'), bind(`${pre}.requeue`, q, q)],
       },
-      consumers: [
-        worker('worker', q, retryThenPark(rejectedIn(q), max, { kind: 'reject' }, parking), 'worker'),
-      ],
+      consumers: [worker('worker', q, retryThenPark(rejectedIn(q), max, { kind: 'reject' }, parking), 'worker')],
       publishers: [publisher(pre, 'task')],
       explanation:
         `A failed message is rejected (requeue=false). ${q} dead-letters it to ${pre}.retry and replaces its routing key with "${q}", so the wait queue can serve many origin queues. ` +
         `${wait} holds it for x-message-ttl=${delay} ms, then dead-letters it to ${pre}.requeue, which routes it back to ${q} only (other consumers of the original exchange do not see it again). ` +
         `The worker reads the x-death count for (${q}, rejected) and, after ${max} retries, publishes the message to ${parking} and acks it. ` +
         `${max + 1} attempts, ${delay} ms apart. Because every hop ends in a rejection, RabbitMQ's cycle detection never drops it.`,
-      columns: [[P('publisher')], [X(pre), X(`${pre}.requeue`)], [Q(q)], [C('worker'), X(`${pre}.retry`)], [Q(wait), Q(parking)]],
+      columns: [
+        [P('publisher')],
+        [X(pre), X(`${pre}.requeue`)],
+        [Q(q)],
+        [C('worker'), X(`${pre}.retry`)],
+        [Q(wait), Q(parking)],
+      ],
       loop: [Q(q), X(`${pre}.retry`), Q(wait), X(`${pre}.requeue`)],
       workConsumers: ['worker'],
       documented: retryOutcomes(repeat(delay, max), { kind: 'queue', queue: parking }),
@@ -109,7 +122,14 @@ export const republishTtl = defineTemplate({
         `On failure the worker publishes a copy to ${pre}.retry with x-retries+1 and a per-message expiration of min(${maxDelay}, ${initial}*${mult}^(n-1)) ms, waits for the confirm, then acks the original. ` +
         `The copy sits in ${wait} (no consumer) until it expires and is dead-lettered through ${pre}.requeue back to ${q}. After ${max} retries it is parked in ${parking}. ` +
         `Delays: ${delays.join(', ') || 'none'} ms. Trap: per-message TTL only expires at the head of the queue, so a long delay in ${wait} holds up every shorter one behind it; and the publish-then-ack pair can duplicate the message if the worker dies between the two.`,
-      columns: [[P('publisher')], [X(pre), X(`${pre}.requeue`)], [Q(q)], [C('worker')], [X(`${pre}.retry`), Q(parking)], [Q(wait)]],
+      columns: [
+        [P('publisher')],
+        [X(pre), X(`${pre}.requeue`)],
+        [Q(q)],
+        [C('worker')],
+        [X(`${pre}.retry`), Q(parking)],
+        [Q(wait)],
+      ],
       loop: [Q(q), X(`${pre}.retry`), Q(wait), X(`${pre}.requeue`)],
       workConsumers: ['worker'],
       documented: retryOutcomes(delays, { kind: 'queue', queue: parking }),
@@ -120,7 +140,8 @@ export const republishTtl = defineTemplate({
 export const chainedTtl = defineTemplate({
   id: 'chained-ttl',
   title: 'Chained TTL tiers',
-  summary: 'a chain of wait queues with growing TTLs, each dead-lettering into the next work queue, then a parking queue',
+  summary:
+    'a chain of wait queues with growing TTLs, each dead-lettering into the next work queue, then a parking queue',
   // no parking=stream: the last tier parks by dead-lettering, which RabbitMQ 3.10 drops when the target is a stream
   params: [prefixParam('orders'), delaysParam([1000, 5000, 30000]), settingsParam],
   requires: [],
@@ -137,17 +158,37 @@ export const chainedTtl = defineTemplate({
     const queues = [];
     const bindings = [bind(pre, work(0), 'task')];
     for (let i = 0; i <= n; i++) {
-      queues.push(queue(work(i), { 'x-dead-letter-exchange': retryX, 'x-dead-letter-routing-key': i < n ? wait(i + 1) : parking }));
+      queues.push(
+        queue(work(i), {
+          'x-dead-letter-exchange': retryX,
+          'x-dead-letter-routing-key': i < n ? wait(i + 1) : parking,
+        }),
+      );
       if (i > 0) bindings.push(bind(pre, work(i), work(i)));
     }
     for (let i = 1; i <= n; i++) {
-      queues.push(queue(wait(i), { 'x-message-ttl': delays[i - 1]!, 'x-dead-letter-exchange': pre, 'x-dead-letter-routing-key': work(i) }));
+      queues.push(
+        queue(wait(i), {
+          'x-message-ttl': delays[i - 1]!,
+          'x-dead-letter-exchange': pre,
+          'x-dead-letter-routing-key': work(i),
+        }),
+      );
       bindings.push(bind(retryX, wait(i), wait(i)));
     }
     queues.push(queue(parking));
     bindings.push(bind(retryX, parking, parking));
-    const consumers = Array.from({ length: n + 1 }, (_, i) => worker(`worker-${i}`, work(i), [{ then: { kind: 'reject' } }], `worker (tier ${i})`));
-    const columns: NodeId[][] = [[P('publisher')], [X(pre)], Array.from({ length: n + 1 }, (_, i) => Q(work(i))), consumers.map((c) => C(c.id)), [X(retryX)], [...Array.from({ length: n }, (_, i) => Q(wait(i + 1))), Q(parking)]];
+    const consumers = Array.from({ length: n + 1 }, (_, i) =>
+      worker(`worker-${i}`, work(i), [{ then: { kind: 'reject' } }], `worker (tier ${i})`),
+    );
+    const columns: NodeId[][] = [
+      [P('publisher')],
+      [X(pre)],
+      Array.from({ length: n + 1 }, (_, i) => Q(work(i))),
+      consumers.map((c) => C(c.id)),
+      [X(retryX)],
+      [...Array.from({ length: n }, (_, i) => Q(wait(i + 1))), Q(parking)],
+    ];
     return {
       topology: { exchanges: [exchange(pre), exchange(retryX)], queues, bindings },
       consumers,
@@ -160,7 +201,12 @@ export const chainedTtl = defineTemplate({
       columns,
       workConsumers: consumers.map((c) => c.id),
       documented: [
-        { failure: { kind: 'always' }, attempts: n + 1, delaysMs: [...delays], endsIn: { kind: 'queue', queue: parking } },
+        {
+          failure: { kind: 'always' },
+          attempts: n + 1,
+          delaysMs: [...delays],
+          endsIn: { kind: 'queue', queue: parking },
+        },
         // failFirst counts the message's attempts across the tiers' workers: it succeeds in the last tier
         { failure: { kind: 'failFirst', n }, attempts: n + 1, delaysMs: [...delays], endsIn: { kind: 'acked' } },
       ],
@@ -171,7 +217,8 @@ export const chainedTtl = defineTemplate({
 export const ttlDlqConsumer = defineTemplate({
   id: 'ttl-dlq-consumer',
   title: 'Dead-letter queue consumer decides from x-death',
-  summary: 'a consumer on the dead-letter queue reads x-death count and sends the message back through a TTL wait, or parks it',
+  summary:
+    'a consumer on the dead-letter queue reads x-death count and sends the message back through a TTL wait, or parks it',
   params: [prefixParam('orders'), delaysParam([1000, 10000, 60000]), settingsParam, parkingParam],
   requires: [],
   profile: '3.10',
@@ -200,7 +247,17 @@ export const ttlDlqConsumer = defineTemplate({
         router(
           'dlq-consumer',
           dlq,
-          retryThenPark(rejectedIn(q), max + 1, { kind: 'republish', exchange: '', routingKey: wait, expiration: { kind: 'curve', values: [...delays], by: rejectedIn(q) } }, parking),
+          retryThenPark(
+            rejectedIn(q),
+            max + 1,
+            {
+              kind: 'republish',
+              exchange: '',
+              routingKey: wait,
+              expiration: { kind: 'curve', values: [...delays], by: rejectedIn(q) },
+            },
+            parking,
+          ),
           'DLQ consumer',
         ),
       ],
@@ -210,7 +267,15 @@ export const ttlDlqConsumer = defineTemplate({
         `while its count is at most ${max} it republishes the message to ${wait} with a per-message expiration taken from the curve ${delays.join(', ')} ms (by count), ` +
         `and ${wait} dead-letters it back to ${q}; after that it parks it in ${parking}. The x-death entry also carries the time of the first death, which a real consumer can use ` +
         `to give up after a wall-clock budget; the declarative model here decides by count only. Per-message TTLs in one wait queue expire only at its head (head-of-line blocking).`,
-      columns: [[P('publisher')], [X(pre), X(`${pre}.requeue`)], [Q(q)], [C('worker'), X(`${pre}.dlx`)], [Q(dlq)], [C('dlq-consumer')], [Q(wait), Q(parking)]],
+      columns: [
+        [P('publisher')],
+        [X(pre), X(`${pre}.requeue`)],
+        [Q(q)],
+        [C('worker'), X(`${pre}.dlx`)],
+        [Q(dlq)],
+        [C('dlq-consumer')],
+        [Q(wait), Q(parking)],
+      ],
       loop: [Q(q), X(`${pre}.dlx`), Q(dlq), Q(wait), X(`${pre}.requeue`)],
       workConsumers: ['worker'],
       documented: retryOutcomes(delays, { kind: 'queue', queue: parking }),

@@ -43,8 +43,16 @@ function sameBlock<T>(items: readonly T[], a: number, b: number, p: number): boo
 const count = (n: number): string => n.toLocaleString('en-US');
 
 /** "a -> (b -> c) × 1,000 -> d": `sep` between items, a repeated block in brackets when it has several items. */
-export function formatRuns(items: readonly string[], sep: string, opts: { maxPeriod?: number; minRepeats?: number } = {}): string {
+export function formatRuns(
+  items: readonly string[],
+  sep: string,
+  opts: { maxPeriod?: number; minRepeats?: number } = {},
+): string {
   return foldRuns(items, opts)
-    .map((r) => (r.count === 1 ? r.items.join(sep) : `${r.items.length > 1 ? `(${r.items.join(sep)})` : r.items[0]!} × ${count(r.count)}`))
+    .map((r) =>
+      r.count === 1
+        ? r.items.join(sep)
+        : `${r.items.length > 1 ? `(${r.items.join(sep)})` : r.items[0]!} × ${count(r.count)}`,
+    )
     .join(sep);
 }

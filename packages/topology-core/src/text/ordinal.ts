@@ -2,6 +2,7 @@
 export function ordinal(n: number): string {
   const abs = Math.abs(Math.trunc(n));
   const teen = abs % 100;
-  const suffix = teen >= 11 && teen <= 13 ? 'th' : abs % 10 === 1 ? 'st' : abs % 10 === 2 ? 'nd' : abs % 10 === 3 ? 'rd' : 'th';
+  const suffix =
+    teen >= 11 && teen <= 13 ? 'th' : abs % 10 === 1 ? 'st' : abs % 10 === 2 ? 'nd' : abs % 10 === 3 ? 'rd' : 'th';
   return `${Math.trunc(n)}${suffix}`;
 }

@@ -25,7 +25,9 @@ export function readShare(text: string): number | undefined {
 }
 
 /** `TARGET@START+LENGTH` (like `worker@5m+10m`) as a target and its window; undefined: not that shape */
-export function readOutage(text: string): { readonly target: string; readonly startMs: number; readonly lengthMs: number } | undefined {
+export function readOutage(
+  text: string,
+): { readonly target: string; readonly startMs: number; readonly lengthMs: number } | undefined {
   const at = text.lastIndexOf('@');
   const plus = text.indexOf('+', at);
   if (at <= 0 || plus < 0) return undefined;

@@ -38,7 +38,12 @@ export function countCut(cuts: Map<GoalId, { count: number; example: string }>, 
   cuts.set(goal, { count: (c?.count ?? 0) + 1, example: c?.example ?? example });
 }
 
-export function candidatePool(templates: readonly RetryTemplate[], profile: FailureProfile, goals: TuneGoals, perTemplate = 8): CandidatePool {
+export function candidatePool(
+  templates: readonly RetryTemplate[],
+  profile: FailureProfile,
+  goals: TuneGoals,
+  perTemplate = 8,
+): CandidatePool {
   const kept: Screening[] = [];
   const cuts = new Map<GoalId, { count: number; example: string }>();
   let pruned = 0;
@@ -57,10 +62,18 @@ export function candidatePool(templates: readonly RetryTemplate[], profile: Fail
       }
       if (profile.concurrency === undefined && retriesInProcess(built.design)) {
         pruned++;
-        countCut(cuts, 'max-memory', `${t.id}: retries in the consumer; with unbounded concurrency every message of the outage waits unacked in the application (give --concurrency to weigh it)`);
+        countCut(
+          cuts,
+          'max-memory',
+          `${t.id}: retries in the consumer; with unbounded concurrency every message of the outage waits unacked in the application (give --concurrency to weigh it)`,
+        );
         continue;
       }
-      const s = screen(built.documented.find((d) => d.failure.kind === 'always'), profile, goals);
+      const s = screen(
+        built.documented.find((d) => d.failure.kind === 'always'),
+        profile,
+        goals,
+      );
       if (!s.kept) {
         pruned++;
         countCut(cuts, s.goal, `${t.id}: ${s.reason}`);
@@ -71,7 +84,16 @@ export function candidatePool(templates: readonly RetryTemplate[], profile: Fail
       if (seen.has(key)) continue;
       seen.add(key);
       const design = { ...built.design, profile: profile.profile };
-      screened.push({ candidate: { strategy: t.id, params: r.values, design, objects: countObjects(design), spanMs: s.figures.spanMs }, figures: s.figures });
+      screened.push({
+        candidate: {
+          strategy: t.id,
+          params: r.values,
+          design,
+          objects: countObjects(design),
+          spanMs: s.figures.spanMs,
+        },
+        figures: s.figures,
+      });
     }
     const best = undominated(screened, perTemplate);
     pruned += screened.length - best.length;
@@ -90,7 +112,14 @@ export function undominated(screened: readonly Screening[], cap: number): readon
   for (const s of screened) byAttempts.set(s.figures.attempts, [...(byAttempts.get(s.figures.attempts) ?? []), s]);
   const all = [...byAttempts.entries()]
     .sort(([a], [b]) => a - b)
-    .flatMap(([, list]) => [...list].sort((a, b) => a.figures.spanMs - b.figures.spanMs || a.figures.estimatedDeliveries - b.figures.estimatedDeliveries).slice(0, SPANS_PER_ATTEMPTS));
+    .flatMap(([, list]) =>
+      [...list]
+        .sort(
+          (a, b) =>
+            a.figures.spanMs - b.figures.spanMs || a.figures.estimatedDeliveries - b.figures.estimatedDeliveries,
+        )
+        .slice(0, SPANS_PER_ATTEMPTS),
+    );
   return spread(all, cap);
 }
 

@@ -14,4 +14,5 @@ export const costOf = (metrics: readonly TuneMetrics[], objects: number): TuneCo
 const TIE = 0.01;
 const cmp = (a: number, b: number): number => (Math.abs(a - b) <= TIE * Math.max(Math.abs(a), Math.abs(b)) ? 0 : a - b);
 
-export const compareCost = (a: TuneCost, b: TuneCost): number => cmp(a.brokerOps, b.brokerOps) || cmp(a.memoryBytes, b.memoryBytes) || a.objects - b.objects;
+export const compareCost = (a: TuneCost, b: TuneCost): number =>
+  cmp(a.brokerOps, b.brokerOps) || cmp(a.memoryBytes, b.memoryBytes) || a.objects - b.objects;

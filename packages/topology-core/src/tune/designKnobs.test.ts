@@ -20,7 +20,11 @@ describe('designVariant', () => {
   it('moves a quorum delivery limit and the 4.3 delayed-retry bounds', () => {
     const d = design('quorum-delayed-retry', { deliveryLimit: 3, minDelayMs: 1000, maxDelayMs: 10_000 });
     const q = designVariant(d, 0.5, 1).design.topology.queues.find((x) => x.name === 'jobs.q')!;
-    expect(q.arguments).toMatchObject({ 'x-delivery-limit': 4, 'x-delayed-retry-min': 500, 'x-delayed-retry-max': 5000 });
+    expect(q.arguments).toMatchObject({
+      'x-delivery-limit': 4,
+      'x-delayed-retry-min': 500,
+      'x-delayed-retry-max': 5000,
+    });
   });
   it('scales a tier list carried in a republish curve', () => {
     const d = design('republish-ttl', { maxRetries: 3, initialDelayMs: 1000, multiplier: 2, maxDelayMs: 60_000 });

@@ -34,7 +34,12 @@ export function designVariant(d: Design, delayScale: number, countShift: number)
     if (!t) return t;
     const out: Record<string, AmqpValue> = {};
     for (const [k, v] of Object.entries(t))
-      out[k] = typeof v === 'number' && DELAY_ARGS.has(k) ? delay(`${where} ${k}`, v) : typeof v === 'number' && COUNT_ARGS.has(k) ? count(`${where} ${k}`, v) : v;
+      out[k] =
+        typeof v === 'number' && DELAY_ARGS.has(k)
+          ? delay(`${where} ${k}`, v)
+          : typeof v === 'number' && COUNT_ARGS.has(k)
+            ? count(`${where} ${k}`, v)
+            : v;
     return out;
   };
   const expr = (where: string, e: ValueExpr): ValueExpr => {
@@ -45,19 +50,35 @@ export function designVariant(d: Design, delayScale: number, countShift: number)
       params[where] = values;
       return { ...e, values };
     }
-    if (e.kind === 'exponential') return { ...e, initialMs: delay(`${where} initial`, e.initialMs), maxMs: delay(`${where} max`, e.maxMs) };
+    if (e.kind === 'exponential')
+      return { ...e, initialMs: delay(`${where} initial`, e.initialMs), maxMs: delay(`${where} max`, e.maxMs) };
     return e;
   };
   const action = (where: string, a: ConsumerAction): ConsumerAction => {
     if (a.kind === 'republish') {
-      const headers = a.headers && Object.fromEntries(Object.entries(a.headers).map(([k, v]) => [k, k === 'x-delay' ? expr(`${where} x-delay`, v as ValueExpr) : v]));
-      return { ...a, ...(a.expiration !== undefined ? { expiration: expr(`${where} expiration`, a.expiration) } : {}), ...(headers ? { headers } : {}) };
+      const headers =
+        a.headers &&
+        Object.fromEntries(
+          Object.entries(a.headers).map(([k, v]) => [
+            k,
+            k === 'x-delay' ? expr(`${where} x-delay`, v as ValueExpr) : v,
+          ]),
+        );
+      return {
+        ...a,
+        ...(a.expiration !== undefined ? { expiration: expr(`${where} expiration`, a.expiration) } : {}),
+        ...(headers ? { headers } : {}),
+      };
     }
     if (a.kind === 'retryInProcess')
       return {
         ...a,
         maxAttempts: count(`${where} maxAttempts`, a.maxAttempts),
-        backoff: { ...a.backoff, initialMs: delay(`${where} backoff initial`, a.backoff.initialMs), maxMs: delay(`${where} backoff max`, a.backoff.maxMs) },
+        backoff: {
+          ...a.backoff,
+          initialMs: delay(`${where} backoff initial`, a.backoff.initialMs),
+          maxMs: delay(`${where} backoff max`, a.backoff.maxMs),
+        },
         recover: action(where, a.recover),
       };
     return a;
@@ -65,18 +86,28 @@ export function designVariant(d: Design, delayScale: number, countShift: number)
   const rules = (where: string, rs: readonly Rule[]): Rule[] =>
     rs.map((r, i) => {
       const w = r.when;
-      const when = w && (w.kind === 'lt' || w.kind === 'gte') && w.counter.kind !== 'held' ? { ...w, value: count(`${where} rule ${i + 1} ${w.kind}`, w.value) } : w;
+      const when =
+        w && (w.kind === 'lt' || w.kind === 'gte') && w.counter.kind !== 'held'
+          ? { ...w, value: count(`${where} rule ${i + 1} ${w.kind}`, w.value) }
+          : w;
       return { ...r, ...(when ? { when } : {}), then: action(`${where} rule ${i + 1}`, r.then) };
     });
   const behaviour = (where: string, b: ConsumerBehaviour): ConsumerBehaviour => {
-    if (b.kind === 'worker') return { ...b, onFailure: rules(where, b.onFailure), ...(b.onSuccess ? { onSuccess: action(where, b.onSuccess) } : {}) };
+    if (b.kind === 'worker')
+      return {
+        ...b,
+        onFailure: rules(where, b.onFailure),
+        ...(b.onSuccess ? { onSuccess: action(where, b.onSuccess) } : {}),
+      };
     if (b.kind === 'router') return { ...b, rules: rules(where, b.rules) };
     return b;
   };
   const topology = {
     ...d.topology,
     queues: d.topology.queues.map((q) => ({ ...q, arguments: table(`queue ${q.name}`, q.arguments) })),
-    ...(d.topology.policies ? { policies: d.topology.policies.map((p) => ({ ...p, definition: table(`policy ${p.name}`, p.definition)! })) } : {}),
+    ...(d.topology.policies
+      ? { policies: d.topology.policies.map((p) => ({ ...p, definition: table(`policy ${p.name}`, p.definition)! })) }
+      : {}),
   };
   const consumers = d.consumers.map((c) => ({ ...c, behaviour: behaviour(`consumer ${c.id}`, c.behaviour) }));
   return { design: { ...d, topology, consumers }, params };

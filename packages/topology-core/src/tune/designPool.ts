@@ -23,14 +23,29 @@ export function designPool(from: Design, profile: FailureProfile, goals: TuneGoa
       if (seen.has(key)) continue;
       seen.add(key);
       const b = computeBudget(v.design, { kind: 'always' }, { maxTimeMs: 7 * 24 * 3600 * 1000 });
-      const s = screen(b.truncated ? { attempts: 'unbounded', delaysMs: b.delaysMs, endsIn: { kind: 'cycling' } } : b, profile, goals);
+      const s = screen(
+        b.truncated ? { attempts: 'unbounded', delaysMs: b.delaysMs, endsIn: { kind: 'cycling' } } : b,
+        profile,
+        goals,
+      );
       if (!s.kept) {
         pruned++;
         countCut(cuts, s.goal, `delays x${scale}, counts ${shift >= 0 ? '+' : ''}${shift}: ${s.reason}`);
         continue;
       }
-      screened.push({ candidate: { strategy: from.name, params: v.params, design: v.design, objects: countObjects(v.design), spanMs: s.figures.spanMs }, figures: s.figures });
+      screened.push({
+        candidate: {
+          strategy: from.name,
+          params: v.params,
+          design: v.design,
+          objects: countObjects(v.design),
+          spanMs: s.figures.spanMs,
+        },
+        figures: s.figures,
+      });
     }
-  const kept = [...undominated(screened, cap)].sort((a, b) => a.figures.estimatedDeliveries - b.figures.estimatedDeliveries);
+  const kept = [...undominated(screened, cap)].sort(
+    (a, b) => a.figures.estimatedDeliveries - b.figures.estimatedDeliveries,
+  );
   return { kept, pruned: pruned + screened.length - kept.length, cuts };
 }

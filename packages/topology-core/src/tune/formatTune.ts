@@ -8,7 +8,12 @@ const pct = (x: number): string => `${+(x * 100).toFixed(3)}%`;
 
 export function describeProblem(p: FailureProfile, g: TuneGoals): string {
   const load = `${p.rate} msg/s for ${formatMs(p.durationMs)}, outage${p.outageLengthsMs.length > 1 ? 's' : ''} of ${p.outageLengthsMs.map(formatMs).join(', ')} from ${formatMs(p.outageStartMs)}`;
-  const failures = [p.errorRate > 0 ? `${pct(p.errorRate)} errors` : '', p.poison > 0 ? `${pct(p.poison)} poison` : '', p.processingMs > 0 ? `${p.processingMs} ms processing` : '', p.concurrency ? `concurrency ${p.concurrency}` : '']
+  const failures = [
+    p.errorRate > 0 ? `${pct(p.errorRate)} errors` : '',
+    p.poison > 0 ? `${pct(p.poison)} poison` : '',
+    p.processingMs > 0 ? `${p.processingMs} ms processing` : '',
+    p.concurrency ? `concurrency ${p.concurrency}` : '',
+  ]
     .filter(Boolean)
     .join(', ');
   const goals = [
@@ -44,6 +49,9 @@ export function formatTune(r: TuneResult, p: FailureProfile, g: TuneGoals): stri
       );
   });
   lines.push('', 'Pareto front (p99 delay against amplification and peak memory, longest outage):');
-  for (const pt of r.pareto) lines.push(`  p99 ${formatMs(Math.round(pt.p99DelayMs)).padEnd(9)} amplification ${pt.amplification.toFixed(2).padEnd(6)} memory ${mb(pt.peakMemoryBytes).padEnd(9)} ${pt.strategy} ${paramsText(pt.params)}`);
+  for (const pt of r.pareto)
+    lines.push(
+      `  p99 ${formatMs(Math.round(pt.p99DelayMs)).padEnd(9)} amplification ${pt.amplification.toFixed(2).padEnd(6)} memory ${mb(pt.peakMemoryBytes).padEnd(9)} ${pt.strategy} ${paramsText(pt.params)}`,
+    );
   return lines.join('\n');
 }

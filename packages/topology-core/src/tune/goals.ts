@@ -12,10 +12,15 @@ export function goalMisses(m: TuneMetrics, goals: TuneGoals): GoalMiss[] {
   };
   if (m.lostGood > 0) miss('no-loss', `${m.lostGood} messages that could succeed end parked or dropped`);
   if (goals.deadlineMs !== undefined && (m.withinDeadline ?? 0) < goals.deadlineShare)
-    miss('deadline', `${pct(m.withinDeadline ?? 0)} of the messages that can succeed are acked within ${formatMs(goals.deadlineMs)}, the goal is ${pct(goals.deadlineShare)}`);
+    miss(
+      'deadline',
+      `${pct(m.withinDeadline ?? 0)} of the messages that can succeed are acked within ${formatMs(goals.deadlineMs)}, the goal is ${pct(goals.deadlineShare)}`,
+    );
   if (goals.maxAmplification !== undefined && m.amplification > goals.maxAmplification)
     miss('max-amplification', `amplification ${m.amplification.toFixed(2)} > ${goals.maxAmplification}`);
-  if (goals.maxMemoryBytes !== undefined && m.peakMemoryBytes > goals.maxMemoryBytes) miss('max-memory', `peak memory ${mb(m.peakMemoryBytes)} > ${mb(goals.maxMemoryBytes)}`);
-  if (goals.maxDepth !== undefined && m.peakDepth > goals.maxDepth) miss('max-depth', `peak depth ${m.peakDepth} > ${goals.maxDepth}`);
+  if (goals.maxMemoryBytes !== undefined && m.peakMemoryBytes > goals.maxMemoryBytes)
+    miss('max-memory', `peak memory ${mb(m.peakMemoryBytes)} > ${mb(goals.maxMemoryBytes)}`);
+  if (goals.maxDepth !== undefined && m.peakDepth > goals.maxDepth)
+    miss('max-depth', `peak depth ${m.peakDepth} > ${goals.maxDepth}`);
   return out;
 }

@@ -15,7 +15,8 @@ export function deadlineBelowOutage(profile: FailureProfile, goals: TuneGoals): 
   if (goals.deadlineMs === undefined) return undefined;
   const longest = Math.max(...profile.outageLengthsMs);
   if (goals.deadlineMs >= longest) return undefined;
-  const lateShare = Math.min(longest - goals.deadlineMs, profile.durationMs - profile.outageStartMs) / profile.durationMs;
+  const lateShare =
+    Math.min(longest - goals.deadlineMs, profile.durationMs - profile.outageStartMs) / profile.durationMs;
   if (lateShare <= 1 - goals.deadlineShare) return undefined;
   return {
     goal: 'deadline',
@@ -29,13 +30,20 @@ export function deadlineBelowOutage(profile: FailureProfile, goals: TuneGoals): 
  * After the search found nothing: the goals that, dropped alone, would leave some candidate
  * feasible (each with its closest miss); when no single goal does, the goals missed most often.
  */
-export function rulingGoals(evaluated: readonly Evaluated[], screenCuts: ReadonlyMap<GoalId, { readonly count: number; readonly example: string }>): Infeasible[] {
+export function rulingGoals(
+  evaluated: readonly Evaluated[],
+  screenCuts: ReadonlyMap<GoalId, { readonly count: number; readonly example: string }>,
+): Infeasible[] {
   const alone = new Map<GoalId, string>();
   for (const e of evaluated) {
     const goals = new Set(e.misses.map((m) => m.goal));
     if (goals.size === 1) {
       const g = [...goals][0]!;
-      if (!alone.has(g)) alone.set(g, `${e.candidate.strategy} ${paramsText(e.candidate.params)} comes closest: ${e.misses[0]!.message}`);
+      if (!alone.has(g))
+        alone.set(
+          g,
+          `${e.candidate.strategy} ${paramsText(e.candidate.params)} comes closest: ${e.misses[0]!.message}`,
+        );
     }
   }
   if (alone.size > 0) return [...alone.entries()].map(([goal, message]) => ({ goal, message }));
@@ -43,7 +51,10 @@ export function rulingGoals(evaluated: readonly Evaluated[], screenCuts: Readonl
   for (const e of evaluated)
     for (const g of new Set(e.misses.map((m) => m.goal))) {
       const c = counts.get(g);
-      counts.set(g, { count: (c?.count ?? 0) + 1, example: c?.example ?? `${e.candidate.strategy}: ${e.misses.find((m) => m.goal === g)!.message}` });
+      counts.set(g, {
+        count: (c?.count ?? 0) + 1,
+        example: c?.example ?? `${e.candidate.strategy}: ${e.misses.find((m) => m.goal === g)!.message}`,
+      });
     }
   return [...counts.entries()]
     .sort(([, a], [, b]) => b.count - a.count)

@@ -34,12 +34,20 @@ export function tuneLoad(design: Design, p: FailureProfile, outageLengthMs: numb
     errorRate: p.errorRate,
     poison: p.poison,
     profile: p.profile,
-    afterMs: Math.min(MAX_AFTER_MS, Math.max(DEFAULT_AFTER_MS, Number.isFinite(spanMs) ? spanMs + outageLengthMs : DEFAULT_AFTER_MS)),
+    afterMs: Math.min(
+      MAX_AFTER_MS,
+      Math.max(DEFAULT_AFTER_MS, Number.isFinite(spanMs) ? spanMs + outageLengthMs : DEFAULT_AFTER_MS),
+    ),
     targets: workers.map((target) => ({ target, outages: [outage] })),
   };
 }
 
-export function readMetrics(r: RehearsalReport, outageLengthMs: number, p: FailureProfile, goals: TuneGoals): TuneMetrics {
+export function readMetrics(
+  r: RehearsalReport,
+  outageLengthMs: number,
+  p: FailureProfile,
+  goals: TuneGoals,
+): TuneMetrics {
   const o = r.outcomes;
   // message by message, poison is a seeded draw per message (seed 1): count the same draws; cohorts split it exactly by share
   let poison = r.messages * p.poison;
@@ -58,7 +66,13 @@ export function readMetrics(r: RehearsalReport, outageLengthMs: number, p: Failu
     deliveries: r.deliveries,
     amplification: r.amplification,
     delayMs: delay,
-    ...(goals.deadlineMs !== undefined ? { withinDeadline: r.delayMs ? withinDeadline(r.delayMs, goals.deadlineMs) * Math.min(1, o.acked / Math.max(1, good)) : 0 } : {}),
+    ...(goals.deadlineMs !== undefined
+      ? {
+          withinDeadline: r.delayMs
+            ? withinDeadline(r.delayMs, goals.deadlineMs) * Math.min(1, o.acked / Math.max(1, good))
+            : 0,
+        }
+      : {}),
     drainMs: r.drainMs,
     peakDepth: Math.max(0, ...r.queues.map((q) => q.peakDepth)),
     peakMemoryBytes: peakMemory(r),
@@ -67,7 +81,10 @@ export function readMetrics(r: RehearsalReport, outageLengthMs: number, p: Failu
 }
 
 /** the largest reported quantile whose delay is within the deadline */
-function withinDeadline(d: { readonly p50: number; readonly p95: number; readonly p99: number; readonly max: number }, deadlineMs: number): number {
+function withinDeadline(
+  d: { readonly p50: number; readonly p95: number; readonly p99: number; readonly max: number },
+  deadlineMs: number,
+): number {
   if (d.max <= deadlineMs) return 1;
   if (d.p99 <= deadlineMs) return 0.99;
   if (d.p95 <= deadlineMs) return 0.95;
@@ -87,8 +104,13 @@ function peakMemory(r: RehearsalReport): number {
   return Math.round(peak);
 }
 
-export const rehearseCandidate = (design: Design, p: FailureProfile, outageLengthMs: number, goals: TuneGoals, spanMs: number): TuneMetrics =>
-  readMetrics(rehearse(design, tuneLoad(design, p, outageLengthMs, spanMs)), outageLengthMs, p, goals);
+export const rehearseCandidate = (
+  design: Design,
+  p: FailureProfile,
+  outageLengthMs: number,
+  goals: TuneGoals,
+  spanMs: number,
+): TuneMetrics => readMetrics(rehearse(design, tuneLoad(design, p, outageLengthMs, spanMs)), outageLengthMs, p, goals);
 
 /**
  * The coarse pass's rehearsal: the same load thinned to at most `maxMessages` messages (the rate,
@@ -97,18 +119,35 @@ export const rehearseCandidate = (design: Design, p: FailureProfile, outageLengt
  * depths, memory and operations are scaled back up. A loss at the small scale is a loss. The
  * answer is always rehearsed again at full scale (tune.ts): this only orders and prunes.
  */
-export function rehearseScaled(maxMessages: number): (design: Design, p: FailureProfile, outageLengthMs: number, goals: TuneGoals, spanMs: number) => TuneMetrics {
+export function rehearseScaled(
+  maxMessages: number,
+): (design: Design, p: FailureProfile, outageLengthMs: number, goals: TuneGoals, spanMs: number) => TuneMetrics {
   return (design, p, outageLengthMs, goals, spanMs) => {
     const full = (p.rate * p.durationMs) / 1000;
     const k = Math.min(1, maxMessages / full);
     if (k === 1) return rehearseCandidate(design, p, outageLengthMs, goals, spanMs);
-    const small: FailureProfile = { ...p, rate: p.rate * k, ...(p.concurrency !== undefined ? { concurrency: Math.max(1, Math.round(p.concurrency * k)) } : {}) };
-    const m = readMetrics(rehearse(design, tuneLoad(design, small, outageLengthMs, spanMs), { perMessage: true }), outageLengthMs, small, goals);
+    const small: FailureProfile = {
+      ...p,
+      rate: p.rate * k,
+      ...(p.concurrency !== undefined ? { concurrency: Math.max(1, Math.round(p.concurrency * k)) } : {}),
+    };
+    const m = readMetrics(
+      rehearse(design, tuneLoad(design, small, outageLengthMs, spanMs), { perMessage: true }),
+      outageLengthMs,
+      small,
+      goals,
+    );
     const up = (x: number): number => Math.round(x / k);
     return {
       ...m,
       messages: up(m.messages),
-      outcomes: { acked: up(m.outcomes.acked), parked: up(m.outcomes.parked), dropped: up(m.outcomes.dropped), expired: up(m.outcomes.expired), inFlight: up(m.outcomes.inFlight) },
+      outcomes: {
+        acked: up(m.outcomes.acked),
+        parked: up(m.outcomes.parked),
+        dropped: up(m.outcomes.dropped),
+        expired: up(m.outcomes.expired),
+        inFlight: up(m.outcomes.inFlight),
+      },
       deliveries: up(m.deliveries),
       peakDepth: up(m.peakDepth),
       peakMemoryBytes: up(m.peakMemoryBytes),

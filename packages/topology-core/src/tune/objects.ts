@@ -2,4 +2,7 @@
 import type { Design } from '../model/design.js';
 
 export const countObjects = (d: Design): number =>
-  d.topology.exchanges.length + d.topology.queues.length + d.topology.bindings.length + (d.topology.policies?.length ?? 0);
+  d.topology.exchanges.length +
+  d.topology.queues.length +
+  d.topology.bindings.length +
+  (d.topology.policies?.length ?? 0);

@@ -7,11 +7,15 @@
 import type { ParamSpec, ParamValue, ParamValues, RetryTemplate } from '../templates/types.js';
 
 export const COUNT_LADDER = [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50] as const;
-export const DELAY_LADDER_MS = [100, 250, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000] as const;
+export const DELAY_LADDER_MS = [
+  100, 250, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000,
+  3_600_000,
+] as const;
 const MULTIPLIERS = [1, 2, 3] as const;
 const TIER_FACTORS = [1, 2, 3, 5] as const;
 
-const within = (s: ParamSpec, v: number): boolean => (s.min === undefined || v >= s.min) && (s.max === undefined || v <= s.max);
+const within = (s: ParamSpec, v: number): boolean =>
+  (s.min === undefined || v >= s.min) && (s.max === undefined || v <= s.max);
 
 /** geometric tier lists: n tiers from `first`, each `factor` times the last, capped at an hour */
 function tierLists(s: ParamSpec): readonly (readonly number[])[] {

@@ -12,5 +12,7 @@ const dominates = (a: ParetoPoint, b: ParetoPoint): boolean =>
   (a.p99DelayMs < b.p99DelayMs || a.amplification < b.amplification || a.peakMemoryBytes < b.peakMemoryBytes);
 
 export function paretoFront(points: readonly ParetoPoint[]): ParetoPoint[] {
-  return points.filter((p) => !points.some((q) => q !== p && dominates(q, p))).sort((a, b) => a.p99DelayMs - b.p99DelayMs || a.amplification - b.amplification);
+  return points
+    .filter((p) => !points.some((q) => q !== p && dominates(q, p)))
+    .sort((a, b) => a.p99DelayMs - b.p99DelayMs || a.amplification - b.amplification);
 }

@@ -8,22 +8,35 @@ export function whyNotOnProfile(t: RetryTemplate, profile: BrokerProfileId, noPl
   if (noPlugins && t.requires.length > 0) return `needs the ${t.requires.join(', ')} plugin (--no-plugins)`;
   if (t.profile !== '3.10' && profile === '3.10') return `needs RabbitMQ ${t.profile}`;
   // the radlx plugin is built for 3.13.2 to 4.1.x only (lint rule plugin-required)
-  if (t.requires.includes('radlx') && profile === '4.3') return 'the radlx plugin exists for RabbitMQ 3.13.2 to 4.1.x only';
+  if (t.requires.includes('radlx') && profile === '4.3')
+    return 'the radlx plugin exists for RabbitMQ 3.13.2 to 4.1.x only';
   // x-delayed-retry-* is a 4.3 quorum-queue feature; 4.0-4.2 ignore it
   const built = t.build(Object.fromEntries(t.params.map((p) => [p.name, p.default])));
-  const needs43 = built.design.topology.queues.some((q) => Object.keys(q.arguments ?? {}).some((k) => k.startsWith('x-delayed-retry-')));
+  const needs43 = built.design.topology.queues.some((q) =>
+    Object.keys(q.arguments ?? {}).some((k) => k.startsWith('x-delayed-retry-')),
+  );
   if (needs43 && profile !== '4.3') return 'x-delayed-retry-* needs RabbitMQ 4.3';
   return undefined;
 }
 
-export type StrategyPick = { readonly ok: true; readonly templates: readonly RetryTemplate[] } | { readonly ok: false; readonly option: string; readonly message: string };
+export type StrategyPick =
+  | { readonly ok: true; readonly templates: readonly RetryTemplate[] }
+  | { readonly ok: false; readonly option: string; readonly message: string };
 
 /** The templates to search: the requested ones (each must exist and run on the profile), or every one that runs. */
-export function strategiesOnProfile(profile: BrokerProfileId, noPlugins: boolean, requested?: readonly string[]): StrategyPick {
+export function strategiesOnProfile(
+  profile: BrokerProfileId,
+  noPlugins: boolean,
+  requested?: readonly string[],
+): StrategyPick {
   if (requested && requested.length > 0) {
     const unknown = requested.filter((id) => !getTemplate(id));
     if (unknown.length > 0)
-      return { ok: false, option: 'strategies', message: `unknown strategy ${unknown.map((u) => JSON.stringify(u)).join(', ')}; known: ${TEMPLATES.map((t) => t.id).join(', ')}` };
+      return {
+        ok: false,
+        option: 'strategies',
+        message: `unknown strategy ${unknown.map((u) => JSON.stringify(u)).join(', ')}; known: ${TEMPLATES.map((t) => t.id).join(', ')}`,
+      };
     const picked = requested.map((id) => getTemplate(id)!);
     const runs = picked.filter((t) => !whyNotOnProfile(t, profile, noPlugins));
     if (runs.length === 0)

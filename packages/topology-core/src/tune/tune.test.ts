@@ -11,7 +11,17 @@ import { tune } from './tune.js';
 import { resolveTuneInput, type TuneInput } from './tuneInput.js';
 
 const small = (profile: BrokerProfileId, strategies: string[], over: Partial<TuneInput> = {}) => {
-  const r = resolveTuneInput({ rate: 2, durationMs: 600_000, outageLengthsMs: [120_000, 60_000], profile, strategies, deadlineMs: 240_000, deadlineShare: 0.99, maxAmplification: 3, ...over });
+  const r = resolveTuneInput({
+    rate: 2,
+    durationMs: 600_000,
+    outageLengthsMs: [120_000, 60_000],
+    profile,
+    strategies,
+    deadlineMs: 240_000,
+    deadlineShare: 0.99,
+    maxAmplification: 3,
+    ...over,
+  });
   if (!r.ok) throw new Error(JSON.stringify(r.issues));
   return r;
 };
@@ -21,23 +31,27 @@ describe('tune: the recommendation meets every goal when rehearsed again', () =>
     ['3.10', ['dlx-ttl-wait-queue', 'chained-ttl', 'quorum-delivery-limit']],
     ['4.x', ['dlx-ttl-wait-queue', 'radlx-delay-queue']],
     ['4.3', ['quorum-delayed-retry', 'chained-ttl']],
-  ] as const)('on %s', (profileId, strategies) => {
-    const input = small(profileId, [...strategies]);
-    const result = tune({ profile: input.profile, goals: input.goals, templates: input.templates });
-    expect(result.feasible).toBe(true);
-    expect(result.recommendations.length).toBeGreaterThan(0);
-    for (const rec of result.recommendations) {
-      expect(strategies).toContain(rec.strategy);
-      for (const L of input.profile.outageLengthsMs) {
-        const report = rehearse(rec.design, tuneLoad(rec.design, input.profile, L, Infinity));
-        // no poison here: everything can succeed, so nothing may be parked, dropped or expired
-        expect(report.outcomes.parked + report.outcomes.dropped + report.outcomes.expired).toBe(0);
-        expect(report.outcomes.acked).toBe(report.messages);
-        expect(report.delayMs!.p99).toBeLessThanOrEqual(input.goals.deadlineMs!);
-        expect(report.amplification).toBeLessThanOrEqual(input.goals.maxAmplification!);
+  ] as const)(
+    'on %s',
+    (profileId, strategies) => {
+      const input = small(profileId, [...strategies]);
+      const result = tune({ profile: input.profile, goals: input.goals, templates: input.templates });
+      expect(result.feasible).toBe(true);
+      expect(result.recommendations.length).toBeGreaterThan(0);
+      for (const rec of result.recommendations) {
+        expect(strategies).toContain(rec.strategy);
+        for (const L of input.profile.outageLengthsMs) {
+          const report = rehearse(rec.design, tuneLoad(rec.design, input.profile, L, Infinity));
+          // no poison here: everything can succeed, so nothing may be parked, dropped or expired
+          expect(report.outcomes.parked + report.outcomes.dropped + report.outcomes.expired).toBe(0);
+          expect(report.outcomes.acked).toBe(report.messages);
+          expect(report.delayMs!.p99).toBeLessThanOrEqual(input.goals.deadlineMs!);
+          expect(report.amplification).toBeLessThanOrEqual(input.goals.maxAmplification!);
+        }
       }
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });
 
 describe('tune: infeasible answers name the goal', () => {

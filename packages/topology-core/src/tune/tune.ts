@@ -15,10 +15,25 @@ import { goalMisses } from './goals.js';
 import { deadlineBelowOutage, rulingGoals } from './infeasibility.js';
 import { paretoFront } from './pareto.js';
 import { rehearseCandidate, rehearseScaled } from './measure.js';
-import type { Candidate, Evaluated, FailureProfile, ParetoPoint, Recommendation, TuneGoals, TuneMetrics, TuneResult } from './types.js';
+import type {
+  Candidate,
+  Evaluated,
+  FailureProfile,
+  ParetoPoint,
+  Recommendation,
+  TuneGoals,
+  TuneMetrics,
+  TuneResult,
+} from './types.js';
 
 /** One rehearsal of a design under one outage length, read into the tuner's figures. */
-export type Measure = (design: Design, profile: FailureProfile, outageLengthMs: number, goals: TuneGoals, spanMs: number) => TuneMetrics;
+export type Measure = (
+  design: Design,
+  profile: FailureProfile,
+  outageLengthMs: number,
+  goals: TuneGoals,
+  spanMs: number,
+) => TuneMetrics;
 
 export interface TuneRequest {
   readonly profile: FailureProfile;
@@ -48,11 +63,19 @@ export function tuneWith(measures: Measures, req: TuneRequest): TuneResult {
   const started = Date.now();
   const { profile, goals } = req;
   const limit = req.limit ?? 3;
-  const stats = (candidates: number, pruned: number, rehearsals: number): TuneResult['stats'] => ({ candidates, pruned, rehearsals, wallMs: Date.now() - started });
+  const stats = (candidates: number, pruned: number, rehearsals: number): TuneResult['stats'] => ({
+    candidates,
+    pruned,
+    rehearsals,
+    wallMs: Date.now() - started,
+  });
   const early = deadlineBelowOutage(profile, goals);
-  if (early) return { feasible: false, recommendations: [], pareto: [], infeasibleBecause: [early], stats: stats(0, 0, 0) };
+  if (early)
+    return { feasible: false, recommendations: [], pareto: [], infeasibleBecause: [early], stats: stats(0, 0, 0) };
 
-  const pool: CandidatePool = req.from ? designPool(req.from, profile, goals) : candidatePool(req.templates, profile, goals, FINE_PER_STRATEGY);
+  const pool: CandidatePool = req.from
+    ? designPool(req.from, profile, goals)
+    : candidatePool(req.templates, profile, goals, FINE_PER_STRATEGY);
   const outages = [...profile.outageLengthsMs].sort((a, b) => b - a);
   let rehearsals = 0;
   const evaluate = (measure: Measure, c: Candidate): Evaluated => {
@@ -75,7 +98,8 @@ export function tuneWith(measures: Measures, req: TuneRequest): TuneResult {
   for (const list of byStrategy.values()) for (const s of spread(list, COARSE_PER_STRATEGY)) coarse.add(s);
   for (const s of coarse) evaluated.push(evaluate(measures.coarse, s.candidate));
   const promising = new Set(evaluated.filter((e) => e.misses.length === 0).map((e) => e.candidate.strategy));
-  for (const s of pool.kept) if (!coarse.has(s) && promising.has(s.candidate.strategy)) evaluated.push(evaluate(measures.coarse, s.candidate));
+  for (const s of pool.kept)
+    if (!coarse.has(s) && promising.has(s.candidate.strategy)) evaluated.push(evaluate(measures.coarse, s.candidate));
 
   const ranked = (list: readonly Evaluated[]) =>
     list
@@ -93,7 +117,13 @@ export function tuneWith(measures: Measures, req: TuneRequest): TuneResult {
   const feasible = ranked(confirmed);
   const candidates = pool.kept.length + pool.pruned;
   if (feasible.length === 0)
-    return { feasible: false, recommendations: [], pareto: [], infeasibleBecause: rulingGoals([...fullMisses, ...evaluated], pool.cuts), stats: stats(candidates, pool.pruned, rehearsals) };
+    return {
+      feasible: false,
+      recommendations: [],
+      pareto: [],
+      infeasibleBecause: rulingGoals([...fullMisses, ...evaluated], pool.cuts),
+      stats: stats(candidates, pool.pruned, rehearsals),
+    };
 
   // the front over every candidate that met the goals (full-scale figures where rehearsed at full scale)
   const fullOf = new Map(confirmed.map((e) => [e.candidate, e]));
@@ -102,7 +132,13 @@ export function tuneWith(measures: Measures, req: TuneRequest): TuneResult {
     .filter(({ e }) => !fullFailed.has(e.candidate))
     .map(({ e }) => {
       const m = (fullOf.get(e.candidate) ?? e).metrics[0]!;
-      return { strategy: e.candidate.strategy, params: e.candidate.params, p99DelayMs: m.delayMs.p99, amplification: m.amplification, peakMemoryBytes: m.peakMemoryBytes };
+      return {
+        strategy: e.candidate.strategy,
+        params: e.candidate.params,
+        p99DelayMs: m.delayMs.p99,
+        amplification: m.amplification,
+        peakMemoryBytes: m.peakMemoryBytes,
+      };
     });
   const front = paretoFront(points);
   const onFront = new Set(front.map((p) => p.params));
@@ -123,4 +159,5 @@ export function tuneWith(measures: Measures, req: TuneRequest): TuneResult {
 export const COARSE_MESSAGES = 3000;
 
 /** The tuner with the rehearse floor's rehearsal: what the CLI, the server and the browser call. */
-export const tune = (req: TuneRequest): TuneResult => tuneWith({ coarse: rehearseScaled(COARSE_MESSAGES), full: rehearseCandidate }, req);
+export const tune = (req: TuneRequest): TuneResult =>
+  tuneWith({ coarse: rehearseScaled(COARSE_MESSAGES), full: rehearseCandidate }, req);

@@ -11,7 +11,14 @@ describe('resolveTuneInput', () => {
   it('fills the defaults: a 1-hour rehearsal, the outage a minute in, 99% within the deadline, every template on 3.10', () => {
     const r = resolveTuneInput({ ...base, deadlineMs: 900_000 });
     if (!r.ok) throw new Error(JSON.stringify(r.issues));
-    expect(r.profile).toMatchObject({ durationMs: 3_600_000, outageStartMs: 60_000, profile: '3.10', errorRate: 0, poison: 0, bodyBytes: 1024 });
+    expect(r.profile).toMatchObject({
+      durationMs: 3_600_000,
+      outageStartMs: 60_000,
+      profile: '3.10',
+      errorRate: 0,
+      poison: 0,
+      bodyBytes: 1024,
+    });
     expect(r.goals).toEqual({ deadlineMs: 900_000, deadlineShare: 0.99 });
     expect(r.templates.map((t) => t.id)).toContain('dlx-ttl-wait-queue');
     expect(r.templates.map((t) => t.id)).not.toContain('quorum-delayed-retry');

@@ -36,7 +36,13 @@ export interface TuneInputIssue {
 }
 
 export type ResolvedTuneInput =
-  | { readonly ok: true; readonly profile: FailureProfile; readonly goals: TuneGoals; readonly templates: readonly RetryTemplate[]; readonly from?: Design }
+  | {
+      readonly ok: true;
+      readonly profile: FailureProfile;
+      readonly goals: TuneGoals;
+      readonly templates: readonly RetryTemplate[];
+      readonly from?: Design;
+    }
   | { readonly ok: false; readonly issues: readonly TuneInputIssue[] };
 
 export const DEFAULT_TUNE_DURATION_MS = 3_600_000;
@@ -54,28 +60,43 @@ export function resolveTuneInput(i: TuneInput): ResolvedTuneInput {
   if (!(durationMs > 0)) bad('duration', `must be above 0, got ${durationMs}`);
   for (const L of outages) {
     if (!(L > 0)) bad('outage-length', `must be above 0, got ${L}`);
-    else if (outageStartMs + L > durationMs) bad('outage-length', `${formatMs(L)} does not fit in the ${formatMs(durationMs)} rehearsal (it starts at ${formatMs(outageStartMs)}); raise --duration`);
+    else if (outageStartMs + L > durationMs)
+      bad(
+        'outage-length',
+        `${formatMs(L)} does not fit in the ${formatMs(durationMs)} rehearsal (it starts at ${formatMs(outageStartMs)}); raise --duration`,
+      );
   }
   const share = (option: string, v: number | undefined): void => {
-    if (v !== undefined && !(v >= 0 && v <= 1)) bad(option, `must be between 0% and 100%, got ${+(v * 100).toFixed(4)}%`);
+    if (v !== undefined && !(v >= 0 && v <= 1))
+      bad(option, `must be between 0% and 100%, got ${+(v * 100).toFixed(4)}%`);
   };
   share('error-rate', i.errorRate);
   share('poison', i.poison);
   share('deadline-share', i.deadlineShare);
   if (i.errorRate === 1) bad('error-rate', 'at 100% nothing ever succeeds: there is nothing to tune');
   if (i.poison === 1) bad('poison', 'at 100% every message is poison: there is nothing to tune');
-  if (i.processingMs !== undefined && !(i.processingMs >= 0)) bad('processing-ms', `must be 0 or more, got ${i.processingMs}`);
-  if (i.concurrency !== undefined && !(Number.isInteger(i.concurrency) && i.concurrency >= 1)) bad('concurrency', `must be a whole number of at least 1, got ${i.concurrency}`);
+  if (i.processingMs !== undefined && !(i.processingMs >= 0))
+    bad('processing-ms', `must be 0 or more, got ${i.processingMs}`);
+  if (i.concurrency !== undefined && !(Number.isInteger(i.concurrency) && i.concurrency >= 1))
+    bad('concurrency', `must be a whole number of at least 1, got ${i.concurrency}`);
   if (i.bodyBytes !== undefined && !(i.bodyBytes >= 0)) bad('body-bytes', `must be 0 or more, got ${i.bodyBytes}`);
   if (i.deadlineMs !== undefined && !(i.deadlineMs > 0)) bad('deadline', `must be above 0, got ${i.deadlineMs}`);
   else if (i.deadlineMs !== undefined && i.processingMs !== undefined && i.deadlineMs <= i.processingMs)
-    bad('deadline', `${formatMs(i.deadlineMs)} is not longer than the processing time (${i.processingMs} ms): no message can make it`);
-  if (i.deadlineShare !== undefined && i.deadlineMs === undefined) bad('deadline-share', 'needs --deadline (the share of messages acked within what?)');
+    bad(
+      'deadline',
+      `${formatMs(i.deadlineMs)} is not longer than the processing time (${i.processingMs} ms): no message can make it`,
+    );
+  if (i.deadlineShare !== undefined && i.deadlineMs === undefined)
+    bad('deadline-share', 'needs --deadline (the share of messages acked within what?)');
   if (i.deadlineShare === 0) bad('deadline-share', 'must be above 0%');
-  if (i.maxAmplification !== undefined && !(i.maxAmplification >= 1)) bad('max-amplification', `must be at least 1 (every message is delivered once), got ${i.maxAmplification}`);
-  if (i.maxMemoryBytes !== undefined && !(i.maxMemoryBytes > 0)) bad('max-memory', `must be above 0 bytes, got ${i.maxMemoryBytes}`);
-  if (i.maxDepth !== undefined && !(Number.isInteger(i.maxDepth) && i.maxDepth >= 1)) bad('max-depth', `must be a whole number of at least 1, got ${i.maxDepth}`);
-  if (i.from && i.strategies && i.strategies.length > 0) bad('strategies', '--from tunes the design\'s own strategy: leave out --strategies');
+  if (i.maxAmplification !== undefined && !(i.maxAmplification >= 1))
+    bad('max-amplification', `must be at least 1 (every message is delivered once), got ${i.maxAmplification}`);
+  if (i.maxMemoryBytes !== undefined && !(i.maxMemoryBytes > 0))
+    bad('max-memory', `must be above 0 bytes, got ${i.maxMemoryBytes}`);
+  if (i.maxDepth !== undefined && !(Number.isInteger(i.maxDepth) && i.maxDepth >= 1))
+    bad('max-depth', `must be a whole number of at least 1, got ${i.maxDepth}`);
+  if (i.from && i.strategies && i.strategies.length > 0)
+    bad('strategies', "--from tunes the design's own strategy: leave out --strategies");
   if (i.from && i.noPlugins) bad('no-plugins', '--from tunes the design as it is: leave out --no-plugins');
   const profileId = i.profile ?? i.from?.profile ?? '3.10';
   let templates: readonly RetryTemplate[] = [];

@@ -45,7 +45,13 @@ export interface GoalMiss {
 export interface TuneMetrics {
   readonly outageLengthMs: number;
   readonly messages: number;
-  readonly outcomes: { readonly acked: number; readonly parked: number; readonly dropped: number; readonly expired: number; readonly inFlight: number };
+  readonly outcomes: {
+    readonly acked: number;
+    readonly parked: number;
+    readonly dropped: number;
+    readonly expired: number;
+    readonly inFlight: number;
+  };
   /** parked or dropped messages that were not poison (could have succeeded) */
   readonly lostGood: number;
   readonly deliveries: number;
@@ -112,5 +118,10 @@ export interface TuneResult {
   readonly pareto: readonly ParetoPoint[];
   /** when nothing is feasible: the goal(s) that rule every candidate out, said plainly */
   readonly infeasibleBecause?: readonly { readonly goal: GoalId; readonly message: string }[];
-  readonly stats: { readonly candidates: number; readonly pruned: number; readonly rehearsals: number; readonly wallMs: number };
+  readonly stats: {
+    readonly candidates: number;
+    readonly pruned: number;
+    readonly rehearsals: number;
+    readonly wallMs: number;
+  };
 }

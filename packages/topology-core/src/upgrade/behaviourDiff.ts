@@ -26,7 +26,11 @@ export function failureModels(k: number): BudgetFailure[] {
 }
 
 export function failureText(f: BudgetFailure): string {
-  return f.kind === 'always' ? 'always failing' : f.kind === 'failFirst' ? `failing the first ${f.n}` : 'one poison message';
+  return f.kind === 'always'
+    ? 'always failing'
+    : f.kind === 'failFirst'
+      ? `failing the first ${f.n}`
+      : 'one poison message';
 }
 
 function summarise(b: RetryBudget): FateSummary {
@@ -42,9 +46,15 @@ function summarise(b: RetryBudget): FateSummary {
 }
 
 export function fateText(f: FateSummary): string {
-  const delays = f.delaysMs.some((d) => d > 0) ? ` (delays ${joinCollapsed(f.delaysMs.map(formatMs))})` : f.delaysMs.length > 0 ? ' (no delay between attempts)' : '';
+  const delays = f.delaysMs.some((d) => d > 0)
+    ? ` (delays ${joinCollapsed(f.delaysMs.map(formatMs))})`
+    : f.delaysMs.length > 0
+      ? ' (no delay between attempts)'
+      : '';
   // the outcome's own words (sim/outcomeText.ts) say the attempt where they name one
-  return f.outcome.kind === 'moving' || f.outcome.kind === 'acked' ? `${f.endsIn}${delays}` : `${f.endsIn} after ${f.attempts} attempt(s)${delays}`;
+  return f.outcome.kind === 'moving' || f.outcome.kind === 'acked'
+    ? `${f.endsIn}${delays}`
+    : `${f.endsIn} after ${f.attempts} attempt(s)${delays}`;
 }
 
 const sameFate = (a: FateSummary, b: FateSummary): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -65,7 +75,12 @@ function actionsOn(design: Design, queue: string): ConsumerAction[] {
 }
 
 /** Why the fate differs at this queue: the profile differences that apply to it, each with its source. */
-export function causesAt(design: Design, queue: string, from: BrokerProfileId, to: BrokerProfileId): { why: string; sources: UpgradeSource[] }[] {
+export function causesAt(
+  design: Design,
+  queue: string,
+  from: BrokerProfileId,
+  to: BrokerProfileId,
+): { why: string; sources: UpgradeSource[] }[] {
   const pf = profileFor(from);
   const pt = profileFor(to);
   const t = design.topology;
@@ -76,19 +91,30 @@ export function causesAt(design: Design, queue: string, from: BrokerProfileId, t
   const actions = actionsOn(design, queue);
   const cf = queueConfig(q, t.policies, pf);
   const ct = queueConfig(q, t.policies, pt);
-  if (quorum && pf.onlyRejectsCountTowardLimit !== pt.onlyRejectsCountTowardLimit && actions.some((a) => a.kind === 'requeue' && a.via !== 'reject'))
+  if (
+    quorum &&
+    pf.onlyRejectsCountTowardLimit !== pt.onlyRejectsCountTowardLimit &&
+    actions.some((a) => a.kind === 'requeue' && a.via !== 'reject')
+  )
     out.push({
-      why: pt.onlyRejectsCountTowardLimit ? 'a basic.nack no longer counts toward x-delivery-limit on 4.3 (a basic.reject does)' : 'on this broker a basic.nack counts toward x-delivery-limit again',
+      why: pt.onlyRejectsCountTowardLimit
+        ? 'a basic.nack no longer counts toward x-delivery-limit on 4.3 (a basic.reject does)'
+        : 'on this broker a basic.nack counts toward x-delivery-limit again',
       sources: [SOURCES.quorumDeliveryLimit],
     });
   if (quorum && cf.deliveryLimit !== ct.deliveryLimit)
     out.push({
-      why: ct.deliveryLimit === 20 && cf.deliveryLimit === undefined ? 'RabbitMQ 4.x gives a quorum queue without a delivery limit a default of 20' : `the effective delivery limit is ${ct.deliveryLimit ?? 'unlimited'} instead of ${cf.deliveryLimit ?? 'unlimited'}`,
+      why:
+        ct.deliveryLimit === 20 && cf.deliveryLimit === undefined
+          ? 'RabbitMQ 4.x gives a quorum queue without a delivery limit a default of 20'
+          : `the effective delivery limit is ${ct.deliveryLimit ?? 'unlimited'} instead of ${cf.deliveryLimit ?? 'unlimited'}`,
       sources: [SOURCES.rn400DeliveryLimit],
     });
   if ((cf.delayedRetry === undefined) !== (ct.delayedRetry === undefined))
     out.push({
-      why: ct.delayedRetry ? 'the target holds returned messages for x-delayed-retry-*' : `RabbitMQ ${to} ignores x-delayed-retry-*: a returned message comes back at once`,
+      why: ct.delayedRetry
+        ? 'the target holds returned messages for x-delayed-retry-*'
+        : `RabbitMQ ${to} ignores x-delayed-retry-*: a returned message comes back at once`,
       sources: [SOURCES.quorumDelayedRetry],
     });
   const republishes = design.consumers.some((c) => JSON.stringify(c.behaviour).includes('"republish"'));
@@ -113,13 +139,27 @@ function partingQueue(a: readonly string[], b: readonly string[], fallback: read
   return [...counts].sort((x, y) => y[1] - x[1])[0]?.[0];
 }
 
-function budgetsFor(design: Design, profile: BrokerProfileId, failure: BudgetFailure, opts: Pick<BehaviourOptions, 'maxTimeMs' | 'maxEvents'>): RetryBudget {
+function budgetsFor(
+  design: Design,
+  profile: BrokerProfileId,
+  failure: BudgetFailure,
+  opts: Pick<BehaviourOptions, 'maxTimeMs' | 'maxEvents'>,
+): RetryBudget {
   // the budget's horizon: a retry that parks after 40 min is parked here too, not "still moving" at 10 min
-  return computeBudget({ ...design, profile }, failure, { maxTimeMs: opts.maxTimeMs ?? BUDGET_HORIZON_MS, maxEvents: opts.maxEvents ?? 20_000, messages: 2 });
+  return computeBudget({ ...design, profile }, failure, {
+    maxTimeMs: opts.maxTimeMs ?? BUDGET_HORIZON_MS,
+    maxEvents: opts.maxEvents ?? 20_000,
+    messages: 2,
+  });
 }
 
 /** The failing message's fate for a design (its first publisher) under a profile and a failure model. */
-export function fateOf(design: Design, profile: BrokerProfileId, failure: BudgetFailure, opts: Pick<BehaviourOptions, 'maxTimeMs' | 'maxEvents'> = {}): FateSummary {
+export function fateOf(
+  design: Design,
+  profile: BrokerProfileId,
+  failure: BudgetFailure,
+  opts: Pick<BehaviourOptions, 'maxTimeMs' | 'maxEvents'> = {},
+): FateSummary {
   return summarise(budgetsFor(design, profile, failure, opts));
 }
 
@@ -136,17 +176,22 @@ export function behaviourDifferences(design: Design, opts: BehaviourOptions): Be
       const before = summarise(a);
       const after = summarise(b);
       if (sameFate(before, after)) continue;
-      const queue = partingQueue(a.traces[0]?.path ?? [], b.traces[0]?.path ?? [], a.traces[0]?.path ?? []) ?? p.exchange;
+      const queue =
+        partingQueue(a.traces[0]?.path ?? [], b.traces[0]?.path ?? [], a.traces[0]?.path ?? []) ?? p.exchange;
       const key = `${queue}|${JSON.stringify(before)}|${JSON.stringify(after)}`;
       if (seen.has(key)) continue;
       seen.add(key);
       const causes = causesAt(design, queue, opts.from, opts.to);
-      const why = causes.length ? causes.map((c) => c.why).join('; ') : `the two brokers' semantics differ here (sim/profiles.ts)`;
+      const why = causes.length
+        ? causes.map((c) => c.why).join('; ')
+        : `the two brokers' semantics differ here (sim/profiles.ts)`;
       out.push({
         kind: 'behaviour-changed',
         id: 'fate-changed',
         object: `queue ${queue}`,
-        objects: [...new Set([queue, ...before.path, ...after.path])].filter((n) => design.topology.queues.some((q) => q.name === n)).map(queueNodeId),
+        objects: [...new Set([queue, ...before.path, ...after.path])]
+          .filter((n) => design.topology.queues.some((q) => q.name === n))
+          .map(queueNodeId),
         queue,
         publisher: p.id,
         failure,

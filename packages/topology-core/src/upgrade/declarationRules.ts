@@ -8,7 +8,11 @@ import type { BrokerProfileId } from '../model/design.js';
 import type { QueueDef, Topology } from '../model/definitions.js';
 import { exchangeNodeId, queueNodeId, type NodeId } from '../model/nodeIds.js';
 import { refusedPolicyKeys } from '../model/policyKeys.js';
-import { DELAYED_RETRY_POLICY_FIX, delayedRetryArgumentNotes, delayedRetryPolicyRefusals } from '../model/delayedRetry.js';
+import {
+  DELAYED_RETRY_POLICY_FIX,
+  delayedRetryArgumentNotes,
+  delayedRetryPolicyRefusals,
+} from '../model/delayedRetry.js';
 import { queueEffectiveSettings } from '../model/effectiveSettings.js';
 import { queueTypeOf } from '../model/arguments.js';
 import { choosePolicy, POLICY_APPLY_TO_3_10, policyTargetOf } from '../model/policyMatch.js';
@@ -33,7 +37,8 @@ export interface DeclarationRule {
 
 const is4 = (p: BrokerProfileId): boolean => p !== '3.10';
 export const isMirroringKey = (k: string): boolean => k.startsWith('ha-');
-const erl = (k: string, v: unknown): string => `{<<"${k}">>,${typeof v === 'string' ? `<<"${v}">>` : JSON.stringify(v)}}`;
+const erl = (k: string, v: unknown): string =>
+  `{<<"${k}">>,${typeof v === 'string' ? `<<"${v}">>` : JSON.stringify(v)}}`;
 
 /** Policy keys the target line does not recognise: classic mirroring (3.x -> 4.x), 4.x-only keys (4.x -> 3.x). */
 const policyKeysRefused: DeclarationRule = {
@@ -73,18 +78,16 @@ const policyApplyToRefused: DeclarationRule = {
     to === '3.10'
       ? (topology.policies ?? [])
           .filter((p) => p['apply-to'] !== undefined && !POLICY_APPLY_TO_3_10.includes(p['apply-to']))
-          .map(
-            (p): DeclarationFinding => ({
-              kind: 'refused',
-              id: 'policy-apply-to-refused',
-              object: `policy ${p.name}`,
-              objects: matchingPolicyQueues(topology, p).map(queueNodeId),
-              message: `policy ${p.name} applies to ${p['apply-to']}: RabbitMQ 3.10 knows only all, queues and exchanges, and refuses the policy; a definitions import that holds it answers 400 before creating any of its queues (measured on 3.10.8).`,
-              brokerWording: `Validation failed apply-to '${p['apply-to']}' unrecognised; should be 'queues', 'exchanges' or 'all'`,
-              fix: `Use apply-to queues (with a pattern that matches only the ${p['apply-to']!.replace('_queues', '')} queues meant).`,
-              sources: [SOURCES.measured],
-            }),
-          )
+          .map((p): DeclarationFinding => ({
+            kind: 'refused',
+            id: 'policy-apply-to-refused',
+            object: `policy ${p.name}`,
+            objects: matchingPolicyQueues(topology, p).map(queueNodeId),
+            message: `policy ${p.name} applies to ${p['apply-to']}: RabbitMQ 3.10 knows only all, queues and exchanges, and refuses the policy; a definitions import that holds it answers 400 before creating any of its queues (measured on 3.10.8).`,
+            brokerWording: `Validation failed apply-to '${p['apply-to']}' unrecognised; should be 'queues', 'exchanges' or 'all'`,
+            fix: `Use apply-to queues (with a pattern that matches only the ${p['apply-to']!.replace('_queues', '')} queues meant).`,
+            sources: [SOURCES.measured],
+          }))
       : [],
 };
 
@@ -137,15 +140,28 @@ function queueRule(
   applies: (ctx: DeclarationContext, q: QueueDef) => boolean,
   make: (ctx: DeclarationContext, q: QueueDef) => DeclarationFinding | undefined,
 ): DeclarationRule {
-  return { id, title, check: (ctx) => ctx.topology.queues.flatMap((q) => (applies(ctx, q) ? [make(ctx, q)].filter((f): f is DeclarationFinding => f !== undefined) : [])) };
+  return {
+    id,
+    title,
+    check: (ctx) =>
+      ctx.topology.queues.flatMap((q) =>
+        applies(ctx, q) ? [make(ctx, q)].filter((f): f is DeclarationFinding => f !== undefined) : [],
+      ),
+  };
 }
 
 const classicQueueVersion1 = queueRule(
   'classic-queue-version-1',
   'Classic queue storage version 1',
-  ({ topology, to }, q) => is4(to) && queueTypeOf(q.arguments) === 'classic' && Number(effective(topology, q, 'x-queue-version')) === 1,
+  ({ topology, to }, q) =>
+    is4(to) && queueTypeOf(q.arguments) === 'classic' && Number(effective(topology, q, 'x-queue-version')) === 1,
   ({ to }, q) => {
-    const base = { id: 'classic-queue-version-1', object: `queue ${q.name}`, objects: [queueNodeId(q.name)] as NodeId[], sources: [SOURCES.rn430, SOURCES.measured] };
+    const base = {
+      id: 'classic-queue-version-1',
+      object: `queue ${q.name}`,
+      objects: [queueNodeId(q.name)] as NodeId[],
+      sources: [SOURCES.rn430, SOURCES.measured],
+    };
     return to === '4.3'
       ? {
           ...base,
@@ -154,7 +170,12 @@ const classicQueueVersion1 = queueRule(
           brokerWording: `PRECONDITION_FAILED - invalid arg 'x-queue-version' for queue '${q.name}' in vhost '…': "unsupported queue version '1'"`,
           fix: 'Drop x-queue-version (version 2 is the only one) or set it to 2.',
         }
-      : { ...base, kind: 'deprecated', message: `queue ${q.name} uses classic queue storage version 1: deprecated on 4.0-4.2, refused from 4.3.`, fix: 'Drop x-queue-version or set it to 2.' };
+      : {
+          ...base,
+          kind: 'deprecated',
+          message: `queue ${q.name} uses classic queue storage version 1: deprecated on 4.0-4.2, refused from 4.3.`,
+          fix: 'Drop x-queue-version or set it to 2.',
+        };
   },
 );
 
@@ -209,9 +230,12 @@ const quorumDefaultDeliveryLimit = queueRule(
   'quorum-default-delivery-limit',
   'Quorum queue delivery limit default changes',
   ({ topology, from, to }, q) =>
-    queueTypeOf(q.arguments) === 'quorum' && queueConfig(q, topology.policies, profileFor(from)).deliveryLimit !== queueConfig(q, topology.policies, profileFor(to)).deliveryLimit,
+    queueTypeOf(q.arguments) === 'quorum' &&
+    queueConfig(q, topology.policies, profileFor(from)).deliveryLimit !==
+      queueConfig(q, topology.policies, profileFor(to)).deliveryLimit,
   ({ topology, from, to }, q) => {
-    const lim = (p: BrokerProfileId): string => String(queueConfig(q, topology.policies, profileFor(p)).deliveryLimit ?? 'none (unlimited)');
+    const lim = (p: BrokerProfileId): string =>
+      String(queueConfig(q, topology.policies, profileFor(p)).deliveryLimit ?? 'none (unlimited)');
     const dlx = typeof effective(topology, q, 'x-dead-letter-exchange') === 'string';
     return {
       kind: 'default-changed',
@@ -233,11 +257,28 @@ const delayedMessageExchange: DeclarationRule = {
       ? topology.exchanges
           .filter((x) => x.type === 'x-delayed-message')
           .map((x): DeclarationFinding => {
-            const base = { id: 'delayed-message-exchange', object: `exchange ${x.name}`, objects: [exchangeNodeId(x.name)], sources: [SOURCES.delayedPlugin, SOURCES.rn430, SOURCES.measured] };
-            const fix = 'Use quorum delayed retry (x-delayed-retry-type, 4.3) on the work queue, or TTL wait queues; the migration rewrites a worker that republishes to this exchange.';
+            const base = {
+              id: 'delayed-message-exchange',
+              object: `exchange ${x.name}`,
+              objects: [exchangeNodeId(x.name)],
+              sources: [SOURCES.delayedPlugin, SOURCES.rn430, SOURCES.measured],
+            };
+            const fix =
+              'Use quorum delayed retry (x-delayed-retry-type, 4.3) on the work queue, or TTL wait queues; the migration rewrites a worker that republishes to this exchange.';
             return to === '4.3'
-              ? { ...base, kind: 'refused', message: `exchange ${x.name} is an x-delayed-message exchange: the plugin was archived in January 2026 and is built on Mnesia, which 4.3 removed; 4.3 does not know the type.`, brokerWording: `PRECONDITION_FAILED - unknown exchange type 'x-delayed-message'`, fix }
-              : { ...base, kind: 'deprecated', message: `exchange ${x.name} needs the delayed-message exchange plugin: archived in January 2026, it cannot follow to 4.3 (Mnesia removed).`, fix };
+              ? {
+                  ...base,
+                  kind: 'refused',
+                  message: `exchange ${x.name} is an x-delayed-message exchange: the plugin was archived in January 2026 and is built on Mnesia, which 4.3 removed; 4.3 does not know the type.`,
+                  brokerWording: `PRECONDITION_FAILED - unknown exchange type 'x-delayed-message'`,
+                  fix,
+                }
+              : {
+                  ...base,
+                  kind: 'deprecated',
+                  message: `exchange ${x.name} needs the delayed-message exchange plugin: archived in January 2026, it cannot follow to 4.3 (Mnesia removed).`,
+                  fix,
+                };
           })
       : [],
 };
@@ -267,7 +308,11 @@ const delayedRetryPolicyRefused: DeclarationRule = {
       ? []
       : (topology.policies ?? []).flatMap((p): DeclarationFinding[] => {
           const d = p.definition;
-          const refusals = delayedRetryPolicyRefusals({ type: d['delayed-retry-type'], min: d['delayed-retry-min'], max: d['delayed-retry-max'] });
+          const refusals = delayedRetryPolicyRefusals({
+            type: d['delayed-retry-type'],
+            min: d['delayed-retry-min'],
+            max: d['delayed-retry-max'],
+          });
           if (refusals.length === 0) return [];
           const fields = [...new Set(refusals.map((r) => `delayed-retry-${r.setting}`))];
           return [
@@ -296,7 +341,11 @@ const delayedRetryNotAsWritten: DeclarationRule = {
       : topology.queues.flatMap((q): DeclarationFinding[] => {
           const a = q.arguments ?? {};
           if (queueTypeOf(a) !== 'quorum') return [];
-          return delayedRetryArgumentNotes({ type: a['x-delayed-retry-type'], min: a['x-delayed-retry-min'], max: a['x-delayed-retry-max'] }).map((n) => ({
+          return delayedRetryArgumentNotes({
+            type: a['x-delayed-retry-type'],
+            min: a['x-delayed-retry-min'],
+            max: a['x-delayed-retry-max'],
+          }).map((n) => ({
             kind: 'ignored',
             id: 'delayed-retry-not-as-written',
             object: `queue ${q.name}`,
@@ -326,5 +375,3 @@ export const DECLARATION_RULES: readonly DeclarationRule[] = [
 export function checkDeclarations(ctx: DeclarationContext): DeclarationFinding[] {
   return DECLARATION_RULES.flatMap((r) => r.check(ctx));
 }
-
-

@@ -41,28 +41,45 @@ function nackToReject(consumers: ConsumerSpec[], t: Topology, to: BrokerProfileI
   if (to !== '4.3') return consumers;
   return consumers.map((c) => {
     const q = t.queues.find((x) => x.name === c.queue);
-    if (!q || queueTypeOf(q.arguments) !== 'quorum' || queueConfig(q, t.policies, profileFor(to)).deliveryLimit === undefined) return c;
+    if (
+      !q ||
+      queueTypeOf(q.arguments) !== 'quorum' ||
+      queueConfig(q, t.policies, profileFor(to)).deliveryLimit === undefined
+    )
+      return c;
     let changed = false;
     const next = mapRules(c, (r) => ({
       ...r,
       then: mapAction(r.then, (a) => {
         if (a.kind !== 'requeue' || a.via === 'reject') return a;
         changed = true;
-        if (a.multiple) log.notKept.push(`consumer ${c.id}: a nack multiple becomes one basic.reject per message (reject has no multiple)`);
+        if (a.multiple)
+          log.notKept.push(
+            `consumer ${c.id}: a nack multiple becomes one basic.reject per message (reject has no multiple)`,
+          );
         return { kind: 'requeue', via: 'reject' };
       }),
     }));
-    if (changed) log.changes.push(`consumer ${c.id}: basic.nack requeue -> basic.reject requeue (4.3 counts only rejects toward ${q.name}'s delivery limit)`);
+    if (changed)
+      log.changes.push(
+        `consumer ${c.id}: basic.nack requeue -> basic.reject requeue (4.3 counts only rejects toward ${q.name}'s delivery limit)`,
+      );
     return next;
   });
 }
 
 const RETRIES = 'x-retries';
 
-function xDeathToHeader(consumers: ConsumerSpec[], from: BrokerProfileId, to: BrokerProfileId, log: MigrationLog): ConsumerSpec[] {
+function xDeathToHeader(
+  consumers: ConsumerSpec[],
+  from: BrokerProfileId,
+  to: BrokerProfileId,
+  log: MigrationLog,
+): ConsumerSpec[] {
   if (from !== '3.10' || to === '3.10') return consumers;
   return consumers.map((c) => {
-    if (!JSON.stringify(c.behaviour).includes('"deathCount"') || !JSON.stringify(c.behaviour).includes('"republish"')) return c;
+    if (!JSON.stringify(c.behaviour).includes('"deathCount"') || !JSON.stringify(c.behaviour).includes('"republish"'))
+      return c;
     const retries: Counter = { kind: 'header', name: RETRIES };
     const swap = (k: Counter): Counter => (k.kind === 'deathCount' ? retries : k);
     let curve = false;
@@ -70,20 +87,34 @@ function xDeathToHeader(consumers: ConsumerSpec[], from: BrokerProfileId, to: Br
       const when = mapCondition(r.when, swap, -1);
       const then = mapAction(r.then, (a) => {
         if (a.kind !== 'republish' || a.copyHeaders === false) return a;
-        if (JSON.stringify(a.headers ?? {}).includes('"deathCount"') || JSON.stringify(a.expiration ?? '').includes('"deathCount"')) curve = true;
+        if (
+          JSON.stringify(a.headers ?? {}).includes('"deathCount"') ||
+          JSON.stringify(a.expiration ?? '').includes('"deathCount"')
+        )
+          curve = true;
         const inc: ValueExpr = { kind: 'counter', by: retries, add: 1 };
         return { ...a, headers: { ...(a.headers ?? {}), [RETRIES]: inc } } satisfies Republish;
       });
       return { ...r, ...(when ? { when } : {}), then };
     });
-    log.changes.push(`consumer ${c.id}: counts retries in ${RETRIES} (incremented on each republish) instead of x-death, which 4.x resets for a client-published message`);
-    if (curve) log.notKept.push(`consumer ${c.id}: a delay or header computed from x-death still reads x-death (count 1 on 4.x); rewrite it over ${RETRIES} by hand`);
+    log.changes.push(
+      `consumer ${c.id}: counts retries in ${RETRIES} (incremented on each republish) instead of x-death, which 4.x resets for a client-published message`,
+    );
+    if (curve)
+      log.notKept.push(
+        `consumer ${c.id}: a delay or header computed from x-death still reads x-death (count 1 on 4.x); rewrite it over ${RETRIES} by hand`,
+      );
     return next;
   });
 }
 
 /** The delayed-message exchange replaced by quorum delayed retry, where the republish loops back to the consumer's own queue. */
-function delayedExchangeToDelayedRetry(consumers: ConsumerSpec[], topology: Topology, to: BrokerProfileId, log: MigrationLog): { consumers: ConsumerSpec[]; topology: Topology } {
+function delayedExchangeToDelayedRetry(
+  consumers: ConsumerSpec[],
+  topology: Topology,
+  to: BrokerProfileId,
+  log: MigrationLog,
+): { consumers: ConsumerSpec[]; topology: Topology } {
   if (to !== '4.3') return { consumers, topology };
   let t = topology;
   let cs = consumers;
@@ -92,8 +123,13 @@ function delayedExchangeToDelayedRetry(consumers: ConsumerSpec[], topology: Topo
     const users = cs.filter((c) => JSON.stringify(c.behaviour).includes(`"exchange":${JSON.stringify(x.name)}`));
     const loops = users.filter((c) => targets.length === 1 && targets[0] === c.queue);
     if (users.length === 0 || loops.length !== users.length) {
-      const why = users.length === 0 ? 'no consumer in the design republishes through it' : "its republish does not come back to the republishing consumer's own queue";
-      log.notKept.push(`exchange ${x.name}: x-delayed-message is unknown on 4.3 and ${why}: no automatic rewrite (use quorum delayed retry or TTL wait queues by hand)`);
+      const why =
+        users.length === 0
+          ? 'no consumer in the design republishes through it'
+          : "its republish does not come back to the republishing consumer's own queue";
+      log.notKept.push(
+        `exchange ${x.name}: x-delayed-message is unknown on 4.3 and ${why}: no automatic rewrite (use quorum delayed retry or TTL wait queues by hand)`,
+      );
       continue;
     }
     for (const c of loops) {
@@ -103,12 +139,14 @@ function delayedExchangeToDelayedRetry(consumers: ConsumerSpec[], topology: Topo
         const then = mapAction(r.then, (a) => {
           if (a.kind !== 'republish' || a.exchange !== x.name) return a;
           delays.push(...possibleNumbers(a.headers?.['x-delay'] as ValueExpr | undefined));
-          for (const [h, v] of Object.entries(a.headers ?? {})) if (typeof v === 'object' && v !== null && (v as ValueExpr & object).kind === 'counter') counterHeader = h;
+          for (const [h, v] of Object.entries(a.headers ?? {}))
+            if (typeof v === 'object' && v !== null && (v as ValueExpr & object).kind === 'counter') counterHeader = h;
           return { kind: 'requeue', via: 'reject' };
         });
         return { ...r, then };
       });
-      const swap = (k: Counter): Counter => (k.kind === 'header' && k.name === counterHeader ? { kind: 'deliveryCount' } : k);
+      const swap = (k: Counter): Counter =>
+        k.kind === 'header' && k.name === counterHeader ? { kind: 'deliveryCount' } : k;
       const counted = mapRules(next, (r) => {
         const when = mapCondition(r.when, swap, 0);
         return { ...r, ...(when ? { when } : {}) };
@@ -116,22 +154,39 @@ function delayedExchangeToDelayedRetry(consumers: ConsumerSpec[], topology: Topo
       const min = Math.min(...delays.filter((d) => d > 0));
       const max = Math.max(...delays);
       const q = t.queues.find((y) => y.name === c.queue)!;
-      const quorum = queueTypeOf(q.arguments) === 'quorum' ? q : toQuorum(q, log, `quorum delayed retry replaces ${x.name}`);
+      const quorum =
+        queueTypeOf(q.arguments) === 'quorum' ? q : toQuorum(q, log, `quorum delayed retry replaces ${x.name}`);
       // no delay above 0: no delayed retry (4.3 runs x-delayed-retry-min 0 as disabled anyway: model/delayedRetry.ts)
-      const retry: AmqpTable = Number.isFinite(min) ? { 'x-delayed-retry-type': 'failed', 'x-delayed-retry-min': min, 'x-delayed-retry-max': max } : {};
+      const retry: AmqpTable = Number.isFinite(min)
+        ? { 'x-delayed-retry-type': 'failed', 'x-delayed-retry-min': min, 'x-delayed-retry-max': max }
+        : {};
       const args = { ...(quorum.arguments ?? {}), ...retry, 'x-delivery-limit': -1 };
       t = { ...t, queues: t.queues.map((y) => (y.name === q.name ? { ...quorum, arguments: args } : y)) };
       cs = cs.map((y) => (y.id === c.id ? counted : y));
-      log.changes.push(`consumer ${c.id}: republish to ${x.name} -> basic.reject requeue on ${q.name} ${Number.isFinite(min) ? ` with quorum delayed retry (min ${min} ms, max ${max} ms)` : ' (no delay: every old x-delay was 0)'}${counterHeader ? `; ${counterHeader} read as x-delivery-count` : ''}`);
-      log.notKept.push(`queue ${q.name}: quorum delayed retry waits x-delayed-retry-min times the failed deliveries so far (${Number.isFinite(min) ? min : 0} ms, then twice, three times that), capped at ${max} ms; the old delays (${Number.isFinite(min) ? min : 0} to ${max} ms, by the republish's x-delay) are only approximated`);
+      log.changes.push(
+        `consumer ${c.id}: republish to ${x.name} -> basic.reject requeue on ${q.name} ${Number.isFinite(min) ? ` with quorum delayed retry (min ${min} ms, max ${max} ms)` : ' (no delay: every old x-delay was 0)'}${counterHeader ? `; ${counterHeader} read as x-delivery-count` : ''}`,
+      );
+      log.notKept.push(
+        `queue ${q.name}: quorum delayed retry waits x-delayed-retry-min times the failed deliveries so far (${Number.isFinite(min) ? min : 0} ms, then twice, three times that), capped at ${max} ms; the old delays (${Number.isFinite(min) ? min : 0} to ${max} ms, by the republish's x-delay) are only approximated`,
+      );
     }
-    t = { ...t, exchanges: t.exchanges.filter((e) => e.name !== x.name), bindings: t.bindings.filter((b) => b.source !== x.name && b.destination !== x.name) };
+    t = {
+      ...t,
+      exchanges: t.exchanges.filter((e) => e.name !== x.name),
+      bindings: t.bindings.filter((b) => b.source !== x.name && b.destination !== x.name),
+    };
     log.changes.push(`exchange ${x.name}: deleted (x-delayed-message is unknown on 4.3)`);
   }
   return { consumers: cs, topology: t };
 }
 
-export function migrateConsumers(consumers: readonly ConsumerSpec[], topology: Topology, from: BrokerProfileId, to: BrokerProfileId, log: MigrationLog): { consumers: ConsumerSpec[]; topology: Topology } {
+export function migrateConsumers(
+  consumers: readonly ConsumerSpec[],
+  topology: Topology,
+  from: BrokerProfileId,
+  to: BrokerProfileId,
+  log: MigrationLog,
+): { consumers: ConsumerSpec[]; topology: Topology } {
   const delayed = delayedExchangeToDelayedRetry([...consumers], topology, to, log);
   const rejected = nackToReject(delayed.consumers, delayed.topology, to, log);
   return { consumers: xDeathToHeader(rejected, from, to, log), topology: delayed.topology };

@@ -54,5 +54,11 @@ export function migrateDesignForUpgrade(design: Design, opts: UpgradeMigrateOpti
       fates.push({ publisher: p.id, failure, before, after, match: sameFate(before, after) });
     }
   }
-  return { design: migrated, changes: log.changes, notKept: log.notKept, fates, fatesMatch: fates.every((f) => f.match) };
+  return {
+    design: migrated,
+    changes: log.changes,
+    notKept: log.notKept,
+    fates,
+    fatesMatch: fates.every((f) => f.match),
+  };
 }

@@ -10,7 +10,13 @@ import type { BrokerProfileId } from '../model/design.js';
 import type { AmqpValue, PolicyDef, QueueDef, Topology } from '../model/definitions.js';
 import { QUEUE_ARGUMENTS, queueTypeOf } from '../model/arguments.js';
 import { refusedPolicyKeys } from '../model/policyKeys.js';
-import { POLICY_APPLY_TO_3_10, choosePolicy, exactNamePattern, policyMatches, policyTargetOf } from '../model/policyMatch.js';
+import {
+  POLICY_APPLY_TO_3_10,
+  choosePolicy,
+  exactNamePattern,
+  policyMatches,
+  policyTargetOf,
+} from '../model/policyMatch.js';
 import { queueConfig } from '../sim/queueConfig.js';
 import { profileFor } from '../sim/profiles.js';
 import { mirroredQueues } from './mirroredQueues.js';
@@ -20,20 +26,38 @@ export interface MigrationLog {
   readonly notKept: string[];
 }
 
-const LEADER_LOCATOR: Readonly<Record<string, string>> = { 'client-local': 'client-local', 'min-masters': 'balanced', random: 'balanced' };
+const LEADER_LOCATOR: Readonly<Record<string, string>> = {
+  'client-local': 'client-local',
+  'min-masters': 'balanced',
+  random: 'balanced',
+};
 export const DELIVERY_LIMIT_POLICY = 'upgrade-delivery-limit';
 
-function without(args: { readonly [k: string]: AmqpValue } | undefined, keys: (k: string) => boolean): { [k: string]: AmqpValue } {
+function without(
+  args: { readonly [k: string]: AmqpValue } | undefined,
+  keys: (k: string) => boolean,
+): { [k: string]: AmqpValue } {
   return Object.fromEntries(Object.entries(args ?? {}).filter(([k]) => !keys(k)));
 }
 
 /** A classic queue as a quorum queue: durable, classic-only arguments dropped. */
 export function toQuorum(q: QueueDef, log: MigrationLog, why: string): QueueDef {
   const dropped = Object.keys(q.arguments ?? {}).filter((k) => QUEUE_ARGUMENTS[k]?.only === 'classic');
-  if (dropped.includes('x-max-priority')) log.notKept.push(`queue ${q.name}: x-max-priority dropped (quorum queues have their own two-level priorities)`);
-  if (q.arguments?.['x-overflow'] === 'reject-publish-dlx') log.notKept.push(`queue ${q.name}: x-overflow reject-publish-dlx is not supported by quorum queues (drop-head applies)`);
-  log.changes.push(`queue ${q.name}: classic -> quorum (${why})${dropped.length ? `; dropped ${dropped.join(', ')}` : ''}`);
-  return { ...q, durable: true, auto_delete: false, arguments: { ...without(q.arguments, (k) => dropped.includes(k)), 'x-queue-type': 'quorum' } };
+  if (dropped.includes('x-max-priority'))
+    log.notKept.push(`queue ${q.name}: x-max-priority dropped (quorum queues have their own two-level priorities)`);
+  if (q.arguments?.['x-overflow'] === 'reject-publish-dlx')
+    log.notKept.push(
+      `queue ${q.name}: x-overflow reject-publish-dlx is not supported by quorum queues (drop-head applies)`,
+    );
+  log.changes.push(
+    `queue ${q.name}: classic -> quorum (${why})${dropped.length ? `; dropped ${dropped.join(', ')}` : ''}`,
+  );
+  return {
+    ...q,
+    durable: true,
+    auto_delete: false,
+    arguments: { ...without(q.arguments, (k) => dropped.includes(k)), 'x-queue-type': 'quorum' },
+  };
 }
 
 function migrateQueue(q: QueueDef, to: BrokerProfileId, mirrored: ReadonlySet<string>, log: MigrationLog): QueueDef {
@@ -61,12 +85,19 @@ function migrateQueue(q: QueueDef, to: BrokerProfileId, mirrored: ReadonlySet<st
   if (q.durable === false) {
     durable = true;
     log.changes.push(`queue ${q.name}: made durable (transient non-exclusive queues are deprecated on 4.x)`);
-    log.notKept.push(`queue ${q.name}: it now survives a broker restart; give it x-expires if it was transient for clean-up`);
+    log.notKept.push(
+      `queue ${q.name}: it now survives a broker restart; give it x-expires if it was transient for clean-up`,
+    );
   }
   return { ...q, ...(durable !== undefined ? { durable } : {}), arguments: args };
 }
 
-function migratePolicies(policies: readonly PolicyDef[], queues: readonly QueueDef[], to: BrokerProfileId, log: MigrationLog): PolicyDef[] {
+function migratePolicies(
+  policies: readonly PolicyDef[],
+  queues: readonly QueueDef[],
+  to: BrokerProfileId,
+  log: MigrationLog,
+): PolicyDef[] {
   const out: PolicyDef[] = [];
   for (const given of policies) {
     let p = given;
@@ -74,7 +105,11 @@ function migratePolicies(policies: readonly PolicyDef[], queues: readonly QueueD
       const widened: PolicyDef = { ...p, 'apply-to': 'queues' };
       // the queues of the file the policy reaches only once it applies to every type (rabbitmqadmin-ng's ^cq on classic_queues reaches none)
       const gained = queues
-        .filter((q) => policyMatches(widened, q.name, policyTargetOf(q.arguments?.['x-queue-type'])) && !policyMatches(p, q.name, policyTargetOf(q.arguments?.['x-queue-type'])))
+        .filter(
+          (q) =>
+            policyMatches(widened, q.name, policyTargetOf(q.arguments?.['x-queue-type'])) &&
+            !policyMatches(p, q.name, policyTargetOf(q.arguments?.['x-queue-type'])),
+        )
         .map((q) => `${q.name} (${queueTypeOf(q.arguments)})`);
       log.changes.push(`policy ${p.name}: apply-to ${p['apply-to']} -> queues (3.10 has no per-type apply-to)`);
       log.notKept.push(
@@ -95,7 +130,10 @@ function migratePolicies(policies: readonly PolicyDef[], queues: readonly QueueD
       continue;
     }
     log.changes.push(`policy ${p.name}: dropped ${refused.join(', ')}`);
-    if (refused.some((k) => k.startsWith('delayed-retry-'))) log.notKept.push(`policy ${p.name}: delayed retry (${refused.join(', ')}) has no equivalent on ${to}; delay with a TTL wait queue`);
+    if (refused.some((k) => k.startsWith('delayed-retry-')))
+      log.notKept.push(
+        `policy ${p.name}: delayed retry (${refused.join(', ')}) has no equivalent on ${to}; delay with a TTL wait queue`,
+      );
     out.push({ ...p, definition });
   }
   return out;
@@ -106,14 +144,23 @@ function migratePolicies(policies: readonly PolicyDef[], queues: readonly QueueD
  * added to the policy that applies to them, or one new policy naming them (apply-to quorum_queues).
  * -1 is 4.x's "unlimited"; 3.x takes the 4.x default (20) as a number.
  */
-function keepDeliveryLimits(t: Topology, original: Topology, from: BrokerProfileId, to: BrokerProfileId, log: MigrationLog): PolicyDef[] {
+function keepDeliveryLimits(
+  t: Topology,
+  original: Topology,
+  from: BrokerProfileId,
+  to: BrokerProfileId,
+  log: MigrationLog,
+): PolicyDef[] {
   const policies = [...(t.policies ?? [])];
   const orphans: { name: string; limit: number }[] = [];
   for (const q of t.queues) {
     if (queueTypeOf(q.arguments) !== 'quorum') continue;
     const before = original.queues.find((o) => o.name === q.name);
     // a queue that was classic had no delivery limit at all: it requeued forever
-    const old = before && queueTypeOf(before.arguments) === 'quorum' ? queueConfig(before, original.policies, profileFor(from)).deliveryLimit : undefined;
+    const old =
+      before && queueTypeOf(before.arguments) === 'quorum'
+        ? queueConfig(before, original.policies, profileFor(from)).deliveryLimit
+        : undefined;
     const now = queueConfig(q, policies, profileFor(to)).deliveryLimit;
     if (old === now) continue;
     const limit = old ?? -1;
@@ -121,15 +168,25 @@ function keepDeliveryLimits(t: Topology, original: Topology, from: BrokerProfile
     if (applying && applying.name !== DELIVERY_LIMIT_POLICY) {
       const i = policies.indexOf(applying);
       policies[i] = { ...applying, definition: { ...applying.definition, 'delivery-limit': limit } };
-      log.changes.push(`policy ${applying.name}: delivery-limit ${limit} (keeps ${q.name}'s ${old ?? 'unlimited'} where ${to} would apply ${now ?? 'none'})`);
+      log.changes.push(
+        `policy ${applying.name}: delivery-limit ${limit} (keeps ${q.name}'s ${old ?? 'unlimited'} where ${to} would apply ${now ?? 'none'})`,
+      );
     } else orphans.push({ name: q.name, limit });
   }
   for (const limit of [...new Set(orphans.map((o) => o.limit))]) {
     const names = orphans.filter((o) => o.limit === limit).map((o) => o.name);
     const name = limit === -1 ? DELIVERY_LIMIT_POLICY : `${DELIVERY_LIMIT_POLICY}-${limit}`;
     // 3.10 has no per-type apply-to; the pattern names the queues exactly, so `queues` reaches the same ones
-    policies.push({ name, pattern: names.map((n) => exactNamePattern(n)).join('|'), 'apply-to': to === '3.10' ? 'queues' : 'quorum_queues', priority: 0, definition: { 'delivery-limit': limit } });
-    log.changes.push(`policy ${name}: new, delivery-limit ${limit} on ${names.join(', ')} (${limit === -1 ? 'unlimited, as before the 4.0 default of 20' : 'the 4.x default, now explicit'})`);
+    policies.push({
+      name,
+      pattern: names.map((n) => exactNamePattern(n)).join('|'),
+      'apply-to': to === '3.10' ? 'queues' : 'quorum_queues',
+      priority: 0,
+      definition: { 'delivery-limit': limit },
+    });
+    log.changes.push(
+      `policy ${name}: new, delivery-limit ${limit} on ${names.join(', ')} (${limit === -1 ? 'unlimited, as before the 4.0 default of 20' : 'the 4.x default, now explicit'})`,
+    );
   }
   return policies;
 }
@@ -139,7 +196,9 @@ export function migrateTopology(t: Topology, from: BrokerProfileId, to: BrokerPr
   const queues = t.queues.map((q) => migrateQueue(q, to, mirrored, log));
   for (const q of queues)
     if (to !== '4.3' && Object.keys(q.arguments ?? {}).some((k) => k.startsWith('x-delayed-retry-')))
-      log.notKept.push(`queue ${q.name}: quorum delayed retry (x-delayed-retry-*) is ignored on ${to}; returns come back at once (delay with a TTL wait queue and a DLX)`);
+      log.notKept.push(
+        `queue ${q.name}: quorum delayed retry (x-delayed-retry-*) is ignored on ${to}; returns come back at once (delay with a TTL wait queue and a DLX)`,
+      );
   const policies = migratePolicies(t.policies ?? [], t.queues, to, log);
   const next: Topology = { ...t, queues, ...(t.policies !== undefined || policies.length > 0 ? { policies } : {}) };
   const withLimits = keepDeliveryLimits(next, t, from, to, log);

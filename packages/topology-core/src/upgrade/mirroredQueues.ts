@@ -7,9 +7,10 @@ import { choosePolicy, policyMatches, policyTargetOf } from '../model/policyMatc
 
 /** Queues the policy's pattern and apply-to match (whether or not a higher-priority policy wins). */
 export function matchingPolicyQueues(topology: Topology, p: PolicyDef): string[] {
-  return topology.queues.filter((q) => policyMatches(p, q.name, policyTargetOf(q.arguments?.['x-queue-type']))).map((q) => q.name);
+  return topology.queues
+    .filter((q) => policyMatches(p, q.name, policyTargetOf(q.arguments?.['x-queue-type'])))
+    .map((q) => q.name);
 }
-
 
 /** Classic queues that a mirroring policy (ha-*) applies to. */
 export function mirroredQueues(topology: Topology): string[] {

@@ -17,14 +17,30 @@ export function withAssumedTraffic(design: Design): { design: Design; assumed: b
   // the consumers and publishers lint and import-broker assume (lint/assumedConsumers.ts)
   const assumed = assumedConsumers(design.topology);
   const t = { consumers: assumed.consumers, publishers: assumedPublishers(design.topology, assumed) };
-  return { design: { ...design, consumers: t.consumers, publishers: design.publishers.length > 0 ? design.publishers : t.publishers }, assumed: true };
+  return {
+    design: {
+      ...design,
+      consumers: t.consumers,
+      publishers: design.publishers.length > 0 ? design.publishers : t.publishers,
+    },
+    assumed: true,
+  };
 }
 
 export function upgradeCheck(design: Design, opts: UpgradeOptions): UpgradeReport {
   if (opts.from === opts.to) throw new Error(`from and to are both ${opts.from}: nothing to compare`);
   const declarations = checkDeclarations({ topology: design.topology, from: opts.from, to: opts.to });
   const { design: simulated, assumed } = withAssumedTraffic(design);
-  const behaviour = behaviourDifferences(simulated, { from: opts.from, to: opts.to, ...(opts.failFirst !== undefined ? { failFirst: opts.failFirst } : {}), ...(opts.maxTimeMs !== undefined ? { maxTimeMs: opts.maxTimeMs } : {}) });
-  const findings = [...declarations, ...skippedBindingFindings(opts.skippedBindings ?? [], opts.from, opts.to), ...behaviour];
+  const behaviour = behaviourDifferences(simulated, {
+    from: opts.from,
+    to: opts.to,
+    ...(opts.failFirst !== undefined ? { failFirst: opts.failFirst } : {}),
+    ...(opts.maxTimeMs !== undefined ? { maxTimeMs: opts.maxTimeMs } : {}),
+  });
+  const findings = [
+    ...declarations,
+    ...skippedBindingFindings(opts.skippedBindings ?? [], opts.from, opts.to),
+    ...behaviour,
+  ];
   return { from: opts.from, to: opts.to, consumersAssumed: assumed, findings, blocking: findings.some(isBlocking) };
 }

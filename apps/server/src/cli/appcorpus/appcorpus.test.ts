@@ -35,10 +35,16 @@ describe('the application-configuration corpus', () => {
     expect(FILES.sort()).toEqual(Object.keys(APP_EXPECTED).sort());
     for (const f of FILES) expect(readme, `${f} is not in README.md`).toContain(f);
     const perFramework = new Map<string, number>();
-    for (const e of Object.values(APP_EXPECTED)) perFramework.set(e.framework, (perFramework.get(e.framework) ?? 0) + 1);
-    expect([...perFramework.keys()].sort()).toEqual(
-      ['celery', 'masstransit', 'nservicebus', 'spring-amqp', 'spring-boot', 'spring-cloud-stream'],
-    );
+    for (const e of Object.values(APP_EXPECTED))
+      perFramework.set(e.framework, (perFramework.get(e.framework) ?? 0) + 1);
+    expect([...perFramework.keys()].sort()).toEqual([
+      'celery',
+      'masstransit',
+      'nservicebus',
+      'spring-amqp',
+      'spring-boot',
+      'spring-cloud-stream',
+    ]);
     for (const [fw, n] of perFramework) expect(n, `${fw}: at least four real files`).toBeGreaterThanOrEqual(4);
   });
 

@@ -37,9 +37,7 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
     framework: 'celery',
     // retry_kwargs max_retries=3, retry_backoff=True (factor 1), jitter on by default: the upper bounds 1, 2, 4 s;
     // `coutdown = 5` is a misspelt attribute Celery never reads
-    consumers: [
-      { id: 'BaseTaskWithRetry', queue: 'celery', attempts: 4, delaysMs: [1000, 2000, 4000], ends: 'acked' },
-    ],
+    consumers: [{ id: 'BaseTaskWithRetry', queue: 'celery', attempts: 4, delaysMs: [1000, 2000, 4000], ends: 'acked' }],
     queues: ['celery'],
     findings: { '3.10': [], '4.x': [] },
   },

@@ -16,8 +16,12 @@ export function withAssumedActors(design: Design): WithActors {
   const r = assume(design);
   if (!r.assumed) return { design };
   const { consumers, publishers } = r.assumed;
-  const shown = publishers.slice(0, 5).map((p) => `${p.exchange === '' ? '(default exchange)' : p.exchange}:${p.routingKey}`);
-  const roles = describeAssumedRoles(assumedConsumers(design.topology)).map((l) => `\n  ${l}`).join('');
+  const shown = publishers
+    .slice(0, 5)
+    .map((p) => `${p.exchange === '' ? '(default exchange)' : p.exchange}:${p.routingKey}`);
+  const roles = describeAssumedRoles(assumedConsumers(design.topology))
+    .map((l) => `\n  ${l}`)
+    .join('');
   return {
     design: r.design,
     note: `no consumers or publishers in the file: simulated with the ones lint assumes (${consumers.length} worker(s) that reject what they fail on, ${publishers.length} publisher(s): ${shown.join(', ')}${publishers.length > 5 ? ', …' : ''}); add your own with --publish/--consumer; assumed:${roles}`,

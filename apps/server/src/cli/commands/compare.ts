@@ -5,12 +5,24 @@ import { CliError, loadFileVhosts, type CliIo } from './context.js';
 import { failureFromArgs } from './simulate.js';
 import { withAssumedActors } from './assumedActors.js';
 
-export const COMPARE_USAGE = 'compare ID|FILE ... [--fail-first K | --always | --poison] [--json]   strategies side by side (default: every stock 3.10 template)';
+export const COMPARE_USAGE =
+  'compare ID|FILE ... [--fail-first K | --always | --poison] [--json]   strategies side by side (default: every stock 3.10 template)';
 
 export async function compareCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const a = parseArgs(argv, { values: ['fail-first'], switches: ['json', 'always', 'poison'] });
   const failure = failureFromArgs(a);
-  const picks = a.positionals.length > 0 ? a.positionals : ['requeue-once', 'dlx-ttl-wait-queue', 'republish-ttl', 'delayed-exchange', 'chained-ttl', 'quorum-delivery-limit', 'binary-delay-levels'];
+  const picks =
+    a.positionals.length > 0
+      ? a.positionals
+      : [
+          'requeue-once',
+          'dlx-ttl-wait-queue',
+          'republish-ttl',
+          'delayed-exchange',
+          'chained-ttl',
+          'quorum-delivery-limit',
+          'binary-delay-levels',
+        ];
   const entries: StrategyEntry[] = [];
   for (const p of picks) {
     if (getTemplate(p)) {
@@ -24,15 +36,24 @@ export async function compareCommand(argv: readonly string[], io: CliIo): Promis
       for (const doc of docs.length > 0 ? docs : all) {
         const label = docs.length > 1 && doc.vhost !== undefined ? `${p} (${doc.vhost})` : p;
         // a definitions file runs with the consumers and publishers lint assumes
-        const { design, note } = doc.kind === 'definitions' ? withAssumedActors(doc.design) : { design: doc.design, note: undefined };
+        const { design, note } =
+          doc.kind === 'definitions' ? withAssumedActors(doc.design) : { design: doc.design, note: undefined };
         if (note) io.err(`${label}: ${note}\n`);
-        if (design.publishers.length === 0) throw new CliError(`${label}: no publisher to simulate (and none can be assumed: the file has no queue)`);
+        if (design.publishers.length === 0)
+          throw new CliError(`${label}: no publisher to simulate (and none can be assumed: the file has no queue)`);
         entries.push({ label, design });
       }
     }
   }
   const rows = compareStrategies(entries, failure, { maxTimeMs: 24 * 3600 * 1000 });
-  if (flag(a, 'json')) io.out(JSON.stringify(rows.map(({ traces: _t, ...r }) => r), null, 2) + '\n');
+  if (flag(a, 'json'))
+    io.out(
+      JSON.stringify(
+        rows.map(({ traces: _t, ...r }) => r),
+        null,
+        2,
+      ) + '\n',
+    );
   else io.out(formatComparison(rows) + '\n');
   return 0;
 }

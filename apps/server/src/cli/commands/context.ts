@@ -69,10 +69,19 @@ export interface LoadedFile {
  * design (import-app's reader): every command that takes a design file takes these too. Bad
  * input -> CliError naming the file and line, exit 2.
  */
-export function loadAppConfig(files: readonly { name: string; text: string }[], opts: Parameters<typeof importAppConfig>[1] = {}): LoadedFile & { notes: readonly { file: string; line: number; text: string }[] } {
+export function loadAppConfig(
+  files: readonly { name: string; text: string }[],
+  opts: Parameters<typeof importAppConfig>[1] = {},
+): LoadedFile & { notes: readonly { file: string; line: number; text: string }[] } {
   try {
     const app = importAppConfig(files, opts);
-    return { kind: 'app-config', design: app.design, warnings: [], notes: app.notes, ...(app.design.vhost !== undefined ? { vhost: app.design.vhost } : {}) };
+    return {
+      kind: 'app-config',
+      design: app.design,
+      warnings: [],
+      notes: app.notes,
+      ...(app.design.vhost !== undefined ? { vhost: app.design.vhost } : {}),
+    };
   } catch (e) {
     if (e instanceof AppConfigFailure) throw new CliError(e.message, 2);
     throw e;
@@ -80,20 +89,34 @@ export function loadAppConfig(files: readonly { name: string; text: string }[], 
 }
 
 /** Reads a design JSON, a RabbitMQ definitions JSON or an application's configuration; bad input -> CliError naming the fields. */
-export async function loadFile(io: CliIo, file: string, opts: { vhost?: string | undefined } = {}): Promise<LoadedFile> {
+export async function loadFile(
+  io: CliIo,
+  file: string,
+  opts: { vhost?: string | undefined } = {},
+): Promise<LoadedFile> {
   const text = await readText(io, file);
   if (isAppConfigFile(file)) return loadAppConfig([{ name: file, text }]);
   const name = path.basename(file).replace(/\.json$/i, '');
   const r = loadDocument(text, { name, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
   if (!r.ok) throw new CliError(`${file}: invalid ${r.kind ?? 'input'}\n${indent(formatIssues(r.errors))}`);
-  return { kind: r.kind, design: r.design, warnings: r.warnings, ...(r.vhost !== undefined ? { vhost: r.vhost } : {}), ...(r.skippedBindings ? { skippedBindings: r.skippedBindings } : {}) };
+  return {
+    kind: r.kind,
+    design: r.design,
+    warnings: r.warnings,
+    ...(r.vhost !== undefined ? { vhost: r.vhost } : {}),
+    ...(r.skippedBindings ? { skippedBindings: r.skippedBindings } : {}),
+  };
 }
 
 /**
  * Like loadFile, but a whole-broker definitions file with objects in several vhosts (and no
  * `vhost` asked for) gives one document per vhost, in file order: commands work per vhost.
  */
-export async function loadFileVhosts(io: CliIo, file: string, opts: { vhost?: string | undefined } = {}): Promise<LoadedFile[]> {
+export async function loadFileVhosts(
+  io: CliIo,
+  file: string,
+  opts: { vhost?: string | undefined } = {},
+): Promise<LoadedFile[]> {
   const text = await readText(io, file);
   if (isAppConfigFile(file)) return [loadAppConfig([{ name: file, text }])];
   // the browser's Open / Import reads files through the same core function
@@ -103,7 +126,8 @@ export async function loadFileVhosts(io: CliIo, file: string, opts: { vhost?: st
 }
 
 /** `vhost "x": ` before a line about one vhost of several; nothing when there is one. */
-export const vhostLabel = (doc: LoadedFile, several: boolean): string => (several && doc.vhost !== undefined ? `vhost ${JSON.stringify(doc.vhost)}: ` : '');
+export const vhostLabel = (doc: LoadedFile, several: boolean): string =>
+  several && doc.vhost !== undefined ? `vhost ${JSON.stringify(doc.vhost)}: ` : '';
 
 export const indent = (s: string, by = '  '): string =>
   s

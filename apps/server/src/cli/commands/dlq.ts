@@ -5,7 +5,23 @@
  */
 import { readUserFile } from './readUserFile.js';
 import { resolve } from 'node:path';
-import { checkCanaryOptions, DEFAULT_CANARY_WAIT_MS, destinationLabel, parseJsonPatch, redriveShortfall, parseMaxRefail, parseRedriveFilter, parseRedriveTarget, parseSetHeader, type CanaryOptions, type CanaryProgress, type CauseGroup, type DeadLetterMessage, type RedriveEdit, type RedrivePlan } from '@retry-studio/topology-core/operate';
+import {
+  checkCanaryOptions,
+  DEFAULT_CANARY_WAIT_MS,
+  destinationLabel,
+  parseJsonPatch,
+  redriveShortfall,
+  parseMaxRefail,
+  parseRedriveFilter,
+  parseRedriveTarget,
+  parseSetHeader,
+  type CanaryOptions,
+  type CanaryProgress,
+  type CauseGroup,
+  type DeadLetterMessage,
+  type RedriveEdit,
+  type RedrivePlan,
+} from '@retry-studio/topology-core/operate';
 import { startCanaryRedrive } from '../../operate/canaryRedrive.js';
 import { browseQueue, MAX_BROWSE } from '../../operate/browse.js';
 import { dryRunRedrive, startRedrive, type RedriveRequest } from '../../operate/redrive.js';
@@ -23,16 +39,27 @@ const when = (s: number | undefined): string => (s === undefined ? '?' : new Dat
 
 function printMessage(io: CliIo, m: DeadLetterMessage): void {
   const d = m.xDeath.at(-1);
-  io.out(`#${m.seq}${m.redelivered ? ' (redelivered)' : ''} ${m.bodyBytes} bytes: ${JSON.stringify(m.body.slice(0, 120))}\n`);
-  if (d) io.out(`    first death: ${d.queue} ${d.reason} at ${when(d.time)} (via ${d.exchange || '(default)'} ${d['routing-keys'].join(',')})\n`);
-  for (const x of m.xDeath) io.out(`    x-death: ${x.queue} ${x.reason} count ${x.count}${x.time !== undefined ? ` at ${when(x.time)}` : ''}\n`);
+  io.out(
+    `#${m.seq}${m.redelivered ? ' (redelivered)' : ''} ${m.bodyBytes} bytes: ${JSON.stringify(m.body.slice(0, 120))}\n`,
+  );
+  if (d)
+    io.out(
+      `    first death: ${d.queue} ${d.reason} at ${when(d.time)} (via ${d.exchange || '(default)'} ${d['routing-keys'].join(',')})\n`,
+    );
+  for (const x of m.xDeath)
+    io.out(
+      `    x-death: ${x.queue} ${x.reason} count ${x.count}${x.time !== undefined ? ` at ${when(x.time)}` : ''}\n`,
+    );
   const h = Object.entries(m.headers).filter(([k]) => !k.startsWith('x-first-death') && !k.startsWith('x-last-death'));
   if (h.length) io.out(`    headers: ${h.map(([k, v]) => `${k}=${JSON.stringify(v).slice(0, 80)}`).join(' ')}\n`);
 }
 
 function printGroups(io: CliIo, groups: readonly CauseGroup[]): void {
   io.out(`by cause (first-death queue | reason | exception):\n`);
-  for (const g of groups) io.out(`  ${String(g.count).padStart(6)}  ${g.key}${g.firstTime !== undefined ? `  (${when(g.firstTime)} .. ${when(g.lastTime)})` : ''}\n`);
+  for (const g of groups)
+    io.out(
+      `  ${String(g.count).padStart(6)}  ${g.key}${g.firstTime !== undefined ? `  (${when(g.firstTime)} .. ${when(g.lastTime)})` : ''}\n`,
+    );
 }
 
 async function browse(argv: readonly string[], io: CliIo): Promise<number> {
@@ -51,7 +78,9 @@ async function browse(argv: readonly string[], io: CliIo): Promise<number> {
       return 0;
     }
     io.err(`note: ${r.effect.message}\n`);
-    io.out(`${r.queue} (${r.queueType}, vhost '${r.vhost}', RabbitMQ ${r.brokerVersion}): ${r.depth} message(s); showing ${r.messages.length} (${r.elapsedMs} ms)\n`);
+    io.out(
+      `${r.queue} (${r.queueType}, vhost '${r.vhost}', RabbitMQ ${r.brokerVersion}): ${r.depth} message(s); showing ${r.messages.length} (${r.elapsedMs} ms)\n`,
+    );
     if (r.messages.length === 0) return 0;
     printGroups(io, r.groups);
     for (const m of r.messages) printMessage(io, m);
@@ -62,27 +91,44 @@ async function browse(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 function printPlan(io: CliIo, plan: RedrivePlan): void {
-  io.out(`dry run: ${plan.moved} would move, ${plan.items.length - plan.moved} would stay (skipped), ${plan.filteredOut} filtered out; nothing changed\n`);
+  io.out(
+    `dry run: ${plan.moved} would move, ${plan.items.length - plan.moved} would stay (skipped), ${plan.filteredOut} filtered out; nothing changed\n`,
+  );
   for (const [d, n] of Object.entries(plan.byDestination)) io.out(`  ${String(n).padStart(6)} -> ${d}\n`);
   for (const [r, n] of Object.entries(plan.skipped)) io.out(`  ${String(n).padStart(6)} stay: ${r}\n`);
-  for (const i of plan.items.slice(0, 20)) io.out(`  #${i.seq} ${i.decision.kind === 'move' ? `-> ${destinationLabel(i.decision)} (${i.decision.via})` : `stays: ${i.decision.reason}`}\n`);
+  for (const i of plan.items.slice(0, 20))
+    io.out(
+      `  #${i.seq} ${i.decision.kind === 'move' ? `-> ${destinationLabel(i.decision)} (${i.decision.via})` : `stays: ${i.decision.reason}`}\n`,
+    );
 }
 
 function printProgress(io: CliIo, p: RedriveProgress): void {
-  io.out(`${p.status}: moved ${p.moved} of ${p.before}, left ${p.left} (filtered out ${p.filteredOut}) in ${p.elapsedMs} ms\n`);
+  io.out(
+    `${p.status}: moved ${p.moved} of ${p.before}, left ${p.left} (filtered out ${p.filteredOut}) in ${p.elapsedMs} ms\n`,
+  );
   for (const [d, n] of Object.entries(p.byDestination)) io.out(`  ${String(n).padStart(6)} -> ${d}\n`);
   for (const [r, n] of Object.entries(p.skipped)) io.out(`  ${String(n).padStart(6)} stay: ${r}\n`);
-  if (p.reconnects > 0 || p.lastLoss) io.out(`connection: ${p.reconnects} reconnect(s); last loss: ${p.lastLoss ?? 'none'}; ${p.deduplicated} redelivered original(s) acked without a second copy\n`);
+  if (p.reconnects > 0 || p.lastLoss)
+    io.out(
+      `connection: ${p.reconnects} reconnect(s); last loss: ${p.lastLoss ?? 'none'}; ${p.deduplicated} redelivered original(s) acked without a second copy\n`,
+    );
   if (p.duplicatesPossible > 0) io.out(`${p.duplicatesPossible} possible duplicates: copies in flight at the crash\n`);
   if (p.stoppedEarly) io.out(`stopped early: ${p.stoppedEarly}\n`);
   if (p.error) io.out(`error: ${p.error}\n`);
 }
 
 function printCanary(io: CliIo, p: CanaryProgress): void {
-  io.out(`${p.status}: canary re-drive of '${p.queue}', ${p.moved} of ${p.selection} moved (${p.through} through, ${p.back} back, ${p.waiting} waiting), ${p.untouched} untouched, ${p.batches.length} batch(es) in ${p.elapsedMs} ms; returns seen by ${p.watchedBy === 'tap' ? 'a tap on the dead-letter bindings' : 'queue depth'}\n`);
+  io.out(
+    `${p.status}: canary re-drive of '${p.queue}', ${p.moved} of ${p.selection} moved (${p.through} through, ${p.back} back, ${p.waiting} waiting), ${p.untouched} untouched, ${p.batches.length} batch(es) in ${p.elapsedMs} ms; returns seen by ${p.watchedBy === 'tap' ? 'a tap on the dead-letter bindings' : 'queue depth'}\n`,
+  );
   for (const b of p.batches)
-    io.out(`  batch ${b.index + 1}: ${b.moved}/${b.size} moved, ${b.through} through, ${b.back} back, ${b.waiting} waiting${b.verdictMs !== undefined ? `, verdict after ${b.verdictMs} ms` : ''}: ${b.verdict ? `${b.verdict.kind} (${b.verdict.basis}) ${b.verdict.reason}` : 'no verdict'}\n`);
-  for (const r of p.returned) io.out(`  back (batch ${r.batch}): ${r.messageId ?? JSON.stringify(r.body.slice(0, 60))} died again in ${r.queue}: ${r.reason} (re-driven ${r.redriveCount}x)\n`);
+    io.out(
+      `  batch ${b.index + 1}: ${b.moved}/${b.size} moved, ${b.through} through, ${b.back} back, ${b.waiting} waiting${b.verdictMs !== undefined ? `, verdict after ${b.verdictMs} ms` : ''}: ${b.verdict ? `${b.verdict.kind} (${b.verdict.basis}) ${b.verdict.reason}` : 'no verdict'}\n`,
+    );
+  for (const r of p.returned)
+    io.out(
+      `  back (batch ${r.batch}): ${r.messageId ?? JSON.stringify(r.body.slice(0, 60))} died again in ${r.queue}: ${r.reason} (re-driven ${r.redriveCount}x)\n`,
+    );
   if (p.stopReason) io.out(`${p.status === 'stopped' ? 'stopped' : 'end'}: ${p.stopReason}\n`);
   if (p.error) io.out(`error: ${p.error}\n`);
 }
@@ -91,7 +137,8 @@ function printCanary(io: CliIo, p: CanaryProgress): void {
 function canaryFromArgs(a: ReturnType<typeof parseArgs>): CanaryOptions | undefined {
   const n = value(a, 'canary');
   if (n === undefined) {
-    for (const k of ['canary-wait-ms', 'max-refail', 'canary-from-batch']) if (value(a, k) !== undefined) throw new CliError(`--${k} needs --canary N`, 2);
+    for (const k of ['canary-wait-ms', 'max-refail', 'canary-from-batch'])
+      if (value(a, k) !== undefined) throw new CliError(`--${k} needs --canary N`, 2);
     return undefined;
   }
   const num = (k: string, s: string): number => {
@@ -142,7 +189,23 @@ async function editFromArgs(a: ReturnType<typeof parseArgs>, cwd: string): Promi
 }
 
 async function redrive(argv: readonly string[], io: CliIo): Promise<number> {
-  const a = parseArgs(argv, { values: [...TARGET_FLAGS, 'queue', 'to', 'filter', 'limit', 'rate', 'canary', 'canary-wait-ms', 'max-refail', 'canary-from-batch', 'set-header', 'patch'], switches: ['json', 'dry-run', 'insist'] });
+  const a = parseArgs(argv, {
+    values: [
+      ...TARGET_FLAGS,
+      'queue',
+      'to',
+      'filter',
+      'limit',
+      'rate',
+      'canary',
+      'canary-wait-ms',
+      'max-refail',
+      'canary-from-batch',
+      'set-header',
+      'patch',
+    ],
+    switches: ['json', 'dry-run', 'insist'],
+  });
   const queue = value(a, 'queue');
   if (!queue) throw new CliError(`--queue is required\nusage: ${DLQ_USAGE}`, 2);
   const to = parseRedriveTarget(value(a, 'to') ?? 'original');
@@ -153,8 +216,10 @@ async function redrive(argv: readonly string[], io: CliIo): Promise<number> {
   const limit = intValue(a, 'limit', 1, 10_000_000);
   const rs = value(a, 'rate');
   const rate = rs === undefined ? undefined : Number(rs);
-  if (rate !== undefined && !(rate > 0 && Number.isFinite(rate))) throw new CliError(`--rate must be a positive number of messages per second, got ${JSON.stringify(rs)}`, 2);
-  if (rate !== undefined && rate < MIN_RATE_PER_SECOND) throw new CliError(`--rate must be at least ${MIN_RATE_TEXT}, got ${rs}`, 2);
+  if (rate !== undefined && !(rate > 0 && Number.isFinite(rate)))
+    throw new CliError(`--rate must be a positive number of messages per second, got ${JSON.stringify(rs)}`, 2);
+  if (rate !== undefined && rate < MIN_RATE_PER_SECOND)
+    throw new CliError(`--rate must be at least ${MIN_RATE_TEXT}, got ${rs}`, 2);
   const canary = canaryFromArgs(a);
   const edit = await editFromArgs(a, io.cwd);
   const r: RedriveRequest = {
@@ -173,7 +238,11 @@ async function redrive(argv: readonly string[], io: CliIo): Promise<number> {
       const { browse, plan, bounce } = await dryRunRedrive(t, conn, r).catch((e: unknown) => {
         throw cliFailure(e);
       });
-      if (flag(a, 'json')) io.out(JSON.stringify({ dryRun: true, queue, depth: browse.depth, effect: browse.effect, plan, bounce }, null, 2) + '\n');
+      if (flag(a, 'json'))
+        io.out(
+          JSON.stringify({ dryRun: true, queue, depth: browse.depth, effect: browse.effect, plan, bounce }, null, 2) +
+            '\n',
+        );
       else {
         io.err(`note: reading for the dry run: ${browse.effect.message}\n`);
         printPlan(io, plan);
@@ -190,7 +259,9 @@ async function redrive(argv: readonly string[], io: CliIo): Promise<number> {
       process.once('SIGINT', onSigint);
       const tick = setInterval(() => {
         const p = cj.progress();
-        io.err(`\r${p.status} batch ${p.batch} ${p.phase}: ${p.moved}/${p.selection} moved, ${p.through} through, ${p.back} back, ${p.waiting} waiting`);
+        io.err(
+          `\r${p.status} batch ${p.batch} ${p.phase}: ${p.moved}/${p.selection} moved, ${p.through} through, ${p.back} back, ${p.waiting} waiting`,
+        );
       }, 500);
       const p = await cj.done;
       clearInterval(tick);

@@ -1,5 +1,13 @@
 /** `--format`, `--portable`, `--vhost`, `--cluster`, `--out`: the options of the commands that write a design out (export, generate). */
-import { compilePortable, exportDesign, isExportFormat, validateExportOptions, EXPORT_FORMATS, type ExportFormat, type ExportOptions } from '@retry-studio/topology-core/io';
+import {
+  compilePortable,
+  exportDesign,
+  isExportFormat,
+  validateExportOptions,
+  EXPORT_FORMATS,
+  type ExportFormat,
+  type ExportOptions,
+} from '@retry-studio/topology-core/io';
 import { formatIssues, type Design } from '@retry-studio/topology-core/model';
 import { flag, value, type ParsedArgs } from './args.js';
 import { CliError, indent, writeOutput, type CliIo } from './context.js';
@@ -10,9 +18,13 @@ export function exportFormat(format: string): ExportFormat {
 }
 
 /** The design without the delayed-message plugin, or a CliError listing what cannot be compiled; `name` says what the design came from. */
-export function portableOrFail(design: Design, name: string): { readonly design: Design; readonly changes: readonly string[] } {
+export function portableOrFail(
+  design: Design,
+  name: string,
+): { readonly design: Design; readonly changes: readonly string[] } {
   const p = compilePortable(design);
-  if (!p.ok) throw new CliError(`cannot compile ${name} without the delayed-message plugin\n${indent(formatIssues(p.errors))}`);
+  if (!p.ok)
+    throw new CliError(`cannot compile ${name} without the delayed-message plugin\n${indent(formatIssues(p.errors))}`);
   return p;
 }
 
@@ -31,7 +43,10 @@ export const EXPORT_VALUE_OPTIONS = ['format', 'vhost', 'cluster', 'out'] as con
 export function exportOptions(a: ParsedArgs): ExportOptions {
   const vhost = value(a, 'vhost');
   const cluster = value(a, 'cluster');
-  const opts: ExportOptions = { ...(vhost !== undefined ? { vhost } : {}), ...(cluster !== undefined ? { cluster } : {}) };
+  const opts: ExportOptions = {
+    ...(vhost !== undefined ? { vhost } : {}),
+    ...(cluster !== undefined ? { cluster } : {}),
+  };
   const issues = validateExportOptions(opts);
   if (issues.length > 0) throw new CliError(issues.map((i) => `--${i.path}: ${i.message}`).join('\n'), 2);
   return opts;

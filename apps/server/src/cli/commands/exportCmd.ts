@@ -24,13 +24,20 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
   // what was skipped or is not modelled is said, never lost without a word
   for (const d of docs) {
     const notes = d.warnings.filter((w) => IMPORT_NOTE_CODES.includes(w.code));
-    if (notes.length > 0) io.err(`${file}${d.vhost !== undefined ? ` vhost ${JSON.stringify(d.vhost)}` : ''}:\n${formatWarnings(notes)}\n`);
+    if (notes.length > 0)
+      io.err(`${file}${d.vhost !== undefined ? ` vhost ${JSON.stringify(d.vhost)}` : ''}:\n${formatWarnings(notes)}\n`);
   }
   if (docs.length > 1) {
     const vhosts = docs.map((d) => JSON.stringify(d.vhost)).join(', ');
     if (value(a, 'vhost') !== undefined)
-      throw new CliError(`${file} has objects in ${docs.length} vhosts (${vhosts}): --vhost would put them all in one; pick the vhost to read with --source-vhost V`, 2);
-    const parts = docs.map((d) => ({ vhost: d.vhost!, design: portableIfAsked(a, d.design, `${file} vhost ${d.vhost}`, io) }));
+      throw new CliError(
+        `${file} has objects in ${docs.length} vhosts (${vhosts}): --vhost would put them all in one; pick the vhost to read with --source-vhost V`,
+        2,
+      );
+    const parts = docs.map((d) => ({
+      vhost: d.vhost!,
+      design: portableIfAsked(a, d.design, `${file} vhost ${d.vhost}`, io),
+    }));
     const cluster = value(a, 'cluster');
     const text = exportVhosts(parts, f, cluster !== undefined ? { cluster } : {});
     if (text === undefined)

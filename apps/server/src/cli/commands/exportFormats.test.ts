@@ -17,7 +17,16 @@ const cli = (...argv: string[]) => runCliCaptured(dir, argv);
 
 describe('export formats in the CLI', () => {
   it('generate and export write operator, terraform and asyncapi with --cluster and --vhost', async () => {
-    const op = await cli('generate', 'quorum-delivery-limit', '--format', 'operator', '--cluster', 'prod-rabbit', '--vhost', 'jobs');
+    const op = await cli(
+      'generate',
+      'quorum-delivery-limit',
+      '--format',
+      'operator',
+      '--cluster',
+      'prod-rabbit',
+      '--vhost',
+      'jobs',
+    );
     expect(op.code).toBe(0);
     expect(op.out).toContain('kind: "Queue"');
     expect(op.out).toContain('rabbitmqClusterReference:\n    name: "prod-rabbit"');
@@ -34,7 +43,9 @@ describe('export formats in the CLI', () => {
 
   it('rabbitmqadmin is v2 syntax with "$@" before the subcommand; rabbitmqadmin-v1 keeps the 3.x syntax', async () => {
     const v2 = await cli('generate', 'dlx-ttl-wait-queue', '--format', 'rabbitmqadmin');
-    expect(v2.out).toContain(`rabbitmqadmin "$@" declare queue --name 'orders.wait' --type 'classic' --durable 'true' --auto-delete 'false' --arguments '{"x-message-ttl":5000,"x-dead-letter-exchange":"orders.requeue"}'`);
+    expect(v2.out).toContain(
+      `rabbitmqadmin "$@" declare queue --name 'orders.wait' --type 'classic' --durable 'true' --auto-delete 'false' --arguments '{"x-message-ttl":5000,"x-dead-letter-exchange":"orders.requeue"}'`,
+    );
     const v1 = await cli('generate', 'dlx-ttl-wait-queue', '--format', 'rabbitmqadmin-v1');
     expect(v1.out).toContain(`rabbitmqadmin declare queue name='orders.wait' durable='true'`);
   });

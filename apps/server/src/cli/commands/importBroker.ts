@@ -15,17 +15,45 @@ export async function importBrokerCommand(argv: readonly string[], io: CliIo): P
   const r = await importBroker(t, { name: value(a, 'name') }).catch((e: unknown) => {
     throw cliFailure(e);
   });
-  if (!r.ok) throw new CliError(`vhost '${t.vhost}' cannot be read as a design:\n${formatIssues(r.errors).replace(/^/gm, '  ')}`);
+  if (!r.ok)
+    throw new CliError(
+      `vhost '${t.vhost}' cannot be read as a design:\n${formatIssues(r.errors).replace(/^/gm, '  ')}`,
+    );
   const tp = r.design.topology;
-  const parking = Object.entries(r.roles).filter(([, role]) => role === 'parking').map(([q]) => q);
+  const parking = Object.entries(r.roles)
+    .filter(([, role]) => role === 'parking')
+    .map(([q]) => q);
   io.err(
     `RabbitMQ ${r.rabbitVersion}, vhost '${r.vhost}' (profile ${r.design.profile}${r.v43 ? ', 4.3 rules' : ''}): ${tp.exchanges.length} exchanges, ${tp.queues.length} queues, ${tp.bindings.length} bindings; ` +
       `${r.design.consumers.length} workers and ${r.design.publishers.length} publishers scaffolded; read ${r.timings.readMs} ms, design ${r.timings.scaffoldMs} ms\n` +
       (parking.length ? `parking queues (where dead letters pile up): ${parking.join(', ')}\n` : '') +
-      (r.skipped.length ? `skipped ${r.skipped.length}: ${r.skipped.slice(0, 5).map((s) => `${s.kind} ${s.name} (${s.reason})`).join('; ')}\n` : '') +
-      (r.lint.length ? `lint: ${r.lint.length} finding(s): ${r.lint.slice(0, 5).map((f) => `${f.severity} ${f.id}`).join(', ')}\n` : ''),
+      (r.skipped.length
+        ? `skipped ${r.skipped.length}: ${r.skipped
+            .slice(0, 5)
+            .map((s) => `${s.kind} ${s.name} (${s.reason})`)
+            .join('; ')}\n`
+        : '') +
+      (r.lint.length
+        ? `lint: ${r.lint.length} finding(s): ${r.lint
+            .slice(0, 5)
+            .map((f) => `${f.severity} ${f.id}`)
+            .join(', ')}\n`
+        : ''),
   );
-  const text = flag(a, 'json') ? JSON.stringify({ rabbitVersion: r.rabbitVersion, vhost: r.vhost, roles: r.roles, skipped: r.skipped, lint: r.lint, design: r.design }, null, 2) + '\n' : writeDesignJson(r.design);
+  const text = flag(a, 'json')
+    ? JSON.stringify(
+        {
+          rabbitVersion: r.rabbitVersion,
+          vhost: r.vhost,
+          roles: r.roles,
+          skipped: r.skipped,
+          lint: r.lint,
+          design: r.design,
+        },
+        null,
+        2,
+      ) + '\n'
+    : writeDesignJson(r.design);
   await writeOutput(io, value(a, 'out'), text);
   return 0;
 }

@@ -21,11 +21,14 @@ export async function importCommand(argv: readonly string[], io: CliIo): Promise
   const docs = await loadFileVhosts(io, file, { vhost: value(a, 'vhost') });
   const name = value(a, 'name');
   const several = docs.length > 1;
-  const named = (doc: LoadedFile) => (name ? { ...doc.design, name: several ? `${name} (${doc.vhost})` : name } : doc.design);
+  const named = (doc: LoadedFile) =>
+    name ? { ...doc.design, name: several ? `${name} (${doc.vhost})` : name } : doc.design;
   for (const doc of docs) {
     const t = doc.design.topology;
     const where = doc.vhost !== undefined ? ` in vhost ${JSON.stringify(doc.vhost)}` : '';
-    io.err(`${file}: ${doc.kind}; ${t.exchanges.length} exchanges, ${t.queues.length} queues, ${t.bindings.length} bindings${t.policies?.length ? `, ${t.policies.length} policies` : ''}${where}\n`);
+    io.err(
+      `${file}: ${doc.kind}; ${t.exchanges.length} exchanges, ${t.queues.length} queues, ${t.bindings.length} bindings${t.policies?.length ? `, ${t.policies.length} policies` : ''}${where}\n`,
+    );
     if (doc.warnings.length) io.err(`warnings:\n${formatWarnings(doc.warnings)}\n`);
   }
   const out = value(a, 'out');
@@ -37,7 +40,9 @@ export async function importCommand(argv: readonly string[], io: CliIo): Promise
     for (const doc of docs) await writeOutput(io, outFileForVhost(out, doc.vhost!), writeDesignJson(named(doc)));
     return 0;
   }
-  io.err(`${file} has objects in ${docs.length} vhosts: printing one design per vhost as a JSON array (--out FILE writes FILE.VHOST.json each; --vhost V picks one)\n`);
+  io.err(
+    `${file} has objects in ${docs.length} vhosts: printing one design per vhost as a JSON array (--out FILE writes FILE.VHOST.json each; --vhost V picks one)\n`,
+  );
   io.out(`[\n${docs.map((d) => writeDesignJson(named(d)).trimEnd()).join(',\n')}\n]\n`);
   return 0;
 }

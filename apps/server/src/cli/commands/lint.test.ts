@@ -23,7 +23,9 @@ describe('pnpm cli lint --nodes', () => {
   it('flags the classic dead-letter queue only for a cluster', async () => {
     expect((await cli('lint', 'd.json')).out).not.toContain('classic-queue-in-cluster');
     const r = await cli('lint', 'd.json', '--nodes', '3');
-    expect(r.out).toMatch(/warning classic-queue-in-cluster: jobs\.dead is a classic dead-letter queue on a 3-node cluster/);
+    expect(r.out).toMatch(
+      /warning classic-queue-in-cluster: jobs\.dead is a classic dead-letter queue on a 3-node cluster/,
+    );
   });
   it('refuses a count that is not a node count', async () => {
     const r = await cli('lint', 'd.json', '--nodes', 'three');

@@ -19,8 +19,12 @@ describe('lint text output that scales', () => {
 
   it('groups 1,000 findings of one rule: the count, the first message, the first objects, one fix', () => {
     const out = formatFindings([...Array.from({ length: 1000 }, (_, i) => finding(i)), finding(0, 'dlx-missing')]);
-    expect(out).toContain('warning overflow-drops-silently: 1000 findings (--json lists every one); the first: q0 has a length limit and no DLX');
-    expect(out).toContain('objects (1000): queue:q0, queue:q1, queue:q2, queue:q3, queue:q4, queue:q5, queue:q6, queue:q7, ... and 992 more');
+    expect(out).toContain(
+      'warning overflow-drops-silently: 1000 findings (--json lists every one); the first: q0 has a length limit and no DLX',
+    );
+    expect(out).toContain(
+      'objects (1000): queue:q0, queue:q1, queue:q2, queue:q3, queue:q4, queue:q5, queue:q6, queue:q7, ... and 992 more',
+    );
     expect(out.match(/fix: Add a DLX\./g)).toHaveLength(2);
     expect(out).toContain('warning dlx-missing: q0');
     expect(out.length).toBeLessThan(1000);
@@ -28,7 +32,10 @@ describe('lint text output that scales', () => {
 
   it('a finding that names no object (a policy no queue of the file matches) prints no empty objects line, alone or grouped', () => {
     const none = (i: number): LintFinding => ({ ...finding(i, 'policy-key-refused'), severity: 'error', objects: [] });
-    for (const out of [formatFindings([none(0)]), formatFindings(Array.from({ length: GROUP_AFTER + 1 }, (_, i) => none(i)))]) {
+    for (const out of [
+      formatFindings([none(0)]),
+      formatFindings(Array.from({ length: GROUP_AFTER + 1 }, (_, i) => none(i))),
+    ]) {
       expect(out).not.toMatch(/objects( \(0\))?: *\n/);
       expect(out).toContain('fix: Add a DLX.');
     }
@@ -36,9 +43,15 @@ describe('lint text output that scales', () => {
   });
 
   it('groups validation warnings of one code', () => {
-    const w = (i: number): ValidationIssue => ({ path: `queues[${i}].arguments.x-foo`, code: 'unknown-argument', message: 'unknown queue argument "x-foo"' });
+    const w = (i: number): ValidationIssue => ({
+      path: `queues[${i}].arguments.x-foo`,
+      code: 'unknown-argument',
+      message: 'unknown queue argument "x-foo"',
+    });
     const out = formatWarnings(Array.from({ length: 500 }, (_, i) => w(i)));
-    expect(out).toBe('  queues[0].arguments.x-foo: unknown queue argument "x-foo" (and 499 more unknown-argument warnings: --json lists every one)');
+    expect(out).toBe(
+      '  queues[0].arguments.x-foo: unknown queue argument "x-foo" (and 499 more unknown-argument warnings: --json lists every one)',
+    );
   });
 
   it('names each vhost of a whole-broker file, then the totals', () => {
@@ -58,7 +71,9 @@ describe('one finding that names many objects', () => {
   it('prints the first objects and a count, and cuts a long message (--json keeps it whole)', () => {
     const objects = Array.from({ length: 900 }, (_, i) => `queue:svc${i}.work` as const);
     const message = `Dead letters from 900 queues go to events: ${objects.join(', ')}`;
-    const out = formatFindings([{ id: 'dead-letter-unroutable', severity: 'warning', message, objects, fix: 'bind them' }]);
+    const out = formatFindings([
+      { id: 'dead-letter-unroutable', severity: 'warning', message, objects, fix: 'bind them' },
+    ]);
     expect(out).toContain(`objects (900): queue:svc0.work, queue:svc1.work`);
     expect(out).toContain(`... and ${900 - SHOWN_OBJECTS} more`);
     expect(out).toContain(`more characters: --json has it whole)`);

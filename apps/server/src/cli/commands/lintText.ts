@@ -3,7 +3,13 @@
  * few objects, one message and fix), and so are validation warnings of one kind, so a file of
  * 1,000 queues prints a page, not the same line 1,000 times. `--json` keeps every finding.
  */
-import { GROUP_AFTER, SHOWN_OBJECTS, groupFindings, objectList, type LintFinding } from '@retry-studio/topology-core/lint';
+import {
+  GROUP_AFTER,
+  SHOWN_OBJECTS,
+  groupFindings,
+  objectList,
+  type LintFinding,
+} from '@retry-studio/topology-core/lint';
 import { formatIssues, type ValidationIssue } from '@retry-studio/topology-core/model';
 
 export { GROUP_AFTER, SHOWN_OBJECTS };
@@ -18,7 +24,10 @@ export interface LintSection {
 /** A message past this many characters is cut (one finding can name every queue of a dead-letter exchange). */
 export const MAX_MESSAGE = 600;
 
-const cutMessage = (m: string): string => (m.length > MAX_MESSAGE ? `${m.slice(0, MAX_MESSAGE)}… (${m.length - MAX_MESSAGE} more characters: --json has it whole)` : m);
+const cutMessage = (m: string): string =>
+  m.length > MAX_MESSAGE
+    ? `${m.slice(0, MAX_MESSAGE)}… (${m.length - MAX_MESSAGE} more characters: --json has it whole)`
+    : m;
 
 /** The objects line; none when the finding names no object (a policy no queue of the file matches): never an empty list. */
 function objectsLine(objects: readonly string[], count: string): string {
@@ -42,7 +51,8 @@ function formatGroup(list: readonly LintFinding[], objects: readonly string[], w
 export function formatFindings(findings: readonly LintFinding[], vhost?: string): string {
   const where = vhost !== undefined ? `[vhost ${JSON.stringify(vhost)}] ` : '';
   let out = '';
-  for (const g of groupFindings(findings)) out += g.kind === 'single' ? formatFinding(g.finding, where) : formatGroup(g.findings, g.objects, where);
+  for (const g of groupFindings(findings))
+    out += g.kind === 'single' ? formatFinding(g.finding, where) : formatGroup(g.findings, g.objects, where);
   return out;
 }
 
@@ -53,7 +63,10 @@ export function formatWarnings(warnings: readonly ValidationIssue[]): string {
   const lines: string[] = [];
   for (const list of byCode.values()) {
     if (list.length <= GROUP_AFTER) lines.push(formatIssues(list));
-    else lines.push(`${formatIssues(list.slice(0, 1))} (and ${list.length - 1} more ${list[0]!.code} warnings: --json lists every one)`);
+    else
+      lines.push(
+        `${formatIssues(list.slice(0, 1))} (and ${list.length - 1} more ${list[0]!.code} warnings: --json lists every one)`,
+      );
   }
   return lines.join('\n').replace(/^/gm, '  ');
 }
@@ -61,7 +74,9 @@ export function formatWarnings(warnings: readonly ValidationIssue[]): string {
 export function formatCounts(findings: readonly LintFinding[]): string {
   const errors = findings.filter((f) => f.severity === 'error').length;
   const warn = findings.filter((f) => f.severity === 'warning').length;
-  return findings.length === 0 ? 'no findings' : `${errors} error(s), ${warn} warning(s), ${findings.length - errors - warn} info`;
+  return findings.length === 0
+    ? 'no findings'
+    : `${errors} error(s), ${warn} warning(s), ${findings.length - errors - warn} info`;
 }
 
 /** The whole text report: per vhost when there are several, then the totals. */

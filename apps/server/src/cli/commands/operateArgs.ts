@@ -1,6 +1,15 @@
 /** What `import-broker` and `dlq` share: the broker target flags and the error mapping. */
 import type { ChannelModel } from 'amqplib';
-import { AmqpUrlError, BrokerConnectError, HostNotAllowedError, ManagementError, ManagementResolutionError, ManagementUrlError, openConnection, resolveBrokerUrl } from '../../broker/index.js';
+import {
+  AmqpUrlError,
+  BrokerConnectError,
+  HostNotAllowedError,
+  ManagementError,
+  ManagementResolutionError,
+  ManagementUrlError,
+  openConnection,
+  resolveBrokerUrl,
+} from '../../broker/index.js';
 import { OperateError, operateTarget, type OperateTarget } from '../../operate/operateTarget.js';
 import { value, type ParsedArgs } from './args.js';
 import { CliError } from './context.js';
@@ -25,8 +34,10 @@ export async function connect(t: OperateTarget): Promise<ChannelModel> {
 /** Broker and input failures as CLI errors (exit 1, the message names what is wrong). */
 export function cliFailure(err: unknown): Error {
   if (err instanceof OperateError) return new CliError(`${err.field}: ${err.message}`);
-  if (err instanceof AmqpUrlError || err instanceof HostNotAllowedError) return new CliError(`--url: ${err.message}`, 2);
+  if (err instanceof AmqpUrlError || err instanceof HostNotAllowedError)
+    return new CliError(`--url: ${err.message}`, 2);
   if (err instanceof ManagementUrlError) return new CliError(`--management-url: ${err.message}`, 2);
-  if (err instanceof BrokerConnectError || err instanceof ManagementError || err instanceof ManagementResolutionError) return new CliError(err.message);
+  if (err instanceof BrokerConnectError || err instanceof ManagementError || err instanceof ManagementResolutionError)
+    return new CliError(err.message);
   return err as Error;
 }

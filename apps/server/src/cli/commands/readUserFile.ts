@@ -32,7 +32,10 @@ export function errnoSentence(e: unknown): string {
   return code ? `the system refused it (${code})` : String((e as Error).message ?? e);
 }
 
-export type ReadProblem = { readonly kind: 'unreadable'; readonly message: string } | { readonly kind: 'too-large'; readonly message: string } | { readonly kind: 'binary'; readonly message: string };
+export type ReadProblem =
+  | { readonly kind: 'unreadable'; readonly message: string }
+  | { readonly kind: 'too-large'; readonly message: string }
+  | { readonly kind: 'binary'; readonly message: string };
 
 export class FileReadError extends Error {
   constructor(readonly problem: ReadProblem) {
@@ -57,7 +60,11 @@ export async function readUserFile(path: string, maxBytes = MAX_FILE_BYTES): Pro
     const st = await handle.stat();
     if (st.isDirectory()) throw new FileReadError({ kind: 'unreadable', message: ERRNO_SENTENCES.EISDIR! });
     const capText = `${Math.round(maxBytes / (1024 * 1024))} MB`;
-    if (st.isFile() && st.size > maxBytes) throw new FileReadError({ kind: 'too-large', message: `it is ${(st.size / (1024 * 1024)).toFixed(0)} MB, over the ${capText} a file may have here` });
+    if (st.isFile() && st.size > maxBytes)
+      throw new FileReadError({
+        kind: 'too-large',
+        message: `it is ${(st.size / (1024 * 1024)).toFixed(0)} MB, over the ${capText} a file may have here`,
+      });
     // a device or a pipe has no size: read up to the cap, and one byte more to know it is over
     const chunks: Buffer[] = [];
     let total = 0;
@@ -66,12 +73,24 @@ export async function readUserFile(path: string, maxBytes = MAX_FILE_BYTES): Pro
       const { bytesRead } = await handle.read(buf, 0, buf.length, null);
       if (bytesRead === 0) break;
       total += bytesRead;
-      if (total > maxBytes) throw new FileReadError({ kind: 'too-large', message: `it holds more than the ${capText} a file may have here` });
+      if (total > maxBytes)
+        throw new FileReadError({
+          kind: 'too-large',
+          message: `it holds more than the ${capText} a file may have here`,
+        });
       chunks.push(Buffer.from(buf.subarray(0, bytesRead)));
-      if (chunks.length === 1 && looksBinary(chunks[0]!)) throw new FileReadError({ kind: 'binary', message: 'it is not text (it holds binary data): give a JSON, YAML or properties file' });
+      if (chunks.length === 1 && looksBinary(chunks[0]!))
+        throw new FileReadError({
+          kind: 'binary',
+          message: 'it is not text (it holds binary data): give a JSON, YAML or properties file',
+        });
     }
     const all = Buffer.concat(chunks, total);
-    if (looksBinary(all)) throw new FileReadError({ kind: 'binary', message: 'it is not text (it holds binary data): give a JSON, YAML or properties file' });
+    if (looksBinary(all))
+      throw new FileReadError({
+        kind: 'binary',
+        message: 'it is not text (it holds binary data): give a JSON, YAML or properties file',
+      });
     return all.toString('utf8');
   } catch (e) {
     if (e instanceof FileReadError) throw e;

@@ -27,39 +27,101 @@ describe('rehearse flags', () => {
     expect(parseRate('--rate', '500/s')).toBe(500);
     expect(parseRate('--rate', '500')).toBe(500);
     expect(parseShare('--poison', '2%')).toBeCloseTo(0.02);
-    expect(parseOutage('orders.q@5m+10m')).toEqual({ target: 'orders.q', outages: [{ startMs: 300_000, endMs: 900_000 }] });
+    expect(parseOutage('orders.q@5m+10m')).toEqual({
+      target: 'orders.q',
+      outages: [{ startMs: 300_000, endMs: 900_000 }],
+    });
     expect(() => parseDuration('--duration', 'soon')).toThrow(/--duration/);
   });
 });
 
 describe('retry-studio rehearse', () => {
   it('prints the retry bill of materials for a template under an outage', async () => {
-    const r = await cli('rehearse', 'dlx-ttl-wait-queue', '--param', 'delayMs=2000', '--param', 'maxRetries=5', '--rate', '10/s', '--duration', '60s', '--outage', 'worker@10s+30s');
+    const r = await cli(
+      'rehearse',
+      'dlx-ttl-wait-queue',
+      '--param',
+      'delayMs=2000',
+      '--param',
+      'maxRetries=5',
+      '--rate',
+      '10/s',
+      '--duration',
+      '60s',
+      '--outage',
+      'worker@10s+30s',
+    );
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/parked\s+200\s+33\.3%\s+orders\.parking 200/);
     expect(r.out).toMatch(/orders\.wait\s+100/);
     expect(r.out).toMatch(/Retry storm: 50 retries\/s/);
   });
 
-  it('--json has the issue\'s names; --scenario gives the load', async () => {
+  it("--json has the issue's names; --scenario gives the load", async () => {
     const file = path.join(dir, 'load.json');
-    await writeFile(file, JSON.stringify({ rate: 10, durationMs: 30_000, targets: [{ target: 'worker', outages: [{ startMs: 5000, endMs: 15_000 }] }] }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        rate: 10,
+        durationMs: 30_000,
+        targets: [{ target: 'worker', outages: [{ startMs: 5000, endMs: 15_000 }] }],
+      }),
+    );
     const r = await cli('rehearse', 'quorum-delivery-limit', '--scenario', file, '--json');
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
-    expect(j.outcomes).toEqual({ acked: 200, parked: 100, parkedIn: { 'jobs.dead': 100 }, dropped: 0, expired: 0, inFlight: 0 });
-    for (const k of ['messages', 'deliveries', 'amplification', 'delayMs', 'drainMs', 'queues', 'brokerOps', 'wallMs']) expect(j).toHaveProperty(k);
-    expect(Object.keys(j.queues[0])).toEqual(expect.arrayContaining(['name', 'peakDepth', 'peakAtMs', 'peakMemoryBytes', 'series']));
+    expect(j.outcomes).toEqual({
+      acked: 200,
+      parked: 100,
+      parkedIn: { 'jobs.dead': 100 },
+      dropped: 0,
+      expired: 0,
+      inFlight: 0,
+    });
+    for (const k of ['messages', 'deliveries', 'amplification', 'delayMs', 'drainMs', 'queues', 'brokerOps', 'wallMs'])
+      expect(j).toHaveProperty(k);
+    expect(Object.keys(j.queues[0])).toEqual(
+      expect.arrayContaining(['name', 'peakDepth', 'peakAtMs', 'peakMemoryBytes', 'series']),
+    );
   });
 
   it('a definitions file runs with the actors lint assumes, and says so', async () => {
     const file = path.join(dir, 'defs.json');
-    const x = (name: string) => ({ name, vhost: '/', type: 'direct', durable: true, auto_delete: false, internal: false, arguments: {} });
-    const q = (name: string, args: Record<string, unknown> = {}) => ({ name, vhost: '/', durable: true, auto_delete: false, arguments: args });
-    const b = (source: string, destination: string) => ({ source, vhost: '/', destination, destination_type: 'queue', routing_key: 'job', arguments: {} });
+    const x = (name: string) => ({
+      name,
+      vhost: '/',
+      type: 'direct',
+      durable: true,
+      auto_delete: false,
+      internal: false,
+      arguments: {},
+    });
+    const q = (name: string, args: Record<string, unknown> = {}) => ({
+      name,
+      vhost: '/',
+      durable: true,
+      auto_delete: false,
+      arguments: args,
+    });
+    const b = (source: string, destination: string) => ({
+      source,
+      vhost: '/',
+      destination,
+      destination_type: 'queue',
+      routing_key: 'job',
+      arguments: {},
+    });
     await writeFile(
       file,
-      JSON.stringify({ rabbit_version: '3.10.8', exchanges: [x('app'), x('retry'), x('back')], queues: [q('work', { 'x-dead-letter-exchange': 'retry' }), q('work.wait', { 'x-message-ttl': 1000, 'x-dead-letter-exchange': 'back' })], bindings: [b('app', 'work'), b('retry', 'work.wait'), b('back', 'work')] }),
+      JSON.stringify({
+        rabbit_version: '3.10.8',
+        exchanges: [x('app'), x('retry'), x('back')],
+        queues: [
+          q('work', { 'x-dead-letter-exchange': 'retry' }),
+          q('work.wait', { 'x-message-ttl': 1000, 'x-dead-letter-exchange': 'back' }),
+        ],
+        bindings: [b('app', 'work'), b('retry', 'work.wait'), b('back', 'work')],
+      }),
     );
     const r = await cli('rehearse', file, '--rate', '5', '--duration', '20s', '--outage', 'work@2s+5s', '--json');
     expect(r.code).toBe(0);
@@ -69,10 +131,21 @@ describe('retry-studio rehearse', () => {
 
   it('a definitions file of policies only says it declares no queue (RabbitMQ case1, corpus/README.md)', async () => {
     const file = path.join(dir, 'policies.json');
-    await writeFile(file, JSON.stringify({ vhosts: [{ name: '/' }], queues: [], policies: [{ vhost: '/', name: 'p', pattern: '^x', 'apply-to': 'queues', priority: 0, definition: { expires: 1000 } }] }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        vhosts: [{ name: '/' }],
+        queues: [],
+        policies: [
+          { vhost: '/', name: 'p', pattern: '^x', 'apply-to': 'queues', priority: 0, definition: { expires: 1000 } },
+        ],
+      }),
+    );
     const r = await cli('rehearse', file, '--rate', '5', '--duration', '10s');
     expect(r.code).toBe(2);
-    expect(r.err).toContain('no publisher to rehearse (and none can be assumed: the file declares no queue; it holds 1 policy and 0 exchange(s))');
+    expect(r.err).toContain(
+      'no publisher to rehearse (and none can be assumed: the file declares no queue; it holds 1 policy and 0 exchange(s))',
+    );
   });
 
   it('bad input: exit 2, the option named', async () => {

@@ -20,13 +20,32 @@ async function designOf(subject: string, a: ReturnType<typeof parseArgs>, io: Cl
   if (r.note) io.err(`${subject}: ${r.note.replace('simulated with', 'rehearsed with')}\n`);
   // policies for queues the applications declare (RabbitMQ's case1): say that, not "the design has no publisher"
   if (r.design.publishers.length === 0 && r.design.topology.queues.length === 0)
-    throw new CliError(`${subject}: no publisher to rehearse (and none can be assumed: the file declares no queue; it holds ${r.design.topology.policies?.length ?? 0} polic${r.design.topology.policies?.length === 1 ? 'y' : 'ies'} and ${r.design.topology.exchanges.length} exchange(s))`, 2);
+    throw new CliError(
+      `${subject}: no publisher to rehearse (and none can be assumed: the file declares no queue; it holds ${r.design.topology.policies?.length ?? 0} polic${r.design.topology.policies?.length === 1 ? 'y' : 'ies'} and ${r.design.topology.exchanges.length} exchange(s))`,
+      2,
+    );
   return r.design;
 }
 
 export async function rehearseCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const a = parseArgs(argv, {
-    values: ['param', 'vhost', 'rate', 'duration', 'outage', 'error-rate', 'poison', 'processing-ms', 'concurrency', 'body-bytes', 'profile', 'scenario', 'seed', 'verify-on', 'management-url'],
+    values: [
+      'param',
+      'vhost',
+      'rate',
+      'duration',
+      'outage',
+      'error-rate',
+      'poison',
+      'processing-ms',
+      'concurrency',
+      'body-bytes',
+      'profile',
+      'scenario',
+      'seed',
+      'verify-on',
+      'management-url',
+    ],
     switches: ['json'],
   });
   const subject = a.positionals[0];
@@ -34,7 +53,8 @@ export async function rehearseCommand(argv: readonly string[], io: CliIo): Promi
   const design = await designOf(subject, a, io);
   const { load, outageSpecs, scenario } = await loadFromArgs(a, io);
   const issues = checkLoad(design, load);
-  if (issues.length > 0) throw new CliError(issues.map((i) => describeIssue(i, load, outageSpecs, scenario)).join('\n'), 2);
+  if (issues.length > 0)
+    throw new CliError(issues.map((i) => describeIssue(i, load, outageSpecs, scenario)).join('\n'), 2);
   const verifyOn = value(a, 'verify-on');
   let report: RehearsalReport;
   if (verifyOn !== undefined) {
@@ -50,9 +70,13 @@ export async function rehearseCommand(argv: readonly string[], io: CliIo): Promi
     }
     // the prediction follows the broker's rules unless --profile (or the scenario) says otherwise
     const onBroker = load.profile !== undefined ? load : { ...load, profile: target.profile };
-    if (load.profile === undefined) io.err(`rehearsed with RabbitMQ ${target.profile} rules, the broker's (RabbitMQ ${target.version})\n`);
+    if (load.profile === undefined)
+      io.err(`rehearsed with RabbitMQ ${target.profile} rules, the broker's (RabbitMQ ${target.version})\n`);
     const predicted = rehearse(design, onBroker);
-    report = { ...predicted, broker: await verifyOnBroker(design, onBroker, { target, predicted, log: (s) => io.err(s) }) };
+    report = {
+      ...predicted,
+      broker: await verifyOnBroker(design, onBroker, { target, predicted, log: (s) => io.err(s) }),
+    };
   } else report = rehearse(design, load);
   if (flag(a, 'json')) io.out(compactJson(report) + '\n');
   else io.out(formatRehearsal(subject, report));
@@ -61,5 +85,8 @@ export async function rehearseCommand(argv: readonly string[], io: CliIo): Promi
 
 /** indented JSON with number arrays (the depth series) on one line each */
 export function compactJson(v: unknown): string {
-  return JSON.stringify(v, null, 2).replace(/\[\s+(-?[0-9.e+-]+(?:,\s+-?[0-9.e+-]+)*)\s+\]/g, (_m, inner: string) => `[${inner.replace(/,\s+/g, ', ')}]`);
+  return JSON.stringify(v, null, 2).replace(
+    /\[\s+(-?[0-9.e+-]+(?:,\s+-?[0-9.e+-]+)*)\s+\]/g,
+    (_m, inner: string) => `[${inner.replace(/,\s+/g, ', ')}]`,
+  );
 }

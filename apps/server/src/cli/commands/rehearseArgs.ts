@@ -42,7 +42,8 @@ export function parseOutage(text: string): TargetLoad {
     // a start or length that is not a duration is said as such
     const at = text.lastIndexOf('@');
     const plus = text.indexOf('+', at);
-    if (at > 0 && plus >= 0) [text.slice(at + 1, plus), text.slice(plus + 1)].forEach((d) => parseDuration('--outage', d));
+    if (at > 0 && plus >= 0)
+      [text.slice(at + 1, plus), text.slice(plus + 1)].forEach((d) => parseDuration('--outage', d));
     throw new CliError(`--outage: "${text}" must be TARGET@START+LENGTH (like worker@5m+10m)`, 2);
   }
   if (o.lengthMs <= 0) throw new CliError(`--outage ${text}: the length must be above 0`, 2);
@@ -52,7 +53,10 @@ export function parseOutage(text: string): TargetLoad {
 const PROFILES: readonly string[] = ['3.10', '4.x', '4.3'];
 
 /** the load: the --scenario file's, with every flag given on top (outages added to its targets) */
-export async function loadFromArgs(a: ParsedArgs, io: CliIo): Promise<{ load: RehearsalLoad; outageSpecs: string[]; scenario?: string }> {
+export async function loadFromArgs(
+  a: ParsedArgs,
+  io: CliIo,
+): Promise<{ load: RehearsalLoad; outageSpecs: string[]; scenario?: string }> {
   const scenario = value(a, 'scenario');
   let base: Partial<RehearsalLoad> = {};
   if (scenario !== undefined) {
@@ -62,7 +66,11 @@ export async function loadFromArgs(a: ParsedArgs, io: CliIo): Promise<{ load: Re
     } catch (e) {
       throw new CliError(`--scenario ${scenario}: not JSON: ${(e as Error).message}`, 2);
     }
-    if (typeof base !== 'object' || base === null || Array.isArray(base)) throw new CliError(`--scenario ${scenario}: must be a JSON object with the load (rate, durationMs, targets, ...)`, 2);
+    if (typeof base !== 'object' || base === null || Array.isArray(base))
+      throw new CliError(
+        `--scenario ${scenario}: must be a JSON object with the load (rate, durationMs, targets, ...)`,
+        2,
+      );
   }
   const rate = value(a, 'rate');
   const duration = value(a, 'duration');
@@ -72,9 +80,15 @@ export async function loadFromArgs(a: ParsedArgs, io: CliIo): Promise<{ load: Re
     return v === undefined ? undefined : parse(`--${k}`, v);
   };
   const profile = value(a, 'profile');
-  if (profile !== undefined && !PROFILES.includes(profile)) throw new CliError(`--profile must be one of ${PROFILES.join(', ')}, got "${profile}"`, 2);
-  if (rate === undefined && base.rate === undefined && base.phases === undefined) throw new CliError('--rate is required (messages per second, like 500 or 500/s), or a --scenario file with rate or phases', 2);
-  if (duration === undefined && base.durationMs === undefined) throw new CliError('--duration is required (like 90s, 10m, 1h), or a --scenario file with durationMs', 2);
+  if (profile !== undefined && !PROFILES.includes(profile))
+    throw new CliError(`--profile must be one of ${PROFILES.join(', ')}, got "${profile}"`, 2);
+  if (rate === undefined && base.rate === undefined && base.phases === undefined)
+    throw new CliError(
+      '--rate is required (messages per second, like 500 or 500/s), or a --scenario file with rate or phases',
+      2,
+    );
+  if (duration === undefined && base.durationMs === undefined)
+    throw new CliError('--duration is required (like 90s, 10m, 1h), or a --scenario file with durationMs', 2);
   const extra = {
     ...(rate !== undefined ? { rate: parseRate('--rate', rate), phases: undefined } : {}),
     ...(duration !== undefined ? { durationMs: parseDuration('--duration', duration) } : {}),
@@ -91,7 +105,8 @@ export async function loadFromArgs(a: ParsedArgs, io: CliIo): Promise<{ load: Re
   return { load, outageSpecs, ...(scenario !== undefined ? { scenario } : {}) };
 }
 
-const opt = <K extends string>(k: K, v: number | undefined): Partial<Record<K, number>> => (v === undefined ? {} : ({ [k]: v } as Record<K, number>));
+const opt = <K extends string>(k: K, v: number | undefined): Partial<Record<K, number>> =>
+  v === undefined ? {} : ({ [k]: v } as Record<K, number>);
 
 const OPTION_OF: Record<string, string> = {
   rate: '--rate',
@@ -107,7 +122,12 @@ const OPTION_OF: Record<string, string> = {
 };
 
 /** a core issue, said under the option (or the scenario file's field) that gave the value */
-export function describeIssue(i: ValidationIssue, load: RehearsalLoad, outageSpecs: readonly string[], scenario: string | undefined): string {
+export function describeIssue(
+  i: ValidationIssue,
+  load: RehearsalLoad,
+  outageSpecs: readonly string[],
+  scenario: string | undefined,
+): string {
   const m = /^targets\[(\d+)\]/.exec(i.path);
   if (m) {
     const idx = Number(m[1]);

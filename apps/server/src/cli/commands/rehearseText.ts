@@ -12,18 +12,29 @@ export function formatBytes(b: number): string {
   return `${+(b / 1024 ** 3).toFixed(2)} GiB`;
 }
 
-const ms = (x: number | null | undefined): string => (x === null || x === undefined ? 'never' : formatMs(Math.round(x)));
+const ms = (x: number | null | undefined): string =>
+  x === null || x === undefined ? 'never' : formatMs(Math.round(x));
 
 function table(rows: readonly (readonly string[])[]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 export function formatRehearsal(label: string, r: RehearsalReport): string {
   const out: string[] = [];
   const rate = r.messages / Math.max(1, r.durationMs / 1000);
-  out.push(`Rehearsal of ${label}: ${n(r.messages)} messages over ${formatMs(r.durationMs)} (about ${n(rate)}/s), ${formatBytes(r.bodyBytes)} bodies, RabbitMQ ${r.profile} rules`);
-  for (const o of r.outages) out.push(`  outage: ${o.target}${o.consumers.length > 1 || o.consumers[0] !== o.target ? ` (${o.consumers.join(', ')})` : ''} from ${formatMs(o.startMs)} to ${formatMs(o.endMs)}`);
+  out.push(
+    `Rehearsal of ${label}: ${n(r.messages)} messages over ${formatMs(r.durationMs)} (about ${n(rate)}/s), ${formatBytes(r.bodyBytes)} bodies, RabbitMQ ${r.profile} rules`,
+  );
+  for (const o of r.outages)
+    out.push(
+      `  outage: ${o.target}${o.consumers.length > 1 || o.consumers[0] !== o.target ? ` (${o.consumers.join(', ')})` : ''} from ${formatMs(o.startMs)} to ${formatMs(o.endMs)}`,
+    );
   out.push(
     r.mode.kind === 'cohorts'
       ? `  simulated as ${n(r.mode.simulated)} cohorts (${r.mode.bucketMs} ms buckets) in ${formatMs(r.wallMs)}: ${r.mode.bound}`
@@ -34,7 +45,9 @@ export function formatRehearsal(label: string, r: RehearsalReport): string {
   out.push('');
   out.push('Outcomes');
   const o = r.outcomes;
-  const parkedIn = Object.entries(o.parkedIn).map(([q, c]) => `${q} ${n(c)}`).join(', ');
+  const parkedIn = Object.entries(o.parkedIn)
+    .map(([q, c]) => `${q} ${n(c)}`)
+    .join(', ');
   out.push(
     ...table([
       ['  acked', n(o.acked), pct(o.acked, r.messages)],
@@ -45,17 +58,33 @@ export function formatRehearsal(label: string, r: RehearsalReport): string {
     ]),
   );
   out.push(`Deliveries: ${n(r.deliveries)} (${r.amplification} per message)`);
-  out.push(r.delayMs ? `Delay, publish to ack: p50 ${ms(r.delayMs.p50)}, p95 ${ms(r.delayMs.p95)}, p99 ${ms(r.delayMs.p99)}, max ${ms(r.delayMs.max)}` : 'Delay, publish to ack: nothing acked');
-  if (r.outages.length > 0) out.push(`Drain: ${r.drainMs === null ? 'the retry queues never came back to their steady depth' : `${ms(r.drainMs)} after the last outage ended, every retry queue was back to its steady depth`}`);
+  out.push(
+    r.delayMs
+      ? `Delay, publish to ack: p50 ${ms(r.delayMs.p50)}, p95 ${ms(r.delayMs.p95)}, p99 ${ms(r.delayMs.p99)}, max ${ms(r.delayMs.max)}`
+      : 'Delay, publish to ack: nothing acked',
+  );
+  if (r.outages.length > 0)
+    out.push(
+      `Drain: ${r.drainMs === null ? 'the retry queues never came back to their steady depth' : `${ms(r.drainMs)} after the last outage ended, every retry queue was back to its steady depth`}`,
+    );
   out.push('');
   out.push('Queues');
-  out.push(...table([['  queue', 'peak depth', 'at', 'memory at peak'], ...r.queues.map((q) => [`  ${q.name}`, n(q.peakDepth), formatMs(q.peakAtMs), formatBytes(q.peakMemoryBytes)])]));
+  out.push(
+    ...table([
+      ['  queue', 'peak depth', 'at', 'memory at peak'],
+      ...r.queues.map((q) => [`  ${q.name}`, n(q.peakDepth), formatMs(q.peakAtMs), formatBytes(q.peakMemoryBytes)]),
+    ]),
+  );
   const sources = [...new Set(r.queues.map((q) => q.memoryBasis?.source).filter((s): s is string => s !== undefined))];
   for (const s of sources) out.push(`  memory: depth x (per-message overhead + body); ${s}`);
   out.push('');
   const b = r.brokerOps;
-  out.push(`Broker work, peak per second: ${n(b.publishesPerSec)} publishes, ${n(b.deadLettersPerSec)} dead-letterings, ${n(b.deliveriesPerSec)} deliveries`);
-  out.push(`Retry storm: ${n(b.retriesPerSec)} retries/s back at the failing consumer${b.retriesPerSec > 0 ? ` (the second from ${formatMs(b.retriesPeakAtMs)})` : ''}`);
+  out.push(
+    `Broker work, peak per second: ${n(b.publishesPerSec)} publishes, ${n(b.deadLettersPerSec)} dead-letterings, ${n(b.deliveriesPerSec)} deliveries`,
+  );
+  out.push(
+    `Retry storm: ${n(b.retriesPerSec)} retries/s back at the failing consumer${b.retriesPerSec > 0 ? ` (the second from ${formatMs(b.retriesPeakAtMs)})` : ''}`,
+  );
   if (r.broker) out.push('', ...formatMeasured(r, r.broker));
   return out.join('\n') + '\n';
 }
@@ -80,5 +109,8 @@ export function formatMeasured(p: RehearsalReport, m: MeasuredRehearsal): string
     const mq = m.queues.find((x) => x.name === q.name);
     row(`peak depth ${q.name}`, n(q.peakDepth), mq ? n(mq.peakDepth) : '-');
   }
-  return [`Measured on ${m.url}${m.brokerVersion ? ` (RabbitMQ ${m.brokerVersion})` : ''} in ${formatMs(m.wallMs)}`, ...table(rows)];
+  return [
+    `Measured on ${m.url}${m.brokerVersion ? ` (RabbitMQ ${m.brokerVersion})` : ''} in ${formatMs(m.wallMs)}`,
+    ...table(rows),
+  ];
 }

@@ -45,7 +45,10 @@ describe('pnpm cli rename', () => {
   it('renames an exchange in a definitions file and writes definitions', async () => {
     const r = await cli('rename', 'defs.json', '--exchange', 'orders.retry', 'orders.dlx');
     expect(r.code).toBe(0);
-    const defs = JSON.parse(r.out) as { exchanges: { name: string }[]; queues: { name: string; arguments: Record<string, unknown> }[] };
+    const defs = JSON.parse(r.out) as {
+      exchanges: { name: string }[];
+      queues: { name: string; arguments: Record<string, unknown> }[];
+    };
     expect(defs.exchanges.map((x) => x.name)).toContain('orders.dlx');
     expect(defs.queues[0]!.arguments['x-dead-letter-exchange']).toBe('orders.dlx');
   });
@@ -71,7 +74,21 @@ describe('the linter and the simulator on a rename done by hand (every field but
     const first = w.behaviour.onFailure[0]!;
     const stale: Design = {
       ...d,
-      consumers: [{ ...w, behaviour: { ...w.behaviour, onFailure: [{ ...first, when: { kind: 'lt', counter: { kind: 'deathCount', queue: 'orders.q', reason: 'rejected' }, value: 3 } }, ...w.behaviour.onFailure.slice(1)] } }],
+      consumers: [
+        {
+          ...w,
+          behaviour: {
+            ...w.behaviour,
+            onFailure: [
+              {
+                ...first,
+                when: { kind: 'lt', counter: { kind: 'deathCount', queue: 'orders.q', reason: 'rejected' }, value: 3 },
+              },
+              ...w.behaviour.onFailure.slice(1),
+            ],
+          },
+        },
+      ],
     };
     await writeFile(path.join(dir, 'stale.json'), writeDesignJson(stale));
     const lint = await cli('lint', 'stale.json');
@@ -79,6 +96,8 @@ describe('the linter and the simulator on a rename done by hand (every field but
     expect(lint.out).toContain('retry-never-ends: orders.work:');
     expect(lint.out).toContain('queue orders.q, reason rejected reads 0');
     const sim = await cli('simulate', 'stale.json', '--fail-first', '20');
-    expect(sim.out).toContain('ends in:          acked by worker at attempt 21 (only because the worker stopped failing: failing every time, it never ends)');
+    expect(sim.out).toContain(
+      'ends in:          acked by worker at attempt 21 (only because the worker stopped failing: failing every time, it never ends)',
+    );
   });
 });

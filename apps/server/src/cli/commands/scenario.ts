@@ -4,7 +4,8 @@ import { CliError, writeOutput, type CliIo } from './context.js';
 import { portableOrFail } from './exportArgs.js';
 import { buildTemplateOrFail, templateParams } from './templateArgs.js';
 
-export const SCENARIO_USAGE = 'scenario ID [--param k=v ...] [--portable] [--name NAME] [--out FILE]   a retry-scenario/1 file to replay with pnpm conformance';
+export const SCENARIO_USAGE =
+  'scenario ID [--param k=v ...] [--portable] [--name NAME] [--out FILE]   a retry-scenario/1 file to replay with pnpm conformance';
 
 export async function scenarioCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const a = parseArgs(argv, { values: ['param', 'name', 'out'], switches: ['portable'] });

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { intValue, parseArgs, value } from './args.js';
 import { CliError, type CliIo } from './context.js';
 
-export const SERVE_USAGE = 'serve [--host H] [--port P]   the web app and the API (default 127.0.0.1:8080, or HOST and PORT)';
+export const SERVE_USAGE =
+  'serve [--host H] [--port P]   the web app and the API (default 127.0.0.1:8080, or HOST and PORT)';
 
 /** Where the built web app is: RETRY_STUDIO_WEB_DIST (the package's bin sets it), else the workspace's apps/web/dist. */
 export function findWebDist(): string {
@@ -19,7 +20,8 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   const a = parseArgs(argv, { values: ['host', 'port'], switches: [] });
   if (a.positionals.length > 0) throw new CliError(`usage: ${SERVE_USAGE}`, 2);
   const envPort = process.env.PORT;
-  if (value(a, 'port') === undefined && envPort !== undefined && !/^[0-9]+$/.test(envPort)) throw new CliError(`PORT must be a port number, got ${JSON.stringify(envPort)}`, 2);
+  if (value(a, 'port') === undefined && envPort !== undefined && !/^[0-9]+$/.test(envPort))
+    throw new CliError(`PORT must be a port number, got ${JSON.stringify(envPort)}`, 2);
   const port = intValue(a, 'port', 0, 65535) ?? Number(envPort ?? 8080);
   // loopback only unless told otherwise: this server can change a broker
   const host = value(a, 'host') ?? process.env.HOST ?? '127.0.0.1';

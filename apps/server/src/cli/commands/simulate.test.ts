@@ -14,9 +14,30 @@ const cli = (...argv: string[]) => runCliCaptured(dir, argv);
 
 /** work -> (retry) -> work.wait (5 s TTL) -> (back) -> work, or work -> (dead) -> work.dlq. */
 function definitions(o: { loop: boolean; policies?: unknown[] }) {
-  const x = (name: string, type = 'direct') => ({ name, vhost: '/', type, durable: true, auto_delete: false, internal: false, arguments: {} });
-  const q = (name: string, args: Record<string, unknown> = {}) => ({ name, vhost: '/', durable: true, auto_delete: false, arguments: args });
-  const b = (source: string, destination: string, key: string) => ({ source, vhost: '/', destination, destination_type: 'queue', routing_key: key, arguments: {} });
+  const x = (name: string, type = 'direct') => ({
+    name,
+    vhost: '/',
+    type,
+    durable: true,
+    auto_delete: false,
+    internal: false,
+    arguments: {},
+  });
+  const q = (name: string, args: Record<string, unknown> = {}) => ({
+    name,
+    vhost: '/',
+    durable: true,
+    auto_delete: false,
+    arguments: args,
+  });
+  const b = (source: string, destination: string, key: string) => ({
+    source,
+    vhost: '/',
+    destination,
+    destination_type: 'queue',
+    routing_key: key,
+    arguments: {},
+  });
   return {
     rabbit_version: '3.10.8',
     exchanges: [x('app'), x('retry'), x('back'), x('dead')],
@@ -26,7 +47,13 @@ function definitions(o: { loop: boolean; policies?: unknown[] }) {
       q('work.dlq'),
       q('other'),
     ],
-    bindings: [b('app', 'work', 'job'), b('retry', 'work.wait', 'job'), b('back', 'work', 'job'), b('dead', 'work.dlq', 'job'), b('app', 'other', 'other')],
+    bindings: [
+      b('app', 'work', 'job'),
+      b('retry', 'work.wait', 'job'),
+      b('back', 'work', 'job'),
+      b('dead', 'work.dlq', 'job'),
+      b('app', 'other', 'other'),
+    ],
     policies: o.policies ?? [],
   };
 }
@@ -34,12 +61,29 @@ function definitions(o: { loop: boolean; policies?: unknown[] }) {
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'retry-cli-simulate-'));
   await writeFile(path.join(dir, 'loop.json'), JSON.stringify(definitions({ loop: true })));
-  const dlqTtl = { vhost: '/', name: 'dlq-ttl', pattern: '\\.dlq$', 'apply-to': 'queues', priority: 0, definition: { 'message-ttl': 7 * 24 * 3600 * 1000 } };
+  const dlqTtl = {
+    vhost: '/',
+    name: 'dlq-ttl',
+    pattern: '\\.dlq$',
+    'apply-to': 'queues',
+    priority: 0,
+    definition: { 'message-ttl': 7 * 24 * 3600 * 1000 },
+  };
   await writeFile(path.join(dir, 'dlq.json'), JSON.stringify(definitions({ loop: false, policies: [dlqTtl] })));
-  const limits = { vhost: '/', name: 'limits', pattern: '.*', 'apply-to': 'queues', priority: 0, definition: { 'max-length': 1000 } };
+  const limits = {
+    vhost: '/',
+    name: 'limits',
+    pattern: '.*',
+    'apply-to': 'queues',
+    priority: 0,
+    definition: { 'max-length': 1000 },
+  };
   await writeFile(path.join(dir, 'tie.json'), JSON.stringify(definitions({ loop: false, policies: [dlqTtl, limits] })));
   // policies only, as RabbitMQ's own case1 and the prometheus overview file hold them (corpus/README.md)
-  await writeFile(path.join(dir, 'policies-only.json'), JSON.stringify({ vhosts: [{ name: '/' }], queues: [], exchanges: [], bindings: [], policies: [dlqTtl, limits] }));
+  await writeFile(
+    path.join(dir, 'policies-only.json'),
+    JSON.stringify({ vhosts: [{ name: '/' }], queues: [], exchanges: [], bindings: [], policies: [dlqTtl, limits] }),
+  );
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -81,14 +125,20 @@ describe('pnpm cli simulate: outcomes and bounded output', () => {
 
   it('says which of two equal-priority policies it simulated with', async () => {
     const r = await cli('simulate', 'tie.json', ...worker);
-    expect(r.out).toContain("policy tie: dlq-ttl, limits (priority 0) match work.dlq: RabbitMQ's choice is unspecified; simulated with limits");
-    expect(JSON.parse((await cli('simulate', 'tie.json', ...worker, '--json')).out).policyTies).toEqual([{ queues: ['work.dlq'], policies: ['dlq-ttl', 'limits'], assumed: 'limits', pinned: false }]);
+    expect(r.out).toContain(
+      "policy tie: dlq-ttl, limits (priority 0) match work.dlq: RabbitMQ's choice is unspecified; simulated with limits",
+    );
+    expect(JSON.parse((await cli('simulate', 'tie.json', ...worker, '--json')).out).policyTies).toEqual([
+      { queues: ['work.dlq'], policies: ['dlq-ttl', 'limits'], assumed: 'limits', pinned: false },
+    ]);
   });
 
   it('a definitions file with policies and no queue says so, not that publishers or consumers are missing', async () => {
     const r = await cli('simulate', 'policies-only.json');
     expect(r.code).toBe(1);
-    expect(r.err).toContain('the definitions declare no queue (they hold 2 policies and 0 exchange(s): policies for queues the applications declare)');
+    expect(r.err).toContain(
+      'the definitions declare no queue (they hold 2 policies and 0 exchange(s): policies for queues the applications declare)',
+    );
     expect(r.err).not.toContain('has no publishers or consumers');
   });
 });

@@ -1,6 +1,19 @@
 import { computeBudget, formatMs, type BudgetFailure, type RetryBudget } from '@retry-studio/topology-core/budget';
-import { policyTies, validateDesign, type ConsumerSpec, type Design, type PublisherSpec, type Topology } from '@retry-studio/topology-core/model';
-import { describeOutcome, designToSimulation, outcomesOfRun, simulate, type MessageTrace } from '@retry-studio/topology-core/sim';
+import {
+  policyTies,
+  validateDesign,
+  type ConsumerSpec,
+  type Design,
+  type PublisherSpec,
+  type Topology,
+} from '@retry-studio/topology-core/model';
+import {
+  describeOutcome,
+  designToSimulation,
+  outcomesOfRun,
+  simulate,
+  type MessageTrace,
+} from '@retry-studio/topology-core/sim';
 import { foldRuns, formatRuns } from '@retry-studio/topology-core/text';
 import { flag, intValue, parseArgs, value } from './args.js';
 import { CliError, loadFileVhosts, type CliIo, type LoadedFile } from './context.js';
@@ -16,20 +29,44 @@ export const SIMULATE_USAGE =
 export function withAdHocActors(design: Design, a: ReturnType<typeof parseArgs>): Design {
   const pubs = (a.flags.get('publish') ?? []).map((spec, i): PublisherSpec => {
     const c = spec.indexOf(':');
-    if (c < 0) throw new CliError(`--publish must be EXCHANGE:ROUTING_KEY (use ":KEY" for the default exchange), got ${JSON.stringify(spec)}`, 2);
-    return { id: `cli-publisher-${i + 1}`, exchange: spec.slice(0, c), routingKey: spec.slice(c + 1), bodyPrefix: 'msg' };
+    if (c < 0)
+      throw new CliError(
+        `--publish must be EXCHANGE:ROUTING_KEY (use ":KEY" for the default exchange), got ${JSON.stringify(spec)}`,
+        2,
+      );
+    return {
+      id: `cli-publisher-${i + 1}`,
+      exchange: spec.slice(0, c),
+      routingKey: spec.slice(c + 1),
+      bodyPrefix: 'msg',
+    };
   });
   const cons = (a.flags.get('consumer') ?? []).map((spec, i): ConsumerSpec => {
     const eq = spec.indexOf('=');
     if (eq <= 0) throw new CliError(`--consumer must be QUEUE=ACTION[,ACTION...], got ${JSON.stringify(spec)}`, 2);
     const queue = spec.slice(0, eq);
     const acts = spec.slice(eq + 1).split(',');
-    if (acts.length === 1 && acts[0] === 'worker') return { id: `cli-worker-${i + 1}`, queue, behaviour: { kind: 'worker', onFailure: [{ then: { kind: 'reject' } }] } };
-    for (const x of acts) if (x !== 'ack' && x !== 'reject' && x !== 'requeue') throw new CliError(`--consumer actions are ack, reject, requeue (or worker), got ${JSON.stringify(x)}`, 2);
-    return { id: `cli-consumer-${i + 1}`, queue, behaviour: { kind: 'script', actions: acts.map((k) => ({ kind: k as 'ack' | 'reject' | 'requeue' })) } };
+    if (acts.length === 1 && acts[0] === 'worker')
+      return {
+        id: `cli-worker-${i + 1}`,
+        queue,
+        behaviour: { kind: 'worker', onFailure: [{ then: { kind: 'reject' } }] },
+      };
+    for (const x of acts)
+      if (x !== 'ack' && x !== 'reject' && x !== 'requeue')
+        throw new CliError(`--consumer actions are ack, reject, requeue (or worker), got ${JSON.stringify(x)}`, 2);
+    return {
+      id: `cli-consumer-${i + 1}`,
+      queue,
+      behaviour: { kind: 'script', actions: acts.map((k) => ({ kind: k as 'ack' | 'reject' | 'requeue' })) },
+    };
   });
   if (pubs.length === 0 && cons.length === 0) return design;
-  const next: Design = { ...design, publishers: [...design.publishers, ...pubs], consumers: [...design.consumers, ...cons] };
+  const next: Design = {
+    ...design,
+    publishers: [...design.publishers, ...pubs],
+    consumers: [...design.consumers, ...cons],
+  };
   const v = validateDesign(next);
   if (!v.ok) throw new CliError(`--publish/--consumer: ${v.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
   return next;
@@ -45,7 +82,10 @@ export function failureFromArgs(a: ReturnType<typeof parseArgs>): BudgetFailure 
 }
 
 export async function simulateCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const a = parseArgs(argv, { values: ['fail-first', 'messages', 'seed', 'vhost', 'publish', 'consumer'], switches: ['json', 'always', 'poison'] });
+  const a = parseArgs(argv, {
+    values: ['fail-first', 'messages', 'seed', 'vhost', 'publish', 'consumer'],
+    switches: ['json', 'always', 'poison'],
+  });
   const file = a.positionals[0];
   if (!file || a.positionals.length > 1) throw new CliError(`usage: ${SIMULATE_USAGE}`, 2);
   const failure = failureFromArgs(a);
@@ -55,7 +95,9 @@ export async function simulateCommand(argv: readonly string[], io: CliIo): Promi
   const all = await loadFileVhosts(io, file, { vhost: value(a, 'vhost') });
   if (all.length === 1) return simulateDoc(all[0]!, a, io, file, { failure, messages, seed });
   const adHoc = (a.flags.get('publish') ?? []).length > 0 || (a.flags.get('consumer') ?? []).length > 0;
-  const runnable = all.filter((d) => d.design.publishers.length > 0 || adHoc || withAssumedActors(d.design).note !== undefined);
+  const runnable = all.filter(
+    (d) => d.design.publishers.length > 0 || adHoc || withAssumedActors(d.design).note !== undefined,
+  );
   let code = 0;
   let ran = 0;
   for (const d of runnable) {
@@ -67,7 +109,17 @@ export async function simulateCommand(argv: readonly string[], io: CliIo): Promi
       continue;
     }
     io.out(`== vhost ${JSON.stringify(d.vhost)}\n`);
-    code = Math.max(code, await simulateDoc({ ...d, design }, a, io, `${file} vhost ${JSON.stringify(d.vhost)}`, { failure, messages, seed }, false));
+    code = Math.max(
+      code,
+      await simulateDoc(
+        { ...d, design },
+        a,
+        io,
+        `${file} vhost ${JSON.stringify(d.vhost)}`,
+        { failure, messages, seed },
+        false,
+      ),
+    );
     ran++;
   }
   if (ran === 0)
@@ -82,7 +134,10 @@ function whyNothingToSimulate(doc: LoadedFile): string {
   if (doc.kind !== 'definitions') return 'the design has no publisher';
   const t = doc.design.topology;
   if (t.queues.length > 0) return 'a definitions file has no publishers or consumers';
-  const held = [`${t.policies?.length ?? 0} polic${t.policies?.length === 1 ? 'y' : 'ies'}`, `${t.exchanges.length} exchange(s)`];
+  const held = [
+    `${t.policies?.length ?? 0} polic${t.policies?.length === 1 ? 'y' : 'ies'}`,
+    `${t.exchanges.length} exchange(s)`,
+  ];
   return `the definitions declare no queue (they hold ${held.join(' and ')}: policies for queues the applications declare), so no publisher or consumer can be assumed`;
 }
 
@@ -102,14 +157,23 @@ async function simulateDoc(
   addActors = true,
 ): Promise<number> {
   const adHoc = (a.flags.get('publish') ?? []).length > 0 || (a.flags.get('consumer') ?? []).length > 0;
-  const design = addActors ? (adHoc || loaded.kind !== 'definitions' ? withAdHocActors(loaded.design, a) : assumed(loaded.design, io, '')) : loaded.design;
+  const design = addActors
+    ? adHoc || loaded.kind !== 'definitions'
+      ? withAdHocActors(loaded.design, a)
+      : assumed(loaded.design, io, '')
+    : loaded.design;
   const doc = { ...loaded, design };
   if (doc.design.publishers.length === 0)
-    throw new CliError(`${file}: ${whyNothingToSimulate(doc)}: nothing to simulate. Add them with --publish EXCHANGE:KEY [--consumer QUEUE=worker], or start from a template (pnpm cli generate ID)`);
+    throw new CliError(
+      `${file}: ${whyNothingToSimulate(doc)}: nothing to simulate. Add them with --publish EXCHANGE:KEY [--consumer QUEUE=worker], or start from a template (pnpm cli generate ID)`,
+    );
   const budget = computeBudget(doc.design, failure, { seed, messages: Math.max(1, messages - 1) });
   // every message's path, with the failure model applied to all of them
   const model = failure.kind === 'poison' ? { kind: 'poison' as const, bodies: [budget.traces[0]!.body] } : failure;
-  const result = simulate({ ...designToSimulation(doc.design, { messages, failure: model, seed }), maxTimeMs: HORIZON_MS });
+  const result = simulate({
+    ...designToSimulation(doc.design, { messages, failure: model, seed }),
+    maxTimeMs: HORIZON_MS,
+  });
   // each message's outcome, read the one way every place reads it
   const { traces } = outcomesOfRun(doc.design, result, model);
   const topology = doc.design.topology;
@@ -123,7 +187,12 @@ async function simulateDoc(
           file,
           failure,
           budget: { ...summary, ...bounded('delaysMs', delaysMs), endsInText: budget.outcomeText },
-          policyTies: ties.map((t) => ({ queues: t.queues, policies: t.policies, assumed: t.assumed, pinned: t.pinned })),
+          policyTies: ties.map((t) => ({
+            queues: t.queues,
+            policies: t.policies,
+            assumed: t.assumed,
+            pinned: t.pinned,
+          })),
           messages: traces.map((t) => jsonTrace(t, topology)),
           truncated: result.truncated,
           endTimeMs: result.endTime,
@@ -152,10 +221,14 @@ async function simulateDoc(
       io.out(`  ... ${groups.size - MAX_GROUPS} more kinds of journey (--json lists every message)\n`);
       break;
     }
-    const who = bodies.length === 1 ? bodies[0]! : `${bodies.length} messages (${bodies.length > 3 ? `${bodies.slice(0, 3).join(', ')}, ...` : bodies.join(', ')})`;
+    const who =
+      bodies.length === 1
+        ? bodies[0]!
+        : `${bodies.length} messages (${bodies.length > 3 ? `${bodies.slice(0, 3).join(', ')}, ...` : bodies.join(', ')})`;
     io.out(`  ${who}: ${story}\n`);
   }
-  if (traces.some((t) => t.outcome.kind === 'moving')) io.out(`  (simulation cut off after ${formatMs(result.endTime)} of virtual time: some messages never settle)\n`);
+  if (traces.some((t) => t.outcome.kind === 'moving'))
+    io.out(`  (simulation cut off after ${formatMs(result.endTime)} of virtual time: some messages never settle)\n`);
   return 0;
 }
 
@@ -172,24 +245,45 @@ const MAX_LIST = 200;
 function bounded<T>(key: string, items: readonly T[]): Record<string, unknown> {
   if (items.length <= MAX_LIST) return { [key]: items };
   const runs = foldRuns(items);
-  if (runs.reduce((n, r) => n + r.items.length, 0) <= MAX_LIST) return { [`${key}Runs`]: runs, [`${key}Length`]: items.length };
-  return { [`${key}Head`]: items.slice(0, MAX_LIST / 2), [`${key}Tail`]: items.slice(-MAX_LIST / 2), [`${key}Length`]: items.length };
+  if (runs.reduce((n, r) => n + r.items.length, 0) <= MAX_LIST)
+    return { [`${key}Runs`]: runs, [`${key}Length`]: items.length };
+  return {
+    [`${key}Head`]: items.slice(0, MAX_LIST / 2),
+    [`${key}Tail`]: items.slice(-MAX_LIST / 2),
+    [`${key}Length`]: items.length,
+  };
 }
 
 function jsonTrace(t: MessageTrace, topology: Topology): Record<string, unknown> {
   const { path, attemptTimes, delaysMs, ...rest } = t;
-  return { ...rest, endsInText: describeOutcome(t.outcome, { topology, horizonMs: HORIZON_MS }), ...bounded('path', path), ...bounded('attemptTimes', attemptTimes), ...bounded('delaysMs', delaysMs) };
+  return {
+    ...rest,
+    endsInText: describeOutcome(t.outcome, { topology, horizonMs: HORIZON_MS }),
+    ...bounded('path', path),
+    ...bounded('attemptTimes', attemptTimes),
+    ...bounded('delaysMs', delaysMs),
+  };
 }
 
 /** One message's path, attempts and ending, repetition folded: a few lines however long it looped. */
 function messageStory(t: MessageTrace, topology: Topology): string {
   const path = t.path.length ? formatRuns(t.path, ' -> ') : '(never enqueued)';
-  const times = t.attemptTimes.length === 0 ? '' : t.attemptTimes.length <= 10 ? ` at ${t.attemptTimes.map(formatMs).join(', ')}` : ` from ${formatMs(t.attemptTimes[0]!)} to ${formatMs(t.attemptTimes[t.attemptTimes.length - 1]!)}, delays ${formatRuns(t.delaysMs.map(formatMs), ', ')}`;
+  const times =
+    t.attemptTimes.length === 0
+      ? ''
+      : t.attemptTimes.length <= 10
+        ? ` at ${t.attemptTimes.map(formatMs).join(', ')}`
+        : ` from ${formatMs(t.attemptTimes[0]!)} to ${formatMs(t.attemptTimes[t.attemptTimes.length - 1]!)}, delays ${formatRuns(t.delaysMs.map(formatMs), ', ')}`;
   return `${path}\n    attempts ${t.attempts.toLocaleString('en-US')}${times}; ends: ${describeOutcome(t.outcome, { topology, horizonMs: HORIZON_MS })}`;
 }
 
 export function formatBudget(b: RetryBudget): string {
-  const f = b.failure.kind === 'failFirst' ? `fails the first ${b.failure.n} attempt(s)` : b.failure.kind === 'always' ? 'always fails' : 'one poison message among healthy ones';
+  const f =
+    b.failure.kind === 'failFirst'
+      ? `fails the first ${b.failure.n} attempt(s)`
+      : b.failure.kind === 'always'
+        ? 'always fails'
+        : 'one poison message among healthy ones';
   const lines = [
     `retry budget: ${b.label} (${f})`,
     `  attempts:         ${b.attempts.toLocaleString('en-US')}${b.outcome.kind === 'moving' ? ' (and counting: never settles)' : ''}`,
@@ -199,7 +293,9 @@ export function formatBudget(b: RetryBudget): string {
     `  broker ops:       ${b.ops.publishes} publish(es), ${b.ops.deadLetterings} dead-lettering(s), ${b.ops.routings} routing(s), ${b.ops.enqueues} enqueue(s), ${b.ops.deliveries} deliveries`,
     `  objects:          ${b.objects.exchanges} exchanges, ${b.objects.queues} queues, ${b.objects.bindings} bindings${b.objects.policies ? `, ${b.objects.policies} policies` : ''}`,
     ...(b.requires.length ? [`  requires:         ${b.requires.join(', ')}`] : []),
-    ...(b.healthyMaxLatencyMs !== undefined ? [`  healthy messages: all done by ${formatMs(b.healthyMaxLatencyMs)}`] : []),
+    ...(b.healthyMaxLatencyMs !== undefined
+      ? [`  healthy messages: all done by ${formatMs(b.healthyMaxLatencyMs)}`]
+      : []),
     `  risks:`,
     ...(b.risks.length ? b.risks.map((r) => `    - ${r.kind}: ${r.why}`) : ['    none found']),
   ];

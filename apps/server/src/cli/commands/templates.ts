@@ -10,7 +10,15 @@ export async function templatesCommand(argv: readonly string[], io: CliIo): Prom
   if (flag(a, 'json')) {
     io.out(
       JSON.stringify(
-        ts.map((t) => ({ id: t.id, title: t.title, summary: t.summary, requires: t.requires, profile: t.profile, runsOnStock310: t.runsOnStock310, params: t.params })),
+        ts.map((t) => ({
+          id: t.id,
+          title: t.title,
+          summary: t.summary,
+          requires: t.requires,
+          profile: t.profile,
+          runsOnStock310: t.runsOnStock310,
+          params: t.params,
+        })),
         null,
         2,
       ) + '\n',
@@ -21,7 +29,9 @@ export async function templatesCommand(argv: readonly string[], io: CliIo): Prom
   for (const t of ts) {
     const tags = [t.profile === '4.x' ? '4.x' : '', ...t.requires].filter(Boolean);
     io.out(`${t.id.padEnd(w)}  ${t.summary}${tags.length ? ` [${tags.join(', ')}]` : ''}\n`);
-    io.out(`${''.padEnd(w)}  params: ${t.params.map((p) => `${p.name}=${Array.isArray(p.default) ? p.default.join(',') : String(p.default)}`).join(' ')}\n`);
+    io.out(
+      `${''.padEnd(w)}  params: ${t.params.map((p) => `${p.name}=${Array.isArray(p.default) ? p.default.join(',') : String(p.default)}`).join(' ')}\n`,
+    );
   }
   return 0;
 }

@@ -23,7 +23,10 @@ describe('retry-studio tune: bad input', () => {
     [['--deadline', '0'], /--deadline: must be above 0/],
     [['--deadline', '10m', '--deadline-share', '120%'], /--deadline-share: must be between 0% and 100%/],
     [['--strategies', 'nope'], /--strategies: unknown strategy "nope"/],
-    [['--profile', '3.10', '--strategies', 'quorum-delayed-retry'], /--profile: no requested strategy runs on profile 3\.10/],
+    [
+      ['--profile', '3.10', '--strategies', 'quorum-delayed-retry'],
+      /--profile: no requested strategy runs on profile 3\.10/,
+    ],
     [['--deadline-share', '99%'], /--deadline-share: needs --deadline/],
     [['--outage-length', '2h'], /--outage-length: 2 h does not fit/],
     [['--rate', 'fast'], /--rate: "fast" is not a rate/],
@@ -38,9 +41,27 @@ describe('retry-studio tune: bad input', () => {
 
 describe('retry-studio tune', () => {
   it('--json lists feasible recommendations best first with the rehearsal names, and --out writes the best design', async () => {
-    const r = await cli('tune', ...SMALL, '--strategies', 'dlx-ttl-wait-queue,chained-ttl', '--deadline', '4m', '--json', '--out', 'best.json');
+    const r = await cli(
+      'tune',
+      ...SMALL,
+      '--strategies',
+      'dlx-ttl-wait-queue,chained-ttl',
+      '--deadline',
+      '4m',
+      '--json',
+      '--out',
+      'best.json',
+    );
     expect(r.code).toBe(0);
-    const j = JSON.parse(r.out) as { feasible: boolean; recommendations: { strategy: string; params: object; metrics: { outcomes: { acked: number }; amplification: number; delayMs: { p99: number } }; design: { name: string } }[] };
+    const j = JSON.parse(r.out) as {
+      feasible: boolean;
+      recommendations: {
+        strategy: string;
+        params: object;
+        metrics: { outcomes: { acked: number }; amplification: number; delayMs: { p99: number } };
+        design: { name: string };
+      }[];
+    };
     expect(j.feasible).toBe(true);
     expect(j.recommendations[0]!.metrics.delayMs.p99).toBeLessThanOrEqual(240_000);
     expect(['dlx-ttl-wait-queue', 'chained-ttl']).toContain(j.recommendations[0]!.strategy);

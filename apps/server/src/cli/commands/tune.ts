@@ -17,7 +17,17 @@ const num = (text: string, option: string): number => {
 const parseBytes: Parse = (option, text) => {
   const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([kmgt]i?b|b)?\s*$/i.exec(text);
   if (!m) throw new CliError(`${option}: "${text}" is not a size (like 512, 4kB, 1GB)`, 2);
-  const unit: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4 };
+  const unit: Record<string, number> = {
+    b: 1,
+    kb: 1e3,
+    mb: 1e6,
+    gb: 1e9,
+    tb: 1e12,
+    kib: 1024,
+    mib: 1024 ** 2,
+    gib: 1024 ** 3,
+    tib: 1024 ** 4,
+  };
   return Math.round(Number(m[1]) * unit[(m[2] ?? 'b').toLowerCase()]!);
 };
 
@@ -29,46 +39,88 @@ async function fromDesign(io: CliIo, file: string | undefined): Promise<Design |
   if (file === undefined) return undefined;
   const doc = await loadFile(io, file);
   // a definitions file is tuned with the consumers and publishers lint assumes
-  const { design, note } = doc.kind === 'definitions' ? withAssumedActors(doc.design) : { design: doc.design, note: undefined };
+  const { design, note } =
+    doc.kind === 'definitions' ? withAssumedActors(doc.design) : { design: doc.design, note: undefined };
   if (note) io.err(`${file}: ${note}\n`);
-  if (design.publishers.length === 0) throw new CliError(`--from ${file}: no publisher to rehearse (and none can be assumed: no exchange routes to a queue)`, 2);
+  if (design.publishers.length === 0)
+    throw new CliError(
+      `--from ${file}: no publisher to rehearse (and none can be assumed: no exchange routes to a queue)`,
+      2,
+    );
   return design;
 }
 
 export async function tuneCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const a = parseArgs(argv, {
-    values: ['rate', 'duration', 'outage-length', 'error-rate', 'poison', 'processing-ms', 'concurrency', 'body-bytes', 'profile', 'deadline', 'deadline-share', 'max-amplification', 'max-memory', 'max-depth', 'strategies', 'from', 'out'],
+    values: [
+      'rate',
+      'duration',
+      'outage-length',
+      'error-rate',
+      'poison',
+      'processing-ms',
+      'concurrency',
+      'body-bytes',
+      'profile',
+      'deadline',
+      'deadline-share',
+      'max-amplification',
+      'max-memory',
+      'max-depth',
+      'strategies',
+      'from',
+      'out',
+    ],
     switches: ['json', 'no-plugins'],
   });
-  if (a.positionals.length > 0) throw new CliError(`unexpected ${JSON.stringify(a.positionals[0])}; usage: ${TUNE_USAGE}`, 2);
+  if (a.positionals.length > 0)
+    throw new CliError(`unexpected ${JSON.stringify(a.positionals[0])}; usage: ${TUNE_USAGE}`, 2);
   const read = (k: string, parse: Parse): number | undefined => {
     const v = value(a, k);
     return v === undefined ? undefined : parse(`--${k}`, v);
   };
   const profile = value(a, 'profile');
-  if (profile !== undefined && !PROFILES.includes(profile)) throw new CliError(`--profile must be one of ${PROFILES.join(', ')}, got "${profile}"`, 2);
+  if (profile !== undefined && !PROFILES.includes(profile))
+    throw new CliError(`--profile must be one of ${PROFILES.join(', ')}, got "${profile}"`, 2);
   const input: TuneInput = {
     rate: read('rate', parseRate) ?? 100,
     outageLengthsMs: (a.flags.get('outage-length') ?? []).map((t) => parseDuration('--outage-length', t)),
     ...opt('durationMs', read('duration', parseDuration)),
     ...opt('errorRate', read('error-rate', parseShare)),
     ...opt('poison', read('poison', parseShare)),
-    ...opt('processingMs', read('processing-ms', (o, t) => num(t, o))),
+    ...opt(
+      'processingMs',
+      read('processing-ms', (o, t) => num(t, o)),
+    ),
     ...opt('concurrency', intValue(a, 'concurrency', 1, 1_000_000)),
     ...opt('bodyBytes', read('body-bytes', parseBytes)),
     ...opt('profile', profile as BrokerProfileId | undefined),
     ...opt('deadlineMs', read('deadline', parseDuration)),
     ...opt('deadlineShare', read('deadline-share', parseShare)),
-    ...opt('maxAmplification', read('max-amplification', (o, t) => num(t, o))),
+    ...opt(
+      'maxAmplification',
+      read('max-amplification', (o, t) => num(t, o)),
+    ),
     ...opt('maxMemoryBytes', read('max-memory', parseBytes)),
     ...opt('maxDepth', intValue(a, 'max-depth', 0, Number.MAX_SAFE_INTEGER)),
     ...(flag(a, 'no-plugins') ? { noPlugins: true } : {}),
-    ...opt('strategies', value(a, 'strategies')?.split(',').map((s) => s.trim()).filter(Boolean)),
+    ...opt(
+      'strategies',
+      value(a, 'strategies')
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
     ...opt('from', await fromDesign(io, value(a, 'from'))),
   };
   const resolved = resolveTuneInput(input);
   if (!resolved.ok) throw new CliError(resolved.issues.map((i) => `--${i.option}: ${i.message}`).join('\n'), 2);
-  const result = tune({ profile: resolved.profile, goals: resolved.goals, templates: resolved.templates, ...opt('from', resolved.from) });
+  const result = tune({
+    profile: resolved.profile,
+    goals: resolved.goals,
+    templates: resolved.templates,
+    ...opt('from', resolved.from),
+  });
   if (flag(a, 'json'))
     io.out(
       JSON.stringify(
@@ -95,4 +147,5 @@ export async function tuneCommand(argv: readonly string[], io: CliIo): Promise<n
   return result.feasible ? 0 : 1;
 }
 
-const opt = <K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } => (v === undefined ? {} : ({ [k]: v } as { [P in K]: V }));
+const opt = <K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } =>
+  v === undefined ? {} : ({ [k]: v } as { [P in K]: V });

@@ -8,7 +8,13 @@ import { buildTemplate } from '@retry-studio/topology-core/templates';
 import { runCliCaptured } from '../cliHarness.js';
 
 let dir = '';
-const queue = (name: string, args: Record<string, unknown>, vhost?: string) => ({ name, durable: true, auto_delete: false, arguments: args, ...(vhost ? { vhost } : {}) });
+const queue = (name: string, args: Record<string, unknown>, vhost?: string) => ({
+  name,
+  durable: true,
+  auto_delete: false,
+  arguments: args,
+  ...(vhost ? { vhost } : {}),
+});
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'retry-cli-upgrade-'));
   const r = buildTemplate('quorum-delivery-limit');
@@ -16,12 +22,32 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'nack.json'), writeDesignJson(r.template.design));
   await writeFile(
     path.join(dir, 'legacy.json'),
-    JSON.stringify({ rabbit_version: '3.13.7', exchanges: [], bindings: [], queues: [queue('a.q', { 'x-queue-version': 1 })], policies: [{ name: 'ha', pattern: '^a', 'apply-to': 'queues', priority: 0, definition: { 'ha-mode': 'all' } }] }),
+    JSON.stringify({
+      rabbit_version: '3.13.7',
+      exchanges: [],
+      bindings: [],
+      queues: [queue('a.q', { 'x-queue-version': 1 })],
+      policies: [{ name: 'ha', pattern: '^a', 'apply-to': 'queues', priority: 0, definition: { 'ha-mode': 'all' } }],
+    }),
   );
-  await writeFile(path.join(dir, 'lazy.json'), JSON.stringify({ rabbit_version: '3.10.8', exchanges: [], bindings: [], queues: [queue('l.q', { 'x-queue-mode': 'lazy' })] }));
+  await writeFile(
+    path.join(dir, 'lazy.json'),
+    JSON.stringify({
+      rabbit_version: '3.10.8',
+      exchanges: [],
+      bindings: [],
+      queues: [queue('l.q', { 'x-queue-mode': 'lazy' })],
+    }),
+  );
   await writeFile(
     path.join(dir, 'two.json'),
-    JSON.stringify({ rabbit_version: '3.13.7', vhosts: [{ name: 'a' }, { name: 'b' }], exchanges: [], bindings: [], queues: [queue('x', {}, 'a'), queue('y', {}, 'b')] }),
+    JSON.stringify({
+      rabbit_version: '3.13.7',
+      vhosts: [{ name: 'a' }, { name: 'b' }],
+      exchanges: [],
+      bindings: [],
+      queues: [queue('x', {}, 'a'), queue('y', {}, 'b')],
+    }),
   );
 });
 afterAll(async () => {
@@ -31,7 +57,7 @@ afterAll(async () => {
 const cli = (...argv: string[]) => runCliCaptured(dir, ['upgrade-check', ...argv]);
 
 describe('pnpm cli upgrade-check', () => {
-  it('refused declarations: exit 1, each object named with the broker\'s words and the fix', async () => {
+  it("refused declarations: exit 1, each object named with the broker's words and the fix", async () => {
     const r = await cli('legacy.json', '--from', '3.10', '--to', '4.3');
     expect(r.code).toBe(1);
     expect(r.out).toContain('REFUSED          classic-mirroring-policy: policy ha sets classic mirroring');
@@ -41,7 +67,9 @@ describe('pnpm cli upgrade-check', () => {
   it('a fate that changes (nack + delivery limit on 4.3): exit 1, one sentence per queue; the migration keeps the fate', async () => {
     const r = await cli('nack.json', '--from', '3.10', '--to', '4.3');
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/BEHAVIOUR-CHANGED fate-changed: jobs\.q \(always failing.*on 3\.10 .*; on 4\.3 still moving.*it never ends.*a basic\.nack no longer counts toward x-delivery-limit/);
+    expect(r.out).toMatch(
+      /BEHAVIOUR-CHANGED fate-changed: jobs\.q \(always failing.*on 3\.10 .*; on 4\.3 still moving.*it never ends.*a basic\.nack no longer counts toward x-delivery-limit/,
+    );
     expect(r.out).toContain('basic.nack requeue -> basic.reject requeue');
     expect(r.out).toContain('all match');
   });
@@ -52,7 +80,11 @@ describe('pnpm cli upgrade-check', () => {
   });
   it('--json and --migrated-out: the findings, the migration and its fates; the migrated design is a file', async () => {
     const r = await cli('nack.json', '--from', '3.10', '--to', '4.3', '--json', '--migrated-out', 'm.json');
-    const j = JSON.parse(r.out) as { blocking: boolean; findings: { kind: string }[]; migration: { fatesMatch: boolean } };
+    const j = JSON.parse(r.out) as {
+      blocking: boolean;
+      findings: { kind: string }[];
+      migration: { fatesMatch: boolean };
+    };
     expect([j.blocking, j.migration.fatesMatch]).toEqual([true, true]);
     expect(j.findings.some((f) => f.kind === 'behaviour-changed')).toBe(true);
     const m = JSON.parse(await readFile(path.join(dir, 'm.json'), 'utf8')) as { profile: string };
@@ -67,7 +99,10 @@ describe('pnpm cli upgrade-check', () => {
     [['legacy.json', '--from', '3.10'], '--to: which broker line'],
     [['two.json', '--from', '3.10', '--to', '4.3'], '--vhost: two.json holds several vhosts'],
     [['two.json', '--from', '3.10', '--to', '4.3', '--vhost', 'c'], 'vhost "c" is not in the file'],
-    [['legacy.json', '--from', '3.10', '--to', '4.3', '--verify-on', 'amqp://guest:guest@127.0.0.1:5999/'], '--verify-on:'],
+    [
+      ['legacy.json', '--from', '3.10', '--to', '4.3', '--verify-on', 'amqp://guest:guest@127.0.0.1:5999/'],
+      '--verify-on:',
+    ],
   ])('bad input %j: a clear error naming the option', async (argv, message) => {
     const r = await cli(...argv);
     expect(r.code).toBeGreaterThan(0);

@@ -6,7 +6,17 @@
  */
 import { writeDesignJson, type SkippedBinding } from '@retry-studio/topology-core/io';
 import { formatIssues, type BrokerProfileId, type Design } from '@retry-studio/topology-core/model';
-import { fateText, failureText, isBlocking, migrateDesignForUpgrade, upgradeCheck, withAssumedTraffic, type BehaviourFinding, type UpgradeFinding, type UpgradeSource } from '@retry-studio/topology-core/upgrade';
+import {
+  fateText,
+  failureText,
+  isBlocking,
+  migrateDesignForUpgrade,
+  upgradeCheck,
+  withAssumedTraffic,
+  type BehaviourFinding,
+  type UpgradeFinding,
+  type UpgradeSource,
+} from '@retry-studio/topology-core/upgrade';
 import { assumedConsumers, assumedRoleList, describeAssumedRoles } from '@retry-studio/topology-core/lint';
 import { resolveBrokerUrl } from '../../broker/index.js';
 import { importBroker } from '../../operate/importBroker.js';
@@ -25,31 +35,56 @@ const PROFILES: readonly BrokerProfileId[] = ['3.10', '4.x', '4.3'];
 
 function profileArg(v: string | undefined, opt: string): BrokerProfileId | undefined {
   if (v === undefined) return undefined;
-  if (!PROFILES.includes(v as BrokerProfileId)) throw new CliError(`--${opt}: unknown profile "${v}" (one of ${PROFILES.join(', ')})`, 2);
+  if (!PROFILES.includes(v as BrokerProfileId))
+    throw new CliError(`--${opt}: unknown profile "${v}" (one of ${PROFILES.join(', ')})`, 2);
   return v as BrokerProfileId;
 }
 
-async function loadInput(a: ReturnType<typeof parseArgs>, io: CliIo): Promise<{ design: Design; label: string; from?: BrokerProfileId; skippedBindings?: readonly SkippedBinding[] }> {
+async function loadInput(
+  a: ReturnType<typeof parseArgs>,
+  io: CliIo,
+): Promise<{ design: Design; label: string; from?: BrokerProfileId; skippedBindings?: readonly SkippedBinding[] }> {
   const file = a.positionals[0];
   if (file !== undefined && value(a, 'url') !== undefined) throw new CliError('give FILE or --url, not both', 2);
   if (file === undefined && value(a, 'url') === undefined) throw new CliError(`usage: ${UPGRADE_CHECK_USAGE}`, 2);
   if (file !== undefined) {
     const doc = await loadFile(io, file, { vhost: value(a, 'vhost') });
     const chosen = doc.warnings.find((w) => w.code === 'vhost-chosen');
-    if (chosen) throw new CliError(`--vhost: ${file} holds several vhosts: ${chosen.message.replace(/; reading .*$/, '')}; choose one with --vhost`);
-    return { design: doc.design, label: file, ...(doc.skippedBindings ? { skippedBindings: doc.skippedBindings } : {}) };
+    if (chosen)
+      throw new CliError(
+        `--vhost: ${file} holds several vhosts: ${chosen.message.replace(/; reading .*$/, '')}; choose one with --vhost`,
+      );
+    return {
+      design: doc.design,
+      label: file,
+      ...(doc.skippedBindings ? { skippedBindings: doc.skippedBindings } : {}),
+    };
   }
   const named = (e: unknown): never => {
     const err = cliFailure(e);
-    throw err instanceof CliError && !err.message.startsWith('--') ? new CliError(`--url: ${err.message}`, err.exitCode) : err;
+    throw err instanceof CliError && !err.message.startsWith('--')
+      ? new CliError(`--url: ${err.message}`, err.exitCode)
+      : err;
   };
   const t = await targetFromArgs(a).catch(named);
   const r = await importBroker(t).catch(named);
-  if (!r.ok) throw new CliError(`--url: vhost '${t.vhost}' cannot be read as a design:\n${formatIssues(r.errors).replace(/^/gm, '  ')}`);
-  return { design: r.design, label: `vhost '${r.vhost}' on RabbitMQ ${r.rabbitVersion}`, from: r.v43 ? '4.3' : (r.design.profile ?? '3.10') };
+  if (!r.ok)
+    throw new CliError(
+      `--url: vhost '${t.vhost}' cannot be read as a design:\n${formatIssues(r.errors).replace(/^/gm, '  ')}`,
+    );
+  return {
+    design: r.design,
+    label: `vhost '${r.vhost}' on RabbitMQ ${r.rabbitVersion}`,
+    from: r.v43 ? '4.3' : (r.design.profile ?? '3.10'),
+  };
 }
 
-const sourceText = (s: UpgradeSource): string => (s.kind === 'release-notes' ? s.url : s.kind === 'scenario' ? `scenario ${s.name} (${s.path})` : `measured: ${s.where}`);
+const sourceText = (s: UpgradeSource): string =>
+  s.kind === 'release-notes'
+    ? s.url
+    : s.kind === 'scenario'
+      ? `scenario ${s.name} (${s.path})`
+      : `measured: ${s.where}`;
 
 function formatFinding(f: UpgradeFinding): string {
   const head = `${f.kind.toUpperCase().padEnd(16)} ${f.id}: ${f.message}\n`;
@@ -57,7 +92,8 @@ function formatFinding(f: UpgradeFinding): string {
   return `${head}${said}    fix: ${f.fix}\n    source: ${f.sources.map(sourceText).join('; ')}\n`;
 }
 
-const waits = (d: readonly number[]): string => (d.some((x) => x > 0) ? ` after waits of ${d.slice(0, 5).join(', ')}${d.length > 5 ? ', ...' : ''} ms` : '');
+const waits = (d: readonly number[]): string =>
+  d.some((x) => x > 0) ? ` after waits of ${d.slice(0, 5).join(', ')}${d.length > 5 ? ', ...' : ''} ms` : '';
 
 function formatImport(r: ImportOutcome): string {
   const mark = r.agrees ? 'ok ' : 'MISMATCH';
@@ -72,20 +108,41 @@ function formatRun(title: string, r: VerifyRun): string {
     const what = o.accepted ? 'accepted' : `refused: ${o.brokerSaid}`;
     return `  ${mark.padEnd(8)} ${o.object}: ${what}${o.predicted ? ' (predicted: refused)' : o.object.startsWith('binding ') ? '' : ' (predicted: accepted)'}`;
   });
-  const deprecated = r.deprecatedUsed === undefined ? '' : `  deprecated features in use on the broker: ${r.deprecatedUsed.join(', ') || 'none'}\n`;
+  const deprecated =
+    r.deprecatedUsed === undefined
+      ? ''
+      : `  deprecated features in use on the broker: ${r.deprecatedUsed.join(', ') || 'none'}\n`;
   return `${title} in vhost ${r.vhost} (${r.cleanedUp ? 'deleted afterwards' : 'NOT deleted: delete it by hand'}):\n${lines.join('\n')}\n${deprecated}`;
 }
 
 export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const a = parseArgs(argv, { values: ['vhost', 'from', 'to', 'url', 'management-url', 'verify-on', 'verify-management-url', 'migrated-out', 'fail-first'], switches: ['json', 'trace'] });
+  const a = parseArgs(argv, {
+    values: [
+      'vhost',
+      'from',
+      'to',
+      'url',
+      'management-url',
+      'verify-on',
+      'verify-management-url',
+      'migrated-out',
+      'fail-first',
+    ],
+    switches: ['json', 'trace'],
+  });
   if (a.positionals.length > 1) throw new CliError(`usage: ${UPGRADE_CHECK_USAGE}`, 2);
   const to = profileArg(value(a, 'to'), 'to');
   if (!to) throw new CliError('--to: which broker line to check against (3.10, 4.x or 4.3)', 2);
   const fromArg = profileArg(value(a, 'from'), 'from');
-  if (!fromArg && value(a, 'url') === undefined) throw new CliError('--from: which broker line the topology runs on now (3.10, 4.x or 4.3; with --url it is read from the broker)', 2);
+  if (!fromArg && value(a, 'url') === undefined)
+    throw new CliError(
+      '--from: which broker line the topology runs on now (3.10, 4.x or 4.3; with --url it is read from the broker)',
+      2,
+    );
   if (fromArg && fromArg === to) throw new CliError(`--from and --to are both ${to}: nothing changes`, 2);
   const failFirst = intValue(a, 'fail-first', 1, 50);
-  if (flag(a, 'trace') && value(a, 'verify-on') === undefined) throw new CliError('--trace: traces run on the --verify-on broker; give --verify-on AMQP_URL', 2);
+  if (flag(a, 'trace') && value(a, 'verify-on') === undefined)
+    throw new CliError('--trace: traces run on the --verify-on broker; give --verify-on AMQP_URL', 2);
   // the target broker is checked before anything is read or declared
   let target: VerifyTarget | undefined;
   const verifyOn = value(a, 'verify-on');
@@ -99,21 +156,30 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
     target = await verifyTarget(url, value(a, 'verify-management-url')).catch((e: unknown) => {
       throw new CliError(`--verify-on: ${(e as Error).message}`);
     });
-    if (target.profile !== to) throw new CliError(`--verify-on: that broker is RabbitMQ ${target.version} (profile ${target.profile}), not --to ${to}`);
+    if (target.profile !== to)
+      throw new CliError(
+        `--verify-on: that broker is RabbitMQ ${target.version} (profile ${target.profile}), not --to ${to}`,
+      );
   }
   const input = await loadInput(a, io);
   const from = input.from ?? fromArg!;
-  if (fromArg && input.from && fromArg !== input.from) throw new CliError(`--from ${fromArg}: the broker says ${input.from} (leave --from out with --url)`, 2);
+  if (fromArg && input.from && fromArg !== input.from)
+    throw new CliError(`--from ${fromArg}: the broker says ${input.from} (leave --from out with --url)`, 2);
   if (from === to) throw new CliError(`--from and --to are both ${to}: nothing changes`, 2);
   const opts = { from, to, ...(failFirst !== undefined ? { failFirst } : {}) };
-  const report = upgradeCheck(input.design, { ...opts, ...(input.skippedBindings ? { skippedBindings: input.skippedBindings } : {}) });
+  const report = upgradeCheck(input.design, {
+    ...opts,
+    ...(input.skippedBindings ? { skippedBindings: input.skippedBindings } : {}),
+  });
   const migration = migrateDesignForUpgrade(input.design, opts);
   const migratedOut = value(a, 'migrated-out');
   if (migratedOut) {
     await writeText(io, migratedOut, writeDesignJson(migration.design));
     io.err(`wrote ${migratedOut}\n`);
   }
-  const verify: VerifyOnBroker | undefined = target ? await verifyOnBroker(target, input.design, report, migration, opts) : undefined;
+  const verify: VerifyOnBroker | undefined = target
+    ? await verifyOnBroker(target, input.design, report, migration, opts)
+    : undefined;
   const traces: LiveTraceResult[] = [];
   if (target && flag(a, 'trace')) {
     const traced = withAssumedTraffic(input.design).design;
@@ -126,8 +192,7 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
       if (r) traces.push(r);
     }
   }
-  const disagrees =
-    (verify !== undefined && verifyDisagrees(verify)) || traces.some((t) => !t.agrees);
+  const disagrees = (verify !== undefined && verifyDisagrees(verify)) || traces.some((t) => !t.agrees);
   const exit = report.blocking || disagrees ? 1 : 0;
   if (flag(a, 'json')) {
     io.out(
@@ -137,11 +202,21 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
           from,
           to,
           consumersAssumed: report.consumersAssumed,
-          ...(report.consumersAssumed ? { assumedConsumers: assumedRoleList(assumedConsumers(input.design.topology)) } : {}),
+          ...(report.consumersAssumed
+            ? { assumedConsumers: assumedRoleList(assumedConsumers(input.design.topology)) }
+            : {}),
           blocking: report.blocking,
           findings: report.findings,
-          migration: { changes: migration.changes, notKept: migration.notKept, fatesMatch: migration.fatesMatch, fates: migration.fates, design: migration.design },
-          ...(verify && target ? { verify: { broker: target.version, ...verify, ...(traces.length ? { traces } : {}) } } : {}),
+          migration: {
+            changes: migration.changes,
+            notKept: migration.notKept,
+            fatesMatch: migration.fatesMatch,
+            fates: migration.fates,
+            design: migration.design,
+          },
+          ...(verify && target
+            ? { verify: { broker: target.version, ...verify, ...(traces.length ? { traces } : {}) } }
+            : {}),
         },
         null,
         2,
@@ -149,24 +224,46 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
     );
     return exit;
   }
-  io.out(`${input.label}: RabbitMQ ${from} -> ${to}${report.consumersAssumed ? ' (no consumers in the file: simulated with the ones lint assumes)' : ''}\n`);
-  if (report.consumersAssumed) io.out(describeAssumedRoles(assumedConsumers(input.design.topology)).map((l) => `  ${l}\n`).join(''));
+  io.out(
+    `${input.label}: RabbitMQ ${from} -> ${to}${report.consumersAssumed ? ' (no consumers in the file: simulated with the ones lint assumes)' : ''}\n`,
+  );
+  if (report.consumersAssumed)
+    io.out(
+      describeAssumedRoles(assumedConsumers(input.design.topology))
+        .map((l) => `  ${l}\n`)
+        .join(''),
+    );
   io.out('\n');
   if (report.findings.length === 0) io.out('nothing changes\n');
   for (const f of report.findings) io.out(formatFinding(f));
-  io.out(`\nmigration for ${to}: ${migration.changes.length} change(s)\n${migration.changes.map((c) => `  - ${c}\n`).join('')}`);
+  io.out(
+    `\nmigration for ${to}: ${migration.changes.length} change(s)\n${migration.changes.map((c) => `  - ${c}\n`).join('')}`,
+  );
   if (migration.notKept.length) io.out(`cannot be kept:\n${migration.notKept.map((c) => `  - ${c}\n`).join('')}`);
-  io.out(`fates after the migration (original on ${from}, migration on ${to}): ${migration.fatesMatch ? 'all match' : 'some differ'}\n`);
-  for (const f of migration.fates.filter((x) => !x.match)) io.out(`  ${f.publisher}, ${failureText(f.failure)}: on ${from} ${fateText(f.before)}; migrated on ${to} ${fateText(f.after)}\n`);
-  if (verify && target) io.out(`\nverified on RabbitMQ ${target.version}:\n${formatRun('original', verify.original)}${formatRun('migrated', verify.migrated)}${formatImport(verify.originalImport)}`);
+  io.out(
+    `fates after the migration (original on ${from}, migration on ${to}): ${migration.fatesMatch ? 'all match' : 'some differ'}\n`,
+  );
+  for (const f of migration.fates.filter((x) => !x.match))
+    io.out(
+      `  ${f.publisher}, ${failureText(f.failure)}: on ${from} ${fateText(f.before)}; migrated on ${to} ${fateText(f.after)}\n`,
+    );
+  if (verify && target)
+    io.out(
+      `\nverified on RabbitMQ ${target.version}:\n${formatRun('original', verify.original)}${formatRun('migrated', verify.migrated)}${formatImport(verify.originalImport)}`,
+    );
   if (traces.length)
     io.out(
       `live traces on RabbitMQ ${target?.version} (the original design, one message each):\n${traces
-        .map((t) => `  ${t.agrees ? 'ok ' : 'MISMATCH'} ${t.finding.split(':')[0]}: predicted ${t.predicted}${waits(t.predictedDelaysMs)}, the broker: ${t.observed}${waits(t.observedDelaysMs)} (vhost ${t.vhost}${t.cleanedUp ? ', deleted' : ', NOT deleted'})`)
+        .map(
+          (t) =>
+            `  ${t.agrees ? 'ok ' : 'MISMATCH'} ${t.finding.split(':')[0]}: predicted ${t.predicted}${waits(t.predictedDelaysMs)}, the broker: ${t.observed}${waits(t.observedDelaysMs)} (vhost ${t.vhost}${t.cleanedUp ? ', deleted' : ', NOT deleted'})`,
+        )
         .join('\n')}\n`,
     );
   const refused = report.findings.filter((f) => f.kind === 'refused').length;
   const changed = report.findings.filter((f) => f.kind === 'behaviour-changed').length;
-  io.out(`\n${exit ? 'FAIL' : 'OK'}: ${refused} declaration(s) refused, ${changed} fate(s) changed, ${report.findings.filter((f) => !isBlocking(f)).length} note(s)\n`);
+  io.out(
+    `\n${exit ? 'FAIL' : 'OK'}: ${refused} declaration(s) refused, ${changed} fate(s) changed, ${report.findings.filter((f) => !isBlocking(f)).length} note(s)\n`,
+  );
   return exit;
 }

@@ -11,9 +11,30 @@ import { runCliCaptured } from '../cliHarness.js';
 
 /** A broker export with a retry loop in vhost "orders" and a lone queue in "billing"; "/" is empty. */
 function wholeBroker(): Record<string, unknown> {
-  const q = (vhost: string, name: string, args: Record<string, unknown> = {}) => ({ name, vhost, durable: true, auto_delete: false, arguments: args });
-  const x = (vhost: string, name: string, type = 'direct') => ({ name, vhost, type, durable: true, auto_delete: false, internal: false, arguments: {} });
-  const b = (vhost: string, source: string, destination: string, routing_key: string) => ({ source, vhost, destination, destination_type: 'queue', routing_key, arguments: {} });
+  const q = (vhost: string, name: string, args: Record<string, unknown> = {}) => ({
+    name,
+    vhost,
+    durable: true,
+    auto_delete: false,
+    arguments: args,
+  });
+  const x = (vhost: string, name: string, type = 'direct') => ({
+    name,
+    vhost,
+    type,
+    durable: true,
+    auto_delete: false,
+    internal: false,
+    arguments: {},
+  });
+  const b = (vhost: string, source: string, destination: string, routing_key: string) => ({
+    source,
+    vhost,
+    destination,
+    destination_type: 'queue',
+    routing_key,
+    arguments: {},
+  });
   return {
     rabbit_version: '3.12.1',
     vhosts: [{ name: '/' }, { name: 'orders' }, { name: 'billing' }],
@@ -29,8 +50,21 @@ function wholeBroker(): Record<string, unknown> {
       q('billing', 'invoices'),
     ],
     exchanges: [x('orders', 'in'), x('orders', 'retry'), x('billing', 'bills', 'fanout')],
-    bindings: [b('orders', 'in', 'work', 'work'), b('orders', 'retry', 'wait', 'work'), b('billing', 'bills', 'invoices', '')],
-    policies: [{ vhost: 'billing', name: 'ttl', pattern: '^inv', 'apply-to': 'queues', priority: 0, definition: { 'message-ttl': 60000 } }],
+    bindings: [
+      b('orders', 'in', 'work', 'work'),
+      b('orders', 'retry', 'wait', 'work'),
+      b('billing', 'bills', 'invoices', ''),
+    ],
+    policies: [
+      {
+        vhost: 'billing',
+        name: 'ttl',
+        pattern: '^inv',
+        'apply-to': 'queues',
+        priority: 0,
+        definition: { 'message-ttl': 60000 },
+      },
+    ],
   };
 }
 
@@ -42,7 +76,9 @@ beforeAll(() => {
   writeFileSync(path.join(dir, 'broker.json'), JSON.stringify(wholeBroker()));
   const kleem = wholeBroker();
   for (const k of ['queues', 'exchanges', 'bindings', 'policies'] as const)
-    kleem[k] = (kleem[k] as { vhost: string }[]).filter((o) => o.vhost === 'billing').map((o) => ({ ...o, vhost: 'kleem' }));
+    kleem[k] = (kleem[k] as { vhost: string }[])
+      .filter((o) => o.vhost === 'billing')
+      .map((o) => ({ ...o, vhost: 'kleem' }));
   kleem.vhosts = [{ name: 'kleem' }];
   writeFileSync(path.join(dir, 'kleem.json'), JSON.stringify(kleem));
 });
@@ -57,7 +93,11 @@ describe('a whole-broker file with several vhosts', () => {
     expect(r.out).toMatch(/skipped 1 queue \("amq\.gen-Xy12"\): server-named/);
     expect(r.out).toContain('not imported: 2 shovels ("drain-a", "drain-b")');
     expect(r.out).toMatch(/2 vhosts: /);
-    const j = JSON.parse((await cli('lint', 'broker.json', '--json')).out) as { vhosts: string[]; findings: { vhost: string }[]; validationWarnings: { vhost: string }[] };
+    const j = JSON.parse((await cli('lint', 'broker.json', '--json')).out) as {
+      vhosts: string[];
+      findings: { vhost: string }[];
+      validationWarnings: { vhost: string }[];
+    };
     expect(j.vhosts).toEqual(['orders', 'billing']);
     expect(j.validationWarnings.every((w) => w.vhost === 'orders' || w.vhost === 'billing')).toBe(true);
     expect(j.findings.every((f) => f.vhost === 'orders' || f.vhost === 'billing')).toBe(true);
@@ -69,7 +109,9 @@ describe('a whole-broker file with several vhosts', () => {
       q.vhost === 'billing' ? { ...q, arguments: { ...q.arguments, 'x-max-length': 5 } } : q,
     );
     writeFileSync(path.join(dir, 'deployed.json'), JSON.stringify(prev));
-    const j = JSON.parse((await cli('lint', 'broker.json', '--previous', 'deployed.json', '--json')).out) as { findings: { id: string; vhost: string }[] };
+    const j = JSON.parse((await cli('lint', 'broker.json', '--previous', 'deployed.json', '--json')).out) as {
+      findings: { id: string; vhost: string }[];
+    };
     expect(j.findings.filter((f) => f.id === 'immutable-argument-change').map((f) => f.vhost)).toEqual(['billing']);
   });
 
@@ -88,8 +130,13 @@ describe('a whole-broker file with several vhosts', () => {
     expect(one.vhost).toBe('orders');
   });
 
-  it('exports keep each object\'s vhost: definitions, terraform, operator and rabbitmqadmin-v1 write every vhost; the other formats one, picked by --source-vhost', async () => {
-    const defs = JSON.parse((await cli('export', 'broker.json', '--format', 'definitions')).out) as { vhosts: { name: string }[]; queues: { name: string; vhost: string }[]; parameters: unknown[]; users: unknown[] };
+  it("exports keep each object's vhost: definitions, terraform, operator and rabbitmqadmin-v1 write every vhost; the other formats one, picked by --source-vhost", async () => {
+    const defs = JSON.parse((await cli('export', 'broker.json', '--format', 'definitions')).out) as {
+      vhosts: { name: string }[];
+      queues: { name: string; vhost: string }[];
+      parameters: unknown[];
+      users: unknown[];
+    };
     expect(defs.vhosts).toEqual([{ name: 'orders' }, { name: 'billing' }]);
     expect(defs.queues.map((q) => `${q.vhost}/${q.name}`)).toEqual(['orders/work', 'orders/wait', 'billing/invoices']);
     expect([defs.parameters, defs.users]).toEqual([[], []]);
@@ -102,10 +149,14 @@ describe('a whole-broker file with several vhosts', () => {
     expect(stream.out).toContain('vhosts "orders", "billing" (spec.vhost on each resource)');
     expect(stream.out).toContain('vhost: "billing"');
     expect(stream.out).toContain('name: "orders-queue-work"');
-    expect((await cli('export', 'broker.json', '--format', 'rabbitmqadmin-v1')).out).toContain("-V 'billing' declare queue name='invoices'");
+    expect((await cli('export', 'broker.json', '--format', 'rabbitmqadmin-v1')).out).toContain(
+      "-V 'billing' declare queue name='invoices'",
+    );
     const admin2 = await cli('export', 'broker.json', '--format', 'rabbitmqadmin');
     expect(admin2.code).toBe(1);
-    expect(admin2.err).toContain('has objects in 2 vhosts ("orders", "billing"): the rabbitmqadmin export writes one vhost; pick one with --source-vhost V');
+    expect(admin2.err).toContain(
+      'has objects in 2 vhosts ("orders", "billing"): the rabbitmqadmin export writes one vhost; pick one with --source-vhost V',
+    );
     const billing = await cli('export', 'broker.json', '--format', 'terraform', '--source-vhost', 'billing');
     expect(billing.out).toContain('name = "billing"');
     expect(billing.out).toContain('vhost = rabbitmq_vhost.vhost.name');
@@ -116,11 +167,15 @@ describe('a whole-broker file with several vhosts', () => {
   });
 
   it('a single non-default vhost is exported into that vhost, never into "/"', async () => {
-    const defs = JSON.parse((await cli('export', 'kleem.json', '--format', 'definitions')).out) as { queues: { vhost: string }[] };
+    const defs = JSON.parse((await cli('export', 'kleem.json', '--format', 'definitions')).out) as {
+      queues: { vhost: string }[];
+    };
     expect(defs.queues.map((q) => q.vhost)).toEqual(['kleem']);
     expect((await cli('export', 'kleem.json', '--format', 'operator')).out).toContain('vhost: "kleem"');
     // --vhost still says where to write
-    expect((await cli('export', 'kleem.json', '--format', 'operator', '--vhost', 'prod')).out).toContain('vhost: "prod"');
+    expect((await cli('export', 'kleem.json', '--format', 'operator', '--vhost', 'prod')).out).toContain(
+      'vhost: "prod"',
+    );
     const design = JSON.parse((await cli('import', 'kleem.json')).out) as { vhost: string };
     expect(design.vhost).toBe('kleem');
   });
@@ -128,8 +183,15 @@ describe('a whole-broker file with several vhosts', () => {
   it('rename renames in every vhost that has the object and keeps the file whole', async () => {
     const r = await cli('rename', 'broker.json', '--queue', 'invoices', 'invoices.v2');
     expect(r.code).toBe(0);
-    const out = JSON.parse(r.out) as { queues: { name: string; vhost: string }[]; bindings: { destination: string; vhost: string }[] };
-    expect(out.queues.map((q) => `${q.vhost}/${q.name}`)).toEqual(['orders/work', 'orders/wait', 'billing/invoices.v2']);
+    const out = JSON.parse(r.out) as {
+      queues: { name: string; vhost: string }[];
+      bindings: { destination: string; vhost: string }[];
+    };
+    expect(out.queues.map((q) => `${q.vhost}/${q.name}`)).toEqual([
+      'orders/work',
+      'orders/wait',
+      'billing/invoices.v2',
+    ]);
     expect(out.bindings.find((b) => b.vhost === 'billing')?.destination).toBe('invoices.v2');
     const none = await cli('rename', 'broker.json', '--queue', 'nope', 'x');
     expect(none.code).toBe(1);
@@ -137,7 +199,16 @@ describe('a whole-broker file with several vhosts', () => {
   });
 
   it('simulate runs each vhost the actors fit, naming it', async () => {
-    const r = await cli('simulate', 'broker.json', '--publish', 'in:work', '--consumer', 'work=worker', '--fail-first', '1');
+    const r = await cli(
+      'simulate',
+      'broker.json',
+      '--publish',
+      'in:work',
+      '--consumer',
+      'work=worker',
+      '--fail-first',
+      '1',
+    );
     expect(r.code).toBe(0);
     expect(r.out).toContain('== vhost "orders"');
     expect(r.err).toContain('vhost "billing": not simulated');
@@ -145,17 +216,39 @@ describe('a whole-broker file with several vhosts', () => {
     const assumed = await cli('simulate', 'broker.json');
     expect(assumed.code).toBe(0);
     expect(assumed.out).toContain('== vhost "orders"');
-    expect(assumed.err).toContain('vhost "orders": no consumers or publishers in the file: simulated with the ones lint assumes');
+    expect(assumed.err).toContain(
+      'vhost "orders": no consumers or publishers in the file: simulated with the ones lint assumes',
+    );
   });
 });
 
 describe('bad input: a clear error, exit 1, nothing written', () => {
   it.each([
-    ['not JSON', 'tf.json', '{\n  "queues": [${queues}]\n}', /line 2, column 14: unexpected "\$\{queues\}\]".*looks like a template/],
+    [
+      'not JSON',
+      'tf.json',
+      '{\n  "queues": [${queues}]\n}',
+      /line 2, column 14: unexpected "\$\{queues\}\]".*looks like a template/,
+    ],
     ['an empty file', 'empty.json', '', /the file is empty/],
-    ['{}', 'obj.json', '{}', /an empty JSON object: expected a Retry Studio design .* or a RabbitMQ definitions export/],
-    ['a file with users only', 'users.json', '{"users":[{"name":"u"}],"vhosts":[{"name":"/"}]}', /the file has no exchanges, queues, bindings or policies \(not imported: 1 user/],
-    ['a policy with an invalid pattern', 'pol.json', '{"queues":[{"name":"q","vhost":"/"}],"policies":[{"vhost":"/","name":"p","pattern":"(","definition":{"message-ttl":1}}]}', /policies\[0\]\.pattern: pattern "\(" is not a valid regular expression/],
+    [
+      '{}',
+      'obj.json',
+      '{}',
+      /an empty JSON object: expected a Retry Studio design .* or a RabbitMQ definitions export/,
+    ],
+    [
+      'a file with users only',
+      'users.json',
+      '{"users":[{"name":"u"}],"vhosts":[{"name":"/"}]}',
+      /the file has no exchanges, queues, bindings or policies \(not imported: 1 user/,
+    ],
+    [
+      'a policy with an invalid pattern',
+      'pol.json',
+      '{"queues":[{"name":"q","vhost":"/"}],"policies":[{"vhost":"/","name":"p","pattern":"(","definition":{"message-ttl":1}}]}',
+      /policies\[0\]\.pattern: pattern "\(" is not a valid regular expression/,
+    ],
   ])('%s', async (_what, file, text, says) => {
     writeFileSync(path.join(dir, file), text);
     for (const argv of [
@@ -168,7 +261,11 @@ describe('bad input: a clear error, exit 1, nothing written', () => {
       expect(r.code, argv.join(' ')).toBe(1);
       expect(r.err).toMatch(says);
       expect(r.err).not.toMatch(/\n\s+at /);
-      expect(existsSync(path.join(dir, `${file}.out`)) || existsSync(path.join(dir, `${file}.tf`)) || existsSync(path.join(dir, `${file}.renamed`))).toBe(false);
+      expect(
+        existsSync(path.join(dir, `${file}.out`)) ||
+          existsSync(path.join(dir, `${file}.tf`)) ||
+          existsSync(path.join(dir, `${file}.renamed`)),
+      ).toBe(false);
     }
   });
 
@@ -182,7 +279,9 @@ describe('bad input: a clear error, exit 1, nothing written', () => {
     ]) {
       const r = await cli(...argv);
       expect(r.code, argv.join(' ')).toBe(1);
-      expect(r.err).toContain('vhost "nope" is not in the file; its vhosts with objects: "orders" (2 exchanges, 3 queues, 2 bindings), "billing" (1 exchange, 1 queue, 1 binding, 1 policy)');
+      expect(r.err).toContain(
+        'vhost "nope" is not in the file; its vhosts with objects: "orders" (2 exchanges, 3 queues, 2 bindings), "billing" (1 exchange, 1 queue, 1 binding, 1 policy)',
+      );
     }
   });
 

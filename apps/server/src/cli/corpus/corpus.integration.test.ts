@@ -11,7 +11,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadDocumentVhosts } from '@retry-studio/topology-core/io';
-import { choosePolicy, POLICY_APPLY_TO_3_10, policyTargetOf, refusedPolicyKeys, type Design, type Topology } from '@retry-studio/topology-core/model';
+import {
+  choosePolicy,
+  POLICY_APPLY_TO_3_10,
+  policyTargetOf,
+  refusedPolicyKeys,
+  type Design,
+  type Topology,
+} from '@retry-studio/topology-core/model';
 import { ManagementClient, parseAmqpUrl } from '../../broker/index.js';
 import { TEST_BROKERS, type TestBroker } from '../../testing/testBrokers.js';
 import { operateTarget } from '../../operate/operateTarget.js';
@@ -59,11 +66,19 @@ const loadable = Object.entries(EXPECTED)
 function vhostPart(doc: Record<string, unknown>, vhost: string | undefined): Record<string, unknown[]> {
   const part: Record<string, unknown[]> = {};
   for (const k of ['queues', 'exchanges', 'bindings', 'policies'])
-    part[k] = ((doc[k] as Record<string, unknown>[] | undefined) ?? []).filter((o) => o.vhost === vhost).map(({ vhost: _v, ...o }) => o);
+    part[k] = ((doc[k] as Record<string, unknown>[] | undefined) ?? [])
+      .filter((o) => o.vhost === vhost)
+      .map(({ vhost: _v, ...o }) => o);
   return part;
 }
 
-async function load(broker: TestBroker, file: string, vhost: string | undefined, withPolicies: boolean, roundTrip?: (d: Design) => void): Promise<BrokerOutcome> {
+async function load(
+  broker: TestBroker,
+  file: string,
+  vhost: string | undefined,
+  withPolicies: boolean,
+  roundTrip?: (d: Design) => void,
+): Promise<BrokerOutcome> {
   const url = parseAmqpUrl(broker.amqpUrl);
   const mgmt = new ManagementClient(url, { baseUrl: broker.managementUrl, timeoutMs: 20_000 });
   const tv = `rs-corpus-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
@@ -72,7 +87,10 @@ async function load(broker: TestBroker, file: string, vhost: string | undefined,
     const doc = JSON.parse(readFileSync(path.join(DIR, file), 'utf8')) as Record<string, unknown>;
     let refused: string | undefined;
     await mgmt.loadDefinitions(tv, vhostPart(doc, vhost)).catch((e: Error) => {
-      refused = e.message.replace(/^.*failed with \d+: /s, '').split('\n')[0]!.slice(0, 60);
+      refused = e.message
+        .replace(/^.*failed with \d+: /s, '')
+        .split('\n')[0]!
+        .slice(0, 60);
     });
     let queues = await mgmt.listQueues(tv);
     if (withPolicies && !refused)
@@ -94,7 +112,9 @@ async function load(broker: TestBroker, file: string, vhost: string | undefined,
       queues: queues.map((q) => q.name).sort(),
       exchanges: exchanges.length,
       bindings: bindings.length,
-      ...(withPolicies && !refused ? { policies: Object.fromEntries(queues.map((q) => [q.name, (q.policy as string | undefined) || null]).sort()) } : {}),
+      ...(withPolicies && !refused
+        ? { policies: Object.fromEntries(queues.map((q) => [q.name, (q.policy as string | undefined) || null]).sort()) }
+        : {}),
     };
   } finally {
     await mgmt.deleteVhost(tv);
@@ -105,14 +125,35 @@ async function load(broker: TestBroker, file: string, vhost: string | undefined,
 function canonical(t: Topology): unknown {
   const sortBy = <T>(xs: readonly T[], key: (x: T) => string) => [...xs].sort((a, b) => key(a).localeCompare(key(b)));
   return {
-    exchanges: sortBy(t.exchanges, (x) => x.name).map((x) => ({ name: x.name, type: x.type, durable: x.durable ?? true, auto_delete: x.auto_delete ?? false, internal: x.internal ?? false, arguments: x.arguments ?? {} })),
+    exchanges: sortBy(t.exchanges, (x) => x.name).map((x) => ({
+      name: x.name,
+      type: x.type,
+      durable: x.durable ?? true,
+      auto_delete: x.auto_delete ?? false,
+      internal: x.internal ?? false,
+      arguments: x.arguments ?? {},
+    })),
     // 4.x writes x-queue-type: classic on every classic queue it lists: the default, the same queue
     queues: sortBy(t.queues, (q) => q.name).map((q) => {
       const { 'x-queue-type': type, ...rest } = q.arguments ?? {};
-      return { name: q.name, durable: q.durable ?? true, auto_delete: q.auto_delete ?? false, arguments: type === undefined || type === 'classic' ? rest : { ...rest, 'x-queue-type': type } };
+      return {
+        name: q.name,
+        durable: q.durable ?? true,
+        auto_delete: q.auto_delete ?? false,
+        arguments: type === undefined || type === 'classic' ? rest : { ...rest, 'x-queue-type': type },
+      };
     }),
-    bindings: sortBy(t.bindings, (b) => JSON.stringify([b.source, b.destination, b.routing_key])).map((b) => ({ ...b, arguments: b.arguments ?? {} })),
-    policies: sortBy(t.policies ?? [], (p) => p.name).map((p) => ({ name: p.name, pattern: p.pattern, 'apply-to': p['apply-to'] ?? 'all', priority: p.priority ?? 0, definition: p.definition })),
+    bindings: sortBy(t.bindings, (b) => JSON.stringify([b.source, b.destination, b.routing_key])).map((b) => ({
+      ...b,
+      arguments: b.arguments ?? {},
+    })),
+    policies: sortBy(t.policies ?? [], (p) => p.name).map((p) => ({
+      name: p.name,
+      pattern: p.pattern,
+      'apply-to': p['apply-to'] ?? 'all',
+      priority: p.priority ?? 0,
+      definition: p.definition,
+    })),
   };
 }
 
@@ -130,7 +171,13 @@ describe.each(TEST_BROKERS)('corpus on RabbitMQ $name', (broker) => {
       const vhost = d.vhost ?? '(none)';
       const ours = d.design.topology;
       let roundTripped: Design | undefined;
-      const got = await load(broker, file, d.vhost, POLICY_FILES.has(file), ROUND_TRIP.has(file) ? (x) => (roundTripped = x) : undefined);
+      const got = await load(
+        broker,
+        file,
+        d.vhost,
+        POLICY_FILES.has(file),
+        ROUND_TRIP.has(file) ? (x) => (roundTripped = x) : undefined,
+      );
       // where two policies tie, the broker's pick differs from one load to the next (seen on 3.10.8):
       // the recording says "one of" them, and the pick is checked to be one of them below
       const tieAware: BrokerOutcome = {
@@ -141,26 +188,51 @@ describe.each(TEST_BROKERS)('corpus on RabbitMQ $name', (broker) => {
                 Object.entries(got.policies).map(([queue, applied]) => {
                   const q = ours.queues.find((x) => x.name === queue);
                   const c = choosePolicy(ours.policies, queue, policyTargetOf(q?.arguments?.['x-queue-type']));
-                  return [queue, c.tiedWith.length > 0 ? `one of ${[c.policy!, ...c.tiedWith].map((p) => p.name).sort().join(', ')}` : applied];
+                  return [
+                    queue,
+                    c.tiedWith.length > 0
+                      ? `one of ${[c.policy!, ...c.tiedWith]
+                          .map((p) => p.name)
+                          .sort()
+                          .join(', ')}`
+                      : applied,
+                  ];
                 }),
               ),
             }
           : {}),
       };
       ((fresh[file] ??= {})[vhost] ??= {})[broker.name] = tieAware;
-      if (!RECORD) expect(tieAware, `${file} ${vhost} on ${broker.name}: not what was recorded`).toEqual(recorded[file]?.[vhost]?.[broker.name]);
+      if (!RECORD)
+        expect(tieAware, `${file} ${vhost} on ${broker.name}: not what was recorded`).toEqual(
+          recorded[file]?.[vhost]?.[broker.name],
+        );
       // 4.x refuses a file whose policies carry keys it no longer knows (classic mirroring), 3.10 one whose policy
       // applies to one queue type (classic_queues, ...: 3.12+): we say which
       const refusedKeys = [
-        ...(ours.policies ?? []).flatMap((p) => refusedPolicyKeys(p.definition, broker.name === '4.3' ? '4.3' : '3.10')),
-        ...(broker.name === '3.10' ? (ours.policies ?? []).filter((p) => p['apply-to'] !== undefined && !POLICY_APPLY_TO_3_10.includes(p['apply-to'])).map((p) => `apply-to ${p['apply-to']}`) : []),
+        ...(ours.policies ?? []).flatMap((p) =>
+          refusedPolicyKeys(p.definition, broker.name === '4.3' ? '4.3' : '3.10'),
+        ),
+        ...(broker.name === '3.10'
+          ? (ours.policies ?? [])
+              .filter((p) => p['apply-to'] !== undefined && !POLICY_APPLY_TO_3_10.includes(p['apply-to']))
+              .map((p) => `apply-to ${p['apply-to']}`)
+          : []),
       ];
-      expect(got.accepted, `${file}: refused keys we know of: ${refusedKeys.join(', ')}`).toBe(refusedKeys.length === 0);
+      expect(got.accepted, `${file}: refused keys we know of: ${refusedKeys.join(', ')}`).toBe(
+        refusedKeys.length === 0,
+      );
       if (!got.accepted) continue;
       // what the broker holds is what we read (server-named and exclusive queues are not imported by either)
       expect(got.queues).toEqual(ours.queues.map((q) => q.name).sort());
       expect(got.exchanges).toBe(ours.exchanges.length);
-      expect(got.bindings).toBe(new Set(ours.bindings.map((b) => JSON.stringify([b.source, b.destination, b.destination_type, b.routing_key, b.arguments ?? {}]))).size);
+      expect(got.bindings).toBe(
+        new Set(
+          ours.bindings.map((b) =>
+            JSON.stringify([b.source, b.destination, b.destination_type, b.routing_key, b.arguments ?? {}]),
+          ),
+        ).size,
+      );
       // the policy the broker applied is the one we choose, or, where two tie, one of the tied
       for (const [queue, applied] of Object.entries(got.policies ?? {})) {
         const q = ours.queues.find((x) => x.name === queue)!;
@@ -169,7 +241,11 @@ describe.each(TEST_BROKERS)('corpus on RabbitMQ $name', (broker) => {
         expect(candidates, `${file} ${queue}: the broker applied ${applied}`).toContain(applied);
         if (c.tiedWith.length === 0) expect(applied).toBe(c.policy?.name ?? null);
       }
-      if (roundTripped) expect(canonical(roundTripped.topology), `${file} ${vhost}: import-broker differs from importing the file`).toEqual(canonical(ours));
+      if (roundTripped)
+        expect(
+          canonical(roundTripped.topology),
+          `${file} ${vhost}: import-broker differs from importing the file`,
+        ).toEqual(canonical(ours));
       void doc;
     }
   });

@@ -12,7 +12,9 @@ import { runCliCaptured } from '../cliHarness.js';
 import { EXPECTED } from './expectations.js';
 
 const DIR = path.dirname(fileURLToPath(import.meta.url));
-const FILES = readdirSync(DIR).filter((f) => /\.json(\.tpl)?$/.test(f) && !f.startsWith('broker-')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => /\.json(\.tpl)?$/.test(f) && !f.startsWith('broker-'))
+  .sort();
 
 /** About 100 KB: what any command may print for one of these files. */
 const MAX_OUTPUT = 100_000;
@@ -58,7 +60,18 @@ describe('the real-world corpus', () => {
       ['import', file],
       ['compare', file],
       ['simulate', file],
-      ...(b ? [['simulate', file, '--publish', `${b.source}:${b.routing_key.replace(/[#*]/g, 'x')}`, '--consumer', `${b.destination}=worker`]] : []),
+      ...(b
+        ? [
+            [
+              'simulate',
+              file,
+              '--publish',
+              `${b.source}:${b.routing_key.replace(/[#*]/g, 'x')}`,
+              '--consumer',
+              `${b.destination}=worker`,
+            ],
+          ]
+        : []),
       ...EXPORT_FORMATS.map((f) => ['export', file, '--format', f]),
       ...(firstQueue ? [['rename', file, '--queue', firstQueue, `${firstQueue}.renamed`]] : []),
     ];
@@ -67,7 +80,9 @@ describe('the real-world corpus', () => {
       const label = argv.join(' ');
       expect([0, 1], `${label}: exit ${res.code}\n${res.err}`).toContain(res.code);
       expect(res.err + res.out, `${label}: a stack trace`).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
-      expect(res.out.length + res.err.length, `${label}: ${res.out.length + res.err.length} characters`).toBeLessThan(MAX_OUTPUT);
+      expect(res.out.length + res.err.length, `${label}: ${res.out.length + res.err.length} characters`).toBeLessThan(
+        MAX_OUTPUT,
+      );
       if (res.code === 1) expect(res.err, `${label}: exit 1 without a reason`).toMatch(/^error: /m);
       // lint finds what reading the file says it should
       if (argv[0] === 'lint' && argv[2] === '--json' && (want.findings || want.absent)) {
@@ -76,7 +91,11 @@ describe('the real-world corpus', () => {
         for (const id of want.absent ?? []) expect(ids, `${file}: lint ${id} (a wrong finding)`).not.toContain(id);
       }
       // every file with a queue simulates and compares, with the actors lint assumes (issue 29.5)
-      if ((argv[0] === 'simulate' || argv[0] === 'compare') && argv.length === 2 && docs.some((d) => d.design.topology.queues.length > 0))
+      if (
+        (argv[0] === 'simulate' || argv[0] === 'compare') &&
+        argv.length === 2 &&
+        docs.some((d) => d.design.topology.queues.length > 0)
+      )
         expect(res.code, `${label}: ${res.err}`).toBe(0);
       // a file that cannot be read fails every command the same way, naming the problem
       if (want.error && argv[0] !== 'compare') expect(res.code, label).toBe(1);

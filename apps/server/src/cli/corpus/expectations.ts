@@ -27,13 +27,20 @@ export const EXPECTED: Readonly<Record<string, Expect>> = {
     notes: ['not-imported', 'skipped'],
     brokerRefuses: 'both test brokers (no federation plugin) refuse the federation-upstream policy key',
   },
-  'cluster-operator-import-definitions.json': { vhosts: { 'hello-world': 2 }, findings: ['quorum-default-delivery-limit'], notes: ['not-imported'] },
+  'cluster-operator-import-definitions.json': {
+    vhosts: { 'hello-world': 2 },
+    findings: ['quorum-default-delivery-limit'],
+    notes: ['not-imported'],
+  },
   'iqkv-microservices-platform.json': { vhosts: { '/': 3 } },
   'localega-cega-routing.json': { vhosts: { '/': 2 }, notes: ['not-imported'] },
   'localega-cega-test-vhost.json': { vhosts: { test: 4 }, notes: ['not-imported'] },
   'localega-qc-exchange-binding.json': { vhosts: { '/': 5 } },
   'localega-tools-two-vhosts.json': { vhosts: { '/': 6, test: 4 } },
-  'rabbitmq-case13.json': { vhosts: { '/': 1 }, findings: ['overflow-drops-silently', 'quorum-default-delivery-limit'] },
+  'rabbitmq-case13.json': {
+    vhosts: { '/': 1 },
+    findings: ['overflow-drops-silently', 'quorum-default-delivery-limit'],
+  },
   // a non-durable, auto-delete stream with x-max-length: 3.10.8 and 4.3.6 both refuse it ("invalid arg 'x-max-length' ... rabbit_stream_queue")
   'rabbitmq-case13a-stream.json': { error: 'argument-queue-type' },
   'rabbitmq-case14.json': { vhosts: { '/': 1 } },
@@ -57,7 +64,12 @@ export const EXPECTED: Readonly<Record<string, Expect>> = {
   // timeout, so the one consumer assumption (lint/assumedConsumers.ts) gives ClusterA a worker, and the loop is one a
   // rejecting worker keeps going every 5 s until it counts x-death (dead-letter-cycle-unbounded), not an expiry-only
   // cycle the broker drops (automatic-cycle-dropped, wrongly said before)
-  'screwdriver-buildcluster-retry.json': { vhosts: { '/': 0, screwdriver: 9 }, findings: ['dead-letter-cycle-unbounded'], absent: ['automatic-cycle-dropped'], notes: ['not-imported'] },
+  'screwdriver-buildcluster-retry.json': {
+    vhosts: { '/': 0, screwdriver: 9 },
+    findings: ['dead-letter-cycle-unbounded'],
+    absent: ['automatic-cycle-dropped'],
+    notes: ['not-imported'],
+  },
   'serilog-sinks-rabbitmq.json': { vhosts: { '/': 1 } },
   // issue 29's second batch. Users, limits and operator policies only: nothing to import, each said by name
   'rabbitmq-case15-user-tags.json': { error: 'definitions-empty' },
@@ -75,7 +87,11 @@ export const EXPECTED: Readonly<Record<string, Expect>> = {
   'rabbitmq-failing-case28-destination-type-unicode.json': { error: 'field-type' },
   'rabbitmq-failing-case29-destination-type-accent.json': { error: 'field-type' },
   // a 4.1 beta export: a quorum queue with both `type` and x-queue-type, a vhost with default_queue_type, a version string with a build suffix
-  'cluster-operator-multiple-files-definitions.json': { vhosts: { '/': 1 }, findings: ['quorum-default-delivery-limit'], notes: ['not-imported'] },
+  'cluster-operator-multiple-files-definitions.json': {
+    vhosts: { '/': 1 },
+    findings: ['quorum-default-delivery-limit'],
+    notes: ['not-imported'],
+  },
   // the users half of a split definitions import: only users
   'cluster-operator-multiple-files-users.json': { error: 'definitions-empty' },
   // a user with a plain-text "password" (the broker hashes it on import; measured): only users and permissions

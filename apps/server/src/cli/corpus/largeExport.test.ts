@@ -28,12 +28,24 @@ describe('a 50 MB export with 10,000 queues', () => {
   it.each([
     [['lint', 'big.json'], 0, /4 vhosts: 0 error\(s\)/],
     [['import', 'big.json', '--out', 'design.json'], 0, /wrote design\.tenant-3\.json/],
-    [['import', 'big.json', '--vhost', 'nope'], 1, /vhost "nope" is not in the file; its vhosts with objects: "\/" \(3 exchanges, 2500 queues/],
+    [
+      ['import', 'big.json', '--vhost', 'nope'],
+      1,
+      /vhost "nope" is not in the file; its vhosts with objects: "\/" \(3 exchanges, 2500 queues/,
+    ],
     [['export', 'big.json', '--format', 'definitions', '--out', 'all.json'], 0, /wrote all\.json/],
-    [['export', 'big.json', '--format', 'terraform', '--source-vhost', 'tenant-2', '--out', 'main.tf'], 0, /wrote main\.tf/],
+    [
+      ['export', 'big.json', '--format', 'terraform', '--source-vhost', 'tenant-2', '--out', 'main.tf'],
+      0,
+      /wrote main\.tf/,
+    ],
     [['export', 'big.json', '--format', 'operator', '--out', 'all.yaml'], 0, /wrote all\.yaml/],
     [['export', 'big.json', '--format', 'asyncapi'], 1, /has objects in 4 vhosts .*pick one with --source-vhost/],
-    [['simulate', 'big.json', '--vhost', '/', '--publish', 'events:svc0.work.x', '--consumer', 'svc0.work=worker'], 0, /retry budget/],
+    [
+      ['simulate', 'big.json', '--vhost', '/', '--publish', 'events:svc0.work.x', '--consumer', 'svc0.work=worker'],
+      0,
+      /retry budget/,
+    ],
     [['rename', 'big.json', '--queue', 'svc0.work', 'svc0.main', '--out', 'renamed.json'], 0, /wrote renamed\.json/],
   ] as const)('%j exits %i in seconds with bounded output', { timeout: 120_000 }, async (argv, code, says) => {
     const t0 = Date.now();
@@ -46,7 +58,10 @@ describe('a 50 MB export with 10,000 queues', () => {
   });
 
   it('keeps every object in its vhost through a definitions export', () => {
-    const out = JSON.parse(readFileSync(path.join(dir, 'all.json'), 'utf8')) as { queues: { vhost: string }[]; vhosts: { name: string }[] };
+    const out = JSON.parse(readFileSync(path.join(dir, 'all.json'), 'utf8')) as {
+      queues: { vhost: string }[];
+      vhosts: { name: string }[];
+    };
     expect(out.vhosts.map((v) => v.name)).toEqual(['/', 'tenant-1', 'tenant-2', 'tenant-3']);
     expect(out.queues).toHaveLength(10_000);
     expect(out.queues.filter((q) => q.vhost === 'tenant-2')).toHaveLength(2500);
@@ -62,8 +77,12 @@ describe('1,000 quorum queues', () => {
     const text = await runCliCaptured(dir, ['lint', 'thousand.json']);
     expect(text.code).toBe(0);
     expect(text.out.length).toBeLessThan(10_000);
-    expect(text.out).toMatch(/info {4}quorum-default-delivery-limit: \d+ findings \(--json lists every one\)|warning overflow-drops-silently: \d+ findings/);
-    const json = JSON.parse((await runCliCaptured(dir, ['lint', 'thousand.json', '--json'])).out) as { findings: unknown[] };
+    expect(text.out).toMatch(
+      /info {4}quorum-default-delivery-limit: \d+ findings \(--json lists every one\)|warning overflow-drops-silently: \d+ findings/,
+    );
+    const json = JSON.parse((await runCliCaptured(dir, ['lint', 'thousand.json', '--json'])).out) as {
+      findings: unknown[];
+    };
     expect(json.findings.length).toBeGreaterThan(300);
   });
 });

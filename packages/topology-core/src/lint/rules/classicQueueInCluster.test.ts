@@ -10,9 +10,16 @@ function template(id: string): Design {
 }
 /** every queue of the design made quorum */
 function allQuorum(d: Design): Design {
-  return { ...d, topology: { ...d.topology, queues: d.topology.queues.map((q) => ({ ...q, arguments: { ...q.arguments, 'x-queue-type': 'quorum' } })) } };
+  return {
+    ...d,
+    topology: {
+      ...d.topology,
+      queues: d.topology.queues.map((q) => ({ ...q, arguments: { ...q.arguments, 'x-queue-type': 'quorum' } })),
+    },
+  };
 }
-const inCluster = (d: Design, nodes?: number) => lintDesign(d, nodes === undefined ? {} : { nodes }).filter((f) => f.id === 'classic-queue-in-cluster');
+const inCluster = (d: Design, nodes?: number) =>
+  lintDesign(d, nodes === undefined ? {} : { nodes }).filter((f) => f.id === 'classic-queue-in-cluster');
 
 describe('classic-queue-in-cluster', () => {
   it('is silent without a cluster: no nodes given, or one node', () => {
@@ -23,24 +30,36 @@ describe('classic-queue-in-cluster', () => {
   it('warns for the classic wait and parking queues of dlx-ttl-wait-queue on 3 nodes, not for the consumed work queue', () => {
     const d = template('dlx-ttl-wait-queue');
     const found = inCluster(d, 3);
-    const waits = d.topology.queues.filter((q) => typeof q.arguments?.['x-message-ttl'] === 'number').map((q) => q.name);
+    const waits = d.topology.queues
+      .filter((q) => typeof q.arguments?.['x-message-ttl'] === 'number')
+      .map((q) => q.name);
     expect(waits.length).toBeGreaterThan(0);
-    expect(found.map((f) => f.message.split(' ')[0]).sort()).toEqual([...waits, ...d.topology.queues.filter((q) => /park|dead/.test(q.name)).map((q) => q.name)].sort());
+    expect(found.map((f) => f.message.split(' ')[0]).sort()).toEqual(
+      [...waits, ...d.topology.queues.filter((q) => /park|dead/.test(q.name)).map((q) => q.name)].sort(),
+    );
     const work = d.consumers[0]!.queue;
     expect(found.some((f) => f.objects.includes(`queue:${work}` as never))).toBe(false);
     const wait = found.find((f) => f.message.includes('classic wait queue'))!;
-    expect(wait).toMatchObject({ severity: 'warning', message: expect.stringContaining('on a 3-node cluster'), fix: expect.stringContaining('x-queue-type quorum') });
+    expect(wait).toMatchObject({
+      severity: 'warning',
+      message: expect.stringContaining('on a 3-node cluster'),
+      fix: expect.stringContaining('x-queue-type quorum'),
+    });
     expect(found.find((f) => f.message.includes('classic parking queue'))?.fix).toMatch(/or a stream/);
   });
 
   it('warns for the classic dead-letter queue of quorum-delivery-limit, and not once every queue is quorum', () => {
     const d = template('quorum-delivery-limit');
-    expect(inCluster(d, 3).map((f) => f.message)).toEqual([expect.stringMatching(/^jobs\.dead is a classic dead-letter queue on a 3-node cluster/)]);
+    expect(inCluster(d, 3).map((f) => f.message)).toEqual([
+      expect.stringMatching(/^jobs\.dead is a classic dead-letter queue on a 3-node cluster/),
+    ]);
     expect(inCluster(allQuorum(d), 3)).toEqual([]);
   });
 
   it('a definitions file (no consumers): wait and terminal queues still count', () => {
-    const found = lintTopology(template('dlx-ttl-wait-queue').topology, { nodes: 3 }).filter((f) => f.id === 'classic-queue-in-cluster');
+    const found = lintTopology(template('dlx-ttl-wait-queue').topology, { nodes: 3 }).filter(
+      (f) => f.id === 'classic-queue-in-cluster',
+    );
     expect(found.length).toBeGreaterThan(0);
     expect(found.every((f) => /classic (wait|dead-letter) queue/.test(f.message))).toBe(true);
   });

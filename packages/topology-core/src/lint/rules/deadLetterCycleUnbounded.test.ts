@@ -15,14 +15,29 @@ function ttlLoop(o: { viaPolicy?: boolean; parkAfter?: boolean; radlx?: boolean 
     ],
     queues: [
       { name: 'work', arguments: workArgs },
-      { name: 'work.wait', arguments: { 'x-message-ttl': 5000, 'x-dead-letter-exchange': o.parkAfter ? 'park' : 'back' } },
+      {
+        name: 'work.wait',
+        arguments: { 'x-message-ttl': 5000, 'x-dead-letter-exchange': o.parkAfter ? 'park' : 'back' },
+      },
     ],
     bindings: [
       { source: 'app', destination: 'work', destination_type: 'queue', routing_key: 'job' },
       { source: 'retry', destination: 'work.wait', destination_type: 'queue', routing_key: 'job' },
       { source: 'back', destination: 'work', destination_type: 'queue', routing_key: 'job' },
     ],
-    ...(o.viaPolicy ? { policies: [{ name: 'dlx', pattern: '^work$', 'apply-to': 'queues', priority: 0, definition: { 'dead-letter-exchange': 'retry' } }] } : {}),
+    ...(o.viaPolicy
+      ? {
+          policies: [
+            {
+              name: 'dlx',
+              pattern: '^work$',
+              'apply-to': 'queues',
+              priority: 0,
+              definition: { 'dead-letter-exchange': 'retry' },
+            },
+          ],
+        }
+      : {}),
   };
 }
 const cycles = (t: Topology) => lintTopology(t).filter((f) => f.id === 'dead-letter-cycle-unbounded');
@@ -32,7 +47,9 @@ describe('dead-letter-cycle-unbounded (a definitions file: consumers assumed)', 
     const f = cycles(ttlLoop());
     expect(f).toHaveLength(1);
     expect(f[0]).toMatchObject({ severity: 'warning', objects: ['queue:work', 'queue:work.wait'] });
-    expect(f[0]!.message).toMatch(/^work -> work\.wait -> work: a dead-letter cycle that nothing in the topology bounds/);
+    expect(f[0]!.message).toMatch(
+      /^work -> work\.wait -> work: a dead-letter cycle that nothing in the topology bounds/,
+    );
     expect(f[0]!.message).toContain('about every 5 s');
     expect(f[0]!.message).toContain('only a consumer that counts x-death');
   });
@@ -46,7 +63,14 @@ describe('dead-letter-cycle-unbounded (a definitions file: consumers assumed)', 
 
   it('not for a design: its consumers are known (retry-never-ends and retry-without-max judge them)', () => {
     const t = ttlLoop();
-    const design = { format: 'retry-studio/design' as const, version: 1 as const, name: 'd', topology: t, consumers: [...assumedConsumers(t).consumers], publishers: [] };
+    const design = {
+      format: 'retry-studio/design' as const,
+      version: 1 as const,
+      name: 'd',
+      topology: t,
+      consumers: [...assumedConsumers(t).consumers],
+      publishers: [],
+    };
     expect(lintDesign(design).map((f) => f.id)).not.toContain('dead-letter-cycle-unbounded');
   });
 
@@ -54,7 +78,10 @@ describe('dead-letter-cycle-unbounded (a definitions file: consumers assumed)', 
     const t = ttlLoop();
     const a = assumedConsumers(t);
     expect(a.roles).toEqual({ work: 'work', 'work.wait': 'wait' });
-    const imported = designFromBroker({ rabbitVersion: '3.10.8', vhost: '/', exchanges: t.exchanges, queues: t.queues, bindings: t.bindings }, { layout: false });
+    const imported = designFromBroker(
+      { rabbitVersion: '3.10.8', vhost: '/', exchanges: t.exchanges, queues: t.queues, bindings: t.bindings },
+      { layout: false },
+    );
     expect(imported.ok && imported.design.consumers).toEqual(a.consumers);
     expect(imported.ok && imported.roles).toEqual(a.roles);
   });

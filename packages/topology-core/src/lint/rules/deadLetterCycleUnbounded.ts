@@ -130,10 +130,19 @@ export const deadLetterCycleUnbounded: LintRule = {
       // a work queue's worker rejects at once: its TTL (a job timeout) is no part of the round
       const waiting = cycle.filter((q) => roles[q] !== 'work' && ttlOf(flow, q) !== undefined);
       const waits = waiting.map((q) => ttlOf(flow, q)!);
-      const round = waits.length > 0 ? `, about every ${formatDuration(waits.reduce((a, b) => a + b, 0))} (the TTL of ${waiting.join(', ')})` : ' at once, back to back';
+      const round =
+        waits.length > 0
+          ? `, about every ${formatDuration(waits.reduce((a, b) => a + b, 0))} (the TTL of ${waiting.join(', ')})`
+          : ' at once, back to back';
       const exits = unusedParkingExits(flow);
-      const exitText = exits.length > 0 ? ` The parking exchange${exits.length === 1 ? '' : 's'} ${exits.slice(0, 3).join(', ')} ${exits.length === 1 ? 'is' : 'are'} no queue's dead-letter exchange: nothing in the topology leads the loop there, only a consumer that republishes to ${exits.length === 1 ? 'it' : 'them'}.` : '';
-      const others = comp.length > cycle.length ? ` (${comp.length} queues take part in this loop: ${names.filter((n) => within.has(n)).join(', ')})` : '';
+      const exitText =
+        exits.length > 0
+          ? ` The parking exchange${exits.length === 1 ? '' : 's'} ${exits.slice(0, 3).join(', ')} ${exits.length === 1 ? 'is' : 'are'} no queue's dead-letter exchange: nothing in the topology leads the loop there, only a consumer that republishes to ${exits.length === 1 ? 'it' : 'them'}.`
+          : '';
+      const others =
+        comp.length > cycle.length
+          ? ` (${comp.length} queues take part in this loop: ${names.filter((n) => within.has(n)).join(', ')})`
+          : '';
       out.push(
         finding(
           'dead-letter-cycle-unbounded',

@@ -9,7 +9,12 @@ const design = (deadTarget: { stream?: boolean }, profile: BrokerProfileId): Des
   version: 1,
   name: 'd',
   profile,
-  topology: T.topology(T.exchange('dlx', 'fanout'), T.queue('work', { dlx: 'dlx' }), T.queue('dead', deadTarget), T.bind('dlx', 'dead')),
+  topology: T.topology(
+    T.exchange('dlx', 'fanout'),
+    T.queue('work', { dlx: 'dlx' }),
+    T.queue('dead', deadTarget),
+    T.bind('dlx', 'dead'),
+  ),
   consumers: [C.script('work', A.reject)],
   publishers: [{ id: 'p', exchange: '', routingKey: 'work' }],
 });

@@ -21,7 +21,9 @@ export const deadLetterIntoStream: LintRule = {
       const dlrk = a['x-dead-letter-routing-key'];
       const keys = typeof dlrk === 'string' ? [dlrk] : flow.arrivalKeys(q.name);
       if (keys === undefined) continue;
-      const streams = [...flow.possibleQueues(dlx, keys)].filter((t) => flow.args.get(t)?.['x-queue-type'] === 'stream');
+      const streams = [...flow.possibleQueues(dlx, keys)].filter(
+        (t) => flow.args.get(t)?.['x-queue-type'] === 'stream',
+      );
       if (streams.length === 0) continue;
       out.push(
         finding(

@@ -17,12 +17,30 @@ function sixQueues(deadBindings: Topology['bindings'] = [], ae?: string): Topolo
     ],
     queues: [...plain, ...wild].map((name) => ({ name })).concat([{ name: 'dead-letters' }]),
     bindings: [
-      ...plain.map((q) => ({ source: 'app', destination: q, destination_type: 'queue' as const, routing_key: `${q}.created` })),
-      ...wild.map((q) => ({ source: 'app', destination: q, destination_type: 'queue' as const, routing_key: `${q}.#` })),
+      ...plain.map((q) => ({
+        source: 'app',
+        destination: q,
+        destination_type: 'queue' as const,
+        routing_key: `${q}.created`,
+      })),
+      ...wild.map((q) => ({
+        source: 'app',
+        destination: q,
+        destination_type: 'queue' as const,
+        routing_key: `${q}.#`,
+      })),
       ...(ae ? [{ source: ae, destination: 'dead-letters', destination_type: 'queue' as const, routing_key: '' }] : []),
       ...deadBindings,
     ],
-    policies: [{ name: 'dlx', pattern: '^(orders|payments|emails|audit|metrics|search)$', 'apply-to': 'queues', priority: 0, definition: { 'dead-letter-exchange': 'dead' } }],
+    policies: [
+      {
+        name: 'dlx',
+        pattern: '^(orders|payments|emails|audit|metrics|search)$',
+        'apply-to': 'queues',
+        priority: 0,
+        definition: { 'dead-letter-exchange': 'dead' },
+      },
+    ],
   };
 }
 const unroutable = (t: Topology) => lintTopology(t).filter((f) => f.id === 'dead-letter-unroutable');
@@ -31,7 +49,10 @@ describe('dead-letter-unroutable', () => {
   it('names all six queues, wildcard-bound ones included, in one finding for the exchange', () => {
     const f = unroutable(sixQueues());
     expect(f).toHaveLength(1);
-    expect(f[0]!.objects).toEqual(['exchange:dead', ...['orders', 'payments', 'emails', 'audit', 'metrics', 'search'].map((q) => `queue:${q}`)]);
+    expect(f[0]!.objects).toEqual([
+      'exchange:dead',
+      ...['orders', 'payments', 'emails', 'audit', 'metrics', 'search'].map((q) => `queue:${q}`),
+    ]);
     expect(f[0]!.message).toContain('6 queues go to dead, and dead has no binding and no alternate exchange');
     expect(f[0]!.message).toContain('audit (keys matching "audit.#")');
     expect(f[0]!.message).toContain('orders ("orders.created")');
@@ -39,27 +60,51 @@ describe('dead-letter-unroutable', () => {
 
   it('a binding for some keys: only the queues whose keys it misses; a wildcard-bound queue keeps its keys, not "any key"', () => {
     // the broker keeps a dead letter's original key (no dead-letter routing key): audit.created finds no "orders.*" binding
-    const f = unroutable(sixQueues([{ source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: 'orders.*' }]));
-    expect(f[0]!.objects).toEqual(['exchange:dead', 'queue:payments', 'queue:emails', 'queue:audit', 'queue:metrics', 'queue:search']);
+    const f = unroutable(
+      sixQueues([{ source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: 'orders.*' }]),
+    );
+    expect(f[0]!.objects).toEqual([
+      'exchange:dead',
+      'queue:payments',
+      'queue:emails',
+      'queue:audit',
+      'queue:metrics',
+      'queue:search',
+    ]);
     // a binding for the wildcard queues' keys takes them
-    const g = unroutable(sixQueues([{ source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: '*.#' }]));
+    const g = unroutable(
+      sixQueues([{ source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: '*.#' }]),
+    );
     expect(g).toEqual([]);
   });
 
-  it('a direct DLX bound for one key drops a wildcard-bound queue\'s other keys', () => {
+  it("a direct DLX bound for one key drops a wildcard-bound queue's other keys", () => {
     const t = sixQueues();
-    const direct: Topology = { ...t, exchanges: t.exchanges.map((x) => (x.name === 'dead' ? { ...x, type: 'direct' as const } : x)), bindings: [...t.bindings, { source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: 'audit.failed' }] };
+    const direct: Topology = {
+      ...t,
+      exchanges: t.exchanges.map((x) => (x.name === 'dead' ? { ...x, type: 'direct' as const } : x)),
+      bindings: [
+        ...t.bindings,
+        { source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: 'audit.failed' },
+      ],
+    };
     const f = unroutable(direct);
     expect(f[0]!.objects).toContain('queue:audit');
   });
 
   it("a binding for the queue's name does not take what its bindings bring (orders.created)", () => {
-    const f = unroutable(sixQueues([{ source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: 'orders' }]));
+    const f = unroutable(
+      sixQueues([{ source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: 'orders' }]),
+    );
     expect(f[0]!.objects).toContain('queue:orders');
   });
 
   it('a catch-all binding or an alternate exchange takes them all', () => {
-    expect(unroutable(sixQueues([{ source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: '#' }]))).toEqual([]);
+    expect(
+      unroutable(
+        sixQueues([{ source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: '#' }]),
+      ),
+    ).toEqual([]);
     expect(unroutable(sixQueues([], 'dead-ae'))).toEqual([]);
   });
 });
@@ -67,12 +112,22 @@ describe('dead-letter-unroutable', () => {
 describe('dlx-fanout-redelivers-to-all through a shared topic or direct exchange', () => {
   // orders.created goes to billing and shipping; billing's retry wait queue dead-letters back into `app` with the original key
   const shared = (dlrk?: string): Topology => ({
-    exchanges: [{ name: 'app', type: 'topic' }, { name: 'retry', type: 'topic' }],
+    exchanges: [
+      { name: 'app', type: 'topic' },
+      { name: 'retry', type: 'topic' },
+    ],
     queues: [
       // no dead-letter routing key: the dead letter keeps orders.created
       { name: 'billing', arguments: { 'x-dead-letter-exchange': 'retry' } },
       { name: 'shipping' },
-      { name: 'billing.wait', arguments: { 'x-message-ttl': 5000, 'x-dead-letter-exchange': 'app', ...(dlrk ? { 'x-dead-letter-routing-key': dlrk } : {}) } },
+      {
+        name: 'billing.wait',
+        arguments: {
+          'x-message-ttl': 5000,
+          'x-dead-letter-exchange': 'app',
+          ...(dlrk ? { 'x-dead-letter-routing-key': dlrk } : {}),
+        },
+      },
     ],
     bindings: [
       { source: 'app', destination: 'billing', destination_type: 'queue', routing_key: 'orders.*' },
@@ -81,7 +136,10 @@ describe('dlx-fanout-redelivers-to-all through a shared topic or direct exchange
       { source: 'retry', destination: 'billing.wait', destination_type: 'queue', routing_key: '#' },
     ],
   });
-  const copies = (t: Topology) => lintTopology({ ...t, queues: [...t.queues, { name: 'billing.only' }] }).filter((f) => f.id === 'dlx-fanout-redelivers-to-all');
+  const copies = (t: Topology) =>
+    lintTopology({ ...t, queues: [...t.queues, { name: 'billing.only' }] }).filter(
+      (f) => f.id === 'dlx-fanout-redelivers-to-all',
+    );
 
   it('the wait queue sends every retry to shipping as well as billing', () => {
     const [f] = copies(shared());

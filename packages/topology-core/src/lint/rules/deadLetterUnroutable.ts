@@ -16,7 +16,6 @@ import type { LintFinding, LintRule } from '../types.js';
 import { sampleTopicKey } from '../../routing/topicMatcher.js';
 import { hasWildcard } from '../arrivalKeys.js';
 
-
 interface Reach {
   /** a headers or radlx exchange with bindings is on the way: routing depends on more than the key */
   readonly undecidable: boolean;
@@ -45,7 +44,8 @@ function reachOf(index: ExchangeIndex, dlx: string): Reach {
 }
 
 const routes = (index: ExchangeIndex, dlx: string, key: string): boolean =>
-  route(index, dlx, { routingKeys: [key], headers: {}, xDeath: undefined }, { strictHeaders: false, delayDone: true }).queues.length > 0;
+  route(index, dlx, { routingKeys: [key], headers: {}, xDeath: undefined }, { strictHeaders: false, delayDone: true })
+    .queues.length > 0;
 
 export const deadLetterUnroutable: LintRule = {
   id: 'dead-letter-unroutable',
@@ -63,7 +63,11 @@ export const deadLetterUnroutable: LintRule = {
       const bound = arrival?.filter((k) => k !== q.name);
       const keys = typeof dlrk === 'string' ? [dlrk] : bound !== undefined && bound.length > 0 ? bound : arrival;
       let r = reach.get(dlx);
-      if (!r) reach.set(dlx, (r = dlx === '' ? { undecidable: false, keys: [...flow.index.queues] } : reachOf(flow.index, dlx)));
+      if (!r)
+        reach.set(
+          dlx,
+          (r = dlx === '' ? { undecidable: false, keys: [...flow.index.queues] } : reachOf(flow.index, dlx)),
+        );
       if (r.undecidable) continue;
       // nothing reaches the queue: nothing to drop
       if (keys !== undefined && keys.length === 0) continue;
@@ -71,13 +75,24 @@ export const deadLetterUnroutable: LintRule = {
       const tried = keys?.map((k) => (hasWildcard(k) ? sampleTopicKey(k) : k)) ?? r.keys;
       if (tried.some((k) => routes(flow.index, dlx, k))) continue;
       const list = byExchange.get(dlx) ?? [];
-      list.push({ queue: q.name, keys: keys === undefined ? 'any key' : keys.map((k) => (hasWildcard(k) ? `keys matching ${JSON.stringify(k)}` : JSON.stringify(k))).join(' or ') });
+      list.push({
+        queue: q.name,
+        keys:
+          keys === undefined
+            ? 'any key'
+            : keys.map((k) => (hasWildcard(k) ? `keys matching ${JSON.stringify(k)}` : JSON.stringify(k))).join(' or '),
+      });
       byExchange.set(dlx, list);
     }
     const out: LintFinding[] = [];
     for (const [dlx, list] of byExchange) {
       const name = dlx === '' ? 'the default exchange' : dlx;
-      const how = dlx !== '' && flow.index.exchanges.get(dlx)?.bindings.length === 0 && flow.index.exchanges.get(dlx)?.alternate === undefined ? `${name} has no binding and no alternate exchange` : `no binding or alternate exchange of ${name} takes their routing key`;
+      const how =
+        dlx !== '' &&
+        flow.index.exchanges.get(dlx)?.bindings.length === 0 &&
+        flow.index.exchanges.get(dlx)?.alternate === undefined
+          ? `${name} has no binding and no alternate exchange`
+          : `no binding or alternate exchange of ${name} takes their routing key`;
       const queues = list.map((x) => `${x.queue} (${x.keys})`).join(', ');
       out.push(
         finding(

@@ -20,7 +20,10 @@ export const delayedExchangeMandatory: LintRule = {
           ),
         );
     for (const x of ctx.design.topology.exchanges)
-      if (x.type === 'x-delayed-message' && typeof exchangeEffectiveSettings(x, ctx.design.topology).settings['alternate-exchange']?.value === 'string')
+      if (
+        x.type === 'x-delayed-message' &&
+        typeof exchangeEffectiveSettings(x, ctx.design.topology).settings['alternate-exchange']?.value === 'string'
+      )
         out.push(
           finding(
             'delayed-exchange-mandatory',

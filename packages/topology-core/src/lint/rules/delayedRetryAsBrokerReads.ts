@@ -7,7 +7,11 @@
  * (upgrade-check's delayed-retry-ignored) and refuse the policy keys (policy-key-refused).
  */
 import { queueNodeId } from '../../model/nodeIds.js';
-import { DELAYED_RETRY_POLICY_FIX, delayedRetryArgumentNotes, delayedRetryPolicyRefusals } from '../../model/delayedRetry.js';
+import {
+  DELAYED_RETRY_POLICY_FIX,
+  delayedRetryArgumentNotes,
+  delayedRetryPolicyRefusals,
+} from '../../model/delayedRetry.js';
 import { governedQueues } from '../../model/policyMatch.js';
 import { finding } from '../ruleHelpers.js';
 import type { LintFinding, LintRule } from '../types.js';
@@ -19,7 +23,11 @@ export const delayedRetryRefused: LintRule = {
     if (ctx.profile !== '4.3') return [];
     return (ctx.design.topology.policies ?? []).flatMap((p): LintFinding[] => {
       const d = p.definition;
-      const refusals = delayedRetryPolicyRefusals({ type: d['delayed-retry-type'], min: d['delayed-retry-min'], max: d['delayed-retry-max'] });
+      const refusals = delayedRetryPolicyRefusals({
+        type: d['delayed-retry-type'],
+        min: d['delayed-retry-min'],
+        max: d['delayed-retry-max'],
+      });
       if (refusals.length === 0) return [];
       // where the policy would win, as the upgrade check names them: a queue another policy outranks it on never had it
       const queues = governedQueues(ctx.design.topology, p);
@@ -45,7 +53,11 @@ export const delayedRetryNotAsWritten: LintRule = {
     return ctx.design.topology.queues.flatMap((q): LintFinding[] => {
       const a = q.arguments ?? {};
       if (a['x-queue-type'] !== 'quorum') return [];
-      const notes = delayedRetryArgumentNotes({ type: a['x-delayed-retry-type'], min: a['x-delayed-retry-min'], max: a['x-delayed-retry-max'] });
+      const notes = delayedRetryArgumentNotes({
+        type: a['x-delayed-retry-type'],
+        min: a['x-delayed-retry-min'],
+        max: a['x-delayed-retry-max'],
+      });
       return notes.map((n) =>
         finding(
           'delayed-retry-not-as-written',

@@ -48,7 +48,11 @@ export const dlxFanoutRedeliversToAll: LintRule = {
       if (keys === undefined) continue; // any key: which subscribers share it is unknown
       const targets = [...(flow.deadLetterTargets(q.name) ?? [])].filter((t) => t !== q.name && consumed(t));
       if (targets.length < 2) continue;
-      const keyText = keys.slice(0, 3).map((k) => JSON.stringify(k)).join(', ') + (keys.length > 3 ? ', ...' : '');
+      const keyText =
+        keys
+          .slice(0, 3)
+          .map((k) => JSON.stringify(k))
+          .join(', ') + (keys.length > 3 ? ', ...' : '');
       out.push(
         finding(
           'dlx-fanout-redelivers-to-all',

@@ -41,7 +41,17 @@ function design(o: Opts = {}): Design {
       ],
       bindings: [{ source: 'dlx', destination: 'parked', destination_type: 'queue', routing_key: '' }],
     },
-    consumers: [o.consumer ?? { id: 'w', queue: 'qq', behaviour: { kind: 'worker', failure: { kind: 'always' }, onFailure: [{ then: o.onFailure ?? { kind: 'requeue' } }] } }],
+    consumers: [
+      o.consumer ?? {
+        id: 'w',
+        queue: 'qq',
+        behaviour: {
+          kind: 'worker',
+          failure: { kind: 'always' },
+          onFailure: [{ then: o.onFailure ?? { kind: 'requeue' } }],
+        },
+      },
+    ],
     publishers: [{ id: 'p', exchange: '', routingKey: 'qq' }],
   };
 }
@@ -63,7 +73,9 @@ describe('nack-never-reaches-delivery-limit', () => {
     const d = design({ onFailure: { kind: 'requeue', via: 'reject' } });
     expect(findings(d)).toEqual([]);
     const r = simulate({ ...designToSimulation(d, { messages: 1 }), maxEvents: 5_000 });
-    expect(r.events.filter((e) => e.kind === 'dead-lettered').map((e) => (e.kind === 'dead-lettered' ? e.reason : ''))).toEqual(['delivery_limit']);
+    expect(
+      r.events.filter((e) => e.kind === 'dead-lettered').map((e) => (e.kind === 'dead-lettered' ? e.reason : '')),
+    ).toEqual(['delivery_limit']);
   });
 
   it('the 4.x default limit (20) counts as a limit; no limit (-1) is another rule', () => {
@@ -75,7 +87,14 @@ describe('nack-never-reaches-delivery-limit', () => {
     const consumer: ConsumerSpec = {
       id: 'w',
       queue: 'qq',
-      behaviour: { kind: 'worker', failure: { kind: 'always' }, onFailure: [{ when: { kind: 'redelivered', is: false }, then: { kind: 'requeue' } }, { then: { kind: 'reject' } }] },
+      behaviour: {
+        kind: 'worker',
+        failure: { kind: 'always' },
+        onFailure: [
+          { when: { kind: 'redelivered', is: false }, then: { kind: 'requeue' } },
+          { then: { kind: 'reject' } },
+        ],
+      },
     };
     expect(findings(design({ consumer }))).toEqual([]);
   });
@@ -97,7 +116,10 @@ describe('nack-never-reaches-delivery-limit', () => {
       prefetch: 3,
       behaviour: {
         kind: 'router',
-        rules: [{ when: { kind: 'lt', counter: { kind: 'held' }, value: 3 }, then: { kind: 'hold' } }, { then: { kind: 'requeue', multiple: true } }],
+        rules: [
+          { when: { kind: 'lt', counter: { kind: 'held' }, value: 3 }, then: { kind: 'hold' } },
+          { then: { kind: 'requeue', multiple: true } },
+        ],
       },
     };
     const [f] = findings(design({ consumer }));
@@ -111,6 +133,8 @@ describe('nack-never-reaches-delivery-limit', () => {
     const on310 = design({ consumer, profile: '3.10', delayedRetry: false });
     expect(findings(on310)).toEqual([]);
     const r310 = simulate({ ...designToSimulation(on310, { messages: 3 }), maxEvents: 5_000 });
-    expect(r310.events.filter((e) => e.kind === 'dead-lettered').map((e) => (e.kind === 'dead-lettered' ? e.reason : ''))).toEqual(['delivery_limit', 'delivery_limit', 'delivery_limit']);
+    expect(
+      r310.events.filter((e) => e.kind === 'dead-lettered').map((e) => (e.kind === 'dead-lettered' ? e.reason : '')),
+    ).toEqual(['delivery_limit', 'delivery_limit', 'delivery_limit']);
   });
 });

@@ -31,9 +31,13 @@ export const nackNeverReachesDeliveryLimit: LintRule = {
       const cfg = queueConfig(q, topology.policies, PROFILE_4_3);
       if (!cfg.quorum || cfg.deliveryLimit === undefined) continue;
       // a nack multiple (a batch consumer) is a basic.nack for every message it settles
-      const nackActions = failureActions(c).filter(({ action, bounded }) => !bounded && action.kind === 'requeue' && action.via !== 'reject');
+      const nackActions = failureActions(c).filter(
+        ({ action, bounded }) => !bounded && action.kind === 'requeue' && action.via !== 'reject',
+      );
       if (nackActions.length === 0) continue;
-      const method = nackActions.every(({ action }) => action.kind === 'requeue' && action.multiple === true) ? 'basic.nack multiple' : 'basic.nack';
+      const method = nackActions.every(({ action }) => action.kind === 'requeue' && action.multiple === true)
+        ? 'basic.nack multiple'
+        : 'basic.nack';
       const limit = `delivery limit ${cfg.deliveryLimit}`;
       out.push(
         on43

@@ -33,9 +33,11 @@ export function parkingQueues(ctx: LintContext, flow: Flow): Map<string, Set<str
   }
   for (const [targets, senders] of bySet) for (const t of targets) for (const by of senders) add(t, by);
   for (const c of ctx.design.consumers)
-    for (const x of failureActions(c)) if (x.action.kind === 'republish') for (const t of actionTargets(flow, c.queue, x.action)) add(t, c.queue);
+    for (const x of failureActions(c))
+      if (x.action.kind === 'republish') for (const t of actionTargets(flow, c.queue, x.action)) add(t, c.queue);
   // a queue that dead-letters onward is a hop, not a resting place
-  for (const q of [...from.keys()]) if (typeof flow.args.get(q)?.['x-dead-letter-exchange'] === 'string') from.delete(q);
+  for (const q of [...from.keys()])
+    if (typeof flow.args.get(q)?.['x-dead-letter-exchange'] === 'string') from.delete(q);
   return from;
 }
 
@@ -60,7 +62,10 @@ export const parkedDeadLettersExpire: LintRule = {
     const out: LintFinding[] = [];
     for (const g of groups.values()) {
       const ttl = formatDuration(g.ttl);
-      const who = g.queues.length === 1 ? `${g.queues[0]} holds dead letters (from ${[...g.from].join(', ')})` : `${g.queues.length} queues hold dead letters (${g.queues.join(', ')})`;
+      const who =
+        g.queues.length === 1
+          ? `${g.queues[0]} holds dead letters (from ${[...g.from].join(', ')})`
+          : `${g.queues.length} queues hold dead letters (${g.queues.join(', ')})`;
       out.push(
         finding(
           'parked-dead-letters-expire',

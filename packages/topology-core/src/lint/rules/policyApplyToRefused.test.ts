@@ -7,12 +7,16 @@ import { designOf } from '../../../testing/upgradeFixtures.js';
 const design = (applyTo: 'classic_queues' | 'quorum_queues' | 'streams' | 'queues') =>
   designOf(
     'p',
-    T.topology(T.queue('cq.1'), T.queue('qq.1', { quorum: true }), { ...T.policy('limit', '^(cq|qq)', { 'max-length': 10 }), 'apply-to': applyTo }),
+    T.topology(T.queue('cq.1'), T.queue('qq.1', { quorum: true }), {
+      ...T.policy('limit', '^(cq|qq)', { 'max-length': 10 }),
+      'apply-to': applyTo,
+    }),
     [],
     [],
     '4.3',
   );
-const refused = (applyTo: Parameters<typeof design>[0], profile: '3.10' | '4.3') => lintDesign(design(applyTo), { profile }).filter((f) => f.id === 'policy-apply-to-refused');
+const refused = (applyTo: Parameters<typeof design>[0], profile: '3.10' | '4.3') =>
+  lintDesign(design(applyTo), { profile }).filter((f) => f.id === 'policy-apply-to-refused');
 
 describe('policy-apply-to-refused', () => {
   it('--profile 3.10: a per-queue-type apply-to is an error naming the queues it would govern', () => {

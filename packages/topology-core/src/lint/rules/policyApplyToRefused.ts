@@ -20,7 +20,9 @@ export const policyApplyToRefused: LintRule = {
       : (ctx.design.topology.policies ?? [])
           .filter((p) => p['apply-to'] !== undefined && !POLICY_APPLY_TO_3_10.includes(p['apply-to']))
           .map((p) => {
-            const queues = ctx.design.topology.queues.filter((q) => policyMatches(p, q.name, policyTargetOf(q.arguments?.['x-queue-type']))).map((q) => q.name);
+            const queues = ctx.design.topology.queues
+              .filter((q) => policyMatches(p, q.name, policyTargetOf(q.arguments?.['x-queue-type'])))
+              .map((q) => q.name);
             return finding(
               'policy-apply-to-refused',
               'error',

@@ -4,8 +4,10 @@ import { T } from '../../../testing/builders.js';
 import { designOf } from '../../../testing/upgradeFixtures.js';
 
 // each key measured with PUT /api/policies on 3.10.8 and 4.3.6 (corpus/README.md)
-const design = (definition: Record<string, number | string>) => designOf('p', T.topology(T.queue('jobs'), T.policy('tuned', '^jobs$', definition)), [], [], '4.3');
-const refused = (d: ReturnType<typeof design>, profile: '3.10' | '4.3') => lintDesign(d, { profile }).filter((f) => f.id === 'policy-key-refused');
+const design = (definition: Record<string, number | string>) =>
+  designOf('p', T.topology(T.queue('jobs'), T.policy('tuned', '^jobs$', definition)), [], [], '4.3');
+const refused = (d: ReturnType<typeof design>, profile: '3.10' | '4.3') =>
+  lintDesign(d, { profile }).filter((f) => f.id === 'policy-key-refused');
 
 describe('policy-key-refused', () => {
   it('--profile 3.10 on a 4.x file: consumer-timeout, target-group-size and stream-filter-size-bytes make 3.10.8 refuse the import', () => {

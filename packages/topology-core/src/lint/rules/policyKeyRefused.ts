@@ -17,7 +17,9 @@ export const policyKeyRefused: LintRule = {
       const keys = refusedPolicyKeys(p.definition, ctx.profile);
       if (keys.length === 0) return [];
       const lines = [...new Set(keys.map((k) => POLICY_KEYS[k]!.only))].join(' and ');
-      const queues = ctx.design.topology.queues.filter((q) => policyMatches(p, q.name, policyTargetOf(q.arguments?.['x-queue-type']))).map((q) => q.name);
+      const queues = ctx.design.topology.queues
+        .filter((q) => policyMatches(p, q.name, policyTargetOf(q.arguments?.['x-queue-type'])))
+        .map((q) => q.name);
       return [
         finding(
           'policy-key-refused',

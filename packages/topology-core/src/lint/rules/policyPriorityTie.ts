@@ -16,7 +16,8 @@ export const policyPriorityTie: LintRule = {
     policyTies(ctx.design.topology).map((t) => {
       const pols = t.policies.join(' and ');
       const qs = t.queues.length === 1 ? `queue ${t.queues[0]}` : `${t.queues.length} queues (${t.queues.join(', ')})`;
-      const stake = t.atStake.length > 0 ? ` At stake: ${t.atStake.map(describeStake).join(', ')}.` : ' They set the same values.';
+      const stake =
+        t.atStake.length > 0 ? ` At stake: ${t.atStake.map(describeStake).join(', ')}.` : ' They set the same values.';
       const which = t.pinned
         ? ` The broker applies ${t.assumed} (read from the live vhost): lint and simulate use that.`
         : ` Lint and simulate assume ${t.assumed}; the broker may apply another one.`;

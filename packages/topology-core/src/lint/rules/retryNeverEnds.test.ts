@@ -70,7 +70,9 @@ describe('retry-never-ends', () => {
       ),
     };
     expect(neverEnds(loops).map((f) => f.message)).toEqual([
-      expect.stringContaining('orders.q: a message that fails its first 2 attempts is never parked, dropped or acked ('),
+      expect.stringContaining(
+        'orders.q: a message that fails its first 2 attempts is never parked, dropped or acked (',
+      ),
     ]);
   });
 
@@ -84,7 +86,9 @@ describe('attempt cap', () => {
     const b = computeBudget(renamedButTheCounter(), { kind: 'failFirst', n: 9 });
     expect(b.attempts).toBe(10);
     expect(b.outcome).toEqual({ kind: 'acked', consumer: 'worker', attempt: 10, neverEndsFailingAlways: true });
-    expect(b.outcomeText).toBe('acked by worker at attempt 10 (only because the worker stopped failing: failing every time, it never ends)');
+    expect(b.outcomeText).toBe(
+      'acked by worker at attempt 10 (only because the worker stopped failing: failing every time, it never ends)',
+    );
     expect(b.risks.map((r) => r.kind)).toContain('unbounded');
   });
   it('a design whose retry ends keeps its outcomes: parked, or acked after a recovery', () => {
@@ -112,7 +116,14 @@ describe('a parking queue (no consumer, no TTL) is where a message rests, not a 
     if (!dlx) throw new Error('parking queue');
     return {
       ...d,
-      topology: { ...d.topology, exchanges: [...d.topology.exchanges, { name: 'audit', type: 'fanout' }], bindings: [...d.topology.bindings, { source: 'audit', destination: 'orders.parking', destination_type: 'queue', routing_key: '' }] },
+      topology: {
+        ...d.topology,
+        exchanges: [...d.topology.exchanges, { name: 'audit', type: 'fanout' }],
+        bindings: [
+          ...d.topology.bindings,
+          { source: 'audit', destination: 'orders.parking', destination_type: 'queue', routing_key: '' },
+        ],
+      },
       publishers: [...d.publishers, { id: 'auditor', exchange: 'audit', routingKey: 'a' }],
     };
   }

@@ -22,7 +22,12 @@ export const ttlQueueWithoutExit: LintRule = {
     return ctx.design.topology.queues.flatMap((q) => {
       const a = flow.args.get(q.name) ?? {};
       if (typeof a['x-message-ttl'] !== 'number' || parking.has(q.name)) return [];
-      if (typeof a['x-dead-letter-exchange'] === 'string' || flow.consumersByQueue.has(q.name) || roles?.[q.name] === 'work') return [];
+      if (
+        typeof a['x-dead-letter-exchange'] === 'string' ||
+        flow.consumersByQueue.has(q.name) ||
+        roles?.[q.name] === 'work'
+      )
+        return [];
       // as simulate says it ("24 h"), with the argument's own value beside it
       const ttl = a['x-message-ttl'];
       const after = ttl >= 1000 ? `${formatMs(ttl)} (x-message-ttl ${ttl})` : `${ttl} ms`;
