@@ -9,6 +9,7 @@ status=0
 step() { echo; echo "== $1"; shift; "$@" || status=1; }
 step "typecheck" pnpm -r --if-present typecheck
 step "lint" pnpm exec eslint .
+step "format (prettier --check)" pnpm exec prettier --check --log-level warn .
 step "structure" node scripts/check-structure.mjs
 step "structure check (its own test)" node --test scripts/check-structure.test.mjs
 step "vitest: core, contract and web (pure, parallel)" pnpm exec vitest run --project core --project contract --project web --reporter=default --reporter=json --outputFile.json=test-results/vitest-pure.json

@@ -20,6 +20,7 @@ import { ComparedEvents } from './comparedEvents.js';
 import { DepthSampler } from './depthSampler.js';
 import { EndOfTraceChecks } from './endOfTraceChecks.js';
 import { EventLog } from './eventLog.js';
+import { ConnectionNotices } from './connectionNotices.js';
 import { HopReporter } from './hopReporter.js';
 import { headersForDisplay } from '../broker/index.js';
 import { Observer } from './observer.js';
@@ -65,41 +66,11 @@ export class TraceSession implements TraceContext {
   private endedWaitingFor: string | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
   private stopping = false;
-  private reconnects = 0;
   private publishing = true;
   private final: TraceSummary | undefined;
   private readonly finished: Promise<TraceSummary>;
   private resolveFinished!: (s: TraceSummary) => void;
-  private readonly onConnected = () => {
-    this.reconnects += 1;
-    this.log.notice({
-      level: 'info',
-      code: 'reconnected',
-      message: 'trace connection is back: re-attaching observers and workers',
-      t: this.now(),
-    });
-    void this.attach().catch((err) =>
-      this.log.notice({
-        level: 'error',
-        code: 'reattach-failed',
-        message: String((err as Error).message),
-        t: this.now(),
-      }),
-    );
-  };
-  /** the last error the trace connection or a reconnect gave (a trace whose connection is gone for good says it) */
-  private connectionError: string | undefined;
-  private readonly onReconnecting = (r: { error?: Error }) => {
-    if (r.error) this.connectionError = String(r.error.message).slice(0, 200);
-  };
-  private readonly onDisconnected = () => {
-    this.log.notice({
-      level: 'warn',
-      code: 'disconnected',
-      message: 'trace connection lost (broker restart?): reconnecting with backoff',
-      t: this.now(),
-    });
-  };
+  private readonly connection: ConnectionNotices;
 
   constructor(
     readonly design: Design,
@@ -207,6 +178,12 @@ export class TraceSession implements TraceContext {
       vanishAfterMs: opts.vanishAfterMs ?? 3000,
       depthEveryMs: opts.depthEveryMs ?? 1000,
     });
+    this.connection = new ConnectionNotices(
+      conn,
+      this.log,
+      () => this.now(),
+      () => this.attach(),
+    );
     this.finished = new Promise((r) => (this.resolveFinished = r));
   }
 
@@ -367,9 +344,7 @@ export class TraceSession implements TraceContext {
       new Set(this.real.consumers.map((c) => c.queue)),
       this,
     );
-    this.conn.on('connected', this.onConnected);
-    this.conn.on('disconnected', this.onDisconnected);
-    this.conn.on('reconnecting', this.onReconnecting);
+    this.connection.listen();
     await this.attach();
     this.timers.push(setInterval(() => void this.sampler.sample(), this.opts.depthEveryMs ?? 1000));
     this.timers.push(setInterval(() => void this.watchTopology(), this.opts.topologyEveryMs ?? 2000));
@@ -411,16 +386,14 @@ export class TraceSession implements TraceContext {
     this.stopping = true;
     for (const t of this.timers) clearTimeout(t);
     this.nodeWatch.stop();
-    this.conn.off('connected', this.onConnected);
-    this.conn.off('disconnected', this.onDisconnected);
-    this.conn.off('reconnecting', this.onReconnecting);
+    this.connection.stop();
     await Promise.all(this.workers.map((w) => w.stop()));
     await this.publisher.close();
     await this.sampler.sample(true);
     await this.observer?.teardown(this.conn.isOpen ? this.conn : undefined);
     this.hops?.stop();
     this.accounting.flush(true);
-    await this.checks.countDeadLetters(this.publisher.stats.retried > 0 || this.reconnects > 0);
+    await this.checks.countDeadLetters(this.publisher.stats.retried > 0 || this.connection.reconnects > 0);
     const blocker = this.blocker();
     if (blocker && state === 'complete')
       this.log.notice({
@@ -438,7 +411,7 @@ export class TraceSession implements TraceContext {
       confirmed: stats.confirmed,
       nacked: stats.nacked,
       connectionOpen: this.conn.isOpen,
-      connectionError: this.connectionError,
+      connectionError: this.connection.lastError,
       publishError: this.publisher.lastError,
     });
     if (verdict.reason) {
@@ -488,7 +461,7 @@ export class TraceSession implements TraceContext {
       brokerDepths,
       log: this.log,
       publish: this.publisher.stats,
-      reconnects: this.reconnects,
+      reconnects: this.connection.reconnects,
       cancelledConsumers: this.workers.filter((w) => w.cancelled).map((w) => w.spec.id),
       duplicates: this.processing.duplicates,
       unavailable: this.availability.snapshot(),

@@ -2,45 +2,31 @@ import {
   describeIssue,
   describeSource,
   type AmqpTable,
-  type AmqpValue,
   type BindingDef,
   type ConsumerSpec,
   type Design,
   type ExchangeDef,
   type ExchangeType,
   type PublisherSpec,
-  type QueueDef,
   type ValidationIssue,
 } from '@retry-studio/topology-core/model';
-import { heldFor, storeOrHold, useHeldEdits } from '../store/heldEdits';
-import { exchangeSettings, queueSettings } from '../model/effective';
+import { heldFor, useHeldEdits } from '../store/heldEdits';
+import { exchangeSettings } from '../model/effective';
 import { useApp } from '../store/store';
 import { parseNodeId } from '../model/nodeIds';
 import { edgeIdOf, parseEdgeId } from '../model/edgeIds';
-import {
-  deleteEdge,
-  updateBinding,
-  updateConsumer,
-  updateExchange,
-  updatePublisher,
-  updateQueue,
-} from '../model/designEdit';
+import { deleteEdge, updateBinding, updateConsumer, updateExchange, updatePublisher } from '../model/designEdit';
 import { CheckField, JsonField, NumberArgField, SelectField, TextField, markWarnings } from './fields';
 import { fieldIssues, issuesUnder, pathOf, useValidation } from './validation';
 import { behaviourLines } from '../model/describe';
 import { BehaviourForm } from './BehaviourForm';
 import { ConfigSource } from './ConfigSource';
 import { RenameField } from './RenameField';
-import { QUEUE_LOOK, queueTypeOfDef } from '../canvas/nodes';
+import { queueTypeOfDef } from '../canvas/nodes';
 import { DesignSummary, StatedFateLine } from './DesignSummary';
 
-function setArg(args: AmqpTable | undefined, key: string, v: AmqpValue | undefined): AmqpTable {
-  const out: Record<string, AmqpValue> = { ...(args ?? {}) };
-  if (v === undefined) delete out[key];
-  else out[key] = v;
-  return out;
-}
-
+import { DEDICATED_ARGS, H, apply, hold, setArg, type F } from './inspectorForm';
+import { DeadLetterKey, QueueForm } from './QueueForm';
 export function Inspector() {
   const selected = useApp((s) => s.selected);
   const design = useApp((s) => s.design);
@@ -135,19 +121,6 @@ export function Inspector() {
   );
 }
 
-/** argument keys that have their own inspector field */
-const DEDICATED_ARGS = new Set([
-  'x-queue-type',
-  'x-message-ttl',
-  'x-dead-letter-exchange',
-  'x-dead-letter-routing-key',
-  'x-max-length',
-  'x-overflow',
-  'x-expires',
-  'x-delayed-type',
-  'alternate-exchange',
-]);
-
 function DesignSettings() {
   const profile = useApp((s) => s.design.profile ?? '3.10');
   const description = useApp((s) => s.design.description ?? '');
@@ -173,26 +146,6 @@ function DesignSettings() {
     </div>
   );
 }
-
-type F = (field: string) => ValidationIssue[];
-
-function H({ kind, title }: { kind: string; title: string }) {
-  return (
-    <div className="mb-2 border-b border-slate-800 pb-1">
-      <div className="text-[10px] uppercase tracking-wide text-slate-500">{kind}</div>
-      <div className="truncate text-sm font-semibold">{title || '(default)'}</div>
-    </div>
-  );
-}
-
-const apply = (next: Design, coalesce: string) => useApp.getState().setDesign(next, { coalesce });
-/** An edit of a queue's or an exchange's field: stored when valid, else held in its field (never the design's value). */
-const hold = (next: Design, node: string, field: string) => {
-  const s = useApp.getState();
-  // a type change is stored: the fields it needs (x-delayed-type) appear only once it is
-  if (field === 'x:type' || field === 'q:x-queue-type') return apply(next, field);
-  storeOrHold(s, next, { node, objectPath: pathOf(s.design, node) ?? '', field });
-};
 
 function ExchangeForm({ design, x, f }: { design: Design; x: ExchangeDef; f: F }) {
   const set = (next: ExchangeDef, field: string) => {
@@ -253,155 +206,6 @@ function ExchangeForm({ design, x, f }: { design: Design; x: ExchangeDef; f: F }
         value={x.arguments ?? {}}
         issues={f('arguments')}
         onChange={(a) => set({ ...x, arguments: a as AmqpTable }, 'args')}
-      />
-    </div>
-  );
-}
-
-function QueueForm({ design, q, f }: { design: Design; q: QueueDef; f: F }) {
-  const set = (next: QueueDef, field: string) => {
-    hold(updateQueue(useApp.getState().design, q.name, next), `queue:${q.name}`, `q:${field}`);
-    if (next.name !== q.name) useApp.getState().select([`queue:${next.name}`]);
-  };
-  const arg = (k: string) => q.arguments?.[k];
-  const setA = (k: string, v: AmqpValue | undefined) => set({ ...q, arguments: setArg(q.arguments, k, v) }, k);
-  /** a string argument; empty removes it */
-  const stringArg = (k: string, label: string, testid: string, placeholder: string) => (
-    <TextField
-      label={label}
-      testid={testid}
-      value={typeof arg(k) === 'string' ? String(arg(k)) : ''}
-      issues={f(`arguments.${k}`)}
-      placeholder={fromPolicy(k) ?? placeholder}
-      hint={effHint(k).hint}
-      onChange={(v) => setA(k, v === '' ? undefined : v)}
-    />
-  );
-  const type = queueTypeOfDef(q.arguments);
-  const quorum = type === 'quorum';
-  const dlx = arg('x-dead-letter-exchange');
-  // what is in effect (arguments and policies, as the simulator reads them) when it is not the argument
-  const eff = queueSettings(design, q.name);
-  const fromPolicy = (k: string): string | undefined => {
-    const e = eff[k];
-    return e && e.source.kind !== 'argument'
-      ? `${e.value === '' ? '(default exchange)' : String(e.value)} from ${describeSource(e.source)}`
-      : undefined;
-  };
-  const effHint = (k: string) => {
-    const p = fromPolicy(k);
-    return p ? { hint: `In effect: ${p}`, placeholder: p } : {};
-  };
-  return (
-    <div data-testid="inspector-queue">
-      <H kind={QUEUE_LOOK[type].label} title={q.name} />
-      <RenameField nodeId={`queue:${q.name}`} value={q.name} issues={f('name')} />
-      <SelectField
-        label="Queue type"
-        testid="field-queue-type"
-        value={type}
-        issues={f('arguments.x-queue-type')}
-        options={[
-          { value: 'classic', label: 'classic' },
-          { value: 'quorum', label: 'quorum' },
-          { value: 'stream', label: 'stream' },
-        ]}
-        onChange={(t) => setA('x-queue-type', t === 'classic' ? undefined : t)}
-      />
-      {type === 'stream' ? (
-        <>
-          <p data-testid="stream-note" className="mb-1 text-[11px] text-lime-200">
-            An append-only log, read by offset: a reader&apos;s ack removes nothing, browsing changes nothing, and a
-            stream cannot dead-letter, expire or requeue (TTL, dead-letter, length and overflow arguments are refused).
-            Old segments go by retention.
-          </p>
-          {stringArg('x-max-age', 'Retention by age (x-max-age)', 'field-max-age', 'e.g. "7D", "12h"')}
-          <NumberArgField
-            label="Retention by size (x-max-length-bytes)"
-            testid="field-max-bytes"
-            value={arg('x-max-length-bytes')}
-            issues={f('arguments.x-max-length-bytes')}
-            onChange={(v) => setA('x-max-length-bytes', v)}
-          />
-          <NumberArgField
-            label="Segment size (x-stream-max-segment-size-bytes)"
-            value={arg('x-stream-max-segment-size-bytes')}
-            issues={f('arguments.x-stream-max-segment-size-bytes')}
-            onChange={(v) => setA('x-stream-max-segment-size-bytes', v)}
-          />
-        </>
-      ) : (
-        <>
-          <NumberArgField
-            label="Message TTL (x-message-ttl, ms)"
-            testid="field-ttl"
-            value={arg('x-message-ttl')}
-            issues={f('arguments.x-message-ttl')}
-            {...effHint('x-message-ttl')}
-            onChange={(v) => setA('x-message-ttl', v)}
-          />
-          <SelectField
-            label="Dead-letter exchange"
-            testid="field-dlx"
-            value={typeof dlx === 'string' ? dlx : '\u0000'}
-            issues={f('arguments.x-dead-letter-exchange')}
-            hint={effHint('x-dead-letter-exchange').hint}
-            options={[
-              {
-                value: '\u0000',
-                label: fromPolicy('x-dead-letter-exchange')
-                  ? `(no argument: ${fromPolicy('x-dead-letter-exchange')})`
-                  : '(none)',
-              },
-              { value: '', label: '(default exchange)' },
-              ...design.topology.exchanges.map((o) => ({ value: o.name, label: o.name })),
-            ]}
-            onChange={(v) => setA('x-dead-letter-exchange', v === '\u0000' ? undefined : v)}
-          />
-          {stringArg('x-dead-letter-routing-key', 'Dead-letter routing key', 'field-dlrk', 'keep the original key')}
-          <NumberArgField
-            label="Max length (x-max-length)"
-            value={arg('x-max-length')}
-            issues={f('arguments.x-max-length')}
-            {...effHint('x-max-length')}
-            onChange={(v) => setA('x-max-length', v)}
-          />
-          <SelectField
-            label="Overflow (x-overflow)"
-            value={typeof arg('x-overflow') === 'string' ? String(arg('x-overflow')) : ''}
-            issues={f('arguments.x-overflow')}
-            hint={effHint('x-overflow').hint}
-            options={['', 'drop-head', 'reject-publish', 'reject-publish-dlx'].map((o) => ({
-              value: o,
-              label: o || '(default: drop-head)',
-            }))}
-            onChange={(v) => setA('x-overflow', v || undefined)}
-          />
-          {quorum && (
-            <NumberArgField
-              label="Delivery limit (x-delivery-limit)"
-              testid="field-delivery-limit"
-              value={arg('x-delivery-limit')}
-              issues={f('arguments.x-delivery-limit')}
-              {...effHint('x-delivery-limit')}
-              onChange={(v) => setA('x-delivery-limit', v)}
-            />
-          )}
-          <NumberArgField
-            label="Queue expiry (x-expires, ms)"
-            value={arg('x-expires')}
-            issues={f('arguments.x-expires')}
-            {...effHint('x-expires')}
-            onChange={(v) => setA('x-expires', v)}
-          />
-        </>
-      )}
-      <JsonField
-        label="All arguments"
-        testid="field-queue-args"
-        value={q.arguments ?? {}}
-        issues={f('arguments')}
-        onChange={(a) => set({ ...q, arguments: a as AmqpTable }, 'args')}
       />
     </div>
   );
@@ -569,27 +373,6 @@ function BindingForm({ id, b, f }: { id: string; b: BindingDef; f: F }) {
 }
 
 /** The dead-letter edge's own setting: the routing key dead-lettered messages are republished with. */
-function DeadLetterKey({ q, f }: { q: QueueDef; f: F }) {
-  const rk = q.arguments?.['x-dead-letter-routing-key'];
-  return (
-    <div className="mt-3">
-      <TextField
-        label={`Dead-letter routing key (on ${q.name})`}
-        testid="field-edge-dlrk"
-        value={typeof rk === 'string' ? rk : ''}
-        placeholder="keep the original key"
-        issues={f('arguments.x-dead-letter-routing-key')}
-        onChange={(v) => {
-          const args: Record<string, AmqpValue> = { ...(q.arguments ?? {}) };
-          if (v === '') delete args['x-dead-letter-routing-key'];
-          else args['x-dead-letter-routing-key'] = v;
-          apply(updateQueue(useApp.getState().design, q.name, { ...q, arguments: args }), `dlrk:${q.name}`);
-        }}
-      />
-    </div>
-  );
-}
-
 const EDGE_TEXT: Record<string, string> = {
   deadLetter:
     'Dead-letter edge: the queue’s x-dead-letter-exchange. Rejected, expired and over-limit messages are republished here.',
