@@ -113,14 +113,12 @@ export async function teardown(
       left.push({ kind: 'queue', name: q, why: `its state could not be read, so it was not deleted: ${s.unreadable}` });
     else states.push(s);
   }
-  const refused = states
-    .filter(busy)
-    .map((s) => ({
-      queue: s.queue,
-      messages: s.messages,
-      consumers: s.consumers,
-      ...(s.countUnknown ? { countUnknown: s.countUnknown } : {}),
-    }));
+  const refused = states.filter(busy).map((s) => ({
+    queue: s.queue,
+    messages: s.messages,
+    consumers: s.consumers,
+    ...(s.countUnknown ? { countUnknown: s.countUnknown } : {}),
+  }));
   if (refused.length > 0 && !force) {
     return {
       ok: false,

@@ -93,13 +93,11 @@ export function BrokerPanel() {
         setPlan(stamp(r));
         useApp.getState().setQueuePlacement(queueHomes(r.plan));
         const skipped = r.result.skipped?.length ?? 0;
-        useApp
-          .getState()
-          .setDeployment({
-            docId: useApp.getState().docId,
-            target: brokerTargetKey(useApp.getState()),
-            state: 'applied',
-          });
+        useApp.getState().setDeployment({
+          docId: useApp.getState().docId,
+          target: brokerTargetKey(useApp.getState()),
+          state: 'applied',
+        });
         setApplied(
           stamp(
             `Applied to ${r.target.vhost} with prefix “${r.target.prefix}”.${skipped ? ` ${skipped} object(s) left alone (conflict or unsupported).` : ''}`,
@@ -132,13 +130,11 @@ export function BrokerPanel() {
       try {
         const r = await api.teardown(useApp.getState().design.name, target(), force);
         setTorn(stamp(r));
-        useApp
-          .getState()
-          .setDeployment({
-            docId: useApp.getState().docId,
-            target: brokerTargetKey(useApp.getState()),
-            state: 'torn-down',
-          });
+        useApp.getState().setDeployment({
+          docId: useApp.getState().docId,
+          target: brokerTargetKey(useApp.getState()),
+          state: 'torn-down',
+        });
         setConfirmTeardown(null);
         setPlan(null);
         useApp.getState().setQueuePlacement(undefined);
