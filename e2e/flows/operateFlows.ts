@@ -86,7 +86,6 @@ async function operateOn(
   await page.click('[data-testid=broker-url]');
   await page.fill('[data-testid=broker-url]', b.amqp);
   await page.click('[data-testid=tab-operate]');
-  await page.fill('[data-testid=operate-mgmt-url]', b.mgmt);
   await page.fill('[data-testid=operate-vhost]', vhost);
   await page.click('[data-testid=operate-import]');
   const summary = await importedSummary(page);

@@ -81,7 +81,6 @@ async function openDeadLetters(page: Page, url: string, b: Broker, vhost: string
   await page.click('[data-testid=broker-url]');
   await page.fill('[data-testid=broker-url]', b.amqp);
   await page.click('[data-testid=tab-operate]');
-  await page.fill('[data-testid=operate-mgmt-url]', b.mgmt);
   await page.fill('[data-testid=operate-vhost]', vhost);
   await page.click('[data-testid=operate-import]');
   await waitFor(

@@ -382,7 +382,6 @@ export const operateScopedFlow: Flow = {
         await page.click('[data-testid=tab-broker]');
         await setBrokerUrl(page, B43.amqp);
         await page.click('[data-testid=tab-operate]');
-        await page.fill('[data-testid=operate-mgmt-url]', B43.mgmt);
         await page.fill('[data-testid=operate-vhost]', vhost);
         await page.click('[data-testid=operate-import]');
         await importedSummary(page);

@@ -1,7 +1,16 @@
 /** A canary re-drive's progress: the batch, moved / through / back / waiting, each verdict and why it stopped. */
-import type { CanaryProgress } from '@retry-studio/topology-core/operate';
+import type { CanaryProgress, DeadLetterMessage } from '@retry-studio/topology-core/operate';
+import { firstDeath, REDRIVE_COUNT_HEADER as REDRIVE_COUNT } from '@retry-studio/topology-core/operate';
 
-export function CanaryStatus({ job }: { job: CanaryProgress }) {
+/**
+ * `listing`: the dead-letter queue as browsed after the run: when the returns were seen by the
+ * queue's depth only (no tap: which copies is not known), the copies there that carry
+ * x-redrive-count are the ones that came back.
+ */
+export function CanaryStatus({ job, listing }: { job: CanaryProgress; listing?: readonly DeadLetterMessage[] }) {
+  const unnamed = job.back - job.returned.length;
+  // a copy in the dead-letter queue again carries how many times it was re-driven
+  const backInListing = unnamed > 0 ? (listing ?? []).filter((m) => typeof m.headers[REDRIVE_COUNT] === 'number') : [];
   return (
     <div
       data-testid="canary-status"
@@ -41,7 +50,7 @@ export function CanaryStatus({ job }: { job: CanaryProgress }) {
           {job.stopReason}
         </div>
       )}
-      {job.returned.length > 0 && (
+      {job.back > 0 && (
         <div className="mt-1">
           <div className="font-semibold text-slate-300">Came back (the rest stays untouched):</div>
           <ul data-testid="canary-returned" className="font-mono text-[10px]">
@@ -50,7 +59,26 @@ export function CanaryStatus({ job }: { job: CanaryProgress }) {
                 {r.messageId ?? r.body.slice(0, 40)}: died again in {r.queue} ({r.reason}), re-driven {r.redriveCount}×
               </li>
             ))}
+            {backInListing.map((m) => {
+              const d = firstDeath(m);
+              return (
+                <li key={`listed-${m.seq}`} data-testid="canary-returned-listed">
+                  {m.properties?.messageId ?? m.body.slice(0, 40)}: in the dead-letter queue again
+                  {d ? ` (${d.queue}, ${d.reason})` : ''}, re-driven {String(m.headers[REDRIVE_COUNT])}×
+                </li>
+              );
+            })}
           </ul>
+          {unnamed > 0 && (
+            <div data-testid="canary-returned-unnamed" className="text-slate-400">
+              {unnamed} of the {job.back} were counted by the dead-letter queue&apos;s depth, not seen one by one
+              {listing
+                ? backInListing.length > 0
+                  ? ': listed above from the browse after the run (they carry x-redrive-count).'
+                  : '; the browse after the run shows none with x-redrive-count (read more, or browse again).'
+                : '; browse after the run to see them.'}
+            </div>
+          )}
         </div>
       )}
       <div className="text-slate-500">

@@ -9,11 +9,12 @@ import { useApp } from '../store/store';
 import { api, ApiError } from '../broker/api';
 import { rememberBroker } from '../broker/brokerMemory';
 import { brokerTarget, brokerTargetKey } from '../broker/target';
-import { vhostNamedBy } from '../broker/vhostNamedBy';
+import { vhostNamedBy } from '../broker/amqpUrlPreview';
 import { queueHomes } from '../sim/nodeLossWhatIf';
 import type { DesignVersion } from '../store/resultsVersion';
 import { currentVersion, useFreshness } from '../store/useFreshness';
 import { BrokerForm } from './BrokerForm';
+import { BrokerContextLine } from './BrokerContextLine';
 import { ProbeView } from './ProbeView';
 import { PlanTable } from './PlanTable';
 import { StaleNote } from './StaleNote';
@@ -33,9 +34,7 @@ const btn =
 export function BrokerPanel() {
   const [busy, setBusy] = useState<Busy>(null);
   const [error, setError] = useState<Stamped<string> | null>(null);
-  const [probe, setProbe] = useState<Stamped<
-    Probe & { readonly vhost: string; readonly asked: string | undefined }
-  > | null>(null);
+  const [probe, setProbe] = useState<Stamped<Probe & { readonly vhost: string }> | null>(null);
   const [plan, setPlan] = useState<Stamped<PlanResponse> | null>(null);
   const [applied, setApplied] = useState<Stamped<string> | null>(null);
   const [confirmTeardown, setConfirmTeardown] = useState<Stamped<{ refused?: readonly QueueOccupancy[] }> | null>(null);
@@ -46,19 +45,15 @@ export function BrokerPanel() {
   const tornNow = useFreshness(torn?.v);
   const errorNow = useFreshness(error?.v);
   const confirmNow = useFreshness(confirmTeardown?.v);
-  const target = () => brokerTarget(useApp.getState());
+  const target = () => brokerTarget(useApp.getState().broker);
 
   const run = async (what: Exclude<Busy, null>, f: () => Promise<void>) => {
     setBusy(what);
     setError(null);
     try {
       await f();
-      const s = useApp.getState();
-      rememberBroker(s.brokerUrl, {
-        managementUrl: s.managementUrl,
-        deployPrefix: s.deployPrefix,
-        deployVhost: s.deployVhost,
-      });
+      const b = useApp.getState().broker;
+      rememberBroker(b.url, b);
     } catch (e) {
       setError(stamp(e instanceof ApiError ? `${e.message}${e.field ? ` (${e.field})` : ''}` : (e as Error).message));
     } finally {
@@ -71,8 +66,11 @@ export function BrokerPanel() {
       const t = target();
       const p = await api.probe(t);
       // the vhost the tab works in (the Vhost field, else the URL's): the card says it
-      setProbe(stamp({ ...p, vhost: t.vhost ?? vhostNamedBy(p.url) ?? '/', asked: t.broker }));
+      setProbe(stamp({ ...p, vhost: t.vhost ?? vhostNamedBy(p.url) ?? '/' }));
       useApp.getState().setBrokerNodes(p.cluster?.nodes.length);
+      // every panel's context line says which management API was found (the probe asked for this URL)
+      if (useApp.getState().broker.url.trim() === (t.broker ?? ''))
+        useApp.getState().setManagementFound(p.management.available ? p.management.baseUrl : null);
       useApp.getState().setBrokerVersion(useApp.getState().docId, p.version);
       // the simulation's "node down" offers a cluster's nodes
       useApp
@@ -93,9 +91,11 @@ export function BrokerPanel() {
         setPlan(stamp(r));
         useApp.getState().setQueuePlacement(queueHomes(r.plan));
         const skipped = r.result.skipped?.length ?? 0;
+        // the context is the deployment now: Live trace, Operate and Dead letters act on its vhost and prefix
+        useApp.getState().setBroker({ vhost: r.target.vhost, prefix: r.target.prefix });
         useApp.getState().setDeployment({
           docId: useApp.getState().docId,
-          target: brokerTargetKey(useApp.getState()),
+          target: brokerTargetKey(useApp.getState().broker),
           state: 'applied',
         });
         setApplied(
@@ -132,7 +132,7 @@ export function BrokerPanel() {
         setTorn(stamp(r));
         useApp.getState().setDeployment({
           docId: useApp.getState().docId,
-          target: brokerTargetKey(useApp.getState()),
+          target: brokerTargetKey(useApp.getState().broker),
           state: 'torn-down',
         });
         setConfirmTeardown(null);
@@ -152,13 +152,8 @@ export function BrokerPanel() {
   const planCurrent = planNow === 'current';
   return (
     <div data-testid="broker-panel" className="space-y-3 p-2 text-xs text-slate-300">
-      <BrokerForm
-        found={
-          probe && probe.value.asked === target().broker && probe.value.management.available
-            ? probe.value.management.baseUrl
-            : undefined
-        }
-      />
+      <BrokerForm />
+      <BrokerContextLine panel="broker" />
       <div className="flex flex-wrap gap-1.5">
         <button
           type="button"

@@ -55,7 +55,7 @@ export function TracePanel() {
     (s) =>
       s.deployment?.state === 'torn-down' &&
       s.deployment.docId === s.docId &&
-      s.deployment.target === brokerTargetKey(s),
+      s.deployment.target === brokerTargetKey(s.broker),
   );
 
   useEffect(() => () => source.current?.close(), []);
@@ -108,7 +108,7 @@ export function TracePanel() {
     const s = useApp.getState();
     try {
       const nodeLoss = withLoss && s.nodeLoss ? resolveNodeLoss(s.nodeLoss, s.design, s.queuePlacement) : undefined;
-      const r = await api.trace(s.design, brokerTarget(s), {
+      const r = await api.trace(s.design, brokerTarget(s.broker), {
         messages: count,
         failure,
         seed: s.seed,
