@@ -190,14 +190,14 @@ export const brokerWalkFlow: Flow = {
               .__overlay!;
             return { p: Math.round(o.player.p), end: Math.round(o.player.endP), playing: o.player.playing };
           });
-        // each hop is drawn for a moment: 3 messages of ~40 hops play for ~50 s at "waits 1×"
+        // the replay plays on the broker's clock: at 1x it ends with the broker (a story of ~40 hops a message played ~50 s)
         await waitFor(
           'the replay at its end',
           async () => {
             const c = await clock();
             return c.p >= c.end && !c.playing;
           },
-          90_000,
+          30_000,
         );
         const ends = await liveEnds(page);
         assert(

@@ -38,6 +38,7 @@ export function SimBar() {
   const [speed, setSpeed] = useState(player.speed);
   useEffect(() => player.setSpeed(speed), [speed]);
   const hasRun = !!(player.plans.sim || player.plans.live);
+  const broker = player.brokerTime;
   const end = player.endP;
   const progress = player.eventProgress;
   const btn =
@@ -91,10 +92,14 @@ export function SimBar() {
       >
         ↺
       </button>
-      {/* "1×" alone read as real time: the waits play at this rate, but each hop is drawn for a moment of its own */}
+      {/* a story: "1×" alone read as real time, but each hop is drawn for a moment of its own; a live trace plays on the broker's clock */}
       <label
         className="flex items-center gap-1"
-        title={`How fast the waits (TTLs, delays) play: at 1× a 5 s wait takes 5 s. Each hop is also drawn for ${HOP_MS / 1000} s of its own, so a run plays longer than it took.`}
+        title={
+          broker
+            ? 'Broker time: at 1× the replay takes as long as the broker took and ends with its last event; hops are drawn within the time they took.'
+            : `How fast the waits (TTLs, delays) play: at 1× a 5 s wait takes 5 s. Each hop is also drawn for ${HOP_MS / 1000} s of its own, so a run plays longer than it took.`
+        }
       >
         <select
           aria-label="Speed"
@@ -105,7 +110,8 @@ export function SimBar() {
         >
           {SPEEDS.map((s) => (
             <option key={s} value={s}>
-              waits {s >= 1000 ? `${s / 1000}k` : s}×
+              {broker ? '' : 'waits '}
+              {s >= 1000 ? `${s / 1000}k` : s}×{broker ? ' broker time' : ''}
             </option>
           ))}
         </select>
@@ -121,8 +127,20 @@ export function SimBar() {
         className="w-12"
         disabled={!hasRun}
       />
-      <span data-testid="sim-clock" className="min-w-[4.75rem] whitespace-nowrap font-mono text-sky-300">
+      <span
+        data-testid="sim-clock"
+        data-clock={broker ? 'broker' : 'story'}
+        data-t={Math.round(player.virtualNow)}
+        data-end={Math.round(player.virtualEnd)}
+        className={`min-w-[4.75rem] whitespace-nowrap font-mono ${broker ? 'text-orange-300' : 'text-sky-300'}`}
+        title={
+          broker
+            ? "The broker's clock: ms since the trace started, of its last event"
+            : 'Simulated time (hops take none of it)'
+        }
+      >
         t = {fmtT(player.virtualNow)}
+        {hasRun ? ` / ${fmtT(player.virtualEnd)}` : ''}
       </span>
       <label className="flex items-center gap-1" title="Failure model (a worker's own model overrides it)">
         <select
@@ -202,16 +220,20 @@ export function SimBar() {
           onChange={(e) => useApp.getState().setMessageCount(Math.max(1, Math.min(2000, Number(e.target.value))))}
         />
       </label>
-      {simEvents && (
+      {(simEvents || broker) && (
         <span
           data-testid="sim-summary"
           className="whitespace-nowrap font-mono text-slate-400"
-          title="Events played so far of the run's events: zero-time hops advance this while virtual time stands still"
+          title={
+            broker
+              ? 'Events of the live trace the replay has reached, of those received'
+              : "Events played so far of the run's events: zero-time hops advance this while virtual time stands still"
+          }
         >
           <span data-testid="sim-event">
-            event {hasRun ? progress.done : 0}/{simEvents.length}
+            {broker ? 'broker event' : 'event'} {hasRun ? progress.done : 0}/{progress.total}
           </span>
-          {truncated ? ' (truncated)' : ''}
+          {truncated && !broker ? ' (truncated)' : ''}
         </span>
       )}
       {shownError && (
