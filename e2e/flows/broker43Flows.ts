@@ -35,6 +35,9 @@ export const broker43Flow: Flow = {
   async run({ page, url, shot }) {
     await page.goto(`${url}/?template=quorum-delayed-retry&deliveryLimit=3&minDelayMs=200&maxDelayMs=500`);
     await page.waitForSelector('.react-flow__node');
+    // the template opens under the profile it is for (4.3); set back to 4.0-4.2, the probe offers 4.3 again
+    assert((await page.inputValue('[data-testid=field-profile]')) === '4.3', 'the 4.3 template opens under 4.3');
+    await page.selectOption('[data-testid=field-profile]', '4.x');
     // the worker fails every attempt, so the broker's delayed retry shows
     await workerAlwaysFails(page);
 

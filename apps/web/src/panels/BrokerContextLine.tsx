@@ -42,16 +42,16 @@ export function BrokerContextLine({ panel, prefix = true }: { panel: string; pre
           <span className="font-mono text-slate-100">{broker.prefix || 'none'}</span>
         </>
       )}
-      <div className="break-all" data-testid="broker-context-management">
+      <div data-testid="broker-context-management">
         management{' '}
         {m.kind === 'candidates' ? (
           <>
             {m.urls.length > 1 ? 'tried in turn: ' : 'tried: '}
-            <span className="font-mono">{m.urls.join(', ')}</span>
+            <span className="break-all font-mono">{m.urls.join(', ')}</span>
           </>
         ) : (
           <>
-            <span className="font-mono">{m.url}</span>
+            <span className="break-all font-mono">{m.url}</span>
             {m.kind === 'found' ? ' (found by the probe)' : ''}
           </>
         )}

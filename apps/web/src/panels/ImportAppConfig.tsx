@@ -4,7 +4,7 @@
  * import-app reader (the CLI's), run in the browser.
  */
 import { useRef, useState } from 'react';
-import { AppConfigFailure, importAppConfig, type AppFile } from '@retry-studio/topology-core/appconfig';
+import { AppConfigFailure, describeApp, importAppConfig, type AppFile } from '@retry-studio/topology-core/appconfig';
 import { useApp } from '../store/store';
 import { layoutDesign } from '../graph/autoLayout';
 
@@ -23,10 +23,16 @@ export function readAppFiles(files: readonly AppFile[]): { error: string } | { o
         useApp.getState().loadDesign(design);
         useApp.getState().setView('designer');
         useApp.getState().requestFit();
+        // what the CLI's import-app prints, in the core's words: each consumer's journey and what is a stand-in or not modelled
+        useApp.getState().setImportNotes({
+          design: design.name,
+          heading: `Imported “${design.name}” as retry-studio import-app reads it:`,
+          lines: describeApp(app).trimEnd().split('\n'),
+        });
         useApp
           .getState()
           .notify(
-            `Imported ${app.frameworks.join(', ')} configuration: ${design.consumers.length} consumers, ${design.topology.queues.length} queues${app.notes.length ? `; ${app.notes.length} lines not modelled (see each consumer)` : ''}`,
+            `Imported ${app.frameworks.join(', ')} configuration: ${design.consumers.length} consumers, ${design.topology.queues.length} queues${app.notes.length ? `; ${app.notes.length} lines not modelled (listed above the canvas)` : ''}`,
           );
       },
     };

@@ -111,7 +111,7 @@ export function SimBar() {
           {SPEEDS.map((s) => (
             <option key={s} value={s}>
               {broker ? '' : 'waits '}
-              {s >= 1000 ? `${s / 1000}k` : s}×{broker ? ' broker time' : ''}
+              {s >= 1000 ? `${s / 1000}k` : s}×{broker ? ' broker' : ''}
             </option>
           ))}
         </select>
@@ -231,7 +231,7 @@ export function SimBar() {
           }
         >
           <span data-testid="sim-event">
-            {broker ? 'broker event' : 'event'} {hasRun ? progress.done : 0}/{progress.total}
+            event {hasRun ? progress.done : 0}/{progress.total}
           </span>
           {truncated && !broker ? ' (truncated)' : ''}
         </span>

@@ -249,7 +249,8 @@ function displayBases(
     const steps = maxSteps.get(t)!;
     if (brokerTime) {
       instantsP[k] = hop + Math.max(0, t) / speed;
-      const room = k + 1 < n ? (instants[k + 1]! - t) / speed : steps * hop;
+      // the last instant's hops take one hop in all: the replay ends a moment after the broker's last event
+      const room = k + 1 < n ? (instants[k + 1]! - t) / speed : hop;
       hops[k] = Math.min(hop, room / steps);
       continue;
     }

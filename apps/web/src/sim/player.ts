@@ -53,7 +53,7 @@ export class Player {
     const plan = this.clockPlan;
     if (!plan) return 0;
     // broker time is one line for both runs: the clock runs on past the live run's end while the prediction plays
-    if (plan.brokerTime) return Math.max(0, (this.p - HOP_MS) * this.speed);
+    if (plan.brokerTime) return Math.min(this.virtualEnd, Math.max(0, (this.p - HOP_MS) * this.speed));
     return virtualAt(plan, this.p);
   }
 

@@ -19,6 +19,13 @@ export interface RehearseRequest {
   readonly compare: readonly { readonly label: string; readonly design: Design }[];
 }
 
+export interface ImportNotesShown {
+  readonly design: string;
+  readonly lines: readonly string[];
+  /** what the lines are, when not the import's notes (an application's configuration: the CLI's summary) */
+  readonly heading?: string;
+}
+
 export interface UiSlice {
   view: View;
   sideTab: SideTab;
@@ -28,8 +35,8 @@ export interface UiSlice {
   brokerVersions: Readonly<Record<string, string>>;
   setBrokerVersion: (docId: string, version: string) => void;
   /** what the last file import left out or changed (the CLI prints the same lines), until dismissed */
-  importNotes: { readonly design: string; readonly lines: readonly string[] } | null;
-  setImportNotes: (notes: { readonly design: string; readonly lines: readonly string[] } | null) => void;
+  importNotes: ImportNotesShown | null;
+  setImportNotes: (notes: ImportNotesShown | null) => void;
   /** bumps when something asks the canvas to fit the view */
   fitRequest: number;
   /** the last fit asked for everything in view, however small (the stress bench), not the readable opening view */
