@@ -17,7 +17,7 @@ import { TunePanel } from './panels/TunePanel';
 import { RehearsePanel } from './panels/RehearsePanel';
 import { TracePanel } from './panels/TracePanel';
 import { TemplateGallery } from './panels/TemplateGallery';
-import { MessagePane } from './panels/MessageDetail';
+import { BackToMessage, MessagePane } from './panels/MessageDetail';
 import { OperatePanel } from './panels/OperatePanel';
 import { DeadLetterPanel } from './panels/DeadLetterPanel';
 import { DesignsMenu } from './panels/DesignsMenu';
@@ -89,6 +89,7 @@ export function App() {
   const name = useApp((s) => s.design.name);
   const lint = useLintFindings();
   const inspected = useApp((s) => s.inspectedMsg);
+  const messagePane = useApp((s) => s.messagePane);
   const bottomHeight = useApp((s) => s.bottomHeight);
 
   useEffect(() => {
@@ -213,10 +214,13 @@ export function App() {
               />
               <div className="min-h-0 flex-1 overflow-auto">
                 {sideTab === 'inspect' ? (
-                  inspected ? (
+                  inspected && messagePane ? (
                     <MessagePane />
                   ) : (
-                    <Inspector />
+                    <>
+                      {inspected && <BackToMessage msgId={inspected} />}
+                      <Inspector />
+                    </>
                   )
                 ) : sideTab === 'lint' ? (
                   <LintPanel />

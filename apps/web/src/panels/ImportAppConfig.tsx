@@ -8,6 +8,15 @@ import { AppConfigFailure, describeApp, importAppConfig, type AppFile } from '@r
 import { useApp } from '../store/store';
 import { layoutDesign } from '../graph/autoLayout';
 
+/** The CLI's summary with its "not modelled:" block (stand-in queues, keys read another way) on top: seen without scrolling */
+export function notModelledFirst(lines: readonly string[]): string[] {
+  const at = lines.indexOf('not modelled:');
+  if (at < 0) return [...lines];
+  const end = lines.findIndex((l, i) => i > at && !l.startsWith('  '));
+  const block = lines.slice(at, end < 0 ? lines.length : end);
+  return [...block, ...lines.slice(0, at), ...(end < 0 ? [] : lines.slice(end))];
+}
+
 /** Reads the files (a .json among them is the definitions); an error names the file and line. */
 export function readAppFiles(files: readonly AppFile[]): { error: string } | { open: () => Promise<void> } {
   const json = files.filter((f) => /\.json$/i.test(f.name));
@@ -27,7 +36,7 @@ export function readAppFiles(files: readonly AppFile[]): { error: string } | { o
         useApp.getState().setImportNotes({
           design: design.name,
           heading: `Imported “${design.name}” as retry-studio import-app reads it:`,
-          lines: describeApp(app).trimEnd().split('\n'),
+          lines: notModelledFirst(describeApp(app).trimEnd().split('\n')),
         });
         useApp
           .getState()
