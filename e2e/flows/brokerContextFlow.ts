@@ -145,6 +145,8 @@ async function traceToTheEnd(page: Page, vhost: string, prefix: string, shot: (n
   const t = Number(await clock.getAttribute('data-t'));
   const end = Number(await clock.getAttribute('data-end'));
   assert(Math.abs(t - end) <= 1, `the clock stops at the broker's last event: t ${t}, end ${end}`);
+  const [done, total] = ((await clock.getAttribute('data-events')) ?? '').split('/').map(Number);
+  assert(done === total && total! > 0, `every event of the trace played: ${done}/${total}`);
   assert(
     ended.ends.length === MESSAGES && ended.ends.every((e) => e === 'resting@queue:orders.parking'),
     `every token rests where the broker holds it (orders.parking): ${ended.ends.join(', ')}`,
@@ -162,6 +164,12 @@ async function traceToTheEnd(page: Page, vhost: string, prefix: string, shot: (n
   );
   assert(held, 'the broker holds the 20 in the parking queue and none in orders.q');
   await shot('trace-end');
+  // the broker clock ("t = … / …", "1× broker") keeps the bar on one row, whichever failure inputs it shows
+  for (const kind of ['percent', 'failFirst', 'always']) {
+    await page.selectOption('[data-testid=sim-failure]', kind);
+    const h = await page.locator('[data-testid=sim-bar]').evaluate((el) => el.getBoundingClientRect().height);
+    assert(h < 48, `sim bar on one row with ${kind} on the broker clock (height ${h}px)`);
+  }
 }
 
 /** Operate and Dead letters act on the deployed vhost: live depths through the prefix, Browse lists by message-id. */

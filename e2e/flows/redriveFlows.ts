@@ -6,6 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
+import { throwawayVhost } from '../lib/throwawayVhost.js';
 
 const BROKERS = [
   { name: '3.10', amqp: 'amqp://guest:guest@127.0.0.1:5672/', mgmt: 'http://127.0.0.1:15672' },
@@ -39,7 +40,7 @@ const depth = async (b: Broker, v: string, q: string): Promise<number> =>
  * into the DLQ first (a 1 ms expiration), JSON bodies with a message id.
  */
 async function makeVhost(b: Broker, pay: number, ship: number): Promise<string> {
-  const vhost = `rs-e2e-canary-${Date.now().toString(36)}`;
+  const vhost = throwawayVhost('canary');
   const v = encodeURIComponent(vhost);
   await mgmt(b.mgmt, 'PUT', `/api/vhosts/${v}`, {});
   await mgmt(b.mgmt, 'PUT', `/api/permissions/${v}/guest`, { configure: '.*', write: '.*', read: '.*' });

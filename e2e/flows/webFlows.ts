@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
+import { throwawayVhost } from '../lib/throwawayVhost.js';
 import { ROOT } from '../lib/server.js';
 import { tearDown } from './brokerFlows.js';
 import { importedSummary, makeVhost, mgmt } from './operateFlows.js';
@@ -142,7 +143,7 @@ export const brokerWalkFlow: Flow = {
   broker: true,
   expectedHttpErrors: ['409 POST /api/teardown'],
   async run({ page, url, shot }) {
-    const vhost = `rs-e2e-wf-${Date.now().toString(36)}`;
+    const vhost = throwawayVhost('wf');
     await mgmt(B43.mgmt, 'PUT', `/api/vhosts/${encodeURIComponent(vhost)}`, {});
     await mgmt(B43.mgmt, 'PUT', `/api/permissions/${encodeURIComponent(vhost)}/guest`, {
       configure: '.*',

@@ -132,15 +132,16 @@ export function SimBar() {
         data-clock={broker ? 'broker' : 'story'}
         data-t={Math.round(player.virtualNow)}
         data-end={Math.round(player.virtualEnd)}
+        data-events={`${progress.done}/${progress.total}`}
         className={`min-w-[4.75rem] whitespace-nowrap font-mono ${broker ? 'text-orange-300' : 'text-sky-300'}`}
         title={
           broker
-            ? "The broker's clock: ms since the trace started, of its last event"
-            : 'Simulated time (hops take none of it)'
+            ? `The broker's clock since the trace started, and its last event (event ${progress.done} of the ${progress.total} received)`
+            : `Simulated time (hops take none of it); the run ends at ${fmtT(player.virtualEnd)}`
         }
       >
         t = {fmtT(player.virtualNow)}
-        {hasRun ? ` / ${fmtT(player.virtualEnd)}` : ''}
+        {broker ? ` / ${fmtT(player.virtualEnd)}` : ''}
       </span>
       <label className="flex items-center gap-1" title="Failure model (a worker's own model overrides it)">
         <select
@@ -220,20 +221,17 @@ export function SimBar() {
           onChange={(e) => useApp.getState().setMessageCount(Math.max(1, Math.min(2000, Number(e.target.value))))}
         />
       </label>
-      {(simEvents || broker) && (
+      {/* on the broker clock the time and its end say where the replay is (the event count is in the clock's title) */}
+      {simEvents && !broker && (
         <span
           data-testid="sim-summary"
           className="whitespace-nowrap font-mono text-slate-400"
-          title={
-            broker
-              ? 'Events of the live trace the replay has reached, of those received'
-              : "Events played so far of the run's events: zero-time hops advance this while virtual time stands still"
-          }
+          title="Events played so far of the run's events: zero-time hops advance this while virtual time stands still"
         >
           <span data-testid="sim-event">
             event {hasRun ? progress.done : 0}/{progress.total}
           </span>
-          {truncated && !broker ? ' (truncated)' : ''}
+          {truncated ? ' (truncated)' : ''}
         </span>
       )}
       {shownError && (
