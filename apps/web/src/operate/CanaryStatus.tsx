@@ -1,6 +1,7 @@
 /** A canary re-drive's progress: the batch, moved / through / back / waiting, each verdict and why it stopped. */
 import type { CanaryProgress, DeadLetterMessage } from '@retry-studio/topology-core/operate';
-import { firstDeath, REDRIVE_COUNT_HEADER as REDRIVE_COUNT } from '@retry-studio/topology-core/operate';
+import { firstDeath, REDRIVE_COUNT_HEADER } from '@retry-studio/topology-core/operate';
+import { canaryReturns } from './canaryReturns';
 
 /**
  * `listing`: the dead-letter queue as browsed after the run: when the returns were seen by the
@@ -8,9 +9,7 @@ import { firstDeath, REDRIVE_COUNT_HEADER as REDRIVE_COUNT } from '@retry-studio
  * x-redrive-count are the ones that came back.
  */
 export function CanaryStatus({ job, listing }: { job: CanaryProgress; listing?: readonly DeadLetterMessage[] }) {
-  const unnamed = job.back - job.returned.length;
-  // a copy in the dead-letter queue again carries how many times it was re-driven
-  const backInListing = unnamed > 0 ? (listing ?? []).filter((m) => typeof m.headers[REDRIVE_COUNT] === 'number') : [];
+  const { unnamed, listed: backInListing } = canaryReturns(job, listing);
   return (
     <div
       data-testid="canary-status"
@@ -64,7 +63,7 @@ export function CanaryStatus({ job, listing }: { job: CanaryProgress; listing?: 
               return (
                 <li key={`listed-${m.seq}`} data-testid="canary-returned-listed">
                   {m.properties?.messageId ?? m.body.slice(0, 40)}: in the dead-letter queue again
-                  {d ? ` (${d.queue}, ${d.reason})` : ''}, re-driven {String(m.headers[REDRIVE_COUNT])}×
+                  {d ? ` (${d.queue}, ${d.reason})` : ''}, re-driven {String(m.headers[REDRIVE_COUNT_HEADER])}×
                 </li>
               );
             })}

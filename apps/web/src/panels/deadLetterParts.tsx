@@ -37,11 +37,13 @@ export function Message({ m, onEdit }: { m: DeadLetterMessage; onEdit: (m: DeadL
         >
           {m.properties?.messageId ?? `#${m.seq}`}
         </span>
-        {/* body and cause give way first: the time and "redelivered" always show */}
-        <span className="min-w-0 flex-[3] truncate font-mono" title={m.body}>
+        {/* body and cause give way first (the body before the cause): the name, time and "redelivered" always show */}
+        <span className="min-w-0 flex-[2] truncate font-mono" title={m.body}>
           {m.body}
         </span>
-        <span className="min-w-0 flex-[2] truncate">{fd ? `${fd.queue} · ${fd.reason}` : 'no x-death'}</span>
+        <span className="min-w-0 flex-[3] truncate" title={fd ? `${fd.queue} · ${fd.reason}` : undefined}>
+          {fd ? `${fd.queue} · ${fd.reason}` : 'no x-death'}
+        </span>
         <span className="shrink-0 text-slate-400">{when(fd?.time)}</span>
         {m.redelivered && <span className="shrink-0 text-amber-300">redelivered</span>}
       </button>
