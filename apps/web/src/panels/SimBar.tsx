@@ -43,7 +43,6 @@ export function SimBar() {
   const progress = player.eventProgress;
   const btn =
     'h-7 rounded px-2 text-xs whitespace-nowrap text-slate-100 bg-slate-700 hover:bg-slate-600 disabled:opacity-40 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
-  const setF = (f: FailureModel) => useApp.getState().setFailure(f);
   return (
     <div
       data-testid="sim-bar"
@@ -127,22 +126,47 @@ export function SimBar() {
         className="w-12"
         disabled={!hasRun}
       />
-      <span
-        data-testid="sim-clock"
-        data-clock={broker ? 'broker' : 'story'}
-        data-t={Math.round(player.virtualNow)}
-        data-end={Math.round(player.virtualEnd)}
-        data-events={`${progress.done}/${progress.total}`}
-        className={`min-w-[4.75rem] whitespace-nowrap font-mono ${broker ? 'text-orange-300' : 'text-sky-300'}`}
-        title={
-          broker
-            ? `The broker's clock since the trace started, and its last event (event ${progress.done} of the ${progress.total} received)`
-            : `Simulated time (hops take none of it); the run ends at ${fmtT(player.virtualEnd)}`
-        }
-      >
-        t = {fmtT(player.virtualNow)}
-        {broker ? ` / ${fmtT(player.virtualEnd)}` : ''}
-      </span>
+      <Clock broker={broker} progress={progress} />
+      <FailureFields failure={failure} />
+      <label className="flex items-center gap-1" title="Messages to publish">
+        msgs
+        <input
+          data-testid="sim-count"
+          type="number"
+          min={1}
+          max={2000}
+          className="w-14 rounded bg-slate-800 px-1"
+          value={count}
+          onChange={(e) => useApp.getState().setMessageCount(Math.max(1, Math.min(2000, Number(e.target.value))))}
+        />
+      </label>
+      {/* on the broker clock the time and its end say where the replay is (the event count is in the clock's title) */}
+      {simEvents && !broker && (
+        <span
+          data-testid="sim-summary"
+          className="whitespace-nowrap font-mono text-slate-400"
+          title="Events played so far of the run's events: zero-time hops advance this while virtual time stands still"
+        >
+          <span data-testid="sim-event">
+            event {hasRun ? progress.done : 0}/{progress.total}
+          </span>
+          {truncated ? ' (truncated)' : ''}
+        </span>
+      )}
+      {shownError && (
+        <span data-testid="sim-error" role="alert" className="whitespace-pre-wrap text-red-400">
+          {shownError}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** The failure model of the simulation bar and the input its kind takes (k, %, every n-th). */
+function FailureFields({ failure }: { failure: FailureModel }) {
+  const setF = (f: FailureModel) => useApp.getState().setFailure(f);
+  return (
+    <>
       <label className="flex items-center gap-1" title="Failure model (a worker's own model overrides it)">
         <select
           aria-label="Failure model"
@@ -209,36 +233,28 @@ export function SimBar() {
           />
         </label>
       )}
-      <label className="flex items-center gap-1" title="Messages to publish">
-        msgs
-        <input
-          data-testid="sim-count"
-          type="number"
-          min={1}
-          max={2000}
-          className="w-14 rounded bg-slate-800 px-1"
-          value={count}
-          onChange={(e) => useApp.getState().setMessageCount(Math.max(1, Math.min(2000, Number(e.target.value))))}
-        />
-      </label>
-      {/* on the broker clock the time and its end say where the replay is (the event count is in the clock's title) */}
-      {simEvents && !broker && (
-        <span
-          data-testid="sim-summary"
-          className="whitespace-nowrap font-mono text-slate-400"
-          title="Events played so far of the run's events: zero-time hops advance this while virtual time stands still"
-        >
-          <span data-testid="sim-event">
-            event {hasRun ? progress.done : 0}/{progress.total}
-          </span>
-          {truncated ? ' (truncated)' : ''}
-        </span>
-      )}
-      {shownError && (
-        <span data-testid="sim-error" role="alert" className="whitespace-pre-wrap text-red-400">
-          {shownError}
-        </span>
-      )}
-    </div>
+    </>
+  );
+}
+
+/** Where the replay is: simulated time (a story), or the broker's clock and its last event (a live trace). */
+function Clock({ broker, progress }: { broker: boolean; progress: { done: number; total: number } }) {
+  return (
+    <span
+      data-testid="sim-clock"
+      data-clock={broker ? 'broker' : 'story'}
+      data-t={Math.round(player.virtualNow)}
+      data-end={Math.round(player.virtualEnd)}
+      data-events={`${progress.done}/${progress.total}`}
+      className={`min-w-[4.75rem] whitespace-nowrap font-mono ${broker ? 'text-orange-300' : 'text-sky-300'}`}
+      title={
+        broker
+          ? `The broker's clock since the trace started, and its last event (event ${progress.done} of the ${progress.total} received)`
+          : `Simulated time (hops take none of it); the run ends at ${fmtT(player.virtualEnd)}`
+      }
+    >
+      t = {fmtT(player.virtualNow)}
+      {broker ? ` / ${fmtT(player.virtualEnd)}` : ''}
+    </span>
   );
 }
