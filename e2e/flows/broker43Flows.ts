@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow, type FlowCtx } from '../lib/harness.js';
 import { throwawayVhost } from '../lib/throwawayVhost.js';
+import { traceFinished } from '../lib/steps.js';
 import { tearDown, workerAlwaysFails } from './brokerFlows.js';
 import { mgmt } from './operateFlows.js';
 
@@ -137,15 +138,7 @@ async function probeDeployTrace({ page, url, shot }: FlowCtx, vhost: string): Pr
   await page.click('[data-testid=tab-trace]');
   await page.fill('[data-testid=trace-count]', '1');
   await page.click('[data-testid=trace-start]');
-  await waitFor(
-    'the trace to finish',
-    async () => {
-      if (await page.locator('[data-testid=trace-error]').count())
-        throw new Error(await page.locator('[data-testid=trace-error]').innerText());
-      return (await page.locator('[data-testid=trace-status]').innerText()).startsWith('finished');
-    },
-    90_000,
-  );
+  await traceFinished(page);
   await page.waitForSelector('[data-testid=trace-comparison]', { timeout: 20_000 });
   await page.click('[data-testid=tab-timeline]');
   await waitFor(

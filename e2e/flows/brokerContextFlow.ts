@@ -9,7 +9,7 @@
  */
 import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
-import { openTemplate, SIZES } from '../lib/steps.js';
+import { openTemplate, SIZES, traceFinished } from '../lib/steps.js';
 import { tearDown } from './brokerFlows.js';
 import { mgmt } from './operateFlows.js';
 
@@ -112,15 +112,7 @@ async function traceToTheEnd(page: Page, vhost: string, prefix: string, shot: (n
   await page.selectOption('[data-testid=trace-failure]', 'always');
   await page.fill('[data-testid=trace-count]', String(MESSAGES));
   await page.click('[data-testid=trace-start]');
-  await waitFor(
-    'the trace to finish',
-    async () => {
-      if (await page.locator('[data-testid=trace-error]').count())
-        throw new Error(await page.locator('[data-testid=trace-error]').innerText());
-      return (await page.locator('[data-testid=trace-status]').innerText()).startsWith('finished');
-    },
-    90_000,
-  );
+  await traceFinished(page);
   const finishedAt = Date.now();
   const atFinish = await replay(page);
   assert(atFinish.brokerTime, 'a live trace plays on the broker clock');

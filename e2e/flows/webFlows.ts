@@ -11,7 +11,7 @@ import { throwawayVhost } from '../lib/throwawayVhost.js';
 import { ROOT } from '../lib/server.js';
 import { tearDown } from './brokerFlows.js';
 import { importedSummary, makeVhost, mgmt } from './operateFlows.js';
-import { blankStart, designName, openFile, openTemplate, SIZES } from '../lib/steps.js';
+import { blankStart, designName, openFile, openTemplate, SIZES, traceFinished } from '../lib/steps.js';
 import { legacyExport } from './upgradeFlow.js';
 
 const corpus = (name: string) => readFileSync(join(ROOT, 'apps', 'server', 'src', 'cli', 'corpus', name));
@@ -122,18 +122,6 @@ const liveEnds = (page: Page) =>
         `${t.fate}@${t.stops[t.stops.length - 1]?.node ?? '-'}${t.stops[t.stops.length - 1]?.until !== undefined ? '(waiting)' : ''}`,
     );
   });
-
-async function traceFinished(page: Page): Promise<void> {
-  await waitFor(
-    'the trace to finish',
-    async () => {
-      if (await page.locator('[data-testid=trace-error]').count())
-        throw new Error(await page.locator('[data-testid=trace-error]').innerText());
-      return (await page.locator('[data-testid=trace-status]').innerText()).startsWith('finished');
-    },
-    90_000,
-  );
-}
 
 export const brokerWalkFlow: Flow = {
   // on 4.3 in a vhost of its own: the probe card says that vhost and the management API it found; a trace with

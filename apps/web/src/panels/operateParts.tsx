@@ -9,6 +9,32 @@ export const btn =
   'rounded px-2.5 py-1 text-xs font-medium disabled:opacity-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300';
 const input = 'w-full rounded border border-slate-700 bg-slate-950 px-2 py-1 font-mono text-[11px]';
 
+/** One field of the broker context, as Operate shows it */
+function ContextField(props: {
+  id: string;
+  label: string;
+  title: string;
+  value: string;
+  placeholder: string;
+  onChange: (v: string) => void;
+}) {
+  return (
+    <div className="flex-1">
+      <label htmlFor={props.id} className="mb-0.5 block text-[11px] text-slate-400" title={props.title}>
+        {props.label}
+      </label>
+      <input
+        id={props.id}
+        data-testid={props.id}
+        className={input}
+        value={props.value}
+        placeholder={props.placeholder}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+    </div>
+  );
+}
+
 /** The vhost and prefix of the one broker context, where an operator sets them (the Broker tab's fields are the same) */
 export function OperateContextFields() {
   const broker = useApp((s) => s.broker);
@@ -16,40 +42,22 @@ export function OperateContextFields() {
   const setBroker = useApp.getState().setBroker;
   return (
     <div className="flex gap-2">
-      <div className="flex-1">
-        <label
-          htmlFor="operate-vhost"
-          className="mb-0.5 block text-[11px] text-slate-400"
-          title="empty: the vhost the broker URL names"
-        >
-          Vhost
-        </label>
-        <input
-          id="operate-vhost"
-          data-testid="operate-vhost"
-          className={input}
-          value={broker.vhost}
-          placeholder={urlVhost ? `${urlVhost} (the broker URL's)` : "the broker URL's"}
-          onChange={(e) => setBroker({ vhost: e.target.value })}
-        />
-      </div>
-      <div className="flex-1">
-        <label
-          htmlFor="operate-prefix"
-          className="mb-0.5 block text-[11px] text-slate-400"
-          title="the open design's queues are prefix + name on the broker (a deployed design); none for an imported vhost"
-        >
-          Name prefix
-        </label>
-        <input
-          id="operate-prefix"
-          data-testid="operate-prefix"
-          className={input}
-          value={broker.prefix}
-          placeholder="none"
-          onChange={(e) => setBroker({ prefix: e.target.value })}
-        />
-      </div>
+      <ContextField
+        id="operate-vhost"
+        label="Vhost"
+        title="empty: the vhost the broker URL names"
+        value={broker.vhost}
+        placeholder={urlVhost ? `${urlVhost} (the broker URL's)` : "the broker URL's"}
+        onChange={(vhost) => setBroker({ vhost })}
+      />
+      <ContextField
+        id="operate-prefix"
+        label="Name prefix"
+        title="the open design's queues are prefix + name on the broker (a deployed design); none for an imported vhost"
+        value={broker.prefix}
+        placeholder="none"
+        onChange={(prefix) => setBroker({ prefix })}
+      />
     </div>
   );
 }

@@ -47,14 +47,33 @@ export function redriveOptions(
   };
 }
 
-function Labelled({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <label className="flex items-center gap-1">
-      {label}
-      {children}
-    </label>
-  );
-}
+/** the canary's fields: first batch, wait, how many may come back */
+const CANARY_FIELDS = [
+  {
+    key: 'canary',
+    label: 'canary',
+    aria: 'Canary: first batch',
+    testid: 'canary-size',
+    placeholder: 'N',
+    width: 'w-12',
+  },
+  {
+    key: 'canaryWait',
+    label: 'wait ms',
+    aria: 'Canary: wait (ms)',
+    testid: 'canary-wait',
+    placeholder: undefined,
+    width: 'w-14',
+  },
+  {
+    key: 'maxRefail',
+    label: 'max back',
+    aria: 'Canary: how many may come back (count, ratio or %)',
+    testid: 'canary-max-refail',
+    placeholder: undefined,
+    width: 'w-12',
+  },
+] as const;
 
 export function RedriveForm({
   what,
@@ -127,31 +146,18 @@ export function RedriveForm({
         className="mt-1 flex flex-wrap items-center gap-1.5"
         title="Canary: move N first, watch what the consumers do with them, then continue in growing batches (N, 2N, 4N…) or stop when more than R came back"
       >
-        <Labelled label="canary">
-          <input
-            aria-label="Canary: first batch"
-            data-testid="canary-size"
-            placeholder="N"
-            className={`${input} w-12`}
-            {...field('canary')}
-          />
-        </Labelled>
-        <Labelled label="wait ms">
-          <input
-            aria-label="Canary: wait (ms)"
-            data-testid="canary-wait"
-            className={`${input} w-14`}
-            {...field('canaryWait')}
-          />
-        </Labelled>
-        <Labelled label="max back">
-          <input
-            aria-label="Canary: how many may come back (count, ratio or %)"
-            data-testid="canary-max-refail"
-            className={`${input} w-12`}
-            {...field('maxRefail')}
-          />
-        </Labelled>
+        {CANARY_FIELDS.map((c) => (
+          <label key={c.key} className="flex items-center gap-1">
+            {c.label}
+            <input
+              aria-label={c.aria}
+              data-testid={c.testid}
+              placeholder={c.placeholder}
+              className={`${input} ${c.width}`}
+              {...field(c.key)}
+            />
+          </label>
+        ))}
         <label className="flex items-center gap-1">
           <input
             type="checkbox"
