@@ -24,6 +24,8 @@ import { webFlows } from './webFlows.js';
 import { canvasScaleFlows } from './canvasScaleFlows.js';
 import { tuneFlow } from './tuneFlows.js';
 import { rehearseFlow } from './rehearseFlows.js';
+import { brokerContextFlow } from './brokerContextFlow.js';
+import { modelTruthFlow } from './modelTruthFlow.js';
 
 export const flows: Flow[] = [
   designByDragging,
@@ -69,3 +71,5 @@ flows.push(...canvasScaleFlows);
 flows.push(tuneFlow);
 // issue 31's Rehearse tab and issue 32's Compare (name starts with "rehearse:")
 flows.push(rehearseFlow);
+// issue 41's broker context, live replay, model truth and smaller points (names start with "browser-flow:")
+flows.push(brokerContextFlow, modelTruthFlow);

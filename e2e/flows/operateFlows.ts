@@ -6,6 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
+import { throwawayVhost } from '../lib/throwawayVhost.js';
 
 const BROKERS = [
   { name: '3.10', amqp: 'amqp://guest:guest@127.0.0.1:5672/', mgmt: 'http://127.0.0.1:15672' },
@@ -31,7 +32,7 @@ export async function mgmt(base: string, method: string, path: string, body?: un
 
 /** shop: a topic exchange to shop.work (DLX shop.dlx -> shop.dlq); 6 messages expire into the DLQ, 4 of them with an exception header. */
 export async function makeVhost(base: string): Promise<string> {
-  const vhost = `rs-e2e-operate-${Date.now().toString(36)}`;
+  const vhost = throwawayVhost('operate');
   const v = encodeURIComponent(vhost);
   await mgmt(base, 'PUT', `/api/vhosts/${v}`, {});
   await mgmt(base, 'PUT', `/api/permissions/${v}/guest`, { configure: '.*', write: '.*', read: '.*' });
@@ -86,7 +87,6 @@ async function operateOn(
   await page.click('[data-testid=broker-url]');
   await page.fill('[data-testid=broker-url]', b.amqp);
   await page.click('[data-testid=tab-operate]');
-  await page.fill('[data-testid=operate-mgmt-url]', b.mgmt);
   await page.fill('[data-testid=operate-vhost]', vhost);
   await page.click('[data-testid=operate-import]');
   const summary = await importedSummary(page);
@@ -182,7 +182,7 @@ export const operateLargeFlow: Flow = {
   broker: true,
   async run({ page, url, shot }) {
     const b = BROKERS[0];
-    const vhost = `rs-e2e-large-${Date.now().toString(36)}`;
+    const vhost = throwawayVhost('large');
     const v = encodeURIComponent(vhost);
     await mgmt(b.mgmt, 'PUT', `/api/vhosts/${v}`, {});
     await mgmt(b.mgmt, 'PUT', `/api/permissions/${v}/guest`, { configure: '.*', write: '.*', read: '.*' });

@@ -6,6 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
+import { throwawayVhost } from '../lib/throwawayVhost.js';
 
 const BROKERS = [
   { name: '3.10', amqp: 'amqp://guest:guest@127.0.0.1:5672/', mgmt: 'http://127.0.0.1:15672' },
@@ -39,7 +40,7 @@ const depth = async (b: Broker, v: string, q: string): Promise<number> =>
  * into the DLQ first (a 1 ms expiration), JSON bodies with a message id.
  */
 async function makeVhost(b: Broker, pay: number, ship: number): Promise<string> {
-  const vhost = `rs-e2e-canary-${Date.now().toString(36)}`;
+  const vhost = throwawayVhost('canary');
   const v = encodeURIComponent(vhost);
   await mgmt(b.mgmt, 'PUT', `/api/vhosts/${v}`, {});
   await mgmt(b.mgmt, 'PUT', `/api/permissions/${v}/guest`, { configure: '.*', write: '.*', read: '.*' });
@@ -81,7 +82,6 @@ async function openDeadLetters(page: Page, url: string, b: Broker, vhost: string
   await page.click('[data-testid=broker-url]');
   await page.fill('[data-testid=broker-url]', b.amqp);
   await page.click('[data-testid=tab-operate]');
-  await page.fill('[data-testid=operate-mgmt-url]', b.mgmt);
   await page.fill('[data-testid=operate-vhost]', vhost);
   await page.click('[data-testid=operate-import]');
   await waitFor(

@@ -7,6 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
+import { throwawayVhost } from '../lib/throwawayVhost.js';
 import { importedSummary, makeVhost, mgmt } from './operateFlows.js';
 import { blankStart, openFile, SIZES } from '../lib/steps.js';
 const drawn = (page: Page) =>
@@ -256,7 +257,7 @@ export const openAndPlanFlow: Flow = {
   // a trace of this design is refused (400: its publisher deleted), and the panel says so
   expectedHttpErrors: ['400 POST /api/trace'],
   async run({ page, url, shot }) {
-    const vhost = `rs-e2e-plan-${Date.now().toString(36)}`;
+    const vhost = throwawayVhost('plan');
     try {
       for (const s of SIZES) {
         await blankStart(page, url, s);

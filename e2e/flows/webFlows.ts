@@ -7,10 +7,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
+import { throwawayVhost } from '../lib/throwawayVhost.js';
 import { ROOT } from '../lib/server.js';
 import { tearDown } from './brokerFlows.js';
 import { importedSummary, makeVhost, mgmt } from './operateFlows.js';
-import { blankStart, designName, openFile, openTemplate, SIZES } from '../lib/steps.js';
+import { blankStart, designName, openFile, openTemplate, SIZES, traceFinished } from '../lib/steps.js';
 import { legacyExport } from './upgradeFlow.js';
 
 const corpus = (name: string) => readFileSync(join(ROOT, 'apps', 'server', 'src', 'cli', 'corpus', name));
@@ -122,18 +123,6 @@ const liveEnds = (page: Page) =>
     );
   });
 
-async function traceFinished(page: Page): Promise<void> {
-  await waitFor(
-    'the trace to finish',
-    async () => {
-      if (await page.locator('[data-testid=trace-error]').count())
-        throw new Error(await page.locator('[data-testid=trace-error]').innerText());
-      return (await page.locator('[data-testid=trace-status]').innerText()).startsWith('finished');
-    },
-    90_000,
-  );
-}
-
 export const brokerWalkFlow: Flow = {
   // on 4.3 in a vhost of its own: the probe card says that vhost and the management API it found; a trace with
   // "always" sets the simulation bar to it and ends where the broker ended; an undo back to the traced design is
@@ -142,7 +131,7 @@ export const brokerWalkFlow: Flow = {
   broker: true,
   expectedHttpErrors: ['409 POST /api/teardown'],
   async run({ page, url, shot }) {
-    const vhost = `rs-e2e-wf-${Date.now().toString(36)}`;
+    const vhost = throwawayVhost('wf');
     await mgmt(B43.mgmt, 'PUT', `/api/vhosts/${encodeURIComponent(vhost)}`, {});
     await mgmt(B43.mgmt, 'PUT', `/api/permissions/${encodeURIComponent(vhost)}/guest`, {
       configure: '.*',
@@ -190,14 +179,14 @@ export const brokerWalkFlow: Flow = {
               .__overlay!;
             return { p: Math.round(o.player.p), end: Math.round(o.player.endP), playing: o.player.playing };
           });
-        // each hop is drawn for a moment: 3 messages of ~40 hops play for ~50 s at "waits 1×"
+        // the replay plays on the broker's clock: at 1x it ends with the broker (a story of ~40 hops a message played ~50 s)
         await waitFor(
           'the replay at its end',
           async () => {
             const c = await clock();
             return c.p >= c.end && !c.playing;
           },
-          90_000,
+          30_000,
         );
         const ends = await liveEnds(page);
         assert(
@@ -382,7 +371,6 @@ export const operateScopedFlow: Flow = {
         await page.click('[data-testid=tab-broker]');
         await setBrokerUrl(page, B43.amqp);
         await page.click('[data-testid=tab-operate]');
-        await page.fill('[data-testid=operate-mgmt-url]', B43.mgmt);
         await page.fill('[data-testid=operate-vhost]', vhost);
         await page.click('[data-testid=operate-import]');
         await importedSummary(page);

@@ -1,5 +1,6 @@
-/** Steps many flows take: the two viewports, a blank start, a file opened from the toolbar's Open / Import. */
+/** Steps many flows take: the two viewports, a blank start, a file opened from the toolbar's Open / Import, a live trace's end. */
 import type { Page } from 'playwright-core';
+import { waitFor } from './harness.js';
 
 /** the laptop and the desktop size every flow of issue 30 runs at */
 export const SIZES = [
@@ -63,4 +64,17 @@ export async function openTemplate(
   await page.setViewportSize({ width: size.w, height: size.h });
   await page.goto(`${url}/?template=${query}`);
   await page.waitForSelector('.react-flow__node');
+}
+
+/** Waits for the Live trace tab to say the trace finished (its error, if it shows one, thrown as is). */
+export async function traceFinished(page: Page): Promise<void> {
+  await waitFor(
+    'the trace to finish',
+    async () => {
+      if (await page.locator('[data-testid=trace-error]').count())
+        throw new Error(await page.locator('[data-testid=trace-error]').innerText());
+      return (await page.locator('[data-testid=trace-status]').innerText()).startsWith('finished');
+    },
+    90_000,
+  );
 }

@@ -17,7 +17,7 @@ import { TunePanel } from './panels/TunePanel';
 import { RehearsePanel } from './panels/RehearsePanel';
 import { TracePanel } from './panels/TracePanel';
 import { TemplateGallery } from './panels/TemplateGallery';
-import { MessagePane } from './panels/MessageDetail';
+import { BackToMessage, MessagePane } from './panels/MessageDetail';
 import { OperatePanel } from './panels/OperatePanel';
 import { DeadLetterPanel } from './panels/DeadLetterPanel';
 import { DesignsMenu } from './panels/DesignsMenu';
@@ -82,13 +82,44 @@ function Toast() {
   );
 }
 
+/** The Inspect tab: the inspected message (its path highlighted), else the node inspector, with a way back to the message */
+function InspectPane() {
+  const inspected = useApp((s) => s.inspectedMsg);
+  const messagePane = useApp((s) => s.messagePane);
+  if (inspected && messagePane) return <MessagePane />;
+  return (
+    <>
+      {inspected && <BackToMessage msgId={inspected} />}
+      <Inspector />
+    </>
+  );
+}
+
+/** The open design's name, as wide as it is (within reason) */
+function DesignNameField() {
+  const name = useApp((s) => s.design.name);
+  return (
+    <input
+      aria-label="Design name"
+      data-testid="design-name"
+      className="min-w-0 shrink rounded border border-transparent bg-transparent px-1 text-sm text-slate-200 hover:border-slate-700 focus:border-slate-600 focus:outline-none"
+      // as wide as the name, within reason: a tuned template's name ("… (maxRetries 5, delayMs 2000 ms)") was cut at 14 rem
+      style={{ width: `${Math.min(52, Math.max(16, name.length + 2))}ch` }}
+      title={name}
+      value={name}
+      onChange={(e) => {
+        const s = useApp.getState();
+        s.setDesign({ ...s.design, name: e.target.value }, { coalesce: 'name' });
+      }}
+    />
+  );
+}
+
 export function App() {
   const view = useApp((s) => s.view);
   const sideTab = useApp((s) => s.sideTab);
   const bottomTab = useApp((s) => s.bottomTab);
-  const name = useApp((s) => s.design.name);
   const lint = useLintFindings();
-  const inspected = useApp((s) => s.inspectedMsg);
   const bottomHeight = useApp((s) => s.bottomHeight);
 
   useEffect(() => {
@@ -105,19 +136,7 @@ export function App() {
       <div data-testid="app" className="flex h-screen w-screen flex-col overflow-hidden bg-slate-950 text-slate-100">
         <header className="flex h-11 shrink-0 items-center gap-3 border-b border-slate-800 bg-slate-900 px-3">
           <span className="text-sm font-bold tracking-tight text-sky-300">Retry Studio</span>
-          <input
-            aria-label="Design name"
-            data-testid="design-name"
-            className="min-w-0 shrink rounded border border-transparent bg-transparent px-1 text-sm text-slate-200 hover:border-slate-700 focus:border-slate-600 focus:outline-none"
-            // as wide as the name, within reason: a tuned template's name ("… (maxRetries 5, delayMs 2000 ms)") was cut at 14 rem
-            style={{ width: `${Math.min(52, Math.max(16, name.length + 2))}ch` }}
-            title={name}
-            value={name}
-            onChange={(e) => {
-              const s = useApp.getState();
-              s.setDesign({ ...s.design, name: e.target.value }, { coalesce: 'name' });
-            }}
-          />
+          <DesignNameField />
           <DesignsMenu />
           <OpenMenu />
           <Toolbar />
@@ -213,11 +232,7 @@ export function App() {
               />
               <div className="min-h-0 flex-1 overflow-auto">
                 {sideTab === 'inspect' ? (
-                  inspected ? (
-                    <MessagePane />
-                  ) : (
-                    <Inspector />
-                  )
+                  <InspectPane />
                 ) : sideTab === 'lint' ? (
                   <LintPanel />
                 ) : sideTab === 'export' ? (

@@ -36,7 +36,7 @@ export const targetFields = {
 /** Where an operate request goes (no prefix: operate reads a vhost as it is). */
 export const operateTargetFields = {
   broker: brokerUrlField.optional(),
-  /** the management API's base URL (default: the AMQP host, port 15672) */
+  /** the management API's base URL (default: the first of managementCandidates that is the same broker) */
   managementUrl: managementUrlField.optional(),
   vhost: vhostField.optional(),
 };

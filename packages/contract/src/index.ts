@@ -1,6 +1,6 @@
 /**
  * The HTTP contract between the server and the web app: what each route takes and returns.
- * Types and a few constants only; the request schemas (zod) are `@retry-studio/contract/schemas`.
+ * Types, a few constants and the management API's discovery order only; the request schemas (zod) are `@retry-studio/contract/schemas`.
  */
 export type * from './requests.js';
 export type * from './errors.js';
@@ -12,4 +12,5 @@ export type * from './operateResponses.js';
 export type * from './rehearseResponses.js';
 export type * from './upgradeResponses.js';
 export { isCanary } from './operateResponses.js';
+export { managementCandidates, type AmqpEndpoint } from './managementCandidates.js';
 export { MAX_BROWSE, MIN_RATE_PER_SECOND, MIN_RATE_TEXT } from './limits.js';

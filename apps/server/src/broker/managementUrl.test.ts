@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HostNotAllowedError, parseAmqpUrl } from './amqpUrl.js';
-import { ManagementUrlError, discoveryCandidates, parseManagementUrl } from './managementUrl.js';
+import { managementCandidates } from '@retry-studio/contract';
+import { ManagementUrlError, parseManagementUrl } from './managementUrl.js';
 
 describe('parseManagementUrl', () => {
   it('normalises to the API root', () => {
@@ -26,17 +27,17 @@ describe('parseManagementUrl', () => {
   });
 });
 
-describe('discoveryCandidates', () => {
+describe("managementCandidates (the contract's discovery order) of a parsed AMQP URL", () => {
   it('port 15672, then the AMQP port + 10000', () => {
-    expect(discoveryCandidates(parseAmqpUrl('amqp://g:g@127.0.0.1:5673/'))).toEqual([
+    expect(managementCandidates(parseAmqpUrl('amqp://g:g@127.0.0.1:5673/'))).toEqual([
       'http://127.0.0.1:15672',
       'http://127.0.0.1:15673',
     ]);
-    expect(discoveryCandidates(parseAmqpUrl('amqp://g:g@127.0.0.1:5672/'))).toEqual(['http://127.0.0.1:15672']);
-    expect(discoveryCandidates(parseAmqpUrl('amqp://g:g@[::1]:5674/'))).toEqual([
+    expect(managementCandidates(parseAmqpUrl('amqp://g:g@127.0.0.1:5672/'))).toEqual(['http://127.0.0.1:15672']);
+    expect(managementCandidates(parseAmqpUrl('amqp://g:g@[::1]:5674/'))).toEqual([
       'http://[::1]:15672',
       'http://[::1]:15674',
     ]);
-    expect(discoveryCandidates(parseAmqpUrl('amqp://g:g@127.0.0.1:60000/'))).toEqual(['http://127.0.0.1:15672']);
+    expect(managementCandidates(parseAmqpUrl('amqp://g:g@127.0.0.1:60000/'))).toEqual(['http://127.0.0.1:15672']);
   });
 });

@@ -3,7 +3,7 @@
  * `--management-url`, env RETRY_STUDIO_MANAGEMENT_URL): checked like a broker URL (its host is
  * allow-listed, since the server fetches it) and normalised to `http(s)://host:port[/path]`.
  */
-import { allowedHosts, assertHostAllowed, parseAmqpUrl, type AmqpUrl } from './amqpUrl.js';
+import { allowedHosts, assertHostAllowed, parseAmqpUrl } from './amqpUrl.js';
 
 export class ManagementUrlError extends Error {
   override readonly name = 'ManagementUrlError';
@@ -30,11 +30,4 @@ export function parseManagementUrl(input: string, env: NodeJS.ProcessEnv = proce
   // http://host:15672/api and http://host:15672/ both mean the API's root
   const path = u.pathname.replace(/\/+$/, '').replace(/\/api$/, '');
   return `${u.protocol}//${u.host}${path}`;
-}
-
-/** Where a management API usually is for this AMQP endpoint: port 15672, then the AMQP port + 10000. */
-export function discoveryCandidates(url: AmqpUrl): string[] {
-  const host = url.hostname.includes(':') ? `[${url.hostname}]` : url.hostname;
-  const ports = [15672, url.port + 10000].filter((p) => p <= 65535);
-  return [...new Set(ports)].map((p) => `http://${host}:${p}`);
 }

@@ -3,8 +3,8 @@
  * path reads one broker's state while it writes to another.
  *
  * Where: the URL given (request `managementUrl`, CLI `--management-url`), else
- * RETRY_STUDIO_MANAGEMENT_URL, else discovery: http://HOST:15672 and http://HOST:<AMQP port + 10000>
- * (two brokers on one host: 5672/15672 and 5673/15673).
+ * RETRY_STUDIO_MANAGEMENT_URL, else discovery: the contract's managementCandidates (http://HOST:15672,
+ * then http://HOST:<AMQP port + 10000>; the web shows the same list).
  * Accepted only when it is the same broker as the AMQP endpoint: cluster name and version of
  * the AMQP `server_properties` against `GET /api/overview`.
  */
@@ -18,8 +18,13 @@ import {
 } from './brokerIdentity.js';
 import { openConnection } from './connection.js';
 import { ManagementClient, ManagementError, type Overview } from './management.js';
-import { discoveryCandidates, parseManagementUrl } from './managementUrl.js';
-import type { ManagementProblem, ManagementSource, TriedManagement } from '@retry-studio/contract';
+import { parseManagementUrl } from './managementUrl.js';
+import {
+  managementCandidates,
+  type ManagementProblem,
+  type ManagementSource,
+  type TriedManagement,
+} from '@retry-studio/contract';
 
 /** where the URL came from, and why a candidate was not taken: the contract's (a probe reports them) */
 export type { ManagementSource, ManagementProblem };
@@ -131,7 +136,7 @@ export async function resolveManagement(url: AmqpUrl, options: ResolveOptions = 
       ? [parseManagementUrl(options.managementUrl!, env)]
       : source === 'env'
         ? [parseManagementUrl(envUrl!, env)]
-        : discoveryCandidates(url);
+        : managementCandidates(url);
   const amqp = options.amqp ?? (await readAmqpIdentity(url));
   const timeoutMs = options.timeoutMs ?? 5000;
   // in parallel: a port where nothing answers quickly must not wait for a slow one

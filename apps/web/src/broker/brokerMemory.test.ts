@@ -17,33 +17,31 @@ function memoryStorage(): Storage {
 }
 
 describe('broker memory', () => {
-  it('remembers the management URL, prefix and vhost per broker, never the password', () => {
+  it('remembers the management URL, prefix and vhost per broker, never the user or password', () => {
     const st = memoryStorage();
     rememberBroker(
       'amqp://guest:secret@127.0.0.1:5673/',
-      { managementUrl: 'http://127.0.0.1:15673', deployPrefix: 'p43.', deployVhost: 'v' },
+      { managementUrl: 'http://127.0.0.1:15673', prefix: 'p43.', vhost: 'v' },
       st,
     );
-    rememberBroker(
-      'amqp://guest:secret@127.0.0.1:5672/',
-      { managementUrl: '', deployPrefix: 'p310.', deployVhost: '' },
-      st,
-    );
+    rememberBroker('amqp://guest:secret@127.0.0.1:5672/', { managementUrl: '', prefix: 'p310.', vhost: '' }, st);
     expect(recallBroker('amqp://guest:secret@127.0.0.1:5673/', st)).toEqual({
       managementUrl: 'http://127.0.0.1:15673',
-      deployPrefix: 'p43.',
-      deployVhost: 'v',
+      prefix: 'p43.',
+      vhost: 'v',
     });
-    expect(recallBroker('amqp://guest:secret@127.0.0.1:5672/', st)?.deployPrefix).toBe('p310.');
+    expect(recallBroker('amqp://guest:secret@127.0.0.1:5672/', st)?.prefix).toBe('p310.');
     expect(recallBroker('amqp://guest:secret@127.0.0.1:5674/', st)).toBeUndefined();
-    expect(JSON.stringify([...Array(st.length).keys()].map((i) => st.getItem(st.key(i)!)))).not.toMatch(/secret/);
+    const stored = JSON.stringify([...Array(st.length).keys()].map((i) => st.getItem(st.key(i)!)));
+    expect(stored).not.toMatch(/secret/);
+    expect(stored).not.toMatch(/guest/);
   });
 
   it('ignores what it cannot read', () => {
     const st = memoryStorage();
-    st.setItem('retry-studio.brokers.v1', 'not json');
+    st.setItem('retry-studio.brokers.v2', 'not json');
     expect(recallBroker('amqp://g:g@127.0.0.1:5672/', st)).toBeUndefined();
-    rememberBroker('amqp://g:g@127.0.0.1:5672/', { managementUrl: 'm', deployPrefix: 'p', deployVhost: '' }, st);
+    rememberBroker('amqp://g:g@127.0.0.1:5672/', { managementUrl: 'm', prefix: 'p', vhost: '' }, st);
     expect(recallBroker('amqp://g:g@127.0.0.1:5672/', st)?.managementUrl).toBe('m');
   });
 });

@@ -1,18 +1,14 @@
 /**
  * The management URL, prefix and vhost used with each broker, remembered in localStorage so that
  * switching between brokers (3.10 on 5672, 4.3 on 5673) brings back each one's settings. Keyed by
- * the broker URL without its password (a password is never stored).
+ * the broker URL without its user and password: credentials are never stored.
  */
-import { maskUrl } from './api';
+import type { BrokerContext } from '../store/brokerSlice';
 
-const STORAGE_KEY = 'retry-studio.brokers.v1';
+const STORAGE_KEY = 'retry-studio.brokers.v2';
 const MAX_BROKERS = 20;
 
-export interface BrokerSettings {
-  readonly managementUrl: string;
-  readonly deployPrefix: string;
-  readonly deployVhost: string;
-}
+export type BrokerSettings = Pick<BrokerContext, 'managementUrl' | 'prefix' | 'vhost'>;
 
 type Stored = Record<string, BrokerSettings & { readonly at: number }>;
 
@@ -25,24 +21,25 @@ function read(storage: Storage): Stored {
   }
 }
 
-export const brokerKey = (brokerUrl: string): string => maskUrl(brokerUrl.trim());
+/** `amqp://host:port/vhost`: no userinfo */
+export const brokerKey = (brokerUrl: string): string => brokerUrl.trim().replace(/^(amqps?:\/\/)[^@/?#]*@/i, '$1');
 
 export function recallBroker(brokerUrl: string, storage: Storage = localStorage): BrokerSettings | undefined {
   const hit = read(storage)[brokerKey(brokerUrl)];
-  if (
-    !hit ||
-    typeof hit.managementUrl !== 'string' ||
-    typeof hit.deployPrefix !== 'string' ||
-    typeof hit.deployVhost !== 'string'
-  )
+  if (!hit || typeof hit.managementUrl !== 'string' || typeof hit.prefix !== 'string' || typeof hit.vhost !== 'string')
     return undefined;
-  return { managementUrl: hit.managementUrl, deployPrefix: hit.deployPrefix, deployVhost: hit.deployVhost };
+  return { managementUrl: hit.managementUrl, prefix: hit.prefix, vhost: hit.vhost };
 }
 
 export function rememberBroker(brokerUrl: string, settings: BrokerSettings, storage: Storage = localStorage): void {
   if (brokerUrl.trim() === '') return;
   const all = read(storage);
-  all[brokerKey(brokerUrl)] = { ...settings, at: Date.now() };
+  all[brokerKey(brokerUrl)] = {
+    managementUrl: settings.managementUrl,
+    prefix: settings.prefix,
+    vhost: settings.vhost,
+    at: Date.now(),
+  };
   // keep the most recently used
   const kept = Object.entries(all)
     .sort((a, b) => b[1].at - a[1].at)

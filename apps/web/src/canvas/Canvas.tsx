@@ -191,6 +191,10 @@ export function Canvas() {
     };
   }, [openingView]);
 
+  const onNodeClick = useCallback(() => {
+    if (useApp.getState().messagePane) useApp.setState({ messagePane: false });
+  }, []);
+
   // in the overview a click zooms into what is under it: a node (selected), else its group
   const onPaneClick = useCallback(
     (e: React.MouseEvent) => {
@@ -282,6 +286,8 @@ export function Canvas() {
             if (e) userMoved.current = true;
           }}
           onPaneClick={onPaneClick}
+          // a click on a node inspects it, also one already selected while a message was inspected
+          onNodeClick={onNodeClick}
           onEdgeMouseEnter={(_, e) => hoverLabel(e.id, true)}
           onEdgeMouseLeave={(_, e) => hoverLabel(e.id, false)}
           nodeTypes={nodeTypes}

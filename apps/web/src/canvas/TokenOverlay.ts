@@ -367,8 +367,9 @@ export class TokenOverlay {
 }
 
 /** Moves take one hop; a move right after arriving (same instant) can take less. */
-function HOP_MS_OF(next: { arrive: number }, here: { arrive: number }): number {
-  return Math.min(420, next.arrive - here.arrive);
+/** how long the hop into `next` is drawn: its own length (shorter in broker time), never more than the time between the stops */
+function HOP_MS_OF(next: { arrive: number; hop: number }, here: { arrive: number }): number {
+  return Math.min(next.hop, next.arrive - here.arrive);
 }
 
 function easeInOut(u: number): number {

@@ -1,7 +1,15 @@
 /** A canary re-drive's progress: the batch, moved / through / back / waiting, each verdict and why it stopped. */
-import type { CanaryProgress } from '@retry-studio/topology-core/operate';
+import type { CanaryProgress, DeadLetterMessage } from '@retry-studio/topology-core/operate';
+import { firstDeath, REDRIVE_COUNT_HEADER } from '@retry-studio/topology-core/operate';
+import { canaryReturns } from './canaryReturns';
 
-export function CanaryStatus({ job }: { job: CanaryProgress }) {
+/**
+ * `listing`: the dead-letter queue as browsed after the run: when the returns were seen by the
+ * queue's depth only (no tap: which copies is not known), the copies there that carry
+ * x-redrive-count are the ones that came back.
+ */
+export function CanaryStatus({ job, listing }: { job: CanaryProgress; listing?: readonly DeadLetterMessage[] }) {
+  const { unnamed, listed: backInListing } = canaryReturns(job, listing);
   return (
     <div
       data-testid="canary-status"
@@ -41,7 +49,7 @@ export function CanaryStatus({ job }: { job: CanaryProgress }) {
           {job.stopReason}
         </div>
       )}
-      {job.returned.length > 0 && (
+      {job.back > 0 && (
         <div className="mt-1">
           <div className="font-semibold text-slate-300">Came back (the rest stays untouched):</div>
           <ul data-testid="canary-returned" className="font-mono text-[10px]">
@@ -50,7 +58,26 @@ export function CanaryStatus({ job }: { job: CanaryProgress }) {
                 {r.messageId ?? r.body.slice(0, 40)}: died again in {r.queue} ({r.reason}), re-driven {r.redriveCount}×
               </li>
             ))}
+            {backInListing.map((m) => {
+              const d = firstDeath(m);
+              return (
+                <li key={`listed-${m.seq}`} data-testid="canary-returned-listed">
+                  {m.properties?.messageId ?? m.body.slice(0, 40)}: in the dead-letter queue again
+                  {d ? ` (${d.queue}, ${d.reason})` : ''}, re-driven {String(m.headers[REDRIVE_COUNT_HEADER])}×
+                </li>
+              );
+            })}
           </ul>
+          {unnamed > 0 && (
+            <div data-testid="canary-returned-unnamed" className="text-slate-400">
+              {unnamed} of the {job.back} were counted by the dead-letter queue&apos;s depth, not seen one by one
+              {listing
+                ? backInListing.length > 0
+                  ? ': listed above from the browse after the run (they carry x-redrive-count).'
+                  : '; the browse after the run shows none with x-redrive-count (read more, or browse again).'
+                : '; browse after the run to see them.'}
+            </div>
+          )}
         </div>
       )}
       <div className="text-slate-500">

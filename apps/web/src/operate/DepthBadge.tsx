@@ -1,11 +1,13 @@
 /** Ready / unacked and rates of one queue node, from the live depths (renders nothing when off). */
 import { memo } from 'react';
+import { useApp } from '../store/store';
 import { useOperate } from './operateStore';
 
 const rate = (r: number) => (r >= 10 ? Math.round(r) : Math.round(r * 10) / 10);
 
 export const DepthBadge = memo(function DepthBadge({ queue }: { queue: string }) {
-  const d = useOperate((s) => s.depths[s.prefix + queue]);
+  const prefix = useApp((s) => s.broker.prefix);
+  const d = useOperate((s) => s.depths[prefix + queue]);
   const parking = useOperate((s) => s.roles[queue] === 'parking');
   if (!d) return null;
   const piling = d.ready > 0 && parking;

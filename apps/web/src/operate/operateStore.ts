@@ -1,24 +1,22 @@
 /**
- * Operate state outside the design store: where the broker is (management URL, vhost), the
- * queues' live depths (a badge per queue node subscribes to its own entry), and which queue the
- * dead-letter panel looks at.
+ * Operate state outside the design store: the queues' live depths (a badge per queue node
+ * subscribes to its own entry), the imported queues' roles, and which queue the dead-letter panel
+ * looks at. Where the broker is, is the one broker context (store/brokerSlice.ts).
  */
 import { create } from 'zustand';
 import type { ImportRole } from '@retry-studio/topology-core/operate';
 import type { QueueDepth } from '@retry-studio/contract';
 
 export interface OperateState {
-  managementUrl: string;
-  /** empty: the vhost the broker URL names */
-  vhost: string;
-  /** broker queue name = prefix + design queue name (a deployed design); '' for an imported one */
-  prefix: string;
   polling: boolean;
+  /** by broker queue name (the context's prefix + the design's name) */
   depths: Record<string, QueueDepth>;
   depthsAt: string | null;
+  /** by the design's queue name */
   roles: Record<string, ImportRole>;
-  /** the design and vhost (useOperateScope) the roles and depths were read for: another's are cleared */
+  /** the design and context (useOperateScope) the roles and depths were read for: another's are cleared */
   resultsScope: string;
+  /** the broker's name of the queue (prefix included) */
   dlqQueue: string;
   /** Browse was asked for from elsewhere (the Operate tab): the dead-letter panel reads `dlqQueue` at once, and clears it */
   browseAsked: boolean;
@@ -28,9 +26,6 @@ export interface OperateState {
 }
 
 export const useOperate = create<OperateState>((set) => ({
-  managementUrl: '',
-  vhost: '',
-  prefix: '',
   polling: false,
   depths: {},
   depthsAt: null,

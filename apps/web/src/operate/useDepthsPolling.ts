@@ -4,6 +4,7 @@
  */
 import { useEffect } from 'react';
 import { useApp } from '../store/store';
+import { operateAt } from '../broker/target';
 import { operateApi } from './operateApi';
 import { useOperate } from './operateStore';
 
@@ -18,13 +19,8 @@ export function useDepthsPolling(): void {
     const tick = async () => {
       timer = undefined;
       if (stopped || document.hidden) return;
-      const o = useOperate.getState();
       try {
-        const r = await operateApi.depths({
-          broker: useApp.getState().brokerUrl.trim() || undefined,
-          managementUrl: o.managementUrl || undefined,
-          vhost: o.vhost || undefined,
-        });
+        const r = await operateApi.depths(operateAt(useApp.getState().broker));
         if (!stopped)
           useOperate.getState().set({ depths: Object.fromEntries(r.queues.map((q) => [q.name, q])), depthsAt: r.at });
       } catch (e) {

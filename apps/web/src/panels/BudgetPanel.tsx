@@ -7,6 +7,7 @@ import {
   type StrategyEntry,
 } from '@retry-studio/topology-core/budget';
 import { joinCollapsed } from '@retry-studio/topology-core/text';
+import { outcomeTone } from '@retry-studio/topology-core/sim';
 import { useApp } from '../store/store';
 import { buildTemplate, listTemplates } from './templates';
 import { fmtT } from './SimBar';
@@ -251,9 +252,8 @@ function ScheduleChart({ rows }: { rows: RetryBudget[] }) {
                   cy={y}
                   r={3.5}
                   fill={
-                    j === ts.length - 1 && r.outcome.kind === 'acked' && !r.outcome.neverEndsFailingAlways
-                      ? '#34d399'
-                      : '#f87171'
+                    // green only for what the core calls a good end (a discarded failure is acked, not good)
+                    j === ts.length - 1 && outcomeTone(r.outcome) === 'ok' ? '#34d399' : '#f87171'
                   }
                 >
                   <title>{`attempt ${j + 1} at ${fmtT(t)}`}</title>

@@ -3,6 +3,14 @@ import { describeIssue, type Design, type ValidationIssue } from '@retry-studio/
 import { statedFate } from '@retry-studio/topology-core/templates';
 import { useApp } from '../store/store';
 import { useLintFindings } from '../lint/useLint';
+import { lintVerdict, type LintVerdict } from '../lint/lintVerdict';
+
+const VERDICT_TONE: Record<LintVerdict['tone'], string> = {
+  error: 'text-red-300',
+  warning: 'text-amber-300',
+  info: 'text-sky-300',
+  clean: 'text-emerald-400',
+};
 
 /**
  * Validation, lint and the last simulation in one summary: "valid" only means the broker takes
@@ -25,22 +33,14 @@ export function DesignSummary({ design, issues }: { design: Design; issues: read
         </ul>
       </div>
     );
-  const errors = lint.findings.filter((f) => f.severity === 'error').length;
-  const warnings = lint.findings.filter((f) => f.severity === 'warning').length;
+  const verdict = lintVerdict(lint.findings);
   const fates = new Map<string, number>();
   for (const o of Object.values(outcomes)) fates.set(o.text, (fates.get(o.text) ?? 0) + 1);
   return (
     <div data-testid="design-summary" className="space-y-1">
-      {errors > 0 ? (
-        <p className="text-red-300">
-          Valid definitions, but lint finds {errors} error(s){warnings ? ` and ${warnings} warning(s)` : ''}: see the
-          Lint tab.
-        </p>
-      ) : warnings > 0 ? (
-        <p className="text-amber-300">The design is valid; lint finds {warnings} warning(s): see the Lint tab.</p>
-      ) : (
-        <p className="text-emerald-400">The design is valid and lint finds nothing.</p>
-      )}
+      <p data-testid="lint-verdict" data-tone={verdict.tone} className={VERDICT_TONE[verdict.tone]}>
+        {verdict.text}
+      </p>
       {simulated && fates.size > 0 && (
         <div data-testid="summary-outcomes">
           <div className="font-semibold text-slate-400">Last simulation</div>

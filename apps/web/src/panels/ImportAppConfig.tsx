@@ -4,9 +4,18 @@
  * import-app reader (the CLI's), run in the browser.
  */
 import { useRef, useState } from 'react';
-import { AppConfigFailure, importAppConfig, type AppFile } from '@retry-studio/topology-core/appconfig';
+import { AppConfigFailure, describeApp, importAppConfig, type AppFile } from '@retry-studio/topology-core/appconfig';
 import { useApp } from '../store/store';
 import { layoutDesign } from '../graph/autoLayout';
+
+/** The CLI's summary with its "not modelled:" block (stand-in queues, keys read another way) on top: seen without scrolling */
+export function notModelledFirst(lines: readonly string[]): string[] {
+  const at = lines.indexOf('not modelled:');
+  if (at < 0) return [...lines];
+  const end = lines.findIndex((l, i) => i > at && !l.startsWith('  '));
+  const block = lines.slice(at, end < 0 ? lines.length : end);
+  return [...block, ...lines.slice(0, at), ...(end < 0 ? [] : lines.slice(end))];
+}
 
 /** Reads the files (a .json among them is the definitions); an error names the file and line. */
 export function readAppFiles(files: readonly AppFile[]): { error: string } | { open: () => Promise<void> } {
@@ -23,10 +32,16 @@ export function readAppFiles(files: readonly AppFile[]): { error: string } | { o
         useApp.getState().loadDesign(design);
         useApp.getState().setView('designer');
         useApp.getState().requestFit();
+        // what the CLI's import-app prints, in the core's words: each consumer's journey and what is a stand-in or not modelled
+        useApp.getState().setImportNotes({
+          design: design.name,
+          heading: `Imported “${design.name}” as retry-studio import-app reads it:`,
+          lines: notModelledFirst(describeApp(app).trimEnd().split('\n')),
+        });
         useApp
           .getState()
           .notify(
-            `Imported ${app.frameworks.join(', ')} configuration: ${design.consumers.length} consumers, ${design.topology.queues.length} queues${app.notes.length ? `; ${app.notes.length} lines not modelled (see each consumer)` : ''}`,
+            `Imported ${app.frameworks.join(', ')} configuration: ${design.consumers.length} consumers, ${design.topology.queues.length} queues${app.notes.length ? `; ${app.notes.length} lines not modelled (listed above the canvas)` : ''}`,
           );
       },
     };

@@ -13,11 +13,14 @@ export function ImportNotes() {
     >
       <div className="min-w-0 flex-1">
         <div className="font-medium">
-          Imported “{notes.design}”, with {notes.lines.length === 1 ? 'one note' : `${notes.lines.length} notes`}:
+          {notes.heading ??
+            `Imported “${notes.design}”, with ${notes.lines.length === 1 ? 'one note' : `${notes.lines.length} notes`}:`}
         </div>
         <ul className="max-h-24 overflow-auto font-mono text-[10px] text-amber-200">
           {notes.lines.map((l, i) => (
-            <li key={i}>{l}</li>
+            <li key={i} className="whitespace-pre-wrap">
+              {l}
+            </li>
           ))}
         </ul>
       </div>

@@ -5,6 +5,31 @@ import { fmtT } from './SimBar';
 import { settleText } from './messageStory';
 import { seekTo } from './Timeline';
 
+/** Above the node inspector while a message's path stays highlighted: one click back to the message. */
+export function BackToMessage({ msgId }: { msgId: string }) {
+  return (
+    <div className="flex items-center justify-between border-b border-slate-800 px-2 py-1 text-[11px] text-slate-400">
+      <button
+        type="button"
+        data-testid="back-to-message"
+        onClick={() => useApp.setState({ messagePane: true })}
+        className="truncate rounded px-1 text-sky-300 hover:bg-slate-800"
+      >
+        ← message {msgId}
+      </button>
+      <button
+        type="button"
+        onClick={() => useApp.getState().inspectMessage(null)}
+        className="rounded px-1.5 hover:bg-slate-700"
+        aria-label="Stop highlighting the message"
+        title="Stop highlighting the message's path"
+      >
+        ✕
+      </button>
+    </div>
+  );
+}
+
 /** The side panel while a message is inspected (its path is highlighted on the canvas). */
 export function MessagePane() {
   const msg = useApp((s) => s.inspectedMsg);

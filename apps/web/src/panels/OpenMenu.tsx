@@ -4,15 +4,15 @@
  */
 import { useApp } from '../store/store';
 import { useOperate } from '../operate/operateStore';
-import { vhostNamedBy } from '../broker/vhostNamedBy';
-import { maskUrl } from '../broker/api';
+import { vhostNamedBy } from '../broker/amqpUrlPreview';
+import { contextVhost } from '../broker/target';
+import { BrokerContextLine } from './BrokerContextLine';
 import { ImportFile } from './ImportFile';
 import { ToolbarMenu } from './ToolbarMenu';
 
 export function OpenMenu() {
-  const brokerUrl = useApp((s) => s.brokerUrl);
-  const vhost = useOperate((s) => s.vhost);
-  const urlVhost = vhostNamedBy(brokerUrl);
+  const broker = useApp((s) => s.broker);
+  const urlVhost = vhostNamedBy(broker.url);
   const importVhost = (close: () => void) => {
     // the Operate tab imports (it mounts with the designer view)
     useOperate.getState().set({ importAsked: true });
@@ -42,14 +42,14 @@ export function OpenMenu() {
               Vhost (empty: the broker URL's)
               <input
                 data-testid="open-vhost"
-                value={vhost}
+                value={broker.vhost}
                 placeholder={urlVhost}
-                onChange={(e) => useOperate.getState().set({ vhost: e.target.value })}
+                onChange={(e) => useApp.getState().setBroker({ vhost: e.target.value })}
                 className="mt-0.5 w-full rounded border border-slate-700 bg-slate-950 px-2 py-1 font-mono text-[11px] text-slate-100"
               />
             </label>
-            <div className="mb-1 truncate font-mono text-[10px] text-slate-500" title="the Broker tab's URL">
-              on {maskUrl(brokerUrl)}
+            <div className="mb-1">
+              <BrokerContextLine panel="open" prefix={false} />
             </div>
             <button
               type="button"
@@ -57,7 +57,7 @@ export function OpenMenu() {
               onClick={() => importVhost(close)}
               className="rounded bg-sky-700 px-2 py-1 font-medium hover:bg-sky-600"
             >
-              Import {vhost.trim() || urlVhost || 'the vhost'}
+              Import {contextVhost(broker)}
             </button>
           </section>
           <div className="text-[11px] text-slate-500">The open design stays in My designs; Ctrl+Z goes back to it.</div>

@@ -38,11 +38,11 @@ export function SimBar() {
   const [speed, setSpeed] = useState(player.speed);
   useEffect(() => player.setSpeed(speed), [speed]);
   const hasRun = !!(player.plans.sim || player.plans.live);
+  const broker = player.brokerTime;
   const end = player.endP;
   const progress = player.eventProgress;
   const btn =
     'h-7 rounded px-2 text-xs whitespace-nowrap text-slate-100 bg-slate-700 hover:bg-slate-600 disabled:opacity-40 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
-  const setF = (f: FailureModel) => useApp.getState().setFailure(f);
   return (
     <div
       data-testid="sim-bar"
@@ -91,10 +91,14 @@ export function SimBar() {
       >
         ↺
       </button>
-      {/* "1×" alone read as real time: the waits play at this rate, but each hop is drawn for a moment of its own */}
+      {/* a story: "1×" alone read as real time, but each hop is drawn for a moment of its own; a live trace plays on the broker's clock */}
       <label
         className="flex items-center gap-1"
-        title={`How fast the waits (TTLs, delays) play: at 1× a 5 s wait takes 5 s. Each hop is also drawn for ${HOP_MS / 1000} s of its own, so a run plays longer than it took.`}
+        title={
+          broker
+            ? 'Broker time: at 1× the replay takes as long as the broker took and ends with its last event; hops are drawn within the time they took.'
+            : `How fast the waits (TTLs, delays) play: at 1× a 5 s wait takes 5 s. Each hop is also drawn for ${HOP_MS / 1000} s of its own, so a run plays longer than it took.`
+        }
       >
         <select
           aria-label="Speed"
@@ -105,7 +109,8 @@ export function SimBar() {
         >
           {SPEEDS.map((s) => (
             <option key={s} value={s}>
-              waits {s >= 1000 ? `${s / 1000}k` : s}×
+              {broker ? '' : 'waits '}
+              {s >= 1000 ? `${s / 1000}k` : s}×{broker ? ' broker' : ''}
             </option>
           ))}
         </select>
@@ -121,9 +126,47 @@ export function SimBar() {
         className="w-12"
         disabled={!hasRun}
       />
-      <span data-testid="sim-clock" className="min-w-[4.75rem] whitespace-nowrap font-mono text-sky-300">
-        t = {fmtT(player.virtualNow)}
-      </span>
+      <Clock broker={broker} progress={progress} />
+      <FailureFields failure={failure} />
+      <label className="flex items-center gap-1" title="Messages to publish">
+        msgs
+        <input
+          data-testid="sim-count"
+          type="number"
+          min={1}
+          max={2000}
+          className="w-14 rounded bg-slate-800 px-1"
+          value={count}
+          onChange={(e) => useApp.getState().setMessageCount(Math.max(1, Math.min(2000, Number(e.target.value))))}
+        />
+      </label>
+      {/* on the broker clock the time and its end say where the replay is (the event count is in the clock's title) */}
+      {simEvents && !broker && (
+        <span
+          data-testid="sim-summary"
+          className="whitespace-nowrap font-mono text-slate-400"
+          title="Events played so far of the run's events: zero-time hops advance this while virtual time stands still"
+        >
+          <span data-testid="sim-event">
+            event {hasRun ? progress.done : 0}/{progress.total}
+          </span>
+          {truncated ? ' (truncated)' : ''}
+        </span>
+      )}
+      {shownError && (
+        <span data-testid="sim-error" role="alert" className="whitespace-pre-wrap text-red-400">
+          {shownError}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** The failure model of the simulation bar and the input its kind takes (k, %, every n-th). */
+function FailureFields({ failure }: { failure: FailureModel }) {
+  const setF = (f: FailureModel) => useApp.getState().setFailure(f);
+  return (
+    <>
       <label className="flex items-center gap-1" title="Failure model (a worker's own model overrides it)">
         <select
           aria-label="Failure model"
@@ -190,35 +233,28 @@ export function SimBar() {
           />
         </label>
       )}
-      <label className="flex items-center gap-1" title="Messages to publish">
-        msgs
-        <input
-          data-testid="sim-count"
-          type="number"
-          min={1}
-          max={2000}
-          className="w-14 rounded bg-slate-800 px-1"
-          value={count}
-          onChange={(e) => useApp.getState().setMessageCount(Math.max(1, Math.min(2000, Number(e.target.value))))}
-        />
-      </label>
-      {simEvents && (
-        <span
-          data-testid="sim-summary"
-          className="whitespace-nowrap font-mono text-slate-400"
-          title="Events played so far of the run's events: zero-time hops advance this while virtual time stands still"
-        >
-          <span data-testid="sim-event">
-            event {hasRun ? progress.done : 0}/{simEvents.length}
-          </span>
-          {truncated ? ' (truncated)' : ''}
-        </span>
-      )}
-      {shownError && (
-        <span data-testid="sim-error" role="alert" className="whitespace-pre-wrap text-red-400">
-          {shownError}
-        </span>
-      )}
-    </div>
+    </>
+  );
+}
+
+/** Where the replay is: simulated time (a story), or the broker's clock and its last event (a live trace). */
+function Clock({ broker, progress }: { broker: boolean; progress: { done: number; total: number } }) {
+  return (
+    <span
+      data-testid="sim-clock"
+      data-clock={broker ? 'broker' : 'story'}
+      data-t={Math.round(player.virtualNow)}
+      data-end={Math.round(player.virtualEnd)}
+      data-events={`${progress.done}/${progress.total}`}
+      className={`min-w-[4.75rem] whitespace-nowrap font-mono ${broker ? 'text-orange-300' : 'text-sky-300'}`}
+      title={
+        broker
+          ? `The broker's clock since the trace started, and its last event (event ${progress.done} of the ${progress.total} received)`
+          : `Simulated time (hops take none of it); the run ends at ${fmtT(player.virtualEnd)}`
+      }
+    >
+      t = {fmtT(player.virtualNow)}
+      {broker ? ` / ${fmtT(player.virtualEnd)}` : ''}
+    </span>
   );
 }

@@ -17,7 +17,7 @@ export function TeardownConfirm({
   onCancel: () => void;
 }) {
   const name = useApp((s) => s.design.name);
-  const prefix = useApp((s) => s.deployPrefix);
+  const prefix = useApp((s) => s.broker.prefix);
   return (
     <div
       data-testid="teardown-confirm"

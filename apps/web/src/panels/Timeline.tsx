@@ -19,7 +19,22 @@ const HOP_TONE = {
   dropped: 'bg-red-600',
 } as const;
 
+/** consumers whose framework draws each retry wait at random below the modelled one (Celery's retry_jitter) */
+function useJittered(): ReadonlySet<string> {
+  const sources = useApp((s) => s.design.sources);
+  return useMemo(
+    () =>
+      new Set(
+        Object.entries(sources ?? {})
+          .filter(([id, src]) => id.startsWith('consumer:') && src.jitter === true)
+          .map(([id]) => id.slice('consumer:'.length)),
+      ),
+    [sources],
+  );
+}
+
 export function Timeline() {
+  const jittered = useJittered();
   const sim = useApp((s) => s.simEvents);
   const live = useApp((s) => s.liveEvents);
   const inspected = useApp((s) => s.inspectedMsg);
@@ -50,6 +65,7 @@ export function Timeline() {
               source={source}
               paired={paired}
               active={story.msgId === inspected}
+              jittered={jittered}
             />
           ))}
           <Playhead endT={endT} />
@@ -88,6 +104,15 @@ export function Timeline() {
             <i className="mr-1 inline-block h-3 w-0.5 bg-pink-400" />
             delayed
           </span>
+          {jittered.size > 0 && (
+            <span
+              data-testid="timeline-jitter-legend"
+              title="Celery retry_jitter: each retry comes at a uniform random time up to the wait the model draws"
+            >
+              <i className="mr-1 inline-block h-2 w-4 bg-[repeating-linear-gradient(135deg,rgba(248,113,113,0.5)_0_2px,transparent_2px_5px)]" />
+              jittered wait: the retry comes anywhere in it (drawn at its end, the maximum)
+            </span>
+          )}
           <span className="text-sky-400">● simulated</span>
           <span className="text-orange-400">● live</span>
         </div>
@@ -138,6 +163,7 @@ const at = (t: number): string => `calc(${t} * 100% / var(--end-t))`;
 /** a story's events only grow: the same run's message (its first event) with as many events and the same end and fate draws the same lane */
 const sameLane = (a: LaneProps, b: LaneProps): boolean =>
   a.source === b.source &&
+  a.jittered === b.jittered &&
   a.active === b.active &&
   a.paired === b.paired &&
   (a.story === b.story ||
@@ -153,9 +179,11 @@ interface LaneProps {
   active: boolean;
   /** drawn with its twin of the other side (predicted above live) */
   paired: boolean;
+  /** consumers with jittered retry waits: the span before each of their retries is drawn as a range */
+  jittered: ReadonlySet<string>;
 }
 
-const Lane = memo(function Lane({ story, source, active, paired }: LaneProps) {
+const Lane = memo(function Lane({ story, source, active, paired, jittered }: LaneProps) {
   const color = source === 'sim' ? '#38bdf8' : '#f97316';
   const fateTone = FATE_TONE[story.tone];
   return (
@@ -166,7 +194,12 @@ const Lane = memo(function Lane({ story, source, active, paired }: LaneProps) {
       data-msg={story.msgId}
       data-source={source}
       data-paired={paired || undefined}
-      onClick={() => useApp.getState().inspectMessage(active ? null : story.msgId)}
+      onClick={() => {
+        const s = useApp.getState();
+        // the inspected lane again: back to its detail if a node was inspected since, else closed
+        if (active && !s.messagePane) useApp.setState({ messagePane: true, sideTab: 'inspect' });
+        else s.inspectMessage(active ? null : story.msgId);
+      }}
       title={`${story.body}: ${story.fate}`}
       className={`flex w-full items-center text-left focus:outline-none focus-visible:ring-1 focus-visible:ring-sky-400 ${active ? 'bg-slate-700/70' : 'hover:bg-slate-800/70'}${paired && source === 'sim' ? ' border-t border-slate-700/60' : ''}`}
       style={{ height: LANE_H }}
@@ -197,6 +230,19 @@ const Lane = memo(function Lane({ story, source, active, paired }: LaneProps) {
             style={{ left: at(h.t) }}
           />
         ))}
+        {story.attempts
+          .slice(1, MAX_MARKS)
+          .map((a, i) =>
+            jittered.has(a.consumer) && story.attempts[i]!.consumer === a.consumer ? (
+              <span
+                key={`j${i}`}
+                data-testid="jitter-range"
+                title={`retry ${i + 1}: jittered, at a uniform random time up to ${fmtT(a.t - story.attempts[i]!.t)} after attempt ${i + 1} (drawn at the maximum)`}
+                className="absolute top-[5px] h-2 bg-[repeating-linear-gradient(135deg,rgba(248,113,113,0.5)_0_2px,transparent_2px_5px)]"
+                style={{ left: at(story.attempts[i]!.t), width: `max(2px, ${at(a.t - story.attempts[i]!.t)})` }}
+              />
+            ) : null,
+          )}
         {story.attempts.slice(0, MAX_MARKS).map((a, i) => (
           <span
             key={i}
@@ -227,6 +273,6 @@ function Playhead({ endT }: { endT: number }) {
 
 /** Seek the player to an event (used by the detail list). */
 export function seekTo(e: SimEvent): void {
-  const plan = player.plans.sim ?? player.plans.live;
+  const plan = player.clockPlan;
   if (plan) player.seek(displayAt(plan, e.t));
 }

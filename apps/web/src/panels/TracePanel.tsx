@@ -1,29 +1,21 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { FailureModel } from '@retry-studio/topology-core/model';
-import type { SimEvent } from '@retry-studio/topology-core/sim';
 import { useApp } from '../store/store';
-import type { Difference, PredictionResponse, TraceNotice } from '@retry-studio/contract';
-import { api, ApiError } from '../broker/api';
-import { brokerTarget, brokerTargetKey } from '../broker/target';
+import type { Difference, PredictionResponse } from '@retry-studio/contract';
+import { brokerTargetKey } from '../broker/target';
+import { useLiveTrace, type TracePhase } from '../broker/useLiveTrace';
 import { player } from '../sim/player';
-import { displayAt, nodeOfEvent } from '../sim/compilePlayback';
-import { attributePublishers } from '../sim/runSimulation';
+import { displayAt } from '../sim/compilePlayback';
 import { failureText } from '../model/describe';
 import { failureOfKind } from '../model/behaviourForm';
-import { resolveNodeLoss } from '../sim/nodeLossWhatIf';
-import { exchangeNodeId, queueNodeId } from '../model/nodeIds';
-import { LIVE_MESSAGES_SHOWN, LiveTraceBuffer } from '../sim/liveTraceBuffer';
-import { traceDurationMs } from '../broker/traceDuration';
-import type { DesignVersion } from '../store/resultsVersion';
-import { currentVersion, useFreshness } from '../store/useFreshness';
-import { freshness } from '../store/resultsVersion';
+import { useFreshness } from '../store/useFreshness';
+import { BrokerContextLine } from './BrokerContextLine';
 import { StaleNote } from './StaleNote';
-
-type Phase = 'idle' | 'starting' | 'running' | 'ended';
 
 /**
  * Live trace: real hops stream in over SSE and animate in orange next to the simulator's
- * prediction (blue) for the same design; the first point where they part is called out.
+ * prediction (blue) for the same design, on the broker's clock; the first point where they part
+ * is called out. Traces the design deployed at the broker context (store/brokerSlice.ts).
  */
 export function TracePanel() {
   const [count, setCount] = useState(3);
@@ -31,161 +23,37 @@ export function TracePanel() {
   const [ownFailure, setOwnFailure] = useState<FailureModel | null>(null);
   const simFailure = useApp((s) => s.failure);
   const failure = ownFailure ?? simFailure;
-  const [phase, setPhase] = useState<Phase>('idle');
-  const [error, setError] = useState<string | null>(null);
-  const [warning, setWarning] = useState<string | null>(null);
-  const [traceId, setTraceId] = useState<string | null>(null);
-  const [n, setN] = useState(0);
-  const [cmp, setCmp] = useState<PredictionResponse['comparison'] | null>(null);
-  const [predictedLoss, setPredictedLoss] = useState<PredictionResponse['nodeLoss'] | null>(null);
   // the simulation bar's "node down" goes into the prediction unless unticked
   const simLoss = useApp((s) => s.nodeLoss);
   const [withLoss, setWithLoss] = useState(true);
-  const source = useRef<EventSource | null>(null);
-  const predictionAsked = useRef(0);
-  const predictionApplied = useRef(0);
-  const [shown, setShown] = useState<{ shown: number; seen: number } | null>(null);
-  // the design and version the trace (or its error) belongs to: another design's is not shown,
-  // and an earlier version's is marked and no longer drawn on the canvas
-  const [runV, setRunV] = useState<DesignVersion | null>(null);
-  const runNow = useFreshness(runV);
-  const onCanvas = (v: DesignVersion) => freshness(v, currentVersion()) === 'current';
+  const trace = useLiveTrace();
+  const { phase, error, warning, prediction } = trace;
+  // another design's trace is not shown; an earlier version's is marked and no longer drawn on the canvas
+  const runNow = useFreshness(trace.runV);
   // torn down by the Broker tab at this target: nothing to trace until it is applied again
   const tornDown = useApp(
     (s) =>
       s.deployment?.state === 'torn-down' &&
       s.deployment.docId === s.docId &&
-      s.deployment.target === brokerTargetKey(s),
+      s.deployment.target === brokerTargetKey(s.broker),
   );
-
-  useEffect(() => () => source.current?.close(), []);
-
-  const fetchPrediction = async (id: string, v: DesignVersion) => {
-    // the one at the start may answer after the one at the end: only a later request's answer counts
-    const mine = ++predictionAsked.current;
-    // only the predicted events of the messages the canvas shows: a 10,000-message trace predicts
-    // tens of thousands of events, and parsing them all stalled the page
-    const p = await api.prediction(id, LIVE_MESSAGES_SHOWN);
-    if (mine < predictionApplied.current) return;
-    predictionApplied.current = mine;
-    setCmp(p.comparison);
-    setPredictedLoss(p.nodeLoss ?? null);
-    if (!onCanvas(v)) return;
-    // point at the node of the first actual event that parts from the prediction
-    const at = p.comparison.firstDifference?.at;
-    const ev = at ? useApp.getState().liveEvents?.find((e) => e.seq === at.seq && e.t === at.t) : undefined;
-    // a message past those shown has no events here: the hop the comparison names
-    const where = p.comparison.firstDifference?.where;
-    const fallback =
-      where?.queue !== undefined ? queueNodeId(where.queue) : where?.exchange ? exchangeNodeId(where.exchange) : null;
-    useApp.setState({ divergenceNode: ev ? (nodeOfEvent(ev) ?? null) : fallback });
-    if (p.predicted) {
-      const pubs = useApp.getState().design.publishers.map((x) => x.id);
-      // the prediction of the messages the canvas shows live, token for token
-      const events = attributePublishers(p.predicted, pubs);
-      // its outcomes read from its events like the live ones (not the last local simulation's)
-      useApp.getState().setPredictedEvents(events);
-    }
-  };
-
-  const start = async () => {
-    source.current?.close();
-    setError(null);
-    setWarning(null);
-    setCmp(null);
-    setPredictedLoss(null);
-    setN(0);
-    setShown(null);
-    useApp.setState({ divergenceNode: null });
-    setPhase('starting');
-    const v = currentVersion();
-    setRunV(v);
+  const start = () => {
     // the prediction drawn beside the live run is simulated with the trace's model: the simulation bar says the same
     if (ownFailure) {
       useApp.getState().setFailure(ownFailure);
       setOwnFailure(null);
     }
-    const s = useApp.getState();
-    try {
-      const nodeLoss = withLoss && s.nodeLoss ? resolveNodeLoss(s.nodeLoss, s.design, s.queuePlacement) : undefined;
-      const r = await api.trace(s.design, brokerTarget(s), {
-        messages: count,
-        failure,
-        seed: s.seed,
-        durationMs: traceDurationMs(count),
-        ...(nodeLoss ? { nodeLoss } : {}),
-      });
-      if (r.warning) setWarning(r.warning);
-      setTraceId(r.id);
-      setPhase('running');
-      s.setLiveEvents([], { running: true, failure });
-      const buf = new LiveTraceBuffer();
-      const pubs = s.design.publishers.map((x) => x.id);
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const flush = () => {
-        timer = undefined;
-        setN(buf.received);
-        setShown({ shown: buf.messagesShown, seen: buf.messagesSeen });
-        if (!buf.pending) return;
-        buf.taken();
-        if (!onCanvas(v)) return;
-        const t0 = performance.now();
-        useApp.getState().setLiveEvents(attributePublishers(buf.events, pubs));
-        if (!player.playing) player.play();
-        // the store's subscribers re-render in a microtask queued during the update: this one runs after them
-        queueMicrotask(() => buf.cost(performance.now() - t0));
-      };
-      // batch=1: the events of one server turn come as one message (an array): one dispatch, one parse
-      const es = new EventSource(`${r.events}?batch=1`);
-      source.current = es;
-      const take = (events: SimEvent[]) => {
-        for (const e of events) buf.add(e);
-        // the count moves even when nothing shown changes
-        timer ??= setTimeout(flush, buf.delayMs);
-      };
-      es.addEventListener('batch', (m) => take(JSON.parse((m as MessageEvent).data) as SimEvent[]));
-      es.onmessage = (m) => take([JSON.parse(m.data) as SimEvent]);
-      es.addEventListener('notice', (m) => {
-        const d = JSON.parse((m as MessageEvent).data) as TraceNotice;
-        if (d.level === 'warn' || d.level === 'error') setWarning(d.message ?? null);
-      });
-      es.addEventListener('end', () => {
-        es.close();
-        clearTimeout(timer);
-        flush();
-        // ended: what is left at a worker is held, the rest where the broker left it
-        if (onCanvas(v)) {
-          const st = useApp.getState();
-          if (st.liveEvents) st.setLiveEvents(st.liveEvents, { running: false });
-        }
-        setPhase('ended');
-        void fetchPrediction(r.id, v).catch(() => undefined);
-      });
-      // the stream first: events that wait in the server's ring reach the page late
-      void fetchPrediction(r.id, v).catch(() => undefined);
-      es.onerror = () => {
-        if (es.readyState !== EventSource.CLOSED) return;
-        const st = useApp.getState();
-        if (onCanvas(v) && st.liveEvents) st.setLiveEvents(st.liveEvents, { running: false });
-        setPhase('ended');
-      };
-    } catch (e) {
-      setPhase('idle');
-      setError(e instanceof ApiError ? `${e.message}${e.field ? ` (${e.field})` : ''}` : (e as Error).message);
-    }
-  };
-
-  const stop = async () => {
-    if (traceId) await api.stopTrace(traceId).catch(() => undefined);
+    void trace.start({ messages: count, failure, withLoss });
   };
 
   return (
     <div data-testid="trace-panel" className="flex h-full gap-3 overflow-auto p-2 text-xs text-slate-300">
       <div className="w-64 shrink-0 space-y-2">
+        <BrokerContextLine panel="trace" />
         <p className="text-[11px] text-slate-400">
           Publishes test messages into the deployed design (Broker tab → Plan → Apply first) and runs its consumers on
           the real broker. Real hops are <span className="font-semibold text-orange-400">orange</span>, the prediction{' '}
-          <span className="font-semibold text-sky-400">blue</span>.
+          <span className="font-semibold text-sky-400">blue</span>; the replay plays on the broker&apos;s clock.
         </p>
         <div className="flex items-center gap-2">
           <label className="flex items-center gap-1">
@@ -213,7 +81,7 @@ export function TracePanel() {
             {phase === 'starting' ? 'Starting…' : 'Start live trace'}
           </button>
           {phase === 'running' && (
-            <button type="button" onClick={stop} className="rounded bg-slate-700 px-2 py-1">
+            <button type="button" onClick={trace.stop} className="rounded bg-slate-700 px-2 py-1">
               Stop
             </button>
           )}
@@ -238,19 +106,11 @@ export function TracePanel() {
             predict with {simLoss.node} down
           </label>
         )}
-        <div data-testid="trace-status">
-          {phase === 'idle' || (runNow === 'other-design' && phase !== 'running')
-            ? 'not running'
-            : phase === 'running'
-              ? `running${runNow === 'other-design' ? ' (a trace of another design)' : ''}: ${n} real events`
-              : phase === 'ended'
-                ? `finished: ${n} real events`
-                : 'starting'}
-        </div>
-        {shown && shown.seen > shown.shown && (
+        <TraceStatus phase={phase} n={trace.n} other={runNow === 'other-design'} />
+        {trace.shown && trace.shown.seen > trace.shown.shown && (
           <div data-testid="trace-shown" className="text-slate-500">
-            the canvas and the timeline show the first {shown.shown} of {shown.seen} messages (live and predicted);
-            every event is counted
+            the canvas and the timeline show the first {trace.shown.shown} of {trace.shown.seen} messages (live and
+            predicted); every event is counted
           </div>
         )}
         {runNow === 'stale' && (phase === 'ended' || phase === 'running' || error) && (
@@ -264,8 +124,25 @@ export function TracePanel() {
         )}
       </div>
       <div className={`min-w-0 flex-1 ${runNow === 'stale' ? 'opacity-60' : ''}`}>
-        {cmp && runNow !== 'other-design' && <ComparisonView cmp={cmp} loss={predictedLoss} />}
+        {prediction && runNow !== 'other-design' && (
+          <ComparisonView cmp={prediction.comparison} loss={prediction.nodeLoss ?? null} />
+        )}
       </div>
+    </div>
+  );
+}
+
+/** Where the trace is; `other`: the trace belongs to another design (a running one still says it runs) */
+function TraceStatus({ phase, n, other }: { phase: TracePhase; n: number; other: boolean }) {
+  return (
+    <div data-testid="trace-status">
+      {phase === 'idle' || (other && phase !== 'running')
+        ? 'not running'
+        : phase === 'running'
+          ? `running${other ? ' (a trace of another design)' : ''}: ${n} real events`
+          : phase === 'ended'
+            ? `finished: ${n} real events`
+            : 'starting'}
     </div>
   );
 }

@@ -23,7 +23,7 @@ interface Verified {
 }
 
 export function UpgradeVerify({ from, to }: { from: BrokerProfileId; to: BrokerProfileId }) {
-  const brokerUrl = useApp((s) => s.brokerUrl);
+  const brokerUrl = useApp((s) => s.broker.url);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState<Verified | null>(null);
   const fresh = useFreshness(done?.v);
@@ -33,7 +33,7 @@ export function UpgradeVerify({ from, to }: { from: BrokerProfileId; to: BrokerP
     const v = currentVersion();
     const s = useApp.getState();
     try {
-      setDone({ v, check, result: await api.upgradeVerify(s.design, from, to, brokerTarget(s)) });
+      setDone({ v, check, result: await api.upgradeVerify(s.design, from, to, brokerTarget(s.broker)) });
     } catch (e) {
       setDone({
         v,

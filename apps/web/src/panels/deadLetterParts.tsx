@@ -1,9 +1,4 @@
 /** The dead-letter panel's pieces: one message with its x-death and properties, the re-drive plan's counts and what stays. */
-/**
- * Dead letters of one queue: browse (what looking changes is said first), grouped by cause,
- * each message with its headers and x-death table; then re-drive, all or one cause group,
- * after a dry run that says where each message would go.
- */
 import { useState, type ReactNode } from 'react';
 import { firstDeath, type DeadLetterMessage, type RedrivePlan } from '@retry-studio/topology-core/operate';
 import { ApiError } from '../broker/api';
@@ -34,12 +29,21 @@ export function Message({ m, onEdit }: { m: DeadLetterMessage; onEdit: (m: DeadL
         onClick={() => setOpen(!open)}
         className="flex w-full gap-2 text-left text-[11px] hover:bg-slate-900"
       >
-        <span className="w-8 shrink-0 text-slate-500">#{m.seq}</span>
-        {/* body and cause give way first: the time and "redelivered" always show */}
-        <span className="min-w-0 flex-[3] truncate font-mono" title={m.body}>
+        {/* named as the application named it (its message-id); its position in the browse when it has none */}
+        <span
+          data-testid="dlq-message-name"
+          title={`#${m.seq} in this browse`}
+          className={`max-w-[10rem] shrink-0 truncate ${m.properties?.messageId ? 'font-mono text-slate-200' : 'w-8 text-slate-500'}`}
+        >
+          {m.properties?.messageId ?? `#${m.seq}`}
+        </span>
+        {/* body and cause give way first (the body before the cause): the name, time and "redelivered" always show */}
+        <span className="min-w-0 flex-[2] truncate font-mono" title={m.body}>
           {m.body}
         </span>
-        <span className="min-w-0 flex-[2] truncate">{fd ? `${fd.queue} · ${fd.reason}` : 'no x-death'}</span>
+        <span className="min-w-0 flex-[3] truncate" title={fd ? `${fd.queue} · ${fd.reason}` : undefined}>
+          {fd ? `${fd.queue} · ${fd.reason}` : 'no x-death'}
+        </span>
         <span className="shrink-0 text-slate-400">{when(fd?.time)}</span>
         {m.redelivered && <span className="shrink-0 text-amber-300">redelivered</span>}
       </button>

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { compilePlayback, displayAt, virtualAt, HOP_MS } from './compilePlayback';
 import { runDesignSimulation } from './runSimulation';
 import { dlxTtlRetry } from '../fixtures/designs';
+import type { SimEvent } from '@retry-studio/topology-core/sim';
 
 function run(messages = 1, n = 2) {
   const r = runDesignSimulation(dlxTtlRetry({ ttl: 5000 }), { messages, failure: { kind: 'failFirst', n }, seed: 1 });
@@ -50,6 +51,51 @@ describe('playback plan from simulated events', () => {
     expect(work.depth[work.depth.length - 1]).toBe(0);
   });
 });
+/** a live trace's stream: the simulated run's events, one per distinct broker ms, spread over `ms` (as the broker's clock stamps them) */
+function liveLike(events: readonly SimEvent[], ms: number): SimEvent[] {
+  return [...events]
+    .sort((a, b) => a.t - b.t || a.seq - b.seq)
+    .map((e, i, all) => ({ ...e, t: Math.round(((i + 1) * ms) / all.length) }));
+}
+
+describe('broker time (a live trace and the prediction beside it)', () => {
+  // 20 messages failing twice through a 5 s TTL: ~300 events, each at an instant of its own
+  const live = liveLike(run(20, 2), 5200);
+
+  it('ends within a second of the last event at 1x, where a story of the same stream plays for minutes', () => {
+    const plan = compilePlayback(live, 1, { brokerTime: true });
+    const lastT = live[live.length - 1]!.t;
+    expect(plan.endT).toBe(lastT);
+    expect(plan.endP - displayAt(plan, lastT)).toBeLessThanOrEqual(1000);
+    expect(plan.endP).toBeLessThan(HOP_MS + lastT + 1000);
+    // the same events as a story: a hop of its own per instant, the replay outlives the broker by far
+    expect(compilePlayback(live, 1).endP).toBeGreaterThan(100_000);
+  });
+
+  it('the clock is the broker clock: display time minus the lead-in hop, at the chosen speed', () => {
+    const plan = compilePlayback(live, 10, { brokerTime: true });
+    for (const t of [0, 700, 2600, 5000]) expect(virtualAt(plan, HOP_MS + t / 10)).toBeCloseTo(t, 6);
+  });
+
+  it('hops fit in the time to the next event, so every token is where the broker has it', () => {
+    const plan = compilePlayback(live, 1, { brokerTime: true });
+    const k = (t: number) => plan.instantsT.indexOf(t);
+    for (const tr of plan.tracks)
+      for (const st of tr.stops)
+        if (k(st.t) + 1 < plan.instantsP.length) expect(st.arrive).toBeLessThanOrEqual(plan.instantsP[k(st.t) + 1]!);
+    // instants are as far apart on the display as on the broker's clock (1x): no time added for hops
+    for (let i = 1; i < plan.instantsP.length; i++)
+      expect(plan.instantsP[i]! - plan.instantsP[i - 1]!).toBeCloseTo(plan.instantsT[i]! - plan.instantsT[i - 1]!, 6);
+    // an acked message's token goes with its ack
+    const acked = plan.tracks.filter((t) => t.fate === 'acked');
+    expect(acked.length).toBeGreaterThan(0);
+    for (const tr of acked) {
+      const ackI = tr.eventIdx.find((i) => plan.events[i]!.kind === 'acked')!;
+      expect(tr.end - plan.eventP[ackI]!).toBeLessThanOrEqual(HOP_MS);
+    }
+  });
+});
+
 describe('nodeOfEvent', () => {
   it('points at the node where an event happens', async () => {
     const { nodeOfEvent } = await import('./compilePlayback');
@@ -61,6 +107,36 @@ describe('nodeOfEvent', () => {
     // the last dead-lettering is the TTL expiry out of the wait queue
     expect(kinds['dead-lettered']).toBe('queue:wait.q');
     expect(nodeOfEvent(evs.find((e) => e.kind === 'dead-lettered')!)).toBe('queue:work.q');
+  });
+});
+
+describe('the player with a live run', () => {
+  it("reads the live run's clock and events, plays the prediction on the same clock, and follows without rewinding", async () => {
+    const { Player } = await import('./player');
+    const pl = new Player();
+    pl.load('sim', run(3, 2));
+    expect(pl.brokerTime).toBe(false);
+    // the broker took longer than the prediction (its 10 s of TTL): the live run sets the end
+    const live = liveLike(run(3, 2), 14_000);
+    pl.load('live', live.slice(0, 10));
+    expect(pl.brokerTime).toBe(true);
+    expect(pl.plans.sim!.brokerTime).toBe(true);
+    expect(pl.eventProgress.total).toBe(10);
+    pl.play();
+    pl.advance(pl.endP + 50);
+    expect(pl.playing).toBe(false);
+    const at = pl.p;
+    // more of the run arrives: it plays on from where it was
+    pl.load('live', live);
+    pl.follow();
+    expect(pl.playing).toBe(true);
+    expect(pl.p).toBe(at);
+    expect(pl.virtualEnd).toBe(live[live.length - 1]!.t);
+    pl.seek(HOP_MS + 1234);
+    expect(pl.virtualNow).toBeCloseTo(1234, 6);
+    // the live run gone: a story again, for both
+    pl.load('live', null);
+    expect(pl.plans.sim!.brokerTime).toBe(false);
   });
 });
 

@@ -2,10 +2,13 @@
  * Turns an event stream (simulated or live) into a playback plan for the token overlay:
  * per message, the nodes it stops at with display times, and per queue, its depth over time.
  *
- * Virtual time is not display time: routing takes zero virtual ms but a token must visibly
- * travel. So every distinct virtual instant gets as many fixed-length "hops" as the busiest
- * message needs at that instant, and the virtual gap to the next instant is shown at `speed`
- * (virtual ms per display ms). One mapping for all messages keeps them in step.
+ * Two clocks. A story (a simulation alone): routing takes zero virtual ms but a token must
+ * visibly travel, so every distinct virtual instant gets as many fixed-length "hops" as the
+ * busiest message needs at that instant, and the virtual gap to the next instant is shown at
+ * `speed` (virtual ms per display ms). Broker time (a live trace, and the prediction beside it):
+ * display time is virtual time at `speed` and nothing else, so a replay ends when the broker did;
+ * an instant's hops share the gap to the next instant (at most `hop` each). One mapping for all
+ * messages keeps them in step.
  */
 import type { SimEvent } from '@retry-studio/topology-core/sim';
 import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId } from '../model/nodeIds';
@@ -20,6 +23,8 @@ export interface Stop {
   t: number;
   /** a visible wait with a deadline (TTL queue, delayed exchange): virtual deadline */
   until?: number;
+  /** display ms the hop into this stop takes (shorter than HOP_MS in broker time when events come close together) */
+  hop: number;
 }
 
 export type Fate = 'acked' | 'dropped' | 'resting' | 'inflight';
@@ -55,6 +60,14 @@ export interface PlaybackPlan {
   endP: number;
   endT: number;
   speed: number;
+  /** display time is virtual time at `speed` (a live trace's replay): no time is added for hops */
+  brokerTime: boolean;
+}
+
+export interface PlaybackOptions {
+  /** display ms per hop (at most, in broker time) */
+  readonly hop?: number;
+  readonly brokerTime?: boolean;
 }
 
 /** The canvas node an event happens at (for pointing at it, e.g. a trace's first divergence). */
@@ -93,7 +106,9 @@ function stopOf(e: SimEvent): { node: string; until?: number } | undefined {
   }
 }
 
-export function compilePlayback(input: readonly SimEvent[], speed: number, hop = HOP_MS): PlaybackPlan {
+export function compilePlayback(input: readonly SimEvent[], speed: number, opts: PlaybackOptions = {}): PlaybackPlan {
+  const hop = opts.hop ?? HOP_MS;
+  const brokerTime = opts.brokerTime ?? false;
   const events = [...input].sort((a, b) => a.t - b.t || a.seq - b.seq);
   // pass 1: stops per message per instant, and the busiest message per instant
   const instants: number[] = [];
@@ -120,19 +135,14 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, hop =
     }
     cur[i] = Math.max(0, n - 1);
   }
-  // pass 2: display base of every instant
-  const instantsT = new Float64Array(instants.length);
-  const instantsP = new Float64Array(instants.length);
-  let p = hop;
-  for (let k = 0; k < instants.length; k++) {
-    const t = instants[k]!;
-    if (k > 0) p += (t - instants[k - 1]!) / speed;
-    instantsT[k] = t;
-    instantsP[k] = p;
-    p += maxSteps.get(t)! * hop;
-  }
+  // pass 2: display base and hop length of every instant
+  const { instantsT, instantsP, hops } = displayBases(instants, maxSteps, speed, hop, brokerTime);
   const base = new Map<number, number>();
-  for (let k = 0; k < instants.length; k++) base.set(instantsT[k]!, instantsP[k]!);
+  const hopAt = new Map<number, number>();
+  for (let k = 0; k < instants.length; k++) {
+    base.set(instantsT[k]!, instantsP[k]!);
+    hopAt.set(instantsT[k]!, hops[k]!);
+  }
   // pass 3: tracks, event display times, depth series
   const eventP = new Float64Array(events.length);
   const byMsg = new Map<string, MessageTrack>();
@@ -160,11 +170,12 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, hop =
       tracks.push(tr);
     }
     tr.eventIdx.push(i);
-    const at = base.get(e.t)! + (micro[i]! >= 0 ? micro[i]! : cur[i]!) * hop;
+    const h = hopAt.get(e.t)!;
+    const at = base.get(e.t)! + (micro[i]! >= 0 ? micro[i]! : cur[i]!) * h;
     eventP[i] = at;
     if (micro[i]! >= 0) {
       const s = stopOf(e)!;
-      tr.stops.push({ node: s.node, arrive: at, t: e.t, ...(s.until !== undefined ? { until: s.until } : {}) });
+      tr.stops.push({ node: s.node, arrive: at, t: e.t, hop: h, ...(s.until !== undefined ? { until: s.until } : {}) });
       tr.fate = e.kind === 'enqueued' ? 'resting' : 'inflight';
     }
     if (e.kind === 'delivered') tr.fate = 'inflight';
@@ -190,12 +201,13 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, hop =
         tr.fate = 'dropped';
         break;
     }
-    if ((e.kind === 'acked' && tr.fate === 'acked') || e.kind === 'dropped') tr.end = at + hop;
+    // the token goes with the broker's ack or drop (a story keeps it a hop longer, to be seen)
+    if ((e.kind === 'acked' && tr.fate === 'acked') || e.kind === 'dropped') tr.end = at + h;
   }
-  let endP = hop;
+  let endP = instantsP.length ? instantsP[instantsP.length - 1]! : hop;
   for (const tr of tracks) {
     const last = tr.stops[tr.stops.length - 1];
-    if (!tr.end) tr.end = (last?.arrive ?? 0) + hop;
+    if (!tr.end) tr.end = (last?.arrive ?? 0) + (last?.hop ?? hop);
     endP = Math.max(endP, tr.end);
   }
   const depth = new Map<string, DepthSeries>();
@@ -211,7 +223,43 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, hop =
     endP,
     endT: instants.length ? instants[instants.length - 1]! : 0,
     speed,
+    brokerTime,
   };
+}
+
+/**
+ * Where each instant starts on the display clock and how long its hops take. A story adds the
+ * hops to the virtual gaps; broker time puts instant t at `hop + t / speed` (a lead-in hop, then
+ * the broker's own clock) and fits the hops into the gap to the next instant.
+ */
+function displayBases(
+  instants: readonly number[],
+  maxSteps: ReadonlyMap<number, number>,
+  speed: number,
+  hop: number,
+  brokerTime: boolean,
+): { instantsT: Float64Array; instantsP: Float64Array; hops: Float64Array } {
+  const n = instants.length;
+  const instantsT = Float64Array.from(instants);
+  const instantsP = new Float64Array(n);
+  const hops = new Float64Array(n);
+  let p = hop;
+  for (let k = 0; k < n; k++) {
+    const t = instants[k]!;
+    const steps = maxSteps.get(t)!;
+    if (brokerTime) {
+      instantsP[k] = hop + Math.max(0, t) / speed;
+      // the last instant's hops take one hop in all: the replay ends a moment after the broker's last event
+      const room = k + 1 < n ? (instants[k + 1]! - t) / speed : hop;
+      hops[k] = Math.min(hop, room / steps);
+      continue;
+    }
+    if (k > 0) p += (t - instants[k - 1]!) / speed;
+    instantsP[k] = p;
+    hops[k] = hop;
+    p += steps * hop;
+  }
+  return { instantsT, instantsP, hops };
 }
 
 /** Last index with arr[i] <= x, or -1. */

@@ -1,8 +1,12 @@
 /**
  * The playback clock. Deliberately outside React and the store: it changes every frame, and
  * only the canvas overlay reads it every frame. Panels subscribe to a throttled tick.
+ *
+ * With a live trace loaded the clock is the broker's (compilePlayback's broker time, for the
+ * live run and the prediction beside it): at 1x the replay takes as long as the broker took and
+ * ends with its last event. A simulation alone plays as a story (hops drawn one by one).
  */
-import { compilePlayback, displayAt, virtualAt, type PlaybackPlan } from './compilePlayback';
+import { compilePlayback, displayAt, HOP_MS, virtualAt, type PlaybackPlan } from './compilePlayback';
 import type { SimEvent } from '@retry-studio/topology-core/sim';
 
 export type RunSource = 'sim' | 'live';
@@ -21,27 +25,51 @@ export class Player {
   private lastEmit = 0;
 
   load(source: RunSource, events: readonly SimEvent[] | null): void {
-    this.plans[source] = events ? compilePlayback(events, this.speed) : null;
+    const brokerTime = source === 'live' ? events !== null : this.plans.live !== null;
+    this.plans[source] = events ? compilePlayback(events, this.speed, { brokerTime }) : null;
+    // a live run coming or going changes the clock of the run beside it too
+    const other = source === 'live' ? 'sim' : 'live';
+    const o = this.plans[other];
+    if (o && o.brokerTime !== brokerTime) this.plans[other] = compilePlayback(o.events, this.speed, { brokerTime });
     this.emit(true);
+  }
+
+  /** the clock is the broker's: a live run is loaded */
+  get brokerTime(): boolean {
+    return this.plans.live !== null;
+  }
+
+  /** the run the clock and the event count read: the live one when there is one (what the broker did), else the simulation */
+  get clockPlan(): PlaybackPlan | null {
+    return this.plans.live ?? this.plans.sim;
   }
 
   get endP(): number {
     return Math.max(this.plans.sim?.endP ?? 0, this.plans.live?.endP ?? 0);
   }
 
-  /** Virtual ms on the clock (of the simulated run, else the live one). */
+  /** Virtual ms on the clock (of the live run, else the simulated one). */
   get virtualNow(): number {
-    const plan = this.plans.sim ?? this.plans.live;
-    return plan ? virtualAt(plan, this.p) : 0;
+    const plan = this.clockPlan;
+    if (!plan) return 0;
+    // broker time is one line for both runs: the clock runs on past the live run's end while the prediction plays
+    if (plan.brokerTime) return Math.min(this.virtualEnd, Math.max(0, (this.p - HOP_MS) * this.speed));
+    return virtualAt(plan, this.p);
+  }
+
+  /** Virtual ms of the last event (in broker time, of either run: they share the clock). */
+  get virtualEnd(): number {
+    if (this.brokerTime) return Math.max(this.plans.live?.endT ?? 0, this.plans.sim?.endT ?? 0);
+    return this.clockPlan?.endT ?? 0;
   }
 
   /**
-   * How many events of the simulated (else live) run have happened by now, and how many there
-   * are: zero-time hops take display time while virtual time stands still, so the clock alone
-   * would sit at "t = 0 ms" for seconds.
+   * How many events of the clock's run (live, else simulated) have happened by now, and how many
+   * there are: in a story zero-time hops take display time while virtual time stands still, so
+   * the clock alone would sit at "t = 0 ms" for seconds.
    */
   get eventProgress(): { done: number; total: number } {
-    const plan = this.plans.sim ?? this.plans.live;
+    const plan = this.clockPlan;
     if (!plan) return { done: 0, total: 0 };
     let sorted = this.sortedP.get(plan);
     if (!sorted) this.sortedP.set(plan, (sorted = Float64Array.from(plan.eventP).sort()));
@@ -50,20 +78,26 @@ export class Player {
   private sortedP = new WeakMap<PlaybackPlan, Float64Array>();
 
   setSpeed(speed: number): void {
-    const plan = this.plans.sim ?? this.plans.live;
+    const plan = this.clockPlan;
     const t = plan ? virtualAt(plan, this.p) : 0;
     this.speed = speed;
     for (const k of ['sim', 'live'] as const) {
       const pl = this.plans[k];
-      if (pl) this.plans[k] = compilePlayback(pl.events, speed);
+      if (pl) this.plans[k] = compilePlayback(pl.events, speed, { brokerTime: pl.brokerTime });
     }
-    const np = this.plans.sim ?? this.plans.live;
+    const np = this.clockPlan;
     if (np) this.p = displayAt(np, t);
     this.emit(true);
   }
 
   play(): void {
     if (this.p >= this.endP) this.p = 0;
+    this.playing = true;
+    this.emit(true);
+  }
+  /** Plays on from here as more of a live run arrives (never back to the start, unlike play at the end). */
+  follow(): void {
+    if (this.playing || this.p >= this.endP) return;
     this.playing = true;
     this.emit(true);
   }
@@ -81,10 +115,10 @@ export class Player {
     this.emit(true);
   }
 
-  /** Jump to the next event of the simulated (else live) run. */
+  /** Jump to the next event of the clock's run. */
   step(): void {
     this.playing = false;
-    const plan = this.plans.sim ?? this.plans.live;
+    const plan = this.clockPlan;
     if (!plan) return;
     let next = Infinity;
     // the next display instant strictly after now (event display times are sorted per instant)

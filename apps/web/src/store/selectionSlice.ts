@@ -9,5 +9,6 @@ export interface SelectionSlice {
 
 export const createSelectionSlice: StateCreator<AppState, [], [], SelectionSlice> = (set) => ({
   selected: [],
-  select: (ids) => set({ selected: ids }),
+  // a node or edge picked: the side panel inspects it, even while a message's path is highlighted
+  select: (ids) => set(ids.length ? { selected: ids, messagePane: false } : { selected: ids }),
 });

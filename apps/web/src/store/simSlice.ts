@@ -25,6 +25,8 @@ export interface SimSlice {
   /** the failure model the live trace's workers use */
   liveFailure: FailureModel | null;
   inspectedMsg: string | null;
+  /** the side panel shows the inspected message (else the node inspector: a node was clicked since; the path stays highlighted) */
+  messagePane: boolean;
   /** where a live trace first parts from the prediction (node id), drawn on the overlay */
   divergenceNode: string | null;
   /** "what if a node goes down": included in the next simulation when set */
@@ -62,6 +64,7 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
   liveRunning: false,
   liveFailure: null,
   inspectedMsg: null,
+  messagePane: false,
   divergenceNode: null,
   nodeLoss: null,
   simOutages: [],
@@ -124,5 +127,6 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
       simOutcomes: statedOutcomesOfEvents(s.design, events, { running: false, failure }),
     });
   },
-  inspectMessage: (inspectedMsg) => set(inspectedMsg ? { inspectedMsg, sideTab: 'inspect' } : { inspectedMsg }),
+  inspectMessage: (inspectedMsg) =>
+    set(inspectedMsg ? { inspectedMsg, messagePane: true, sideTab: 'inspect' } : { inspectedMsg, messagePane: false }),
 });

@@ -19,43 +19,28 @@ export interface RehearseRequest {
   readonly compare: readonly { readonly label: string; readonly design: Design }[];
 }
 
+export interface ImportNotesShown {
+  readonly design: string;
+  readonly lines: readonly string[];
+  /** what the lines are, when not the import's notes (an application's configuration: the CLI's summary) */
+  readonly heading?: string;
+}
+
 export interface UiSlice {
   view: View;
   sideTab: SideTab;
   bottomTab: BottomTab;
   toast: { text: string; tone: 'info' | 'error' } | null;
-  /** the last apply or teardown of a design at a broker target (`target`: brokerTargetKey): a torn-down design cannot be traced */
-  deployment: { readonly docId: string; readonly target: string; readonly state: 'applied' | 'torn-down' } | null;
-  setDeployment: (
-    d: { readonly docId: string; readonly target: string; readonly state: 'applied' | 'torn-down' } | null,
-  ) => void;
   /** the broker version each design came from (its file's `rabbitmq_version`, or the broker probed with it open), by design id: the upgrade check's source */
   brokerVersions: Readonly<Record<string, string>>;
   setBrokerVersion: (docId: string, version: string) => void;
   /** what the last file import left out or changed (the CLI prints the same lines), until dismissed */
-  importNotes: { readonly design: string; readonly lines: readonly string[] } | null;
-  setImportNotes: (notes: { readonly design: string; readonly lines: readonly string[] } | null) => void;
+  importNotes: ImportNotesShown | null;
+  setImportNotes: (notes: ImportNotesShown | null) => void;
   /** bumps when something asks the canvas to fit the view */
   fitRequest: number;
   /** the last fit asked for everything in view, however small (the stress bench), not the readable opening view */
   fitAll: boolean;
-  /** broker URL for deploy and trace (empty: the server's default) */
-  brokerUrl: string;
-  /** name prefix the design is deployed under */
-  deployPrefix: string;
-  /** the broker's management API (empty: the server discovers it) */
-  managementUrl: string;
-  /** vhost to deploy into (empty: the broker URL's) */
-  deployVhost: string;
-  setBroker: (patch: {
-    brokerUrl?: string;
-    deployPrefix?: string;
-    managementUrl?: string;
-    deployVhost?: string;
-  }) => void;
-  /** nodes of the probed broker's cluster, for the linter's cluster rules (undefined until probed; cleared with another broker URL) */
-  brokerNodes: number | undefined;
-  setBrokerNodes: (n: number | undefined) => void;
   setView: (v: View) => void;
   setSideTab: (t: SideTab) => void;
   setBottomTab: (t: BottomTab) => void;
@@ -80,21 +65,9 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => (
   importNotes: null,
   brokerVersions: {},
   setBrokerVersion: (docId, version) => set((s) => ({ brokerVersions: { ...s.brokerVersions, [docId]: version } })),
-  deployment: null,
-  setDeployment: (deployment) => set({ deployment }),
   setImportNotes: (importNotes) => set({ importNotes }),
   fitRequest: 0,
   fitAll: false,
-  brokerUrl: 'amqp://guest:guest@127.0.0.1:5672/',
-  deployPrefix: 'studio.',
-  managementUrl: '',
-  deployVhost: '',
-  setBroker: (patch) =>
-    set((s) =>
-      patch.brokerUrl !== undefined && patch.brokerUrl !== s.brokerUrl ? { ...patch, brokerNodes: undefined } : patch,
-    ),
-  brokerNodes: undefined,
-  setBrokerNodes: (brokerNodes) => set({ brokerNodes }),
   setView: (view) => set({ view }),
   setSideTab: (sideTab) => set({ sideTab }),
   setBottomTab: (bottomTab) => set({ bottomTab }),

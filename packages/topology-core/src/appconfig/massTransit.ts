@@ -238,6 +238,8 @@ export function readMassTransit(file: AppFile): AppReading {
       id,
       queue: e.name,
       label: `MassTransit endpoint ${e.name}`,
+      // ConcurrentMessageLimit messages at a time (each held through its in-process retries): the simulator's prefetch
+      ...(limit ? { prefetch: Number(limit[1]) } : {}),
       behaviour: { kind: 'worker', onFailure: rules },
     });
     const line = lineAt(text, e.at);

@@ -242,6 +242,13 @@ describe('lint rules', () => {
         )?.severity,
       ).toBe('error'));
     it('not for built-in types', () => expect(ids(design())).not.toContain('plugin-required'));
+    it('x-delayed-retry-* warns below 4.3, not on the 4.3 profile the template opens under', () => {
+      const r = buildTemplate('quorum-delayed-retry', {});
+      if (!r.ok) throw new Error('template');
+      expect(r.template.design.profile).toBe('4.3');
+      expect(ids(r.template.design)).not.toContain('plugin-required');
+      expect(ids({ ...r.template.design, profile: '4.x' })).toContain('plugin-required');
+    });
   });
 
   describe('delayed-exchange-mandatory', () => {

@@ -172,7 +172,10 @@ describe('quorum-delayed-retry (RabbitMQ 4.3, rabbitmq-website docs/quorum-queue
     const t = built();
     const { result, tr } = trace(
       t,
-      designToSimulation(t.design, { messages: 1, failure: { kind: 'always' }, profileOptions: {} }),
+      designToSimulation(
+        { ...t.design, profile: '4.x' },
+        { messages: 1, failure: { kind: 'always' }, profileOptions: {} },
+      ),
     );
     expect(tr.delaysMs).toEqual([0, 0, 0, 0]);
     expect(result.ignoredArguments?.map((i) => i.argument)).toEqual([

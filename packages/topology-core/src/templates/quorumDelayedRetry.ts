@@ -14,7 +14,8 @@ export const quorumDelayedRetry = defineTemplate({
     delayParam('maxDelayMs', 'x-delayed-retry-max', 10000),
   ],
   requires: [],
-  profile: '4.x',
+  // opens under the profile it is for: 4.3 (under 4.0-4.2 the arguments do nothing)
+  profile: '4.3',
   runsOnStock310: false,
   build: (p) => {
     const pre = p.prefix as string;
@@ -45,7 +46,7 @@ export const quorumDelayedRetry = defineTemplate({
       explanation:
         `RabbitMQ 4.3 quorum queues can delay redelivery themselves: with x-delayed-retry-type=all, a returned message becomes ready again only after min(${min} x delivery count, ${max}) ms ` +
         `(${delays.join(', ')} ms here). No wait queues, no plugin, no republish: the worker just rejects with requeue (basic.reject requeue=true; a basic.nack does not increment the delivery count in 4.3, so it would wait the minimum every time and never reach the limit). After ${limit} returns the delivery limit dead-letters it to ${dead}. ` +
-        `Simulated under the 4.x profile with 4.3 rules; a 3.10-4.2 broker does not know these arguments (deploy reports it unsupported).`,
+        `Simulated under the RabbitMQ 4.3 profile; a 3.10-4.2 broker does not know these arguments (deploy reports it unsupported).`,
       columns: [[P('publisher')], [X(pre)], [Q(q)], [C('worker'), X(`${pre}.dlx`)], [Q(dead)]],
       workConsumers: ['worker'],
       documented: [

@@ -39,7 +39,7 @@ describe('resolveTuneInput', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.issues[0]!.option).toBe('profile');
-    expect(r.issues[0]!.message).toMatch(/quorum-delayed-retry needs RabbitMQ 4\.x.*radlx-simple/);
+    expect(r.issues[0]!.message).toMatch(/quorum-delayed-retry needs RabbitMQ 4\.3.*radlx-simple/);
   });
   it('keeps plugin templates out with noPlugins, and quorum delayed retry to 4.3', () => {
     const on = (profile: '4.x' | '4.3', noPlugins: boolean): string[] => {

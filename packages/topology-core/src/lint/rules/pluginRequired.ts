@@ -29,17 +29,19 @@ export const pluginRequired: LintRule = {
           ),
         );
     }
-    for (const q of ctx.design.topology.queues)
-      if (Object.keys(q.arguments ?? {}).some((k) => k.startsWith('x-delayed-retry-')))
-        out.push(
-          finding(
-            'plugin-required',
-            'warning',
-            `${q.name} uses x-delayed-retry-*, a RabbitMQ 4.3 quorum-queue feature; older brokers ignore or refuse it.`,
-            [queueNodeId(q.name)],
-            'Deploy only to RabbitMQ 4.3+, or use a TTL wait queue.',
-          ),
-        );
+    // on the 4.3 profile the broker has the feature: nothing to warn about
+    if (ctx.profile !== '4.3')
+      for (const q of ctx.design.topology.queues)
+        if (Object.keys(q.arguments ?? {}).some((k) => k.startsWith('x-delayed-retry-')))
+          out.push(
+            finding(
+              'plugin-required',
+              'warning',
+              `${q.name} uses x-delayed-retry-*, a RabbitMQ 4.3 quorum-queue feature; older brokers ignore or refuse it.`,
+              [queueNodeId(q.name)],
+              'Deploy only to RabbitMQ 4.3+, or use a TTL wait queue.',
+            ),
+          );
     return out;
   },
 };
