@@ -33,6 +33,7 @@ export {
   type RehearseOptions,
 } from './rehearse.js';
 export { poisonStrata } from './cohorts.js';
+export { MAX_BINS, perSecondBinMs } from './rates.js';
 export { attemptOffsets, fateBreakpoints } from './probe.js';
 export { resolveLoad, type ResolvedLoad, type ResolvedOutage, type ResolveLoadResult } from './resolveLoad.js';
 export { loadedConsumers } from './simInput.js';
