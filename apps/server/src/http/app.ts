@@ -1,6 +1,6 @@
 import express from 'express';
 import { compilePortable } from '@retry-studio/topology-core/io';
-import { lintDesign } from '@retry-studio/topology-core/lint';
+import type { LintFinding } from '@retry-studio/topology-core/lint';
 import { type Design } from '@retry-studio/topology-core/model';
 import type { DeployPlan } from '../deploy/planDeploy.js';
 import { existsSync } from 'node:fs';
@@ -25,6 +25,11 @@ import { registerTraceRoutes, type StreamLimits } from './traceRoutes.js';
 import { registerOperateRoutes } from './operateRoutes.js';
 import { registerRehearseRoutes } from './rehearseRoutes.js';
 import { registerUpgradeRoutes } from './upgradeRoutes.js';
+import { runHeavy } from './heavyRoute.js';
+import { DEFAULT_WORK_LIMITS, HeavyWorkers, type WorkLimits } from '../work/heavyWorkers.js';
+
+/** the worker threads' entry: the heavy job kinds (heavyJobs.ts) */
+const HEAVY_WORKER_ENTRY = new URL('./heavyWorker.ts', import.meta.url);
 
 /** the built web app when running from the workspace (the package passes its own) */
 const workspaceWebDist = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
@@ -44,6 +49,8 @@ export interface AppOptions {
   readonly bodyLimit?: string;
   /** the built web app's folder (default: the workspace's apps/web/dist when it exists) */
   readonly webDist?: string;
+  /** heavy work's worker threads: heap, budgets, queue (default DEFAULT_WORK_LIMITS) */
+  readonly work?: Partial<WorkLimits>;
 }
 
 /**
@@ -72,7 +79,8 @@ export function createApp(options: AppOptions) {
   app.set('query parser', 'simple');
   const manifest = new Manifest(options.manifestFile === null ? undefined : options.manifestFile);
   const brokers = new Brokers(options.idleCloseMs);
-  const ctx: AppContext = { brokers, manifest, deploy: new DeployService(brokers, manifest) };
+  const heavy = new HeavyWorkers(HEAVY_WORKER_ENTRY, { ...DEFAULT_WORK_LIMITS, ...options.work });
+  const ctx: AppContext = { brokers, manifest, deploy: new DeployService(brokers, manifest), heavy };
   app.locals.ctx = ctx;
   const limits = {
     deploy: { burst: 10, perSecond: 1 },
@@ -138,8 +146,14 @@ export function createApp(options: AppOptions) {
       const body = parseBody(planRequest, req.body);
       const { url, design, warnings, target } = prepare(body);
       const { plan } = await ctx.deploy.plan(design, url, target, body.managementUrl).catch(brokerFailure('plan'));
-      // the linter told how many nodes the target has, so the cluster rules apply
-      const lint = plan.cluster ? { lint: lintDesign(design, { nodes: plan.cluster.nodes.length }) } : {};
+      // the linter told how many nodes the target has, so the cluster rules apply (in a worker thread: a big design takes seconds)
+      const lint = plan.cluster
+        ? {
+            lint: JSON.parse(
+              await runHeavy(ctx, req, res, 'lint', { design, nodes: plan.cluster.nodes.length }),
+            ) as LintFinding[],
+          }
+        : {};
       res.json({
         broker: redactUrl(url),
         target,
@@ -230,8 +244,8 @@ export function createApp(options: AppOptions) {
 
   registerTraceRoutes(app, ctx, limits.trace, options.streamLimits);
   registerOperateRoutes(app, ctx);
-  registerRehearseRoutes(app, limits.rehearse);
-  registerUpgradeRoutes(app, limits.upgradeVerify);
+  registerRehearseRoutes(app, ctx, limits.rehearse);
+  registerUpgradeRoutes(app, ctx, limits.upgradeVerify);
 
   app.use('/api', (_req, res) => sendError(res, 404, 'no such API route'));
 
