@@ -18,13 +18,22 @@ export function designObjects(design: Design): number {
   );
 }
 
-export function designWorkSize(kind: Extract<WorkKind, 'lint' | 'upgrade-check' | 'import'>, design: Design): WorkSize {
-  const objects = designObjects(design);
+type CheckKind = Extract<WorkKind, 'lint' | 'upgrade-check' | 'import'>;
+
+export function designWorkSize(kind: CheckKind, design: Design): WorkSize {
+  return objectsWorkSize(kind, designObjects(design), { field: 'design', option: 'FILE' });
+}
+
+/** the same for objects not yet read as a design (an import: a vhost's definitions), blamed on `where` */
+export function objectsWorkSize(
+  kind: CheckKind,
+  objects: number,
+  where: { readonly field: string; readonly option: string },
+): WorkSize {
   return workSize(kind, [
     {
       driver: {
-        field: 'design',
-        option: 'FILE',
+        ...where,
         what: `a design of ${objects.toLocaleString('en-US')} objects (queues, exchanges, bindings, policies, consumers, publishers)`,
         fix: "check a smaller part of it (one vhost, one team's prefix) at a time",
       },
