@@ -9,6 +9,9 @@ import type { Options } from 'amqplib';
 
 export const DEFAULT_AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672/';
 
+/** the heartbeat every connection asks for unless its URL says `?heartbeat=N` (0: none) */
+export const DEFAULT_HEARTBEAT_S = 5;
+
 export interface AmqpUrl {
   readonly protocol: 'amqp' | 'amqps';
   readonly username: string;
@@ -282,7 +285,8 @@ export function toConnectOptions(url: AmqpUrl): Options.Connect {
     password: url.password,
     vhost: encodeURIComponent(url.vhost),
   };
-  if (url.heartbeat !== undefined) opts.heartbeat = url.heartbeat;
+  // a broker whose AMQP goes silent is noticed in two missed heartbeats (seconds), not at the broker's 60 s default
+  opts.heartbeat = url.heartbeat ?? DEFAULT_HEARTBEAT_S;
   if (url.frameMax !== undefined) opts.frameMax = url.frameMax;
   if (url.channelMax !== undefined) opts.channelMax = url.channelMax;
   return opts;

@@ -7,6 +7,7 @@
 import { CliError, nodeIo, type CliIo } from './commands/context.js';
 import { COMMANDS, commandNamed } from './commandRegistry.js';
 import { toolVersion } from './version.js';
+import { announceThrowawayVhosts } from '../broker/throwawayVhost.js';
 
 export interface CliOptions {
   /** how the user runs it, for usage lines */
@@ -23,6 +24,8 @@ const commandList = (): string => COMMANDS.map((c) => `  ${c.name.padEnd(14)} ${
 
 export async function runCli(argv: readonly string[], io: CliIo = nodeIo(), opts: CliOptions = {}): Promise<number> {
   const prog = opts.prog ?? 'pnpm cli';
+  // a throwaway vhost's name is said before it is created, where the command writes its notes
+  announceThrowawayVhosts(io.err);
   const [cmd, ...rest] = argv;
   if (!cmd || cmd === 'help' || cmd === '--help' || cmd === '-h') {
     const one = cmd === 'help' && rest[0] ? commandNamed(rest[0]) : undefined;
@@ -49,7 +52,7 @@ export async function runCli(argv: readonly string[], io: CliIo = nodeIo(), opts
   } catch (e) {
     if (e instanceof CliError) {
       io.err(`error: ${e.message}\n`);
-      if (e.exitCode === 2) io.err(`run "${prog} ${cmd} --help" for usage\n`);
+      if (e.usageHint) io.err(`run "${prog} ${cmd} --help" for usage\n`);
       return e.exitCode;
     }
     // an internal failure: still no stack trace for the user

@@ -14,11 +14,15 @@ export interface CliIo {
 }
 
 export class CliError extends Error {
+  /** whether "run --help for usage" follows the message (a usage error's does; a broker's does not) */
+  readonly usageHint: boolean;
   constructor(
     message: string,
     readonly exitCode = 1,
+    opts: { usageHint?: boolean } = {},
   ) {
     super(message);
+    this.usageHint = opts.usageHint ?? exitCode === 2;
   }
 }
 

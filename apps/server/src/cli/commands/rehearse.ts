@@ -68,7 +68,7 @@ export async function rehearseCommand(argv: readonly string[], io: CliIo): Promi
       target = await brokerTarget(verifyOn, value(a, 'management-url'));
     } catch (e) {
       // an unreachable or refusing broker: nothing was declared
-      if (e instanceof VerifyTargetError) throw new CliError(e.message, 2);
+      if (e instanceof VerifyTargetError) throw new CliError(e.message, 2, { usageHint: false });
       throw e;
     }
     // the prediction follows the broker's rules unless --profile (or the scenario) says otherwise
