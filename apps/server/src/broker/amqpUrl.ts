@@ -26,6 +26,8 @@ export interface AmqpUrl {
   readonly channelMax?: number;
   /** True when the URL carried user info (otherwise guest/guest is used, explicitly). */
   readonly explicitCredentials: boolean;
+  /** True when the URL wrote a port (`host:port`) */
+  readonly portGiven?: boolean;
 }
 
 /** A bad broker URL. `field` names the part of the URL that is wrong. */
@@ -176,7 +178,12 @@ export function parseAmqpUrl(input?: string): AmqpUrl {
         "the port must be a number (what follows ':' after the host is not; a URL with credentials is written amqp://user:password@host:5672/)",
       );
     port = Number(portRaw);
-    if (port < 1 || port > 65535) throw new AmqpUrlError('port', `the port must be between 1 and 65535, got ${port}`);
+    // not echoed either: `amqp://user:98765432123/vhost` is a digits-only password with the host forgotten
+    if (port < 1 || port > 65535)
+      throw new AmqpUrlError(
+        'port',
+        "the port must be between 1 and 65535 (what follows ':' after the host is not; a URL with credentials is written amqp://user:password@host:5672/)",
+      );
   }
 
   let vhost = '/';
@@ -198,6 +205,7 @@ export function parseAmqpUrl(input?: string): AmqpUrl {
     port,
     vhost,
     explicitCredentials: userinfo !== undefined,
+    ...(portRaw !== undefined && portRaw !== '' ? { portGiven: true } : {}),
   };
   if (query !== '') {
     for (const pair of query.split('&')) {
@@ -224,6 +232,21 @@ function formatHost(hostname: string): string {
   return hostname.includes(':') ? `[${hostname}]` : hostname;
 }
 
+/**
+ * Without user info, `amqp://user:12345/vhost` reads as host `user`, port 12345: a digits-only
+ * password with the host forgotten. The port is not shown when it could be one (a port written
+ * after a one-label host other than localhost, in a URL without user info).
+ */
+export function portMayBePassword(url: AmqpUrl): boolean {
+  return (
+    !url.explicitCredentials &&
+    url.portGiven === true &&
+    url.hostname !== 'localhost' &&
+    /^[a-z0-9_-]+$/.test(url.hostname) &&
+    !/^[0-9]+$/.test(url.hostname)
+  );
+}
+
 /** `amqp://user:***@host:port/vhost`; accepts a parsed URL or a string (unparseable strings are fully masked). */
 export function redactUrl(url: AmqpUrl | string | undefined): string {
   let parsed: AmqpUrl;
@@ -236,7 +259,8 @@ export function redactUrl(url: AmqpUrl | string | undefined): string {
   } else {
     parsed = url;
   }
-  return `${parsed.protocol}://${encodeURIComponent(parsed.username)}:***@${formatHost(parsed.hostname)}:${parsed.port}/${encodeURIComponent(parsed.vhost)}`;
+  const port = portMayBePassword(parsed) ? '***' : String(parsed.port);
+  return `${parsed.protocol}://${encodeURIComponent(parsed.username)}:***@${formatHost(parsed.hostname)}:${port}/${encodeURIComponent(parsed.vhost)}`;
 }
 
 /** Loopback plus whatever RETRY_STUDIO_ALLOWED_HOSTS (comma-separated) adds. */

@@ -3,7 +3,7 @@
  * `--management-url`, env RETRY_STUDIO_MANAGEMENT_URL): checked like a broker URL (its host is
  * allow-listed, since the server fetches it) and normalised to `http(s)://host:port[/path]`.
  */
-import { allowedHosts, assertHostAllowed, parseAmqpUrl, type AmqpUrl } from './amqpUrl.js';
+import { allowedHosts, assertHostAllowed, parseAmqpUrl, portMayBePassword, type AmqpUrl } from './amqpUrl.js';
 
 export class ManagementUrlError extends Error {
   override readonly name = 'ManagementUrlError';
@@ -15,7 +15,8 @@ export function parseManagementUrl(input: string, env: NodeJS.ProcessEnv = proce
   try {
     u = new URL(raw);
   } catch {
-    throw new ManagementUrlError(`the management URL must look like http://host:15672, got '${raw.slice(0, 100)}'`);
+    // not echoed: what is not a URL may hold a password in any of its parts
+    throw new ManagementUrlError('the management URL must look like http://host:15672 (it is not a URL)');
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:')
     throw new ManagementUrlError(`the management URL must start with http:// or https://, not ${u.protocol}//`);
@@ -35,6 +36,7 @@ export function parseManagementUrl(input: string, env: NodeJS.ProcessEnv = proce
 /** Where a management API usually is for this AMQP endpoint: port 15672, then the AMQP port + 10000. */
 export function discoveryCandidates(url: AmqpUrl): string[] {
   const host = url.hostname.includes(':') ? `[${url.hostname}]` : url.hostname;
-  const ports = [15672, url.port + 10000].filter((p) => p <= 65535);
+  // a port that may be a password is not tried (a candidate is named in errors): 15672 only
+  const ports = [15672, ...(portMayBePassword(url) ? [] : [url.port + 10000])].filter((p) => p <= 65535);
   return [...new Set(ports)].map((p) => `http://${host}:${p}`);
 }

@@ -5,6 +5,7 @@
  * only when they run (commandRegistry.ts), so a `lint` starts without the broker or HTTP layers.
  */
 import { CliError, nodeIo, type CliIo } from './commands/context.js';
+import { errnoSentence } from './commands/readUserFile.js';
 import { COMMANDS, commandNamed } from './commandRegistry.js';
 import { toolVersion } from './version.js';
 import { announceThrowawayVhosts } from '../broker/throwawayVhost.js';
@@ -54,6 +55,12 @@ export async function runCli(argv: readonly string[], io: CliIo = nodeIo(), opts
       io.err(`error: ${e.message}\n`);
       if (e.usageHint) io.err(`run "${prog} ${cmd} --help" for usage\n`);
       return e.exitCode;
+    }
+    // a system call that failed (a file, a socket): its errno in words, with the path it was about
+    const sys = e as NodeJS.ErrnoException;
+    if (typeof sys?.code === 'string' && typeof sys.syscall === 'string') {
+      io.err(`error: ${sys.path ? `${sys.path}: ` : ''}${errnoSentence(sys)}\n`);
+      return 1;
     }
     // an internal failure: still no stack trace for the user
     io.err(`error: ${e instanceof Error ? e.message : String(e)}\n`);
