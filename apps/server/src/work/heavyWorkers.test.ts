@@ -51,7 +51,9 @@ describe('HeavyWorkers: each job in a worker thread of its own, within budgets',
   it('a size over budget is refused before the work, naming the field; the time budget follows the estimate', async () => {
     const over = await refusal(run('sized', { steps: 1e7, bytes: 1, ms: 0 }));
     expect(over).toMatchObject({ status: 422, field: 'load.durationMs' });
-    expect((over as Error).message).toMatch(/a test load: about 10 s of computing \(estimated\), over the 5 s of computing a request to this server may take; make it smaller/);
+    expect((over as Error).message).toMatch(
+      /a test load: about 10 s of computing \(estimated\), over the 5 s of computing a request to this server may take; make it smaller/,
+    );
     // estimated 1 ms: budget 4 x 1 ms + 1.5 s; it spins 4 s
     const slow = await refusal(run('sized', { steps: 1000, bytes: 1, ms: 4000 }));
     expect(slow).toMatchObject({ status: 422, field: 'load.durationMs' });

@@ -29,7 +29,7 @@ export interface WorkLimits {
 export const DEFAULT_WORK_LIMITS: WorkLimits = {
   heapMb: 1024,
   budget: { bytes: 512e6, steps: 2e7, answerBytes: 32e6 },
-  minRunMs: 5000,
+  minRunMs: 10_000,
   maxRunMs: 30_000,
   queue: {
     running: Math.max(1, Math.min(4, availableParallelism() - 1)),
@@ -132,6 +132,11 @@ export class HeavyWorkers {
   private async once(kind: string, input: unknown, signal?: AbortSignal): Promise<string> {
     if (signal?.aborted) throw new WorkCancelled('the client went away');
     const worker = await this.take();
+    // the client may have gone while the worker started
+    if (signal?.aborted) {
+      void worker.terminate();
+      throw new WorkCancelled('the client went away');
+    }
     this.busy.add(worker);
     const { minRunMs, maxRunMs, heapMb } = this.limits;
     return new Promise<string>((resolve, reject) => {
