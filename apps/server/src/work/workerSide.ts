@@ -21,17 +21,9 @@ export interface HeavyJob {
   run(input: unknown, ctx: JobContext): unknown;
 }
 
-/** thrown by a job (through JobContext.size) or its input checks: answered with this status */
-export class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly field?: string,
-    readonly details?: Record<string, unknown>,
-  ) {
-    super(message);
-  }
-}
+/** a refusal: an error carrying an HTTP status (and the field to blame), as the HTTP layer's own HttpError does */
+const refusal = (status: number, message: string, field?: string): Error =>
+  Object.assign(new Error(message), { status, ...(field !== undefined ? { field } : {}) });
 
 const statusOf = (e: unknown): number | undefined => {
   const s = (e as { status?: unknown } | null)?.status;
@@ -66,13 +58,13 @@ export function serveJobs(jobs: readonly HeavyJob[]): void {
             ...biggestPart(size),
           });
         const v = checkBudget(size, m.budget);
-        if (!v.ok) throw new Refusal(v.dimension === 'answer' ? 413 : 422, v.message, v.driver.field);
+        if (!v.ok) throw refusal(v.dimension === 'answer' ? 413 : 422, v.message, v.driver.field);
       },
     };
     try {
       const json = JSON.stringify(job.run(m.input, ctx));
       if (json.length > m.budget.answerBytes)
-        throw new Refusal(
+        throw refusal(
           413,
           `the answer is ${formatBytes(json.length)}, over the ${formatBytes(m.budget.answerBytes)} ${m.budget.holder} may answer`,
         );
@@ -80,7 +72,7 @@ export function serveJobs(jobs: readonly HeavyJob[]): void {
     } catch (e) {
       const status = statusOf(e);
       if (status !== undefined) {
-        const r = e as Refusal;
+        const r = e as Error & { field?: string; details?: Record<string, unknown> };
         post({
           type: 'refused',
           status,
