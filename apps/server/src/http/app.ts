@@ -12,7 +12,7 @@ import { DeployService } from '../deploy/deployService.js';
 import { Manifest } from '../deploy/manifest.js';
 import { Brokers } from '../broker/brokers.js';
 import { brokerUrlFromRequest } from './brokerUrlFromRequest.js';
-import { checkPrefixedNames, designFromRequest } from './designInput.js';
+import { checkPrefixedNames, designOffLoop } from './designInput.js';
 import { HttpError, errorHandler, sendError } from './httpError.js';
 import { rateLimit, type RateLimitOptions } from './rateLimit.js';
 import { forbiddenKeyGuard, hostCheck, securityHeaders, stateChangeGuard } from './safety.js';
@@ -125,15 +125,19 @@ export function createApp(options: AppOptions) {
     }),
   );
 
-  const prepare = (body: {
-    design: unknown;
-    broker?: string;
-    managementUrl?: string;
-    prefix?: string;
-    vhost?: string;
-  }) => {
+  const prepare = async (
+    req: express.Request,
+    res: express.Response,
+    body: {
+      design: unknown;
+      broker?: string;
+      managementUrl?: string;
+      prefix?: string;
+      vhost?: string;
+    },
+  ) => {
     const url = brokerUrlFromRequest(body.broker);
-    const { design, warnings } = designFromRequest(body.design);
+    const { design, warnings } = await designOffLoop(ctx, req, res, body.design);
     const target = ctx.deploy.target(design, url, body);
     checkPrefixedNames(design, target.prefix);
     return { url, design, warnings, target };
@@ -144,16 +148,21 @@ export function createApp(options: AppOptions) {
     rateLimit('plan', limits.plan),
     route(async (req, res) => {
       const body = parseBody(planRequest, req.body);
-      const { url, design, warnings, target } = prepare(body);
+      const prepared = await prepare(req, res, body);
+      const { url, design, target } = prepared;
+      let warnings = prepared.warnings;
       const { plan } = await ctx.deploy.plan(design, url, target, body.managementUrl).catch(brokerFailure('plan'));
-      // the linter told how many nodes the target has, so the cluster rules apply (in a worker thread: a big design takes seconds)
-      const lint = plan.cluster
-        ? {
-            lint: JSON.parse(
-              await runHeavy(ctx, req, res, 'lint', { design, nodes: plan.cluster.nodes.length }),
-            ) as LintFinding[],
-          }
-        : {};
+      // the linter told how many nodes the target has, so the cluster rules apply (in a worker thread: a big
+      // design takes seconds); a lint over its budget leaves the plan without it, saying so
+      let lint: { lint?: LintFinding[] } = {};
+      if (plan.cluster)
+        try {
+          const json = await runHeavy(ctx, req, res, 'lint', { design, nodes: plan.cluster.nodes.length });
+          lint = { lint: JSON.parse(json) as LintFinding[] };
+        } catch (e) {
+          if (!(e instanceof HttpError) || (e.status !== 413 && e.status !== 422)) throw e;
+          warnings = [...warnings, { path: 'design', message: `not linted with the cluster rules: ${e.message}` }];
+        }
       res.json({
         broker: redactUrl(url),
         target,
@@ -170,7 +179,7 @@ export function createApp(options: AppOptions) {
     rateLimit('deploy', limits.deploy),
     route(async (req, res) => {
       const body = parseBody(deployRequest, req.body);
-      const { url, design, warnings, target } = prepare(body);
+      const { url, design, warnings, target } = await prepare(req, res, body);
       const out = await ctx.deploy.deploy(design, url, target, body.managementUrl).catch(brokerFailure('deploy'));
       const status = out.result.ok ? 200 : 502;
       const failure = out.result.failure;

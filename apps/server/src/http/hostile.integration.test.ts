@@ -220,6 +220,23 @@ describe('heavy work runs off the event loop', () => {
   }, 120_000);
 });
 
+describe('a big design is read off the event loop', () => {
+  it('/api/plan with a 1.2 MB design (9,900 objects): the design read and linted in worker threads, health answers meanwhile', async () => {
+    const r = loadDocument(servicesDefinitions(1100), { name: 'huge' });
+    if (!r.ok) throw new Error('fixture');
+    const body = { design: r.design, broker: BROKER_43.amqpUrl, vhost: `${PREFIX}plan`, prefix: 'p.' };
+    expect(JSON.stringify(body).length).toBeGreaterThan(1_000_000);
+    const { result, worstMs } = await healthDuring(srv.post('/api/plan', body));
+    expect(result.status, JSON.stringify(result.body).slice(0, 300)).toBe(200);
+    // linted with the cluster rules, or said why not (a lint over its time budget)
+    const notLinted = (result.body.warnings as { message: string }[]).some((w) =>
+      w.message.startsWith('not linted with the cluster rules: lint went over its time budget'),
+    );
+    expect(Array.isArray(result.body.lint) || notLinted).toBe(true);
+    expect(worstMs).toBeLessThan(2000);
+  }, 120_000);
+});
+
 describe('afterwards', () => {
   it('the event loop was never held long; no vhost left behind', async () => {
     const maxMs = loop.max / 1e6;
