@@ -162,6 +162,22 @@ describe('an interrupted run deletes its vhost', () => {
   }, 120_000);
 });
 
+describe('a reader that went away', () => {
+  it('`... | head` closing the pipe mid-verify: the CLI ends quietly once its vhost is deleted', async () => {
+    const prefix = `${PREFIX}epipe-`;
+    const cli = startCli(
+      ['upgrade-check', 'quorum.json', '--from', '3.10', '--to', '4.3', '--verify-on', BROKER_43.amqpUrl, '--trace'],
+      { env: env('epipe'), cwd: dir },
+    );
+    // nobody reads: its first line (the vhost's name, said before the create) meets a closed pipe
+    cli.child.stdout!.destroy();
+    cli.child.stderr!.destroy();
+    const exit = await cli.exited;
+    expect(exit.signal).toBeNull();
+    expect(await vhostsStartingWith(BROKER_43, prefix)).toEqual([]);
+  }, 120_000);
+});
+
 describe('SIGKILL leaves it; retry-studio cleanup deletes it', () => {
   it('found by its marker, listed, deleted; a second cleanup finds nothing', async () => {
     const prefix = `${PREFIX}kill-`;

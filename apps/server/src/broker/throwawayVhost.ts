@@ -23,11 +23,20 @@ export const THROWAWAY_PREFIXES: readonly string[] = ['rs-upgrade-', 'rs-rehears
 /** how long deleting the live vhosts may take when the process is stopping */
 const STOPPING_DELETE_MS = 10_000;
 
-let announce: (line: string) => void = (line) => void process.stderr.write(line);
+let announceTo: (line: string) => void = (line) => void process.stderr.write(line);
 
 /** where the names are said before their vhosts are created (default: stderr) */
 export function announceThrowawayVhosts(to: (line: string) => void): void {
-  announce = to;
+  announceTo = to;
+}
+
+/** said where the CLI writes its notes; a reader that went away (EPIPE) does not stop the cleanup */
+function announce(line: string): void {
+  try {
+    announceTo(line);
+  } catch {
+    /* nobody reads it */
+  }
 }
 
 /** the throwaway vhosts this process has made and not yet deleted, each with its create (a delete waits for it) */
@@ -69,6 +78,17 @@ function onSignal(signal: NodeJS.Signals): void {
     if (!othersHandle) process.exit(128 + (constants.signals[signal] ?? 0));
     stopping = false;
   });
+}
+
+/**
+ * Exits with `code` once the live throwaway vhosts are deleted (at once when there are none): the
+ * CLI's exit when its reader went away (`... | head` mid-verify left the vhost behind).
+ */
+export function exitAfterCleanup(code: number): void {
+  if (live.size === 0) process.exit(code);
+  if (stopping) return;
+  stopping = true;
+  void deleteLive().finally(() => process.exit(code));
 }
 
 function onFatal(e: unknown): void {
