@@ -5,6 +5,7 @@
  * functions; the hop count from the rehearsal's own probe (one message failing everywhere).
  */
 import type { Design } from '../model/design.js';
+import { formatMs } from '../text/formatDuration.js';
 import { nameList } from '../text/nameList.js';
 import {
   arrivalSegments,
@@ -53,7 +54,7 @@ export function rehearseSize(
       driver: {
         field: options.sampleMs !== undefined ? 'sampleMs' : 'load.durationMs',
         option: '--duration',
-        what: `${count(samples)} depth samples (${queues.length} queue${queues.length === 1 ? '' : 's'} every ${sampleMs} ms over ${count(horizonMs)} ms)`,
+        what: `${count(samples)} depth samples (${queues.length} queue${queues.length === 1 ? '' : 's'} every ${formatMs(sampleMs)} over ${formatMs(horizonMs)})`,
         fix: 'take samples less often (a larger sampleMs) or rehearse a shorter time',
       },
       count: samples,
