@@ -44,6 +44,7 @@ export const CORE_FLOORS = [
   ['agreement'],
   ['rehearse'],
   ['tune'],
+  ['sizing'],
 ];
 
 const SOURCE_EXT = /\.(ts|tsx|mts|cts)$/;

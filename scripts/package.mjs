@@ -61,7 +61,11 @@ const amqplibInternals = {
 
 log('bundling the server and the CLI');
 const result = await build({
-  entryPoints: { 'retry-studio': join(root, 'apps/server/src/bin/retryStudio.ts') },
+  entryPoints: {
+    'retry-studio': join(root, 'apps/server/src/bin/retryStudio.ts'),
+    // the worker threads' entry for heavy HTTP work (apps/server/src/work/workerEntry.ts looks for lib/heavy-worker.js)
+    'heavy-worker': join(root, 'apps/server/src/http/heavyWorker.ts'),
+  },
   outdir: join(stage, 'lib'),
   bundle: true,
   splitting: true,

@@ -8,10 +8,12 @@ export interface AmqpEndpoint {
   /** without brackets, as the server's URL parser gives it (`::1`) */
   readonly hostname: string;
   readonly port: number;
+  /** the "port" may be a password with the host forgotten (`amqp://user:98765432/vhost`): not tried, since a candidate is named in errors */
+  readonly portMayBeSecret?: boolean;
 }
 
 export function managementCandidates(endpoint: AmqpEndpoint): string[] {
   const host = endpoint.hostname.includes(':') ? `[${endpoint.hostname}]` : endpoint.hostname;
-  const ports = [15672, endpoint.port + 10000].filter((p) => p <= 65535);
+  const ports = [15672, ...(endpoint.portMayBeSecret ? [] : [endpoint.port + 10000])].filter((p) => p <= 65535);
   return [...new Set(ports)].map((p) => `http://${host}:${p}`);
 }

@@ -15,6 +15,7 @@
  *   @retry-studio/topology-core/appconfig   an application's retry configuration (Spring, MassTransit, NServiceBus, Celery) read as a design
  *   @retry-studio/topology-core/agreement   the consistency check: every place states the same outcome, lint agrees with the simulation
  *   @retry-studio/topology-core/tune        the tuner: strategies and parameters searched against a failure profile and goals
+ *   @retry-studio/topology-core/sizing      the size of a piece of work estimated before it starts, held against a budget (server workers, CLI)
  * The root re-exports the model face only: the vocabulary every other face speaks.
  */
 export * from './model/index.js';

@@ -9,6 +9,9 @@ import type { Options } from 'amqplib';
 
 export const DEFAULT_AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672/';
 
+/** the heartbeat every connection asks for unless its URL says `?heartbeat=N` (0: none) */
+export const DEFAULT_HEARTBEAT_S = 5;
+
 export interface AmqpUrl {
   readonly protocol: 'amqp' | 'amqps';
   readonly username: string;
@@ -23,6 +26,8 @@ export interface AmqpUrl {
   readonly channelMax?: number;
   /** True when the URL carried user info (otherwise guest/guest is used, explicitly). */
   readonly explicitCredentials: boolean;
+  /** True when the URL wrote a port (`host:port`) */
+  readonly portGiven?: boolean;
 }
 
 /** A bad broker URL. `field` names the part of the URL that is wrong. */
@@ -173,7 +178,12 @@ export function parseAmqpUrl(input?: string): AmqpUrl {
         "the port must be a number (what follows ':' after the host is not; a URL with credentials is written amqp://user:password@host:5672/)",
       );
     port = Number(portRaw);
-    if (port < 1 || port > 65535) throw new AmqpUrlError('port', `the port must be between 1 and 65535, got ${port}`);
+    // not echoed either: `amqp://user:98765432123/vhost` is a digits-only password with the host forgotten
+    if (port < 1 || port > 65535)
+      throw new AmqpUrlError(
+        'port',
+        "the port must be between 1 and 65535 (what follows ':' after the host is not; a URL with credentials is written amqp://user:password@host:5672/)",
+      );
   }
 
   let vhost = '/';
@@ -195,6 +205,7 @@ export function parseAmqpUrl(input?: string): AmqpUrl {
     port,
     vhost,
     explicitCredentials: userinfo !== undefined,
+    ...(portRaw !== undefined && portRaw !== '' ? { portGiven: true } : {}),
   };
   if (query !== '') {
     for (const pair of query.split('&')) {
@@ -221,6 +232,21 @@ function formatHost(hostname: string): string {
   return hostname.includes(':') ? `[${hostname}]` : hostname;
 }
 
+/**
+ * Without user info, `amqp://user:12345/vhost` reads as host `user`, port 12345: a digits-only
+ * password with the host forgotten. The port is not shown when it could be one (a port written
+ * after a one-label host other than localhost, in a URL without user info).
+ */
+export function portMayBePassword(url: AmqpUrl): boolean {
+  return (
+    !url.explicitCredentials &&
+    url.portGiven === true &&
+    url.hostname !== 'localhost' &&
+    /^[a-z0-9_-]+$/.test(url.hostname) &&
+    !/^[0-9]+$/.test(url.hostname)
+  );
+}
+
 /** `amqp://user:***@host:port/vhost`; accepts a parsed URL or a string (unparseable strings are fully masked). */
 export function redactUrl(url: AmqpUrl | string | undefined): string {
   let parsed: AmqpUrl;
@@ -233,7 +259,8 @@ export function redactUrl(url: AmqpUrl | string | undefined): string {
   } else {
     parsed = url;
   }
-  return `${parsed.protocol}://${encodeURIComponent(parsed.username)}:***@${formatHost(parsed.hostname)}:${parsed.port}/${encodeURIComponent(parsed.vhost)}`;
+  const port = portMayBePassword(parsed) ? '***' : String(parsed.port);
+  return `${parsed.protocol}://${encodeURIComponent(parsed.username)}:***@${formatHost(parsed.hostname)}:${port}/${encodeURIComponent(parsed.vhost)}`;
 }
 
 /** Loopback plus whatever RETRY_STUDIO_ALLOWED_HOSTS (comma-separated) adds. */
@@ -282,7 +309,8 @@ export function toConnectOptions(url: AmqpUrl): Options.Connect {
     password: url.password,
     vhost: encodeURIComponent(url.vhost),
   };
-  if (url.heartbeat !== undefined) opts.heartbeat = url.heartbeat;
+  // a broker whose AMQP goes silent is noticed in two missed heartbeats (seconds), not at the broker's 60 s default
+  opts.heartbeat = url.heartbeat ?? DEFAULT_HEARTBEAT_S;
   if (url.frameMax !== undefined) opts.frameMax = url.frameMax;
   if (url.channelMax !== undefined) opts.channelMax = url.channelMax;
   return opts;

@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import amqp, { type Channel, type ChannelModel, type ConfirmChannel } from 'amqplib';
-import { redactUrl, toConnectOptions, type AmqpUrl } from './amqpUrl.js';
+import { DEFAULT_HEARTBEAT_S, redactUrl, toConnectOptions, type AmqpUrl } from './amqpUrl.js';
 import { coalesceWrites } from './coalesceWrites.js';
 
 export type ConnectionPurpose = 'apply' | 'trace' | 'probe' | 'conformance' | 'bench' | 'cli' | 'operate';
@@ -139,6 +139,23 @@ export function backoffDelay(attempt: number, o: BackoffOptions = {}): number {
   return Math.round(base * (0.8 + Math.random() * 0.4));
 }
 
+/** A connection lost mid-run, said in words (amqplib's "Heartbeat timeout": the broker went silent). */
+export class ConnectionLostError extends Error {
+  constructor(url: AmqpUrl, cause?: Error) {
+    super(`the connection to ${redactUrl(url)} was lost: ${lossReason(url, cause)}`, cause ? { cause } : undefined);
+    this.name = 'ConnectionLostError';
+  }
+}
+
+/** why a connection went away, in words */
+export function lossReason(url: AmqpUrl, cause?: Error): string {
+  const m = cause?.message ?? '';
+  if (m === 'Heartbeat timeout')
+    return `the broker stopped answering on AMQP (no heartbeat for two intervals of ${url.heartbeat ?? DEFAULT_HEARTBEAT_S} s)`;
+  if (/ECONNRESET|EPIPE|socket hang up|Unexpected close/i.test(m)) return 'the broker closed the connection';
+  return m ? m.replace(/\s*\n+\s*/g, ' ') : 'closed by the broker';
+}
+
 /**
  * A connection that comes back: when the broker restarts (or the connection closes for any
  * reason other than our own close()), it reconnects with exponential backoff and emits
@@ -196,6 +213,28 @@ export class ManagedConnection extends EventEmitter {
         throw err;
       }
     }
+  }
+
+  /** the next loss, shared by every caller racing against it (one listener however many race) */
+  private nextLoss: Promise<never> | undefined;
+
+  /**
+   * Rejects with ConnectionLostError when the connection is lost (not by close()): a run that
+   * cannot go on without it races its work against this, and ends in seconds with the reason
+   * (a broker gone silent: two missed heartbeats) instead of waiting on a channel that never answers.
+   */
+  whenLost(): Promise<never> {
+    if (!this.nextLoss) {
+      const p = new Promise<never>((_, reject) =>
+        this.once('disconnected', (err?: Error) => {
+          if (this.nextLoss === p) this.nextLoss = undefined;
+          reject(new ConnectionLostError(this.url, err));
+        }),
+      );
+      p.catch(() => undefined); // nobody racing at that moment is fine
+      this.nextLoss = p;
+    }
+    return this.nextLoss;
   }
 
   /** the next 'connected', shared by every caller waiting for it (one listener, however many wait: no MaxListenersExceededWarning) */

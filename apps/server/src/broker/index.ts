@@ -12,3 +12,4 @@ export * from './resolveManagement.js';
 export * from './cluster.js';
 export * from './messageHeaders.js';
 export * from './brokers.js';
+export * from './throwawayVhost.js';

@@ -246,13 +246,20 @@ export class ManagementClient {
     return (await this.request<MgmtNode[]>('GET', '/api/nodes')) ?? [];
   }
 
-  async listVhosts(): Promise<{ name: string }[]> {
-    return (await this.request<{ name: string }[]>('GET', '/api/vhosts')) ?? [];
+  /** the vhosts with the metadata the broker keeps (3.8+: description and tags) */
+  async listVhosts(): Promise<{ name: string; description?: string; tags?: string[] | string }[]> {
+    return (
+      (await this.request<{ name: string; description?: string; tags?: string[] | string }[]>('GET', '/api/vhosts')) ??
+      []
+    );
   }
 
-  /** Creates the vhost and grants the URL's user full permissions on it. */
-  async createVhost(name: string): Promise<void> {
-    await this.request('PUT', `/api/vhosts/${enc(name)}`, {});
+  /** Creates the vhost (with a description and tags the broker keeps) and grants the URL's user full permissions on it. */
+  async createVhost(name: string, metadata: { description?: string; tags?: readonly string[] } = {}): Promise<void> {
+    await this.request('PUT', `/api/vhosts/${enc(name)}`, {
+      ...(metadata.description !== undefined ? { description: metadata.description } : {}),
+      ...(metadata.tags !== undefined ? { tags: metadata.tags.join(',') } : {}),
+    });
     await this.request('PUT', `/api/permissions/${enc(name)}/${enc(this.amqp.username)}`, {
       configure: '.*',
       write: '.*',

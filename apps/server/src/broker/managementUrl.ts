@@ -15,7 +15,8 @@ export function parseManagementUrl(input: string, env: NodeJS.ProcessEnv = proce
   try {
     u = new URL(raw);
   } catch {
-    throw new ManagementUrlError(`the management URL must look like http://host:15672, got '${raw.slice(0, 100)}'`);
+    // not echoed: what is not a URL may hold a password in any of its parts
+    throw new ManagementUrlError('the management URL must look like http://host:15672 (it is not a URL)');
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:')
     throw new ManagementUrlError(`the management URL must start with http:// or https://, not ${u.protocol}//`);

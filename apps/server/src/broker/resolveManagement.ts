@@ -8,7 +8,7 @@
  * Accepted only when it is the same broker as the AMQP endpoint: cluster name and version of
  * the AMQP `server_properties` against `GET /api/overview`.
  */
-import { redactUrl, type AmqpUrl } from './amqpUrl.js';
+import { portMayBePassword, redactUrl, type AmqpUrl } from './amqpUrl.js';
 import {
   describeIdentity,
   identityFromOverview,
@@ -136,7 +136,7 @@ export async function resolveManagement(url: AmqpUrl, options: ResolveOptions = 
       ? [parseManagementUrl(options.managementUrl!, env)]
       : source === 'env'
         ? [parseManagementUrl(envUrl!, env)]
-        : managementCandidates(url);
+        : managementCandidates({ ...url, portMayBeSecret: portMayBePassword(url) });
   const amqp = options.amqp ?? (await readAmqpIdentity(url));
   const timeoutMs = options.timeoutMs ?? 5000;
   // in parallel: a port where nothing answers quickly must not wait for a slow one

@@ -142,6 +142,14 @@ export const COMMANDS: readonly CommandEntry[] = [
     },
   },
   {
+    name: 'cleanup',
+    summary: 'delete the throwaway vhosts a killed run left on a broker',
+    load: async () => {
+      const m = await import('./commands/cleanup.js');
+      return { run: m.cleanupCommand, usage: m.CLEANUP_USAGE };
+    },
+  },
+  {
     name: 'serve',
     summary: 'the web app and the API',
     load: async () => {

@@ -5,8 +5,10 @@
  * only when they run (commandRegistry.ts), so a `lint` starts without the broker or HTTP layers.
  */
 import { CliError, nodeIo, type CliIo } from './commands/context.js';
+import { errnoSentence } from './commands/readUserFile.js';
 import { COMMANDS, commandNamed } from './commandRegistry.js';
 import { toolVersion } from './version.js';
+import { announceThrowawayVhosts } from '../broker/throwawayVhost.js';
 
 export interface CliOptions {
   /** how the user runs it, for usage lines */
@@ -23,6 +25,8 @@ const commandList = (): string => COMMANDS.map((c) => `  ${c.name.padEnd(14)} ${
 
 export async function runCli(argv: readonly string[], io: CliIo = nodeIo(), opts: CliOptions = {}): Promise<number> {
   const prog = opts.prog ?? 'pnpm cli';
+  // a throwaway vhost's name is said before it is created, where the command writes its notes
+  announceThrowawayVhosts(io.err);
   const [cmd, ...rest] = argv;
   if (!cmd || cmd === 'help' || cmd === '--help' || cmd === '-h') {
     const one = cmd === 'help' && rest[0] ? commandNamed(rest[0]) : undefined;
@@ -49,8 +53,14 @@ export async function runCli(argv: readonly string[], io: CliIo = nodeIo(), opts
   } catch (e) {
     if (e instanceof CliError) {
       io.err(`error: ${e.message}\n`);
-      if (e.exitCode === 2) io.err(`run "${prog} ${cmd} --help" for usage\n`);
+      if (e.usageHint) io.err(`run "${prog} ${cmd} --help" for usage\n`);
       return e.exitCode;
+    }
+    // a system call that failed (a file, a socket): its errno in words, with the path it was about
+    const sys = e as NodeJS.ErrnoException;
+    if (typeof sys?.code === 'string' && typeof sys.syscall === 'string') {
+      io.err(`error: ${sys.path ? `${sys.path}: ` : ''}${errnoSentence(sys)}\n`);
+      return 1;
     }
     // an internal failure: still no stack trace for the user
     io.err(`error: ${e instanceof Error ? e.message : String(e)}\n`);

@@ -1,6 +1,6 @@
 import express from 'express';
 import { compilePortable } from '@retry-studio/topology-core/io';
-import { lintDesign } from '@retry-studio/topology-core/lint';
+import type { LintFinding } from '@retry-studio/topology-core/lint';
 import { type Design } from '@retry-studio/topology-core/model';
 import type { DeployPlan } from '../deploy/planDeploy.js';
 import { existsSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { DeployService } from '../deploy/deployService.js';
 import { Manifest } from '../deploy/manifest.js';
 import { Brokers } from '../broker/brokers.js';
 import { brokerUrlFromRequest } from './brokerUrlFromRequest.js';
-import { checkPrefixedNames, designFromRequest } from './designInput.js';
+import { checkPrefixedNames, designOffLoop } from './designInput.js';
 import { HttpError, errorHandler, sendError } from './httpError.js';
 import { rateLimit, type RateLimitOptions } from './rateLimit.js';
 import { forbiddenKeyGuard, hostCheck, securityHeaders, stateChangeGuard } from './safety.js';
@@ -25,6 +25,11 @@ import { registerTraceRoutes, type StreamLimits } from './traceRoutes.js';
 import { registerOperateRoutes } from './operateRoutes.js';
 import { registerRehearseRoutes } from './rehearseRoutes.js';
 import { registerUpgradeRoutes } from './upgradeRoutes.js';
+import { runHeavy } from './heavyRoute.js';
+import { DEFAULT_WORK_LIMITS, HeavyWorkers, type WorkLimits } from '../work/heavyWorkers.js';
+
+/** the worker threads' entry: the heavy job kinds (heavyJobs.ts) */
+const HEAVY_WORKER_ENTRY = new URL('./heavyWorker.ts', import.meta.url);
 
 /** the built web app when running from the workspace (the package passes its own) */
 const workspaceWebDist = join(dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
@@ -44,6 +49,8 @@ export interface AppOptions {
   readonly bodyLimit?: string;
   /** the built web app's folder (default: the workspace's apps/web/dist when it exists) */
   readonly webDist?: string;
+  /** heavy work's worker threads: heap, budgets, queue (default DEFAULT_WORK_LIMITS) */
+  readonly work?: Partial<WorkLimits>;
 }
 
 /**
@@ -72,7 +79,8 @@ export function createApp(options: AppOptions) {
   app.set('query parser', 'simple');
   const manifest = new Manifest(options.manifestFile === null ? undefined : options.manifestFile);
   const brokers = new Brokers(options.idleCloseMs);
-  const ctx: AppContext = { brokers, manifest, deploy: new DeployService(brokers, manifest) };
+  const heavy = new HeavyWorkers(HEAVY_WORKER_ENTRY, { ...DEFAULT_WORK_LIMITS, ...options.work });
+  const ctx: AppContext = { brokers, manifest, deploy: new DeployService(brokers, manifest), heavy };
   app.locals.ctx = ctx;
   const limits = {
     deploy: { burst: 10, perSecond: 1 },
@@ -117,15 +125,19 @@ export function createApp(options: AppOptions) {
     }),
   );
 
-  const prepare = (body: {
-    design: unknown;
-    broker?: string;
-    managementUrl?: string;
-    prefix?: string;
-    vhost?: string;
-  }) => {
+  const prepare = async (
+    req: express.Request,
+    res: express.Response,
+    body: {
+      design: unknown;
+      broker?: string;
+      managementUrl?: string;
+      prefix?: string;
+      vhost?: string;
+    },
+  ) => {
     const url = brokerUrlFromRequest(body.broker);
-    const { design, warnings } = designFromRequest(body.design);
+    const { design, warnings } = await designOffLoop(ctx, req, res, body.design);
     const target = ctx.deploy.target(design, url, body);
     checkPrefixedNames(design, target.prefix);
     return { url, design, warnings, target };
@@ -136,10 +148,21 @@ export function createApp(options: AppOptions) {
     rateLimit('plan', limits.plan),
     route(async (req, res) => {
       const body = parseBody(planRequest, req.body);
-      const { url, design, warnings, target } = prepare(body);
+      const prepared = await prepare(req, res, body);
+      const { url, design, target } = prepared;
+      let warnings = prepared.warnings;
       const { plan } = await ctx.deploy.plan(design, url, target, body.managementUrl).catch(brokerFailure('plan'));
-      // the linter told how many nodes the target has, so the cluster rules apply
-      const lint = plan.cluster ? { lint: lintDesign(design, { nodes: plan.cluster.nodes.length }) } : {};
+      // the linter told how many nodes the target has, so the cluster rules apply (in a worker thread: a big
+      // design takes seconds); a lint over its budget leaves the plan without it, saying so
+      let lint: { lint?: LintFinding[] } = {};
+      if (plan.cluster)
+        try {
+          const json = await runHeavy(ctx, req, res, 'lint', { design, nodes: plan.cluster.nodes.length });
+          lint = { lint: JSON.parse(json) as LintFinding[] };
+        } catch (e) {
+          if (!(e instanceof HttpError) || (e.status !== 413 && e.status !== 422)) throw e;
+          warnings = [...warnings, { path: 'design', message: `not linted with the cluster rules: ${e.message}` }];
+        }
       res.json({
         broker: redactUrl(url),
         target,
@@ -156,7 +179,7 @@ export function createApp(options: AppOptions) {
     rateLimit('deploy', limits.deploy),
     route(async (req, res) => {
       const body = parseBody(deployRequest, req.body);
-      const { url, design, warnings, target } = prepare(body);
+      const { url, design, warnings, target } = await prepare(req, res, body);
       const out = await ctx.deploy.deploy(design, url, target, body.managementUrl).catch(brokerFailure('deploy'));
       const status = out.result.ok ? 200 : 502;
       const failure = out.result.failure;
@@ -230,8 +253,8 @@ export function createApp(options: AppOptions) {
 
   registerTraceRoutes(app, ctx, limits.trace, options.streamLimits);
   registerOperateRoutes(app, ctx);
-  registerRehearseRoutes(app, limits.rehearse);
-  registerUpgradeRoutes(app, limits.upgradeVerify);
+  registerRehearseRoutes(app, ctx, limits.rehearse);
+  registerUpgradeRoutes(app, ctx, limits.upgradeVerify);
 
   app.use('/api', (_req, res) => sendError(res, 404, 'no such API route'));
 

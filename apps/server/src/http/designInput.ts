@@ -1,5 +1,8 @@
 /** Untrusted design JSON -> a valid Design, or a 400 naming the field (`design.queues[2]...`). */
 import { parseDesign, utf8ByteLength, type Design } from '@retry-studio/topology-core/model';
+import type { Request, Response } from 'express';
+import type { AppContext } from './appContext.js';
+import { runHeavy } from './heavyRoute.js';
 import { HttpError } from './httpError.js';
 
 export function designFromRequest(
@@ -17,6 +20,20 @@ export function designFromRequest(
     });
   }
   return { design: r.design, warnings: r.warnings.map((w) => ({ path: `design.${w.path}`, message: w.message })) };
+}
+
+/** a body above this is read as a design in a worker thread: below it the check takes a few ms */
+export const DESIGN_OFF_LOOP_BYTES = 256 * 1024;
+
+/** designFromRequest, in a worker thread when the request is big (its body's size) */
+export async function designOffLoop(
+  ctx: AppContext,
+  req: Request,
+  res: Response,
+  input: unknown,
+): Promise<ReturnType<typeof designFromRequest>> {
+  if (Number(req.headers['content-length'] ?? 0) <= DESIGN_OFF_LOOP_BYTES) return designFromRequest(input);
+  return JSON.parse(await runHeavy(ctx, req, res, 'design', input)) as ReturnType<typeof designFromRequest>;
 }
 
 /** With the prefix applied, every name must still fit in 255 bytes. */

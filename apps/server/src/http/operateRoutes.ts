@@ -22,6 +22,7 @@ import {
   parseRedriveFilter,
   parseRedriveTarget,
   type CanaryOptions,
+  type ImportedDesign,
   type RedriveEdit,
 } from '@retry-studio/topology-core/operate';
 import { startCanaryRedrive, type CanaryRedrive } from '../operate/canaryRedrive.js';
@@ -40,6 +41,7 @@ import { dryRunRedrive, startRedrive, type RedriveRequest } from '../operate/red
 import type { RedriveJob } from '../operate/redriveJob.js';
 import type { AppContext } from './appContext.js';
 import { route } from './route.js';
+import { runHeavy } from './heavyRoute.js';
 import { brokerUrlFromRequest } from './brokerUrlFromRequest.js';
 import { HttpError } from './httpError.js';
 import { rateLimit } from './rateLimit.js';
@@ -152,7 +154,12 @@ export function registerOperateRoutes(app: Express, ctx: AppContext): void {
     route(async (req, res) => {
       const body = parseBody(importRequest, req.body);
       const { url, t } = await resolve(body);
-      const r = await importBroker(t, { name: body.name }).catch(failure);
+      // the vhost read here, scaffolded in a worker thread (10,000 queues take seconds)
+      const r = await importBroker(t, { name: body.name }, (snapshot, name) =>
+        runHeavy(ctx, req, res, 'import', { snapshot, ...(name ? { name } : {}) }).then(
+          (json) => JSON.parse(json) as ImportedDesign,
+        ),
+      ).catch(failure);
       if (!r.ok)
         throw new HttpError(
           422,

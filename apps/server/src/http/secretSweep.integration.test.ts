@@ -30,6 +30,7 @@ describe('broker URLs with an unencoded special character in the password', () =
       ['/api/operate/depths', (broker) => ({ broker })],
       ['/api/operate/browse', (broker) => ({ broker, queue: 'q' })],
       ['/api/operate/redrive', (broker) => ({ broker, queue: 'q', dryRun: true })],
+      ['/api/upgrade/verify', (broker) => ({ design: d, from: '3.10', to: '4.3', broker })],
     ];
     let answers = 0;
     for (const [path, body] of routes) {
@@ -65,4 +66,30 @@ describe('broker URLs with an unencoded special character in the password', () =
     }
     expect(runs).toBe(SECRET_URLS.length * 5);
   }, 120_000);
+
+  it('nor through AMQP_URL, nor with every host allowed (the URL is tried, and its errors say where)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rs-secret-'));
+    const saved = { url: process.env.AMQP_URL, hosts: process.env.RETRY_STUDIO_ALLOWED_HOSTS };
+    let runs = 0;
+    try {
+      for (const hosts of [undefined, '*'])
+        for (const url of SECRET_URLS) {
+          process.env.AMQP_URL = url;
+          if (hosts) process.env.RETRY_STUDIO_ALLOWED_HOSTS = hosts;
+          else delete process.env.RETRY_STUDIO_ALLOWED_HOSTS;
+          for (const argv of [['import-broker'], ['dlq', 'browse', '--queue', 'q'], ['cleanup']]) {
+            const r = await runCliCaptured(dir, argv);
+            runs += 1;
+            expect(r.code, `${argv.join(' ')}: ${r.err}`).not.toBe(0);
+            expect(leaked(r.out + r.err), `AMQP_URL=${url} ${argv.join(' ')} printed ${r.err}`).toEqual([]);
+          }
+        }
+    } finally {
+      if (saved.url === undefined) delete process.env.AMQP_URL;
+      else process.env.AMQP_URL = saved.url;
+      if (saved.hosts === undefined) delete process.env.RETRY_STUDIO_ALLOWED_HOSTS;
+      else process.env.RETRY_STUDIO_ALLOWED_HOSTS = saved.hosts;
+    }
+    expect(runs).toBe(SECRET_URLS.length * 6);
+  }, 240_000);
 });

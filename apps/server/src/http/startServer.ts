@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
 import { createApp } from './app.js';
+import type { AppContext } from './appContext.js';
 
 export interface ServeOptions {
   readonly host: string;
@@ -44,7 +45,7 @@ export async function startServer(
       else reject(new ServeError(`cannot listen on ${where}: ${err.message}`));
     });
   });
-  const brokers = (app.locals.ctx as { brokers: { closeAll(): Promise<void> } }).brokers;
+  const ctx = app.locals.ctx as AppContext;
   const address = server.address();
   const port = address && typeof address === 'object' ? address.port : opts.port;
   const url = `http://${opts.host.includes(':') ? `[${opts.host}]` : opts.host}:${port}`;
@@ -52,7 +53,7 @@ export async function startServer(
     server,
     url,
     close: async () => {
-      await brokers.closeAll();
+      await Promise.all([ctx.brokers.closeAll(), ctx.heavy.close()]);
       await new Promise<void>((r) => server.close(() => r()));
     },
   };

@@ -12,6 +12,7 @@ import type {
   BindingDef,
 } from '@retry-studio/topology-core/model';
 import { createApp, type AppOptions } from './app.js';
+import type { AppContext } from './appContext.js';
 
 export interface TestServer {
   readonly base: string;
@@ -61,7 +62,8 @@ export async function startTestServer(opts: Partial<AppOptions> = {}): Promise<T
     post: (p, b, h) => call('POST', p, b, h),
     get: (p, h) => call('GET', p, undefined, h),
     close: async () => {
-      await (app.locals.ctx as { brokers: { closeAll(): Promise<void> } }).brokers.closeAll();
+      const ctx = app.locals.ctx as AppContext;
+      await Promise.all([ctx.brokers.closeAll(), ctx.heavy.close()]);
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     },

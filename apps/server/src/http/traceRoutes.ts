@@ -16,7 +16,7 @@ import { TraceSession } from '../trace/traceSession.js';
 import type { AppContext } from './appContext.js';
 import { brokerFailure } from './brokerFailure.js';
 import { brokerUrlFromRequest } from './brokerUrlFromRequest.js';
-import { checkPrefixedNames, designFromRequest } from './designInput.js';
+import { checkPrefixedNames, designOffLoop } from './designInput.js';
 import { HttpError, sendError } from './httpError.js';
 import { rateLimit, type RateLimitOptions } from './rateLimit.js';
 import { route } from './route.js';
@@ -76,7 +76,7 @@ export function registerTraceRoutes(
       const body = parseBody(traceRequest, req.body);
       const failure = failureFromRequest(body.failure);
       const url = brokerUrlFromRequest(body.broker);
-      const { design } = designFromRequest(body.design);
+      const { design } = await designOffLoop(ctx, req, res, body.design);
       const nodeLoss = nodeLossFromRequest(body.nodeLoss, design);
       const target = ctx.deploy.target(design, url, body);
       checkPrefixedNames(design, target.prefix);

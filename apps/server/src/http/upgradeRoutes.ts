@@ -5,20 +5,23 @@
  *   answers next to the check's prediction.
  */
 import type { Express } from 'express';
-import { migrateDesignForUpgrade, upgradeCheck } from '@retry-studio/topology-core/upgrade';
+import type { Design } from '@retry-studio/topology-core/model';
+import type { UpgradeFinding, UpgradeMigration, UpgradeReport } from '@retry-studio/topology-core/upgrade';
 import { upgradeVerifyRequest } from '@retry-studio/contract/schemas';
 import type { UpgradeVerifyResponse } from '@retry-studio/contract';
 import { ManagementResolutionError, redactUrl } from '../broker/index.js';
 import { verifyTarget } from '../upgrade/verifyUpgrade.js';
 import { verifyDisagrees, verifyOnBroker } from '../upgrade/verifyOnBroker.js';
 import { brokerUrlFromRequest } from './brokerUrlFromRequest.js';
-import { designFromRequest } from './designInput.js';
+import type { AppContext } from './appContext.js';
+import { runHeavy } from './heavyRoute.js';
+import type { UpgradeCheckInput } from './heavyJobs.js';
 import { HttpError } from './httpError.js';
 import { parseBody } from './parseBody.js';
 import { rateLimit, type RateLimitOptions } from './rateLimit.js';
 import { route } from './route.js';
 
-export function registerUpgradeRoutes(app: Express, limit: RateLimitOptions): void {
+export function registerUpgradeRoutes(app: Express, ctx: AppContext, limit: RateLimitOptions): void {
   app.post(
     '/api/upgrade/verify',
     rateLimit('upgrade-verify', limit),
@@ -26,7 +29,20 @@ export function registerUpgradeRoutes(app: Express, limit: RateLimitOptions): vo
       const body = parseBody(upgradeVerifyRequest, req.body);
       if (body.from === body.to) throw new HttpError(400, `from and to are both ${body.to}: nothing changes`, 'to');
       const url = brokerUrlFromRequest(body.broker);
-      const { design } = designFromRequest(body.design);
+      const opts = {
+        from: body.from,
+        to: body.to,
+        ...(body.failFirst !== undefined ? { failFirst: body.failFirst } : {}),
+      };
+      // the check and its migration in a worker thread (a 180 KB design took minutes): the broker's part here
+      const input: UpgradeCheckInput = { design: body.design, opts };
+      const checked = JSON.parse(await runHeavy(ctx, req, res, 'upgrade-check', input)) as {
+        design: Design;
+        report: UpgradeReport;
+        migration: UpgradeMigration;
+        migratedFindings: readonly UpgradeFinding[];
+      };
+      const { design, report, migration, migratedFindings } = checked;
       // the target broker is checked before anything is declared: its line must be the one checked
       const target = await verifyTarget(url, body.managementUrl).catch((e: unknown) => {
         throw new HttpError(
@@ -41,14 +57,7 @@ export function registerUpgradeRoutes(app: Express, limit: RateLimitOptions): vo
           `that broker is RabbitMQ ${target.version} (the ${target.profile} line), not the ${body.to} the check is for`,
           'broker',
         );
-      const opts = {
-        from: body.from,
-        to: body.to,
-        ...(body.failFirst !== undefined ? { failFirst: body.failFirst } : {}),
-      };
-      const report = upgradeCheck(design, opts);
-      const migration = migrateDesignForUpgrade(design, opts);
-      const v = await verifyOnBroker(target, design, report, migration, opts).catch((e: unknown) => {
+      const v = await verifyOnBroker(target, design, report, migration, opts, migratedFindings).catch((e: unknown) => {
         throw new HttpError(502, `verify: ${(e as Error).message}`, 'broker');
       });
       res.json({

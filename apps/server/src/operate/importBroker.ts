@@ -1,5 +1,5 @@
 /** Import from a broker: read the vhost through the management API, scaffold a design in the core. */
-import { designFromBroker, type ImportedDesign } from '@retry-studio/topology-core/operate';
+import { designFromBroker, type BrokerSnapshot, type ImportedDesign } from '@retry-studio/topology-core/operate';
 import type { OperateTarget } from './operateTarget.js';
 import { readSnapshot } from './readSnapshot.js';
 
@@ -9,11 +9,20 @@ export type ImportResult = ImportedDesign & {
   readonly timings: { readonly readMs: number; readonly scaffoldMs: number };
 };
 
-export async function importBroker(t: OperateTarget, opts: { name?: string | undefined } = {}): Promise<ImportResult> {
+/** scaffolds the snapshot as a design: here by default, in a worker thread for the server */
+export type Scaffold = (snap: BrokerSnapshot, name: string | undefined) => Promise<ImportedDesign>;
+
+const scaffoldHere: Scaffold = async (snap, name) => designFromBroker(snap, name ? { name } : {});
+
+export async function importBroker(
+  t: OperateTarget,
+  opts: { name?: string | undefined } = {},
+  scaffold: Scaffold = scaffoldHere,
+): Promise<ImportResult> {
   const t0 = performance.now();
   const snap = await readSnapshot(t);
   const t1 = performance.now();
-  const r = designFromBroker(snap, opts.name ? { name: opts.name } : {});
+  const r = await scaffold(snap, opts.name);
   const t2 = performance.now();
   return {
     ...r,

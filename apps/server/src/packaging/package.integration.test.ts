@@ -239,6 +239,20 @@ describe('the installed retry-studio package', () => {
       });
       expect(broker.status).toBe(200);
       expect(await broker.json()).toMatchObject({ product: 'RabbitMQ' });
+      // heavy work runs in the bundled worker thread (lib/heavy-worker.js); a load over budget is refused naming its field
+      const rehearse = (body: unknown) =>
+        fetch(`http://127.0.0.1:${port}/api/rehearse`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const design = JSON.parse(run(['generate', 'dlx-ttl-wait-queue']).out) as unknown;
+      const ok = await rehearse({ design, load: { rate: 10, durationMs: 60_000 } });
+      expect(ok.status).toBe(200);
+      expect(await ok.json()).toMatchObject({ messages: 600 });
+      const big = await rehearse({ design, load: { rate: 10, durationMs: 7 * 24 * 3600_000 }, sampleMs: 10 });
+      expect(big.status).toBe(422);
+      expect(await big.json()).toMatchObject({ field: 'sampleMs' });
       const busy = run(['serve', '--port', String(port)]);
       expect(busy.code).toBe(1);
       expect(busy.err).toContain(`port ${port} is in use`);

@@ -29,7 +29,8 @@ export class DepthProbe {
 
   async start(conn: ManagedConnection): Promise<void> {
     this.ch = await conn.createChannel();
-    this.timer = setInterval(() => void this.sample(), this.everyMs);
+    // a failed reading here is seen by the run's own reading (an unhandled one ended the process)
+    this.timer = setInterval(() => void this.sample().catch(() => undefined), this.everyMs);
   }
 
   /** one reading of every queue now */

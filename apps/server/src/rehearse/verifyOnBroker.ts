@@ -19,7 +19,7 @@ import {
 import { profileFor, queueConfig } from '@retry-studio/topology-core/sim';
 import { ManagedConnection, parseAmqpUrl, redactUrl, withVhost } from '../broker/index.js';
 import { declarePolicy, declareTopology } from '../deploy/declareTopology.js';
-import { inThrowawayVhost } from '../upgrade/throwawayVhost.js';
+import { inThrowawayVhost } from '../broker/throwawayVhost.js';
 import { verifyTarget, type VerifyTarget } from '../upgrade/verifyUpgrade.js';
 import { DepthProbe, measuredDrainMs } from './depthProbe.js';
 import { publishArrivals } from './loadPublisher.js';
@@ -129,6 +129,10 @@ async function runIn(
   const conn = new ManagedConnection(withVhost(target.url, vhost), 'cli', { label: 'rehearse' });
   const workers: LoadWorker[] = [];
   let probe: DepthProbe | undefined;
+  // a lost connection (a broker gone silent: two missed heartbeats) ends the run with its reason
+  const lost = conn.whenLost();
+  let lostError: Error | undefined;
+  lost.catch((e: Error) => (lostError = e));
   try {
     await conn.start();
     await declareTopology(conn, design.topology);
@@ -167,14 +171,10 @@ async function runIn(
     o.log?.(
       `rehearsing on ${redactUrl(target.url)} (RabbitMQ ${target.version}), vhost ${vhost}: ${Math.round(load.durationMs / 1000)} s of load\n`,
     );
-    const messages = await publishArrivals(
-      pub,
-      resolved.publisher,
-      arrivalSegments(load),
-      now,
-      sentAt,
-      resolved.bodyBytes,
-    );
+    const messages = await Promise.race([
+      publishArrivals(pub, resolved.publisher, arrivalSegments(load), now, sentAt, resolved.bodyBytes),
+      lost,
+    ]);
     await pub.close().catch(() => undefined);
     // follow the broker until the retry queues stay empty (or well past the predicted end)
     const deadline = Math.max(load.durationMs, o.predicted.endMs) + GRACE_MS;
@@ -182,7 +182,7 @@ async function runIn(
     let last = new Map<string, number>();
     while (now() < deadline) {
       await sleep(250);
-      last = await probe.sample();
+      last = await Promise.race([probe.sample(), lost]);
       if (last.size === 0) continue;
       const busy = retryQueues.some((q) => (last.get(q) ?? 0) > 0);
       if (busy) quietSince = undefined;
@@ -205,6 +205,10 @@ async function runIn(
       }
     }
     return { messages, acked, parked, parkedIn, inFlight, deliveries, delays, samples: probe.samples, retryQueues };
+  } catch (e) {
+    // a channel's "Channel ended" comes before the connection's loss is told: say the loss
+    await new Promise((r) => setImmediate(r));
+    throw lostError ?? e;
   } finally {
     await probe?.stop().catch(() => undefined);
     for (const w of workers) await w.stop().catch(() => undefined);

@@ -11,7 +11,7 @@ import { outcomesOfEvents, type MessageOutcome } from '@retry-studio/topology-co
 import { ManagedConnection, redactUrl, withVhost } from '../broker/index.js';
 import { TraceSession } from '../trace/traceSession.js';
 import { declareAll, type VerifyTarget } from './verifyUpgrade.js';
-import { inThrowawayVhost } from './throwawayVhost.js';
+import { inThrowawayVhost } from '../broker/throwawayVhost.js';
 
 export interface LiveTraceResult {
   readonly finding: string;

@@ -8,7 +8,7 @@ import { exportDefinitions } from '@retry-studio/topology-core/io';
 import { type Topology } from '@retry-studio/topology-core/model';
 import { type UpgradeFinding } from '@retry-studio/topology-core/upgrade';
 import { errText, type VerifyTarget } from './verifyUpgrade.js';
-import { inThrowawayVhost } from './throwawayVhost.js';
+import { inThrowawayVhost } from '../broker/throwawayVhost.js';
 import type { ImportOutcomeView } from '@retry-studio/contract';
 
 /** the contract's shape (POST /api/upgrade/verify answers with it): one definition */

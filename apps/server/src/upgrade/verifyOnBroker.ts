@@ -6,6 +6,7 @@
 import type { Design } from '@retry-studio/topology-core/model';
 import {
   upgradeCheck,
+  type UpgradeFinding,
   type UpgradeMigration,
   type UpgradeOptions,
   type UpgradeReport,
@@ -25,9 +26,11 @@ export async function verifyOnBroker(
   report: UpgradeReport,
   migration: UpgradeMigration,
   opts: UpgradeOptions,
+  /** the migrated design's own findings (the HTTP route has them from its worker thread) */
+  migratedFindings: readonly UpgradeFinding[] = upgradeCheck({ ...migration.design, profile: opts.from }, opts)
+    .findings,
 ): Promise<VerifyOnBroker> {
   const original = await verifyTopology(target, design.topology, report.findings, 'original');
-  const migratedFindings = upgradeCheck({ ...migration.design, profile: opts.from }, opts).findings;
   const migrated = await verifyTopology(target, migration.design.topology, migratedFindings, 'migrated');
   const originalImport = await verifyImport(target, design.topology, report.findings);
   return { original, migrated, originalImport };

@@ -20,7 +20,7 @@ import {
 } from '../broker/index.js';
 import { declareBinding, declareExchange, declarePolicy, declareQueue } from '../deploy/declareTopology.js';
 import { exchangeShape, queueShape } from '../deploy/planDeploy.js';
-import { inThrowawayVhost } from './throwawayVhost.js';
+import { inThrowawayVhost } from '../broker/throwawayVhost.js';
 import type { DeclarationOutcomeView, VerifyRunView } from '@retry-studio/contract';
 
 /** the contract's shapes (POST /api/upgrade/verify answers with them): one definition */

@@ -47,9 +47,14 @@ export class RedriveTally {
 /**
  * What a finished re-drive moved against what it selected (the filter's matches within the
  * limit): short when any selected message was skipped (its destination missing or unroutable,
- * ...). A re-drive that moved 0 of 20 is a failure, and says why.
+ * ...). A re-drive that moved 0 of 20 is a failure, and says why. Skipped messages do not count
+ * toward a limit, so under `limit` 20 one may read and skip 2,000: it says what the limit asked
+ * for and what was read on the way ("moved 0 of 2000 selected" said neither).
  */
-export function redriveShortfall(c: RedriveCounts): {
+export function redriveShortfall(
+  c: RedriveCounts,
+  limit?: number,
+): {
   readonly selected: number;
   readonly moved: number;
   readonly short: boolean;
@@ -64,8 +69,10 @@ export function redriveShortfall(c: RedriveCounts): {
     moved: c.moved,
     short: skippedTotal > 0,
     why:
-      skippedTotal > 0
-        ? `moved ${c.moved} of ${selected} selected: ${why}`
-        : `moved ${c.moved} of ${selected} selected`,
+      limit !== undefined && selected > limit
+        ? `moved ${c.moved} of the ${limit} the limit asked for; ${skippedTotal} message(s) read on the way were skipped: ${why}`
+        : skippedTotal > 0
+          ? `moved ${c.moved} of ${selected} selected: ${why}`
+          : `moved ${c.moved} of ${selected} selected`,
   };
 }

@@ -78,6 +78,12 @@ export function perMessagePlan(segments: readonly ArrivalSegment[], seed: number
   return b.done('per-message', 0);
 }
 
+/** the poison draw's strata: an interval between two poison shares in use, its draw the interval's low end */
+export function poisonStrata(poisonShares: readonly number[]): { lo: number; size: number }[] {
+  const cuts = [0, ...new Set(poisonShares.filter((p) => p > 0 && p < 1))].sort((a, b) => a - b);
+  return cuts.map((lo, i) => ({ lo, size: (cuts[i + 1] ?? 1) - lo }));
+}
+
 /**
  * `breakpoints` sorted; `poisonShares` every poison share in use (the strata: a cohort per
  * interval between two shares, its draw the interval's low end).
@@ -88,8 +94,7 @@ export function cohortPlan(
   breakpoints: readonly number[],
   poisonShares: readonly number[],
 ): PublishPlan {
-  const cuts = [0, ...new Set(poisonShares.filter((p) => p > 0 && p < 1))].sort((a, b) => a - b);
-  const strata = cuts.map((lo, i) => ({ lo, size: (cuts[i + 1] ?? 1) - lo }));
+  const strata = poisonStrata(poisonShares);
   const b = new PlanBuilder();
   for (const s of segments) {
     let bp = 0;

@@ -22,6 +22,18 @@ export type {
   RehearsalReport,
   QueueRehearsal,
 } from './report.js';
-export { checkLoad, DEFAULT_MAX_SIMULATED, rehearse, RehearsalLoadError, type RehearseOptions } from './rehearse.js';
+export {
+  checkLoad,
+  DEFAULT_MAX_SIMULATED,
+  defaultSampleMs,
+  lengthLimited,
+  rehearsalQueues,
+  rehearse,
+  RehearsalLoadError,
+  type RehearseOptions,
+} from './rehearse.js';
+export { poisonStrata } from './cohorts.js';
+export { MAX_BINS, perSecondBinMs } from './rates.js';
+export { attemptOffsets, fateBreakpoints } from './probe.js';
 export { resolveLoad, type ResolvedLoad, type ResolvedOutage, type ResolveLoadResult } from './resolveLoad.js';
 export { loadedConsumers } from './simInput.js';

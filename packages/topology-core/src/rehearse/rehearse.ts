@@ -4,11 +4,11 @@
  * its steps, the failure schedule decides each worker's verdicts, and the events are counted
  * with weights as they happen (tally.ts). Big loads run as cohorts (cohorts.ts).
  */
-import type { Design } from '../model/design.js';
+import type { BrokerProfileId, Design } from '../model/design.js';
 import type { SimStep } from '../sim/types.js';
 import type { ValidationIssue } from '../model/validateResult.js';
 import { Simulator } from '../sim/simulator.js';
-import { queueConfig } from '../sim/queueConfig.js';
+import { queueConfig, type QueueConfig } from '../sim/queueConfig.js';
 import { profileFor } from '../sim/profiles.js';
 import { arrivalSegments, totalMessages } from './arrivals.js';
 import { cohortPlan, perMessagePlan, type PublishPlan } from './cohorts.js';
@@ -19,7 +19,9 @@ import { attemptOffsets, fateBreakpoints } from './probe.js';
 import type { RehearsalMode, RehearsalReport } from './report.js';
 import { resolveLoad, type ResolvedLoad } from './resolveLoad.js';
 import { publishStep, rehearsalInput } from './simInput.js';
+import { perSecondBinMs } from './rates.js';
 import { SpinError, Tally } from './tally.js';
+import { formatMs } from '../text/formatDuration.js';
 
 export interface RehearseOptions {
   /** simulate message by message up to this many messages, cohorts above (default 20,000) */
@@ -54,14 +56,11 @@ export function rehearse(design: Design, load: RehearsalLoad, options: RehearseO
   const res = resolveLoad(design, load);
   if (!res.ok) throw new RehearsalLoadError(res.errors);
   const r = res.resolved;
-  const profile = profileFor(r.profile);
-  const configs = design.topology.queues.map((q) =>
-    queueConfig(q, design.topology.policies, profile, undefined, design.topology.policyPins),
-  );
+  const configs = rehearsalQueues(design, r.profile);
   const notes: string[] = [];
   const segments = arrivalSegments(load);
   const messages = totalMessages(segments);
-  const limited = configs.filter((c) => c.maxLength !== undefined || c.maxBytes !== undefined).map((c) => c.name);
+  const limited = lengthLimited(configs);
   if (limited.length > 0)
     notes.push(
       `length limits on ${limited.join(', ')}: a cohort would count as one message there, so every message was simulated`,
@@ -85,7 +84,12 @@ export function rehearse(design: Design, load: RehearsalLoad, options: RehearseO
 
   const outageStarts = r.outages.map((o) => o.startMs);
   const outageEnds = r.outages.map((o) => o.endMs);
-  const sampleMs = options.sampleMs ?? Math.max(100, Math.round(load.durationMs / 3000 / 100) * 100);
+  const sampleMs = options.sampleMs ?? defaultSampleMs(load.durationMs);
+  const binMs = perSecondBinMs(load.durationMs + r.afterMs);
+  if (binMs > 1000)
+    notes.push(
+      `per-second peaks are averages over ${formatMs(binMs)} windows: one-second counts over ${formatMs(load.durationMs + r.afterMs)} would not fit in memory`,
+    );
   const consumedQueues = new Set(design.consumers.map((c) => c.queue));
   const weighted = plan.kind === 'cohorts';
   const tally = new Tally({
@@ -97,6 +101,7 @@ export function rehearse(design: Design, load: RehearsalLoad, options: RehearseO
     ...(weighted && bounded ? { spreadMsOf: (c: string) => spreadOf(r, c) } : {}),
     // every message (or cohort) could be published, delivered and settled a few dozen times in one instant
     maxEventsPerInstant: 200_000 + 100 * plan.count,
+    perSecondBinMs: binMs,
   });
   const input = rehearsalInput(design, r, publishSteps(plan, r), {
     failureSchedule: (consumer, ctx, t) => {
@@ -215,6 +220,21 @@ export function rehearse(design: Design, load: RehearsalLoad, options: RehearseO
 }
 
 const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** the design's queues as the rehearsal's profile configures them */
+export function rehearsalQueues(design: Design, profileId: BrokerProfileId): QueueConfig[] {
+  const profile = profileFor(profileId);
+  return design.topology.queues.map((q) =>
+    queueConfig(q, design.topology.policies, profile, undefined, design.topology.policyPins),
+  );
+}
+
+/** queues with a length limit: a cohort would count as one message there, so every message is simulated */
+export const lengthLimited = (configs: readonly QueueConfig[]): string[] =>
+  configs.filter((c) => c.maxLength !== undefined || c.maxBytes !== undefined).map((c) => c.name);
+
+/** the depth series' default step: about 3,000 samples over the duration, at least 100 ms */
+export const defaultSampleMs = (durationMs: number): number => Math.max(100, Math.round(durationMs / 3000 / 100) * 100);
 
 /** the processing time of one message where a cohort keeps a bounded consumer busy */
 function spreadOf(r: ResolvedLoad, consumer: string): number {

@@ -23,6 +23,8 @@ export interface TallyOptions {
   readonly spreadMsOf?: (consumer: string) => number;
   /** more events than this at one virtual instant is a loop that lets no time pass */
   readonly maxEventsPerInstant: number;
+  /** the per-second counts' window (rates.ts: wider than 1 s only for very long runs) */
+  readonly perSecondBinMs?: number;
 }
 
 /** messages go round without virtual time passing (an immediate requeue with no processing time): the run cannot end */
@@ -38,10 +40,10 @@ const SPREAD_POINTS = 8;
 export class Tally {
   readonly depths: QueueDepths;
   readonly delays = new DelayRecorder();
-  readonly publishes = new PerSecond();
-  readonly deadLetters = new PerSecond();
-  readonly deliveriesPerSec = new PerSecond();
-  readonly retries = new PerSecond();
+  readonly publishes: PerSecond;
+  readonly deadLetters: PerSecond;
+  readonly deliveriesPerSec: PerSecond;
+  readonly retries: PerSecond;
   acked = 0;
   dropped = 0;
   expired = 0;
@@ -56,6 +58,11 @@ export class Tally {
 
   constructor(private readonly o: TallyOptions) {
     this.depths = new QueueDepths(o.queues, o.sampleMs, o.steadyUntil, o.drainFrom);
+    const binMs = o.perSecondBinMs ?? 1000;
+    this.publishes = new PerSecond(binMs);
+    this.deadLetters = new PerSecond(binMs);
+    this.deliveriesPerSec = new PerSecond(binMs);
+    this.retries = new PerSecond(binMs);
   }
 
   get heldInDelayedExchanges(): number {

@@ -22,7 +22,16 @@ export {
   type TuneInputIssue,
 } from './tuneInput.js';
 export { strategiesOnProfile, whyNotOnProfile } from './strategiesOnProfile.js';
-export { COARSE_MESSAGES, type Measures, tune, tuneWith, type Measure, type TuneRequest } from './tune.js';
+export {
+  COARSE_MESSAGES,
+  FINE_PER_STRATEGY,
+  SPARE_CONFIRMATIONS,
+  type Measures,
+  tune,
+  tuneWith,
+  type Measure,
+  type TuneRequest,
+} from './tune.js';
 export { rehearseCandidate, rehearseScaled, tuneLoad } from './measure.js';
 export { goalMisses } from './goals.js';
 export { describeProblem, formatTune } from './formatTune.js';

@@ -48,7 +48,7 @@ export interface TuneRequest {
 
 /** candidates per strategy in the coarse pass, and in all */
 const COARSE_PER_STRATEGY = 3;
-const FINE_PER_STRATEGY = 8;
+export const FINE_PER_STRATEGY = 8;
 
 /** how the tuner rehearses: `coarse` orders and prunes (fast, may be scaled down), `full` checks the answer */
 export interface Measures {
@@ -57,7 +57,7 @@ export interface Measures {
 }
 
 /** full-scale rehearsals spent checking the best of the coarse pass, beyond the recommendations asked for */
-const SPARE_CONFIRMATIONS = 2;
+export const SPARE_CONFIRMATIONS = 2;
 
 export function tuneWith(measures: Measures, req: TuneRequest): TuneResult {
   const started = Date.now();

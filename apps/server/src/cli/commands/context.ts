@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadDocument, readDocumentFile, type DocumentKind, type SkippedBinding } from '@retry-studio/topology-core/io';
 import { AppConfigFailure, importAppConfig, isAppConfigFile } from '@retry-studio/topology-core/appconfig';
 import { formatIssues, type Design, type ValidationIssue } from '@retry-studio/topology-core/model';
-import { FileReadError, readUserFile } from './readUserFile.js';
+import { errnoSentence, FileReadError, readUserFile } from './readUserFile.js';
 
 export interface CliIo {
   readonly out: (s: string) => void;
@@ -14,11 +14,15 @@ export interface CliIo {
 }
 
 export class CliError extends Error {
+  /** whether "run --help for usage" follows the message (a usage error's does; a broker's does not) */
+  readonly usageHint: boolean;
   constructor(
     message: string,
     readonly exitCode = 1,
+    opts: { usageHint?: boolean } = {},
   ) {
     super(message);
+    this.usageHint = opts.usageHint ?? exitCode === 2;
   }
 }
 
@@ -43,7 +47,14 @@ export async function readText(io: CliIo, file: string): Promise<string> {
 }
 
 export async function writeText(io: CliIo, file: string, text: string): Promise<void> {
-  await writeFile(path.resolve(io.cwd, file), text, 'utf8');
+  try {
+    await writeFile(path.resolve(io.cwd, file), text, 'utf8');
+  } catch (e) {
+    // a path that cannot be written is the question's fault (2); a full or failing disk is not (1)
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    const usage = ['ENOENT', 'EISDIR', 'ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'ENAMETOOLONG', 'ELOOP'].includes(code);
+    throw new CliError(`cannot write ${file}: ${errnoSentence(e, 'writing')}`, usage ? 2 : 1, { usageHint: false });
+  }
 }
 
 /** A command's result: to the `--out` file when one is named (saying so on stderr), else to stdout. */

@@ -292,7 +292,7 @@ async function redrive(argv: readonly string[], io: CliIo): Promise<number> {
       for (const n of p.notes) io.out(`note: ${n}\n`);
     }
     // moved fewer than it selected (a destination missing or unroutable): not a success
-    const shortfall = redriveShortfall(p);
+    const shortfall = redriveShortfall(p, limit);
     if (shortfall.short) io.err(`error: ${shortfall.why}\n`);
     return p.status === 'done' && !shortfall.short ? 0 : 1;
   } finally {

@@ -10,6 +10,8 @@ import {
 import { flag, parseArgs, value } from './args.js';
 import { CliError, loadFileVhosts, readText, type CliIo } from './context.js';
 import { formatLintText, type LintSection } from './lintText.js';
+import { designWorkSize } from '@retry-studio/topology-core/sizing';
+import { refuseOverBudget } from './workBudget.js';
 import { toolVersion } from '../version.js';
 
 export const LINT_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
@@ -43,6 +45,7 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
     throw new CliError(`--nodes must be a whole number of nodes >= 1, got '${nodesArg}'`, 2);
   // a whole-broker file is linted per vhost, each finding naming its vhost
   const docs = await loadFileVhosts(io, file, { vhost: value(a, 'vhost') });
+  for (const doc of docs) refuseOverBudget(designWorkSize('lint', doc.design));
   const prevFile = value(a, 'previous');
   // the deployed topology of the same vhost (a whole-broker --previous file is read per vhost too)
   const previousDocs = prevFile ? await loadFileVhosts(io, prevFile) : [];

@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCliCaptured } from '../cliHarness.js';
 import { FileReadError, readUserFile } from './readUserFile.js';
 
 const problem = async (p: string, max?: number) => {
@@ -30,11 +32,27 @@ describe('readUserFile', () => {
     });
   });
 
-  it('a device with no end stops at the cap (/dev/zero), and says it is over', async () => {
-    expect(await problem('/dev/zero', 4 * 1024 * 1024)).toMatchObject({ kind: 'binary' });
-    expect(await problem('/dev/urandom', 1024 * 1024)).toMatchObject({
-      kind: expect.stringMatching(/binary|too-large/),
+  it('a device is refused before it is read (/dev/zero has no end)', async () => {
+    for (const dev of ['/dev/zero', '/dev/urandom'])
+      expect(await problem(dev)).toEqual({ kind: 'unreadable', message: 'it is a device, not a file' });
+  });
+
+  it('a FIFO is refused before it is opened (opening one waits for a writer forever)', async () => {
+    const fifo = join(dir, 'pipe.json');
+    execFileSync('mkfifo', [fifo]);
+    expect(await problem(fifo)).toEqual({
+      kind: 'unreadable',
+      message: 'it is a named pipe (FIFO), not a file: save what it carries to a file and give that',
     });
+    // the commands that hung on one: lint, import-app
+    for (const argv of [
+      ['lint', fifo],
+      ['import-app', fifo],
+    ]) {
+      const r = await runCliCaptured(dir, argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err).toContain(`cannot read ${fifo}: it is a named pipe (FIFO), not a file`);
+    }
   });
 
   it('binary input is not text, and its bytes are not echoed', async () => {

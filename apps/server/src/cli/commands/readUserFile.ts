@@ -1,11 +1,13 @@
 /**
- * Reads a file a user named, as text, with a bounded size and errors in sentences: a file over
- * the cap is refused before it is read (a regular file by its size, a device or pipe once the cap
- * is passed: `/dev/zero` once read 512 MB before "Invalid string length"), binary input says it
- * is not text (instead of a parse error that echoes raw bytes), and errno codes become what they
- * mean.
+ * Reads a file a user named, as text, with a bounded size (MAX_FILE_BYTES) and errors in
+ * sentences: a FIFO, socket or device is refused before it is opened (a FIFO hung `lint` and
+ * `import-app`; `/dev/zero` once read 512 MB before "Invalid string length"), a file over the cap
+ * is refused before it is read, binary input says it is not text (instead of a parse error that
+ * echoes raw bytes), and errno codes become what they mean (errnoSentence: the CLI's writes and
+ * its last-resort error say them too).
  */
-import { open } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 
 /** the largest file the CLI reads (a 50 MB whole-broker export reads well within it) */
 export const MAX_FILE_BYTES = 256 * 1024 * 1024;
@@ -23,11 +25,22 @@ const ERRNO_SENTENCES: Readonly<Record<string, string>> = {
   EIO: 'the disk reported an input/output error',
   ENXIO: 'it is a device or socket with nothing behind it',
   EAGAIN: 'it is not ready to be read (a pipe or device with no data yet)',
+  ENOSPC: 'the disk is full',
+  EDQUOT: "this user's disk quota is used up",
+  EROFS: 'the file system is read-only',
+  EFBIG: 'the file would be larger than this file system allows',
+  EEXIST: 'something with that name exists already',
+  ENOTEMPTY: 'the directory is not empty',
+  EBUSY: 'it is in use by another program',
+  ETXTBSY: 'it is a program that is running',
 };
 
-/** why a file could not be read, as a sentence (the errno code only when it is not a known one) */
-export function errnoSentence(e: unknown): string {
+/** why a file could not be read (or written), as a sentence (the errno code only when it is not a known one) */
+export function errnoSentence(e: unknown, doing: 'reading' | 'writing' = 'reading'): string {
   const code = (e as NodeJS.ErrnoException).code;
+  if (doing === 'writing' && code === 'ENOENT') return 'its directory does not exist';
+  if (doing === 'writing' && (code === 'EACCES' || code === 'EPERM'))
+    return 'permission denied (this user may not write there)';
   if (code && ERRNO_SENTENCES[code]) return ERRNO_SENTENCES[code]!;
   return code ? `the system refused it (${code})` : String((e as Error).message ?? e);
 }
@@ -48,8 +61,19 @@ function looksBinary(buf: Buffer): boolean {
   return buf.subarray(0, 8192).includes(0);
 }
 
+/** what a path names when it is not a regular file or a directory (opening a FIFO waits for a writer forever) */
+function notAFile(st: Stats): string | undefined {
+  if (st.isFIFO()) return 'it is a named pipe (FIFO), not a file: save what it carries to a file and give that';
+  if (st.isSocket()) return 'it is a socket, not a file';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'it is a device, not a file';
+  return undefined;
+}
+
 /** The file's text, or a FileReadError whose message says what is wrong (without the file's bytes). */
 export async function readUserFile(path: string, maxBytes = MAX_FILE_BYTES): Promise<string> {
+  // looked at before it is opened: open() on a FIFO blocks until something writes to it
+  const what = await stat(path).then(notAFile, () => undefined);
+  if (what) throw new FileReadError({ kind: 'unreadable', message: what });
   let handle;
   try {
     handle = await open(path, 'r');

@@ -2,6 +2,8 @@ import { getTemplate } from '@retry-studio/topology-core/templates';
 import type { Design } from '@retry-studio/topology-core/model';
 import { checkLoad, rehearse, type RehearsalReport } from '@retry-studio/topology-core/rehearse';
 import { flag, parseArgs, value } from './args.js';
+import { rehearseSize } from '@retry-studio/topology-core/sizing';
+import { refuseOverBudget } from './workBudget.js';
 import { CliError, loadFile, type CliIo } from './context.js';
 import { withAssumedActors } from './assumedActors.js';
 import { buildTemplateOrFail, templateParams } from './templateArgs.js';
@@ -55,6 +57,7 @@ export async function rehearseCommand(argv: readonly string[], io: CliIo): Promi
   const issues = checkLoad(design, load);
   if (issues.length > 0)
     throw new CliError(issues.map((i) => describeIssue(i, load, outageSpecs, scenario)).join('\n'), 2);
+  refuseOverBudget(rehearseSize(design, load));
   const verifyOn = value(a, 'verify-on');
   let report: RehearsalReport;
   if (verifyOn !== undefined) {
@@ -65,7 +68,7 @@ export async function rehearseCommand(argv: readonly string[], io: CliIo): Promi
       target = await brokerTarget(verifyOn, value(a, 'management-url'));
     } catch (e) {
       // an unreachable or refusing broker: nothing was declared
-      if (e instanceof VerifyTargetError) throw new CliError(e.message, 2);
+      if (e instanceof VerifyTargetError) throw new CliError(e.message, 2, { usageHint: false });
       throw e;
     }
     // the prediction follows the broker's rules unless --profile (or the scenario) says otherwise

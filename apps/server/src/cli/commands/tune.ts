@@ -2,6 +2,9 @@
 import { formatTune, resolveTuneInput, tune, type TuneInput } from '@retry-studio/topology-core/tune';
 import type { Design } from '@retry-studio/topology-core/model';
 import { flag, intValue, parseArgs, value } from './args.js';
+import { perSecondBinMs } from '@retry-studio/topology-core/rehearse';
+import { tuneSize } from '@retry-studio/topology-core/sizing';
+import { refuseOverBudget } from './workBudget.js';
 import { CliError, loadFile, writeText, type CliIo } from './context.js';
 import { withAssumedActors } from './assumedActors.js';
 import { parseDuration, parseRate, parseShare } from './rehearseArgs.js';
@@ -115,6 +118,9 @@ export async function tuneCommand(argv: readonly string[], io: CliIo): Promise<n
   };
   const resolved = resolveTuneInput(input);
   if (!resolved.ok) throw new CliError(resolved.issues.map((i) => `--${i.option}: ${i.message}`).join('\n'), 2);
+  refuseOverBudget(tuneSize(resolved));
+  const binMs = perSecondBinMs(resolved.profile.durationMs);
+  if (binMs > 1000) io.err(`note: per-second figures are averages over ${binMs / 1000} s windows (a run this long)\n`);
   const result = tune({
     profile: resolved.profile,
     goals: resolved.goals,

@@ -26,6 +26,8 @@ import { traceDifference, type LiveTraceResult } from '../../upgrade/liveTrace.j
 import { type ImportOutcome } from '../../upgrade/verifyImport.js';
 import { flag, intValue, parseArgs, value } from './args.js';
 import { CliError, loadFile, writeText, type CliIo } from './context.js';
+import { designWorkSize } from '@retry-studio/topology-core/sizing';
+import { refuseOverBudget } from './workBudget.js';
 import { cliFailure, targetFromArgs } from './operateArgs.js';
 
 export const UPGRADE_CHECK_USAGE =
@@ -167,6 +169,7 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
     throw new CliError(`--from ${fromArg}: the broker says ${input.from} (leave --from out with --url)`, 2);
   if (from === to) throw new CliError(`--from and --to are both ${to}: nothing changes`, 2);
   const opts = { from, to, ...(failFirst !== undefined ? { failFirst } : {}) };
+  refuseOverBudget(designWorkSize('upgrade-check', input.design));
   const report = upgradeCheck(input.design, {
     ...opts,
     ...(input.skippedBindings ? { skippedBindings: input.skippedBindings } : {}),
