@@ -38,6 +38,7 @@ export {
   deadLetteringQueuesOf,
   type BrokerOps,
   type MessageTrace,
+  streamsOf,
   traceMessages,
   type TraceOptions,
 } from './messageTrace.js';
@@ -53,10 +54,20 @@ export {
   decideOutcome,
   endingOf,
   isMoving,
+  type Ending,
+  type FateContext,
   type MessageOutcome,
-  type OutcomeFacts,
   type OutcomeKind,
 } from './messageOutcome.js';
 export { describeOutcome, dropText, type OutcomeContext, outcomeTone, parkedFate } from './outcomeText.js';
 export { outcomesOfRun, type RunOutcomes } from './runOutcomes.js';
-export { copiesOf, outcomesOfEvents, type CopiesAt, type EventOutcomeOptions } from './eventOutcomes.js';
+export { outcomesOfEvents, type EventOutcomeOptions } from './eventOutcomes.js';
+export {
+  CopyLedger,
+  type DropFact,
+  foldEvent,
+  ledgerOf,
+  type LedgerOptions,
+  MessageCopies,
+  type RouteStep,
+} from './copyLedger.js';
