@@ -144,6 +144,33 @@ export class MessageCopies {
   get inTransit(): boolean {
     return this.publishes > 0 || this.deadLetters > 0 || positive(this.delayedIn);
   }
+  /** copies ready in `queue` (signed: a debt is below 0) */
+  readyAt(queue: string): number {
+    return this.readyIn?.get(queue) ?? 0;
+  }
+  /** copies rejected in `queue` and not yet dead-lettered or dropped (signed) */
+  rejectedAt(queue: string): number {
+    return this.rejectedIn?.get(queue) ?? 0;
+  }
+  /**
+   * Read from events alone, a copy of it is still on its way: between queues, rejected and not
+   * yet dead-lettered, at a consumer while the run goes on, or ready where a consumer or a TTL
+   * moves it on (`active`; a stream never is). What decideOutcome is told as `truncated` then.
+   */
+  onItsWay(running: boolean, active: (queue: string) => boolean): boolean {
+    if (this.inTransit || this.pending > 0 || (running && this.unacked > 0)) return true;
+    if (this.readyIn) for (const [q, n] of this.readyIn) if (n > 0 && !this.isStream(q) && active(q)) return true;
+    return false;
+  }
+  /** a copy of it came to an end: acked, dropped, refused back to its publisher */
+  get ended(): boolean {
+    return (
+      this.lastAcker !== undefined ||
+      this.drop !== undefined ||
+      this.nacked !== undefined ||
+      this.returned !== undefined
+    );
+  }
   /** its last arrival in `queue` carried an expiry (its own, or the queue's TTL) */
   expiresIn(queue: string): boolean {
     return this.expiring?.get(queue) === true;
@@ -399,14 +426,19 @@ export class CopyLedger {
   /** one event (events about no message, depth samples, change nothing); returns the message's copies */
   apply(e: SimEvent, step?: RouteStep): MessageCopies | undefined {
     if (e.msgId === '' || e.kind === 'depth') return undefined;
-    let c = this.byMsg.get(e.msgId);
-    if (!c) this.byMsg.set(e.msgId, (c = new MessageCopies(this)));
+    const c = this.entry(e.msgId);
     c.apply(e, step);
     return c;
   }
 
   get(msgId: string): MessageCopies | undefined {
     return this.byMsg.get(msgId);
+  }
+  /** the message's copies, a new (empty) entry when it has none yet */
+  entry(msgId: string): MessageCopies {
+    let c = this.byMsg.get(msgId);
+    if (!c) this.byMsg.set(msgId, (c = new MessageCopies(this)));
+    return c;
   }
   /** forget a message (its fate kept elsewhere, or no longer wanted) */
   delete(msgId: string): void {

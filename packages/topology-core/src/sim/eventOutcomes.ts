@@ -12,6 +12,32 @@ import { activeQueuesOf, deadLetteringQueuesOf, streamsOf, traceEvents } from '.
 import { markNeverEndsFailingAlways } from './retryEnding.js';
 import type { RunOutcomes } from './runOutcomes.js';
 
+/**
+ * How a design's events are read for fates, once for every reader (outcomes from events, a live
+ * trace's accounting, the rehearsal): its streams, work consumers (its workers; none: every
+ * consumer), the queues where a copy keeps moving and those with a dead-letter route, its queue order.
+ */
+export interface FateRules {
+  readonly streams: ReadonlySet<string>;
+  readonly workConsumers: readonly string[] | undefined;
+  readonly active: ReadonlySet<string>;
+  readonly deadLettering: ReadonlySet<string>;
+  /** the design's order of queues (a message resting in several is parked in the first), then any other */
+  readonly rank: (queue: string) => number;
+}
+
+export function fateRulesOf(design: Pick<Design, 'topology' | 'consumers'>): FateRules {
+  const order = new Map(design.topology.queues.map((q, i) => [q.name, i]));
+  const workers = design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
+  return {
+    streams: streamsOf(design),
+    workConsumers: workers.length > 0 ? workers : undefined,
+    active: activeQueuesOf(design),
+    deadLettering: deadLetteringQueuesOf(design.topology),
+    rank: (q) => order.get(q) ?? Number.MAX_SAFE_INTEGER,
+  };
+}
+
 export interface EventOutcomeOptions {
   /** the run or trace is still going: a message at a consumer is being processed, not held */
   readonly running: boolean;
@@ -26,24 +52,20 @@ export interface EventOutcomeOptions {
  * acked, dropped or held, as the simulator's run would say.
  */
 export function outcomesOfEvents(design: Design, events: readonly SimEvent[], opts: EventOutcomeOptions): RunOutcomes {
-  const active = activeQueuesOf(design);
-  // the order the simulator's final snapshot has: the design's queues, then any other
-  const order = new Map(design.topology.queues.map((q, i) => [q.name, i]));
-  const workers = design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
+  const rules = fateRulesOf(design);
   const endTime = events.reduce((t, e) => Math.max(t, e.t), 0);
   const traces = traceEvents(
     events,
     {
-      activeQueues: active,
-      deadLettering: deadLetteringQueuesOf(design.topology),
-      streams: streamsOf(design),
-      ...(workers.length > 0 ? { workConsumers: workers } : {}),
+      activeQueues: rules.active,
+      deadLettering: rules.deadLettering,
+      streams: rules.streams,
+      ...(rules.workConsumers ? { workConsumers: rules.workConsumers } : {}),
     },
     {
-      truncatedFor: (c) =>
-        c.inTransit || c.pending > 0 || (opts.running && c.unacked > 0) || c.restingIn().some((q) => active.has(q)),
+      truncatedFor: (c) => c.onItsWay(opts.running, (q) => rules.active.has(q)),
       endTime,
-      rank: (q) => order.get(q) ?? Number.MAX_SAFE_INTEGER,
+      rank: rules.rank,
     },
   );
   const marked = opts.failure ? markNeverEndsFailingAlways(design, opts.failure, traces) : traces;

@@ -61,7 +61,7 @@ export {
 } from './messageOutcome.js';
 export { describeOutcome, dropText, type OutcomeContext, outcomeTone, parkedFate } from './outcomeText.js';
 export { outcomesOfRun, type RunOutcomes } from './runOutcomes.js';
-export { outcomesOfEvents, type EventOutcomeOptions } from './eventOutcomes.js';
+export { type EventOutcomeOptions, fateRulesOf, type FateRules, outcomesOfEvents } from './eventOutcomes.js';
 export {
   CopyLedger,
   type DropFact,
