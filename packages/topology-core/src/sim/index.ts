@@ -62,12 +62,5 @@ export {
 export { describeOutcome, dropText, type OutcomeContext, outcomeTone, parkedFate } from './outcomeText.js';
 export { outcomesOfRun, type RunOutcomes } from './runOutcomes.js';
 export { type EventOutcomeOptions, fateRulesOf, type FateRules, outcomesOfEvents } from './eventOutcomes.js';
-export {
-  CopyLedger,
-  type DropFact,
-  foldEvent,
-  ledgerOf,
-  type LedgerOptions,
-  MessageCopies,
-  type RouteStep,
-} from './copyLedger.js';
+export { CopyLedger, foldEvent, ledgerOf, type LedgerOptions } from './copyLedger.js';
+export { type DropFact, type LedgerRules, MessageCopies, type RouteStep } from './messageCopies.js';

@@ -11,7 +11,7 @@
  * below, decided where decideOutcome turns an ack into the message's end.
  */
 import type { DropReason } from './events.js';
-import { PATH_TAIL, type DropFact, type MessageCopies } from './copyLedger.js';
+import { PATH_TAIL, type DropFact, type MessageCopies } from './messageCopies.js';
 
 export type MessageOutcome =
   /**
@@ -99,6 +99,10 @@ function dropOutcome(d: DropFact): MessageOutcome {
   };
 }
 
+function movingOutcome(c: MessageCopies, attempts: number, atMs: number): MessageOutcome {
+  return { kind: 'moving', attempts, cycle: cycleOf(c.path), atMs };
+}
+
 /**
  * THE fate of a message, read from its copies in the ledger (copyLedger.ts). A copy still on its
  * way keeps it moving; else a copy resting in a queue parks it; else a successful processing acked
@@ -108,13 +112,13 @@ function dropOutcome(d: DropFact): MessageOutcome {
 export function decideOutcome(c: MessageCopies, f: FateContext): MessageOutcome | undefined {
   const last = c.lastKind;
   const { consumer: ackedBy, attempts } = c.settledBy;
-  const moving: MessageOutcome = { kind: 'moving', attempts, cycle: cycleOf(c.path), atMs: f.endTime };
+
   const inQueues = c.restingIn(f.rank);
   if (f.truncated) {
     // waiting where a consumer or a TTL moves it on, or between queues (delivered, republished, held by an exchange)
     if (inQueues.some((q) => !c.isStream(q) && (f.active?.(q) || (f.deadLettering?.(q) && c.expiresIn(q)))))
-      return moving;
-    if (inQueues.length === 0 && last !== undefined && !c.lastEnded) return moving;
+      return movingOutcome(c, attempts, f.endTime);
+    if (inQueues.length === 0 && last !== undefined && !c.lastEnded) return movingOutcome(c, attempts, f.endTime);
   }
   if (inQueues.length > 0) {
     const copies = c.processed > 0 || c.drops > 0;
@@ -129,7 +133,8 @@ export function decideOutcome(c: MessageCopies, f: FateContext): MessageOutcome 
   if (ackedBy !== undefined) return { kind: 'acked', consumer: ackedBy, attempt: attempts };
   // cut off after an ack of no processing (a republish-then-ack whose copy is on its way): still moving;
   // after its drop (or refusal) it is that, however long the run went on for the other messages
-  if (f.truncated && last !== 'dropped' && last !== 'publish-nacked' && last !== 'returned') return moving;
+  if (f.truncated && last !== 'dropped' && last !== 'publish-nacked' && last !== 'returned')
+    return movingOutcome(c, attempts, f.endTime);
   if (c.nacked) return { kind: 'publish-nacked', ...(c.nacked.queue !== undefined ? { queue: c.nacked.queue } : {}) };
   if (c.returned) return { kind: 'returned', exchange: c.returned.exchange, routingKey: c.returned.routingKey };
   if (c.drop) return dropOutcome(c.drop);

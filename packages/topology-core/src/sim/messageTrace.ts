@@ -15,7 +15,8 @@ import {
   type FateContext,
   type MessageOutcome,
 } from './messageOutcome.js';
-import { CopyLedger, type MessageCopies } from './copyLedger.js';
+import { CopyLedger } from './copyLedger.js';
+import type { MessageCopies } from './messageCopies.js';
 
 export interface MessageTrace {
   readonly msgId: string;
