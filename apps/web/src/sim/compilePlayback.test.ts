@@ -20,7 +20,7 @@ describe('playback plan from simulated events', () => {
     expect(nodes.slice(1, 4)).toEqual(['exchange:work', 'queue:work.q', 'consumer:worker']);
     // fails twice: two passes through the wait queue, then acked
     expect(nodes.filter((n) => n === 'queue:wait.q')).toHaveLength(2);
-    expect(tr.fate).toBe('acked');
+    expect(tr.fate?.kind).toBe('acked');
     // wait queue stops carry the TTL deadline
     expect(tr.stops.find((s) => s.node === 'queue:wait.q')!.until).toBe(
       tr.stops.find((s) => s.node === 'queue:wait.q')!.t + 5000,

@@ -7,7 +7,7 @@
  * message needs at that instant, and the virtual gap to the next instant is shown at `speed`
  * (virtual ms per display ms). One mapping for all messages keeps them in step.
  */
-import type { SimEvent } from '@retry-studio/topology-core/sim';
+import { CopyLedger, decideOutcome, type MessageOutcome, type SimEvent } from '@retry-studio/topology-core/sim';
 import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId } from '../model/nodeIds';
 
 export const HOP_MS = 420;
@@ -22,15 +22,14 @@ export interface Stop {
   until?: number;
 }
 
-export type Fate = 'acked' | 'dropped' | 'resting' | 'inflight';
-
 export interface MessageTrack {
   msgId: string;
   body: string;
   /** index in run order, for colour and lane */
   index: number;
   stops: Stop[];
-  fate: Fate;
+  /** where it ended, as every place states it (the copy ledger's; undefined: still on its way, nothing shows where) */
+  fate: MessageOutcome | undefined;
   /** display ms at which the last stop's story ends */
   end: number;
   /** indices (into the run's events) of this message's events */
@@ -138,6 +137,8 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, hop =
   const byMsg = new Map<string, MessageTrack>();
   const tracks: MessageTrack[] = [];
   const depthPts = new Map<string, { at: number[]; depth: number[]; ready: number }>();
+  // where each message's copies are: its token's story ends when nothing of it is left anywhere
+  const ledger = new CopyLedger({ paths: false });
   const setDepth = (q: string, at: number, d: number) => {
     let s = depthPts.get(q);
     if (!s) depthPts.set(q, (s = { at: [], depth: [], ready: 0 }));
@@ -155,7 +156,7 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, hop =
     }
     let tr = byMsg.get(e.msgId);
     if (!tr) {
-      tr = { msgId: e.msgId, body: e.body, index: tracks.length, stops: [], fate: 'inflight', end: 0, eventIdx: [] };
+      tr = { msgId: e.msgId, body: e.body, index: tracks.length, stops: [], fate: undefined, end: 0, eventIdx: [] };
       byMsg.set(e.msgId, tr);
       tracks.push(tr);
     }
@@ -165,9 +166,7 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, hop =
     if (micro[i]! >= 0) {
       const s = stopOf(e)!;
       tr.stops.push({ node: s.node, arrive: at, t: e.t, ...(s.until !== undefined ? { until: s.until } : {}) });
-      tr.fate = e.kind === 'enqueued' ? 'resting' : 'inflight';
     }
-    if (e.kind === 'delivered') tr.fate = 'inflight';
     switch (e.kind) {
       case 'enqueued':
         setDepth(e.queue, at, e.depth);
@@ -182,15 +181,13 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, hop =
       case 'depth':
         setDepth(e.queue, at, e.ready);
         break;
-      case 'acked':
-        // acked after a republish: the copy lives on (e.g. parked), so the story goes on
-        if (tr.fate !== 'resting') tr.fate = 'acked';
-        break;
-      case 'dropped':
-        tr.fate = 'dropped';
-        break;
     }
-    if ((e.kind === 'acked' && tr.fate === 'acked') || e.kind === 'dropped') tr.end = at + hop;
+    // its last copy came to an end (acked, dropped, refused): the story ends here (an ack after a republish does not)
+    if (ledger.apply(e)?.settled) tr.end = at + hop;
+  }
+  for (const tr of tracks) {
+    const copies = ledger.get(tr.msgId)!;
+    tr.fate = decideOutcome(copies, { truncated: copies.onItsWay(false, () => false), endTime: copies.lastT });
   }
   let endP = hop;
   for (const tr of tracks) {
