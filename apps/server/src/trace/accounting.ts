@@ -102,6 +102,11 @@ export class TraceAccounting {
   /** settled messages, compacted to their fate (memory stays with the messages in flight) */
   private readonly settled = new Map<string, MessageOutcome>();
   private readonly holding = new Set<string>();
+  /**
+   * settled messages -> when they last were: compacted once nothing more came for the longest
+   * hold (a late copy, or the drop after a return, picks the entry up where it was)
+   */
+  private readonly settling = new Map<string, number>();
   readonly published = new Set<string>();
   readonly confirmed = new Set<string>();
   readonly ttlWaits = new Map<string, { n: number; totalMs: number; maxMs: number }>();
@@ -128,6 +133,7 @@ export class TraceAccounting {
   }
 
   private compact(msgId: string, s: MessageState): void {
+    this.settling.delete(msgId);
     if (!s.settled()) return;
     const fate = decideOutcome(s.copies, { truncated: false, endTime: s.lastT });
     if (fate) this.settled.set(msgId, fate);
@@ -175,10 +181,9 @@ export class TraceAccounting {
       }
     }
     if (s.held() > 0) this.holding.add(msgId);
-    else {
-      this.holding.delete(msgId);
-      this.compact(msgId, s);
-    }
+    else this.holding.delete(msgId);
+    if (s.settled()) this.settling.set(msgId, this.opts.now());
+    else this.settling.delete(msgId);
   }
 
   private canRelease(s: MessageState, h: Held): boolean {
@@ -209,7 +214,8 @@ export class TraceAccounting {
   }
 
   private apply(s: MessageState, h: Held, e: SimEvent): void {
-    s.copies.apply(e, e.kind === 'routed' ? (h.start ?? 'hop') : undefined);
+    // a copy's first hop the trace names; a later one (or one it does not name) is read in order
+    s.copies.apply(e, h.start);
     if (e.kind === 'enqueued') s.enteredAt.set(e.queue, e.t);
     else if (e.kind === 'dead-lettered' && e.reason === 'expired') {
       const since = s.enteredAt.get(e.queue);
@@ -230,9 +236,12 @@ export class TraceAccounting {
       if (all) {
         while (s.held() > 0) this.drainAll(s);
         this.holding.delete(id);
-        this.compact(id, s);
+        if (s.settled()) this.settling.set(id, this.opts.now());
       } else this.drain(id, s, true);
     }
+    const now = this.opts.now();
+    for (const [id, since] of [...this.settling])
+      if (all || now - since >= (this.opts.maxHoldMs ?? 5000)) this.compact(id, this.msgs.get(id)!);
   }
 
   private drainAll(s: MessageState): void {
@@ -333,6 +342,7 @@ export class TraceAccounting {
     this.ledger.clear();
     this.settled.clear();
     this.holding.clear();
+    this.settling.clear();
     this.published.clear();
     this.confirmed.clear();
   }

@@ -7,7 +7,13 @@
  * message needs at that instant, and the virtual gap to the next instant is shown at `speed`
  * (virtual ms per display ms). One mapping for all messages keeps them in step.
  */
-import { CopyLedger, decideOutcome, type MessageOutcome, type SimEvent } from '@retry-studio/topology-core/sim';
+import {
+  CopyLedger,
+  decideOutcome,
+  type FateRules,
+  type MessageOutcome,
+  type SimEvent,
+} from '@retry-studio/topology-core/sim';
 import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId } from '../model/nodeIds';
 
 export const HOP_MS = 420;
@@ -92,7 +98,16 @@ function stopOf(e: SimEvent): { node: string; until?: number } | undefined {
   }
 }
 
-export function compilePlayback(input: readonly SimEvent[], speed: number, hop = HOP_MS): PlaybackPlan {
+/**
+ * `fates`: the design's rules for fates and whether the run goes on (then a track's fate is the
+ * lane's); without them a copy resting anywhere is parked there and one at a consumer is held.
+ */
+export function compilePlayback(
+  input: readonly SimEvent[],
+  speed: number,
+  hop = HOP_MS,
+  fates?: { readonly rules: FateRules; readonly running: boolean },
+): PlaybackPlan {
   const events = [...input].sort((a, b) => a.t - b.t || a.seq - b.seq);
   // pass 1: stops per message per instant, and the busiest message per instant
   const instants: number[] = [];
@@ -138,7 +153,11 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, hop =
   const tracks: MessageTrack[] = [];
   const depthPts = new Map<string, { at: number[]; depth: number[]; ready: number }>();
   // where each message's copies are: its token's story ends when nothing of it is left anywhere
-  const ledger = new CopyLedger({ paths: false });
+  const rules = fates?.rules;
+  const ledger = new CopyLedger({
+    ...(rules ? { streams: rules.streams } : {}),
+    ...(rules?.workConsumers ? { workConsumers: rules.workConsumers } : {}),
+  });
   const setDepth = (q: string, at: number, d: number) => {
     let s = depthPts.get(q);
     if (!s) depthPts.set(q, (s = { at: [], depth: [], ready: 0 }));
@@ -185,9 +204,16 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, hop =
     // its last copy came to an end (acked, dropped, refused): the story ends here (an ack after a republish does not)
     if (ledger.apply(e)?.settled) tr.end = at + hop;
   }
+  const active = (q: string): boolean => rules?.active.has(q) ?? false;
+  const endT = instants.length ? instants[instants.length - 1]! : 0;
   for (const tr of tracks) {
     const copies = ledger.get(tr.msgId)!;
-    tr.fate = decideOutcome(copies, { truncated: copies.onItsWay(false, () => false), endTime: copies.lastT });
+    tr.fate = decideOutcome(copies, {
+      truncated: copies.onItsWay(fates?.running ?? false, active),
+      endTime: endT,
+      active,
+      ...(rules ? { deadLettering: (q: string) => rules.deadLettering.has(q), rank: rules.rank } : {}),
+    });
   }
   let endP = hop;
   for (const tr of tracks) {

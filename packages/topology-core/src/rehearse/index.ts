@@ -25,3 +25,4 @@ export type {
 export { checkLoad, DEFAULT_MAX_SIMULATED, rehearse, RehearsalLoadError, type RehearseOptions } from './rehearse.js';
 export { resolveLoad, type ResolvedLoad, type ResolvedOutage, type ResolveLoadResult } from './resolveLoad.js';
 export { loadedConsumers } from './simInput.js';
+export { countedAs, Tally, type TallyOptions } from './tally.js';

@@ -46,6 +46,11 @@ const OUTCOME_OF: Readonly<Record<OutcomeKind, 'acked' | 'parked' | 'dropped' | 
   expired: 'expired',
 };
 
+/** Which of the rehearsal's outcomes a message's fate counts in (no fate known: still on its way). */
+export function countedAs(o: MessageOutcome | undefined): 'acked' | 'parked' | 'dropped' | 'expired' | 'inFlight' {
+  return o ? OUTCOME_OF[o.kind] : 'inFlight';
+}
+
 /** messages go round without virtual time passing (an immediate requeue with no processing time): the run cannot end */
 export class SpinError extends Error {
   constructor(readonly atMs: number) {
@@ -74,6 +79,8 @@ export class Tally {
   /** the copies of the messages whose fate is not final yet, by message number (the plan numbers them) */
   private readonly ledger: CopyLedger;
   private readonly copies: (MessageCopies | undefined)[] = [];
+  /** messages the current instant touched: their fate is final once it is over (one instant's events belong together) */
+  private touched: number[] = [];
   /** events at the current instant: a loop that lets no time pass is stopped (SpinError) */
   private instant = -1;
   private atInstant = 0;
@@ -90,6 +97,7 @@ export class Tally {
   readonly onEvent = (e: SimEvent): void => {
     const t = e.t;
     if (t !== this.instant) {
+      this.settleTouched();
       this.instant = t;
       this.atInstant = 0;
     } else if (++this.atInstant > this.o.maxEventsPerInstant) throw new SpinError(t);
@@ -140,15 +148,23 @@ export class Tally {
       const d = copies.heldIn(q) - before;
       if (d !== 0) this.depths.change(q, d * w);
     }
-    if (copies.settled) {
-      this.count(decideOutcome(copies, { truncated: false, endTime: t }), w);
+    if (copies.settled) this.touched.push(m);
+  };
+
+  /** the messages whose fate the last instant made final: counted, their entries let go */
+  private settleTouched(): void {
+    for (const m of this.touched) {
+      const copies = this.copies[m];
+      if (!copies?.settled) continue;
+      this.count(decideOutcome(copies, { truncated: false, endTime: this.instant }), this.o.plan.weight[m - 1] ?? 0);
       this.copies[m] = undefined;
       this.ledger.release(copies);
     }
-  };
+    this.touched.length = 0;
+  }
 
   private count(o: MessageOutcome | undefined, w: number): void {
-    const as = o ? OUTCOME_OF[o.kind] : 'inFlight';
+    const as = countedAs(o);
     if (as === 'parked' && o?.kind === 'parked')
       for (const q of [o.queue, ...(o.also ?? [])]) this.parkedIn[q] = (this.parkedIn[q] ?? 0) + w;
     this[as] += w;
@@ -160,6 +176,7 @@ export class Tally {
    * moves it on is in flight; one resting where nothing moves it is parked).
    */
   finishOutcomes(endT: number): void {
+    this.settleTouched();
     const { active, deadLettering, rank } = this.o.rules;
     const isActive = (q: string): boolean => active.has(q);
     this.copies.forEach((copies, m) => {
