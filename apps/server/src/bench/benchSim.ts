@@ -13,6 +13,9 @@
  * - chained TTL tiers (chained-ttl-tiers.json): rejected in work.0/1/2, parked; 100,000 messages.
  * - memory: 100,000 messages published at once and parked in the wait queue; heap growth after GC
  *   divided by the messages in flight.
+ * - ledger: the events of 10,000 nanit option-2 messages (a big live trace's worth) read back into
+ *   every message's fate: the copy ledger's fold alone (events/s), and the core's outcomes from
+ *   events over it (the timeline's lanes, a live trace's outcomes; messages/s).
  * - broker: the nanit option-2 topology with the wait queue's TTL set to 0 (no waiting), on the
  *   real broker through the server's broker layer, in a throwaway vhost; the simulator runs the
  *   same TTL-0 workload for the ratio.
@@ -31,9 +34,16 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { type ConsumerSpec, type Topology } from '@retry-studio/topology-core/model';
+import { type ConsumerSpec, type Design, type Topology } from '@retry-studio/topology-core/model';
 import { type Scenario } from '@retry-studio/topology-core/scenario';
-import { Simulator, simulate, type SimStep, type SimulationInput } from '@retry-studio/topology-core/sim';
+import {
+  CopyLedger,
+  outcomesOfEvents,
+  Simulator,
+  simulate,
+  type SimStep,
+  type SimulationInput,
+} from '@retry-studio/topology-core/sim';
 import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { openConnection, resolveBrokerUrl, resolveManagement, waitForDrain, withVhost } from '../broker/index.js';
 
@@ -42,8 +52,9 @@ const repoRoot = resolve(here, '../../../..');
 const sharedDir = process.env.CONFORMANCE_SHARED_DIR ?? resolve(repoRoot, '../shared');
 const N = Number(process.env.BENCH_MESSAGES ?? 100_000);
 const BROKER_N = Number(process.env.BENCH_BROKER_MESSAGES ?? 5_000);
-/** BENCH_SECTIONS=speed,memory,broker (default all) */
-const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? 'speed,memory,broker').split(','));
+/** BENCH_SECTIONS=speed,memory,ledger,broker (default all) */
+const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? 'speed,memory,ledger,broker').split(','));
+const LEDGER_N = 10_000;
 
 function scenario(name: string): Scenario {
   return JSON.parse(readFileSync(join(sharedDir, 'conformance', 'scenarios', `${name}.json`), 'utf8')) as Scenario;
@@ -312,6 +323,33 @@ async function runBrokerWorkload(topology: Topology, n: number, retries: number)
   }
 }
 
+/** The copy ledger over a run's events: the fold alone, and every message's outcome from the events (medians of 5). */
+function ledgerFold(topology: Topology): void {
+  const input = nanit2Input(topology, LEDGER_N);
+  const events = simulate({ ...input, retainEvents: true }).events;
+  const design = { topology, consumers: input.consumers, publishers: [] } as unknown as Design;
+  const median = (f: () => void): number => {
+    const ms: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      f();
+      ms.push(performance.now() - t0);
+    }
+    return ms.sort((a, b) => a - b)[2]!;
+  };
+  const foldMs = median(() => {
+    const ledger = new CopyLedger();
+    for (const e of events) ledger.apply(e);
+  });
+  const outcomesMs = median(() => void outcomesOfEvents(design, events, { running: false }));
+  console.log(`ledger_messages: ${LEDGER_N}`);
+  console.log(`ledger_events: ${events.length}`);
+  console.log(`ledger_fold_events_per_s: ${Math.round(events.length / (foldMs / 1000))} (measured, median of 5)`);
+  console.log(
+    `outcomes_of_events_messages_per_s: ${Math.round(LEDGER_N / (outcomesMs / 1000))} (measured, median of 5)`,
+  );
+}
+
 async function main(): Promise<void> {
   const nanit = scenario('nanit-2-dlx-wait-queue').topology;
   const chained = scenario('chained-ttl-tiers').topology;
@@ -344,6 +382,7 @@ async function main(): Promise<void> {
     both('sim_chained_ttl_steady', () => chainedInput(chained, N, 1));
   }
   if (SECTIONS.has('memory')) console.log(`sim_bytes_per_inflight_message: ${fmt(bytesPerInFlight(nanit, N))}`);
+  if (SECTIONS.has('ledger')) ledgerFold(nanit);
   if (!SECTIONS.has('broker')) return;
 
   const noWait = withoutWaits(nanit);

@@ -10,11 +10,20 @@
  * the publish. A held event that waits longer than `maxHoldMs` goes out anyway (counted), and the
  * counts it moved are signed, so the late cause settles them.
  *
- * Fates. Per message, where its copies are (ready in queues, unacked at a consumer, rejected
- * and not yet dead-lettered, in transit between exchanges), as the broker did it; its fate is
- * in flight > parked > acked > dropped, so each published message is counted exactly once.
+ * Fates. Where each message's copies are is the core's copy ledger (ready in queues, unacked at a
+ * consumer, rejected and not yet dead-lettered, in transit between exchanges, refused), fed the
+ * events as they go out; its fate is the core's decideOutcome over it (the one every place states),
+ * so each published message is counted exactly once, in the balance's words.
  */
-import type { SimEvent } from '@retry-studio/topology-core/sim';
+import {
+  CopyLedger,
+  decideOutcome,
+  type MessageCopies,
+  type MessageOutcome,
+  type FateRules,
+  type OutcomeKind,
+  type SimEvent,
+} from '@retry-studio/topology-core/sim';
 import type { EventInput } from './traceContext.js';
 
 export type Lane = string;
@@ -22,7 +31,18 @@ export type Lane = string;
 /** how an event starts a copy's journey through exchanges (its first `routed`) */
 export type CopyStart = 'publish' | 'dead-letter';
 
-export type Fate = 'acked' | 'parked' | 'inFlight' | 'dropped';
+/** How the balance counts an outcome (a new outcome kind is placed here once). */
+const BALANCE_OF: Readonly<Record<OutcomeKind, 'acked' | 'parked' | 'inFlight' | 'dropped'>> = {
+  acked: 'acked',
+  parked: 'parked',
+  moving: 'inFlight',
+  held: 'inFlight',
+  dropped: 'dropped',
+  expired: 'dropped',
+  limit: 'dropped',
+  'publish-nacked': 'dropped',
+  returned: 'dropped',
+};
 
 interface Held {
   readonly e: EventInput;
@@ -32,21 +52,12 @@ interface Held {
 }
 
 class MessageState {
-  readonly ready = new Map<string, number>();
-  readonly unacked = new Map<string, number>();
-  readonly rejected = new Map<string, number>();
-  /** published copies not yet routed */
-  publishes = 0;
-  /** dead-lettered copies not yet routed */
-  deadLetters = 0;
-  acked = false;
-  /** the consumer republished: the ack that follows settles the old copy, not the message */
-  republishAck = false;
-  dropped: string | undefined;
-  lastT = 0;
   readonly lanes = new Map<Lane, Held[]>();
   /** queue -> when the copy entered (for TTL waits) */
   readonly enteredAt = new Map<string, number>();
+  lastT = 0;
+
+  constructor(readonly copies: MessageCopies) {}
 
   held(): number {
     let n = 0;
@@ -54,33 +65,11 @@ class MessageState {
     return n;
   }
 
-  /** nothing of this message is anywhere or pending: only its fate is left to keep */
-  quiet(): boolean {
-    return (
-      this.ready.size === 0 &&
-      this.unacked.size === 0 &&
-      this.rejected.size === 0 &&
-      this.publishes === 0 &&
-      this.deadLetters === 0 &&
-      !this.republishAck &&
-      this.lanes.size === 0
-    );
+  /** nothing of this message is anywhere or pending, and its last event ended a copy: only its fate is left to keep */
+  settled(): boolean {
+    return this.lanes.size === 0 && this.copies.settled;
   }
 }
-
-/**
- * Signed counts: an event sent before its cause (after the longest hold) leaves a debt that the
- * late cause pays back, so the fates come out right even then.
- */
-const bump = (m: Map<string, number>, k: string, d: number): void => {
-  const n = (m.get(k) ?? 0) + d;
-  if (n === 0) m.delete(k);
-  else m.set(k, n);
-};
-const positive = (m: ReadonlyMap<string, number>): boolean => {
-  for (const n of m.values()) if (n > 0) return true;
-  return false;
-};
 
 export interface AccountingOptions {
   /** ms since the trace started */
@@ -91,6 +80,8 @@ export interface AccountingOptions {
   readonly nextSeq: () => number;
   /** longest an event waits for what it follows (default 5000 ms: a flood's observation can lag by seconds) */
   readonly maxHoldMs?: number;
+  /** how the design's events are read for fates (its streams, workers, dead-lettering queues, queue order) */
+  readonly rules?: FateRules;
 }
 
 export interface Balance {
@@ -106,9 +97,16 @@ export interface Balance {
 
 export class TraceAccounting {
   private readonly msgs = new Map<string, MessageState>();
-  /** quiet messages, compacted to their fate (memory stays with the messages in flight) */
-  private readonly settled = new Map<string, 'acked' | 'dropped'>();
+  /** where every message's copies are (events go in as they go out, in causal order) */
+  private readonly ledger: CopyLedger;
+  /** settled messages, compacted to their fate (memory stays with the messages in flight) */
+  private readonly settled = new Map<string, MessageOutcome>();
   private readonly holding = new Set<string>();
+  /**
+   * settled messages -> when they last were: compacted once nothing more came for the longest
+   * hold (a late copy, or the drop after a return, picks the entry up where it was)
+   */
+  private readonly settling = new Map<string, number>();
   readonly published = new Set<string>();
   readonly confirmed = new Set<string>();
   readonly ttlWaits = new Map<string, { n: number; totalMs: number; maxMs: number }>();
@@ -116,27 +114,31 @@ export class TraceAccounting {
   forcedOut = 0;
   lastActivity = 0;
 
-  constructor(private readonly opts: AccountingOptions) {}
+  constructor(private readonly opts: AccountingOptions) {
+    const rules = opts.rules;
+    this.ledger = new CopyLedger({
+      ...(rules ? { streams: rules.streams } : {}),
+      ...(rules?.workConsumers ? { workConsumers: rules.workConsumers } : {}),
+    });
+  }
 
   private state(msgId: string): MessageState {
     let s = this.msgs.get(msgId);
     if (!s) {
-      s = new MessageState();
-      // a settled message seen again (a late copy): it picks up where it was
-      const f = this.settled.get(msgId);
-      if (f === 'acked') s.acked = true;
-      else if (f === 'dropped') s.dropped = 'no-route';
-      this.settled.delete(msgId);
+      // a settled message seen again (a late copy) starts a ledger entry of its own; its fate so far stays kept
+      s = new MessageState(this.ledger.entry(msgId));
       this.msgs.set(msgId, s);
     }
     return s;
   }
 
   private compact(msgId: string, s: MessageState): void {
-    if (!s.quiet()) return;
+    this.settling.delete(msgId);
+    if (!s.settled()) return;
+    const fate = decideOutcome(s.copies, { truncated: false, endTime: s.lastT });
+    if (fate) this.settled.set(msgId, fate);
     this.msgs.delete(msgId);
-    if (s.acked) this.settled.set(msgId, 'acked');
-    else if (s.dropped !== undefined) this.settled.set(msgId, 'dropped');
+    this.ledger.delete(msgId);
   }
 
   /** An event from `lane` (message events are ordered; others go straight out). */
@@ -179,22 +181,22 @@ export class TraceAccounting {
       }
     }
     if (s.held() > 0) this.holding.add(msgId);
-    else {
-      this.holding.delete(msgId);
-      this.compact(msgId, s);
-    }
+    else this.holding.delete(msgId);
+    if (s.settled()) this.settling.set(msgId, this.opts.now());
+    else this.settling.delete(msgId);
   }
 
   private canRelease(s: MessageState, h: Held): boolean {
     const e = h.e;
+    const c = s.copies;
     switch (e.kind) {
       case 'delivered':
       case 'expired':
-        return (s.ready.get(e.queue) ?? 0) > 0;
+        return c.readyAt(e.queue) > 0;
       case 'dead-lettered':
-        return ((e.reason === 'rejected' ? s.rejected : s.ready).get(e.queue) ?? 0) > 0;
+        return (e.reason === 'rejected' ? c.rejectedAt(e.queue) : c.readyAt(e.queue)) > 0;
       case 'routed':
-        return h.start !== 'publish' || s.publishes > 0;
+        return h.start !== 'publish' || c.publishes > 0;
       default:
         return true;
     }
@@ -205,82 +207,25 @@ export class TraceAccounting {
     if (s) {
       t = Math.max(t, s.lastT);
       s.lastT = t;
-      this.apply(s, h, t);
     }
-    this.opts.out({ ...h.e, t, seq: this.opts.nextSeq() } as SimEvent, h.rxAt);
+    const e = { ...h.e, t, seq: this.opts.nextSeq() } as SimEvent;
+    if (s) this.apply(s, h, e);
+    this.opts.out(e, h.rxAt);
   }
 
-  private apply(s: MessageState, h: Held, t: number): void {
-    const e = h.e;
-    switch (e.kind) {
-      case 'published':
-        s.publishes += 1;
-        if (e.origin.kind === 'consumer') s.republishAck = true;
-        return;
-      case 'routed':
-        if (h.start === 'publish') s.publishes = Math.max(0, s.publishes - 1);
-        else if (h.start === 'dead-letter') s.deadLetters = Math.max(0, s.deadLetters - 1);
-        return;
-      case 'enqueued':
-        bump(s.ready, e.queue, 1);
-        s.enteredAt.set(e.queue, t);
-        return;
-      case 'delivered':
-        // A reject takes the message out of its queue, so the broker can hand it out again from
-        // that queue (redelivered) without a new copy arriving there only if the reject never
-        // reached it: sent on a channel that died with a broker restart. Such a delivery waited
-        // out its hold (no enqueue came; on 4.3 a dead letter that comes back is redelivered too,
-        // but it is enqueued first). That reject dead-letters nothing; the copy is back here.
-        if (e.redelivered && (s.ready.get(e.queue) ?? 0) <= 0 && (s.rejected.get(e.queue) ?? 0) > 0) {
-          bump(s.rejected, e.queue, -1);
-          bump(s.ready, e.queue, 1);
-        }
-        bump(s.ready, e.queue, -1);
-        bump(s.unacked, e.queue, 1);
-        return;
-      case 'requeued':
-        bump(s.unacked, e.queue, -1);
-        bump(s.ready, e.queue, 1);
-        return;
-      case 'acked':
-        bump(s.unacked, e.queue, -1);
-        if (s.republishAck) s.republishAck = false;
-        else s.acked = true;
-        return;
-      case 'rejected':
-        bump(s.unacked, e.queue, -1);
-        bump(s.rejected, e.queue, 1);
-        s.acked = false;
-        return;
-      case 'dead-lettered': {
-        if (e.reason === 'rejected') bump(s.rejected, e.queue, -1);
-        else bump(s.ready, e.queue, -1);
-        s.deadLetters += 1;
-        const since = s.enteredAt.get(e.queue);
-        if (e.reason === 'expired' && since !== undefined) {
-          const w = this.ttlWaits.get(e.queue) ?? { n: 0, totalMs: 0, maxMs: 0 };
-          const ms = Math.max(0, t - since);
-          w.n += 1;
-          w.totalMs += ms;
-          w.maxMs = Math.max(w.maxMs, ms);
-          this.ttlWaits.set(e.queue, w);
-        }
-        return;
-      }
-      case 'dropped':
-        // after a rejection (no DLX, missing DLX) or an expiry without DLX the copy leaves its queue
-        if (e.queue !== undefined) {
-          if ((s.rejected.get(e.queue) ?? 0) > 0) bump(s.rejected, e.queue, -1);
-          else bump(s.ready, e.queue, -1);
-        }
-        s.dropped = e.why;
-        return;
-      case 'publish-nacked':
-        s.publishes = Math.max(0, s.publishes - 1);
-        s.dropped = 'overflow';
-        return;
-      default:
-        return;
+  private apply(s: MessageState, h: Held, e: SimEvent): void {
+    // a copy's first hop the trace names; a later one (or one it does not name) is read in order
+    s.copies.apply(e, h.start);
+    if (e.kind === 'enqueued') s.enteredAt.set(e.queue, e.t);
+    else if (e.kind === 'dead-lettered' && e.reason === 'expired') {
+      const since = s.enteredAt.get(e.queue);
+      if (since === undefined) return;
+      const w = this.ttlWaits.get(e.queue) ?? { n: 0, totalMs: 0, maxMs: 0 };
+      const ms = Math.max(0, e.t - since);
+      w.n += 1;
+      w.totalMs += ms;
+      w.maxMs = Math.max(w.maxMs, ms);
+      this.ttlWaits.set(e.queue, w);
     }
   }
 
@@ -291,9 +236,12 @@ export class TraceAccounting {
       if (all) {
         while (s.held() > 0) this.drainAll(s);
         this.holding.delete(id);
-        this.compact(id, s);
+        if (s.settled()) this.settling.set(id, this.opts.now());
       } else this.drain(id, s, true);
     }
+    const now = this.opts.now();
+    for (const [id, since] of [...this.settling])
+      if (all || now - since >= (this.opts.maxHoldMs ?? 5000)) this.compact(id, this.msgs.get(id)!);
   }
 
   private drainAll(s: MessageState): void {
@@ -306,53 +254,55 @@ export class TraceAccounting {
     }
   }
 
-  /** The message's copies, by queue (ready), for the fate. */
-  where(msgId: string): { ready: ReadonlyMap<string, number>; busy: boolean } {
-    const s = this.msgs.get(msgId);
-    if (!s) return { ready: new Map(), busy: false };
-    return {
-      ready: s.ready,
-      busy: positive(s.unacked) || positive(s.rejected) || s.publishes > 0 || s.deadLetters > 0 || s.held() > 0,
-    };
+  /** a queue where a copy keeps moving: `live` (a running consumer or a TTL), never a stream */
+  private active(live: (queue: string) => boolean): (queue: string) => boolean {
+    return (q) => live(q) && !this.ledger.isStream(q);
   }
 
-  /** `live(queue)`: the queue has a running consumer or a TTL (a copy there is still moving). */
-  fate(msgId: string, live: (queue: string) => boolean): Fate | undefined {
+  /**
+   * The message's fate so far, in the one vocabulary (the core's decideOutcome over the ledger):
+   * the trace still runs, so a copy at a consumer, between queues or waiting in a `live` queue
+   * (a running consumer or a TTL) keeps it moving. Undefined: nothing shows where it is yet.
+   */
+  fate(msgId: string, live: (queue: string) => boolean): MessageOutcome | undefined {
     const s = this.msgs.get(msgId);
     if (!s) return this.settled.get(msgId);
-    const w = this.where(msgId);
-    if (w.busy) return 'inFlight';
-    let parked = false;
-    for (const [q, n] of s.ready) {
-      if (n <= 0) continue;
-      if (live(q)) return 'inFlight';
-      parked = true;
-    }
-    if (parked) return 'parked';
-    if (s.acked) return 'acked';
-    if (s.dropped !== undefined) return 'dropped';
-    return undefined;
+    const active = this.active(live);
+    const c = s.copies;
+    const rules = this.opts.rules;
+    return (
+      decideOutcome(c, {
+        truncated: s.held() > 0 || c.onItsWay(true, active),
+        endTime: s.lastT,
+        active,
+        ...(rules ? { deadLettering: (q: string) => rules.deadLettering.has(q), rank: rules.rank } : {}),
+      }) ?? this.settled.get(msgId)
+    );
   }
 
   /** What keeps a message from its final fate, if anything. */
   waitingFor(msgId: string, live: (queue: string) => boolean): string | undefined {
     const s = this.msgs.get(msgId);
     if (!s) return this.settled.has(msgId) ? undefined : `${msgId} is in transit`;
+    const c = s.copies;
     if (s.held() > 0) return `${msgId}'s events wait for the broker's copies`;
-    if (positive(s.unacked) || positive(s.rejected)) return `${msgId} is at a consumer`;
-    if (s.publishes > 0 || s.deadLetters > 0) return `${msgId} is in transit`;
-    for (const [q, n] of s.ready) if (n > 0 && live(q)) return `${msgId} waits in '${q}'`;
-    if (!s.acked && s.dropped === undefined && !positive(s.ready)) return `${msgId} is in transit`;
+    if (c.unacked > 0 || c.pending > 0) return `${msgId} is at a consumer`;
+    if (c.inTransit) return `${msgId} is in transit`;
+    const active = this.active(live);
+    const resting = c.restingIn();
+    const waiting = resting.find(active);
+    if (waiting !== undefined) return `${msgId} waits in '${waiting}'`;
+    if (resting.length === 0 && !c.ended && !this.settled.has(msgId)) return `${msgId} is in transit`;
     return undefined;
   }
 
   /** Each published message once. */
   balance(live: (queue: string) => boolean): Balance {
-    const counts: Record<Fate, number> = { acked: 0, parked: 0, inFlight: 0, dropped: 0 };
+    const counts = { acked: 0, parked: 0, inFlight: 0, dropped: 0 };
     const unaccounted: string[] = [];
     for (const id of this.published) {
       const f = this.fate(id, live);
-      if (f) counts[f] += 1;
+      if (f) counts[BALANCE_OF[f.kind]] += 1;
       else unaccounted.push(id);
     }
     const total = counts.acked + counts.parked + counts.inFlight + counts.dropped;
@@ -367,7 +317,8 @@ export class TraceAccounting {
   /** queue -> traced copies resting there */
   resting(): Map<string, number> {
     const out = new Map<string, number>();
-    for (const s of this.msgs.values()) for (const [q, n] of s.ready) if (n > 0) out.set(q, (out.get(q) ?? 0) + n);
+    for (const s of this.msgs.values())
+      for (const [q, n] of s.copies.ready) if (n > 0) out.set(q, (out.get(q) ?? 0) + n);
     return out;
   }
 
@@ -375,7 +326,7 @@ export class TraceAccounting {
   messagesIn(queue: string): { msgId: string; copies: number }[] {
     const out: { msgId: string; copies: number }[] = [];
     for (const [id, s] of this.msgs) {
-      const n = s.ready.get(queue) ?? 0;
+      const n = s.copies.readyAt(queue);
       if (n > 0) out.push({ msgId: id, copies: n });
     }
     return out;
@@ -388,8 +339,10 @@ export class TraceAccounting {
   /** the trace is over: drop the per-message state */
   forget(): void {
     this.msgs.clear();
+    this.ledger.clear();
     this.settled.clear();
     this.holding.clear();
+    this.settling.clear();
     this.published.clear();
     this.confirmed.clear();
   }

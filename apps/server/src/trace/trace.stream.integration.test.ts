@@ -99,4 +99,41 @@ describe.each(TEST_BROKERS)('a stream as the parking lot, live on RabbitMQ $name
       matching: 2,
     });
   });
+
+  it('a stream keeps what its reader acked: parked in it (not acked), and the trace settles with the reader attached', async () => {
+    const d = {
+      ...design({
+        name: 'stream-read',
+        exchanges: [],
+        queues: [{ name: 'events.s', durable: true, arguments: { 'x-queue-type': 'stream' } }],
+        bindings: [],
+        consumers: [
+          {
+            id: 'reader',
+            queue: 'events.s',
+            streamOffset: 'first',
+            behaviour: { kind: 'worker', onFailure: [{ then: { kind: 'ack' } }] },
+          },
+        ],
+        publishers: [{ id: 'p1', exchange: '', routingKey: 'events.s' }],
+      }),
+      profile: b.name,
+    };
+    const prefix = uniquePrefix('streamread');
+    await deploy(d, prefix, on);
+    const t = await srv.post('/api/trace', { design: d, prefix, messages: 3, ...on });
+    expect(t.status, JSON.stringify(t.body)).toBe(201);
+    const summary = await waitDone(t.body.id, 30_000);
+    expect(summary, JSON.stringify(summary)).toMatchObject({
+      state: 'complete',
+      published: 3,
+      acked: 0,
+      parked: 3,
+      dropped: 0,
+      inFlight: 0,
+      balanced: true,
+    });
+    expect(summary.eventCounts.acked).toBe(3);
+    expect(summary.resting).toEqual({ 'events.s': 3 });
+  });
 });

@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type Design, type FailureModel, type PublisherSpec } from '@retry-studio/topology-core/model';
-import { profileFor, queueConfig, type NodeLoss, type SimEvent } from '@retry-studio/topology-core/sim';
+import { fateRulesOf, profileFor, queueConfig, type NodeLoss, type SimEvent } from '@retry-studio/topology-core/sim';
 import type { ManagedConnection, ManagementClient } from '../broker/index.js';
 import { Renamer, renameDesign, type DeployTarget } from '../deploy/deployTarget.js';
 import { TraceAccounting, type CopyStart, type Lane } from './accounting.js';
@@ -101,6 +101,7 @@ export class TraceSession implements TraceContext {
     this.publisherSpec = pubSpec;
     this.mandatoryWanted = pubSpec.mandatory === true;
     this.accounting = new TraceAccounting({
+      rules: fateRulesOf(design),
       now: () => this.now(),
       nextSeq: () => this.log.nextSeq(),
       out: (e, rxAt) => {

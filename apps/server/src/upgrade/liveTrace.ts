@@ -7,7 +7,7 @@
  */
 import type { Design, FailureModel } from '@retry-studio/topology-core/model';
 import type { BehaviourFinding } from '@retry-studio/topology-core/upgrade';
-import { outcomesOfEvents, type MessageOutcome } from '@retry-studio/topology-core/sim';
+import { outcomesOfEvents, outcomeTone, type MessageOutcome } from '@retry-studio/topology-core/sim';
 import { ManagedConnection, redactUrl, withVhost } from '../broker/index.js';
 import { TraceSession } from '../trace/traceSession.js';
 import { declareAll, type VerifyTarget } from './verifyUpgrade.js';
@@ -36,7 +36,7 @@ export function traceFailure(f: BehaviourFinding['failure']): FailureModel | und
 export function shortOutcome(o: MessageOutcome): string {
   if (o.kind === 'moving') return 'still moving';
   if (o.kind === 'parked') return `parked in ${o.queue}`;
-  if (o.kind === 'dropped' || o.kind === 'expired' || o.kind === 'limit') return 'dropped';
+  if (outcomeTone(o) === 'loss') return 'dropped';
   if (o.kind === 'held') return `held by ${o.consumer}`;
   return 'acked';
 }

@@ -4,6 +4,7 @@
  * transform and node rectangles from React Flow's store, and draws every token and every
  * queue depth counter in a few batched paths.
  */
+import { outcomeTone } from '@retry-studio/topology-core/sim';
 import { cubicAt, edgeCubic, type Cubic, type Side } from '../graph/bezier';
 import { NODE_H, NODE_W } from '../graph/flowTypes';
 import { floorIndex, type MessageTrack, type PlaybackPlan } from '../sim/compilePlayback';
@@ -248,9 +249,11 @@ export class TokenOverlay {
   ): { x: number; y: number; wait?: number; remaining?: number; dropped?: boolean; node?: string } | undefined {
     const stops = tr.stops;
     if (!stops.length || p < stops[0]!.arrive) return undefined;
-    if (p > tr.end && tr.fate !== 'resting' && tr.fate !== 'inflight') {
-      // dropped messages leave a mark for a moment where they died
-      if (tr.fate === 'dropped' && p < tr.end + 900) {
+    // acked or lost: gone once its story ends (resting, moving or held: it stays where it got to)
+    const tone = tr.fate ? outcomeTone(tr.fate) : 'open';
+    if (p > tr.end && (tone === 'ok' || tone === 'loss')) {
+      // lost messages leave a mark for a moment where they died
+      if (tone === 'loss' && p < tr.end + 900) {
         const last = stops[stops.length - 1]!;
         const a = this.src.nodePos(last.node);
         return a ? { x: a.x + NODE_W / 2, y: a.y + NODE_H / 2, dropped: true } : undefined;

@@ -10,7 +10,13 @@
  * an instant's hops share the gap to the next instant (at most `hop` each). One mapping for all
  * messages keeps them in step.
  */
-import type { SimEvent } from '@retry-studio/topology-core/sim';
+import {
+  CopyLedger,
+  decideOutcome,
+  type FateRules,
+  type MessageOutcome,
+  type SimEvent,
+} from '@retry-studio/topology-core/sim';
 import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId } from '../model/nodeIds';
 
 export const HOP_MS = 420;
@@ -27,15 +33,14 @@ export interface Stop {
   hop: number;
 }
 
-export type Fate = 'acked' | 'dropped' | 'resting' | 'inflight';
-
 export interface MessageTrack {
   msgId: string;
   body: string;
   /** index in run order, for colour and lane */
   index: number;
   stops: Stop[];
-  fate: Fate;
+  /** where it ended, as every place states it (the copy ledger's; undefined: still on its way, nothing shows where) */
+  fate: MessageOutcome | undefined;
   /** display ms at which the last stop's story ends */
   end: number;
   /** indices (into the run's events) of this message's events */
@@ -68,6 +73,11 @@ export interface PlaybackOptions {
   /** display ms per hop (at most, in broker time) */
   readonly hop?: number;
   readonly brokerTime?: boolean;
+  /**
+   * the design's rules for fates and whether the run goes on (then a track's fate is the lane's);
+   * without them a copy resting anywhere is parked there and one at a consumer is held
+   */
+  readonly fates?: { readonly rules: FateRules; readonly running: boolean };
 }
 
 /** The canvas node an event happens at (for pointing at it, e.g. a trace's first divergence). */
@@ -109,6 +119,7 @@ function stopOf(e: SimEvent): { node: string; until?: number } | undefined {
 export function compilePlayback(input: readonly SimEvent[], speed: number, opts: PlaybackOptions = {}): PlaybackPlan {
   const hop = opts.hop ?? HOP_MS;
   const brokerTime = opts.brokerTime ?? false;
+  const fates = opts.fates;
   const events = [...input].sort((a, b) => a.t - b.t || a.seq - b.seq);
   // pass 1: stops per message per instant, and the busiest message per instant
   const instants: number[] = [];
@@ -148,6 +159,12 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, opts:
   const byMsg = new Map<string, MessageTrack>();
   const tracks: MessageTrack[] = [];
   const depthPts = new Map<string, { at: number[]; depth: number[]; ready: number }>();
+  // where each message's copies are: its token's story ends when nothing of it is left anywhere
+  const rules = fates?.rules;
+  const ledger = new CopyLedger({
+    ...(rules ? { streams: rules.streams } : {}),
+    ...(rules?.workConsumers ? { workConsumers: rules.workConsumers } : {}),
+  });
   const setDepth = (q: string, at: number, d: number) => {
     let s = depthPts.get(q);
     if (!s) depthPts.set(q, (s = { at: [], depth: [], ready: 0 }));
@@ -165,7 +182,7 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, opts:
     }
     let tr = byMsg.get(e.msgId);
     if (!tr) {
-      tr = { msgId: e.msgId, body: e.body, index: tracks.length, stops: [], fate: 'inflight', end: 0, eventIdx: [] };
+      tr = { msgId: e.msgId, body: e.body, index: tracks.length, stops: [], fate: undefined, end: 0, eventIdx: [] };
       byMsg.set(e.msgId, tr);
       tracks.push(tr);
     }
@@ -176,9 +193,7 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, opts:
     if (micro[i]! >= 0) {
       const s = stopOf(e)!;
       tr.stops.push({ node: s.node, arrive: at, t: e.t, hop: h, ...(s.until !== undefined ? { until: s.until } : {}) });
-      tr.fate = e.kind === 'enqueued' ? 'resting' : 'inflight';
     }
-    if (e.kind === 'delivered') tr.fate = 'inflight';
     switch (e.kind) {
       case 'enqueued':
         setDepth(e.queue, at, e.depth);
@@ -193,16 +208,20 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, opts:
       case 'depth':
         setDepth(e.queue, at, e.ready);
         break;
-      case 'acked':
-        // acked after a republish: the copy lives on (e.g. parked), so the story goes on
-        if (tr.fate !== 'resting') tr.fate = 'acked';
-        break;
-      case 'dropped':
-        tr.fate = 'dropped';
-        break;
     }
-    // the token goes with the broker's ack or drop (a story keeps it a hop longer, to be seen)
-    if ((e.kind === 'acked' && tr.fate === 'acked') || e.kind === 'dropped') tr.end = at + h;
+    // its last copy came to an end (acked, dropped, refused): the story ends here (an ack after a republish does not)
+    if (ledger.apply(e)?.settled) tr.end = at + h;
+  }
+  const active = (q: string): boolean => rules?.active.has(q) ?? false;
+  const endT = instants.length ? instants[instants.length - 1]! : 0;
+  for (const tr of tracks) {
+    const copies = ledger.get(tr.msgId)!;
+    tr.fate = decideOutcome(copies, {
+      truncated: copies.onItsWay(fates?.running ?? false, active),
+      endTime: endT,
+      active,
+      ...(rules ? { deadLettering: (q: string) => rules.deadLettering.has(q), rank: rules.rank } : {}),
+    });
   }
   let endP = instantsP.length ? instantsP[instantsP.length - 1]! : hop;
   for (const tr of tracks) {

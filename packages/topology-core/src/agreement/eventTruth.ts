@@ -34,6 +34,13 @@ export function eventTruth(result: SimulationResult, msgId: string, o: MessageOu
     case 'moving':
       if (!result.truncated) wrong.push('the run was not cut off: nothing was still moving');
       break;
+    case 'publish-nacked':
+      if (!events.some((e) => e.kind === 'publish-nacked')) wrong.push('no publish nack in the events');
+      if (anywhere.length) wrong.push(`still in ${anywhere.join(', ')} when the run ended`);
+      break;
+    case 'returned':
+      if (!events.some((e) => e.kind === 'returned')) wrong.push('no basic.return in the events');
+      break;
     case 'held':
       if (!events.some((e) => e.kind === 'delivered' && e.consumer === o.consumer))
         wrong.push(`never delivered to ${o.consumer}`);

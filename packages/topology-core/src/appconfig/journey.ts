@@ -4,11 +4,10 @@
  * tool uses), so the readers' output is checked as behaviour, not as data.
  */
 import type { Design } from '../model/design.js';
-import type { Ending } from '../templates/types.js';
+import type { Ending, MessageOutcome } from '../sim/messageOutcome.js';
 import { designToSimulation } from '../sim/designToSimulation.js';
 import { simulate } from '../sim/simulate.js';
 import { activeQueuesOf, traceMessages } from '../sim/messageTrace.js';
-import type { MessageOutcome } from '../sim/messageOutcome.js';
 
 export interface AppJourney {
   readonly consumer: string;

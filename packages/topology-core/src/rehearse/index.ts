@@ -37,3 +37,4 @@ export { MAX_BINS, perSecondBinMs } from './rates.js';
 export { attemptOffsets, fateBreakpoints } from './probe.js';
 export { resolveLoad, type ResolvedLoad, type ResolvedOutage, type ResolveLoadResult } from './resolveLoad.js';
 export { loadedConsumers } from './simInput.js';
+export { countedAs, Tally, type TallyOptions } from './tally.js';

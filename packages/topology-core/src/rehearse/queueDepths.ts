@@ -1,7 +1,8 @@
 /**
  * Weighted queue depths during a rehearsal (a cohort counts as its messages): each queue's depth
- * (ready + unacked, as the broker's `messages`), its peak, a series sampled every `sampleMs`, and
- * when it came back to its steady depth after the last outage (drainMs).
+ * (ready + unacked, as the broker's `messages`; the copies are the copy ledger's, the tally passes
+ * on their changes), its peak, a series sampled every `sampleMs`, and when it came back to its
+ * steady depth after the last outage (drainMs).
  */
 export interface DepthSeries {
   /** sample instants, ms */
@@ -29,9 +30,6 @@ const EPS = 1e-6;
 
 export class QueueDepths {
   readonly tracks = new Map<string, QueueTrack>();
-  /** copies of a message in a queue, by message number x queues + the queue's ordinal */
-  private readonly present = new Map<number, number>();
-  private readonly ordinals = new Map<string, number>();
   private nextSample = 0;
   private steadyFrozen = false;
   /** the instant whose changes are not settled yet */
@@ -48,10 +46,7 @@ export class QueueDepths {
     private readonly drainFrom: number,
   ) {
     for (const name of queues) this.track(name);
-    this.stride = queues.length + 64;
   }
-
-  private readonly stride: number;
 
   private track(name: string): QueueTrack {
     let q = this.tracks.get(name);
@@ -68,7 +63,6 @@ export class QueueDepths {
         timed: false,
       };
       this.tracks.set(name, q);
-      this.ordinals.set(name, this.ordinals.size);
     }
     return q;
   }
@@ -94,30 +88,9 @@ export class QueueDepths {
     this.track(queue).timed = true;
   }
 
-  /** a queue the design does not declare (none in practice) gets the next ordinal: keys stay unique below 64 queues */
-  private key(queue: string, msg: number): number {
-    if (!this.ordinals.has(queue)) this.track(queue);
-    return msg * this.stride + (this.ordinals.get(queue) as number);
-  }
-
-  enter(queue: string, msg: number, w: number): void {
-    const key = this.key(queue, msg);
-    this.present.set(key, (this.present.get(key) ?? 0) + 1);
-    this.change(this.track(queue), w);
-  }
-
-  /** the message left the queue; false when it was not there (an event after it already left) */
-  leave(queue: string, msg: number, w: number): boolean {
-    const key = this.key(queue, msg);
-    const n = this.present.get(key);
-    if (n === undefined) return false;
-    if (n <= 1) this.present.delete(key);
-    else this.present.set(key, n - 1);
-    this.change(this.track(queue), -w);
-    return true;
-  }
-
-  private change(q: QueueTrack, dw: number): void {
+  /** the queue's copies changed by `dw` (weighted) */
+  change(queue: string, dw: number): void {
+    const q = this.track(queue);
     q.depth += dw;
     this.dirty.add(q);
   }

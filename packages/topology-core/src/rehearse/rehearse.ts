@@ -22,6 +22,7 @@ import { publishStep, rehearsalInput } from './simInput.js';
 import { perSecondBinMs } from './rates.js';
 import { SpinError, Tally } from './tally.js';
 import { formatMs } from '../text/formatDuration.js';
+import { fateRulesOf } from '../sim/eventOutcomes.js';
 
 export interface RehearseOptions {
   /** simulate message by message up to this many messages, cohorts above (default 20,000) */
@@ -102,6 +103,7 @@ export function rehearse(design: Design, load: RehearsalLoad, options: RehearseO
     // every message (or cohort) could be published, delivered and settled a few dozen times in one instant
     maxEventsPerInstant: 200_000 + 100 * plan.count,
     perSecondBinMs: binMs,
+    rules: fateRulesOf(design),
   });
   const input = rehearsalInput(design, r, publishSteps(plan, r), {
     failureSchedule: (consumer, ctx, t) => {
@@ -140,18 +142,8 @@ export function rehearse(design: Design, load: RehearsalLoad, options: RehearseO
   }
   const endMs = sim.now;
   tally.depths.finish(endMs);
-
-  const parkedIn: Record<string, number> = {};
-  let parked = 0;
-  let inFlight = tally.heldInDelayedExchanges;
-  for (const q of tally.depths.tracks.values()) {
-    if (q.depth <= 1e-9) continue;
-    if (consumedQueues.has(q.name) || q.timed) inFlight += q.depth;
-    else {
-      parkedIn[q.name] = Math.round(q.depth);
-      parked += q.depth;
-    }
-  }
+  tally.finishOutcomes(endMs);
+  const parkedIn = Object.fromEntries(Object.entries(tally.parkedIn).map(([q, n]) => [q, Math.round(n)]));
   let drainMs: number | null = outageEnds.length === 0 ? 0 : 0;
   if (outageEnds.length > 0) {
     const from = Math.max(...outageEnds);
@@ -175,11 +167,11 @@ export function rehearse(design: Design, load: RehearsalLoad, options: RehearseO
     messages,
     outcomes: {
       acked: Math.round(tally.acked),
-      parked: Math.round(parked),
+      parked: Math.round(tally.parked),
       parkedIn,
       dropped: Math.round(tally.dropped),
       expired: Math.round(tally.expired),
-      inFlight: Math.round(inFlight),
+      inFlight: Math.round(tally.inFlight),
     },
     deliveries: Math.round(tally.deliveries),
     amplification: messages > 0 ? round3(tally.deliveries / messages) : 0,

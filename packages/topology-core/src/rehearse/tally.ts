@@ -1,9 +1,15 @@
 /**
  * Reads a rehearsal's simulator events as they happen and counts them with their weights (a
  * cohort's event counts for each of its messages): outcomes, deliveries, delays, depths and
- * broker operations per second.
+ * broker operations per second. The outcomes are the messages' fates as every place states them:
+ * the events go through the copy ledger, and a message is counted once, by decideOutcome, when its
+ * fate is final (its ledger entry is then let go) or, still resting or moving, when the run ends.
  */
 import type { SimEvent } from '../sim/events.js';
+import { CopyLedger } from '../sim/copyLedger.js';
+import type { MessageCopies } from '../sim/messageCopies.js';
+import type { FateRules } from '../sim/eventOutcomes.js';
+import { decideOutcome, type MessageOutcome, type OutcomeKind } from '../sim/messageOutcome.js';
 import type { PublishPlan } from './cohorts.js';
 import { DelayRecorder } from './delays.js';
 import { PerSecond } from './rates.js';
@@ -25,6 +31,26 @@ export interface TallyOptions {
   readonly maxEventsPerInstant: number;
   /** the per-second counts' window (rates.ts: wider than 1 s only for very long runs) */
   readonly perSecondBinMs?: number;
+  /** how the design's events are read for fates */
+  readonly rules: FateRules;
+}
+
+/** How the rehearsal's outcomes count a message's fate (a new outcome kind is placed here once). */
+const OUTCOME_OF: Readonly<Record<OutcomeKind, 'acked' | 'parked' | 'dropped' | 'expired' | 'inFlight'>> = {
+  acked: 'acked',
+  parked: 'parked',
+  moving: 'inFlight',
+  held: 'inFlight',
+  dropped: 'dropped',
+  limit: 'dropped',
+  'publish-nacked': 'dropped',
+  returned: 'dropped',
+  expired: 'expired',
+};
+
+/** Which of the rehearsal's outcomes a message's fate counts in (no fate known: still on its way). */
+export function countedAs(o: MessageOutcome | undefined): 'acked' | 'parked' | 'dropped' | 'expired' | 'inFlight' {
+  return o ? OUTCOME_OF[o.kind] : 'inFlight';
 }
 
 /** messages go round without virtual time passing (an immediate requeue with no processing time): the run cannot end */
@@ -44,14 +70,19 @@ export class Tally {
   readonly deadLetters: PerSecond;
   readonly deliveriesPerSec: PerSecond;
   readonly retries: PerSecond;
+  /** messages by fate (weighted); parked and inFlight are counted when the run ends (finishOutcomes) */
   acked = 0;
   dropped = 0;
   expired = 0;
+  parked = 0;
+  readonly parkedIn: Record<string, number> = {};
+  inFlight = 0;
   deliveries = 0;
-  /** held by a delayed-message exchange, by `exchange \n msgId` */
-  private readonly held = new Map<string, number>();
-  private heldWeight = 0;
-  private lastExpired = '';
+  /** the copies of the messages whose fate is not final yet, by message number (the plan numbers them) */
+  private readonly ledger: CopyLedger;
+  private readonly copies: (MessageCopies | undefined)[] = [];
+  /** messages the current instant touched: their fate is final once it is over (one instant's events belong together) */
+  private touched: number[] = [];
   /** events at the current instant: a loop that lets no time pass is stopped (SpinError) */
   private instant = -1;
   private atInstant = 0;
@@ -63,15 +94,18 @@ export class Tally {
     this.deadLetters = new PerSecond(binMs);
     this.deliveriesPerSec = new PerSecond(binMs);
     this.retries = new PerSecond(binMs);
-  }
 
-  get heldInDelayedExchanges(): number {
-    return this.heldWeight;
+    this.ledger = new CopyLedger({
+      streams: o.rules.streams,
+      ...(o.rules.workConsumers ? { workConsumers: o.rules.workConsumers } : {}),
+      paths: false,
+    });
   }
 
   readonly onEvent = (e: SimEvent): void => {
     const t = e.t;
     if (t !== this.instant) {
+      this.settleTouched();
       this.instant = t;
       this.atInstant = 0;
     } else if (++this.atInstant > this.o.maxEventsPerInstant) throw new SpinError(t);
@@ -80,29 +114,16 @@ export class Tally {
     const m = Number(e.msgId);
     const w = this.o.plan.weight[m - 1] ?? 0;
     const span = this.o.plan.spanMs[m - 1] ?? 0;
+    const copies = (this.copies[m] ??= this.ledger.fresh());
+    // the queue whose copies of it the event may change (its depth follows the ledger)
+    let q: string | undefined;
     switch (e.kind) {
       case 'published':
         this.publishes.add(t, w, span);
         break;
-      case 'delayed': {
-        const key = `${e.exchange}\n${e.msgId}`;
-        this.held.set(key, (this.held.get(key) ?? 0) + 1);
-        this.heldWeight += w;
-        break;
-      }
-      case 'routed': {
-        const key = `${e.exchange}\n${e.msgId}`;
-        const n = this.held.get(key);
-        if (n !== undefined) {
-          if (n <= 1) this.held.delete(key);
-          else this.held.set(key, n - 1);
-          this.heldWeight -= w;
-        }
-        break;
-      }
       case 'enqueued':
         if (e.expiresAt !== undefined) this.depths.markTimed(e.queue);
-        this.depths.enter(e.queue, m, w);
+        q = e.queue;
         break;
       case 'delivered':
         this.deliveries += w;
@@ -110,39 +131,78 @@ export class Tally {
         break;
       case 'processed':
         if (e.attempt > 1) this.retries.add(t, w, span);
-        if (e.ok) this.ackedAt(m, e.consumer, w, t);
+        if (e.ok) this.delayAt(m, e.consumer, w, t);
         break;
       case 'acked':
       case 'rejected':
-        this.depths.leave(e.queue, m, w);
+        q = e.queue;
         break;
       case 'expired':
         this.depths.markTimed(e.queue);
-        this.depths.leave(e.queue, m, w);
-        this.lastExpired = `${t}\n${e.msgId}`;
         break;
       case 'dead-lettered':
         this.deadLetters.add(t, w, span);
-        this.depths.leave(e.queue, m, w);
+        q = e.queue;
         break;
-      case 'dropped': {
-        const wasThere = e.queue !== undefined && this.depths.leave(e.queue, m, w);
-        // reject-publish: never in the queue, the publish-nacked event counted it
-        if (e.why === 'overflow' && !wasThere) break;
-        if (e.why === 'no-dlx' && this.lastExpired === `${t}\n${e.msgId}`) this.expired += w;
-        else this.dropped += w;
-        break;
-      }
-      case 'publish-nacked':
-        this.dropped += w;
+      case 'dropped':
+        q = e.queue;
         break;
       default:
         break;
     }
+    const before = q === undefined ? 0 : copies.heldIn(q);
+    copies.apply(e);
+    if (q !== undefined) {
+      const d = copies.heldIn(q) - before;
+      if (d !== 0) this.depths.change(q, d * w);
+    }
+    if (copies.settled) this.touched.push(m);
   };
 
-  private ackedAt(m: number, consumer: string, w: number, t: number): void {
-    this.acked += w;
+  /** the messages whose fate the last instant made final: counted, their entries let go */
+  private settleTouched(): void {
+    for (const m of this.touched) {
+      const copies = this.copies[m];
+      if (!copies?.settled) continue;
+      this.count(decideOutcome(copies, { truncated: false, endTime: this.instant }), this.o.plan.weight[m - 1] ?? 0);
+      this.copies[m] = undefined;
+      this.ledger.release(copies);
+    }
+    this.touched.length = 0;
+  }
+
+  private count(o: MessageOutcome | undefined, w: number): void {
+    const as = countedAs(o);
+    if (as === 'parked' && o?.kind === 'parked')
+      for (const q of [o.queue, ...(o.also ?? [])]) this.parkedIn[q] = (this.parkedIn[q] ?? 0) + w;
+    this[as] += w;
+  }
+
+  /**
+   * The run ended at `endT`: the messages whose fate is not final are counted as they are (the
+   * run goes on in the broker: a copy at a consumer, between queues or where a consumer or a TTL
+   * moves it on is in flight; one resting where nothing moves it is parked).
+   */
+  finishOutcomes(endT: number): void {
+    this.settleTouched();
+    const { active, deadLettering, rank } = this.o.rules;
+    const isActive = (q: string): boolean => active.has(q);
+    this.copies.forEach((copies, m) => {
+      if (!copies) return;
+      const o = decideOutcome(copies, {
+        truncated: copies.onItsWay(true, isActive),
+        endTime: endT,
+        active: isActive,
+        deadLettering: (q) => deadLettering.has(q),
+        rank,
+      });
+      this.count(o, this.o.plan.weight[m - 1] ?? 0);
+    });
+    this.copies.length = 0;
+  }
+
+  /** publish to ack, of a successful processing */
+  private delayAt(m: number, consumer: string, w: number, t: number): void {
     const delay = t - (this.o.plan.publishAt[m - 1] as number);
     const per = this.o.spreadMsOf?.(consumer) ?? 0;
     if (per <= 0 || w <= 1) {

@@ -3,7 +3,8 @@ import { templateDesign } from '../../testing/templateDesign.js';
 import { designToSimulation } from './designToSimulation.js';
 import { simulate } from './simulate.js';
 import { outcomesOfRun } from './runOutcomes.js';
-import { copiesOf, outcomesOfEvents } from './eventOutcomes.js';
+import { outcomesOfEvents } from './eventOutcomes.js';
+import { ledgerOf } from './copyLedger.js';
 import { decideOutcome } from './messageOutcome.js';
 import { describeOutcome } from './outcomeText.js';
 import type { SimEvent } from './events.js';
@@ -104,11 +105,11 @@ describe('outcomes from the events alone (the live lanes)', () => {
   });
 
   it('copies counted from the events: ready where the last enqueue left it, none at a consumer', () => {
-    const c = copiesOf(liveJourney('m', 0)).get('m')!;
+    const c = ledgerOf(liveJourney('m', 0)).get('m')!;
     expect([...c.ready]).toEqual([[parking, 1]]);
     expect(c.unacked + c.pending).toBe(0);
     expect(c.inTransit).toBe(false);
-    expect(copiesOf(liveJourney('m', 0, 6)).get('m')!.inTransit).toBe(true);
+    expect(ledgerOf(liveJourney('m', 0, 6)).get('m')!.inTransit).toBe(true);
   });
 
   it('the same event stream gives the same outcome through both paths (the run with its final queues, and the events alone)', () => {
@@ -127,32 +128,34 @@ describe('outcomes from the events alone (the live lanes)', () => {
 
 describe('a run cut off while another message still loops', () => {
   it('a message dropped before the cut is dropped, not "still moving" (decideOutcome read truncated as moving for it)', () => {
-    const o = decideOutcome({
-      events: [
-        {
-          kind: 'published',
-          exchange: 'x',
-          routingKey: 'nowhere',
-          origin: { kind: 'step' },
-          headers: {},
-          mandatory: false,
-          t: 0,
-          seq: 0,
-          msgId: 'm',
-          body: 'm',
-        },
-        { kind: 'unroutable', exchange: 'x', routingKeys: ['nowhere'], t: 0, seq: 1, msgId: 'm', body: 'm' },
-        { kind: 'dropped', why: 'no-route', exchange: 'x', t: 0, seq: 2, msgId: 'm', body: 'm' },
-      ],
-      inQueues: [],
-      truncated: true,
-      endTime: 86_400_000,
-      ackedBy: undefined,
-      attempts: 0,
-      holder: undefined,
-      path: [],
-      otherCopies: { processed: 0, dropped: 1 },
-    });
+    const events: SimEvent[] = [
+      {
+        kind: 'published',
+        exchange: 'x',
+        routingKey: 'nowhere',
+        origin: { kind: 'step' },
+        headers: {},
+        mandatory: false,
+        t: 0,
+        seq: 0,
+        msgId: 'm',
+        body: 'm',
+      },
+      {
+        kind: 'routed',
+        exchange: 'x',
+        routingKeys: ['nowhere'],
+        queues: [],
+        exchanges: [],
+        t: 0,
+        seq: 1,
+        msgId: 'm',
+        body: 'm',
+      },
+      { kind: 'unroutable', exchange: 'x', routingKeys: ['nowhere'], t: 0, seq: 2, msgId: 'm', body: 'm' },
+      { kind: 'dropped', why: 'no-route', exchange: 'x', t: 0, seq: 3, msgId: 'm', body: 'm' },
+    ];
+    const o = decideOutcome(ledgerOf(events).get('m')!, { truncated: true, endTime: 86_400_000 });
     expect(o).toEqual({ kind: 'dropped', why: 'no-route', exchange: 'x' });
   });
 });

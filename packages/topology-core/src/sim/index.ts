@@ -38,6 +38,7 @@ export {
   deadLetteringQueuesOf,
   type BrokerOps,
   type MessageTrace,
+  streamsOf,
   traceMessages,
   type TraceOptions,
 } from './messageTrace.js';
@@ -53,10 +54,13 @@ export {
   decideOutcome,
   endingOf,
   isMoving,
+  type Ending,
+  type FateContext,
   type MessageOutcome,
-  type OutcomeFacts,
   type OutcomeKind,
 } from './messageOutcome.js';
 export { describeOutcome, dropText, type OutcomeContext, outcomeTone, parkedFate } from './outcomeText.js';
 export { outcomesOfRun, type RunOutcomes } from './runOutcomes.js';
-export { copiesOf, outcomesOfEvents, type CopiesAt, type EventOutcomeOptions } from './eventOutcomes.js';
+export { type EventOutcomeOptions, fateRulesOf, type FateRules, outcomesOfEvents } from './eventOutcomes.js';
+export { CopyLedger, foldEvent, ledgerOf, type LedgerOptions } from './copyLedger.js';
+export { type DropFact, type LedgerRules, MessageCopies, type RouteStep } from './messageCopies.js';

@@ -1,10 +1,17 @@
 /**
- * What became of one message in a run: THE outcome that every place states (timeline lanes,
- * message detail, budget, compare, simulate, lint's retry rules, the upgrade check, template
- * explanations). Decided here once, from the message's events and where the run left it.
+ * What became of one message in a run or a trace: THE outcome that every place states (timeline
+ * lanes, message detail, budget, compare, simulate, lint's retry rules, the upgrade check, template
+ * explanations, a live trace's accounting, the web's playback, the rehearsal's outcomes). Decided
+ * here once (decideOutcome), from the message's copies as the copy ledger (copyLedger.ts) has them.
+ *
+ * The vocabulary, once: a message is still moving (a copy in flight, or waiting where a consumer
+ * or a TTL moves it on), parked (resting where nothing moves it), acked, refused back to its
+ * publisher (publish-nacked, returned), dropped (why), expired, ended by a delivery limit, or held
+ * unacked. A new end (an app that gave up and acked: `discarded`) is one more member of the union
+ * below, decided where decideOutcome turns an ack into the message's end.
  */
-import type { DropReason, SimEvent } from './events.js';
-import type { Ending } from '../templates/types.js';
+import type { DropReason } from './events.js';
+import { PATH_TAIL, type DropFact, type MessageCopies } from './messageCopies.js';
 
 export type MessageOutcome =
   /**
@@ -37,31 +44,29 @@ export type MessageOutcome =
   /** still moving when the run stopped at `atMs`: `attempts` so far, in the loop through `cycle` */
   | { readonly kind: 'moving'; readonly attempts: number; readonly cycle: readonly string[]; readonly atMs: number }
   /** delivered and held unacked (`hold`) by this consumer: no later `multiple` settled it */
-  | { readonly kind: 'held'; readonly consumer: string };
+  | { readonly kind: 'held'; readonly consumer: string }
+  /** the broker refused its publish (confirm nack: `queue`'s x-overflow reject-publish): the publisher was told, no copy kept */
+  | { readonly kind: 'publish-nacked'; readonly queue?: string }
+  /** its mandatory publish routed to no queue: returned to the publisher (basic.return 312), no copy kept */
+  | { readonly kind: 'returned'; readonly exchange: string; readonly routingKey: string };
 
 export type OutcomeKind = MessageOutcome['kind'];
 
-/** What the trace read from the message's events, and where the run left it. */
-export interface OutcomeFacts {
-  readonly events: readonly SimEvent[];
-  /** queues the message (a copy of it) sits in when the run ended */
-  readonly inQueues: readonly string[];
-  /** queues where a message keeps moving (a consumer reads it, or a TTL moves it on) */
-  readonly activeQueues?: ReadonlySet<string>;
-  /** queues with a dead-letter route: a message with its own expiration there moves on when it expires */
-  readonly deadLettering?: ReadonlySet<string>;
-  /** the run was cut off (horizon or event bound) */
+/** Where the run left things, for reading a message's fate from its copies. */
+export interface FateContext {
+  /**
+   * the run was cut off (horizon or event bound), or the trace is still running: a copy on its
+   * way (between queues, at a consumer, waiting where a consumer or a TTL moves it on) is still moving
+   */
   readonly truncated: boolean;
-  /** the virtual ms the run stopped at */
+  /** the virtual ms the run stopped at (or the trace got to) */
   readonly endTime: number;
-  /** the work consumer whose successful processing acked it (undefined: none did) */
-  readonly ackedBy: string | undefined;
-  readonly attempts: number;
-  /** a consumer holding it unacked */
-  readonly holder: string | undefined;
-  /** every queue it was enqueued in, in order */
-  readonly path: readonly string[];
-  readonly otherCopies: { readonly processed: number; readonly dropped: number };
+  /** a queue where a message keeps moving (a consumer reads it, or a TTL moves it on); a stream never is */
+  readonly active?: (queue: string) => boolean;
+  /** a queue with a dead-letter route: a message with its own expiration there moves on when it expires */
+  readonly deadLettering?: (queue: string) => boolean;
+  /** the order queues are named in (the design's); default: the order the copies came */
+  readonly rank?: (queue: string) => number;
 }
 
 /** The queues of the loop the message is in: from the previous visit of the last queue it entered. */
@@ -79,18 +84,13 @@ export function cycleOf(path: readonly string[]): string[] {
   }
   return [path[path.length - 1]!];
 }
-const MAX_CYCLE = 64;
+/** the ledger keeps PATH_TAIL (3 x MAX_CYCLE) queues of the path: all this looks at */
+const MAX_CYCLE = PATH_TAIL / 3;
 
 /** A drop, said as what ended the message: an expiry, a delivery limit, or the drop itself. */
-function dropOutcome(events: readonly SimEvent[]): MessageOutcome {
-  const i = events.map((e) => e.kind).lastIndexOf('dropped');
-  const d = events[i] as Extract<SimEvent, { kind: 'dropped' }>;
-  const before = events[i - 1];
-  if (d.why === 'no-dlx' && d.queue !== undefined && before?.kind === 'expired' && before.queue === d.queue)
-    return { kind: 'expired', queue: d.queue };
-  // a quorum queue returns it once more (requeued) and then dead-letters it for delivery_limit
-  if (d.why === 'no-dlx' && d.queue !== undefined && before?.kind === 'requeued' && before.queue === d.queue)
-    return { kind: 'limit', limit: 'delivery-limit', queue: d.queue };
+function dropOutcome(d: DropFact): MessageOutcome {
+  if (d.ended === 'expired' && d.queue !== undefined) return { kind: 'expired', queue: d.queue };
+  if (d.ended === 'limit' && d.queue !== undefined) return { kind: 'limit', limit: 'delivery-limit', queue: d.queue };
   return {
     kind: 'dropped',
     why: d.why,
@@ -99,47 +99,66 @@ function dropOutcome(events: readonly SimEvent[]): MessageOutcome {
   };
 }
 
-/** its last arrival in `q` carried an expiry (a per-message TTL, or the queue's) */
-function expiresIn(events: readonly SimEvent[], q: string): boolean {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i]!;
-    if (e.kind === 'enqueued' && e.queue === q) return e.expiresAt !== undefined;
-  }
-  return false;
+function movingOutcome(c: MessageCopies, attempts: number, atMs: number): MessageOutcome {
+  return { kind: 'moving', attempts, cycle: cycleOf(c.path), atMs };
 }
 
-export function decideOutcome(f: OutcomeFacts): MessageOutcome {
-  const last = f.events[f.events.length - 1];
-  const moving: MessageOutcome = { kind: 'moving', attempts: f.attempts, cycle: cycleOf(f.path), atMs: f.endTime };
+/**
+ * THE fate of a message, read from its copies in the ledger (copyLedger.ts). A copy still on its
+ * way keeps it moving; else a copy resting in a queue parks it; else a successful processing acked
+ * it; else it was refused back to its publisher (publish-nacked, returned), dropped, expired, ended
+ * by a limit, or is held unacked by a consumer. Undefined: nothing shows where it is (in transit).
+ */
+export function decideOutcome(c: MessageCopies, f: FateContext): MessageOutcome | undefined {
+  const last = c.lastKind;
+  const { consumer: ackedBy, attempts } = c.settledBy;
+
+  const inQueues = c.restingIn(f.rank);
   if (f.truncated) {
     // waiting where a consumer or a TTL moves it on, or between queues (delivered, republished, held by an exchange)
-    if (f.inQueues.some((q) => f.activeQueues?.has(q) || (f.deadLettering?.has(q) && expiresIn(f.events, q))))
-      return moving;
-    if (f.inQueues.length === 0 && last !== undefined && last.kind !== 'acked' && last.kind !== 'dropped')
-      return moving;
+    if (inQueues.some((q) => !c.isStream(q) && (f.active?.(q) || (f.deadLettering?.(q) && c.expiresIn(q)))))
+      return movingOutcome(c, attempts, f.endTime);
+    if (inQueues.length === 0 && last !== undefined && !c.lastEnded) return movingOutcome(c, attempts, f.endTime);
   }
-  if (f.inQueues.length > 0) {
-    const copies = f.otherCopies.processed > 0 || f.otherCopies.dropped > 0;
+  if (inQueues.length > 0) {
+    const copies = c.processed > 0 || c.drops > 0;
     return {
       kind: 'parked',
-      queue: f.inQueues[0]!,
-      ...(f.inQueues.length > 1 ? { also: f.inQueues.slice(1) } : {}),
-      ...(copies ? { otherCopies: f.otherCopies } : {}),
+      queue: inQueues[0]!,
+      ...(inQueues.length > 1 ? { also: inQueues.slice(1) } : {}),
+      ...(copies ? { otherCopies: { processed: c.processed, dropped: c.drops } } : {}),
     };
   }
-  if (f.ackedBy !== undefined) return { kind: 'acked', consumer: f.ackedBy, attempt: f.attempts };
+  // the one place an ack becomes the message's end (an app that gave up and acked would be told apart here)
+  if (ackedBy !== undefined) return { kind: 'acked', consumer: ackedBy, attempt: attempts };
   // cut off after an ack of no processing (a republish-then-ack whose copy is on its way): still moving;
-  // after its drop it is dropped, however long the run went on for the other messages
-  if (f.truncated && last?.kind !== 'dropped') return moving;
-  if (f.events.some((e) => e.kind === 'dropped')) return dropOutcome(f.events);
-  if (f.holder !== undefined) return { kind: 'held', consumer: f.holder };
+  // after its drop (or refusal) it is that, however long the run went on for the other messages
+  if (f.truncated && last !== 'dropped' && last !== 'publish-nacked' && last !== 'returned')
+    return movingOutcome(c, attempts, f.endTime);
+  if (c.nacked) return { kind: 'publish-nacked', ...(c.nacked.queue !== undefined ? { queue: c.nacked.queue } : {}) };
+  if (c.returned) return { kind: 'returned', exchange: c.returned.exchange, routingKey: c.returned.routingKey };
+  if (c.drop) return dropOutcome(c.drop);
+  const holder = c.holder;
+  if (holder !== undefined) return { kind: 'held', consumer: holder };
   // settled by a consumer that reports no processing: the last one that acked it
-  const acker = [...f.events].reverse().find((e) => e.kind === 'acked');
-  return { kind: 'acked', consumer: acker && 'consumer' in acker ? acker.consumer : '', attempt: f.attempts };
+  if (c.lastAcker !== undefined) return { kind: 'acked', consumer: c.lastAcker, attempt: attempts };
+  return undefined;
 }
 
 /** Whether the message came to no end within the run (the retry, as far as the run shows, never ends). */
 export const isMoving = (o: MessageOutcome): boolean => o.kind === 'moving';
+
+/** Where a failing message ends, as a template documents it (its tests check it by simulation). */
+export type Ending =
+  /** `also`: queues that receive a copy as well (fanout / several matching bindings) */
+  | { readonly kind: 'queue'; readonly queue: string; readonly also?: readonly string[] }
+  /** gone from the broker (dropped, expired, a limit, or refused back to its publisher) */
+  | { readonly kind: 'dropped' }
+  | { readonly kind: 'acked' }
+  /** it keeps cycling (the run is cut off) */
+  | { readonly kind: 'cycling' }
+  /** delivered and held unacked (`hold`) by this consumer: no later `multiple` settled it */
+  | { readonly kind: 'held'; readonly consumer: string };
 
 /** The outcome as a template's documented ending (what the templates promise and their tests compare). */
 export function endingOf(o: MessageOutcome): Ending {
@@ -151,6 +170,8 @@ export function endingOf(o: MessageOutcome): Ending {
     case 'dropped':
     case 'expired':
     case 'limit':
+    case 'publish-nacked':
+    case 'returned':
       return { kind: 'dropped' };
     case 'moving':
       return { kind: 'cycling' };

@@ -4,11 +4,19 @@
  */
 import type { SimEvent } from './events.js';
 import type { SimulationResult } from './types.js';
-import type { Ending } from '../templates/types.js';
 import type { Topology } from '../model/definitions.js';
 import type { ConsumerSpec } from '../model/consumer.js';
 import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
-import { decideOutcome, endingOf, type MessageOutcome, type OutcomeFacts } from './messageOutcome.js';
+import {
+  cycleOf,
+  decideOutcome,
+  endingOf,
+  type Ending,
+  type FateContext,
+  type MessageOutcome,
+} from './messageOutcome.js';
+import { CopyLedger } from './copyLedger.js';
+import type { MessageCopies } from './messageCopies.js';
 
 export interface MessageTrace {
   readonly msgId: string;
@@ -53,6 +61,8 @@ export interface TraceOptions {
   readonly activeQueues?: ReadonlySet<string>;
   /** queues with a dead-letter route: a message with its own expiration there moves on when it expires */
   readonly deadLettering?: ReadonlySet<string>;
+  /** queues read by offset (streams): a delivery leaves the message there (a delivery's `x-stream-offset` tells too) */
+  readonly streams?: ReadonlySet<string>;
 }
 
 /**
@@ -65,15 +75,18 @@ export function activeQueuesOf(design: {
   readonly consumers: readonly ConsumerSpec[];
 }): Set<string> {
   // a stream's reader moves nothing (read by offset): a message in a stream is parked
-  const streams = new Set(
-    design.topology.queues.filter((q) => q.arguments?.['x-queue-type'] === 'stream').map((q) => q.name),
-  );
+  const streams = streamsOf(design);
   const s = new Set<string>(design.consumers.map((c) => c.queue).filter((q) => !streams.has(q)));
   for (const q of design.topology.queues) {
     const a = effectiveArguments(queueEffectiveSettings(q, design.topology));
     if (a['x-message-ttl'] !== undefined && typeof a['x-dead-letter-exchange'] === 'string') s.add(q.name);
   }
   return s;
+}
+
+/** A design's streams (read by offset: a delivery leaves the message there). */
+export function streamsOf(design: { readonly topology: Topology }): Set<string> {
+  return new Set(design.topology.queues.filter((q) => q.arguments?.['x-queue-type'] === 'stream').map((q) => q.name));
 }
 
 /** Queues with a dead-letter exchange (arguments or policies): an expiring message there moves on. */
@@ -87,169 +100,152 @@ export function deadLetteringQueuesOf(topology: Topology): Set<string> {
   );
 }
 
-/** Groups events by message and builds each message's trace. */
+/** Each message's trace from a run's events, its outcome read where the run left its copies. */
 export function traceMessages(result: SimulationResult, opts: TraceOptions = {}): MessageTrace[] {
-  const byMsg = new Map<string, SimEvent[]>();
-  for (const e of result.events) {
-    let list = byMsg.get(e.msgId);
-    if (!list) byMsg.set(e.msgId, (list = []));
-    list.push(e);
-  }
-  const finalQueues = new Map<string, string[]>();
-  for (const [q, msgs] of Object.entries(result.final))
-    for (const m of msgs) {
-      const l = finalQueues.get(m.msgId) ?? [];
-      if (!l.includes(q)) l.push(q);
-      finalQueues.set(m.msgId, l);
-    }
+  const truncated = result.truncated;
+  // the run's queues in their order (only asked when a message rests in several)
+  let order: Map<string, number> | undefined;
+  const rank = (q: string): number =>
+    (order ??= new Map(Object.keys(result.final).map((name, i) => [name, i]))).get(q) ?? Number.MAX_SAFE_INTEGER;
+  return traceEvents(result.events, opts, {
+    truncatedFor: () => truncated,
+    endTime: result.stoppedAt ?? result.endTime,
+    rank,
+  });
+}
+
+export interface EventReading {
+  /** whether the run is cut off for this message (the run's flag, or what its copies show) */
+  readonly truncatedFor: (copies: MessageCopies) => boolean;
+  readonly endTime: number;
+  readonly rank?: (queue: string) => number;
+}
+
+/** Each message's trace from events: its journey, and its outcome from the copy ledger. */
+export function traceEvents(events: readonly SimEvent[], opts: TraceOptions, reading: EventReading): MessageTrace[] {
   const work = opts.workConsumers ? new Set(opts.workConsumers) : undefined;
+  const ledger = new CopyLedger({
+    ...(work ? { workConsumers: work } : {}),
+    ...(opts.streams ? { streams: opts.streams } : {}),
+  });
+  const journeys = new Map<string, Journey>();
+  for (const e of events) {
+    if (e.msgId === '' || e.kind === 'depth') continue;
+    ledger.apply(e);
+    let j = journeys.get(e.msgId);
+    if (!j) journeys.set(e.msgId, (j = new Journey(e.body)));
+    j.add(e, work);
+  }
+  const active = opts.activeQueues;
+  const deadLettering = opts.deadLettering;
   const out: MessageTrace[] = [];
-  for (const [msgId, events] of byMsg) {
-    const where = {
-      inQueues: finalQueues.get(msgId) ?? [],
-      truncated: result.truncated,
-      endTime: result.stoppedAt ?? result.endTime,
-      ...(opts.activeQueues ? { activeQueues: opts.activeQueues } : {}),
-      ...(opts.deadLettering ? { deadLettering: opts.deadLettering } : {}),
+  for (const [msgId, j] of journeys) {
+    const copies = ledger.get(msgId)!;
+    const ctx: FateContext = {
+      truncated: reading.truncatedFor(copies),
+      endTime: reading.endTime,
+      ...(active ? { active: (q: string) => active.has(q) } : {}),
+      ...(deadLettering ? { deadLettering: (q: string) => deadLettering.has(q) } : {}),
+      ...(reading.rank ? { rank: reading.rank } : {}),
     };
-    out.push(traceOne(msgId, events, where, work));
+    const attemptTimes = j.attemptTimes();
+    // nothing shows where it is: between queues when the events stop
+    const outcome = decideOutcome(copies, ctx) ?? {
+      kind: 'moving',
+      attempts: attemptTimes.length,
+      cycle: cycleOf(copies.path),
+      atMs: reading.endTime,
+    };
+    out.push({
+      msgId,
+      body: j.body,
+      attemptTimes,
+      attempts: attemptTimes.length,
+      delaysMs: attemptTimes.slice(1).map((t, i) => t - attemptTimes[i]!),
+      outcome,
+      endsIn: endingOf(outcome),
+      endTime: j.lastT,
+      path: j.path,
+      ops: j.ops,
+    });
   }
   return out;
 }
 
-type Where = Pick<OutcomeFacts, 'inQueues' | 'truncated' | 'endTime' | 'activeQueues' | 'deadLettering'>;
+/** One message's journey (what the trace shows besides its outcome): attempt times, path, broker work. */
+class Journey {
+  readonly path: string[] = [];
+  readonly ops = {
+    publishes: 0,
+    deadLetterings: 0,
+    routings: 0,
+    enqueues: 0,
+    deliveries: 0,
+    requeues: 0,
+    delayed: 0,
+    expirations: 0,
+    drops: 0,
+  };
+  private readonly processedAt: number[] = [];
+  /** work consumer -> its deliveries' times (script consumers report no processing: these are its attempts) */
+  private readonly deliveredAt = new Map<string, number[]>();
+  lastT = 0;
 
-function traceOne(
-  msgId: string,
-  events: readonly SimEvent[],
-  where: Where,
-  work: Set<string> | undefined,
-): MessageTrace {
-  let attemptTimes: number[] = [];
-  const path: string[] = [];
-  let publishes = 0,
-    deadLetterings = 0,
-    routings = 0,
-    enqueues = 0,
-    deliveries = 0,
-    requeues = 0,
-    delayed = 0,
-    expirations = 0,
-    drops = 0;
-  let ackedBy: string | undefined;
-  let processedOk = 0;
-  // consumers that report processing, and consumer republishes by time (a republish-then-ack is not a settled copy)
-  const processors = new Set<string>();
-  const lastOk = new Map<string, boolean>();
-  const republishedAt = new Set<string>();
-  for (const e of events) {
-    if (e.kind === 'processed') processors.add(e.consumer);
-    else if (e.kind === 'published' && e.origin.kind === 'consumer') republishedAt.add(`${e.origin.id}\u0000${e.t}`);
-  }
-  // script consumers emit no 'processed': fall back to the deliveries of the consumer that saw it most
-  const deliveredAt = new Map<string, number[]>();
-  const lastOutcome = new Map<string, SimEvent['kind']>();
-  // delivered and not settled, per consumer (a `hold` that nothing settled)
-  const unsettled = new Map<string, number>();
-  const bump = (c: string, d: number): void => void unsettled.set(c, (unsettled.get(c) ?? 0) + d);
-  for (const e of events) {
-    if (e.kind === 'delivered') bump(e.consumer, 1);
-    else if (e.kind === 'acked' || e.kind === 'rejected' || e.kind === 'requeued') bump(e.consumer, -1);
+  constructor(readonly body: string) {}
+
+  add(e: SimEvent, work: ReadonlySet<string> | undefined): void {
+    this.lastT = e.t;
+    const o = this.ops;
     switch (e.kind) {
       case 'published':
-        publishes++;
+        o.publishes++;
         break;
       case 'routed':
-        routings++;
+        o.routings++;
         break;
       case 'enqueued':
-        enqueues++;
-        path.push(e.queue);
+        o.enqueues++;
+        this.path.push(e.queue);
         break;
       case 'delivered':
-        deliveries++;
+        o.deliveries++;
         if (!work || work.has(e.consumer)) {
-          const l = deliveredAt.get(e.consumer);
+          const l = this.deliveredAt.get(e.consumer);
           if (l) l.push(e.t);
-          else deliveredAt.set(e.consumer, [e.t]);
+          else this.deliveredAt.set(e.consumer, [e.t]);
         }
         break;
       case 'processed':
-        lastOk.set(e.consumer, e.ok);
-        if (!work || work.has(e.consumer)) attemptTimes.push(e.t);
-        break;
-      case 'acked':
-        if (!work || work.has(e.consumer)) {
-          // the consumer's last processing before this ack (events are in order)
-          const ok = lastOk.get(e.consumer) ?? false;
-          if (ok) {
-            ackedBy = e.consumer;
-            processedOk++;
-          }
-        }
-        // a script consumer reports no processing: its ack (not a republish-then-ack) settles that copy
-        if (!processors.has(e.consumer) && !republishedAt.has(`${e.consumer}\u0000${e.t}`)) processedOk++;
-        lastOutcome.set(e.consumer, e.kind);
-        break;
-      case 'rejected':
-        lastOutcome.set(e.consumer, e.kind);
+        if (!work || work.has(e.consumer)) this.processedAt.push(e.t);
         break;
       case 'requeued':
-        requeues++;
-        lastOutcome.set(e.consumer, e.kind);
+        o.requeues++;
         break;
       case 'dead-lettered':
-        deadLetterings++;
+        o.deadLetterings++;
         break;
       case 'delayed':
-        delayed++;
+        o.delayed++;
         break;
       case 'expired':
-        expirations++;
+        o.expirations++;
         break;
       case 'dropped':
-        drops++;
+        o.drops++;
         break;
       default:
         break;
     }
   }
-  if (attemptTimes.length === 0 && deliveredAt.size > 0) {
-    let best: [string, number[]] | undefined;
-    for (const entry of deliveredAt) if (!best || entry[1].length > best[1].length) best = entry;
-    attemptTimes = best![1];
-    // a script consumer whose last word on it was an ack (not a republish-then-ack, which publishes after)
-    const lastEvent = [...events].reverse().find((e) => 'consumer' in e && e.consumer === best![0]);
-    const acked =
-      lastOutcome.get(best![0]) === 'acked' &&
-      lastEvent?.kind === 'acked' &&
-      !events.some(
-        (e) => e.kind === 'published' && e.origin.kind === 'consumer' && e.origin.id === best![0] && e.t >= lastEvent.t,
-      );
-    ackedBy = acked ? best![0] : undefined;
+
+  /**
+   * processing attempts by the work consumers; none reported (script consumers): the deliveries of
+   * the one that got it most (the ledger's settledBy counts the same ones)
+   */
+  attemptTimes(): number[] {
+    if (this.processedAt.length > 0 || this.deliveredAt.size === 0) return this.processedAt;
+    let best: number[] = [];
+    for (const l of this.deliveredAt.values()) if (l.length > best.length) best = l;
+    return best;
   }
-  const delaysMs = attemptTimes.slice(1).map((t, i) => t - attemptTimes[i]!);
-  const holder = [...unsettled].find(([, n]) => n > 0)?.[0];
-  const outcome = decideOutcome({
-    ...where,
-    events,
-    ackedBy,
-    attempts: attemptTimes.length,
-    holder,
-    path,
-    otherCopies: { processed: processedOk, dropped: drops },
-  });
-  const last = events[events.length - 1];
-  return {
-    msgId,
-    body: events[0]?.body ?? '',
-    attemptTimes,
-    attempts: attemptTimes.length,
-    delaysMs,
-    outcome,
-    endsIn: endingOf(outcome),
-    endTime: last ? last.t : 0,
-    path,
-    ops: { publishes, deadLetterings, routings, enqueues, deliveries, requeues, delayed, expirations, drops },
-  };
 }

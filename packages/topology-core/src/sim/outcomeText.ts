@@ -97,13 +97,24 @@ export function describeOutcome(o: MessageOutcome, ctx: OutcomeContext): string 
       return `ended by the delivery limit of ${o.queue}: dropped (no dead-letter exchange)`;
     case 'held':
       return `held unacked by ${o.consumer} (nothing settles it)`;
+    case 'publish-nacked':
+      return `refused: the broker nacked its publish${o.queue !== undefined ? ` (${o.queue} is full: x-overflow reject-publish)` : ''}`;
+    case 'returned':
+      return `returned to the publisher: no queue is bound for ${o.routingKey === '' ? 'its routing key' : `'${o.routingKey}'`} at ${o.exchange === '' ? 'the default exchange' : o.exchange}`;
   }
 }
 
 /** The first words of an outcome: how a lane or a table column colours and sorts it. */
 export function outcomeTone(o: MessageOutcome): 'ok' | 'loss' | 'rest' | 'open' {
   if (o.kind === 'acked') return o.neverEndsFailingAlways ? 'open' : 'ok';
-  if (o.kind === 'dropped' || o.kind === 'expired' || o.kind === 'limit') return 'loss';
+  if (
+    o.kind === 'dropped' ||
+    o.kind === 'expired' ||
+    o.kind === 'limit' ||
+    o.kind === 'publish-nacked' ||
+    o.kind === 'returned'
+  )
+    return 'loss';
   if (o.kind === 'parked') return 'rest';
   return 'open';
 }

@@ -7,7 +7,8 @@ import { DESIGN_FORMAT, DESIGN_VERSION } from '../model/design.js';
 import { exchangeNodeId, queueNodeId, consumerNodeId, publisherNodeId, type NodeId } from '../model/nodeIds.js';
 import { positionsFromHints } from './layout.js';
 import { placeSettings } from './settingsPlacement.js';
-import type { BuiltTemplate, DocumentedOutcome, Ending, LayoutHints, ParamValues, RetryTemplate } from './types.js';
+import type { Ending } from '../sim/messageOutcome.js';
+import type { BuiltTemplate, DocumentedOutcome, LayoutHints, ParamValues, RetryTemplate } from './types.js';
 
 export const exchange = (name: string, type: ExchangeType = 'direct', args: AmqpTable = {}): ExchangeDef => ({
   name,

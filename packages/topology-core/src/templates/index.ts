@@ -2,7 +2,6 @@
 export {
   type BuiltTemplate,
   type DocumentedOutcome,
-  type Ending,
   type LayoutHints,
   type ParamSpec,
   type ParamType,

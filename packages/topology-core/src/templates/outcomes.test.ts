@@ -7,7 +7,7 @@ import { listTemplates, buildTemplate } from './registry.js';
 import { simulate } from '../sim/simulate.js';
 import { designToSimulation } from '../sim/designToSimulation.js';
 import { activeQueuesOf, traceMessages } from '../sim/messageTrace.js';
-import type { Ending } from './types.js';
+import type { Ending } from '../sim/messageOutcome.js';
 
 const norm = (e: Ending) =>
   e.kind === 'queue' ? { kind: 'queue', queues: [e.queue, ...(e.also ?? [])].sort() } : { kind: e.kind };

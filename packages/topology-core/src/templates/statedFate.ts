@@ -7,10 +7,9 @@
  */
 import type { BrokerProfileId, Design } from '../model/design.js';
 import { computeBudget } from '../budget/budget.js';
-import type { MessageOutcome } from '../sim/messageOutcome.js';
 import { endingOf } from '../sim/messageOutcome.js';
 import { buildTemplate } from './registry.js';
-import type { Ending } from './types.js';
+import type { Ending, MessageOutcome } from '../sim/messageOutcome.js';
 
 export interface StatedFate {
   readonly profile: BrokerProfileId;

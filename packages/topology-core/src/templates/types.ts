@@ -1,6 +1,7 @@
 /** Retry strategy templates: typed parameters in, a complete Design (and its story) out. */
 import type { Design, BrokerProfileId } from '../model/design.js';
 import type { NodeId } from '../model/nodeIds.js';
+import type { Ending } from '../sim/messageOutcome.js';
 
 export type ParamType = 'integer' | 'string' | 'boolean' | 'enum' | 'integer-list';
 export type ParamValue = number | string | boolean | readonly number[];
@@ -24,17 +25,6 @@ export interface ParamSpec {
 }
 
 export type ParamValues = { readonly [name: string]: ParamValue };
-
-/** Where a failing message ends. */
-export type Ending =
-  /** `also`: queues that receive a copy as well (fanout / several matching bindings) */
-  | { readonly kind: 'queue'; readonly queue: string; readonly also?: readonly string[] }
-  | { readonly kind: 'dropped' }
-  | { readonly kind: 'acked' }
-  /** it keeps cycling (the run is cut off) */
-  | { readonly kind: 'cycling' }
-  /** delivered and held unacked (`hold`) by this consumer: no later `multiple` settled it */
-  | { readonly kind: 'held'; readonly consumer: string };
 
 /** What the template promises for one message under a failure model; the tests check it by simulation. */
 export interface DocumentedOutcome {
