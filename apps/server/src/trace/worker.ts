@@ -302,6 +302,12 @@ export class TraceWorker {
         this.settle(ch, msg);
         if (traced) ctx.emit(this.lane, { kind: 'acked', msgId, body, queue: q, consumer });
         return;
+      case 'discard':
+        // the application gives up: a basic.ack, and the message is gone
+        settleDelivery(ch, msg, { kind: 'ack' });
+        this.settle(ch, msg);
+        if (traced) ctx.emit(this.lane, { kind: 'acked', msgId, body, queue: q, consumer, discarded: true });
+        return;
       case 'reject':
         settleDelivery(ch, msg, action);
         this.settle(ch, msg);

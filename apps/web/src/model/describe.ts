@@ -45,6 +45,8 @@ export function actionText(a: ConsumerAction): string {
     case 'ack':
       // multiple: this delivery and every earlier unacked one on the channel
       return a.multiple ? 'ack multiple' : 'ack';
+    case 'discard':
+      return 'discard (acked unprocessed: lost)';
     case 'reject':
       return a.multiple ? 'nack multiple (dead-letter)' : 'reject';
     case 'requeue':

@@ -235,8 +235,8 @@ export function readCelery(file: AppFile): AppReading {
                 maxMs: Math.max(...delaysMs),
                 ...(uniform ? {} : { delaysMs }),
               },
-              // the task fails: its message is acked (task_acks_on_failure_or_timeout) and leaves the broker
-              recover: { kind: 'ack' },
+              // the task fails: its message is acked (task_acks_on_failure_or_timeout) and leaves the broker unprocessed
+              recover: { kind: 'discard' },
             },
           },
         ],

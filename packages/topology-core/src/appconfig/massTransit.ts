@@ -178,7 +178,7 @@ export function readMassTransit(file: AppFile): AppReading {
     if (discardCall)
       src.read(
         'DiscardFaultedMessages',
-        'faulted messages are discarded (acked), not moved to the error queue',
+        'faulted messages are discarded (acked and lost), not moved to the error queue',
         lineAt(text, at0 + discardCall.at),
       );
     const errorQ = `${e.name}_error`;
@@ -188,7 +188,7 @@ export function readMassTransit(file: AppFile): AppReading {
     queues.push(q(e.name, quorum ? { 'x-queue-type': 'quorum' } : {}), q(errorQ), q(skippedQ));
     bindings.push(toQueue(e.name, e.name), toQueue(errorQ, errorQ), toQueue(skippedQ, skippedQ));
     const fault: ConsumerAction = discardCall
-      ? { kind: 'ack' }
+      ? { kind: 'discard' }
       : {
           kind: 'republish',
           exchange: errorQ,

@@ -65,6 +65,10 @@ function action(a: ConsumerAction, indent: string, queue: string): string[] {
             `${indent}held.length = 0;`,
           ]
         : [`${indent}ch.ack(msg);`];
+    case 'discard':
+      return [
+        `${indent}ch.ack(msg); // gives up: the broker forgets it and the message is lost (log or keep it first)`,
+      ];
     case 'reject':
       return a.multiple
         ? [

@@ -54,6 +54,12 @@ export type Condition =
  */
 export type ConsumerAction =
   | { readonly kind: 'ack'; readonly multiple?: boolean }
+  /**
+   * The application gives up and acks (basic.ack): the broker forgets the message and nothing keeps
+   * it. Spring's stateless retry with no recoverer, MassTransit's DiscardFaultedMessages, a Celery
+   * task out of retries. Said `discarded`, never `acked`: the broker saw an ack, the work was not done.
+   */
+  | { readonly kind: 'discard' }
   /** basic.reject requeue=false (with multiple: basic.nack requeue=false): dead-letters where the queue has a DLX */
   | { readonly kind: 'reject'; readonly multiple?: boolean }
   /**

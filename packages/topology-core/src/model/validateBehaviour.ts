@@ -147,6 +147,8 @@ function checkAction(ctx: BehaviourCheckContext, path: string, a: unknown, depth
       if (a.multiple === true && depth > 0)
         ctx.sink.error(`${path}.multiple`, 'action-multiple', 'a recoverer settles its own delivery only');
       return;
+    case 'discard':
+      return;
     case 'hold':
       if (depth > 0) ctx.sink.error(`${path}.kind`, 'action-kind', 'a recoverer cannot hold its delivery');
       return;
@@ -218,7 +220,7 @@ function checkAction(ctx: BehaviourCheckContext, path: string, a: unknown, depth
       ctx.sink.error(
         `${path}.kind`,
         'action-kind',
-        `action kind must be ack, reject, requeue, hold, republish or retryInProcess; got ${JSON.stringify(a.kind)}`,
+        `action kind must be ack, discard, reject, requeue, hold, republish or retryInProcess; got ${JSON.stringify(a.kind)}`,
       );
   }
 }

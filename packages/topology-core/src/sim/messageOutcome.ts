@@ -30,6 +30,11 @@ export type MessageOutcome =
       readonly otherCopies?: { readonly processed: number; readonly dropped: number };
     }
   | { readonly kind: 'dropped'; readonly why: DropReason; readonly queue?: string; readonly exchange?: string }
+  /**
+   * the application gave up on it at attempt `attempt` and acked it (`discard`): the broker forgot
+   * a message that was never processed. Not `acked`: users read that as done
+   */
+  | { readonly kind: 'discarded'; readonly consumer: string; readonly attempt: number }
   /** its TTL ran out in `queue`, which has no dead-letter exchange: gone */
   | { readonly kind: 'expired'; readonly queue: string }
   /** a limit ended it: the quorum queue's delivery limit, with no dead-letter exchange to go to */
@@ -135,7 +140,9 @@ export function decideOutcome(f: OutcomeFacts): MessageOutcome {
   if (f.holder !== undefined) return { kind: 'held', consumer: f.holder };
   // settled by a consumer that reports no processing: the last one that acked it
   const acker = [...f.events].reverse().find((e) => e.kind === 'acked');
-  return { kind: 'acked', consumer: acker && 'consumer' in acker ? acker.consumer : '', attempt: f.attempts };
+  const consumer = acker && 'consumer' in acker ? acker.consumer : '';
+  if (acker?.kind === 'acked' && acker.discarded) return { kind: 'discarded', consumer, attempt: f.attempts };
+  return { kind: 'acked', consumer, attempt: f.attempts };
 }
 
 /** Whether the message came to no end within the run (the retry, as far as the run shows, never ends). */
@@ -152,6 +159,8 @@ export function endingOf(o: MessageOutcome): Ending {
     case 'expired':
     case 'limit':
       return { kind: 'dropped' };
+    case 'discarded':
+      return { kind: 'discarded', consumer: o.consumer };
     case 'moving':
       return { kind: 'cycling' };
     case 'held':

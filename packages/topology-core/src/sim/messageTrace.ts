@@ -188,7 +188,8 @@ function traceOne(
           }
         }
         // a script consumer reports no processing: its ack (not a republish-then-ack) settles that copy
-        if (!processors.has(e.consumer) && !republishedAt.has(`${e.consumer}\u0000${e.t}`)) processedOk++;
+        if (!e.discarded && !processors.has(e.consumer) && !republishedAt.has(`${e.consumer}\u0000${e.t}`))
+          processedOk++;
         lastOutcome.set(e.consumer, e.kind);
         break;
       case 'rejected':
@@ -223,6 +224,7 @@ function traceOne(
     const acked =
       lastOutcome.get(best![0]) === 'acked' &&
       lastEvent?.kind === 'acked' &&
+      lastEvent.discarded !== true &&
       !events.some(
         (e) => e.kind === 'published' && e.origin.kind === 'consumer' && e.origin.id === best![0] && e.t >= lastEvent.t,
       );

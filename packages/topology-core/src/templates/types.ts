@@ -31,6 +31,8 @@ export type Ending =
   | { readonly kind: 'queue'; readonly queue: string; readonly also?: readonly string[] }
   | { readonly kind: 'dropped' }
   | { readonly kind: 'acked' }
+  /** the application gave up and acked it: gone, never processed */
+  | { readonly kind: 'discarded'; readonly consumer: string }
   /** it keeps cycling (the run is cut off) */
   | { readonly kind: 'cycling' }
   /** delivered and held unacked (`hold`) by this consumer: no later `multiple` settled it */

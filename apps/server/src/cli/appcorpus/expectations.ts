@@ -10,7 +10,7 @@ export interface ConsumerExpectation {
   readonly attempts: number;
   /** the waits between attempts, ms (every one) */
   readonly delaysMs: readonly number[];
-  /** `queue:NAME` (rests there), `dropped`, `acked` (the framework acks and forgets it), `cycling` (never ends) */
+  /** `queue:NAME` (rests there), `dropped`, `acked` (processed), `discarded` (the framework gives up, acks and forgets it), `cycling` (never ends) */
   readonly ends: string;
 }
 
@@ -37,14 +37,16 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
     framework: 'celery',
     // retry_kwargs max_retries=3, retry_backoff=True (factor 1), jitter on by default: the upper bounds 1, 2, 4 s;
     // `coutdown = 5` is a misspelt attribute Celery never reads
-    consumers: [{ id: 'BaseTaskWithRetry', queue: 'celery', attempts: 4, delaysMs: [1000, 2000, 4000], ends: 'acked' }],
+    consumers: [
+      { id: 'BaseTaskWithRetry', queue: 'celery', attempts: 4, delaysMs: [1000, 2000, 4000], ends: 'discarded' },
+    ],
     queues: ['celery'],
     findings: { '3.10': [], '4.x': [] },
   },
   'celery/shared_task.py': {
     framework: 'celery',
     // @shared_task(retry_backoff=5, retry_kwargs={'max_retries': 3}), jitter on: the upper bounds 5, 10, 20 s
-    consumers: [{ id: 'some_task', queue: 'celery', attempts: 4, delaysMs: [5000, 10000, 20000], ends: 'acked' }],
+    consumers: [{ id: 'some_task', queue: 'celery', attempts: 4, delaysMs: [5000, 10000, 20000], ends: 'discarded' }],
     queues: ['celery'],
     findings: { '3.10': [], '4.x': [] },
   },
@@ -87,7 +89,7 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
     // stateless interceptor logs "dropped on recovery" and returns: the delivery is acked
     // (setDefaultRequeueRejected(false) never applies)
     consumers: [
-      { id: 'listener-listener.queue', queue: 'listener.queue', attempts: 3, delaysMs: [0, 0], ends: 'acked' },
+      { id: 'listener-listener.queue', queue: 'listener.queue', attempts: 3, delaysMs: [0, 0], ends: 'discarded' },
     ],
     queues: ['listener.queue'],
     findings: { '3.10': [], '4.x': [] },
@@ -167,7 +169,7 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
         queue: 'celery',
         attempts: 6,
         delaysMs: [2000, 4000, 8000, 16000, 32000],
-        ends: 'acked',
+        ends: 'discarded',
       },
     ],
     queues: ['celery'],
@@ -176,7 +178,9 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
   'celery/task.py': {
     framework: 'celery',
     // retry_backoff=True (factor 1), retry_backoff_max=600, jitter on: the upper bounds 1, 2, 4, 8, 16 s
-    consumers: [{ id: 'Task', queue: 'celery', attempts: 6, delaysMs: [1000, 2000, 4000, 8000, 16000], ends: 'acked' }],
+    consumers: [
+      { id: 'Task', queue: 'celery', attempts: 6, delaysMs: [1000, 2000, 4000, 8000, 16000], ends: 'discarded' },
+    ],
     queues: ['celery'],
     findings: { '3.10': [], '4.x': [] },
   },
@@ -198,7 +202,7 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
     framework: 'masstransit',
     // DiscardFaultedMessages: the fault is not moved to FulfillOrder_error
     consumers: [
-      { id: 'FulfillOrder', queue: 'FulfillOrder', attempts: 4, delaysMs: [1000, 1000, 1000], ends: 'acked' },
+      { id: 'FulfillOrder', queue: 'FulfillOrder', attempts: 4, delaysMs: [1000, 1000, 1000], ends: 'discarded' },
     ],
     queues: ['FulfillOrder', 'FulfillOrder_error', 'FulfillOrder_skipped'],
     findings: { '3.10': [], '4.x': [] },
