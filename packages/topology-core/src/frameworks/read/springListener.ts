@@ -9,7 +9,7 @@
  * - stateful retry: each failure is rethrown and the broker redelivers; the retry state is kept by
  *   message id, and after maxAttempts the recoverer runs.
  */
-import type { ConsumerAction, ConsumerBehaviour, Rule } from '../model/consumer.js';
+import type { ConsumerAction, ConsumerBehaviour, Rule } from '../../model/consumer.js';
 
 export type SpringRecoverer =
   | { readonly kind: 'reject' }
