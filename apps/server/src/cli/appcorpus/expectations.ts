@@ -41,14 +41,14 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
       { id: 'BaseTaskWithRetry', queue: 'celery', attempts: 4, delaysMs: [1000, 2000, 4000], ends: 'discarded' },
     ],
     queues: ['celery'],
-    findings: { '3.10': [], '4.x': [] },
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
   },
   'celery/shared_task.py': {
     framework: 'celery',
     // @shared_task(retry_backoff=5, retry_kwargs={'max_retries': 3}), jitter on: the upper bounds 5, 10, 20 s
     consumers: [{ id: 'some_task', queue: 'celery', attempts: 4, delaysMs: [5000, 10000, 20000], ends: 'discarded' }],
     queues: ['celery'],
-    findings: { '3.10': [], '4.x': [] },
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
   },
   'masstransit/MessageNameConsumerDefinition.cs': {
     framework: 'masstransit',
@@ -92,7 +92,7 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
       { id: 'listener-listener.queue', queue: 'listener.queue', attempts: 3, delaysMs: [0, 0], ends: 'discarded' },
     ],
     queues: ['listener.queue'],
-    findings: { '3.10': [], '4.x': [] },
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
     notes: ['stand-in queue "listener.queue"'],
   },
   'spring-amqp/BundleRabbitListenerConfiguration.java': {
@@ -173,7 +173,10 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
       },
     ],
     queues: ['celery'],
-    findings: { '3.10': ['backoff-without-jitter'], '4.x': ['backoff-without-jitter'] },
+    findings: {
+      '3.10': ['app-discards-failures', 'backoff-without-jitter'],
+      '4.x': ['app-discards-failures', 'backoff-without-jitter'],
+    },
   },
   'celery/task.py': {
     framework: 'celery',
@@ -182,7 +185,7 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
       { id: 'Task', queue: 'celery', attempts: 6, delaysMs: [1000, 2000, 4000, 8000, 16000], ends: 'discarded' },
     ],
     queues: ['celery'],
-    findings: { '3.10': [], '4.x': [] },
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
   },
   'masstransit/SubmitOrderConsumerDefinition.cs': {
     framework: 'masstransit',
@@ -205,7 +208,7 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
       { id: 'FulfillOrder', queue: 'FulfillOrder', attempts: 4, delaysMs: [1000, 1000, 1000], ends: 'discarded' },
     ],
     queues: ['FulfillOrder', 'FulfillOrder_error', 'FulfillOrder_skipped'],
-    findings: { '3.10': [], '4.x': [] },
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
     notes: ['r.Ignore<...>()'],
   },
   'masstransit/OrderStateMachineDefinition.cs': {

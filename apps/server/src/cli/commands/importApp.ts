@@ -25,6 +25,8 @@ export const INTERACTION_RULES: ReadonlySet<string> = new Set([
   'backoff-over-consumer-timeout',
   'nack-never-reaches-delivery-limit',
   'parked-dead-letters-expire',
+  'framework-setting-trap',
+  'app-discards-failures',
 ]);
 
 export async function importAppCommand(argv: readonly string[], io: CliIo): Promise<number> {
