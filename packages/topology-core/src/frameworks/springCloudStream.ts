@@ -17,7 +17,7 @@ import type { NodeSource } from '../model/source.js';
 import { consumerNodeId, exchangeNodeId, queueNodeId } from '../model/nodeIds.js';
 import { formatMs } from '../text/formatDuration.js';
 import { inactiveProfileNotes, type ConfigEntry, type ConfigView } from './read/configText.js';
-import { keyNote } from './read/keyTable.js';
+import { keyNote, suggestKey } from './read/keyTable.js';
 import { readSettings, row } from './read/settingsTable.js';
 import { SourceBuilder } from './read/sourceBuilder.js';
 import { SCS_BINDING_KEYS, SCS_DEFAULT_KEYS, SCS_RABBIT_KEYS } from './read/scsKeys.js';
@@ -218,8 +218,20 @@ function unknownKeys(view: ConfigView, b: string, src: SourceBuilder): void {
   for (const e of view.entries) {
     const check = (prefix: string, table: typeof SCS_RABBIT_KEYS): void => {
       if (!e.key.startsWith(prefix)) return;
-      const n = keyNote(table, e.key.slice(prefix.length), e.key, e.line, e.file);
-      if (n) src.addNote(n);
+      const rel = e.key.slice(prefix.length);
+      const n = keyNote(table, rel, e.key, e.line, e.file);
+      // a binder-neutral key written under the RabbitMQ binder's (max-attempts): say where it belongs
+      const core =
+        table === SCS_RABBIT_KEYS && n && !n.text.includes('did you mean')
+          ? suggestKey(SCS_DEFAULT_KEYS, rel)
+          : undefined;
+      if (n && core)
+        src.addNote({
+          ...n,
+          text: `${e.key} is unknown to the RabbitMQ binder: it never reads it, so the default applies (did you mean ${CORE}${b}.consumer.${core}? it is a binding key, not a binder one)`,
+          fix: `Write ${CORE}${b}.consumer.${core}.`,
+        });
+      else if (n) src.addNote(n);
     };
     check(`${CORE}${b}.`, SCS_BINDING_KEYS);
     check(`${RABBIT}${b}.consumer.`, SCS_RABBIT_KEYS);

@@ -18,7 +18,7 @@ export interface EnvVar {
 
 export class Environment {
   private readonly vars = new Map<string, EnvVar>();
-  /** lower-case Spring canonical form (`spring.rabbitmq.listener.simple.retry.maxattempts`) -> variable */
+  /** upper-case name -> variable (Spring matches names without regard to case) */
   private canonical?: Map<string, EnvVar>;
 
   /** later sources win, as a later `--env` or a container's own `env` over `envFrom` */
@@ -41,35 +41,35 @@ export class Environment {
 
   /**
    * The variable that sets a Spring property by relaxed binding: upper case, `.` as `_`, dashes
-   * dropped (SPRING_RABBITMQ_LISTENER_SIMPLE_RETRY_MAX_ATTEMPTS and ..._MAXATTEMPTS both set
-   * `retry.max-attempts`; docs: features.external-config.typesafe-configuration-properties.relaxed-binding.environment-variables).
+   * dropped or written as `_` (SPRING_RABBITMQ_LISTENER_SIMPLE_RETRY_MAXATTEMPTS and
+   * ..._MAX_ATTEMPTS both set `retry.max-attempts`: Spring Boot's SystemEnvironmentPropertyMapper
+   * tries both; docs: features.external-config.typesafe-configuration-properties.relaxed-binding.environment-variables).
    */
   springProperty(key: string): EnvVar | undefined {
     if (!this.canonical) {
       this.canonical = new Map();
-      for (const v of this.vars.values())
-        if (/^[A-Z0-9_]+$/i.test(v.name))
-          this.canonical.set(
-            v.name
-              .toLowerCase()
-              .split('_')
-              .filter((s) => s !== '')
-              .join('.'),
-            v,
-          );
+      for (const v of this.vars.values()) this.canonical.set(v.name.toUpperCase(), v);
     }
-    return this.canonical.get(springEnvForm(key));
+    for (const name of springEnvNames(key)) {
+      const v = this.canonical.get(name);
+      if (v) return v;
+    }
+    return undefined;
   }
 }
 
-/** A Spring key in the form its environment variable reads as: segments lower case without dashes; `[0]` as its own segment. */
-export function springEnvForm(key: string): string {
-  return key
+/** The environment variable names that set a Spring key (`a.b-c[0]` -> A_BC_0, A_B_C_0). */
+export function springEnvNames(key: string): string[] {
+  const segments = key
     .replace(/\[(\d+)\]/g, '.$1')
     .split('.')
-    .map((s) => s.toLowerCase().replace(/-/g, ''))
-    .filter((s) => s !== '')
-    .join('.');
+    .filter((s) => s !== '');
+  const noDash = segments
+    .map((s) => s.replace(/-/g, ''))
+    .join('_')
+    .toUpperCase();
+  const legacy = segments.join('_').replace(/-/g, '_').toUpperCase();
+  return noDash === legacy ? [noDash] : [noDash, legacy];
 }
 
 /** dotenv: `KEY=value`, `export KEY=value`, quotes stripped, `#` comments. */

@@ -86,7 +86,7 @@ export function keyNote(t: KeyTable, rel: string, full: string, line: number, fi
     line,
     key: full,
     ...where,
-    text: `${full} is not a ${t.title} key: ${t.title} never reads it${s ? ` (did you mean ${prefix}${s}?)` : ''}, so its default applies`,
+    text: `${full} is unknown to ${t.title}: it never reads it${s ? ` (did you mean ${prefix}${s}?)` : ''}, so the default applies`,
     fix: s
       ? `Write ${prefix}${s} (${t.title} ${lookupKey(t, s)!.since}+).`
       : `Remove ${full}, or write the ${t.title} key it stands for (${t.cite}).`,
