@@ -47,6 +47,8 @@ export function actionText(a: ConsumerAction): string {
       return a.multiple ? 'ack multiple' : 'ack';
     case 'discard':
       return 'discard (acked unprocessed: lost)';
+    case 'defer':
+      return `after ${a.ms} ms: ${actionText(a.then)}`;
     case 'reject':
       return a.multiple ? 'nack multiple (dead-letter)' : 'reject';
     case 'requeue':

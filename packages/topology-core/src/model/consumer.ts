@@ -72,6 +72,11 @@ export type ConsumerAction =
   /** leave the delivery unacked: a later action with `multiple` settles it (or closing the channel requeues it) */
   | { readonly kind: 'hold' }
   /**
+   * keep the delivery unacked for `ms`, then do `then` (Rascal's recovery `defer`: a timer in the
+   * application before it republishes, forwards or nacks; the prefetch slot stays taken meanwhile)
+   */
+  | { readonly kind: 'defer'; readonly ms: number; readonly then: ConsumerAction }
+  /**
    * Publish a copy (same body; headers copied unless copyHeaders=false, then merged with
    * `headers`), wait for the confirm, then ack the original.
    */

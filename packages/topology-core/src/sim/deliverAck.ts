@@ -223,6 +223,10 @@ export function apply(sim: SimState, d: Delivery, action: ConsumerAction): void 
     case 'discard':
       settleOne(sim, d, 'ack', false, false, true);
       break;
+    case 'defer':
+      // held unacked (its prefetch slot taken) until the timer fires
+      sim.heap.push(sim.t + action.ms, { k: 'defer', d, action: action.then });
+      return;
     case 'requeue':
       if (action.multiple === true && c.unsettled) settleMultiple(sim, d, 'requeue');
       else settleOne(sim, d, 'requeue', action.via === 'reject');
