@@ -156,5 +156,9 @@ export function appInputs(files: readonly AppFile[], opts: ImportInputOptions): 
       opts,
     });
   }
-  return { inputs, env, ...(springConfig ? { springConfig } : {}), envFiles: [...envFiles] };
+  // each code file sees the others of its kind (a module configured in one file, its handlers in another)
+  const withCompanions = inputs.map((i) =>
+    i.kind === 'config' ? i : { ...i, companions: inputs.filter((o) => o !== i && o.kind === i.kind) },
+  );
+  return { inputs: withCompanions, env, ...(springConfig ? { springConfig } : {}), envFiles: [...envFiles] };
 }

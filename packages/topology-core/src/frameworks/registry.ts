@@ -12,6 +12,8 @@ import { springAmqp } from './springAmqp.js';
 import { massTransit } from './massTransit.js';
 import { nServiceBus } from './nServiceBus.js';
 import { celery } from './celery.js';
+import { rascal } from './rascal.js';
+import { nestjsRabbitmq } from './nestjsRabbitmq.js';
 
 export const FRAMEWORKS: readonly AppFrameworkDef[] = [
   springCloudStream,
@@ -20,6 +22,8 @@ export const FRAMEWORKS: readonly AppFrameworkDef[] = [
   nServiceBus,
   massTransit,
   celery,
+  rascal,
+  nestjsRabbitmq,
 ];
 
 export function frameworkDef(id: AppFramework): AppFrameworkDef {

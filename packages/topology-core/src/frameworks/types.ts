@@ -90,6 +90,8 @@ export interface AppInput {
   readonly code: () => CodeText;
   /** the environment the application runs with (--env files, a Deployment's env, Helm values) */
   readonly env: Environment;
+  /** the other code files of the same kind given with this one (a NestJS module configured in another file) */
+  readonly companions?: readonly AppInput[];
   /** Spring properties from the configuration files given beside a Java file (placeholders in annotations) */
   readonly springProperties?: ConfigView;
   readonly opts: ReadOptions;

@@ -52,6 +52,16 @@ export class CodeText {
     return this.find(new RegExp(`\\.\\s*${escape(name)}\\s*(?:<[^<>()\\n]{0,200}>)?\\s*\\(`, 'g'), name, from, to);
   }
 
+  /** The innermost `open` bracket (`{`, `[`, `(`) that encloses an offset, or undefined. */
+  enclosing(offset: number, open: '{' | '[' | '(' = '{'): number | undefined {
+    for (let i = offset - 1; i >= 0; i--) {
+      if (this.text[i] !== open) continue;
+      const end = this.close.get(i);
+      if (end !== undefined && end > offset) return i;
+    }
+    return undefined;
+  }
+
   /** The calls chained after `from` (`.a(..).b(..)`), in order, up to the first thing that is not one. */
   chain(from: number): Call[] {
     const out: Call[] = [];
