@@ -21,7 +21,7 @@ import { fileKind, isAppConfigJson } from '../frameworks/registry.js';
 import { AppConfigFailure, type AppFile, type AppInput, type FileKind, type ReadOptions } from '../frameworks/types.js';
 
 /** the largest application-configuration file read (real ones are kilobytes; a Helm values file, a few hundred) */
-export const MAX_APP_FILE_CHARS = 4 * 1024 * 1024;
+export const MAX_APP_FILE_CHARS = 2 * 1024 * 1024;
 
 export interface AppInputs {
   /** one per code file, and one for Spring's configuration when there is any */
@@ -49,8 +49,11 @@ interface YamlFile {
   readonly lines: LineIndex;
 }
 
+/** a Kubernetes object or a Helm values file may set the environment: only those are parsed for it (the rest once, as configuration) */
+const MAY_SET_ENV = /^\s*(?:apiVersion|kind):|^\s*(?:env|extraEnv|extraEnvVars|envVars|environment|envFrom):/m;
+
 function parseYaml(f: AppFile): YamlFile | undefined {
-  if (!/\.ya?ml$/i.test(f.name)) return undefined;
+  if (!/\.ya?ml$/i.test(f.name) || !MAY_SET_ENV.test(f.text)) return undefined;
   const docs = parseAllDocuments(f.text, { lineCounter: new LineCounter(), uniqueKeys: false });
   return { file: f, docs: Array.isArray(docs) ? docs : [docs], lines: new LineIndex(f.text) };
 }

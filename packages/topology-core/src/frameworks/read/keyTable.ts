@@ -52,9 +52,15 @@ function distance(a: string, b: string): number {
 /** The real key closest to a key the table does not have (within a few letters), or undefined. */
 export function suggestKey(t: KeyTable, key: string): string | undefined {
   let best: { key: string; d: number } | undefined;
+  const lower = key.toLowerCase();
   for (const e of t.entries) {
     if (e.key.includes('*')) continue;
-    const d = distance(key, e.key);
+    const k = e.key.toLowerCase();
+    // a real key with a word added or left off (prefetchCount for prefetch, max_retries for max-retries)
+    const d =
+      k === lower || (Math.min(k.length, lower.length) >= 5 && (lower.startsWith(k) || k.startsWith(lower)))
+        ? 1
+        : distance(key, e.key);
     if (d <= Math.max(2, Math.floor(key.length / 8)) && (!best || d < best.d)) best = { key: e.key, d };
   }
   return best?.key;
