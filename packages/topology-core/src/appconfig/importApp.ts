@@ -157,14 +157,21 @@ function expandListener(
         file: definitionsFile!,
         message: `the definitions have no work queue for the ${frameworkDef(reading.framework).title} listener to read`,
       });
-  } else if (reading.queues.length > 0)
+  } else if (reading.queues.length > 0) {
     queues = pick({
       exchanges: [...reading.exchanges],
       queues: [...reading.queues],
       bindings: [...reading.bindings],
       policies: [],
     } as unknown as Topology);
-  else queues = [];
+    // none looks consumed (a TTL on the work queue reads as a wait queue): the listener reads where messages enter
+    if (queues.length === 0)
+      queues = reading.queues
+        .filter((q) =>
+          reading.bindings.some((b) => b.destination === q.name && b.destination_type === 'queue' && b.source !== ''),
+        )
+        .map((q) => q.name);
+  } else queues = [];
   if (queues.length === 0) {
     queues = [t.standIn];
     m.topology.queues.push({ name: t.standIn, durable: true, auto_delete: false, arguments: {} });

@@ -158,8 +158,15 @@ function readHandler(
   const src = new SourceBuilder('nestjs-rabbitmq', ctx.file);
   for (const n of nestKeyNotes(opts, code)) src.addNote(n);
   const exchange = String(values.scalar(entry(opts, 'exchange')) ?? '');
+  if (exchange === '' && entry(opts, 'exchange') !== undefined)
+    src.note(
+      'not-understood',
+      line,
+      `${kind}: the exchange is an expression not read here (a constant of another file?): no binding is read`,
+    );
   const queueV = values.scalar(entry(opts, 'queue'));
-  const queue = queueV !== undefined ? String(queueV) : `amq.gen-${method}`;
+  // the broker names it (amq.gen-...); the design needs a name of its own
+  const queue = queueV !== undefined ? String(queueV) : `server-named.${method}`;
   if (queueV === undefined && entry(opts, 'queue') !== undefined)
     src.note(
       'not-understood',
@@ -167,11 +174,7 @@ function readHandler(
       `${kind}: the queue name is an expression not read here; a stand-in "${queue}" is used`,
     );
   else if (queueV === undefined)
-    src.note(
-      'not-understood',
-      line,
-      `${kind} without a queue: the broker names an exclusive queue; read as "${queue}"`,
-    );
+    src.note('not-understood', line, `${kind} without a queue: the broker names one (amq.gen-...); read as "${queue}"`);
   const shape = queueShape(entry(opts, 'queueOptions'), values);
   if (!ctx.queues.some((q) => q.name === queue))
     ctx.queues.push({ name: queue, durable: shape.durable, auto_delete: shape.autoDelete, arguments: shape.arguments });

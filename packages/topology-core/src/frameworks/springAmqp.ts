@@ -279,7 +279,11 @@ function readSpringAmqp(input: AppInput): AppReading {
   const code = input.code();
   const file = input.file.name;
   const src = new SourceBuilder('spring-amqp', file);
-  const values = new JavaValues(code, input.springProperties?.get);
+  const values = new JavaValues(
+    code,
+    input.springProperties?.get,
+    (input.companions ?? []).map((c) => c.code()),
+  );
   const str = (expr: string | undefined): string | undefined => {
     if (expr === undefined) return undefined;
     const s = stringLiteral(expr) ?? values.string(expr).s;

@@ -133,6 +133,9 @@ export function decideOutcome(f: OutcomeFacts): MessageOutcome {
     };
   }
   if (f.ackedBy !== undefined) return { kind: 'acked', consumer: f.ackedBy, attempt: f.attempts };
+  // the application gave up and acked it: gone, whether or not the run went on for other messages
+  if (last?.kind === 'acked' && last.discarded)
+    return { kind: 'discarded', consumer: last.consumer, attempt: f.attempts };
   // cut off after an ack of no processing (a republish-then-ack whose copy is on its way): still moving;
   // after its drop it is dropped, however long the run went on for the other messages
   if (f.truncated && last?.kind !== 'dropped') return moving;

@@ -39,7 +39,7 @@ const TASK_OPTIONS = new Set([
 ]);
 
 const NAMESPACE =
-  /^(task|worker|broker|result|beat|celery|celeryd|celerybeat|event|control|security|database|redis|cache|mongodb|cassandra|s3|azureblockblob|elasticsearch|couchbase|arangodb|cosmosdbsql|gcs)_\w+$/;
+  /^(task|worker|broker|result|beat|event|control|security|database|redis|cache|mongodb|cassandra|s3|azureblockblob|elasticsearch|couchbase|arangodb|cosmosdbsql|gcs)_\w+$/;
 const OLD_NAMESPACE = /^(CELERY|CELERYD|CELERYBEAT|BROKER)_[A-Z0-9_]+$/;
 
 /** The new name a written name stands for (itself, an old name, a Django CELERY_ name), or undefined when unknown. */

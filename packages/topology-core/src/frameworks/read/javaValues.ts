@@ -53,7 +53,14 @@ export class JavaValues {
   constructor(
     code: CodeText,
     private readonly property?: (key: string) => ConfigEntry | undefined,
+    /** the other files given (a constant of another class: InfrastructureConfig.QUEUE); this file's own win */
+    companions: readonly CodeText[] = [],
   ) {
+    this.collect(code);
+    for (const c of companions) this.collect(c);
+  }
+
+  private collect(code: CodeText): void {
     const t = code.text;
     const java = new RegExp(String.raw`(?<![\w.])${TYPE}\s+([A-Za-z_]\w*)\s*=(?!=)\s*([^;{}]{1,${MAX_EXPR}});`, 'g');
     for (const m of t.matchAll(java)) this.add(m[1]!, m[2]!, code.line(m.index));
