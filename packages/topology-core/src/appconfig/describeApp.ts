@@ -40,7 +40,7 @@ export function describeApp(app: ImportedApp): string {
   }
   if (app.environment?.length) lines.push(`environment read from: ${app.environment.join(', ')}`);
   if (app.notes.length > 0) {
-    lines.push('not modelled:');
+    lines.push('notes (not modelled, keys the framework never reads, traps):');
     for (const n of app.notes) lines.push(`  ${n.file}:${n.line}: ${n.text}`);
   }
   return lines.join('\n') + '\n';
