@@ -36,6 +36,7 @@ export const CORE_FLOORS = [
   ['sim'],
   ['scenario'],
   ['io'],
+  ['frameworks'],
   ['lint'],
   ['budget'],
   ['operate', 'upgrade'],

@@ -60,3 +60,37 @@ export function dlqDefinitions(queue: string, opts: { readonly dlx?: string; rea
     ],
   });
 }
+
+/** A Spring Boot properties file of `n` unrelated keys around one listener setting (issue 42's 49 MB file, scaled). */
+export function manyKeysProperties(n: number): { name: string; text: string } {
+  const lines = ['spring.rabbitmq.listener.simple.retry.enabled=true'];
+  for (let i = 0; i < n; i++) lines.push(`app.generated.k${i}=v${i}`);
+  return { name: 'application.properties', text: lines.join('\n') + '\n' };
+}
+
+/** A Spring Boot YAML of `n` unrelated top-level maps around one listener setting (issue 42's 52 MB file, scaled). */
+export function manyKeysYaml(n: number): { name: string; text: string } {
+  const lines = [
+    'spring:',
+    '  rabbitmq:',
+    '    listener:',
+    '      simple:',
+    '        retry:',
+    '          enabled: true',
+  ];
+  for (let i = 0; i < n; i++) lines.push(`k${i}:`, `  a${i % 7}: v${i}`);
+  return { name: 'application.yml', text: lines.join('\n') + '\n' };
+}
+
+/** Java with `n` unbalanced `.maxAttempts(` calls (issue 42's 650 KB file, scaled) after a readable advice. */
+export function hostileJava(n: number): { name: string; text: string } {
+  return {
+    name: 'Hostile.java',
+    text:
+      'class H {\n  Object a = RetryInterceptorBuilder.stateless().maxAttempts(3).build();\n  @RabbitListener(queues = "q") void on(String s) {}\n' +
+      '  // '.concat('x'.repeat(10)) +
+      '\n' +
+      '  void junk() { x'.concat('.maxAttempts('.repeat(n)) +
+      '\n}\n',
+  };
+}

@@ -42,6 +42,8 @@ const BALANCE_OF: Readonly<Record<OutcomeKind, 'acked' | 'parked' | 'inFlight' |
   limit: 'dropped',
   'publish-nacked': 'dropped',
   returned: 'dropped',
+  // the application gave up and acked it: gone though the broker saw an ack
+  discarded: 'dropped',
 };
 
 interface Held {

@@ -302,6 +302,20 @@ export class TraceWorker {
         this.settle(ch, msg);
         if (traced) ctx.emit(this.lane, { kind: 'acked', msgId, body, queue: q, consumer });
         return;
+      case 'defer':
+        // the application's timer: held unacked meanwhile, unless something settles it first
+        {
+          const book = this.books.get(ch);
+          await backoffUnlessSettled(action.ms, book?.open.get(msg.fields.deliveryTag));
+          if (book !== undefined && !book.open.has(msg.fields.deliveryTag)) return;
+        }
+        return this.execute(ch, msg, action.then, view, traced, msgId, body, raw);
+      case 'discard':
+        // the application gives up: a basic.ack, and the message is gone
+        settleDelivery(ch, msg, { kind: 'ack' });
+        this.settle(ch, msg);
+        if (traced) ctx.emit(this.lane, { kind: 'acked', msgId, body, queue: q, consumer, discarded: true });
+        return;
       case 'reject':
         settleDelivery(ch, msg, action);
         this.settle(ch, msg);

@@ -45,6 +45,10 @@ export function actionText(a: ConsumerAction): string {
     case 'ack':
       // multiple: this delivery and every earlier unacked one on the channel
       return a.multiple ? 'ack multiple' : 'ack';
+    case 'discard':
+      return 'discard (acked unprocessed: lost)';
+    case 'defer':
+      return `after ${a.ms} ms: ${actionText(a.then)}`;
     case 'reject':
       return a.multiple ? 'nack multiple (dead-letter)' : 'reject';
     case 'requeue':

@@ -15,16 +15,20 @@ export function ConfigSource({ source }: { source: NodeSource | undefined }) {
       {source.settings && source.settings.length > 0 && (
         <ul className="mt-0.5 font-mono text-[10px] text-slate-300">
           {source.settings.map((s, i) => (
-            <li key={i} title={s.cite ? `default, documented at ${s.cite}` : undefined}>
+            <li key={i} title={s.cite ? `default, documented at ${s.cite}` : s.via}>
               {s.key} = {s.value}{' '}
-              <span className="text-slate-500">{s.line !== undefined ? `line ${s.line}` : 'default'}</span>
+              <span className="text-slate-500">
+                {s.line === undefined ? 'default' : s.file !== undefined ? `${s.file}:${s.line}` : `line ${s.line}`}
+                {s.via !== undefined ? ` (${s.via})` : ''}
+              </span>
             </li>
           ))}
         </ul>
       )}
       {(source.notes ?? []).map((n, i) => (
         <div key={i} className="mt-0.5 text-amber-300">
-          line {n.line}: {n.text}
+          {n.file !== undefined ? `${n.file}:` : 'line '}
+          {n.line}: {n.text}
         </div>
       ))}
     </div>

@@ -1,16 +1,24 @@
 /**
- * Open an application's retry configuration (application.yml/.properties, Java, C#, Python),
+ * Open an application's retry configuration (application.yml/.properties, Java, C#, Python,
+ * JavaScript/TypeScript, Rascal JSON; a .env or a Kubernetes/Helm YAML as its environment),
  * several files at once, with a definitions JSON among them for the topology: the core's
  * import-app reader (the CLI's), run in the browser.
  */
 import { useRef, useState } from 'react';
-import { AppConfigFailure, describeApp, importAppConfig, type AppFile } from '@retry-studio/topology-core/appconfig';
+import {
+  APP_NOTES_HEADING,
+  AppConfigFailure,
+  describeApp,
+  importAppConfig,
+  isAppConfigFile,
+  type AppFile,
+} from '@retry-studio/topology-core/appconfig';
 import { useApp } from '../store/store';
 import { layoutDesign } from '../graph/autoLayout';
 
-/** The CLI's summary with its "not modelled:" block (stand-in queues, keys read another way) on top: seen without scrolling */
+/** The CLI's summary with its notes block (stand-in queues, keys read another way) on top: seen without scrolling */
 export function notModelledFirst(lines: readonly string[]): string[] {
-  const at = lines.indexOf('not modelled:');
+  const at = lines.indexOf(APP_NOTES_HEADING);
   if (at < 0) return [...lines];
   const end = lines.findIndex((l, i) => i > at && !l.startsWith('  '));
   const block = lines.slice(at, end < 0 ? lines.length : end);
@@ -19,11 +27,15 @@ export function notModelledFirst(lines: readonly string[]): string[] {
 
 /** Reads the files (a .json among them is the definitions); an error names the file and line. */
 export function readAppFiles(files: readonly AppFile[]): { error: string } | { open: () => Promise<void> } {
-  const json = files.filter((f) => /\.json$/i.test(f.name));
-  const config = files.filter((f) => !/\.json$/i.test(f.name));
+  // a JSON is the definitions, unless it is an application's own configuration (Rascal's vhosts map)
+  const json = files.filter((f) => /\.json$/i.test(f.name) && !isAppConfigFile(f.name, f.text));
+  const config = files.filter((f) => !json.includes(f));
   if (json.length > 1) return { error: `one definitions JSON at a time, got ${json.map((f) => f.name).join(', ')}` };
   if (config.length === 0)
-    return { error: 'no application configuration file among them (application.yml, .properties, .java, .cs, .py)' };
+    return {
+      error:
+        'no application configuration file among them (application.yml, .properties, .java, .cs, .py, .js, .ts, a Rascal JSON)',
+    };
   try {
     const app = importAppConfig(config, json[0] ? { definitions: json[0] } : {});
     return {
@@ -65,7 +77,7 @@ export function ImportAppConfig({ onOpened }: { onOpened?: () => void }) {
         ref={input}
         type="file"
         multiple
-        accept=".yml,.yaml,.properties,.java,.kt,.cs,.py,.json"
+        accept=".yml,.yaml,.properties,.env,.java,.kt,.cs,.py,.js,.mjs,.cjs,.ts,.json"
         data-testid="import-app-files"
         className="block w-full text-[11px] text-slate-400"
         onChange={async (e) => {

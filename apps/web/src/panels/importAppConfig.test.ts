@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { describeApp, importAppConfig } from '@retry-studio/topology-core/appconfig';
+import { APP_NOTES_HEADING, describeApp, importAppConfig } from '@retry-studio/topology-core/appconfig';
 import { springBootYml } from '@retry-studio/topology-core/testing/appconfig';
 import { notModelledFirst } from './ImportAppConfig';
 
@@ -10,7 +10,7 @@ describe("an application's configuration, as the browser shows the CLI's summary
     const cli = describeApp(app).trimEnd().split('\n');
     const shown = notModelledFirst(cli);
     expect([...shown].sort()).toEqual([...cli].sort());
-    expect(shown[0]).toBe('not modelled:');
+    expect(shown[0]).toBe(APP_NOTES_HEADING);
     expect(shown[1]).toMatch(/stand-in queue "app\.queue"/);
     expect(shown.some((l) => /dropped in app\.queue/.test(l))).toBe(true);
   });

@@ -97,7 +97,7 @@ export function storiesOf(events: readonly SimEvent[], outcomes?: Readonly<Recor
         break;
       case 'acked':
         // a republish-then-ack leaves the copy in a queue: that is where it rests
-        if (!s.fate.startsWith('resting')) s.fate = `acked by ${e.consumer}`;
+        if (!s.fate.startsWith('resting')) s.fate = `${e.discarded ? 'discarded' : 'acked'} by ${e.consumer}`;
         break;
       case 'dropped':
         s.fate = `dropped (${e.why})`;
@@ -108,7 +108,12 @@ export function storiesOf(events: readonly SimEvent[], outcomes?: Readonly<Recor
   for (const s of out) {
     const stated = outcomes?.[s.msgId];
     if (stated) [s.fate, s.tone] = [stated.text, outcomeTone(stated.outcome)];
-    else s.tone = s.fate.startsWith('acked') ? 'ok' : s.fate.startsWith('dropped') ? 'loss' : 'open';
+    else
+      s.tone = s.fate.startsWith('acked')
+        ? 'ok'
+        : s.fate.startsWith('dropped') || s.fate.startsWith('discarded')
+          ? 'loss'
+          : 'open';
   }
   for (const [k, w] of open) {
     const s = by.get(k.split('|')[0]!);
@@ -161,5 +166,8 @@ export function settleText(e: SimEventOf<'acked'> | SimEventOf<'rejected'> | Sim
           ? ' (basic.nack multiple, requeue=false)'
           : ' (basic.nack multiple, requeue=true)';
   else if (e.kind === 'requeued' && e.via === 'reject') how = ' (basic.reject)';
+  // the application gave up: the broker saw an ack, the message is gone
+  if (e.kind === 'acked' && e.discarded)
+    return `discarded ${e.queue} by ${e.consumer} (basic.ack after giving up: lost)`;
   return `${e.kind} ${e.queue} by ${e.consumer}${how}`;
 }

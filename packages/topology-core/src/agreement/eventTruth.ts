@@ -17,6 +17,11 @@ export function eventTruth(result: SimulationResult, msgId: string, o: MessageOu
         wrong.push(`no ack by ${o.consumer} in the events`);
       if (anywhere.length) wrong.push(`still in ${anywhere.join(', ')} when the run ended`);
       break;
+    case 'discarded':
+      if (!events.some((e) => e.kind === 'acked' && e.discarded && e.consumer === o.consumer))
+        wrong.push(`no discarding ack by ${o.consumer} in the events`);
+      if (anywhere.length) wrong.push(`still in ${anywhere.join(', ')} when the run ended`);
+      break;
     case 'parked':
       for (const q of [o.queue, ...(o.also ?? [])]) if (!inQueue(q)) wrong.push(`not in ${q} when the run ended`);
       break;

@@ -1,11 +1,22 @@
 /** An imported application in words: per consumer, where it was configured, what happens to a failing message, and the notes. */
 import { consumerNodeId } from '../model/nodeIds.js';
+import type { SourceSetting } from '../model/source.js';
 import { describeOutcome } from '../sim/outcomeText.js';
 import { formatMs } from '../text/formatDuration.js';
 import { appJourneys, HORIZON_MS } from './journey.js';
 import type { ImportedApp } from './importApp.js';
 
 const MAX_WAITS_SHOWN = 8;
+
+/** Where a value came from: its line (in its own file when not the node's), how it got there, or the default's citation. */
+function settingOrigin(st: SourceSetting): string {
+  if (st.line === undefined) return `default: ${st.cite ?? 'framework'}`;
+  const at = st.file !== undefined ? `${st.file}:${st.line}` : `line ${st.line}`;
+  return st.via !== undefined ? `${at}; ${st.via}` : at;
+}
+
+/** the heading of the summary's notes (stand-ins, what is not modelled, keys never read, traps): the browser shows them first */
+export const APP_NOTES_HEADING = 'notes (not modelled, keys the framework never reads, traps):';
 
 export function describeApp(app: ImportedApp): string {
   const d = app.design;
@@ -28,13 +39,11 @@ export function describeApp(app: ImportedApp): string {
         `  a message that always fails: ${count}${j.delaysMs.length ? `, waits ${waits}` : ''}; ${describeOutcome(j.outcome, { topology: d.topology, horizonMs: HORIZON_MS })}`,
       );
     }
-    for (const st of s?.settings ?? [])
-      lines.push(
-        `  ${st.key} = ${st.value}${st.line !== undefined ? `  (line ${st.line})` : `  (default: ${st.cite ?? 'framework'})`}`,
-      );
+    for (const st of s?.settings ?? []) lines.push(`  ${st.key} = ${st.value}  (${settingOrigin(st)})`);
   }
+  if (app.environment?.length) lines.push(`environment read from: ${app.environment.join(', ')}`);
   if (app.notes.length > 0) {
-    lines.push('not modelled:');
+    lines.push(APP_NOTES_HEADING);
     for (const n of app.notes) lines.push(`  ${n.file}:${n.line}: ${n.text}`);
   }
   return lines.join('\n') + '\n';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lintDesign } from '../lint/lintDesign.js';
-import { AppConfigFailure, type AppFile } from './types.js';
+import { AppConfigFailure, type AppFile } from '../frameworks/types.js';
 import { importAppConfig } from './importApp.js';
 import { appJourneys } from './journey.js';
 import { dlqDefinitions } from '../../testing/appConfigFixtures.js';

@@ -1,8 +1,11 @@
 /**
- * `import-app`: an application's retry configuration (one or more files) as a design. Each file
- * is read by its framework's reader (detected, or as told); the topology is what the framework
- * declares, or the --definitions file's (the readers' own objects added where the definitions
- * lack them). A Spring Boot listener with definitions reads every work queue of them.
+ * `import-app`: an application's retry configuration (one or more files, with the environment and
+ * profiles it runs with) as a design. Each input is read by its framework's reader (detected, or
+ * as told: frameworks/registry.ts); the topology is what the framework declares, or the
+ * --definitions file's (the readers' own objects added where the definitions lack them). A
+ * listener whose queues are named elsewhere (Spring Boot's container, a Java factory with no
+ * @RabbitListener) reads the work queues of the definitions, else of the topology read, else a
+ * stand-in queue.
  */
 import type { ConsumerSpec } from '../model/consumer.js';
 import type { BrokerProfileId, Design } from '../model/design.js';
@@ -16,25 +19,18 @@ import { importDefinitions } from '../io/definitions.js';
 import { parseJsonText } from '../io/load.js';
 import { profileForVersion } from '../sim/profileForVersion.js';
 import { assumedConsumers } from '../lint/assumedConsumers.js';
-import { detectFrameworks, fileKind, FRAMEWORK_FILE_KINDS } from './detect.js';
-import { readSpringBoot } from './springBoot.js';
-import { readSpringCloudStream } from './springCloudStream.js';
-import { readSpringAmqpJava } from './springAmqpJava.js';
-import { readMassTransit } from './massTransit.js';
-import { readNServiceBus } from './nServiceBus.js';
-import { readCelery } from './celery.js';
-import { AppConfigFailure, type AppFile, type AppReading, type ReadOptions } from './types.js';
+import { FRAMEWORKS, frameworkDef } from '../frameworks/registry.js';
+import { publishersReaching } from '../frameworks/read/publishersReaching.js';
+import {
+  AppConfigFailure,
+  type AppFile,
+  type AppInput,
+  type AppReading,
+  type ListenerTemplate,
+} from '../frameworks/types.js';
+import { appInputs, type ImportInputOptions } from './appInputs.js';
 
-const READERS: Record<AppFramework, (f: AppFile, o: ReadOptions) => AppReading> = {
-  'spring-boot': readSpringBoot,
-  'spring-cloud-stream': readSpringCloudStream,
-  'spring-amqp': (f) => readSpringAmqpJava(f),
-  masstransit: (f) => readMassTransit(f),
-  nservicebus: (f) => readNServiceBus(f),
-  celery: (f) => readCelery(f),
-};
-
-export interface ImportAppOptions extends ReadOptions {
+export interface ImportAppOptions extends ImportInputOptions {
   readonly framework?: AppFramework;
   readonly definitions?: AppFile;
   readonly vhost?: string;
@@ -53,6 +49,8 @@ export interface ImportedApp {
   readonly frameworks: readonly AppFramework[];
   /** what the readers saw and did not model, each with its file and line */
   readonly notes: readonly AppNote[];
+  /** files read as the application's environment (--env, a Deployment, a Helm values file) */
+  readonly environment?: readonly string[];
 }
 
 function definitionsTopology(
@@ -71,136 +69,181 @@ function definitionsTopology(
   };
 }
 
-/** Each file with the framework it is read as; two frameworks without --framework is an error. */
-function frameworksOf(files: readonly AppFile[], opts: ImportAppOptions): { file: AppFile; framework: AppFramework }[] {
-  const out: { file: AppFile; framework: AppFramework }[] = [];
-  for (const f of files) {
-    const kind = fileKind(f.name);
-    if (kind === 'json')
-      throw new AppConfigFailure({
-        file: f.name,
-        message:
-          'a JSON file is a design or definitions export, not application configuration: give it with --definitions',
-      });
+const LOOKED_FOR = (): string => FRAMEWORKS.map((f) => f.looksFor).join(', ');
+
+/** Each input with the framework it is read as; two frameworks without --framework is an error. */
+function frameworksOf(
+  inputs: readonly AppInput[],
+  opts: ImportAppOptions,
+): { input: AppInput; framework: AppFramework }[] {
+  const out: { input: AppInput; framework: AppFramework }[] = [];
+  const hasCode = inputs.some((i) => i.kind !== 'config');
+  for (const input of inputs) {
     if (opts.framework) {
-      if (kind !== FRAMEWORK_FILE_KINDS[opts.framework])
+      const def = frameworkDef(opts.framework);
+      if (def.fileKinds.includes(input.kind)) {
+        if (input.kind === 'config') input.config(); // the file's own syntax errors first
+        out.push({ input, framework: opts.framework });
+      } else if (input.kind !== 'config')
+        // configuration beside a code framework is its property source (placeholders), not a framework of its own
         throw new AppConfigFailure({
-          file: f.name,
-          message: `--framework ${opts.framework} is read from ${FRAMEWORK_FILE_KINDS[opts.framework]} files, not this one`,
+          file: input.file.name,
+          message: `--framework ${opts.framework} is read from ${def.fileKinds.join(' or ')} files, not this one`,
         });
-      detectFrameworks(f, opts); // the file's own syntax errors first
-      out.push({ file: f, framework: opts.framework });
       continue;
     }
-    const found = detectFrameworks(f, opts);
-    if (found.length === 0)
+    const found = FRAMEWORKS.filter((f) => f.fileKinds.includes(input.kind) && f.detect(input)).map((f) => f.id);
+    if (found.length === 0) {
+      if (input.kind === 'config' && hasCode) continue; // properties for the code beside it
       throw new AppConfigFailure({
-        file: f.name,
-        message:
-          'no RabbitMQ listener or binding found (spring.rabbitmq.listener.*, spring.cloud.stream bindings, @RabbitListener/RetryInterceptorBuilder, ReceiveEndpoint, EndpointConfiguration, a Celery task)',
+        file: input.file.name,
+        message: `no RabbitMQ listener or binding found (${LOOKED_FOR()})`,
       });
+    }
     if (found.length > 1)
       throw new AppConfigFailure({
-        file: f.name,
+        file: input.file.name,
         message: `configures ${found.join(' and ')}: say which with --framework`,
       });
-    out.push({ file: f, framework: found[0]! });
+    out.push({ input, framework: found[0]! });
   }
   const distinct = [...new Set(out.map((o) => o.framework))];
   if (distinct.length > 1)
     throw new AppConfigFailure({
-      file: out.find((o) => o.framework === distinct[1])!.file.name,
-      message: `the files configure ${distinct.join(' and ')} (${out.map((o) => `${o.file.name}: ${o.framework}`).join(', ')}): read one framework per run, or say which with --framework`,
+      file: out.find((o) => o.framework === distinct[1])!.input.file.name,
+      message: `the files configure ${distinct.join(' and ')} (${out.map((o) => `${o.input.file.name}: ${o.framework}`).join(', ')}): read one framework per run, or say which with --framework`,
+    });
+  if (out.length === 0)
+    throw new AppConfigFailure({
+      file: inputs[0]?.file.name ?? '',
+      message: `no RabbitMQ listener or binding found (${LOOKED_FOR()})`,
     });
   return out;
 }
 
-export function importAppConfig(files: readonly AppFile[], opts: ImportAppOptions = {}): ImportedApp {
-  if (files.length === 0) throw new AppConfigFailure({ file: '', message: 'no application configuration file given' });
-  const readings = frameworksOf(files, opts).map(({ file, framework }) => ({
-    file,
-    reading: READERS[framework](file, opts),
-  }));
-  const defs = opts.definitions ? definitionsTopology(opts.definitions, opts.vhost) : undefined;
-  const topology: {
+interface Merged {
+  readonly topology: {
     exchanges: Topology['exchanges'][number][];
     queues: Topology['queues'][number][];
     bindings: Topology['bindings'][number][];
     policies: NonNullable<Topology['policies']>[number][];
-  } = {
-    exchanges: [...(defs?.topology.exchanges ?? [])],
-    queues: [...(defs?.topology.queues ?? [])],
-    bindings: [...(defs?.topology.bindings ?? [])],
-    policies: [...(defs?.topology.policies ?? [])],
   };
-  const consumers: ConsumerSpec[] = [];
-  const publishers: Design['publishers'][number][] = [];
-  const sources: Record<string, NodeSource> = {};
-  const notes: AppNote[] = [];
-  const bindingKey = (b: Topology['bindings'][number]) =>
-    JSON.stringify([b.source, b.destination, b.destination_type, b.routing_key]);
-  for (const { file, reading } of readings) {
-    notes.push(...reading.notes.map((n) => ({ file: file.name, ...n })));
-    let rc = reading.consumers;
-    let rq = reading.queues;
-    let rp = reading.publishers;
-    const rs: Record<string, NodeSource> = { ...reading.sources };
-    if (defs && reading.framework === 'spring-boot') {
-      // Boot's listener reads the definitions' work queues, not a stand-in
-      const roles = assumedConsumers(defs.topology).roles;
-      const work = defs.topology.queues
-        .filter((q) => roles[q.name] === 'work' || roles[q.name] === 'idle')
+  readonly consumers: ConsumerSpec[];
+  readonly publishers: Design['publishers'][number][];
+  readonly sources: Record<string, NodeSource>;
+  readonly notes: AppNote[];
+}
+
+const bindingKey = (b: Topology['bindings'][number]): string =>
+  JSON.stringify([b.source, b.destination, b.destination_type, b.routing_key]);
+
+/** A listener template on the work queues of the definitions, else of the topology read, else on its stand-in. */
+function expandListener(
+  t: ListenerTemplate,
+  reading: AppReading,
+  m: Merged,
+  defs: Topology | undefined,
+  definitionsFile: string | undefined,
+): void {
+  const pick = (topo: Topology): string[] => {
+    const roles = assumedConsumers(topo).roles;
+    return topo.queues.filter((q) => roles[q.name] === 'work' || roles[q.name] === 'idle').map((q) => q.name);
+  };
+  let queues: string[];
+  if (defs) {
+    queues = pick(defs);
+    if (queues.length === 0)
+      throw new AppConfigFailure({
+        file: definitionsFile!,
+        message: `the definitions have no work queue for the ${frameworkDef(reading.framework).title} listener to read`,
+      });
+  } else if (reading.queues.length > 0) {
+    queues = pick({
+      exchanges: [...reading.exchanges],
+      queues: [...reading.queues],
+      bindings: [...reading.bindings],
+      policies: [],
+    } as unknown as Topology);
+    // none looks consumed (a TTL on the work queue reads as a wait queue): the listener reads where messages enter
+    if (queues.length === 0)
+      queues = reading.queues
+        .filter((q) =>
+          reading.bindings.some((b) => b.destination === q.name && b.destination_type === 'queue' && b.source !== ''),
+        )
         .map((q) => q.name);
-      if (work.length === 0)
-        throw new AppConfigFailure({
-          file: opts.definitions!.name,
-          message: 'the definitions have no work queue for the Spring Boot listener to read',
-        });
-      const template = rc[0]!;
-      const src = rs[consumerNodeId(template.id)]!;
-      delete rs[queueNodeId(template.queue)];
-      delete rs[consumerNodeId(template.id)];
-      rc = work.map((q) => ({ ...template, id: `listener-${q}`, queue: q }));
-      for (const c of rc) rs[consumerNodeId(c.id)] = src;
-      rq = [];
-      rp = [];
-      notes.splice(
-        notes.findIndex((n) => n.text.startsWith('Spring Boot declares no queue')),
-        1,
-      );
-    }
+  } else queues = [];
+  if (queues.length === 0) {
+    queues = [t.standIn];
+    m.topology.queues.push({ name: t.standIn, durable: true, auto_delete: false, arguments: {} });
+    m.notes.push({ file: t.source.file, line: t.source.line, text: t.standInNote });
+    m.publishers.push({ id: `publish-${t.standIn}`, exchange: '', routingKey: t.standIn, bodyPrefix: t.standIn });
+  }
+  for (const q of queues) {
+    const id = t.idFor(q);
+    m.consumers.push({ ...t.consumer, id, queue: q });
+    m.sources[consumerNodeId(id)] = t.source;
+    m.sources[queueNodeId(q)] ??= { framework: reading.framework, file: t.source.file, line: t.source.line };
+  }
+}
+
+function merge(
+  readings: readonly { input: AppInput; reading: AppReading }[],
+  m: Merged,
+  defs: Topology | undefined,
+  opts: ImportAppOptions,
+): void {
+  for (const { input, reading } of readings) {
+    m.notes.push(...reading.notes.map((n) => ({ file: n.file ?? input.file.name, line: n.line, text: n.text })));
     for (const x of reading.exchanges)
-      if (!topology.exchanges.some((e) => e.name === x.name)) topology.exchanges.push(x);
-    for (const q of rq) if (!topology.queues.some((e) => e.name === q.name)) topology.queues.push(q);
+      if (!m.topology.exchanges.some((e) => e.name === x.name)) m.topology.exchanges.push(x);
+    for (const q of reading.queues) if (!m.topology.queues.some((e) => e.name === q.name)) m.topology.queues.push(q);
     for (const b of reading.bindings)
-      if (!topology.bindings.some((e) => bindingKey(e) === bindingKey(b))) topology.bindings.push(b);
-    for (const c of rc) {
-      if (consumers.some((x) => x.id === c.id))
+      if (!m.topology.bindings.some((e) => bindingKey(e) === bindingKey(b))) m.topology.bindings.push(b);
+    const before = m.consumers.length;
+    if (reading.listener) expandListener(reading.listener, reading, m, defs, opts.definitions?.name);
+    for (const c of [...m.consumers.splice(before), ...reading.consumers]) {
+      if (m.consumers.some((x) => x.id === c.id))
         throw new AppConfigFailure({
-          file: file.name,
-          line: rs[consumerNodeId(c.id)]?.line ?? 1,
+          file: input.file.name,
+          line: (reading.sources[consumerNodeId(c.id)] ?? m.sources[consumerNodeId(c.id)])?.line ?? 1,
           message: `consumer "${c.id}" is configured twice`,
         });
-      consumers.push(c);
+      m.consumers.push(c);
     }
-    for (const p of rp) if (!publishers.some((x) => x.id === p.id)) publishers.push(p);
-    Object.assign(sources, rs);
+    for (const p of reading.publishers) if (!m.publishers.some((x) => x.id === p.id)) m.publishers.push(p);
+    for (const [k, s] of Object.entries(reading.sources)) m.sources[k] ??= s;
   }
-  // definitions-only entry points get a publisher each where the readers gave none
-  if (defs && publishers.length === 0)
-    for (const c of consumers) {
-      const b = topology.bindings.find((x) => x.destination === c.queue && x.destination_type === 'queue');
-      publishers.push(
-        b
-          ? {
-              id: `publish-${c.queue}`,
-              exchange: b.source,
-              routingKey: b.routing_key.replace(/[#*]/g, 'x'),
-              bodyPrefix: c.queue,
-            }
-          : { id: `publish-${c.queue}`, exchange: '', routingKey: c.queue, bodyPrefix: c.queue },
-      );
-    }
+}
+
+export function importAppConfig(files: readonly AppFile[], opts: ImportAppOptions = {}): ImportedApp {
+  if (files.length === 0) throw new AppConfigFailure({ file: '', message: 'no application configuration file given' });
+  const { inputs, envFiles } = appInputs(files, opts);
+  const readings = frameworksOf(inputs, opts).map(({ input, framework }) => ({
+    input,
+    reading: frameworkDef(framework).read(input),
+  }));
+  const defs = opts.definitions ? definitionsTopology(opts.definitions, opts.vhost) : undefined;
+  const m: Merged = {
+    topology: {
+      exchanges: [...(defs?.topology.exchanges ?? [])],
+      queues: [...(defs?.topology.queues ?? [])],
+      bindings: [...(defs?.topology.bindings ?? [])],
+      policies: [...(defs?.topology.policies ?? [])],
+    },
+    consumers: [],
+    publishers: [],
+    sources: {},
+    notes: [],
+  };
+  merge(readings, m, defs?.topology, opts);
+  // a publisher for every consumer the readers left without one (the definitions' entry points)
+  m.publishers.push(...publishersReaching(m.consumers, m.topology.exchanges, m.topology.bindings, m.publishers, false));
+  for (const c of m.consumers)
+    if (
+      !m.topology.bindings.some((b) => b.destination === c.queue && b.destination_type === 'queue') &&
+      !m.publishers.some((p) => p.exchange === '' && p.routingKey === c.queue)
+    )
+      m.publishers.push({ id: `publish-${c.queue}`, exchange: '', routingKey: c.queue, bodyPrefix: c.queue });
   const frameworks = [...new Set(readings.map((r) => r.reading.framework))];
   const profile = opts.profile ?? defs?.profile;
   const raw = {
@@ -210,10 +253,10 @@ export function importAppConfig(files: readonly AppFile[], opts: ImportAppOption
     description: `Read from ${files.map((f) => f.name).join(', ')} (${frameworks.join(', ')})${opts.definitions ? ` with ${opts.definitions.name}` : ''} by retry-studio import-app`,
     ...(profile && profile !== '3.10' ? { profile } : {}),
     ...(defs?.vhost !== undefined ? { vhost: defs.vhost } : opts.vhost !== undefined ? { vhost: opts.vhost } : {}),
-    topology,
-    consumers,
-    publishers,
-    sources,
+    topology: m.topology,
+    consumers: m.consumers,
+    publishers: m.publishers,
+    sources: m.sources,
   };
   const r = parseDesign(raw);
   if (!r.ok)
@@ -221,19 +264,27 @@ export function importAppConfig(files: readonly AppFile[], opts: ImportAppOption
       file: files[0]!.name,
       message: `the design read is not valid (a reader's mistake, please report it)\n${formatIssues(r.errors)}`,
     });
-  return { design: r.design, frameworks, notes: [...notes, ...fileNotes(sources)] };
+  return {
+    design: r.design,
+    frameworks,
+    notes: [...m.notes, ...fileNotes(m.sources)],
+    ...(envFiles.length || opts.envFiles?.length
+      ? { environment: [...(opts.envFiles ?? []).map((f) => f.name), ...envFiles] }
+      : {}),
+  };
 }
 
-/** The notes kept on consumers (ignored keys, code not understood), once each. */
+/** The notes kept on consumers (ignored keys, code not understood, traps), once each. */
 function fileNotes(sources: Record<string, NodeSource>): AppNote[] {
   const seen = new Set<string>();
   const out: AppNote[] = [];
   for (const s of Object.values(sources))
     for (const n of s.notes ?? []) {
-      const k = `${s.file}:${n.line}:${n.text}`;
+      const file = n.file ?? s.file;
+      const k = `${file}:${n.line}:${n.text}`;
       if (seen.has(k)) continue;
       seen.add(k);
-      out.push({ file: s.file, line: n.line, text: n.text });
+      out.push({ file, line: n.line, text: n.text });
     }
   return out.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
 }

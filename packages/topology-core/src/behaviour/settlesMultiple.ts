@@ -8,6 +8,7 @@ export function actionSettlesMultiple(a: ConsumerAction): boolean {
   if (a.kind === 'hold') return true;
   if (a.kind === 'ack' || a.kind === 'reject' || a.kind === 'requeue') return a.multiple === true;
   if (a.kind === 'retryInProcess') return actionSettlesMultiple(a.recover);
+  if (a.kind === 'defer') return actionSettlesMultiple(a.then);
   return false;
 }
 

@@ -201,6 +201,11 @@ function risksOf(design: Design, tr: MessageTrace): Risk[] {
       kind: 'loss',
       why: 'the message was dropped by the broker (no DLX, no route, overflow or a dead-letter cycle)',
     });
+  if (tr.outcome.kind === 'discarded')
+    risks.push({
+      kind: 'loss',
+      why: 'the application gives up and acks the message: the broker forgets it and nothing keeps it',
+    });
   if (design.topology.exchanges.some((x) => x.type === 'x-delayed-message'))
     risks.push({
       kind: 'loss',

@@ -65,6 +65,12 @@ function action(a: ConsumerAction, indent: string, queue: string): string[] {
             `${indent}held.length = 0;`,
           ]
         : [`${indent}ch.ack(msg);`];
+    case 'defer':
+      return [`${indent}await sleep(${a.ms}); // held unacked meanwhile`, ...action(a.then, indent, queue)];
+    case 'discard':
+      return [
+        `${indent}ch.ack(msg); // gives up: the broker forgets it and the message is lost (log or keep it first)`,
+      ];
     case 'reject':
       return a.multiple
         ? [

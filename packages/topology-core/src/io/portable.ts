@@ -65,6 +65,7 @@ export function compilePortable(design: Design): PortableResult {
     if (a.kind === 'republish')
       collect(`${path}.headers.x-delay`, a.exchange, a.headers?.['x-delay'] as ValueExpr | AmqpValue | undefined, who);
     if (a.kind === 'retryInProcess') walkAction(`${path}.recover`, a.recover, who);
+    if (a.kind === 'defer') walkAction(`${path}.then`, a.then, who);
   };
   design.consumers.forEach((c, i) => {
     const b = c.behaviour;
@@ -135,7 +136,9 @@ export function compilePortable(design: Design): PortableResult {
       ? { ...a, exchange: delayX(a.exchange) }
       : a.kind === 'retryInProcess'
         ? { ...a, recover: redirect(a.recover) }
-        : a;
+        : a.kind === 'defer'
+          ? { ...a, then: redirect(a.then) }
+          : a;
   const redirectRules = (rs: readonly Rule[]): Rule[] => rs.map((r) => ({ ...r, then: redirect(r.then) }));
   const consumers: ConsumerSpec[] = design.consumers.map((c) => {
     const b = c.behaviour;

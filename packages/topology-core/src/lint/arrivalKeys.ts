@@ -110,6 +110,7 @@ export function arrivalKeys(inp: KeyInputs): ArrivalKeys {
   };
   const republish = (queue: string, a: ConsumerAction): void => {
     if (a.kind === 'retryInProcess') return republish(queue, a.recover);
+    if (a.kind === 'defer') return republish(queue, a.then);
     if (a.kind !== 'republish') return;
     if (a.routingKeyFromHeader !== undefined) return add(atX, a.exchange, undefined);
     add(atX, a.exchange, a.routingKey !== undefined ? new Set([a.routingKey]) : known(atQ, queue));

@@ -69,6 +69,7 @@ export function exchangeKeys(design: Design, flow: Flow): ReadonlyMap<string, Ke
   };
   const republish = (queue: string, a: ConsumerAction): void => {
     if (a.kind === 'retryInProcess') return republish(queue, a.recover);
+    if (a.kind === 'defer') return republish(queue, a.then);
     if (a.kind !== 'republish') return;
     if (a.routingKeyFromHeader !== undefined) return add(a.exchange, undefined);
     add(a.exchange, a.routingKey !== undefined ? new Set([a.routingKey]) : queueKeys(queue));

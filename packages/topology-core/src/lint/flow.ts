@@ -168,6 +168,7 @@ export function failureActions(c: ConsumerSpec): { readonly action: ConsumerActi
     const push = (a: ConsumerAction, inProcess = false): void => {
       out.push({ action: a, bounded: guardSeen || inProcess });
       if (a.kind === 'retryInProcess') push(a.recover, false);
+      if (a.kind === 'defer') push(a.then, inProcess);
     };
     push(r.then);
   }

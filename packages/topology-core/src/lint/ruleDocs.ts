@@ -188,9 +188,21 @@ export const RULE_DOCS: Readonly<Record<string, LintRuleDoc>> = {
   },
   'framework-key-ignored': {
     description:
-      'A configuration key the framework version ignores (Spring Boot 4 reads retry.max-retries, retries after the first delivery, and ignores retry.max-attempts): the default applies instead of what the file says.',
+      "A configuration key the framework never reads: one that does not exist (retry.max-attempt, Celery's task_max_retries), or one this version no longer reads (Spring Boot 4 reads retry.max-retries, retries after the first delivery, and ignores retry.max-attempts). Each key is checked against the framework's table of real keys; the default applies instead of what the file says.",
     level: 'warning',
-    help: 'Write the key the framework version reads (max-retries = max-attempts - 1 on Spring Boot 4).',
+    help: 'Write the key the framework reads (the finding names the likeliest one; max-retries = max-attempts - 1 on Spring Boot 4).',
+  },
+  'framework-setting-trap': {
+    description:
+      "A framework setting that loses messages in a way few expect: Spring Cloud Stream's expires deletes the group queue with its messages after its last consumer goes; dlq-expires deletes the dead letters of a DLQ nobody consumes.",
+    level: 'warning',
+    help: 'Remove the setting, or set it far above the longest time the application can be down.',
+  },
+  'app-discards-failures': {
+    description:
+      "The application gives up on a message that still fails and acks it (Spring's stateless retry with no recoverer, MassTransit's DiscardFaultedMessages, a Celery task out of retries): the broker forgets it and nothing keeps it. Its outcome is discarded, not acked.",
+    level: 'warning',
+    help: 'End the retry in a way that keeps the message: reject it to a dead-letter exchange, or publish it to an error queue.',
   },
   'immediate-retries-over-delivery-limit': {
     description:

@@ -23,6 +23,7 @@ export function allActions(ctx: LintContext): { consumer: string; queue: string;
   const walk = (consumer: string, queue: string, a: ConsumerAction): void => {
     out.push({ consumer, queue, action: a });
     if (a.kind === 'retryInProcess') walk(consumer, queue, a.recover);
+    if (a.kind === 'defer') walk(consumer, queue, a.then);
   };
   for (const c of ctx.design.consumers) {
     const b = c.behaviour;

@@ -30,6 +30,8 @@ import { parkedDeadLettersExpire } from './rules/parkedDeadLettersExpire.js';
 import { policyPriorityTie } from './rules/policyPriorityTie.js';
 import { requeueRejectedForever } from './rules/requeueRejectedForever.js';
 import { frameworkKeyIgnored } from './rules/frameworkKeyIgnored.js';
+import { frameworkSettingTrap } from './rules/frameworkTrap.js';
+import { appDiscardsFailures } from './rules/appDiscardsFailures.js';
 import { immediateRetriesOverDeliveryLimit } from './rules/immediateRetriesOverDeliveryLimit.js';
 import { republishCountsXDeath } from './rules/republishCountsXDeath.js';
 import { backoffWithoutJitter } from './rules/backoffWithoutJitter.js';
@@ -65,6 +67,8 @@ export const RULES: readonly LintRule[] = [
   policyPriorityTie,
   requeueRejectedForever,
   frameworkKeyIgnored,
+  frameworkSettingTrap,
+  appDiscardsFailures,
   immediateRetriesOverDeliveryLimit,
   republishCountsXDeath,
   backoffWithoutJitter,

@@ -54,6 +54,12 @@ export type Condition =
  */
 export type ConsumerAction =
   | { readonly kind: 'ack'; readonly multiple?: boolean }
+  /**
+   * The application gives up and acks (basic.ack): the broker forgets the message and nothing keeps
+   * it. Spring's stateless retry with no recoverer, MassTransit's DiscardFaultedMessages, a Celery
+   * task out of retries. Said `discarded`, never `acked`: the broker saw an ack, the work was not done.
+   */
+  | { readonly kind: 'discard' }
   /** basic.reject requeue=false (with multiple: basic.nack requeue=false): dead-letters where the queue has a DLX */
   | { readonly kind: 'reject'; readonly multiple?: boolean }
   /**
@@ -65,6 +71,11 @@ export type ConsumerAction =
   | { readonly kind: 'requeue'; readonly via?: 'nack' | 'reject'; readonly multiple?: boolean }
   /** leave the delivery unacked: a later action with `multiple` settles it (or closing the channel requeues it) */
   | { readonly kind: 'hold' }
+  /**
+   * keep the delivery unacked for `ms`, then do `then` (Rascal's recovery `defer`: a timer in the
+   * application before it republishes, forwards or nacks; the prefetch slot stays taken meanwhile)
+   */
+  | { readonly kind: 'defer'; readonly ms: number; readonly then: ConsumerAction }
   /**
    * Publish a copy (same body; headers copied unless copyHeaders=false, then merged with
    * `headers`), wait for the confirm, then ack the original.

@@ -36,6 +36,7 @@ export function mapRepublishes(behaviour: unknown, path: string, f: MapRepublish
   const action = (a: unknown, p: string, slot: RepublishSlot): unknown => {
     if (!isPlainObject(a)) return a;
     if (a.kind === 'retryInProcess') return set(a, 'recover', action(a.recover, `${p}.recover`, slot));
+    if (a.kind === 'defer') return set(a, 'then', action(a.then, `${p}.then`, slot));
     return a.kind === 'republish' ? f(a, p, slot) : a;
   };
   const list = (v: unknown, p: string, each: (x: unknown, p: string, i: number) => unknown): unknown => {

@@ -14,6 +14,8 @@ export const APP_FRAMEWORKS = [
   'masstransit',
   'nservicebus',
   'celery',
+  'rascal',
+  'nestjs-rabbitmq',
 ] as const;
 export type AppFramework = (typeof APP_FRAMEWORKS)[number];
 
@@ -29,17 +31,32 @@ export interface SourceSetting {
   readonly line?: number;
   /** for a default: the documentation or source that states it */
   readonly cite?: string;
+  /** the file the value was read from, when it is not the node's own (a profile file, a .env, a Deployment) */
+  readonly file?: string;
+  /** how it got there, when not written plainly: `env SPRING_RABBITMQ_...`, `profile prod`, `${retry.max}`, `constant RETRY_MAX (line 12)` */
+  readonly via?: string;
 }
 
-export type SourceNoteKind = 'ignored-key' | 'not-understood';
+/**
+ * `ignored-key`: a key the framework ignores (unknown, misspelt, or renamed in this version);
+ * `not-understood`: code or a value the reader could not turn into behaviour;
+ * `trap`: a setting that does what few expect (a queue that expires with its messages).
+ */
+export type SourceNoteKind = 'ignored-key' | 'not-understood' | 'trap';
+
+const NOTE_KINDS: readonly string[] = ['ignored-key', 'not-understood', 'trap'] satisfies readonly SourceNoteKind[];
 
 /** Something the reader saw and did not turn into behaviour: a key the framework ignores, code it could not read. */
 export interface SourceNote {
   readonly kind: SourceNoteKind;
   readonly line: number;
   readonly text: string;
-  /** the key concerned (ignored-key) */
+  /** the key concerned (ignored-key, trap) */
   readonly key?: string;
+  /** the file, when it is not the node's own */
+  readonly file?: string;
+  /** what to write instead, in the framework's terms */
+  readonly fix?: string;
 }
 
 export interface NodeSource {
@@ -103,14 +120,11 @@ export function checkSources(sink: IssueSink, v: unknown): void {
         Array.isArray(s.notes) &&
         s.notes.every(
           (x) =>
-            isPlainObject(x) &&
-            (x.kind === 'ignored-key' || x.kind === 'not-understood') &&
-            isLine(x.line) &&
-            typeof x.text === 'string',
+            isPlainObject(x) && NOTE_KINDS.includes(x.kind as string) && isLine(x.line) && typeof x.text === 'string',
         )
       )
     )
-      sink.error(`${p}.notes`, 'field-type', 'notes must be [{kind: ignored-key|not-understood, line, text}]');
+      sink.error(`${p}.notes`, 'field-type', `notes must be [{kind: ${NOTE_KINDS.join('|')}, line, text}]`);
     if (s.concurrency !== undefined && !isLine(s.concurrency))
       sink.error(`${p}.concurrency`, 'field-type', 'concurrency must be an integer >= 1');
     if (s.jitter !== undefined && typeof s.jitter !== 'boolean')

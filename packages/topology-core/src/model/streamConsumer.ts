@@ -23,6 +23,7 @@ function actionIssues(a: unknown, path: string, out: StreamConsumerIssue[]): voi
   if (a.kind === 'reject' || a.kind === 'requeue')
     out.push({ path: `${path}.kind`, code: 'stream-no-reject', message: `${a.kind} on a stream: ${WHY_NO_REJECT}` });
   if (a.kind === 'retryInProcess') actionIssues(a.recover, `${path}.recover`, out);
+  if (a.kind === 'defer') actionIssues(a.then, `${path}.then`, out);
 }
 
 function rulesIssues(rules: unknown, path: string, out: StreamConsumerIssue[]): void {

@@ -147,6 +147,19 @@ function checkAction(ctx: BehaviourCheckContext, path: string, a: unknown, depth
       if (a.multiple === true && depth > 0)
         ctx.sink.error(`${path}.multiple`, 'action-multiple', 'a recoverer settles its own delivery only');
       return;
+    case 'discard':
+      return;
+    case 'defer':
+      if (typeof a.ms !== 'number' || !Number.isFinite(a.ms) || a.ms < 0)
+        ctx.sink.error(`${path}.ms`, 'field-type', 'ms must be a number of milliseconds >= 0');
+      if (isPlainObject(a.then) && (a.then.kind === 'hold' || a.then.kind === 'retryInProcess'))
+        ctx.sink.error(
+          `${path}.then.kind`,
+          'action-kind',
+          'a deferred action settles its delivery: not hold or retryInProcess',
+        );
+      checkAction(ctx, `${path}.then`, a.then, depth + 1);
+      return;
     case 'hold':
       if (depth > 0) ctx.sink.error(`${path}.kind`, 'action-kind', 'a recoverer cannot hold its delivery');
       return;
@@ -218,7 +231,7 @@ function checkAction(ctx: BehaviourCheckContext, path: string, a: unknown, depth
       ctx.sink.error(
         `${path}.kind`,
         'action-kind',
-        `action kind must be ack, reject, requeue, hold, republish or retryInProcess; got ${JSON.stringify(a.kind)}`,
+        `action kind must be ack, discard, reject, requeue, hold, defer, republish or retryInProcess; got ${JSON.stringify(a.kind)}`,
       );
   }
 }

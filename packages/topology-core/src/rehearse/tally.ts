@@ -44,6 +44,8 @@ const OUTCOME_OF: Readonly<Record<OutcomeKind, 'acked' | 'parked' | 'dropped' | 
   dropped: 'dropped',
   limit: 'dropped',
   'publish-nacked': 'dropped',
+  // the application gave up and acked it: lost like a drop
+  discarded: 'dropped',
   returned: 'dropped',
   expired: 'expired',
 };

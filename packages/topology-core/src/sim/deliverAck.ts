@@ -21,6 +21,7 @@ const NOT_OK = { ok: false } as const;
 const NO_OPTS = {} as const;
 /** on the events of deliveries a multiple settled */
 const MULTIPLE = { multiple: true } as const;
+const DISCARDED = { discarded: true } as const;
 
 /** deliver ready messages while a consumer has spare prefetch */
 export function dispatch(sim: SimState, q: QueueState): void {
@@ -114,8 +115,15 @@ export function settle(sim: SimState, d: Delivery): void {
 
 type Settlement = 'ack' | 'reject' | 'requeue';
 
-/** ack, reject (requeue=false) or requeue one delivery; the caller dispatches */
-function settleOne(sim: SimState, d: Delivery, how: Settlement, viaReject: boolean, multiple = false): void {
+/** ack, reject (requeue=false) or requeue one delivery; the caller dispatches. `discarded`: an ack after the application gave up */
+function settleOne(
+  sim: SimState,
+  d: Delivery,
+  how: Settlement,
+  viaReject: boolean,
+  multiple = false,
+  discarded = false,
+): void {
   const c = d.consumer;
   const q = c.queue;
   const msg = d.msg;
@@ -155,6 +163,7 @@ function settleOne(sim: SimState, d: Delivery, how: Settlement, viaReject: boole
         queue: q.cfg.name,
         consumer: c.id,
         ...(multiple ? MULTIPLE : {}),
+        ...(discarded ? DISCARDED : {}),
       });
     else sim.seq++;
   } else if (how === 'reject') {
@@ -211,6 +220,13 @@ export function apply(sim: SimState, d: Delivery, action: ConsumerAction): void 
       if (action.multiple === true && c.unsettled) settleMultiple(sim, d, action.kind);
       else settleOne(sim, d, action.kind, false);
       break;
+    case 'discard':
+      settleOne(sim, d, 'ack', false, false, true);
+      break;
+    case 'defer':
+      // held unacked (its prefetch slot taken) until the timer fires
+      sim.heap.push(sim.t + action.ms, { k: 'defer', d, action: action.then });
+      return;
     case 'requeue':
       if (action.multiple === true && c.unsettled) settleMultiple(sim, d, 'requeue');
       else settleOne(sim, d, 'requeue', action.via === 'reject');

@@ -109,12 +109,16 @@ export type SimEvent =
       readonly attempt: number;
       readonly ok: boolean;
     })
-  /** `multiple`: settled by a basic.ack / basic.nack with multiple=true (its own, or a later delivery's on the channel) */
+  /**
+   * `multiple`: settled by a basic.ack / basic.nack with multiple=true (its own, or a later delivery's on the channel);
+   * `discarded`: the application gave up on it and acked (the `discard` action): the broker forgets a message that was not processed
+   */
   | (EventBase & {
       readonly kind: 'acked';
       readonly queue: string;
       readonly consumer: string;
       readonly multiple?: true;
+      readonly discarded?: true;
     })
   | (EventBase & {
       readonly kind: 'rejected';

@@ -112,8 +112,9 @@ export class MessageCopies {
   nacked: { readonly queue?: string } | undefined;
   /** a mandatory publish of it came back unroutable (basic.return) */
   returned: { readonly exchange: string; readonly routingKey: string } | undefined;
-  /** the last consumer that acked it */
+  /** the last consumer that acked it, and whether that ack was the application giving up (a discard) */
   lastAcker: string | undefined;
+  lastAckDiscarded = false;
   lastKind: SimEventKind | undefined;
   private lastQueue: string | undefined;
   private pathTail: string[] | undefined;
@@ -137,6 +138,7 @@ export class MessageCopies {
     this.nacked = undefined;
     this.returned = undefined;
     this.lastAcker = undefined;
+    this.lastAckDiscarded = false;
     this.lastKind = undefined;
     this.lastQueue = undefined;
     if (this.pathTail) this.pathTail.length = 0;
@@ -380,6 +382,7 @@ export class MessageCopies {
         break;
       }
       case 'acked':
+        this.lastAckDiscarded = e.discarded === true;
         this.acked(e.queue, e.consumer, e.t);
         break;
       case 'rejected':
@@ -467,7 +470,7 @@ export class MessageCopies {
       this.processed += 1;
     }
     // a script consumer reports no processing: its ack (not a republish-then-ack) settles that copy
-    if (!v.processes && v.republishT !== t) this.processed += 1;
+    if (!v.processes && v.republishT !== t && !this.lastAckDiscarded) this.processed += 1;
   }
 
   private dropped(e: Extract<SimEvent, { kind: 'dropped' }>): void {

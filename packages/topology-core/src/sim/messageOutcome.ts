@@ -37,6 +37,11 @@ export type MessageOutcome =
       readonly otherCopies?: { readonly processed: number; readonly dropped: number };
     }
   | { readonly kind: 'dropped'; readonly why: DropReason; readonly queue?: string; readonly exchange?: string }
+  /**
+   * the application gave up on it at attempt `attempt` and acked it (`discard`): the broker forgot
+   * a message that was never processed. Not `acked`: users read that as done
+   */
+  | { readonly kind: 'discarded'; readonly consumer: string; readonly attempt: number }
   /** its TTL ran out in `queue`, which has no dead-letter exchange: gone */
   | { readonly kind: 'expired'; readonly queue: string }
   /** a limit ended it: the quorum queue's delivery limit, with no dead-letter exchange to go to */
@@ -129,7 +134,9 @@ export function decideOutcome(c: MessageCopies, f: FateContext): MessageOutcome 
       ...(copies ? { otherCopies: { processed: c.processed, dropped: c.drops } } : {}),
     };
   }
-  // the one place an ack becomes the message's end (an app that gave up and acked would be told apart here)
+  // the one place an ack becomes the message's end: the application gave up and acked it (a discard), else acked
+  if (last === 'acked' && c.lastAckDiscarded)
+    return { kind: 'discarded', consumer: c.lastAcker ?? '', attempt: attempts };
   if (ackedBy !== undefined) return { kind: 'acked', consumer: ackedBy, attempt: attempts };
   // cut off after an ack of no processing (a republish-then-ack whose copy is on its way): still moving;
   // after its drop (or refusal) it is that, however long the run went on for the other messages
@@ -155,6 +162,8 @@ export type Ending =
   /** gone from the broker (dropped, expired, a limit, or refused back to its publisher) */
   | { readonly kind: 'dropped' }
   | { readonly kind: 'acked' }
+  /** the application gave up and acked it: gone, never processed */
+  | { readonly kind: 'discarded'; readonly consumer: string }
   /** it keeps cycling (the run is cut off) */
   | { readonly kind: 'cycling' }
   /** delivered and held unacked (`hold`) by this consumer: no later `multiple` settled it */
@@ -173,6 +182,8 @@ export function endingOf(o: MessageOutcome): Ending {
     case 'publish-nacked':
     case 'returned':
       return { kind: 'dropped' };
+    case 'discarded':
+      return { kind: 'discarded', consumer: o.consumer };
     case 'moving':
       return { kind: 'cycling' };
     case 'held':

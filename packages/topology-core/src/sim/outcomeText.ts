@@ -89,6 +89,11 @@ export function describeOutcome(o: MessageOutcome, ctx: OutcomeContext): string 
       const at = o.attempt > 0 ? ` at attempt ${o.attempt}` : '';
       return `acked${by}${at}${o.neverEndsFailingAlways ? ' (only because the worker stopped failing: failing every time, it never ends)' : ''}`;
     }
+    case 'discarded': {
+      const by = o.consumer ? ` by ${o.consumer}` : '';
+      const at = o.attempt > 0 ? ` at attempt ${o.attempt}` : '';
+      return `discarded${by}${at}: the application gave up and acked it, so the broker forgot it; the message is gone, never processed`;
+    }
     case 'dropped':
       return dropText(o.why, o.queue, o.exchange);
     case 'expired':
@@ -112,7 +117,8 @@ export function outcomeTone(o: MessageOutcome): 'ok' | 'loss' | 'rest' | 'open' 
     o.kind === 'expired' ||
     o.kind === 'limit' ||
     o.kind === 'publish-nacked' ||
-    o.kind === 'returned'
+    o.kind === 'returned' ||
+    o.kind === 'discarded'
   )
     return 'loss';
   if (o.kind === 'parked') return 'rest';

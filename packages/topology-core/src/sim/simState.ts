@@ -4,6 +4,7 @@
  * queues, consumers, counters, and the few helpers every rule uses (emit, release, drop).
  * Not part of the package API: Simulator (simulator.ts) is.
  */
+import type { ConsumerAction } from '../model/consumer.js';
 import { checkNodeLoss, outagesOf, type Outage } from './nodeLoss.js';
 import type { ConsumerBehaviour, ConsumerSpec, FailureModel } from '../model/consumer.js';
 import type { DropReason, PublishOrigin, SimEvent } from './events.js';
@@ -42,6 +43,8 @@ export type Work =
   | { readonly k: 'step' }
   | QEntry
   | { readonly k: 'retry'; readonly d: Delivery }
+  /** a deferred action is due (`defer`): the consumer does it now */
+  | { readonly k: 'defer'; readonly d: Delivery; readonly action: ConsumerAction }
   /** a republish's confirm arrives: the consumer acks the original */
   | { readonly k: 'confirm'; readonly d: Delivery }
   | { readonly k: 'expire'; readonly q: QueueState }

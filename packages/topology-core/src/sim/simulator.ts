@@ -184,6 +184,9 @@ export class Simulator {
       case 'retry':
         if (w.d.consumer !== undefined) retryAttempt(this.s, w.d);
         break;
+      case 'defer':
+        if (w.d.consumer !== undefined) apply(this.s, w.d, w.action);
+        break;
       case 'confirm':
         // settled meanwhile by a later delivery's `multiple`: nothing left to ack
         if (w.d.consumer !== undefined) apply(this.s, w.d, ACK);

@@ -27,13 +27,9 @@ import {
 } from './build.js';
 import { delaysParam, parkingParam, prefixParam } from './commonParams.js';
 import { MAX_TTL_MS } from '../model/arguments.js';
+import { binaryDelayRoutingKey } from '../routing/binaryDelayKey.js';
 
-/** The routing key for a delay of `units` with `levels` bits, to `destination`. */
-export function binaryDelayRoutingKey(units: number, levels: number, destination: string): string {
-  const bits: string[] = [];
-  for (let i = levels - 1; i >= 0; i--) bits.push(Math.floor(units / 2 ** i) % 2 === 1 ? '1' : '0');
-  return `${bits.join('.')}.${destination}`;
-}
+export { binaryDelayRoutingKey };
 
 export const binaryDelayLevels = defineTemplate({
   id: 'binary-delay-levels',

@@ -52,7 +52,7 @@ export function fateText(f: FateSummary): string {
       ? ' (no delay between attempts)'
       : '';
   // the outcome's own words (sim/outcomeText.ts) say the attempt where they name one
-  return f.outcome.kind === 'moving' || f.outcome.kind === 'acked'
+  return f.outcome.kind === 'moving' || f.outcome.kind === 'acked' || f.outcome.kind === 'discarded'
     ? `${f.endsIn}${delays}`
     : `${f.endsIn} after ${f.attempts} attempt(s)${delays}`;
 }

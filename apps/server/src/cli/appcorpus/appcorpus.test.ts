@@ -40,7 +40,9 @@ describe('the application-configuration corpus', () => {
     expect([...perFramework.keys()].sort()).toEqual([
       'celery',
       'masstransit',
+      'nestjs-rabbitmq',
       'nservicebus',
+      'rascal',
       'spring-amqp',
       'spring-boot',
       'spring-cloud-stream',

@@ -10,7 +10,7 @@ export interface ConsumerExpectation {
   readonly attempts: number;
   /** the waits between attempts, ms (every one) */
   readonly delaysMs: readonly number[];
-  /** `queue:NAME` (rests there), `dropped`, `acked` (the framework acks and forgets it), `cycling` (never ends) */
+  /** `queue:NAME` (rests there), `dropped`, `acked` (processed), `discarded` (the framework gives up, acks and forgets it), `cycling` (never ends) */
   readonly ends: string;
 }
 
@@ -37,16 +37,18 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
     framework: 'celery',
     // retry_kwargs max_retries=3, retry_backoff=True (factor 1), jitter on by default: the upper bounds 1, 2, 4 s;
     // `coutdown = 5` is a misspelt attribute Celery never reads
-    consumers: [{ id: 'BaseTaskWithRetry', queue: 'celery', attempts: 4, delaysMs: [1000, 2000, 4000], ends: 'acked' }],
+    consumers: [
+      { id: 'BaseTaskWithRetry', queue: 'celery', attempts: 4, delaysMs: [1000, 2000, 4000], ends: 'discarded' },
+    ],
     queues: ['celery'],
-    findings: { '3.10': [], '4.x': [] },
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
   },
   'celery/shared_task.py': {
     framework: 'celery',
     // @shared_task(retry_backoff=5, retry_kwargs={'max_retries': 3}), jitter on: the upper bounds 5, 10, 20 s
-    consumers: [{ id: 'some_task', queue: 'celery', attempts: 4, delaysMs: [5000, 10000, 20000], ends: 'acked' }],
+    consumers: [{ id: 'some_task', queue: 'celery', attempts: 4, delaysMs: [5000, 10000, 20000], ends: 'discarded' }],
     queues: ['celery'],
-    findings: { '3.10': [], '4.x': [] },
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
   },
   'masstransit/MessageNameConsumerDefinition.cs': {
     framework: 'masstransit',
@@ -87,10 +89,10 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
     // stateless interceptor logs "dropped on recovery" and returns: the delivery is acked
     // (setDefaultRequeueRejected(false) never applies)
     consumers: [
-      { id: 'listener-listener.queue', queue: 'listener.queue', attempts: 3, delaysMs: [0, 0], ends: 'acked' },
+      { id: 'listener-listener.queue', queue: 'listener.queue', attempts: 3, delaysMs: [0, 0], ends: 'discarded' },
     ],
     queues: ['listener.queue'],
-    findings: { '3.10': [], '4.x': [] },
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
     notes: ['stand-in queue "listener.queue"'],
   },
   'spring-amqp/BundleRabbitListenerConfiguration.java': {
@@ -167,18 +169,23 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
         queue: 'celery',
         attempts: 6,
         delaysMs: [2000, 4000, 8000, 16000, 32000],
-        ends: 'acked',
+        ends: 'discarded',
       },
     ],
     queues: ['celery'],
-    findings: { '3.10': ['backoff-without-jitter'], '4.x': ['backoff-without-jitter'] },
+    findings: {
+      '3.10': ['app-discards-failures', 'backoff-without-jitter'],
+      '4.x': ['app-discards-failures', 'backoff-without-jitter'],
+    },
   },
   'celery/task.py': {
     framework: 'celery',
     // retry_backoff=True (factor 1), retry_backoff_max=600, jitter on: the upper bounds 1, 2, 4, 8, 16 s
-    consumers: [{ id: 'Task', queue: 'celery', attempts: 6, delaysMs: [1000, 2000, 4000, 8000, 16000], ends: 'acked' }],
+    consumers: [
+      { id: 'Task', queue: 'celery', attempts: 6, delaysMs: [1000, 2000, 4000, 8000, 16000], ends: 'discarded' },
+    ],
     queues: ['celery'],
-    findings: { '3.10': [], '4.x': [] },
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
   },
   'masstransit/SubmitOrderConsumerDefinition.cs': {
     framework: 'masstransit',
@@ -198,10 +205,10 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
     framework: 'masstransit',
     // DiscardFaultedMessages: the fault is not moved to FulfillOrder_error
     consumers: [
-      { id: 'FulfillOrder', queue: 'FulfillOrder', attempts: 4, delaysMs: [1000, 1000, 1000], ends: 'acked' },
+      { id: 'FulfillOrder', queue: 'FulfillOrder', attempts: 4, delaysMs: [1000, 1000, 1000], ends: 'discarded' },
     ],
     queues: ['FulfillOrder', 'FulfillOrder_error', 'FulfillOrder_skipped'],
-    findings: { '3.10': [], '4.x': [] },
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
     notes: ['r.Ignore<...>()'],
   },
   'masstransit/OrderStateMachineDefinition.cs': {
@@ -294,5 +301,165 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
     ],
     queues: ['average.anonymous', 'sensor.anonymous'],
     findings: { '3.10': [], '4.x': [] },
+  },
+  'spring-amqp/TxGuardInfrastructureConfig.java': {
+    framework: 'spring-amqp',
+    // constants (int RETRY_MAX_ATTEMPTS = 3, long 1_000L, double 2.0, long 10_000L) read through their
+    // values: 3 attempts, waits 1 s and 2 s (the file's own comment promises "1s -> 2s -> 4s": there are
+    // two waits); RejectAndDontRequeueRecoverer, DLX "" with the DLQ's name as routing key: parked there.
+    // No @RabbitListener here: the advice listens on the queue messages enter (its 24 h TTL would read as a wait queue)
+    consumers: [
+      {
+        id: 'listener-bouncer.charges.received',
+        queue: 'bouncer.charges.received',
+        attempts: 3,
+        delaysMs: [1000, 2000],
+        ends: 'queue:bouncer.charges.received.dlq',
+      },
+    ],
+    queues: ['bouncer.charges.received', 'bouncer.charges.received.dlq'],
+    findings: { '3.10': [], '4.x': [] },
+    notes: ['AcknowledgeMode.MANUAL'],
+  },
+  'celery/deferred-diffusion-worker.py': {
+    framework: 'celery',
+    // task_max_retries / task_default_retry_delay are task options written as settings: Celery never reads
+    // them; the BaseTask class sets no retry of its own: one attempt, then acked and gone (task_acks_late
+    // acks a failure too)
+    consumers: [{ id: 'BaseTask', queue: 'celery', attempts: 1, delaysMs: [], ends: 'discarded' }],
+    queues: ['celery'],
+    findings: {
+      '3.10': ['app-discards-failures', 'framework-key-ignored'],
+      '4.x': ['app-discards-failures', 'framework-key-ignored'],
+    },
+    notes: ['task_max_retries is not a Celery setting', 'task_default_retry_delay is not a Celery setting'],
+  },
+  'rascal/advanced-config.js': {
+    framework: 'rascal',
+    // Rascal's own advanced example: recovery deferred_retry (forward to retry_in_1m, attempts 10, then nack);
+    // the forward's CC delay.1m parks it 1 min in delay:1m, whose DLX retry routes it back by the CC key
+    // `<queue>.<key>`: 11 attempts a minute apart, then the nack dead-letters it to dead_letters
+    consumers: [
+      {
+        id: 'save_user',
+        queue: 'registration_service:user:save',
+        attempts: 11,
+        delaysMs: Array(10).fill(60_000),
+        ends: 'queue:dead_letters:registration_service',
+      },
+      {
+        id: 'delete_user',
+        queue: 'registration_service:user:delete',
+        attempts: 11,
+        delaysMs: Array(10).fill(60_000),
+        ends: 'queue:dead_letters:registration_service',
+      },
+    ],
+    queues: [
+      'dead_letters:registration_service',
+      'delay:1m',
+      'registration_service:user:delete',
+      'registration_service:user:save',
+    ],
+    findings: { '3.10': [], '4.x': [] },
+    notes: ['names 2 recovery strategies (deferred_retry, dead_letter)'],
+  },
+  'rascal/simple-config.json': {
+    framework: 'rascal',
+    // no recovery in the configuration: ackOrNack(err) falls back to a nack without requeue; no DLX: dropped
+    consumers: [{ id: 'demo_sub', queue: 'demo_q', attempts: 1, delaysMs: [], ends: 'dropped' }],
+    queues: ['demo_q'],
+    findings: { '3.10': [], '4.x': [] },
+  },
+  'rascal/skf-config.ts': {
+    framework: 'rascal',
+    // a TypeScript module (Deno); the binding "x -> q" has no key: '#'; prefetch 3; nacked and dropped
+    consumers: [
+      { id: 'deployment_subscription', queue: 'deployment_queue', attempts: 1, delaysMs: [], ends: 'dropped' },
+    ],
+    queues: ['deployment_queue'],
+    findings: { '3.10': [], '4.x': [] },
+  },
+  'rascal/multivende-rascalConfig.js': {
+    framework: 'rascal',
+    // queues and bindings as arrays of objects (bindingKey "key"); nacked and dropped
+    consumers: [{ id: 'sub', queue: 'cola-rascal-2', attempts: 1, delaysMs: [], ends: 'dropped' }],
+    queues: ['cola-rascal-2'],
+    findings: { '3.10': [], '4.x': [] },
+  },
+  'nestjs-rabbitmq/codeReviewFeedback.consumer.ts': {
+    framework: 'nestjs-rabbitmq',
+    // no errorBehavior and no module configuration here: the library default REQUEUE redelivers a failing
+    // message at once, for ever; the class's @UseFilters exception filter is named as not read
+    consumers: [
+      {
+        id: 'handleSyncCodeReviewReactions',
+        queue: 'codeReviewFeedback.syncCodeReviewReactions.queue',
+        attempts: -1,
+        delaysMs: [],
+        ends: 'cycling',
+      },
+    ],
+    queues: ['codeReviewFeedback.syncCodeReviewReactions.queue'],
+    findings: { '3.10': ['requeue-rejected-forever'], '4.x': ['requeue-rejected-forever'] },
+    notes: ['@UseFilters(RabbitmqConsumeErrorFilter)'],
+  },
+  'nestjs-rabbitmq/rabbitmq.module.ts': {
+    framework: 'nestjs-rabbitmq',
+    // the module configuration alone: its exchanges (a delayed-message exchange, a topic DLX) and dlx.queue; no handler
+    consumers: [],
+    queues: ['dlx.queue'],
+    findings: { '3.10': [], '4.x': [] },
+  },
+  'nestjs-rabbitmq/submodule.controller.ts': {
+    framework: 'nestjs-rabbitmq',
+    // the library's own integration app: @RabbitRPC handlers without errorBehavior requeue for ever; those
+    // with errorBehavior ACK (their own errorHandler, named as not read) ack a failure: discarded
+    consumers: [
+      { id: 'rpc', queue: 'rpc-submodule', attempts: -1, delaysMs: [], ends: 'cycling' },
+      { id: 'interceptedRpc', queue: 'intercepted-rpc-submodule', attempts: -1, delaysMs: [], ends: 'cycling' },
+      { id: 'pipedRpc', queue: 'piped-rpc-submodule', attempts: 1, delaysMs: [], ends: 'discarded' },
+      { id: 'pipedParamRpc', queue: 'piped-param-rpc-submodule', attempts: 1, delaysMs: [], ends: 'discarded' },
+      { id: 'guardedRpc', queue: 'guarded-rpc-submodule', attempts: 1, delaysMs: [], ends: 'discarded' },
+      { id: 'errorReplyRpc', queue: 'error-reply-rpc-submodule', attempts: 1, delaysMs: [], ends: 'discarded' },
+      { id: 'nonJsonRpc', queue: 'non-json-rpc-submodule', attempts: -1, delaysMs: [], ends: 'cycling' },
+      { id: 'hashWildcardRpc', queue: 'hash-wildcard-rpc-submodule', attempts: 1, delaysMs: [], ends: 'discarded' },
+      { id: 'wildcardRpc', queue: 'star-wildcard-rpc-submodule', attempts: 1, delaysMs: [], ends: 'discarded' },
+    ],
+    queues: 9,
+    findings: {
+      '3.10': ['app-discards-failures', 'requeue-rejected-forever'],
+      '4.x': ['app-discards-failures', 'requeue-rejected-forever'],
+    },
+    notes: ['errorHandler: a handler of its own decides each failure'],
+  },
+  'nestjs-rabbitmq/order-stock.service.ts': {
+    framework: 'nestjs-rabbitmq',
+    // errorBehavior REQUEUE: for ever; the exchange and keys are constants of another file (named as not read)
+    // and no queue is named: the broker names one
+    consumers: [
+      {
+        id: 'handleOrderCreated',
+        queue: 'server-named.handleOrderCreated',
+        attempts: -1,
+        delaysMs: [],
+        ends: 'cycling',
+      },
+      { id: 'handleOrderPaid', queue: 'server-named.handleOrderPaid', attempts: -1, delaysMs: [], ends: 'cycling' },
+      {
+        id: 'handleOrderPaymentFailed',
+        queue: 'server-named.handleOrderPaymentFailed',
+        attempts: -1,
+        delaysMs: [],
+        ends: 'cycling',
+      },
+    ],
+    queues: [
+      'server-named.handleOrderCreated',
+      'server-named.handleOrderPaid',
+      'server-named.handleOrderPaymentFailed',
+    ],
+    findings: { '3.10': ['requeue-rejected-forever'], '4.x': ['requeue-rejected-forever'] },
+    notes: ['the exchange is an expression not read here'],
   },
 };

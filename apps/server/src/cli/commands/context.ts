@@ -83,7 +83,7 @@ export interface LoadedFile {
 export function loadAppConfig(
   files: readonly { name: string; text: string }[],
   opts: Parameters<typeof importAppConfig>[1] = {},
-): LoadedFile & { notes: readonly { file: string; line: number; text: string }[] } {
+): LoadedFile & { notes: readonly { file: string; line: number; text: string }[]; environment?: readonly string[] } {
   try {
     const app = importAppConfig(files, opts);
     return {
@@ -91,6 +91,7 @@ export function loadAppConfig(
       design: app.design,
       warnings: [],
       notes: app.notes,
+      ...(app.environment ? { environment: app.environment } : {}),
       ...(app.design.vhost !== undefined ? { vhost: app.design.vhost } : {}),
     };
   } catch (e) {
@@ -106,7 +107,7 @@ export async function loadFile(
   opts: { vhost?: string | undefined } = {},
 ): Promise<LoadedFile> {
   const text = await readText(io, file);
-  if (isAppConfigFile(file)) return loadAppConfig([{ name: file, text }]);
+  if (isAppConfigFile(file, text)) return loadAppConfig([{ name: file, text }]);
   const name = path.basename(file).replace(/\.json$/i, '');
   const r = loadDocument(text, { name, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
   if (!r.ok) throw new CliError(`${file}: invalid ${r.kind ?? 'input'}\n${indent(formatIssues(r.errors))}`);
@@ -129,7 +130,7 @@ export async function loadFileVhosts(
   opts: { vhost?: string | undefined } = {},
 ): Promise<LoadedFile[]> {
   const text = await readText(io, file);
-  if (isAppConfigFile(file)) return [loadAppConfig([{ name: file, text }])];
+  if (isAppConfigFile(file, text)) return [loadAppConfig([{ name: file, text }])];
   // the browser's Open / Import reads files through the same core function
   const r = readDocumentFile(text, { fileName: file, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
   if (!r.ok) throw new CliError(`${file}: invalid ${r.kind ?? 'input'}\n${indent(formatIssues(r.errors))}`);

@@ -43,6 +43,42 @@ describe('retry-studio import-app', () => {
     expect(r.out).toMatch(/warning framework-key-ignored at application\.yml:3/);
   });
 
+  it('--env and --spring-profile: the environment and the profile file beside it are read, each value says where it came from', async () => {
+    write(
+      'application.yml',
+      'spring.rabbitmq.listener.simple.retry:\n  enabled: true\n  initial-interval: ${FIRST_WAIT:1s}\n',
+    );
+    write('application-prod.yml', 'spring.rabbitmq.listener.simple.retry.multiplier: 3\n');
+    write(
+      'prod.env',
+      '# the production environment\nSPRING_RABBITMQ_LISTENER_SIMPLE_RETRY_MAX_ATTEMPTS=4\nFIRST_WAIT=2s\n',
+    );
+    const r = await runCliCaptured(dir, [
+      'import-app',
+      'application.yml',
+      '--env',
+      'prod.env',
+      '--spring-profile',
+      'prod',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/4 attempts, waits 2 s, 6 s, 10 s/);
+    expect(r.err).toMatch(
+      /max-attempts = 4 {2}\(prod\.env:2; env SPRING_RABBITMQ_LISTENER_SIMPLE_RETRY_MAX_ATTEMPTS\)/,
+    );
+    expect(r.err).toMatch(/multiplier = 3 {2}\(application-prod\.yml:1\)/);
+    expect(r.err).toMatch(/environment read from: prod\.env/);
+    const without = await runCliCaptured(dir, ['import-app', 'application.yml']);
+    expect(without.err).toMatch(/3 attempts, waits 1 s, 1 s/);
+  });
+
+  it("a file past the readers' limit is refused with exit 2 and the limit named", async () => {
+    write('huge.yml', 'k: v\n'.repeat(600_000));
+    const r = await runCliCaptured(dir, ['import-app', 'huge.yml']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/huge\.yml: it is 2\.9 MB; import-app reads application configuration files of up to 2 MB/);
+  });
+
   it('lint --format sarif points a finding at the configuration line', async () => {
     write('boot.yml', 'spring.rabbitmq.listener.simple.retry:\n  enabled: false\n');
     const r = await runCliCaptured(dir, ['lint', 'boot.yml', '--format', 'sarif']);

@@ -8,24 +8,12 @@
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
 import { formatMs } from '../../text/formatDuration.js';
 import { appConsumers, inProcessRetries, retryWaits, settingLine } from '../appRuleHelpers.js';
+import { frameworkFix } from '../../frameworks/registry.js';
 import type { LintFinding, LintRule } from '../types.js';
 
 const ID = 'backoff-over-consumer-timeout';
 /** rabbitmq.conf consumer_timeout default (docs consumers#acknowledgement-timeout) */
 export const DEFAULT_CONSUMER_TIMEOUT_MS = 30 * 60_000;
-
-const FIX: Record<string, string> = {
-  'spring-boot':
-    'Keep max-attempts x max-interval well under 30 min, and move long waits to the broker (a DLX with TTL wait queues, or 4.3 quorum delayed retry).',
-  'spring-amqp':
-    'Keep maxAttempts x the back-off under the consumer timeout, or use stateful retry / broker-side waits for long delays.',
-  'spring-cloud-stream':
-    'Keep max-attempts x back-off-max-interval under 30 min; for longer waits use auto-bind-dlq with dlq-ttl and dlq-dead-letter-exchange back to the queue.',
-  masstransit:
-    'Keep UseMessageRetry short and move long waits to UseDelayedRedelivery (the message leaves the consumer while it waits).',
-  celery:
-    "Countdowns past the consumer timeout need it raised on the broker (consumer_timeout, or x-consumer-timeout on the queue), or Celery's native delayed delivery on quorum queues.",
-};
 
 export const backoffOverConsumerTimeout: LintRule = {
   id: ID,
@@ -59,7 +47,7 @@ export const backoffOverConsumerTimeout: LintRule = {
           message: `${c.id} (${source.file}:${line}) holds a failing message unacked for ${formatMs(held)} of in-process back-off (${r.maxAttempts} attempts), longer than the consumer timeout of ${formatMs(timeout)}${typeof own === 'number' ? '' : ' (the broker default)'}: the broker takes the delivery back and the retry starts over.`,
           objects: [consumerNodeId(c.id), queueNodeId(c.queue)],
           fix:
-            FIX[source.framework] ??
+            frameworkFix(source.framework, ID) ??
             'Keep the in-process waits under the consumer timeout; move long waits to the broker.',
           at: { file: source.file, line },
         });

@@ -6,22 +6,12 @@
  */
 import { consumerNodeId } from '../../model/nodeIds.js';
 import { appConsumers, inProcessRetries, retryWaits, settingLine } from '../appRuleHelpers.js';
+import { frameworkFix, retriesInStep } from '../../frameworks/registry.js';
 import type { LintFinding, LintRule } from '../types.js';
 
 const ID = 'backoff-without-jitter';
 /** listener threads (per instance) from which synchronised retries are a storm */
 export const STORM_CONCURRENCY = 4;
-
-const FIX: Record<string, string> = {
-  'spring-boot':
-    "Spring Boot's retry properties have no jitter: lower concurrency, or declare a RetryInterceptorBuilder advice with an ExponentialRandomBackOffPolicy (backOffPolicy) in Java.",
-  'spring-amqp':
-    'Use an ExponentialRandomBackOffPolicy (RetryInterceptorBuilder.backOffPolicy(...)) instead of backOffOptions.',
-  'spring-cloud-stream':
-    "The binder's back-off-* has no jitter: give the binding a RetryTemplate bean with an ExponentialRandomBackOffPolicy (@StreamRetryTemplate), or lower concurrency.",
-  celery: 'Keep retry_jitter=True (the default), which draws each countdown between 0 and the back-off.',
-  masstransit: 'Use r.Exponential(...) (its intervals are randomised) or stagger the Intervals.',
-};
 
 export const backoffWithoutJitter: LintRule = {
   id: ID,
@@ -30,7 +20,7 @@ export const backoffWithoutJitter: LintRule = {
     const out: LintFinding[] = [];
     for (const { consumer: c, source } of appConsumers(ctx)) {
       if (source.jitter === true) continue;
-      const many = (source.concurrency ?? 1) >= STORM_CONCURRENCY || source.framework === 'celery';
+      const many = (source.concurrency ?? 1) >= STORM_CONCURRENCY || retriesInStep(source.framework);
       if (!many) continue;
       const growing = inProcessRetries(c).find((r) => {
         const w = retryWaits(r);
@@ -46,14 +36,15 @@ export const backoffWithoutJitter: LintRule = {
         'backOffOptions',
         'concurrency',
       );
-      const who =
-        source.framework === 'celery' ? 'every worker process' : `${source.concurrency} listener threads per instance`;
+      const who = retriesInStep(source.framework)
+        ? 'every worker process'
+        : `${source.concurrency} listener threads per instance`;
       out.push({
         id: ID,
         severity: 'warning',
-        message: `${c.id} (${source.file}:${line}) backs off with growing waits (${retryWaits(growing).slice(0, 4).join(', ')} ms ...) with no jitter, and ${who} retry${source.framework === 'celery' ? '' : ''} in step: when the dependency returns, every waiting message retries in the same instant.`,
+        message: `${c.id} (${source.file}:${line}) backs off with growing waits (${retryWaits(growing).slice(0, 4).join(', ')} ms ...) with no jitter, and ${who} retry in step: when the dependency returns, every waiting message retries in the same instant.`,
         objects: [consumerNodeId(c.id)],
-        fix: FIX[source.framework] ?? 'Add jitter to the back-off.',
+        fix: frameworkFix(source.framework, ID) ?? 'Add jitter to the back-off.',
         at: { file: source.file, line },
       });
     }

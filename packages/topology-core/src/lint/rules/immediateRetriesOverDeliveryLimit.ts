@@ -9,6 +9,7 @@ import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
 import { profileFor } from '../../sim/profiles.js';
 import { queueConfig } from '../../sim/queueConfig.js';
 import { appConsumers, settingLine } from '../appRuleHelpers.js';
+import { frameworkFix } from '../../frameworks/registry.js';
 import type { LintFinding, LintRule } from '../types.js';
 
 const ID = 'immediate-retries-over-delivery-limit';
@@ -20,14 +21,6 @@ function deliveriesPerCopy(
   const r = rules.find((x) => x.then.kind === 'requeue' && x.when?.kind === 'lt' && x.when.counter?.kind === 'attempt');
   return r?.when?.value;
 }
-
-const FIX: Record<string, string> = {
-  nservicebus:
-    "Lower Immediate(i => i.NumberOfRetries(n)) below the limit, or raise the queue's delivery limit (x-delivery-limit, -1 for unlimited as an argument, NServiceBus.RabbitMQ #1550).",
-  'spring-boot':
-    'Lower retry.max-attempts below the delivery limit, or use stateless retry (retry.stateless: true), which retries without returning the message.',
-  'spring-amqp': 'Lower maxAttempts below the delivery limit, or use RetryInterceptorBuilder.stateless().',
-};
 
 export const immediateRetriesOverDeliveryLimit: LintRule = {
   id: ID,
@@ -52,7 +45,8 @@ export const immediateRetriesOverDeliveryLimit: LintRule = {
         message: `${c.id} (${source.file}:${line}) returns a failing message to ${c.queue} ${returns} times before it moves on, but the quorum queue's delivery limit is ${cfg.deliveryLimit}${explicit ? '' : " (RabbitMQ 4.x's default)"}: the broker dead-letters or drops it after ${cfg.deliveryLimit} returns, and the framework's later retries and error handling never run.`,
         objects: [consumerNodeId(c.id), queueNodeId(c.queue)],
         fix:
-          FIX[source.framework] ?? 'Retry fewer times through the broker than the delivery limit, or raise the limit.',
+          frameworkFix(source.framework, ID) ??
+          'Retry fewer times through the broker than the delivery limit, or raise the limit.',
         at: { file: source.file, line },
       });
     }

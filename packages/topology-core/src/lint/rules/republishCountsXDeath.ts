@@ -9,18 +9,10 @@
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
 import { appConsumers, settingLine } from '../appRuleHelpers.js';
 import { actionTargets, failureActions, type Flow } from '../flow.js';
+import { frameworkFix } from '../../frameworks/registry.js';
 import type { LintFinding, LintRule } from '../types.js';
 
 const ID = 'republish-counts-x-death';
-
-const FIX: Record<string, string> = {
-  'spring-cloud-stream':
-    'Set republish-to-dlq: false so the broker dead-letters the message (its x-death then counts on every version), or count rounds in a header of your own (Spring AMQP 3.2+ retry-count, AmqpHeaders.RETRY_COUNT) instead of x-death.',
-  'spring-amqp':
-    'Count rounds in a header of your own (AmqpHeaders.RETRY_COUNT, Spring AMQP 3.2+), or let the broker dead-letter (RejectAndDontRequeueRecoverer) so x-death counts.',
-  'spring-boot':
-    'Count rounds in a header of your own (AmqpHeaders.RETRY_COUNT, Spring AMQP 3.2+), or let the broker dead-letter so x-death counts.',
-};
 
 /** Whether dead letters from `from` reach `to`, through queues nobody consumes. */
 function comesBack(flow: Flow, from: string, to: string, seen = new Set<string>()): boolean {
@@ -52,7 +44,7 @@ export const republishCountsXDeath: LintRule = {
           message: `${c.id} (${source.file}:${line}) republishes failed messages with their headers into ${into.join(', ')}, whose dead letters return to ${c.queue}: the copy's x-death is the client's, and ${ctx.profile === '3.10' ? 'after an upgrade to RabbitMQ 4.x' : 'on RabbitMQ 4.x'} the broker does not count it, so a loop that stops after N x-death rounds never stops.`,
           objects: [consumerNodeId(c.id), ...into.map(queueNodeId)],
           fix:
-            FIX[source.framework] ??
+            frameworkFix(source.framework, ID) ??
             'Count rounds in a header of your own, or let the broker dead-letter the message so x-death counts.',
           at: { file: source.file, line },
         });

@@ -9,18 +9,10 @@ import { profileFor } from '../../sim/profiles.js';
 import { queueConfig } from '../../sim/queueConfig.js';
 import { appConsumers, settingLine } from '../appRuleHelpers.js';
 import { failureActions } from '../flow.js';
+import { frameworkFix } from '../../frameworks/registry.js';
 import type { LintFinding, LintRule } from '../types.js';
 
 const ID = 'requeue-rejected-forever';
-
-const FIX: Record<string, string> = {
-  'spring-boot':
-    'Set spring.rabbitmq.listener.simple.default-requeue-rejected: false and give the queue a dead-letter exchange, or enable retry (retry.enabled: true) so the RejectAndDontRequeueRecoverer ends it.',
-  'spring-amqp':
-    'Call factory.setDefaultRequeueRejected(false) and give the queue a dead-letter exchange, or add a RetryInterceptorBuilder advice with a recoverer that does not requeue.',
-  'spring-cloud-stream':
-    'Set requeue-rejected: false with auto-bind-dlq: true (exhausted messages go to <destination>.<group>.dlq), or keep max-attempts above 1.',
-};
 
 export const requeueRejectedForever: LintRule = {
   id: ID,
@@ -50,7 +42,8 @@ export const requeueRejectedForever: LintRule = {
         message: `${c.id} (${source.file}:${line}) retries nothing in process and requeues a message that fails: ${c.queue} redelivers it at once, for ever, and it holds a consumer the whole time.`,
         objects: [consumerNodeId(c.id), queueNodeId(c.queue)],
         fix:
-          FIX[source.framework] ?? 'Reject without requeue (to a dead-letter exchange) once the framework has retried.',
+          frameworkFix(source.framework, ID) ??
+          'Reject without requeue (to a dead-letter exchange) once the framework has retried.',
         at: { file: source.file, line },
       });
     }

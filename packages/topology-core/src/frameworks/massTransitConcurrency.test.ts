@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importAppConfig } from './importApp.js';
+import { importAppConfig } from '../appconfig/importApp.js';
 import { designToSimulation, simulate } from '../sim/index.js';
 
 /** a consumer definition as MassTransit's samples write it: 20 at a time, three retries a second apart */

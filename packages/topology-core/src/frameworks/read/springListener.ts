@@ -9,12 +9,12 @@
  * - stateful retry: each failure is rethrown and the broker redelivers; the retry state is kept by
  *   message id, and after maxAttempts the recoverer runs.
  */
-import type { ConsumerAction, ConsumerBehaviour, Rule } from '../model/consumer.js';
+import type { ConsumerAction, ConsumerBehaviour, Rule } from '../../model/consumer.js';
 
 export type SpringRecoverer =
   | { readonly kind: 'reject' }
   | { readonly kind: 'requeue' }
-  /** no recoverer on a stateless interceptor: the failure is logged and the delivery acked */
+  /** no recoverer on a stateless interceptor: the failure is logged and the delivery acked: discarded */
   | { readonly kind: 'discard' }
   | { readonly kind: 'republish'; readonly exchange: string; readonly routingKey?: string };
 
@@ -33,7 +33,7 @@ export interface SpringListenerSettings {
 export function recovererAction(r: SpringRecoverer): ConsumerAction {
   if (r.kind === 'reject') return { kind: 'reject' };
   if (r.kind === 'requeue') return { kind: 'requeue' };
-  if (r.kind === 'discard') return { kind: 'ack' };
+  if (r.kind === 'discard') return { kind: 'discard' };
   return {
     kind: 'republish',
     exchange: r.exchange,

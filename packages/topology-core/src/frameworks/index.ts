@@ -1,0 +1,11 @@
+/** @retry-studio/topology-core/frameworks: each application framework as one object. Named exports, so what the apps use is visible here. */
+export { FRAMEWORKS, frameworkDef, frameworkFix, fileKind, isAppConfigFile, retriesInStep } from './registry.js';
+export {
+  AppConfigFailure,
+  type AppConfigError,
+  type AppFile,
+  type AppFrameworkDef,
+  type AppReading,
+  type FileKind,
+} from './types.js';
+export type { KeyEntry, KeyTable } from './read/keyTable.js';

@@ -1,0 +1,47 @@
+/**
+ * `app-discards-failures`: an application that gives up on a message that still fails and acks
+ * it (Spring's stateless retry with no recoverer, MassTransit's DiscardFaultedMessages, a Celery
+ * task out of retries): the broker forgets it, nothing keeps it, and every place that states
+ * outcomes says `discarded`. Named at the line that decides it.
+ */
+import type { ConsumerAction } from '../../model/consumer.js';
+import { consumerNodeId } from '../../model/nodeIds.js';
+import { frameworkFix } from '../../frameworks/registry.js';
+import { appConsumers, settingLine } from '../appRuleHelpers.js';
+import { failureActions } from '../flow.js';
+import type { LintFinding, LintRule } from '../types.js';
+
+const ID = 'app-discards-failures';
+
+const discards = (a: ConsumerAction): boolean =>
+  a.kind === 'discard' || (a.kind === 'retryInProcess' && discards(a.recover));
+
+export const appDiscardsFailures: LintRule = {
+  id: ID,
+  title: 'The application acks a message it gave up on: lost',
+  check: (ctx) => {
+    const out: LintFinding[] = [];
+    for (const { consumer: c, source } of appConsumers(ctx)) {
+      if (!failureActions(c).some(({ action }) => discards(action))) continue;
+      const line = settingLine(
+        source,
+        'recoverer',
+        'DiscardFaultedMessages',
+        'max_retries',
+        'autoretry_for',
+        'self.retry',
+      );
+      out.push({
+        id: ID,
+        severity: 'warning',
+        message: `${c.id} (${source.file}:${line}) acks a message that still fails once it gives up: the broker forgets it and nothing keeps it (discarded, not processed).`,
+        objects: [consumerNodeId(c.id)],
+        fix:
+          frameworkFix(source.framework, ID) ??
+          'End the retry in a way that keeps the message: reject it to a dead-letter exchange, or publish it to an error queue.',
+        at: { file: source.file, line },
+      });
+    }
+    return out;
+  },
+};
