@@ -31,6 +31,8 @@ export interface ChannelPrediction extends ChannelRun {
   /** virtual ms at which the message reached its end (how long a real run must be watched) */
   readonly endTime: number;
   readonly outcome: MessageOutcome;
+  /** the message the simulation sent this channel: its publisher (a design publisher's id) and body */
+  readonly message: { readonly publisher: string; readonly body: string };
 }
 
 const failureModel = (f: ProofFailure): FailureModel => (f.kind === 'always' ? f : { kind: 'failFirst', n: f.n });
@@ -56,6 +58,8 @@ export function predictChannels(design: Design, failure: ProofFailure): ChannelP
       jitter: design.sources?.[consumerNodeId(c.id)]?.jitter === true,
       endTime: t.endTime,
       outcome: t.outcome,
+      // designToSimulation names each message `<publisher id>-<n>`
+      message: { publisher: t.msgId.replace(/-1$/, ''), body: t.body },
     });
   }
   return out;

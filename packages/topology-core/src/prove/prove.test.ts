@@ -59,6 +59,7 @@ describe('prove: prediction against observation', () => {
     jitter: false,
     endTime: 3000,
     outcome: { kind: 'dropped', why: 'no-dlx' },
+    message: { publisher: 'p', body: 'p-1' },
   } as const;
 
   it('agrees within 10% (and the slack) of each wait', () => {
@@ -76,6 +77,12 @@ describe('prove: prediction against observation', () => {
       'end: predicted dropped, observed discarded',
       expect.stringMatching(/^wait 2: predicted 2 s, observed 5 s/),
     ]);
+  });
+
+  it('two loops agree on their waits, whatever count each watch stopped at', () => {
+    const loop = { ...p, attempts: 6666, delaysMs: [0, 0, 0], end: 'cycling' };
+    expect(compareChannel(loop, { attempts: 12, delaysMs: [5, 3, 4], end: 'cycling' }).agree).toBe(true);
+    expect(compareChannel(loop, { attempts: 12, delaysMs: [5, 3, 4], end: 'dropped' }).agree).toBe(false);
   });
 
   it('with jitter a wait may be anywhere from 0 to the stated one', () => {
