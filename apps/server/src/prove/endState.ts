@@ -2,13 +2,19 @@
  * Where the message rests when the watch stops, read from the broker's management API: the depth
  * of each queue of the throwaway vhost (the framework's plumbing left out) and, when every queue is
  * empty, whether the broker counted an ack for each delivery (acked or discarded) or not (dropped).
- * The API's depths and counters lag by its statistics interval (5 s by default): read after it.
+ * The API's depths and counters lag by its statistics interval (5 s by default); a message held
+ * unacked counts as held only when it still is HELD_MS after the last attempt (Celery 5.6 acks a
+ * task's last retry about 10 s after it failed, measured with rabbitmqctl on 3.10).
  */
 import type { EndFacts } from '@retry-studio/topology-core/prove';
 import type { ManagementClient, MgmtQueue } from '../broker/index.js';
 
 /** the management API's statistics interval (collect_statistics_interval, 5 s by default) and a margin */
 export const STATS_LAG_MS = 6500;
+/** how long after the last attempt an unacked message must still be unacked to be held */
+export const HELD_MS = 30_000;
+/** between two reads of the management API */
+const POLL_MS = 2500;
 
 const stat = (q: MgmtQueue, k: string): number => {
   const s = q.message_stats as Record<string, unknown> | undefined;
@@ -16,22 +22,34 @@ const stat = (q: MgmtQueue, k: string): number => {
   return typeof v === 'number' ? v : 0;
 };
 
+const sleepUntil = (at: number) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
+
 export async function readEndFacts(
   mgmt: ManagementClient,
   vhost: string,
   opts: { lastAt: number; lastSucceeded: boolean; stillGoing: boolean; isPlumbing: (q: string) => boolean },
 ): Promise<EndFacts> {
-  const wait = opts.lastAt + STATS_LAG_MS - Date.now();
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  const queues = (await mgmt.listQueues(vhost)).filter((q) => !opts.isPlumbing(q.name));
-  const depths = queues.map((q) => ({
-    queue: q.name,
-    ready: q.messages_ready ?? 0,
-    unacked: q.messages_unacknowledged ?? 0,
-  }));
+  const read = async () => (await mgmt.listQueues(vhost)).filter((q) => !opts.isPlumbing(q.name));
+  await sleepUntil(opts.lastAt + STATS_LAG_MS);
+  let queues = await read();
+  const unacked = () => queues.some((q) => (q.messages_unacknowledged ?? 0) > 0);
+  while (!opts.stillGoing && unacked() && Date.now() < opts.lastAt + HELD_MS) {
+    await sleepUntil(Date.now() + POLL_MS);
+    queues = await read();
+  }
+  const empty = queues.every((q) => (q.messages_ready ?? 0) === 0 && (q.messages_unacknowledged ?? 0) === 0);
+  // the ack counters come from the channels' statistics, which may trail the queues' depths by an interval
+  if (empty && !opts.stillGoing) {
+    await sleepUntil(Date.now() + STATS_LAG_MS);
+    queues = await read();
+  }
   const sum = (k: string) => queues.reduce((a, q) => a + stat(q, k), 0);
   return {
-    depths,
+    depths: queues.map((q) => ({
+      queue: q.name,
+      ready: q.messages_ready ?? 0,
+      unacked: q.messages_unacknowledged ?? 0,
+    })),
     deliveries: sum('deliver') + sum('get'),
     acks: sum('ack'),
     lastSucceeded: opts.lastSucceeded,

@@ -5,8 +5,9 @@
 import type { FrameworkRunner, ProofFile } from './frameworkRunner.js';
 import { ProofError } from './proofError.js';
 import { SPRING_RUNNERS } from './springRunners.js';
+import { CELERY_RUNNER } from './celeryRunner.js';
 
-export const FRAMEWORK_RUNNERS: readonly FrameworkRunner[] = [...SPRING_RUNNERS];
+export const FRAMEWORK_RUNNERS: readonly FrameworkRunner[] = [...SPRING_RUNNERS, CELERY_RUNNER];
 
 /** the frameworks --framework takes */
 export const PROVABLE_FRAMEWORKS: readonly string[] = [...new Set(FRAMEWORK_RUNNERS.map((r) => r.framework))];

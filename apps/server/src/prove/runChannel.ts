@@ -76,7 +76,9 @@ async function consuming(j: ChannelJob, failed: () => string | undefined): Promi
   for (;;) {
     const why = failed();
     if (why !== undefined) throw new ProofError(why);
-    const q = await j.management.queue(j.vhost, j.channel.queue).catch(() => undefined);
+    // Spring Cloud Stream's anonymous groups add a random suffix: `<destination>.anonymous.<id>`
+    const qs = await j.management.listQueues(j.vhost).catch(() => []);
+    const q = qs.find((x) => x.name === j.channel.queue) ?? qs.find((x) => x.name.startsWith(`${j.channel.queue}.`));
     if ((q?.consumers ?? 0) > 0) return;
     if (Date.now() > until)
       throw new ProofError(

@@ -43,8 +43,13 @@ public final class Main {
   /** the version in a class's jar manifest; "none" when the class is not on this flavour's classpath */
   private static String versionOf(String className) {
     try {
-      String v = Class.forName(className).getPackage().getImplementationVersion();
-      return v == null ? "unknown" : v;
+      Class<?> c = Class.forName(className);
+      String v = c.getPackage().getImplementationVersion();
+      if (v != null) return v;
+      // no version in the manifest: the jar's name says it (spring-rabbit-3.2.8.jar)
+      String jar = String.valueOf(c.getProtectionDomain().getCodeSource().getLocation());
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("-(\\d+\\.\\d+[^/]*?)\\.jar$").matcher(jar);
+      return m.find() ? m.group(1) : "unknown";
     } catch (ClassNotFoundException e) {
       return "none";
     }

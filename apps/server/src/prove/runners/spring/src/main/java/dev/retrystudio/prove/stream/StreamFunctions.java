@@ -10,7 +10,7 @@ import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProce
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.EnvironmentAware;
-import org.springframework.context.annotation.Configuration;
+import org.springframework.stereotype.Component;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 import org.springframework.messaging.Message;
@@ -19,7 +19,7 @@ import org.springframework.messaging.Message;
  * Spring Cloud Stream: one Consumer<Message<byte[]>> bean per function the configuration's
  * bindings name (prove.functions, ';'-separated); the binder with the user's configuration does the rest.
  */
-@Configuration
+@Component
 @ConditionalOnProperty(name = "prove.mode", havingValue = "stream")
 public class StreamFunctions implements BeanDefinitionRegistryPostProcessor, EnvironmentAware {
   private Environment env;
