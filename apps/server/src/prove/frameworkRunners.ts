@@ -6,8 +6,9 @@ import type { FrameworkRunner, ProofFile } from './frameworkRunner.js';
 import { ProofError } from './proofError.js';
 import { SPRING_RUNNERS } from './springRunners.js';
 import { CELERY_RUNNER } from './celeryRunner.js';
+import { RASCAL_RUNNER } from './rascalRunner.js';
 
-export const FRAMEWORK_RUNNERS: readonly FrameworkRunner[] = [...SPRING_RUNNERS, CELERY_RUNNER];
+export const FRAMEWORK_RUNNERS: readonly FrameworkRunner[] = [...SPRING_RUNNERS, CELERY_RUNNER, RASCAL_RUNNER];
 
 /** the frameworks --framework takes */
 export const PROVABLE_FRAMEWORKS: readonly string[] = [...new Set(FRAMEWORK_RUNNERS.map((r) => r.framework))];

@@ -45,7 +45,11 @@ export function proofText(r: ProofReport): string {
   const bad = r.channels.filter((c) => !c.agree).length;
   lines.push(
     '',
-    bad === 0 ? 'proved: import-app agrees with the framework' : `${bad} of ${r.channels.length} channels differ`,
+    r.channels.length === 0
+      ? 'not proved: nothing was run'
+      : bad === 0
+        ? 'proved: import-app agrees with the framework'
+        : `${bad} of ${r.channels.length} channels differ`,
   );
   return lines.join('\n') + '\n';
 }

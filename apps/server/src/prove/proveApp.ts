@@ -135,6 +135,16 @@ export async function proveApp(req: ProveRequest): Promise<ProofReport> {
   if (absent) throw new ProofError(absent);
   const predictions = reading.design ? predictChannels(reading.design, req.failure) : [];
   const channels = channelsOf(runner, reading, predictions, req.files);
+  if (channels.length === 0 && reading.noReading)
+    return {
+      framework: reading.framework,
+      runner: runner.label,
+      version: 'not run',
+      broker: { version: target.version, profile: target.profile },
+      failure: req.failure,
+      noReading: reading.noReading,
+      channels: [],
+    };
   if (channels.length === 0)
     throw new ProofError(
       reading.noReading ??

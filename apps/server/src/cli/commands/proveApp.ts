@@ -73,7 +73,7 @@ export async function proveAppCommand(argv: readonly string[], io: CliIo): Promi
       progress: (line) => io.err(`${line}\n`),
     });
     io.out(flag(a, 'json') ? proofJson(report) : proofText(report));
-    return report.channels.every((c) => c.agree) ? 0 : 1;
+    return report.channels.length > 0 && report.channels.every((c) => c.agree) ? 0 : 1;
   } catch (e) {
     // a framework that did not start, a broker that cannot be reached: the question is wrong
     throw new CliError((e as Error).message, 2);
