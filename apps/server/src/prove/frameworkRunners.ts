@@ -7,8 +7,14 @@ import { ProofError } from './proofError.js';
 import { SPRING_RUNNERS } from './springRunners.js';
 import { CELERY_RUNNER } from './celeryRunner.js';
 import { RASCAL_RUNNER } from './rascalRunner.js';
+import { NESTJS_RUNNER } from './nestjsRunner.js';
 
-export const FRAMEWORK_RUNNERS: readonly FrameworkRunner[] = [...SPRING_RUNNERS, CELERY_RUNNER, RASCAL_RUNNER];
+export const FRAMEWORK_RUNNERS: readonly FrameworkRunner[] = [
+  ...SPRING_RUNNERS,
+  CELERY_RUNNER,
+  RASCAL_RUNNER,
+  NESTJS_RUNNER,
+];
 
 /** the frameworks --framework takes */
 export const PROVABLE_FRAMEWORKS: readonly string[] = [...new Set(FRAMEWORK_RUNNERS.map((r) => r.framework))];
