@@ -4,7 +4,7 @@
  * The task takes the retry options import-app read (the decorator's or the base class's literals),
  * the app the settings; the runner applies the task itself once its worker consumes.
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -17,10 +17,14 @@ import { hasCommand, INSTALL_HINT } from './runtimeCheck.js';
 
 export const CELERY_DIR = fileURLToPath(new URL('./runners/celery/', import.meta.url));
 const PYTHON = path.join(CELERY_DIR, '.venv', 'bin', 'python');
+/** the requirements the environment was made from (scripts/ensure-provers.sh writes the same) */
+const STAMP = path.join(CELERY_DIR, '.venv', 'prove-requirements.txt');
 
 /** Makes the virtual environment with the pinned Celery (once; later runs find it). */
 export function prepareCelery(): void {
-  if (existsSync(PYTHON)) return;
+  const wanted = readFileSync(path.join(CELERY_DIR, 'requirements.txt'), 'utf8');
+  if (existsSync(STAMP) && readFileSync(STAMP, 'utf8') === wanted) return;
+  rmSync(path.join(CELERY_DIR, '.venv'), { recursive: true, force: true });
   const venv = spawnSync('python3', ['-m', 'venv', '.venv'], { cwd: CELERY_DIR, encoding: 'utf8' });
   const pip =
     venv.status === 0
@@ -30,6 +34,7 @@ export function prepareCelery(): void {
         })
       : venv;
   if (pip.status !== 0) throw new Error(`installing Celery failed:\n${(pip.stdout + pip.stderr).slice(-3000)}`);
+  writeFileSync(STAMP, wanted);
 }
 
 /** Celery's broker URL: pyamqp with the vhost percent-encoded */

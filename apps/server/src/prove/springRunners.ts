@@ -5,7 +5,7 @@
  * import-app's reading (Spring AMQP Java configuration). The project is runners/spring (pom.xml),
  * built once into runners/spring/target/<flavour> (Maven, offline after the first resolve).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -27,12 +27,24 @@ const classpathFile = (f: Flavour) => path.join(SPRING_DIR, 'target', f, 'classp
 
 /** Builds a flavour if it is not built yet (the first run resolves from Maven Central, later ones offline). */
 export function buildSpringFlavour(f: Flavour): void {
-  if (existsSync(classpathFile(f))) return;
+  if (existsSync(classpathFile(f)) && newestSource(SPRING_DIR) <= statSync(classpathFile(f)).mtimeMs) return;
   const offline = spawnSync('mvn', ['-B', '-q', '-o', '-P', f, 'compile'], { cwd: SPRING_DIR, encoding: 'utf8' });
   if (offline.status === 0) return;
   const online = spawnSync('mvn', ['-B', '-q', '-P', f, 'compile'], { cwd: SPRING_DIR, encoding: 'utf8' });
   if (online.status !== 0)
     throw new Error(`building the ${FLAVOUR_LABEL[f]} runner failed:\n${(online.stdout + online.stderr).slice(-3000)}`);
+}
+
+/** the newest modification time of the pom and the sources (a build older than it is rebuilt) */
+function newestSource(dir: string): number {
+  let newest = statSync(path.join(dir, 'pom.xml')).mtimeMs;
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true }))
+      if (e.isDirectory()) walk(path.join(d, e.name));
+      else newest = Math.max(newest, statSync(path.join(d, e.name)).mtimeMs);
+  };
+  walk(path.join(dir, 'src'));
+  return newest;
 }
 
 const jvms = new Map<Flavour, RunnerProcess>();
