@@ -1,13 +1,13 @@
 /**
  * Where the message rests when the watch stops, read from the broker's management API: the depth
- * of each queue of the throwaway vhost (the framework's plumbing left out) and, when every queue is
- * empty, whether the broker counted an ack for each delivery (acked or discarded) or not (dropped).
+ * of each queue of the throwaway vhost (the framework's plumbing left out) and the vhost's publish
+ * and ack counters (a message that is gone was acked or dropped: observedEnd).
  * The API's depths and counters lag by its statistics interval (5 s by default); a message held
  * unacked counts as held only when it still is HELD_MS after the last attempt (Celery 5.6 acks a
  * task's last retry about 10 s after it failed, measured with rabbitmqctl on 3.10).
  */
 import type { EndFacts } from '@retry-studio/topology-core/prove';
-import type { ManagementClient, MgmtQueue } from '../broker/index.js';
+import type { ManagementClient } from '../broker/index.js';
 
 /** the management API's statistics interval (collect_statistics_interval, 5 s by default) and a margin */
 export const STATS_LAG_MS = 6500;
@@ -15,12 +15,6 @@ export const STATS_LAG_MS = 6500;
 export const HELD_MS = 30_000;
 /** between two reads of the management API */
 const POLL_MS = 2500;
-
-const stat = (q: MgmtQueue, k: string): number => {
-  const s = q.message_stats as Record<string, unknown> | undefined;
-  const v = s?.[k];
-  return typeof v === 'number' ? v : 0;
-};
 
 const sleepUntil = (at: number) => new Promise((r) => setTimeout(r, Math.max(0, at - Date.now())));
 
@@ -43,15 +37,15 @@ export async function readEndFacts(
     await sleepUntil(Date.now() + STATS_LAG_MS);
     queues = await read();
   }
-  const sum = (k: string) => queues.reduce((a, q) => a + stat(q, k), 0);
+  const counters = await mgmt.vhostMessageStats(vhost);
   return {
     depths: queues.map((q) => ({
       queue: q.name,
       ready: q.messages_ready ?? 0,
       unacked: q.messages_unacknowledged ?? 0,
     })),
-    deliveries: sum('deliver') + sum('get'),
-    acks: sum('ack'),
+    publishes: counters.publish ?? 0,
+    acks: counters.ack ?? 0,
     lastSucceeded: opts.lastSucceeded,
     stillGoing: opts.stillGoing,
   };

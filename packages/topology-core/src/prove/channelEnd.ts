@@ -34,8 +34,9 @@ export function endOfOutcome(o: MessageOutcome | { readonly kind: string }, queu
 export interface EndFacts {
   /** per queue of the vhost: messages ready and unacked */
   readonly depths: readonly { readonly queue: string; readonly ready: number; readonly unacked: number }[];
-  /** deliveries and acks the broker counted over the run (all queues) */
-  readonly deliveries: number;
+  /** messages clients published in the vhost over the run (the harness's one, the framework's republishes) */
+  readonly publishes: number;
+  /** acks the broker counted over the run */
   readonly acks: number;
   /** the listener's last attempt succeeded */
   readonly lastSucceeded: boolean;
@@ -43,13 +44,18 @@ export interface EndFacts {
   readonly stillGoing: boolean;
 }
 
-/** The observed end, from the broker's state (queues the framework's own infrastructure uses are left out by the caller). */
+/**
+ * The observed end, from the broker's state (the caller leaves out the framework's plumbing queues).
+ * A message that is gone was dropped when a published copy was neither acked nor still resting:
+ * every copy a client publishes ends acked, dropped (rejected with nowhere to go, expired, over a
+ * limit) or dead-lettered into another queue, where it counts again; requeues end nothing.
+ */
 export function observedEnd(f: EndFacts): ChannelEnd {
   if (f.stillGoing) return 'cycling';
   const resting = f.depths.find((d) => d.ready > 0);
   if (resting) return `queue:${resting.queue}`;
   const held = f.depths.find((d) => d.unacked > 0);
   if (held) return `held:${held.queue}`;
-  if (f.deliveries > 0 && f.acks >= f.deliveries) return f.lastSucceeded ? 'acked' : 'discarded';
-  return 'dropped';
+  if (f.publishes > f.acks) return 'dropped';
+  return f.lastSucceeded ? 'acked' : 'discarded';
 }
