@@ -3,6 +3,7 @@
  * none, the framework started with a listener failing as told, the message sent once the listener
  * consumes, every attempt watched, the end read from the broker, the framework stopped.
  */
+import type { ChannelModel } from 'amqplib';
 import type { Design } from '@retry-studio/topology-core/model';
 import {
   observedEnd,
@@ -54,7 +55,12 @@ async function declareDesign(j: ChannelJob): Promise<void> {
   for (const p of j.design!.topology.policies ?? []) await declarePolicy(j.management, j.vhost, p);
 }
 
-async function publish(j: ChannelJob): Promise<void> {
+/**
+ * Publishes the message and returns the connection, open: a channel's counters reach the
+ * management API only at its next statistics emission, and a channel closed before that loses
+ * its publish from the vhost's count (seen on 3.10).
+ */
+async function publish(j: ChannelJob): Promise<ChannelModel> {
   const to = j.channel.publish!;
   const conn = await openConnection(withVhost(j.url, j.vhost), { purpose: 'cli', label: 'prove-app' });
   try {
@@ -65,8 +71,10 @@ async function publish(j: ChannelJob): Promise<void> {
       contentType: 'text/plain',
     });
     await ch.waitForConfirms();
-  } finally {
+    return conn;
+  } catch (e) {
     await conn.close().catch(() => undefined);
+    throw e;
   }
 }
 
@@ -108,6 +116,7 @@ export async function runChannel(j: ChannelJob): Promise<ChannelOutcome> {
   let failure: string | undefined;
   let publishedAt: number | undefined;
   const early: RunnerEvent[] = [];
+  let publisher: ChannelModel | undefined;
   job.on((e) => handler(e));
   handler = (e) => {
     if (e.event === 'error') failure = `${j.runner.label} did not start:\n${e.message}`;
@@ -120,7 +129,7 @@ export async function runChannel(j: ChannelJob): Promise<ChannelOutcome> {
     j.progress?.(`${j.channel.consumer}: ${j.runner.label} consumes from ${j.channel.queue} in ${j.vhost}`);
     if (j.channel.publish) {
       publishedAt = Date.now();
-      await publish(j);
+      publisher = await publish(j);
     } else
       while (publishedAt === undefined) {
         if (failure) throw new ProofError(failure);
@@ -157,6 +166,7 @@ export async function runChannel(j: ChannelJob): Promise<ChannelOutcome> {
       },
     };
   } finally {
+    await publisher?.close().catch(() => undefined);
     await job.stop();
   }
 }
