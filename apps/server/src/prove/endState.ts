@@ -8,6 +8,7 @@
  */
 import type { EndFacts } from '@retry-studio/topology-core/prove';
 import type { ManagementClient } from '../broker/index.js';
+import { retryRead } from './managementRetry.js';
 
 /** the management API's statistics interval (collect_statistics_interval, 5 s by default) and a margin */
 export const STATS_LAG_MS = 6500;
@@ -23,7 +24,7 @@ export async function readEndFacts(
   vhost: string,
   opts: { lastAt: number; lastSucceeded: boolean; stillGoing: boolean; isPlumbing: (q: string) => boolean },
 ): Promise<EndFacts> {
-  const read = async () => (await mgmt.listQueues(vhost)).filter((q) => !opts.isPlumbing(q.name));
+  const read = async () => (await retryRead(() => mgmt.listQueues(vhost))).filter((q) => !opts.isPlumbing(q.name));
   await sleepUntil(opts.lastAt + STATS_LAG_MS);
   let queues = await read();
   const unacked = () => queues.some((q) => (q.messages_unacknowledged ?? 0) > 0);
@@ -37,7 +38,7 @@ export async function readEndFacts(
     await sleepUntil(Date.now() + STATS_LAG_MS);
     queues = await read();
   }
-  const counters = await mgmt.vhostMessageStats(vhost);
+  const counters = await retryRead(() => mgmt.vhostMessageStats(vhost));
   return {
     depths: queues.map((q) => ({
       queue: q.name,

@@ -79,7 +79,7 @@ async function publish(j: ChannelJob): Promise<ChannelModel> {
 }
 
 /** Resolves once the listener consumes from the channel's queue (the framework's error or exit rejects). */
-async function consuming(j: ChannelJob, failed: () => string | undefined): Promise<void> {
+async function consuming(j: ChannelJob, failed: () => string | undefined, logTail: () => string): Promise<void> {
   const until = Date.now() + START_TIMEOUT_MS;
   for (;;) {
     const why = failed();
@@ -90,7 +90,7 @@ async function consuming(j: ChannelJob, failed: () => string | undefined): Promi
     if ((q?.consumers ?? 0) > 0) return;
     if (Date.now() > until)
       throw new ProofError(
-        `${j.runner.label} did not consume from ${j.channel.queue} within ${START_TIMEOUT_MS / 1000} s`,
+        `${j.runner.label} did not consume from ${j.channel.queue} within ${START_TIMEOUT_MS / 1000} s; its log ends:\n${logTail()}`,
       );
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -125,7 +125,11 @@ export async function runChannel(j: ChannelJob): Promise<ChannelOutcome> {
     else if (e.event === 'attempt') early.push(e);
   };
   try {
-    await consuming(j, () => failure);
+    await consuming(
+      j,
+      () => failure,
+      () => job.logTail(),
+    );
     j.progress?.(`${j.channel.consumer}: ${j.runner.label} consumes from ${j.channel.queue} in ${j.vhost}`);
     if (j.channel.publish) {
       publishedAt = Date.now();

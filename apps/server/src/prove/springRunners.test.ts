@@ -10,15 +10,15 @@ const source = (settings: Record<string, string>): NodeSource => ({
 });
 
 describe('Spring Cloud Stream: the functions its bindings name', () => {
-  it('`<fn>-in-<n>` bindings name their function; a bare binding is mapped onto a function of its name', () => {
+  it("`<fn>-in-<n>` bindings name their function; a bare binding is mapped onto a function of its own (the binding names the binder's channel bean)", () => {
     expect(streamFunctionArgs(['sink1-in-0', 'sink2-in-0'])).toEqual([
       '--prove.functions=sink1;sink2',
       '--spring.cloud.function.definition=sink1;sink2',
     ]);
     expect(streamFunctionArgs(['input'])).toEqual([
-      '--prove.functions=input',
-      '--spring.cloud.function.definition=input',
-      '--spring.cloud.stream.function.bindings.input-in-0=input',
+      '--prove.functions=inputFunction',
+      '--spring.cloud.function.definition=inputFunction',
+      '--spring.cloud.stream.function.bindings.inputFunction-in-0=input',
     ]);
   });
 });

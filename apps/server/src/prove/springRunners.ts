@@ -94,14 +94,15 @@ const configArgs = (ctx: JobContext): string[] => [
   `--spring.config.location=${ctx.files.map((f) => `file:${f.path}`).join(',')}`,
 ];
 
-/** Spring Cloud Stream: the functions the bindings name (`<fn>-in-<n>`, or a bare name mapped onto its function) */
+/** Spring Cloud Stream: the functions the bindings name (`<fn>-in-<n>`, or a bare name mapped onto a function `<name>Function`) */
 export function streamFunctionArgs(bindings: readonly string[]): string[] {
   const fns: string[] = [];
   const args: string[] = [];
   for (const b of bindings) {
     const m = /^(.+)-in-\d+$/.exec(b);
-    const fn = m ? m[1]! : b;
-    if (!m) args.push(`--spring.cloud.stream.function.bindings.${b}-in-0=${b}`);
+    // a bare binding (`input`) is also the name of the binder's channel bean: the function gets its own
+    const fn = m ? m[1]! : `${b}Function`;
+    if (!m) args.push(`--spring.cloud.stream.function.bindings.${fn}-in-0=${b}`);
     if (!fns.includes(fn)) fns.push(fn);
   }
   return [`--prove.functions=${fns.join(';')}`, `--spring.cloud.function.definition=${fns.join(';')}`, ...args];

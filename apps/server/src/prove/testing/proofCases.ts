@@ -34,6 +34,15 @@ export interface ProofCase {
   readonly differs?: Readonly<Record<string, readonly string[]>>;
 }
 
+/**
+ * A framework that gives up and acks (the message is gone): import-app says "acked" until its
+ * outcome `discarded` lands (issue 40; the reader's fix), the broker saw an ack after failures.
+ */
+export const discardedReadAsAcked = (consumer: string): Readonly<Record<string, readonly string[]>> => ({
+  'always@3.10': [`${consumer}: end: predicted acked, observed discarded`],
+  'always@4.3': [`${consumer}: end: predicted acked, observed discarded`],
+});
+
 export const corpusFile = (file: string) => {
   const p = path.join(APP_CORPUS, file);
   return { name: file, path: p, text: readFileSync(p, 'utf8') };
