@@ -4,7 +4,7 @@
  */
 import { ManagementError } from '../broker/index.js';
 
-export const MANAGEMENT_TRIES = 4;
+export const MANAGEMENT_TRIES = 6;
 
 export async function retryRead<T>(read: () => Promise<T>, tries = MANAGEMENT_TRIES): Promise<T> {
   for (let i = 1; ; i++) {
@@ -12,7 +12,7 @@ export async function retryRead<T>(read: () => Promise<T>, tries = MANAGEMENT_TR
       return await read();
     } catch (e) {
       if (!(e instanceof ManagementError) || i >= tries) throw e;
-      await new Promise((r) => setTimeout(r, 500 * i));
+      await new Promise((r) => setTimeout(r, 1000 * i));
     }
   }
 }

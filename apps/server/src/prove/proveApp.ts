@@ -30,6 +30,7 @@ import { runnerFor, unreadFramework } from './frameworkRunners.js';
 import { runChannel } from './runChannel.js';
 import type { ObservedAttempt } from './watchRun.js';
 import { ProofError } from './proofError.js';
+import { retryRead } from './managementRetry.js';
 
 export { ProofError };
 
@@ -128,7 +129,7 @@ function channelsOf(
 }
 
 export async function proveApp(req: ProveRequest): Promise<ProofReport> {
-  const target = await verifyTarget(req.url, req.managementUrl);
+  const target = await retryRead(() => verifyTarget(req.url, req.managementUrl));
   const reading = readFiles(req, target.profile);
   const runner = runnerFor(reading.framework, req.springBoot);
   const absent = runner.absent();

@@ -42,6 +42,8 @@ export interface ChannelOutcome {
   readonly endFacts: EndFacts;
 }
 
+/** between two looks at the queue's consumers (a shared management API is not to be hammered) */
+const CONSUMING_POLL_MS = 1000;
 /** how long the framework may take to start and consume from its queue */
 export const START_TIMEOUT_MS = 90_000;
 
@@ -92,7 +94,7 @@ async function consuming(j: ChannelJob, failed: () => string | undefined, logTai
       throw new ProofError(
         `${j.runner.label} did not consume from ${j.channel.queue} within ${START_TIMEOUT_MS / 1000} s; its log ends:\n${logTail()}`,
       );
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, CONSUMING_POLL_MS));
   }
 }
 

@@ -26,7 +26,7 @@ export type RunnerEvent =
   | { readonly event: 'stopped' }
   | { readonly event: 'exited'; readonly code: number | null; readonly signal: string | null };
 
-const LOG_LINES_KEPT = 60;
+const LOG_LINES_KEPT = 400;
 
 export class RunnerProcess {
   private readonly child: ChildProcess;
@@ -86,9 +86,12 @@ export class RunnerProcess {
     return this.exited === undefined;
   }
 
-  /** the framework's last log lines */
+  /** the framework's last log lines, stack frames left out (the messages say what happened) */
   logTail(lines = 25): string {
-    return this.log.slice(-lines).join('\n');
+    return this.log
+      .filter((l) => !/^\s+at |^\s*\.\.\. \d+ (more|common frames)/.test(l))
+      .slice(-lines)
+      .join('\n');
   }
 
   send(line: string): void {
