@@ -42,13 +42,15 @@ export interface ChannelOutcome {
   readonly endFacts: EndFacts;
 }
 
+/** the harness's own connections (declare, publish): a busy shared broker took more than 5 s to shake hands */
+const CONNECT = { purpose: 'cli', label: 'prove-app', timeoutMs: 20_000 } as const;
 /** between two looks at the queue's consumers (a shared management API is not to be hammered) */
 const CONSUMING_POLL_MS = 1000;
 /** how long the framework may take to start and consume from its queue */
 export const START_TIMEOUT_MS = 90_000;
 
 async function declareDesign(j: ChannelJob): Promise<void> {
-  const conn = await openConnection(withVhost(j.url, j.vhost), { purpose: 'cli', label: 'prove-app' });
+  const conn = await openConnection(withVhost(j.url, j.vhost), CONNECT);
   try {
     await declareTopology(conn, j.design!.topology);
   } finally {
@@ -64,7 +66,7 @@ async function declareDesign(j: ChannelJob): Promise<void> {
  */
 async function publish(j: ChannelJob): Promise<ChannelModel> {
   const to = j.channel.publish!;
-  const conn = await openConnection(withVhost(j.url, j.vhost), { purpose: 'cli', label: 'prove-app' });
+  const conn = await openConnection(withVhost(j.url, j.vhost), CONNECT);
   try {
     const ch = await conn.createConfirmChannel();
     ch.publish(to.exchange, to.routingKey, Buffer.from(j.channel.body), {
