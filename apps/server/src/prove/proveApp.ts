@@ -22,7 +22,7 @@ import {
   type ChannelRun,
   type ProofFailure,
 } from '@retry-studio/topology-core/prove';
-import type { AmqpUrl, ManagementClient } from '../broker/index.js';
+import { ManagementError, type AmqpUrl, type ManagementClient } from '../broker/index.js';
 import { inThrowawayVhost } from '../upgrade/throwawayVhost.js';
 import { verifyTarget } from '../upgrade/verifyUpgrade.js';
 import type { FrameworkRunner, ProofChannel, ProofFile } from './frameworkRunner.js';
@@ -30,7 +30,7 @@ import { runnerFor, unreadFramework } from './frameworkRunners.js';
 import { runChannel } from './runChannel.js';
 import type { ObservedAttempt } from './watchRun.js';
 import { ProofError } from './proofError.js';
-import { retryRead } from './managementRetry.js';
+import { MANAGEMENT_TRIES, retryRead } from './managementRetry.js';
 
 export { ProofError };
 
@@ -128,6 +128,35 @@ function channelsOf(
   });
 }
 
+/**
+ * A throwaway vhost, made again when the management API did not answer while making it (a busy
+ * shared broker); a failure once the framework runs is not tried again.
+ */
+async function throwawayVhostRetried<T>(
+  mgmt: ManagementClient,
+  label: string,
+  prefix: string,
+  fn: (vhost: string) => Promise<T>,
+): Promise<{ vhost: string; result: T; cleanedUp: boolean }> {
+  for (let i = 1; ; i++) {
+    let started = false;
+    try {
+      return await inThrowawayVhost(
+        mgmt,
+        label,
+        (vhost) => {
+          started = true;
+          return fn(vhost);
+        },
+        prefix,
+      );
+    } catch (e) {
+      if (started || !(e instanceof ManagementError) || i >= MANAGEMENT_TRIES) throw e;
+      await new Promise((r) => setTimeout(r, 1000 * i));
+    }
+  }
+}
+
 export async function proveApp(req: ProveRequest): Promise<ProofReport> {
   const target = await retryRead(() => verifyTarget(req.url, req.managementUrl));
   const reading = readFiles(req, target.profile);
@@ -158,9 +187,10 @@ export async function proveApp(req: ProveRequest): Promise<ProofReport> {
     // every channel settles (its vhost deleted) before a failure is reported
     const settled = await Promise.allSettled(
       channels.map(async ({ channel, prediction }) => {
-        const run = await inThrowawayVhost(
+        const run = await throwawayVhostRetried(
           target.management,
           runner.framework,
+          req.vhostPrefix ?? 'rs-prove',
           (vhost) =>
             runChannel({
               runner,
@@ -177,7 +207,6 @@ export async function proveApp(req: ProveRequest): Promise<ProofReport> {
               maxRunMs,
               ...(req.progress ? { progress: req.progress } : {}),
             }),
-          req.vhostPrefix ?? 'rs-prove',
         );
         version = run.result.version;
         const observed = run.result.observed;
