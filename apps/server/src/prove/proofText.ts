@@ -29,7 +29,7 @@ function table(rows: readonly (readonly string[])[]): string {
 
 export function proofText(r: ProofReport): string {
   const failing = r.failure.kind === 'always' ? 'always' : `the first ${r.failure.n} attempts`;
-  const lines = [`${r.runner} ${r.version} on RabbitMQ ${r.broker.version}; the listener fails ${failing}`];
+  const lines = [`${r.runner}, version ${r.version}, on RabbitMQ ${r.broker.version}; the listener fails ${failing}`];
   if (r.noReading) lines.push(r.noReading);
   for (const c of r.channels) {
     lines.push('', `${c.consumer} reads ${c.queue}: ${c.agree ? 'agree' : 'DIFFER'}`);
