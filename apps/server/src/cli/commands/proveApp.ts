@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { ProofFailure } from '@retry-studio/topology-core/prove';
 import { resolveBrokerUrl } from '../../broker/index.js';
-import { proveApp, ProofError } from '../../prove/proveApp.js';
+import { proveApp } from '../../prove/proveApp.js';
 import { PROVABLE_FRAMEWORKS } from '../../prove/frameworkRunners.js';
 import { closeRunners } from '../../prove/closeRunners.js';
 import { proofJson, proofText } from '../../prove/proofText.js';

@@ -1,6 +1,9 @@
 /** prove-app's line protocol for the Node.js runners: events on stdout, "stop" on stdin. */
+import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
+import process from 'node:process';
 import { createInterface } from 'node:readline';
+import { setTimeout } from 'node:timers';
 
 export function emit(job, event, fields = {}) {
   process.stdout.write(`PROVE ${job} ${JSON.stringify({ event, ...fields })}\n`);

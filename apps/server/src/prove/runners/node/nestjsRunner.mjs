@@ -7,6 +7,7 @@
  */
 import 'reflect-metadata';
 import { createRequire } from 'node:module';
+import process from 'node:process';
 import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {

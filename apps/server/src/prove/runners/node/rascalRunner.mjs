@@ -4,7 +4,9 @@
  * the strategy the application passes to ackOrNack (from import-app's reading; Rascal's default
  * when none is read: nack with requeue).
  */
+import { Buffer } from 'node:buffer';
 import { createRequire } from 'node:module';
+import process from 'node:process';
 import rascal from 'rascal';
 import { emit, failer, onStop, plain, readSpec } from './events.mjs';
 
