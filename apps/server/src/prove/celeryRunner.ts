@@ -13,7 +13,7 @@ import { consumerNodeId } from '@retry-studio/topology-core/model';
 import type { AmqpUrl } from '../broker/index.js';
 import type { FrameworkRunner, JobContext, RunningJob } from './frameworkRunner.js';
 import { RunnerProcess, type RunnerEvent } from './runnerProcess.js';
-import { hasCommand, INSTALL_HINT } from './runtimeCheck.js';
+import { hasCommand, INSTALL_HINT, NOT_IN_PACKAGE } from './runtimeCheck.js';
 
 export const CELERY_DIR = fileURLToPath(new URL('./runners/celery/', import.meta.url));
 const PYTHON = path.join(CELERY_DIR, '.venv', 'bin', 'python');
@@ -78,9 +78,11 @@ export const CELERY_RUNNER: FrameworkRunner = {
   declaresTopology: true,
   publishesItself: true,
   absent: () =>
-    existsSync(PYTHON) || hasCommand('python3')
-      ? undefined
-      : `Celery needs Python 3 (python3 is not on PATH): ${INSTALL_HINT}`,
+    !existsSync(path.join(CELERY_DIR, 'runner.py'))
+      ? NOT_IN_PACKAGE
+      : existsSync(PYTHON) || hasCommand('python3')
+        ? undefined
+        : `Celery needs Python 3 (python3 is not on PATH): ${INSTALL_HINT}`,
   isPlumbing: (q) => q.endsWith('.pidbox') || q.startsWith('celeryev.'),
   start: startCeleryJob,
 };

@@ -5,12 +5,14 @@
  * A NestJS configuration is TypeScript the runner does not compile: without a reading there is
  * nothing to run, and the proof says so and fails.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { consumerNodeId, sourceSetting } from '@retry-studio/topology-core/model';
 import type { FrameworkRunner } from './frameworkRunner.js';
-import { startNodeJob } from './nodeRunnerJob.js';
+import { NODE_RUNNERS_DIR, startNodeJob } from './nodeRunnerJob.js';
 import { amqpUrlText } from './rascalRunner.js';
-import { INSTALL_HINT } from './runtimeCheck.js';
+import { INSTALL_HINT, NOT_IN_PACKAGE } from './runtimeCheck.js';
 
 const json = (text: string | undefined): Record<string, unknown> => {
   try {
@@ -26,6 +28,7 @@ export const NESTJS_RUNNER: FrameworkRunner = {
   label: 'NestJS (@golevelup/nestjs-rabbitmq)',
   declaresTopology: true,
   absent: () => {
+    if (!existsSync(path.join(NODE_RUNNERS_DIR, 'nestjsRunner.mjs'))) return NOT_IN_PACKAGE;
     try {
       createRequire(import.meta.url).resolve('@golevelup/nestjs-rabbitmq');
       return undefined;

@@ -4,12 +4,14 @@
  * import-app read (the application passes it to ackOrNack in code), Rascal's default without one.
  * While import-app does not read Rascal, its subscriptions are run without a prediction.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { consumerNodeId, sourceSetting } from '@retry-studio/topology-core/model';
 import type { AmqpUrl } from '../broker/index.js';
 import type { FrameworkRunner, ProofChannel, ProofFile } from './frameworkRunner.js';
-import { startNodeJob } from './nodeRunnerJob.js';
-import { INSTALL_HINT } from './runtimeCheck.js';
+import { NODE_RUNNERS_DIR, startNodeJob } from './nodeRunnerJob.js';
+import { INSTALL_HINT, NOT_IN_PACKAGE } from './runtimeCheck.js';
 
 interface RascalVhost {
   readonly queues?: Record<string, unknown> | readonly string[];
@@ -55,6 +57,7 @@ export const RASCAL_RUNNER: FrameworkRunner = {
   label: 'Rascal',
   declaresTopology: true,
   absent: () => {
+    if (!existsSync(path.join(NODE_RUNNERS_DIR, 'rascalRunner.mjs'))) return NOT_IN_PACKAGE;
     try {
       createRequire(import.meta.url).resolve('rascal');
       return undefined;

@@ -15,3 +15,7 @@ export function hasCommand(cmd: string, versionArg = '--version'): boolean {
 
 /** how the project installs what the runners need */
 export const INSTALL_HINT = 'bash scripts/ensure-provers.sh installs it (./run.sh test runs it)';
+
+/** the runners' projects live in the repository (apps/server/src/prove/runners), not in the installed package */
+export const NOT_IN_PACKAGE =
+  "prove-app's runners are not part of the installed package: run it from the repository (pnpm prove-app)";

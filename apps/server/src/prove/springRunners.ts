@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { consumerNodeId, sourceSetting, type NodeSource } from '@retry-studio/topology-core/model';
 import type { FrameworkRunner, JobContext, RunningJob } from './frameworkRunner.js';
 import { RunnerProcess, type RunnerEvent } from './runnerProcess.js';
-import { hasCommand, INSTALL_HINT } from './runtimeCheck.js';
+import { hasCommand, INSTALL_HINT, NOT_IN_PACKAGE } from './runtimeCheck.js';
 import { randomBytes } from 'node:crypto';
 
 export const SPRING_DIR = fileURLToPath(new URL('./runners/spring/', import.meta.url));
@@ -58,7 +58,15 @@ function jvm(f: Flavour): RunnerProcess {
   );
   p = new RunnerProcess(
     'java',
-    ['-Xss512k', '-XX:TieredStopAtLevel=1', `-Dprove.flavour=${f}`, '-cp', cp, 'dev.retrystudio.prove.Main'],
+    [
+      '-Xmx768m',
+      '-Xss512k',
+      '-XX:TieredStopAtLevel=1',
+      `-Dprove.flavour=${f}`,
+      '-cp',
+      cp,
+      'dev.retrystudio.prove.Main',
+    ],
     {
       cwd: SPRING_DIR,
     },
@@ -193,6 +201,7 @@ async function startSpringJob(flavour: Flavour, framework: string, ctx: JobConte
 }
 
 function springAbsent(flavour: Flavour): string | undefined {
+  if (!existsSync(path.join(SPRING_DIR, 'pom.xml'))) return NOT_IN_PACKAGE;
   if (!hasCommand('java', '-version'))
     return `${FLAVOUR_LABEL[flavour]} needs Java 17+ (java is not on PATH): ${INSTALL_HINT}`;
   if (!existsSync(classpathFile(flavour)) && !hasCommand('mvn'))
