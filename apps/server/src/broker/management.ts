@@ -250,14 +250,6 @@ export class ManagementClient {
     return (await this.request<{ name: string }[]>('GET', '/api/vhosts')) ?? [];
   }
 
-  /** A vhost's message counters (publish, ack, deliver, redeliver ...), as the statistics database last saw them. */
-  async vhostMessageStats(vhost: string): Promise<Record<string, number>> {
-    const v = await this.request<{ message_stats?: Record<string, unknown> }>('GET', `/api/vhosts/${enc(vhost)}`);
-    const out: Record<string, number> = {};
-    for (const [k, x] of Object.entries(v?.message_stats ?? {})) if (typeof x === 'number') out[k] = x;
-    return out;
-  }
-
   /** Creates the vhost and grants the URL's user full permissions on it. */
   async createVhost(name: string): Promise<void> {
     await this.request('PUT', `/api/vhosts/${enc(name)}`, {});
@@ -368,6 +360,14 @@ export class ManagementClient {
       'message_stats.deliver_get_details.rate',
     ].join(',');
     return (await this.request<MgmtQueueDepth[]>('GET', `/api/queues/${enc(vhost)}?columns=${columns}`)) ?? [];
+  }
+
+  /** A vhost's message counters (publish, ack, deliver, redeliver ...), as the statistics database last saw them. */
+  async vhostMessageStats(vhost: string): Promise<Record<string, number>> {
+    const v = await this.request<{ message_stats?: Record<string, unknown> }>('GET', `/api/vhosts/${enc(vhost)}`);
+    const out: Record<string, number> = {};
+    for (const [k, x] of Object.entries(v?.message_stats ?? {})) if (typeof x === 'number') out[k] = x;
+    return out;
   }
 
   /** Loads a definitions document into one vhost (POST /api/definitions/{vhost}): the bench's fast way to make 5,000 queues. */
