@@ -43,6 +43,7 @@ export const CORE_FLOORS = [
   ['templates'],
   ['appconfig'],
   ['agreement'],
+  ['prove'],
   ['rehearse'],
   ['tune'],
   ['sizing'],

@@ -369,6 +369,14 @@ export class ManagementClient {
     return (await this.request<MgmtQueueDepth[]>('GET', `/api/queues/${enc(vhost)}?columns=${columns}`)) ?? [];
   }
 
+  /** A vhost's message counters (publish, ack, deliver, redeliver ...), as the statistics database last saw them. */
+  async vhostMessageStats(vhost: string): Promise<Record<string, number>> {
+    const v = await this.request<{ message_stats?: Record<string, unknown> }>('GET', `/api/vhosts/${enc(vhost)}`);
+    const out: Record<string, number> = {};
+    for (const [k, x] of Object.entries(v?.message_stats ?? {})) if (typeof x === 'number') out[k] = x;
+    return out;
+  }
+
   /** Loads a definitions document into one vhost (POST /api/definitions/{vhost}): the bench's fast way to make 5,000 queues. */
   async loadDefinitions(vhost: string, definitions: unknown): Promise<void> {
     await this.request('POST', `/api/definitions/${enc(vhost)}`, definitions);

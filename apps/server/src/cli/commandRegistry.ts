@@ -110,6 +110,14 @@ export const COMMANDS: readonly CommandEntry[] = [
     },
   },
   {
+    name: 'prove-app',
+    summary: "import-app's reading checked by running the real framework against a real broker",
+    load: async () => {
+      const m = await import('./commands/proveApp.js');
+      return { run: m.proveAppCommand, usage: m.PROVE_APP_USAGE };
+    },
+  },
+  {
     name: 'import-broker',
     summary: 'a live vhost into a design',
     load: async () => {

@@ -1,0 +1,248 @@
+/**
+ * prove-app: import-app's reading of an application's retry configuration, checked by running the
+ * real framework with that configuration against a real broker. Per channel (consumer and queue),
+ * in a throwaway vhost of its own (deleted whatever happens): the framework starts with a listener
+ * that fails as told, one message is sent, every attempt is recorded, and where the message ends
+ * is read from the broker; then import-app's prediction is set beside what happened.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AppConfigFailure, importAppConfig } from '@retry-studio/topology-core/appconfig';
+import {
+  isAppFramework,
+  type AppFramework,
+  type BrokerProfileId,
+  type Design,
+} from '@retry-studio/topology-core/model';
+import {
+  compareChannel,
+  predictChannels,
+  type ChannelPrediction,
+  type ChannelRun,
+  type ProofFailure,
+} from '@retry-studio/topology-core/prove';
+import { ManagementError, type AmqpUrl, type ManagementClient } from '../broker/index.js';
+import { inThrowawayVhost } from '../upgrade/throwawayVhost.js';
+import { verifyTarget } from '../upgrade/verifyUpgrade.js';
+import type { FrameworkRunner, ProofChannel, ProofFile } from './frameworkRunner.js';
+import { runnerFor, unreadFramework } from './frameworkRunners.js';
+import { runChannel } from './runChannel.js';
+import type { ObservedAttempt } from './watchRun.js';
+import { ProofError } from './proofError.js';
+import { MANAGEMENT_TRIES, retryRead } from './managementRetry.js';
+
+export { ProofError };
+
+export interface ProveRequest {
+  readonly files: readonly ProofFile[];
+  readonly framework?: string;
+  /** which Spring Boot runs a Spring Boot configuration (default 3.5) */
+  readonly springBoot?: string;
+  readonly url: AmqpUrl;
+  readonly managementUrl?: string;
+  readonly failure: ProofFailure;
+  /** the longest a channel may be watched (default 10 min) */
+  readonly maxRunMs?: number;
+  readonly springProfiles?: readonly string[];
+  /** the throwaway vhosts' prefix (default rs-prove) */
+  readonly vhostPrefix?: string;
+  readonly progress?: (line: string) => void;
+}
+
+export interface ChannelProof {
+  readonly consumer: string;
+  readonly queue: string;
+  readonly predicted: (ChannelRun & { readonly jitter: boolean }) | null;
+  readonly observed: (ChannelRun & { readonly log: readonly ObservedAttempt[] }) | null;
+  readonly agree: boolean;
+  readonly differences: readonly string[];
+  readonly vhost: string;
+  readonly cleanedUp: boolean;
+}
+
+export interface ProofReport {
+  readonly framework: string;
+  readonly runner: string;
+  /** the framework's version as it ran */
+  readonly version: string;
+  readonly broker: { readonly version: string; readonly profile: BrokerProfileId };
+  readonly failure: ProofFailure;
+  /** why there is no prediction (import-app does not read this framework yet) */
+  readonly noReading?: string;
+  readonly channels: readonly ChannelProof[];
+}
+
+export const DEFAULT_MAX_RUN_MS = 10 * 60_000;
+
+interface Reading {
+  readonly framework: string;
+  readonly design: Design | undefined;
+  readonly noReading?: string;
+}
+
+function readFiles(req: ProveRequest, profile: BrokerProfileId): Reading {
+  const fw = req.framework;
+  try {
+    const app = importAppConfig(
+      req.files.map((f) => ({ name: f.name, text: f.text })),
+      {
+        ...(fw !== undefined && isAppFramework(fw) ? { framework: fw as AppFramework } : {}),
+        ...(req.springProfiles?.length ? { springProfiles: req.springProfiles } : {}),
+        profile,
+      },
+    );
+    return { framework: fw ?? app.frameworks[0]!, design: app.design };
+  } catch (e) {
+    if (!(e instanceof AppConfigFailure)) throw e;
+    const unread = unreadFramework(req.files, fw);
+    if (unread)
+      return {
+        framework: unread,
+        design: undefined,
+        noReading: `no reading: import-app does not read ${unread} yet (${e.message})`,
+      };
+    throw new ProofError(e.message);
+  }
+}
+
+function channelsOf(
+  runner: FrameworkRunner,
+  reading: Reading,
+  predictions: readonly ChannelPrediction[],
+  files: readonly ProofFile[],
+): { channel: ProofChannel; prediction: ChannelPrediction | undefined }[] {
+  const d = reading.design;
+  if (!d) return (runner.channelsWithoutReading?.(files) ?? []).map((channel) => ({ channel, prediction: undefined }));
+  return predictions.map((p) => {
+    const pub = d.publishers.find((x) => x.id === p.message.publisher);
+    return {
+      channel: {
+        consumer: p.consumer,
+        queue: p.queue,
+        body: p.message.body,
+        ...(pub && !runner.publishesItself ? { publish: { exchange: pub.exchange, routingKey: pub.routingKey } } : {}),
+      },
+      prediction: p,
+    };
+  });
+}
+
+/**
+ * A throwaway vhost, made again when the management API did not answer while making it (a busy
+ * shared broker); a failure once the framework runs is not tried again.
+ */
+async function throwawayVhostRetried<T>(
+  mgmt: ManagementClient,
+  label: string,
+  prefix: string,
+  fn: (vhost: string) => Promise<T>,
+): Promise<{ vhost: string; result: T; cleanedUp: boolean }> {
+  for (let i = 1; ; i++) {
+    let started = false;
+    try {
+      return await inThrowawayVhost(
+        mgmt,
+        label,
+        (vhost) => {
+          started = true;
+          return fn(vhost);
+        },
+        prefix,
+      );
+    } catch (e) {
+      if (started || !(e instanceof ManagementError) || i >= MANAGEMENT_TRIES) throw e;
+      await new Promise((r) => setTimeout(r, 1000 * i));
+    }
+  }
+}
+
+export async function proveApp(req: ProveRequest): Promise<ProofReport> {
+  const target = await retryRead(() => verifyTarget(req.url, req.managementUrl));
+  const reading = readFiles(req, target.profile);
+  const runner = runnerFor(reading.framework, req.springBoot);
+  const absent = runner.absent();
+  if (absent) throw new ProofError(absent);
+  const predictions = reading.design ? predictChannels(reading.design, req.failure) : [];
+  const channels = channelsOf(runner, reading, predictions, req.files);
+  if (channels.length === 0 && reading.noReading)
+    return {
+      framework: reading.framework,
+      runner: runner.label,
+      version: 'not run',
+      broker: { version: target.version, profile: target.profile },
+      failure: req.failure,
+      noReading: reading.noReading,
+      channels: [],
+    };
+  if (channels.length === 0)
+    throw new ProofError(
+      reading.noReading ??
+        `import-app predicts no message reaching a consumer in ${req.files.map((f) => f.name).join(', ')}`,
+    );
+  const maxRunMs = req.maxRunMs ?? DEFAULT_MAX_RUN_MS;
+  const workDir = mkdtempSync(path.join(os.tmpdir(), 'retry-studio-prove-'));
+  let version = 'unknown';
+  try {
+    // every channel settles (its vhost deleted) before a failure is reported
+    const settled = await Promise.allSettled(
+      channels.map(async ({ channel, prediction }) => {
+        const run = await throwawayVhostRetried(
+          target.management,
+          runner.framework,
+          req.vhostPrefix ?? 'rs-prove',
+          (vhost) =>
+            runChannel({
+              runner,
+              design: reading.design,
+              files: req.files,
+              url: req.url,
+              vhost,
+              management: target.management as ManagementClient,
+              channel,
+              prediction,
+              failure: req.failure,
+              springProfiles: req.springProfiles ?? [],
+              workDir,
+              maxRunMs,
+              ...(req.progress ? { progress: req.progress } : {}),
+            }),
+        );
+        version = run.result.version;
+        const observed = run.result.observed;
+        const cmp = prediction ? compareChannel(prediction, observed) : undefined;
+        return {
+          consumer: channel.consumer,
+          queue: channel.queue,
+          predicted: prediction
+            ? {
+                attempts: prediction.attempts,
+                delaysMs: prediction.delaysMs,
+                end: prediction.end,
+                jitter: prediction.jitter,
+              }
+            : null,
+          observed,
+          agree: cmp?.agree ?? false,
+          differences: cmp?.differences ?? [reading.noReading ?? 'no prediction'],
+          vhost: run.vhost,
+          cleanedUp: run.cleanedUp,
+        } satisfies ChannelProof;
+      }),
+    );
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    const proofs = settled.map((s) => (s as PromiseFulfilledResult<ChannelProof>).value);
+    return {
+      framework: reading.framework,
+      runner: runner.label,
+      version,
+      broker: { version: target.version, profile: target.profile },
+      failure: req.failure,
+      ...(reading.noReading ? { noReading: reading.noReading } : {}),
+      channels: proofs,
+    };
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
