@@ -17,7 +17,7 @@
 import type { Page } from 'playwright-core';
 import { launchChromium } from './lib/chromium.js';
 import { buildWeb, startServer } from './lib/server.js';
-import { bigDefinitions } from './lib/bigDefinitions.js';
+import { teamServicesDefinitions } from './lib/bigDefinitions.js';
 
 const skipBuild = process.argv.includes('--no-build');
 const sizesArg = process.argv.indexOf('--sizes');
@@ -101,7 +101,7 @@ async function measureImport(page: Page, url: string, queues: number) {
   await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
   await page.waitForSelector('[data-testid=node-queue]');
   await page.click('[data-testid=tab-export]');
-  const text = bigDefinitions(queues);
+  const text = teamServicesDefinitions(queues);
   const nodes = queues + 8;
   const t0 = (await page.evaluate('performance.now()')) as number;
   await page.setInputFiles('[data-testid=import-file]', {

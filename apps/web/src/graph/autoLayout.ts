@@ -30,13 +30,22 @@ export function layerGap(labels: readonly string[]): number {
  */
 export const LAYERED_MAX_NODES = 400;
 
-export async function layoutDesign(design: Design): Promise<Record<string, NodePosition>> {
+/** the canvas a design opens in (CSS px): the layout aims at its shape */
+export interface LayoutShape {
+  readonly width: number;
+  readonly height: number;
+}
+
+export async function layoutDesign(design: Design, shape?: LayoutShape): Promise<Record<string, NodePosition>> {
   const count =
     design.topology.queues.length +
     design.topology.exchanges.length +
     design.consumers.length +
     design.publishers.length;
-  if (count > LAYERED_MAX_NODES) return layoutByPrefix(design).positions;
+  if (count > LAYERED_MAX_NODES) {
+    const aspect = shape && shape.width > 0 && shape.height > 0 ? shape.width / shape.height : undefined;
+    return layoutByPrefix(design, aspect !== undefined ? { aspect } : {}).positions;
+  }
   if (!elk) {
     // elk is large: loaded on first use, not with the app
     const { default: ELK } = await import('elkjs/lib/elk.bundled.js');

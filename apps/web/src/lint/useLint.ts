@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import { lintDesign, type LintFinding } from '@retry-studio/topology-core/lint';
 import {
   describeIssue,
   issueSubject,
@@ -9,61 +8,32 @@ import {
 } from '@retry-studio/topology-core/model';
 import { useApp } from '../store/store';
 import { heldFor, useHeldEdits } from '../store/heldEdits';
-import type { Severity } from '../graph/flowTypes';
+import { lintFindings, viewOf, type Finding, type LintView } from '../offpage/lintView';
+import { lintJobs, offPageSized, useOffPageResults } from '../offpage/offPage';
 
-/** A lint finding as the web shows it (normalised from the core's shape). */
-export interface Finding {
-  rule: string;
-  severity: Severity;
-  message: string;
-  nodes: string[];
-  fix?: string;
-}
-
-export interface LintView {
-  available: boolean;
-  findings: Finding[];
-  byNode: ReadonlyMap<string, { severity: Severity; count: number }>;
-}
-
-const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
+export type { Finding, LintView } from '../offpage/lintView';
 
 /** the last design linted: the canvas, the lint tab, the inspector's summary and the app bar share one run */
 let last: { design: Design; nodes: number | undefined; view: LintView } | undefined;
 
-/** `nodes`: the probed broker's cluster size, so the cluster rules apply */
+/** `nodes`: the probed broker's cluster size, so the cluster rules apply. Runs here, now, whatever the size. */
 export function lintOf(design: Design, nodes?: number): LintView {
   if (last && last.design === design && last.nodes === nodes) return last.view;
-  const view = lintNow(design, nodes);
+  const known = lintJobs.get(design, nodes);
+  const view = viewOf(known ?? lintFindings(design, nodes));
   last = { design, nodes, view };
   return view;
 }
 
-function lintNow(design: Design, nodes?: number): LintView {
-  let raw: readonly LintFinding[];
-  try {
-    raw = lintDesign(design, nodes !== undefined ? { nodes } : {});
-  } catch {
-    // a half-edited design can trip a rule; the inspector's validation says what is wrong
-    return { available: true, findings: [], byNode: new Map() };
-  }
-  const findings: Finding[] = raw.map((f) => ({
-    rule: f.id,
-    severity: f.severity === 'error' ? 'error' : f.severity === 'info' ? 'info' : 'warning',
-    message: f.message,
-    nodes: [...f.objects],
-    fix: f.fix,
-  }));
-  const byNode = new Map<string, { severity: Severity; count: number }>();
-  for (const f of findings)
-    for (const n of f.nodes) {
-      const prev = byNode.get(n);
-      byNode.set(n, {
-        severity: !prev || RANK[f.severity] > RANK[prev.severity] ? f.severity : prev.severity,
-        count: (prev?.count ?? 0) + 1,
-      });
-    }
-  return { available: true, findings, byNode };
+/** the view last shown per open design: while a big design's next version is linted, its findings stay up, marked pending */
+let shown: { docId: string; view: LintView } | undefined;
+
+/** A big design's lint from the worker (pending until it answers), a small one's at once. */
+function lintFor(design: Design, nodes: number | undefined, docId: string): LintView {
+  if (!offPageSized(design) || lintJobs.get(design, nodes)) return lintOf(design, nodes);
+  lintJobs.request(design, nodes);
+  const stale = shown?.docId === docId ? shown.view.findings : [];
+  return { ...viewOf(stale), pending: true };
 }
 
 /**
@@ -106,17 +76,20 @@ export function useLintFindings(): LintView {
   const nodes = useApp((s) => s.brokerNodes);
   const docId = useApp((s) => s.docId);
   const held = useHeldEdits((s) => s.held);
+  const arrived = useOffPageResults();
   return useMemo(() => {
-    const inputs = [design, nodes, held, docId];
+    const inputs = [design, nodes, held, docId, arrived];
     if (shared && shared.inputs.every((v, i) => v === inputs[i])) return shared.view;
+    const base = lintFor(design, nodes, docId);
     const view = withInvalid(
-      lintOf(design, nodes),
+      base,
       invalidFindings(
         design,
         heldFor(held, docId, design).flatMap((h) => h.issues),
       ),
     );
+    if (!base.pending) shown = { docId, view: base };
     shared = { inputs, view };
     return view;
-  }, [design, nodes, held, docId]);
+  }, [design, nodes, held, docId, arrived]);
 }

@@ -1,8 +1,9 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { describeIssue, type Design, type ValidationIssue } from '@retry-studio/topology-core/model';
 import { statedFate } from '@retry-studio/topology-core/templates';
 import { useApp } from '../store/store';
 import { useLintFindings } from '../lint/useLint';
+import { fateJobs, offPageSized, useOffPageResults } from '../offpage/offPage';
 
 /**
  * Validation, lint and the last simulation in one summary: "valid" only means the broker takes
@@ -38,6 +39,8 @@ export function DesignSummary({ design, issues }: { design: Design; issues: read
         </p>
       ) : warnings > 0 ? (
         <p className="text-amber-300">The design is valid; lint finds {warnings} warning(s): see the Lint tab.</p>
+      ) : lint.pending ? (
+        <p className="text-slate-400">The design is valid; lint is still reading it.</p>
       ) : (
         <p className="text-emerald-400">The design is valid and lint finds nothing.</p>
       )}
@@ -62,7 +65,17 @@ export function StatedFateLine() {
   const design = useApp((s) => s.design);
   const { topology, consumers, publishers, profile, origin } = design;
   // the fate depends on these parts only: moving a node on the canvas runs nothing
-  const fate = useMemo(() => statedFate(design), [topology, consumers, publishers, profile, origin]);
+  const parts = useMemo(() => design, [topology, consumers, publishers, profile, origin]);
+  // a big design's is simulated off the page (a 5,000-queue file's took 0.9 s): said once it is known
+  const big = offPageSized(parts);
+  const arrived = useOffPageResults();
+  const fate = useMemo(
+    () => (big ? (fateJobs.get(parts, 'fate') ?? undefined) : statedFate(parts)),
+    [parts, big, arrived],
+  );
+  useEffect(() => {
+    if (big) fateJobs.request(parts, 'fate');
+  }, [parts, big]);
   if (!fate) return null;
   return (
     <p

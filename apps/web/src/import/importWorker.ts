@@ -1,0 +1,34 @@
+/**
+ * An imported file read, scaffolded, laid out and linted off the page (importInWorker.ts asks): a
+ * 5,000-queue definitions file held the page in one task of over a second, the lint most of it.
+ */
+import type { ReadDocument } from '@retry-studio/topology-core/io';
+import type { LayoutShape } from '../graph/autoLayout';
+import { readDocument, type ReadOutcome } from './readDocument';
+import { prepareDocuments, type ImportProgress, type PreparedDesign } from './prepareImport';
+
+export type ImportAsk =
+  | { readonly kind: 'read'; readonly text: string; readonly fileName?: string }
+  | { readonly kind: 'prepare'; readonly docs: readonly ReadDocument[]; readonly shape?: LayoutShape };
+
+export type ImportReply =
+  | { readonly kind: 'read'; readonly outcome: ReadOutcome }
+  | { readonly kind: 'progress'; readonly progress: ImportProgress }
+  | { readonly kind: 'prepared'; readonly designs: PreparedDesign[] }
+  | { readonly kind: 'failed'; readonly message: string };
+
+const reply = (r: ImportReply) => self.postMessage(r);
+
+self.onmessage = async (e: MessageEvent<ImportAsk>) => {
+  const ask = e.data;
+  try {
+    if (ask.kind === 'read') reply({ kind: 'read', outcome: readDocument(ask.text, ask.fileName) });
+    else
+      reply({
+        kind: 'prepared',
+        designs: await prepareDocuments(ask.docs, ask.shape, (progress) => reply({ kind: 'progress', progress })),
+      });
+  } catch (err) {
+    reply({ kind: 'failed', message: err instanceof Error ? err.message : String(err) });
+  }
+};
