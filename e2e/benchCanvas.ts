@@ -17,6 +17,7 @@
 import type { Page } from 'playwright-core';
 import { launchChromium } from './lib/chromium.js';
 import { buildWeb, startServer } from './lib/server.js';
+import { clearKept } from './lib/storage.js';
 import { teamServicesDefinitions } from './lib/bigDefinitions.js';
 
 const skipBuild = process.argv.includes('--no-build');
@@ -208,7 +209,7 @@ try {
 
   // 3. template chosen -> canvas drawn
   await page.goto(server.url);
-  await page.evaluate(() => localStorage.clear());
+  await clearKept(page);
   await page.goto(server.url);
   await page.waitForSelector('[data-testid=template-card]');
   const ids = await page

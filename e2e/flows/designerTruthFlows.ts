@@ -7,6 +7,7 @@
 import type { Page } from 'playwright-core';
 import { assert, mouseDrag, waitFor, type Flow } from '../lib/harness.js';
 import { openFile } from '../lib/steps.js';
+import { clearKept, keptCurrent } from '../lib/storage.js';
 
 const SIZES = [
   [1440, 900],
@@ -214,12 +215,7 @@ export const inViewFlow: Flow = {
     }
     // Auto-layout improves a design whose layout reads backwards (the DLX placed at the far left)
     await page.setViewportSize({ width: 1440, height: 900 });
-    const backwards = await page.evaluate(() => {
-      const id = JSON.parse(localStorage.getItem('retry-studio.designs')!).currentId as string;
-      return JSON.parse(localStorage.getItem(`retry-studio.designs.${id}`)!) as {
-        layout: Record<string, { x: number; y: number }>;
-      };
-    });
+    const backwards = (await keptCurrent<{ layout: Record<string, { x: number; y: number }> }>(page))!;
     backwards.layout['exchange:billing.dlx'] = { x: -2000, y: 0 };
     await page.click('[data-testid=tab-export]');
     await page.fill('[data-testid=import-text]', JSON.stringify({ ...backwards, name: 'backwards' }));
@@ -378,7 +374,7 @@ export const keptFlow: Flow = {
     for (const [w, h] of SIZES) {
       await page.setViewportSize({ width: w, height: h });
       await page.goto(url);
-      await page.evaluate(() => localStorage.clear());
+      await clearKept(page);
       await page.goto(url);
       const card = page.locator('[data-testid=template-card][data-template=dlx-ttl-wait-queue]');
       await card.locator('[data-testid=template-params]').click();

@@ -3,7 +3,6 @@ import { retryGroupsDefinitions } from '@retry-studio/topology-core/testing/big'
 import type { Design } from '@retry-studio/topology-core/model';
 import { readDocument } from './readDocument';
 import { prepareDocuments, type ImportProgress } from './prepareImport';
-import { lintFindings } from '../offpage/lintView';
 
 const read = (text: string) => {
   const r = readDocument(text, 'big.json');
@@ -20,19 +19,17 @@ const aspectOf = (d: Design) => {
 };
 
 describe('an import prepared for the canvas (the import worker runs this)', () => {
-  it('scaffolds, lays out and lints a definitions file, saying each step', async () => {
+  it('scaffolds and lays out a definitions file, saying each step', async () => {
     const file = read(retryGroupsDefinitions(100));
     const steps: ImportProgress[] = [];
     const [p] = await prepareDocuments(file.docs, { width: 1000, height: 500 }, (s) => steps.push(s));
-    expect(steps.map((s) => s.step)).toEqual(['scaffolding', 'laying out', 'linting']);
+    expect(steps.map((s) => s.step)).toEqual(['scaffolding', 'laying out']);
     expect(steps[1]!.nodes).toBe(
       p!.design.topology.queues.length + 5 + p!.design.consumers.length + p!.design.publishers.length,
     );
     expect(p!.scaffolded).toEqual({ publishers: p!.design.publishers.length, workers: p!.design.consumers.length });
     expect(p!.scaffolded!.workers).toBeGreaterThan(0);
     expect(Object.keys(p!.design.layout ?? {}).length).toBe(steps[1]!.nodes);
-    // the findings are lint's for the design as it opens
-    expect(p!.findings).toEqual(lintFindings(p!.design));
   });
 
   it('aims the layout at the shape of the canvas it opens in', async () => {

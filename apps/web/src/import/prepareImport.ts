@@ -1,15 +1,15 @@
 /**
  * What an imported document becomes before it opens: a definitions file's assumed actors scaffolded
- * (model/scaffoldFileImport.ts), laid out for the canvas it opens in (graph/autoLayout.ts) and linted
- * (lint/lintView.ts). The import worker runs it off the page; every step reports its progress.
+ * (model/scaffoldFileImport.ts) and laid out for the canvas it opens in (graph/autoLayout.ts). The
+ * import worker runs it off the page, every step reporting its progress, then lints what it prepared
+ * while the page draws it.
  */
 import type { ReadDocument } from '@retry-studio/topology-core/io';
 import type { Design } from '@retry-studio/topology-core/model';
 import { layoutDesign, type LayoutShape } from '../graph/autoLayout';
 import { scaffoldFileImport } from '../model/scaffoldFileImport';
-import { lintFindings, type Finding } from '../offpage/lintView';
 
-export type ImportStep = 'reading' | 'scaffolding' | 'laying out' | 'linting';
+export type ImportStep = 'reading' | 'scaffolding' | 'laying out';
 
 export interface ImportProgress {
   readonly step: ImportStep;
@@ -22,8 +22,6 @@ export interface ImportProgress {
 
 export interface PreparedDesign {
   readonly design: Design;
-  /** lint's findings for `design` as it is here (no broker probed) */
-  readonly findings: Finding[];
   /** the actors the import assumed (a definitions file has none) */
   readonly scaffolded?: { readonly publishers: number; readonly workers: number };
 }
@@ -53,8 +51,7 @@ export async function prepareDocuments(
       progress({ step: 'laying out', ...at, nodes: nodeCount(design) });
       design = { ...design, layout: await layoutDesign(design, shape) };
     }
-    progress({ step: 'linting', ...at, nodes: nodeCount(design) });
-    out.push({ design, findings: lintFindings(design), ...(scaffolded ? { scaffolded } : {}) });
+    out.push({ design, ...(scaffolded ? { scaffolded } : {}) });
   }
   return out;
 }

@@ -62,4 +62,20 @@ describe('design jobs (a big design linted off the page)', () => {
     expect(r.asked).toEqual([]);
     expect(jobs.get(d, undefined)).toEqual([]);
   });
+
+  it('adopts a result computed elsewhere: not asked for meanwhile, kept and heard when it arrives', async () => {
+    const r = heldRunner();
+    const jobs = createDesignJobs(r.run, [] as Finding[]);
+    let heard = 0;
+    jobs.subscribe(() => heard++);
+    const d = dlxTtlRetry({ ttl: 5 });
+    let arrive: (f: Finding[]) => void = () => undefined;
+    jobs.adopt(d, undefined, new Promise<Finding[]>((resolve) => (arrive = resolve)));
+    jobs.request(d, undefined);
+    expect(r.asked).toEqual([]);
+    arrive(lintFindings(d));
+    await new Promise((res) => setTimeout(res, 0));
+    expect(jobs.get(d, undefined)).toEqual(lintFindings(d));
+    expect(heard).toBe(1);
+  });
 });

@@ -17,6 +17,8 @@ export interface DesignJobs<K, T> {
   get(design: Design, key: K): T | undefined;
   /** keeps a result computed elsewhere (the import worker lints what it reads) */
   put(design: Design, key: K, result: T): void;
+  /** a result being computed elsewhere (the import worker lints what it read): kept when it arrives, not asked for meanwhile */
+  adopt(design: Design, key: K, result: Promise<T>): void;
   /** asks for this version's result: started now, or once the running job ends */
   request(design: Design, key: K): void;
   /** called whenever a result arrives; returns the unsubscribe */
@@ -30,7 +32,12 @@ export function createDesignJobs<K, T>(run: DesignRunner<K, T>, failed: T): Desi
   const listeners = new Set<() => void>();
   let running: Job<K> | null = null;
   let next: Job<K> | null = null;
-  const has = (design: Design, key: K) => results.get(design)?.has(key) ?? false;
+  const adopted = new WeakMap<Design, Set<K>>();
+  const has = (design: Design, key: K) =>
+    (results.get(design)?.has(key) ?? false) || (adopted.get(design)?.has(key) ?? false);
+  const heard = () => {
+    for (const l of listeners) l();
+  };
   const put = (design: Design, key: K, result: T) => {
     let m = results.get(design);
     if (!m) results.set(design, (m = new Map()));
@@ -48,12 +55,26 @@ export function createDesignJobs<K, T>(run: DesignRunner<K, T>, failed: T): Desi
         const n = next;
         next = null;
         if (n && !has(n.design, n.key)) start(n);
-        for (const l of listeners) l();
+        heard();
       });
   };
   return {
     get: (design, key) => results.get(design)?.get(key),
     put,
+    adopt(design, key, result) {
+      let keys = adopted.get(design);
+      if (!keys) adopted.set(design, (keys = new Set()));
+      keys.add(key);
+      result
+        .then(
+          (r) => put(design, key, r),
+          () => put(design, key, failed),
+        )
+        .finally(() => {
+          adopted.get(design)?.delete(key);
+          heard();
+        });
+    },
     request(design, key) {
       if (has(design, key)) return;
       const same = (j: Job<K> | null) => !!j && j.design === design && j.key === key;

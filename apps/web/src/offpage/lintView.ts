@@ -3,7 +3,13 @@
  * node. Pure (no store, no React): the page and the lint worker (lintWorker.ts) run the same function.
  */
 import { lintDesign, type LintFinding } from '@retry-studio/topology-core/lint';
-import type { Design } from '@retry-studio/topology-core/model';
+import {
+  describeIssue,
+  issueSubject,
+  validateDesign,
+  type Design,
+  type ValidationIssue,
+} from '@retry-studio/topology-core/model';
 import type { Severity } from '../graph/flowTypes';
 
 /** A lint finding as the web shows it (normalised from the core's shape). */
@@ -55,6 +61,47 @@ export function viewOf(findings: Finding[]): LintView {
       });
     }
   return { available: true, findings, byNode };
+}
+
+/** an invalid value as a finding on its object; the validation code is the rule (`ttl-range`: the trap lint names in a file) */
+function invalidFinding(design: Design, i: ValidationIssue, message: string): Finding {
+  const node = issueSubject(design, i.path)?.node;
+  return { rule: i.code, severity: 'error', message, nodes: node ? [node] : [] };
+}
+
+/** the design's validation errors as findings, named by object (`wait.q: x-message-ttl must be ...`) */
+export function validationFindings(design: Design): Finding[] {
+  let errors: readonly ValidationIssue[];
+  try {
+    errors = validateDesign(design).errors;
+  } catch {
+    errors = [];
+  }
+  return errors.map((i) => invalidFinding(design, i, describeIssue(design, i)));
+}
+
+/** the edits held back because they failed validation (their messages already name the object) */
+export function heldFindings(design: Design, held: readonly ValidationIssue[]): Finding[] {
+  return held.map((i) => invalidFinding(design, i, `${i.message} (not stored: the design keeps its last valid value)`));
+}
+
+/** Lint findings plus the invalid values (listed first), with the worst severity per node. */
+export function withInvalid(view: LintView, invalid: readonly Finding[]): LintView {
+  if (!invalid.length) return view;
+  const byNode = new Map(view.byNode);
+  for (const f of invalid)
+    for (const n of f.nodes) byNode.set(n, { severity: 'error', count: (byNode.get(n)?.count ?? 0) + 1 });
+  return { ...view, findings: [...invalid, ...view.findings], byNode };
+}
+
+/** what the worker answers for a big design: lint's findings and the validation errors */
+export interface DesignLint {
+  lint: Finding[];
+  invalid: Finding[];
+}
+
+export function designLint(design: Design, nodes?: number): DesignLint {
+  return { lint: lintFindings(design, nodes), invalid: validationFindings(design) };
 }
 
 /**

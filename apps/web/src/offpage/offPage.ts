@@ -7,7 +7,7 @@ import { useSyncExternalStore } from 'react';
 import type { Design } from '@retry-studio/topology-core/model';
 import { statedFate, type StatedFate } from '@retry-studio/topology-core/templates';
 import { createDesignJobs } from './designJobs';
-import { LINT_IN_WORKER_MIN, lintFindings, lintSize, type Finding } from './lintView';
+import { designLint, LINT_IN_WORKER_MIN, lintSize, type DesignLint } from './lintView';
 import type { DesignAnswer, DesignAsk } from './designWorker';
 
 type Ask = DesignAsk extends infer A ? (A extends DesignAsk ? Omit<A, 'id'> : never) : never;
@@ -20,7 +20,7 @@ function ask(q: Ask): Promise<DesignAnswer> {
   if (typeof Worker === 'undefined')
     return Promise.resolve().then((): DesignAnswer =>
       q.kind === 'lint'
-        ? { id: 0, kind: 'lint', findings: lintFindings(q.design, q.nodes) }
+        ? { id: 0, kind: 'lint', lint: designLint(q.design, q.nodes) }
         : { id: 0, kind: 'fate', fate: statedFate(q.design) ?? null },
     );
   if (!worker) {
@@ -38,10 +38,12 @@ function ask(q: Ask): Promise<DesignAnswer> {
   });
 }
 
-/** lint's findings by design version and probed cluster size */
-export const lintJobs = createDesignJobs<number | undefined, Finding[]>(
-  (design, nodes) => ask({ kind: 'lint', design, nodes }).then((a) => (a.kind === 'lint' ? a.findings : [])),
-  [],
+const NO_LINT: DesignLint = { lint: [], invalid: [] };
+
+/** lint's findings and the validation errors by design version and probed cluster size */
+export const lintJobs = createDesignJobs<number | undefined, DesignLint>(
+  (design, nodes) => ask({ kind: 'lint', design, nodes }).then((a) => (a.kind === 'lint' ? a.lint : NO_LINT)),
+  NO_LINT,
 );
 
 /** what a message that always fails does (the core's statedFate), by design version */

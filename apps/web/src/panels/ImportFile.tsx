@@ -3,9 +3,9 @@ import { useRef, useState } from 'react';
 import { objectCount, type ReadDocument } from '@retry-studio/topology-core/io';
 import { useApp } from '../store/store';
 import { lintJobs } from '../offpage/offPage';
-import { importSession, type ImportSession } from '../import/importInWorker';
+import { importSession, type ImportSession, type Prepared } from '../import/importInWorker';
 import type { ReadFile } from '../import/readDocument';
-import type { ImportProgress, PreparedDesign } from '../import/prepareImport';
+import type { ImportProgress } from '../import/prepareImport';
 import { ImportAppConfig } from './ImportAppConfig';
 import { VhostChoice } from './VhostChoice';
 
@@ -19,11 +19,7 @@ function canvasShape(): { width: number; height: number } {
 }
 
 /** Opens each document as its own design (kept in My designs, Ctrl+Z goes back), the last one shown; says what was left out. */
-export function openDocuments(
-  file: ReadFile,
-  docs: readonly ReadDocument[],
-  prepared: readonly PreparedDesign[],
-): void {
+export function openDocuments(file: ReadFile, docs: readonly ReadDocument[], prepared: Prepared): void {
   const app = useApp.getState;
   // a whole-broker file's empty vhosts (often "/") are said, so an opened vhost is never a surprise
   const empty = file.vhosts
@@ -37,9 +33,9 @@ export function openDocuments(
       : [];
   let last = '';
   for (const [i, doc] of docs.entries()) {
-    const { design, findings, scaffolded } = prepared[i]!;
-    // linted in the worker: the canvas and the Lint tab show these findings without linting again
-    lintJobs.put(design, undefined, findings);
+    const { design, scaffolded } = prepared.designs[i]!;
+    // linted in the import worker while the page draws it: the canvas and the Lint tab wait for that lint
+    lintJobs.adopt(design, undefined, prepared.lints[i]!);
     app().loadDesign(design);
     // the broker it was exported from: the upgrade check starts there
     if (file.rabbitVersion) app().setBrokerVersion(app().docId, file.rabbitVersion);
@@ -74,12 +70,11 @@ function progressText(p: ImportProgress | 'reading' | 'drawing', fileName?: stri
   const n = p.nodes !== undefined ? ` ${p.nodes.toLocaleString('en-US')} nodes` : '';
   if (p.step === 'scaffolding') return `Adding the assumed publishers and workers${of}…`;
   if (p.step === 'laying out') return `Laying out${n}${of}…`;
-  if (p.step === 'linting') return `Linting${n}${of}…`;
   return `Reading${of}…`;
 }
 
 /** how far through one document each step starts (the progress bar) */
-const STEP_AT: Record<ImportProgress['step'], number> = { reading: 0, scaffolding: 0, 'laying out': 0.3, linting: 0.5 };
+const STEP_AT: Record<ImportProgress['step'], number> = { reading: 0, scaffolding: 0, 'laying out': 0.5 };
 
 export function ImportFile({ onOpened }: { onOpened?: () => void }) {
   const [text, setText] = useState('');
@@ -103,9 +98,9 @@ export function ImportFile({ onOpened }: { onOpened?: () => void }) {
       openDocuments(read, docs, prepared);
       onOpened?.();
     } catch (e) {
+      session.close();
       setErrors([`the import stopped: ${(e as Error).message}`]);
     } finally {
-      session.close();
       setBusy(null);
     }
   };
