@@ -15,6 +15,23 @@ import { LABEL_MAX_SCALE, labelSize } from './labelPlacement';
 let elk: ElkApi | null = null;
 
 /**
+ * ELK is large: loaded on first use, not with the app. Where there are workers it runs in one of its own
+ * (its layout of a few hundred nodes held the page; and its bundled build, loaded inside the import worker,
+ * takes that worker's messages for its own); elsewhere (unit tests) bundled.
+ */
+async function loadElk(): Promise<ElkApi> {
+  if (typeof Worker === 'undefined') {
+    const { default: ELK } = await import('elkjs/lib/elk.bundled.js');
+    return new ELK();
+  }
+  const [{ default: ELK }, { default: url }] = await Promise.all([
+    import('elkjs/lib/elk-api.js'),
+    import('elkjs/lib/elk-worker.min.js?url'),
+  ]);
+  return new ELK({ workerFactory: () => new Worker(url) });
+}
+
+/**
  * Column gap: room for a label between two boxes, within reason, at the size a fitted (zoomed-out)
  * view draws it (LABEL_MAX_SCALE): a 25-character routing key did not fit in 200 px and sat under the boxes.
  */
@@ -46,11 +63,7 @@ export async function layoutDesign(design: Design, shape?: LayoutShape): Promise
     const aspect = shape && shape.width > 0 && shape.height > 0 ? shape.width / shape.height : undefined;
     return layoutByPrefix(design, aspect !== undefined ? { aspect } : {}).positions;
   }
-  if (!elk) {
-    // elk is large: loaded on first use, not with the app
-    const { default: ELK } = await import('elkjs/lib/elk.bundled.js');
-    elk = new ELK();
-  }
+  elk ??= await loadElk();
   const mapper = new FlowMapper();
   const nodes = mapper.nodesOf(design);
   const edges = mapper.edgesOf(design);
