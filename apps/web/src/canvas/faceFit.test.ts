@@ -14,6 +14,18 @@ describe('node face fitting', () => {
     expect(nameFitPx(long) * 0.6 * long.length).toBeLessThanOrEqual(3 * NAME_W + 1e-9);
   });
 
+  it('never sizes a name so that a word breaks inside ("notificatio / n")', () => {
+    // one word: the whole word on one line, whatever the text scale asks for
+    expect(nameFitPx('notification') * 0.6 * 'notification'.length).toBeLessThanOrEqual(NAME_W + 1e-9);
+    expect(nameLines('notification', nameShownPx('notification', 2.6))).toBe(1);
+    // words break at spaces and separators only: each line holds whole pieces
+    for (const name of ['notification.error-exchange', 'listener (stateless retry)', 'test publisher']) {
+      const px = nameShownPx(name, 2.6);
+      const perLine = Math.floor(NAME_W / (0.6 * px));
+      expect(perLine).toBeGreaterThanOrEqual(Math.max(...name.split(/[.\-_:/\s]/).map((w) => w.length + 1)) - 1);
+    }
+  });
+
   it('gives a short name two rows of chips at zoom 1, fewer as the text grows', () => {
     expect(chipRows('orders.q', 1)).toBe(2);
     expect(chipRows('orders.q', 1.85)).toBe(1);

@@ -38,9 +38,9 @@ export function nameSizeAt(ts: number): number {
   return Math.max(13, 11 * ts);
 }
 
-/** the name's pieces as the face may break it: after a separator (`.`, `-`, `_`, `:`, `/`) */
-function nameParts(name: string): string[] {
-  return name.split(/(?<=[.\-_:/])/);
+/** the name's pieces as the face may break it: after a separator (`.`, `-`, `_`, `:`, `/`) or a space, never inside a word */
+export function nameParts(name: string): string[] {
+  return name.split(/(?<=[.\-_:/\s])/);
 }
 
 /** lines the name takes with at most `perLine` characters a line: broken after separators, a piece longer than a line anywhere */
@@ -61,10 +61,14 @@ function linesAt(parts: readonly string[], perLine: number): number {
   return lines;
 }
 
-/** the shortest longest line (characters) with which the name takes at most `lines` lines */
+/**
+ * The shortest longest line (characters) with which the name takes at most `lines` lines, breaking only
+ * between pieces: a line is never shorter than the longest piece ("notificatio / n" in a fitted template).
+ */
 function shortestLine(name: string, lines: number): number {
   const parts = nameParts(name);
-  for (let l = Math.max(1, Math.ceil(name.length / lines)); l < name.length; l++)
+  const longest = Math.max(1, ...parts.map((p) => p.trimEnd().length));
+  for (let l = Math.max(longest, Math.ceil(name.length / lines)); l < name.length; l++)
     if (linesAt(parts, l) <= lines) return l;
   return Math.max(1, name.length);
 }
@@ -76,7 +80,7 @@ export function nameFitPx(name: string, width = NAME_W): number {
 }
 
 export function nameLines(name: string, px: number, width = NAME_W): number {
-  return linesAt(nameParts(name), Math.max(1, Math.floor(width / (NAME_EM * px))));
+  return linesAt(nameParts(name), Math.max(1, Math.floor(width / (NAME_EM * px) + 1e-6)));
 }
 
 /** the font size the face gives its name at a text scale */

@@ -10,7 +10,7 @@ import { behaviourLines, queueChips, type Chip } from '../model/describe';
 import { DepthBadge } from '../operate/DepthBadge';
 import { UpgradeBadge } from './UpgradeBadge';
 import { useQueueOutage } from './useQueueOutage';
-import { chipRows, chipsPerLevel, FACE_LEVELS, nameFitPx } from './faceFit';
+import { chipRows, chipsPerLevel, FACE_LEVELS, nameFitPx, nameParts } from './faceFit';
 
 /** One look per queue type (the palette and the canvas share it). */
 export const QUEUE_LOOK: Record<'classic' | 'quorum' | 'stream', { color: string; glyph: string; label: string }> = {
@@ -84,9 +84,9 @@ function NodeName({ text }: { text: string }) {
   );
 }
 
-/** a line may break after a separator (`.`, `-`, `_`, `:`, `/`) before it breaks inside a word */
+/** a line may break after a separator (`.`, `-`, `_`, `:`, `/`) or a space (faceFit.ts sizes the name so no word breaks) */
 function breakable(text: string): React.ReactNode {
-  const parts = text.split(/(?<=[.\-_:/])/);
+  const parts = nameParts(text);
   if (parts.length < 2) return text;
   return parts.map((p, i) => (
     <Fragment key={i}>

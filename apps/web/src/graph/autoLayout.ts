@@ -11,6 +11,7 @@ import { NODE_H, NODE_W } from './flowTypes';
 import { FlowMapper } from './designToFlow';
 import { flowOrder } from './flowOrder';
 import { LABEL_MAX_SCALE, labelSize } from './labelPlacement';
+import { wrapToShape } from './wrapLayout';
 
 let elk: ElkApi | null = null;
 
@@ -98,5 +99,6 @@ export async function layoutDesign(design: Design, shape?: LayoutShape): Promise
   const out = await elk.layout(graph);
   const pos: Record<string, NodePosition> = {};
   for (const c of out.children ?? []) pos[c.id] = { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) };
-  return pos;
+  // its layers wrapped into bands to take the canvas's shape (a long chain opened as one unreadable row)
+  return shape ? wrapToShape(pos, shape) : pos;
 }

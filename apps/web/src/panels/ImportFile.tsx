@@ -7,16 +7,10 @@ import { importSession, type ImportSession, type Prepared } from '../import/impo
 import type { ReadFile } from '../import/readDocument';
 import type { ImportProgress } from '../import/prepareImport';
 import { ImportAppConfig } from './ImportAppConfig';
+import { canvasShape } from '../graph/canvasShape';
 import { VhostChoice } from './VhostChoice';
 
 export type { ReadFile } from '../import/readDocument';
-
-/** the canvas the design opens in (the layout aims at its shape), or the window's while the gallery hides it */
-function canvasShape(): { width: number; height: number } {
-  const el = document.querySelector<HTMLElement>('[data-testid="canvas"]');
-  if (el && el.clientWidth > 0 && el.clientHeight > 0) return { width: el.clientWidth, height: el.clientHeight };
-  return { width: window.innerWidth * 0.6, height: window.innerHeight * 0.55 };
-}
 
 /** Opens each document as its own design (kept in My designs, Ctrl+Z goes back), the last one shown; says what was left out. */
 export function openDocuments(file: ReadFile, docs: readonly ReadDocument[], prepared: Prepared): void {
