@@ -39,6 +39,8 @@ import { OVERVIEW_NODE_COLOR } from './overviewDraw';
 export const PALETTE_MIME = 'application/x-retry-studio-node';
 
 const NO_EDGES: DesignEdge[] = [];
+/** a zoom at which a face's name reads whole at 9 px and more (graph/wrapLayout.ts's READABLE_ZOOM, with room) */
+const NAMES_ZOOM = 0.75;
 const DEFAULT_VIEWPORT = { x: 40, y: 40, zoom: 1 };
 
 export function Canvas() {
@@ -191,19 +193,28 @@ export function Canvas() {
     };
   }, [openingView]);
 
-  // in the overview a click zooms into what is under it: a node (selected), else its group
+  // in the overview one click zooms into names: a node (selected), else the group under it, whole when it fits
+  // at a zoom its names read at, else around the point clicked
   const onPaneClick = useCallback(
     (e: React.MouseEvent) => {
       if (!overviewOf) return;
-      const hit = overviewHit(overviewOf, rf.screenToFlowPosition({ x: e.clientX, y: e.clientY }));
+      const at = rf.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+      const hit = overviewHit(overviewOf, at);
       if (hit.node) {
         useApp.getState().select([hit.node.id]);
-        void rf.setCenter(hit.node.x + 95, hit.node.y + 38, { zoom: 0.8 });
-      } else if (hit.group)
-        void rf.fitBounds(
-          { x: hit.group.x, y: hit.group.y, width: hit.group.w, height: hit.group.h },
-          { padding: 0.1 },
+        void rf.setCenter(hit.node.x + NODE_W / 2, hit.node.y + NODE_H / 2, { zoom: NAMES_ZOOM });
+        return;
+      }
+      const g = hit.group;
+      const el = box.current;
+      if (g && g.level === 'leaf' && el) {
+        const v = focusViewport(
+          { x: g.x, y: g.y, width: g.w, height: g.h },
+          { width: el.clientWidth, height: el.clientHeight },
         );
+        if (v.zoom >= NAMES_ZOOM) return void rf.setViewport(v);
+      }
+      if (g) void rf.setCenter(at.x, at.y, { zoom: NAMES_ZOOM });
     },
     [overviewOf, rf],
   );
