@@ -45,8 +45,12 @@ describe('node face fitting', () => {
 
   it('packs per level, and maps the text scale to a level', () => {
     const per = chipsPerLevel('orders.q', ['quorum', 'limit 2']);
-    expect(per.a).toBe(2);
-    expect(per.f).toBe(0);
+    expect(per.a.shown).toBe(2);
+    expect(per.f.shown).toBe(0);
+    // a defining setting is shown at every level, squeezed into its row where it must be
+    const defining = chipsPerLevel('notification.error-exchange', ['DLX notification.dlx', 'limit 3', 'quorum'], 2);
+    for (const l of Object.values(defining)) expect(l.shown).toBeGreaterThanOrEqual(2);
+    expect(defining.f.squeezed).toBe(true);
     expect([lodOf(1), lodOf(1.05), lodOf(1.5), lodOf(2.6), lodOf(3)]).toEqual(['a', 'b', 'c', 'f', 'f']);
   });
 });

@@ -83,20 +83,47 @@ export function nameLines(name: string, px: number, width = NAME_W): number {
   return linesAt(nameParts(name), Math.max(1, Math.floor(width / (NAME_EM * px) + 1e-6)));
 }
 
-/** the font size the face gives its name at a text scale */
-export function nameShownPx(name: string, ts: number): number {
-  return Math.min(nameSizeAt(ts), nameFitPx(name));
+/**
+ * The chips' (and behaviour lines') font size at a text scale: 11 px at zoom 1, 9 px on screen when zoomed
+ * out (the name keeps 11: it is what a face is read by; the settings it shows are read once found).
+ */
+export const chipPxAt = (ts: number) => Math.max(11, 9 * ts);
+
+/** a row of chips at a text scale */
+const chipRowH = (ts: number) => chipPxAt(ts) * 1.2 + 2;
+
+/**
+ * The font size the face gives its name at a text scale: as close to 11 px on screen as the face has
+ * room for, on up to four lines broken between words, within the face's height (less a row of chips
+ * when `reserve`: a queue's defining settings always have one).
+ */
+export function nameShownPx(name: string, ts: number, reserve = false): number {
+  const target = nameSizeAt(ts);
+  const budget = INNER_H - 4 - (reserve ? chipRowH(ts) + 2 : 0);
+  let best = 0;
+  for (let lines = 1; lines <= 4; lines++) {
+    const px = Math.min(target, NAME_W / (NAME_EM * shortestLine(name, lines)), budget / (lines * NAME_LINE));
+    if (px > best + 1e-9) best = px;
+  }
+  return best;
+}
+
+/** the name's font size at each text-size level (the face sets them as CSS variables, index.css picks the canvas's) */
+export function nameSizes(name: string, reserve = false): Record<FaceLod, number> {
+  const out = {} as Record<FaceLod, number>;
+  for (const l of FACE_LEVELS) out[l.lod] = nameShownPx(name, l.ts, reserve);
+  return out;
 }
 
 /** how many rows of chips fit under the name at a text scale */
-export function chipRows(name: string, ts: number): number {
-  const px = nameShownPx(name, ts);
+export function chipRows(name: string, ts: number, reserve = false): number {
+  const px = nameShownPx(name, ts, reserve);
   const free = INNER_H - 4 - nameLines(name, px) * px * NAME_LINE;
-  const row = 11 * ts * 1.2 + 2;
-  return Math.max(0, Math.floor((free + 2) / (row + 2)));
+  const row = chipRowH(ts);
+  return Math.max(reserve ? 1 : 0, Math.floor((free + 2) / (row + 2)));
 }
 
-const chipW = (label: string, ts: number) => (label.length * CHIP_EM * 11 + CHIP_PAD) * ts;
+const chipW = (label: string, ts: number) => label.length * CHIP_EM * chipPxAt(ts) + CHIP_PAD * ts;
 
 /**
  * How many of the chips (in order) are shown at a text scale in `rows` rows; when not all fit, the
@@ -123,9 +150,36 @@ export function chipsShown(labels: readonly string[], rows: number, ts: number):
   return 0;
 }
 
-/** the chips shown at each level, in level order */
-export function chipsPerLevel(name: string, labels: readonly string[]): Record<FaceLod, number> {
-  const out = {} as Record<FaceLod, number>;
-  for (const l of FACE_LEVELS) out[l.lod] = chipsShown(labels, chipRows(name, l.ts), l.ts);
+/**
+ * The chips shown at each level, in level order: never fewer than the `defining` first ones (they share
+ * their row, each cut short where it must be, its title whole), the name leaving them a row.
+ */
+export function chipsPerLevel(
+  name: string,
+  labels: readonly string[],
+  defining = 0,
+): Record<FaceLod, { shown: number; squeezed: boolean }> {
+  const out = {} as Record<FaceLod, { shown: number; squeezed: boolean }>;
+  for (const l of FACE_LEVELS) {
+    const fits = chipsShown(labels, chipRows(name, l.ts, defining > 0), l.ts);
+    out[l.lod] = { shown: Math.max(defining, fits), squeezed: fits < defining };
+  }
+  return out;
+}
+
+/** a line of text (a behaviour line, a publisher's route) fits the face whole at this text scale */
+export function lineFits(text: string, ts: number, width = INNER_W): boolean {
+  return text.length * CHIP_EM * chipPxAt(ts) <= width;
+}
+
+/**
+ * The lines a face shows at a text scale, in order: only whole ones (never "run failure …"), as many as
+ * its rows; the others are counted (their text in the tooltip).
+ */
+export function wholeLines(lines: readonly string[], rows: number, ts: number): number[] {
+  const out: number[] = [];
+  lines.forEach((t, i) => {
+    if (out.length < rows && lineFits(t, ts)) out.push(i);
+  });
   return out;
 }

@@ -10,7 +10,7 @@ import { behaviourLines, queueChips, type Chip } from '../model/describe';
 import { DepthBadge } from '../operate/DepthBadge';
 import { UpgradeBadge } from './UpgradeBadge';
 import { useQueueOutage } from './useQueueOutage';
-import { chipRows, chipsPerLevel, FACE_LEVELS, nameFitPx, nameParts } from './faceFit';
+import { chipRows, chipsPerLevel, FACE_LEVELS, nameParts, nameSizes, wholeLines } from './faceFit';
 
 /** One look per queue type (the palette and the canvas share it). */
 export const QUEUE_LOOK: Record<'classic' | 'quorum' | 'stream', { color: string; glyph: string; label: string }> = {
@@ -66,17 +66,20 @@ function frame(selected: boolean | undefined, onPath: boolean | undefined, accen
 }
 
 /**
- * A node's name, whole: wrapped at its separators (`orders.` / `work.0`), on two lines (three for a
- * very long one) at a size that fits the face (faceFit.ts). Zoomed out it grows to 11 px on screen
- * like the chips, as far as the face has room. The full name is also the tooltip.
+ * A node's name, whole: wrapped between words and at its separators (`orders.` / `work.0`), at the
+ * size each text-size level has room for (faceFit.ts: up to four lines; index.css picks the canvas's
+ * level). Zoomed out it grows towards 11 px on screen like the chips. The full name is also the tooltip.
+ * `reserve`: the face keeps a row for its defining settings.
  */
-function NodeName({ text }: { text: string }) {
-  const fit = nameFitPx(text).toFixed(1);
+function NodeName({ text, reserve = false }: { text: string; reserve?: boolean }) {
+  const sizes = nameSizes(text, reserve);
+  const style: Record<string, string> = { letterSpacing: '-0.02em' };
+  for (const l of FACE_LEVELS) style[`--nf-${l.lod}`] = `${sizes[l.lod].toFixed(1)}px`;
   return (
     <span
       data-testid="node-name"
-      className="min-w-0 font-semibold leading-[1.15] [overflow-wrap:anywhere]"
-      style={{ fontSize: `min(max(13px, calc(11px * var(--ts, 1))), ${fit}px)`, letterSpacing: '-0.02em' }}
+      className="node-name min-w-0 font-semibold leading-[1.15] [overflow-wrap:anywhere]"
+      style={style}
       title={text}
     >
       {breakable(text)}
@@ -102,6 +105,8 @@ interface FaceChip {
   title: string;
   className: string;
   policy?: string;
+  /** a defining setting (describe.ts): shown at every level */
+  defining?: boolean;
 }
 
 /**
@@ -110,16 +115,20 @@ interface FaceChip {
  * the level the canvas is at, so a zoom re-renders no node). With no room for a row, "+N" sits on the corner.
  */
 function Chips({ name, chips }: { name: string; chips: readonly FaceChip[] }) {
+  const defining = chips.filter((c) => c.defining).length;
   const per = chipsPerLevel(
     name,
     chips.map((c) => c.label),
+    defining,
   );
-  const counts = FACE_LEVELS.map((l) => per[l.lod]);
-  const same = counts.every((n) => n === counts[0]);
-  const levels = same ? [{ lod: undefined, n: counts[0]! }] : FACE_LEVELS.map((l) => ({ lod: l.lod, n: per[l.lod] }));
+  const all = FACE_LEVELS.map((l) => per[l.lod]);
+  const same = all.every((p) => p.shown === all[0]!.shown && p.squeezed === all[0]!.squeezed);
+  const levels = same
+    ? [{ lod: undefined, n: all[0]!.shown, squeezed: all[0]!.squeezed }]
+    : FACE_LEVELS.map((l) => ({ lod: l.lod, n: per[l.lod].shown, squeezed: per[l.lod].squeezed }));
   return (
     <>
-      {levels.map(({ lod, n }) => {
+      {levels.map(({ lod, n, squeezed }) => {
         const hidden = chips.slice(n);
         const more = hidden.length ? (
           <span
@@ -140,7 +149,8 @@ function Chips({ name, chips }: { name: string; chips: readonly FaceChip[] }) {
             data-testid="node-chips"
             data-shown={n}
             data-total={chips.length}
-            className={`mt-1 flex-wrap gap-x-1 gap-y-0.5 overflow-hidden whitespace-nowrap text-[length:calc(11px*var(--ts,1))] leading-[1.2] ${lod ? `face-lod-${lod}` : 'flex'}`}
+            data-squeezed={squeezed ? 'true' : undefined}
+            className={`mt-1 ${squeezed ? 'flex-nowrap' : 'flex-wrap'} gap-x-1 gap-y-0.5 overflow-hidden whitespace-nowrap text-[length:max(11px,calc(9px*var(--ts,1)))] leading-[1.2] ${lod ? `face-lod-${lod}` : 'flex'}`}
           >
             {chips.slice(0, n).map((c) => (
               <span
@@ -148,7 +158,8 @@ function Chips({ name, chips }: { name: string; chips: readonly FaceChip[] }) {
                 title={c.title}
                 data-testid="queue-chip"
                 data-policy={c.policy}
-                className={`max-w-full truncate rounded border px-1 ${c.className}`}
+                data-defining={c.defining ? 'true' : undefined}
+                className={`max-w-full ${squeezed ? 'min-w-0 shrink' : ''} truncate rounded border px-1 ${c.className}`}
               >
                 {c.label}
               </span>
@@ -211,6 +222,7 @@ export const QueueNode = memo(function QueueNode({ id, data, selected }: NodePro
     label: c.label,
     title: c.title,
     ...(c.policy ? { policy: c.policy } : {}),
+    ...(c.defining ? { defining: true } : {}),
     className: `${CHIP_TONE[c.tone]} ${c.policy ? 'border-dashed' : ''}`,
   }));
   const look = QUEUE_LOOK[queueTypeOfDef(data.def.arguments)];
@@ -248,7 +260,7 @@ export const QueueNode = memo(function QueueNode({ id, data, selected }: NodePro
         >
           {look.glyph}
         </span>
-        <NodeName text={data.def.name} />
+        <NodeName text={data.def.name} reserve={chips.some((c) => c.defining)} />
       </div>
       <Chips name={data.def.name} chips={chips} />
       <Handle type="source" position={Position.Right} id="out" className={handleCls} />
@@ -283,30 +295,30 @@ export const ConsumerNode = memo(function ConsumerNode({ id, data, selected }: N
   );
 });
 
-/** the behaviour lines a consumer face has room for at each text-size level; the rest counted ("+2 rules"), all in the tooltip */
+/** the behaviour lines a consumer face has room for whole at each text-size level; the rest counted ("+2 lines"), all in the tooltip */
 function BehaviourLines({ name, lines }: { name: string; lines: readonly string[] }) {
   return (
     <>
       {FACE_LEVELS.map((l) => {
-        const shown = Math.min(lines.length, chipRows(name, l.ts));
-        const rest = lines.length - shown;
+        const shown = wholeLines(lines, chipRows(name, l.ts), l.ts);
+        const rest = lines.filter((_, i) => !shown.includes(i));
         return (
           <div
             key={l.lod}
-            className={`mt-0.5 flex-col overflow-hidden text-[length:calc(11px*var(--ts,1))] leading-[1.2] text-emerald-200/90 face-lod-${l.lod}`}
+            className={`mt-0.5 flex-col overflow-hidden whitespace-nowrap text-[length:max(11px,calc(9px*var(--ts,1)))] leading-[1.2] text-emerald-200/90 face-lod-${l.lod}`}
           >
-            {lines.slice(0, shown).map((t, i) => (
-              <div key={i} className="truncate">
-                {t}
+            {shown.map((i) => (
+              <div key={i} data-testid="behaviour-line">
+                {lines[i]}
               </div>
             ))}
-            {rest > 0 && (
+            {rest.length > 0 && (
               <span
                 data-testid="chips-more"
-                title={lines.slice(shown).join('\n')}
+                title={rest.join('\n')}
                 className="absolute -bottom-2 right-1 rounded border border-emerald-500/50 bg-slate-800 px-1 shadow"
               >
-                +{rest} {rest === 1 ? 'line' : 'lines'}
+                +{rest.length} {rest.length === 1 ? 'line' : 'lines'}
               </span>
             )}
           </div>
@@ -334,13 +346,31 @@ export const PublisherNode = memo(function PublisherNode({ id, data, selected }:
         </span>
         <NodeName text={data.def.label ?? data.def.id} />
       </div>
-      <div className="mt-0.5 truncate text-[length:calc(11px*var(--ts,1))] text-sky-200/90">
-        → {data.def.exchange || '(default)'} · {data.def.routingKey || '(no key)'}
-      </div>
+      <PublisherRoute
+        name={data.def.label ?? data.def.id}
+        route={`→ ${data.def.exchange || '(default)'} · ${data.def.routingKey || '(no key)'}`}
+      />
       <Handle type="source" position={Position.Right} id="out" className={handleCls} />
     </div>
   );
 });
+
+/** where a publisher sends, at the levels it fits whole (its edge says it too; never cut short) */
+function PublisherRoute({ name, route }: { name: string; route: string }) {
+  return (
+    <>
+      {FACE_LEVELS.map((l) => (
+        <div
+          key={l.lod}
+          title={route}
+          className={`mt-0.5 whitespace-nowrap text-[length:max(11px,calc(9px*var(--ts,1)))] text-sky-200/90 face-lod-${l.lod}`}
+        >
+          {wholeLines([route], chipRows(name, l.ts), l.ts).length ? route : ''}
+        </div>
+      ))}
+    </>
+  );
+}
 
 function exchangeChips(typeLabel: string, delayedType: unknown, ae: unknown): FaceChip[] {
   const out: FaceChip[] = [

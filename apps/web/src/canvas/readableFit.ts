@@ -12,6 +12,7 @@ import { getNodesBounds, useStore, type ReactFlowInstance } from '@xyflow/react'
 import type { DesignEdge, DesignNode } from '../graph/flowTypes';
 import { OVERVIEW_MIN_NODES } from './overviewModel';
 import { lodOf } from './faceFit';
+import { LABEL_MAX_SCALE } from '../graph/labelPlacement';
 import { FIT_PADDING, MINIMAP_ROOM, MINIMAP_SIZE, openingFit } from '../graph/openingFit';
 
 /** the smallest zoom a fit goes to */
@@ -85,9 +86,18 @@ export function useTextScale(box: RefObject<HTMLElement | null>): void {
   const ts = useStore((s) => Math.ceil(Math.min(MAX_TEXT_SCALE, Math.max(1, 1 / s.transform[2])) * 20) / 20);
   // 1/zoom without a cap, in steps: an edge label hovered is 12 px on screen at any zoom (index.css)
   const iz = useStore((s) => Math.ceil((1 / s.transform[2]) * 20) / 20);
+  // edge labels grow against the zoom up to LABEL_MAX_SCALE: below the zoom that keeps them 9 px on screen they
+  // are shown only hovered (at 12 px), never drawn smaller (7 px labels on a fitted template)
+  const smallLabels = useStore(
+    (s) => 11 * Math.min(Math.max(1, 1 / s.transform[2]), LABEL_MAX_SCALE) * s.transform[2] < 9,
+  );
   useEffect(() => {
     box.current?.style.setProperty('--iz', String(iz));
   }, [iz, box]);
+  useEffect(() => {
+    if (smallLabels) box.current?.setAttribute('data-edge-labels', 'small');
+    else box.current?.removeAttribute('data-edge-labels');
+  }, [smallLabels, box]);
   useEffect(() => {
     box.current?.style.setProperty('--ts', String(ts));
     // the text-size level the node faces show their chips for (faceFit.ts; index.css shows the matching `face-lod-*`)

@@ -10,7 +10,10 @@ import { NODE_H, NODE_W } from './flowTypes';
 import { openingFit, type Size } from './openingFit';
 
 /** room between two bands, for the edges that run back from the end of one to the start of the next */
-export const BAND_GAP = 110;
+export const BAND_GAP = 70;
+/** a band's columns and rows, packed: room for an edge label between columns, for an edge between rows */
+const BAND_COLUMN = NODE_W + 80;
+const BAND_ROW = NODE_H + 34;
 /** a folded column's pieces side by side, and their rows */
 const FOLD_GAP = 30;
 const FOLD_ROW = NODE_H + 30;
@@ -32,20 +35,37 @@ function columnsOf(layout: Layout): string[][] {
   return cols.map((c) => c.ids);
 }
 
-/** the layout cut into bands of `per` columns each, stacked */
+/**
+ * The layout cut into bands of `per` columns each, stacked; in a band the columns and the rows (nodes
+ * level in one column stay level with those of another) are packed at BAND_COLUMN and BAND_ROW.
+ */
 function banded(layout: Layout, cols: string[][], per: number): { layout: Record<string, NodePosition>; size: Size } {
   const out: Record<string, NodePosition> = {};
   let top = 0;
   let width = 0;
   for (let i = 0; i < cols.length; i += per) {
-    const band = cols.slice(i, i + per).flat();
-    const ps = band.map((id) => layout[id]!);
-    const x0 = Math.min(...ps.map((p) => p.x));
-    const y0 = Math.min(...ps.map((p) => p.y));
-    const y1 = Math.max(...ps.map((p) => p.y)) + NODE_H;
-    for (const id of band) out[id] = { x: layout[id]!.x - x0, y: layout[id]!.y - y0 + top };
-    width = Math.max(width, Math.max(...ps.map((p) => p.x)) + NODE_W - x0);
-    top += y1 - y0 + BAND_GAP;
+    const band = cols.slice(i, i + per);
+    // rows: ys within half a box of a row's first are one row (ELK's layers are not exactly level)
+    const ys = [...new Set(band.flat().map((id) => layout[id]!.y))].sort((a, b) => a - b);
+    const rowOf = new Map<number, number>();
+    let row = -1;
+    let start = -Infinity;
+    for (const y of ys) {
+      if (y - start >= NODE_H / 2) [row, start] = [row + 1, y];
+      rowOf.set(y, row);
+    }
+    band.forEach((col, c) => {
+      // two nodes of a column in one row: the second goes below (rows are at least a box apart in a column)
+      let last = -1;
+      for (const id of [...col].sort((a, b) => layout[a]!.y - layout[b]!.y)) {
+        const r = Math.max(rowOf.get(layout[id]!.y)!, last + 1);
+        out[id] = { x: c * BAND_COLUMN, y: top + r * BAND_ROW };
+        last = r;
+        row = Math.max(row, r);
+      }
+    });
+    width = Math.max(width, (band.length - 1) * BAND_COLUMN + NODE_W);
+    top += row * BAND_ROW + NODE_H + BAND_GAP;
   }
   return { layout: out, size: { width, height: top - BAND_GAP } };
 }
@@ -81,19 +101,21 @@ export function wrapToShape(layout: Layout, canvas: Size, minimap = true): Recor
   const cols = columnsOf(layout);
   if (cols.length === 0 || canvas.width <= 0 || canvas.height <= 0) return { ...layout };
   const fit = (size: Size) => openingFit(size, canvas, minimap).zoom;
-  let best: { zoom: number; layout: Record<string, NodePosition> } = {
-    zoom: fit(banded(layout, cols, cols.length).size),
-    layout: { ...layout },
+  const ps = Object.values(layout);
+  const asIs = {
+    width: Math.max(...ps.map((p) => p.x)) - Math.min(...ps.map((p) => p.x)) + NODE_W,
+    height: Math.max(...ps.map((p) => p.y)) - Math.min(...ps.map((p) => p.y)) + NODE_H,
   };
+  let best: { zoom: number; layout: Record<string, NodePosition> } = { zoom: fit(asIs), layout: { ...layout } };
   // another band or fold only for a clearly larger view: each one sends edges across the canvas
   const consider = (c: { layout: Record<string, NodePosition>; size: Size }) => {
     const zoom = fit(c.size);
     if (zoom > best.zoom * 1.08) best = { zoom, layout: c.layout };
   };
-  const wide = banded(layout, cols, cols.length).size;
-  if (wide.width / wide.height > canvas.width / canvas.height) {
-    let per = cols.length;
-    for (let bands = 2; bands <= Math.ceil(cols.length / 2) && best.zoom < READABLE_ZOOM; bands++) {
+  if (best.zoom >= READABLE_ZOOM) return best.layout;
+  if (asIs.width / asIs.height > canvas.width / canvas.height) {
+    let per = cols.length + 1;
+    for (let bands = 1; bands <= Math.ceil(cols.length / 2) && best.zoom < READABLE_ZOOM; bands++) {
       if (Math.ceil(cols.length / bands) === per) continue;
       per = Math.ceil(cols.length / bands);
       consider(banded(layout, cols, per));
