@@ -24,11 +24,14 @@ export function lodOf(ts: number): FaceLod {
 
 /** the face inside its border and padding */
 const INNER_W = 174;
-const INNER_H = 60;
+const INNER_H = 64;
 /** the name's width beside the glyph (the publisher's rounder face is the narrowest) */
 export const NAME_W = 132;
+/** below the glyph (it floats at the top left, GLYPH_H high) a line takes the face's width */
+const NAME_FULL_W = 160;
+const GLYPH_H = 24;
 const NAME_EM = 0.6;
-const NAME_LINE = 1.15;
+const NAME_LINE = 1.1;
 const CHIP_EM = 0.56;
 const CHIP_PAD = 10;
 const GAP = 4;
@@ -43,44 +46,29 @@ export function nameParts(name: string): string[] {
   return name.split(/(?<=[.\-_:/\s])/);
 }
 
-/** lines the name takes with at most `perLine` characters a line: broken after separators, a piece longer than a line anywhere */
-function linesAt(parts: readonly string[], perLine: number): number {
-  let lines = 1;
+/**
+ * Lines the name takes at a font size on the face: the lines beside the glyph hold NAME_W, those below it
+ * NAME_FULL_W; a piece that does not fit the rest of a line starts the next. Infinity when a piece is wider
+ * than a line (it would break inside a word).
+ */
+export function nameLines(name: string, px: number): number {
+  const beside = Math.ceil(GLYPH_H / (px * NAME_LINE) - 1e-6);
+  const room = (line: number) => Math.floor((line <= beside ? NAME_W : NAME_FULL_W) / (NAME_EM * px) + 1e-6);
+  let line = 1;
   let used = 0;
-  for (const p of parts) {
-    if (used > 0 && used + p.length > perLine) {
-      lines += 1;
+  for (const p of nameParts(name)) {
+    const len = p.trimEnd().length;
+    if (used > 0 && used + len > room(line)) {
+      line += 1;
       used = 0;
     }
-    used += p.length;
-    while (used > perLine) {
-      lines += 1;
-      used -= perLine;
+    while (len > room(line)) {
+      if (room(line) >= room(line + 1)) return Infinity;
+      line += 1;
     }
+    used += p.length;
   }
-  return lines;
-}
-
-/**
- * The shortest longest line (characters) with which the name takes at most `lines` lines, breaking only
- * between pieces: a line is never shorter than the longest piece ("notificatio / n" in a fitted template).
- */
-function shortestLine(name: string, lines: number): number {
-  const parts = nameParts(name);
-  const longest = Math.max(1, ...parts.map((p) => p.trimEnd().length));
-  for (let l = Math.max(longest, Math.ceil(name.length / lines)); l < name.length; l++)
-    if (linesAt(parts, l) <= lines) return l;
-  return Math.max(1, name.length);
-}
-
-/** the largest font size (flow px) at which the name fits whole in two lines, three for a long one (lines break after its separators, as the face breaks them) */
-export function nameFitPx(name: string, width = NAME_W): number {
-  const two = width / (NAME_EM * shortestLine(name, 2));
-  return two >= 11 ? two : width / (NAME_EM * shortestLine(name, 3));
-}
-
-export function nameLines(name: string, px: number, width = NAME_W): number {
-  return linesAt(nameParts(name), Math.max(1, Math.floor(width / (NAME_EM * px) + 1e-6)));
+  return line;
 }
 
 /**
@@ -90,7 +78,7 @@ export function nameLines(name: string, px: number, width = NAME_W): number {
 export const chipPxAt = (ts: number) => Math.max(11, 9 * ts);
 
 /** a row of chips at a text scale */
-const chipRowH = (ts: number) => chipPxAt(ts) * 1.2 + 2;
+const chipRowH = (ts: number) => chipPxAt(ts) * 1.15 + 2;
 
 /**
  * The font size the face gives its name at a text scale: as close to 11 px on screen as the face has
@@ -98,14 +86,20 @@ const chipRowH = (ts: number) => chipPxAt(ts) * 1.2 + 2;
  * when `reserve`: a queue's defining settings always have one).
  */
 export function nameShownPx(name: string, ts: number, reserve = false): number {
-  const target = nameSizeAt(ts);
   const budget = INNER_H - 4 - (reserve ? chipRowH(ts) + 2 : 0);
-  let best = 0;
-  for (let lines = 1; lines <= 4; lines++) {
-    const px = Math.min(target, NAME_W / (NAME_EM * shortestLine(name, lines)), budget / (lines * NAME_LINE));
-    if (px > best + 1e-9) best = px;
+  const fits = (px: number) => {
+    const lines = nameLines(name, px);
+    return lines <= 4 && lines * px * NAME_LINE <= budget;
+  };
+  let hi = nameSizeAt(ts);
+  if (fits(hi)) return hi;
+  let lo = 4;
+  for (let i = 0; i < 24; i++) {
+    const mid = (lo + hi) / 2;
+    if (fits(mid)) lo = mid;
+    else hi = mid;
   }
-  return best;
+  return lo;
 }
 
 /** the name's font size at each text-size level (the face sets them as CSS variables, index.css picks the canvas's) */

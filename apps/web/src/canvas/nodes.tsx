@@ -78,7 +78,7 @@ function NodeName({ text, reserve = false }: { text: string; reserve?: boolean }
   return (
     <span
       data-testid="node-name"
-      className="node-name min-w-0 font-semibold leading-[1.15] [overflow-wrap:anywhere]"
+      className="node-name min-w-0 font-semibold leading-[1.1] [overflow-wrap:anywhere]"
       style={style}
       title={text}
     >
@@ -150,7 +150,7 @@ function Chips({ name, chips }: { name: string; chips: readonly FaceChip[] }) {
             data-shown={n}
             data-total={chips.length}
             data-squeezed={squeezed ? 'true' : undefined}
-            className={`mt-1 ${squeezed ? 'flex-nowrap' : 'flex-wrap'} gap-x-1 gap-y-0.5 overflow-hidden whitespace-nowrap text-[length:max(11px,calc(9px*var(--ts,1)))] leading-[1.2] ${lod ? `face-lod-${lod}` : 'flex'}`}
+            className={`mt-1 ${squeezed ? 'flex-nowrap' : 'flex-wrap'} gap-x-1 gap-y-0.5 overflow-hidden whitespace-nowrap text-[length:max(11px,calc(9px*var(--ts,1)))] leading-[1.15] ${lod ? `face-lod-${lod}` : 'flex'}`}
           >
             {chips.slice(0, n).map((c) => (
               <span
@@ -185,15 +185,15 @@ export const ExchangeNode = memo(function ExchangeNode({ id, data, selected }: N
       data-testid="node-exchange"
       data-name={data.def.name}
       data-onpath={data.onPath ? 'true' : undefined}
-      className="relative rounded-xl border-2 bg-slate-900/95 px-2 py-1.5 text-slate-100"
+      className="relative rounded-xl border-2 bg-slate-900/95 px-2 py-1 text-slate-100"
       style={frame(selected, data.onPath, look.color)}
     >
       <LintMarker data={data} />
       <UpgradeBadge id={id} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
-      <div className="flex items-center gap-1.5">
+      <div className="flow-root">
         <span
-          className="flex h-6 w-6 shrink-0 items-center justify-center rounded-md text-[length:calc(14px*var(--ts,1))] font-bold text-white"
+          className="float-left mr-1.5 flex h-6 w-6 shrink-0 items-center justify-center rounded-md text-[length:calc(14px*var(--ts,1))] font-bold text-white"
           style={{ background: look.color }}
         >
           {look.glyph}
@@ -233,7 +233,7 @@ export const QueueNode = memo(function QueueNode({ id, data, selected }: NodePro
       data-queue-type={queueTypeOfDef(data.def.arguments)}
       data-onpath={data.onPath ? 'true' : undefined}
       data-unavailable={outage ? 'true' : undefined}
-      className={`relative rounded-md border-2 bg-slate-800/95 px-2 py-1.5 text-slate-100 ${outage ? 'opacity-50 grayscale' : ''}`}
+      className={`relative rounded-md border-2 bg-slate-800/95 px-2 py-1 text-slate-100 ${outage ? 'opacity-50 grayscale' : ''}`}
       style={frame(selected, data.onPath, look.color)}
     >
       <LintMarker data={data} />
@@ -253,9 +253,9 @@ export const QueueNode = memo(function QueueNode({ id, data, selected }: NodePro
       )}
       <DepthBadge queue={data.def.name} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
-      <div className="flex items-center gap-1.5">
+      <div className="flow-root">
         <span
-          className="flex h-6 w-6 shrink-0 items-center justify-center rounded bg-slate-600 text-[length:calc(11px*var(--ts,1))] font-bold"
+          className="float-left mr-1.5 flex h-6 w-6 shrink-0 items-center justify-center rounded bg-slate-600 text-[length:calc(11px*var(--ts,1))] font-bold"
           title={look.label}
         >
           {look.glyph}
@@ -276,15 +276,15 @@ export const ConsumerNode = memo(function ConsumerNode({ id, data, selected }: N
       data-testid="node-consumer"
       data-name={data.def.id}
       data-onpath={data.onPath ? 'true' : undefined}
-      className="relative rounded-2xl border-2 border-dashed bg-slate-900/95 px-2 py-1.5 text-slate-100"
+      className="relative rounded-2xl border-2 border-dashed bg-slate-900/95 px-2 py-1 text-slate-100"
       style={frame(selected, data.onPath, '#10b981')}
       title={lines.join('\n')}
     >
       <LintMarker data={data} />
       <UpgradeBadge id={id} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
-      <div className="flex items-center gap-1.5">
-        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-[length:calc(12px*var(--ts,1))]">
+      <div className="flow-root">
+        <span className="float-left mr-1.5 flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-[length:calc(12px*var(--ts,1))]">
           ⚙
         </span>
         <NodeName text={data.def.label ?? data.def.id} />
@@ -335,13 +335,13 @@ export const PublisherNode = memo(function PublisherNode({ id, data, selected }:
       data-testid="node-publisher"
       data-name={data.def.id}
       data-onpath={data.onPath ? 'true' : undefined}
-      className="relative rounded-full border-2 bg-slate-900/95 px-3 py-1.5 text-slate-100"
+      className="relative rounded-full border-2 bg-slate-900/95 px-3 py-1 text-slate-100"
       style={frame(selected, data.onPath, '#0ea5e9')}
     >
       <LintMarker data={data} />
       <UpgradeBadge id={id} />
-      <div className="flex items-center gap-1.5">
-        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-sky-600 text-[length:calc(12px*var(--ts,1))]">
+      <div className="flow-root">
+        <span className="float-left mr-1.5 flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-sky-600 text-[length:calc(12px*var(--ts,1))]">
           ✉
         </span>
         <NodeName text={data.def.label ?? data.def.id} />
