@@ -20,6 +20,8 @@ export interface Readability {
   cut: string[];
   /** node text cut short (an ellipsis on a chip or a behaviour line): `node: text` */
   clipped: string[];
+  /** defining settings squeezed into their row, each cut short (its title whole): `node: text` */
+  squeezed: string[];
   /** settings counted in "+N" chips, on every node */
   more: number;
   /** the smallest edge label shown, px on screen (Infinity when none is shown) */
@@ -34,7 +36,7 @@ export function readability(page: Page): Promise<Readability> {
     const zoom = Number((/scale\\(([\\d.e-]+)\\)/.exec(vp ? vp.style.transform : '') || [])[1] || NaN);
     const nodes = Array.from(document.querySelectorAll('.react-flow__node'));
     let minNamePx = Infinity;
-    const small = [], midWord = [], cut = [], clipped = [];
+    const small = [], midWord = [], cut = [], clipped = [], squeezed = [];
     let more = 0;
     for (const n of nodes) {
       const box = n.getBoundingClientRect();
@@ -67,7 +69,9 @@ export function readability(page: Page): Promise<Readability> {
         cut.push(name.title);
       for (const el of Array.from(n.querySelectorAll('.truncate'))) {
         if (getComputedStyle(el).display === 'none' || el.offsetParent === null) continue;
-        if (el.scrollWidth > el.clientWidth + 1) clipped.push(name.title + ': ' + el.textContent);
+        if (el.scrollWidth <= el.clientWidth + 1) continue;
+        if (el.closest('[data-squeezed=true]') && el.getAttribute('data-defining') === 'true') squeezed.push(name.title + ': ' + el.textContent);
+        else clipped.push(name.title + ': ' + el.textContent);
       }
       for (const m of Array.from(n.querySelectorAll('[data-testid=chips-more]'))) {
         if (m.offsetParent === null) continue;
@@ -83,6 +87,6 @@ export function readability(page: Page): Promise<Readability> {
       minEdgeLabelPx = Math.min(minEdgeLabelPx, parseFloat(s.fontSize) * zoom);
     }
     const overview = !!document.querySelector('[data-testid=canvas-overview]');
-    return { zoom, nodes: nodes.filter((n) => n.offsetParent !== null).length, minNamePx, small, midWord, cut, clipped, more, minEdgeLabelPx, overview };
+    return { zoom, nodes: nodes.filter((n) => n.offsetParent !== null).length, minNamePx, small, midWord, cut, clipped, squeezed, more, minEdgeLabelPx, overview };
   })()`) as Promise<Readability>;
 }

@@ -121,21 +121,25 @@ const chipW = (label: string, ts: number) => label.length * CHIP_EM * chipPxAt(t
 
 /**
  * How many of the chips (in order) are shown at a text scale in `rows` rows; when not all fit, the
- * last row keeps room for the "+N" chip. A chip wider than the face is shown cut (its title is whole).
+ * last row keeps room for the "+N" chip. A chip wider than the face wraps onto rows of its own.
  */
 export function chipsShown(labels: readonly string[], rows: number, ts: number): number {
   if (rows <= 0) return 0;
   const fits = (n: number, withMore: boolean): boolean => {
     let row = 1;
     let x = 0;
-    const widths = labels.slice(0, n).map((l) => Math.min(INNER_W, chipW(l, ts)));
+    const widths = labels.slice(0, n).map((l) => chipW(l, ts));
     if (withMore) widths.push(chipW(`+${labels.length - n}`, ts));
     for (const w of widths) {
       if (x > 0 && x + GAP + w > INNER_W) {
         row++;
         x = 0;
       }
-      x += (x > 0 ? GAP : 0) + w;
+      // a chip wider than the face wraps at its separators onto rows of its own (never cut)
+      if (w > INNER_W) {
+        row += Math.ceil(w / INNER_W) - 1;
+        x = INNER_W;
+      } else x += (x > 0 ? GAP : 0) + w;
     }
     return row <= rows;
   };

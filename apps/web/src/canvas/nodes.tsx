@@ -159,9 +159,9 @@ function Chips({ name, chips }: { name: string; chips: readonly FaceChip[] }) {
                 data-testid="queue-chip"
                 data-policy={c.policy}
                 data-defining={c.defining ? 'true' : undefined}
-                className={`max-w-full ${squeezed ? 'min-w-0 shrink' : ''} truncate rounded border px-1 ${c.className}`}
+                className={`max-w-full ${squeezed ? 'min-w-0 shrink truncate' : 'whitespace-normal'} rounded border px-1 ${c.className}`}
               >
-                {c.label}
+                {squeezed ? c.label : breakable(c.label)}
               </span>
             ))}
             {more}
