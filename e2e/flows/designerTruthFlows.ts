@@ -51,7 +51,7 @@ async function viewCheck(page: Page): Promise<{ nodes: number; outside: string[]
   });
 }
 
-/** All nodes inside the canvas; `readable`: node text at least 11 px on screen and no name cut too (a template; a 28-node import is fitted smaller). */
+/** All nodes inside the canvas; `readable`: node text at least 9 px on screen and no name cut too (a template; a 28-node import is fitted smaller). */
 async function assertInView(page: Page, what: string, readable = true): Promise<void> {
   await page.waitForSelector('.react-flow__node');
   await page.waitForTimeout(500);
@@ -60,7 +60,8 @@ async function assertInView(page: Page, what: string, readable = true): Promise<
     v.nodes > 0 && v.outside.length === 0,
     `${what}: all ${v.nodes} nodes in view, none under the minimap (outside: ${v.outside.join(', ')})`,
   );
-  if (readable) assert(v.smallestPx >= 10.9, `${what}: node text readable on screen (${v.smallestPx.toFixed(1)} px)`);
+  // issue 41's bar: node text at least 9 px on screen at the opening zoom
+  if (readable) assert(v.smallestPx >= 8.9, `${what}: node text readable on screen (${v.smallestPx.toFixed(1)} px)`);
   if (readable) assert(v.cut.length === 0, `${what}: every node name whole (cut: ${v.cut.join(', ')})`);
 }
 
@@ -194,8 +195,10 @@ export const inViewFlow: Flow = {
       );
       assert(Math.min(...dlqs) > dlx, 'the dead-letter queues are right of the DLX');
       const fl = await labelProblems(page);
+      // labels under 9 px on screen are shown only hovered (issue 41): their stacking is checked where they are drawn
+      const labelsShown = (await page.locator('[data-testid=canvas][data-edge-labels=small]').count()) === 0;
       assert(
-        fl.labels >= 39 && fl.problems.length === 0,
+        fl.labels >= 39 && (!labelsShown || fl.problems.length === 0),
         `import labels neither stack nor hide under boxes at ${w}x${h} (${fl.labels}): ${fl.problems.slice(0, 6).join('; ')}`,
       );
       // the 7-day policy on every *.dlq shows on those queues

@@ -200,7 +200,8 @@ export const layoutFlow: Flow = {
       await page.waitForSelector('.react-flow__node');
       await page.waitForTimeout(400);
       const px = await smallestNodeText(page);
-      assert(px >= 11, `node text at least 11 px on screen at ${w}x${h} (${px.toFixed(1)} px)`);
+      // issue 41: node text at least 9 px on screen at the opening zoom (settings are 9 px when zoomed out, names 9-11)
+      assert(px >= 9, `node text at least 9 px on screen at ${w}x${h} (${px.toFixed(1)} px)`);
       const labels = await labelOverlaps(page);
       assert(
         labels.labels >= 10 && labels.overlaps.length === 0,

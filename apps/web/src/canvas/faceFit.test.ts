@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { chipRows, chipsPerLevel, chipsShown, lodOf, nameLines, nameShownPx } from './faceFit';
+import {
+  chipRows,
+  chipsPerLevel,
+  chipsShown,
+  FACE_LEVELS,
+  lodOf,
+  nameLines,
+  nameShownPx,
+  reservesRow,
+} from './faceFit';
 
 describe('node face fitting', () => {
   it('sizes a long name to fit whole within the face, on up to four lines', () => {
@@ -53,9 +62,17 @@ describe('node face fitting', () => {
     expect(per.a.shown).toBe(2);
     expect(per.f.shown).toBe(1);
     // a defining setting is shown at every level, squeezed into its row where it must be
-    const defining = chipsPerLevel('notification.error-exchange', ['DLX notification.dlx', 'limit 3', 'quorum'], 2);
-    for (const l of Object.values(defining)) expect(l.shown).toBeGreaterThanOrEqual(2);
-    expect(defining.f.squeezed).toBe(true);
+    // defining settings keep a row wherever the name still reads at 9 px on screen with it
+    const name = 'notification.error-exchange';
+    const defining = chipsPerLevel(name, ['DLX notification.dlx', 'limit 3', 'quorum'], 2);
+    for (const l of FACE_LEVELS) {
+      if (defining[l.lod].shown < 2) {
+        expect(reservesRow(name, l.ts, true)).toBe(false);
+        expect(nameShownPx(name, l.ts, true) / l.ts).toBeLessThan(9);
+      }
+    }
+    expect(defining.a.shown).toBeGreaterThanOrEqual(2);
+    expect(defining.c.shown).toBeGreaterThanOrEqual(2);
     expect([lodOf(1), lodOf(1.05), lodOf(1.5), lodOf(2.6), lodOf(3)]).toEqual(['a', 'b', 'c', 'f', 'f']);
   });
 });

@@ -102,10 +102,20 @@ export function nameShownPx(name: string, ts: number, reserve = false): number {
   return lo;
 }
 
+/**
+ * Whether the face keeps a row for its defining settings at a text scale: yes, unless that would take
+ * the name under 9 px on screen where without it the name reads (the name is what a face is read by;
+ * at zoom 1/ts the name's px / ts is its size on screen). Then the settings are counted in "+N".
+ */
+export function reservesRow(name: string, ts: number, defining: boolean): boolean {
+  if (!defining) return false;
+  return nameShownPx(name, ts, true) / ts >= 9 || nameShownPx(name, ts, false) / ts < 9;
+}
+
 /** the name's font size at each text-size level (the face sets them as CSS variables, index.css picks the canvas's) */
-export function nameSizes(name: string, reserve = false): Record<FaceLod, number> {
+export function nameSizes(name: string, defining = false): Record<FaceLod, number> {
   const out = {} as Record<FaceLod, number>;
-  for (const l of FACE_LEVELS) out[l.lod] = nameShownPx(name, l.ts, reserve);
+  for (const l of FACE_LEVELS) out[l.lod] = nameShownPx(name, l.ts, reservesRow(name, l.ts, defining));
   return out;
 }
 
@@ -150,7 +160,7 @@ export function chipsShown(labels: readonly string[], rows: number, ts: number):
 
 /**
  * The chips shown at each level, in level order: never fewer than the `defining` first ones (they share
- * their row, each cut short where it must be, its title whole), the name leaving them a row.
+ * their row, each cut short where it must be, its title whole) where the name leaves them a row (reservesRow).
  */
 export function chipsPerLevel(
   name: string,
@@ -159,8 +169,10 @@ export function chipsPerLevel(
 ): Record<FaceLod, { shown: number; squeezed: boolean }> {
   const out = {} as Record<FaceLod, { shown: number; squeezed: boolean }>;
   for (const l of FACE_LEVELS) {
-    const fits = chipsShown(labels, chipRows(name, l.ts, defining > 0), l.ts);
-    out[l.lod] = { shown: Math.max(defining, fits), squeezed: fits < defining };
+    const reserve = reservesRow(name, l.ts, defining > 0);
+    const fits = chipsShown(labels, chipRows(name, l.ts, reserve), l.ts);
+    const kept = reserve ? defining : 0;
+    out[l.lod] = { shown: Math.max(kept, fits), squeezed: fits < kept };
   }
   return out;
 }

@@ -69,10 +69,10 @@ function frame(selected: boolean | undefined, onPath: boolean | undefined, accen
  * A node's name, whole: wrapped between words and at its separators (`orders.` / `work.0`), at the
  * size each text-size level has room for (faceFit.ts: up to four lines; index.css picks the canvas's
  * level). Zoomed out it grows towards 11 px on screen like the chips. The full name is also the tooltip.
- * `reserve`: the face keeps a row for its defining settings.
+ * `defining`: the face has defining settings to keep a row for (faceFit.ts's reservesRow).
  */
-function NodeName({ text, reserve = false }: { text: string; reserve?: boolean }) {
-  const sizes = nameSizes(text, reserve);
+function NodeName({ text, defining = false }: { text: string; defining?: boolean }) {
+  const sizes = nameSizes(text, defining);
   const style: Record<string, string> = { letterSpacing: '-0.02em' };
   for (const l of FACE_LEVELS) style[`--nf-${l.lod}`] = `${sizes[l.lod].toFixed(1)}px`;
   return (
@@ -260,7 +260,7 @@ export const QueueNode = memo(function QueueNode({ id, data, selected }: NodePro
         >
           {look.glyph}
         </span>
-        <NodeName text={data.def.name} reserve={chips.some((c) => c.defining)} />
+        <NodeName text={data.def.name} defining={chips.some((c) => c.defining)} />
       </div>
       <Chips name={data.def.name} chips={chips} />
       <Handle type="source" position={Position.Right} id="out" className={handleCls} />
