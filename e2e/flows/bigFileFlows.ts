@@ -167,8 +167,7 @@ const corpusFile = (name: string) => readFileSync(join(ROOT, 'apps/server/src/cl
  * (the report says so; a regression below it fails). Keyed by design and size.
  */
 const NOT_YET_9PX: Record<string, number> = {
-  'chained-ttl@1280': 7,
-  'binary-delay-levels@1280': 7,
+  'binary-delay-levels@1280': 8.5,
 
   'alphagov-publishing-rendered@1280': 5,
   'alphagov-publishing-rendered@1440': 5,

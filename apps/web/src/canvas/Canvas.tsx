@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import {
   Background,
   BackgroundVariant,
@@ -19,6 +19,7 @@ import { nodeTypes } from './nodes';
 import { edgeTypes } from './DesignEdge';
 import { addNode, connect, moveNodes, type PaletteItem } from '../model/designEdit';
 import { env } from '../commands/env';
+import { emptyDesign } from '../model/emptyDesign';
 import { OverlayHost } from './OverlayHost';
 import { useLintFindings } from '../lint/useLint';
 import { useInspectedPath } from './useInspectedPath';
@@ -39,6 +40,8 @@ import { OVERVIEW_NODE_COLOR } from './overviewDraw';
 export const PALETTE_MIME = 'application/x-retry-studio-node';
 
 const NO_EDGES: DesignEdge[] = [];
+/** what a big design's edges are drawn from before their own render (also on a reload's first one) */
+const NO_DESIGN = emptyDesign('');
 /** a zoom at which a face's name reads whole at 9 px and more (graph/wrapLayout.ts's READABLE_ZOOM, with room) */
 const NAMES_ZOOM = 0.75;
 const DEFAULT_VIEWPORT = { x: 40, y: 40, zoom: 1 };
@@ -83,7 +86,11 @@ export function Canvas() {
   }, []);
   // the overview draws no edge labels: their placement waits for the zoom that shows them
   const labels = !overview && !(big && !initial);
-  const edges = useMemo(() => mapper.current.edgesOf(design, deco, { labels }), [design, deco, labels]);
+  // a big design's edges in a render of their own after its nodes (a task each: a 5,000-queue import's
+  // first frame held the page in one task for the nodes, 13,000 edges and the overview together)
+  const deferred = useDeferredValue(design, NO_DESIGN);
+  const edgesOfDesign = big ? deferred : design;
+  const edges = useMemo(() => mapper.current.edgesOf(edgesOfDesign, deco, { labels }), [edgesOfDesign, deco, labels]);
   // the zoom has reached the overview: it holds the nodes hidden from here on
   useEffect(() => {
     if (far) setPreOverview(false);

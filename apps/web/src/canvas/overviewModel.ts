@@ -54,6 +54,14 @@ export interface OverviewModel {
 }
 
 const GROUP_PAD = 24;
+
+/** a design's clusters, once per version (a lint result or a selection redraws the overview, not regroups it) */
+const clusters = new WeakMap<Design, ReturnType<typeof clusterNodes>>();
+function clustersOf(design: Design): ReturnType<typeof clusterNodes> {
+  let c = clusters.get(design);
+  if (!c) clusters.set(design, (c = clusterNodes(design)));
+  return c;
+}
 const CLUSTER_PAD = 60;
 
 export function overviewModel(
@@ -96,7 +104,7 @@ export function overviewModel(
       queues,
     });
   };
-  for (const c of clusterNodes(design)) {
+  for (const c of clustersOf(design)) {
     frame(
       'cluster',
       c.key,
