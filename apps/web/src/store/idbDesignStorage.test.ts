@@ -57,4 +57,17 @@ describe('designs in IndexedDB', () => {
     expect(gone).toMatchObject({ currentId: null, designs: [] });
     expect(await s.readDesign('x')).toBeNull();
   });
+
+  it('lets another tab delete the database: this one keeps its designs in memory, nothing thrown', async () => {
+    const factory = new IDBFactory();
+    const s = await idbDesignStorage(factory, null);
+    const kept = await s.saveDesign('x', { ...dlxTtlRetry(), name: 'kept' }, { current: true });
+    await new Promise<void>((resolve) => {
+      const r = factory.deleteDatabase('retry-studio');
+      r.onsuccess = () => resolve();
+    });
+    expect(await s.saveDesign('y', { ...dlxTtlRetry(), name: 'after' })).toEqual(kept);
+    expect(await s.readIndex()).toEqual(kept);
+    expect(await s.readDesign('x')).toBeNull();
+  });
 });

@@ -37,12 +37,19 @@ const request = <T>(r: IDBRequest<T>): Promise<T> =>
     r.onerror = () => reject(r.error ?? new Error('IndexedDB request failed'));
   });
 
-const committed = (tx: IDBTransaction): Promise<void> =>
-  new Promise((resolve, reject) => {
+/** the transaction's end; a failure is handled (never an unhandled rejection when a step before it threw) */
+const committed = (tx: IDBTransaction): Promise<void> => {
+  const p = new Promise<void>((resolve, reject) => {
     tx.oncomplete = () => resolve();
     tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
     tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
   });
+  p.catch(() => undefined);
+  return p;
+};
+
+/** connections closed for another tab's upgrade or deletion: nothing is read or written through them any more */
+const closedForOthers = new WeakSet<IDBDatabase>();
 
 function openDb(factory: IDBFactory): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
@@ -53,8 +60,11 @@ function openDb(factory: IDBFactory): Promise<IDBDatabase> {
       if (!db.objectStoreNames.contains(META)) db.createObjectStore(META);
     };
     r.onsuccess = () => {
-      // another tab upgrading or deleting the database: let it (this tab's writes then fail, kept in memory)
-      r.result.onversionchange = () => r.result.close();
+      // another tab upgrading or deleting the database: let it (this tab then keeps its designs in memory)
+      r.result.onversionchange = () => {
+        r.result.close();
+        closedForOthers.add(r.result);
+      };
       resolve(r.result);
     };
     r.onerror = () => reject(r.error ?? new Error('IndexedDB refused'));
@@ -96,18 +106,28 @@ export async function idbDesignStorage(
 ): Promise<DesignStorage> {
   const db = await openDb(factory);
   if (local) await moveFromLocal(db, local);
+  /** the index last read or written: what a write answers when it could not be made */
+  let known = emptyIndex();
   const readIndexIn = async (tx: IDBTransaction) =>
-    indexFrom(await request(tx.objectStore(META).get(INDEX))) ?? emptyIndex();
-  const readIndex = () => readIndexIn(db.transaction(META, 'readonly'));
+    (known = indexFrom(await request(tx.objectStore(META).get(INDEX))) ?? emptyIndex());
+  const readIndex = async () => {
+    if (closedForOthers.has(db)) return known;
+    try {
+      return await readIndexIn(db.transaction(META, 'readonly'));
+    } catch {
+      return known;
+    }
+  };
   /** one read-modify-write of body and index; the index as it was when the write failed */
   const change = async (f: (tx: IDBTransaction, index: DesignIndex) => DesignIndex): Promise<DesignIndex> => {
+    if (closedForOthers.has(db)) return known;
     try {
       const tx = db.transaction([DESIGNS, META], 'readwrite');
       const done = committed(tx);
       const next = f(tx, await readIndexIn(tx));
       tx.objectStore(META).put(next, INDEX);
       await done;
-      return next;
+      return (known = next);
     } catch {
       // storage full or refused: the design stays in memory
       return readIndex();
@@ -116,7 +136,12 @@ export async function idbDesignStorage(
   return {
     readIndex,
     async readDesign(id: string): Promise<Design | null> {
-      return storedDesignFrom(await request(db.transaction(DESIGNS, 'readonly').objectStore(DESIGNS).get(id)));
+      if (closedForOthers.has(db)) return null;
+      try {
+        return storedDesignFrom(await request(db.transaction(DESIGNS, 'readonly').objectStore(DESIGNS).get(id)));
+      } catch {
+        return null;
+      }
     },
     saveDesign: (id: string, design: Design, opts: SaveOptions = {}) =>
       change((tx, index) => {
