@@ -60,4 +60,22 @@ describe('persist', () => {
     await kept.stop();
     expect((await storage.readDesign(store.getState().docId))?.name).toBe('last words');
   });
+
+  it('lists a design at once when it opens, before its write is done (two vhosts opened together)', async () => {
+    const storage = await fresh();
+    const store = createAppStore();
+    const kept = persist(store, storage);
+    await kept.settled();
+    store.getState().loadDesign({ ...dlxTtlRetry(), name: 'vhost /' });
+    store.getState().loadDesign({ ...dlxTtlRetry(), name: 'vhost test' });
+    expect(
+      store
+        .getState()
+        .designs.map((e) => e.name)
+        .sort(),
+    ).toEqual(['vhost /', 'vhost test']);
+    await kept.settled();
+    expect((await storage.readIndex()).designs.map((e) => e.name).sort()).toEqual(['vhost /', 'vhost test']);
+    await kept.stop();
+  });
 });

@@ -4,7 +4,7 @@
  * and My designs lists them without reading their bodies (a design's body is read when it opens).
  */
 import type { Design } from '@retry-studio/topology-core/model';
-import type { DesignIndex, DesignStorage } from './designIndex';
+import { withDesign, withoutDesign, type DesignIndex, type DesignStorage } from './designIndex';
 import { idbDesignStorage } from './idbDesignStorage';
 import { localDesignStorage } from './localDesignStorage';
 import type { AppStore } from './store';
@@ -33,8 +33,12 @@ export function keptDesigns(): DesignStorage {
   return kept;
 }
 
+/** the list last shown in My designs (stored, or as the writes on their way will leave it) */
+let published: DesignIndex | null = null;
+
 /** Mirrors the stored index into the store (`designs`, newest first) for the designs menu. */
 export function publishIndex(store: AppStore, index: DesignIndex): void {
+  published = index;
   store.setState({ designs: [...index.designs].sort((a, b) => b.updatedAt - a.updatedAt) });
 }
 
@@ -53,14 +57,26 @@ export interface Persisting {
 export function persist(store: AppStore, storage: DesignStorage): Persisting {
   kept = storage;
   let chain: Promise<void> = Promise.resolve();
+  /** writes asked for and not done yet: My designs shows what they will leave meanwhile */
+  let inFlight = 0;
+  published = null;
+  /** the list as it will be once the writes are done, shown at once (two vhosts opened together are both listed) */
+  const expect = (change: (i: DesignIndex) => DesignIndex) => {
+    if (published) publishIndex(store, change(published));
+  };
   const enqueue = (f: () => Promise<DesignIndex>) => {
+    inFlight++;
     chain = chain
       .then(() => new Promise<void>((r) => setTimeout(r, 0)))
       .then(f)
       .then(
-        (index) => publishIndex(store, index),
+        (index) => {
+          // the stored list once nothing else is on its way (it may hold another tab's changes too)
+          if (inFlight === 1) publishIndex(store, index);
+        },
         () => undefined,
-      );
+      )
+      .finally(() => inFlight--);
     writes = chain;
   };
   enqueue(() => storage.readIndex());
@@ -77,12 +93,14 @@ export function persist(store: AppStore, storage: DesignStorage): Persisting {
   const unsubscribe = store.subscribe((s, prev) => {
     if (s.docId !== prev.docId) {
       flush();
-      if (prev.docPristine) enqueue(() => storage.removeDesign(prev.docId));
       const { docId, design, docPristine } = s;
+      expect((i) => withDesign(prev.docPristine ? withoutDesign(i, prev.docId) : i, docId, design, { current: true }));
+      if (prev.docPristine) enqueue(() => storage.removeDesign(prev.docId));
       enqueue(() => storage.saveDesign(docId, design, { pristine: docPristine, current: true }));
       return;
     }
     if (s.design === prev.design && s.docPristine === prev.docPristine) return;
+    if (s.design.name !== prev.design.name) expect((i) => withDesign(i, s.docId, s.design, { touched: true }));
     pending = { docId: s.docId, design: s.design, pristine: s.docPristine };
     if (timer) clearTimeout(timer);
     timer = setTimeout(flush, 250);
