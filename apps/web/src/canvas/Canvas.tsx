@@ -33,7 +33,7 @@ import {
 } from './readableFit';
 import { NodeSearch } from './NodeSearch';
 import { dropPosition } from '../graph/dropPosition';
-import { OVERVIEW_MIN_NODES, OVERVIEW_ZOOM, overviewHit, overviewModel } from './overviewModel';
+import { BIG_DESIGN_NODES, OVERVIEW_MIN_NODES, OVERVIEW_ZOOM, overviewHit, overviewModel } from './overviewModel';
 import { OverviewLayer } from './OverviewLayer';
 import { OVERVIEW_NODE_COLOR } from './overviewDraw';
 
@@ -295,7 +295,7 @@ export function Canvas() {
         <ReactFlow<DesignNode, DesignEdge>
           nodes={flowNodes}
           edges={overview ? NO_EDGES : shownEdges}
-          onlyRenderVisibleElements={big}
+          onlyRenderVisibleElements={nodes.length >= BIG_DESIGN_NODES}
           onMoveStart={(e) => {
             if (e) userMoved.current = true;
           }}
@@ -327,7 +327,7 @@ export function Canvas() {
         >
           <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#334155" />
           {/* a big design's map is its overview (zoom out): a minimap of thousands of SVG boxes cost seconds to mount */}
-          {!big && (
+          {nodes.length < BIG_DESIGN_NODES && (
             <MiniMap
               pannable
               zoomable

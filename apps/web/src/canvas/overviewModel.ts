@@ -12,10 +12,16 @@ import { clusterNodes } from '@retry-studio/topology-core/operate';
 import type { Design } from '@retry-studio/topology-core/model';
 import { NODE_H, NODE_W, type DesignEdge, type DesignNode, type Severity } from '../graph/flowTypes';
 
-/** at this zoom node text is 11 px on screen only by growing 3.3 times: the overview takes over below it */
-export const OVERVIEW_ZOOM = 0.3;
+/**
+ * Below this zoom a face's name does not read at 9 px (graph/wrapLayout.ts's READABLE_ZOOM, a little under):
+ * a design of more than 60 nodes is drawn as the overview there, its groups labelled, one click from names
+ * (issue 41: a 103-queue file's second vhost opened at 0.035 with nothing to read).
+ */
+export const OVERVIEW_ZOOM = 0.5;
 /** smaller designs stay DOM nodes at every zoom (a template is a few dozen nodes) */
-export const OVERVIEW_MIN_NODES = 300;
+export const OVERVIEW_MIN_NODES = 61;
+/** from this many nodes React Flow mounts only the nodes in view (and the overview is the map: no minimap) */
+export const BIG_DESIGN_NODES = 300;
 
 export interface OverviewNode {
   id: string;

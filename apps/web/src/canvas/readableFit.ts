@@ -10,7 +10,7 @@
 import { useEffect, type RefObject } from 'react';
 import { getNodesBounds, useStore, type ReactFlowInstance } from '@xyflow/react';
 import type { DesignEdge, DesignNode } from '../graph/flowTypes';
-import { OVERVIEW_MIN_NODES } from './overviewModel';
+import { BIG_DESIGN_NODES } from './overviewModel';
 import { lodOf } from './faceFit';
 import { LABEL_MAX_SCALE } from '../graph/labelPlacement';
 import { FIT_PADDING, MINIMAP_ROOM, MINIMAP_SIZE, openingFit } from '../graph/openingFit';
@@ -44,7 +44,8 @@ export function openingViewport(
   canvas: { width: number; height: number },
 ): { x: number; y: number; zoom: number } | null {
   if (!nodes.length || canvas.width <= 0 || canvas.height <= 0) return null;
-  const big = nodes.length >= OVERVIEW_MIN_NODES;
+  // a big design has no minimap (Canvas.tsx): nothing to keep clear of
+  const big = nodes.length >= BIG_DESIGN_NODES;
   // declared sizes, not measured ones: the overview's nodes are hidden and never measured
   const b = getNodesBounds([...nodes]);
   const { zoom: fit, pane } = openingFit(b, canvas, !big);
