@@ -13,7 +13,7 @@ import { listTemplates } from '@retry-studio/topology-core/templates';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
 import { openFile, SIZES } from '../lib/steps.js';
 import { ROOT } from '../lib/server.js';
-import { retryGroupsDefinitions } from '../lib/bigDefinitions.js';
+import { retryGroupsDefinitions, tenantDefinitions } from '../lib/bigDefinitions.js';
 import { readability } from '../lib/readability.js';
 import { clearKept, keptIndex } from '../lib/storage.js';
 
@@ -111,6 +111,39 @@ export const bigFileFlow: Flow = {
       )) as string[];
       assert(inLocal.length === 0, `${w}x${h}: no design in localStorage (${inLocal.join(', ')})`);
       await shot(`reloaded-${w}`);
+    }
+  },
+};
+
+export const midSizeFlow: Flow = {
+  name: 'canvas-big: a file of a few hundred nodes opens with its groups labelled, one click into names',
+  async run({ page, url, shot }) {
+    for (const { w, h } of SIZES) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.goto(`${url}/?template=requeue-once`);
+      await page.waitForSelector('.react-flow__node');
+      // 12 tenants, each a topic exchange, a DLX, 6 work queues and a DLQ, with their workers and publishers
+      await openFile(page, { name: 'tenants.json', text: tenantDefinitions(12, 6) });
+      await waitFor('the overview drawn', async () => Number(await canvasAttr(page, 'data-drawn')) > 60, 30_000);
+      await page.waitForTimeout(600);
+      const labels = (await canvasAttr(page, 'data-group-labels')).split('\n').filter(Boolean);
+      const px = Number(await canvasAttr(page, 'data-group-label-px'));
+      assert(
+        labels.length >= 6 && labels.some((l) => /^acme-0001 · 7 queues$/.test(l)),
+        `${w}x${h}: the tenants are labelled (${labels.join(' | ')})`,
+      );
+      assert(px >= 9, `${w}x${h}: group labels at least 9 px (${px})`);
+      await shot(`mid-overview-${w}`);
+      const c = (await page.locator('[data-testid=canvas]').boundingBox())!;
+      await page.mouse.click(c.x + c.width * 0.3, c.y + c.height * 0.4);
+      await waitFor('names drawn after the click', async () => (await readability(page)).nodes > 0, 10_000);
+      await page.waitForTimeout(500);
+      const r = await readability(page);
+      assert(
+        r.minNamePx >= 9 && r.midWord.length === 0,
+        `${w}x${h}: names readable after one click (${r.small.slice(0, 3).join(', ')})`,
+      );
+      await shot(`mid-clicked-${w}`);
     }
   },
 };
@@ -229,4 +262,4 @@ export const readableOpeningFlow: Flow = {
   },
 };
 
-export const bigFileFlows: Flow[] = [bigFileFlow, movedToIndexedDbFlow, readableOpeningFlow];
+export const bigFileFlows: Flow[] = [bigFileFlow, midSizeFlow, movedToIndexedDbFlow, readableOpeningFlow];

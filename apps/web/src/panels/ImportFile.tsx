@@ -73,10 +73,11 @@ const STEP_AT: Record<ImportProgress['step'], number> = { reading: 0, scaffoldin
 export function ImportFile({ onOpened }: { onOpened?: () => void }) {
   const [text, setText] = useState('');
   const [errors, setErrors] = useState<string[]>([]);
-  const [choice, setChoice] = useState<{ file: ReadFile; session: ImportSession } | null>(null);
+  const [choice, setChoice] = useState<{ file: ReadFile; session: ImportSession; pasted?: string } | null>(null);
   const [busy, setBusy] = useState<{ text: string; share: number } | null>(null);
   const file = useRef<HTMLInputElement>(null);
-  const open = async (session: ImportSession, read: ReadFile, docs: readonly ReadDocument[]) => {
+  /** `pasted`: the text imported, cleared from the box once it opens (unless something else was typed meanwhile) */
+  const open = async (session: ImportSession, read: ReadFile, docs: readonly ReadDocument[], pasted?: string) => {
     setChoice(null);
     try {
       const prepared = await session.prepare(docs, canvasShape(), (p) =>
@@ -88,7 +89,7 @@ export function ImportFile({ onOpened }: { onOpened?: () => void }) {
       setBusy({ text: progressText('drawing'), share: 0.95 });
       // a frame to show it before the canvas takes the design
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-      setText('');
+      if (pasted !== undefined) setText((t) => (t === pasted ? '' : t));
       openDocuments(read, docs, prepared);
       onOpened?.();
     } catch (e) {
@@ -118,8 +119,8 @@ export function ImportFile({ onOpened }: { onOpened?: () => void }) {
     }
     if (r.file.docs.length > 1) {
       setBusy(null);
-      setChoice({ file: r.file, session });
-    } else await open(session, r.file, r.file.docs);
+      setChoice({ file: r.file, session, ...(fileName === undefined ? { pasted: raw } : {}) });
+    } else await open(session, r.file, r.file.docs, fileName === undefined ? raw : undefined);
   };
   return (
     <div>
@@ -175,7 +176,7 @@ export function ImportFile({ onOpened }: { onOpened?: () => void }) {
       {choice && (
         <VhostChoice
           file={choice.file}
-          onOpen={(docs) => open(choice.session, choice.file, docs)}
+          onOpen={(docs) => open(choice.session, choice.file, docs, choice.pasted)}
           onCancel={() => {
             choice.session.close();
             setChoice(null);
