@@ -327,7 +327,7 @@ export function Canvas() {
         >
           <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#334155" />
           {/* a big design's map is its overview (zoom out): a minimap of thousands of SVG boxes cost seconds to mount */}
-          {nodes.length < BIG_DESIGN_NODES && (
+          {nodes.length < BIG_DESIGN_NODES && !overview && (
             <MiniMap
               pannable
               zoomable
