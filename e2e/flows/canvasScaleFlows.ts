@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
 import { openFile } from '../lib/steps.js';
 import { ROOT } from '../lib/server.js';
-import { bigDefinitions } from '../lib/bigDefinitions.js';
+import { teamServicesDefinitions } from '../lib/bigDefinitions.js';
 
 const SIZES = [
   [1440, 900],
@@ -201,7 +201,7 @@ export const canvasBigFileFlow: Flow = {
       await page.setViewportSize({ width: w, height: h });
       await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
       await page.waitForSelector('[data-testid=node-queue]');
-      await importFile(page, 'big-definitions.json', bigDefinitions(1000));
+      await importFile(page, 'big-definitions.json', teamServicesDefinitions(1000));
       await waitFor(
         'the overview drawn',
         async () => Number(await page.locator('[data-testid=canvas]').getAttribute('data-drawn')) >= 1000,

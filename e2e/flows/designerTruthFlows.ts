@@ -7,6 +7,7 @@
 import type { Page } from 'playwright-core';
 import { assert, mouseDrag, waitFor, type Flow } from '../lib/harness.js';
 import { openFile } from '../lib/steps.js';
+import { clearKept, keptCurrent } from '../lib/storage.js';
 
 const SIZES = [
   [1440, 900],
@@ -50,7 +51,7 @@ async function viewCheck(page: Page): Promise<{ nodes: number; outside: string[]
   });
 }
 
-/** All nodes inside the canvas; `readable`: node text at least 11 px on screen and no name cut too (a template; a 28-node import is fitted smaller). */
+/** All nodes inside the canvas; `readable`: node text at least 9 px on screen and no name cut too (a template; a 28-node import is fitted smaller). */
 async function assertInView(page: Page, what: string, readable = true): Promise<void> {
   await page.waitForSelector('.react-flow__node');
   await page.waitForTimeout(500);
@@ -59,7 +60,8 @@ async function assertInView(page: Page, what: string, readable = true): Promise<
     v.nodes > 0 && v.outside.length === 0,
     `${what}: all ${v.nodes} nodes in view, none under the minimap (outside: ${v.outside.join(', ')})`,
   );
-  if (readable) assert(v.smallestPx >= 10.9, `${what}: node text readable on screen (${v.smallestPx.toFixed(1)} px)`);
+  // issue 41's bar: node text at least 9 px on screen at the opening zoom
+  if (readable) assert(v.smallestPx >= 8.9, `${what}: node text readable on screen (${v.smallestPx.toFixed(1)} px)`);
   if (readable) assert(v.cut.length === 0, `${what}: every node name whole (cut: ${v.cut.join(', ')})`);
 }
 
@@ -193,8 +195,10 @@ export const inViewFlow: Flow = {
       );
       assert(Math.min(...dlqs) > dlx, 'the dead-letter queues are right of the DLX');
       const fl = await labelProblems(page);
+      // labels under 9 px on screen are shown only hovered (issue 41): their stacking is checked where they are drawn
+      const labelsShown = (await page.locator('[data-testid=canvas][data-edge-labels=small]').count()) === 0;
       assert(
-        fl.labels >= 39 && fl.problems.length === 0,
+        fl.labels >= 39 && (!labelsShown || fl.problems.length === 0),
         `import labels neither stack nor hide under boxes at ${w}x${h} (${fl.labels}): ${fl.problems.slice(0, 6).join('; ')}`,
       );
       // the 7-day policy on every *.dlq shows on those queues
@@ -214,12 +218,7 @@ export const inViewFlow: Flow = {
     }
     // Auto-layout improves a design whose layout reads backwards (the DLX placed at the far left)
     await page.setViewportSize({ width: 1440, height: 900 });
-    const backwards = await page.evaluate(() => {
-      const id = JSON.parse(localStorage.getItem('retry-studio.designs')!).currentId as string;
-      return JSON.parse(localStorage.getItem(`retry-studio.designs.${id}`)!) as {
-        layout: Record<string, { x: number; y: number }>;
-      };
-    });
+    const backwards = (await keptCurrent<{ layout: Record<string, { x: number; y: number }> }>(page))!;
     backwards.layout['exchange:billing.dlx'] = { x: -2000, y: 0 };
     await page.click('[data-testid=tab-export]');
     await page.fill('[data-testid=import-text]', JSON.stringify({ ...backwards, name: 'backwards' }));
@@ -378,7 +377,7 @@ export const keptFlow: Flow = {
     for (const [w, h] of SIZES) {
       await page.setViewportSize({ width: w, height: h });
       await page.goto(url);
-      await page.evaluate(() => localStorage.clear());
+      await clearKept(page);
       await page.goto(url);
       const card = page.locator('[data-testid=template-card][data-template=dlx-ttl-wait-queue]');
       await card.locator('[data-testid=template-params]').click();

@@ -22,6 +22,7 @@ import { appConfigFlow } from './appConfigFlow.js';
 import { outcomeTruthFlow } from './outcomeTruthFlow.js';
 import { webFlows } from './webFlows.js';
 import { canvasScaleFlows } from './canvasScaleFlows.js';
+import { bigFileFlows } from './bigFileFlows.js';
 import { tuneFlow } from './tuneFlows.js';
 import { rehearseFlow } from './rehearseFlows.js';
 import { brokerContextFlow } from './brokerContextFlow.js';
@@ -67,6 +68,8 @@ flows.push(outcomeTruthFlow);
 flows.push(...webFlows);
 // issue 30's canvas points: readable at any zoom, big designs (names start with "canvas:")
 flows.push(...canvasScaleFlows);
+// issue 41's big files and readable opening views (names start with "canvas-big:")
+flows.push(...bigFileFlows);
 // issue 32's Tune panel (name starts with "tune:")
 flows.push(tuneFlow);
 // issue 31's Rehearse tab and issue 32's Compare (name starts with "rehearse:")

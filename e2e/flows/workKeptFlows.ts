@@ -6,6 +6,7 @@
 import type { Page } from 'playwright-core';
 import { listTemplates } from '@retry-studio/topology-core/templates';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
+import { clearKept, keptCurrent, keptIndex } from '../lib/storage.js';
 
 const count = (page: Page, sel: string) => page.locator(sel).count();
 const designName = (page: Page) => page.locator('[data-testid=design-name]').inputValue();
@@ -13,9 +14,7 @@ const designName = (page: Page) => page.locator('[data-testid=design-name]').inp
 /** Types a name into the header (an edit: the design is no longer an untouched template) and waits for the save. */
 async function rename(page: Page, name: string): Promise<void> {
   await page.fill('[data-testid=design-name]', name);
-  await waitFor(`"${name}" stored`, async () =>
-    (await page.evaluate(() => localStorage.getItem('retry-studio.designs') ?? '')).includes(name),
-  );
+  await waitFor(`"${name}" stored`, async () => !!(await keptIndex(page))?.designs.some((e) => e.name === name));
 }
 
 async function storedNames(page: Page): Promise<string[]> {
@@ -92,19 +91,21 @@ export const namedDesignsFlow: Flow = {
     // a visitor from before named designs: one design under the old key
     await page.goto(`${url}/?template=requeue-once`);
     await page.waitForSelector('.react-flow__node');
-    const legacy = await page.evaluate(() => {
-      const idx = JSON.parse(localStorage.getItem('retry-studio.designs')!) as { currentId: string };
-      const d = JSON.parse(localStorage.getItem(`retry-studio.designs.${idx.currentId}`)!) as { name: string };
-      localStorage.clear();
-      localStorage.setItem('retry-studio.design.v1', JSON.stringify({ ...d, name: 'from version 1' }));
-      return d;
-    });
+    const legacy: { name: string } = await waitFor('the template kept', () => keptCurrent(page));
+    await clearKept(page);
+    await page.evaluate(
+      `localStorage.setItem('retry-studio.design.v1', ${JSON.stringify(JSON.stringify({ ...legacy, name: 'from version 1' }))})`,
+    );
     assert(legacy.name, 'a design to migrate');
     await page.goto(url);
     await waitFor('the old design opens', async () => (await designName(page)) === 'from version 1');
     assert(
       (await page.evaluate(() => localStorage.getItem('retry-studio.design.v1'))) === null,
       'old key migrated away',
+    );
+    assert(
+      (await keptIndex(page))?.designs.some((e) => e.name === 'from version 1'),
+      'the version-1 design is kept in IndexedDB',
     );
     // a second design, renamed
     await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
@@ -199,7 +200,8 @@ export const layoutFlow: Flow = {
       await page.waitForSelector('.react-flow__node');
       await page.waitForTimeout(400);
       const px = await smallestNodeText(page);
-      assert(px >= 11, `node text at least 11 px on screen at ${w}x${h} (${px.toFixed(1)} px)`);
+      // issue 41: node text at least 9 px on screen at the opening zoom (settings are 9 px when zoomed out, names 9-11)
+      assert(px >= 9, `node text at least 9 px on screen at ${w}x${h} (${px.toFixed(1)} px)`);
       const labels = await labelOverlaps(page);
       assert(
         labels.labels >= 10 && labels.overlaps.length === 0,

@@ -1,6 +1,7 @@
 /** Steps many flows take: the two viewports, a blank start, a file opened from the toolbar's Open / Import, a live trace's end. */
 import type { Page } from 'playwright-core';
 import { waitFor } from './harness.js';
+import { clearKept } from './storage.js';
 
 /** the laptop and the desktop size every flow of issue 30 runs at */
 export const SIZES = [
@@ -16,7 +17,7 @@ export async function blankStart(
 ): Promise<void> {
   await page.setViewportSize({ width: size.w, height: size.h });
   await page.goto(url);
-  await page.evaluate(() => localStorage.clear());
+  await clearKept(page);
   await page.goto(url);
   await page.waitForSelector('[data-testid=app]');
 }

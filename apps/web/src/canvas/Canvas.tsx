@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import {
   Background,
   BackgroundVariant,
@@ -19,6 +19,7 @@ import { nodeTypes } from './nodes';
 import { edgeTypes } from './DesignEdge';
 import { addNode, connect, moveNodes, type PaletteItem } from '../model/designEdit';
 import { env } from '../commands/env';
+import { emptyDesign } from '../model/emptyDesign';
 import { OverlayHost } from './OverlayHost';
 import { useLintFindings } from '../lint/useLint';
 import { useInspectedPath } from './useInspectedPath';
@@ -32,13 +33,17 @@ import {
 } from './readableFit';
 import { NodeSearch } from './NodeSearch';
 import { dropPosition } from '../graph/dropPosition';
-import { OVERVIEW_MIN_NODES, OVERVIEW_ZOOM, overviewHit, overviewModel } from './overviewModel';
+import { BIG_DESIGN_NODES, OVERVIEW_MIN_NODES, OVERVIEW_ZOOM, overviewHit, overviewModel } from './overviewModel';
 import { OverviewLayer } from './OverviewLayer';
 import { OVERVIEW_NODE_COLOR } from './overviewDraw';
 
 export const PALETTE_MIME = 'application/x-retry-studio-node';
 
 const NO_EDGES: DesignEdge[] = [];
+/** what a big design's edges are drawn from before their own render (also on a reload's first one) */
+const NO_DESIGN = emptyDesign('');
+/** a zoom at which a face's name reads whole at 9 px and more (graph/wrapLayout.ts's READABLE_ZOOM, with room) */
+const NAMES_ZOOM = 0.75;
 const DEFAULT_VIEWPORT = { x: 40, y: 40, zoom: 1 };
 
 export function Canvas() {
@@ -81,7 +86,11 @@ export function Canvas() {
   }, []);
   // the overview draws no edge labels: their placement waits for the zoom that shows them
   const labels = !overview && !(big && !initial);
-  const edges = useMemo(() => mapper.current.edgesOf(design, deco, { labels }), [design, deco, labels]);
+  // a big design's edges in a render of their own after its nodes (a task each: a 5,000-queue import's
+  // first frame held the page in one task for the nodes, 13,000 edges and the overview together)
+  const deferred = useDeferredValue(design, NO_DESIGN);
+  const edgesOfDesign = big ? deferred : design;
+  const edges = useMemo(() => mapper.current.edgesOf(edgesOfDesign, deco, { labels }), [edgesOfDesign, deco, labels]);
   // the zoom has reached the overview: it holds the nodes hidden from here on
   useEffect(() => {
     if (far) setPreOverview(false);
@@ -195,19 +204,28 @@ export function Canvas() {
     if (useApp.getState().messagePane) useApp.setState({ messagePane: false });
   }, []);
 
-  // in the overview a click zooms into what is under it: a node (selected), else its group
+  // in the overview one click zooms into names: a node (selected), else the group under it, whole when it fits
+  // at a zoom its names read at, else around the point clicked
   const onPaneClick = useCallback(
     (e: React.MouseEvent) => {
       if (!overviewOf) return;
-      const hit = overviewHit(overviewOf, rf.screenToFlowPosition({ x: e.clientX, y: e.clientY }));
+      const at = rf.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+      const hit = overviewHit(overviewOf, at);
       if (hit.node) {
         useApp.getState().select([hit.node.id]);
-        void rf.setCenter(hit.node.x + 95, hit.node.y + 38, { zoom: 0.8 });
-      } else if (hit.group)
-        void rf.fitBounds(
-          { x: hit.group.x, y: hit.group.y, width: hit.group.w, height: hit.group.h },
-          { padding: 0.1 },
+        void rf.setCenter(hit.node.x + NODE_W / 2, hit.node.y + NODE_H / 2, { zoom: NAMES_ZOOM });
+        return;
+      }
+      const g = hit.group;
+      const el = box.current;
+      if (g && g.level === 'leaf' && el) {
+        const v = focusViewport(
+          { x: g.x, y: g.y, width: g.w, height: g.h },
+          { width: el.clientWidth, height: el.clientHeight },
         );
+        if (v.zoom >= NAMES_ZOOM) return void rf.setViewport(v);
+      }
+      if (g) void rf.setCenter(at.x, at.y, { zoom: NAMES_ZOOM });
     },
     [overviewOf, rf],
   );
@@ -281,7 +299,7 @@ export function Canvas() {
         <ReactFlow<DesignNode, DesignEdge>
           nodes={flowNodes}
           edges={overview ? NO_EDGES : shownEdges}
-          onlyRenderVisibleElements={big}
+          onlyRenderVisibleElements={nodes.length >= BIG_DESIGN_NODES}
           onMoveStart={(e) => {
             if (e) userMoved.current = true;
           }}
@@ -315,7 +333,7 @@ export function Canvas() {
         >
           <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#334155" />
           {/* a big design's map is its overview (zoom out): a minimap of thousands of SVG boxes cost seconds to mount */}
-          {!big && (
+          {nodes.length < BIG_DESIGN_NODES && !overview && (
             <MiniMap
               pannable
               zoomable

@@ -7,7 +7,8 @@ import type { OverviewModel } from './overviewModel';
 /**
  * The overview canvas (semantic zoom, overviewModel.ts). It redraws when the view moves (React
  * Flow's store, read outside React: a pan re-renders nothing) or the model changes, once per frame
- * at most. `box` gets `data-drawn` (the nodes drawn) for the canvas bench.
+ * at most. `box` gets `data-drawn` (the nodes drawn) for the canvas bench, and `data-group-labels`
+ * (the group labels on screen) for the flows.
  */
 export function OverviewLayer({ model, box }: { model: OverviewModel; box: React.RefObject<HTMLDivElement | null> }) {
   const ref = useRef<HTMLCanvasElement>(null);
@@ -49,12 +50,16 @@ export function OverviewLayer({ model, box }: { model: OverviewModel; box: React
         // a pan began: the picture, once, then blits
         picture.width = Math.round(2 * w * dpr);
         picture.height = Math.round(2 * h * dpr);
-        const pat = drawOverview(pctx, model, [tx + w / 2, ty + h / 2, zoom], 2 * w, 2 * h, dpr);
+        const pat = drawOverview(pctx, model, [tx + w / 2, ty + h / 2, zoom], 2 * w, 2 * h, dpr).bounds;
         drawn = { tx, ty, zoom, w, h, dpr, at: [pat[0] - w / 2, pat[1] - h / 2, pat[2] - w / 2, pat[3] - h / 2] };
         at = blit(tx, ty, dpr);
       } else {
         // a first frame or a zoom: drawn straight on the canvas (a picture four times the view cost the opening frame)
-        at = drawOverview(ctx, model, [tx, ty, zoom], w, h, dpr);
+        const d = drawOverview(ctx, model, [tx, ty, zoom], w, h, dpr);
+        at = d.bounds;
+        // the group labels on screen, for the flows: their text and smallest size
+        box.current?.setAttribute('data-group-labels', d.labels.map((l) => l.text).join('\n'));
+        box.current?.setAttribute('data-group-label-px', String(Math.min(...d.labels.map((l) => l.px))));
         direct = { tx, ty, zoom, w, h, dpr };
         drawn = null;
       }
@@ -83,6 +88,8 @@ export function OverviewLayer({ model, box }: { model: OverviewModel; box: React
       if (raf) cancelAnimationFrame(raf);
       box.current?.removeAttribute('data-drawn');
       box.current?.removeAttribute('data-drawn-bounds');
+      box.current?.removeAttribute('data-group-labels');
+      box.current?.removeAttribute('data-group-label-px');
     };
   }, [model, store, box]);
   return (

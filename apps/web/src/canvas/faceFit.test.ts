@@ -1,25 +1,51 @@
 import { describe, expect, it } from 'vitest';
-import { chipRows, chipsPerLevel, chipsShown, lodOf, nameFitPx, nameLines, nameShownPx, NAME_W } from './faceFit';
+import {
+  chipRows,
+  chipsPerLevel,
+  chipsShown,
+  FACE_LEVELS,
+  lodOf,
+  nameLines,
+  nameShownPx,
+  reservesRow,
+} from './faceFit';
 
 describe('node face fitting', () => {
-  it('sizes a long name to fit whole in two lines, and a very long one in three', () => {
+  it('sizes a long name to fit whole within the face, on up to four lines', () => {
     const name = 'billing.api.documents.dlx';
     const px = nameShownPx(name, 1);
     expect(px).toBeLessThanOrEqual(13);
-    expect(nameLines(name, px)).toBeLessThanOrEqual(2);
+    expect(nameLines(name, px) * px * 1.15).toBeLessThanOrEqual(56 + 1e-9);
     const long = 'com.example.payments.settlement.nightly.batch.documents.audit.dlq';
-    expect(nameLines(long, nameFitPx(long))).toBe(3);
-    expect(nameFitPx('orders.q')).toBeGreaterThan(13); // a short name keeps its full size
+    expect(nameLines(long, nameShownPx(long, 1))).toBeLessThanOrEqual(4);
+    expect(nameShownPx('orders.q', 1)).toBe(13); // a short name keeps its full size
     expect(nameLines('orders.q', 13)).toBe(1);
-    expect(nameFitPx(long) * 0.6 * long.length).toBeLessThanOrEqual(3 * NAME_W + 1e-9);
+    // zoomed out, a name grows towards 11 px on screen as far as the face has room
+    expect(nameShownPx('orders.q', 2.6)).toBeGreaterThan(27);
+    expect(nameShownPx('notification.error-exchange', 2.6)).toBeGreaterThan(
+      nameShownPx('notification.error-exchange', 1),
+    );
+  });
+
+  it('never sizes a name so that a word breaks inside ("notificatio / n")', () => {
+    // one word: the whole word on one line, whatever the text scale asks for
+    expect(nameLines('notification', nameShownPx('notification', 2.6))).toBe(1);
+    // words break at spaces and separators only: each line holds whole pieces
+    for (const name of ['notification.error-exchange', 'listener (stateless retry)', 'test publisher']) {
+      const px = nameShownPx(name, 2.6);
+      expect(nameLines(name, px)).toBeLessThan(Infinity);
+      expect(Math.floor(160 / (0.6 * px))).toBeGreaterThanOrEqual(
+        Math.max(...name.split(/[.\-_:/\s]/).map((w) => w.length)),
+      );
+    }
   });
 
   it('gives a short name two rows of chips at zoom 1, fewer as the text grows', () => {
     expect(chipRows('orders.q', 1)).toBe(2);
     expect(chipRows('orders.q', 1.85)).toBe(1);
-    expect(chipRows('orders.q', 2.6)).toBe(0);
-    // a name on two lines leaves one row
-    expect(chipRows('orders.work.quorum.delivery', 1)).toBe(1);
+    expect(chipRows('orders.q', 2.6)).toBe(1);
+    // a long name on two lines leaves fewer rows than a short one when zoomed out
+    expect(chipRows('orders.work.quorum.delivery.attempts', 1.85)).toBeLessThan(chipRows('orders.q', 1));
   });
 
   it('keeps room for the +N chip when not every chip fits', () => {
@@ -33,8 +59,20 @@ describe('node face fitting', () => {
 
   it('packs per level, and maps the text scale to a level', () => {
     const per = chipsPerLevel('orders.q', ['quorum', 'limit 2']);
-    expect(per.a).toBe(2);
-    expect(per.f).toBe(0);
+    expect(per.a.shown).toBe(2);
+    expect(per.f.shown).toBe(1);
+    // a defining setting is shown at every level, squeezed into its row where it must be
+    // defining settings keep a row wherever the name still reads at 9 px on screen with it
+    const name = 'notification.error-exchange';
+    const defining = chipsPerLevel(name, ['DLX notification.dlx', 'limit 3', 'quorum'], 2);
+    for (const l of FACE_LEVELS) {
+      if (defining[l.lod].shown < 2) {
+        expect(reservesRow(name, l.ts, true)).toBe(false);
+        expect(nameShownPx(name, l.ts, true) / l.ts).toBeLessThan(9);
+      }
+    }
+    expect(defining.a.shown).toBeGreaterThanOrEqual(2);
+    expect(defining.c.shown).toBeGreaterThanOrEqual(2);
     expect([lodOf(1), lodOf(1.05), lodOf(1.5), lodOf(2.6), lodOf(3)]).toEqual(['a', 'b', 'c', 'f', 'f']);
   });
 });

@@ -10,7 +10,7 @@ import { behaviourLines, queueChips, type Chip } from '../model/describe';
 import { DepthBadge } from '../operate/DepthBadge';
 import { UpgradeBadge } from './UpgradeBadge';
 import { useQueueOutage } from './useQueueOutage';
-import { chipRows, chipsPerLevel, FACE_LEVELS, nameFitPx } from './faceFit';
+import { chipRows, chipsPerLevel, FACE_LEVELS, nameParts, nameSizes, wholeLines } from './faceFit';
 
 /** One look per queue type (the palette and the canvas share it). */
 export const QUEUE_LOOK: Record<'classic' | 'quorum' | 'stream', { color: string; glyph: string; label: string }> = {
@@ -66,17 +66,20 @@ function frame(selected: boolean | undefined, onPath: boolean | undefined, accen
 }
 
 /**
- * A node's name, whole: wrapped at its separators (`orders.` / `work.0`), on two lines (three for a
- * very long one) at a size that fits the face (faceFit.ts). Zoomed out it grows to 11 px on screen
- * like the chips, as far as the face has room. The full name is also the tooltip.
+ * A node's name, whole: wrapped between words and at its separators (`orders.` / `work.0`), at the
+ * size each text-size level has room for (faceFit.ts: up to four lines; index.css picks the canvas's
+ * level). Zoomed out it grows towards 11 px on screen like the chips. The full name is also the tooltip.
+ * `defining`: the face has defining settings to keep a row for (faceFit.ts's reservesRow).
  */
-function NodeName({ text }: { text: string }) {
-  const fit = nameFitPx(text).toFixed(1);
+function NodeName({ text, defining = false }: { text: string; defining?: boolean }) {
+  const sizes = nameSizes(text, defining);
+  const style: Record<string, string> = { letterSpacing: '-0.02em' };
+  for (const l of FACE_LEVELS) style[`--nf-${l.lod}`] = `${sizes[l.lod].toFixed(1)}px`;
   return (
     <span
       data-testid="node-name"
-      className="min-w-0 font-semibold leading-[1.15] [overflow-wrap:anywhere]"
-      style={{ fontSize: `min(max(13px, calc(11px * var(--ts, 1))), ${fit}px)`, letterSpacing: '-0.02em' }}
+      className="node-name min-w-0 font-semibold leading-[1.1] [overflow-wrap:anywhere]"
+      style={style}
       title={text}
     >
       {breakable(text)}
@@ -84,9 +87,9 @@ function NodeName({ text }: { text: string }) {
   );
 }
 
-/** a line may break after a separator (`.`, `-`, `_`, `:`, `/`) before it breaks inside a word */
+/** a line may break after a separator (`.`, `-`, `_`, `:`, `/`) or a space (faceFit.ts sizes the name so no word breaks) */
 function breakable(text: string): React.ReactNode {
-  const parts = text.split(/(?<=[.\-_:/])/);
+  const parts = nameParts(text);
   if (parts.length < 2) return text;
   return parts.map((p, i) => (
     <Fragment key={i}>
@@ -102,6 +105,8 @@ interface FaceChip {
   title: string;
   className: string;
   policy?: string;
+  /** a defining setting (describe.ts): shown at every level */
+  defining?: boolean;
 }
 
 /**
@@ -110,16 +115,20 @@ interface FaceChip {
  * the level the canvas is at, so a zoom re-renders no node). With no room for a row, "+N" sits on the corner.
  */
 function Chips({ name, chips }: { name: string; chips: readonly FaceChip[] }) {
+  const defining = chips.filter((c) => c.defining).length;
   const per = chipsPerLevel(
     name,
     chips.map((c) => c.label),
+    defining,
   );
-  const counts = FACE_LEVELS.map((l) => per[l.lod]);
-  const same = counts.every((n) => n === counts[0]);
-  const levels = same ? [{ lod: undefined, n: counts[0]! }] : FACE_LEVELS.map((l) => ({ lod: l.lod, n: per[l.lod] }));
+  const all = FACE_LEVELS.map((l) => per[l.lod]);
+  const same = all.every((p) => p.shown === all[0]!.shown && p.squeezed === all[0]!.squeezed);
+  const levels = same
+    ? [{ lod: undefined, n: all[0]!.shown, squeezed: all[0]!.squeezed }]
+    : FACE_LEVELS.map((l) => ({ lod: l.lod, n: per[l.lod].shown, squeezed: per[l.lod].squeezed }));
   return (
     <>
-      {levels.map(({ lod, n }) => {
+      {levels.map(({ lod, n, squeezed }) => {
         const hidden = chips.slice(n);
         const more = hidden.length ? (
           <span
@@ -140,7 +149,8 @@ function Chips({ name, chips }: { name: string; chips: readonly FaceChip[] }) {
             data-testid="node-chips"
             data-shown={n}
             data-total={chips.length}
-            className={`mt-1 flex-wrap gap-x-1 gap-y-0.5 overflow-hidden whitespace-nowrap text-[length:calc(11px*var(--ts,1))] leading-[1.2] ${lod ? `face-lod-${lod}` : 'flex'}`}
+            data-squeezed={squeezed ? 'true' : undefined}
+            className={`mt-1 ${squeezed ? 'flex-nowrap' : 'flex-wrap'} gap-x-1 gap-y-0.5 overflow-hidden whitespace-nowrap text-[length:max(11px,calc(9px*var(--ts,1)))] leading-[1.15] ${lod ? `face-lod-${lod}` : 'flex'}`}
           >
             {chips.slice(0, n).map((c) => (
               <span
@@ -148,9 +158,10 @@ function Chips({ name, chips }: { name: string; chips: readonly FaceChip[] }) {
                 title={c.title}
                 data-testid="queue-chip"
                 data-policy={c.policy}
-                className={`max-w-full truncate rounded border px-1 ${c.className}`}
+                data-defining={c.defining ? 'true' : undefined}
+                className={`max-w-full ${squeezed ? 'min-w-0 shrink truncate' : 'whitespace-normal'} rounded border px-1 ${c.className}`}
               >
-                {c.label}
+                {squeezed ? c.label : breakable(c.label)}
               </span>
             ))}
             {more}
@@ -174,15 +185,15 @@ export const ExchangeNode = memo(function ExchangeNode({ id, data, selected }: N
       data-testid="node-exchange"
       data-name={data.def.name}
       data-onpath={data.onPath ? 'true' : undefined}
-      className="relative rounded-xl border-2 bg-slate-900/95 px-2 py-1.5 text-slate-100"
+      className="relative rounded-xl border-2 bg-slate-900/95 px-2 py-1 text-slate-100"
       style={frame(selected, data.onPath, look.color)}
     >
       <LintMarker data={data} />
       <UpgradeBadge id={id} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
-      <div className="flex items-center gap-1.5">
+      <div className="flow-root">
         <span
-          className="flex h-6 w-6 shrink-0 items-center justify-center rounded-md text-[length:calc(14px*var(--ts,1))] font-bold text-white"
+          className="float-left mr-1.5 flex h-6 w-6 shrink-0 items-center justify-center rounded-md text-[length:calc(14px*var(--ts,1))] font-bold text-white"
           style={{ background: look.color }}
         >
           {look.glyph}
@@ -211,6 +222,7 @@ export const QueueNode = memo(function QueueNode({ id, data, selected }: NodePro
     label: c.label,
     title: c.title,
     ...(c.policy ? { policy: c.policy } : {}),
+    ...(c.defining ? { defining: true } : {}),
     className: `${CHIP_TONE[c.tone]} ${c.policy ? 'border-dashed' : ''}`,
   }));
   const look = QUEUE_LOOK[queueTypeOfDef(data.def.arguments)];
@@ -221,7 +233,7 @@ export const QueueNode = memo(function QueueNode({ id, data, selected }: NodePro
       data-queue-type={queueTypeOfDef(data.def.arguments)}
       data-onpath={data.onPath ? 'true' : undefined}
       data-unavailable={outage ? 'true' : undefined}
-      className={`relative rounded-md border-2 bg-slate-800/95 px-2 py-1.5 text-slate-100 ${outage ? 'opacity-50 grayscale' : ''}`}
+      className={`relative rounded-md border-2 bg-slate-800/95 px-2 py-1 text-slate-100 ${outage ? 'opacity-50 grayscale' : ''}`}
       style={frame(selected, data.onPath, look.color)}
     >
       <LintMarker data={data} />
@@ -241,14 +253,14 @@ export const QueueNode = memo(function QueueNode({ id, data, selected }: NodePro
       )}
       <DepthBadge queue={data.def.name} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
-      <div className="flex items-center gap-1.5">
+      <div className="flow-root">
         <span
-          className="flex h-6 w-6 shrink-0 items-center justify-center rounded bg-slate-600 text-[length:calc(11px*var(--ts,1))] font-bold"
+          className="float-left mr-1.5 flex h-6 w-6 shrink-0 items-center justify-center rounded bg-slate-600 text-[length:calc(11px*var(--ts,1))] font-bold"
           title={look.label}
         >
           {look.glyph}
         </span>
-        <NodeName text={data.def.name} />
+        <NodeName text={data.def.name} defining={chips.some((c) => c.defining)} />
       </div>
       <Chips name={data.def.name} chips={chips} />
       <Handle type="source" position={Position.Right} id="out" className={handleCls} />
@@ -264,15 +276,15 @@ export const ConsumerNode = memo(function ConsumerNode({ id, data, selected }: N
       data-testid="node-consumer"
       data-name={data.def.id}
       data-onpath={data.onPath ? 'true' : undefined}
-      className="relative rounded-2xl border-2 border-dashed bg-slate-900/95 px-2 py-1.5 text-slate-100"
+      className="relative rounded-2xl border-2 border-dashed bg-slate-900/95 px-2 py-1 text-slate-100"
       style={frame(selected, data.onPath, '#10b981')}
       title={lines.join('\n')}
     >
       <LintMarker data={data} />
       <UpgradeBadge id={id} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
-      <div className="flex items-center gap-1.5">
-        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-[length:calc(12px*var(--ts,1))]">
+      <div className="flow-root">
+        <span className="float-left mr-1.5 flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-[length:calc(12px*var(--ts,1))]">
           ⚙
         </span>
         <NodeName text={data.def.label ?? data.def.id} />
@@ -283,30 +295,30 @@ export const ConsumerNode = memo(function ConsumerNode({ id, data, selected }: N
   );
 });
 
-/** the behaviour lines a consumer face has room for at each text-size level; the rest counted ("+2 rules"), all in the tooltip */
+/** the behaviour lines a consumer face has room for whole at each text-size level; the rest counted ("+2 lines"), all in the tooltip */
 function BehaviourLines({ name, lines }: { name: string; lines: readonly string[] }) {
   return (
     <>
       {FACE_LEVELS.map((l) => {
-        const shown = Math.min(lines.length, chipRows(name, l.ts));
-        const rest = lines.length - shown;
+        const shown = wholeLines(lines, chipRows(name, l.ts), l.ts);
+        const rest = lines.filter((_, i) => !shown.includes(i));
         return (
           <div
             key={l.lod}
-            className={`mt-0.5 flex-col overflow-hidden text-[length:calc(11px*var(--ts,1))] leading-[1.2] text-emerald-200/90 face-lod-${l.lod}`}
+            className={`mt-0.5 flex-col overflow-hidden whitespace-nowrap text-[length:max(11px,calc(9px*var(--ts,1)))] leading-[1.2] text-emerald-200/90 face-lod-${l.lod}`}
           >
-            {lines.slice(0, shown).map((t, i) => (
-              <div key={i} className="truncate">
-                {t}
+            {shown.map((i) => (
+              <div key={i} data-testid="behaviour-line">
+                {lines[i]}
               </div>
             ))}
-            {rest > 0 && (
+            {rest.length > 0 && (
               <span
                 data-testid="chips-more"
-                title={lines.slice(shown).join('\n')}
+                title={rest.join('\n')}
                 className="absolute -bottom-2 right-1 rounded border border-emerald-500/50 bg-slate-800 px-1 shadow"
               >
-                +{rest} {rest === 1 ? 'line' : 'lines'}
+                +{rest.length} {rest.length === 1 ? 'line' : 'lines'}
               </span>
             )}
           </div>
@@ -323,24 +335,42 @@ export const PublisherNode = memo(function PublisherNode({ id, data, selected }:
       data-testid="node-publisher"
       data-name={data.def.id}
       data-onpath={data.onPath ? 'true' : undefined}
-      className="relative rounded-full border-2 bg-slate-900/95 px-3 py-1.5 text-slate-100"
+      className="relative rounded-full border-2 bg-slate-900/95 px-3 py-1 text-slate-100"
       style={frame(selected, data.onPath, '#0ea5e9')}
     >
       <LintMarker data={data} />
       <UpgradeBadge id={id} />
-      <div className="flex items-center gap-1.5">
-        <span className="flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-sky-600 text-[length:calc(12px*var(--ts,1))]">
+      <div className="flow-root">
+        <span className="float-left mr-1.5 flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-sky-600 text-[length:calc(12px*var(--ts,1))]">
           ✉
         </span>
         <NodeName text={data.def.label ?? data.def.id} />
       </div>
-      <div className="mt-0.5 truncate text-[length:calc(11px*var(--ts,1))] text-sky-200/90">
-        → {data.def.exchange || '(default)'} · {data.def.routingKey || '(no key)'}
-      </div>
+      <PublisherRoute
+        name={data.def.label ?? data.def.id}
+        route={`→ ${data.def.exchange || '(default)'} · ${data.def.routingKey || '(no key)'}`}
+      />
       <Handle type="source" position={Position.Right} id="out" className={handleCls} />
     </div>
   );
 });
+
+/** where a publisher sends, at the levels it fits whole (its edge says it too; never cut short) */
+function PublisherRoute({ name, route }: { name: string; route: string }) {
+  return (
+    <>
+      {FACE_LEVELS.map((l) => (
+        <div
+          key={l.lod}
+          title={route}
+          className={`mt-0.5 whitespace-nowrap text-[length:max(11px,calc(9px*var(--ts,1)))] text-sky-200/90 face-lod-${l.lod}`}
+        >
+          {wholeLines([route], chipRows(name, l.ts), l.ts).length ? route : ''}
+        </div>
+      ))}
+    </>
+  );
+}
 
 function exchangeChips(typeLabel: string, delayedType: unknown, ae: unknown): FaceChip[] {
   const out: FaceChip[] = [

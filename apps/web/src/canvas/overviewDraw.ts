@@ -17,7 +17,10 @@ export const OVERVIEW_NODE_COLOR: Record<string, string> = {
 };
 const LINT_COLOR = { error: '#dc2626', warning: '#f59e0b', info: '#0284c7' } as const;
 
-/** returns where the design is on screen (left, top, right, bottom in canvas px): the flows check it is in view */
+/**
+ * Returns where the design is on screen (left, top, right, bottom in canvas px) and the group labels
+ * drawn: the flows check the design is in view and its groups named readably.
+ */
 export function drawOverview(
   ctx: CanvasRenderingContext2D,
   m: OverviewModel,
@@ -25,7 +28,7 @@ export function drawOverview(
   w: number,
   h: number,
   dpr: number,
-): [number, number, number, number] {
+): { bounds: [number, number, number, number]; labels: DrawnLabel[] } {
   const [tx, ty, zoom] = t;
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
@@ -37,11 +40,12 @@ export function drawOverview(
     vy1 = (h - ty) / zoom + NODE_H;
   const inView = (x: number, y: number) => x >= vx0 && x <= vx1 && y >= vy0 && y <= vy1;
 
-  ctx.lineWidth = 1 / zoom;
-  ctx.strokeStyle = 'rgba(148,163,184,0.35)';
-  ctx.fillStyle = 'rgba(30,41,59,0.35)';
   for (const g of m.groups) {
     if (g.count < 2 || g.x > vx1 || g.y > vy1 || g.x + g.w < vx0 || g.y + g.h < vy0) continue;
+    const cluster = g.level === 'cluster';
+    ctx.lineWidth = (cluster ? 2 : 1) / zoom;
+    ctx.strokeStyle = cluster ? 'rgba(148,163,184,0.6)' : 'rgba(148,163,184,0.3)';
+    ctx.fillStyle = cluster ? 'rgba(30,41,59,0.35)' : 'rgba(51,65,85,0.25)';
     ctx.fillRect(g.x, g.y, g.w, g.h);
     ctx.strokeRect(g.x, g.y, g.w, g.h);
   }
@@ -102,23 +106,58 @@ export function drawOverview(
   ctx.strokeStyle = '#f8fafc';
   ctx.stroke(selected);
 
-  // group names at a fixed size on screen, where the group is wide enough on screen to hold one
+  const labels = drawGroupLabels(ctx, m, t, w, h, dpr);
+  return { bounds: [bx0 * zoom + tx, by0 * zoom + ty, bx1 * zoom + tx, by1 * zoom + ty], labels };
+}
+
+/** a group label as drawn: its text and font size on screen (the flows check they are readable) */
+export interface DrawnLabel {
+  text: string;
+  px: number;
+}
+
+const LABEL_SIZES = [12, 10] as const;
+
+/**
+ * Group names at a fixed size on screen (12 px, else 10), inside the top of their frame where it is
+ * wide enough on screen: the name on one line, its queues on the next. Clusters first; a leaf group's
+ * name once its frame has the room (zoomed in).
+ */
+function drawGroupLabels(
+  ctx: CanvasRenderingContext2D,
+  m: OverviewModel,
+  t: readonly [number, number, number],
+  w: number,
+  h: number,
+  dpr: number,
+): DrawnLabel[] {
+  const [tx, ty, zoom] = t;
+  const drawn: DrawnLabel[] = [];
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.font = '600 12px ui-sans-serif, system-ui, sans-serif';
-  ctx.textBaseline = 'bottom';
-  for (const g of m.groups) {
-    if (g.count < 2) continue;
-    const sx = g.x * zoom + tx,
-      sy = g.y * zoom + ty,
-      sw = g.w * zoom;
-    if (sx > w || sy > h + 14 || sx + sw < 0 || sy < 0) continue;
-    const label = `${g.key} · ${g.queues} queue${g.queues === 1 ? '' : 's'}`;
-    const lw = ctx.measureText(label).width;
-    if (lw + 6 > sw) continue;
-    ctx.fillStyle = 'rgba(2,6,23,0.8)';
-    ctx.fillRect(sx, sy - 15, lw + 6, 15);
-    ctx.fillStyle = '#e2e8f0';
-    ctx.fillText(label, sx + 3, sy - 1);
-  }
-  return [bx0 * zoom + tx, by0 * zoom + ty, bx1 * zoom + tx, by1 * zoom + ty];
+  ctx.textBaseline = 'top';
+  for (const level of ['cluster', 'leaf'] as const)
+    for (const g of m.groups) {
+      if (g.level !== level || g.count < 2) continue;
+      const sx = g.x * zoom + tx,
+        sy = g.y * zoom + ty,
+        sw = g.w * zoom,
+        sh = g.h * zoom;
+      if (sx > w || sy > h || sx + sw < 0 || sy + sh < 0) continue;
+      const lines = [g.key, `${g.queues} queue${g.queues === 1 ? '' : 's'}`];
+      // too narrow for even the smaller size (an estimate a little under the real width): not measured
+      if (Math.max(...lines.map((l) => l.length)) * 0.5 * LABEL_SIZES[1] + 8 > sw) continue;
+      for (const px of LABEL_SIZES) {
+        ctx.font = `600 ${px}px ui-sans-serif, system-ui, sans-serif`;
+        const lw = Math.max(...lines.map((l) => ctx.measureText(l).width));
+        const lh = px + 3;
+        if (lw + 8 > sw || 2 * lh + 6 > sh) continue;
+        ctx.fillStyle = 'rgba(2,6,23,0.85)';
+        ctx.fillRect(sx + 2, sy + 2, lw + 6, 2 * lh + 2);
+        ctx.fillStyle = level === 'cluster' ? '#e2e8f0' : '#cbd5e1';
+        lines.forEach((l, i) => ctx.fillText(l, sx + 5, sy + 3 + i * lh));
+        drawn.push({ text: `${g.key} · ${lines[1]}`, px });
+        break;
+      }
+    }
+  return drawn;
 }

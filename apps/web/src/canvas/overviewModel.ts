@@ -1,20 +1,27 @@
 /**
  * The overview of a big design (semantic zoom): below OVERVIEW_ZOOM a design of OVERVIEW_MIN_NODES
- * or more is drawn on one canvas as node boxes, edges and name-prefix groups (the core's
- * `groupNodesByPrefix`, the grouping of the vhost import's layout) instead of thousands of DOM nodes.
+ * or more is drawn on one canvas as node boxes, edges and groups (the core's `clusterNodes`, the
+ * grouping of the import's layout: clusters labelled at the opening zoom, their leaf groups as one
+ * zooms in) instead of thousands of DOM nodes.
  * Zoomed in past it, React Flow draws the nodes themselves (only the visible ones).
  * Measured (bench:canvas, 5,005 nodes, 1,430 tokens, a 2-core VM): DOM nodes fitted 19 fps; with the
  * overview 60 fps, drawn in 0.7-1.7 s once the core stopped simulating the whole design per publisher
  * (the draw time was lint and the budget, not the canvas: README, bench:canvas).
  */
-import { groupNodesByPrefix } from '@retry-studio/topology-core/operate';
+import { clusterNodes } from '@retry-studio/topology-core/operate';
 import type { Design } from '@retry-studio/topology-core/model';
 import { NODE_H, NODE_W, type DesignEdge, type DesignNode, type Severity } from '../graph/flowTypes';
 
-/** at this zoom node text is 11 px on screen only by growing 3.3 times: the overview takes over below it */
-export const OVERVIEW_ZOOM = 0.3;
+/**
+ * Below this zoom a face's name does not read at 9 px (graph/wrapLayout.ts's READABLE_ZOOM, a little under):
+ * a design of more than 60 nodes is drawn as the overview there, its groups labelled, one click from names
+ * (issue 41: a 103-queue file's second vhost opened at 0.035 with nothing to read).
+ */
+export const OVERVIEW_ZOOM = 0.5;
 /** smaller designs stay DOM nodes at every zoom (a template is a few dozen nodes) */
-export const OVERVIEW_MIN_NODES = 300;
+export const OVERVIEW_MIN_NODES = 61;
+/** from this many nodes React Flow mounts only the nodes in view (and the overview is the map: no minimap) */
+export const BIG_DESIGN_NODES = 300;
 
 export interface OverviewNode {
   id: string;
@@ -26,6 +33,8 @@ export interface OverviewNode {
 }
 
 export interface OverviewGroup {
+  /** a cluster (labelled at the opening zoom) or one of its leaf groups (labelled once there is room) */
+  level: 'cluster' | 'leaf';
   key: string;
   /** flow-coordinate bounds around its nodes */
   x: number;
@@ -52,6 +61,15 @@ export interface OverviewModel {
 
 const GROUP_PAD = 24;
 
+/** a design's clusters, once per version (a lint result or a selection redraws the overview, not regroups it) */
+const clusters = new WeakMap<Design, ReturnType<typeof clusterNodes>>();
+function clustersOf(design: Design): ReturnType<typeof clusterNodes> {
+  let c = clusters.get(design);
+  if (!c) clusters.set(design, (c = clusterNodes(design)));
+  return c;
+}
+const CLUSTER_PAD = 60;
+
 export function overviewModel(
   design: Design,
   nodes: readonly DesignNode[],
@@ -67,12 +85,12 @@ export function overviewModel(
   }));
   const byId = new Map(ov.map((n) => [n.id, n]));
   const groups: OverviewGroup[] = [];
-  for (const g of groupNodesByPrefix(design)) {
+  const frame = (level: OverviewGroup['level'], key: string, ids: readonly string[], queues: number, pad: number) => {
     let x0 = Infinity,
       y0 = Infinity,
       x1 = -Infinity,
       y1 = -Infinity;
-    for (const id of g.nodes) {
+    for (const id of ids) {
       const n = byId.get(id);
       if (!n) continue;
       x0 = Math.min(x0, n.x);
@@ -80,16 +98,28 @@ export function overviewModel(
       x1 = Math.max(x1, n.x + NODE_W);
       y1 = Math.max(y1, n.y + NODE_H);
     }
-    if (x0 === Infinity) continue;
+    if (x0 === Infinity) return;
     groups.push({
-      key: g.key,
-      x: x0 - GROUP_PAD,
-      y: y0 - GROUP_PAD,
-      w: x1 - x0 + 2 * GROUP_PAD,
-      h: y1 - y0 + 2 * GROUP_PAD,
-      count: g.nodes.length,
-      queues: g.queues,
+      level,
+      key,
+      x: x0 - pad,
+      y: y0 - pad,
+      w: x1 - x0 + 2 * pad,
+      h: y1 - y0 + 2 * pad,
+      count: ids.length,
+      queues,
     });
+  };
+  for (const c of clustersOf(design)) {
+    frame(
+      'cluster',
+      c.key,
+      c.leaves.flatMap((l) => l.nodes),
+      c.queues,
+      CLUSTER_PAD,
+    );
+    // a cluster of one leaf is framed once
+    if (c.leaves.length > 1) for (const l of c.leaves) frame('leaf', l.key, l.nodes, l.queues, GROUP_PAD);
   }
   return {
     nodes: ov,
@@ -115,6 +145,7 @@ export function overviewHit(
   return { group: groupAt(m, p) };
 }
 
+/** the smallest group around the point (a leaf before its cluster) */
 function groupAt(m: OverviewModel, p: { x: number; y: number }): OverviewGroup | undefined {
   let best: OverviewGroup | undefined;
   for (const g of m.groups)

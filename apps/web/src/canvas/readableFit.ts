@@ -10,19 +10,17 @@
 import { useEffect, type RefObject } from 'react';
 import { getNodesBounds, useStore, type ReactFlowInstance } from '@xyflow/react';
 import type { DesignEdge, DesignNode } from '../graph/flowTypes';
-import { OVERVIEW_MIN_NODES } from './overviewModel';
+import { BIG_DESIGN_NODES } from './overviewModel';
 import { lodOf } from './faceFit';
+import { LABEL_MAX_SCALE } from '../graph/labelPlacement';
+import { FIT_PADDING, MINIMAP_ROOM, MINIMAP_SIZE, openingFit } from '../graph/openingFit';
 
 /** the smallest zoom a fit goes to */
 const MIN_FIT_ZOOM = 0.002;
 /** how far node text grows against the zoom: 11 px node text stays 11 px on screen down to zoom 1/2.6 (a seven-column template in an 800 px canvas) */
 export const MAX_TEXT_SCALE = 2.6;
-const PADDING = 32;
-const MAX_ZOOM = 1.2;
-
-/** the minimap (Canvas.tsx), 15 px from the bottom right corner: a fitted design stays clear of that corner */
-export const MINIMAP_SIZE = { width: 160, height: 100 };
-const MINIMAP_CORNER = { width: MINIMAP_SIZE.width + 15, height: MINIMAP_SIZE.height + 15 };
+const PADDING = FIT_PADDING;
+export { MINIMAP_SIZE };
 
 export function readableFit(
   rf: ReactFlowInstance<DesignNode, DesignEdge>,
@@ -46,18 +44,11 @@ export function openingViewport(
   canvas: { width: number; height: number },
 ): { x: number; y: number; zoom: number } | null {
   if (!nodes.length || canvas.width <= 0 || canvas.height <= 0) return null;
-  const big = nodes.length >= OVERVIEW_MIN_NODES;
-  const corner = big ? { width: 0, height: 0 } : MINIMAP_CORNER;
+  // a big design has no minimap (Canvas.tsx): nothing to keep clear of
+  const big = nodes.length >= BIG_DESIGN_NODES;
   // declared sizes, not measured ones: the overview's nodes are hidden and never measured
   const b = getNodesBounds([...nodes]);
-  const fitIn = (a: { width: number; height: number }) =>
-    Math.min((a.width - 2 * PADDING) / b.width, (a.height - 2 * PADDING) / b.height, MAX_ZOOM);
-  // above the minimap (a wide design loses nothing: it moves up) or left of it (a tall one), whichever shows it larger;
-  // fitted into the whole canvas, the last column of a template sat under the minimap
-  const above = { width: canvas.width, height: canvas.height - corner.height };
-  const beside = { width: canvas.width - corner.width, height: canvas.height };
-  const pane = fitIn(above) >= fitIn(beside) ? above : beside;
-  const fit = fitIn(pane);
+  const { zoom: fit, pane } = openingFit(b, canvas, !big);
   const zoom = Math.max(fit, MIN_FIT_ZOOM);
   // centred on the axis that fits, anchored at the start (left / top) on the one that does not
   const x =
@@ -78,12 +69,12 @@ export function focusViewport(
   canvas: { width: number; height: number },
 ): { x: number; y: number; zoom: number } {
   const room = {
-    width: Math.max(1, canvas.width - 2 * PADDING - MINIMAP_CORNER.width),
+    width: Math.max(1, canvas.width - 2 * PADDING - MINIMAP_ROOM.width),
     height: Math.max(1, canvas.height - 2 * PADDING),
   };
   const zoom = Math.max(0.002, Math.min(1, room.width / Math.max(1, b.width), room.height / Math.max(1, b.height)));
   return {
-    x: (canvas.width - MINIMAP_CORNER.width) / 2 - (b.x + b.width / 2) * zoom,
+    x: (canvas.width - MINIMAP_ROOM.width) / 2 - (b.x + b.width / 2) * zoom,
     y: canvas.height / 2 - (b.y + b.height / 2) * zoom,
     zoom,
   };
@@ -96,9 +87,18 @@ export function useTextScale(box: RefObject<HTMLElement | null>): void {
   const ts = useStore((s) => Math.ceil(Math.min(MAX_TEXT_SCALE, Math.max(1, 1 / s.transform[2])) * 20) / 20);
   // 1/zoom without a cap, in steps: an edge label hovered is 12 px on screen at any zoom (index.css)
   const iz = useStore((s) => Math.ceil((1 / s.transform[2]) * 20) / 20);
+  // edge labels grow against the zoom up to LABEL_MAX_SCALE: below the zoom that keeps them 9 px on screen they
+  // are shown only hovered (at 12 px), never drawn smaller (7 px labels on a fitted template)
+  const smallLabels = useStore(
+    (s) => 11 * Math.min(Math.max(1, 1 / s.transform[2]), LABEL_MAX_SCALE) * s.transform[2] < 9,
+  );
   useEffect(() => {
     box.current?.style.setProperty('--iz', String(iz));
   }, [iz, box]);
+  useEffect(() => {
+    if (smallLabels) box.current?.setAttribute('data-edge-labels', 'small');
+    else box.current?.removeAttribute('data-edge-labels');
+  }, [smallLabels, box]);
   useEffect(() => {
     box.current?.style.setProperty('--ts', String(ts));
     // the text-size level the node faces show their chips for (faceFit.ts; index.css shows the matching `face-lod-*`)

@@ -2,6 +2,7 @@
 import { deleteElements, duplicateNodes, moveNodes } from '../model/designEdit';
 import { parseNodeId } from '../model/nodeIds';
 import { layoutDesign } from '../graph/autoLayout';
+import { canvasShape } from '../graph/canvasShape';
 import { DEFAULT_NODE_LOSS } from '../sim/nodeLossWhatIf';
 import { player } from '../sim/player';
 import { emptyDesign } from '../model/emptyDesign';
@@ -101,7 +102,8 @@ export const autoLayout = register({
   group: 'view',
   keyTest: (e) => e.shiftKey && !mod(e) && e.key.toLowerCase() === 'l',
   perform: async ({ store, canvas }) => {
-    const pos = await layoutDesign(store.getState().design);
+    // aimed at the canvas's shape, as an import is
+    const pos = await layoutDesign(store.getState().design, canvasShape());
     const s = store.getState();
     s.setDesign(
       moveNodes(

@@ -11,8 +11,26 @@ import { NODE_H, NODE_W } from './flowTypes';
 import { FlowMapper } from './designToFlow';
 import { flowOrder } from './flowOrder';
 import { LABEL_MAX_SCALE, labelSize } from './labelPlacement';
+import { wrapToShape } from './wrapLayout';
 
 let elk: ElkApi | null = null;
+
+/**
+ * ELK is large: loaded on first use, not with the app. Where there are workers it runs in one of its own
+ * (its layout of a few hundred nodes held the page; and its bundled build, loaded inside the import worker,
+ * takes that worker's messages for its own); elsewhere (unit tests) bundled.
+ */
+async function loadElk(): Promise<ElkApi> {
+  if (typeof Worker === 'undefined') {
+    const { default: ELK } = await import('elkjs/lib/elk.bundled.js');
+    return new ELK();
+  }
+  const [{ default: ELK }, { default: url }] = await Promise.all([
+    import('elkjs/lib/elk-api.js'),
+    import('elkjs/lib/elk-worker.min.js?url'),
+  ]);
+  return new ELK({ workerFactory: () => new Worker(url) });
+}
 
 /**
  * Column gap: room for a label between two boxes, within reason, at the size a fitted (zoomed-out)
@@ -30,18 +48,23 @@ export function layerGap(labels: readonly string[]): number {
  */
 export const LAYERED_MAX_NODES = 400;
 
-export async function layoutDesign(design: Design): Promise<Record<string, NodePosition>> {
+/** the canvas a design opens in (CSS px): the layout aims at its shape */
+export interface LayoutShape {
+  readonly width: number;
+  readonly height: number;
+}
+
+export async function layoutDesign(design: Design, shape?: LayoutShape): Promise<Record<string, NodePosition>> {
   const count =
     design.topology.queues.length +
     design.topology.exchanges.length +
     design.consumers.length +
     design.publishers.length;
-  if (count > LAYERED_MAX_NODES) return layoutByPrefix(design).positions;
-  if (!elk) {
-    // elk is large: loaded on first use, not with the app
-    const { default: ELK } = await import('elkjs/lib/elk.bundled.js');
-    elk = new ELK();
+  if (count > LAYERED_MAX_NODES) {
+    const aspect = shape && shape.width > 0 && shape.height > 0 ? shape.width / shape.height : undefined;
+    return layoutByPrefix(design, aspect !== undefined ? { aspect } : {}).positions;
   }
+  elk ??= await loadElk();
   const mapper = new FlowMapper();
   const nodes = mapper.nodesOf(design);
   const edges = mapper.edgesOf(design);
@@ -76,5 +99,6 @@ export async function layoutDesign(design: Design): Promise<Record<string, NodeP
   const out = await elk.layout(graph);
   const pos: Record<string, NodePosition> = {};
   for (const c of out.children ?? []) pos[c.id] = { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) };
-  return pos;
+  // its layers wrapped into bands to take the canvas's shape (a long chain opened as one unreadable row)
+  return shape ? wrapToShape(pos, shape) : pos;
 }

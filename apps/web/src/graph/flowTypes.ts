@@ -1,4 +1,4 @@
-import { Position, type Edge, type Node, type NodeHandle } from '@xyflow/react';
+import type { Edge, Node, NodeHandle, Position } from '@xyflow/react';
 import type {
   ConsumerSpec,
   EffectiveSettings,
@@ -18,6 +18,10 @@ export const NODE_H = 76;
  * without mounting it: with `onlyRenderVisibleElements` it otherwise mounts every node of the design
  * once to measure them (5,005 DOM nodes, 3 s, on opening or first zooming into a big design).
  */
+// React Flow's `Position` values as literals: graph/ is read by the import worker, which has no React Flow
+const LEFT = 'left' as Position.Left;
+const RIGHT = 'right' as Position.Right;
+const BOTTOM = 'bottom' as Position.Bottom;
 const h = (id: string, type: 'source' | 'target', position: Position, x: number, y: number): NodeHandle => ({
   id,
   type,
@@ -27,10 +31,10 @@ const h = (id: string, type: 'source' | 'target', position: Position, x: number,
   width: 10,
   height: 10,
 });
-const IN = h('in', 'target', Position.Left, -3, NODE_H / 2 - 5);
-const OUT = h('out', 'source', Position.Right, NODE_W - 7, NODE_H / 2 - 5);
+const IN = h('in', 'target', LEFT, -3, NODE_H / 2 - 5);
+const OUT = h('out', 'source', RIGHT, NODE_W - 7, NODE_H / 2 - 5);
 export const NODE_HANDLES: Readonly<Record<DesignNodeData['kind'], NodeHandle[]>> = {
-  exchange: [IN, OUT, h('ae', 'source', Position.Bottom, NODE_W / 2 - 5, NODE_H - 7)],
+  exchange: [IN, OUT, h('ae', 'source', BOTTOM, NODE_W / 2 - 5, NODE_H - 7)],
   queue: [IN, OUT],
   consumer: [IN, OUT],
   publisher: [OUT],

@@ -6,13 +6,14 @@
 import type { Finding } from './useLint';
 
 export interface LintVerdict {
-  readonly tone: 'error' | 'warning' | 'info' | 'clean';
+  readonly tone: 'error' | 'warning' | 'info' | 'pending' | 'clean';
   readonly text: string;
 }
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-export function lintVerdict(findings: readonly Pick<Finding, 'severity'>[]): LintVerdict {
+/** `pending`: lint of a big design still runs off the page (nothing is said clean before it answers) */
+export function lintVerdict(findings: readonly Pick<Finding, 'severity'>[], pending = false): LintVerdict {
   const n = (s: Finding['severity']) => findings.filter((f) => f.severity === s).length;
   const [errors, warnings, infos] = [n('error'), n('warning'), n('info')];
   const others = [warnings ? count(warnings, 'warning') : '', infos ? count(infos, 'note') : '']
@@ -25,5 +26,6 @@ export function lintVerdict(findings: readonly Pick<Finding, 'severity'>[]): Lin
     };
   if (warnings > 0) return { tone: 'warning', text: `The design is valid; lint finds ${others}: see the Lint tab.` };
   if (infos > 0) return { tone: 'info', text: `The design is valid; lint has ${others} (info): see the Lint tab.` };
+  if (pending) return { tone: 'pending', text: 'The design is valid; lint is still reading it.' };
   return { tone: 'clean', text: 'The design is valid and lint finds nothing.' };
 }

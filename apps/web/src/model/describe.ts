@@ -122,12 +122,14 @@ export interface Chip {
   title: string;
   /** the value comes from this policy (or operator policy), not from the queue's arguments */
   policy?: string;
+  /** what defines the queue's retry (TTL, dead-letter exchange, delivery limit): always on its node, never in "+N" */
+  defining?: boolean;
 }
 
 /** A queue's chips, from its effective settings (arguments and policies, as the simulator reads them). */
 export function queueChips(settings: EffectiveSettings['settings']): Chip[] {
   const chips: Chip[] = [];
-  const chip = (key: string, tone: Chip['tone'], label: (v: AmqpValue) => string) => {
+  const chip = (key: string, tone: Chip['tone'], label: (v: AmqpValue) => string, defining = false) => {
     const s = settings[key];
     if (!s) return;
     const policy = s.source.kind === 'argument' ? undefined : s.source.name;
@@ -136,15 +138,17 @@ export function queueChips(settings: EffectiveSettings['settings']): Chip[] {
       tone,
       title: `${key} (${describeSource(s.source)})`,
       ...(policy ? { policy } : {}),
+      ...(defining ? { defining } : {}),
     });
   };
+  // the settings that define the retry first: the face shows them whatever else it has room for
+  chip('x-message-ttl', 'ttl', (v) => `TTL ${fmt(v)}`, true);
+  chip('x-dead-letter-exchange', 'dlx', (v) => `DLX ${String(v) || '(default)'}`, true);
+  chip('x-delivery-limit', 'limit', (v) => `limit ${String(v)}`, true);
   // a quorum queue or a stream says so; classic is the default (the glyph and tooltip say it), its room goes to the settings
   const type = settings['x-queue-type']?.value;
   if (typeof type === 'string' && type !== 'classic') chips.push({ label: type, tone: 'type', title: 'x-queue-type' });
-  chip('x-message-ttl', 'ttl', (v) => `TTL ${fmt(v)}`);
-  chip('x-dead-letter-exchange', 'dlx', (v) => `DLX ${String(v) || '(default)'}`);
   chip('x-max-length', 'limit', (v) => `max ${String(v)}`);
-  chip('x-delivery-limit', 'limit', (v) => `limit ${String(v)}`);
   chip('x-overflow', 'misc', (v) => String(v));
   chip('x-expires', 'misc', (v) => `expires ${fmt(v)}`);
   chip('x-max-age', 'misc', (v) => `max age ${String(v)}`);

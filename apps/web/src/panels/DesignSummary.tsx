@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { describeIssue, type Design, type ValidationIssue } from '@retry-studio/topology-core/model';
 import { statedFate } from '@retry-studio/topology-core/templates';
 import { useApp } from '../store/store';
@@ -9,8 +9,10 @@ const VERDICT_TONE: Record<LintVerdict['tone'], string> = {
   error: 'text-red-300',
   warning: 'text-amber-300',
   info: 'text-sky-300',
+  pending: 'text-slate-400',
   clean: 'text-emerald-400',
 };
+import { fateJobs, offPageSized, useOffPageResults } from '../offpage/offPage';
 
 /**
  * Validation, lint and the last simulation in one summary: "valid" only means the broker takes
@@ -33,7 +35,7 @@ export function DesignSummary({ design, issues }: { design: Design; issues: read
         </ul>
       </div>
     );
-  const verdict = lintVerdict(lint.findings);
+  const verdict = lintVerdict(lint.findings, lint.pending);
   const fates = new Map<string, number>();
   for (const o of Object.values(outcomes)) fates.set(o.text, (fates.get(o.text) ?? 0) + 1);
   return (
@@ -62,7 +64,17 @@ export function StatedFateLine() {
   const design = useApp((s) => s.design);
   const { topology, consumers, publishers, profile, origin } = design;
   // the fate depends on these parts only: moving a node on the canvas runs nothing
-  const fate = useMemo(() => statedFate(design), [topology, consumers, publishers, profile, origin]);
+  const parts = useMemo(() => design, [topology, consumers, publishers, profile, origin]);
+  // a big design's is simulated off the page (a 5,000-queue file's took 0.9 s): said once it is known
+  const big = offPageSized(parts);
+  const arrived = useOffPageResults();
+  const fate = useMemo(
+    () => (big ? (fateJobs.get(parts, 'fate') ?? undefined) : statedFate(parts)),
+    [parts, big, arrived],
+  );
+  useEffect(() => {
+    if (big) fateJobs.request(parts, 'fate');
+  }, [parts, big]);
   if (!fate) return null;
   return (
     <p

@@ -18,7 +18,8 @@ const when = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle:
 export function DesignsMenu() {
   const designs = useApp((s) => s.designs);
   const docId = useApp((s) => s.docId);
-  const report = (r: LibraryResult) => {
+  const report = async (asked: Promise<LibraryResult>) => {
+    const r = await asked;
     if (!r.ok) useApp.getState().notify(r.error, 'error');
     return r.ok;
   };
@@ -58,10 +59,12 @@ export function DesignsMenu() {
                 key={d.id}
                 entry={d}
                 current={d.id === docId}
-                onOpen={() => report(openStoredDesign(useApp, d.id)) && close()}
+                onOpen={async () => {
+                  if (await report(openStoredDesign(useApp, d.id))) close();
+                }}
                 onRename={(name) => report(renameStoredDesign(useApp, d.id, name))}
-                onDuplicate={() => report(duplicateStoredDesign(useApp, d.id))}
-                onDelete={() => report(deleteStoredDesign(useApp, d.id))}
+                onDuplicate={() => void report(duplicateStoredDesign(useApp, d.id))}
+                onDelete={() => void report(deleteStoredDesign(useApp, d.id))}
               />
             ))}
           </ul>
@@ -85,7 +88,7 @@ function DesignRow({
   entry: DesignEntry;
   current: boolean;
   onOpen: () => void;
-  onRename: (name: string) => boolean;
+  onRename: (name: string) => Promise<boolean>;
   onDuplicate: () => void;
   onDelete: () => void;
 }) {
@@ -105,7 +108,7 @@ function DesignRow({
           className="flex min-w-0 flex-1 gap-1"
           onSubmit={(e) => {
             e.preventDefault();
-            if (onRename(name)) setRenaming(false);
+            void onRename(name).then((ok) => ok && setRenaming(false));
           }}
         >
           <input

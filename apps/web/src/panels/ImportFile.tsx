@@ -1,44 +1,19 @@
 /** Import a file (or pasted JSON): a Retry Studio design, a retry scenario or RabbitMQ definitions. */
 import { useRef, useState } from 'react';
-import {
-  objectCount,
-  readDocumentFile,
-  type ReadDocument,
-  type ReadDocumentResult,
-} from '@retry-studio/topology-core/io';
-import { describeIssue } from '@retry-studio/topology-core/model';
+import { objectCount, type ReadDocument } from '@retry-studio/topology-core/io';
 import { useApp } from '../store/store';
-import { layoutDesign } from '../graph/autoLayout';
-import { scaffoldFileImport } from '../model/scaffoldFileImport';
+import { lintJobs } from '../offpage/offPage';
+import { importSession, type ImportSession, type Prepared } from '../import/importInWorker';
+import type { ReadFile } from '../import/readDocument';
+import type { ImportProgress } from '../import/prepareImport';
 import { ImportAppConfig } from './ImportAppConfig';
+import { canvasShape } from '../graph/canvasShape';
 import { VhostChoice } from './VhostChoice';
 
-export type ReadFile = Extract<ReadDocumentResult, { ok: true }>;
-
-/**
- * Reads the text as the CLI does (the core's readDocumentFile: errors name the field). One
- * design opens at once; a file with objects in several vhosts asks which (`choose`).
- */
-export function readDocument(raw: string, fileName?: string): { errors: string[] } | { errors: []; file: ReadFile } {
-  const r = readDocumentFile(raw, fileName !== undefined ? { fileName } : {});
-  if (!r.ok) {
-    // `wait.q: x-max-length must be ...`, not `queues[1].arguments.x-max-length: ...`
-    const doc = parsedOrUndefined(raw);
-    return { errors: r.errors.map((e) => (e.path ? describeIssue(doc, e) : e.message)) };
-  }
-  return { errors: [], file: r };
-}
-
-function parsedOrUndefined(raw: string): unknown {
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return undefined;
-  }
-}
+export type { ReadFile } from '../import/readDocument';
 
 /** Opens each document as its own design (kept in My designs, Ctrl+Z goes back), the last one shown; says what was left out. */
-export async function openDocuments(file: ReadFile, docs: readonly ReadDocument[]): Promise<void> {
+export function openDocuments(file: ReadFile, docs: readonly ReadDocument[], prepared: Prepared): void {
   const app = useApp.getState;
   // a whole-broker file's empty vhosts (often "/") are said, so an opened vhost is never a surprise
   const empty = file.vhosts
@@ -51,21 +26,18 @@ export async function openDocuments(file: ReadFile, docs: readonly ReadDocument[
         ]
       : [];
   let last = '';
-  for (const doc of docs) {
-    // a definitions file has no consumers or publishers: scaffold them as a vhost import does, so Simulate runs at once
-    let design = doc.kind === 'definitions' ? scaffoldFileImport(doc.design) : doc.design;
-    // definitions carry no positions: lay them out
-    if (!design.layout || Object.keys(design.layout).length === 0)
-      design = { ...design, layout: await layoutDesign(design) };
+  for (const [i, doc] of docs.entries()) {
+    const { design, scaffolded } = prepared.designs[i]!;
+    // linted in the import worker while the page draws it: the canvas and the Lint tab wait for that lint
+    lintJobs.adopt(design, undefined, prepared.lints[i]!);
     app().loadDesign(design);
     // the broker it was exported from: the upgrade check starts there
     if (file.rabbitVersion) app().setBrokerVersion(app().docId, file.rabbitVersion);
     const where = docs.length > 1 && doc.vhost !== undefined ? `vhost ${JSON.stringify(doc.vhost)}: ` : '';
     notes.push(...doc.warnings.map((w) => w.message).map((n) => where + n));
-    const actors =
-      doc.kind === 'definitions' && (design.publishers.length > 0 || design.consumers.length > 0)
-        ? `; ${design.publishers.length} publishers and ${design.consumers.length} workers scaffolded`
-        : '';
+    const actors = scaffolded
+      ? `; ${scaffolded.publishers} publishers and ${scaffolded.workers} workers scaffolded`
+      : '';
     last = `${design.topology.exchanges.length} exchanges, ${design.topology.queues.length} queues${actors}`;
   }
   app().setView('designer');
@@ -84,24 +56,71 @@ export async function openDocuments(file: ReadFile, docs: readonly ReadDocument[
   );
 }
 
+/** what the import is doing, in words (the worker's step, the document of how many, its size) */
+function progressText(p: ImportProgress | 'reading' | 'drawing', fileName?: string): string {
+  if (p === 'reading') return `Reading ${fileName ?? 'the pasted JSON'}…`;
+  if (p === 'drawing') return 'Opening on the canvas…';
+  const of = p.docs > 1 ? ` (vhost ${p.doc + 1} of ${p.docs})` : '';
+  const n = p.nodes !== undefined ? ` ${p.nodes.toLocaleString('en-US')} nodes` : '';
+  if (p.step === 'scaffolding') return `Adding the assumed publishers and workers${of}…`;
+  if (p.step === 'laying out') return `Laying out${n}${of}…`;
+  return `Reading${of}…`;
+}
+
+/** how far through one document each step starts (the progress bar) */
+const STEP_AT: Record<ImportProgress['step'], number> = { reading: 0, scaffolding: 0, 'laying out': 0.5 };
+
 export function ImportFile({ onOpened }: { onOpened?: () => void }) {
   const [text, setText] = useState('');
   const [errors, setErrors] = useState<string[]>([]);
-  const [choice, setChoice] = useState<ReadFile | null>(null);
+  const [choice, setChoice] = useState<{ file: ReadFile; session: ImportSession; pasted?: string } | null>(null);
+  const [busy, setBusy] = useState<{ text: string; share: number } | null>(null);
   const file = useRef<HTMLInputElement>(null);
-  const open = async (read: ReadFile, docs: readonly ReadDocument[]) => {
+  /** `pasted`: the text imported, cleared from the box once it opens (unless something else was typed meanwhile) */
+  const open = async (session: ImportSession, read: ReadFile, docs: readonly ReadDocument[], pasted?: string) => {
     setChoice(null);
-    setText('');
-    await openDocuments(read, docs);
-    onOpened?.();
+    try {
+      const prepared = await session.prepare(docs, canvasShape(), (p) =>
+        setBusy({
+          text: progressText(p),
+          share: 0.1 + (0.85 * (p.doc + STEP_AT[p.step])) / p.docs,
+        }),
+      );
+      setBusy({ text: progressText('drawing'), share: 0.95 });
+      // a frame to show it before the canvas takes the design
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      if (pasted !== undefined) setText((t) => (t === pasted ? '' : t));
+      openDocuments(read, docs, prepared);
+      onOpened?.();
+    } catch (e) {
+      session.close();
+      setErrors([`the import stopped: ${(e as Error).message}`]);
+    } finally {
+      setBusy(null);
+    }
   };
   const load = async (raw: string, fileName?: string) => {
-    const r = readDocument(raw, fileName);
-    setErrors(r.errors);
+    choice?.session.close();
+    setErrors([]);
     setChoice(null);
-    if (!('file' in r)) return;
-    if (r.file.docs.length > 1) setChoice(r.file);
-    else await open(r.file, r.file.docs);
+    setBusy({ text: progressText('reading', fileName), share: 0.05 });
+    const session = importSession();
+    let r;
+    try {
+      r = await session.read(raw, fileName);
+    } catch (e) {
+      r = { errors: [`the file could not be read: ${(e as Error).message}`] };
+    }
+    setErrors(r.errors);
+    if (!('file' in r)) {
+      session.close();
+      setBusy(null);
+      return;
+    }
+    if (r.file.docs.length > 1) {
+      setBusy(null);
+      setChoice({ file: r.file, session, ...(fileName === undefined ? { pasted: raw } : {}) });
+    } else await open(session, r.file, r.file.docs, fileName === undefined ? raw : undefined);
   };
   return (
     <div>
@@ -110,6 +129,7 @@ export function ImportFile({ onOpened }: { onOpened?: () => void }) {
         type="file"
         accept=".json,application/json"
         data-testid="import-file"
+        disabled={!!busy}
         aria-label="Open a design or RabbitMQ definitions JSON file"
         className="mb-1 block w-full text-[11px] text-slate-400"
         onChange={async (e) => {
@@ -130,19 +150,39 @@ export function ImportFile({ onOpened }: { onOpened?: () => void }) {
       <button
         type="button"
         data-testid="import-apply"
-        disabled={!text.trim()}
+        disabled={!text.trim() || !!busy}
         onClick={() => load(text)}
         className="mt-1 rounded bg-slate-700 px-2 py-1 hover:bg-slate-600 disabled:opacity-40"
       >
         Import
       </button>
+      {busy && (
+        <div data-testid="import-progress" role="status" className="mt-1 text-[11px] text-sky-200">
+          {busy.text}
+          <div className="mt-0.5 h-1 w-full rounded bg-slate-800">
+            <div
+              className="h-1 rounded bg-sky-500 transition-[width]"
+              style={{ width: `${Math.round(busy.share * 100)}%` }}
+            />
+          </div>
+        </div>
+      )}
       {errors.map((e, i) => (
         <div key={i} role="alert" data-testid="import-error" className="mt-1 font-mono text-[10px] text-red-400">
           {e}
         </div>
       ))}
       <ImportAppConfig {...(onOpened ? { onOpened } : {})} />
-      {choice && <VhostChoice file={choice} onOpen={(docs) => open(choice, docs)} onCancel={() => setChoice(null)} />}
+      {choice && (
+        <VhostChoice
+          file={choice.file}
+          onOpen={(docs) => open(choice.session, choice.file, docs, choice.pasted)}
+          onCancel={() => {
+            choice.session.close();
+            setChoice(null);
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -47,6 +47,12 @@ function LintFindings() {
     return (
       <div className="p-3 text-xs text-slate-400">The retry linter is not in this build of topology-core yet.</div>
     );
+  if (lint.pending && !lint.findings.length)
+    return (
+      <div data-testid="lint-pending" className="p-3 text-xs text-slate-400">
+        Linting this design off the page (a big design takes a moment)…
+      </div>
+    );
   if (!lint.findings.length)
     return (
       <div data-testid="lint-panel" className="p-3 text-xs text-emerald-400">

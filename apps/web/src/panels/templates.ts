@@ -10,6 +10,8 @@ import {
   type RetryTemplate,
 } from '@retry-studio/topology-core/templates';
 import { useApp } from '../store/store';
+import { canvasShape } from '../graph/canvasShape';
+import { wrapToShape } from '../graph/wrapLayout';
 
 export type { ParamSpec };
 export type TemplateInfo = RetryTemplate;
@@ -38,9 +40,10 @@ export function openTemplate(id: string, params: Record<string, unknown> = {}): 
   if (!r.ok) return r;
   const tuned = tunedParams(getTemplate(id)?.params ?? [], params);
   // tuned parameters are work: a kept design, named for what was tuned; an untouched template may be replaced
-  const design = tuned.length
-    ? { ...r.built.design, name: `${r.built.design.name} (${tuned.join(', ')})` }
-    : r.built.design;
+  const built = r.built.design;
+  // the template's columns wrapped to the canvas's shape: a wide one opened as one unreadable row
+  const laid = built.layout ? { ...built, layout: wrapToShape(built.layout, canvasShape()) } : built;
+  const design = tuned.length ? { ...laid, name: `${laid.name} (${tuned.join(', ')})` } : laid;
   useApp.getState().loadDesign(design, { pristine: tuned.length === 0 });
   useApp.setState({ view: 'designer', sideTab: 'inspect', inspectedMsg: null });
   return r;

@@ -1,19 +1,23 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { IDBFactory } from 'fake-indexeddb';
 import { deleteStoredDesign, duplicateStoredDesign, openStoredDesign, renameStoredDesign } from './designLibrary';
-import { persist, readDesign, readIndex } from './persistence';
+import { persist, type DesignStorage, type Persisting } from './persistence';
+import { idbDesignStorage } from './idbDesignStorage';
 import { createAppStore, type AppStore } from './store';
 import { dlxTtlRetry } from '../fixtures/designs';
 
 let store: AppStore;
-let stop: () => void;
+let storage: DesignStorage;
+let kept: Persisting | undefined;
 /** Two stored designs, "first" and "second", the second one open. */
-beforeEach(() => {
-  stop?.(); // flushes the previous test's pending write: before the clear
-  localStorage.clear();
+beforeEach(async () => {
+  await kept?.stop();
+  storage = await idbDesignStorage(new IDBFactory(), null);
   store = createAppStore();
-  stop = persist(store);
+  kept = persist(store, storage);
   store.getState().loadDesign({ ...dlxTtlRetry(), name: 'first' });
   store.getState().loadDesign({ ...dlxTtlRetry({ prefix: 'b.' }), name: 'second' });
+  await kept.settled();
 });
 const idOf = (name: string) => store.getState().designs.find((e) => e.name === name)!.id;
 const names = () =>
@@ -27,8 +31,8 @@ describe('named designs', () => {
     expect(names()).toEqual(['first', 'second']);
   });
 
-  it('opens a stored design, and undo goes back to the one open before', () => {
-    expect(openStoredDesign(store, idOf('first'))).toMatchObject({ ok: true });
+  it('opens a stored design (its body read then), and undo goes back to the one open before', async () => {
+    expect(await openStoredDesign(store, idOf('first'), storage)).toMatchObject({ ok: true });
     expect(store.getState().design.name).toBe('first');
     store.getState().undo();
     expect(store.getState().design.name).toBe('second');
@@ -37,39 +41,41 @@ describe('named designs', () => {
     expect(store.getState().design.name).toBe('first');
   });
 
-  it('renames a design that is not open in storage, and the open one as an undoable edit', () => {
-    renameStoredDesign(store, idOf('first'), '  primary ');
-    expect(readDesign(idOf('primary'))?.name).toBe('primary');
-    renameStoredDesign(store, store.getState().docId, 'secondary');
+  it('renames a design that is not open in storage, and the open one as an undoable edit', async () => {
+    await renameStoredDesign(store, idOf('first'), '  primary ', storage);
+    expect((await storage.readDesign(idOf('primary')))?.name).toBe('primary');
+    await renameStoredDesign(store, store.getState().docId, 'secondary', storage);
     expect(store.getState().design.name).toBe('secondary');
     store.getState().undo();
     expect(store.getState().design.name).toBe('second');
-    expect(renameStoredDesign(store, idOf('primary'), ' ')).toEqual({
+    expect(await renameStoredDesign(store, idOf('primary'), ' ', storage)).toEqual({
       ok: false,
       error: 'name: a design needs a name',
     });
   });
 
-  it('duplicates under a new id without opening the copy', () => {
+  it('duplicates under a new id without opening the copy', async () => {
     const open = store.getState().docId;
-    const r = duplicateStoredDesign(store, idOf('first'));
+    const r = await duplicateStoredDesign(store, idOf('first'), storage);
     expect(r.ok).toBe(true);
     expect(names()).toEqual(['first', 'first (copy)', 'second']);
     expect(store.getState().docId).toBe(open);
-    expect(readDesign(idOf('first (copy)'))?.topology).toEqual(readDesign(idOf('first'))?.topology);
+    expect((await storage.readDesign(idOf('first (copy)')))?.topology).toEqual(
+      (await storage.readDesign(idOf('first')))?.topology,
+    );
   });
 
-  it('deletes a design that is not open, and refuses the open one', () => {
-    expect(deleteStoredDesign(store, store.getState().docId).ok).toBe(false);
+  it('deletes a design that is not open, and refuses the open one', async () => {
+    expect((await deleteStoredDesign(store, store.getState().docId, storage)).ok).toBe(false);
     const first = idOf('first');
-    expect(deleteStoredDesign(store, first).ok).toBe(true);
+    expect((await deleteStoredDesign(store, first, storage)).ok).toBe(true);
     expect(names()).toEqual(['second']);
-    expect(readDesign(first)).toBeNull();
-    expect(readIndex().designs.map((e) => e.name)).toEqual(['second']);
+    expect(await storage.readDesign(first)).toBeNull();
+    expect((await storage.readIndex()).designs.map((e) => e.name)).toEqual(['second']);
   });
 
-  it('opening a design that vanished from storage says so', () => {
-    const r = openStoredDesign(store, 'd-missing');
+  it('opening a design that vanished from storage says so', async () => {
+    const r = await openStoredDesign(store, 'd-missing', storage);
     expect(r.ok).toBe(false);
     expect(store.getState().design.name).toBe('second');
   });

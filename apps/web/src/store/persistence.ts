@@ -1,169 +1,85 @@
 /**
- * Named designs survive reloads: an index (versioned) and one localStorage key per design, so
- * an edit rewrites only the open design. Version 1 kept a single design under one key; it is
- * migrated into a named design on first read, never dropped.
+ * Named designs survive reloads: kept in IndexedDB (idbDesignStorage.ts; localStorage where a browser
+ * refuses it), a body per design and an index beside them, so an edit rewrites only the open design
+ * and My designs lists them without reading their bodies (a design's body is read when it opens).
  */
-import { parseDesign, type Design } from '@retry-studio/topology-core/model';
-import { newDesignId } from './designId';
+import type { Design } from '@retry-studio/topology-core/model';
+import { withDesign, withoutDesign, type DesignIndex, type DesignStorage } from './designIndex';
+import { idbDesignStorage } from './idbDesignStorage';
+import { localDesignStorage } from './localDesignStorage';
 import type { AppStore } from './store';
 
-export const STORAGE_VERSION = 2;
-/** version 1: the one design, as JSON */
-export const LEGACY_KEY = 'retry-studio.design.v1';
-export const INDEX_KEY = 'retry-studio.designs';
-export const designKey = (id: string) => `retry-studio.designs.${id}`;
+export type { DesignEntry, DesignIndex, DesignStorage } from './designIndex';
 
-export interface DesignEntry {
-  id: string;
-  name: string;
-  /** ms since the epoch of the last change to the design's content */
-  updatedAt: number;
-  /** an untouched template or blank canvas: dropped when something replaces it */
-  pristine?: boolean;
-}
-
-export interface DesignIndex {
-  version: typeof STORAGE_VERSION;
-  /** the design open when the page was left */
-  currentId: string | null;
-  designs: DesignEntry[];
-}
-
-type Storage = Pick<globalThis.Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>;
-
-const emptyIndex = (): DesignIndex => ({ version: STORAGE_VERSION, currentId: null, designs: [] });
-
-/** Reads the index, migrating a version-1 single design into it (the old key goes only once the new ones are written). */
-export function readIndex(storage: Storage = localStorage): DesignIndex {
-  const raw = safeGet(storage, INDEX_KEY);
-  if (raw) {
-    const index = parseIndex(raw);
-    if (index) return index;
-  }
-  const index = raw ? recoverIndex(storage) : emptyIndex();
-  const legacy = safeGet(storage, LEGACY_KEY);
-  const design = legacy ? parseStoredDesign(legacy) : null;
-  if (!design) return index;
-  const id = newDesignId();
-  index.designs.push({ id, name: design.name, updatedAt: Date.now() });
-  index.currentId = id;
-  if (safeSet(storage, designKey(id), JSON.stringify(design)) && safeSet(storage, INDEX_KEY, JSON.stringify(index)))
-    storage.removeItem(LEGACY_KEY);
-  return index;
-}
-
-/** An unreadable index: the designs are still there under their own keys, list them again. */
-function recoverIndex(storage: Storage): DesignIndex {
-  const index = emptyIndex();
-  const prefix = designKey('');
-  for (let i = 0; i < storage.length; i++) {
-    const key = storage.key(i);
-    if (!key?.startsWith(prefix)) continue;
-    const id = key.slice(prefix.length);
-    const design = readDesign(id, storage);
-    if (design) index.designs.push({ id, name: design.name, updatedAt: 0 });
-  }
-  return index;
-}
-
-function parseIndex(raw: string): DesignIndex | null {
+/** IndexedDB, else localStorage (a browser or mode that refuses IndexedDB) */
+export async function openDesignStorage(): Promise<DesignStorage> {
   try {
-    const v = JSON.parse(raw) as Partial<DesignIndex>;
-    if (v.version !== STORAGE_VERSION || !Array.isArray(v.designs)) return null;
-    const designs = v.designs.filter(
-      (e): e is DesignEntry => !!e && typeof e.id === 'string' && typeof e.name === 'string',
-    );
-    return { version: STORAGE_VERSION, currentId: typeof v.currentId === 'string' ? v.currentId : null, designs };
+    if (typeof indexedDB === 'undefined') throw new Error('no IndexedDB');
+    return await idbDesignStorage();
   } catch {
-    return null;
+    return localDesignStorage();
   }
 }
 
-/** A stored design, through the core's parser; an invalid work in progress is kept as it is (the inspector says what is wrong). */
-function parseStoredDesign(raw: string): Design | null {
-  try {
-    const json: unknown = JSON.parse(raw);
-    if (!json || typeof json !== 'object') return null;
-    const r = parseDesign(json);
-    return r.ok ? r.design : (json as Design);
-  } catch {
-    return null;
-  }
+let kept: DesignStorage | null = null;
+let writes: Promise<void> = Promise.resolve();
+
+/** resolves once the writes persist() has been asked for so far are done (read a stored design after them) */
+export const writesSettled = (): Promise<void> => writes;
+
+/** the storage persist() keeps the designs in (My designs reads and changes it) */
+export function keptDesigns(): DesignStorage {
+  if (!kept) throw new Error('the designs are not open yet (persist() first)');
+  return kept;
 }
 
-export function readDesign(id: string, storage: Storage = localStorage): Design | null {
-  const raw = safeGet(storage, designKey(id));
-  return raw ? parseStoredDesign(raw) : null;
-}
-
-export function writeIndex(index: DesignIndex, storage: Storage = localStorage): boolean {
-  return safeSet(storage, INDEX_KEY, JSON.stringify(index));
-}
-
-/** Writes a design and its index entry (created when missing). */
-export function writeDesign(
-  index: DesignIndex,
-  id: string,
-  design: Design,
-  opts: { pristine?: boolean; touched?: boolean } = {},
-  storage: Storage = localStorage,
-): DesignIndex {
-  if (!safeSet(storage, designKey(id), JSON.stringify(design))) return index;
-  const old = index.designs.find((e) => e.id === id);
-  const entry: DesignEntry = {
-    id,
-    name: design.name,
-    updatedAt: !old || opts.touched ? Date.now() : old.updatedAt,
-    ...(opts.pristine ? { pristine: true } : {}),
-  };
-  const next = {
-    ...index,
-    designs: old ? index.designs.map((e) => (e.id === id ? entry : e)) : [entry, ...index.designs],
-  };
-  writeIndex(next, storage);
-  return next;
-}
-
-export function removeDesign(index: DesignIndex, id: string, storage: Storage = localStorage): DesignIndex {
-  storage.removeItem(designKey(id));
-  const next = {
-    ...index,
-    designs: index.designs.filter((e) => e.id !== id),
-    currentId: index.currentId === id ? null : index.currentId,
-  };
-  writeIndex(next, storage);
-  return next;
-}
-
-function safeGet(storage: Storage, key: string): string | null {
-  try {
-    return storage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function safeSet(storage: Storage, key: string, value: string): boolean {
-  try {
-    storage.setItem(key, value);
-    return true;
-  } catch {
-    return false; // storage full or disabled: the design stays in memory
-  }
-}
+/** the list last shown in My designs (stored, or as the writes on their way will leave it) */
+let published: DesignIndex | null = null;
 
 /** Mirrors the stored index into the store (`designs`, newest first) for the designs menu. */
 export function publishIndex(store: AppStore, index: DesignIndex): void {
+  published = index;
   store.setState({ designs: [...index.designs].sort((a, b) => b.updatedAt - a.updatedAt) });
 }
 
+export interface Persisting {
+  /** writes what is pending now, and stops */
+  stop(): Promise<void>;
+  /** resolves once every write asked for so far is done (tests, the designs menu) */
+  settled(): Promise<void>;
+}
+
 /**
- * Keeps storage in step with the store: the open design is written (debounced) under its id;
- * switching designs writes at once, and drops the design left when it was an untouched template.
- * The index is read fresh for every write: the designs menu changes it too.
+ * Keeps storage in step with the store: the open design is written (debounced) under its id; switching
+ * designs writes both, and drops the design left when it was an untouched template. Writes run one after
+ * another, each a task of its own after the change that asked for it (an import's first frame is drawn first).
  */
-export function persist(store: AppStore, storage: Storage = localStorage): () => void {
-  publishIndex(store, readIndex(storage));
+export function persist(store: AppStore, storage: DesignStorage): Persisting {
+  kept = storage;
+  let chain: Promise<void> = Promise.resolve();
+  /** writes asked for and not done yet: My designs shows what they will leave meanwhile */
+  let inFlight = 0;
+  published = null;
+  /** the list as it will be once the writes are done, shown at once (two vhosts opened together are both listed) */
+  const expect = (change: (i: DesignIndex) => DesignIndex) => {
+    if (published) publishIndex(store, change(published));
+  };
+  const enqueue = (f: () => Promise<DesignIndex>) => {
+    inFlight++;
+    chain = chain
+      .then(() => new Promise<void>((r) => setTimeout(r, 0)))
+      .then(f)
+      .then(
+        (index) => {
+          // the stored list once nothing else is on its way (it may hold another tab's changes too)
+          if (inFlight === 1) publishIndex(store, index);
+        },
+        () => undefined,
+      )
+      .finally(() => inFlight--);
+    writes = chain;
+  };
+  enqueue(() => storage.readIndex());
   let pending: { docId: string; design: Design; pristine: boolean } | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const flush = () => {
@@ -172,32 +88,32 @@ export function persist(store: AppStore, storage: Storage = localStorage): () =>
     if (!pending) return;
     const p = pending;
     pending = null;
-    publishIndex(
-      store,
-      writeDesign(readIndex(storage), p.docId, p.design, { pristine: p.pristine, touched: true }, storage),
-    );
+    enqueue(() => storage.saveDesign(p.docId, p.design, { pristine: p.pristine, touched: true }));
   };
   const unsubscribe = store.subscribe((s, prev) => {
     if (s.docId !== prev.docId) {
       flush();
-      let index = readIndex(storage);
-      if (prev.docPristine) index = removeDesign(index, prev.docId, storage);
-      publishIndex(
-        store,
-        writeDesign({ ...index, currentId: s.docId }, s.docId, s.design, { pristine: s.docPristine }, storage),
-      );
+      const { docId, design, docPristine } = s;
+      expect((i) => withDesign(prev.docPristine ? withoutDesign(i, prev.docId) : i, docId, design, { current: true }));
+      if (prev.docPristine) enqueue(() => storage.removeDesign(prev.docId));
+      enqueue(() => storage.saveDesign(docId, design, { pristine: docPristine, current: true }));
       return;
     }
     if (s.design === prev.design && s.docPristine === prev.docPristine) return;
+    if (s.design.name !== prev.design.name) expect((i) => withDesign(i, s.docId, s.design, { touched: true }));
     pending = { docId: s.docId, design: s.design, pristine: s.docPristine };
     if (timer) clearTimeout(timer);
     timer = setTimeout(flush, 250);
   });
   const onHide = () => flush();
   if (typeof window !== 'undefined') window.addEventListener('pagehide', onHide);
-  return () => {
-    flush();
-    unsubscribe();
-    if (typeof window !== 'undefined') window.removeEventListener('pagehide', onHide);
+  return {
+    async stop() {
+      flush();
+      unsubscribe();
+      if (typeof window !== 'undefined') window.removeEventListener('pagehide', onHide);
+      await chain;
+    },
+    settled: () => chain,
   };
 }

@@ -4,6 +4,7 @@ export * from './brokerSnapshot.js';
 export * from './importTypes.js';
 export * from './namePrefix.js';
 export * from './layoutByPrefix.js';
+export * from './nodeGroups.js';
 export * from './scaffoldImport.js';
 export * from './deadLetter.js';
 export * from './browseEffect.js';

@@ -8,6 +8,7 @@ import type { Design, NodePosition } from '../model/design.js';
 import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId, type NodeId } from '../model/nodeIds.js';
 import { namePrefix } from './namePrefix.js';
 import { queueEffectiveSettings } from '../model/effectiveSettings.js';
+import { clusterNodes } from './nodeGroups.js';
 
 export const LAYOUT_COLUMN_W = 240;
 export const LAYOUT_ROW_H = 100;
@@ -42,84 +43,109 @@ export function groupNodesByPrefix(design: Pick<Design, 'topology' | 'consumers'
     .map(([key, c]) => ({ key, nodes: c.flat(), queues: (c[2] as NodeId[]).length }));
 }
 
+/** blocks in shelves no wider than `width`: each block's top-left and the whole's size */
+function pack(blocks: readonly { w: number; h: number }[], width: number) {
+  const at: { x: number; y: number }[] = [];
+  let x = 0,
+    y = 0,
+    shelfH = 0,
+    w = 0;
+  for (const b of blocks) {
+    if (x > 0 && x + b.w > width) {
+      y += shelfH;
+      x = 0;
+      shelfH = 0;
+    }
+    at.push({ x, y });
+    x += b.w;
+    w = Math.max(w, x);
+    shelfH = Math.max(shelfH, b.h);
+  }
+  return { at, w, h: y + shelfH };
+}
+
+/** a shelf width that packs these blocks near `aspect` (never narrower than the widest) */
+const shelfWidth = (blocks: readonly { w: number; h: number }[], aspect: number) =>
+  Math.max(Math.sqrt(blocks.reduce((s, b) => s + b.w * b.h, 0) * aspect), ...blocks.map((b) => b.w));
+
+/** a cluster's leaves packed near this shape: a block the overview frames and labels */
+const CLUSTER_ASPECT = 1.6;
+const CLUSTER_GAP = 160;
+
+const kindCol = (id: string): number =>
+  id.startsWith('publisher:') ? 0 : id.startsWith('exchange:') ? 1 : id.startsWith('queue:') ? 2 : 3;
+
 /**
  * `aspect`: the width/height the whole layout aims at (the canvas it opens in; about 2 on a laptop's designer).
- * Each block's kind columns wrap at the same number of rows, chosen among a few so the packed blocks come
- * closest to that shape: one column of 2,500 queues per team made a 1,000-queue file a strip 40 times taller
- * than wide, fitted at a zoom no name or group label could be read at.
+ * Nodes are placed by leaf group (nodeGroups.ts: a block with one column per kind), leaves packed into their
+ * cluster's block, clusters packed in shelves. Each leaf's kind columns wrap at the same number of rows,
+ * chosen among a few so the whole comes closest to that shape: one column of 2,500 queues per team made a
+ * 1,000-queue file a strip 40 times taller than wide, fitted at a zoom no name or group label could be read at.
  */
 export function layoutByPrefix(
   design: Pick<Design, 'topology' | 'consumers' | 'publishers'>,
   opts: { readonly aspect?: number } = {},
 ): PrefixLayout {
-  const groups = groupNodesByPrefix(design);
+  const clusters = clusterNodes(design);
   const aspect = opts.aspect && opts.aspect > 0 ? opts.aspect : 2;
-  const kindCol = (id: string): number =>
-    id.startsWith('publisher:') ? 0 : id.startsWith('exchange:') ? 1 : id.startsWith('queue:') ? 2 : 3;
-  const counts = groups.map((g) => {
-    const c = [0, 0, 0, 0];
-    for (const id of g.nodes) c[kindCol(id)]!++;
-    return c;
-  });
-  const tallest = Math.max(1, ...counts.flat());
-  /** a block's size with its columns wrapped at `rows` */
+  const counts = clusters.map((c) =>
+    c.leaves.map((l) => {
+      const n = [0, 0, 0, 0];
+      for (const id of l.nodes) n[kindCol(id)]!++;
+      return n;
+    }),
+  );
+  const tallest = Math.max(1, ...counts.flat(2));
+  /** a leaf's block with its columns wrapped at `rows` */
   const blockOf = (c: number[], rows: number) => ({
     cols: c.map((n) => Math.ceil(n / rows)),
     w: c.reduce((s, n) => s + Math.ceil(n / rows), 0) * LAYOUT_COLUMN_W + BLOCK_GAP,
     h: Math.max(...c.map((n) => Math.min(n, rows))) * LAYOUT_ROW_H + BLOCK_GAP,
   });
-  /** blocks in shelves no wider than `width`: each block's top-left and the whole's size */
-  const pack = (blocks: { w: number; h: number }[], width: number) => {
-    const at: { x: number; y: number }[] = [];
-    let x = 0,
-      y = 0,
-      shelfH = 0,
-      w = 0;
-    for (const b of blocks) {
-      if (x > 0 && x + b.w > width) {
-        y += shelfH;
-        x = 0;
-        shelfH = 0;
-      }
-      at.push({ x, y });
-      x += b.w;
-      w = Math.max(w, x);
-      shelfH = Math.max(shelfH, b.h);
-    }
-    return { at, w, h: y + shelfH };
+  const arrange = (rows: number) => {
+    const leaves = counts.map((cs) => cs.map((c) => blockOf(c, rows)));
+    const inner = leaves.map((ls) => pack(ls, shelfWidth(ls, CLUSTER_ASPECT)));
+    const outer = pack(
+      inner.map((p) => ({ w: p.w + CLUSTER_GAP, h: p.h + CLUSTER_GAP })),
+      shelfWidth(
+        inner.map((p) => ({ w: p.w + CLUSTER_GAP, h: p.h + CLUSTER_GAP })),
+        aspect,
+      ),
+    );
+    const area = leaves.flat().reduce((s, b) => s + b.w * b.h, 0);
+    // off the aimed shape, and room wasted around the blocks (both as ratios)
+    const score = Math.abs(Math.log(outer.w / outer.h / aspect)) + Math.log((outer.w * outer.h) / area);
+    return { rows, leaves, inner, outer, score };
   };
-  let best:
-    { rows: number; blocks: ReturnType<typeof blockOf>[]; at: { x: number; y: number }[]; score: number } | undefined;
+  let best: ReturnType<typeof arrange> | undefined;
   const tried = new Set<number>();
   for (let r = tallest; ; r = Math.min(r - 1, Math.ceil(r / 1.5))) {
     if (!tried.has(r)) {
       tried.add(r);
-      const blocks = counts.map((c) => blockOf(c, r));
-      const area = blocks.reduce((s, b) => s + b.w * b.h, 0);
-      const width = Math.max(Math.sqrt(area * aspect), ...blocks.map((b) => b.w));
-      const p = pack(blocks, width);
-      // off the aimed shape, and room wasted around the blocks (both as ratios)
-      const score = Math.abs(Math.log(p.w / p.h / aspect)) + Math.log((p.w * p.h) / area);
-      if (!best || score < best.score - 1e-9) best = { rows: r, blocks, at: p.at, score };
+      const a = arrange(r);
+      if (!best || a.score < best.score - 1e-9) best = a;
     }
     if (r === 1) break;
   }
   const positions: Record<string, NodePosition> = {};
-  groups.forEach((g, i) => {
-    const { cols } = best!.blocks[i]!;
-    const { x, y } = best!.at[i]!;
-    const seen = [0, 0, 0, 0];
-    for (const id of g.nodes) {
-      const k = kindCol(id);
-      const j = seen[k]!++;
-      const colBefore = cols.slice(0, k).reduce((s, n) => s + n, 0);
-      positions[id] = {
-        x: x + (colBefore + Math.floor(j / best!.rows)) * LAYOUT_COLUMN_W,
-        y: y + (j % best!.rows) * LAYOUT_ROW_H,
-      };
-    }
+  clusters.forEach((c, ci) => {
+    const cAt = best!.outer.at[ci]!;
+    c.leaves.forEach((l, li) => {
+      const { cols } = best!.leaves[ci]![li]!;
+      const lAt = best!.inner[ci]!.at[li]!;
+      const seen = [0, 0, 0, 0];
+      for (const id of l.nodes) {
+        const k = kindCol(id);
+        const j = seen[k]!++;
+        const colBefore = cols.slice(0, k).reduce((s, n) => s + n, 0);
+        positions[id] = {
+          x: cAt.x + lAt.x + (colBefore + Math.floor(j / best!.rows)) * LAYOUT_COLUMN_W,
+          y: cAt.y + lAt.y + (j % best!.rows) * LAYOUT_ROW_H,
+        };
+      }
+    });
   });
-  return { positions, groups };
+  return { positions, groups: groupNodesByPrefix(design) };
 }
 
 /** A design too large to draw at once, cut to one name-prefix group (its objects, and what they bind to or dead-letter into). */
