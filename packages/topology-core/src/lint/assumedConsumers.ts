@@ -58,6 +58,7 @@ function deadLetterHop(
   args: ReadonlyMap<string, Record<string, AmqpValue>>,
 ): Map<string, Set<string>> {
   const types = new Map<string, string>(topology.exchanges.map((x) => [x.name, x.type]));
+  const toQueues = queueBindingsBySource(topology);
   const out = new Map<string, Set<string>>();
   for (const [q, a] of args) {
     const dlx = a['x-dead-letter-exchange'];
@@ -67,8 +68,7 @@ function deadLetterHop(
     if (dlx === '') {
       if (typeof dlrk === 'string') to.add(dlrk);
     } else
-      for (const b of topology.bindings) {
-        if (b.source !== dlx || b.destination_type !== 'queue') continue;
+      for (const b of toQueues.get(dlx) ?? []) {
         const type = types.get(dlx) ?? builtinExchangeType(dlx);
         if (typeof dlrk === 'string' && type === 'direct' && b.routing_key !== dlrk) continue;
         if (typeof dlrk === 'string' && type === 'topic' && !topicMatches(b.routing_key, dlrk)) continue;
@@ -79,7 +79,29 @@ function deadLetterHop(
   return out;
 }
 
+/** The bindings to queues, by source exchange (one pass over the bindings, not one per dead-letter exchange). */
+function queueBindingsBySource(topology: Topology): Map<string, BindingDef[]> {
+  const out = new Map<string, BindingDef[]>();
+  for (const b of topology.bindings) {
+    if (b.destination_type !== 'queue') continue;
+    const list = out.get(b.source);
+    if (list) list.push(b);
+    else out.set(b.source, [b]);
+  }
+  return out;
+}
+
+/** Without live consumer counts the answer depends on the topology alone: several rules ask it of one file. */
+const lastAnswers = new WeakMap<Topology, AssumedConsumers>();
+
 export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): AssumedConsumers {
+  if (opts.liveConsumers) return assume(topology, opts);
+  let r = lastAnswers.get(topology);
+  if (!r) lastAnswers.set(topology, (r = assume(topology, opts)));
+  return r;
+}
+
+function assume(topology: Topology, opts: AssumeOptions): AssumedConsumers {
   const live = (q: string): boolean => (opts.liveConsumers?.get(q) ?? 0) > 0;
   const dlxOf = new Map<string, string>();
   const args = new Map<string, Record<string, AmqpValue>>();

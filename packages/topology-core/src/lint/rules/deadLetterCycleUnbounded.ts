@@ -119,11 +119,16 @@ export const deadLetterCycleUnbounded: LintRule = {
     };
     const out: LintFinding[] = [];
     const names = ctx.design.topology.queues.map((q) => q.name);
+    // the same for every loop of the file: worked out once, when the first loop is found
+    let exits: string[] | undefined;
+    const order = new Map(names.map((n, i) => [n, i]));
     for (const comp of components(names, cachedNext)) {
       const within = new Set(comp);
       const self = comp.length === 1 && cachedNext(comp[0]!).includes(comp[0]!);
       if (comp.length < 2 && !self) continue;
-      const work = names.filter((n) => within.has(n) && roles[n] === 'work');
+      // the loop's queues in file order (a component is small: sort it, never scan every queue per loop)
+      const members = [...within].sort((a, b) => order.get(a)! - order.get(b)!);
+      const work = members.filter((n) => roles[n] === 'work');
       if (work.length === 0) continue; // TTL / max-length only: automatic-cycle-dropped
       const start = work[0]!;
       const cycle = cycleThrough(start, within, cachedNext);
@@ -134,21 +139,19 @@ export const deadLetterCycleUnbounded: LintRule = {
         waits.length > 0
           ? `, about every ${formatDuration(waits.reduce((a, b) => a + b, 0))} (the TTL of ${waiting.join(', ')})`
           : ' at once, back to back';
-      const exits = unusedParkingExits(flow);
+      exits ??= unusedParkingExits(flow);
       const exitText =
         exits.length > 0
           ? ` The parking exchange${exits.length === 1 ? '' : 's'} ${exits.slice(0, 3).join(', ')} ${exits.length === 1 ? 'is' : 'are'} no queue's dead-letter exchange: nothing in the topology leads the loop there, only a consumer that republishes to ${exits.length === 1 ? 'it' : 'them'}.`
           : '';
       const others =
-        comp.length > cycle.length
-          ? ` (${comp.length} queues take part in this loop: ${names.filter((n) => within.has(n)).join(', ')})`
-          : '';
+        comp.length > cycle.length ? ` (${comp.length} queues take part in this loop: ${members.join(', ')})` : '';
       out.push(
         finding(
           'dead-letter-cycle-unbounded',
           'warning',
           `${[...cycle, start].join(' -> ')}: a dead-letter cycle that nothing in the topology bounds${others}. A definitions file has no consumers; assuming ${work.join(', ')} ${work.length === 1 ? 'rejects' : 'reject'} what ${work.length === 1 ? 'its consumer fails' : 'their consumers fail'} on (as import-broker scaffolds), a message that keeps failing goes round for ever${round}: only a consumer that counts x-death (the count for ${start}, reason rejected) and parks the message ends it.${exitText}`,
-          within.size > cycle.length ? names.filter((n) => within.has(n)).map(queueNodeId) : cycle.map(queueNodeId),
+          within.size > cycle.length ? members.map(queueNodeId) : cycle.map(queueNodeId),
           `Make sure the consumer of ${start} reads x-death and parks the message after N rounds (republish it to a parking queue and ack), or bound the loop in the topology (a radlx exchange, or a last hop to a parking queue).`,
         ),
       );
