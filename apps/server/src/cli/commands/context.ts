@@ -98,7 +98,7 @@ export async function loadFile(
   if (isAppConfigFile(file)) return loadAppConfig([{ name: file, text }]);
   const name = path.basename(file).replace(/\.json$/i, '');
   const r = loadDocument(text, { name, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
-  if (!r.ok) throw new CliError(`${file}: invalid ${r.kind ?? 'input'}\n${indent(formatIssues(r.errors))}`);
+  if (!r.ok) throw refusedFile(file, r.kind, r.errors);
   return {
     kind: r.kind,
     design: r.design,
@@ -121,8 +121,17 @@ export async function loadFileVhosts(
   if (isAppConfigFile(file)) return [loadAppConfig([{ name: file, text }])];
   // the browser's Open / Import reads files through the same core function
   const r = readDocumentFile(text, { fileName: file, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
-  if (!r.ok) throw new CliError(`${file}: invalid ${r.kind ?? 'input'}\n${indent(formatIssues(r.errors))}`);
+  if (!r.ok) throw refusedFile(file, r.kind, r.errors);
   return [...r.docs];
+}
+
+/**
+ * A file that cannot be read as asked: its content is the bad news (exit 1, each field named),
+ * unless what was asked is wrong (a --vhost the file does not hold: exit 2; cli/exitCodes.ts).
+ */
+function refusedFile(file: string, kind: string | undefined, errors: readonly ValidationIssue[]): CliError {
+  const text = `${file}: invalid ${kind ?? 'input'}\n${indent(formatIssues(errors))}`;
+  return new CliError(text, errors.every((e) => e.code === 'vhost-missing') ? 2 : 1);
 }
 
 /** `vhost "x": ` before a line about one vhost of several; nothing when there is one. */

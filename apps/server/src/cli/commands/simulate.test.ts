@@ -94,7 +94,8 @@ const worker = ['--publish', 'app:job', '--consumer', 'work=worker'];
 describe('pnpm cli simulate: outcomes and bounded output', () => {
   it('one message of a TTL loop: repetition summarised, about 1 KB instead of 1.3 MB', async () => {
     const r = await cli('simulate', 'loop.json', ...worker);
-    expect(r.code).toBe(0);
+    // a retry that never ends is bad news (cli/exitCodes.ts)
+    expect(r.code).toBe(1);
     expect(r.out).toContain('delays:           5 s × 17,280');
     expect(r.out).toContain('msg-1: (work -> work.wait) × 17,281');
     expect(r.out).toMatch(/ends: still moving when the 24 h horizon ended: attempt [0-9,]+, cycling/);
@@ -135,7 +136,7 @@ describe('pnpm cli simulate: outcomes and bounded output', () => {
 
   it('a definitions file with policies and no queue says so, not that publishers or consumers are missing', async () => {
     const r = await cli('simulate', 'policies-only.json');
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.err).toContain(
       'the definitions declare no queue (they hold 2 policies and 0 exchange(s): policies for queues the applications declare)',
     );

@@ -18,6 +18,7 @@ import { foldRuns, formatRuns } from '@retry-studio/topology-core/text';
 import { flag, intValue, parseArgs, value } from './args.js';
 import { CliError, loadFileVhosts, type CliIo, type LoadedFile } from './context.js';
 import { withAssumedActors } from './assumedActors.js';
+import { answered } from '../exitCodes.js';
 
 export const SIMULATE_USAGE =
   'simulate FILE [--fail-first K | --always | --poison] [--messages N] [--json] [--seed S] [--publish EXCHANGE:ROUTING_KEY ...] [--consumer QUEUE=ack|reject|requeue|worker ...]';
@@ -68,7 +69,8 @@ export function withAdHocActors(design: Design, a: ReturnType<typeof parseArgs>)
     consumers: [...design.consumers, ...cons],
   };
   const v = validateDesign(next);
-  if (!v.ok) throw new CliError(`--publish/--consumer: ${v.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
+  if (!v.ok)
+    throw new CliError(`--publish/--consumer: ${v.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, 2);
   return next;
 }
 
@@ -125,6 +127,7 @@ export async function simulateCommand(argv: readonly string[], io: CliIo): Promi
   if (ran === 0)
     throw new CliError(
       `${file}: nothing to simulate in any of its ${all.length} vhosts (${all.map((d) => JSON.stringify(d.vhost)).join(', ')}): a definitions file has no publishers or consumers. Add them with --publish EXCHANGE:KEY [--consumer QUEUE=worker], or pick a vhost with --vhost`,
+      2,
     );
   return code;
 }
@@ -166,6 +169,7 @@ async function simulateDoc(
   if (doc.design.publishers.length === 0)
     throw new CliError(
       `${file}: ${whyNothingToSimulate(doc)}: nothing to simulate. Add them with --publish EXCHANGE:KEY [--consumer QUEUE=worker], or start from a template (pnpm cli generate ID)`,
+      2,
     );
   const budget = computeBudget(doc.design, failure, { seed, messages: Math.max(1, messages - 1) });
   // every message's path, with the failure model applied to all of them
@@ -178,6 +182,8 @@ async function simulateDoc(
   const { traces } = outcomesOfRun(doc.design, result, model);
   const topology = doc.design.topology;
   const ties = policyTies(topology);
+  // a retry that never ends is bad news (exit 1: cli/exitCodes.ts)
+  const neverEnds = answered(traces.some((t) => t.outcome.kind === 'moving'));
   if (flag(a, 'json')) {
     const { traces: _t, delaysMs, ...summary } = budget;
     void _t;
@@ -201,7 +207,7 @@ async function simulateDoc(
         2,
       ) + '\n',
     );
-    return 0;
+    return neverEnds;
   }
   io.out(formatBudget(budget));
   for (const t of ties)
@@ -229,7 +235,7 @@ async function simulateDoc(
   }
   if (traces.some((t) => t.outcome.kind === 'moving'))
     io.out(`  (simulation cut off after ${formatMs(result.endTime)} of virtual time: some messages never settle)\n`);
-  return 0;
+  return neverEnds;
 }
 
 const HORIZON_MS = 24 * 3600 * 1000;
