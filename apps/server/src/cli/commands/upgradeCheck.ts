@@ -146,7 +146,7 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
       '--from: which broker line the topology runs on now (3.10, 4.x or 4.3; with --url it is read from the broker)',
     );
   if (fromArg && fromArg === to) throw wrongQuestion(`--from and --to are both ${to}: nothing changes`);
-  const failFirst = intValue(a, 'fail-first', 1, 50);
+  intValue(a, 'fail-first', 1, 50); // a bad value is named before anything is read
   if (flag(a, 'trace') && value(a, 'verify-on') === undefined)
     throw wrongQuestion('--trace: traces run on the --verify-on broker; give --verify-on AMQP_URL');
   // the target broker is checked before anything is read or declared
