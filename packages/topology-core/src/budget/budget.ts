@@ -13,12 +13,17 @@ import type { BrokerOps, MessageTrace } from '../sim/messageTrace.js';
 import { outcomesOfRun } from '../sim/runOutcomes.js';
 import type { MessageOutcome } from '../sim/messageOutcome.js';
 import { describeOutcome } from '../sim/outcomeText.js';
+import { BASE_HORIZON_MS, retryHorizon } from '../sim/retryHorizon.js';
+import { isMoving } from '../sim/messageOutcome.js';
 import { joinCollapsed } from '../text/collapseRepeats.js';
 import { formatMs } from '../text/formatDuration.js';
 import type { NodeLoss } from '../sim/nodeLoss.js';
 
-/** how far in virtual time the budget follows a message (simulate and the upgrade check use it too) */
-export const BUDGET_HORIZON_MS = 24 * 3600 * 1000;
+/**
+ * The shortest horizon a budget follows a message for (virtual ms); a design whose TTL chains are
+ * longer gets a longer one (sim/retryHorizon.ts: computeBudget, simulate and the upgrade check read it)
+ */
+export const BUDGET_HORIZON_MS = BASE_HORIZON_MS;
 
 export type BudgetFailure =
   | { readonly kind: 'failFirst'; readonly n: number }
@@ -76,7 +81,7 @@ export interface BudgetOptions {
   readonly workConsumers?: readonly string[];
   /** healthy messages published alongside a poison message (default 4) */
   readonly messages?: number;
-  /** cut-off for strategies that never give up (default 1 day of virtual time) */
+  /** cut-off for strategies that never give up (default the design's horizon: sim/retryHorizon.ts) */
   readonly maxTimeMs?: number;
   /** cut-off in simulator events, for strategies that loop without time passing (default the simulator's) */
   readonly maxEvents?: number;
@@ -102,7 +107,8 @@ export function computeBudget(design: Design, failure: BudgetFailure, opts: Budg
     failure: failureModel(failure, poisonBody),
     seed: opts.seed ?? 1,
   });
-  const horizonMs = opts.maxTimeMs ?? BUDGET_HORIZON_MS;
+  const horizon = retryHorizon(design);
+  const horizonMs = opts.maxTimeMs ?? horizon.ms;
   const result = simulate({
     ...input,
     maxTimeMs: horizonMs,
@@ -128,7 +134,7 @@ export function computeBudget(design: Design, failure: BudgetFailure, opts: Budg
     timeToFinalMs: failing.endTime - start,
     endsIn: failing.endsIn,
     outcome: failing.outcome,
-    outcomeText: describeOutcome(failing.outcome, { topology: design.topology, horizonMs }),
+    outcomeText: describeOutcome(failing.outcome, { topology: design.topology, horizonMs, horizon }),
     ops: failing.ops,
     objects: {
       exchanges: t.exchanges.length,
@@ -218,7 +224,7 @@ function risksOf(design: Design, tr: MessageTrace): Risk[] {
       why: 'the consumer holds the message unacked and no later multiple settles it: it stays at the consumer, its prefetch slot taken',
     });
   // cut off by the horizon while parked (a TTL with no onward route) is not unbounded: only a message still moving is
-  if (tr.outcome.kind === 'moving')
+  if (isMoving(tr.outcome))
     risks.push({ kind: 'unbounded', why: 'the message never reaches a final outcome: it keeps being retried' });
   if (tr.outcome.kind === 'acked' && tr.outcome.neverEndsFailingAlways)
     risks.push({

@@ -59,4 +59,6 @@ export {
 } from './messageOutcome.js';
 export { describeOutcome, dropText, type OutcomeContext, outcomeTone, parkedFate } from './outcomeText.js';
 export { outcomesOfRun, type RunOutcomes } from './runOutcomes.js';
+export { BASE_HORIZON_MS, MAX_HORIZON_MS, retryHorizon, type RetryHorizon } from './retryHorizon.js';
+export { stronglyConnected } from './stronglyConnected.js';
 export { copiesOf, outcomesOfEvents, type CopiesAt, type EventOutcomeOptions } from './eventOutcomes.js';

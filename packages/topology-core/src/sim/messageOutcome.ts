@@ -34,8 +34,18 @@ export type MessageOutcome =
   | { readonly kind: 'expired'; readonly queue: string }
   /** a limit ended it: the quorum queue's delivery limit, with no dead-letter exchange to go to */
   | { readonly kind: 'limit'; readonly limit: 'delivery-limit'; readonly queue: string }
-  /** still moving when the run stopped at `atMs`: `attempts` so far, in the loop through `cycle` */
-  | { readonly kind: 'moving'; readonly attempts: number; readonly cycle: readonly string[]; readonly atMs: number }
+  /**
+   * still moving when the run stopped at `atMs`: `attempts` so far, in the loop through `cycle`.
+   * `waiting`: the run stopped while it rested, for the first time, in a queue whose TTL moves it
+   * on at `untilMs` (a wait on its way, not a loop: isMoving says it has not been shown to never end)
+   */
+  | {
+      readonly kind: 'moving';
+      readonly attempts: number;
+      readonly cycle: readonly string[];
+      readonly atMs: number;
+      readonly waiting?: { readonly queue: string; readonly untilMs: number };
+    }
   /** delivered and held unacked (`hold`) by this consumer: no later `multiple` settled it */
   | { readonly kind: 'held'; readonly consumer: string };
 
@@ -108,9 +118,24 @@ function expiresIn(events: readonly SimEvent[], q: string): boolean {
   return false;
 }
 
+/** Resting, for the first time, in the queue it last entered, until its expiry there moves it on. */
+function firstWait(f: OutcomeFacts): { readonly queue: string; readonly untilMs: number } | undefined {
+  const last = f.events[f.events.length - 1];
+  if (last?.kind !== 'enqueued' || last.expiresAt === undefined || !f.deadLettering?.has(last.queue)) return undefined;
+  if (f.path.filter((q) => q === last.queue).length > 1) return undefined;
+  return { queue: last.queue, untilMs: last.expiresAt };
+}
+
 export function decideOutcome(f: OutcomeFacts): MessageOutcome {
   const last = f.events[f.events.length - 1];
-  const moving: MessageOutcome = { kind: 'moving', attempts: f.attempts, cycle: cycleOf(f.path), atMs: f.endTime };
+  const waiting = f.truncated ? firstWait(f) : undefined;
+  const moving: MessageOutcome = {
+    kind: 'moving',
+    attempts: f.attempts,
+    cycle: cycleOf(f.path),
+    atMs: f.endTime,
+    ...(waiting ? { waiting } : {}),
+  };
   if (f.truncated) {
     // waiting where a consumer or a TTL moves it on, or between queues (delivered, republished, held by an exchange)
     if (f.inQueues.some((q) => f.activeQueues?.has(q) || (f.deadLettering?.has(q) && expiresIn(f.events, q))))
@@ -138,8 +163,11 @@ export function decideOutcome(f: OutcomeFacts): MessageOutcome {
   return { kind: 'acked', consumer: acker && 'consumer' in acker ? acker.consumer : '', attempt: f.attempts };
 }
 
-/** Whether the message came to no end within the run (the retry, as far as the run shows, never ends). */
-export const isMoving = (o: MessageOutcome): boolean => o.kind === 'moving';
+/**
+ * Whether the message came to no end within the run and the run shows it never will: still moving,
+ * and not merely waiting out a TTL on its way (a wait cut off by the run is not a loop).
+ */
+export const isMoving = (o: MessageOutcome): boolean => o.kind === 'moving' && o.waiting === undefined;
 
 /** The outcome as a template's documented ending (what the templates promise and their tests compare). */
 export function endingOf(o: MessageOutcome): Ending {

@@ -8,7 +8,8 @@ import type { BrokerProfileId, Design } from '../model/design.js';
 import type { ConsumerAction } from '../model/consumer.js';
 import { queueNodeId } from '../model/nodeIds.js';
 import { queueTypeOf } from '../model/arguments.js';
-import { BUDGET_HORIZON_MS, computeBudget, formatMs, type BudgetFailure, type RetryBudget } from '../budget/budget.js';
+import { computeBudget, formatMs, type BudgetFailure, type RetryBudget } from '../budget/budget.js';
+import { isMoving } from '../sim/messageOutcome.js';
 import { collapseRepeats } from '../text/collapseRepeats.js';
 import { joinCollapsed } from '../text/collapseRepeats.js';
 import { queueConfig } from '../sim/queueConfig.js';
@@ -43,7 +44,7 @@ function summarise(b: RetryBudget): FateSummary {
     outcome: b.outcome,
     endsIn: b.outcomeText,
     path: collapseRepeats(t?.path ?? []).map((r) => r.value),
-    unbounded: b.outcome.kind === 'moving',
+    unbounded: isMoving(b.outcome),
   };
 }
 
@@ -147,9 +148,9 @@ function budgetsFor(
   failure: BudgetFailure,
   opts: Pick<BehaviourOptions, 'maxTimeMs' | 'maxEvents'>,
 ): RetryBudget {
-  // the budget's horizon: a retry that parks after 40 min is parked here too, not "still moving" at 10 min
+  // the budget's horizon (the design's: sim/retryHorizon.ts): a retry that parks after 40 min is parked here too
   return computeBudget({ ...design, profile }, failure, {
-    maxTimeMs: opts.maxTimeMs ?? BUDGET_HORIZON_MS,
+    ...(opts.maxTimeMs !== undefined ? { maxTimeMs: opts.maxTimeMs } : {}),
     maxEvents: opts.maxEvents ?? 20_000,
     messages: 2,
   });

@@ -5,6 +5,7 @@ import { CliError, loadFileVhosts, type CliIo } from './context.js';
 import { failureFromArgs } from './simulate.js';
 import { withAssumedActors } from './assumedActors.js';
 import { answered } from '../exitCodes.js';
+import { isMoving } from '@retry-studio/topology-core/sim';
 
 export const COMPARE_USAGE =
   'compare ID|FILE ... [--fail-first K | --always | --poison] [--json]   strategies side by side (default: every stock 3.10 template)';
@@ -57,5 +58,5 @@ export async function compareCommand(argv: readonly string[], io: CliIo): Promis
     );
   else io.out(formatComparison(rows) + '\n');
   // a strategy whose failing message never ends is bad news (cli/exitCodes.ts)
-  return answered(rows.some((r) => r.outcome.kind === 'moving'));
+  return answered(rows.some((r) => isMoving(r.outcome)));
 }

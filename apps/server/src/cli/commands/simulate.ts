@@ -10,9 +10,12 @@ import {
 import {
   describeOutcome,
   designToSimulation,
+  isMoving,
   outcomesOfRun,
+  retryHorizon,
   simulate,
   type MessageTrace,
+  type OutcomeContext,
 } from '@retry-studio/topology-core/sim';
 import { foldRuns, formatRuns } from '@retry-studio/topology-core/text';
 import { flag, intValue, parseArgs, value } from './args.js';
@@ -174,16 +177,19 @@ async function simulateDoc(
   const budget = computeBudget(doc.design, failure, { seed, messages: Math.max(1, messages - 1) });
   // every message's path, with the failure model applied to all of them
   const model = failure.kind === 'poison' ? { kind: 'poison' as const, bodies: [budget.traces[0]!.body] } : failure;
+  // the design's horizon: its longest TTL chain and a day (sim/retryHorizon.ts), as the budget's run
+  const horizon = retryHorizon(doc.design);
   const result = simulate({
     ...designToSimulation(doc.design, { messages, failure: model, seed }),
-    maxTimeMs: HORIZON_MS,
+    maxTimeMs: horizon.ms,
   });
   // each message's outcome, read the one way every place reads it
   const { traces } = outcomesOfRun(doc.design, result, model);
   const topology = doc.design.topology;
+  const said: OutcomeContext = { topology, horizon };
   const ties = policyTies(topology);
-  // a retry that never ends is bad news (exit 1: cli/exitCodes.ts)
-  const neverEnds = answered(traces.some((t) => t.outcome.kind === 'moving'));
+  // a retry that never ends is bad news (exit 1: cli/exitCodes.ts); a message waiting out a TTL is not
+  const neverEnds = answered(traces.some((t) => isMoving(t.outcome)));
   if (flag(a, 'json')) {
     const { traces: _t, delaysMs, ...summary } = budget;
     void _t;
@@ -199,9 +205,10 @@ async function simulateDoc(
             assumed: t.assumed,
             pinned: t.pinned,
           })),
-          messages: traces.map((t) => jsonTrace(t, topology)),
+          messages: traces.map((t) => jsonTrace(t, said)),
           truncated: result.truncated,
           endTimeMs: result.endTime,
+          horizon: { ms: horizon.ms, chainMs: horizon.chainMs, chain: horizon.chain, cut: horizon.cut },
         },
         null,
         2,
@@ -217,7 +224,7 @@ async function simulateDoc(
   // messages with the same story are told once
   const groups = new Map<string, string[]>();
   for (const t of traces) {
-    const story = messageStory(t, topology);
+    const story = messageStory(t, said);
     groups.set(story, [...(groups.get(story) ?? []), t.body]);
   }
   io.out(`\nmessages (${traces.length}):\n`);
@@ -233,11 +240,21 @@ async function simulateDoc(
         : `${bodies.length} messages (${bodies.length > 3 ? `${bodies.slice(0, 3).join(', ')}, ...` : bodies.join(', ')})`;
     io.out(`  ${who}: ${story}\n`);
   }
-  if (traces.some((t) => t.outcome.kind === 'moving'))
-    io.out(`  (simulation cut off after ${formatMs(result.endTime)} of virtual time: some messages never settle)\n`);
+  const stopped = formatMs(result.stoppedAt ?? result.endTime);
+  if (traces.some((t) => isMoving(t.outcome)))
+    io.out(`  (simulation cut off after ${stopped} of virtual time: some messages never settle)\n`);
+  else if (result.truncated)
+    io.out(
+      `  (simulation stopped after ${stopped} of virtual time with messages still waiting out a TTL: waits, not loops)\n`,
+    );
+  if (horizon.ms > HORIZON_MS || horizon.cut)
+    io.out(
+      `  (horizon ${formatMs(horizon.ms)}: the longest TTL chain, ${horizon.chain.join(' -> ')}, takes ${formatMs(horizon.chainMs)}${horizon.cut ? '; the run stops before its end' : ''})\n`,
+    );
   return neverEnds;
 }
 
+/** the shortest horizon (a design's own is longer where its TTL chains are: sim/retryHorizon.ts) */
 const HORIZON_MS = 24 * 3600 * 1000;
 /** journeys printed before "... more" (each is a few lines whatever the loop's length) */
 const MAX_GROUPS = 20;
@@ -260,11 +277,11 @@ function bounded<T>(key: string, items: readonly T[]): Record<string, unknown> {
   };
 }
 
-function jsonTrace(t: MessageTrace, topology: Topology): Record<string, unknown> {
+function jsonTrace(t: MessageTrace, said: OutcomeContext): Record<string, unknown> {
   const { path, attemptTimes, delaysMs, ...rest } = t;
   return {
     ...rest,
-    endsInText: describeOutcome(t.outcome, { topology, horizonMs: HORIZON_MS }),
+    endsInText: describeOutcome(t.outcome, said),
     ...bounded('path', path),
     ...bounded('attemptTimes', attemptTimes),
     ...bounded('delaysMs', delaysMs),
@@ -272,7 +289,7 @@ function jsonTrace(t: MessageTrace, topology: Topology): Record<string, unknown>
 }
 
 /** One message's path, attempts and ending, repetition folded: a few lines however long it looped. */
-function messageStory(t: MessageTrace, topology: Topology): string {
+function messageStory(t: MessageTrace, said: OutcomeContext): string {
   const path = t.path.length ? formatRuns(t.path, ' -> ') : '(never enqueued)';
   const times =
     t.attemptTimes.length === 0
@@ -280,7 +297,7 @@ function messageStory(t: MessageTrace, topology: Topology): string {
       : t.attemptTimes.length <= 10
         ? ` at ${t.attemptTimes.map(formatMs).join(', ')}`
         : ` from ${formatMs(t.attemptTimes[0]!)} to ${formatMs(t.attemptTimes[t.attemptTimes.length - 1]!)}, delays ${formatRuns(t.delaysMs.map(formatMs), ', ')}`;
-  return `${path}\n    attempts ${t.attempts.toLocaleString('en-US')}${times}; ends: ${describeOutcome(t.outcome, { topology, horizonMs: HORIZON_MS })}`;
+  return `${path}\n    attempts ${t.attempts.toLocaleString('en-US')}${times}; ends: ${describeOutcome(t.outcome, said)}`;
 }
 
 export function formatBudget(b: RetryBudget): string {
@@ -292,7 +309,7 @@ export function formatBudget(b: RetryBudget): string {
         : 'one poison message among healthy ones';
   const lines = [
     `retry budget: ${b.label} (${f})`,
-    `  attempts:         ${b.attempts.toLocaleString('en-US')}${b.outcome.kind === 'moving' ? ' (and counting: never settles)' : ''}`,
+    `  attempts:         ${b.attempts.toLocaleString('en-US')}${isMoving(b.outcome) ? ' (and counting: never settles)' : ''}`,
     `  delays:           ${b.delaysMs.length ? formatRuns(b.delaysMs.map(formatMs), ', ') : 'none'}`,
     `  time to outcome:  ${formatMs(b.timeToFinalMs)}`,
     `  ends in:          ${b.outcomeText}`,

@@ -12,54 +12,9 @@ import { assumedConsumers } from '../assumedConsumers.js';
 import { unusedParkingExits } from '../unusedParkingExits.js';
 import { formatDuration } from '../../text/formatDuration.js';
 import { finding } from '../ruleHelpers.js';
+import { stronglyConnected } from '../../sim/stronglyConnected.js';
 import type { Flow } from '../flow.js';
 import type { LintFinding, LintRule } from '../types.js';
-
-/** Strongly connected components (Tarjan, iterative) of the queue graph. */
-function components(nodes: readonly string[], next: (n: string) => readonly string[]): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
-  const out: string[][] = [];
-  let i = 0;
-  for (const root of nodes) {
-    if (index.has(root)) continue;
-    const frames: { n: string; succ: readonly string[]; k: number }[] = [{ n: root, succ: next(root), k: 0 }];
-    index.set(root, i);
-    low.set(root, i++);
-    stack.push(root);
-    onStack.add(root);
-    while (frames.length > 0) {
-      const f = frames[frames.length - 1]!;
-      if (f.k < f.succ.length) {
-        const w = f.succ[f.k++]!;
-        if (!index.has(w)) {
-          index.set(w, i);
-          low.set(w, i++);
-          stack.push(w);
-          onStack.add(w);
-          frames.push({ n: w, succ: next(w), k: 0 });
-        } else if (onStack.has(w)) low.set(f.n, Math.min(low.get(f.n)!, index.get(w)!));
-        continue;
-      }
-      frames.pop();
-      const parent = frames[frames.length - 1];
-      if (parent) low.set(parent.n, Math.min(low.get(parent.n)!, low.get(f.n)!));
-      if (low.get(f.n) === index.get(f.n)) {
-        const comp: string[] = [];
-        let w: string;
-        do {
-          w = stack.pop()!;
-          onStack.delete(w);
-          comp.push(w);
-        } while (w !== f.n);
-        out.push(comp);
-      }
-    }
-  }
-  return out;
-}
 
 /** The shortest cycle from `start` back to itself inside `within`, queues in order. */
 function cycleThrough(start: string, within: ReadonlySet<string>, next: (n: string) => readonly string[]): string[] {
@@ -122,7 +77,7 @@ export const deadLetterCycleUnbounded: LintRule = {
     // the same for every loop of the file: worked out once, when the first loop is found
     let exits: string[] | undefined;
     const order = new Map(names.map((n, i) => [n, i]));
-    for (const comp of components(names, cachedNext)) {
+    for (const comp of stronglyConnected(names, cachedNext)) {
       const within = new Set(comp);
       const self = comp.length === 1 && cachedNext(comp[0]!).includes(comp[0]!);
       if (comp.length < 2 && !self) continue;
