@@ -43,7 +43,9 @@ function deadLetterGraph(topology: Topology): { ttl: Map<string, number>; next: 
       const x = index.exchanges.get(work.pop()!);
       if (!x || seen.has(x.name)) continue;
       seen.add(x.name);
-      for (const b of x.bindings) b.dest.kind === 'queue' ? out.add(b.dest.name) : work.push(b.dest.name);
+      for (const b of x.bindings)
+        if (b.dest.kind === 'queue') out.add(b.dest.name);
+        else work.push(b.dest.name);
       if (x.alternate) work.push(x.alternate);
     }
     reach.set(exchange, (r = [...out]));

@@ -5,7 +5,6 @@ import {
   type ConsumerSpec,
   type Design,
   type PublisherSpec,
-  type Topology,
 } from '@retry-studio/topology-core/model';
 import {
   describeOutcome,
