@@ -6,7 +6,10 @@
  * - a queue with a TTL and a dead-letter route (and no live consumer) is a wait queue: nobody
  *   consumes it, its messages dead-letter when they expire; unless it is in a dead-letter loop with
  *   a queue whose TTL is at least JOB_TIMEOUT_RATIO times shorter: then it is a work queue whose TTL
- *   is a job timeout (8 h beside a 5 s wait), and its worker rejects what it fails on;
+ *   is a job timeout (8 h beside a 5 s wait), and its worker rejects what it fails on; or unless
+ *   clients publish to it and its dead letters only rest (in queues that only dead letters reach,
+ *   with no route of their own): nothing sends them back, so it is no delay before work but a work
+ *   queue whose TTL expires what no consumer took in time (17 service queues with a 24 h TTL and a DLQ);
  * - a queue that only dead letters reach, with no dead-letter route of its own (and no live
  *   consumer), is a parking lot: nobody consumes it, dead letters pile up there; so is one whose
  *   dead-letter route comes from a policy (a `.*` DLX policy covers the DLQ too);
@@ -125,16 +128,23 @@ function assume(topology: Topology, opts: AssumeOptions): AssumedConsumers {
     const dlrk = args.get(q)?.['x-dead-letter-routing-key'];
     if (dlx === '' && typeof dlrk === 'string') fedByDlx.add(dlrk);
   }
-  // a dead-letter exchange only wait queues use is the way back to work, where clients publish too: what it feeds is fed
-  // by bindings; one a work queue dead-letters into as well carries real failures (its queues may park them)
-  const waitDlxs = new Set<string>();
-  for (const [q, dlx] of dlxOf) if (args.get(q)?.['x-message-ttl'] !== undefined) waitDlxs.add(dlx);
-  for (const [q, dlx] of dlxOf) if (args.get(q)?.['x-message-ttl'] === undefined) waitDlxs.delete(dlx);
-  const fedByBinding = new Set<string>();
-  for (const b of topology.bindings)
-    if ((!dlxs.has(b.source) || waitDlxs.has(b.source)) && b.destination_type === 'queue')
-      fedByBinding.add(b.destination);
   const hop = deadLetterHop(topology, args);
+  // fed by clients: bound from an exchange no queue dead-letters into, or bound from nothing and dead-lettered
+  // into by nothing (published by its name through the default exchange)
+  const publisherFed = new Set<string>();
+  const boundAtAll = new Set<string>();
+  for (const b of topology.bindings)
+    if (b.destination_type === 'queue') {
+      boundAtAll.add(b.destination);
+      if (!dlxs.has(b.source)) publisherFed.add(b.destination);
+    }
+  for (const q of topology.queues) if (!boundAtAll.has(q.name) && !fedByDlx.has(q.name)) publisherFed.add(q.name);
+  // a TTL queue clients publish to whose dead letters only rest (in queues with no route of their own that only
+  // dead letters reach): nothing sends them back, its TTL expires what no consumer took in time; a work queue
+  const restsIn = (q: string): readonly string[] | undefined => {
+    const to = [...(hop.get(q) ?? [])];
+    return to.length > 0 && to.every((t) => t !== q && !dlxOf.has(t) && !publisherFed.has(t)) ? to : undefined;
+  };
   const ttlOf = (q: string): number | undefined => {
     const t = args.get(q)?.['x-message-ttl'];
     return typeof t === 'number' ? t : undefined;
@@ -149,6 +159,21 @@ function assume(topology: Topology, opts: AssumeOptions): AssumedConsumers {
     }
     return undefined;
   };
+  const expiringWork = new Map<string, readonly string[]>();
+  for (const [q] of dlxOf) {
+    if (ttlOf(q) === undefined || live(q) || !publisherFed.has(q) || loopPartnerWait(q) !== undefined) continue;
+    const rests = restsIn(q);
+    if (rests) expiringWork.set(q, rests);
+  }
+  // a dead-letter exchange only wait queues use is the way back to work, where clients publish too: what it feeds is fed
+  // by bindings; one a work queue dead-letters into as well carries real failures (its queues may park them)
+  const waitDlxs = new Set<string>();
+  for (const [q, dlx] of dlxOf) if (ttlOf(q) !== undefined && !expiringWork.has(q)) waitDlxs.add(dlx);
+  for (const [q, dlx] of dlxOf) if (ttlOf(q) === undefined || expiringWork.has(q)) waitDlxs.delete(dlx);
+  const fedByBinding = new Set<string>();
+  for (const b of topology.bindings)
+    if ((!dlxs.has(b.source) || waitDlxs.has(b.source)) && b.destination_type === 'queue')
+      fedByBinding.add(b.destination);
 
   const roles: Record<string, QueueRole> = {};
   const reasons: Record<string, string> = {};
@@ -162,6 +187,7 @@ function assume(topology: Topology, opts: AssumeOptions): AssumedConsumers {
       typeof a['x-delayed-retry-type'] === 'string' &&
       a['x-delayed-retry-type'] !== 'disabled';
     const partner = hasDlx && hasTtl && !live(q.name) ? loopPartnerWait(q.name) : undefined;
+    const expiresWork = expiringWork.get(q.name);
     const onlyDeadLetters = fedByDlx.has(q.name) && !fedByBinding.has(q.name) && !live(q.name);
     let role: QueueRole;
     let why: string;
@@ -170,6 +196,11 @@ function assume(topology: Topology, opts: AssumeOptions): AssumedConsumers {
       [role, why] = [
         'work',
         `a dead-letter route and a TTL (${formatDuration(ttlOf(q.name)!)}) far longer than its loop partner ${partner}'s (${formatDuration(ttlOf(partner)!)}): a job timeout on a work queue`,
+      ];
+    else if (expiresWork !== undefined)
+      [role, why] = [
+        'work',
+        `a TTL (${formatDuration(ttlOf(q.name)!)}) and a dead-letter route, fed by clients, its dead letters resting in ${expiresWork.slice(0, 3).join(', ')}${expiresWork.length > 3 ? ', ...' : ''} (nothing sends them back): a work queue whose TTL expires what no consumer took in time`,
       ];
     else if (hasDlx && hasTtl && !live(q.name))
       [role, why] = [
@@ -242,7 +273,9 @@ export function describeAssumedRoles(assumed: AssumedConsumers, shown = 5): stri
           `${qs.length} ${ROLE_WORDS[r]}: ${qs.slice(0, shown).join(', ')}${qs.length > shown ? `, and ${qs.length - shown} more` : ''}`,
         ];
   });
-  const notable = Object.entries(assumed.reasons).filter(([, why]) => /job timeout|comes from policy/.test(why));
+  const notable = Object.entries(assumed.reasons).filter(([, why]) =>
+    /job timeout|comes from policy|expires what no consumer/.test(why),
+  );
   for (const [q, why] of notable.slice(0, shown)) lines.push(`${q}: ${assumed.roles[q]}, ${why}`);
   if (notable.length > shown) lines.push(`and ${notable.length - shown} more such queues`);
   return lines;
