@@ -1,7 +1,8 @@
 /**
- * The registry of the retry linter's rules, one rule per file in rules/. Each has a stable id; each
- * finding names the canvas objects and says how to fix it. Rules see only what is declared: a
- * definitions file has no consumers. Adding a rule: one import and one entry below.
+ * The registry of the retry linter's rules, one rule per file in rules/, each one object built by
+ * defineRule (id, title, docs and check together). Each finding names the canvas objects and says
+ * how to fix it. Rules see only what is declared: a definitions file has no consumers. Adding a
+ * rule: its file (defineRule({...})), one import and one entry below; nothing else lists rules.
  */
 import type { LintRule } from './types.js';
 import { requeueWithoutLimit } from './rules/requeueWithoutLimit.js';

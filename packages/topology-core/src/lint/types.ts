@@ -36,8 +36,16 @@ export interface LintContext {
   readonly nodes?: number;
 }
 
+/** One rule, with its docs (lint/defineRule.ts builds it; rules.ts registers it). */
 export interface LintRule {
+  /** stable id, e.g. `requeue-without-limit` */
   readonly id: string;
   readonly title: string;
+  /** what the rule finds and why it matters (SARIF's rule table, --help) */
+  readonly description: string;
+  /** the level a finding usually has (some findings are raised or lowered by context) */
+  readonly level: LintSeverity;
+  /** how to fix what it finds */
+  readonly help: string;
   readonly check: (ctx: LintContext, flow: import('./flow.js').Flow) => LintFinding[];
 }

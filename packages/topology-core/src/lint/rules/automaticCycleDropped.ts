@@ -1,12 +1,16 @@
+import { defineRule } from '../defineRule.js';
 import { queueNodeId } from '../../model/nodeIds.js';
-import { finding } from '../ruleHelpers.js';
 import { assumedConsumers } from '../assumedConsumers.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
-export const automaticCycleDropped: LintRule = {
+export const automaticCycleDropped = defineRule({
   id: 'automatic-cycle-dropped',
   title: 'Dead-letter cycle without a rejection',
-  check: (ctx, flow) => {
+  description:
+    'A dead-letter cycle with no rejection in it: RabbitMQ drops a message that is dead-lettered to a queue it already died in without a rejection in between.',
+  level: 'error',
+  help: 'Make the cycle pass through a consumer that rejects, or end it in a parking queue.',
+  check: (ctx, flow, say) => {
     // a definitions file: a queue the one assumption gives a worker (a TTL that is a job timeout) is consumed
     const worked = ctx.consumersKnown ? undefined : assumedConsumers(ctx.design.topology).roles;
     // queues that dead-letter by themselves (TTL / max-length) and nobody consumes
@@ -48,8 +52,7 @@ export const automaticCycleDropped: LintRule = {
       if (reported.has(key)) continue;
       reported.add(key);
       out.push(
-        finding(
-          'automatic-cycle-dropped',
+        say(
           ctx.consumersKnown ? 'error' : 'warning',
           `${cycle.join(' -> ')} -> ${start} dead-letters in a loop with no rejection in it (TTL or max-length only). RabbitMQ detects the cycle and drops the message when it would re-enter a queue it already died in.`,
           cycle.map(queueNodeId),
@@ -59,4 +62,4 @@ export const automaticCycleDropped: LintRule = {
     }
     return out;
   },
-};
+});

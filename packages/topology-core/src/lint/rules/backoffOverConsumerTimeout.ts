@@ -5,10 +5,11 @@
  * the consumer), the message is requeued and the whole retry starts over, for ever (dramatiq PR
  * #871, Celery ETA tasks). RabbitMQ 4.3 no longer evaluates the timeout on classic queues.
  */
+import { defineRule } from '../defineRule.js';
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
 import { formatMs } from '../../text/formatDuration.js';
 import { appConsumers, inProcessRetries, retryWaits, settingLine } from '../appRuleHelpers.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
 const ID = 'backoff-over-consumer-timeout';
 /** rabbitmq.conf consumer_timeout default (docs consumers#acknowledgement-timeout) */
@@ -27,10 +28,14 @@ const FIX: Record<string, string> = {
     "Countdowns past the consumer timeout need it raised on the broker (consumer_timeout, or x-consumer-timeout on the queue), or Celery's native delayed delivery on quorum queues.",
 };
 
-export const backoffOverConsumerTimeout: LintRule = {
+export const backoffOverConsumerTimeout = defineRule({
   id: ID,
   title: 'In-process back-off longer than the consumer timeout',
-  check: (ctx, flow) => {
+  description:
+    "An in-process retry holds the delivery unacked longer than the broker's consumer timeout (30 min by default): the broker takes the delivery back and the retry starts over.",
+  level: 'error',
+  help: 'Keep in-process waits under the consumer timeout and move long waits to the broker (TTL wait queues, delayed redelivery, quorum delayed retry).',
+  check: (ctx, flow, say) => {
     const out: LintFinding[] = [];
     for (const { consumer: c, source } of appConsumers(ctx)) {
       const args = flow.args.get(c.queue) ?? {};
@@ -68,4 +73,4 @@ export const backoffOverConsumerTimeout: LintRule = {
     }
     return out;
   },
-};
+});

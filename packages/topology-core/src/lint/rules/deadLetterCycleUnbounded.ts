@@ -7,14 +7,14 @@
  * TTL / max-length hops alone are automatic-cycle-dropped's (RabbitMQ drops those itself).
  * One finding per loop (strongly connected group of queues), its queues in order.
  */
+import { defineRule } from '../defineRule.js';
 import { queueNodeId } from '../../model/nodeIds.js';
 import { assumedConsumers } from '../assumedConsumers.js';
 import { unusedParkingExits } from '../unusedParkingExits.js';
 import { formatDuration } from '../../text/formatDuration.js';
-import { finding } from '../ruleHelpers.js';
 import { stronglyConnected } from '../../sim/stronglyConnected.js';
 import type { Flow } from '../flow.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
 /** The shortest cycle from `start` back to itself inside `within`, queues in order. */
 function cycleThrough(start: string, within: ReadonlySet<string>, next: (n: string) => readonly string[]): string[] {
@@ -43,10 +43,14 @@ const ttlOf = (flow: Flow, q: string): number | undefined => {
   return typeof v === 'number' ? v : undefined;
 };
 
-export const deadLetterCycleUnbounded: LintRule = {
+export const deadLetterCycleUnbounded = defineRule({
   id: 'dead-letter-cycle-unbounded',
   title: 'Dead-letter cycle that nothing in the topology bounds',
-  check: (ctx, flow) => {
+  description:
+    'A dead-letter cycle through a work queue (work -> dead-letter exchange -> wait queue -> back) in a file without consumers: with the consumer lint assumes (it rejects what it fails on), only a consumer that counts x-death and stops ends it; a poison message otherwise cycles forever. A parking exchange that no queue dead-letters into is named: nothing in the topology leads the loop there.',
+  level: 'warning',
+  help: 'Make the consumer count x-death (or a header) and park the message after N attempts, or give the work queue a quorum delivery limit.',
+  check: (ctx, flow, say) => {
     if (ctx.consumersKnown) return [];
     const { roles } = assumedConsumers(ctx.design.topology);
     const moves = (q: string): boolean => {
@@ -102,8 +106,7 @@ export const deadLetterCycleUnbounded: LintRule = {
       const others =
         comp.length > cycle.length ? ` (${comp.length} queues take part in this loop: ${members.join(', ')})` : '';
       out.push(
-        finding(
-          'dead-letter-cycle-unbounded',
+        say(
           'warning',
           `${[...cycle, start].join(' -> ')}: a dead-letter cycle that nothing in the topology bounds${others}. A definitions file has no consumers; assuming ${work.join(', ')} ${work.length === 1 ? 'rejects' : 'reject'} what ${work.length === 1 ? 'its consumer fails' : 'their consumers fail'} on (as import-broker scaffolds), a message that keeps failing goes round for ever${round}: only a consumer that counts x-death (the count for ${start}, reason rejected) and parks the message ends it.${exitText}`,
           within.size > cycle.length ? members.map(queueNodeId) : cycle.map(queueNodeId),
@@ -113,4 +116,4 @@ export const deadLetterCycleUnbounded: LintRule = {
     }
     return out;
   },
-};
+});

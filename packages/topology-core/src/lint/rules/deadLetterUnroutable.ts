@@ -8,11 +8,12 @@
  * any key (a fanout or headers hop from a client's publish) do the dead letters drop only if no key
  * at all routes, so every binding key of the exchange graph is tried. The routing itself is the core's (routing/route.ts). One finding per exchange.
  */
+import { defineRule } from '../defineRule.js';
 import { exchangeNodeId, queueNodeId, type NodeId } from '../../model/nodeIds.js';
 import { route } from '../../routing/route.js';
 import type { ExchangeIndex } from '../../routing/exchangeIndex.js';
-import { finding, declared } from '../ruleHelpers.js';
-import type { LintFinding, LintRule } from '../types.js';
+import { declared } from '../ruleHelpers.js';
+import type { LintFinding } from '../types.js';
 import { sampleTopicKey } from '../../routing/topicMatcher.js';
 import { hasWildcard } from '../arrivalKeys.js';
 
@@ -47,10 +48,14 @@ const routes = (index: ExchangeIndex, dlx: string, key: string): boolean =>
   route(index, dlx, { routingKeys: [key], headers: {}, xDeath: undefined }, { strictHeaders: false, delayDone: true })
     .queues.length > 0;
 
-export const deadLetterUnroutable: LintRule = {
+export const deadLetterUnroutable = defineRule({
   id: 'dead-letter-unroutable',
   title: 'Dead letters that no binding takes',
-  check: (ctx, flow) => {
+  description:
+    "A queue's dead letters reach a dead-letter exchange with no binding (or alternate exchange) for their routing key: RabbitMQ drops them.",
+  level: 'warning',
+  help: "Bind a queue to the dead-letter exchange for the queue's dead-letter routing key, or give the exchange an alternate exchange.",
+  check: (ctx, flow, say) => {
     const byExchange = new Map<string, { queue: string; keys: string }[]>();
     const reach = new Map<string, Reach>();
     for (const q of ctx.design.topology.queues) {
@@ -95,8 +100,7 @@ export const deadLetterUnroutable: LintRule = {
           : `no binding or alternate exchange of ${name} takes their routing key`;
       const queues = list.map((x) => `${x.queue} (${x.keys})`).join(', ');
       out.push(
-        finding(
-          'dead-letter-unroutable',
+        say(
           'warning',
           `Dead letters from ${list.length === 1 ? list[0]!.queue : `${list.length} queues`} go to ${name}, and ${how}: they are dropped silently. ${list.length === 1 ? `Routing key: ${list[0]!.keys}.` : `Queues (routing keys): ${queues}.`}`,
           [exchangeNodeId(dlx), ...list.map((x): NodeId => queueNodeId(x.queue))],
@@ -106,4 +110,4 @@ export const deadLetterUnroutable: LintRule = {
     }
     return out;
   },
-};
+});

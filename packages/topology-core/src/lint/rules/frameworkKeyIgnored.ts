@@ -3,9 +3,10 @@
  * Boot 4 renamed `retry.max-attempts` to `retry.max-retries`, retries after the first delivery,
  * and ignores the old key: the default applies, one attempt more than the file says).
  */
+import { defineRule } from '../defineRule.js';
 import { consumerNodeId } from '../../model/nodeIds.js';
 import { appConsumers } from '../appRuleHelpers.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
 const ID = 'framework-key-ignored';
 
@@ -19,10 +20,14 @@ function fixFor(key: string | undefined, text: string): string {
   return `Remove or rename ${key ?? 'the key'} as the framework version expects.`;
 }
 
-export const frameworkKeyIgnored: LintRule = {
+export const frameworkKeyIgnored = defineRule({
   id: ID,
   title: 'A configuration key the framework version ignores',
-  check: (ctx) => {
+  description:
+    'A configuration key the framework version ignores (Spring Boot 4 reads retry.max-retries, retries after the first delivery, and ignores retry.max-attempts): the default applies instead of what the file says.',
+  level: 'warning',
+  help: 'Write the key the framework version reads (max-retries = max-attempts - 1 on Spring Boot 4).',
+  check: (ctx, _flow, say) => {
     const out: LintFinding[] = [];
     const seen = new Set<string>();
     for (const { consumer: c, source } of appConsumers(ctx))
@@ -42,4 +47,4 @@ export const frameworkKeyIgnored: LintRule = {
       }
     return out;
   },
-};
+});

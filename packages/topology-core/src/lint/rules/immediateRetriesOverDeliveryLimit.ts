@@ -5,11 +5,12 @@
  * default of 20): the broker dead-letters it (or drops it, without a DLX) before the framework's
  * delayed retries and error queue ever see it (NServiceBus.RabbitMQ #1550).
  */
+import { defineRule } from '../defineRule.js';
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
 import { profileFor } from '../../sim/profiles.js';
 import { queueConfig } from '../../sim/queueConfig.js';
 import { appConsumers, settingLine } from '../appRuleHelpers.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
 const ID = 'immediate-retries-over-delivery-limit';
 
@@ -29,10 +30,14 @@ const FIX: Record<string, string> = {
   'spring-amqp': 'Lower maxAttempts below the delivery limit, or use RetryInterceptorBuilder.stateless().',
 };
 
-export const immediateRetriesOverDeliveryLimit: LintRule = {
+export const immediateRetriesOverDeliveryLimit = defineRule({
   id: ID,
   title: 'Immediate retries above the quorum delivery limit',
-  check: (ctx) => {
+  description:
+    "Immediate retries that return the message to the broker (NServiceBus Immediate, Spring stateful retry) exceed the quorum queue's delivery limit (its own, or 4.x's default 20): the broker dead-letters or drops it before the framework's later retries run.",
+  level: 'error',
+  help: 'Retry through the broker fewer times than the delivery limit, or raise the limit (an x-delivery-limit argument; -1 cannot be set by policy).',
+  check: (ctx, _flow, say) => {
     const out: LintFinding[] = [];
     for (const { consumer: c, source } of appConsumers(ctx)) {
       if (c.behaviour.kind !== 'worker') continue;
@@ -58,4 +63,4 @@ export const immediateRetriesOverDeliveryLimit: LintRule = {
     }
     return out;
   },
-};
+});

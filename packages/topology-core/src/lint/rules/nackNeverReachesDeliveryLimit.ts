@@ -7,19 +7,24 @@
  * A design is linted as 4.3 with the 4.3 profile, or a 4.x one that the simulator runs as 4.3
  * (usesV43Features).
  */
+import { defineRule } from '../defineRule.js';
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
 import { PROFILE_4_3 } from '../../sim/profiles.js';
 import { queueConfig } from '../../sim/queueConfig.js';
 import { usesV43Features } from '../../sim/designToSimulation.js';
 import { failureActions } from '../flow.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
 const ID = 'nack-never-reaches-delivery-limit';
 
-export const nackNeverReachesDeliveryLimit: LintRule = {
+export const nackNeverReachesDeliveryLimit = defineRule({
   id: ID,
   title: 'basic.nack requeue never reaches a 4.3 quorum delivery limit',
-  check: (ctx) => {
+  description:
+    "On RabbitMQ 4.3 a basic.nack with requeue does not count toward a quorum queue's x-delivery-limit: a guard built on nack never fires.",
+  level: 'error',
+  help: 'Use basic.reject with requeue (it counts), or count attempts explicitly.',
+  check: (ctx, _flow, say) => {
     if (ctx.profile === '3.10') return [];
     const topology = ctx.design.topology;
     const on43 = ctx.profile === '4.3' || usesV43Features(topology);
@@ -59,4 +64,4 @@ export const nackNeverReachesDeliveryLimit: LintRule = {
     }
     return out;
   },
-};
+});

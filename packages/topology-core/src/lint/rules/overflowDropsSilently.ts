@@ -1,11 +1,14 @@
+import { defineRule } from '../defineRule.js';
 import { queueNodeId } from '../../model/nodeIds.js';
-import { finding } from '../ruleHelpers.js';
-import type { LintRule } from '../types.js';
 
-export const overflowDropsSilently: LintRule = {
+export const overflowDropsSilently = defineRule({
   id: 'overflow-drops-silently',
   title: 'Length limit that drops messages',
-  check: (ctx, flow) =>
+  description:
+    'A length limit whose overflow drops messages (drop-head without a dead-letter exchange): messages vanish when the queue is full.',
+  level: 'warning',
+  help: 'Dead-letter the overflow, or use reject-publish with publisher confirms.',
+  check: (ctx, flow, say) =>
     ctx.design.topology.queues.flatMap((q) => {
       const a = flow.args.get(q.name)!;
       if (a['x-max-length'] === undefined && a['x-max-length-bytes'] === undefined) return [];
@@ -13,8 +16,7 @@ export const overflowDropsSilently: LintRule = {
       const dlx = a['x-dead-letter-exchange'] !== undefined;
       if (mode === 'drop-head' && !dlx)
         return [
-          finding(
-            'overflow-drops-silently',
+          say(
             'warning',
             `${q.name} has a length limit with overflow drop-head and no DLX: when it is full the oldest messages are discarded without trace.`,
             [queueNodeId(q.name)],
@@ -23,8 +25,7 @@ export const overflowDropsSilently: LintRule = {
         ];
       if (mode === 'reject-publish')
         return [
-          finding(
-            'overflow-drops-silently',
+          say(
             'info',
             `${q.name} rejects publishes when full: publishers that do not use confirms lose those messages silently, and dead-letters into it are dropped.`,
             [queueNodeId(q.name)],
@@ -33,4 +34,4 @@ export const overflowDropsSilently: LintRule = {
         ];
       return [];
     }),
-};
+});

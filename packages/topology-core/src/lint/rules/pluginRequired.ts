@@ -1,17 +1,20 @@
+import { defineRule } from '../defineRule.js';
 import { exchangeNodeId, queueNodeId } from '../../model/nodeIds.js';
-import { finding } from '../ruleHelpers.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
-export const pluginRequired: LintRule = {
+export const pluginRequired = defineRule({
   id: 'plugin-required',
   title: 'Needs a broker plugin or version',
-  check: (ctx) => {
+  description:
+    'The design needs a broker plugin or version (delayed-message exchange, radlx, 4.3 quorum delayed retry) the target may not have.',
+  level: 'info',
+  help: 'Enable the plugin on the broker, or use the portable alternative (TTL wait queues).',
+  check: (ctx, _flow, say) => {
     const out: LintFinding[] = [];
     for (const x of ctx.design.topology.exchanges) {
       if (x.type === 'x-delayed-message')
         out.push(
-          finding(
-            'plugin-required',
+          say(
             'info',
             `${x.name} needs the rabbitmq_delayed_message_exchange plugin (deprecated upstream; delayed messages live on one node and are lost if it fails or the plugin is disabled).`,
             [exchangeNodeId(x.name)],
@@ -20,8 +23,7 @@ export const pluginRequired: LintRule = {
         );
       if (x.type === 'radlx')
         out.push(
-          finding(
-            'plugin-required',
+          say(
             ctx.profile === '3.10' ? 'error' : 'info',
             `${x.name} needs the radlx plugin (rabbitmq_retry_aware_dlx), which exists for RabbitMQ 3.13.2 to 4.1.x only${ctx.profile === '3.10' ? ': it cannot run on 3.10' : ''}.`,
             [exchangeNodeId(x.name)],
@@ -32,8 +34,7 @@ export const pluginRequired: LintRule = {
     for (const q of ctx.design.topology.queues)
       if (Object.keys(q.arguments ?? {}).some((k) => k.startsWith('x-delayed-retry-')))
         out.push(
-          finding(
-            'plugin-required',
+          say(
             'warning',
             `${q.name} uses x-delayed-retry-*, a RabbitMQ 4.3 quorum-queue feature; older brokers ignore or refuse it.`,
             [queueNodeId(q.name)],
@@ -42,4 +43,4 @@ export const pluginRequired: LintRule = {
         );
     return out;
   },
-};
+});

@@ -6,10 +6,11 @@
  * #10709, spring-amqp #2688): a loop that counts its rounds by x-death starts again at 1 every
  * time and never stops. On 3.x it still counts, so it breaks at the upgrade.
  */
+import { defineRule } from '../defineRule.js';
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
 import { appConsumers, settingLine } from '../appRuleHelpers.js';
 import { actionTargets, failureActions, type Flow } from '../flow.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
 const ID = 'republish-counts-x-death';
 
@@ -33,10 +34,14 @@ function comesBack(flow: Flow, from: string, to: string, seen = new Set<string>(
   return false;
 }
 
-export const republishCountsXDeath: LintRule = {
+export const republishCountsXDeath = defineRule({
   id: ID,
   title: 'A republished copy relies on x-death, which RabbitMQ 4.x no longer counts',
-  check: (ctx, flow) => {
+  description:
+    'A framework republishes a failed message with its headers into a queue whose dead letters come back: on RabbitMQ 4.x the broker no longer counts a republished x-death, so a loop bounded by x-death never ends.',
+  level: 'warning',
+  help: 'Count rounds in a header of your own (Spring AMQP retry-count) or let the broker dead-letter the message so x-death counts.',
+  check: (ctx, flow, say) => {
     const out: LintFinding[] = [];
     for (const { consumer: c, source } of appConsumers(ctx)) {
       for (const { action } of failureActions(c)) {
@@ -61,4 +66,4 @@ export const republishCountsXDeath: LintRule = {
     }
     return out;
   },
-};
+});

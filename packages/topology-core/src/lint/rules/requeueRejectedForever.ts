@@ -4,12 +4,13 @@
  * a message that always fails is redelivered at once, for ever, unless a quorum delivery limit
  * that counts its returns stops it (spring-cloud-stream #627, spring-boot #7631).
  */
+import { defineRule } from '../defineRule.js';
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
 import { profileFor } from '../../sim/profiles.js';
 import { queueConfig } from '../../sim/queueConfig.js';
 import { appConsumers, settingLine } from '../appRuleHelpers.js';
 import { failureActions } from '../flow.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
 const ID = 'requeue-rejected-forever';
 
@@ -22,10 +23,14 @@ const FIX: Record<string, string> = {
     'Set requeue-rejected: false with auto-bind-dlq: true (exhausted messages go to <destination>.<group>.dlq), or keep max-attempts above 1.',
 };
 
-export const requeueRejectedForever: LintRule = {
+export const requeueRejectedForever = defineRule({
   id: ID,
   title: 'Retries off and failed messages requeued: endless redelivery',
-  check: (ctx) => {
+  description:
+    "A framework retries nothing in process and requeues what fails (Spring's default-requeue-rejected is true unless said; the binder's requeue-rejected): a message that always fails is redelivered at once, for ever.",
+  level: 'error',
+  help: 'Requeue nothing once the framework has retried: default-requeue-rejected false / requeue-rejected false with a dead-letter exchange, or enable retry with a recoverer that rejects.',
+  check: (ctx, _flow, say) => {
     const out: LintFinding[] = [];
     const profile = profileFor(ctx.profile);
     for (const { consumer: c, source } of appConsumers(ctx)) {
@@ -56,4 +61,4 @@ export const requeueRejectedForever: LintRule = {
     }
     return out;
   },
-};
+});
