@@ -35,7 +35,7 @@ export const backoffOverConsumerTimeout = defineRule({
     "An in-process retry holds the delivery unacked longer than the broker's consumer timeout (30 min by default): the broker takes the delivery back and the retry starts over.",
   level: 'error',
   help: 'Keep in-process waits under the consumer timeout and move long waits to the broker (TTL wait queues, delayed redelivery, quorum delayed retry).',
-  check: (ctx, flow, say) => {
+  check: (ctx, flow) => {
     const out: LintFinding[] = [];
     for (const { consumer: c, source } of appConsumers(ctx)) {
       const args = flow.args.get(c.queue) ?? {};

@@ -31,7 +31,7 @@ export const backoffWithoutJitter = defineRule({
     'An in-process exponential back-off without jitter run by many consumers at once: every waiting message retries in the same instant when the dependency returns (a retry storm).',
   level: 'warning',
   help: "Add jitter (an ExponentialRandomBackOffPolicy, Celery's retry_jitter=True, MassTransit's Exponential) or fewer concurrent consumers.",
-  check: (ctx, _flow, say) => {
+  check: (ctx) => {
     const out: LintFinding[] = [];
     for (const { consumer: c, source } of appConsumers(ctx)) {
       if (source.jitter === true) continue;

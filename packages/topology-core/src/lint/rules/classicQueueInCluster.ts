@@ -1,7 +1,7 @@
 import { defineRule } from '../defineRule.js';
 import { queueNodeId } from '../../model/nodeIds.js';
 import { isQuorum } from '../ruleHelpers.js';
-import type { LintContext, LintRule } from '../types.js';
+import type { LintContext } from '../types.js';
 import type { Flow } from '../flow.js';
 
 type Role = 'dead-letter' | 'parking' | 'wait';

@@ -27,7 +27,7 @@ export const frameworkKeyIgnored = defineRule({
     'A configuration key the framework version ignores (Spring Boot 4 reads retry.max-retries, retries after the first delivery, and ignores retry.max-attempts): the default applies instead of what the file says.',
   level: 'warning',
   help: 'Write the key the framework version reads (max-retries = max-attempts - 1 on Spring Boot 4).',
-  check: (ctx, _flow, say) => {
+  check: (ctx) => {
     const out: LintFinding[] = [];
     const seen = new Set<string>();
     for (const { consumer: c, source } of appConsumers(ctx))

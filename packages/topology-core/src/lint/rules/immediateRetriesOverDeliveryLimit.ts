@@ -37,7 +37,7 @@ export const immediateRetriesOverDeliveryLimit = defineRule({
     "Immediate retries that return the message to the broker (NServiceBus Immediate, Spring stateful retry) exceed the quorum queue's delivery limit (its own, or 4.x's default 20): the broker dead-letters or drops it before the framework's later retries run.",
   level: 'error',
   help: 'Retry through the broker fewer times than the delivery limit, or raise the limit (an x-delivery-limit argument; -1 cannot be set by policy).',
-  check: (ctx, _flow, say) => {
+  check: (ctx) => {
     const out: LintFinding[] = [];
     for (const { consumer: c, source } of appConsumers(ctx)) {
       if (c.behaviour.kind !== 'worker') continue;

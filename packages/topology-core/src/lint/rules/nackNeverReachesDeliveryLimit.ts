@@ -24,7 +24,7 @@ export const nackNeverReachesDeliveryLimit = defineRule({
     "On RabbitMQ 4.3 a basic.nack with requeue does not count toward a quorum queue's x-delivery-limit: a guard built on nack never fires.",
   level: 'error',
   help: 'Use basic.reject with requeue (it counts), or count attempts explicitly.',
-  check: (ctx, _flow, say) => {
+  check: (ctx) => {
     if (ctx.profile === '3.10') return [];
     const topology = ctx.design.topology;
     const on43 = ctx.profile === '4.3' || usesV43Features(topology);

@@ -41,7 +41,7 @@ export const republishCountsXDeath = defineRule({
     'A framework republishes a failed message with its headers into a queue whose dead letters come back: on RabbitMQ 4.x the broker no longer counts a republished x-death, so a loop bounded by x-death never ends.',
   level: 'warning',
   help: 'Count rounds in a header of your own (Spring AMQP retry-count) or let the broker dead-letter the message so x-death counts.',
-  check: (ctx, flow, say) => {
+  check: (ctx, flow) => {
     const out: LintFinding[] = [];
     for (const { consumer: c, source } of appConsumers(ctx)) {
       for (const { action } of failureActions(c)) {

@@ -30,7 +30,7 @@ export const requeueRejectedForever = defineRule({
     "A framework retries nothing in process and requeues what fails (Spring's default-requeue-rejected is true unless said; the binder's requeue-rejected): a message that always fails is redelivered at once, for ever.",
   level: 'error',
   help: 'Requeue nothing once the framework has retried: default-requeue-rejected false / requeue-rejected false with a dead-letter exchange, or enable retry with a recoverer that rejects.',
-  check: (ctx, _flow, say) => {
+  check: (ctx) => {
     const out: LintFinding[] = [];
     const profile = profileFor(ctx.profile);
     for (const { consumer: c, source } of appConsumers(ctx)) {
