@@ -11,7 +11,9 @@ import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.j
 import { topicWords, topicWordsMatch } from '../routing/topicMatcher.js';
 import type { PublisherSpec } from '../model/publisher.js';
 import { arrivalKeys as computeArrivalKeys, hasWildcard, keyPasses, type ArrivalKeys } from './arrivalKeys.js';
-import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
+import { effectiveArguments, queueEffectiveSettings, type EffectiveSettings } from '../model/effectiveSettings.js';
+import { queueConfig, type QueueConfig } from '../sim/queueConfig.js';
+import { PROFILE_3_10, type SemanticsProfile } from '../sim/profiles.js';
 
 /** Queue arguments with the policies that apply folded in (model/effectiveSettings.ts). */
 export function effectiveQueueArgs(t: Topology, name: string): Record<string, AmqpValue> {
@@ -22,7 +24,12 @@ export function effectiveQueueArgs(t: Topology, name: string): Record<string, Am
 export interface Flow {
   readonly topology: Topology;
   readonly index: ExchangeIndex;
+  /** each queue's effective settings as plain values (arguments, policies and operator policies, as the profile's broker resolves them) */
   readonly args: ReadonlyMap<string, Record<string, AmqpValue>>;
+  /** a queue's effective settings, each value with where it came from (model/effectiveSettings.ts) */
+  settings(queue: string): EffectiveSettings | undefined;
+  /** a queue as the profile's broker runs it: the effective settings with the profile's defaults (sim/queueConfig.ts); another profile may be asked */
+  config(queue: string, semantics?: SemanticsProfile): QueueConfig | undefined;
   readonly consumersByQueue: ReadonlyMap<string, readonly ConsumerSpec[]>;
   /** queues an exchange can route to for these keys (undefined keys: any key) */
   possibleQueues(exchange: string, keys: readonly string[] | undefined): Set<string>;
@@ -38,9 +45,24 @@ export function buildFlow(
   topology: Topology,
   consumers: readonly ConsumerSpec[],
   publishers: readonly PublisherSpec[] = [],
+  semantics: SemanticsProfile = PROFILE_3_10,
 ): Flow {
   const index = compileExchanges(topology);
-  const args = new Map(topology.queues.map((q) => [q.name, effectiveArguments(queueEffectiveSettings(q, topology))]));
+  const queueDefs = new Map(topology.queues.map((q) => [q.name, q]));
+  const effective = new Map(
+    topology.queues.map((q) => [q.name, queueEffectiveSettings(q, topology, { profile: semantics.id })]),
+  );
+  const args = new Map([...effective].map(([name, s]) => [name, effectiveArguments(s)]));
+  const configs = new Map<string, QueueConfig>();
+  const config = (queue: string, other?: SemanticsProfile): QueueConfig | undefined => {
+    const q = queueDefs.get(queue);
+    if (!q) return undefined;
+    const p = other ?? semantics;
+    if (p !== semantics) return queueConfig(q, topology.policies, p, undefined, topology.policyPins);
+    let c = configs.get(queue);
+    if (!c) configs.set(queue, (c = queueConfig(q, topology.policies, p, undefined, topology.policyPins)));
+    return c;
+  };
   const consumersByQueue = new Map<string, ConsumerSpec[]>();
   for (const c of consumers) consumersByQueue.set(c.queue, [...(consumersByQueue.get(c.queue) ?? []), c]);
   const types = new Map(topology.exchanges.map((x) => [x.name, x.type as string]));
@@ -137,6 +159,8 @@ export function buildFlow(
     topology,
     index,
     args,
+    settings: (queue) => effective.get(queue),
+    config,
     consumersByQueue,
     possibleQueues,
     arrivalKeys,

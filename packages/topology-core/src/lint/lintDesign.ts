@@ -3,6 +3,7 @@ import type { Design } from '../model/design.js';
 import type { Topology } from '../model/definitions.js';
 import { designFromTopology } from '../io/definitions.js';
 import { buildFlow } from './flow.js';
+import { profileFor } from '../sim/profiles.js';
 import { RULES } from './rules.js';
 import { withAppSources } from './appSources.js';
 import type { LintFinding, LintOptions } from './types.js';
@@ -24,10 +25,13 @@ export function lintDesign(design: Design, opts: LintOptions = {}): LintFinding[
 const lastRuns = new WeakMap<Design, { key: string; findings: readonly LintFinding[] }>();
 
 function lintNow(design: Design, opts: LintOptions): LintFinding[] {
-  const flow = buildFlow(design.topology, design.consumers, design.publishers);
+  const profile = opts.profile ?? design.profile ?? '3.10';
+  const semantics = profileFor(profile);
+  const flow = buildFlow(design.topology, design.consumers, design.publishers, semantics);
   const ctx = {
     design,
-    profile: opts.profile ?? design.profile ?? '3.10',
+    profile,
+    semantics,
     consumersKnown: design.consumers.length > 0,
     ...(opts.previous ? { previous: opts.previous } : {}),
     ...(opts.nodes !== undefined ? { nodes: opts.nodes } : {}),

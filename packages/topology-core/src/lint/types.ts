@@ -1,6 +1,7 @@
 import type { BrokerProfileId, Design } from '../model/design.js';
 import type { Topology } from '../model/definitions.js';
 import type { NodeId } from '../model/nodeIds.js';
+import type { SemanticsProfile } from '../sim/profiles.js';
 
 export type LintSeverity = 'error' | 'warning' | 'info';
 
@@ -29,6 +30,8 @@ export interface LintOptions {
 export interface LintContext {
   readonly design: Design;
   readonly profile: BrokerProfileId;
+  /** what the profile's broker does (sim/profiles.ts): rules ask it, never the profile's name */
+  readonly semantics: SemanticsProfile;
   readonly previous?: Topology;
   /** true for a definitions file: no consumers are known */
   readonly consumersKnown: boolean;

@@ -40,7 +40,7 @@ export const backoffOverConsumerTimeout = defineRule({
     for (const { consumer: c, source } of appConsumers(ctx)) {
       const args = flow.args.get(c.queue) ?? {};
       const classic = args['x-queue-type'] !== 'quorum' && args['x-queue-type'] !== 'stream';
-      if (ctx.profile === '4.3' && classic) continue;
+      if (classic && !ctx.semantics.classicConsumerTimeout) continue;
       const own = args['x-consumer-timeout'];
       const timeout = typeof own === 'number' ? own : DEFAULT_CONSUMER_TIMEOUT_MS;
       for (const r of inProcessRetries(c)) {

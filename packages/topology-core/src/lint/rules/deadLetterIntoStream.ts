@@ -16,7 +16,7 @@ export const deadLetterIntoStream = defineRule({
   level: 'error',
   help: 'Park dead letters in a quorum or classic queue on 3.x, or republish them to the stream from a consumer.',
   check: (ctx, flow, say) => {
-    if (ctx.profile !== '3.10') return [];
+    if (ctx.semantics.streamTakesDeadLetters) return [];
     const out: LintFinding[] = [];
     for (const q of ctx.design.topology.queues) {
       const a = flow.args.get(q.name)!;

@@ -24,7 +24,7 @@ export const delayedRetryRefused = defineRule({
   level: 'error',
   help: DELAYED_RETRY_POLICY_FIX,
   check: (ctx, _flow, say) => {
-    if (ctx.profile !== '4.3') return [];
+    if (!ctx.semantics.quorumDelayedRetry) return [];
     return (ctx.design.topology.policies ?? []).flatMap((p): LintFinding[] => {
       const d = p.definition;
       const refusals = delayedRetryPolicyRefusals({
@@ -55,15 +55,17 @@ export const delayedRetryNotAsWritten = defineRule({
     'On 4.3: x-delayed-retry-* queue arguments that a quorum queue accepts but does not run as written (measured on 4.3.6): a bad type or a missing or bad min leaves delayed retry disabled; a bad max is the min; a max below the min makes every delay the max.',
   level: 'warning',
   help: 'Set x-delayed-retry-type with x-delayed-retry-min, a positive integer (ms), and x-delayed-retry-max not below it.',
-  check: (ctx, _flow, say) => {
-    if (ctx.profile !== '4.3') return [];
+  check: (ctx, flow, say) => {
+    if (!ctx.semantics.quorumDelayedRetry) return [];
     return ctx.design.topology.queues.flatMap((q): LintFinding[] => {
-      const a = q.arguments ?? {};
-      if (a['x-queue-type'] !== 'quorum') return [];
+      if (!flow.config(q.name)?.quorum) return [];
+      // the values in force that came from the queue's arguments (a policy's are delayed-retry-refused's)
+      const s = flow.settings(q.name)?.settings ?? {};
+      const arg = (k: string) => (s[k]?.source.kind === 'argument' ? s[k].value : undefined);
       const notes = delayedRetryArgumentNotes({
-        type: a['x-delayed-retry-type'],
-        min: a['x-delayed-retry-min'],
-        max: a['x-delayed-retry-max'],
+        type: arg('x-delayed-retry-type'),
+        min: arg('x-delayed-retry-min'),
+        max: arg('x-delayed-retry-max'),
       });
       return notes.map((n) =>
         say(

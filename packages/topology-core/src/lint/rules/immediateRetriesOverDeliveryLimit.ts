@@ -7,8 +7,7 @@
  */
 import { defineRule } from '../defineRule.js';
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
-import { profileFor } from '../../sim/profiles.js';
-import { queueConfig } from '../../sim/queueConfig.js';
+import { describeSource } from '../../model/effectiveSettings.js';
 import { appConsumers, settingLine } from '../appRuleHelpers.js';
 import type { LintFinding } from '../types.js';
 
@@ -37,24 +36,24 @@ export const immediateRetriesOverDeliveryLimit = defineRule({
     "Immediate retries that return the message to the broker (NServiceBus Immediate, Spring stateful retry) exceed the quorum queue's delivery limit (its own, or 4.x's default 20): the broker dead-letters or drops it before the framework's later retries run.",
   level: 'error',
   help: 'Retry through the broker fewer times than the delivery limit, or raise the limit (an x-delivery-limit argument; -1 cannot be set by policy).',
-  check: (ctx) => {
+  check: (ctx, flow) => {
     const out: LintFinding[] = [];
     for (const { consumer: c, source } of appConsumers(ctx)) {
       if (c.behaviour.kind !== 'worker') continue;
       const t = deliveriesPerCopy(c.behaviour.onFailure);
       if (t === undefined) continue;
-      const q = ctx.design.topology.queues.find((x) => x.name === c.queue);
-      if (!q) continue;
-      const cfg = queueConfig(q, ctx.design.topology.policies, profileFor(ctx.profile));
-      if (!cfg.quorum || cfg.deliveryLimit === undefined) continue;
+      // the queue as the broker runs it: argument, policy, or the profile's default limit
+      const cfg = flow.config(c.queue);
+      if (!cfg?.quorum || cfg.deliveryLimit === undefined) continue;
       const returns = t - 1;
       if (returns <= cfg.deliveryLimit) continue;
-      const explicit = typeof q.arguments?.['x-delivery-limit'] === 'number';
+      const set = flow.settings(c.queue)?.settings['x-delivery-limit'];
+      const where = set ? ` (${describeSource(set.source)})` : ` (RabbitMQ ${ctx.semantics.id}'s default)`;
       const line = settingLine(source, 'Immediate.NumberOfRetries', 'max-attempts', 'maxAttempts');
       out.push({
         id: ID,
         severity: 'error',
-        message: `${c.id} (${source.file}:${line}) returns a failing message to ${c.queue} ${returns} times before it moves on, but the quorum queue's delivery limit is ${cfg.deliveryLimit}${explicit ? '' : " (RabbitMQ 4.x's default)"}: the broker dead-letters or drops it after ${cfg.deliveryLimit} returns, and the framework's later retries and error handling never run.`,
+        message: `${c.id} (${source.file}:${line}) returns a failing message to ${c.queue} ${returns} times before it moves on, but the quorum queue's delivery limit is ${cfg.deliveryLimit}${where}: the broker dead-letters or drops it after ${cfg.deliveryLimit} returns, and the framework's later retries and error handling never run.`,
         objects: [consumerNodeId(c.id), queueNodeId(c.queue)],
         fix:
           FIX[source.framework] ?? 'Retry fewer times through the broker than the delivery limit, or raise the limit.',

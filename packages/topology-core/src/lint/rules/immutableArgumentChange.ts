@@ -14,7 +14,7 @@ export const immutableArgumentChange = defineRule({
     const prev = ctx.previous;
     if (!prev) return [];
     const out: LintFinding[] = [];
-    // the same table the deploy plan reads (model/settingChanges.ts)
+    // declarations as written (what the broker compares on redeclare), the table the deploy plan reads (model/settingChanges.ts)
     for (const q of ctx.design.topology.queues) {
       const old = prev.queues.find((x) => x.name === q.name);
       if (!old) continue;

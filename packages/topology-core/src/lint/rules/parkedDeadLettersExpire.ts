@@ -6,7 +6,7 @@
  */
 import { defineRule } from '../defineRule.js';
 import { queueNodeId } from '../../model/nodeIds.js';
-import { describeSource, queueEffectiveSettings } from '../../model/effectiveSettings.js';
+import { describeSource } from '../../model/effectiveSettings.js';
 import { formatDuration } from '../../text/formatDuration.js';
 import { actionTargets, failureActions, type Flow } from '../flow.js';
 import type { LintContext, LintFinding } from '../types.js';
@@ -50,11 +50,8 @@ export const parkedDeadLettersExpire = defineRule({
   help: 'Remove the TTL from the parking queue, or give it a dead-letter exchange that keeps what expires.',
   check: (ctx, flow, say) => {
     const groups = new Map<string, { ttl: number; source: string; queues: string[]; from: Set<string> }>();
-    const defs = new Map(ctx.design.topology.queues.map((x) => [x.name, x]));
     for (const [q, senders] of parkingQueues(ctx, flow)) {
-      const def = defs.get(q);
-      if (!def) continue;
-      const s = queueEffectiveSettings(def, ctx.design.topology, { profile: ctx.profile }).settings['x-message-ttl'];
+      const s = flow.settings(q)?.settings['x-message-ttl'];
       if (!s || typeof s.value !== 'number') continue;
       const source = describeSource(s.source);
       const key = `${s.value}\u0000${source}`;

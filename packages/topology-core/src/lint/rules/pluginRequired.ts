@@ -9,7 +9,7 @@ export const pluginRequired = defineRule({
     'The design needs a broker plugin or version (delayed-message exchange, radlx, 4.3 quorum delayed retry) the target may not have.',
   level: 'info',
   help: 'Enable the plugin on the broker, or use the portable alternative (TTL wait queues).',
-  check: (ctx, _flow, say) => {
+  check: (ctx, flow, say) => {
     const out: LintFinding[] = [];
     for (const x of ctx.design.topology.exchanges) {
       if (x.type === 'x-delayed-message')
@@ -24,15 +24,15 @@ export const pluginRequired = defineRule({
       if (x.type === 'radlx')
         out.push(
           say(
-            ctx.profile === '3.10' ? 'error' : 'info',
-            `${x.name} needs the radlx plugin (rabbitmq_retry_aware_dlx), which exists for RabbitMQ 3.13.2 to 4.1.x only${ctx.profile === '3.10' ? ': it cannot run on 3.10' : ''}.`,
+            ctx.semantics.radlxPlugin ? 'info' : 'error',
+            `${x.name} needs the radlx plugin (rabbitmq_retry_aware_dlx), which exists for RabbitMQ 3.13.2 to 4.1.x only${ctx.semantics.radlxPlugin ? '' : `: it cannot run on ${ctx.profile}`}.`,
             [exchangeNodeId(x.name)],
             'Deploy to a RabbitMQ 3.13/4.x broker with the plugin, or use dlx-ttl-wait-queue with an x-death count limit.',
           ),
         );
     }
     for (const q of ctx.design.topology.queues)
-      if (Object.keys(q.arguments ?? {}).some((k) => k.startsWith('x-delayed-retry-')))
+      if (Object.keys(flow.settings(q.name)?.settings ?? {}).some((k) => k.startsWith('x-delayed-retry-')))
         out.push(
           say(
             'warning',

@@ -17,14 +17,14 @@ export const policyApplyToRefused = defineRule({
     'A policy applies to one queue type (classic_queues, quorum_queues, streams: RabbitMQ 3.12 and later) and the broker line is 3.10, which knows only all, queues and exchanges (measured on 3.10.8: the import fails with 400 before any queue is created).',
   level: 'error',
   help: 'Use apply-to queues with a pattern that matches only the queues meant (upgrade-check --to 3.10 migrates it).',
-  check: (ctx, _flow, say) =>
-    ctx.profile !== '3.10'
+  check: (ctx, flow, say) =>
+    ctx.semantics.perTypePolicyApplyTo
       ? []
       : (ctx.design.topology.policies ?? [])
           .filter((p) => p['apply-to'] !== undefined && !POLICY_APPLY_TO_3_10.includes(p['apply-to']))
           .map((p) => {
             const queues = ctx.design.topology.queues
-              .filter((q) => policyMatches(p, q.name, policyTargetOf(q.arguments?.['x-queue-type'])))
+              .filter((q) => policyMatches(p, q.name, policyTargetOf(flow.args.get(q.name)?.['x-queue-type'])))
               .map((q) => q.name);
             return say(
               'error',

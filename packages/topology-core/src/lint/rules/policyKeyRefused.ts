@@ -15,13 +15,13 @@ export const policyKeyRefused = defineRule({
     'A policy sets a key the broker line does not recognise (measured on 3.10.8 and 4.3.6: e.g. consumer-timeout, target-group-size and stream-filter-size-bytes on 3.10, ha-* and queue-master-locator on 4.x): the broker refuses the policy, and a definitions import that holds it fails with 400.',
   level: 'error',
   help: 'Drop the key for that broker line (upgrade-check migrates a design between lines).',
-  check: (ctx, _flow, say) =>
+  check: (ctx, flow, say) =>
     (ctx.design.topology.policies ?? []).flatMap((p) => {
       const keys = refusedPolicyKeys(p.definition, ctx.profile);
       if (keys.length === 0) return [];
       const lines = [...new Set(keys.map((k) => POLICY_KEYS[k]!.only))].join(' and ');
       const queues = ctx.design.topology.queues
-        .filter((q) => policyMatches(p, q.name, policyTargetOf(q.arguments?.['x-queue-type'])))
+        .filter((q) => policyMatches(p, q.name, policyTargetOf(flow.args.get(q.name)?.['x-queue-type'])))
         .map((q) => q.name);
       return [
         say(

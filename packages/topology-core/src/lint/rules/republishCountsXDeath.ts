@@ -53,8 +53,8 @@ export const republishCountsXDeath = defineRule({
         const line = settingLine(source, 'republish-to-dlq', 'dlq-dead-letter-exchange', 'recoverer');
         out.push({
           id: ID,
-          severity: ctx.profile === '3.10' ? 'info' : 'warning',
-          message: `${c.id} (${source.file}:${line}) republishes failed messages with their headers into ${into.join(', ')}, whose dead letters return to ${c.queue}: the copy's x-death is the client's, and ${ctx.profile === '3.10' ? 'after an upgrade to RabbitMQ 4.x' : 'on RabbitMQ 4.x'} the broker does not count it, so a loop that stops after N x-death rounds never stops.`,
+          severity: ctx.semantics.ignoreClientXDeath ? 'warning' : 'info',
+          message: `${c.id} (${source.file}:${line}) republishes failed messages with their headers into ${into.join(', ')}, whose dead letters return to ${c.queue}: the copy's x-death is the client's, and ${ctx.semantics.ignoreClientXDeath ? 'on RabbitMQ 4.x' : 'after an upgrade to RabbitMQ 4.x'} the broker does not count it, so a loop that stops after N x-death rounds never stops.`,
           objects: [consumerNodeId(c.id), ...into.map(queueNodeId)],
           fix:
             FIX[source.framework] ??

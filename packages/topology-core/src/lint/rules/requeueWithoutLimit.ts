@@ -1,7 +1,7 @@
 import { defineRule } from '../defineRule.js';
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
 import { failureActions } from '../flow.js';
-import { isQuorum, hasLimit } from '../ruleHelpers.js';
+
 import type { LintFinding } from '../types.js';
 
 export const requeueWithoutLimit = defineRule({
@@ -16,7 +16,8 @@ export const requeueWithoutLimit = defineRule({
     for (const c of ctx.design.consumers)
       for (const { action, bounded } of failureActions(c)) {
         if (action.kind !== 'requeue' || bounded) continue;
-        if (isQuorum(flow, c.queue) && (hasLimit(flow, c.queue) || ctx.profile !== '3.10')) continue;
+        // a quorum queue's delivery limit (argument, policy, or the profile's default) ends it
+        if (flow.config(c.queue)?.deliveryLimit !== undefined) continue;
         out.push(
           say(
             'error',
