@@ -11,7 +11,12 @@ import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.j
 import { topicWords, topicWordsMatch } from '../routing/topicMatcher.js';
 import type { PublisherSpec } from '../model/publisher.js';
 import { arrivalKeys as computeArrivalKeys, hasWildcard, keyPasses, type ArrivalKeys } from './arrivalKeys.js';
-import { effectiveArguments, queueEffectiveSettings, type EffectiveSettings } from '../model/effectiveSettings.js';
+import {
+  effectiveArguments,
+  exchangeEffectiveSettings,
+  queueEffectiveSettings,
+  type EffectiveSettings,
+} from '../model/effectiveSettings.js';
 import { queueConfig, type QueueConfig } from '../sim/queueConfig.js';
 import { PROFILE_3_10, type SemanticsProfile } from '../sim/profiles.js';
 
@@ -30,6 +35,10 @@ export interface Flow {
   settings(queue: string): EffectiveSettings | undefined;
   /** a queue as the profile's broker runs it: the effective settings with the profile's defaults (sim/queueConfig.ts); another profile may be asked */
   config(queue: string, semantics?: SemanticsProfile): QueueConfig | undefined;
+  /** an exchange's effective settings (arguments and policies), each value with where it came from */
+  exchangeSettings(exchange: string): EffectiveSettings | undefined;
+  /** the queues and exchanges a policy governs: where it applies, or may (tied at the top); not where one outranks it */
+  governedBy(policy: string): { readonly queues: readonly string[]; readonly exchanges: readonly string[] };
   readonly consumersByQueue: ReadonlyMap<string, readonly ConsumerSpec[]>;
   /** queues an exchange can route to for these keys (undefined keys: any key) */
   possibleQueues(exchange: string, keys: readonly string[] | undefined): Set<string>;
@@ -155,12 +164,41 @@ export function buildFlow(
     return s;
   }
 
+  let exchangeEffective: Map<string, EffectiveSettings> | undefined;
+  const exchangeSettings = (name: string): EffectiveSettings | undefined => {
+    exchangeEffective ??= new Map(
+      topology.exchanges.map((x) => [x.name, exchangeEffectiveSettings(x, topology, { profile: semantics.id })]),
+    );
+    return exchangeEffective.get(name);
+  };
+  // who each policy governs, read once from every object's effective settings (a pass per policy was Q x P)
+  let governed: Map<string, { queues: string[]; exchanges: string[] }> | undefined;
+  const governedBy = (policy: string): { queues: readonly string[]; exchanges: readonly string[] } => {
+    if (!governed) {
+      const g = new Map<string, { queues: string[]; exchanges: string[] }>();
+      const at = (name: string) => {
+        let e = g.get(name);
+        if (!e) g.set(name, (e = { queues: [], exchanges: [] }));
+        return e;
+      };
+      for (const [q, s] of effective) for (const p of [s.policy, ...s.tiedPolicies]) if (p) at(p).queues.push(q);
+      for (const x of topology.exchanges) {
+        const s = exchangeSettings(x.name)!;
+        for (const p of [s.policy, ...s.tiedPolicies]) if (p) at(p).exchanges.push(x.name);
+      }
+      governed = g;
+    }
+    return governed.get(policy) ?? { queues: [], exchanges: [] };
+  };
+
   return {
     topology,
     index,
     args,
     settings: (queue) => effective.get(queue),
     config,
+    exchangeSettings,
+    governedBy,
     consumersByQueue,
     possibleQueues,
     arrivalKeys,

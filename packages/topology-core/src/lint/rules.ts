@@ -37,6 +37,7 @@ import { backoffWithoutJitter } from './rules/backoffWithoutJitter.js';
 import { backoffOverConsumerTimeout } from './rules/backoffOverConsumerTimeout.js';
 import { policyKeyRefused } from './rules/policyKeyRefused.js';
 import { policyApplyToRefused } from './rules/policyApplyToRefused.js';
+import { policyNeverApplies } from './rules/policyNeverApplies.js';
 import { delayedRetryNotAsWritten, delayedRetryRefused } from './rules/delayedRetryAsBrokerReads.js';
 
 export const RULES: readonly LintRule[] = [
@@ -72,6 +73,7 @@ export const RULES: readonly LintRule[] = [
   backoffOverConsumerTimeout,
   policyKeyRefused,
   policyApplyToRefused,
+  policyNeverApplies,
   delayedRetryRefused,
   delayedRetryNotAsWritten,
 ];

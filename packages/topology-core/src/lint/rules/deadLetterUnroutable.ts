@@ -18,13 +18,6 @@ import type { LintFinding } from '../types.js';
 import { topicMatches } from '../../routing/topicMatcher.js';
 import { hasWildcard } from '../arrivalKeys.js';
 
-interface Reach {
-  /** a headers or radlx exchange with bindings is on the way: routing depends on more than the key */
-  readonly undecidable: boolean;
-  /** every binding key on the way (sampled for topic patterns) */
-  readonly keys: readonly string[];
-}
-
 /** Whether a headers or radlx exchange with bindings is on the way from `dlx`: routing then depends on more than the key. */
 function undecidableFrom(index: ExchangeIndex, dlx: string): boolean {
   const seen = new Set<string>();

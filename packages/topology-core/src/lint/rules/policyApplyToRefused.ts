@@ -8,7 +8,7 @@
  */
 import { defineRule } from '../defineRule.js';
 import { queueNodeId } from '../../model/nodeIds.js';
-import { POLICY_APPLY_TO_3_10, policyMatches, policyTargetOf } from '../../model/policyMatch.js';
+import { POLICY_APPLY_TO_3_10 } from '../../model/policyMatch.js';
 
 export const policyApplyToRefused = defineRule({
   id: 'policy-apply-to-refused',
@@ -23,9 +23,8 @@ export const policyApplyToRefused = defineRule({
       : (ctx.design.topology.policies ?? [])
           .filter((p) => p['apply-to'] !== undefined && !POLICY_APPLY_TO_3_10.includes(p['apply-to']))
           .map((p) => {
-            const queues = ctx.design.topology.queues
-              .filter((q) => policyMatches(p, q.name, policyTargetOf(flow.args.get(q.name)?.['x-queue-type'])))
-              .map((q) => q.name);
+            // the queues it governs (where it wins on priority), not every queue its pattern matches
+            const queues = flow.governedBy(p.name).queues;
             return say(
               'error',
               `policy ${p.name} applies to ${p['apply-to']} (RabbitMQ 3.12 and later): a 3.10 broker knows only all, queues and exchanges and refuses the policy ("apply-to '${p['apply-to']}' unrecognised"); importing a definitions file that holds it fails with 400 before any of its queues is created.`,

@@ -6,7 +6,6 @@
 import { defineRule } from '../defineRule.js';
 import { queueNodeId } from '../../model/nodeIds.js';
 import { POLICY_KEYS, refusedPolicyKeys } from '../../model/policyKeys.js';
-import { policyMatches, policyTargetOf } from '../../model/policyMatch.js';
 
 export const policyKeyRefused = defineRule({
   id: 'policy-key-refused',
@@ -20,9 +19,8 @@ export const policyKeyRefused = defineRule({
       const keys = refusedPolicyKeys(p.definition, ctx.profile);
       if (keys.length === 0) return [];
       const lines = [...new Set(keys.map((k) => POLICY_KEYS[k]!.only))].join(' and ');
-      const queues = ctx.design.topology.queues
-        .filter((q) => policyMatches(p, q.name, policyTargetOf(flow.args.get(q.name)?.['x-queue-type'])))
-        .map((q) => q.name);
+      // the queues it governs (where it wins on priority), not every queue its pattern matches
+      const queues = flow.governedBy(p.name).queues;
       return [
         say(
           'error',
