@@ -44,6 +44,8 @@ export interface Flow {
   possibleQueues(exchange: string, keys: readonly string[] | undefined): Set<string>;
   /** routing keys a message can carry when it sits in this queue (undefined: any key; lint/arrivalKeys.ts) */
   arrivalKeys(queue: string): readonly string[] | undefined;
+  /** routing keys a message can carry when it reaches this exchange (undefined: any key) */
+  keysAtExchange(exchange: string): readonly string[] | undefined;
   /** where a dead letter from this queue can go (undefined: no DLX); shared between queues, never change it */
   deadLetterTargets(queue: string): ReadonlySet<string> | undefined;
   /** exchanges on the dead-letter path of a queue */
@@ -142,6 +144,11 @@ export function buildFlow(
     const k = keys.atQueue(queue);
     return k === undefined ? undefined : [...k];
   }
+  function keysAtExchange(exchange: string): readonly string[] | undefined {
+    keys ??= computeArrivalKeys({ topology, index, args, consumers, publishers });
+    const k = keys.atExchange(exchange);
+    return k === undefined ? undefined : [...k];
+  }
 
   // shared, read-only answers: queues whose dead letters may take any key share one set per exchange
   const dlTargets = new Map<string, ReadonlySet<string> | undefined>();
@@ -202,6 +209,7 @@ export function buildFlow(
     consumersByQueue,
     possibleQueues,
     arrivalKeys,
+    keysAtExchange,
     deadLetterTargets,
     exchangeType: (n) => types.get(n) ?? builtinExchangeType(n),
   };

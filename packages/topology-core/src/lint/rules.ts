@@ -7,6 +7,7 @@
 import type { LintRule } from './types.js';
 import { requeueWithoutLimit } from './rules/requeueWithoutLimit.js';
 import { deadLetterUnroutable } from './rules/deadLetterUnroutable.js';
+import { deadLetterQueueUnreachable } from './rules/deadLetterQueueUnreachable.js';
 import { dlxMissing } from './rules/dlxMissing.js';
 import { dlxFanoutRedeliversToAll } from './rules/dlxFanoutRedeliversToAll.js';
 import { perMessageTtlHeadOfLine } from './rules/perMessageTtlHeadOfLine.js';
@@ -43,6 +44,7 @@ import { delayedRetryNotAsWritten, delayedRetryRefused } from './rules/delayedRe
 export const RULES: readonly LintRule[] = [
   requeueWithoutLimit,
   deadLetterUnroutable,
+  deadLetterQueueUnreachable,
   dlxMissing,
   dlxFanoutRedeliversToAll,
   perMessageTtlHeadOfLine,
