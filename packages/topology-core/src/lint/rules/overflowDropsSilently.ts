@@ -1,3 +1,10 @@
+/**
+ * `overflow-drops-silently`: a length limit that loses messages. Dead letters into a full queue, as
+ * both brokers do it (measured in throwaway vhosts on 3.10.8 and 4.3.6, five messages rejected from
+ * a work queue into a DLQ with x-max-length 2): a quorum DLQ with reject-publish took all five (only a
+ * client publish was nacked: an at-most-once dead letter has no channel to refuse), a classic one
+ * with reject-publish or reject-publish-dlx kept two, and drop-head kept the newest two on both types.
+ */
 import { defineRule } from '../defineRule.js';
 import { queueNodeId } from '../../model/nodeIds.js';
 
@@ -27,7 +34,9 @@ export const overflowDropsSilently = defineRule({
         return [
           say(
             'info',
-            `${q.name} rejects publishes when full: publishers that do not use confirms lose those messages silently, and dead-letters into it are dropped.`,
+            flow.config(q.name)?.quorum
+              ? `${q.name} rejects publishes when full: publishers that do not use confirms lose those messages silently; dead letters into it are still taken, past the limit (a quorum queue: measured on 3.10.8 and 4.3.6, max-length 2 held 5 dead letters).`
+              : `${q.name} rejects publishes when full: publishers that do not use confirms lose those messages silently, and dead letters into it are dropped (a classic queue: measured on 3.10.8 and 4.3.6, max-length 2 kept 2 of 5 dead letters).`,
             [queueNodeId(q.name)],
             'Use publisher confirms and handle nacks; size the limit for retry bursts.',
           ),
