@@ -39,6 +39,7 @@ import { backoffOverConsumerTimeout } from './rules/backoffOverConsumerTimeout.j
 import { policyKeyRefused } from './rules/policyKeyRefused.js';
 import { policyApplyToRefused } from './rules/policyApplyToRefused.js';
 import { policyNeverApplies } from './rules/policyNeverApplies.js';
+import { definitionsFieldRefused } from './rules/definitionsFieldRefused.js';
 import { delayedRetryNotAsWritten, delayedRetryRefused } from './rules/delayedRetryAsBrokerReads.js';
 
 export const RULES: readonly LintRule[] = [
@@ -76,6 +77,7 @@ export const RULES: readonly LintRule[] = [
   policyKeyRefused,
   policyApplyToRefused,
   policyNeverApplies,
+  definitionsFieldRefused,
   delayedRetryRefused,
   delayedRetryNotAsWritten,
 ];

@@ -1,6 +1,7 @@
 import type { BrokerProfileId, Design } from '../model/design.js';
 import type { Topology } from '../model/definitions.js';
 import type { NodeId } from '../model/nodeIds.js';
+import type { OmittedField } from '../model/definitionFields.js';
 import type { SemanticsProfile } from '../sim/profiles.js';
 
 export type LintSeverity = 'error' | 'warning' | 'info';
@@ -25,6 +26,8 @@ export interface LintOptions {
   readonly previous?: Topology;
   /** nodes of the target cluster (from the probe); more than 1 enables the cluster rules */
   readonly nodes?: number;
+  /** a definitions file's queue and exchange fields left out (io's reader says which: model/definitionFields.ts) */
+  readonly omittedFields?: readonly OmittedField[];
 }
 
 export interface LintContext {
@@ -37,6 +40,8 @@ export interface LintContext {
   readonly consumersKnown: boolean;
   /** nodes of the target cluster, when known */
   readonly nodes?: number;
+  /** a definitions file's queue and exchange fields left out (empty for a design) */
+  readonly omittedFields: readonly OmittedField[];
 }
 
 /** One rule, with its docs (lint/defineRule.ts builds it; rules.ts registers it). */

@@ -191,3 +191,4 @@ export {
   delayedRetryPolicyRefusals,
   effectiveDelayedRetry,
 } from './delayedRetry.js';
+export { type OmittedField, refusedOmissions } from './definitionFields.js';

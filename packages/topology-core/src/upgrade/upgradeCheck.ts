@@ -7,6 +7,7 @@
 import type { Design } from '../model/design.js';
 import { checkDeclarations } from './declarationRules.js';
 import { skippedBindingFindings } from './skippedBindings.js';
+import { omittedFieldFindings } from './omittedFields.js';
 import { behaviourDifferences, type FateWork } from './behaviourDiff.js';
 import { assumedConsumers, assumedPublishers } from '../lint/assumedConsumers.js';
 import { isBlocking, type UpgradeOptions, type UpgradeReport } from './types.js';
@@ -45,6 +46,7 @@ export function upgradeCheck(design: Design, opts: UpgradeOptions, work?: FateWo
   const findings = [
     ...declarations,
     ...skippedBindingFindings(opts.skippedBindings ?? [], opts.from, opts.to),
+    ...omittedFieldFindings(opts.omittedFields ?? [], opts.from, opts.to),
     ...behaviour,
   ];
   return { from: opts.from, to: opts.to, consumersAssumed: assumed, findings, blocking: findings.some(isBlocking) };

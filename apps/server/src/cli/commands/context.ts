@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadDocument, readDocumentFile, type DocumentKind, type SkippedBinding } from '@retry-studio/topology-core/io';
 import { AppConfigFailure, importAppConfig, isAppConfigFile } from '@retry-studio/topology-core/appconfig';
-import { formatIssues, type Design, type ValidationIssue } from '@retry-studio/topology-core/model';
+import { formatIssues, type Design, type OmittedField, type ValidationIssue } from '@retry-studio/topology-core/model';
 import { FileReadError, readUserFile } from './readUserFile.js';
 
 export interface CliIo {
@@ -62,6 +62,8 @@ export interface LoadedFile {
   readonly vhost?: string;
   /** bindings skipped because the file does not declare one of their ends */
   readonly skippedBindings?: readonly SkippedBinding[];
+  /** queue and exchange fields the definitions file leaves out (some broker lines refuse them: model/definitionFields.ts) */
+  readonly omittedFields?: readonly OmittedField[];
 }
 
 /**
@@ -105,6 +107,7 @@ export async function loadFile(
     warnings: r.warnings,
     ...(r.vhost !== undefined ? { vhost: r.vhost } : {}),
     ...(r.skippedBindings ? { skippedBindings: r.skippedBindings } : {}),
+    ...(r.omittedFields ? { omittedFields: r.omittedFields } : {}),
   };
 }
 

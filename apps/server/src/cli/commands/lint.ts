@@ -60,6 +60,7 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
         ...(profile ? { profile } : {}),
         ...(previous ? { previous } : {}),
         ...(nodes !== undefined ? { nodes } : {}),
+        ...(doc.omittedFields ? { omittedFields: doc.omittedFields } : {}),
       }),
       warnings: doc.warnings,
     };

@@ -5,7 +5,7 @@
  * Every bad input is caught before anything is declared.
  */
 import { writeDesignJson, type SkippedBinding } from '@retry-studio/topology-core/io';
-import { formatIssues, type BrokerProfileId, type Design } from '@retry-studio/topology-core/model';
+import { formatIssues, type BrokerProfileId, type Design, type OmittedField } from '@retry-studio/topology-core/model';
 import {
   fateText,
   failureText,
@@ -48,6 +48,7 @@ interface UpgradeInput {
   readonly vhost?: string;
   readonly from?: BrokerProfileId;
   readonly skippedBindings?: readonly SkippedBinding[];
+  readonly omittedFields?: readonly OmittedField[];
 }
 
 /** The file's vhosts (each checked on its own, and said so), or the live vhost of --url. */
@@ -63,6 +64,7 @@ async function loadInputs(a: ReturnType<typeof parseArgs>, io: CliIo): Promise<U
       label: several ? `${file} vhost ${JSON.stringify(doc.vhost)}` : file,
       ...(several && doc.vhost !== undefined ? { vhost: doc.vhost } : {}),
       ...(doc.skippedBindings ? { skippedBindings: doc.skippedBindings } : {}),
+      ...(doc.omittedFields ? { omittedFields: doc.omittedFields } : {}),
     }));
   }
   const named = (e: unknown): never => {
@@ -227,6 +229,7 @@ async function checkOne(
   const report = upgradeCheck(input.design, {
     ...opts,
     ...(input.skippedBindings ? { skippedBindings: input.skippedBindings } : {}),
+    ...(input.omittedFields ? { omittedFields: input.omittedFields } : {}),
   });
   const migration = migrateDesignForUpgrade(input.design, opts);
   const migratedOut = value(a, 'migrated-out');
