@@ -14,7 +14,7 @@ export function lintDesign(design: Design, opts: LintOptions = {}): LintFinding[
   // the same design linted again (the web's lint view, then the budget's risks): the findings of the last run.
   // A design is never changed in place (every edit makes a new one), so its identity is its content.
   if (opts.previous || opts.omittedFields) return lintNow(design, opts);
-  const key = `${opts.profile ?? ''}|${opts.nodes ?? ''}`;
+  const key = `${opts.profile ?? ''}|${opts.nodes ?? ''}|${opts.plugins?.join(',') ?? '?'}`;
   const hit = lastRuns.get(design);
   if (hit?.key === key) return [...hit.findings];
   const findings = lintNow(design, opts);
@@ -36,6 +36,7 @@ function lintNow(design: Design, opts: LintOptions): LintFinding[] {
     ...(opts.previous ? { previous: opts.previous } : {}),
     ...(opts.nodes !== undefined ? { nodes: opts.nodes } : {}),
     omittedFields: opts.omittedFields ?? [],
+    ...(opts.plugins ? { plugins: opts.plugins } : {}),
   };
   const out: LintFinding[] = [];
   for (const r of RULES) out.push(...r.check(ctx, flow));

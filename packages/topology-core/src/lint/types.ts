@@ -28,6 +28,8 @@ export interface LintOptions {
   readonly nodes?: number;
   /** a definitions file's queue and exchange fields left out (io's reader says which: model/definitionFields.ts) */
   readonly omittedFields?: readonly OmittedField[];
+  /** the target broker's enabled plugins (`rabbitmq_delayed_message_exchange`, ...); undefined: not known */
+  readonly plugins?: readonly string[];
 }
 
 export interface LintContext {
@@ -42,6 +44,8 @@ export interface LintContext {
   readonly nodes?: number;
   /** a definitions file's queue and exchange fields left out (empty for a design) */
   readonly omittedFields: readonly OmittedField[];
+  /** the target broker's enabled plugins; undefined: not known */
+  readonly plugins?: readonly string[];
 }
 
 /** One rule, with its docs (lint/defineRule.ts builds it; rules.ts registers it). */
