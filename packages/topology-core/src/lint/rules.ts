@@ -39,6 +39,7 @@ import { backoffOverConsumerTimeout } from './rules/backoffOverConsumerTimeout.j
 import { policyKeyRefused } from './rules/policyKeyRefused.js';
 import { policyApplyToRefused } from './rules/policyApplyToRefused.js';
 import { policyNeverApplies } from './rules/policyNeverApplies.js';
+import { policySkippedByQueueType } from './rules/policySkippedByQueueType.js';
 import { definitionsFieldRefused } from './rules/definitionsFieldRefused.js';
 import { delayedRetryNotAsWritten, delayedRetryRefused } from './rules/delayedRetryAsBrokerReads.js';
 
@@ -77,6 +78,7 @@ export const RULES: readonly LintRule[] = [
   policyKeyRefused,
   policyApplyToRefused,
   policyNeverApplies,
+  policySkippedByQueueType,
   definitionsFieldRefused,
   delayedRetryRefused,
   delayedRetryNotAsWritten,

@@ -107,6 +107,44 @@ describe.each(TEST_BROKERS)('RabbitMQ $name', (broker) => {
     30_000,
   );
 
+  it("a policy with a stream's max-age applies to no classic or quorum queue, not even its message-ttl; one without it does", async () => {
+    const applied = await inVhost(broker, async (m, vhost) => {
+      await m.loadDefinitions(vhost, {
+        queues: [
+          { name: 'with-age.classic', durable: true, auto_delete: false, arguments: {} },
+          { name: 'with-age.quorum', durable: true, auto_delete: false, arguments: { 'x-queue-type': 'quorum' } },
+          { name: 'ttl-only.classic', durable: true, auto_delete: false, arguments: {} },
+        ],
+        policies: [
+          {
+            name: 'age',
+            pattern: '^with-age',
+            'apply-to': 'queues',
+            priority: 0,
+            definition: { 'message-ttl': 60000, 'max-age': '1D' },
+          },
+          {
+            name: 'ttl',
+            pattern: '^ttl-only',
+            'apply-to': 'queues',
+            priority: 0,
+            definition: { 'message-ttl': 60000 },
+          },
+        ],
+      });
+      // a queue's policy appears with its first statistics (every few seconds)
+      for (let i = 0; i < 40; i++) {
+        const qs = await m.listQueues(vhost);
+        // 3.10.8 lists no `policy` field on a quorum queue no policy applies to: wait for the statistics instead
+        if (qs.length === 3 && qs.every((q) => 'messages' in q) && qs.some((q) => q.policy))
+          return Object.fromEntries(qs.map((q) => [q.name, q.policy || null]));
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      throw new Error('no queue statistics within 20 s');
+    });
+    expect(applied).toEqual({ 'with-age.classic': null, 'with-age.quorum': null, 'ttl-only.classic': 'ttl' });
+  }, 60_000);
+
   it.each([
     // a quorum DLQ takes at-most-once dead letters past its limit (no channel to refuse them); a classic one drops them
     { type: 'quorum', overflow: 'reject-publish', kept: 5 },

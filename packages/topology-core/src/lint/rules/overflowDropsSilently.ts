@@ -19,6 +19,8 @@ export const overflowDropsSilently = defineRule({
     ctx.design.topology.queues.flatMap((q) => {
       const a = flow.args.get(q.name)!;
       if (a['x-max-length'] === undefined && a['x-max-length-bytes'] === undefined) return [];
+      // a stream's x-max-length-bytes is retention: whole segments go from the head, nothing overflows or dead-letters
+      if (flow.config(q.name)?.stream) return [];
       const mode = (a['x-overflow'] as string | undefined) ?? 'drop-head';
       const dlx = a['x-dead-letter-exchange'] !== undefined;
       if (mode === 'drop-head' && !dlx)
