@@ -17,7 +17,13 @@ import {
   type UpgradeFinding,
   type UpgradeSource,
 } from '@retry-studio/topology-core/upgrade';
-import { assumedConsumers, assumedRoleList, describeAssumedRoles } from '@retry-studio/topology-core/lint';
+import {
+  assumedConsumers,
+  assumedRoleList,
+  describeAssumedRoles,
+  groupFindings,
+  objectList,
+} from '@retry-studio/topology-core/lint';
 import { resolveBrokerUrl } from '../../broker/index.js';
 import { importBroker } from '../../operate/importBroker.js';
 import { verifyTarget, type VerifyRun, type VerifyTarget } from '../../upgrade/verifyUpgrade.js';
@@ -99,6 +105,22 @@ function formatFinding(f: UpgradeFinding): string {
   const head = `${f.kind.toUpperCase().padEnd(16)} ${f.id}: ${f.message}\n`;
   const said = f.kind === 'refused' ? `    broker says: ${f.brokerWording.replace(/\n+/g, ' ')}\n` : '';
   return `${head}${said}    fix: ${f.fix}\n    source: ${f.sources.map(sourceText).join('; ')}\n`;
+}
+
+/** Many findings of one rule and kind read as one (a count, the first, the objects), as lint's text does (lint/findingGroups.ts). */
+function formatGroup(list: readonly UpgradeFinding[], objects: readonly string[]): string {
+  const f = list[0]!;
+  const said = f.kind === 'refused' ? `    broker says: ${f.brokerWording.replace(/\n+/g, ' ')}\n` : '';
+  return (
+    `${f.kind.toUpperCase().padEnd(16)} ${f.id}: ${list.length} findings (--json lists every one); the first: ${f.message}\n` +
+    `${said}    objects (${objects.length}): ${objectList(objects)}\n    fix: ${f.fix}\n    source: ${f.sources.map(sourceText).join('; ')}\n`
+  );
+}
+
+export function formatFindings(findings: readonly UpgradeFinding[]): string {
+  return groupFindings(findings.map((f) => ({ ...f, severity: f.kind })))
+    .map((g) => (g.kind === 'single' ? formatFinding(g.finding) : formatGroup(g.findings, g.objects)))
+    .join('');
 }
 
 const waits = (d: readonly number[]): string =>
@@ -295,7 +317,7 @@ function reportText(
       .join('');
   out += '\n';
   if (report.findings.length === 0) out += 'nothing changes\n';
-  for (const f of report.findings) out += formatFinding(f);
+  out += formatFindings(report.findings);
   out += `\nmigration for ${to}: ${migration.changes.length} change(s)\n${migration.changes.map((c) => `  - ${c}\n`).join('')}`;
   if (migration.notKept.length) out += `cannot be kept:\n${migration.notKept.map((c) => `  - ${c}\n`).join('')}`;
   out += `fates after the migration (original on ${from}, migration on ${to}): ${migration.fatesMatch ? 'all match' : 'some differ'}\n`;
