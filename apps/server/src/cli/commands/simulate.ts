@@ -20,6 +20,7 @@ import { foldRuns, formatRuns } from '@retry-studio/topology-core/text';
 import { flag, intValue, parseArgs, value } from './args.js';
 import { CliError, loadFileVhosts, type CliIo, type LoadedFile } from './context.js';
 import { withAssumedActors } from './assumedActors.js';
+import { formatJourneys } from './journeys.js';
 import { answered } from '../exitCodes.js';
 
 export const SIMULATE_USAGE =
@@ -220,25 +221,8 @@ async function simulateDoc(
     io.out(
       `policy tie: ${t.policies.join(', ')} (priority ${t.priority}) match ${t.queues.length > 5 ? `${t.queues.slice(0, 5).join(', ')} and ${t.queues.length - 5} more` : t.queues.join(', ')}: ${t.pinned ? `the broker applies ${t.assumed} (read from the vhost)` : `RabbitMQ's choice is unspecified; simulated with ${t.assumed}`}\n`,
     );
-  // messages with the same story are told once
-  const groups = new Map<string, string[]>();
-  for (const t of traces) {
-    const story = messageStory(t, said);
-    groups.set(story, [...(groups.get(story) ?? []), t.body]);
-  }
-  io.out(`\nmessages (${traces.length}):\n`);
-  let shown = 0;
-  for (const [story, bodies] of groups) {
-    if (shown++ >= MAX_GROUPS) {
-      io.out(`  ... ${groups.size - MAX_GROUPS} more kinds of journey (--json lists every message)\n`);
-      break;
-    }
-    const who =
-      bodies.length === 1
-        ? bodies[0]!
-        : `${bodies.length} messages (${bodies.length > 3 ? `${bodies.slice(0, 3).join(', ')}, ...` : bodies.join(', ')})`;
-    io.out(`  ${who}: ${story}\n`);
-  }
+  // messages with the same journey are told once, copies of one shape too (journeys.ts)
+  io.out(formatJourneys(traces, said));
   const stopped = formatMs(result.stoppedAt ?? result.endTime);
   if (traces.some((t) => isMoving(t.outcome)))
     io.out(`  (simulation cut off after ${stopped} of virtual time: some messages never settle)\n`);
@@ -255,8 +239,6 @@ async function simulateDoc(
 
 /** the shortest horizon (a design's own is longer where its TTL chains are: sim/retryHorizon.ts) */
 const HORIZON_MS = 24 * 3600 * 1000;
-/** journeys printed before "... more" (each is a few lines whatever the loop's length) */
-const MAX_GROUPS = 20;
 /** lists longer than this are folded into runs in --json (a looping message stays bounded) */
 const MAX_LIST = 200;
 
@@ -285,18 +267,6 @@ function jsonTrace(t: MessageTrace, said: OutcomeContext): Record<string, unknow
     ...bounded('attemptTimes', attemptTimes),
     ...bounded('delaysMs', delaysMs),
   };
-}
-
-/** One message's path, attempts and ending, repetition folded: a few lines however long it looped. */
-function messageStory(t: MessageTrace, said: OutcomeContext): string {
-  const path = t.path.length ? formatRuns(t.path, ' -> ') : '(never enqueued)';
-  const times =
-    t.attemptTimes.length === 0
-      ? ''
-      : t.attemptTimes.length <= 10
-        ? ` at ${t.attemptTimes.map(formatMs).join(', ')}`
-        : ` from ${formatMs(t.attemptTimes[0]!)} to ${formatMs(t.attemptTimes[t.attemptTimes.length - 1]!)}, delays ${formatRuns(t.delaysMs.map(formatMs), ', ')}`;
-  return `${path}\n    attempts ${t.attempts.toLocaleString('en-US')}${times}; ends: ${describeOutcome(t.outcome, said)}`;
 }
 
 export function formatBudget(b: RetryBudget): string {
