@@ -26,7 +26,7 @@ import type { ConsumerSpec } from '../model/consumer.js';
 import type { PublisherSpec } from '../model/publisher.js';
 import type { Design } from '../model/design.js';
 import { builtinExchangeType } from '../model/definitions.js';
-import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
+import { effectiveArguments, queueSettingsOf } from '../model/effectiveSettings.js';
 import { sampleTopicKey, topicMatches } from '../routing/topicMatcher.js';
 import { formatDuration } from '../text/formatDuration.js';
 
@@ -109,8 +109,9 @@ function assume(topology: Topology, opts: AssumeOptions): AssumedConsumers {
   const dlxOf = new Map<string, string>();
   const args = new Map<string, Record<string, AmqpValue>>();
   const dlxFromPolicy = new Map<string, string>();
+  const settingsOf = queueSettingsOf(topology);
   for (const q of topology.queues) {
-    const settings = queueEffectiveSettings(q, topology);
+    const settings = settingsOf.get(q.name)!;
     const a = effectiveArguments(settings);
     args.set(q.name, a);
     const dlx = a['x-dead-letter-exchange'];
@@ -150,7 +151,12 @@ function assume(topology: Topology, opts: AssumeOptions): AssumedConsumers {
     return typeof t === 'number' ? t : undefined;
   };
   // a TTL queue in a dead-letter loop with a queue whose TTL is far shorter: the long one is a work queue with a job timeout
+  const partners = new Map<string, string | undefined>();
   const loopPartnerWait = (q: string): string | undefined => {
+    if (!partners.has(q)) partners.set(q, partnerOf(q));
+    return partners.get(q);
+  };
+  const partnerOf = (q: string): string | undefined => {
     const ttl = ttlOf(q);
     if (ttl === undefined) return undefined;
     for (const p of hop.get(q) ?? []) {
@@ -264,7 +270,11 @@ const ROLE_WORDS: Readonly<Record<QueueRole, string>> = {
  */
 export function describeAssumedRoles(assumed: AssumedConsumers, shown = 5): string[] {
   const by = new Map<QueueRole, string[]>();
-  for (const [q, r] of Object.entries(assumed.roles)) by.set(r, [...(by.get(r) ?? []), q]);
+  for (const [q, r] of Object.entries(assumed.roles)) {
+    const list = by.get(r);
+    if (list) list.push(q);
+    else by.set(r, [q]);
+  }
   const lines = (['work', 'wait', 'parking', 'idle'] as const).flatMap((r) => {
     const qs = by.get(r) ?? [];
     return qs.length === 0

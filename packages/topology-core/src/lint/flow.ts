@@ -15,9 +15,10 @@ import {
   effectiveArguments,
   exchangeEffectiveSettings,
   queueEffectiveSettings,
+  queueSettingsOf,
   type EffectiveSettings,
 } from '../model/effectiveSettings.js';
-import { queueConfig, type QueueConfig } from '../sim/queueConfig.js';
+import { configOfSettings, queueConfig, type QueueConfig } from '../sim/queueConfig.js';
 import { PROFILE_3_10, type SemanticsProfile } from '../sim/profiles.js';
 
 /** Queue arguments with the policies that apply folded in (model/effectiveSettings.ts). */
@@ -60,9 +61,7 @@ export function buildFlow(
 ): Flow {
   const index = compileExchanges(topology);
   const queueDefs = new Map(topology.queues.map((q) => [q.name, q]));
-  const effective = new Map(
-    topology.queues.map((q) => [q.name, queueEffectiveSettings(q, topology, { profile: semantics.id })]),
-  );
+  const effective = queueSettingsOf(topology, { profile: semantics.id });
   const args = new Map([...effective].map(([name, s]) => [name, effectiveArguments(s)]));
   const configs = new Map<string, QueueConfig>();
   const config = (queue: string, other?: SemanticsProfile): QueueConfig | undefined => {
@@ -70,8 +69,9 @@ export function buildFlow(
     if (!q) return undefined;
     const p = other ?? semantics;
     if (p !== semantics) return queueConfig(q, topology.policies, p, undefined, topology.policyPins);
+    // the flow's own profile: from the effective settings already read
     let c = configs.get(queue);
-    if (!c) configs.set(queue, (c = queueConfig(q, topology.policies, p, undefined, topology.policyPins)));
+    if (!c) configs.set(queue, (c = configOfSettings(queue, effective.get(queue)!.settings, p)));
     return c;
   };
   const consumersByQueue = new Map<string, ConsumerSpec[]>();
@@ -189,7 +189,11 @@ export function buildFlow(
         return e;
       };
       for (const [q, s] of effective) for (const p of [s.policy, ...s.tiedPolicies]) if (p) at(p).queues.push(q);
-      for (const x of topology.exchanges) {
+      // exchanges only when some policy may apply to one (a 1,000-exchange file of queue policies reads none)
+      const forExchanges = (topology.policies ?? []).some(
+        (p) => (p['apply-to'] ?? 'all') === 'all' || p['apply-to'] === 'exchanges',
+      );
+      for (const x of forExchanges ? topology.exchanges : []) {
         const s = exchangeSettings(x.name)!;
         for (const p of [s.policy, ...s.tiedPolicies]) if (p) at(p).exchanges.push(x.name);
       }

@@ -7,7 +7,7 @@ import type { SimulationResult } from './types.js';
 import type { Ending } from '../templates/types.js';
 import type { Topology } from '../model/definitions.js';
 import type { ConsumerSpec } from '../model/consumer.js';
-import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
+import { effectiveArguments, queueSettingsOf } from '../model/effectiveSettings.js';
 import { decideOutcome, endingOf, type MessageOutcome, type OutcomeFacts } from './messageOutcome.js';
 
 export interface MessageTrace {
@@ -70,7 +70,7 @@ export function activeQueuesOf(design: {
   );
   const s = new Set<string>(design.consumers.map((c) => c.queue).filter((q) => !streams.has(q)));
   for (const q of design.topology.queues) {
-    const a = effectiveArguments(queueEffectiveSettings(q, design.topology));
+    const a = effectiveArguments(queueSettingsOf(design.topology).get(q.name)!);
     if (a['x-message-ttl'] !== undefined && typeof a['x-dead-letter-exchange'] === 'string') s.add(q.name);
   }
   return s;
@@ -81,7 +81,7 @@ export function deadLetteringQueuesOf(topology: Topology): Set<string> {
   return new Set(
     topology.queues
       .filter(
-        (q) => typeof effectiveArguments(queueEffectiveSettings(q, topology))['x-dead-letter-exchange'] === 'string',
+        (q) => typeof effectiveArguments(queueSettingsOf(topology).get(q.name)!)['x-dead-letter-exchange'] === 'string',
       )
       .map((q) => q.name),
   );

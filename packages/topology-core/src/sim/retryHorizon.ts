@@ -7,7 +7,7 @@
  */
 import type { Design } from '../model/design.js';
 import type { Topology } from '../model/definitions.js';
-import { queueEffectiveSettings } from '../model/effectiveSettings.js';
+import { queueSettingsOf } from '../model/effectiveSettings.js';
 import { compileExchanges } from '../routing/exchangeIndex.js';
 import { stronglyConnected } from './stronglyConnected.js';
 
@@ -51,8 +51,9 @@ function deadLetterGraph(topology: Topology): { ttl: Map<string, number>; next: 
     reach.set(exchange, (r = [...out]));
     return r;
   };
+  const settingsOf = queueSettingsOf(topology);
   for (const q of topology.queues) {
-    const s = queueEffectiveSettings(q, topology).settings;
+    const s = settingsOf.get(q.name)!.settings;
     if (s['x-queue-type']?.value === 'stream') continue;
     const dlx = s['x-dead-letter-exchange']?.value;
     // a TTL with no onward route ends the message where it rests (the words say when): no wait to follow

@@ -2,7 +2,6 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadDocument, readDocumentFile, type DocumentKind, type SkippedBinding } from '@retry-studio/topology-core/io';
-import { AppConfigFailure, importAppConfig, isAppConfigFile } from '@retry-studio/topology-core/appconfig';
 import { formatIssues, type Design, type OmittedField, type ValidationIssue } from '@retry-studio/topology-core/model';
 import { FileReadError, readUserFile } from './readUserFile.js';
 
@@ -67,27 +66,14 @@ export interface LoadedFile {
 }
 
 /**
- * An application's retry configuration (application.yml/.properties, Java, C#, Python) read as a
- * design (import-app's reader): every command that takes a design file takes these too. Bad
- * input -> CliError naming the file and line, exit 2.
+ * The application-configuration reader, loaded only for a file that may be one: a JSON file never is
+ * (appconfig's isAppConfigFile), and a lint of a definitions file then never parses the readers of
+ * Spring, MassTransit, NServiceBus and Celery (bench:cli).
  */
-export function loadAppConfig(
-  files: readonly { name: string; text: string }[],
-  opts: Parameters<typeof importAppConfig>[1] = {},
-): LoadedFile & { notes: readonly { file: string; line: number; text: string }[] } {
-  try {
-    const app = importAppConfig(files, opts);
-    return {
-      kind: 'app-config',
-      design: app.design,
-      warnings: [],
-      notes: app.notes,
-      ...(app.design.vhost !== undefined ? { vhost: app.design.vhost } : {}),
-    };
-  } catch (e) {
-    if (e instanceof AppConfigFailure) throw new CliError(e.message, 2);
-    throw e;
-  }
+async function appConfigReader(file: string): Promise<typeof import('./appConfigFile.js') | undefined> {
+  if (/\.json$/i.test(file)) return undefined;
+  const m = await import('./appConfigFile.js');
+  return m.isAppConfigFile(file) ? m : undefined;
 }
 
 /** Reads a design JSON, a RabbitMQ definitions JSON or an application's configuration; bad input -> CliError naming the fields. */
@@ -97,7 +83,8 @@ export async function loadFile(
   opts: { vhost?: string | undefined } = {},
 ): Promise<LoadedFile> {
   const text = await readText(io, file);
-  if (isAppConfigFile(file)) return loadAppConfig([{ name: file, text }]);
+  const app = await appConfigReader(file);
+  if (app) return app.loadAppConfig([{ name: file, text }]);
   const name = path.basename(file).replace(/\.json$/i, '');
   const r = loadDocument(text, { name, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
   if (!r.ok) throw refusedFile(file, r.kind, r.errors);
@@ -121,7 +108,8 @@ export async function loadFileVhosts(
   opts: { vhost?: string | undefined } = {},
 ): Promise<LoadedFile[]> {
   const text = await readText(io, file);
-  if (isAppConfigFile(file)) return [loadAppConfig([{ name: file, text }])];
+  const app = await appConfigReader(file);
+  if (app) return [app.loadAppConfig([{ name: file, text }])];
   // the browser's Open / Import reads files through the same core function
   const r = readDocumentFile(text, { fileName: file, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
   if (!r.ok) throw refusedFile(file, r.kind, r.errors);

@@ -13,7 +13,7 @@ export const quorumDefaultDeliveryLimit = defineRule({
   check: (ctx, flow, say) =>
     ctx.design.topology.queues.flatMap((q) => {
       if (!isQuorum(flow, q.name) || hasLimit(flow, q.name)) return [];
-      const noDlx = flow.config(q.name)?.dlx === undefined;
+      const noDlx = typeof flow.args.get(q.name)?.['x-dead-letter-exchange'] !== 'string';
       const given = ctx.semantics.quorumDefaultDeliveryLimit;
       const later = PROFILE_4_X.quorumDefaultDeliveryLimit!;
       return [
