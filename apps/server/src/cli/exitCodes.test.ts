@@ -124,6 +124,16 @@ describe('one exit-code convention for every command', () => {
     ['generate: an unknown template', ['generate', 'nope'], wrongQuestion],
     ['generate: a bad parameter', ['generate', 'dlx-ttl-wait-queue', '--param', 'maxRetries=lots'], wrongQuestion],
     ['templates', ['templates'], answered],
+    [
+      'import-broker: an unreachable broker',
+      ['import-broker', '--url', 'amqp://guest:guest@127.0.0.1:5999/'],
+      wrongQuestion,
+    ],
+    [
+      'dlq: an unreachable broker',
+      ['dlq', 'browse', '--url', 'amqp://guest:guest@127.0.0.1:5999/', '--queue', 'q'],
+      wrongQuestion,
+    ],
     ['an unknown command', ['frobnicate'], wrongQuestion],
   ])('%s', async (_, argv, code) => {
     const r = await cli(...argv);
