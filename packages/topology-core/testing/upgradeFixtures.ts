@@ -179,3 +179,32 @@ export function delayedExchangeRetry(p = 'orders'): Design {
     [pub(p, 'task')],
   );
 }
+
+/**
+ * `n` copies of one retry shape side by side (a template applied per service, as big files are
+ * made): `make(prefix)` builds one copy; consumer and publisher ids get the copy's prefix.
+ */
+export function copiesOf(make: (prefix: string) => Design, n: number, opts: { bare?: boolean } = {}): Design {
+  const copies = Array.from({ length: n }, (_, i) => {
+    const p = `svc${i}`;
+    const d = make(p);
+    return {
+      ...d,
+      consumers: d.consumers.map((c) => ({ ...c, id: `${p}:${c.id}` })),
+      publishers: d.publishers.map((x) => ({ ...x, id: `${p}:${x.id}` })),
+    };
+  });
+  const first = copies[0]!;
+  return designOf(
+    `${n} copies of ${first.name}`,
+    {
+      exchanges: copies.flatMap((d) => d.topology.exchanges),
+      queues: copies.flatMap((d) => d.topology.queues),
+      bindings: copies.flatMap((d) => d.topology.bindings),
+      policies: copies.flatMap((d) => d.topology.policies ?? []),
+    },
+    opts.bare ? [] : copies.flatMap((d) => d.consumers),
+    opts.bare ? [] : copies.flatMap((d) => d.publishers),
+    first.profile,
+  );
+}

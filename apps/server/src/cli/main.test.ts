@@ -42,7 +42,7 @@ describe('pnpm cli', () => {
     expect((await cli('generate', 'dlx-ttl-wait-queue', '--out', 'g.json')).code).toBe(0);
     expect(JSON.parse(await readFile(path.join(dir, 'g.json'), 'utf8')).format).toBe('retry-studio/design');
     const bad = await cli('generate', 'dlx-ttl-wait-queue', '--param', 'maxRetries=lots');
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.err).toContain('params.maxRetries');
     expect((await cli('generate', 'nope')).err).toContain('unknown template "nope"');
     expect((await cli('generate', 'requeue-once', '--format', 'pdf')).code).toBe(2);

@@ -15,7 +15,8 @@ import { simulate } from '../sim/simulate.js';
 import { outcomesOfRun } from '../sim/runOutcomes.js';
 import { outcomesOfEvents } from '../sim/eventOutcomes.js';
 import { describeOutcome } from '../sim/outcomeText.js';
-import type { MessageOutcome } from '../sim/messageOutcome.js';
+import { isMoving, type MessageOutcome } from '../sim/messageOutcome.js';
+import { retryHorizon } from '../sim/retryHorizon.js';
 import type { SimulationResult } from '../sim/types.js';
 import { BUDGET_HORIZON_MS, computeBudget, type BudgetFailure } from '../budget/budget.js';
 import { fateOf } from '../upgrade/behaviourDiff.js';
@@ -30,7 +31,7 @@ export interface Disagreement {
   readonly said: readonly [string, string];
 }
 
-/** The horizon simulate and the budget run to (virtual ms). */
+/** The shortest horizon simulate and the budget run to (virtual ms); a design's own is sim/retryHorizon.ts. */
 export const HORIZON_MS = BUDGET_HORIZON_MS;
 /** the browser's event bound (apps/web sim/runSimulation) */
 export const WEB_MAX_EVENTS = 40_000;
@@ -92,10 +93,12 @@ export function outcomeDisagreements(design: Design, failure: FailureModel, opts
   const failingBody = `${p.bodyPrefix ?? p.id}-1`;
   const model: FailureModel = failure.kind === 'poison' ? { kind: 'poison', bodies: [failingBody] } : failure;
   const topology = design.topology;
-  const cli = run(one, model, 1 + healthy, { maxEvents: opts.maxEvents, maxTimeMs: HORIZON_MS });
+  // every place runs to the design's horizon (its longest TTL chain: sim/retryHorizon.ts)
+  const horizon = retryHorizon(one);
+  const cli = run(one, model, 1 + healthy, { maxEvents: opts.maxEvents, maxTimeMs: horizon.ms });
   const web = run(one, model, 1 + healthy, {
     maxEvents: Math.min(WEB_MAX_EVENTS, opts.maxEvents),
-    maxTimeMs: HORIZON_MS,
+    maxTimeMs: horizon.ms,
   });
   const liveByMsg = outcomesOfEvents(one, cli.result.events, { running: cli.result.truncated, failure: model }).byMsg;
   for (const [msg, o] of cli.byMsg) {
@@ -104,10 +107,7 @@ export function outcomeDisagreements(design: Design, failure: FailureModel, opts
       out.push({
         case: at(msg),
         places: ['simulate', 'web timeline'],
-        said: [
-          show(o, describeOutcome(o, { topology, horizonMs: HORIZON_MS })),
-          show(w, describeOutcome(w, { topology, horizonMs: HORIZON_MS })),
-        ],
+        said: [show(o, describeOutcome(o, { topology, horizon })), show(w, describeOutcome(w, { topology, horizon }))],
       });
     // the live trace's lanes read the events alone (where each copy is, counted from them): the same outcome
     const live = liveByMsg.get(msg);
@@ -116,8 +116,8 @@ export function outcomeDisagreements(design: Design, failure: FailureModel, opts
         case: at(msg),
         places: ['simulate', 'live lane (events alone)'],
         said: [
-          show(o, describeOutcome(o, { topology, horizonMs: HORIZON_MS })),
-          show(live, describeOutcome(live, { topology, horizonMs: HORIZON_MS })),
+          show(o, describeOutcome(o, { topology, horizon })),
+          show(live, describeOutcome(live, { topology, horizon })),
         ],
       });
     for (const wrong of eventTruth(cli.result, msg, o))
@@ -132,9 +132,16 @@ export function outcomeDisagreements(design: Design, failure: FailureModel, opts
     out.push({
       case: at(failingMsg),
       places: ['budget', 'simulate'],
+      said: [show(budget.outcome, budget.outcomeText), show(sim, describeOutcome(sim, { topology, horizon }))],
+    });
+  // the horizon covers every wait: a message the horizon (not the event bound) cut off mid-wait was cut too soon
+  if (budget.outcome.kind === 'moving' && budget.outcome.waiting && budget.outcome.atMs >= horizon.ms && !horizon.cut)
+    out.push({
+      case: at(failingMsg),
+      places: ['horizon', 'budget'],
       said: [
-        show(budget.outcome, budget.outcomeText),
-        show(sim, describeOutcome(sim, { topology, horizonMs: HORIZON_MS })),
+        `${horizon.ms} ms, the TTL chain ${horizon.chain.join(' → ')} (${horizon.chainMs} ms)`,
+        budget.outcomeText,
       ],
     });
   const upgrade = fateOf(one, profile, bf, { maxEvents: opts.maxEvents });
@@ -174,7 +181,7 @@ export function ruleDisagreements(
   for (const p of design.publishers)
     for (const failure of [{ kind: 'always' }, { kind: 'failFirst', n: 2 }] as const) {
       const b = computeBudget({ ...design, publishers: [p] }, failure, { maxEvents: opts.maxEvents });
-      if (b.outcome.kind === 'moving') moving.push(`${p.id} (${failureLabel(failure)}): ${b.outcomeText}`);
+      if (isMoving(b.outcome)) moving.push(`${p.id} (${failureLabel(failure)}): ${b.outcomeText}`);
       if (failure.kind === 'always' && p === design.publishers[0] && design.origin?.template) {
         const stated = statedFate(design);
         if (stated && !sameOutcome(stated.outcome, b.outcome))

@@ -24,6 +24,33 @@ describe('computeBudget', () => {
     expect(b.risks.map((r) => r.kind)).toEqual(expect.arrayContaining(['reordering', 'loss']));
   });
 
+  it('the at-most-once loss risk names the queues it is true of, and is absent where every dead-lettering queue is at-least-once', () => {
+    const t = design('dlx-ttl-wait-queue', { maxRetries: 1, delayMs: 1000 });
+    expect(computeBudget(t.design, { kind: 'always' }).risks.find((r) => r.kind === 'loss')?.why).toMatch(
+      /^dead-lettering from orders\.q, orders\.wait is at-most-once/,
+    );
+    const atLeastOnce = {
+      ...t.design,
+      topology: {
+        ...t.design.topology,
+        queues: t.design.topology.queues.map((q) =>
+          q.arguments?.['x-dead-letter-exchange'] === undefined
+            ? q
+            : {
+                ...q,
+                arguments: {
+                  ...q.arguments,
+                  'x-queue-type': 'quorum',
+                  'x-dead-letter-strategy': 'at-least-once',
+                  'x-overflow': 'reject-publish',
+                },
+              },
+        ),
+      },
+    };
+    expect(computeBudget(atLeastOnce, { kind: 'always' }).risks.map((r) => r.kind)).not.toContain('loss');
+  });
+
   it('with a node loss: the wait for the lost queue is in the time to final', () => {
     const t = design('dlx-ttl-wait-queue', { maxRetries: 3, delayMs: 5000 });
     const base = computeBudget(t.design, { kind: 'always' }, { workConsumers: t.workConsumers });
@@ -51,14 +78,18 @@ describe('computeBudget', () => {
     expect(b.risks.map((r) => r.kind)).toContain('duplicates');
   });
 
-  it('poison message among healthy ones: quorum requeue blocks nothing else but loops back to back', () => {
+  it('poison message among healthy ones: a quorum requeue goes to the back (recorded: quorum-requeue-to-back), blocking nothing', () => {
     const t = design('quorum-delivery-limit', { deliveryLimit: 2 });
     const b = computeBudget(t.design, { kind: 'poison' }, { messages: 3 });
     expect(b.attempts).toBe(3);
     expect(b.endsIn).toEqual({ kind: 'queue', queue: 'jobs.dead' });
     expect(b.traces).toHaveLength(4);
     expect(b.traces.slice(1).every((x) => x.endsIn.kind === 'acked')).toBe(true);
-    expect(b.risks.map((r) => r.kind)).toContain('head-of-line');
+    // one wording for the 3.10 quorum requeue position, as both brokers recorded it: the back, never the head
+    expect(b.risks.map((r) => r.kind)).not.toContain('head-of-line');
+    expect(b.risks.find((r) => r.kind === 'reordering' && r.why.includes('requeued'))?.why).toBe(
+      'a quorum queue puts a requeued message at the back of jobs.q: newer messages are delivered before its retry',
+    );
   });
 
   it('a strategy that never gives up is reported unbounded', () => {

@@ -12,12 +12,21 @@ import type { Ending, MessageOutcome } from '../sim/messageOutcome.js';
 import type { BrokerOps, MessageTrace } from '../sim/messageTrace.js';
 import { outcomesOfRun } from '../sim/runOutcomes.js';
 import { describeOutcome } from '../sim/outcomeText.js';
+import { BASE_HORIZON_MS, retryHorizon } from '../sim/retryHorizon.js';
+import { isMoving } from '../sim/messageOutcome.js';
 import { joinCollapsed } from '../text/collapseRepeats.js';
+import { nameList } from '../text/nameList.js';
+import { queueConfig } from '../sim/queueConfig.js';
+import { profileFor } from '../sim/profiles.js';
+import type { SimEvent } from '../sim/events.js';
 import { formatMs } from '../text/formatDuration.js';
 import type { NodeLoss } from '../sim/nodeLoss.js';
 
-/** how far in virtual time the budget follows a message (simulate and the upgrade check use it too) */
-export const BUDGET_HORIZON_MS = 24 * 3600 * 1000;
+/**
+ * The shortest horizon a budget follows a message for (virtual ms); a design whose TTL chains are
+ * longer gets a longer one (sim/retryHorizon.ts: computeBudget, simulate and the upgrade check read it)
+ */
+export const BUDGET_HORIZON_MS = BASE_HORIZON_MS;
 
 export type BudgetFailure =
   | { readonly kind: 'failFirst'; readonly n: number }
@@ -75,7 +84,7 @@ export interface BudgetOptions {
   readonly workConsumers?: readonly string[];
   /** healthy messages published alongside a poison message (default 4) */
   readonly messages?: number;
-  /** cut-off for strategies that never give up (default 1 day of virtual time) */
+  /** cut-off for strategies that never give up (default the design's horizon: sim/retryHorizon.ts) */
   readonly maxTimeMs?: number;
   /** cut-off in simulator events, for strategies that loop without time passing (default the simulator's) */
   readonly maxEvents?: number;
@@ -101,7 +110,8 @@ export function computeBudget(design: Design, failure: BudgetFailure, opts: Budg
     failure: failureModel(failure, poisonBody),
     seed: opts.seed ?? 1,
   });
-  const horizonMs = opts.maxTimeMs ?? BUDGET_HORIZON_MS;
+  const horizon = retryHorizon(design);
+  const horizonMs = opts.maxTimeMs ?? horizon.ms;
   const result = simulate({
     ...input,
     maxTimeMs: horizonMs,
@@ -127,7 +137,7 @@ export function computeBudget(design: Design, failure: BudgetFailure, opts: Budg
     timeToFinalMs: failing.endTime - start,
     endsIn: failing.endsIn,
     outcome: failing.outcome,
-    outcomeText: describeOutcome(failing.outcome, { topology: design.topology, horizonMs }),
+    outcomeText: describeOutcome(failing.outcome, { topology: design.topology, horizonMs, horizon }),
     ops: failing.ops,
     objects: {
       exchanges: t.exchanges.length,
@@ -142,7 +152,11 @@ export function computeBudget(design: Design, failure: BudgetFailure, opts: Budg
       policies: (t.policies ?? []).map((p) => p.name),
     },
     requires,
-    risks: risksOf(design, failing),
+    risks: risksOf(
+      design,
+      failing,
+      result.events.filter((e) => e.msgId === failing.msgId),
+    ),
     ...(others.length > 0
       ? {
           healthyMaxLatencyMs: Math.max(
@@ -155,8 +169,23 @@ export function computeBudget(design: Design, failure: BudgetFailure, opts: Budg
   };
 }
 
-function risksOf(design: Design, tr: MessageTrace): Risk[] {
+/** The queues where the failing message was requeued and where it was dead-lettered from, as each runs on the design's broker. */
+function settledIn(design: Design, events: readonly SimEvent[]) {
+  const profile = profileFor(design.profile);
+  const t = design.topology;
+  const config = (name: string) => {
+    const q = t.queues.find((x) => x.name === name);
+    return q ? queueConfig(q, t.policies, profile, undefined, t.policyPins) : undefined;
+  };
+  const of = (kind: 'requeued' | 'dead-lettered') => [
+    ...new Set(events.flatMap((e) => (e.kind === kind ? [e.queue] : []))),
+  ];
+  return { requeuedIn: of('requeued'), deadLetteredFrom: of('dead-lettered'), config };
+}
+
+function risksOf(design: Design, tr: MessageTrace, events: readonly SimEvent[]): Risk[] {
   const risks: Risk[] = [];
+  const { requeuedIn, deadLetteredFrom, config } = settledIn(design, events);
   const lint = lintDesign(design);
   const has = (id: string): boolean => lint.some((f) => f.id === id);
   const actions = design.consumers.flatMap((c) => {
@@ -179,10 +208,19 @@ function risksOf(design: Design, tr: MessageTrace): Risk[] {
       kind: 'head-of-line',
       why: 'in-process retries keep the delivery unacked and the consumer busy during backoff; messages behind it wait',
     });
-  if (tr.ops.requeues > 0 && tr.delaysMs.every((d) => d === 0))
+  // where a requeue puts the message, recorded on 3.10.8 and 4.3.6: a classic queue at its place at the head
+  // (conformance classic-requeue-position), a quorum queue at the back (quorum-requeue-to-back, quorum-requeue-with-limit)
+  const classicRequeues = requeuedIn.filter((q) => !config(q)?.quorum);
+  const quorumRequeues = requeuedIn.filter((q) => config(q)?.quorum);
+  if (classicRequeues.length > 0 && tr.delaysMs.every((d) => d === 0))
     risks.push({
       kind: 'head-of-line',
-      why: 'immediate requeues put a failing message back at the head: it is retried back to back ahead of newer messages',
+      why: `immediate requeues put a failing message back at its place at the head of ${nameList(classicRequeues)} (a classic queue): it is retried back to back ahead of newer messages`,
+    });
+  if (quorumRequeues.length > 0)
+    risks.push({
+      kind: 'reordering',
+      why: `a quorum queue puts a requeued message at the back of ${nameList(quorumRequeues)}: newer messages are delivered before its retry`,
     });
   if (tr.ops.deadLetterings > 0 || tr.ops.delayed > 0 || actions.some((a) => a.kind === 'republish'))
     risks.push({
@@ -211,10 +249,12 @@ function risksOf(design: Design, tr: MessageTrace): Risk[] {
       kind: 'loss',
       why: 'delayed messages are stored on one node only; they are lost with that node or when the plugin is disabled',
     });
-  if (tr.ops.deadLetterings > 0)
+  // at-least-once dead-lettering (a quorum queue with dead-letter-strategy at-least-once and overflow reject-publish) loses nothing
+  const atMostOnce = deadLetteredFrom.filter((q) => !config(q)?.atLeastOnce);
+  if (atMostOnce.length > 0)
     risks.push({
       kind: 'loss',
-      why: 'dead-lettering is at-most-once (classic queues and quorum at-most-once): a missing route drops the message silently',
+      why: `dead-lettering from ${nameList(atMostOnce)} is at-most-once: a dead letter its exchange cannot route, or a target that refuses it, is dropped without a trace (a quorum queue with dead-letter-strategy at-least-once and overflow reject-publish keeps it)`,
     });
   if (tr.endsIn.kind === 'held')
     risks.push({
@@ -222,7 +262,7 @@ function risksOf(design: Design, tr: MessageTrace): Risk[] {
       why: 'the consumer holds the message unacked and no later multiple settles it: it stays at the consumer, its prefetch slot taken',
     });
   // cut off by the horizon while parked (a TTL with no onward route) is not unbounded: only a message still moving is
-  if (tr.outcome.kind === 'moving')
+  if (isMoving(tr.outcome))
     risks.push({ kind: 'unbounded', why: 'the message never reaches a final outcome: it keeps being retried' });
   if (tr.outcome.kind === 'acked' && tr.outcome.neverEndsFailingAlways)
     risks.push({

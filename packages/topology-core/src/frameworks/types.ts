@@ -78,7 +78,8 @@ export interface ReadOptions {
 }
 
 /** The kind of a file by its extension: what a framework is read from. */
-export type FileKind = 'config' | 'java' | 'csharp' | 'python' | 'javascript' | 'json';
+export type { AppFileKind as FileKind } from '../model/appFileKind.js';
+import type { AppFileKind as FileKind } from '../model/appFileKind.js';
 
 /** One input as a reader sees it: its text parsed lazily, once, whichever framework asks. */
 export interface AppInput {

@@ -3,6 +3,7 @@
  * <-> Topology / Design. Whole-broker exports carry `vhost` on every object and a `vhosts`
  * list; per-vhost exports carry none. Both read; both write.
  */
+import type { OmittedField } from '../model/definitionFields.js';
 import type { AmqpTable, BindingDef, ExchangeDef, PolicyDef, QueueDef, Topology } from '../model/definitions.js';
 import type { Design } from '../model/design.js';
 import { DESIGN_FORMAT, DESIGN_VERSION } from '../model/design.js';
@@ -34,6 +35,8 @@ export type ImportDefinitionsResult =
       readonly rabbitVersion?: string;
       /** bindings skipped because the file does not declare one of their ends (each also a `binding-end-undeclared` warning) */
       readonly skippedBindings: readonly SkippedBinding[];
+      /** queue and exchange fields the file leaves out (the defaults are filled in; 3.10.8 refuses some: model/definitionFields.ts) */
+      readonly omittedFields: readonly OmittedField[];
       /** skipped objects, ignored fields and what is not imported are warnings with codes `skipped`, `field-ignored`, `not-imported` */
       readonly warnings: readonly ValidationIssue[];
     }
@@ -146,6 +149,17 @@ export function importDefinitions(input: unknown, opts: ImportDefinitionsOptions
   warnings.push(...userPasswordNotes(input), ...vhostNotes(input, contents, vhost));
   if (notModelled) warnings.push({ path: '', code: 'not-imported', message: notModelled });
 
+  const omittedFields: OmittedField[] = [];
+  const omitted = (
+    kind: OmittedField['kind'],
+    o: Record<string, unknown>,
+    fields: readonly OmittedField['field'][],
+  ) => {
+    for (const field of fields) if (o[field] === undefined) omittedFields.push({ kind, name: o.name as string, field });
+  };
+  for (const { item } of read.kept.exchanges)
+    omitted('exchange', item, ['durable', 'auto_delete', 'internal', 'arguments']);
+  for (const { item } of read.kept.queues) omitted('queue', item, ['durable', 'auto_delete', 'arguments']);
   const exchanges: ExchangeDef[] = read.kept.exchanges.map(({ item: x }) => ({
     name: x.name as string,
     type: x.type as ExchangeDef['type'],
@@ -249,6 +263,7 @@ export function importDefinitions(input: unknown, opts: ImportDefinitionsOptions
     contents,
     warnings,
     skippedBindings: read.skippedBindings,
+    omittedFields,
     ...(vhost !== undefined ? { vhost } : {}),
     ...(rv ? { rabbitVersion: rv } : {}),
   };

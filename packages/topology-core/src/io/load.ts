@@ -2,6 +2,7 @@
  * One reader for every file the tools accept: a design document (any version), or a
  * RabbitMQ definitions export (which has no consumers: they come back empty).
  */
+import type { OmittedField } from '../model/definitionFields.js';
 import type { Design } from '../model/design.js';
 import type { ValidationIssue } from '../model/validateResult.js';
 import { parseDesign } from '../model/validateDesign.js';
@@ -33,6 +34,8 @@ export type LoadedDocument =
       readonly vhost?: string;
       /** a definitions file's bindings to or from an object it does not declare: read past (what each broker does: brokerObjects.ts) */
       readonly skippedBindings?: readonly SkippedBinding[];
+      /** a definitions file's queue and exchange fields left out (model/definitionFields.ts) */
+      readonly omittedFields?: readonly OmittedField[];
     }
   | {
       readonly ok: false;
@@ -210,6 +213,7 @@ export function loadValue(
       warnings: r.warnings,
       ...(r.vhost !== undefined ? { vhost: r.vhost } : {}),
       ...(r.skippedBindings.length > 0 ? { skippedBindings: r.skippedBindings } : {}),
+      ...(r.omittedFields.length > 0 ? { omittedFields: r.omittedFields } : {}),
     };
   }
   if (isPlainObject(v) && v.format === SCENARIO_FORMAT) {

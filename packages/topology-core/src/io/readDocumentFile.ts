@@ -5,6 +5,7 @@
  * listed with its object counts so that a reader can say what it holds and what it left out.
  * Another file kind (an application's config, say) plugs in here, once, for both.
  */
+import type { OmittedField } from '../model/definitionFields.js';
 import type { Design } from '../model/design.js';
 import type { Topology } from '../model/definitions.js';
 import { isPlainObject, type ValidationIssue } from '../model/validateResult.js';
@@ -29,6 +30,8 @@ export interface ReadDocument {
   readonly vhost?: string;
   /** bindings skipped because the file does not declare one of their ends (a broker accepts such a file) */
   readonly skippedBindings?: readonly SkippedBinding[];
+  /** a definitions file's queue and exchange fields left out (model/definitionFields.ts) */
+  readonly omittedFields?: readonly OmittedField[];
 }
 
 export type ReadDocumentResult =
@@ -100,6 +103,7 @@ export function readDocumentFile(text: string, opts: ReadDocumentOptions = {}): 
       warnings: d.warnings,
       ...(d.vhost !== undefined ? { vhost: d.vhost } : {}),
       ...(d.skippedBindings ? { skippedBindings: d.skippedBindings } : {}),
+      ...(d.omittedFields ? { omittedFields: d.omittedFields } : {}),
     };
   });
   const rabbitVersion = definitions ? versionOf(value) : undefined;

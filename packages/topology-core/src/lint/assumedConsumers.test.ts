@@ -5,6 +5,8 @@ import { assumedConsumers, assumedPublishers, describeAssumedRoles, withAssumedA
 import { lintDesign } from './lintDesign.js';
 import { simulate } from '../sim/simulate.js';
 import { designToSimulation } from '../sim/designToSimulation.js';
+import { computeBudget } from '../budget/budget.js';
+import { buildTemplate } from '../templates/registry.js';
 
 const HOUR = 3_600_000;
 
@@ -18,7 +20,45 @@ const jobTimeout = (workTtl: number) =>
     T.bind('jobs', 'wait.q', 'wait'),
   );
 
+/** service queues with a 24 h TTL, dead-lettering to one DLX whose queue nobody feeds: the issue-38 files' shape */
+const services = (n: number) =>
+  T.topology(
+    T.exchange('events', 'topic'),
+    T.exchange('dead', 'fanout'),
+    ...Array.from({ length: n }, (_, i) => T.queue(`svc${i}`, { ttl: 24 * HOUR, dlx: 'dead' })),
+    T.queue('dead-letters'),
+    ...Array.from({ length: n }, (_, i) => T.bind('events', `svc${i}`, `svc${i}.#`)),
+    T.bind('dead', 'dead-letters'),
+  );
+
 describe('the consumer assumption', () => {
+  it('a TTL queue clients publish to, whose dead letters only rest, is a work queue (its TTL expires what nobody took)', () => {
+    const a = assumedConsumers(services(3));
+    expect(a.roles).toEqual({ svc0: 'work', svc1: 'work', svc2: 'work', 'dead-letters': 'parking' });
+    expect(a.reasons.svc0).toBe(
+      'a TTL (24 h) and a dead-letter route, fed by clients, its dead letters resting in dead-letters (nothing sends them back): a work queue whose TTL expires what no consumer took in time',
+    );
+    // said aloud with the rest of the assumption
+    expect(describeAssumedRoles(a).join('\n')).toContain('svc0: work, a TTL (24 h)');
+    // simulate --always: the worker fails each attempt and the message dead-letters into the DLQ (it had 0 attempts)
+    const { design } = withAssumedActors(designOf('svc', services(3)));
+    const b = computeBudget({ ...design, publishers: [design.publishers[0]!] }, { kind: 'always' });
+    expect([b.attempts, b.outcome]).toEqual([1, { kind: 'parked', queue: 'dead-letters' }]);
+  });
+
+  it('a delay before work stays a wait queue: its dead letters reach a queue clients publish to, or one that moves on', () => {
+    for (const id of ['dlx-ttl-wait-queue', 'chained-ttl', 'binary-delay-levels']) {
+      const r = buildTemplate(id);
+      if (!r.ok) throw new Error(id);
+      const roles = assumedConsumers(r.template.design.topology).roles;
+      const waits = r.template.design.topology.queues.filter((q) => q.arguments?.['x-message-ttl'] !== undefined);
+      expect(
+        waits.map((q) => roles[q.name]),
+        id,
+      ).toEqual(waits.map(() => 'wait'));
+    }
+  });
+
   it("a TTL far longer than its loop partner's is a job timeout: a work queue with a rejecting worker", () => {
     const a = assumedConsumers(jobTimeout(8 * HOUR));
     expect(a.roles).toEqual({ 'work.q': 'work', 'wait.q': 'wait' });

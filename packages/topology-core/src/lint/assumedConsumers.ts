@@ -6,7 +6,10 @@
  * - a queue with a TTL and a dead-letter route (and no live consumer) is a wait queue: nobody
  *   consumes it, its messages dead-letter when they expire; unless it is in a dead-letter loop with
  *   a queue whose TTL is at least JOB_TIMEOUT_RATIO times shorter: then it is a work queue whose TTL
- *   is a job timeout (8 h beside a 5 s wait), and its worker rejects what it fails on;
+ *   is a job timeout (8 h beside a 5 s wait), and its worker rejects what it fails on; or unless
+ *   clients publish to it and its dead letters only rest (in queues that only dead letters reach,
+ *   with no route of their own): nothing sends them back, so it is no delay before work but a work
+ *   queue whose TTL expires what no consumer took in time (17 service queues with a 24 h TTL and a DLQ);
  * - a queue that only dead letters reach, with no dead-letter route of its own (and no live
  *   consumer), is a parking lot: nobody consumes it, dead letters pile up there; so is one whose
  *   dead-letter route comes from a policy (a `.*` DLX policy covers the DLQ too);
@@ -23,7 +26,7 @@ import type { ConsumerSpec } from '../model/consumer.js';
 import type { PublisherSpec } from '../model/publisher.js';
 import type { Design } from '../model/design.js';
 import { builtinExchangeType } from '../model/definitions.js';
-import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
+import { effectiveArguments, queueSettingsOf } from '../model/effectiveSettings.js';
 import { sampleTopicKey, topicMatches } from '../routing/topicMatcher.js';
 import { formatDuration } from '../text/formatDuration.js';
 
@@ -58,6 +61,7 @@ function deadLetterHop(
   args: ReadonlyMap<string, Record<string, AmqpValue>>,
 ): Map<string, Set<string>> {
   const types = new Map<string, string>(topology.exchanges.map((x) => [x.name, x.type]));
+  const toQueues = queueBindingsBySource(topology);
   const out = new Map<string, Set<string>>();
   for (const [q, a] of args) {
     const dlx = a['x-dead-letter-exchange'];
@@ -67,8 +71,7 @@ function deadLetterHop(
     if (dlx === '') {
       if (typeof dlrk === 'string') to.add(dlrk);
     } else
-      for (const b of topology.bindings) {
-        if (b.source !== dlx || b.destination_type !== 'queue') continue;
+      for (const b of toQueues.get(dlx) ?? []) {
         const type = types.get(dlx) ?? builtinExchangeType(dlx);
         if (typeof dlrk === 'string' && type === 'direct' && b.routing_key !== dlrk) continue;
         if (typeof dlrk === 'string' && type === 'topic' && !topicMatches(b.routing_key, dlrk)) continue;
@@ -79,13 +82,36 @@ function deadLetterHop(
   return out;
 }
 
+/** The bindings to queues, by source exchange (one pass over the bindings, not one per dead-letter exchange). */
+function queueBindingsBySource(topology: Topology): Map<string, BindingDef[]> {
+  const out = new Map<string, BindingDef[]>();
+  for (const b of topology.bindings) {
+    if (b.destination_type !== 'queue') continue;
+    const list = out.get(b.source);
+    if (list) list.push(b);
+    else out.set(b.source, [b]);
+  }
+  return out;
+}
+
+/** Without live consumer counts the answer depends on the topology alone: several rules ask it of one file. */
+const lastAnswers = new WeakMap<Topology, AssumedConsumers>();
+
 export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): AssumedConsumers {
+  if (opts.liveConsumers) return assume(topology, opts);
+  let r = lastAnswers.get(topology);
+  if (!r) lastAnswers.set(topology, (r = assume(topology, opts)));
+  return r;
+}
+
+function assume(topology: Topology, opts: AssumeOptions): AssumedConsumers {
   const live = (q: string): boolean => (opts.liveConsumers?.get(q) ?? 0) > 0;
   const dlxOf = new Map<string, string>();
   const args = new Map<string, Record<string, AmqpValue>>();
   const dlxFromPolicy = new Map<string, string>();
+  const settingsOf = queueSettingsOf(topology);
   for (const q of topology.queues) {
-    const settings = queueEffectiveSettings(q, topology);
+    const settings = settingsOf.get(q.name)!;
     const a = effectiveArguments(settings);
     args.set(q.name, a);
     const dlx = a['x-dead-letter-exchange'];
@@ -103,22 +129,34 @@ export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): 
     const dlrk = args.get(q)?.['x-dead-letter-routing-key'];
     if (dlx === '' && typeof dlrk === 'string') fedByDlx.add(dlrk);
   }
-  // a dead-letter exchange only wait queues use is the way back to work, where clients publish too: what it feeds is fed
-  // by bindings; one a work queue dead-letters into as well carries real failures (its queues may park them)
-  const waitDlxs = new Set<string>();
-  for (const [q, dlx] of dlxOf) if (args.get(q)?.['x-message-ttl'] !== undefined) waitDlxs.add(dlx);
-  for (const [q, dlx] of dlxOf) if (args.get(q)?.['x-message-ttl'] === undefined) waitDlxs.delete(dlx);
-  const fedByBinding = new Set<string>();
-  for (const b of topology.bindings)
-    if ((!dlxs.has(b.source) || waitDlxs.has(b.source)) && b.destination_type === 'queue')
-      fedByBinding.add(b.destination);
   const hop = deadLetterHop(topology, args);
+  // fed by clients: bound from an exchange no queue dead-letters into, or bound from nothing and dead-lettered
+  // into by nothing (published by its name through the default exchange)
+  const publisherFed = new Set<string>();
+  const boundAtAll = new Set<string>();
+  for (const b of topology.bindings)
+    if (b.destination_type === 'queue') {
+      boundAtAll.add(b.destination);
+      if (!dlxs.has(b.source)) publisherFed.add(b.destination);
+    }
+  for (const q of topology.queues) if (!boundAtAll.has(q.name) && !fedByDlx.has(q.name)) publisherFed.add(q.name);
+  // a TTL queue clients publish to whose dead letters only rest (in queues with no route of their own that only
+  // dead letters reach): nothing sends them back, its TTL expires what no consumer took in time; a work queue
+  const restsIn = (q: string): readonly string[] | undefined => {
+    const to = [...(hop.get(q) ?? [])];
+    return to.length > 0 && to.every((t) => t !== q && !dlxOf.has(t) && !publisherFed.has(t)) ? to : undefined;
+  };
   const ttlOf = (q: string): number | undefined => {
     const t = args.get(q)?.['x-message-ttl'];
     return typeof t === 'number' ? t : undefined;
   };
   // a TTL queue in a dead-letter loop with a queue whose TTL is far shorter: the long one is a work queue with a job timeout
+  const partners = new Map<string, string | undefined>();
   const loopPartnerWait = (q: string): string | undefined => {
+    if (!partners.has(q)) partners.set(q, partnerOf(q));
+    return partners.get(q);
+  };
+  const partnerOf = (q: string): string | undefined => {
     const ttl = ttlOf(q);
     if (ttl === undefined) return undefined;
     for (const p of hop.get(q) ?? []) {
@@ -127,6 +165,21 @@ export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): 
     }
     return undefined;
   };
+  const expiringWork = new Map<string, readonly string[]>();
+  for (const [q] of dlxOf) {
+    if (ttlOf(q) === undefined || live(q) || !publisherFed.has(q) || loopPartnerWait(q) !== undefined) continue;
+    const rests = restsIn(q);
+    if (rests) expiringWork.set(q, rests);
+  }
+  // a dead-letter exchange only wait queues use is the way back to work, where clients publish too: what it feeds is fed
+  // by bindings; one a work queue dead-letters into as well carries real failures (its queues may park them)
+  const waitDlxs = new Set<string>();
+  for (const [q, dlx] of dlxOf) if (ttlOf(q) !== undefined && !expiringWork.has(q)) waitDlxs.add(dlx);
+  for (const [q, dlx] of dlxOf) if (ttlOf(q) === undefined || expiringWork.has(q)) waitDlxs.delete(dlx);
+  const fedByBinding = new Set<string>();
+  for (const b of topology.bindings)
+    if ((!dlxs.has(b.source) || waitDlxs.has(b.source)) && b.destination_type === 'queue')
+      fedByBinding.add(b.destination);
 
   const roles: Record<string, QueueRole> = {};
   const reasons: Record<string, string> = {};
@@ -140,6 +193,7 @@ export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): 
       typeof a['x-delayed-retry-type'] === 'string' &&
       a['x-delayed-retry-type'] !== 'disabled';
     const partner = hasDlx && hasTtl && !live(q.name) ? loopPartnerWait(q.name) : undefined;
+    const expiresWork = expiringWork.get(q.name);
     const onlyDeadLetters = fedByDlx.has(q.name) && !fedByBinding.has(q.name) && !live(q.name);
     let role: QueueRole;
     let why: string;
@@ -148,6 +202,11 @@ export function assumedConsumers(topology: Topology, opts: AssumeOptions = {}): 
       [role, why] = [
         'work',
         `a dead-letter route and a TTL (${formatDuration(ttlOf(q.name)!)}) far longer than its loop partner ${partner}'s (${formatDuration(ttlOf(partner)!)}): a job timeout on a work queue`,
+      ];
+    else if (expiresWork !== undefined)
+      [role, why] = [
+        'work',
+        `a TTL (${formatDuration(ttlOf(q.name)!)}) and a dead-letter route, fed by clients, its dead letters resting in ${expiresWork.slice(0, 3).join(', ')}${expiresWork.length > 3 ? ', ...' : ''} (nothing sends them back): a work queue whose TTL expires what no consumer took in time`,
       ];
     else if (hasDlx && hasTtl && !live(q.name))
       [role, why] = [
@@ -211,7 +270,11 @@ const ROLE_WORDS: Readonly<Record<QueueRole, string>> = {
  */
 export function describeAssumedRoles(assumed: AssumedConsumers, shown = 5): string[] {
   const by = new Map<QueueRole, string[]>();
-  for (const [q, r] of Object.entries(assumed.roles)) by.set(r, [...(by.get(r) ?? []), q]);
+  for (const [q, r] of Object.entries(assumed.roles)) {
+    const list = by.get(r);
+    if (list) list.push(q);
+    else by.set(r, [q]);
+  }
   const lines = (['work', 'wait', 'parking', 'idle'] as const).flatMap((r) => {
     const qs = by.get(r) ?? [];
     return qs.length === 0
@@ -220,7 +283,9 @@ export function describeAssumedRoles(assumed: AssumedConsumers, shown = 5): stri
           `${qs.length} ${ROLE_WORDS[r]}: ${qs.slice(0, shown).join(', ')}${qs.length > shown ? `, and ${qs.length - shown} more` : ''}`,
         ];
   });
-  const notable = Object.entries(assumed.reasons).filter(([, why]) => /job timeout|comes from policy/.test(why));
+  const notable = Object.entries(assumed.reasons).filter(([, why]) =>
+    /job timeout|comes from policy|expires what no consumer/.test(why),
+  );
   for (const [q, why] of notable.slice(0, shown)) lines.push(`${q}: ${assumed.roles[q]}, ${why}`);
   if (notable.length > shown) lines.push(`and ${notable.length - shown} more such queues`);
   return lines;

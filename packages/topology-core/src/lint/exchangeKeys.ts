@@ -108,8 +108,9 @@ export function exchangeKeys(design: Design, flow: Flow): ReadonlyMap<string, Ke
       );
     }
     for (const x of design.topology.exchanges) {
-      const ae = x.arguments?.['alternate-exchange'];
-      if (typeof ae === 'string' && at.has(x.name)) add(ae, at.get(x.name));
+      // the alternate exchange in force (argument, or a policy's: routing/exchangeIndex.ts)
+      const ae = flow.index.exchanges.get(x.name)?.alternate;
+      if (ae !== undefined && at.has(x.name)) add(ae, at.get(x.name));
     }
   }
   return at;

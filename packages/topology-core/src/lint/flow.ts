@@ -11,7 +11,15 @@ import { compileExchanges, type ExchangeIndex } from '../routing/exchangeIndex.j
 import { topicWords, topicWordsMatch } from '../routing/topicMatcher.js';
 import type { PublisherSpec } from '../model/publisher.js';
 import { arrivalKeys as computeArrivalKeys, hasWildcard, keyPasses, type ArrivalKeys } from './arrivalKeys.js';
-import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
+import {
+  effectiveArguments,
+  exchangeEffectiveSettings,
+  queueEffectiveSettings,
+  queueSettingsOf,
+  type EffectiveSettings,
+} from '../model/effectiveSettings.js';
+import { configOfSettings, queueConfig, type QueueConfig } from '../sim/queueConfig.js';
+import { PROFILE_3_10, type SemanticsProfile } from '../sim/profiles.js';
 
 /** Queue arguments with the policies that apply folded in (model/effectiveSettings.ts). */
 export function effectiveQueueArgs(t: Topology, name: string): Record<string, AmqpValue> {
@@ -22,12 +30,23 @@ export function effectiveQueueArgs(t: Topology, name: string): Record<string, Am
 export interface Flow {
   readonly topology: Topology;
   readonly index: ExchangeIndex;
+  /** each queue's effective settings as plain values (arguments, policies and operator policies, as the profile's broker resolves them) */
   readonly args: ReadonlyMap<string, Record<string, AmqpValue>>;
+  /** a queue's effective settings, each value with where it came from (model/effectiveSettings.ts) */
+  settings(queue: string): EffectiveSettings | undefined;
+  /** a queue as the profile's broker runs it: the effective settings with the profile's defaults (sim/queueConfig.ts); another profile may be asked */
+  config(queue: string, semantics?: SemanticsProfile): QueueConfig | undefined;
+  /** an exchange's effective settings (arguments and policies), each value with where it came from */
+  exchangeSettings(exchange: string): EffectiveSettings | undefined;
+  /** the queues and exchanges a policy governs: where it applies, or may (tied at the top); not where one outranks it */
+  governedBy(policy: string): { readonly queues: readonly string[]; readonly exchanges: readonly string[] };
   readonly consumersByQueue: ReadonlyMap<string, readonly ConsumerSpec[]>;
   /** queues an exchange can route to for these keys (undefined keys: any key) */
   possibleQueues(exchange: string, keys: readonly string[] | undefined): Set<string>;
   /** routing keys a message can carry when it sits in this queue (undefined: any key; lint/arrivalKeys.ts) */
   arrivalKeys(queue: string): readonly string[] | undefined;
+  /** routing keys a message can carry when it reaches this exchange (undefined: any key) */
+  keysAtExchange(exchange: string): readonly string[] | undefined;
   /** where a dead letter from this queue can go (undefined: no DLX); shared between queues, never change it */
   deadLetterTargets(queue: string): ReadonlySet<string> | undefined;
   /** exchanges on the dead-letter path of a queue */
@@ -38,9 +57,23 @@ export function buildFlow(
   topology: Topology,
   consumers: readonly ConsumerSpec[],
   publishers: readonly PublisherSpec[] = [],
+  semantics: SemanticsProfile = PROFILE_3_10,
 ): Flow {
   const index = compileExchanges(topology);
-  const args = new Map(topology.queues.map((q) => [q.name, effectiveArguments(queueEffectiveSettings(q, topology))]));
+  const queueDefs = new Map(topology.queues.map((q) => [q.name, q]));
+  const effective = queueSettingsOf(topology, { profile: semantics.id });
+  const args = new Map([...effective].map(([name, s]) => [name, effectiveArguments(s)]));
+  const configs = new Map<string, QueueConfig>();
+  const config = (queue: string, other?: SemanticsProfile): QueueConfig | undefined => {
+    const q = queueDefs.get(queue);
+    if (!q) return undefined;
+    const p = other ?? semantics;
+    if (p !== semantics) return queueConfig(q, topology.policies, p, undefined, topology.policyPins);
+    // the flow's own profile: from the effective settings already read
+    let c = configs.get(queue);
+    if (!c) configs.set(queue, (c = configOfSettings(queue, effective.get(queue)!.settings, p)));
+    return c;
+  };
   const consumersByQueue = new Map<string, ConsumerSpec[]>();
   for (const c of consumers) consumersByQueue.set(c.queue, [...(consumersByQueue.get(c.queue) ?? []), c]);
   const types = new Map(topology.exchanges.map((x) => [x.name, x.type as string]));
@@ -111,6 +144,11 @@ export function buildFlow(
     const k = keys.atQueue(queue);
     return k === undefined ? undefined : [...k];
   }
+  function keysAtExchange(exchange: string): readonly string[] | undefined {
+    keys ??= computeArrivalKeys({ topology, index, args, consumers, publishers });
+    const k = keys.atExchange(exchange);
+    return k === undefined ? undefined : [...k];
+  }
 
   // shared, read-only answers: queues whose dead letters may take any key share one set per exchange
   const dlTargets = new Map<string, ReadonlySet<string> | undefined>();
@@ -133,13 +171,49 @@ export function buildFlow(
     return s;
   }
 
+  let exchangeEffective: Map<string, EffectiveSettings> | undefined;
+  const exchangeSettings = (name: string): EffectiveSettings | undefined => {
+    exchangeEffective ??= new Map(
+      topology.exchanges.map((x) => [x.name, exchangeEffectiveSettings(x, topology, { profile: semantics.id })]),
+    );
+    return exchangeEffective.get(name);
+  };
+  // who each policy governs, read once from every object's effective settings (a pass per policy was Q x P)
+  let governed: Map<string, { queues: string[]; exchanges: string[] }> | undefined;
+  const governedBy = (policy: string): { queues: readonly string[]; exchanges: readonly string[] } => {
+    if (!governed) {
+      const g = new Map<string, { queues: string[]; exchanges: string[] }>();
+      const at = (name: string) => {
+        let e = g.get(name);
+        if (!e) g.set(name, (e = { queues: [], exchanges: [] }));
+        return e;
+      };
+      for (const [q, s] of effective) for (const p of [s.policy, ...s.tiedPolicies]) if (p) at(p).queues.push(q);
+      // exchanges only when some policy may apply to one (a 1,000-exchange file of queue policies reads none)
+      const forExchanges = (topology.policies ?? []).some(
+        (p) => (p['apply-to'] ?? 'all') === 'all' || p['apply-to'] === 'exchanges',
+      );
+      for (const x of forExchanges ? topology.exchanges : []) {
+        const s = exchangeSettings(x.name)!;
+        for (const p of [s.policy, ...s.tiedPolicies]) if (p) at(p).exchanges.push(x.name);
+      }
+      governed = g;
+    }
+    return governed.get(policy) ?? { queues: [], exchanges: [] };
+  };
+
   return {
     topology,
     index,
     args,
+    settings: (queue) => effective.get(queue),
+    config,
+    exchangeSettings,
+    governedBy,
     consumersByQueue,
     possibleQueues,
     arrivalKeys,
+    keysAtExchange,
     deadLetterTargets,
     exchangeType: (n) => types.get(n) ?? builtinExchangeType(n),
   };

@@ -3,6 +3,7 @@ import type { Design } from '../model/design.js';
 import type { Topology } from '../model/definitions.js';
 import { designFromTopology } from '../io/definitions.js';
 import { buildFlow } from './flow.js';
+import { profileFor } from '../sim/profiles.js';
 import { RULES } from './rules.js';
 import { withAppSources } from './appSources.js';
 import type { LintFinding, LintOptions } from './types.js';
@@ -12,8 +13,8 @@ const ORDER = { error: 0, warning: 1, info: 2 } as const;
 export function lintDesign(design: Design, opts: LintOptions = {}): LintFinding[] {
   // the same design linted again (the web's lint view, then the budget's risks): the findings of the last run.
   // A design is never changed in place (every edit makes a new one), so its identity is its content.
-  if (opts.previous) return lintNow(design, opts);
-  const key = `${opts.profile ?? ''}|${opts.nodes ?? ''}`;
+  if (opts.previous || opts.omittedFields) return lintNow(design, opts);
+  const key = `${opts.profile ?? ''}|${opts.nodes ?? ''}|${opts.plugins?.join(',') ?? '?'}`;
   const hit = lastRuns.get(design);
   if (hit?.key === key) return [...hit.findings];
   const findings = lintNow(design, opts);
@@ -24,13 +25,18 @@ export function lintDesign(design: Design, opts: LintOptions = {}): LintFinding[
 const lastRuns = new WeakMap<Design, { key: string; findings: readonly LintFinding[] }>();
 
 function lintNow(design: Design, opts: LintOptions): LintFinding[] {
-  const flow = buildFlow(design.topology, design.consumers, design.publishers);
+  const profile = opts.profile ?? design.profile ?? '3.10';
+  const semantics = profileFor(profile);
+  const flow = buildFlow(design.topology, design.consumers, design.publishers, semantics);
   const ctx = {
     design,
-    profile: opts.profile ?? design.profile ?? '3.10',
+    profile,
+    semantics,
     consumersKnown: design.consumers.length > 0,
     ...(opts.previous ? { previous: opts.previous } : {}),
     ...(opts.nodes !== undefined ? { nodes: opts.nodes } : {}),
+    omittedFields: opts.omittedFields ?? [],
+    ...(opts.plugins ? { plugins: opts.plugins } : {}),
   };
   const out: LintFinding[] = [];
   for (const r of RULES) out.push(...r.check(ctx, flow));

@@ -2,13 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { RULES } from './rules.js';
 import { RULE_DOCS } from './ruleDocs.js';
 
-describe('lint rule docs', () => {
-  it('every rule has docs, and every doc a rule', () => {
-    const ids = RULES.map((r) => r.id).sort();
-    expect(Object.keys(RULE_DOCS).sort()).toEqual(ids);
-    for (const d of Object.values(RULE_DOCS)) {
-      expect(d.description.length).toBeGreaterThan(20);
-      expect(d.help.length).toBeGreaterThan(10);
+describe('lint rules are one object each', () => {
+  it('every rule carries its docs, and its id once in the registry', () => {
+    const ids = RULES.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(Object.keys(RULE_DOCS).sort()).toEqual([...ids].sort());
+    for (const r of RULES) {
+      expect(r.description.length, r.id).toBeGreaterThan(20);
+      expect(r.help.length, r.id).toBeGreaterThan(10);
+      expect(['error', 'warning', 'info'], r.id).toContain(r.level);
     }
   });
 });

@@ -1,11 +1,13 @@
 /**
- * The registry of the retry linter's rules, one rule per file in rules/. Each has a stable id; each
- * finding names the canvas objects and says how to fix it. Rules see only what is declared: a
- * definitions file has no consumers. Adding a rule: one import and one entry below.
+ * The registry of the retry linter's rules, one rule per file in rules/, each one object built by
+ * defineRule (id, title, docs and check together). Each finding names the canvas objects and says
+ * how to fix it. Rules see only what is declared: a definitions file has no consumers. Adding a
+ * rule: its file (defineRule({...})), one import and one entry below; nothing else lists rules.
  */
 import type { LintRule } from './types.js';
 import { requeueWithoutLimit } from './rules/requeueWithoutLimit.js';
 import { deadLetterUnroutable } from './rules/deadLetterUnroutable.js';
+import { deadLetterQueueUnreachable } from './rules/deadLetterQueueUnreachable.js';
 import { dlxMissing } from './rules/dlxMissing.js';
 import { dlxFanoutRedeliversToAll } from './rules/dlxFanoutRedeliversToAll.js';
 import { perMessageTtlHeadOfLine } from './rules/perMessageTtlHeadOfLine.js';
@@ -38,11 +40,15 @@ import { backoffWithoutJitter } from './rules/backoffWithoutJitter.js';
 import { backoffOverConsumerTimeout } from './rules/backoffOverConsumerTimeout.js';
 import { policyKeyRefused } from './rules/policyKeyRefused.js';
 import { policyApplyToRefused } from './rules/policyApplyToRefused.js';
+import { policyNeverApplies } from './rules/policyNeverApplies.js';
+import { policySkippedByQueueType } from './rules/policySkippedByQueueType.js';
+import { definitionsFieldRefused } from './rules/definitionsFieldRefused.js';
 import { delayedRetryNotAsWritten, delayedRetryRefused } from './rules/delayedRetryAsBrokerReads.js';
 
 export const RULES: readonly LintRule[] = [
   requeueWithoutLimit,
   deadLetterUnroutable,
+  deadLetterQueueUnreachable,
   dlxMissing,
   dlxFanoutRedeliversToAll,
   perMessageTtlHeadOfLine,
@@ -75,6 +81,9 @@ export const RULES: readonly LintRule[] = [
   backoffOverConsumerTimeout,
   policyKeyRefused,
   policyApplyToRefused,
+  policyNeverApplies,
+  policySkippedByQueueType,
+  definitionsFieldRefused,
   delayedRetryRefused,
   delayedRetryNotAsWritten,
 ];

@@ -1,6 +1,8 @@
 import type { BrokerProfileId, Design } from '../model/design.js';
 import type { Topology } from '../model/definitions.js';
 import type { NodeId } from '../model/nodeIds.js';
+import type { OmittedField } from '../model/definitionFields.js';
+import type { SemanticsProfile } from '../sim/profiles.js';
 
 export type LintSeverity = 'error' | 'warning' | 'info';
 
@@ -24,20 +26,38 @@ export interface LintOptions {
   readonly previous?: Topology;
   /** nodes of the target cluster (from the probe); more than 1 enables the cluster rules */
   readonly nodes?: number;
+  /** a definitions file's queue and exchange fields left out (io's reader says which: model/definitionFields.ts) */
+  readonly omittedFields?: readonly OmittedField[];
+  /** the target broker's enabled plugins (`rabbitmq_delayed_message_exchange`, ...); undefined: not known */
+  readonly plugins?: readonly string[];
 }
 
 export interface LintContext {
   readonly design: Design;
   readonly profile: BrokerProfileId;
+  /** what the profile's broker does (sim/profiles.ts): rules ask it, never the profile's name */
+  readonly semantics: SemanticsProfile;
   readonly previous?: Topology;
   /** true for a definitions file: no consumers are known */
   readonly consumersKnown: boolean;
   /** nodes of the target cluster, when known */
   readonly nodes?: number;
+  /** a definitions file's queue and exchange fields left out (empty for a design) */
+  readonly omittedFields: readonly OmittedField[];
+  /** the target broker's enabled plugins; undefined: not known */
+  readonly plugins?: readonly string[];
 }
 
+/** One rule, with its docs (lint/defineRule.ts builds it; rules.ts registers it). */
 export interface LintRule {
+  /** stable id, e.g. `requeue-without-limit` */
   readonly id: string;
   readonly title: string;
+  /** what the rule finds and why it matters (SARIF's rule table, --help) */
+  readonly description: string;
+  /** the level a finding usually has (some findings are raised or lowered by context) */
+  readonly level: LintSeverity;
+  /** how to fix what it finds */
+  readonly help: string;
   readonly check: (ctx: LintContext, flow: import('./flow.js').Flow) => LintFinding[];
 }

@@ -13,12 +13,18 @@ export function unusedParkingExits(flow: Flow): string[] {
   const dlxs = new Set<string>();
   for (const a of flow.args.values())
     if (typeof a['x-dead-letter-exchange'] === 'string') dlxs.add(a['x-dead-letter-exchange']);
+  // the bindings to queues by source, once: a 1,000-queue file has as many exchanges as bindings
+  const toQueues = new Map<string, string[]>();
+  for (const b of flow.topology.bindings)
+    if (b.destination_type === 'queue') {
+      const list = toQueues.get(b.source);
+      if (list) list.push(b.destination);
+      else toQueues.set(b.source, [b.destination]);
+    }
   const out: string[] = [];
   for (const x of flow.topology.exchanges) {
     if (dlxs.has(x.name)) continue;
-    const queues = flow.topology.bindings
-      .filter((b) => b.source === x.name && b.destination_type === 'queue')
-      .map((b) => b.destination);
+    const queues = toQueues.get(x.name) ?? [];
     if (queues.length === 0 || queues.some((q) => typeof flow.args.get(q)?.['x-dead-letter-exchange'] === 'string'))
       continue;
     if (!PARKING_NAME.test(x.name) && !queues.some((q) => PARKING_NAME.test(q))) continue;

@@ -191,3 +191,5 @@ export {
   delayedRetryPolicyRefusals,
   effectiveDelayedRetry,
 } from './delayedRetry.js';
+export { type OmittedField, refusedOmissions } from './definitionFields.js';
+export { appFileKind, isAppConfigFile, isAppConfigJson, type AppFileKind } from './appFileKind.js';

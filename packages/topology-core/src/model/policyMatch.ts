@@ -60,17 +60,30 @@ export function policyPattern(pattern: string): RegExp | undefined {
 }
 
 /**
- * Keys that make a whole policy not applicable to a classic queue (the queue type's
- * is_policy_applicable): measured on 3.10.8 and 4.3.6, a policy with `message-ttl` and
- * `delivery-limit` gives a classic queue no TTL (conformance policy-with-delivery-limit-skips-classic, found by pnpm fuzz).
+ * Keys that make a whole policy not applicable to a queue type (the type's is_policy_applicable):
+ * measured on 3.10.8 and 4.3.6, a policy with `message-ttl` and `delivery-limit` gives a classic
+ * queue no TTL (conformance policy-with-delivery-limit-skips-classic, found by pnpm fuzz); a policy
+ * with `message-ttl` and a stream's `max-age` or `stream-max-segment-size-bytes` gives a classic or
+ * a quorum queue no policy at all (management API: `policy` null; apps/server/src/cli/corpus/README.md).
  */
-const NOT_FOR_CLASSIC: readonly string[] = ['delivery-limit'];
+const NOT_FOR: Partial<Record<PolicyTarget, readonly string[]>> = {
+  classic: ['delivery-limit', 'max-age', 'stream-max-segment-size-bytes'],
+  quorum: ['max-age', 'stream-max-segment-size-bytes'],
+};
 
-export function policyMatches(p: PolicyDef, name: string, target: PolicyTarget): boolean {
+/** The keys of a policy that keep it off a queue of this type (empty: the type may apply it). */
+export const keysNotFor = (p: PolicyDef, target: PolicyTarget): string[] =>
+  (NOT_FOR[target] ?? []).filter((k) => k in p.definition);
+
+/** The pattern and apply-to match, whatever the policy's keys (policyMatches also asks the queue type). */
+export function policyPatternMatches(p: PolicyDef, name: string, target: PolicyTarget): boolean {
   const applyTo = p['apply-to'] ?? 'all';
   if (!(APPLIES[applyTo] ?? []).includes(target)) return false;
-  if (target === 'classic' && NOT_FOR_CLASSIC.some((k) => k in p.definition)) return false;
   return policyPattern(p.pattern)?.test(name) ?? false;
+}
+
+export function policyMatches(p: PolicyDef, name: string, target: PolicyTarget): boolean {
+  return policyPatternMatches(p, name, target) && keysNotFor(p, target).length === 0;
 }
 
 export interface PolicyChoice {

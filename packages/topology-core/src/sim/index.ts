@@ -64,3 +64,5 @@ export { outcomesOfRun, type RunOutcomes } from './runOutcomes.js';
 export { type EventOutcomeOptions, fateRulesOf, type FateRules, outcomesOfEvents } from './eventOutcomes.js';
 export { CopyLedger, foldEvent, ledgerOf, type LedgerOptions } from './copyLedger.js';
 export { type DropFact, type LedgerRules, MessageCopies, type RouteStep } from './messageCopies.js';
+export { BASE_HORIZON_MS, MAX_HORIZON_MS, retryHorizon, type RetryHorizon } from './retryHorizon.js';
+export { stronglyConnected } from './stronglyConnected.js';

@@ -116,6 +116,9 @@ export class MessageCopies {
   lastAcker: string | undefined;
   lastAckDiscarded = false;
   lastKind: SimEventKind | undefined;
+  /** the queue of its last arrival with an expiry, and when that expiry moves it on (the wait a run can cut) */
+  waitQueue: string | undefined;
+  waitUntil = 0;
   private lastQueue: string | undefined;
   private pathTail: string[] | undefined;
   lastT = 0;
@@ -140,6 +143,7 @@ export class MessageCopies {
     this.lastAcker = undefined;
     this.lastAckDiscarded = false;
     this.lastKind = undefined;
+    this.waitQueue = undefined;
     this.lastQueue = undefined;
     if (this.pathTail) this.pathTail.length = 0;
     this.lastT = 0;
@@ -363,6 +367,8 @@ export class MessageCopies {
       case 'enqueued':
         this.unreportedRoute();
         this.counts[this.bump(e.queue, READY, 1) + EXPIRING - READY] = e.expiresAt !== undefined ? 1 : 0;
+        this.waitQueue = e.expiresAt !== undefined ? e.queue : undefined;
+        this.waitUntil = e.expiresAt ?? 0;
         if (this.ledger.keepsPaths) {
           const path = (this.pathTail ??= []);
           path.push(e.queue);

@@ -46,8 +46,18 @@ export type MessageOutcome =
   | { readonly kind: 'expired'; readonly queue: string }
   /** a limit ended it: the quorum queue's delivery limit, with no dead-letter exchange to go to */
   | { readonly kind: 'limit'; readonly limit: 'delivery-limit'; readonly queue: string }
-  /** still moving when the run stopped at `atMs`: `attempts` so far, in the loop through `cycle` */
-  | { readonly kind: 'moving'; readonly attempts: number; readonly cycle: readonly string[]; readonly atMs: number }
+  /**
+   * still moving when the run stopped at `atMs`: `attempts` so far, in the loop through `cycle`.
+   * `waiting`: the run stopped while it rested, for the first time, in a queue whose TTL moves it
+   * on at `untilMs` (a wait on its way, not a loop: isMoving says it has not been shown to never end)
+   */
+  | {
+      readonly kind: 'moving';
+      readonly attempts: number;
+      readonly cycle: readonly string[];
+      readonly atMs: number;
+      readonly waiting?: { readonly queue: string; readonly untilMs: number };
+    }
   /** delivered and held unacked (`hold`) by this consumer: no later `multiple` settled it */
   | { readonly kind: 'held'; readonly consumer: string }
   /** the broker refused its publish (confirm nack: `queue`'s x-overflow reject-publish): the publisher was told, no copy kept */
@@ -104,8 +114,17 @@ function dropOutcome(d: DropFact): MessageOutcome {
   };
 }
 
-function movingOutcome(c: MessageCopies, attempts: number, atMs: number): MessageOutcome {
-  return { kind: 'moving', attempts, cycle: cycleOf(c.path), atMs };
+function movingOutcome(c: MessageCopies, attempts: number, atMs: number, f: FateContext): MessageOutcome {
+  const waiting = firstWait(c, f);
+  return { kind: 'moving', attempts, cycle: cycleOf(c.path), atMs, ...(waiting ? { waiting } : {}) };
+}
+
+/** Resting, for the first time, in the queue it last entered, until its expiry there moves it on. */
+function firstWait(c: MessageCopies, f: FateContext): { readonly queue: string; readonly untilMs: number } | undefined {
+  const q = c.waitQueue;
+  if (c.lastKind !== 'enqueued' || q === undefined || !f.deadLettering?.(q)) return undefined;
+  if (c.path.filter((p) => p === q).length > 1) return undefined;
+  return { queue: q, untilMs: c.waitUntil };
 }
 
 /**
@@ -122,8 +141,8 @@ export function decideOutcome(c: MessageCopies, f: FateContext): MessageOutcome 
   if (f.truncated) {
     // waiting where a consumer or a TTL moves it on, or between queues (delivered, republished, held by an exchange)
     if (inQueues.some((q) => !c.isStream(q) && (f.active?.(q) || (f.deadLettering?.(q) && c.expiresIn(q)))))
-      return movingOutcome(c, attempts, f.endTime);
-    if (inQueues.length === 0 && last !== undefined && !c.lastEnded) return movingOutcome(c, attempts, f.endTime);
+      return movingOutcome(c, attempts, f.endTime, f);
+    if (inQueues.length === 0 && last !== undefined && !c.lastEnded) return movingOutcome(c, attempts, f.endTime, f);
   }
   if (inQueues.length > 0) {
     const copies = c.processed > 0 || c.drops > 0;
@@ -141,7 +160,7 @@ export function decideOutcome(c: MessageCopies, f: FateContext): MessageOutcome 
   // cut off after an ack of no processing (a republish-then-ack whose copy is on its way): still moving;
   // after its drop (or refusal) it is that, however long the run went on for the other messages
   if (f.truncated && last !== 'dropped' && last !== 'publish-nacked' && last !== 'returned')
-    return movingOutcome(c, attempts, f.endTime);
+    return movingOutcome(c, attempts, f.endTime, f);
   if (c.nacked) return { kind: 'publish-nacked', ...(c.nacked.queue !== undefined ? { queue: c.nacked.queue } : {}) };
   if (c.returned) return { kind: 'returned', exchange: c.returned.exchange, routingKey: c.returned.routingKey };
   if (c.drop) return dropOutcome(c.drop);
@@ -152,8 +171,11 @@ export function decideOutcome(c: MessageCopies, f: FateContext): MessageOutcome 
   return undefined;
 }
 
-/** Whether the message came to no end within the run (the retry, as far as the run shows, never ends). */
-export const isMoving = (o: MessageOutcome): boolean => o.kind === 'moving';
+/**
+ * Whether the message came to no end within the run and the run shows it never will: still moving,
+ * and not merely waiting out a TTL on its way (a wait cut off by the run is not a loop).
+ */
+export const isMoving = (o: MessageOutcome): boolean => o.kind === 'moving' && o.waiting === undefined;
 
 /** Where a failing message ends, as a template documents it (its tests check it by simulation). */
 export type Ending =

@@ -6,7 +6,7 @@ import type { SimEvent } from './events.js';
 import type { SimulationResult } from './types.js';
 import type { Topology } from '../model/definitions.js';
 import type { ConsumerSpec } from '../model/consumer.js';
-import { effectiveArguments, queueEffectiveSettings } from '../model/effectiveSettings.js';
+import { effectiveArguments, queueSettingsOf } from '../model/effectiveSettings.js';
 import {
   cycleOf,
   decideOutcome,
@@ -78,7 +78,7 @@ export function activeQueuesOf(design: {
   const streams = streamsOf(design);
   const s = new Set<string>(design.consumers.map((c) => c.queue).filter((q) => !streams.has(q)));
   for (const q of design.topology.queues) {
-    const a = effectiveArguments(queueEffectiveSettings(q, design.topology));
+    const a = effectiveArguments(queueSettingsOf(design.topology).get(q.name)!);
     if (a['x-message-ttl'] !== undefined && typeof a['x-dead-letter-exchange'] === 'string') s.add(q.name);
   }
   return s;
@@ -94,7 +94,7 @@ export function deadLetteringQueuesOf(topology: Topology): Set<string> {
   return new Set(
     topology.queues
       .filter(
-        (q) => typeof effectiveArguments(queueEffectiveSettings(q, topology))['x-dead-letter-exchange'] === 'string',
+        (q) => typeof effectiveArguments(queueSettingsOf(topology).get(q.name)!)['x-dead-letter-exchange'] === 'string',
       )
       .map((q) => q.name),
   );

@@ -9,11 +9,14 @@ import { describeSource, queueEffectiveSettings } from '../model/effectiveSettin
 import { formatMs } from '../text/formatDuration.js';
 import type { DropReason } from './events.js';
 import type { MessageOutcome } from './messageOutcome.js';
+import type { RetryHorizon } from './retryHorizon.js';
 
 export interface OutcomeContext {
   readonly topology: Topology;
   /** the run's horizon (virtual ms): a message still moving when it ended says so */
   readonly horizonMs?: number;
+  /** the design's horizon (sim/retryHorizon.ts): where it cut a TTL chain, the words say so */
+  readonly horizon?: RetryHorizon;
   /** a live trace's message (or its prediction): still moving says where it got to, not that it never ends */
   readonly live?: boolean;
 }
@@ -67,11 +70,14 @@ export function describeOutcome(o: MessageOutcome, ctx: OutcomeContext): string 
       return fates.length === 1 ? fates[0]! : `copies, each with its own fate: ${fates.join(' | ')}`;
     }
     case 'moving': {
+      // a wait a run cut short (live, the trace goes on: where it got to, below)
+      if (o.waiting && !ctx.live) return waitingText(o.waiting, o.atMs, ctx);
+      const horizonMs = ctx.horizonMs ?? ctx.horizon?.ms;
       const stop =
-        ctx.horizonMs === undefined
+        horizonMs === undefined
           ? `when the run stopped at ${formatMs(o.atMs)}`
-          : o.atMs >= ctx.horizonMs
-            ? `when the ${formatMs(ctx.horizonMs)} horizon ended`
+          : o.atMs >= horizonMs
+            ? `when the ${formatMs(horizonMs)} horizon ended`
             : `when the run's event bound stopped it at ${formatMs(o.atMs)}`;
       const loop =
         o.cycle.length > 1
@@ -82,7 +88,7 @@ export function describeOutcome(o: MessageOutcome, ctx: OutcomeContext): string 
       // live: where it got to (a loop of one queue is its last queue so far, not yet a cycle)
       if (ctx.live)
         return `still moving at ${formatMs(o.atMs)}: attempt ${o.attempts.toLocaleString('en-US')}${o.cycle.length > 1 ? loop : o.cycle.length === 1 ? `, in ${o.cycle[0]}` : ''}`;
-      return `still moving ${stop}: attempt ${o.attempts.toLocaleString('en-US')}${loop}; it never ends`;
+      return `still moving ${stop}: attempt ${o.attempts.toLocaleString('en-US')}${loop}; it never ends${cutText(o.atMs, ctx)}`;
     }
     case 'acked': {
       const by = o.consumer ? ` by ${o.consumer}` : '';
@@ -107,6 +113,36 @@ export function describeOutcome(o: MessageOutcome, ctx: OutcomeContext): string 
     case 'returned':
       return `returned to the publisher: no queue is bound for ${o.routingKey === '' ? 'its routing key' : `'${o.routingKey}'`} at ${o.exchange === '' ? 'the default exchange' : o.exchange}`;
   }
+}
+
+/** Where the horizon cut a TTL chain longer than a run goes (sim/retryHorizon.ts), said after the run's stop. */
+function cutText(atMs: number, ctx: OutcomeContext): string {
+  const h = ctx.horizon;
+  if (!h?.cut || atMs < h.ms) return '';
+  return ` (the run goes ${formatMs(h.ms)} at most; the TTL chain ${h.chain.join(' → ')} takes ${formatMs(h.chainMs)})`;
+}
+
+/** A message the run left waiting out a TTL on its way: where, until when, what then, and why the run stopped first. */
+function waitingText(
+  w: { readonly queue: string; readonly untilMs: number },
+  atMs: number,
+  ctx: OutcomeContext,
+): string {
+  const q = ctx.topology.queues.find((x) => x.name === w.queue);
+  const s = q ? queueEffectiveSettings(q, ctx.topology).settings : {};
+  const ttl = s['x-message-ttl'];
+  const from = ttl && typeof ttl.value === 'number' ? ` (${describeSource(ttl.source)} ${formatMs(ttl.value)})` : '';
+  const dlx = s['x-dead-letter-exchange']?.value;
+  const then =
+    typeof dlx === 'string'
+      ? `then it expires to ${dlx === '' ? 'the default exchange' : dlx}`
+      : 'then it expires and is dropped';
+  const horizonMs = ctx.horizon?.ms ?? ctx.horizonMs;
+  const why =
+    horizonMs !== undefined && atMs >= horizonMs
+      ? `the ${formatMs(horizonMs)} horizon ended${cutText(atMs, ctx)}`
+      : "the run's event bound stopped it";
+  return `waiting in ${w.queue} until ${formatMs(w.untilMs)}${from}, ${then} (${why} at ${formatMs(atMs)}: a wait, not a loop)`;
 }
 
 /** The first words of an outcome: how a lane or a table column colours and sorts it. */

@@ -12,6 +12,8 @@ describe('broker profiles', () => {
       onlyRejectsCountTowardLimit: true,
       quorumDelayedRetry: true,
       deadLetterCarriesDeliveryCount: true,
+      radlxPlugin: false,
+      classicConsumerTimeout: false,
     });
   });
 

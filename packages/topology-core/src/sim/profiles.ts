@@ -64,6 +64,20 @@ export interface SemanticsProfile {
    * On both, a client-set `x-death` is not kept (sim/stream.ts).
    */
   readonly streamKeepsArrayHeaders: boolean;
+  /** the broker line's major version (3.x or 4.x): what "after an upgrade to 4.x" warnings ask */
+  readonly major: 3 | 4;
+  /**
+   * the retry-aware DLX plugin (rabbitmq_retry_aware_dlx, exchange type radlx) exists for this line:
+   * 3.13.2 to 4.1.x only (the plugin's release notes), so not 3.10 and not 4.3
+   */
+  readonly radlxPlugin: boolean;
+  /**
+   * a policy may apply to one queue type (apply-to classic_queues, quorum_queues, streams: 3.12+);
+   * 3.10.8 refuses the policy with 400 (measured, corpus rabbitmqadmin-ng-vhost-export-4.0.json)
+   */
+  readonly perTypePolicyApplyTo: boolean;
+  /** the consumer timeout is evaluated on classic queues (4.3 no longer does: docs consumers#acknowledgement-timeout) */
+  readonly classicConsumerTimeout: boolean;
 }
 
 export const PROFILE_3_10: SemanticsProfile = {
@@ -82,6 +96,10 @@ export const PROFILE_3_10: SemanticsProfile = {
   streamTakesDeadLetters: false,
   streamKeepsDeadLetterExpiration: false,
   streamKeepsArrayHeaders: false,
+  major: 3,
+  radlxPlugin: false,
+  perTypePolicyApplyTo: false,
+  classicConsumerTimeout: true,
 };
 
 export const PROFILE_4_X: SemanticsProfile = {
@@ -101,6 +119,10 @@ export const PROFILE_4_X: SemanticsProfile = {
   streamTakesDeadLetters: true,
   streamKeepsDeadLetterExpiration: true,
   streamKeepsArrayHeaders: true,
+  major: 4,
+  radlxPlugin: true,
+  perTypePolicyApplyTo: true,
+  classicConsumerTimeout: true,
 };
 
 /** 4.x with the 4.3 rules (ProfileOptions.v43); one object, so caches keyed by profile keep hitting */
@@ -109,6 +131,8 @@ export const PROFILE_4_3: SemanticsProfile = {
   onlyRejectsCountTowardLimit: true,
   quorumDelayedRetry: true,
   deadLetterCarriesDeliveryCount: true,
+  radlxPlugin: false,
+  classicConsumerTimeout: false,
 };
 
 export function profileFor(id: BrokerProfileId | undefined, opts?: ProfileOptions): SemanticsProfile {

@@ -79,6 +79,12 @@ export function queueConfig(
     { policies, operatorPolicies, ...(policyPins ? { policyPins } : {}) },
     { profile: profile.id },
   ).settings;
+  return configOfSettings(q.name, s, profile);
+}
+
+/** The simulator's view of a queue from its effective settings already read (resolved for `profile`). */
+export function configOfSettings(name: string, s: Settings, profile: SemanticsProfile): QueueConfig {
+  const q = { name };
   const val = (k: string): AmqpValue | undefined => s[k]?.value;
   const quorum = val('x-queue-type') === 'quorum';
   if (val('x-queue-type') === 'stream') return streamConfig(q.name);

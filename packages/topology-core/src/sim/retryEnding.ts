@@ -10,6 +10,8 @@ import type { SimEvent } from './events.js';
 import { simulate } from './simulate.js';
 import { designToSimulation, usesV43Features } from './designToSimulation.js';
 import { designParts } from './designParts.js';
+import { retryHorizon } from './retryHorizon.js';
+import { isMoving } from './messageOutcome.js';
 import { activeQueuesOf, deadLetteringQueuesOf, traceMessages, type MessageTrace } from './messageTrace.js';
 
 /** Enough for dozens of attempts through any template's loop, small enough to lint as you type. */
@@ -48,7 +50,9 @@ export function boundedRetryRuns(design: Design, failure: FailureModel): RetryRu
       failure,
       ...(profileOptions ? { profileOptions } : {}),
     });
-    const result = simulate({ ...input, maxEvents: RETRY_RUN_MAX_EVENTS, maxTimeMs: RETRY_RUN_MAX_TIME_MS });
+    // a week, or the part's horizon where its TTL chains are longer: a wait is never cut off as a loop
+    const maxTimeMs = Math.max(RETRY_RUN_MAX_TIME_MS, retryHorizon(part).ms);
+    const result = simulate({ ...input, maxEvents: RETRY_RUN_MAX_EVENTS, maxTimeMs });
     const traces = traceMessages(result, {
       activeQueues: active,
       deadLettering,
@@ -63,8 +67,8 @@ export function boundedRetryRuns(design: Design, failure: FailureModel): RetryRu
   });
 }
 
-/** Whether a run's message never came to an end (parked, dropped or acked) within the bound. */
-export const neverEnds = (r: RetryRun): boolean => r.trace.outcome.kind === 'moving';
+/** Whether a run's message never came to an end (parked, dropped or acked) within the bound, and is not merely waiting out a TTL. */
+export const neverEnds = (r: RetryRun): boolean => isMoving(r.trace.outcome);
 
 /**
  * Under fail-first n, a message acked at attempt n+1 is acked (the events say so), but when,

@@ -8,11 +8,14 @@ import type { BrokerProfileId, Design } from '../model/design.js';
 import type { ConsumerAction } from '../model/consumer.js';
 import { queueNodeId } from '../model/nodeIds.js';
 import { queueTypeOf } from '../model/arguments.js';
-import { BUDGET_HORIZON_MS, computeBudget, formatMs, type BudgetFailure, type RetryBudget } from '../budget/budget.js';
+import { computeBudget, formatMs, type BudgetFailure, type RetryBudget } from '../budget/budget.js';
+import { isMoving } from '../sim/messageOutcome.js';
 import { collapseRepeats } from '../text/collapseRepeats.js';
 import { joinCollapsed } from '../text/collapseRepeats.js';
 import { queueConfig } from '../sim/queueConfig.js';
 import { profileFor } from '../sim/profiles.js';
+import { designParts } from '../sim/designParts.js';
+import { partShape } from './partShape.js';
 import { SOURCES } from './sources.js';
 import type { BehaviourFinding, FateSummary, UpgradeOptions, UpgradeSource } from './types.js';
 
@@ -41,7 +44,7 @@ function summarise(b: RetryBudget): FateSummary {
     outcome: b.outcome,
     endsIn: b.outcomeText,
     path: collapseRepeats(t?.path ?? []).map((r) => r.value),
-    unbounded: b.outcome.kind === 'moving',
+    unbounded: isMoving(b.outcome),
   };
 }
 
@@ -57,7 +60,7 @@ export function fateText(f: FateSummary): string {
     : `${f.endsIn} after ${f.attempts} attempt(s)${delays}`;
 }
 
-const sameFate = (a: FateSummary, b: FateSummary): boolean => JSON.stringify(a) === JSON.stringify(b);
+export const sameFate = (a: FateSummary, b: FateSummary): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 function actionsOn(design: Design, queue: string): ConsumerAction[] {
   const out: ConsumerAction[] = [];
@@ -145,9 +148,9 @@ function budgetsFor(
   failure: BudgetFailure,
   opts: Pick<BehaviourOptions, 'maxTimeMs' | 'maxEvents'>,
 ): RetryBudget {
-  // the budget's horizon: a retry that parks after 40 min is parked here too, not "still moving" at 10 min
+  // the budget's horizon (the design's: sim/retryHorizon.ts): a retry that parks after 40 min is parked here too
   return computeBudget({ ...design, profile }, failure, {
-    maxTimeMs: opts.maxTimeMs ?? BUDGET_HORIZON_MS,
+    ...(opts.maxTimeMs !== undefined ? { maxTimeMs: opts.maxTimeMs } : {}),
     maxEvents: opts.maxEvents ?? 20_000,
     messages: 2,
   });
@@ -163,25 +166,80 @@ export function fateOf(
   return summarise(budgetsFor(design, profile, failure, opts));
 }
 
-export { sameFate };
+/** A fate and the failing message's whole path (every queue, repeats kept: where two runs part). */
+export interface FateRun {
+  readonly fate: FateSummary;
+  readonly path: readonly string[];
+}
 
-export function behaviourDifferences(design: Design, opts: BehaviourOptions): BehaviourFinding[] {
+/** A run as simulated (under its shape's tokens, when it has a shape), and how to read it under the part's names. */
+export interface PartRun {
+  readonly run: FateRun;
+  /** the same for every run of one part: two runs of a part can be compared before they are read back */
+  readonly back: <T>(value: T) => T;
+}
+
+/** How many simulations a fate runner ran and how many it read back from an equal shape (a test counts work with it). */
+export interface FateWork {
+  simulated: number;
+  reused: number;
+  /** queues in the designs simulated, summed over the runs: grows with the design, never with its square */
+  queues: number;
+}
+
+const asIs = <T>(value: T): T => value;
+
+/**
+ * Fates of parts of one design, each shape simulated once (upgrade/partShape.ts): the copies of
+ * one retry shape share a run, read back under their own names. Parts without a shape run as they are.
+ */
+export function fateRunner(
+  opts: Pick<BehaviourOptions, 'maxTimeMs' | 'maxEvents'> = {},
+  work: FateWork = { simulated: 0, reused: 0, queues: 0 },
+): (part: Design) => (profile: BrokerProfileId, failure: BudgetFailure) => PartRun {
+  const runs = new Map<string, FateRun>();
+  const run = (d: Design, profile: BrokerProfileId, failure: BudgetFailure): FateRun => {
+    work.simulated++;
+    work.queues += d.topology.queues.length;
+    const b = budgetsFor(d, profile, failure, opts);
+    return { fate: summarise(b), path: b.traces[0]?.path ?? [] };
+  };
+  return (part) => {
+    const shape = partShape(part);
+    if (!shape) return (profile, failure) => ({ run: run(part, profile, failure), back: asIs });
+    return (profile, failure) => {
+      const key = `${profile}|${JSON.stringify(failure)}|${shape.key}`;
+      let r = runs.get(key);
+      if (r === undefined) runs.set(key, (r = run(shape.design, profile, failure)));
+      else work.reused++;
+      return { run: r, back: shape.back };
+    };
+  };
+}
+
+export function behaviourDifferences(design: Design, opts: BehaviourOptions, work?: FateWork): BehaviourFinding[] {
   const out: BehaviourFinding[] = [];
   const seen = new Set<string>();
-  for (const p of design.publishers) {
-    const one: Design = { ...design, publishers: [p] };
+  // each publisher on its own part of the design (sim/designParts.ts): the same runs, without simulating
+  // (and linting) every unrelated queue once per publisher, which made the check grow with the square of the design
+  const partOf = designParts(design);
+  const runner = fateRunner(opts, work);
+  for (const [i, p] of design.publishers.entries()) {
+    const one = partOf(i);
+    const fate = runner(one);
     for (const failure of failureModels(opts.failFirst ?? 3)) {
-      const a = budgetsFor(one, opts.from, failure, opts);
-      const b = budgetsFor(one, opts.to, failure, opts);
-      const before = summarise(a);
-      const after = summarise(b);
-      if (sameFate(before, after)) continue;
-      const queue =
-        partingQueue(a.traces[0]?.path ?? [], b.traces[0]?.path ?? [], a.traces[0]?.path ?? []) ?? p.exchange;
+      const ra = fate(opts.from, failure);
+      const rb = fate(opts.to, failure);
+      // one part, one reading: compared as simulated, read back only where they differ
+      if (sameFate(ra.run.fate, rb.run.fate)) continue;
+      const [a, b] = [ra.back(ra.run), rb.back(rb.run)];
+      const before = a.fate;
+      const after = b.fate;
+      const queue = partingQueue(a.path, b.path, a.path) ?? p.exchange;
       const key = `${queue}|${JSON.stringify(before)}|${JSON.stringify(after)}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const causes = causesAt(design, queue, opts.from, opts.to);
+      const causes = causesAt(one, queue, opts.from, opts.to);
       const why = causes.length
         ? causes.map((c) => c.why).join('; ')
         : `the two brokers' semantics differ here (sim/profiles.ts)`;
@@ -190,7 +248,7 @@ export function behaviourDifferences(design: Design, opts: BehaviourOptions): Be
         id: 'fate-changed',
         object: `queue ${queue}`,
         objects: [...new Set([queue, ...before.path, ...after.path])]
-          .filter((n) => design.topology.queues.some((q) => q.name === n))
+          .filter((n) => one.topology.queues.some((q) => q.name === n))
           .map(queueNodeId),
         queue,
         publisher: p.id,

@@ -4,6 +4,7 @@
  * reuses what the model already knows: which policy keys a broker line refuses (policyKeys.ts),
  * the effective delivery limit per profile (sim/queueConfig.ts).
  */
+import { nameList } from '../text/nameList.js';
 import type { BrokerProfileId } from '../model/design.js';
 import type { QueueDef, Topology } from '../model/definitions.js';
 import { exchangeNodeId, queueNodeId, type NodeId } from '../model/nodeIds.js';
@@ -58,7 +59,7 @@ const policyKeysRefused: DeclarationRule = {
           object: `policy ${p.name}`,
           objects: queues.map(queueNodeId),
           message: mirroring
-            ? `policy ${p.name} sets classic mirroring (${keys.join(', ')}): RabbitMQ 4.x removed mirroring and refuses the policy; a definitions import answers 400 after it has already created the file's exchanges and the policies listed before this one (none of its queues; measured on 4.3.6)${queues.length ? `. It applies to ${queues.join(', ')}` : ''}.`
+            ? `policy ${p.name} sets classic mirroring (${keys.join(', ')}): RabbitMQ 4.x removed mirroring and refuses the policy; a definitions import answers 400 after it has already created the file's exchanges and the policies listed before this one (none of its queues; measured on 4.3.6)${queues.length ? `. It applies to ${nameList(queues)}` : ''}.`
             : `policy ${p.name} sets ${keys.join(', ')}, which RabbitMQ ${to} does not recognise: the policy is refused.`,
           brokerWording: wording,
           fix: mirroring
@@ -112,7 +113,7 @@ const policyEmptyWithoutMirroring: DeclarationRule = {
           const instead = [...next].map(([name, qs]) => {
             const o = rest.find((x) => x.name === name)!;
             const op = o.priority ?? 0;
-            return `${name} (priority ${op}, ${op === pr ? 'tied with it' : 'below it'}) applies to ${qs.join(', ')}`;
+            return `${name} (priority ${op}, ${op === pr ? 'tied with it' : 'below it'}) applies to ${nameList(qs)}`;
           });
           return [
             {

@@ -8,8 +8,9 @@ import type { BrokerProfileId, Design } from '../model/design.js';
 import type { BudgetFailure } from '../budget/budget.js';
 import { migrateTopology, type MigrationLog } from './migrateTopology.js';
 import { migrateConsumers } from './migrateConsumers.js';
-import { failureModels, fateOf, sameFate } from './behaviourDiff.js';
+import { failureModels, fateRunner, sameFate, type FateWork } from './behaviourDiff.js';
 import { withAssumedTraffic } from './upgradeCheck.js';
+import { designParts } from '../sim/designParts.js';
 import type { FateSummary } from './types.js';
 
 export interface FateCheck {
@@ -37,7 +38,11 @@ export interface UpgradeMigrateOptions {
   readonly failFirst?: number;
 }
 
-export function migrateDesignForUpgrade(design: Design, opts: UpgradeMigrateOptions): UpgradeMigration {
+export function migrateDesignForUpgrade(
+  design: Design,
+  opts: UpgradeMigrateOptions,
+  work?: FateWork,
+): UpgradeMigration {
   if (opts.from === opts.to) throw new Error(`from and to are both ${opts.from}: nothing to migrate`);
   const log: MigrationLog = { changes: [], notKept: [] };
   const topology = migrateTopology(design.topology, opts.from, opts.to, log);
@@ -46,11 +51,21 @@ export function migrateDesignForUpgrade(design: Design, opts: UpgradeMigrateOpti
   const a = withAssumedTraffic({ ...design, profile: opts.from }).design;
   const b = withAssumedTraffic(migrated).design;
   const fates: FateCheck[] = [];
-  for (const p of a.publishers) {
-    if (!b.publishers.some((x) => x.id === p.id)) continue;
+  // each publisher on its part of either design (sim/designParts.ts): linear in the design, not quadratic
+  const partOfA = designParts(a);
+  const partOfB = designParts(b);
+  const atB = new Map(b.publishers.map((x, i) => [x.id, i]));
+  const runner = fateRunner({}, work);
+  // a fate read back under the part's names (the whole path is not read: a fate carries its own)
+  const fateIn = (r: { run: { fate: FateSummary }; back: <T>(v: T) => T }): FateSummary => r.back(r.run.fate);
+  for (const [i, p] of a.publishers.entries()) {
+    const j = atB.get(p.id);
+    if (j === undefined) continue;
+    const fateBefore = runner(partOfA(i));
+    const fateAfter = runner(partOfB(j));
     for (const failure of failureModels(opts.failFirst ?? 3)) {
-      const before = fateOf({ ...a, publishers: [p] }, opts.from, failure);
-      const after = fateOf({ ...b, publishers: [b.publishers.find((x) => x.id === p.id)!] }, opts.to, failure);
+      const before = fateIn(fateBefore(opts.from, failure));
+      const after = fateIn(fateAfter(opts.to, failure));
       fates.push({ publisher: p.id, failure, before, after, match: sameFate(before, after) });
     }
   }

@@ -6,6 +6,7 @@
  * delivery-limit policy where the quorum default changes. Each change is listed; what cannot be
  * kept is said.
  */
+import { nameList } from '../text/nameList.js';
 import type { BrokerProfileId } from '../model/design.js';
 import type { AmqpValue, PolicyDef, QueueDef, Topology } from '../model/definitions.js';
 import { QUEUE_ARGUMENTS, queueTypeOf } from '../model/arguments.js';
@@ -114,7 +115,7 @@ function migratePolicies(
       log.changes.push(`policy ${p.name}: apply-to ${p['apply-to']} -> queues (3.10 has no per-type apply-to)`);
       log.notKept.push(
         gained.length > 0
-          ? `policy ${p.name}: now applies to ${gained.join(', ')} too, which its pattern matches and ${p['apply-to']} kept out`
+          ? `policy ${p.name}: now applies to ${nameList(gained)} too, which its pattern matches and ${p['apply-to']} kept out`
           : `policy ${p.name}: applies to every queue type its pattern matches: in this file still only the ${p['apply-to']} it had, but a queue of another type declared later with a matching name gets it too`,
       );
       p = widened;
@@ -153,6 +154,8 @@ function keepDeliveryLimits(
 ): PolicyDef[] {
   const policies = [...(t.policies ?? [])];
   const orphans: { name: string; limit: number }[] = [];
+  // each policy changed once, with every queue it keeps the old limit for (said in one line)
+  const kept = new Map<string, { limit: number; old: number | undefined; now: number | undefined; queues: string[] }>();
   for (const q of t.queues) {
     if (queueTypeOf(q.arguments) !== 'quorum') continue;
     const before = original.queues.find((o) => o.name === q.name);
@@ -161,18 +164,28 @@ function keepDeliveryLimits(
       before && queueTypeOf(before.arguments) === 'quorum'
         ? queueConfig(before, original.policies, profileFor(from)).deliveryLimit
         : undefined;
-    const now = queueConfig(q, policies, profileFor(to)).deliveryLimit;
+    const now = queueConfig(q, t.policies, profileFor(to)).deliveryLimit;
     if (old === now) continue;
     const limit = old ?? -1;
-    const applying = choosePolicy(policies, q.name, policyTargetOf('quorum')).policy;
+    const applying = choosePolicy(t.policies, q.name, policyTargetOf('quorum')).policy;
     if (applying && applying.name !== DELIVERY_LIMIT_POLICY) {
-      const i = policies.indexOf(applying);
-      policies[i] = { ...applying, definition: { ...applying.definition, 'delivery-limit': limit } };
-      log.changes.push(
-        `policy ${applying.name}: delivery-limit ${limit} (keeps ${q.name}'s ${old ?? 'unlimited'} where ${to} would apply ${now ?? 'none'})`,
-      );
+      const k = kept.get(applying.name);
+      if (k && k.limit !== limit) {
+        orphans.push({ name: q.name, limit });
+        continue;
+      }
+      if (k) k.queues.push(q.name);
+      else {
+        kept.set(applying.name, { limit, old, now, queues: [q.name] });
+        const i = policies.findIndex((p) => p.name === applying.name);
+        policies[i] = { ...applying, definition: { ...applying.definition, 'delivery-limit': limit } };
+      }
     } else orphans.push({ name: q.name, limit });
   }
+  for (const [name, k] of kept)
+    log.changes.push(
+      `policy ${name}: delivery-limit ${k.limit} (keeps ${k.old ?? 'unlimited'} where ${to} would apply ${k.now ?? 'none'}, on ${nameList(k.queues)})`,
+    );
   for (const limit of [...new Set(orphans.map((o) => o.limit))]) {
     const names = orphans.filter((o) => o.limit === limit).map((o) => o.name);
     const name = limit === -1 ? DELIVERY_LIMIT_POLICY : `${DELIVERY_LIMIT_POLICY}-${limit}`;
@@ -185,7 +198,7 @@ function keepDeliveryLimits(
       definition: { 'delivery-limit': limit },
     });
     log.changes.push(
-      `policy ${name}: new, delivery-limit ${limit} on ${names.join(', ')} (${limit === -1 ? 'unlimited, as before the 4.0 default of 20' : 'the 4.x default, now explicit'})`,
+      `policy ${name}: new, delivery-limit ${limit} on ${nameList(names)} (${limit === -1 ? 'unlimited, as before the 4.0 default of 20' : 'the 4.x default, now explicit'})`,
     );
   }
   return policies;

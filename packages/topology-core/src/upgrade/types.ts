@@ -8,6 +8,7 @@ import type { BrokerProfileId } from '../model/design.js';
 import type { NodeId } from '../model/nodeIds.js';
 import type { BudgetFailure } from '../budget/budget.js';
 import type { SkippedBinding } from '../io/brokerObjects.js';
+import type { OmittedField } from '../model/definitionFields.js';
 
 /** Where a rule comes from: RabbitMQ's release notes, a scenario recorded on both brokers, or a measurement. */
 export type UpgradeSource =
@@ -81,6 +82,8 @@ export interface UpgradeOptions {
   readonly maxTimeMs?: number;
   /** a definitions file's bindings whose ends it does not declare (the loader skipped them: io/brokerObjects.ts) */
   readonly skippedBindings?: readonly SkippedBinding[];
+  /** a definitions file's queue and exchange fields left out (the loader filled in defaults: model/definitionFields.ts) */
+  readonly omittedFields?: readonly OmittedField[];
 }
 
 export interface UpgradeReport {

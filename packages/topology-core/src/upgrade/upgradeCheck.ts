@@ -7,7 +7,8 @@
 import type { Design } from '../model/design.js';
 import { checkDeclarations } from './declarationRules.js';
 import { skippedBindingFindings } from './skippedBindings.js';
-import { behaviourDifferences } from './behaviourDiff.js';
+import { omittedFieldFindings } from './omittedFields.js';
+import { behaviourDifferences, type FateWork } from './behaviourDiff.js';
 import { assumedConsumers, assumedPublishers } from '../lint/assumedConsumers.js';
 import { isBlocking, type UpgradeOptions, type UpgradeReport } from './types.js';
 
@@ -27,19 +28,25 @@ export function withAssumedTraffic(design: Design): { design: Design; assumed: b
   };
 }
 
-export function upgradeCheck(design: Design, opts: UpgradeOptions): UpgradeReport {
+/** `work` counts the simulations run and reused (a test checks the check stays linear). */
+export function upgradeCheck(design: Design, opts: UpgradeOptions, work?: FateWork): UpgradeReport {
   if (opts.from === opts.to) throw new Error(`from and to are both ${opts.from}: nothing to compare`);
   const declarations = checkDeclarations({ topology: design.topology, from: opts.from, to: opts.to });
   const { design: simulated, assumed } = withAssumedTraffic(design);
-  const behaviour = behaviourDifferences(simulated, {
-    from: opts.from,
-    to: opts.to,
-    ...(opts.failFirst !== undefined ? { failFirst: opts.failFirst } : {}),
-    ...(opts.maxTimeMs !== undefined ? { maxTimeMs: opts.maxTimeMs } : {}),
-  });
+  const behaviour = behaviourDifferences(
+    simulated,
+    {
+      from: opts.from,
+      to: opts.to,
+      ...(opts.failFirst !== undefined ? { failFirst: opts.failFirst } : {}),
+      ...(opts.maxTimeMs !== undefined ? { maxTimeMs: opts.maxTimeMs } : {}),
+    },
+    work,
+  );
   const findings = [
     ...declarations,
     ...skippedBindingFindings(opts.skippedBindings ?? [], opts.from, opts.to),
+    ...omittedFieldFindings(opts.omittedFields ?? [], opts.from, opts.to),
     ...behaviour,
   ];
   return { from: opts.from, to: opts.to, consumersAssumed: assumed, findings, blocking: findings.some(isBlocking) };

@@ -4,6 +4,8 @@ import { flag, parseArgs } from './args.js';
 import { CliError, loadFileVhosts, type CliIo } from './context.js';
 import { failureFromArgs } from './simulate.js';
 import { withAssumedActors } from './assumedActors.js';
+import { answered } from '../exitCodes.js';
+import { isMoving } from '@retry-studio/topology-core/sim';
 
 export const COMPARE_USAGE =
   'compare ID|FILE ... [--fail-first K | --always | --poison] [--json]   strategies side by side (default: every stock 3.10 template)';
@@ -40,7 +42,7 @@ export async function compareCommand(argv: readonly string[], io: CliIo): Promis
           doc.kind === 'definitions' ? withAssumedActors(doc.design) : { design: doc.design, note: undefined };
         if (note) io.err(`${label}: ${note}\n`);
         if (design.publishers.length === 0)
-          throw new CliError(`${label}: no publisher to simulate (and none can be assumed: the file has no queue)`);
+          throw new CliError(`${label}: no publisher to simulate (and none can be assumed: the file has no queue)`, 2);
         entries.push({ label, design });
       }
     }
@@ -55,5 +57,6 @@ export async function compareCommand(argv: readonly string[], io: CliIo): Promis
       ) + '\n',
     );
   else io.out(formatComparison(rows) + '\n');
-  return 0;
+  // a strategy whose failing message never ends is bad news (cli/exitCodes.ts)
+  return answered(rows.some((r) => isMoving(r.outcome)));
 }

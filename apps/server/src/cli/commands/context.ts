@@ -2,8 +2,13 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadDocument, readDocumentFile, type DocumentKind, type SkippedBinding } from '@retry-studio/topology-core/io';
-import { AppConfigFailure, importAppConfig, isAppConfigFile } from '@retry-studio/topology-core/appconfig';
-import { formatIssues, type Design, type ValidationIssue } from '@retry-studio/topology-core/model';
+import {
+  formatIssues,
+  isAppConfigFile,
+  type Design,
+  type OmittedField,
+  type ValidationIssue,
+} from '@retry-studio/topology-core/model';
 import { errnoSentence, FileReadError, readUserFile } from './readUserFile.js';
 
 export interface CliIo {
@@ -73,31 +78,18 @@ export interface LoadedFile {
   readonly vhost?: string;
   /** bindings skipped because the file does not declare one of their ends */
   readonly skippedBindings?: readonly SkippedBinding[];
+  /** queue and exchange fields the definitions file leaves out (some broker lines refuse them: model/definitionFields.ts) */
+  readonly omittedFields?: readonly OmittedField[];
 }
 
 /**
- * An application's retry configuration (application.yml/.properties, Java, C#, Python) read as a
- * design (import-app's reader): every command that takes a design file takes these too. Bad
- * input -> CliError naming the file and line, exit 2.
+ * The application-configuration reader, loaded only for a file that may be one: a JSON file never is
+ * (appconfig's isAppConfigFile), and a lint of a definitions file then never parses the readers of
+ * Spring, MassTransit, NServiceBus and Celery (bench:cli).
  */
-export function loadAppConfig(
-  files: readonly { name: string; text: string }[],
-  opts: Parameters<typeof importAppConfig>[1] = {},
-): LoadedFile & { notes: readonly { file: string; line: number; text: string }[]; environment?: readonly string[] } {
-  try {
-    const app = importAppConfig(files, opts);
-    return {
-      kind: 'app-config',
-      design: app.design,
-      warnings: [],
-      notes: app.notes,
-      ...(app.environment ? { environment: app.environment } : {}),
-      ...(app.design.vhost !== undefined ? { vhost: app.design.vhost } : {}),
-    };
-  } catch (e) {
-    if (e instanceof AppConfigFailure) throw new CliError(e.message, 2);
-    throw e;
-  }
+/** import-app's reader, loaded only for a file that is an application's configuration (lint of a definitions file stays light) */
+async function appConfigReader(file: string, text: string): Promise<typeof import('./appConfigFile.js') | undefined> {
+  return isAppConfigFile(file, text) ? import('./appConfigFile.js') : undefined;
 }
 
 /** Reads a design JSON, a RabbitMQ definitions JSON or an application's configuration; bad input -> CliError naming the fields. */
@@ -107,16 +99,18 @@ export async function loadFile(
   opts: { vhost?: string | undefined } = {},
 ): Promise<LoadedFile> {
   const text = await readText(io, file);
-  if (isAppConfigFile(file, text)) return loadAppConfig([{ name: file, text }]);
+  const app = await appConfigReader(file, text);
+  if (app) return app.loadAppConfig([{ name: file, text }]);
   const name = path.basename(file).replace(/\.json$/i, '');
   const r = loadDocument(text, { name, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
-  if (!r.ok) throw new CliError(`${file}: invalid ${r.kind ?? 'input'}\n${indent(formatIssues(r.errors))}`);
+  if (!r.ok) throw refusedFile(file, r.kind, r.errors);
   return {
     kind: r.kind,
     design: r.design,
     warnings: r.warnings,
     ...(r.vhost !== undefined ? { vhost: r.vhost } : {}),
     ...(r.skippedBindings ? { skippedBindings: r.skippedBindings } : {}),
+    ...(r.omittedFields ? { omittedFields: r.omittedFields } : {}),
   };
 }
 
@@ -130,11 +124,21 @@ export async function loadFileVhosts(
   opts: { vhost?: string | undefined } = {},
 ): Promise<LoadedFile[]> {
   const text = await readText(io, file);
-  if (isAppConfigFile(file, text)) return [loadAppConfig([{ name: file, text }])];
+  const app = await appConfigReader(file, text);
+  if (app) return [app.loadAppConfig([{ name: file, text }])];
   // the browser's Open / Import reads files through the same core function
   const r = readDocumentFile(text, { fileName: file, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
-  if (!r.ok) throw new CliError(`${file}: invalid ${r.kind ?? 'input'}\n${indent(formatIssues(r.errors))}`);
+  if (!r.ok) throw refusedFile(file, r.kind, r.errors);
   return [...r.docs];
+}
+
+/**
+ * A file that cannot be read as asked: its content is the bad news (exit 1, each field named),
+ * unless what was asked is wrong (a --vhost the file does not hold: exit 2; cli/exitCodes.ts).
+ */
+function refusedFile(file: string, kind: string | undefined, errors: readonly ValidationIssue[]): CliError {
+  const text = `${file}: invalid ${kind ?? 'input'}\n${indent(formatIssues(errors))}`;
+  return new CliError(text, errors.every((e) => e.code === 'vhost-missing') ? 2 : 1);
 }
 
 /** `vhost "x": ` before a line about one vhost of several; nothing when there is one. */

@@ -43,6 +43,7 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
     if (text === undefined)
       throw new CliError(
         `${file} has objects in ${docs.length} vhosts (${vhosts}): the ${f} export writes one vhost; pick one with --source-vhost V (${MULTI_VHOST_FORMATS.join(', ')} write them all)`,
+        2,
       );
     await writeOutput(io, value(a, 'out'), text);
     return 0;

@@ -12,7 +12,8 @@ import { describeApp } from '@retry-studio/topology-core/appconfig';
 import { writeDesignJson } from '@retry-studio/topology-core/io';
 import { lintDesign } from '@retry-studio/topology-core/lint';
 import { parseArgs, value } from './args.js';
-import { CliError, loadAppConfig, readText, writeOutput, type CliIo } from './context.js';
+import { CliError, readText, writeOutput, type CliIo } from './context.js';
+import { loadAppConfig } from './appConfigFile.js';
 
 export const IMPORT_APP_USAGE = `import-app FILE... [--framework ${APP_FRAMEWORKS.join('|')}] [--definitions FILE] [--env FILE]... [--vhost V] [--profile 3.10|4.x|4.3] [--spring-profile P]... [--name N] [--out FILE]   application retry configuration, with the environment (dotenv, a Kubernetes Deployment or Helm values file among FILE) and Spring profiles it runs with -> design JSON (exit 2 on bad input, nothing written)`;
 

@@ -12,6 +12,9 @@ beforeAll(async () => {
   const r = buildTemplate('quorum-delivery-limit');
   if (!r.ok) throw new Error('template');
   await writeFile(path.join(dir, 'd.json'), writeDesignJson(r.template.design));
+  const delayed = buildTemplate('delayed-exchange');
+  if (!delayed.ok) throw new Error('template');
+  await writeFile(path.join(dir, 'delayed.json'), writeDesignJson(delayed.template.design));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -31,5 +34,24 @@ describe('pnpm cli lint --nodes', () => {
     const r = await cli('lint', 'd.json', '--nodes', 'three');
     expect(r.code).toBe(2);
     expect(r.err).toContain("--nodes must be a whole number of nodes >= 1, got 'three'");
+  });
+});
+
+describe('pnpm cli lint --plugins (issue 38: a plugin exchange type the target lacks fails the import)', () => {
+  const severity = async (...extra: string[]) => {
+    const r = await cli('lint', 'delayed.json', '--json', ...extra);
+    const f = JSON.parse(r.out).findings.find((x: { id: string }) => x.id === 'plugin-required');
+    return [r.code, f?.severity];
+  };
+  it('not known: a warning; a target without it: an error (exit 1); a target with it: a note', async () => {
+    expect(await severity()).toEqual([0, 'warning']);
+    expect(await severity('--plugins', 'none')).toEqual([1, 'error']);
+    expect(await severity('--plugins', 'rabbitmq_management,rabbitmq_prometheus')).toEqual([1, 'error']);
+    expect(await severity('--plugins', 'rabbitmq_delayed_message_exchange')).toEqual([0, 'info']);
+  });
+  it('refuses a list that is not plugin names', async () => {
+    const r = await cli('lint', 'delayed.json', '--plugins', 'delayed message');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--plugins must be "none" or plugin names separated by commas');
   });
 });

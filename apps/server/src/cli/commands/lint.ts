@@ -18,7 +18,7 @@ export const LINT_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export type LintFormat = (typeof LINT_FORMATS)[number];
 
 export const LINT_USAGE =
-  'lint FILE [--format text|json|sarif|github] [--json] [--profile 3.10|4.x|4.3] [--previous FILE] [--vhost V] [--nodes N]   exit 1 when a rule reports an error (sarif: SARIF 2.1.0 for code scanning; github: workflow annotations)';
+  "lint FILE [--format text|json|sarif|github] [--json] [--profile 3.10|4.x|4.3] [--plugins none|P1,P2] [--previous FILE] [--vhost V] [--nodes N]   exit 1 when a rule reports an error (sarif: SARIF 2.1.0 for code scanning; github: workflow annotations; --plugins: the target broker's enabled plugins, so a plugin exchange type it lacks is an error)";
 
 /** `--format F`, or `--json` (the same as `--format json`). */
 function lintFormat(a: ReturnType<typeof parseArgs>): LintFormat {
@@ -31,7 +31,10 @@ function lintFormat(a: ReturnType<typeof parseArgs>): LintFormat {
 }
 
 export async function lintCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const a = parseArgs(argv, { values: ['profile', 'previous', 'vhost', 'nodes', 'format'], switches: ['json'] });
+  const a = parseArgs(argv, {
+    values: ['profile', 'previous', 'vhost', 'nodes', 'format', 'plugins'],
+    switches: ['json'],
+  });
   const file = a.positionals[0];
   if (!file || a.positionals.length > 1) throw new CliError(`usage: ${LINT_USAGE}`, 2);
   const format = lintFormat(a);
@@ -43,6 +46,15 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
   const nodes = nodesArg === undefined ? undefined : Number(nodesArg);
   if (nodes !== undefined && !(Number.isInteger(nodes) && nodes >= 1))
     throw new CliError(`--nodes must be a whole number of nodes >= 1, got '${nodesArg}'`, 2);
+  // the target's enabled plugins (rabbitmq-plugins list -e): a plugin exchange type it lacks is an error
+  const pluginsArg = value(a, 'plugins');
+  const plugins =
+    pluginsArg === undefined ? undefined : pluginsArg === 'none' ? [] : pluginsArg.split(',').map((p) => p.trim());
+  if (plugins?.some((p) => !/^[a-z0-9_]+$/.test(p)))
+    throw new CliError(
+      `--plugins must be "none" or plugin names separated by commas, got ${JSON.stringify(pluginsArg)}`,
+      2,
+    );
   // a whole-broker file is linted per vhost, each finding naming its vhost
   const docs = await loadFileVhosts(io, file, { vhost: value(a, 'vhost') });
   for (const doc of docs) refuseOverBudget(designWorkSize('lint', doc.design));
@@ -63,6 +75,8 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
         ...(profile ? { profile } : {}),
         ...(previous ? { previous } : {}),
         ...(nodes !== undefined ? { nodes } : {}),
+        ...(doc.omittedFields ? { omittedFields: doc.omittedFields } : {}),
+        ...(plugins ? { plugins } : {}),
       }),
       warnings: doc.warnings,
     };

@@ -21,14 +21,23 @@ export async function targetFromArgs(a: ParsedArgs): Promise<OperateTarget> {
     const url = resolveBrokerUrl(value(a, 'url'));
     return await operateTarget(url, { vhost: value(a, 'vhost'), managementUrl: value(a, 'management-url') });
   } catch (err) {
-    throw cliFailure(err);
+    throw beforeAnswer(err);
   }
 }
 
 export async function connect(t: OperateTarget): Promise<ChannelModel> {
   return openConnection(t.url, { purpose: 'cli', label: 'operate' }).catch((err: unknown) => {
-    throw cliFailure(err);
+    throw beforeAnswer(err);
   });
+}
+
+/**
+ * A failure before the command could answer (the broker unreachable, a vhost or queue that is not
+ * there): the question is wrong, exit 2 (cli/exitCodes.ts). Failures during a run stay cliFailure's.
+ */
+function beforeAnswer(err: unknown): Error {
+  const e = cliFailure(err);
+  return e instanceof CliError && e.exitCode !== 2 ? new CliError(e.message, 2) : e;
 }
 
 /** Broker and input failures as CLI errors (exit 1, the message names what is wrong). */

@@ -55,10 +55,10 @@ describe('pnpm cli rename', () => {
 
   it('refuses a taken or invalid name naming the field, and bad usage', async () => {
     const taken = await cli('rename', 'd.json', '--queue', 'orders.q', 'orders.wait');
-    expect(taken.code).toBe(1);
+    expect(taken.code).toBe(2);
     expect(taken.err).toContain('topology.queues[1].name');
     const bad = await cli('rename', 'd.json', '--exchange', 'orders', 'amq.orders');
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.err).toContain('topology.exchanges[0].name');
     expect((await cli('rename', 'd.json', '--queue', '--exchange', 'a', 'b')).code).toBe(2);
     expect((await cli('rename', 'd.json', 'a', 'b')).code).toBe(2);

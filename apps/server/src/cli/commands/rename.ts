@@ -35,12 +35,14 @@ export async function renameCommand(argv: readonly string[], io: CliIo): Promise
     if (!r.ok)
       throw new CliError(
         `${file}${docs.length > 1 ? ` vhost ${JSON.stringify(doc.vhost)}` : ''}: ${r.error.path}: ${r.error.message}`,
+        2,
       );
     return { ...doc, design: r.design };
   });
   if (docs.length > 1 && renamed.every((d, i) => d === docs[i]))
     throw new CliError(
       `${file}: no ${target} "${from}" in any of its vhosts (${docs.map((d) => JSON.stringify(d.vhost)).join(', ')})`,
+      2,
     );
   const doc = renamed[0]!;
   const text =

@@ -61,6 +61,56 @@ function definitions(o: { loop: boolean; policies?: unknown[] }) {
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'retry-cli-simulate-'));
   await writeFile(path.join(dir, 'loop.json'), JSON.stringify(definitions({ loop: true })));
+  // five services of one shape: each work queue dead-letters to its own DLQ
+  const svc = (i: number) => ({
+    exchanges: [`svc${i}`, `svc${i}.dead`].map((name) => ({
+      name,
+      vhost: '/',
+      type: 'direct',
+      durable: true,
+      auto_delete: false,
+      internal: false,
+      arguments: {},
+    })),
+    queues: [
+      {
+        name: `svc${i}.q`,
+        vhost: '/',
+        durable: true,
+        auto_delete: false,
+        arguments: { 'x-dead-letter-exchange': `svc${i}.dead` },
+      },
+      { name: `svc${i}.dlq`, vhost: '/', durable: true, auto_delete: false, arguments: {} },
+    ],
+    bindings: [
+      {
+        source: `svc${i}`,
+        vhost: '/',
+        destination: `svc${i}.q`,
+        destination_type: 'queue',
+        routing_key: 'job',
+        arguments: {},
+      },
+      {
+        source: `svc${i}.dead`,
+        vhost: '/',
+        destination: `svc${i}.dlq`,
+        destination_type: 'queue',
+        routing_key: 'job',
+        arguments: {},
+      },
+    ],
+  });
+  const five = [0, 1, 2, 3, 4].map(svc);
+  await writeFile(
+    path.join(dir, 'five.json'),
+    JSON.stringify({
+      rabbit_version: '3.10.8',
+      exchanges: five.flatMap((x) => x.exchanges),
+      queues: five.flatMap((x) => x.queues),
+      bindings: five.flatMap((x) => x.bindings),
+    }),
+  );
   const dlqTtl = {
     vhost: '/',
     name: 'dlq-ttl',
@@ -92,9 +142,18 @@ afterAll(async () => {
 const worker = ['--publish', 'app:job', '--consumer', 'work=worker'];
 
 describe('pnpm cli simulate: outcomes and bounded output', () => {
+  it('copies of one shape are one journey with a count (issue 38: grouped output)', async () => {
+    const r = await cli('simulate', 'five.json');
+    expect(r.out).toContain(
+      '5 messages of one journey, each through its own objects (svc0-1, svc1-1, svc2-1, ...); the first: svc0.q -> svc0.dlq',
+    );
+    expect(r.out.match(/messages of one journey/g)).toHaveLength(1);
+  });
+
   it('one message of a TTL loop: repetition summarised, about 1 KB instead of 1.3 MB', async () => {
     const r = await cli('simulate', 'loop.json', ...worker);
-    expect(r.code).toBe(0);
+    // a retry that never ends is bad news (cli/exitCodes.ts)
+    expect(r.code).toBe(1);
     expect(r.out).toContain('delays:           5 s × 17,280');
     expect(r.out).toContain('msg-1: (work -> work.wait) × 17,281');
     expect(r.out).toMatch(/ends: still moving when the 24 h horizon ended: attempt [0-9,]+, cycling/);
@@ -135,7 +194,7 @@ describe('pnpm cli simulate: outcomes and bounded output', () => {
 
   it('a definitions file with policies and no queue says so, not that publishers or consumers are missing', async () => {
     const r = await cli('simulate', 'policies-only.json');
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.err).toContain(
       'the definitions declare no queue (they hold 2 policies and 0 exchange(s): policies for queues the applications declare)',
     );

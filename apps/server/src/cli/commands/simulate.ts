@@ -5,19 +5,23 @@ import {
   type ConsumerSpec,
   type Design,
   type PublisherSpec,
-  type Topology,
 } from '@retry-studio/topology-core/model';
 import {
   describeOutcome,
   designToSimulation,
+  isMoving,
   outcomesOfRun,
+  retryHorizon,
   simulate,
   type MessageTrace,
+  type OutcomeContext,
 } from '@retry-studio/topology-core/sim';
 import { foldRuns, formatRuns } from '@retry-studio/topology-core/text';
 import { flag, intValue, parseArgs, value } from './args.js';
 import { CliError, loadFileVhosts, type CliIo, type LoadedFile } from './context.js';
 import { withAssumedActors } from './assumedActors.js';
+import { formatJourneys } from './journeys.js';
+import { answered } from '../exitCodes.js';
 
 export const SIMULATE_USAGE =
   'simulate FILE [--fail-first K | --always | --poison] [--messages N] [--json] [--seed S] [--publish EXCHANGE:ROUTING_KEY ...] [--consumer QUEUE=ack|reject|requeue|worker ...]';
@@ -68,7 +72,8 @@ export function withAdHocActors(design: Design, a: ReturnType<typeof parseArgs>)
     consumers: [...design.consumers, ...cons],
   };
   const v = validateDesign(next);
-  if (!v.ok) throw new CliError(`--publish/--consumer: ${v.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`);
+  if (!v.ok)
+    throw new CliError(`--publish/--consumer: ${v.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, 2);
   return next;
 }
 
@@ -125,6 +130,7 @@ export async function simulateCommand(argv: readonly string[], io: CliIo): Promi
   if (ran === 0)
     throw new CliError(
       `${file}: nothing to simulate in any of its ${all.length} vhosts (${all.map((d) => JSON.stringify(d.vhost)).join(', ')}): a definitions file has no publishers or consumers. Add them with --publish EXCHANGE:KEY [--consumer QUEUE=worker], or pick a vhost with --vhost`,
+      2,
     );
   return code;
 }
@@ -166,18 +172,24 @@ async function simulateDoc(
   if (doc.design.publishers.length === 0)
     throw new CliError(
       `${file}: ${whyNothingToSimulate(doc)}: nothing to simulate. Add them with --publish EXCHANGE:KEY [--consumer QUEUE=worker], or start from a template (pnpm cli generate ID)`,
+      2,
     );
   const budget = computeBudget(doc.design, failure, { seed, messages: Math.max(1, messages - 1) });
   // every message's path, with the failure model applied to all of them
   const model = failure.kind === 'poison' ? { kind: 'poison' as const, bodies: [budget.traces[0]!.body] } : failure;
+  // the design's horizon: its longest TTL chain and a day (sim/retryHorizon.ts), as the budget's run
+  const horizon = retryHorizon(doc.design);
   const result = simulate({
     ...designToSimulation(doc.design, { messages, failure: model, seed }),
-    maxTimeMs: HORIZON_MS,
+    maxTimeMs: horizon.ms,
   });
   // each message's outcome, read the one way every place reads it
   const { traces } = outcomesOfRun(doc.design, result, model);
   const topology = doc.design.topology;
+  const said: OutcomeContext = { topology, horizon };
   const ties = policyTies(topology);
+  // a retry that never ends is bad news (exit 1: cli/exitCodes.ts); a message waiting out a TTL is not
+  const neverEnds = answered(traces.some((t) => isMoving(t.outcome)));
   if (flag(a, 'json')) {
     const { traces: _t, delaysMs, ...summary } = budget;
     void _t;
@@ -193,48 +205,40 @@ async function simulateDoc(
             assumed: t.assumed,
             pinned: t.pinned,
           })),
-          messages: traces.map((t) => jsonTrace(t, topology)),
+          messages: traces.map((t) => jsonTrace(t, said)),
           truncated: result.truncated,
           endTimeMs: result.endTime,
+          horizon: { ms: horizon.ms, chainMs: horizon.chainMs, chain: horizon.chain, cut: horizon.cut },
         },
         null,
         2,
       ) + '\n',
     );
-    return 0;
+    return neverEnds;
   }
   io.out(formatBudget(budget));
   for (const t of ties)
     io.out(
       `policy tie: ${t.policies.join(', ')} (priority ${t.priority}) match ${t.queues.length > 5 ? `${t.queues.slice(0, 5).join(', ')} and ${t.queues.length - 5} more` : t.queues.join(', ')}: ${t.pinned ? `the broker applies ${t.assumed} (read from the vhost)` : `RabbitMQ's choice is unspecified; simulated with ${t.assumed}`}\n`,
     );
-  // messages with the same story are told once
-  const groups = new Map<string, string[]>();
-  for (const t of traces) {
-    const story = messageStory(t, topology);
-    groups.set(story, [...(groups.get(story) ?? []), t.body]);
-  }
-  io.out(`\nmessages (${traces.length}):\n`);
-  let shown = 0;
-  for (const [story, bodies] of groups) {
-    if (shown++ >= MAX_GROUPS) {
-      io.out(`  ... ${groups.size - MAX_GROUPS} more kinds of journey (--json lists every message)\n`);
-      break;
-    }
-    const who =
-      bodies.length === 1
-        ? bodies[0]!
-        : `${bodies.length} messages (${bodies.length > 3 ? `${bodies.slice(0, 3).join(', ')}, ...` : bodies.join(', ')})`;
-    io.out(`  ${who}: ${story}\n`);
-  }
-  if (traces.some((t) => t.outcome.kind === 'moving'))
-    io.out(`  (simulation cut off after ${formatMs(result.endTime)} of virtual time: some messages never settle)\n`);
-  return 0;
+  // messages with the same journey are told once, copies of one shape too (journeys.ts)
+  io.out(formatJourneys(traces, said));
+  const stopped = formatMs(result.stoppedAt ?? result.endTime);
+  if (traces.some((t) => isMoving(t.outcome)))
+    io.out(`  (simulation cut off after ${stopped} of virtual time: some messages never settle)\n`);
+  else if (result.truncated)
+    io.out(
+      `  (simulation stopped after ${stopped} of virtual time with messages still waiting out a TTL: waits, not loops)\n`,
+    );
+  if (horizon.ms > HORIZON_MS || horizon.cut)
+    io.out(
+      `  (horizon ${formatMs(horizon.ms)}: the longest TTL chain, ${horizon.chain.join(' -> ')}, takes ${formatMs(horizon.chainMs)}${horizon.cut ? '; the run stops before its end' : ''})\n`,
+    );
+  return neverEnds;
 }
 
+/** the shortest horizon (a design's own is longer where its TTL chains are: sim/retryHorizon.ts) */
 const HORIZON_MS = 24 * 3600 * 1000;
-/** journeys printed before "... more" (each is a few lines whatever the loop's length) */
-const MAX_GROUPS = 20;
 /** lists longer than this are folded into runs in --json (a looping message stays bounded) */
 const MAX_LIST = 200;
 
@@ -254,27 +258,15 @@ function bounded<T>(key: string, items: readonly T[]): Record<string, unknown> {
   };
 }
 
-function jsonTrace(t: MessageTrace, topology: Topology): Record<string, unknown> {
+function jsonTrace(t: MessageTrace, said: OutcomeContext): Record<string, unknown> {
   const { path, attemptTimes, delaysMs, ...rest } = t;
   return {
     ...rest,
-    endsInText: describeOutcome(t.outcome, { topology, horizonMs: HORIZON_MS }),
+    endsInText: describeOutcome(t.outcome, said),
     ...bounded('path', path),
     ...bounded('attemptTimes', attemptTimes),
     ...bounded('delaysMs', delaysMs),
   };
-}
-
-/** One message's path, attempts and ending, repetition folded: a few lines however long it looped. */
-function messageStory(t: MessageTrace, topology: Topology): string {
-  const path = t.path.length ? formatRuns(t.path, ' -> ') : '(never enqueued)';
-  const times =
-    t.attemptTimes.length === 0
-      ? ''
-      : t.attemptTimes.length <= 10
-        ? ` at ${t.attemptTimes.map(formatMs).join(', ')}`
-        : ` from ${formatMs(t.attemptTimes[0]!)} to ${formatMs(t.attemptTimes[t.attemptTimes.length - 1]!)}, delays ${formatRuns(t.delaysMs.map(formatMs), ', ')}`;
-  return `${path}\n    attempts ${t.attempts.toLocaleString('en-US')}${times}; ends: ${describeOutcome(t.outcome, { topology, horizonMs: HORIZON_MS })}`;
 }
 
 export function formatBudget(b: RetryBudget): string {
@@ -286,7 +278,7 @@ export function formatBudget(b: RetryBudget): string {
         : 'one poison message among healthy ones';
   const lines = [
     `retry budget: ${b.label} (${f})`,
-    `  attempts:         ${b.attempts.toLocaleString('en-US')}${b.outcome.kind === 'moving' ? ' (and counting: never settles)' : ''}`,
+    `  attempts:         ${b.attempts.toLocaleString('en-US')}${isMoving(b.outcome) ? ' (and counting: never settles)' : ''}`,
     `  delays:           ${b.delaysMs.length ? formatRuns(b.delaysMs.map(formatMs), ', ') : 'none'}`,
     `  time to outcome:  ${formatMs(b.timeToFinalMs)}`,
     `  ends in:          ${b.outcomeText}`,

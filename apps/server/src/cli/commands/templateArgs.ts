@@ -7,7 +7,7 @@ import { CliError, indent } from './context.js';
 /** The `--param k=v` values, each coerced to the type of the template's parameter of that name (unknown names are left to buildTemplate to report). */
 export function templateParams(id: string, a: ParsedArgs): Record<string, unknown> {
   const t = getTemplate(id);
-  if (!t) throw new CliError(`unknown template "${id}" (see: pnpm cli templates)`);
+  if (!t) throw new CliError(`unknown template "${id}" (see: pnpm cli templates)`, 2);
   const params: Record<string, unknown> = {};
   for (const kv of a.flags.get('param') ?? []) {
     const eq = kv.indexOf('=');
@@ -21,6 +21,6 @@ export function templateParams(id: string, a: ParsedArgs): Record<string, unknow
 
 export function buildTemplateOrFail(id: string, params: Record<string, unknown>): BuiltTemplate {
   const r = buildTemplate(id, params);
-  if (!r.ok) throw new CliError(`${id}: invalid parameters\n${indent(formatIssues(r.errors))}`);
+  if (!r.ok) throw new CliError(`${id}: invalid parameters\n${indent(formatIssues(r.errors))}`, 2);
   return r.template;
 }

@@ -40,6 +40,15 @@ beforeAll(async () => {
     }),
   );
   await writeFile(
+    path.join(dir, 'many.json'),
+    JSON.stringify({
+      rabbit_version: '3.10.8',
+      exchanges: [],
+      bindings: [],
+      queues: Array.from({ length: 18 }, (_, i) => queue(`svc${i}.q`, { 'x-queue-type': 'quorum' })),
+    }),
+  );
+  await writeFile(
     path.join(dir, 'two.json'),
     JSON.stringify({
       rabbit_version: '3.13.7',
@@ -92,12 +101,24 @@ describe('pnpm cli upgrade-check', () => {
     // the migration checked again: nothing blocking left
     expect((await cli('m.json', '--from', '4.3', '--to', '4.x')).out).not.toContain('fate-changed');
   });
+  it('identical findings collapse into one, with a count and the objects (18 quorum queues without a limit)', async () => {
+    const r = await cli('many.json', '--from', '3.10', '--to', '4.x');
+    expect(r.out.match(/quorum-default-delivery-limit/g)).toHaveLength(1);
+    expect(r.out).toContain(
+      'DEFAULT-CHANGED  quorum-default-delivery-limit: 18 findings (--json lists every one); the first:',
+    );
+    expect(r.out).toContain('objects (18): queue:svc0.q, queue:svc1.q,');
+    expect(r.out).toContain('... and 10 more');
+    // --json keeps every one
+    expect(JSON.parse((await cli('many.json', '--from', '3.10', '--to', '4.x', '--json')).out).findings).toHaveLength(
+      18,
+    );
+  });
   it.each([
     [['legacy.json', '--from', '3.10', '--to', '5.0'], '--to: unknown profile "5.0"'],
     [['legacy.json', '--from', '4.3', '--to', '4.3'], '--from and --to are both 4.3'],
     [['legacy.json', '--to', '4.3'], '--from: which broker line'],
     [['legacy.json', '--from', '3.10'], '--to: which broker line'],
-    [['two.json', '--from', '3.10', '--to', '4.3'], '--vhost: two.json holds several vhosts'],
     [['two.json', '--from', '3.10', '--to', '4.3', '--vhost', 'c'], 'vhost "c" is not in the file'],
     [
       ['legacy.json', '--from', '3.10', '--to', '4.3', '--verify-on', 'amqp://guest:guest@127.0.0.1:5999/'],

@@ -5,7 +5,7 @@
  * Every bad input is caught before anything is declared.
  */
 import { writeDesignJson, type SkippedBinding } from '@retry-studio/topology-core/io';
-import { formatIssues, type BrokerProfileId, type Design } from '@retry-studio/topology-core/model';
+import { formatIssues, type BrokerProfileId, type Design, type OmittedField } from '@retry-studio/topology-core/model';
 import {
   fateText,
   failureText,
@@ -17,7 +17,13 @@ import {
   type UpgradeFinding,
   type UpgradeSource,
 } from '@retry-studio/topology-core/upgrade';
-import { assumedConsumers, assumedRoleList, describeAssumedRoles } from '@retry-studio/topology-core/lint';
+import {
+  assumedConsumers,
+  assumedRoleList,
+  describeAssumedRoles,
+  groupFindings,
+  objectList,
+} from '@retry-studio/topology-core/lint';
 import { resolveBrokerUrl } from '../../broker/index.js';
 import { importBroker } from '../../operate/importBroker.js';
 import { verifyTarget, type VerifyRun, type VerifyTarget } from '../../upgrade/verifyUpgrade.js';
@@ -25,7 +31,8 @@ import { verifyDisagrees, verifyOnBroker, type VerifyOnBroker } from '../../upgr
 import { traceDifference, type LiveTraceResult } from '../../upgrade/liveTrace.js';
 import { type ImportOutcome } from '../../upgrade/verifyImport.js';
 import { flag, intValue, parseArgs, value } from './args.js';
-import { CliError, loadFile, writeText, type CliIo } from './context.js';
+import { CliError, loadFileVhosts, writeText, type CliIo } from './context.js';
+import { answered, EXIT, worstOf, wrongQuestion } from '../exitCodes.js';
 import { designWorkSize } from '@retry-studio/topology-core/sizing';
 import { refuseOverBudget } from './workBudget.js';
 import { cliFailure, targetFromArgs } from './operateArgs.js';
@@ -38,29 +45,35 @@ const PROFILES: readonly BrokerProfileId[] = ['3.10', '4.x', '4.3'];
 function profileArg(v: string | undefined, opt: string): BrokerProfileId | undefined {
   if (v === undefined) return undefined;
   if (!PROFILES.includes(v as BrokerProfileId))
-    throw new CliError(`--${opt}: unknown profile "${v}" (one of ${PROFILES.join(', ')})`, 2);
+    throw wrongQuestion(`--${opt}: unknown profile "${v}" (one of ${PROFILES.join(', ')})`);
   return v as BrokerProfileId;
 }
 
-async function loadInput(
-  a: ReturnType<typeof parseArgs>,
-  io: CliIo,
-): Promise<{ design: Design; label: string; from?: BrokerProfileId; skippedBindings?: readonly SkippedBinding[] }> {
+interface UpgradeInput {
+  readonly design: Design;
+  readonly label: string;
+  /** the vhost, when the file holds several (each is checked on its own) */
+  readonly vhost?: string;
+  readonly from?: BrokerProfileId;
+  readonly skippedBindings?: readonly SkippedBinding[];
+  readonly omittedFields?: readonly OmittedField[];
+}
+
+/** The file's vhosts (each checked on its own, and said so), or the live vhost of --url. */
+async function loadInputs(a: ReturnType<typeof parseArgs>, io: CliIo): Promise<UpgradeInput[]> {
   const file = a.positionals[0];
-  if (file !== undefined && value(a, 'url') !== undefined) throw new CliError('give FILE or --url, not both', 2);
-  if (file === undefined && value(a, 'url') === undefined) throw new CliError(`usage: ${UPGRADE_CHECK_USAGE}`, 2);
+  if (file !== undefined && value(a, 'url') !== undefined) throw wrongQuestion('give FILE or --url, not both');
+  if (file === undefined && value(a, 'url') === undefined) throw wrongQuestion(`usage: ${UPGRADE_CHECK_USAGE}`);
   if (file !== undefined) {
-    const doc = await loadFile(io, file, { vhost: value(a, 'vhost') });
-    const chosen = doc.warnings.find((w) => w.code === 'vhost-chosen');
-    if (chosen)
-      throw new CliError(
-        `--vhost: ${file} holds several vhosts: ${chosen.message.replace(/; reading .*$/, '')}; choose one with --vhost`,
-      );
-    return {
+    const docs = await loadFileVhosts(io, file, { vhost: value(a, 'vhost') });
+    const several = docs.length > 1;
+    return docs.map((doc) => ({
       design: doc.design,
-      label: file,
+      label: several ? `${file} vhost ${JSON.stringify(doc.vhost)}` : file,
+      ...(several && doc.vhost !== undefined ? { vhost: doc.vhost } : {}),
       ...(doc.skippedBindings ? { skippedBindings: doc.skippedBindings } : {}),
-    };
+      ...(doc.omittedFields ? { omittedFields: doc.omittedFields } : {}),
+    }));
   }
   const named = (e: unknown): never => {
     const err = cliFailure(e);
@@ -74,11 +87,13 @@ async function loadInput(
     throw new CliError(
       `--url: vhost '${t.vhost}' cannot be read as a design:\n${formatIssues(r.errors).replace(/^/gm, '  ')}`,
     );
-  return {
-    design: r.design,
-    label: `vhost '${r.vhost}' on RabbitMQ ${r.rabbitVersion}`,
-    from: r.v43 ? '4.3' : (r.design.profile ?? '3.10'),
-  };
+  return [
+    {
+      design: r.design,
+      label: `vhost '${r.vhost}' on RabbitMQ ${r.rabbitVersion}`,
+      from: r.v43 ? '4.3' : (r.design.profile ?? '3.10'),
+    },
+  ];
 }
 
 const sourceText = (s: UpgradeSource): string =>
@@ -92,6 +107,22 @@ function formatFinding(f: UpgradeFinding): string {
   const head = `${f.kind.toUpperCase().padEnd(16)} ${f.id}: ${f.message}\n`;
   const said = f.kind === 'refused' ? `    broker says: ${f.brokerWording.replace(/\n+/g, ' ')}\n` : '';
   return `${head}${said}    fix: ${f.fix}\n    source: ${f.sources.map(sourceText).join('; ')}\n`;
+}
+
+/** Many findings of one rule and kind read as one (a count, the first, the objects), as lint's text does (lint/findingGroups.ts). */
+function formatGroup(list: readonly UpgradeFinding[], objects: readonly string[]): string {
+  const f = list[0]!;
+  const said = f.kind === 'refused' ? `    broker says: ${f.brokerWording.replace(/\n+/g, ' ')}\n` : '';
+  return (
+    `${f.kind.toUpperCase().padEnd(16)} ${f.id}: ${list.length} findings (--json lists every one); the first: ${f.message}\n` +
+    `${said}    objects (${objects.length}): ${objectList(objects)}\n    fix: ${f.fix}\n    source: ${f.sources.map(sourceText).join('; ')}\n`
+  );
+}
+
+export function formatFindings(findings: readonly UpgradeFinding[]): string {
+  return groupFindings(findings.map((f) => ({ ...f, severity: f.kind })))
+    .map((g) => (g.kind === 'single' ? formatFinding(g.finding) : formatGroup(g.findings, g.objects)))
+    .join('');
 }
 
 const waits = (d: readonly number[]): string =>
@@ -132,19 +163,18 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
     ],
     switches: ['json', 'trace'],
   });
-  if (a.positionals.length > 1) throw new CliError(`usage: ${UPGRADE_CHECK_USAGE}`, 2);
+  if (a.positionals.length > 1) throw wrongQuestion(`usage: ${UPGRADE_CHECK_USAGE}`);
   const to = profileArg(value(a, 'to'), 'to');
-  if (!to) throw new CliError('--to: which broker line to check against (3.10, 4.x or 4.3)', 2);
+  if (!to) throw wrongQuestion('--to: which broker line to check against (3.10, 4.x or 4.3)');
   const fromArg = profileArg(value(a, 'from'), 'from');
   if (!fromArg && value(a, 'url') === undefined)
-    throw new CliError(
+    throw wrongQuestion(
       '--from: which broker line the topology runs on now (3.10, 4.x or 4.3; with --url it is read from the broker)',
-      2,
     );
-  if (fromArg && fromArg === to) throw new CliError(`--from and --to are both ${to}: nothing changes`, 2);
-  const failFirst = intValue(a, 'fail-first', 1, 50);
+  if (fromArg && fromArg === to) throw wrongQuestion(`--from and --to are both ${to}: nothing changes`);
+  intValue(a, 'fail-first', 1, 50); // a bad value is named before anything is read
   if (flag(a, 'trace') && value(a, 'verify-on') === undefined)
-    throw new CliError('--trace: traces run on the --verify-on broker; give --verify-on AMQP_URL', 2);
+    throw wrongQuestion('--trace: traces run on the --verify-on broker; give --verify-on AMQP_URL');
   // the target broker is checked before anything is read or declared
   let target: VerifyTarget | undefined;
   const verifyOn = value(a, 'verify-on');
@@ -153,26 +183,78 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
     try {
       url = resolveBrokerUrl(verifyOn);
     } catch (e) {
-      throw new CliError(`--verify-on: ${(e as Error).message}`, 2);
+      throw wrongQuestion(`--verify-on: ${(e as Error).message}`);
     }
     target = await verifyTarget(url, value(a, 'verify-management-url')).catch((e: unknown) => {
-      throw new CliError(`--verify-on: ${(e as Error).message}`);
+      throw wrongQuestion(`--verify-on: ${(e as Error).message}`);
     });
     if (target.profile !== to)
-      throw new CliError(
+      throw wrongQuestion(
         `--verify-on: that broker is RabbitMQ ${target.version} (profile ${target.profile}), not --to ${to}`,
       );
   }
-  const input = await loadInput(a, io);
-  const from = input.from ?? fromArg!;
-  if (fromArg && input.from && fromArg !== input.from)
-    throw new CliError(`--from ${fromArg}: the broker says ${input.from} (leave --from out with --url)`, 2);
-  if (from === to) throw new CliError(`--from and --to are both ${to}: nothing changes`, 2);
+  const inputs = await loadInputs(a, io);
+  const migratedOut = value(a, 'migrated-out');
+  if (migratedOut && inputs.length > 1)
+    throw wrongQuestion(
+      `--migrated-out writes one design and ${a.positionals[0]} holds ${inputs.length} vhosts (${inputs.map((i) => JSON.stringify(i.vhost)).join(', ')}): pick one with --vhost`,
+    );
+  for (const input of inputs) {
+    if (fromArg && input.from && fromArg !== input.from)
+      throw wrongQuestion(`--from ${fromArg}: the broker says ${input.from} (leave --from out with --url)`);
+    if ((input.from ?? fromArg!) === to) throw wrongQuestion(`--from and --to are both ${to}: nothing changes`);
+  }
+  if (inputs.length > 1 && !flag(a, 'json'))
+    io.err(`${a.positionals[0]} holds ${inputs.length} vhosts: each is checked on its own (--vhost V checks one)\n`);
+  const checks: Checked[] = [];
+  for (const input of inputs) checks.push(await checkOne(input, input.from ?? fromArg!, to, a, io, target));
+  const exit = worstOf(checks.map((c) => c.exit));
+  if (flag(a, 'json')) {
+    const json = (c: Checked) => c.json;
+    io.out(
+      JSON.stringify(
+        inputs.length === 1
+          ? json(checks[0]!)
+          : { input: a.positionals[0], from: fromArg, to, blocking: exit !== EXIT.answered, vhosts: checks.map(json) },
+        null,
+        2,
+      ) + '\n',
+    );
+    return exit;
+  }
+  for (const [i, c] of checks.entries()) {
+    if (inputs.length > 1) io.out(`${i > 0 ? '\n' : ''}== vhost ${JSON.stringify(inputs[i]!.vhost)}\n`);
+    io.out(c.text);
+  }
+  if (inputs.length > 1)
+    io.out(
+      `\n${exit ? 'FAIL' : 'OK'}: ${checks.filter((c) => c.exit !== EXIT.answered).length} of ${checks.length} vhosts with a refused declaration or a changed fate\n`,
+    );
+  return exit;
+}
+
+interface Checked {
+  readonly exit: number;
+  readonly json: Record<string, unknown>;
+  readonly text: string;
+}
+
+/** One design (one vhost) checked: its exit code, its JSON and its text. */
+async function checkOne(
+  input: UpgradeInput,
+  from: BrokerProfileId,
+  to: BrokerProfileId,
+  a: ReturnType<typeof parseArgs>,
+  io: CliIo,
+  target: VerifyTarget | undefined,
+): Promise<Checked> {
+  const failFirst = intValue(a, 'fail-first', 1, 50);
   const opts = { from, to, ...(failFirst !== undefined ? { failFirst } : {}) };
   refuseOverBudget(designWorkSize('upgrade-check', input.design));
   const report = upgradeCheck(input.design, {
     ...opts,
     ...(input.skippedBindings ? { skippedBindings: input.skippedBindings } : {}),
+    ...(input.omittedFields ? { omittedFields: input.omittedFields } : {}),
   });
   const migration = migrateDesignForUpgrade(input.design, opts);
   const migratedOut = value(a, 'migrated-out');
@@ -196,77 +278,65 @@ export async function upgradeCheckCommand(argv: readonly string[], io: CliIo): P
     }
   }
   const disagrees = (verify !== undefined && verifyDisagrees(verify)) || traces.some((t) => !t.agrees);
-  const exit = report.blocking || disagrees ? 1 : 0;
-  if (flag(a, 'json')) {
-    io.out(
-      JSON.stringify(
-        {
-          input: input.label,
-          from,
-          to,
-          consumersAssumed: report.consumersAssumed,
-          ...(report.consumersAssumed
-            ? { assumedConsumers: assumedRoleList(assumedConsumers(input.design.topology)) }
-            : {}),
-          blocking: report.blocking,
-          findings: report.findings,
-          migration: {
-            changes: migration.changes,
-            notKept: migration.notKept,
-            fatesMatch: migration.fatesMatch,
-            fates: migration.fates,
-            design: migration.design,
-          },
-          ...(verify && target
-            ? { verify: { broker: target.version, ...verify, ...(traces.length ? { traces } : {}) } }
-            : {}),
-        },
-        null,
-        2,
-      ) + '\n',
-    );
-    return exit;
-  }
-  io.out(
-    `${input.label}: RabbitMQ ${from} -> ${to}${report.consumersAssumed ? ' (no consumers in the file: simulated with the ones lint assumes)' : ''}\n`,
-  );
+  const exit = answered(report.blocking || disagrees);
+  const json = {
+    input: input.label,
+    ...(input.vhost !== undefined ? { vhost: input.vhost } : {}),
+    from,
+    to,
+    consumersAssumed: report.consumersAssumed,
+    ...(report.consumersAssumed ? { assumedConsumers: assumedRoleList(assumedConsumers(input.design.topology)) } : {}),
+    blocking: report.blocking,
+    findings: report.findings,
+    migration: {
+      changes: migration.changes,
+      notKept: migration.notKept,
+      fatesMatch: migration.fatesMatch,
+      fates: migration.fates,
+      design: migration.design,
+    },
+    ...(verify && target
+      ? { verify: { broker: target.version, ...verify, ...(traces.length ? { traces } : {}) } }
+      : {}),
+  };
+  return { exit, json, text: reportText(input, from, to, report, migration, exit, target, verify, traces) };
+}
+
+function reportText(
+  input: UpgradeInput,
+  from: BrokerProfileId,
+  to: BrokerProfileId,
+  report: ReturnType<typeof upgradeCheck>,
+  migration: ReturnType<typeof migrateDesignForUpgrade>,
+  exit: number,
+  target: VerifyTarget | undefined,
+  verify: VerifyOnBroker | undefined,
+  traces: readonly LiveTraceResult[],
+): string {
+  let out = `${input.label}: RabbitMQ ${from} -> ${to}${report.consumersAssumed ? ' (no consumers in the file: simulated with the ones lint assumes)' : ''}\n`;
   if (report.consumersAssumed)
-    io.out(
-      describeAssumedRoles(assumedConsumers(input.design.topology))
-        .map((l) => `  ${l}\n`)
-        .join(''),
-    );
-  io.out('\n');
-  if (report.findings.length === 0) io.out('nothing changes\n');
-  for (const f of report.findings) io.out(formatFinding(f));
-  io.out(
-    `\nmigration for ${to}: ${migration.changes.length} change(s)\n${migration.changes.map((c) => `  - ${c}\n`).join('')}`,
-  );
-  if (migration.notKept.length) io.out(`cannot be kept:\n${migration.notKept.map((c) => `  - ${c}\n`).join('')}`);
-  io.out(
-    `fates after the migration (original on ${from}, migration on ${to}): ${migration.fatesMatch ? 'all match' : 'some differ'}\n`,
-  );
+    out += describeAssumedRoles(assumedConsumers(input.design.topology))
+      .map((l) => `  ${l}\n`)
+      .join('');
+  out += '\n';
+  if (report.findings.length === 0) out += 'nothing changes\n';
+  out += formatFindings(report.findings);
+  out += `\nmigration for ${to}: ${migration.changes.length} change(s)\n${migration.changes.map((c) => `  - ${c}\n`).join('')}`;
+  if (migration.notKept.length) out += `cannot be kept:\n${migration.notKept.map((c) => `  - ${c}\n`).join('')}`;
+  out += `fates after the migration (original on ${from}, migration on ${to}): ${migration.fatesMatch ? 'all match' : 'some differ'}\n`;
   for (const f of migration.fates.filter((x) => !x.match))
-    io.out(
-      `  ${f.publisher}, ${failureText(f.failure)}: on ${from} ${fateText(f.before)}; migrated on ${to} ${fateText(f.after)}\n`,
-    );
+    out += `  ${f.publisher}, ${failureText(f.failure)}: on ${from} ${fateText(f.before)}; migrated on ${to} ${fateText(f.after)}\n`;
   if (verify && target)
-    io.out(
-      `\nverified on RabbitMQ ${target.version}:\n${formatRun('original', verify.original)}${formatRun('migrated', verify.migrated)}${formatImport(verify.originalImport)}`,
-    );
+    out += `\nverified on RabbitMQ ${target.version}:\n${formatRun('original', verify.original)}${formatRun('migrated', verify.migrated)}${formatImport(verify.originalImport)}`;
   if (traces.length)
-    io.out(
-      `live traces on RabbitMQ ${target?.version} (the original design, one message each):\n${traces
-        .map(
-          (t) =>
-            `  ${t.agrees ? 'ok ' : 'MISMATCH'} ${t.finding.split(':')[0]}: predicted ${t.predicted}${waits(t.predictedDelaysMs)}, the broker: ${t.observed}${waits(t.observedDelaysMs)} (vhost ${t.vhost}${t.cleanedUp ? ', deleted' : ', NOT deleted'})`,
-        )
-        .join('\n')}\n`,
-    );
+    out += `live traces on RabbitMQ ${target?.version} (the original design, one message each):\n${traces
+      .map(
+        (t) =>
+          `  ${t.agrees ? 'ok ' : 'MISMATCH'} ${t.finding.split(':')[0]}: predicted ${t.predicted}${waits(t.predictedDelaysMs)}, the broker: ${t.observed}${waits(t.observedDelaysMs)} (vhost ${t.vhost}${t.cleanedUp ? ', deleted' : ', NOT deleted'})`,
+      )
+      .join('\n')}\n`;
   const refused = report.findings.filter((f) => f.kind === 'refused').length;
   const changed = report.findings.filter((f) => f.kind === 'behaviour-changed').length;
-  io.out(
-    `\n${exit ? 'FAIL' : 'OK'}: ${refused} declaration(s) refused, ${changed} fate(s) changed, ${report.findings.filter((f) => !isBlocking(f)).length} note(s)\n`,
-  );
-  return exit;
+  out += `\n${exit ? 'FAIL' : 'OK'}: ${refused} declaration(s) refused, ${changed} fate(s) changed, ${report.findings.filter((f) => !isBlocking(f)).length} note(s)\n`;
+  return out;
 }

@@ -15,6 +15,7 @@ import {
   choosePolicy,
   POLICY_APPLY_TO_3_10,
   policyTargetOf,
+  refusedOmissions,
   refusedPolicyKeys,
   type Design,
   type Topology,
@@ -218,6 +219,10 @@ describe.each(TEST_BROKERS)('corpus on RabbitMQ $name', (broker) => {
               .filter((p) => p['apply-to'] !== undefined && !POLICY_APPLY_TO_3_10.includes(p['apply-to']))
               .map((p) => `apply-to ${p['apply-to']}`)
           : []),
+        // a queue or exchange field the line cannot import without (model/definitionFields.ts, measured)
+        ...(refusedOmissions(d.omittedFields ?? [], broker.name)?.refused ?? []).map(
+          (o) => `${o.kind} ${o.name} without ${o.field}`,
+        ),
       ];
       expect(got.accepted, `${file}: refused keys we know of: ${refusedKeys.join(', ')}`).toBe(
         refusedKeys.length === 0,

@@ -1,6 +1,6 @@
 /**
  * The real-world corpus (README.md beside this file): every CLI command on every file, in
- * process. Each must end cleanly (exit 0, or 1 with a one-line reason), never a stack trace,
+ * process. Each must end cleanly (cli/exitCodes.ts: exit 0, or 1 or 2 with a reason), never a stack trace,
  * and print a bounded amount. The expectations were written from reading each file.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -78,12 +78,15 @@ describe('the real-world corpus', () => {
     for (const argv of runs) {
       const res = await runCliCaptured(DIR, argv);
       const label = argv.join(' ');
-      expect([0, 1], `${label}: exit ${res.code}\n${res.err}`).toContain(res.code);
+      // cli/exitCodes.ts: 0 answered, 1 bad news, 2 the question is wrong (a one-vhost format for a file of several)
+      expect([0, 1, 2], `${label}: exit ${res.code}\n${res.err}`).toContain(res.code);
       expect(res.err + res.out, `${label}: a stack trace`).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
       expect(res.out.length + res.err.length, `${label}: ${res.out.length + res.err.length} characters`).toBeLessThan(
         MAX_OUTPUT,
       );
-      if (res.code === 1) expect(res.err, `${label}: exit 1 without a reason`).toMatch(/^error: /m);
+      // what is not an answer says why; a retry that never ends is said in the answer itself
+      const loops = (argv[0] === 'simulate' || argv[0] === 'compare') && /never (ends|settles)/.test(res.out);
+      if (res.code > 0 && !loops) expect(res.err, `${label}: exit ${res.code} without a reason`).toMatch(/^error: /m);
       // lint finds what reading the file says it should
       if (argv[0] === 'lint' && argv[2] === '--json' && (want.findings || want.absent)) {
         const ids = (JSON.parse(res.out) as { findings: { id: string }[] }).findings.map((f) => f.id);
@@ -96,7 +99,7 @@ describe('the real-world corpus', () => {
         argv.length === 2 &&
         docs.some((d) => d.design.topology.queues.length > 0)
       )
-        expect(res.code, `${label}: ${res.err}`).toBe(0);
+        expect([0, 1], `${label}: ${res.err}`).toContain(res.code);
       // a file that cannot be read fails every command the same way, naming the problem
       if (want.error && argv[0] !== 'compare') expect(res.code, label).toBe(1);
     }

@@ -33,6 +33,13 @@ export const EXPECTED: Readonly<Record<string, Expect>> = {
     notes: ['not-imported'],
   },
   'iqkv-microservices-platform.json': { vhosts: { '/': 3 } },
+  // issue 38 batch: a queue no binding feeds (published to by its name), x-queue-type classic written out
+  'cdcgov-processing-status-unbound-queue.json': { vhosts: { '/': 2 }, notes: ['not-imported'] },
+  // one vhost of its own, six queues behind one direct exchange, and a topic exchange nothing binds
+  'czertainly-provisioning-vhost.json': { vhosts: { czertainly: 7 }, notes: ['not-imported'] },
+  // a Helm chart's definitions (Go template conditionals inside the JSON): named as a template, never read half
+  'jfrog-xray-helm-load-definition.json.tpl': { error: 'json-syntax' },
+
   'localega-cega-routing.json': { vhosts: { '/': 2 }, notes: ['not-imported'] },
   'localega-cega-test-vhost.json': { vhosts: { test: 4 }, notes: ['not-imported'] },
   'localega-qc-exchange-binding.json': { vhosts: { '/': 5 } },

@@ -4,21 +4,26 @@
  * task out of retries): the broker forgets it, nothing keeps it, and every place that states
  * outcomes says `discarded`. Named at the line that decides it.
  */
+import { defineRule } from '../defineRule.js';
 import type { ConsumerAction } from '../../model/consumer.js';
 import { consumerNodeId } from '../../model/nodeIds.js';
 import { frameworkFix } from '../../frameworks/registry.js';
 import { appConsumers, settingLine } from '../appRuleHelpers.js';
 import { failureActions } from '../flow.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
 const ID = 'app-discards-failures';
 
 const discards = (a: ConsumerAction): boolean =>
   a.kind === 'discard' || (a.kind === 'retryInProcess' && discards(a.recover));
 
-export const appDiscardsFailures: LintRule = {
+export const appDiscardsFailures = defineRule({
   id: ID,
   title: 'The application acks a message it gave up on: lost',
+  description:
+    "The application gives up on a message that still fails and acks it (Spring's stateless retry with no recoverer, MassTransit's DiscardFaultedMessages, a Celery task out of retries): the broker forgets it and nothing keeps it. Its outcome is discarded, not acked.",
+  level: 'warning',
+  help: 'End the retry in a way that keeps the message: reject it to a dead-letter exchange, or publish it to an error queue.',
   check: (ctx) => {
     const out: LintFinding[] = [];
     for (const { consumer: c, source } of appConsumers(ctx)) {
@@ -44,4 +49,4 @@ export const appDiscardsFailures: LintRule = {
     }
     return out;
   },
-};
+});

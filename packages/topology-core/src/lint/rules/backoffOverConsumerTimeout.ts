@@ -5,25 +5,30 @@
  * the consumer), the message is requeued and the whole retry starts over, for ever (dramatiq PR
  * #871, Celery ETA tasks). RabbitMQ 4.3 no longer evaluates the timeout on classic queues.
  */
+import { defineRule } from '../defineRule.js';
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
 import { formatMs } from '../../text/formatDuration.js';
 import { appConsumers, inProcessRetries, retryWaits, settingLine } from '../appRuleHelpers.js';
 import { frameworkFix } from '../../frameworks/registry.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
 const ID = 'backoff-over-consumer-timeout';
 /** rabbitmq.conf consumer_timeout default (docs consumers#acknowledgement-timeout) */
 export const DEFAULT_CONSUMER_TIMEOUT_MS = 30 * 60_000;
 
-export const backoffOverConsumerTimeout: LintRule = {
+export const backoffOverConsumerTimeout = defineRule({
   id: ID,
   title: 'In-process back-off longer than the consumer timeout',
+  description:
+    "An in-process retry holds the delivery unacked longer than the broker's consumer timeout (30 min by default): the broker takes the delivery back and the retry starts over.",
+  level: 'error',
+  help: 'Keep in-process waits under the consumer timeout and move long waits to the broker (TTL wait queues, delayed redelivery, quorum delayed retry).',
   check: (ctx, flow) => {
     const out: LintFinding[] = [];
     for (const { consumer: c, source } of appConsumers(ctx)) {
       const args = flow.args.get(c.queue) ?? {};
       const classic = args['x-queue-type'] !== 'quorum' && args['x-queue-type'] !== 'stream';
-      if (ctx.profile === '4.3' && classic) continue;
+      if (classic && !ctx.semantics.classicConsumerTimeout) continue;
       const own = args['x-consumer-timeout'];
       const timeout = typeof own === 'number' ? own : DEFAULT_CONSUMER_TIMEOUT_MS;
       for (const r of inProcessRetries(c)) {
@@ -56,4 +61,4 @@ export const backoffOverConsumerTimeout: LintRule = {
     }
     return out;
   },
-};
+});

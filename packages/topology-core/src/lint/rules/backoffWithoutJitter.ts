@@ -4,18 +4,23 @@
  * in-flight message waits the same 1, 2, 4 ... and retries in the same instant, a storm when the
  * dependency comes back (symfony PR #53328, celery's retry_jitter default True).
  */
+import { defineRule } from '../defineRule.js';
 import { consumerNodeId } from '../../model/nodeIds.js';
 import { appConsumers, inProcessRetries, retryWaits, settingLine } from '../appRuleHelpers.js';
 import { frameworkFix, retriesInStep } from '../../frameworks/registry.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
 const ID = 'backoff-without-jitter';
 /** listener threads (per instance) from which synchronised retries are a storm */
 export const STORM_CONCURRENCY = 4;
 
-export const backoffWithoutJitter: LintRule = {
+export const backoffWithoutJitter = defineRule({
   id: ID,
   title: 'Exponential back-off without jitter across many consumers',
+  description:
+    'An in-process exponential back-off without jitter run by many consumers at once: every waiting message retries in the same instant when the dependency returns (a retry storm).',
+  level: 'warning',
+  help: "Add jitter (an ExponentialRandomBackOffPolicy, Celery's retry_jitter=True, MassTransit's Exponential) or fewer concurrent consumers.",
   check: (ctx) => {
     const out: LintFinding[] = [];
     for (const { consumer: c, source } of appConsumers(ctx)) {
@@ -50,4 +55,4 @@ export const backoffWithoutJitter: LintRule = {
     }
     return out;
   },
-};
+});

@@ -1,7 +1,7 @@
+import { defineRule } from '../defineRule.js';
 import { exchangeNodeId, queueNodeId } from '../../model/nodeIds.js';
 import { bindingMatches, exchangeKeys } from '../exchangeKeys.js';
-import { finding } from '../ruleHelpers.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
 /**
  * `binding-never-matches`: a direct or topic binding whose key no message of this design can
@@ -11,10 +11,14 @@ import type { LintFinding, LintRule } from '../types.js';
  * A wildcard key is an `info` (schemes like binary delay levels bind every level whether the
  * current parameters use it or not); an exact key that nothing sends is a `warning`.
  */
-export const bindingNeverMatches: LintRule = {
+export const bindingNeverMatches = defineRule({
   id: 'binding-never-matches',
   title: 'A binding no message can match',
-  check: (ctx, flow) => {
+  description:
+    'A binding no message in the design can match (no publisher or dead-letter route sends that key or those headers).',
+  level: 'warning',
+  help: 'Correct the binding key or the publisher, or remove the binding.',
+  check: (ctx, flow, say) => {
     const d = ctx.design;
     if (!ctx.consumersKnown || d.publishers.length === 0) return [];
     const keys = exchangeKeys(d, flow);
@@ -28,8 +32,7 @@ export const bindingNeverMatches: LintRule = {
       const dest = b.destination_type === 'queue' ? queueNodeId(b.destination) : exchangeNodeId(b.destination);
       const list = [...arriving].slice(0, 5).map((k) => JSON.stringify(k));
       out.push(
-        finding(
-          'binding-never-matches',
+        say(
           /[*#]/.test(b.routing_key) ? 'info' : 'warning',
           `The binding ${b.source} -> ${b.destination} with key ${JSON.stringify(b.routing_key)} never matches: messages reach ${b.source} only with the key(s) ${list.join(', ')}${arriving.size > 5 ? ', ...' : ''}.`,
           [exchangeNodeId(b.source), dest],
@@ -39,4 +42,4 @@ export const bindingNeverMatches: LintRule = {
     }
     return out;
   },
-};
+});

@@ -1,6 +1,7 @@
+import { defineRule } from '../defineRule.js';
 import { queueNodeId } from '../../model/nodeIds.js';
-import { finding, isQuorum } from '../ruleHelpers.js';
-import type { LintContext, LintRule } from '../types.js';
+import { isQuorum } from '../ruleHelpers.js';
+import type { LintContext } from '../types.js';
 import type { Flow } from '../flow.js';
 
 type Role = 'dead-letter' | 'parking' | 'wait';
@@ -22,10 +23,14 @@ function roleOf(ctx: LintContext, flow: Flow, q: string, deadLetterTargets: Read
 }
 
 /** Only in a cluster (ctx.nodes > 1, from the probe): a classic queue lives on one node. */
-export const classicQueueInCluster: LintRule = {
+export const classicQueueInCluster = defineRule({
   id: 'classic-queue-in-cluster',
   title: 'Classic dead-letter, parking or wait queue in a cluster',
-  check: (ctx, flow) => {
+  description:
+    'A classic dead-letter, parking or wait queue in a cluster: it lives on one node, and its messages are unavailable (or lost) while that node is down.',
+  level: 'warning',
+  help: 'Use a quorum queue for dead-letter, parking and wait queues in a cluster.',
+  check: (ctx, flow, say) => {
     if ((ctx.nodes ?? 1) < 2) return [];
     const targets = new Set(ctx.design.topology.queues.flatMap((q) => [...(flow.deadLetterTargets(q.name) ?? [])]));
     return ctx.design.topology.queues.flatMap((q) => {
@@ -37,8 +42,7 @@ export const classicQueueInCluster: LintRule = {
           ? 'while that node is down the waiting messages are stuck (their retry waits longer than planned) or, if it is lost, gone'
           : `while that node is down dead letters routed to it are dropped and those it holds are unreachable; if it is lost, they are gone`;
       return [
-        finding(
-          'classic-queue-in-cluster',
+        say(
           'warning',
           `${q.name} is a classic ${role} queue on a ${ctx.nodes}-node cluster: a classic queue lives on one node, so ${loss}.`,
           [queueNodeId(q.name)],
@@ -49,4 +53,4 @@ export const classicQueueInCluster: LintRule = {
       ];
     });
   },
-};
+});

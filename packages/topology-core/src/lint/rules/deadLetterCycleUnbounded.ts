@@ -7,59 +7,14 @@
  * TTL / max-length hops alone are automatic-cycle-dropped's (RabbitMQ drops those itself).
  * One finding per loop (strongly connected group of queues), its queues in order.
  */
+import { defineRule } from '../defineRule.js';
 import { queueNodeId } from '../../model/nodeIds.js';
 import { assumedConsumers } from '../assumedConsumers.js';
 import { unusedParkingExits } from '../unusedParkingExits.js';
 import { formatDuration } from '../../text/formatDuration.js';
-import { finding } from '../ruleHelpers.js';
+import { stronglyConnected } from '../../sim/stronglyConnected.js';
 import type { Flow } from '../flow.js';
-import type { LintFinding, LintRule } from '../types.js';
-
-/** Strongly connected components (Tarjan, iterative) of the queue graph. */
-function components(nodes: readonly string[], next: (n: string) => readonly string[]): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
-  const out: string[][] = [];
-  let i = 0;
-  for (const root of nodes) {
-    if (index.has(root)) continue;
-    const frames: { n: string; succ: readonly string[]; k: number }[] = [{ n: root, succ: next(root), k: 0 }];
-    index.set(root, i);
-    low.set(root, i++);
-    stack.push(root);
-    onStack.add(root);
-    while (frames.length > 0) {
-      const f = frames[frames.length - 1]!;
-      if (f.k < f.succ.length) {
-        const w = f.succ[f.k++]!;
-        if (!index.has(w)) {
-          index.set(w, i);
-          low.set(w, i++);
-          stack.push(w);
-          onStack.add(w);
-          frames.push({ n: w, succ: next(w), k: 0 });
-        } else if (onStack.has(w)) low.set(f.n, Math.min(low.get(f.n)!, index.get(w)!));
-        continue;
-      }
-      frames.pop();
-      const parent = frames[frames.length - 1];
-      if (parent) low.set(parent.n, Math.min(low.get(parent.n)!, low.get(f.n)!));
-      if (low.get(f.n) === index.get(f.n)) {
-        const comp: string[] = [];
-        let w: string;
-        do {
-          w = stack.pop()!;
-          onStack.delete(w);
-          comp.push(w);
-        } while (w !== f.n);
-        out.push(comp);
-      }
-    }
-  }
-  return out;
-}
+import type { LintFinding } from '../types.js';
 
 /** The shortest cycle from `start` back to itself inside `within`, queues in order. */
 function cycleThrough(start: string, within: ReadonlySet<string>, next: (n: string) => readonly string[]): string[] {
@@ -88,10 +43,14 @@ const ttlOf = (flow: Flow, q: string): number | undefined => {
   return typeof v === 'number' ? v : undefined;
 };
 
-export const deadLetterCycleUnbounded: LintRule = {
+export const deadLetterCycleUnbounded = defineRule({
   id: 'dead-letter-cycle-unbounded',
   title: 'Dead-letter cycle that nothing in the topology bounds',
-  check: (ctx, flow) => {
+  description:
+    'A dead-letter cycle through a work queue (work -> dead-letter exchange -> wait queue -> back) in a file without consumers: with the consumer lint assumes (it rejects what it fails on), only a consumer that counts x-death and stops ends it; a poison message otherwise cycles forever. A parking exchange that no queue dead-letters into is named: nothing in the topology leads the loop there.',
+  level: 'warning',
+  help: 'Make the consumer count x-death (or a header) and park the message after N attempts, or give the work queue a quorum delivery limit.',
+  check: (ctx, flow, say) => {
     if (ctx.consumersKnown) return [];
     const { roles } = assumedConsumers(ctx.design.topology);
     const moves = (q: string): boolean => {
@@ -119,11 +78,16 @@ export const deadLetterCycleUnbounded: LintRule = {
     };
     const out: LintFinding[] = [];
     const names = ctx.design.topology.queues.map((q) => q.name);
-    for (const comp of components(names, cachedNext)) {
+    // the same for every loop of the file: worked out once, when the first loop is found
+    let exits: string[] | undefined;
+    const order = new Map(names.map((n, i) => [n, i]));
+    for (const comp of stronglyConnected(names, cachedNext)) {
       const within = new Set(comp);
       const self = comp.length === 1 && cachedNext(comp[0]!).includes(comp[0]!);
       if (comp.length < 2 && !self) continue;
-      const work = names.filter((n) => within.has(n) && roles[n] === 'work');
+      // the loop's queues in file order (a component is small: sort it, never scan every queue per loop)
+      const members = [...within].sort((a, b) => order.get(a)! - order.get(b)!);
+      const work = members.filter((n) => roles[n] === 'work');
       if (work.length === 0) continue; // TTL / max-length only: automatic-cycle-dropped
       const start = work[0]!;
       const cycle = cycleThrough(start, within, cachedNext);
@@ -134,25 +98,22 @@ export const deadLetterCycleUnbounded: LintRule = {
         waits.length > 0
           ? `, about every ${formatDuration(waits.reduce((a, b) => a + b, 0))} (the TTL of ${waiting.join(', ')})`
           : ' at once, back to back';
-      const exits = unusedParkingExits(flow);
+      exits ??= unusedParkingExits(flow);
       const exitText =
         exits.length > 0
           ? ` The parking exchange${exits.length === 1 ? '' : 's'} ${exits.slice(0, 3).join(', ')} ${exits.length === 1 ? 'is' : 'are'} no queue's dead-letter exchange: nothing in the topology leads the loop there, only a consumer that republishes to ${exits.length === 1 ? 'it' : 'them'}.`
           : '';
       const others =
-        comp.length > cycle.length
-          ? ` (${comp.length} queues take part in this loop: ${names.filter((n) => within.has(n)).join(', ')})`
-          : '';
+        comp.length > cycle.length ? ` (${comp.length} queues take part in this loop: ${members.join(', ')})` : '';
       out.push(
-        finding(
-          'dead-letter-cycle-unbounded',
+        say(
           'warning',
           `${[...cycle, start].join(' -> ')}: a dead-letter cycle that nothing in the topology bounds${others}. A definitions file has no consumers; assuming ${work.join(', ')} ${work.length === 1 ? 'rejects' : 'reject'} what ${work.length === 1 ? 'its consumer fails' : 'their consumers fail'} on (as import-broker scaffolds), a message that keeps failing goes round for ever${round}: only a consumer that counts x-death (the count for ${start}, reason rejected) and parks the message ends it.${exitText}`,
-          within.size > cycle.length ? names.filter((n) => within.has(n)).map(queueNodeId) : cycle.map(queueNodeId),
+          within.size > cycle.length ? members.map(queueNodeId) : cycle.map(queueNodeId),
           `Make sure the consumer of ${start} reads x-death and parks the message after N rounds (republish it to a parking queue and ack), or bound the loop in the topology (a radlx exchange, or a last hop to a parking queue).`,
         ),
       );
     }
     return out;
   },
-};
+});

@@ -4,15 +4,19 @@
  * stream-dead-letter-* scenarios keep nothing there; 4.3.6 keeps every one. A client publish
  * (a worker republishing to park it) reaches a stream on every version.
  */
+import { defineRule } from '../defineRule.js';
 import { exchangeNodeId, queueNodeId } from '../../model/nodeIds.js';
-import { finding, declared } from '../ruleHelpers.js';
-import type { LintFinding, LintRule } from '../types.js';
+import { declared } from '../ruleHelpers.js';
+import type { LintFinding } from '../types.js';
 
-export const deadLetterIntoStream: LintRule = {
+export const deadLetterIntoStream = defineRule({
   id: 'dead-letter-into-stream',
   title: 'Dead letters routed to a stream (dropped by RabbitMQ 3.10)',
-  check: (ctx, flow) => {
-    if (ctx.profile !== '3.10') return [];
+  description: 'Dead letters are routed to a stream: RabbitMQ 3.10 drops them silently (4.3 keeps them).',
+  level: 'error',
+  help: 'Park dead letters in a quorum or classic queue on 3.x, or republish them to the stream from a consumer.',
+  check: (ctx, flow, say) => {
+    if (ctx.semantics.streamTakesDeadLetters) return [];
     const out: LintFinding[] = [];
     for (const q of ctx.design.topology.queues) {
       const a = flow.args.get(q.name)!;
@@ -26,8 +30,7 @@ export const deadLetterIntoStream: LintRule = {
       );
       if (streams.length === 0) continue;
       out.push(
-        finding(
-          'dead-letter-into-stream',
+        say(
           'error',
           `Dead letters from ${q.name} are routed to the stream ${streams.join(', ')}: RabbitMQ 3.10 drops them silently (a stream takes dead letters from 3.11.x/3.12.x on).`,
           [queueNodeId(q.name), exchangeNodeId(dlx), ...streams.map((s) => queueNodeId(s))],
@@ -37,4 +40,4 @@ export const deadLetterIntoStream: LintRule = {
     }
     return out;
   },
-};
+});

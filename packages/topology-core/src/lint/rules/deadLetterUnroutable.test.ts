@@ -78,18 +78,44 @@ describe('dead-letter-unroutable', () => {
     expect(g).toEqual([]);
   });
 
-  it("a direct DLX bound for one key drops a wildcard-bound queue's other keys", () => {
+  it("a direct DLX: a wildcard-bound queue's family is named when no bound key is of it, not when one is (issue 38)", () => {
     const t = sixQueues();
-    const direct: Topology = {
+    const direct = (key: string): Topology => ({
       ...t,
       exchanges: t.exchanges.map((x) => (x.name === 'dead' ? { ...x, type: 'direct' as const } : x)),
       bindings: [
         ...t.bindings,
-        { source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: 'audit.failed' },
+        { source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: key },
+      ],
+    });
+    expect(unroutable(direct('orders.failed'))[0]!.objects).toContain('queue:audit');
+    // audit.failed is a key of audit.# (topicOverlap decides): the keys that arrive may be just those
+    expect(unroutable(direct('audit.failed'))[0]!.objects).not.toContain('queue:audit');
+  });
+
+  it('a # catch-all whose dead letters some binding takes is not named; each family no binding takes is (issue 38)', () => {
+    // audit takes every key (#); its DLX binds order.* only: some of its keys route
+    const t: Topology = {
+      exchanges: [
+        { name: 'app', type: 'topic' },
+        { name: 'dead', type: 'topic' },
+      ],
+      queues: [
+        { name: 'audit', arguments: { 'x-dead-letter-exchange': 'dead' } },
+        { name: 'payments', arguments: { 'x-dead-letter-exchange': 'dead' } },
+        { name: 'dead-letters' },
+      ],
+      bindings: [
+        { source: 'app', destination: 'audit', destination_type: 'queue', routing_key: '#' },
+        { source: 'app', destination: 'payments', destination_type: 'queue', routing_key: 'payment.*' },
+        { source: 'app', destination: 'payments', destination_type: 'queue', routing_key: 'order.*' },
+        { source: 'dead', destination: 'dead-letters', destination_type: 'queue', routing_key: 'order.#' },
       ],
     };
-    const f = unroutable(direct);
-    expect(f[0]!.objects).toContain('queue:audit');
+    const [f] = unroutable(t);
+    expect(f!.objects).toEqual(['exchange:dead', 'queue:payments']);
+    // the family dropped is named, the one that routes is not
+    expect(f!.message).toContain('Routing key: keys matching "payment.*".');
   });
 
   it("a binding for the queue's name does not take what its bindings bring (orders.created)", () => {

@@ -1,58 +1,54 @@
 /**
- * `dead-letter-unroutable`: a dead-letter exchange that routes none of a queue's dead letters
- * (no binding, exchange binding or alternate exchange takes their routing key) drops them.
+ * `dead-letter-unroutable`: a dead-letter exchange that routes none of a family of a queue's dead
+ * letters (no binding, exchange binding or alternate exchange takes their routing key) drops them.
  * The keys are the queue's dead-letter routing key, else the keys its messages can carry
  * (lint/arrivalKeys.ts; its own name only when nothing else brings messages). Dead letters keep
- * their original key: a queue bound with a wildcard (`audit.#`) carries the keys that pattern
- * matches, tried by a key it matches (`audit`), never taken for "any key". Only when the keys are
- * any key (a fanout or headers hop from a client's publish) do the dead letters drop only if no key
- * at all routes, so every binding key of the exchange graph is tried. The routing itself is the core's (routing/route.ts). One finding per exchange.
+ * their original key: a queue bound with a wildcard (`audit.#`) carries the family that pattern
+ * matches; a family routes when some binding on the way overlaps it, decided exactly
+ * (routing/topicOverlap.ts through flow.possibleQueues): a `#` catch-all routes whenever the DLX
+ * binds anything, and each family no binding overlaps is named. Only when the keys are any key (a
+ * fanout or headers hop from a client's publish) do the dead letters drop only if no key at all
+ * routes. One finding per exchange.
  */
+import { defineRule } from '../defineRule.js';
 import { exchangeNodeId, queueNodeId, type NodeId } from '../../model/nodeIds.js';
-import { route } from '../../routing/route.js';
 import type { ExchangeIndex } from '../../routing/exchangeIndex.js';
-import { finding, declared } from '../ruleHelpers.js';
-import type { LintFinding, LintRule } from '../types.js';
-import { sampleTopicKey } from '../../routing/topicMatcher.js';
+import { declared } from '../ruleHelpers.js';
+import type { LintFinding } from '../types.js';
+import { topicMatches } from '../../routing/topicMatcher.js';
 import { hasWildcard } from '../arrivalKeys.js';
 
-interface Reach {
-  /** a headers or radlx exchange with bindings is on the way: routing depends on more than the key */
-  readonly undecidable: boolean;
-  /** every binding key on the way (sampled for topic patterns) */
-  readonly keys: readonly string[];
-}
-
-/** The exchanges a message entering `dlx` can visit, and the keys their bindings take. */
-function reachOf(index: ExchangeIndex, dlx: string): Reach {
+/** Whether a headers or radlx exchange with bindings is on the way from `dlx`: routing then depends on more than the key. */
+function undecidableFrom(index: ExchangeIndex, dlx: string): boolean {
   const seen = new Set<string>();
   const work = [dlx];
-  const keys = new Set<string>();
-  let undecidable = false;
   while (work.length > 0) {
     const x = index.exchanges.get(work.pop()!);
     if (!x || seen.has(x.name)) continue;
     seen.add(x.name);
-    if ((x.match === 'headers' || x.match === 'radlx') && x.bindings.length > 0) undecidable = true;
-    for (const b of x.bindings) {
-      keys.add(x.match === 'topic' ? sampleTopicKey(b.key) : b.key);
-      if (b.dest.kind === 'exchange') work.push(b.dest.name);
-    }
+    if ((x.match === 'headers' || x.match === 'radlx') && x.bindings.length > 0) return true;
+    for (const b of x.bindings) if (b.dest.kind === 'exchange') work.push(b.dest.name);
     if (x.alternate !== undefined) work.push(x.alternate);
   }
-  return { undecidable, keys: [...keys] };
+  return false;
 }
 
-const routes = (index: ExchangeIndex, dlx: string, key: string): boolean =>
-  route(index, dlx, { routingKeys: [key], headers: {}, xDeath: undefined }, { strictHeaders: false, delayDone: true })
-    .queues.length > 0;
-
-export const deadLetterUnroutable: LintRule = {
+export const deadLetterUnroutable = defineRule({
   id: 'dead-letter-unroutable',
   title: 'Dead letters that no binding takes',
-  check: (ctx, flow) => {
+  description:
+    "A queue's dead letters reach a dead-letter exchange with no binding (or alternate exchange) for their routing key: RabbitMQ drops them.",
+  level: 'warning',
+  help: "Bind a queue to the dead-letter exchange for the queue's dead-letter routing key, or give the exchange an alternate exchange.",
+  check: (ctx, flow, say) => {
     const byExchange = new Map<string, { queue: string; keys: string }[]>();
-    const reach = new Map<string, Reach>();
+    const undecidable = new Map<string, boolean>();
+    // a key family routes when some binding on the way takes some key of it (topic patterns overlap exactly:
+    // routing/topicOverlap.ts, through flow.possibleQueues); the default exchange by a queue's name
+    const routes = (dlx: string, k: string): boolean =>
+      dlx === '' && hasWildcard(k)
+        ? [...flow.index.queues].some((q) => topicMatches(k, q))
+        : flow.possibleQueues(dlx, [k]).size > 0;
     for (const q of ctx.design.topology.queues) {
       const a = flow.args.get(q.name)!;
       const dlx = a['x-dead-letter-exchange'];
@@ -62,25 +58,26 @@ export const deadLetterUnroutable: LintRule = {
       const arrival = flow.arrivalKeys(q.name);
       const bound = arrival?.filter((k) => k !== q.name);
       const keys = typeof dlrk === 'string' ? [dlrk] : bound !== undefined && bound.length > 0 ? bound : arrival;
-      let r = reach.get(dlx);
-      if (!r)
-        reach.set(
-          dlx,
-          (r = dlx === '' ? { undecidable: false, keys: [...flow.index.queues] } : reachOf(flow.index, dlx)),
-        );
-      if (r.undecidable) continue;
+      if (!undecidable.has(dlx)) undecidable.set(dlx, dlx !== '' && undecidableFrom(flow.index, dlx));
+      if (undecidable.get(dlx)) continue;
       // nothing reaches the queue: nothing to drop
       if (keys !== undefined && keys.length === 0) continue;
-      // any key: dropped only if no key at all gets through; a wildcard binding's keys (a pattern) by a key it matches
-      const tried = keys?.map((k) => (hasWildcard(k) ? sampleTopicKey(k) : k)) ?? r.keys;
-      if (tried.some((k) => routes(flow.index, dlx, k))) continue;
+      // any key: dropped only if no key at all gets through
+      if (keys === undefined) {
+        if (flow.possibleQueues(dlx, undefined).size > 0) continue;
+      }
+      // each key family on its own: a `#` catch-all that some binding takes routes; `order.*` beside `payment.#` drops
+      const dropped = keys === undefined ? undefined : keys.filter((k) => !routes(dlx, k));
+      if (dropped !== undefined && dropped.length === 0) continue;
       const list = byExchange.get(dlx) ?? [];
       list.push({
         queue: q.name,
         keys:
-          keys === undefined
+          dropped === undefined
             ? 'any key'
-            : keys.map((k) => (hasWildcard(k) ? `keys matching ${JSON.stringify(k)}` : JSON.stringify(k))).join(' or '),
+            : dropped
+                .map((k) => (hasWildcard(k) ? `keys matching ${JSON.stringify(k)}` : JSON.stringify(k)))
+                .join(' or '),
       });
       byExchange.set(dlx, list);
     }
@@ -95,8 +92,7 @@ export const deadLetterUnroutable: LintRule = {
           : `no binding or alternate exchange of ${name} takes their routing key`;
       const queues = list.map((x) => `${x.queue} (${x.keys})`).join(', ');
       out.push(
-        finding(
-          'dead-letter-unroutable',
+        say(
           'warning',
           `Dead letters from ${list.length === 1 ? list[0]!.queue : `${list.length} queues`} go to ${name}, and ${how}: they are dropped silently. ${list.length === 1 ? `Routing key: ${list[0]!.keys}.` : `Queues (routing keys): ${queues}.`}`,
           [exchangeNodeId(dlx), ...list.map((x): NodeId => queueNodeId(x.queue))],
@@ -106,4 +102,4 @@ export const deadLetterUnroutable: LintRule = {
     }
     return out;
   },
-};
+});

@@ -1,12 +1,16 @@
+import { defineRule } from '../defineRule.js';
 import { MAX_TTL_MS } from '../../model/arguments.js';
 import { consumerNodeId, publisherNodeId } from '../../model/nodeIds.js';
-import { finding, allActions, possibleNumbers } from '../ruleHelpers.js';
-import type { LintFinding, LintRule } from '../types.js';
+import { allActions, possibleNumbers } from '../ruleHelpers.js';
+import type { LintFinding } from '../types.js';
 
-export const delayOutOfRange: LintRule = {
+export const delayOutOfRange = defineRule({
   id: 'delay-out-of-range',
   title: 'x-delay outside 1..2^32-1 ms',
-  check: (ctx) => {
+  description: 'An x-delay outside 1..2^32-1 ms: the delayed-message exchange delivers it at once.',
+  level: 'warning',
+  help: 'Keep delays within 1 ms and 2^32-1 ms.',
+  check: (ctx, _flow, say) => {
     const out: LintFinding[] = [];
     const bad = (vals: number[]): number | undefined => vals.find((v) => !(v > 0 && v <= MAX_TTL_MS));
     for (const { consumer, action } of allActions(ctx)) {
@@ -14,8 +18,7 @@ export const delayOutOfRange: LintRule = {
       const v = bad(possibleNumbers(action.headers['x-delay']));
       if (v !== undefined)
         out.push(
-          finding(
-            'delay-out-of-range',
+          say(
             'warning',
             `${consumer} republishes with x-delay ${v}: the delayed-message exchange only delays 0 < d <= 4294967295 ms and routes anything else at once.`,
             [consumerNodeId(consumer)],
@@ -29,8 +32,7 @@ export const delayOutOfRange: LintRule = {
       const v = bad(possibleNumbers(h['x-delay']));
       if (v !== undefined)
         out.push(
-          finding(
-            'delay-out-of-range',
+          say(
             'warning',
             `${p.id} publishes with x-delay ${v}, which the plugin does not delay.`,
             [publisherNodeId(p.id)],
@@ -40,4 +42,4 @@ export const delayOutOfRange: LintRule = {
     }
     return out;
   },
-};
+});

@@ -1,18 +1,21 @@
+import { defineRule } from '../defineRule.js';
 import { exchangeNodeId, publisherNodeId } from '../../model/nodeIds.js';
-import { finding } from '../ruleHelpers.js';
 import { exchangeEffectiveSettings } from '../../model/effectiveSettings.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
-export const delayedExchangeMandatory: LintRule = {
+export const delayedExchangeMandatory = defineRule({
   id: 'delayed-exchange-mandatory',
   title: 'mandatory or an alternate exchange on a delayed exchange',
-  check: (ctx, flow) => {
+  description:
+    'mandatory publishing or an alternate exchange on a delayed-message exchange: the plugin returns or reroutes at publish time, before the delay.',
+  level: 'warning',
+  help: 'Do not rely on mandatory or an alternate exchange with the delayed-message exchange.',
+  check: (ctx, flow, say) => {
     const out: LintFinding[] = [];
     for (const p of ctx.design.publishers)
       if (p.mandatory && flow.exchangeType(p.exchange) === 'x-delayed-message')
         out.push(
-          finding(
-            'delayed-exchange-mandatory',
+          say(
             'warning',
             `${p.id} publishes with mandatory=true to the delayed exchange ${p.exchange}: the plugin routes to nothing at publish time, so every message comes back as basic.return 312 NO_ROUTE although it is delivered later.`,
             [publisherNodeId(p.id), exchangeNodeId(p.exchange)],
@@ -25,8 +28,7 @@ export const delayedExchangeMandatory: LintRule = {
         typeof exchangeEffectiveSettings(x, ctx.design.topology).settings['alternate-exchange']?.value === 'string'
       )
         out.push(
-          finding(
-            'delayed-exchange-mandatory',
+          say(
             'warning',
             `${x.name} is a delayed exchange with an alternate exchange: the AE receives a copy of every delayed message at once (plugin issue #36).`,
             [exchangeNodeId(x.name)],
@@ -35,4 +37,4 @@ export const delayedExchangeMandatory: LintRule = {
         );
     return out;
   },
-};
+});

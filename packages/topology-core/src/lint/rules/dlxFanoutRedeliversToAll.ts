@@ -7,15 +7,19 @@
  * topic exchange only consumed queues count (a work queue, or in a definitions file a queue the one
  * assumption gives a worker or leaves idle), so a DLQ beside a retry queue is not a copy to warn of.
  */
+import { defineRule } from '../defineRule.js';
 import { exchangeNodeId, queueNodeId } from '../../model/nodeIds.js';
-import { finding } from '../ruleHelpers.js';
 import { assumedConsumers } from '../assumedConsumers.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
-export const dlxFanoutRedeliversToAll: LintRule = {
+export const dlxFanoutRedeliversToAll = defineRule({
   id: 'dlx-fanout-redelivers-to-all',
   title: 'Dead-lettering that copies each retry to several queues',
-  check: (ctx, flow) => {
+  description:
+    'Dead letters are copied to several queues: through a fanout exchange to every bound queue, through a direct or topic exchange to every consumed queue bound for their key (a wait queue dead-lettering back into a shared exchange): every retry is delivered again to all of them, not only to the one that failed.',
+  level: 'warning',
+  help: 'Use a dead-letter routing key per queue (e.g. its own name through a direct exchange), or a dead-letter exchange of its own.',
+  check: (ctx, flow, say) => {
     const out: LintFinding[] = [];
     let roles: Readonly<Record<string, string>> | undefined;
     const consumed = (q: string): boolean => {
@@ -32,8 +36,7 @@ export const dlxFanoutRedeliversToAll: LintRule = {
         const targets = flow.possibleQueues(dlx, undefined);
         if (targets.size < 2) continue;
         out.push(
-          finding(
-            'dlx-fanout-redelivers-to-all',
+          say(
             'warning',
             `${q.name} dead-letters into the fanout ${dlx}, which copies each dead letter to ${targets.size} queues (${[...targets].join(', ')}): a retry of one subscriber's failure reaches every subscriber again.`,
             [queueNodeId(q.name), exchangeNodeId(dlx), ...[...targets].map(queueNodeId)],
@@ -54,8 +57,7 @@ export const dlxFanoutRedeliversToAll: LintRule = {
           .map((k) => JSON.stringify(k))
           .join(', ') + (keys.length > 3 ? ', ...' : '');
       out.push(
-        finding(
-          'dlx-fanout-redelivers-to-all',
+        say(
           'warning',
           `${q.name} dead-letters into the ${type} exchange ${dlx} with key ${keyText}${typeof dlrk === 'string' ? ' (its dead-letter routing key)' : ' (the key its messages arrived with)'}, which ${dlx} routes to ${targets.length} consumed queues (${targets.join(', ')}): every retry is delivered again to all of them, not only to the one that failed.`,
           [queueNodeId(q.name), exchangeNodeId(dlx), ...targets.map(queueNodeId)],
@@ -65,4 +67,4 @@ export const dlxFanoutRedeliversToAll: LintRule = {
     }
     return out;
   },
-};
+});

@@ -5,12 +5,12 @@
  * default of 20): the broker dead-letters it (or drops it, without a DLX) before the framework's
  * delayed retries and error queue ever see it (NServiceBus.RabbitMQ #1550).
  */
+import { defineRule } from '../defineRule.js';
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
-import { profileFor } from '../../sim/profiles.js';
-import { queueConfig } from '../../sim/queueConfig.js';
+import { describeSource } from '../../model/effectiveSettings.js';
 import { appConsumers, settingLine } from '../appRuleHelpers.js';
 import { frameworkFix } from '../../frameworks/registry.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
 const ID = 'immediate-retries-over-delivery-limit';
 
@@ -22,27 +22,31 @@ function deliveriesPerCopy(
   return r?.when?.value;
 }
 
-export const immediateRetriesOverDeliveryLimit: LintRule = {
+export const immediateRetriesOverDeliveryLimit = defineRule({
   id: ID,
   title: 'Immediate retries above the quorum delivery limit',
-  check: (ctx) => {
+  description:
+    "Immediate retries that return the message to the broker (NServiceBus Immediate, Spring stateful retry) exceed the quorum queue's delivery limit (its own, or 4.x's default 20): the broker dead-letters or drops it before the framework's later retries run.",
+  level: 'error',
+  help: 'Retry through the broker fewer times than the delivery limit, or raise the limit (an x-delivery-limit argument; -1 cannot be set by policy).',
+  check: (ctx, flow) => {
     const out: LintFinding[] = [];
     for (const { consumer: c, source } of appConsumers(ctx)) {
       if (c.behaviour.kind !== 'worker') continue;
       const t = deliveriesPerCopy(c.behaviour.onFailure);
       if (t === undefined) continue;
-      const q = ctx.design.topology.queues.find((x) => x.name === c.queue);
-      if (!q) continue;
-      const cfg = queueConfig(q, ctx.design.topology.policies, profileFor(ctx.profile));
-      if (!cfg.quorum || cfg.deliveryLimit === undefined) continue;
+      // the queue as the broker runs it: argument, policy, or the profile's default limit
+      const cfg = flow.config(c.queue);
+      if (!cfg?.quorum || cfg.deliveryLimit === undefined) continue;
       const returns = t - 1;
       if (returns <= cfg.deliveryLimit) continue;
-      const explicit = typeof q.arguments?.['x-delivery-limit'] === 'number';
+      const set = flow.settings(c.queue)?.settings['x-delivery-limit'];
+      const where = set ? ` (${describeSource(set.source)})` : ` (RabbitMQ ${ctx.semantics.id}'s default)`;
       const line = settingLine(source, 'Immediate.NumberOfRetries', 'max-attempts', 'maxAttempts');
       out.push({
         id: ID,
         severity: 'error',
-        message: `${c.id} (${source.file}:${line}) returns a failing message to ${c.queue} ${returns} times before it moves on, but the quorum queue's delivery limit is ${cfg.deliveryLimit}${explicit ? '' : " (RabbitMQ 4.x's default)"}: the broker dead-letters or drops it after ${cfg.deliveryLimit} returns, and the framework's later retries and error handling never run.`,
+        message: `${c.id} (${source.file}:${line}) returns a failing message to ${c.queue} ${returns} times before it moves on, but the quorum queue's delivery limit is ${cfg.deliveryLimit}${where}: the broker dead-letters or drops it after ${cfg.deliveryLimit} returns, and the framework's later retries and error handling never run.`,
         objects: [consumerNodeId(c.id), queueNodeId(c.queue)],
         fix:
           frameworkFix(source.framework, ID) ??
@@ -52,4 +56,4 @@ export const immediateRetriesOverDeliveryLimit: LintRule = {
     }
     return out;
   },
-};
+});

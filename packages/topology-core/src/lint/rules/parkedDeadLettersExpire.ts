@@ -4,12 +4,12 @@
  * every parked dead letter is discarded when its TTL ends, unseen. Typically a policy that gives
  * every `*.dlq` 7 days. One finding per TTL and where it comes from (argument or policy).
  */
+import { defineRule } from '../defineRule.js';
 import { queueNodeId } from '../../model/nodeIds.js';
-import { describeSource, queueEffectiveSettings } from '../../model/effectiveSettings.js';
+import { describeSource } from '../../model/effectiveSettings.js';
 import { formatDuration } from '../../text/formatDuration.js';
 import { actionTargets, failureActions, type Flow } from '../flow.js';
-import { finding } from '../ruleHelpers.js';
-import type { LintContext, LintFinding, LintRule } from '../types.js';
+import type { LintContext, LintFinding } from '../types.js';
 
 const SENDERS_KEPT = 5;
 
@@ -41,16 +41,17 @@ export function parkingQueues(ctx: LintContext, flow: Flow): Map<string, Set<str
   return from;
 }
 
-export const parkedDeadLettersExpire: LintRule = {
+export const parkedDeadLettersExpire = defineRule({
   id: 'parked-dead-letters-expire',
   title: 'Parked dead letters expire',
-  check: (ctx, flow) => {
+  description:
+    'A queue where dead letters come to rest has a TTL (argument or policy) and no onward route: parked dead letters are discarded when it runs out.',
+  level: 'warning',
+  help: 'Remove the TTL from the parking queue, or give it a dead-letter exchange that keeps what expires.',
+  check: (ctx, flow, say) => {
     const groups = new Map<string, { ttl: number; source: string; queues: string[]; from: Set<string> }>();
-    const defs = new Map(ctx.design.topology.queues.map((x) => [x.name, x]));
     for (const [q, senders] of parkingQueues(ctx, flow)) {
-      const def = defs.get(q);
-      if (!def) continue;
-      const s = queueEffectiveSettings(def, ctx.design.topology, { profile: ctx.profile }).settings['x-message-ttl'];
+      const s = flow.settings(q)?.settings['x-message-ttl'];
       if (!s || typeof s.value !== 'number') continue;
       const source = describeSource(s.source);
       const key = `${s.value}\u0000${source}`;
@@ -67,8 +68,7 @@ export const parkedDeadLettersExpire: LintRule = {
           ? `${g.queues[0]} holds dead letters (from ${[...g.from].join(', ')})`
           : `${g.queues.length} queues hold dead letters (${g.queues.join(', ')})`;
       out.push(
-        finding(
-          'parked-dead-letters-expire',
+        say(
           'warning',
           `${who} and ${g.source} gives ${g.queues.length === 1 ? 'it' : 'them'} a TTL of ${ttl} with no dead-letter exchange: parked dead letters are discarded after ${ttl}, unseen.`,
           g.queues.map(queueNodeId),
@@ -78,4 +78,4 @@ export const parkedDeadLettersExpire: LintRule = {
     }
     return out;
   },
-};
+});

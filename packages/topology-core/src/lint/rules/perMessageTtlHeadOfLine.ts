@@ -1,12 +1,17 @@
+import { defineRule } from '../defineRule.js';
 import { queueNodeId } from '../../model/nodeIds.js';
 import { actionTargets } from '../flow.js';
-import { finding, allActions, isComputed } from '../ruleHelpers.js';
-import type { LintFinding, LintRule } from '../types.js';
+import { allActions, isComputed } from '../ruleHelpers.js';
+import type { LintFinding } from '../types.js';
 
-export const perMessageTtlHeadOfLine: LintRule = {
+export const perMessageTtlHeadOfLine = defineRule({
   id: 'per-message-ttl-head-of-line',
   title: 'Different per-message TTLs in one queue',
-  check: (ctx, flow) => {
+  description:
+    'Messages with different per-message TTLs wait in one queue: RabbitMQ expires only the head, so a short delay waits behind a long one.',
+  level: 'warning',
+  help: 'One wait queue per delay (queue TTL), or the delayed-message exchange.',
+  check: (ctx, flow, say) => {
     const byQueue = new Map<string, Set<string>>();
     for (const { consumer, queue, action } of allActions(ctx)) {
       if (action.kind !== 'republish' || action.expiration === undefined) continue;
@@ -33,8 +38,7 @@ export const perMessageTtlHeadOfLine: LintRule = {
     for (const [q, s] of byQueue) {
       if (s.size < 2 && !s.has('computed')) continue;
       out.push(
-        finding(
-          'per-message-ttl-head-of-line',
+        say(
           'warning',
           `${q} holds messages with different per-message TTLs. RabbitMQ expires messages only at the head of a queue, so a short delay waits behind a longer one in front of it.`,
           [queueNodeId(q)],
@@ -44,4 +48,4 @@ export const perMessageTtlHeadOfLine: LintRule = {
     }
     return out;
   },
-};
+});

@@ -6,11 +6,12 @@
  * #10709, spring-amqp #2688): a loop that counts its rounds by x-death starts again at 1 every
  * time and never stops. On 3.x it still counts, so it breaks at the upgrade.
  */
+import { defineRule } from '../defineRule.js';
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
 import { appConsumers, settingLine } from '../appRuleHelpers.js';
 import { actionTargets, failureActions, type Flow } from '../flow.js';
 import { frameworkFix } from '../../frameworks/registry.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
 const ID = 'republish-counts-x-death';
 
@@ -25,9 +26,13 @@ function comesBack(flow: Flow, from: string, to: string, seen = new Set<string>(
   return false;
 }
 
-export const republishCountsXDeath: LintRule = {
+export const republishCountsXDeath = defineRule({
   id: ID,
   title: 'A republished copy relies on x-death, which RabbitMQ 4.x no longer counts',
+  description:
+    'A framework republishes a failed message with its headers into a queue whose dead letters come back: on RabbitMQ 4.x the broker no longer counts a republished x-death, so a loop bounded by x-death never ends.',
+  level: 'warning',
+  help: 'Count rounds in a header of your own (Spring AMQP retry-count) or let the broker dead-letter the message so x-death counts.',
   check: (ctx, flow) => {
     const out: LintFinding[] = [];
     for (const { consumer: c, source } of appConsumers(ctx)) {
@@ -40,8 +45,8 @@ export const republishCountsXDeath: LintRule = {
         const line = settingLine(source, 'republish-to-dlq', 'dlq-dead-letter-exchange', 'recoverer');
         out.push({
           id: ID,
-          severity: ctx.profile === '3.10' ? 'info' : 'warning',
-          message: `${c.id} (${source.file}:${line}) republishes failed messages with their headers into ${into.join(', ')}, whose dead letters return to ${c.queue}: the copy's x-death is the client's, and ${ctx.profile === '3.10' ? 'after an upgrade to RabbitMQ 4.x' : 'on RabbitMQ 4.x'} the broker does not count it, so a loop that stops after N x-death rounds never stops.`,
+          severity: ctx.semantics.ignoreClientXDeath ? 'warning' : 'info',
+          message: `${c.id} (${source.file}:${line}) republishes failed messages with their headers into ${into.join(', ')}, whose dead letters return to ${c.queue}: the copy's x-death is the client's, and ${ctx.semantics.ignoreClientXDeath ? 'on RabbitMQ 4.x' : 'after an upgrade to RabbitMQ 4.x'} the broker does not count it, so a loop that stops after N x-death rounds never stops.`,
           objects: [consumerNodeId(c.id), ...into.map(queueNodeId)],
           fix:
             frameworkFix(source.framework, ID) ??
@@ -53,4 +58,4 @@ export const republishCountsXDeath: LintRule = {
     }
     return out;
   },
-};
+});

@@ -4,29 +4,30 @@
  * a message that always fails is redelivered at once, for ever, unless a quorum delivery limit
  * that counts its returns stops it (spring-cloud-stream #627, spring-boot #7631).
  */
+import { defineRule } from '../defineRule.js';
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
-import { profileFor } from '../../sim/profiles.js';
-import { queueConfig } from '../../sim/queueConfig.js';
 import { appConsumers, settingLine } from '../appRuleHelpers.js';
 import { failureActions } from '../flow.js';
 import { frameworkFix } from '../../frameworks/registry.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
 const ID = 'requeue-rejected-forever';
 
-export const requeueRejectedForever: LintRule = {
+export const requeueRejectedForever = defineRule({
   id: ID,
   title: 'Retries off and failed messages requeued: endless redelivery',
-  check: (ctx) => {
+  description:
+    "A framework retries nothing in process and requeues what fails (Spring's default-requeue-rejected is true unless said; the binder's requeue-rejected): a message that always fails is redelivered at once, for ever.",
+  level: 'error',
+  help: 'Requeue nothing once the framework has retried: default-requeue-rejected false / requeue-rejected false with a dead-letter exchange, or enable retry with a recoverer that rejects.',
+  check: (ctx, flow) => {
     const out: LintFinding[] = [];
-    const profile = profileFor(ctx.profile);
     for (const { consumer: c, source } of appConsumers(ctx)) {
       const loops = failureActions(c).some(({ action, bounded }) => !bounded && action.kind === 'requeue');
       if (!loops) continue;
-      const q = ctx.design.topology.queues.find((x) => x.name === c.queue);
-      const cfg = q ? queueConfig(q, ctx.design.topology.policies, profile) : undefined;
+      const cfg = flow.config(c.queue);
       // a delivery limit stops it, unless 4.3 does not count this requeue (a nack)
-      const limitHolds = cfg?.quorum && cfg.deliveryLimit !== undefined && !(ctx.profile === '4.3');
+      const limitHolds = cfg?.quorum && cfg.deliveryLimit !== undefined && !ctx.semantics.onlyRejectsCountTowardLimit;
       if (limitHolds) continue;
       const line = settingLine(
         source,
@@ -49,4 +50,4 @@ export const requeueRejectedForever: LintRule = {
     }
     return out;
   },
-};
+});

@@ -1,20 +1,25 @@
+import { defineRule } from '../defineRule.js';
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
 import { failureActions } from '../flow.js';
-import { finding, isQuorum, hasLimit } from '../ruleHelpers.js';
-import type { LintFinding, LintRule } from '../types.js';
 
-export const requeueWithoutLimit: LintRule = {
+import type { LintFinding } from '../types.js';
+
+export const requeueWithoutLimit = defineRule({
   id: 'requeue-without-limit',
   title: 'Requeue with nothing to stop it',
-  check: (ctx, flow) => {
+  description:
+    'A consumer requeues a failed message with nothing to stop it (no delivery limit, no counter): the message is redelivered at once, forever, and blocks the queue.',
+  level: 'error',
+  help: 'Give the queue a quorum delivery limit, count attempts in the consumer, or dead-letter instead of requeueing.',
+  check: (ctx, flow, say) => {
     const out: LintFinding[] = [];
     for (const c of ctx.design.consumers)
       for (const { action, bounded } of failureActions(c)) {
         if (action.kind !== 'requeue' || bounded) continue;
-        if (isQuorum(flow, c.queue) && (hasLimit(flow, c.queue) || ctx.profile !== '3.10')) continue;
+        // a quorum queue's delivery limit (argument, policy, or the profile's default) ends it
+        if (flow.config(c.queue)?.deliveryLimit !== undefined) continue;
         out.push(
-          finding(
-            'requeue-without-limit',
+          say(
             'error',
             `${c.id} requeues failed messages from ${c.queue} with no limit: a message that always fails is redelivered at once, forever, and blocks the queue.`,
             [consumerNodeId(c.id), queueNodeId(c.queue)],
@@ -25,4 +30,4 @@ export const requeueWithoutLimit: LintRule = {
       }
     return out;
   },
-};
+});

@@ -4,14 +4,14 @@
  * that is neither parked, dropped nor acked by the bound retries forever; the finding names the
  * queue it loops through and the counter that was meant to stop it, with the value it really has.
  */
+import { defineRule } from '../defineRule.js';
 import type { Condition, ConsumerSpec, Counter, FailureModel, Rule } from '../../model/consumer.js';
 import type { SimEvent, SimEventOf } from '../../sim/events.js';
 import { consumerNodeId, queueNodeId, type NodeId } from '../../model/nodeIds.js';
 import { evalCounter } from '../../behaviour/evaluate.js';
 import { boundedRetryRuns, neverEnds, type RetryRun } from '../../sim/retryEnding.js';
 import type { Design } from '../../model/design.js';
-import { finding } from '../ruleHelpers.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
 const FAIL_FIRST_K = 2;
 const RUNS: readonly { readonly failure: FailureModel; readonly says: string }[] = [
@@ -91,10 +91,14 @@ function runs(design: Design, failure: FailureModel): RetryRun[] {
   }
 }
 
-export const retryNeverEnds: LintRule = {
+export const retryNeverEnds = defineRule({
   id: 'retry-never-ends',
   title: 'Retry that never ends',
-  check: (ctx) => {
+  description:
+    'A bounded simulation (always failing, and failing the first K attempts) finds a message that is never parked, dropped nor acked: the retry path does not end.',
+  level: 'error',
+  help: 'Make the counter that should stop the loop rise (x-death of the right queue, or a header the consumer sets), or add a maximum.',
+  check: (ctx, _flow, say) => {
     if (!ctx.consumersKnown || ctx.design.publishers.length === 0) return [];
     const out: LintFinding[] = [];
     const reported = new Set<string>();
@@ -108,8 +112,7 @@ export const retryNeverEnds: LintRule = {
         const consumer = ctx.design.consumers.find((c) => c.id === last?.consumer);
         const objects: NodeId[] = [queueNodeId(queue), ...(consumer ? [consumerNodeId(consumer.id)] : [])];
         out.push(
-          finding(
-            'retry-never-ends',
+          say(
             'error',
             `${queue}: a message that ${says} is never parked, dropped or acked (${run.trace.attempts} attempts in a bounded run, and counting): ${last ? why(consumer, last, run.trace.attempts, run.events) : 'it keeps moving between queues'}.`,
             objects,
@@ -119,4 +122,4 @@ export const retryNeverEnds: LintRule = {
       }
     return out;
   },
-};
+});

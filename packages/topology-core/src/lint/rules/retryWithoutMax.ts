@@ -1,12 +1,15 @@
+import { defineRule } from '../defineRule.js';
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
 import { actionTargets, failureActions } from '../flow.js';
-import { finding } from '../ruleHelpers.js';
-import type { LintFinding, LintRule } from '../types.js';
+import type { LintFinding } from '../types.js';
 
-export const retryWithoutMax: LintRule = {
+export const retryWithoutMax = defineRule({
   id: 'retry-without-max',
   title: 'Retry loop without a maximum',
-  check: (ctx, flow) => {
+  description: 'A retry loop with no maximum: nothing counts attempts, so a poison message retries forever.',
+  level: 'warning',
+  help: 'Count x-death (or a header) in the consumer and park the message after N attempts.',
+  check: (ctx, flow, say) => {
     const out: LintFinding[] = [];
     for (const c of ctx.design.consumers) {
       if (c.behaviour.kind === 'script') continue;
@@ -56,8 +59,7 @@ export const retryWithoutMax: LintRule = {
       }
       if (!loops) continue;
       out.push(
-        finding(
-          'retry-without-max',
+        say(
           'warning',
           `${c.id} sends failed messages from ${c.queue} around a retry loop that nothing counts: a poison message retries forever.`,
           [consumerNodeId(c.id), queueNodeId(c.queue)],
@@ -67,4 +69,4 @@ export const retryWithoutMax: LintRule = {
     }
     return out;
   },
-};
+});

@@ -1,9 +1,8 @@
+import { defineRule } from '../defineRule.js';
 import { queueNodeId } from '../../model/nodeIds.js';
 import { formatMs } from '../../text/formatDuration.js';
-import { finding } from '../ruleHelpers.js';
 import { parkingQueues } from './parkedDeadLettersExpire.js';
 import { assumedConsumers } from '../assumedConsumers.js';
-import type { LintRule } from '../types.js';
 
 /**
  * `ttl-queue-without-exit`: a queue whose messages expire (x-message-ttl, from its arguments or
@@ -11,10 +10,14 @@ import type { LintRule } from '../types.js';
  * silently dropped when its TTL ends. Usually a retry wait queue that lost its DLX. In a definitions
  * file (no consumers) it is said as info: a consumer the file does not show may take them in time.
  */
-export const ttlQueueWithoutExit: LintRule = {
+export const ttlQueueWithoutExit = defineRule({
   id: 'ttl-queue-without-exit',
   title: 'A TTL queue with neither a dead-letter exchange nor a consumer',
-  check: (ctx, flow) => {
+  description:
+    'A queue with a TTL and neither a dead-letter exchange nor a consumer: messages expire and are dropped. In a definitions file (no consumers shown) it is info: what no consumer takes in time is dropped without a trace.',
+  level: 'warning',
+  help: 'Give the queue a dead-letter exchange (a wait queue) or a consumer, or remove the TTL.',
+  check: (ctx, flow, say) => {
     // a definitions file has no consumers: the one assumption says which queues have a worker
     const roles = ctx.consumersKnown ? undefined : assumedConsumers(ctx.design.topology).roles;
     // a parking queue's TTL is parked-dead-letters-expire's
@@ -32,8 +35,7 @@ export const ttlQueueWithoutExit: LintRule = {
       const ttl = a['x-message-ttl'];
       const after = ttl >= 1000 ? `${formatMs(ttl)} (x-message-ttl ${ttl})` : `${ttl} ms`;
       return [
-        finding(
-          'ttl-queue-without-exit',
+        say(
           roles ? 'info' : 'warning',
           roles
             ? `${q.name} expires messages after ${after} and has no dead-letter exchange: whatever no consumer takes within that time is dropped without a trace (the file does not say who consumes it).`
@@ -44,4 +46,4 @@ export const ttlQueueWithoutExit: LintRule = {
       ];
     });
   },
-};
+});
