@@ -11,6 +11,7 @@ import path from 'node:path';
 import { AppConfigFailure, importAppConfig } from '@retry-studio/topology-core/appconfig';
 import {
   isAppFramework,
+  sourceSetting,
   type AppFramework,
   type BrokerProfileId,
   type Design,
@@ -89,6 +90,8 @@ function readFiles(req: ProveRequest, profile: BrokerProfileId): Reading {
       {
         ...(fw !== undefined && isAppFramework(fw) ? { framework: fw as AppFramework } : {}),
         ...(req.springProfiles?.length ? { springProfiles: req.springProfiles } : {}),
+        // the Boot line that runs is the one import-app reads the file as
+        ...(req.springBoot !== undefined ? { springBoot: req.springBoot } : {}),
         profile,
       },
     );
@@ -104,6 +107,14 @@ function readFiles(req: ProveRequest, profile: BrokerProfileId): Reading {
       };
     throw new ProofError(e.message);
   }
+}
+
+/** Not told which Boot runs: the line import-app read the file as (Boot 4 for a file that writes only max-retries). */
+function bootLineRead(design: Design | undefined): string | undefined {
+  const said = Object.values(design?.sources ?? {})
+    .map((s) => sourceSetting(s, 'Spring Boot')?.value)
+    .find((v) => v !== undefined);
+  return said?.startsWith('4') ? '4.0' : undefined;
 }
 
 function channelsOf(
@@ -160,7 +171,7 @@ async function throwawayVhostRetried<T>(
 export async function proveApp(req: ProveRequest): Promise<ProofReport> {
   const target = await retryRead(() => verifyTarget(req.url, req.managementUrl));
   const reading = readFiles(req, target.profile);
-  const runner = runnerFor(reading.framework, req.springBoot);
+  const runner = runnerFor(reading.framework, req.springBoot ?? bootLineRead(reading.design));
   const absent = runner.absent();
   if (absent) throw new ProofError(absent);
   const predictions = reading.design ? predictChannels(reading.design, req.failure) : [];

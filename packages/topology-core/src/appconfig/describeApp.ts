@@ -8,9 +8,9 @@ import type { ImportedApp } from './importApp.js';
 
 const MAX_WAITS_SHOWN = 8;
 
-/** Where a value came from: its line (in its own file when not the node's), how it got there, or the default's citation. */
+/** Where a value came from: its line (in its own file when not the node's), how it got there, the option that told it, or the default's citation. */
 function settingOrigin(st: SourceSetting): string {
-  if (st.line === undefined) return `default: ${st.cite ?? 'framework'}`;
+  if (st.line === undefined) return st.via !== undefined && st.cite === undefined ? st.via : `default: ${st.cite ?? 'framework'}`;
   const at = st.file !== undefined ? `${st.file}:${st.line}` : `line ${st.line}`;
   return st.via !== undefined ? `${at}; ${st.via}` : at;
 }

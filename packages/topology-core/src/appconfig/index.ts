@@ -9,6 +9,7 @@ export {
   type ReadOptions,
 } from '../frameworks/types.js';
 export { FRAMEWORKS, fileKind, isAppConfigFile, frameworkDef } from '../frameworks/registry.js';
+export { bootLineOf, type BootLine } from '../frameworks/springBoot.js';
 export type { FileKind, AppFrameworkDef } from '../frameworks/types.js';
 export type { FrameworkDefault } from '../frameworks/read/sourceBuilder.js';
 export { APP_NOTES_HEADING, describeApp } from './describeApp.js';

@@ -75,6 +75,8 @@ export interface AppReading {
 export interface ReadOptions {
   /** Spring profiles to activate (profile documents, `application-<profile>.yml`); default none */
   readonly springProfiles?: readonly string[];
+  /** the Spring Boot release the application runs on (`3.5`, `4.0`, `2.7`...): Boot 4 reads other retry keys; default: inferred, else 3 */
+  readonly springBoot?: string;
 }
 
 /** The kind of a file by its extension: what a framework is read from. */

@@ -33,7 +33,7 @@ export interface SourceSetting {
   readonly cite?: string;
   /** the file the value was read from, when it is not the node's own (a profile file, a .env, a Deployment) */
   readonly file?: string;
-  /** how it got there, when not written plainly: `env SPRING_RABBITMQ_...`, `profile prod`, `${retry.max}`, `constant RETRY_MAX (line 12)` */
+  /** how it got there, when not written plainly: `env SPRING_RABBITMQ_...`, `profile prod`, `${retry.max}`, `constant RETRY_MAX (line 12)`; with no line, the option that told it (`--spring-boot 4.0`) */
   readonly via?: string;
 }
 

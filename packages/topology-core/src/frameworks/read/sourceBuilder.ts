@@ -43,6 +43,12 @@ export class SourceBuilder {
     return this.read(key, v.value, v.line, v);
   }
 
+  /** a value the user gave on the command line rather than in a file (`--spring-boot 4.0`) */
+  told(key: string, value: string, via: string): string {
+    this.settings.push({ key, value, via });
+    return value;
+  }
+
   defaulted(key: string, d: FrameworkDefault): string {
     this.settings.push({ key, value: d.value, cite: d.cite });
     return d.value;
