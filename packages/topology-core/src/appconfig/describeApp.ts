@@ -10,7 +10,8 @@ const MAX_WAITS_SHOWN = 8;
 
 /** Where a value came from: its line (in its own file when not the node's), how it got there, the option that told it, or the default's citation. */
 function settingOrigin(st: SourceSetting): string {
-  if (st.line === undefined) return st.via !== undefined && st.cite === undefined ? st.via : `default: ${st.cite ?? 'framework'}`;
+  if (st.line === undefined)
+    return st.via !== undefined && st.cite === undefined ? st.via : `default: ${st.cite ?? 'framework'}`;
   const at = st.file !== undefined ? `${st.file}:${st.line}` : `line ${st.line}`;
   return st.via !== undefined ? `${at}; ${st.via}` : at;
 }

@@ -77,7 +77,10 @@ export async function importAppCommand(argv: readonly string[], io: CliIo): Prom
   const name = value(a, 'name');
   const springBoot = value(a, 'spring-boot');
   if (springBoot !== undefined && bootLineOf(springBoot) === undefined)
-    throw new CliError(`--spring-boot must be a Spring Boot release such as 3.5 or 4.0, got ${JSON.stringify(springBoot)}`, 2);
+    throw new CliError(
+      `--spring-boot must be a Spring Boot release such as 3.5 or 4.0, got ${JSON.stringify(springBoot)}`,
+      2,
+    );
   const loaded = loadAppConfig(files, {
     ...(fw !== undefined ? { framework: fw as AppFramework } : {}),
     ...(definitions ? { definitions } : {}),
