@@ -201,6 +201,44 @@ describe('Spring Cloud Stream', () => {
     expect(on?.at?.file).toBe('application.yml');
     expect(on?.fix).toMatch(/dlq-dead-letter-exchange/);
   });
+  it('no DLX for republish-to-dlq: the binder disables it and acks the failed message (discarded)', () => {
+    // RabbitMessageChannelBinder's error handler: a passive declare of DLX fails, "disabling 'republishToDlq'", return
+    const file = f('application.yml', 'spring.cloud.stream.bindings.in-in-0:', '  destination: d', '  group: g');
+    const [j] = appJourneys(importAppConfig([file]).design);
+    expect([j!.attempts, j!.delaysMs, j!.outcome.kind]).toEqual([3, [1000, 2000], 'discarded']);
+    expect(findings([file])).toEqual(['app-discards-failures@2']);
+    // without republishing, the RejectAndDontRequeueRecoverer rejects: dropped (no DLX on the queue)
+    const off = f(
+      'application.yml',
+      'spring.cloud.stream.bindings.in-in-0:',
+      '  destination: d',
+      '  group: g',
+      'spring.cloud.stream.rabbit.bindings.in-in-0.consumer.republish-to-dlq: false',
+    );
+    expect(appJourneys(importAppConfig([off]).design)[0]!.outcome.kind).toBe('dropped');
+  });
+
+  it("an anonymous group's queue carries x-queue-master-locator: 4.x refuses it, the binding never consumes", () => {
+    // Spring AMQP's AnonymousQueue (up to 3.2.10 / 4.0.3) adds the locator; measured with the real binder on 4.3.6
+    const file = f('application.yml', 'spring.cloud.stream.bindings.sink-in-0.destination: d');
+    const design = importAppConfig([file]).design;
+    expect(design.topology.queues[0]).toMatchObject({
+      name: 'd.anonymous',
+      arguments: { 'x-queue-master-locator': 'client-local' },
+    });
+    expect(findings([file], '3.10')).not.toContain('framework-queue-refused@1');
+    for (const profile of ['4.x', '4.3'] as const)
+      expect(findings([file], profile)).toContain('framework-queue-refused@1');
+    const f43 = lintDesign(importAppConfig([file], { profile: '4.3' }).design).find(
+      (x) => x.id === 'framework-queue-refused',
+    )!;
+    expect(f43.message).toMatch(/sink-in-0 never consumes/);
+    expect(f43.fix).toMatch(/Give the binding a group/);
+    // a group queue carries none
+    const grouped = f('application.yml', 'spring.cloud.stream.bindings.sink-in-0:', '  destination: d', '  group: g');
+    expect(findings([grouped], '4.3')).not.toContain('framework-queue-refused@2');
+  });
+
   it('requeue-rejected with one attempt and no DLQ loops', () => {
     const file = f(
       'application.yml',
@@ -208,7 +246,9 @@ describe('Spring Cloud Stream', () => {
       '  destination: d',
       '  group: g',
       '  consumer.max-attempts: 1',
-      'spring.cloud.stream.rabbit.bindings.in-in-0.consumer.requeue-rejected: true',
+      'spring.cloud.stream.rabbit.bindings.in-in-0.consumer:',
+      '  requeue-rejected: true',
+      '  republish-to-dlq: false',
     );
     expect(findings([file]).some((x) => x.startsWith('requeue-rejected-forever'))).toBe(true);
     // the generic finding is said better by the framework's own

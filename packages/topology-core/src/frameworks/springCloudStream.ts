@@ -8,7 +8,8 @@
  * binding-routing-key), and with auto-bind-dlq the direct exchange `<prefix>DLX` and the queue
  * `<queue>.dlq` bound to it by `<destination>.<group>`. The retry runs in the listener thread (a
  * RetryTemplate); when it is exhausted the binder republishes to the DLQ with x-exception-*
- * headers (republish-to-dlq) or rejects (requeue-rejected decides whether to requeue).
+ * headers (republish-to-dlq, when the DLX exists; else it acks and the message is gone) or rejects
+ * (requeue-rejected decides whether to requeue a single attempt).
  */
 import type { AmqpValue, BindingDef, ExchangeDef, QueueDef } from '../model/definitions.js';
 import type { ConsumerAction, ConsumerSpec } from '../model/consumer.js';
@@ -47,6 +48,14 @@ const D = {
   bindingRoutingKey: { value: '#', cite: SCS_RABBIT },
   prefetch: { value: '1', cite: SCS_RABBIT },
   concurrency: { value: '1', cite: SCS_CORE },
+  /**
+   * AnonymousQueue's constructor: setLeaderLocator("client-local"), whose key is x-queue-master-locator
+   * up to Spring AMQP 3.2.10 and 4.0.3 (Spring Boot up to 3.5.14 and 4.0.6), x-queue-leader-locator after
+   */
+  anonymousLocator: {
+    value: 'client-local',
+    cite: 'https://github.com/spring-projects/spring-amqp/blob/v3.2.8/spring-amqp/src/main/java/org/springframework/amqp/core/AnonymousQueue.java',
+  },
 } as const;
 
 /** Binding names named by the file's keys. */
@@ -303,7 +312,7 @@ function readBinding(input: AppInput, view: ConfigView, b: string, topo: Topo, n
   const flag = (k: string, d: { value: string; cite: string }): boolean =>
     /^true$/i.test(src.value(rabbit(k)?.key ?? rkey(k), rabbit(k), d).trim());
   const autoBindDlq = group !== undefined && flag('auto-bind-dlq', D.autoBindDlq);
-  const republishToDlq = autoBindDlq && flag('republish-to-dlq', D.republishToDlq);
+  const republishToDlq = flag('republish-to-dlq', D.republishToDlq);
   const q = readSettings<Rabbit>(RABBIT_ROWS, { requeueRejected: false, prefetch: 1, args: {} }, src, rabbit, rkey);
   const xName = `${prefix}${destination}`;
   const xType = (rabbit('exchange-type')?.value ?? D.exchangeType.value) as ExchangeDef['type'];
@@ -335,6 +344,9 @@ function readBinding(input: AppInput, view: ConfigView, b: string, topo: Topo, n
       line: (rabbit('auto-bind-dlq') ?? anchor).line,
     };
   }
+  // an anonymous group's queue is Spring AMQP's AnonymousQueue, which adds its leader locator
+  if (group === undefined && q.args['x-queue-master-locator'] === undefined)
+    q.args['x-queue-master-locator'] = src.defaulted('x-queue-master-locator', D.anonymousLocator);
   traps(src, rabbit, qName, autoBindDlq ? dlqName : undefined);
   unknownKeys(view, b, src);
   topo.queues.push({ name: qName, durable: group !== undefined, auto_delete: group === undefined, arguments: q.args });
@@ -346,12 +358,14 @@ function readBinding(input: AppInput, view: ConfigView, b: string, topo: Topo, n
       routing_key: key,
       arguments: {},
     });
-  // the binder's error handler once the RetryTemplate gives up
-  const recover: ConsumerAction = republishToDlq
-    ? { kind: 'republish', exchange: dlx, routingKey: dlRoutingKey, exceptionHeaders: true }
-    : q.requeueRejected
-      ? { kind: 'requeue' }
-      : { kind: 'reject' };
+  const recover = binderRecovery({
+    republishToDlq,
+    dlxPresent: autoBindDlq || topo.exchanges.has(dlx),
+    dlx,
+    dlRoutingKey,
+    maxAttempts: retry.maxAttempts,
+    requeueRejected: q.requeueRejected,
+  });
   const s = src.build(anchor.line, { concurrency: retry.concurrency }, anchor.file);
   topo.sources[consumerNodeId(b)] = s;
   topo.sources[queueNodeId(qName)] = { framework: 'spring-cloud-stream', file: anchor.file, line: anchor.line };
@@ -379,6 +393,32 @@ function readBinding(input: AppInput, view: ConfigView, b: string, topo: Topo, n
       ],
     },
   };
+}
+
+/**
+ * The binder's error handler once the RetryTemplate gives up (RabbitMessageChannelBinder
+ * getErrorMessageHandler, 4.x): with republish-to-dlq (true by default) it republishes to the DLX,
+ * if that exchange exists (auto-bind-dlq declares it; else a passive declare looks), and the
+ * delivery is acked; when the DLX is absent it logs "disabling 'republishToDlq'" and returns, so the
+ * failed message is acked and gone. Without republish, more than one attempt ends in
+ * RejectAndDontRequeueRecoverer; a single attempt leaves it to requeue-rejected.
+ */
+function binderRecovery(r: {
+  republishToDlq: boolean;
+  dlxPresent: boolean;
+  dlx: string;
+  dlRoutingKey: string;
+  maxAttempts: number;
+  requeueRejected: boolean;
+}): ConsumerAction {
+  if (r.republishToDlq && r.dlxPresent)
+    return { kind: 'republish', exchange: r.dlx, routingKey: r.dlRoutingKey, exceptionHeaders: true };
+  // the DLX is absent: the binder disables republishing and acks (app-discards-failures names it)
+  if (r.republishToDlq) {
+    return { kind: 'discard' };
+  }
+  if (r.maxAttempts > 1) return { kind: 'reject' };
+  return r.requeueRejected ? { kind: 'requeue' } : { kind: 'reject' };
 }
 
 /** The binding keys of the group queue: binding-routing-key split by its delimiter (binder 3.0+), `#` by default. */
@@ -443,6 +483,10 @@ export const springCloudStream: AppFrameworkDef = {
   defaults: D,
   keys: SCS_RABBIT_KEYS,
   fixes: {
+    'framework-queue-refused':
+      'Give the binding a group (spring.cloud.stream.bindings.<binding>.group): a durable group queue carries no locator argument; or run Spring AMQP 3.2.11+ / 4.0.4+ (Spring Boot 3.5.15+ / 4.0.7+), whose AnonymousQueue declares x-queue-leader-locator, which RabbitMQ 4.x accepts.',
+    'app-discards-failures':
+      "republish-to-dlq (true by default) finds no DLX exchange when auto-bind-dlq is off: the binder logs \"disabling 'republishToDlq'\" and acks the failed message. Set auto-bind-dlq: true (with a group) so the binder declares the DLX and the DLQ, or republish-to-dlq: false so the queue's own dead-letter settings decide.",
     'nack-never-reaches-delivery-limit':
       'Set requeue-rejected: false and auto-bind-dlq: true, so exhausted messages go to the DLQ instead of back to the queue.',
     'requeue-without-limit': 'Set requeue-rejected: false and auto-bind-dlq: true.',

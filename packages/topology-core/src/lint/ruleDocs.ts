@@ -198,6 +198,12 @@ export const RULE_DOCS: Readonly<Record<string, LintRuleDoc>> = {
     level: 'warning',
     help: 'Remove the setting, or set it far above the longest time the application can be down.',
   },
+  'framework-queue-refused': {
+    description:
+      "The framework declares its listener's queue with an argument the broker line refuses outright: Spring Cloud Stream's anonymous groups are Spring AMQP AnonymousQueues with x-queue-master-locator (Spring AMQP up to 3.2.10 and 4.0.3), which RabbitMQ 4.x answers by closing the channel. The queue is never declared and the binding never consumes (measured with the real binder on 4.3.6).",
+    level: 'error',
+    help: 'Give the binding a group (a durable group queue carries no locator), or run Spring AMQP 3.2.11+ / 4.0.4+ (Spring Boot 3.5.15+ / 4.0.7+), which declares x-queue-leader-locator.',
+  },
   'app-discards-failures': {
     description:
       "The application gives up on a message that still fails and acks it (Spring's stateless retry with no recoverer, MassTransit's DiscardFaultedMessages, a Celery task out of retries): the broker forgets it and nothing keeps it. Its outcome is discarded, not acked.",

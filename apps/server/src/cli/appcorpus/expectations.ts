@@ -277,30 +277,43 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
   },
   'spring-cloud-stream/multi-functions-application.yml': {
     framework: 'spring-cloud-stream',
-    // two anonymous consumers, binder defaults: 3 attempts, 1 s then 2 s, rejected without a DLQ
+    // two anonymous consumers, binder defaults: 3 attempts, 1 s then 2 s; republish-to-dlq finds no DLX, so the
+    // binder acks (discarded); their AnonymousQueues carry x-queue-master-locator, which 4.x refuses
     consumers: [
-      { id: 'sink1-in-0', queue: 'test1.anonymous', attempts: 3, delaysMs: [1000, 2000], ends: 'dropped' },
-      { id: 'sink2-in-0', queue: 'test2.anonymous', attempts: 3, delaysMs: [1000, 2000], ends: 'dropped' },
+      { id: 'sink1-in-0', queue: 'test1.anonymous', attempts: 3, delaysMs: [1000, 2000], ends: 'discarded' },
+      { id: 'sink2-in-0', queue: 'test2.anonymous', attempts: 3, delaysMs: [1000, 2000], ends: 'discarded' },
     ],
     queues: ['test1.anonymous', 'test2.anonymous'],
-    findings: { '3.10': [], '4.x': [] },
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures', 'framework-queue-refused'] },
   },
   'spring-cloud-stream/partitioning-consumer-application.yml': {
     framework: 'spring-cloud-stream',
     consumers: [
-      { id: 'input', queue: 'partitioned.destination.myGroup-0', attempts: 3, delaysMs: [1000, 2000], ends: 'dropped' },
+      {
+        id: 'input',
+        queue: 'partitioned.destination.myGroup-0',
+        attempts: 3,
+        delaysMs: [1000, 2000],
+        ends: 'discarded',
+      },
     ],
     queues: ['partitioned.destination.myGroup-0'],
-    findings: { '3.10': [], '4.x': [] },
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
   },
   'spring-cloud-stream/sensor-average-application.yml': {
     framework: 'spring-cloud-stream',
     consumers: [
-      { id: 'receive-in-0', queue: 'average.anonymous', attempts: 3, delaysMs: [1000, 2000], ends: 'dropped' },
-      { id: 'calculateAverage-in-0', queue: 'sensor.anonymous', attempts: 3, delaysMs: [1000, 2000], ends: 'dropped' },
+      { id: 'receive-in-0', queue: 'average.anonymous', attempts: 3, delaysMs: [1000, 2000], ends: 'discarded' },
+      {
+        id: 'calculateAverage-in-0',
+        queue: 'sensor.anonymous',
+        attempts: 3,
+        delaysMs: [1000, 2000],
+        ends: 'discarded',
+      },
     ],
     queues: ['average.anonymous', 'sensor.anonymous'],
-    findings: { '3.10': [], '4.x': [] },
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures', 'framework-queue-refused'] },
   },
   'spring-amqp/TxGuardInfrastructureConfig.java': {
     framework: 'spring-amqp',

@@ -50,6 +50,7 @@ export const INTERACTION_RULES: ReadonlySet<string> = new Set([
   'nack-never-reaches-delivery-limit',
   'parked-dead-letters-expire',
   'framework-setting-trap',
+  'framework-queue-refused',
   'app-discards-failures',
 ]);
 

@@ -30,6 +30,7 @@ export const appDiscardsFailures: LintRule = {
         'max_retries',
         'autoretry_for',
         'self.retry',
+        'republish-to-dlq',
       );
       out.push({
         id: ID,
