@@ -12,17 +12,17 @@
  * (requeue-rejected decides whether to requeue a single attempt).
  */
 import type { AmqpValue, BindingDef, ExchangeDef, QueueDef } from '../model/definitions.js';
-import type { ConsumerAction, ConsumerSpec } from '../model/consumer.js';
+import type { ConsumerSpec } from '../model/consumer.js';
 import type { PublisherSpec } from '../model/publisher.js';
 import type { NodeSource } from '../model/source.js';
 import { consumerNodeId, exchangeNodeId, queueNodeId } from '../model/nodeIds.js';
-import { formatMs } from '../text/formatDuration.js';
 import { inactiveProfileNotes, type ConfigEntry, type ConfigView } from './read/configText.js';
 import { keyNote, suggestKey } from './read/keyTable.js';
 import { readSettings, row } from './read/settingsTable.js';
 import { SourceBuilder } from './read/sourceBuilder.js';
 import { SCS_BINDING_KEYS, SCS_DEFAULT_KEYS, SCS_RABBIT_KEYS } from './read/scsKeys.js';
 import { publishersReaching } from './read/publishersReaching.js';
+import { binderRecovery, traps } from './read/scsBinderRules.js';
 import type { AppFrameworkDef, AppInput, AppReading, ReadingNote } from './types.js';
 import { AppConfigFailure } from './types.js';
 
@@ -191,36 +191,6 @@ const DLQ_ROWS = [
     apply: (s, v) => (s.args['x-dead-letter-routing-key'] = v),
   }),
 ];
-
-/** Settings that do what few expect: named with their line (the framework object's traps). */
-function traps(
-  src: SourceBuilder,
-  get: (k: string) => ConfigEntry | undefined,
-  queue: string,
-  dlq: string | undefined,
-): void {
-  const expires = get('expires');
-  if (expires && Number(expires.value) > 0)
-    src.note(
-      'trap',
-      expires.line,
-      `${expires.key}: ${expires.value}: RabbitMQ deletes ${queue}, with every message in it, ${formatMs(Number(expires.value))} after its last consumer goes (a deploy, a crash, scaling to zero); messages waiting for a retry vanish with it`,
-      expires.key,
-      {
-        file: expires.file,
-        fix: `Remove ${expires.key} from a durable group's queue (it suits anonymous queues), or set it far above the longest time the application can be down.`,
-      },
-    );
-  const dlqExpires = get('dlq-expires');
-  if (dlq && dlqExpires && Number(dlqExpires.value) > 0)
-    src.note(
-      'trap',
-      dlqExpires.line,
-      `${dlqExpires.key}: ${dlqExpires.value}: RabbitMQ deletes ${dlq}, with every dead letter in it, once it has had no consumer for ${formatMs(Number(dlqExpires.value))}; a DLQ is rarely consumed, so its dead letters are lost`,
-      dlqExpires.key,
-      { file: dlqExpires.file, fix: `Remove ${dlqExpires.key}: keep dead letters until someone looks at them.` },
-    );
-}
 
 /** Keys of this binding's settings that the binder never reads, named with their line. */
 function unknownKeys(view: ConfigView, b: string, src: SourceBuilder): void {
@@ -393,32 +363,6 @@ function readBinding(input: AppInput, view: ConfigView, b: string, topo: Topo, n
       ],
     },
   };
-}
-
-/**
- * The binder's error handler once the RetryTemplate gives up (RabbitMessageChannelBinder
- * getErrorMessageHandler, 4.x): with republish-to-dlq (true by default) it republishes to the DLX,
- * if that exchange exists (auto-bind-dlq declares it; else a passive declare looks), and the
- * delivery is acked; when the DLX is absent it logs "disabling 'republishToDlq'" and returns, so the
- * failed message is acked and gone. Without republish, more than one attempt ends in
- * RejectAndDontRequeueRecoverer; a single attempt leaves it to requeue-rejected.
- */
-function binderRecovery(r: {
-  republishToDlq: boolean;
-  dlxPresent: boolean;
-  dlx: string;
-  dlRoutingKey: string;
-  maxAttempts: number;
-  requeueRejected: boolean;
-}): ConsumerAction {
-  if (r.republishToDlq && r.dlxPresent)
-    return { kind: 'republish', exchange: r.dlx, routingKey: r.dlRoutingKey, exceptionHeaders: true };
-  // the DLX is absent: the binder disables republishing and acks (app-discards-failures names it)
-  if (r.republishToDlq) {
-    return { kind: 'discard' };
-  }
-  if (r.maxAttempts > 1) return { kind: 'reject' };
-  return r.requeueRejected ? { kind: 'requeue' } : { kind: 'reject' };
 }
 
 /** The binding keys of the group queue: binding-routing-key split by its delimiter (binder 3.0+), `#` by default. */
