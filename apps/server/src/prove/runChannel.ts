@@ -5,6 +5,7 @@
  */
 import type { ChannelModel } from 'amqplib';
 import type { Design } from '@retry-studio/topology-core/model';
+import type { RunnableConsumer } from '@retry-studio/topology-core/appconfig';
 import {
   NEVER_CONSUMES,
   observedEnd,
@@ -24,6 +25,8 @@ import { ProofError } from './proofError.js';
 export interface ChannelJob {
   readonly runner: FrameworkRunner;
   readonly design: Design | undefined;
+  /** what the real framework is handed to run this consumer, as import-app evaluated the file (Rascal, NestJS) */
+  readonly runnable?: RunnableConsumer | undefined;
   readonly files: readonly ProofFile[];
   readonly url: AmqpUrl;
   readonly vhost: string;
@@ -138,6 +141,7 @@ export async function runChannel(j: ChannelJob): Promise<ChannelOutcome> {
   if (!j.runner.declaresTopology && j.design) await declareDesign(j);
   const job: RunningJob = await j.runner.start({
     design: j.design,
+    ...(j.runnable ? { runnable: j.runnable } : {}),
     files: j.files,
     amqp: withVhost(j.url, j.vhost),
     channel: j.channel,

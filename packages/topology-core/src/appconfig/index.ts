@@ -7,6 +7,7 @@ export {
   type AppFile,
   type AppReading,
   type ReadOptions,
+  type RunnableConsumer,
 } from '../frameworks/types.js';
 export { FRAMEWORKS, fileKind, isAppConfigFile, frameworkDef } from '../frameworks/registry.js';
 export { bootLineOf, type BootLine } from '../frameworks/springBoot.js';

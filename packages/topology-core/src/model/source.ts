@@ -57,6 +57,11 @@ export interface SourceNote {
   readonly file?: string;
   /** what to write instead, in the framework's terms */
   readonly fix?: string;
+  /**
+   * the code that decides what a failure does is not read (an application's own error handler):
+   * the failure path modelled is a guess, and prove-app's prediction says "unknown"
+   */
+  readonly failurePathUnread?: true;
 }
 
 export interface NodeSource {

@@ -12,6 +12,8 @@ export type ChannelEnd = string;
 
 /** the listener's queue was never declared (the broker refused it): nothing was consumed */
 export const NEVER_CONSUMES: ChannelEnd = 'never-consumes';
+/** import-app cannot say where a failing message ends (the code deciding it is not read): a failure to predict */
+export const UNKNOWN_END: ChannelEnd = 'unknown';
 
 /** The simulator's outcome as an end (an outcome kind this does not know is named by its kind). */
 export function endOfOutcome(o: MessageOutcome | { readonly kind: string }, queue: string): ChannelEnd {

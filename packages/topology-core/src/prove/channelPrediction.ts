@@ -8,7 +8,7 @@ import type { FailureModel } from '../model/consumer.js';
 import { consumerNodeId } from '../model/nodeIds.js';
 import type { MessageOutcome } from '../sim/messageOutcome.js';
 import { appJourneys, refusedQueueOf } from '../appconfig/journey.js';
-import { endOfOutcome, NEVER_CONSUMES, type ChannelEnd } from './channelEnd.js';
+import { endOfOutcome, NEVER_CONSUMES, UNKNOWN_END, type ChannelEnd } from './channelEnd.js';
 
 /** How prove-app's listener fails: every attempt, or the first `n` of each message. */
 export type ProofFailure = { readonly kind: 'always' } | { readonly kind: 'failFirst'; readonly n: number };
@@ -32,20 +32,24 @@ export interface ChannelPrediction extends ChannelRun {
   readonly message: { readonly publisher: string; readonly body: string };
   /** the queue's arguments the broker refuses: it is never declared and the listener never consumes */
   readonly refused?: readonly string[];
+  /** why import-app cannot predict this channel (the code that decides a failure is not read); its end is `unknown` */
+  readonly unknown?: string;
 }
 
 const failureModel = (f: ProofFailure): FailureModel => (f.kind === 'always' ? f : { kind: 'failFirst', n: f.n });
 
 /**
  * One message per publisher, failing as told; per consumer the journey of the message it processed
- * first (import-app's own journeys). A consumer whose queue the broker line refuses never consumes.
+ * first (import-app's own journeys). A consumer whose queue the broker line refuses never consumes;
+ * one whose failure is decided by code the reader did not read is `unknown` (never a silent guess).
  */
 export function predictChannels(design: Design, failure: ProofFailure): ChannelPrediction[] {
   return appJourneys(design, { failure: failureModel(failure) }).map((j) => {
     const refused = refusedQueueOf(design, j.queue);
+    const unread = design.sources?.[consumerNodeId(j.consumer)]?.notes?.find((n) => n.failurePathUnread);
     const run: ChannelRun = refused.length
       ? { attempts: 0, delaysMs: [], end: NEVER_CONSUMES }
-      : { attempts: j.attempts, delaysMs: j.delaysMs, end: endOfOutcome(j.outcome, j.queue) };
+      : { attempts: j.attempts, delaysMs: j.delaysMs, end: unread ? UNKNOWN_END : endOfOutcome(j.outcome, j.queue) };
     return {
       consumer: j.consumer,
       queue: j.queue,
@@ -55,6 +59,7 @@ export function predictChannels(design: Design, failure: ProofFailure): ChannelP
       outcome: j.outcome,
       message: j.message,
       ...(refused.length ? { refused } : {}),
+      ...(unread && !refused.length ? { unknown: `line ${unread.line}: ${unread.text}` } : {}),
     };
   });
 }

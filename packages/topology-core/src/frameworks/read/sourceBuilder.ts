@@ -64,7 +64,7 @@ export class SourceBuilder {
     line: number,
     text: string,
     key?: string,
-    extra: Pick<SourceNote, 'file' | 'fix'> = {},
+    extra: Pick<SourceNote, 'file' | 'fix' | 'failurePathUnread'> = {},
   ): void {
     this.notes.push({
       kind,
@@ -73,6 +73,7 @@ export class SourceBuilder {
       ...(key !== undefined ? { key } : {}),
       ...(extra.file !== undefined && extra.file !== this.file ? { file: extra.file } : {}),
       ...(extra.fix !== undefined ? { fix: extra.fix } : {}),
+      ...(extra.failurePathUnread ? { failurePathUnread: true as const } : {}),
     });
   }
 
