@@ -6,14 +6,17 @@ import type { ProofReport } from './proveApp.js';
 const MAX_WAITS = 8;
 
 const waits = (r: ChannelRun, jitter = false): string =>
-  r.delaysMs.length === 0
-    ? '-'
-    : r.delaysMs
-        .slice(0, MAX_WAITS)
-        .map((d) => (jitter ? `<=${formatMs(d)}` : formatMs(Math.round(d))))
-        .join(', ') + (r.delaysMs.length > MAX_WAITS ? `, ... (${r.delaysMs.length})` : '');
+  r.end === 'unknown'
+    ? '?'
+    : r.delaysMs.length === 0
+      ? '-'
+      : r.delaysMs
+          .slice(0, MAX_WAITS)
+          .map((d) => (jitter ? `<=${formatMs(d)}` : formatMs(Math.round(d))))
+          .join(', ') + (r.delaysMs.length > MAX_WAITS ? `, ... (${r.delaysMs.length})` : '');
 
-const count = (r: ChannelRun): string => `${r.attempts}${r.end === 'cycling' ? '+' : ''}`;
+// an "unknown" prediction's numbers are the guess it declines to stand by
+const count = (r: ChannelRun): string => (r.end === 'unknown' ? '?' : `${r.attempts}${r.end === 'cycling' ? '+' : ''}`);
 
 function table(rows: readonly (readonly string[])[]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));

@@ -333,6 +333,13 @@ function runnableHandler(ctx: Ctx, kind: string, opts: JsNode, own: BodyDecision
   const m = ctx.module;
   const rpcHandler = m ? handlerNamed(m.values.node(entry(m.node, 'defaultRpcErrorHandler'))) : undefined;
   const module = m ? { ...(m.values.plain(m.node, found) as Record<string, unknown>) } : {};
+  // the handler's exchange, when the module given does not declare it: as read (another file's module declares it)
+  const exchanges = Array.isArray(module.exchanges)
+    ? [...(module.exchanges as { name?: unknown; type?: unknown }[])]
+    : [];
+  const x = ctx.exchanges.find((e) => e.name === subscribe.exchange);
+  if (x && !exchanges.some((e) => e.name === x.name)) exchanges.push({ name: x.name, type: x.type });
+  if (exchanges.length) module.exchanges = exchanges;
   const modBehavior = m && behaviorName(entry(m.node, 'defaultSubscribeErrorBehavior'), m.values);
   if (modBehavior && BEHAVIOR[modBehavior]) module.defaultSubscribeErrorBehavior = modBehavior;
   else delete module.defaultSubscribeErrorBehavior;
