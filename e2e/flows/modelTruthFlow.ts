@@ -91,8 +91,12 @@ async function appConfigSaysWhatTheCliSays(page: Page, at: (n: string) => Promis
 }
 
 async function celeryJitterIsARange(page: Page, at: (n: string) => Promise<void>) {
-  // shared_task: retry_backoff=5 with jitter on (the default): the waits 5, 10, 20 s are upper bounds
-  await openFile(page, { name: 'shared_task.py', text: appCorpus('celery/shared_task.py') }, 'import-app-files');
+  // retry_backoff=True with jitter on (the default): the waits 1, 2, 4 s are upper bounds
+  await openFile(
+    page,
+    { name: 'written_autoretry_tasks.py', text: appCorpus('celery/written_autoretry_tasks.py') },
+    'import-app-files',
+  );
   await page.waitForSelector('[data-testid=node-consumer]');
   await simulateAlwaysFailing(page, 2);
   await page.click('[data-testid=tab-timeline]');

@@ -4,6 +4,7 @@
  * user's files, and runs it against the throwaway vhost.
  */
 import type { Design } from '@retry-studio/topology-core/model';
+import type { RunnableConsumer } from '@retry-studio/topology-core/appconfig';
 import type { ProofFailure } from '@retry-studio/topology-core/prove';
 import type { AmqpUrl } from '../broker/index.js';
 import type { RunnerEvent } from './runnerProcess.js';
@@ -25,8 +26,10 @@ export interface ProofChannel {
 }
 
 export interface JobContext {
-  /** undefined: import-app does not read this framework (yet) */
+  /** import-app's reading (undefined in a runner's own checks, with the framework's defaults) */
   readonly design: Design | undefined;
+  /** what the real framework is handed to run the channel's consumer, as import-app evaluated the file (Rascal, NestJS) */
+  readonly runnable?: RunnableConsumer;
   readonly files: readonly ProofFile[];
   /** the broker, its vhost the throwaway one */
   readonly amqp: AmqpUrl;
@@ -61,9 +64,5 @@ export interface FrameworkRunner {
   absent(): string | undefined;
   /** queues of the framework's own plumbing, left out of the message's end (Celery's pidbox, reply queues) */
   isPlumbing?(queue: string): boolean;
-  /** a file of this framework, for frameworks import-app may not read (Rascal's JSON, NestJS's TypeScript) */
-  recognises?(file: ProofFile): boolean;
-  /** the channels of a file import-app does not read (Rascal names its subscriptions); default none */
-  channelsWithoutReading?(files: readonly ProofFile[]): ProofChannel[];
   start(ctx: JobContext): Promise<RunningJob>;
 }

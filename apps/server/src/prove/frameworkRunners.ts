@@ -1,8 +1,5 @@
-/**
- * Every framework prove-app runs, one registered object each; and the frameworks whose files
- * import-app does not read yet (their runs are shown without a prediction, and fail).
- */
-import type { FrameworkRunner, ProofFile } from './frameworkRunner.js';
+/** Every framework prove-app runs, one registered object each (as import-app names the framework). */
+import type { FrameworkRunner } from './frameworkRunner.js';
 import { ProofError } from './proofError.js';
 import { SPRING_RUNNERS } from './springRunners.js';
 import { CELERY_RUNNER } from './celeryRunner.js';
@@ -35,12 +32,4 @@ export function runnerFor(framework: string, variant: string | undefined): Frame
         : `--spring-boot applies to spring-boot configurations, not ${framework}`,
     );
   return r;
-}
-
-/** A file import-app does not read, recognised by the framework it configures (undefined: none known). */
-export function unreadFramework(files: readonly ProofFile[], framework: string | undefined): string | undefined {
-  const known = FRAMEWORK_RUNNERS.filter((r) => r.recognises !== undefined);
-  if (framework !== undefined) return known.some((r) => r.framework === framework) ? framework : undefined;
-  for (const r of known) if (files.every((f) => r.recognises!(f))) return r.framework;
-  return undefined;
 }

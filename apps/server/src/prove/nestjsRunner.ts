@@ -1,30 +1,20 @@
 /**
  * NestJS with @golevelup/nestjs-rabbitmq (pinned, devDependencies of the server): a Nest application
- * context with the module options and one @RabbitSubscribe handler, both as import-app read them
- * (source settings `module` and `subscribe`, JSON; `errorHandler` by the library's handler name).
- * A NestJS configuration is TypeScript the runner does not compile: without a reading there is
- * nothing to run, and the proof says so and fails.
+ * context with the module's forRoot options and one handler with its decorator's options, both as
+ * import-app evaluated the file (errorBehavior and the library's errorHandler by name), whose body
+ * fails as told and does with the failure what the application's body does (throws, returns
+ * new Nack(requeue), or catches and returns). The adapter only carries the reading over.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { consumerNodeId, sourceSetting } from '@retry-studio/topology-core/model';
 import type { FrameworkRunner } from './frameworkRunner.js';
 import { NODE_RUNNERS_DIR, startNodeJob } from './nodeRunnerJob.js';
 import { amqpUrlText } from './rascalRunner.js';
 import { INSTALL_HINT, NOT_IN_PACKAGE } from './runtimeCheck.js';
 
-const json = (text: string | undefined): Record<string, unknown> => {
-  try {
-    const v = text === undefined ? undefined : (JSON.parse(text) as unknown);
-    return v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-};
-
 export const NESTJS_RUNNER: FrameworkRunner = {
-  framework: 'nestjs',
+  framework: 'nestjs-rabbitmq',
   label: 'NestJS (@golevelup/nestjs-rabbitmq)',
   declaresTopology: true,
   absent: () => {
@@ -36,17 +26,21 @@ export const NESTJS_RUNNER: FrameworkRunner = {
       return `@golevelup/nestjs-rabbitmq is not installed (a devDependency of the server): pnpm install, or ${INSTALL_HINT}`;
     }
   },
-  recognises: (f) => /\.[cm]?[jt]s$/i.test(f.name) && /@RabbitSubscribe\b|RabbitMQModule\.forRoot/.test(f.text),
   start: (ctx) => {
-    const src = ctx.design?.sources?.[consumerNodeId(ctx.channel.consumer)];
-    const subscribe = json(sourceSetting(src, 'subscribe')?.value);
+    // without a reading (the runner's own check): the library's defaults on the channel's queue
+    const r = ctx.runnable ?? {};
+    const subscribe = (r.subscribe ?? {}) as Record<string, unknown>;
     return startNodeJob(
       'nestjsRunner.mjs',
       ctx.workDir,
       () => ({
         url: amqpUrlText(ctx.amqp),
-        module: json(sourceSetting(src, 'module')?.value),
-        subscribe: { queue: ctx.channel.queue, ...subscribe },
+        module: r.module ?? {},
+        subscribe: { ...subscribe, queue: ctx.channel.queue },
+        decorator: r.decorator ?? 'RabbitSubscribe',
+        errorHandler: r.errorHandler,
+        rpcErrorHandler: r.rpcErrorHandler,
+        onFailure: r.onFailure ?? 'throws',
         queue: ctx.channel.queue,
         failFirst: ctx.failure.kind === 'always' ? -1 : ctx.failure.n,
       }),

@@ -8,9 +8,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AppConfigFailure, importAppConfig } from '@retry-studio/topology-core/appconfig';
+import { AppConfigFailure, importAppConfig, type RunnableConsumer } from '@retry-studio/topology-core/appconfig';
 import {
   isAppFramework,
+  sourceSetting,
   type AppFramework,
   type BrokerProfileId,
   type Design,
@@ -26,7 +27,7 @@ import { ManagementError, type AmqpUrl, type ManagementClient } from '../broker/
 import { inThrowawayVhost } from '../upgrade/throwawayVhost.js';
 import { verifyTarget } from '../upgrade/verifyUpgrade.js';
 import type { FrameworkRunner, ProofChannel, ProofFile } from './frameworkRunner.js';
-import { runnerFor, unreadFramework } from './frameworkRunners.js';
+import { runnerFor } from './frameworkRunners.js';
 import { runChannel } from './runChannel.js';
 import type { ObservedAttempt } from './watchRun.js';
 import { ProofError } from './proofError.js';
@@ -53,8 +54,8 @@ export interface ProveRequest {
 export interface ChannelProof {
   readonly consumer: string;
   readonly queue: string;
-  readonly predicted: (ChannelRun & { readonly jitter: boolean }) | null;
-  readonly observed: (ChannelRun & { readonly log: readonly ObservedAttempt[] }) | null;
+  readonly predicted: ChannelRun & { readonly jitter: boolean };
+  readonly observed: ChannelRun & { readonly log: readonly ObservedAttempt[] };
   readonly agree: boolean;
   readonly differences: readonly string[];
   readonly vhost: string;
@@ -68,8 +69,6 @@ export interface ProofReport {
   readonly version: string;
   readonly broker: { readonly version: string; readonly profile: BrokerProfileId };
   readonly failure: ProofFailure;
-  /** why there is no prediction (import-app does not read this framework yet) */
-  readonly noReading?: string;
   readonly channels: readonly ChannelProof[];
 }
 
@@ -77,10 +76,12 @@ export const DEFAULT_MAX_RUN_MS = 10 * 60_000;
 
 interface Reading {
   readonly framework: string;
-  readonly design: Design | undefined;
-  readonly noReading?: string;
+  readonly design: Design;
+  /** consumer id -> what the real framework is handed to run it (Rascal, NestJS) */
+  readonly runnable: { readonly [consumerId: string]: RunnableConsumer };
 }
 
+/** import-app's reading of the files, as the broker line and the Boot line run it; a file it cannot read is the question's fault. */
 function readFiles(req: ProveRequest, profile: BrokerProfileId): Reading {
   const fw = req.framework;
   try {
@@ -89,33 +90,33 @@ function readFiles(req: ProveRequest, profile: BrokerProfileId): Reading {
       {
         ...(fw !== undefined && isAppFramework(fw) ? { framework: fw as AppFramework } : {}),
         ...(req.springProfiles?.length ? { springProfiles: req.springProfiles } : {}),
+        // the Boot line that runs is the one import-app reads the file as
+        ...(req.springBoot !== undefined ? { springBoot: req.springBoot } : {}),
         profile,
       },
     );
-    return { framework: fw ?? app.frameworks[0]!, design: app.design };
+    return { framework: fw ?? app.frameworks[0]!, design: app.design, runnable: app.runnable ?? {} };
   } catch (e) {
-    if (!(e instanceof AppConfigFailure)) throw e;
-    const unread = unreadFramework(req.files, fw);
-    if (unread)
-      return {
-        framework: unread,
-        design: undefined,
-        noReading: `no reading: import-app does not read ${unread} yet (${e.message})`,
-      };
-    throw new ProofError(e.message);
+    if (e instanceof AppConfigFailure) throw new ProofError(e.message);
+    throw e;
   }
+}
+
+/** Not told which Boot runs: the line import-app read the file as (Boot 4 for a file that writes only max-retries). */
+function bootLineRead(design: Design | undefined): string | undefined {
+  const said = Object.values(design?.sources ?? {})
+    .map((s) => sourceSetting(s, 'Spring Boot')?.value)
+    .find((v) => v !== undefined);
+  return said?.startsWith('4') ? '4.0' : undefined;
 }
 
 function channelsOf(
   runner: FrameworkRunner,
-  reading: Reading,
+  design: Design,
   predictions: readonly ChannelPrediction[],
-  files: readonly ProofFile[],
-): { channel: ProofChannel; prediction: ChannelPrediction | undefined }[] {
-  const d = reading.design;
-  if (!d) return (runner.channelsWithoutReading?.(files) ?? []).map((channel) => ({ channel, prediction: undefined }));
+): { channel: ProofChannel; prediction: ChannelPrediction }[] {
   return predictions.map((p) => {
-    const pub = d.publishers.find((x) => x.id === p.message.publisher);
+    const pub = design.publishers.find((x) => x.id === p.message.publisher);
     return {
       channel: {
         consumer: p.consumer,
@@ -160,25 +161,13 @@ async function throwawayVhostRetried<T>(
 export async function proveApp(req: ProveRequest): Promise<ProofReport> {
   const target = await retryRead(() => verifyTarget(req.url, req.managementUrl));
   const reading = readFiles(req, target.profile);
-  const runner = runnerFor(reading.framework, req.springBoot);
+  const runner = runnerFor(reading.framework, req.springBoot ?? bootLineRead(reading.design));
   const absent = runner.absent();
   if (absent) throw new ProofError(absent);
-  const predictions = reading.design ? predictChannels(reading.design, req.failure) : [];
-  const channels = channelsOf(runner, reading, predictions, req.files);
-  if (channels.length === 0 && reading.noReading)
-    return {
-      framework: reading.framework,
-      runner: runner.label,
-      version: 'not run',
-      broker: { version: target.version, profile: target.profile },
-      failure: req.failure,
-      noReading: reading.noReading,
-      channels: [],
-    };
+  const channels = channelsOf(runner, reading.design, predictChannels(reading.design, req.failure));
   if (channels.length === 0)
     throw new ProofError(
-      reading.noReading ??
-        `import-app predicts no message reaching a consumer in ${req.files.map((f) => f.name).join(', ')}`,
+      `import-app predicts no message reaching a consumer in ${req.files.map((f) => f.name).join(', ')}`,
     );
   const maxRunMs = req.maxRunMs ?? DEFAULT_MAX_RUN_MS;
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'retry-studio-prove-'));
@@ -195,6 +184,7 @@ export async function proveApp(req: ProveRequest): Promise<ProofReport> {
             runChannel({
               runner,
               design: reading.design,
+              runnable: reading.runnable[channel.consumer],
               files: req.files,
               url: req.url,
               vhost,
@@ -210,21 +200,19 @@ export async function proveApp(req: ProveRequest): Promise<ProofReport> {
         );
         version = run.result.version;
         const observed = run.result.observed;
-        const cmp = prediction ? compareChannel(prediction, observed) : undefined;
+        const cmp = compareChannel(prediction, observed);
         return {
           consumer: channel.consumer,
           queue: channel.queue,
-          predicted: prediction
-            ? {
-                attempts: prediction.attempts,
-                delaysMs: prediction.delaysMs,
-                end: prediction.end,
-                jitter: prediction.jitter,
-              }
-            : null,
+          predicted: {
+            attempts: prediction.attempts,
+            delaysMs: prediction.delaysMs,
+            end: prediction.end,
+            jitter: prediction.jitter,
+          },
           observed,
-          agree: cmp?.agree ?? false,
-          differences: cmp?.differences ?? [reading.noReading ?? 'no prediction'],
+          agree: cmp.agree,
+          differences: cmp.differences,
           vhost: run.vhost,
           cleanedUp: run.cleanedUp,
         } satisfies ChannelProof;
@@ -239,7 +227,6 @@ export async function proveApp(req: ProveRequest): Promise<ProofReport> {
       version,
       broker: { version: target.version, profile: target.profile },
       failure: req.failure,
-      ...(reading.noReading ? { noReading: reading.noReading } : {}),
       channels: proofs,
     };
   } finally {

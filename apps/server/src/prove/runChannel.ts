@@ -5,7 +5,9 @@
  */
 import type { ChannelModel } from 'amqplib';
 import type { Design } from '@retry-studio/topology-core/model';
+import type { RunnableConsumer } from '@retry-studio/topology-core/appconfig';
 import {
+  NEVER_CONSUMES,
   observedEnd,
   type ChannelPrediction,
   type ChannelRun,
@@ -23,6 +25,8 @@ import { ProofError } from './proofError.js';
 export interface ChannelJob {
   readonly runner: FrameworkRunner;
   readonly design: Design | undefined;
+  /** what the real framework is handed to run this consumer, as import-app evaluated the file (Rascal, NestJS) */
+  readonly runnable?: RunnableConsumer | undefined;
   readonly files: readonly ProofFile[];
   readonly url: AmqpUrl;
   readonly vhost: string;
@@ -48,6 +52,8 @@ const CONNECT = { purpose: 'cli', label: 'prove-app', timeoutMs: 20_000 } as con
 const CONSUMING_POLL_MS = 1000;
 /** how long the framework may take to start and consume from its queue */
 export const START_TIMEOUT_MS = 90_000;
+/** once started, how long a listener predicted never to consume is watched for a consumer */
+export const NEVER_CONSUMES_GRACE_MS = 20_000;
 
 async function declareDesign(j: ChannelJob): Promise<void> {
   const conn = await openConnection(withVhost(j.url, j.vhost), CONNECT);
@@ -82,22 +88,48 @@ async function publish(j: ChannelJob): Promise<ChannelModel> {
   }
 }
 
-/** Resolves once the listener consumes from the channel's queue (the framework's error or exit rejects). */
-async function consuming(j: ChannelJob, failed: () => string | undefined, logTail: () => string): Promise<void> {
+/**
+ * Resolves once the listener consumes from the channel's queue (true), the framework's error or exit
+ * rejects. A prediction that it never consumes (its queue refused) is seen true when the framework
+ * has started and NEVER_CONSUMES_GRACE_MS pass with no consumer (false); otherwise not consuming
+ * within START_TIMEOUT_MS is the framework's failure to start.
+ */
+async function consuming(
+  j: ChannelJob,
+  state: { failed: () => string | undefined; startedAt: () => number | undefined },
+  logTail: () => string,
+): Promise<boolean> {
   const until = Date.now() + START_TIMEOUT_MS;
+  const expectNever = j.prediction?.end === NEVER_CONSUMES;
   for (;;) {
-    const why = failed();
+    const why = state.failed();
     if (why !== undefined) throw new ProofError(why);
     // Spring Cloud Stream's anonymous groups add a random suffix: `<destination>.anonymous.<id>`
     const qs = await j.management.listQueues(j.vhost).catch(() => []);
     const q = qs.find((x) => x.name === j.channel.queue) ?? qs.find((x) => x.name.startsWith(`${j.channel.queue}.`));
-    if ((q?.consumers ?? 0) > 0) return;
-    if (Date.now() > until)
+    if ((q?.consumers ?? 0) > 0) return true;
+    const started = state.startedAt();
+    if (expectNever && started !== undefined && Date.now() - started > NEVER_CONSUMES_GRACE_MS) return false;
+    if (Date.now() > until) {
+      if (expectNever) return false;
       throw new ProofError(
         `${j.runner.label} did not consume from ${j.channel.queue} within ${START_TIMEOUT_MS / 1000} s; its log ends:\n${logTail()}`,
       );
+    }
     await new Promise((r) => setTimeout(r, CONSUMING_POLL_MS));
   }
+}
+
+/** The listener never consumed, as predicted: nothing is sent (the end is the framework's, not a message's). */
+async function neverConsumed(j: ChannelJob, job: RunningJob): Promise<ChannelOutcome> {
+  const endFacts = await readEndFacts(j.management, j.vhost, {
+    lastAt: Date.now(),
+    lastSucceeded: false,
+    stillGoing: false,
+    isPlumbing: j.runner.isPlumbing ?? (() => false),
+  });
+  j.progress?.(`${j.channel.consumer}: ${j.runner.label} never consumed from ${j.channel.queue} in ${j.vhost}`);
+  return { version: job.version, endFacts, observed: { attempts: 0, delaysMs: [], end: NEVER_CONSUMES, log: [] } };
 }
 
 export async function runChannel(j: ChannelJob): Promise<ChannelOutcome> {
@@ -109,6 +141,7 @@ export async function runChannel(j: ChannelJob): Promise<ChannelOutcome> {
   if (!j.runner.declaresTopology && j.design) await declareDesign(j);
   const job: RunningJob = await j.runner.start({
     design: j.design,
+    ...(j.runnable ? { runnable: j.runnable } : {}),
     files: j.files,
     amqp: withVhost(j.url, j.vhost),
     channel: j.channel,
@@ -119,6 +152,7 @@ export async function runChannel(j: ChannelJob): Promise<ChannelOutcome> {
   let handler: (e: RunnerEvent) => void = () => undefined;
   let failure: string | undefined;
   let publishedAt: number | undefined;
+  let startedAt: number | undefined;
   const early: RunnerEvent[] = [];
   let publisher: ChannelModel | undefined;
   job.on((e) => handler(e));
@@ -126,14 +160,12 @@ export async function runChannel(j: ChannelJob): Promise<ChannelOutcome> {
     if (e.event === 'error') failure = `${j.runner.label} did not start:\n${e.message}`;
     else if (e.event === 'exited') failure = `${j.runner.label} exited (code ${e.code}):\n${job.logTail()}`;
     else if (e.event === 'published') publishedAt = e.t;
+    else if (e.event === 'started') startedAt = Date.now();
     else if (e.event === 'attempt') early.push(e);
   };
   try {
-    await consuming(
-      j,
-      () => failure,
-      () => job.logTail(),
-    );
+    const consumes = await consuming(j, { failed: () => failure, startedAt: () => startedAt }, () => job.logTail());
+    if (!consumes) return neverConsumed(j, job);
     j.progress?.(`${j.channel.consumer}: ${j.runner.label} consumes from ${j.channel.queue} in ${j.vhost}`);
     if (j.channel.publish) {
       publishedAt = Date.now();

@@ -1,9 +1,5 @@
-/** Spring Boot 3.5 runs the corpus's Spring Boot configurations (spring.rabbitmq.listener.* retry, a @RabbitListener). */
+/** Spring Boot 3.5 runs the corpus's Spring Boot configurations (spring.rabbitmq.listener.* retry, a @RabbitListener), each read as Boot 3.5. */
 import { describeProofs } from './testing/proofCases.js';
+import { SPRING_BOOT_CASES } from './testing/springBootCases.js';
 
-describeProofs('spring-boot', [
-  { file: 'spring-boot/global-errorhandler-application.yml', what: 'a trap: retry off, requeued for ever' },
-  { file: 'spring-boot/retry-poc-consumer-application.yml', what: 'exponential back-off, max-interval defaulted' },
-  { file: 'spring-boot/techgeeknext-consumer-application.yml', what: 'exponential back-off capped by max-interval' },
-  { file: 'spring-boot/retry-mechanism-application.properties', what: "Boot's RejectAndDontRequeueRecoverer" },
-]);
+describeProofs('spring-boot', SPRING_BOOT_CASES, { springBoot: '3.5' });

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { consumerNodeId, sourceSetting, type NodeSource } from '@retry-studio/topology-core/model';
+import { consumerNodeId, sourceSetting, type ConsumerSpec, type NodeSource } from '@retry-studio/topology-core/model';
 import type { FrameworkRunner, JobContext, RunningJob } from './frameworkRunner.js';
 import { RunnerProcess, type RunnerEvent } from './runnerProcess.js';
 import { hasCommand, INSTALL_HINT, NOT_IN_PACKAGE } from './runtimeCheck.js';
@@ -116,33 +116,41 @@ export function streamFunctionArgs(bindings: readonly string[]): string[] {
   return [`--prove.functions=${fns.join(';')}`, `--spring.cloud.function.definition=${fns.join(';')}`, ...args];
 }
 
-/** Spring AMQP Java configuration: the container factory's calls as import-app read them */
-export function javaConfigArgs(src: NodeSource | undefined): string[] {
-  const v = (k: string) => sourceSetting(src, k)?.value;
+/**
+ * Spring AMQP Java configuration: the container factory's calls as import-app read them. The
+ * numbers are the consumer's retry as read (constants and expressions resolved), the recoverer the
+ * one the file names (its exchange and key resolved); what the file leaves out stays Spring's default.
+ */
+export function javaConfigArgs(consumer: ConsumerSpec | undefined, src: NodeSource | undefined): string[] {
+  const setting = (k: string) => sourceSetting(src, k);
+  const written = (k: string) => setting(k)?.line !== undefined;
   const out: string[] = [];
-  const builder = v('RetryInterceptorBuilder');
-  out.push(
-    `--prove.javaconfig.retry=${builder === 'stateful' ? 'stateful' : builder === 'stateless' ? 'stateless' : 'none'}`,
-  );
-  const max = v('maxAttempts');
-  if (max !== undefined && /^\d+$/.test(max)) out.push(`--prove.javaconfig.maxAttempts=${max}`);
-  const backOff = v('backOffOptions');
-  if (backOff !== undefined && /^\s*[\d.]+\s*,\s*[\d.]+\s*,\s*[\d.]+\s*$/.test(backOff))
-    out.push(`--prove.javaconfig.backOff=${backOff.replace(/\s+/g, '')}`);
-  const rec = v('recoverer') ?? '';
-  if (/^RejectAndDontRequeue/.test(rec)) out.push('--prove.javaconfig.recoverer=reject');
-  else if (/^ImmediateRequeue/.test(rec)) out.push('--prove.javaconfig.recoverer=requeue');
-  else if (/^RepublishMessageRecoverer/.test(rec)) {
-    const lits = [...rec.matchAll(/"([^"]*)"/g)].map((m) => m[1]!);
-    out.push('--prove.javaconfig.recoverer=republish', `--prove.javaconfig.republishExchange=${lits[0] ?? ''}`);
-    if (lits[1] !== undefined) out.push(`--prove.javaconfig.republishRoutingKey=${lits[1]}`);
-  } else out.push('--prove.javaconfig.recoverer=none');
-  const requeue = v('setDefaultRequeueRejected') ?? v('defaultRequeueRejected');
+  const builder = setting('RetryInterceptorBuilder')?.value;
+  const retry =
+    consumer?.behaviour.kind === 'worker'
+      ? consumer.behaviour.onFailure.map((r) => r.then).find((a) => a.kind === 'retryInProcess')
+      : undefined;
+  out.push(`--prove.javaconfig.retry=${builder === 'stateful' || builder === 'stateless' ? builder : 'none'}`);
+  if (retry?.kind === 'retryInProcess') {
+    if (written('maxAttempts')) out.push(`--prove.javaconfig.maxAttempts=${retry.maxAttempts}`);
+    const b = retry.backoff;
+    if (written('backOffOptions')) out.push(`--prove.javaconfig.backOff=${b.initialMs},${b.multiplier},${b.maxMs}`);
+    const rec = retry.recover;
+    if (!written('recoverer')) out.push('--prove.javaconfig.recoverer=none');
+    else if (rec.kind === 'republish') {
+      out.push('--prove.javaconfig.recoverer=republish', `--prove.javaconfig.republishExchange=${rec.exchange}`);
+      if (rec.routingKey !== undefined) out.push(`--prove.javaconfig.republishRoutingKey=${rec.routingKey}`);
+    } else if (rec.kind === 'requeue') out.push('--prove.javaconfig.recoverer=requeue');
+    else if (rec.kind === 'reject') out.push('--prove.javaconfig.recoverer=reject');
+    // a recoverer the reader could not read: Spring's default (its prediction is "unknown")
+    else out.push('--prove.javaconfig.recoverer=none');
+  }
+  const requeue = setting('setDefaultRequeueRejected')?.value;
   if (requeue === 'true' || requeue === 'false') out.push(`--prove.javaconfig.defaultRequeueRejected=${requeue}`);
-  const ack = v('setAcknowledgeMode');
-  if (ack) out.push(`--prove.javaconfig.acknowledgeMode=${ack.replace(/^.*\./, '')}`);
-  const prefetch = v('setPrefetchCount');
-  if (prefetch && /^\d+$/.test(prefetch)) out.push(`--prove.javaconfig.prefetch=${prefetch}`);
+  const ack = setting('setAcknowledgeMode')?.value;
+  if (ack) out.push(`--prove.javaconfig.acknowledgeMode=${ack}`);
+  if (written('setPrefetchCount'))
+    out.push(`--prove.javaconfig.prefetch=${consumer?.prefetch ?? setting('setPrefetchCount')!.value}`);
   return out;
 }
 
@@ -152,7 +160,8 @@ function modeArgs(flavour: Flavour, framework: string, ctx: JobContext): string[
     return [...configArgs(ctx), '--prove.mode=stream', ...streamFunctionArgs(d?.consumers.map((c) => c.id) ?? [])];
   if (framework === 'spring-amqp') {
     const src = d?.sources?.[consumerNodeId(ctx.channel.consumer)];
-    return ['--prove.mode=javaconfig', `--prove.queues=${ctx.channel.queue}`, ...javaConfigArgs(src)];
+    const consumer = d?.consumers.find((c) => c.id === ctx.channel.consumer);
+    return ['--prove.mode=javaconfig', `--prove.queues=${ctx.channel.queue}`, ...javaConfigArgs(consumer, src)];
   }
   void flavour;
   return [...configArgs(ctx), '--prove.mode=boot', `--prove.queues=${ctx.channel.queue}`];

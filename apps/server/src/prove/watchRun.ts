@@ -31,17 +31,21 @@ export const QUIET_MS = 3000;
 /** a cycle is watched for this many attempts (a loop proves itself in a few turns) */
 export const CYCLE_ATTEMPTS = 12;
 
+/** a prediction of a loop (an "unknown" end is watched as the journey import-app guessed) */
+const loops = (p: ChannelPrediction): boolean =>
+  p.end === 'cycling' || (p.end === 'unknown' && p.outcome.kind === 'moving');
+
 /** How many attempts to watch for: the prediction's, a few more (the framework may do more), or a cycle's few turns. */
 export function attemptCap(p: ChannelPrediction | undefined): number {
   if (!p) return 30;
-  if (p.end === 'cycling') return Math.min(p.attempts, CYCLE_ATTEMPTS);
+  if (loops(p)) return Math.min(p.attempts, CYCLE_ATTEMPTS);
   return p.attempts + 5;
 }
 
 /** ms the prediction needs watching for: to its end, or to its cap of attempts in a cycle */
 export function predictedWatchMs(p: ChannelPrediction | undefined): number {
   if (!p) return 0;
-  if (p.end !== 'cycling') return p.endTime;
+  if (!loops(p)) return p.endTime;
   return p.delaysMs.slice(0, attemptCap(p) - 1).reduce((a, b) => a + b, 0);
 }
 

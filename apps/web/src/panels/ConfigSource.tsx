@@ -18,7 +18,13 @@ export function ConfigSource({ source }: { source: NodeSource | undefined }) {
             <li key={i} title={s.cite ? `default, documented at ${s.cite}` : s.via}>
               {s.key} = {s.value}{' '}
               <span className="text-slate-500">
-                {s.line === undefined ? 'default' : s.file !== undefined ? `${s.file}:${s.line}` : `line ${s.line}`}
+                {s.line === undefined
+                  ? s.cite === undefined && s.via !== undefined
+                    ? 'as told'
+                    : 'default'
+                  : s.file !== undefined
+                    ? `${s.file}:${s.line}`
+                    : `line ${s.line}`}
                 {s.via !== undefined ? ` (${s.via})` : ''}
               </span>
             </li>

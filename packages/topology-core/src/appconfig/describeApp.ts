@@ -3,14 +3,15 @@ import { consumerNodeId } from '../model/nodeIds.js';
 import type { SourceSetting } from '../model/source.js';
 import { describeOutcome } from '../sim/outcomeText.js';
 import { formatMs } from '../text/formatDuration.js';
-import { appJourneys, HORIZON_MS } from './journey.js';
+import { appJourneys, HORIZON_MS, refusedQueueOf } from './journey.js';
 import type { ImportedApp } from './importApp.js';
 
 const MAX_WAITS_SHOWN = 8;
 
-/** Where a value came from: its line (in its own file when not the node's), how it got there, or the default's citation. */
+/** Where a value came from: its line (in its own file when not the node's), how it got there, the option that told it, or the default's citation. */
 function settingOrigin(st: SourceSetting): string {
-  if (st.line === undefined) return `default: ${st.cite ?? 'framework'}`;
+  if (st.line === undefined)
+    return st.via !== undefined && st.cite === undefined ? st.via : `default: ${st.cite ?? 'framework'}`;
   const at = st.file !== undefined ? `${st.file}:${st.line}` : `line ${st.line}`;
   return st.via !== undefined ? `${at}; ${st.via}` : at;
 }
@@ -28,7 +29,12 @@ export function describeApp(app: ImportedApp): string {
     const s = d.sources?.[consumerNodeId(c.id)];
     const j = journeys.find((x) => x.consumer === c.id);
     lines.push(`- ${c.id} reads ${c.queue}${s ? ` (${s.file}:${s.line})` : ''}`);
-    if (j) {
+    const refused = refusedQueueOf(d, c.queue);
+    if (refused.length)
+      lines.push(
+        `  never consumes on RabbitMQ ${d.profile}: the broker refuses ${c.queue} (${refused.join(', ')}), so the queue is never declared and a message sent to it is unroutable`,
+      );
+    else if (j) {
       const waits =
         j.delaysMs.slice(0, MAX_WAITS_SHOWN).map(formatMs).join(', ') +
         (j.delaysMs.length > MAX_WAITS_SHOWN ? `, ... (${j.delaysMs.length} waits)` : '');

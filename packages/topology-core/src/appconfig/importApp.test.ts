@@ -68,7 +68,7 @@ describe('import-app: bad input names the file and line', () => {
 });
 
 describe('Spring Boot', () => {
-  it('reads max-retries as Boot 4 (one attempt more) and notes max-attempts beside it', () => {
+  it('reads the retry count as the Boot line told (--spring-boot), Boot 2/3 by default, and names the key the line ignores', () => {
     // max-retries (Boot 4) beside max-attempts (Boot 2/3) in one listener block
     const both = (...more: string[]) =>
       f(
@@ -80,19 +80,41 @@ describe('Spring Boot', () => {
         '    max-attempts: 9',
         ...more,
       );
-    const app = importAppConfig([
-      both(
-        '    initial-interval: 100ms',
-        '    multiplier: 3',
-        '    max-interval: 1s',
-        '  default-requeue-rejected: false',
-      ),
-    ]);
-    const [j] = appJourneys(app.design);
-    expect(j!.attempts).toBe(3);
-    expect(j!.delaysMs).toEqual([100, 300]);
-    expect(j!.endsIn.kind).toBe('dropped');
-    expect(findings([both()])).toContain('framework-key-ignored@5');
+    const more = [
+      '    initial-interval: 100ms',
+      '    multiplier: 3',
+      '    max-interval: 1s',
+      '  default-requeue-rejected: false',
+    ];
+    const boot4 = importAppConfig([both(...more)], { springBoot: '4.0' });
+    const [j4] = appJourneys(boot4.design);
+    expect(j4!.attempts).toBe(3);
+    expect(j4!.delaysMs).toEqual([100, 300]);
+    expect(j4!.endsIn.kind).toBe('dropped');
+    const said = (app: typeof boot4) =>
+      app.design.sources!['consumer:app-listener']!.settings!.find((s) => s.key === 'Spring Boot');
+    expect(said(boot4)).toMatchObject({ value: '4.0 (read as Boot 4)', via: '--spring-boot 4.0' });
+    expect(boot4.notes.map((n) => `${n.line}: ${n.text}`)).toContain(
+      '5: spring.rabbitmq.listener.simple.retry.max-attempts is ignored next to max-retries (Spring Boot 4 reads max-retries only)',
+    );
+    // not told: Boot 2/3, said aloud; max-retries is the key it ignores
+    const boot3 = importAppConfig([both(...more)]);
+    expect(appJourneys(boot3.design)[0]!.attempts).toBe(9);
+    expect(said(boot3)?.value).toBe('2/3');
+    expect(said(boot3)?.via).toMatch(/default; --spring-boot 4\.0/);
+    expect(boot3.notes.map((n) => n.line)).toContain(4);
+    expect(findings([both()])).toContain('framework-key-ignored@4');
+    // only Boot 4's key written: read as Boot 4 unless told otherwise
+    const only4 = f('application.yml', 'spring.rabbitmq.listener.simple.retry:', '  enabled: true', '  max-retries: 1');
+    expect(appJourneys(importAppConfig([only4]).design)[0]!.attempts).toBe(2);
+    expect(appJourneys(importAppConfig([only4], { springBoot: '3.5' }).design)[0]!.attempts).toBe(3);
+    // a default file: Boot 4's max-retries default is one attempt more than Boot 3's max-attempts
+    const plain = f('application.yml', 'spring.rabbitmq.listener.simple.retry.enabled: true');
+    expect(appJourneys(importAppConfig([plain]).design)[0]!.attempts).toBe(3);
+    expect(appJourneys(importAppConfig([plain], { springBoot: '4' }).design)[0]!.attempts).toBe(4);
+    expect(failure(() => importAppConfig([plain], { springBoot: 'five' })).message).toMatch(
+      /--spring-boot must be a Spring Boot release such as 3\.5 or 4\.0, got "five"/,
+    );
   });
   it('profiles: a document applies when its profile is active', () => {
     const file = f(
@@ -179,6 +201,44 @@ describe('Spring Cloud Stream', () => {
     expect(on?.at?.file).toBe('application.yml');
     expect(on?.fix).toMatch(/dlq-dead-letter-exchange/);
   });
+  it('no DLX for republish-to-dlq: the binder disables it and acks the failed message (discarded)', () => {
+    // RabbitMessageChannelBinder's error handler: a passive declare of DLX fails, "disabling 'republishToDlq'", return
+    const file = f('application.yml', 'spring.cloud.stream.bindings.in-in-0:', '  destination: d', '  group: g');
+    const [j] = appJourneys(importAppConfig([file]).design);
+    expect([j!.attempts, j!.delaysMs, j!.outcome.kind]).toEqual([3, [1000, 2000], 'discarded']);
+    expect(findings([file])).toEqual(['app-discards-failures@2']);
+    // without republishing, the RejectAndDontRequeueRecoverer rejects: dropped (no DLX on the queue)
+    const off = f(
+      'application.yml',
+      'spring.cloud.stream.bindings.in-in-0:',
+      '  destination: d',
+      '  group: g',
+      'spring.cloud.stream.rabbit.bindings.in-in-0.consumer.republish-to-dlq: false',
+    );
+    expect(appJourneys(importAppConfig([off]).design)[0]!.outcome.kind).toBe('dropped');
+  });
+
+  it("an anonymous group's queue carries x-queue-master-locator: 4.x refuses it, the binding never consumes", () => {
+    // Spring AMQP's AnonymousQueue (up to 3.2.10 / 4.0.3) adds the locator; measured with the real binder on 4.3.6
+    const file = f('application.yml', 'spring.cloud.stream.bindings.sink-in-0.destination: d');
+    const design = importAppConfig([file]).design;
+    expect(design.topology.queues[0]).toMatchObject({
+      name: 'd.anonymous',
+      arguments: { 'x-queue-master-locator': 'client-local' },
+    });
+    expect(findings([file], '3.10')).not.toContain('framework-queue-refused@1');
+    for (const profile of ['4.x', '4.3'] as const)
+      expect(findings([file], profile)).toContain('framework-queue-refused@1');
+    const f43 = lintDesign(importAppConfig([file], { profile: '4.3' }).design).find(
+      (x) => x.id === 'framework-queue-refused',
+    )!;
+    expect(f43.message).toMatch(/sink-in-0 never consumes/);
+    expect(f43.fix).toMatch(/Give the binding a group/);
+    // a group queue carries none
+    const grouped = f('application.yml', 'spring.cloud.stream.bindings.sink-in-0:', '  destination: d', '  group: g');
+    expect(findings([grouped], '4.3')).not.toContain('framework-queue-refused@2');
+  });
+
   it('requeue-rejected with one attempt and no DLQ loops', () => {
     const file = f(
       'application.yml',
@@ -186,7 +246,9 @@ describe('Spring Cloud Stream', () => {
       '  destination: d',
       '  group: g',
       '  consumer.max-attempts: 1',
-      'spring.cloud.stream.rabbit.bindings.in-in-0.consumer.requeue-rejected: true',
+      'spring.cloud.stream.rabbit.bindings.in-in-0.consumer:',
+      '  requeue-rejected: true',
+      '  republish-to-dlq: false',
     );
     expect(findings([file]).some((x) => x.startsWith('requeue-rejected-forever'))).toBe(true);
     // the generic finding is said better by the framework's own

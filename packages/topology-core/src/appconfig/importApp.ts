@@ -27,6 +27,7 @@ import {
   type AppInput,
   type AppReading,
   type ListenerTemplate,
+  type RunnableConsumer,
 } from '../frameworks/types.js';
 import { appInputs, type ImportInputOptions } from './appInputs.js';
 
@@ -51,6 +52,8 @@ export interface ImportedApp {
   readonly notes: readonly AppNote[];
   /** files read as the application's environment (--env, a Deployment, a Helm values file) */
   readonly environment?: readonly string[];
+  /** consumer id -> what the real framework is handed to run it (Rascal, NestJS: prove-app) */
+  readonly runnable?: { readonly [consumerId: string]: RunnableConsumer };
 }
 
 function definitionsTopology(
@@ -264,10 +267,15 @@ export function importAppConfig(files: readonly AppFile[], opts: ImportAppOption
       file: files[0]!.name,
       message: `the design read is not valid (a reader's mistake, please report it)\n${formatIssues(r.errors)}`,
     });
+  const runnable = Object.assign({}, ...readings.map((x) => x.reading.runnable ?? {})) as Record<
+    string,
+    RunnableConsumer
+  >;
   return {
     design: r.design,
     frameworks,
     notes: [...m.notes, ...fileNotes(m.sources)],
+    ...(Object.keys(runnable).length ? { runnable } : {}),
     ...(envFiles.length || opts.envFiles?.length
       ? { environment: [...(opts.envFiles ?? []).map((f) => f.name), ...envFiles] }
       : {}),

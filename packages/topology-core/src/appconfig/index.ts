@@ -7,8 +7,10 @@ export {
   type AppFile,
   type AppReading,
   type ReadOptions,
+  type RunnableConsumer,
 } from '../frameworks/types.js';
 export { FRAMEWORKS, fileKind, isAppConfigFile, frameworkDef } from '../frameworks/registry.js';
+export { bootLineOf, type BootLine } from '../frameworks/springBoot.js';
 export type { FileKind, AppFrameworkDef } from '../frameworks/types.js';
 export type { FrameworkDefault } from '../frameworks/read/sourceBuilder.js';
 export { APP_NOTES_HEADING, describeApp } from './describeApp.js';

@@ -18,7 +18,7 @@ import type { CodeText } from './read/codeText.js';
 import { entry, jsValueAt, JsValues, type JsNode } from './read/jsLiteral.js';
 import { NEST_HANDLER_KEYS, nestKeyNotes } from './read/nestjsKeys.js';
 import { SourceBuilder } from './read/sourceBuilder.js';
-import type { AppFrameworkDef, AppInput, AppReading, ReadingNote } from './types.js';
+import type { AppFrameworkDef, AppInput, AppReading, ReadingNote, RunnableConsumer } from './types.js';
 import { AppConfigFailure } from './types.js';
 
 const CONNECTION = 'https://github.com/golevelup/nestjs/blob/master/packages/rabbitmq/src/amqp/connection.ts';
@@ -28,6 +28,8 @@ const D = {
     value: 'REQUEUE (defaultSubscribeErrorBehavior): basic.nack requeue=true',
     cite: `${CONNECTION} and ${BEHAVIORS}`,
   },
+  /** defaultConfig.defaultRpcErrorHandler: getHandlerForLegacyBehavior(REQUEUE), from 4.1.0 */
+  rpcErrorHandler: { value: 'REQUEUE: basic.nack requeue=true (errorBehavior is not used)', cite: CONNECTION },
   prefetchCount: { value: '10', cite: CONNECTION },
   exchangeType: { value: 'topic', cite: CONNECTION },
 } as const;
@@ -75,11 +77,14 @@ const behaviorName = (n: JsNode | undefined, values: JsValues): string | undefin
   return v?.kind === 'expr' ? /(?:^|\.)(ACK|NACK|REQUEUE)$/.exec(v.text)?.[1] : undefined;
 };
 
+interface BodyDecision {
+  readonly action: ConsumerAction;
+  readonly at: number;
+  readonly why: string;
+}
+
 /** What the handler's own body does on failure: a `return new Nack(x)` in a catch, or a catch that swallows the error. */
-function bodyDecides(
-  code: CodeText,
-  decoratorEnd: number,
-): { action: ConsumerAction; at: number; why: string } | undefined {
+function bodyDecides(code: CodeText, decoratorEnd: number): BodyDecision | undefined {
   const sig = /\s*(?:public|private|protected|async|\s)*\w+\s*\(/y;
   sig.lastIndex = decoratorEnd;
   if (!sig.exec(code.text)) return undefined;
@@ -117,6 +122,8 @@ interface Ctx {
   readonly sources: Record<string, NodeSource>;
   readonly notes: ReadingNote[];
   readonly module?: ModuleConfig;
+  /** handler -> what the library is handed to run it (prove-app) */
+  readonly runnable: Record<string, RunnableConsumer>;
 }
 
 function ensureExchange(ctx: Ctx, name: string, line: number): void {
@@ -199,8 +206,12 @@ function readHandler(
       'not-understood',
       code.line(filters.index),
       `@UseFilters(${filters[1]!.trim()}): an exception filter decides what a failure does (it may return new Nack or republish); not read: the handler's errorBehavior is`,
+      undefined,
+      { failurePathUnread: true },
     );
-  const action = failureAction(ctx, opts, src, line, decoratorEnd);
+  const own = bodyDecides(code, decoratorEnd);
+  const action = failureAction(ctx, kind, opts, src, own);
+  ctx.runnable[method] = runnableHandler(ctx, kind, opts, own);
   const prefetch = Number(ctx.module?.values.scalar(entry(ctx.module.node, 'prefetchCount')) ?? D.prefetchCount.value);
   ctx.sources[consumerNodeId(method)] = src.build(line);
   ctx.sources[queueNodeId(queue)] ??= { framework: 'nestjs-rabbitmq', file: ctx.file, line };
@@ -213,27 +224,41 @@ function readHandler(
   };
 }
 
+/** the library handler an expression names (`ackErrorHandler`, `RabbitMQ.ackErrorHandler`), if it is one */
+const handlerNamed = (n: JsNode | undefined): string | undefined => {
+  const name = n?.kind === 'expr' ? /(\w+)$/.exec(n.text)?.[1] : undefined;
+  return name && HANDLERS[name] ? name : undefined;
+};
+
 /** errorHandler, else errorBehavior, else the module's defaultSubscribeErrorBehavior, else REQUEUE; the body's own catch over them all. */
-function failureAction(ctx: Ctx, opts: JsNode, src: SourceBuilder, line: number, decoratorEnd: number): ConsumerAction {
+function failureAction(
+  ctx: Ctx,
+  kind: string,
+  opts: JsNode,
+  src: SourceBuilder,
+  own: BodyDecision | undefined,
+): ConsumerAction {
   const { code, values } = ctx;
-  const own = bodyDecides(code, decoratorEnd);
   if (own) {
     src.read('handler', own.why, code.line(own.at));
     return own.action;
   }
   const handler = values.node(entry(opts, 'errorHandler'));
   if (handler) {
-    const name = handler.kind === 'expr' ? /(\w+)$/.exec(handler.text)?.[1] : undefined;
-    if (name && HANDLERS[name]) {
+    const name = handlerNamed(handler);
+    if (name) {
       src.read('errorHandler', name, code.line(handler.at));
       return HANDLERS[name]!;
     }
     src.note(
       'not-understood',
       code.line(handler.at),
-      'errorHandler: a handler of its own decides each failure; not read (its errorBehavior, or the default, is used)',
+      `errorHandler: a handler of the application's own decides each failure; not read (read as ${kind === '@RabbitRPC' ? 'the RPC default' : 'its errorBehavior, or the default'})`,
+      undefined,
+      { failurePathUnread: true },
     );
   }
+  if (kind === '@RabbitRPC') return rpcFailureAction(ctx, opts, src);
   const own2 = behaviorName(entry(opts, 'errorBehavior'), values);
   if (own2 && BEHAVIOR[own2]) {
     src.read('errorBehavior', own2, code.line(entry(opts, 'errorBehavior')!.at));
@@ -250,8 +275,94 @@ function failureAction(ctx: Ctx, opts: JsNode, src: SourceBuilder, line: number,
     return BEHAVIOR[mod]!;
   }
   src.defaulted('errorBehavior', D.errorBehavior);
-  void line;
   return BEHAVIOR.REQUEUE!;
+}
+
+/**
+ * An @RabbitRPC handler with no errorHandler of its own: from 4.1.0 (#644) the library takes the
+ * module's defaultRpcErrorHandler, which defaults to REQUEUE, before errorBehavior is looked at: a
+ * handler's errorBehavior never applies (connection.ts, the RPC consumer's catch).
+ */
+function rpcFailureAction(ctx: Ctx, opts: JsNode, src: SourceBuilder): ConsumerAction {
+  const { code } = ctx;
+  const behavior = entry(opts, 'errorBehavior');
+  if (behavior)
+    src.note(
+      'ignored-key',
+      code.line(behavior.at),
+      `errorBehavior on an @RabbitRPC handler is not used (@golevelup/nestjs-rabbitmq 4.1.0 and later): the module's defaultRpcErrorHandler, REQUEUE unless set, handles every RPC failure`,
+      'errorBehavior',
+      {
+        fix: 'Give the @RabbitRPC handler errorHandler: ackErrorHandler (or defaultNackErrorHandler), or set defaultRpcErrorHandler in RabbitMQModule.forRoot.',
+      },
+    );
+  const m = ctx.module;
+  const mod = m ? entry(m.node, 'defaultRpcErrorHandler') : undefined;
+  const name = handlerNamed(m?.values.node(mod));
+  if (name) {
+    src.read('defaultRpcErrorHandler', name, m!.code.line(mod!.at), { file: m!.file });
+    return HANDLERS[name]!;
+  }
+  if (mod)
+    src.note(
+      'not-understood',
+      m!.code.line(mod.at),
+      "defaultRpcErrorHandler: a handler of the application's own decides each RPC failure; not read (read as the library's REQUEUE)",
+      undefined,
+      { failurePathUnread: true },
+    );
+  src.defaulted('defaultRpcErrorHandler', D.rpcErrorHandler);
+  return BEHAVIOR.REQUEUE!;
+}
+
+/**
+ * What @golevelup/nestjs-rabbitmq is handed to run one handler, as this file evaluates: the
+ * decorator's options (errorBehavior by its enum name, errorHandler by the library handler it
+ * names), the module's forRoot options, and what the body does with a failure (it throws; it
+ * returns new Nack(requeue); it catches and returns).
+ */
+function runnableHandler(ctx: Ctx, kind: string, opts: JsNode, own: BodyDecision | undefined): RunnableConsumer {
+  const { values } = ctx;
+  const found: string[] = [];
+  const subscribe = { ...(values.plain(opts, found) as Record<string, unknown>) };
+  delete subscribe.errorHandler;
+  delete subscribe.errorBehavior;
+  const behavior = behaviorName(entry(opts, 'errorBehavior'), values);
+  if (behavior && BEHAVIOR[behavior]) subscribe.errorBehavior = behavior;
+  const handlerName = handlerNamed(values.node(entry(opts, 'errorHandler')));
+  const m = ctx.module;
+  const rpcHandler = m ? handlerNamed(m.values.node(entry(m.node, 'defaultRpcErrorHandler'))) : undefined;
+  const module = m ? { ...(m.values.plain(m.node, found) as Record<string, unknown>) } : {};
+  // the handler's exchange, when the module given does not declare it: as read (another file's module declares it)
+  const exchanges = Array.isArray(module.exchanges)
+    ? [...(module.exchanges as { name?: unknown; type?: unknown }[])]
+    : [];
+  const x = ctx.exchanges.find((e) => e.name === subscribe.exchange);
+  if (x && !exchanges.some((e) => e.name === x.name)) exchanges.push({ name: x.name, type: x.type });
+  if (exchanges.length) module.exchanges = exchanges;
+  const modBehavior = m && behaviorName(entry(m.node, 'defaultSubscribeErrorBehavior'), m.values);
+  if (modBehavior && BEHAVIOR[modBehavior]) module.defaultSubscribeErrorBehavior = modBehavior;
+  else delete module.defaultSubscribeErrorBehavior;
+  // the error behaviours and handlers are carried by name above: not unread
+  const named = [entry(opts, 'errorBehavior'), entry(opts, 'errorHandler')]
+    .concat(m ? [entry(m.node, 'defaultSubscribeErrorBehavior'), entry(m.node, 'defaultRpcErrorHandler')] : [])
+    .flatMap((n) => (n?.kind === 'expr' ? [n.text] : []));
+  const unread = found.filter((t) => !named.includes(t));
+  return {
+    decorator: kind.replace(/^@/, ''),
+    subscribe,
+    ...(handlerName ? { errorHandler: handlerName } : {}),
+    ...(rpcHandler ? { rpcErrorHandler: rpcHandler } : {}),
+    module,
+    onFailure: !own
+      ? 'throws'
+      : own.action.kind === 'discard'
+        ? 'returns'
+        : own.action.kind === 'requeue'
+          ? 'nack-requeue'
+          : 'nack',
+    ...(unread.length ? { unread } : {}),
+  };
 }
 
 /** The module's own exchanges and queues (declared with their bindings), when this file configures the module. */
@@ -305,6 +416,7 @@ function readNest(input: AppInput): AppReading {
     sources: {},
     notes: [],
     ...(module ? { module } : {}),
+    runnable: {},
   };
   moduleTopology(ctx);
   const consumers: ConsumerSpec[] = [];
@@ -340,6 +452,7 @@ function readNest(input: AppInput): AppReading {
     publishers: [],
     sources: ctx.sources,
     notes: ctx.notes,
+    runnable: ctx.runnable,
   };
 }
 

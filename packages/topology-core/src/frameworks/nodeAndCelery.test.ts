@@ -87,6 +87,13 @@ describe('Rascal', () => {
     const app = importAppConfig([
       config([], ['"retry": [{ "strategy": "republish", "defer": 1000, "attempts": 3 }, { "strategy": "nack" }]']),
     ]);
+    // what Rascal is handed to run it: the configuration as the file evaluates, and the strategies for ackOrNack
+    expect(app.runnable?.orders).toMatchObject({
+      vhost: '/',
+      subscription: 'orders',
+      recovery: [{ strategy: 'republish', defer: 1000, attempts: 3 }, { strategy: 'nack' }],
+      config: { vhosts: { '/': { subscriptions: { orders: { queue: 'orders' } } } } },
+    });
     const j = appJourneys(app.design).find((x) => x.consumer === 'orders')!;
     expect(j.attempts).toBe(4);
     expect(j.delaysMs).toEqual([1000, 1000, 1000]);
@@ -191,6 +198,64 @@ describe('NestJS (@golevelup/nestjs-rabbitmq)', () => {
     const app = importAppConfig([swallow]);
     expect(appJourneys(app.design)[0]!.outcome.kind).toBe('discarded');
     expect(lintDesign(app.design).some((x) => x.id === 'app-discards-failures')).toBe(true);
+  });
+
+  it("@RabbitRPC: the module's defaultRpcErrorHandler (REQUEUE) decides, never errorBehavior (4.1.0 and later)", () => {
+    const rpc = (moduleLines: string[]) =>
+      f(
+        'orders.rpc.ts',
+        "import { RabbitRPC, RabbitMQModule, MessageHandlerErrorBehavior, ackErrorHandler } from '@golevelup/nestjs-rabbitmq';",
+        `RabbitMQModule.forRoot({ exchanges: [{ name: 'rpc', type: 'topic' }]${moduleLines.join('')} });`,
+        'export class Rpc {',
+        "  @RabbitRPC({ exchange: 'rpc', routingKey: 'rpc.orders', queue: 'rpc.orders',",
+        '    errorBehavior: MessageHandlerErrorBehavior.ACK })',
+        '  async onRpc(msg: unknown) { return this.answer(msg); }',
+        '}',
+      );
+    const app = importAppConfig([rpc([])]);
+    expect(appJourneys(app.design)[0]!.outcome.kind).toBe('moving');
+    const ignored = lintDesign(app.design).find((x) => x.id === 'framework-key-ignored');
+    expect(ignored?.at?.line).toBe(5);
+    expect(ignored?.message).toContain('errorBehavior on an @RabbitRPC handler is not used');
+    // the module names the library's ack handler for RPC failures: acked and gone
+    const acked = importAppConfig([rpc([', defaultRpcErrorHandler: ackErrorHandler'])]);
+    expect(appJourneys(acked.design)[0]!.outcome.kind).toBe('discarded');
+    expect(acked.runnable?.onRpc).toMatchObject({ decorator: 'RabbitRPC', rpcErrorHandler: 'ackErrorHandler' });
+  });
+
+  it('what the library is handed to run a handler, as the file evaluates: options, behaviour by name, the body', () => {
+    const app = importAppConfig([
+      handler(
+        ["queueOptions: { deadLetterExchange: 'orders.dlx', arguments: { 'x-queue-type': 'quorum' } },"],
+        ['    try { await this.process(msg); } catch (e) { return new Nack(true); }'],
+      ),
+      module,
+    ]);
+    expect(app.runnable?.onOrder).toEqual({
+      decorator: 'RabbitSubscribe',
+      subscribe: {
+        exchange: 'orders',
+        routingKey: 'order.*',
+        queue: 'orders.created',
+        queueOptions: { deadLetterExchange: 'orders.dlx', arguments: { 'x-queue-type': 'quorum' } },
+      },
+      module: {
+        exchanges: [
+          { name: 'orders', type: 'topic' },
+          { name: 'orders.dlx', type: 'fanout' },
+        ],
+        queues: [{ name: 'orders.dead', exchange: 'orders.dlx', routingKey: '' }],
+        prefetchCount: 5,
+        defaultSubscribeErrorBehavior: 'NACK',
+      },
+      onFailure: 'nack-requeue',
+    });
+  });
+
+  it("an application's own errorHandler is not read: the failure path is a guess, marked as such", () => {
+    const app = importAppConfig([handler(['errorHandler: replyErrorCallback,'])]);
+    const notes = app.design.sources!['consumer:onOrder']!.notes!;
+    expect(notes.find((n) => n.failurePathUnread)?.text).toMatch(/a handler of the application's own/);
   });
 
   it('an option the library does not have is named with its line', () => {

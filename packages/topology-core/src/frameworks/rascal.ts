@@ -18,7 +18,7 @@ import { recoveryRules, type Publication } from './read/rascalRecovery.js';
 import { RASCAL_KEYS, rascalKeyNotes } from './read/rascalKeys.js';
 import { SourceBuilder } from './read/sourceBuilder.js';
 import type { CodeText } from './read/codeText.js';
-import type { AppFrameworkDef, AppInput, AppReading, ReadingNote } from './types.js';
+import type { AppFrameworkDef, AppInput, AppReading, ReadingNote, RunnableConsumer } from './types.js';
 import { AppConfigFailure } from './types.js';
 
 const BASELINE = 'https://github.com/onebeyond/rascal/blob/master/lib/config/baseline.js';
@@ -67,6 +67,8 @@ interface ReadCtx {
   readonly bindings: BindingDef[];
   readonly sources: Record<string, NodeSource>;
   readonly notes: ReadingNote[];
+  /** consumer id -> what Rascal is handed to run it (prove-app) */
+  readonly runnable: Record<string, RunnableConsumer>;
 }
 
 /** `"x[a.b, c] -> q"` (or `"x -> q"`) as source, keys, destination */
@@ -192,7 +194,7 @@ function strategiesFor(
 }
 
 function readSubscription(
-  sub: { name: string; node?: JsNode; at: number },
+  sub: { name: string; node?: JsNode; at: number; vhost: string },
   root: JsNode,
   ctx: ReadCtx,
   publications: Map<string, Publication>,
@@ -222,7 +224,14 @@ function readSubscription(
   if (red) src.read('redeliveries', `limit ${limit}, counter ${counterName} (${counterType})`, code.line(red.at));
   else src.defaulted('redeliveries', D.redeliveriesCounter);
   const binding = ctx.bindings.find((b) => b.destination === queue);
-  const rules = recoveryRules(strategiesFor(sub, root, ctx, src), {
+  const strategies = strategiesFor(sub, root, ctx, src);
+  // Rascal runs the configuration as the file evaluates; the application passes the strategies to ackOrNack
+  ctx.runnable[sub.name] = {
+    vhost: sub.vhost,
+    subscription: sub.name,
+    ...(strategies.length ? { recovery: strategies.map((x) => values.plain(x)) } : {}),
+  };
+  const rules = recoveryRules(strategies, {
     values,
     src,
     line: (at) => code.line(at),
@@ -253,7 +262,17 @@ function readRascal(input: AppInput): AppReading {
     const n = values.node(e.value);
     return n?.kind === 'object' ? [{ name: e.key, node: n }] : [];
   });
-  const ctx: ReadCtx = { code, values, file, exchanges: [], queues: [], bindings: [], sources: {}, notes: [] };
+  const ctx: ReadCtx = {
+    code,
+    values,
+    file,
+    exchanges: [],
+    queues: [],
+    bindings: [],
+    sources: {},
+    notes: [],
+    runnable: {},
+  };
   for (const v of vhosts) readTopology(v, ctx);
   if (vhosts.length > 1)
     ctx.notes.push({
@@ -262,10 +281,17 @@ function readRascal(input: AppInput): AppReading {
     });
   const publications = publicationsOf(root, vhosts, values);
   const subs = [
-    ...names(entry(root, 'subscriptions'), values),
-    ...vhosts.flatMap((v) => names(entry(v.node, 'subscriptions'), values)),
+    // a subscription at the root names its vhost (else the first)
+    ...names(entry(root, 'subscriptions'), values).map((x) => ({
+      ...x,
+      vhost: String(values.scalar(entry(x.node, 'vhost')) ?? vhosts[0]?.name ?? '/'),
+    })),
+    ...vhosts.flatMap((v) => names(entry(v.node, 'subscriptions'), values).map((x) => ({ ...x, vhost: v.name }))),
   ];
   const consumers = subs.flatMap((s) => readSubscription(s, root, ctx, publications) ?? []);
+  const unread: string[] = [];
+  const config = values.plain(root, unread);
+  for (const r of Object.values(ctx.runnable)) Object.assign(r, { config, ...(unread.length ? { unread } : {}) });
   const keyNotes = rascalKeyNotes(root, vhosts, values, code);
   const first = consumers[0] ? ctx.sources[consumerNodeId(consumers[0].id)] : undefined;
   if (first && keyNotes.length)
@@ -278,7 +304,7 @@ function readRascal(input: AppInput): AppReading {
     publishers: [],
     notes: ctx.notes,
   };
-  if (consumers.length > 0) return { ...base, consumers, sources: ctx.sources };
+  if (consumers.length > 0) return { ...base, consumers, sources: ctx.sources, runnable: ctx.runnable };
   // no subscription: Rascal subscribes by name in the application's code; read one on each work queue
   const src = new SourceBuilder('rascal', file);
   src.defaulted('prefetch', D.prefetch);
@@ -318,7 +344,9 @@ export const rascal: AppFrameworkDef = {
   detect: (input) =>
     input.kind === 'json'
       ? /"vhosts"\s*:\s*\{/.test(input.file.text)
-      : /\brascal\b/i.test(input.file.text) && /vhosts\s*:\s*\{|["']vhosts["']\s*:\s*\{/.test(input.file.text),
+      : /vhosts\s*:\s*\{|["']vhosts["']\s*:\s*\{/.test(input.file.text) &&
+        // the module names Rascal, or has Rascal's own shape: vhosts with subscriptions
+        (/\brascal\b/i.test(input.file.text) || /["']?subscriptions["']?\s*:\s*\{/.test(input.file.text)),
   read: readRascal,
   defaults: D,
   keys: RASCAL_KEYS,

@@ -174,6 +174,8 @@ function readRecoverer(ctx: ReadCtx, c: Call): SpringRecoverer {
     'not-understood',
     line,
     `recoverer(${c.args.trim().slice(0, 60)}): a recoverer not read here; read as one that returns (the message is acked and gone); one that throws AmqpRejectAndDontRequeueException rejects instead`,
+    undefined,
+    { failurePathUnread: true },
   );
   return { kind: 'discard' };
 }

@@ -3,7 +3,8 @@
  * environment): the container every @RabbitListener gets. Boot declares no queue: the listener
  * reads the work queues of --definitions or, without them, one stand-in queue named after the
  * application. Boot 4 renamed `retry.max-attempts` (attempts in all) to `retry.max-retries`
- * (retries after the first delivery) and ignores the old key; a file with `max-retries` is read as Boot 4.
+ * (retries after the first delivery) and ignores the old key: the file is read as the Boot line told
+ * (`--spring-boot`), else as Boot 4 when it writes only `max-retries`, else as Boot 2/3, said in its settings.
  */
 import type { ConsumerSpec } from '../model/consumer.js';
 import type { NodeSource } from '../model/source.js';
@@ -121,8 +122,47 @@ const rows = (concurrencyKey: string) => [
   }),
 ];
 
-/** Attempts in all: `max-retries` (Boot 4) + 1, else `max-attempts` (Boot 2/3, noted: Boot 4 ignores it), else the default. */
-function readAttempts(view: ConfigView, p: string, src: SourceBuilder, file: string): number {
+/** Spring Boot 4 reads `retry.max-retries` and ignores `max-attempts`; Boot 2/3 the other way round. */
+export type BootLine = 3 | 4;
+
+/** `--spring-boot 4.0` (or 4, 4.0.7) -> 4; 2.x and 3.x -> 3; anything else undefined (the CLI refuses it) */
+export function bootLineOf(version: string): BootLine | undefined {
+  const m = /^\s*(\d+)(?:\.\d+){0,2}\s*$/.exec(version);
+  if (!m) return undefined;
+  const major = Number(m[1]);
+  return major === 4 ? 4 : major === 2 || major === 3 ? 3 : undefined;
+}
+
+/**
+ * The Boot line the file is read as, said in the settings: as told (--spring-boot), else Boot 4 when
+ * the file writes only Boot 4's max-retries, else Boot 3 (the default).
+ */
+function readBootLine(input: AppInput, view: ConfigView, p: string, src: SourceBuilder): BootLine {
+  const told = input.opts.springBoot;
+  if (told !== undefined) {
+    const line = bootLineOf(told);
+    if (line === undefined)
+      throw new AppConfigFailure({
+        file: input.file.name,
+        message: `--spring-boot must be a Spring Boot release such as 3.5 or 4.0, got ${JSON.stringify(told)}`,
+      });
+    src.told('Spring Boot', `${told} (read as Boot ${line === 4 ? '4' : '2/3'})`, `--spring-boot ${told}`);
+    return line;
+  }
+  if (view.get(`${p}retry.max-retries`) && !view.get(`${p}retry.max-attempts`)) {
+    src.told(
+      'Spring Boot',
+      '4',
+      "not told: the file writes only Boot 4's max-retries; --spring-boot 3.5 reads it as Boot 3",
+    );
+    return 4;
+  }
+  src.told('Spring Boot', '2/3', "not told: import-app's default; --spring-boot 4.0 reads the file as Boot 4 runs it");
+  return 3;
+}
+
+/** Attempts in all, as the Boot line reads them: `max-retries` + 1 on Boot 4, `max-attempts` on Boot 2/3; the other key is named as ignored. */
+function readAttempts(view: ConfigView, p: string, src: SourceBuilder, file: string, boot: BootLine): number {
   const attemptsE = view.get(`${p}retry.max-attempts`);
   const retriesE = view.get(`${p}retry.max-retries`);
   const int = (e: { key: string; value: string; line: number; file: string }): number => {
@@ -135,21 +175,39 @@ function readAttempts(view: ConfigView, p: string, src: SourceBuilder, file: str
       });
     return Math.trunc(n);
   };
-  if (retriesE) {
-    src.readValue(retriesE.key, retriesE);
+  if (boot === 4) {
     if (attemptsE)
       src.note(
         'ignored-key',
         attemptsE.line,
-        `${attemptsE.key} is ignored next to max-retries (Spring Boot 4 reads max-retries only)`,
+        retriesE
+          ? `${attemptsE.key} is ignored next to max-retries (Spring Boot 4 reads max-retries only)`
+          : `${attemptsE.key} is ignored by Spring Boot 4, which reads max-retries (default ${D.maxRetries.value} retries: ${Number(D.maxRetries.value) + 1} attempts)`,
         attemptsE.key,
         {
           file: attemptsE.file,
-          fix: `Remove ${attemptsE.key}: Spring Boot 4 reads max-retries only.`,
+          fix: retriesE
+            ? `Remove ${attemptsE.key}: Spring Boot 4 reads max-retries only.`
+            : `On Spring Boot 4 write ${attemptsE.key.replace(/max-attempts$/, 'max-retries')}: ${Math.max(0, int(attemptsE) - 1)} (retries after the first delivery).`,
         },
       );
-    return int(retriesE) + 1;
+    if (retriesE) {
+      src.readValue(retriesE.key, retriesE);
+      return int(retriesE) + 1;
+    }
+    return Number(src.defaulted(`${p}retry.max-retries`, D.maxRetries)) + 1;
   }
+  if (retriesE)
+    src.note(
+      'ignored-key',
+      retriesE.line,
+      `${retriesE.key} is Spring Boot 4's key: Spring Boot 2/3 ignore it and read max-attempts`,
+      retriesE.key,
+      {
+        file: retriesE.file,
+        fix: `On Spring Boot 2/3 write ${retriesE.key.replace(/max-retries$/, 'max-attempts')}: ${int(retriesE) + 1} (attempts in all), or read the file as Boot 4 (--spring-boot 4.0).`,
+      },
+    );
   if (attemptsE) {
     src.readValue(attemptsE.key, attemptsE);
     const n = int(attemptsE);
@@ -185,7 +243,8 @@ export function bootListener(
   const type = view.get(`${BOOT_LISTENER}type`)?.value.toLowerCase() === 'direct' ? 'direct' : 'simple';
   const p = `${BOOT_LISTENER}${type}.`;
   const src = new SourceBuilder('spring-boot', input.file.name);
-  const maxAttempts = readAttempts(view, p, src, input.file.name);
+  const boot = readBootLine(input, view, p, src);
+  const maxAttempts = readAttempts(view, p, src, input.file.name, boot);
   const s = readSettings<BootSettings>(
     rows(type === 'direct' ? 'consumers-per-queue' : 'concurrency'),
     {

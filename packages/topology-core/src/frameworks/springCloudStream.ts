@@ -8,20 +8,21 @@
  * binding-routing-key), and with auto-bind-dlq the direct exchange `<prefix>DLX` and the queue
  * `<queue>.dlq` bound to it by `<destination>.<group>`. The retry runs in the listener thread (a
  * RetryTemplate); when it is exhausted the binder republishes to the DLQ with x-exception-*
- * headers (republish-to-dlq) or rejects (requeue-rejected decides whether to requeue).
+ * headers (republish-to-dlq, when the DLX exists; else it acks and the message is gone) or rejects
+ * (requeue-rejected decides whether to requeue a single attempt).
  */
 import type { AmqpValue, BindingDef, ExchangeDef, QueueDef } from '../model/definitions.js';
-import type { ConsumerAction, ConsumerSpec } from '../model/consumer.js';
+import type { ConsumerSpec } from '../model/consumer.js';
 import type { PublisherSpec } from '../model/publisher.js';
 import type { NodeSource } from '../model/source.js';
 import { consumerNodeId, exchangeNodeId, queueNodeId } from '../model/nodeIds.js';
-import { formatMs } from '../text/formatDuration.js';
 import { inactiveProfileNotes, type ConfigEntry, type ConfigView } from './read/configText.js';
 import { keyNote, suggestKey } from './read/keyTable.js';
 import { readSettings, row } from './read/settingsTable.js';
 import { SourceBuilder } from './read/sourceBuilder.js';
 import { SCS_BINDING_KEYS, SCS_DEFAULT_KEYS, SCS_RABBIT_KEYS } from './read/scsKeys.js';
 import { publishersReaching } from './read/publishersReaching.js';
+import { binderRecovery, traps } from './read/scsBinderRules.js';
 import type { AppFrameworkDef, AppInput, AppReading, ReadingNote } from './types.js';
 import { AppConfigFailure } from './types.js';
 
@@ -47,6 +48,14 @@ const D = {
   bindingRoutingKey: { value: '#', cite: SCS_RABBIT },
   prefetch: { value: '1', cite: SCS_RABBIT },
   concurrency: { value: '1', cite: SCS_CORE },
+  /**
+   * AnonymousQueue's constructor: setLeaderLocator("client-local"), whose key is x-queue-master-locator
+   * up to Spring AMQP 3.2.10 and 4.0.3 (Spring Boot up to 3.5.14 and 4.0.6), x-queue-leader-locator after
+   */
+  anonymousLocator: {
+    value: 'client-local',
+    cite: 'https://github.com/spring-projects/spring-amqp/blob/v3.2.8/spring-amqp/src/main/java/org/springframework/amqp/core/AnonymousQueue.java',
+  },
 } as const;
 
 /** Binding names named by the file's keys. */
@@ -183,36 +192,6 @@ const DLQ_ROWS = [
   }),
 ];
 
-/** Settings that do what few expect: named with their line (the framework object's traps). */
-function traps(
-  src: SourceBuilder,
-  get: (k: string) => ConfigEntry | undefined,
-  queue: string,
-  dlq: string | undefined,
-): void {
-  const expires = get('expires');
-  if (expires && Number(expires.value) > 0)
-    src.note(
-      'trap',
-      expires.line,
-      `${expires.key}: ${expires.value}: RabbitMQ deletes ${queue}, with every message in it, ${formatMs(Number(expires.value))} after its last consumer goes (a deploy, a crash, scaling to zero); messages waiting for a retry vanish with it`,
-      expires.key,
-      {
-        file: expires.file,
-        fix: `Remove ${expires.key} from a durable group's queue (it suits anonymous queues), or set it far above the longest time the application can be down.`,
-      },
-    );
-  const dlqExpires = get('dlq-expires');
-  if (dlq && dlqExpires && Number(dlqExpires.value) > 0)
-    src.note(
-      'trap',
-      dlqExpires.line,
-      `${dlqExpires.key}: ${dlqExpires.value}: RabbitMQ deletes ${dlq}, with every dead letter in it, once it has had no consumer for ${formatMs(Number(dlqExpires.value))}; a DLQ is rarely consumed, so its dead letters are lost`,
-      dlqExpires.key,
-      { file: dlqExpires.file, fix: `Remove ${dlqExpires.key}: keep dead letters until someone looks at them.` },
-    );
-}
-
 /** Keys of this binding's settings that the binder never reads, named with their line. */
 function unknownKeys(view: ConfigView, b: string, src: SourceBuilder): void {
   for (const e of view.entries) {
@@ -303,7 +282,7 @@ function readBinding(input: AppInput, view: ConfigView, b: string, topo: Topo, n
   const flag = (k: string, d: { value: string; cite: string }): boolean =>
     /^true$/i.test(src.value(rabbit(k)?.key ?? rkey(k), rabbit(k), d).trim());
   const autoBindDlq = group !== undefined && flag('auto-bind-dlq', D.autoBindDlq);
-  const republishToDlq = autoBindDlq && flag('republish-to-dlq', D.republishToDlq);
+  const republishToDlq = flag('republish-to-dlq', D.republishToDlq);
   const q = readSettings<Rabbit>(RABBIT_ROWS, { requeueRejected: false, prefetch: 1, args: {} }, src, rabbit, rkey);
   const xName = `${prefix}${destination}`;
   const xType = (rabbit('exchange-type')?.value ?? D.exchangeType.value) as ExchangeDef['type'];
@@ -335,6 +314,9 @@ function readBinding(input: AppInput, view: ConfigView, b: string, topo: Topo, n
       line: (rabbit('auto-bind-dlq') ?? anchor).line,
     };
   }
+  // an anonymous group's queue is Spring AMQP's AnonymousQueue, which adds its leader locator
+  if (group === undefined && q.args['x-queue-master-locator'] === undefined)
+    q.args['x-queue-master-locator'] = src.defaulted('x-queue-master-locator', D.anonymousLocator);
   traps(src, rabbit, qName, autoBindDlq ? dlqName : undefined);
   unknownKeys(view, b, src);
   topo.queues.push({ name: qName, durable: group !== undefined, auto_delete: group === undefined, arguments: q.args });
@@ -346,12 +328,14 @@ function readBinding(input: AppInput, view: ConfigView, b: string, topo: Topo, n
       routing_key: key,
       arguments: {},
     });
-  // the binder's error handler once the RetryTemplate gives up
-  const recover: ConsumerAction = republishToDlq
-    ? { kind: 'republish', exchange: dlx, routingKey: dlRoutingKey, exceptionHeaders: true }
-    : q.requeueRejected
-      ? { kind: 'requeue' }
-      : { kind: 'reject' };
+  const recover = binderRecovery({
+    republishToDlq,
+    dlxPresent: autoBindDlq || topo.exchanges.has(dlx),
+    dlx,
+    dlRoutingKey,
+    maxAttempts: retry.maxAttempts,
+    requeueRejected: q.requeueRejected,
+  });
   const s = src.build(anchor.line, { concurrency: retry.concurrency }, anchor.file);
   topo.sources[consumerNodeId(b)] = s;
   topo.sources[queueNodeId(qName)] = { framework: 'spring-cloud-stream', file: anchor.file, line: anchor.line };
@@ -443,6 +427,10 @@ export const springCloudStream: AppFrameworkDef = {
   defaults: D,
   keys: SCS_RABBIT_KEYS,
   fixes: {
+    'framework-queue-refused':
+      'Give the binding a group (spring.cloud.stream.bindings.<binding>.group): a durable group queue carries no locator argument; or run Spring AMQP 3.2.11+ / 4.0.4+ (Spring Boot 3.5.15+ / 4.0.7+), whose AnonymousQueue declares x-queue-leader-locator, which RabbitMQ 4.x accepts.',
+    'app-discards-failures':
+      "republish-to-dlq (true by default) finds no DLX exchange when auto-bind-dlq is off: the binder logs \"disabling 'republishToDlq'\" and acks the failed message. Set auto-bind-dlq: true (with a group) so the binder declares the DLX and the DLQ, or republish-to-dlq: false so the queue's own dead-letter settings decide.",
     'nack-never-reaches-delivery-limit':
       'Set requeue-rejected: false and auto-bind-dlq: true, so exhausted messages go to the DLQ instead of back to the queue.',
     'requeue-without-limit': 'Set requeue-rejected: false and auto-bind-dlq: true.',

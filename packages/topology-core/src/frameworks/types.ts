@@ -57,6 +57,13 @@ export interface ListenerTemplate {
   readonly standInNote: string;
 }
 
+/**
+ * What the real framework is handed to run one consumer, as the reader evaluated the file (prove-app
+ * runs it): Rascal's configuration object, the subscription and the recovery the application passes
+ * to ackOrNack; NestJS's module options, the handler's decorator options and what its body does.
+ */
+export type RunnableConsumer = Readonly<Record<string, unknown>>;
+
 /** What one reader found in one input: objects the framework declares and the consumers it runs. */
 export interface AppReading {
   readonly framework: AppFramework;
@@ -70,11 +77,15 @@ export interface AppReading {
   /** what was seen and not turned into behaviour (file-level: code not understood, keys ignored) */
   readonly notes: readonly ReadingNote[];
   readonly listener?: ListenerTemplate;
+  /** consumer id -> what the real framework is handed to run it (frameworks whose configuration is code) */
+  readonly runnable?: { readonly [consumerId: string]: RunnableConsumer };
 }
 
 export interface ReadOptions {
   /** Spring profiles to activate (profile documents, `application-<profile>.yml`); default none */
   readonly springProfiles?: readonly string[];
+  /** the Spring Boot release the application runs on (`3.5`, `4.0`, `2.7`...): Boot 4 reads other retry keys; default: inferred, else 3 */
+  readonly springBoot?: string;
 }
 
 /** The kind of a file by its extension: what a framework is read from. */

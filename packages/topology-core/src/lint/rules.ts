@@ -33,6 +33,7 @@ import { policyPriorityTie } from './rules/policyPriorityTie.js';
 import { requeueRejectedForever } from './rules/requeueRejectedForever.js';
 import { frameworkKeyIgnored } from './rules/frameworkKeyIgnored.js';
 import { frameworkSettingTrap } from './rules/frameworkTrap.js';
+import { frameworkQueueRefused } from './rules/frameworkQueueRefused.js';
 import { appDiscardsFailures } from './rules/appDiscardsFailures.js';
 import { immediateRetriesOverDeliveryLimit } from './rules/immediateRetriesOverDeliveryLimit.js';
 import { republishCountsXDeath } from './rules/republishCountsXDeath.js';
@@ -74,6 +75,7 @@ export const RULES: readonly LintRule[] = [
   requeueRejectedForever,
   frameworkKeyIgnored,
   frameworkSettingTrap,
+  frameworkQueueRefused,
   appDiscardsFailures,
   immediateRetriesOverDeliveryLimit,
   republishCountsXDeath,

@@ -58,6 +58,8 @@ export interface ArgSpec {
    * queue type rabbit_stream_queue": measured on 3.10.8 and 4.3.6, docs streams "Feature Comparison")
    */
   readonly stream?: true;
+  /** RabbitMQ 4.x refuses the declaration outright (measured on 4.3.6: the channel is closed without a reply, no queue) */
+  readonly refusedOn4?: true;
   readonly doc: string;
 }
 
@@ -88,7 +90,12 @@ export const QUEUE_ARGUMENTS: { readonly [key: string]: ArgSpec } = {
   'x-max-priority': { check: intRange(0, 255), only: 'classic', doc: 'priority levels (1-255; keep it small)' },
   'x-queue-mode': { check: oneOf(['default', 'lazy']), only: 'classic', doc: 'lazy classic queue' },
   'x-queue-version': { check: intRange(1, 2), only: 'classic', doc: 'classic queue storage version' },
-  'x-queue-master-locator': { check: isString, only: 'classic', doc: 'mirrored classic queue leader placement' },
+  'x-queue-master-locator': {
+    check: isString,
+    only: 'classic',
+    refusedOn4: true,
+    doc: 'mirrored classic queue leader placement',
+  },
   'x-queue-leader-locator': { check: oneOf(['client-local', 'balanced']), stream: true, doc: 'leader placement' },
   'x-delivery-limit': {
     check: intRange(-1, 2147483647),
@@ -164,6 +171,15 @@ export function checkDelay(v: unknown): string | undefined {
 export function queueTypeOf(args: { readonly [k: string]: AmqpValue } | undefined): QueueType {
   const t = args?.['x-queue-type'];
   return t === 'quorum' ? 'quorum' : t === 'stream' ? 'stream' : 'classic';
+}
+
+/** The arguments of a queue that the broker line refuses to declare at all (the queue never exists there). */
+export function refusedQueueArguments(
+  args: { readonly [k: string]: AmqpValue } | undefined,
+  profile: '3.10' | '4.x' | '4.3',
+): string[] {
+  if (profile === '3.10') return [];
+  return Object.keys(args ?? {}).filter((k) => QUEUE_ARGUMENTS[k]?.refusedOn4 === true);
 }
 
 /** Whether a queue of this type accepts the argument (the broker refuses it otherwise). */

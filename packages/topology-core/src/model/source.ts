@@ -33,7 +33,7 @@ export interface SourceSetting {
   readonly cite?: string;
   /** the file the value was read from, when it is not the node's own (a profile file, a .env, a Deployment) */
   readonly file?: string;
-  /** how it got there, when not written plainly: `env SPRING_RABBITMQ_...`, `profile prod`, `${retry.max}`, `constant RETRY_MAX (line 12)` */
+  /** how it got there, when not written plainly: `env SPRING_RABBITMQ_...`, `profile prod`, `${retry.max}`, `constant RETRY_MAX (line 12)`; with no line, the option that told it (`--spring-boot 4.0`) */
   readonly via?: string;
 }
 
@@ -57,6 +57,11 @@ export interface SourceNote {
   readonly file?: string;
   /** what to write instead, in the framework's terms */
   readonly fix?: string;
+  /**
+   * the code that decides what a failure does is not read (an application's own error handler):
+   * the failure path modelled is a guess, and prove-app's prediction says "unknown"
+   */
+  readonly failurePathUnread?: true;
 }
 
 export interface NodeSource {

@@ -3,11 +3,17 @@
  * broker's end state on the other. `queue:NAME` rests there; `held:NAME` delivered and never settled;
  * `acked` processed; `discarded` acked by an application that gave up (the message is gone);
  * `dropped` gone without an ack (rejected with nowhere to go, expired, over a limit); `cycling`
- * still going round when the watch stopped.
+ * still going round when the watch stopped; `never-consumes` the listener never consumed (its queue
+ * was refused), so no attempt was made.
  */
 import type { MessageOutcome } from '../sim/messageOutcome.js';
 
 export type ChannelEnd = string;
+
+/** the listener's queue was never declared (the broker refused it): nothing was consumed */
+export const NEVER_CONSUMES: ChannelEnd = 'never-consumes';
+/** import-app cannot say where a failing message ends (the code deciding it is not read): a failure to predict */
+export const UNKNOWN_END: ChannelEnd = 'unknown';
 
 /** The simulator's outcome as an end (an outcome kind this does not know is named by its kind). */
 export function endOfOutcome(o: MessageOutcome | { readonly kind: string }, queue: string): ChannelEnd {

@@ -6,12 +6,9 @@
 import type { Design } from '../model/design.js';
 import type { FailureModel } from '../model/consumer.js';
 import { consumerNodeId } from '../model/nodeIds.js';
-import { designToSimulation } from '../sim/designToSimulation.js';
-import { simulate } from '../sim/simulate.js';
-import { activeQueuesOf, traceMessages } from '../sim/messageTrace.js';
 import type { MessageOutcome } from '../sim/messageOutcome.js';
-import { HORIZON_MS } from '../appconfig/journey.js';
-import { endOfOutcome, type ChannelEnd } from './channelEnd.js';
+import { appJourneys, refusedQueueOf } from '../appconfig/journey.js';
+import { endOfOutcome, NEVER_CONSUMES, UNKNOWN_END, type ChannelEnd } from './channelEnd.js';
 
 /** How prove-app's listener fails: every attempt, or the first `n` of each message. */
 export type ProofFailure = { readonly kind: 'always' } | { readonly kind: 'failFirst'; readonly n: number };
@@ -33,34 +30,36 @@ export interface ChannelPrediction extends ChannelRun {
   readonly outcome: MessageOutcome;
   /** the message the simulation sent this channel: its publisher (a design publisher's id) and body */
   readonly message: { readonly publisher: string; readonly body: string };
+  /** the queue's arguments the broker refuses: it is never declared and the listener never consumes */
+  readonly refused?: readonly string[];
+  /** why import-app cannot predict this channel (the code that decides a failure is not read); its end is `unknown` */
+  readonly unknown?: string;
 }
 
 const failureModel = (f: ProofFailure): FailureModel => (f.kind === 'always' ? f : { kind: 'failFirst', n: f.n });
 
-/** One message per publisher, failing as told; per consumer the journey of the message it processed first. */
+/**
+ * One message per publisher, failing as told; per consumer the journey of the message it processed
+ * first (import-app's own journeys). A consumer whose queue the broker line refuses never consumes;
+ * one whose failure is decided by code the reader did not read is `unknown` (never a silent guess).
+ */
 export function predictChannels(design: Design, failure: ProofFailure): ChannelPrediction[] {
-  const input = designToSimulation(design, { messages: 1, failure: failureModel(failure) });
-  const result = simulate({ ...input, maxTimeMs: HORIZON_MS, maxEvents: 20_000 });
-  const traces = traceMessages(result, { activeQueues: activeQueuesOf(design) });
-  const out: ChannelPrediction[] = [];
-  for (const c of design.consumers) {
-    const seen = new Set(
-      result.events.filter((e) => e.kind === 'processed' && e.consumer === c.id).map((e) => e.msgId),
-    );
-    const t = traces.find((x) => seen.has(x.msgId));
-    if (!t) continue;
-    out.push({
-      consumer: c.id,
-      queue: c.queue,
-      attempts: t.attempts,
-      delaysMs: t.delaysMs,
-      end: endOfOutcome(t.outcome, c.queue),
-      jitter: design.sources?.[consumerNodeId(c.id)]?.jitter === true,
-      endTime: t.endTime,
-      outcome: t.outcome,
-      // designToSimulation names each message `<publisher id>-<n>`
-      message: { publisher: t.msgId.replace(/-1$/, ''), body: t.body },
-    });
-  }
-  return out;
+  return appJourneys(design, { failure: failureModel(failure) }).map((j) => {
+    const refused = refusedQueueOf(design, j.queue);
+    const unread = design.sources?.[consumerNodeId(j.consumer)]?.notes?.find((n) => n.failurePathUnread);
+    const run: ChannelRun = refused.length
+      ? { attempts: 0, delaysMs: [], end: NEVER_CONSUMES }
+      : { attempts: j.attempts, delaysMs: j.delaysMs, end: unread ? UNKNOWN_END : endOfOutcome(j.outcome, j.queue) };
+    return {
+      consumer: j.consumer,
+      queue: j.queue,
+      ...run,
+      jitter: design.sources?.[consumerNodeId(j.consumer)]?.jitter === true,
+      endTime: refused.length ? 0 : j.endTime,
+      outcome: j.outcome,
+      message: j.message,
+      ...(refused.length ? { refused } : {}),
+      ...(unread && !refused.length ? { unknown: `line ${unread.line}: ${unread.text}` } : {}),
+    };
+  });
 }

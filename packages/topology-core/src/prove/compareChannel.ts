@@ -24,6 +24,9 @@ export function delayRange(predictedMs: number, jitter: boolean): { readonly min
 }
 
 export function compareChannel(predicted: ChannelPrediction, observed: ChannelRun): ChannelComparison {
+  // an honest "cannot say" is a failure to predict, whatever happened
+  if (predicted.unknown !== undefined)
+    return { agree: false, differences: [`unknown: import-app cannot predict it (${predicted.unknown})`] };
   const differences: string[] = [];
   // two loops: each count is where its watch stopped, not an end
   const bothCycle = predicted.end === 'cycling' && observed.end === 'cycling';

@@ -34,6 +34,24 @@ describe('prove: the prediction per channel', () => {
   });
 });
 
+describe('prove: a listener whose queue the broker refuses', () => {
+  const anonymous = (profile: '3.10' | '4.3') =>
+    importAppConfig([{ name: 'application.yml', text: 'spring.cloud.stream.bindings.sink-in-0.destination: d\n' }], {
+      profile,
+    }).design;
+
+  it('on 4.3 an anonymous group never consumes (x-queue-master-locator refused): no attempt is predicted', () => {
+    const [p] = predictChannels(anonymous('4.3'), { kind: 'always' });
+    expect(p).toMatchObject({ attempts: 0, delaysMs: [], end: 'never-consumes', refused: ['x-queue-master-locator'] });
+  });
+
+  it('on 3.10 the same binding runs: the binder retries, then acks (no DLX for republish-to-dlq)', () => {
+    const [p] = predictChannels(anonymous('3.10'), { kind: 'always' });
+    expect(p).toMatchObject({ attempts: 3, delaysMs: [1000, 2000], end: 'discarded' });
+    expect(p!.refused).toBeUndefined();
+  });
+});
+
 describe('prove: the observed end from the broker', () => {
   it('a message left in a queue rests there; one held unacked is held', () => {
     expect(observedEnd(facts({ depths: [{ queue: 'q.dlq', ready: 1, unacked: 0 }] }))).toBe('queue:q.dlq');

@@ -15,7 +15,7 @@ import {
   delayedRetryPolicyRefusals,
 } from '../model/delayedRetry.js';
 import { queueEffectiveSettings } from '../model/effectiveSettings.js';
-import { queueTypeOf } from '../model/arguments.js';
+import { queueTypeOf, refusedQueueArguments } from '../model/arguments.js';
 import { choosePolicy, POLICY_APPLY_TO_3_10, policyTargetOf } from '../model/policyMatch.js';
 import { matchingPolicyQueues } from './mirroredQueues.js';
 import { governedQueues } from '../model/policyMatch.js';
@@ -183,7 +183,7 @@ const classicQueueVersion1 = queueRule(
 const queueMasterLocator = queueRule(
   'queue-master-locator',
   'Mirrored classic queue leader placement',
-  ({ to }, q) => is4(to) && q.arguments?.['x-queue-master-locator'] !== undefined,
+  ({ to }, q) => refusedQueueArguments(q.arguments, to).includes('x-queue-master-locator'),
   (_ctx, q) => ({
     kind: 'refused',
     id: 'queue-master-locator',

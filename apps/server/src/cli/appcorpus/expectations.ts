@@ -33,23 +33,6 @@ const nsb = (immediate: number, delayed: number, increaseMs: number): number[] =
   ]).flat();
 
 export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
-  'celery/task_base.py': {
-    framework: 'celery',
-    // retry_kwargs max_retries=3, retry_backoff=True (factor 1), jitter on by default: the upper bounds 1, 2, 4 s;
-    // `coutdown = 5` is a misspelt attribute Celery never reads
-    consumers: [
-      { id: 'BaseTaskWithRetry', queue: 'celery', attempts: 4, delaysMs: [1000, 2000, 4000], ends: 'discarded' },
-    ],
-    queues: ['celery'],
-    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
-  },
-  'celery/shared_task.py': {
-    framework: 'celery',
-    // @shared_task(retry_backoff=5, retry_kwargs={'max_retries': 3}), jitter on: the upper bounds 5, 10, 20 s
-    consumers: [{ id: 'some_task', queue: 'celery', attempts: 4, delaysMs: [5000, 10000, 20000], ends: 'discarded' }],
-    queues: ['celery'],
-    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
-  },
   'masstransit/MessageNameConsumerDefinition.cs': {
     framework: 'masstransit',
     // the MassTransit template's consumer definition: Intervals(500, 1000), then <queue>_error
@@ -73,16 +56,6 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
     findings: { '3.10': [], '4.x': [] },
     notes: ['stand-in named "endpoint"'],
   },
-  'spring-amqp/TgshareRabbitListenerConfig.java': {
-    framework: 'spring-amqp',
-    // maxAttempts(3), backOffOptions(2000, 2.0, 10000), RejectAndDontRequeueRecoverer; no DLX here: dropped
-    consumers: [
-      { id: 'listener-listener.queue', queue: 'listener.queue', attempts: 3, delaysMs: [2000, 4000], ends: 'dropped' },
-    ],
-    queues: ['listener.queue'],
-    findings: { '3.10': [], '4.x': [] },
-    notes: ['stand-in queue "listener.queue"'],
-  },
   'spring-amqp/RabbitMQExceptionHandling.java': {
     framework: 'spring-amqp',
     // maxAttempts(3) alone: RetryTemplate keeps NoBackOffPolicy (no wait), and with no recoverer the
@@ -94,71 +67,6 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
     queues: ['listener.queue'],
     findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
     notes: ['stand-in queue "listener.queue"'],
-  },
-  'spring-amqp/BundleRabbitListenerConfiguration.java': {
-    framework: 'spring-amqp',
-    // maxAttempts(1): one attempt, then RejectAndDontRequeueRecoverer; no DLX here: dropped
-    consumers: [{ id: 'listener-listener.queue', queue: 'listener.queue', attempts: 1, delaysMs: [], ends: 'dropped' }],
-    queues: ['listener.queue'],
-    findings: { '3.10': [], '4.x': [] },
-    notes: ['stand-in queue "listener.queue"'],
-  },
-  'spring-boot/techgeeknext-consumer-application.yml': {
-    framework: 'spring-boot',
-    // retry on: 6 attempts, 3 s doubling capped at 10 s (as the file's own comment says), then Boot's
-    // RejectAndDontRequeueRecoverer; the stand-in queue has no DLX ("sent to the dead letter Queue" needs one)
-    consumers: [
-      {
-        id: 'app-listener',
-        queue: 'app.queue',
-        attempts: 6,
-        delaysMs: [3000, 6000, 10000, 10000, 10000],
-        ends: 'dropped',
-      },
-    ],
-    queues: ['app.queue'],
-    findings: { '3.10': ['framework-key-ignored'], '4.x': ['framework-key-ignored'] },
-    notes: ['declares no queue'],
-  },
-  'spring-boot/retry-poc-consumer-application.yml': {
-    framework: 'spring-boot',
-    // 5 attempts, 2 s doubling, max-interval absent (10 s); the stand-in queue is named after spring.application.name
-    consumers: [
-      {
-        id: 'consumer-listener',
-        queue: 'consumer.queue',
-        attempts: 5,
-        delaysMs: [2000, 4000, 8000, 10000],
-        ends: 'dropped',
-      },
-    ],
-    queues: ['consumer.queue'],
-    findings: { '3.10': ['framework-key-ignored'], '4.x': ['framework-key-ignored'] },
-  },
-  'spring-boot/retry-mechanism-application.properties': {
-    framework: 'spring-boot',
-    // 4 attempts, 5 s doubling; default-requeue-rejected=true does not apply: with retry on, Boot's
-    // RejectAndDontRequeueRecoverer rejects. 5 concurrent consumers with growing waits and no jitter
-    consumers: [
-      { id: 'app-listener', queue: 'app.queue', attempts: 4, delaysMs: [5000, 10000, 20000], ends: 'dropped' },
-    ],
-    queues: ['app.queue'],
-    findings: {
-      '3.10': ['backoff-without-jitter', 'framework-key-ignored'],
-      '4.x': ['backoff-without-jitter', 'framework-key-ignored'],
-    },
-  },
-  'spring-cloud-stream/dlq-ttl-application.yml': {
-    framework: 'spring-cloud-stream',
-    // binder defaults (3 attempts, 1 s then 2 s), rejected into <group>.dlq (republishToDlq false); the DLQ's
-    // 30 min TTL dead-letters back through the destination exchange (dlqDeadLetterExchange) with the
-    // queue's own routing key into the group queue: the message goes round for ever
-    consumers: [
-      { id: 'input', queue: 'output.outputGroup', attempts: -1, delaysMs: [], ends: 'cycling' },
-      { id: 'payloadInput', queue: 'payload.payloadGroup', attempts: -1, delaysMs: [], ends: 'cycling' },
-    ],
-    queues: ['output.outputGroup', 'output.outputGroup.dlq', 'payload.payloadGroup', 'payload.payloadGroup.dlq'],
-    findings: { '3.10': [], '4.x': [] },
   },
   'celery/base_task.py': {
     framework: 'celery',
@@ -177,15 +85,6 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
       '3.10': ['app-discards-failures', 'backoff-without-jitter'],
       '4.x': ['app-discards-failures', 'backoff-without-jitter'],
     },
-  },
-  'celery/task.py': {
-    framework: 'celery',
-    // retry_backoff=True (factor 1), retry_backoff_max=600, jitter on: the upper bounds 1, 2, 4, 8, 16 s
-    consumers: [
-      { id: 'Task', queue: 'celery', attempts: 6, delaysMs: [1000, 2000, 4000, 8000, 16000], ends: 'discarded' },
-    ],
-    queues: ['celery'],
-    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
   },
   'masstransit/SubmitOrderConsumerDefinition.cs': {
     framework: 'masstransit',
@@ -249,77 +148,45 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
     queues: 25,
     findings: { '3.10': [], '4.x': [] },
   },
-  'spring-amqp/GlobalErrorHandlerApplication.java': {
-    framework: 'spring-amqp',
-    // no retry advice, defaultRequeueRejected unset (true): a failing message is requeued for ever
-    consumers: [
-      {
-        id: 'listener-spring.amqp.global.error.handler.demo',
-        queue: 'spring.amqp.global.error.handler.demo',
-        attempts: -1,
-        delaysMs: [],
-        ends: 'cycling',
-      },
-    ],
-    queues: ['spring.amqp.global.error.handler.demo'],
-    findings: { '3.10': ['requeue-rejected-forever'], '4.x': ['requeue-rejected-forever'] },
-    notes: ['setErrorHandler'],
-  },
-  'spring-boot/global-errorhandler-application.yml': {
-    framework: 'spring-boot',
-    // retry.enabled: false, default-requeue-rejected unset (true): requeued for ever; max-attempts is a Boot 2/3 key
-    consumers: [{ id: 'app-listener', queue: 'app.queue', attempts: -1, delaysMs: [], ends: 'cycling' }],
-    queues: ['app.queue'],
-    findings: {
-      '3.10': ['framework-key-ignored', 'requeue-rejected-forever'],
-      '4.x': ['framework-key-ignored', 'requeue-rejected-forever'],
-    },
-  },
   'spring-cloud-stream/multi-functions-application.yml': {
     framework: 'spring-cloud-stream',
-    // two anonymous consumers, binder defaults: 3 attempts, 1 s then 2 s, rejected without a DLQ
+    // two anonymous consumers, binder defaults: 3 attempts, 1 s then 2 s; republish-to-dlq finds no DLX, so the
+    // binder acks (discarded); their AnonymousQueues carry x-queue-master-locator, which 4.x refuses
     consumers: [
-      { id: 'sink1-in-0', queue: 'test1.anonymous', attempts: 3, delaysMs: [1000, 2000], ends: 'dropped' },
-      { id: 'sink2-in-0', queue: 'test2.anonymous', attempts: 3, delaysMs: [1000, 2000], ends: 'dropped' },
+      { id: 'sink1-in-0', queue: 'test1.anonymous', attempts: 3, delaysMs: [1000, 2000], ends: 'discarded' },
+      { id: 'sink2-in-0', queue: 'test2.anonymous', attempts: 3, delaysMs: [1000, 2000], ends: 'discarded' },
     ],
     queues: ['test1.anonymous', 'test2.anonymous'],
-    findings: { '3.10': [], '4.x': [] },
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures', 'framework-queue-refused'] },
   },
   'spring-cloud-stream/partitioning-consumer-application.yml': {
     framework: 'spring-cloud-stream',
     consumers: [
-      { id: 'input', queue: 'partitioned.destination.myGroup-0', attempts: 3, delaysMs: [1000, 2000], ends: 'dropped' },
+      {
+        id: 'input',
+        queue: 'partitioned.destination.myGroup-0',
+        attempts: 3,
+        delaysMs: [1000, 2000],
+        ends: 'discarded',
+      },
     ],
     queues: ['partitioned.destination.myGroup-0'],
-    findings: { '3.10': [], '4.x': [] },
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
   },
   'spring-cloud-stream/sensor-average-application.yml': {
     framework: 'spring-cloud-stream',
     consumers: [
-      { id: 'receive-in-0', queue: 'average.anonymous', attempts: 3, delaysMs: [1000, 2000], ends: 'dropped' },
-      { id: 'calculateAverage-in-0', queue: 'sensor.anonymous', attempts: 3, delaysMs: [1000, 2000], ends: 'dropped' },
-    ],
-    queues: ['average.anonymous', 'sensor.anonymous'],
-    findings: { '3.10': [], '4.x': [] },
-  },
-  'spring-amqp/TxGuardInfrastructureConfig.java': {
-    framework: 'spring-amqp',
-    // constants (int RETRY_MAX_ATTEMPTS = 3, long 1_000L, double 2.0, long 10_000L) read through their
-    // values: 3 attempts, waits 1 s and 2 s (the file's own comment promises "1s -> 2s -> 4s": there are
-    // two waits); RejectAndDontRequeueRecoverer, DLX "" with the DLQ's name as routing key: parked there.
-    // No @RabbitListener here: the advice listens on the queue messages enter (its 24 h TTL would read as a wait queue)
-    consumers: [
+      { id: 'receive-in-0', queue: 'average.anonymous', attempts: 3, delaysMs: [1000, 2000], ends: 'discarded' },
       {
-        id: 'listener-bouncer.charges.received',
-        queue: 'bouncer.charges.received',
+        id: 'calculateAverage-in-0',
+        queue: 'sensor.anonymous',
         attempts: 3,
         delaysMs: [1000, 2000],
-        ends: 'queue:bouncer.charges.received.dlq',
+        ends: 'discarded',
       },
     ],
-    queues: ['bouncer.charges.received', 'bouncer.charges.received.dlq'],
-    findings: { '3.10': [], '4.x': [] },
-    notes: ['AcknowledgeMode.MANUAL'],
+    queues: ['average.anonymous', 'sensor.anonymous'],
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures', 'framework-queue-refused'] },
   },
   'celery/deferred-diffusion-worker.py': {
     framework: 'celery',
@@ -371,95 +238,239 @@ export const APP_EXPECTED: Readonly<Record<string, AppFileExpectation>> = {
     queues: ['demo_q'],
     findings: { '3.10': [], '4.x': [] },
   },
-  'rascal/skf-config.ts': {
-    framework: 'rascal',
-    // a TypeScript module (Deno); the binding "x -> q" has no key: '#'; prefetch 3; nacked and dropped
-    consumers: [
-      { id: 'deployment_subscription', queue: 'deployment_queue', attempts: 1, delaysMs: [], ends: 'dropped' },
-    ],
-    queues: ['deployment_queue'],
-    findings: { '3.10': [], '4.x': [] },
-  },
-  'rascal/multivende-rascalConfig.js': {
-    framework: 'rascal',
-    // queues and bindings as arrays of objects (bindingKey "key"); nacked and dropped
-    consumers: [{ id: 'sub', queue: 'cola-rascal-2', attempts: 1, delaysMs: [], ends: 'dropped' }],
-    queues: ['cola-rascal-2'],
-    findings: { '3.10': [], '4.x': [] },
-  },
-  'nestjs-rabbitmq/codeReviewFeedback.consumer.ts': {
-    framework: 'nestjs-rabbitmq',
-    // no errorBehavior and no module configuration here: the library default REQUEUE redelivers a failing
-    // message at once, for ever; the class's @UseFilters exception filter is named as not read
-    consumers: [
-      {
-        id: 'handleSyncCodeReviewReactions',
-        queue: 'codeReviewFeedback.syncCodeReviewReactions.queue',
-        attempts: -1,
-        delaysMs: [],
-        ends: 'cycling',
-      },
-    ],
-    queues: ['codeReviewFeedback.syncCodeReviewReactions.queue'],
-    findings: { '3.10': ['requeue-rejected-forever'], '4.x': ['requeue-rejected-forever'] },
-    notes: ['@UseFilters(RabbitmqConsumeErrorFilter)'],
-  },
-  'nestjs-rabbitmq/rabbitmq.module.ts': {
-    framework: 'nestjs-rabbitmq',
-    // the module configuration alone: its exchanges (a delayed-message exchange, a topic DLX) and dlx.queue; no handler
-    consumers: [],
-    queues: ['dlx.queue'],
-    findings: { '3.10': [], '4.x': [] },
-  },
   'nestjs-rabbitmq/submodule.controller.ts': {
     framework: 'nestjs-rabbitmq',
-    // the library's own integration app: @RabbitRPC handlers without errorBehavior requeue for ever; those
-    // with errorBehavior ACK (their own errorHandler, named as not read) ack a failure: discarded
+    // the library's own integration app, all @RabbitRPC handlers: from 4.1.0 the module's defaultRpcErrorHandler
+    // (REQUEUE) handles an RPC failure before errorBehavior is looked at, so errorBehavior ACK is a key the library
+    // never uses (framework-key-ignored); the handlers with their own errorHandler (ReplyErrorCallback, not read)
+    // are modelled as the RPC default and proved as "unknown"
     consumers: [
       { id: 'rpc', queue: 'rpc-submodule', attempts: -1, delaysMs: [], ends: 'cycling' },
       { id: 'interceptedRpc', queue: 'intercepted-rpc-submodule', attempts: -1, delaysMs: [], ends: 'cycling' },
-      { id: 'pipedRpc', queue: 'piped-rpc-submodule', attempts: 1, delaysMs: [], ends: 'discarded' },
-      { id: 'pipedParamRpc', queue: 'piped-param-rpc-submodule', attempts: 1, delaysMs: [], ends: 'discarded' },
-      { id: 'guardedRpc', queue: 'guarded-rpc-submodule', attempts: 1, delaysMs: [], ends: 'discarded' },
-      { id: 'errorReplyRpc', queue: 'error-reply-rpc-submodule', attempts: 1, delaysMs: [], ends: 'discarded' },
+      { id: 'pipedRpc', queue: 'piped-rpc-submodule', attempts: -1, delaysMs: [], ends: 'cycling' },
+      { id: 'pipedParamRpc', queue: 'piped-param-rpc-submodule', attempts: -1, delaysMs: [], ends: 'cycling' },
+      { id: 'guardedRpc', queue: 'guarded-rpc-submodule', attempts: -1, delaysMs: [], ends: 'cycling' },
+      { id: 'errorReplyRpc', queue: 'error-reply-rpc-submodule', attempts: -1, delaysMs: [], ends: 'cycling' },
       { id: 'nonJsonRpc', queue: 'non-json-rpc-submodule', attempts: -1, delaysMs: [], ends: 'cycling' },
-      { id: 'hashWildcardRpc', queue: 'hash-wildcard-rpc-submodule', attempts: 1, delaysMs: [], ends: 'discarded' },
-      { id: 'wildcardRpc', queue: 'star-wildcard-rpc-submodule', attempts: 1, delaysMs: [], ends: 'discarded' },
+      { id: 'hashWildcardRpc', queue: 'hash-wildcard-rpc-submodule', attempts: -1, delaysMs: [], ends: 'cycling' },
+      { id: 'wildcardRpc', queue: 'star-wildcard-rpc-submodule', attempts: -1, delaysMs: [], ends: 'cycling' },
     ],
     queues: 9,
     findings: {
-      '3.10': ['app-discards-failures', 'requeue-rejected-forever'],
-      '4.x': ['app-discards-failures', 'requeue-rejected-forever'],
+      '3.10': ['framework-key-ignored', 'requeue-rejected-forever'],
+      '4.x': ['framework-key-ignored', 'requeue-rejected-forever'],
     },
-    notes: ['errorHandler: a handler of its own decides each failure'],
+    notes: ["errorHandler: a handler of the application's own decides each failure"],
   },
-  'nestjs-rabbitmq/order-stock.service.ts': {
-    framework: 'nestjs-rabbitmq',
-    // errorBehavior REQUEUE: for ever; the exchange and keys are constants of another file (named as not read)
-    // and no queue is named: the broker names one
+  // ---- written for the corpus (not public files: README.md says why), in the shapes of real ones ----
+  'spring-boot/written-retry-defaults-application.yml': {
+    framework: 'spring-boot',
+    // retry on, every other key Boot's default (Boot 2/3: 3 attempts, 1 s apart), then Boot's
+    // RejectAndDontRequeueRecoverer; the stand-in queue has no DLX: dropped
     consumers: [
       {
-        id: 'handleOrderCreated',
-        queue: 'server-named.handleOrderCreated',
-        attempts: -1,
-        delaysMs: [],
-        ends: 'cycling',
+        id: 'invoice-worker-listener',
+        queue: 'invoice-worker.queue',
+        attempts: 3,
+        delaysMs: [1000, 1000],
+        ends: 'dropped',
       },
-      { id: 'handleOrderPaid', queue: 'server-named.handleOrderPaid', attempts: -1, delaysMs: [], ends: 'cycling' },
+    ],
+    queues: ['invoice-worker.queue'],
+    findings: { '3.10': [], '4.x': [] },
+  },
+  'spring-boot/written-exponential-application.properties': {
+    framework: 'spring-boot',
+    // 5 attempts doubling from 500 ms, capped at 3 s; default-requeue-rejected=false; max-attempts is the key Boot 4 ignores
+    consumers: [
       {
-        id: 'handleOrderPaymentFailed',
-        queue: 'server-named.handleOrderPaymentFailed',
+        id: 'shipment-events-listener',
+        queue: 'shipment-events.queue',
+        attempts: 5,
+        delaysMs: [500, 1000, 2000, 3000],
+        ends: 'dropped',
+      },
+    ],
+    queues: ['shipment-events.queue'],
+    findings: { '3.10': ['framework-key-ignored'], '4.x': ['framework-key-ignored'] },
+  },
+  'spring-boot/written-boot4-application.yml': {
+    framework: 'spring-boot',
+    // only Boot 4's max-retries: read as Boot 4 (said), 3 retries = 4 attempts, 400 ms tripling, capped at 5 s
+    consumers: [
+      {
+        id: 'ledger-projector-listener',
+        queue: 'ledger-projector.queue',
+        attempts: 4,
+        delaysMs: [400, 1200, 3600],
+        ends: 'dropped',
+      },
+    ],
+    queues: ['ledger-projector.queue'],
+    findings: { '3.10': [], '4.x': [] },
+  },
+  'spring-boot/written-retry-off-application.yml': {
+    framework: 'spring-boot',
+    // a trap: retry off and default-requeue-rejected left at the container's true: requeued at once, for ever
+    consumers: [
+      {
+        id: 'notification-dispatcher-listener',
+        queue: 'notification-dispatcher.queue',
         attempts: -1,
         delaysMs: [],
         ends: 'cycling',
       },
     ],
-    queues: [
-      'server-named.handleOrderCreated',
-      'server-named.handleOrderPaid',
-      'server-named.handleOrderPaymentFailed',
+    queues: ['notification-dispatcher.queue'],
+    findings: {
+      '3.10': ['framework-key-ignored', 'requeue-rejected-forever'],
+      '4.x': ['framework-key-ignored', 'requeue-rejected-forever'],
+    },
+  },
+  'spring-amqp/WrittenPaymentsListenerConfig.java': {
+    framework: 'spring-amqp',
+    // defaults: a factory with no advice and the container's default-requeue-rejected (true): for ever
+    consumers: [
+      { id: 'listener-payments.captured', queue: 'payments.captured', attempts: -1, delaysMs: [], ends: 'cycling' },
     ],
+    queues: ['payments.captured'],
     findings: { '3.10': ['requeue-rejected-forever'], '4.x': ['requeue-rejected-forever'] },
-    notes: ['the exchange is an expression not read here'],
+  },
+  'spring-amqp/WrittenOrdersRetryConfig.java': {
+    framework: 'spring-amqp',
+    // constants: 4 attempts, 500 ms doubling to 2 s, RejectAndDontRequeueRecoverer into the queue's DLX and DLQ
+    consumers: [
+      {
+        id: 'listener-orders.created',
+        queue: 'orders.created',
+        attempts: 4,
+        delaysMs: [500, 1000, 2000],
+        ends: 'queue:orders.created.dlq',
+      },
+    ],
+    queues: ['orders.created', 'orders.created.dlq'],
+    findings: { '3.10': [], '4.x': [] },
+  },
+  'spring-amqp/WrittenInventoryErrorRoutingConfig.java': {
+    framework: 'spring-amqp',
+    // a recoverer bean: RepublishMessageRecoverer to the error exchange (constants), whose #.failed binding parks it
+    consumers: [
+      {
+        id: 'listener-inventory.stock-adjusted',
+        queue: 'inventory.stock-adjusted',
+        attempts: 3,
+        delaysMs: [1000, 1000],
+        ends: 'queue:inventory.parking-lot',
+      },
+    ],
+    queues: ['inventory.parking-lot', 'inventory.stock-adjusted'],
+    findings: { '3.10': [], '4.x': [] },
+  },
+  'spring-cloud-stream/written-dlq-backoff-application.yml': {
+    framework: 'spring-cloud-stream',
+    // a group with auto-bind-dlq: 4 attempts, 500 ms doubling to 2 s, then republished to the DLQ (republish-to-dlq's default)
+    consumers: [
+      {
+        id: 'chargeOrder-in-0',
+        queue: 'orders.billing',
+        attempts: 4,
+        delaysMs: [500, 1000, 2000],
+        ends: 'queue:orders.billing.dlq',
+      },
+    ],
+    queues: ['orders.billing', 'orders.billing.dlq'],
+    findings: { '3.10': [], '4.x': [] },
+  },
+  'spring-cloud-stream/written-dlq-ttl-loop-application.yml': {
+    framework: 'spring-cloud-stream',
+    // a trap: rejected into the DLQ, whose 3 s TTL dead-letters back to the group queue: round and round
+    consumers: [{ id: 'syncCustomer-in-0', queue: 'customers.crm-sync', attempts: -1, delaysMs: [], ends: 'cycling' }],
+    queues: ['customers.crm-sync', 'customers.crm-sync.dlq'],
+    findings: { '3.10': [], '4.x': [] },
+  },
+  'celery/written_autoretry_tasks.py': {
+    framework: 'celery',
+    // autoretry_for with retry_backoff=True (factor 1) and the default jitter: upper bounds 1, 2, 4 s; then discarded
+    consumers: [
+      { id: 'refresh_exchange_rates', queue: 'celery', attempts: 4, delaysMs: [1000, 2000, 4000], ends: 'discarded' },
+    ],
+    queues: ['celery'],
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
+  },
+  'celery/written_explicit_retry.py': {
+    framework: 'celery',
+    // self.retry(countdown=2) with max_retries=2; task_acks_late: the failed task's message is acked all the same
+    consumers: [{ id: 'charge_card', queue: 'celery', attempts: 3, delaysMs: [2000, 2000], ends: 'discarded' }],
+    queues: ['celery'],
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
+  },
+  'rascal/written-republish-config.json': {
+    framework: 'rascal',
+    // republish 3 times 1 s apart, then nack: the queue's DLX parks it
+    consumers: [
+      {
+        id: 'fulfil_order',
+        queue: 'orders:fulfil',
+        attempts: 4,
+        delaysMs: [1000, 1000, 1000],
+        ends: 'queue:orders:fulfil:dead',
+      },
+    ],
+    queues: ['orders:fulfil', 'orders:fulfil:dead'],
+    findings: { '3.10': [], '4.x': [] },
+  },
+  'rascal/written-forward-delay-config.js': {
+    framework: 'rascal',
+    // forward through a 2 s TTL queue (a constant) 3 times, back by the CC key Rascal adds, then nack to the dead letters
+    consumers: [
+      {
+        id: 'send_email',
+        queue: 'notifications:email:send',
+        attempts: 4,
+        delaysMs: [2000, 2000, 2000],
+        ends: 'queue:dead_letters:notifications',
+      },
+    ],
+    queues: ['dead_letters:notifications', 'delay:2s', 'notifications:email:send'],
+    findings: { '3.10': [], '4.x': [] },
+  },
+  'rascal/written-nack-requeue-config.json': {
+    framework: 'rascal',
+    // a trap: nack with requeue and a redelivery limit on the default stub counter, which never counts: for ever
+    consumers: [{ id: 'ingest_reading', queue: 'telemetry:ingest', attempts: -1, delaysMs: [], ends: 'cycling' }],
+    queues: ['telemetry:ingest'],
+    findings: { '3.10': ['requeue-rejected-forever'], '4.x': ['requeue-rejected-forever'] },
+  },
+  'nestjs-rabbitmq/written-defaults.consumer.ts': {
+    framework: 'nestjs-rabbitmq',
+    // no errorBehavior: the library's default REQUEUE, a nack with requeue, for ever
+    consumers: [{ id: 'onProductUpdated', queue: 'search.product-index', attempts: -1, delaysMs: [], ends: 'cycling' }],
+    queues: ['search.product-index'],
+    findings: { '3.10': ['requeue-rejected-forever'], '4.x': ['requeue-rejected-forever'] },
+  },
+  'nestjs-rabbitmq/written-dlq.consumer.ts': {
+    framework: 'nestjs-rabbitmq',
+    // errorBehavior NACK with the queue's dead-letter exchange, declared by the module in the same file
+    consumers: [
+      {
+        id: 'bookCarrier',
+        queue: 'shipping.book-carrier',
+        attempts: 1,
+        delaysMs: [],
+        ends: 'queue:shipping.book-carrier.dead',
+      },
+    ],
+    queues: ['shipping.book-carrier', 'shipping.book-carrier.dead'],
+    findings: { '3.10': [], '4.x': [] },
+  },
+  'nestjs-rabbitmq/written-swallow.consumer.ts': {
+    framework: 'nestjs-rabbitmq',
+    // a catch that logs and returns: acked, discarded; a catch that returns new Nack(false): rejected, no DLX: dropped
+    consumers: [
+      { id: 'awardPoints', queue: 'loyalty.award-points', attempts: 1, delaysMs: [], ends: 'discarded' },
+      { id: 'revokePoints', queue: 'loyalty.revoke-points', attempts: 1, delaysMs: [], ends: 'dropped' },
+    ],
+    queues: ['loyalty.award-points', 'loyalty.revoke-points'],
+    findings: { '3.10': ['app-discards-failures'], '4.x': ['app-discards-failures'] },
   },
 };

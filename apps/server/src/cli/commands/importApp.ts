@@ -8,14 +8,14 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { APP_FRAMEWORKS, isAppFramework, type AppFramework } from '@retry-studio/topology-core/model';
-import { describeApp } from '@retry-studio/topology-core/appconfig';
+import { bootLineOf, describeApp } from '@retry-studio/topology-core/appconfig';
 import { writeDesignJson } from '@retry-studio/topology-core/io';
 import { lintDesign } from '@retry-studio/topology-core/lint';
 import { parseArgs, value } from './args.js';
 import { CliError, readText, writeOutput, type CliIo } from './context.js';
 import { loadAppConfig } from './appConfigFile.js';
 
-export const IMPORT_APP_USAGE = `import-app FILE... [--framework ${APP_FRAMEWORKS.join('|')}] [--definitions FILE] [--env FILE]... [--vhost V] [--profile 3.10|4.x|4.3] [--spring-profile P]... [--name N] [--out FILE]   application retry configuration, with the environment (dotenv, a Kubernetes Deployment or Helm values file among FILE) and Spring profiles it runs with -> design JSON (exit 2 on bad input, nothing written)`;
+export const IMPORT_APP_USAGE = `import-app FILE... [--framework ${APP_FRAMEWORKS.join('|')}] [--definitions FILE] [--env FILE]... [--vhost V] [--profile 3.10|4.x|4.3] [--spring-profile P]... [--spring-boot 3.5|4.0] [--name N] [--out FILE]   application retry configuration, with the environment (dotenv, a Kubernetes Deployment or Helm values file among FILE) and Spring profiles it runs with -> design JSON (exit 2 on bad input, nothing written)`;
 
 /** `application-<p>.yml|.yaml|.properties` beside each given Spring file, for each active profile, when it exists and was not given. */
 async function profileFiles(
@@ -51,12 +51,13 @@ export const INTERACTION_RULES: ReadonlySet<string> = new Set([
   'nack-never-reaches-delivery-limit',
   'parked-dead-letters-expire',
   'framework-setting-trap',
+  'framework-queue-refused',
   'app-discards-failures',
 ]);
 
 export async function importAppCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const a = parseArgs(argv, {
-    values: ['framework', 'definitions', 'env', 'vhost', 'profile', 'spring-profile', 'name', 'out'],
+    values: ['framework', 'definitions', 'env', 'vhost', 'profile', 'spring-profile', 'spring-boot', 'name', 'out'],
     switches: [],
   });
   if (a.positionals.length === 0) throw new CliError(`usage: ${IMPORT_APP_USAGE}`, 2);
@@ -76,6 +77,12 @@ export async function importAppCommand(argv: readonly string[], io: CliIo): Prom
   );
   const vhost = value(a, 'vhost');
   const name = value(a, 'name');
+  const springBoot = value(a, 'spring-boot');
+  if (springBoot !== undefined && bootLineOf(springBoot) === undefined)
+    throw new CliError(
+      `--spring-boot must be a Spring Boot release such as 3.5 or 4.0, got ${JSON.stringify(springBoot)}`,
+      2,
+    );
   const loaded = loadAppConfig(files, {
     ...(fw !== undefined ? { framework: fw as AppFramework } : {}),
     ...(definitions ? { definitions } : {}),
@@ -83,6 +90,7 @@ export async function importAppCommand(argv: readonly string[], io: CliIo): Prom
     ...(profile !== undefined ? { profile } : {}),
     ...(name !== undefined ? { name } : { name: path.basename(a.positionals[0]!).replace(/\.[^.]+$/, '') }),
     ...(springProfiles.length ? { springProfiles } : {}),
+    ...(springBoot !== undefined ? { springBoot } : {}),
     ...(envFiles.length ? { envFiles } : {}),
   });
   const design = loaded.design;

@@ -234,6 +234,32 @@ export class JsValues {
     return jsValueAt(this.code, at);
   }
 
+  /**
+   * The node as a plain value (objects, arrays, strings, numbers, booleans, null), constants and
+   * expressions resolved as scalar() resolves them; what cannot be read (a function, a call) is left
+   * out and its text listed in `unread`. How a framework would take the literal (prove-app hands it
+   * to the real framework).
+   */
+  plain(n: JsNode | undefined, unread: string[] = [], depth = 0): unknown {
+    const v = this.node(n);
+    if (!v || depth > 40) return undefined;
+    if (v.kind === 'object') {
+      const o: Record<string, unknown> = {};
+      for (const e of v.entries) {
+        if (e.key === '__proto__' || e.key === 'constructor' || e.key === 'prototype') continue;
+        const x = this.plain(e.value, unread, depth + 1);
+        if (x !== undefined) o[e.key] = x;
+      }
+      return o;
+    }
+    if (v.kind === 'array') return v.items.map((i) => this.plain(i, unread, depth + 1)).filter((x) => x !== undefined);
+    if (v.kind === 'null') return null;
+    if (v.kind !== 'expr') return v.value;
+    const x = this.scalar(v);
+    if (x === undefined) unread.push(v.text.length > 60 ? `${v.text.slice(0, 57)}...` : v.text);
+    return x;
+  }
+
   /** a string or number value, resolved; undefined when it is not one this reads */
   scalar(n: JsNode | undefined, depth = 0): string | number | boolean | undefined {
     const v = this.node(n);
@@ -241,6 +267,9 @@ export class JsValues {
     if (v.kind === 'string' || v.kind === 'number' || v.kind === 'boolean') return v.value;
     if (v.kind !== 'expr' || depth > 8) return undefined;
     const t = v.text;
+    // a literal the parser left as an expression (`2000;` at a statement's end)
+    const lit = jsValueOf(t, v.at);
+    if (lit.kind === 'number' || lit.kind === 'string') return lit.value;
     const or = /^([\s\S]+?)\s*(?:\?\?|\|\|)\s*([\s\S]+)$/.exec(t);
     if (or)
       return (

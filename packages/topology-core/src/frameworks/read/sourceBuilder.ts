@@ -43,6 +43,12 @@ export class SourceBuilder {
     return this.read(key, v.value, v.line, v);
   }
 
+  /** a value the user gave on the command line rather than in a file (`--spring-boot 4.0`) */
+  told(key: string, value: string, via: string): string {
+    this.settings.push({ key, value, via });
+    return value;
+  }
+
   defaulted(key: string, d: FrameworkDefault): string {
     this.settings.push({ key, value: d.value, cite: d.cite });
     return d.value;
@@ -58,7 +64,7 @@ export class SourceBuilder {
     line: number,
     text: string,
     key?: string,
-    extra: Pick<SourceNote, 'file' | 'fix'> = {},
+    extra: Pick<SourceNote, 'file' | 'fix' | 'failurePathUnread'> = {},
   ): void {
     this.notes.push({
       kind,
@@ -67,6 +73,7 @@ export class SourceBuilder {
       ...(key !== undefined ? { key } : {}),
       ...(extra.file !== undefined && extra.file !== this.file ? { file: extra.file } : {}),
       ...(extra.fix !== undefined ? { fix: extra.fix } : {}),
+      ...(extra.failurePathUnread ? { failurePathUnread: true as const } : {}),
     });
   }
 

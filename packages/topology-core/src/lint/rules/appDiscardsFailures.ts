@@ -35,6 +35,7 @@ export const appDiscardsFailures = defineRule({
         'max_retries',
         'autoretry_for',
         'self.retry',
+        'republish-to-dlq',
       );
       out.push({
         id: ID,

@@ -12,6 +12,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
   RabbitMQModule,
+  RabbitRPC,
   RabbitSubscribe,
   Nack,
   ackErrorHandler,
@@ -47,17 +48,20 @@ class ProveHandler {
       failed: fail,
     });
     if (!fail) return undefined;
-    // a handler that returns new Nack(requeue) instead of throwing (the application's choice, as read)
-    if (spec.returnsNack !== undefined) return new Nack(spec.returnsNack);
+    // what the application's body does with a failure, as read: catch and return new Nack(requeue), catch and return
+    if (spec.onFailure === 'nack') return new Nack(false);
+    if (spec.onFailure === 'nack-requeue') return new Nack(true);
+    if (spec.onFailure === 'returns') return undefined;
     throw new Error(`prove-app: the handler fails attempt ${n} as told`);
   }
 }
-const { errorHandler, ...subscribe } = spec.subscribe;
 const descriptor = Object.getOwnPropertyDescriptor(ProveHandler.prototype, 'handle');
-RabbitSubscribe({
-  ...subscribe,
+// the decorator the application used: an RPC handler's failures go to the module's defaultRpcErrorHandler
+const decorator = spec.decorator === 'RabbitRPC' ? RabbitRPC : RabbitSubscribe;
+decorator({
+  ...spec.subscribe,
   allowNonJsonMessages: true,
-  ...(errorHandler ? { errorHandler: ERROR_HANDLERS[errorHandler] } : {}),
+  ...(spec.errorHandler ? { errorHandler: ERROR_HANDLERS[spec.errorHandler] } : {}),
 })(ProveHandler.prototype, 'handle', descriptor);
 Object.defineProperty(ProveHandler.prototype, 'handle', descriptor);
 Injectable()(ProveHandler);
@@ -65,7 +69,12 @@ Injectable()(ProveHandler);
 class ProveModule {}
 Module({
   imports: [
-    RabbitMQModule.forRoot({ ...spec.module, uri: spec.url, connectionInitOptions: { wait: true, timeout: 20000 } }),
+    RabbitMQModule.forRoot({
+      ...spec.module,
+      ...(spec.rpcErrorHandler ? { defaultRpcErrorHandler: ERROR_HANDLERS[spec.rpcErrorHandler] } : {}),
+      uri: spec.url,
+      connectionInitOptions: { wait: true, timeout: 20000 },
+    }),
   ],
   providers: [ProveHandler],
 })(ProveModule);

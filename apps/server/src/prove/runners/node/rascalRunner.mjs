@@ -2,7 +2,7 @@
  * prove-app's Rascal runner: a Rascal broker from the user's configuration (its vhost's connection
  * pointed at the throwaway vhost), one subscription whose handler fails as told and recovers with
  * the strategy the application passes to ackOrNack (from import-app's reading; Rascal's default
- * when none is read: nack with requeue).
+ * when none is read).
  */
 import { Buffer } from 'node:buffer';
 import { createRequire } from 'node:module';
@@ -15,11 +15,15 @@ const { job } = spec;
 const version = createRequire(import.meta.url)('rascal/package.json').version;
 emit('-', 'runner', { rascalVersion: version });
 
-/** the configuration with every vhost's connection pointed at the throwaway vhost */
+/**
+ * The configuration with the subscription's vhost alone, its connection pointed at the throwaway
+ * vhost; no vhost is asserted or checked through the management API (the harness made the vhost).
+ */
 function pointed(config) {
   const vhosts = {};
   for (const [name, v] of Object.entries(config.vhosts ?? {}))
-    if (name === spec.vhostKey) vhosts[name] = { ...v, connection: { url: spec.url }, connections: undefined };
+    if (name === spec.vhostKey)
+      vhosts[name] = { ...v, connection: { url: spec.url }, connections: undefined, assert: false, check: false };
   return { ...config, vhosts };
 }
 
