@@ -73,6 +73,17 @@ export interface MgmtNode {
   readonly applications?: readonly { readonly name: string; readonly version: string }[];
 }
 
+/** A node's resource state (GET /api/nodes/NODE): memory and disk against their alarms. */
+export interface MgmtNodeResources {
+  readonly name: string;
+  readonly mem_used?: number;
+  readonly mem_limit?: number;
+  readonly mem_alarm?: boolean;
+  readonly disk_free?: number;
+  readonly disk_free_limit?: number;
+  readonly disk_free_alarm?: boolean;
+}
+
 export interface MgmtBinding {
   readonly source: string;
   readonly vhost: string;
@@ -244,6 +255,25 @@ export class ManagementClient {
   /** The cluster's nodes (a single broker is a one-node cluster). */
   async nodes(): Promise<MgmtNode[]> {
     return (await this.request<MgmtNode[]>('GET', '/api/nodes')) ?? [];
+  }
+
+  /** One node's memory and disk against its alarms. */
+  async nodeResources(node: string): Promise<MgmtNodeResources> {
+    return (
+      (await this.request<MgmtNodeResources>('GET', `/api/nodes/${enc(node)}?memory=false&binary=false`)) ?? {
+        name: node,
+      }
+    );
+  }
+
+  /** The node's memory breakdown by category (bytes: queue_procs, binary, quorum_ets, msg_index, ...), read live, not from statistics. */
+  async nodeMemory(node: string): Promise<Record<string, number>> {
+    const r = await this.request<{ memory?: Record<string, unknown> }>('GET', `/api/nodes/${enc(node)}/memory`);
+    const out: Record<string, number> = {};
+    for (const [k, v] of Object.entries(r?.memory ?? {})) if (typeof v === 'number') out[k] = v;
+    const total = r?.memory?.total as Record<string, unknown> | undefined;
+    for (const k of ['rss', 'allocated', 'erlang']) if (typeof total?.[k] === 'number') out[`total_${k}`] = total[k];
+    return out;
   }
 
   async listVhosts(): Promise<{ name: string }[]> {
