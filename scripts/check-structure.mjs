@@ -42,6 +42,7 @@ export const CORE_FLOORS = [
   ['templates'],
   ['appconfig'],
   ['agreement'],
+  ['calibration'],
   ['rehearse'],
   ['tune'],
 ];
