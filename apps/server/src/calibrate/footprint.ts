@@ -1,0 +1,101 @@
+/**
+ * RAM and disk per message for one queue kind: a fresh queue filled with `messages` persistent
+ * messages of one body size in two halves, the node read before and after each. The queue's own
+ * RAM is the change in the queue processes, the message-store index and, for a classic queue, the
+ * binaries (bodies kept in RAM); a quorum queue's bodies sit in the write-ahead log's memtables
+ * (quorum_ets + binaries) until the log rolls over, counted apart as node-wide RAM. Disk is the
+ * change in the data directory (or the free disk).
+ */
+import type { FootprintRow, QueueStorage } from '@retry-studio/topology-core/calibration';
+import { ConfirmedPublisher, type ManagedConnection } from '../broker/index.js';
+import { body, figureOf, inVhost, queueArguments, type CalibrationRun } from './calibrationRun.js';
+import { delta, readNode, sleep, type NodeReading } from './nodeReadings.js';
+
+const QUEUE = 'calibrate';
+/** categories that hold a queue's own messages */
+const QUEUE_RAM = ['queue_procs', 'queue_slave_procs', 'quorum_queue_procs', 'msg_index'];
+
+/** publish `n` persistent messages of `bytes` to `queue` with confirms; resolves when all are confirmed */
+export async function fill(conn: ManagedConnection, queue: string, n: number, bytes: number): Promise<void> {
+  const ch = await conn.createConfirmChannel();
+  try {
+    const pub = new ConfirmedPublisher(ch, { maxInFlight: 500, timeoutMs: 60_000 });
+    const content = body(bytes);
+    for (let i = 0; i < n; i++) await pub.publish('', queue, content, { persistent: true });
+    await pub.flush();
+  } finally {
+    await ch.close().catch(() => undefined);
+  }
+}
+
+/** wait until `queue` holds `n` messages (a passive declare: the count at once, not the statistics') */
+export async function untilDepth(conn: ManagedConnection, queue: string, n: number, timeoutMs = 60_000): Promise<void> {
+  const ch = await conn.createChannel();
+  try {
+    const end = Date.now() + timeoutMs;
+    while ((await ch.checkQueue(queue)).messageCount < n) {
+      if (Date.now() > end) throw new Error(`${queue} did not reach ${n} messages within ${timeoutMs / 1000} s`);
+      await sleep(100);
+    }
+  } finally {
+    await ch.close().catch(() => undefined);
+  }
+}
+
+interface OneRun {
+  readonly ram: number;
+  readonly wal: number;
+  readonly disk: number;
+}
+
+async function oneRun(run: CalibrationRun, storage: QueueStorage, ttl: boolean, bytes: number): Promise<OneRun> {
+  return inVhost(run, `fp-${storage}${ttl ? '-ttl' : ''}-${bytes}`, async (conn) => {
+    const ch = await conn.createChannel();
+    await ch.assertQueue(QUEUE, { durable: true, arguments: queueArguments(storage, ttl) });
+    await ch.close();
+    const before: NodeReading = await readNode(run.target.management, run.node, run.dataDir);
+    // filled in two halves: binaries and disk by the second half (a fixed cost, like the message
+    // store's write cache, cancels out), process and table memory over the whole fill (tables grow in steps)
+    const half = Math.floor(run.messages / 2);
+    await fill(conn, QUEUE, half, bytes);
+    await untilDepth(conn, QUEUE, half);
+    await sleep(2000);
+    const mid = await readNode(run.target.management, run.node, run.dataDir);
+    await fill(conn, QUEUE, half, bytes);
+    await untilDepth(conn, QUEUE, 2 * half);
+    // a quorum queue applies its log, a classic queue writes its store: let both settle
+    await sleep(2000);
+    const end = await readNode(run.target.management, run.node, run.dataDir);
+    const quorum = storage === 'quorum';
+    const binary = delta(mid, end, ['binary']) / half;
+    return {
+      ram: Math.max(0, delta(before, end, QUEUE_RAM) / (2 * half) + (quorum ? 0 : binary)),
+      wal: quorum ? Math.max(0, delta(before, end, ['quorum_ets']) / (2 * half) + binary) : 0,
+      disk: Math.max(0, (end.diskBytes - mid.diskBytes) / half),
+    };
+  });
+}
+
+export async function queueFootprint(
+  run: CalibrationRun,
+  storage: QueueStorage,
+  ttl: boolean,
+  bytes: number,
+): Promise<FootprintRow> {
+  const runs: OneRun[] = [];
+  for (let i = 0; i < run.runs; i++) runs.push(await oneRun(run, storage, ttl, bytes));
+  const row: FootprintRow = {
+    storage,
+    ttl,
+    bodyBytes: bytes,
+    messages: run.messages,
+    ramBytesPerMessage: figureOf(runs.map((r) => r.ram)),
+    ...(storage === 'quorum' ? { walRamBytesPerMessage: figureOf(runs.map((r) => r.wal)) } : {}),
+    diskBytesPerMessage: figureOf(runs.map((r) => r.disk)),
+  };
+  run.log(
+    `  ${storage}${ttl ? ' + TTL' : ''}, ${bytes} B bodies: RAM ${row.ramBytesPerMessage.value} B/msg (${row.ramBytesPerMessage.min}-${row.ramBytesPerMessage.max})` +
+      `${row.walRamBytesPerMessage ? `, WAL RAM ${row.walRamBytesPerMessage.value} B/msg` : ''}, disk ${row.diskBytesPerMessage.value} B/msg (${row.diskBytesPerMessage.min}-${row.diskBytesPerMessage.max})`,
+  );
+  return row;
+}
