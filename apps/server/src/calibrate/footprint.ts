@@ -1,8 +1,8 @@
 /**
  * RAM and disk per message for one queue kind: a fresh queue filled with `messages` persistent
  * messages of one body size in two halves, the node read before and after each. The queue's own
- * RAM is the change in the queue processes, the message-store index and, for a classic queue, the
- * binaries (bodies kept in RAM); a quorum queue's bodies sit in the write-ahead log's memtables
+ * RAM is its process's memory (the management API's statistics for that queue), the change in the
+ * message-store index and, for a classic queue, the binaries (bodies kept in RAM); a quorum queue's bodies sit in the write-ahead log's memtables
  * (quorum_ets + binaries) until the log rolls over, counted apart as node-wide RAM. Disk is the
  * change in the data directory (or the free disk).
  */
@@ -12,8 +12,6 @@ import { body, figureOf, inVhost, queueArguments, type CalibrationRun } from './
 import { delta, readNode, sleep, type NodeReading } from './nodeReadings.js';
 
 const QUEUE = 'calibrate';
-/** categories that hold a queue's own messages */
-const QUEUE_RAM = ['queue_procs', 'queue_slave_procs', 'quorum_queue_procs', 'msg_index'];
 
 /** publish `n` persistent messages of `bytes` to `queue` with confirms; resolves when all are confirmed */
 export async function fill(conn: ManagedConnection, queue: string, n: number, bytes: number): Promise<void> {
@@ -48,29 +46,45 @@ interface OneRun {
   readonly disk: number;
 }
 
+/**
+ * The queue's own memory from the management API's statistics (its process alone, not the node's
+ * category, which holds every other user's queues too), once they count every message (they lag by
+ * the statistics interval, and more for a quorum queue).
+ */
+async function queueMemory(run: CalibrationRun, vhost: string, n: number): Promise<number> {
+  const end = Date.now() + 60_000;
+  for (;;) {
+    const q = await run.target.management.queue(vhost, QUEUE);
+    if (q?.messages === n && typeof q.memory === 'number') return q.memory;
+    if (Date.now() > end) throw new Error(`the statistics of ${QUEUE} did not show ${n} messages within 60 s`);
+    await sleep(1000);
+  }
+}
+
 async function oneRun(run: CalibrationRun, storage: QueueStorage, ttl: boolean, bytes: number): Promise<OneRun> {
-  return inVhost(run, `fp-${storage}${ttl ? '-ttl' : ''}-${bytes}`, async (conn) => {
+  return inVhost(run, `fp-${storage}${ttl ? '-ttl' : ''}-${bytes}`, async (conn, vhost) => {
     const ch = await conn.createChannel();
     await ch.assertQueue(QUEUE, { durable: true, arguments: queueArguments(storage, ttl) });
     await ch.close();
+    await sleep(500);
     const before: NodeReading = await readNode(run.target.management, run.node, run.dataDir);
     // filled in two halves: binaries and disk by the second half (a fixed cost, like the message
-    // store's write cache, cancels out), process and table memory over the whole fill (tables grow in steps)
+    // store's write cache, cancels out), the message-store index over the whole fill (tables grow in steps)
     const half = Math.floor(run.messages / 2);
+    const n = 2 * half;
     await fill(conn, QUEUE, half, bytes);
     await untilDepth(conn, QUEUE, half);
     await sleep(2000);
     const mid = await readNode(run.target.management, run.node, run.dataDir);
     await fill(conn, QUEUE, half, bytes);
-    await untilDepth(conn, QUEUE, 2 * half);
-    // a quorum queue applies its log, a classic queue writes its store: let both settle
-    await sleep(2000);
+    await untilDepth(conn, QUEUE, n);
+    const own = await queueMemory(run, vhost, n);
     const end = await readNode(run.target.management, run.node, run.dataDir);
     const quorum = storage === 'quorum';
     const binary = delta(mid, end, ['binary']) / half;
     return {
-      ram: Math.max(0, delta(before, end, QUEUE_RAM) / (2 * half) + (quorum ? 0 : binary)),
-      wal: quorum ? Math.max(0, delta(before, end, ['quorum_ets']) / (2 * half) + binary) : 0,
+      ram: Math.max(0, own / n + delta(before, end, ['msg_index']) / n + (quorum ? 0 : binary)),
+      wal: quorum ? Math.max(0, delta(before, end, ['quorum_ets']) / n + binary) : 0,
       disk: Math.max(0, (end.diskBytes - mid.diskBytes) / half),
     };
   });
