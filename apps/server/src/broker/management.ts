@@ -392,6 +392,16 @@ export class ManagementClient {
     return (await this.request<MgmtQueueDepth[]>('GET', `/api/queues/${enc(vhost)}?columns=${columns}`)) ?? [];
   }
 
+  /** Every queue's own memory (bytes, its process: from the statistics, within their interval) in one request. */
+  async queueMemory(vhost: string): Promise<Map<string, number>> {
+    const rows =
+      (await this.request<{ name: string; memory?: number }[]>(
+        'GET',
+        `/api/queues/${enc(vhost)}?columns=name,memory`,
+      )) ?? [];
+    return new Map(rows.filter((r) => typeof r.memory === 'number').map((r) => [r.name, r.memory!]));
+  }
+
   /** Loads a definitions document into one vhost (POST /api/definitions/{vhost}): the bench's fast way to make 5,000 queues. */
   async loadDefinitions(vhost: string, definitions: unknown): Promise<void> {
     await this.request('POST', `/api/definitions/${enc(vhost)}`, definitions);

@@ -12,3 +12,4 @@ export {
 export { readCalibration, type ReadCalibrationResult } from './readCalibration.js';
 export { ceilingsOf, heldCost, messageCost, type MessageCost } from './costModel.js';
 export { storageOf, storageText, type StorageOf } from './queueStorage.js';
+export { calibrationFor, type CalibrationInUse, SHIPPED_CALIBRATIONS, shippedFor } from './shipped.js';

@@ -6,15 +6,24 @@ export {
   type ConsumerLoad,
   DEFAULT_AFTER_MS,
   DEFAULT_BODY_BYTES,
+  DEFAULT_BROKER_MEMORY_BYTES,
+  DEFAULT_DISK_FREE_BYTES,
   type OutageWindow,
   type RatePhase,
   type RehearsalLoad,
   type TargetLoad,
 } from './load.js';
-export { memoryBasis, type MemoryBasis, memoryBytes } from './memory.js';
 export type { DepthSeries } from './queueDepths.js';
+export type { CapacityShortfall, HotLoop } from './capacity.js';
+export { watermarkOf } from './billSetup.js';
 export type {
   BrokerOpsPeaks,
+  CalibrationUsed,
+  HeldRehearsal,
+  MeasuredNode,
+  MeasuredQueue,
+  NodeAlarm,
+  NodeRehearsal,
   MeasuredRehearsal,
   RehearsalMode,
   RehearsalOutageSpan,
@@ -22,6 +31,15 @@ export type {
   RehearsalReport,
   QueueRehearsal,
 } from './report.js';
-export { checkLoad, DEFAULT_MAX_SIMULATED, rehearse, RehearsalLoadError, type RehearseOptions } from './rehearse.js';
+export {
+  checkLoad,
+  DEFAULT_MAX_SIMULATED,
+  rehearse,
+  RehearsalLoadError,
+  type RehearseOptions,
+  withoutOutages,
+} from './rehearse.js';
 export { resolveLoad, type ResolvedLoad, type ResolvedOutage, type ResolveLoadResult } from './resolveLoad.js';
 export { loadedConsumers } from './simInput.js';
+export { figuresOf, rehearseRuns, type RunsSummary, type Spread, spreadOf } from './runs.js';
+export { rehearsalVerdict, type VerdictKind, type VerdictLine } from './verdict.js';

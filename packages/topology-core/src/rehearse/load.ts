@@ -51,10 +51,16 @@ export interface RehearsalLoad {
   readonly seed?: number;
   /** how long after the last arrival the rehearsal follows what is left (default 15 minutes) */
   readonly afterMs?: number;
+  /** the broker node's RAM, bytes: its memory high watermark is the version's default share of it (default 4 GiB) */
+  readonly brokerMemoryBytes?: number;
+  /** the node's free disk when the load begins, bytes (default 10 GiB) */
+  readonly diskFreeBytes?: number;
 }
 
 export const DEFAULT_BODY_BYTES = 1024;
 export const DEFAULT_AFTER_MS = 15 * 60_000;
+export const DEFAULT_BROKER_MEMORY_BYTES = 4 * 1024 ** 3;
+export const DEFAULT_DISK_FREE_BYTES = 10 * 1024 ** 3;
 
 /** What one consumer does in a rehearsal, once defaults and targets are resolved. */
 export interface ConsumerLoad {

@@ -41,4 +41,12 @@ export class PerSecond {
       }
     return { perSec: Math.round(best), atMs: at };
   }
+
+  /** the seconds with at least `atLeast` events: how many, and their median count */
+  secondsAtLeast(atLeast: number): { readonly count: number; readonly median: number } {
+    const counts: number[] = [];
+    for (let i = 0; i <= this.top; i++) if ((this.bins[i] as number) >= atLeast) counts.push(this.bins[i] as number);
+    counts.sort((a, b) => a - b);
+    return { count: counts.length, median: counts[Math.floor(counts.length / 2)] ?? 0 };
+  }
 }

@@ -55,6 +55,14 @@ export function resolveLoad(design: Design, load: RehearsalLoad): ResolveLoadRes
     err('bodyBytes', 'body-range', 'the body size must be 0 bytes or more');
   if (load.afterMs !== undefined && (!isNum(load.afterMs) || load.afterMs < 0))
     err('afterMs', 'after-range', 'afterMs must be 0 or more');
+  if (load.brokerMemoryBytes !== undefined && (!isNum(load.brokerMemoryBytes) || load.brokerMemoryBytes <= 0))
+    err(
+      'brokerMemoryBytes',
+      'memory-range',
+      `the broker's memory must be above 0 bytes (got ${String(load.brokerMemoryBytes)})`,
+    );
+  if (load.diskFreeBytes !== undefined && (!isNum(load.diskFreeBytes) || load.diskFreeBytes < 0))
+    err('diskFreeBytes', 'disk-range', `the free disk must be 0 bytes or more (got ${String(load.diskFreeBytes)})`);
   if (load.profile !== undefined && !PROFILES.includes(load.profile))
     err(
       'profile',

@@ -7,7 +7,8 @@ import type { SimEvent } from '../sim/events.js';
 import type { PublishPlan } from './cohorts.js';
 import { DelayRecorder } from './delays.js';
 import { PerSecond } from './rates.js';
-import { QueueDepths } from './queueDepths.js';
+import { DelayedExchangeHolds, type HoldListener } from './held.js';
+import { QueueDepths, type DepthListener } from './queueDepths.js';
 
 export interface TallyOptions {
   readonly plan: PublishPlan;
@@ -23,6 +24,10 @@ export interface TallyOptions {
   readonly spreadMsOf?: (consumer: string) => number;
   /** more events than this at one virtual instant is a loop that lets no time pass */
   readonly maxEventsPerInstant: number;
+  /** told every depth change (the broker's bill) */
+  readonly onDepthChange?: DepthListener;
+  /** told every change in what a delayed-message exchange holds */
+  readonly onExchangeHeld?: HoldListener;
 }
 
 /** messages go round without virtual time passing (an immediate requeue with no processing time): the run cannot end */
@@ -46,20 +51,19 @@ export class Tally {
   dropped = 0;
   expired = 0;
   deliveries = 0;
-  /** held by a delayed-message exchange, by `exchange \n msgId` */
-  private readonly held = new Map<string, number>();
-  private heldWeight = 0;
+  private readonly held: DelayedExchangeHolds;
   private lastExpired = '';
   /** events at the current instant: a loop that lets no time pass is stopped (SpinError) */
   private instant = -1;
   private atInstant = 0;
 
   constructor(private readonly o: TallyOptions) {
-    this.depths = new QueueDepths(o.queues, o.sampleMs, o.steadyUntil, o.drainFrom);
+    this.depths = new QueueDepths(o.queues, o.sampleMs, o.steadyUntil, o.drainFrom, o.onDepthChange);
+    this.held = new DelayedExchangeHolds(o.onExchangeHeld);
   }
 
   get heldInDelayedExchanges(): number {
-    return this.heldWeight;
+    return this.held.total;
   }
 
   readonly onEvent = (e: SimEvent): void => {
@@ -77,22 +81,12 @@ export class Tally {
       case 'published':
         this.publishes.add(t, w, span);
         break;
-      case 'delayed': {
-        const key = `${e.exchange}\n${e.msgId}`;
-        this.held.set(key, (this.held.get(key) ?? 0) + 1);
-        this.heldWeight += w;
+      case 'delayed':
+        this.held.delayed(e.exchange, e.msgId, w, t);
         break;
-      }
-      case 'routed': {
-        const key = `${e.exchange}\n${e.msgId}`;
-        const n = this.held.get(key);
-        if (n !== undefined) {
-          if (n <= 1) this.held.delete(key);
-          else this.held.set(key, n - 1);
-          this.heldWeight -= w;
-        }
+      case 'routed':
+        this.held.routed(e.exchange, e.msgId, w, t);
         break;
-      }
       case 'enqueued':
         if (e.expiresAt !== undefined) this.depths.markTimed(e.queue);
         this.depths.enter(e.queue, m, w);

@@ -53,7 +53,9 @@ describe('retry-studio rehearse', () => {
     );
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/parked\s+200\s+33\.3%\s+orders\.parking 200/);
-    expect(r.out).toMatch(/orders\.wait\s+100/);
+    expect(r.out).toMatch(/orders\.wait\s+classic v1\s+100/);
+    expect(r.out).toMatch(/^Verdict\n {2}orders\.wait peaks at 100 messages/m);
+    expect(r.out).toMatch(/broker figures: RabbitMQ 3\.10\.8, measured/);
     expect(r.out).toMatch(/Retry storm: 50 retries\/s/);
   });
 

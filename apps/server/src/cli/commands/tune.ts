@@ -4,7 +4,7 @@ import type { Design } from '@retry-studio/topology-core/model';
 import { flag, intValue, parseArgs, value } from './args.js';
 import { CliError, loadFile, writeText, type CliIo } from './context.js';
 import { withAssumedActors } from './assumedActors.js';
-import { parseDuration, parseRate, parseShare } from './rehearseArgs.js';
+import { parseBytes, parseDuration, parseRate, parseShare } from './rehearseArgs.js';
 import type { BrokerProfileId } from '@retry-studio/topology-core/model';
 
 type Parse = (option: string, text: string) => number;
@@ -13,24 +13,6 @@ const num = (text: string, option: string): number => {
   if (!/^\s*[0-9]+(?:\.[0-9]+)?\s*$/.test(text)) throw new CliError(`${option}: "${text}" is not a number`, 2);
   return Number(text);
 };
-/** sizes: `512`, `4kB`, `1MB`, `2GiB` (kB = 1000, KiB = 1024) */
-const parseBytes: Parse = (option, text) => {
-  const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([kmgt]i?b|b)?\s*$/i.exec(text);
-  if (!m) throw new CliError(`${option}: "${text}" is not a size (like 512, 4kB, 1GB)`, 2);
-  const unit: Record<string, number> = {
-    b: 1,
-    kb: 1e3,
-    mb: 1e6,
-    gb: 1e9,
-    tb: 1e12,
-    kib: 1024,
-    mib: 1024 ** 2,
-    gib: 1024 ** 3,
-    tib: 1024 ** 4,
-  };
-  return Math.round(Number(m[1]) * unit[(m[2] ?? 'b').toLowerCase()]!);
-};
-
 export const TUNE_USAGE =
   'tune [--rate N] [--duration D] [--outage-length D ...] [--error-rate P] [--poison P] [--processing-ms MS] [--concurrency N] [--body-bytes B] [--profile 3.10|4.x|4.3] ' +
   '[--deadline D] [--deadline-share P] [--max-amplification X] [--max-memory BYTES] [--max-depth N] [--no-plugins] [--strategies ID,...] [--from FILE] [--json] [--out FILE]';
