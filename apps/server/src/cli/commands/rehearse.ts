@@ -48,17 +48,21 @@ async function subjectsOf(subject: string, a: ParsedArgs, io: CliIo): Promise<Su
     io.err(
       `${subject}: ${docs.length} vhosts (${docs.map((d) => JSON.stringify(d.vhost)).join(', ')}): each rehearsed on its own (--vhost V for one)\n`,
     );
-  return docs.map((d) => {
+  const out: Subject[] = [];
+  let why = '';
+  for (const d of docs) {
     const label = docs.length > 1 ? `${subject} vhost ${JSON.stringify(d.vhost)}` : subject;
     const design = actorsOf(d, a, io, label);
     // policies for queues the applications declare (RabbitMQ's case1): say that, not "the design has no publisher"
-    if (design.publishers.length === 0 && design.topology.queues.length === 0)
-      throw new CliError(
-        `${label}: no publisher to rehearse (and none can be assumed: the file declares no queue; it holds ${design.topology.policies?.length ?? 0} polic${design.topology.policies?.length === 1 ? 'y' : 'ies'} and ${design.topology.exchanges.length} exchange(s))`,
-        2,
-      );
-    return { label, ...(d.vhost !== undefined && docs.length > 1 ? { vhost: d.vhost } : {}), design };
-  });
+    if (design.publishers.length === 0 && design.topology.queues.length === 0) {
+      why = `${label}: no publisher to rehearse (and none can be assumed: the file declares no queue; it holds ${design.topology.policies?.length ?? 0} polic${design.topology.policies?.length === 1 ? 'y' : 'ies'} and ${design.topology.exchanges.length} exchange(s))`;
+      if (docs.length > 1) io.err(`${why}: not rehearsed\n`);
+      continue;
+    }
+    out.push({ label, ...(d.vhost !== undefined && docs.length > 1 ? { vhost: d.vhost } : {}), design });
+  }
+  if (out.length === 0) throw new CliError(why, 2);
+  return out;
 }
 
 interface Rehearsed {
