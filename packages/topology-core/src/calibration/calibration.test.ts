@@ -4,6 +4,7 @@ import { ceilingsOf, heldCost, messageCost } from './costModel.js';
 import { readCalibration } from './readCalibration.js';
 import { calibrationFor, SHIPPED_CALIBRATIONS } from './shipped.js';
 import { storageOf } from './queueStorage.js';
+import type { AmqpTable } from '../model/definitions.js';
 
 const paths = (v: unknown): string[] => {
   const r = readCalibration(v);
@@ -74,7 +75,7 @@ describe('the cost model', () => {
   });
 
   it('a queue keeps its messages as its version does: classic v1 on 3.x unless v2 or lazy, v2 on 4.x', () => {
-    const q = (args: Record<string, unknown>) => ({ name: 'q', durable: true, auto_delete: false, arguments: args });
+    const q = (args: AmqpTable) => ({ name: 'q', durable: true, auto_delete: false, arguments: args });
     expect(storageOf(q({}), [], '3.10')).toBe('classic');
     expect(storageOf(q({ 'x-queue-version': 2 }), [], '3.10')).toBe('classic-v2');
     expect(storageOf(q({ 'x-queue-mode': 'lazy' }), [], '3.10')).toBe('classic-lazy');

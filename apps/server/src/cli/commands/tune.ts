@@ -4,7 +4,7 @@ import type { Design } from '@retry-studio/topology-core/model';
 import { flag, intValue, parseArgs, value } from './args.js';
 import { CliError, loadFile, writeText, type CliIo } from './context.js';
 import { withAssumedActors } from './assumedActors.js';
-import { parseBytes, parseDuration, parseRate, parseShare } from './rehearseArgs.js';
+import { parseBytes, parseDuration, parseRate, parseShare, readCalibrationOption } from './rehearseArgs.js';
 import type { BrokerProfileId } from '@retry-studio/topology-core/model';
 
 type Parse = (option: string, text: string) => number;
@@ -15,7 +15,7 @@ const num = (text: string, option: string): number => {
 };
 export const TUNE_USAGE =
   'tune [--rate N] [--duration D] [--outage-length D ...] [--error-rate P] [--poison P] [--processing-ms MS] [--concurrency N] [--body-bytes B] [--profile 3.10|4.x|4.3] ' +
-  '[--deadline D] [--deadline-share P] [--max-amplification X] [--max-memory BYTES] [--max-depth N] [--no-plugins] [--strategies ID,...] [--from FILE] [--json] [--out FILE]';
+  '[--deadline D] [--deadline-share P] [--max-amplification X] [--max-memory BYTES] [--max-depth N] [--no-plugins] [--strategies ID,...] [--from FILE] [--calibration FILE] [--broker-memory BYTES] [--disk-free BYTES] [--json] [--out FILE]';
 
 async function fromDesign(io: CliIo, file: string | undefined): Promise<Design | undefined> {
   if (file === undefined) return undefined;
@@ -52,6 +52,9 @@ export async function tuneCommand(argv: readonly string[], io: CliIo): Promise<n
       'strategies',
       'from',
       'out',
+      'calibration',
+      'broker-memory',
+      'disk-free',
     ],
     switches: ['json', 'no-plugins'],
   });
@@ -94,7 +97,11 @@ export async function tuneCommand(argv: readonly string[], io: CliIo): Promise<n
         .filter(Boolean),
     ),
     ...opt('from', await fromDesign(io, value(a, 'from'))),
+    ...opt('brokerMemoryBytes', read('broker-memory', parseBytes)),
+    ...opt('diskFreeBytes', read('disk-free', parseBytes)),
   };
+  const calFile = value(a, 'calibration');
+  const calibration = calFile !== undefined ? await readCalibrationOption(io, calFile) : undefined;
   const resolved = resolveTuneInput(input);
   if (!resolved.ok) throw new CliError(resolved.issues.map((i) => `--${i.option}: ${i.message}`).join('\n'), 2);
   const result = tune({
@@ -102,6 +109,7 @@ export async function tuneCommand(argv: readonly string[], io: CliIo): Promise<n
     goals: resolved.goals,
     templates: resolved.templates,
     ...opt('from', resolved.from),
+    ...opt('calibration', calibration),
   });
   if (flag(a, 'json'))
     io.out(
