@@ -32,5 +32,7 @@ export function fieldsFromProfile(p: FailureProfile, design: Design): RehearseFi
     processingMs: String(p.processingMs),
     concurrency: p.concurrency === undefined ? '' : String(p.concurrency),
     bodyBytes: String(p.bodyBytes),
+    brokerMemory: p.brokerMemoryBytes !== undefined ? `${p.brokerMemoryBytes}B` : '4GiB',
+    diskFree: p.diskFreeBytes !== undefined ? `${p.diskFreeBytes}B` : '10GiB',
   };
 }

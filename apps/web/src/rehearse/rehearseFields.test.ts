@@ -54,13 +54,26 @@ describe('the Rehearse form', () => {
     expect(core.errors.outages).toMatch(/after the load's duration/);
   });
 
-  it('gives a compared design the same outage on its own workers', () => {
+  it('gives a compared design the same outage on its own workers, and says so (never silently)', () => {
     const other = design('chained-ttl');
     const r = readFields(startFields(d), d);
     if (!r.ok) throw new Error('start fields are valid');
-    const load = loadForDesign(r.load, other);
+    const { load, notes } = loadForDesign(r.load, other, 'chained-ttl');
     const workers = other.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
     expect(load.targets?.map((t) => t.target)).toEqual(workers);
     expect(load.targets?.[0]?.outages).toEqual(r.load.targets?.[0]?.outages);
+    expect(notes).toEqual([`chained-ttl has no "worker": its workers ${workers.join(', ')} stop instead`]);
+  });
+
+  it('a queue target nobody consumes gets a worker, as in the CLI, and the broker fields read sizes', () => {
+    const r = readFields({ ...startFields(d), outages: 'orders.wait@1m+2m', brokerMemory: '2GiB' }, d);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.load.brokerMemoryBytes).toBe(2 * 1024 ** 3);
+    const { design: withWorker, notes } = loadForDesign(r.load, d, 'open');
+    expect(withWorker.consumers.some((c) => c.queue === 'orders.wait')).toBe(true);
+    expect(notes[0]).toMatch(/orders\.wait has no consumer in the design: rehearsed with a worker on it/);
+    const bad = readFields({ ...startFields(d), brokerMemory: '-1GiB' }, d);
+    expect(bad.ok === false && bad.errors.brokerMemory).toMatch(/not a size/);
   });
 });

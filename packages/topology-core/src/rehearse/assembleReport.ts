@@ -143,7 +143,13 @@ export function assembleReport(a: AssembleInput): RehearsalReport {
     expired: Math.round(t.expired),
     inFlight: Math.round(inFlight),
   };
+  const worstPoison = Math.max(0, ...[...r.consumers.values()].map((c) => c.poison));
+  let poisoned = 0;
+  if (worstPoison > 0)
+    for (let i = 0; i < plan.count; i++)
+      if ((plan.poisonU[i] as number) < worstPoison) poisoned += plan.weight[i] as number;
   return {
+    ...(poisoned > 0 ? { poisoned: Math.round(poisoned) } : {}),
     messages: run.messages,
     copies: outcomes.acked + outcomes.parked + outcomes.dropped + outcomes.expired + outcomes.inFlight,
     outcomes,

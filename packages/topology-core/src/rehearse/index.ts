@@ -43,3 +43,4 @@ export { resolveLoad, type ResolvedLoad, type ResolvedOutage, type ResolveLoadRe
 export { loadedConsumers } from './simInput.js';
 export { figuresOf, rehearseRuns, type RunsSummary, type Spread, spreadOf } from './runs.js';
 export { rehearsalVerdict, type VerdictKind, type VerdictLine } from './verdict.js';
+export { withTargetWorkers, type WithTargets } from './targetWorkers.js';

@@ -118,15 +118,11 @@ export function rehearse(design: Design, load: RehearsalLoad, options: RehearseO
   return r.outages.length > 0 ? { ...report, failingAttempts: failingAttempts(design, r) } : report;
 }
 
-/** an always failing message at each consumer in an outage: how often it is tried, over how long */
+/** an always failing message: how often the workers try it, from its first attempt to its last */
 function failingAttempts(design: Design, r: ResolvedLoad): NonNullable<RehearsalReport['failingAttempts']> {
-  const offsets = attemptOffsets(design, r);
-  const inOutage = new Set(r.outages.flatMap((o) => o.consumers));
-  return [...inOutage].map((consumer) => {
-    const offs = offsets.get(consumer) ?? [];
-    const endless = offs.length >= ENDLESS_ATTEMPTS;
-    return { consumer, attempts: offs.length, spanMs: endless ? null : (offs[offs.length - 1] ?? 0) - (offs[0] ?? 0) };
-  });
+  const all = [...attemptOffsets(design, r).values()].flat();
+  if (all.length >= ENDLESS_ATTEMPTS) return { attempts: all.length, spanMs: null };
+  return { attempts: all.length, spanMs: all.length === 0 ? 0 : Math.max(...all) - Math.min(...all) };
 }
 
 /** this many attempts of one message in the probe: it never ends */

@@ -189,12 +189,10 @@ export interface RehearsalReport {
   readonly profile: BrokerProfileId;
   readonly bodyBytes: number;
   readonly outages: readonly RehearsalOutageSpan[];
-  /** per consumer in an outage: a message that always fails there is tried this often, over this long (null: it never ends) */
-  readonly failingAttempts?: readonly {
-    readonly consumer: string;
-    readonly attempts: number;
-    readonly spanMs: number | null;
-  }[];
+  /** a message that always fails is tried this often, over this long, by every worker together (null: it never ends); with outages only */
+  readonly failingAttempts?: { readonly attempts: number; readonly spanMs: number | null };
+  /** messages that are poison for some consumer (they always fail there), when the load has any */
+  readonly poisoned?: number;
   readonly mode: RehearsalMode;
   /** the series' sampling step (ms) */
   readonly seriesStepMs: number;

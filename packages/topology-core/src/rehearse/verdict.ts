@@ -80,29 +80,29 @@ function losses(r: RehearsalReport): VerdictLine[] {
   const fanOut =
     r.copies !== r.messages ? ` (of ${n(r.copies)} copies: fan-out routes a message to several queues)` : '';
   if (o.parked > 0) {
-    const where = Object.entries(o.parkedIn)
-      .map(([q, c]) => {
-        const ttl = o.parkedExpiresAfterMs?.[q];
-        return `${q} ${n(c)}${ttl !== undefined ? `, parked, expires after ${formatMs(ttl)}` : ''}`;
-      })
-      .join('; ');
-    const spans = (r.failingAttempts ?? []).filter((f) => r.outages.some((x) => x.consumers.includes(f.consumer)));
+    const parked = Object.entries(o.parkedIn);
+    const expires = (q: string): string => {
+      const ttl = o.parkedExpiresAfterMs?.[q];
+      return ttl !== undefined ? ` (parked, expires after ${formatMs(ttl)})` : '';
+    };
+    const where =
+      parked.length === 1
+        ? `${parked[0]![0]}${expires(parked[0]![0])}`
+        : parked.map(([q, c]) => `${q} ${n(c)}${expires(q)}`).join(', ');
+    const f = r.failingAttempts;
     const longest = Math.max(0, ...r.outages.map((x) => x.endMs - x.startMs));
-    const why =
-      spans.length > 0 && longest > 0
-        ? ` because ${spans
-            .map(
-              (f) =>
-                `${f.attempts} attempt${f.attempts === 1 ? '' : 's'}${f.spanMs !== null ? ` over ${formatMs(f.spanMs)}` : ''}`,
-            )
-            .join(
-              ', ',
-            )} cover${spans.length === 1 && spans[0]!.attempts !== 1 ? '' : 's'} less than the ${formatMs(longest)} outage`
-        : '';
+    const reasons: string[] = [];
+    if (f && longest > 0)
+      reasons.push(
+        f.spanMs === null
+          ? `retries that never end still park what the outage catches`
+          : `${f.attempts} attempt${f.attempts === 1 ? '' : 's'} over ${formatMs(f.spanMs)} cover less than the ${formatMs(longest)} outage`,
+      );
+    if (r.poisoned) reasons.push(`about ${n(r.poisoned)} are poison and always fail`);
     out.push({
       kind: 'loss',
       bad: true,
-      text: `${n(o.parked)} (${pct(o.parked, base)}) end parked${fanOut} in ${where}${why}.`,
+      text: `${n(o.parked)} (${pct(o.parked, base)}) end parked${fanOut} in ${where}${reasons.length > 0 ? ` because ${reasons.join(', and ')}` : ''}.`,
     });
   }
   if (o.dropped > 0)

@@ -5,6 +5,7 @@ import {
   checkLoad,
   rehearse,
   rehearseRuns,
+  withTargetWorkers,
   type RehearsalLoad,
   type RehearsalReport,
 } from '@retry-studio/topology-core/rehearse';
@@ -15,7 +16,6 @@ import { withAdHocActors } from './simulate.js';
 import { buildTemplateOrFail, templateParams } from './templateArgs.js';
 import { describeIssue, loadFromArgs, readCalibrationOption } from './rehearseArgs.js';
 import { formatRehearsal } from './rehearseText.js';
-import { withTargetWorkers } from './rehearseTargets.js';
 
 export const REHEARSE_USAGE =
   'rehearse FILE|TEMPLATE_ID [--param k=v ...] [--vhost V] --rate N --duration D [--consumer-outage|--outage TARGET@START+LENGTH ...] [--error-rate P] [--poison P] [--processing-ms MS] [--concurrency N] [--body-bytes B] [--profile 3.10|4.x|4.3] [--scenario FILE] [--seed S] [--runs N] [--publish EXCHANGE:ROUTING_KEY ...] [--consumer QUEUE=ack|reject|requeue|worker ...] [--calibration FILE] [--broker-memory BYTES] [--disk-free BYTES] [--json] [--verify-on AMQP_URL [--management-url URL]]';

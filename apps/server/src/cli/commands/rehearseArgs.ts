@@ -7,7 +7,7 @@
 import type { BrokerProfileId } from '@retry-studio/topology-core/model';
 import type { RehearsalLoad, TargetLoad } from '@retry-studio/topology-core/rehearse';
 import type { ValidationIssue } from '@retry-studio/topology-core/model';
-import { readDuration, readOutage, readRate, readShare } from '@retry-studio/topology-core/text';
+import { readBytes, readDuration, readOutage, readRate, readShare } from '@retry-studio/topology-core/text';
 import { readCalibration, type Calibration } from '@retry-studio/topology-core/calibration';
 import { value, type ParsedArgs } from './args.js';
 import { CliError, readText, type CliIo } from './context.js';
@@ -33,20 +33,9 @@ export function parseShare(option: string, text: string): number {
 
 /** sizes: `512`, `4kB`, `1MB`, `2GiB` (kB = 1000, KiB = 1024) */
 export function parseBytes(option: string, text: string): number {
-  const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([kmgt]i?b|b)?\s*$/i.exec(text);
-  if (!m) throw new CliError(`${option}: "${text}" is not a size in bytes (like 512, 4kB, 1GB, 8GiB)`, 2);
-  const unit: Record<string, number> = {
-    b: 1,
-    kb: 1e3,
-    mb: 1e6,
-    gb: 1e9,
-    tb: 1e12,
-    kib: 1024,
-    mib: 1024 ** 2,
-    gib: 1024 ** 3,
-    tib: 1024 ** 4,
-  };
-  return Math.round(Number(m[1]) * unit[(m[2] ?? 'b').toLowerCase()]!);
+  const b = readBytes(text);
+  if (b === undefined) throw new CliError(`${option}: "${text}" is not a size in bytes (like 512, 4kB, 1GB, 8GiB)`, 2);
+  return b;
 }
 
 /** `--calibration FILE`: a retry-calibration/1 file, or exit 2 naming what is wrong with it */

@@ -2,11 +2,13 @@
  * An outage target that is a queue nobody consumes in the design (a wait queue of a definitions
  * file, which lint assumes nobody consumes): the rehearsal gives it a worker of its own (one that
  * rejects what it fails on where the queue dead-letters, else acks), and says so, rather than
- * refusing the outage.
+ * refusing the outage. The CLI and the browser's Rehearse tab both call it.
  */
-import { assumedWorkerId } from '@retry-studio/topology-core/lint';
-import { queueEffectiveSettings, type ConsumerSpec, type Design } from '@retry-studio/topology-core/model';
-import type { RehearsalLoad } from '@retry-studio/topology-core/rehearse';
+import { assumedWorkerId } from '../lint/assumedConsumers.js';
+import type { ConsumerSpec } from '../model/consumer.js';
+import type { Design } from '../model/design.js';
+import { queueEffectiveSettings } from '../model/effectiveSettings.js';
+import type { RehearsalLoad } from './load.js';
 
 export interface WithTargets {
   readonly design: Design;
