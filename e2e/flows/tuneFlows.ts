@@ -43,7 +43,7 @@ export const tuneFlow: Flow = {
         'the Pareto chart has tick values',
       );
       const robust = await page.locator('[data-testid=tune-robustness]').first().innerText();
-      assert(/at twice the outage \(4 s\)/.test(robust), `robustness shown: ${robust}`);
+      assert(/at twice the outage \(4 min\)/.test(robust), `robustness shown: ${robust}`);
       assert(!/\d\.\d+ ms|\b0% for \+0%/.test(first), `units, no raw ms: ${first}`);
       assert(/RAM .*(B|KiB|MiB)/.test(first), `RAM in binary units: ${first}`);
       assert(/Best: /.test(await page.locator('[data-testid=tune-verdict]').innerText()), 'the answer first');

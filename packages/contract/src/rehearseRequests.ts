@@ -55,6 +55,19 @@ export const rehearsalLoad = z
       .max(2 ** 32 - 1)
       .optional(),
     afterMs: ms(7 * DAY_MS).optional(),
+    /** the broker node's RAM and free disk, bytes */
+    brokerMemoryBytes: z
+      .number()
+      .finite()
+      .positive()
+      .max(2 ** 50)
+      .optional(),
+    diskFreeBytes: z
+      .number()
+      .finite()
+      .min(0)
+      .max(2 ** 55)
+      .optional(),
   })
   .strict();
 
@@ -64,5 +77,7 @@ export const rehearseRequest = z
     load: rehearsalLoad,
     /** the depth series' step, ms (default about 3,000 samples over the duration) */
     sampleMs: z.number().int().min(10).max(DAY_MS).optional(),
+    /** a retry-calibration/1 document (the core reads it and names what is wrong); default the shipped one */
+    calibration: z.unknown().optional(),
   })
   .strict();

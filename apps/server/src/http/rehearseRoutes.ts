@@ -3,7 +3,8 @@
  * `retry-studio rehearse`). CPU only, no broker: rate limited like a trace start.
  */
 import type { Express } from 'express';
-import { checkLoad, rehearse, type RehearsalLoad } from '@retry-studio/topology-core/rehearse';
+import { checkLoad, rehearse, withTargetWorkers, type RehearsalLoad } from '@retry-studio/topology-core/rehearse';
+import { readCalibration } from '@retry-studio/topology-core/calibration';
 import { rehearseRequest } from '@retry-studio/contract/schemas';
 import type { RehearseResponse } from '@retry-studio/contract';
 import { designFromRequest } from './designInput.js';
@@ -18,8 +19,20 @@ export function registerRehearseRoutes(app: Express, limit: RateLimitOptions): v
     rateLimit('rehearse', limit),
     route(async (req, res) => {
       const body = parseBody(rehearseRequest, req.body);
-      const { design } = designFromRequest(body.design);
       const load = body.load as RehearsalLoad;
+      // a queue target nobody consumes gets a worker, as the CLI and the browser do
+      const { design } = withTargetWorkers(designFromRequest(body.design).design, load);
+      let calibration;
+      if (body.calibration !== undefined) {
+        const c = readCalibration(body.calibration);
+        if (!c.ok) {
+          const first = c.issues[0]!;
+          throw new HttpError(400, first.message, `calibration${first.path ? `.${first.path}` : ''}`, {
+            errors: c.issues.map((i) => ({ field: `calibration.${i.path}`, message: i.message, code: i.code })),
+          });
+        }
+        calibration = c.calibration;
+      }
       const issues = checkLoad(design, load);
       if (issues.length > 0) {
         const first = issues[0]!;
@@ -27,7 +40,10 @@ export function registerRehearseRoutes(app: Express, limit: RateLimitOptions): v
           errors: issues.map((i) => ({ field: `load.${i.path}`, message: i.message, code: i.code })),
         });
       }
-      const report = rehearse(design, load, body.sampleMs !== undefined ? { sampleMs: body.sampleMs } : {});
+      const report = rehearse(design, load, {
+        ...(body.sampleMs !== undefined ? { sampleMs: body.sampleMs } : {}),
+        ...(calibration ? { calibration } : {}),
+      });
       res.json(report satisfies RehearseResponse);
     }),
   );

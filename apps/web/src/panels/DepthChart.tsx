@@ -58,7 +58,7 @@ const valueText = (unit: ChartUnit) => (v: number) =>
 
 /** a y axis as wide as its widest label (11 px text: about 6.6 px a character) */
 const fit = (_u: uPlot, values: string[] | null): number =>
-  12 + Math.ceil(6.6 * Math.max(3, ...(values ?? []).map((v) => (v ?? '').length)));
+  18 + Math.ceil(7 * Math.max(3, ...(values ?? []).map((v) => (v ?? '').length)));
 
 export function DepthChart({
   series,
