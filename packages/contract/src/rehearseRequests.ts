@@ -9,16 +9,18 @@ const DAY_MS = 24 * 3600_000;
 const ms = (max: number) => z.number().finite().min(0).max(max);
 const share = z.number().finite().min(0).max(1);
 
+const windows = z.array(z.object({ startMs: ms(7 * DAY_MS), endMs: ms(7 * DAY_MS) }).strict()).max(100);
+
 const targetLoad = z
   .object({
     /** a consumer id, or a queue name (every consumer of it) */
     target: z.string().min(1).max(300),
     processingMs: ms(DAY_MS).optional(),
     concurrency: z.number().int().min(1).max(100_000).optional(),
-    outages: z
-      .array(z.object({ startMs: ms(7 * DAY_MS), endMs: ms(7 * DAY_MS) }).strict())
-      .max(100)
-      .optional(),
+    /** when every attempt by the target's consumers fails (a consumer outage) */
+    consumerOutages: windows.optional(),
+    /** the same, by its name before retry-load/1 (read as consumerOutages) */
+    outages: windows.optional(),
     errorRate: share.optional(),
     poison: share.optional(),
   })

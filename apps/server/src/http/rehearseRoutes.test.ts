@@ -23,7 +23,7 @@ describe('POST /api/rehearse', () => {
       load: {
         rate: 10,
         durationMs: 60_000,
-        targets: [{ target: 'worker', outages: [{ startMs: 10_000, endMs: 40_000 }] }],
+        targets: [{ target: 'worker', consumerOutages: [{ startMs: 10_000, endMs: 40_000 }] }],
       },
     };
     const res = await server.post('/api/rehearse', body);
@@ -43,7 +43,11 @@ describe('POST /api/rehearse', () => {
   it('a load that does not fit the design: 400 naming the field', async () => {
     const res = await server.post('/api/rehearse', {
       design,
-      load: { rate: 10, durationMs: 10_000, targets: [{ target: 'nobody', outages: [{ startMs: 0, endMs: 1000 }] }] },
+      load: {
+        rate: 10,
+        durationMs: 10_000,
+        targets: [{ target: 'nobody', consumerOutages: [{ startMs: 0, endMs: 1000 }] }],
+      },
     });
     expect(res.status).toBe(400);
     expect(res.body.field).toBe('load.targets[0].target');

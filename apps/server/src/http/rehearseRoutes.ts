@@ -3,7 +3,13 @@
  * `retry-studio rehearse`). CPU only, no broker: rate limited like a trace start.
  */
 import type { Express } from 'express';
-import { checkLoad, rehearse, withTargetWorkers, type RehearsalLoad } from '@retry-studio/topology-core/rehearse';
+import {
+  checkLoad,
+  migrateLoad,
+  rehearse,
+  withTargetWorkers,
+  type RehearsalLoad,
+} from '@retry-studio/topology-core/rehearse';
 import { readCalibration } from '@retry-studio/topology-core/calibration';
 import { rehearseRequest } from '@retry-studio/contract/schemas';
 import type { RehearseResponse } from '@retry-studio/contract';
@@ -19,7 +25,8 @@ export function registerRehearseRoutes(app: Express, limit: RateLimitOptions): v
     rateLimit('rehearse', limit),
     route(async (req, res) => {
       const body = parseBody(rehearseRequest, req.body);
-      const load = body.load as RehearsalLoad;
+      // a body with today's names, or an older one (targets[].outages): read by the load file's migration
+      const load = migrateLoad(body.load).load as RehearsalLoad;
       // a queue target nobody consumes gets a worker, as the CLI and the browser do
       const { design } = withTargetWorkers(designFromRequest(body.design).design, load);
       let calibration;

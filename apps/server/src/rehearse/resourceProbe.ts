@@ -1,18 +1,22 @@
 /**
  * The broker's bill read during a --verify-on run, twice a second: the node's memory (its live
- * breakdown's RSS, what the memory alarm reads), its free disk and both alarms, and each queue's
- * own memory (its statistics, within their interval). Figures are taken above the first reading:
+ * breakdown: the RSS the memory alarm reads, and the categories that hold messages), its free disk
+ * and both alarms, and each queue's own memory (its statistics, within their interval). Figures are taken above the first reading:
  * the node's idle use is not the run's.
  */
 import type { MeasuredNode } from '@retry-studio/topology-core/rehearse';
 import type { ManagementClient } from '../broker/index.js';
 
+/** the node's memory categories that hold messages: queue processes, the message-store index, binaries (bodies), the quorum WAL's tables */
+const MESSAGE_MEMORY = ['queue_procs', 'quorum_queue_procs', 'msg_index', 'binary', 'quorum_ets'];
+
 export class ResourceProbe {
   private timer: NodeJS.Timeout | undefined;
   private busy = false;
-  private first: { ram: number; disk: number } | undefined;
+  private first: { ram: number; disk: number; messages: number } | undefined;
   private peakRam = 0;
   private peakRamAt = 0;
+  private peakMessages = 0;
   private peakDisk = 0;
   private samples = 0;
   private readonly alarms = new Set<string>();
@@ -43,7 +47,10 @@ export class ResourceProbe {
       ]);
       const ram = mem.total_rss ?? mem.total_allocated ?? 0;
       const disk = -(res.disk_free ?? 0);
-      this.first ??= { ram, disk };
+      let messages = 0;
+      for (const c of MESSAGE_MEMORY) messages += mem[c] ?? 0;
+      this.first ??= { ram, disk, messages };
+      this.peakMessages = Math.max(this.peakMessages, messages - this.first.messages);
       if (ram - this.first.ram > this.peakRam) [this.peakRam, this.peakRamAt] = [ram - this.first.ram, Math.round(t)];
       this.peakDisk = Math.max(this.peakDisk, disk - this.first.disk);
       if (res.mem_alarm) this.alarms.add('memory');
@@ -64,6 +71,7 @@ export class ResourceProbe {
       peakMemoryBytes: this.peakRam,
       peakMemoryAtMs: this.peakRamAt,
       peakDiskBytes: this.peakDisk,
+      peakMessageMemoryBytes: this.peakMessages,
       samples: this.samples,
       alarms: [...this.alarms],
     };

@@ -86,8 +86,8 @@ export async function verifyOnBroker(
   });
   const m = result;
   const dropped = Math.max(0, m.messages - m.acked - m.parked - m.inFlight);
-  const starts = resolved.outages.map((x) => x.startMs);
-  const ends = resolved.outages.map((x) => x.endMs);
+  const starts = resolved.consumerOutages.map((x) => x.startMs);
+  const ends = resolved.consumerOutages.map((x) => x.endMs);
   return {
     messages: m.messages,
     outcomes: { acked: m.acked, parked: m.parked, parkedIn: m.parkedIn, dropped, expired: 0, inFlight: m.inFlight },

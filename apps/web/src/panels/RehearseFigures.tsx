@@ -46,7 +46,7 @@ const ROWS: readonly Row[] = [
   { label: 'amplification', value: (r) => `${r.amplification.toFixed(2)}x`, title: () => 'deliveries per message' },
   {
     label: 'back to normal',
-    value: (r) => (r.outages.length === 0 ? '—' : r.drainMs === null ? 'never' : `${ms(r.drainMs)} after`),
+    value: (r) => (r.consumerOutages.length === 0 ? '—' : r.drainMs === null ? 'never' : `${ms(r.drainMs)} after`),
     title: () =>
       'after the last outage ends, until the retry queues and held messages are within the band of the same load without the outage',
   },

@@ -134,13 +134,17 @@ export function RehearsePanel() {
             )}
           </span>
         </div>
-        <Field label="outages" hint="TARGET@START+LENGTH, one a line (a consumer or queue)" error={errors.outages}>
+        <Field
+          label="consumer outages"
+          hint="TARGET@START+LENGTH, one a line (a consumer or queue)"
+          error={errors.consumerOutages}
+        >
           <textarea
             data-testid="rehearse-outages"
             rows={2}
-            value={fields.outages}
-            onChange={(e) => set('outages', e.target.value)}
-            className={`w-full rounded border bg-slate-900 px-1 text-slate-100 ${errors.outages ? 'border-red-500' : 'border-slate-700'}`}
+            value={fields.consumerOutages}
+            onChange={(e) => set('consumerOutages', e.target.value)}
+            className={`w-full rounded border bg-slate-900 px-1 text-slate-100 ${errors.consumerOutages ? 'border-red-500' : 'border-slate-700'}`}
           />
         </Field>
         {FIELDS.map((f) => (

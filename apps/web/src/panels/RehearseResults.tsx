@@ -18,7 +18,7 @@ export function RehearseResults({ runs, view }: { runs: readonly RehearsedRun[];
     () => (view === 'total' && runs.length > 1 ? totalDepthSeries(runs) : depthSeries(first.report)),
     [runs, view, first],
   );
-  const shaded = useMemo(() => first.report.outages, [first]);
+  const shaded = useMemo(() => first.report.consumerOutages, [first]);
   const node = useMemo(() => nodeSeries(first.report), [first]);
   const total = view === 'total' && runs.length > 1;
   return (
@@ -37,7 +37,7 @@ export function RehearseResults({ runs, view }: { runs: readonly RehearsedRun[];
             rightLabel="messages (parked)"
           />
           <div className="text-[11px] text-slate-500">
-            shaded: consumer outages ·{' '}
+            shaded: consumer consumerOutages ·{' '}
             {first.report.mode.kind === 'cohorts'
               ? `cohorts of ${first.report.mode.bucketMs} ms`
               : 'every message simulated'}{' '}

@@ -11,7 +11,7 @@ describe('the Rehearse chart series', () => {
   const report = rehearse(d, {
     rate: 20,
     durationMs: 120_000,
-    targets: [{ target: worker, outages: [{ startMs: 10_000, endMs: 40_000 }] }],
+    targets: [{ target: worker, consumerOutages: [{ startMs: 10_000, endMs: 40_000 }] }],
   });
 
   it('draws only queues that held something, with their own samples', () => {
@@ -28,7 +28,7 @@ describe('the Rehearse chart series', () => {
     const long = rehearse(d, {
       rate: 20,
       durationMs: 240_000,
-      targets: [{ target: worker, outages: [{ startMs: 10_000, endMs: 190_000 }] }],
+      targets: [{ target: worker, consumerOutages: [{ startMs: 10_000, endMs: 190_000 }] }],
     });
     const s = depthSeries(long);
     const parking = s.find((x) => x.label.startsWith('orders.parking'));
@@ -49,7 +49,7 @@ describe('the Rehearse chart series', () => {
       rate: 20,
       durationMs: 120_000,
       brokerMemoryBytes: 200 * 1024 ** 2,
-      targets: [{ target: worker, outages: [{ startMs: 10_000, endMs: 40_000 }] }],
+      targets: [{ target: worker, consumerOutages: [{ startMs: 10_000, endMs: 40_000 }] }],
     });
     const near = nodeSeries(small)[2];
     expect(near?.dash).toEqual([4, 4]);

@@ -26,7 +26,7 @@ export function fieldsFromProfile(p: FailureProfile, design: Design): RehearseFi
   return {
     rate: String(p.rate),
     duration: dur(p.durationMs),
-    outages: longest > 0 ? workers.map((w) => `${w}@${dur(p.outageStartMs)}+${dur(longest)}`).join('\n') : '',
+    consumerOutages: longest > 0 ? workers.map((w) => `${w}@${dur(p.outageStartMs)}+${dur(longest)}`).join('\n') : '',
     errorRate: pct(p.errorRate),
     poison: pct(p.poison),
     processingMs: String(p.processingMs),

@@ -17,7 +17,7 @@ export interface RehearseFields {
   rate: string;
   duration: string;
   /** TARGET@START+LENGTH, one a line (or separated by commas) */
-  outages: string;
+  consumerOutages: string;
   errorRate: string;
   poison: string;
   processingMs: string;
@@ -41,7 +41,7 @@ export function startFields(design: Design): RehearseFields {
   return {
     rate: '50',
     duration: '10m',
-    outages: worker ? `${worker}@1m+2m` : '',
+    consumerOutages: worker ? `${worker}@1m+2m` : '',
     errorRate: '0%',
     poison: '0%',
     processingMs: '0',
@@ -68,7 +68,7 @@ export const outageSpecs = (text: string): string[] =>
 
 /** the core's field path to the form's field */
 function fieldOf(path: string): FieldKey | undefined {
-  if (path.startsWith('targets')) return 'outages';
+  if (path.startsWith('targets')) return 'consumerOutages';
   const top = path.split(/[.[]/)[0];
   const map: Record<string, FieldKey> = {
     rate: 'rate',
@@ -108,11 +108,15 @@ export function readFields(f: RehearseFields, design: Design): ReadFields {
   const diskFreeBytes = readBytes(f.diskFree);
   if (diskFreeBytes === undefined) errors.diskFree = `"${f.diskFree}" is not a size (like 10GiB)`;
   const targets: TargetLoad[] = [];
-  for (const spec of outageSpecs(f.outages)) {
+  for (const spec of outageSpecs(f.consumerOutages)) {
     const o = readOutage(spec);
-    if (!o) errors.outages ??= `"${spec}" must be TARGET@START+LENGTH (like worker@5m+10m)`;
-    else if (o.lengthMs <= 0) errors.outages ??= `${spec}: the length must be above 0`;
-    else targets.push({ target: o.target.trim(), outages: [{ startMs: o.startMs, endMs: o.startMs + o.lengthMs }] });
+    if (!o) errors.consumerOutages ??= `"${spec}" must be TARGET@START+LENGTH (like worker@5m+10m)`;
+    else if (o.lengthMs <= 0) errors.consumerOutages ??= `${spec}: the length must be above 0`;
+    else
+      targets.push({
+        target: o.target.trim(),
+        consumerOutages: [{ startMs: o.startMs, endMs: o.startMs + o.lengthMs }],
+      });
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const load: RehearsalLoad = {
@@ -132,7 +136,7 @@ export function readFields(f: RehearseFields, design: Design): ReadFields {
   for (const issue of checkLoad(withTargetWorkers(design, load).design, load)) {
     const key = fieldOf(issue.path) ?? 'rate';
     const spec = issue.path.startsWith('targets')
-      ? `${outageSpecs(f.outages)[Number(/\d+/.exec(issue.path)?.[0] ?? 0)] ?? ''}: `
+      ? `${outageSpecs(f.consumerOutages)[Number(/\d+/.exec(issue.path)?.[0] ?? 0)] ?? ''}: `
       : '';
     errors[key] ??= `${spec}${issue.message}`;
   }

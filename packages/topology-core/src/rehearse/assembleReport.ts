@@ -112,7 +112,7 @@ export function assembleReport(a: AssembleInput): RehearsalReport {
   }
   const plan = run.plan;
   const maxWeight = plan.weight.reduce((m, w) => Math.max(m, w), 0);
-  const ends = r.outages.map((o) => o.endMs);
+  const ends = r.consumerOutages.map((o) => o.endMs);
   const drainMs =
     ends.length === 0 || !a.baseline
       ? 0
@@ -202,7 +202,12 @@ export function assembleReport(a: AssembleInput): RehearsalReport {
     truncated: run.truncated,
     profile: r.profile,
     bodyBytes: r.bodyBytes,
-    outages: r.outages.map((o) => ({ target: o.target, consumers: o.consumers, startMs: o.startMs, endMs: o.endMs })),
+    consumerOutages: r.consumerOutages.map((o) => ({
+      target: o.target,
+      consumers: o.consumers,
+      startMs: o.startMs,
+      endMs: o.endMs,
+    })),
     mode,
     seriesStepMs: a.sampleMs,
     hops: run.hops,

@@ -4,7 +4,7 @@ import { uniformCalibration } from '../../testing/calibrationFixtures.js';
 import { rehearse } from './rehearse.js';
 import { rehearseRuns } from './runs.js';
 
-const outage = (target: string, startMs: number, endMs: number) => ({ target, outages: [{ startMs, endMs }] });
+const outage = (target: string, startMs: number, endMs: number) => ({ target, consumerOutages: [{ startMs, endMs }] });
 
 describe("rehearse: the broker's bill from a calibration", () => {
   it('RAM and disk apart, per queue and for the node (idle use + the queues)', () => {

@@ -44,3 +44,4 @@ export { loadedConsumers } from './simInput.js';
 export { figuresOf, rehearseRuns, type RunsSummary, type Spread, spreadOf } from './runs.js';
 export { rehearsalVerdict, type VerdictKind, type VerdictLine } from './verdict.js';
 export { withTargetWorkers, type WithTargets } from './targetWorkers.js';
+export { LOAD_FORMAT, loadFileOf, migrateLoad, readLoadFile, type ReadLoadResult } from './loadFile.js';

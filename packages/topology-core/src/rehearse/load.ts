@@ -24,7 +24,7 @@ export interface TargetLoad {
   readonly processingMs?: number;
   /** consumers x prefetch: deliveries worked on at once (default unbounded) */
   readonly concurrency?: number;
-  readonly outages?: readonly OutageWindow[];
+  readonly consumerOutages?: readonly OutageWindow[];
   /** share of attempts outside outages that fail, 0..1 (seeded) */
   readonly errorRate?: number;
   /** share of messages that always fail here, 0..1 */
@@ -68,7 +68,7 @@ export interface ConsumerLoad {
   readonly processingMs: number;
   /** Infinity when unbounded */
   readonly concurrency: number;
-  readonly outages: readonly OutageWindow[];
+  readonly consumerOutages: readonly OutageWindow[];
   readonly errorRate: number;
   readonly poison: number;
 }

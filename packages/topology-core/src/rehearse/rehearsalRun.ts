@@ -132,8 +132,8 @@ export function runRehearsal(
 ): RunOutput {
   const weighted = plan.kind === 'cohorts';
   const bounded = [...r.consumers.values()].some((c) => Number.isFinite(c.concurrency) && c.processingMs > 0);
-  const outageStarts = r.outages.map((x) => x.startMs);
-  const outageEnds = r.outages.map((x) => x.endMs);
+  const outageStarts = r.consumerOutages.map((x) => x.startMs);
+  const outageEnds = r.consumerOutages.map((x) => x.endMs);
   const bill = new BrokerBill({ ...setup.bill, sampleMs: o.sampleMs });
   const capacity = new Capacity(setup.ceilings);
   const waits: PublishWaits = { byAlarm: new Map(), ceiling: { messages: 0, longestMs: 0 } };

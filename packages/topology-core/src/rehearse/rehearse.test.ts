@@ -5,7 +5,7 @@ import { rehearse, RehearsalLoadError } from './rehearse.js';
 import type { RehearsalLoad } from './load.js';
 import type { RehearsalReport } from './report.js';
 
-const outage = (target: string, startMs: number, endMs: number) => ({ target, outages: [{ startMs, endMs }] });
+const outage = (target: string, startMs: number, endMs: number) => ({ target, consumerOutages: [{ startMs, endMs }] });
 const peakOf = (r: RehearsalReport, q: string): number => r.queues.find((x) => x.name === q)?.peakDepth ?? -1;
 
 describe('rehearse: figures worked out by hand', () => {
@@ -217,10 +217,10 @@ describe('rehearse: load', () => {
     expect(fails({ rate: 5, durationMs: 1000, errorRate: 1.5 })).toEqual(['errorRate']);
     expect(fails({ rate: 5, durationMs: 1000, targets: [outage('nobody', 0, 500)] })).toEqual(['targets[0].target']);
     expect(fails({ rate: 5, durationMs: 1000, targets: [outage('worker', 2000, 3000)] })).toEqual([
-      'targets[0].outages[0].startMs',
+      'targets[0].consumerOutages[0].startMs',
     ]);
     expect(fails({ rate: 5, durationMs: 1000, targets: [outage('worker', 500, 3000)] })).toEqual([
-      'targets[0].outages[0].endMs',
+      'targets[0].consumerOutages[0].endMs',
     ]);
   });
 });

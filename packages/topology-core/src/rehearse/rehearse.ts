@@ -85,7 +85,7 @@ export function rehearse(design: Design, load: RehearsalLoad, options: RehearseO
       `stopped at ${run.spunAtMs} ms: messages go round without time passing (an immediate requeue that fails again at once, and no ceiling to bound it); give the consumer a processing time to rehearse it`,
     );
   let baseline: RunOutput | undefined;
-  if (r.outages.length > 0) {
+  if (r.consumerOutages.length > 0) {
     const calm = resolveLoad(design, withoutOutages(load));
     if (calm.ok)
       baseline = runRehearsal(
@@ -115,7 +115,7 @@ export function rehearse(design: Design, load: RehearsalLoad, options: RehearseO
     sampleMs,
     wallMs: now() - started,
   });
-  return r.outages.length > 0 ? { ...report, failingAttempts: failingAttempts(design, r) } : report;
+  return r.consumerOutages.length > 0 ? { ...report, failingAttempts: failingAttempts(design, r) } : report;
 }
 
 /** an always failing message: how often the workers try it, from its first attempt to its last */
@@ -130,5 +130,5 @@ const ENDLESS_ATTEMPTS = 1000;
 
 /** the same load with no consumer outage (the drain's baseline) */
 export function withoutOutages(load: RehearsalLoad): RehearsalLoad {
-  return { ...load, targets: (load.targets ?? []).map((t) => ({ ...t, outages: [] })) };
+  return { ...load, targets: (load.targets ?? []).map((t) => ({ ...t, consumerOutages: [] })) };
 }

@@ -145,9 +145,11 @@ export interface MeasuredQueue {
 }
 
 export interface MeasuredNode {
-  /** the node's memory above what it used when the run began (mem_used) */
+  /** the node's memory (RSS) above what it used when the run began */
   readonly peakMemoryBytes: number;
   readonly peakMemoryAtMs: number;
+  /** the node's memory categories that hold messages (queue processes, message-store index, binaries, quorum WAL tables) above the start */
+  readonly peakMessageMemoryBytes: number;
   /** the node's disk use above what it was when the run began (from disk_free) */
   readonly peakDiskBytes: number;
   readonly samples: number;
@@ -188,7 +190,7 @@ export interface RehearsalReport {
   readonly truncated: boolean;
   readonly profile: BrokerProfileId;
   readonly bodyBytes: number;
-  readonly outages: readonly RehearsalOutageSpan[];
+  readonly consumerOutages: readonly RehearsalOutageSpan[];
   /** a message that always fails is tried this often, over this long, by every worker together (null: it never ends); with outages only */
   readonly failingAttempts?: { readonly attempts: number; readonly spanMs: number | null };
   /** messages that are poison for some consumer (they always fail there), when the load has any */

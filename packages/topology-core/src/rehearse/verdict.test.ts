@@ -4,7 +4,7 @@ import { uniformCalibration } from '../../testing/calibrationFixtures.js';
 import { rehearse } from './rehearse.js';
 import { rehearsalVerdict } from './verdict.js';
 
-const outage = (target: string, startMs: number, endMs: number) => ({ target, outages: [{ startMs, endMs }] });
+const outage = (target: string, startMs: number, endMs: number) => ({ target, consumerOutages: [{ startMs, endMs }] });
 const calibration = uniformCalibration({ ramBytes: 640, bodyInRam: 1, diskBytes: 200 });
 
 describe('the verdict: the conclusion in words, the same for the CLI and the browser', () => {

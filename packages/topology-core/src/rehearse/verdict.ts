@@ -90,7 +90,7 @@ function losses(r: RehearsalReport): VerdictLine[] {
         ? `${parked[0]![0]}${expires(parked[0]![0])}`
         : parked.map(([q, c]) => `${q} ${n(c)}${expires(q)}`).join(', ');
     const f = r.failingAttempts;
-    const longest = Math.max(0, ...r.outages.map((x) => x.endMs - x.startMs));
+    const longest = Math.max(0, ...r.consumerOutages.map((x) => x.endMs - x.startMs));
     const reasons: string[] = [];
     if (f && longest > 0)
       reasons.push(
@@ -127,7 +127,7 @@ function losses(r: RehearsalReport): VerdictLine[] {
 }
 
 function back(r: RehearsalReport): VerdictLine[] {
-  if (r.outages.length === 0) return [];
+  if (r.consumerOutages.length === 0) return [];
   if (r.drainMs === null)
     return [
       {
@@ -161,7 +161,7 @@ function changes(r: RehearsalReport, lines: readonly VerdictLine[]): VerdictLine
     out.push(
       'spread the work over more queues, or lower the rate: a queue is asked for more than its measured ceiling',
     );
-  if (r.outcomes.parked > 0 && r.outages.length > 0)
+  if (r.outcomes.parked > 0 && r.consumerOutages.length > 0)
     out.push(
       'make the retries span the outage (more attempts or longer waits; `tune --outage-length` finds the cheapest)',
     );

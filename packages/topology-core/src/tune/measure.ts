@@ -44,7 +44,7 @@ export function tuneLoad(design: Design, p: FailureProfile, outageLengthMs: numb
       MAX_AFTER_MS,
       Math.max(DEFAULT_AFTER_MS, Number.isFinite(spanMs) ? spanMs + outageLengthMs : DEFAULT_AFTER_MS),
     ),
-    targets: workers.map((target) => ({ target, outages: [outage] })),
+    targets: workers.map((target) => ({ target, consumerOutages: [outage] })),
   };
 }
 

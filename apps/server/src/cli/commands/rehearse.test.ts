@@ -30,7 +30,7 @@ describe('rehearse flags', () => {
     expect(parseShare('--poison', '2%')).toBeCloseTo(0.02);
     expect(parseOutage('orders.q@5m+10m')).toEqual({
       target: 'orders.q',
-      outages: [{ startMs: 300_000, endMs: 900_000 }],
+      consumerOutages: [{ startMs: 300_000, endMs: 900_000 }],
     });
     expect(() => parseDuration('--duration', 'soon')).toThrow(/--duration/);
   });
@@ -67,7 +67,7 @@ describe('retry-studio rehearse', () => {
       JSON.stringify({
         rate: 10,
         durationMs: 30_000,
-        targets: [{ target: 'worker', outages: [{ startMs: 5000, endMs: 15_000 }] }],
+        targets: [{ target: 'worker', consumerOutages: [{ startMs: 5000, endMs: 15_000 }] }],
       }),
     );
     const r = await cli('rehearse', 'quorum-delivery-limit', '--scenario', file, '--json');
@@ -274,5 +274,44 @@ describe("retry-studio rehearse: the broker's bill", () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/Over 3 seeds \(1, 2, 3\)/);
     expect(r.out).toMatch(/outcomes\.parked\s+\d+\s+\d+\s+\d+/);
+  });
+});
+
+describe('retry-studio rehearse --load (retry-load/1)', () => {
+  it('reads a versioned load; an unversioned one by its old names, said; another format is exit 2', async () => {
+    const v1 = path.join(dir, 'v1.json');
+    await writeFile(
+      v1,
+      JSON.stringify({
+        format: 'retry-load/1',
+        rate: 10,
+        durationMs: 30_000,
+        targets: [{ target: 'worker', consumerOutages: [{ startMs: 5000, endMs: 15_000 }] }],
+      }),
+    );
+    const a = await cli('rehearse', 'quorum-delivery-limit', '--load', v1, '--json');
+    expect(a.code).toBe(0);
+    expect(a.err).toBe('');
+    expect(JSON.parse(a.out).outcomes.parked).toBe(100);
+    const old = path.join(dir, 'old.json');
+    await writeFile(
+      old,
+      JSON.stringify({
+        rate: 10,
+        durationMs: 30_000,
+        targets: [{ target: 'worker', outages: [{ startMs: 5000, endMs: 15_000 }] }],
+      }),
+    );
+    const b = await cli('rehearse', 'quorum-delivery-limit', '--scenario', old, '--json');
+    expect(b.code).toBe(0);
+    expect(b.err).toMatch(
+      /--scenario .*old\.json: no "format": read as an unversioned load file \(targets\[\]\.outages read as consumerOutages\)/,
+    );
+    expect(JSON.parse(b.out).outcomes.parked).toBe(100);
+    const other = path.join(dir, 'other.json');
+    await writeFile(other, JSON.stringify({ format: 'retry-load/9' }));
+    const c = await cli('rehearse', 'quorum-delivery-limit', '--load', other);
+    expect(c.code).toBe(2);
+    expect(c.err).toMatch(/--load .*other\.json: format: "format" is "retry-load\/9"/);
   });
 });

@@ -18,7 +18,7 @@ import { describeIssue, loadFromArgs, readCalibrationOption } from './rehearseAr
 import { formatRehearsal } from './rehearseText.js';
 
 export const REHEARSE_USAGE =
-  'rehearse FILE|TEMPLATE_ID [--param k=v ...] [--vhost V] --rate N --duration D [--consumer-outage|--outage TARGET@START+LENGTH ...] [--error-rate P] [--poison P] [--processing-ms MS] [--concurrency N] [--body-bytes B] [--profile 3.10|4.x|4.3] [--scenario FILE] [--seed S] [--runs N] [--publish EXCHANGE:ROUTING_KEY ...] [--consumer QUEUE=ack|reject|requeue|worker ...] [--calibration FILE] [--broker-memory BYTES] [--disk-free BYTES] [--json] [--verify-on AMQP_URL [--management-url URL]]';
+  'rehearse FILE|TEMPLATE_ID [--param k=v ...] [--vhost V] --rate N --duration D [--consumer-outage|--outage TARGET@START+LENGTH ...] [--error-rate P] [--poison P] [--processing-ms MS] [--concurrency N] [--body-bytes B] [--profile 3.10|4.x|4.3] [--load|--scenario FILE] [--seed S] [--runs N] [--publish EXCHANGE:ROUTING_KEY ...] [--consumer QUEUE=ack|reject|requeue|worker ...] [--calibration FILE] [--broker-memory BYTES] [--disk-free BYTES] [--json] [--verify-on AMQP_URL [--management-url URL]]';
 
 interface Subject {
   readonly label: string;
@@ -106,6 +106,7 @@ export async function rehearseCommand(argv: readonly string[], io: CliIo): Promi
       'body-bytes',
       'profile',
       'scenario',
+      'load',
       'seed',
       'runs',
       'publish',

@@ -5,7 +5,7 @@
  * gave the value.
  */
 import type { BrokerProfileId } from '@retry-studio/topology-core/model';
-import type { RehearsalLoad, TargetLoad } from '@retry-studio/topology-core/rehearse';
+import { readLoadFile, type RehearsalLoad, type TargetLoad } from '@retry-studio/topology-core/rehearse';
 import type { ValidationIssue } from '@retry-studio/topology-core/model';
 import { readBytes, readDuration, readOutage, readRate, readShare } from '@retry-studio/topology-core/text';
 import { readCalibration, type Calibration } from '@retry-studio/topology-core/calibration';
@@ -72,30 +72,36 @@ export function parseOutage(text: string, option = '--outage'): TargetLoad {
     throw new CliError(`${option}: "${text}" must be TARGET@START+LENGTH (like worker@5m+10m)`, 2);
   }
   if (o.lengthMs <= 0) throw new CliError(`${option} ${text}: the length must be above 0`, 2);
-  return { target: o.target, outages: [{ startMs: o.startMs, endMs: o.startMs + o.lengthMs }] };
+  return { target: o.target, consumerOutages: [{ startMs: o.startMs, endMs: o.startMs + o.lengthMs }] };
 }
 
 const PROFILES: readonly string[] = ['3.10', '4.x', '4.3'];
 
-/** the load: the --scenario file's, with every flag given on top (outages added to its targets) */
+/** the load: the --scenario file's, with every flag given on top (consumerOutages added to its targets) */
 export async function loadFromArgs(
   a: ParsedArgs,
   io: CliIo,
 ): Promise<{ load: RehearsalLoad; outageSpecs: string[]; scenario?: string }> {
-  const scenario = value(a, 'scenario');
+  // --load FILE (retry-load/1) says what it is; --scenario FILE (documented first) is the same
+  const loadOption = value(a, 'load') !== undefined ? '--load' : '--scenario';
+  const scenario = value(a, 'load') ?? value(a, 'scenario');
   let base: Partial<RehearsalLoad> = {};
   if (scenario !== undefined) {
     const text = await readText(io, scenario);
+    let json: unknown;
     try {
-      base = JSON.parse(text) as Partial<RehearsalLoad>;
+      json = JSON.parse(text);
     } catch (e) {
-      throw new CliError(`--scenario ${scenario}: not JSON: ${(e as Error).message}`, 2);
+      throw new CliError(`${loadOption} ${scenario}: not JSON: ${(e as Error).message}`, 2);
     }
-    if (typeof base !== 'object' || base === null || Array.isArray(base))
+    const read = readLoadFile(json);
+    if (!read.ok)
       throw new CliError(
-        `--scenario ${scenario}: must be a JSON object with the load (rate, durationMs, targets, ...)`,
+        read.issues.map((i) => `${loadOption} ${scenario}: ${i.path ? `${i.path}: ` : ''}${i.message}`).join('\n'),
         2,
       );
+    if (read.migrated) io.err(`${loadOption} ${scenario}: ${read.migrated}\n`);
+    base = read.load;
   }
   const rate = value(a, 'rate');
   const duration = value(a, 'duration');

@@ -30,7 +30,7 @@ function header(label: string, r: RehearsalReport): string[] {
   out.push(
     `Rehearsal of ${label}: ${n(r.messages)} messages over ${formatMs(r.durationMs)} (about ${n(rate)}/s), ${formatBytes(r.bodyBytes)} bodies, RabbitMQ ${r.profile} rules`,
   );
-  for (const o of r.outages)
+  for (const o of r.consumerOutages)
     out.push(
       `  consumer outage: ${o.target}${o.consumers.length > 1 || o.consumers[0] !== o.target ? ` (${o.consumers.join(', ')})` : ''} from ${formatMs(o.startMs)} to ${formatMs(o.endMs)}`,
     );
@@ -72,7 +72,7 @@ function outcomes(r: RehearsalReport): string[] {
     r.delayMs
       ? `Delay, publish to ack: p50 ${ms(r.delayMs.p50)}, p95 ${ms(r.delayMs.p95)}, p99 ${ms(r.delayMs.p99)}, max ${ms(r.delayMs.max)}`
       : 'Delay, publish to ack: nothing acked',
-    ...(r.outages.length > 0
+    ...(r.consumerOutages.length > 0
       ? [
           `Drain: ${r.drainMs === null ? 'never: the retry queues and held messages did not come back within the band of the same load without the outage' : `${ms(r.drainMs)} after the last outage ended, the retry queues and held messages were back within the band of the same load without the outage`}`,
         ]
