@@ -99,6 +99,26 @@ describe('rehearse: figures worked out by hand', () => {
   });
 });
 
+describe('rehearse: with random errors the cohorts say which figures are approximate', () => {
+  it('outcomes hold as a sample (within 3% of the messages); the bound names the depths, the storm and the delays as approximate', () => {
+    const d = templateDesign('dlx-ttl-wait-queue', { delayMs: 2000, maxRetries: 3 });
+    const load = {
+      rate: 50,
+      durationMs: 120_000,
+      errorRate: 0.05,
+      poison: 0.01,
+      targets: [outage('worker', 20_000, 50_000)],
+    };
+    const exact = rehearse(d, load, { perMessage: true });
+    const cohorts = rehearse(d, load, { maxSimulated: 400 });
+    expect(cohorts.mode.kind).toBe('cohorts');
+    expect(cohorts.mode.bound).toMatch(/the retry queues' depths, the storm and the delays are approximate/);
+    for (const k of ['acked', 'parked'] as const)
+      expect(Math.abs(cohorts.outcomes[k] - exact.outcomes[k]), k).toBeLessThanOrEqual(0.03 * exact.messages);
+    expect(Math.abs(cohorts.deliveries - exact.deliveries)).toBeLessThanOrEqual(0.05 * exact.deliveries);
+  });
+});
+
 describe('rehearse: cohorts give the per-message answer', () => {
   const cases: [string, Record<string, unknown>, RehearsalLoad][] = [
     [
