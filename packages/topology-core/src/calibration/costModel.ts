@@ -84,7 +84,7 @@ export function messageCost(
     ramBytes: along(rows, bodyBytes, ram),
     walRamBytes: along(rows, bodyBytes, wal),
     diskBytes: along(rows, bodyBytes, disk),
-    basis: `${used}${how} (RabbitMQ ${cal.broker.version}, ${cal.measuredAt.slice(0, 10)})`,
+    basis: `${used}${how} on RabbitMQ ${cal.broker.version}, ${cal.measuredAt.slice(0, 10)}`,
   };
 }
 
@@ -102,7 +102,7 @@ export function heldCost(cal: Calibration, bodyBytes: number): MessageCost {
       ramBytes: along(rows, bodyBytes, ram),
       walRamBytes: 0,
       diskBytes: along(rows, bodyBytes, disk),
-      basis: `measured (RabbitMQ ${cal.broker.version}, ${cal.measuredAt.slice(0, 10)})`,
+      basis: `measured on RabbitMQ ${cal.broker.version}, ${cal.measuredAt.slice(0, 10)}`,
     };
   }
   const classic = rowsFor(cal, 'classic', false)?.rows ?? [];

@@ -187,7 +187,10 @@ export function assembleReport(a: AssembleInput): RehearsalReport {
     })),
     node: nodeOf(run, setup),
     loops: run.capacity.loops(),
-    capacity: run.capacity.shortfalls(),
+    capacity: run.capacity.shortfalls({
+      ...run.waits.ceiling,
+      ratePerSec: Math.max(0, ...(r.load.phases ?? [{ rate: r.load.rate ?? 0 }]).map((p) => p.rate)),
+    }),
     calibration: setup.calibration,
     brokerOps: {
       publishesPerSec: t.publishes.peak().perSec,

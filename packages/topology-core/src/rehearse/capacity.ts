@@ -4,7 +4,8 @@
  *   redelivery), a second's worth at once, so under sustained overload a delivery waits its turn. A hot loop (an immediate requeue that fails at
  *   once, which 4.3 never counts toward a delivery limit) runs at the broker's rate for as long as
  *   it lasts, and the rest of the load still arrives;
- * - publishes and dead-letterings: their busiest second per queue, set beside the ceiling;
+ * - publishes: the load's publisher goes at most at the lowest publish ceiling (the publish gate);
+ * - dead-letterings: their busiest second per queue, set beside the ceiling;
  * - loops: queues whose redeliveries ran at their ceiling for LOOP_MIN_S seconds or more.
  */
 import type { SimEvent } from '../sim/events.js';
@@ -57,7 +58,6 @@ export class Capacity {
   private readonly redeliveries = new Map<string, PerSecond>();
   private readonly deliveries = new Map<string, PerSecond>();
   private readonly deadLetters = new Map<string, PerSecond>();
-  private readonly enqueues = new Map<string, PerSecond>();
   private last: LastDelivery | undefined;
 
   constructor(private readonly ceilings: ReadonlyMap<string, QueueCeilings>) {}
@@ -76,9 +76,6 @@ export class Capacity {
         break;
       case 'dead-lettered':
         Capacity.of(this.deadLetters, e.queue).add(e.t, w, spanMs);
-        break;
-      case 'enqueued':
-        Capacity.of(this.enqueues, e.queue).add(e.t, w, spanMs);
         break;
       default:
         break;
@@ -124,8 +121,28 @@ export class Capacity {
     return out;
   }
 
-  shortfalls(): CapacityShortfall[] {
+  /**
+   * Where the load asked for more than a queue's ceiling: deliveries that waited their turn,
+   * dead-letterings beyond the ceiling, and (`publishWaited`) the load's publishes held back at
+   * the lowest publish ceiling.
+   */
+  shortfalls(publishWaited?: {
+    readonly messages: number;
+    readonly longestMs: number;
+    readonly ratePerSec: number;
+  }): CapacityShortfall[] {
     const out: CapacityShortfall[] = [];
+    if (publishWaited && publishWaited.messages > 0) {
+      let min = Infinity;
+      for (const c of this.ceilings.values()) min = Math.min(min, c.publishPerSec);
+      out.push({
+        queue: '(the load)',
+        operation: 'publish',
+        peakPerSec: Math.round(publishWaited.ratePerSec),
+        ceilingPerSec: Math.round(min),
+        waitedMs: Math.round(publishWaited.longestMs),
+      });
+    }
     for (const [queue, c] of this.ceilings) {
       const waited = this.maxWait.get(queue) ?? 0;
       if (waited > WAIT_SHORTFALL_MS) {
@@ -142,9 +159,6 @@ export class Capacity {
       const dl = this.deadLetters.get(queue)?.peak().perSec ?? 0;
       if (dl > c.deadLetterPerSec)
         out.push({ queue, operation: 'dead-letter', peakPerSec: dl, ceilingPerSec: Math.round(c.deadLetterPerSec) });
-      const en = this.enqueues.get(queue)?.peak().perSec ?? 0;
-      if (en > c.publishPerSec)
-        out.push({ queue, operation: 'publish', peakPerSec: en, ceilingPerSec: Math.round(c.publishPerSec) });
     }
     return out;
   }

@@ -184,7 +184,10 @@ export function rehearsalVerdict(r: RehearsalReport): VerdictLine[] {
     lines.push({
       kind: 'capacity',
       bad: true,
-      text: `${c.queue} is asked for ${n(c.peakPerSec)} ${c.operation === 'deliver' ? 'deliveries' : c.operation === 'publish' ? 'publishes' : 'dead-letterings'}/s, above its measured ${n(c.ceilingPerSec)}/s${c.waitedMs !== undefined ? `: deliveries wait up to ${formatMs(c.waitedMs)} for their turn` : ''}.`,
+      text:
+        c.operation === 'publish'
+          ? `The load publishes ${n(c.peakPerSec)}/s, above the measured ${n(c.ceilingPerSec)}/s a publisher reaches: publishes wait up to ${formatMs(c.waitedMs ?? 0)}.`
+          : `${c.queue} is asked for ${n(c.peakPerSec)} ${c.operation === 'deliver' ? 'deliveries' : 'dead-letterings'}/s, above its measured ${n(c.ceilingPerSec)}/s${c.waitedMs !== undefined ? `: deliveries wait up to ${formatMs(c.waitedMs)} for their turn` : ''}.`,
     });
   lines.push(...losses(r), ...back(r));
   return [...lines, ...changes(r, lines)];

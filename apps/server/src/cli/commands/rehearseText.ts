@@ -96,13 +96,13 @@ function queues(r: RehearsalReport): string[] {
       ]),
     ]),
   ];
-  const seen = new Set<string>();
+  // one line per cost: the queues that share it named
+  const byCost = new Map<string, string[]>();
   for (const q of r.queues) {
     const k = `${q.storage}: ${formatBytes(q.perMessage.ramBytes)} RAM, ${formatBytes(q.perMessage.diskBytes)} disk per message (${q.perMessage.basis})`;
-    if (seen.has(k)) continue;
-    seen.add(k);
-    out.push(`  ${k}`);
+    byCost.set(k, [...(byCost.get(k) ?? []), q.name]);
   }
+  for (const [k, names] of byCost) out.push(`  ${names.join(', ')}, ${k}`);
   if (r.held.length > 0)
     out.push(
       '',
