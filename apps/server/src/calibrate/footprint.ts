@@ -43,7 +43,36 @@ export async function untilDepth(conn: ManagedConnection, queue: string, n: numb
 interface OneRun {
   readonly ram: number;
   readonly wal: number;
+  readonly churn: number;
   readonly disk: number;
+}
+
+/**
+ * Quorum only: `n` messages through a queue whose consumer acks them at once: what they leave in
+ * the write-ahead log's memtables (quorum_ets + binaries) once consumed, until the log rolls over.
+ */
+async function walChurn(run: CalibrationRun, conn: ManagedConnection, ttl: boolean, bytes: number): Promise<number> {
+  const ch = await conn.createChannel();
+  try {
+    await ch.assertQueue('churn', { durable: true, arguments: queueArguments('quorum', ttl) });
+    await ch.prefetch(500);
+    let got = 0;
+    await ch.consume('churn', (m) => {
+      if (!m) return;
+      ch.ack(m);
+      got++;
+    });
+    await sleep(500);
+    const before = await readNode(run.target.management, run.node, run.dataDir);
+    await fill(conn, 'churn', run.messages, bytes);
+    const end = Date.now() + 120_000;
+    while (got < run.messages && Date.now() < end) await sleep(100);
+    await sleep(2000);
+    const after = await readNode(run.target.management, run.node, run.dataDir);
+    return Math.max(0, delta(before, after, ['quorum_ets', 'binary']) / run.messages);
+  } finally {
+    await ch.close().catch(() => undefined);
+  }
 }
 
 /** readings of a queue's memory statistic, one statistics interval apart: the least is the one with the least garbage */
@@ -96,6 +125,7 @@ async function oneRun(run: CalibrationRun, storage: QueueStorage, ttl: boolean, 
     return {
       ram: Math.max(0, own / n + delta(before, end, ['msg_index']) / n + (quorum ? 0 : binary)),
       wal: quorum ? Math.max(0, delta(before, end, ['quorum_ets']) / n + binary) : 0,
+      churn: quorum ? await walChurn(run, conn, ttl, bytes) : 0,
       disk: Math.max(0, (end.diskBytes - mid.diskBytes) / half),
     };
   });
@@ -115,12 +145,17 @@ export async function queueFootprint(
     bodyBytes: bytes,
     messages: run.messages,
     ramBytesPerMessage: figureOf(runs.map((r) => r.ram)),
-    ...(storage === 'quorum' ? { walRamBytesPerMessage: figureOf(runs.map((r) => r.wal)) } : {}),
+    ...(storage === 'quorum'
+      ? {
+          walRamBytesPerMessage: figureOf(runs.map((r) => r.wal)),
+          walChurnBytesPerMessage: figureOf(runs.map((r) => r.churn)),
+        }
+      : {}),
     diskBytesPerMessage: figureOf(runs.map((r) => r.disk)),
   };
   run.log(
     `  ${storage}${ttl ? ' + TTL' : ''}, ${bytes} B bodies: RAM ${row.ramBytesPerMessage.value} B/msg (${row.ramBytesPerMessage.min}-${row.ramBytesPerMessage.max})` +
-      `${row.walRamBytesPerMessage ? `, WAL RAM ${row.walRamBytesPerMessage.value} B/msg` : ''}, disk ${row.diskBytesPerMessage.value} B/msg (${row.diskBytesPerMessage.min}-${row.diskBytesPerMessage.max})`,
+      `${row.walRamBytesPerMessage ? `, WAL RAM ${row.walRamBytesPerMessage.value} B/msg (${row.walChurnBytesPerMessage?.value ?? '-'} once consumed)` : ''}, disk ${row.diskBytesPerMessage.value} B/msg (${row.diskBytesPerMessage.min}-${row.diskBytesPerMessage.max})`,
   );
   return row;
 }

@@ -4,8 +4,10 @@
  * the rehearsal of the same load with the shipped calibration of the broker's version. Counts
  * within 2%, peak depths within 10%, the node's RAM (the memory categories that hold messages,
  * above the start) within a factor of 1.5 of the predicted RAM above the idle node, read at least
- * twice a second. 3.10 runs dlx-ttl-wait-queue on classic (v1) queues, 4.3 on quorum queues (its
- * classic v2 queues hold a few bytes a message: nothing to compare but noise).
+ * twice a second. 3.10 runs dlx-ttl-wait-queue (one retry 10 s later: every hop a real worker makes
+ * at 2,000 deliveries a second adds its lag to where a message's fate turns, so few hops) on classic
+ * (v1) queues, 4.3 on quorum queues (its classic v2 queues hold a few bytes a message: nothing to
+ * compare but noise).
  * About 75 s per broker.
  */
 import { describe, expect, it } from 'vitest';
@@ -17,7 +19,7 @@ import { TEST_BROKERS } from '../testing/testBrokers.js';
 import { brokerTarget, verifyOnBroker } from './verifyOnBroker.js';
 
 function designFor(name: '3.10' | '4.3'): Design {
-  const r = buildTemplate('dlx-ttl-wait-queue', { delayMs: 5000, maxRetries: 3 });
+  const r = buildTemplate('dlx-ttl-wait-queue', { delayMs: 10_000, maxRetries: 1 });
   if (!r.ok) throw new Error('template');
   const d = r.template.design;
   if (name === '3.10') return d;
@@ -41,8 +43,8 @@ describe.each(TEST_BROKERS)('production-like verify on RabbitMQ $name', (b) => {
     const l = load(b.name);
     const predicted = rehearse(design, l);
     expect(predicted.messages).toBe(60_000);
-    // arrivals in the outage's first 15 s fail their 4 attempts (t .. t+15 s) inside it
-    expect(predicted.outcomes.parked).toBeGreaterThan(14_000);
+    // arrivals in the outage's first 20 s fail both attempts (t, t+10 s) inside it
+    expect(predicted.outcomes.parked).toBe(20_000);
     const target = await brokerTarget(b.amqpUrl, b.managementUrl);
     const m = await verifyOnBroker(design, l, { target, predicted });
     const seen = `measured ${JSON.stringify(m.outcomes)}, predicted ${JSON.stringify(predicted.outcomes)}`;

@@ -34,6 +34,8 @@ export interface FootprintRow {
   readonly ramBytesPerMessage: Figure;
   /** quorum only: RAM per message in the node's write-ahead log until it rolls over (bodies in memtables) */
   readonly walRamBytesPerMessage?: Figure;
+  /** quorum only: RAM a message leaves in the write-ahead log's memtables once it was consumed and acked (until the log rolls over) */
+  readonly walChurnBytesPerMessage?: Figure;
   readonly diskBytesPerMessage: Figure;
 }
 

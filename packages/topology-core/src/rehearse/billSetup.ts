@@ -65,6 +65,7 @@ export function billSetup(
       messageCost(calibrationFor(r.profile).calibration, kind, ttl, r.bodyBytes) ?? {
         ramBytes: 0,
         walRamBytes: 0,
+        walChurnBytes: 0,
         diskBytes: r.bodyBytes,
         basis: 'not calibrated: the body on disk only',
       };
@@ -103,6 +104,7 @@ export function billSetup(
         ramBytes: q.cost.ramBytes,
         diskBytes: q.cost.diskBytes,
         walRamBytes: q.cost.walRamBytes,
+        walChurnBytes: q.cost.walChurnBytes,
       })),
       heldRamBytes: held.ramBytes,
       heldDiskBytes: held.diskBytes,

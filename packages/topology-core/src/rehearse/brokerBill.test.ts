@@ -27,6 +27,23 @@ describe("rehearse: the broker's bill from a calibration", () => {
     expect(r.node.watermark).toBe(0.4);
   });
 
+  it("a quorum queue's WAL holds the bodies of its messages, and what consumed ones leave, up to the log's size", () => {
+    const d = templateDesign('quorum-delivery-limit', { deliveryLimit: 3 });
+    const calibration = uniformCalibration({ version: '4.3.6', ramBytes: 60, walRamBytes: 1700, walChurnBytes: 380 });
+    const r = rehearse(d, { rate: 10, durationMs: 60_000, profile: '4.3' }, { calibration });
+    // every message consumed at once: 600 x 380 B left in the memtables
+    expect(r.node.walMemoryBytes).toBe(600 * 380);
+    const held = rehearse(
+      d,
+      { rate: 10, durationMs: 60_000, afterMs: 0, profile: '4.3', targets: [outage('worker', 0, 60_000)] },
+      {
+        calibration: uniformCalibration({ version: '4.3.6', walRamBytes: 1700, walChurnBytes: 380 }),
+      },
+    );
+    // the worker down the whole time (a nack loop on 4.3): nothing consumed, every body stays in the memtables
+    expect(held.node.walMemoryBytes).toBeGreaterThanOrEqual(500 * 1700);
+  });
+
   it('a delayed-message exchange holds messages the broker counts in no queue: in held, memory, in flight and the drain', () => {
     const d = templateDesign('delayed-exchange', {
       maxRetries: 3,

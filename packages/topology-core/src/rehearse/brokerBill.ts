@@ -2,8 +2,9 @@
  * The broker's bill during a rehearsal, from the calibration's cost per message: each queue's
  * depth as the broker counts it (ready + unacked: messages a 4.3 quorum queue holds for a delayed
  * retry are not), what it holds for later, its RAM and disk; messages held by delayed-message
- * exchanges; the node's RAM (its idle use + the queues + the quorum write-ahead log's memtables,
- * counted at their peak: up to the log's size once that much was written) and disk; and the
+ * exchanges; the node's RAM (its idle use + the queues + the quorum write-ahead log's memtables:
+ * the bodies of quorum messages in their queues, and what consumed ones left there, up to the
+ * log's size, when it rolls over) and disk; and the
  * resource alarms: memory at the high watermark, disk at the free-disk limit, each of which blocks
  * every publisher on the node until it clears.
  *
@@ -16,8 +17,10 @@ export interface BillQueue {
   readonly name: string;
   readonly ramBytes: number;
   readonly diskBytes: number;
-  /** quorum: RAM per message in the write-ahead log's memtables */
+  /** quorum: RAM per message in the write-ahead log's memtables while it is in the queue */
   readonly walRamBytes: number;
+  /** quorum: what it leaves there once consumed, until the log rolls over */
+  readonly walChurnBytes: number;
 }
 
 export interface BillOptions {
@@ -91,7 +94,9 @@ export class BrokerBill {
   /** node RAM and disk of the queues and exchanges (without the idle node and the WAL) */
   private ram = 0;
   private disk = 0;
-  private walWritten = 0;
+  /** the WAL's memtables: the bodies of quorum messages in their queues, and what consumed ones left */
+  private walResident = 0;
+  private walChurned = 0;
   private instant = 0;
   private dirty = false;
   private readonly dirtyQueues = new Set<QueueBill>();
@@ -139,7 +144,7 @@ export class BrokerBill {
 
   /** the quorum write-ahead log's memtables now (up to its size) */
   get walBytes(): number {
-    return Math.min(this.o.walMaxBytes, this.walWritten);
+    return Math.min(this.o.walMaxBytes, Math.max(0, this.walResident) + this.walChurned);
   }
 
   get nodeDiskBytes(): number {
@@ -179,7 +184,8 @@ export class BrokerBill {
     if (c) {
       this.ram += dw * c.ramBytes;
       this.disk += dw * c.diskBytes;
-      if (dw > 0) this.walWritten += dw * c.walRamBytes;
+      this.walResident += dw * c.walRamBytes;
+      if (dw < 0) this.walChurned -= dw * c.walChurnBytes;
     }
     this.touch(q);
   };

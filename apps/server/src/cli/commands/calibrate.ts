@@ -3,7 +3,7 @@ import { intValue, parseArgs, value } from './args.js';
 import { CliError, writeText, type CliIo } from './context.js';
 
 export const CALIBRATE_USAGE =
-  'calibrate --url AMQP_URL [--management-url URL] [--out FILE] [--data-dir DIR] [--messages N] [--runs N] [--ceiling-messages N] [--vhost-prefix P] [--note TEXT]';
+  'calibrate --url AMQP_URL [--management-url URL] [--out FILE] [--data-dir DIR] [--messages N] [--runs N] [--ceiling-messages N] [--vhost-prefix P] [--storages classic,quorum,...] [--note TEXT]';
 
 export async function calibrateCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const a = parseArgs(argv, {
@@ -16,6 +16,7 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
       'runs',
       'ceiling-messages',
       'vhost-prefix',
+      'storages',
       'note',
     ],
     switches: [],
@@ -34,6 +35,12 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
   const prefix = value(a, 'vhost-prefix') ?? 'rs-calibrate';
   if (!/^[A-Za-z0-9._-]{1,60}$/.test(prefix))
     throw new CliError(`--vhost-prefix: "${prefix}" must be 1-60 letters, digits, dots, dashes or underscores`, 2);
+  const storagesText = value(a, 'storages');
+  const storages = storagesText?.split(',').map((x) => x.trim());
+  const { QUEUE_STORAGES } = await import('@retry-studio/topology-core/calibration');
+  for (const st of storages ?? [])
+    if (!QUEUE_STORAGES.includes(st as never))
+      throw new CliError(`--storages: "${st}" is not one of ${QUEUE_STORAGES.join(', ')}`, 2);
   const dataDir = value(a, 'data-dir');
   if (dataDir !== undefined) {
     const { stat } = await import('node:fs/promises');
@@ -65,7 +72,10 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
       vhostPrefix: prefix,
       log: (line) => io.err(`${line}\n`),
     },
-    note !== undefined ? { note } : {},
+    {
+      ...(note !== undefined ? { note } : {}),
+      ...(storages ? { storages: storages as (typeof QUEUE_STORAGES)[number][] } : {}),
+    },
   );
   const text = JSON.stringify(cal, null, 2) + '\n';
   const out = value(a, 'out');
