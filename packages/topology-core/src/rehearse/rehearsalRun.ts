@@ -25,7 +25,6 @@ export interface RunOptions {
   readonly sampleMs: number;
   /** the queues of the design (their order) */
   readonly queues: readonly string[];
-  readonly consumedQueues: ReadonlySet<string>;
 }
 
 /** publishes that waited at the gate: while an alarm was raised (by alarm), or for the publish ceiling */

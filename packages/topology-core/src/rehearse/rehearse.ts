@@ -76,7 +76,6 @@ export function rehearse(design: Design, load: RehearsalLoad, options: RehearseO
     perMessage: options.perMessage === true,
     sampleMs,
     queues: configs.map((c) => c.name),
-    consumedQueues: new Set(design.consumers.map((c) => c.queue)),
   };
   const plan = planOf(design, r, runOptions, limited.length > 0);
   const run = runRehearsal(design, r, setup, runOptions, plan);
