@@ -14,6 +14,8 @@ interface Form {
   deadlineMin: string;
   sharePct: string;
   maxAmplification: string;
+  /** the broker node's RAM, GiB (its watermark is the version's share) */
+  brokerGiB: string;
   profile: '3.10' | '4.x' | '4.3';
   noPlugins: boolean;
   fromDesign: boolean;
@@ -28,6 +30,7 @@ const START: Form = {
   deadlineMin: '20',
   sharePct: '99',
   maxAmplification: '3',
+  brokerGiB: '4',
   profile: '3.10',
   noPlugins: true,
   fromDesign: false,
@@ -48,6 +51,7 @@ function toInput(f: Form): TuneInput {
     ...o('deadlineMs', min(f.deadlineMin)),
     ...o('deadlineShare', f.deadlineMin.trim() ? pct(f.sharePct) : undefined),
     ...o('maxAmplification', num(f.maxAmplification)),
+    ...o('brokerMemoryBytes', num(f.brokerGiB) === undefined ? undefined : Math.round(num(f.brokerGiB)! * 1024 ** 3)),
     ...(f.fromDesign ? { from: useApp.getState().design } : { profile: f.profile, noPlugins: f.noPlugins }),
   };
 }
@@ -103,6 +107,8 @@ export function TunePanel() {
         {field('deadline', 'deadlineMin', 'min', 'tune-deadline')}
         {field('within deadline', 'sharePct', '%', 'tune-share')}
         {field('max amplification', 'maxAmplification', 'x', 'tune-max-amp')}
+        <div className="pt-1 font-semibold text-slate-200">Broker</div>
+        {field('node RAM', 'brokerGiB', 'GiB', 'tune-broker-ram')}
         <label className="flex items-center gap-1">
           <input
             type="checkbox"
