@@ -12,6 +12,16 @@ import { body, figureOf, inVhost, queueArguments, type CalibrationRun } from './
 import { delta, readNode, sleep, type NodeReading } from './nodeReadings.js';
 
 const QUEUE = 'calibrate';
+/**
+ * At most this many bytes of bodies a fill: a quorum queue's write-ahead log rolls over at 512 MiB
+ * by default and flushes its memtables, which a measurement across it would read as a drop
+ * (20,000 16 KiB messages were 320 MiB a fill); this way a roll spoils at most one run in several.
+ */
+const MAX_FILL_BYTES = 64 * 1024 * 1024;
+
+/** the messages of one fill: `--messages`, fewer for big bodies */
+export const fillCount = (run: CalibrationRun, bytes: number): number =>
+  Math.max(1000, Math.min(run.messages, Math.floor(MAX_FILL_BYTES / Math.max(1, bytes))));
 
 /** publish `n` persistent messages of `bytes` to `queue` with confirms; resolves when all are confirmed */
 export async function fill(conn: ManagedConnection, queue: string, n: number, bytes: number): Promise<void> {
@@ -64,12 +74,13 @@ async function walChurn(run: CalibrationRun, conn: ManagedConnection, ttl: boole
     });
     await sleep(500);
     const before = await readNode(run.target.management, run.node, run.dataDir);
-    await fill(conn, 'churn', run.messages, bytes);
+    const n = fillCount(run, bytes);
+    await fill(conn, 'churn', n, bytes);
     const end = Date.now() + 120_000;
-    while (got < run.messages && Date.now() < end) await sleep(100);
+    while (got < n && Date.now() < end) await sleep(100);
     await sleep(2000);
     const after = await readNode(run.target.management, run.node, run.dataDir);
-    return Math.max(0, delta(before, after, ['quorum_ets', 'binary']) / run.messages);
+    return Math.max(0, delta(before, after, ['quorum_ets', 'binary']) / n);
   } finally {
     await ch.close().catch(() => undefined);
   }
@@ -110,7 +121,7 @@ async function oneRun(run: CalibrationRun, storage: QueueStorage, ttl: boolean, 
     const before: NodeReading = await readNode(run.target.management, run.node, run.dataDir);
     // filled in two halves: binaries and disk by the second half (a fixed cost, like the message
     // store's write cache, cancels out), the message-store index over the whole fill (tables grow in steps)
-    const half = Math.floor(run.messages / 2);
+    const half = Math.floor(fillCount(run, bytes) / 2);
     const n = 2 * half;
     await fill(conn, QUEUE, half, bytes);
     await untilDepth(conn, QUEUE, half);
@@ -143,7 +154,7 @@ export async function queueFootprint(
     storage,
     ttl,
     bodyBytes: bytes,
-    messages: run.messages,
+    messages: fillCount(run, bytes),
     ramBytesPerMessage: figureOf(runs.map((r) => r.ram)),
     ...(storage === 'quorum'
       ? {
