@@ -51,7 +51,10 @@ export async function untilDepth(conn: ManagedConnection, queue: string, n: numb
 }
 
 interface OneRun {
-  readonly ram: number;
+  /** the queue process's memory per message (its heap: live data and garbage, never less than live) */
+  readonly own: number;
+  /** the node categories' part of the queue's RAM per message (index, bodies): noisy either way */
+  readonly shared: number;
   readonly wal: number;
   readonly churn: number;
   readonly disk: number;
@@ -134,7 +137,8 @@ async function oneRun(run: CalibrationRun, storage: QueueStorage, ttl: boolean, 
     const quorum = storage === 'quorum';
     const binary = delta(mid, end, ['binary']) / half;
     return {
-      ram: Math.max(0, own / n + delta(before, end, ['msg_index']) / n + (quorum ? 0 : binary)),
+      own: own / n,
+      shared: delta(before, end, ['msg_index']) / n + (quorum ? 0 : binary),
       wal: quorum ? Math.max(0, delta(before, end, ['quorum_ets']) / n + binary) : 0,
       churn: quorum ? await walChurn(run, conn, ttl, bytes) : 0,
       disk: Math.max(0, (end.diskBytes - mid.diskBytes) / half),
@@ -155,7 +159,8 @@ export async function queueFootprint(
     ttl,
     bodyBytes: bytes,
     messages: fillCount(run, bytes),
-    ramBytesPerMessage: figureOf(runs.map((r) => r.ram)),
+    // a heap only reads more than its live data: the least one seen over the runs stands for every run
+    ramBytesPerMessage: figureOf(runs.map((r) => Math.max(0, Math.min(...runs.map((x) => x.own)) + r.shared))),
     ...(storage === 'quorum'
       ? {
           walRamBytesPerMessage: figureOf(runs.map((r) => r.wal)),
