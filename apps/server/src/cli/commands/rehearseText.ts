@@ -191,11 +191,9 @@ export function formatMeasured(p: RehearsalReport, m: MeasuredRehearsal): string
     row(`peak depth ${q.name}`, n(q.peakDepth), mq ? n(mq.peakDepth) : '-');
   }
   if (m.node) {
-    row(
-      'node RAM above idle, peak',
-      formatBytes(p.node.peakMemoryBytes - p.node.idleMemoryBytes),
-      formatBytes(m.node.peakMemoryBytes),
-    );
+    const above = formatBytes(p.node.peakMemoryBytes - p.node.idleMemoryBytes);
+    row('node RAM of messages, peak', above, formatBytes(m.node.peakMessageMemoryBytes));
+    row('node RSS above the start, peak', above, formatBytes(m.node.peakMemoryBytes));
     row('node disk, peak', formatBytes(p.node.peakDiskBytes), formatBytes(m.node.peakDiskBytes));
     row('alarms', p.node.alarms.map((a) => a.kind).join(', ') || 'none', m.node.alarms.join(', ') || 'none');
   }
@@ -205,7 +203,7 @@ export function formatMeasured(p: RehearsalReport, m: MeasuredRehearsal): string
       row(`RAM ${q.name} (queue process)`, formatBytes(q.peakMemoryBytes), formatBytes(mq.peakMemoryBytes));
   }
   return [
-    `Measured on ${m.url}${m.brokerVersion ? ` (RabbitMQ ${m.brokerVersion})` : ''} in ${formatMs(m.wallMs)}${m.node ? ` (node read ${n(m.node.samples)} times, at least twice a second: its RAM beside the prediction less the idle node; a queue process holds its index, not a classic v1 queue's bodies)` : ''}`,
+    `Measured on ${m.url}${m.brokerVersion ? ` (RabbitMQ ${m.brokerVersion})` : ''} in ${formatMs(m.wallMs)}${m.node ? ` (node read ${n(m.node.samples)} times, at least twice a second: the memory categories that hold messages and the RSS, each above the start, beside the predicted RAM above the idle node; a queue process holds its index, not a classic queue's bodies)` : ''}`,
     ...table(rows),
   ];
 }
