@@ -11,7 +11,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatMs } from '@retry-studio/topology-core/budget';
-import { formatBytes } from '@retry-studio/topology-core/text';
+import { formatBinaryBytes } from '@retry-studio/topology-core/text';
 
 export interface ChartSeries {
   readonly label: string;
@@ -54,7 +54,7 @@ export function alignSeries(series: readonly ChartSeries[]): uPlot.AlignedData {
 export type ChartUnit = 'messages' | 'bytes';
 
 const valueText = (unit: ChartUnit) => (v: number) =>
-  unit === 'bytes' ? formatBytes(v) : Math.round(v).toLocaleString('en-US');
+  unit === 'bytes' ? formatBinaryBytes(v) : Math.round(v).toLocaleString('en-US');
 
 /** a y axis as wide as its widest label (11 px text: about 6.6 px a character) */
 const fit = (_u: uPlot, values: string[] | null): number =>

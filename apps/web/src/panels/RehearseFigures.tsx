@@ -5,7 +5,7 @@
  */
 import type { RehearsalReport } from '@retry-studio/topology-core/rehearse';
 import { formatMs } from '@retry-studio/topology-core/budget';
-import { formatBytes } from '@retry-studio/topology-core/text';
+import { formatBinaryBytes } from '@retry-studio/topology-core/text';
 import type { RehearsedRun } from '../sim/rehearseWorker';
 
 const n = (v: number) => Math.round(v).toLocaleString('en-US');
@@ -57,12 +57,12 @@ const ROWS: readonly Row[] = [
   },
   {
     label: 'node RAM',
-    value: (r) => formatBytes(r.node.peakMemoryBytes),
-    title: (r) => `peak at ${ms(r.node.peakMemoryAtMs)}; watermark ${formatBytes(r.node.memoryLimitBytes)}`,
+    value: (r) => formatBinaryBytes(r.node.peakMemoryBytes),
+    title: (r) => `peak at ${ms(r.node.peakMemoryAtMs)}; watermark ${formatBinaryBytes(r.node.memoryLimitBytes)}`,
   },
   {
     label: 'node disk',
-    value: (r) => formatBytes(r.node.peakDiskBytes),
+    value: (r) => formatBinaryBytes(r.node.peakDiskBytes),
     title: (r) => `peak at ${ms(r.node.peakDiskAtMs)}`,
   },
   {

@@ -5,7 +5,7 @@
  */
 import { formatMs } from '@retry-studio/topology-core/budget';
 import type { RehearsalReport } from '@retry-studio/topology-core/rehearse';
-import { formatBytes } from '@retry-studio/topology-core/text';
+import { formatBinaryBytes } from '@retry-studio/topology-core/text';
 
 const n = (v: number) => Math.round(v).toLocaleString('en-US');
 
@@ -38,15 +38,15 @@ export function RehearseQueues({ report, label }: { report: RehearsalReport; lab
             <tr
               key={q.name}
               data-testid="rehearse-queue-row"
-              title={`per message: ${formatBytes(q.perMessage.ramBytes)} RAM, ${formatBytes(q.perMessage.diskBytes)} disk (${q.perMessage.basis})`}
+              title={`per message: ${formatBinaryBytes(q.perMessage.ramBytes)} RAM, ${formatBinaryBytes(q.perMessage.diskBytes)} disk (${q.perMessage.basis})`}
             >
               <td className="max-w-[14rem] truncate pr-1.5">{q.name}</td>
               <td className="px-1.5 text-slate-400">{q.storage}</td>
               <td className={cell}>{n(q.peakDepth)}</td>
               <td className={cell}>{n(q.peakHeld)}</td>
               <td className={cell}>{formatMs(Math.round(q.peakAtMs))}</td>
-              <td className={cell}>{formatBytes(q.peakMemoryBytes)}</td>
-              <td className={cell}>{formatBytes(q.peakDiskBytes)}</td>
+              <td className={cell}>{formatBinaryBytes(q.peakMemoryBytes)}</td>
+              <td className={cell}>{formatBinaryBytes(q.peakDiskBytes)}</td>
             </tr>
           ))}
           {report.held.map((h) => (
@@ -56,8 +56,8 @@ export function RehearseQueues({ report, label }: { report: RehearsalReport; lab
               <td className={cell}>—</td>
               <td className={cell}>{n(h.peakHeld)}</td>
               <td className={cell}>{formatMs(Math.round(h.peakAtMs))}</td>
-              <td className={cell}>{formatBytes(h.peakMemoryBytes)}</td>
-              <td className={cell}>{formatBytes(h.peakDiskBytes)}</td>
+              <td className={cell}>{formatBinaryBytes(h.peakMemoryBytes)}</td>
+              <td className={cell}>{formatBinaryBytes(h.peakDiskBytes)}</td>
             </tr>
           ))}
         </tbody>

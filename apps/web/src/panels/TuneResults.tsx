@@ -14,7 +14,7 @@ import {
   type TuneResult,
 } from '@retry-studio/topology-core/tune';
 import { formatMs } from '@retry-studio/topology-core/budget';
-import { formatBytes } from '@retry-studio/topology-core/text';
+import { formatBinaryBytes } from '@retry-studio/topology-core/text';
 import { useApp } from '../store/store';
 import { fieldsFromProfile } from '../rehearse/fromTune';
 
@@ -37,8 +37,8 @@ function figures(m: TuneMetrics, deadlineMs: number | undefined): string {
     `p99 ${ms(m.delayMs.p99)}${deadlineMs ? ` (${Math.round((100 * m.delayMs.p99) / deadlineMs)}% of the deadline)` : ''}`,
     `amplification ${m.amplification.toFixed(2)}`,
     `peak depth ${n(m.peakDepth)}${m.peakHeld > 0 ? ` (held ${n(m.peakHeld)})` : ''}`,
-    `RAM ${formatBytes(m.peakMemoryBytes)}`,
-    `disk ${formatBytes(m.peakDiskBytes)}`,
+    `RAM ${formatBinaryBytes(m.peakMemoryBytes)}`,
+    `disk ${formatBinaryBytes(m.peakDiskBytes)}`,
     `parked ${n(m.outcomes.parked)}`,
     m.drainMs === null ? 'never back to normal' : `back to normal ${ms(m.drainMs)} after the outage`,
   ].join(' · ');
@@ -247,7 +247,7 @@ function ParetoChart({ points }: { points: readonly ParetoPoint[] }) {
             fill="#38bdf8"
             fillOpacity={0.6}
           >
-            <title>{`${p.strategy} ${paramsText(p.params)}${p.equivalent ? ` and ${p.equivalent.length} equivalent` : ''}: p99 ${ms(p.p99DelayMs)}, amplification ${p.amplification.toFixed(2)}, RAM ${formatBytes(p.peakMemoryBytes)}`}</title>
+            <title>{`${p.strategy} ${paramsText(p.params)}${p.equivalent ? ` and ${p.equivalent.length} equivalent` : ''}: p99 ${ms(p.p99DelayMs)}, amplification ${p.amplification.toFixed(2)}, RAM ${formatBinaryBytes(p.peakMemoryBytes)}`}</title>
           </circle>
         ))}
       </svg>

@@ -4,7 +4,7 @@
  * lost and why, when it is back to normal, and what to change. One function for the CLI's text
  * and the browser's Rehearse tab, so both say the same.
  */
-import { formatBytes } from '../text/formatBytes.js';
+import { formatBinaryBytes } from '../text/formatBinaryBytes.js';
 import { formatMs } from '../text/formatDuration.js';
 import type { QueueRehearsal, RehearsalReport } from './report.js';
 
@@ -22,7 +22,7 @@ const pct = (x: number, of: number): string => (of > 0 ? `${+((100 * x) / of).to
 const at = (ms: number): string => formatMs(Math.round(ms));
 
 function queueBill(q: QueueRehearsal): string {
-  return `${formatBytes(q.peakMemoryBytes)} RAM, ${formatBytes(q.peakDiskBytes)} disk`;
+  return `${formatBinaryBytes(q.peakMemoryBytes)} RAM, ${formatBinaryBytes(q.peakDiskBytes)} disk`;
 }
 
 function peaks(r: RehearsalReport, parkedIn: ReadonlySet<string>): VerdictLine[] {
@@ -42,7 +42,7 @@ function peaks(r: RehearsalReport, parkedIn: ReadonlySet<string>): VerdictLine[]
     out.push({
       kind: 'peak',
       bad: false,
-      text: `The delayed-message exchange ${h.exchange} holds up to ${n(h.peakHeld)} messages at ${at(h.peakAtMs)} (${formatBytes(h.peakMemoryBytes)} RAM, ${formatBytes(h.peakDiskBytes)} disk), counted in no queue.`,
+      text: `The delayed-message exchange ${h.exchange} holds up to ${n(h.peakHeld)} messages at ${at(h.peakAtMs)} (${formatBinaryBytes(h.peakMemoryBytes)} RAM, ${formatBinaryBytes(h.peakDiskBytes)} disk), counted in no queue.`,
     });
   if (!retry && r.held.length === 0)
     out.push({ kind: 'peak', bad: false, text: 'No retry queue holds anything: every message goes through at once.' });
@@ -55,7 +55,7 @@ function node(r: RehearsalReport): VerdictLine[] {
     {
       kind: 'node',
       bad: false,
-      text: `The node peaks at ${formatBytes(nd.peakMemoryBytes)} RAM (${pct(nd.peakMemoryBytes, nd.memoryLimitBytes)} of its ${formatBytes(nd.memoryLimitBytes)} watermark on ${formatBytes(nd.brokerMemoryBytes)}) and ${formatBytes(nd.peakDiskBytes)} disk, by RabbitMQ ${r.calibration.brokerVersion}'s measured figures.`,
+      text: `The node peaks at ${formatBinaryBytes(nd.peakMemoryBytes)} RAM (${pct(nd.peakMemoryBytes, nd.memoryLimitBytes)} of its ${formatBinaryBytes(nd.memoryLimitBytes)} watermark on ${formatBinaryBytes(nd.brokerMemoryBytes)}) and ${formatBinaryBytes(nd.peakDiskBytes)} disk, by RabbitMQ ${r.calibration.brokerVersion}'s measured figures.`,
     },
   ];
   for (const a of nd.alarms) {
@@ -64,7 +64,7 @@ function node(r: RehearsalReport): VerdictLine[] {
       kind: 'alarm',
       bad: true,
       text:
-        `At ${at(a.fromMs)} the node reaches its ${a.kind === 'memory' ? 'memory watermark' : 'free-disk limit'} (${formatBytes(a.limitBytes)}): every publisher is blocked ${span}` +
+        `At ${at(a.fromMs)} the node reaches its ${a.kind === 'memory' ? 'memory watermark' : 'free-disk limit'} (${formatBinaryBytes(a.limitBytes)}): every publisher is blocked ${span}` +
         (a.messagesWaited > 0
           ? `; ${n(a.messagesWaited)} messages wait to be published, up to ${at(a.longestWaitMs)}.`
           : '.'),
@@ -153,10 +153,10 @@ function changes(r: RehearsalReport, lines: readonly VerdictLine[]): VerdictLine
     );
   if (r.node.alarms.some((a) => a.kind === 'memory'))
     out.push(
-      `give the node more RAM than ${formatBytes(r.node.brokerMemoryBytes)} (--broker-memory), or keep bodies off RAM (quorum queues, or classic v2 from 3.13)`,
+      `give the node more RAM than ${formatBinaryBytes(r.node.brokerMemoryBytes)} (--broker-memory), or keep bodies off RAM (quorum queues, or classic v2 from 3.13)`,
     );
   if (r.node.alarms.some((a) => a.kind === 'disk'))
-    out.push(`free more disk than ${formatBytes(r.node.diskFreeBytes)} (--disk-free) or park fewer messages`);
+    out.push(`free more disk than ${formatBinaryBytes(r.node.diskFreeBytes)} (--disk-free) or park fewer messages`);
   if (r.capacity.length > 0)
     out.push(
       'spread the work over more queues, or lower the rate: a queue is asked for more than its measured ceiling',

@@ -1,5 +1,5 @@
 /** Why each recommendation was chosen, in one sentence, measured against the first. */
-import { formatBytes } from '../text/formatBytes.js';
+import { formatBinaryBytes } from '../text/formatBinaryBytes.js';
 import { formatMs } from '../text/formatDuration.js';
 import type { TuneCost, TuneMetrics } from './types.js';
 
@@ -29,7 +29,9 @@ export function whyChosen(
     change(m.peakMemoryBytes, best.metrics.peakMemoryBytes) !== undefined &&
     m.peakMemoryBytes < best.metrics.peakMemoryBytes
   )
-    trades.push(`peak RAM ${formatBytes(m.peakMemoryBytes)} instead of ${formatBytes(best.metrics.peakMemoryBytes)}`);
+    trades.push(
+      `peak RAM ${formatBinaryBytes(m.peakMemoryBytes)} instead of ${formatBinaryBytes(best.metrics.peakMemoryBytes)}`,
+    );
   if (cost.objects < best.cost.objects) trades.push(`${cost.objects} broker objects instead of ${best.cost.objects}`);
   const ops = change(cost.brokerOps, best.cost.brokerOps);
   const extra =

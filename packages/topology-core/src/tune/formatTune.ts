@@ -1,10 +1,10 @@
 /** The tuner's answer as text: the best few and why, the Pareto front, or what rules everything out. */
-import { formatBytes } from '../text/formatBytes.js';
+import { formatBinaryBytes } from '../text/formatBinaryBytes.js';
 import { formatMs } from '../text/formatDuration.js';
 import { paramsText } from './infeasibility.js';
 import type { FailureProfile, TuneGoals, TuneMetrics, TuneResult } from './types.js';
 
-const mb = formatBytes;
+const mb = formatBinaryBytes;
 const n = (x: number): string => Math.round(x).toLocaleString('en-US');
 
 /** one rehearsal's figures on one line, with units */

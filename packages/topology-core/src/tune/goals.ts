@@ -1,10 +1,10 @@
 /** Does one rehearsal meet the goals? Each miss names its goal and the figure that missed it. */
 import { formatMs } from '../text/formatDuration.js';
-import { formatBytes } from '../text/formatBytes.js';
+import { formatBinaryBytes } from '../text/formatBinaryBytes.js';
 import type { GoalMiss, TuneGoals, TuneMetrics } from './types.js';
 
 const pct = (x: number): string => `${+(x * 100).toFixed(2)}%`;
-const mb = formatBytes;
+const mb = formatBinaryBytes;
 
 export function goalMisses(m: TuneMetrics, goals: TuneGoals): GoalMiss[] {
   const out: GoalMiss[] = [];

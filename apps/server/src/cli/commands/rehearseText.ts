@@ -1,6 +1,6 @@
 /** The retry bill of materials as text: what `rehearse` prints without --json (with --verify-on, predicted next to measured). */
 import { formatMs } from '@retry-studio/topology-core/budget';
-import { formatBytes } from '@retry-studio/topology-core/text';
+import { formatBinaryBytes } from '@retry-studio/topology-core/text';
 import {
   rehearsalVerdict,
   type MeasuredRehearsal,
@@ -28,7 +28,7 @@ function header(label: string, r: RehearsalReport): string[] {
   const out: string[] = [];
   const rate = r.messages / Math.max(1, r.durationMs / 1000);
   out.push(
-    `Rehearsal of ${label}: ${n(r.messages)} messages over ${formatMs(r.durationMs)} (about ${n(rate)}/s), ${formatBytes(r.bodyBytes)} bodies, RabbitMQ ${r.profile} rules`,
+    `Rehearsal of ${label}: ${n(r.messages)} messages over ${formatMs(r.durationMs)} (about ${n(rate)}/s), ${formatBinaryBytes(r.bodyBytes)} bodies, RabbitMQ ${r.profile} rules`,
   );
   for (const o of r.consumerOutages)
     out.push(
@@ -91,15 +91,15 @@ function queues(r: RehearsalReport): string[] {
         n(q.peakDepth),
         n(q.peakHeld),
         formatMs(q.peakAtMs),
-        formatBytes(q.peakMemoryBytes),
-        formatBytes(q.peakDiskBytes),
+        formatBinaryBytes(q.peakMemoryBytes),
+        formatBinaryBytes(q.peakDiskBytes),
       ]),
     ]),
   ];
   // one line per cost: the queues that share it named
   const byCost = new Map<string, string[]>();
   for (const q of r.queues) {
-    const k = `${q.storage}: ${formatBytes(q.perMessage.ramBytes)} RAM, ${formatBytes(q.perMessage.diskBytes)} disk per message (${q.perMessage.basis})`;
+    const k = `${q.storage}: ${formatBinaryBytes(q.perMessage.ramBytes)} RAM, ${formatBinaryBytes(q.perMessage.diskBytes)} disk per message (${q.perMessage.basis})`;
     byCost.set(k, [...(byCost.get(k) ?? []), q.name]);
   }
   for (const [k, names] of byCost) out.push(`  ${names.join(', ')}, ${k}`);
@@ -113,8 +113,8 @@ function queues(r: RehearsalReport): string[] {
           `  ${h.exchange}`,
           n(h.peakHeld),
           formatMs(h.peakAtMs),
-          formatBytes(h.peakMemoryBytes),
-          formatBytes(h.peakDiskBytes),
+          formatBinaryBytes(h.peakMemoryBytes),
+          formatBinaryBytes(h.peakDiskBytes),
         ]),
       ]),
     );
@@ -125,8 +125,8 @@ function nodeLines(r: RehearsalReport): string[] {
   const nd = r.node;
   const out = [
     'Node',
-    `  RAM: peak ${formatBytes(nd.peakMemoryBytes)} at ${formatMs(nd.peakMemoryAtMs)} (idle ${formatBytes(nd.idleMemoryBytes)}${nd.walMemoryBytes > 0 ? `, quorum write-ahead log ${formatBytes(nd.walMemoryBytes)}` : ''}); memory watermark ${formatBytes(nd.memoryLimitBytes)} (${nd.watermark} of ${formatBytes(nd.brokerMemoryBytes)}, --broker-memory)`,
-    `  disk: peak ${formatBytes(nd.peakDiskBytes)} at ${formatMs(nd.peakDiskAtMs)} of ${formatBytes(nd.diskFreeBytes)} free (--disk-free; the alarm at ${formatBytes(nd.diskFreeLimitBytes)} left)`,
+    `  RAM: peak ${formatBinaryBytes(nd.peakMemoryBytes)} at ${formatMs(nd.peakMemoryAtMs)} (idle ${formatBinaryBytes(nd.idleMemoryBytes)}${nd.walMemoryBytes > 0 ? `, quorum write-ahead log ${formatBinaryBytes(nd.walMemoryBytes)}` : ''}); memory watermark ${formatBinaryBytes(nd.memoryLimitBytes)} (${nd.watermark} of ${formatBinaryBytes(nd.brokerMemoryBytes)}, --broker-memory)`,
+    `  disk: peak ${formatBinaryBytes(nd.peakDiskBytes)} at ${formatMs(nd.peakDiskAtMs)} of ${formatBinaryBytes(nd.diskFreeBytes)} free (--disk-free; the alarm at ${formatBinaryBytes(nd.diskFreeLimitBytes)} left)`,
   ];
   for (const a of nd.alarms)
     out.push(
@@ -148,7 +148,7 @@ function runLines(runs: RunsSummary): string[] {
   const rows: string[][] = [['  figure', 'p5', 'p50', 'p95']];
   for (const [name, s] of Object.entries(runs.figures)) {
     const fmt = (x: number): string =>
-      /Bytes$/.test(name) ? formatBytes(x) : /Ms$|delayMs/.test(name) ? ms(x) : String(+x.toFixed(3));
+      /Bytes$/.test(name) ? formatBinaryBytes(x) : /Ms$|delayMs/.test(name) ? ms(x) : String(+x.toFixed(3));
     rows.push([`  ${name}`, fmt(s.p5), fmt(s.p50), `${fmt(s.p95)}${s.never ? ` (never in ${s.never} runs)` : ''}`]);
   }
   return [`Over ${runs.count} seeds (${runs.seeds.join(', ')})`, ...table(rows)];
@@ -191,16 +191,16 @@ export function formatMeasured(p: RehearsalReport, m: MeasuredRehearsal): string
     row(`peak depth ${q.name}`, n(q.peakDepth), mq ? n(mq.peakDepth) : '-');
   }
   if (m.node) {
-    const above = formatBytes(p.node.peakMemoryBytes - p.node.idleMemoryBytes);
-    row('node RAM of messages, peak', above, formatBytes(m.node.peakMessageMemoryBytes));
-    row('node RSS above the start, peak', above, formatBytes(m.node.peakMemoryBytes));
-    row('node disk, peak', formatBytes(p.node.peakDiskBytes), formatBytes(m.node.peakDiskBytes));
+    const above = formatBinaryBytes(p.node.peakMemoryBytes - p.node.idleMemoryBytes);
+    row('node RAM of messages, peak', above, formatBinaryBytes(m.node.peakMessageMemoryBytes));
+    row('node RSS above the start, peak', above, formatBinaryBytes(m.node.peakMemoryBytes));
+    row('node disk, peak', formatBinaryBytes(p.node.peakDiskBytes), formatBinaryBytes(m.node.peakDiskBytes));
     row('alarms', p.node.alarms.map((a) => a.kind).join(', ') || 'none', m.node.alarms.join(', ') || 'none');
   }
   for (const q of p.queues) {
     const mq = m.queues.find((x) => x.name === q.name);
     if (mq?.peakMemoryBytes !== undefined)
-      row(`RAM ${q.name} (queue process)`, formatBytes(q.peakMemoryBytes), formatBytes(mq.peakMemoryBytes));
+      row(`RAM ${q.name} (queue process)`, formatBinaryBytes(q.peakMemoryBytes), formatBinaryBytes(mq.peakMemoryBytes));
   }
   return [
     `Measured on ${m.url}${m.brokerVersion ? ` (RabbitMQ ${m.brokerVersion})` : ''} in ${formatMs(m.wallMs)}${m.node ? ` (node read ${n(m.node.samples)} times, at least twice a second: the memory categories that hold messages and the RSS, each above the start, beside the predicted RAM above the idle node; a queue process holds its index, not a classic queue's bodies)` : ''}`,
