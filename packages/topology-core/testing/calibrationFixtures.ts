@@ -11,8 +11,8 @@ export interface UniformOptions {
   /** the share of the body kept in RAM (1: classic v1) */
   readonly bodyInRam?: number;
   readonly walRamBytes?: number;
-  /** what a consumed quorum message leaves in the WAL (absent: not measured) */
-  readonly walChurnBytes?: number;
+  /** what a consumed message leaves behind (absent: not measured) */
+  readonly consumedBytes?: number;
   /** disk per message on top of the body */
   readonly diskBytes?: number;
   readonly idleMemoryBytes?: number;
@@ -46,9 +46,7 @@ export function uniformCalibration(o: UniformOptions = {}): Calibration {
           messages: 20_000,
           ramBytesPerMessage: fig((o.ramBytes ?? 0) + (o.bodyInRam ?? 0) * bodyBytes),
           ...(storage === 'quorum' ? { walRamBytesPerMessage: fig(o.walRamBytes ?? 0) } : {}),
-          ...(storage === 'quorum' && o.walChurnBytes !== undefined
-            ? { walChurnBytesPerMessage: fig(o.walChurnBytes) }
-            : {}),
+          ...(o.consumedBytes !== undefined ? { consumedBytesPerMessage: fig(o.consumedBytes) } : {}),
           diskBytesPerMessage: fig((o.diskBytes ?? 0) + bodyBytes),
         })),
       ),

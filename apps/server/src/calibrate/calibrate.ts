@@ -64,7 +64,7 @@ export async function calibrate(run: CalibrationRun, o: CalibrateOptions = {}): 
     },
     method:
       `per message: a fresh queue filled with ${run.messages} persistent messages in two halves, the node's memory breakdown read before and after each (GET /api/nodes/NODE/memory, median of 3 readings): ` +
-      `RAM = the queue's own memory (its statistics: the least of 3 readings 5.5 s apart, and the least over the runs, a heap reading only more than its live data) + msg_index over the whole fill (+ binary over the second half for classic queues: bodies in RAM; a fixed write cache cancels), quorum WAL RAM = quorum_ets over the whole fill + binary over the second half, and what as many messages consumed and acked at once leave there (quorum_ets + binary); ` +
+      `RAM = the queue's own memory (its statistics: the least of 3 readings 5.5 s apart, and the least over the runs, a heap reading only more than its live data) + msg_index over the whole fill (+ binary over the second half for classic queues: bodies in RAM; a fixed write cache cancels), quorum WAL RAM = quorum_ets over the whole fill + binary over the second half; what as many messages consumed and acked at once leave behind (the categories that hold messages: queue_procs, quorum_queue_procs, msg_index, binary, quorum_ets); ` +
       `disk over the second half: ${run.dataDir ? "the data directory's allocated blocks" : "the node's free disk (shared with every other writer to that filesystem: noisy)"}; ` +
       `ceilings: ${run.ceilingMessages} 1 KiB persistent messages on one channel, client and broker on one machine`,
     node: {

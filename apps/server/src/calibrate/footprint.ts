@@ -60,14 +60,24 @@ interface OneRun {
   readonly disk: number;
 }
 
+/** the node's memory categories that hold messages */
+const MESSAGE_MEMORY = ['queue_procs', 'quorum_queue_procs', 'msg_index', 'binary', 'quorum_ets'];
+
 /**
- * Quorum only: `n` messages through a queue whose consumer acks them at once: what they leave in
- * the write-ahead log's memtables (quorum_ets + binaries) once consumed, until the log rolls over.
+ * `n` messages through a queue whose consumer acks them at once: what they leave behind once
+ * consumed (a quorum queue's write-ahead log memtables until the log rolls over; a 3.x classic
+ * queue's index journal, with small bodies, until it is flushed).
  */
-async function walChurn(run: CalibrationRun, conn: ManagedConnection, ttl: boolean, bytes: number): Promise<number> {
+async function leftByConsumed(
+  run: CalibrationRun,
+  conn: ManagedConnection,
+  storage: QueueStorage,
+  ttl: boolean,
+  bytes: number,
+): Promise<number> {
   const ch = await conn.createChannel();
   try {
-    await ch.assertQueue('churn', { durable: true, arguments: queueArguments('quorum', ttl) });
+    await ch.assertQueue('churn', { durable: true, arguments: queueArguments(storage, ttl) });
     await ch.prefetch(500);
     let got = 0;
     await ch.consume('churn', (m) => {
@@ -83,7 +93,7 @@ async function walChurn(run: CalibrationRun, conn: ManagedConnection, ttl: boole
     while (got < n && Date.now() < end) await sleep(100);
     await sleep(2000);
     const after = await readNode(run.target.management, run.node, run.dataDir);
-    return Math.max(0, delta(before, after, ['quorum_ets', 'binary']) / n);
+    return Math.max(0, delta(before, after, MESSAGE_MEMORY) / n);
   } finally {
     await ch.close().catch(() => undefined);
   }
@@ -140,7 +150,7 @@ async function oneRun(run: CalibrationRun, storage: QueueStorage, ttl: boolean, 
       own: own / n,
       shared: delta(before, end, ['msg_index']) / n + (quorum ? 0 : binary),
       wal: quorum ? Math.max(0, delta(before, end, ['quorum_ets']) / n + binary) : 0,
-      churn: quorum ? await walChurn(run, conn, ttl, bytes) : 0,
+      churn: await leftByConsumed(run, conn, storage, ttl, bytes),
       disk: Math.max(0, (end.diskBytes - mid.diskBytes) / half),
     };
   });
@@ -161,17 +171,13 @@ export async function queueFootprint(
     messages: fillCount(run, bytes),
     // a heap only reads more than its live data: the least one seen over the runs stands for every run
     ramBytesPerMessage: figureOf(runs.map((r) => Math.max(0, Math.min(...runs.map((x) => x.own)) + r.shared))),
-    ...(storage === 'quorum'
-      ? {
-          walRamBytesPerMessage: figureOf(runs.map((r) => r.wal)),
-          walChurnBytesPerMessage: figureOf(runs.map((r) => r.churn)),
-        }
-      : {}),
+    ...(storage === 'quorum' ? { walRamBytesPerMessage: figureOf(runs.map((r) => r.wal)) } : {}),
+    consumedBytesPerMessage: figureOf(runs.map((r) => r.churn)),
     diskBytesPerMessage: figureOf(runs.map((r) => r.disk)),
   };
   run.log(
     `  ${storage}${ttl ? ' + TTL' : ''}, ${bytes} B bodies: RAM ${row.ramBytesPerMessage.value} B/msg (${row.ramBytesPerMessage.min}-${row.ramBytesPerMessage.max})` +
-      `${row.walRamBytesPerMessage ? `, WAL RAM ${row.walRamBytesPerMessage.value} B/msg (${row.walChurnBytesPerMessage?.value ?? '-'} once consumed)` : ''}, disk ${row.diskBytesPerMessage.value} B/msg (${row.diskBytesPerMessage.min}-${row.diskBytesPerMessage.max})`,
+      `${row.walRamBytesPerMessage ? `, WAL RAM ${row.walRamBytesPerMessage.value} B/msg` : ''}, ${row.consumedBytesPerMessage?.value ?? '-'} B/msg left once consumed, disk ${row.diskBytesPerMessage.value} B/msg (${row.diskBytesPerMessage.min}-${row.diskBytesPerMessage.max})`,
   );
   return row;
 }

@@ -10,8 +10,8 @@ import type { Calibration, CeilingRow, FootprintRow, QueueStorage } from './form
 export interface MessageCost {
   readonly ramBytes: number;
   readonly walRamBytes: number;
-  /** quorum: what a consumed message leaves in the WAL's memtables (the WAL figure itself where not measured: an upper bound) */
-  readonly walChurnBytes: number;
+  /** what a consumed message leaves behind (quorum: the WAL figure itself where not measured, an upper bound; classic: 0 where not measured) */
+  readonly consumedBytes: number;
   readonly diskBytes: number;
   /** how the figure was read: measured at this body size, interpolated, extrapolated, or an estimate */
   readonly basis: string;
@@ -29,13 +29,13 @@ interface Measured {
   readonly bodyBytes: number;
   readonly ramBytesPerMessage: { readonly value: number };
   readonly walRamBytesPerMessage?: { readonly value: number };
-  readonly walChurnBytesPerMessage?: { readonly value: number };
+  readonly consumedBytesPerMessage?: { readonly value: number };
   readonly diskBytesPerMessage: { readonly value: number };
 }
 type Pick = (r: Measured) => number | undefined;
 const ram: Pick = (r) => r.ramBytesPerMessage.value;
 const wal: Pick = (r) => r.walRamBytesPerMessage?.value;
-const churn: Pick = (r) => r.walChurnBytesPerMessage?.value ?? r.walRamBytesPerMessage?.value;
+const churn: Pick = (r) => r.consumedBytesPerMessage?.value ?? r.walRamBytesPerMessage?.value;
 const disk: Pick = (r) => r.diskBytesPerMessage.value;
 
 /** the figure at `body` on the line through the rows' figures (rows sorted by body size) */
@@ -87,7 +87,7 @@ export function messageCost(
   return {
     ramBytes: along(rows, bodyBytes, ram),
     walRamBytes: along(rows, bodyBytes, wal),
-    walChurnBytes: along(rows, bodyBytes, churn),
+    consumedBytes: along(rows, bodyBytes, churn),
     diskBytes: along(rows, bodyBytes, disk),
     basis: `${used}${how} on RabbitMQ ${cal.broker.version}, ${cal.measuredAt.slice(0, 10)}`,
   };
@@ -106,7 +106,7 @@ export function heldCost(cal: Calibration, bodyBytes: number): MessageCost {
     return {
       ramBytes: along(rows, bodyBytes, ram),
       walRamBytes: 0,
-      walChurnBytes: 0,
+      consumedBytes: 0,
       diskBytes: along(rows, bodyBytes, disk),
       basis: `measured on RabbitMQ ${cal.broker.version}, ${cal.measuredAt.slice(0, 10)}`,
     };
@@ -117,7 +117,7 @@ export function heldCost(cal: Calibration, bodyBytes: number): MessageCost {
   return {
     ramBytes: Math.max(body + 100, classic.length > 0 ? along(classic, body, ram) : 0),
     walRamBytes: 0,
-    walChurnBytes: 0,
+    consumedBytes: 0,
     diskBytes: Math.max(body + 100, classic.length > 0 ? along(classic, body, disk) : 0),
     basis: `estimated: a Mnesia copy in RAM and on disk, about what a classic queue holds per message (the plugin was not enabled on RabbitMQ ${cal.broker.version} to measure)`,
   };

@@ -34,8 +34,8 @@ export interface FootprintRow {
   readonly ramBytesPerMessage: Figure;
   /** quorum only: RAM per message in the node's write-ahead log until it rolls over (bodies in memtables) */
   readonly walRamBytesPerMessage?: Figure;
-  /** quorum only: RAM a message leaves in the write-ahead log's memtables once it was consumed and acked (until the log rolls over) */
-  readonly walChurnBytesPerMessage?: Figure;
+  /** RAM a message leaves once it was consumed and acked: in a quorum queue's write-ahead log memtables (until the log rolls over), a 3.x classic queue's index journal (until it is flushed) */
+  readonly consumedBytesPerMessage?: Figure;
   readonly diskBytesPerMessage: Figure;
 }
 

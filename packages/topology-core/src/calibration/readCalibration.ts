@@ -48,8 +48,8 @@ function footprintRow(v: unknown, path: string, report: Report): void {
   figure(v.ramBytesPerMessage, `${path}.ramBytesPerMessage`, report, false);
   if (v.walRamBytesPerMessage !== undefined)
     figure(v.walRamBytesPerMessage, `${path}.walRamBytesPerMessage`, report, false);
-  if (v.walChurnBytesPerMessage !== undefined)
-    figure(v.walChurnBytesPerMessage, `${path}.walChurnBytesPerMessage`, report, false);
+  if (v.consumedBytesPerMessage !== undefined)
+    figure(v.consumedBytesPerMessage, `${path}.consumedBytesPerMessage`, report, false);
   figure(v.diskBytesPerMessage, `${path}.diskBytesPerMessage`, report, false);
 }
 

@@ -168,7 +168,7 @@ export function assembleReport(a: AssembleInput): RehearsalReport {
         peakDepth: Math.round(b?.peakDepth ?? 0),
         peakAtMs: b?.peakDepthAt ?? 0,
         peakHeld: Math.round(b?.peakHeld ?? 0),
-        peakMemoryBytes: Math.round(resident * (cost?.cost.ramBytes ?? 0)),
+        peakMemoryBytes: Math.round(b?.peakRam ?? resident * (cost?.cost.ramBytes ?? 0)),
         peakDiskBytes: Math.round(resident * (cost?.cost.diskBytes ?? 0)),
         series: { t: q?.series.t ?? [], depth: (q?.series.depth ?? []).map((d) => Math.round(d)) },
         perMessage: {

@@ -27,6 +27,12 @@ export const watermarkOf = (profile: BrokerProfileId): number => (profile === '3
 /** the default disk_free_limit.absolute (RabbitMQ docs, disk alarms) */
 const DEFAULT_DISK_FREE_LIMIT = 50_000_000;
 const DEFAULT_WAL_MAX = 512 * 1024 ** 2;
+/**
+ * What a classic queue keeps of consumed messages: 3.x's queue index journal holds up to 32,768
+ * entries (queue_index_max_journal_entries, with the bodies of small persistent messages) until it
+ * is flushed; the same cap bounds what a v2 queue's calibration measured it leaves.
+ */
+const JOURNAL_ENTRIES = 32_768;
 
 export interface QueueCost {
   readonly storage: string;
@@ -65,7 +71,7 @@ export function billSetup(
       messageCost(calibrationFor(r.profile).calibration, kind, ttl, r.bodyBytes) ?? {
         ramBytes: 0,
         walRamBytes: 0,
-        walChurnBytes: 0,
+        consumedBytes: 0,
         diskBytes: r.bodyBytes,
         basis: 'not calibrated: the body on disk only',
       };
@@ -104,7 +110,8 @@ export function billSetup(
         ramBytes: q.cost.ramBytes,
         diskBytes: q.cost.diskBytes,
         walRamBytes: q.cost.walRamBytes,
-        walChurnBytes: q.cost.walChurnBytes,
+        consumedBytes: q.cost.consumedBytes,
+        consumedCap: q.quorum ? ('wal' as const) : JOURNAL_ENTRIES,
       })),
       heldRamBytes: held.ramBytes,
       heldDiskBytes: held.diskBytes,

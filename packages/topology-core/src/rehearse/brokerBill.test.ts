@@ -29,7 +29,7 @@ describe("rehearse: the broker's bill from a calibration", () => {
 
   it("a quorum queue's WAL holds the bodies of its messages, and what consumed ones leave, up to the log's size", () => {
     const d = templateDesign('quorum-delivery-limit', { deliveryLimit: 3 });
-    const calibration = uniformCalibration({ version: '4.3.6', ramBytes: 60, walRamBytes: 1700, walChurnBytes: 380 });
+    const calibration = uniformCalibration({ version: '4.3.6', ramBytes: 60, walRamBytes: 1700, consumedBytes: 380 });
     const r = rehearse(d, { rate: 10, durationMs: 60_000, profile: '4.3' }, { calibration });
     // every message consumed at once: 600 x 380 B left in the memtables
     expect(r.node.walMemoryBytes).toBe(600 * 380);
@@ -37,11 +37,28 @@ describe("rehearse: the broker's bill from a calibration", () => {
       d,
       { rate: 10, durationMs: 60_000, afterMs: 0, profile: '4.3', targets: [outage('worker', 0, 60_000)] },
       {
-        calibration: uniformCalibration({ version: '4.3.6', walRamBytes: 1700, walChurnBytes: 380 }),
+        calibration: uniformCalibration({ version: '4.3.6', walRamBytes: 1700, consumedBytes: 380 }),
       },
     );
     // the worker down the whole time (a nack loop on 4.3): nothing consumed, every body stays in the memtables
     expect(held.node.walMemoryBytes).toBeGreaterThanOrEqual(500 * 1700);
+  });
+
+  it("a classic queue keeps what consumed messages leave (3.x's index journal) up to 32,768 of them, in its RAM", () => {
+    const d = templateDesign('dlx-ttl-wait-queue', { delayMs: 2000, maxRetries: 5 });
+    const r = rehearse(
+      d,
+      { rate: 10, durationMs: 60_000 },
+      { calibration: uniformCalibration({ consumedBytes: 1000 }) },
+    );
+    expect(r.queues.find((q) => q.name === 'orders.q')?.peakMemoryBytes).toBe(600 * 1000);
+    expect(r.node.peakMemoryBytes).toBe(600 * 1000);
+    const big = rehearse(
+      d,
+      { rate: 1000, durationMs: 60_000 },
+      { calibration: uniformCalibration({ consumedBytes: 1000 }) },
+    );
+    expect(big.queues.find((q) => q.name === 'orders.q')?.peakMemoryBytes).toBe(32_768 * 1000);
   });
 
   it('a delayed-message exchange holds messages the broker counts in no queue: in held, memory, in flight and the drain', () => {

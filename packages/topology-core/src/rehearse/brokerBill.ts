@@ -19,8 +19,10 @@ export interface BillQueue {
   readonly diskBytes: number;
   /** quorum: RAM per message in the write-ahead log's memtables while it is in the queue */
   readonly walRamBytes: number;
-  /** quorum: what it leaves there once consumed, until the log rolls over */
-  readonly walChurnBytes: number;
+  /** what a consumed message leaves behind: in the quorum WAL, or a classic queue's own state (its index journal) */
+  readonly consumedBytes: number;
+  /** where that goes: the node-wide WAL (up to its size), or the queue (up to this many messages, its journal's flush) */
+  readonly consumedCap: number | 'wal';
 }
 
 export interface BillOptions {
@@ -50,6 +52,12 @@ export interface QueueBill {
   /** depth + held: what the queue keeps in RAM and on disk */
   peakResident: number;
   peakResidentAt: number;
+  /** messages consumed from it, and what they left in its RAM (up to its cap) */
+  consumed: number;
+  retainedBytes: number;
+  /** its RAM at its peak: what it holds and what consumed ones left */
+  peakRam: number;
+  peakRamAt: number;
 }
 
 export interface ExchangeHold {
@@ -127,6 +135,10 @@ export class BrokerBill {
         peakHeldAt: 0,
         peakResident: 0,
         peakResidentAt: 0,
+        consumed: 0,
+        retainedBytes: 0,
+        peakRam: 0,
+        peakRamAt: 0,
       };
       this.queues.set(name, q);
     }
@@ -185,10 +197,23 @@ export class BrokerBill {
       this.ram += dw * c.ramBytes;
       this.disk += dw * c.diskBytes;
       this.walResident += dw * c.walRamBytes;
-      if (dw < 0) this.walChurned -= dw * c.walChurnBytes;
+      if (dw < 0) this.consumedFrom(q, c, -dw);
     }
     this.touch(q);
   };
+
+  /** `n` messages left `q`: what they leave behind, in the WAL or the queue's own state up to its cap */
+  private consumedFrom(q: QueueBill, c: BillQueue, n: number): void {
+    if (c.consumedCap === 'wal') {
+      this.walChurned += n * c.consumedBytes;
+      return;
+    }
+    const before = Math.min(q.consumed, c.consumedCap);
+    q.consumed += n;
+    const added = (Math.min(q.consumed, c.consumedCap) - before) * c.consumedBytes;
+    q.retainedBytes += added;
+    this.ram += added;
+  }
 
   /** a 4.3 quorum queue holds `w` (already counted in its depth) for a delayed retry until `until` */
   holdInQueue(queue: string, w: number, t: number, until: number): void {
@@ -231,6 +256,8 @@ export class BrokerBill {
       if (q.depth > q.peakDepth + EPS) [q.peakDepth, q.peakDepthAt] = [q.depth, t];
       if (q.held > q.peakHeld + EPS) [q.peakHeld, q.peakHeldAt] = [q.held, t];
       if (resident > q.peakResident + EPS) [q.peakResident, q.peakResidentAt] = [resident, t];
+      const ram = resident * (this.cost.get(q.name)?.ramBytes ?? 0) + q.retainedBytes;
+      if (ram > q.peakRam + EPS) [q.peakRam, q.peakRamAt] = [ram, t];
     }
     this.dirtyQueues.clear();
     for (const x of this.dirtyExchanges) if (x.held > x.peakHeld + EPS) [x.peakHeld, x.peakAt] = [x.held, t];
