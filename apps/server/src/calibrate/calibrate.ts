@@ -17,6 +17,33 @@ import { delayedExchangeFootprint } from './delayedExchange.js';
 import { queueFootprint } from './footprint.js';
 
 export const BODY_SIZES = [100, 1024, 16384] as const;
+
+/** the categories that hold messages and connections: whoever else uses the broker, not the node itself */
+const OTHERS = [
+  'queue_procs',
+  'queue_slave_procs',
+  'quorum_queue_procs',
+  'quorum_queue_dlx_procs',
+  'stream_queue_procs',
+  'stream_queue_replica_reader_procs',
+  'stream_queue_coordinator_procs',
+  'msg_index',
+  'binary',
+  'quorum_ets',
+  'connection_readers',
+  'connection_writers',
+  'connection_channels',
+  'connection_other',
+];
+
+/** the node's own memory: its Erlang total less what holds messages and connections (a shared broker holds other users' too) */
+export function bareNodeBytes(memory: Readonly<Record<string, number>>): number | undefined {
+  const total = memory.total_erlang;
+  if (total === undefined) return undefined;
+  let others = 0;
+  for (const c of OTHERS) others += memory[c] ?? 0;
+  return Math.max(0, total - others);
+}
 /** the quorum write-ahead log rolls over at this size by default (raft.wal_max_size_bytes; RabbitMQ docs, quorum queues, resource use) */
 const DEFAULT_WAL_MAX_BYTES = 512 * 1024 * 1024;
 
@@ -35,6 +62,7 @@ export async function calibrate(run: CalibrationRun, o: CalibrateOptions = {}): 
   const mgmt = run.target.management;
   const ov = await mgmt.overview();
   const idle = await mgmt.nodeResources(run.node);
+  const idleNode = bareNodeBytes(await mgmt.nodeMemory(run.node));
   const storages = o.storages ?? storagesOf(run.target.profile);
   const bodies = o.bodySizes ?? BODY_SIZES;
   run.log(
@@ -66,10 +94,10 @@ export async function calibrate(run: CalibrationRun, o: CalibrateOptions = {}): 
       `per message: a fresh queue filled with ${run.messages} persistent messages in two halves, the node's memory breakdown read before and after each (GET /api/nodes/NODE/memory, median of 3 readings): ` +
       `RAM = the queue's own memory (its statistics: the least of 3 readings 5.5 s apart, and the least over the runs, a heap reading only more than its live data) + msg_index over the whole fill (+ binary over the second half for classic queues: bodies in RAM; a fixed write cache cancels), quorum WAL RAM = quorum_ets over the whole fill + binary over the second half; what as many messages consumed and acked at once leave behind (the categories that hold messages: queue_procs, quorum_queue_procs, msg_index, binary, quorum_ets); ` +
       `disk over the second half: ${run.dataDir ? "the data directory's allocated blocks" : "the node's free disk (shared with every other writer to that filesystem: noisy)"}; ` +
-      `ceilings: ${run.ceilingMessages} 1 KiB persistent messages on one channel, client and broker on one machine`,
+      `ceilings: ${run.ceilingMessages} 1 KiB persistent messages on one channel, client and broker on one machine; the idle node is its Erlang total less what holds messages and connections`,
     node: {
       ...(idle.mem_limit !== undefined ? { memoryLimitBytes: idle.mem_limit } : {}),
-      ...(idle.mem_used !== undefined ? { idleMemoryBytes: idle.mem_used } : {}),
+      ...(idleNode !== undefined ? { idleMemoryBytes: idleNode } : {}),
       ...(idle.disk_free_limit !== undefined ? { diskFreeLimitBytes: idle.disk_free_limit } : {}),
       walMaxBytes: DEFAULT_WAL_MAX_BYTES,
     },
