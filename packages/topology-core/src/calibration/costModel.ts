@@ -12,6 +12,8 @@ export interface MessageCost {
   readonly walRamBytes: number;
   /** what a consumed message leaves behind (quorum: the WAL figure itself where not measured, an upper bound; classic: 0 where not measured) */
   readonly consumedBytes: number;
+  /** over how many consumed messages that was measured: beyond it, what they leave is not counted to grow */
+  readonly consumedOver: number;
   readonly diskBytes: number;
   /** how the figure was read: measured at this body size, interpolated, extrapolated, or an estimate */
   readonly basis: string;
@@ -27,6 +29,7 @@ const FALLBACK: Record<QueueStorage, readonly QueueStorage[]> = {
 
 interface Measured {
   readonly bodyBytes: number;
+  readonly messages: number;
   readonly ramBytesPerMessage: { readonly value: number };
   readonly walRamBytesPerMessage?: { readonly value: number };
   readonly consumedBytesPerMessage?: { readonly value: number };
@@ -88,6 +91,7 @@ export function messageCost(
     ramBytes: along(rows, bodyBytes, ram),
     walRamBytes: along(rows, bodyBytes, wal),
     consumedBytes: along(rows, bodyBytes, churn),
+    consumedOver: Math.max(...rows.map((r) => r.messages)),
     diskBytes: along(rows, bodyBytes, disk),
     basis: `${used}${how} on RabbitMQ ${cal.broker.version}, ${cal.measuredAt.slice(0, 10)}`,
   };
@@ -107,6 +111,7 @@ export function heldCost(cal: Calibration, bodyBytes: number): MessageCost {
       ramBytes: along(rows, bodyBytes, ram),
       walRamBytes: 0,
       consumedBytes: 0,
+      consumedOver: 0,
       diskBytes: along(rows, bodyBytes, disk),
       basis: `measured on RabbitMQ ${cal.broker.version}, ${cal.measuredAt.slice(0, 10)}`,
     };
@@ -118,6 +123,7 @@ export function heldCost(cal: Calibration, bodyBytes: number): MessageCost {
     ramBytes: Math.max(body + 100, classic.length > 0 ? along(classic, body, ram) : 0),
     walRamBytes: 0,
     consumedBytes: 0,
+    consumedOver: 0,
     diskBytes: Math.max(body + 100, classic.length > 0 ? along(classic, body, disk) : 0),
     basis: `estimated: a Mnesia copy in RAM and on disk, about what a classic queue holds per message (the plugin was not enabled on RabbitMQ ${cal.broker.version} to measure)`,
   };

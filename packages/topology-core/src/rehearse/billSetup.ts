@@ -72,6 +72,7 @@ export function billSetup(
         ramBytes: 0,
         walRamBytes: 0,
         consumedBytes: 0,
+        consumedOver: 0,
         diskBytes: r.bodyBytes,
         basis: 'not calibrated: the body on disk only',
       };
@@ -111,7 +112,8 @@ export function billSetup(
         diskBytes: q.cost.diskBytes,
         walRamBytes: q.cost.walRamBytes,
         consumedBytes: q.cost.consumedBytes,
-        consumedCap: q.quorum ? ('wal' as const) : JOURNAL_ENTRIES,
+        consumedCap: q.quorum ? q.cost.consumedOver : JOURNAL_ENTRIES,
+        consumedInWal: q.quorum,
       })),
       heldRamBytes: held.ramBytes,
       heldDiskBytes: held.diskBytes,

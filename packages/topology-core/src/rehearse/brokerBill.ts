@@ -21,8 +21,10 @@ export interface BillQueue {
   readonly walRamBytes: number;
   /** what a consumed message leaves behind: in the quorum WAL, or a classic queue's own state (its index journal) */
   readonly consumedBytes: number;
-  /** where that goes: the node-wide WAL (up to its size), or the queue (up to this many messages, its journal's flush) */
-  readonly consumedCap: number | 'wal';
+  /** how many consumed messages leave it at most (what the calibration measured, or a classic journal's size) */
+  readonly consumedCap: number;
+  /** it goes to the node-wide WAL (quorum, up to the log's size), else the queue's own RAM */
+  readonly consumedInWal: boolean;
 }
 
 export interface BillOptions {
@@ -204,13 +206,13 @@ export class BrokerBill {
 
   /** `n` messages left `q`: what they leave behind, in the WAL or the queue's own state up to its cap */
   private consumedFrom(q: QueueBill, c: BillQueue, n: number): void {
-    if (c.consumedCap === 'wal') {
-      this.walChurned += n * c.consumedBytes;
-      return;
-    }
     const before = Math.min(q.consumed, c.consumedCap);
     q.consumed += n;
     const added = (Math.min(q.consumed, c.consumedCap) - before) * c.consumedBytes;
+    if (c.consumedInWal) {
+      this.walChurned += added;
+      return;
+    }
     q.retainedBytes += added;
     this.ram += added;
   }
