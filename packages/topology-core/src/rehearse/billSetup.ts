@@ -28,9 +28,9 @@ export const watermarkOf = (profile: BrokerProfileId): number => (profile === '3
 const DEFAULT_DISK_FREE_LIMIT = 50_000_000;
 const DEFAULT_WAL_MAX = 512 * 1024 ** 2;
 /**
- * What a classic queue keeps of consumed messages: 3.x's queue index journal holds up to 32,768
- * entries (queue_index_max_journal_entries, with the bodies of small persistent messages) until it
- * is flushed; the same cap bounds what a v2 queue's calibration measured it leaves.
+ * At most this many consumed messages count in what a classic queue keeps of them: 3.x's queue
+ * index journal holds up to 32,768 entries (queue_index_max_journal_entries) until it flushes. What
+ * each leaves is the calibration's figure (0 where it was not measured).
  */
 const JOURNAL_ENTRIES = 32_768;
 
