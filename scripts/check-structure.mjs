@@ -44,6 +44,7 @@ export const CORE_FLOORS = [
   ['appconfig'],
   ['agreement'],
   ['prove'],
+  ['calibration'],
   ['rehearse'],
   ['tune'],
   ['sizing'],

@@ -1,7 +1,9 @@
 /**
- * The Rehearse tab (issue 31 point 6, issue 32 point 4): a rehearsal of dlx-ttl-wait-queue with
- * an outage draws depth over time on a canvas and shows the outcome counts; bad input marks its
- * field and runs nothing; a template added to the comparison draws a second series; "Compare"
+ * The Rehearse tab (issue 31 point 6, issue 32 point 4, issue 41 item 6): a rehearsal of
+ * dlx-ttl-wait-queue with an outage opens with its verdict in words, draws depth over time and the
+ * node's RAM and disk on canvases, and shows the per-queue table (MiB) and the outcome counts, with
+ * Run and the results in view; bad input marks its field and runs nothing; a template added to
+ * the comparison draws a second series (its outage target said, not silently mapped); "Compare"
  * on a Tune recommendation lands in the Rehearse tab with both designs. At 1440x900 and 1280x800.
  */
 import type { Page } from 'playwright-core';
@@ -70,6 +72,33 @@ export const rehearseFlow: Flow = {
         /p99/.test(await page.locator('[data-testid=rehearse-delay]').innerText()),
         'the delay distribution shown',
       );
+      // the conclusion first, in the CLI's words: what peaks, the node, what is lost, when back to normal
+      const verdict = await page.locator('[data-testid=rehearse-verdict]').innerText();
+      assert(
+        /peaks at/.test(verdict) && /The node peaks at .* RAM/.test(verdict),
+        `the verdict says what peaks: ${verdict}`,
+      );
+      assert(
+        /end parked/.test(verdict) && /Back to normal|Not back to normal/.test(verdict),
+        `and what is lost: ${verdict}`,
+      );
+      const queues = await page.locator('[data-testid=rehearse-queues]').innerText();
+      assert(
+        /orders\.wait/.test(queues) && /(KiB|MiB|GiB|\d B)/.test(queues) && !/ MB\b/.test(queues),
+        `queue table in MiB: ${queues}`,
+      );
+      assert(
+        (await page.locator('[data-testid=rehearse-node-chart] canvas').count()) >= 1,
+        "the node's RAM and disk chart",
+      );
+      // Run and the results in view at this size, without scrolling the page
+      for (const id of ['rehearse-run', 'rehearse-verdict', 'rehearse-chart']) {
+        const box = await page.locator(`[data-testid=${id}]`).boundingBox();
+        assert(
+          box !== null && box.y >= 0 && box.y + Math.min(box.height, 60) <= s.h,
+          `${id} in view at ${s.w}x${s.h}: ${JSON.stringify(box)}`,
+        );
+      }
       await shot(`rehearse-${s.w}`);
 
       // a template under the same load: a second series on the same chart
@@ -89,6 +118,11 @@ export const rehearseFlow: Flow = {
       assert(
         /chained-ttl/.test(await page.locator('[data-testid=rehearse-chart] .u-legend').innerText()),
         'the legend names the template',
+      );
+      const note = await page.locator('[data-testid=rehearse-note]').first().innerText();
+      assert(
+        /chained-ttl has no "worker": its workers .* stop instead/.test(note),
+        `the mapped target is said: ${note}`,
       );
       await shot(`rehearse-compare-${s.w}`);
 

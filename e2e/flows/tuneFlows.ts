@@ -37,6 +37,16 @@ export const tuneFlow: Flow = {
       const first = await page.locator('[data-testid=tune-recommendation]').first().innerText();
       assert(/amplification/.test(first) && /p99/.test(first), `a recommendation shows its figures: ${first}`);
       assert((await page.locator('[data-testid=tune-pareto] circle').count()) >= 1, 'the Pareto front is drawn');
+      assert(
+        (await page.locator('[data-testid=tune-pareto-xtick]').count()) >= 1 &&
+          (await page.locator('[data-testid=tune-pareto-ytick]').count()) >= 2,
+        'the Pareto chart has tick values',
+      );
+      const robust = await page.locator('[data-testid=tune-robustness]').first().innerText();
+      assert(/at twice the outage \(4 min\)/.test(robust), `robustness shown: ${robust}`);
+      assert(!/\d\.\d+ ms|\b0% for \+0%/.test(first), `units, no raw ms: ${first}`);
+      assert(/RAM .*(B|KiB|MiB)/.test(first), `RAM in binary units: ${first}`);
+      assert(/Best: /.test(await page.locator('[data-testid=tune-verdict]').innerText()), 'the answer first');
       await shot(`tune-${s.w}`);
       await page.locator('[data-testid=tune-open]').first().click();
       await waitFor(

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { ReactFlowProvider } from '@xyflow/react';
 import { useApp } from './store/store';
-import type { BottomTab, SideTab } from './store/uiSlice';
+import { panelHeightFor, type BottomTab, type SideTab } from './store/uiSlice';
 import { Canvas } from './canvas/Canvas';
 import { Palette } from './panels/Palette';
 import { Toolbar } from './panels/Toolbar';
@@ -167,7 +167,7 @@ export function App() {
               <section
                 data-testid="bottom-panel"
                 aria-label="Simulation"
-                style={{ contain: 'strict', height: bottomHeight }}
+                style={{ contain: 'strict', height: panelHeightFor(bottomTab, bottomHeight, window.innerHeight) }}
                 className="flex shrink-0 flex-col bg-slate-950"
               >
                 <SimBar />

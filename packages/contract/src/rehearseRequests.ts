@@ -9,16 +9,18 @@ const DAY_MS = 24 * 3600_000;
 const ms = (max: number) => z.number().finite().min(0).max(max);
 const share = z.number().finite().min(0).max(1);
 
+const windows = z.array(z.object({ startMs: ms(7 * DAY_MS), endMs: ms(7 * DAY_MS) }).strict()).max(100);
+
 const targetLoad = z
   .object({
     /** a consumer id, or a queue name (every consumer of it) */
     target: z.string().min(1).max(300),
     processingMs: ms(DAY_MS).optional(),
     concurrency: z.number().int().min(1).max(100_000).optional(),
-    outages: z
-      .array(z.object({ startMs: ms(7 * DAY_MS), endMs: ms(7 * DAY_MS) }).strict())
-      .max(100)
-      .optional(),
+    /** when every attempt by the target's consumers fails (a consumer outage) */
+    consumerOutages: windows.optional(),
+    /** the same, by its name before retry-load/1 (read as consumerOutages) */
+    outages: windows.optional(),
     errorRate: share.optional(),
     poison: share.optional(),
   })
@@ -55,6 +57,19 @@ export const rehearsalLoad = z
       .max(2 ** 32 - 1)
       .optional(),
     afterMs: ms(7 * DAY_MS).optional(),
+    /** the broker node's RAM and free disk, bytes */
+    brokerMemoryBytes: z
+      .number()
+      .finite()
+      .positive()
+      .max(2 ** 50)
+      .optional(),
+    diskFreeBytes: z
+      .number()
+      .finite()
+      .min(0)
+      .max(2 ** 55)
+      .optional(),
   })
   .strict();
 
@@ -64,5 +79,7 @@ export const rehearseRequest = z
     load: rehearsalLoad,
     /** the depth series' step, ms (default about 3,000 samples over the duration) */
     sampleMs: z.number().int().min(10).max(DAY_MS).optional(),
+    /** a retry-calibration/1 document (the core reads it and names what is wrong); default the shipped one */
+    calibration: z.unknown().optional(),
   })
   .strict();

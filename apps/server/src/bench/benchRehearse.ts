@@ -27,12 +27,12 @@ interface CaseResult {
 const HOUR: RehearsalLoad = {
   rate: 1000,
   durationMs: 3_600_000,
-  targets: [{ target: 'worker', outages: [{ startMs: 600_000, endMs: 1_200_000 }] }],
+  targets: [{ target: 'worker', consumerOutages: [{ startMs: 600_000, endMs: 1_200_000 }] }],
 };
 const TENTH: RehearsalLoad = {
   rate: 1000,
   durationMs: 360_000,
-  targets: [{ target: 'worker', outages: [{ startMs: 60_000, endMs: 120_000 }] }],
+  targets: [{ target: 'worker', consumerOutages: [{ startMs: 60_000, endMs: 120_000 }] }],
 };
 const CASES: Record<string, { load: RehearsalLoad; perMessage: boolean }> = {
   'cohorts-hour': { load: HOUR, perMessage: false },

@@ -73,6 +73,17 @@ export interface MgmtNode {
   readonly applications?: readonly { readonly name: string; readonly version: string }[];
 }
 
+/** A node's resource state (GET /api/nodes/NODE): memory and disk against their alarms. */
+export interface MgmtNodeResources {
+  readonly name: string;
+  readonly mem_used?: number;
+  readonly mem_limit?: number;
+  readonly mem_alarm?: boolean;
+  readonly disk_free?: number;
+  readonly disk_free_limit?: number;
+  readonly disk_free_alarm?: boolean;
+}
+
 export interface MgmtBinding {
   readonly source: string;
   readonly vhost: string;
@@ -246,6 +257,25 @@ export class ManagementClient {
     return (await this.request<MgmtNode[]>('GET', '/api/nodes')) ?? [];
   }
 
+  /** One node's memory and disk against its alarms. */
+  async nodeResources(node: string): Promise<MgmtNodeResources> {
+    return (
+      (await this.request<MgmtNodeResources>('GET', `/api/nodes/${enc(node)}?memory=false&binary=false`)) ?? {
+        name: node,
+      }
+    );
+  }
+
+  /** The node's memory breakdown by category (bytes: queue_procs, binary, quorum_ets, msg_index, ...), read live, not from statistics. */
+  async nodeMemory(node: string): Promise<Record<string, number>> {
+    const r = await this.request<{ memory?: Record<string, unknown> }>('GET', `/api/nodes/${enc(node)}/memory`);
+    const out: Record<string, number> = {};
+    for (const [k, v] of Object.entries(r?.memory ?? {})) if (typeof v === 'number') out[k] = v;
+    const total = r?.memory?.total as Record<string, unknown> | undefined;
+    for (const k of ['rss', 'allocated', 'erlang']) if (typeof total?.[k] === 'number') out[`total_${k}`] = total[k];
+    return out;
+  }
+
   /** the vhosts with the metadata the broker keeps (3.8+: description and tags) */
   async listVhosts(): Promise<{ name: string; description?: string; tags?: string[] | string }[]> {
     return (
@@ -375,6 +405,16 @@ export class ManagementClient {
     const out: Record<string, number> = {};
     for (const [k, x] of Object.entries(v?.message_stats ?? {})) if (typeof x === 'number') out[k] = x;
     return out;
+  }
+
+  /** Every queue's own memory (bytes, its process: from the statistics, within their interval) in one request. */
+  async queueMemory(vhost: string): Promise<Map<string, number>> {
+    const rows =
+      (await this.request<{ name: string; memory?: number }[]>(
+        'GET',
+        `/api/queues/${enc(vhost)}?columns=name,memory`,
+      )) ?? [];
+    return new Map(rows.filter((r) => typeof r.memory === 'number').map((r) => [r.name, r.memory!]));
   }
 
   /** Loads a definitions document into one vhost (POST /api/definitions/{vhost}): the bench's fast way to make 5,000 queues. */

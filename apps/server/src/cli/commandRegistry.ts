@@ -142,6 +142,14 @@ export const COMMANDS: readonly CommandEntry[] = [
     },
   },
   {
+    name: 'calibrate',
+    summary: "measure a broker's RAM and disk per message and one queue's ceilings (rehearse/tune --calibration)",
+    load: async () => {
+      const m = await import('./commands/calibrate.js');
+      return { run: m.calibrateCommand, usage: m.CALIBRATE_USAGE };
+    },
+  },
+  {
     name: 'tune',
     summary: 'search strategies and parameters against a failure profile and goals',
     load: async () => {

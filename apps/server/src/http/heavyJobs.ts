@@ -4,7 +4,14 @@
  * route's 400 and field), says its estimated size (refused when over budget, naming the field
  * that makes it big), then does the work. Pure: no broker, no request.
  */
-import { checkLoad, rehearse, type RehearsalLoad } from '@retry-studio/topology-core/rehearse';
+import {
+  checkLoad,
+  migrateLoad,
+  rehearse,
+  withTargetWorkers,
+  type RehearsalLoad,
+} from '@retry-studio/topology-core/rehearse';
+import { readCalibration } from '@retry-studio/topology-core/calibration';
 import { lintDesign } from '@retry-studio/topology-core/lint';
 import type { Design } from '@retry-studio/topology-core/model';
 import { designFromBroker, type BrokerSnapshot } from '@retry-studio/topology-core/operate';
@@ -20,8 +27,21 @@ const rehearseJob: HeavyJob = {
   kind: 'rehearse',
   run(input, ctx) {
     const body = input as RehearseRequest;
-    const { design } = designFromRequest(body.design);
-    const load = body.load as RehearsalLoad;
+    // a body with today's names, or an older one (targets[].outages): read by the load file's migration
+    const load = migrateLoad(body.load as unknown as Record<string, unknown>).load as RehearsalLoad;
+    // a queue target nobody consumes gets a worker, as the CLI and the browser do
+    const { design } = withTargetWorkers(designFromRequest(body.design).design, load);
+    let calibration;
+    if (body.calibration !== undefined) {
+      const c = readCalibration(body.calibration);
+      if (!c.ok) {
+        const first = c.issues[0]!;
+        throw new HttpError(400, first.message, `calibration${first.path ? `.${first.path}` : ''}`, {
+          errors: c.issues.map((i) => ({ field: `calibration.${i.path}`, message: i.message, code: i.code })),
+        });
+      }
+      calibration = c.calibration;
+    }
     const issues = checkLoad(design, load);
     if (issues.length > 0) {
       const first = issues[0]!;
@@ -31,7 +51,7 @@ const rehearseJob: HeavyJob = {
     }
     const opts = body.sampleMs !== undefined ? { sampleMs: body.sampleMs } : {};
     ctx.size(rehearseSize(design, load, opts));
-    return rehearse(design, load, opts) satisfies RehearseResponse;
+    return rehearse(design, load, { ...opts, ...(calibration ? { calibration } : {}) }) satisfies RehearseResponse;
   },
 };
 

@@ -1,4 +1,4 @@
-/** Publishes a rehearsal's arrivals on a real broker at their instants (the core's arrivalSegments), confirmed. */
+/** Publishes a rehearsal's arrivals on a real broker at their instants (the core's arrivalSegments), persistent and confirmed. */
 import type { ConfirmChannel } from 'amqplib';
 import type { PublisherSpec } from '@retry-studio/topology-core/model';
 import { arrivalAt, type ArrivalSegment } from '@retry-studio/topology-core/rehearse';
@@ -24,7 +24,9 @@ export async function publishArrivals(
       const ordinal = s.firstOrdinal + k;
       sentAt.set(ordinal, now());
       // the body is the message's ordinal (the workers' failure schedule reads it), padded to the load's size
+      // persistent, as the calibration measured (and as retried work usually is)
       ch.publish(p.exchange, p.routingKey, Buffer.from(String(ordinal) + pad), {
+        persistent: true,
         ...(p.properties?.headers ? { headers: { ...p.properties.headers } } : {}),
         ...(p.properties?.expiration !== undefined ? { expiration: String(p.properties.expiration) } : {}),
       });

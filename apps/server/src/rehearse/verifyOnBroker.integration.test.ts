@@ -23,7 +23,7 @@ const load = (profile: '3.10' | '4.3'): RehearsalLoad => ({
   rate: 50,
   durationMs: 20_000,
   profile,
-  targets: [{ target: 'worker', outages: [{ startMs: 3000, endMs: 15_000 }] }],
+  targets: [{ target: 'worker', consumerOutages: [{ startMs: 3000, endMs: 15_000 }] }],
 });
 
 const within = (measured: number, predicted: number, share: number, slack = 0): boolean =>

@@ -2,21 +2,21 @@
  * `rehearse --verify-on AMQP_URL`: the same load for real, in a throwaway vhost deleted
  * afterwards whatever happened. The design is declared through the deploy's declarations,
  * workers follow the failure schedule in wall-clock time (loadWorker.ts), the publisher sends
- * the arrivals at their instants, and the depths are read from the broker 4 times a second.
+ * the arrivals at their instants, the depths are read from the broker 4 times a second and the
+ * node's memory, disk and alarms and each queue's memory twice a second (resourceProbe.ts).
+ * SIGINT or SIGTERM delete the vhost before the process exits (inThrowawayVhost).
  * The result has the rehearsal's names (MeasuredRehearsal).
  */
 import type { Design } from '@retry-studio/topology-core/model';
 import {
   arrivalSegments,
   DelayRecorder,
-  memoryBasis,
-  memoryBytes,
   resolveLoad,
+  type MeasuredNode,
   type MeasuredRehearsal,
   type RehearsalLoad,
   type RehearsalReport,
 } from '@retry-studio/topology-core/rehearse';
-import { profileFor, queueConfig } from '@retry-studio/topology-core/sim';
 import { ManagedConnection, parseAmqpUrl, redactUrl, withVhost } from '../broker/index.js';
 import { declarePolicy, declareTopology } from '../deploy/declareTopology.js';
 import { inThrowawayVhost } from '../broker/throwawayVhost.js';
@@ -24,6 +24,7 @@ import { verifyTarget, type VerifyTarget } from '../upgrade/verifyUpgrade.js';
 import { DepthProbe, measuredDrainMs } from './depthProbe.js';
 import { publishArrivals } from './loadPublisher.js';
 import { LoadWorker, type LoadRun } from './loadWorker.js';
+import { ResourceProbe } from './resourceProbe.js';
 
 /** the broker cannot be used (unreachable, refused): nothing was declared */
 export class VerifyTargetError extends Error {}
@@ -67,29 +68,26 @@ export async function verifyOnBroker(
     'rs-rehearse',
   );
   if (!cleanedUp) o.log?.(`could not delete the throwaway vhost ${vhost}: delete it by hand\n`);
-  const profile = profileFor(resolved.profile);
   const queues = design.topology.queues.map((q) => {
-    const cfg = queueConfig(q, design.topology.policies, profile, undefined, design.topology.policyPins);
     const d = result.samples.depth.get(q.name) ?? [];
     let peak = 0;
     let at = 0;
     d.forEach((x, i) => {
       if (x > peak) [peak, at] = [x, result.samples.t[i]!];
     });
-    const basis = memoryBasis(cfg, resolved.profile);
+    const memory = result.queueMemory.get(q.name);
     return {
       name: q.name,
       peakDepth: peak,
       peakAtMs: at,
-      peakMemoryBytes: memoryBytes(peak, basis, resolved.bodyBytes),
+      ...(memory !== undefined ? { peakMemoryBytes: memory } : {}),
       series: { t: result.samples.t, depth: d },
-      memoryBasis: basis,
     };
   });
   const m = result;
   const dropped = Math.max(0, m.messages - m.acked - m.parked - m.inFlight);
-  const starts = resolved.outages.map((x) => x.startMs);
-  const ends = resolved.outages.map((x) => x.endMs);
+  const starts = resolved.consumerOutages.map((x) => x.startMs);
+  const ends = resolved.consumerOutages.map((x) => x.endMs);
   return {
     messages: m.messages,
     outcomes: { acked: m.acked, parked: m.parked, parkedIn: m.parkedIn, dropped, expired: 0, inFlight: m.inFlight },
@@ -98,6 +96,7 @@ export async function verifyOnBroker(
     delayMs: m.delays.percentiles(),
     drainMs: ends.length === 0 ? 0 : measuredDrainMs(m.samples, m.retryQueues, Math.min(...starts), Math.max(...ends)),
     queues,
+    ...(result.node ? { node: result.node } : {}),
     wallMs: Math.round(performance.now() - started),
     url: redactUrl(target.url),
     brokerVersion: target.version,
@@ -114,6 +113,8 @@ interface RunResult {
   readonly delays: DelayRecorder;
   readonly samples: DepthProbe['samples'];
   readonly retryQueues: string[];
+  readonly node?: MeasuredNode;
+  readonly queueMemory: ReadonlyMap<string, number>;
 }
 
 async function runIn(
@@ -133,6 +134,7 @@ async function runIn(
   const lost = conn.whenLost();
   let lostError: Error | undefined;
   lost.catch((e: Error) => (lostError = e));
+  let resources: ResourceProbe | undefined;
   try {
     await conn.start();
     await declareTopology(conn, design.topology);
@@ -165,8 +167,13 @@ async function runIn(
     const parking = new Set(Object.keys(o.predicted.outcomes.parkedIn));
     const retryQueues = names.filter((q) => !parking.has(q));
     probe = new DepthProbe(names, run.working, now);
+    const node = (await target.management.nodes()).find((n) => n.running)?.name;
     t0 = performance.now();
     await probe.start(conn);
+    if (node) {
+      resources = new ResourceProbe(target.management, node, vhost, now);
+      resources.start();
+    }
     const pub = await conn.createConfirmChannel();
     o.log?.(
       `rehearsing on ${redactUrl(target.url)} (RabbitMQ ${target.version}), vhost ${vhost}: ${Math.round(load.durationMs / 1000)} s of load\n`,
@@ -190,6 +197,7 @@ async function runIn(
       else if (now() - quietSince >= QUIET_MS) break;
     }
     await probe.stop();
+    const measuredNode = await resources?.stop();
     for (const w of workers) await w.stop();
     const final = await readDepths(conn, names);
     const parkedIn: Record<string, number> = {};
@@ -204,13 +212,26 @@ async function runIn(
         parked += n;
       }
     }
-    return { messages, acked, parked, parkedIn, inFlight, deliveries, delays, samples: probe.samples, retryQueues };
+    return {
+      messages,
+      acked,
+      parked,
+      parkedIn,
+      inFlight,
+      deliveries,
+      delays,
+      samples: probe.samples,
+      retryQueues,
+      ...(measuredNode ? { node: measuredNode } : {}),
+      queueMemory: resources?.queuePeaks ?? new Map(),
+    };
   } catch (e) {
     // a channel's "Channel ended" comes before the connection's loss is told: say the loss
     await new Promise((r) => setImmediate(r));
     throw lostError ?? e;
   } finally {
     await probe?.stop().catch(() => undefined);
+    await resources?.stop().catch(() => undefined);
     for (const w of workers) await w.stop().catch(() => undefined);
     await conn.close().catch(() => undefined);
   }

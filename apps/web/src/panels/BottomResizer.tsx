@@ -1,5 +1,5 @@
 import { useApp } from '../store/store';
-import { BOTTOM_MIN } from '../store/uiSlice';
+import { BOTTOM_MIN, panelHeightFor } from '../store/uiSlice';
 
 /** The canvas keeps at least this much height when the bottom panel grows. */
 const CANVAS_MIN = 160;
@@ -11,7 +11,9 @@ export function BottomResizer() {
   const onPointerDown = (e: React.PointerEvent<HTMLDivElement>) => {
     e.preventDefault();
     const startY = e.clientY;
-    const startH = useApp.getState().bottomHeight;
+    // from the height shown (Rehearse and Tune open taller)
+    const { bottomTab, bottomHeight } = useApp.getState();
+    const startH = panelHeightFor(bottomTab, bottomHeight, window.innerHeight);
     const el = e.currentTarget;
     el.setPointerCapture(e.pointerId);
     const move = (ev: PointerEvent) => useApp.getState().setBottomHeight(clamp(startH + startY - ev.clientY));

@@ -1,18 +1,25 @@
 /**
- * Depth over time, one line per series, outage windows shaded. uPlot draws it: a rehearsal of an
- * hour has thousands of samples per queue and a comparison overlays several designs, and uPlot
- * (canvas, ~50 KB, no dependencies) draws 100k points per series without stutter, where SVG
- * charting libraries build a DOM node per point.
+ * A time chart of a rehearsal, one line per series, outage windows shaded: queue depths (messages),
+ * or the node's RAM and disk (bytes). Axes say their unit; each y axis is as wide as its longest
+ * label (no clipped "00,000"), the time axis keeps its labels apart, and a series on its own scale
+ * (a parking lot beside the wait queue it dwarfs) goes on the right axis, so no line hides under
+ * another. uPlot draws it: a rehearsal of an hour has thousands of samples per queue and a
+ * comparison overlays several designs, and uPlot (canvas, ~50 KB, no dependencies) draws 100k points
+ * per series without stutter, where SVG charting libraries build a DOM node per point.
  */
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatMs } from '@retry-studio/topology-core/budget';
+import { formatBinaryBytes } from '@retry-studio/topology-core/text';
 
 export interface ChartSeries {
   readonly label: string;
   readonly t: readonly number[];
-  readonly y: readonly number[];
+  readonly y: readonly (number | null)[];
+  /** the right-hand axis (its own scale) */
+  readonly right?: boolean;
+  readonly dash?: readonly number[];
 }
 
 export interface ShadedSpan {
@@ -37,23 +44,38 @@ export const COLORS = [
 export function alignSeries(series: readonly ChartSeries[]): uPlot.AlignedData {
   const xs = [...new Set(series.flatMap((s) => s.t))].sort((a, b) => a - b);
   const cols = series.map((s) => {
-    const at = new Map<number, number>();
-    s.t.forEach((t, i) => at.set(t, s.y[i] as number));
+    const at = new Map<number, number | null>();
+    s.t.forEach((t, i) => at.set(t, s.y[i] ?? null));
     return xs.map((x) => at.get(x) ?? null);
   });
   return [xs, ...cols] as uPlot.AlignedData;
 }
+
+export type ChartUnit = 'messages' | 'bytes';
+
+const valueText = (unit: ChartUnit) => (v: number) =>
+  unit === 'bytes' ? formatBinaryBytes(v) : Math.round(v).toLocaleString('en-US');
+
+/** a y axis as wide as its widest label (11 px text: about 6.6 px a character) */
+const fit = (_u: uPlot, values: string[] | null): number =>
+  18 + Math.ceil(7 * Math.max(3, ...(values ?? []).map((v) => (v ?? '').length)));
 
 export function DepthChart({
   series,
   shaded,
   height,
   testId,
+  unit = 'messages',
+  leftLabel,
+  rightLabel,
 }: {
   series: readonly ChartSeries[];
   shaded: readonly ShadedSpan[];
   height: number;
   testId: string;
+  unit?: ChartUnit;
+  leftLabel?: string;
+  rightLabel?: string;
 }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -75,35 +97,66 @@ export function DepthChart({
       }
       ctx.restore();
     };
-    const axis = { stroke: '#94a3b8', grid: { stroke: '#1e293b' }, ticks: { stroke: '#334155' } };
+    const text = valueText(unit);
+    const axis = {
+      stroke: '#cbd5e1',
+      grid: { stroke: '#1e293b' },
+      ticks: { stroke: '#334155' },
+      font: '11px system-ui, sans-serif',
+      labelFont: '11px system-ui, sans-serif',
+    };
+    const hasRight = series.some((s) => s.right);
+    const yValues = (_u: uPlot, vals: number[]) => vals.map((v) => text(v));
     const opts: uPlot.Options = {
-      width: Math.max(200, el.clientWidth),
+      width: Math.max(240, el.clientWidth),
       height,
-      scales: { x: { time: false } },
+      scales: { x: { time: false }, ...(hasRight ? { right: { auto: true } } : {}) },
       legend: { live: true },
       cursor: { drag: { x: true, y: false } },
       axes: [
-        { ...axis, values: (_u, vals) => vals.map((v) => formatMs(v)) },
-        { ...axis, size: 56, values: (_u, vals) => vals.map((v) => v.toLocaleString('en-US')) },
+        {
+          ...axis,
+          label: 'time since the load began',
+          labelSize: 18,
+          space: 80,
+          values: (_u, vals) => vals.map((v) => formatMs(Math.round(v))),
+        },
+        { ...axis, label: leftLabel ?? unit, labelSize: 16, size: fit, values: yValues },
+        ...(hasRight
+          ? [
+              {
+                ...axis,
+                scale: 'right',
+                side: 1 as const,
+                grid: { show: false },
+                label: rightLabel ?? unit,
+                labelSize: 16,
+                size: fit,
+                values: yValues,
+              },
+            ]
+          : []),
       ],
       series: [
-        { label: 'time', value: (_u, v) => (v == null ? '' : formatMs(v)) },
+        { label: 'time', value: (_u, v) => (v == null ? '' : formatMs(Math.round(v))) },
         ...series.map((s, i) => ({
           label: s.label,
           stroke: COLORS[i % COLORS.length],
           width: 1.5,
-          value: (_u: uPlot, v: number | null) => (v == null ? '' : v.toLocaleString('en-US')),
+          ...(s.right ? { scale: 'right' } : {}),
+          ...(s.dash ? { dash: [...s.dash] } : {}),
+          value: (_u: uPlot, v: number | null) => (v == null ? '' : text(v)),
         })),
       ],
       hooks: { drawAxes: [shade] },
     };
     const plot = new uPlot(opts, alignSeries(series), el);
-    const fit = new ResizeObserver(() => plot.setSize({ width: Math.max(200, el.clientWidth), height }));
-    fit.observe(el);
+    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(240, el.clientWidth), height }));
+    resize.observe(el);
     return () => {
-      fit.disconnect();
+      resize.disconnect();
       plot.destroy();
     };
-  }, [series, shaded, height]);
+  }, [series, shaded, height, unit, leftLabel, rightLabel]);
   return <div ref={box} data-testid={testId} className="rehearse-chart min-w-0 text-[11px] text-slate-300" />;
 }

@@ -5,10 +5,11 @@
  */
 import type { RehearsalReport } from '@retry-studio/topology-core/rehearse';
 import { formatMs } from '@retry-studio/topology-core/budget';
+import { formatBinaryBytes } from '@retry-studio/topology-core/text';
 import type { RehearsedRun } from '../sim/rehearseWorker';
 
 const n = (v: number) => Math.round(v).toLocaleString('en-US');
-const mb = (b: number) => `${+(b / 1e6).toFixed(1)} MB`;
+const ms = (v: number) => formatMs(Math.round(v));
 
 interface Row {
   readonly label: string;
@@ -18,25 +19,61 @@ interface Row {
 
 const ROWS: readonly Row[] = [
   { label: 'messages', value: (r) => n(r.messages) },
+  {
+    label: 'copies',
+    value: (r) => n(r.copies),
+    title: () => 'what the outcomes count: a fan-out routes one message to several queues, one copy each',
+  },
   { label: 'acked', value: (r) => n(r.outcomes.acked) },
   {
     label: 'parked',
     value: (r) => n(r.outcomes.parked),
     title: (r) =>
       Object.entries(r.outcomes.parkedIn)
-        .map(([q, c]) => `${q}: ${n(c)}`)
+        .map(
+          ([q, c]) =>
+            `${q}: ${n(c)}${r.outcomes.parkedExpiresAfterMs?.[q] !== undefined ? `, expires after ${ms(r.outcomes.parkedExpiresAfterMs[q]!)}` : ''}`,
+        )
         .join('\n') || 'nothing parked',
   },
   { label: 'dropped', value: (r) => n(r.outcomes.dropped) },
   { label: 'expired', value: (r) => n(r.outcomes.expired) },
-  { label: 'in flight', value: (r) => n(r.outcomes.inFlight) },
-  { label: 'amplification', value: (r) => `${r.amplification.toFixed(2)}x` },
-  { label: 'drain', value: (r) => (r.drainMs === null ? 'never' : formatMs(r.drainMs)) },
+  {
+    label: 'in flight',
+    value: (r) => n(r.outcomes.inFlight),
+    title: () => 'still retrying or held when the rehearsal ended',
+  },
+  { label: 'amplification', value: (r) => `${r.amplification.toFixed(2)}x`, title: () => 'deliveries per message' },
+  {
+    label: 'back to normal',
+    value: (r) => (r.consumerOutages.length === 0 ? '—' : r.drainMs === null ? 'never' : `${ms(r.drainMs)} after`),
+    title: () =>
+      'after the last outage ends, until the retry queues and held messages are within the band of the same load without the outage',
+  },
   {
     label: 'storm peak',
-    value: (r) => `${n(r.brokerOps.retriesPerSec)}/s at ${formatMs(r.brokerOps.retriesPeakAtMs)}`,
+    value: (r) => `${n(r.brokerOps.retriesPerSec)}/s at ${ms(r.brokerOps.retriesPeakAtMs)}`,
+    title: () => 'retries arriving back at the failing consumer, per second',
   },
-  { label: 'peak memory', value: (r) => mb(r.queues.reduce((s, q) => s + q.peakMemoryBytes, 0)) },
+  {
+    label: 'node RAM',
+    value: (r) => formatBinaryBytes(r.node.peakMemoryBytes),
+    title: (r) => `peak at ${ms(r.node.peakMemoryAtMs)}; watermark ${formatBinaryBytes(r.node.memoryLimitBytes)}`,
+  },
+  {
+    label: 'node disk',
+    value: (r) => formatBinaryBytes(r.node.peakDiskBytes),
+    title: (r) => `peak at ${ms(r.node.peakDiskAtMs)}`,
+  },
+  {
+    label: 'alarms',
+    value: (r) => (r.node.alarms.length === 0 ? 'none' : r.node.alarms.map((a) => a.kind).join(', ')),
+  },
+  {
+    label: 'hot loops',
+    value: (r) =>
+      r.loops.length === 0 ? 'none' : r.loops.map((l) => `${l.queue} ${n(l.deliveriesPerSecond)}/s`).join(', '),
+  },
 ];
 
 export function RehearseOutcomes({ runs }: { runs: readonly RehearsedRun[] }) {
@@ -53,16 +90,18 @@ export function RehearseOutcomes({ runs }: { runs: readonly RehearsedRun[] }) {
         </tr>
       </thead>
       <tbody>
-        {ROWS.map((row) => (
-          <tr key={row.label} data-testid={`rehearse-${row.label.replace(/ /g, '-')}`}>
-            <td className="pr-1 text-left text-slate-400">{row.label}</td>
-            {runs.map((r) => (
-              <td key={r.label} className="px-1 text-slate-100" title={row.title?.(r.report)}>
-                {row.value(r.report)}
-              </td>
-            ))}
-          </tr>
-        ))}
+        {ROWS.filter((row) => row.label !== 'copies' || runs.some((r) => r.report.copies !== r.report.messages)).map(
+          (row) => (
+            <tr key={row.label} data-testid={`rehearse-${row.label.replace(/ /g, '-')}`}>
+              <td className="pr-1 text-left text-slate-400">{row.label}</td>
+              {runs.map((r) => (
+                <td key={r.label} className="px-1 text-slate-100" title={row.title?.(r.report)}>
+                  {row.value(r.report)}
+                </td>
+              ))}
+            </tr>
+          ),
+        )}
         {runs.some((r) => Object.keys(r.report.outcomes.parkedIn).length > 0) && (
           <tr>
             <td className="pr-1 text-left align-top text-slate-400">parked in</td>
@@ -100,13 +139,13 @@ export function DelayBars({ runs, colors }: { runs: readonly RehearsedRun[]; col
                 <div
                   key={r.label}
                   className="flex items-center gap-1"
-                  title={`${r.label} ${p}: ${v === undefined ? 'nothing acked' : formatMs(v)}`}
+                  title={`${r.label} ${p}: ${v === undefined ? 'nothing acked' : ms(v)}`}
                 >
                   <div
                     className="h-2 rounded-sm"
                     style={{ width: `${Math.max(1, ((v ?? 0) / top) * 100)}%`, background: colors[i % colors.length] }}
                   />
-                  <span className="shrink-0 text-[10px] text-slate-300">{v === undefined ? '—' : formatMs(v)}</span>
+                  <span className="shrink-0 text-[11px] text-slate-300">{v === undefined ? '—' : ms(v)}</span>
                 </div>
               );
             })}

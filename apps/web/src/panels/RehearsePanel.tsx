@@ -1,9 +1,11 @@
 /**
- * The Rehearse tab (issue 31): a load with failures rehearsed on the open design in a Web Worker
- * (the core's `rehearse`, as the CLI runs it), and against templates under the same load: depth
- * over time with the outages shaded, the delay distribution and the retry bill of materials.
+ * The Rehearse tab (issues 31, 37, 41): a load with failures rehearsed on the open design in a Web
+ * Worker (the core's `rehearse`, as the CLI runs it), and against templates under the same load.
+ * The conclusion first (the core's verdict, the CLI's words), then depth over time with the
+ * outages shaded, the node's RAM and disk against its watermark, the per-queue table (peak depth,
+ * held, RAM, disk: MiB as the CLI), the outcomes, the storm and the delay distribution.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Design } from '@retry-studio/topology-core/model';
 import { useApp } from '../store/store';
 import { runRehearse } from '../sim/runRehearse';
@@ -16,10 +18,8 @@ import {
   type FieldKey,
   type RehearseFields,
 } from '../rehearse/rehearseFields';
-import { depthSeries, totalDepthSeries } from '../rehearse/chartSeries';
-import { COLORS, DepthChart } from './DepthChart';
-import { DelayBars, RehearseOutcomes } from './RehearseFigures';
 import { buildTemplate, listTemplates } from './templates';
+import { RehearseResults } from './RehearseResults';
 
 interface Compared {
   readonly label: string;
@@ -33,7 +33,13 @@ const FIELDS: readonly { key: FieldKey; label: string; hint: string }[] = [
   { key: 'poison', label: 'poison', hint: 'always fail, like 0.1%' },
   { key: 'processingMs', label: 'processing ms', hint: 'per delivery' },
   { key: 'concurrency', label: 'concurrency', hint: 'consumers x prefetch; empty: unbounded' },
-  { key: 'bodyBytes', label: 'body bytes', hint: 'for the memory estimate' },
+  { key: 'bodyBytes', label: 'body bytes', hint: 'per message: RAM and disk follow the calibration' },
+  {
+    key: 'brokerMemory',
+    label: 'broker RAM',
+    hint: "the node's RAM; its memory watermark is the version's share (0.4 on 3.x, 0.6 on 4.x)",
+  },
+  { key: 'diskFree', label: 'free disk', hint: "the node's free disk when the load begins" },
 ];
 
 export function RehearsePanel() {
@@ -48,6 +54,7 @@ export function RehearsePanel() {
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [view, setView] = useState<'total' | 'queues'>('queues');
+  const [notes, setNotes] = useState<readonly string[]>([]);
   const running = useRef<{ cancel: () => void } | null>(null);
 
   // an untouched form follows the open design (its worker is the outage's target)
@@ -63,8 +70,10 @@ export function RehearsePanel() {
     setBusy(true);
     setFailure(null);
     const all = [{ label: design.name || 'open design', design }, ...others];
+    const prepared = all.map((c) => ({ label: c.label, ...loadForDesign(read.load, c.design, c.label) }));
+    setNotes(prepared.flatMap((p) => p.notes));
     running.current = runRehearse(
-      all.map((c) => ({ label: c.label, design: c.design, load: loadForDesign(read.load, c.design) })),
+      prepared.map((p) => ({ label: p.label, design: p.design, load: p.load })),
       (r) => {
         setBusy(false);
         if (r.kind === 'result') {
@@ -99,24 +108,43 @@ export function RehearsePanel() {
     else setFailure(`${t.id}: ${b.errors.map((e) => e.message).join('; ')}`);
   };
 
-  const first = runs?.[0];
-  const series = useMemo(
-    () => (runs ? (view === 'total' ? totalDepthSeries(runs) : depthSeries(runs[0]!.report)) : []),
-    [runs, view],
-  );
-  const shaded = useMemo(() => first?.report.outages ?? [], [first]);
-
   return (
     <div data-testid="rehearse-panel" className="flex h-full gap-3 overflow-auto p-2 text-xs text-slate-300">
       <div className="w-60 shrink-0 space-y-1">
-        <div className="font-semibold text-slate-200">Load and failures</div>
-        <Field label="outages" hint="TARGET@START+LENGTH, one a line (a consumer or queue)" error={errors.outages}>
+        <div className="flex items-center justify-between">
+          <span className="font-semibold text-slate-200">Load and failures</span>
+          <span className="flex gap-1">
+            <button
+              type="button"
+              data-testid="rehearse-run"
+              disabled={busy}
+              onClick={() => start(fields, compare)}
+              className="rounded bg-sky-700 px-2 py-1 hover:bg-sky-600 disabled:opacity-40"
+            >
+              {busy ? 'Rehearsing…' : 'Rehearse'}
+            </button>
+            {busy && (
+              <button
+                type="button"
+                onClick={() => (running.current?.cancel(), setBusy(false))}
+                className="rounded bg-slate-700 px-2 py-1 hover:bg-slate-600"
+              >
+                Stop
+              </button>
+            )}
+          </span>
+        </div>
+        <Field
+          label="consumer outages"
+          hint="TARGET@START+LENGTH, one a line (a consumer or queue)"
+          error={errors.consumerOutages}
+        >
           <textarea
             data-testid="rehearse-outages"
             rows={2}
-            value={fields.outages}
-            onChange={(e) => set('outages', e.target.value)}
-            className={`w-full rounded border bg-slate-900 px-1 text-slate-100 ${errors.outages ? 'border-red-500' : 'border-slate-700'}`}
+            value={fields.consumerOutages}
+            onChange={(e) => set('consumerOutages', e.target.value)}
+            className={`w-full rounded border bg-slate-900 px-1 text-slate-100 ${errors.consumerOutages ? 'border-red-500' : 'border-slate-700'}`}
           />
         </Field>
         {FIELDS.map((f) => (
@@ -133,35 +161,14 @@ export function RehearsePanel() {
         <div className="text-slate-500">
           broker rules: each design's own profile (open design: {design.profile ?? '3.10'})
         </div>
-        <div className="flex gap-2 pt-1">
-          <button
-            type="button"
-            data-testid="rehearse-run"
-            disabled={busy}
-            onClick={() => start(fields, compare)}
-            className="rounded bg-sky-700 px-2 py-1 hover:bg-sky-600 disabled:opacity-40"
-          >
-            {busy ? 'Rehearsing…' : 'Rehearse'}
-          </button>
-          {busy && (
-            <button
-              type="button"
-              onClick={() => (running.current?.cancel(), setBusy(false))}
-              className="rounded bg-slate-700 px-2 py-1 hover:bg-slate-600"
-            >
-              Stop
-            </button>
-          )}
-        </div>
         {failure && (
           <div role="alert" className="text-red-400">
             {failure}
           </div>
         )}
       </div>
-      {/* the figures go under the chart when the panel is narrow (1280 wide): the chart keeps room to read */}
-      <div className="flex min-w-0 flex-1 flex-wrap content-start gap-3">
-        <div className="min-w-[17rem] flex-1 space-y-1">
+      <div className="min-w-0 flex-1">
+        <div className="min-w-[17rem] space-y-1">
           <div className="flex flex-wrap items-center gap-2">
             <span className="text-slate-400">compare with</span>
             <select
@@ -219,30 +226,20 @@ export function RehearsePanel() {
               </select>
             )}
           </div>
+          {notes.map((n) => (
+            <div key={n} data-testid="rehearse-note" className="text-amber-200/90">
+              {n}
+            </div>
+          ))}
           {runs ? (
-            <DepthChart series={series} shaded={shaded} height={170} testId="rehearse-chart" />
+            <RehearseResults runs={runs} view={view} />
           ) : (
             <div className="pt-6 text-slate-500">
-              Rehearse the open design under a load with an outage: how deep the queues get, how late messages are, what
-              ends parked.
-            </div>
-          )}
-          {runs && (
-            <div className="text-[10px] text-slate-500">
-              shaded: outages ·{' '}
-              {first!.report.mode.kind === 'cohorts'
-                ? `cohorts of ${first!.report.mode.bucketMs} ms`
-                : 'every message simulated'}{' '}
-              · {runs.map((r) => `${r.label} ${r.report.wallMs} ms`).join(', ')}
+              Rehearse the open design under a load with an outage: how deep the queues get, how much RAM and disk the
+              broker needs, how late messages are, what ends parked.
             </div>
           )}
         </div>
-        {runs && (
-          <div className="flex shrink-0 flex-col gap-2">
-            <RehearseOutcomes runs={runs} />
-            <DelayBars runs={runs} colors={COLORS} />
-          </div>
-        )}
       </div>
     </div>
   );

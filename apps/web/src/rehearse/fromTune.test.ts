@@ -22,7 +22,7 @@ describe('Compare from the Tune panel', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.load).toMatchObject({ rate: 200, durationMs: 600_000, poison: 0.001, errorRate: 0.02 });
-    const o = r.load.targets?.[0]?.outages?.[0];
+    const o = r.load.targets?.[0]?.consumerOutages?.[0];
     expect(o && o.endMs - o.startMs).toBe(120_000);
     expect(o?.startMs).toBe(t.profile.outageStartMs);
   });

@@ -26,11 +26,13 @@ export function fieldsFromProfile(p: FailureProfile, design: Design): RehearseFi
   return {
     rate: String(p.rate),
     duration: dur(p.durationMs),
-    outages: longest > 0 ? workers.map((w) => `${w}@${dur(p.outageStartMs)}+${dur(longest)}`).join('\n') : '',
+    consumerOutages: longest > 0 ? workers.map((w) => `${w}@${dur(p.outageStartMs)}+${dur(longest)}`).join('\n') : '',
     errorRate: pct(p.errorRate),
     poison: pct(p.poison),
     processingMs: String(p.processingMs),
     concurrency: p.concurrency === undefined ? '' : String(p.concurrency),
     bodyBytes: String(p.bodyBytes),
+    brokerMemory: p.brokerMemoryBytes !== undefined ? `${p.brokerMemoryBytes}B` : '4GiB',
+    diskFree: p.diskFreeBytes !== undefined ? `${p.diskFreeBytes}B` : '10GiB',
   };
 }

@@ -5,20 +5,29 @@
  * checks (checkLoad) run before anything is rehearsed, so bad input never reaches the worker.
  */
 import type { Design } from '@retry-studio/topology-core/model';
-import { checkLoad, type RehearsalLoad, type TargetLoad } from '@retry-studio/topology-core/rehearse';
-import { readDuration, readOutage, readRate, readShare } from '@retry-studio/topology-core/text';
+import {
+  checkLoad,
+  withTargetWorkers,
+  type RehearsalLoad,
+  type TargetLoad,
+} from '@retry-studio/topology-core/rehearse';
+import { readBytes, readDuration, readOutage, readRate, readShare } from '@retry-studio/topology-core/text';
 
 export interface RehearseFields {
   rate: string;
   duration: string;
   /** TARGET@START+LENGTH, one a line (or separated by commas) */
-  outages: string;
+  consumerOutages: string;
   errorRate: string;
   poison: string;
   processingMs: string;
   /** empty: unbounded */
   concurrency: string;
   bodyBytes: string;
+  /** the broker node's RAM (its memory watermark is the version's share of it), like 4GiB */
+  brokerMemory: string;
+  /** the node's free disk, like 10GiB */
+  diskFree: string;
 }
 
 export type FieldKey = keyof RehearseFields;
@@ -32,12 +41,14 @@ export function startFields(design: Design): RehearseFields {
   return {
     rate: '50',
     duration: '10m',
-    outages: worker ? `${worker}@1m+2m` : '',
+    consumerOutages: worker ? `${worker}@1m+2m` : '',
     errorRate: '0%',
     poison: '0%',
     processingMs: '0',
     concurrency: '',
     bodyBytes: '1024',
+    brokerMemory: '4GiB',
+    diskFree: '10GiB',
   };
 }
 
@@ -57,7 +68,7 @@ export const outageSpecs = (text: string): string[] =>
 
 /** the core's field path to the form's field */
 function fieldOf(path: string): FieldKey | undefined {
-  if (path.startsWith('targets')) return 'outages';
+  if (path.startsWith('targets')) return 'consumerOutages';
   const top = path.split(/[.[]/)[0];
   const map: Record<string, FieldKey> = {
     rate: 'rate',
@@ -68,6 +79,8 @@ function fieldOf(path: string): FieldKey | undefined {
     processingMs: 'processingMs',
     concurrency: 'concurrency',
     bodyBytes: 'bodyBytes',
+    brokerMemoryBytes: 'brokerMemory',
+    diskFreeBytes: 'diskFree',
   };
   return top === undefined ? undefined : map[top];
 }
@@ -90,12 +103,20 @@ export function readFields(f: RehearseFields, design: Design): ReadFields {
     errors.concurrency = `"${f.concurrency}" is not a number (empty: unbounded)`;
   const bodyBytes = plain(f.bodyBytes, '(?:B)?');
   if (bodyBytes === undefined) errors.bodyBytes = `"${f.bodyBytes}" is not a size in bytes`;
+  const brokerMemoryBytes = readBytes(f.brokerMemory);
+  if (brokerMemoryBytes === undefined) errors.brokerMemory = `"${f.brokerMemory}" is not a size (like 4GiB)`;
+  const diskFreeBytes = readBytes(f.diskFree);
+  if (diskFreeBytes === undefined) errors.diskFree = `"${f.diskFree}" is not a size (like 10GiB)`;
   const targets: TargetLoad[] = [];
-  for (const spec of outageSpecs(f.outages)) {
+  for (const spec of outageSpecs(f.consumerOutages)) {
     const o = readOutage(spec);
-    if (!o) errors.outages ??= `"${spec}" must be TARGET@START+LENGTH (like worker@5m+10m)`;
-    else if (o.lengthMs <= 0) errors.outages ??= `${spec}: the length must be above 0`;
-    else targets.push({ target: o.target.trim(), outages: [{ startMs: o.startMs, endMs: o.startMs + o.lengthMs }] });
+    if (!o) errors.consumerOutages ??= `"${spec}" must be TARGET@START+LENGTH (like worker@5m+10m)`;
+    else if (o.lengthMs <= 0) errors.consumerOutages ??= `${spec}: the length must be above 0`;
+    else
+      targets.push({
+        target: o.target.trim(),
+        consumerOutages: [{ startMs: o.startMs, endMs: o.startMs + o.lengthMs }],
+      });
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const load: RehearsalLoad = {
@@ -105,14 +126,17 @@ export function readFields(f: RehearseFields, design: Design): ReadFields {
     poison: poison as number,
     processingMs: processingMs as number,
     bodyBytes: bodyBytes as number,
+    brokerMemoryBytes: brokerMemoryBytes as number,
+    diskFreeBytes: diskFreeBytes as number,
     ...(concurrency !== undefined ? { concurrency } : {}),
     targets,
   };
-  // the core's own checks (rate above 0, outage inside the duration, a known target, a share up to 100%)
-  for (const issue of checkLoad(design, load)) {
+  // the core's own checks (rate above 0, outage inside the duration, a known target, a share up to 100%),
+  // with a worker on a queue target nobody consumes, as the CLI does
+  for (const issue of checkLoad(withTargetWorkers(design, load).design, load)) {
     const key = fieldOf(issue.path) ?? 'rate';
     const spec = issue.path.startsWith('targets')
-      ? `${outageSpecs(f.outages)[Number(/\d+/.exec(issue.path)?.[0] ?? 0)] ?? ''}: `
+      ? `${outageSpecs(f.consumerOutages)[Number(/\d+/.exec(issue.path)?.[0] ?? 0)] ?? ''}: `
       : '';
     errors[key] ??= `${spec}${issue.message}`;
   }
@@ -120,15 +144,31 @@ export function readFields(f: RehearseFields, design: Design): ReadFields {
 }
 
 /**
- * The same load for another design (a template compared with the open design): an outage whose
- * target that design does not have stops its worker consumers instead, so every strategy meets
- * the same failure.
+ * The same load for another design (a template compared with the open design), by the CLI's
+ * rules: a target that design has (a consumer, or a queue: a queue nobody consumes gets a worker)
+ * is kept; one it does not have stops that design's worker consumers instead, and says so.
  */
-export function loadForDesign(load: RehearsalLoad, design: Design): RehearsalLoad {
-  const known = new Set([...design.consumers.map((c) => c.id), ...design.consumers.map((c) => c.queue)]);
+export function loadForDesign(
+  load: RehearsalLoad,
+  design: Design,
+  label: string,
+): { readonly load: RehearsalLoad; readonly design: Design; readonly notes: readonly string[] } {
+  const queues = new Set(design.topology.queues.map((q) => q.name));
+  const known = new Set([...design.consumers.map((c) => c.id), ...design.consumers.map((c) => c.queue), ...queues]);
   const workers = design.consumers.filter((c) => c.behaviour.kind === 'worker').map((c) => c.id);
-  const targets = (load.targets ?? []).flatMap((t) =>
-    known.has(t.target) ? [t] : workers.map((w) => ({ ...t, target: w })),
-  );
-  return { ...load, targets };
+  const notes: string[] = [];
+  const targets = (load.targets ?? []).flatMap((t) => {
+    if (known.has(t.target)) return [t];
+    notes.push(
+      `${label} has no "${t.target}": its worker${workers.length === 1 ? '' : 's'} ${workers.join(', ')} stop${workers.length === 1 ? 's' : ''} instead`,
+    );
+    return workers.map((w) => ({ ...t, target: w }));
+  });
+  const mapped = { ...load, targets };
+  const withWorkers = withTargetWorkers(design, mapped);
+  return {
+    load: mapped,
+    design: withWorkers.design,
+    notes: [...notes, ...withWorkers.notes.map((n) => `${label}: ${n}`)],
+  };
 }

@@ -53,6 +53,14 @@ export interface UiSlice {
   setBottomHeight: (px: number) => void;
 }
 
+/**
+ * Rehearse and Tune show a form, a verdict, charts and tables: while one of them is open the panel
+ * is at least this share of the window (496 px at 1280x800), so Run and the results are in view.
+ */
+export const TALL_TAB_SHARE = 0.62;
+export const panelHeightFor = (tab: BottomTab, height: number, windowHeight: number): number =>
+  tab === 'rehearse' || tab === 'tune' ? Math.max(height, Math.round(windowHeight * TALL_TAB_SHARE)) : height;
+
 /** the results panel's first height: 40% of the window (320 px at 1280x800), so a table reads without scrolling */
 const defaultBottomHeight = () =>
   typeof window === 'undefined' ? BOTTOM_DEFAULT : Math.max(BOTTOM_DEFAULT, Math.round(window.innerHeight * 0.4));

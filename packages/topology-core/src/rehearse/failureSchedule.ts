@@ -15,8 +15,8 @@ export function poisonDraw(seed: number, ordinal: number): number {
   return attemptDraw(seed, ordinal, POISON_ATTEMPT);
 }
 
-export function inOutage(outages: readonly OutageWindow[], t: number): boolean {
-  for (const o of outages) if (t >= o.startMs && t < o.endMs) return true;
+export function inOutage(consumerOutages: readonly OutageWindow[], t: number): boolean {
+  for (const o of consumerOutages) if (t >= o.startMs && t < o.endMs) return true;
   return false;
 }
 
@@ -31,6 +31,6 @@ export interface ScheduledMessage {
 /** true when attempt `attempt` (1-based, across every worker) of the message at consumer `c` at time `t` fails */
 export function attemptFails(c: ConsumerLoad, seed: number, m: ScheduledMessage, attempt: number, t: number): boolean {
   if (m.poisonU < c.poison) return true;
-  if (c.outages.length > 0 && inOutage(c.outages, t)) return true;
+  if (c.consumerOutages.length > 0 && inOutage(c.consumerOutages, t)) return true;
   return c.errorRate > 0 && attemptDraw(seed, m.ordinal, attempt) < c.errorRate;
 }

@@ -6,15 +6,24 @@ export {
   type ConsumerLoad,
   DEFAULT_AFTER_MS,
   DEFAULT_BODY_BYTES,
+  DEFAULT_BROKER_MEMORY_BYTES,
+  DEFAULT_DISK_FREE_BYTES,
   type OutageWindow,
   type RatePhase,
   type RehearsalLoad,
   type TargetLoad,
 } from './load.js';
-export { memoryBasis, type MemoryBasis, memoryBytes } from './memory.js';
 export type { DepthSeries } from './queueDepths.js';
+export type { CapacityShortfall, HotLoop } from './capacity.js';
+export { watermarkOf } from './billSetup.js';
 export type {
   BrokerOpsPeaks,
+  CalibrationUsed,
+  HeldRehearsal,
+  MeasuredNode,
+  MeasuredQueue,
+  NodeAlarm,
+  NodeRehearsal,
   MeasuredRehearsal,
   RehearsalMode,
   RehearsalOutageSpan,
@@ -31,6 +40,7 @@ export {
   rehearse,
   RehearsalLoadError,
   type RehearseOptions,
+  withoutOutages,
 } from './rehearse.js';
 export { poisonStrata } from './cohorts.js';
 export { MAX_BINS, perSecondBinMs } from './rates.js';
@@ -38,3 +48,7 @@ export { attemptOffsets, fateBreakpoints } from './probe.js';
 export { resolveLoad, type ResolvedLoad, type ResolvedOutage, type ResolveLoadResult } from './resolveLoad.js';
 export { loadedConsumers } from './simInput.js';
 export { countedAs, Tally, type TallyOptions } from './tally.js';
+export { figuresOf, rehearseRuns, type RunsSummary, type Spread, spreadOf } from './runs.js';
+export { rehearsalVerdict, type VerdictKind, type VerdictLine } from './verdict.js';
+export { withTargetWorkers, type WithTargets } from './targetWorkers.js';
+export { LOAD_FORMAT, loadFileOf, migrateLoad, readLoadFile, type ReadLoadResult } from './loadFile.js';

@@ -24,7 +24,7 @@ export interface TargetLoad {
   readonly processingMs?: number;
   /** consumers x prefetch: deliveries worked on at once (default unbounded) */
   readonly concurrency?: number;
-  readonly outages?: readonly OutageWindow[];
+  readonly consumerOutages?: readonly OutageWindow[];
   /** share of attempts outside outages that fail, 0..1 (seeded) */
   readonly errorRate?: number;
   /** share of messages that always fail here, 0..1 */
@@ -51,10 +51,16 @@ export interface RehearsalLoad {
   readonly seed?: number;
   /** how long after the last arrival the rehearsal follows what is left (default 15 minutes) */
   readonly afterMs?: number;
+  /** the broker node's RAM, bytes: its memory high watermark is the version's default share of it (default 4 GiB) */
+  readonly brokerMemoryBytes?: number;
+  /** the node's free disk when the load begins, bytes (default 10 GiB) */
+  readonly diskFreeBytes?: number;
 }
 
 export const DEFAULT_BODY_BYTES = 1024;
 export const DEFAULT_AFTER_MS = 15 * 60_000;
+export const DEFAULT_BROKER_MEMORY_BYTES = 4 * 1024 ** 3;
+export const DEFAULT_DISK_FREE_BYTES = 10 * 1024 ** 3;
 
 /** What one consumer does in a rehearsal, once defaults and targets are resolved. */
 export interface ConsumerLoad {
@@ -62,7 +68,7 @@ export interface ConsumerLoad {
   readonly processingMs: number;
   /** Infinity when unbounded */
   readonly concurrency: number;
-  readonly outages: readonly OutageWindow[];
+  readonly consumerOutages: readonly OutageWindow[];
   readonly errorRate: number;
   readonly poison: number;
 }

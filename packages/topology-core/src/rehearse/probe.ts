@@ -42,7 +42,7 @@ export function fateBreakpoints(r: ResolvedLoad, offsets: ReadonlyMap<string, re
   for (const [id, c] of r.consumers) {
     const offs = offsets.get(id);
     if (!offs) continue;
-    for (const o of c.outages)
+    for (const o of c.consumerOutages)
       for (const d of offs) {
         points.add(o.startMs - d);
         points.add(o.endMs - d);

@@ -10,6 +10,9 @@ export interface DepthSeries {
   readonly depth: number[];
 }
 
+/** told every depth change: the queue, by how much (weighted), at which instant */
+export type DepthListener = (queue: string, dw: number, t: number) => void;
+
 export interface QueueTrack {
   readonly name: string;
   depth: number;
@@ -44,6 +47,7 @@ export class QueueDepths {
     private readonly steadyUntil: number,
     /** the last outage's end */
     private readonly drainFrom: number,
+    private readonly listener?: DepthListener,
   ) {
     for (const name of queues) this.track(name);
   }
@@ -93,6 +97,7 @@ export class QueueDepths {
     const q = this.track(queue);
     q.depth += dw;
     this.dirty.add(q);
+    this.listener?.(q.name, dw, this.instant);
   }
 
   /**

@@ -54,4 +54,19 @@ export class PerSecond {
       }
     return { perSec: Math.round((best * 1000) / this.binMs), atMs: at };
   }
+
+  /**
+   * the seconds with at least `atLeast` events per second (a wider window counts as its seconds, at
+   * its average): how many, and their median per-second count
+   */
+  secondsAtLeast(atLeast: number): { readonly count: number; readonly median: number } {
+    const perSec: number[] = [];
+    const scale = 1000 / this.binMs;
+    for (let i = 0; i <= this.top; i++) {
+      const r = (this.bins[i] as number) * scale;
+      if (r >= atLeast) perSec.push(r);
+    }
+    perSec.sort((a, b) => a - b);
+    return { count: perSec.length / scale, median: perSec[Math.floor(perSec.length / 2)] ?? 0 };
+  }
 }

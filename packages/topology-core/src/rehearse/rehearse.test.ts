@@ -1,17 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { templateDesign } from '../../testing/templateDesign.js';
+import { uniformCalibration } from '../../testing/calibrationFixtures.js';
 import { rehearse, RehearsalLoadError } from './rehearse.js';
 import type { RehearsalLoad } from './load.js';
 import type { RehearsalReport } from './report.js';
 
-const outage = (target: string, startMs: number, endMs: number) => ({ target, outages: [{ startMs, endMs }] });
+const outage = (target: string, startMs: number, endMs: number) => ({ target, consumerOutages: [{ startMs, endMs }] });
 const peakOf = (r: RehearsalReport, q: string): number => r.queues.find((x) => x.name === q)?.peakDepth ?? -1;
 
 describe('rehearse: figures worked out by hand', () => {
   it('dlx-ttl-wait-queue, 2 s wait, 5 retries, 30 s outage: the first 20 s of arrivals in the outage end parked', () => {
     const d = templateDesign('dlx-ttl-wait-queue', { delayMs: 2000, maxRetries: 5 });
     // 10 msg/s for 60 s; the worker is down from 10 s to 40 s; attempts at t, t+2 s, ..., t+10 s
-    const r = rehearse(d, { rate: 10, durationMs: 60_000, targets: [outage('worker', 10_000, 40_000)] });
+    const calibration = uniformCalibration({ ramBytes: 640, bodyInRam: 1, diskBytes: 200 });
+    const load = { rate: 10, durationMs: 60_000, targets: [outage('worker', 10_000, 40_000)] };
+    const r = rehearse(d, load, { calibration });
     expect(r.mode.kind).toBe('per-message');
     expect(r.messages).toBe(600);
     // parked: arrivals in [10 s, 30 s) fail all 6 attempts; everything else is acked
@@ -35,7 +38,11 @@ describe('rehearse: figures worked out by hand', () => {
     expect(r.drainMs).toBe(1900);
     // the storm: 100 looping messages, each back every 2 s
     expect(r.brokerOps.retriesPerSec).toBe(50);
-    expect(r.queues.find((q) => q.name === 'orders.wait')?.peakMemoryBytes).toBe(100 * 1024);
+    // the bill: 100 messages in the wait queue at 640 B + the body in RAM, 200 B + the body on disk
+    const wait = r.queues.find((q) => q.name === 'orders.wait');
+    expect(wait?.peakMemoryBytes).toBe(100 * (640 + 1024));
+    expect(wait?.peakDiskBytes).toBe(100 * (200 + 1024));
+    expect(r.calibration).toMatchObject({ brokerVersion: '3.10.8', source: 'given' });
   });
 
   it('chained-ttl, waits 1 s and 2 s, every tier down for 20 s (one tier named by its queue)', () => {
@@ -84,8 +91,31 @@ describe('rehearse: figures worked out by hand', () => {
     expect(r.outcomes.parked).toBe(140);
     expect(r.outcomes.acked).toBe(160);
     expect(r.delayMs?.max).toBe(6000);
-    // the queue holds the returned messages while they wait: 6 s of arrivals
-    expect(peakOf(r, 'jobs.q')).toBe(60);
+    // the queue holds the returned messages while they wait (6 s of arrivals), and the broker does not count them
+    const q = r.queues.find((x) => x.name === 'jobs.q');
+    expect(q?.peakHeld).toBe(60);
+    expect(q?.peakDepth).toBe(0);
+    expect(Math.max(...q!.series.depth)).toBe(60);
+  });
+});
+
+describe('rehearse: with random errors the cohorts say which figures are approximate', () => {
+  it('outcomes hold as a sample (within 3% of the messages); the bound names the depths, the storm and the delays as approximate', () => {
+    const d = templateDesign('dlx-ttl-wait-queue', { delayMs: 2000, maxRetries: 3 });
+    const load = {
+      rate: 50,
+      durationMs: 120_000,
+      errorRate: 0.05,
+      poison: 0.01,
+      targets: [outage('worker', 20_000, 50_000)],
+    };
+    const exact = rehearse(d, load, { perMessage: true });
+    const cohorts = rehearse(d, load, { maxSimulated: 400 });
+    expect(cohorts.mode.kind).toBe('cohorts');
+    expect(cohorts.mode.bound).toMatch(/the retry queues' depths, the storm and the delays are approximate/);
+    for (const k of ['acked', 'parked'] as const)
+      expect(Math.abs(cohorts.outcomes[k] - exact.outcomes[k]), k).toBeLessThanOrEqual(0.03 * exact.messages);
+    expect(Math.abs(cohorts.deliveries - exact.deliveries)).toBeLessThanOrEqual(0.05 * exact.deliveries);
   });
 });
 
@@ -207,10 +237,10 @@ describe('rehearse: load', () => {
     expect(fails({ rate: 5, durationMs: 1000, errorRate: 1.5 })).toEqual(['errorRate']);
     expect(fails({ rate: 5, durationMs: 1000, targets: [outage('nobody', 0, 500)] })).toEqual(['targets[0].target']);
     expect(fails({ rate: 5, durationMs: 1000, targets: [outage('worker', 2000, 3000)] })).toEqual([
-      'targets[0].outages[0].startMs',
+      'targets[0].consumerOutages[0].startMs',
     ]);
     expect(fails({ rate: 5, durationMs: 1000, targets: [outage('worker', 500, 3000)] })).toEqual([
-      'targets[0].outages[0].endMs',
+      'targets[0].consumerOutages[0].endMs',
     ]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Checks a load against a design and resolves it: every error names its field (`rate`,
- * `targets[0].outages[1].startMs`); targets (a consumer id, or a queue name for all its
+ * `targets[0].consumerOutages[1].startMs`); targets (a consumer id, or a queue name for all its
  * consumers) become one ConsumerLoad per worker consumer.
  */
 import type { BrokerProfileId, Design } from '../model/design.js';
@@ -25,7 +25,7 @@ export interface ResolvedLoad {
   readonly bodyBytes: number;
   readonly afterMs: number;
   /** the outages as given, with the consumers each one stops */
-  readonly outages: readonly ResolvedOutage[];
+  readonly consumerOutages: readonly ResolvedOutage[];
 }
 
 export interface ResolvedOutage extends OutageWindow {
@@ -55,6 +55,14 @@ export function resolveLoad(design: Design, load: RehearsalLoad): ResolveLoadRes
     err('bodyBytes', 'body-range', 'the body size must be 0 bytes or more');
   if (load.afterMs !== undefined && (!isNum(load.afterMs) || load.afterMs < 0))
     err('afterMs', 'after-range', 'afterMs must be 0 or more');
+  if (load.brokerMemoryBytes !== undefined && (!isNum(load.brokerMemoryBytes) || load.brokerMemoryBytes <= 0))
+    err(
+      'brokerMemoryBytes',
+      'memory-range',
+      `the broker's memory must be above 0 bytes (got ${String(load.brokerMemoryBytes)})`,
+    );
+  if (load.diskFreeBytes !== undefined && (!isNum(load.diskFreeBytes) || load.diskFreeBytes < 0))
+    err('diskFreeBytes', 'disk-range', `the free disk must be 0 bytes or more (got ${String(load.diskFreeBytes)})`);
   if (load.profile !== undefined && !PROFILES.includes(load.profile))
     err(
       'profile',
@@ -70,8 +78,8 @@ export function resolveLoad(design: Design, load: RehearsalLoad): ResolveLoadRes
     );
 
   const workers = design.consumers.filter((c) => c.behaviour.kind === 'worker');
-  const perConsumer = new Map<string, { target: TargetLoad; outages: OutageWindow[] }[]>();
-  const outages: ResolvedOutage[] = [];
+  const perConsumer = new Map<string, { target: TargetLoad; consumerOutages: OutageWindow[] }[]>();
+  const consumerOutages: ResolvedOutage[] = [];
   (load.targets ?? []).forEach((t, i) => {
     const path = `targets[${i}]`;
     const ids = targetConsumers(design, t.target);
@@ -97,8 +105,8 @@ export function resolveLoad(design: Design, load: RehearsalLoad): ResolveLoadRes
     checkShare(t.poison, `${path}.poison`, err);
     checkProcessing(t.processingMs, t.concurrency, `${path}.`, err);
     const windows: OutageWindow[] = [];
-    (t.outages ?? []).forEach((o, j) => {
-      const op = `${path}.outages[${j}]`;
+    (t.consumerOutages ?? []).forEach((o, j) => {
+      const op = `${path}.consumerOutages[${j}]`;
       if (!isNum(o.startMs) || o.startMs < 0 || (duration > 0 && o.startMs >= duration))
         err(
           `${op}.startMs`,
@@ -115,12 +123,12 @@ export function resolveLoad(design: Design, load: RehearsalLoad): ResolveLoadRes
         );
       else {
         windows.push({ startMs: o.startMs, endMs: o.endMs });
-        outages.push({ target: t.target, consumers: failing, startMs: o.startMs, endMs: o.endMs });
+        consumerOutages.push({ target: t.target, consumers: failing, startMs: o.startMs, endMs: o.endMs });
       }
     });
     for (const id of failing) {
       const list = perConsumer.get(id) ?? [];
-      list.push({ target: t, outages: windows });
+      list.push({ target: t, consumerOutages: windows });
       perConsumer.set(id, list);
     }
   });
@@ -139,7 +147,7 @@ export function resolveLoad(design: Design, load: RehearsalLoad): ResolveLoadRes
       consumer: w.id,
       processingMs: pick('processingMs') ?? 0,
       concurrency: pick('concurrency') ?? Infinity,
-      outages: own.flatMap((o) => o.outages).sort((a, b) => a.startMs - b.startMs),
+      consumerOutages: own.flatMap((o) => o.consumerOutages).sort((a, b) => a.startMs - b.startMs),
       errorRate: pick('errorRate') ?? 0,
       poison: pick('poison') ?? 0,
     });
@@ -154,7 +162,7 @@ export function resolveLoad(design: Design, load: RehearsalLoad): ResolveLoadRes
       seed: load.seed ?? 1,
       bodyBytes: load.bodyBytes ?? DEFAULT_BODY_BYTES,
       afterMs: load.afterMs ?? DEFAULT_AFTER_MS,
-      outages,
+      consumerOutages,
     },
   };
 }

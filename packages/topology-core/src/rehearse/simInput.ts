@@ -12,6 +12,7 @@ import type { ResolvedLoad } from './resolveLoad.js';
 export interface RehearsalHooks {
   readonly failureSchedule: FailureSchedule;
   readonly processingMsOf?: SimulationInput['processingMsOf'];
+  readonly publishGate?: SimulationInput['publishGate'];
   readonly onEvent: (e: SimEvent) => void;
   readonly maxTimeMs: number;
   readonly maxEvents?: number;
@@ -45,6 +46,7 @@ export function rehearsalInput(
     onEvent: hooks.onEvent,
     failureSchedule: hooks.failureSchedule,
     ...(hooks.processingMsOf ? { processingMsOf: hooks.processingMsOf } : {}),
+    ...(hooks.publishGate ? { publishGate: hooks.publishGate } : {}),
     maxTimeMs: hooks.maxTimeMs,
     maxEvents: hooks.maxEvents ?? Number.MAX_SAFE_INTEGER,
   };

@@ -13,7 +13,8 @@ import { decideOutcome, type MessageOutcome, type OutcomeKind } from '../sim/mes
 import type { PublishPlan } from './cohorts.js';
 import { DelayRecorder } from './delays.js';
 import { PerSecond } from './rates.js';
-import { QueueDepths } from './queueDepths.js';
+import { DelayedExchangeHolds, type HoldListener } from './held.js';
+import { QueueDepths, type DepthListener } from './queueDepths.js';
 
 export interface TallyOptions {
   readonly plan: PublishPlan;
@@ -33,6 +34,10 @@ export interface TallyOptions {
   readonly perSecondBinMs?: number;
   /** how the design's events are read for fates */
   readonly rules: FateRules;
+  /** told every depth change (the broker's bill) */
+  readonly onDepthChange?: DepthListener;
+  /** told every change in what a delayed-message exchange holds */
+  readonly onExchangeHeld?: HoldListener;
 }
 
 /** How the rehearsal's outcomes count a message's fate (a new outcome kind is placed here once). */
@@ -80,17 +85,20 @@ export class Tally {
   readonly parkedIn: Record<string, number> = {};
   inFlight = 0;
   deliveries = 0;
+  /** the messages' copies as they ended (weighted): more than the messages where a fan-out copied them */
+  copyCount = 0;
   /** the copies of the messages whose fate is not final yet, by message number (the plan numbers them) */
   private readonly ledger: CopyLedger;
   private readonly copies: (MessageCopies | undefined)[] = [];
   /** messages the current instant touched: their fate is final once it is over (one instant's events belong together) */
   private touched: number[] = [];
+  private readonly held: DelayedExchangeHolds;
   /** events at the current instant: a loop that lets no time pass is stopped (SpinError) */
   private instant = -1;
   private atInstant = 0;
 
   constructor(private readonly o: TallyOptions) {
-    this.depths = new QueueDepths(o.queues, o.sampleMs, o.steadyUntil, o.drainFrom);
+    this.depths = new QueueDepths(o.queues, o.sampleMs, o.steadyUntil, o.drainFrom, o.onDepthChange);
     const binMs = o.perSecondBinMs ?? 1000;
     this.publishes = new PerSecond(binMs);
     this.deadLetters = new PerSecond(binMs);
@@ -102,6 +110,11 @@ export class Tally {
       ...(o.rules.workConsumers ? { workConsumers: o.rules.workConsumers } : {}),
       paths: false,
     });
+    this.held = new DelayedExchangeHolds(o.onExchangeHeld);
+  }
+
+  get heldInDelayedExchanges(): number {
+    return this.held.total;
   }
 
   readonly onEvent = (e: SimEvent): void => {
@@ -122,6 +135,12 @@ export class Tally {
     switch (e.kind) {
       case 'published':
         this.publishes.add(t, w, span);
+        break;
+      case 'delayed':
+        this.held.delayed(e.exchange, e.msgId, w, t);
+        break;
+      case 'routed':
+        this.held.routed(e.exchange, e.msgId, w, t);
         break;
       case 'enqueued':
         if (e.expiresAt !== undefined) this.depths.markTimed(e.queue);
@@ -166,14 +185,22 @@ export class Tally {
     for (const m of this.touched) {
       const copies = this.copies[m];
       if (!copies?.settled) continue;
-      this.count(decideOutcome(copies, { truncated: false, endTime: this.instant }), this.o.plan.weight[m - 1] ?? 0);
+      this.count(
+        decideOutcome(copies, { truncated: false, endTime: this.instant }),
+        this.o.plan.weight[m - 1] ?? 0,
+        copies,
+      );
       this.copies[m] = undefined;
       this.ledger.release(copies);
     }
     this.touched.length = 0;
   }
 
-  private count(o: MessageOutcome | undefined, w: number): void {
+  private count(o: MessageOutcome | undefined, w: number, c: MessageCopies): void {
+    // its copies as they ended: processed, dropped, or still resting (a fan-out makes more than one)
+    let n = c.processed + c.drops;
+    for (const k of c.ready.values()) n += k;
+    this.copyCount += Math.max(1, n) * w;
     const as = countedAs(o);
     if (as === 'parked' && o?.kind === 'parked')
       for (const q of [o.queue, ...(o.also ?? [])]) this.parkedIn[q] = (this.parkedIn[q] ?? 0) + w;
@@ -198,7 +225,7 @@ export class Tally {
         deadLettering: (q) => deadLettering.has(q),
         rank,
       });
-      this.count(o, this.o.plan.weight[m - 1] ?? 0);
+      this.count(o, this.o.plan.weight[m - 1] ?? 0, copies);
     });
     this.copies.length = 0;
   }

@@ -98,6 +98,8 @@ export class SimState {
 
   t = 0;
   nextStep = 0;
+  /** with a publish gate: when the steps' own schedule is at (waits added up) */
+  stepClock = 0;
   readonly pool: QEntry[] = [];
   readonly singleKeys = new Map<string, readonly string[]>();
   seq = 0;

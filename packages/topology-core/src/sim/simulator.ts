@@ -236,6 +236,16 @@ export class Simulator {
       return;
     }
     let nextAt = this.s.t;
+    const gate = this.s.input.publishGate;
+    if (s.kind === 'publish' && gate) {
+      // a blocked publisher (rehearse: a resource alarm, the publish ceiling): the same step again when it may go
+      const open = gate(this.s.t, s);
+      if (open > this.s.t) {
+        this.s.nextStep--;
+        this.s.heap.push(open, STEP_WORK);
+        return;
+      }
+    }
     if (s.kind === 'publish') {
       const props = s.properties;
       const logical: Logical = {
@@ -259,6 +269,10 @@ export class Simulator {
         STEP_ORIGIN,
         undefined,
       );
+    } else if (gate) {
+      // the steps' own schedule: after a wait at the gate, what is due is caught up as fast as the gate lets
+      this.s.stepClock += Math.max(0, s.ms);
+      nextAt = Math.max(this.s.t, this.s.stepClock);
     } else nextAt = this.s.t + Math.max(0, s.ms);
     // steps run one after another: only one is ever scheduled, so one shared work item does
     if (i + 1 < this.s.steps.length || nextAt > this.s.t) this.s.heap.push(nextAt, STEP_WORK);

@@ -80,6 +80,12 @@ export interface SimulationInput {
    * message that stands for a cohort of n messages keeps its consumer busy n times as long.
    */
   readonly processingMsOf?: (consumer: string, messageIndex: number, processingMs: number) => number;
+  /**
+   * A rehearsal's publisher: the earliest instant at or after `t` the publish step may run (a
+   * connection blocked by a resource alarm, a queue's publish ceiling). Steps keep their own
+   * schedule: what fell due while blocked is published as soon as the gate lets.
+   */
+  readonly publishGate?: (t: number, step: Extract<SimStep, { kind: 'publish' }>) => number;
 }
 
 /** true when the processing by `consumer` at virtual time `t` succeeds */

@@ -41,12 +41,17 @@ export function rehearseSize(
   const horizonMs = load.durationMs + r.afterMs;
   const simulated = simulatedPart(r, offsets);
   const sampleMs = options.sampleMs ?? defaultSampleMs(load.durationMs);
-  const samples = (Math.ceil(horizonMs / sampleMs) + 1) * Math.max(1, queues.length);
+  const instants = Math.ceil(horizonMs / sampleMs) + 1;
+  const samples = instants * Math.max(1, queues.length);
+  // the broker bill's node series (time, RAM, disk, held) at every sample instant
+  const billNumbers = instants * 4;
   const bins = Math.min(MAX_BINS, Math.ceil(horizonMs / 1000));
+  // with a consumer outage the same load runs again without it: the drain's baseline (rehearse.ts)
+  const runs = r.consumerOutages.length > 0 ? 2 : 1;
   const parts: SizePart[] = [
     {
       ...simulated,
-      steps: simulated.count * deliveriesPerMessage(r, offsets, horizonMs) * UNIT_COSTS.stepsPerDelivery,
+      steps: runs * simulated.count * deliveriesPerMessage(r, offsets, horizonMs) * UNIT_COSTS.stepsPerDelivery,
       bytes: UNIT_COSTS.baseBytes + simulated.count * UNIT_COSTS.bytesPerSimulated + bins * 64,
       answerBytes: UNIT_COSTS.baseAnswerBytes + queues.length * 300,
     },
@@ -59,9 +64,9 @@ export function rehearseSize(
       },
       count: samples,
       unit: 'samples',
-      bytes: samples * UNIT_COSTS.bytesPerSample,
+      bytes: (samples + billNumbers) * UNIT_COSTS.bytesPerSample,
       steps: samples,
-      answerBytes: samples * UNIT_COSTS.answerBytesPerSample,
+      answerBytes: (samples + billNumbers) * UNIT_COSTS.answerBytesPerSample,
     },
   ];
   return workSize('rehearse', parts);
@@ -96,8 +101,8 @@ export function rehearseSize(
     let cuts = 0;
     let outages = 0;
     for (const [id, c] of rl.consumers) {
-      cuts += c.outages.length * 2 * (offs.get(id)?.length ?? 0);
-      outages += c.outages.length;
+      cuts += c.consumerOutages.length * 2 * (offs.get(id)?.length ?? 0);
+      outages += c.consumerOutages.length;
     }
     const strata = poisonStrata([...rl.consumers.values()].map((c) => c.poison)).length;
     const cohorts = Math.min(messages, buckets + cuts) * strata;
@@ -131,7 +136,7 @@ function deliveriesPerMessage(
     const attempts = offsets.get(id)?.length ?? 0;
     if (attempts === 0) continue;
     let downMs = 0;
-    for (const o of c.outages) downMs += Math.max(0, o.endMs - o.startMs);
+    for (const o of c.consumerOutages) downMs += Math.max(0, o.endMs - o.startMs);
     const failing = Math.min(1, downMs / Math.max(1, horizonMs) + c.errorRate + c.poison);
     n += 1 + failing * (attempts - 1);
   }

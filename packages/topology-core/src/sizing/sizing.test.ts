@@ -11,7 +11,7 @@ import { checkBudget, type WorkBudget } from './workBudget.js';
 const DAY = 24 * 3600_000;
 const server: WorkBudget = { holder: 'a request to this server', bytes: 512e6, steps: 2e7, answerBytes: 32e6 };
 const design = (): Design => templateDesign('dlx-ttl-wait-queue', { delayMs: 2000, maxRetries: 5 });
-const outage = (startMs: number, endMs: number) => ({ target: 'worker', outages: [{ startMs, endMs }] });
+const outage = (startMs: number, endMs: number) => ({ target: 'worker', consumerOutages: [{ startMs, endMs }] });
 
 /** the design with a length limit on its work queue: every message is simulated */
 function limited(): Design {
@@ -53,7 +53,7 @@ describe("the issue's reproductions are refused before they run, naming the fiel
       durationMs: 6_000_000,
       targets: consumers
         .filter((c) => c.behaviour.kind === 'worker')
-        .map((c, i) => ({ target: c.id, outages, poison: 0.001 * (i + 1) })),
+        .map((c, i) => ({ target: c.id, consumerOutages: outages, poison: 0.001 * (i + 1) })),
     };
     const v = checkBudget(rehearseSize({ ...d, consumers }, load), server);
     expect(v.ok).toBe(false);

@@ -3,5 +3,6 @@ export { ordinal } from './ordinal.js';
 export { collapseRepeats, joinCollapsed } from './collapseRepeats.js';
 export { foldRuns, formatRuns, type Run } from './foldRuns.js';
 export { nameList } from './nameList.js';
-export { readDuration, readOutage, readRate, readShare } from './quantities.js';
+export { readBytes, readDuration, readOutage, readRate, readShare } from './quantities.js';
 export { formatBytes } from './formatBytes.js';
+export { formatBinaryBytes } from './formatBinaryBytes.js';

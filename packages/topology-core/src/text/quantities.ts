@@ -2,7 +2,7 @@
  * The words people type for a load, read once for the CLI (`--duration 10m`, `--rate 500/s`,
  * `--poison 2%`, `--outage worker@5m+10m`) and the browser's Rehearse form: durations `90s`,
  * `10m`, `1h`, `500ms` (a bare number is seconds); rates `500` or `500/s`; percentages `2%`
- * (or a share `0.02`). undefined: not that shape (the caller names its field).
+ * (or a share `0.02`); sizes `8GiB`. undefined: not that shape (the caller names its field).
  */
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
 const NUMBER = '(-?[0-9]+(?:\\.[0-9]+)?)';
@@ -22,6 +22,24 @@ export function readShare(text: string): number | undefined {
   const m = new RegExp(`^\\s*${NUMBER}\\s*(%)?\\s*$`).exec(text);
   if (!m) return undefined;
   return m[2] ? Number(m[1]) / 100 : Number(m[1]);
+}
+
+const BYTE_UNITS: Record<string, number> = {
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+  tib: 1024 ** 4,
+};
+
+/** sizes: `512`, `4kB`, `1MB`, `8GiB` (kB = 1000, KiB = 1024); a negative size is not one */
+export function readBytes(text: string): number | undefined {
+  const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([kmgt]i?b|b)?\s*$/i.exec(text);
+  return m ? Math.round(Number(m[1]) * (BYTE_UNITS[(m[2] ?? 'b').toLowerCase()] as number)) : undefined;
 }
 
 /** `TARGET@START+LENGTH` (like `worker@5m+10m`) as a target and its window; undefined: not that shape */

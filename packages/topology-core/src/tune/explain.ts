@@ -1,8 +1,13 @@
 /** Why each recommendation was chosen, in one sentence, measured against the first. */
+import { formatBinaryBytes } from '../text/formatBinaryBytes.js';
 import { formatMs } from '../text/formatDuration.js';
 import type { TuneCost, TuneMetrics } from './types.js';
 
-const pct = (a: number, b: number): string => `${Math.round(((a - b) / b) * 100)}%`;
+/** a change in percent, or undefined when it rounds to nothing */
+const change = (a: number, b: number): number | undefined => {
+  const x = b > 0 ? Math.round(((a - b) / b) * 100) : 0;
+  return x === 0 ? undefined : x;
+};
 
 export function whyChosen(
   rank: number,
@@ -10,19 +15,28 @@ export function whyChosen(
   m: TuneMetrics,
   best: { readonly cost: TuneCost; readonly metrics: TuneMetrics },
   onFront: boolean,
+  deadline: { readonly deadlineMs?: number; readonly margin: boolean } = { margin: true },
 ): string {
-  const figures = `${Math.round(cost.brokerOps).toLocaleString('en-US')} broker operations, amplification ${m.amplification.toFixed(2)}, p99 delay ${formatMs(Math.round(m.delayMs.p99))}`;
-  if (rank === 0) return `meets every goal with the fewest broker operations (${figures})`;
+  const figures = `${Math.round(cost.brokerOps).toLocaleString('en-US')} broker operations, amplification ${m.amplification.toFixed(2)}, p99 delay ${formatMs(Math.round(m.delayMs.p99))}${deadline.deadlineMs !== undefined ? ` (${Math.round((100 * m.delayMs.p99) / deadline.deadlineMs)}% of the ${formatMs(deadline.deadlineMs)} deadline${deadline.margin ? '' : ': no 10% margin'})` : ''}`;
+  if (rank === 0)
+    return `meets every goal with the fewest broker operations${deadline.deadlineMs !== undefined && deadline.margin ? ' among those with a margin to the deadline' : ''} (${figures})`;
   const trades: string[] = [];
   if (m.delayMs.p99 < best.metrics.delayMs.p99)
     trades.push(
       `p99 delay ${formatMs(Math.round(m.delayMs.p99))} instead of ${formatMs(Math.round(best.metrics.delayMs.p99))}`,
     );
-  if (m.peakMemoryBytes < best.metrics.peakMemoryBytes)
-    trades.push(`peak memory ${pct(m.peakMemoryBytes, best.metrics.peakMemoryBytes)}`);
+  if (
+    change(m.peakMemoryBytes, best.metrics.peakMemoryBytes) !== undefined &&
+    m.peakMemoryBytes < best.metrics.peakMemoryBytes
+  )
+    trades.push(
+      `peak RAM ${formatBinaryBytes(m.peakMemoryBytes)} instead of ${formatBinaryBytes(best.metrics.peakMemoryBytes)}`,
+    );
   if (cost.objects < best.cost.objects) trades.push(`${cost.objects} broker objects instead of ${best.cost.objects}`);
-  const extra = `${pct(cost.brokerOps, best.cost.brokerOps)} broker operations`;
+  const ops = change(cost.brokerOps, best.cost.brokerOps);
+  const extra =
+    ops === undefined ? 'about the same broker operations' : `${ops > 0 ? '+' : ''}${ops}% broker operations`;
   return trades.length > 0
-    ? `${onFront ? 'on the Pareto front: ' : ''}${trades.join(', ')} for ${cost.brokerOps >= best.cost.brokerOps ? '+' : ''}${extra}`
+    ? `${onFront ? 'on the Pareto front: ' : ''}${trades.join(', ')}, for ${extra}`
     : `also meets every goal (${figures})`;
 }

@@ -1,16 +1,19 @@
 /** Does one rehearsal meet the goals? Each miss names its goal and the figure that missed it. */
 import { formatMs } from '../text/formatDuration.js';
+import { formatBinaryBytes } from '../text/formatBinaryBytes.js';
 import type { GoalMiss, TuneGoals, TuneMetrics } from './types.js';
 
 const pct = (x: number): string => `${+(x * 100).toFixed(2)}%`;
-const mb = (b: number): string => `${+(b / 1e6).toFixed(1)} MB`;
+const mb = formatBinaryBytes;
 
 export function goalMisses(m: TuneMetrics, goals: TuneGoals): GoalMiss[] {
   const out: GoalMiss[] = [];
   const miss = (goal: GoalMiss['goal'], message: string): void => {
     out.push({ goal, outageLengthMs: m.outageLengthMs, message: `${formatMs(m.outageLengthMs)} outage: ${message}` });
   };
-  if (m.lostGood > 0) miss('no-loss', `${m.lostGood} messages that could succeed end parked or dropped`);
+  if (m.capacity !== undefined) miss('capacity', m.capacity);
+  if (m.lostGood > 0)
+    miss('no-loss', `${m.lostGood.toLocaleString('en-US')} messages that could succeed end parked or dropped`);
   if (goals.deadlineMs !== undefined && (m.withinDeadline ?? 0) < goals.deadlineShare)
     miss(
       'deadline',

@@ -27,6 +27,22 @@ export function deadlineBelowOutage(profile: FailureProfile, goals: TuneGoals): 
 }
 
 /**
+ * The consumers cannot keep up even without failures: concurrency x 1000 / processing ms messages
+ * a second against the rate (and the retries an error rate adds). A backlog grows whatever the
+ * retry strategy: a capacity shortfall, not a missed deadline.
+ */
+export function consumerShortfall(profile: FailureProfile): Infeasible | undefined {
+  if (profile.concurrency === undefined || profile.processingMs <= 0) return undefined;
+  const served = (profile.concurrency * 1000) / profile.processingMs;
+  const asked = profile.rate / Math.max(1e-9, 1 - profile.errorRate);
+  if (served >= asked) return undefined;
+  return {
+    goal: 'capacity',
+    message: `the consumers serve at most ${+served.toFixed(1)} messages/s (concurrency ${profile.concurrency} x 1000 / ${profile.processingMs} ms) and ${+asked.toFixed(1)}/s arrive${profile.errorRate > 0 ? ' with the retries of the error rate' : ''}: a backlog grows whatever the retry strategy; add consumers (--concurrency) or make processing faster`,
+  };
+}
+
+/**
  * After the search found nothing: the goals that, dropped alone, would leave some candidate
  * feasible (each with its closest miss); when no single goal does, the goals missed most often.
  */

@@ -12,12 +12,16 @@
  *   times the share of good messages acked: a lower bound, so a goal it passes is met;
  * - `brokerOps`: publishes + deliveries + one dead-lettering, republish or requeue per failed
  *   delivery (the work a retry costs the broker);
- * - peak memory: the peak over time of every queue's memory together (from the depth series),
- *   never below one queue's own peak.
+ * - RAM and disk: the node's peaks from the rehearsal's bill (a calibration's figures), RAM above
+ *   the node's idle use; held messages count in the depth and the bill;
+ * - capacity: a hot loop, a resource alarm or a queue asked beyond its ceiling, said.
  */
+import type { Calibration } from '../calibration/index.js';
 import type { Design } from '../model/design.js';
 import { DEFAULT_AFTER_MS, poisonDraw, rehearse, type RehearsalLoad, type RehearsalReport } from '../rehearse/index.js';
+import { formatMs } from '../text/formatDuration.js';
 import type { FailureProfile, TuneGoals, TuneMetrics } from './types.js';
+import type { Measure } from './tune.js';
 
 /** the longest tail a rehearsal follows after the last arrival */
 const MAX_AFTER_MS = 24 * 3_600_000;
@@ -34,11 +38,13 @@ export function tuneLoad(design: Design, p: FailureProfile, outageLengthMs: numb
     errorRate: p.errorRate,
     poison: p.poison,
     profile: p.profile,
+    ...(p.brokerMemoryBytes !== undefined ? { brokerMemoryBytes: p.brokerMemoryBytes } : {}),
+    ...(p.diskFreeBytes !== undefined ? { diskFreeBytes: p.diskFreeBytes } : {}),
     afterMs: Math.min(
       MAX_AFTER_MS,
       Math.max(DEFAULT_AFTER_MS, Number.isFinite(spanMs) ? spanMs + outageLengthMs : DEFAULT_AFTER_MS),
     ),
-    targets: workers.map((target) => ({ target, outages: [outage] })),
+    targets: workers.map((target) => ({ target, consumerOutages: [outage] })),
   };
 }
 
@@ -74,10 +80,30 @@ export function readMetrics(
         }
       : {}),
     drainMs: r.drainMs,
-    peakDepth: Math.max(0, ...r.queues.map((q) => q.peakDepth)),
-    peakMemoryBytes: peakMemory(r),
+    peakDepth: Math.max(0, ...r.queues.map((q) => q.peakDepth + q.peakHeld), ...r.held.map((h) => h.peakHeld)),
+    peakHeld: r.queues.reduce((s, q) => s + q.peakHeld, 0) + r.held.reduce((s, h) => s + h.peakHeld, 0),
+    peakMemoryBytes: Math.max(0, r.node.peakMemoryBytes - r.node.idleMemoryBytes),
+    peakDiskBytes: r.node.peakDiskBytes,
+    ...capacityOf(r),
     brokerOps: r.messages + r.deliveries + Math.max(0, r.deliveries - o.acked),
   };
+}
+
+/** more work than the broker can do, said: a hot loop, an alarm, a queue beyond its ceiling */
+function capacityOf(r: RehearsalReport): { capacity?: string } {
+  const l = r.loops[0];
+  if (l) return { capacity: `${l.queue} runs a hot loop at ${l.deliveriesPerSecond}/s (the broker's rate)` };
+  const a = r.node.alarms[0];
+  if (a)
+    return {
+      capacity: `a ${a.kind} alarm blocks every publisher from ${formatMs(a.fromMs)}${a.untilMs === null ? ' to the end' : ` for ${formatMs(a.untilMs - a.fromMs)}`}`,
+    };
+  const c = r.capacity[0];
+  if (c)
+    return {
+      capacity: `${c.queue} is asked for ${c.peakPerSec}/s (${c.operation}), above its measured ${c.ceilingPerSec}/s`,
+    };
+  return {};
 }
 
 /** the largest reported quantile whose delay is within the deadline */
@@ -92,25 +118,18 @@ function withinDeadline(
   return 0;
 }
 
-function peakMemory(r: RehearsalReport): number {
-  const perMessage = r.queues.map((q) => (q.peakDepth > 0 ? q.peakMemoryBytes / q.peakDepth : 0));
-  let peak = Math.max(0, ...r.queues.map((q) => q.peakMemoryBytes));
-  const samples = Math.min(...r.queues.map((q) => q.series.depth.length));
-  for (let i = 0; i < samples; i++) {
-    let total = 0;
-    r.queues.forEach((q, k) => (total += q.series.depth[i]! * perMessage[k]!));
-    if (total > peak) peak = total;
-  }
-  return Math.round(peak);
-}
+/** one candidate under one outage length at full scale, with the broker figures of `calibration` (default the shipped one) */
+export const candidateRehearsal =
+  (calibration?: Calibration): Measure =>
+  (design, p, outageLengthMs, goals, spanMs) =>
+    readMetrics(
+      rehearse(design, tuneLoad(design, p, outageLengthMs, spanMs), calibration ? { calibration } : {}),
+      outageLengthMs,
+      p,
+      goals,
+    );
 
-export const rehearseCandidate = (
-  design: Design,
-  p: FailureProfile,
-  outageLengthMs: number,
-  goals: TuneGoals,
-  spanMs: number,
-): TuneMetrics => readMetrics(rehearse(design, tuneLoad(design, p, outageLengthMs, spanMs)), outageLengthMs, p, goals);
+export const rehearseCandidate: Measure = candidateRehearsal();
 
 /**
  * The coarse pass's rehearsal: the same load thinned to at most `maxMessages` messages (the rate,
@@ -119,20 +138,21 @@ export const rehearseCandidate = (
  * depths, memory and operations are scaled back up. A loss at the small scale is a loss. The
  * answer is always rehearsed again at full scale (tune.ts): this only orders and prunes.
  */
-export function rehearseScaled(
-  maxMessages: number,
-): (design: Design, p: FailureProfile, outageLengthMs: number, goals: TuneGoals, spanMs: number) => TuneMetrics {
+export function rehearseScaled(maxMessages: number, calibration?: Calibration): Measure {
   return (design, p, outageLengthMs, goals, spanMs) => {
     const full = (p.rate * p.durationMs) / 1000;
     const k = Math.min(1, maxMessages / full);
-    if (k === 1) return rehearseCandidate(design, p, outageLengthMs, goals, spanMs);
+    if (k === 1) return candidateRehearsal(calibration)(design, p, outageLengthMs, goals, spanMs);
     const small: FailureProfile = {
       ...p,
       rate: p.rate * k,
       ...(p.concurrency !== undefined ? { concurrency: Math.max(1, Math.round(p.concurrency * k)) } : {}),
     };
     const m = readMetrics(
-      rehearse(design, tuneLoad(design, small, outageLengthMs, spanMs), { perMessage: true }),
+      rehearse(design, tuneLoad(design, small, outageLengthMs, spanMs), {
+        perMessage: true,
+        ...(calibration ? { calibration } : {}),
+      }),
       outageLengthMs,
       small,
       goals,
@@ -150,8 +170,12 @@ export function rehearseScaled(
       },
       deliveries: up(m.deliveries),
       peakDepth: up(m.peakDepth),
+      peakHeld: up(m.peakHeld),
       peakMemoryBytes: up(m.peakMemoryBytes),
+      peakDiskBytes: up(m.peakDiskBytes),
       brokerOps: up(m.brokerOps),
+      // a thinned load's node is not the real one's: only a hot loop (at the broker's rate whatever the load) counts here
+      ...(m.capacity !== undefined && /hot loop/.test(m.capacity) ? { capacity: m.capacity } : { capacity: undefined }),
     };
   };
 }

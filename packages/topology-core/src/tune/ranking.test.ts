@@ -15,7 +15,9 @@ const metrics = (over: Partial<TuneMetrics> = {}): TuneMetrics => ({
   withinDeadline: 1,
   drainMs: 5000,
   peakDepth: 100,
+  peakHeld: 0,
   peakMemoryBytes: 1e6,
+  peakDiskBytes: 2e6,
   brokerOps: 3000,
   ...over,
 });
@@ -50,16 +52,22 @@ describe('goalMisses', () => {
 });
 
 describe('cost', () => {
-  it('orders by broker operations, treating 1% as a tie so memory decides, then objects', () => {
-    expect(
-      compareCost({ brokerOps: 100, memoryBytes: 9, objects: 9 }, { brokerOps: 200, memoryBytes: 1, objects: 1 }),
-    ).toBeLessThan(0);
-    expect(
-      compareCost({ brokerOps: 1000, memoryBytes: 5, objects: 9 }, { brokerOps: 1005, memoryBytes: 1, objects: 1 }),
-    ).toBeGreaterThan(0);
-    expect(
-      compareCost({ brokerOps: 1000, memoryBytes: 1, objects: 3 }, { brokerOps: 1000, memoryBytes: 1, objects: 5 }),
-    ).toBeLessThan(0);
+  const c = (brokerOps: number, memoryBytes: number, diskBytes: number, objects: number) => ({
+    brokerOps,
+    memoryBytes,
+    diskBytes,
+    objects,
+  });
+  it('orders by broker operations, treating 1% as a tie so RAM decides, then disk, then objects', () => {
+    expect(compareCost(c(100, 9, 9, 9), c(200, 1, 1, 1))).toBeLessThan(0);
+    expect(compareCost(c(1000, 5, 1, 9), c(1005, 1, 1, 1))).toBeGreaterThan(0);
+    expect(compareCost(c(1000, 1, 5, 1), c(1000, 1, 1, 9))).toBeGreaterThan(0);
+    expect(compareCost(c(1000, 1, 1, 3), c(1000, 1, 1, 5))).toBeLessThan(0);
+  });
+  it('a capacity problem is a goal missed, said as such', () => {
+    const m = goalMisses(metrics({ capacity: 'jobs.q runs a hot loop at 12000/s' }), { deadlineShare: 0.99 });
+    expect(m.map((x) => x.goal)).toEqual(['capacity']);
+    expect(m[0]!.message).toMatch(/hot loop/);
   });
 });
 
@@ -79,5 +87,10 @@ describe('paretoFront', () => {
       p('lean', 200, 2, 1),
     ]);
     expect(front.map((x) => x.strategy)).toEqual(['fast', 'cheap', 'lean']);
+  });
+  it('parameter sets with the same figures are one entry "and N equivalent"', () => {
+    const front = paretoFront([p('a', 10, 3, 5), p('b', 10, 3, 5), p('c', 10, 3, 5), p('d', 100, 1, 5)]);
+    expect(front.map((x) => x.strategy)).toEqual(['a', 'd']);
+    expect(front[0]!.equivalent?.map((e) => e.strategy)).toEqual(['b', 'c']);
   });
 });

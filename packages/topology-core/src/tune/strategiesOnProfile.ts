@@ -2,6 +2,10 @@
 import type { BrokerProfileId } from '../model/design.js';
 import { TEMPLATES, getTemplate } from '../templates/registry.js';
 import type { RetryTemplate } from '../templates/types.js';
+import { checkDeclarations } from '../upgrade/declarationRules.js';
+
+const defaultDesign = (t: RetryTemplate) =>
+  t.build(Object.fromEntries(t.params.map((p) => [p.name, p.default]))).design;
 
 /** Why a template cannot run on a profile, or undefined when it can. */
 export function whyNotOnProfile(t: RetryTemplate, profile: BrokerProfileId, noPlugins: boolean): string | undefined {
@@ -10,13 +14,24 @@ export function whyNotOnProfile(t: RetryTemplate, profile: BrokerProfileId, noPl
   // the radlx plugin is built for 3.13.2 to 4.1.x only (lint rule plugin-required)
   if (t.requires.includes('radlx') && profile === '4.3')
     return 'the radlx plugin exists for RabbitMQ 3.13.2 to 4.1.x only';
+  const design = defaultDesign(t);
+  // what the broker refuses to declare, as the upgrade check knows it (4.3: no x-delayed-message exchange)
+  const refused = checkDeclarations({ topology: design.topology, from: profile, to: profile }).find(
+    (f) => f.kind === 'refused',
+  );
+  if (refused) return `RabbitMQ ${profile} refuses it: ${refused.message}`;
   // x-delayed-retry-* is a 4.3 quorum-queue feature; 4.0-4.2 ignore it
-  const built = t.build(Object.fromEntries(t.params.map((p) => [p.name, p.default])));
-  const needs43 = built.design.topology.queues.some((q) =>
+  const needs43 = design.topology.queues.some((q) =>
     Object.keys(q.arguments ?? {}).some((k) => k.startsWith('x-delayed-retry-')),
   );
   if (needs43 && profile !== '4.3') return 'x-delayed-retry-* needs RabbitMQ 4.3';
   return undefined;
+}
+
+/** What to know before running a template the profile accepts: the delayed-message exchange's limits (none: undefined). */
+export function caveatOnProfile(t: RetryTemplate): string | undefined {
+  if (!defaultDesign(t).topology.exchanges.some((x) => x.type === 'x-delayed-message')) return undefined;
+  return 'needs the delayed-message exchange plugin: upstream archived it (January 2026), it holds every delayed message on one node (lost with that node) and does not suit hundreds of thousands of them; 4.3 cannot run it';
 }
 
 export type StrategyPick =

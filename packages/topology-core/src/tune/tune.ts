@@ -12,9 +12,13 @@ import { compareCost, costOf } from './cost.js';
 import { designPool } from './designPool.js';
 import { whyChosen } from './explain.js';
 import { goalMisses } from './goals.js';
-import { deadlineBelowOutage, rulingGoals } from './infeasibility.js';
+import { consumerShortfall, deadlineBelowOutage, rulingGoals } from './infeasibility.js';
 import { paretoFront } from './pareto.js';
-import { rehearseCandidate, rehearseScaled } from './measure.js';
+import { candidateRehearsal, rehearseScaled } from './measure.js';
+import { robustnessOf } from './robustness.js';
+import { caveatOnProfile } from './strategiesOnProfile.js';
+import { getTemplate } from '../templates/registry.js';
+import type { Calibration } from '../calibration/index.js';
 import type {
   Candidate,
   Evaluated,
@@ -42,8 +46,10 @@ export interface TuneRequest {
   readonly templates: readonly RetryTemplate[];
   /** tune this design's own knobs instead of choosing a template */
   readonly from?: Design;
-  /** how many recommendations to return (default 5) */
+  /** how many recommendations to return (default 3) */
   readonly limit?: number;
+  /** the broker figures every rehearsal reads (default the shipped calibration of the profile's version) */
+  readonly calibration?: Calibration;
 }
 
 /** candidates per strategy in the coarse pass, and in all */
@@ -58,6 +64,8 @@ export interface Measures {
 
 /** full-scale rehearsals spent checking the best of the coarse pass, beyond the recommendations asked for */
 export const SPARE_CONFIRMATIONS = 2;
+/** p99 within this share of the deadline is a margin */
+const MARGIN = 0.9;
 
 export function tuneWith(measures: Measures, req: TuneRequest): TuneResult {
   const started = Date.now();
@@ -69,7 +77,7 @@ export function tuneWith(measures: Measures, req: TuneRequest): TuneResult {
     rehearsals,
     wallMs: Date.now() - started,
   });
-  const early = deadlineBelowOutage(profile, goals);
+  const early = consumerShortfall(profile) ?? deadlineBelowOutage(profile, goals);
   if (early)
     return { feasible: false, recommendations: [], pareto: [], infeasibleBecause: [early], stats: stats(0, 0, 0) };
 
@@ -101,11 +109,17 @@ export function tuneWith(measures: Measures, req: TuneRequest): TuneResult {
   for (const s of pool.kept)
     if (!coarse.has(s) && promising.has(s.candidate.strategy)) evaluated.push(evaluate(measures.coarse, s.candidate));
 
-  const ranked = (list: readonly Evaluated[]) =>
-    list
+  // a margin: p99 within 90% of the deadline; when any candidate has one, those that do come first
+  const margin = (m: TuneMetrics): boolean =>
+    goals.deadlineMs === undefined || m.delayMs.p99 <= MARGIN * goals.deadlineMs;
+  const ranked = (list: readonly Evaluated[]) => {
+    const ok = list
       .filter((e) => e.misses.length === 0)
-      .map((e) => ({ e, cost: costOf(e.metrics, e.candidate.objects), longest: e.metrics[0]! }))
-      .sort((a, b) => compareCost(a.cost, b.cost));
+      .map((e) => ({ e, cost: costOf(e.metrics, e.candidate.objects), longest: e.metrics[0]! }));
+    const anyMargin = ok.some((x) => margin(x.longest));
+    const key = (x: (typeof ok)[number]): number => (anyMargin && !margin(x.longest) ? 1 : 0);
+    return ok.sort((a, b) => key(a) - key(b) || compareCost(a.cost, b.cost));
+  };
   // check the answer: the best of the coarse pass rehearsed again at full scale, until `limit` hold
   const confirmed: Evaluated[] = [];
   const fullMisses: Evaluated[] = [];
@@ -141,17 +155,28 @@ export function tuneWith(measures: Measures, req: TuneRequest): TuneResult {
       };
     });
   const front = paretoFront(points);
-  const onFront = new Set(front.map((p) => p.params));
+  const onFront = new Set(front.flatMap((p) => [p.params, ...(p.equivalent ?? []).map((e) => e.params)]));
   const best = feasible[0]!;
-  const recommendations: Recommendation[] = feasible.map(({ e, cost, longest }, i) => ({
-    strategy: e.candidate.strategy,
-    params: e.candidate.params,
-    metrics: longest,
-    byOutage: e.metrics,
-    design: e.candidate.design,
-    cost,
-    why: whyChosen(i, cost, longest, { cost: best.cost, metrics: best.longest }, onFront.has(e.candidate.params)),
-  }));
+  const recommendations: Recommendation[] = feasible.map(({ e, cost, longest }, i) => {
+    const robustness = robustnessOf(measures.full, e.candidate, profile, goals);
+    if (robustness) rehearsals++;
+    const template = getTemplate(e.candidate.strategy);
+    const caveat = template ? caveatOnProfile(template) : undefined;
+    return {
+      strategy: e.candidate.strategy,
+      params: e.candidate.params,
+      metrics: longest,
+      byOutage: e.metrics,
+      design: e.candidate.design,
+      cost,
+      why: whyChosen(i, cost, longest, { cost: best.cost, metrics: best.longest }, onFront.has(e.candidate.params), {
+        ...(goals.deadlineMs !== undefined ? { deadlineMs: goals.deadlineMs } : {}),
+        margin: margin(longest),
+      }),
+      ...(robustness ? { robustness } : {}),
+      ...(caveat ? { caveat } : {}),
+    };
+  });
   return { feasible: true, recommendations, pareto: front, stats: stats(candidates, pool.pruned, rehearsals) };
 }
 
@@ -160,4 +185,7 @@ export const COARSE_MESSAGES = 3000;
 
 /** The tuner with the rehearse floor's rehearsal: what the CLI, the server and the browser call. */
 export const tune = (req: TuneRequest): TuneResult =>
-  tuneWith({ coarse: rehearseScaled(COARSE_MESSAGES), full: rehearseCandidate }, req);
+  tuneWith(
+    { coarse: rehearseScaled(COARSE_MESSAGES, req.calibration), full: candidateRehearsal(req.calibration) },
+    req,
+  );

@@ -27,6 +27,9 @@ export interface TuneInput {
   readonly noPlugins?: boolean;
   readonly strategies?: readonly string[];
   readonly from?: Design;
+  /** the broker node's RAM and free disk, bytes (the rehearsal's defaults when absent) */
+  readonly brokerMemoryBytes?: number;
+  readonly diskFreeBytes?: number;
 }
 
 export interface TuneInputIssue {
@@ -95,6 +98,10 @@ export function resolveTuneInput(i: TuneInput): ResolvedTuneInput {
     bad('max-memory', `must be above 0 bytes, got ${i.maxMemoryBytes}`);
   if (i.maxDepth !== undefined && !(Number.isInteger(i.maxDepth) && i.maxDepth >= 1))
     bad('max-depth', `must be a whole number of at least 1, got ${i.maxDepth}`);
+  if (i.brokerMemoryBytes !== undefined && !(i.brokerMemoryBytes > 0))
+    bad('broker-memory', `must be above 0 bytes, got ${i.brokerMemoryBytes}`);
+  if (i.diskFreeBytes !== undefined && !(i.diskFreeBytes >= 0))
+    bad('disk-free', `must be 0 bytes or more, got ${i.diskFreeBytes}`);
   if (i.from && i.strategies && i.strategies.length > 0)
     bad('strategies', "--from tunes the design's own strategy: leave out --strategies");
   if (i.from && i.noPlugins) bad('no-plugins', '--from tunes the design as it is: leave out --no-plugins');
@@ -117,6 +124,8 @@ export function resolveTuneInput(i: TuneInput): ResolvedTuneInput {
     ...(i.concurrency !== undefined ? { concurrency: i.concurrency } : {}),
     bodyBytes: i.bodyBytes ?? 1024,
     profile: profileId,
+    ...(i.brokerMemoryBytes !== undefined ? { brokerMemoryBytes: i.brokerMemoryBytes } : {}),
+    ...(i.diskFreeBytes !== undefined ? { diskFreeBytes: i.diskFreeBytes } : {}),
   };
   const goals: TuneGoals = {
     ...(i.deadlineMs !== undefined ? { deadlineMs: i.deadlineMs } : {}),

@@ -20,6 +20,9 @@ export interface FailureProfile {
   readonly concurrency?: number;
   readonly bodyBytes: number;
   readonly profile: BrokerProfileId;
+  /** the broker node's RAM and free disk (the rehearsal's defaults when absent) */
+  readonly brokerMemoryBytes?: number;
+  readonly diskFreeBytes?: number;
 }
 
 /** What must hold under every outage length. "Nothing that can succeed is parked or dropped" always holds. */
@@ -32,7 +35,8 @@ export interface TuneGoals {
   readonly maxDepth?: number;
 }
 
-export type GoalId = 'no-loss' | 'deadline' | 'max-amplification' | 'max-memory' | 'max-depth';
+/** `capacity`: more work than the consumers or the broker can do (a backlog that grows, a hot loop, a memory alarm) */
+export type GoalId = 'no-loss' | 'deadline' | 'max-amplification' | 'max-memory' | 'max-depth' | 'capacity';
 
 /** One goal missed, under one outage length, with the figure that missed it. */
 export interface GoalMiss {
@@ -60,8 +64,15 @@ export interface TuneMetrics {
   /** share of the messages that can succeed acked within the deadline (when a deadline is set) */
   readonly withinDeadline?: number;
   readonly drainMs: number | null;
+  /** the deepest queue, or the most held by a delayed retry or a delayed-message exchange */
   readonly peakDepth: number;
+  /** held for later and counted in no queue's depth (delayed-message exchange, 4.3 delayed retry) */
+  readonly peakHeld: number;
+  /** the node's RAM at its peak above its idle use (queues, held messages, the quorum WAL) */
   readonly peakMemoryBytes: number;
+  readonly peakDiskBytes: number;
+  /** a hot loop, a memory or disk alarm, a queue asked beyond its ceiling: said; undefined when none */
+  readonly capacity?: string;
   /** broker operations over the run: publishes + dead-letterings + deliveries */
   readonly brokerOps: number;
 }
@@ -95,12 +106,24 @@ export interface Recommendation {
   readonly cost: TuneCost;
   /** why it was chosen, in one sentence */
   readonly why: string;
+  /** rehearsed again at twice the longest outage: does it still hold? */
+  readonly robustness?: Robustness;
+  /** what to know before running it (the delayed-message exchange's limits) */
+  readonly caveat?: string;
 }
 
-/** The stated cost, compared in this order: broker operations, then memory, then objects. */
+export interface Robustness {
+  readonly outageLengthMs: number;
+  readonly metrics: TuneMetrics;
+  /** the goals it misses then (empty: it holds) */
+  readonly misses: readonly GoalMiss[];
+}
+
+/** The stated cost, compared in this order: broker operations, then RAM, then disk, then objects. */
 export interface TuneCost {
   readonly brokerOps: number;
   readonly memoryBytes: number;
+  readonly diskBytes: number;
   readonly objects: number;
 }
 
@@ -110,6 +133,8 @@ export interface ParetoPoint {
   readonly p99DelayMs: number;
   readonly amplification: number;
   readonly peakMemoryBytes: number;
+  /** other parameter sets with these same figures, collapsed into this entry */
+  readonly equivalent?: readonly { readonly strategy: string; readonly params: ParamValues }[];
 }
 
 export interface TuneResult {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fig, uniformCalibration } from '@retry-studio/topology-core/testing/calibration';
 import { runCliCaptured } from '../cliHarness.js';
 import { parseDuration, parseOutage, parseRate, parseShare } from './rehearseArgs.js';
 
@@ -29,7 +30,7 @@ describe('rehearse flags', () => {
     expect(parseShare('--poison', '2%')).toBeCloseTo(0.02);
     expect(parseOutage('orders.q@5m+10m')).toEqual({
       target: 'orders.q',
-      outages: [{ startMs: 300_000, endMs: 900_000 }],
+      consumerOutages: [{ startMs: 300_000, endMs: 900_000 }],
     });
     expect(() => parseDuration('--duration', 'soon')).toThrow(/--duration/);
   });
@@ -53,7 +54,9 @@ describe('retry-studio rehearse', () => {
     );
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/parked\s+200\s+33\.3%\s+orders\.parking 200/);
-    expect(r.out).toMatch(/orders\.wait\s+100/);
+    expect(r.out).toMatch(/orders\.wait\s+classic v1\s+100/);
+    expect(r.out).toMatch(/^Verdict\n {2}orders\.wait peaks at 100 messages/m);
+    expect(r.out).toMatch(/broker figures: RabbitMQ 3\.10\.8, measured/);
     expect(r.out).toMatch(/Retry storm: 50 retries\/s/);
   });
 
@@ -64,7 +67,7 @@ describe('retry-studio rehearse', () => {
       JSON.stringify({
         rate: 10,
         durationMs: 30_000,
-        targets: [{ target: 'worker', outages: [{ startMs: 5000, endMs: 15_000 }] }],
+        targets: [{ target: 'worker', consumerOutages: [{ startMs: 5000, endMs: 15_000 }] }],
       }),
     );
     const r = await cli('rehearse', 'quorum-delivery-limit', '--scenario', file, '--json');
@@ -162,5 +165,153 @@ describe('retry-studio rehearse', () => {
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.err).toMatch(message);
     }
+  });
+});
+
+describe("retry-studio rehearse: the broker's bill", () => {
+  const calFile = async (name: string, v: unknown): Promise<string> => {
+    const f = path.join(dir, name);
+    await writeFile(f, typeof v === 'string' ? v : JSON.stringify(v));
+    return f;
+  };
+
+  it('--json: RAM and disk per queue, held, node with alarms, loops, the calibration named', async () => {
+    const r = await cli(
+      'rehearse',
+      'dlx-ttl-wait-queue',
+      '--rate',
+      '10',
+      '--duration',
+      '30s',
+      '--outage',
+      'worker@5s+10s',
+      '--json',
+    );
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(Object.keys(j.queues[0])).toEqual(
+      expect.arrayContaining(['peakDepth', 'peakHeld', 'peakMemoryBytes', 'peakDiskBytes', 'storage', 'perMessage']),
+    );
+    expect(j.held).toEqual([]);
+    expect(Object.keys(j.node)).toEqual(expect.arrayContaining(['peakMemoryBytes', 'peakDiskBytes', 'alarms']));
+    expect(j.loops).toEqual([]);
+    expect(j.calibration).toMatchObject({ brokerVersion: '3.10.8', source: 'shipped' });
+    expect(j.copies).toBe(j.messages);
+  });
+
+  it('a calibration that is not one, a negative memory, a ceiling of 0, a bad size: exit 2, the option and field named', async () => {
+    const good = uniformCalibration();
+    const cases: [string[], RegExp][] = [
+      [['--calibration', await calFile('a.json', '{nope')], /--calibration .*a\.json: not a calibration: not JSON/],
+      [['--calibration', await calFile('b.json', { rate: 1 })], /--calibration .*b\.json: format: not a calibration/],
+      [
+        [
+          '--calibration',
+          await calFile('c.json', { ...good, footprint: [{ ...good.footprint[0]!, diskBytesPerMessage: fig(-1) }] }),
+        ],
+        /footprint\[0\]\.diskBytesPerMessage\.value must be 0 or more bytes/,
+      ],
+      [
+        [
+          '--calibration',
+          await calFile('d.json', { ...good, ceilings: [{ ...good.ceilings[0]!, publishPerSec: fig(0) }] }),
+        ],
+        /ceilings\[0\]\.publishPerSec\.value must be above 0/,
+      ],
+      [['--broker-memory', '-4GiB'], /--broker-memory: "-4GiB" is not a size/],
+      [['--broker-memory', '0'], /--broker-memory: the broker's memory must be above 0/],
+      [['--disk-free', 'lots'], /--disk-free/],
+      [['--runs', '0'], /--runs/],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await cli('rehearse', 'dlx-ttl-wait-queue', '--rate', '5', '--duration', '10s', ...argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err).toMatch(message);
+    }
+  });
+
+  it('a calibration of another version than the rules: said, and used', async () => {
+    const f = await calFile('v43.json', uniformCalibration({ version: '4.3.6', ramBytes: 77 }));
+    const r = await cli('rehearse', 'dlx-ttl-wait-queue', '--rate', '5', '--duration', '10s', '--calibration', f);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/note: the calibration was measured on RabbitMQ 4\.3\.6, the rules are RabbitMQ 3\.10's/);
+    expect(r.out).toMatch(/broker figures: RabbitMQ 4\.3\.6, measured 2026-01-01 \(--calibration/);
+  });
+
+  it('a hot nack loop on 4.3 runs at the calibrated rate and exits 1', async () => {
+    const r = await cli(
+      'rehearse',
+      'quorum-delivery-limit',
+      '--profile',
+      '4.3',
+      '--rate',
+      '50',
+      '--duration',
+      '60s',
+      '--outage',
+      'worker@10s+20s',
+      '--json',
+    );
+    expect(r.code).toBe(1);
+    const j = JSON.parse(r.out);
+    expect(j.loops[0]).toMatchObject({ queue: 'jobs.q' });
+    expect(j.loops[0].deliveriesPerSecond).toBeGreaterThan(1000);
+  });
+
+  it('--runs N reports p5, p50 and p95 of every figure', async () => {
+    const r = await cli(
+      'rehearse',
+      'dlx-ttl-wait-queue',
+      '--rate',
+      '20',
+      '--duration',
+      '30s',
+      '--error-rate',
+      '20%',
+      '--runs',
+      '3',
+    );
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/Over 3 seeds \(1, 2, 3\)/);
+    expect(r.out).toMatch(/outcomes\.parked\s+\d+\s+\d+\s+\d+/);
+  });
+});
+
+describe('retry-studio rehearse --load (retry-load/1)', () => {
+  it('reads a versioned load; an unversioned one by its old names, said; another format is exit 2', async () => {
+    const v1 = path.join(dir, 'v1.json');
+    await writeFile(
+      v1,
+      JSON.stringify({
+        format: 'retry-load/1',
+        rate: 10,
+        durationMs: 30_000,
+        targets: [{ target: 'worker', consumerOutages: [{ startMs: 5000, endMs: 15_000 }] }],
+      }),
+    );
+    const a = await cli('rehearse', 'quorum-delivery-limit', '--load', v1, '--json');
+    expect(a.code).toBe(0);
+    expect(a.err).toBe('');
+    expect(JSON.parse(a.out).outcomes.parked).toBe(100);
+    const old = path.join(dir, 'old.json');
+    await writeFile(
+      old,
+      JSON.stringify({
+        rate: 10,
+        durationMs: 30_000,
+        targets: [{ target: 'worker', outages: [{ startMs: 5000, endMs: 15_000 }] }],
+      }),
+    );
+    const b = await cli('rehearse', 'quorum-delivery-limit', '--scenario', old, '--json');
+    expect(b.code).toBe(0);
+    expect(b.err).toMatch(
+      /--scenario .*old\.json: no "format": read as an unversioned load file \(targets\[\]\.outages read as consumerOutages\)/,
+    );
+    expect(JSON.parse(b.out).outcomes.parked).toBe(100);
+    const other = path.join(dir, 'other.json');
+    await writeFile(other, JSON.stringify({ format: 'retry-load/9' }));
+    const c = await cli('rehearse', 'quorum-delivery-limit', '--load', other);
+    expect(c.code).toBe(2);
+    expect(c.err).toMatch(/--load .*other\.json: format: "format" is "retry-load\/9"/);
   });
 });

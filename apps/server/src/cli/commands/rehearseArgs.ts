@@ -5,9 +5,10 @@
  * gave the value.
  */
 import type { BrokerProfileId } from '@retry-studio/topology-core/model';
-import type { RehearsalLoad, TargetLoad } from '@retry-studio/topology-core/rehearse';
+import { readLoadFile, type RehearsalLoad, type TargetLoad } from '@retry-studio/topology-core/rehearse';
 import type { ValidationIssue } from '@retry-studio/topology-core/model';
-import { readDuration, readOutage, readRate, readShare } from '@retry-studio/topology-core/text';
+import { readBytes, readDuration, readOutage, readRate, readShare } from '@retry-studio/topology-core/text';
+import { readCalibration, type Calibration } from '@retry-studio/topology-core/calibration';
 import { value, type ParsedArgs } from './args.js';
 import { CliError, readText, type CliIo } from './context.js';
 
@@ -30,51 +31,86 @@ export function parseShare(option: string, text: string): number {
   return share;
 }
 
+/** sizes: `512`, `4kB`, `1MB`, `2GiB` (kB = 1000, KiB = 1024) */
+export function parseBytes(option: string, text: string): number {
+  const b = readBytes(text);
+  if (b === undefined) throw new CliError(`${option}: "${text}" is not a size in bytes (like 512, 4kB, 1GB, 8GiB)`, 2);
+  return b;
+}
+
+/** `--calibration FILE`: a retry-calibration/1 file, or exit 2 naming what is wrong with it */
+export async function readCalibrationOption(io: CliIo, file: string): Promise<Calibration> {
+  const text = await readText(io, file);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`--calibration ${file}: not a calibration: not JSON (${(e as Error).message})`, 2);
+  }
+  const r = readCalibration(json);
+  if (!r.ok)
+    throw new CliError(
+      r.issues.map((i) => `--calibration ${file}: ${i.path ? `${i.path}: ` : ''}${i.message}`).join('\n'),
+      2,
+    );
+  return r.calibration;
+}
+
 function parseNumber(option: string, text: string): number {
   if (!/^\s*-?[0-9]+(?:\.[0-9]+)?\s*$/.test(text)) throw new CliError(`${option}: "${text}" is not a number`, 2);
   return Number(text);
 }
 
 /** `TARGET@START+LENGTH`, e.g. `worker@5m+10m` */
-export function parseOutage(text: string): TargetLoad {
+export function parseOutage(text: string, option = '--outage'): TargetLoad {
   const o = readOutage(text);
   if (!o) {
     // a start or length that is not a duration is said as such
     const at = text.lastIndexOf('@');
     const plus = text.indexOf('+', at);
-    if (at > 0 && plus >= 0)
-      [text.slice(at + 1, plus), text.slice(plus + 1)].forEach((d) => parseDuration('--outage', d));
-    throw new CliError(`--outage: "${text}" must be TARGET@START+LENGTH (like worker@5m+10m)`, 2);
+    if (at > 0 && plus >= 0) [text.slice(at + 1, plus), text.slice(plus + 1)].forEach((d) => parseDuration(option, d));
+    throw new CliError(`${option}: "${text}" must be TARGET@START+LENGTH (like worker@5m+10m)`, 2);
   }
-  if (o.lengthMs <= 0) throw new CliError(`--outage ${text}: the length must be above 0`, 2);
-  return { target: o.target, outages: [{ startMs: o.startMs, endMs: o.startMs + o.lengthMs }] };
+  if (o.lengthMs <= 0) throw new CliError(`${option} ${text}: the length must be above 0`, 2);
+  return { target: o.target, consumerOutages: [{ startMs: o.startMs, endMs: o.startMs + o.lengthMs }] };
 }
 
 const PROFILES: readonly string[] = ['3.10', '4.x', '4.3'];
 
-/** the load: the --scenario file's, with every flag given on top (outages added to its targets) */
+/** the load: the --scenario file's, with every flag given on top (consumerOutages added to its targets) */
 export async function loadFromArgs(
   a: ParsedArgs,
   io: CliIo,
 ): Promise<{ load: RehearsalLoad; outageSpecs: string[]; scenario?: string }> {
-  const scenario = value(a, 'scenario');
+  // --load FILE (retry-load/1) says what it is; --scenario FILE (documented first) is the same
+  const loadOption = value(a, 'load') !== undefined ? '--load' : '--scenario';
+  const scenario = value(a, 'load') ?? value(a, 'scenario');
   let base: Partial<RehearsalLoad> = {};
   if (scenario !== undefined) {
     const text = await readText(io, scenario);
+    let json: unknown;
     try {
-      base = JSON.parse(text) as Partial<RehearsalLoad>;
+      json = JSON.parse(text);
     } catch (e) {
-      throw new CliError(`--scenario ${scenario}: not JSON: ${(e as Error).message}`, 2);
+      throw new CliError(`${loadOption} ${scenario}: not JSON: ${(e as Error).message}`, 2);
     }
-    if (typeof base !== 'object' || base === null || Array.isArray(base))
+    const read = readLoadFile(json);
+    if (!read.ok)
       throw new CliError(
-        `--scenario ${scenario}: must be a JSON object with the load (rate, durationMs, targets, ...)`,
+        read.issues.map((i) => `${loadOption} ${scenario}: ${i.path ? `${i.path}: ` : ''}${i.message}`).join('\n'),
         2,
       );
+    if (read.migrated) io.err(`${loadOption} ${scenario}: ${read.migrated}\n`);
+    base = read.load;
   }
   const rate = value(a, 'rate');
   const duration = value(a, 'duration');
-  const outageSpecs = a.flags.get('outage') ?? [];
+  // `--consumer-outage` says what it is; `--outage` (documented first) is the same
+  const given = [
+    ...(a.flags.get('outage') ?? []).map((spec) => ({ flag: '--outage', spec })),
+    ...(a.flags.get('consumer-outage') ?? []).map((spec) => ({ flag: '--consumer-outage', spec })),
+  ];
+  const outageSpecs = given.map((g) => `${g.flag} ${g.spec}`);
   const num = (k: string, parse: (o: string, t: string) => number): number | undefined => {
     const v = value(a, k);
     return v === undefined ? undefined : parse(`--${k}`, v);
@@ -98,9 +134,11 @@ export async function loadFromArgs(
     ...opt('concurrency', num('concurrency', parseNumber)),
     ...opt('bodyBytes', num('body-bytes', parseNumber)),
     ...opt('seed', num('seed', parseNumber)),
+    ...opt('brokerMemoryBytes', num('broker-memory', parseBytes)),
+    ...opt('diskFreeBytes', num('disk-free', parseBytes)),
     ...(profile !== undefined ? { profile: profile as BrokerProfileId } : {}),
   };
-  const targets = [...(base.targets ?? []), ...outageSpecs.map(parseOutage)];
+  const targets = [...(base.targets ?? []), ...given.map((g) => parseOutage(g.spec, g.flag))];
   const load = { ...base, ...extra, targets } as RehearsalLoad;
   return { load, outageSpecs, ...(scenario !== undefined ? { scenario } : {}) };
 }
@@ -119,6 +157,8 @@ const OPTION_OF: Record<string, string> = {
   bodyBytes: '--body-bytes',
   profile: '--profile',
   seed: '--seed',
+  brokerMemoryBytes: '--broker-memory',
+  diskFreeBytes: '--disk-free',
 };
 
 /** a core issue, said under the option (or the scenario file's field) that gave the value */
@@ -132,7 +172,7 @@ export function describeIssue(
   if (m) {
     const idx = Number(m[1]);
     const fromFile = load.targets?.length ? load.targets.length - outageSpecs.length : 0;
-    if (idx >= fromFile) return `--outage ${outageSpecs[idx - fromFile]}: ${i.message}`;
+    if (idx >= fromFile) return `${outageSpecs[idx - fromFile]}: ${i.message}`;
     return `--scenario ${scenario}: ${i.path}: ${i.message}`;
   }
   const top = i.path.split(/[.[]/)[0] ?? i.path;

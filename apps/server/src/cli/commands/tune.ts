@@ -7,7 +7,7 @@ import { tuneSize } from '@retry-studio/topology-core/sizing';
 import { refuseOverBudget } from './workBudget.js';
 import { CliError, loadFile, writeText, type CliIo } from './context.js';
 import { withAssumedActors } from './assumedActors.js';
-import { parseDuration, parseRate, parseShare } from './rehearseArgs.js';
+import { parseBytes, parseDuration, parseRate, parseShare, readCalibrationOption } from './rehearseArgs.js';
 import type { BrokerProfileId } from '@retry-studio/topology-core/model';
 
 type Parse = (option: string, text: string) => number;
@@ -16,27 +16,9 @@ const num = (text: string, option: string): number => {
   if (!/^\s*[0-9]+(?:\.[0-9]+)?\s*$/.test(text)) throw new CliError(`${option}: "${text}" is not a number`, 2);
   return Number(text);
 };
-/** sizes: `512`, `4kB`, `1MB`, `2GiB` (kB = 1000, KiB = 1024) */
-const parseBytes: Parse = (option, text) => {
-  const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([kmgt]i?b|b)?\s*$/i.exec(text);
-  if (!m) throw new CliError(`${option}: "${text}" is not a size (like 512, 4kB, 1GB)`, 2);
-  const unit: Record<string, number> = {
-    b: 1,
-    kb: 1e3,
-    mb: 1e6,
-    gb: 1e9,
-    tb: 1e12,
-    kib: 1024,
-    mib: 1024 ** 2,
-    gib: 1024 ** 3,
-    tib: 1024 ** 4,
-  };
-  return Math.round(Number(m[1]) * unit[(m[2] ?? 'b').toLowerCase()]!);
-};
-
 export const TUNE_USAGE =
   'tune [--rate N] [--duration D] [--outage-length D ...] [--error-rate P] [--poison P] [--processing-ms MS] [--concurrency N] [--body-bytes B] [--profile 3.10|4.x|4.3] ' +
-  '[--deadline D] [--deadline-share P] [--max-amplification X] [--max-memory BYTES] [--max-depth N] [--no-plugins] [--strategies ID,...] [--from FILE] [--json] [--out FILE]';
+  '[--deadline D] [--deadline-share P] [--max-amplification X] [--max-memory BYTES] [--max-depth N] [--no-plugins] [--strategies ID,...] [--from FILE] [--calibration FILE] [--broker-memory BYTES] [--disk-free BYTES] [--json] [--out FILE]';
 
 async function fromDesign(io: CliIo, file: string | undefined): Promise<Design | undefined> {
   if (file === undefined) return undefined;
@@ -73,6 +55,9 @@ export async function tuneCommand(argv: readonly string[], io: CliIo): Promise<n
       'strategies',
       'from',
       'out',
+      'calibration',
+      'broker-memory',
+      'disk-free',
     ],
     switches: ['json', 'no-plugins'],
   });
@@ -115,7 +100,11 @@ export async function tuneCommand(argv: readonly string[], io: CliIo): Promise<n
         .filter(Boolean),
     ),
     ...opt('from', await fromDesign(io, value(a, 'from'))),
+    ...opt('brokerMemoryBytes', read('broker-memory', parseBytes)),
+    ...opt('diskFreeBytes', read('disk-free', parseBytes)),
   };
+  const calFile = value(a, 'calibration');
+  const calibration = calFile !== undefined ? await readCalibrationOption(io, calFile) : undefined;
   const resolved = resolveTuneInput(input);
   if (!resolved.ok) throw new CliError(resolved.issues.map((i) => `--${i.option}: ${i.message}`).join('\n'), 2);
   refuseOverBudget(tuneSize(resolved));
@@ -126,6 +115,7 @@ export async function tuneCommand(argv: readonly string[], io: CliIo): Promise<n
     goals: resolved.goals,
     templates: resolved.templates,
     ...opt('from', resolved.from),
+    ...opt('calibration', calibration),
   });
   if (flag(a, 'json'))
     io.out(
