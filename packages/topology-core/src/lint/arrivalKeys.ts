@@ -60,8 +60,38 @@ function clientEntries(t: Topology, args: KeyInputs['args']): Set<string> {
   return new Set(t.exchanges.filter((x) => !x.internal && !errorPaths.has(x.name)).map((x) => x.name));
 }
 
+/**
+ * Wait queues: a TTL, and fed by dead letters (some queue's dead-letter exchange reaches them, whatever
+ * the key). With no publisher declared a client is assumed to publish by name to any queue, but not to
+ * these: their messages come by dead-lettering, with the keys the dead letters carry. So a wait queue that
+ * dead-letters to the default exchange with no key of its own sends each message back to the queue its
+ * key names, never to itself (ONS census's delayedRedeliveryQueue: corpus/README.md).
+ */
+function waitQueuesOf(index: ExchangeIndex, args: KeyInputs['args']): Set<string> {
+  const fed = new Set<string>();
+  const seen = new Set<string>();
+  const work: string[] = [];
+  for (const [, a] of args) {
+    const dlx = a['x-dead-letter-exchange'];
+    const dlrk = a['x-dead-letter-routing-key'];
+    if (dlx === '' && typeof dlrk === 'string') fed.add(dlrk);
+    else if (typeof dlx === 'string' && dlx !== '') work.push(dlx);
+  }
+  while (work.length > 0) {
+    const x = index.exchanges.get(work.pop()!);
+    if (!x || seen.has(x.name)) continue;
+    seen.add(x.name);
+    for (const b of x.bindings)
+      if (b.dest.kind === 'queue') fed.add(b.dest.name);
+      else work.push(b.dest.name);
+    if (x.alternate !== undefined) work.push(x.alternate);
+  }
+  return new Set([...fed].filter((q) => args.get(q)?.['x-message-ttl'] !== undefined));
+}
+
 export function arrivalKeys(inp: KeyInputs): ArrivalKeys {
   const { topology, index, args } = inp;
+  const waitQueues = inp.publishers.length === 0 ? waitQueuesOf(index, args) : new Set<string>();
   const atX = new Map<string, Set<string> | undefined>();
   const atQ = new Map<string, Set<string> | undefined>();
   let changed = true;
@@ -143,7 +173,10 @@ export function arrivalKeys(inp: KeyInputs): ArrivalKeys {
     // the default exchange delivers by queue name: with no publisher declared a client may publish straight to any queue
     const byName = atX.has('') ? atX.get('') : undefined;
     for (const q of topology.queues) {
-      if (inp.publishers.length === 0 || (atX.has('') && (byName === undefined || byName.has(q.name))))
+      if (
+        (inp.publishers.length === 0 && !waitQueues.has(q.name)) ||
+        (atX.has('') && (byName === undefined || byName.has(q.name)))
+      )
         add(atQ, q.name, new Set([q.name]));
       const a = args.get(q.name);
       const dlx = a?.['x-dead-letter-exchange'];
