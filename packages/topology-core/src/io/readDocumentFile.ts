@@ -105,7 +105,7 @@ function readDocumentValue(parsed: DocumentText, opts: ReadDocumentOptions): Rea
   if (!r.ok) return { ...r, warnings: [...parsed.notes, ...r.warnings] };
   const definitions = looksLikeDefinitions(value) && isPlainObject(value);
   const kind = r.docs[0]!.kind;
-  const docs = r.docs.map((d): ReadDocument => {
+  const docs = r.docs.map((d, i): ReadDocument => {
     // a design names itself; definitions and scenarios pasted without a file are named from what they hold
     const design =
       name === undefined && d.kind === 'definitions'
@@ -114,7 +114,8 @@ function readDocumentValue(parsed: DocumentText, opts: ReadDocumentOptions): Rea
     return {
       kind: d.kind,
       design,
-      warnings: [...parsed.notes, ...d.warnings],
+      // where the file's definitions were read from is said once, with the first vhost's
+      warnings: i === 0 ? [...parsed.notes, ...d.warnings] : d.warnings,
       ...(d.vhost !== undefined ? { vhost: d.vhost } : {}),
       ...(d.skippedBindings ? { skippedBindings: d.skippedBindings } : {}),
       ...(d.omittedFields ? { omittedFields: d.omittedFields } : {}),
