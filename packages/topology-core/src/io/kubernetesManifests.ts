@@ -299,7 +299,7 @@ function describeCluster(name: string, v: Obj): string {
   const from = path
     ? `; its definitions are loaded from ${path} (load_definitions in additionalConfig)${sources.length ? `, mounted from ${sources.join(', ')}` : ''}: read that file, or the ConfigMap holding it`
     : '';
-  return `RabbitmqCluster "${name}": the cluster itself, which declares no queue, exchange or binding${from}`;
+  return `RabbitmqCluster "${name}" is the cluster itself${from}`;
 }
 
 function notReadNote(where: string, kind: string, name: string): ValidationIssue {
@@ -315,7 +315,7 @@ function nothingDeclared(clusters: readonly string[], notes: readonly Validation
   return {
     path: '',
     code: 'definitions-empty',
-    message: `the manifests declare no queue, exchange, binding or policy, and hold no definitions JSON${seen.length ? `: ${seen.join('; ')}` : ''}`,
+    message: `the manifests declare no queue, exchange, binding or policy and hold no definitions JSON${seen.length ? `: ${seen.join('; ')}` : ''}`,
   };
 }
 
