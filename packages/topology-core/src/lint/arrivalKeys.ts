@@ -11,6 +11,7 @@ import type { AmqpValue, Topology } from '../model/definitions.js';
 import type { ConsumerAction, ConsumerSpec } from '../model/consumer.js';
 import type { PublisherSpec } from '../model/publisher.js';
 import type { CompiledBinding, ExchangeIndex } from '../routing/exchangeIndex.js';
+import { queuesReachedFrom } from '../routing/exchangeReach.js';
 import { sampleTopicKey, topicMatches } from '../routing/topicMatcher.js';
 import { topicPatternsOverlap } from '../routing/topicOverlap.js';
 
@@ -69,23 +70,14 @@ function clientEntries(t: Topology, args: KeyInputs['args']): Set<string> {
  */
 function waitQueuesOf(index: ExchangeIndex, args: KeyInputs['args']): Set<string> {
   const fed = new Set<string>();
-  const seen = new Set<string>();
-  const work: string[] = [];
+  const dlxs: string[] = [];
   for (const [, a] of args) {
     const dlx = a['x-dead-letter-exchange'];
     const dlrk = a['x-dead-letter-routing-key'];
     if (dlx === '' && typeof dlrk === 'string') fed.add(dlrk);
-    else if (typeof dlx === 'string' && dlx !== '') work.push(dlx);
+    else if (typeof dlx === 'string' && dlx !== '') dlxs.push(dlx);
   }
-  while (work.length > 0) {
-    const x = index.exchanges.get(work.pop()!);
-    if (!x || seen.has(x.name)) continue;
-    seen.add(x.name);
-    for (const b of x.bindings)
-      if (b.dest.kind === 'queue') fed.add(b.dest.name);
-      else work.push(b.dest.name);
-    if (x.alternate !== undefined) work.push(x.alternate);
-  }
+  for (const q of queuesReachedFrom(index, dlxs)) fed.add(q);
   return new Set([...fed].filter((q) => args.get(q)?.['x-message-ttl'] !== undefined));
 }
 

@@ -58,6 +58,16 @@ describe('the real-world corpus', () => {
     const docs = r.ok ? r.docs : [];
     const outage = firstAssumedConsumer(docs);
     const withQueues = docs.find((d) => d.design.topology.queues.length > 0)?.vhost;
+    const rehearsal = (vhost: string | undefined, extra: string[] = []): string[] => [
+      'rehearse',
+      file,
+      '--rate',
+      '5',
+      '--duration',
+      '20s',
+      ...extra,
+      ...(vhost !== undefined && docs.length > 1 ? ['--vhost', vhost] : []),
+    ];
     const firstQueue = docs.flatMap((d) => d.design.topology.queues)[0]?.name;
     const b = docs.flatMap((d) => d.design.topology.bindings).find((x) => x.destination_type === 'queue');
     const runs: string[][] = [
@@ -81,30 +91,8 @@ describe('the real-world corpus', () => {
       ...EXPORT_FORMATS.map((f) => ['export', file, '--format', f]),
       ...(firstQueue ? [['rename', file, '--queue', firstQueue, `${firstQueue}.renamed`]] : []),
       // rehearse reads one vhost: a file of several is rehearsed on its first vhost with a queue (see the README's defects)
-      [
-        'rehearse',
-        file,
-        '--rate',
-        '5',
-        '--duration',
-        '20s',
-        ...(withQueues && docs.length > 1 ? ['--vhost', withQueues] : []),
-      ],
-      ...(outage
-        ? [
-            [
-              'rehearse',
-              file,
-              '--rate',
-              '5',
-              '--duration',
-              '20s',
-              '--outage',
-              `${outage.queue}@2s+5s`,
-              ...(outage.vhost !== undefined && docs.length > 1 ? ['--vhost', outage.vhost] : []),
-            ],
-          ]
-        : []),
+      rehearsal(withQueues),
+      ...(outage ? [rehearsal(outage.vhost, ['--outage', `${outage.queue}@2s+5s`])] : []),
       ['upgrade-check', file, '--from', '3.10', '--to', '4.3'],
     ];
     for (const argv of runs) {
