@@ -61,3 +61,4 @@ export {
 export { describeJsonError } from './jsonSyntax.js';
 export { exportVhosts, MULTI_VHOST_FORMATS, type VhostDesign } from './exportVhosts.js';
 export { type SkippedBinding, UNDECLARED_BINDING_END_ON_BROKERS } from './brokerObjects.js';
+export type { PluginPolicyKey } from './pluginPolicyKeys.js';

@@ -14,6 +14,7 @@ import { vhostContents, type VhostContents } from './definitionsVhosts.js';
 import { loadValueVhosts, parseJsonText, type DocumentKind } from './load.js';
 import { parseDocumentText, type DocumentText } from './documentText.js';
 import type { SkippedBinding } from './brokerObjects.js';
+import type { PluginPolicyKey } from './pluginPolicyKeys.js';
 
 export interface ReadDocumentOptions {
   /** the file's name (a path is fine): `orders-definitions.json` names the design `orders-definitions` */
@@ -33,6 +34,8 @@ export interface ReadDocument {
   readonly skippedBindings?: readonly SkippedBinding[];
   /** a definitions file's queue and exchange fields left out (model/definitionFields.ts) */
   readonly omittedFields?: readonly OmittedField[];
+  /** a definitions file's plugin policy keys, dropped at import (io/pluginPolicyKeys.ts) */
+  readonly pluginPolicyKeys?: readonly PluginPolicyKey[];
 }
 
 export type ReadDocumentResult =
@@ -119,6 +122,7 @@ function readDocumentValue(parsed: DocumentText, opts: ReadDocumentOptions): Rea
       ...(d.vhost !== undefined ? { vhost: d.vhost } : {}),
       ...(d.skippedBindings ? { skippedBindings: d.skippedBindings } : {}),
       ...(d.omittedFields ? { omittedFields: d.omittedFields } : {}),
+      ...(d.pluginPolicyKeys ? { pluginPolicyKeys: d.pluginPolicyKeys } : {}),
     };
   });
   const rabbitVersion = definitions ? versionOf(value) : undefined;

@@ -6,6 +6,7 @@ import {
   parseDocumentText,
   readDocumentText,
   type DocumentKind,
+  type PluginPolicyKey,
   type SkippedBinding,
 } from '@retry-studio/topology-core/io';
 import {
@@ -86,6 +87,8 @@ export interface LoadedFile {
   readonly skippedBindings?: readonly SkippedBinding[];
   /** queue and exchange fields the definitions file leaves out (some broker lines refuse them: model/definitionFields.ts) */
   readonly omittedFields?: readonly OmittedField[];
+  /** policy keys a plugin defines (federation), dropped at import: a broker without the plugin refuses the file */
+  readonly pluginPolicyKeys?: readonly PluginPolicyKey[];
 }
 
 /**
@@ -120,6 +123,7 @@ export async function loadFile(
     ...(r.vhost !== undefined ? { vhost: r.vhost } : {}),
     ...(r.skippedBindings ? { skippedBindings: r.skippedBindings } : {}),
     ...(r.omittedFields ? { omittedFields: r.omittedFields } : {}),
+    ...(r.pluginPolicyKeys ? { pluginPolicyKeys: r.pluginPolicyKeys } : {}),
   };
 }
 

@@ -154,6 +154,7 @@ export const EXPECTED: Readonly<Record<string, Expect>> = {
   // federation upstream, five shovels and a federation-upstream policy: both test brokers (no federation plugin) refuse
   'neicnordic-sda-federation-shovels.json': {
     vhosts: { sda: 1 },
+    findings: ['plugin-required'],
     notes: ['not-imported', 'vhost-undeclared'],
     brokerRefuses: 'both test brokers (no federation plugin) refuse the federation-upstream policy key',
   },
