@@ -1,5 +1,5 @@
 /** /api/trace: the start, the prediction and its comparison, the notices on the event stream, the summary. */
-import type { NodeLoss, SimEvent } from '@retry-studio/topology-core/sim';
+import type { NodeLoss, RetryHorizon, SimEvent } from '@retry-studio/topology-core/sim';
 import type { DeployTarget } from './planResponses.js';
 
 export interface TraceStart {
@@ -46,6 +46,8 @@ export interface PredictionResponse {
   readonly nodeLoss?: NodeLoss & { readonly source: 'request' | 'observed' };
   /** the predicted SimEvents (absent with ?events=0) */
   readonly predicted?: readonly SimEvent[];
+  /** how far in virtual time the prediction ran: the design's horizon (its longest TTL chain, sim/retryHorizon.ts) */
+  readonly horizon: RetryHorizon;
   readonly note?: string;
 }
 

@@ -211,6 +211,50 @@ describe('pnpm cli', () => {
     expect(bad.err).toContain('cannot be written as a retry-scenario/1 file');
   });
 
+  it('compare runs each strategy to its own horizon (sim/retryHorizon.ts), not a fixed day', async () => {
+    const DAY = 86_400_000;
+    const q = (name: string, args: Record<string, unknown> = {}) => ({
+      name,
+      vhost: '/',
+      durable: true,
+      auto_delete: false,
+      arguments: args,
+    });
+    const x = (name: string) => ({
+      name,
+      vhost: '/',
+      type: 'direct',
+      durable: true,
+      auto_delete: false,
+      internal: false,
+      arguments: {},
+    });
+    const b = (source: string, destination: string) => ({
+      source,
+      vhost: '/',
+      destination,
+      destination_type: 'queue',
+      routing_key: 'job',
+      arguments: {},
+    });
+    // work fails into a DLQ that keeps dead letters 3 days, then dead-letters them to a parking queue
+    await write('three-day-dlq.json', {
+      rabbit_version: '3.10.8',
+      exchanges: [x('app'), x('dead'), x('parking')],
+      queues: [
+        q('work', { 'x-dead-letter-exchange': 'dead' }),
+        q('work.dlq', { 'x-message-ttl': 3 * DAY, 'x-dead-letter-exchange': 'parking' }),
+        q('parked'),
+      ],
+      bindings: [b('app', 'work'), b('dead', 'work.dlq'), b('parking', 'parked')],
+    });
+    const r = await cli('compare', 'three-day-dlq.json', '--always', '--json');
+    expect(r.code).toBe(0);
+    const [row] = JSON.parse(r.out) as { outcome: unknown; timeToFinalMs: number }[];
+    expect(row!.outcome).toMatchObject({ kind: 'parked', queue: 'parked' });
+    expect(row!.timeToFinalMs).toBe(3 * DAY);
+  });
+
   it('compare puts strategies side by side', async () => {
     const r = await cli('compare', 'requeue-once', 'chained-ttl', '--always');
     expect(r.code).toBe(0);

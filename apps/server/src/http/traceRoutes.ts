@@ -216,6 +216,7 @@ export function registerTraceRoutes(
     const withEvents = req.query.events !== '0';
     res.json({
       comparison,
+      horizon: p.horizon,
       ...(loss ? { nodeLoss: { ...loss.loss, source: loss.source } } : {}),
       ...(p.truncated ? { note: `the prediction covers the first ${MAX_PREDICTED_MESSAGES} messages` } : {}),
       ...(actual.truncated

@@ -3,14 +3,17 @@ import type { SimEvent } from '@retry-studio/topology-core/sim';
 import { bindQ, design as designOf, retryLoopDesign } from '../http/testing.js';
 import { compareTrace, predict } from './prediction.js';
 
-const loop = retryLoopDesign('cmp', { ttl: 100, maxRetries: 1 });
-/** the worker without a failure model of its own: the request's applies */
-const design = {
-  ...loop,
-  consumers: loop.consumers.map((c) =>
-    c.behaviour.kind === 'worker' ? { ...c, behaviour: { ...c.behaviour, failure: undefined } } : c,
-  ),
-};
+/** the retry loop with a worker without a failure model of its own: the request's applies */
+function loopDesign(opts: Parameters<typeof retryLoopDesign>[1]) {
+  const loop = retryLoopDesign('cmp', opts);
+  return {
+    ...loop,
+    consumers: loop.consumers.map((c) =>
+      c.behaviour.kind === 'worker' ? { ...c, behaviour: { ...c.behaviour, failure: undefined } } : c,
+    ),
+  };
+}
+const design = loopDesign({ ttl: 100, maxRetries: 1 });
 const failure = { kind: 'failFirst', n: 1 } as const;
 const predicted = predict(design, { messages: 2, failure }).events;
 
@@ -177,5 +180,20 @@ describe('the trace prediction with the trace overrides', () => {
       (e) => e.kind === 'published',
     );
     expect(pub?.kind === 'published' && pub.headers).toEqual({ tenant: 'a', retry: 1 });
+  });
+});
+
+describe('predict runs to the design horizon (sim/retryHorizon.ts), as simulate does', () => {
+  const DAY = 86_400_000;
+  it('retries 3 days apart are predicted to the parking queue, past the 7 days a run used to stop at', () => {
+    const p = predict(loopDesign({ ttl: 3 * DAY, maxRetries: 3 }), { messages: 1, failure: { kind: 'always' } });
+    expect(p.horizon).toMatchObject({ chainMs: 4 * 3 * DAY, cut: false });
+    expect(p.horizon.ms).toBe(13 * DAY);
+    const parked = p.events.find((e) => e.kind === 'enqueued' && e.queue === 'parking.q');
+    expect(parked?.t).toBe(9 * DAY);
+  });
+  it("the trace's own expiration is part of the horizon", () => {
+    const p = predict(design, { messages: 1, failure, overrides: { expiration: String(3 * DAY) } });
+    expect(p.horizon.chainMs).toBeGreaterThanOrEqual(3 * DAY);
   });
 });

@@ -26,8 +26,10 @@ import {
 } from '@retry-studio/topology-core/model';
 import {
   designToSimulation,
+  retryHorizon,
   simulate,
   type NodeLoss,
+  type RetryHorizon,
   type SimEvent,
   type SimEventOf,
 } from '@retry-studio/topology-core/sim';
@@ -71,7 +73,7 @@ export function predict(
     nodeLoss?: NodeLoss;
     ratePerSecond?: number;
   },
-): { events: SimEvent[]; truncated: boolean } {
+): { events: SimEvent[]; truncated: boolean; horizon: RetryHorizon } {
   const n = Math.min(opts.messages, MAX_PREDICTED_MESSAGES);
   const chosen = opts.publisher
     ? design.publishers.filter((p) => p.id === opts.publisher)
@@ -84,8 +86,15 @@ export function predict(
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
     ...(opts.failure ? { failure: opts.failure } : {}),
   });
-  const r = simulate({ ...input, maxEvents: 200_000, ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}) });
-  return { events: [...r.events], truncated: n < opts.messages };
+  // the design's horizon (its longest TTL chain, with the trace's own expiration: sim/retryHorizon.ts), as simulate runs to
+  const horizon = retryHorizon(d);
+  const r = simulate({
+    ...input,
+    maxEvents: 200_000,
+    maxTimeMs: horizon.ms,
+    ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}),
+  });
+  return { events: [...r.events], truncated: n < opts.messages, horizon };
 }
 
 const deaths = (x: readonly XDeathEntry[] | undefined): string =>

@@ -72,7 +72,7 @@ export function useLiveTrace() {
     if (p.predicted) {
       const pubs = useApp.getState().design.publishers.map((x) => x.id);
       // the prediction of the messages the canvas shows live, token for token; its outcomes read from its events like the live ones
-      useApp.getState().setPredictedEvents(attributePublishers(p.predicted, pubs));
+      useApp.getState().setPredictedEvents(attributePublishers(p.predicted, pubs), p.horizon);
     }
   };
 

@@ -26,7 +26,7 @@ const reply = (r: ImportReply) => self.postMessage(r);
 self.onmessage = async (e: MessageEvent<ImportAsk>) => {
   const ask = e.data;
   try {
-    if (ask.kind === 'read') reply({ kind: 'read', outcome: readDocument(ask.text, ask.fileName) });
+    if (ask.kind === 'read') reply({ kind: 'read', outcome: await readDocument(ask.text, ask.fileName) });
     else {
       const designs = await prepareDocuments(ask.docs, ask.shape, (progress) => reply({ kind: 'progress', progress }));
       reply({ kind: 'prepared', designs });

@@ -4,8 +4,8 @@ import type { Design } from '@retry-studio/topology-core/model';
 import { readDocument } from './readDocument';
 import { prepareDocuments, type ImportProgress } from './prepareImport';
 
-const read = (text: string) => {
-  const r = readDocument(text, 'big.json');
+const read = async (text: string) => {
+  const r = await readDocument(text, 'big.json');
   if (!('file' in r)) throw new Error(r.errors.join('; '));
   return r.file;
 };
@@ -20,7 +20,7 @@ const aspectOf = (d: Design) => {
 
 describe('an import prepared for the canvas (the import worker runs this)', () => {
   it('scaffolds and lays out a definitions file, saying each step', async () => {
-    const file = read(retryGroupsDefinitions(100));
+    const file = await read(retryGroupsDefinitions(100));
     const steps: ImportProgress[] = [];
     const [p] = await prepareDocuments(file.docs, { width: 1000, height: 500 }, (s) => steps.push(s));
     expect(steps.map((s) => s.step)).toEqual(['scaffolding', 'laying out']);
@@ -33,7 +33,7 @@ describe('an import prepared for the canvas (the import worker runs this)', () =
   });
 
   it('aims the layout at the shape of the canvas it opens in', async () => {
-    const file = read(retryGroupsDefinitions(100));
+    const file = await read(retryGroupsDefinitions(100));
     const [wide] = await prepareDocuments(file.docs, { width: 1600, height: 400 }, () => undefined);
     const [tall] = await prepareDocuments(file.docs, { width: 500, height: 1000 }, () => undefined);
     expect(aspectOf(wide!.design)).toBeGreaterThan(2.5);

@@ -1,5 +1,5 @@
-/** A file's text read as the CLI reads it (the core's readDocumentFile): the import worker's first step. */
-import { readDocumentFile, type ReadDocumentResult } from '@retry-studio/topology-core/io';
+/** A file's text read as the CLI reads it (the core's readDocumentText): the import worker's first step. */
+import { readDocumentText, type ReadDocumentResult } from '@retry-studio/topology-core/io';
 import { describeIssue } from '@retry-studio/topology-core/model';
 
 export type ReadFile = Extract<ReadDocumentResult, { ok: true }>;
@@ -9,8 +9,9 @@ export type ReadOutcome = { errors: string[] } | { errors: []; file: ReadFile };
  * Errors name the field (`wait.q: x-message-ttl must be ...`, not `queues[1].arguments.x-message-ttl: ...`).
  * One design opens at once; a file with objects in several vhosts asks which.
  */
-export function readDocument(raw: string, fileName?: string): ReadOutcome {
-  const r = readDocumentFile(raw, fileName !== undefined ? { fileName } : {});
+export async function readDocument(raw: string, fileName?: string): Promise<ReadOutcome> {
+  // JSON, or the definitions a Kubernetes manifest or Helm values file holds
+  const r = await readDocumentText(raw, fileName !== undefined ? { fileName } : {});
   if (!r.ok) {
     const doc = parsedOrUndefined(raw);
     return { errors: r.errors.map((e) => (e.path ? describeIssue(doc, e) : e.message)) };

@@ -1,4 +1,4 @@
-/** Import a file (or pasted JSON): a Retry Studio design, a retry scenario or RabbitMQ definitions. */
+/** Import a file (or pasted text): a Retry Studio design, a retry scenario, RabbitMQ definitions, or the Kubernetes/Helm YAML holding them. */
 import { useRef, useState } from 'react';
 import { objectCount, type ReadDocument } from '@retry-studio/topology-core/io';
 import { useApp } from '../store/store';
@@ -127,10 +127,10 @@ export function ImportFile({ onOpened }: { onOpened?: () => void }) {
       <input
         ref={file}
         type="file"
-        accept=".json,application/json"
+        accept=".json,application/json,.yaml,.yml"
         data-testid="import-file"
         disabled={!!busy}
-        aria-label="Open a design or RabbitMQ definitions JSON file"
+        aria-label="Open a design, a RabbitMQ definitions JSON file, or Kubernetes YAML holding RabbitMQ objects"
         className="mb-1 block w-full text-[11px] text-slate-400"
         onChange={async (e) => {
           const f = e.target.files?.[0];

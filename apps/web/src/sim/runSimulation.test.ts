@@ -105,3 +105,20 @@ describe('the lane and the detail state the core outcome (issue 29)', () => {
     expect(story!.xDeath.map((x) => [x.queue, x.reason, x.count])).toEqual([['work.q', 'rejected', 1]]);
   });
 });
+
+describe("the browser's run goes as far as the design's horizon (sim/retryHorizon.ts), as simulate does", () => {
+  const DAY = 86_400_000;
+  it('retries 3 days apart are followed to the parking queue, not cut off waiting after a day', () => {
+    const r = runDesignSimulation(dlxTtlRetry({ ttl: 3 * DAY, max: 3 }), {
+      messages: 1,
+      failure: { kind: 'always' },
+      seed: 1,
+    });
+    if ('error' in r) throw new Error(r.error);
+    const [story] = storiesOf(r.events, r.outcomes);
+    expect(r.outcomes[story!.msgId]!.outcome).toMatchObject({ kind: 'parked', queue: 'parking.q' });
+    expect(story!.fate).toBe('parked in parking.q');
+    // three waits of 3 days: the run followed the message past the fixed day it stopped at before
+    expect(r.endTime).toBe(6 * DAY);
+  });
+});

@@ -1,14 +1,15 @@
 /** Runs the core simulator on a design (the web never simulates anything itself). */
-import { BUDGET_HORIZON_MS } from '@retry-studio/topology-core/budget';
 import { describeIssue, validateDesign, type Design, type FailureModel } from '@retry-studio/topology-core/model';
 import {
   describeOutcome,
   designToSimulation,
   outcomesOfEvents,
   outcomesOfRun,
+  retryHorizon,
   simulate,
   type MessageOutcome,
   type NodeLoss,
+  type RetryHorizon,
   type SimEvent,
 } from '@retry-studio/topology-core/sim';
 
@@ -33,19 +34,23 @@ export interface StatedOutcome {
  * prediction for it), by the core's one outcome function (sim/eventOutcomes.ts): the live lanes
  * and the predicted ones state their outcome with the same words and rules as a simulated run.
  * `running`: the trace is still going (a message at a worker is being processed, not held).
+ * `horizon`: the events are a prediction run to that horizon (the server's, sim/retryHorizon.ts):
+ * its lanes are worded as simulate words a run, not as a trace still going.
  */
 export function statedOutcomesOfEvents(
   design: Design,
   events: readonly SimEvent[],
-  opts: { running: boolean; failure?: FailureModel },
+  opts: { running: boolean; failure?: FailureModel; horizon?: RetryHorizon },
 ): Record<string, StatedOutcome> {
   const out: Record<string, StatedOutcome> = {};
   const { byMsg } = outcomesOfEvents(design, events, {
     running: opts.running,
     ...(opts.failure ? { failure: opts.failure } : {}),
   });
-  for (const [msgId, outcome] of byMsg)
-    out[msgId] = { outcome, text: describeOutcome(outcome, { topology: design.topology, live: true }) };
+  const said = opts.horizon
+    ? { topology: design.topology, horizon: opts.horizon }
+    : { topology: design.topology, live: true };
+  for (const [msgId, outcome] of byMsg) out[msgId] = { outcome, text: describeOutcome(outcome, said) };
   return out;
 }
 
@@ -79,10 +84,11 @@ export function runDesignSimulation(design: Design, opts: RunOptions): RunResult
     };
   try {
     const input = designToSimulation(design, { messages: opts.messages, failure: opts.failure, seed: opts.seed });
-    // the horizon simulate and the budget use: a lane says what the CLI says
+    // the design's horizon (its longest TTL chain, sim/retryHorizon.ts), as simulate and the budget run to: a lane says what the CLI says
+    const horizon = retryHorizon(design);
     const r = simulate({
       ...input,
-      maxTimeMs: BUDGET_HORIZON_MS,
+      maxTimeMs: horizon.ms,
       maxEvents: opts.maxEvents ?? 40_000,
       ...(opts.nodeLoss ? { nodeLoss: opts.nodeLoss } : {}),
     });
@@ -90,7 +96,7 @@ export function runDesignSimulation(design: Design, opts: RunOptions): RunResult
     for (const [msgId, outcome] of outcomesOfRun(design, r, opts.failure).byMsg)
       outcomes[msgId] = {
         outcome,
-        text: describeOutcome(outcome, { topology: design.topology, horizonMs: BUDGET_HORIZON_MS }),
+        text: describeOutcome(outcome, { topology: design.topology, horizon }),
       };
     return {
       events: attributePublishers(

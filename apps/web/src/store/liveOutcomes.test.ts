@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import type { FailureModel } from '@retry-studio/topology-core/model';
+import type { Design, FailureModel } from '@retry-studio/topology-core/model';
+import { retryHorizon } from '@retry-studio/topology-core/sim';
 import { createAppStore } from './store';
 import { dlxTtlRetry } from '../fixtures/designs';
 import { runDesignSimulation } from '../sim/runSimulation';
@@ -71,9 +72,31 @@ describe('live lanes read the core outcome function (issue 29 item 1, issue 30)'
     expect(Object.values(store.getState().simOutcomes).every((o) => o.outcome.kind === 'acked')).toBe(true);
     // the trace ran 'always': its prediction parks every message, under the same message ids
     store.getState().setLiveEvents([], { running: true, failure: { kind: 'always' } });
-    store.getState().setPredictedEvents(simulatedEvents({ kind: 'always' }).events);
+    store.getState().setPredictedEvents(simulatedEvents({ kind: 'always' }).events, retryHorizon(design));
     const outs = Object.values(store.getState().simOutcomes);
     expect(outs).toHaveLength(3);
     for (const o of outs) expect(o.text).toBe('parked in parking.q');
+  });
+
+  it('a predicted loop is worded as simulate words it: cut by the horizon the prediction ran to, and never ending', () => {
+    // the worker only rejects: every round goes through the hour-long wait queue, for ever
+    const hourly = dlxTtlRetry({ ttl: 3_600_000, max: 3 });
+    const forever: Design = {
+      ...hourly,
+      consumers: hourly.consumers.map((c) => ({
+        ...c,
+        behaviour: { kind: 'worker', onFailure: [{ then: { kind: 'reject' } }] },
+      })),
+    };
+    const r = runDesignSimulation(forever, { messages: 1, failure: { kind: 'always' }, seed: 1 });
+    if ('error' in r) throw new Error(r.error);
+    const store = createAppStore();
+    store.getState().loadDesign({ ...forever, name: 'predicted' }, { history: false });
+    store.getState().setLiveEvents([], { running: true, failure: { kind: 'always' } });
+    store.getState().setPredictedEvents(r.events, retryHorizon(forever));
+    const [o] = Object.values(store.getState().simOutcomes);
+    expect(o!.text).toMatch(
+      /^still moving when the 24 h horizon ended: attempt 25, cycling through .*; it never ends$/,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { FailureModel } from '@retry-studio/topology-core/model';
-import type { SimEvent } from '@retry-studio/topology-core/sim';
+import type { RetryHorizon, SimEvent } from '@retry-studio/topology-core/sim';
 import type { AppState } from './store';
 import { player } from '../sim/player';
 import { runDesignSimulation, statedOutcomesOfEvents, type StatedOutcome } from '../sim/runSimulation';
@@ -47,7 +47,8 @@ export interface SimSlice {
   /** `running` (default: as before): whether the trace is still going; `failure`: its workers' model (kept until set again) */
   setLiveEvents: (events: readonly SimEvent[] | null, opts?: { running?: boolean; failure?: FailureModel }) => void;
   /** the server's prediction for the live trace, drawn as the simulated run: its outcomes read the same way as the live ones */
-  setPredictedEvents: (events: readonly SimEvent[]) => void;
+  /** the server's prediction for a live trace, run to `horizon` (the design's, sim/retryHorizon.ts) */
+  setPredictedEvents: (events: readonly SimEvent[], horizon: RetryHorizon) => void;
   inspectMessage: (msgId: string | null) => void;
 }
 
@@ -116,7 +117,7 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
       : {};
     set({ liveEvents, liveOutcomes, liveRunning, liveFailure });
   },
-  setPredictedEvents: (events) => {
+  setPredictedEvents: (events, horizon) => {
     player.load('sim', events);
     const s = get();
     const failure = s.liveFailure ?? s.failure;
@@ -124,7 +125,7 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
       simEvents: events,
       simError: null,
       simTruncated: false,
-      simOutcomes: statedOutcomesOfEvents(s.design, events, { running: false, failure }),
+      simOutcomes: statedOutcomesOfEvents(s.design, events, { running: false, failure, horizon }),
     });
   },
   inspectMessage: (inspectedMsg) =>

@@ -189,3 +189,22 @@ describe('JSON syntax errors', () => {
     expect(jsonErrorOffset('{"a": [1, {"b": null}], "c": -1.5e3}')).toBe(-1);
   });
 });
+
+describe('amq.* exchanges that are not in every vhost (corpus: rabbitmq-selenium-system-logging.json)', () => {
+  it('a binding from the log exchange amq.rabbitmq.log is skipped and said: 3.10.8 skips it, 4.3.6 refuses it', () => {
+    const r = importDefinitions({
+      queues: [{ name: 'system-log', durable: true, auto_delete: false, arguments: {} }],
+      exchanges: [],
+      bindings: [
+        { source: 'amq.rabbitmq.log', destination: 'system-log', destination_type: 'queue', routing_key: '#' },
+        { source: 'amq.topic', destination: 'system-log', destination_type: 'queue', routing_key: 'kept' },
+      ],
+    });
+    if (!r.ok) throw new Error(JSON.stringify(r.errors));
+    expect(r.topology.bindings.map((b) => b.source)).toEqual(['amq.topic']);
+    expect(r.skippedBindings).toMatchObject([{ source: 'amq.rabbitmq.log', missing: { kind: 'exchange' } }]);
+    expect(r.warnings.find((w) => w.code === 'binding-end-undeclared')?.message).toContain(
+      'exchange "amq.rabbitmq.log" is not one of the exchanges every vhost has',
+    );
+  });
+});

@@ -4,7 +4,7 @@
  * server-named, exclusive and built-in objects, unknown exchange types and vendor fields are
  * read, and those the model has no place for are skipped with a note (never a refusal).
  */
-import { BUILTIN_EXCHANGE_TYPES, PLUGIN_EXCHANGE_TYPES } from '../model/definitions.js';
+import { BUILTIN_EXCHANGE_TYPES, PLUGIN_EXCHANGE_TYPES, builtinExchangeType } from '../model/definitions.js';
 import { isPlainObject, type ValidationIssue } from '../model/validateResult.js';
 import { pathIndex } from '../model/names.js';
 
@@ -210,7 +210,7 @@ export function readBrokerObjects(items: { readonly [k in ObjectKind]: readonly 
     notes.push({
       path: pathIndex('bindings', b.index),
       code: 'binding-end-undeclared',
-      message: `binding ${JSON.stringify(b.source)} -> ${b.destination_type} ${JSON.stringify(b.destination)} (key ${JSON.stringify(b.routing_key)}) skipped: ${b.missing.kind} ${JSON.stringify(b.missing.name)} is not declared in the file. ${UNDECLARED_BINDING_END_ON_BROKERS}`,
+      message: `binding ${JSON.stringify(b.source)} -> ${b.destination_type} ${JSON.stringify(b.destination)} (key ${JSON.stringify(b.routing_key)}) skipped: ${b.missing.kind} ${JSON.stringify(b.missing.name)} ${b.missing.name.startsWith('amq.') ? NOT_IN_EVERY_VHOST : 'is not declared in the file'}. ${UNDECLARED_BINDING_END_ON_BROKERS}`,
     });
   for (const list of byReason.values()) {
     const { kind, reason } = list[0]!;
@@ -242,7 +242,16 @@ export function readBrokerObjects(items: { readonly [k in ObjectKind]: readonly 
   return { kept, skippedBindings, notes };
 }
 
-/** The end of a binding that the file does not declare (built-in `amq.*` exchanges exist in every vhost); malformed ends are the validator's. */
+/** An `amq.*` exchange that is not one of the built-ins every vhost has, said as a binding end. */
+const NOT_IN_EVERY_VHOST =
+  'is not one of the exchanges every vhost has (amq.direct, amq.fanout, amq.topic, amq.headers, amq.match, amq.rabbitmq.trace): the log exchange amq.rabbitmq.log exists in the default vhost only (4.3.6 has it, 3.10.8 not at all), a plugin exchange (amq.rabbitmq.event) only where its plugin declares it, and a file cannot declare an amq. exchange';
+
+/**
+ * The end of a binding that the file does not declare; malformed ends are the validator's. The built-in
+ * exchanges exist in every vhost (model BUILTIN_EXCHANGES); other `amq.*` names do not: the broker's log
+ * exchange `amq.rabbitmq.log` is in the default vhost only (4.3.6 has it there, 3.10.8 not at all), so a
+ * binding from it into another vhost is skipped by 3.10.8 and refused by 4.3.6 (measured: corpus/README.md).
+ */
 function undeclaredEnd(
   b: { readonly [k: string]: unknown },
   exchanges: ReadonlySet<unknown>,
@@ -250,7 +259,7 @@ function undeclaredEnd(
 ): SkippedBinding['missing'] | undefined {
   if (typeof b.source !== 'string' || typeof b.destination !== 'string') return undefined;
   if (b.destination_type !== 'queue' && b.destination_type !== 'exchange') return undefined;
-  const known = (x: string) => x.startsWith('amq.') || exchanges.has(x);
+  const known = (x: string) => builtinExchangeType(x) !== undefined || exchanges.has(x);
   if (b.source !== '' && !known(b.source)) return { kind: 'exchange', name: b.source };
   if (b.destination_type === 'queue' && !queues.has(b.destination)) return { kind: 'queue', name: b.destination };
   if (b.destination_type === 'exchange' && b.destination !== '' && !known(b.destination))

@@ -15,7 +15,7 @@ import { describeVhostsWithObjects, objectCount, vhostContents, type VhostConten
 import { notModelledSummary } from './notModelled.js';
 import { userPasswordNotes } from './userPasswords.js';
 import { vhostNotes } from './vhostNotes.js';
-import { dropPluginPolicyKeys } from './pluginPolicyKeys.js';
+import { dropPluginPolicyKeys, type PluginPolicyKey } from './pluginPolicyKeys.js';
 
 export interface ImportDefinitionsOptions {
   /** which vhost to read from a whole-broker export; default "/" when it holds objects, else the first vhost that does */
@@ -37,6 +37,8 @@ export type ImportDefinitionsResult =
       readonly skippedBindings: readonly SkippedBinding[];
       /** queue and exchange fields the file leaves out (the defaults are filled in; 3.10.8 refuses some: model/definitionFields.ts) */
       readonly omittedFields: readonly OmittedField[];
+      /** policy keys a plugin defines (federation), dropped: a broker without the plugin refuses the file */
+      readonly pluginPolicyKeys: readonly PluginPolicyKey[];
       /** skipped objects, ignored fields and what is not imported are warnings with codes `skipped`, `field-ignored`, `not-imported` */
       readonly warnings: readonly ValidationIssue[];
     }
@@ -264,6 +266,7 @@ export function importDefinitions(input: unknown, opts: ImportDefinitionsOptions
     warnings,
     skippedBindings: read.skippedBindings,
     omittedFields,
+    pluginPolicyKeys: plugin.dropped,
     ...(vhost !== undefined ? { vhost } : {}),
     ...(rv ? { rabbitVersion: rv } : {}),
   };

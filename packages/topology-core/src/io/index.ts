@@ -39,12 +39,14 @@ export { compilePortable, type PortableResult } from './portable.js';
 export { jsonLocations, type SourcePosition } from './jsonLocations.js';
 export { objectLocator, type ObjectLocation } from './objectLocations.js';
 export { exportDefinitionsVhosts } from './definitions.js';
-export { loadDocumentVhosts, parseJsonText } from './load.js';
+export { loadDocumentVhosts, loadValueVhosts, parseJsonText } from './load.js';
+export { parseDocumentText, type DocumentText } from './documentText.js';
 export {
   fileStem,
   IMPORT_NOTE_CODES,
   nameFromContent,
   readDocumentFile,
+  readDocumentText,
   type ReadDocument,
   type ReadDocumentOptions,
   type ReadDocumentResult,
@@ -59,3 +61,4 @@ export {
 export { describeJsonError } from './jsonSyntax.js';
 export { exportVhosts, MULTI_VHOST_FORMATS, type VhostDesign } from './exportVhosts.js';
 export { type SkippedBinding, UNDECLARED_BINDING_END_ON_BROKERS } from './brokerObjects.js';
+export type { PluginPolicyKey } from './pluginPolicyKeys.js';

@@ -16,6 +16,7 @@ import { isPlainObject } from '../model/validateResult.js';
 import { describeJsonError } from './jsonSyntax.js';
 import { objectCount, vhostContents } from './definitionsVhosts.js';
 import type { SkippedBinding } from './brokerObjects.js';
+import type { PluginPolicyKey } from './pluginPolicyKeys.js';
 import { profileForVersion } from '../sim/profileForVersion.js';
 import { SCENARIO_FORMAT, type Scenario } from '../scenario/types.js';
 import { scenarioConsumers } from '../scenario/fromScenario.js';
@@ -36,6 +37,8 @@ export type LoadedDocument =
       readonly skippedBindings?: readonly SkippedBinding[];
       /** a definitions file's queue and exchange fields left out (model/definitionFields.ts) */
       readonly omittedFields?: readonly OmittedField[];
+      /** a definitions file's plugin policy keys, dropped at import (io/pluginPolicyKeys.ts) */
+      readonly pluginPolicyKeys?: readonly PluginPolicyKey[];
     }
   | {
       readonly ok: false;
@@ -214,6 +217,7 @@ export function loadValue(
       ...(r.vhost !== undefined ? { vhost: r.vhost } : {}),
       ...(r.skippedBindings.length > 0 ? { skippedBindings: r.skippedBindings } : {}),
       ...(r.omittedFields.length > 0 ? { omittedFields: r.omittedFields } : {}),
+      ...(r.pluginPolicyKeys.length > 0 ? { pluginPolicyKeys: r.pluginPolicyKeys } : {}),
     };
   }
   if (isPlainObject(v) && v.format === SCENARIO_FORMAT) {

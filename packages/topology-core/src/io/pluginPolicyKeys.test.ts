@@ -34,5 +34,7 @@ describe('plugin policy keys in a broker export', () => {
     expect(notes[0]!.message).toContain(
       'policy "fed-only": federation-upstream-set (federation plugin) not modelled; the policy has nothing else, so it is not imported',
     );
+    // what both test brokers (no federation plugin) answered to the neicnordic federation file (corpus/README.md)
+    expect(notes[0]!.message).toContain('A broker without the plugin refuses the whole import with 400');
   });
 });

@@ -12,7 +12,9 @@ import { isPlainObject, type ValidationIssue } from '../model/validateResult.js'
 import { looksLikeDefinitions } from './definitions.js';
 import { vhostContents, type VhostContents } from './definitionsVhosts.js';
 import { loadValueVhosts, parseJsonText, type DocumentKind } from './load.js';
+import { parseDocumentText, type DocumentText } from './documentText.js';
 import type { SkippedBinding } from './brokerObjects.js';
+import type { PluginPolicyKey } from './pluginPolicyKeys.js';
 
 export interface ReadDocumentOptions {
   /** the file's name (a path is fine): `orders-definitions.json` names the design `orders-definitions` */
@@ -32,6 +34,8 @@ export interface ReadDocument {
   readonly skippedBindings?: readonly SkippedBinding[];
   /** a definitions file's queue and exchange fields left out (model/definitionFields.ts) */
   readonly omittedFields?: readonly OmittedField[];
+  /** a definitions file's plugin policy keys, dropped at import (io/pluginPolicyKeys.ts) */
+  readonly pluginPolicyKeys?: readonly PluginPolicyKey[];
 }
 
 export type ReadDocumentResult =
@@ -53,12 +57,12 @@ export type ReadDocumentResult =
     };
 
 /** the warnings that say what an import left out or changed (as against a design's validation warnings) */
-export const IMPORT_NOTE_CODES: readonly string[] = ['skipped', 'not-imported', 'field-ignored'];
+export const IMPORT_NOTE_CODES: readonly string[] = ['read-from', 'skipped', 'not-imported', 'field-ignored'];
 
 /** `exports/orders-definitions.json` -> `orders-definitions`; undefined for a blank name */
 export function fileStem(fileName: string): string | undefined {
   const base = fileName.split(/[\\/]/).pop() ?? fileName;
-  return base.replace(/\.json$/i, '').trim() || undefined;
+  return base.replace(/\.(json|ya?ml)$/i, '').trim() || undefined;
 }
 
 const isBuiltIn = (name: string) => name === '' || name.startsWith('amq.');
@@ -79,19 +83,32 @@ function versionOf(v: unknown): string | undefined {
   return typeof rv === 'string' && rv.trim() ? rv : undefined;
 }
 
+/** A JSON file's text (a design, a scenario, definitions) read as designs, one per vhost of a whole-broker export. */
 export function readDocumentFile(text: string, opts: ReadDocumentOptions = {}): ReadDocumentResult {
-  const name = opts.fileName !== undefined ? fileStem(opts.fileName) : undefined;
   const parsed = parseJsonText(text);
+  return readDocumentValue(parsed.ok ? { ...parsed, notes: [] } : parsed, opts);
+}
+
+/**
+ * readDocumentFile for any file the tools accept: JSON, or the definitions a Kubernetes or Helm YAML
+ * file holds (io/documentText.ts, io/kubernetesManifests.ts). The CLI and the browser's import read through it.
+ */
+export async function readDocumentText(text: string, opts: ReadDocumentOptions = {}): Promise<ReadDocumentResult> {
+  return readDocumentValue(await parseDocumentText(text), opts);
+}
+
+function readDocumentValue(parsed: DocumentText, opts: ReadDocumentOptions): ReadDocumentResult {
+  const name = opts.fileName !== undefined ? fileStem(opts.fileName) : undefined;
   if (!parsed.ok) return { ok: false, errors: [parsed.error], warnings: [] };
   const value = parsed.value;
   const r = loadValueVhosts(value, {
     ...(name !== undefined ? { name } : {}),
     ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}),
   });
-  if (!r.ok) return r;
+  if (!r.ok) return { ...r, warnings: [...parsed.notes, ...r.warnings] };
   const definitions = looksLikeDefinitions(value) && isPlainObject(value);
   const kind = r.docs[0]!.kind;
-  const docs = r.docs.map((d): ReadDocument => {
+  const docs = r.docs.map((d, i): ReadDocument => {
     // a design names itself; definitions and scenarios pasted without a file are named from what they hold
     const design =
       name === undefined && d.kind === 'definitions'
@@ -100,10 +117,12 @@ export function readDocumentFile(text: string, opts: ReadDocumentOptions = {}): 
     return {
       kind: d.kind,
       design,
-      warnings: d.warnings,
+      // where the file's definitions were read from is said once, with the first vhost's
+      warnings: i === 0 ? [...parsed.notes, ...d.warnings] : d.warnings,
       ...(d.vhost !== undefined ? { vhost: d.vhost } : {}),
       ...(d.skippedBindings ? { skippedBindings: d.skippedBindings } : {}),
       ...(d.omittedFields ? { omittedFields: d.omittedFields } : {}),
+      ...(d.pluginPolicyKeys ? { pluginPolicyKeys: d.pluginPolicyKeys } : {}),
     };
   });
   const rabbitVersion = definitions ? versionOf(value) : undefined;

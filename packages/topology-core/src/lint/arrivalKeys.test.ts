@@ -95,7 +95,53 @@ describe('arrival keys by queue name (the default exchange)', () => {
       ...(buildFlow(byName.topology, byName.consumers, byName.publishers).arrivalKeys('work.q') ?? ['<any>']),
     ]).toEqual(['work.q']);
     const none = fanoutWait([]);
-    expect([...(buildFlow(none.topology, [], []).arrivalKeys('wait.q') ?? ['<any>'])]).toContain('wait.q');
+    expect([...(buildFlow(none.topology, [], []).arrivalKeys('work.q') ?? ['<any>'])]).toContain('work.q');
+    // a wait queue (a TTL, reached by dead letters) is fed by them, with their keys: no client is assumed to publish to it by name
+    expect([...(buildFlow(none.topology, [], []).arrivalKeys('wait.q') ?? ['<any>'])]).not.toContain('wait.q');
+  });
+
+  it('a wait queue dead-lettering to the default exchange with no key of its own sends each message back where its key says (ONS census)', () => {
+    // work queues dead-letter to a headers exchange (no arguments: it takes every message) with their own name as
+    // the key; the 15 s wait queue dead-letters to "" with no key, so each message goes back to its work queue
+    const topology: Topology = {
+      exchanges: [
+        { name: 'events', type: 'topic' },
+        { name: 'delayedRedeliveryExchange', type: 'headers' },
+      ],
+      queues: [
+        ...['case.action', 'case.refusals'].map((name) => ({
+          name,
+          arguments: { 'x-dead-letter-exchange': 'delayedRedeliveryExchange', 'x-dead-letter-routing-key': name },
+        })),
+        { name: 'delayedRedeliveryQueue', arguments: { 'x-dead-letter-exchange': '', 'x-message-ttl': 15000 } },
+      ],
+      bindings: [
+        { source: 'events', destination: 'case.action', destination_type: 'queue', routing_key: 'event.case.*' },
+        { source: 'events', destination: 'case.refusals', destination_type: 'queue', routing_key: 'event.refusal' },
+        {
+          source: 'delayedRedeliveryExchange',
+          destination: 'delayedRedeliveryQueue',
+          destination_type: 'queue',
+          routing_key: '',
+        },
+      ],
+    };
+    const flow = buildFlow(topology, [], []);
+    expect([...(flow.deadLetterTargets('delayedRedeliveryQueue') ?? [])].sort()).toEqual([
+      'case.action',
+      'case.refusals',
+    ]);
+    const d: Design = {
+      format: 'retry-studio/design',
+      version: 1,
+      name: 'ons',
+      topology,
+      consumers: [],
+      publishers: [],
+    };
+    const ids = lintDesign(d).map((f) => f.id);
+    expect(ids).not.toContain('automatic-cycle-dropped');
+    expect(ids).toContain('dead-letter-cycle-unbounded');
   });
 
   it('the stock binary-delay-levels template: no dead-letter-unroutable for a key no path produces (orders.delay.05)', () => {

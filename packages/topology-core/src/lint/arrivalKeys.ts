@@ -11,6 +11,7 @@ import type { AmqpValue, Topology } from '../model/definitions.js';
 import type { ConsumerAction, ConsumerSpec } from '../model/consumer.js';
 import type { PublisherSpec } from '../model/publisher.js';
 import type { CompiledBinding, ExchangeIndex } from '../routing/exchangeIndex.js';
+import { queuesReachedFrom } from '../routing/exchangeReach.js';
 import { sampleTopicKey, topicMatches } from '../routing/topicMatcher.js';
 import { topicPatternsOverlap } from '../routing/topicOverlap.js';
 
@@ -60,8 +61,29 @@ function clientEntries(t: Topology, args: KeyInputs['args']): Set<string> {
   return new Set(t.exchanges.filter((x) => !x.internal && !errorPaths.has(x.name)).map((x) => x.name));
 }
 
+/**
+ * Wait queues: a TTL, and fed by dead letters (some queue's dead-letter exchange reaches them, whatever
+ * the key). With no publisher declared a client is assumed to publish by name to any queue, but not to
+ * these: their messages come by dead-lettering, with the keys the dead letters carry. So a wait queue that
+ * dead-letters to the default exchange with no key of its own sends each message back to the queue its
+ * key names, never to itself (ONS census's delayedRedeliveryQueue: corpus/README.md).
+ */
+function waitQueuesOf(index: ExchangeIndex, args: KeyInputs['args']): Set<string> {
+  const fed = new Set<string>();
+  const dlxs: string[] = [];
+  for (const [, a] of args) {
+    const dlx = a['x-dead-letter-exchange'];
+    const dlrk = a['x-dead-letter-routing-key'];
+    if (dlx === '' && typeof dlrk === 'string') fed.add(dlrk);
+    else if (typeof dlx === 'string' && dlx !== '') dlxs.push(dlx);
+  }
+  for (const q of queuesReachedFrom(index, dlxs)) fed.add(q);
+  return new Set([...fed].filter((q) => args.get(q)?.['x-message-ttl'] !== undefined));
+}
+
 export function arrivalKeys(inp: KeyInputs): ArrivalKeys {
   const { topology, index, args } = inp;
+  const waitQueues = inp.publishers.length === 0 ? waitQueuesOf(index, args) : new Set<string>();
   const atX = new Map<string, Set<string> | undefined>();
   const atQ = new Map<string, Set<string> | undefined>();
   let changed = true;
@@ -143,7 +165,10 @@ export function arrivalKeys(inp: KeyInputs): ArrivalKeys {
     // the default exchange delivers by queue name: with no publisher declared a client may publish straight to any queue
     const byName = atX.has('') ? atX.get('') : undefined;
     for (const q of topology.queues) {
-      if (inp.publishers.length === 0 || (atX.has('') && (byName === undefined || byName.has(q.name))))
+      if (
+        (inp.publishers.length === 0 && !waitQueues.has(q.name)) ||
+        (atX.has('') && (byName === undefined || byName.has(q.name)))
+      )
         add(atQ, q.name, new Set([q.name]));
       const a = args.get(q.name);
       const dlx = a?.['x-dead-letter-exchange'];

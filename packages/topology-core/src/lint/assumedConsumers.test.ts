@@ -111,6 +111,20 @@ describe('the consumer assumption', () => {
     ).toEqual(['only']);
   });
 
+  it('a stream nothing routes to is written to by its name (the operator stream-queue example): a parking place, still fed', () => {
+    const t = T.topology(
+      T.queue('my_stream_queue', { stream: true }),
+      T.queue('dlq'),
+      T.exchange('dead'),
+      T.bind('dead', 'dlq'),
+    );
+    expect(assumedConsumers(t).roles).toMatchObject({ my_stream_queue: 'parking' });
+    expect(assumedPublishers(t, assumedConsumers(t)).map((p) => [p.exchange, p.routingKey])).toEqual([
+      ['dead', ''],
+      ['', 'my_stream_queue'],
+    ]);
+  });
+
   it('says the assumption in a few lines, the surprising roles with why', () => {
     const lines = describeAssumedRoles(assumedConsumers(jobTimeout(8 * HOUR)));
     expect(lines[0]).toMatch(/^1 work queue\(s\).*: work\.q$/);

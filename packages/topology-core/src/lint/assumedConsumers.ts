@@ -354,8 +354,12 @@ export function assumedPublishers(topology: Topology, assumed: AssumedConsumers)
     const dlrk = a['x-dead-letter-routing-key'];
     if (a['x-dead-letter-exchange'] === '' && typeof dlrk === 'string') reached.add(dlrk);
   }
+  // a stream is parking whoever reads it, yet one nothing routes to is written to by its name (stream clients)
   for (const q of topology.queues)
-    if (!reached.has(q.name) && assumed.roles[q.name] !== 'parking')
+    if (
+      !reached.has(q.name) &&
+      (assumed.roles[q.name] !== 'parking' || assumed.args.get(q.name)?.['x-queue-type'] === 'stream')
+    )
       publishers.push({
         id: `publish-by-name-${q.name}`,
         label: `to ${q.name} (default exchange, by queue name)`,

@@ -13,7 +13,7 @@ const ORDER = { error: 0, warning: 1, info: 2 } as const;
 export function lintDesign(design: Design, opts: LintOptions = {}): LintFinding[] {
   // the same design linted again (the web's lint view, then the budget's risks): the findings of the last run.
   // A design is never changed in place (every edit makes a new one), so its identity is its content.
-  if (opts.previous || opts.omittedFields) return lintNow(design, opts);
+  if (opts.previous || opts.omittedFields || opts.pluginPolicyKeys) return lintNow(design, opts);
   const key = `${opts.profile ?? ''}|${opts.nodes ?? ''}|${opts.plugins?.join(',') ?? '?'}`;
   const hit = lastRuns.get(design);
   if (hit?.key === key) return [...hit.findings];
@@ -36,6 +36,7 @@ function lintNow(design: Design, opts: LintOptions): LintFinding[] {
     ...(opts.previous ? { previous: opts.previous } : {}),
     ...(opts.nodes !== undefined ? { nodes: opts.nodes } : {}),
     omittedFields: opts.omittedFields ?? [],
+    pluginPolicyKeys: opts.pluginPolicyKeys ?? [],
     ...(opts.plugins ? { plugins: opts.plugins } : {}),
   };
   const out: LintFinding[] = [];

@@ -2,6 +2,7 @@ import type { BrokerProfileId, Design } from '../model/design.js';
 import type { Topology } from '../model/definitions.js';
 import type { NodeId } from '../model/nodeIds.js';
 import type { OmittedField } from '../model/definitionFields.js';
+import type { PluginPolicyKey } from '../io/pluginPolicyKeys.js';
 import type { SemanticsProfile } from '../sim/profiles.js';
 
 export type LintSeverity = 'error' | 'warning' | 'info';
@@ -28,6 +29,8 @@ export interface LintOptions {
   readonly nodes?: number;
   /** a definitions file's queue and exchange fields left out (io's reader says which: model/definitionFields.ts) */
   readonly omittedFields?: readonly OmittedField[];
+  /** a definitions file's policy keys a plugin defines (federation), dropped at import (io/pluginPolicyKeys.ts) */
+  readonly pluginPolicyKeys?: readonly PluginPolicyKey[];
   /** the target broker's enabled plugins (`rabbitmq_delayed_message_exchange`, ...); undefined: not known */
   readonly plugins?: readonly string[];
 }
@@ -44,6 +47,8 @@ export interface LintContext {
   readonly nodes?: number;
   /** a definitions file's queue and exchange fields left out (empty for a design) */
   readonly omittedFields: readonly OmittedField[];
+  /** a definitions file's plugin policy keys, dropped at import (empty for a design) */
+  readonly pluginPolicyKeys: readonly PluginPolicyKey[];
   /** the target broker's enabled plugins; undefined: not known */
   readonly plugins?: readonly string[];
 }

@@ -192,4 +192,4 @@ export {
   effectiveDelayedRetry,
 } from './delayedRetry.js';
 export { type OmittedField, refusedOmissions } from './definitionFields.js';
-export { appFileKind, isAppConfigFile, isAppConfigJson, type AppFileKind } from './appFileKind.js';
+export { appFileKind, holdsRabbitObjects, isAppConfigFile, isAppConfigJson, type AppFileKind } from './appFileKind.js';

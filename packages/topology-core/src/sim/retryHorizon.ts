@@ -9,6 +9,7 @@ import type { Design } from '../model/design.js';
 import type { Topology } from '../model/definitions.js';
 import { queueSettingsOf } from '../model/effectiveSettings.js';
 import { compileExchanges } from '../routing/exchangeIndex.js';
+import { queuesReachedFrom } from '../routing/exchangeReach.js';
 import { stronglyConnected } from './stronglyConnected.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -35,20 +36,7 @@ function deadLetterGraph(topology: Topology): { ttl: Map<string, number>; next: 
   const reach = new Map<string, string[]>();
   const reachOf = (exchange: string): string[] => {
     let r = reach.get(exchange);
-    if (r) return r;
-    const out = new Set<string>();
-    const seen = new Set<string>();
-    const work = [exchange];
-    while (work.length > 0) {
-      const x = index.exchanges.get(work.pop()!);
-      if (!x || seen.has(x.name)) continue;
-      seen.add(x.name);
-      for (const b of x.bindings)
-        if (b.dest.kind === 'queue') out.add(b.dest.name);
-        else work.push(b.dest.name);
-      if (x.alternate) work.push(x.alternate);
-    }
-    reach.set(exchange, (r = [...out]));
+    if (!r) reach.set(exchange, (r = [...queuesReachedFrom(index, [exchange])]));
     return r;
   };
   const settingsOf = queueSettingsOf(topology);

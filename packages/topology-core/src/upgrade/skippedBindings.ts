@@ -19,9 +19,18 @@ export function skippedBindingFindings(
 ): DeclarationFinding[] {
   if (skipped.length === 0 || is4(from) === is4(to)) return [];
   const first = skipped[0]!;
-  const names = skipped.map(
-    (b) => `${b.source} -> ${b.destination} (${b.missing.kind} ${b.missing.name} not declared)`,
-  );
+  // one missing end per group of bindings, each binding by its key (a queue bound with 7 keys is 7 bindings, not 7 lines alike)
+  const byEnd = new Map<string, SkippedBinding[]>();
+  for (const b of skipped) {
+    const k = `${b.source}\u0000${b.destination}\u0000${b.missing.kind}\u0000${b.missing.name}`;
+    byEnd.set(k, [...(byEnd.get(k) ?? []), b]);
+  }
+  const names = [...byEnd.values()].map((group) => {
+    const b = group[0]!;
+    const keys = group.map((x) => JSON.stringify(x.routing_key));
+    const withKeys = `key${keys.length === 1 ? '' : 's'} ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ` and ${keys.length - 3} more` : ''}`;
+    return `${b.source} -> ${b.destination}, ${withKeys} (${b.missing.kind} ${b.missing.name} not declared)`;
+  });
   const listed = `${names.slice(0, 5).join('; ')}${names.length > 5 ? `; and ${names.length - 5} more` : ''}`;
   const base = {
     id: 'binding-end-undeclared',
@@ -34,7 +43,10 @@ export function skippedBindingFindings(
         ]),
       ),
     ],
-    fix: 'Declare the missing queues and exchanges in the file, or remove the bindings that name them.',
+    // an amq. exchange cannot be declared by a file: the binding belongs to the vhost (or broker) that has it
+    fix: skipped.some((b) => b.missing.name.startsWith('amq.'))
+      ? 'Declare the missing queues and exchanges in the file, or remove the bindings that name them; a binding from an amq. exchange a file cannot declare (amq.rabbitmq.log) loads only into the vhost that has it (the default vhost of a broker with the log exchange).'
+      : 'Declare the missing queues and exchanges in the file, or remove the bindings that name them.',
     sources: [SOURCES.measuredCorpus],
   };
   const message = `${skipped.length} binding(s) name a queue or exchange the file does not declare (${listed}). ${UNDECLARED_BINDING_END_ON_BROKERS}.`;

@@ -230,6 +230,23 @@ describe('a file whose bindings name undeclared objects', () => {
     expect(r.blocking).toBe(true);
   });
 
+  it('one queue bound with several keys is one line with its keys (ONS census: events -> Field.other x7)', () => {
+    const seven = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((k, index) => ({
+      index,
+      source: 'events',
+      destination: 'Field.other',
+      destination_type: 'queue' as const,
+      routing_key: `event.${k}`,
+      missing: { kind: 'queue' as const, name: 'Field.other' },
+    }));
+    const f = upgradeCheck(design, { from: '3.10', to: '4.3', skippedBindings: seven }).findings.find(
+      (x) => x.id === 'binding-end-undeclared',
+    );
+    expect(f?.message).toContain(
+      '7 binding(s) name a queue or exchange the file does not declare (events -> Field.other, keys "event.a", "event.b", "event.c" and 4 more (queue Field.other not declared))',
+    );
+  });
+
   it('4.3 -> 3.10: a note (the import starts succeeding); none without skipped bindings', () => {
     const back = upgradeCheck({ ...design, profile: '4.3' }, { from: '4.3', to: '3.10', skippedBindings: skipped });
     expect(back.findings.find((x) => x.id === 'binding-end-undeclared')?.kind).toBe('default-changed');

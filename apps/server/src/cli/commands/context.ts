@@ -1,7 +1,14 @@
 /** What a CLI command gets: its arguments, output streams and file access (injectable for tests). */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadDocument, readDocumentFile, type DocumentKind, type SkippedBinding } from '@retry-studio/topology-core/io';
+import {
+  loadValue,
+  parseDocumentText,
+  readDocumentText,
+  type DocumentKind,
+  type PluginPolicyKey,
+  type SkippedBinding,
+} from '@retry-studio/topology-core/io';
 import {
   formatIssues,
   isAppConfigFile,
@@ -80,6 +87,8 @@ export interface LoadedFile {
   readonly skippedBindings?: readonly SkippedBinding[];
   /** queue and exchange fields the definitions file leaves out (some broker lines refuse them: model/definitionFields.ts) */
   readonly omittedFields?: readonly OmittedField[];
+  /** policy keys a plugin defines (federation), dropped at import: a broker without the plugin refuses the file */
+  readonly pluginPolicyKeys?: readonly PluginPolicyKey[];
 }
 
 /**
@@ -101,16 +110,20 @@ export async function loadFile(
   const text = await readText(io, file);
   const app = await appConfigReader(file, text);
   if (app) return app.loadAppConfig([{ name: file, text }]);
-  const name = path.basename(file).replace(/\.json$/i, '');
-  const r = loadDocument(text, { name, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
+  const name = path.basename(file).replace(/\.(json|ya?ml)$/i, '');
+  // JSON, or the definitions a Kubernetes or Helm YAML file holds (the core reads both)
+  const parsed = await parseDocumentText(text);
+  if (!parsed.ok) throw refusedFile(file, undefined, [parsed.error]);
+  const r = loadValue(parsed.value, { name, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
   if (!r.ok) throw refusedFile(file, r.kind, r.errors);
   return {
     kind: r.kind,
     design: r.design,
-    warnings: r.warnings,
+    warnings: [...parsed.notes, ...r.warnings],
     ...(r.vhost !== undefined ? { vhost: r.vhost } : {}),
     ...(r.skippedBindings ? { skippedBindings: r.skippedBindings } : {}),
     ...(r.omittedFields ? { omittedFields: r.omittedFields } : {}),
+    ...(r.pluginPolicyKeys ? { pluginPolicyKeys: r.pluginPolicyKeys } : {}),
   };
 }
 
@@ -127,7 +140,10 @@ export async function loadFileVhosts(
   const app = await appConfigReader(file, text);
   if (app) return [app.loadAppConfig([{ name: file, text }])];
   // the browser's Open / Import reads files through the same core function
-  const r = readDocumentFile(text, { fileName: file, ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}) });
+  const r = await readDocumentText(text, {
+    fileName: file,
+    ...(opts.vhost !== undefined ? { vhost: opts.vhost } : {}),
+  });
   if (!r.ok) throw refusedFile(file, r.kind, r.errors);
   return [...r.docs];
 }

@@ -76,6 +76,7 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
         ...(previous ? { previous } : {}),
         ...(nodes !== undefined ? { nodes } : {}),
         ...(doc.omittedFields ? { omittedFields: doc.omittedFields } : {}),
+        ...(doc.pluginPolicyKeys ? { pluginPolicyKeys: doc.pluginPolicyKeys } : {}),
         ...(plugins ? { plugins } : {}),
       }),
       warnings: doc.warnings,

@@ -11,6 +11,7 @@ import {
   designToSimulation,
   isMoving,
   outcomesOfRun,
+  BASE_HORIZON_MS,
   retryHorizon,
   simulate,
   type MessageTrace,
@@ -230,15 +231,13 @@ async function simulateDoc(
     io.out(
       `  (simulation stopped after ${stopped} of virtual time with messages still waiting out a TTL: waits, not loops)\n`,
     );
-  if (horizon.ms > HORIZON_MS || horizon.cut)
+  if (horizon.ms > BASE_HORIZON_MS || horizon.cut)
     io.out(
       `  (horizon ${formatMs(horizon.ms)}: the longest TTL chain, ${horizon.chain.join(' -> ')}, takes ${formatMs(horizon.chainMs)}${horizon.cut ? '; the run stops before its end' : ''})\n`,
     );
   return neverEnds;
 }
 
-/** the shortest horizon (a design's own is longer where its TTL chains are: sim/retryHorizon.ts) */
-const HORIZON_MS = 24 * 3600 * 1000;
 /** lists longer than this are folded into runs in --json (a looping message stays bounded) */
 const MAX_LIST = 200;
 

@@ -8,9 +8,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadDocumentVhosts } from '@retry-studio/topology-core/io';
 import {
   choosePolicy,
   POLICY_APPLY_TO_3_10,
@@ -25,10 +23,12 @@ import { TEST_BROKERS, type TestBroker } from '../../testing/testBrokers.js';
 import { operateTarget } from '../../operate/operateTarget.js';
 import { importBroker } from '../../operate/importBroker.js';
 import { EXPECTED } from './expectations.js';
+import { CORPUS_DIR as DIR, corpusDefinitions, readCorpusFile } from './corpusFiles.js';
 
-const DIR = path.dirname(fileURLToPath(import.meta.url));
 const RECORDED = path.join(DIR, 'broker-recorded.json');
 const RECORD = process.env.RECORD_CORPUS === '1';
+/** throwaway vhosts are named PREFIX-PID-RANDOM (a helper's runs use its own prefix) */
+const VHOST_PREFIX = process.env.RETRY_STUDIO_TEST_VHOST_PREFIX ?? 'rs-corpus';
 
 interface BrokerOutcome {
   readonly accepted: boolean;
@@ -36,7 +36,8 @@ interface BrokerOutcome {
   readonly refused?: string;
   readonly queues: readonly string[];
   readonly exchanges: number;
-  readonly bindings: number;
+  /** absent for a load the broker refused: 4.3.6 answers before its last bindings are in place (21 to 26 of 26 in three runs) */
+  readonly bindings?: number;
   /** queue -> the policy the broker applied (only for vhosts whose policies decide something) */
   readonly policies?: Readonly<Record<string, string | null>>;
 }
@@ -55,6 +56,12 @@ const ROUND_TRIP = new Set([
   'cluster-operator-import-definitions.json',
   // a stream, a quorum and a classic queue with a per-type policy (4.3.6 only: 3.10.8 refuses the file)
   'rabbitmqadmin-ng-vhost-export-4.0.json',
+  // issue 38's fourth batch: the default exchange as a DLX, an alternate exchange by policy and streams, and what
+  // we read from operator resources (a SuperStream's exchange, streams and partition bindings)
+  'ons-census-rm-delayed-redelivery.json',
+  'neicnordic-sda-alternate-exchange-streams.json',
+  'knative-predeclared-resources.yaml',
+  'topology-operator-superstream.yaml',
 ]);
 
 // every file we read, queues or not: a vhost of policies only (RabbitMQ's case1, the prometheus overview file) is
@@ -82,10 +89,11 @@ async function load(
 ): Promise<BrokerOutcome> {
   const url = parseAmqpUrl(broker.amqpUrl);
   const mgmt = new ManagementClient(url, { baseUrl: broker.managementUrl, timeoutMs: 20_000 });
-  const tv = `rs-corpus-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const tv = `${VHOST_PREFIX}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   await mgmt.createVhost(tv);
   try {
-    const doc = JSON.parse(readFileSync(path.join(DIR, file), 'utf8')) as Record<string, unknown>;
+    // what the file declares (a YAML file's: the definitions its resources and embedded JSON make)
+    const doc = await corpusDefinitions(file);
     let refused: string | undefined;
     await mgmt.loadDefinitions(tv, vhostPart(doc, vhost)).catch((e: Error) => {
       refused = e.message
@@ -112,7 +120,7 @@ async function load(
       ...(refused !== undefined ? { refused } : {}),
       queues: queues.map((q) => q.name).sort(),
       exchanges: exchanges.length,
-      bindings: bindings.length,
+      ...(refused === undefined ? { bindings: bindings.length } : {}),
       ...(withPolicies && !refused
         ? { policies: Object.fromEntries(queues.map((q) => [q.name, (q.policy as string | undefined) || null]).sort()) }
         : {}),
@@ -164,9 +172,8 @@ const fresh: Recording = {};
 
 describe.each(TEST_BROKERS)('corpus on RabbitMQ $name', (broker) => {
   it.each(loadable)('%s: the broker holds what we read', { timeout: 120_000 }, async (file) => {
-    const r = loadDocumentVhosts(readFileSync(path.join(DIR, file), 'utf8'), { name: file });
+    const r = await readCorpusFile(file);
     if (!r.ok) throw new Error(JSON.stringify(r.errors));
-    const doc = JSON.parse(readFileSync(path.join(DIR, file), 'utf8')) as Record<string, unknown>;
     for (const d of r.docs) {
       // a per-vhost file (no vhost fields) is recorded under "(none)", as corpus.test.ts names it
       const vhost = d.vhost ?? '(none)';
@@ -219,6 +226,13 @@ describe.each(TEST_BROKERS)('corpus on RabbitMQ $name', (broker) => {
               .filter((p) => p['apply-to'] !== undefined && !POLICY_APPLY_TO_3_10.includes(p['apply-to']))
               .map((p) => `apply-to ${p['apply-to']}`)
           : []),
+        // a binding to an end the file does not declare (a queue it leaves out, amq.rabbitmq.log): 3.10.8 skips the
+        // binding, 4.3.6 answers 400 resources_missing (io/brokerObjects.ts, measured)
+        ...(broker.name === '4.3'
+          ? (d.skippedBindings ?? []).map(
+              (b) => `binding ${b.source} -> ${b.destination} (${b.missing.name} undeclared)`,
+            )
+          : []),
         // a queue or exchange field the line cannot import without (model/definitionFields.ts, measured)
         ...(refusedOmissions(d.omittedFields ?? [], broker.name)?.refused ?? []).map(
           (o) => `${o.kind} ${o.name} without ${o.field}`,
@@ -251,7 +265,6 @@ describe.each(TEST_BROKERS)('corpus on RabbitMQ $name', (broker) => {
           canonical(roundTripped.topology),
           `${file} ${vhost}: import-broker differs from importing the file`,
         ).toEqual(canonical(ours));
-      void doc;
     }
   });
 });

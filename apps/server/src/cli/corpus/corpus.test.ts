@@ -1,26 +1,30 @@
 /**
  * The real-world corpus (README.md beside this file): every CLI command on every file, in
  * process. Each must end cleanly (cli/exitCodes.ts: exit 0, or 1 or 2 with a reason), never a stack trace,
- * and print a bounded amount. The expectations were written from reading each file.
+ * and print a bounded amount. The expectations were written from reading each file. Every file with a
+ * queue rehearses (exit 0) with the actors lint assumes, with no outage and with one on its first assumed
+ * consumer (issue 38), and answers upgrade-check 3.10 -> 4.3.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { EXPORT_FORMATS, loadDocumentVhosts } from '@retry-studio/topology-core/io';
+import { EXPORT_FORMATS, type ReadDocument } from '@retry-studio/topology-core/io';
+import { assumedConsumers } from '@retry-studio/topology-core/lint';
 import { runCliCaptured } from '../cliHarness.js';
 import { EXPECTED } from './expectations.js';
-
-const DIR = path.dirname(fileURLToPath(import.meta.url));
-const FILES = readdirSync(DIR)
-  .filter((f) => /\.json(\.tpl)?$/.test(f) && !f.startsWith('broker-'))
-  .sort();
+import { CORPUS_DIR as DIR, CORPUS_FILES as FILES, readCorpusFile } from './corpusFiles.js';
 
 /** About 100 KB: what any command may print for one of these files. */
 const MAX_OUTPUT = 100_000;
 
-function loadAll(file: string) {
-  return loadDocumentVhosts(readFileSync(path.join(DIR, file), 'utf8'), { name: file });
+/** The first queue the one consumer assumption gives a worker, and its vhost: where an outage is rehearsed. */
+function firstAssumedConsumer(docs: readonly ReadDocument[]): { queue: string; vhost?: string } | undefined {
+  for (const d of docs) {
+    const roles = assumedConsumers(d.design.topology).roles;
+    const queue = Object.keys(roles).find((q) => roles[q] === 'work');
+    if (queue !== undefined) return { queue, ...(d.vhost !== undefined ? { vhost: d.vhost } : {}) };
+  }
+  return undefined;
 }
 
 describe('the real-world corpus', () => {
@@ -33,9 +37,9 @@ describe('the real-world corpus', () => {
     }
   });
 
-  it.each(FILES)('%s reads as expected (vhosts, queues, notes)', (file) => {
+  it.each(FILES)('%s reads as expected (vhosts, queues, notes)', async (file) => {
     const want = EXPECTED[file]!;
-    const r = loadAll(file);
+    const r = await readCorpusFile(file);
     if (want.error) {
       expect(r.ok).toBe(false);
       expect(!r.ok && r.errors.map((e) => e.code)).toContain(want.error);
@@ -50,8 +54,20 @@ describe('the real-world corpus', () => {
 
   it.each(FILES)('%s: every command ends cleanly with bounded output', { timeout: 120_000 }, async (file) => {
     const want = EXPECTED[file]!;
-    const r = loadAll(file);
+    const r = await readCorpusFile(file);
     const docs = r.ok ? r.docs : [];
+    const outage = firstAssumedConsumer(docs);
+    const withQueues = docs.find((d) => d.design.topology.queues.length > 0)?.vhost;
+    const rehearsal = (vhost: string | undefined, extra: string[] = []): string[] => [
+      'rehearse',
+      file,
+      '--rate',
+      '5',
+      '--duration',
+      '20s',
+      ...extra,
+      ...(vhost !== undefined && docs.length > 1 ? ['--vhost', vhost] : []),
+    ];
     const firstQueue = docs.flatMap((d) => d.design.topology.queues)[0]?.name;
     const b = docs.flatMap((d) => d.design.topology.bindings).find((x) => x.destination_type === 'queue');
     const runs: string[][] = [
@@ -74,6 +90,10 @@ describe('the real-world corpus', () => {
         : []),
       ...EXPORT_FORMATS.map((f) => ['export', file, '--format', f]),
       ...(firstQueue ? [['rename', file, '--queue', firstQueue, `${firstQueue}.renamed`]] : []),
+      // rehearse reads one vhost: a file of several is rehearsed on its first vhost with a queue (see the README's defects)
+      rehearsal(withQueues),
+      ...(outage ? [rehearsal(outage.vhost, ['--outage', `${outage.queue}@2s+5s`])] : []),
+      ['upgrade-check', file, '--from', '3.10', '--to', '4.3'],
     ];
     for (const argv of runs) {
       const res = await runCliCaptured(DIR, argv);
@@ -84,9 +104,11 @@ describe('the real-world corpus', () => {
       expect(res.out.length + res.err.length, `${label}: ${res.out.length + res.err.length} characters`).toBeLessThan(
         MAX_OUTPUT,
       );
-      // what is not an answer says why; a retry that never ends is said in the answer itself
+      // what is not an answer says why; a retry that never ends, or a refused upgrade, is said in the answer itself
       const loops = (argv[0] === 'simulate' || argv[0] === 'compare') && /never (ends|settles)/.test(res.out);
-      if (res.code > 0 && !loops) expect(res.err, `${label}: exit ${res.code} without a reason`).toMatch(/^error: /m);
+      const refusedUpgrade = argv[0] === 'upgrade-check' && res.code === 1 && /^FAIL: /m.test(res.out);
+      if (res.code > 0 && !loops && !refusedUpgrade)
+        expect(res.err, `${label}: exit ${res.code} without a reason`).toMatch(/^error: /m);
       // lint finds what reading the file says it should
       if (argv[0] === 'lint' && argv[2] === '--json' && (want.findings || want.absent)) {
         const ids = (JSON.parse(res.out) as { findings: { id: string }[] }).findings.map((f) => f.id);
@@ -102,6 +124,9 @@ describe('the real-world corpus', () => {
         expect([0, 1], `${label}: ${res.err}`).toContain(res.code);
       // a file that cannot be read fails every command the same way, naming the problem
       if (want.error && argv[0] !== 'compare') expect(res.code, label).toBe(1);
+      // every file with a queue rehearses, with and without an outage on its first assumed consumer (issue 38)
+      if (argv[0] === 'rehearse' && docs.some((d) => d.design.topology.queues.length > 0))
+        expect(res.code, `${label}: ${res.err}`).toBe(0);
     }
   });
 });

@@ -134,4 +134,58 @@ export const EXPECTED: Readonly<Record<string, Expect>> = {
   // rabbit_version "4.0" (two parts); four work queues with a 24 h TTL and no dead-letter exchange: what no consumer takes
   // in a day is dropped (ttl-queue-without-exit, info: the file does not say who consumes them)
   'tracktion-ttl-without-dlx.json': { vhosts: { '/': 4 }, findings: ['ttl-queue-without-exit'] },
+  // issue 38's fourth batch (README: "Fourth batch"): 4.x-era exports, Kubernetes and Helm files.
+  // ONS census RM: 26 work queues dead-letter to a headers exchange (no arguments: every message) onto a 15 s wait queue
+  // that dead-letters back through the default exchange, each message to the work queue its key names: an unbounded
+  // 15 s redelivery loop (only a consumer counting x-death ends it); the wait queue does not cycle into itself
+  'ons-census-rm-delayed-redelivery.json': {
+    vhosts: { '/': 33 },
+    findings: ['dead-letter-cycle-unbounded'],
+    absent: ['automatic-cycle-dropped'],
+    notes: ['binding-end-undeclared', 'not-imported'],
+  },
+  // a 3.11 export: an alternate-exchange policy onto a topic exchange bound "#", streams with x-max-age, two shovels
+  // from streams to classic queues (not imported), plain-text password placeholders
+  'neicnordic-sda-alternate-exchange-streams.json': {
+    vhosts: { sda: 14 },
+    notes: ['not-imported', 'password-plain-text'],
+  },
+  // the same project's federation file: objects in vhost sda that its (empty) vhosts list does not declare, a
+  // federation upstream, five shovels and a federation-upstream policy: both test brokers (no federation plugin) refuse
+  'neicnordic-sda-federation-shovels.json': {
+    vhosts: { sda: 1 },
+    findings: ['plugin-required'],
+    notes: ['not-imported', 'vhost-undeclared'],
+    brokerRefuses: 'both test brokers (no federation plugin) refuse the federation-upstream policy key',
+  },
+  // RabbitMQ's own selenium file: a per-vhost file binding from the log exchange amq.rabbitmq.log, which is in the
+  // default vhost only (4.3.6) or nowhere (3.10.8): skipped and said, as 3.10.8 skips it and 4.3.6 refuses it
+  'rabbitmq-selenium-system-logging.json': {
+    vhosts: { '(none)': 1 },
+    notes: ['binding-end-undeclared', 'vhost-scoped-file'],
+  },
+  // Sentry's Helm values: a definitions JSON (an ha-all policy, users with Helm expressions) in rabbitmq.extraSecrets
+  'sentry-helm-values-load-definition.yaml': { vhosts: { '/': 0 }, notes: ['read-from', 'not-imported'] },
+  // messaging-topology-operator resources: Queue, Exchange and Binding (knative's predeclared sample)
+  'knative-predeclared-resources.yaml': { vhosts: { '/': 1 }, notes: ['read-from'] },
+  'topology-operator-shovel-queues-two-vhosts.yaml': {
+    vhosts: { source: 1, destination: 1 },
+    findings: ['quorum-default-delivery-limit'],
+    notes: ['read-from'],
+  },
+  'topology-operator-stream-queue.yaml': { vhosts: { '/': 1 }, notes: ['read-from'] },
+  'topology-operator-fanout-alternate-exchange.yaml': {
+    vhosts: { '/test-vhost': 0 },
+    notes: ['read-from', 'missing-exchange'],
+  },
+  'topology-operator-quorum-queue.yaml': {
+    vhosts: { 'test-vhost': 1 },
+    findings: ['quorum-default-delivery-limit'],
+    notes: ['read-from'],
+  },
+  'topology-operator-policy.yaml': { vhosts: { '/a-vhost': 0 }, notes: ['read-from'] },
+  // a SuperStream: the direct exchange, three streams and their bindings the operator declares for it
+  'topology-operator-superstream.yaml': { vhosts: { '/': 3 }, notes: ['read-from'] },
+  // a RabbitmqCluster alone: no objects; the error says where its definitions are loaded from (a ConfigMap)
+  'cluster-operator-import-definitions-cluster.yaml': { error: 'definitions-empty' },
 };

@@ -4,19 +4,11 @@
  * failure model. Every place states the same outcome, and lint's retry-never-ends agrees with the
  * simulation. No broker: the core's check on the files as loaded.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadDocumentVhosts } from '@retry-studio/topology-core/io';
 import { withAssumedActors } from '@retry-studio/topology-core/lint';
 import type { BrokerProfileId, FailureModel } from '@retry-studio/topology-core/model';
 import { outcomeDisagreements, ruleDisagreements, type Disagreement } from '@retry-studio/topology-core/agreement';
-
-const DIR = path.dirname(fileURLToPath(import.meta.url));
-const FILES = readdirSync(DIR)
-  .filter((f) => /\.json(\.tpl)?$/.test(f) && !f.startsWith('broker-'))
-  .sort();
+import { CORPUS_FILES as FILES, readCorpusFile } from './corpusFiles.js';
 const PROFILES: readonly BrokerProfileId[] = ['3.10', '4.x', '4.3'];
 const MODELS: readonly FailureModel[] = [
   { kind: 'always' },
@@ -30,8 +22,8 @@ const said = (d: readonly Disagreement[]): string[] =>
   d.map((x) => `${x.case}: ${x.places[0]} said "${x.said[0]}", ${x.places[1]} said "${x.said[1]}"`);
 
 describe('every corpus file with its assumed actors: every place states the same outcome', () => {
-  it.each(FILES)('%s', { timeout: 120_000 }, (file) => {
-    const r = loadDocumentVhosts(readFileSync(path.join(DIR, file), 'utf8'), { name: file });
+  it.each(FILES)('%s', { timeout: 120_000 }, async (file) => {
+    const r = await readCorpusFile(file);
     if (!r.ok) return; // a file the reader refuses has no outcome to state (corpus.test.ts checks the refusal)
     const found: Disagreement[] = [];
     for (const doc of r.docs) {

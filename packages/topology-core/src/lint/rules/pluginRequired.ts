@@ -15,6 +15,9 @@ const RADLX = 'rabbitmq_retry_aware_dlx';
 const REFUSED =
   'a broker without it refuses the exchange ("unknown exchange type", measured on 3.10.8 and 4.3.6) and a definitions import stops there, nothing of the file created';
 
+const POLICY_REFUSED =
+  'a broker without it refuses the whole definitions import with 400 "are not recognised policy settings", after creating the exchanges listed before it (measured on 3.10.8 and 4.3.6: corpus/README.md)';
+
 /** error: the target lacks it; warning: not known; info: the target has it */
 function severity(ctx: LintContext, plugin: string, lineHasIt = true): LintSeverity {
   if (!lineHasIt) return 'error';
@@ -33,7 +36,7 @@ export const pluginRequired = defineRule({
   id: 'plugin-required',
   title: 'Needs a broker plugin or version',
   description:
-    'The design needs a broker plugin or version (delayed-message exchange, radlx, 4.3 quorum delayed retry). A broker without the plugin refuses the exchange, and a definitions import stops there (measured on 3.10.8 and 4.3.6).',
+    'The design needs a broker plugin or version (delayed-message exchange, radlx, federation policy keys, 4.3 quorum delayed retry). A broker without the plugin refuses the exchange or policy, and a definitions import stops there (measured on 3.10.8 and 4.3.6).',
   level: 'warning',
   help: 'Enable the plugin on the broker (lint --plugins says which the target has), or use the portable alternative (TTL wait queues).',
   check: (ctx, flow, say) => {
@@ -58,6 +61,16 @@ export const pluginRequired = defineRule({
           ),
         );
     }
+    // a policy key a plugin defines (federation), dropped at import: the policy is not in the design, the refusal is
+    for (const k of ctx.pluginPolicyKeys)
+      out.push(
+        say(
+          severity(ctx, k.plugin),
+          `policy ${k.policy} sets ${k.key}, which needs the ${k.plugin} plugin: ${POLICY_REFUSED}.${lacks(ctx, k.plugin)}`,
+          [],
+          `Enable ${k.plugin} on the target broker, or drop the policy from the file for a broker without it.`,
+        ),
+      );
     // a broker line with quorum delayed retry has the feature: nothing to warn about
     if (!ctx.semantics.quorumDelayedRetry)
       for (const q of ctx.design.topology.queues)
