@@ -80,7 +80,7 @@ describe('a trace that loses its connection for good', () => {
     await waitUntil(
       async () => {
         for (const c of await admin.listConnections()) {
-          if (c.user !== user || c.client_properties?.connection_name !== 'retry-studio:trace') continue;
+          if (c.user !== user || c.client_properties?.connection_name !== `retry-studio:trace:${t.body.id}`) continue;
           await admin.closeConnection(c.name);
           closed += 1;
         }

@@ -39,7 +39,7 @@ export type { TraceOptions } from './traceOptions.js';
 export type { TraceSummary } from './traceSummary.js';
 
 export class TraceSession implements TraceContext {
-  readonly traceId = randomBytes(6).toString('hex');
+  readonly traceId: string;
   readonly log = new EventLog();
   readonly renamer: Renamer;
   readonly real: Design;
@@ -81,6 +81,7 @@ export class TraceSession implements TraceContext {
     readonly brokerKey: string,
     readonly opts: TraceOptions = {},
   ) {
+    this.traceId = opts.traceId ?? randomBytes(6).toString('hex');
     this.renamer = new Renamer(target.prefix);
     this.real = renameDesign(design, this.renamer);
     const profile = profileFor(design.profile);
