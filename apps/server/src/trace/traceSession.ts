@@ -185,6 +185,7 @@ export class TraceSession implements TraceContext {
       this.log,
       () => this.now(),
       () => this.attach(),
+      (detail) => this.connectionGone(detail),
     );
     this.finished = new Promise((r) => (this.resolveFinished = r));
   }
@@ -265,6 +266,21 @@ export class TraceSession implements TraceContext {
     this.endReason = `the topology changed during the trace: ${changes.slice(0, 5).join('; ')}`;
     this.log.notice({ level: 'warn', code: 'topology-changed', message: this.endReason, t: this.now() });
     void this.stop('stopped');
+  }
+
+  /** the connection will not come back (reconnects refused): the trace ends failed now, not at its duration */
+  private connectionGone(detail: string): void {
+    if (this.stopping) return;
+    const { reason } = traceVerdict({
+      ...this.publisher.stats,
+      requested: 'complete',
+      asked: this.asked,
+      connectionOpen: false,
+      connectionError: detail,
+    });
+    this.endReason = reason;
+    this.log.notice({ level: 'error', code: 'trace-failed', message: reason!, t: this.now() });
+    void this.stop('failed');
   }
 
   private async watchTopology(): Promise<void> {
