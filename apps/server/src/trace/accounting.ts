@@ -44,11 +44,22 @@ const BALANCE_OF: Readonly<Record<OutcomeKind, 'acked' | 'parked' | 'inFlight' |
   returned: 'dropped',
 };
 
+/** what a source knows of an event beyond the event itself */
+export interface EmitOptions {
+  /** performance.now() when its delivery or copy arrived */
+  readonly rxAt?: number;
+  /** how it starts a copy's journey (its first `routed`) */
+  readonly start?: CopyStart;
+  /** a redelivery of a message whose reject was lost with its channel (lostRejects.ts): its copy is back */
+  readonly afterLostReject?: true;
+}
+
 interface Held {
   readonly e: EventInput;
   readonly t: number;
   readonly rxAt: number | undefined;
   readonly start: CopyStart | undefined;
+  readonly afterLostReject?: true;
 }
 
 class MessageState {
@@ -142,7 +153,7 @@ export class TraceAccounting {
   }
 
   /** An event from `lane` (message events are ordered; others go straight out). */
-  add(lane: Lane, e: EventInput, opts: { rxAt?: number; start?: CopyStart } = {}): void {
+  add(lane: Lane, e: EventInput, opts: EmitOptions = {}): void {
     const t = this.opts.now();
     this.lastActivity = t;
     if (e.msgId === '') return this.release(undefined, { e, t, rxAt: opts.rxAt, start: undefined });
@@ -153,7 +164,7 @@ export class TraceAccounting {
       q = [];
       s.lanes.set(lane, q);
     }
-    q.push({ e, t, rxAt: opts.rxAt, start: opts.start });
+    q.push({ e, t, rxAt: opts.rxAt, start: opts.start, ...(opts.afterLostReject ? { afterLostReject: true } : {}) });
     this.drain(e.msgId, s, false);
   }
 
@@ -191,6 +202,8 @@ export class TraceAccounting {
     const c = s.copies;
     switch (e.kind) {
       case 'delivered':
+        // after a lost reject the copy is still in its queue, counted rejected: the ledger puts it back
+        return c.readyAt(e.queue) > 0 || (h.afterLostReject === true && c.rejectedAt(e.queue) > 0);
       case 'expired':
         return c.readyAt(e.queue) > 0;
       case 'dead-lettered':

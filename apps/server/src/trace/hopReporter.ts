@@ -87,16 +87,36 @@ export class HopReporter {
     expiration?: string,
     headers?: Readonly<Record<string, unknown>>,
   ): void {
+    this.markPublish(msgId, realExchange, headers);
+    this.publishSent(lane, msgId, body, realExchange, routingKey, expiration);
+  }
+
+  /** Before a client publish through a mirrored exchange: its copy is a publish, not a dead letter again. */
+  markPublish(msgId: string, realExchange: string, headers?: Readonly<Record<string, unknown>>): void {
+    if (realExchange === '' || !this.mirrored.has(realExchange)) return;
+    const mark = `${msgId}|${realExchange}`;
+    this.republishMarks.set(mark, (this.republishMarks.get(mark) ?? 0) + 1);
+    const bcc = headers?.BCC;
+    const list = this.bccOf.get(mark);
+    const keys = Array.isArray(bcc) ? bcc.map(String) : [];
+    if (list) list.push(keys);
+    else this.bccOf.set(mark, [keys]);
+  }
+
+  /**
+   * A client publish the broker has (a worker's republish once confirmed: one whose confirm went
+   * with its channel may never have reached the broker): a hop through the default exchange, which
+   * no mirror sees, is reported as the broker routes it.
+   */
+  publishSent(
+    lane: Lane,
+    msgId: string,
+    body: string,
+    realExchange: string,
+    routingKey: string,
+    expiration?: string,
+  ): void {
     if (realExchange === '') this.defaultExchangeHop(lane, msgId, body, routingKey, expiration, 'publish');
-    else if (this.mirrored.has(realExchange)) {
-      const mark = `${msgId}|${realExchange}`;
-      this.republishMarks.set(mark, (this.republishMarks.get(mark) ?? 0) + 1);
-      const bcc = headers?.BCC;
-      const list = this.bccOf.get(mark);
-      const keys = Array.isArray(bcc) ? bcc.map(String) : [];
-      if (list) list.push(keys);
-      else this.bccOf.set(mark, [keys]);
-    }
   }
 
   /** A mandatory return: no exchange on the way matched, so no mirror saw it. */
@@ -308,9 +328,14 @@ export class HopReporter {
     // one copy: where it passed, and how many deaths it had (a loop passes the same exchange again with more)
     const deaths = (xDeathOf(headers) ?? []).map((d) => `${d.queue}:${d.reason}:${d.count}`).join(',');
     const seen = `${c.exchange}|${msg.fields.exchange}|${msg.fields.routingKey}|${msgId}|${deaths}`;
-    // a dead letter seen before with the same deaths was sent twice by the broker (at-least-once
-    // dead-lettering after a lost confirm); it is one pass: the parking queue's surplus counts it
-    const deadLetterAgain = deaths !== '' && !((this.republishMarks.get(`${msgId}|${msg.fields.exchange}`) ?? 0) > 0);
+    // a dead letter seen before with the same deaths, from a queue that dead-letters at least once, was
+    // sent twice by the broker (after a lost confirm); it is one pass: the parking queue's surplus counts
+    // it. Elsewhere it is a second message: a test publish sent again after its confirm was lost
+    const lastDeath = xDeathOf(headers)?.[0];
+    const deadLetterAgain =
+      lastDeath !== undefined &&
+      this.queues.get(lastDeath.queue)?.atLeastOnce === true &&
+      !((this.republishMarks.get(`${msgId}|${msg.fields.exchange}`) ?? 0) > 0);
     if ((msg.fields.redelivered || deadLetterAgain) && this.copiesSeen.has(seen)) return;
     if (this.copiesSeen.size >= 300_000) this.copiesSeen.clear();
     this.copiesSeen.add(seen);

@@ -14,7 +14,7 @@ import { type Design, type FailureModel, type PublisherSpec } from '@retry-studi
 import { fateRulesOf, profileFor, queueConfig, type NodeLoss, type SimEvent } from '@retry-studio/topology-core/sim';
 import type { ManagedConnection, ManagementClient } from '../broker/index.js';
 import { Renamer, renameDesign, type DeployTarget } from '../deploy/deployTarget.js';
-import { TraceAccounting, type CopyStart, type Lane } from './accounting.js';
+import { TraceAccounting, type EmitOptions, type Lane } from './accounting.js';
 import { ClusterNodeWatch } from './clusterNodeWatch.js';
 import { ComparedEvents } from './comparedEvents.js';
 import { DepthSampler } from './depthSampler.js';
@@ -197,7 +197,7 @@ export class TraceSession implements TraceContext {
   }
   back = (name: string): string => this.renamer.back(name);
 
-  emit(lane: Lane, e: EventInput, opts: { rxAt?: number; start?: CopyStart } = {}): void {
+  emit(lane: Lane, e: EventInput, opts: EmitOptions = {}): void {
     if (e.kind === 'processed' && e.ok) this.processing.processed(e.msgId, e.queue);
     this.accounting.add(lane, e, opts);
   }
