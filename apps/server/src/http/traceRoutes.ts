@@ -8,8 +8,7 @@
  */
 import type { Express, Response } from 'express';
 import { validateFailureModel, type FailureModel } from '@retry-studio/topology-core/model';
-import { firstMessages } from '@retry-studio/topology-core/sim';
-import { compareTrace, predict, MAX_COMPARED_EVENTS, MAX_PREDICTED_MESSAGES } from '../trace/prediction.js';
+import { predictionAnswer } from '../trace/tracePrediction.js';
 import type { TraceSession } from '../trace/traceSession.js';
 import type { AppContext } from './appContext.js';
 import { brokerUrlFromRequest } from './brokerUrlFromRequest.js';
@@ -19,7 +18,9 @@ import { route } from './route.js';
 import { streamOriginGuard } from './safety.js';
 import { traceRequest } from '@retry-studio/contract/schemas';
 import type { PredictionResponse, TraceSummary } from '@retry-studio/contract';
+import { runHeavy, sendJson } from './heavyRoute.js';
 import { parseBody } from './parseBody.js';
+import { predictionInput } from './predictionInput.js';
 import { startTrace } from './startTrace.js';
 import { DEFAULT_TRACE_LIMITS, TraceRegistry, type TraceLimits } from './traceRegistry.js';
 
@@ -86,52 +87,28 @@ export function registerTraceRoutes(
     }),
   );
 
-  app.get('/api/trace/:id/prediction', (req, res) => {
-    const s = get(String(req.params.id));
-    // ?messages=N: the predicted events of the first N messages only (what a page draws)
-    const rawShown = req.query.messages;
-    const shown = rawShown === undefined ? undefined : Number(rawShown);
-    if (shown !== undefined && (typeof rawShown !== 'string' || !Number.isInteger(shown) || shown < 0))
-      throw new HttpError(400, `messages must be an integer >= 0, got ${JSON.stringify(rawShown)}`, 'messages');
-    const n = s.opts.messages ?? 1;
-    let p: ReturnType<typeof predict>;
-    // a node loss asked for, or the one this trace saw: the prediction includes it
-    const loss = s.predictedNodeLoss();
-    try {
-      p = predict(s.design, {
-        messages: n,
-        publisher: s.publisherSpec.id,
-        seed: s.seed,
-        overrides: s.opts,
-        ...(s.failure ? { failure: s.failure } : {}),
-        ...(loss ? { nodeLoss: loss.loss } : {}),
-        ...(s.opts.ratePerSecond ? { ratePerSecond: s.opts.ratePerSecond } : {}),
-      });
-    } catch (err) {
-      throw new HttpError(500, `the simulator failed on this design: ${String((err as Error).message).slice(0, 300)}`);
-    }
-    const actual = s.comparedEvents();
-    const comparison =
-      s.finalComparison ??
-      compareTrace(p.events, actual.events, {
-        complete: !s.isRunning && !actual.truncated,
-        published: s.summary().published,
-        duplicates: s.duplicateIds,
-      });
-    s.keepFinalComparison(comparison);
-    const withEvents = req.query.events !== '0';
-    res.json({
-      comparison,
-      ...(loss ? { nodeLoss: { ...loss.loss, source: loss.source } } : {}),
-      ...(p.truncated ? { note: `the prediction covers the first ${MAX_PREDICTED_MESSAGES} messages` } : {}),
-      ...(actual.truncated
-        ? { note: `the comparison keeps the first ${MAX_COMPARED_EVENTS} live events of those messages` }
-        : {}),
-      ...(withEvents
-        ? { predicted: shown !== undefined ? firstMessages(p.events, shown) : p.events.slice(0, 20_000) }
-        : {}),
-    } satisfies PredictionResponse);
-  });
+  app.get(
+    '/api/trace/:id/prediction',
+    route(async (req, res) => {
+      const s = get(String(req.params.id));
+      // ?messages=N: the predicted events of the first N messages only (what a page draws)
+      const rawShown = req.query.messages;
+      const shown = rawShown === undefined ? undefined : Number(rawShown);
+      if (shown !== undefined && (typeof rawShown !== 'string' || !Number.isInteger(shown) || shown < 0))
+        throw new HttpError(400, `messages must be an integer >= 0, got ${JSON.stringify(rawShown)}`, 'messages');
+      const ended = !s.isRunning;
+      const input = predictionInput(s, { shown, withEvents: req.query.events !== '0' });
+      // a kept comparison without the predicted events needs no simulation: answered here
+      const json =
+        input.kept !== undefined && !input.withEvents
+          ? JSON.stringify(predictionAnswer(input))
+          : await runHeavy(ctx, req, res, 'trace-prediction', input);
+      // the first comparison of a trace that was over when asked is its final one (its steps are let go)
+      if (ended && s.finalComparison === undefined)
+        s.keepFinalComparison((JSON.parse(json) as PredictionResponse).comparison);
+      sendJson(res, json);
+    }),
+  );
 
   app.get('/api/trace/:id/events', streamOriginGuard(), (req, res: Response) => {
     const s = get(String(req.params.id));

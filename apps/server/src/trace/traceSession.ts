@@ -503,9 +503,9 @@ export class TraceSession implements TraceContext {
     this.compared.keepFinal(c);
   }
 
-  /** the live events of the messages the prediction covers, all of them unless `truncated` */
-  comparedEvents(): { events: readonly SimEvent[]; truncated: boolean } {
-    return this.compared.events();
+  /** the live steps of the messages the prediction covers, all of them unless `truncated` */
+  comparedMilestones(): ReturnType<ComparedEvents['milestones']> {
+    return this.compared.milestones();
   }
 
   /** events still in the stream's ring */
