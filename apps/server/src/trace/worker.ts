@@ -13,7 +13,7 @@ import {
 } from '@retry-studio/topology-core/behaviour';
 import { type ConsumerAction, type ConsumerSpec, type XDeathEntry } from '@retry-studio/topology-core/model';
 import { attemptDraw } from '@retry-studio/topology-core/sim';
-import { ChannelSlot, headersForDisplay, xDeathOf, type ManagedConnection } from '../broker/index.js';
+import { ChannelSlot, headersForDisplay, renameDeaths, xDeathOf, type ManagedConnection } from '../broker/index.js';
 import { isSettlement, republishThenAck, settleDelivery, type Settlement } from '../broker/settleDelivery.js';
 import { LostRejects } from './lostRejects.js';
 import { MSG_HEADER, TRACE_HEADER } from './observer.js';
@@ -216,7 +216,7 @@ export class TraceWorker {
           consumer,
           redelivered: msg.fields.redelivered,
           headers,
-          ...(realDeath ? { xDeath: xDeathOf(headers, ctx.back) } : {}),
+          ...(realDeath ? { xDeath: renameDeaths(realDeath, ctx.back) } : {}),
           ...(msg.properties.expiration !== undefined ? { expiration: String(msg.properties.expiration) } : {}),
           // through the default exchange the routing key is a (prefixed) queue name
           routingKey: msg.fields.exchange === '' ? ctx.back(msg.fields.routingKey) : msg.fields.routingKey,
