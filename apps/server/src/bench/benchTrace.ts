@@ -27,7 +27,9 @@ import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { type Design, type FailureModel } from '@retry-studio/topology-core/model';
 import { buildTemplate } from '@retry-studio/topology-core/templates';
+import { inThrowawayVhost, resolveBrokerUrl } from '../broker/index.js';
 import { createApp } from '../http/app.js';
+import type { AppContext } from '../http/appContext.js';
 import type { Comparison } from '../trace/prediction.js';
 import type { TraceSummary } from '../trace/traceSession.js';
 
@@ -124,6 +126,12 @@ const { parentPort, workerData } = require('node:worker_threads');
 })().catch((e) => parentPort.postMessage({ error: String(e) }));
 `;
 
+/** where a design is deployed: the bench's throwaway vhost and a prefix */
+interface Target {
+  readonly vhost: string;
+  readonly prefix: string;
+}
+
 interface Workload {
   readonly design: Design;
   readonly messages: number;
@@ -135,7 +143,7 @@ interface Workload {
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-async function runWorkload(base: string, prefix: string, label: string, w: Workload): Promise<void> {
+async function runWorkload(base: string, at: Target, label: string, w: Workload): Promise<void> {
   const { messages, ratePerSecond } = w;
   gc();
   const before = process.memoryUsage();
@@ -149,7 +157,7 @@ async function runWorkload(base: string, prefix: string, label: string, w: Workl
   const started = performance.now();
   const t = await post(base, '/api/trace', {
     design: w.design,
-    prefix,
+    ...at,
     messages,
     ...(ratePerSecond ? { ratePerSecond } : {}),
     ...(w.failure ? { failure: w.failure } : {}),
@@ -211,26 +219,30 @@ async function main(): Promise<void> {
   const profile = probe.suggestedProfile ? { profile: probe.suggestedProfile } : {};
   benchDesign = { ...benchDesign, ...profile };
   const chain = { ...chainDesign(), ...profile };
-  const chainPrefix = `${prefix}c.`;
+  const ctx = app.locals.ctx as AppContext;
   try {
-    await post(base, '/api/deploy', { design: benchDesign, prefix });
-    await post(base, '/api/deploy', { design: chain, prefix: chainPrefix });
-    if (!only || only === 'steady')
-      await runWorkload(base, prefix, 'steady_500ps', { design: benchDesign, messages: 4000, ratePerSecond: 500 });
-    if (!only || only === 'burst') await runWorkload(base, prefix, 'burst', { design: benchDesign, messages: 10_000 });
-    const chainRun = { design: chain, messages: 10_000, failure: { kind: 'failFirst', n: 3 } } as const;
-    if (!only || only === 'chain-steady')
-      await runWorkload(base, chainPrefix, 'chain3_10k_steady_200ps', { ...chainRun, ratePerSecond: 200 });
-    if (!only || only === 'chain-burst') await runWorkload(base, chainPrefix, 'chain3_10k_burst', chainRun);
+    // a vhost of its own, deleted afterwards (also on Ctrl-C): the deployments and their messages with it
+    await inThrowawayVhost(
+      await ctx.brokers.management(resolveBrokerUrl(undefined)),
+      'trace',
+      async (vhost) => {
+        const plain = { vhost, prefix };
+        const chained = { vhost, prefix: `${prefix}c.` };
+        await post(base, '/api/deploy', { design: benchDesign, ...plain });
+        await post(base, '/api/deploy', { design: chain, ...chained });
+        if (!only || only === 'steady')
+          await runWorkload(base, plain, 'steady_500ps', { design: benchDesign, messages: 4000, ratePerSecond: 500 });
+        if (!only || only === 'burst')
+          await runWorkload(base, plain, 'burst', { design: benchDesign, messages: 10_000 });
+        const chainRun = { design: chain, messages: 10_000, failure: { kind: 'failFirst', n: 3 } } as const;
+        if (!only || only === 'chain-steady')
+          await runWorkload(base, chained, 'chain3_10k_steady_200ps', { ...chainRun, ratePerSecond: 200 });
+        if (!only || only === 'chain-burst') await runWorkload(base, chained, 'chain3_10k_burst', chainRun);
+      },
+      'rs-bench',
+    );
   } finally {
-    for (const [d, p] of [
-      [benchDesign, prefix],
-      [chain, chainPrefix],
-    ] as const)
-      await post(base, '/api/teardown', { designName: d.name, prefix: p, force: true }).catch((e: Error) =>
-        console.error(e.message),
-      );
-    await (app.locals.ctx as { brokers: { closeAll(): Promise<void> } }).brokers.closeAll();
+    await ctx.brokers.closeAll();
     server.closeAllConnections();
     server.close();
   }
