@@ -2,8 +2,11 @@
  * A trace's events: a bounded ring (late subscribers replay what is still there) and live
  * subscribers, each a cursor into the ring, bounded in how far behind it may fall, so a slow or
  * stalled client can never grow memory.
- * Events are serialised once. `rxAt` (performance.now() when the broker delivered what caused
- * the event) feeds the delivery -> event-out latency figures.
+ * Events are serialised once, into the bytes of their SSE frame (a Buffer: off the V8 heap, and
+ * written to every subscriber's socket as it is, not encoded again per write; a ring of 50,000
+ * events as strings held 20 MB of the heap and tripled the peak a burst's garbage grew it to).
+ * The ring is bounded by count and by bytes. `rxAt` (performance.now() when the broker delivered
+ * what caused the event) feeds the delivery -> event-out latency figures.
  *
  * Writes are coalesced: the events one callback produced go to each subscriber in one socket
  * write when it returns (a burst's deliveries arrive many to a socket read; a write per event cost
@@ -22,10 +25,12 @@ export type { TraceNotice };
 export interface LogEntry {
   readonly seq: number;
   readonly kind: 'event' | 'notice';
-  /** the JSON of the event or notice */
-  readonly data: string;
+  /** its SSE frame as a plain subscriber reads it: `id: SEQ\ndata: JSON\n\n` (a notice: `event: notice\ndata: JSON\n\n`) */
+  readonly frame: Buffer;
+  /** where its JSON starts in `frame` (it ends 2 bytes before the frame does) */
+  readonly dataStart: number;
   /** when the broker delivered what caused it (live events only, not replays) */
-  readonly rxAt?: number;
+  readonly rxAt: number | undefined;
   readonly isDelivery: boolean;
 }
 
@@ -35,7 +40,7 @@ export interface Subscriber {
   /** each live event's frame starts with the comment `: rx=<delivery time, epoch ms>` (benches) */
   readonly timing?: boolean;
   /** write frames; false means the socket buffer is full (call `drained` when it empties) */
-  write(chunk: string): boolean;
+  write(chunk: Buffer): boolean;
   /** the stream's last frame (`event: end`) was written */
   ended?(): void;
 }
@@ -57,6 +62,35 @@ const CHUNKS_PER_TURN = 8;
  */
 const FLUSH_AT = 200;
 const FLUSH_AFTER_MS = 2;
+/** the ring's bytes (its frames), besides its count: a trace of large events keeps fewer */
+const RING_BYTES = 24 * 1024 * 1024;
+
+const NOTICE_HEAD = 'event: notice\ndata: ';
+const END_FRAME = Buffer.from('event: end\ndata: {}\n\n');
+const BATCH_OPEN = Buffer.from('[');
+const BATCH_COMMA = Buffer.from(',');
+const BATCH_CLOSE = Buffer.from(']\n\n');
+const json = (e: LogEntry): Buffer => e.frame.subarray(e.dataStart, e.frame.length - 2);
+
+/**
+ * An entry of the log, its frame built once. A class, not an object spread together: entries
+ * built by spreads each had a hidden class of their own (35,000 of them, 8 MB, in a burst).
+ */
+class Entry implements LogEntry {
+  readonly frame: Buffer;
+  readonly dataStart: number;
+  constructor(
+    readonly seq: number,
+    readonly kind: LogEntry['kind'],
+    head: string,
+    data: string,
+    readonly rxAt: number | undefined,
+    readonly isDelivery: boolean,
+  ) {
+    this.frame = Buffer.from(`${head}${data}\n\n`);
+    this.dataStart = head.length;
+  }
+}
 
 /**
  * A subscriber is a cursor into the ring, not a copy of it: a new one replays by reading the ring
@@ -92,6 +126,8 @@ export class EventLog {
   private pending = 0;
   private pendingSince = 0;
   private readonly endListeners: (() => void)[] = [];
+  /** the frames' bytes in the ring */
+  private ringBytes = 0;
   seq = 0;
   total = 0;
   readonly counts: Record<string, number> = {};
@@ -106,6 +142,7 @@ export class EventLog {
   constructor(
     private readonly capacity = 50_000,
     private readonly maxPending = MAX_PENDING_PER_SUBSCRIBER,
+    private readonly capacityBytes = RING_BYTES,
   ) {}
 
   nextSeq(): number {
@@ -115,17 +152,11 @@ export class EventLog {
   emit(e: SimEvent, rxAt?: number): void {
     this.total += 1;
     this.counts[e.kind] = (this.counts[e.kind] ?? 0) + 1;
-    this.push({
-      seq: e.seq,
-      kind: 'event',
-      data: JSON.stringify(e),
-      ...(rxAt !== undefined ? { rxAt } : {}),
-      isDelivery: e.kind === 'delivered',
-    });
+    this.push(new Entry(e.seq, 'event', `id: ${e.seq}\ndata: `, JSON.stringify(e), rxAt, e.kind === 'delivered'));
   }
 
   notice(n: Omit<TraceNotice, 'kind'>): void {
-    this.push({ seq: this.seq, kind: 'notice', data: JSON.stringify({ kind: 'notice', ...n }), isDelivery: false });
+    this.push(new Entry(this.seq, 'notice', NOTICE_HEAD, JSON.stringify({ kind: 'notice', ...n }), undefined, false));
   }
 
   /** absolute index one past the newest entry */
@@ -137,8 +168,14 @@ export class EventLog {
     return this.ring[this.ringStart + abs - this.evicted]!;
   }
 
-  private push(entry: LogEntry): void {
-    if (this.ring.length - this.ringStart >= this.capacity) {
+  private push(added: LogEntry): void {
+    this.ringBytes += added.frame.length;
+    while (
+      this.ring.length - this.ringStart > 0 &&
+      (this.ring.length - this.ringStart >= this.capacity || this.ringBytes > this.capacityBytes)
+    ) {
+      this.ringBytes -= this.ring[this.ringStart]!.frame.length;
+      this.ring[this.ringStart] = undefined as never; // its frame goes now, not when the ring is next cut
       this.ringStart += 1;
       this.evicted += 1;
       if (this.ringStart > 4096) {
@@ -146,7 +183,7 @@ export class EventLog {
         this.ringStart = 0;
       }
     }
-    this.ring.push(entry);
+    this.ring.push(added);
     if (this.subs.size === 0) return;
     if (this.pending++ === 0) {
       this.pendingSince = performance.now();
@@ -177,7 +214,9 @@ export class EventLog {
       const n = sub.dropped;
       sub.dropped = 0;
       sub.s.write(
-        `event: notice\ndata: ${JSON.stringify({ kind: 'notice', level: 'warn', code: 'events-dropped', message: `${n} events were dropped because the client read too slowly`, t: 0 })}\n\n`,
+        Buffer.from(
+          `${NOTICE_HEAD}${JSON.stringify({ kind: 'notice', level: 'warn', code: 'events-dropped', message: `${n} events were dropped because the client read too slowly`, t: 0 })}\n\n`,
+        ),
       );
     }
     const end = this.end_;
@@ -187,21 +226,25 @@ export class EventLog {
         return;
       }
       const chunk: LogEntry[] = [];
+      /** chunk entries before this one are a replay (no timing, no latency figure) */
+      let firstLive = 0;
       const live: LogEntry[] = [];
       for (; sub.next < end && chunk.length < CHUNK; sub.next++) {
         const e = this.at(sub.next);
         if (sub.next >= sub.replayEnd) {
           chunk.push(e);
           live.push(e);
-        } else if (e.seq > sub.afterSeq || (sub.afterSeq === 0 && e.seq === 0))
-          chunk.push(e.rxAt === undefined ? e : { seq: e.seq, kind: e.kind, data: e.data, isDelivery: false });
+        } else if (e.seq > sub.afterSeq || (sub.afterSeq === 0 && e.seq === 0)) {
+          chunk.push(e);
+          firstLive = chunk.length;
+        }
       }
       if (chunk.length === 0) continue;
       // live subscribers at the same place get the same frames: built once, not once per client
       const ok = sub.s.write(
         live.length === chunk.length
           ? this.sharedFrames(sub.s, sub.next - chunk.length, chunk)
-          : this.frames(sub.s, chunk),
+          : this.frames(sub.s, chunk, firstLive),
       );
       const now = performance.now();
       for (const e of live) if (e.isDelivery && e.rxAt !== undefined) this.recordLatency(now - e.rxAt);
@@ -209,19 +252,19 @@ export class EventLog {
     }
     if (this.ended && sub.next >= end && !sub.blocked) {
       this.subs.delete(sub);
-      sub.s.write('event: end\ndata: {}\n\n');
+      sub.s.write(END_FRAME);
       sub.s.ended?.();
     }
   }
 
   /** recent live chunks' frames by range and subscriber kind (300 clients of one trace cost one build) */
-  private readonly frameCache = new Map<string, string>();
+  private readonly frameCache = new Map<string, Buffer>();
 
-  private sharedFrames(s: Subscriber, start: number, entries: readonly LogEntry[]): string {
+  private sharedFrames(s: Subscriber, start: number, entries: readonly LogEntry[]): Buffer {
     const key = `${start}:${entries.length}:${s.batch ? 1 : 0}${s.timing ? 1 : 0}`;
     let out = this.frameCache.get(key);
     if (out === undefined) {
-      out = this.frames(s, entries);
+      out = this.frames(s, entries, 0);
       this.frameCache.set(key, out);
       if (this.frameCache.size > 32) this.frameCache.delete(this.frameCache.keys().next().value!);
     }
@@ -237,27 +280,32 @@ export class EventLog {
     });
   }
 
-  private frames(s: Subscriber, entries: readonly LogEntry[]): string {
-    let out = '';
-    let batch: string[] = [];
+  /** the entries' frames for `s` (entries before `firstLive` are a replay: no timing comment) */
+  private frames(s: Subscriber, entries: readonly LogEntry[], firstLive: number): Buffer {
+    const parts: Buffer[] = [];
+    let batch: Buffer[] = [];
     let last = 0;
     const closeBatch = () => {
       if (batch.length === 0) return;
-      out += `id: ${last}\nevent: batch\ndata: [${batch.join(',')}]\n\n`;
+      parts.push(Buffer.from(`id: ${last}\nevent: batch\ndata: `), BATCH_OPEN, ...batch, BATCH_CLOSE);
       batch = [];
     };
-    for (const e of entries) {
+    entries.forEach((e, i) => {
       if (e.kind === 'notice') {
         closeBatch();
-        out += `event: notice\ndata: ${e.data}\n\n`;
+        parts.push(e.frame);
       } else if (s.batch) {
-        batch.push(e.data);
+        if (batch.length > 0) batch.push(BATCH_COMMA);
+        batch.push(json(e));
         last = e.seq;
-      } else
-        out += `${s.timing && e.rxAt !== undefined ? `: rx=${performance.timeOrigin + e.rxAt}\n` : ''}id: ${e.seq}\ndata: ${e.data}\n\n`;
-    }
+      } else {
+        if (s.timing && e.rxAt !== undefined && i >= firstLive)
+          parts.push(Buffer.from(`: rx=${performance.timeOrigin + e.rxAt}\n`));
+        parts.push(e.frame);
+      }
+    });
     closeBatch();
-    return out;
+    return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
   }
 
   /** The subscriber's socket drained: write what waited. */
@@ -300,7 +348,7 @@ export class EventLog {
     const out: SimEvent[] = [];
     for (let i = this.ringStart; i < this.ring.length; i++) {
       const e = this.ring[i]!;
-      if (e.kind === 'event') out.push(JSON.parse(e.data) as SimEvent);
+      if (e.kind === 'event') out.push(JSON.parse(json(e).toString()) as SimEvent);
     }
     return out;
   }
