@@ -2,11 +2,12 @@
  * A trace's events: a bounded ring (late subscribers replay what is still there) and live
  * subscribers, each a cursor into the ring, bounded in how far behind it may fall, so a slow or
  * stalled client can never grow memory.
- * Events are serialised once, into the bytes of their SSE frame (a Buffer: off the V8 heap, and
- * written to every subscriber's socket as it is, not encoded again per write; a ring of 50,000
- * events as strings held 20 MB of the heap and tripled the peak a burst's garbage grew it to).
- * The ring is bounded by count and by bytes. `rxAt` (performance.now() when the broker delivered
- * what caused the event) feeds the delivery -> event-out latency figures.
+ * Events are serialised once, into the bytes of their SSE frame in the ring (frameRing.ts: off
+ * the V8 heap, no object per entry; written to every subscriber's socket as they are, a run of
+ * them as one slice, not encoded again per write: a ring of 50,000 events as strings held 20 MB
+ * of the heap and tripled the peak a burst's garbage grew it to). The ring is bounded by count
+ * and by bytes, and a finished trace keeps less. `rxAt` (performance.now() when the broker
+ * delivered what caused the event) feeds the delivery -> event-out latency figures.
  *
  * Writes are coalesced: the events one callback produced go to each subscriber in one socket
  * write when it returns (a burst's deliveries arrive many to a socket read; a write per event cost
@@ -18,21 +19,10 @@
  */
 import type { SimEvent } from '@retry-studio/topology-core/sim';
 import type { TraceNotice } from '@retry-studio/contract';
+import { FrameRing } from './frameRing.js';
 
 /** What the stream carries besides SimEvents: the contract's notice frame. */
 export type { TraceNotice };
-
-export interface LogEntry {
-  readonly seq: number;
-  readonly kind: 'event' | 'notice';
-  /** its SSE frame as a plain subscriber reads it: `id: SEQ\ndata: JSON\n\n` (a notice: `event: notice\ndata: JSON\n\n`) */
-  readonly frame: Buffer;
-  /** where its JSON starts in `frame` (it ends 2 bytes before the frame does) */
-  readonly dataStart: number;
-  /** when the broker delivered what caused it (live events only, not replays) */
-  readonly rxAt: number | undefined;
-  readonly isDelivery: boolean;
-}
 
 export interface Subscriber {
   /** one SSE message per turn with the events as a JSON array (`event: batch`) */
@@ -64,33 +54,14 @@ const FLUSH_AT = 200;
 const FLUSH_AFTER_MS = 2;
 /** the ring's bytes (its frames), besides its count: a trace of large events keeps fewer */
 const RING_BYTES = 24 * 1024 * 1024;
+/** what a finished trace's ring keeps for late readers (the newest frames) */
+const ENDED_RING_BYTES = 8 * 1024 * 1024;
 
 const NOTICE_HEAD = 'event: notice\ndata: ';
 const END_FRAME = Buffer.from('event: end\ndata: {}\n\n');
 const BATCH_OPEN = Buffer.from('[');
 const BATCH_COMMA = Buffer.from(',');
 const BATCH_CLOSE = Buffer.from(']\n\n');
-const json = (e: LogEntry): Buffer => e.frame.subarray(e.dataStart, e.frame.length - 2);
-
-/**
- * An entry of the log, its frame built once. A class, not an object spread together: entries
- * built by spreads each had a hidden class of their own (35,000 of them, 8 MB, in a burst).
- */
-class Entry implements LogEntry {
-  readonly frame: Buffer;
-  readonly dataStart: number;
-  constructor(
-    readonly seq: number,
-    readonly kind: LogEntry['kind'],
-    head: string,
-    data: string,
-    readonly rxAt: number | undefined,
-    readonly isDelivery: boolean,
-  ) {
-    this.frame = Buffer.from(`${head}${data}\n\n`);
-    this.dataStart = head.length;
-  }
-}
 
 /**
  * A subscriber is a cursor into the ring, not a copy of it: a new one replays by reading the ring
@@ -116,18 +87,13 @@ class Sub {
 }
 
 export class EventLog {
-  private ring: LogEntry[] = [];
-  private ringStart = 0;
-  /** entries evicted from the ring so far: the absolute index of the oldest kept */
-  private evicted = 0;
+  private readonly ring: FrameRing;
   private readonly subs = new Set<Sub>();
   private ended = false;
   /** events enqueued since the last flush, and since when */
   private pending = 0;
   private pendingSince = 0;
   private readonly endListeners: (() => void)[] = [];
-  /** the frames' bytes in the ring */
-  private ringBytes = 0;
   seq = 0;
   total = 0;
   readonly counts: Record<string, number> = {};
@@ -140,10 +106,12 @@ export class EventLog {
   }
 
   constructor(
-    private readonly capacity = 50_000,
+    capacity = 50_000,
     private readonly maxPending = MAX_PENDING_PER_SUBSCRIBER,
-    private readonly capacityBytes = RING_BYTES,
-  ) {}
+    capacityBytes = RING_BYTES,
+  ) {
+    this.ring = new FrameRing(capacity, capacityBytes);
+  }
 
   nextSeq(): number {
     return ++this.seq;
@@ -152,38 +120,16 @@ export class EventLog {
   emit(e: SimEvent, rxAt?: number): void {
     this.total += 1;
     this.counts[e.kind] = (this.counts[e.kind] ?? 0) + 1;
-    this.push(new Entry(e.seq, 'event', `id: ${e.seq}\ndata: `, JSON.stringify(e), rxAt, e.kind === 'delivered'));
+    this.ring.push(e.seq, false, `id: ${e.seq}\ndata: `, JSON.stringify(e), rxAt ?? NaN, e.kind === 'delivered');
+    this.pushed();
   }
 
   notice(n: Omit<TraceNotice, 'kind'>): void {
-    this.push(new Entry(this.seq, 'notice', NOTICE_HEAD, JSON.stringify({ kind: 'notice', ...n }), undefined, false));
+    this.ring.push(this.seq, true, NOTICE_HEAD, JSON.stringify({ kind: 'notice', ...n }), NaN, false);
+    this.pushed();
   }
 
-  /** absolute index one past the newest entry */
-  private get end_(): number {
-    return this.evicted + this.ring.length - this.ringStart;
-  }
-
-  private at(abs: number): LogEntry {
-    return this.ring[this.ringStart + abs - this.evicted]!;
-  }
-
-  private push(added: LogEntry): void {
-    this.ringBytes += added.frame.length;
-    while (
-      this.ring.length - this.ringStart > 0 &&
-      (this.ring.length - this.ringStart >= this.capacity || this.ringBytes > this.capacityBytes)
-    ) {
-      this.ringBytes -= this.ring[this.ringStart]!.frame.length;
-      this.ring[this.ringStart] = undefined as never; // its frame goes now, not when the ring is next cut
-      this.ringStart += 1;
-      this.evicted += 1;
-      if (this.ringStart > 4096) {
-        this.ring = this.ring.slice(this.ringStart);
-        this.ringStart = 0;
-      }
-    }
-    this.ring.push(added);
+  private pushed(): void {
     if (this.subs.size === 0) return;
     if (this.pending++ === 0) {
       this.pendingSince = performance.now();
@@ -199,7 +145,7 @@ export class EventLog {
 
   /** A subscriber too far behind (or off the ring's start) skips to what it may still read. */
   private catchUp(sub: Sub): void {
-    const oldest = Math.max(this.evicted, this.end_ - this.maxPending);
+    const oldest = Math.max(this.ring.start, this.ring.end - this.maxPending);
     if (sub.next < oldest) {
       sub.dropped += oldest - sub.next;
       sub.next = oldest;
@@ -219,35 +165,16 @@ export class EventLog {
         ),
       );
     }
-    const end = this.end_;
+    const end = this.ring.end;
     for (let chunks = 0; sub.next < end && !sub.blocked; chunks++) {
       if (chunks === CHUNKS_PER_TURN) {
         this.later(sub);
         return;
       }
-      const chunk: LogEntry[] = [];
-      /** chunk entries before this one are a replay (no timing, no latency figure) */
-      let firstLive = 0;
-      const live: LogEntry[] = [];
-      for (; sub.next < end && chunk.length < CHUNK; sub.next++) {
-        const e = this.at(sub.next);
-        if (sub.next >= sub.replayEnd) {
-          chunk.push(e);
-          live.push(e);
-        } else if (e.seq > sub.afterSeq || (sub.afterSeq === 0 && e.seq === 0)) {
-          chunk.push(e);
-          firstLive = chunk.length;
-        }
-      }
-      if (chunk.length === 0) continue;
-      // live subscribers at the same place get the same frames: built once, not once per client
-      const ok = sub.s.write(
-        live.length === chunk.length
-          ? this.sharedFrames(sub.s, sub.next - chunk.length, chunk)
-          : this.frames(sub.s, chunk, firstLive),
-      );
-      const now = performance.now();
-      for (const e of live) if (e.isDelivery && e.rxAt !== undefined) this.recordLatency(now - e.rxAt);
+      const from = sub.next;
+      const to = Math.min(end, from + CHUNK);
+      sub.next = to;
+      const ok = from >= sub.replayEnd ? this.writeLive(sub, from, to) : this.writeReplay(sub, from, to);
       if (!ok) sub.blocked = true;
     }
     if (this.ended && sub.next >= end && !sub.blocked) {
@@ -257,14 +184,53 @@ export class EventLog {
     }
   }
 
+  /** live entries [from, to): the same frames for every subscriber of a kind, built once */
+  private writeLive(sub: Sub, from: number, to: number): boolean {
+    const ok = sub.s.write(this.sharedFrames(sub.s, from, to));
+    const now = performance.now();
+    for (let i = from; i < to; i++)
+      if (this.ring.isDelivery(i) && !Number.isNaN(this.ring.rxAt(i))) this.recordLatency(now - this.ring.rxAt(i));
+    return ok;
+  }
+
+  /** replayed entries [from, to) (and the live ones after `replayEnd`): those after Last-Event-ID, no timing */
+  private writeReplay(sub: Sub, from: number, to: number): boolean {
+    const picked: number[] = [];
+    let firstLive = -1;
+    for (let i = from; i < to; i++) {
+      if (i >= sub.replayEnd) {
+        if (firstLive < 0) firstLive = picked.length;
+        picked.push(i);
+      } else {
+        const seq = this.ring.seq(i);
+        if (seq > sub.afterSeq || (sub.afterSeq === 0 && seq === 0)) picked.push(i);
+      }
+    }
+    if (picked.length === 0) return true;
+    const ok = sub.s.write(this.frames(sub.s, picked, firstLive < 0 ? picked.length : firstLive));
+    if (firstLive >= 0) {
+      const now = performance.now();
+      for (const i of picked.slice(firstLive))
+        if (this.ring.isDelivery(i) && !Number.isNaN(this.ring.rxAt(i))) this.recordLatency(now - this.ring.rxAt(i));
+    }
+    return ok;
+  }
+
   /** recent live chunks' frames by range and subscriber kind (300 clients of one trace cost one build) */
   private readonly frameCache = new Map<string, Buffer>();
 
-  private sharedFrames(s: Subscriber, start: number, entries: readonly LogEntry[]): Buffer {
-    const key = `${start}:${entries.length}:${s.batch ? 1 : 0}${s.timing ? 1 : 0}`;
+  private sharedFrames(s: Subscriber, from: number, to: number): Buffer {
+    // a plain subscriber reads the frames as they sit in the ring
+    if (!s.batch && !s.timing) {
+      const span = this.ring.span(from, to);
+      if (span) return span;
+    }
+    const key = `${from}:${to - from}:${s.batch ? 1 : 0}${s.timing ? 1 : 0}`;
     let out = this.frameCache.get(key);
     if (out === undefined) {
-      out = this.frames(s, entries, 0);
+      const all: number[] = [];
+      for (let i = from; i < to; i++) all.push(i);
+      out = this.frames(s, all, 0);
       this.frameCache.set(key, out);
       if (this.frameCache.size > 32) this.frameCache.delete(this.frameCache.keys().next().value!);
     }
@@ -281,7 +247,8 @@ export class EventLog {
   }
 
   /** the entries' frames for `s` (entries before `firstLive` are a replay: no timing comment) */
-  private frames(s: Subscriber, entries: readonly LogEntry[], firstLive: number): Buffer {
+  private frames(s: Subscriber, entries: readonly number[], firstLive: number): Buffer {
+    const ring = this.ring;
     const parts: Buffer[] = [];
     let batch: Buffer[] = [];
     let last = 0;
@@ -290,18 +257,19 @@ export class EventLog {
       parts.push(Buffer.from(`id: ${last}\nevent: batch\ndata: `), BATCH_OPEN, ...batch, BATCH_CLOSE);
       batch = [];
     };
-    entries.forEach((e, i) => {
-      if (e.kind === 'notice') {
+    entries.forEach((abs, i) => {
+      if (ring.isNotice(abs)) {
         closeBatch();
-        parts.push(e.frame);
+        parts.push(ring.frame(abs));
       } else if (s.batch) {
         if (batch.length > 0) batch.push(BATCH_COMMA);
-        batch.push(json(e));
-        last = e.seq;
+        batch.push(ring.json(abs));
+        last = ring.seq(abs);
       } else {
-        if (s.timing && e.rxAt !== undefined && i >= firstLive)
-          parts.push(Buffer.from(`: rx=${performance.timeOrigin + e.rxAt}\n`));
-        parts.push(e.frame);
+        const rxAt = ring.rxAt(abs);
+        if (s.timing && !Number.isNaN(rxAt) && i >= firstLive)
+          parts.push(Buffer.from(`: rx=${performance.timeOrigin + rxAt}\n`));
+        parts.push(ring.frame(abs));
       }
     });
     closeBatch();
@@ -317,7 +285,7 @@ export class EventLog {
 
   /** Replays the ring after `afterSeq` (Last-Event-ID), then streams live; ends with `event: end` once the trace is over. Returns a handle. */
   subscribe(s: Subscriber, afterSeq = 0): { handle: unknown; unsubscribe: () => void } {
-    const sub = new Sub(s, this.evicted, this.end_, afterSeq);
+    const sub = new Sub(s, this.ring.start, this.ring.end, afterSeq);
     this.subs.add(sub);
     this.writeOut(sub);
     return { handle: sub, unsubscribe: () => this.subs.delete(sub) };
@@ -327,10 +295,12 @@ export class EventLog {
     return this.subs.size;
   }
 
-  /** The trace is over: each subscriber gets `event: end` after what it still has to read. */
+  /** The trace is over: each subscriber gets `event: end` after what it still has to read; the ring keeps less for late readers. */
   end(): void {
     this.ended = true;
     for (const sub of [...this.subs]) this.writeOut(sub);
+    // a subscriber still reading keeps its place (a trimmed entry it had not read is said dropped)
+    this.ring.trim(ENDED_RING_BYTES);
     for (const f of this.endListeners.splice(0)) f();
   }
 
@@ -343,13 +313,11 @@ export class EventLog {
     else this.endListeners.push(f);
   }
 
-  /** Every event still in the ring (for the prediction comparison and tests). */
+  /** Every event still in the ring (for tests and the upgrade check's one-message trace). */
   events(): SimEvent[] {
     const out: SimEvent[] = [];
-    for (let i = this.ringStart; i < this.ring.length; i++) {
-      const e = this.ring[i]!;
-      if (e.kind === 'event') out.push(JSON.parse(json(e).toString()) as SimEvent);
-    }
+    for (let i = this.ring.start; i < this.ring.end; i++)
+      if (!this.ring.isNotice(i)) out.push(JSON.parse(this.ring.json(i).toString()) as SimEvent);
     return out;
   }
 }
