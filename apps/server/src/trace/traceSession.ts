@@ -18,6 +18,7 @@ import { TraceAccounting, type EmitOptions, type Lane } from './accounting.js';
 import { ClusterNodeWatch } from './clusterNodeWatch.js';
 import { ComparedEvents } from './comparedEvents.js';
 import { DepthSampler } from './depthSampler.js';
+import { DeploymentChanges } from './deploymentChanges.js';
 import { EndOfTraceChecks } from './endOfTraceChecks.js';
 import { EventLog } from './eventLog.js';
 import { ConnectionNotices } from './connectionNotices.js';
@@ -71,6 +72,7 @@ export class TraceSession implements TraceContext {
   private readonly finished: Promise<TraceSummary>;
   private resolveFinished!: (s: TraceSummary) => void;
   private readonly connection: ConnectionNotices;
+  private readonly changes: DeploymentChanges;
 
   constructor(
     readonly design: Design,
@@ -112,7 +114,7 @@ export class TraceSession implements TraceContext {
     });
     this.workers = this.real.consumers.map((c) => {
       const w = new TraceWorker(c, this);
-      w.onCancelled = (cancelled) => void this.consumerCancelled(cancelled);
+      w.onCancelled = (cancelled) => void this.changes.consumerCancelled(cancelled);
       return w;
     });
     this.publisher = new TestPublisher(conn, {
@@ -152,13 +154,31 @@ export class TraceSession implements TraceContext {
           });
         },
         unacked: (q) => this.workers.filter((w) => w.spec.queue === q).reduce((n, w) => n + w.inProgress, 0),
-        onMissing: (q) => this.queueGone(q, `queue '${this.back(q)}' was deleted`),
-        onAvailability: (q, down) => (down === undefined ? this.queueReachable(q) : this.queueUnavailable(q, down)),
+        onMissing: (q) => this.changes.queueGone(q, `queue '${this.back(q)}' was deleted`),
+        onAvailability: (q, down) =>
+          down === undefined ? this.changes.queueReachable(q) : this.changes.queueUnavailable(q, down),
         onFailure: (message, first) => {
           if (first) this.log.notice({ level: 'warn', code: 'depth-sample-failed', message, t: this.now() });
         },
       },
     );
+    this.changes = new DeploymentChanges({
+      mgmt,
+      vhost: target.vhost,
+      log: this.log,
+      accounting: this.accounting,
+      availability: this.availability,
+      workers: this.workers,
+      conn,
+      now: () => this.now(),
+      back: this.back,
+      isStopping: () => this.stopping,
+      emit: (lane, e) => this.emit(lane, e),
+      end: (reason) => {
+        this.endReason = reason;
+        void this.stop('stopped');
+      },
+    });
     this.topologyWatch = new TopologyWatch(mgmt, target.vhost, this.real.topology, this.back);
     this.nodeWatch = new ClusterNodeWatch(mgmt, target.vhost, this.real.topology.queues, this.back, () => this.now());
     this.checks = new EndOfTraceChecks({
@@ -218,56 +238,6 @@ export class TraceSession implements TraceContext {
 
   // ------------------------------------------------------------ topology changes
 
-  /** A cancelled consumer: its queue deleted (the topology changed), or still declared with its node down (wait for it). */
-  private async consumerCancelled(w: TraceWorker): Promise<void> {
-    const q = await this.mgmt.queue(this.target.vhost, w.spec.queue).catch(() => undefined);
-    const down =
-      q && typeof q.state === 'string' && q.state !== 'running'
-        ? `state '${q.state}' on ${q.node ?? 'its node'}`
-        : undefined;
-    const why = down ? `queue '${w.designQueue}' is unavailable (${down})` : `queue '${w.designQueue}' was deleted`;
-    this.log.notice({
-      level: 'warn',
-      code: 'consumer-cancelled',
-      message: `consumer '${w.spec.id}' was cancelled by the broker: ${why}`,
-      t: this.now(),
-    });
-    if (down) this.queueUnavailable(w.spec.queue, down);
-    else this.queueGone(w.spec.queue, `consumer '${w.spec.id}' was cancelled: ${why}`);
-  }
-
-  /** A queue whose node is down: its messages are not counted dropped, the trace waits for it (blocker) and goes on. */
-  private queueUnavailable(realQueue: string, message: string): void {
-    const q = this.back(realQueue);
-    const copies = this.accounting.messagesIn(q).reduce((s, m) => s + m.copies, 0);
-    const notice = this.availability.markUnavailable(q, message, copies);
-    if (notice) this.log.notice({ ...notice, t: this.now() });
-  }
-
-  private queueReachable(realQueue: string): void {
-    const notice = this.availability.markReachable(this.back(realQueue));
-    if (!notice) return;
-    for (const w of this.workers)
-      if (w.spec.queue === realQueue && w.cancelled) void w.resume(this.conn).catch(() => undefined);
-    this.log.notice({ ...notice, t: this.now() });
-  }
-
-  /** A queue of the deployment is gone: its messages with it; the trace ends with the reason. */
-  private queueGone(realQueue: string, why: string): void {
-    if (this.stopping) return;
-    for (const { msgId, copies } of this.accounting.messagesIn(this.back(realQueue)))
-      for (let i = 0; i < copies; i++)
-        this.emit('broker', { kind: 'dropped', msgId, body: '', why: 'queue-deleted', queue: this.back(realQueue) });
-    this.topologyChanged([why]);
-  }
-
-  private topologyChanged(changes: readonly string[]): void {
-    if (this.stopping) return;
-    this.endReason = `the topology changed during the trace: ${changes.slice(0, 5).join('; ')}`;
-    this.log.notice({ level: 'warn', code: 'topology-changed', message: this.endReason, t: this.now() });
-    void this.stop('stopped');
-  }
-
   /** the connection will not come back (reconnects refused): the trace ends failed now, not at its duration */
   private connectionGone(detail: string): void {
     if (this.stopping) return;
@@ -286,7 +256,7 @@ export class TraceSession implements TraceContext {
   private async watchTopology(): Promise<void> {
     if (this.stopping) return;
     const changes = await this.topologyWatch.changes();
-    if (changes.length > 0 && !this.stopping) this.topologyChanged(changes);
+    if (changes.length > 0 && !this.stopping) this.changes.topologyChanged(changes);
   }
 
   /** the node loss the prediction includes: the request's, else the one observed */
