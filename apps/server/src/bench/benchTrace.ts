@@ -1,11 +1,13 @@
 /**
  * Live-trace latency: from the broker's delivery of a traced message to a worker (the amqplib
  * consume callback) to the SSE event leaving the server, and to it arriving at an SSE client.
- * Target: p95 < 100 ms. Prints one `name: value` per line.
+ * Targets, per workload: the server's heap peak at most 150 MB, and the client p95 from delivery to
+ * event received under 5 ms (each printed met or NOT met). Prints one `name: value` per line.
  *
  *   pnpm --filter @retry-studio/server exec tsx src/bench/benchTrace.ts
  *
- * The server runs in this process on an ephemeral loopback port with the real broker; the client
+ * The server runs in this process on an ephemeral loopback port with the real broker, the designs
+ * deployed in a throwaway vhost of the bench's own (rs-bench-trace-*, deleted afterwards); the client
  * (a worker thread) reads /api/trace/:id/events?timing=1, where each event carries an SSE comment
  * with the delivery time (epoch ms), so client-side figures include HTTP and parsing.
  * "server" figures: delivery (the amqplib consume callback) -> the event's frame handed to the
@@ -82,6 +84,10 @@ function chainDesign(): Design {
 }
 
 const mb = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10;
+
+/** the targets (issue 42): turn 4 measured 240 MB and 9.0 ms, and these bound what it grew to (618 MB, 16.8 ms) */
+const HEAP_PEAK_TARGET_MB = 150;
+const CLIENT_P95_TARGET_MS = 5;
 
 async function post(base: string, path: string, body: unknown): Promise<any> {
   const r = await fetch(base + path, {
@@ -200,7 +206,8 @@ async function runWorkload(base: string, at: Target, label: string, w: Workload)
   line(`${label}_client_delivery_to_event_received_p95_ms`, pct(client, 95));
   line(`${label}_client_delivery_to_event_received_p99_ms`, pct(client, 99));
   line(`${label}_client_observed_hop_to_routed_event_received_p95_ms`, pct(result.hops, 95));
-  line(`${label}_target_p95_lt_100ms`, pct(client, 95) < 100 ? 'met' : 'NOT met');
+  line(`${label}_target_heap_peak_le_150mb`, mb(heapPeak) <= HEAP_PEAK_TARGET_MB ? 'met' : 'NOT met');
+  line(`${label}_target_client_p95_lt_5ms`, pct(client, 95) < CLIENT_P95_TARGET_MS ? 'met' : 'NOT met');
 }
 
 async function main(): Promise<void> {
