@@ -27,7 +27,7 @@ export type { TraceNotice };
 export interface Subscriber {
   /** one SSE message per turn with the events as a JSON array (`event: batch`) */
   readonly batch?: boolean;
-  /** each live event's frame starts with the comment `: rx=<delivery time, epoch ms>` (benches) */
+  /** each live event's frame starts with the comment `: rx=<delivery time, epoch ms>`, each live chunk comes after `: sent=<epoch ms>` (benches) */
   readonly timing?: boolean;
   /** write frames; false means the socket buffer is full (call `drained` when it empties) */
   write(chunk: Buffer): boolean;
@@ -186,6 +186,8 @@ export class EventLog {
 
   /** live entries [from, to): the same frames for every subscriber of a kind, built once */
   private writeLive(sub: Sub, from: number, to: number): boolean {
+    // a timing subscriber (a bench) is told when each chunk was handed to its socket
+    if (sub.s.timing) sub.s.write(Buffer.from(`: sent=${performance.timeOrigin + performance.now()}\n\n`));
     const ok = sub.s.write(this.sharedFrames(sub.s, from, to));
     const now = performance.now();
     for (let i = from; i < to; i++)

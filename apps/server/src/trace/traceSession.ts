@@ -28,7 +28,7 @@ import { Observer } from './observer.js';
 import { MAX_PREDICTED_MESSAGES, type Comparison } from './prediction.js';
 import { ProcessingCounts } from './processingCounts.js';
 import { QueueAvailability } from './queueAvailability.js';
-import { TestPublisher, testMessages, type TestMessage } from './testPublisher.js';
+import { messageIndexOf, TestPublisher, testMessages, type TestMessage } from './testPublisher.js';
 import type { EventInput, TraceContext } from './traceContext.js';
 import type { TraceOptions } from './traceOptions.js';
 import { traceVerdict } from './traceVerdict.js';
@@ -227,8 +227,7 @@ export class TraceSession implements TraceContext {
   }
 
   messageIndex(msgId: string): number {
-    const m = /-(\d+)$/.exec(msgId);
-    return m ? Number(m[1]) : 0;
+    return messageIndexOf(msgId);
   }
 
   /** the messages behind the summary's `duplicates` that the prediction covers (the comparison flags them) */
