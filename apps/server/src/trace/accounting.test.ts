@@ -201,7 +201,9 @@ describe('trace accounting', () => {
     expect(out.map((e) => e.seq)).toEqual(out.map((_, i) => i + 1));
     expect(acc.balance(live)).toMatchObject({ acked: 1, balanced: true });
   });
+});
 
+describe('trace accounting: the balance and what it waits for', () => {
   it('counts each published message once: acked, parked, in flight, dropped', () => {
     const { acc } = setup();
     const [a, p, f, d] = ['a', 'p', 'f', 'd'].map(ev) as ReturnType<typeof ev>[];

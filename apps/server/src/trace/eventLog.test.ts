@@ -102,7 +102,9 @@ describe('event log', () => {
     // the live delivery written is a latency figure; the replayed one is not
     expect(log.latencies).toHaveLength(1);
   });
+});
 
+describe('event log: slow, blocked and late subscribers, the bounds', () => {
   it('a slow subscriber may fall 20,000 events behind, then skips the oldest with a notice of what it missed', async () => {
     const log = new EventLog(30_000);
     const got: string[] = [];

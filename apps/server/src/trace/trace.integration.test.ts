@@ -148,7 +148,9 @@ describe('live trace', () => {
       actual: 'dead-lettered work.q (rejected) -> retry',
     });
   });
+});
 
+describe('live trace: routing as the broker routes', () => {
   it('observation does not change routing: the alternate exchange still gets unroutable messages', async () => {
     const prefix = uniquePrefix('ae');
     const d = design({
@@ -277,7 +279,9 @@ describe('live trace', () => {
     expect(pred.body.comparison.firstDifference).toBeUndefined();
     expect(pred.body.comparison.matching).toBe(2);
   });
+});
 
+describe('live trace: behaviours, default-exchange hops, vhosts, refusals and a deleted queue', () => {
   it("a failure model counts a message's attempts across workers, as the simulator does (tier 2 succeeds after tier 1 failed once)", async () => {
     const prefix = uniquePrefix('tiers');
     const worker = (id: string, queue: string) => ({
