@@ -13,9 +13,8 @@ import { ManagementClient, openConnection, parseAmqpUrl, withVhost } from '../br
 import { retryLoopDesign, uniquePrefix } from '../http/testing.js';
 import { useLiveServer } from '../testing/liveServer.js';
 import { BROKER_310 } from '../testing/testBrokers.js';
-import { vhostsStartingWith } from '../testing/vhostCount.js';
 
-const { srv, deploy, waitDone } = useLiveServer();
+const { srv, deploy, waitDone, onCleanup } = useLiveServer({ afterTimeoutMs: 180_000 });
 const admin = new ManagementClient(parseAmqpUrl(BROKER_310.amqpUrl), { baseUrl: BROKER_310.managementUrl });
 const VHOSTS = `rs-bounds-trace-starts-${randomBytes(3).toString('hex')}`;
 
@@ -23,10 +22,14 @@ const warnings: string[] = [];
 const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
 process.on('warning', onWarning);
 
-afterAll(async () => {
-  process.off('warning', onWarning);
-  for (const v of await vhostsStartingWith(BROKER_310, VHOSTS)) await admin.deleteVhost(v);
-});
+afterAll(() => process.off('warning', onWarning));
+
+/** the test's vhost, deleted after the file's deployments were torn down (cleanups run last registered first) */
+function ownVhost(tag: string): string {
+  const vhost = `${VHOSTS}-${tag}`;
+  onCleanup(() => admin.deleteVhost(vhost));
+  return vhost;
+}
 
 /** the broker's exact count of a queue's messages (a passive declare: the management API's is up to 5 s old) */
 async function held(vhost: string, queue: string): Promise<number> {
@@ -48,7 +51,7 @@ async function stopAll(ids: readonly string[]): Promise<void> {
 
 describe('trace starts that arrive together', () => {
   it('20 at once over 5 deployments: exactly 4 run, each on a deployment of its own; the rest are refused saying why', async () => {
-    const vhost = `${VHOSTS}-cap`;
+    const vhost = ownVhost('cap');
     const d = parks('starts-cap');
     const prefixes = Array.from({ length: 5 }, (_, i) => uniquePrefix(`cap${i}`));
     for (const p of prefixes) await deploy(d, p, { vhost });
@@ -85,7 +88,7 @@ describe('trace starts that arrive together', () => {
   }, 180_000);
 
   it('3 at once on one deployment: one runs, the others get a 409 naming it; what it says parked the broker holds', async () => {
-    const vhost = `${VHOSTS}-one`;
+    const vhost = ownVhost('one');
     const prefix = uniquePrefix('one');
     const d = parks('starts-one');
     await deploy(d, prefix, { vhost });

@@ -6,21 +6,16 @@
  * flight, while the broker had parked all 2,000.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManagementClient, openConnection, parseAmqpUrl, withVhost } from '../broker/index.js';
 import { retryLoopDesign, uniquePrefix } from '../http/testing.js';
 import { useLiveServer } from '../testing/liveServer.js';
 import { BROKER_310 } from '../testing/testBrokers.js';
-import { vhostsStartingWith } from '../testing/vhostCount.js';
 import { waitUntil } from '../testing/waitUntil.js';
 
-const { srv, deploy, waitDone } = useLiveServer();
+const { srv, deploy, waitDone, onCleanup } = useLiveServer({ afterTimeoutMs: 180_000 });
 const admin = new ManagementClient(parseAmqpUrl(BROKER_310.amqpUrl), { baseUrl: BROKER_310.managementUrl });
 const VHOSTS = `rs-bounds-trace-killed-${randomBytes(3).toString('hex')}`;
-
-afterAll(async () => {
-  for (const v of await vhostsStartingWith(BROKER_310, VHOSTS)) await admin.deleteVhost(v);
-});
 
 /** the broker's exact count of a queue's messages (a passive declare) */
 async function held(vhost: string, queue: string): Promise<number> {
@@ -40,6 +35,8 @@ describe('a trace whose connection is closed mid-run', () => {
     'reconnects and ends complete with every message where the broker has it: $run',
     async (c) => {
       const vhost = `${VHOSTS}-${c.prefetch}`;
+      // deleted after the deployment is torn down (cleanups run last registered first)
+      onCleanup(() => admin.deleteVhost(vhost));
       const prefix = uniquePrefix('killed');
       // every message fails, waits out 50 ms in the retry queue once, and is republished to parking;
       // failing always: a message processed again after the loss is parked too
