@@ -163,7 +163,7 @@ export class TraceAccounting {
     this.ledger.release(s.copies);
   }
 
-  /** An event from `lane` (message events are ordered; others go straight out). */
+  /** An event from `lane` (message events are ordered; others go straight out). The event is stamped in place: pass a fresh one. */
   add(lane: Lane, e: EventInput, opts: EmitOptions = {}): void {
     const t = this.opts.now();
     this.lastActivity = t;
@@ -248,7 +248,11 @@ export class TraceAccounting {
       t = Math.max(t, s.lastT);
       s.lastT = t;
     }
-    const e = { ...h.e, t, seq: this.opts.nextSeq() } as SimEvent;
+    // stamped in place: an event given to the accounting is its own from then on (a copy of each
+    // of a burst's 360,000 events was a tenth of the server's allocation)
+    const e = h.e as unknown as { t: number; seq: number } & SimEvent;
+    e.t = t;
+    e.seq = this.opts.nextSeq();
     if (s) this.apply(s, h, e);
     this.opts.out(e, h.rxAt);
   }
