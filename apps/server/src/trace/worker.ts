@@ -15,6 +15,7 @@ import { type ConsumerAction, type ConsumerSpec, type XDeathEntry } from '@retry
 import { attemptDraw } from '@retry-studio/topology-core/sim';
 import { ChannelSlot, headersForDisplay, renameDeaths, xDeathOf, type ManagedConnection } from '../broker/index.js';
 import { isSettlement, republishThenAck, settleDelivery, type Settlement } from '../broker/settleDelivery.js';
+import type { ReturnedMessage } from './hopReporter.js';
 import { LostRejects } from './lostRejects.js';
 import { MSG_HEADER, TRACE_HEADER } from './observer.js';
 import type { TraceContext } from './traceContext.js';
@@ -71,6 +72,8 @@ export class TraceWorker {
   private readonly unacked = new Map<Channel, Map<number, string>>();
   /** every delivery not yet settled, per channel, for hold and multiple */
   private readonly books = new Map<Channel, ChannelBook>();
+  /** republishes the broker returned (unroutable), by message, until their confirm says the publish is the broker's */
+  private readonly returns = new Map<string, ReturnedMessage[]>();
   /** rejects a channel's loss may have swallowed */
   private readonly lostRejects = new LostRejects<Channel>();
   processed = 0;
@@ -88,9 +91,13 @@ export class TraceWorker {
       () => this.ctx.conn.createConfirmChannel(),
       (p) => {
         p.setMaxListeners(0);
-        p.on('return', (m) =>
-          this.ctx.hops.onReturn(this.lane, m, { kind: 'consumer', id: this.spec.id }, this.ctx.mandatoryWanted),
-        );
+        // a return comes before its publish's confirm, and the publish is reported once confirmed: kept until then
+        p.on('return', (m: ReturnedMessage) => {
+          const id = String(m.properties.headers?.[MSG_HEADER] ?? '');
+          const kept = this.returns.get(id);
+          if (kept) kept.push(m);
+          else this.returns.set(id, [m]);
+        });
       },
     );
   }
@@ -358,13 +365,20 @@ export class TraceWorker {
         // the copy is reported once the broker confirmed it: one whose confirm went with the channel
         // (a connection lost) may never have reached it, and the original comes back (requeued) and
         // is republished again; reported at once, it stayed 'in transit' to the trace's end
-        const { outcome, acked } = await republishThenAck(
-          pub,
-          ch,
-          msg,
-          { exchange: plan.exchange, routingKey: plan.routingKey, properties },
-          stillOpen,
-        );
+        let settled: Awaited<ReturnType<typeof republishThenAck>>;
+        try {
+          settled = await republishThenAck(
+            pub,
+            ch,
+            msg,
+            { exchange: plan.exchange, routingKey: plan.routingKey, properties },
+            stillOpen,
+          );
+        } catch (err) {
+          this.returns.delete(msgId); // returned or not, nothing of that publish is left
+          throw err;
+        }
+        const { outcome, acked } = settled;
         if (traced)
           ctx.emit(this.lane, {
             kind: 'published',
@@ -379,6 +393,9 @@ export class TraceWorker {
           });
         if (outcome === 'acked')
           ctx.hops.publishSent(this.lane, msgId, body, plan.exchange, plan.routingKey, plan.expiration);
+        for (const m of this.returns.get(msgId) ?? [])
+          ctx.hops.onReturn(this.lane, m, { kind: 'consumer', id: consumer }, ctx.mandatoryWanted);
+        this.returns.delete(msgId);
         if (outcome === 'nacked' && traced)
           ctx.emit(this.lane, { kind: 'publish-nacked', msgId, body, queue: '', reason: 'overflow' });
         if (!acked) return;
@@ -390,6 +407,7 @@ export class TraceWorker {
   }
 
   release(): void {
+    this.returns.clear();
     this.lostRejects.clear();
     this.attempts.clear();
     this.scriptIndex.clear();
