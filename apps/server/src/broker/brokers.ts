@@ -98,13 +98,15 @@ export class Brokers {
    * A started connection for this purpose on `vhost`, leased: requests that overlap share it, and
    * it is closed once the last lease is released and it has been idle for `idleCloseMs` (a job that
    * ended leaves no connection open on the broker). Release every lease (`finally`).
+   * `label`: a connection of its own, named `retry-studio:<purpose>:<label>` on the broker (a live
+   * trace's: its loss, reconnect or refusal is its own, and it can be found by name).
    */
-  async lease(url: AmqpUrl, vhost: string, purpose: ConnectionPurpose): Promise<ConnectionLease> {
+  async lease(url: AmqpUrl, vhost: string, purpose: ConnectionPurpose, label?: string): Promise<ConnectionLease> {
     const target = withVhost(url, vhost);
-    const k = `${purpose}|${redactUrl(target)}|${credKey(url)}`;
+    const k = `${purpose}|${redactUrl(target)}|${credKey(url)}|${label ?? ''}`;
     let held = this.conns.get(k);
     if (!held) {
-      const conn = new ManagedConnection(target, purpose);
+      const conn = new ManagedConnection(target, purpose, label !== undefined ? { label } : {});
       const h: HeldConnection = { conn, users: 0, idle: undefined, started: conn.start().then(() => undefined) };
       held = h;
       this.conns.set(k, h);

@@ -23,8 +23,14 @@ export function headersForDisplay(h: unknown): AmqpTable {
 }
 
 /** x-death (of headers for display) as SimEvent entries (the core's parser), names mapped with `name` (e.g. strip the deploy prefix). */
-export function xDeathOf(headers: AmqpTable, name: (n: string) => string = (n) => n): XDeathEntry[] | undefined {
-  return parseXDeath(headers['x-death'])?.map((d) => ({ ...d, queue: name(d.queue), exchange: name(d.exchange) }));
+export function xDeathOf(headers: AmqpTable, name?: (n: string) => string): XDeathEntry[] | undefined {
+  const deaths = parseXDeath(headers['x-death']);
+  return name && deaths ? renameDeaths(deaths, name) : deaths;
+}
+
+/** x-death entries with their queue and exchange names mapped (parsed once, named for another reader) */
+export function renameDeaths(deaths: readonly XDeathEntry[], name: (n: string) => string): XDeathEntry[] {
+  return deaths.map((d) => ({ ...d, queue: name(d.queue), exchange: name(d.exchange) }));
 }
 
 /** A delivery's headers as a retry-scenario/1 observation records them. */

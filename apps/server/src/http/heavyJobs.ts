@@ -18,6 +18,7 @@ import { designFromBroker, type BrokerSnapshot } from '@retry-studio/topology-co
 import { designWorkSize, objectsWorkSize, rehearseSize } from '@retry-studio/topology-core/sizing';
 import { migrateDesignForUpgrade, upgradeCheck, type UpgradeOptions } from '@retry-studio/topology-core/upgrade';
 import type { RehearseRequest, RehearseResponse } from '@retry-studio/contract';
+import { PredictionFailed, predictionAnswer, type TracePredictionInput } from '../trace/tracePrediction.js';
 import type { HeavyJob } from '../work/workerSide.js';
 import { designFromRequest } from './designInput.js';
 import { HttpError } from './httpError.js';
@@ -102,4 +103,24 @@ const designJob: HeavyJob = {
   run: (input) => designFromRequest(input),
 };
 
-export const HEAVY_JOBS: readonly HeavyJob[] = [rehearseJob, upgradeCheckJob, lintJob, importJob, designJob];
+/** a live trace's prediction and its comparison with what the trace saw (bounded: 2,000 messages) */
+const tracePredictionJob: HeavyJob = {
+  kind: 'trace-prediction',
+  run(input) {
+    try {
+      return predictionAnswer(input as TracePredictionInput);
+    } catch (e) {
+      if (e instanceof PredictionFailed) throw new HttpError(500, e.message);
+      throw e;
+    }
+  },
+};
+
+export const HEAVY_JOBS: readonly HeavyJob[] = [
+  rehearseJob,
+  upgradeCheckJob,
+  lintJob,
+  importJob,
+  designJob,
+  tracePredictionJob,
+];

@@ -103,6 +103,40 @@ describe('trace accounting', () => {
     expect(acc.fate('m', live)?.kind).toBe('parked');
   });
 
+  it("a reject lost with a closed connection, its redelivery known as such: it goes at once, and the real dead letter that follows is the second reject's", () => {
+    const { acc, kinds, tick } = setup(5000);
+    const m = ev('m');
+    acc.add('publisher', m.published('in'));
+    acc.add('observer', m.routed('in', ['work']), { start: 'publish' });
+    acc.add('observer', m.enqueued('work'));
+    acc.add('worker:w', m.delivered('work'));
+    acc.add('worker:w', m.rejected('work'));
+    // the connection closed before the reject got out; on the new channel the broker hands the message out again
+    tick(200);
+    acc.add('worker:w', m.delivered('work', true), { afterLostReject: true });
+    acc.add('worker:w', m.rejected('work'));
+    // the dead letter of that second reject arrives well inside the hold (before: it was paired with the lost reject)
+    tick(50);
+    acc.add('observer', m.deadLettered('work', 'rejected', 'retry'));
+    acc.add('observer', m.routed('retry', ['parked']), { start: 'dead-letter' });
+    acc.add('observer', m.enqueued('parked'));
+    expect(kinds()).toEqual([
+      'published',
+      'routed',
+      'enqueued work',
+      'delivered work',
+      'rejected work',
+      'delivered work',
+      'rejected work',
+      'dead-lettered work',
+      'routed',
+      'enqueued parked',
+    ]);
+    expect(acc.heldMessages).toBe(0);
+    expect(acc.waitingFor('m', live)).toBeUndefined();
+    expect(acc.fate('m', live)?.kind).toBe('parked');
+  });
+
   it('holds a worker delivery until the broker copy that put the message in the queue arrives', () => {
     const { acc, kinds } = setup();
     const m = ev('m');
@@ -167,7 +201,9 @@ describe('trace accounting', () => {
     expect(out.map((e) => e.seq)).toEqual(out.map((_, i) => i + 1));
     expect(acc.balance(live)).toMatchObject({ acked: 1, balanced: true });
   });
+});
 
+describe('trace accounting: the balance and what it waits for', () => {
   it('counts each published message once: acked, parked, in flight, dropped', () => {
     const { acc } = setup();
     const [a, p, f, d] = ['a', 'p', 'f', 'd'].map(ev) as ReturnType<typeof ev>[];

@@ -37,14 +37,14 @@ describe('event log', () => {
     for (let i = 0; i < 25; i++) log.emit(ev(log, i));
     expect(log.events().map((e) => e.seq)).toEqual([16, 17, 18, 19, 20, 21, 22, 23, 24, 25]);
     const got: string[] = [];
-    log.subscribe({ write: (f) => (got.push(f), true) }, 22);
+    log.subscribe({ write: (f) => (got.push(String(f)), true) }, 22);
     expect(framesOf(got).map((f) => /^id: (\d+)/.exec(f)?.[1])).toEqual(['23', '24', '25']);
   });
 
   it('what one callback produced goes out in one write when it returns, in order; many go out sooner', async () => {
     const log = new EventLog();
     const got: string[] = [];
-    log.subscribe({ write: (f) => (got.push(f), true) });
+    log.subscribe({ write: (f) => (got.push(String(f)), true) });
     for (let i = 0; i < 5; i++) log.emit(ev(log, i));
     log.notice({ level: 'info', code: 'x', message: 'm', t: 0 });
     log.emit(ev(log, 5));
@@ -73,7 +73,7 @@ describe('event log', () => {
   it('a batch subscriber gets one message per turn with the events as an array, id = the last seq; notices stay apart', async () => {
     const log = new EventLog();
     const got: string[] = [];
-    log.subscribe({ batch: true, write: (f) => (got.push(f), true) });
+    log.subscribe({ batch: true, write: (f) => (got.push(String(f)), true) });
     for (let i = 0; i < 3; i++) log.emit(ev(log, i));
     log.notice({ level: 'warn', code: 'x', message: 'm', t: 0 });
     log.emit(ev(log, 3));
@@ -90,22 +90,26 @@ describe('event log', () => {
     const log = new EventLog();
     log.emit(ev(log, 0, 'delivered'), performance.now());
     const got: string[] = [];
-    log.subscribe({ timing: true, write: (f) => (got.push(f), true) });
+    log.subscribe({ timing: true, write: (f) => (got.push(String(f)), true) });
     const rx = performance.now();
     log.emit(ev(log, 1, 'delivered'), rx);
     await turn();
     const frames = framesOf(got);
     expect(frames[0]).toMatch(/^id: 1\n/);
-    expect(frames[1]).toMatch(new RegExp(`^: rx=${String(performance.timeOrigin + rx).replace('.', '\\.')}\nid: 2\n`));
+    // a live chunk comes after the time it was handed to the socket
+    expect(Number(/^: sent=([\d.]+)$/.exec(frames[1]!)?.[1])).toBeGreaterThanOrEqual(performance.timeOrigin + rx);
+    expect(frames[2]).toMatch(new RegExp(`^: rx=${String(performance.timeOrigin + rx).replace('.', '\\.')}\nid: 2\n`));
     // the live delivery written is a latency figure; the replayed one is not
     expect(log.latencies).toHaveLength(1);
   });
+});
 
+describe('event log: slow, blocked and late subscribers, the bounds', () => {
   it('a slow subscriber may fall 20,000 events behind, then skips the oldest with a notice of what it missed', async () => {
     const log = new EventLog(30_000);
     const got: string[] = [];
     let open = false;
-    const { handle } = log.subscribe({ write: (f) => (got.push(f), open) });
+    const { handle } = log.subscribe({ write: (f) => (got.push(String(f)), open) });
     for (let i = 0; i < 25_000; i++) log.emit(ev(log, i));
     await turn();
     // the first write filled the socket: the rest waits, up to 20,000 behind the newest; older ones are skipped
@@ -127,7 +131,7 @@ describe('event log', () => {
     const got: string[] = [];
     let open = false;
     let ended = 0;
-    const { handle } = log.subscribe({ write: (f) => (got.push(f), open), ended: () => ended++ });
+    const { handle } = log.subscribe({ write: (f) => (got.push(String(f)), open), ended: () => ended++ });
     for (let i = 0; i < 2500; i++) log.emit(ev(log, i));
     await turn();
     log.end();
@@ -141,7 +145,7 @@ describe('event log', () => {
     expect(ended).toBe(1);
     // a reader that comes after the end gets the ring, then the end
     const late: string[] = [];
-    log.subscribe({ write: (f) => (late.push(f), true), ended: () => ended++ });
+    log.subscribe({ write: (f) => (late.push(String(f)), true), ended: () => ended++ });
     // 2,500 events are ten chunks: written over two turns, the end last
     expect(framesOf(late)).toHaveLength(2000);
     await settle();
@@ -161,6 +165,19 @@ describe('event log', () => {
     expect(new Set(notices).size).toBe(1);
     const chunks = writes.filter((_, i) => i % 2 === 1);
     expect(Math.max(...chunks)).toBeLessThan(250 * 200);
+  });
+
+  it('bounds the ring by bytes too: large events are kept fewer, the newest always', () => {
+    const log = new EventLog(50_000, 20_000, 5_000);
+    for (let i = 0; i < 100; i++) log.emit(ev(log, i));
+    const kept = log.events();
+    // each frame is about 100 bytes: about 50 fit in 5,000
+    expect(kept.length).toBeGreaterThan(30);
+    expect(kept.length).toBeLessThan(70);
+    expect(kept.at(-1)?.seq).toBe(100);
+    const big = { ...ev(log, 100), body: 'x'.repeat(20_000) } as SimEvent;
+    log.emit(big);
+    expect(log.events().map((e) => e.seq)).toEqual([101]);
   });
 
   it('percentile', () => {

@@ -2,8 +2,12 @@
  * A trace's events: a bounded ring (late subscribers replay what is still there) and live
  * subscribers, each a cursor into the ring, bounded in how far behind it may fall, so a slow or
  * stalled client can never grow memory.
- * Events are serialised once. `rxAt` (performance.now() when the broker delivered what caused
- * the event) feeds the delivery -> event-out latency figures.
+ * Events are serialised once, into the bytes of their SSE frame in the ring (frameRing.ts: off
+ * the V8 heap, no object per entry; written to every subscriber's socket as they are, a run of
+ * them as one slice, not encoded again per write: a ring of 50,000 events as strings held 20 MB
+ * of the heap and tripled the peak a burst's garbage grew it to). The ring is bounded by count
+ * and by bytes, and a finished trace keeps less. `rxAt` (performance.now() when the broker
+ * delivered what caused the event) feeds the delivery -> event-out latency figures.
  *
  * Writes are coalesced: the events one callback produced go to each subscriber in one socket
  * write when it returns (a burst's deliveries arrive many to a socket read; a write per event cost
@@ -15,27 +19,18 @@
  */
 import type { SimEvent } from '@retry-studio/topology-core/sim';
 import type { TraceNotice } from '@retry-studio/contract';
+import { FrameRing } from './frameRing.js';
 
 /** What the stream carries besides SimEvents: the contract's notice frame. */
 export type { TraceNotice };
 
-export interface LogEntry {
-  readonly seq: number;
-  readonly kind: 'event' | 'notice';
-  /** the JSON of the event or notice */
-  readonly data: string;
-  /** when the broker delivered what caused it (live events only, not replays) */
-  readonly rxAt?: number;
-  readonly isDelivery: boolean;
-}
-
 export interface Subscriber {
   /** one SSE message per turn with the events as a JSON array (`event: batch`) */
   readonly batch?: boolean;
-  /** each live event's frame starts with the comment `: rx=<delivery time, epoch ms>` (benches) */
+  /** each live event's frame starts with the comment `: rx=<delivery time, epoch ms>`, each live chunk comes after `: sent=<epoch ms>` (benches) */
   readonly timing?: boolean;
   /** write frames; false means the socket buffer is full (call `drained` when it empties) */
-  write(chunk: string): boolean;
+  write(chunk: Buffer): boolean;
   /** the stream's last frame (`event: end`) was written */
   ended?(): void;
 }
@@ -57,6 +52,16 @@ const CHUNKS_PER_TURN = 8;
  */
 const FLUSH_AT = 200;
 const FLUSH_AFTER_MS = 2;
+/** the ring's bytes (its frames), besides its count: a trace of large events keeps fewer */
+const RING_BYTES = 24 * 1024 * 1024;
+/** what a finished trace's ring keeps for late readers (the newest frames) */
+const ENDED_RING_BYTES = 8 * 1024 * 1024;
+
+const NOTICE_HEAD = 'event: notice\ndata: ';
+const END_FRAME = Buffer.from('event: end\ndata: {}\n\n');
+const BATCH_OPEN = Buffer.from('[');
+const BATCH_COMMA = Buffer.from(',');
+const BATCH_CLOSE = Buffer.from(']\n\n');
 
 /**
  * A subscriber is a cursor into the ring, not a copy of it: a new one replays by reading the ring
@@ -82,10 +87,7 @@ class Sub {
 }
 
 export class EventLog {
-  private ring: LogEntry[] = [];
-  private ringStart = 0;
-  /** entries evicted from the ring so far: the absolute index of the oldest kept */
-  private evicted = 0;
+  private readonly ring: FrameRing;
   private readonly subs = new Set<Sub>();
   private ended = false;
   /** events enqueued since the last flush, and since when */
@@ -104,9 +106,12 @@ export class EventLog {
   }
 
   constructor(
-    private readonly capacity = 50_000,
+    capacity = 50_000,
     private readonly maxPending = MAX_PENDING_PER_SUBSCRIBER,
-  ) {}
+    capacityBytes = RING_BYTES,
+  ) {
+    this.ring = new FrameRing(capacity, capacityBytes);
+  }
 
   nextSeq(): number {
     return ++this.seq;
@@ -115,38 +120,16 @@ export class EventLog {
   emit(e: SimEvent, rxAt?: number): void {
     this.total += 1;
     this.counts[e.kind] = (this.counts[e.kind] ?? 0) + 1;
-    this.push({
-      seq: e.seq,
-      kind: 'event',
-      data: JSON.stringify(e),
-      ...(rxAt !== undefined ? { rxAt } : {}),
-      isDelivery: e.kind === 'delivered',
-    });
+    this.ring.push(e.seq, false, `id: ${e.seq}\ndata: `, JSON.stringify(e), rxAt ?? NaN, e.kind === 'delivered');
+    this.pushed();
   }
 
   notice(n: Omit<TraceNotice, 'kind'>): void {
-    this.push({ seq: this.seq, kind: 'notice', data: JSON.stringify({ kind: 'notice', ...n }), isDelivery: false });
+    this.ring.push(this.seq, true, NOTICE_HEAD, JSON.stringify({ kind: 'notice', ...n }), NaN, false);
+    this.pushed();
   }
 
-  /** absolute index one past the newest entry */
-  private get end_(): number {
-    return this.evicted + this.ring.length - this.ringStart;
-  }
-
-  private at(abs: number): LogEntry {
-    return this.ring[this.ringStart + abs - this.evicted]!;
-  }
-
-  private push(entry: LogEntry): void {
-    if (this.ring.length - this.ringStart >= this.capacity) {
-      this.ringStart += 1;
-      this.evicted += 1;
-      if (this.ringStart > 4096) {
-        this.ring = this.ring.slice(this.ringStart);
-        this.ringStart = 0;
-      }
-    }
-    this.ring.push(entry);
+  private pushed(): void {
     if (this.subs.size === 0) return;
     if (this.pending++ === 0) {
       this.pendingSince = performance.now();
@@ -162,7 +145,7 @@ export class EventLog {
 
   /** A subscriber too far behind (or off the ring's start) skips to what it may still read. */
   private catchUp(sub: Sub): void {
-    const oldest = Math.max(this.evicted, this.end_ - this.maxPending);
+    const oldest = Math.max(this.ring.start, this.ring.end - this.maxPending);
     if (sub.next < oldest) {
       sub.dropped += oldest - sub.next;
       sub.next = oldest;
@@ -177,51 +160,79 @@ export class EventLog {
       const n = sub.dropped;
       sub.dropped = 0;
       sub.s.write(
-        `event: notice\ndata: ${JSON.stringify({ kind: 'notice', level: 'warn', code: 'events-dropped', message: `${n} events were dropped because the client read too slowly`, t: 0 })}\n\n`,
+        Buffer.from(
+          `${NOTICE_HEAD}${JSON.stringify({ kind: 'notice', level: 'warn', code: 'events-dropped', message: `${n} events were dropped because the client read too slowly`, t: 0 })}\n\n`,
+        ),
       );
     }
-    const end = this.end_;
+    const end = this.ring.end;
     for (let chunks = 0; sub.next < end && !sub.blocked; chunks++) {
       if (chunks === CHUNKS_PER_TURN) {
         this.later(sub);
         return;
       }
-      const chunk: LogEntry[] = [];
-      const live: LogEntry[] = [];
-      for (; sub.next < end && chunk.length < CHUNK; sub.next++) {
-        const e = this.at(sub.next);
-        if (sub.next >= sub.replayEnd) {
-          chunk.push(e);
-          live.push(e);
-        } else if (e.seq > sub.afterSeq || (sub.afterSeq === 0 && e.seq === 0))
-          chunk.push(e.rxAt === undefined ? e : { seq: e.seq, kind: e.kind, data: e.data, isDelivery: false });
-      }
-      if (chunk.length === 0) continue;
-      // live subscribers at the same place get the same frames: built once, not once per client
-      const ok = sub.s.write(
-        live.length === chunk.length
-          ? this.sharedFrames(sub.s, sub.next - chunk.length, chunk)
-          : this.frames(sub.s, chunk),
-      );
-      const now = performance.now();
-      for (const e of live) if (e.isDelivery && e.rxAt !== undefined) this.recordLatency(now - e.rxAt);
+      const from = sub.next;
+      const to = Math.min(end, from + CHUNK);
+      sub.next = to;
+      const ok = from >= sub.replayEnd ? this.writeLive(sub, from, to) : this.writeReplay(sub, from, to);
       if (!ok) sub.blocked = true;
     }
     if (this.ended && sub.next >= end && !sub.blocked) {
       this.subs.delete(sub);
-      sub.s.write('event: end\ndata: {}\n\n');
+      sub.s.write(END_FRAME);
       sub.s.ended?.();
     }
   }
 
-  /** recent live chunks' frames by range and subscriber kind (300 clients of one trace cost one build) */
-  private readonly frameCache = new Map<string, string>();
+  /** live entries [from, to): the same frames for every subscriber of a kind, built once */
+  private writeLive(sub: Sub, from: number, to: number): boolean {
+    // a timing subscriber (a bench) is told when each chunk was handed to its socket
+    if (sub.s.timing) sub.s.write(Buffer.from(`: sent=${performance.timeOrigin + performance.now()}\n\n`));
+    const ok = sub.s.write(this.sharedFrames(sub.s, from, to));
+    const now = performance.now();
+    for (let i = from; i < to; i++)
+      if (this.ring.isDelivery(i) && !Number.isNaN(this.ring.rxAt(i))) this.recordLatency(now - this.ring.rxAt(i));
+    return ok;
+  }
 
-  private sharedFrames(s: Subscriber, start: number, entries: readonly LogEntry[]): string {
-    const key = `${start}:${entries.length}:${s.batch ? 1 : 0}${s.timing ? 1 : 0}`;
+  /** replayed entries [from, to) (and the live ones after `replayEnd`): those after Last-Event-ID, no timing */
+  private writeReplay(sub: Sub, from: number, to: number): boolean {
+    const picked: number[] = [];
+    let firstLive = -1;
+    for (let i = from; i < to; i++) {
+      if (i >= sub.replayEnd) {
+        if (firstLive < 0) firstLive = picked.length;
+        picked.push(i);
+      } else {
+        const seq = this.ring.seq(i);
+        if (seq > sub.afterSeq || (sub.afterSeq === 0 && seq === 0)) picked.push(i);
+      }
+    }
+    if (picked.length === 0) return true;
+    const ok = sub.s.write(this.frames(sub.s, picked, firstLive < 0 ? picked.length : firstLive));
+    if (firstLive >= 0) {
+      const now = performance.now();
+      for (const i of picked.slice(firstLive))
+        if (this.ring.isDelivery(i) && !Number.isNaN(this.ring.rxAt(i))) this.recordLatency(now - this.ring.rxAt(i));
+    }
+    return ok;
+  }
+
+  /** recent live chunks' frames by range and subscriber kind (300 clients of one trace cost one build) */
+  private readonly frameCache = new Map<string, Buffer>();
+
+  private sharedFrames(s: Subscriber, from: number, to: number): Buffer {
+    // a plain subscriber reads the frames as they sit in the ring
+    if (!s.batch && !s.timing) {
+      const span = this.ring.span(from, to);
+      if (span) return span;
+    }
+    const key = `${from}:${to - from}:${s.batch ? 1 : 0}${s.timing ? 1 : 0}`;
     let out = this.frameCache.get(key);
     if (out === undefined) {
-      out = this.frames(s, entries);
+      const all: number[] = [];
+      for (let i = from; i < to; i++) all.push(i);
+      out = this.frames(s, all, 0);
       this.frameCache.set(key, out);
       if (this.frameCache.size > 32) this.frameCache.delete(this.frameCache.keys().next().value!);
     }
@@ -237,27 +248,34 @@ export class EventLog {
     });
   }
 
-  private frames(s: Subscriber, entries: readonly LogEntry[]): string {
-    let out = '';
-    let batch: string[] = [];
+  /** the entries' frames for `s` (entries before `firstLive` are a replay: no timing comment) */
+  private frames(s: Subscriber, entries: readonly number[], firstLive: number): Buffer {
+    const ring = this.ring;
+    const parts: Buffer[] = [];
+    let batch: Buffer[] = [];
     let last = 0;
     const closeBatch = () => {
       if (batch.length === 0) return;
-      out += `id: ${last}\nevent: batch\ndata: [${batch.join(',')}]\n\n`;
+      parts.push(Buffer.from(`id: ${last}\nevent: batch\ndata: `), BATCH_OPEN, ...batch, BATCH_CLOSE);
       batch = [];
     };
-    for (const e of entries) {
-      if (e.kind === 'notice') {
+    entries.forEach((abs, i) => {
+      if (ring.isNotice(abs)) {
         closeBatch();
-        out += `event: notice\ndata: ${e.data}\n\n`;
+        parts.push(ring.frame(abs));
       } else if (s.batch) {
-        batch.push(e.data);
-        last = e.seq;
-      } else
-        out += `${s.timing && e.rxAt !== undefined ? `: rx=${performance.timeOrigin + e.rxAt}\n` : ''}id: ${e.seq}\ndata: ${e.data}\n\n`;
-    }
+        if (batch.length > 0) batch.push(BATCH_COMMA);
+        batch.push(ring.json(abs));
+        last = ring.seq(abs);
+      } else {
+        const rxAt = ring.rxAt(abs);
+        if (s.timing && !Number.isNaN(rxAt) && i >= firstLive)
+          parts.push(Buffer.from(`: rx=${performance.timeOrigin + rxAt}\n`));
+        parts.push(ring.frame(abs));
+      }
+    });
     closeBatch();
-    return out;
+    return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
   }
 
   /** The subscriber's socket drained: write what waited. */
@@ -269,7 +287,7 @@ export class EventLog {
 
   /** Replays the ring after `afterSeq` (Last-Event-ID), then streams live; ends with `event: end` once the trace is over. Returns a handle. */
   subscribe(s: Subscriber, afterSeq = 0): { handle: unknown; unsubscribe: () => void } {
-    const sub = new Sub(s, this.evicted, this.end_, afterSeq);
+    const sub = new Sub(s, this.ring.start, this.ring.end, afterSeq);
     this.subs.add(sub);
     this.writeOut(sub);
     return { handle: sub, unsubscribe: () => this.subs.delete(sub) };
@@ -279,10 +297,12 @@ export class EventLog {
     return this.subs.size;
   }
 
-  /** The trace is over: each subscriber gets `event: end` after what it still has to read. */
+  /** The trace is over: each subscriber gets `event: end` after what it still has to read; the ring keeps less for late readers. */
   end(): void {
     this.ended = true;
     for (const sub of [...this.subs]) this.writeOut(sub);
+    // a subscriber still reading keeps its place (a trimmed entry it had not read is said dropped)
+    this.ring.trim(ENDED_RING_BYTES);
     for (const f of this.endListeners.splice(0)) f();
   }
 
@@ -295,13 +315,11 @@ export class EventLog {
     else this.endListeners.push(f);
   }
 
-  /** Every event still in the ring (for the prediction comparison and tests). */
+  /** Every event still in the ring (for tests and the upgrade check's one-message trace). */
   events(): SimEvent[] {
     const out: SimEvent[] = [];
-    for (let i = this.ringStart; i < this.ring.length; i++) {
-      const e = this.ring[i]!;
-      if (e.kind === 'event') out.push(JSON.parse(e.data) as SimEvent);
-    }
+    for (let i = this.ring.start; i < this.ring.end; i++)
+      if (!this.ring.isNotice(i)) out.push(JSON.parse(this.ring.json(i).toString()) as SimEvent);
     return out;
   }
 }

@@ -22,6 +22,7 @@ import type { CopyStart, Lane } from './accounting.js';
 import type { BrokerTopology } from './brokerTopology.js';
 import { headersForDisplay, xDeathOf } from '../broker/index.js';
 import { MSG_HEADER, TRACE_HEADER, type ObservedCopy } from './observer.js';
+import { RecentKeys } from './recentKeys.js';
 import type { EventInput } from './traceContext.js';
 
 export interface HopSink {
@@ -48,7 +49,7 @@ export class HopReporter {
   private readonly bccOf = new Map<string, (readonly string[])[]>();
   private readonly expiryTimers = new Set<NodeJS.Timeout>();
   /** copies handled, to skip one redelivered after a reconnect (its ack was lost) or a dead letter sent twice; bounded */
-  private readonly copiesSeen = new Set<string>();
+  private readonly copiesSeen = new RecentKeys();
   /** the depth each queue had at the last sample (for `enqueued.depth`) */
   readonly depths = new Map<string, number>();
 
@@ -87,16 +88,36 @@ export class HopReporter {
     expiration?: string,
     headers?: Readonly<Record<string, unknown>>,
   ): void {
+    this.markPublish(msgId, realExchange, headers);
+    this.publishSent(lane, msgId, body, realExchange, routingKey, expiration);
+  }
+
+  /** Before a client publish through a mirrored exchange: its copy is a publish, not a dead letter again. */
+  markPublish(msgId: string, realExchange: string, headers?: Readonly<Record<string, unknown>>): void {
+    if (realExchange === '' || !this.mirrored.has(realExchange)) return;
+    const mark = `${msgId}|${realExchange}`;
+    this.republishMarks.set(mark, (this.republishMarks.get(mark) ?? 0) + 1);
+    const bcc = headers?.BCC;
+    const list = this.bccOf.get(mark);
+    const keys = Array.isArray(bcc) ? bcc.map(String) : [];
+    if (list) list.push(keys);
+    else this.bccOf.set(mark, [keys]);
+  }
+
+  /**
+   * A client publish the broker has (a worker's republish once confirmed: one whose confirm went
+   * with its channel may never have reached the broker): a hop through the default exchange, which
+   * no mirror sees, is reported as the broker routes it.
+   */
+  publishSent(
+    lane: Lane,
+    msgId: string,
+    body: string,
+    realExchange: string,
+    routingKey: string,
+    expiration?: string,
+  ): void {
     if (realExchange === '') this.defaultExchangeHop(lane, msgId, body, routingKey, expiration, 'publish');
-    else if (this.mirrored.has(realExchange)) {
-      const mark = `${msgId}|${realExchange}`;
-      this.republishMarks.set(mark, (this.republishMarks.get(mark) ?? 0) + 1);
-      const bcc = headers?.BCC;
-      const list = this.bccOf.get(mark);
-      const keys = Array.isArray(bcc) ? bcc.map(String) : [];
-      if (list) list.push(keys);
-      else this.bccOf.set(mark, [keys]);
-    }
   }
 
   /** A mandatory return: no exchange on the way matched, so no mirror saw it. */
@@ -306,13 +327,18 @@ export class HopReporter {
     const headers = headersForDisplay(msg.properties.headers);
     const msgId = String(headers[MSG_HEADER] ?? '');
     // one copy: where it passed, and how many deaths it had (a loop passes the same exchange again with more)
-    const deaths = (xDeathOf(headers) ?? []).map((d) => `${d.queue}:${d.reason}:${d.count}`).join(',');
+    const deathList = xDeathOf(headers);
+    const deaths = deathList ? deathList.map((d) => `${d.queue}:${d.reason}:${d.count}`).join(',') : '';
     const seen = `${c.exchange}|${msg.fields.exchange}|${msg.fields.routingKey}|${msgId}|${deaths}`;
-    // a dead letter seen before with the same deaths was sent twice by the broker (at-least-once
-    // dead-lettering after a lost confirm); it is one pass: the parking queue's surplus counts it
-    const deadLetterAgain = deaths !== '' && !((this.republishMarks.get(`${msgId}|${msg.fields.exchange}`) ?? 0) > 0);
+    // a dead letter seen before with the same deaths, from a queue that dead-letters at least once, was
+    // sent twice by the broker (after a lost confirm); it is one pass: the parking queue's surplus counts
+    // it. Elsewhere it is a second message: a test publish sent again after its confirm was lost
+    const lastDeath = deathList?.[0];
+    const deadLetterAgain =
+      lastDeath !== undefined &&
+      this.queues.get(lastDeath.queue)?.atLeastOnce === true &&
+      !((this.republishMarks.get(`${msgId}|${msg.fields.exchange}`) ?? 0) > 0);
     if ((msg.fields.redelivered || deadLetterAgain) && this.copiesSeen.has(seen)) return;
-    if (this.copiesSeen.size >= 300_000) this.copiesSeen.clear();
     this.copiesSeen.add(seen);
     const body = msg.content.toString('utf8', 0, 1024);
     const entry = msg.fields.exchange;
@@ -331,7 +357,7 @@ export class HopReporter {
         if (list?.length === 0) this.bccOf.delete(mark);
         start = 'publish';
       } else {
-        const d = xDeathOf(headers)?.[0];
+        const d = lastDeath;
         if (d) {
           this.reportObservedDeath(lane, msgId, body, d, entry, msg.fields.routingKey, c.rxAt);
           start = 'dead-letter';
@@ -345,7 +371,7 @@ export class HopReporter {
     const r = route(
       this.index,
       entry,
-      { routingKeys: keys, headers: plain, xDeath: xd ? xDeathOf(headers) : undefined },
+      { routingKeys: keys, headers: plain, xDeath: xd ? deathList : undefined },
       ROUTE_OPTS,
     );
     let hop = r.hops.find((h) => h.exchange === c.exchange);

@@ -61,6 +61,20 @@ export function withOverrides(p: PublisherSpec, o: PublishOverrides): PublisherS
 /** the comparison's types are the contract's (GET /api/trace/:id/prediction) */
 export type { Comparison, Difference };
 
+/** the design as the trace publishes it: its one publisher, with the trace's overrides */
+function tracedDesign(design: Design, opts: { publisher?: string; overrides?: PublishOverrides }): Design {
+  const chosen = opts.publisher
+    ? design.publishers.filter((p) => p.id === opts.publisher)
+    : design.publishers.slice(0, 1);
+  return { ...design, publishers: chosen.map((p) => withOverrides(p, opts.overrides ?? {})) };
+}
+
+/** how far in virtual time a prediction runs: the traced design's horizon (sim/retryHorizon.ts) */
+export const predictionHorizon = (
+  design: Design,
+  opts: { publisher?: string; overrides?: PublishOverrides },
+): RetryHorizon => retryHorizon(tracedDesign(design, opts));
+
 export function predict(
   design: Design,
   opts: {
@@ -75,10 +89,7 @@ export function predict(
   },
 ): { events: SimEvent[]; truncated: boolean; horizon: RetryHorizon } {
   const n = Math.min(opts.messages, MAX_PREDICTED_MESSAGES);
-  const chosen = opts.publisher
-    ? design.publishers.filter((p) => p.id === opts.publisher)
-    : design.publishers.slice(0, 1);
-  const d = { ...design, publishers: chosen.map((p) => withOverrides(p, opts.overrides ?? {})) };
+  const d = tracedDesign(design, opts);
   const intervalMs = opts.nodeLoss && opts.ratePerSecond ? 1000 / opts.ratePerSecond : 0;
   const input = designToSimulation(d, {
     messages: n,
@@ -136,29 +147,6 @@ function hop(e: SimEventOf<'routed'>): string {
   return `${e.exchange === '' ? '(default)' : e.exchange} -> [${[...e.queues].sort().join(', ')}]${e.exchanges.length ? ` + exchanges [${[...e.exchanges].sort().join(', ')}]` : ''}`;
 }
 
-interface PerMsg {
-  body: string;
-  milestones: { s: string; e: SimEvent }[];
-  /** a copy went to more than one place: no single order */
-  forks: boolean;
-}
-
-function group(events: readonly SimEvent[]): Map<string, PerMsg> {
-  const out = new Map<string, PerMsg>();
-  for (const e of events) {
-    if (e.msgId === '') continue;
-    let m = out.get(e.msgId);
-    if (!m) {
-      m = { body: e.body, milestones: [], forks: false };
-      out.set(e.msgId, m);
-    }
-    const s = milestone(e);
-    if (s) m.milestones.push({ s, e });
-    if (e.kind === 'routed' && e.queues.length + e.exchanges.length > 1) m.forks = true;
-  }
-  return out;
-}
-
 function whereOf(e: SimEvent | undefined): Difference['where'] | undefined {
   if (!e) return undefined;
   if (e.kind === 'routed' || e.kind === 'unroutable' || e.kind === 'returned') return { exchange: e.exchange };
@@ -172,21 +160,68 @@ function whereOf(e: SimEvent | undefined): Difference['where'] | undefined {
   return undefined;
 }
 
-function inOrder(msgId: string, am: PerMsg, pm: PerMsg, complete: boolean): Difference | undefined {
+/** one step of a message as the comparison reads it: its words, when it happened, where */
+export interface Milestone {
+  readonly s: string;
+  readonly t: number;
+  readonly seq: number;
+  /** a routing hop (a difference there is a routing difference) */
+  readonly routing: boolean;
+  readonly where?: Difference['where'];
+}
+
+/** a message's steps, in order; `forks`: a copy went to more than one place (no single order) */
+export interface MessageMilestones {
+  readonly body: string;
+  readonly milestones: Milestone[];
+  forks: boolean;
+}
+
+/** messages -> their steps (what a trace keeps for the comparison instead of its events) */
+export type Milestones = Map<string, MessageMilestones>;
+
+/** Adds an event's step to its message's (false: the event is no step, e.g. a depth sample). */
+export function addMilestone(out: Milestones, e: SimEvent): boolean {
+  if (e.msgId === '') return false;
+  let m = out.get(e.msgId);
+  if (!m) {
+    m = { body: e.body, milestones: [], forks: false };
+    out.set(e.msgId, m);
+  }
+  if (e.kind === 'routed' && e.queues.length + e.exchanges.length > 1) m.forks = true;
+  const s = milestone(e);
+  if (s === undefined) return false;
+  const where = whereOf(e);
+  m.milestones.push({ s, t: e.t, seq: e.seq, routing: e.kind === 'routed', ...(where ? { where } : {}) });
+  return true;
+}
+
+export function milestonesOf(events: readonly SimEvent[]): Milestones {
+  const out: Milestones = new Map();
+  for (const e of events) addMilestone(out, e);
+  return out;
+}
+
+function inOrder(
+  msgId: string,
+  am: MessageMilestones,
+  pm: MessageMilestones,
+  complete: boolean,
+): Difference | undefined {
   const n = Math.max(am.milestones.length, pm.milestones.length);
   for (let i = 0; i < n; i++) {
     const x = am.milestones[i];
     const y = pm.milestones[i];
     if (x === undefined && !complete) return undefined; // the live message has not got that far yet
     if (x?.s !== y?.s) {
-      const where = whereOf(x?.e) ?? whereOf(y?.e);
+      const where = x?.where ?? y?.where;
       return {
         msgId,
         body: am.body,
-        what: x?.e.kind === 'routed' || y?.e.kind === 'routed' ? 'routing' : 'milestone',
+        what: x?.routing || y?.routing ? 'routing' : 'milestone',
         index: i,
         ...(y ? { predicted: y.s } : {}),
-        ...(x ? { actual: x.s, at: { t: x.e.t, seq: x.e.seq } } : {}),
+        ...(x ? { actual: x.s, at: { t: x.t, seq: x.seq } } : {}),
         ...(where ? { where } : {}),
       };
     }
@@ -194,10 +229,10 @@ function inOrder(msgId: string, am: PerMsg, pm: PerMsg, complete: boolean): Diff
   return undefined;
 }
 
-function asMultiset(msgId: string, am: PerMsg, pm: PerMsg): Difference | undefined {
-  const count = (m: PerMsg) => {
-    const c = new Map<string, { n: number; e: SimEvent }>();
-    for (const x of m.milestones) c.set(x.s, { n: (c.get(x.s)?.n ?? 0) + 1, e: x.e });
+function asMultiset(msgId: string, am: MessageMilestones, pm: MessageMilestones): Difference | undefined {
+  const count = (m: MessageMilestones) => {
+    const c = new Map<string, { n: number; m: Milestone }>();
+    for (const x of m.milestones) c.set(x.s, { n: (c.get(x.s)?.n ?? 0) + 1, m: x });
     return c;
   };
   const ca = count(am);
@@ -206,7 +241,7 @@ function asMultiset(msgId: string, am: PerMsg, pm: PerMsg): Difference | undefin
     const a = ca.get(k);
     const p = cp.get(k);
     if ((a?.n ?? 0) !== (p?.n ?? 0)) {
-      const where = whereOf(a?.e) ?? whereOf(p?.e);
+      const where = a?.m.where ?? p?.m.where;
       return {
         msgId,
         body: am.body,
@@ -214,7 +249,7 @@ function asMultiset(msgId: string, am: PerMsg, pm: PerMsg): Difference | undefin
         index: -1,
         predicted: `${k} x${p?.n ?? 0}`,
         actual: `${k} x${a?.n ?? 0}`,
-        ...(a ? { at: { t: a.e.t, seq: a.e.seq } } : {}),
+        ...(a ? { at: { t: a.m.t, seq: a.m.seq } } : {}),
         ...(where ? { where } : {}),
       };
     }
@@ -222,22 +257,25 @@ function asMultiset(msgId: string, am: PerMsg, pm: PerMsg): Difference | undefin
   return undefined;
 }
 
+const asMilestones = (x: readonly SimEvent[] | Milestones): Milestones =>
+  Array.isArray(x) ? milestonesOf(x) : (x as Milestones);
+
 /**
- * `actual`: the live trace's events; `published`: how many test messages went out live (the
- * prediction's later messages are not compared). While the trace runs, a message is compared
- * only as far as it got.
+ * `actual`: the live trace's events (or their steps, as the trace keeps them); `published`: how
+ * many test messages went out live (the prediction's later messages are not compared). While the
+ * trace runs, a message is compared only as far as it got.
  */
 export function compareTrace(
-  predicted: readonly SimEvent[],
-  actual: readonly SimEvent[],
+  predicted: readonly SimEvent[] | Milestones,
+  actual: readonly SimEvent[] | Milestones,
   opts: {
     complete: boolean;
     published?: number;
     /** messages processed again after a redelivery */ duplicates?: ReadonlySet<string>;
   },
 ): Comparison {
-  const p = group(predicted);
-  const a = group(actual);
+  const p = asMilestones(predicted);
+  const a = asMilestones(actual);
   const differences: Difference[] = [];
   let compared = 0;
   const index = (id: string) => Number(/-(\d+)$/.exec(id)?.[1] ?? 0);

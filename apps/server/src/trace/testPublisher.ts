@@ -166,3 +166,20 @@ export function* testMessages(p: PublisherSpec, opts: TestMessageOptions, traceI
     };
   }
 }
+
+/**
+ * A test message's 1-based index: the number after its id's last '-' (0: none). Read without a
+ * match object: it is asked for every event of a trace.
+ */
+export function messageIndexOf(msgId: string): number {
+  let n = 0;
+  let scale = 1;
+  for (let i = msgId.length - 1; i >= 0; i--) {
+    const c = msgId.charCodeAt(i) - 48;
+    if (c >= 0 && c <= 9) {
+      n += c * scale;
+      scale *= 10;
+    } else return msgId.charCodeAt(i) === 45 && scale > 1 ? n : 0;
+  }
+  return 0;
+}

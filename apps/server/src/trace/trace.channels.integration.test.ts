@@ -1,7 +1,8 @@
 /**
- * One channel per purpose: five traces in a row on one server leave no channel open on the
- * trace connection (the test publisher and each worker's republish channel are opened once and
- * shared by their concurrent publishes), and each trace published what it was asked. Before,
+ * One channel per purpose: five traces in a row on one server leave no channel open on their
+ * connections (each trace has its own, `retry-studio:trace:<id>`; the test publisher and each
+ * worker's republish channel are opened once and shared by their concurrent publishes), and each
+ * trace published what it was asked. Before,
  * 50 concurrent publishes opened 49 channels that were never closed, and after a few traces the
  * connection hit the broker's channel limit.
  */
@@ -11,14 +12,14 @@ import { retryLoopDesign, uniquePrefix } from '../http/testing.js';
 import { useLiveServer } from '../testing/liveServer.js';
 import { BROKER_310 } from '../testing/testBrokers.js';
 
-// the trace connection stays open between the traces (as when a user runs them one after another)
+// each trace's connection stays open after it (idle) long enough to be looked at
 const { deploy, runTrace } = useLiveServer({ app: { idleCloseMs: 120_000 } });
 const mgmt = new ManagementClient(parseAmqpUrl(BROKER_310.amqpUrl), { baseUrl: BROKER_310.managementUrl });
 
-/** the channels the broker holds open on this server's trace connection(s) to `vhost` */
+/** the channels the broker holds open on this server's trace connections to `vhost` */
 async function traceChannels(vhost: string): Promise<{ connections: number; channels: number }> {
   const conns = (await mgmt.listConnections()).filter(
-    (c) => c.vhost === vhost && c.client_properties?.connection_name === 'retry-studio:trace',
+    (c) => c.vhost === vhost && String(c.client_properties?.connection_name ?? '').startsWith('retry-studio:trace:'),
   );
   let channels = 0;
   for (const c of conns) channels += (await mgmt.channelsOf(c.name)).length;
@@ -26,7 +27,7 @@ async function traceChannels(vhost: string): Promise<{ connections: number; chan
 }
 
 describe('live trace channels', () => {
-  it('five traces of 50 messages: each publishes 50, and no channel is left open on the trace connection', async () => {
+  it('five traces of 50 messages: each publishes 50, and no channel is left open on their connections', async () => {
     const vhost = `rs-channels-${Date.now().toString(36)}`;
     const prefix = uniquePrefix('chan');
     const base = retryLoopDesign('trace-channels', { ttl: 50, maxRetries: 1 });
@@ -50,7 +51,7 @@ describe('live trace channels', () => {
       await new Promise((r) => setTimeout(r, 1000));
       seen = await traceChannels(vhost);
     }
-    expect(seen.connections).toBe(1);
+    expect(seen.connections).toBeGreaterThanOrEqual(1);
     expect(seen.channels).toBe(0);
   }, 240_000);
 });

@@ -2,7 +2,8 @@
  * A trace whose connection is lost for good (the reconnect is refused: the user's password was
  * changed) does not end `complete` and `balanced`: it ends `failed`, with the reason, and
  * publishes no more than it could. Before, it said `complete`, `balanced: true` with 65 of 200
- * messages published.
+ * messages published; then `failed`, but only when its duration ran out (59 s later, its
+ * deployment blocked meanwhile). Now within seconds of the refused reconnects.
  */
 import { describe, expect, it } from 'vitest';
 import { ManagementClient, parseAmqpUrl } from '../broker/index.js';
@@ -55,9 +56,8 @@ describe('a trace that loses its connection for good', () => {
       body: JSON.stringify({ configure: '^$', write: '^$', read: '^$' }),
     });
 
-    // 1,000 at 20/s, for 40 s: still publishing, and the trace not yet at its end (where it gives its
-    // verdict), however long the management API takes to list the connection below (up to 30 s;
-    // 200 in 12 s with 6 s to list it raced it on a loaded machine)
+    // 1,000 at 20/s, for 120 s: still publishing, and the trace far from its end, however long the
+    // management API takes to list the connection below (up to 30 s)
     const t = await srv.post('/api/trace', {
       design: d,
       prefix,
@@ -65,7 +65,7 @@ describe('a trace that loses its connection for good', () => {
       broker: `amqp://${user}:first-pw@127.0.0.1:5672/`,
       messages: 1000,
       ratePerSecond: 20,
-      durationMs: 40_000,
+      durationMs: 120_000,
     });
     expect(t.status, JSON.stringify(t.body)).toBe(201);
     await waitUntil(
@@ -77,11 +77,13 @@ describe('a trace that loses its connection for good', () => {
     await putUser(user, 'changed-pw');
     // (the management API lists a new connection within its stats interval)
     let closed = 0;
+    let closedAt = 0;
     await waitUntil(
       async () => {
         for (const c of await admin.listConnections()) {
-          if (c.user !== user || c.client_properties?.connection_name !== 'retry-studio:trace') continue;
+          if (c.user !== user || c.client_properties?.connection_name !== `retry-studio:trace:${t.body.id}`) continue;
           await admin.closeConnection(c.name);
+          closedAt = Date.now();
           closed += 1;
         }
         return closed > 0;
@@ -91,11 +93,16 @@ describe('a trace that loses its connection for good', () => {
     );
 
     const summary = await waitDone(t.body.id, 90_000);
+    const endedAfterMs = Date.now() - closedAt;
     expect(summary.state).toBe('failed');
+    // two refused reconnects (about a second of backoff), then the trace's own stop
+    expect(endedAfterMs, `ended ${endedAfterMs} ms after its connection was closed`).toBeLessThan(15_000);
     expect(summary.asked).toBe(1000);
     expect(summary.published).toBeLessThan(1000);
     expect(summary.balanced).toBe(false);
-    expect(summary.endReason).toMatch(/connection to the broker is gone and did not come back/);
+    expect(summary.endReason).toMatch(
+      /connection to the broker is gone and did not come back \(2 reconnects in a row were refused: login refused/,
+    );
     expect(summary.endReason).toContain(`published ${summary.published} of 1000`);
   }, 150_000);
 });

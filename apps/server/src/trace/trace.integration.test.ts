@@ -148,7 +148,9 @@ describe('live trace', () => {
       actual: 'dead-lettered work.q (rejected) -> retry',
     });
   });
+});
 
+describe('live trace: routing as the broker routes', () => {
   it('observation does not change routing: the alternate exchange still gets unroutable messages', async () => {
     const prefix = uniquePrefix('ae');
     const d = design({
@@ -201,6 +203,46 @@ describe('live trace', () => {
     );
     const pred = await srv.get(`/api/trace/${t.id}/prediction?events=0`);
     expect(pred.body.comparison.firstDifference).toBeUndefined();
+  });
+
+  it('a republish the broker returns (unroutable): its return follows the publish, the message is dropped at once, nothing held', async () => {
+    const prefix = uniquePrefix('reret');
+    const d = design({
+      name: 'trace-republish-returned',
+      exchanges: [
+        { name: 'in', type: 'direct' },
+        { name: 'nowhere', type: 'direct' },
+      ],
+      queues: [{ name: 'in.q' }],
+      bindings: [bindQ('in', 'in.q', 'k')],
+      consumers: [
+        {
+          id: 'w',
+          queue: 'in.q',
+          behaviour: {
+            kind: 'worker',
+            failure: { kind: 'always' },
+            onFailure: [{ then: { kind: 'republish', exchange: 'nowhere', routingKey: 'k' } }],
+          },
+        },
+      ],
+      publishers: [{ id: 'p', exchange: 'in', routingKey: 'k' }],
+    });
+    await deploy(d, prefix);
+    const started = Date.now();
+    const t = await runTrace({ design: d, prefix, messages: 2, durationMs: 30_000 });
+    expect(t.summary).toMatchObject({ state: 'complete', dropped: 2, balanced: true, outOfOrder: 0 });
+    // settled in seconds: the copy's return did not wait out a hold for its publish
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const mine = t.events.filter((e) => e.msgId === 'p-1').map((e) => e.kind);
+    expect(mine.slice(mine.indexOf('processed'))).toEqual([
+      'processed',
+      'published',
+      'routed',
+      'unroutable',
+      'dropped',
+      'acked',
+    ]);
   });
 
   it('script, requeue, republish with expiration and in-process retry behave as the simulator predicts', async () => {
@@ -277,7 +319,9 @@ describe('live trace', () => {
     expect(pred.body.comparison.firstDifference).toBeUndefined();
     expect(pred.body.comparison.matching).toBe(2);
   });
+});
 
+describe('live trace: behaviours, default-exchange hops, vhosts, refusals and a deleted queue', () => {
   it("a failure model counts a message's attempts across workers, as the simulator does (tier 2 succeeds after tier 1 failed once)", async () => {
     const prefix = uniquePrefix('tiers');
     const worker = (id: string, queue: string) => ({

@@ -51,7 +51,8 @@ describe('a trace request', () => {
   });
 });
 
-describe.each(TEST_BROKERS)('live trace on RabbitMQ $name', (b: TestBroker) => {
+/** what the tests on one broker share: every request names it and its management API */
+function onBroker(b: TestBroker) {
   // every request names the broker and its management API
   const on = { broker: b.amqpUrl, managementUrl: b.managementUrl };
   const auth = 'Basic ' + Buffer.from('guest:guest').toString('base64');
@@ -94,6 +95,11 @@ describe.each(TEST_BROKERS)('live trace on RabbitMQ $name', (b: TestBroker) => {
   };
   const deleteRequeueBinding = (prefix: string) =>
     withChannel((ch) => ch.unbindQueue(`${prefix}orders.q`, `${prefix}orders.requeue`, 'orders.q'));
+  return { on, mgmt, deploy, withChannel, trace, deleteRequeueBinding };
+}
+
+describe.each(TEST_BROKERS)('live trace on RabbitMQ $name', (b: TestBroker) => {
+  const { mgmt, deploy, withChannel, trace, deleteRequeueBinding } = onBroker(b);
 
   it('dlx-ttl-wait-queue with failFirst 2: 12 dead-letter hops, 3 acks, balanced, 3 of 3 as predicted', async () => {
     const prefix = uniquePrefix('truth');
@@ -196,106 +202,113 @@ describe.each(TEST_BROKERS)('live trace on RabbitMQ $name', (b: TestBroker) => {
       actual: 'dead-lettered orders.q (rejected) -> orders',
     });
   });
-
-  it('a binding deleted mid-run ends the trace with the reason', async () => {
-    const prefix = uniquePrefix('midrun');
-    const d = template({ delayMs: 60_000 });
-    await deploy(d, prefix);
-    const t = await srv.post('/api/trace', {
-      ...on,
-      design: d,
-      prefix,
-      messages: 1,
-      failure: { kind: 'failFirst', n: 1 },
-      durationMs: 30_000,
-    });
-    expect(t.status, JSON.stringify(t.body)).toBe(201);
-    // the message waits in the wait queue (a loop that gave up silently let the test go on without it)
-    await waitUntil(
-      async () => (await srv.get(`/api/trace/${t.body.id}`)).body.resting['orders.wait'] === 1,
-      'the message resting in orders.wait',
-      { timeoutMs: 20_000, everyMs: 100 },
-    );
-    await deleteRequeueBinding(prefix);
-    const s = await waitDone(t.body.id, 15_000);
-    expect(s.state).toBe('stopped');
-    expect(s.endReason).toMatch(/topology changed.*binding 'orders\.requeue' -> 'orders\.q' key 'orders\.q' removed/);
-    expect(s).toMatchObject({ inFlight: 1, balanced: true });
-  });
-
-  it('the wait queue purged out of band mid-run: its messages are named dropped (vanished) long before their TTL, not left in flight', async () => {
-    const prefix = uniquePrefix('purge');
-    const d = template({ delayMs: 60_000 });
-    await deploy(d, prefix);
-    const t = await srv.post('/api/trace', {
-      ...on,
-      design: d,
-      prefix,
-      messages: 3,
-      failure: { kind: 'failFirst', n: 1 },
-      durationMs: 40_000,
-    });
-    expect(t.status, JSON.stringify(t.body)).toBe(201);
-    const events = readSse(srv.base + t.body.events, { timeoutMs: 45_000 });
-    await waitUntil(
-      async () => (await srv.get(`/api/trace/${t.body.id}`)).body.resting['orders.wait'] === 3,
-      'the 3 messages resting in orders.wait',
-      { timeoutMs: 20_000, everyMs: 100 },
-    );
-    const purgedAt = Date.now();
-    expect((await withChannel((ch) => ch.purgeQueue(`${prefix}orders.wait`))).messageCount).toBe(3);
-    const s = await waitDone(t.body.id, 20_000);
-    // about 3 s of the broker holding none while nothing moved, not the 60 s TTL nor the 40 s duration
-    expect(Date.now() - purgedAt).toBeLessThan(15_000);
-    expect(s).toMatchObject({
-      state: 'complete',
-      published: 3,
-      acked: 0,
-      parked: 0,
-      inFlight: 0,
-      dropped: 3,
-      balanced: true,
-      resting: {},
-    });
-    expect(s.endedWaitingFor).toBeUndefined();
-    const { frames } = await events;
-    const dropped = simEvents(frames).flatMap((e) => (e.kind === 'dropped' ? [e] : []));
-    expect(dropped.map((e) => [e.why, e.queue])).toEqual([0, 1, 2].map(() => ['vanished', 'orders.wait']));
-    expect(new Set(dropped.map((e) => e.msgId)).size).toBe(3);
-    const notice = frames.find((f) => f.event === 'notice' && (f.data as { code: string }).code === 'copies-vanished')
-      ?.data as { message: string } | undefined;
-    expect(notice?.message).toMatch(
-      /^queue 'orders\.wait' has held none of the 3 message\(s\) the trace counted there .*purged/,
-    );
-    const pred = await srv.get(`/api/trace/${t.body.id}/prediction?events=0`);
-    expect(pred.body.comparison).toMatchObject({ messagesCompared: 3, matching: 0 });
-    expect(pred.body.comparison.firstDifference).toMatchObject({ where: { queue: 'orders.wait' } });
-  });
-
-  it('concurrent traces on different deployments; the same deployment is a 409', async () => {
-    const [p1, p2] = [uniquePrefix('conc1'), uniquePrefix('conc2')];
-    const d = template();
-    await Promise.all([deploy(d, p1), deploy(d, p2)]);
-    const body = (prefix: string) => ({
-      ...on,
-      design: d,
-      prefix,
-      messages: 3,
-      failure: { kind: 'failFirst', n: 1 },
-    });
-    const [a, c] = await Promise.all([srv.post('/api/trace', body(p1)), srv.post('/api/trace', body(p2))]);
-    expect([a.status, c.status]).toEqual([201, 201]);
-    const again = await srv.post('/api/trace', body(p1));
-    expect(again.status).toBe(409);
-    expect(again.body.error).toMatch(/still running on this deployment/);
-    for (const t of [a, c]) {
-      const s = await waitDone(t.body.id, 30_000);
-      expect(s).toMatchObject({ state: 'complete', published: 3, acked: 3, balanced: true });
-      const pred = await srv.get(`/api/trace/${t.body.id}/prediction?events=0`);
-      expect(pred.body.comparison, JSON.stringify(pred.body.comparison.firstDifference)).toMatchObject({
-        messagesCompared: 3,
-        matching: 3,
-      });
-    }
-  });
 });
+
+describe.each(TEST_BROKERS)(
+  'live trace on RabbitMQ $name: the deployment changed out of band, concurrent traces',
+  (b: TestBroker) => {
+    const { on, deploy, withChannel, deleteRequeueBinding } = onBroker(b);
+
+    it('a binding deleted mid-run ends the trace with the reason', async () => {
+      const prefix = uniquePrefix('midrun');
+      const d = template({ delayMs: 60_000 });
+      await deploy(d, prefix);
+      const t = await srv.post('/api/trace', {
+        ...on,
+        design: d,
+        prefix,
+        messages: 1,
+        failure: { kind: 'failFirst', n: 1 },
+        durationMs: 30_000,
+      });
+      expect(t.status, JSON.stringify(t.body)).toBe(201);
+      // the message waits in the wait queue (a loop that gave up silently let the test go on without it)
+      await waitUntil(
+        async () => (await srv.get(`/api/trace/${t.body.id}`)).body.resting['orders.wait'] === 1,
+        'the message resting in orders.wait',
+        { timeoutMs: 20_000, everyMs: 100 },
+      );
+      await deleteRequeueBinding(prefix);
+      const s = await waitDone(t.body.id, 15_000);
+      expect(s.state).toBe('stopped');
+      expect(s.endReason).toMatch(/topology changed.*binding 'orders\.requeue' -> 'orders\.q' key 'orders\.q' removed/);
+      expect(s).toMatchObject({ inFlight: 1, balanced: true });
+    });
+
+    it('the wait queue purged out of band mid-run: its messages are named dropped (vanished) long before their TTL, not left in flight', async () => {
+      const prefix = uniquePrefix('purge');
+      const d = template({ delayMs: 60_000 });
+      await deploy(d, prefix);
+      const t = await srv.post('/api/trace', {
+        ...on,
+        design: d,
+        prefix,
+        messages: 3,
+        failure: { kind: 'failFirst', n: 1 },
+        durationMs: 40_000,
+      });
+      expect(t.status, JSON.stringify(t.body)).toBe(201);
+      const events = readSse(srv.base + t.body.events, { timeoutMs: 45_000 });
+      await waitUntil(
+        async () => (await srv.get(`/api/trace/${t.body.id}`)).body.resting['orders.wait'] === 3,
+        'the 3 messages resting in orders.wait',
+        { timeoutMs: 20_000, everyMs: 100 },
+      );
+      const purgedAt = Date.now();
+      expect((await withChannel((ch) => ch.purgeQueue(`${prefix}orders.wait`))).messageCount).toBe(3);
+      const s = await waitDone(t.body.id, 20_000);
+      // about 3 s of the broker holding none while nothing moved, not the 60 s TTL nor the 40 s duration
+      expect(Date.now() - purgedAt).toBeLessThan(15_000);
+      expect(s).toMatchObject({
+        state: 'complete',
+        published: 3,
+        acked: 0,
+        parked: 0,
+        inFlight: 0,
+        dropped: 3,
+        balanced: true,
+        resting: {},
+      });
+      expect(s.endedWaitingFor).toBeUndefined();
+      const { frames } = await events;
+      const dropped = simEvents(frames).flatMap((e) => (e.kind === 'dropped' ? [e] : []));
+      expect(dropped.map((e) => [e.why, e.queue])).toEqual([0, 1, 2].map(() => ['vanished', 'orders.wait']));
+      expect(new Set(dropped.map((e) => e.msgId)).size).toBe(3);
+      const notice = frames.find((f) => f.event === 'notice' && (f.data as { code: string }).code === 'copies-vanished')
+        ?.data as { message: string } | undefined;
+      expect(notice?.message).toMatch(
+        /^queue 'orders\.wait' has held none of the 3 message\(s\) the trace counted there .*purged/,
+      );
+      const pred = await srv.get(`/api/trace/${t.body.id}/prediction?events=0`);
+      expect(pred.body.comparison).toMatchObject({ messagesCompared: 3, matching: 0 });
+      expect(pred.body.comparison.firstDifference).toMatchObject({ where: { queue: 'orders.wait' } });
+    });
+
+    it('concurrent traces on different deployments; the same deployment is a 409', async () => {
+      const [p1, p2] = [uniquePrefix('conc1'), uniquePrefix('conc2')];
+      const d = template();
+      await Promise.all([deploy(d, p1), deploy(d, p2)]);
+      const body = (prefix: string) => ({
+        ...on,
+        design: d,
+        prefix,
+        messages: 3,
+        failure: { kind: 'failFirst', n: 1 },
+      });
+      const [a, c] = await Promise.all([srv.post('/api/trace', body(p1)), srv.post('/api/trace', body(p2))]);
+      expect([a.status, c.status]).toEqual([201, 201]);
+      const again = await srv.post('/api/trace', body(p1));
+      expect(again.status).toBe(409);
+      expect(again.body.error).toMatch(/still running on this deployment/);
+      for (const t of [a, c]) {
+        const s = await waitDone(t.body.id, 30_000);
+        expect(s).toMatchObject({ state: 'complete', published: 3, acked: 3, balanced: true });
+        const pred = await srv.get(`/api/trace/${t.body.id}/prediction?events=0`);
+        expect(pred.body.comparison, JSON.stringify(pred.body.comparison.firstDifference)).toMatchObject({
+          messagesCompared: 3,
+          matching: 3,
+        });
+      }
+    });
+  },
+);

@@ -2,7 +2,7 @@
 import type { FailureModel } from '@retry-studio/topology-core/model';
 import type { SimEvent } from '@retry-studio/topology-core/sim';
 import type { ManagedConnection } from '../broker/index.js';
-import type { CopyStart, Lane } from './accounting.js';
+import type { EmitOptions, Lane } from './accounting.js';
 import type { EventLog } from './eventLog.js';
 import type { HopReporter } from './hopReporter.js';
 
@@ -23,7 +23,7 @@ export interface TraceContext {
   now(): number;
   /** broker name -> design name */
   back(name: string): string;
-  emit(lane: Lane, e: EventInput, opts?: { rxAt?: number; start?: CopyStart }): void;
+  emit(lane: Lane, e: EventInput, opts?: EmitOptions): void;
   /** 1-based index of a test message (for `poison.every` and the draws) */
   messageIndex(msgId: string): number;
   /**

@@ -3,6 +3,8 @@ import type { AmqpTable, FailureModel } from '@retry-studio/topology-core/model'
 import type { NodeLoss } from '@retry-studio/topology-core/sim';
 
 export interface TraceOptions {
+  /** the trace's id, given where it was registered before it started (default: a fresh one) */
+  readonly traceId?: string;
   readonly publisher?: string;
   readonly messages?: number;
   readonly ratePerSecond?: number;

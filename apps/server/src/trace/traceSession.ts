@@ -14,10 +14,11 @@ import { type Design, type FailureModel, type PublisherSpec } from '@retry-studi
 import { fateRulesOf, profileFor, queueConfig, type NodeLoss, type SimEvent } from '@retry-studio/topology-core/sim';
 import type { ManagedConnection, ManagementClient } from '../broker/index.js';
 import { Renamer, renameDesign, type DeployTarget } from '../deploy/deployTarget.js';
-import { TraceAccounting, type CopyStart, type Lane } from './accounting.js';
+import { TraceAccounting, type EmitOptions, type Lane } from './accounting.js';
 import { ClusterNodeWatch } from './clusterNodeWatch.js';
 import { ComparedEvents } from './comparedEvents.js';
 import { DepthSampler } from './depthSampler.js';
+import { DeploymentChanges } from './deploymentChanges.js';
 import { EndOfTraceChecks } from './endOfTraceChecks.js';
 import { EventLog } from './eventLog.js';
 import { ConnectionNotices } from './connectionNotices.js';
@@ -27,7 +28,7 @@ import { Observer } from './observer.js';
 import { MAX_PREDICTED_MESSAGES, type Comparison } from './prediction.js';
 import { ProcessingCounts } from './processingCounts.js';
 import { QueueAvailability } from './queueAvailability.js';
-import { TestPublisher, testMessages, type TestMessage } from './testPublisher.js';
+import { messageIndexOf, TestPublisher, testMessages, type TestMessage } from './testPublisher.js';
 import type { EventInput, TraceContext } from './traceContext.js';
 import type { TraceOptions } from './traceOptions.js';
 import { traceVerdict } from './traceVerdict.js';
@@ -39,7 +40,7 @@ export type { TraceOptions } from './traceOptions.js';
 export type { TraceSummary } from './traceSummary.js';
 
 export class TraceSession implements TraceContext {
-  readonly traceId = randomBytes(6).toString('hex');
+  readonly traceId: string;
   readonly log = new EventLog();
   readonly renamer: Renamer;
   readonly real: Design;
@@ -71,6 +72,7 @@ export class TraceSession implements TraceContext {
   private readonly finished: Promise<TraceSummary>;
   private resolveFinished!: (s: TraceSummary) => void;
   private readonly connection: ConnectionNotices;
+  private readonly changes: DeploymentChanges;
 
   constructor(
     readonly design: Design,
@@ -81,6 +83,7 @@ export class TraceSession implements TraceContext {
     readonly brokerKey: string,
     readonly opts: TraceOptions = {},
   ) {
+    this.traceId = opts.traceId ?? randomBytes(6).toString('hex');
     this.renamer = new Renamer(target.prefix);
     this.real = renameDesign(design, this.renamer);
     const profile = profileFor(design.profile);
@@ -111,7 +114,7 @@ export class TraceSession implements TraceContext {
     });
     this.workers = this.real.consumers.map((c) => {
       const w = new TraceWorker(c, this);
-      w.onCancelled = (cancelled) => void this.consumerCancelled(cancelled);
+      w.onCancelled = (cancelled) => void this.changes.consumerCancelled(cancelled);
       return w;
     });
     this.publisher = new TestPublisher(conn, {
@@ -151,13 +154,31 @@ export class TraceSession implements TraceContext {
           });
         },
         unacked: (q) => this.workers.filter((w) => w.spec.queue === q).reduce((n, w) => n + w.inProgress, 0),
-        onMissing: (q) => this.queueGone(q, `queue '${this.back(q)}' was deleted`),
-        onAvailability: (q, down) => (down === undefined ? this.queueReachable(q) : this.queueUnavailable(q, down)),
+        onMissing: (q) => this.changes.queueGone(q, `queue '${this.back(q)}' was deleted`),
+        onAvailability: (q, down) =>
+          down === undefined ? this.changes.queueReachable(q) : this.changes.queueUnavailable(q, down),
         onFailure: (message, first) => {
           if (first) this.log.notice({ level: 'warn', code: 'depth-sample-failed', message, t: this.now() });
         },
       },
     );
+    this.changes = new DeploymentChanges({
+      mgmt,
+      vhost: target.vhost,
+      log: this.log,
+      accounting: this.accounting,
+      availability: this.availability,
+      workers: this.workers,
+      conn,
+      now: () => this.now(),
+      back: this.back,
+      isStopping: () => this.stopping,
+      emit: (lane, e) => this.emit(lane, e),
+      end: (reason) => {
+        this.endReason = reason;
+        void this.stop('stopped');
+      },
+    });
     this.topologyWatch = new TopologyWatch(mgmt, target.vhost, this.real.topology, this.back);
     this.nodeWatch = new ClusterNodeWatch(mgmt, target.vhost, this.real.topology.queues, this.back, () => this.now());
     this.checks = new EndOfTraceChecks({
@@ -184,6 +205,7 @@ export class TraceSession implements TraceContext {
       this.log,
       () => this.now(),
       () => this.attach(),
+      (detail) => this.connectionGone(detail),
     );
     this.finished = new Promise((r) => (this.resolveFinished = r));
   }
@@ -195,7 +217,7 @@ export class TraceSession implements TraceContext {
   }
   back = (name: string): string => this.renamer.back(name);
 
-  emit(lane: Lane, e: EventInput, opts: { rxAt?: number; start?: CopyStart } = {}): void {
+  emit(lane: Lane, e: EventInput, opts: EmitOptions = {}): void {
     if (e.kind === 'processed' && e.ok) this.processing.processed(e.msgId, e.queue);
     this.accounting.add(lane, e, opts);
   }
@@ -205,8 +227,7 @@ export class TraceSession implements TraceContext {
   }
 
   messageIndex(msgId: string): number {
-    const m = /-(\d+)$/.exec(msgId);
-    return m ? Number(m[1]) : 0;
+    return messageIndexOf(msgId);
   }
 
   /** the messages behind the summary's `duplicates` that the prediction covers (the comparison flags them) */
@@ -216,60 +237,25 @@ export class TraceSession implements TraceContext {
 
   // ------------------------------------------------------------ topology changes
 
-  /** A cancelled consumer: its queue deleted (the topology changed), or still declared with its node down (wait for it). */
-  private async consumerCancelled(w: TraceWorker): Promise<void> {
-    const q = await this.mgmt.queue(this.target.vhost, w.spec.queue).catch(() => undefined);
-    const down =
-      q && typeof q.state === 'string' && q.state !== 'running'
-        ? `state '${q.state}' on ${q.node ?? 'its node'}`
-        : undefined;
-    const why = down ? `queue '${w.designQueue}' is unavailable (${down})` : `queue '${w.designQueue}' was deleted`;
-    this.log.notice({
-      level: 'warn',
-      code: 'consumer-cancelled',
-      message: `consumer '${w.spec.id}' was cancelled by the broker: ${why}`,
-      t: this.now(),
+  /** the connection will not come back (reconnects refused): the trace ends failed now, not at its duration */
+  private connectionGone(detail: string): void {
+    if (this.stopping) return;
+    const { reason } = traceVerdict({
+      ...this.publisher.stats,
+      requested: 'complete',
+      asked: this.asked,
+      connectionOpen: false,
+      connectionError: detail,
     });
-    if (down) this.queueUnavailable(w.spec.queue, down);
-    else this.queueGone(w.spec.queue, `consumer '${w.spec.id}' was cancelled: ${why}`);
-  }
-
-  /** A queue whose node is down: its messages are not counted dropped, the trace waits for it (blocker) and goes on. */
-  private queueUnavailable(realQueue: string, message: string): void {
-    const q = this.back(realQueue);
-    const copies = this.accounting.messagesIn(q).reduce((s, m) => s + m.copies, 0);
-    const notice = this.availability.markUnavailable(q, message, copies);
-    if (notice) this.log.notice({ ...notice, t: this.now() });
-  }
-
-  private queueReachable(realQueue: string): void {
-    const notice = this.availability.markReachable(this.back(realQueue));
-    if (!notice) return;
-    for (const w of this.workers)
-      if (w.spec.queue === realQueue && w.cancelled) void w.resume(this.conn).catch(() => undefined);
-    this.log.notice({ ...notice, t: this.now() });
-  }
-
-  /** A queue of the deployment is gone: its messages with it; the trace ends with the reason. */
-  private queueGone(realQueue: string, why: string): void {
-    if (this.stopping) return;
-    for (const { msgId, copies } of this.accounting.messagesIn(this.back(realQueue)))
-      for (let i = 0; i < copies; i++)
-        this.emit('broker', { kind: 'dropped', msgId, body: '', why: 'queue-deleted', queue: this.back(realQueue) });
-    this.topologyChanged([why]);
-  }
-
-  private topologyChanged(changes: readonly string[]): void {
-    if (this.stopping) return;
-    this.endReason = `the topology changed during the trace: ${changes.slice(0, 5).join('; ')}`;
-    this.log.notice({ level: 'warn', code: 'topology-changed', message: this.endReason, t: this.now() });
-    void this.stop('stopped');
+    this.endReason = reason;
+    this.log.notice({ level: 'error', code: 'trace-failed', message: reason!, t: this.now() });
+    void this.stop('failed');
   }
 
   private async watchTopology(): Promise<void> {
     if (this.stopping) return;
     const changes = await this.topologyWatch.changes();
-    if (changes.length > 0 && !this.stopping) this.topologyChanged(changes);
+    if (changes.length > 0 && !this.stopping) this.changes.topologyChanged(changes);
   }
 
   /** the node loss the prediction includes: the request's, else the one observed */
@@ -486,9 +472,9 @@ export class TraceSession implements TraceContext {
     this.compared.keepFinal(c);
   }
 
-  /** the live events of the messages the prediction covers, all of them unless `truncated` */
-  comparedEvents(): { events: readonly SimEvent[]; truncated: boolean } {
-    return this.compared.events();
+  /** the live steps of the messages the prediction covers, all of them unless `truncated` */
+  comparedMilestones(): ReturnType<ComparedEvents['milestones']> {
+    return this.compared.milestones();
   }
 
   /** events still in the stream's ring */

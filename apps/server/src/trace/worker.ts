@@ -11,10 +11,12 @@ import {
   processingSucceeds,
   type DeliveryView,
 } from '@retry-studio/topology-core/behaviour';
-import { type ConsumerAction, type ConsumerSpec } from '@retry-studio/topology-core/model';
+import { type ConsumerAction, type ConsumerSpec, type XDeathEntry } from '@retry-studio/topology-core/model';
 import { attemptDraw } from '@retry-studio/topology-core/sim';
-import { ChannelSlot, headersForDisplay, xDeathOf, type ManagedConnection } from '../broker/index.js';
+import { ChannelSlot, headersForDisplay, renameDeaths, xDeathOf, type ManagedConnection } from '../broker/index.js';
 import { isSettlement, republishThenAck, settleDelivery, type Settlement } from '../broker/settleDelivery.js';
+import type { ReturnedMessage } from './hopReporter.js';
+import { LostRejects } from './lostRejects.js';
 import { MSG_HEADER, TRACE_HEADER } from './observer.js';
 import type { TraceContext } from './traceContext.js';
 
@@ -40,6 +42,8 @@ interface OpenDelivery {
   readonly msgId: string;
   readonly body: string;
   readonly routingKey: string;
+  /** its x-death as delivered (broker names) */
+  readonly xDeath: XDeathEntry[] | undefined;
   held: boolean;
   /** ends an in-process retry's backoff early once a later multiple settles this delivery */
   wake?: () => void;
@@ -68,6 +72,10 @@ export class TraceWorker {
   private readonly unacked = new Map<Channel, Map<number, string>>();
   /** every delivery not yet settled, per channel, for hold and multiple */
   private readonly books = new Map<Channel, ChannelBook>();
+  /** republishes the broker returned (unroutable), by message, until their confirm says the publish is the broker's */
+  private readonly returns = new Map<string, ReturnedMessage[]>();
+  /** rejects a channel's loss may have swallowed */
+  private readonly lostRejects = new LostRejects<Channel>();
   processed = 0;
 
   /** this worker's ordered stream of events */
@@ -83,9 +91,13 @@ export class TraceWorker {
       () => this.ctx.conn.createConfirmChannel(),
       (p) => {
         p.setMaxListeners(0);
-        p.on('return', (m) =>
-          this.ctx.hops.onReturn(this.lane, m, { kind: 'consumer', id: this.spec.id }, this.ctx.mandatoryWanted),
-        );
+        // a return comes before its publish's confirm, and the publish is reported once confirmed: kept until then
+        p.on('return', (m: ReturnedMessage) => {
+          const id = String(m.properties.headers?.[MSG_HEADER] ?? '');
+          const kept = this.returns.get(id);
+          if (kept) kept.push(m);
+          else this.returns.set(id, [m]);
+        });
       },
     );
   }
@@ -128,6 +140,7 @@ export class TraceWorker {
       unacked.clear();
       this.unacked.delete(ch);
       this.books.delete(ch);
+      this.lostRejects.closed(ch);
     });
     const ok = await ch.consume(
       this.spec.queue,
@@ -210,17 +223,18 @@ export class TraceWorker {
           consumer,
           redelivered: msg.fields.redelivered,
           headers,
-          ...(realDeath ? { xDeath: xDeathOf(headers, ctx.back) } : {}),
+          ...(realDeath ? { xDeath: renameDeaths(realDeath, ctx.back) } : {}),
           ...(msg.properties.expiration !== undefined ? { expiration: String(msg.properties.expiration) } : {}),
           // through the default exchange the routing key is a (prefixed) queue name
           routingKey: msg.fields.exchange === '' ? ctx.back(msg.fields.routingKey) : msg.fields.routingKey,
           exchange: ctx.back(msg.fields.exchange),
         },
-        { rxAt },
+        // the message a reject lost with its channel never reached: its copy is back in the queue
+        this.lostRejects.lost(msgId, msg.fields.redelivered, realDeath) ? { rxAt, afterLostReject: true } : { rxAt },
       );
       this.unacked.get(ch)?.set(msg.fields.deliveryTag, msgId);
     }
-    book?.open.set(tag, { traced, msgId, body, routingKey: msg.fields.routingKey, held: false });
+    book?.open.set(tag, { traced, msgId, body, routingKey: msg.fields.routingKey, xDeath: realDeath, held: false });
     // a later delivery's multiple may settle this one while it is being processed: then it is done
     const settled = (): boolean => book !== undefined && !book.open.has(tag);
     const b = this.spec.behaviour;
@@ -320,6 +334,7 @@ export class TraceWorker {
         settleDelivery(ch, msg, action);
         this.settle(ch, msg);
         if (traced) {
+          this.lostRejects.rejected(ch, msgId, view.xDeath);
           ctx.emit(this.lane, { kind: 'rejected', msgId, body, queue: q, consumer });
           ctx.hops.afterReject(this.lane, msgId, body, this.spec.queue, [msg.fields.routingKey]);
         }
@@ -350,6 +365,34 @@ export class TraceWorker {
         headers[TRACE_HEADER] = raw[TRACE_HEADER];
         headers[MSG_HEADER] = raw[MSG_HEADER];
         const pub = await this.publisher();
+        ctx.hops.markPublish(msgId, plan.exchange, headers);
+        const properties: Options.Publish = {
+          headers,
+          persistent: msg.properties.deliveryMode === 2,
+          mandatory: true,
+          ...(plan.expiration !== undefined ? { expiration: plan.expiration } : {}),
+          ...(msg.properties.priority !== undefined ? { priority: msg.properties.priority } : {}),
+          ...(msg.properties.messageId !== undefined ? { messageId: msg.properties.messageId } : {}),
+        };
+        // settled meanwhile by a later delivery's multiple: not acked again
+        const stillOpen = () => this.books.get(ch)?.open.has(msg.fields.deliveryTag) === true;
+        // the copy is reported once the broker confirmed it: one whose confirm went with the channel
+        // (a connection lost) may never have reached it, and the original comes back (requeued) and
+        // is republished again; reported at once, it stayed 'in transit' to the trace's end
+        let settled: Awaited<ReturnType<typeof republishThenAck>>;
+        try {
+          settled = await republishThenAck(
+            pub,
+            ch,
+            msg,
+            { exchange: plan.exchange, routingKey: plan.routingKey, properties },
+            stillOpen,
+          );
+        } catch (err) {
+          this.returns.delete(msgId); // returned or not, nothing of that publish is left
+          throw err;
+        }
+        const { outcome, acked } = settled;
         if (traced)
           ctx.emit(this.lane, {
             kind: 'published',
@@ -362,24 +405,11 @@ export class TraceWorker {
             ...(plan.expiration !== undefined ? { expiration: plan.expiration } : {}),
             mandatory: false,
           });
-        ctx.hops.beforePublish(this.lane, msgId, body, plan.exchange, plan.routingKey, plan.expiration, headers);
-        const properties: Options.Publish = {
-          headers,
-          persistent: msg.properties.deliveryMode === 2,
-          mandatory: true,
-          ...(plan.expiration !== undefined ? { expiration: plan.expiration } : {}),
-          ...(msg.properties.priority !== undefined ? { priority: msg.properties.priority } : {}),
-          ...(msg.properties.messageId !== undefined ? { messageId: msg.properties.messageId } : {}),
-        };
-        // settled meanwhile by a later delivery's multiple: not acked again
-        const stillOpen = () => this.books.get(ch)?.open.has(msg.fields.deliveryTag) === true;
-        const { outcome, acked } = await republishThenAck(
-          pub,
-          ch,
-          msg,
-          { exchange: plan.exchange, routingKey: plan.routingKey, properties },
-          stillOpen,
-        );
+        if (outcome === 'acked')
+          ctx.hops.publishSent(this.lane, msgId, body, plan.exchange, plan.routingKey, plan.expiration);
+        for (const m of this.returns.get(msgId) ?? [])
+          ctx.hops.onReturn(this.lane, m, { kind: 'consumer', id: consumer }, ctx.mandatoryWanted);
+        this.returns.delete(msgId);
         if (outcome === 'nacked' && traced)
           ctx.emit(this.lane, { kind: 'publish-nacked', msgId, body, queue: '', reason: 'overflow' });
         if (!acked) return;
@@ -391,6 +421,8 @@ export class TraceWorker {
   }
 
   release(): void {
+    this.returns.clear();
+    this.lostRejects.clear();
     this.attempts.clear();
     this.scriptIndex.clear();
   }
@@ -432,6 +464,7 @@ export class TraceWorker {
       else if (how === 'requeue')
         this.ctx.emit(this.lane, { kind: 'requeued', msgId, body, queue: q, consumer, multiple: true });
       else {
+        this.lostRejects.rejected(ch, msgId, d.xDeath);
         this.ctx.emit(this.lane, { kind: 'rejected', msgId, body, queue: q, consumer, multiple: true });
         this.ctx.hops.afterReject(this.lane, msgId, body, this.spec.queue, [d.routingKey]);
       }
