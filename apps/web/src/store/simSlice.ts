@@ -1,10 +1,18 @@
 import type { StateCreator } from 'zustand';
-import type { FailureModel } from '@retry-studio/topology-core/model';
-import type { SimEvent } from '@retry-studio/topology-core/sim';
+import type { Design, FailureModel } from '@retry-studio/topology-core/model';
+import { fateRulesOf, type FateRules, type SimEvent } from '@retry-studio/topology-core/sim';
 import type { AppState } from './store';
 import { player } from '../sim/player';
 import { runDesignSimulation, statedOutcomesOfEvents, type StatedOutcome } from '../sim/runSimulation';
 import { outagesFor, resolveNodeLoss, type NodeLossDraft, type QueueOutage } from '../sim/nodeLossWhatIf';
+
+/** the design's fate rules, once per design version (a live trace loads its events many times a second) */
+const rulesByDesign = new WeakMap<Design, FateRules>();
+function rulesOf(design: Design): FateRules {
+  let r = rulesByDesign.get(design);
+  if (!r) rulesByDesign.set(design, (r = fateRulesOf(design)));
+  return r;
+}
 
 export interface SimSlice {
   failure: FailureModel;
@@ -90,7 +98,8 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
       return;
     }
     player.reset();
-    player.load('sim', r.events);
+    // the tokens' fates read the design's rules, as the lanes do (a run cut short goes on)
+    player.load('sim', r.events, { rules: rulesOf(s.design), running: r.truncated });
     set({
       simEvents: r.events,
       simError: null,
@@ -106,9 +115,9 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
     set({ simEvents: null, simError: null, simOutcomes: {}, inspectedMsg: null, simOutages: [] });
   },
   setLiveEvents: (liveEvents, opts = {}) => {
-    player.load('live', liveEvents);
     const s = get();
     const liveRunning = liveEvents ? (opts.running ?? s.liveRunning) : false;
+    player.load('live', liveEvents, { rules: rulesOf(s.design), running: liveRunning });
     const liveFailure = opts.failure ?? s.liveFailure;
     const failure = liveFailure ?? undefined;
     const liveOutcomes = liveEvents?.length
@@ -117,8 +126,8 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
     set({ liveEvents, liveOutcomes, liveRunning, liveFailure });
   },
   setPredictedEvents: (events) => {
-    player.load('sim', events);
     const s = get();
+    player.load('sim', events, { rules: rulesOf(s.design), running: false });
     const failure = s.liveFailure ?? s.failure;
     set({
       simEvents: events,
