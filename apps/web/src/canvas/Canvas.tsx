@@ -23,6 +23,7 @@ import { emptyDesign } from '../model/emptyDesign';
 import { OverlayHost } from './OverlayHost';
 import { useLintFindings } from '../lint/useLint';
 import { useInspectedPath } from './useInspectedPath';
+import { CONTROLS_GAP } from '../graph/openingFit';
 import {
   focusViewport,
   MINIMAP_SIZE,
@@ -108,6 +109,7 @@ export function Canvas() {
     };
     return edges.filter((e) => near(e.source) || near(e.target));
   }, [viewKey, edges, nodes]);
+  const showMinimap = nodes.length < BIG_DESIGN_NODES && !overview;
   const overviewNow = useRef(overview);
   overviewNow.current = overview;
   const flowNodes = useMemo(() => (overview ? nodes.map((n) => ({ ...n, hidden: true })) : nodes), [overview, nodes]);
@@ -333,7 +335,7 @@ export function Canvas() {
         >
           <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#334155" />
           {/* a big design's map is its overview (zoom out): a minimap of thousands of SVG boxes cost seconds to mount */}
-          {nodes.length < BIG_DESIGN_NODES && !overview && (
+          {showMinimap && (
             <MiniMap
               pannable
               zoomable
@@ -343,7 +345,12 @@ export function Canvas() {
               style={{ width: MINIMAP_SIZE.width, height: MINIMAP_SIZE.height }}
             />
           )}
-          <Controls showInteractive={false} />
+          {/* in the corner the opening view keeps clear (graph/openingFit.ts), left of the minimap */}
+          <Controls
+            showInteractive={false}
+            position="bottom-right"
+            style={{ marginRight: showMinimap ? 15 + MINIMAP_SIZE.width + CONTROLS_GAP : 15 }}
+          />
         </ReactFlow>
       )}
       {overviewOf && <OverviewLayer model={overviewOf} box={box} />}

@@ -59,7 +59,7 @@ describe('a flow layout wrapped to the canvas it opens in', () => {
     }
     const after = wrapToShape(tall, LAPTOP);
     expect(openingFit(sizeOf(after), LAPTOP, true).zoom).toBeGreaterThan(
-      1.4 * openingFit(sizeOf(tall), LAPTOP, true).zoom,
+      1.35 * openingFit(sizeOf(tall), LAPTOP, true).zoom,
     );
     const right = (p: string) => after[p]!.x + NODE_W;
     for (let i = 0; i < 12; i++) {
