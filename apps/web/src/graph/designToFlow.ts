@@ -10,6 +10,7 @@ import {
   type EffectiveValue,
 } from '@retry-studio/topology-core/model';
 import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId } from '../model/nodeIds';
+import { assumedActorsOf } from '../model/assumedActors';
 import { edgeIdOf } from '../model/edgeIds';
 import { edgeCubic, type Cubic } from './bezier';
 import { designSettings } from '../model/effective';
@@ -58,6 +59,7 @@ export class FlowMapper {
         prev &&
         prev.data.def === data.def &&
         prev.data.settings === data.settings &&
+        prev.data.assumed === data.assumed &&
         prev.position.x === position.x &&
         prev.position.y === position.y &&
         !!prev.selected === selected &&
@@ -84,17 +86,34 @@ export class FlowMapper {
       out.push(node);
     };
     let i = 0;
-    for (const p of design.publishers) push(publisherNodeId(p.id), { kind: 'publisher', def: p }, i++);
+    // the import's stand-in publishers are folded into the node they publish to, not drawn as nodes
+    const actors = assumedActorsOf(design);
+    for (const p of design.publishers)
+      if (actors.foldedInto.has(p.id)) i++;
+      else push(publisherNodeId(p.id), { kind: 'publisher', def: p }, i++);
     const settings = designSettings(design);
-    for (const x of design.topology.exchanges)
+    const folded = (id: string) => {
+      const a = actors.byNode.get(id);
+      return a ? { assumed: a } : {};
+    };
+    for (const x of design.topology.exchanges) {
+      const id = exchangeNodeId(x.name);
       push(
-        exchangeNodeId(x.name),
-        { kind: 'exchange', def: x, settings: settings.exchanges.get(x.name)?.settings ?? {} },
+        id,
+        { kind: 'exchange', def: x, settings: settings.exchanges.get(x.name)?.settings ?? {}, ...folded(id) },
         i++,
       );
-    for (const q of design.topology.queues)
-      push(queueNodeId(q.name), { kind: 'queue', def: q, settings: settings.queues.get(q.name)?.settings ?? {} }, i++);
-    for (const c of design.consumers) push(consumerNodeId(c.id), { kind: 'consumer', def: c }, i++);
+    }
+    for (const q of design.topology.queues) {
+      const id = queueNodeId(q.name);
+      push(id, { kind: 'queue', def: q, settings: settings.queues.get(q.name)?.settings ?? {}, ...folded(id) }, i++);
+    }
+    for (const c of design.consumers)
+      push(
+        consumerNodeId(c.id),
+        { kind: 'consumer', def: c, ...(actors.workers.has(c.id) ? { assumed: true } : {}) },
+        i++,
+      );
     this.nodes = next;
     return out;
   }
@@ -112,7 +131,9 @@ export class FlowMapper {
     const add = (id: string, source: string, target: string, kind: DesignEdge['data'] & object, sourceHandle = 'out') =>
       raw.push({ id, source, target, sourceHandle, targetHandle: 'in', type: 'design', data: kind });
 
+    const actors = assumedActorsOf(design);
     for (const p of design.publishers) {
+      if (actors.foldedInto.has(p.id)) continue;
       if (p.exchange && exchanges.has(p.exchange))
         add(edgeIdOf.publish(p.id), publisherNodeId(p.id), exchangeNodeId(p.exchange), {
           kind: 'publish',
@@ -226,14 +247,25 @@ export class FlowMapper {
   }
 }
 
-/** Where a node is drawn: its saved position, else a grid slot by its place in the design. */
+/**
+ * Where a node is drawn: its saved position; else a publisher left of where it publishes (an assumed one the
+ * user made theirs: the layout had folded it); else a grid slot by its place in the design.
+ */
 function positionOf(design: Design, id: string, fallbackIndex: number): { x: number; y: number } {
-  return design.layout?.[id] ?? { x: 40 + (fallbackIndex % 5) * 240, y: 40 + Math.floor(fallbackIndex / 5) * 120 };
+  const saved = design.layout?.[id];
+  if (saved) return saved;
+  if (id.startsWith('publisher:')) {
+    const p = design.publishers.find((x) => publisherNodeId(x.id) === id);
+    const to = p && design.layout?.[p.exchange ? exchangeNodeId(p.exchange) : queueNodeId(p.routingKey)];
+    if (to) return { x: to.x - NODE_W - 80, y: to.y };
+  }
+  return { x: 40 + (fallbackIndex % 5) * 240, y: 40 + Math.floor(fallbackIndex / 5) * 120 };
 }
 
 /** Label spots for the edges, on the curves the edges will draw (handles: out right, ae bottom, in left). */
 function labelSpots(design: Design, edges: ReadonlyArray<Omit<DesignEdge, 'selected'>>): Map<string, LabelSpot> {
   const pos = new Map<string, { x: number; y: number }>();
+  const folded = assumedActorsOf(design).foldedInto;
   const ids = [
     ...design.publishers.map((p) => publisherNodeId(p.id)),
     ...design.topology.exchanges.map((x) => exchangeNodeId(x.name)),
@@ -241,6 +273,7 @@ function labelSpots(design: Design, edges: ReadonlyArray<Omit<DesignEdge, 'selec
     ...design.consumers.map((c) => consumerNodeId(c.id)),
   ];
   ids.forEach((id, i) => pos.set(id, positionOf(design, id, i)));
+  for (const p of folded.keys()) pos.delete(publisherNodeId(p));
   const curves: Array<{ id: string; label: string; cubic: Cubic }> = [];
   for (const e of edges) {
     const a = pos.get(e.source);

@@ -172,7 +172,7 @@ describe("the player's fates are the lanes'", () => {
     const lane = statedOutcomesOfEvents(design, events, { running: true })[events[0]!.msgId]!;
     expect(lane.outcome.kind).toBe('moving');
     const pl = new Player();
-    pl.load('live', events, { rules: fateRulesOf(design), running: true });
+    pl.load('live', events, { fates: { rules: fateRulesOf(design), running: true } });
     expect(pl.plans.live!.tracks[0]!.fate?.kind).toBe(lane.outcome.kind);
     // a change of speed keeps the rules
     pl.setSpeed(4);

@@ -20,6 +20,9 @@ export type RunSource = 'sim' | 'live';
 
 type Listener = () => void;
 
+/** how a run is read against its design (compilePlayback's options that come from the design) */
+export type RunReading = Pick<PlaybackOptions, 'fates' | 'drawnNode'>;
+
 export class Player {
   /** display ms */
   p = 0;
@@ -28,21 +31,18 @@ export class Player {
   /** start over at the end (the stress route loops for the bench) */
   loop = false;
   plans: { sim: PlaybackPlan | null; live: PlaybackPlan | null } = { sim: null, live: null };
-  /** each run's fate rules (the design's, and whether the run goes on): a token's fate is its lane's */
-  private fates: { sim: PlaybackOptions['fates']; live: PlaybackOptions['fates'] } = {
-    sim: undefined,
-    live: undefined,
-  };
+  /** each run's reading of the design: its fate rules and whether the run goes on (a token's fate is its lane's), its drawn nodes */
+  private reading: Record<RunSource, RunReading | undefined> = { sim: undefined, live: undefined };
   private listeners = new Set<Listener>();
   private lastEmit = 0;
 
   /**
-   * `fates`: the design's fate rules (the core's fateRulesOf) and whether the run goes on: without them a
-   * copy waiting in a consumed queue would play "parked" where its lane says "moving".
+   * `reading.fates`: the design's fate rules (the core's fateRulesOf) and whether the run goes on: without them
+   * a copy waiting in a consumed queue would play "parked" where its lane says "moving".
    */
-  load(source: RunSource, events: readonly SimEvent[] | null, fates?: PlaybackOptions['fates']): void {
+  load(source: RunSource, events: readonly SimEvent[] | null, reading?: RunReading): void {
     const brokerTime = source === 'live' ? events !== null : this.plans.live !== null;
-    this.fates[source] = fates;
+    this.reading[source] = reading;
     this.plans[source] = events ? this.compile(source, events, brokerTime) : null;
     // a live run coming or going changes the clock of the run beside it too
     const other = source === 'live' ? 'sim' : 'live';
@@ -52,8 +52,7 @@ export class Player {
   }
 
   private compile(source: RunSource, events: readonly SimEvent[], brokerTime: boolean): PlaybackPlan {
-    const fates = this.fates[source];
-    return compilePlayback(events, this.speed, { brokerTime, ...(fates ? { fates } : {}) });
+    return compilePlayback(events, this.speed, { brokerTime, ...this.reading[source] });
   }
 
   /** the clock is the broker's: a live run is loaded */

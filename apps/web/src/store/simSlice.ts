@@ -2,7 +2,8 @@ import type { StateCreator } from 'zustand';
 import type { Design, FailureModel } from '@retry-studio/topology-core/model';
 import { fateRulesOf, type FateRules, type SimEvent } from '@retry-studio/topology-core/sim';
 import type { AppState } from './store';
-import { player } from '../sim/player';
+import { player, type RunReading } from '../sim/player';
+import { assumedActorsOf, drawnNodeId } from '../model/assumedActors';
 import { runDesignSimulation, statedOutcomesOfEvents, type StatedOutcome } from '../sim/runSimulation';
 import { outagesFor, resolveNodeLoss, type NodeLossDraft, type QueueOutage } from '../sim/nodeLossWhatIf';
 
@@ -12,6 +13,15 @@ function rulesOf(design: Design): FateRules {
   let r = rulesByDesign.get(design);
   if (!r) rulesByDesign.set(design, (r = fateRulesOf(design)));
   return r;
+}
+
+/** a run read against the design: its fate rules (the lanes' too), and tokens on the nodes the canvas draws */
+function readingOf(design: Design, running: boolean): RunReading {
+  const actors = assumedActorsOf(design);
+  return {
+    fates: { rules: rulesOf(design), running },
+    ...(actors.foldedInto.size ? { drawnNode: (id: string) => drawnNodeId(actors, id) } : {}),
+  };
 }
 
 export interface SimSlice {
@@ -99,7 +109,7 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
     }
     player.reset();
     // the tokens' fates read the design's rules, as the lanes do (a run cut short goes on)
-    player.load('sim', r.events, { rules: rulesOf(s.design), running: r.truncated });
+    player.load('sim', r.events, readingOf(s.design, r.truncated));
     set({
       simEvents: r.events,
       simError: null,
@@ -117,7 +127,7 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
   setLiveEvents: (liveEvents, opts = {}) => {
     const s = get();
     const liveRunning = liveEvents ? (opts.running ?? s.liveRunning) : false;
-    player.load('live', liveEvents, { rules: rulesOf(s.design), running: liveRunning });
+    player.load('live', liveEvents, readingOf(s.design, liveRunning));
     const liveFailure = opts.failure ?? s.liveFailure;
     const failure = liveFailure ?? undefined;
     const liveOutcomes = liveEvents?.length
@@ -127,7 +137,7 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
   },
   setPredictedEvents: (events) => {
     const s = get();
-    player.load('sim', events, { rules: rulesOf(s.design), running: false });
+    player.load('sim', events, readingOf(s.design, false));
     const failure = s.liveFailure ?? s.failure;
     set({
       simEvents: events,
