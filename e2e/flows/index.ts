@@ -28,6 +28,7 @@ import { rehearseFlow } from './rehearseFlows.js';
 import { brokerContextFlow } from './brokerContextFlow.js';
 import { modelTruthFlow } from './modelTruthFlow.js';
 import { discardedFlow } from './discardedFlow.js';
+import { assumedActorsFlow } from './assumedActorsFlow.js';
 
 export const flows: Flow[] = [
   designByDragging,
@@ -78,4 +79,4 @@ flows.push(rehearseFlow);
 // issue 41's broker context, live replay, model truth and smaller points (names start with "browser-flow:")
 flows.push(brokerContextFlow, modelTruthFlow);
 // issue 41's last points (names start with "browser-finish:")
-flows.push(discardedFlow);
+flows.push(discardedFlow, assumedActorsFlow);

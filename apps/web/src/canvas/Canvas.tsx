@@ -21,6 +21,7 @@ import { addNode, connect, moveNodes, type PaletteItem } from '../model/designEd
 import { env } from '../commands/env';
 import { emptyDesign } from '../model/emptyDesign';
 import { OverlayHost } from './OverlayHost';
+import { assumedActorsOf, drawnNodeId } from '../model/assumedActors';
 import { useLintFindings } from '../lint/useLint';
 import { useInspectedPath } from './useInspectedPath';
 import { CONTROLS_GAP } from '../graph/openingFit';
@@ -125,7 +126,10 @@ export function Canvas() {
     const drawn = new Set<string>();
     for (const n of nodes) drawn.add(n.id);
     for (const e of edges) drawn.add(e.id);
-    if (s.selected.some((id) => !drawn.has(id))) s.select(s.selected.filter((id) => drawn.has(id)));
+    // an assumed publisher is drawn folded into the node it publishes to: it stays selectable (its inspector)
+    const actors = assumedActorsOf(s.design);
+    const gone = (id: string) => !drawn.has(drawnNodeId(actors, id));
+    if (s.selected.some(gone)) s.select(s.selected.filter((id) => !gone(id)));
   }, [nodes, edges]);
 
   useEffect(() => {
@@ -141,7 +145,9 @@ export function Canvas() {
       },
       focus: (ids) => {
         const el = box.current;
-        const known = ids.filter((id) => rf.getInternalNode(id));
+        // an assumed publisher is drawn folded into the node it publishes to
+        const actors = assumedActorsOf(useApp.getState().design);
+        const known = [...new Set(ids.map((id) => drawnNodeId(actors, id)))].filter((id) => rf.getInternalNode(id));
         if (!known.length) return;
         useApp.getState().select([...known]);
         userMoved.current = true;

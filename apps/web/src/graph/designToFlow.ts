@@ -227,6 +227,7 @@ export class FlowMapper {
         prev.data?.policy === e.data?.policy &&
         prev.data?.labelT === spot?.t &&
         prev.data?.labelDy === spot?.dy &&
+        prev.data?.labelCrowded === spot?.crowded &&
         !!prev.selected === selected &&
         !!prev.data?.onPath === onPath
       ) {
@@ -237,7 +238,12 @@ export class FlowMapper {
       const edge: DesignEdge = {
         ...e,
         selected,
-        data: { ...e.data!, onPath, ...(spot ? { labelT: spot.t, labelDy: spot.dy } : {}) },
+        data: {
+          ...e.data!,
+          onPath,
+          ...(spot ? { labelT: spot.t, labelDy: spot.dy } : {}),
+          ...(spot?.crowded ? { labelCrowded: true } : {}),
+        },
       };
       next.set(e.id, edge);
       out.push(edge);

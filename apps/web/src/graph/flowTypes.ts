@@ -83,6 +83,8 @@ export interface DesignEdgeData extends Record<string, unknown> {
   /** where the label sits on the curve (0..1) and above/below it, chosen so labels do not stack */
   labelT?: number;
   labelDy?: number;
+  /** no free spot for the label: drawn only hovered (labelPlacement.ts) */
+  labelCrowded?: boolean;
 }
 
 export type DesignEdge = Edge<DesignEdgeData, 'design'>;
