@@ -113,7 +113,17 @@ export function Canvas() {
   const showMinimap = nodes.length < BIG_DESIGN_NODES && !overview;
   const overviewNow = useRef(overview);
   overviewNow.current = overview;
-  const flowNodes = useMemo(() => (overview ? nodes.map((n) => ({ ...n, hidden: true })) : nodes), [overview, nodes]);
+  // a node's hidden copy kept while the node is: a lint result arriving re-rendered 10,000 new copies (React Flow adopts each)
+  const hiddenCopies = useRef(new WeakMap<DesignNode, DesignNode>());
+  const flowNodes = useMemo(() => {
+    if (!overview) return nodes;
+    const copies = hiddenCopies.current;
+    return nodes.map((n) => {
+      let c = copies.get(n);
+      if (!c) copies.set(n, (c = { ...n, hidden: true }));
+      return c;
+    });
+  }, [overview, nodes]);
   const overviewOf = useMemo(
     () => (overview ? overviewModel(design, nodes, edges) : null),
     [overview, design, nodes, edges],

@@ -45,6 +45,7 @@ export class FlowMapper {
   private nodes = new Map<string, DesignNode>();
   private edges = new Map<string, DesignEdge>();
   private spots: { inputs: readonly unknown[]; map: Map<string, LabelSpot> } | null = null;
+  private raw: { inputs: readonly unknown[]; list: RawEdge[] } | null = null;
 
   nodesOf(design: Design, deco: Decorations = NO_DECORATIONS): DesignNode[] {
     const out: DesignNode[] = [];
@@ -124,89 +125,11 @@ export class FlowMapper {
     deco: Decorations = NO_DECORATIONS,
     { labels = true }: { labels?: boolean } = {},
   ): DesignEdge[] {
-    const t = design.topology;
-    const exchanges = new Set(t.exchanges.map((x) => x.name));
-    const queues = new Set(t.queues.map((q) => q.name));
-    const raw: Array<Omit<DesignEdge, 'selected'>> = [];
-    const add = (id: string, source: string, target: string, kind: DesignEdge['data'] & object, sourceHandle = 'out') =>
-      raw.push({ id, source, target, sourceHandle, targetHandle: 'in', type: 'design', data: kind });
-
-    const actors = assumedActorsOf(design);
-    for (const p of design.publishers) {
-      if (actors.foldedInto.has(p.id)) continue;
-      if (p.exchange && exchanges.has(p.exchange))
-        add(edgeIdOf.publish(p.id), publisherNodeId(p.id), exchangeNodeId(p.exchange), {
-          kind: 'publish',
-          label: p.routingKey,
-        });
-      else if (!p.exchange && queues.has(p.routingKey))
-        // the default exchange routes by queue name: draw it straight to the queue
-        add(edgeIdOf.publish(p.id), publisherNodeId(p.id), queueNodeId(p.routingKey), {
-          kind: 'publish',
-          label: `(default) ${p.routingKey}`,
-        });
-    }
-    for (const b of t.bindings) {
-      const target = b.destination_type === 'queue' ? queueNodeId(b.destination) : exchangeNodeId(b.destination);
-      const ok =
-        exchanges.has(b.source) &&
-        (b.destination_type === 'queue' ? queues.has(b.destination) : exchanges.has(b.destination));
-      if (!ok) continue;
-      add(edgeIdOf.binding(b), exchangeNodeId(b.source), target, { kind: 'binding', label: bindingLabel(b) });
-    }
-    // dead-letter and alternate exchanges as in effect: an argument or a policy (the simulator reads the same)
-    const settings = designSettings(design);
-    const policyOf = (v: EffectiveValue | undefined) =>
-      v && v.source.kind !== 'argument' ? { policy: v.source.name } : {};
-    for (const x of t.exchanges) {
-      const ae = settings.exchanges.get(x.name)?.settings['alternate-exchange'];
-      if (typeof ae?.value === 'string' && exchanges.has(ae.value))
-        add(
-          edgeIdOf.alternate(x.name),
-          exchangeNodeId(x.name),
-          exchangeNodeId(ae.value),
-          { kind: 'alternate', label: 'alternate', ...policyOf(ae) },
-          'ae',
-        );
-    }
-    for (const q of t.queues) {
-      const s = settings.queues.get(q.name)?.settings ?? {};
-      const dlx = s['x-dead-letter-exchange'];
-      const rk = s['x-dead-letter-routing-key']?.value;
-      if (typeof dlx?.value === 'string' && exchanges.has(dlx.value)) {
-        add(edgeIdOf.deadLetter(q.name), queueNodeId(q.name), exchangeNodeId(dlx.value), {
-          kind: 'deadLetter',
-          label: typeof rk === 'string' ? `DL rk: ${rk}` : 'dead-letter',
-          ...policyOf(dlx),
-        });
-      } else if (dlx?.value === '') {
-        // DLX = default exchange: routes by the dead-letter routing key (or the original key) to a queue
-        if (typeof rk === 'string' && queues.has(rk))
-          add(edgeIdOf.deadLetter(q.name), queueNodeId(q.name), queueNodeId(rk), {
-            kind: 'deadLetter',
-            label: `DL (default) ${rk}`,
-            ...policyOf(dlx),
-          });
-      }
-    }
-    for (const c of design.consumers) {
-      if (c.queue && queues.has(c.queue))
-        add(edgeIdOf.consume(c.id), queueNodeId(c.queue), consumerNodeId(c.id), { kind: 'consume', label: '' });
-      // every republish target: an exchange, or a queue through the default exchange (the parking queue)
-      const seen = new Set<string>();
-      for (const site of republishSites(c.behaviour)) {
-        const to = republishDestination(site.action);
-        const [id, target] =
-          to.kind === 'exchange' && exchanges.has(to.exchange)
-            ? [edgeIdOf.republish(c.id, to.exchange), exchangeNodeId(to.exchange)]
-            : to.kind === 'queue' && queues.has(to.queue)
-              ? [edgeIdOf.republishToQueue(c.id, to.queue), queueNodeId(to.queue)]
-              : [];
-        if (!id || !target || seen.has(id)) continue;
-        seen.add(id);
-        add(id, consumerNodeId(c.id), target, { kind: 'republish', label: 'republish' });
-      }
-    }
+    // what the edges are depends on the topology and the actors only: a selection or lint change reuses it
+    const what = [design.topology, design.consumers, design.publishers] as const;
+    if (!this.raw || this.raw.inputs.some((v, i) => v !== what[i]))
+      this.raw = { inputs: what, list: rawEdgesOf(design) };
+    const raw = this.raw.list;
     // placement depends on positions and labels only: selection, lint or path changes reuse it
     const inputs = [design.layout, design.topology, design.consumers, design.publishers] as const;
     if (labels && (!this.spots || this.spots.inputs.some((v, i) => v !== inputs[i])))
@@ -251,6 +174,96 @@ export class FlowMapper {
     this.edges = next;
     return out;
   }
+}
+
+type RawEdge = Omit<DesignEdge, 'selected'>;
+
+/** The design's edges before decoration: bindings, publishes, dead-letter and alternate routes, consumes and republishes. */
+function rawEdgesOf(design: Design): RawEdge[] {
+  const t = design.topology;
+  const exchanges = new Set(t.exchanges.map((x) => x.name));
+  const queues = new Set(t.queues.map((q) => q.name));
+  const raw: RawEdge[] = [];
+  const add = (id: string, source: string, target: string, kind: DesignEdge['data'] & object, sourceHandle = 'out') =>
+    raw.push({ id, source, target, sourceHandle, targetHandle: 'in', type: 'design', data: kind });
+
+  const actors = assumedActorsOf(design);
+  for (const p of design.publishers) {
+    if (actors.foldedInto.has(p.id)) continue;
+    if (p.exchange && exchanges.has(p.exchange))
+      add(edgeIdOf.publish(p.id), publisherNodeId(p.id), exchangeNodeId(p.exchange), {
+        kind: 'publish',
+        label: p.routingKey,
+      });
+    else if (!p.exchange && queues.has(p.routingKey))
+      // the default exchange routes by queue name: draw it straight to the queue
+      add(edgeIdOf.publish(p.id), publisherNodeId(p.id), queueNodeId(p.routingKey), {
+        kind: 'publish',
+        label: `(default) ${p.routingKey}`,
+      });
+  }
+  for (const b of t.bindings) {
+    const target = b.destination_type === 'queue' ? queueNodeId(b.destination) : exchangeNodeId(b.destination);
+    const ok =
+      exchanges.has(b.source) &&
+      (b.destination_type === 'queue' ? queues.has(b.destination) : exchanges.has(b.destination));
+    if (!ok) continue;
+    add(edgeIdOf.binding(b), exchangeNodeId(b.source), target, { kind: 'binding', label: bindingLabel(b) });
+  }
+  // dead-letter and alternate exchanges as in effect: an argument or a policy (the simulator reads the same)
+  const settings = designSettings(design);
+  const policyOf = (v: EffectiveValue | undefined) =>
+    v && v.source.kind !== 'argument' ? { policy: v.source.name } : {};
+  for (const x of t.exchanges) {
+    const ae = settings.exchanges.get(x.name)?.settings['alternate-exchange'];
+    if (typeof ae?.value === 'string' && exchanges.has(ae.value))
+      add(
+        edgeIdOf.alternate(x.name),
+        exchangeNodeId(x.name),
+        exchangeNodeId(ae.value),
+        { kind: 'alternate', label: 'alternate', ...policyOf(ae) },
+        'ae',
+      );
+  }
+  for (const q of t.queues) {
+    const s = settings.queues.get(q.name)?.settings ?? {};
+    const dlx = s['x-dead-letter-exchange'];
+    const rk = s['x-dead-letter-routing-key']?.value;
+    if (typeof dlx?.value === 'string' && exchanges.has(dlx.value)) {
+      add(edgeIdOf.deadLetter(q.name), queueNodeId(q.name), exchangeNodeId(dlx.value), {
+        kind: 'deadLetter',
+        label: typeof rk === 'string' ? `DL rk: ${rk}` : 'dead-letter',
+        ...policyOf(dlx),
+      });
+    } else if (dlx?.value === '') {
+      // DLX = default exchange: routes by the dead-letter routing key (or the original key) to a queue
+      if (typeof rk === 'string' && queues.has(rk))
+        add(edgeIdOf.deadLetter(q.name), queueNodeId(q.name), queueNodeId(rk), {
+          kind: 'deadLetter',
+          label: `DL (default) ${rk}`,
+          ...policyOf(dlx),
+        });
+    }
+  }
+  for (const c of design.consumers) {
+    if (c.queue && queues.has(c.queue))
+      add(edgeIdOf.consume(c.id), queueNodeId(c.queue), consumerNodeId(c.id), { kind: 'consume', label: '' });
+    // every republish target: an exchange, or a queue through the default exchange (the parking queue)
+    const seen = new Set<string>();
+    for (const site of republishSites(c.behaviour)) {
+      const to = republishDestination(site.action);
+      const [id, target] =
+        to.kind === 'exchange' && exchanges.has(to.exchange)
+          ? [edgeIdOf.republish(c.id, to.exchange), exchangeNodeId(to.exchange)]
+          : to.kind === 'queue' && queues.has(to.queue)
+            ? [edgeIdOf.republishToQueue(c.id, to.queue), queueNodeId(to.queue)]
+            : [];
+      if (!id || !target || seen.has(id)) continue;
+      seen.add(id);
+      add(id, consumerNodeId(c.id), target, { kind: 'republish', label: 'republish' });
+    }
+  }
+  return raw;
 }
 
 /**
