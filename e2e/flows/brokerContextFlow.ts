@@ -12,6 +12,7 @@ import { assert, waitFor, type Flow } from '../lib/harness.js';
 import { openTemplate, SIZES, traceFinished } from '../lib/steps.js';
 import { tearDown } from './brokerFlows.js';
 import { mgmt } from './operateFlows.js';
+import { throwawayVhost } from '../lib/throwawayVhost.js';
 
 const B43 = { amqp: 'amqp://guest:guest@127.0.0.1:5673/', mgmt: 'http://127.0.0.1:15673' };
 const MESSAGES = 20;
@@ -226,7 +227,7 @@ export const brokerContextFlow: Flow = {
   expectedHttpErrors: ['409 POST /api/teardown'],
   async run({ page, url, shot }) {
     for (const s of SIZES) {
-      const vhost = `rs-browser-flow-${Date.now().toString(36)}`;
+      const vhost = throwawayVhost('context');
       const v = encodeURIComponent(vhost);
       await mgmt(B43.mgmt, 'PUT', `/api/vhosts/${v}`, {});
       await mgmt(B43.mgmt, 'PUT', `/api/permissions/${v}/guest`, { configure: '.*', write: '.*', read: '.*' });

@@ -58,6 +58,8 @@ export function Canvas() {
   const path = useInspectedPath();
   const box = useRef<HTMLDivElement>(null);
   const [searching, setSearching] = useState(false);
+  // the minimap shows once the view is moved: the opening view has the whole design in it (graph/openingFit.ts)
+  const [viewMoved, setViewMoved] = useState(false);
 
   const deco: Decorations = useMemo(
     () => ({ selected: new Set(selected), lint: lint.byNode, pathNodes: path.nodes, pathEdges: path.edges }),
@@ -110,7 +112,7 @@ export function Canvas() {
     };
     return edges.filter((e) => near(e.source) || near(e.target));
   }, [viewKey, edges, nodes]);
-  const showMinimap = nodes.length < BIG_DESIGN_NODES && !overview;
+  const showMinimap = nodes.length < BIG_DESIGN_NODES && !overview && viewMoved;
   const overviewNow = useRef(overview);
   overviewNow.current = overview;
   // a node's hidden copy kept while the node is: a lint result arriving re-rendered 10,000 new copies (React Flow adopts each)
@@ -160,7 +162,7 @@ export function Canvas() {
         const known = [...new Set(ids.map((id) => drawnNodeId(actors, id)))].filter((id) => rf.getInternalNode(id));
         if (!known.length) return;
         useApp.getState().select([...known]);
-        userMoved.current = true;
+        moved(true);
         if (el)
           void rf.setViewport(
             focusViewport(rf.getNodesBounds(known), { width: el.clientWidth, height: el.clientHeight }),
@@ -175,9 +177,13 @@ export function Canvas() {
 
   /** the user has panned or zoomed since the opening view: a resize then keeps their view */
   const userMoved = useRef(false);
+  const moved = useCallback((m: boolean) => {
+    userMoved.current = m;
+    setViewMoved(m);
+  }, []);
   const openingView = useCallback(() => {
     const el = box.current;
-    userMoved.current = false;
+    moved(false);
     if (!el) return;
     const v = readableViewport(rf, { width: el.clientWidth, height: el.clientHeight });
     if (!v) return;
@@ -319,7 +325,7 @@ export function Canvas() {
           edges={overview ? NO_EDGES : shownEdges}
           onlyRenderVisibleElements={nodes.length >= BIG_DESIGN_NODES}
           onMoveStart={(e) => {
-            if (e) userMoved.current = true;
+            if (e) moved(true);
           }}
           onPaneClick={onPaneClick}
           // a click on a node inspects it, also one already selected while a message was inspected

@@ -75,7 +75,8 @@ function frame(selected: boolean | undefined, onPath: boolean | undefined, accen
 }
 
 /**
- * A node's name, whole: wrapped between words and at its separators (`orders.` / `work.0`), at the
+ * A node's name, whole: a block of its own (as an inline span its lines took the face's 24 px line height,
+ * not its own 1.1: a four-line name spilled out of its face), wrapped between words and at its separators (`orders.` / `work.0`), at the
  * size each text-size level has room for (faceFit.ts: up to four lines; index.css picks the canvas's
  * level). Zoomed out it grows towards 11 px on screen like the chips. The full name is also the tooltip.
  * `sizes`: the face's (a queue's keeps a row for its defining settings: faceFit.ts's facePerLevel).
@@ -86,7 +87,7 @@ function NodeName({ text, sizes = nameSizes(text) }: { text: string; sizes?: Rec
   return (
     <span
       data-testid="node-name"
-      className="node-name min-w-0 font-semibold leading-[1.1] [overflow-wrap:anywhere]"
+      className="node-name block min-w-0 font-semibold leading-[1.1] [overflow-wrap:anywhere]"
       style={style}
       title={text}
     >

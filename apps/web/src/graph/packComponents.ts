@@ -8,12 +8,12 @@
 import type { NodePosition } from '@retry-studio/topology-core/model';
 import { NODE_H, NODE_W } from './flowTypes';
 import { openingFit, type Size } from './openingFit';
-import { BAND_GAP, wrapToShape } from './wrapLayout';
+import { wrapToShape } from './wrapLayout';
 
 type Layout = Readonly<Record<string, NodePosition>>;
 
-/** between two parts in a row: room for the edges' labels of neither */
-const PART_GAP = 110;
+/** between two parts (no edge runs between them): room for the tab of a node's folded publishers (nodes.tsx) */
+const PART_GAP = 70;
 /** the shares of the canvas's height a part is wrapped for, tried in turn */
 const PART_HEIGHT_SHARES = [1, 0.8, 0.65, 0.5];
 
@@ -57,9 +57,9 @@ function normalized(layout: Layout): { layout: Record<string, NodePosition>; siz
 }
 
 /** the zoom a layout opens at in the canvas */
-export function openingZoom(layout: Layout, canvas: Size, minimap = true): number {
+export function openingZoom(layout: Layout, canvas: Size): number {
   if (Object.keys(layout).length === 0) return 1;
-  return openingFit(normalized(layout).size, canvas, minimap).zoom;
+  return openingFit(normalized(layout).size, canvas).zoom;
 }
 
 /** parts in rows no wider than `width` (a part wider than that has a row of its own) */
@@ -69,7 +69,7 @@ function shelves(parts: readonly ReturnType<typeof normalized>[], width: number)
   let y = 0;
   let rowH = 0;
   for (const p of parts) {
-    if (x > 0 && x + p.size.width > width) [x, y, rowH] = [0, y + rowH + BAND_GAP, 0];
+    if (x > 0 && x + p.size.width > width) [x, y, rowH] = [0, y + rowH + PART_GAP, 0];
     for (const [id, q] of Object.entries(p.layout)) out[id] = { x: x + q.x, y: y + q.y };
     x += p.size.width + PART_GAP;
     rowH = Math.max(rowH, p.size.height);
@@ -85,20 +85,19 @@ export function packToShape(
   layout: Layout,
   parts: readonly (readonly string[])[],
   canvas: Size,
-  minimap = true,
 ): Record<string, NodePosition> {
-  const whole = wrapToShape(layout, canvas, minimap);
+  const whole = wrapToShape(layout, canvas);
   if (parts.length < 2 || canvas.width <= 0 || canvas.height <= 0) return whole;
-  let best = { zoom: openingZoom(whole, canvas, minimap), layout: whole };
+  let best = { zoom: openingZoom(whole, canvas), layout: whole };
   const consider = (packed: Record<string, NodePosition>) => {
-    const zoom = openingZoom(packed, canvas, minimap);
+    const zoom = openingZoom(packed, canvas);
     if (zoom > best.zoom * 1.02) best = { zoom, layout: packed };
   };
   // each part wrapped for a share of the canvas's height (the parts stacked share it), then set in rows
   for (const share of PART_HEIGHT_SHARES) {
     const room = { width: canvas.width, height: canvas.height * share };
     const pieces = parts
-      .map((ids) => normalized(wrapToShape(Object.fromEntries(ids.map((id) => [id, layout[id]!])), room, minimap)))
+      .map((ids) => normalized(wrapToShape(Object.fromEntries(ids.map((id) => [id, layout[id]!])), room)))
       // the largest first (top left), the smaller ones filling the rows after it
       .sort((a, b) => b.size.height * b.size.width - a.size.height * a.size.width);
     const widest = Math.max(...pieces.map((p) => p.size.width));

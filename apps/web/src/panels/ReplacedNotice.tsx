@@ -19,9 +19,12 @@ export function ReplacedNotice() {
     <div
       role="status"
       data-testid="replaced-notice"
-      className="pointer-events-auto flex shrink-0 items-center gap-2 rounded border border-sky-800 bg-sky-950/95 px-2 py-0.5 text-xs text-sky-100 shadow-lg"
+      className="pointer-events-auto flex min-w-0 max-w-[60%] items-center gap-2 rounded border border-sky-800 bg-sky-950/95 px-2 py-0.5 text-xs text-sky-100 shadow-lg"
     >
-      <span>
+      <span
+        className="min-w-0 truncate"
+        title={`Opened “${replaced.next}”.${replaced.kept ? ` “${replaced.previous}” is kept in My designs.` : ''}`}
+      >
         Opened “{replaced.next}”.
         {replaced.kept ? <> “{replaced.previous}” is kept in My designs.</> : null}
       </span>
@@ -29,7 +32,7 @@ export function ReplacedNotice() {
         type="button"
         data-testid="replaced-undo"
         onClick={() => runCommand('undo', env)}
-        className="rounded bg-sky-700 px-2 font-medium hover:bg-sky-600"
+        className="shrink-0 rounded bg-sky-700 px-2 font-medium hover:bg-sky-600"
       >
         Undo (Ctrl+Z)
       </button>
@@ -37,7 +40,7 @@ export function ReplacedNotice() {
         type="button"
         aria-label="Dismiss"
         onClick={() => useApp.getState().dismissReplaced()}
-        className="rounded px-1.5 text-sky-300 hover:bg-sky-900"
+        className="shrink-0 rounded px-1.5 text-sky-300 hover:bg-sky-900"
       >
         ✕
       </button>
