@@ -2,8 +2,8 @@
  * Issue 41 (item 5) with the framework issue's `discarded` outcome: an application whose failures are
  * discarded (MassTransit's DiscardFaultedMessages; Spring AMQP's stateless retry with no recoverer) is
  * never shown acked or green: not on the timeline's lanes, the canvas's tokens, the message detail,
- * the Inspect tab's stated fate and last simulation, nor the retry budget. Real files from the app
- * corpus, at 1280x800 and 1440x900. Name starts with "browser-finish:".
+ * the Inspect tab's stated fate and last simulation, nor the retry budget; the timeline lists it whole
+ * above the lanes. Real files from the app corpus, at 1280x800 and 1440x900. Name starts with "browser-finish:".
  */
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -67,6 +67,16 @@ export const discardedFlow: Flow = {
           assert(DISCARDED.test(l.text) && !ACKED.test(l.text), `${key}: the lane says discarded (${l.text})`);
           assert(!/emerald|green/.test(l.cls) && /red/.test(l.cls), `${key}: the lane is not green (${l.cls})`);
         }
+        // the outcome list above the lanes says it whole, once (a lane's column cut it: 'discarded by FulfillOrder at …')
+        const listed = await page
+          .locator('[data-testid=timeline-outcome]')
+          .evaluateAll((els) =>
+            els.map((e) => ({ text: e.textContent ?? '', cut: e.scrollWidth > e.clientWidth + 1 })),
+          );
+        assert(
+          listed.length === 1 && listed[0]!.text.includes(lanes[0]!.text) && !listed[0]!.cut,
+          `${key}: the outcome listed whole above the lanes (${JSON.stringify(listed)})`,
+        );
         // the tokens read the same outcome: a loss, never an ack
         const fates = await tokenFates(page);
         assert(
