@@ -196,20 +196,10 @@ export const movedToIndexedDbFlow: Flow = {
 const corpusFile = (name: string) => readFileSync(join(ROOT, 'apps/server/src/cli/corpus', name), 'utf8');
 
 /**
- * Not yet at 9 px: designs whose names the opening view shows smaller, with the floor they hold now
- * (the report says so; a regression below it fails). Keyed by design and size.
+ * Names at 9 px and more at the opening zoom, whole and never broken; a queue's defining settings (TTL, DLX,
+ * delivery limit) whole on its node: never cut short, never counted in "+N" (faceFit.ts's tight face).
  */
-const NOT_YET_9PX: Record<string, number> = {
-  'binary-delay-levels@1280': 8.5,
-
-  'alphagov-publishing-rendered@1280': 5,
-  'alphagov-publishing-rendered@1440': 5,
-  'iqkv-microservices-platform@1280': 8,
-  'localega-qc-exchange-binding@1280': 7.5,
-  'localega-qc-exchange-binding@1440': 7.5,
-};
-
-async function checkReadable(page: Page, label: string, w: number): Promise<void> {
+async function checkReadable(page: Page, label: string, w: number, floor = 9, template = true): Promise<void> {
   await page.waitForTimeout(700);
   const r = await readability(page);
   const key = `${label}@${w}`;
@@ -218,14 +208,33 @@ async function checkReadable(page: Page, label: string, w: number): Promise<void
   assert(r.cut.length === 0, `${key}: every name whole (${r.cut.join(', ')})`);
   assert(r.clipped.length === 0, `${key}: no node text cut short (${r.clipped.join(', ')})`);
   assert(r.minEdgeLabelPx >= 9, `${key}: edge labels shown are at least 9 px (${r.minEdgeLabelPx.toFixed(1)})`);
-  const floor = NOT_YET_9PX[key] ?? 9;
   assert(
     r.nodes > 60 || r.minNamePx >= floor,
     `${key}: names at least ${floor} px on screen at the opening zoom ${r.zoom.toFixed(2)} (${r.small.slice(0, 3).join(', ')})`,
   );
   if (r.minNamePx < 9) console.log(`    not yet 9 px: ${key} opens with names at ${r.minNamePx.toFixed(1)} px`);
-  if (r.squeezed.length) console.log(`    squeezed defining settings at ${key}: ${r.squeezed.join('; ')}`);
+  assert(r.squeezed.length === 0, `${key}: no defining setting cut short (${r.squeezed.join('; ')})`);
+  // a template's defining settings are always on its nodes (issue 41); a real file's are where its names leave room
+  if (template)
+    assert(r.definingHidden.length === 0, `${key}: no defining setting in "+N" (${r.definingHidden.join(', ')})`);
+  else if (r.definingHidden.length)
+    console.log(`    defining settings in "+N" at ${key}: ${r.definingHidden.join(', ')}`);
 }
+
+/**
+ * Real files from the corpus, opened from Open / Import (`vhost`: the one opened of a file with several). Not yet
+ * at 9 px (`floor`, a regression below it fails): rabbitmq-case9a's "/" holds 37 nodes, two of them queues named
+ * in 72 characters ("langohr.tests2.queues.client-named.durable.non-exclusive.non-auto-deleted"), which a face
+ * shows at 9 px only from a zoom of about 0.6.
+ */
+const REAL_FILES: readonly { file: string; vhost?: number; floor?: Record<number, number> }[] = [
+  { file: 'alphagov-publishing-rendered' },
+  { file: 'iqkv-microservices-platform' },
+  { file: 'localega-qc-exchange-binding' },
+  { file: 'screwdriver-buildcluster-retry', vhost: 1 },
+  { file: 'tracktion-ttl-without-dlx' },
+  { file: 'rabbitmq-case9a', vhost: 1, floor: { 1280: 6, 1440: 7 } },
+];
 
 export const readableOpeningFlow: Flow = {
   name: 'canvas-big: names whole, never broken inside a word, readable at the opening zoom (17 templates, real files)',
@@ -250,12 +259,21 @@ export const readableOpeningFlow: Flow = {
           defining.some((d) => d.startsWith('x-dead-letter-exchange')),
         `quorum-delivery-limit at ${w}x${h}: delivery limit and DLX on the node (${defining.join('; ')})`,
       );
-      for (const f of ['alphagov-publishing-rendered', 'iqkv-microservices-platform', 'localega-qc-exchange-binding']) {
+      for (const { file: f, vhost, floor } of REAL_FILES) {
         await page.goto(`${url}/?template=requeue-once`);
         await page.waitForSelector('.react-flow__node');
         await openFile(page, { name: `${f}.json`, text: corpusFile(`${f}.json`) });
-        await waitFor(`${f} open`, async () => (await page.inputValue('[data-testid=design-name]')) === f, 20_000);
-        await checkReadable(page, f, w);
+        if (vhost !== undefined) {
+          await page.waitForSelector('[data-testid=vhost-choice-open]');
+          await page.locator('[data-testid=vhost-choice-open]').nth(vhost).click();
+        }
+        // named after the file (and its vhost where it names one)
+        await waitFor(
+          `${f} open`,
+          async () => (await page.inputValue('[data-testid=design-name]')).startsWith(f),
+          20_000,
+        );
+        await checkReadable(page, f, w, floor?.[w] ?? 9, false);
         await shot(`${f}-${w}`);
       }
     }

@@ -12,6 +12,7 @@ import { assert, waitFor, type Flow } from '../lib/harness.js';
 import { openTemplate, SIZES, traceFinished } from '../lib/steps.js';
 import { tearDown } from './brokerFlows.js';
 import { mgmt } from './operateFlows.js';
+import { throwawayVhost } from '../lib/throwawayVhost.js';
 
 const B43 = { amqp: 'amqp://guest:guest@127.0.0.1:5673/', mgmt: 'http://127.0.0.1:15673' };
 const MESSAGES = 20;
@@ -33,7 +34,8 @@ const replay = (page: Page): Promise<ReplayState> =>
     interface Plan {
       endP: number;
       eventP: Float64Array;
-      tracks: { fate: string; end: number; stops: { node: string }[] }[];
+      /** the core's outcome (sim/messageOutcome.ts) the player read with the design's fate rules */
+      tracks: { fate?: { kind: string }; end: number; stops: { node: string }[] }[];
     }
     const o = (
       window as unknown as {
@@ -53,9 +55,9 @@ const replay = (page: Page): Promise<ReplayState> =>
       liveEndP: live ? live.endP : 0,
       // drawn now: a resting or moving token at its last stop; an acked or dropped one is gone after its end
       ends: (live?.tracks ?? []).map((t) =>
-        (t.fate === 'acked' || t.fate === 'dropped') && p > t.end
+        ['acked', 'discarded', 'dropped', 'expired', 'limit'].includes(t.fate?.kind ?? '') && p > t.end
           ? 'gone'
-          : `${t.fate}@${t.stops[t.stops.length - 1]?.node ?? '-'}`,
+          : `${t.fate?.kind ?? 'none'}@${t.stops[t.stops.length - 1]?.node ?? '-'}`,
       ),
     };
   });
@@ -140,7 +142,7 @@ async function traceToTheEnd(page: Page, vhost: string, prefix: string, shot: (n
   const [done, total] = ((await clock.getAttribute('data-events')) ?? '').split('/').map(Number);
   assert(done === total && total! > 0, `every event of the trace played: ${done}/${total}`);
   assert(
-    ended.ends.length === MESSAGES && ended.ends.every((e) => e === 'resting@queue:orders.parking'),
+    ended.ends.length === MESSAGES && ended.ends.every((e) => e === 'parked@queue:orders.parking'),
     `every token rests where the broker holds it (orders.parking): ${ended.ends.join(', ')}`,
   );
   const held = await waitFor(
@@ -226,7 +228,7 @@ export const brokerContextFlow: Flow = {
   expectedHttpErrors: ['409 POST /api/teardown'],
   async run({ page, url, shot }) {
     for (const s of SIZES) {
-      const vhost = `rs-browser-flow-${Date.now().toString(36)}`;
+      const vhost = throwawayVhost('context');
       const v = encodeURIComponent(vhost);
       await mgmt(B43.mgmt, 'PUT', `/api/vhosts/${v}`, {});
       await mgmt(B43.mgmt, 'PUT', `/api/permissions/${v}/guest`, { configure: '.*', write: '.*', read: '.*' });

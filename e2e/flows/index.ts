@@ -27,6 +27,8 @@ import { tuneFlow } from './tuneFlows.js';
 import { rehearseFlow } from './rehearseFlows.js';
 import { brokerContextFlow } from './brokerContextFlow.js';
 import { modelTruthFlow } from './modelTruthFlow.js';
+import { discardedFlow } from './discardedFlow.js';
+import { assumedActorsFlow } from './assumedActorsFlow.js';
 
 export const flows: Flow[] = [
   designByDragging,
@@ -76,3 +78,5 @@ flows.push(tuneFlow);
 flows.push(rehearseFlow);
 // issue 41's broker context, live replay, model truth and smaller points (names start with "browser-flow:")
 flows.push(brokerContextFlow, modelTruthFlow);
+// issue 41's last points (names start with "browser-finish:")
+flows.push(discardedFlow, assumedActorsFlow);

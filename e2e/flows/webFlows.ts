@@ -119,13 +119,18 @@ const liveEnds = (page: Page) =>
     const o = (
       window as unknown as {
         __overlay?: {
-          player: { plans: { live: { tracks: { fate: string; stops: { node: string; until?: number }[] }[] } | null } };
+          // a track's fate is the core's outcome (sim/messageOutcome.ts)
+          player: {
+            plans: {
+              live: { tracks: { fate?: { kind: string }; stops: { node: string; until?: number }[] }[] } | null;
+            };
+          };
         };
       }
     ).__overlay;
     return (o?.player.plans.live?.tracks ?? []).map(
       (t) =>
-        `${t.fate}@${t.stops[t.stops.length - 1]?.node ?? '-'}${t.stops[t.stops.length - 1]?.until !== undefined ? '(waiting)' : ''}`,
+        `${t.fate?.kind ?? 'none'}@${t.stops[t.stops.length - 1]?.node ?? '-'}${t.stops[t.stops.length - 1]?.until !== undefined ? '(waiting)' : ''}`,
     );
   });
 
@@ -196,7 +201,7 @@ export const brokerWalkFlow: Flow = {
         );
         const ends = await liveEnds(page);
         assert(
-          ends.length === 3 && ends.every((e) => e === 'resting@queue:orders.parking'),
+          ends.length === 3 && ends.every((e) => e === 'parked@queue:orders.parking'),
           `every live message ends parked, as on the broker: ${ends.join(', ')}`,
         );
         const parked = await waitFor(

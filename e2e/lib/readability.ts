@@ -24,6 +24,8 @@ export interface Readability {
   squeezed: string[];
   /** settings counted in "+N" chips, on every node */
   more: number;
+  /** defining settings (TTL, DLX, delivery limit) counted in a "+N" chip instead of shown: `node (n)` */
+  definingHidden: string[];
   /** the smallest edge label shown, px on screen (Infinity when none is shown) */
   minEdgeLabelPx: number;
   /** the overview canvas is what is drawn (a big design zoomed out) */
@@ -36,7 +38,7 @@ export function readability(page: Page): Promise<Readability> {
     const zoom = Number((/scale\\(([\\d.e-]+)\\)/.exec(vp ? vp.style.transform : '') || [])[1] || NaN);
     const nodes = Array.from(document.querySelectorAll('.react-flow__node'));
     let minNamePx = Infinity;
-    const small = [], midWord = [], cut = [], clipped = [], squeezed = [];
+    const small = [], midWord = [], cut = [], clipped = [], squeezed = [], definingHidden = [];
     let more = 0;
     for (const n of nodes) {
       const box = n.getBoundingClientRect();
@@ -76,6 +78,8 @@ export function readability(page: Page): Promise<Readability> {
       for (const m of Array.from(n.querySelectorAll('[data-testid=chips-more]'))) {
         if (m.offsetParent === null) continue;
         more += Number((m.textContent || '').replace(/[^0-9]/g, '')) || 0;
+        const d = Number(m.getAttribute('data-defining-hidden') || 0);
+        if (d > 0) definingHidden.push(name.title + ' (' + d + ')');
       }
     }
     let minEdgeLabelPx = Infinity;
@@ -87,6 +91,6 @@ export function readability(page: Page): Promise<Readability> {
       minEdgeLabelPx = Math.min(minEdgeLabelPx, parseFloat(s.fontSize) * zoom);
     }
     const overview = !!document.querySelector('[data-testid=canvas-overview]');
-    return { zoom, nodes: nodes.filter((n) => n.offsetParent !== null).length, minNamePx, small, midWord, cut, clipped, squeezed, more, minEdgeLabelPx, overview };
+    return { zoom, nodes: nodes.filter((n) => n.offsetParent !== null).length, minNamePx, small, midWord, cut, clipped, squeezed, more, definingHidden, minEdgeLabelPx, overview };
   })()`) as Promise<Readability>;
 }

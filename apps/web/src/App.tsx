@@ -22,8 +22,7 @@ import { OperatePanel } from './panels/OperatePanel';
 import { DeadLetterPanel } from './panels/DeadLetterPanel';
 import { DesignsMenu } from './panels/DesignsMenu';
 import { OpenMenu } from './panels/OpenMenu';
-import { ReplacedNotice } from './panels/ReplacedNotice';
-import { ImportNotes } from './panels/ImportNotes';
+import { CanvasNotices } from './panels/CanvasNotices';
 import { BottomResizer } from './panels/BottomResizer';
 import { handleKey } from './commands/registry';
 import { env } from './commands/env';
@@ -151,8 +150,6 @@ export function App() {
             </button>
           </div>
         </header>
-        <ReplacedNotice />
-        <ImportNotes />
         {view === 'gallery' ? (
           <TemplateGallery />
         ) : (
@@ -160,8 +157,9 @@ export function App() {
             <Palette />
             <main className="flex min-w-0 flex-1 flex-col">
               {/* layout containment: panel updates never re-layout the 300-node canvas (and back) */}
-              <div className="min-h-0 flex-1" style={{ contain: 'strict' }}>
+              <div className="relative min-h-0 flex-1" style={{ contain: 'strict' }}>
                 <Canvas />
+                <CanvasNotices />
               </div>
               <BottomResizer />
               <section

@@ -8,11 +8,14 @@ import { openDesignStorage, persist } from './store/persistence';
 import { openFromUrl } from './panels/templates';
 import { openStress } from './stress/stressRoute';
 import { dlxTtlRetry } from './fixtures/designs';
+import { installTextMeasure } from './canvas/textMeasure';
 
 // Where a visit starts: the design open last time (read from IndexedDB, where the designs kept in
 // localStorage are moved on first visit), then a `?template=ID` link on top of it (one undo step
 // back), else the gallery when nothing is stored. Only the open design's body is read.
 async function start(): Promise<void> {
+  // node faces are sized by their text as this page draws it
+  installTextMeasure();
   const storage = await openDesignStorage();
   const index = await storage.readIndex().catch(() => null);
   const current = index?.currentId ? await storage.readDesign(index.currentId).catch(() => null) : null;

@@ -21,8 +21,10 @@ import { addNode, connect, moveNodes, type PaletteItem } from '../model/designEd
 import { env } from '../commands/env';
 import { emptyDesign } from '../model/emptyDesign';
 import { OverlayHost } from './OverlayHost';
+import { assumedActorsOf, drawnNodeId } from '../model/assumedActors';
 import { useLintFindings } from '../lint/useLint';
 import { useInspectedPath } from './useInspectedPath';
+import { CONTROLS_GAP } from '../graph/openingFit';
 import {
   focusViewport,
   MINIMAP_SIZE,
@@ -56,6 +58,8 @@ export function Canvas() {
   const path = useInspectedPath();
   const box = useRef<HTMLDivElement>(null);
   const [searching, setSearching] = useState(false);
+  // the minimap shows once the view is moved: the opening view has the whole design in it (graph/openingFit.ts)
+  const [viewMoved, setViewMoved] = useState(false);
 
   const deco: Decorations = useMemo(
     () => ({ selected: new Set(selected), lint: lint.byNode, pathNodes: path.nodes, pathEdges: path.edges }),
@@ -108,9 +112,20 @@ export function Canvas() {
     };
     return edges.filter((e) => near(e.source) || near(e.target));
   }, [viewKey, edges, nodes]);
+  const showMinimap = nodes.length < BIG_DESIGN_NODES && !overview && viewMoved;
   const overviewNow = useRef(overview);
   overviewNow.current = overview;
-  const flowNodes = useMemo(() => (overview ? nodes.map((n) => ({ ...n, hidden: true })) : nodes), [overview, nodes]);
+  // a node's hidden copy kept while the node is: a lint result arriving re-rendered 10,000 new copies (React Flow adopts each)
+  const hiddenCopies = useRef(new WeakMap<DesignNode, DesignNode>());
+  const flowNodes = useMemo(() => {
+    if (!overview) return nodes;
+    const copies = hiddenCopies.current;
+    return nodes.map((n) => {
+      let c = copies.get(n);
+      if (!c) copies.set(n, (c = { ...n, hidden: true }));
+      return c;
+    });
+  }, [overview, nodes]);
   const overviewOf = useMemo(
     () => (overview ? overviewModel(design, nodes, edges) : null),
     [overview, design, nodes, edges],
@@ -123,7 +138,10 @@ export function Canvas() {
     const drawn = new Set<string>();
     for (const n of nodes) drawn.add(n.id);
     for (const e of edges) drawn.add(e.id);
-    if (s.selected.some((id) => !drawn.has(id))) s.select(s.selected.filter((id) => drawn.has(id)));
+    // an assumed publisher is drawn folded into the node it publishes to: it stays selectable (its inspector)
+    const actors = assumedActorsOf(s.design);
+    const gone = (id: string) => !drawn.has(drawnNodeId(actors, id));
+    if (s.selected.some(gone)) s.select(s.selected.filter((id) => !gone(id)));
   }, [nodes, edges]);
 
   useEffect(() => {
@@ -139,10 +157,12 @@ export function Canvas() {
       },
       focus: (ids) => {
         const el = box.current;
-        const known = ids.filter((id) => rf.getInternalNode(id));
+        // an assumed publisher is drawn folded into the node it publishes to
+        const actors = assumedActorsOf(useApp.getState().design);
+        const known = [...new Set(ids.map((id) => drawnNodeId(actors, id)))].filter((id) => rf.getInternalNode(id));
         if (!known.length) return;
         useApp.getState().select([...known]);
-        userMoved.current = true;
+        moved(true);
         if (el)
           void rf.setViewport(
             focusViewport(rf.getNodesBounds(known), { width: el.clientWidth, height: el.clientHeight }),
@@ -157,9 +177,13 @@ export function Canvas() {
 
   /** the user has panned or zoomed since the opening view: a resize then keeps their view */
   const userMoved = useRef(false);
+  const moved = useCallback((m: boolean) => {
+    userMoved.current = m;
+    setViewMoved(m);
+  }, []);
   const openingView = useCallback(() => {
     const el = box.current;
-    userMoved.current = false;
+    moved(false);
     if (!el) return;
     const v = readableViewport(rf, { width: el.clientWidth, height: el.clientHeight });
     if (!v) return;
@@ -301,7 +325,7 @@ export function Canvas() {
           edges={overview ? NO_EDGES : shownEdges}
           onlyRenderVisibleElements={nodes.length >= BIG_DESIGN_NODES}
           onMoveStart={(e) => {
-            if (e) userMoved.current = true;
+            if (e) moved(true);
           }}
           onPaneClick={onPaneClick}
           // a click on a node inspects it, also one already selected while a message was inspected
@@ -333,7 +357,7 @@ export function Canvas() {
         >
           <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#334155" />
           {/* a big design's map is its overview (zoom out): a minimap of thousands of SVG boxes cost seconds to mount */}
-          {nodes.length < BIG_DESIGN_NODES && !overview && (
+          {showMinimap && (
             <MiniMap
               pannable
               zoomable
@@ -343,7 +367,12 @@ export function Canvas() {
               style={{ width: MINIMAP_SIZE.width, height: MINIMAP_SIZE.height }}
             />
           )}
-          <Controls showInteractive={false} />
+          {/* in the corner the opening view keeps clear (graph/openingFit.ts), left of the minimap */}
+          <Controls
+            showInteractive={false}
+            position="bottom-right"
+            style={{ marginRight: showMinimap ? 15 + MINIMAP_SIZE.width + CONTROLS_GAP : 15 }}
+          />
         </ReactFlow>
       )}
       {overviewOf && <OverviewLayer model={overviewOf} box={box} />}

@@ -38,6 +38,7 @@ export const DesignEdge = memo(function DesignEdge(props: EdgeProps<DesignEdgeT>
             data-testid={`edge-label-${kind}`}
             data-edge-label={id}
             data-policy={data.policy}
+            data-crowded={data.labelCrowded ? 'true' : undefined}
             title={data.policy ? `set by policy ${data.policy}` : undefined}
             className={`edge-label nodrag nopan pointer-events-auto absolute rounded bg-slate-950/85 px-1 text-[length:calc(11px*min(var(--ts,1),1.4))] ${look.text}`}
             style={{ transform: `translate(-50%, -50%) translate(${mid.x}px, ${mid.y}px)` }}

@@ -15,13 +15,15 @@ export function OverviewLayer({ model, box }: { model: OverviewModel; box: React
   const store = useStoreApi<DesignNode, DesignEdge>();
   useEffect(() => {
     const canvas = ref.current!;
-    const ctx = canvas.getContext('2d')!;
+    // drawn at once on the CPU: deferred, the overview's thousands of paths were rasterized in the compositor's
+    // commit, a task of 0.1-0.27 s per redraw (issue 41's file opened and reloaded); drawn here it is a few ms
+    const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
     let raf = 0;
     let size = { w: canvas.clientWidth, h: canvas.clientHeight };
     // a pan only moves a picture drawn once: the view and half its size around it, drawn at this zoom, blitted
     // at the pan's offset until the pan leaves it (10,000 nodes and their edges redrawn per frame dragged at 20 fps)
     const picture = document.createElement('canvas');
-    const pctx = picture.getContext('2d')!;
+    const pctx = picture.getContext('2d', { willReadFrequently: true })!;
     let drawn: { tx: number; ty: number; zoom: number; w: number; h: number; dpr: number; at: number[] } | null = null;
     let direct: { tx: number; ty: number; zoom: number; w: number; h: number; dpr: number } | null = null;
     const blit = (tx: number, ty: number, dpr: number): number[] => {

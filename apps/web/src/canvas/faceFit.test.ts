@@ -3,6 +3,7 @@ import {
   chipRows,
   chipsPerLevel,
   chipsShown,
+  faceAt,
   FACE_LEVELS,
   lodOf,
   nameLines,
@@ -74,5 +75,24 @@ describe('node face fitting', () => {
     expect(defining.a.shown).toBeGreaterThanOrEqual(2);
     expect(defining.c.shown).toBeGreaterThanOrEqual(2);
     expect([lodOf(1), lodOf(1.05), lodOf(1.5), lodOf(2.6), lodOf(3)]).toEqual(['a', 'b', 'c', 'f', 'f']);
+  });
+
+  it("keeps a queue's defining settings whole where the name beside its glyph leaves them no row: a tight face", () => {
+    // chained-ttl's wait queue opened at 1280x800 (zoom 0.46: text scale 2.2): the settings were counted in "+2"
+    const chips = [{ label: 'TTL 1s' }, { label: 'DLX orders.retry', short: 'DLX' }, { label: 'max 10k' }];
+    const ts = 2.2;
+    expect(reservesRow('orders.wait.1', ts, true)).toBe(false);
+    const f = faceAt('orders.wait.1', chips, 2, ts);
+    expect(f).toMatchObject({ tight: true, shown: 2, squeezed: false });
+    // the name on the face's whole width reads at 9 px on screen and more, on one line
+    expect(f.namePx / ts).toBeGreaterThanOrEqual(9);
+    expect(nameLines('orders.wait.1', f.namePx, false)).toBe(1);
+    // the whole DLX label does not fit beside the glyph and the TTL: its short one does (the edge says where)
+    expect(f.short).toBe(true);
+    // zoomed in, the face as it always was: the name beside its glyph, the settings whole under it
+    expect(faceAt('orders.wait.1', chips, 2, 1)).toMatchObject({ tight: false, short: false, squeezed: false });
+    expect(faceAt('orders.wait.1', chips, 2, 1).shown).toBeGreaterThanOrEqual(2);
+    // a face with no defining settings is never tight
+    expect(faceAt('orders.wait.1', [{ label: 'max 10k' }], 0, ts).tight).toBe(false);
   });
 });

@@ -41,6 +41,19 @@ export function nameSizeAt(ts: number): number {
   return Math.max(13, 11 * ts);
 }
 
+/**
+ * A text's width per px of font size: a name (semibold, tighter) or a chip's or a line's text. Estimated a
+ * little wide from its length where nothing measures it (tests, workers); the page measures it in the font it
+ * draws with (textMeasure.ts): the estimate sized real names a fifth smaller than they had room for.
+ */
+export type TextKind = 'name' | 'chip';
+let emWidth = (text: string, kind: TextKind): number => text.length * (kind === 'name' ? NAME_EM : CHIP_EM);
+
+/** How the page measures text from now on (installed once, before the first face is drawn). */
+export function measureTextWith(measure: (text: string, kind: TextKind) => number): void {
+  emWidth = measure;
+}
+
 /** the name's pieces as the face may break it: after a separator (`.`, `-`, `_`, `:`, `/`) or a space, never inside a word */
 export function nameParts(name: string): string[] {
   return name.split(/(?<=[.\-_:/\s])/);
@@ -51,22 +64,22 @@ export function nameParts(name: string): string[] {
  * NAME_FULL_W; a piece that does not fit the rest of a line starts the next. Infinity when a piece is wider
  * than a line (it would break inside a word).
  */
-export function nameLines(name: string, px: number): number {
-  const beside = Math.ceil(GLYPH_H / (px * NAME_LINE) - 1e-6);
-  const room = (line: number) => Math.floor((line <= beside ? NAME_W : NAME_FULL_W) / (NAME_EM * px) + 1e-6);
+export function nameLines(name: string, px: number, glyph = true): number {
+  const beside = glyph ? Math.ceil(GLYPH_H / (px * NAME_LINE) - 1e-6) : 0;
+  const room = (line: number) => (line <= beside ? NAME_W : NAME_FULL_W) + 1e-6;
   let line = 1;
   let used = 0;
   for (const p of nameParts(name)) {
-    const len = p.trimEnd().length;
-    if (used > 0 && used + len > room(line)) {
+    const w = emWidth(p.trimEnd(), 'name') * px;
+    if (used > 0 && used + w > room(line)) {
       line += 1;
       used = 0;
     }
-    while (len > room(line)) {
+    while (w > room(line)) {
       if (room(line) >= room(line + 1)) return Infinity;
       line += 1;
     }
-    used += p.length;
+    used += emWidth(p, 'name') * px;
   }
   return line;
 }
@@ -85,10 +98,10 @@ const chipRowH = (ts: number) => chipPxAt(ts) * 1.15 + 2;
  * room for, on up to four lines broken between words, within the face's height (less a row of chips
  * when `reserve`: a queue's defining settings always have one).
  */
-export function nameShownPx(name: string, ts: number, reserve = false): number {
+export function nameShownPx(name: string, ts: number, reserve = false, glyph = true): number {
   const budget = INNER_H - 4 - (reserve ? chipRowH(ts) + 2 : 0);
   const fits = (px: number) => {
-    const lines = nameLines(name, px);
+    const lines = nameLines(name, px, glyph);
     return lines <= 4 && lines * px * NAME_LINE <= budget;
   };
   let hi = nameSizeAt(ts);
@@ -112,10 +125,10 @@ export function reservesRow(name: string, ts: number, defining: boolean): boolea
   return nameShownPx(name, ts, true) / ts >= 9 || nameShownPx(name, ts, false) / ts < 9;
 }
 
-/** the name's font size at each text-size level (the face sets them as CSS variables, index.css picks the canvas's) */
-export function nameSizes(name: string, defining = false): Record<FaceLod, number> {
+/** the name's font size at each text-size level on a face with no settings row to keep (a queue's: facePerLevel) */
+export function nameSizes(name: string): Record<FaceLod, number> {
   const out = {} as Record<FaceLod, number>;
-  for (const l of FACE_LEVELS) out[l.lod] = nameShownPx(name, l.ts, reservesRow(name, l.ts, defining));
+  for (const l of FACE_LEVELS) out[l.lod] = nameShownPx(name, l.ts);
   return out;
 }
 
@@ -127,7 +140,8 @@ export function chipRows(name: string, ts: number, reserve = false): number {
   return Math.max(reserve ? 1 : 0, Math.floor((free + 2) / (row + 2)));
 }
 
-const chipW = (label: string, ts: number) => label.length * CHIP_EM * chipPxAt(ts) + CHIP_PAD * ts;
+/** a chip's width: its text at the chips' size, and its padding and border (flow px: they do not grow with the text) */
+const chipW = (label: string, ts: number) => emWidth(label, 'chip') * chipPxAt(ts) + CHIP_PAD;
 
 /**
  * How many of the chips (in order) are shown at a text scale in `rows` rows; when not all fit, the
@@ -158,28 +172,88 @@ export function chipsShown(labels: readonly string[], rows: number, ts: number):
   return 0;
 }
 
+/** A face's chip: its label, and for a defining one the short label a tight face may show (its title keeps the whole) */
+export interface FaceChipText {
+  readonly label: string;
+  readonly short?: string;
+}
+
+/** How a face is laid out at a text-size level (nodes.tsx draws it; CSS shows the canvas's level). */
+export interface FaceAt {
+  /** the name's font size, flow px */
+  readonly namePx: number;
+  /** the chips shown, in order (the others counted in "+N") */
+  readonly shown: number;
+  /** the defining chips share their row each cut short, their titles whole: only where no face keeps them whole */
+  readonly squeezed: boolean;
+  /** the glyph joins the settings row and the name takes the face's width: the defining settings stay whole */
+  readonly tight: boolean;
+  /** a tight face shows the defining chips' short labels (`DLX`: its dead-letter edge says where) */
+  readonly short: boolean;
+}
+
+/** the glyph in a tight face's settings row (nodes.tsx: 1.3 em wide at the chips' size) */
+const rowGlyphW = (ts: number) => 1.3 * chipPxAt(ts);
+
+/** a row of chips, each whole, fits the face's width after `lead` px */
+const rowFits = (labels: readonly string[], ts: number, lead = 0): boolean =>
+  labels.reduce((x, l) => x + (x > 0 ? GAP : 0) + chipW(l, ts), lead) <= INNER_W;
+
 /**
- * The chips shown at each level, in level order: never fewer than the `defining` first ones (they share
- * their row, each cut short where it must be, its title whole) where the name leaves them a row (reservesRow).
+ * The face at a text scale. A queue's defining settings (TTL, dead-letter exchange, delivery limit) are
+ * always on its node, whole: under a name beside its glyph where that name still reads at 9 px on screen
+ * (the face as it always was); else in a tight face, the glyph leading their row and the name on the face's
+ * whole width, their short labels where the whole ones do not fit (chained-ttl's wait queues at 1280x800
+ * counted theirs in "+2"). Only where neither reads is the old way kept (a row cut short, or "+N").
  */
+export function faceAt(name: string, chips: readonly FaceChipText[], defining: number, ts: number): FaceAt {
+  const labels = chips.map((c) => c.label);
+  const reserve = reservesRow(name, ts, defining > 0);
+  const fits = chipsShown(labels, chipRows(name, ts, reserve), ts);
+  const kept = reserve ? defining : 0;
+  const plain: FaceAt = {
+    namePx: nameShownPx(name, ts, reserve),
+    shown: Math.max(kept, fits),
+    squeezed: fits < kept,
+    tight: false,
+    short: false,
+  };
+  if (defining === 0 || (reserve && fits >= defining)) return plain;
+  const namePx = nameShownPx(name, ts, true, false);
+  if (namePx / ts < 9) return plain;
+  const whole = labels.slice(0, defining);
+  if (rowFits(whole, ts, rowGlyphW(ts))) return { namePx, shown: defining, squeezed: false, tight: true, short: false };
+  const short = chips.slice(0, defining).map((c) => c.short ?? c.label);
+  if (rowFits(short, ts, rowGlyphW(ts))) return { namePx, shown: defining, squeezed: false, tight: true, short: true };
+  return plain;
+}
+
+/** the face at every level, in level order */
+export function facePerLevel(name: string, chips: readonly FaceChipText[], defining = 0): Record<FaceLod, FaceAt> {
+  const out = {} as Record<FaceLod, FaceAt>;
+  for (const l of FACE_LEVELS) out[l.lod] = faceAt(name, chips, defining, l.ts);
+  return out;
+}
+
+/** The chips shown at each level (facePerLevel's), for a face whose chips have no short labels. */
 export function chipsPerLevel(
   name: string,
   labels: readonly string[],
   defining = 0,
 ): Record<FaceLod, { shown: number; squeezed: boolean }> {
+  const per = facePerLevel(
+    name,
+    labels.map((label) => ({ label })),
+    defining,
+  );
   const out = {} as Record<FaceLod, { shown: number; squeezed: boolean }>;
-  for (const l of FACE_LEVELS) {
-    const reserve = reservesRow(name, l.ts, defining > 0);
-    const fits = chipsShown(labels, chipRows(name, l.ts, reserve), l.ts);
-    const kept = reserve ? defining : 0;
-    out[l.lod] = { shown: Math.max(kept, fits), squeezed: fits < kept };
-  }
+  for (const l of FACE_LEVELS) out[l.lod] = { shown: per[l.lod].shown, squeezed: per[l.lod].squeezed };
   return out;
 }
 
 /** a line of text (a behaviour line, a publisher's route) fits the face whole at this text scale */
 export function lineFits(text: string, ts: number, width = INNER_W): boolean {
-  return text.length * CHIP_EM * chipPxAt(ts) <= width;
+  return emWidth(text, 'chip') * chipPxAt(ts) <= width;
 }
 
 /**

@@ -4,13 +4,22 @@
  */
 import { Fragment, memo } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import type { ExchangeType } from '@retry-studio/topology-core/model';
+import type { ExchangeType, PublisherSpec } from '@retry-studio/topology-core/model';
 import type { DesignNode } from '../graph/flowTypes';
 import { behaviourLines, queueChips, type Chip } from '../model/describe';
 import { DepthBadge } from '../operate/DepthBadge';
 import { UpgradeBadge } from './UpgradeBadge';
 import { useQueueOutage } from './useQueueOutage';
-import { chipRows, chipsPerLevel, FACE_LEVELS, nameParts, nameSizes, wholeLines } from './faceFit';
+import {
+  chipRows,
+  FACE_LEVELS,
+  facePerLevel,
+  nameParts,
+  nameSizes,
+  wholeLines,
+  type FaceAt,
+  type FaceLod,
+} from './faceFit';
 
 /** One look per queue type (the palette and the canvas share it). */
 export const QUEUE_LOOK: Record<'classic' | 'quorum' | 'stream', { color: string; glyph: string; label: string }> = {
@@ -66,19 +75,19 @@ function frame(selected: boolean | undefined, onPath: boolean | undefined, accen
 }
 
 /**
- * A node's name, whole: wrapped between words and at its separators (`orders.` / `work.0`), at the
+ * A node's name, whole: a block of its own (as an inline span its lines took the face's 24 px line height,
+ * not its own 1.1: a four-line name spilled out of its face), wrapped between words and at its separators (`orders.` / `work.0`), at the
  * size each text-size level has room for (faceFit.ts: up to four lines; index.css picks the canvas's
  * level). Zoomed out it grows towards 11 px on screen like the chips. The full name is also the tooltip.
- * `defining`: the face has defining settings to keep a row for (faceFit.ts's reservesRow).
+ * `sizes`: the face's (a queue's keeps a row for its defining settings: faceFit.ts's facePerLevel).
  */
-function NodeName({ text, defining = false }: { text: string; defining?: boolean }) {
-  const sizes = nameSizes(text, defining);
+function NodeName({ text, sizes = nameSizes(text) }: { text: string; sizes?: Record<FaceLod, number> }) {
   const style: Record<string, string> = { letterSpacing: '-0.02em' };
   for (const l of FACE_LEVELS) style[`--nf-${l.lod}`] = `${sizes[l.lod].toFixed(1)}px`;
   return (
     <span
       data-testid="node-name"
-      className="node-name min-w-0 font-semibold leading-[1.1] [overflow-wrap:anywhere]"
+      className="node-name block min-w-0 font-semibold leading-[1.1] [overflow-wrap:anywhere]"
       style={style}
       title={text}
     >
@@ -107,35 +116,52 @@ interface FaceChip {
   policy?: string;
   /** a defining setting (describe.ts): shown at every level */
   defining?: boolean;
+  /** its short label, for a tight face (describe.ts) */
+  short?: string;
 }
+
+/** a face's layout at each level (faceFit.ts), for its chips */
+const faceOf = (name: string, chips: readonly FaceChip[]) =>
+  facePerLevel(name, chips, chips.filter((c) => c.defining).length);
 
 /**
  * A face's settings chips. Those that do not fit at the current text size are never dropped silently:
  * a "+N" chip says how many, and its tooltip lists them (faceFit.ts packs each text-size level; CSS shows
  * the level the canvas is at, so a zoom re-renders no node). With no room for a row, "+N" sits on the corner.
+ * At a tight level (faceFit.ts) the glyph leads the row of defining settings, and "+N" sits on the corner.
  */
-function Chips({ name, chips }: { name: string; chips: readonly FaceChip[] }) {
-  const defining = chips.filter((c) => c.defining).length;
-  const per = chipsPerLevel(
-    name,
-    chips.map((c) => c.label),
-    defining,
+function Chips({
+  chips,
+  face,
+  glyph,
+}: {
+  chips: readonly FaceChip[];
+  face: Record<FaceLod, FaceAt>;
+  glyph?: React.ReactNode;
+}) {
+  const all = FACE_LEVELS.map((l) => face[l.lod]);
+  const same = all.every(
+    (p) =>
+      p.shown === all[0]!.shown &&
+      p.squeezed === all[0]!.squeezed &&
+      p.tight === all[0]!.tight &&
+      p.short === all[0]!.short,
   );
-  const all = FACE_LEVELS.map((l) => per[l.lod]);
-  const same = all.every((p) => p.shown === all[0]!.shown && p.squeezed === all[0]!.squeezed);
   const levels = same
-    ? [{ lod: undefined, n: all[0]!.shown, squeezed: all[0]!.squeezed }]
-    : FACE_LEVELS.map((l) => ({ lod: l.lod, n: per[l.lod].shown, squeezed: per[l.lod].squeezed }));
+    ? [{ lod: undefined, at: all[0]! }]
+    : FACE_LEVELS.map((l) => ({ lod: l.lod as FaceLod | undefined, at: face[l.lod] }));
   return (
     <>
-      {levels.map(({ lod, n, squeezed }) => {
+      {levels.map(({ lod, at }) => {
+        const { shown: n, squeezed, tight } = at;
         const hidden = chips.slice(n);
         const more = hidden.length ? (
           <span
             data-testid="chips-more"
+            data-defining-hidden={hidden.filter((c) => c.defining).length || undefined}
             title={hidden.map((c) => c.title).join('\n')}
             className={
-              n === 0
+              n === 0 || tight
                 ? 'absolute -bottom-2 right-1 rounded border border-slate-400/60 bg-slate-700 px-1 text-slate-100 shadow'
                 : 'rounded border border-slate-400/60 bg-slate-700/60 px-1 text-slate-100'
             }
@@ -150,8 +176,10 @@ function Chips({ name, chips }: { name: string; chips: readonly FaceChip[] }) {
             data-shown={n}
             data-total={chips.length}
             data-squeezed={squeezed ? 'true' : undefined}
-            className={`mt-1 ${squeezed ? 'flex-nowrap' : 'flex-wrap'} gap-x-1 gap-y-0.5 overflow-hidden whitespace-nowrap text-[length:max(11px,calc(9px*var(--ts,1)))] leading-[1.15] ${lod ? `face-lod-${lod}` : 'flex'}`}
+            data-tight={tight ? 'true' : undefined}
+            className={`mt-1 ${squeezed || tight ? 'flex-nowrap' : 'flex-wrap'} items-center gap-x-1 gap-y-0.5 overflow-hidden whitespace-nowrap text-[length:max(11px,calc(9px*var(--ts,1)))] leading-[1.15] ${lod ? `face-lod-${lod}` : 'flex'}`}
           >
+            {tight && glyph}
             {chips.slice(0, n).map((c) => (
               <span
                 key={c.key}
@@ -161,7 +189,7 @@ function Chips({ name, chips }: { name: string; chips: readonly FaceChip[] }) {
                 data-defining={c.defining ? 'true' : undefined}
                 className={`max-w-full ${squeezed ? 'min-w-0 shrink truncate' : 'whitespace-normal'} rounded border px-1 ${c.className}`}
               >
-                {squeezed ? c.label : breakable(c.label)}
+                {at.short && c.short ? c.short : squeezed ? c.label : breakable(c.label)}
               </span>
             ))}
             {more}
@@ -174,12 +202,36 @@ function Chips({ name, chips }: { name: string; chips: readonly FaceChip[] }) {
 
 const handleCls = '!w-2.5 !h-2.5 !bg-slate-300 !border-slate-700';
 
+/**
+ * The import's stand-in publishers folded into the node they publish to (model/assumedActors.ts): a tab on
+ * its left, "✉ 9", whose tooltip lists them (the inspector too). Its text keeps 9 px on screen zoomed out.
+ */
+function AssumedPublishers({ publishers }: { publishers: readonly PublisherSpec[] | undefined }) {
+  if (!publishers?.length) return null;
+  const n = publishers.length;
+  const title = [
+    `${n} assumed publisher${n === 1 ? '' : 's'}: stand-ins for the applications that publish here (the import added them so Simulate runs)`,
+    ...publishers.map((p) => `${p.label ?? p.id}: routing key ${p.routingKey === '' ? '(none)' : p.routingKey}`),
+  ].join('\n');
+  return (
+    <span
+      data-testid="assumed-publishers"
+      data-count={n}
+      title={title}
+      className="absolute right-full top-1 mr-1.5 whitespace-nowrap rounded-full border border-dashed border-sky-400/70 bg-slate-900/95 px-1.5 text-[length:max(11px,calc(9px*var(--ts,1)))] leading-[1.3] text-sky-200"
+    >
+      ✉ {n}
+    </span>
+  );
+}
+
 export const ExchangeNode = memo(function ExchangeNode({ id, data, selected }: NodeProps<DesignNode>) {
   if (data.kind !== 'exchange') return null;
   const look = EXCHANGE_LOOK[data.def.type] ?? EXCHANGE_LOOK.direct;
   const ae = data.settings['alternate-exchange']?.value;
   const delayedType = data.def.arguments?.['x-delayed-type'];
   const name = data.def.name || '(default)';
+  const xChips = exchangeChips(look.label, delayedType, ae);
   return (
     <div
       data-testid="node-exchange"
@@ -190,6 +242,7 @@ export const ExchangeNode = memo(function ExchangeNode({ id, data, selected }: N
     >
       <LintMarker data={data} />
       <UpgradeBadge id={id} />
+      <AssumedPublishers publishers={data.assumed} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
       <div className="flow-root">
         <span
@@ -200,7 +253,7 @@ export const ExchangeNode = memo(function ExchangeNode({ id, data, selected }: N
         </span>
         <NodeName text={name} />
       </div>
-      <Chips name={name} chips={exchangeChips(look.label, delayedType, ae)} />
+      <Chips chips={xChips} face={faceOf(name, xChips)} />
       <Handle type="source" position={Position.Right} id="out" className={handleCls} />
       <Handle
         type="source"
@@ -223,9 +276,14 @@ export const QueueNode = memo(function QueueNode({ id, data, selected }: NodePro
     title: c.title,
     ...(c.policy ? { policy: c.policy } : {}),
     ...(c.defining ? { defining: true } : {}),
+    ...(c.short ? { short: c.short } : {}),
     className: `${CHIP_TONE[c.tone]} ${c.policy ? 'border-dashed' : ''}`,
   }));
   const look = QUEUE_LOOK[queueTypeOfDef(data.def.arguments)];
+  const face = faceOf(data.def.name, chips);
+  const sizes = Object.fromEntries(FACE_LEVELS.map((l) => [l.lod, face[l.lod].namePx])) as Record<FaceLod, number>;
+  // at a tight level the glyph leads the settings row and the name takes the face's width
+  const glyphOff = FACE_LEVELS.filter((l) => face[l.lod].tight).map((l) => ` glyph-off-${l.lod}`);
   return (
     <div
       data-testid="node-queue"
@@ -252,17 +310,29 @@ export const QueueNode = memo(function QueueNode({ id, data, selected }: NodePro
         </span>
       )}
       <DepthBadge queue={data.def.name} />
+      <AssumedPublishers publishers={data.assumed} />
       <Handle type="target" position={Position.Left} id="in" className={handleCls} />
       <div className="flow-root">
         <span
-          className="float-left mr-1.5 flex h-6 w-6 shrink-0 items-center justify-center rounded bg-slate-600 text-[length:calc(11px*var(--ts,1))] font-bold"
+          className={`float-left mr-1.5 flex h-6 w-6 shrink-0 items-center justify-center rounded bg-slate-600 text-[length:calc(11px*var(--ts,1))] font-bold${glyphOff.join('')}`}
           title={look.label}
         >
           {look.glyph}
         </span>
-        <NodeName text={data.def.name} defining={chips.some((c) => c.defining)} />
+        <NodeName text={data.def.name} sizes={sizes} />
       </div>
-      <Chips name={data.def.name} chips={chips} />
+      <Chips
+        chips={chips}
+        face={face}
+        glyph={
+          <span
+            title={look.label}
+            className="inline-flex h-[1.15em] w-[1.3em] shrink-0 items-center justify-center rounded bg-slate-600 font-bold"
+          >
+            {look.glyph}
+          </span>
+        }
+      />
       <Handle type="source" position={Position.Right} id="out" className={handleCls} />
     </div>
   );
@@ -271,14 +341,24 @@ export const QueueNode = memo(function QueueNode({ id, data, selected }: NodePro
 export const ConsumerNode = memo(function ConsumerNode({ id, data, selected }: NodeProps<DesignNode>) {
   if (data.kind !== 'consumer') return null;
   const lines = behaviourLines(data.def.behaviour);
+  // the assumption's worker: its queue says whose it is (its edge comes from there), the name says it is assumed
+  const name = data.assumed ? 'assumed worker' : (data.def.label ?? data.def.id);
   return (
     <div
       data-testid="node-consumer"
       data-name={data.def.id}
+      data-assumed={data.assumed ? 'true' : undefined}
       data-onpath={data.onPath ? 'true' : undefined}
       className="relative rounded-2xl border-2 border-dashed bg-slate-900/95 px-2 py-1 text-slate-100"
       style={frame(selected, data.onPath, '#10b981')}
-      title={lines.join('\n')}
+      title={[
+        ...(data.assumed
+          ? [
+              `${data.def.label ?? data.def.id}: assumed by the import (a stand-in for the application that consumes ${data.def.queue})`,
+            ]
+          : []),
+        ...lines,
+      ].join('\n')}
     >
       <LintMarker data={data} />
       <UpgradeBadge id={id} />
@@ -287,9 +367,9 @@ export const ConsumerNode = memo(function ConsumerNode({ id, data, selected }: N
         <span className="float-left mr-1.5 flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-[length:calc(12px*var(--ts,1))]">
           ⚙
         </span>
-        <NodeName text={data.def.label ?? data.def.id} />
+        <NodeName text={name} />
       </div>
-      <BehaviourLines name={data.def.label ?? data.def.id} lines={lines} />
+      <BehaviourLines name={name} lines={lines} />
       <Handle type="source" position={Position.Right} id="out" className={handleCls} />
     </div>
   );

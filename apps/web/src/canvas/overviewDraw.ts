@@ -1,6 +1,6 @@
 /**
  * Draws the overview (overviewModel.ts) on a 2D canvas: group frames with their prefix and size,
- * edges as the same curves the DOM edges draw, node boxes by kind, and lint and selection marks.
+ * edges (the curves the DOM edges draw, or straight lines far out), node boxes by kind, and lint and selection marks.
  * Batched by colour (one path per colour), culled to the view: a redraw of 5,000 nodes is a few ms,
  * and it happens only when the view or the design changes, never per animation frame.
  */
@@ -50,25 +50,7 @@ export function drawOverview(
     ctx.strokeRect(g.x, g.y, g.w, g.h);
   }
 
-  const paths = new Map<string, Path2D>();
-  for (const e of m.edges) {
-    const a = m.byId.get(e.source);
-    const b = m.byId.get(e.target);
-    if (!a || !b || (!inView(a.x, a.y) && !inView(b.x, b.y))) continue;
-    const c = e.ae
-      ? edgeCubic(a.x + NODE_W / 2, a.y + NODE_H, 'bottom', b.x, b.y + NODE_H / 2, 'left')
-      : edgeCubic(a.x + NODE_W, a.y + NODE_H / 2, 'right', b.x, b.y + NODE_H / 2, 'left');
-    const stroke = EDGE_STYLE[e.kind as keyof typeof EDGE_STYLE]?.stroke ?? '#94a3b8';
-    let p = paths.get(stroke);
-    if (!p) paths.set(stroke, (p = new Path2D()));
-    p.moveTo(c.x0, c.y0);
-    p.bezierCurveTo(c.x1, c.y1, c.x2, c.y2, c.x3, c.y3);
-  }
-  ctx.lineWidth = Math.max(1.5, 1 / zoom);
-  for (const [stroke, p] of paths) {
-    ctx.strokeStyle = stroke;
-    ctx.stroke(p);
-  }
+  drawEdges(ctx, m, t, dpr, inView);
 
   let bx0 = Infinity,
     by0 = Infinity,
@@ -160,4 +142,49 @@ function drawGroupLabels(
       }
     }
   return drawn;
+}
+
+/** boxes this small on screen (px wide) have their edges drawn as straight one-pixel lines: a curve is not seen */
+const FAR_BOX_PX = 24;
+
+/**
+ * The edges, batched by colour. Far out (boxes a few px wide) as straight lines of one device pixel in screen
+ * coordinates: 13,000 curves stroked 1/zoom wide cost the compositor 0.2 s to raster, per redraw (issue 41's
+ * file opened and reloaded with tasks of 0.2-0.27 s); nearer, the curves the DOM edges draw.
+ */
+function drawEdges(
+  ctx: CanvasRenderingContext2D,
+  m: OverviewModel,
+  t: readonly [number, number, number],
+  dpr: number,
+  inView: (x: number, y: number) => boolean,
+): void {
+  const [tx, ty, zoom] = t;
+  const far = NODE_W * zoom < FAR_BOX_PX;
+  const k = dpr * zoom;
+  const paths = new Map<string, Path2D>();
+  for (const e of m.edges) {
+    const a = m.byId.get(e.source);
+    const b = m.byId.get(e.target);
+    if (!a || !b || (!inView(a.x, a.y) && !inView(b.x, b.y))) continue;
+    const stroke = EDGE_STYLE[e.kind as keyof typeof EDGE_STYLE]?.stroke ?? '#94a3b8';
+    let p = paths.get(stroke);
+    if (!p) paths.set(stroke, (p = new Path2D()));
+    const [x0, y0] = e.ae ? [a.x + NODE_W / 2, a.y + NODE_H] : [a.x + NODE_W, a.y + NODE_H / 2];
+    if (far) {
+      p.moveTo(x0 * k + tx * dpr, y0 * k + ty * dpr);
+      p.lineTo(b.x * k + tx * dpr, (b.y + NODE_H / 2) * k + ty * dpr);
+      continue;
+    }
+    const c = edgeCubic(x0, y0, e.ae ? 'bottom' : 'right', b.x, b.y + NODE_H / 2, 'left');
+    p.moveTo(c.x0, c.y0);
+    p.bezierCurveTo(c.x1, c.y1, c.x2, c.y2, c.x3, c.y3);
+  }
+  if (far) ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.lineWidth = far ? 1 : Math.max(1.5, 1 / zoom);
+  for (const [stroke, p] of paths) {
+    ctx.strokeStyle = stroke;
+    ctx.stroke(p);
+  }
+  if (far) ctx.setTransform(k, 0, 0, k, dpr * tx, dpr * ty);
 }

@@ -10,7 +10,6 @@
 import { useEffect, type RefObject } from 'react';
 import { getNodesBounds, useStore, type ReactFlowInstance } from '@xyflow/react';
 import type { DesignEdge, DesignNode } from '../graph/flowTypes';
-import { BIG_DESIGN_NODES } from './overviewModel';
 import { lodOf } from './faceFit';
 import { LABEL_MAX_SCALE } from '../graph/labelPlacement';
 import { FIT_PADDING, MINIMAP_ROOM, MINIMAP_SIZE, openingFit } from '../graph/openingFit';
@@ -30,7 +29,7 @@ export function readableFit(
   if (v) void rf.setViewport(v);
 }
 
-/** the opening view readableFit sets (a big design without the minimap: it has none, Canvas.tsx) */
+/** the opening view readableFit sets */
 export function readableViewport(
   rf: ReactFlowInstance<DesignNode, DesignEdge>,
   canvas: { width: number; height: number },
@@ -44,11 +43,9 @@ export function openingViewport(
   canvas: { width: number; height: number },
 ): { x: number; y: number; zoom: number } | null {
   if (!nodes.length || canvas.width <= 0 || canvas.height <= 0) return null;
-  // a big design has no minimap (Canvas.tsx): nothing to keep clear of
-  const big = nodes.length >= BIG_DESIGN_NODES;
   // declared sizes, not measured ones: the overview's nodes are hidden and never measured
   const b = getNodesBounds([...nodes]);
-  const { zoom: fit, pane } = openingFit(b, canvas, !big);
+  const { zoom: fit, pane } = openingFit(b, canvas);
   const zoom = Math.max(fit, MIN_FIT_ZOOM);
   // centred on the axis that fits, anchored at the start (left / top) on the one that does not
   const x =

@@ -11,7 +11,8 @@ import { NODE_H, NODE_W } from './flowTypes';
 import { FlowMapper } from './designToFlow';
 import { flowOrder } from './flowOrder';
 import { LABEL_MAX_SCALE, labelSize } from './labelPlacement';
-import { wrapToShape } from './wrapLayout';
+import { componentsOf, packToShape } from './packComponents';
+import { LAYERED_MAX_NODES, nodeCount } from '../model/designSize';
 
 let elk: ElkApi | null = null;
 
@@ -42,11 +43,10 @@ export function layerGap(labels: readonly string[]): number {
 }
 
 /**
- * Above this many nodes the layered layout is too slow to wait for (seconds at a thousand nodes, minutes
- * at five thousand): the nodes are laid out in name-prefix blocks (the core's layoutByPrefix, a vhost
+ * Above LAYERED_MAX_NODES the nodes are laid out in name-prefix blocks (the core's layoutByPrefix, a vhost
  * import's layout), which the canvas's overview also groups by.
  */
-export const LAYERED_MAX_NODES = 400;
+export { LAYERED_MAX_NODES };
 
 /** the canvas a design opens in (CSS px): the layout aims at its shape */
 export interface LayoutShape {
@@ -55,12 +55,7 @@ export interface LayoutShape {
 }
 
 export async function layoutDesign(design: Design, shape?: LayoutShape): Promise<Record<string, NodePosition>> {
-  const count =
-    design.topology.queues.length +
-    design.topology.exchanges.length +
-    design.consumers.length +
-    design.publishers.length;
-  if (count > LAYERED_MAX_NODES) {
+  if (nodeCount(design) > LAYERED_MAX_NODES) {
     const aspect = shape && shape.width > 0 && shape.height > 0 ? shape.width / shape.height : undefined;
     return layoutByPrefix(design, aspect !== undefined ? { aspect } : {}).positions;
   }
@@ -99,6 +94,7 @@ export async function layoutDesign(design: Design, shape?: LayoutShape): Promise
   const out = await elk.layout(graph);
   const pos: Record<string, NodePosition> = {};
   for (const c of out.children ?? []) pos[c.id] = { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) };
-  // its layers wrapped into bands to take the canvas's shape (a long chain opened as one unreadable row)
-  return shape ? wrapToShape(pos, shape) : pos;
+  // its layers wrapped into bands to take the canvas's shape (a long chain opened as one unreadable row), its
+  // unconnected parts packed in rows
+  return shape ? packToShape(pos, componentsOf(Object.keys(pos), edges), shape) : pos;
 }

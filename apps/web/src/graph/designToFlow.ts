@@ -10,6 +10,7 @@ import {
   type EffectiveValue,
 } from '@retry-studio/topology-core/model';
 import { consumerNodeId, exchangeNodeId, publisherNodeId, queueNodeId } from '../model/nodeIds';
+import { assumedActorsOf } from '../model/assumedActors';
 import { edgeIdOf } from '../model/edgeIds';
 import { edgeCubic, type Cubic } from './bezier';
 import { designSettings } from '../model/effective';
@@ -44,6 +45,7 @@ export class FlowMapper {
   private nodes = new Map<string, DesignNode>();
   private edges = new Map<string, DesignEdge>();
   private spots: { inputs: readonly unknown[]; map: Map<string, LabelSpot> } | null = null;
+  private raw: { inputs: readonly unknown[]; list: RawEdge[] } | null = null;
 
   nodesOf(design: Design, deco: Decorations = NO_DECORATIONS): DesignNode[] {
     const out: DesignNode[] = [];
@@ -58,6 +60,7 @@ export class FlowMapper {
         prev &&
         prev.data.def === data.def &&
         prev.data.settings === data.settings &&
+        prev.data.assumed === data.assumed &&
         prev.position.x === position.x &&
         prev.position.y === position.y &&
         !!prev.selected === selected &&
@@ -84,17 +87,34 @@ export class FlowMapper {
       out.push(node);
     };
     let i = 0;
-    for (const p of design.publishers) push(publisherNodeId(p.id), { kind: 'publisher', def: p }, i++);
+    // the import's stand-in publishers are folded into the node they publish to, not drawn as nodes
+    const actors = assumedActorsOf(design);
+    for (const p of design.publishers)
+      if (actors.foldedInto.has(p.id)) i++;
+      else push(publisherNodeId(p.id), { kind: 'publisher', def: p }, i++);
     const settings = designSettings(design);
-    for (const x of design.topology.exchanges)
+    const folded = (id: string) => {
+      const a = actors.byNode.get(id);
+      return a ? { assumed: a } : {};
+    };
+    for (const x of design.topology.exchanges) {
+      const id = exchangeNodeId(x.name);
       push(
-        exchangeNodeId(x.name),
-        { kind: 'exchange', def: x, settings: settings.exchanges.get(x.name)?.settings ?? {} },
+        id,
+        { kind: 'exchange', def: x, settings: settings.exchanges.get(x.name)?.settings ?? {}, ...folded(id) },
         i++,
       );
-    for (const q of design.topology.queues)
-      push(queueNodeId(q.name), { kind: 'queue', def: q, settings: settings.queues.get(q.name)?.settings ?? {} }, i++);
-    for (const c of design.consumers) push(consumerNodeId(c.id), { kind: 'consumer', def: c }, i++);
+    }
+    for (const q of design.topology.queues) {
+      const id = queueNodeId(q.name);
+      push(id, { kind: 'queue', def: q, settings: settings.queues.get(q.name)?.settings ?? {}, ...folded(id) }, i++);
+    }
+    for (const c of design.consumers)
+      push(
+        consumerNodeId(c.id),
+        { kind: 'consumer', def: c, ...(actors.workers.has(c.id) ? { assumed: true } : {}) },
+        i++,
+      );
     this.nodes = next;
     return out;
   }
@@ -105,87 +125,11 @@ export class FlowMapper {
     deco: Decorations = NO_DECORATIONS,
     { labels = true }: { labels?: boolean } = {},
   ): DesignEdge[] {
-    const t = design.topology;
-    const exchanges = new Set(t.exchanges.map((x) => x.name));
-    const queues = new Set(t.queues.map((q) => q.name));
-    const raw: Array<Omit<DesignEdge, 'selected'>> = [];
-    const add = (id: string, source: string, target: string, kind: DesignEdge['data'] & object, sourceHandle = 'out') =>
-      raw.push({ id, source, target, sourceHandle, targetHandle: 'in', type: 'design', data: kind });
-
-    for (const p of design.publishers) {
-      if (p.exchange && exchanges.has(p.exchange))
-        add(edgeIdOf.publish(p.id), publisherNodeId(p.id), exchangeNodeId(p.exchange), {
-          kind: 'publish',
-          label: p.routingKey,
-        });
-      else if (!p.exchange && queues.has(p.routingKey))
-        // the default exchange routes by queue name: draw it straight to the queue
-        add(edgeIdOf.publish(p.id), publisherNodeId(p.id), queueNodeId(p.routingKey), {
-          kind: 'publish',
-          label: `(default) ${p.routingKey}`,
-        });
-    }
-    for (const b of t.bindings) {
-      const target = b.destination_type === 'queue' ? queueNodeId(b.destination) : exchangeNodeId(b.destination);
-      const ok =
-        exchanges.has(b.source) &&
-        (b.destination_type === 'queue' ? queues.has(b.destination) : exchanges.has(b.destination));
-      if (!ok) continue;
-      add(edgeIdOf.binding(b), exchangeNodeId(b.source), target, { kind: 'binding', label: bindingLabel(b) });
-    }
-    // dead-letter and alternate exchanges as in effect: an argument or a policy (the simulator reads the same)
-    const settings = designSettings(design);
-    const policyOf = (v: EffectiveValue | undefined) =>
-      v && v.source.kind !== 'argument' ? { policy: v.source.name } : {};
-    for (const x of t.exchanges) {
-      const ae = settings.exchanges.get(x.name)?.settings['alternate-exchange'];
-      if (typeof ae?.value === 'string' && exchanges.has(ae.value))
-        add(
-          edgeIdOf.alternate(x.name),
-          exchangeNodeId(x.name),
-          exchangeNodeId(ae.value),
-          { kind: 'alternate', label: 'alternate', ...policyOf(ae) },
-          'ae',
-        );
-    }
-    for (const q of t.queues) {
-      const s = settings.queues.get(q.name)?.settings ?? {};
-      const dlx = s['x-dead-letter-exchange'];
-      const rk = s['x-dead-letter-routing-key']?.value;
-      if (typeof dlx?.value === 'string' && exchanges.has(dlx.value)) {
-        add(edgeIdOf.deadLetter(q.name), queueNodeId(q.name), exchangeNodeId(dlx.value), {
-          kind: 'deadLetter',
-          label: typeof rk === 'string' ? `DL rk: ${rk}` : 'dead-letter',
-          ...policyOf(dlx),
-        });
-      } else if (dlx?.value === '') {
-        // DLX = default exchange: routes by the dead-letter routing key (or the original key) to a queue
-        if (typeof rk === 'string' && queues.has(rk))
-          add(edgeIdOf.deadLetter(q.name), queueNodeId(q.name), queueNodeId(rk), {
-            kind: 'deadLetter',
-            label: `DL (default) ${rk}`,
-            ...policyOf(dlx),
-          });
-      }
-    }
-    for (const c of design.consumers) {
-      if (c.queue && queues.has(c.queue))
-        add(edgeIdOf.consume(c.id), queueNodeId(c.queue), consumerNodeId(c.id), { kind: 'consume', label: '' });
-      // every republish target: an exchange, or a queue through the default exchange (the parking queue)
-      const seen = new Set<string>();
-      for (const site of republishSites(c.behaviour)) {
-        const to = republishDestination(site.action);
-        const [id, target] =
-          to.kind === 'exchange' && exchanges.has(to.exchange)
-            ? [edgeIdOf.republish(c.id, to.exchange), exchangeNodeId(to.exchange)]
-            : to.kind === 'queue' && queues.has(to.queue)
-              ? [edgeIdOf.republishToQueue(c.id, to.queue), queueNodeId(to.queue)]
-              : [];
-        if (!id || !target || seen.has(id)) continue;
-        seen.add(id);
-        add(id, consumerNodeId(c.id), target, { kind: 'republish', label: 'republish' });
-      }
-    }
+    // what the edges are depends on the topology and the actors only: a selection or lint change reuses it
+    const what = [design.topology, design.consumers, design.publishers] as const;
+    if (!this.raw || this.raw.inputs.some((v, i) => v !== what[i]))
+      this.raw = { inputs: what, list: rawEdgesOf(design) };
+    const raw = this.raw.list;
     // placement depends on positions and labels only: selection, lint or path changes reuse it
     const inputs = [design.layout, design.topology, design.consumers, design.publishers] as const;
     if (labels && (!this.spots || this.spots.inputs.some((v, i) => v !== inputs[i])))
@@ -206,6 +150,7 @@ export class FlowMapper {
         prev.data?.policy === e.data?.policy &&
         prev.data?.labelT === spot?.t &&
         prev.data?.labelDy === spot?.dy &&
+        prev.data?.labelCrowded === spot?.crowded &&
         !!prev.selected === selected &&
         !!prev.data?.onPath === onPath
       ) {
@@ -216,7 +161,12 @@ export class FlowMapper {
       const edge: DesignEdge = {
         ...e,
         selected,
-        data: { ...e.data!, onPath, ...(spot ? { labelT: spot.t, labelDy: spot.dy } : {}) },
+        data: {
+          ...e.data!,
+          onPath,
+          ...(spot ? { labelT: spot.t, labelDy: spot.dy } : {}),
+          ...(spot?.crowded ? { labelCrowded: true } : {}),
+        },
       };
       next.set(e.id, edge);
       out.push(edge);
@@ -226,14 +176,115 @@ export class FlowMapper {
   }
 }
 
-/** Where a node is drawn: its saved position, else a grid slot by its place in the design. */
+type RawEdge = Omit<DesignEdge, 'selected'>;
+
+/** The design's edges before decoration: bindings, publishes, dead-letter and alternate routes, consumes and republishes. */
+function rawEdgesOf(design: Design): RawEdge[] {
+  const t = design.topology;
+  const exchanges = new Set(t.exchanges.map((x) => x.name));
+  const queues = new Set(t.queues.map((q) => q.name));
+  const raw: RawEdge[] = [];
+  const add = (id: string, source: string, target: string, kind: DesignEdge['data'] & object, sourceHandle = 'out') =>
+    raw.push({ id, source, target, sourceHandle, targetHandle: 'in', type: 'design', data: kind });
+
+  const actors = assumedActorsOf(design);
+  for (const p of design.publishers) {
+    if (actors.foldedInto.has(p.id)) continue;
+    if (p.exchange && exchanges.has(p.exchange))
+      add(edgeIdOf.publish(p.id), publisherNodeId(p.id), exchangeNodeId(p.exchange), {
+        kind: 'publish',
+        label: p.routingKey,
+      });
+    else if (!p.exchange && queues.has(p.routingKey))
+      // the default exchange routes by queue name: draw it straight to the queue
+      add(edgeIdOf.publish(p.id), publisherNodeId(p.id), queueNodeId(p.routingKey), {
+        kind: 'publish',
+        label: `(default) ${p.routingKey}`,
+      });
+  }
+  for (const b of t.bindings) {
+    const target = b.destination_type === 'queue' ? queueNodeId(b.destination) : exchangeNodeId(b.destination);
+    const ok =
+      exchanges.has(b.source) &&
+      (b.destination_type === 'queue' ? queues.has(b.destination) : exchanges.has(b.destination));
+    if (!ok) continue;
+    add(edgeIdOf.binding(b), exchangeNodeId(b.source), target, { kind: 'binding', label: bindingLabel(b) });
+  }
+  // dead-letter and alternate exchanges as in effect: an argument or a policy (the simulator reads the same)
+  const settings = designSettings(design);
+  const policyOf = (v: EffectiveValue | undefined) =>
+    v && v.source.kind !== 'argument' ? { policy: v.source.name } : {};
+  for (const x of t.exchanges) {
+    const ae = settings.exchanges.get(x.name)?.settings['alternate-exchange'];
+    if (typeof ae?.value === 'string' && exchanges.has(ae.value))
+      add(
+        edgeIdOf.alternate(x.name),
+        exchangeNodeId(x.name),
+        exchangeNodeId(ae.value),
+        { kind: 'alternate', label: 'alternate', ...policyOf(ae) },
+        'ae',
+      );
+  }
+  for (const q of t.queues) {
+    const s = settings.queues.get(q.name)?.settings ?? {};
+    const dlx = s['x-dead-letter-exchange'];
+    const rk = s['x-dead-letter-routing-key']?.value;
+    if (typeof dlx?.value === 'string' && exchanges.has(dlx.value)) {
+      add(edgeIdOf.deadLetter(q.name), queueNodeId(q.name), exchangeNodeId(dlx.value), {
+        kind: 'deadLetter',
+        label: typeof rk === 'string' ? `DL rk: ${rk}` : 'dead-letter',
+        ...policyOf(dlx),
+      });
+    } else if (dlx?.value === '') {
+      // DLX = default exchange: routes by the dead-letter routing key (or the original key) to a queue
+      if (typeof rk === 'string' && queues.has(rk))
+        add(edgeIdOf.deadLetter(q.name), queueNodeId(q.name), queueNodeId(rk), {
+          kind: 'deadLetter',
+          label: `DL (default) ${rk}`,
+          ...policyOf(dlx),
+        });
+    }
+  }
+  for (const c of design.consumers) {
+    if (c.queue && queues.has(c.queue))
+      add(edgeIdOf.consume(c.id), queueNodeId(c.queue), consumerNodeId(c.id), { kind: 'consume', label: '' });
+    // every republish target: an exchange, or a queue through the default exchange (the parking queue)
+    const seen = new Set<string>();
+    for (const site of republishSites(c.behaviour)) {
+      const to = republishDestination(site.action);
+      const [id, target] =
+        to.kind === 'exchange' && exchanges.has(to.exchange)
+          ? [edgeIdOf.republish(c.id, to.exchange), exchangeNodeId(to.exchange)]
+          : to.kind === 'queue' && queues.has(to.queue)
+            ? [edgeIdOf.republishToQueue(c.id, to.queue), queueNodeId(to.queue)]
+            : [];
+      if (!id || !target || seen.has(id)) continue;
+      seen.add(id);
+      add(id, consumerNodeId(c.id), target, { kind: 'republish', label: 'republish' });
+    }
+  }
+  return raw;
+}
+
+/**
+ * Where a node is drawn: its saved position; else a publisher left of where it publishes (an assumed one the
+ * user made theirs: the layout had folded it); else a grid slot by its place in the design.
+ */
 function positionOf(design: Design, id: string, fallbackIndex: number): { x: number; y: number } {
-  return design.layout?.[id] ?? { x: 40 + (fallbackIndex % 5) * 240, y: 40 + Math.floor(fallbackIndex / 5) * 120 };
+  const saved = design.layout?.[id];
+  if (saved) return saved;
+  if (id.startsWith('publisher:')) {
+    const p = design.publishers.find((x) => publisherNodeId(x.id) === id);
+    const to = p && design.layout?.[p.exchange ? exchangeNodeId(p.exchange) : queueNodeId(p.routingKey)];
+    if (to) return { x: to.x - NODE_W - 80, y: to.y };
+  }
+  return { x: 40 + (fallbackIndex % 5) * 240, y: 40 + Math.floor(fallbackIndex / 5) * 120 };
 }
 
 /** Label spots for the edges, on the curves the edges will draw (handles: out right, ae bottom, in left). */
 function labelSpots(design: Design, edges: ReadonlyArray<Omit<DesignEdge, 'selected'>>): Map<string, LabelSpot> {
   const pos = new Map<string, { x: number; y: number }>();
+  const folded = assumedActorsOf(design).foldedInto;
   const ids = [
     ...design.publishers.map((p) => publisherNodeId(p.id)),
     ...design.topology.exchanges.map((x) => exchangeNodeId(x.name)),
@@ -241,6 +292,7 @@ function labelSpots(design: Design, edges: ReadonlyArray<Omit<DesignEdge, 'selec
     ...design.consumers.map((c) => consumerNodeId(c.id)),
   ];
   ids.forEach((id, i) => pos.set(id, positionOf(design, id, i)));
+  for (const p of folded.keys()) pos.delete(publisherNodeId(p));
   const curves: Array<{ id: string; label: string; cubic: Cubic }> = [];
   for (const e of edges) {
     const a = pos.get(e.source);

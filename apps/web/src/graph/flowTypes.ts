@@ -52,10 +52,24 @@ interface Common extends Record<string, unknown> {
 }
 
 export type DesignNodeData =
-  /** `settings`: the effective settings (arguments and policies), what chips and edges show */
-  | (Common & { kind: 'exchange'; def: ExchangeDef; settings: EffectiveSettings['settings'] })
-  | (Common & { kind: 'queue'; def: QueueDef; settings: EffectiveSettings['settings'] })
-  | (Common & { kind: 'consumer'; def: ConsumerSpec })
+  /**
+   * `settings`: the effective settings (arguments and policies), what chips and edges show; `assumed`: the
+   * import's stand-in publishers folded into this node (model/assumedActors.ts); a consumer's `assumed`: it is
+   * the assumption's worker
+   */
+  | (Common & {
+      kind: 'exchange';
+      def: ExchangeDef;
+      settings: EffectiveSettings['settings'];
+      assumed?: readonly PublisherSpec[];
+    })
+  | (Common & {
+      kind: 'queue';
+      def: QueueDef;
+      settings: EffectiveSettings['settings'];
+      assumed?: readonly PublisherSpec[];
+    })
+  | (Common & { kind: 'consumer'; def: ConsumerSpec; assumed?: boolean })
   | (Common & { kind: 'publisher'; def: PublisherSpec });
 
 export type DesignNode = Node<DesignNodeData, DesignNodeData['kind']>;
@@ -69,6 +83,8 @@ export interface DesignEdgeData extends Record<string, unknown> {
   /** where the label sits on the curve (0..1) and above/below it, chosen so labels do not stack */
   labelT?: number;
   labelDy?: number;
+  /** no free spot for the label: drawn only hovered (labelPlacement.ts) */
+  labelCrowded?: boolean;
 }
 
 export type DesignEdge = Edge<DesignEdgeData, 'design'>;

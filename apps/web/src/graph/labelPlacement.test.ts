@@ -100,4 +100,26 @@ describe('edge label placement', () => {
     }
     expect(problems).toEqual([]);
   });
+
+  it('the same fan folded for a 1280x800 canvas: a label with no free spot is crowded (shown hovered), none drawn on another', async () => {
+    const design = fanOut(12);
+    const laidOut = { ...design, layout: await layoutDesign(design, { width: 800, height: 430 }) };
+    const m = new FlowMapper();
+    m.nodesOf(laidOut);
+    const edges = m.edgesOf(laidOut).filter((e) => e.data?.label);
+    const pos = laidOut.layout;
+    const drawn = edges
+      .filter((e) => !e.data!.labelCrowded)
+      .map((e) => {
+        const a = pos[e.source]!;
+        const b = pos[e.target]!;
+        const c = edgeCubic(a.x + NODE_W, a.y + NODE_H / 2, 'right', b.x, b.y + NODE_H / 2, 'left');
+        return boxOf(c, e.data!.label!, { t: e.data!.labelT!, dy: e.data!.labelDy! }, LABEL_MAX_SCALE);
+      });
+    // folded into blocks, the fan's curves cross its queues: some labels have no free spot
+    expect(edges.some((e) => e.data!.labelCrowded)).toBe(true);
+    expect(drawn.length).toBeGreaterThan(0);
+    for (let i = 0; i < drawn.length; i++)
+      for (let j = i + 1; j < drawn.length; j++) expect(overlaps(drawn[i]!, drawn[j]!)).toBe(false);
+  });
 });

@@ -11,6 +11,8 @@ export interface LabelSpot {
   t: number;
   /** vertical offset from the curve, px */
   dy: number;
+  /** no spot is free of other labels and mostly of nodes: drawn only hovered (a fan's labels piled on each other) */
+  crowded?: boolean;
 }
 
 export interface Rect {
@@ -37,6 +39,8 @@ const placedSize = (label: string) => {
 const TS = [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78, 0.88, 0.12];
 const DYS = [0, -23, 23, -46, 46];
 const CELL = 120;
+/** a label whose best spot covers more of a node than this share of its own box is drawn only hovered */
+const CROWDED_NODE_SHARE = 0.25;
 
 /** A grid of rectangles, for overlap tests that stay cheap on a 300-node canvas (numeric cell keys, no allocation per query). */
 class RectGrid {
@@ -76,13 +80,20 @@ class RectGrid {
 
 export const overlaps = (a: Rect, b: Rect) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
-/** Places labels in order; each takes the first spot that covers no label placed before it and no node. */
+/**
+ * Places labels in order; each takes the first spot that covers no label placed before it and no node, else
+ * the least covered one, marked crowded (shown hovered) where that still covers a label or much of a node.
+ */
 export function placeLabels(
   edges: ReadonlyArray<{ id: string; label: string; cubic: Cubic }>,
   nodes: readonly Rect[],
 ): Map<string, LabelSpot> {
   const nodeGrid = new RectGrid();
   for (const n of nodes) nodeGrid.add(n);
+  // a label above the top row or below the bottom one is outside what the opening view fits (and under its notices)
+  const top = Math.min(...nodes.map((n) => n.y));
+  const bottom = Math.max(...nodes.map((n) => n.y + n.h));
+  const outside = (r: Rect) => (Math.max(0, top - r.y) + Math.max(0, r.y + r.h - bottom)) * r.w;
   const labelGrid = new RectGrid();
   const out = new Map<string, LabelSpot>();
   const p = { x: 0, y: 0 };
@@ -95,12 +106,17 @@ export function placeLabels(
         cubicAt(e.cubic, t, p);
         const rect = { x: p.x - w / 2, y: p.y + dy - h / 2, w, h };
         // another label hidden is worse than a node's corner covered
-        const score = labelGrid.covered(rect) * 10 + nodeGrid.covered(rect);
+        const score = labelGrid.covered(rect) * 10 + nodeGrid.covered(rect) + (nodes.length ? outside(rect) : 0);
         if (!best || score < best.score) best = { spot: { t, dy }, rect, score };
         if (score === 0) break search;
       }
-    labelGrid.add(best!.rect);
-    out.set(e.id, best!.spot);
+    const crowded = labelGrid.covered(best!.rect) > 0 || nodeGrid.covered(best!.rect) > CROWDED_NODE_SHARE * w * h;
+    // a crowded label takes no room: the others keep their spots as if it were not there
+    if (crowded) out.set(e.id, { ...best!.spot, crowded: true });
+    else {
+      labelGrid.add(best!.rect);
+      out.set(e.id, best!.spot);
+    }
   }
   return out;
 }

@@ -24,8 +24,8 @@ describe('a flow layout wrapped to the canvas it opens in', () => {
     const before = layoutOf('dlx-delayed-requeue');
     const after = wrapToShape(before, LAPTOP);
     expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
-    const z0 = openingFit(sizeOf(before), LAPTOP, true).zoom;
-    const z1 = openingFit(sizeOf(after), LAPTOP, true).zoom;
+    const z0 = openingFit(sizeOf(before), LAPTOP).zoom;
+    const z1 = openingFit(sizeOf(after), LAPTOP).zoom;
     expect(z1).toBeGreaterThan(z0 * 1.5);
     const boxes = Object.values(after);
     for (const [i, a] of boxes.entries())
@@ -58,9 +58,7 @@ describe('a flow layout wrapped to the canvas it opens in', () => {
       tall[`queue:q${i}`] = { x: 600, y: i * 100 };
     }
     const after = wrapToShape(tall, LAPTOP);
-    expect(openingFit(sizeOf(after), LAPTOP, true).zoom).toBeGreaterThan(
-      1.4 * openingFit(sizeOf(tall), LAPTOP, true).zoom,
-    );
+    expect(openingFit(sizeOf(after), LAPTOP).zoom).toBeGreaterThan(1.35 * openingFit(sizeOf(tall), LAPTOP).zoom);
     const right = (p: string) => after[p]!.x + NODE_W;
     for (let i = 0; i < 12; i++) {
       expect(right(`publisher:p${i}`)).toBeLessThanOrEqual(after['exchange:x']!.x);

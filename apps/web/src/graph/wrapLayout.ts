@@ -94,13 +94,12 @@ function folded(cols: string[][], rows: number): { layout: Record<string, NodePo
 export const READABLE_ZOOM = 0.62;
 
 /**
- * `minimap`: the canvas keeps its corner for the minimap (a design below the overview's size). The fewest
- * bands that open at READABLE_ZOOM, else the number that opens largest.
+ * The fewest bands that open at READABLE_ZOOM, else the number that opens largest.
  */
-export function wrapToShape(layout: Layout, canvas: Size, minimap = true): Record<string, NodePosition> {
+export function wrapToShape(layout: Layout, canvas: Size): Record<string, NodePosition> {
   const cols = columnsOf(layout);
   if (cols.length === 0 || canvas.width <= 0 || canvas.height <= 0) return { ...layout };
-  const fit = (size: Size) => openingFit(size, canvas, minimap).zoom;
+  const fit = (size: Size) => openingFit(size, canvas).zoom;
   const ps = Object.values(layout);
   const asIs = {
     width: Math.max(...ps.map((p) => p.x)) - Math.min(...ps.map((p) => p.x)) + NODE_W,

@@ -8,6 +8,7 @@ import type { ReadDocument } from '@retry-studio/topology-core/io';
 import type { Design } from '@retry-studio/topology-core/model';
 import { layoutDesign, type LayoutShape } from '../graph/autoLayout';
 import { scaffoldFileImport } from '../model/scaffoldFileImport';
+import { nodeCount } from '../model/designSize';
 
 export type ImportStep = 'reading' | 'scaffolding' | 'laying out';
 
@@ -25,9 +26,6 @@ export interface PreparedDesign {
   /** the actors the import assumed (a definitions file has none) */
   readonly scaffolded?: { readonly publishers: number; readonly workers: number };
 }
-
-const nodeCount = (d: Design) =>
-  d.topology.queues.length + d.topology.exchanges.length + d.consumers.length + d.publishers.length;
 
 export async function prepareDocuments(
   docs: readonly ReadDocument[],

@@ -21,4 +21,12 @@ describe("the Inspect tab's lint verdict", () => {
       'Valid definitions, but lint finds 2 errors and 1 warning: see the Lint tab.',
     );
   });
+  it('says nothing valid or clean while a big design is still read off the page', () => {
+    expect(lintVerdict([], true)).toEqual({
+      tone: 'pending',
+      text: 'Validation and lint are still reading the design.',
+    });
+    // the last version's findings stay listed meanwhile: the verdict waits for this one
+    expect(lintVerdict(f('warning'), true).tone).toBe('pending');
+  });
 });

@@ -12,8 +12,12 @@ export interface LintVerdict {
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** `pending`: lint of a big design still runs off the page (nothing is said clean before it answers) */
+/**
+ * `pending`: a big design's validation and lint still run off the page (offpage/): nothing is said valid or
+ * clean before they answer (the findings shown meanwhile are the last version's)
+ */
 export function lintVerdict(findings: readonly Pick<Finding, 'severity'>[], pending = false): LintVerdict {
+  if (pending) return { tone: 'pending', text: 'Validation and lint are still reading the design.' };
   const n = (s: Finding['severity']) => findings.filter((f) => f.severity === s).length;
   const [errors, warnings, infos] = [n('error'), n('warning'), n('info')];
   const others = [warnings ? count(warnings, 'warning') : '', infos ? count(infos, 'note') : '']
@@ -26,6 +30,5 @@ export function lintVerdict(findings: readonly Pick<Finding, 'severity'>[], pend
     };
   if (warnings > 0) return { tone: 'warning', text: `The design is valid; lint finds ${others}: see the Lint tab.` };
   if (infos > 0) return { tone: 'info', text: `The design is valid; lint has ${others} (info): see the Lint tab.` };
-  if (pending) return { tone: 'pending', text: 'The design is valid; lint is still reading it.' };
   return { tone: 'clean', text: 'The design is valid and lint finds nothing.' };
 }

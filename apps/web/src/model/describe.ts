@@ -124,26 +124,29 @@ export interface Chip {
   policy?: string;
   /** what defines the queue's retry (TTL, dead-letter exchange, delivery limit): always on its node, never in "+N" */
   defining?: boolean;
+  /** a shorter label a tight face may show (the title says it whole): `DLX`, whose dead-letter edge says where */
+  short?: string;
 }
 
 /** A queue's chips, from its effective settings (arguments and policies, as the simulator reads them). */
 export function queueChips(settings: EffectiveSettings['settings']): Chip[] {
   const chips: Chip[] = [];
-  const chip = (key: string, tone: Chip['tone'], label: (v: AmqpValue) => string, defining = false) => {
+  const chip = (key: string, tone: Chip['tone'], label: (v: AmqpValue) => string, defining = false, short?: string) => {
     const s = settings[key];
     if (!s) return;
     const policy = s.source.kind === 'argument' ? undefined : s.source.name;
     chips.push({
       label: label(s.value),
       tone,
-      title: `${key} (${describeSource(s.source)})`,
+      title: `${key} ${String(s.value)} (${describeSource(s.source)})`,
       ...(policy ? { policy } : {}),
       ...(defining ? { defining } : {}),
+      ...(short ? { short } : {}),
     });
   };
   // the settings that define the retry first: the face shows them whatever else it has room for
   chip('x-message-ttl', 'ttl', (v) => `TTL ${fmt(v)}`, true);
-  chip('x-dead-letter-exchange', 'dlx', (v) => `DLX ${String(v) || '(default)'}`, true);
+  chip('x-dead-letter-exchange', 'dlx', (v) => `DLX ${String(v) || '(default)'}`, true, 'DLX');
   chip('x-delivery-limit', 'limit', (v) => `limit ${String(v)}`, true);
   // a quorum queue or a stream says so; classic is the default (the glyph and tooltip say it), its room goes to the settings
   const type = settings['x-queue-type']?.value;

@@ -44,7 +44,7 @@ describe('the designer shows the effective settings (arguments and policies)', (
     const d = dlxTtlRetry();
     expect(queueChips(queueSettings(d, 'wait.q')).find((c) => c.tone === 'ttl')).toMatchObject({
       label: 'TTL 5s',
-      title: 'x-message-ttl (argument x-message-ttl)',
+      title: 'x-message-ttl 5000 (argument x-message-ttl)',
     });
     const dlq = {
       ...d,

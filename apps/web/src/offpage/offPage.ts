@@ -38,7 +38,7 @@ function ask(q: Ask): Promise<DesignAnswer> {
   });
 }
 
-const NO_LINT: DesignLint = { lint: [], invalid: [] };
+const NO_LINT: DesignLint = { lint: [], invalid: [], validation: { errors: [], warnings: [] } };
 
 /** lint's findings and the validation errors by design version and probed cluster size */
 export const lintJobs = createDesignJobs<number | undefined, DesignLint>(

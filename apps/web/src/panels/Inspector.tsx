@@ -24,6 +24,7 @@ import { ConfigSource } from './ConfigSource';
 import { RenameField } from './RenameField';
 import { queueTypeOfDef } from '../canvas/nodes';
 import { DesignSummary, StatedFateLine } from './DesignSummary';
+import { AssumedPublishersNote } from './AssumedPublishersNote';
 
 import { DEDICATED_ARGS, H, apply, hold, setArg, type F } from './inspectorForm';
 import { DeadLetterKey, QueueForm } from './QueueForm';
@@ -112,6 +113,7 @@ export function Inspector() {
   return (
     <div data-testid="inspector" className="p-3 text-slate-200">
       {body ?? <div className="text-xs text-slate-400">Nothing to edit here.</div>}
+      <AssumedPublishersNote design={design} id={id} />
       {rest.map((i, k) => (
         <div key={k} className="text-[11px] text-red-400">
           {describeIssue(design, i)}

@@ -18,6 +18,7 @@ import { DEPTHS_INTERVAL_MS, useDepthsPolling } from '../operate/useDepthsPollin
 import type { DesignVersion } from '../store/resultsVersion';
 import { currentVersion, useFreshness } from '../store/useFreshness';
 import { layoutDesign } from '../graph/autoLayout';
+import { nodeCount } from '../model/designSize';
 import { BrokerContextLine } from './BrokerContextLine';
 import { btn, ImportedSummary, ImportGroups, OperateContextFields, PiledUp } from './operateParts';
 
@@ -35,12 +36,7 @@ interface Imported {
 
 /** Opens an imported design (or one group of it) on the canvas: the flow's own layout where it stays fast */
 async function openImported(design: Design): Promise<void> {
-  const nodes =
-    design.topology.queues.length +
-    design.topology.exchanges.length +
-    design.consumers.length +
-    design.publishers.length;
-  if (nodes <= FLOW_LAYOUT_MAX_NODES) design = { ...design, layout: await layoutDesign(design) };
+  if (nodeCount(design) <= FLOW_LAYOUT_MAX_NODES) design = { ...design, layout: await layoutDesign(design) };
   useApp.getState().loadDesign(design);
   useApp.getState().requestFit();
 }

@@ -52,9 +52,11 @@ export function Timeline() {
   const endT = Math.max(1, ...simStories.map((s) => s.end), ...liveStories.map((s) => s.end));
   // a traced message's predicted and live lanes side by side
   const lanes = pairLanes<Story>(simStories, liveStories, MAX_LANES);
+  const keys = outcomeKeys(lanes.map((l) => l.story));
   return (
     <div className="flex h-full min-h-0">
       <div data-testid="timeline" className="min-w-0 flex-1 overflow-auto" role="list" aria-label="Messages">
+        <OutcomeKeys keys={keys} />
         <TimeAxis endT={endT} />
         {/* marks are placed by a CSS variable: as a live trace runs and the end moves, no lane re-renders for it */}
         <div className="relative" style={{ '--end-t': endT } as CSSProperties}>
@@ -66,6 +68,7 @@ export function Timeline() {
               paired={paired}
               active={story.msgId === inspected}
               jittered={jittered}
+              outcomeKey={keys.get(story.fate)?.key ?? 0}
             />
           ))}
           <Playhead endT={endT} />
@@ -121,7 +124,62 @@ export function Timeline() {
   );
 }
 
-const FATE_W = 144;
+/** the lane's outcome column: the key of its outcome, whose words the list above the lanes says whole */
+const FATE_W = 40;
+
+interface OutcomeKey {
+  /** 1, 2, ... in the order the lanes first state it */
+  key: number;
+  /** lanes stating it */
+  n: number;
+  tone: Story['tone'];
+}
+
+/** each outcome the lanes state, once: a lane's outcome column cut the core's words short ("discarded by FulfillOrder at …") */
+function outcomeKeys(stories: readonly Story[]): Map<string, OutcomeKey> {
+  const out = new Map<string, OutcomeKey>();
+  for (const s of stories) {
+    if (!s.fate) continue;
+    const k = out.get(s.fate);
+    if (k) k.n++;
+    else out.set(s.fate, { key: out.size + 1, n: 1, tone: s.tone });
+  }
+  return out;
+}
+
+/** The outcomes the lanes state, each whole in the core's words (sim/outcomeText.ts), with its key and how many say it. */
+function OutcomeKeys({ keys }: { keys: ReadonlyMap<string, OutcomeKey> }) {
+  if (keys.size === 0) return null;
+  return (
+    // a run with many outcomes scrolls its list: the lanes stay in view under it
+    <ol
+      data-testid="timeline-outcomes"
+      className="max-h-[4.6rem] space-y-0.5 overflow-y-auto border-b border-slate-800 px-1 py-1 text-[11px]"
+    >
+      {[...keys].map(([text, k]) => (
+        <li key={k.key} data-testid="timeline-outcome" className="flex items-start gap-1.5">
+          <KeyBadge k={k} />
+          <span className={FATE_TONE[k.tone]}>
+            <span className="text-slate-400">
+              {k.n} lane{k.n === 1 ? '' : 's'}:{' '}
+            </span>
+            {text}
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function KeyBadge({ k }: { k: Pick<OutcomeKey, 'key' | 'tone'> }) {
+  return (
+    <span
+      className={`inline-flex h-3.5 min-w-3.5 shrink-0 items-center justify-center rounded-full border border-current px-0.5 text-[9px] font-semibold leading-none ${FATE_TONE[k.tone]}`}
+    >
+      {k.key}
+    </span>
+  );
+}
 const FATE_TONE = {
   ok: 'text-emerald-400',
   loss: 'text-red-400',
@@ -150,8 +208,8 @@ function TimeAxis({ endT }: { endT: number }) {
           </span>
         ))}
       </div>
-      <div style={{ width: FATE_W }} className="shrink-0 pl-2">
-        outcome
+      <div style={{ width: FATE_W }} className="shrink-0 pl-1" title="the outcome's key in the list above">
+        end
       </div>
     </div>
   );
@@ -166,6 +224,7 @@ const sameLane = (a: LaneProps, b: LaneProps): boolean =>
   a.jittered === b.jittered &&
   a.active === b.active &&
   a.paired === b.paired &&
+  a.outcomeKey === b.outcomeKey &&
   (a.story === b.story ||
     (a.story.msgId === b.story.msgId &&
       a.story.events[0] === b.story.events[0] &&
@@ -181,9 +240,11 @@ interface LaneProps {
   paired: boolean;
   /** consumers with jittered retry waits: the span before each of their retries is drawn as a range */
   jittered: ReadonlySet<string>;
+  /** its outcome's key in the list above the lanes (0: none stated yet) */
+  outcomeKey: number;
 }
 
-const Lane = memo(function Lane({ story, source, active, paired, jittered }: LaneProps) {
+const Lane = memo(function Lane({ story, source, active, paired, jittered, outcomeKey }: LaneProps) {
   const color = source === 'sim' ? '#38bdf8' : '#f97316';
   const fateTone = FATE_TONE[story.tone];
   return (
@@ -252,8 +313,12 @@ const Lane = memo(function Lane({ story, source, active, paired, jittered }: Lan
           />
         ))}
       </span>
-      <span data-testid="lane-outcome" className={`w-36 shrink-0 truncate pl-2 text-[10px] ${fateTone}`}>
-        {story.fate}
+      <span style={{ width: FATE_W }} className="flex shrink-0 items-center pl-1" title={story.fate}>
+        {outcomeKey > 0 && <KeyBadge k={{ key: outcomeKey, tone: story.tone }} />}
+        {/* the words, whole, for a reader of the page: the list above shows them */}
+        <span data-testid="lane-outcome" className={`sr-only ${fateTone}`}>
+          {story.fate}
+        </span>
       </span>
     </button>
   );

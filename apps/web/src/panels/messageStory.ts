@@ -19,7 +19,7 @@ export interface Story {
   /** hops worth a mark: dead-letterings, republishes, delayed-exchange holds, drops */
   hops: Array<{ t: number; kind: 'dead-letter' | 'republish' | 'delayed' | 'dropped'; text: string }>;
   end: number;
-  /** the core's outcome in its words (simulated: the run's; live: read from its events, sim/eventOutcomes.ts); without one, what its events show so far */
+  /** the core's outcome in its words (simulated: the run's; live: read from its events, sim/eventOutcomes.ts); empty while none is stated */
   fate: string;
   tone: 'ok' | 'loss' | 'rest' | 'open';
   headers: AmqpTable;
@@ -27,8 +27,11 @@ export interface Story {
   xDeath: readonly XDeathEntry[];
 }
 
-/** `outcomes`: the core's outcomes (runSimulation: a simulated run's, or a live trace's read from its events): each story states the core's, not a reading of its own */
-export function storiesOf(events: readonly SimEvent[], outcomes?: Readonly<Record<string, StatedOutcome>>): Story[] {
+/**
+ * `outcomes`: the core's outcomes (runSimulation: a simulated run's, or a live trace's read from its events):
+ * each story states the core's, never a reading of its own (a lane that said "acked" where the core said "discarded").
+ */
+export function storiesOf(events: readonly SimEvent[], outcomes: Readonly<Record<string, StatedOutcome>>): Story[] {
   const by = new Map<string, Story>();
   const open = new Map<string, { queue: string; from: number; ttl: boolean }>();
   const out: Story[] = [];
@@ -44,7 +47,7 @@ export function storiesOf(events: readonly SimEvent[], outcomes?: Readonly<Recor
         attempts: [],
         hops: [],
         end: e.t,
-        fate: 'in flight',
+        fate: '',
         tone: 'open',
         headers: {},
         xDeath: [],
@@ -76,11 +79,9 @@ export function storiesOf(events: readonly SimEvent[], outcomes?: Readonly<Recor
         break;
       case 'enqueued':
         open.set(`${e.msgId}|${e.queue}`, { queue: e.queue, from: e.t, ttl: e.expiresAt !== undefined });
-        s.fate = `resting in ${e.queue}`;
         break;
       case 'delivered':
         closeWait(e.queue);
-        s.fate = 'in flight';
         s.headers = e.headers;
         s.xDeath = e.xDeath ?? [];
         break;
@@ -95,25 +96,14 @@ export function storiesOf(events: readonly SimEvent[], outcomes?: Readonly<Recor
       case 'processed':
         s.attempts.push({ t: e.t, ok: e.ok, consumer: e.consumer });
         break;
-      case 'acked':
-        // a republish-then-ack leaves the copy in a queue: that is where it rests
-        if (!s.fate.startsWith('resting')) s.fate = `${e.discarded ? 'discarded' : 'acked'} by ${e.consumer}`;
-        break;
       case 'dropped':
-        s.fate = `dropped (${e.why})`;
         s.hops.push({ t: e.t, kind: 'dropped', text: `dropped: ${e.why}` });
         break;
     }
   }
   for (const s of out) {
-    const stated = outcomes?.[s.msgId];
+    const stated = outcomes[s.msgId];
     if (stated) [s.fate, s.tone] = [stated.text, outcomeTone(stated.outcome)];
-    else
-      s.tone = s.fate.startsWith('acked')
-        ? 'ok'
-        : s.fate.startsWith('dropped') || s.fate.startsWith('discarded')
-          ? 'loss'
-          : 'open';
   }
   for (const [k, w] of open) {
     const s = by.get(k.split('|')[0]!);

@@ -3,18 +3,33 @@ import { validateDesign, type Design, type ValidationIssue } from '@retry-studio
 import { useApp } from '../store/store';
 import { parseNodeId } from '../model/nodeIds';
 import { edgeIdOf, parseEdgeId } from '../model/edgeIds';
+import { lintJobs, offPageSized, useOffPageResults } from '../offpage/offPage';
 
 export interface Issues {
   errors: readonly ValidationIssue[];
   warnings: readonly ValidationIssue[];
 }
 
+const NONE_YET: Issues = { errors: [], warnings: [] };
+
+/**
+ * The open design's validation: here for a small design; a big one's comes with its lint from the worker
+ * (offpage/), none until it answers (the summary says its lint is pending meanwhile).
+ */
 export function useValidation(): Issues {
   const design = useApp((s) => s.design);
+  const nodes = useApp((s) => s.brokerNodes);
+  const arrived = useOffPageResults();
   return useMemo(() => {
+    if (offPageSized(design)) {
+      const known = lintJobs.get(design, nodes);
+      if (!known) lintJobs.request(design, nodes);
+      return known?.validation ?? NONE_YET;
+    }
     const r = validateDesign(design);
     return { errors: r.errors, warnings: r.warnings };
-  }, [design]);
+    // `arrived` changes when the worker answers
+  }, [design, nodes, arrived]);
 }
 
 /** The JSON path of the object behind a node or edge id (`topology.queues[2]`, `consumers[0]`...). */

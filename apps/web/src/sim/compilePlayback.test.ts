@@ -159,3 +159,26 @@ describe('event progress on the sim clock', () => {
     expect(pl.eventProgress).toEqual({ done: total, total });
   });
 });
+
+describe("the player's fates are the lanes'", () => {
+  it('a copy waiting in a consumed queue plays as moving, as its lane says, not parked', async () => {
+    const { Player } = await import('./player');
+    const { statedOutcomesOfEvents } = await import('./runSimulation');
+    const { fateRulesOf } = await import('@retry-studio/topology-core/sim');
+    const design = dlxTtlRetry({ ttl: 5000 });
+    // a live trace caught with its message ready in work.q (its worker consumes it)
+    const all = liveLike(run(1, 2), 5200);
+    const events = all.slice(0, all.findIndex((e) => e.kind === 'enqueued' && e.queue === 'work.q') + 1);
+    const lane = statedOutcomesOfEvents(design, events, { running: true })[events[0]!.msgId]!;
+    expect(lane.outcome.kind).toBe('moving');
+    const pl = new Player();
+    pl.load('live', events, { fates: { rules: fateRulesOf(design), running: true } });
+    expect(pl.plans.live!.tracks[0]!.fate?.kind).toBe(lane.outcome.kind);
+    // a change of speed keeps the rules
+    pl.setSpeed(4);
+    expect(pl.plans.live!.tracks[0]!.fate?.kind).toBe('moving');
+    // without the design's rules the same copy reads as parked: what the player used to draw
+    pl.load('live', events);
+    expect(pl.plans.live!.tracks[0]!.fate?.kind).toBe('parked');
+  });
+});

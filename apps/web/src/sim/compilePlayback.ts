@@ -78,11 +78,13 @@ export interface PlaybackOptions {
    * without them a copy resting anywhere is parked there and one at a consumer is held
    */
   readonly fates?: { readonly rules: FateRules; readonly running: boolean };
+  /** the canvas node a node id is drawn as (an assumed publisher is folded into the node it publishes to) */
+  readonly drawnNode?: (nodeId: string) => string;
 }
 
 /** The canvas node an event happens at (for pointing at it, e.g. a trace's first divergence). */
 export function nodeOfEvent(e: SimEvent): string | undefined {
-  const s = stopOf(e);
+  const s = stopAt(e);
   if (s) return s.node;
   if ('queue' in e && typeof e.queue === 'string' && e.queue) return queueNodeId(e.queue);
   if ('exchange' in e && typeof e.exchange === 'string' && e.exchange) return exchangeNodeId(e.exchange);
@@ -91,7 +93,7 @@ export function nodeOfEvent(e: SimEvent): string | undefined {
 }
 
 /** Where an event puts the message, if it moves it. */
-function stopOf(e: SimEvent): { node: string; until?: number } | undefined {
+function stopAt(e: SimEvent): { node: string; until?: number } | undefined {
   switch (e.kind) {
     case 'published':
       return e.origin.kind === 'publisher'
@@ -120,6 +122,13 @@ export function compilePlayback(input: readonly SimEvent[], speed: number, opts:
   const hop = opts.hop ?? HOP_MS;
   const brokerTime = opts.brokerTime ?? false;
   const fates = opts.fates;
+  const drawn = opts.drawnNode;
+  const stopOf = drawn
+    ? (e: SimEvent) => {
+        const s = stopAt(e);
+        return s && { ...s, node: drawn(s.node) };
+      }
+    : stopAt;
   const events = [...input].sort((a, b) => a.t - b.t || a.seq - b.seq);
   // pass 1: stops per message per instant, and the busiest message per instant
   const instants: number[] = [];

@@ -6,12 +6,22 @@
  * live run and the prediction beside it): at 1x the replay takes as long as the broker took and
  * ends with its last event. A simulation alone plays as a story (hops drawn one by one).
  */
-import { compilePlayback, displayAt, HOP_MS, virtualAt, type PlaybackPlan } from './compilePlayback';
+import {
+  compilePlayback,
+  displayAt,
+  HOP_MS,
+  virtualAt,
+  type PlaybackOptions,
+  type PlaybackPlan,
+} from './compilePlayback';
 import type { SimEvent } from '@retry-studio/topology-core/sim';
 
 export type RunSource = 'sim' | 'live';
 
 type Listener = () => void;
+
+/** how a run is read against its design (compilePlayback's options that come from the design) */
+export type RunReading = Pick<PlaybackOptions, 'fates' | 'drawnNode'>;
 
 export class Player {
   /** display ms */
@@ -21,17 +31,28 @@ export class Player {
   /** start over at the end (the stress route loops for the bench) */
   loop = false;
   plans: { sim: PlaybackPlan | null; live: PlaybackPlan | null } = { sim: null, live: null };
+  /** each run's reading of the design: its fate rules and whether the run goes on (a token's fate is its lane's), its drawn nodes */
+  private reading: Record<RunSource, RunReading | undefined> = { sim: undefined, live: undefined };
   private listeners = new Set<Listener>();
   private lastEmit = 0;
 
-  load(source: RunSource, events: readonly SimEvent[] | null): void {
+  /**
+   * `reading.fates`: the design's fate rules (the core's fateRulesOf) and whether the run goes on: without them
+   * a copy waiting in a consumed queue would play "parked" where its lane says "moving".
+   */
+  load(source: RunSource, events: readonly SimEvent[] | null, reading?: RunReading): void {
     const brokerTime = source === 'live' ? events !== null : this.plans.live !== null;
-    this.plans[source] = events ? compilePlayback(events, this.speed, { brokerTime }) : null;
+    this.reading[source] = reading;
+    this.plans[source] = events ? this.compile(source, events, brokerTime) : null;
     // a live run coming or going changes the clock of the run beside it too
     const other = source === 'live' ? 'sim' : 'live';
     const o = this.plans[other];
-    if (o && o.brokerTime !== brokerTime) this.plans[other] = compilePlayback(o.events, this.speed, { brokerTime });
+    if (o && o.brokerTime !== brokerTime) this.plans[other] = this.compile(other, o.events, brokerTime);
     this.emit(true);
+  }
+
+  private compile(source: RunSource, events: readonly SimEvent[], brokerTime: boolean): PlaybackPlan {
+    return compilePlayback(events, this.speed, { brokerTime, ...this.reading[source] });
   }
 
   /** the clock is the broker's: a live run is loaded */
@@ -83,7 +104,7 @@ export class Player {
     this.speed = speed;
     for (const k of ['sim', 'live'] as const) {
       const pl = this.plans[k];
-      if (pl) this.plans[k] = compilePlayback(pl.events, speed, { brokerTime: pl.brokerTime });
+      if (pl) this.plans[k] = this.compile(k, pl.events, pl.brokerTime);
     }
     const np = this.clockPlan;
     if (np) this.p = displayAt(np, t);

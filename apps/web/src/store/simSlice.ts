@@ -1,10 +1,28 @@
 import type { StateCreator } from 'zustand';
-import type { FailureModel } from '@retry-studio/topology-core/model';
-import type { RetryHorizon, SimEvent } from '@retry-studio/topology-core/sim';
+import type { Design, FailureModel } from '@retry-studio/topology-core/model';
+import { fateRulesOf, type FateRules, type RetryHorizon, type SimEvent } from '@retry-studio/topology-core/sim';
 import type { AppState } from './store';
-import { player } from '../sim/player';
+import { player, type RunReading } from '../sim/player';
+import { assumedActorsOf, drawnNodeId } from '../model/assumedActors';
 import { runDesignSimulation, statedOutcomesOfEvents, type StatedOutcome } from '../sim/runSimulation';
 import { outagesFor, resolveNodeLoss, type NodeLossDraft, type QueueOutage } from '../sim/nodeLossWhatIf';
+
+/** the design's fate rules, once per design version (a live trace loads its events many times a second) */
+const rulesByDesign = new WeakMap<Design, FateRules>();
+function rulesOf(design: Design): FateRules {
+  let r = rulesByDesign.get(design);
+  if (!r) rulesByDesign.set(design, (r = fateRulesOf(design)));
+  return r;
+}
+
+/** a run read against the design: its fate rules (the lanes' too), and tokens on the nodes the canvas draws */
+function readingOf(design: Design, running: boolean): RunReading {
+  const actors = assumedActorsOf(design);
+  return {
+    fates: { rules: rulesOf(design), running },
+    ...(actors.foldedInto.size ? { drawnNode: (id: string) => drawnNodeId(actors, id) } : {}),
+  };
+}
 
 export interface SimSlice {
   failure: FailureModel;
@@ -91,7 +109,8 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
       return;
     }
     player.reset();
-    player.load('sim', r.events);
+    // the tokens' fates read the design's rules, as the lanes do (a run cut short goes on)
+    player.load('sim', r.events, readingOf(s.design, r.truncated));
     set({
       simEvents: r.events,
       simError: null,
@@ -107,9 +126,9 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
     set({ simEvents: null, simError: null, simOutcomes: {}, inspectedMsg: null, simOutages: [] });
   },
   setLiveEvents: (liveEvents, opts = {}) => {
-    player.load('live', liveEvents);
     const s = get();
     const liveRunning = liveEvents ? (opts.running ?? s.liveRunning) : false;
+    player.load('live', liveEvents, readingOf(s.design, liveRunning));
     const liveFailure = opts.failure ?? s.liveFailure;
     const failure = liveFailure ?? undefined;
     const liveOutcomes = liveEvents?.length
@@ -118,8 +137,8 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
     set({ liveEvents, liveOutcomes, liveRunning, liveFailure });
   },
   setPredictedEvents: (events, horizon) => {
-    player.load('sim', events);
     const s = get();
+    player.load('sim', events, readingOf(s.design, false));
     const failure = s.liveFailure ?? s.failure;
     set({
       simEvents: events,
