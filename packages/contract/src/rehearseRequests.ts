@@ -4,6 +4,7 @@
  * the core checks (checkLoad), naming the field.
  */
 import { z } from 'zod';
+import { BROKER_PROFILE_IDS } from '@retry-studio/topology-core/model';
 
 const DAY_MS = 24 * 3600_000;
 const ms = (max: number) => z.number().finite().min(0).max(max);
@@ -49,7 +50,7 @@ export const rehearsalLoad = z
     errorRate: share.optional(),
     poison: share.optional(),
     targets: z.array(targetLoad).max(200).optional(),
-    profile: z.enum(['3.10', '4.x', '4.3']).optional(),
+    profile: z.enum(BROKER_PROFILE_IDS).optional(),
     seed: z
       .number()
       .int()

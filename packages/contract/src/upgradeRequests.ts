@@ -1,8 +1,9 @@
 /** Request of /api/upgrade/verify (the Upgrade view's "verify on a broker", the CLI's `upgrade-check --verify-on`). */
 import { z } from 'zod';
+import { BROKER_PROFILE_IDS } from '@retry-studio/topology-core/model';
 import { brokerUrlField, managementUrlField } from './fields.js';
 
-const profileField = z.enum(['3.10', '4.x', '4.3']);
+const profileField = z.enum(BROKER_PROFILE_IDS);
 
 export const upgradeVerifyRequest = z
   .object({

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import type { BrokerProfileId } from '@retry-studio/topology-core/model';
 import type { TuneInput, TuneResult } from '@retry-studio/topology-core/tune';
 import { useApp } from '../store/store';
 import { runTune } from '../sim/runTune';
@@ -16,7 +17,7 @@ interface Form {
   maxAmplification: string;
   /** the broker node's RAM, GiB (its watermark is the version's share) */
   brokerGiB: string;
-  profile: '3.10' | '4.x' | '4.3';
+  profile: BrokerProfileId;
   noPlugins: boolean;
   fromDesign: boolean;
 }

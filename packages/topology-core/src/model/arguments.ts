@@ -4,6 +4,7 @@
  * returns a message, or undefined when the value is fine.
  */
 import type { AmqpValue } from './definitions.js';
+import type { BrokerProfileId } from './design.js';
 
 /** 2^32 - 1: the largest TTL / expiry / delay RabbitMQ accepts (MAX_EXPIRY_TIMER). */
 export const MAX_TTL_MS = 4294967295;
@@ -176,7 +177,7 @@ export function queueTypeOf(args: { readonly [k: string]: AmqpValue } | undefine
 /** The arguments of a queue that the broker line refuses to declare at all (the queue never exists there). */
 export function refusedQueueArguments(
   args: { readonly [k: string]: AmqpValue } | undefined,
-  profile: '3.10' | '4.x' | '4.3',
+  profile: BrokerProfileId,
 ): string[] {
   if (profile === '3.10') return [];
   return Object.keys(args ?? {}).filter((k) => QUEUE_ARGUMENTS[k]?.refusedOn4 === true);

@@ -10,8 +10,9 @@ import type { NodeSource } from './source.js';
 export const DESIGN_FORMAT = 'retry-studio/design';
 export const DESIGN_VERSION = 1;
 
-/** '3.10'; '4.x' = 4.0-4.2; '4.3' = 4.x with the 4.3 rules (sim/profiles.ts PROFILE_4_3) */
-export type BrokerProfileId = '3.10' | '4.x' | '4.3';
+/** the broker lines, oldest first: '3.10'; '4.x' = 4.0-4.2; '4.3' = 4.x with the 4.3 rules (sim/profiles.ts PROFILE_4_3) */
+export const BROKER_PROFILE_IDS = ['3.10', '4.x', '4.3'] as const;
+export type BrokerProfileId = (typeof BROKER_PROFILE_IDS)[number];
 
 export interface NodePosition {
   readonly x: number;

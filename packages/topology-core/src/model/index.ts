@@ -27,7 +27,14 @@ export {
   type ValueExpr,
 } from './consumer.js';
 export { type PublisherSpec, type PublishProperties } from './publisher.js';
-export { type BrokerProfileId, type Design, DESIGN_FORMAT, DESIGN_VERSION, type NodePosition } from './design.js';
+export {
+  BROKER_PROFILE_IDS,
+  type BrokerProfileId,
+  type Design,
+  DESIGN_FORMAT,
+  DESIGN_VERSION,
+  type NodePosition,
+} from './design.js';
 export {
   checkEntityName,
   FORBIDDEN_KEYS,

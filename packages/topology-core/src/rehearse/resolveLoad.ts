@@ -3,7 +3,7 @@
  * `targets[0].consumerOutages[1].startMs`); targets (a consumer id, or a queue name for all its
  * consumers) become one ConsumerLoad per worker consumer.
  */
-import type { BrokerProfileId, Design } from '../model/design.js';
+import { BROKER_PROFILE_IDS, type BrokerProfileId, type Design } from '../model/design.js';
 import type { PublisherSpec } from '../model/publisher.js';
 import type { ValidationIssue } from '../model/validateResult.js';
 import {
@@ -37,7 +37,7 @@ export type ResolveLoadResult =
   | { readonly ok: true; readonly resolved: ResolvedLoad }
   | { readonly ok: false; readonly errors: readonly ValidationIssue[] };
 
-const PROFILES: readonly BrokerProfileId[] = ['3.10', '4.x', '4.3'];
+const PROFILES: readonly BrokerProfileId[] = BROKER_PROFILE_IDS;
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 

@@ -3,11 +3,11 @@
  * e.g. "RabbitMQ 4.3.6") decides (profileForVersion), unless the runner is told otherwise
  * (`--profile`).
  */
-import type { BrokerProfileId } from '../model/design.js';
+import { BROKER_PROFILE_IDS, type BrokerProfileId } from '../model/design.js';
 import { profileForVersion } from '../sim/profileForVersion.js';
 
 export type ScenarioProfile = BrokerProfileId;
-export const SCENARIO_PROFILES: readonly ScenarioProfile[] = ['3.10', '4.x', '4.3'];
+export const SCENARIO_PROFILES: readonly ScenarioProfile[] = BROKER_PROFILE_IDS;
 
 export function isScenarioProfile(v: string): v is ScenarioProfile {
   return (SCENARIO_PROFILES as readonly string[]).includes(v);

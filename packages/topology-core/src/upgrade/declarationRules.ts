@@ -36,7 +36,7 @@ export interface DeclarationRule {
   readonly check: (ctx: DeclarationContext) => DeclarationFinding[];
 }
 
-const is4 = (p: BrokerProfileId): boolean => p !== '3.10';
+const is4 = (p: BrokerProfileId): boolean => profileFor(p).major === 4;
 export const isMirroringKey = (k: string): boolean => k.startsWith('ha-');
 const erl = (k: string, v: unknown): string =>
   `{<<"${k}">>,${typeof v === 'string' ? `<<"${v}">>` : JSON.stringify(v)}}`;
@@ -288,7 +288,8 @@ const delayedMessageExchange: DeclarationRule = {
 const delayedRetryIgnored = queueRule(
   'delayed-retry-ignored',
   'Quorum delayed retry on a broker without it',
-  ({ to }, q) => to !== '4.3' && Object.keys(q.arguments ?? {}).some((k) => k.startsWith('x-delayed-retry-')),
+  ({ to }, q) =>
+    !profileFor(to).quorumDelayedRetry && Object.keys(q.arguments ?? {}).some((k) => k.startsWith('x-delayed-retry-')),
   ({ to }, q) => ({
     kind: 'ignored',
     id: 'delayed-retry-ignored',
@@ -305,7 +306,7 @@ const delayedRetryPolicyRefused: DeclarationRule = {
   id: 'delayed-retry-refused',
   title: 'A delayed-retry policy RabbitMQ 4.3 refuses',
   check: ({ topology, to }) =>
-    to !== '4.3'
+    !profileFor(to).quorumDelayedRetry
       ? []
       : (topology.policies ?? []).flatMap((p): DeclarationFinding[] => {
           const d = p.definition;
@@ -337,7 +338,7 @@ const delayedRetryNotAsWritten: DeclarationRule = {
   id: 'delayed-retry-not-as-written',
   title: 'Delayed-retry arguments RabbitMQ 4.3 does not run as written',
   check: ({ topology, to }) =>
-    to !== '4.3'
+    !profileFor(to).quorumDelayedRetry
       ? []
       : topology.queues.flatMap((q): DeclarationFinding[] => {
           const a = q.arguments ?? {};

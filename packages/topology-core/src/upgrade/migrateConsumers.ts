@@ -38,7 +38,7 @@ function mapCondition(c: Condition | undefined, f: (k: Counter) => Counter, shif
 }
 
 function nackToReject(consumers: ConsumerSpec[], t: Topology, to: BrokerProfileId, log: MigrationLog): ConsumerSpec[] {
-  if (to !== '4.3') return consumers;
+  if (!profileFor(to).onlyRejectsCountTowardLimit) return consumers;
   return consumers.map((c) => {
     const q = t.queues.find((x) => x.name === c.queue);
     if (

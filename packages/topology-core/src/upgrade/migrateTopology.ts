@@ -102,7 +102,11 @@ function migratePolicies(
   const out: PolicyDef[] = [];
   for (const given of policies) {
     let p = given;
-    if (to === '3.10' && p['apply-to'] !== undefined && !POLICY_APPLY_TO_3_10.includes(p['apply-to'])) {
+    if (
+      !profileFor(to).perTypePolicyApplyTo &&
+      p['apply-to'] !== undefined &&
+      !POLICY_APPLY_TO_3_10.includes(p['apply-to'])
+    ) {
       const widened: PolicyDef = { ...p, 'apply-to': 'queues' };
       // the queues of the file the policy reaches only once it applies to every type (rabbitmqadmin-ng's ^cq on classic_queues reaches none)
       const gained = queues
@@ -193,7 +197,7 @@ function keepDeliveryLimits(
     policies.push({
       name,
       pattern: names.map((n) => exactNamePattern(n)).join('|'),
-      'apply-to': to === '3.10' ? 'queues' : 'quorum_queues',
+      'apply-to': profileFor(to).perTypePolicyApplyTo ? 'quorum_queues' : 'queues',
       priority: 0,
       definition: { 'delivery-limit': limit },
     });
@@ -208,7 +212,10 @@ export function migrateTopology(t: Topology, from: BrokerProfileId, to: BrokerPr
   const mirrored = new Set(to === '3.10' ? [] : mirroredQueues(t));
   const queues = t.queues.map((q) => migrateQueue(q, to, mirrored, log));
   for (const q of queues)
-    if (to !== '4.3' && Object.keys(q.arguments ?? {}).some((k) => k.startsWith('x-delayed-retry-')))
+    if (
+      !profileFor(to).quorumDelayedRetry &&
+      Object.keys(q.arguments ?? {}).some((k) => k.startsWith('x-delayed-retry-'))
+    )
       log.notKept.push(
         `queue ${q.name}: quorum delayed retry (x-delayed-retry-*) is ignored on ${to}; returns come back at once (delay with a TTL wait queue and a DLX)`,
       );

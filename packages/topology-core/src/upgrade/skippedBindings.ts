@@ -5,12 +5,13 @@
  * to 4.x the same file's import starts failing, so it is a refusal; the other way it is a note.
  */
 import type { BrokerProfileId } from '../model/design.js';
+import { profileFor } from '../sim/profiles.js';
 import { exchangeNodeId, queueNodeId } from '../model/nodeIds.js';
 import { UNDECLARED_BINDING_END_ON_BROKERS, type SkippedBinding } from '../io/brokerObjects.js';
 import { SOURCES } from './sources.js';
 import type { DeclarationFinding } from './types.js';
 
-const is4 = (p: BrokerProfileId): boolean => p !== '3.10';
+const is4 = (p: BrokerProfileId): boolean => profileFor(p).major === 4;
 
 export function skippedBindingFindings(
   skipped: readonly SkippedBinding[],

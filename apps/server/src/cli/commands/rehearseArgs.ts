@@ -4,7 +4,7 @@
  * share `0.02`); outages `TARGET@START+LENGTH`. A core issue is reported under the option that
  * gave the value.
  */
-import type { BrokerProfileId } from '@retry-studio/topology-core/model';
+import { BROKER_PROFILE_IDS, type BrokerProfileId } from '@retry-studio/topology-core/model';
 import { readLoadFile, type RehearsalLoad, type TargetLoad } from '@retry-studio/topology-core/rehearse';
 import type { ValidationIssue } from '@retry-studio/topology-core/model';
 import { readBytes, readDuration, readOutage, readRate, readShare } from '@retry-studio/topology-core/text';
@@ -75,7 +75,7 @@ export function parseOutage(text: string, option = '--outage'): TargetLoad {
   return { target: o.target, consumerOutages: [{ startMs: o.startMs, endMs: o.startMs + o.lengthMs }] };
 }
 
-const PROFILES: readonly string[] = ['3.10', '4.x', '4.3'];
+const PROFILES: readonly string[] = BROKER_PROFILE_IDS;
 
 /** the load: the --scenario file's, with every flag given on top (consumerOutages added to its targets) */
 export async function loadFromArgs(

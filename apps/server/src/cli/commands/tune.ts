@@ -8,10 +8,10 @@ import { refuseOverBudget } from './workBudget.js';
 import { CliError, loadFile, writeText, type CliIo } from './context.js';
 import { withAssumedActors } from './assumedActors.js';
 import { parseBytes, parseDuration, parseRate, parseShare, readCalibrationOption } from './rehearseArgs.js';
-import type { BrokerProfileId } from '@retry-studio/topology-core/model';
+import { BROKER_PROFILE_IDS, type BrokerProfileId } from '@retry-studio/topology-core/model';
 
 type Parse = (option: string, text: string) => number;
-const PROFILES: readonly string[] = ['3.10', '4.x', '4.3'];
+const PROFILES: readonly string[] = BROKER_PROFILE_IDS;
 const num = (text: string, option: string): number => {
   if (!/^\s*[0-9]+(?:\.[0-9]+)?\s*$/.test(text)) throw new CliError(`${option}: "${text}" is not a number`, 2);
   return Number(text);

@@ -5,7 +5,13 @@
  * Every bad input is caught before anything is declared.
  */
 import { writeDesignJson, type SkippedBinding } from '@retry-studio/topology-core/io';
-import { formatIssues, type BrokerProfileId, type Design, type OmittedField } from '@retry-studio/topology-core/model';
+import {
+  BROKER_PROFILE_IDS,
+  formatIssues,
+  type BrokerProfileId,
+  type Design,
+  type OmittedField,
+} from '@retry-studio/topology-core/model';
 import {
   fateText,
   failureText,
@@ -40,7 +46,7 @@ import { cliFailure, targetFromArgs } from './operateArgs.js';
 export const UPGRADE_CHECK_USAGE =
   'upgrade-check FILE|--url AMQP_URL [--vhost V] --from 3.10|4.x|4.3 --to 3.10|4.x|4.3 [--json] [--migrated-out FILE] [--fail-first K] [--verify-on AMQP_URL [--verify-management-url URL] [--trace]]   exit 1 when the target refuses a declaration or a fate changes';
 
-const PROFILES: readonly BrokerProfileId[] = ['3.10', '4.x', '4.3'];
+const PROFILES: readonly BrokerProfileId[] = BROKER_PROFILE_IDS;
 
 function profileArg(v: string | undefined, opt: string): BrokerProfileId | undefined {
   if (v === undefined) return undefined;
