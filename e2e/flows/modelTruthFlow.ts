@@ -51,12 +51,12 @@ async function lintReadsOneResult(
   s: { w: number; h: number },
   at: (n: string) => Promise<void>,
 ) {
-  // radlx-simple: one info finding (the plugin): the badge says 1, so does Inspect
+  // radlx-simple: one finding, a warning (its plugin: a broker without it refuses the import), the badge says 1, so does Inspect
   await openTemplate(page, url, s, 'radlx-simple');
   await page.click('[data-testid=tab-inspect]');
   const verdict = await page.locator('[data-testid=lint-verdict]').innerText();
-  assert((await lintBadge(page)) === 1, 'the Lint badge counts the info finding');
-  assert(/lint has 1 note \(info\)/.test(verdict) && !/finds nothing/.test(verdict), `Inspect says so: ${verdict}`);
+  assert((await lintBadge(page)) === 1, 'the Lint badge counts the plugin warning');
+  assert(/lint finds 1 warning/.test(verdict) && !/finds nothing/.test(verdict), `Inspect says so: ${verdict}`);
   await at('lint-one-result');
   // the 4.3 quorum template: opened under 4.3, no plugin warning there
   await openTemplate(page, url, s, 'quorum-delayed-retry');
