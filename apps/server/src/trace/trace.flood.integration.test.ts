@@ -66,8 +66,9 @@ describe('flood', () => {
     expect(s.events).toBeGreaterThanOrEqual(6 * N);
     // memory bounded: what stays after the trace is what matters (600,000 events would be several
     // hundred MB if they were all kept; the ring keeps 50,000). The peak also counts garbage not
-    // yet collected, which varies with the machine's load (378-412 MB seen): a loose ceiling only.
-    expect(growthMb).toBeLessThan(600);
+    // yet collected, which varies with the machine's load (279-412 MB seen here, 717 MB on a busy
+    // 2-core CI machine): a ceiling against runaway growth only; bench:trace measures the peak.
+    expect(growthMb).toBeLessThan(1500);
     expect(retainedMb).toBeLessThan(60);
   }, 900_000);
 });
