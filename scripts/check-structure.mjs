@@ -37,10 +37,6 @@ export const KNOWN_LONG_FUNCTIONS_PENDING_SPLIT = [
   'apps/server/src/deploy/planDeploy.ts diffTopology',
   'packages/topology-core/src/io/definitions.ts importDefinitions',
   'apps/server/src/http/app.ts createApp',
-  'packages/topology-core/src/lint/flow.ts buildFlow',
-  'packages/topology-core/src/io/asyncapi.ts exportAsyncApi',
-  'packages/topology-core/src/io/terraform.ts exportTerraform',
-  'packages/topology-core/src/model/validateDesign.ts validateDesignInto',
 ];
 
 // Import circles other branches are cutting right now (issue 24, point 4: the web's canvas/ and panels/).
