@@ -34,7 +34,6 @@ export const KNOWN_LONG_FUNCTIONS_PENDING_SPLIT = [
   'packages/topology-core/src/model/references.ts mapReferences',
   'apps/server/src/bench/benchRedrive.ts main',
   'apps/web/src/panels/RehearsePanel.tsx RehearsePanel',
-  'apps/server/src/deploy/planDeploy.ts diffTopology',
   'packages/topology-core/src/io/definitions.ts importDefinitions',
   'apps/server/src/http/app.ts createApp',
 ];
