@@ -35,7 +35,6 @@ export const KNOWN_LONG_FUNCTIONS_PENDING_SPLIT = [
   'apps/server/src/bench/benchRedrive.ts main',
   'apps/web/src/panels/RehearsePanel.tsx RehearsePanel',
   'packages/topology-core/src/io/definitions.ts importDefinitions',
-  'apps/server/src/http/app.ts createApp',
 ];
 
 // Import circles other branches are cutting right now (issue 24, point 4: the web's canvas/ and panels/).
