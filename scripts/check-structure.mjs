@@ -32,7 +32,6 @@ export const KNOWN_LONG_FUNCTIONS_PENDING_SPLIT = [
   'apps/web/src/canvas/Canvas.tsx Canvas',
   'packages/topology-core/src/model/validateTopology.ts validateTopologyInto',
   'packages/topology-core/src/model/references.ts mapReferences',
-  'apps/server/src/bench/benchRedrive.ts main',
   'apps/web/src/panels/RehearsePanel.tsx RehearsePanel',
   'packages/topology-core/src/io/definitions.ts importDefinitions',
 ];
