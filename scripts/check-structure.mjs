@@ -33,7 +33,6 @@ export const KNOWN_LONG_FUNCTIONS_PENDING_SPLIT = [
   'packages/topology-core/src/model/validateTopology.ts validateTopologyInto',
   'packages/topology-core/src/model/references.ts mapReferences',
   'apps/web/src/panels/RehearsePanel.tsx RehearsePanel',
-  'packages/topology-core/src/io/definitions.ts importDefinitions',
 ];
 
 // Import circles other branches are cutting right now (issue 24, point 4: the web's canvas/ and panels/).
