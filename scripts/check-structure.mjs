@@ -3,7 +3,8 @@
 //  - no runtime import circle between files of packages/topology-core/src, nor between its top-level folders,
 //    and each of those folders imports only from its floor or below (CORE_FLOORS);
 //  - no runtime import circle between apps/web/src's top-level folders;
-//  - no non-test source file (.ts/.tsx) over MAX_LINES lines in packages/, apps/, e2e/.
+//  - no non-test source file (.ts/.tsx) over MAX_LINES lines in packages/, apps/, e2e/;
+//  - no function in those files over MAX_FUNCTION_LINES lines, first line to last (issue 39).
 // "Runtime" means the import survives compilation: `import type`/`export type`, and imports whose every
 // name is a type (TypeScript and esbuild elide them), do not count. Side-effect imports and `export *` do.
 // Test code is left out: *.test.* files and anything under a testing/ folder (fixture builders).
@@ -22,6 +23,12 @@ export const MAX_LINES = 500;
 // Files over MAX_LINES that other branches are splitting right now (issue 24, point 1 and the web's panels).
 // The lead empties this list once those splits are merged; nothing else belongs here.
 export const KNOWN_LONG_FILES_PENDING_SPLIT = [];
+
+export const MAX_FUNCTION_LINES = 150;
+
+// Functions over MAX_FUNCTION_LINES not yet split (issue 39), named `<path> <function name>`.
+// Empty it as they are split; nothing else belongs here.
+export const KNOWN_LONG_FUNCTIONS_PENDING_SPLIT = [];
 
 // Import circles other branches are cutting right now (issue 24, point 4: the web's canvas/ and panels/).
 // Named `<source folder>: <the circle's folders, sorted, joined by ' <-> '>`. The lead empties this list after merging.
@@ -321,14 +328,79 @@ function checkLongFiles(root, allowList) {
   return problems;
 }
 
+const isFunctionLike = (node) =>
+  ts.isFunctionDeclaration(node) ||
+  ts.isMethodDeclaration(node) ||
+  ts.isArrowFunction(node) ||
+  ts.isFunctionExpression(node) ||
+  ts.isConstructorDeclaration(node) ||
+  ts.isGetAccessor(node);
+
+/** A function's name as a reader finds it: its own, or the variable or property it is assigned to. */
+function functionName(node, source) {
+  if (ts.isConstructorDeclaration(node)) return 'constructor';
+  if (node.name) return node.name.getText(source);
+  const parent = node.parent;
+  if (
+    parent &&
+    (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))
+  )
+    return parent.name.getText(source);
+  return '(anonymous)';
+}
+
+/** Each function over MAX_FUNCTION_LINES lines (first line of the node to its last, inclusive) in one file. */
+export function longFunctions(rel, text) {
+  const kind = rel.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const source = ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, true, kind);
+  const found = [];
+  const visit = (node) => {
+    if (isFunctionLike(node)) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const last = source.getLineAndCharacterOfPosition(node.end).line;
+      const lines = last - first + 1;
+      if (lines > MAX_FUNCTION_LINES) found.push({ line: first + 1, name: functionName(node, source), lines });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+function checkLongFunctions(root, allowList) {
+  const problems = [];
+  for (const top of ['packages', 'apps', 'e2e']) {
+    for (const file of listFiles(join(root, top))) {
+      const rel = toPosix(relative(root, file));
+      if (isTestFile(rel)) continue;
+      for (const { line, name, lines } of longFunctions(rel, readFileSync(file, 'utf8'))) {
+        if (allowList.includes(`${rel} ${name}`)) {
+          console.log(
+            `note: ${rel}:${line} ${name} has ${lines} lines (known, to be split: KNOWN_LONG_FUNCTIONS_PENDING_SPLIT)`,
+          );
+          continue;
+        }
+        problems.push(`${rel}:${line} ${name}: ${lines} lines, over ${MAX_FUNCTION_LINES} (split it)`);
+      }
+    }
+  }
+  return problems;
+}
+
 export function checkStructure(
   root,
-  { longFiles = KNOWN_LONG_FILES_PENDING_SPLIT, circles = KNOWN_CIRCLES_PENDING_CUT, floors = CORE_FLOORS } = {},
+  {
+    longFiles = KNOWN_LONG_FILES_PENDING_SPLIT,
+    longFunctions: longFunctionsAllowed = KNOWN_LONG_FUNCTIONS_PENDING_SPLIT,
+    circles = KNOWN_CIRCLES_PENDING_CUT,
+    floors = CORE_FLOORS,
+  } = {},
 ) {
   return [
     ...checkCircles(root, 'packages/topology-core/src', { files: true, folders: true, floors }, runtimeEdges, circles),
     ...checkCircles(root, 'apps/web/src', { files: false, folders: true }, runtimeEdges, circles),
     ...checkLongFiles(root, longFiles),
+    ...checkLongFunctions(root, longFunctionsAllowed),
   ];
 }
 
@@ -341,5 +413,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`structure: ${problems.length} problem(s)`);
     process.exit(1);
   }
-  console.log('structure: no import circles in the core or between the web folders, no long source files');
+  console.log(
+    'structure: no import circles in the core or between the web folders, no long source files, no long functions',
+  );
 }

@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { checkStructure, MAX_LINES } from './check-structure.mjs';
+import { checkStructure, MAX_FUNCTION_LINES, MAX_LINES } from './check-structure.mjs';
 
 const script = join(dirname(fileURLToPath(import.meta.url)), 'check-structure.mjs');
 const CORE = 'packages/topology-core/src';
 const WEB = 'apps/web/src';
-const none = { longFiles: [], circles: [] };
+const none = { longFiles: [], longFunctions: [], circles: [] };
 
 /** A throwaway repository tree: { 'path/inside.ts': 'text' }. */
 function tree(files) {
@@ -139,6 +139,37 @@ test(`a source file over ${MAX_LINES} lines fails; tests, testing/ builders and 
       circles: [],
     }).length,
     0,
+  );
+});
+
+/** A function `name` spanning exactly n lines, first to last. */
+const fn = (name, n) => `export function ${name}(): number {\n` + '  let x = 0;\n'.repeat(n - 3) + '  return x;\n}\n';
+
+test(`a function over ${MAX_FUNCTION_LINES} lines fails, named with its line; tests and listed ones do not`, () => {
+  const arrow = (n) => 'export const Panel = () => {\n' + '  void 0;\n'.repeat(n - 2) + '};\n';
+  const files = {
+    'packages/topology-core/src/model/long.ts': 'export const a = 1;\n' + fn('tooLong', MAX_FUNCTION_LINES + 1),
+    'packages/topology-core/src/model/fits.ts': fn('fits', MAX_FUNCTION_LINES),
+    'apps/web/src/panels/Panel.tsx': arrow(MAX_FUNCTION_LINES + 2),
+    'apps/server/src/long.test.ts': fn('testHelper', MAX_FUNCTION_LINES + 20),
+  };
+  const problems = check(files);
+  assert.equal(problems.length, 2, problems.join('\n'));
+  assert.ok(
+    problems.includes(
+      `packages/topology-core/src/model/long.ts:2 tooLong: ${MAX_FUNCTION_LINES + 1} lines, over ${MAX_FUNCTION_LINES} (split it)`,
+    ),
+    problems.join('\n'),
+  );
+  assert.ok(
+    problems.some((p) => p.startsWith(`apps/web/src/panels/Panel.tsx:1 Panel: ${MAX_FUNCTION_LINES + 2} lines`)),
+  );
+  assert.deepEqual(
+    check(files, {
+      ...none,
+      longFunctions: ['packages/topology-core/src/model/long.ts tooLong', 'apps/web/src/panels/Panel.tsx Panel'],
+    }),
+    [],
   );
 });
 

@@ -26,7 +26,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { ConfirmChannel } from 'amqplib';
+import type { ChannelModel, ConfirmChannel } from 'amqplib';
 import {
   ManagementClient,
   ManagementError,
@@ -94,6 +94,108 @@ function brokerCpuMs(): number | undefined {
   }
 }
 
+/**
+ * A contender that moves `src` into `dst` with a dynamic shovel reaching the broker at `uri`,
+ * timed until `dst` holds all n messages (a shovel says nothing when it is done).
+ */
+function shovelContender(management: ManagementClient, vhost: string, conn: ChannelModel, n: number) {
+  let shovels = 0;
+  return (uri: string) =>
+    async (src: string, dst: string): Promise<void> => {
+      // a name of its own each time: a shovel re-declared under the name of one that just finished
+      // (and deletes itself, src-delete-after) was sometimes never started, and the bench waited forever
+      const name = `${src}.${++shovels}`;
+      await management.putShovel(vhost, name, {
+        'src-protocol': 'amqp091',
+        'src-uri': uri,
+        'src-queue': src,
+        'dest-protocol': 'amqp091',
+        'dest-uri': uri,
+        'dest-queue': dst,
+        'ack-mode': 'on-confirm',
+        'src-delete-after': 'queue-length',
+      });
+      let last = -1;
+      let movedAt = performance.now();
+      for (let depth = 0; depth < n; depth = await exactDepth(conn, dst)) {
+        if (depth !== last) [last, movedAt] = [depth, performance.now()];
+        else if (performance.now() - movedAt > 30_000)
+          throw new Error(`shovel '${name}' moved nothing for 30 s (${depth} of ${n} in ${dst})`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await management.deleteShovel(vhost, name).catch(() => undefined); // it may have deleted itself already
+    };
+}
+
+/** `--pin-broker CPUS`: the broker's threads on those CPUs, this process on the others, undone on exit. */
+function pinBrokerIfAsked(): void {
+  const pinCpus = arg('pin-broker');
+  if (pinCpus === undefined) return;
+  if (!brokerPid)
+    throw new Error('--pin-broker needs the broker process: pass --broker-pid PID (it was not found by its port)');
+  const pinned = pinApart(brokerPid, pinCpus);
+  unpin = pinned.restore;
+  // an interrupted bench must not leave the broker on one CPU
+  for (const [sig, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)
+    process.once(sig, () => {
+      unpin?.();
+      process.exit(code);
+    });
+  print(
+    'pinned',
+    `broker on CPU ${pinCpus}, this process on CPU ${pinned.self} (as if the re-drive ran on another host)`,
+  );
+}
+
+/**
+ * Each contender's median rate and the ratios of the medians; with the broker's pid, the CPU per
+ * message too (the broker's cores, or one machine's, are what decide the rate).
+ */
+function printSummary(
+  contenders: readonly Contender[],
+  rates: ReadonlyMap<string, number[]>,
+  brokerCpu: ReadonlyMap<string, number[]>,
+  nodeCpu: readonly number[],
+): void {
+  for (const c of contenders) {
+    const r = rates.get(c.name)!;
+    if (r.length === 0) continue;
+    print(`${c.name}.connection`, c.label);
+    print(`${c.name}.msg_per_s (median of ${r.length})`, median(r));
+  }
+  const mine = median(rates.get('redrive')!);
+  for (const c of contenders.slice(1)) {
+    const r = rates.get(c.name)!;
+    if (r.length > 0) print(`redrive_vs_${c.name}.ratio (medians)`, (mine / median(r)).toFixed(2));
+  }
+  // Where the rate comes from: a shovel runs inside the broker, the re-drive is a client on two TCP
+  // connections. When the broker's cores are the limit (the re-drive on another host), compare the
+  // broker's CPU per message; when one machine's cores serve both, compare the totals.
+  const redriveBroker = brokerCpu.get('redrive')!;
+  if (redriveBroker.length > 0) {
+    const totals = redriveBroker.map((b, i) => b + (nodeCpu[i] ?? 0));
+    for (const c of contenders) {
+      const b = brokerCpu.get(c.name)!;
+      if (b.length > 0) print(`${c.name}.broker_cpu_us_per_msg (median)`, median(b));
+    }
+    print('redrive.node_cpu_us_per_msg (median)', median(nodeCpu));
+    print('redrive.total_cpu_us_per_msg (median, broker + node)', median(totals));
+    for (const c of contenders.slice(1)) {
+      const b = brokerCpu.get(c.name)!;
+      if (b.length === 0) continue;
+      // above 1: the re-drive costs the broker less per message than this shovel does
+      print(
+        `redrive_vs_${c.name}.broker_cpu_ratio (medians, theirs / ours)`,
+        (median(b) / median(redriveBroker)).toFixed(2),
+      );
+      print(`redrive_vs_${c.name}.total_cpu_ratio (medians, theirs / ours)`, (median(b) / median(totals)).toFixed(2));
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const n = Number(arg('messages') ?? 100_000);
   const rounds = Number(arg('rounds') ?? 3);
@@ -115,33 +217,7 @@ async function main(): Promise<void> {
   const conn = await openConnection(vurl, { purpose: 'bench', label: 'redrive' });
   try {
     const target = await operateTarget(url, { vhost, management });
-    let shovels = 0;
-    const shovel =
-      (uri: string) =>
-      async (src: string, dst: string): Promise<void> => {
-        // a name of its own each time: a shovel re-declared under the name of one that just finished
-        // (and deletes itself, src-delete-after) was sometimes never started, and the bench waited forever
-        const name = `${src}.${++shovels}`;
-        await management.putShovel(vhost, name, {
-          'src-protocol': 'amqp091',
-          'src-uri': uri,
-          'src-queue': src,
-          'dest-protocol': 'amqp091',
-          'dest-uri': uri,
-          'dest-queue': dst,
-          'ack-mode': 'on-confirm',
-          'src-delete-after': 'queue-length',
-        });
-        let last = -1;
-        let movedAt = performance.now();
-        for (let depth = 0; depth < n; depth = await exactDepth(conn, dst)) {
-          if (depth !== last) [last, movedAt] = [depth, performance.now()];
-          else if (performance.now() - movedAt > 30_000)
-            throw new Error(`shovel '${name}' moved nothing for 30 s (${depth} of ${n} in ${dst})`);
-          await new Promise((r) => setTimeout(r, 20));
-        }
-        await management.deleteShovel(vhost, name).catch(() => undefined); // it may have deleted itself already
-      };
+    const shovel = shovelContender(management, vhost, conn, n);
     const contenders: Contender[] = [
       {
         name: 'redrive',
@@ -183,26 +259,7 @@ async function main(): Promise<void> {
         ? `${brokerPid}${arg('broker-pid') ? '' : ' (found by its AMQP port)'}`
         : 'unknown: no CPU figures (--broker-pid PID)',
     );
-    const pinCpus = arg('pin-broker');
-    if (pinCpus !== undefined) {
-      if (!brokerPid)
-        throw new Error('--pin-broker needs the broker process: pass --broker-pid PID (it was not found by its port)');
-      const pinned = pinApart(brokerPid, pinCpus);
-      unpin = pinned.restore;
-      // an interrupted bench must not leave the broker on one CPU
-      for (const [sig, code] of [
-        ['SIGINT', 130],
-        ['SIGTERM', 143],
-      ] as const)
-        process.once(sig, () => {
-          unpin?.();
-          process.exit(code);
-        });
-      print(
-        'pinned',
-        `broker on CPU ${pinCpus}, this process on CPU ${pinned.self} (as if the re-drive ran on another host)`,
-      );
-    }
+    pinBrokerIfAsked();
     print('rounds', rounds);
     const body = Buffer.alloc(1024, 'x');
     const rates = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
@@ -264,40 +321,7 @@ async function main(): Promise<void> {
       for (const c of contenders) for (const q of [`${c.name}.src`, `${c.name}.dst`]) await ch.purgeQueue(q);
       await ch.close();
     }
-    for (const c of contenders) {
-      const r = rates.get(c.name)!;
-      if (r.length === 0) continue;
-      print(`${c.name}.connection`, c.label);
-      print(`${c.name}.msg_per_s (median of ${r.length})`, median(r));
-    }
-    const mine = median(rates.get('redrive')!);
-    for (const c of contenders.slice(1)) {
-      const r = rates.get(c.name)!;
-      if (r.length > 0) print(`redrive_vs_${c.name}.ratio (medians)`, (mine / median(r)).toFixed(2));
-    }
-    // Where the rate comes from: a shovel runs inside the broker, the re-drive is a client on two TCP
-    // connections. When the broker's cores are the limit (the re-drive on another host), compare the
-    // broker's CPU per message; when one machine's cores serve both, compare the totals.
-    const redriveBroker = brokerCpu.get('redrive')!;
-    if (redriveBroker.length > 0) {
-      const totals = redriveBroker.map((b, i) => b + (nodeCpu[i] ?? 0));
-      for (const c of contenders) {
-        const b = brokerCpu.get(c.name)!;
-        if (b.length > 0) print(`${c.name}.broker_cpu_us_per_msg (median)`, median(b));
-      }
-      print('redrive.node_cpu_us_per_msg (median)', median(nodeCpu));
-      print('redrive.total_cpu_us_per_msg (median, broker + node)', median(totals));
-      for (const c of contenders.slice(1)) {
-        const b = brokerCpu.get(c.name)!;
-        if (b.length === 0) continue;
-        // above 1: the re-drive costs the broker less per message than this shovel does
-        print(
-          `redrive_vs_${c.name}.broker_cpu_ratio (medians, theirs / ours)`,
-          (median(b) / median(redriveBroker)).toFixed(2),
-        );
-        print(`redrive_vs_${c.name}.total_cpu_ratio (medians, theirs / ours)`, (median(b) / median(totals)).toFixed(2));
-      }
-    }
+    printSummary(contenders, rates, brokerCpu, nodeCpu);
 
     if (browseN > 0) {
       let t = performance.now();

@@ -20,6 +20,7 @@ import {
   type ExchangeDef,
   type PolicyApplyTo,
   type PolicyDef,
+  type PolicySet,
   type QueueDef,
   type Topology,
 } from '@retry-studio/topology-core/model';
@@ -151,6 +152,128 @@ export function queueConflictMessage(name: string, differences: readonly string[
   );
 }
 
+/** An exchange's plan: unsupported when the broker lacks its type (its bindings follow), else create, keep or conflict. */
+function exchangePlanItem(e: ExchangeDef, designName: string, state: BrokerState): PlanItem {
+  const desired = exchangeShape(e);
+  const existing = state.exchanges.get(e.name);
+  if (!state.exchangeTypes.includes(e.type)) {
+    const p = PLUGIN_FOR_TYPE[e.type];
+    return {
+      kind: 'exchange',
+      status: 'unsupported',
+      designName,
+      name: e.name,
+      desired,
+      message: p
+        ? `exchange type '${e.type}' needs the ${p.plugin} plugin, which this broker does not have`
+        : `exchange type '${e.type}' is not known to this broker (it has: ${state.exchangeTypes.join(', ')})`,
+      ...(p ? { plugin: p.plugin, alternative: p.alternative } : {}),
+    };
+  }
+  if (!existing) return { kind: 'exchange', status: 'create', designName, name: e.name, desired };
+  const actual: ExchangeShape = {
+    type: existing.type,
+    durable: existing.durable,
+    auto_delete: existing.auto_delete,
+    internal: existing.internal,
+    arguments: (existing.arguments ?? {}) as AmqpTable,
+  };
+  const diffs = exchangeDeclarationChanges(actual, desired).map((c) => c.field);
+  return diffs.length === 0
+    ? { kind: 'exchange', status: 'unchanged', designName, name: e.name, desired, actual }
+    : {
+        kind: 'exchange',
+        status: 'conflict',
+        designName,
+        name: e.name,
+        desired,
+        actual,
+        message: `exchange '${e.name}' exists with other settings (${diffs.join(', ')}); it is left as it is`,
+      };
+}
+
+/** A queue's plan: create, keep or conflict (arguments are immutable), with its effective settings and placement. */
+function queuePlanItem(q: QueueDef, designName: string, state: BrokerState, policySet: PolicySet): PlanItem {
+  const desired = queueShape(q);
+  const effective = queueEffectiveSettings(q, policySet, state.profile ? { profile: state.profile } : {});
+  const existing = state.queues.get(q.name);
+  if (!existing) {
+    const placement = state.cluster ? expectedPlacement(desired.arguments, state.cluster, state.node) : undefined;
+    return {
+      kind: 'queue',
+      status: 'create',
+      designName,
+      name: q.name,
+      desired,
+      effective,
+      ...(placement ? { placement } : {}),
+    };
+  }
+  const placement = state.cluster ? actualPlacement(existing) : undefined;
+  const actual = {
+    durable: existing.durable,
+    auto_delete: existing.auto_delete,
+    arguments: (existing.arguments ?? {}) as AmqpTable,
+    messages: existing.messages ?? 0,
+    consumers: existing.consumers ?? 0,
+  };
+  const diffs = queueDeclarationChanges(actual, desired).map((c) => c.field);
+  return diffs.length === 0
+    ? {
+        kind: 'queue',
+        status: 'unchanged',
+        designName,
+        name: q.name,
+        desired,
+        actual,
+        effective,
+        ...(placement ? { placement } : {}),
+      }
+    : {
+        kind: 'queue',
+        status: 'conflict',
+        designName,
+        name: q.name,
+        desired,
+        actual,
+        effective,
+        ...(placement ? { placement } : {}),
+        differences: diffs,
+        message: queueConflictMessage(q.name, diffs, actual.messages),
+      };
+}
+
+/** A policy's plan: refused by this broker line, created, kept, or updated in place. */
+function policyPlanItem(p: PolicyDef, designName: string, state: BrokerState): PlanItem {
+  const actual = state.policies.get(p.name);
+  // a key this broker line refuses ("are not recognised policy settings"): say so before apply fails on it
+  const refused = state.profile ? refusedPolicyKeys(p.definition, state.profile) : [];
+  if (state.profile && refused.length > 0)
+    return {
+      kind: 'policy',
+      status: 'unsupported',
+      designName,
+      name: p.name,
+      desired: p,
+      ...(actual ? { actual } : {}),
+      message: `RabbitMQ ${brokerLine(state.profile)} does not accept the policy key${refused.length > 1 ? 's' : ''} ${refused.join(', ')} (${refused.map((k) => `${k}: ${POLICY_KEYS[k]!.only} only`).join('; ')}); the policy is not applied`,
+    };
+  if (!actual) return { kind: 'policy', status: 'create', designName, name: p.name, desired: p };
+  const changes = policyChanges(actual, p);
+  return changes.length === 0
+    ? { kind: 'policy', status: 'unchanged', designName, name: p.name, desired: p, actual }
+    : {
+        kind: 'policy',
+        status: 'update',
+        designName,
+        name: p.name,
+        desired: p,
+        actual,
+        changes,
+        message: `policy '${p.name}' is updated in place (${changes.map((c) => c.field).join(', ')}): the queues it matches keep their messages`,
+      };
+}
+
 export function diffTopology(
   design: Topology,
   real: Topology,
@@ -161,101 +284,12 @@ export function diffTopology(
   const items: PlanItem[] = [];
   const unsupportedExchanges = new Set<string>();
   real.exchanges.forEach((e, i) => {
-    const designName = design.exchanges[i]!.name;
-    const desired = exchangeShape(e);
-    const existing = state.exchanges.get(e.name);
-    if (!state.exchangeTypes.includes(e.type)) {
-      unsupportedExchanges.add(e.name);
-      const p = PLUGIN_FOR_TYPE[e.type];
-      items.push({
-        kind: 'exchange',
-        status: 'unsupported',
-        designName,
-        name: e.name,
-        desired,
-        message: p
-          ? `exchange type '${e.type}' needs the ${p.plugin} plugin, which this broker does not have`
-          : `exchange type '${e.type}' is not known to this broker (it has: ${state.exchangeTypes.join(', ')})`,
-        ...(p ? { plugin: p.plugin, alternative: p.alternative } : {}),
-      });
-      return;
-    }
-    if (!existing) return void items.push({ kind: 'exchange', status: 'create', designName, name: e.name, desired });
-    const actual: ExchangeShape = {
-      type: existing.type,
-      durable: existing.durable,
-      auto_delete: existing.auto_delete,
-      internal: existing.internal,
-      arguments: (existing.arguments ?? {}) as AmqpTable,
-    };
-    const diffs = exchangeDeclarationChanges(actual, desired).map((c) => c.field);
-    items.push(
-      diffs.length === 0
-        ? { kind: 'exchange', status: 'unchanged', designName, name: e.name, desired, actual }
-        : {
-            kind: 'exchange',
-            status: 'conflict',
-            designName,
-            name: e.name,
-            desired,
-            actual,
-            message: `exchange '${e.name}' exists with other settings (${diffs.join(', ')}); it is left as it is`,
-          },
-    );
+    const item = exchangePlanItem(e, design.exchanges[i]!.name, state);
+    if (item.status === 'unsupported') unsupportedExchanges.add(e.name);
+    items.push(item);
   });
   const policySet = { policies: real.policies ?? [], operatorPolicies: state.operatorPolicies };
-  real.queues.forEach((q, i) => {
-    const designName = design.queues[i]!.name;
-    const desired = queueShape(q);
-    const effective = queueEffectiveSettings(q, policySet, state.profile ? { profile: state.profile } : {});
-    const existing = state.queues.get(q.name);
-    if (!existing) {
-      const placement = state.cluster ? expectedPlacement(desired.arguments, state.cluster, state.node) : undefined;
-      return void items.push({
-        kind: 'queue',
-        status: 'create',
-        designName,
-        name: q.name,
-        desired,
-        effective,
-        ...(placement ? { placement } : {}),
-      });
-    }
-    const placement = state.cluster ? actualPlacement(existing) : undefined;
-    const actual = {
-      durable: existing.durable,
-      auto_delete: existing.auto_delete,
-      arguments: (existing.arguments ?? {}) as AmqpTable,
-      messages: existing.messages ?? 0,
-      consumers: existing.consumers ?? 0,
-    };
-    const diffs = queueDeclarationChanges(actual, desired).map((c) => c.field);
-    items.push(
-      diffs.length === 0
-        ? {
-            kind: 'queue',
-            status: 'unchanged',
-            designName,
-            name: q.name,
-            desired,
-            actual,
-            effective,
-            ...(placement ? { placement } : {}),
-          }
-        : {
-            kind: 'queue',
-            status: 'conflict',
-            designName,
-            name: q.name,
-            desired,
-            actual,
-            effective,
-            ...(placement ? { placement } : {}),
-            differences: diffs,
-            message: queueConflictMessage(q.name, diffs, actual.messages),
-          },
-    );
-  });
+  real.queues.forEach((q, i) => items.push(queuePlanItem(q, design.queues[i]!.name, state, policySet)));
   real.bindings.forEach((b, i) => {
     const designBinding = design.bindings[i]!;
     const name = `${b.source} -> ${b.destination_type === 'queue' ? 'queue' : 'exchange'} ${b.destination} [${b.routing_key}]`;
@@ -288,36 +322,7 @@ export function diffTopology(
   const designPolicies = new Set<string>();
   (real.policies ?? []).forEach((p, i) => {
     designPolicies.add(p.name);
-    const designName = design.policies![i]!.name;
-    const actual = state.policies.get(p.name);
-    // a key this broker line refuses ("are not recognised policy settings"): say so before apply fails on it
-    const refused = state.profile ? refusedPolicyKeys(p.definition, state.profile) : [];
-    if (state.profile && refused.length > 0)
-      return void items.push({
-        kind: 'policy',
-        status: 'unsupported',
-        designName,
-        name: p.name,
-        desired: p,
-        ...(actual ? { actual } : {}),
-        message: `RabbitMQ ${brokerLine(state.profile)} does not accept the policy key${refused.length > 1 ? 's' : ''} ${refused.join(', ')} (${refused.map((k) => `${k}: ${POLICY_KEYS[k]!.only} only`).join('; ')}); the policy is not applied`,
-      });
-    if (!actual) return void items.push({ kind: 'policy', status: 'create', designName, name: p.name, desired: p });
-    const changes = policyChanges(actual, p);
-    items.push(
-      changes.length === 0
-        ? { kind: 'policy', status: 'unchanged', designName, name: p.name, desired: p, actual }
-        : {
-            kind: 'policy',
-            status: 'update',
-            designName,
-            name: p.name,
-            desired: p,
-            actual,
-            changes,
-            message: `policy '${p.name}' is updated in place (${changes.map((c) => c.field).join(', ')}): the queues it matches keep their messages`,
-          },
-    );
+    items.push(policyPlanItem(p, design.policies![i]!.name, state));
   });
   for (const name of ownedPolicies) {
     const actual = state.policies.get(name);

@@ -73,58 +73,15 @@ function portableOffer(design: Design, plan: DeployPlan): { portable?: PortableO
       };
 }
 
-export function createApp(options: AppOptions) {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('query parser', 'simple');
-  const manifest = new Manifest(options.manifestFile === null ? undefined : options.manifestFile);
-  const brokers = new Brokers(options.idleCloseMs);
-  const heavy = new HeavyWorkers(HEAVY_WORKER_ENTRY, { ...DEFAULT_WORK_LIMITS, ...options.work });
-  const ctx: AppContext = { brokers, manifest, deploy: new DeployService(brokers, manifest), heavy };
-  app.locals.ctx = ctx;
-  const limits = {
-    deploy: { burst: 10, perSecond: 1 },
-    // a plan reads the whole vhost through the management API: as costly for a shared broker as a deploy
-    plan: { burst: 10, perSecond: 1 },
-    teardown: { burst: 10, perSecond: 1 },
-    trace: { burst: 5, perSecond: 0.5 },
-    probe: { burst: 20, perSecond: 5 },
-    rehearse: { burst: 5, perSecond: 0.5 },
-    upgradeVerify: { burst: 5, perSecond: 0.5 },
-    ...options.rateLimits,
-  };
-
-  app.use(securityHeaders);
-  app.use(hostCheck);
-  app.use('/api', stateChangeGuard());
-  app.use('/api', express.json({ limit: options.bodyLimit ?? '2mb', type: 'application/json', strict: true }));
-  app.use('/api', forbiddenKeyGuard);
-
-  app.get('/api/health', (_req, res) => {
-    res.json({ ok: true });
-  });
-
-  // probes are POST: checked for Origin and Sec-Fetch-Site like every state-changing route (a GET
-  // let any web page make the server log in to a loopback broker), and no password in a query string
-  app.get('/api/broker', (_req, res) => {
-    sendError(
-      res,
-      405,
-      'probe a broker with POST /api/broker and a JSON body {"broker": "amqp://...", "managementUrl"?: "..."} (never a URL in the query string)',
-      'method',
-    );
-  });
-  app.post(
-    '/api/broker',
-    rateLimit('probe', limits.probe),
-    route(async (req, res) => {
-      const body = parseBody(probeRequest, req.body);
-      const url = brokerUrlFromRequest(body.broker);
-      const probe = await brokers.probe(url, body.managementUrl || undefined).catch(brokerFailure('probe'));
-      res.json(probe satisfies Probe);
-    }),
-  );
-
+/**
+ * The deploy routes: plan, deploy, teardown (each rate-limited: they read or change a whole vhost)
+ * and the manifest's list of what this tool deployed.
+ */
+function registerDeployRoutes(
+  app: express.Express,
+  ctx: AppContext,
+  limits: { readonly plan: RateLimitOptions; readonly deploy: RateLimitOptions; readonly teardown: RateLimitOptions },
+): void {
   const prepare = async (
     req: express.Request,
     res: express.Response,
@@ -232,7 +189,7 @@ export function createApp(options: AppOptions) {
   // what this tool has deployed (the manifest; broker URLs are stored redacted)
   app.get('/api/deployments', (_req, res) => {
     res.json({
-      deployments: manifest.all().map((r) => ({
+      deployments: ctx.manifest.all().map((r) => ({
         id: r.id,
         broker: r.broker,
         vhost: r.vhost,
@@ -250,7 +207,61 @@ export function createApp(options: AppOptions) {
       })),
     });
   });
+}
 
+export function createApp(options: AppOptions) {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  const manifest = new Manifest(options.manifestFile === null ? undefined : options.manifestFile);
+  const brokers = new Brokers(options.idleCloseMs);
+  const heavy = new HeavyWorkers(HEAVY_WORKER_ENTRY, { ...DEFAULT_WORK_LIMITS, ...options.work });
+  const ctx: AppContext = { brokers, manifest, deploy: new DeployService(brokers, manifest), heavy };
+  app.locals.ctx = ctx;
+  const limits = {
+    deploy: { burst: 10, perSecond: 1 },
+    // a plan reads the whole vhost through the management API: as costly for a shared broker as a deploy
+    plan: { burst: 10, perSecond: 1 },
+    teardown: { burst: 10, perSecond: 1 },
+    trace: { burst: 5, perSecond: 0.5 },
+    probe: { burst: 20, perSecond: 5 },
+    rehearse: { burst: 5, perSecond: 0.5 },
+    upgradeVerify: { burst: 5, perSecond: 0.5 },
+    ...options.rateLimits,
+  };
+
+  app.use(securityHeaders);
+  app.use(hostCheck);
+  app.use('/api', stateChangeGuard());
+  app.use('/api', express.json({ limit: options.bodyLimit ?? '2mb', type: 'application/json', strict: true }));
+  app.use('/api', forbiddenKeyGuard);
+
+  app.get('/api/health', (_req, res) => {
+    res.json({ ok: true });
+  });
+
+  // probes are POST: checked for Origin and Sec-Fetch-Site like every state-changing route (a GET
+  // let any web page make the server log in to a loopback broker), and no password in a query string
+  app.get('/api/broker', (_req, res) => {
+    sendError(
+      res,
+      405,
+      'probe a broker with POST /api/broker and a JSON body {"broker": "amqp://...", "managementUrl"?: "..."} (never a URL in the query string)',
+      'method',
+    );
+  });
+  app.post(
+    '/api/broker',
+    rateLimit('probe', limits.probe),
+    route(async (req, res) => {
+      const body = parseBody(probeRequest, req.body);
+      const url = brokerUrlFromRequest(body.broker);
+      const probe = await brokers.probe(url, body.managementUrl || undefined).catch(brokerFailure('probe'));
+      res.json(probe satisfies Probe);
+    }),
+  );
+
+  registerDeployRoutes(app, ctx, limits);
   registerTraceRoutes(app, ctx, limits.trace, options.streamLimits);
   registerOperateRoutes(app, ctx);
   registerRehearseRoutes(app, ctx, limits.rehearse);

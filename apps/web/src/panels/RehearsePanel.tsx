@@ -49,7 +49,6 @@ export function RehearsePanel() {
   const touched = useRef(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [compare, setCompare] = useState<readonly Compared[]>([]);
-  const [pick, setPick] = useState('');
   const [runs, setRuns] = useState<readonly RehearsedRun[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -98,14 +97,6 @@ export function RehearsePanel() {
   const set = (k: FieldKey, v: string) => {
     touched.current = true;
     setFields((f) => ({ ...f, [k]: v }));
-  };
-
-  const addTemplate = () => {
-    const t = listTemplates().find((x) => x.id === pick);
-    if (!t || compare.some((c) => c.label === t.id)) return;
-    const b = buildTemplate(t.id);
-    if (b.ok) setCompare((c) => [...c, { label: t.id, design: b.built.design }]);
-    else setFailure(`${t.id}: ${b.errors.map((e) => e.message).join('; ')}`);
   };
 
   return (
@@ -169,63 +160,14 @@ export function RehearsePanel() {
       </div>
       <div className="min-w-0 flex-1">
         <div className="min-w-[17rem] space-y-1">
-          <div className="flex flex-wrap items-center gap-2">
-            <span className="text-slate-400">compare with</span>
-            <select
-              aria-label="Template to compare"
-              data-testid="rehearse-template"
-              value={pick}
-              onChange={(e) => setPick(e.target.value)}
-              className="rounded border border-slate-700 bg-slate-900 px-1"
-            >
-              <option value="">a template…</option>
-              {listTemplates().map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.id}
-                </option>
-              ))}
-            </select>
-            <button
-              type="button"
-              data-testid="rehearse-add"
-              disabled={!pick}
-              onClick={addTemplate}
-              className="rounded bg-slate-700 px-2 py-0.5 hover:bg-slate-600 disabled:opacity-40"
-            >
-              Add
-            </button>
-            {compare.map((c) => (
-              <span
-                key={c.label}
-                data-testid="rehearse-compared"
-                className="flex items-center gap-1 rounded bg-slate-800 px-1.5 py-0.5"
-              >
-                <span className="max-w-[14rem] truncate" title={c.label}>
-                  {c.label}
-                </span>
-                <button
-                  type="button"
-                  aria-label={`Remove ${c.label}`}
-                  onClick={() => setCompare((l) => l.filter((x) => x !== c))}
-                  className="text-slate-400 hover:text-slate-100"
-                >
-                  ×
-                </button>
-              </span>
-            ))}
-            {runs && runs.length > 1 && (
-              <select
-                aria-label="Chart"
-                data-testid="rehearse-view"
-                value={view}
-                onChange={(e) => setView(e.target.value as 'total' | 'queues')}
-                className="ml-auto rounded border border-slate-700 bg-slate-900 px-1"
-              >
-                <option value="total">held in queues, per design</option>
-                <option value="queues">depth per queue: {runs[0]!.label}</option>
-              </select>
-            )}
-          </div>
+          <CompareBar
+            compare={compare}
+            setCompare={setCompare}
+            onFailure={setFailure}
+            runs={runs}
+            view={view}
+            setView={setView}
+          />
           {notes.map((n) => (
             <div key={n} data-testid="rehearse-note" className="text-amber-200/90">
               {n}
@@ -241,6 +183,95 @@ export function RehearsePanel() {
           )}
         </div>
       </div>
+    </div>
+  );
+}
+
+/**
+ * "compare with": templates rehearsed beside the open design under the same load, and, with more
+ * than one run, which chart to show.
+ */
+function CompareBar({
+  compare,
+  setCompare,
+  onFailure,
+  runs,
+  view,
+  setView,
+}: {
+  compare: readonly Compared[];
+  setCompare: React.Dispatch<React.SetStateAction<readonly Compared[]>>;
+  onFailure: (message: string) => void;
+  runs: readonly RehearsedRun[] | null;
+  view: 'total' | 'queues';
+  setView: (view: 'total' | 'queues') => void;
+}) {
+  const [pick, setPick] = useState('');
+  const addTemplate = () => {
+    const t = listTemplates().find((x) => x.id === pick);
+    if (!t || compare.some((c) => c.label === t.id)) return;
+    const b = buildTemplate(t.id);
+    if (b.ok) setCompare((c) => [...c, { label: t.id, design: b.built.design }]);
+    else onFailure(`${t.id}: ${b.errors.map((e) => e.message).join('; ')}`);
+  };
+
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <span className="text-slate-400">compare with</span>
+      <select
+        aria-label="Template to compare"
+        data-testid="rehearse-template"
+        value={pick}
+        onChange={(e) => setPick(e.target.value)}
+        className="rounded border border-slate-700 bg-slate-900 px-1"
+      >
+        <option value="">a template…</option>
+        {listTemplates().map((t) => (
+          <option key={t.id} value={t.id}>
+            {t.id}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        data-testid="rehearse-add"
+        disabled={!pick}
+        onClick={addTemplate}
+        className="rounded bg-slate-700 px-2 py-0.5 hover:bg-slate-600 disabled:opacity-40"
+      >
+        Add
+      </button>
+      {compare.map((c) => (
+        <span
+          key={c.label}
+          data-testid="rehearse-compared"
+          className="flex items-center gap-1 rounded bg-slate-800 px-1.5 py-0.5"
+        >
+          <span className="max-w-[14rem] truncate" title={c.label}>
+            {c.label}
+          </span>
+          <button
+            type="button"
+            aria-label={`Remove ${c.label}`}
+            onClick={() => setCompare((l) => l.filter((x) => x !== c))}
+            className="text-slate-400 hover:text-slate-100"
+          >
+            ×
+          </button>
+        </span>
+      ))}
+      {runs && runs.length > 1 && (
+        <select
+          aria-label="Chart"
+          data-testid="rehearse-view"
+          value={view}
+          onChange={(e) => setView(e.target.value as 'total' | 'queues')}
+          className="ml-auto rounded border border-slate-700 bg-slate-900 px-1"
+        >
+          <option value="total">held in queues, per design</option>
+          <option value="queues">depth per queue: {runs[0]!.label}</option>
+        </select>
+      )}
     </div>
   );
 }

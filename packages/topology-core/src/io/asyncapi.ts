@@ -6,7 +6,7 @@
  * `x-` extensions on the channel, the bindings into an exchange or queue as its `x-bindings`,
  * and policies as the document's `x-policies`.
  */
-import type { AmqpTable, AmqpValue, ExchangeDef } from '../model/definitions.js';
+import type { AmqpTable, AmqpValue, ExchangeDef, PolicyDef, QueueDef } from '../model/definitions.js';
 import type { Design } from '../model/design.js';
 import { republishSlotSuffix, republishSlotWhat, republishTargets } from './republishTargets.js';
 import { UniqueNames } from './uniqueNames.js';
@@ -56,6 +56,44 @@ function argumentExtensions(a: AmqpTable | undefined): JsonObject {
 
 const channelId = (s: string): string => s.replace(/[^A-Za-z0-9_-]+/g, '_') || '_';
 
+/** A queue's channel: the AMQP queue binding, its arguments as x- extensions, the bindings into it. */
+function queueChannelBody(q: QueueDef, vhost: string, message: JsonObject, into: Json[]): JsonObject {
+  return {
+    address: q.name,
+    title: `queue ${q.name}`,
+    messages: { message },
+    bindings: {
+      amqp: {
+        is: 'queue',
+        queue: {
+          name: q.name,
+          durable: q.durable ?? true,
+          exclusive: false,
+          autoDelete: q.auto_delete ?? false,
+          vhost,
+        },
+        bindingVersion: AMQP_BINDING_VERSION,
+      },
+    },
+    ...argumentExtensions(q.arguments),
+    ...(into.length > 0 ? { 'x-bindings': into } : {}),
+  };
+}
+
+/** Policies have no AsyncAPI home: kept whole, as in definitions JSON, under x-policies. */
+function policiesExtension(policies: readonly PolicyDef[]): JsonObject {
+  if (policies.length === 0) return {};
+  return {
+    'x-policies': policies.map((p) => ({
+      name: p.name,
+      pattern: p.pattern,
+      'apply-to': p['apply-to'] ?? 'all',
+      priority: p.priority ?? 0,
+      definition: { ...p.definition },
+    })),
+  };
+}
+
 export function exportAsyncApi(d: Design, opts: AsyncApiOptions = {}): JsonObject {
   const t = d.topology;
   const vhost = opts.vhost ?? '/';
@@ -96,27 +134,7 @@ export function exportAsyncApi(d: Design, opts: AsyncApiOptions = {}): JsonObjec
     };
   }
   for (const q of t.queues) {
-    const into = bindingsInto('queue', q.name);
-    channels[queueChannel.get(q.name)!] = {
-      address: q.name,
-      title: `queue ${q.name}`,
-      messages: { message },
-      bindings: {
-        amqp: {
-          is: 'queue',
-          queue: {
-            name: q.name,
-            durable: q.durable ?? true,
-            exclusive: false,
-            autoDelete: q.auto_delete ?? false,
-            vhost,
-          },
-          bindingVersion: AMQP_BINDING_VERSION,
-        },
-      },
-      ...argumentExtensions(q.arguments),
-      ...(into.length > 0 ? { 'x-bindings': into } : {}),
-    };
+    channels[queueChannel.get(q.name)!] = queueChannelBody(q, vhost, message, bindingsInto('queue', q.name));
   }
 
   /** The channel a publish goes to: the exchange's, or with the default exchange the queue named by the key. */
@@ -198,18 +216,7 @@ export function exportAsyncApi(d: Design, opts: AsyncApiOptions = {}): JsonObjec
     components: {
       messages: { message: { name: 'message', title: 'A message of this topology', payload: { type: 'string' } } },
     },
-    // policies have no AsyncAPI home: kept whole, as in definitions JSON
-    ...((t.policies ?? []).length > 0
-      ? {
-          'x-policies': (t.policies ?? []).map((p) => ({
-            name: p.name,
-            pattern: p.pattern,
-            'apply-to': p['apply-to'] ?? 'all',
-            priority: p.priority ?? 0,
-            definition: { ...p.definition },
-          })),
-        }
-      : {}),
+    ...policiesExtension(t.policies ?? []),
   };
 }
 

@@ -10,7 +10,13 @@ import { DESIGN_FORMAT, DESIGN_VERSION } from '../model/design.js';
 import { isPlainObject, type ValidationIssue } from '../model/validateResult.js';
 import { validateTopology } from '../model/validateTopology.js';
 import { pathIndex } from '../model/names.js';
-import { indexed, readBrokerObjects, type SkippedBinding } from './brokerObjects.js';
+import {
+  indexed,
+  readBrokerObjects,
+  type BrokerObjects,
+  type ObjectKind,
+  type SkippedBinding,
+} from './brokerObjects.js';
 import { describeVhostsWithObjects, objectCount, vhostContents, type VhostContents } from './definitionsVhosts.js';
 import { notModelledSummary } from './notModelled.js';
 import { userPasswordNotes } from './userPasswords.js';
@@ -74,6 +80,80 @@ function defaultVhost(contents: readonly VhostContents[]): string | undefined {
   return full[0]!.name;
 }
 
+/** Each listed item must be an object, and its arguments (when given) an object too. */
+function checkItemShapes(errors: ValidationIssue[], lists: { readonly [k in ObjectKind]: readonly unknown[] }): void {
+  for (const [k, raw] of [
+    ['exchanges', lists.exchanges],
+    ['queues', lists.queues],
+    ['bindings', lists.bindings],
+    ['policies', lists.policies],
+  ] as const)
+    raw.forEach((item, i) => {
+      if (!isPlainObject(item))
+        errors.push({
+          path: pathIndex(k, i),
+          code: 'field-type',
+          message: `${k.slice(0, -1).replace(/ie$/, 'y')} must be an object`,
+        });
+      else if (item.arguments !== undefined && !isPlainObject(item.arguments))
+        errors.push({
+          path: `${pathIndex(k, i)}.arguments`,
+          code: 'table-type',
+          message: 'arguments must be an object',
+        });
+    });
+}
+
+/**
+ * The exchanges, queues and bindings as the model holds them, broker defaults filled in, and
+ * which fields the file left out (a defaulted field is said, not silently assumed).
+ */
+function declaredObjects(kept: BrokerObjects['kept']): {
+  exchanges: ExchangeDef[];
+  queues: QueueDef[];
+  bindings: BindingDef[];
+  omittedFields: OmittedField[];
+} {
+  const omittedFields: OmittedField[] = [];
+  const omitted = (
+    kind: OmittedField['kind'],
+    o: Record<string, unknown>,
+    fields: readonly OmittedField['field'][],
+  ) => {
+    for (const field of fields) if (o[field] === undefined) omittedFields.push({ kind, name: o.name as string, field });
+  };
+  for (const { item } of kept.exchanges) omitted('exchange', item, ['durable', 'auto_delete', 'internal', 'arguments']);
+  for (const { item } of kept.queues) omitted('queue', item, ['durable', 'auto_delete', 'arguments']);
+  const exchanges: ExchangeDef[] = kept.exchanges.map(({ item: x }) => ({
+    name: x.name as string,
+    type: x.type as ExchangeDef['type'],
+    durable: x.durable === undefined ? true : (x.durable as boolean),
+    auto_delete: (x.auto_delete as boolean) ?? false,
+    internal: (x.internal as boolean) ?? false,
+    arguments: cleanArgs(x.arguments),
+  }));
+  const queues: QueueDef[] = kept.queues.map(({ item: q }) => {
+    let args = cleanArgs(q.arguments);
+    // 3.13+ exports carry `type`; older ones only the argument
+    if (typeof q.type === 'string' && q.type !== 'classic' && args['x-queue-type'] === undefined)
+      args = { ...args, 'x-queue-type': q.type };
+    return {
+      name: q.name as string,
+      durable: q.durable === undefined ? true : (q.durable as boolean),
+      auto_delete: (q.auto_delete as boolean) ?? false,
+      arguments: args,
+    };
+  });
+  const bindings: BindingDef[] = kept.bindings.map(({ item: b }) => ({
+    source: b.source as string,
+    destination: b.destination as string,
+    destination_type: b.destination_type as BindingDef['destination_type'],
+    routing_key: (b.routing_key as string) ?? '',
+    arguments: cleanArgs(b.arguments),
+  }));
+  return { exchanges, queues, bindings, omittedFields };
+}
+
 export function importDefinitions(input: unknown, opts: ImportDefinitionsOptions = {}): ImportDefinitionsResult {
   const warnings: ValidationIssue[] = [];
   if (!isPlainObject(input))
@@ -119,26 +199,7 @@ export function importDefinitions(input: unknown, opts: ImportDefinitionsOptions
   const inVhost = (item: { readonly [k: string]: unknown }): boolean =>
     item.vhost === undefined || vhost === undefined || item.vhost === vhost;
 
-  for (const [k, raw] of [
-    ['exchanges', rawEx],
-    ['queues', rawQ],
-    ['bindings', rawB],
-    ['policies', rawP],
-  ] as const)
-    raw.forEach((item, i) => {
-      if (!isPlainObject(item))
-        errors.push({
-          path: pathIndex(k, i),
-          code: 'field-type',
-          message: `${k.slice(0, -1).replace(/ie$/, 'y')} must be an object`,
-        });
-      else if (item.arguments !== undefined && !isPlainObject(item.arguments))
-        errors.push({
-          path: `${pathIndex(k, i)}.arguments`,
-          code: 'table-type',
-          message: 'arguments must be an object',
-        });
-    });
+  checkItemShapes(errors, { exchanges: rawEx, queues: rawQ, bindings: rawB, policies: rawP });
   const pick = (raw: unknown[]) => indexed(raw).filter(({ item }) => inVhost(item));
   const read = readBrokerObjects({
     exchanges: pick(rawEx),
@@ -151,44 +212,7 @@ export function importDefinitions(input: unknown, opts: ImportDefinitionsOptions
   warnings.push(...userPasswordNotes(input), ...vhostNotes(input, contents, vhost));
   if (notModelled) warnings.push({ path: '', code: 'not-imported', message: notModelled });
 
-  const omittedFields: OmittedField[] = [];
-  const omitted = (
-    kind: OmittedField['kind'],
-    o: Record<string, unknown>,
-    fields: readonly OmittedField['field'][],
-  ) => {
-    for (const field of fields) if (o[field] === undefined) omittedFields.push({ kind, name: o.name as string, field });
-  };
-  for (const { item } of read.kept.exchanges)
-    omitted('exchange', item, ['durable', 'auto_delete', 'internal', 'arguments']);
-  for (const { item } of read.kept.queues) omitted('queue', item, ['durable', 'auto_delete', 'arguments']);
-  const exchanges: ExchangeDef[] = read.kept.exchanges.map(({ item: x }) => ({
-    name: x.name as string,
-    type: x.type as ExchangeDef['type'],
-    durable: x.durable === undefined ? true : (x.durable as boolean),
-    auto_delete: (x.auto_delete as boolean) ?? false,
-    internal: (x.internal as boolean) ?? false,
-    arguments: cleanArgs(x.arguments),
-  }));
-  const queues: QueueDef[] = read.kept.queues.map(({ item: q }) => {
-    let args = cleanArgs(q.arguments);
-    // 3.13+ exports carry `type`; older ones only the argument
-    if (typeof q.type === 'string' && q.type !== 'classic' && args['x-queue-type'] === undefined)
-      args = { ...args, 'x-queue-type': q.type };
-    return {
-      name: q.name as string,
-      durable: q.durable === undefined ? true : (q.durable as boolean),
-      auto_delete: (q.auto_delete as boolean) ?? false,
-      arguments: args,
-    };
-  });
-  const bindings: BindingDef[] = read.kept.bindings.map(({ item: b }) => ({
-    source: b.source as string,
-    destination: b.destination as string,
-    destination_type: b.destination_type as BindingDef['destination_type'],
-    routing_key: (b.routing_key as string) ?? '',
-    arguments: cleanArgs(b.arguments),
-  }));
+  const { exchanges, queues, bindings, omittedFields } = declaredObjects(read.kept);
   const plugin = dropPluginPolicyKeys(
     read.kept.policies.map(({ item: p, index }) => ({
       index,

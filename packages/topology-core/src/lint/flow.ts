@@ -83,61 +83,11 @@ export function buildFlow(
   function possibleQueues(exchange: string, keys: readonly string[] | undefined): Set<string> {
     if (keys === undefined) {
       let r = anyKey.get(exchange);
-      if (!r) anyKey.set(exchange, (r = routeKeys(exchange, undefined)));
+      if (!r) anyKey.set(exchange, (r = routeKeys(index, exchange, undefined)));
       return new Set(r);
     }
-    return routeKeys(exchange, keys);
+    return routeKeys(index, exchange, keys);
   }
-  function routeKeys(exchange: string, keys: readonly string[] | undefined): Set<string> {
-    const out = new Set<string>();
-    if (exchange === '') {
-      for (const k of keys ?? [...index.queues]) if (index.queues.has(k)) out.add(k);
-      return out;
-    }
-    const seen = new Set<string>();
-    const work = [exchange];
-    // split and indexed once per call, not once per binding
-    let keyWords: (readonly string[])[] | undefined;
-    let keySet: ReadonlySet<string> | undefined;
-    // a pattern key (a wildcard binding's keys, lint/arrivalKeys.ts) reaches every binding it overlaps
-    const patterns = keys?.filter(hasWildcard) ?? [];
-    while (work.length > 0) {
-      const name = work.pop()!;
-      if (seen.has(name)) continue;
-      seen.add(name);
-      const x = index.exchanges.get(name);
-      if (!x) continue;
-      let matched = 0;
-      if (keys !== undefined && x.match === 'direct' && patterns.length === 0) {
-        // a direct exchange's bindings by key (exchangeIndex.ts): no walk over every binding
-        for (const k of keys)
-          for (const d of x.direct.get(k) ?? []) {
-            matched++;
-            if (d.kind === 'queue') out.add(d.name);
-            else work.push(d.name);
-          }
-        if (matched === 0 && x.alternate) work.push(x.alternate);
-        continue;
-      }
-      for (const b of x.bindings) {
-        let ok: boolean;
-        if (keys === undefined || x.match === 'fanout' || x.match === 'headers' || x.match === 'radlx') ok = true;
-        else if (x.match === 'direct')
-          ok = (keySet ??= new Set(keys)).has(b.key) || patterns.some((k) => keyPasses('direct', b.key, k));
-        else
-          ok =
-            (keyWords ??= keys.map(topicWords)).some((w) => topicWordsMatch(b.words, w)) ||
-            patterns.some((k) => keyPasses('topic', b.key, k));
-        if (!ok) continue;
-        matched++;
-        if (b.dest.kind === 'queue') out.add(b.dest.name);
-        else work.push(b.dest.name);
-      }
-      if (matched === 0 && x.alternate) work.push(x.alternate);
-    }
-    return out;
-  }
-
   let keys: ArrivalKeys | undefined;
   function arrivalKeys(queue: string): readonly string[] | undefined {
     keys ??= computeArrivalKeys({ topology, index, args, consumers, publishers });
@@ -217,6 +167,60 @@ export function buildFlow(
     deadLetterTargets,
     exchangeType: (n) => types.get(n) ?? builtinExchangeType(n),
   };
+}
+
+/**
+ * The queues a message published to `exchange` with one of `keys` (undefined: any key) can reach,
+ * following exchange-to-exchange bindings and alternate exchanges.
+ */
+function routeKeys(index: ExchangeIndex, exchange: string, keys: readonly string[] | undefined): Set<string> {
+  const out = new Set<string>();
+  if (exchange === '') {
+    for (const k of keys ?? [...index.queues]) if (index.queues.has(k)) out.add(k);
+    return out;
+  }
+  const seen = new Set<string>();
+  const work = [exchange];
+  // split and indexed once per call, not once per binding
+  let keyWords: (readonly string[])[] | undefined;
+  let keySet: ReadonlySet<string> | undefined;
+  // a pattern key (a wildcard binding's keys, lint/arrivalKeys.ts) reaches every binding it overlaps
+  const patterns = keys?.filter(hasWildcard) ?? [];
+  while (work.length > 0) {
+    const name = work.pop()!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const x = index.exchanges.get(name);
+    if (!x) continue;
+    let matched = 0;
+    if (keys !== undefined && x.match === 'direct' && patterns.length === 0) {
+      // a direct exchange's bindings by key (exchangeIndex.ts): no walk over every binding
+      for (const k of keys)
+        for (const d of x.direct.get(k) ?? []) {
+          matched++;
+          if (d.kind === 'queue') out.add(d.name);
+          else work.push(d.name);
+        }
+      if (matched === 0 && x.alternate) work.push(x.alternate);
+      continue;
+    }
+    for (const b of x.bindings) {
+      let ok: boolean;
+      if (keys === undefined || x.match === 'fanout' || x.match === 'headers' || x.match === 'radlx') ok = true;
+      else if (x.match === 'direct')
+        ok = (keySet ??= new Set(keys)).has(b.key) || patterns.some((k) => keyPasses('direct', b.key, k));
+      else
+        ok =
+          (keyWords ??= keys.map(topicWords)).some((w) => topicWordsMatch(b.words, w)) ||
+          patterns.some((k) => keyPasses('topic', b.key, k));
+      if (!ok) continue;
+      matched++;
+      if (b.dest.kind === 'queue') out.add(b.dest.name);
+      else work.push(b.dest.name);
+    }
+    if (matched === 0 && x.alternate) work.push(x.alternate);
+  }
+  return out;
 }
 
 /**

@@ -115,15 +115,24 @@ const names = (list: unknown): Set<string> =>
     Array.isArray(list) ? list.flatMap((x) => (isPlainObject(x) && typeof x.name === 'string' ? [x.name] : [])) : [],
   );
 
-/** The design with every reference passed through `rename` (the input is not changed). */
-export function mapReferences<D>(design: D, rename: RenameReference): D {
-  if (!isPlainObject(design)) return design;
-  const d: Obj = design;
-  const topo = isPlainObject(d.topology) ? d.topology : undefined;
-  const queues = names(topo?.queues);
-  const exchanges = names(topo?.exchanges);
+type Ref = (target: ReferenceTarget, kind: ReferenceKind, role: ReferenceRole, name: unknown, path: string) => unknown;
 
-  const ref = (
+/** The three ways a name is referred to, each passing it through `rename` (`queues`: the design's queue names). */
+interface ReferenceMappers {
+  readonly ref: Ref;
+  readonly key: (role: ReferenceRole, exchange: unknown, k: unknown, path: string) => unknown;
+  readonly tableName: (tbl: unknown, k: string, role: ReferenceRole, path: string) => unknown;
+}
+
+// copy-on-write helpers: an object comes back as it was (the same object) when nothing in it was renamed
+const set = (o: Obj, k: string, v: unknown): Obj => (o[k] === v ? o : { ...o, [k]: v });
+const list = (v: unknown, path: string, f: (x: Obj, p: string) => Obj): unknown =>
+  Array.isArray(v) ? v.map((x, i) => (isPlainObject(x) ? f(x, pathIndex(path, i)) : x)) : v;
+const args = (a: unknown, path: string, f: (a: Obj, path: string) => Obj): unknown =>
+  isPlainObject(a) ? f(a, path) : a;
+
+function referenceMappers(rename: RenameReference, queues: ReadonlySet<string>): ReferenceMappers {
+  const ref: Ref = (
     target: ReferenceTarget,
     kind: ReferenceKind,
     role: ReferenceRole,
@@ -139,7 +148,167 @@ export function mapReferences<D>(design: D, rename: RenameReference): D {
     if (exchange === '') return ref('queue', 'name', role, k, path);
     return typeof k === 'string' && queues.has(k) ? ref('queue', 'routingKey', role, k, path) : k;
   };
-  const set = (o: Obj, k: string, v: unknown): Obj => (o[k] === v ? o : { ...o, [k]: v });
+  /** a table entry holding a queue's name (radlx headers and binding arguments) */
+  const tableName = (tbl: unknown, k: string, role: ReferenceRole, path: string): unknown =>
+    isPlainObject(tbl) && k in tbl ? set(tbl, k, ref('queue', 'name', role, tbl[k], pathKey(path, k))) : tbl;
+  return { ref, key, tableName };
+}
+
+/** The topology's declarations and the names their arguments, bindings and policies refer to. */
+function mapTopologyReferences(
+  topo: Obj,
+  m: ReferenceMappers,
+  queues: ReadonlySet<string>,
+  exchanges: ReadonlySet<string>,
+): Obj {
+  let t: Obj = topo;
+  t = set(
+    t,
+    'exchanges',
+    list(topo.exchanges, 'topology.exchanges', (x, p) => {
+      const named = set(x, 'name', m.ref('exchange', 'declaration', 'declaration', x.name, `${p}.name`));
+      return set(
+        named,
+        'arguments',
+        args(x.arguments, `${p}.arguments`, (a, ap) =>
+          'alternate-exchange' in a
+            ? set(
+                a,
+                'alternate-exchange',
+                m.ref(
+                  'exchange',
+                  'name',
+                  'alternate-exchange',
+                  a['alternate-exchange'],
+                  pathKey(ap, 'alternate-exchange'),
+                ),
+              )
+            : a,
+        ),
+      );
+    }),
+  );
+  t = set(
+    t,
+    'queues',
+    list(topo.queues, 'topology.queues', (q, p) => {
+      const named = set(q, 'name', m.ref('queue', 'declaration', 'declaration', q.name, `${p}.name`));
+      return set(
+        named,
+        'arguments',
+        args(q.arguments, `${p}.arguments`, (a, ap) => {
+          const dlx = a['x-dead-letter-exchange'];
+          let o =
+            'x-dead-letter-exchange' in a
+              ? set(
+                  a,
+                  'x-dead-letter-exchange',
+                  m.ref('exchange', 'name', 'dead-letter-exchange', dlx, pathKey(ap, 'x-dead-letter-exchange')),
+                )
+              : a;
+          if ('x-dead-letter-routing-key' in a)
+            o = set(
+              o,
+              'x-dead-letter-routing-key',
+              m.key(
+                'dead-letter-routing-key',
+                dlx,
+                a['x-dead-letter-routing-key'],
+                pathKey(ap, 'x-dead-letter-routing-key'),
+              ),
+            );
+          return o;
+        }),
+      );
+    }),
+  );
+  t = set(
+    t,
+    'bindings',
+    list(topo.bindings, 'topology.bindings', (b, p) => {
+      let o = set(b, 'source', m.ref('exchange', 'name', 'binding-source', b.source, `${p}.source`));
+      o = set(
+        o,
+        'destination',
+        m.ref(
+          b.destination_type === 'exchange' ? 'exchange' : 'queue',
+          'name',
+          'binding-destination',
+          b.destination,
+          `${p}.destination`,
+        ),
+      );
+      o = set(o, 'arguments', m.tableName(b.arguments, 'radlx.dead.source', 'radlx-dead-source', `${p}.arguments`));
+      return set(o, 'routing_key', m.key('binding-key', b.source, b.routing_key, `${p}.routing_key`));
+    }),
+  );
+  t = set(
+    t,
+    'policies',
+    list(topo.policies, 'topology.policies', (pol, p) => mapPolicyReferences(pol, p, m, queues, exchanges)),
+  );
+  return t;
+}
+
+/** A policy: an anchored literal pattern names one queue or exchange; its definition names exchanges. */
+function mapPolicyReferences(
+  pol: Obj,
+  p: string,
+  m: ReferenceMappers,
+  queues: ReadonlySet<string>,
+  exchanges: ReadonlySet<string>,
+): Obj {
+  let o = pol;
+  const exact = typeof pol.pattern === 'string' ? exactPatternName(pol.pattern) : undefined;
+  const applyTo = pol['apply-to'] ?? 'all';
+  const target: ReferenceTarget | undefined =
+    exact === undefined
+      ? undefined
+      : applyTo === 'queues' || (applyTo === 'all' && queues.has(exact))
+        ? 'queue'
+        : applyTo === 'exchanges' || exchanges.has(exact)
+          ? 'exchange'
+          : undefined;
+  if (exact !== undefined && target) {
+    const n = m.ref(target, 'pattern', 'policy-pattern', exact, `${p}.pattern`);
+    if (n !== exact) o = set(o, 'pattern', `^${escapeRegExp(n as string)}$`);
+  }
+  return set(
+    o,
+    'definition',
+    args(pol.definition, `${p}.definition`, (a, ap) => {
+      let x = a;
+      for (const [k, role] of [
+        ['dead-letter-exchange', 'policy-dead-letter-exchange'],
+        ['alternate-exchange', 'policy-alternate-exchange'],
+      ] as const)
+        if (k in a) x = set(x, k, m.ref('exchange', 'name', role, a[k], pathKey(ap, k)));
+      if ('dead-letter-routing-key' in a)
+        x = set(
+          x,
+          'dead-letter-routing-key',
+          m.key(
+            'policy-dead-letter-routing-key',
+            a['dead-letter-exchange'],
+            a['dead-letter-routing-key'],
+            pathKey(ap, 'dead-letter-routing-key'),
+          ),
+        );
+      return x;
+    }),
+  );
+}
+
+/** The design with every reference passed through `rename` (the input is not changed). */
+export function mapReferences<D>(design: D, rename: RenameReference): D {
+  if (!isPlainObject(design)) return design;
+  const d: Obj = design;
+  const topo = isPlainObject(d.topology) ? d.topology : undefined;
+  const queues = names(topo?.queues);
+  const exchanges = names(topo?.exchanges);
+
+  const mappers = referenceMappers(rename, queues);
+  const { ref, key } = mappers;
   /**
    * A map keyed by node id (`layout`, `sources`): a queue's or an exchange's key follows its name.
    * The keys are read once: read per entry, a 5,000-node layout took 28 s here.
@@ -156,11 +325,6 @@ export function mapReferences<D>(design: D, rename: RenameReference): D {
     const keys = Object.keys(map);
     return entries.some(([k], i) => k !== keys[i]) ? set(o, field, Object.fromEntries(entries)) : o;
   };
-  /** a table entry holding a queue's name (radlx headers and binding arguments) */
-  const tableName = (tbl: unknown, k: string, role: ReferenceRole, path: string): unknown =>
-    isPlainObject(tbl) && k in tbl ? set(tbl, k, ref('queue', 'name', role, tbl[k], pathKey(path, k))) : tbl;
-  const list = (v: unknown, path: string, f: (x: Obj, p: string) => Obj): unknown =>
-    Array.isArray(v) ? v.map((x, i) => (isPlainObject(x) ? f(x, pathIndex(path, i)) : x)) : v;
 
   const counter = (c: unknown, path: string): unknown =>
     isPlainObject(c) && c.kind === 'deathCount' && 'queue' in c
@@ -203,139 +367,8 @@ export function mapReferences<D>(design: D, rename: RenameReference): D {
       : b;
     return mapRepublishes(counted, path, republish);
   };
-  const args = (a: unknown, path: string, f: (a: Obj, path: string) => Obj): unknown =>
-    isPlainObject(a) ? f(a, path) : a;
-
   let out: Obj = d;
-  if (topo) {
-    let t: Obj = topo;
-    t = set(
-      t,
-      'exchanges',
-      list(topo.exchanges, 'topology.exchanges', (x, p) => {
-        const named = set(x, 'name', ref('exchange', 'declaration', 'declaration', x.name, `${p}.name`));
-        return set(
-          named,
-          'arguments',
-          args(x.arguments, `${p}.arguments`, (a, ap) =>
-            'alternate-exchange' in a
-              ? set(
-                  a,
-                  'alternate-exchange',
-                  ref(
-                    'exchange',
-                    'name',
-                    'alternate-exchange',
-                    a['alternate-exchange'],
-                    pathKey(ap, 'alternate-exchange'),
-                  ),
-                )
-              : a,
-          ),
-        );
-      }),
-    );
-    t = set(
-      t,
-      'queues',
-      list(topo.queues, 'topology.queues', (q, p) => {
-        const named = set(q, 'name', ref('queue', 'declaration', 'declaration', q.name, `${p}.name`));
-        return set(
-          named,
-          'arguments',
-          args(q.arguments, `${p}.arguments`, (a, ap) => {
-            const dlx = a['x-dead-letter-exchange'];
-            let o =
-              'x-dead-letter-exchange' in a
-                ? set(
-                    a,
-                    'x-dead-letter-exchange',
-                    ref('exchange', 'name', 'dead-letter-exchange', dlx, pathKey(ap, 'x-dead-letter-exchange')),
-                  )
-                : a;
-            if ('x-dead-letter-routing-key' in a)
-              o = set(
-                o,
-                'x-dead-letter-routing-key',
-                key(
-                  'dead-letter-routing-key',
-                  dlx,
-                  a['x-dead-letter-routing-key'],
-                  pathKey(ap, 'x-dead-letter-routing-key'),
-                ),
-              );
-            return o;
-          }),
-        );
-      }),
-    );
-    t = set(
-      t,
-      'bindings',
-      list(topo.bindings, 'topology.bindings', (b, p) => {
-        let o = set(b, 'source', ref('exchange', 'name', 'binding-source', b.source, `${p}.source`));
-        o = set(
-          o,
-          'destination',
-          ref(
-            b.destination_type === 'exchange' ? 'exchange' : 'queue',
-            'name',
-            'binding-destination',
-            b.destination,
-            `${p}.destination`,
-          ),
-        );
-        o = set(o, 'arguments', tableName(b.arguments, 'radlx.dead.source', 'radlx-dead-source', `${p}.arguments`));
-        return set(o, 'routing_key', key('binding-key', b.source, b.routing_key, `${p}.routing_key`));
-      }),
-    );
-    t = set(
-      t,
-      'policies',
-      list(topo.policies, 'topology.policies', (pol, p) => {
-        let o = pol;
-        const exact = typeof pol.pattern === 'string' ? exactPatternName(pol.pattern) : undefined;
-        const applyTo = pol['apply-to'] ?? 'all';
-        const target: ReferenceTarget | undefined =
-          exact === undefined
-            ? undefined
-            : applyTo === 'queues' || (applyTo === 'all' && queues.has(exact))
-              ? 'queue'
-              : applyTo === 'exchanges' || exchanges.has(exact)
-                ? 'exchange'
-                : undefined;
-        if (exact !== undefined && target) {
-          const n = ref(target, 'pattern', 'policy-pattern', exact, `${p}.pattern`);
-          if (n !== exact) o = set(o, 'pattern', `^${escapeRegExp(n as string)}$`);
-        }
-        return set(
-          o,
-          'definition',
-          args(pol.definition, `${p}.definition`, (a, ap) => {
-            let x = a;
-            for (const [k, role] of [
-              ['dead-letter-exchange', 'policy-dead-letter-exchange'],
-              ['alternate-exchange', 'policy-alternate-exchange'],
-            ] as const)
-              if (k in a) x = set(x, k, ref('exchange', 'name', role, a[k], pathKey(ap, k)));
-            if ('dead-letter-routing-key' in a)
-              x = set(
-                x,
-                'dead-letter-routing-key',
-                key(
-                  'policy-dead-letter-routing-key',
-                  a['dead-letter-exchange'],
-                  a['dead-letter-routing-key'],
-                  pathKey(ap, 'dead-letter-routing-key'),
-                ),
-              );
-            return x;
-          }),
-        );
-      }),
-    );
-    out = set(out, 'topology', t);
-  }
+  if (topo) out = set(out, 'topology', mapTopologyReferences(topo, mappers, queues, exchanges));
   out = set(
     out,
     'consumers',

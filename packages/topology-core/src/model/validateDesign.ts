@@ -117,66 +117,10 @@ function validateDesignInto(sink: IssueSink, d: unknown, opts: DesignValidationO
       sink.error(`${p}.mandatory`, 'field-type', 'mandatory must be true or false');
     if (pub.bodyPrefix !== undefined && typeof pub.bodyPrefix !== 'string')
       sink.error(`${p}.bodyPrefix`, 'field-type', 'bodyPrefix must be a string');
-    if (pub.properties !== undefined) {
-      const pp = `${p}.properties`;
-      if (!isPlainObject(pub.properties)) sink.error(pp, 'field-type', 'properties must be an object');
-      else {
-        const props = pub.properties;
-        if (props.expiration !== undefined) {
-          const m = checkExpirationString(props.expiration);
-          if (m) sink.error(`${pp}.expiration`, 'expiration-format', `expiration ${m}`);
-        }
-        if (props.priority !== undefined && !isNonNegInt(props.priority, 255))
-          sink.error(`${pp}.priority`, 'field-type', 'priority must be an integer 0..255');
-        if (props.message_id !== undefined && typeof props.message_id !== 'string')
-          sink.error(`${pp}.message_id`, 'field-type', 'message_id must be a string');
-        if (
-          checkTable(sink, `${pp}.headers`, props.headers) &&
-          isPlainObject(props.headers) &&
-          'x-delay' in props.headers
-        ) {
-          const m = checkDelay(props.headers['x-delay']);
-          if (m) sink.warn(`${pp}.headers.x-delay`, 'delay-range', m);
-        }
-      }
-    }
+    if (pub.properties !== undefined) checkPublishProperties(sink, `${p}.properties`, pub.properties);
   });
 
-  if (d.layout !== undefined) {
-    if (!isPlainObject(d.layout)) sink.error('layout', 'field-type', 'layout must be an object keyed by node id');
-    else
-      for (const [k, pos] of Object.entries(d.layout)) {
-        const lp = pathKey('layout', k);
-        if (isForbiddenKey(k)) {
-          sink.error(lp, 'forbidden-key', `the key "${k}" is not allowed`);
-          continue;
-        }
-        if (!isNodeId(k))
-          sink.warn(
-            lp,
-            'layout-node-id',
-            `"${k}" is not a node id (exchange:NAME, queue:NAME, consumer:ID, publisher:ID)`,
-          );
-        else {
-          const n = parseNodeId(k)!;
-          const known =
-            n.kind === 'exchange'
-              ? ctx.exchanges.has(n.name) || n.name === ''
-              : n.kind === 'queue'
-                ? ctx.queues.has(n.name)
-                : ids.has(`${n.kind[0]}:${n.name}`);
-          if (!known) sink.warn(lp, 'layout-unknown-node', `layout names ${k}, which is not in the design`);
-        }
-        if (
-          !isPlainObject(pos) ||
-          typeof pos.x !== 'number' ||
-          typeof pos.y !== 'number' ||
-          !Number.isFinite(pos.x) ||
-          !Number.isFinite(pos.y)
-        )
-          sink.error(lp, 'field-type', 'a position must be {x: number, y: number}');
-      }
-  }
+  if (d.layout !== undefined) checkLayout(sink, d.layout, ctx, ids);
   if (d.origin !== undefined) {
     if (!isPlainObject(d.origin) || typeof d.origin.template !== 'string' || !isPlainObject(d.origin.params))
       sink.error('origin', 'field-type', 'origin must be {template, params}');
@@ -184,6 +128,58 @@ function validateDesignInto(sink: IssueSink, d: unknown, opts: DesignValidationO
   }
   checkSources(sink, d.sources);
   checkDanglingReferences(sink, d);
+}
+
+/** A publisher's message properties: the broker rejects a bad expiration or priority at publish time. */
+function checkPublishProperties(sink: IssueSink, pp: string, props: unknown): void {
+  if (!isPlainObject(props)) return sink.error(pp, 'field-type', 'properties must be an object');
+  if (props.expiration !== undefined) {
+    const m = checkExpirationString(props.expiration);
+    if (m) sink.error(`${pp}.expiration`, 'expiration-format', `expiration ${m}`);
+  }
+  if (props.priority !== undefined && !isNonNegInt(props.priority, 255))
+    sink.error(`${pp}.priority`, 'field-type', 'priority must be an integer 0..255');
+  if (props.message_id !== undefined && typeof props.message_id !== 'string')
+    sink.error(`${pp}.message_id`, 'field-type', 'message_id must be a string');
+  if (checkTable(sink, `${pp}.headers`, props.headers) && isPlainObject(props.headers) && 'x-delay' in props.headers) {
+    const m = checkDelay(props.headers['x-delay']);
+    if (m) sink.warn(`${pp}.headers.x-delay`, 'delay-range', m);
+  }
+}
+
+/**
+ * The canvas layout: keyed by node id, each a finite position. A key naming no node is only warned
+ * about (a stale position is harmless); `ids` holds the consumer and publisher ids as `c:ID` / `p:ID`.
+ */
+function checkLayout(sink: IssueSink, layout: unknown, ctx: BehaviourCheckContext, ids: Set<string>): void {
+  if (!isPlainObject(layout)) return sink.error('layout', 'field-type', 'layout must be an object keyed by node id');
+  for (const [k, pos] of Object.entries(layout)) {
+    const lp = pathKey('layout', k);
+    if (isForbiddenKey(k)) {
+      sink.error(lp, 'forbidden-key', `the key "${k}" is not allowed`);
+      continue;
+    }
+    if (!isNodeId(k))
+      sink.warn(lp, 'layout-node-id', `"${k}" is not a node id (exchange:NAME, queue:NAME, consumer:ID, publisher:ID)`);
+    else {
+      const n = parseNodeId(k)!;
+      const known =
+        n.kind === 'exchange'
+          ? ctx.exchanges.has(n.name) || n.name === ''
+          : n.kind === 'queue'
+            ? ctx.queues.has(n.name)
+            : ids.has(`${n.kind[0]}:${n.name}`);
+      if (!known) sink.warn(lp, 'layout-unknown-node', `layout names ${k}, which is not in the design`);
+    }
+    if (
+      !isPlainObject(pos) ||
+      typeof pos.x !== 'number' ||
+      typeof pos.y !== 'number' ||
+      !Number.isFinite(pos.x) ||
+      !Number.isFinite(pos.y)
+    )
+      sink.error(lp, 'field-type', 'a position must be {x: number, y: number}');
+  }
 }
 
 export type ParseDesignResult =
