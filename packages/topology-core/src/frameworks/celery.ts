@@ -25,6 +25,7 @@ import { CELERY_KEYS } from './read/celeryKeys.js';
 import { PythonValues, type PyValue } from './read/pythonValues.js';
 import { SourceBuilder } from './read/sourceBuilder.js';
 import type { AppFrameworkDef, AppInput, AppReading, ReadingNote } from './types.js';
+import { FRAMEWORK_TRAITS } from './traits.js';
 import { AppConfigFailure } from './types.js';
 
 const CELERY_TASKS = 'https://docs.celeryq.dev/en/stable/userguide/tasks.html#automatic-retry-for-known-exceptions';
@@ -328,7 +329,7 @@ function retrying(s: Site, code: CodeText): number {
 
 export const celery: AppFrameworkDef = {
   id: 'celery',
-  title: 'Celery',
+  ...FRAMEWORK_TRAITS['celery'],
   fileKinds: ['python'],
   looksFor: 'a Celery task or Celery settings',
   detect: (input) =>
@@ -337,13 +338,4 @@ export const celery: AppFrameworkDef = {
   read: readCelery,
   defaults: D,
   keys: CELERY_KEYS,
-  retriesInStep: true,
-  fixes: {
-    'backoff-without-jitter':
-      'Keep retry_jitter=True (the default), which draws each countdown between 0 and the back-off.',
-    'backoff-over-consumer-timeout':
-      "Countdowns past the consumer timeout need it raised on the broker (consumer_timeout, or x-consumer-timeout on the queue), or Celery's native delayed delivery on quorum queues.",
-    'app-discards-failures':
-      'Give the task retries that outlast the outage (autoretry_for with retry_backoff and max_retries), and keep what still fails: a task_failure handler that stores it, or acks_late with task_reject_on_worker_lost and a dead-letter exchange on the queue.',
-  },
 };

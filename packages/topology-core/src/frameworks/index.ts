@@ -1,5 +1,14 @@
 /** @retry-studio/topology-core/frameworks: each application framework as one object. Named exports, so what the apps use is visible here. */
-export { FRAMEWORKS, frameworkDef, frameworkFix, fileKind, isAppConfigFile, retriesInStep } from './registry.js';
+export {
+  FRAMEWORKS,
+  frameworkDef,
+  frameworkFix,
+  frameworkTitle,
+  fileKind,
+  isAppConfigFile,
+  retriesInStep,
+} from './registry.js';
+export { FRAMEWORK_TRAITS, type FrameworkTraits } from './traits.js';
 export {
   AppConfigFailure,
   type AppConfigError,

@@ -20,6 +20,7 @@ import { JavaValues } from './read/javaValues.js';
 import { readRetryPolicy, type RetryPolicy } from './read/retryPolicy.js';
 import { SourceBuilder } from './read/sourceBuilder.js';
 import type { AppFrameworkDef, AppInput, AppReading } from './types.js';
+import { FRAMEWORK_TRAITS } from './traits.js';
 import { AppConfigFailure } from './types.js';
 
 export const REDELIVERY_HEADER = 'MT-Redelivery-Count';
@@ -322,7 +323,7 @@ function readMassTransit(input: AppInput): AppReading {
 
 export const massTransit: AppFrameworkDef = {
   id: 'masstransit',
-  title: 'MassTransit',
+  ...FRAMEWORK_TRAITS['masstransit'],
   fileKinds: ['csharp'],
   looksFor: 'ReceiveEndpoint or a consumer definition',
   detect: (input) =>
@@ -330,13 +331,4 @@ export const massTransit: AppFrameworkDef = {
     /ReceiveEndpoint\s*\(|AddConsumer\s*<|(?:Consumer|Saga)Definition\s*</.test(input.file.text),
   read: readMassTransit,
   defaults: D,
-  fixes: {
-    'quorum-default-delivery-limit':
-      'Set a delivery limit explicitly (a policy), keeping UseMessageRetry in process so redeliveries stay few.',
-    'backoff-without-jitter': 'Use r.Exponential(...) (its intervals are randomised) or stagger the Intervals.',
-    'backoff-over-consumer-timeout':
-      'Keep UseMessageRetry short and move long waits to UseDelayedRedelivery (the message leaves the consumer while it waits).',
-    'app-discards-failures':
-      'Remove DiscardFaultedMessages() so a message that still fails moves to <queue>_error, where it can be inspected and redelivered.',
-  },
 };

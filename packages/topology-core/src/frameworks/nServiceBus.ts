@@ -20,6 +20,7 @@ import { JavaValues } from './read/javaValues.js';
 import { DELIVERY_X, LEVELS, delayInfrastructure, levelName } from './read/nsbDelayLevels.js';
 import { SourceBuilder } from './read/sourceBuilder.js';
 import type { AppFrameworkDef, AppInput, AppReading } from './types.js';
+import { FRAMEWORK_TRAITS } from './traits.js';
 import { AppConfigFailure } from './types.js';
 
 export { levelName };
@@ -249,7 +250,7 @@ function readNServiceBus(input: AppInput): AppReading {
 
 export const nServiceBus: AppFrameworkDef = {
   id: 'nservicebus',
-  title: 'NServiceBus',
+  ...FRAMEWORK_TRAITS['nservicebus'],
   fileKinds: ['csharp'],
   looksFor: 'EndpointConfiguration or Recoverability()',
   detect: (input) =>
@@ -259,10 +260,4 @@ export const nServiceBus: AppFrameworkDef = {
     ),
   read: readNServiceBus,
   defaults: D,
-  fixes: {
-    'quorum-default-delivery-limit':
-      'Give the endpoint queue an explicit delivery limit above Immediate.NumberOfRetries + 1 (a policy with delivery-limit, NServiceBus.RabbitMQ #1550), or set it to unlimited with the x-delivery-limit argument (-1 cannot be set by policy).',
-    'immediate-retries-over-delivery-limit':
-      "Lower Immediate(i => i.NumberOfRetries(n)) below the limit, or raise the queue's delivery limit (x-delivery-limit, -1 for unlimited as an argument, NServiceBus.RabbitMQ #1550).",
-  },
 };

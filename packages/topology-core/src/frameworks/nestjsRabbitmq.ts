@@ -19,6 +19,7 @@ import { entry, jsValueAt, JsValues, type JsNode } from './read/jsLiteral.js';
 import { NEST_HANDLER_KEYS, nestKeyNotes } from './read/nestjsKeys.js';
 import { SourceBuilder } from './read/sourceBuilder.js';
 import type { AppFrameworkDef, AppInput, AppReading, ReadingNote, RunnableConsumer } from './types.js';
+import { FRAMEWORK_TRAITS } from './traits.js';
 import { AppConfigFailure } from './types.js';
 
 const CONNECTION = 'https://github.com/golevelup/nestjs/blob/master/packages/rabbitmq/src/amqp/connection.ts';
@@ -458,19 +459,11 @@ function readNest(input: AppInput): AppReading {
 
 export const nestjsRabbitmq: AppFrameworkDef = {
   id: 'nestjs-rabbitmq',
-  title: 'NestJS (@golevelup/nestjs-rabbitmq)',
+  ...FRAMEWORK_TRAITS['nestjs-rabbitmq'],
   fileKinds: ['javascript'],
   looksFor: '@RabbitSubscribe / RabbitMQModule.forRoot',
   detect: (input) => looksLikeNestRabbit(input.file.text),
   read: readNest,
   defaults: D,
   keys: NEST_HANDLER_KEYS,
-  fixes: {
-    'requeue-rejected-forever':
-      'Give the handler errorBehavior: MessageHandlerErrorBehavior.NACK with a dead-letter exchange in queueOptions (deadLetterExchange), or set defaultSubscribeErrorBehavior: NACK in RabbitMQModule.forRoot: the default REQUEUE redelivers a failing message at once, for ever.',
-    'requeue-without-limit':
-      'Set errorBehavior: MessageHandlerErrorBehavior.NACK and a deadLetterExchange in queueOptions, or bound the retries in the handler (count them in a header, then return new Nack(false)).',
-    'app-discards-failures':
-      'Rethrow in the catch (or return new Nack(false) with a deadLetterExchange in queueOptions): a handler that returns normally is acked and the message is gone.',
-  },
 };

@@ -19,6 +19,7 @@ import { RASCAL_KEYS, rascalKeyNotes } from './read/rascalKeys.js';
 import { SourceBuilder } from './read/sourceBuilder.js';
 import type { CodeText } from './read/codeText.js';
 import type { AppFrameworkDef, AppInput, AppReading, ReadingNote, RunnableConsumer } from './types.js';
+import { FRAMEWORK_TRAITS } from './traits.js';
 import { AppConfigFailure } from './types.js';
 
 const BASELINE = 'https://github.com/onebeyond/rascal/blob/master/lib/config/baseline.js';
@@ -338,7 +339,7 @@ function readRascal(input: AppInput): AppReading {
 
 export const rascal: AppFrameworkDef = {
   id: 'rascal',
-  title: 'Rascal',
+  ...FRAMEWORK_TRAITS['rascal'],
   fileKinds: ['json', 'javascript'],
   looksFor: 'a Rascal configuration (vhosts: { ... })',
   detect: (input) =>
@@ -350,12 +351,4 @@ export const rascal: AppFrameworkDef = {
   read: readRascal,
   defaults: D,
   keys: RASCAL_KEYS,
-  fixes: {
-    'requeue-rejected-forever':
-      "Use a recovery chain that ends: [{ strategy: 'republish', defer: 1000, attempts: 10 }, { strategy: 'nack' }] with a dead-letter exchange on the queue.",
-    'requeue-without-limit':
-      'Chain a bounded strategy instead of nack with requeue (republish with attempts, then nack), or give the subscription a redeliveries limit with a real counter (inMemory, inMemoryCluster): the default stub counter never counts.',
-    'dlx-missing':
-      "Declare the dead-letter exchange in the vhost's exchanges and bind a queue to it, or Rascal's final nack drops the message.",
-  },
 };

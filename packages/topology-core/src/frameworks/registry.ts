@@ -32,11 +32,5 @@ export function frameworkDef(id: AppFramework): AppFrameworkDef {
   return f;
 }
 
-/** The fix for a lint rule in the framework's own terms, when it has one. */
-export const frameworkFix = (id: AppFramework, ruleId: string): string | undefined =>
-  FRAMEWORKS.find((x) => x.id === id)?.fixes[ruleId];
-
-/** Whether every worker process of the framework's application retries in step (Celery's pool). */
-export const retriesInStep = (id: AppFramework): boolean => FRAMEWORKS.find((x) => x.id === id)?.retriesInStep === true;
-
+export { frameworkFix, frameworkTitle, retriesInStep } from './traits.js';
 export { appFileKind as fileKind, isAppConfigFile, isAppConfigJson } from '../model/appFileKind.js';

@@ -19,6 +19,7 @@ import { buildListenerTemplate } from './read/listenerTemplate.js';
 import { SourceBuilder } from './read/sourceBuilder.js';
 import { springListenerBehaviour, type SpringRecoverer } from './read/springListener.js';
 import type { AppFrameworkDef, AppInput, AppReading } from './types.js';
+import { FRAMEWORK_TRAITS } from './traits.js';
 import { AppConfigFailure } from './types.js';
 
 const SPRING_RETRY =
@@ -375,28 +376,10 @@ function placeholders(s: string, input: AppInput): string {
 
 export const springAmqp: AppFrameworkDef = {
   id: 'spring-amqp',
-  title: 'Spring AMQP',
+  ...FRAMEWORK_TRAITS['spring-amqp'],
   fileKinds: ['java'],
   looksFor: '@RabbitListener/RetryInterceptorBuilder',
   detect: (input) => looksLikeSpringAmqpJava(input.file.text),
   read: readSpringAmqp,
   defaults: D,
-  fixes: {
-    'nack-never-reaches-delivery-limit':
-      'Upgrade Spring AMQP to a release with the 4.3 fix (spring-amqp #3507/#3559), or end the retry in a recoverer that does not requeue (RejectAndDontRequeueRecoverer, RepublishMessageRecoverer).',
-    'requeue-without-limit':
-      'factory.setDefaultRequeueRejected(false) with a DLX on the queue, or a retry advice whose recoverer does not requeue.',
-    'requeue-rejected-forever':
-      'Call factory.setDefaultRequeueRejected(false) and give the queue a dead-letter exchange, or add a RetryInterceptorBuilder advice with a recoverer that does not requeue.',
-    'backoff-without-jitter':
-      'Use an ExponentialRandomBackOffPolicy (RetryInterceptorBuilder.backOffPolicy(...)) instead of backOffOptions, or on Spring AMQP 4 configureRetryPolicy(b -> b.jitter(...)).',
-    'immediate-retries-over-delivery-limit':
-      'Lower maxAttempts below the delivery limit, or use RetryInterceptorBuilder.stateless().',
-    'republish-counts-x-death':
-      'Count rounds in a header of your own (AmqpHeaders.RETRY_COUNT, Spring AMQP 3.2+), or let the broker dead-letter (RejectAndDontRequeueRecoverer) so x-death counts.',
-    'backoff-over-consumer-timeout':
-      'Keep maxAttempts x the back-off under the consumer timeout, or use stateful retry / broker-side waits for long delays.',
-    'app-discards-failures':
-      'Give the advice a recoverer that keeps the message: .recoverer(new RejectAndDontRequeueRecoverer()) with a dead-letter exchange on the queue, or a RepublishMessageRecoverer to an error exchange.',
-  },
 };

@@ -16,6 +16,7 @@ import { readSettings, row } from './read/settingsTable.js';
 import { SourceBuilder } from './read/sourceBuilder.js';
 import { inactiveProfileNotes, type ConfigView } from './read/configText.js';
 import type { AppFrameworkDef, AppInput, AppReading } from './types.js';
+import { FRAMEWORK_TRAITS } from './traits.js';
 import { AppConfigFailure } from './types.js';
 
 export const BOOT_LISTENER = 'spring.rabbitmq.listener.';
@@ -328,27 +329,11 @@ function readSpringBoot(input: AppInput): AppReading {
 
 export const springBoot: AppFrameworkDef = {
   id: 'spring-boot',
-  title: 'Spring Boot',
+  ...FRAMEWORK_TRAITS['spring-boot'],
   fileKinds: ['config'],
   looksFor: 'spring.rabbitmq.listener.*',
   detect: (input) => hasBootListener(input.config(), input),
   read: readSpringBoot,
   defaults: D,
   keys: SPRING_BOOT_KEYS,
-  fixes: {
-    'nack-never-reaches-delivery-limit':
-      'Upgrade Spring AMQP to a release with the 4.3 fix (it rejects deliveries one by one: spring-amqp #3507/#3559), or enable retry (spring.rabbitmq.listener.simple.retry.enabled: true) so the recoverer rejects without requeue.',
-    'requeue-without-limit':
-      'Set spring.rabbitmq.listener.simple.default-requeue-rejected: false (and give the queue a DLX), or enable retry so RejectAndDontRequeueRecoverer ends it.',
-    'requeue-rejected-forever':
-      'Set spring.rabbitmq.listener.simple.default-requeue-rejected: false and give the queue a dead-letter exchange, or enable retry (retry.enabled: true) so the RejectAndDontRequeueRecoverer ends it.',
-    'backoff-without-jitter':
-      "Spring Boot's retry properties have no jitter: lower concurrency, or declare a RetryInterceptorBuilder advice with an ExponentialRandomBackOffPolicy (backOffPolicy) in Java.",
-    'immediate-retries-over-delivery-limit':
-      'Lower retry.max-attempts below the delivery limit, or use stateless retry (retry.stateless: true), which retries without returning the message.',
-    'republish-counts-x-death':
-      'Count rounds in a header of your own (AmqpHeaders.RETRY_COUNT, Spring AMQP 3.2+), or let the broker dead-letter so x-death counts.',
-    'backoff-over-consumer-timeout':
-      'Keep max-attempts x max-interval well under 30 min, and move long waits to the broker (a DLX with TTL wait queues, or 4.3 quorum delayed retry).',
-  },
 };

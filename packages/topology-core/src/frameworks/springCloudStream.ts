@@ -24,6 +24,7 @@ import { SCS_BINDING_KEYS, SCS_DEFAULT_KEYS, SCS_RABBIT_KEYS } from './read/scsK
 import { publishersReaching } from './read/publishersReaching.js';
 import { binderRecovery, traps } from './read/scsBinderRules.js';
 import type { AppFrameworkDef, AppInput, AppReading, ReadingNote } from './types.js';
+import { FRAMEWORK_TRAITS } from './traits.js';
 import { AppConfigFailure } from './types.js';
 
 const CORE = 'spring.cloud.stream.bindings.';
@@ -419,32 +420,11 @@ function readSpringCloudStream(input: AppInput): AppReading {
 
 export const springCloudStream: AppFrameworkDef = {
   id: 'spring-cloud-stream',
-  title: 'Spring Cloud Stream',
+  ...FRAMEWORK_TRAITS['spring-cloud-stream'],
   fileKinds: ['config'],
   looksFor: 'spring.cloud.stream bindings',
   detect: (input) => hasStreamBindings(input.config()),
   read: readSpringCloudStream,
   defaults: D,
   keys: SCS_RABBIT_KEYS,
-  fixes: {
-    'framework-queue-refused':
-      'Give the binding a group (spring.cloud.stream.bindings.<binding>.group): a durable group queue carries no locator argument; or run Spring AMQP 3.2.11+ / 4.0.4+ (Spring Boot 3.5.15+ / 4.0.7+), whose AnonymousQueue declares x-queue-leader-locator, which RabbitMQ 4.x accepts.',
-    'app-discards-failures':
-      "republish-to-dlq (true by default) finds no DLX exchange when auto-bind-dlq is off: the binder logs \"disabling 'republishToDlq'\" and acks the failed message. Set auto-bind-dlq: true (with a group) so the binder declares the DLX and the DLQ, or republish-to-dlq: false so the queue's own dead-letter settings decide.",
-    'nack-never-reaches-delivery-limit':
-      'Set requeue-rejected: false and auto-bind-dlq: true, so exhausted messages go to the DLQ instead of back to the queue.',
-    'requeue-without-limit': 'Set requeue-rejected: false and auto-bind-dlq: true.',
-    'parked-dead-letters-expire':
-      'Remove dlq-ttl, or set dlq-dead-letter-exchange (and dlq-dead-letter-routing-key) so expired dead letters go back to the queue or to a parking queue instead of being dropped.',
-    'quorum-default-delivery-limit':
-      'Set quorum.delivery-limit explicitly (or a delivery-limit policy), and auto-bind-dlq: true so the limit dead-letters rather than drops.',
-    'requeue-rejected-forever':
-      'Set requeue-rejected: false with auto-bind-dlq: true (exhausted messages go to <destination>.<group>.dlq), or keep max-attempts above 1.',
-    'backoff-without-jitter':
-      "The binder's back-off-* has no jitter: give the binding a RetryTemplate bean with an ExponentialRandomBackOffPolicy (@StreamRetryTemplate), or lower concurrency.",
-    'republish-counts-x-death':
-      'Set republish-to-dlq: false so the broker dead-letters the message (its x-death then counts on every version), or count rounds in a header of your own (Spring AMQP 3.2+ retry-count, AmqpHeaders.RETRY_COUNT) instead of x-death.',
-    'backoff-over-consumer-timeout':
-      'Keep max-attempts x back-off-max-interval under 30 min; for longer waits use auto-bind-dlq with dlq-ttl and dlq-dead-letter-exchange back to the queue.',
-  },
 };

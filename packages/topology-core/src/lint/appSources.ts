@@ -5,7 +5,7 @@
  */
 import type { Design } from '../model/design.js';
 import type { NodeSource } from '../model/source.js';
-import { frameworkFix } from '../frameworks/registry.js';
+import { frameworkFix } from '../frameworks/traits.js';
 import type { LintFinding } from './types.js';
 
 /** The source of the first node of a finding that has one. */

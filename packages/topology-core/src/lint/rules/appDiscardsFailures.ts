@@ -7,7 +7,7 @@
 import { defineRule } from '../defineRule.js';
 import type { ConsumerAction } from '../../model/consumer.js';
 import { consumerNodeId } from '../../model/nodeIds.js';
-import { frameworkFix } from '../../frameworks/registry.js';
+import { frameworkFix } from '../../frameworks/traits.js';
 import { appConsumers, settingLine } from '../appRuleHelpers.js';
 import { failureActions } from '../flow.js';
 import type { LintFinding } from '../types.js';

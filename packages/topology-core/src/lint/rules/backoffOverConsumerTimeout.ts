@@ -9,7 +9,7 @@ import { defineRule } from '../defineRule.js';
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
 import { formatMs } from '../../text/formatDuration.js';
 import { appConsumers, inProcessRetries, retryWaits, settingLine } from '../appRuleHelpers.js';
-import { frameworkFix } from '../../frameworks/registry.js';
+import { frameworkFix } from '../../frameworks/traits.js';
 import type { LintFinding } from '../types.js';
 
 const ID = 'backoff-over-consumer-timeout';

@@ -7,7 +7,7 @@
 import { defineRule } from '../defineRule.js';
 import { consumerNodeId } from '../../model/nodeIds.js';
 import { appConsumers, inProcessRetries, retryWaits, settingLine } from '../appRuleHelpers.js';
-import { frameworkFix, retriesInStep } from '../../frameworks/registry.js';
+import { frameworkFix, retriesInStep } from '../../frameworks/traits.js';
 import type { LintFinding } from '../types.js';
 
 const ID = 'backoff-without-jitter';

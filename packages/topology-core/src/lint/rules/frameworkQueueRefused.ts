@@ -7,7 +7,7 @@
  */
 import { refusedQueueArguments } from '../../model/arguments.js';
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
-import { frameworkDef, frameworkFix } from '../../frameworks/registry.js';
+import { frameworkFix, frameworkTitle } from '../../frameworks/traits.js';
 import { appConsumers, settingLine } from '../appRuleHelpers.js';
 import { defineRule } from '../defineRule.js';
 import type { LintFinding } from '../types.js';
@@ -30,7 +30,7 @@ export const frameworkQueueRefused = defineRule({
       out.push({
         id: ID,
         severity: 'error',
-        message: `${c.id}: ${frameworkDef(source.framework).title} declares ${q.name} with ${refused.join(', ')}, which RabbitMQ ${ctx.profile} refuses (the channel is closed without a reply and the queue is not declared): ${c.id} never consumes, and what is sent to its exchange is unroutable.`,
+        message: `${c.id}: ${frameworkTitle(source.framework)} declares ${q.name} with ${refused.join(', ')}, which RabbitMQ ${ctx.profile} refuses (the channel is closed without a reply and the queue is not declared): ${c.id} never consumes, and what is sent to its exchange is unroutable.`,
         objects: [consumerNodeId(c.id), queueNodeId(q.name)],
         fix:
           frameworkFix(source.framework, ID) ??

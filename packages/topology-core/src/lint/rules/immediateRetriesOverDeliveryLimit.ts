@@ -9,7 +9,7 @@ import { defineRule } from '../defineRule.js';
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
 import { describeSource } from '../../model/effectiveSettings.js';
 import { appConsumers, settingLine } from '../appRuleHelpers.js';
-import { frameworkFix } from '../../frameworks/registry.js';
+import { frameworkFix } from '../../frameworks/traits.js';
 import type { LintFinding } from '../types.js';
 
 const ID = 'immediate-retries-over-delivery-limit';

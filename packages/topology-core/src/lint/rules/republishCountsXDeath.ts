@@ -10,7 +10,7 @@ import { defineRule } from '../defineRule.js';
 import { consumerNodeId, queueNodeId } from '../../model/nodeIds.js';
 import { appConsumers, settingLine } from '../appRuleHelpers.js';
 import { actionTargets, failureActions, type Flow } from '../flow.js';
-import { frameworkFix } from '../../frameworks/registry.js';
+import { frameworkFix } from '../../frameworks/traits.js';
 import type { LintFinding } from '../types.js';
 
 const ID = 'republish-counts-x-death';
