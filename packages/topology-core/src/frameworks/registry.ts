@@ -1,8 +1,9 @@
 /**
  * Every framework import-app reads, one object each (types.ts AppFrameworkDef): detection, reader,
  * defaults with their sources, real keys, and the fix for each lint rule in the framework's own
- * terms. Adding a framework: its file, one import and one entry below, and its id in the design
- * format's list (model/source.ts APP_FRAMEWORKS; registry.test.ts checks the two agree).
+ * terms. Adding a framework: its file, one import and one entry below, its title and fix texts in
+ * traits.ts (what lint reads without loading the readers), and its id in the design format's list
+ * (model/source.ts APP_FRAMEWORKS; registry.test.ts checks the two agree).
  */
 import type { AppFramework } from '../model/source.js';
 import type { AppFrameworkDef } from './types.js';
