@@ -9,16 +9,15 @@
  * A handler that returns `new Nack(requeue)` from its catch decides itself; one that catches and
  * returns nothing acks: the message is discarded.
  */
-import type { BindingDef, ExchangeDef, QueueDef } from '../model/definitions.js';
+import type { ExchangeDef } from '../model/definitions.js';
 import type { ConsumerAction, ConsumerSpec } from '../model/consumer.js';
-import type { NodeSource } from '../model/source.js';
 import { consumerNodeId, exchangeNodeId, queueNodeId } from '../model/nodeIds.js';
 import { queueShape } from './read/amqplibOptions.js';
 import type { CodeText } from './read/codeText.js';
 import { entry, jsValueAt, JsValues, type JsNode } from './read/jsLiteral.js';
 import { NEST_HANDLER_KEYS, nestKeyNotes } from './read/nestjsKeys.js';
 import { SourceBuilder } from './read/sourceBuilder.js';
-import type { AppFrameworkDef, AppInput, AppReading, ReadingNote, RunnableConsumer } from './types.js';
+import type { AppFrameworkDef, AppInput, AppReading, JsReadingContext, RunnableConsumer } from './types.js';
 import { FRAMEWORK_TRAITS } from './traits.js';
 import { AppConfigFailure } from './types.js';
 
@@ -113,18 +112,8 @@ function bodyDecides(code: CodeText, decoratorEnd: number): BodyDecision | undef
   return undefined;
 }
 
-interface Ctx {
-  readonly code: CodeText;
-  readonly values: JsValues;
-  readonly file: string;
-  readonly exchanges: ExchangeDef[];
-  readonly queues: QueueDef[];
-  readonly bindings: BindingDef[];
-  readonly sources: Record<string, NodeSource>;
-  readonly notes: ReadingNote[];
+interface Ctx extends JsReadingContext {
   readonly module?: ModuleConfig;
-  /** handler -> what the library is handed to run it (prove-app) */
-  readonly runnable: Record<string, RunnableConsumer>;
 }
 
 function ensureExchange(ctx: Ctx, name: string, line: number): void {

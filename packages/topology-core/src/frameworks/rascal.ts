@@ -6,9 +6,8 @@
  * onebeyond/rascal lib/config/baseline.js (21.0.1). Keys Rascal does not accept (it refuses to
  * start: lib/config/validate.js) are named with their line.
  */
-import type { BindingDef, ExchangeDef, QueueDef } from '../model/definitions.js';
+import type { ExchangeDef } from '../model/definitions.js';
 import type { ConsumerSpec } from '../model/consumer.js';
-import type { NodeSource } from '../model/source.js';
 import { consumerNodeId, exchangeNodeId, queueNodeId } from '../model/nodeIds.js';
 import { sampleTopicKey } from '../routing/topicMatcher.js';
 import { queueShape } from './read/amqplibOptions.js';
@@ -18,7 +17,7 @@ import { recoveryRules, type Publication } from './read/rascalRecovery.js';
 import { RASCAL_KEYS, rascalKeyNotes } from './read/rascalKeys.js';
 import { SourceBuilder } from './read/sourceBuilder.js';
 import type { CodeText } from './read/codeText.js';
-import type { AppFrameworkDef, AppInput, AppReading, ReadingNote, RunnableConsumer } from './types.js';
+import type { AppFrameworkDef, AppInput, AppReading, JsReadingContext } from './types.js';
 import { FRAMEWORK_TRAITS } from './traits.js';
 import { AppConfigFailure } from './types.js';
 
@@ -59,18 +58,7 @@ interface Vhost {
   readonly node: JsNode;
 }
 
-interface ReadCtx {
-  readonly code: CodeText;
-  readonly values: JsValues;
-  readonly file: string;
-  readonly exchanges: ExchangeDef[];
-  readonly queues: QueueDef[];
-  readonly bindings: BindingDef[];
-  readonly sources: Record<string, NodeSource>;
-  readonly notes: ReadingNote[];
-  /** consumer id -> what Rascal is handed to run it (prove-app) */
-  readonly runnable: Record<string, RunnableConsumer>;
-}
+type ReadCtx = JsReadingContext;
 
 /** `"x[a.b, c] -> q"` (or `"x -> q"`) as source, keys, destination */
 function parseBindingName(s: string): { source: string; keys: string[]; destination: string } | undefined {

@@ -9,6 +9,7 @@ import type { PublisherSpec } from '../model/publisher.js';
 import type { FrameworkDefault } from './read/sourceBuilder.js';
 import type { ConfigView } from './read/configText.js';
 import type { CodeText } from './read/codeText.js';
+import type { JsValues } from './read/jsLiteral.js';
 import type { Environment } from './read/environment.js';
 import type { KeyTable } from './read/keyTable.js';
 
@@ -129,4 +130,18 @@ export interface AppFrameworkDef {
   readonly fixes: Readonly<Record<string, string>>;
   /** every worker process of the application retries in step (Celery's pool), whatever the listener concurrency */
   readonly retriesInStep?: boolean;
+}
+
+/** What a reader of a JavaScript application (Rascal, NestJS) fills as it reads a file. */
+export interface JsReadingContext {
+  readonly code: CodeText;
+  readonly values: JsValues;
+  readonly file: string;
+  readonly exchanges: ExchangeDef[];
+  readonly queues: QueueDef[];
+  readonly bindings: BindingDef[];
+  readonly sources: Record<string, NodeSource>;
+  readonly notes: ReadingNote[];
+  /** consumer id -> what the library is handed to run it (prove-app) */
+  readonly runnable: Record<string, RunnableConsumer>;
 }
