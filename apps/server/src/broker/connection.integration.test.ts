@@ -128,3 +128,23 @@ describe('ManagedConnection.start({ waitMs })', () => {
     expect(mc.isOpen).toBe(false);
   });
 });
+
+describe('ManagedConnection.close() against a broker gone silent', () => {
+  it('ends within seconds instead of waiting for a close-ok that never comes', async () => {
+    const { startSilentProxy } = await import('../testing/silentProxy.js');
+    const proxy = await startSilentProxy(url.port);
+    try {
+      const m = new ManagedConnection({ ...url, port: proxy.port }, 'probe');
+      await m.start();
+      proxy.silence();
+      const t0 = Date.now();
+      await m.close();
+      // 5 s of waiting for the close-ok, then the socket is dropped (before: for ever, or until
+      // the heartbeat noticed)
+      expect(Date.now() - t0).toBeLessThan(8_000);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(4_500);
+    } finally {
+      await proxy.close();
+    }
+  }, 20_000);
+});

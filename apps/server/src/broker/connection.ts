@@ -333,8 +333,31 @@ export class ManagedConnection extends EventEmitter {
     this.closing = true;
     const c = this.conn;
     this.conn = undefined;
-    if (c) await c.close().catch(() => undefined);
+    if (c) await closeWithin(c, CLOSE_WAIT_MS);
   }
+}
+
+/** how long a close waits for the broker's close-ok before the socket is dropped */
+const CLOSE_WAIT_MS = 5_000;
+
+/**
+ * Closes `c`, waiting at most `ms` for the broker's close-ok: a broker that closed the connection
+ * itself at the same moment (a vhost deleted, a password changed) or went silent never answers,
+ * and a shutdown must not wait on it. The socket is dropped then; the broker cleans up its side.
+ */
+async function closeWithin(c: ChannelModel, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), ms)));
+  const ended = await Promise.race([
+    c.close().then(
+      () => 'closed' as const,
+      () => 'closed' as const,
+    ),
+    late,
+  ]);
+  clearTimeout(timer);
+  if (ended === 'late')
+    (c as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
 }
 
 /** Runs `fn` on a fresh channel that is closed afterwards (passive checks close channels on 404). */

@@ -65,6 +65,23 @@ export interface LiveServer {
 export const simEvents = (frames: readonly SseFrame[]): SimEvent[] =>
   frames.filter((f) => f.event === 'message').map((f) => f.data as SimEvent);
 
+/** how long one cleanup may take: one that hangs is reported and skipped, not the file's failure */
+const CLEANUP_WAIT_MS = 15_000;
+
+async function boundedCleanup(f: () => Promise<unknown>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), CLEANUP_WAIT_MS)));
+  const ended = await Promise.race([
+    f().then(
+      () => 'done',
+      () => 'done',
+    ),
+    late,
+  ]);
+  clearTimeout(timer);
+  if (ended === 'late') console.warn(`a cleanup did not end within ${CLEANUP_WAIT_MS} ms: ${String(f).slice(0, 160)}`);
+}
+
 export function useLiveServer(opts: LiveServerOptions = {}): LiveServer {
   let server: TestServer | undefined;
   const broker = opts.broker;
@@ -75,7 +92,7 @@ export function useLiveServer(opts: LiveServerOptions = {}): LiveServer {
   });
   afterAll(async () => {
     await opts.after?.();
-    for (const f of cleanups.reverse()) await f().catch(() => undefined);
+    for (const f of cleanups.reverse()) await boundedCleanup(f);
     await server?.close();
   }, opts.afterTimeoutMs);
 

@@ -33,8 +33,9 @@ describe('a trace that loses its connection for good', () => {
     const vhost = `rs-lost-${Date.now().toString(36)}`;
     const prefix = uniquePrefix('lost');
     const d = retryLoopDesign('trace-lost', { ttl: 50, maxRetries: 1 });
-    await deploy(d, prefix, { vhost });
+    // the vhost goes last (cleanups run the last registered first): the teardown needs it
     onCleanup(() => admin.deleteVhost(vhost));
+    await deploy(d, prefix, { vhost });
     const user = `rs-trace-lost-${process.pid}-${Date.now().toString(36)}`;
     await putUser(user, 'first-pw');
     onCleanup(() =>
