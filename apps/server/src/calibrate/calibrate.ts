@@ -14,6 +14,7 @@ import {
 import { queueCeilings } from './ceilings.js';
 import type { CalibrationRun } from './calibrationRun.js';
 import { delayedExchangeFootprint } from './delayedExchange.js';
+import { FLOW_RATE_PER_SECOND, flowFootprint } from './flow.js';
 import { queueFootprint } from './footprint.js';
 
 export const BODY_SIZES = [100, 1024, 16384] as const;
@@ -52,9 +53,14 @@ export function storagesOf(profile: string): QueueStorage[] {
   return profile === '3.10' ? ['classic', 'classic-v2', 'classic-lazy', 'quorum'] : ['classic', 'quorum'];
 }
 
+/** what a calibration measures; all of them unless `--measure` names some (a part measured again, to merge into a file) */
+export const CALIBRATION_PARTS = ['footprint', 'flow', 'ceilings', 'delayed-exchange'] as const;
+export type CalibrationPart = (typeof CALIBRATION_PARTS)[number];
+
 export interface CalibrateOptions {
   readonly bodySizes?: readonly number[];
   readonly storages?: readonly QueueStorage[];
+  readonly measure?: readonly CalibrationPart[];
   readonly note?: string;
 }
 
@@ -68,13 +74,23 @@ export async function calibrate(run: CalibrationRun, o: CalibrateOptions = {}): 
   run.log(
     `calibrating RabbitMQ ${run.target.version} (node ${run.node}): ${storages.join(', ')}; ${run.messages} messages a fill, ${run.runs} runs each`,
   );
+  const parts = new Set(o.measure ?? CALIBRATION_PARTS);
   const footprint: FootprintRow[] = [];
-  for (const storage of storages)
-    for (const ttl of [false, true]) for (const b of bodies) footprint.push(await queueFootprint(run, storage, ttl, b));
+  if (parts.has('footprint'))
+    for (const storage of storages)
+      for (const ttl of [false, true])
+        for (const b of bodies) footprint.push(await queueFootprint(run, storage, ttl, b));
+  const flow = [];
+  if (parts.has('flow'))
+    for (const storage of storages.filter((s) => s === 'classic' || s === 'quorum'))
+      flow.push(await flowFootprint(run, storage));
   const ceilings = [];
-  for (const storage of storages.filter((s) => s === 'classic' || s === 'quorum'))
-    ceilings.push(await queueCeilings(run, storage));
-  const delayedExchange = await delayedExchangeFootprint(run);
+  if (parts.has('ceilings'))
+    for (const storage of storages.filter((s) => s === 'classic' || s === 'quorum'))
+      ceilings.push(await queueCeilings(run, storage));
+  const delayedExchange = parts.has('delayed-exchange')
+    ? await delayedExchangeFootprint(run)
+    : { measured: false as const, reason: 'not measured in this run (--measure)' };
   if (!delayedExchange.measured) run.log(`  delayed-message exchange: not measured: ${delayedExchange.reason}`);
   return {
     format: CALIBRATION_FORMAT,
@@ -94,6 +110,7 @@ export async function calibrate(run: CalibrationRun, o: CalibrateOptions = {}): 
       `per message: a fresh queue filled with ${run.messages} persistent messages in two halves, the node's memory breakdown read before and after each (GET /api/nodes/NODE/memory, median of 3 readings): ` +
       `RAM = the queue's own memory (its statistics: the least of 3 readings 5.5 s apart, and the least over the runs, a heap reading only more than its live data) + msg_index over the whole fill (+ binary over the second half for classic queues: bodies in RAM; a fixed write cache cancels), quorum WAL RAM = quorum_ets over the whole fill + binary over the second half; what as many messages consumed and acked at once leave behind (the categories that hold messages: queue_procs, quorum_queue_procs, msg_index, binary, quorum_ets); ` +
       `disk over the second half: ${run.dataDir ? "the data directory's allocated blocks" : "the node's free disk (shared with every other writer to that filesystem: noisy)"}; ` +
+      `flow: ${run.messages} 1 KiB persistent messages at ${FLOW_RATE_PER_SECOND} msg/s rejected by a consumer into a queue that holds them, the peak of the categories that hold messages (read every 250 ms) over the messages held; ` +
       `ceilings: ${run.ceilingMessages} 1 KiB persistent messages on one channel, client and broker on one machine; the idle node is its Erlang total less what holds messages and connections`,
     node: {
       ...(idle.mem_limit !== undefined ? { memoryLimitBytes: idle.mem_limit } : {}),
@@ -103,6 +120,7 @@ export async function calibrate(run: CalibrationRun, o: CalibrateOptions = {}): 
     },
     footprint,
     ceilings,
+    ...(flow.length > 0 ? { flow } : {}),
     delayedExchange,
   };
 }

@@ -65,12 +65,7 @@ describe.each(TEST_BROKERS)('production-like verify on RabbitMQ $name', (b) => {
     const ram = predicted.node.peakMemoryBytes - predicted.node.idleMemoryBytes;
     const measured = m.node?.peakMessageMemoryBytes ?? 0;
     expect.soft(measured / ram, `RAM: measured ${measured}, predicted ${ram}`).toBeGreaterThan(1 / 1.5);
-    // 3.10's classic v1 queues hold more under flow than the static calibration (not yet modelled): the
-    // report says its RAM is a floor, and the gap is held to what was measured (3.7x)
-    const over = b.name === '3.10' ? 4.5 : 1.5;
-    if (b.name === '3.10')
-      expect(predicted.notes.some((n) => /read the RAM figures here as a floor/.test(n))).toBe(true);
-    expect.soft(measured / ram, `RAM: measured ${measured}, predicted ${ram}`).toBeLessThan(over);
+    expect.soft(measured / ram, `RAM: measured ${measured}, predicted ${ram}`).toBeLessThan(1.5);
     // read at least twice a second
     expect(m.node!.samples).toBeGreaterThanOrEqual(2 * (l.durationMs / 1000));
     const mgmt = new ManagementClient(parseAmqpUrl(b.amqpUrl), { baseUrl: b.managementUrl });

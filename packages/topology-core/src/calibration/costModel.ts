@@ -87,14 +87,39 @@ export function messageCost(
   const exact = rows.some((r) => r.bodyBytes === bodyBytes);
   const inside = bodyBytes >= rows[0]!.bodyBytes && bodyBytes <= rows[rows.length - 1]!.bodyBytes;
   const how = exact ? 'measured' : inside ? 'interpolated' : 'extrapolated';
+  const flow = underFlow(cal, storage, rows);
   return {
-    ramBytes: along(rows, bodyBytes, ram),
-    walRamBytes: along(rows, bodyBytes, wal),
+    ramBytes: along(rows, bodyBytes, ram) * flow.factor,
+    walRamBytes: along(rows, bodyBytes, wal) * flow.factor,
     consumedBytes: along(rows, bodyBytes, churn),
     consumedOver: Math.max(...rows.map((r) => r.messages)),
     diskBytes: along(rows, bodyBytes, disk),
-    basis: `${used}${how} on RabbitMQ ${cal.broker.version}, ${cal.measuredAt.slice(0, 10)}`,
+    basis: `${used}${how} on RabbitMQ ${cal.broker.version}, ${cal.measuredAt.slice(0, 10)}${flow.said}`,
   };
+}
+
+/**
+ * How much more RAM a held message takes while messages flow than in a settled queue: the flow
+ * row's peak over the settled figures (queue RAM and WAL RAM) at the flow's body size; 1 where the
+ * calibration has no flow row for the kind (older files) or the flow held no more.
+ */
+function underFlow(
+  cal: Calibration,
+  storage: QueueStorage,
+  rows: readonly Measured[],
+): { readonly factor: number; readonly said: string } {
+  for (const s of [storage, ...FALLBACK[storage]]) {
+    const f = cal.flow?.find((r) => r.storage === s);
+    if (!f) continue;
+    const settled = along(rows, f.bodyBytes, ram) + along(rows, f.bodyBytes, wal);
+    if (settled <= 0 || f.ramBytesPerMessage.value <= settled) return { factor: 1, said: '' };
+    const factor = f.ramBytesPerMessage.value / settled;
+    return {
+      factor,
+      said: `; RAM under a steady flow: ${factor.toFixed(1)}x the settled queue's (measured at ${f.ratePerSecond} msg/s)`,
+    };
+  }
+  return { factor: 1, said: '' };
 }
 
 /**

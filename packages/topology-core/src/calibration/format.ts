@@ -39,6 +39,20 @@ export interface FootprintRow {
   readonly diskBytesPerMessage: Figure;
 }
 
+/**
+ * RAM per message held while messages flow (a consumer rejects each message of one queue into a
+ * second queue that holds them, at `ratePerSecond`): the node's message memory at its peak, what
+ * a broker under load really holds. Queue processes and binaries carry garbage until they are
+ * collected, which a settled fill (`FootprintRow`) does not show; a rehearsal is always a flow.
+ */
+export interface FlowRow {
+  readonly storage: QueueStorage;
+  readonly bodyBytes: number;
+  readonly ratePerSecond: number;
+  readonly messages: number;
+  readonly ramBytesPerMessage: Figure;
+}
+
 /** the most one queue of a kind did per second (1 KiB persistent messages, one channel) */
 export interface CeilingRow {
   readonly storage: QueueStorage;
@@ -91,6 +105,8 @@ export interface Calibration {
   };
   readonly footprint: readonly FootprintRow[];
   readonly ceilings: readonly CeilingRow[];
+  /** RAM per held message under a steady flow, where measured (older files have none) */
+  readonly flow?: readonly FlowRow[];
   readonly delayedExchange: DelayedExchangeFootprint;
   readonly notes?: readonly string[];
 }

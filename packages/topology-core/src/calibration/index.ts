@@ -5,6 +5,7 @@ export {
   type CeilingRow,
   type DelayedExchangeFootprint,
   type Figure,
+  type FlowRow,
   type FootprintRow,
   QUEUE_STORAGES,
   type QueueStorage,

@@ -61,6 +61,19 @@ function ceilingRow(v: unknown, path: string, report: Report): void {
     figure(v[k], `${path}.${k}`, report, true);
 }
 
+function flowRow(v: unknown, path: string, report: Report): void {
+  if (!isPlainObject(v)) return report(path, 'row-shape', `${path} must be an object`);
+  if (!QUEUE_STORAGES.includes(v.storage as never))
+    report(`${path}.storage`, 'storage-unknown', `${path}.storage must be one of ${QUEUE_STORAGES.join(', ')}`);
+  if (!Number.isInteger(v.bodyBytes) || (v.bodyBytes as number) < 0)
+    report(`${path}.bodyBytes`, 'body-range', `${path}.bodyBytes must be a whole number of bytes, 0 or more`);
+  if (!isNum(v.ratePerSecond) || v.ratePerSecond <= 0)
+    report(`${path}.ratePerSecond`, 'rate-range', `${path}.ratePerSecond must be above 0 messages per second`);
+  if (!Number.isInteger(v.messages) || (v.messages as number) < 1)
+    report(`${path}.messages`, 'messages-range', `${path}.messages must be a whole number of 1 or more`);
+  figure(v.ramBytesPerMessage, `${path}.ramBytesPerMessage`, report, false);
+}
+
 function delayedExchange(v: unknown, report: Report): void {
   const path = 'delayedExchange';
   if (!isPlainObject(v))
@@ -133,6 +146,10 @@ export function readCalibration(value: unknown): ReadCalibrationResult {
   else value.footprint.forEach((r: unknown, i: number) => footprintRow(r, `footprint[${i}]`, report));
   if (!Array.isArray(value.ceilings)) report('ceilings', 'ceilings-shape', 'ceilings must be a list (it may be empty)');
   else value.ceilings.forEach((r: unknown, i: number) => ceilingRow(r, `ceilings[${i}]`, report));
+  if (value.flow !== undefined) {
+    if (!Array.isArray(value.flow)) report('flow', 'flow-shape', 'flow must be a list when given');
+    else value.flow.forEach((r: unknown, i: number) => flowRow(r, `flow[${i}]`, report));
+  }
   delayedExchange(value.delayedExchange, report);
   if (issues.length > 0) return { ok: false, issues };
   return { ok: true, calibration: value as unknown as Calibration };

@@ -107,10 +107,6 @@ export function rehearse(design: Design, load: RehearsalLoad, options: RehearseO
     notes.push(
       '3.10 classic queues page messages to disk from half the memory watermark (vm_memory_high_watermark_paging_ratio 0.5): the bill counts what they hold before paging, so the memory alarm may come later than said here',
     );
-  if (r.profile === '3.10' && [...setup.queues.values()].some((q) => q.storage === 'classic v1'))
-    notes.push(
-      '3.10 classic queues: under a steady flow the node held up to 3.7x the calibrated message memory (measured: 1,000 msg/s for 60 s with a 30 s outage, 194 MB against 53 MB, verifyProductionLike); read the RAM figures here as a floor',
-    );
   const report = assembleReport({
     design,
     r,

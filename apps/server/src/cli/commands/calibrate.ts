@@ -3,7 +3,7 @@ import { intValue, parseArgs, value } from './args.js';
 import { CliError, writeText, type CliIo } from './context.js';
 
 export const CALIBRATE_USAGE =
-  'calibrate --url AMQP_URL [--management-url URL] [--out FILE] [--data-dir DIR] [--messages N] [--runs N] [--ceiling-messages N] [--vhost-prefix P] [--storages classic,quorum,...] [--note TEXT]';
+  'calibrate --url AMQP_URL [--management-url URL] [--out FILE] [--data-dir DIR] [--messages N] [--runs N] [--ceiling-messages N] [--vhost-prefix P] [--storages classic,quorum,...] [--measure footprint,flow,ceilings,delayed-exchange] [--note TEXT]';
 
 export async function calibrateCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const a = parseArgs(argv, {
@@ -17,6 +17,7 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
       'ceiling-messages',
       'vhost-prefix',
       'storages',
+      'measure',
       'note',
     ],
     switches: [],
@@ -41,6 +42,12 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
   for (const st of storages ?? [])
     if (!QUEUE_STORAGES.includes(st as never))
       throw new CliError(`--storages: "${st}" is not one of ${QUEUE_STORAGES.join(', ')}`, 2);
+  const measureText = value(a, 'measure');
+  const measure = measureText?.split(',').map((x) => x.trim());
+  const { CALIBRATION_PARTS } = await import('../../calibrate/calibrate.js');
+  for (const m of measure ?? [])
+    if (!CALIBRATION_PARTS.includes(m as never))
+      throw new CliError(`--measure: "${m}" is not one of ${CALIBRATION_PARTS.join(', ')}`, 2);
   const dataDir = value(a, 'data-dir');
   if (dataDir !== undefined) {
     const { stat } = await import('node:fs/promises');
@@ -75,6 +82,7 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
     {
       ...(note !== undefined ? { note } : {}),
       ...(storages ? { storages: storages as (typeof QUEUE_STORAGES)[number][] } : {}),
+      ...(measure ? { measure: measure as (typeof CALIBRATION_PARTS)[number][] } : {}),
     },
   );
   const text = JSON.stringify(cal, null, 2) + '\n';
