@@ -42,6 +42,8 @@ export function Canvas() {
   const [searching, setSearching] = useState(false);
   // the minimap shows once the view is moved: the opening view has the whole design in it (graph/openingFit.ts)
   const [viewMoved, setViewMoved] = useState(false);
+  // ... or when it opens on a part of it (names read only closer than the whole fits: readableZoom.ts)
+  const [openedPart, setOpenedPart] = useState(false);
 
   const deco: Decorations = useMemo(
     () => ({ selected: new Set(selected), lint: lint.byNode, pathNodes: path.nodes, pathEdges: path.edges }),
@@ -68,6 +70,7 @@ export function Canvas() {
     const el = box.current;
     const v = el && openingViewport(nodesNow.current, { width: el.clientWidth, height: el.clientHeight });
     if (v && v.zoom < OVERVIEW_ZOOM && nodesNow.current.length >= OVERVIEW_MIN_NODES) setPreOverview(true);
+    setOpenedPart(!!v && !v.whole);
     setInitial(v ?? DEFAULT_VIEWPORT);
   }, []);
   // the overview draws no edge labels: their placement waits for the zoom that shows them
@@ -82,7 +85,7 @@ export function Canvas() {
     if (far) setPreOverview(false);
   }, [far]);
   const shownEdges = useEdgesNearView(big, edges, nodes);
-  const showMinimap = nodes.length < BIG_DESIGN_NODES && !overview && viewMoved;
+  const showMinimap = nodes.length < BIG_DESIGN_NODES && !overview && (viewMoved || openedPart);
   const overviewNow = useRef(overview);
   overviewNow.current = overview;
   const flowNodes = useHiddenInOverview(overview, nodes);
@@ -99,6 +102,7 @@ export function Canvas() {
     setPreOverview,
     setFitted,
     setViewMoved,
+    setOpenedPart,
   });
   useCanvasCommands(rf, box, moved, () => setSearching(true));
   const { onNodeClick, onNodesChange, onEdgesChange, onConnect, onDragOver, onDrop } = useCanvasEditing(rf, box);

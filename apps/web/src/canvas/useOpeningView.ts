@@ -17,6 +17,8 @@ export interface OpeningViewInputs {
   readonly setPreOverview: Dispatch<SetStateAction<boolean>>;
   readonly setFitted: Dispatch<SetStateAction<number>>;
   readonly setViewMoved: Dispatch<SetStateAction<boolean>>;
+  /** the opening view shows a part of the design (the minimap shows the rest) */
+  readonly setOpenedPart: Dispatch<SetStateAction<boolean>>;
 }
 
 /** `moved(m)`: whether the user has moved the view; `openingView()`: back to the readable fit. */
@@ -28,6 +30,7 @@ export function useOpeningView({
   setPreOverview,
   setFitted,
   setViewMoved,
+  setOpenedPart,
 }: OpeningViewInputs) {
   /** the user has panned or zoomed since the opening view: a resize then keeps their view */
   const userMoved = useRef(false);
@@ -41,6 +44,7 @@ export function useOpeningView({
     if (!el) return;
     const v = readableViewport(rf, { width: el.clientWidth, height: el.clientHeight });
     if (!v) return;
+    setOpenedPart(!v.whole);
     if (v.zoom < OVERVIEW_ZOOM && rf.getNodes().length >= OVERVIEW_MIN_NODES && !overviewNow.current) {
       setPreOverview(true);
       requestAnimationFrame(() => {
