@@ -199,7 +199,7 @@ const corpusFile = (name: string) => readFileSync(join(ROOT, 'apps/server/src/cl
  * Names at 9 px and more at the opening zoom, whole and never broken; a queue's defining settings (TTL, DLX,
  * delivery limit) whole on its node: never cut short, never counted in "+N" (faceFit.ts's tight face).
  */
-async function checkReadable(page: Page, label: string, w: number, template = true): Promise<void> {
+async function checkReadable(page: Page, label: string, w: number): Promise<void> {
   await page.waitForTimeout(700);
   const r = await readability(page);
   const key = `${label}@${w}`;
@@ -213,11 +213,8 @@ async function checkReadable(page: Page, label: string, w: number, template = tr
     `${key}: names at least 9 px on screen at the opening zoom ${r.zoom.toFixed(2)} (${r.small.slice(0, 3).join(', ')})`,
   );
   assert(r.squeezed.length === 0, `${key}: no defining setting cut short (${r.squeezed.join('; ')})`);
-  // a template's defining settings are always on its nodes (issue 41); a real file's are where its names leave room
-  if (template)
-    assert(r.definingHidden.length === 0, `${key}: no defining setting in "+N" (${r.definingHidden.join(', ')})`);
-  else if (r.definingHidden.length)
-    console.log(`    defining settings in "+N" at ${key}: ${r.definingHidden.join(', ')}`);
+  // a queue's defining settings are always on its node (issue 41), a template's and a real file's alike
+  assert(r.definingHidden.length === 0, `${key}: no defining setting in "+N" (${r.definingHidden.join(', ')})`);
 }
 
 /**
@@ -272,7 +269,7 @@ export const readableOpeningFlow: Flow = {
           async () => (await page.inputValue('[data-testid=design-name]')).startsWith(f),
           20_000,
         );
-        await checkReadable(page, f, w, false);
+        await checkReadable(page, f, w);
         await shot(`${f}-${w}`);
       }
     }
