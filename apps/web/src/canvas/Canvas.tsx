@@ -40,10 +40,8 @@ export function Canvas() {
   const path = useInspectedPath();
   const box = useRef<HTMLDivElement>(null);
   const [searching, setSearching] = useState(false);
-  // the minimap shows once the view is moved: the opening view has the whole design in it (graph/openingFit.ts)
-  const [viewMoved, setViewMoved] = useState(false);
-  // ... or when it opens on a part of it (names read only closer than the whole fits: readableZoom.ts)
-  const [openedPart, setOpenedPart] = useState(false);
+  // the minimap shows once the view is moved, or when the view opens on a part of the design (readableZoom.ts)
+  const [mapShown, setMapShown] = useState(false);
 
   const deco: Decorations = useMemo(
     () => ({ selected: new Set(selected), lint: lint.byNode, pathNodes: path.nodes, pathEdges: path.edges }),
@@ -70,7 +68,7 @@ export function Canvas() {
     const el = box.current;
     const v = el && openingViewport(nodesNow.current, { width: el.clientWidth, height: el.clientHeight });
     if (v && v.zoom < OVERVIEW_ZOOM && nodesNow.current.length >= OVERVIEW_MIN_NODES) setPreOverview(true);
-    setOpenedPart(!!v && !v.whole);
+    setMapShown(!!v && !v.whole);
     setInitial(v ?? DEFAULT_VIEWPORT);
   }, []);
   // the overview draws no edge labels: their placement waits for the zoom that shows them
@@ -85,7 +83,7 @@ export function Canvas() {
     if (far) setPreOverview(false);
   }, [far]);
   const shownEdges = useEdgesNearView(big, edges, nodes);
-  const showMinimap = nodes.length < BIG_DESIGN_NODES && !overview && (viewMoved || openedPart);
+  const showMinimap = nodes.length < BIG_DESIGN_NODES && !overview && mapShown;
   const overviewNow = useRef(overview);
   overviewNow.current = overview;
   const flowNodes = useHiddenInOverview(overview, nodes);
@@ -101,8 +99,7 @@ export function Canvas() {
     overviewNow,
     setPreOverview,
     setFitted,
-    setViewMoved,
-    setOpenedPart,
+    setMapShown,
   });
   useCanvasCommands(rf, box, moved, () => setSearching(true));
   const { onNodeClick, onNodesChange, onEdgesChange, onConnect, onDragOver, onDrop } = useCanvasEditing(rf, box);

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import type { QueueDef } from '@retry-studio/topology-core/model';
+import type { AmqpTable, QueueDef } from '@retry-studio/topology-core/model';
 import { FlowMapper } from '../graph/designToFlow';
 import { dlxTtlRetry } from '../fixtures/designs';
 import { nameOnScreenPx } from './faceFit';
@@ -43,7 +43,7 @@ describe('the zoom at which every name reads', () => {
 
   it('sizes a queue with its defining settings as its face does (a row kept for them)', () => {
     const name = 'com.example.payments.settlement.nightly.batch.wait';
-    const [ttl, plain] = [{ 'x-message-ttl': 5000 }, {}].map(
+    const [ttl, plain] = ([{ 'x-message-ttl': 5000 }, {}] as AmqpTable[]).map(
       (args) => nodesOf({ name, durable: true, arguments: args }).find((n) => n.id === `queue:${name}`)!.data,
     );
     expect(faceName(ttl!)).toBe(name);
