@@ -24,8 +24,9 @@ export { MINIMAP_SIZE };
 export function readableFit(
   rf: ReactFlowInstance<DesignNode, DesignEdge>,
   canvas: { width: number; height: number },
+  whole = false,
 ): void {
-  const v = readableViewport(rf, canvas);
+  const v = readableViewport(rf, canvas, whole);
   if (v) void rf.setViewport(v);
 }
 
@@ -33,8 +34,9 @@ export function readableFit(
 export function readableViewport(
   rf: ReactFlowInstance<DesignNode, DesignEdge>,
   canvas: { width: number; height: number },
+  whole = false,
 ): OpeningViewport | null {
-  return openingViewport(rf.getNodes(), canvas);
+  return openingViewport(rf.getNodes(), canvas, whole);
 }
 
 /** an opening view; `whole`: the design is all in it (else the rest is a pan away: the minimap shows) */
@@ -45,18 +47,22 @@ export interface OpeningViewport {
   readonly whole: boolean;
 }
 
-/** the opening view of these nodes (React Flow's or the design's own, before React Flow has them: Canvas opens at it) */
+/**
+ * The opening view of these nodes (React Flow's or the design's own, before React Flow has them: Canvas opens at
+ * it); `whole`: all of the design, however small its names (the Fit view command).
+ */
 export function openingViewport(
   nodes: readonly DesignNode[],
   canvas: { width: number; height: number },
+  whole = false,
 ): OpeningViewport | null {
   if (!nodes.length || canvas.width <= 0 || canvas.height <= 0) return null;
   // declared sizes, not measured ones: the overview's nodes are hidden and never measured
   const b = getNodesBounds([...nodes]);
   const { zoom: fit, pane } = openingFit(b, canvas);
   // up to 60 nodes the names read at the opening zoom (readableZoom.ts); past that the overview labels the groups
-  const zoom =
-    nodes.length < OVERVIEW_MIN_NODES ? readableZoom(nodes, Math.max(fit, MIN_FIT_ZOOM)) : Math.max(fit, MIN_FIT_ZOOM);
+  const fitted = Math.max(fit, MIN_FIT_ZOOM);
+  const zoom = !whole && nodes.length < OVERVIEW_MIN_NODES ? readableZoom(nodes, fitted) : fitted;
   // centred on the axis that fits, anchored at the start (left / top: the flow's entry) on the one that does not
   const fitsWide = b.width * zoom <= pane.width - 2 * PADDING;
   const fitsHigh = b.height * zoom <= pane.height - 2 * PADDING;
