@@ -189,7 +189,7 @@ export const canvasMinimapResizeFlow: Flow = {
       // whole in the smaller canvas, a part of it at the zoom where they read, the minimap showing the rest
       const out = await settledOutOfView(page);
       const r = await readability(page);
-      const mapped = (await page.locator('[data-testid=minimap]').count()) > 0;
+      const mapped = (await page.locator('.react-flow__minimap').count()) > 0;
       console.log(
         `    ${w}x${h}: after the panel grew, zoom ${r.zoom.toFixed(2)}, ${mapped ? 'a part in view' : 'whole'}`,
       );
