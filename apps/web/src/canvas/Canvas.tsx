@@ -40,8 +40,8 @@ export function Canvas() {
   const path = useInspectedPath();
   const box = useRef<HTMLDivElement>(null);
   const [searching, setSearching] = useState(false);
-  // the minimap shows once the view is moved: the opening view has the whole design in it (graph/openingFit.ts)
-  const [viewMoved, setViewMoved] = useState(false);
+  // the minimap shows once the view is moved, or when the view opens on a part of the design (readableZoom.ts)
+  const [mapShown, setMapShown] = useState(false);
 
   const deco: Decorations = useMemo(
     () => ({ selected: new Set(selected), lint: lint.byNode, pathNodes: path.nodes, pathEdges: path.edges }),
@@ -68,6 +68,7 @@ export function Canvas() {
     const el = box.current;
     const v = el && openingViewport(nodesNow.current, { width: el.clientWidth, height: el.clientHeight });
     if (v && v.zoom < OVERVIEW_ZOOM && nodesNow.current.length >= OVERVIEW_MIN_NODES) setPreOverview(true);
+    setMapShown(!!v && !v.whole);
     setInitial(v ?? DEFAULT_VIEWPORT);
   }, []);
   // the overview draws no edge labels: their placement waits for the zoom that shows them
@@ -82,7 +83,7 @@ export function Canvas() {
     if (far) setPreOverview(false);
   }, [far]);
   const shownEdges = useEdgesNearView(big, edges, nodes);
-  const showMinimap = nodes.length < BIG_DESIGN_NODES && !overview && viewMoved;
+  const showMinimap = nodes.length < BIG_DESIGN_NODES && !overview && mapShown;
   const overviewNow = useRef(overview);
   overviewNow.current = overview;
   const flowNodes = useHiddenInOverview(overview, nodes);
@@ -98,7 +99,7 @@ export function Canvas() {
     overviewNow,
     setPreOverview,
     setFitted,
-    setViewMoved,
+    setMapShown,
   });
   useCanvasCommands(rf, box, moved, () => setSearching(true));
   const { onNodeClick, onNodesChange, onEdgesChange, onConnect, onDragOver, onDrop } = useCanvasEditing(rf, box);

@@ -17,6 +17,17 @@ export const FACE_LEVELS = [
 ] as const;
 export type FaceLod = (typeof FACE_LEVELS)[number]['lod'];
 
+/** how far node text grows against the zoom: 11 px node text stays 11 px on screen down to zoom 1/2.6 (a seven-column template in an 800 px canvas) */
+export const MAX_TEXT_SCALE = 2.6;
+
+/**
+ * `--ts` at a zoom: 1 at zoom 1 and above, 1/zoom below (up to MAX_TEXT_SCALE), in steps of 0.05 rounded up
+ * (11 px × ts × zoom never comes out under 11): a zoom gesture restyles the node text a few times, not on every frame.
+ */
+export function textScaleAt(zoom: number): number {
+  return Math.ceil(Math.min(MAX_TEXT_SCALE, Math.max(1, 1 / zoom)) * 20) / 20;
+}
+
 /** `ts` comes in steps of 0.05, rounded up: a level holds every ts up to its own */
 export function lodOf(ts: number): FaceLod {
   return (FACE_LEVELS.find((l) => ts <= l.ts + 1e-6) ?? FACE_LEVELS[FACE_LEVELS.length - 1]!).lod;
@@ -39,6 +50,15 @@ const GAP = 4;
 /** the name's size on the face at a text scale: 13 px at zoom 1, 11 px on screen when zoomed out */
 export function nameSizeAt(ts: number): number {
   return Math.max(13, 11 * ts);
+}
+
+/**
+ * A name's size on screen at a zoom (px), `sizes` its face's font size per level (index.css: the smaller of
+ * the text scale's and its level's).
+ */
+export function nameOnScreenPx(sizes: Readonly<Record<FaceLod, number>>, zoom: number): number {
+  const ts = textScaleAt(zoom);
+  return Math.min(nameSizeAt(ts), sizes[lodOf(ts)]) * zoom;
 }
 
 /**

@@ -10,6 +10,7 @@ import { behaviourLines, queueChips, type Chip } from '../model/describe';
 import { DepthBadge } from '../operate/DepthBadge';
 import { UpgradeBadge } from './UpgradeBadge';
 import { useQueueOutage } from './useQueueOutage';
+import { faceName } from './readableZoom';
 import {
   chipRows,
   FACE_LEVELS,
@@ -230,7 +231,7 @@ export const ExchangeNode = memo(function ExchangeNode({ id, data, selected }: N
   const look = EXCHANGE_LOOK[data.def.type] ?? EXCHANGE_LOOK.direct;
   const ae = data.settings['alternate-exchange']?.value;
   const delayedType = data.def.arguments?.['x-delayed-type'];
-  const name = data.def.name || '(default)';
+  const name = faceName(data);
   const xChips = exchangeChips(look.label, delayedType, ae);
   return (
     <div
@@ -341,8 +342,7 @@ export const QueueNode = memo(function QueueNode({ id, data, selected }: NodePro
 export const ConsumerNode = memo(function ConsumerNode({ id, data, selected }: NodeProps<DesignNode>) {
   if (data.kind !== 'consumer') return null;
   const lines = behaviourLines(data.def.behaviour);
-  // the assumption's worker: its queue says whose it is (its edge comes from there), the name says it is assumed
-  const name = data.assumed ? 'assumed worker' : (data.def.label ?? data.def.id);
+  const name = faceName(data);
   return (
     <div
       data-testid="node-consumer"
@@ -424,7 +424,7 @@ export const PublisherNode = memo(function PublisherNode({ id, data, selected }:
         <span className="float-left mr-1.5 flex h-6 w-6 shrink-0 items-center justify-center rounded-full bg-sky-600 text-[length:calc(12px*var(--ts,1))]">
           ✉
         </span>
-        <NodeName text={data.def.label ?? data.def.id} />
+        <NodeName text={faceName(data)} />
       </div>
       <PublisherRoute
         name={data.def.label ?? data.def.id}

@@ -2,30 +2,31 @@
  * The view a design opens with: all of it, fitted into the canvas (a template, a reload, an
  * import, a design from My designs). Node text keeps its size on screen while the view is zoomed
  * out (TextScale below sets `--ts`, which the node faces multiply their font sizes by), so a
- * seven-column template fitted into an 800 px canvas stays readable. Every design opens whole: one
- * too large to read whole opened at 0.15 from its start, with its end off the canvas (a real 50-box
- * file at 1280x800); now it opens fitted and the names come back as one zooms in (a big design is
- * drawn as its overview when zoomed out, overviewModel.ts).
+ * seven-column template fitted into an 800 px canvas stays readable. A design opens whole where its
+ * names read there at 9 px; one of up to 60 nodes whose names do not opens at the zoom where they do
+ * (readableZoom.ts), from its start, the minimap showing the rest; a bigger one opens fitted, drawn as its
+ * overview with its groups labelled (overviewModel.ts), one click from names.
  */
 import { useEffect, type RefObject } from 'react';
 import { getNodesBounds, useStore, type ReactFlowInstance } from '@xyflow/react';
 import type { DesignEdge, DesignNode } from '../graph/flowTypes';
-import { lodOf } from './faceFit';
+import { lodOf, textScaleAt } from './faceFit';
 import { LABEL_MAX_SCALE } from '../graph/labelPlacement';
+import { OVERVIEW_MIN_NODES } from './overviewModel';
+import { readableZoom } from './readableZoom';
 import { FIT_PADDING, MINIMAP_ROOM, MINIMAP_SIZE, openingFit } from '../graph/openingFit';
 
 /** the smallest zoom a fit goes to */
 const MIN_FIT_ZOOM = 0.002;
-/** how far node text grows against the zoom: 11 px node text stays 11 px on screen down to zoom 1/2.6 (a seven-column template in an 800 px canvas) */
-export const MAX_TEXT_SCALE = 2.6;
 const PADDING = FIT_PADDING;
 export { MINIMAP_SIZE };
 
 export function readableFit(
   rf: ReactFlowInstance<DesignNode, DesignEdge>,
   canvas: { width: number; height: number },
+  whole = false,
 ): void {
-  const v = readableViewport(rf, canvas);
+  const v = readableViewport(rf, canvas, whole);
   if (v) void rf.setViewport(v);
 }
 
@@ -33,28 +34,41 @@ export function readableFit(
 export function readableViewport(
   rf: ReactFlowInstance<DesignNode, DesignEdge>,
   canvas: { width: number; height: number },
-): { x: number; y: number; zoom: number } | null {
-  return openingViewport(rf.getNodes(), canvas);
+  whole = false,
+): OpeningViewport | null {
+  return openingViewport(rf.getNodes(), canvas, whole);
 }
 
-/** the opening view of these nodes (React Flow's or the design's own, before React Flow has them: Canvas opens at it) */
+/** an opening view; `whole`: the design is all in it (else the rest is a pan away: the minimap shows) */
+export interface OpeningViewport {
+  readonly x: number;
+  readonly y: number;
+  readonly zoom: number;
+  readonly whole: boolean;
+}
+
+/**
+ * The opening view of these nodes (React Flow's or the design's own, before React Flow has them: Canvas opens at
+ * it); `whole`: all of the design, however small its names (the Fit view command).
+ */
 export function openingViewport(
   nodes: readonly DesignNode[],
   canvas: { width: number; height: number },
-): { x: number; y: number; zoom: number } | null {
+  whole = false,
+): OpeningViewport | null {
   if (!nodes.length || canvas.width <= 0 || canvas.height <= 0) return null;
   // declared sizes, not measured ones: the overview's nodes are hidden and never measured
   const b = getNodesBounds([...nodes]);
   const { zoom: fit, pane } = openingFit(b, canvas);
-  const zoom = Math.max(fit, MIN_FIT_ZOOM);
-  // centred on the axis that fits, anchored at the start (left / top) on the one that does not
-  const x =
-    b.width * zoom <= pane.width - 2 * PADDING ? (pane.width - b.width * zoom) / 2 - b.x * zoom : PADDING - b.x * zoom;
-  const y =
-    b.height * zoom <= pane.height - 2 * PADDING
-      ? (pane.height - b.height * zoom) / 2 - b.y * zoom
-      : PADDING - b.y * zoom;
-  return { x, y, zoom };
+  // up to 60 nodes the names read at the opening zoom (readableZoom.ts); past that the overview labels the groups
+  const fitted = Math.max(fit, MIN_FIT_ZOOM);
+  const zoom = !whole && nodes.length < OVERVIEW_MIN_NODES ? readableZoom(nodes, fitted) : fitted;
+  // centred on the axis that fits, anchored at the start (left / top: the flow's entry) on the one that does not
+  const fitsWide = b.width * zoom <= pane.width - 2 * PADDING;
+  const fitsHigh = b.height * zoom <= pane.height - 2 * PADDING;
+  const x = fitsWide ? (pane.width - b.width * zoom) / 2 - b.x * zoom : PADDING - b.x * zoom;
+  const y = fitsHigh ? (pane.height - b.height * zoom) / 2 - b.y * zoom : PADDING - b.y * zoom;
+  return { x, y, zoom, whole: fitsWide && fitsHigh };
 }
 
 /**
@@ -79,9 +93,8 @@ export function focusViewport(
 
 /** `--ts` on the canvas: 1 at zoom 1 and above, 1/zoom below (up to MAX_TEXT_SCALE), and `data-lod`. No node re-renders: CSS does it. */
 export function useTextScale(box: RefObject<HTMLElement | null>): void {
-  // in steps of 0.05, rounded up (11 px × ts × zoom never comes out under 11): a zoom gesture restyles the node text
-  // a few times, not on every frame, and not at all at zoom 1 and above
-  const ts = useStore((s) => Math.ceil(Math.min(MAX_TEXT_SCALE, Math.max(1, 1 / s.transform[2])) * 20) / 20);
+  // in steps (faceFit.ts): not at all at zoom 1 and above
+  const ts = useStore((s) => textScaleAt(s.transform[2]));
   // 1/zoom without a cap, in steps: an edge label hovered is 12 px on screen at any zoom (index.css)
   const iz = useStore((s) => Math.ceil((1 / s.transform[2]) * 20) / 20);
   // edge labels grow against the zoom up to LABEL_MAX_SCALE: below the zoom that keeps them 9 px on screen they

@@ -18,9 +18,9 @@ export function useCanvasCommands(
 ): void {
   useEffect(() => {
     env.canvas = {
-      fitView: () => {
+      fitView: (whole) => {
         const el = box.current;
-        if (el) readableFit(rf, { width: el.clientWidth, height: el.clientHeight });
+        if (el) readableFit(rf, { width: el.clientWidth, height: el.clientHeight }, whole);
       },
       centre: () => {
         const el = document.querySelector('[data-testid="canvas"]')?.getBoundingClientRect();

@@ -16,7 +16,8 @@ export interface OpeningViewInputs {
   readonly overviewNow: RefObject<boolean>;
   readonly setPreOverview: Dispatch<SetStateAction<boolean>>;
   readonly setFitted: Dispatch<SetStateAction<number>>;
-  readonly setViewMoved: Dispatch<SetStateAction<boolean>>;
+  /** the minimap shows: the view was moved, or it opened on a part of the design (the minimap shows the rest) */
+  readonly setMapShown: Dispatch<SetStateAction<boolean>>;
 }
 
 /** `moved(m)`: whether the user has moved the view; `openingView()`: back to the readable fit. */
@@ -27,13 +28,13 @@ export function useOpeningView({
   overviewNow,
   setPreOverview,
   setFitted,
-  setViewMoved,
+  setMapShown,
 }: OpeningViewInputs) {
   /** the user has panned or zoomed since the opening view: a resize then keeps their view */
   const userMoved = useRef(false);
   const moved = useCallback((m: boolean) => {
     userMoved.current = m;
-    setViewMoved(m);
+    setMapShown(m);
   }, []);
   const openingView = useCallback(() => {
     const el = box.current;
@@ -41,6 +42,7 @@ export function useOpeningView({
     if (!el) return;
     const v = readableViewport(rf, { width: el.clientWidth, height: el.clientHeight });
     if (!v) return;
+    setMapShown(!v.whole);
     if (v.zoom < OVERVIEW_ZOOM && rf.getNodes().length >= OVERVIEW_MIN_NODES && !overviewNow.current) {
       setPreOverview(true);
       requestAnimationFrame(() => {

@@ -122,7 +122,8 @@ export const fitView = register({
   icon: '⤢',
   group: 'view',
   keyTest: (e) => e.shiftKey && (e.key === '!' || e.code === 'Digit1'),
-  perform: ({ canvas }) => canvas?.fitView(),
+  // all of the design: the opening view may show a part of it, where its names read only closer
+  perform: ({ canvas }) => canvas?.fitView(true),
 });
 
 /** Find a node by name: the canvas's search box (selects the node and brings it into view). */

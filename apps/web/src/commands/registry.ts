@@ -9,7 +9,8 @@ export interface CommandEnv {
   store: AppStore;
   /** canvas helpers, present once the canvas is mounted */
   canvas?: {
-    fitView(): void;
+    /** the opening view (`whole`: all of the design, however small its names: readableFit.ts) */
+    fitView(whole?: boolean): void;
     centre(): { x: number; y: number };
     /** select these nodes and bring them into view (a lint finding, a search result) */
     focus(ids: readonly string[]): void;
