@@ -64,6 +64,7 @@ describe.each(TEST_BROKERS)('production-like verify on RabbitMQ $name', (b) => {
     }
     const ram = predicted.node.peakMemoryBytes - predicted.node.idleMemoryBytes;
     const measured = m.node?.peakMessageMemoryBytes ?? 0;
+    console.log(`RAM ${b.name}: measured ${measured}, predicted ${ram}, ratio ${(measured / ram).toFixed(2)}`);
     expect.soft(measured / ram, `RAM: measured ${measured}, predicted ${ram}`).toBeGreaterThan(1 / 1.5);
     expect.soft(measured / ram, `RAM: measured ${measured}, predicted ${ram}`).toBeLessThan(1.5);
     // read at least twice a second

@@ -58,7 +58,8 @@ const ROWS: readonly Row[] = [
   {
     label: 'node RAM',
     value: (r) => formatBinaryBytes(r.node.peakMemoryBytes),
-    title: (r) => `peak at ${ms(r.node.peakMemoryAtMs)}; watermark ${formatBinaryBytes(r.node.memoryLimitBytes)}`,
+    title: (r) =>
+      `peak at ${ms(r.node.peakMemoryAtMs)} (idle ${formatBinaryBytes(r.node.idleMemoryBytes)}${r.node.uncollectedMemoryBytes > 0 ? `, not yet collected under the flow ${formatBinaryBytes(r.node.uncollectedMemoryBytes)}` : ''}); watermark ${formatBinaryBytes(r.node.memoryLimitBytes)}`,
   },
   {
     label: 'node disk',

@@ -10,6 +10,11 @@ import type { Calibration, CeilingRow, FootprintRow, QueueStorage } from './form
 export interface MessageCost {
   readonly ramBytes: number;
   readonly walRamBytes: number;
+  /**
+   * RAM the node holds per resident message on top of the settled figures while messages flow:
+   * heaps and binaries not yet collected (0 where the calibration measured no flow)
+   */
+  readonly flowRamBytes: number;
   /** what a consumed message leaves behind (quorum: the WAL figure itself where not measured, an upper bound; classic: 0 where not measured) */
   readonly consumedBytes: number;
   /** over how many consumed messages that was measured: beyond it, what they leave is not counted to grow */
@@ -88,9 +93,11 @@ export function messageCost(
   const inside = bodyBytes >= rows[0]!.bodyBytes && bodyBytes <= rows[rows.length - 1]!.bodyBytes;
   const how = exact ? 'measured' : inside ? 'interpolated' : 'extrapolated';
   const flow = underFlow(cal, storage, rows);
+  const settled = { ram: along(rows, bodyBytes, ram), wal: along(rows, bodyBytes, wal) };
   return {
-    ramBytes: along(rows, bodyBytes, ram) * flow.factor,
-    walRamBytes: along(rows, bodyBytes, wal) * flow.factor,
+    ramBytes: settled.ram,
+    walRamBytes: settled.wal,
+    flowRamBytes: (flow.factor - 1) * (settled.ram + settled.wal),
     consumedBytes: along(rows, bodyBytes, churn),
     consumedOver: Math.max(...rows.map((r) => r.messages)),
     diskBytes: along(rows, bodyBytes, disk),
@@ -116,7 +123,7 @@ function underFlow(
     const factor = f.ramBytesPerMessage.value / settled;
     return {
       factor,
-      said: `; RAM under a steady flow: ${factor.toFixed(1)}x the settled queue's (measured at ${f.ratePerSecond} msg/s)`,
+      said: `; the node under a steady flow: ${factor.toFixed(1)}x a settled queue's RAM (measured at ${f.ratePerSecond} msg/s)`,
     };
   }
   return { factor: 1, said: '' };
@@ -135,6 +142,7 @@ export function heldCost(cal: Calibration, bodyBytes: number): MessageCost {
     return {
       ramBytes: along(rows, bodyBytes, ram),
       walRamBytes: 0,
+      flowRamBytes: 0,
       consumedBytes: 0,
       consumedOver: 0,
       diskBytes: along(rows, bodyBytes, disk),
@@ -147,6 +155,7 @@ export function heldCost(cal: Calibration, bodyBytes: number): MessageCost {
   return {
     ramBytes: Math.max(body + 100, classic.length > 0 ? along(classic, body, ram) : 0),
     walRamBytes: 0,
+    flowRamBytes: 0,
     consumedBytes: 0,
     consumedOver: 0,
     diskBytes: Math.max(body + 100, classic.length > 0 ? along(classic, body, disk) : 0),

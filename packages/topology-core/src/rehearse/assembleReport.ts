@@ -62,6 +62,7 @@ function nodeOf(run: RunOutput, setup: BillSetup): NodeRehearsal {
     peakDiskAtMs: b.peakDiskAt,
     idleMemoryBytes: setup.bill.idleNodeBytes,
     walMemoryBytes: Math.round(b.walBytes),
+    uncollectedMemoryBytes: Math.round(b.uncollectedAtPeak),
     brokerMemoryBytes: setup.brokerMemoryBytes,
     watermark: setup.watermark,
     memoryLimitBytes: Math.round(setup.bill.memoryLimitBytes),

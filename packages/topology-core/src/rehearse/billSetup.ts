@@ -71,6 +71,7 @@ export function billSetup(
       messageCost(calibrationFor(r.profile).calibration, kind, ttl, r.bodyBytes) ?? {
         ramBytes: 0,
         walRamBytes: 0,
+        flowRamBytes: 0,
         consumedBytes: 0,
         consumedOver: 0,
         diskBytes: r.bodyBytes,
@@ -81,7 +82,13 @@ export function billSetup(
       storage: storageText(storage, r.profile),
       cost:
         storage === 'stream'
-          ? { ...cost, ramBytes: 0, walRamBytes: 0, basis: `estimated as a classic queue's disk: ${cost.basis}` }
+          ? {
+              ...cost,
+              ramBytes: 0,
+              walRamBytes: 0,
+              flowRamBytes: 0,
+              basis: `estimated as a classic queue's disk: ${cost.basis}`,
+            }
           : cost,
       quorum: storage === 'quorum',
     });
@@ -111,6 +118,7 @@ export function billSetup(
         ramBytes: q.cost.ramBytes,
         diskBytes: q.cost.diskBytes,
         walRamBytes: q.cost.walRamBytes,
+        flowRamBytes: q.cost.flowRamBytes,
         consumedBytes: q.cost.consumedBytes,
         consumedCap: q.quorum ? q.cost.consumedOver : JOURNAL_ENTRIES,
         consumedInWal: q.quorum,

@@ -27,6 +27,32 @@ describe("rehearse: the broker's bill from a calibration", () => {
     expect(r.node.watermark).toBe(0.4);
   });
 
+  it('under a flow the node holds what was not yet collected on top of the queues; a queue keeps its settled figure', () => {
+    const d = templateDesign('dlx-ttl-wait-queue', { delayMs: 2000, maxRetries: 5 });
+    const settled = uniformCalibration({ ramBytes: 50, diskBytes: 300, idleMemoryBytes: 100_000_000 });
+    // 3x the settled 50 B a message under the flow: 100 B more a resident message, node-wide
+    const flow = [
+      {
+        storage: 'classic' as const,
+        bodyBytes: 1024,
+        ratePerSecond: 1000,
+        messages: 20_000,
+        ramBytesPerMessage: { value: 150, min: 150, max: 150, runs: 1 },
+      },
+    ];
+    const load = { rate: 10, durationMs: 60_000, targets: [outage('worker', 10_000, 40_000)] };
+    const a = rehearse(d, load, { calibration: settled });
+    const b = rehearse(d, load, { calibration: { ...settled, flow } });
+    const parking = (r: typeof a) => r.queues.find((q) => q.name === 'orders.parking')!;
+    expect(parking(b).peakMemoryBytes).toBe(parking(a).peakMemoryBytes);
+    expect(a.node.uncollectedMemoryBytes).toBe(0);
+    // at the peak: 100 B for each message resident then (the queues' settled 50 B each)
+    const residentAtPeak = (b.node.peakMemoryBytes - 100_000_000 - b.node.uncollectedMemoryBytes) / 50;
+    expect(residentAtPeak).toBeGreaterThanOrEqual(200);
+    expect(b.node.uncollectedMemoryBytes).toBe(residentAtPeak * 100);
+    expect(b.node.peakMemoryBytes - a.node.peakMemoryBytes).toBe(b.node.uncollectedMemoryBytes);
+  });
+
   it("a quorum queue's WAL holds the bodies of its messages, and what consumed ones leave, up to the log's size", () => {
     const d = templateDesign('quorum-delivery-limit', { deliveryLimit: 3 });
     const calibration = uniformCalibration({ version: '4.3.6', ramBytes: 60, walRamBytes: 1700, consumedBytes: 380 });

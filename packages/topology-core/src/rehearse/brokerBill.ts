@@ -4,7 +4,7 @@
  * retry are not), what it holds for later, its RAM and disk; messages held by delayed-message
  * exchanges; the node's RAM (its idle use + the queues + the quorum write-ahead log's memtables:
  * the bodies of quorum messages in their queues, and what consumed ones left there, up to the
- * log's size, when it rolls over) and disk; and the
+ * log's size, when it rolls over; and, under a flow, heaps and binaries not yet collected) and disk; and the
  * resource alarms: memory at the high watermark, disk at the free-disk limit, each of which blocks
  * every publisher on the node until it clears.
  *
@@ -19,6 +19,8 @@ export interface BillQueue {
   readonly diskBytes: number;
   /** quorum: RAM per message in the write-ahead log's memtables while it is in the queue */
   readonly walRamBytes: number;
+  /** node RAM per resident message under a steady flow on top of the settled figures: heaps and binaries not yet collected (not the queue's own) */
+  readonly flowRamBytes: number;
   /** what a consumed message leaves behind: in the quorum WAL, or a classic queue's own state (its index journal) */
   readonly consumedBytes: number;
   /** how many consumed messages leave it at most (what the calibration measured, or a classic journal's size) */
@@ -107,6 +109,10 @@ export class BrokerBill {
   /** the WAL's memtables: the bodies of quorum messages in their queues, and what consumed ones left */
   private walResident = 0;
   private walChurned = 0;
+  /** heaps and binaries not yet collected, per resident message under the flow */
+  private uncollected = 0;
+  /** of the node's RAM at its peak, what was not yet collected */
+  uncollectedAtPeak = 0;
   private instant = 0;
   private dirty = false;
   private readonly dirtyQueues = new Set<QueueBill>();
@@ -153,7 +159,7 @@ export class BrokerBill {
   }
 
   get nodeRamBytes(): number {
-    return this.o.idleNodeBytes + this.ram + this.walBytes;
+    return this.o.idleNodeBytes + this.ram + this.walBytes + this.uncollected;
   }
 
   /** the quorum write-ahead log's memtables now (up to its size) */
@@ -199,6 +205,7 @@ export class BrokerBill {
       this.ram += dw * c.ramBytes;
       this.disk += dw * c.diskBytes;
       this.walResident += dw * c.walRamBytes;
+      this.uncollected += dw * c.flowRamBytes;
       if (dw < 0) this.consumedFrom(q, c, -dw);
     }
     this.touch(q);
@@ -266,7 +273,7 @@ export class BrokerBill {
     this.dirtyExchanges.clear();
     this.dirty = false;
     const ram = this.nodeRamBytes;
-    if (ram > this.peakRam) [this.peakRam, this.peakRamAt] = [ram, t];
+    if (ram > this.peakRam) [this.peakRam, this.peakRamAt, this.uncollectedAtPeak] = [ram, t, this.uncollected];
     if (this.disk > this.peakDisk) [this.peakDisk, this.peakDiskAt] = [this.disk, t];
     this.memoryAlarm = this.alarm(this.memoryAlarm, 'memory', ram, this.o.memoryLimitBytes, t);
     this.diskAlarm = this.alarm(

@@ -75,6 +75,8 @@ export interface NodeRehearsal {
   readonly idleMemoryBytes: number;
   /** counted in peakMemoryBytes: up to the WAL's size once that much was written (0 without quorum queues) */
   readonly walMemoryBytes: number;
+  /** counted in peakMemoryBytes: at the peak, heaps and binaries not yet collected under the flow (the calibration's flow rows; 0 without them) */
+  readonly uncollectedMemoryBytes: number;
   readonly brokerMemoryBytes: number;
   /** the version's default memory high watermark (share of brokerMemoryBytes) */
   readonly watermark: number;

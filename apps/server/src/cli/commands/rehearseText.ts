@@ -125,7 +125,7 @@ function nodeLines(r: RehearsalReport): string[] {
   const nd = r.node;
   const out = [
     'Node',
-    `  RAM: peak ${formatBinaryBytes(nd.peakMemoryBytes)} at ${formatMs(nd.peakMemoryAtMs)} (idle ${formatBinaryBytes(nd.idleMemoryBytes)}${nd.walMemoryBytes > 0 ? `, quorum write-ahead log ${formatBinaryBytes(nd.walMemoryBytes)}` : ''}); memory watermark ${formatBinaryBytes(nd.memoryLimitBytes)} (${nd.watermark} of ${formatBinaryBytes(nd.brokerMemoryBytes)}, --broker-memory)`,
+    `  RAM: peak ${formatBinaryBytes(nd.peakMemoryBytes)} at ${formatMs(nd.peakMemoryAtMs)} (idle ${formatBinaryBytes(nd.idleMemoryBytes)}${nd.walMemoryBytes > 0 ? `, quorum write-ahead log ${formatBinaryBytes(nd.walMemoryBytes)}` : ''}${nd.uncollectedMemoryBytes > 0 ? `, not yet collected under the flow ${formatBinaryBytes(nd.uncollectedMemoryBytes)}` : ''}); memory watermark ${formatBinaryBytes(nd.memoryLimitBytes)} (${nd.watermark} of ${formatBinaryBytes(nd.brokerMemoryBytes)}, --broker-memory)`,
     `  disk: peak ${formatBinaryBytes(nd.peakDiskBytes)} at ${formatMs(nd.peakDiskAtMs)} of ${formatBinaryBytes(nd.diskFreeBytes)} free (--disk-free; the alarm at ${formatBinaryBytes(nd.diskFreeLimitBytes)} left)`,
   ];
   for (const a of nd.alarms)
