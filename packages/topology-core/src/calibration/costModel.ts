@@ -92,12 +92,12 @@ export function messageCost(
   const exact = rows.some((r) => r.bodyBytes === bodyBytes);
   const inside = bodyBytes >= rows[0]!.bodyBytes && bodyBytes <= rows[rows.length - 1]!.bodyBytes;
   const how = exact ? 'measured' : inside ? 'interpolated' : 'extrapolated';
-  const flow = underFlow(cal, storage, rows);
   const settled = { ram: along(rows, bodyBytes, ram), wal: along(rows, bodyBytes, wal) };
+  const flow = underFlow(cal, storage, rows);
   return {
     ramBytes: settled.ram,
     walRamBytes: settled.wal,
-    flowRamBytes: (flow.factor - 1) * (settled.ram + settled.wal),
+    flowRamBytes: flow.atFlowBody > 0 ? (flow.extra * (settled.ram + settled.wal)) / flow.atFlowBody : flow.extra,
     consumedBytes: along(rows, bodyBytes, churn),
     consumedOver: Math.max(...rows.map((r) => r.messages)),
     diskBytes: along(rows, bodyBytes, disk),
@@ -106,27 +106,30 @@ export function messageCost(
 }
 
 /**
- * How much more RAM a held message takes while messages flow than in a settled queue: the flow
- * row's peak over the settled figures (queue RAM and WAL RAM) at the flow's body size; 1 where the
- * calibration has no flow row for the kind (older files) or the flow held no more.
+ * What the node holds per resident message under a steady flow beyond the settled figures (in
+ * proportion to them at other body sizes, where they are not nil): the flow row's peak less what it is made of when
+ * settled (the held message's queue RAM and WAL RAM, and what its consumption from the rejecting
+ * queue left behind, which the bill counts apart); 0 where the calibration has no flow row for
+ * the kind (older files) or the flow held no more.
  */
 function underFlow(
   cal: Calibration,
   storage: QueueStorage,
   rows: readonly Measured[],
-): { readonly factor: number; readonly said: string } {
+): { readonly extra: number; readonly atFlowBody: number; readonly said: string } {
   for (const s of [storage, ...FALLBACK[storage]]) {
     const f = cal.flow?.find((r) => r.storage === s);
     if (!f) continue;
     const settled = along(rows, f.bodyBytes, ram) + along(rows, f.bodyBytes, wal);
-    if (settled <= 0 || f.ramBytesPerMessage.value <= settled) return { factor: 1, said: '' };
-    const factor = f.ramBytesPerMessage.value / settled;
+    const extra = f.ramBytesPerMessage.value - settled - along(rows, f.bodyBytes, churn);
+    if (extra <= 0) break;
     return {
-      factor,
-      said: `; the node under a steady flow: ${factor.toFixed(1)}x a settled queue's RAM (measured at ${f.ratePerSecond} msg/s)`,
+      extra,
+      atFlowBody: settled,
+      said: `; under a steady flow the node holds ${Math.round(extra)} B more a message at ${f.bodyBytes} B bodies, not yet collected (measured at ${f.ratePerSecond} msg/s)`,
     };
   }
-  return { factor: 1, said: '' };
+  return { extra: 0, atFlowBody: 0, said: '' };
 }
 
 /**
