@@ -12,6 +12,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { faceImports } from './faceImports.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -76,7 +77,8 @@ const result = await build({
   legalComments: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
-  plugins: [amqplibInternals],
+  // faceImports: a command loads the core's files it uses, not every file its faces re-export (scripts/faceImports.mjs)
+  plugins: [amqplibInternals, faceImports(root)],
   logLevel: 'warning',
   define: { __RETRY_STUDIO_VERSION__: JSON.stringify(version) },
   // CommonJS dependencies (express, amqplib) call require() for Node's own modules
