@@ -12,6 +12,8 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { faceImports } from './faceImports.mjs';
+import { binImport, onlyCommand, OWN_BUNDLES } from './commandBundles.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const rootPkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -59,37 +61,50 @@ const amqplibInternals = {
   },
 };
 
+/** One esbuild build of the server and the CLI into `outdir` (chunks beside it, loaded lazily). */
+const bundle = (entryPoints, outdir, plugins = []) =>
+  build({
+    entryPoints,
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    legalComments: 'linked',
+    chunkNames: 'chunks/[name]-[hash]',
+    metafile: true,
+    // faceImports: a command loads the core's files it uses, not every file its faces re-export (scripts/faceImports.mjs)
+    plugins: [amqplibInternals, faceImports(root), ...plugins],
+    logLevel: 'warning',
+    define: { __RETRY_STUDIO_VERSION__: JSON.stringify(version) },
+    // CommonJS dependencies (express, amqplib) call require() for Node's own modules
+    banner: {
+      js: "import { createRequire as __rsCreateRequire } from 'node:module'; const require = __rsCreateRequire(import.meta.url);",
+    },
+  });
+
 log('bundling the server and the CLI');
-const result = await build({
-  entryPoints: {
-    'retry-studio': join(root, 'apps/server/src/bin/retryStudio.ts'),
+const cliEntry = join(root, 'apps/server/src/bin/retryStudio.ts');
+const result = await bundle(
+  {
+    'retry-studio': cliEntry,
     // the worker threads' entry for heavy HTTP work (apps/server/src/work/workerEntry.ts looks for lib/heavy-worker.js)
     'heavy-worker': join(root, 'apps/server/src/http/heavyWorker.ts'),
   },
-  outdir: join(stage, 'lib'),
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  minify: true,
-  legalComments: 'linked',
-  chunkNames: 'chunks/[name]-[hash]',
-  metafile: true,
-  plugins: [amqplibInternals],
-  logLevel: 'warning',
-  define: { __RETRY_STUDIO_VERSION__: JSON.stringify(version) },
-  // CommonJS dependencies (express, amqplib) call require() for Node's own modules
-  banner: {
-    js: "import { createRequire as __rsCreateRequire } from 'node:module'; const require = __rsCreateRequire(import.meta.url);",
-  },
-});
+  join(stage, 'lib'),
+);
+// the commands with a bundle of their own (scripts/commandBundles.mjs)
+for (const name of Object.keys(OWN_BUNDLES))
+  await bundle({ 'retry-studio': cliEntry }, join(stage, 'lib', name), [onlyCommand(name)]);
 writeFileSync(join(out, 'package-meta.json'), JSON.stringify(result.metafile));
 
 // the bin tells `serve` where the web app is (RETRY_STUDIO_WEB_DIST, unless the user set it)
 writeFileSync(
   join(stage, 'bin/retry-studio.js'),
-  "#!/usr/bin/env node\nimport { fileURLToPath } from 'node:url';\nprocess.env.RETRY_STUDIO_WEB_DIST ??= fileURLToPath(new URL('../web', import.meta.url));\nawait import('../lib/retry-studio.js');\n",
+  "#!/usr/bin/env node\nimport { fileURLToPath } from 'node:url';\nprocess.env.RETRY_STUDIO_WEB_DIST ??= fileURLToPath(new URL('../web', import.meta.url));\n" +
+    binImport(),
   { mode: 0o755 },
 );
 cpSync(webDist, join(stage, 'web'), { recursive: true });

@@ -12,6 +12,8 @@ step "lint" pnpm exec eslint .
 step "format (prettier --check)" pnpm exec prettier --check --log-level warn .
 step "structure" node scripts/check-structure.mjs
 step "structure check (its own test)" node --test scripts/check-structure.test.mjs
+step "package: face imports (its own test)" node --test scripts/faceImports.test.mjs
+step "package: one-command bundles (its own test)" node --test scripts/commandBundles.test.mjs
 step "vitest: core, contract and web (pure, parallel)" pnpm exec vitest run --project core --project contract --project web --reporter=default --reporter=json --outputFile.json=test-results/vitest-pure.json
 # The server's integration tests share one real broker (one of them restarts it): files run one at a time.
 step "vitest: server (real broker)" pnpm exec vitest run --project server --no-file-parallelism --reporter=default --reporter=json --outputFile.json=test-results/vitest-server.json

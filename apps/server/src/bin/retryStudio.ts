@@ -1,4 +1,6 @@
 /** The `retry-studio` command (the package's bin) and `pnpm cli` in the workspace. */
+// first: V8's tiering for a short run (shortRunTiering.ts), before any command's code runs
+import './shortRunTiering.js';
 import { runCli } from '../cli/main.js';
 import { nodeIo } from '../cli/commands/context.js';
 import { exitAfterCleanup } from '../broker/throwawayVhost.js';

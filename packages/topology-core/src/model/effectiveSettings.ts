@@ -96,6 +96,9 @@ function effective(
 ): EffectiveSettings {
   const pol = choosePolicy(set.policies, name, target, target === 'exchange' ? undefined : set.policyPins?.[name]);
   const op = choosePolicy(set.operatorPolicies, name, target);
+  // no policy applies (most queues of most files): the arguments as they are, without merging tables
+  if (!pol.policy && !op.policy)
+    return { name, target, tiedPolicies: pol.tiedWith.map((t) => t.name), settings: fromArguments(args) };
   const appliesTo = target === 'exchange' ? 'exchanges' : 'queues';
   const fromPolicy = (p: PolicyDef | undefined, kind: 'policy' | 'operator-policy'): Map<string, EffectiveValue> => {
     const out = new Map<string, EffectiveValue>();
@@ -151,9 +154,17 @@ export function exchangeEffectiveSettings(
   return effective(x.name, 'exchange', x.arguments ?? {}, set, opts);
 }
 
+function fromArguments(args: Readonly<Record<string, AmqpValue>>): Record<string, EffectiveValue> {
+  const settings: Record<string, EffectiveValue> = {};
+  for (const k of Object.keys(args)) settings[k] = { value: args[k]!, source: { kind: 'argument', key: k } };
+  return settings;
+}
+
 /** The effective settings as a plain argument table (for code that reads `x-` arguments). */
 export function effectiveArguments(s: EffectiveSettings): Record<string, AmqpValue> {
-  return Object.fromEntries(Object.entries(s.settings).map(([k, v]) => [k, v.value]));
+  const out: Record<string, AmqpValue> = {};
+  for (const k of Object.keys(s.settings)) out[k] = s.settings[k]!.value;
+  return out;
 }
 
 /** "argument x-message-ttl", "policy NAME", "operator policy NAME" */

@@ -50,7 +50,8 @@ export function checkEntityName(name: unknown, what: 'exchange' | 'queue'): Name
           ? 'the empty name is the default exchange, which cannot be declared'
           : 'an empty queue name means "server-named"; a design needs a fixed name',
     };
-  const bytes = utf8ByteLength(name);
+  // a UTF-16 code unit is at most 3 bytes of UTF-8: a short name needs no counting
+  const bytes = name.length * 3 <= MAX_NAME_BYTES ? name.length : utf8ByteLength(name);
   if (bytes > MAX_NAME_BYTES)
     return {
       code: 'name-too-long',

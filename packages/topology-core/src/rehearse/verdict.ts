@@ -7,6 +7,7 @@
 import { formatBinaryBytes } from '../text/formatBinaryBytes.js';
 import { formatMs } from '../text/formatDuration.js';
 import type { QueueRehearsal, RehearsalReport } from './report.js';
+import { formatCount } from '../text/formatCount.js';
 
 export type VerdictKind = 'peak' | 'node' | 'alarm' | 'loop' | 'capacity' | 'loss' | 'back' | 'change';
 
@@ -17,7 +18,7 @@ export interface VerdictLine {
   readonly text: string;
 }
 
-const n = (x: number): string => Math.round(x).toLocaleString('en-US');
+const n = (x: number): string => formatCount(Math.round(x));
 const pct = (x: number, of: number): string => (of > 0 ? `${+((100 * x) / of).toFixed(1)}%` : '0%');
 const at = (ms: number): string => formatMs(Math.round(ms));
 

@@ -10,6 +10,7 @@ import { formatMs } from '../text/formatDuration.js';
 import type { DropReason } from './events.js';
 import type { MessageOutcome } from './messageOutcome.js';
 import type { RetryHorizon } from './retryHorizon.js';
+import { formatCount } from '../text/formatCount.js';
 
 export interface OutcomeContext {
   readonly topology: Topology;
@@ -87,8 +88,8 @@ export function describeOutcome(o: MessageOutcome, ctx: OutcomeContext): string 
             : '';
       // live: where it got to (a loop of one queue is its last queue so far, not yet a cycle)
       if (ctx.live)
-        return `still moving at ${formatMs(o.atMs)}: attempt ${o.attempts.toLocaleString('en-US')}${o.cycle.length > 1 ? loop : o.cycle.length === 1 ? `, in ${o.cycle[0]}` : ''}`;
-      return `still moving ${stop}: attempt ${o.attempts.toLocaleString('en-US')}${loop}; it never ends${cutText(o.atMs, ctx)}`;
+        return `still moving at ${formatMs(o.atMs)}: attempt ${formatCount(o.attempts)}${o.cycle.length > 1 ? loop : o.cycle.length === 1 ? `, in ${o.cycle[0]}` : ''}`;
+      return `still moving ${stop}: attempt ${formatCount(o.attempts)}${loop}; it never ends${cutText(o.atMs, ctx)}`;
     }
     case 'acked': {
       const by = o.consumer ? ` by ${o.consumer}` : '';

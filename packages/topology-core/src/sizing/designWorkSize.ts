@@ -5,6 +5,7 @@
 import type { Design } from '../model/design.js';
 import { UNIT_COSTS } from './unitCosts.js';
 import { workSize, type WorkKind, type WorkSize } from './workSize.js';
+import { formatCount } from '../text/formatCount.js';
 
 export function designObjects(design: Design): number {
   const t = design.topology;
@@ -34,7 +35,7 @@ export function objectsWorkSize(
     {
       driver: {
         ...where,
-        what: `a design of ${objects.toLocaleString('en-US')} objects (queues, exchanges, bindings, policies, consumers, publishers)`,
+        what: `a design of ${formatCount(objects)} objects (queues, exchanges, bindings, policies, consumers, publishers)`,
         fix: "check a smaller part of it (one vhost, one team's prefix) at a time",
       },
       count: objects,

@@ -24,8 +24,9 @@ import {
 } from '../rehearse/index.js';
 import { UNIT_COSTS } from './unitCosts.js';
 import { workSize, type SizePart, type WorkSize } from './workSize.js';
+import { formatCount } from '../text/formatCount.js';
 
-const count = (n: number): string => Math.round(n).toLocaleString('en-US');
+const count = (n: number): string => formatCount(Math.round(n));
 
 /** the rehearsal's size; a load that does not fit the design has none (rehearse says what is wrong) */
 export function rehearseSize(

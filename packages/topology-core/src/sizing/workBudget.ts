@@ -6,6 +6,7 @@
 import { formatBytes } from '../text/formatBytes.js';
 import { UNIT_COSTS } from './unitCosts.js';
 import type { SizeDriver, SizePart, WorkSize } from './workSize.js';
+import { formatCount } from '../text/formatCount.js';
 
 export interface WorkBudget {
   /** who grants it, for the message: "a request to this server", "this command" */
@@ -57,7 +58,7 @@ const DIMENSIONS: readonly {
 
 const seconds = (steps: number): string => {
   const s = (steps * UNIT_COSTS.nsPerStep) / 1e9;
-  return s < 10 ? `${+s.toFixed(1)} s` : `${Math.round(s).toLocaleString('en-US')} s`;
+  return s < 10 ? `${+s.toFixed(1)} s` : `${formatCount(Math.round(s))} s`;
 };
 
 /** The first dimension over budget, blamed on the part that contributes most to it. */
@@ -71,7 +72,7 @@ export function checkBudget(size: WorkSize, budget: WorkBudget): BudgetVerdict {
     const perUnit = d.of(part) / Math.max(1, part.count);
     const room = limit - (total - d.of(part));
     const fit = perUnit > 0 && room > 0 ? Math.floor(room / perUnit) : 0;
-    const fits = fit > 0 ? `; about ${fit.toLocaleString('en-US')} ${part.unit} fit` : '';
+    const fits = fit > 0 ? `; about ${formatCount(fit)} ${part.unit} fit` : '';
     return {
       ok: false,
       dimension: d.dimension,

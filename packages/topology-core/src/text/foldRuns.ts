@@ -3,6 +3,8 @@
  * "(work -> work.wait) × 17,281", its 17,280 delays "5 s × 17,280". A run is a block of up to
  * `maxPeriod` items repeated back to back at least `minRepeats` times; the longest coverage wins.
  */
+import { formatCount } from './formatCount.js';
+
 export interface Run<T> {
   readonly items: readonly T[];
   readonly count: number;
@@ -40,7 +42,7 @@ function sameBlock<T>(items: readonly T[], a: number, b: number, p: number): boo
   return true;
 }
 
-const count = (n: number): string => n.toLocaleString('en-US');
+const count = formatCount;
 
 /** "a -> (b -> c) × 1,000 -> d": `sep` between items, a repeated block in brackets when it has several items. */
 export function formatRuns(

@@ -6,3 +6,4 @@ export { nameList } from './nameList.js';
 export { readBytes, readDuration, readOutage, readRate, readShare } from './quantities.js';
 export { formatBytes } from './formatBytes.js';
 export { formatBinaryBytes } from './formatBinaryBytes.js';
+export { formatCount } from './formatCount.js';

@@ -2,6 +2,7 @@
 import { formatBinaryBytes } from '../text/formatBinaryBytes.js';
 import { formatMs } from '../text/formatDuration.js';
 import type { TuneCost, TuneMetrics } from './types.js';
+import { formatCount } from '../text/formatCount.js';
 
 /** a change in percent, or undefined when it rounds to nothing */
 const change = (a: number, b: number): number | undefined => {
@@ -17,7 +18,7 @@ export function whyChosen(
   onFront: boolean,
   deadline: { readonly deadlineMs?: number; readonly margin: boolean } = { margin: true },
 ): string {
-  const figures = `${Math.round(cost.brokerOps).toLocaleString('en-US')} broker operations, amplification ${m.amplification.toFixed(2)}, p99 delay ${formatMs(Math.round(m.delayMs.p99))}${deadline.deadlineMs !== undefined ? ` (${Math.round((100 * m.delayMs.p99) / deadline.deadlineMs)}% of the ${formatMs(deadline.deadlineMs)} deadline${deadline.margin ? '' : ': no 10% margin'})` : ''}`;
+  const figures = `${formatCount(Math.round(cost.brokerOps))} broker operations, amplification ${m.amplification.toFixed(2)}, p99 delay ${formatMs(Math.round(m.delayMs.p99))}${deadline.deadlineMs !== undefined ? ` (${Math.round((100 * m.delayMs.p99) / deadline.deadlineMs)}% of the ${formatMs(deadline.deadlineMs)} deadline${deadline.margin ? '' : ': no 10% margin'})` : ''}`;
   if (rank === 0)
     return `meets every goal with the fewest broker operations${deadline.deadlineMs !== undefined && deadline.margin ? ' among those with a margin to the deadline' : ''} (${figures})`;
   const trades: string[] = [];

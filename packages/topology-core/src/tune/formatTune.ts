@@ -3,9 +3,10 @@ import { formatBinaryBytes } from '../text/formatBinaryBytes.js';
 import { formatMs } from '../text/formatDuration.js';
 import { paramsText } from './infeasibility.js';
 import type { FailureProfile, TuneGoals, TuneMetrics, TuneResult } from './types.js';
+import { formatCount } from '../text/formatCount.js';
 
 const mb = formatBinaryBytes;
-const n = (x: number): string => Math.round(x).toLocaleString('en-US');
+const n = (x: number): string => formatCount(Math.round(x));
 
 /** one rehearsal's figures on one line, with units */
 export function metricsLine(o: TuneMetrics, g: TuneGoals): string {

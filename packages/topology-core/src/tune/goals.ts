@@ -2,6 +2,7 @@
 import { formatMs } from '../text/formatDuration.js';
 import { formatBinaryBytes } from '../text/formatBinaryBytes.js';
 import type { GoalMiss, TuneGoals, TuneMetrics } from './types.js';
+import { formatCount } from '../text/formatCount.js';
 
 const pct = (x: number): string => `${+(x * 100).toFixed(2)}%`;
 const mb = formatBinaryBytes;
@@ -12,8 +13,7 @@ export function goalMisses(m: TuneMetrics, goals: TuneGoals): GoalMiss[] {
     out.push({ goal, outageLengthMs: m.outageLengthMs, message: `${formatMs(m.outageLengthMs)} outage: ${message}` });
   };
   if (m.capacity !== undefined) miss('capacity', m.capacity);
-  if (m.lostGood > 0)
-    miss('no-loss', `${m.lostGood.toLocaleString('en-US')} messages that could succeed end parked or dropped`);
+  if (m.lostGood > 0) miss('no-loss', `${formatCount(m.lostGood)} messages that could succeed end parked or dropped`);
   if (goals.deadlineMs !== undefined && (m.withinDeadline ?? 0) < goals.deadlineShare)
     miss(
       'deadline',

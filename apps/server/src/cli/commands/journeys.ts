@@ -5,7 +5,7 @@
  */
 import { describeOutcome, type MessageTrace, type OutcomeContext } from '@retry-studio/topology-core/sim';
 import { formatMs } from '@retry-studio/topology-core/budget';
-import { formatRuns } from '@retry-studio/topology-core/text';
+import { formatCount, formatRuns } from '@retry-studio/topology-core/text';
 
 /** journeys printed before "... more" (each is a few lines whatever the loop's length) */
 export const MAX_JOURNEYS = 20;
@@ -19,7 +19,7 @@ export function messageStory(t: MessageTrace, said: OutcomeContext): string {
       : t.attemptTimes.length <= 10
         ? ` at ${t.attemptTimes.map(formatMs).join(', ')}`
         : ` from ${formatMs(t.attemptTimes[0]!)} to ${formatMs(t.attemptTimes[t.attemptTimes.length - 1]!)}, delays ${formatRuns(t.delaysMs.map(formatMs), ', ')}`;
-  return `${path}\n    attempts ${t.attempts.toLocaleString('en-US')}${times}; ends: ${describeOutcome(t.outcome, said)}`;
+  return `${path}\n    attempts ${formatCount(t.attempts)}${times}; ends: ${describeOutcome(t.outcome, said)}`;
 }
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

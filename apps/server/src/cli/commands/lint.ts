@@ -1,12 +1,5 @@
 import { objectLocator } from '@retry-studio/topology-core/io';
-import {
-  assumedConsumers,
-  assumedRoleList,
-  describeAssumedRoles,
-  lintDesign,
-  lintGithub,
-  lintSarif,
-} from '@retry-studio/topology-core/lint';
+import { assumedConsumers, assumedRoleList, lintDesign, lintGithub, lintSarif } from '@retry-studio/topology-core/lint';
 import { flag, parseArgs, value } from './args.js';
 import { CliError, loadFileVhosts, readText, type CliIo } from './context.js';
 import { formatLintText, type LintSection } from './lintText.js';
@@ -67,9 +60,11 @@ export async function lintCommand(argv: readonly string[], io: CliIo): Promise<n
       : previousDocs.find((p) => p.vhost === vhost)?.design.topology;
   const sections: (LintSection & { assumedRoles?: ReturnType<typeof assumedRoleList> })[] = docs.map((doc) => {
     const previous = previousOf(doc.vhost);
-    const assumed = doc.design.consumers.length === 0 ? assumedConsumers(doc.design.topology) : undefined;
+    // the consumers assumed for a definitions file are listed by --json only (the text says the assumption in one line)
+    const assumed =
+      format === 'json' && doc.design.consumers.length === 0 ? assumedConsumers(doc.design.topology) : undefined;
     return {
-      ...(assumed ? { assumed: describeAssumedRoles(assumed), assumedRoles: assumedRoleList(assumed) } : {}),
+      ...(assumed ? { assumedRoles: assumedRoleList(assumed) } : {}),
       ...(doc.vhost !== undefined ? { vhost: doc.vhost } : {}),
       findings: lintDesign(doc.design, {
         ...(profile ? { profile } : {}),

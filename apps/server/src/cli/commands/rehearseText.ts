@@ -1,6 +1,6 @@
 /** The retry bill of materials as text: what `rehearse` prints without --json (with --verify-on, predicted next to measured). */
 import { formatMs } from '@retry-studio/topology-core/budget';
-import { formatBinaryBytes } from '@retry-studio/topology-core/text';
+import { formatBinaryBytes, formatCount } from '@retry-studio/topology-core/text';
 import {
   rehearsalVerdict,
   type MeasuredRehearsal,
@@ -8,7 +8,7 @@ import {
   type RunsSummary,
 } from '@retry-studio/topology-core/rehearse';
 
-const n = (x: number): string => Math.round(x).toLocaleString('en-US');
+const n = (x: number): string => formatCount(Math.round(x));
 const pct = (x: number, of: number): string => (of > 0 ? `${+((100 * x) / of).toFixed(1)}%` : '-');
 
 const ms = (x: number | null | undefined): string =>

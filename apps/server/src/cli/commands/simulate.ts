@@ -17,7 +17,7 @@ import {
   type MessageTrace,
   type OutcomeContext,
 } from '@retry-studio/topology-core/sim';
-import { foldRuns, formatRuns } from '@retry-studio/topology-core/text';
+import { foldRuns, formatCount, formatRuns } from '@retry-studio/topology-core/text';
 import { flag, intValue, parseArgs, value } from './args.js';
 import { CliError, loadFileVhosts, type CliIo, type LoadedFile } from './context.js';
 import { withAssumedActors } from './assumedActors.js';
@@ -277,7 +277,7 @@ export function formatBudget(b: RetryBudget): string {
         : 'one poison message among healthy ones';
   const lines = [
     `retry budget: ${b.label} (${f})`,
-    `  attempts:         ${b.attempts.toLocaleString('en-US')}${isMoving(b.outcome) ? ' (and counting: never settles)' : ''}`,
+    `  attempts:         ${formatCount(b.attempts)}${isMoving(b.outcome) ? ' (and counting: never settles)' : ''}`,
     `  delays:           ${b.delaysMs.length ? formatRuns(b.delaysMs.map(formatMs), ', ') : 'none'}`,
     `  time to outcome:  ${formatMs(b.timeToFinalMs)}`,
     `  ends in:          ${b.outcomeText}`,
