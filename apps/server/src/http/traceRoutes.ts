@@ -165,7 +165,13 @@ export function registerTraceRoutes(
       {
         batch,
         timing,
-        write: (chunk) => res.write(chunk),
+        write: (chunk) => {
+          const ok = res.write(chunk);
+          // a response corks its socket on a write until the tick ends, and a tick of a burst handles a
+          // whole socket read of deliveries: the frames would wait for all of them (ms). Out now.
+          res.socket?.uncork();
+          return ok;
+        },
         ended: () => {
           close();
           res.end();
