@@ -165,13 +165,10 @@ export function registerTraceRoutes(
       {
         batch,
         timing,
-        write: (chunk) => {
-          const ok = res.write(chunk);
-          // a response corks its socket on a write until the tick ends, and a tick of a burst handles a
-          // whole socket read of deliveries: the frames would wait for all of them (ms). Out now.
-          res.socket?.uncork();
-          return ok;
-        },
+        write: (chunk) => res.write(chunk),
+        // a response corks its socket on a write until the tick ends, and a tick of a burst handles a
+        // whole socket read of deliveries: the frames would wait for all of them (ms)
+        flush: () => res.socket?.uncork(),
         ended: () => {
           close();
           res.end();

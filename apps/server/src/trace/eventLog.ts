@@ -31,6 +31,8 @@ export interface Subscriber {
   readonly timing?: boolean;
   /** write frames; false means the socket buffer is full (call `drained` when it empties) */
   write(chunk: Buffer): boolean;
+  /** hand what was written to the socket now (a response holds its writes until the tick ends) */
+  flush?(): void;
   /** the stream's last frame (`event: end`) was written */
   ended?(): void;
 }
@@ -152,9 +154,14 @@ export class EventLog {
     }
   }
 
-  /** Writes what waits for `sub`, a chunk at a time, until the socket is full. */
+  /** Writes what waits for `sub`, a chunk at a time, until the socket is full; then hands it to the socket. */
   private writeOut(sub: Sub): void {
     if (sub.blocked) return;
+    this.writeChunks(sub);
+    sub.s.flush?.();
+  }
+
+  private writeChunks(sub: Sub): void {
     this.catchUp(sub);
     if (sub.dropped > 0) {
       const n = sub.dropped;
