@@ -258,6 +258,34 @@ export class EventLog {
 
   /** the entries' frames for `s` (entries before `firstLive` are a replay: no timing comment) */
   private frames(s: Subscriber, entries: readonly number[], firstLive: number): Buffer {
+    return s.batch ? this.batchFrames(entries) : this.plainFrames(s.timing === true, entries, firstLive);
+  }
+
+  /** one frame per entry (a timing subscriber's live ones after their `: rx=` comment), copied into one buffer: no view per frame */
+  private plainFrames(timing: boolean, entries: readonly number[], firstLive: number): Buffer {
+    const ring = this.ring;
+    const comments: (string | undefined)[] = [];
+    let size = 0;
+    for (let i = 0; i < entries.length; i++) {
+      const abs = entries[i]!;
+      const rxAt = ring.rxAt(abs);
+      const comment =
+        timing && !Number.isNaN(rxAt) && i >= firstLive ? `: rx=${performance.timeOrigin + rxAt}\n` : undefined;
+      comments.push(comment);
+      size += (comment?.length ?? 0) + ring.frameLength(abs);
+    }
+    const out = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (let i = 0; i < entries.length; i++) {
+      const comment = comments[i];
+      if (comment !== undefined) at += out.write(comment, at, 'latin1');
+      at += ring.copyFrame(entries[i]!, out, at);
+    }
+    return out;
+  }
+
+  /** runs of events as one `event: batch` message each (a JSON array), notices between them as they are */
+  private batchFrames(entries: readonly number[]): Buffer {
     const ring = this.ring;
     const parts: Buffer[] = [];
     let batch: Buffer[] = [];
@@ -267,21 +295,16 @@ export class EventLog {
       parts.push(Buffer.from(`id: ${last}\nevent: batch\ndata: `), BATCH_OPEN, ...batch, BATCH_CLOSE);
       batch = [];
     };
-    entries.forEach((abs, i) => {
+    for (const abs of entries) {
       if (ring.isNotice(abs)) {
         closeBatch();
         parts.push(ring.frame(abs));
-      } else if (s.batch) {
+      } else {
         if (batch.length > 0) batch.push(BATCH_COMMA);
         batch.push(ring.json(abs));
         last = ring.seq(abs);
-      } else {
-        const rxAt = ring.rxAt(abs);
-        if (s.timing && !Number.isNaN(rxAt) && i >= firstLive)
-          parts.push(Buffer.from(`: rx=${performance.timeOrigin + rxAt}\n`));
-        parts.push(ring.frame(abs));
       }
-    });
+    }
     closeBatch();
     return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
   }
