@@ -168,7 +168,12 @@ export function registerTraceRoutes(
         write: (chunk) => res.write(chunk),
         // a response corks its socket on a write until the tick ends, and a tick of a burst handles a
         // whole socket read of deliveries: the frames would wait for all of them (ms)
-        flush: () => res.socket?.uncork(),
+        flush: () => {
+          const socket = res.socket;
+          if (!socket) return false;
+          socket.uncork();
+          return socket.writableLength === 0;
+        },
         ended: () => {
           close();
           res.end();

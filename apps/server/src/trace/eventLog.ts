@@ -31,8 +31,11 @@ export interface Subscriber {
   readonly timing?: boolean;
   /** write frames; false means the socket buffer is full (call `drained` when it empties) */
   write(chunk: Buffer): boolean;
-  /** hand what was written to the socket now (a response holds its writes until the tick ends) */
-  flush?(): void;
+  /**
+   * hand what was written to the socket now (a response holds its writes until the tick ends);
+   * true when the socket holds nothing back (the OS took it all)
+   */
+  flush?(): boolean;
   /** the stream's last frame (`event: end`) was written */
   ended?(): void;
 }
@@ -183,7 +186,9 @@ export class EventLog {
       const to = Math.min(end, from + CHUNK);
       sub.next = to;
       const ok = from >= sub.replayEnd ? this.writeLive(sub, from, to) : this.writeReplay(sub, from, to);
-      if (!ok) sub.blocked = true;
+      // `write` says full for any chunk above the socket's mark, though the OS may take it at once:
+      // blocked only when it did not (else a long callback's events would wait for its 'drain', at its end)
+      if (!ok && sub.s.flush?.() !== true) sub.blocked = true;
     }
     if (this.ended && sub.next >= end && !sub.blocked) {
       this.subs.delete(sub);
