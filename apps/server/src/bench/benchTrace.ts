@@ -19,8 +19,9 @@
  * workload: peak, and what stays after a full GC once the trace is over (the bound).
  * `BENCH_TRACE_ONLY=steady|burst|chain-steady|chain-burst` runs one; `AMQP_URL` picks the broker
  * (the designs take the profile the probe suggests for it, so the prediction models that broker).
- * A delivery's event waits until the broker's copy that put the message in its queue was
- * observed (causal order), so the figures include the observation's lag.
+ * A delivery's event waits until the pass that put the message in its queue is known (causal
+ * order): observed at its mirror, or, when the delivery comes first, read from the delivery itself
+ * (trace/inferredPasses.ts); the figures include what lag is left (a hop before that one).
  */
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';

@@ -166,6 +166,14 @@ export function registerTraceRoutes(
         batch,
         timing,
         write: (chunk) => res.write(chunk),
+        // a response corks its socket on a write until the tick ends, and a tick of a burst handles a
+        // whole socket read of deliveries: the frames would wait for all of them (ms)
+        flush: () => {
+          const socket = res.socket;
+          if (!socket) return false;
+          socket.uncork();
+          return socket.writableLength === 0;
+        },
         ended: () => {
           close();
           res.end();

@@ -326,6 +326,15 @@ export class TraceAccounting {
     );
   }
 
+  /**
+   * Whether a delivery of the message from `queue` would wait for the copy that put it there: the
+   * message is known, nothing of it waits already, and no copy of it is ready in that queue.
+   */
+  awaitsCopy(msgId: string, queue: string): boolean {
+    const s = this.msgs.get(msgId);
+    return s !== undefined && s.held() === 0 && s.copies.readyAt(queue) === 0;
+  }
+
   /** What keeps a message from its final fate, if anything. */
   waitingFor(msgId: string, live: (queue: string) => boolean): string | undefined {
     const s = this.msgs.get(msgId);

@@ -70,6 +70,35 @@ describe('event log', () => {
     expect(framesOf(got)).toHaveLength(1009);
   });
 
+  it('each write-out is handed to the socket at once (flush after its writes), also in the middle of a long callback', async () => {
+    const log = new EventLog();
+    const calls: string[] = [];
+    log.subscribe({ timing: true, write: () => (calls.push('write'), true), flush: () => (calls.push('flush'), true) });
+    calls.length = 0;
+    for (let i = 0; i < 1000; i++) log.emit(ev(log, i, 'delivered'));
+    // the long callback is still running: what went out sooner is already flushed, each run of writes once
+    const flushes = calls.filter((c) => c === 'flush').length;
+    expect(flushes).toBeGreaterThanOrEqual(4);
+    expect(calls.at(-1)).toBe('flush');
+    expect(calls.filter((c, i) => c === 'flush' && calls[i - 1] === 'flush')).toHaveLength(0);
+    await turn();
+    expect(calls.at(-1)).toBe('flush');
+  });
+
+  it('a write above the socket mark that the OS took at once (flush says so) does not block; one it did not take does', () => {
+    const taken = { writes: 0 };
+    const log = new EventLog();
+    log.subscribe({ write: () => (taken.writes++, false), flush: () => true });
+    for (let i = 0; i < 1000; i++) log.emit(ev(log, i));
+    // every run of 200 went out in the middle of the callback
+    expect(taken.writes).toBeGreaterThanOrEqual(5);
+    const held = { writes: 0 };
+    const slow = new EventLog();
+    slow.subscribe({ write: () => (held.writes++, false), flush: () => false });
+    for (let i = 0; i < 1000; i++) slow.emit(ev(slow, i));
+    expect(held.writes).toBe(1);
+  });
+
   it('a batch subscriber gets one message per turn with the events as an array, id = the last seq; notices stay apart', async () => {
     const log = new EventLog();
     const got: string[] = [];

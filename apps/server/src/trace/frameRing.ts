@@ -95,6 +95,16 @@ export class FrameRing {
     const i = abs - this.base;
     return this.slab(i).subarray(this.offsets[i]!, this.offsets[i]! + this.lengths[i]!);
   }
+  /** the entry's frame's byte length */
+  frameLength(abs: number): number {
+    return this.lengths[abs - this.base]!;
+  }
+  /** copies the entry's whole frame into `target` at `at` (no view made); returns its length */
+  copyFrame(abs: number, target: Buffer, at: number): number {
+    const i = abs - this.base;
+    const o = this.offsets[i]!;
+    return this.slab(i).copy(target, at, o, o + this.lengths[i]!);
+  }
   /** the entry's JSON */
   json(abs: number): Buffer {
     const i = abs - this.base;

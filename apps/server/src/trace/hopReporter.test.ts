@@ -65,3 +65,24 @@ describe('HopReporter: copies seen at a mirror', () => {
     expect(events.filter((e) => e.kind === 'dead-lettered')).toHaveLength(3);
   });
 });
+
+describe('HopReporter: a pass shown by a delivery before its copy', () => {
+  it('is reported once: its copy, when it comes, is that pass; the next pass is new', () => {
+    const { hops, events } = reporter();
+    // the worker of 'dead' got the dead letter before the mirror of dlx did
+    expect(hops.passBeforeCopy(copy(deadLetterCopy(1)), 'dead')).toBe(true);
+    expect(events.map((e) => e.kind)).toEqual(['dead-lettered', 'routed', 'enqueued']);
+    hops.onCopy(copy(deadLetterCopy(1)));
+    expect(events).toHaveLength(3);
+    hops.onCopy(copy(deadLetterCopy(2)));
+    expect(events.filter((e) => e.kind === 'dead-lettered')).toHaveLength(2);
+  });
+
+  it('reports nothing when the exchange did not route it straight to that queue (the copy is then read as always)', () => {
+    const { hops, events } = reporter();
+    expect(hops.passBeforeCopy(copy(deadLetterCopy(1)), 'work')).toBe(false);
+    expect(events).toHaveLength(0);
+    hops.onCopy(copy(deadLetterCopy(1)));
+    expect(events.map((e) => e.kind)).toEqual(['dead-lettered', 'routed', 'enqueued']);
+  });
+});

@@ -9,7 +9,7 @@
  * the accounting orders them by cause (a pass needs the death or publish before it).
  */
 import type { ConsumeMessage } from 'amqplib';
-import { type BrokerProfileId, type XDeathEntry } from '@retry-studio/topology-core/model';
+import { type AmqpTable, type BrokerProfileId, type XDeathEntry } from '@retry-studio/topology-core/model';
 import { compileExchanges, route, type ExchangeIndex } from '@retry-studio/topology-core/routing';
 import {
   profileFor,
@@ -22,6 +22,7 @@ import type { CopyStart, Lane } from './accounting.js';
 import type { BrokerTopology } from './brokerTopology.js';
 import { headersForDisplay, xDeathOf } from '../broker/index.js';
 import { MSG_HEADER, TRACE_HEADER, type ObservedCopy } from './observer.js';
+import { InferredPasses } from './inferredPasses.js';
 import { RecentKeys } from './recentKeys.js';
 import type { EventInput } from './traceContext.js';
 
@@ -50,6 +51,8 @@ export class HopReporter {
   private readonly expiryTimers = new Set<NodeJS.Timeout>();
   /** copies handled, to skip one redelivered after a reconnect (its ack was lost) or a dead letter sent twice; bounded */
   private readonly copiesSeen = new RecentKeys();
+  /** passes reported from a delivery, their copies not yet come */
+  private readonly inferred = new InferredPasses();
   /** the depth each queue had at the last sample (for `enqueued.depth`) */
   readonly depths = new Map<string, number>();
 
@@ -322,6 +325,29 @@ export class HopReporter {
 
   /** A copy observed at the mirror of `c.exchange`. */
   onCopy(c: ObservedCopy): void {
+    this.pass(c, undefined);
+  }
+
+  /**
+   * A worker's delivery from `realQueue` whose pass through its entry exchange (`c.exchange`, a
+   * mirrored exchange whose shard `c.mirror` will see the copy) was not observed yet: the pass is
+   * reported now, from the delivery (same exchange, routing key and headers as the copy), when that
+   * exchange routed it straight to the queue; its copy, when it comes, is let go (inferredPasses.ts).
+   * False (nothing reported) when the exchange did not route it there itself.
+   */
+  passBeforeCopy(c: ObservedCopy, realQueue: string): boolean {
+    return this.pass(c, realQueue);
+  }
+
+  private routesStraightTo(exchange: string, keys: string[], headers: AmqpTable, realQueue: string): boolean {
+    const { 'x-death': _xd, ...plain } = headers;
+    const hop = route(this.index, exchange, { routingKeys: keys, headers: plain, xDeath: undefined }, ROUTE_OPTS)
+      .hops[0];
+    return hop !== undefined && hop.exchange === exchange && hop.queues.includes(realQueue);
+  }
+
+  /** a pass through `c.exchange`: from its copy at the mirror, or (`deliveredFrom`) from a delivery out of that queue */
+  private pass(c: ObservedCopy, deliveredFrom: string | undefined): boolean {
     const lane = `obs:${c.mirror}`;
     const msg: ConsumeMessage = c.msg;
     const headers = headersForDisplay(msg.properties.headers);
@@ -330,6 +356,8 @@ export class HopReporter {
     const deathList = xDeathOf(headers);
     const deaths = deathList ? deathList.map((d) => `${d.queue}:${d.reason}:${d.count}`).join(',') : '';
     const seen = `${c.exchange}|${msg.fields.exchange}|${msg.fields.routingKey}|${msgId}|${deaths}`;
+    // the copy of a pass a delivery already showed
+    if (deliveredFrom === undefined && this.inferred.take(seen)) return false;
     // a dead letter seen before with the same deaths, from a queue that dead-letters at least once, was
     // sent twice by the broker (after a lost confirm); it is one pass: the parking queue's surplus counts
     // it. Elsewhere it is a second message: a test publish sent again after its confirm was lost
@@ -338,7 +366,12 @@ export class HopReporter {
       lastDeath !== undefined &&
       this.queues.get(lastDeath.queue)?.atLeastOnce === true &&
       !((this.republishMarks.get(`${msgId}|${msg.fields.exchange}`) ?? 0) > 0);
-    if ((msg.fields.redelivered || deadLetterAgain) && this.copiesSeen.has(seen)) return;
+    if ((msg.fields.redelivered || deadLetterAgain) && this.copiesSeen.has(seen)) return false;
+    const cc = Array.isArray(headers.CC) ? (headers.CC as unknown[]).map(String) : [];
+    if (deliveredFrom !== undefined) {
+      if (!this.routesStraightTo(c.exchange, [msg.fields.routingKey, ...cc], headers, deliveredFrom)) return false;
+      this.inferred.add(seen);
+    }
     this.copiesSeen.add(seen);
     const body = msg.content.toString('utf8', 0, 1024);
     const entry = msg.fields.exchange;
@@ -365,7 +398,6 @@ export class HopReporter {
         } else start = 'publish';
       }
     }
-    const cc = Array.isArray(headers.CC) ? (headers.CC as unknown[]).map(String) : [];
     const { 'x-death': xd, ...plain } = headers;
     const keys = [msg.fields.routingKey, ...cc, ...bcc];
     const r = route(
@@ -377,7 +409,7 @@ export class HopReporter {
     let hop = r.hops.find((h) => h.exchange === c.exchange);
     if (!hop)
       hop = route(this.index, c.exchange, { routingKeys: keys, headers: plain, xDeath: undefined }, ROUTE_OPTS).hops[0];
-    if (!hop) return;
+    if (!hop) return false;
     const opts = (s: CopyStart | undefined) => ({ rxAt: c.rxAt, ...(s ? { start: s } : {}) });
     // the exchange it is the alternate of matched nothing, so its mirror saw nothing: report that hop here
     if (hop.alternateOf !== undefined) {
@@ -436,6 +468,7 @@ export class HopReporter {
           c.rxAt,
         );
     }
+    return true;
   }
 
   /** the trace ended: no more inferred expiries */
@@ -445,5 +478,6 @@ export class HopReporter {
     this.republishMarks.clear();
     this.bccOf.clear();
     this.copiesSeen.clear();
+    this.inferred.clear();
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_MIRROR_SHARDS, mirrorPlan, ownsCopy } from './observer.js';
+import { MAX_MIRROR_SHARDS, mirrorPlan, Observer, ownsCopy } from './observer.js';
 import { bindQ } from '../http/testing.js';
 
 describe('observation mirrors', () => {
@@ -95,5 +95,34 @@ describe('observation mirrors', () => {
       false,
     ]);
     expect(ownsCopy(topic[1]!, topic, ['billing.eu'])).toBe(true);
+  });
+});
+
+describe('Observer.mirrorOf: the shard that will see a copy, named from its keys', () => {
+  const observer = new Observer(
+    {
+      exchanges: [
+        { name: 'direct', type: 'direct' },
+        { name: 'hdr', type: 'headers' },
+      ],
+      queues: [{ name: 'a' }, { name: 'b' }],
+      bindings: [
+        bindQ('direct', 'a', 'k1'),
+        bindQ('direct', 'b', 'k2'),
+        bindQ('hdr', 'a', '', { 'x-match': 'any', type: 'x' }),
+      ],
+    },
+    't1',
+    () => undefined,
+  );
+
+  it("a direct exchange's copy by key k2 is its k2 shard's; a key no shard binds has none", () => {
+    expect(observer.mirrorOf('direct', ['k2'])?.queue).toBe('rs-trace.t1.obs.0.1');
+    expect(observer.mirrorOf('direct', ['k9'])).toBeUndefined();
+  });
+
+  it('a headers exchange (its copies match by headers) and an exchange without a mirror have none', () => {
+    expect(observer.mirrorOf('hdr', [''])).toBeUndefined();
+    expect(observer.mirrorOf('nowhere', ['k1'])).toBeUndefined();
   });
 });

@@ -104,7 +104,7 @@ export function ownsCopy(
 }
 
 /** the keys the exchange routed a copy by: its routing key and CC */
-function routingKeysOf(msg: ConsumeMessage): string[] {
+export function routingKeysOf(msg: ConsumeMessage): string[] {
   const cc: unknown = msg.properties.headers?.CC;
   return Array.isArray(cc) ? [msg.fields.routingKey, ...cc.map(String)] : [msg.fields.routingKey];
 }
@@ -175,6 +175,17 @@ export class Observer {
         }
       });
     }
+  }
+
+  /**
+   * The mirror queue that will see a copy passing `exchange` (real name) by these keys: a direct or
+   * topic exchange's shard whose binding keys match them (undefined for other types, whose copies
+   * match by headers or not at all: no shard can be named from the keys alone).
+   */
+  mirrorOf(exchange: string, routingKeys: readonly string[]): MirrorQueue | undefined {
+    const siblings = this.mirrors.filter((m) => m.exchange === exchange);
+    if (siblings[0]?.type !== 'direct' && siblings[0]?.type !== 'topic') return undefined;
+    return siblings.find((m) => ownsCopy(m, siblings, routingKeys) === true);
   }
 
   /** copies still waiting in the observation queues (0 when the observation has caught up) */

@@ -1,4 +1,5 @@
 /** What workers share of a running trace. */
+import type { ConsumeMessage } from 'amqplib';
 import type { FailureModel } from '@retry-studio/topology-core/model';
 import type { SimEvent } from '@retry-studio/topology-core/sim';
 import type { ManagedConnection } from '../broker/index.js';
@@ -24,6 +25,8 @@ export interface TraceContext {
   /** broker name -> design name */
   back(name: string): string;
   emit(lane: Lane, e: EventInput, opts?: EmitOptions): void;
+  /** A traced first delivery from `realQueue`, before its `delivered`: the pass that put it there, if not yet observed, is reported from it. */
+  beforeDelivery(msg: ConsumeMessage, msgId: string, realQueue: string, rxAt: number): void;
   /** 1-based index of a test message (for `poison.every` and the draws) */
   messageIndex(msgId: string): number;
   /**

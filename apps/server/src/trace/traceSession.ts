@@ -10,6 +10,7 @@
  * connection, re-attached after every reconnect.
  */
 import { randomBytes } from 'node:crypto';
+import type { ConsumeMessage } from 'amqplib';
 import { type Design, type FailureModel, type PublisherSpec } from '@retry-studio/topology-core/model';
 import { fateRulesOf, profileFor, queueConfig, type NodeLoss, type SimEvent } from '@retry-studio/topology-core/sim';
 import type { ManagedConnection, ManagementClient } from '../broker/index.js';
@@ -24,7 +25,7 @@ import { EventLog } from './eventLog.js';
 import { ConnectionNotices } from './connectionNotices.js';
 import { HopReporter } from './hopReporter.js';
 import { headersForDisplay } from '../broker/index.js';
-import { Observer } from './observer.js';
+import { Observer, routingKeysOf } from './observer.js';
 import { MAX_PREDICTED_MESSAGES, type Comparison } from './prediction.js';
 import { ProcessingCounts } from './processingCounts.js';
 import { QueueAvailability } from './queueAvailability.js';
@@ -220,6 +221,14 @@ export class TraceSession implements TraceContext {
   emit(lane: Lane, e: EventInput, opts: EmitOptions = {}): void {
     if (e.kind === 'processed' && e.ok) this.processing.processed(e.msgId, e.queue);
     this.accounting.add(lane, e, opts);
+  }
+
+  beforeDelivery(msg: ConsumeMessage, msgId: string, realQueue: string, rxAt: number): void {
+    // the copy's observation can lag the delivery in a burst: the delivery shows the same pass
+    if (!this.observer || !this.accounting.awaitsCopy(msgId, this.back(realQueue))) return;
+    const entry = msg.fields.exchange;
+    const mirror = entry === '' ? undefined : this.observer.mirrorOf(entry, routingKeysOf(msg));
+    if (mirror) this.hops.passBeforeCopy({ exchange: entry, mirror: mirror.queue, msg, rxAt }, realQueue);
   }
 
   nextProcessingAttempt(msgId: string): number {

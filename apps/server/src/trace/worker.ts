@@ -213,6 +213,9 @@ export class TraceWorker {
     const q = this.designQueue;
     const consumer = this.spec.id;
     if (traced) {
+      // the message a reject lost with its channel never reached: its copy is back in the queue
+      const afterLostReject = this.lostRejects.lost(msgId, msg.fields.redelivered, realDeath);
+      if (!afterLostReject && !msg.fields.redelivered) ctx.beforeDelivery(msg, msgId, this.spec.queue, rxAt);
       ctx.emit(
         this.lane,
         {
@@ -229,8 +232,7 @@ export class TraceWorker {
           routingKey: msg.fields.exchange === '' ? ctx.back(msg.fields.routingKey) : msg.fields.routingKey,
           exchange: ctx.back(msg.fields.exchange),
         },
-        // the message a reject lost with its channel never reached: its copy is back in the queue
-        this.lostRejects.lost(msgId, msg.fields.redelivered, realDeath) ? { rxAt, afterLostReject: true } : { rxAt },
+        afterLostReject ? { rxAt, afterLostReject: true } : { rxAt },
       );
       this.unacked.get(ch)?.set(msg.fields.deliveryTag, msgId);
     }
