@@ -40,6 +40,16 @@ export function parseArgs(argv: readonly string[], spec: ArgSpec): ParsedArgs {
 export const flag = (a: ParsedArgs, k: string): boolean => a.flags.has(k);
 export const value = (a: ParsedArgs, k: string): string | undefined => a.flags.get(k)?.at(-1);
 
+/** a comma-separated `--k a,b` whose every item is one of `allowed`, or undefined when not given */
+export function listValue<T extends string>(a: ParsedArgs, k: string, allowed: readonly T[]): T[] | undefined {
+  const items = value(a, k)
+    ?.split(',')
+    .map((x) => x.trim());
+  for (const x of items ?? [])
+    if (!allowed.includes(x as T)) throw new CliError(`--${k}: "${x}" is not one of ${allowed.join(', ')}`, 2);
+  return items as T[] | undefined;
+}
+
 export function intValue(a: ParsedArgs, k: string, min: number, max: number): number | undefined {
   const v = value(a, k);
   if (v === undefined) return undefined;

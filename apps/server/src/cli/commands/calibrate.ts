@@ -1,5 +1,5 @@
 /** `retry-studio calibrate` (`pnpm calibrate`): a broker measured into a retry-calibration/1 file for `rehearse --calibration` and `tune --calibration`. */
-import { intValue, parseArgs, value } from './args.js';
+import { intValue, listValue, parseArgs, value } from './args.js';
 import { CliError, writeText, type CliIo } from './context.js';
 
 export const CALIBRATE_USAGE =
@@ -36,18 +36,10 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
   const prefix = value(a, 'vhost-prefix') ?? 'rs-calibrate';
   if (!/^[A-Za-z0-9._-]{1,60}$/.test(prefix))
     throw new CliError(`--vhost-prefix: "${prefix}" must be 1-60 letters, digits, dots, dashes or underscores`, 2);
-  const storagesText = value(a, 'storages');
-  const storages = storagesText?.split(',').map((x) => x.trim());
   const { QUEUE_STORAGES } = await import('@retry-studio/topology-core/calibration');
-  for (const st of storages ?? [])
-    if (!QUEUE_STORAGES.includes(st as never))
-      throw new CliError(`--storages: "${st}" is not one of ${QUEUE_STORAGES.join(', ')}`, 2);
-  const measureText = value(a, 'measure');
-  const measure = measureText?.split(',').map((x) => x.trim());
+  const storages = listValue(a, 'storages', QUEUE_STORAGES);
   const { CALIBRATION_PARTS } = await import('../../calibrate/calibrate.js');
-  for (const m of measure ?? [])
-    if (!CALIBRATION_PARTS.includes(m as never))
-      throw new CliError(`--measure: "${m}" is not one of ${CALIBRATION_PARTS.join(', ')}`, 2);
+  const measure = listValue(a, 'measure', CALIBRATION_PARTS);
   const dataDir = value(a, 'data-dir');
   if (dataDir !== undefined) {
     const { stat } = await import('node:fs/promises');
@@ -81,8 +73,8 @@ export async function calibrateCommand(argv: readonly string[], io: CliIo): Prom
     },
     {
       ...(note !== undefined ? { note } : {}),
-      ...(storages ? { storages: storages as (typeof QUEUE_STORAGES)[number][] } : {}),
-      ...(measure ? { measure: measure as (typeof CALIBRATION_PARTS)[number][] } : {}),
+      ...(storages ? { storages } : {}),
+      ...(measure ? { measure } : {}),
     },
   );
   const text = JSON.stringify(cal, null, 2) + '\n';
