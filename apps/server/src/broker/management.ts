@@ -266,7 +266,7 @@ export class ManagementClient {
     );
   }
 
-  /** The node's memory breakdown by category (bytes: queue_procs, binary, quorum_ets, msg_index, ...), read live, not from statistics. */
+  /** The node's memory breakdown by category (bytes: queue_procs, binary, quorum_ets, msg_index, ...), read live, not from statistics; `messageMemoryBytes` sums what holds messages. */
   async nodeMemory(node: string): Promise<Record<string, number>> {
     const r = await this.request<{ memory?: Record<string, unknown> }>('GET', `/api/nodes/${enc(node)}/memory`);
     const out: Record<string, number> = {};
@@ -434,4 +434,20 @@ export class ManagementClient {
   toString(): string {
     return `management API ${this.baseUrl} as ${redactUrl(this.amqp)}`;
   }
+}
+
+/** the node's memory categories that hold messages: queue processes, the message-store index, binaries (bodies), the quorum WAL's tables */
+export const MESSAGE_MEMORY_CATEGORIES: readonly string[] = [
+  'queue_procs',
+  'quorum_queue_procs',
+  'msg_index',
+  'binary',
+  'quorum_ets',
+];
+
+/** what a node's memory breakdown (`nodeMemory`) holds in messages */
+export function messageMemoryBytes(memory: Readonly<Record<string, number>>): number {
+  let sum = 0;
+  for (const c of MESSAGE_MEMORY_CATEGORIES) sum += memory[c] ?? 0;
+  return sum;
 }

@@ -7,38 +7,15 @@
  * rejecting queue's heap grows with what passes through it though it holds nothing.
  */
 import type { FlowRow, QueueStorage } from '@retry-studio/topology-core/calibration';
-import { ConfirmedPublisher, type ManagedConnection } from '../broker/index.js';
-import { body, figureOf, inVhost, queueArguments, type CalibrationRun } from './calibrationRun.js';
-import { untilDepth } from './footprint.js';
+import { messageMemoryBytes } from '../broker/index.js';
+import { figureOf, inVhost, queueArguments, type CalibrationRun } from './calibrationRun.js';
+import { fill, untilDepth } from './footprint.js';
 import { sleep } from './nodeReadings.js';
 
 /** the rate of the flow: what a production retry loop carries, and what a broker here takes from one publisher */
 export const FLOW_RATE_PER_SECOND = 1000;
 const FLOW_BODY_BYTES = 1024;
-/** the node's memory categories that hold messages (as resourceProbe reads them in a verify) */
-const MESSAGE_MEMORY = ['queue_procs', 'quorum_queue_procs', 'msg_index', 'binary', 'quorum_ets'];
 const SAMPLE_EVERY_MS = 250;
-
-const messageMemory = (m: Readonly<Record<string, number>>): number =>
-  MESSAGE_MEMORY.reduce((sum, c) => sum + (m[c] ?? 0), 0);
-
-/** publishes `n` messages to `queue` at `perSecond`, paced in 10 ms steps, confirmed */
-async function publishPaced(conn: ManagedConnection, queue: string, n: number, perSecond: number): Promise<void> {
-  const ch = await conn.createConfirmChannel();
-  try {
-    const pub = new ConfirmedPublisher(ch, { maxInFlight: 500, timeoutMs: 60_000 });
-    const content = body(FLOW_BODY_BYTES);
-    const t0 = Date.now();
-    for (let i = 0; i < n; i++) {
-      const due = t0 + (i * 1000) / perSecond;
-      if (due - Date.now() > 10) await sleep(due - Date.now());
-      await pub.publish('', queue, content, { persistent: true });
-    }
-    await pub.flush();
-  } finally {
-    await ch.close().catch(() => undefined);
-  }
-}
 
 async function oneRun(run: CalibrationRun, storage: QueueStorage, n: number): Promise<number> {
   return inVhost(run, `flow-${storage}`, async (conn) => {
@@ -53,17 +30,17 @@ async function oneRun(run: CalibrationRun, storage: QueueStorage, n: number): Pr
     await ch.consume('flow.in', (m) => void (m && ch.nack(m, false, false)));
     await sleep(1000);
     const mgmt = run.target.management;
-    const before = messageMemory(await mgmt.nodeMemory(run.node));
+    const before = messageMemoryBytes(await mgmt.nodeMemory(run.node));
     let peak = before;
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        peak = Math.max(peak, messageMemory(await mgmt.nodeMemory(run.node)));
+        peak = Math.max(peak, messageMemoryBytes(await mgmt.nodeMemory(run.node)));
         await sleep(SAMPLE_EVERY_MS);
       }
     })();
     try {
-      await publishPaced(conn, 'flow.in', n, FLOW_RATE_PER_SECOND);
+      await fill(conn, 'flow.in', n, FLOW_BODY_BYTES, FLOW_RATE_PER_SECOND);
       await untilDepth(conn, 'flow.held', n);
       await sleep(2000);
     } finally {

@@ -7,7 +7,7 @@
  * change in the data directory (or the free disk).
  */
 import type { FootprintRow, QueueStorage } from '@retry-studio/topology-core/calibration';
-import { ConfirmedPublisher, type ManagedConnection } from '../broker/index.js';
+import { ConfirmedPublisher, MESSAGE_MEMORY_CATEGORIES, type ManagedConnection } from '../broker/index.js';
 import { body, figureOf, inVhost, queueArguments, type CalibrationRun } from './calibrationRun.js';
 import { delta, readNode, sleep, type NodeReading } from './nodeReadings.js';
 
@@ -23,13 +23,27 @@ const MAX_FILL_BYTES = 64 * 1024 * 1024;
 export const fillCount = (run: CalibrationRun, bytes: number): number =>
   Math.max(1000, Math.min(run.messages, Math.floor(MAX_FILL_BYTES / Math.max(1, bytes))));
 
-/** publish `n` persistent messages of `bytes` to `queue` with confirms; resolves when all are confirmed */
-export async function fill(conn: ManagedConnection, queue: string, n: number, bytes: number): Promise<void> {
+/**
+ * publish `n` persistent messages of `bytes` to `queue` with confirms (at most `perSecond`, paced in
+ * 10 ms steps, when given); resolves when all are confirmed
+ */
+export async function fill(
+  conn: ManagedConnection,
+  queue: string,
+  n: number,
+  bytes: number,
+  perSecond?: number,
+): Promise<void> {
   const ch = await conn.createConfirmChannel();
   try {
     const pub = new ConfirmedPublisher(ch, { maxInFlight: 500, timeoutMs: 60_000 });
     const content = body(bytes);
-    for (let i = 0; i < n; i++) await pub.publish('', queue, content, { persistent: true });
+    const t0 = Date.now();
+    for (let i = 0; i < n; i++) {
+      const early = perSecond ? t0 + (i * 1000) / perSecond - Date.now() : 0;
+      if (early > 10) await sleep(early);
+      await pub.publish('', queue, content, { persistent: true });
+    }
     await pub.flush();
   } finally {
     await ch.close().catch(() => undefined);
@@ -59,9 +73,6 @@ interface OneRun {
   readonly churn: number;
   readonly disk: number;
 }
-
-/** the node's memory categories that hold messages */
-const MESSAGE_MEMORY = ['queue_procs', 'quorum_queue_procs', 'msg_index', 'binary', 'quorum_ets'];
 
 /**
  * `n` messages through a queue whose consumer acks them at once: what they leave behind once
@@ -93,7 +104,7 @@ async function leftByConsumed(
     while (got < n && Date.now() < end) await sleep(100);
     await sleep(2000);
     const after = await readNode(run.target.management, run.node, run.dataDir);
-    return Math.max(0, delta(before, after, MESSAGE_MEMORY) / n);
+    return Math.max(0, delta(before, after, MESSAGE_MEMORY_CATEGORIES) / n);
   } finally {
     await ch.close().catch(() => undefined);
   }

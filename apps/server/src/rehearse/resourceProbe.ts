@@ -5,10 +5,7 @@
  * the node's idle use is not the run's.
  */
 import type { MeasuredNode } from '@retry-studio/topology-core/rehearse';
-import type { ManagementClient } from '../broker/index.js';
-
-/** the node's memory categories that hold messages: queue processes, the message-store index, binaries (bodies), the quorum WAL's tables */
-const MESSAGE_MEMORY = ['queue_procs', 'quorum_queue_procs', 'msg_index', 'binary', 'quorum_ets'];
+import { messageMemoryBytes, type ManagementClient } from '../broker/index.js';
 
 export class ResourceProbe {
   private timer: NodeJS.Timeout | undefined;
@@ -47,8 +44,7 @@ export class ResourceProbe {
       ]);
       const ram = mem.total_rss ?? mem.total_allocated ?? 0;
       const disk = -(res.disk_free ?? 0);
-      let messages = 0;
-      for (const c of MESSAGE_MEMORY) messages += mem[c] ?? 0;
+      const messages = messageMemoryBytes(mem);
       this.first ??= { ram, disk, messages };
       this.peakMessages = Math.max(this.peakMessages, messages - this.first.messages);
       if (ram - this.first.ram > this.peakRam) [this.peakRam, this.peakRamAt] = [ram - this.first.ram, Math.round(t)];
