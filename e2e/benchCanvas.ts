@@ -270,25 +270,30 @@ try {
     if (r.lintCards >= 30) ok = false;
   }
 
-  // 3. issue 41's 5,000-queue file: drawn, reloaded, the longest tasks (a page of its own: its init script records them)
-  if (!skipImport) {
-    const big = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    big.on('pageerror', (e) => errors.push(e.message));
-    const r = await measureRetryGroups(browser, big, server.url);
-    await big.close();
-    console.log(
-      `issue 41's file (1,000 retry groups, 5,000 queues, ${r.nodes} nodes): drawn ${r.drawnMs.toFixed(0)} ms, longest task ${r.importLongest.toFixed(0)} ms; reload drawn ${r.reloadMs.toFixed(0)} ms (from navigation), longest task ${r.reloadLongest.toFixed(0)} ms (targets: drawn < ${BIG_DRAW_TARGET_MS} ms, reload < ${BIG_RELOAD_TARGET_MS} ms, no task over ${LONG_TASK_TARGET_MS} ms)`,
-    );
-    console.log(
-      `  traced, the page's main thread: import longest task ${r.importTraced.wallMs.toFixed(0)} ms wall, ${r.importTraced.cpuMs.toFixed(0)} ms CPU; reload ${r.reloadTraced.wallMs.toFixed(0)} ms wall, ${r.reloadTraced.cpuMs.toFixed(0)} ms CPU (wall time grows with the machine's load, CPU time is the page's own)`,
-    );
-    if (
-      r.drawnMs >= BIG_DRAW_TARGET_MS ||
-      r.reloadMs >= BIG_RELOAD_TARGET_MS ||
-      Math.max(r.importLongest, r.reloadLongest) > LONG_TASK_TARGET_MS
-    )
-      ok = false;
-  }
+  // 3. issue 41's 5,000-queue file: drawn, reloaded, the longest tasks (a page of its own: its init script records
+  // them), at both of the issue's screen sizes
+  if (!skipImport)
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 1440, height: 900 },
+    ]) {
+      const big = await browser.newPage({ viewport });
+      big.on('pageerror', (e) => errors.push(e.message));
+      const r = await measureRetryGroups(browser, big, server.url);
+      await big.close();
+      console.log(
+        `issue 41's file at ${viewport.width}x${viewport.height} (1,000 retry groups, 5,000 queues, ${r.nodes} nodes): drawn ${r.drawnMs.toFixed(0)} ms, longest task ${r.importLongest.toFixed(0)} ms; reload drawn ${r.reloadMs.toFixed(0)} ms (from navigation), longest task ${r.reloadLongest.toFixed(0)} ms (targets: drawn < ${BIG_DRAW_TARGET_MS} ms, reload < ${BIG_RELOAD_TARGET_MS} ms, no task over ${LONG_TASK_TARGET_MS} ms)`,
+      );
+      console.log(
+        `  traced, the page's main thread: import longest task ${r.importTraced.wallMs.toFixed(0)} ms wall, ${r.importTraced.cpuMs.toFixed(0)} ms CPU; reload ${r.reloadTraced.wallMs.toFixed(0)} ms wall, ${r.reloadTraced.cpuMs.toFixed(0)} ms CPU (wall time grows with the machine's load, CPU time is the page's own)`,
+      );
+      if (
+        r.drawnMs >= BIG_DRAW_TARGET_MS ||
+        r.reloadMs >= BIG_RELOAD_TARGET_MS ||
+        Math.max(r.importLongest, r.reloadLongest) > LONG_TASK_TARGET_MS
+      )
+        ok = false;
+    }
 
   // 4. template chosen -> canvas drawn
   await page.goto(server.url);

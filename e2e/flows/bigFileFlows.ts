@@ -25,7 +25,7 @@ const NODES = GROUPS * 5 + 5 + GROUPS * 3 + GROUPS * 2;
 const RECORDER = `
   window.__longTasks = [];
   window.__progress = [];
-  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push(Math.round(e.duration)); })
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push([e.startTime, Math.round(e.duration)]); })
     .observe({ type: 'longtask', buffered: true });
   new MutationObserver(() => {
     const p = document.querySelector('[data-testid=import-progress]');
@@ -53,6 +53,8 @@ export const bigFileFlow: Flow = {
       await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
       await page.waitForSelector('[data-testid=node-queue]');
       const t0 = Date.now();
+      // the page's own tasks from here (its loading is not the import's)
+      const chosen = (await page.evaluate('performance.now()')) as number;
       await openFile(page, { name: 'retry-groups.json', text });
       await waitFor('the overview drawn', () => overviewDrawn(page), 120_000);
       const drawnMs = Date.now() - t0;
@@ -71,9 +73,10 @@ export const bigFileFlow: Flow = {
         labels.some((l) => /^svc-0001 … svc-\d{4} · \d+ queues$/.test(l)),
         `${w}x${h}: a label names its run of groups and queues (${labels.slice(0, 3).join(' | ')})`,
       );
-      const tasks = (await page.evaluate('window.__longTasks')) as number[];
+      const tasks = (await page.evaluate('window.__longTasks')) as [number, number][];
+      const longest = Math.max(0, ...tasks.filter(([at]) => at >= chosen).map(([, d]) => d));
       console.log(
-        `    ${w}x${h}: drawn ${drawnMs} ms after the file was chosen; longest task ${Math.max(0, ...tasks)} ms (noisy: bench:canvas measures)`,
+        `    ${w}x${h}: drawn ${drawnMs} ms after the file was chosen; longest task since ${longest} ms (noisy: bench:canvas measures)`,
       );
       await shot(`overview-${w}`);
 

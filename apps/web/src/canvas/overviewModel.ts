@@ -8,7 +8,7 @@
  * overview 60 fps, drawn in 0.7-1.7 s once the core stopped simulating the whole design per publisher
  * (the draw time was lint and the budget, not the canvas: README, bench:canvas).
  */
-import { clusterNodes } from '@retry-studio/topology-core/operate';
+import { clusterNodes, type NodeCluster } from '@retry-studio/topology-core/operate';
 import type { Design } from '@retry-studio/topology-core/model';
 import { NODE_H, NODE_W, type DesignEdge, type DesignNode, type Severity } from '../graph/flowTypes';
 
@@ -62,11 +62,16 @@ export interface OverviewModel {
 const GROUP_PAD = 24;
 
 /** a design's clusters, once per version (a lint result or a selection redraws the overview, not regroups it) */
-const clusters = new WeakMap<Design, ReturnType<typeof clusterNodes>>();
-function clustersOf(design: Design): ReturnType<typeof clusterNodes> {
+const clusters = new WeakMap<Design, readonly NodeCluster[]>();
+function clustersOf(design: Design): readonly NodeCluster[] {
   let c = clusters.get(design);
   if (!c) clusters.set(design, (c = clusterNodes(design)));
   return c;
+}
+
+/** keeps the clusters of a design grouped elsewhere (the import worker groups what it lays out) */
+export function keepClusters(design: Design, c: readonly NodeCluster[]): void {
+  clusters.set(design, c);
 }
 const CLUSTER_PAD = 60;
 

@@ -1,6 +1,6 @@
 /**
  * The page's side of an import (importWorker.ts): read a file, then prepare the documents chosen,
- * with progress, and their lint after; one worker per import, ended once the last lint is in.
+ * with progress, and their lint once asked; one worker per import, ended once the last lint is in.
  * Without workers (unit tests) the same functions run here.
  */
 import type { ReadDocument } from '@retry-studio/topology-core/io';
@@ -23,6 +23,11 @@ export interface ImportSession {
     shape: LayoutShape | undefined,
     progress: (p: ImportProgress) => void,
   ): Promise<Prepared>;
+  /**
+   * starts the lint of the designs prepared (their `lints` settle as it ends), asked once the page has drawn them:
+   * on two cores a lint beside the draw made the draw's task wait for a core
+   */
+  lint(): void;
   /** ends the worker (a cancelled vhost choice, a failed import); a prepared import ends it with its last lint */
   close(): void;
 }
@@ -35,6 +40,8 @@ export function importSession(): ImportSession {
         const designs = await prepareDocuments(docs, shape, progress);
         return { designs, lints: designs.map((d) => Promise.resolve().then(() => designLint(d.design))) };
       },
+      // without a worker the lints run a turn after the prepare, on the page
+      lint: () => undefined,
       close: () => undefined,
     };
   const worker = new Worker(new URL('./importWorker.ts', import.meta.url), { type: 'module' });
@@ -72,6 +79,7 @@ export function importSession(): ImportSession {
         }
       });
     },
+    lint: () => worker.postMessage({ kind: 'lint' } satisfies ImportAsk),
     close: () => worker.terminate(),
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { retryGroupsDefinitions } from '@retry-studio/topology-core/testing/big';
 import type { Design } from '@retry-studio/topology-core/model';
+import { clusterNodes } from '@retry-studio/topology-core/operate';
 import { readDocument } from './readDocument';
 import { prepareDocuments, type ImportProgress } from './prepareImport';
 
@@ -38,5 +39,13 @@ describe('an import prepared for the canvas (the import worker runs this)', () =
     const [tall] = await prepareDocuments(file.docs, { width: 500, height: 1000 }, () => undefined);
     expect(aspectOf(wide!.design)).toBeGreaterThan(2.5);
     expect(aspectOf(tall!.design)).toBeLessThan(1);
+  });
+
+  it('groups a design the canvas opens as its overview, and only such a design', async () => {
+    const [big] = await prepareDocuments((await read(retryGroupsDefinitions(20))).docs, undefined, () => undefined);
+    expect(big!.clusters).toEqual(clusterNodes(big!.design));
+    expect(big!.clusters!.length).toBeGreaterThan(0);
+    const [small] = await prepareDocuments((await read(retryGroupsDefinitions(2))).docs, undefined, () => undefined);
+    expect(small!.clusters).toBeUndefined();
   });
 });

@@ -34,7 +34,9 @@ function ask(q: Ask): Promise<DesignAnswer> {
   const w = worker;
   return new Promise<DesignAnswer>((resolve) => {
     waiting.set(id, resolve);
-    w.postMessage({ ...q, id } as DesignAsk);
+    // in a task of its own: asked from the effects of the render that draws a design, the copy of a 5,000-queue
+    // design for the worker (tens of ms) lengthened that render's task
+    setTimeout(() => w.postMessage({ ...q, id } as DesignAsk), 0);
   });
 }
 

@@ -8,6 +8,7 @@ import type { ReadFile } from '../import/readDocument';
 import type { ImportProgress } from '../import/prepareImport';
 import { ImportAppConfig } from './ImportAppConfig';
 import { canvasShape } from '../graph/canvasShape';
+import { keepClusters } from '../canvas/overviewModel';
 import { VhostChoice } from './VhostChoice';
 
 export type { ReadFile } from '../import/readDocument';
@@ -27,9 +28,10 @@ export function openDocuments(file: ReadFile, docs: readonly ReadDocument[], pre
       : [];
   let last = '';
   for (const [i, doc] of docs.entries()) {
-    const { design, scaffolded } = prepared.designs[i]!;
-    // linted in the import worker while the page draws it: the canvas and the Lint tab wait for that lint
+    const { design, scaffolded, clusters } = prepared.designs[i]!;
+    // linted in the import worker once the page has drawn it: the canvas and the Lint tab wait for that lint
     lintJobs.adopt(design, undefined, prepared.lints[i]!);
+    if (clusters) keepClusters(design, clusters);
     app().loadDesign(design);
     // the broker it was exported from: the upgrade check starts there
     if (file.rabbitVersion) app().setBrokerVersion(app().docId, file.rabbitVersion);
@@ -55,6 +57,9 @@ export function openDocuments(file: ReadFile, docs: readonly ReadDocument[], pre
       : `Imported ${what}: ${last}`,
   );
 }
+
+/** resolves in a task after the next frame is painted */
+const nextPaint = () => new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 0)));
 
 /** what the import is doing, in words (the worker's step, the document of how many, its size) */
 function progressText(p: ImportProgress | 'reading' | 'drawing', fileName?: string): string {
@@ -88,10 +93,12 @@ export function ImportFile({ onOpened }: { onOpened?: () => void }) {
       );
       setBusy({ text: progressText('drawing'), share: 0.95 });
       // a frame to show it before the canvas takes the design
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      await nextPaint();
       if (pasted !== undefined) setText((t) => (t === pasted ? '' : t));
       openDocuments(read, docs, prepared);
       onOpened?.();
+      // the lint once the canvas has drawn what it lints
+      void nextPaint().then(() => session.lint());
     } catch (e) {
       session.close();
       setErrors([`the import stopped: ${(e as Error).message}`]);

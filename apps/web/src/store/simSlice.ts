@@ -128,7 +128,8 @@ export const createSimSlice: StateCreator<AppState, [], [], SimSlice> = (set, ge
   setLiveEvents: (liveEvents, opts = {}) => {
     const s = get();
     const liveRunning = liveEvents ? (opts.running ?? s.liveRunning) : false;
-    player.load('live', liveEvents, readingOf(s.design, liveRunning));
+    // no run, nothing to read it against: a design opened clears the live run (its rules were read for nothing)
+    player.load('live', liveEvents, liveEvents ? readingOf(s.design, liveRunning) : undefined);
     const liveFailure = opts.failure ?? s.liveFailure;
     const failure = liveFailure ?? undefined;
     const liveOutcomes = liveEvents?.length
