@@ -14,7 +14,7 @@ import { assert, waitFor, type Flow } from '../lib/harness.js';
 import { openFile, SIZES } from '../lib/steps.js';
 import { ROOT } from '../lib/server.js';
 import { retryGroupsDefinitions, tenantDefinitions } from '../lib/bigDefinitions.js';
-import { readability } from '../lib/readability.js';
+import { nodesOutOfView, readability } from '../lib/readability.js';
 import { clearKept, keptIndex } from '../lib/storage.js';
 
 /** issue 41's file: 1,000 retry groups of five queues (10,005 nodes once its actors are scaffolded) */
@@ -273,6 +273,9 @@ export const readableOpeningFlow: Flow = {
           20_000,
         );
         await checkReadable(page, f, w);
+        // a view opened on a part of the design shows the minimap: beside what is in view, over no node
+        const under = (await nodesOutOfView(page)).underMinimap;
+        assert(under.length === 0, `${f} at ${w}x${h}: no node under the minimap (${under.join(', ')})`);
         await shot(`${f}-${w}`);
       }
     }

@@ -9,7 +9,7 @@ import { assert, waitFor, type Flow } from '../lib/harness.js';
 import { openFile } from '../lib/steps.js';
 import { ROOT } from '../lib/server.js';
 import { teamServicesDefinitions } from '../lib/bigDefinitions.js';
-import { readability } from '../lib/readability.js';
+import { nodesOutOfView, readability } from '../lib/readability.js';
 
 const SIZES = [
   [1440, 900],
@@ -64,28 +64,8 @@ async function faceProblems(page: Page): Promise<{ nodes: number; cut: string[];
 
 /** Nodes (DOM, or the overview's drawn bounds) outside the canvas or under the minimap. */
 async function outOfView(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const canvas = document.querySelector<HTMLElement>('[data-testid=canvas]')!;
-    const c = canvas.getBoundingClientRect();
-    const m = document.querySelector('.react-flow__minimap')?.getBoundingClientRect();
-    // no named functions inside: the page has no `__name` (tsx keeps names)
-    const boxes: Array<{ id: string; r: { left: number; right: number; top: number; bottom: number } }> = Array.from(
-      document.querySelectorAll('.react-flow__node'),
-    ).map((n) => ({ id: n.getAttribute('data-id') ?? '?', r: n.getBoundingClientRect() }));
-    const drawn = canvas.dataset.drawnBounds?.split(',').map(Number);
-    if (drawn)
-      boxes.push({
-        id: 'the overview',
-        r: { left: c.left + drawn[0]!, top: c.top + drawn[1]!, right: c.left + drawn[2]!, bottom: c.top + drawn[3]! },
-      });
-    const bad: string[] = [];
-    for (const { id, r } of boxes) {
-      const under = !!m && r.left < m.right && m.left < r.right && r.top < m.bottom && m.top < r.bottom;
-      if (r.left < c.left - 1 || r.right > c.right + 1 || r.top < c.top - 1 || r.bottom > c.bottom + 1 || under)
-        bad.push(id);
-    }
-    return bad;
-  });
+  const v = await nodesOutOfView(page);
+  return [...v.outside, ...v.underMinimap];
 }
 
 /** out-of-view nodes once the view has settled (a notice bar appearing above the canvas re-fits it) */

@@ -94,3 +94,30 @@ export function readability(page: Page): Promise<Readability> {
     return { zoom, nodes: nodes.filter((n) => n.offsetParent !== null).length, minNamePx, small, midWord, cut, clipped, squeezed, more, definingHidden, minEdgeLabelPx, overview };
   })()`) as Promise<Readability>;
 }
+
+/** Nodes (DOM, or the overview's drawn bounds) outside the canvas, and those under the minimap. */
+export function nodesOutOfView(page: Page): Promise<{ outside: string[]; underMinimap: string[] }> {
+  return page.evaluate(() => {
+    const canvas = document.querySelector<HTMLElement>('[data-testid=canvas]')!;
+    const c = canvas.getBoundingClientRect();
+    const m = document.querySelector('.react-flow__minimap')?.getBoundingClientRect();
+    // no named functions inside: the page has no `__name` (tsx keeps names)
+    const boxes: Array<{ id: string; r: { left: number; right: number; top: number; bottom: number } }> = Array.from(
+      document.querySelectorAll('.react-flow__node'),
+    ).map((n) => ({ id: n.getAttribute('data-id') ?? '?', r: n.getBoundingClientRect() }));
+    const drawn = canvas.dataset.drawnBounds?.split(',').map(Number);
+    if (drawn)
+      boxes.push({
+        id: 'the overview',
+        r: { left: c.left + drawn[0]!, top: c.top + drawn[1]!, right: c.left + drawn[2]!, bottom: c.top + drawn[3]! },
+      });
+    const outside: string[] = [];
+    const underMinimap: string[] = [];
+    for (const { id, r } of boxes) {
+      if (!!m && r.left < m.right && m.left < r.right && r.top < m.bottom && m.top < r.bottom) underMinimap.push(id);
+      if (r.left < c.left - 1 || r.right > c.right + 1 || r.top < c.top - 1 || r.bottom > c.bottom + 1)
+        outside.push(id);
+    }
+    return { outside, underMinimap };
+  });
+}

@@ -10,7 +10,7 @@ import { behaviourLines, queueChips, type Chip } from '../model/describe';
 import { DepthBadge } from '../operate/DepthBadge';
 import { UpgradeBadge } from './UpgradeBadge';
 import { useQueueOutage } from './useQueueOutage';
-import { faceName } from './readableZoom';
+import { faceName } from '../graph/readableZoom';
 import {
   chipRows,
   FACE_LEVELS,
@@ -20,7 +20,7 @@ import {
   wholeLines,
   type FaceAt,
   type FaceLod,
-} from './faceFit';
+} from '../graph/faceFit';
 
 /** One look per queue type (the palette and the canvas share it). */
 export const QUEUE_LOOK: Record<'classic' | 'quorum' | 'stream', { color: string; glyph: string; label: string }> = {

@@ -11,6 +11,7 @@
 import { clusterNodes, type NodeCluster } from '@retry-studio/topology-core/operate';
 import type { Design } from '@retry-studio/topology-core/model';
 import { NODE_H, NODE_W, type DesignEdge, type DesignNode, type Severity } from '../graph/flowTypes';
+import { READABLE_MAX_NODES } from '../graph/readableZoom';
 
 /**
  * Below this zoom a face's name does not read at 9 px (graph/wrapLayout.ts's READABLE_ZOOM, a little under):
@@ -19,7 +20,7 @@ import { NODE_H, NODE_W, type DesignEdge, type DesignNode, type Severity } from 
  */
 export const OVERVIEW_ZOOM = 0.5;
 /** smaller designs stay DOM nodes at every zoom (a template is a few dozen nodes) */
-export const OVERVIEW_MIN_NODES = 61;
+export const OVERVIEW_MIN_NODES = READABLE_MAX_NODES + 1;
 /** from this many nodes React Flow mounts only the nodes in view (and the overview is the map: no minimap) */
 export const BIG_DESIGN_NODES = 300;
 

@@ -10,11 +10,11 @@
 import { useEffect, type RefObject } from 'react';
 import { getNodesBounds, useStore, type ReactFlowInstance } from '@xyflow/react';
 import type { DesignEdge, DesignNode } from '../graph/flowTypes';
-import { lodOf, textScaleAt } from './faceFit';
+import { lodOf, textScaleAt } from '../graph/faceFit';
 import { LABEL_MAX_SCALE } from '../graph/labelPlacement';
 import { OVERVIEW_MIN_NODES } from './overviewModel';
-import { readableZoom } from './readableZoom';
-import { FIT_PADDING, MINIMAP_ROOM, MINIMAP_SIZE, openingFit } from '../graph/openingFit';
+import { readableZoom } from '../graph/readableZoom';
+import { FIT_PADDING, MINIMAP_ROOM, MINIMAP_SIZE, openingFit, type Size } from '../graph/openingFit';
 
 /** the smallest zoom a fit goes to */
 const MIN_FIT_ZOOM = 0.002;
@@ -63,12 +63,24 @@ export function openingViewport(
   // up to 60 nodes the names read at the opening zoom (readableZoom.ts); past that the overview labels the groups
   const fitted = Math.max(fit, MIN_FIT_ZOOM);
   const zoom = !whole && nodes.length < OVERVIEW_MIN_NODES ? readableZoom(nodes, fitted) : fitted;
+  const fits = (room: Size) => ({
+    wide: b.width * zoom <= room.width - 2 * PADDING,
+    high: b.height * zoom <= room.height - 2 * PADDING,
+  });
+  const inPane = fits(pane);
+  const all = inPane.wide && inPane.high;
+  // on a part of the design the minimap shows the rest: what fits beside its strip (a layout kept that narrow,
+  // graph/autoLayout.ts) or above it is placed there, not under it
+  const room = all
+    ? pane
+    : fits({ width: canvas.width - MINIMAP_ROOM.width, height: canvas.height }).wide
+      ? { width: canvas.width - MINIMAP_ROOM.width, height: canvas.height }
+      : { width: canvas.width, height: canvas.height - MINIMAP_ROOM.height };
+  const inRoom = fits(room);
   // centred on the axis that fits, anchored at the start (left / top: the flow's entry) on the one that does not
-  const fitsWide = b.width * zoom <= pane.width - 2 * PADDING;
-  const fitsHigh = b.height * zoom <= pane.height - 2 * PADDING;
-  const x = fitsWide ? (pane.width - b.width * zoom) / 2 - b.x * zoom : PADDING - b.x * zoom;
-  const y = fitsHigh ? (pane.height - b.height * zoom) / 2 - b.y * zoom : PADDING - b.y * zoom;
-  return { x, y, zoom, whole: fitsWide && fitsHigh };
+  const x = inRoom.wide ? (room.width - b.width * zoom) / 2 - b.x * zoom : PADDING - b.x * zoom;
+  const y = inRoom.high ? (room.height - b.height * zoom) / 2 - b.y * zoom : PADDING - b.y * zoom;
+  return { x, y, zoom, whole: all };
 }
 
 /**

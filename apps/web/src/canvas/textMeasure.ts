@@ -3,7 +3,7 @@
  * the faces' own font (a name semibold with -0.02 em letter spacing, a chip's text regular), per px of font size.
  * A little margin for sub-pixel rounding: a piece measured a hair short would break inside its word.
  */
-import { measureTextWith, type TextKind } from './faceFit';
+import { measureTextWith, type TextKind } from '../graph/faceFit';
 
 const MARGIN = 1.04;
 

@@ -11,7 +11,9 @@ import { NODE_H, NODE_W } from './flowTypes';
 import { FlowMapper } from './designToFlow';
 import { flowOrder } from './flowOrder';
 import { LABEL_MAX_SCALE, labelSize } from './labelPlacement';
-import { componentsOf, packToShape } from './packComponents';
+import { componentsOf, openingZoom, packToShape, packToWidth } from './packComponents';
+import { readableZoom, READABLE_MAX_NODES } from './readableZoom';
+import { FIT_PADDING, MINIMAP_ROOM } from './openingFit';
 import { LAYERED_MAX_NODES, nodeCount } from '../model/designSize';
 
 let elk: ElkApi | null = null;
@@ -94,7 +96,16 @@ export async function layoutDesign(design: Design, shape?: LayoutShape): Promise
   const out = await elk.layout(graph);
   const pos: Record<string, NodePosition> = {};
   for (const c of out.children ?? []) pos[c.id] = { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) };
+  if (!shape) return pos;
   // its layers wrapped into bands to take the canvas's shape (a long chain opened as one unreadable row), its
   // unconnected parts packed in rows
-  return shape ? packToShape(pos, componentsOf(Object.keys(pos), edges), shape) : pos;
+  const parts = componentsOf(Object.keys(pos), edges);
+  const packed = packToShape(pos, parts, shape);
+  if (nodes.length > READABLE_MAX_NODES) return packed;
+  // names that read only closer than the fitted zoom: the design opens on a part of it at the zoom where they do,
+  // its rows as wide as the canvas left of the minimap's strip (the minimap shows the rest)
+  const fitted = openingZoom(packed, shape);
+  const zoom = readableZoom(nodes, fitted);
+  if (zoom <= fitted) return packed;
+  return packToWidth(packed, parts, (shape.width - MINIMAP_ROOM.width - 2 * FIT_PADDING) / zoom);
 }

@@ -78,6 +78,23 @@ function shelves(parts: readonly ReturnType<typeof normalized>[], width: number)
 }
 
 /**
+ * The parts of a layout (each as it is placed there) set in rows no wider than `width`, the largest first: a
+ * design whose names read only closer than its fitted zoom opens on a part of it (readableZoom.ts), and rows
+ * that end before the minimap's strip keep the rest below, clear of it (a real 37-node file's grid of five
+ * columns ran under the minimap).
+ */
+export function packToWidth(
+  layout: Layout,
+  parts: readonly (readonly string[])[],
+  width: number,
+): Record<string, NodePosition> {
+  const pieces = parts
+    .map((ids) => normalized(Object.fromEntries(ids.map((id) => [id, layout[id]!]))))
+    .sort((a, b) => b.size.height * b.size.width - a.size.height * a.size.width);
+  return shelves(pieces, width);
+}
+
+/**
  * `parts`: the layout's components (componentsOf). The layout packed part by part where that opens larger
  * than the whole wrapped at once; else the whole wrapped (wrapToShape).
  */

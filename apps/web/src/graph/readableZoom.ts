@@ -4,13 +4,15 @@
  * the rest a pan away, the minimap shown: a real 37-node file (two queues named in 72 characters) fitted whole
  * into a 1280x800 window showed them at 6.3 px, and a fixed face has no room for such a name at that zoom.
  */
-import type { DesignNodeData } from '../graph/flowTypes';
+import type { DesignNodeData } from './flowTypes';
 import { queueChips } from '../model/describe';
-import { MAX_FIT_ZOOM } from '../graph/openingFit';
+import { MAX_FIT_ZOOM } from './openingFit';
 import { FACE_LEVELS, facePerLevel, nameOnScreenPx, nameSizes, type FaceLod } from './faceFit';
 
 /** the smallest a name is drawn at the opening zoom, px on screen */
 export const READABLE_NAME_PX = 9;
+/** the most nodes a design has whose names read at its opening zoom; a bigger one opens as its overview (overviewModel.ts) */
+export const READABLE_MAX_NODES = 60;
 
 /** the name a face shows (nodes.tsx draws it) */
 export function faceName(data: DesignNodeData): string {

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { AmqpTable, QueueDef } from '@retry-studio/topology-core/model';
-import { FlowMapper } from '../graph/designToFlow';
+import { FlowMapper } from './designToFlow';
 import { dlxTtlRetry } from '../fixtures/designs';
 import { nameOnScreenPx } from './faceFit';
 import { faceName, faceNameSizes, readableZoom, READABLE_NAME_PX } from './readableZoom';
