@@ -14,6 +14,7 @@ import type { FrameworkRunner, JobContext, RunningJob } from './frameworkRunner.
 import { RunnerProcess, type RunnerEvent } from './runnerProcess.js';
 import { hasCommand, INSTALL_HINT, NOT_IN_PACKAGE } from './runtimeCheck.js';
 import { randomBytes } from 'node:crypto';
+import { startedAgainIfStale } from './startedAgain.js';
 
 export const SPRING_DIR = fileURLToPath(new URL('./runners/spring/', import.meta.url));
 type Flavour = 'boot35' | 'boot40' | 'stream';
@@ -48,6 +49,10 @@ function newestSource(dir: string): number {
 }
 
 const jvms = new Map<Flavour, RunnerProcess>();
+/** JVMs replaced after a start failed in them (startedAgain.ts): their running jobs go on; they end with the run */
+const retired = new Set<RunnerProcess>();
+/** how many jobs each JVM was asked to start */
+const jobsStarted = new WeakMap<RunnerProcess, number>();
 
 function jvm(f: Flavour): RunnerProcess {
   let p = jvms.get(f);
@@ -77,8 +82,9 @@ function jvm(f: Flavour): RunnerProcess {
 
 /** Ends the JVMs (a CLI run's end, a test file's afterAll). */
 export async function closeSpringRunners(): Promise<void> {
-  await Promise.all([...jvms.values()].map((p) => p.quit()));
+  await Promise.all([...jvms.values(), ...retired].map((p) => p.quit()));
   jvms.clear();
+  retired.clear();
 }
 
 /** Java Properties text: keys and values escaped */
@@ -167,8 +173,26 @@ function modeArgs(flavour: Flavour, framework: string, ctx: JobContext): string[
   return [...configArgs(ctx), '--prove.mode=boot', `--prove.queues=${ctx.channel.queue}`];
 }
 
-async function startSpringJob(flavour: Flavour, framework: string, ctx: JobContext): Promise<RunningJob> {
-  const p = jvm(flavour);
+function startSpringJob(flavour: Flavour, framework: string, ctx: JobContext): Promise<RunningJob> {
+  let used: { jvm: RunnerProcess; before: number } | undefined;
+  return startedAgainIfStale({
+    start: () => {
+      const p = jvm(flavour);
+      used = { jvm: p, before: jobsStarted.get(p) ?? 0 };
+      jobsStarted.set(p, used.before + 1);
+      return startInJvm(p, flavour, framework, ctx);
+    },
+    usedBefore: () => (used?.before ?? 0) > 0,
+    retire: () => {
+      if (!used || jvms.get(flavour) !== used.jvm) return;
+      retired.add(used.jvm);
+      jvms.delete(flavour);
+    },
+    note: (why) => process.stderr.write(`${FLAVOUR_LABEL[flavour]}: ${why}\n`),
+  });
+}
+
+async function startInJvm(p: RunnerProcess, flavour: Flavour, framework: string, ctx: JobContext): Promise<RunningJob> {
   await p.ready;
   const job = randomBytes(4).toString('hex');
   const args = [...modeArgs(flavour, framework, ctx), ...connectionArgs(ctx)];

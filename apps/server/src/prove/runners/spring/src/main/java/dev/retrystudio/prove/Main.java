@@ -87,13 +87,20 @@ public final class Main {
     Events.emit(job, "stopped", Map.of());
   }
 
-  /** The framework's own words: each cause's message, outermost first. */
+  /**
+   * The framework's own words: each cause's message, outermost first, and where the innermost was thrown
+   * (a bare "NoSuchElementException: null" says nothing of whose it was).
+   */
   static String causes(Throwable e) {
     StringBuilder b = new StringBuilder();
+    Throwable root = e;
     for (Throwable c = e; c != null; c = c.getCause() == c ? null : c.getCause()) {
       if (b.length() > 0) b.append("\n  caused by: ");
       b.append(c.getClass().getSimpleName()).append(": ").append(c.getMessage());
+      root = c;
     }
+    StackTraceElement[] at = root.getStackTrace();
+    for (int i = 0; i < Math.min(3, at.length); i++) b.append("\n    at ").append(at[i]);
     return b.toString();
   }
 }
