@@ -32,9 +32,20 @@ export const clusterFlow: Flow = {
     await setBrokerUrl(page, NODE_2);
     await page.fill('[data-testid=deploy-prefix]', `e2ecl${Date.now().toString(36)}.`);
 
-    await page.click('[data-testid=broker-probe]');
-    await page.waitForSelector('[data-testid=cluster-nodes]', { timeout: 20_000 });
-    const nodes = await page.locator('[data-testid=cluster-node]').allInnerTexts();
+    // a cluster just started lists its nodes before their versions are reported: probed again, as a user would
+    let nodes: string[] = [];
+    await waitFor(
+      'the nodes and their versions',
+      async () => {
+        await page.click('[data-testid=broker-probe]');
+        await page.waitForSelector('[data-testid=cluster-nodes]', { timeout: 20_000 });
+        nodes = await page.locator('[data-testid=cluster-node]').allInnerTexts();
+        if (nodes.length === 3 && !nodes.some((n) => n.includes('not reported yet'))) return true;
+        await page.waitForTimeout(1000);
+        return false;
+      },
+      30_000,
+    ).catch(() => undefined);
     assert(nodes.length === 3, `three nodes: ${nodes.join(' | ')}`);
     assert((await page.locator('[data-testid=cluster-node][data-running=true]').count()) === 3, 'all three running');
     assert(

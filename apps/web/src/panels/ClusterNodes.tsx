@@ -11,7 +11,8 @@ export function ClusterNodes({ c }: { c: ClusterView }) {
         {c.nodes.map((n) => (
           <li key={n.name} data-testid="cluster-node" data-running={n.running} className="font-mono text-[10px]">
             <span className={n.running ? 'text-emerald-400' : 'text-red-400'}>{n.running ? '●' : '○'}</span> {n.name}{' '}
-            <span className="text-slate-500">{n.running ? (n.version ?? '') : 'down'}</span>
+            {/* a node just started is listed running before the management plugin has its version */}
+            <span className="text-slate-500">{n.running ? (n.version ?? 'version not reported yet') : 'down'}</span>
           </li>
         ))}
       </ul>
