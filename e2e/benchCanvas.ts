@@ -24,7 +24,7 @@ import { launchChromium } from './lib/chromium.js';
 import { buildWeb, startServer } from './lib/server.js';
 import { clearKept } from './lib/storage.js';
 import { retryGroupsDefinitions, teamServicesDefinitions } from './lib/bigDefinitions.js';
-import { longest, tracedTasks } from './lib/traceTasks.js';
+import { longest, LONG_TASK_RECORDER, longestTaskSince, tracedTasks } from './lib/traceTasks.js';
 
 const skipBuild = process.argv.includes('--no-build');
 const sizesArg = process.argv.indexOf('--sizes');
@@ -169,11 +169,6 @@ const BIG_DRAW_TARGET_MS = 3000;
 const BIG_RELOAD_TARGET_MS = 2000;
 const LONG_TASK_TARGET_MS = 200;
 
-/** the page's long tasks since `from` (ms on its clock), recorded by LONG_TASKS */
-const LONG_TASKS = `window.__longTasks = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });`;
-const longestSince = async (page: Page, from: number) =>
-  (await page.evaluate(`Math.max(0, ...window.__longTasks.filter(([s]) => s >= ${from}).map(([, d]) => d))`)) as number;
-
 /**
  * issue 41's file: chosen in Open / Import (drawn, longest task), then the page reloaded (drawn, longest task).
  * The longest task by the page's long-task observer (wall time), and from a performance trace of the same run
@@ -183,7 +178,7 @@ const longestSince = async (page: Page, from: number) =>
 async function measureRetryGroups(browser: Browser, page: Page, url: string) {
   const groups = 1000;
   const nodes = groups * 10 + 5;
-  await page.addInitScript(LONG_TASKS);
+  await page.addInitScript(LONG_TASK_RECORDER);
   await page.goto(`${url}/?template=dlx-ttl-wait-queue`);
   await page.waitForSelector('[data-testid=node-queue]');
   await page.click('[data-testid=open-toggle]');
@@ -203,14 +198,14 @@ async function measureRetryGroups(browser: Browser, page: Page, url: string) {
     // the lint, the stated fate and the save run after the first frame: their tasks count too
     await page.waitForTimeout(4000);
   });
-  const importLongest = await longestSince(page, t0);
+  const importLongest = await longestTaskSince(page, t0);
   let reloaded = 0;
   const reloadTasks = await tracedTasks(browser, page, async () => {
     await page.reload();
     [, reloaded] = (await page.evaluate(drawnScript(allDrawn(nodes)))) as [number, number];
     await page.waitForTimeout(4000);
   });
-  const reloadLongest = await longestSince(page, 0);
+  const reloadLongest = await longestTaskSince(page, 0);
   return {
     nodes,
     drawnMs: drawn - t0,

@@ -16,6 +16,7 @@ import { ROOT } from '../lib/server.js';
 import { retryGroupsDefinitions, tenantDefinitions } from '../lib/bigDefinitions.js';
 import { nodesOutOfView, readability } from '../lib/readability.js';
 import { clearKept, keptIndex } from '../lib/storage.js';
+import { LONG_TASK_RECORDER, longestTaskSince } from '../lib/traceTasks.js';
 
 /** issue 41's file: 1,000 retry groups of five queues (10,005 nodes once its actors are scaffolded) */
 const GROUPS = 1000;
@@ -23,10 +24,8 @@ const NODES = GROUPS * 5 + 5 + GROUPS * 3 + GROUPS * 2;
 
 /** before the page's scripts: long tasks and the import's progress texts, recorded for the flow to read */
 const RECORDER = `
-  window.__longTasks = [];
+  ${LONG_TASK_RECORDER}
   window.__progress = [];
-  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push([e.startTime, Math.round(e.duration)]); })
-    .observe({ type: 'longtask', buffered: true });
   new MutationObserver(() => {
     const p = document.querySelector('[data-testid=import-progress]');
     const t = p && p.textContent;
@@ -73,8 +72,7 @@ export const bigFileFlow: Flow = {
         labels.some((l) => /^svc-0001 … svc-\d{4} · \d+ queues$/.test(l)),
         `${w}x${h}: a label names its run of groups and queues (${labels.slice(0, 3).join(' | ')})`,
       );
-      const tasks = (await page.evaluate('window.__longTasks')) as [number, number][];
-      const longest = Math.max(0, ...tasks.filter(([at]) => at >= chosen).map(([, d]) => d));
+      const longest = Math.round(await longestTaskSince(page, chosen));
       console.log(
         `    ${w}x${h}: drawn ${drawnMs} ms after the file was chosen; longest task since ${longest} ms (noisy: bench:canvas measures)`,
       );

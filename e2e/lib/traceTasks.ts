@@ -76,3 +76,10 @@ export const longest = (tasks: readonly PageTask[]) => ({
   wallMs: Math.max(0, ...tasks.map((t) => t.wallMs)),
   cpuMs: Math.max(0, ...tasks.map((t) => t.cpuMs)),
 });
+
+/** an init script: the page's long tasks (a PerformanceObserver for `longtask`), each [start, duration] on its clock */
+export const LONG_TASK_RECORDER = `window.__longTasks = []; new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longTasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });`;
+
+/** the longest task LONG_TASK_RECORDER saw start at `from` (ms on the page's clock) or later, by wall time */
+export const longestTaskSince = async (page: Page, from: number): Promise<number> =>
+  (await page.evaluate(`Math.max(0, ...window.__longTasks.filter(([s]) => s >= ${from}).map(([, d]) => d))`)) as number;

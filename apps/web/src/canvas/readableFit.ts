@@ -71,11 +71,9 @@ export function openingViewport(
   const all = inPane.wide && inPane.high;
   // on a part of the design the minimap shows the rest: what fits beside its strip (a layout kept that narrow,
   // graph/autoLayout.ts) or above it is placed there, not under it
-  const room = all
-    ? pane
-    : fits({ width: canvas.width - MINIMAP_ROOM.width, height: canvas.height }).wide
-      ? { width: canvas.width - MINIMAP_ROOM.width, height: canvas.height }
-      : { width: canvas.width, height: canvas.height - MINIMAP_ROOM.height };
+  const beside = { width: canvas.width - MINIMAP_ROOM.width, height: canvas.height };
+  const above = { width: canvas.width, height: canvas.height - MINIMAP_ROOM.height };
+  const room = all ? pane : fits(beside).wide ? beside : above;
   const inRoom = fits(room);
   // centred on the axis that fits, anchored at the start (left / top: the flow's entry) on the one that does not
   const x = inRoom.wide ? (room.width - b.width * zoom) / 2 - b.x * zoom : PADDING - b.x * zoom;
