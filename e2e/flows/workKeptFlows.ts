@@ -70,7 +70,8 @@ export const replaceUndoFlow: Flow = {
     await page.click('[data-testid=import-apply]');
     await waitFor('imported design open', async () => (await designName(page)) === 'imported');
     await page.waitForSelector('[data-testid=replaced-notice]');
-    await page.click('[data-testid=canvas] .react-flow__pane', { position: { x: 10, y: 10 } });
+    // out of the import box, below the notices strip (a click under the notice waited for it to go, 15 s)
+    await page.click('[data-testid=canvas] .react-flow__pane', { position: { x: 10, y: 60 } });
     await page.keyboard.press('Control+z');
     await waitFor('Ctrl+Z brings the design back', async () => (await designName(page)) === 'my retry loop');
     assert((await count(page, '.react-flow__node')) === mine, 'with all its nodes');

@@ -6,13 +6,31 @@
 import type { Design } from '@retry-studio/topology-core/model';
 import { withDesign, withoutDesign, type DesignIndex, type DesignStorage } from './designIndex';
 import { idbDesignStorage } from './idbDesignStorage';
-import { localDesignStorage } from './localDesignStorage';
+import { localDesignStorage, type KeyValueStorage } from './localDesignStorage';
+import { newDesignId } from './designId';
+import {
+  applyWrite,
+  forgetUnsaved,
+  keepUnsaved,
+  replayUnsaved,
+  UNSAVED_PREFIX,
+  type StorageWrite,
+} from './unsavedWrites';
 import type { AppStore } from './store';
 
 export type { DesignEntry, DesignIndex, DesignStorage } from './designIndex';
 
-/** IndexedDB, else localStorage (a browser or mode that refuses IndexedDB) */
+/**
+ * IndexedDB, else localStorage (a browser or mode that refuses IndexedDB), with the writes a page left
+ * unwritten made first (unsavedWrites.ts): the index read next says which design was open last.
+ */
 export async function openDesignStorage(): Promise<DesignStorage> {
+  const storage = await openAnyStorage();
+  await replayUnsaved(storage, typeof localStorage !== 'undefined' ? localStorage : null).catch(() => 0);
+  return storage;
+}
+
+async function openAnyStorage(): Promise<DesignStorage> {
   try {
     if (typeof indexedDB === 'undefined') throw new Error('no IndexedDB');
     return await idbDesignStorage();
@@ -47,6 +65,15 @@ export interface Persisting {
   stop(): Promise<void>;
   /** resolves once every write asked for so far is done (tests, the designs menu) */
   settled(): Promise<void>;
+  /** the page is being left: what is not written yet is kept in localStorage for the next visit (unsavedWrites.ts) */
+  leave(): void;
+}
+
+export interface PersistOptions {
+  /** where the writes a left page had not made are kept (localStorage in a page) */
+  local?: KeyValueStorage | null;
+  /** the key this tab keeps them under */
+  unsavedKey?: string;
 }
 
 /**
@@ -54,17 +81,24 @@ export interface Persisting {
  * designs writes both, and drops the design left when it was an untouched template. Writes run one after
  * another, each a task of its own after the change that asked for it (an import's first frame is drawn first).
  */
-export function persist(store: AppStore, storage: DesignStorage): Persisting {
+export function persist(store: AppStore, storage: DesignStorage, opts: PersistOptions = {}): Persisting {
   kept = storage;
+  const local = opts.local !== undefined ? opts.local : typeof localStorage !== 'undefined' ? localStorage : null;
+  const unsavedKey = opts.unsavedKey ?? `${UNSAVED_PREFIX}${newDesignId()}`;
   let chain: Promise<void> = Promise.resolve();
-  /** writes asked for and not done yet: My designs shows what they will leave meanwhile */
+  /** writes asked for and not done yet (My designs shows what they will leave; a left page keeps them) */
+  const unwritten: StorageWrite[] = [];
+  /** kept in localStorage when the page was left, and to forget once done (the page came back from the cache) */
+  let keptUnsaved = false;
+  /** steps asked for and not done yet, the first read of the index among them */
   let inFlight = 0;
   published = null;
   /** the list as it will be once the writes are done, shown at once (two vhosts opened together are both listed) */
   const expect = (change: (i: DesignIndex) => DesignIndex) => {
     if (published) publishIndex(store, change(published));
   };
-  const enqueue = (f: () => Promise<DesignIndex>) => {
+  const run = (f: () => Promise<DesignIndex>, w?: StorageWrite) => {
+    if (w) unwritten.push(w);
     inFlight++;
     chain = chain
       .then(() => new Promise<void>((r) => setTimeout(r, 0)))
@@ -76,10 +110,18 @@ export function persist(store: AppStore, storage: DesignStorage): Persisting {
         },
         () => undefined,
       )
-      .finally(() => inFlight--);
+      .finally(() => {
+        inFlight--;
+        if (w) unwritten.splice(unwritten.indexOf(w), 1);
+        if (unwritten.length === 0 && keptUnsaved && local) {
+          forgetUnsaved(local, unsavedKey);
+          keptUnsaved = false;
+        }
+      });
     writes = chain;
   };
-  enqueue(() => storage.readIndex());
+  const enqueue = (w: StorageWrite) => run(() => applyWrite(storage, w), w);
+  run(() => storage.readIndex());
   let pending: { docId: string; design: Design; pristine: boolean } | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const flush = () => {
@@ -88,15 +130,15 @@ export function persist(store: AppStore, storage: DesignStorage): Persisting {
     if (!pending) return;
     const p = pending;
     pending = null;
-    enqueue(() => storage.saveDesign(p.docId, p.design, { pristine: p.pristine, touched: true }));
+    enqueue({ kind: 'save', id: p.docId, design: p.design, opts: { pristine: p.pristine, touched: true } });
   };
   const unsubscribe = store.subscribe((s, prev) => {
     if (s.docId !== prev.docId) {
       flush();
       const { docId, design, docPristine } = s;
       expect((i) => withDesign(prev.docPristine ? withoutDesign(i, prev.docId) : i, docId, design, { current: true }));
-      if (prev.docPristine) enqueue(() => storage.removeDesign(prev.docId));
-      enqueue(() => storage.saveDesign(docId, design, { pristine: docPristine, current: true }));
+      if (prev.docPristine) enqueue({ kind: 'remove', id: prev.docId });
+      enqueue({ kind: 'save', id: docId, design, opts: { pristine: docPristine, current: true } });
       return;
     }
     if (s.design === prev.design && s.docPristine === prev.docPristine) return;
@@ -105,15 +147,30 @@ export function persist(store: AppStore, storage: DesignStorage): Persisting {
     if (timer) clearTimeout(timer);
     timer = setTimeout(flush, 250);
   });
-  const onHide = () => flush();
-  if (typeof window !== 'undefined') window.addEventListener('pagehide', onHide);
+  const leave = () => {
+    flush();
+    if (local && unwritten.length > 0) keptUnsaved = keepUnsaved(local, unsavedKey, unwritten, Date.now());
+  };
+  // a hidden page may never run again (a closed tab, a phone's discarded page): start the writes now
+  const onHidden = () => {
+    if (document.visibilityState === 'hidden') flush();
+  };
+  const listening = typeof window !== 'undefined';
+  if (listening) {
+    window.addEventListener('pagehide', leave);
+    document.addEventListener('visibilitychange', onHidden);
+  }
   return {
     async stop() {
       flush();
       unsubscribe();
-      if (typeof window !== 'undefined') window.removeEventListener('pagehide', onHide);
+      if (listening) {
+        window.removeEventListener('pagehide', leave);
+        document.removeEventListener('visibilitychange', onHidden);
+      }
       await chain;
     },
     settled: () => chain,
+    leave,
   };
 }
