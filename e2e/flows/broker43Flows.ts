@@ -1,19 +1,9 @@
 import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow, type FlowCtx } from '../lib/harness.js';
 import { throwawayVhost } from '../lib/throwawayVhost.js';
-import { traceFinished } from '../lib/steps.js';
+import { B310, B43, setBrokerUrl, traceFinished } from '../lib/steps.js';
 import { tearDown, workerAlwaysFails } from './brokerFlows.js';
 import { mgmt } from './operateFlows.js';
-
-const AMQP_43 = 'amqp://guest:guest@127.0.0.1:5673/';
-const MGMT_43 = 'http://127.0.0.1:15673';
-
-/** The URL field shows the password masked until it has focus: focus it, then type. */
-async function setBrokerUrl(page: Page, value: string): Promise<void> {
-  await page.click('[data-testid=broker-url]');
-  await page.fill('[data-testid=broker-url]', value);
-  await page.locator('[data-testid=broker-url]').blur();
-}
 
 async function brokerError(page: Page): Promise<string> {
   return waitFor(
@@ -40,12 +30,12 @@ export const broker43Flow: Flow = {
     // a throwaway vhost of its own on the shared 4.3 broker, deleted whatever happens
     const vhost = throwawayVhost('b43');
     const v = encodeURIComponent(vhost);
-    await mgmt(MGMT_43, 'PUT', `/api/vhosts/${v}`, {});
-    await mgmt(MGMT_43, 'PUT', `/api/permissions/${v}/guest`, { configure: '.*', write: '.*', read: '.*' });
+    await mgmt(B43.mgmt, 'PUT', `/api/vhosts/${v}`, {});
+    await mgmt(B43.mgmt, 'PUT', `/api/permissions/${v}/guest`, { configure: '.*', write: '.*', read: '.*' });
     try {
       await probeDeployTrace(ctx, vhost);
     } finally {
-      await mgmt(MGMT_43, 'DELETE', `/api/vhosts/${v}`).catch(() => undefined);
+      await mgmt(B43.mgmt, 'DELETE', `/api/vhosts/${v}`).catch(() => undefined);
     }
   },
 };
@@ -61,7 +51,7 @@ async function probeDeployTrace({ page, url, shot }: FlowCtx, vhost: string): Pr
   await workerAlwaysFails(page);
 
   await page.click('[data-testid=tab-broker]');
-  await setBrokerUrl(page, AMQP_43);
+  await setBrokerUrl(page, B43.amqp);
   const prefix = `e2e43${Date.now().toString(36)}.`;
   await page.fill('[data-testid=deploy-prefix]', prefix);
   await page.fill('[data-testid=deploy-vhost]', vhost);
@@ -126,8 +116,8 @@ async function probeDeployTrace({ page, url, shot }: FlowCtx, vhost: string): Pr
   await shot('deployed');
 
   // the settings come back with the broker URL
-  await setBrokerUrl(page, 'amqp://guest:guest@127.0.0.1:5672/');
-  await setBrokerUrl(page, AMQP_43);
+  await setBrokerUrl(page, B310.amqp);
+  await setBrokerUrl(page, B43.amqp);
   assert(
     (await page.locator('[data-testid=broker-management-url]').inputValue()) === 'http://127.0.0.1:15673',
     'the management URL is remembered for the 4.3 broker',

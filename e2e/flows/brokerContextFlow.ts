@@ -9,12 +9,11 @@
  */
 import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
-import { openTemplate, SIZES, traceFinished } from '../lib/steps.js';
+import { B43, openTemplate, setBrokerUrl, SIZES, traceFinished } from '../lib/steps.js';
 import { tearDown } from './brokerFlows.js';
 import { mgmt } from './operateFlows.js';
 import { throwawayVhost } from '../lib/throwawayVhost.js';
 
-const B43 = { amqp: 'amqp://guest:guest@127.0.0.1:5673/', mgmt: 'http://127.0.0.1:15673' };
 const MESSAGES = 20;
 
 interface ReplayState {
@@ -71,12 +70,6 @@ const context = async (page: Page, panel: string) => {
     text: await line.innerText(),
   };
 };
-
-async function setBrokerUrl(page: Page, amqp: string): Promise<void> {
-  await page.click('[data-testid=broker-url]');
-  await page.fill('[data-testid=broker-url]', amqp);
-  await page.locator('[data-testid=broker-url]').blur();
-}
 
 /** Deploys the open template to the vhost under the prefix; the context line on the Broker tab follows. */
 async function deploy(page: Page, vhost: string, prefix: string, shot: (n: string) => Promise<void>): Promise<void> {

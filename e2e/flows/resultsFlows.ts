@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { assert, waitFor, type Flow } from '../lib/harness.js';
 import { throwawayVhost } from '../lib/throwawayVhost.js';
 import { importedSummary, makeVhost, mgmt } from './operateFlows.js';
-import { blankStart, openFile, SIZES } from '../lib/steps.js';
+import { B310, blankStart, openFile, setBrokerUrl, SIZES } from '../lib/steps.js';
 const drawn = (page: Page) =>
   page.evaluate(() => (window as unknown as { __overlay?: { drawnTokens: number } }).__overlay?.drawnTokens ?? -1);
 /** scrollWidth over clientWidth: > 0 means the element scrolls sideways */
@@ -142,15 +142,6 @@ export const resultsRoomFlow: Flow = {
     }
   },
 };
-
-const B310 = { amqp: 'amqp://guest:guest@127.0.0.1:5672/', mgmt: 'http://127.0.0.1:15672' };
-
-async function setBrokerUrl(page: Page, amqp: string): Promise<void> {
-  await page.click('[data-testid=tab-broker]');
-  // focus first: the field swaps its masked text for the real URL on focus
-  await page.click('[data-testid=broker-url]');
-  await page.fill('[data-testid=broker-url]', amqp);
-}
 
 export const operateDefaultsFlow: Flow = {
   name: 'results: Operate takes the broker URL vhost, imports from the toolbar and browses in one click',

@@ -3,6 +3,18 @@ import type { Page } from 'playwright-core';
 import { waitFor } from './harness.js';
 import { clearKept } from './storage.js';
 
+/** the brokers scripts/brokers.sh brings up */
+export const B310 = { amqp: 'amqp://guest:guest@127.0.0.1:5672/', mgmt: 'http://127.0.0.1:15672' };
+export const B43 = { amqp: 'amqp://guest:guest@127.0.0.1:5673/', mgmt: 'http://127.0.0.1:15673' };
+
+/** The Broker tab's URL: the field shows the password masked until it has focus, so focus it, type, and leave it. */
+export async function setBrokerUrl(page: Page, amqp: string): Promise<void> {
+  await page.click('[data-testid=tab-broker]');
+  await page.click('[data-testid=broker-url]');
+  await page.fill('[data-testid=broker-url]', amqp);
+  await page.locator('[data-testid=broker-url]').blur();
+}
+
 /** the laptop and the desktop size every flow of issue 30 runs at */
 export const SIZES = [
   { w: 1280, h: 800 },

@@ -5,6 +5,7 @@ import './index.css';
 import { App } from './App';
 import { useApp } from './store/store';
 import { openDesignStorage, persist } from './store/persistence';
+import { openKept } from './store/designLibrary';
 import { openFromUrl } from './panels/templates';
 import { openStress } from './stress/stressRoute';
 import { dlxTtlRetry } from './fixtures/designs';
@@ -20,8 +21,8 @@ async function start(): Promise<void> {
   const index = await storage.readIndex().catch(() => null);
   const current = index?.currentId ? await storage.readDesign(index.currentId).catch(() => null) : null;
   if (current && index?.currentId) {
-    const pristine = index.designs.find((e) => e.id === index.currentId)?.pristine ?? false;
-    useApp.getState().loadDesign(current, { docId: index.currentId, pristine, history: false });
+    const entry = index.designs.find((e) => e.id === index.currentId);
+    openKept(useApp, index.currentId, current, entry, { history: false });
   }
   persist(useApp, storage);
   const q = new URLSearchParams(location.search);

@@ -2,6 +2,7 @@
 import { useRef, useState } from 'react';
 import { objectCount, type ReadDocument } from '@retry-studio/topology-core/io';
 import { useApp } from '../store/store';
+import { newDesignId } from '../store/designId';
 import { lintJobs } from '../offpage/offPage';
 import { importSession, type ImportSession, type Prepared } from '../import/importInWorker';
 import type { ReadFile } from '../import/readDocument';
@@ -32,9 +33,10 @@ export function openDocuments(file: ReadFile, docs: readonly ReadDocument[], pre
     // linted in the import worker once the page has drawn it: the canvas and the Lint tab wait for that lint
     lintJobs.adopt(design, undefined, prepared.lints[i]!);
     if (clusters) keepClusters(design, clusters);
-    app().loadDesign(design);
-    // the broker it was exported from: the upgrade check starts there
-    if (file.rabbitVersion) app().setBrokerVersion(app().docId, file.rabbitVersion);
+    // the broker it was exported from: the upgrade check starts there (set first: kept with the design's first write)
+    const docId = newDesignId();
+    if (file.rabbitVersion) app().setBrokerVersion(docId, file.rabbitVersion);
+    app().loadDesign(design, { docId });
     const where = docs.length > 1 && doc.vhost !== undefined ? `vhost ${JSON.stringify(doc.vhost)}: ` : '';
     notes.push(...doc.warnings.map((w) => w.message).map((n) => where + n));
     const actors = scaffolded

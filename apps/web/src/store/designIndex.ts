@@ -14,6 +14,8 @@ export interface DesignEntry {
   updatedAt: number;
   /** an untouched template or blank canvas: dropped when something replaces it */
   pristine?: boolean;
+  /** the RabbitMQ version it came from (its file's `rabbitmq_version`, or the broker probed with it open) */
+  brokerVersion?: string;
 }
 
 export interface DesignIndex {
@@ -29,6 +31,8 @@ export interface SaveOptions {
   touched?: boolean;
   /** it is the open design */
   current?: boolean;
+  /** the broker version learnt for it (kept when not given) */
+  brokerVersion?: string;
 }
 
 export const emptyIndex = (): DesignIndex => ({ version: STORAGE_VERSION, currentId: null, designs: [] });
@@ -38,20 +42,22 @@ export function indexFrom(v: unknown): DesignIndex | null {
   if (!v || typeof v !== 'object') return null;
   const i = v as Partial<DesignIndex>;
   if (i.version !== STORAGE_VERSION || !Array.isArray(i.designs)) return null;
-  const designs = i.designs.filter(
-    (e): e is DesignEntry => !!e && typeof e.id === 'string' && typeof e.name === 'string',
-  );
+  const designs = i.designs
+    .filter((e): e is DesignEntry => !!e && typeof e.id === 'string' && typeof e.name === 'string')
+    .map(({ brokerVersion, ...e }) => (typeof brokerVersion === 'string' ? { ...e, brokerVersion } : e));
   return { version: STORAGE_VERSION, currentId: typeof i.currentId === 'string' ? i.currentId : null, designs };
 }
 
 /** the index with this design's entry written (created when missing, first) */
 export function withDesign(index: DesignIndex, id: string, design: Design, opts: SaveOptions = {}): DesignIndex {
   const old = index.designs.find((e) => e.id === id);
+  const brokerVersion = opts.brokerVersion ?? old?.brokerVersion;
   const entry: DesignEntry = {
     id,
     name: design.name,
     updatedAt: !old || opts.touched ? Date.now() : old.updatedAt,
     ...(opts.pristine ? { pristine: true } : {}),
+    ...(brokerVersion ? { brokerVersion } : {}),
   };
   return {
     ...index,

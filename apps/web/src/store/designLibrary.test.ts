@@ -1,6 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { IDBFactory } from 'fake-indexeddb';
-import { deleteStoredDesign, duplicateStoredDesign, openStoredDesign, renameStoredDesign } from './designLibrary';
+import {
+  deleteStoredDesign,
+  duplicateStoredDesign,
+  openKept,
+  openStoredDesign,
+  renameStoredDesign,
+} from './designLibrary';
 import { persist, type DesignStorage, type Persisting } from './persistence';
 import { idbDesignStorage } from './idbDesignStorage';
 import { createAppStore, type AppStore } from './store';
@@ -78,5 +84,31 @@ describe('named designs', () => {
     const r = await openStoredDesign(store, 'd-missing', storage);
     expect(r.ok).toBe(false);
     expect(store.getState().design.name).toBe('second');
+  });
+
+  it('keeps the broker a design came from: learnt with it open, kept across a visit, and with its copy', async () => {
+    const second = idOf('second');
+    store.getState().setBrokerVersion(second, '3.13.7');
+    await kept!.settled();
+    expect((await storage.readIndex()).designs.find((e) => e.id === second)?.brokerVersion).toBe('3.13.7');
+    await openStoredDesign(store, idOf('first'));
+    await kept!.settled();
+    // the switch's write keeps it
+    expect((await storage.readIndex()).designs.find((e) => e.id === second)?.brokerVersion).toBe('3.13.7');
+    // the next visit: a new page's store opens it as main.tsx does
+    const next = createAppStore();
+    const index = await storage.readIndex();
+    openKept(
+      next,
+      second,
+      (await storage.readDesign(second))!,
+      index.designs.find((e) => e.id === second),
+      {
+        history: false,
+      },
+    );
+    expect(next.getState().brokerVersions[next.getState().docId]).toBe('3.13.7');
+    const copy = await duplicateStoredDesign(store, second);
+    expect(copy.ok && (await storage.readIndex()).designs.find((e) => e.id === copy.id)?.brokerVersion).toBe('3.13.7');
   });
 });

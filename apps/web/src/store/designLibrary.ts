@@ -4,7 +4,8 @@
  * changed in storage directly. A design's body is read only when it is opened or copied.
  */
 import { newDesignId } from './designId';
-import type { DesignStorage } from './designIndex';
+import type { Design } from '@retry-studio/topology-core/model';
+import type { DesignEntry, DesignStorage } from './designIndex';
 import { keptDesigns, publishIndex, writesSettled } from './persistence';
 import type { AppStore } from './store';
 
@@ -14,6 +15,22 @@ const gone = (id: string): LibraryResult => ({
   ok: false,
   error: `design ${id} is not in this browser's storage any more`,
 });
+
+/**
+ * Opens a design read from storage with what its entry says (untouched, the broker it came from);
+ * `history: false` when nothing was open before it (a visit's start).
+ */
+export function openKept(
+  store: AppStore,
+  id: string,
+  design: Design,
+  entry: DesignEntry | undefined,
+  opts: { history?: boolean } = {},
+): void {
+  // before it opens: the switch's write keeps the version with it
+  if (entry?.brokerVersion) store.getState().setBrokerVersion(id, entry.brokerVersion);
+  store.getState().loadDesign(design, { docId: id, pristine: entry?.pristine ?? false, ...opts });
+}
 
 /** Opens a stored design (one undo step back to the one open now). */
 export async function openStoredDesign(
@@ -26,7 +43,7 @@ export async function openStoredDesign(
   const design = await storage.readDesign(id);
   if (!design) return gone(id);
   const entry = (await storage.readIndex()).designs.find((e) => e.id === id);
-  store.getState().loadDesign(design, { docId: id, pristine: entry?.pristine ?? false });
+  openKept(store, id, design, entry);
   return { ok: true, id };
 }
 
@@ -60,9 +77,12 @@ export async function duplicateStoredDesign(
   const design = s.docId === id ? s.design : await storage.readDesign(id);
   if (!design) return gone(id);
   const copyId = newDesignId();
+  const brokerVersion =
+    s.brokerVersions[id] ?? (await storage.readIndex()).designs.find((e) => e.id === id)?.brokerVersion;
+  const copy = { ...design, name: `${design.name} (copy)` };
   publishIndex(
     store,
-    await storage.saveDesign(copyId, { ...design, name: `${design.name} (copy)` }, { touched: true }),
+    await storage.saveDesign(copyId, copy, { touched: true, ...(brokerVersion ? { brokerVersion } : {}) }),
   );
   return { ok: true, id: copyId };
 }

@@ -16,7 +16,7 @@ import {
   UNSAVED_PREFIX,
   type StorageWrite,
 } from './unsavedWrites';
-import type { AppStore } from './store';
+import type { AppState, AppStore } from './store';
 
 export type { DesignEntry, DesignIndex, DesignStorage } from './designIndex';
 
@@ -75,6 +75,11 @@ export interface PersistOptions {
   /** the key this tab keeps them under */
   unsavedKey?: string;
 }
+
+const versionOf = (s: AppState, docId: string): { brokerVersion?: string } => {
+  const v = s.brokerVersions[docId];
+  return v ? { brokerVersion: v } : {};
+};
 
 /**
  * Keeps storage in step with the store: the open design is written (debounced) under its id; switching
@@ -136,9 +141,17 @@ export function persist(store: AppStore, storage: DesignStorage, opts: PersistOp
     if (s.docId !== prev.docId) {
       flush();
       const { docId, design, docPristine } = s;
-      expect((i) => withDesign(prev.docPristine ? withoutDesign(i, prev.docId) : i, docId, design, { current: true }));
+      const opts = { pristine: docPristine, current: true, ...versionOf(s, docId) };
+      expect((i) => withDesign(prev.docPristine ? withoutDesign(i, prev.docId) : i, docId, design, opts));
       if (prev.docPristine) enqueue({ kind: 'remove', id: prev.docId });
-      enqueue({ kind: 'save', id: docId, design, opts: { pristine: docPristine, current: true } });
+      enqueue({ kind: 'save', id: docId, design, opts });
+      return;
+    }
+    // the broker it came from, learnt with it open (a probe): kept with it
+    if (s.brokerVersions[s.docId] !== prev.brokerVersions[s.docId]) {
+      flush();
+      const opts = { pristine: s.docPristine, ...versionOf(s, s.docId) };
+      enqueue({ kind: 'save', id: s.docId, design: s.design, opts });
       return;
     }
     if (s.design === prev.design && s.docPristine === prev.docPristine) return;
