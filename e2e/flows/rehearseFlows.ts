@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import type { Flow } from '../lib/harness.js';
 import { assert, waitFor } from '../lib/harness.js';
 import { openTemplate, SIZES } from '../lib/steps.js';
+import { readability } from '../lib/readability.js';
 import { tuneSmallProfile } from './tuneFlows.js';
 
 /** pixels of the chart's canvas near a series colour (uPlot's first two: #38bdf8, #f472b6) */
@@ -41,6 +42,15 @@ export const rehearseFlow: Flow = {
     for (const s of SIZES) {
       await openTemplate(page, url, s, 'dlx-ttl-wait-queue');
       await page.click('[data-testid=tab-rehearse]');
+      // the canvas the taller panel leaves: every setting that defines the retry still whole on its node
+      const faces = await waitFor('the canvas fitted to the room left', async () => {
+        const r = await readability(page);
+        return r.nodes > 0 && r.squeezed.length === 0 && r.clipped.length === 0 ? r : null;
+      }).catch(async () => readability(page));
+      assert(
+        faces.squeezed.length === 0 && faces.clipped.length === 0,
+        `no setting cut beside the Rehearse panel: ${[...faces.squeezed, ...faces.clipped].join('; ')}`,
+      );
       const outages = await page.inputValue('[data-testid=rehearse-outages]');
       assert(/@1m\+2m/.test(outages), `the form starts with an outage on the design's worker: ${outages}`);
 

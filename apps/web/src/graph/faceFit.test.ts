@@ -95,4 +95,14 @@ describe('node face fitting', () => {
     // a face with no defining settings is never tight
     expect(faceAt('orders.wait.1', [{ label: 'max 10k' }], 0, ts).tight).toBe(false);
   });
+
+  it('cuts no defining setting where their short labels fit the row under the name (a canvas squeezed by a panel)', () => {
+    // dlx-ttl-wait-queue's wait queue in a canvas the Rehearse panel had squeezed read "T…" and "DLX ord…"
+    const chips = [{ label: 'TTL 500ms' }, { label: 'DLX orders.requeue', short: 'DLX' }];
+    const ts = 2.2;
+    expect(reservesRow('orders.wait', ts, true)).toBe(true);
+    // the whole labels fit neither that row nor a tight face's
+    expect(chipsShown(['TTL 500ms', 'DLX orders.requeue'], chipRows('orders.wait', ts, true), ts)).toBeLessThan(2);
+    expect(faceAt('orders.wait', chips, 2, ts)).toMatchObject({ shown: 2, squeezed: false, tight: false, short: true });
+  });
 });

@@ -224,7 +224,8 @@ const rowFits = (labels: readonly string[], ts: number, lead = 0): boolean =>
  * always on its node, whole: under a name beside its glyph where that name still reads at 9 px on screen
  * (the face as it always was); else in a tight face, the glyph leading their row and the name on the face's
  * whole width, their short labels where the whole ones do not fit (chained-ttl's wait queues at 1280x800
- * counted theirs in "+2"). Only where neither reads is the old way kept (a row cut short, or "+N").
+ * counted theirs in "+2"), else their short labels in the row under the name. Only where none of these reads is
+ * the old way kept (a row cut short, or "+N").
  */
 export function faceAt(name: string, chips: readonly FaceChipText[], defining: number, ts: number): FaceAt {
   const labels = chips.map((c) => c.label);
@@ -239,12 +240,18 @@ export function faceAt(name: string, chips: readonly FaceChipText[], defining: n
     short: false,
   };
   if (defining === 0 || (reserve && fits >= defining)) return plain;
-  const namePx = nameShownPx(name, ts, true, false);
-  if (namePx / ts < 9) return plain;
-  const whole = labels.slice(0, defining);
-  if (rowFits(whole, ts, rowGlyphW(ts))) return { namePx, shown: defining, squeezed: false, tight: true, short: false };
   const short = chips.slice(0, defining).map((c) => c.short ?? c.label);
-  if (rowFits(short, ts, rowGlyphW(ts))) return { namePx, shown: defining, squeezed: false, tight: true, short: true };
+  const namePx = nameShownPx(name, ts, true, false);
+  if (namePx / ts >= 9) {
+    const whole = labels.slice(0, defining);
+    if (rowFits(whole, ts, rowGlyphW(ts)))
+      return { namePx, shown: defining, squeezed: false, tight: true, short: false };
+    if (rowFits(short, ts, rowGlyphW(ts)))
+      return { namePx, shown: defining, squeezed: false, tight: true, short: true };
+  }
+  // the row kept under the name, without the glyph's room: the short labels whole there before any label is cut
+  // (dlx-ttl-wait-queue's wait queue read "T…" in a canvas the Rehearse panel had squeezed)
+  if (reserve && rowFits(short, ts)) return { ...plain, shown: defining, squeezed: false, short: true };
   return plain;
 }
 
