@@ -170,14 +170,30 @@ export const canvasMinimapResizeFlow: Flow = {
       const out = await settledOutOfView(page);
       const r = await readability(page);
       const mapped = (await page.locator('.react-flow__minimap').count()) > 0;
+      // a canvas too small for the minimap shows none (graph/openingFit.ts minimapFits)
+      const room = (await page.getAttribute('[data-testid=canvas]', 'data-minimap-room')) === 'true';
       console.log(
-        `    ${w}x${h}: after the panel grew, zoom ${r.zoom.toFixed(2)}, ${mapped ? 'a part in view' : 'whole'}`,
+        `    ${w}x${h}: after the panel grew, zoom ${r.zoom.toFixed(2)}, ${out.length ? 'a part in view' : 'whole'}${room ? '' : ', no room for the minimap'}`,
       );
       assert(
-        out.length === 0 || (mapped && r.minNamePx >= 9),
+        (await nodesOutOfView(page)).underMinimap.length === 0 &&
+          (out.length === 0 || ((mapped || !room) && r.minNamePx >= 9)),
         `after the panel grew at ${w}x${h}: every node in view and none under the minimap, or names at 9 px and the minimap shown (${out.join(', ')}; ${r.small.slice(0, 2).join(', ')})`,
       );
       await shot(`resized-${w}`);
+      // dragged as far as it goes (a 154 px canvas): no room beside or above a minimap, so none covers a node
+      const top = (await page.locator('[data-testid=bottom-resizer]').boundingBox())!;
+      await page.mouse.move(top.x + top.width / 2, top.y + top.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(top.x + top.width / 2, top.y - 300, { steps: 8 });
+      await page.mouse.up();
+      await page.waitForTimeout(500);
+      const least = await nodesOutOfView(page);
+      assert(
+        least.underMinimap.length === 0,
+        `the smallest canvas at ${w}x${h}: no node under the minimap (${least.underMinimap.join(', ')})`,
+      );
+      await shot(`resized-least-${w}`);
     }
   },
 };

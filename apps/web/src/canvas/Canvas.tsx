@@ -16,7 +16,7 @@ import { emptyDesign } from '../model/emptyDesign';
 import { OverlayHost } from './OverlayHost';
 import { useLintFindings } from '../lint/useLint';
 import { useInspectedPath } from './useInspectedPath';
-import { CONTROLS_GAP } from '../graph/openingFit';
+import { CONTROLS_GAP, minimapFits } from '../graph/openingFit';
 import { MINIMAP_SIZE, openingViewport, useTextScale } from './readableFit';
 import { NodeSearch } from './NodeSearch';
 import { BIG_DESIGN_NODES, OVERVIEW_MIN_NODES, OVERVIEW_ZOOM, overviewModel } from './overviewModel';
@@ -83,7 +83,8 @@ export function Canvas() {
     if (far) setPreOverview(false);
   }, [far]);
   const shownEdges = useEdgesNearView(big, edges, nodes);
-  const showMinimap = nodes.length < BIG_DESIGN_NODES && !overview && mapShown;
+  const mapFits = useStore((s) => minimapFits({ width: s.width, height: s.height }));
+  const showMinimap = nodes.length < BIG_DESIGN_NODES && !overview && mapShown && mapFits;
   const overviewNow = useRef(overview);
   overviewNow.current = overview;
   const flowNodes = useHiddenInOverview(overview, nodes);
@@ -106,7 +107,15 @@ export function Canvas() {
   const onPaneClick = useOverviewPaneClick(overviewOf, rf, box);
 
   return (
-    <div ref={box} data-testid="canvas" className="relative h-full w-full" onDragOver={onDragOver} onDrop={onDrop}>
+    <div
+      ref={box}
+      data-testid="canvas"
+      // whether the canvas has room for the minimap (tests read it: a part in view without a map in a small canvas)
+      data-minimap-room={mapFits}
+      className="relative h-full w-full"
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+    >
       {initial && (
         <ReactFlow<DesignNode, DesignEdge>
           nodes={flowNodes}
@@ -144,23 +153,7 @@ export function Canvas() {
           proOptions={{ hideAttribution: true }}
         >
           <Background variant={BackgroundVariant.Dots} gap={20} size={1} color="#334155" />
-          {/* a big design's map is its overview (zoom out): a minimap of thousands of SVG boxes cost seconds to mount */}
-          {showMinimap && (
-            <MiniMap
-              pannable
-              zoomable
-              data-testid="minimap"
-              nodeColor={(n) => OVERVIEW_NODE_COLOR[n.type ?? ''] ?? '#64748b'}
-              maskColor="rgba(2,6,23,0.7)"
-              style={{ width: MINIMAP_SIZE.width, height: MINIMAP_SIZE.height }}
-            />
-          )}
-          {/* in the corner the opening view keeps clear (graph/openingFit.ts), left of the minimap */}
-          <Controls
-            showInteractive={false}
-            position="bottom-right"
-            style={{ marginRight: showMinimap ? 15 + MINIMAP_SIZE.width + CONTROLS_GAP : 15 }}
-          />
+          <MapAndControls shown={showMinimap} />
         </ReactFlow>
       )}
       {overviewOf && <OverviewLayer model={overviewOf} box={box} />}
@@ -178,6 +171,31 @@ export function Canvas() {
       <TextScale box={box} />
       {nodes.length === 0 && <EmptyCanvasHint />}
     </div>
+  );
+}
+
+/** The minimap, where it shows, and the zoom buttons in the corner the opening view keeps clear. */
+function MapAndControls({ shown }: { shown: boolean }) {
+  return (
+    <>
+      {/* a big design's map is its overview (zoom out): a minimap of thousands of SVG boxes cost seconds to mount */}
+      {shown && (
+        <MiniMap
+          pannable
+          zoomable
+          data-testid="minimap"
+          nodeColor={(n) => OVERVIEW_NODE_COLOR[n.type ?? ''] ?? '#64748b'}
+          maskColor="rgba(2,6,23,0.7)"
+          style={{ width: MINIMAP_SIZE.width, height: MINIMAP_SIZE.height }}
+        />
+      )}
+      {/* in the corner the opening view keeps clear (graph/openingFit.ts), left of the minimap */}
+      <Controls
+        showInteractive={false}
+        position="bottom-right"
+        style={{ marginRight: shown ? 15 + MINIMAP_SIZE.width + CONTROLS_GAP : 15 }}
+      />
+    </>
   );
 }
 

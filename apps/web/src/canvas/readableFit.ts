@@ -14,7 +14,7 @@ import { lodOf, textScaleAt } from '../graph/faceFit';
 import { LABEL_MAX_SCALE } from '../graph/labelPlacement';
 import { OVERVIEW_MIN_NODES } from './overviewModel';
 import { readableZoom } from '../graph/readableZoom';
-import { FIT_PADDING, MINIMAP_ROOM, MINIMAP_SIZE, openingFit, type Size } from '../graph/openingFit';
+import { FIT_PADDING, MINIMAP_ROOM, MINIMAP_SIZE, minimapFits, openingFit, type Size } from '../graph/openingFit';
 
 /** the smallest zoom a fit goes to */
 const MIN_FIT_ZOOM = 0.002;
@@ -73,7 +73,7 @@ export function openingViewport(
   // graph/autoLayout.ts) or above it is placed there, not under it
   const beside = { width: canvas.width - MINIMAP_ROOM.width, height: canvas.height };
   const above = { width: canvas.width, height: canvas.height - MINIMAP_ROOM.height };
-  const room = all ? pane : fits(beside).wide ? beside : above;
+  const room = all || !minimapFits(canvas) ? pane : fits(beside).wide ? beside : above;
   const inRoom = fits(room);
   // centred on the axis that fits, anchored at the start (left / top: the flow's entry) on the one that does not
   const x = inRoom.wide ? (room.width - b.width * zoom) / 2 - b.x * zoom : PADDING - b.x * zoom;
@@ -89,13 +89,14 @@ export function focusViewport(
   b: { x: number; y: number; width: number; height: number },
   canvas: { width: number; height: number },
 ): { x: number; y: number; zoom: number } {
+  const map = minimapFits(canvas) ? MINIMAP_ROOM.width : 0;
   const room = {
-    width: Math.max(1, canvas.width - 2 * PADDING - MINIMAP_ROOM.width),
+    width: Math.max(1, canvas.width - 2 * PADDING - map),
     height: Math.max(1, canvas.height - 2 * PADDING),
   };
   const zoom = Math.max(0.002, Math.min(1, room.width / Math.max(1, b.width), room.height / Math.max(1, b.height)));
   return {
-    x: (canvas.width - MINIMAP_ROOM.width) / 2 - (b.x + b.width / 2) * zoom,
+    x: (canvas.width - map) / 2 - (b.x + b.width / 2) * zoom,
     y: canvas.height / 2 - (b.y + b.height / 2) * zoom,
     zoom,
   };

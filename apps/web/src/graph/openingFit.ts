@@ -42,3 +42,11 @@ export function openingFit(size: Size, canvas: Size): { zoom: number; pane: Size
 
 /** the room the canvas leaves for the minimap's corner once it shows (focusing a set of nodes keeps clear of it) */
 export const MINIMAP_ROOM = MINIMAP_CORNER;
+
+/**
+ * Whether the canvas has room for the minimap: twice its corner each way. In less (the bottom panel dragged up
+ * leaves a 154 px canvas) no room beside or above it held a row of nodes, and the map covered a template's rows.
+ */
+export function minimapFits(canvas: Size): boolean {
+  return canvas.width >= 2 * MINIMAP_ROOM.width && canvas.height >= 2 * MINIMAP_ROOM.height;
+}
