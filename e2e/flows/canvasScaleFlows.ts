@@ -150,6 +150,17 @@ export const canvasReadableFlow: Flow = {
   },
 };
 
+/** Drags the bottom panel's resizer up by `px` (the panel grows, the canvas shrinks), then lets the view settle. */
+async function dragPanelUp(page: Page, px: number): Promise<void> {
+  const bar = await page.locator('[data-testid=bottom-resizer]').boundingBox();
+  assert(bar, 'the bottom panel has a resizer');
+  await page.mouse.move(bar.x + bar.width / 2, bar.y + bar.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(bar.x + bar.width / 2, bar.y - px, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForTimeout(500);
+}
+
 export const canvasMinimapResizeFlow: Flow = {
   name: 'canvas: the minimap covers no node after the bottom panel is resized',
   async run({ page, url, shot }) {
@@ -158,13 +169,7 @@ export const canvasMinimapResizeFlow: Flow = {
       await page.goto(`${url}/?template=chained-ttl`);
       await page.waitForSelector('[data-testid=node-queue]');
       await page.waitForTimeout(400);
-      const bar = await page.locator('[data-testid=bottom-resizer]').boundingBox();
-      assert(bar, 'the bottom panel has a resizer');
-      await page.mouse.move(bar.x + bar.width / 2, bar.y + bar.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(bar.x + bar.width / 2, bar.y - 160, { steps: 8 });
-      await page.mouse.up();
-      await page.waitForTimeout(500);
+      await dragPanelUp(page, 160);
       // the opening view again: all of the design, clear of the minimap; or, where its names would read under 9 px
       // whole in the smaller canvas, a part of it at the zoom where they read, the minimap showing the rest
       const out = await settledOutOfView(page);
@@ -182,12 +187,7 @@ export const canvasMinimapResizeFlow: Flow = {
       );
       await shot(`resized-${w}`);
       // dragged as far as it goes (a 154 px canvas): no room beside or above a minimap, so none covers a node
-      const top = (await page.locator('[data-testid=bottom-resizer]').boundingBox())!;
-      await page.mouse.move(top.x + top.width / 2, top.y + top.height / 2);
-      await page.mouse.down();
-      await page.mouse.move(top.x + top.width / 2, top.y - 300, { steps: 8 });
-      await page.mouse.up();
-      await page.waitForTimeout(500);
+      await dragPanelUp(page, 300);
       const least = await nodesOutOfView(page);
       assert(
         least.underMinimap.length === 0,
